@@ -1,0 +1,153 @@
+//! The command line: subcommands, common options, `all` and `compare`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use clap::{value_parser, Arg, ArgAction, ArgMatches, Command};
+
+use crate::experiments::{Context, Experiment};
+use crate::report;
+
+/// Exit code for usage and configuration errors, as clap uses.
+pub const USAGE_ERROR: u8 = 2;
+
+fn common_args(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("quick")
+            .long("quick")
+            .action(ArgAction::SetTrue)
+            .help("Run for seconds instead of minutes (what CI and `all` use)"),
+    )
+    .arg(
+        Arg::new("out")
+            .long("out")
+            .value_name("DIR")
+            .value_parser(value_parser!(PathBuf))
+            .help("Write JSON results (JMH format) and plots into DIR"),
+    )
+}
+
+pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
+    let mut cmd = Command::new("fastpath")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(
+            "The fastpath lab: measures the fast paths of a managed runtime the way the HotSpot threads did",
+        )
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(
+            common_args(
+                Command::new("all")
+                    .about("Run every experiment in quick mode and write report.md, JSON and SVGs"),
+            )
+            .mut_arg("out", |a| a.default_value("fastpath-report")),
+        )
+        .subcommand(
+            Command::new("compare")
+                .about("Compare two JMH-format result files: baseline, change and % per row")
+                .arg(
+                    Arg::new("baseline")
+                        .required(true)
+                        .value_parser(value_parser!(PathBuf)),
+                )
+                .arg(
+                    Arg::new("change")
+                        .required(true)
+                        .value_parser(value_parser!(PathBuf)),
+                ),
+        );
+    for e in experiments {
+        cmd = cmd.subcommand(e.args(common_args(Command::new(e.name()).about(e.about()))));
+    }
+    cmd
+}
+
+pub fn context(m: &ArgMatches, force_quick: bool) -> Context {
+    Context {
+        quick: force_quick || m.get_flag("quick"),
+        out: m.get_one::<PathBuf>("out").cloned(),
+        matches: m.clone(),
+    }
+}
+
+pub fn run_one(e: &dyn Experiment, ctx: &Context) -> anyhow::Result<report::Report> {
+    let report = e.run(ctx).with_context(|| format!("experiment `{}`", e.name()))?;
+    println!("{}", report.to_text());
+    if let Some(dir) = &ctx.out {
+        report
+            .write(e.name(), dir)
+            .with_context(|| format!("writing results to {}", dir.display()))?;
+    }
+    Ok(report)
+}
+
+pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyhow::Result<()> {
+    let ctx = context(m, true);
+    let out = ctx.out.clone().expect("`all` has a default --out");
+    let mut md = format!(
+        "# fastpath report\n\nfastpath {}, quick mode. CPU: {}.\n\n",
+        env!("CARGO_PKG_VERSION"),
+        cpu_line()
+    );
+    let mut failures = Vec::new();
+    for e in experiments {
+        eprintln!("== {} ==", e.name());
+        match run_one(*e, &ctx) {
+            Ok(r) => {
+                md.push_str(&format!(
+                    "## {}\n\n{}\n\nJSON: [{n}.json]({n}.json)\n\n",
+                    e.name(),
+                    r.to_markdown(),
+                    n = e.name()
+                ));
+            }
+            Err(err) => {
+                eprintln!("fastpath: {err:#}");
+                md.push_str(&format!("## {}\n\nFAILED: {err:#}\n\n", e.name()));
+                failures.push(e.name());
+            }
+        }
+    }
+    fs::create_dir_all(&out)?;
+    let path = out.join("report.md");
+    fs::write(&path, md).with_context(|| format!("writing {}", path.display()))?;
+    eprintln!("fastpath: wrote {}", path.display());
+    anyhow::ensure!(failures.is_empty(), "experiments failed: {}", failures.join(", "));
+    Ok(())
+}
+
+fn cpu_line() -> String {
+    let c = fastpath::cpu::info();
+    format!(
+        "{} family {} model {} stepping {}, {} logical CPUs{}",
+        if c.brand.is_empty() {
+            &c.vendor_string
+        } else {
+            &c.brand
+        },
+        c.family,
+        c.model,
+        c.stepping,
+        c.logical_cpus,
+        c.hypervisor
+            .as_ref()
+            .map(|h| format!(", hypervisor {h}"))
+            .unwrap_or_default()
+    )
+}
+
+pub fn read_results(path: &Path) -> anyhow::Result<Vec<report::BenchResult>> {
+    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    report::jmh::from_json(&text).with_context(|| format!("{} is not a JMH result file", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        cli(&crate::experiments::registry()).debug_assert();
+    }
+}

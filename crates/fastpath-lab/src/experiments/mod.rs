@@ -1,0 +1,50 @@
+//! The experiments, one file per seed, each registered by name in
+//! [`registry`].
+//!
+//! Where it sits: an experiment drives one subsystem of the `fastpath`
+//! library through the `harness` and returns a `report::Report`. The CLI
+//! makes each one a subcommand (`fastpath <name> [--quick] [--out DIR]
+//! [its own options]`), and `fastpath all` runs every one in quick mode.
+
+use std::path::PathBuf;
+
+use clap::{ArgMatches, Command};
+
+use crate::harness::Settings;
+use crate::report::Report;
+
+/// What every experiment is given.
+pub struct Context {
+    /// Seconds instead of minutes (CI and `fastpath all`).
+    pub quick: bool,
+    /// Where results go, if anywhere.
+    pub out: Option<PathBuf>,
+    /// The experiment's own parsed options (see [`Experiment::args`]).
+    pub matches: ArgMatches,
+}
+
+impl Context {
+    /// Harness settings for this run.
+    pub fn settings(&self) -> Settings {
+        Settings::new(self.quick)
+    }
+}
+
+/// One experiment.
+pub trait Experiment: Sync {
+    /// Subcommand name.
+    fn name(&self) -> &'static str;
+    /// One line for `--help`.
+    fn about(&self) -> &'static str;
+    /// Adds the experiment's own options to its subcommand.
+    fn args(&self, cmd: Command) -> Command {
+        cmd
+    }
+    /// Runs it.
+    fn run(&self, ctx: &Context) -> anyhow::Result<Report>;
+}
+
+/// Every experiment, in the order `fastpath all` runs them.
+pub fn registry() -> Vec<&'static dyn Experiment> {
+    vec![]
+}

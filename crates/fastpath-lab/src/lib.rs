@@ -1,0 +1,11 @@
+//! The fastpath lab as a library: the `fastpath` binary is a thin `main`
+//! over it, and the integration tests drive the same code.
+//!
+//! Data flow: [`cli`] parses a subcommand → an [`experiments`] entry drives
+//! a `fastpath` subsystem through the [`harness`] → [`report`] prints tables
+//! and writes JMH-format JSON and SVG.
+
+pub mod cli;
+pub mod experiments;
+pub mod harness;
+pub mod report;

@@ -1,0 +1,44 @@
+//! `fastpath`: the lab CLI. Each experiment is a subcommand; `all` runs every
+//! one in quick mode and writes a report; `compare` diffs two JMH-format
+//! result files.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use fastpath_lab::cli::{self, USAGE_ERROR};
+use fastpath_lab::{experiments, report};
+
+fn main() -> ExitCode {
+    let experiments = experiments::registry();
+    let matches = cli::cli(&experiments).get_matches();
+    // A bad FASTPATH_* variable is a usage error, reported before any
+    // experiment runs, as HotSpot refuses to start on a bad -XX flag.
+    if let Err(e) = fastpath::config::init() {
+        eprintln!("fastpath: {e}");
+        return ExitCode::from(USAGE_ERROR);
+    }
+    let result = match matches.subcommand() {
+        Some(("all", m)) => cli::run_all(&experiments, m),
+        Some(("compare", m)) => (|| {
+            let a = cli::read_results(m.get_one::<PathBuf>("baseline").expect("required"))?;
+            let b = cli::read_results(m.get_one::<PathBuf>("change").expect("required"))?;
+            println!("{}", report::compare::compare(&a, &b).to_text());
+            Ok(())
+        })(),
+        Some((name, m)) => {
+            let e = experiments
+                .iter()
+                .find(|e| e.name() == name)
+                .expect("clap only accepts registered names");
+            cli::run_one(*e, &cli::context(m, false)).map(|_| ())
+        }
+        None => unreachable!("subcommand_required"),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fastpath: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! `fastpath compare A.json B.json`: baseline, change and % per row, in the
+//! shape of the seed 001 tables (DaCapo/Renaissance, stack-locking vs
+//! fast-locking). Rows are matched by benchmark, threads and parameters; a
+//! row present in only one file is listed as such, never dropped silently.
+
+use super::jmh::BenchResult;
+use super::table::{num, percent, Table};
+
+/// Builds the comparison table of `baseline` against `change`.
+pub fn compare(baseline: &[BenchResult], change: &[BenchResult]) -> Table {
+    let mut t = Table::new(
+        "compare: baseline vs change",
+        &["benchmark", "unit", "baseline", "change", "%", "better"],
+    );
+    for b in baseline {
+        let key = b.key();
+        match change.iter().find(|c| c.key() == key) {
+            Some(c) => {
+                let (bs, cs) = (b.primary_metric.score, c.primary_metric.score);
+                let better = if bs == cs {
+                    "same"
+                } else if (cs > bs) == b.mode.higher_is_better() {
+                    "change"
+                } else {
+                    "baseline"
+                };
+                t.row(vec![
+                    key,
+                    b.primary_metric.score_unit.clone(),
+                    format!("{} ± {}", num(bs), num(b.primary_metric.score_error)),
+                    format!("{} ± {}", num(cs), num(c.primary_metric.score_error)),
+                    percent(cs, bs),
+                    better.to_string(),
+                ]);
+            }
+            None => {
+                t.row(vec![
+                    key,
+                    b.primary_metric.score_unit.clone(),
+                    num(b.primary_metric.score),
+                    "(missing)".into(),
+                    "n/a".into(),
+                    String::new(),
+                ]);
+            }
+        }
+    }
+    for c in change {
+        if !baseline.iter().any(|b| b.key() == c.key()) {
+            t.row(vec![
+                c.key(),
+                c.primary_metric.score_unit.clone(),
+                "(missing)".into(),
+                num(c.primary_metric.score),
+                "n/a".into(),
+                String::new(),
+            ]);
+        }
+    }
+    t.note("% is change against baseline; \"better\" follows the mode (lower time, higher throughput)");
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::Stats;
+    use crate::report::jmh::Mode;
+
+    fn r(name: &str, v: f64, mode: Mode) -> BenchResult {
+        BenchResult::new("x", name, mode, &Stats::from_samples(vec![v, v]), "ns/op")
+    }
+
+    #[test]
+    fn matches_rows_and_reports_missing_ones() {
+        let a = vec![
+            r("a", 100.0, Mode::AverageTime),
+            r("only_a", 1.0, Mode::AverageTime),
+        ];
+        let b = vec![
+            r("a", 80.0, Mode::AverageTime),
+            r("only_b", 1.0, Mode::AverageTime),
+        ];
+        let t = compare(&a, &b);
+        assert_eq!(t.rows.len(), 3);
+        assert_eq!(t.rows[0][4], "-20.0%");
+        assert_eq!(t.rows[0][5], "change");
+        assert_eq!(t.rows[1][3], "(missing)");
+        assert_eq!(t.rows[2][2], "(missing)");
+        let tp = compare(
+            &[r("t", 100.0, Mode::Throughput)],
+            &[r("t", 80.0, Mode::Throughput)],
+        );
+        assert_eq!(tp.rows[0][5], "baseline");
+    }
+}

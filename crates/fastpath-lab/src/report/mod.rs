@@ -1,0 +1,57 @@
+//! Reports: what an experiment hands back, and how it is written.
+//!
+//! Where it sits: at the end of the data flow. An experiment returns a
+//! [`Report`] (text tables, JMH-format results, optional SVG plots); the CLI
+//! prints the tables, and with `--out DIR` (always, under `fastpath all`)
+//! writes `<experiment>.json`, the SVGs and a section of `report.md`.
+
+pub mod compare;
+pub mod jmh;
+pub mod table;
+
+use std::fs;
+use std::path::Path;
+
+pub use jmh::{BenchResult, Metric, Mode};
+pub use table::Table;
+
+/// Everything one experiment produced.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Tables, printed in order.
+    pub tables: Vec<Table>,
+    /// Machine-readable results.
+    pub results: Vec<BenchResult>,
+    /// SVG plots: (file name, document).
+    pub plots: Vec<(String, String)>,
+}
+
+impl Report {
+    /// The tables as terminal text.
+    pub fn to_text(&self) -> String {
+        self.tables
+            .iter()
+            .map(|t| t.to_text())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The tables (and links to plots) as Markdown.
+    pub fn to_markdown(&self) -> String {
+        let mut s: Vec<String> = self.tables.iter().map(|t| t.to_markdown()).collect();
+        for (name, _) in &self.plots {
+            s.push(format!("![{name}]({name})\n"));
+        }
+        s.join("\n")
+    }
+
+    /// Writes `<name>.json` and the plots into `dir` (created if needed).
+    pub fn write(&self, name: &str, dir: &Path) -> std::io::Result<()> {
+        fs::create_dir_all(dir)?;
+        fs::write(dir.join(format!("{name}.json")), jmh::to_json(&self.results))?;
+        for (file, svg) in &self.plots {
+            fs::write(dir.join(file), svg)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,182 @@
+//! Seed-style text tables: aligned columns for the terminal, the same rows as
+//! a Markdown table for `report.md`.
+
+use std::fmt::Write as _;
+
+/// A table with a title, a header row, rows and notes printed under it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    /// Title line.
+    pub title: String,
+    /// Column headers.
+    pub headers: Vec<String>,
+    /// Rows; each as long as `headers`.
+    pub rows: Vec<Vec<String>>,
+    /// Lines printed under the table (units, caveats such as
+    /// oversubscription).
+    pub notes: Vec<String>,
+}
+
+impl Table {
+    /// A table with `headers`.
+    pub fn new(title: impl Into<String>, headers: &[&str]) -> Table {
+        Table {
+            title: title.into(),
+            headers: headers.iter().map(|h| h.to_string()).collect(),
+            rows: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Appends a row; panics if its width differs from the header's (a bug
+    /// in the experiment, caught by its smoke test).
+    pub fn row(&mut self, cells: Vec<String>) -> &mut Table {
+        assert_eq!(
+            cells.len(),
+            self.headers.len(),
+            "row width in table {:?}",
+            self.title
+        );
+        self.rows.push(cells);
+        self
+    }
+
+    /// Appends a note.
+    pub fn note(&mut self, note: impl Into<String>) -> &mut Table {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Column widths in characters.
+    fn widths(&self) -> Vec<usize> {
+        let mut w: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        for r in &self.rows {
+            for (i, c) in r.iter().enumerate() {
+                w[i] = w[i].max(c.chars().count());
+            }
+        }
+        w
+    }
+
+    /// Plain text: first column left-aligned, the rest right-aligned.
+    pub fn to_text(&self) -> String {
+        let w = self.widths();
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", self.title);
+        let line = |cells: &[String], out: &mut String| {
+            for (i, c) in cells.iter().enumerate() {
+                let pad = w[i] - c.chars().count();
+                if i == 0 {
+                    out.push_str(c);
+                    out.push_str(&" ".repeat(pad));
+                } else {
+                    out.push_str("  ");
+                    out.push_str(&" ".repeat(pad));
+                    out.push_str(c);
+                }
+            }
+            out.push('\n');
+        };
+        line(&self.headers, &mut out);
+        let total: usize = w.iter().sum::<usize>() + 2 * (w.len().saturating_sub(1));
+        out.push_str(&"-".repeat(total));
+        out.push('\n');
+        for r in &self.rows {
+            line(r, &mut out);
+        }
+        for n in &self.notes {
+            let _ = writeln!(out, "  {n}");
+        }
+        out
+    }
+
+    /// GitHub-flavoured Markdown.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "**{}**\n", self.title);
+        let esc = |s: &String| s.replace('|', "\\|");
+        let _ = writeln!(
+            out,
+            "| {} |",
+            self.headers.iter().map(esc).collect::<Vec<_>>().join(" | ")
+        );
+        let align: Vec<&str> = (0..self.headers.len())
+            .map(|i| if i == 0 { "---" } else { "---:" })
+            .collect();
+        let _ = writeln!(out, "|{}|", align.join("|"));
+        for r in &self.rows {
+            let _ = writeln!(out, "| {} |", r.iter().map(esc).collect::<Vec<_>>().join(" | "));
+        }
+        if !self.notes.is_empty() {
+            out.push('\n');
+            for n in &self.notes {
+                let _ = writeln!(out, "- {n}");
+            }
+        }
+        out
+    }
+}
+
+/// Formats a value with a sensible number of significant digits.
+pub fn num(v: f64) -> String {
+    if !v.is_finite() {
+        return "≈".to_string();
+    }
+    let a = v.abs();
+    if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// `score ± error`, JMH style.
+pub fn score(mean: f64, error: f64) -> String {
+    format!("{} ± {}", num(mean), num(error))
+}
+
+/// Signed percentage change of `value` against `baseline` ("+12.3%").
+pub fn percent(value: f64, baseline: f64) -> String {
+    if baseline == 0.0 || !baseline.is_finite() || !value.is_finite() {
+        return "n/a".to_string();
+    }
+    format!("{:+.1}%", (value / baseline - 1.0) * 100.0)
+}
+
+/// `value / baseline` as "1.23×".
+pub fn ratio(value: f64, baseline: f64) -> String {
+    if baseline == 0.0 || !baseline.is_finite() || !value.is_finite() {
+        return "n/a".to_string();
+    }
+    format!("{:.2}×", value / baseline)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aligns_columns() {
+        let mut t = Table::new("T", &["name", "score"]);
+        t.row(vec!["a".into(), "1.00".into()])
+            .row(vec!["longer".into(), "100.0".into()]);
+        let text = t.to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[2].len(), lines[3].len());
+        assert!(lines[2].ends_with(" 1.00"));
+        assert!(t.to_markdown().contains("| longer | 100.0 |"));
+    }
+
+    #[test]
+    fn formats_ratios_and_percentages() {
+        assert_eq!(percent(110.0, 100.0), "+10.0%");
+        assert_eq!(percent(90.0, 100.0), "-10.0%");
+        assert_eq!(ratio(115.0, 100.0), "1.15×");
+        assert_eq!(percent(1.0, 0.0), "n/a");
+        assert_eq!(num(f64::NAN), "≈");
+    }
+}

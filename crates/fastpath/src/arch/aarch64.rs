@@ -1,0 +1,107 @@
+//! AArch64 instruction wrappers. **Unverified**: this project is built and
+//! tested on x86-64 only; these were written against the Arm ARM and checked
+//! by reading, not by running. Each is one instruction; the ones that need an
+//! optional feature are `unsafe fn` with the HWCAP bit named.
+
+use core::arch::asm;
+
+/// `ISB` (`D5033FDF`): instruction synchronization barrier. HotSpot's
+/// OnSpinWaitInst=isb spin pause on Neoverse cores, and the last step of
+/// instruction-cache maintenance.
+#[inline(always)]
+pub fn isb() {
+    // SAFETY: ISB is in the base architecture and only flushes the pipeline.
+    unsafe { asm!("isb", options(nostack, preserves_flags)) }
+}
+
+/// `YIELD` (`D503203F`): a hint that this is a spin loop; a NOP on most cores.
+#[inline(always)]
+pub fn yield_hint() {
+    // SAFETY: YIELD is a hint in the base architecture with no effect.
+    unsafe { asm!("yield", options(nomem, nostack, preserves_flags)) }
+}
+
+/// `NOP` (`D503201F`).
+#[inline(always)]
+pub fn nop() {
+    // SAFETY: NOP does nothing.
+    unsafe { asm!("nop", options(nomem, nostack, preserves_flags)) }
+}
+
+/// `SB` (`D50330FF`): speculation barrier.
+///
+/// # Safety
+/// HWCAP_SB (AT_HWCAP bit 29) must be set, otherwise the instruction is
+/// undefined.
+#[inline(always)]
+pub unsafe fn sb() {
+    // SAFETY: the caller guarantees FEAT_SB. Spelled as .inst so that no
+    // assembler target feature is needed.
+    unsafe { asm!(".inst 0xd50330ff", options(nostack, preserves_flags)) }
+}
+
+/// `DC CVAU, Xt`: clean the data cache line containing `addr` to the point of
+/// unification.
+///
+/// # Safety
+/// `addr` must be mapped in this process (user access to DC CVAU is enabled
+/// by Linux via SCTLR_EL1.UCI).
+#[inline(always)]
+pub unsafe fn dc_cvau(addr: *const u8) {
+    // SAFETY: the caller guarantees `addr` is mapped.
+    unsafe { asm!("dc cvau, {0}", in(reg) addr, options(nostack, preserves_flags)) }
+}
+
+/// `IC IVAU, Xt`: invalidate the instruction cache line containing `addr` to
+/// the point of unification.
+///
+/// # Safety
+/// `addr` must be mapped in this process.
+#[inline(always)]
+pub unsafe fn ic_ivau(addr: *const u8) {
+    // SAFETY: the caller guarantees `addr` is mapped.
+    unsafe { asm!("ic ivau, {0}", in(reg) addr, options(nostack, preserves_flags)) }
+}
+
+/// `DSB ISH`: data synchronization barrier, inner shareable domain.
+#[inline(always)]
+pub fn dsb_ish() {
+    // SAFETY: a barrier has no effect besides ordering.
+    unsafe { asm!("dsb ish", options(nostack, preserves_flags)) }
+}
+
+/// `DMB ISH`: data memory barrier, inner shareable domain.
+#[inline(always)]
+pub fn dmb_ish() {
+    // SAFETY: a barrier has no effect besides ordering.
+    unsafe { asm!("dmb ish", options(nostack, preserves_flags)) }
+}
+
+/// `MRS Xt, CTR_EL0`: cache type register (IminLine, DminLine, IDC, DIC).
+/// Linux traps or permits EL0 access and always returns a usable value.
+#[inline]
+pub fn ctr_el0() -> u64 {
+    let v: u64;
+    // SAFETY: CTR_EL0 is readable at EL0 on Linux (trapped and emulated
+    // where the hardware does not permit it).
+    unsafe { asm!("mrs {0}, ctr_el0", out(reg) v, options(nomem, nostack, preserves_flags)) }
+    v
+}
+
+/// `MRS Xt, CNTVCT_EL0`: the virtual counter.
+#[inline(always)]
+pub fn cntvct_el0() -> u64 {
+    let v: u64;
+    // SAFETY: CNTVCT_EL0 is readable at EL0 on Linux.
+    unsafe { asm!("mrs {0}, cntvct_el0", out(reg) v, options(nomem, nostack, preserves_flags)) }
+    v
+}
+
+/// `MRS Xt, CNTFRQ_EL0`: frequency of the counter in Hz.
+#[inline]
+pub fn cntfrq_el0() -> u64 {
+    let v: u64;
+    // SAFETY: CNTFRQ_EL0 is readable at EL0 on Linux.
+    unsafe { asm!("mrs {0}, cntfrq_el0", out(reg) v, options(nomem, nostack, preserves_flags)) }
+    v
+}

@@ -1,0 +1,22 @@
+//! The ISA layer: the only module that contains `asm!`.
+//!
+//! Everything above it (`spin`, `code`, `sync`, `cpu`, `gc`) names
+//! instructions through these wrappers, so that an audit of what the project
+//! executes on the CPU is an audit of two files. One file per architecture;
+//! only the one for the target is compiled.
+//!
+//! | x86-64 | gate | aarch64 (unverified) | gate |
+//! |---|---|---|---|
+//! | [`cpuid`](x86_64::cpuid), `xgetbv` | -, OSXSAVE | `ctr_el0`, `cntvct_el0` | - |
+//! | `pause` | - | `isb`, `yield_hint`, `nop` | - |
+//! | `tpause` | WAITPKG | `sb` | HWCAP_SB |
+//! | `serialize` | SERIALIZE | `dsb_ish`, `dmb_ish` | - |
+//! | `clflush`, `clflushopt`, `clwb` | CLFSH, CLFLUSHOPT, CLWB | `dc_cvau`, `ic_ivau` | - |
+//! | `mfence`, `sfence`, `lfence` | - | | |
+//! | `rdtsc`, `rdtscp` | -, RDTSCP | | |
+
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64;
+
+#[cfg(target_arch = "aarch64")]
+pub mod aarch64;
