@@ -57,7 +57,13 @@ pub struct Metric {
 impl Metric {
     /// A metric from statistics.
     pub fn from_stats(stats: &Stats, unit: &str) -> Metric {
-        let (lo, hi) = stats.confidence();
+        // JSON has no NaN: with no error (one sample) the interval collapses
+        // to the score, which JMH readers accept.
+        let (lo, hi) = if stats.error.is_finite() {
+            stats.confidence()
+        } else {
+            (stats.mean, stats.mean)
+        };
         let mut pct = BTreeMap::new();
         for p in [0.0, 50.0, 90.0, 95.0, 99.0, 100.0] {
             pct.insert(format!("{p:.1}"), stats.percentile(p));

@@ -166,8 +166,9 @@ mod tests {
             .row(vec!["longer".into(), "100.0".into()]);
         let text = t.to_text();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[2].len(), lines[3].len());
-        assert!(lines[2].ends_with(" 1.00"));
+        // title, header, rule, then the rows
+        assert_eq!(lines[3].chars().count(), lines[4].chars().count());
+        assert!(lines[3].ends_with(" 1.00"), "{text}");
         assert!(t.to_markdown().contains("| longer | 100.0 |"));
     }
 
