@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs the HotSpot peers of the fastpath experiments with JMH and writes JMH JSON under
+# ${OUT:-../../fastpath-report/jvm}, one file per locking mode, readable by `fastpath compare`.
+#   QUICK=1 ./run.sh      a smoke run (seconds per benchmark)
+# Needs Maven and a JDK that accepts -XX:LockingMode (JDK 21–25); JAVA_HOME selects it.
+set -euo pipefail
+cd "$(dirname "$0")"
+JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+export JAVA_HOME
+OUT=${OUT:-../../fastpath-report/jvm}
+mkdir -p "$OUT"
+mvn -q -B package -DskipTests
+if [ "${QUICK:-0}" = 1 ]; then
+  iters=(-wi 1 -w 200ms -i 3 -r 200ms -f 1)
+else
+  iters=(-wi 3 -w 1s -i 5 -r 1s -f 1)
+fi
+for mode in 2 1 0; do
+  "$JAVA_HOME/bin/java" -jar target/benchmarks.jar LockBench "${iters[@]}" \
+    -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:LockingMode=$mode" \
+    -rf json -rff "$OUT/lock-LockingMode$mode.json"
+done
+"$JAVA_HOME/bin/java" -jar target/benchmarks.jar SpinBench "${iters[@]}" -rf json -rff "$OUT/spin.json"
+for t in 1 2 4; do
+  "$JAVA_HOME/bin/java" -jar target/benchmarks.jar 'SpinBench.lruGetPut' "${iters[@]}" -t "$t" \
+    -rf json -rff "$OUT/lru-t$t.json"
+done
+echo "wrote $OUT"
