@@ -56,6 +56,19 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                         .required(true)
                         .value_parser(value_parser!(PathBuf)),
                 ),
+        )
+        .subcommand(crate::cpu_command::command())
+        .subcommand(
+            // The child of `fastpath startup`: identify by one source, print
+            // one line, exit. Hidden: it is an interface between two
+            // processes of this binary, not a user command.
+            Command::new(crate::experiments::startup::CHILD_COMMAND)
+                .hide(true)
+                .arg(
+                    Arg::new("source")
+                        .required(true)
+                        .value_parser(crate::experiments::startup::IdentifySource::ALL.map(|s| s.name())),
+                ),
         );
     for e in experiments {
         cmd = cmd.subcommand(e.args(common_args(Command::new(e.name()).about(e.about()))));

@@ -6,6 +6,7 @@
 //! and writes JMH-format JSON and SVG.
 
 pub mod cli;
+pub mod cpu_command;
 pub mod experiments;
 pub mod harness;
 pub mod report;

@@ -11,6 +11,20 @@ use fastpath_lab::{experiments, report};
 fn main() -> ExitCode {
     let experiments = experiments::registry();
     let matches = cli::cli(&experiments).get_matches();
+    // The startup experiment's child runs before anything else (including
+    // `config::init`, which identifies the CPU), so that what it times is
+    // only the source it was asked for.
+    if let Some((experiments::startup::CHILD_COMMAND, m)) = matches.subcommand() {
+        let source = m.get_one::<String>("source").expect("required");
+        let source = experiments::startup::IdentifySource::parse(source).expect("clap checked it");
+        return match experiments::startup::child_main(source) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("fastpath: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     // A bad FASTPATH_* variable is a usage error, reported before any
     // experiment runs, as HotSpot refuses to start on a bad -XX flag.
     if let Err(e) = fastpath::config::init() {
@@ -19,6 +33,7 @@ fn main() -> ExitCode {
     }
     let result = match matches.subcommand() {
         Some(("all", m)) => cli::run_all(&experiments, m),
+        Some(("cpu", m)) => fastpath_lab::cpu_command::run(m),
         Some(("compare", m)) => (|| {
             let a = cli::read_results(m.get_one::<PathBuf>("baseline").expect("required"))?;
             let b = cli::read_results(m.get_one::<PathBuf>("change").expect("required"))?;

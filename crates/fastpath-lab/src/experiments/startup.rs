@@ -1,0 +1,351 @@
+//! `fastpath startup`: seed 002 (JDK-8283199, "os::cpu_microcode_revision()
+//! stalls cold startup"), reproduced on the user's machine.
+//!
+//! Where it sits: drives `fastpath::cpu` in a child process. The child is
+//! this very binary in a hidden mode (`fastpath __identify <source>`), which
+//! identifies the CPU by one [`IdentifySource`] and exits; the parent times
+//! each run as a whole process with [`harness::process`](crate::harness::process).
+//!
+//! Theory: on Linux 5.4-5.15 the first read of /proc/cpuinfo after about a
+//! second without one stalled (~20 ms on the seed's machines) while the
+//! kernel refreshed per-CPU frequency samples; back-to-back reads hit the
+//! cache. So each source is timed twice:
+//! - cold: the parent sleeps `idle` (1.05 s by default, as the seed's
+//!   `sleep 1`) before every run, so any such cache has expired;
+//! - warm: runs back to back after two untimed warm-up runs.
+//!
+//! Sources and phases are interleaved round-robin rather than run in
+//! blocks, so slow drift of a shared, noisy machine (other builds) spreads
+//! over all rows instead of biasing one. `cpuid-only`, the library's
+//! default path, is the in-run baseline every row is divided by.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use clap::{value_parser, Arg, Command as ClapCommand};
+use fastpath::cpu::{self, files::NativeFiles, microcode, MicrocodeSource};
+
+use super::{Context, Experiment};
+use crate::harness::process::{run_timed, ProcessSample};
+use crate::harness::{progress, Stats};
+use crate::report::table::{num, ratio};
+use crate::report::{BenchResult, Metric, Mode, Report, Table};
+
+/// The hidden subcommand the parent spawns.
+pub const CHILD_COMMAND: &str = "__identify";
+
+/// How the child identifies the CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IdentifySource {
+    /// `cpu::info()`: CPUID only, no file (the default path; the baseline).
+    CpuidOnly,
+    /// CPUID, then the microcode from /proc/cpuinfo: HotSpot before
+    /// JDK-8283199.
+    ProcCpuinfo,
+    /// CPUID, then the microcode from sysfs only (fails fast where the
+    /// microcode driver is absent, as on most KVM guests).
+    SysfsMicrocode,
+    /// CPUID, then the whole features string with the microcode part:
+    /// sysfs, falling back to /proc/cpuinfo (HotSpot after JDK-8283199).
+    FeaturesStringWithMicrocode,
+}
+
+impl IdentifySource {
+    /// Every source, the baseline first.
+    pub const ALL: [IdentifySource; 4] = [
+        IdentifySource::CpuidOnly,
+        IdentifySource::ProcCpuinfo,
+        IdentifySource::SysfsMicrocode,
+        IdentifySource::FeaturesStringWithMicrocode,
+    ];
+
+    /// The name on the command line and in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            IdentifySource::CpuidOnly => "cpuid-only",
+            IdentifySource::ProcCpuinfo => "proc-cpuinfo",
+            IdentifySource::SysfsMicrocode => "sysfs-microcode",
+            IdentifySource::FeaturesStringWithMicrocode => "features-string-with-microcode",
+        }
+    }
+
+    /// The source named `s`.
+    pub fn parse(s: &str) -> Option<IdentifySource> {
+        IdentifySource::ALL.into_iter().find(|x| x.name() == s)
+    }
+}
+
+/// The child's work: identify by `source`, print one line
+/// `ns=<in-process ns> answer=<what it found>`, exit.
+pub fn child_main(source: IdentifySource) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let answer = match source {
+        IdentifySource::CpuidOnly => {
+            let c = cpu::info();
+            format!("{} family {} model {}", c.vendor_string, c.family, c.model)
+        }
+        IdentifySource::ProcCpuinfo | IdentifySource::SysfsMicrocode => {
+            let _ = cpu::info();
+            let only = if source == IdentifySource::ProcCpuinfo {
+                MicrocodeSource::ProcCpuinfo
+            } else {
+                MicrocodeSource::Sysfs
+            };
+            match microcode::read(&NativeFiles, &[only]) {
+                Ok(m) => format!("microcode {:#x} from {}", m.revision, m.source),
+                Err(e) => format!("{e}"),
+            }
+        }
+        IdentifySource::FeaturesStringWithMicrocode => {
+            let s = cpu::features_string(true);
+            match cpu::microcode() {
+                Ok(m) => format!(
+                    "microcode {:#x} from {} ({} chars)",
+                    m.revision,
+                    m.source,
+                    s.len()
+                ),
+                Err(e) => format!("{e} ({} chars)", s.len()),
+            }
+        }
+    };
+    let ns = start.elapsed().as_nanos();
+    println!("ns={ns} answer={answer}");
+    Ok(())
+}
+
+/// The in-process nanoseconds a child reported.
+fn child_ns(s: &ProcessSample) -> Option<f64> {
+    s.stdout
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("ns="))
+        .and_then(|v| v.parse().ok())
+}
+
+fn child_answer(s: &ProcessSample) -> String {
+    s.stdout
+        .split_once("answer=")
+        .map(|(_, a)| a.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// `fastpath startup`.
+pub struct Startup;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Cold,
+    Warm,
+}
+
+impl Phase {
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Cold => "cold",
+            Phase::Warm => "warm",
+        }
+    }
+}
+
+/// Samples of one (source, phase).
+#[derive(Default)]
+struct Series {
+    wall_ms: Vec<f64>,
+    user_ms: Vec<f64>,
+    sys_ms: Vec<f64>,
+    in_process_us: Vec<f64>,
+}
+
+impl Series {
+    fn push(&mut self, s: &ProcessSample) {
+        self.wall_ms.push(s.wall.as_secs_f64() * 1e3);
+        self.user_ms.push(s.user.as_secs_f64() * 1e3);
+        self.sys_ms.push(s.sys.as_secs_f64() * 1e3);
+        if let Some(ns) = child_ns(s) {
+            self.in_process_us.push(ns / 1e3);
+        }
+    }
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+impl Experiment for Startup {
+    fn name(&self) -> &'static str {
+        "startup"
+    }
+
+    fn about(&self) -> &'static str {
+        "Cold/warm process start with each CPU identification source (seed 002, JDK-8283199)"
+    }
+
+    fn args(&self, cmd: ClapCommand) -> ClapCommand {
+        cmd.arg(
+            Arg::new("runs")
+                .long("runs")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..=1000))
+                .help("Timed runs per source and phase [default: 10; 2 cold and 5 warm with --quick]"),
+        )
+        .arg(
+            Arg::new("idle-ms")
+                .long("idle-ms")
+                .value_name("MS")
+                .value_parser(value_parser!(u64).range(0..=60_000))
+                .help("Idle time before each cold run [default: 1050, as the seed; 300 with --quick]"),
+        )
+    }
+
+    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+        let exe = std::env::current_exe().context("locating the fastpath binary")?;
+        let runs = ctx.matches.get_one::<u32>("runs").copied();
+        let cold_runs = runs.unwrap_or(if ctx.quick { 2 } else { 10 }) as usize;
+        let warm_runs = runs.unwrap_or(if ctx.quick { 5 } else { 10 }) as usize;
+        let idle = Duration::from_millis(
+            ctx.matches
+                .get_one::<u64>("idle-ms")
+                .copied()
+                .unwrap_or(if ctx.quick { 300 } else { 1050 }),
+        );
+        let spawn = |src: IdentifySource| {
+            let mut c = Command::new(&exe);
+            c.args([CHILD_COMMAND, src.name()]);
+            run_timed(&mut c).with_context(|| format!("child `{}`", src.name()))
+        };
+
+        let sources = IdentifySource::ALL;
+        // One untimed probe per source: checks the child works and records
+        // what each source answered on this machine.
+        let mut answers = Vec::new();
+        for s in sources {
+            answers.push((s, child_answer(&spawn(s)?)));
+        }
+
+        let total = (cold_runs + warm_runs) * sources.len();
+        let bar = progress(total as u64, "startup");
+        let mut series: Vec<[Series; 2]> = sources.iter().map(|_| Default::default()).collect();
+        for _ in 0..cold_runs {
+            for (i, s) in sources.iter().enumerate() {
+                std::thread::sleep(idle);
+                series[i][0].push(&spawn(*s)?);
+                bar.inc(1);
+            }
+        }
+        for s in sources {
+            spawn(s)?;
+            spawn(s)?;
+        }
+        for _ in 0..warm_runs {
+            for (i, s) in sources.iter().enumerate() {
+                series[i][1].push(&spawn(*s)?);
+                bar.inc(1);
+            }
+        }
+        bar.finish_and_clear();
+
+        let stats: Vec<[Stats; 2]> = series
+            .iter()
+            .map(|p| {
+                [
+                    Stats::from_samples(p[0].wall_ms.clone()),
+                    Stats::from_samples(p[1].wall_ms.clone()),
+                ]
+            })
+            .collect();
+        let mut table = Table::new(
+            format!(
+                "Process start, `fastpath {CHILD_COMMAND} <source>` (seed 002): {} cold runs (idle {} ms before each), {} warm runs",
+                cold_runs,
+                idle.as_millis(),
+                warm_runs
+            ),
+            &[
+                "source",
+                "phase",
+                "mean ± σ [ms]",
+                "min … max [ms]",
+                "user [ms]",
+                "sys [ms]",
+                "in-process [µs]",
+                "× cpuid-only",
+                "cold/warm",
+            ],
+        );
+        let mut results = Vec::new();
+        for (i, s) in sources.iter().enumerate() {
+            for (p, phase) in [Phase::Cold, Phase::Warm].into_iter().enumerate() {
+                let st = &stats[i][p];
+                let se = &series[i][p];
+                let label = if i == 0 {
+                    format!("{} (baseline)", s.name())
+                } else {
+                    s.name().to_string()
+                };
+                let vs_base = ratio(st.mean, stats[0][p].mean);
+                let cold_warm = if phase == Phase::Cold {
+                    ratio(stats[i][0].mean, stats[i][1].mean)
+                } else {
+                    String::new()
+                };
+                table.row(vec![
+                    label,
+                    phase.name().to_string(),
+                    format!("{} ± {}", num(st.mean), num(st.stddev)),
+                    format!("{} … {}", num(st.min), num(st.max)),
+                    num(mean(&se.user_ms)),
+                    num(mean(&se.sys_ms)),
+                    num(mean(&se.in_process_us)),
+                    vs_base,
+                    cold_warm,
+                ]);
+                let mut r = BenchResult::new("startup", s.name(), Mode::SingleShot, st, "ms/op")
+                    .param("source", s.name())
+                    .param("phase", phase.name())
+                    .param("idle_ms", idle.as_millis())
+                    .secondary("user", Metric::single(mean(&se.user_ms), "ms/op"))
+                    .secondary("sys", Metric::single(mean(&se.sys_ms), "ms/op"))
+                    .secondary(
+                        "ratio_vs_cpuid_only",
+                        Metric::single(st.mean / stats[0][p].mean, "ratio"),
+                    );
+                if !se.in_process_us.is_empty() {
+                    r = r.secondary(
+                        "in_process",
+                        Metric::from_stats(&Stats::from_samples(se.in_process_us.clone()), "us/op"),
+                    );
+                }
+                if phase == Phase::Cold {
+                    r = r.secondary(
+                        "ratio_cold_over_warm",
+                        Metric::single(stats[i][0].mean / stats[i][1].mean, "ratio"),
+                    );
+                }
+                results.push(r);
+            }
+        }
+        table.note("mean ± σ over runs (σ is the sample standard deviation, hyperfine style); wall time spans spawn to wait4");
+        table.note("user/sys: the child's CPU time from wait4's rusage; in-process: the identification step as the child timed it");
+        if ctx.quick && idle < Duration::from_millis(1050) {
+            table.note(format!(
+                "--quick: {} ms idle before a cold run is NOT seed-faithful (the seed sleeps 1 s); run without --quick for that",
+                idle.as_millis()
+            ));
+        }
+        for (s, a) in &answers {
+            table.note(format!("{} answered: {a}", s.name()));
+        }
+        table
+            .note("the machine may be shared and noisy: compare rows of one run, not runs of different days");
+        Ok(Report {
+            tables: vec![table],
+            results,
+            plots: Vec::new(),
+        })
+    }
+}
