@@ -204,12 +204,16 @@ impl Experiment for Startup {
 
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
         let exe = std::env::current_exe().context("locating the fastpath binary")?;
-        let runs = ctx.matches.get_one::<u32>("runs").copied();
+        // `try_get_one`: under `fastpath all` the matches are `all`'s, which
+        // do not define this experiment's options.
+        let runs = ctx.matches.try_get_one::<u32>("runs").ok().flatten().copied();
         let cold_runs = runs.unwrap_or(if ctx.quick { 2 } else { 10 }) as usize;
         let warm_runs = runs.unwrap_or(if ctx.quick { 5 } else { 10 }) as usize;
         let idle = Duration::from_millis(
             ctx.matches
-                .get_one::<u64>("idle-ms")
+                .try_get_one::<u64>("idle-ms")
+                .ok()
+                .flatten()
                 .copied()
                 .unwrap_or(if ctx.quick { 300 } else { 1050 }),
         );

@@ -3,7 +3,7 @@
 //! Where it sits: the aarch64 counterpart of [`super::x86`], called once
 //! per process by [`super::identification`] on aarch64 Linux. The decoder is
 //! plain data and compiles (and is tested) on every target; only
-//! [`NativeAarch64`], which reads the auxiliary vector and CTR_EL0, is
+//! `NativeAarch64`, which reads the auxiliary vector and CTR_EL0, is
 //! compiled on aarch64. **Unverified**: this project's machines are x86-64,
 //! so the native source has never run; the decoding is unit-tested with
 //! recorded register values.
@@ -37,7 +37,7 @@ mod hwcap {
 
 /// CTR_EL0 fields (Arm ARM D19.2.34).
 mod ctr {
-    /// log2(words) of the smallest I-cache line, bits [3:0].
+    /// log2(words) of the smallest I-cache line, bits \[3:0\].
     pub fn imin_line_bytes(v: u64) -> u32 {
         4 << (v & 0xf)
     }
@@ -108,13 +108,13 @@ impl Aarch64Source for RecordedAarch64 {
 /// The fields of MIDR_EL1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Midr {
-    /// Implementer, bits [31:24] (0x41 Arm, 0xc0 Ampere, ...).
+    /// Implementer, bits \[31:24\] (0x41 Arm, 0xc0 Ampere, ...).
     pub implementer: u32,
-    /// Variant (major revision), bits [23:20].
+    /// Variant (major revision), bits \[23:20\].
     pub variant: u32,
-    /// Part number, bits [15:4].
+    /// Part number, bits \[15:4\].
     pub part: u32,
-    /// Revision (minor), bits [3:0].
+    /// Revision (minor), bits \[3:0\].
     pub revision: u32,
 }
 

@@ -1,7 +1,7 @@
 //! File access for identification, behind a trait so tests feed recorded
 //! machines and can prove which files a path opened.
 //!
-//! Where it sits: [`super::microcode`] reads sysfs and (as a fallback)
+//! Where it sits: [`super::microcode`](mod@super::microcode) reads sysfs and (as a fallback)
 //! /proc/cpuinfo through a [`FileSource`]; the aarch64 identification reads
 //! MIDR_EL1 from sysfs through one. The x86 default path is handed one too
 //! and never calls it, which [`OpenLog`] lets a test assert rather than

@@ -10,7 +10,7 @@
 //! from sysfs.
 //!
 //! What it does not do at startup: read the microcode revision. That is
-//! [`microcode`], a separate lazy call (sysfs first, /proc/cpuinfo as the
+//! [`microcode()`], a separate lazy call (sysfs first, /proc/cpuinfo as the
 //! fallback, each attempt timed), and [`features_string`] asks for it only
 //! when told to. This is the lesson of JDK-8283199, taken one step further
 //! than the fix: nothing on the default path needs the revision, so the
@@ -24,7 +24,7 @@
 //! | [`x86`] | CPUID leaves → [`CpuInfo`] |
 //! | [`aarch64`] | HWCAP, MIDR, CTR_EL0 → [`CpuInfo`] (native source unverified) |
 //! | [`files`] | `FileSource`: the file system, or recorded files; `OpenLog` |
-//! | [`microcode`] | the lazy revision, sources and costs |
+//! | [`microcode`](mod@microcode) | the lazy revision, sources and costs |
 //! | `affinity` | logical CPU count by `sched_getaffinity` |
 //!
 //! Everything the identification reads goes through a source trait, so the
