@@ -41,7 +41,7 @@ fn startup_quick_writes_every_row() {
                 })
                 .unwrap_or_else(|| panic!("no {source}/{phase} row"));
             assert!(row.primary_metric.score > 0.0, "{source}/{phase}");
-            assert!(row.secondary_metrics.contains_key("ratio_vs_cpuid_only"));
+            assert!(row.secondary_metrics.contains_key("median_ratio_vs_cpuid_only"));
         }
     }
     assert_eq!(results.len(), 8);

@@ -168,6 +168,14 @@ impl Series {
     }
 }
 
+fn median(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        Stats::from_samples(v.to_vec()).median
+    }
+}
+
 fn mean(v: &[f64]) -> f64 {
     if v.is_empty() {
         f64::NAN
@@ -191,7 +199,7 @@ impl Experiment for Startup {
                 .long("runs")
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(1..=1000))
-                .help("Timed runs per source and phase [default: 10; 2 cold and 5 warm with --quick]"),
+                .help("Timed runs per source and phase [default: 10 cold, 30 warm; 2 cold and 5 warm with --quick]"),
         )
         .arg(
             Arg::new("idle-ms")
@@ -208,7 +216,8 @@ impl Experiment for Startup {
         // do not define this experiment's options.
         let runs = ctx.matches.try_get_one::<u32>("runs").ok().flatten().copied();
         let cold_runs = runs.unwrap_or(if ctx.quick { 2 } else { 10 }) as usize;
-        let warm_runs = runs.unwrap_or(if ctx.quick { 5 } else { 10 }) as usize;
+        // Warm runs are cheap (no idle), so full mode takes more of them.
+        let warm_runs = runs.unwrap_or(if ctx.quick { 5 } else { 30 }) as usize;
         let idle = Duration::from_millis(
             ctx.matches
                 .try_get_one::<u64>("idle-ms")
@@ -273,10 +282,12 @@ impl Experiment for Startup {
                 "source",
                 "phase",
                 "mean ± σ [ms]",
+                "median [ms]",
                 "min … max [ms]",
                 "user [ms]",
                 "sys [ms]",
-                "in-process [µs]",
+                "in-process median [µs]",
+                "in-process × cpuid-only",
                 "× cpuid-only",
                 "cold/warm",
             ],
@@ -291,9 +302,11 @@ impl Experiment for Startup {
                 } else {
                     s.name().to_string()
                 };
-                let vs_base = ratio(st.mean, stats[0][p].mean);
+                // Ratios of medians: a shared machine's outliers (another
+                // build's burst) move means far more than medians.
+                let vs_base = ratio(st.median, stats[0][p].median);
                 let cold_warm = if phase == Phase::Cold {
-                    ratio(stats[i][0].mean, stats[i][1].mean)
+                    ratio(stats[i][0].median, stats[i][1].median)
                 } else {
                     String::new()
                 };
@@ -301,10 +314,12 @@ impl Experiment for Startup {
                     label,
                     phase.name().to_string(),
                     format!("{} ± {}", num(st.mean), num(st.stddev)),
+                    num(st.median),
                     format!("{} … {}", num(st.min), num(st.max)),
                     num(mean(&se.user_ms)),
                     num(mean(&se.sys_ms)),
-                    num(mean(&se.in_process_us)),
+                    num(median(&se.in_process_us)),
+                    ratio(median(&se.in_process_us), median(&series[0][p].in_process_us)),
                     vs_base,
                     cold_warm,
                 ]);
@@ -315,8 +330,8 @@ impl Experiment for Startup {
                     .secondary("user", Metric::single(mean(&se.user_ms), "ms/op"))
                     .secondary("sys", Metric::single(mean(&se.sys_ms), "ms/op"))
                     .secondary(
-                        "ratio_vs_cpuid_only",
-                        Metric::single(st.mean / stats[0][p].mean, "ratio"),
+                        "median_ratio_vs_cpuid_only",
+                        Metric::single(st.median / stats[0][p].median, "ratio"),
                     );
                 if !se.in_process_us.is_empty() {
                     r = r.secondary(
@@ -326,14 +341,15 @@ impl Experiment for Startup {
                 }
                 if phase == Phase::Cold {
                     r = r.secondary(
-                        "ratio_cold_over_warm",
-                        Metric::single(stats[i][0].mean / stats[i][1].mean, "ratio"),
+                        "median_ratio_cold_over_warm",
+                        Metric::single(stats[i][0].median / stats[i][1].median, "ratio"),
                     );
                 }
                 results.push(r);
             }
         }
         table.note("mean ± σ over runs (σ is the sample standard deviation, hyperfine style); wall time spans spawn to wait4");
+        table.note("× cpuid-only and cold/warm are ratios of wall-time medians; in-process × cpuid-only of in-process medians");
         table.note("user/sys: the child's CPU time from wait4's rusage; in-process: the identification step as the child timed it");
         if ctx.quick && idle < Duration::from_millis(1050) {
             table.note(format!(

@@ -194,10 +194,12 @@ fn read_one(files: &dyn FileSource, source: MicrocodeSource) -> Result<u64, Atte
             parse_hex(&line)
         }
         MicrocodeSource::ProcCpuinfo => {
-            // As HotSpot did before JDK-8283199: line by line until the
-            // first "microcode" key, then the value after ':'. Stops at the
-            // end of the first processor's record instead of reading one
-            // record per CPU for nothing.
+            // As HotSpot's os_linux_x86.cpp `os::cpu_microcode_revision()`
+            // did before JDK-8283199 (and still does as its fallback):
+            // fgets line by line until the first line mentioning
+            // "microcode", then `%x` after the ':'. One difference: where
+            // the first processor's record has no such line, this stops at
+            // the record's end instead of reading one record per CPU.
             let mut line = String::new();
             let mut seen_fields = false;
             loop {
