@@ -33,8 +33,8 @@ pub struct CpuidResult {
 /// `CPUID` (`0F A2`) with EAX = `leaf`, ECX = `subleaf`.
 ///
 /// Always present on x86-64. Serializing, and under a hypervisor it is an
-/// unconditional VM exit (on the KVM guests this project runs on, about 2 µs),
-/// which is why [`crate::cpu`] counts how many it executes.
+/// unconditional VM exit (on the KVM guest this project runs on, about 4 µs
+/// as measured by `fastpath cpu --timing`), which is why [`crate::cpu`] counts how many it executes.
 #[inline]
 pub fn cpuid(leaf: u32, subleaf: u32) -> CpuidResult {
     let (eax, ebx, ecx, edx);

@@ -4,7 +4,7 @@
 //! and never executes CPUID itself. Every source counts what it executes
 //! ([`CpuidSource::executed`]), so that the number of CPUID
 //! instructions identification costs is a measured fact (each one is a VM
-//! exit under a hypervisor, about 2 µs on the KVM guests this project runs
+//! exit under a hypervisor, about 4 µs on the KVM guest this project runs
 //! on) and the unit tests can hold it to a budget. Tests hand it a
 //! [`RecordedCpuid`] parsed from a published dump, so the decoder is checked
 //! against CPUs this machine is not.

@@ -27,7 +27,7 @@ const ALL: [(&str, &str); 5] = [
 ];
 
 /// The CPUID budget of the default path (the goal: each one is a
-/// ~2-4 µs VM exit under KVM).
+/// ~4 µs VM exit on this project's KVM guest).
 const CPUID_BUDGET: u32 = 20;
 
 /// Decodes a fixture; returns the result and the CPUIDs it took.

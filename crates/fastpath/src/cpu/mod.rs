@@ -4,7 +4,7 @@
 //! (`config` validates requested instructions against it, `spin` and `code`
 //! pick `auto` from it). It must therefore be cheap, and it must never touch
 //! /proc: the first call executes at most 13 CPUID instructions (each a VM
-//! exit under a hypervisor, about 2 µs on a KVM guest) and one
+//! exit under a hypervisor, about 4 µs on this project's KVM guest) and one
 //! `sched_getaffinity`, and caches the result for the life of the process.
 //! On aarch64 it reads HWCAP from the auxiliary vector, CTR_EL0, and MIDR_EL1
 //! from sysfs.
