@@ -106,7 +106,22 @@ pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyho
     let mut failures = Vec::new();
     for e in experiments {
         eprintln!("== {} ==", e.name());
-        match run_one(*e, &ctx) {
+        // Each experiment gets matches of its own subcommand (its options at
+        // their defaults, `--quick` set), not `all`'s: `get_one` on an option
+        // `all` does not define would panic.
+        let own = e
+            .args(common_args(Command::new(e.name())))
+            .try_get_matches_from([e.name(), "--quick"])
+            .with_context(|| format!("default options of `{}`", e.name()));
+        let result = own.and_then(|own| {
+            let ectx = Context {
+                quick: true,
+                out: ctx.out.clone(),
+                matches: own,
+            };
+            run_one(*e, &ectx)
+        });
+        match result {
             Ok(r) => {
                 md.push_str(&format!(
                     "## {}\n\n{}\n\nJSON: [{n}.json]({n}.json)\n\n",
@@ -162,5 +177,54 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         cli(&crate::experiments::registry()).debug_assert();
+    }
+
+    /// An experiment that reads its own option with `get_one`.
+    struct WithOption;
+
+    impl Experiment for WithOption {
+        fn name(&self) -> &'static str {
+            "with-option"
+        }
+        fn about(&self) -> &'static str {
+            "test"
+        }
+        fn args(&self, cmd: Command) -> Command {
+            cmd.arg(
+                Arg::new("n")
+                    .long("n")
+                    .value_parser(value_parser!(u32))
+                    .default_value("3"),
+            )
+        }
+        fn run(&self, ctx: &Context) -> anyhow::Result<report::Report> {
+            let n = *ctx.matches.get_one::<u32>("n").expect("has a default");
+            anyhow::ensure!(ctx.quick, "`all` runs quick");
+            let mut t = report::Table::new("t", &["n"]);
+            t.row(vec![format!("n={n}")]);
+            Ok(report::Report {
+                tables: vec![t],
+                ..Default::default()
+            })
+        }
+    }
+
+    #[test]
+    fn all_gives_each_experiment_its_own_options_at_their_defaults() {
+        let exps: Vec<&'static dyn Experiment> = vec![&WithOption];
+        let dir = std::env::temp_dir().join(format!("fastpath-cli-all-{}", std::process::id()));
+        let m = cli(&exps)
+            .try_get_matches_from([
+                std::ffi::OsStr::new("fastpath"),
+                "all".as_ref(),
+                "--out".as_ref(),
+                dir.as_os_str(),
+            ])
+            .unwrap();
+        let (_, all) = m.subcommand().unwrap();
+        run_all(&exps, all).unwrap();
+        let md = fs::read_to_string(dir.join("report.md")).unwrap();
+        let _ = fs::remove_dir_all(&dir);
+        assert!(md.contains("n=3"), "{md}");
     }
 }
