@@ -35,6 +35,11 @@ mod hwcap {
     pub const SB: u64 = 1 << 29;
 }
 
+/// HWCAP2 bits (same header).
+mod hwcap2 {
+    pub const WFXT: u64 = 1 << 31;
+}
+
 /// CTR_EL0 fields (Arm ARM D19.2.34).
 mod ctr {
     /// log2(words) of the smallest I-cache line, bits \[3:0\].
@@ -160,7 +165,7 @@ pub fn read_midr(files: &dyn FileSource) -> Option<u64> {
 /// HotSpot's aarch64 features string prints (`0x41:0x3:0xd0c:1`).
 pub fn decode(src: &dyn Aarch64Source, files: &dyn FileSource, logical_cpus: u32) -> CpuInfo {
     let hw = src.hwcap();
-    let _hw2 = src.hwcap2();
+    let hw2 = src.hwcap2();
     let ctr_el0 = src.ctr_el0();
     let mut f = Features::default();
     let mut set = |present: bool, feature| {
@@ -172,6 +177,7 @@ pub fn decode(src: &dyn Aarch64Source, files: &dyn FileSource, logical_cpus: u32
     set(hw & hwcap::ATOMICS != 0, Feature::Lse);
     set(hw & hwcap::DCPOP != 0, Feature::Dcpop);
     set(hw & hwcap::SB != 0, Feature::Sb);
+    set(hw2 & hwcap2::WFXT != 0, Feature::Wfxt);
     set(ctr_el0 & ctr::IDC != 0, Feature::Idc);
     set(ctr_el0 & ctr::DIC != 0, Feature::Dic);
 
@@ -239,6 +245,20 @@ mod tests {
         assert!(c.has(Feature::Asimd) && c.has(Feature::Lse) && c.has(Feature::Dcpop));
         assert!(c.has(Feature::Idc) && !c.has(Feature::Dic));
         assert!(!c.has(Feature::Sb), "SB is Armv8.5, the N1 is v8.2");
+        assert!(!c.has(Feature::Wfxt));
+        let v87 = RecordedAarch64 {
+            hwcap: regs.hwcap | (1 << 29),
+            hwcap2: 1 << 31,
+            ..regs
+        };
+        let c = decode(&v87, &files, 64);
+        assert!(c.has(Feature::Sb) && c.has(Feature::Wfxt));
+        assert!(
+            c.features_string(None)
+                .starts_with("0x41:0x3:0xd0c:1, asimd, lse, dcpop, sb, idc, wfxt"),
+            "{}",
+            c.features_string(None)
+        );
         assert_eq!(log.opened(), [MIDR_PATH], "sysfs only, never /proc");
     }
 

@@ -143,11 +143,13 @@ pub enum Feature {
     Idc,
     /// AArch64 CTR_EL0.DIC: no I-cache invalidate needed for I/D coherence.
     Dic,
+    /// AArch64 WFET/WFIT, wait with a timeout (HWCAP2_WFXT, FEAT_WFxT).
+    Wfxt,
 }
 
 impl Feature {
     /// Every feature, in the order the features string prints them.
-    pub const ALL: [Feature; 31] = [
+    pub const ALL: [Feature; 32] = [
         Feature::Sse2,
         Feature::Sse3,
         Feature::Ssse3,
@@ -178,6 +180,7 @@ impl Feature {
         Feature::Sb,
         Feature::Idc,
         Feature::Dic,
+        Feature::Wfxt,
         Feature::Hypervisor,
     ];
 
@@ -219,6 +222,7 @@ impl Feature {
             Feature::Dcpop => "dcpop",
             Feature::Idc => "idc",
             Feature::Dic => "dic",
+            Feature::Wfxt => "wfxt",
         }
     }
 }
@@ -320,6 +324,8 @@ impl CpuInfo {
             "VBoxVBoxVBox" => "VirtualBox",
             "ACRNACRNACRN" => "ACRN",
             "bhyve bhyve" => "bhyve",
+            // The hypervisor bit without a signature at 0x4000_0000.
+            "" => "unknown",
             other => other,
         })
     }
