@@ -8,6 +8,7 @@
 
 use std::time::{Duration, Instant};
 
+use anyhow::Context as _;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use fastpath::cpu::{self, CpuInfo, Identification};
 use serde_json::{json, Value};
@@ -42,6 +43,14 @@ pub fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .conflicts_with_all(["json", "timing", "microcode"])
                 .help("Print every CPUID leaf in the AIDA64/InstLatx64 format the test fixtures use (x86-64; a scan of ~100 CPUIDs)"),
+        )
+        .arg(
+            Arg::new("from-dump")
+                .long("from-dump")
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(std::path::PathBuf))
+                .conflicts_with_all(["timing", "microcode", "dump"])
+                .help("Decode a recorded CPUID dump (AIDA64/InstLatx64 format, as --dump writes) instead of this CPU"),
         )
 }
 
@@ -122,7 +131,25 @@ pub fn run(m: &ArgMatches) -> anyhow::Result<()> {
     if m.get_flag("dump") {
         return dump();
     }
-    let c = cpu::info();
+    let recorded;
+    let c = match m.get_one::<std::path::PathBuf>("from-dump") {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let src = cpu::cpuid::RecordedCpuid::parse(&text)
+                .with_context(|| format!("{} is not a CPUID dump", path.display()))?;
+            let id = cpu::identify_with(&src, &cpu::files::RecordedFiles::new());
+            eprintln!(
+                "fastpath: decoded {} ({} records) with {} CPUIDs; logical CPUs are this machine's",
+                path.display(),
+                src.len(),
+                id.cpuid_instructions
+            );
+            recorded = id.info;
+            &recorded
+        }
+        None => cpu::info(),
+    };
     let timing = m.get_flag("timing").then(measure);
     let microcode = m.get_flag("microcode").then(|| {
         let t = Instant::now();

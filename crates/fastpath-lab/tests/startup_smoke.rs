@@ -76,3 +76,26 @@ fn cpu_json_parses_and_names_the_cpu() {
     }
     assert!(v.get("microcode").is_none(), "no microcode unless asked");
 }
+
+#[test]
+fn cpu_decodes_a_recorded_dump() {
+    let dump = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fastpath/src/cpu/fixtures/intel_sapphire_rapids_w7_2475x.txt"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_fastpath"))
+        .args(["cpu", "--json", "--from-dump", dump])
+        .output()
+        .expect("running fastpath cpu --from-dump");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["model"], 143);
+    assert!(v["features"].as_array().unwrap().iter().any(|f| f == "serialize"));
+
+    let out = Command::new(env!("CARGO_BIN_EXE_fastpath"))
+        .args(["cpu", "--from-dump", "/nonexistent/dump.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/dump.txt"));
+}
