@@ -282,3 +282,21 @@ fn the_real_cpu_through_the_default_path() {
     let recorded = RecordedCpuid::parse(&dump(&super::cpuid::NativeCpuid::new())).unwrap();
     assert_eq!(x86::decode(&recorded, id.info.logical_cpus), id.info);
 }
+
+#[test]
+fn aarch64_default_path_opens_only_the_midr_file() {
+    use super::aarch64::{RecordedAarch64, MIDR_PATH};
+    let regs = RecordedAarch64 {
+        hwcap: 0b11 | (1 << 8),
+        hwcap2: 0,
+        ctr_el0: 0x8444_c004,
+    };
+    let files = RecordedFiles::new()
+        .with(MIDR_PATH, "0x00000000413fd0c1\n")
+        .with(microcode::PROC_CPUINFO_PATH, "processor : 0\n");
+    let id = super::identify_with_aarch64(&regs, &files);
+    assert_eq!(id.files_opened, [MIDR_PATH]);
+    assert_eq!(id.cpuid_instructions, 0);
+    assert_eq!(id.info.isa(), super::Isa::Aarch64);
+    assert_eq!(id.info.brand, "Neoverse-N1");
+}
