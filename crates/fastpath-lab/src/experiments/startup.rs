@@ -350,7 +350,7 @@ impl Experiment for Startup {
         }
         table.note("mean ± σ over runs (σ is the sample standard deviation, hyperfine style); wall time spans spawn to wait4");
         table.note("× cpuid-only and cold/warm are ratios of wall-time medians; in-process × cpuid-only of in-process medians");
-        table.note("user/sys: the child's CPU time from wait4's rusage; in-process: the identification step as the child timed it");
+        table.note("user/sys: the child's CPU time from wait4's rusage (the kernel splits it by tick samples, so at ~1 ms per child it is coarse); in-process: the identification step as the child timed it");
         if ctx.quick && idle < Duration::from_millis(1050) {
             table.note(format!(
                 "--quick: {} ms idle before a cold run is NOT seed-faithful (the seed sleeps 1 s); run without --quick for that",
