@@ -55,6 +55,12 @@ fn opened_paths(args: &[&str], tag: &str) -> Vec<String> {
 #[test]
 fn fastpath_cpu_opens_nothing_under_proc() {
     if !strace_available() {
+        // CI installs strace (.ci/run), so there a missing strace is a failure,
+        // not a silent skip.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "strace is required under CI (.ci/run installs it)"
+        );
         eprintln!(
             "cpu_strace: strace is not installed, so this test checked NOTHING; \
              the in-process file-source test still covers the default path"
