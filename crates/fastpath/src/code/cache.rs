@@ -391,7 +391,7 @@ unsafe fn store_patch(dst: *mut u8, bytes: &[u8]) {
     // the sync strategy and `publish`, not by the Rust memory model; no Rust
     // thread reads these bytes through the RW view concurrently.
     let aligned = dst as usize % bytes.len().max(1) == 0;
-    // SAFETY (all arms): the caller guarantees `dst` is writable for the
+    // SAFETY: (all arms) the caller guarantees `dst` is writable for the
     // length; the atomic views are formed only when `dst` is aligned.
     unsafe {
         match (bytes.len(), aligned) {

@@ -8,7 +8,7 @@
 //! [`icache::Strategy`], and returns an [`Entry`] whose address is callable
 //! through the executable view. Later rewrites go through
 //! [`CodeCache::patch`]. When other threads may be running the bytes that
-//! changed, the writer calls [`publish`] (every thread of the process) or the
+//! changed, the writer calls [`publish()`] (every thread of the process) or the
 //! running thread calls [`cross_modify_fence`] (itself).
 //!
 //! ```text
@@ -23,7 +23,7 @@
 //! | [`memory`] | executable memory that is never writable and executable at once (memfd, two views) |
 //! | [`icache`] | the sync strategies, `auto`, [`cross_modify_fence`]; one file per architecture |
 //! | [`cache`] | [`CodeCache`]: allocation with a coalescing free list, install, batch install, patch, free |
-//! | [`publish`] | [`publish`]: membarrier `PRIVATE_EXPEDITED_SYNC_CORE`, registered on first use, with fallbacks |
+//! | [`publish`](mod@publish) | [`publish()`]: membarrier `PRIVATE_EXPEDITED_SYNC_CORE`, registered on first use, with fallbacks |
 //!
 //! Theory in one paragraph. x86 keeps its instruction caches coherent with
 //! stores, and a core notices a store to an instruction it has already

@@ -32,33 +32,37 @@
 //!
 //! # What `auto` picks, and why
 //!
-//! Measured with `fastpath icache` on this project's machine (AMD EPYC Zen 5,
-//! family 26, KVM guest; no SERIALIZE): CPUID costs about 5 µs there (a VM
-//! exit on every execution), a CLWB loop about 25 ns for a few lines and
-//! 1.5 ns per line beyond a few KiB, and IRET-to-self, the other
-//! non-privileged serializing instruction, about 40 ns and no VM exit. No
-//! single instruction wins at every size: a line loop is cheapest for a stub,
-//! one serializing instruction for a large blob. So `auto` on x86-64 is
-//! [`Method::Adaptive`]:
+//! The seed's table has two columns for a reason: a flush is paid twice,
+//! once in the loop and again when the code is next fetched, because on the
+//! CPUs measured so far every flavour evicts the line (CLWB included: the
+//! seed's Zen 3 and this project's Zen 5 both show the read-back after CLWB
+//! at 5–7× the unflushed one for small sizes). A serializing instruction
+//! leaves the cache alone, so its read-back is the `none` read-back and its
+//! cost is one constant. Measured with `fastpath icache` on this project's
+//! machine (AMD EPYC Zen 5, family 26, KVM guest, no SERIALIZE), flush plus
+//! read-back medians: IRET-to-self beats every line loop at every size from
+//! 256 B to 256 KiB (e.g. about 0.4× CLWB at 256 B and 256 KiB), while CPUID
+//! is a VM exit of about 5 µs and loses below about 128 KiB.
 //!
-//! 1. the line loop: CLWB if present (it writes back but keeps the line, so
-//!    the next fetch hits; the seed's and our read-back columns show it),
-//!    else CLFLUSHOPT, else CLFLUSH;
-//! 2. the serializer: SERIALIZE if present (Intel Sapphire Rapids and later),
-//!    else IRET-to-self unless a user shadow stack is active, else CPUID only
-//!    when no hypervisor is present; under a hypervisor with a shadow stack
-//!    and no SERIALIZE there is no cheap serializer and `auto` is the line
-//!    loop alone. `auto` never executes CPUID under a hypervisor;
-//! 3. ranges of at most [`AUTO_MAX_LINES`] lines in total get the line loop,
-//!    longer ones the serializer.
+//! So `auto` on x86-64 is one serializing instruction, chosen by features:
 //!
-//! The rule depends on features only, not on the vendor: Intel and AMD parts
-//! with the same features resolve the same way. The threshold was measured
-//! on one machine; `fastpath icache` prints the check that `auto` stays within
-//! 1.1× of the fastest explicit strategy at every size, so a reader on other
-//! hardware can see whether it still holds there.
+//! 1. SERIALIZE if present (Intel Sapphire Rapids and later, and AMD parts
+//!    that report CPUID.7.0:EDX\[14\]): no VM exit, no side effects;
+//! 2. else IRET-to-self ([`Serializer::IretToSelf`], Linux's `sync_core()`
+//!    fallback), unless a user shadow stack is active (IRET would then fault);
+//! 3. else CPUID, only when no hypervisor is present (bare metal: about
+//!    60 ns on the seed's Zen 3);
+//! 4. else (hypervisor, shadow stack, no SERIALIZE) the cheapest line loop:
+//!    CLWB, else CLFLUSHOPT, else CLFLUSH. `auto` never executes CPUID under
+//!    a hypervisor.
 //!
-//! Either half is enough for the writing thread on x86, whose instruction
+//! The rule depends on features, not on the vendor: an Intel and an AMD part
+//! with the same features resolve alike. On this machine `auto` is
+//! IRET-to-self. `fastpath icache` prints, from its own run, whether `auto`
+//! stays within 1.1× of the fastest explicit strategy at every size, so a
+//! reader on other hardware can see whether the rule still holds there.
+//!
+//! Either kind is enough for the writing thread on x86, whose instruction
 //! fetch is coherent with its own stores; neither makes the change visible to
 //! a thread on another core that already fetched the old bytes. That is
 //! [`cross_modify_fence`]'s and [`publish`](super::publish())'s job.
@@ -87,13 +91,6 @@ use crate::cpu::CpuInfo;
 use crate::cpu::Feature;
 
 pub use aarch64::CacheGeometry;
-
-/// `auto` flushes ranges of up to this many lines in total line by line and
-/// serializes once above it. Measured crossover (see the module docs): on
-/// the Zen 5 guest, a CLWB loop over 16 KiB costs about what one
-/// IRET-to-self costs plus the difference in read-back; 4 KiB is
-/// comfortably below it.
-pub const AUTO_MAX_LINES: usize = 64;
 
 /// A per-line cache maintenance instruction for the x86 line loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,16 +124,6 @@ pub enum Method {
     Lines(LineFlush),
     /// One serializing instruction, whatever the size.
     Serializing(Serializer),
-    /// `auto` on x86-64: the line loop for ranges of at most `max_lines`
-    /// lines, the serializer above that.
-    Adaptive {
-        /// Loop used for short ranges.
-        lines: LineFlush,
-        /// Instruction used for long ranges.
-        serializer: Serializer,
-        /// The threshold in lines.
-        max_lines: usize,
-    },
     /// AArch64 DC CVAU / DSB / IC IVAU / DSB / ISB.
     DcIc,
 }
@@ -225,17 +212,6 @@ impl Strategy {
             Method::None => "none".into(),
             Method::Lines(l) => format!("{} loop", line(l)),
             Method::Serializing(s) => ser(s).into(),
-            Method::Adaptive {
-                lines,
-                serializer,
-                max_lines,
-            } => format!(
-                "{} loop up to {} lines ({} B), else {}",
-                line(lines),
-                max_lines,
-                max_lines * self.geometry.dline as usize,
-                ser(serializer)
-            ),
             Method::DcIc => format!(
                 "dc cvau{} / ic ivau{}",
                 if self.geometry.idc { " (skipped: IDC)" } else { "" },
@@ -284,22 +260,6 @@ impl Strategy {
                 // no shadow stack is active).
                 unsafe { x86_64::serialize_with(s) }
             }
-            #[cfg(target_arch = "x86_64")]
-            Method::Adaptive {
-                lines,
-                serializer,
-                max_lines,
-            } => {
-                let line = self.geometry.dline as usize;
-                let total: usize = ranges.iter().map(|&(a, n)| lines_spanned(a, n, line)).sum();
-                if total <= max_lines {
-                    // SAFETY: as for `Method::Lines`.
-                    unsafe { x86_64::flush_lines(lines, ranges, line) }
-                } else {
-                    // SAFETY: as for `Method::Serializing`.
-                    unsafe { x86_64::serialize_with(serializer) }
-                }
-            }
             #[cfg(target_arch = "aarch64")]
             Method::DcIc => {
                 // SAFETY: the caller guarantees the ranges are mapped; the
@@ -325,17 +285,6 @@ const ALL: [ICacheSync; 8] = [
     ICacheSync::DcIc,
     ICacheSync::Auto,
 ];
-
-/// Number of `line`-byte lines that `addr..addr+len` touches.
-#[inline]
-pub fn lines_spanned(addr: *const u8, len: usize, line: usize) -> usize {
-    if len == 0 {
-        return 0;
-    }
-    let start = addr as usize & !(line - 1);
-    let end = addr as usize + len;
-    (end - start).div_ceil(line)
-}
 
 fn geometry_for(cpu: &CpuInfo) -> CacheGeometry {
     #[cfg(target_arch = "aarch64")]
@@ -380,35 +329,22 @@ fn resolve(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, String> {
 /// features and whether a user shadow stack is active.
 #[cfg(target_arch = "x86_64")]
 pub fn resolve_auto(cpu: &CpuInfo, shadow_stack: bool) -> Method {
-    let lines = if cpu.has(Feature::Clwb) {
-        Some(LineFlush::Clwb)
-    } else if cpu.has(Feature::Clflushopt) {
-        Some(LineFlush::Clflushopt)
-    } else if cpu.has(Feature::Clflush) {
-        Some(LineFlush::Clflush)
-    } else {
-        None
-    };
-    let serializer = if cpu.has(Feature::Serialize) {
-        Some(Serializer::Serialize)
+    if cpu.has(Feature::Serialize) {
+        Method::Serializing(Serializer::Serialize)
     } else if !shadow_stack {
-        Some(Serializer::IretToSelf)
+        Method::Serializing(Serializer::IretToSelf)
     } else if !cpu.has(Feature::Hypervisor) {
-        Some(Serializer::Cpuid)
+        Method::Serializing(Serializer::Cpuid)
+    } else if cpu.has(Feature::Clwb) {
+        Method::Lines(LineFlush::Clwb)
+    } else if cpu.has(Feature::Clflushopt) {
+        Method::Lines(LineFlush::Clflushopt)
+    } else if cpu.has(Feature::Clflush) {
+        Method::Lines(LineFlush::Clflush)
     } else {
-        None
-    };
-    match (lines, serializer) {
-        (Some(lines), Some(serializer)) => Method::Adaptive {
-            lines,
-            serializer,
-            max_lines: AUTO_MAX_LINES,
-        },
-        (Some(lines), None) => Method::Lines(lines),
-        (None, Some(s)) => Method::Serializing(s),
         // Not a real x86-64 CPU (CLFLUSH is baseline); the writing thread
         // needs nothing on x86.
-        (None, None) => Method::None,
+        Method::None
     }
 }
 
@@ -477,16 +413,6 @@ mod tests {
     use super::*;
     use crate::cpu::Features;
 
-    #[test]
-    fn lines_spanned_counts_partial_lines() {
-        let p = 64 as *const u8;
-        assert_eq!(lines_spanned(p, 0, 64), 0);
-        assert_eq!(lines_spanned(p, 1, 64), 1);
-        assert_eq!(lines_spanned(p, 64, 64), 1);
-        assert_eq!(lines_spanned(p, 65, 64), 2);
-        assert_eq!(lines_spanned(127 as *const u8, 2, 64), 2);
-    }
-
     #[cfg(target_arch = "x86_64")]
     fn cpu_with(features: &[Feature]) -> CpuInfo {
         let mut c = crate::cpu::info().clone();
@@ -528,36 +454,32 @@ mod tests {
         let zen5_guest = cpu_with(&[Clflush, Clflushopt, Clwb, Hypervisor]);
         assert_eq!(
             resolve_auto(&zen5_guest, false),
-            Method::Adaptive {
-                lines: LineFlush::Clwb,
-                serializer: Serializer::IretToSelf,
-                max_lines: AUTO_MAX_LINES
-            }
+            Method::Serializing(Serializer::IretToSelf)
         );
-        // With a shadow stack and a hypervisor, never CPUID: lines only.
+        // With a shadow stack and a hypervisor, never CPUID: the best loop.
         assert_eq!(resolve_auto(&zen5_guest, true), Method::Lines(LineFlush::Clwb));
-        let spr = cpu_with(&[Clflush, Clflushopt, Clwb, Serialize]);
-        assert!(matches!(
-            resolve_auto(&spr, true),
-            Method::Adaptive {
-                serializer: Serializer::Serialize,
-                ..
-            }
-        ));
+        let spr_guest = cpu_with(&[Clflush, Clflushopt, Clwb, Serialize, Hypervisor]);
+        for shstk in [false, true] {
+            assert_eq!(
+                resolve_auto(&spr_guest, shstk),
+                Method::Serializing(Serializer::Serialize)
+            );
+        }
         let old_bare = cpu_with(&[Clflush]);
-        assert!(matches!(
+        assert_eq!(
             resolve_auto(&old_bare, true),
-            Method::Adaptive {
-                lines: LineFlush::Clflush,
-                serializer: Serializer::Cpuid,
-                ..
-            }
-        ));
-        for cpu in [&zen5_guest, &spr, &old_bare] {
+            Method::Serializing(Serializer::Cpuid)
+        );
+        let old_guest = cpu_with(&[Clflush, Clflushopt, Hypervisor]);
+        assert_eq!(
+            resolve_auto(&old_guest, true),
+            Method::Lines(LineFlush::Clflushopt)
+        );
+        for cpu in [&zen5_guest, &spr_guest, &old_bare, &old_guest] {
             for shstk in [false, true] {
                 let m = resolve_auto(cpu, shstk);
                 if cpu.has(Hypervisor) {
-                    assert!(!format!("{m:?}").contains("Cpuid"), "{m:?}");
+                    assert_ne!(m, Method::Serializing(Serializer::Cpuid));
                 }
             }
         }
