@@ -234,9 +234,9 @@ fn icache_table(strategies: &[Strategy], iterations: usize, report: &mut Report)
                 .param("method", st.describe())
                 .secondary("flush", Metric::from_stats(&grouped(&c.flush), "ns/op"))
                 .secondary("read_back", Metric::from_stats(&grouped(&c.read), "ns/op"))
-                .secondary("flush_median", point(f.median, "ns/op"))
-                .secondary("read_back_median", point(r.median, "ns/op"))
-                .secondary("total_median", point(total.median, "ns/op")),
+                .secondary("flush_median", Metric::single(f.median, "ns/op"))
+                .secondary("read_back_median", Metric::single(r.median, "ns/op"))
+                .secondary("total_median", Metric::single(total.median, "ns/op")),
             );
         }
         if k == 0 {
@@ -283,8 +283,10 @@ fn icache_table(strategies: &[Strategy], iterations: usize, report: &mut Report)
                 r.params.get("strategy").map(String::as_str) == Some("auto")
                     && r.params.get("bytes") == Some(&size.to_string())
             }) {
-                r.secondary_metrics
-                    .insert("auto_vs_fastest".into(), point(auto_ns / best_ns, "ratio"));
+                r.secondary_metrics.insert(
+                    "auto_vs_fastest".into(),
+                    Metric::single(auto_ns / best_ns, "ratio"),
+                );
             }
         }
         t.note(if failures.is_empty() {
@@ -323,15 +325,6 @@ fn icache_table(strategies: &[Strategy], iterations: usize, report: &mut Report)
         report.plots.push((file.to_string(), plot.to_svg()));
     }
     Ok(())
-}
-
-/// A single-valued metric (a median, a ratio). Built by hand rather than with
-/// `Metric::single`, whose NaN confidence bounds serialize as JSON `null`
-/// and then fail to parse (reported to the lead; `report::jmh` is shared).
-fn point(value: f64, unit: &str) -> Metric {
-    let mut m = Metric::from_stats(&Stats::from_samples(vec![value]), unit);
-    m.score_confidence = vec![value, value];
-    m
 }
 
 /// xorshift64: deterministic shuffles without a dependency.
