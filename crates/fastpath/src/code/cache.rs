@@ -37,6 +37,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+
+// Under `--cfg loom` the lock is loom's, so the models below explore every
+// interleaving of allocation, rollback and free.
+#[cfg(loom)]
+use loom::sync::{Mutex, MutexGuard};
+#[cfg(not(loom))]
 use std::sync::{Mutex, MutexGuard};
 
 use super::icache::Strategy;
@@ -411,7 +417,7 @@ unsafe fn store_patch(dst: *mut u8, bytes: &[u8]) {
     }
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(test, not(loom), target_arch = "x86_64"))]
 mod tests {
     use super::*;
     use crate::code::memory::find_writable_executable_mapping;
@@ -611,5 +617,72 @@ mod tests {
         );
         assert!(patches > 10 && calls > 0);
         assert_eq!(call(&e), patches);
+    }
+}
+
+/// Loom models of the allocator's locking: concurrent installs, an
+/// all-or-nothing batch that must roll back, and frees, ending with the
+/// free list coalesced back into one block. Strategy `none`, so no
+/// instruction beyond plain stores runs inside the model.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::*;
+    use crate::config::ICacheSync;
+    use loom::sync::Arc;
+
+    fn cache() -> CodeCache {
+        let s = Strategy::new(ICacheSync::None, crate::cpu::info()).unwrap();
+        CodeCache::with_strategy(4096, s).unwrap()
+    }
+
+    fn assert_coalesced(c: &CodeCache) {
+        assert_eq!(c.used(), 0);
+        let whole = vec![0xC3u8; c.capacity()];
+        let e = c.install(&whole).unwrap();
+        c.free(e).unwrap();
+    }
+
+    #[test]
+    fn loom_install_and_free_race_keeps_the_free_list_consistent() {
+        loom::model(|| {
+            let c = Arc::new(cache());
+            let c2 = c.clone();
+            let t = loom::thread::spawn(move || {
+                let e = c2.install(&[0xC3; 100]).unwrap();
+                c2.free(e).unwrap();
+            });
+            let a = c.install(&[0xC3; 200]).unwrap();
+            t.join().unwrap();
+            assert_eq!(c.used(), 200usize.next_multiple_of(c.alignment()));
+            c.free(a).unwrap();
+            assert_coalesced(&c);
+        });
+    }
+
+    #[test]
+    fn loom_batch_rolls_back_when_a_racing_install_takes_the_space() {
+        loom::model(|| {
+            let c = Arc::new(cache());
+            let c2 = c.clone();
+            // 3008 + 1024 for the batch and 1024 for the single install:
+            // whichever allocates first wins, the other must fail cleanly.
+            let t = loom::thread::spawn(move || c2.install(&[0xC3; 1000]).ok());
+            let batch = c.install_batch(&[&[0xC3; 3000], &[0xC3; 1000]]).ok();
+            let single = t.join().unwrap();
+            match (batch, single) {
+                (Some(b), None) => {
+                    assert_eq!(c.used(), 3008 + 1024);
+                    for e in b {
+                        c.free(e).unwrap();
+                    }
+                }
+                (None, Some(e)) => {
+                    assert_eq!(c.used(), 1024, "the failed batch left blocks behind");
+                    c.free(e).unwrap();
+                }
+                (b, s) => panic!("exactly one must fit: batch {b:?}, single {s:?}"),
+            }
+            assert_coalesced(&c);
+        });
     }
 }
