@@ -67,6 +67,15 @@ fn icache_quick_runs_and_reports_every_row() {
         .count();
     assert_eq!(auto_rows, icache::SIZES.len());
 
+    for op in ["empty", "cross_modify_fence", "publish"] {
+        assert!(
+            results
+                .iter()
+                .any(|r| r.benchmark == "fastpath.icache.serializing" && r.params["operation"] == op),
+            "no serializing row for {op}"
+        );
+    }
+
     let names: Vec<&str> = report.plots.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["icache-flush.svg", "icache-readback.svg"]);
     for (_, svg) in &report.plots {

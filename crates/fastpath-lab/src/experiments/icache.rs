@@ -23,6 +23,11 @@
 //! `CodeCache` per strategy, once with one sync per stub (`install`) and
 //! once with one sync for all (`install_batch`); total time and ns per stub,
 //! against `none` in the same mode.
+//!
+//! Part 3, the serializing primitives on their own: `cross_modify_fence()`
+//! (what the running side of cross-modification pays), one CPUID (what
+//! HotSpot's fallback pays), and `publish()` (membarrier SYNC_CORE, what the
+//! writing side pays for every thread at once), against an empty call.
 
 use std::time::Instant;
 
@@ -107,6 +112,7 @@ impl Experiment for ICache {
         let mut report = Report::default();
         icache_table(&strategies, iterations, &mut report)?;
         install_storm(&strategies, stubs, ctx.quick, &mut report)?;
+        fences(ctx, &mut report);
         Ok(report)
     }
 }
@@ -489,6 +495,87 @@ fn install_storm(strategies: &[Strategy], n: usize, quick: bool, report: &mut Re
     t.note("batched: one install_batch call, one sync over every stub (auto: one serializing instruction)");
     report.tables.push(t);
     Ok(())
+}
+
+fn fences(ctx: &Context, report: &mut Report) {
+    let settings = ctx.settings();
+    let guarantee = fastpath::code::publish::guarantee();
+    #[allow(clippy::type_complexity)]
+    let mut ops: Vec<(&str, String, Box<dyn FnMut()>)> = vec![
+        (
+            "empty",
+            "an empty closure, same boxed call: the baseline".into(),
+            Box::new(|| black_box(())),
+        ),
+        (
+            "cross_modify_fence",
+            format!("cross_modify_fence(): {}", cross_modify_name()),
+            Box::new(fastpath::code::cross_modify_fence),
+        ),
+        (
+            "publish",
+            format!("publish(): membarrier, guarantee {guarantee:?}"),
+            Box::new(|| {
+                black_box(fastpath::code::publish());
+            }),
+        ),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    ops.insert(
+        2,
+        (
+            "cpuid",
+            "CPUID leaf 0 (X86ICacheSync=4, HotSpot's cross_modify_fence fallback)".into(),
+            Box::new(|| {
+                black_box(fastpath::arch::x86_64::cpuid(0, 0));
+            }),
+        ),
+    );
+    let mut t = Table::new(
+        "Serializing primitives (ns per call, 1 thread)",
+        &["operation", "what", "ns/op", "median", "vs empty"],
+    );
+    let mut base = f64::NAN;
+    for (name, what, op) in ops.iter_mut() {
+        let stats = crate::harness::measure_ns_per_op(&settings, |n| {
+            for _ in 0..n {
+                op();
+            }
+        });
+        if *name == "empty" {
+            base = stats.median;
+        }
+        t.row(vec![
+            name.to_string(),
+            what.clone(),
+            crate::report::table::score(stats.mean, stats.error),
+            num(stats.median),
+            if *name == "empty" {
+                "baseline".into()
+            } else {
+                ratio(stats.median, base)
+            },
+        ]);
+        report.results.push(
+            BenchResult::new(EXPERIMENT, "serializing", Mode::AverageTime, &stats, "ns/op")
+                .param("operation", *name),
+        );
+    }
+    t.note("publish() here interrupts only CPUs running another thread of this process (none in this single-threaded run): mostly the syscall");
+    report.tables.push(t);
+}
+
+fn cross_modify_name() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    return match fastpath::code::icache::cross_modify_serializer() {
+        fastpath::code::icache::Serializer::Cpuid => "CPUID",
+        fastpath::code::icache::Serializer::Serialize => "SERIALIZE",
+        fastpath::code::icache::Serializer::IretToSelf => "IRET-to-self",
+    };
+    #[cfg(target_arch = "aarch64")]
+    return "ISB";
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    return "fence";
 }
 
 #[cfg(test)]
