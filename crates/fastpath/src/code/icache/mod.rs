@@ -32,17 +32,20 @@
 //!
 //! # What `auto` picks, and why
 //!
-//! The seed's table has two columns for a reason: a flush is paid twice,
-//! once in the loop and again when the code is next fetched, because on the
-//! CPUs measured so far every flavour evicts the line (CLWB included: the
-//! seed's Zen 3 and this project's Zen 5 both show the read-back after CLWB
-//! at 5–7× the unflushed one for small sizes). A serializing instruction
-//! leaves the cache alone, so its read-back is the `none` read-back and its
+//! The seed's table has two columns for a reason: a line flush is paid
+//! twice, once in the loop and again by the next read of those lines.
+//! CLFLUSH and CLFLUSHOPT evict them (their read-back is a refetch from
+//! memory, about 2× the unflushed one at 256 KiB); CLWB keeps them on Zen 5
+//! (read-back equal to `none` from 16 KiB up) but reads that follow at once
+//! wait for the write-backs still in flight (about 190 ns against 30 ns at
+//! 256 B; the seed's Zen 3 shows the same shape). A serializing instruction
+//! leaves the caches alone, so its read-back is the `none` read-back and its
 //! cost is one constant. Measured with `fastpath icache` on this project's
 //! machine (AMD EPYC Zen 5, family 26, KVM guest, no SERIALIZE), flush plus
-//! read-back medians: IRET-to-self beats every line loop at every size from
-//! 256 B to 256 KiB (e.g. about 0.4× CLWB at 256 B and 256 KiB), while CPUID
-//! is a VM exit of about 5 µs and loses below about 128 KiB.
+//! read-back medians: IRET-to-self (about 50 ns) beats every line loop at
+//! every size from 256 B to 256 KiB (0.4–0.6× the best of them, CLWB), while
+//! CPUID is a VM exit of about 4.5 µs and only catches up with the loops
+//! at 256 KiB.
 //!
 //! So `auto` on x86-64 is one serializing instruction, chosen by features:
 //!
@@ -411,6 +414,7 @@ pub fn cross_modify_fence() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "x86_64")]
     use crate::cpu::Features;
 
     #[cfg(target_arch = "x86_64")]
