@@ -33,7 +33,7 @@ fn icache_quick_runs_and_reports_every_row() {
     assert!(text.contains("Install storm: 300 stubs"), "{text}");
 
     let results = jmh::from_json(&jmh::to_json(&report.results)).unwrap();
-    let strategies: Vec<String> = fastpath::code::Strategy::supported(fastpath::cpu::info())
+    let strategies: Vec<String> = fastpath::code::Strategy::supported()
         .iter()
         .map(|s| s.name().to_string())
         .collect();

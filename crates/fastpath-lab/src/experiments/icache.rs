@@ -84,10 +84,9 @@ impl Experiment for ICache {
     }
 
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
-        let cpu = fastpath::cpu::info();
-        let strategies: Vec<Strategy> = Strategy::supported(cpu)
+        let strategies: Vec<Strategy> = Strategy::supported()
             .into_iter()
-            .map(|s| Strategy::new(s, cpu))
+            .map(Strategy::new)
             .collect::<Result<_, _>>()?;
         anyhow::ensure!(
             strategies.first().map(|s| s.requested()) == Some(ICacheSync::None),

@@ -422,7 +422,6 @@ mod tests {
     use super::*;
     use crate::code::memory::find_writable_executable_mapping;
     use crate::config::ICacheSync;
-    use crate::cpu;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     use std::time::{Duration, Instant};
@@ -445,18 +444,18 @@ mod tests {
     }
 
     fn cache(strategy: ICacheSync, capacity: usize) -> CodeCache {
-        CodeCache::with_strategy(capacity, Strategy::new(strategy, cpu::info()).unwrap()).unwrap()
+        CodeCache::with_strategy(capacity, Strategy::new(strategy).unwrap()).unwrap()
     }
 
     #[test]
     fn install_call_patch_call_under_every_supported_strategy() {
-        let supported = Strategy::supported(cpu::info());
+        let supported = Strategy::supported();
         assert!(supported.contains(&ICacheSync::Clflush) && supported.contains(&ICacheSync::Auto));
         for s in ICacheSync::ACCEPTED {
             let s: ICacheSync = s.parse().unwrap();
             if !supported.contains(&s) {
                 // e.g. `serialize` on the project's Zen 5: refused, never run.
-                let err = Strategy::new(s, cpu::info()).unwrap_err();
+                let err = Strategy::new(s).unwrap_err();
                 assert!(err.to_string().contains("FASTPATH_ICACHE_SYNC"), "{err}");
                 continue;
             }
@@ -637,7 +636,7 @@ mod loom_tests {
     use loom::sync::Arc;
 
     fn cache() -> CodeCache {
-        let s = Strategy::new(ICacheSync::None, crate::cpu::info()).unwrap();
+        let s = Strategy::new(ICacheSync::None).unwrap();
         CodeCache::with_strategy(4096, s).unwrap()
     }
 

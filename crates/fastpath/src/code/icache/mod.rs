@@ -146,34 +146,51 @@ pub struct Strategy {
 }
 
 impl Strategy {
-    /// Resolves `requested` for `cpu` (`auto` becomes a concrete method).
-    /// Fails, naming the setting and the accepted values, when the CPU lacks
-    /// an instruction the strategy needs or the strategy belongs to another
+    /// Resolves `requested` for the CPU this process runs on
+    /// ([`crate::cpu::info`]; `auto` becomes a concrete method). Fails,
+    /// naming the setting and the accepted values, when the CPU lacks an
+    /// instruction the strategy needs or the strategy belongs to another
     /// architecture.
-    pub fn new(requested: ICacheSync, cpu: &CpuInfo) -> Result<Strategy, ConfigError> {
-        let refuse = |reason: String| ConfigError {
+    ///
+    /// There is deliberately no constructor taking a [`CpuInfo`]: a
+    /// `Strategy` executes its instructions, so it is only ever checked
+    /// against the real CPU (a doctored `CpuInfo` could otherwise claim
+    /// SERIALIZE and turn a safe `sync` into SIGILL). Use
+    /// [`Strategy::method_for`] to ask what a recorded machine would get.
+    pub fn new(requested: ICacheSync) -> Result<Strategy, ConfigError> {
+        let cpu = crate::cpu::info();
+        let method = Strategy::method_for(requested, cpu)?;
+        Ok(Strategy {
+            requested,
+            method,
+            geometry: geometry_for(cpu),
+        })
+    }
+
+    /// What `requested` would resolve to on `cpu` (any machine, recorded or
+    /// real), or why it is refused there. Executes nothing.
+    pub fn method_for(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, ConfigError> {
+        resolve(requested, cpu).map_err(|reason| ConfigError {
             setting: ICacheSync::VAR,
             value: requested.name().to_string(),
             reason,
             accepted: ICacheSync::ACCEPTED,
-        };
-        let geometry = geometry_for(cpu);
-        let method = resolve(requested, cpu).map_err(refuse)?;
-        Ok(Strategy {
-            requested,
-            method,
-            geometry,
         })
     }
 
     /// The strategy of the process-wide configuration, for this CPU.
     pub fn from_config() -> Result<Strategy, ConfigError> {
-        Strategy::new(crate::config::global().icache_sync, crate::cpu::info())
+        Strategy::new(crate::config::global().icache_sync)
     }
 
     /// Every strategy name this CPU can run (`auto` last), for experiments
     /// and tests.
-    pub fn supported(cpu: &CpuInfo) -> Vec<ICacheSync> {
+    pub fn supported() -> Vec<ICacheSync> {
+        Strategy::supported_on(crate::cpu::info())
+    }
+
+    /// Every strategy name `cpu` could run (`auto` last).
+    pub fn supported_on(cpu: &CpuInfo) -> Vec<ICacheSync> {
         ALL.iter()
             .copied()
             .filter(|s| ICacheSync::ACCEPTED.contains(&s.name()) && resolve(*s, cpu).is_ok())
@@ -195,7 +212,7 @@ impl Strategy {
         self.geometry
     }
 
-    /// A short description of the method, e.g. `clwb≤64 lines, else iret`.
+    /// A short description of the method, e.g. `clwb loop` or `iret-to-self`.
     pub fn describe(&self) -> String {
         fn line(l: LineFlush) -> &'static str {
             match l {
@@ -438,15 +455,15 @@ mod tests {
             ICacheSync::Serialize,
             ICacheSync::DcIc,
         ] {
-            let e = Strategy::new(s, &bare).unwrap_err();
+            let e = Strategy::method_for(s, &bare).unwrap_err();
             assert_eq!(e.setting, "FASTPATH_ICACHE_SYNC");
             assert_eq!(e.value, s.name());
         }
         for s in [ICacheSync::None, ICacheSync::Cpuid, ICacheSync::Auto] {
-            Strategy::new(s, &bare).unwrap();
+            Strategy::method_for(s, &bare).unwrap();
         }
         assert_eq!(
-            Strategy::supported(&bare),
+            Strategy::supported_on(&bare),
             vec![ICacheSync::None, ICacheSync::Cpuid, ICacheSync::Auto]
         );
     }
@@ -492,8 +509,8 @@ mod tests {
     #[test]
     fn every_supported_strategy_syncs_a_buffer() {
         let buf = vec![0x90u8; 5000];
-        for s in Strategy::supported(crate::cpu::info()) {
-            let st = Strategy::new(s, crate::cpu::info()).unwrap();
+        for s in Strategy::supported() {
+            let st = Strategy::new(s).unwrap();
             st.sync(&buf);
             st.sync(&buf[..10]);
             st.sync(&[]);
