@@ -67,7 +67,7 @@ fn icache_quick_runs_and_reports_every_row() {
         .count();
     assert_eq!(auto_rows, icache::SIZES.len());
 
-    for op in ["empty", "cross_modify_fence", "publish"] {
+    for op in ["empty", "cross_modify_fence", "publish", "publish_with_peer"] {
         assert!(
             results
                 .iter()

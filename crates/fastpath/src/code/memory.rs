@@ -26,7 +26,9 @@
 //! (Linux ≥ 6.3 otherwise applies `vm.memfd_noexec` and may refuse
 //! `PROT_EXEC`), and without it on older kernels. The descriptor is closed
 //! after mapping: the two mappings keep the file alive, and nothing else can
-//! map it afterwards.
+//! map it afterwards. Where policy forbids executable memfds
+//! (`vm.memfd_noexec = 2`, an SELinux `execmem` denial), [`CodeMemory::new`]
+//! returns the OS error; there is no fallback to RW→RX transitions.
 //!
 //! On x86 and AArch64 data caches are physically tagged, so flushing or
 //! cleaning lines through either view reaches the same lines; the sync
