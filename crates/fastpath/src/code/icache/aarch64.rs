@@ -78,12 +78,12 @@ pub(super) unsafe fn dc_ic(g: &CacheGeometry, ranges: &[(*const u8, usize)]) {
     if !g.idc {
         // SAFETY: the caller guarantees the ranges are mapped; Linux enables
         // EL0 cache maintenance (SCTLR_EL1.UCI).
-        each(g.dline, &|p| unsafe { isa::dc_cvau(p) });
+        each(g.dline, &|p: *const u8| unsafe { isa::dc_cvau(p) });
     }
     isa::dsb_ish();
     if !g.dic {
         // SAFETY: as above.
-        each(g.iline, &|p| unsafe { isa::ic_ivau(p) });
+        each(g.iline, &|p: *const u8| unsafe { isa::ic_ivau(p) });
         isa::dsb_ish();
     }
     isa::isb();

@@ -470,6 +470,21 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
+    fn a_doctored_cpu_info_cannot_build_an_executable_strategy() {
+        // A recorded or doctored machine may claim SERIALIZE; `method_for`
+        // answers for it, but `new` checks the CPU the code runs on.
+        let mut claims = crate::cpu::info().clone();
+        claims.features.insert(Feature::Serialize);
+        assert_eq!(
+            Strategy::method_for(ICacheSync::Serialize, &claims).unwrap(),
+            Method::Serializing(Serializer::Serialize)
+        );
+        let real = Strategy::new(ICacheSync::Serialize);
+        assert_eq!(real.is_ok(), crate::cpu::info().has(Feature::Serialize));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
     fn auto_rule_per_feature_set() {
         use Feature::*;
         let zen5_guest = cpu_with(&[Clflush, Clflushopt, Clwb, Hypervisor]);
