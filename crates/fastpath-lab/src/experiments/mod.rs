@@ -6,6 +6,7 @@
 //! makes each one a subcommand (`fastpath <name> [--quick] [--out DIR]
 //! [its own options]`), and `fastpath all` runs every one in quick mode.
 
+pub mod icache;
 pub mod startup;
 
 use std::path::PathBuf;
@@ -48,5 +49,5 @@ pub trait Experiment: Sync {
 
 /// Every experiment, in the order `fastpath all` runs them.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![&startup::Startup]
+    vec![&startup::Startup, &icache::ICache]
 }

@@ -7,6 +7,7 @@
 
 pub mod compare;
 pub mod jmh;
+pub mod svg;
 pub mod table;
 
 use std::fs;

@@ -125,6 +125,48 @@ pub unsafe fn serialize() {
     unsafe { asm!("serialize", options(nostack, preserves_flags)) }
 }
 
+/// `IRETQ` to the next instruction ("IRET to self"): a serializing
+/// instruction that every x86-64 CPU has and that, unlike CPUID, is not a VM
+/// exit under a hypervisor. Linux's `sync_core()` uses the same sequence when
+/// SERIALIZE is absent (arch/x86/include/asm/sync_core.h, `iret_to_self`).
+///
+/// Builds the five-word interrupt frame of the current context (SS, RSP,
+/// RFLAGS, CS, RIP of the label after IRETQ) and returns through it, so the
+/// only architectural effect is serialization: RSP, RFLAGS, CS and SS come
+/// back unchanged.
+///
+/// # Safety
+/// No user-mode shadow stack (CET SHSTK) may be active in the calling thread:
+/// with one, IRET pops a shadow-stack frame that this sequence never pushed
+/// and the CPU raises `#CP`. `code::icache` checks that once with
+/// `arch_prctl(ARCH_SHSTK_STATUS)` before it selects this instruction.
+#[inline(always)]
+pub unsafe fn iret_to_self() {
+    // SAFETY: the caller guarantees no shadow stack. The sequence pushes 40
+    // bytes below RSP (allowed: no `nostack`, so the compiler keeps the red
+    // zone free) and IRETQ pops exactly those 40 bytes, so RSP is restored;
+    // the pushed RFLAGS are the current ones, so IRETQ at CPL 3 changes no
+    // flag. Declared as touching memory so that it stays ordered with the
+    // stores of new code around it.
+    unsafe {
+        asm!(
+            "mov {tmp:e}, ss",
+            "push {tmp}",
+            "mov {tmp}, rsp",
+            "add {tmp}, 8",
+            "push {tmp}",
+            "pushfq",
+            "mov {tmp:e}, cs",
+            "push {tmp}",
+            "lea {tmp}, [rip + 2f]",
+            "push {tmp}",
+            "iretq",
+            "2:",
+            tmp = out(reg) _,
+        );
+    }
+}
+
 /// `CLFLUSH m8` (`0F AE /7`): writes back and invalidates the cache line
 /// containing `addr`, ordered with respect to other CLFLUSHes and stores
 /// (not to CLFLUSHOPT); HotSpot brackets a loop of them with MFENCE.
@@ -258,6 +300,9 @@ mod tests {
             // SAFETY: SERIALIZE checked just above.
             unsafe { serialize() };
         }
+        // SAFETY: test binaries are not built with shadow stacks (the ELF
+        // lacks the SHSTK property, so the loader never enables them).
+        unsafe { iret_to_self() };
         assert_eq!(buf.iter().map(|&b| u32::from(b)).sum::<u32>(), 256);
     }
 }

@@ -1,0 +1,631 @@
+//! `fastpath icache`: seed 000 (JDK-8353558, HotSpot's `ICacheTest` gtest
+//! and the X86ICacheSync modes), reproduced and extended.
+//!
+//! Part 1, the ICacheTest table: for each size from 256 B to 256 KiB and
+//! each strategy this CPU supports, dirty the buffer (through the RW view of
+//! real dual-mapped code memory), time the sync over the RX view ("flushed
+//! in"), then time reading every byte back through the RX view ("read back
+//! in"): a flush that evicts lines makes the read-back pay for it. Every
+//! iteration runs every strategy once, in a freshly shuffled order, so that
+//! machine noise (this is a shared 2-core guest) lands on all of them alike
+//! and no strategy always inherits the cache state its neighbour leaves (with
+//! a fixed order, CLFLUSHOPT's read-back at 512 B swung between 30 and 400 ns
+//! depending on its predecessor). Reported:
+//! mean and median of each, flush+read-back median, % against `none` (the
+//! in-run baseline), a check that `auto` is within 1.1× of the fastest
+//! explicit strategy at every size, and two SVG plots.
+//!
+//! Timing uses `Instant` around each call, as the seed's gtest does with its
+//! clock; the `none` row's "flushed in" column is therefore the clock's own
+//! cost and is the floor of every other row.
+//!
+//! Part 2, the install storm: install 10 000 stubs of 100–300 bytes into a
+//! `CodeCache` per strategy, once with one sync per stub (`install`) and
+//! once with one sync for all (`install_batch`); total time and ns per stub,
+//! against `none` in the same mode.
+//!
+//! Part 3, the serializing primitives on their own: `cross_modify_fence()`
+//! (what the running side of cross-modification pays), one CPUID (what
+//! HotSpot's fallback pays), and `publish()` (membarrier SYNC_CORE, what the
+//! writing side pays for every thread at once), against an empty call.
+
+use std::time::Instant;
+
+use clap::{value_parser, Arg, Command};
+use fastpath::code::icache::Strategy;
+use fastpath::code::memory::CodeMemory;
+use fastpath::code::CodeCache;
+use fastpath::config::ICacheSync;
+
+use super::{Context, Experiment};
+use crate::harness::{black_box, progress, Stats};
+use crate::report::svg::{LinePlot, Scale};
+use crate::report::table::{num, percent, ratio};
+use crate::report::{BenchResult, Metric, Mode, Report, Table};
+
+/// The experiment.
+pub struct ICache;
+
+/// Sizes of the ICacheTest table: 256 B … 256 KiB.
+pub const SIZES: [usize; 11] = [
+    256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144,
+];
+
+/// The done-criterion of the issue: `auto` within this factor of the fastest
+/// explicit strategy other than `none`.
+pub const AUTO_TOLERANCE: f64 = 1.10;
+
+const EXPERIMENT: &str = "icache";
+
+impl Experiment for ICache {
+    fn name(&self) -> &'static str {
+        EXPERIMENT
+    }
+
+    fn about(&self) -> &'static str {
+        "Seed 000: icache sync strategies (ICacheTest table, flush + read-back) and an install storm"
+    }
+
+    fn args(&self, cmd: Command) -> Command {
+        cmd.arg(
+            Arg::new("iterations")
+                .long("iterations")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help("Measured iterations per size and strategy (default 5000, 200 with --quick)"),
+        )
+        .arg(
+            Arg::new("stubs")
+                .long("stubs")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help("Stubs per install storm (default 10000)"),
+        )
+    }
+
+    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+        let strategies: Vec<Strategy> = Strategy::supported()
+            .into_iter()
+            .map(Strategy::new)
+            .collect::<Result<_, _>>()?;
+        anyhow::ensure!(
+            strategies.first().map(|s| s.requested()) == Some(ICacheSync::None),
+            "the `none` baseline must be first"
+        );
+        let iterations = ctx
+            .matches
+            .try_get_one::<usize>("iterations")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(if ctx.quick { 200 } else { 5000 })
+            .max(2);
+        let stubs = ctx
+            .matches
+            .try_get_one::<usize>("stubs")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(10_000)
+            .max(1);
+        let mut report = Report::default();
+        icache_table(&strategies, iterations, &mut report)?;
+        install_storm(&strategies, stubs, ctx.quick, &mut report)?;
+        fences(ctx, &mut report);
+        Ok(report)
+    }
+}
+
+/// One strategy at one size: per-iteration samples.
+#[derive(Clone, Default)]
+struct Cell {
+    flush: Vec<f64>,
+    read: Vec<f64>,
+}
+
+impl Cell {
+    fn total(&self) -> Vec<f64> {
+        self.flush.iter().zip(&self.read).map(|(f, r)| f + r).collect()
+    }
+}
+
+fn label(s: &Strategy) -> String {
+    if s.requested() == ICacheSync::Auto {
+        format!("auto ({})", s.describe())
+    } else {
+        s.requested().name().to_string()
+    }
+}
+
+/// Reads every byte of `len` bytes at `p` (as words, so the loop is the
+/// memory system's speed, not the adder's) and returns a checksum.
+///
+/// # Safety
+/// `p` must be 8-byte aligned and `len` bytes readable.
+#[inline(never)]
+unsafe fn read_back(p: *const u8, len: usize) -> u64 {
+    // SAFETY: the caller guarantees alignment and readability; nothing
+    // writes the memory while the slice lives.
+    let words = unsafe { std::slice::from_raw_parts(p.cast::<u64>(), len / 8) };
+    words.iter().fold(0u64, |a, &w| a.wrapping_add(w))
+}
+
+fn icache_table(strategies: &[Strategy], iterations: usize, report: &mut Report) -> anyhow::Result<()> {
+    let max = *SIZES.last().expect("sizes");
+    let mem = CodeMemory::new(max)?;
+    let warmup = (iterations / 10).max(1);
+    let bar = progress((SIZES.len() * (warmup + iterations)) as u64, "icache sync");
+    // cells[size][strategy]
+    let mut cells = vec![vec![Cell::default(); strategies.len()]; SIZES.len()];
+    let mut order: Vec<usize> = (0..strategies.len()).collect();
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    for (zi, &size) in SIZES.iter().enumerate() {
+        for it in 0..warmup + iterations {
+            // A fresh random order every iteration: each strategy follows
+            // every other equally often, so what one leaves in the caches
+            // (evicted or dirty lines) does not bias the next.
+            rng.shuffle(&mut order);
+            for &k in &order {
+                let st = &strategies[k];
+                // Dirty the buffer: every line is modified in this core's
+                // cache, as freshly written code is.
+                // SAFETY: `size ≤ mem.len()`; the RW view is writable and no
+                // reference to it exists.
+                unsafe { mem.rw().write_bytes((it + k) as u8, size) };
+                let t0 = Instant::now();
+                // SAFETY: the range lies inside the RX view, mapped readable.
+                unsafe { st.sync_range(mem.rx(), size) };
+                let t1 = Instant::now();
+                // SAFETY: the RX view is page-aligned and `size` bytes of it
+                // are readable; no write happens during the read.
+                black_box(unsafe { read_back(black_box(mem.rx()), size) });
+                let t2 = Instant::now();
+                let (flush, read) = ((t1 - t0).as_nanos() as f64, (t2 - t1).as_nanos() as f64);
+                if it >= warmup {
+                    cells[zi][k].flush.push(flush);
+                    cells[zi][k].read.push(read);
+                }
+            }
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+
+    let none_total: Vec<f64> = cells
+        .iter()
+        .map(|row| Stats::from_samples(row[0].total()).median)
+        .collect();
+    for (k, st) in strategies.iter().enumerate() {
+        let mut t = Table::new(
+            format!("ICacheTest: {} ({iterations} iterations per size)", label(st)),
+            &[
+                "bytes",
+                "flushed in, mean ns",
+                "median",
+                "read back in, mean ns",
+                "median",
+                "flush+read median",
+                "vs none",
+            ],
+        );
+        for (zi, &size) in SIZES.iter().enumerate() {
+            let c = &cells[zi][k];
+            let f = Stats::from_samples(c.flush.clone());
+            let r = Stats::from_samples(c.read.clone());
+            let total = Stats::from_samples(c.total());
+            t.row(vec![
+                size.to_string(),
+                num(f.mean),
+                num(f.median),
+                num(r.mean),
+                num(r.median),
+                num(total.median),
+                if k == 0 {
+                    "baseline".to_string()
+                } else {
+                    percent(total.median, none_total[zi])
+                },
+            ]);
+            report.results.push(
+                BenchResult::new(
+                    EXPERIMENT,
+                    "sync_and_read_back",
+                    Mode::AverageTime,
+                    &grouped(&c.total()),
+                    "ns/op",
+                )
+                .param("strategy", st.requested().name())
+                .param("bytes", size)
+                .param("method", st.describe())
+                .secondary("flush", Metric::from_stats(&grouped(&c.flush), "ns/op"))
+                .secondary("read_back", Metric::from_stats(&grouped(&c.read), "ns/op"))
+                .secondary("flush_median", Metric::single(f.median, "ns/op"))
+                .secondary("read_back_median", Metric::single(r.median, "ns/op"))
+                .secondary("total_median", Metric::single(total.median, "ns/op")),
+            );
+        }
+        if k == 0 {
+            t.note("`none` flushes nothing: its \"flushed in\" column is the cost of reading the clock, the floor of every row");
+        }
+        report.tables.push(t);
+    }
+
+    // The done-criterion: auto against the fastest explicit strategy other
+    // than none, on flush + read-back medians of this very run.
+    let auto = strategies.iter().position(|s| s.requested() == ICacheSync::Auto);
+    if let Some(a) = auto {
+        let mut t = Table::new(
+            format!(
+                "auto check: auto ({}) vs the fastest explicit strategy other than none, flush+read-back medians",
+                strategies[a].describe()
+            ),
+            &["bytes", "auto ns", "fastest", "its ns", "auto / fastest", "within 1.1×"],
+        );
+        let mut failures = Vec::new();
+        for (zi, &size) in SIZES.iter().enumerate() {
+            let med = |k: usize| Stats::from_samples(cells[zi][k].total()).median;
+            let (best, best_ns) = strategies
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !matches!(s.requested(), ICacheSync::None | ICacheSync::Auto))
+                .map(|(k, s)| (s.requested().name(), med(k)))
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .unwrap_or(("none", med(0)));
+            let auto_ns = med(a);
+            let ok = auto_ns <= AUTO_TOLERANCE * best_ns;
+            if !ok {
+                failures.push(size);
+            }
+            t.row(vec![
+                size.to_string(),
+                num(auto_ns),
+                best.to_string(),
+                num(best_ns),
+                ratio(auto_ns, best_ns),
+                if ok { "yes" } else { "NO" }.to_string(),
+            ]);
+            if let Some(r) = report.results.iter_mut().find(|r| {
+                r.params.get("strategy").map(String::as_str) == Some("auto")
+                    && r.params.get("bytes") == Some(&size.to_string())
+            }) {
+                r.secondary_metrics.insert(
+                    "auto_vs_fastest".into(),
+                    Metric::single(auto_ns / best_ns, "ratio"),
+                );
+            }
+        }
+        t.note(if failures.is_empty() {
+            format!(
+                "PASS: auto within {AUTO_TOLERANCE}× of the fastest explicit strategy at all {} sizes",
+                SIZES.len()
+            )
+        } else {
+            format!("FAIL at {failures:?} bytes (noisy machine? rerun with more --iterations)")
+        });
+        report.tables.push(t);
+    }
+
+    for (file, what, pick) in [
+        ("icache-flush.svg", "flushed in", 0usize),
+        ("icache-readback.svg", "read back in", 1usize),
+    ] {
+        let mut plot = LinePlot::new(
+            format!("ICacheTest: {what} (median ns) against size"),
+            "bytes",
+            format!("{what}, median ns (log scale)"),
+        )
+        .y_scale(Scale::Log10);
+        for (k, st) in strategies.iter().enumerate() {
+            let points = SIZES
+                .iter()
+                .enumerate()
+                .map(|(zi, &size)| {
+                    let c = &cells[zi][k];
+                    let v = if pick == 0 { &c.flush } else { &c.read };
+                    (size as f64, Stats::from_samples(v.clone()).median)
+                })
+                .collect();
+            plot = plot.series(st.requested().name(), points);
+        }
+        report.plots.push((file.to_string(), plot.to_svg()));
+    }
+    Ok(())
+}
+
+/// xorshift64: deterministic shuffles without a dependency.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Fisher–Yates.
+    fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = (self.next() % (i as u64 + 1)) as usize;
+            v.swap(i, j);
+        }
+    }
+}
+
+/// JMH-style iterations for the JSON: the per-call samples averaged in 20
+/// consecutive groups (thousands of raw samples per row would bloat the file;
+/// the medians are kept as secondary metrics).
+fn grouped(samples: &[f64]) -> Stats {
+    let groups = 20.min(samples.len()).max(1);
+    let per = samples.len().div_ceil(groups).max(1);
+    Stats::from_samples(
+        samples
+            .chunks(per)
+            .map(|c| c.iter().sum::<f64>() / c.len() as f64)
+            .collect(),
+    )
+}
+
+/// Stubs of 100–300 bytes: `mov eax, i; ret` followed by filler, from a
+/// fixed-seed xorshift so every run installs the same bytes.
+fn make_stubs(n: usize) -> Vec<Vec<u8>> {
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut next = || rng.next();
+    (0..n)
+        .map(|i| {
+            let len = 100 + (next() % 201) as usize;
+            let mut s = Vec::with_capacity(len);
+            s.push(0xB8);
+            s.extend_from_slice(&(i as u32).to_le_bytes());
+            s.push(0xC3);
+            while s.len() < len {
+                s.push(next() as u8);
+            }
+            s
+        })
+        .collect()
+}
+
+/// Calls a few installed stubs and checks they return their index: the
+/// storm installs real, runnable code.
+fn verify(entries: &[fastpath::code::Entry]) -> anyhow::Result<()> {
+    #[cfg(target_arch = "x86_64")]
+    for i in [0, entries.len() / 2, entries.len() - 1] {
+        // SAFETY: every stub starts with `mov eax, i; ret`, a complete
+        // `extern "C" fn() -> u32`, and stays installed during the call.
+        let f: extern "C" fn() -> u32 = unsafe { entries[i].as_fn() };
+        anyhow::ensure!(f() == i as u32, "stub {i} returned {}", f());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = entries;
+    Ok(())
+}
+
+fn install_storm(strategies: &[Strategy], n: usize, quick: bool, report: &mut Report) -> anyhow::Result<()> {
+    let stubs = make_stubs(n);
+    let refs: Vec<&[u8]> = stubs.iter().map(Vec::as_slice).collect();
+    let bytes: usize = stubs.iter().map(Vec::len).sum();
+    let capacity = (bytes + n * 64).next_power_of_two();
+    let caches: Vec<CodeCache> = strategies
+        .iter()
+        .map(|s| CodeCache::with_strategy(capacity, *s))
+        .collect::<Result<_, _>>()?;
+    let (warmup, samples) = if quick { (1, 3) } else { (2, 15) };
+    let bar = progress(((warmup + samples) * caches.len()) as u64, "install storm");
+    // each[strategy], batch[strategy]: total ns per run
+    let mut each = vec![Vec::new(); caches.len()];
+    let mut batch = vec![Vec::new(); caches.len()];
+    for run in 0..warmup + samples {
+        for (k, cache) in caches.iter().enumerate() {
+            let t = Instant::now();
+            let entries = refs
+                .iter()
+                .map(|b| cache.install(b))
+                .collect::<Result<Vec<_>, _>>()?;
+            let e_ns = t.elapsed().as_nanos() as f64;
+            verify(&entries)?;
+            for e in entries {
+                cache.free(e)?;
+            }
+            let t = Instant::now();
+            let entries = cache.install_batch(&refs)?;
+            let b_ns = t.elapsed().as_nanos() as f64;
+            verify(&entries)?;
+            for e in entries {
+                cache.free(e)?;
+            }
+            if run >= warmup {
+                each[k].push(e_ns);
+                batch[k].push(b_ns);
+            }
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+
+    let per_stub = |v: &[f64]| Stats::from_samples(v.iter().map(|t| t / n as f64).collect());
+    let none_each = per_stub(&each[0]).median;
+    let none_batch = per_stub(&batch[0]).median;
+    let mut t = Table::new(
+        format!("Install storm: {n} stubs of 100–300 bytes ({bytes} bytes), {samples} runs, medians"),
+        &[
+            "strategy",
+            "sync each: total ms",
+            "ns/stub",
+            "vs none",
+            "batched: total ms",
+            "ns/stub",
+            "vs none",
+            "each / batched",
+        ],
+    );
+    for (k, st) in strategies.iter().enumerate() {
+        let e = per_stub(&each[k]);
+        let b = per_stub(&batch[k]);
+        t.row(vec![
+            label(st),
+            num(e.median * n as f64 / 1e6),
+            num(e.median),
+            if k == 0 {
+                "baseline".into()
+            } else {
+                percent(e.median, none_each)
+            },
+            num(b.median * n as f64 / 1e6),
+            num(b.median),
+            if k == 0 {
+                "baseline".into()
+            } else {
+                percent(b.median, none_batch)
+            },
+            ratio(e.median, b.median),
+        ]);
+        for (mode, stats) in [("each", &e), ("batch", &b)] {
+            report.results.push(
+                BenchResult::new(EXPERIMENT, "install_storm", Mode::SingleShot, stats, "ns/op")
+                    .param("strategy", st.requested().name())
+                    .param("mode", mode)
+                    .param("stubs", n)
+                    .param("method", st.describe()),
+            );
+        }
+    }
+    t.note("ns/stub includes allocation, the copy and INT3 padding; `none` is the baseline within each mode");
+    t.note("batched: one install_batch call, one sync over every stub (auto: one serializing instruction)");
+    report.tables.push(t);
+    Ok(())
+}
+
+fn fences(ctx: &Context, report: &mut Report) {
+    let settings = ctx.settings();
+    let guarantee = fastpath::code::publish::guarantee();
+    #[allow(clippy::type_complexity)]
+    let mut ops: Vec<(&str, String, Box<dyn FnMut()>)> = vec![
+        (
+            "empty",
+            "an empty closure, same boxed call: the baseline".into(),
+            Box::new(|| black_box(())),
+        ),
+        (
+            "cross_modify_fence",
+            format!("cross_modify_fence(): {}", cross_modify_name()),
+            Box::new(fastpath::code::cross_modify_fence),
+        ),
+        (
+            "publish",
+            format!("publish(): membarrier, guarantee {guarantee:?}"),
+            Box::new(|| {
+                black_box(fastpath::code::publish());
+            }),
+        ),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    ops.insert(
+        2,
+        (
+            "cpuid",
+            "CPUID leaf 0 (X86ICacheSync=4, HotSpot's cross_modify_fence fallback)".into(),
+            Box::new(|| {
+                black_box(fastpath::arch::x86_64::cpuid(0, 0));
+            }),
+        ),
+    );
+    // publish() again while another thread of this process spins on the
+    // other CPU, so that membarrier has a core to interrupt.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spinner = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            // Relaxed: the flag only ends the loop; it publishes no data.
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                std::hint::spin_loop();
+            }
+        })
+    };
+    let with_peer = crate::harness::measure_ns_per_op(&settings, |n| {
+        for _ in 0..n {
+            black_box(fastpath::code::publish());
+        }
+    });
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = spinner.join();
+
+    let mut t = Table::new(
+        "Serializing primitives (ns per call)",
+        &["operation", "what", "ns/op", "median", "vs empty"],
+    );
+    let mut base = f64::NAN;
+    for (name, what, op) in ops.iter_mut() {
+        let stats = crate::harness::measure_ns_per_op(&settings, |n| {
+            for _ in 0..n {
+                op();
+            }
+        });
+        if *name == "empty" {
+            base = stats.median;
+        }
+        t.row(vec![
+            name.to_string(),
+            what.clone(),
+            crate::report::table::score(stats.mean, stats.error),
+            num(stats.median),
+            if *name == "empty" {
+                "baseline".into()
+            } else {
+                ratio(stats.median, base)
+            },
+        ]);
+        report.results.push(
+            BenchResult::new(EXPERIMENT, "serializing", Mode::AverageTime, &stats, "ns/op")
+                .param("operation", *name),
+        );
+    }
+    t.row(vec![
+        "publish (peer spinning)".into(),
+        "publish() while a second thread of this process spins: one IPI to interrupt".into(),
+        crate::report::table::score(with_peer.mean, with_peer.error),
+        num(with_peer.median),
+        ratio(with_peer.median, base),
+    ]);
+    report.results.push(
+        BenchResult::new(EXPERIMENT, "serializing", Mode::AverageTime, &with_peer, "ns/op")
+            .param("operation", "publish_with_peer"),
+    );
+    t.note("publish() interrupts only CPUs currently running another thread of this process: alone, it is mostly the syscall");
+    t.note("the peer shares 2 vCPUs with the measuring thread and with other load: when it is descheduled there is no IPI to send");
+    report.tables.push(t);
+}
+
+fn cross_modify_name() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    return match fastpath::code::icache::cross_modify_serializer() {
+        fastpath::code::icache::Serializer::Cpuid => "CPUID",
+        fastpath::code::icache::Serializer::Serialize => "SERIALIZE",
+        fastpath::code::icache::Serializer::IretToSelf => "IRET-to-self",
+    };
+    #[cfg(target_arch = "aarch64")]
+    return "ISB";
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    return "fence";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stubs_are_deterministic_and_in_range() {
+        let a = make_stubs(500);
+        assert_eq!(a, make_stubs(500));
+        assert!(a.iter().all(|s| (100..=300).contains(&s.len())));
+        assert_eq!(&a[7][..6], &[0xB8, 7, 0, 0, 0, 0xC3]);
+    }
+
+    #[test]
+    fn grouping_keeps_the_mean() {
+        let s: Vec<f64> = (0..1000).map(f64::from).collect();
+        let g = grouped(&s);
+        assert_eq!(g.samples.len(), 20);
+        assert!((g.mean - 499.5).abs() < 1e-9);
+    }
+}

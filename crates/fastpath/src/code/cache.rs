@@ -1,0 +1,761 @@
+//! The code cache: where generated machine code lives (HotSpot's CodeCache,
+//! reduced to one heap and one allocator).
+//!
+//! Where it sits: the API of `code`. [`CodeCache::install`] allocates a
+//! block, copies the bytes through the RW view of its
+//! [`CodeMemory`], runs the [`Strategy`] over the RX addresses and returns an
+//! [`Entry`]; [`CodeCache::install_batch`] does the same for many blobs with
+//! one sync; [`CodeCache::patch`] rewrites bytes of a live entry in place and
+//! syncs; [`CodeCache::free`] returns the block to the free list, where the
+//! next install of a fitting size reuses it.
+//!
+//! Allocation: blocks are multiples of the strategy's line size and start on
+//! a line, so syncing one entry never touches a neighbour's lines (nor shares
+//! a line with a concurrent install) and a line loop's count is the entry's
+//! size in lines. The free list is a map from offset to length, searched
+//! first-fit (linear in the number of free blocks, like HotSpot's CodeHeap
+//! free list) and coalesced with both neighbours on free, so a cache that was filled and emptied can hold one blob of its
+//! whole capacity again. The tail of a block past the code, and every freed
+//! block, is filled with INT3 (`0xCC`): a stale call into it traps instead of
+//! running leftover code.
+//!
+//! Concurrency: one mutex guards the free list and the set of live entries;
+//! it is held for allocation, for `free` and for the write and sync of a
+//! `patch` (so a patch cannot race with the block being freed and reused).
+//! Copying and syncing a fresh install happen outside it: the block belongs
+//! to the installer until the entry is returned. Nothing inside the lock can
+//! panic except allocation failure of the bookkeeping maps.
+//!
+//! Visibility to other threads: `install` and `patch` make the bytes
+//! coherent with instruction fetch on the calling core. A thread that may
+//! have fetched the *old* bytes at the same addresses (a patched entry, or a
+//! reused block) needs [`publish`](super::publish()) from the writer, or a
+//! [`cross_modify_fence`](super::cross_modify_fence) of its own, before it
+//! runs them. Freeing an entry that a thread may still be executing is the
+//! caller's bug (HotSpot frees nmethods only after a safepoint or handshake
+//! proves no frame uses them); calling code is already `unsafe`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+
+// Under `--cfg loom` the lock is loom's, so the models below explore every
+// interleaving of allocation, rollback and free.
+#[cfg(loom)]
+use loom::sync::{Mutex, MutexGuard};
+#[cfg(not(loom))]
+use std::sync::{Mutex, MutexGuard};
+
+use super::icache::Strategy;
+use super::memory::CodeMemory;
+use super::{Error, Result};
+
+/// INT3: what unused and freed code memory holds.
+const TRAP: u8 = 0xCC;
+
+static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A region of executable memory with an allocator, a sync strategy and
+/// in-place patching.
+pub struct CodeCache {
+    memory: CodeMemory,
+    strategy: Strategy,
+    align: usize,
+    id: u64,
+    state: Mutex<State>,
+}
+
+struct State {
+    /// Free blocks: offset → length; disjoint, never adjacent (coalesced).
+    free: BTreeMap<usize, usize>,
+    /// Live blocks: offset → length (aligned).
+    live: HashMap<usize, usize>,
+}
+
+/// Installed code: an executable address and a length. Not `Clone`, so
+/// [`CodeCache::free`], which takes it by value, cannot free it twice.
+pub struct Entry {
+    cache: u64,
+    offset: usize,
+    len: usize,
+    addr: *const u8,
+}
+
+// SAFETY: an entry is an address and bookkeeping numbers; it owns nothing
+// thread-bound. Executing or freeing it goes through `unsafe` or the cache's
+// lock.
+unsafe impl Send for Entry {}
+// SAFETY: as for Send: `&Entry` exposes only the address.
+unsafe impl Sync for Entry {}
+
+impl fmt::Debug for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entry")
+            .field("addr", &self.addr)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+impl Entry {
+    /// The executable address of the first byte.
+    #[inline]
+    pub fn addr(&self) -> *const u8 {
+        self.addr
+    }
+
+    /// Bytes of code installed (not counting alignment padding).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Never true: empty blobs are refused.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The entry as a function pointer type `F`, such as
+    /// `extern "C" fn() -> u32`.
+    ///
+    /// # Safety
+    /// `F` must be a function pointer type whose signature and ABI match the
+    /// installed code, and the entry must stay installed (not freed, cache
+    /// not dropped) while the pointer is called.
+    ///
+    /// # Panics
+    /// If `F` is not pointer-sized (a programming error, caught on first use).
+    #[inline]
+    pub unsafe fn as_fn<F: Copy>(&self) -> F {
+        assert_eq!(
+            std::mem::size_of::<F>(),
+            std::mem::size_of::<*const u8>(),
+            "Entry::as_fn needs a function pointer type"
+        );
+        // SAFETY: sizes are equal (checked above); the caller guarantees `F`
+        // is a function pointer type for this code.
+        unsafe { std::mem::transmute_copy::<*const u8, F>(&self.addr) }
+    }
+}
+
+impl CodeCache {
+    /// A cache of at least `capacity` bytes using the process-wide
+    /// `FASTPATH_ICACHE_SYNC` strategy.
+    pub fn new(capacity: usize) -> Result<CodeCache> {
+        CodeCache::with_strategy(capacity, Strategy::from_config()?)
+    }
+
+    /// A cache of at least `capacity` bytes (rounded up to pages) syncing
+    /// with `strategy`.
+    pub fn with_strategy(capacity: usize, strategy: Strategy) -> Result<CodeCache> {
+        let memory = CodeMemory::new(capacity).map_err(Error::Os)?;
+        // SAFETY: the RW view covers `memory.len()` bytes and nothing else
+        // refers to it yet.
+        unsafe { memory.rw().write_bytes(TRAP, memory.len()) };
+        let align = (strategy.geometry().dline.max(strategy.geometry().iline) as usize).clamp(16, 4096);
+        let mut free = BTreeMap::new();
+        free.insert(0, memory.len());
+        Ok(CodeCache {
+            id: NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed), // uniqueness only
+            state: Mutex::new(State {
+                free,
+                live: HashMap::new(),
+            }),
+            memory,
+            strategy,
+            align,
+        })
+    }
+
+    /// The strategy every install and patch runs.
+    pub fn strategy(&self) -> &Strategy {
+        &self.strategy
+    }
+
+    /// Capacity in bytes.
+    pub fn capacity(&self) -> usize {
+        self.memory.len()
+    }
+
+    /// Allocation granule and entry alignment in bytes (the cache line).
+    pub fn alignment(&self) -> usize {
+        self.align
+    }
+
+    /// Bytes in live blocks (including alignment padding).
+    pub fn used(&self) -> usize {
+        self.lock().live.values().sum()
+    }
+
+    /// Number of live entries.
+    pub fn live_entries(&self) -> usize {
+        self.lock().live.len()
+    }
+
+    /// Copies `code` into the cache, syncs it, and returns its entry.
+    pub fn install(&self, code: &[u8]) -> Result<Entry> {
+        let size = self.block_size(code.len())?;
+        let offset = {
+            let mut st = self.lock();
+            st.allocate(size)?
+        };
+        let entry = self.fill(offset, size, code);
+        // SAFETY: the range lies inside the RX view, mapped readable.
+        unsafe { self.strategy.sync_range(entry.addr, code.len()) };
+        Ok(entry)
+    }
+
+    /// Installs every blob and syncs once over all of them. All or nothing:
+    /// if one blob is refused or space runs out, nothing is installed.
+    pub fn install_batch(&self, blobs: &[&[u8]]) -> Result<Vec<Entry>> {
+        let sizes = blobs
+            .iter()
+            .map(|b| self.block_size(b.len()))
+            .collect::<Result<Vec<usize>>>()?;
+        let offsets = {
+            let mut st = self.lock();
+            let mut offsets = Vec::with_capacity(sizes.len());
+            for &size in &sizes {
+                match st.allocate(size) {
+                    Ok(o) => offsets.push(o),
+                    Err(e) => {
+                        for (&o, &s) in offsets.iter().zip(&sizes) {
+                            st.release(o, s);
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+            offsets
+        };
+        let entries: Vec<Entry> = offsets
+            .iter()
+            .zip(&sizes)
+            .zip(blobs)
+            .map(|((&o, &s), b)| self.fill(o, s, b))
+            .collect();
+        let ranges: Vec<(*const u8, usize)> = entries.iter().map(|e| (e.addr, e.len)).collect();
+        // SAFETY: every range lies inside the RX view, mapped readable.
+        unsafe { self.strategy.sync_ranges(&ranges) };
+        Ok(entries)
+    }
+
+    /// Overwrites `bytes.len()` bytes of `entry` at `offset` and syncs them.
+    ///
+    /// A patch of 1, 2, 4 or 8 bytes at an address aligned to its size is one
+    /// store, so a thread executing the entry concurrently fetches either the
+    /// old or the new bytes, never a mix (the aligned-immediate patching that
+    /// HotSpot's call-site patching relies on); longer patches are copied
+    /// byte-wise and must not race with execution. Other threads that may
+    /// run the entry need [`publish`](super::publish()) afterwards.
+    pub fn patch(&self, entry: &Entry, offset: usize, bytes: &[u8]) -> Result<()> {
+        if offset
+            .checked_add(bytes.len())
+            .filter(|&end| end <= entry.len)
+            .is_none()
+        {
+            return Err(Error::OutOfBounds {
+                offset,
+                len: bytes.len(),
+                entry_len: entry.len,
+            });
+        }
+        let st = self.lock();
+        self.check_live(&st, entry)?;
+        let at = entry.offset + offset;
+        let dst = self.memory.rw_at(at);
+        // SAFETY: `at..at + len` lies inside a live block of the RW view
+        // (bounds and liveness checked above, under the lock that `free`
+        // takes, so the block cannot be released meanwhile); the atomic
+        // views are used only when `dst` is aligned to their size.
+        unsafe { store_patch(dst, bytes) };
+        // SAFETY: the same range in the RX view, mapped readable.
+        unsafe { self.strategy.sync_range(self.memory.rx_at(at), bytes.len()) };
+        drop(st);
+        Ok(())
+    }
+
+    /// Returns `entry`'s block to the free list (filled with INT3).
+    ///
+    /// No thread may still be executing the entry, or be about to: after
+    /// this returns the block can hold other code.
+    pub fn free(&self, entry: Entry) -> Result<()> {
+        let mut st = self.lock();
+        let size = self.check_live(&st, &entry)?;
+        st.live.remove(&entry.offset);
+        // SAFETY: the block lies inside the RW view and is no longer live,
+        // so no other writer touches it.
+        unsafe { self.memory.rw_at(entry.offset).write_bytes(TRAP, size) };
+        st.release(entry.offset, size);
+        Ok(())
+    }
+
+    fn block_size(&self, len: usize) -> Result<usize> {
+        if len == 0 {
+            return Err(Error::Empty);
+        }
+        if len > self.memory.len() {
+            return Err(Error::Oversized {
+                requested: len,
+                capacity: self.memory.len(),
+            });
+        }
+        // Cannot overflow: len ≤ capacity, which is page-aligned.
+        Ok(len.next_multiple_of(self.align))
+    }
+
+    /// Copies `code` into the freshly allocated block and pads it with INT3.
+    fn fill(&self, offset: usize, size: usize, code: &[u8]) -> Entry {
+        // SAFETY: the block `offset..offset + size` was just allocated to
+        // this caller and lies inside the RW view; `code.len() ≤ size`.
+        unsafe {
+            let dst = self.memory.rw_at(offset);
+            std::ptr::copy_nonoverlapping(code.as_ptr(), dst, code.len());
+            dst.add(code.len()).write_bytes(TRAP, size - code.len());
+        }
+        Entry {
+            cache: self.id,
+            offset,
+            len: code.len(),
+            addr: self.memory.rx_at(offset),
+        }
+    }
+
+    fn check_live(&self, st: &State, entry: &Entry) -> Result<usize> {
+        if entry.cache != self.id {
+            return Err(Error::NotInstalled);
+        }
+        match st.live.get(&entry.offset) {
+            Some(&size) if size >= entry.len => Ok(size),
+            _ => Err(Error::NotInstalled),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // The state is consistent at every point a panic could leave it
+        // (maps are updated in single calls), so a poisoned lock is usable.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl fmt::Debug for CodeCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CodeCache")
+            .field("capacity", &self.capacity())
+            .field("strategy", &self.strategy)
+            .finish_non_exhaustive()
+    }
+}
+
+impl State {
+    /// First fit; splits the block it takes.
+    fn allocate(&mut self, size: usize) -> Result<usize> {
+        let found = self
+            .free
+            .iter()
+            .find(|(_, &len)| len >= size)
+            .map(|(&o, &l)| (o, l));
+        let Some((offset, len)) = found else {
+            return Err(Error::OutOfSpace {
+                requested: size,
+                largest_free: self.free.values().copied().max().unwrap_or(0),
+            });
+        };
+        self.free.remove(&offset);
+        if len > size {
+            self.free.insert(offset + size, len - size);
+        }
+        self.live.insert(offset, size);
+        Ok(offset)
+    }
+
+    /// Returns a block to the free list, merging it with free neighbours.
+    fn release(&mut self, mut offset: usize, mut size: usize) {
+        self.live.remove(&offset);
+        if let Some((&prev, &prev_len)) = self.free.range(..offset).next_back() {
+            if prev + prev_len == offset {
+                self.free.remove(&prev);
+                offset = prev;
+                size += prev_len;
+            }
+        }
+        if let Some(next_len) = self.free.remove(&(offset + size)) {
+            size += next_len;
+        }
+        self.free.insert(offset, size);
+    }
+}
+
+/// Writes `bytes` at `dst`, as one store when the size is 1, 2, 4 or 8 bytes
+/// and `dst` is aligned to it.
+///
+/// # Safety
+/// `dst..dst + bytes.len()` must be writable and not referenced by Rust code
+/// elsewhere (concurrent instruction fetch is fine).
+unsafe fn store_patch(dst: *mut u8, bytes: &[u8]) {
+    // Relaxed suffices: the stores are ordered against instruction fetch by
+    // the sync strategy and `publish`, not by the Rust memory model; no Rust
+    // thread reads these bytes through the RW view concurrently.
+    let aligned = dst as usize % bytes.len().max(1) == 0;
+    // SAFETY: (all arms) the caller guarantees `dst` is writable for the
+    // length; the atomic views are formed only when `dst` is aligned.
+    unsafe {
+        match (bytes.len(), aligned) {
+            (1, _) => AtomicU8::from_ptr(dst).store(bytes[0], Ordering::Relaxed),
+            (2, true) => AtomicU16::from_ptr(dst.cast())
+                .store(u16::from_ne_bytes([bytes[0], bytes[1]]), Ordering::Relaxed),
+            (4, true) => AtomicU32::from_ptr(dst.cast()).store(
+                u32::from_ne_bytes(bytes.try_into().expect("length 4")),
+                Ordering::Relaxed,
+            ),
+            (8, true) => AtomicU64::from_ptr(dst.cast()).store(
+                u64::from_ne_bytes(bytes.try_into().expect("length 8")),
+                Ordering::Relaxed,
+            ),
+            _ => std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len()),
+        }
+    }
+}
+
+#[cfg(all(test, not(loom), target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+    use crate::code::memory::find_writable_executable_mapping;
+    use crate::config::ICacheSync;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    /// `nop; nop; nop; mov eax, imm32; ret`: the immediate sits at offset 4,
+    /// 4-byte aligned, so a patch of it is one store.
+    fn ret_imm(v: u32) -> Vec<u8> {
+        let mut c = vec![0x90, 0x90, 0x90, 0xB8];
+        c.extend_from_slice(&v.to_le_bytes());
+        c.push(0xC3);
+        c
+    }
+    const IMM: usize = 4;
+
+    fn call(e: &Entry) -> u32 {
+        // SAFETY: `ret_imm` is a complete `extern "C" fn() -> u32`, and the
+        // entry stays installed while called here.
+        let f: extern "C" fn() -> u32 = unsafe { e.as_fn() };
+        f()
+    }
+
+    fn cache(strategy: ICacheSync, capacity: usize) -> CodeCache {
+        CodeCache::with_strategy(capacity, Strategy::new(strategy).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn install_call_patch_call_under_every_supported_strategy() {
+        let supported = Strategy::supported();
+        assert!(supported.contains(&ICacheSync::Clflush) && supported.contains(&ICacheSync::Auto));
+        for s in ICacheSync::ACCEPTED {
+            let s: ICacheSync = s.parse().unwrap();
+            if !supported.contains(&s) {
+                // e.g. `serialize` on the project's Zen 5: refused, never run.
+                let err = Strategy::new(s).unwrap_err();
+                assert!(err.to_string().contains("FASTPATH_ICACHE_SYNC"), "{err}");
+                continue;
+            }
+            let c = cache(s, 4096);
+            let e = c.install(&ret_imm(41)).unwrap();
+            assert_eq!(call(&e), 41, "{s}");
+            assert_eq!(e.addr() as usize % c.alignment(), 0);
+            c.patch(&e, IMM, &1234u32.to_le_bytes()).unwrap();
+            assert_eq!(call(&e), 1234, "{s}");
+            // A byte-wise (unaligned, 3-byte) patch: imm becomes 0x00_07_08_09.
+            c.patch(&e, IMM, &[9, 8, 7]).unwrap();
+            assert_eq!(call(&e), 0x0007_0809, "{s}");
+            c.free(e).unwrap();
+        }
+    }
+
+    #[test]
+    fn batch_installs_all_and_each_is_callable() {
+        let c = cache(ICacheSync::Auto, 64 * 1024);
+        let blobs: Vec<Vec<u8>> = (0..100).map(ret_imm).collect();
+        let refs: Vec<&[u8]> = blobs.iter().map(Vec::as_slice).collect();
+        let entries = c.install_batch(&refs).unwrap();
+        for (i, e) in entries.iter().enumerate() {
+            assert_eq!(call(e), i as u32);
+        }
+        assert_eq!(c.live_entries(), 100);
+        // All or nothing: a batch that does not fit installs nothing.
+        let big = vec![0xC3u8; 40 * 1024];
+        let before = c.used();
+        let err = c.install_batch(&[&big, &big]).unwrap_err();
+        assert!(matches!(err, Error::OutOfSpace { .. }), "{err}");
+        assert_eq!(c.used(), before);
+        assert!(matches!(c.install_batch(&[&big, &[]]), Err(Error::Empty)));
+    }
+
+    #[test]
+    fn freed_code_is_reused_and_coalesced() {
+        let c = cache(ICacheSync::Auto, 4096);
+        let a = c.install(&ret_imm(1)).unwrap();
+        let b = c.install(&ret_imm(2)).unwrap();
+        let a_addr = a.addr();
+        c.free(a).unwrap();
+        let a2 = c.install(&ret_imm(3)).unwrap();
+        assert_eq!(a2.addr(), a_addr, "first fit reuses the freed block");
+        assert_eq!(call(&a2), 3);
+        assert_eq!(call(&b), 2);
+        // Fill the cache with small entries, free them all in an interleaved
+        // order, and check the free list merged back into one block.
+        c.free(a2).unwrap();
+        c.free(b).unwrap();
+        let mut all = Vec::new();
+        while let Ok(e) = c.install(&ret_imm(7)) {
+            all.push(e);
+        }
+        assert_eq!(all.len(), c.capacity() / c.alignment());
+        let (even, odd): (Vec<_>, Vec<_>) = all.into_iter().enumerate().partition(|(i, _)| i % 2 == 0);
+        for (_, e) in odd.into_iter().chain(even) {
+            c.free(e).unwrap();
+        }
+        let whole = vec![0xC3u8; c.capacity()];
+        let e = c.install(&whole).unwrap();
+        assert_eq!(e.len(), c.capacity());
+    }
+
+    #[test]
+    fn errors_are_values() {
+        let c = cache(ICacheSync::Auto, 4096);
+        assert!(matches!(c.install(&[]), Err(Error::Empty)));
+        let huge = vec![0u8; c.capacity() + 1];
+        assert!(matches!(c.install(&huge), Err(Error::Oversized { .. })));
+        let half = vec![0xC3u8; c.capacity() / 2 + 1];
+        let _first = c.install(&half).unwrap();
+        let e = c.install(&half).unwrap_err();
+        assert!(
+            matches!(e, Error::OutOfSpace { requested, largest_free } if largest_free < requested),
+            "{e}"
+        );
+        assert!(e.to_string().contains("full"));
+
+        let small = c.install(&ret_imm(5)).unwrap();
+        for (off, len) in [(small.len(), 1), (small.len() - 1, 2), (usize::MAX, 2)] {
+            assert!(matches!(
+                c.patch(&small, off, &vec![0; len]),
+                Err(Error::OutOfBounds { .. })
+            ));
+        }
+        let other = cache(ICacheSync::Auto, 4096);
+        assert!(matches!(other.patch(&small, IMM, &[1]), Err(Error::NotInstalled)));
+        let other_entry = other.install(&ret_imm(1)).unwrap();
+        assert!(matches!(c.free(other_entry), Err(Error::NotInstalled)));
+        assert_eq!(call(&small), 5);
+    }
+
+    #[test]
+    fn no_mapping_is_ever_writable_and_executable() {
+        let c = cache(ICacheSync::Auto, 64 * 1024);
+        let mut entries = Vec::new();
+        for i in 0..50 {
+            entries.push(c.install(&ret_imm(i)).unwrap());
+            c.patch(&entries[i as usize], IMM, &(i + 1).to_le_bytes())
+                .unwrap();
+            assert_eq!(find_writable_executable_mapping().unwrap(), None);
+        }
+        assert_eq!(call(&entries[10]), 11);
+    }
+
+    /// Several threads install, call, patch, call and free their own stubs
+    /// (single and batched) in one small cache for a bounded time; every
+    /// call must return what its own thread installed or patched, and the
+    /// free list must end as one block. Space runs out now and then on
+    /// purpose (stubs are padded to 300 bytes, 320 with alignment: the
+    /// cache holds 12, the three threads want up to 15); that must be an
+    /// error value, and the thread carries on with what it got.
+    #[test]
+    fn stress_concurrent_install_patch_free() {
+        let c = Arc::new(cache(ICacheSync::Auto, 4096));
+        let deadline = Instant::now() + Duration::from_millis(600);
+        let threads: Vec<_> = (0..3u32)
+            .map(|t| {
+                let c = c.clone();
+                std::thread::spawn(move || {
+                    let (mut checked, mut full) = (0u64, 0u64);
+                    let mut i = 0u32;
+                    while Instant::now() < deadline {
+                        i += 1;
+                        let tag = (t << 24) | (i & 0xFF_FFFF);
+                        let mut mine = Vec::new();
+                        let stub = |v: u32| {
+                            let mut b = ret_imm(v);
+                            b.resize(300, TRAP);
+                            b
+                        };
+                        match c.install(&stub(tag)) {
+                            Ok(e) => mine.push((e, tag)),
+                            Err(Error::OutOfSpace { .. }) => full += 1,
+                            Err(e) => panic!("{e}"),
+                        }
+                        let blobs: Vec<Vec<u8>> = (0..4).map(|k| stub(tag ^ (k << 20))).collect();
+                        let refs: Vec<&[u8]> = blobs.iter().map(Vec::as_slice).collect();
+                        match c.install_batch(&refs) {
+                            Ok(es) => mine.extend(es.into_iter().zip((0..4).map(|k| tag ^ (k << 20)))),
+                            Err(Error::OutOfSpace { .. }) => full += 1,
+                            Err(e) => panic!("{e}"),
+                        }
+                        for (e, v) in &mine {
+                            assert_eq!(call(e), *v);
+                            c.patch(e, IMM, &(!v).to_le_bytes()).unwrap();
+                            assert_eq!(call(e), !v);
+                            checked += 2;
+                        }
+                        for (e, _) in mine {
+                            c.free(e).unwrap();
+                        }
+                    }
+                    (checked, full)
+                })
+            })
+            .collect();
+        let (mut checked, mut full) = (0, 0);
+        for t in threads {
+            let (c, f) = t.join().unwrap();
+            checked += c;
+            full += f;
+        }
+        println!(
+            "stress_concurrent_install_patch_free: {checked} calls checked, {full} out-of-space refusals"
+        );
+        assert!(checked > 0);
+        assert_eq!(c.used(), 0);
+        let whole = vec![0xC3u8; c.capacity()];
+        c.install(&whole).unwrap();
+    }
+
+    /// One thread calls the entry in a loop while this one patches its
+    /// immediate to 1, 2, 3, ... and publishes each change. A call that
+    /// starts after the caller saw publication `k` must return at least `k`,
+    /// and every value must be one that was written (no torn immediate).
+    /// Where the kernel gives less than SYNC_CORE, the caller adds its own
+    /// `cross_modify_fence`, as the `publish` docs tell runners to.
+    #[test]
+    fn patch_while_calling_with_publish() {
+        let c = Arc::new(cache(ICacheSync::Auto, 4096));
+        let e = Arc::new(c.install(&ret_imm(0)).unwrap());
+        let guarantee = crate::code::publish::guarantee();
+        let published = Arc::new(AtomicU32::new(0));
+        let written = Arc::new(AtomicU32::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let caller = {
+            let (e, published, written, stop) = (e.clone(), published.clone(), written.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut calls = 0u64;
+                // Relaxed on `stop`: it only ends the loop, ordering nothing.
+                while !stop.load(Ordering::Relaxed) {
+                    // Acquire pairs with the Release after `publish`: the
+                    // call below starts after that publish returned.
+                    let floor = published.load(Ordering::Acquire);
+                    if !guarantee.serializes_all_threads() {
+                        crate::code::cross_modify_fence();
+                    }
+                    let v = call(&e);
+                    // Acquire pairs with the Release before each patch, so
+                    // any value the call could fetch is at most this.
+                    let ceiling = written.load(Ordering::Acquire);
+                    assert!(v >= floor, "call saw {v} after publication {floor}");
+                    assert!(v <= ceiling, "call saw {v}, only {ceiling} written");
+                    calls += 1;
+                }
+                calls
+            })
+        };
+        let deadline = Instant::now() + Duration::from_millis(800);
+        let mut patches = 0u32;
+        let mut wx_checks = 0;
+        while Instant::now() < deadline {
+            patches += 1;
+            // Release: a caller that fetches the new immediate and then
+            // loads `written` sees at least this value.
+            written.store(patches, Ordering::Release);
+            c.patch(&e, IMM, &patches.to_le_bytes()).unwrap();
+            assert_eq!(crate::code::publish(), guarantee);
+            published.store(patches, Ordering::Release);
+            if patches % 64 == 0 {
+                assert_eq!(find_writable_executable_mapping().unwrap(), None);
+                wx_checks += 1;
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        let calls = caller.join().unwrap();
+        println!(
+            "patch_while_calling: {patches} patches published ({guarantee:?}), {calls} calls checked, {wx_checks} W^X scans"
+        );
+        assert!(patches > 10 && calls > 0);
+        assert_eq!(call(&e), patches);
+    }
+}
+
+/// Loom models of the allocator's locking: concurrent installs, an
+/// all-or-nothing batch that must roll back, and frees, ending with the
+/// free list coalesced back into one block. Strategy `none`, so no
+/// instruction beyond plain stores runs inside the model.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::*;
+    use crate::config::ICacheSync;
+    use loom::sync::Arc;
+
+    fn cache() -> CodeCache {
+        let s = Strategy::new(ICacheSync::None).unwrap();
+        CodeCache::with_strategy(4096, s).unwrap()
+    }
+
+    fn assert_coalesced(c: &CodeCache) {
+        assert_eq!(c.used(), 0);
+        let whole = vec![0xC3u8; c.capacity()];
+        let e = c.install(&whole).unwrap();
+        c.free(e).unwrap();
+    }
+
+    #[test]
+    fn loom_install_and_free_race_keeps_the_free_list_consistent() {
+        loom::model(|| {
+            let c = Arc::new(cache());
+            let c2 = c.clone();
+            let t = loom::thread::spawn(move || {
+                let e = c2.install(&[0xC3; 100]).unwrap();
+                c2.free(e).unwrap();
+            });
+            let a = c.install(&[0xC3; 200]).unwrap();
+            t.join().unwrap();
+            assert_eq!(c.used(), 200usize.next_multiple_of(c.alignment()));
+            c.free(a).unwrap();
+            assert_coalesced(&c);
+        });
+    }
+
+    #[test]
+    fn loom_batch_rolls_back_when_a_racing_install_takes_the_space() {
+        loom::model(|| {
+            let c = Arc::new(cache());
+            let c2 = c.clone();
+            // 3008 + 1024 for the batch and 1024 for the single install:
+            // whichever allocates first wins, the other must fail cleanly.
+            let t = loom::thread::spawn(move || c2.install(&[0xC3; 1000]).ok());
+            let batch = c.install_batch(&[&[0xC3; 3000], &[0xC3; 1000]]).ok();
+            let single = t.join().unwrap();
+            match (batch, single) {
+                (Some(b), None) => {
+                    assert_eq!(c.used(), 3008 + 1024);
+                    for e in b {
+                        c.free(e).unwrap();
+                    }
+                }
+                (None, Some(e)) => {
+                    assert_eq!(c.used(), 1024, "the failed batch left blocks behind");
+                    c.free(e).unwrap();
+                }
+                (b, s) => panic!("exactly one must fit: batch {b:?}, single {s:?}"),
+            }
+            assert_coalesced(&c);
+        });
+    }
+}

@@ -1,0 +1,538 @@
+//! Instruction-cache sync strategies: what runs after new code is written and
+//! before it is executed (HotSpot `ICache::invalidate_range`, seed 000).
+//!
+//! Where it sits: between `config` and the code cache. [`Strategy::new`]
+//! turns a requested [`ICacheSync`] into a resolved [`Method`], checking it
+//! against the CPU; [`Strategy::sync_range`] runs it over the executable
+//! addresses of the bytes that changed; [`Strategy::sync_ranges`] runs it
+//! once over many (a batch: one fence pair, one serializing instruction, one
+//! AArch64 barrier sequence). The instructions live in `arch`; this module
+//! only decides which, how often, and over which lines.
+//!
+//! A [`Strategy`] can only be built through [`Strategy::new`], which refuses
+//! an instruction the CPU lacks with a [`ConfigError`]; that is what makes
+//! the `unsafe` instruction wrappers sound to call from the safe
+//! [`Strategy::sync`]. Asking for `serialize` on a CPU without SERIALIZE is
+//! an error value, never SIGILL.
+//!
+//! # The x86-64 strategies (`FASTPATH_ICACHE_SYNC`)
+//!
+//! | name | sequence | HotSpot |
+//! |---|---|---|
+//! | `none` | nothing | X86ICacheSync=0 |
+//! | `clflush` | MFENCE; CLFLUSH per line; MFENCE | =1 |
+//! | `clflushopt` | SFENCE; CLFLUSHOPT per line; SFENCE | =2 |
+//! | `clwb` | SFENCE; CLWB per line; SFENCE | =3 |
+//! | `cpuid` | one CPUID leaf 0 | =4 |
+//! | `serialize` | one SERIALIZE | =5 |
+//! | `auto` | see below | - |
+//!
+//! The line size is CPUID's CLFLUSH line size ([`CpuInfo::clflush_line_size`]),
+//! not a hard-coded 64.
+//!
+//! # What `auto` picks, and why
+//!
+//! The seed's table has two columns for a reason: a line flush is paid
+//! twice, once in the loop and again by the next read of those lines.
+//! CLFLUSH and CLFLUSHOPT evict them (their read-back is a refetch from
+//! memory, about 2× the unflushed one at 256 KiB); CLWB keeps them on Zen 5
+//! (read-back equal to `none` from 16 KiB up) but reads that follow at once
+//! wait for the write-backs still in flight (about 190 ns against 30 ns at
+//! 256 B; the seed's Zen 3 shows the same shape). A serializing instruction
+//! leaves the caches alone, so its read-back is the `none` read-back and its
+//! cost is one constant. Measured with `fastpath icache` on this project's
+//! machine (AMD EPYC Zen 5, family 26, KVM guest, no SERIALIZE), flush plus
+//! read-back medians: IRET-to-self (about 50 ns) beats every line loop at
+//! every size from 256 B to 256 KiB (0.4–0.6× the best of them, CLWB), while
+//! CPUID is a VM exit of about 4.5 µs and only catches up with the loops
+//! at 256 KiB.
+//!
+//! So `auto` on x86-64 is one serializing instruction, chosen by features:
+//!
+//! 1. SERIALIZE if present (Intel Sapphire Rapids and later, and AMD parts
+//!    that report CPUID.7.0:EDX\[14\]): no VM exit, no side effects;
+//! 2. else IRET-to-self ([`Serializer::IretToSelf`], Linux's `sync_core()`
+//!    fallback), unless a user shadow stack is active (IRET would then fault);
+//! 3. else CPUID, only when no hypervisor is present (bare metal: about
+//!    60 ns on the seed's Zen 3);
+//! 4. else (hypervisor, shadow stack, no SERIALIZE) the cheapest line loop:
+//!    CLWB, else CLFLUSHOPT, else CLFLUSH. `auto` never executes CPUID under
+//!    a hypervisor.
+//!
+//! The rule depends on features, not on the vendor: an Intel and an AMD part
+//! with the same features resolve alike. On this machine `auto` is
+//! IRET-to-self. `fastpath icache` prints, from its own run, whether `auto`
+//! stays within 1.1× of the fastest explicit strategy at every size, so a
+//! reader on other hardware can see whether the rule still holds there.
+//!
+//! Either kind is enough for the writing thread on x86, whose instruction
+//! fetch is coherent with its own stores; neither makes the change visible to
+//! a thread on another core that already fetched the old bytes. That is
+//! [`cross_modify_fence`]'s and [`publish`](super::publish())'s job.
+//!
+//! # AArch64 (unverified: written to the architecture manual and compiler-rt's
+//! `__clear_cache`, never run by this project's CI)
+//!
+//! `dc-ic` (and `auto`): `DC CVAU` per data line unless CTR_EL0.IDC, `DSB ISH`,
+//! `IC IVAU` per instruction line unless CTR_EL0.DIC, `DSB ISH`, `ISB`.
+//! CTR_EL0 is read once when the strategy is built; a batch issues one pass
+//! of each loop and one of each barrier.
+
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+// Compiled everywhere: the CTR_EL0 decoding is plain arithmetic and is
+// unit-tested on the x86-64 CI; only the instruction loop is aarch64-only.
+mod aarch64;
+
+#[cfg(target_arch = "x86_64")]
+use std::sync::OnceLock;
+
+use crate::config::{ConfigError, ICacheSync};
+use crate::cpu::CpuInfo;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::Feature;
+
+pub use aarch64::CacheGeometry;
+
+/// A per-line cache maintenance instruction for the x86 line loops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineFlush {
+    /// CLFLUSH, bracketed by MFENCE.
+    Clflush,
+    /// CLFLUSHOPT, bracketed by SFENCE.
+    Clflushopt,
+    /// CLWB, bracketed by SFENCE.
+    Clwb,
+}
+
+/// A serializing instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Serializer {
+    /// CPUID leaf 0: always present; a VM exit under a hypervisor.
+    Cpuid,
+    /// SERIALIZE (CPUID.7.0:EDX\[14\]).
+    Serialize,
+    /// IRETQ to the next instruction; present everywhere, no VM exit, not
+    /// usable with a user shadow stack.
+    IretToSelf,
+}
+
+/// What a resolved strategy executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Nothing.
+    None,
+    /// A fence, the instruction once per line, a fence.
+    Lines(LineFlush),
+    /// One serializing instruction, whatever the size.
+    Serializing(Serializer),
+    /// AArch64 DC CVAU / DSB / IC IVAU / DSB / ISB.
+    DcIc,
+}
+
+/// A resolved, CPU-checked instruction-cache sync strategy.
+///
+/// Fields are private: the only constructor checks that every instruction
+/// the method executes exists on the CPU, which is what lets [`sync`]
+/// be safe.
+///
+/// [`sync`]: Strategy::sync
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strategy {
+    requested: ICacheSync,
+    method: Method,
+    geometry: CacheGeometry,
+}
+
+impl Strategy {
+    /// Resolves `requested` for the CPU this process runs on
+    /// ([`crate::cpu::info`]; `auto` becomes a concrete method). Fails,
+    /// naming the setting and the accepted values, when the CPU lacks an
+    /// instruction the strategy needs or the strategy belongs to another
+    /// architecture.
+    ///
+    /// There is deliberately no constructor taking a [`CpuInfo`]: a
+    /// `Strategy` executes its instructions, so it is only ever checked
+    /// against the real CPU (a doctored `CpuInfo` could otherwise claim
+    /// SERIALIZE and turn a safe `sync` into SIGILL). Use
+    /// [`Strategy::method_for`] to ask what a recorded machine would get.
+    pub fn new(requested: ICacheSync) -> Result<Strategy, ConfigError> {
+        let cpu = crate::cpu::info();
+        let method = Strategy::method_for(requested, cpu)?;
+        Ok(Strategy {
+            requested,
+            method,
+            geometry: geometry_for(cpu),
+        })
+    }
+
+    /// What `requested` would resolve to on `cpu` (any machine, recorded or
+    /// real), or why it is refused there. Executes nothing.
+    pub fn method_for(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, ConfigError> {
+        resolve(requested, cpu).map_err(|reason| ConfigError {
+            setting: ICacheSync::VAR,
+            value: requested.name().to_string(),
+            reason,
+            accepted: ICacheSync::ACCEPTED,
+        })
+    }
+
+    /// The strategy of the process-wide configuration, for this CPU.
+    pub fn from_config() -> Result<Strategy, ConfigError> {
+        Strategy::new(crate::config::global().icache_sync)
+    }
+
+    /// Every strategy name this CPU can run (`auto` last), for experiments
+    /// and tests.
+    pub fn supported() -> Vec<ICacheSync> {
+        Strategy::supported_on(crate::cpu::info())
+    }
+
+    /// Every strategy name `cpu` could run (`auto` last).
+    pub fn supported_on(cpu: &CpuInfo) -> Vec<ICacheSync> {
+        ALL.iter()
+            .copied()
+            .filter(|s| ICacheSync::ACCEPTED.contains(&s.name()) && resolve(*s, cpu).is_ok())
+            .collect()
+    }
+
+    /// What was asked for.
+    pub fn requested(&self) -> ICacheSync {
+        self.requested
+    }
+
+    /// What runs.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// Cache line sizes used by the loops.
+    pub fn geometry(&self) -> CacheGeometry {
+        self.geometry
+    }
+
+    /// A short description of the method, e.g. `clwb loop` or `iret-to-self`.
+    pub fn describe(&self) -> String {
+        fn line(l: LineFlush) -> &'static str {
+            match l {
+                LineFlush::Clflush => "clflush",
+                LineFlush::Clflushopt => "clflushopt",
+                LineFlush::Clwb => "clwb",
+            }
+        }
+        fn ser(s: Serializer) -> &'static str {
+            match s {
+                Serializer::Cpuid => "cpuid",
+                Serializer::Serialize => "serialize",
+                Serializer::IretToSelf => "iret-to-self",
+            }
+        }
+        match self.method {
+            Method::None => "none".into(),
+            Method::Lines(l) => format!("{} loop", line(l)),
+            Method::Serializing(s) => ser(s).into(),
+            Method::DcIc => format!(
+                "dc cvau{} / ic ivau{}",
+                if self.geometry.idc { " (skipped: IDC)" } else { "" },
+                if self.geometry.dic { " (skipped: DIC)" } else { "" }
+            ),
+        }
+    }
+
+    /// Makes `code` (bytes in executable memory, or any readable memory for
+    /// measurement) coherent with instruction fetch on this core.
+    #[inline]
+    pub fn sync(&self, code: &[u8]) {
+        // SAFETY: a slice is mapped and readable for its whole length.
+        unsafe { self.sync_range(code.as_ptr(), code.len()) }
+    }
+
+    /// [`sync`](Self::sync) over a raw range.
+    ///
+    /// # Safety
+    /// `addr..addr + len` must be mapped readable in this process (cache
+    /// maintenance on an unmapped address faults).
+    #[inline]
+    pub unsafe fn sync_range(&self, addr: *const u8, len: usize) {
+        // SAFETY: forwarded caller contract.
+        unsafe { self.sync_ranges(&[(addr, len)]) }
+    }
+
+    /// Syncs many ranges as one: one fence pair around all lines, or one
+    /// serializing instruction (the seed's "do it more nicely for temporally
+    /// close uses"). `auto` chooses by the total number of lines.
+    ///
+    /// # Safety
+    /// Every range must be mapped readable in this process.
+    pub unsafe fn sync_ranges(&self, ranges: &[(*const u8, usize)]) {
+        match self.method {
+            Method::None => {}
+            #[cfg(target_arch = "x86_64")]
+            Method::Lines(op) => {
+                // SAFETY: `new` checked the instruction; the caller
+                // guarantees the ranges are mapped.
+                unsafe { x86_64::flush_lines(op, ranges, self.geometry.dline as usize) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Method::Serializing(s) => {
+                // SAFETY: `new` checked the instruction (and, for IRET, that
+                // no shadow stack is active).
+                unsafe { x86_64::serialize_with(s) }
+            }
+            #[cfg(target_arch = "aarch64")]
+            Method::DcIc => {
+                // SAFETY: the caller guarantees the ranges are mapped; the
+                // geometry was read from CTR_EL0 by `new`.
+                unsafe { aarch64::dc_ic(&self.geometry, ranges) }
+            }
+            // Methods of the other architecture cannot be resolved here
+            // (`resolve` refuses them), so this arm is unreachable in
+            // practice; doing nothing is the safe reading.
+            #[allow(unreachable_patterns)]
+            _ => {}
+        }
+    }
+}
+
+const ALL: [ICacheSync; 8] = [
+    ICacheSync::None,
+    ICacheSync::Clflush,
+    ICacheSync::Clflushopt,
+    ICacheSync::Clwb,
+    ICacheSync::Cpuid,
+    ICacheSync::Serialize,
+    ICacheSync::DcIc,
+    ICacheSync::Auto,
+];
+
+fn geometry_for(cpu: &CpuInfo) -> CacheGeometry {
+    #[cfg(target_arch = "aarch64")]
+    {
+        let _ = cpu;
+        *aarch64::geometry()
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        let line = cpu.clflush_line_size.max(16).next_power_of_two();
+        CacheGeometry {
+            dline: line,
+            iline: line,
+            idc: false,
+            dic: false,
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn resolve(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, String> {
+    let need = |f: Feature, m: Method| {
+        if cpu.has(f) {
+            Ok(m)
+        } else {
+            Err(format!("this CPU lacks {f:?}"))
+        }
+    };
+    match requested {
+        ICacheSync::None => Ok(Method::None),
+        ICacheSync::Clflush => need(Feature::Clflush, Method::Lines(LineFlush::Clflush)),
+        ICacheSync::Clflushopt => need(Feature::Clflushopt, Method::Lines(LineFlush::Clflushopt)),
+        ICacheSync::Clwb => need(Feature::Clwb, Method::Lines(LineFlush::Clwb)),
+        ICacheSync::Cpuid => Ok(Method::Serializing(Serializer::Cpuid)),
+        ICacheSync::Serialize => need(Feature::Serialize, Method::Serializing(Serializer::Serialize)),
+        ICacheSync::DcIc => Err("`dc-ic` does not exist on x86_64".into()),
+        ICacheSync::Auto => Ok(resolve_auto(cpu, x86_64::shadow_stack_active())),
+    }
+}
+
+/// The `auto` rule on x86-64 (module docs), as a pure function of the CPU's
+/// features and whether a user shadow stack is active.
+#[cfg(target_arch = "x86_64")]
+pub fn resolve_auto(cpu: &CpuInfo, shadow_stack: bool) -> Method {
+    if cpu.has(Feature::Serialize) {
+        Method::Serializing(Serializer::Serialize)
+    } else if !shadow_stack {
+        Method::Serializing(Serializer::IretToSelf)
+    } else if !cpu.has(Feature::Hypervisor) {
+        Method::Serializing(Serializer::Cpuid)
+    } else if cpu.has(Feature::Clwb) {
+        Method::Lines(LineFlush::Clwb)
+    } else if cpu.has(Feature::Clflushopt) {
+        Method::Lines(LineFlush::Clflushopt)
+    } else if cpu.has(Feature::Clflush) {
+        Method::Lines(LineFlush::Clflush)
+    } else {
+        // Not a real x86-64 CPU (CLFLUSH is baseline); the writing thread
+        // needs nothing on x86.
+        Method::None
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+fn resolve(requested: ICacheSync, _cpu: &CpuInfo) -> Result<Method, String> {
+    match requested {
+        ICacheSync::None => Ok(Method::None),
+        ICacheSync::DcIc | ICacheSync::Auto => Ok(Method::DcIc),
+        other => Err(format!("`{}` does not exist on aarch64", other.name())),
+    }
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn resolve(requested: ICacheSync, _cpu: &CpuInfo) -> Result<Method, String> {
+    match requested {
+        ICacheSync::None | ICacheSync::Auto => Ok(Method::None),
+        other => Err(format!(
+            "`{}` is not implemented on this architecture",
+            other.name()
+        )),
+    }
+}
+
+/// The serializing instruction [`cross_modify_fence`] uses on this process:
+/// SERIALIZE if present, else IRET-to-self unless a user shadow stack is
+/// active, else CPUID. (HotSpot's `OrderAccess::cross_modify_fence` uses
+/// SERIALIZE else CPUID; IRET-to-self is Linux's `sync_core()` choice and
+/// avoids CPUID's VM exit, about 5 µs against 40 ns on the project's KVM
+/// guest.)
+#[cfg(target_arch = "x86_64")]
+pub fn cross_modify_serializer() -> Serializer {
+    static CHOICE: OnceLock<Serializer> = OnceLock::new();
+    *CHOICE.get_or_init(|| {
+        if crate::cpu::info().has(Feature::Serialize) {
+            Serializer::Serialize
+        } else if !x86_64::shadow_stack_active() {
+            Serializer::IretToSelf
+        } else {
+            Serializer::Cpuid
+        }
+    })
+}
+
+/// Serializes this thread's instruction stream: call it in a thread that is
+/// about to run code another thread changed, when no [`publish`] covered it
+/// (HotSpot `OrderAccess::cross_modify_fence`). x86-64: SERIALIZE, else
+/// IRET-to-self, else CPUID (see [`cross_modify_serializer`]); AArch64: ISB.
+///
+/// [`publish`]: super::publish()
+#[inline]
+pub fn cross_modify_fence() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `cross_modify_serializer` only returns an instruction the
+        // CPU has, and IRET only without a shadow stack.
+        unsafe { x86_64::serialize_with(cross_modify_serializer()) }
+    }
+    #[cfg(target_arch = "aarch64")]
+    crate::arch::aarch64::isb();
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "x86_64")]
+    use crate::cpu::Features;
+
+    #[cfg(target_arch = "x86_64")]
+    fn cpu_with(features: &[Feature]) -> CpuInfo {
+        let mut c = crate::cpu::info().clone();
+        c.features = Features::default();
+        for &f in features {
+            c.features.insert(f);
+        }
+        c
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn explicit_strategies_the_cpu_lacks_are_refused() {
+        let bare = cpu_with(&[Feature::Sse2]);
+        for s in [
+            ICacheSync::Clflush,
+            ICacheSync::Clflushopt,
+            ICacheSync::Clwb,
+            ICacheSync::Serialize,
+            ICacheSync::DcIc,
+        ] {
+            let e = Strategy::method_for(s, &bare).unwrap_err();
+            assert_eq!(e.setting, "FASTPATH_ICACHE_SYNC");
+            assert_eq!(e.value, s.name());
+        }
+        for s in [ICacheSync::None, ICacheSync::Cpuid, ICacheSync::Auto] {
+            Strategy::method_for(s, &bare).unwrap();
+        }
+        assert_eq!(
+            Strategy::supported_on(&bare),
+            vec![ICacheSync::None, ICacheSync::Cpuid, ICacheSync::Auto]
+        );
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_doctored_cpu_info_cannot_build_an_executable_strategy() {
+        // A recorded or doctored machine may claim SERIALIZE; `method_for`
+        // answers for it, but `new` checks the CPU the code runs on.
+        let mut claims = crate::cpu::info().clone();
+        claims.features.insert(Feature::Serialize);
+        assert_eq!(
+            Strategy::method_for(ICacheSync::Serialize, &claims).unwrap(),
+            Method::Serializing(Serializer::Serialize)
+        );
+        let real = Strategy::new(ICacheSync::Serialize);
+        assert_eq!(real.is_ok(), crate::cpu::info().has(Feature::Serialize));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn auto_rule_per_feature_set() {
+        use Feature::*;
+        let zen5_guest = cpu_with(&[Clflush, Clflushopt, Clwb, Hypervisor]);
+        assert_eq!(
+            resolve_auto(&zen5_guest, false),
+            Method::Serializing(Serializer::IretToSelf)
+        );
+        // With a shadow stack and a hypervisor, never CPUID: the best loop.
+        assert_eq!(resolve_auto(&zen5_guest, true), Method::Lines(LineFlush::Clwb));
+        let spr_guest = cpu_with(&[Clflush, Clflushopt, Clwb, Serialize, Hypervisor]);
+        for shstk in [false, true] {
+            assert_eq!(
+                resolve_auto(&spr_guest, shstk),
+                Method::Serializing(Serializer::Serialize)
+            );
+        }
+        let old_bare = cpu_with(&[Clflush]);
+        assert_eq!(
+            resolve_auto(&old_bare, true),
+            Method::Serializing(Serializer::Cpuid)
+        );
+        let old_guest = cpu_with(&[Clflush, Clflushopt, Hypervisor]);
+        assert_eq!(
+            resolve_auto(&old_guest, true),
+            Method::Lines(LineFlush::Clflushopt)
+        );
+        for cpu in [&zen5_guest, &spr_guest, &old_bare, &old_guest] {
+            for shstk in [false, true] {
+                let m = resolve_auto(cpu, shstk);
+                if cpu.has(Hypervisor) {
+                    assert_ne!(m, Method::Serializing(Serializer::Cpuid));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_supported_strategy_syncs_a_buffer() {
+        let buf = vec![0x90u8; 5000];
+        for s in Strategy::supported() {
+            let st = Strategy::new(s).unwrap();
+            st.sync(&buf);
+            st.sync(&buf[..10]);
+            st.sync(&[]);
+            // SAFETY: both ranges lie inside `buf`.
+            unsafe { st.sync_ranges(&[(buf.as_ptr(), 100), (buf.as_ptr().wrapping_add(4000), 1000)]) };
+            assert!(!st.describe().is_empty());
+        }
+        cross_modify_fence();
+    }
+}
