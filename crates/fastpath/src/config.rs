@@ -9,7 +9,7 @@
 //! | variable | values | default |
 //! |---|---|---|
 //! | `FASTPATH_LOCKING_MODE` | `lightweight`, `legacy`, `monitor` | `lightweight` |
-//! | `FASTPATH_ICACHE_SYNC` | `auto`, `none`, `clflush`, `clflushopt`, `clwb`, `cpuid`, `serialize`; aarch64: `auto`, `none`, `dc-ic` | `auto` |
+//! | `FASTPATH_ICACHE_SYNC` | `auto`, `none`, `clflush`, `clflushopt`, `clwb`, `cpuid`, `serialize`, `iret`; aarch64: `auto`, `none`, `dc-ic` | `auto` |
 //! | `FASTPATH_SPIN_PAUSE` | `auto`, `none`, `pause`, `tpause`, `isb`, `yield`, `nop`, `sb`, each optionally `:N` (repeat 1–99) | `auto` |
 //!
 //! Two ways in:
@@ -134,6 +134,10 @@ pub enum ICacheSync {
     Cpuid,
     /// One SERIALIZE (X86ICacheSync=5).
     Serialize,
+    /// One IRET to the next instruction: architecturally serializing, no VM
+    /// exit, no SERIALIZE needed (Linux's `sync_core()` fallback). Refused
+    /// while a CET user shadow stack is active.
+    Iret,
     /// AArch64: DC CVAU, DSB ISH, IC IVAU, DSB ISH, ISB (as compiler-rt's
     /// `__clear_cache`).
     DcIc,
@@ -152,6 +156,7 @@ impl ICacheSync {
         "clwb",
         "cpuid",
         "serialize",
+        "iret",
     ];
     /// Accepted spellings on aarch64.
     #[cfg(target_arch = "aarch64")]
@@ -167,6 +172,7 @@ impl ICacheSync {
             ICacheSync::Clwb => "clwb",
             ICacheSync::Cpuid => "cpuid",
             ICacheSync::Serialize => "serialize",
+            ICacheSync::Iret => "iret",
             ICacheSync::DcIc => "dc-ic",
         }
     }
@@ -194,6 +200,7 @@ impl FromStr for ICacheSync {
             "clwb" => ICacheSync::Clwb,
             "cpuid" => ICacheSync::Cpuid,
             "serialize" => ICacheSync::Serialize,
+            "iret" => ICacheSync::Iret,
             "dc-ic" => ICacheSync::DcIc,
             _ => return Err(unknown(Self::VAR, s, Self::ACCEPTED)),
         };

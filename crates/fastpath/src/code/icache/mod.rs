@@ -295,13 +295,14 @@ impl Strategy {
     }
 }
 
-const ALL: [ICacheSync; 8] = [
+const ALL: [ICacheSync; 9] = [
     ICacheSync::None,
     ICacheSync::Clflush,
     ICacheSync::Clflushopt,
     ICacheSync::Clwb,
     ICacheSync::Cpuid,
     ICacheSync::Serialize,
+    ICacheSync::Iret,
     ICacheSync::DcIc,
     ICacheSync::Auto,
 ];
@@ -340,6 +341,10 @@ fn resolve(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, String> {
         ICacheSync::Clwb => need(Feature::Clwb, Method::Lines(LineFlush::Clwb)),
         ICacheSync::Cpuid => Ok(Method::Serializing(Serializer::Cpuid)),
         ICacheSync::Serialize => need(Feature::Serialize, Method::Serializing(Serializer::Serialize)),
+        ICacheSync::Iret if x86_64::shadow_stack_active() => {
+            Err("IRET-to-self would fault: a CET user shadow stack is active".into())
+        }
+        ICacheSync::Iret => Ok(Method::Serializing(Serializer::IretToSelf)),
         ICacheSync::DcIc => Err("`dc-ic` does not exist on x86_64".into()),
         ICacheSync::Auto => Ok(resolve_auto(cpu, x86_64::shadow_stack_active())),
     }
@@ -462,10 +467,11 @@ mod tests {
         for s in [ICacheSync::None, ICacheSync::Cpuid, ICacheSync::Auto] {
             Strategy::method_for(s, &bare).unwrap();
         }
-        assert_eq!(
-            Strategy::supported_on(&bare),
-            vec![ICacheSync::None, ICacheSync::Cpuid, ICacheSync::Auto]
-        );
+        let mut baseline = vec![ICacheSync::None, ICacheSync::Cpuid, ICacheSync::Auto];
+        if !x86_64::shadow_stack_active() {
+            baseline.insert(2, ICacheSync::Iret);
+        }
+        assert_eq!(Strategy::supported_on(&bare), baseline);
     }
 
     #[cfg(target_arch = "x86_64")]
