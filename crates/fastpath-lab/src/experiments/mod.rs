@@ -6,6 +6,8 @@
 //! makes each one a subcommand (`fastpath <name> [--quick] [--out DIR]
 //! [its own options]`), and `fastpath all` runs every one in quick mode.
 
+pub mod lock;
+
 use std::path::PathBuf;
 
 use clap::{ArgMatches, Command};
@@ -46,5 +48,5 @@ pub trait Experiment: Sync {
 
 /// Every experiment, in the order `fastpath all` runs them.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![]
+    vec![&lock::Lock]
 }
