@@ -58,7 +58,7 @@ impl Guard<'_> {
         self.obj
     }
 
-    /// `Object.wait`: see [`synchronizer::wait`]. On return (any result) the
+    /// `Object.wait`: see [`crate::sync::wait`]. On return (any result) the
     /// lock is held again at the same depth.
     pub fn wait(&self, timeout: Option<Duration>) -> Result<(), SyncError> {
         synchronizer::wait(self.obj, timeout)

@@ -136,7 +136,7 @@ pub enum LockState {
 /// so the lock operations take it pinned (`Pin<&Header>`): a thread's
 /// lock-stack remembers that address, and pinning guarantees it is neither
 /// moved nor reused before the header's `Drop` has run (see
-/// [`super::synchronizer`] for what `Drop` does with a header still locked).
+/// the `synchronizer` module for what `Drop` does with a header still locked).
 pub struct Header {
     pub(crate) word: AtomicUsize,
     _pinned: PhantomPinned,

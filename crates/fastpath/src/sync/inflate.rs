@@ -13,6 +13,7 @@
 //!   exit, wait or notify.
 //! - [`inflate_unlocked`]: nobody holds it (monitor-only mode): install a
 //!   monitor owned by the caller.
+//!
 //! Each is one CAS of the header from the exact word the monitor's displaced
 //! header was copied from, so a racing hash installation or a racing
 //! inflation simply makes the CAS fail and the caller retry: there is no
@@ -80,7 +81,7 @@ pub(crate) fn monitor_of(_obj: &Header, mark: Mark) -> &Monitor {
 }
 
 /// Tries to install `m` in `obj`, replacing exactly `expected`.
-fn install<'a>(obj: &'a Header, expected: Mark, m: Box<Monitor>, cause: InflateCause) -> Option<&'a Monitor> {
+fn install(obj: &Header, expected: Mark, m: Box<Monitor>, cause: InflateCause) -> Option<&Monitor> {
     let ptr = Box::into_raw(m);
     // AcqRel: Release publishes the monitor's initialised fields to every
     // thread that Acquire-loads the tagged word; Acquire because we may own

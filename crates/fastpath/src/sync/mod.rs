@@ -7,7 +7,7 @@
 //! per-thread *lock-stack*: CAS the lock bits 01→00 and push the object's
 //! address; unlock pops and CASes back. When fast-locking cannot express
 //! the state (contention, `wait`, interleaved recursion, a full lock-stack,
-//! unstructured exit) the object is *inflated*: a [`monitor`]-style
+//! unstructured exit) the object is *inflated*: a monitor-style
 //! structure with an owner, an entry list, a wait set and parking is
 //! installed in the header as a tagged pointer.
 //!
