@@ -44,7 +44,9 @@
 //! lock before freeing, so it cannot race a deflater either.
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+#[cfg(not(loom))]
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use super::header::{Header, Mark};
 use super::lock_stack::LockStack;

@@ -191,14 +191,14 @@ impl LockStack {
         (0..self.len()).any(|i| self.at(i) == addr)
     }
 
-    #[cfg_attr(not(test), allow(dead_code))] // HotSpot's API; tests use it
+    #[cfg_attr(any(not(test), loom), allow(dead_code))] // HotSpot's API; tests use it
     /// Whether `addr` has two consecutive entries (held recursively on the
     /// lock-stack).
     pub(crate) fn is_recursive(&self, addr: usize) -> bool {
         (1..self.len()).any(|i| self.at(i) == addr && self.at(i - 1) == addr)
     }
 
-    #[cfg_attr(not(test), allow(dead_code))] // HotSpot's API; tests use it
+    #[cfg_attr(any(not(test), loom), allow(dead_code))] // HotSpot's API; tests use it
     /// Recursive enter if `addr` is on top and there is room.
     pub(crate) fn try_recursive_enter(&self, addr: usize) -> bool {
         if self.is_full() || self.top() != Some(addr) {

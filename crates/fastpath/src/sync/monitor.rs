@@ -53,7 +53,9 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::atomic::{fence, spin_pause, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+#[cfg(not(loom))]
+use super::atomic::spin_pause;
+use super::atomic::{fence, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use super::header::Mark;
 use super::thread::{ThreadState, ANONYMOUS_OWNER, NO_OWNER};
 use super::SyncError;
@@ -339,6 +341,7 @@ impl Monitor {
     }
 
     /// Releases fully, whatever the recursion count (thread exit).
+    #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn exit_fully(&self, me: &ThreadState) {
         self.recursions.store(0, Ordering::Relaxed);
         self.release_and_wake(me.id);
@@ -568,13 +571,14 @@ impl Monitor {
 
     /// The recursion count (tests, read by the owner).
     #[cfg(test)]
+    #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn debug_recursions(&self) -> usize {
         self.recursions.load(Ordering::Relaxed)
     }
 
     /// Whether any thread is queued, waiting or spinning here (for tests and
     /// the future deflater).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg_attr(any(not(test), loom), allow(dead_code))]
     pub(crate) fn is_busy(&self) -> bool {
         self.contentions.load(Ordering::Relaxed) != 0
             || !self.entry_list.load(Ordering::Relaxed).is_null()
