@@ -181,7 +181,7 @@ impl Experiment for Lock {
         }
         t.note("ratio = median / median of cas-pair, both measured in this run");
         t.note(format!(
-            "monitors installed during the run: {} (churn must add none in lightweight mode); by cause: {}",
+            "monitors installed during the run: {} (lightweight rows add only the one contended object; monitor-mode rows one per fresh object); by cause: {}",
             inflations.monitors_installed(),
             InflateCause::ALL
                 .iter()
