@@ -106,9 +106,7 @@ fn loom_exit_racing_contender_no_lost_wakeup() {
 /// hand-off must not strand the second contender.
 #[test]
 fn loom_exit_racing_two_contenders() {
-    let mut b = loom::model::Builder::new();
-    b.preemption_bound = Some(1);
-    b.check(|| {
+    model(|| {
         let c = Arc::new(Counted::new());
         enter(c.header.as_ref());
         let ts: Vec<_> = (0..2)
@@ -151,5 +149,73 @@ fn loom_wait_notify_handoff() {
         notify(c.header.as_ref()).unwrap();
         exit(c.header.as_ref()).unwrap();
         t.join().unwrap();
+    });
+}
+
+/// A timed wait racing notify (under loom a timed park may time out at any
+/// moment): the waiter reports `Ok` exactly when the notifier's `notify`
+/// moved it, so a notification is never consumed by a thread that then
+/// reports a timeout.
+#[test]
+fn loom_timed_wait_races_notify() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref());
+            c2.bump(); // "I am waiting"
+            let r = wait(c2.header.as_ref(), Some(std::time::Duration::from_millis(1)));
+            assert!(holds_lock(&c2.header), "wait re-acquires in every outcome");
+            exit(c2.header.as_ref()).unwrap();
+            r
+        });
+        enter(c.header.as_ref());
+        let moved = if c.get() == 1 {
+            notify(c.header.as_ref()).unwrap()
+        } else {
+            0
+        };
+        exit(c.header.as_ref()).unwrap();
+        let r = t.join().unwrap();
+        match r {
+            Ok(()) => assert_eq!(moved, 1),
+            Err(SyncError::TimedOut) => assert_eq!(moved, 0),
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    });
+}
+
+/// Interrupt racing a wait: the waiter returns `Interrupted` (status
+/// consumed) or, if notified first, `Ok` with the status still pending.
+#[test]
+fn loom_interrupt_races_notify() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let (tx, rx) = loom::sync::mpsc::channel();
+        let t = thread::spawn(move || {
+            tx.send(current_thread()).unwrap();
+            enter(c2.header.as_ref());
+            c2.bump();
+            let r = wait(c2.header.as_ref(), None);
+            let pending = interrupted();
+            exit(c2.header.as_ref()).unwrap();
+            (r, pending)
+        });
+        let handle = rx.recv().unwrap();
+        interrupt(&handle);
+        enter(c.header.as_ref());
+        let moved = if c.get() == 1 {
+            notify(c.header.as_ref()).unwrap()
+        } else {
+            0
+        };
+        exit(c.header.as_ref()).unwrap();
+        let (r, pending) = t.join().unwrap();
+        match r {
+            Ok(()) => assert!(moved == 1 && pending, "notified first: interrupt stays pending"),
+            Err(SyncError::Interrupted) => assert!(!pending, "Interrupted consumes the status"),
+            Err(e) => panic!("unexpected {e:?}"),
+        }
     });
 }

@@ -98,8 +98,11 @@ impl std::error::Error for SyncError {}
 /// or [`interrupted`] clears it.
 pub fn interrupt(thread: &SyncThread) {
     // SeqCst: ordered before the unpark below and the waiter's check, so a
-    // waiter either sees the flag before parking or is woken.
-    thread.0.interrupted.store(1, atomic::Ordering::SeqCst);
+    // waiter either sees the flag before parking or is woken. A swap rather
+    // than a store: the same on hardware, but loom mis-orders a plain store
+    // racing an RMW on the same word (tokio-rs/loom#254, #389) and would
+    // report a lost interrupt that cannot happen.
+    thread.0.interrupted.swap(1, atomic::Ordering::SeqCst);
     thread.0.park.unpark();
 }
 

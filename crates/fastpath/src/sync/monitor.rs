@@ -498,6 +498,13 @@ impl Monitor {
                 }
             };
             me.park.park(remaining);
+            // loom has no clock: a timed park that returns models the
+            // deadline passing (at any moment the model chooses).
+            #[cfg(loom)]
+            if remaining.is_some() && node.state.load(Ordering::Acquire) != NOTIFIED {
+                outcome = Err(SyncError::TimedOut);
+                break;
+            }
         }
         if outcome.is_err()
             && node
@@ -528,7 +535,9 @@ impl Monitor {
         self.recursions.store(saved, Ordering::Relaxed);
         self.contentions.fetch_sub(1, Ordering::Relaxed);
         if outcome == Err(SyncError::Interrupted) {
-            me.interrupted.store(0, Ordering::Release);
+            // Consume the status, as InterruptedException does (a swap: see
+            // `sync::interrupt` on loom and plain stores).
+            me.interrupted.swap(0, Ordering::AcqRel);
         }
         outcome
     }
