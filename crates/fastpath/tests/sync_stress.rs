@@ -328,3 +328,92 @@ fn stress_thread_exit_while_holding() {
     }
     println!("thread exit while holding: {rounds} rounds, none stranded");
 }
+
+/// Timed waits racing notify and interrupt: every notification that moved
+/// a waiter is reported as exactly one `Ok` (none lost to a waiter that
+/// timed out or was interrupted at the same moment, no spurious `Ok`).
+#[test]
+fn stress_timeouts_and_interrupts_race_notify() {
+    let obj = Arc::pin(Synchronized::new(()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let moved = Arc::new(AtomicU64::new(0));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiters: Vec<_> = (0..4u64)
+        .map(|i| {
+            let (o, stop, tx) = (obj.clone(), stop.clone(), tx.clone());
+            thread::spawn(move || {
+                tx.send(sync::current_thread()).unwrap();
+                let (mut ok, mut timed_out, mut interrupted) = (0u64, 0u64, 0u64);
+                while !stop.load(Ordering::Relaxed) {
+                    let mut g = o.as_ref().lock().unwrap();
+                    let timeout = Duration::from_micros(50 + 100 * i);
+                    match g.wait(Some(timeout)) {
+                        Ok(()) => ok += 1,
+                        Err(sync::SyncError::TimedOut) => timed_out += 1,
+                        Err(sync::SyncError::Interrupted) => interrupted += 1,
+                        Err(e) => panic!("{e:?}"),
+                    }
+                }
+                // A notification may have left the status pending.
+                let _ = sync::interrupted();
+                (ok, timed_out, interrupted)
+            })
+        })
+        .collect();
+    drop(tx);
+    let handles: Vec<sync::SyncThread> = rx.iter().take(4).collect();
+    let notifier = {
+        let (o, stop, moved) = (obj.clone(), stop.clone(), moved.clone());
+        thread::spawn(move || {
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let g = o.as_ref().lock().unwrap();
+                let m = if n % 7 == 0 { g.notify_all() } else { g.notify() }.unwrap();
+                moved.fetch_add(m as u64, Ordering::Relaxed);
+                drop(g);
+                n += 1;
+                if n % 64 == 0 {
+                    // A quiet spell, so that waits also time out.
+                    thread::sleep(Duration::from_millis(1));
+                } else {
+                    thread::yield_now();
+                }
+            }
+        })
+    };
+    let interrupter = {
+        let stop = stop.clone();
+        thread::spawn(move || {
+            let mut k = 0;
+            while !stop.load(Ordering::Relaxed) {
+                sync::interrupt(&handles[k % handles.len()]);
+                k += 1;
+                thread::sleep(Duration::from_micros(200));
+            }
+        })
+    };
+    thread::sleep(BUDGET);
+    stop.store(true, Ordering::Relaxed);
+    notifier.join().unwrap();
+    interrupter.join().unwrap();
+    let (mut ok, mut to, mut int) = (0, 0, 0);
+    for w in waiters {
+        let (a, b, c) = w.join().unwrap();
+        ok += a;
+        to += b;
+        int += c;
+    }
+    assert_eq!(
+        ok,
+        moved.load(Ordering::Relaxed),
+        "each moved waiter reports Ok exactly once"
+    );
+    assert!(
+        to > 0 && int > 0,
+        "both races exercised: {to} timeouts, {int} interrupts"
+    );
+    println!(
+        "timeouts/interrupts vs notify: {} waits ({ok} notified, {to} timed out, {int} interrupted)",
+        ok + to + int
+    );
+}

@@ -543,3 +543,175 @@ fn recursive_churn_inflates_nothing() {
     }
     assert_eq!(thread_stats().since(&s0).monitors_installed(), 0);
 }
+
+/// A port of HotSpot's test/hotspot/jtreg/runtime/locking/TestRecursiveLocking.java
+/// (both modes), including its `SyncThread` that proves, through a
+/// wait/notify hand-shake, that another thread can lock each object after
+/// the nested locks are released. Bounded in time.
+mod recursive_locking_port {
+    use super::*;
+    use std::cell::Cell;
+
+    struct SynchronizedObject {
+        header: Header,
+        counter: Cell<usize>,
+    }
+    // SAFETY: `counter` is only touched while `header` is held by the
+    // touching thread (the test's own discipline, as Java's `synchronized`
+    // methods).
+    unsafe impl Sync for SynchronizedObject {}
+    // SAFETY: as above.
+    unsafe impl Send for SynchronizedObject {}
+
+    type Obj = Pin<Arc<SynchronizedObject>>;
+
+    fn new_obj() -> Obj {
+        Arc::pin(SynchronizedObject {
+            header: Header::new(),
+            counter: Cell::new(0),
+        })
+    }
+    fn hdr(o: &Obj) -> Pin<&Header> {
+        // SAFETY: structural pinning; `header` never moves out.
+        unsafe { o.as_ref().map_unchecked(|o| &o.header) }
+    }
+    fn bump(o: &Obj) -> usize {
+        o.counter.set(o.counter.get() + 1);
+        o.counter.get()
+    }
+
+    fn run_inner(inner: &Obj, depth: usize, outer: &Obj) {
+        let _g = lock(hdr(inner));
+        bump(inner);
+        assert!(outer.header.is_inflated());
+        assert!(!inner.header.is_inflated());
+        if depth > 1 {
+            run_inner(inner, depth - 1, outer);
+        }
+        assert!(!inner.header.is_inflated());
+    }
+
+    fn run_outer(outer: &Obj, depth: usize, inner: &Obj) {
+        let _g = lock(hdr(outer));
+        bump(outer);
+        assert!(!outer.header.is_inflated());
+        if depth == 1 {
+            run_inner(inner, LOCK_STACK_CAPACITY, outer);
+        } else {
+            run_outer(outer, depth - 1, inner);
+        }
+        assert!(outer.header.is_inflated());
+    }
+
+    fn run_a(a: &Obj, depth: usize, b: &Obj) {
+        let _g = lock(hdr(a));
+        if bump(a) == 1 {
+            assert!(!a.header.is_inflated());
+        } else {
+            // [A, B] + A: A inflated and off the lock-stack.
+            assert!(a.header.is_inflated());
+        }
+        run_b(b, depth, a);
+    }
+
+    fn run_b(b: &Obj, depth: usize, a: &Obj) {
+        let _g = lock(hdr(b));
+        bump(b);
+        assert!(!b.header.is_inflated());
+        if depth > 1 {
+            run_a(a, depth - 1, b);
+        }
+    }
+
+    struct Work {
+        done: bool,
+        obj: Option<Obj>,
+    }
+
+    /// The Java test's SyncThread: locks whatever object main hands it.
+    struct SyncThread {
+        waiter: Pin<Arc<Synchronized<Work>>>,
+        thread: Option<std::thread::JoinHandle<usize>>,
+    }
+
+    impl SyncThread {
+        fn start() -> SyncThread {
+            let waiter = Arc::pin(Synchronized::new(Work {
+                done: false,
+                obj: None,
+            }));
+            let w = waiter.clone();
+            let thread = std::thread::spawn(move || {
+                let mut synced = 0;
+                let mut g = w.as_ref().lock().unwrap();
+                loop {
+                    g.wait_while(|w| !w.done && w.obj.is_none(), Some(Duration::from_secs(30)))
+                        .unwrap();
+                    if let Some(o) = g.obj.take() {
+                        drop(lock(hdr(&o)));
+                        synced += 1;
+                        g.notify().unwrap();
+                    } else if g.done {
+                        return synced;
+                    }
+                }
+            });
+            SyncThread {
+                waiter,
+                thread: Some(thread),
+            }
+        }
+
+        fn verify_can_be_synced(&self, obj: &Obj) {
+            let mut g = self.waiter.as_ref().lock().unwrap();
+            g.obj = Some(obj.clone());
+            g.notify().unwrap();
+            g.wait_while(|w| w.obj.is_some(), Some(Duration::from_secs(30)))
+                .unwrap();
+        }
+
+        fn finish(mut self) -> usize {
+            {
+                let mut g = self.waiter.as_ref().lock().unwrap();
+                g.done = true;
+                g.notify().unwrap();
+            }
+            self.thread.take().map(|t| t.join().unwrap()).unwrap_or(0)
+        }
+    }
+
+    #[test]
+    fn test_recursive_locking_both_modes() {
+        let sync_thread = SyncThread::start();
+        let start = Instant::now();
+        let mut loops = 0;
+        while start.elapsed() < Duration::from_millis(300) {
+            // mode 1: outer and inner
+            let (outer, inner) = (new_obj(), new_obj());
+            {
+                let _g = lock(hdr(&outer));
+                bump(&outer);
+                run_outer(&outer, LOCK_STACK_CAPACITY - 1, &inner);
+                assert!(outer.header.is_inflated());
+                assert!(!inner.header.is_inflated());
+            }
+            sync_thread.verify_can_be_synced(&outer);
+            sync_thread.verify_can_be_synced(&inner);
+            assert_eq!(outer.counter.get(), LOCK_STACK_CAPACITY);
+            assert_eq!(inner.counter.get(), LOCK_STACK_CAPACITY);
+
+            // mode 2: alternate A and B
+            let (a, b) = (new_obj(), new_obj());
+            run_a(&a, LOCK_STACK_CAPACITY, &b);
+            sync_thread.verify_can_be_synced(&a);
+            sync_thread.verify_can_be_synced(&b);
+            assert_eq!(a.counter.get(), LOCK_STACK_CAPACITY);
+            assert_eq!(b.counter.get(), LOCK_STACK_CAPACITY);
+            assert!(!b.header.is_inflated());
+            loops += 1;
+        }
+        let synced = sync_thread.finish();
+        assert_eq!(synced, 4 * loops);
+        println!("TestRecursiveLocking port: {loops} loops of both modes, {synced} objects synced by the SyncThread");
+    }
+}
