@@ -715,3 +715,48 @@ mod recursive_locking_port {
         println!("TestRecursiveLocking port: {loops} loops of both modes, {synced} objects synced by the SyncThread");
     }
 }
+
+/// The defined behaviour for the one unrecoverable misuse: dropping an
+/// object that another live thread still holds fast-locked (it leaked a
+/// guard). The process aborts with a message rather than leave that thread
+/// a dangling lock-stack entry. Checked in a child process.
+#[test]
+fn dropping_an_object_held_by_another_thread_aborts() {
+    const CHILD: &str = "FASTPATH_SYNC_ABORT_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        let h = Box::pin(Header::new());
+        let addr = &*h as *const Header as usize;
+        let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let holder = std::thread::spawn(move || {
+            // SAFETY: the header outlives this use (the parent drops it only
+            // after `locked` arrives, and then the process aborts).
+            let h = unsafe { Pin::new_unchecked(&*(addr as *const Header)) };
+            std::mem::forget(lock(h));
+            locked_tx.send(()).unwrap();
+            let _ = done_rx.recv(); // stay alive while the header is dropped
+        });
+        locked_rx.recv().unwrap();
+        drop(h); // aborts here
+        drop(done_tx);
+        let _ = holder.join();
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "sync::tests::dropping_an_object_held_by_another_thread_aborts",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(6), "expected SIGABRT; stderr: {stderr}");
+    assert!(
+        stderr.contains("dropped while fast-locked by another thread"),
+        "{stderr}"
+    );
+}
