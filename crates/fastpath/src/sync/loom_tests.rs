@@ -219,3 +219,34 @@ fn loom_interrupt_races_notify() {
         }
     });
 }
+
+/// The holder of a fast-locked object waits on it while a contender is
+/// inflating it with ANONYMOUS_OWNER: `wait` must claim the anonymous
+/// monitor (or inflate it itself), release it to the contender and get it
+/// back; the contender's notify reaches it or its timeout expires.
+#[test]
+fn loom_wait_claims_anonymous_monitor() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        enter(c.header.as_ref()); // fast-locked by the main thread
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref()); // inflates with ANONYMOUS_OWNER, or waits
+            c2.bump();
+            let moved = notify(c2.header.as_ref()).unwrap();
+            exit(c2.header.as_ref()).unwrap();
+            moved
+        });
+        let r = wait(c.header.as_ref(), Some(std::time::Duration::from_millis(1)));
+        assert!(holds_lock(&c.header));
+        let bumped = c.get();
+        exit(c.header.as_ref()).unwrap();
+        let moved = t.join().unwrap();
+        match r {
+            Ok(()) => assert!(moved == 1 && bumped == 1),
+            Err(SyncError::TimedOut) => assert_eq!(moved, 0),
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+        assert!(!holds_lock(&c.header));
+    });
+}
