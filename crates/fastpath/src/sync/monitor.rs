@@ -473,7 +473,7 @@ impl Monitor {
         let saved = self.recursions.swap(0, Ordering::Relaxed);
         self.release_and_wake(me.id);
 
-        let deadline = timeout.map(|d| Instant::now().checked_add(d));
+        let start = Instant::now();
         let mut outcome;
         loop {
             // Acquire: a notifier's writes before notify are visible once
@@ -486,22 +486,16 @@ impl Monitor {
                 outcome = Err(SyncError::Interrupted);
                 break;
             }
-            let remaining = match deadline {
-                None | Some(None) => None, // no timeout, or one too far to represent
-                Some(Some(d)) => {
-                    let now = Instant::now();
-                    if now >= d {
-                        outcome = Err(SyncError::TimedOut);
-                        break;
-                    }
-                    Some(d - now)
-                }
+            let Some(remaining) = time_left(timeout, start) else {
+                outcome = Err(SyncError::TimedOut);
+                break;
             };
             me.park.park(remaining);
             // loom has no clock: a timed park that returns models the
-            // deadline passing (at any moment the model chooses).
+            // deadline passing (at any moment the model chooses); the CAS
+            // below still lets a racing notify win.
             #[cfg(loom)]
-            if remaining.is_some() && node.state.load(Ordering::Acquire) != NOTIFIED {
+            if remaining.is_some() {
                 outcome = Err(SyncError::TimedOut);
                 break;
             }
@@ -593,4 +587,21 @@ impl Monitor {
             || !self.entry_list.load(Ordering::Relaxed).is_null()
             || self.owner() != NO_OWNER
     }
+}
+
+/// How long a timed wait may still park (`Some(None)`: no bound), or `None`
+/// once its timeout has passed since `start`.
+#[cfg(not(loom))]
+fn time_left(timeout: Option<Duration>, start: Instant) -> Option<Option<Duration>> {
+    match timeout {
+        None => Some(None),
+        Some(d) => d.checked_sub(start.elapsed()).filter(|r| !r.is_zero()).map(Some),
+    }
+}
+
+/// loom has no clock, and a model must not read the real one (its runs must
+/// be deterministic): the timed park itself decides when time is up.
+#[cfg(loom)]
+fn time_left(timeout: Option<Duration>, _start: Instant) -> Option<Option<Duration>> {
+    Some(timeout)
 }
