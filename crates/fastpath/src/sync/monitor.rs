@@ -157,7 +157,8 @@ impl Monitor {
         self.owner() == id
     }
 
-    /// Whether anyone (including `ANONYMOUS_OWNER`) owns it.
+    /// Whether the owner is `ANONYMOUS_OWNER` (fast-locked by a thread not
+    /// yet known).
     pub(crate) fn is_anonymous(&self) -> bool {
         self.owner() == ANONYMOUS_OWNER
     }
