@@ -118,6 +118,7 @@ pub(crate) fn inflate_owned<'a>(
 ) -> &'a Monitor {
     let addr = obj.addr();
     loop {
+        // Acquire: if a contender installed a monitor we read its fields.
         let mark = obj.load(super::atomic::Ordering::Acquire);
         if mark.has_monitor() {
             let m = monitor_of(obj, mark);

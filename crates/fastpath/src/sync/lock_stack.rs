@@ -73,8 +73,9 @@ impl LockStack {
             self.top.set(top + 1);
             return true;
         }
+        // Relaxed: the load only picks the expected value; the CAS checks it
+        // (and acquires).
         let mark = obj.load(super::atomic::Ordering::Relaxed);
-        // Relaxed load: it only picks the expected value; the CAS checks it.
         if !mark.is_unlocked() {
             return false;
         }
@@ -114,6 +115,7 @@ impl LockStack {
             self.top.set(i);
             return true;
         }
+        // Relaxed: as in `try_fast_enter`; the CAS below releases.
         let mark = obj.load(super::atomic::Ordering::Relaxed);
         if !mark.is_fast_locked() {
             return false; // a contender installed a monitor: slow path

@@ -225,6 +225,7 @@ impl Monitor {
             fence(Ordering::SeqCst);
             self.enter_loop(node, me);
         }
+        // Relaxed: see the increment above.
         self.contentions.fetch_sub(1, Ordering::Relaxed);
     }
 
@@ -271,6 +272,8 @@ impl Monitor {
             fence(Ordering::SeqCst);
         }
         self.unlink(node);
+        // Relaxed: a hint we set or were given; the fence below publishes
+        // the clearing.
         if self.succ.load(Ordering::Relaxed) == me.id {
             self.succ.store(NO_OWNER, Ordering::Relaxed);
         }
@@ -316,6 +319,8 @@ impl Monitor {
         }
         // Not the head: find the predecessor. Only the owner writes `next`
         // of a published node, so the walk is stable.
+        // Acquire: as in `tail` (pushers' Release CAS); the `next` loads and
+        // the store below are Relaxed for the same reason as there.
         let mut p = self.entry_list.load(Ordering::Acquire);
         while !p.is_null() {
             // SAFETY: as in `tail`.
@@ -408,7 +413,8 @@ impl Monitor {
             return false;
         }
         // Tell exiting owners that a thread is awake and about to take the
-        // lock, so they wake nobody.
+        // lock, so they wake nobody. Relaxed: a hint; whoever clears it
+        // fences before its next look at `owner`.
         let _ = self
             .succ
             .compare_exchange(NO_OWNER, id, Ordering::Relaxed, Ordering::Relaxed);
@@ -431,6 +437,7 @@ impl Monitor {
             spin_pause();
         }
         if acquired {
+            // Relaxed: a hint (see above); we own the lock now.
             if self.succ.load(Ordering::Relaxed) == id {
                 self.succ.store(NO_OWNER, Ordering::Relaxed);
             }
@@ -444,6 +451,7 @@ impl Monitor {
             let x = sd.load(std::sync::atomic::Ordering::Relaxed);
             sd.store((x - PENALTY).max(0), std::sync::atomic::Ordering::Relaxed);
         }
+        // Relaxed: a hint, published by the fence below.
         if self.succ.load(Ordering::Relaxed) == id {
             self.succ.store(NO_OWNER, Ordering::Relaxed);
             // After clearing `succ` we must retry before parking (see
@@ -483,6 +491,7 @@ impl Monitor {
                 outcome = Ok(());
                 break;
             }
+            // Acquire: pairs with the interrupter's swap.
             if me.interrupted.load(Ordering::Acquire) != 0 {
                 outcome = Err(SyncError::Interrupted);
                 break;
@@ -501,6 +510,8 @@ impl Monitor {
                 break;
             }
         }
+        // AcqRel on the CAS: it decides the race with a notifier (module
+        // docs), Acquire on failure to see the notifier's enqueue.
         if outcome.is_err()
             && node
                 .state
@@ -513,6 +524,7 @@ impl Monitor {
         }
         // A woken successor that does not retry right away must clear the
         // hint (see `enter_loop`); then fence before looking at `owner`.
+        // Relaxed: a hint, published by the fence.
         if self.succ.load(Ordering::Relaxed) == me.id {
             self.succ.store(NO_OWNER, Ordering::Relaxed);
         }
@@ -527,6 +539,7 @@ impl Monitor {
             // not already popped it.
             self.wait_set_remove(&node);
         }
+        // Relaxed: owner-only field; and the deflater's count, as above.
         self.recursions.store(saved, Ordering::Relaxed);
         self.contentions.fetch_sub(1, Ordering::Relaxed);
         if outcome == Err(SyncError::Interrupted) {
@@ -577,6 +590,7 @@ impl Monitor {
     #[cfg(test)]
     #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn debug_recursions(&self) -> usize {
+        // Relaxed: owner-only field, read by the owner.
         self.recursions.load(Ordering::Relaxed)
     }
 
@@ -584,6 +598,7 @@ impl Monitor {
     /// the future deflater).
     #[cfg_attr(any(not(test), loom), allow(dead_code))]
     pub(crate) fn is_busy(&self) -> bool {
+        // Relaxed: a snapshot for tests; the deflater will fence its own.
         self.contentions.load(Ordering::Relaxed) != 0
             || !self.entry_list.load(Ordering::Relaxed).is_null()
             || self.owner() != NO_OWNER

@@ -80,6 +80,7 @@ impl ParkEvent {
             loom::thread::yield_now();
             return;
         }
+        // Acquire: as in `park`.
         while self.state.load(Ordering::Acquire) == PARKED {
             loom::thread::park();
         }

@@ -137,6 +137,7 @@ fn ensure_lock_stack_space(me: &ThreadState, ls: &LockStack) {
         // than free memory a lock-stack still names (see
         // `header_dropped_while_locked`); this thread is not dropping it now.
         let h = unsafe { &*(addr as *const Header) };
+        // Acquire: we may read the monitor a contender installed.
         let mark = h.load(Ordering::Acquire);
         if mark.has_monitor() {
             inflate_owned(h, me, ls, InflateCause::Contention);

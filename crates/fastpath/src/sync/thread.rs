@@ -55,6 +55,7 @@ pub(crate) struct ThreadState {
 impl ThreadState {
     fn new_for_current_thread() -> ThreadState {
         ThreadState {
+            // Relaxed: ids only need to be unique.
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             park: ParkEvent::for_current_thread(),
             interrupted: AtomicU32::new(0),
