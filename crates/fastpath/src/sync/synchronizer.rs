@@ -229,6 +229,7 @@ fn exit_with(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> Result<(), 
             }
         }
     }
+    // Acquire: we may read the monitor next.
     let mark = obj.load(Ordering::Acquire);
     if mark.has_monitor() {
         let m = monitor_of(obj, mark);
@@ -252,6 +253,7 @@ fn owned_monitor<'a>(
 ) -> Result<Option<&'a Monitor>, SyncError> {
     let addr = obj.addr();
     if ls.contains(addr) {
+        // Acquire: we may read the monitor next.
         let mark = obj.load(Ordering::Acquire);
         return match inflate {
             Some(cause) => Ok(Some(inflate_owned(obj, me, ls, cause))),
@@ -259,6 +261,7 @@ fn owned_monitor<'a>(
             None => Ok(None),
         };
     }
+    // Acquire: we may read the monitor next.
     let mark = obj.load(Ordering::Acquire);
     if mark.has_monitor() {
         let m = monitor_of(obj, mark);
@@ -308,6 +311,7 @@ pub fn holds_lock(obj: &Header) -> bool {
     if thread::with_lock_stack(|ls| ls.contains(obj.addr())) {
         return true;
     }
+    // Acquire: we may read the monitor next.
     let mark = obj.load(Ordering::Acquire);
     mark.has_monitor() && thread::with_current(|me| monitor_of(obj, mark).is_owned_by(me.id))
 }
@@ -335,6 +339,8 @@ pub fn identity_hash(obj: &Header) -> u32 {
             }
         } else if mark.has_monitor() {
             let m = monitor_of(obj, mark);
+            // Relaxed: the displaced header only carries the hash; the CAS
+            // below validates what we read.
             let mut displaced = Mark(m.header.load(Ordering::Relaxed));
             loop {
                 if displaced.hash() != 0 {
@@ -361,6 +367,8 @@ pub fn identity_hash(obj: &Header) -> u32 {
 /// The word carrying the object's hash and spare bits: the displaced header
 /// if inflated, else the header itself.
 pub(crate) fn displaced_or_current(obj: &Header) -> Mark {
+    // Acquire: we may read the monitor next; Relaxed on the displaced
+    // header, which carries no other data.
     let mark = obj.load(Ordering::Acquire);
     if mark.has_monitor() {
         Mark(monitor_of(obj, mark).header.load(Ordering::Relaxed))
@@ -382,6 +390,7 @@ fn next_hash() -> u32 {
                 // Seed from the thread's stack address and a counter, so two
                 // threads start apart.
                 static SEED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0x9E37_79B9);
+                // Relaxed: any distinct value will do.
                 x = SEED.fetch_add(0x6D2B_79F5, std::sync::atomic::Ordering::Relaxed)
                     ^ (s as *const _ as u32);
                 x |= 1;
