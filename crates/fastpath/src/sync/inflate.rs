@@ -124,7 +124,7 @@ pub(crate) fn inflate_owned<'a>(
             let m = monitor_of(obj, mark);
             let entries = ls.remove(addr);
             if m.is_anonymous() {
-                m.claim_anonymous(me.id, entries);
+                m.claim_anonymous(me, entries);
             } else if m.is_owned_by(me.id) {
                 // Cannot happen (owned monitors are off the lock-stack), but
                 // keep the count right if it did.
@@ -133,6 +133,7 @@ pub(crate) fn inflate_owned<'a>(
             return m;
         }
         if mark.is_fast_locked() {
+            me.note_monitor_owner();
             let m = Monitor::new(mark, me.id, addr);
             if let Some(m) = install(obj, mark, m, cause) {
                 m.set_recursions(ls.remove(addr).saturating_sub(1));
@@ -160,6 +161,7 @@ pub(crate) fn inflate_contended(obj: &Header, mark: Mark) -> Option<&Monitor> {
 /// `None` if the header changed meanwhile.
 pub(crate) fn inflate_unlocked<'a>(obj: &'a Header, mark: Mark, me: &ThreadState) -> Option<&'a Monitor> {
     debug_assert!(mark.is_unlocked());
+    me.note_monitor_owner();
     install(
         obj,
         mark,
@@ -213,7 +215,7 @@ pub(crate) fn release_claimed_at_exit(obj: &Header, mark: Mark, me: &Arc<ThreadS
     let _reg = registry();
     let m = monitor_of(obj, mark);
     if m.is_anonymous() {
-        m.claim_anonymous(me.id, 1);
+        m.claim_anonymous(me, 1);
     }
     if m.is_owned_by(me.id) {
         m.exit_fully(me);

@@ -165,8 +165,10 @@ impl Monitor {
 
     /// The caller found the object on its own lock-stack (`entries` times)
     /// while the monitor is anonymously owned: it is the owner.
-    pub(crate) fn claim_anonymous(&self, id: usize, entries: usize) {
+    pub(crate) fn claim_anonymous(&self, me: &ThreadState, entries: usize) {
         debug_assert!(self.is_anonymous());
+        me.note_monitor_owner();
+        let id = me.id;
         // Relaxed: we already own the lock (since our fast-lock CAS); other
         // threads only ever compare `owner` with NO_OWNER, which neither
         // ANONYMOUS_OWNER nor `id` is.
@@ -191,6 +193,7 @@ impl Monitor {
 
     /// Acquires the monitor (reentrant). Blocks.
     pub(crate) fn enter(&self, me: &Arc<ThreadState>) {
+        me.note_monitor_owner();
         if self.try_lock(me.id) {
             return;
         }

@@ -215,7 +215,7 @@ fn exit_with(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> Result<(), 
                 let m = monitor_of(obj, mark);
                 let entries = ls.remove(addr);
                 if m.is_anonymous() {
-                    m.claim_anonymous(me.id, entries);
+                    m.claim_anonymous(me, entries);
                 }
                 m.exit(me);
                 return Ok(());
@@ -428,8 +428,10 @@ pub(crate) fn header_dropped_while_locked(obj: &Header, mark: Mark) {
             if entries == 0 {
                 abort_dropped_while_held(obj);
             }
-            let id = thread::with_current(|t| t.id);
-            m.claim_anonymous(id, entries);
+            let id = thread::with_current(|t| {
+                m.claim_anonymous(t, entries);
+                t.id
+            });
             me = Some(id);
         } else if m.owner() != super::thread::NO_OWNER {
             me = Some(thread::with_current(|t| t.id));
@@ -482,8 +484,10 @@ pub(crate) fn release_on_thread_exit(me: &Arc<ThreadState>) {
         }
         ls.set_top_state(super::lock_stack::UNREGISTERED);
     });
-    for _ in 0..inflate::release_monitors_owned_by(me) {
-        stats::count_released_at_exit();
+    if me.may_own_monitors() {
+        for _ in 0..inflate::release_monitors_owned_by(me) {
+            stats::count_released_at_exit();
+        }
     }
 }
 

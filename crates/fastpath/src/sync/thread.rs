@@ -50,6 +50,10 @@ pub(crate) struct ThreadState {
     pub(crate) park: ParkEvent,
     /// `Thread.interrupt` status: 1 if interrupted.
     pub(crate) interrupted: AtomicU32,
+    /// Set once the thread has owned any monitor; lets thread exit skip the
+    /// registry scan for threads that only ever fast-locked. Only this
+    /// thread writes it (std atomic: no synchronization, not modelled).
+    may_own_monitors: std::sync::atomic::AtomicBool,
 }
 
 impl ThreadState {
@@ -59,7 +63,23 @@ impl ThreadState {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             park: ParkEvent::for_current_thread(),
             interrupted: AtomicU32::new(0),
+            may_own_monitors: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Records that this thread (the caller) is about to own a monitor.
+    #[inline]
+    pub(crate) fn note_monitor_owner(&self) {
+        // Relaxed: written and read only by this thread.
+        self.may_own_monitors
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether this thread may own a monitor (see `note_monitor_owner`).
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) fn may_own_monitors(&self) -> bool {
+        // Relaxed: as above.
+        self.may_own_monitors.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
