@@ -3,7 +3,7 @@
 //!
 //! Where it sits: the fast paths in [`super::synchronizer`] CAS its two lock
 //! bits; [`super::inflate`] swings it to a tagged monitor pointer;
-//! [`super::api::identity_hash`] installs the hash into it. The layout follows
+//! [`super::synchronizer::identity_hash`] installs the hash into it. The layout follows
 //! HotSpot's 64-bit `markWord` (markWord.hpp), minus the bits a GC owns:
 //!
 //! ```text
