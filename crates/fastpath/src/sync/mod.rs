@@ -1,2 +1,114 @@
-//! Object monitors with fast-locking (seed 001). Built by the object-monitor
-//! issue.
+//! Object monitors with fast-locking (seed 001: HotSpot's lightweight
+//! locking, PR 10590 → JDK 21 `LM_LIGHTWEIGHT`, recursive since JDK 22, the
+//! default since JDK 23).
+//!
+//! An *object* is anything that embeds a [`Header`] (one word; its address
+//! is the identity). Locking it normally never leaves that word and a small
+//! per-thread *lock-stack*: CAS the lock bits 01→00 and push the object's
+//! address; unlock pops and CASes back. When fast-locking cannot express
+//! the state (contention, `wait`, interleaved recursion, a full lock-stack,
+//! unstructured exit) the object is *inflated*: a monitor-style
+//! structure with an owner, an entry list, a wait set and parking is
+//! installed in the header as a tagged pointer.
+//!
+//! Data flow:
+//!
+//! ```text
+//!  api::lock / Guard / Synchronized      raw enter / exit (runtimes)
+//!                 \                          /
+//!                  synchronizer  ── fast path: lock_stack + one CAS on header
+//!                  (mode dispatch)── slow path ─┬─ inflate ── monitor ── park
+//!                                               └─ thread (id, interrupt, exit)
+//!                   stats  ◄── every inflation, by cause
+//! ```
+//!
+//! | file | concept |
+//! |---|---|
+//! | `header.rs` | the header word and its layout |
+//! | `lock_stack.rs` | the per-thread lock-stack and its fast paths |
+//! | `thread.rs` | per-thread state, lazy registration, release at thread exit |
+//! | `park.rs` | the per-thread park event (futex) |
+//! | `monitor.rs` | the monitor: entry list, successor, spinning, wait/notify |
+//! | `inflate.rs` | installing monitors; the registry; memory and deflation |
+//! | `synchronizer.rs` | enter/exit/wait/notify/hash, by locking mode |
+//! | `api.rs` | the safe API |
+//! | `stats.rs` | per-cause counters |
+//! | `atomic.rs` | the loom shim |
+//!
+//! Errors are values ([`SyncError`]); nothing in a lock panics.
+
+mod api;
+mod atomic;
+mod header;
+mod inflate;
+mod lock_stack;
+mod monitor;
+mod park;
+mod stats;
+mod synchronizer;
+mod thread;
+
+#[cfg(all(test, loom))]
+mod loom_tests;
+#[cfg(all(test, not(loom)))]
+mod tests;
+
+pub use api::{lock, notify, notify_all, wait, Guard, SyncGuard, Synchronized};
+pub use header::{Header, LockState, SPARE_MASK};
+pub use inflate::live_monitors;
+pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
+pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
+pub use synchronizer::{enter, exit, holds_lock, identity_hash};
+pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
+
+/// Why a monitor operation did not do what was asked. Each leaves the
+/// object's state unchanged (except that `wait` has re-acquired the lock).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SyncError {
+    /// The current thread does not hold the object (Java's
+    /// `IllegalMonitorStateException`).
+    IllegalMonitorState,
+    /// `wait` was interrupted ([`interrupt`]); the interrupt status is
+    /// cleared, as `InterruptedException` does.
+    Interrupted,
+    /// `wait`'s timeout expired without a notification.
+    TimedOut,
+    /// [`Synchronized::lock`] on a thread that already holds it (a second
+    /// guard would alias the value).
+    AlreadyHeld,
+}
+
+impl core::fmt::Display for SyncError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            SyncError::IllegalMonitorState => "the current thread does not hold the object's lock",
+            SyncError::Interrupted => "the wait was interrupted",
+            SyncError::TimedOut => "the wait timed out",
+            SyncError::AlreadyHeld => "the current thread already holds this Synchronized value",
+        })
+    }
+}
+
+impl std::error::Error for SyncError {}
+
+/// `Thread.interrupt`: sets `thread`'s interrupt status and, if it is
+/// blocked in `wait`, makes that wait return [`SyncError::Interrupted`]
+/// (after re-acquiring the lock). A thread blocked in `lock` is not
+/// affected (as in Java). The status stays set until a `wait` consumes it
+/// or [`interrupted`] clears it.
+pub fn interrupt(thread: &SyncThread) {
+    // SeqCst: ordered before the unpark below and the waiter's check, so a
+    // waiter either sees the flag before parking or is woken. A swap rather
+    // than a store: the same on hardware, but loom mis-orders a plain store
+    // racing an RMW on the same word (tokio-rs/loom#254, #389) and would
+    // report a lost interrupt that cannot happen.
+    thread.0.interrupted.swap(1, atomic::Ordering::SeqCst);
+    thread.0.park.unpark();
+}
+
+/// `Thread.interrupted()`: returns and clears the current thread's
+/// interrupt status.
+pub fn interrupted() -> bool {
+    // AcqRel: consumes the interrupter's store.
+    thread::with_current(|me| me.interrupted.swap(0, atomic::Ordering::AcqRel) != 0)
+}

@@ -1,0 +1,242 @@
+//! The safe API: a guard from [`lock`], `wait`/`notify`/`notify_all` on it,
+//! and [`Synchronized<T>`], a value with its own header (Java's
+//! `synchronized` block, `Object.wait/notify`, `Thread.holdsLock`).
+//!
+//! Where it sits: on top of [`super::synchronizer`]'s raw
+//! `enter`/`exit`, adding the borrow that keeps the object alive and pinned
+//! while held.
+//!
+//! ```
+//! use std::pin::pin;
+//! use fastpath::sync::{self, Header};
+//!
+//! let obj = pin!(Header::new());
+//! let hash = sync::identity_hash(&obj);
+//! {
+//!     let g = sync::lock(obj.as_ref());
+//!     let again = sync::lock(obj.as_ref()); // reentrant
+//!     assert!(sync::holds_lock(&obj));
+//!     assert_eq!(g.notify(), Ok(0)); // nobody waits
+//!     drop(again);
+//! }
+//! assert!(!sync::holds_lock(&obj));
+//! assert_eq!(sync::identity_hash(&obj), hash);
+//! assert!(!obj.is_inflated()); // uncontended: never left the lock-stack
+//! ```
+
+use core::cell::UnsafeCell;
+use core::marker::PhantomData;
+use core::ops::{Deref, DerefMut};
+use core::pin::Pin;
+use std::time::Duration;
+
+use super::header::Header;
+use super::synchronizer;
+use super::SyncError;
+
+/// Holds `obj` until dropped; reentrant: a thread may hold several guards
+/// on one object. Not `Send`: a lock is released by the thread that took it.
+#[must_use = "the lock is released when the guard is dropped"]
+pub struct Guard<'a> {
+    obj: Pin<&'a Header>,
+    _not_send: PhantomData<*const ()>,
+}
+
+/// Acquires `obj` (blocking while another thread holds it).
+#[inline]
+pub fn lock(obj: Pin<&Header>) -> Guard<'_> {
+    synchronizer::enter(obj);
+    Guard {
+        obj,
+        _not_send: PhantomData,
+    }
+}
+
+impl Guard<'_> {
+    /// The object held.
+    pub fn header(&self) -> Pin<&Header> {
+        self.obj
+    }
+
+    /// `Object.wait`: see [`crate::sync::wait`]. On return (any result) the
+    /// lock is held again at the same depth.
+    pub fn wait(&self, timeout: Option<Duration>) -> Result<(), SyncError> {
+        synchronizer::wait(self.obj, timeout)
+    }
+
+    /// Waits until `condition` is false, re-checking after every wake-up
+    /// (the loop every correct `wait` caller writes). `Err` on timeout
+    /// (measured per wait) or interruption.
+    pub fn wait_while(
+        &self,
+        mut condition: impl FnMut() -> bool,
+        timeout: Option<Duration>,
+    ) -> Result<(), SyncError> {
+        while condition() {
+            self.wait(timeout)?;
+        }
+        Ok(())
+    }
+
+    /// `Object.notify`: returns how many waiters were moved (0 or 1).
+    pub fn notify(&self) -> Result<usize, SyncError> {
+        synchronizer::notify(self.obj, false)
+    }
+
+    /// `Object.notifyAll`: returns how many waiters were moved.
+    pub fn notify_all(&self) -> Result<usize, SyncError> {
+        synchronizer::notify(self.obj, true)
+    }
+}
+
+impl Drop for Guard<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        // Only fails if the runtime also used the raw `exit` on this object
+        // and unbalanced it; nothing is left to undo then.
+        let _ = synchronizer::exit(self.obj);
+    }
+}
+
+/// `Object.wait` without a guard (the caller holds `obj` some other way,
+/// e.g. the raw API).
+pub fn wait(obj: Pin<&Header>, timeout: Option<Duration>) -> Result<(), SyncError> {
+    synchronizer::wait(obj, timeout)
+}
+
+/// `Object.notify` without a guard.
+pub fn notify(obj: Pin<&Header>) -> Result<usize, SyncError> {
+    synchronizer::notify(obj, false)
+}
+
+/// `Object.notifyAll` without a guard.
+pub fn notify_all(obj: Pin<&Header>) -> Result<usize, SyncError> {
+    synchronizer::notify(obj, true)
+}
+
+/// A value guarded by its own header: Java's `synchronized` object in one
+/// type. Pin it (`Box::pin`, `Arc::pin`, `pin!`) to lock it.
+///
+/// ```
+/// use std::sync::Arc;
+/// use fastpath::sync::Synchronized;
+///
+/// let counter = Arc::pin(Synchronized::new(0u64));
+/// let c2 = counter.clone();
+/// let t = std::thread::spawn(move || {
+///     for _ in 0..1000 { *c2.as_ref().lock().unwrap() += 1; }
+/// });
+/// for _ in 0..1000 { *counter.as_ref().lock().unwrap() += 1; }
+/// t.join().unwrap();
+/// let g = counter.as_ref().lock().unwrap();
+/// assert_eq!(*g, 2000);
+/// assert!(counter.as_ref().lock().is_err()); // not reentrant: would alias
+/// ```
+pub struct Synchronized<T> {
+    header: Header,
+    value: UnsafeCell<T>,
+}
+
+// SAFETY: the value is only reached through a `SyncGuard`, which exists
+// only while the current thread holds the header's lock: access is
+// exclusive, as with `std::sync::Mutex<T>` (same bounds).
+unsafe impl<T: Send> Sync for Synchronized<T> {}
+// SAFETY: moving the whole value moves its header, which is unlocked (a
+// lock borrows it, pinned).
+unsafe impl<T: Send> Send for Synchronized<T> {}
+
+impl<T> Synchronized<T> {
+    /// `value` behind a fresh header.
+    pub fn new(value: T) -> Synchronized<T> {
+        Synchronized {
+            header: Header::new(),
+            value: UnsafeCell::new(value),
+        }
+    }
+
+    /// The header (for hash, `holds_lock`, the raw API).
+    pub fn header(self: Pin<&Self>) -> Pin<&Header> {
+        // SAFETY: structural pinning of `header`: Synchronized never moves
+        // it out, and it is !Unpin so Synchronized is too.
+        unsafe { self.map_unchecked(|s| &s.header) }
+    }
+
+    /// Locks and gives access to the value. Unlike a bare [`Header`] this
+    /// is not reentrant, since two guards would be two `&mut T`: locking it
+    /// again on a thread that holds it returns [`SyncError::AlreadyHeld`].
+    #[inline]
+    pub fn lock(self: Pin<&Self>) -> Result<SyncGuard<'_, T>, SyncError> {
+        let header = self.header();
+        if synchronizer::holds_lock(&header) {
+            return Err(SyncError::AlreadyHeld);
+        }
+        let guard = lock(header);
+        Ok(SyncGuard {
+            guard,
+            value: &self.get_ref().value,
+        })
+    }
+
+    /// The value, when nobody can hold the lock.
+    pub fn into_inner(self) -> T {
+        self.value.into_inner()
+    }
+}
+
+/// Access to a [`Synchronized`] value while its lock is held.
+#[must_use = "the lock is released when the guard is dropped"]
+pub struct SyncGuard<'a, T> {
+    guard: Guard<'a>,
+    value: &'a UnsafeCell<T>,
+}
+
+impl<T> SyncGuard<'_, T> {
+    /// `Object.wait`; see [`Guard::wait`]. The value may have changed when
+    /// it returns.
+    pub fn wait(&mut self, timeout: Option<Duration>) -> Result<(), SyncError> {
+        self.guard.wait(timeout)
+    }
+
+    /// Waits while `condition(value)` holds.
+    pub fn wait_while(
+        &mut self,
+        mut condition: impl FnMut(&mut T) -> bool,
+        timeout: Option<Duration>,
+    ) -> Result<(), SyncError> {
+        loop {
+            // SAFETY: we hold the lock (see `Deref`).
+            if !condition(unsafe { &mut *self.value.get() }) {
+                return Ok(());
+            }
+            self.guard.wait(timeout)?;
+        }
+    }
+
+    /// `Object.notify`.
+    pub fn notify(&self) -> Result<usize, SyncError> {
+        self.guard.notify()
+    }
+
+    /// `Object.notifyAll`.
+    pub fn notify_all(&self) -> Result<usize, SyncError> {
+        self.guard.notify_all()
+    }
+}
+
+impl<T> Deref for SyncGuard<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the guard proves the current thread holds the lock; other
+        // threads cannot get a guard until it is released, and this thread
+        // cannot get a second one (`lock` refuses a held object). So this
+        // guard's access is exclusive.
+        unsafe { &*self.value.get() }
+    }
+}
+
+impl<T> DerefMut for SyncGuard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: as in `deref`.
+        unsafe { &mut *self.value.get() }
+    }
+}

@@ -1,0 +1,223 @@
+//! Inflation: moving an object's lock from its header (and a lock-stack)
+//! into a [`Monitor`], and the registry that owns every monitor's memory
+//! (HotSpot `LightweightSynchronizer::inflate_*`, lightweightSynchronizer.cpp,
+//! JDK 23, without the `ObjectMonitorTable`).
+//!
+//! Where it sits: called by [`super::synchronizer`]'s slow paths. Three ways
+//! in, by who holds the lock:
+//! - [`inflate_owned`]: the caller holds the object on its lock-stack. It
+//!   installs a monitor owned by itself (or claims the anonymous one a
+//!   contender installed) with `recursions = entries removed − 1`.
+//! - [`inflate_contended`]: another thread holds it fast-locked. Install a
+//!   monitor owned by `ANONYMOUS_OWNER`; the holder claims it at its next
+//!   exit, wait or notify.
+//! - [`inflate_unlocked`]: nobody holds it (monitor-only mode): install a
+//!   monitor owned by the caller.
+//!
+//! Each is one CAS of the header from the exact word the monitor's displaced
+//! header was copied from, so a racing hash installation or a racing
+//! inflation simply makes the CAS fail and the caller retry: there is no
+//! INFLATING state (the simplification fast-locking bought, PR 10590).
+//!
+//! ## Monitor memory and the future deflation
+//!
+//! Every installed monitor is in [`REGISTRY`]. Until deflation exists a
+//! monitor stays installed for the life of its object and is freed by the
+//! header's `Drop` (under the registry lock), when no thread can be inside a
+//! call on that object. Exception: a monitor still *owned by another thread*
+//! when its object is dropped (only possible after leaking a guard) is left
+//! in the registry, never freed, because that thread's exit will still
+//! release it.
+//!
+//! Deflation (a later issue) will follow HotSpot's async protocol: a
+//! deflater walks the registry under its lock; for a monitor with
+//! `owner == NO_OWNER` and no contentions or waiters it CASes `owner`
+//! `NO_OWNER → DEFLATER_MARKER` (so `try_lock` fails for everyone), re-checks
+//! `contentions` (a contender that incremented it first makes the deflater
+//! back off by restoring NO_OWNER), then CASes the header from the tagged
+//! pointer back to the displaced header, unlinks it from the registry and
+//! frees it only after every thread that might have loaded the tagged pointer
+//! has passed a quiescent point (HotSpot uses a handshake; here an epoch per
+//! thread). A thread that finds `DEFLATER_MARKER` in `owner` re-reads the
+//! header and retries, which is why [`super::synchronizer`]'s slow paths are
+//! written as "reload the header and loop". Header `Drop` takes the registry
+//! lock before freeing, so it cannot race a deflater either.
+
+use std::collections::HashSet;
+#[cfg(not(loom))]
+use std::sync::Arc;
+use std::sync::Mutex;
+
+use super::header::{Header, Mark};
+use super::lock_stack::LockStack;
+use super::monitor::Monitor;
+use super::stats::{self, InflateCause};
+use super::thread::{ThreadState, ANONYMOUS_OWNER, NO_OWNER};
+
+/// Addresses of every installed monitor.
+pub(crate) static REGISTRY: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+
+fn registry() -> std::sync::MutexGuard<'static, Option<HashSet<usize>>> {
+    // A poisoned lock only means a panic elsewhere while it was held; the
+    // set itself is always consistent (single insert/remove operations).
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn register(m: *const Monitor) {
+    registry().get_or_insert_with(HashSet::new).insert(m as usize);
+}
+
+/// Number of monitors installed and not freed (for tests and the lab).
+pub fn live_monitors() -> usize {
+    registry().as_ref().map_or(0, |s| s.len())
+}
+
+/// The monitor a `10` header word points to, borrowed for as long as the
+/// header is.
+#[inline]
+pub(crate) fn monitor_of(_obj: &Header, mark: Mark) -> &Monitor {
+    // SAFETY: a monitor installed in a header is freed only by that header's
+    // Drop (or, later, by deflation after a quiescent period), which cannot
+    // run while `_obj` is borrowed; the pointer came from the header.
+    unsafe { &*mark.monitor() }
+}
+
+/// Tries to install `m` in `obj`, replacing exactly `expected`.
+fn install(obj: &Header, expected: Mark, m: Box<Monitor>, cause: InflateCause) -> Option<&Monitor> {
+    let ptr = Box::into_raw(m);
+    // AcqRel: Release publishes the monitor's initialised fields to every
+    // thread that Acquire-loads the tagged word; Acquire because we may own
+    // the lock through this CAS (monitor-only mode).
+    match obj.cas(
+        expected,
+        Mark::encode_monitor(ptr),
+        super::atomic::Ordering::AcqRel,
+        super::atomic::Ordering::Relaxed,
+    ) {
+        Ok(()) => {
+            register(ptr);
+            stats::count_inflation(cause);
+            // SAFETY: just installed; see `monitor_of`.
+            Some(unsafe { &*ptr })
+        }
+        Err(_) => {
+            // SAFETY: never published; we still own the allocation.
+            drop(unsafe { Box::from_raw(ptr) });
+            None
+        }
+    }
+}
+
+/// The caller holds `obj` on `ls`: returns its monitor, owned by the caller
+/// with `recursions = entries − 1`, the entries removed from `ls`.
+pub(crate) fn inflate_owned<'a>(
+    obj: &'a Header,
+    me: &ThreadState,
+    ls: &LockStack,
+    cause: InflateCause,
+) -> &'a Monitor {
+    let addr = obj.addr();
+    loop {
+        // Acquire: if a contender installed a monitor we read its fields.
+        let mark = obj.load(super::atomic::Ordering::Acquire);
+        if mark.has_monitor() {
+            let m = monitor_of(obj, mark);
+            let entries = ls.remove(addr);
+            if m.is_anonymous() {
+                m.claim_anonymous(me, entries);
+            } else if m.is_owned_by(me.id) {
+                // Cannot happen (owned monitors are off the lock-stack), but
+                // keep the count right if it did.
+                m.set_recursions(entries.saturating_sub(1));
+            }
+            return m;
+        }
+        if mark.is_fast_locked() {
+            me.note_monitor_owner();
+            let m = Monitor::new(mark, me.id, addr);
+            if let Some(m) = install(obj, mark, m, cause) {
+                m.set_recursions(ls.remove(addr).saturating_sub(1));
+                return m;
+            }
+            continue; // a hash was installed or a contender inflated: retry
+        }
+        super::atomic::spin_pause(); // 11: a GC is working on the object
+    }
+}
+
+/// `obj` was fast-locked (word `mark`) by another thread: install a monitor
+/// owned by `ANONYMOUS_OWNER`. `None` if the header changed meanwhile.
+pub(crate) fn inflate_contended(obj: &Header, mark: Mark) -> Option<&Monitor> {
+    debug_assert!(mark.is_fast_locked());
+    install(
+        obj,
+        mark,
+        Monitor::new(mark, ANONYMOUS_OWNER, obj.addr()),
+        InflateCause::Contention,
+    )
+}
+
+/// `obj` was unlocked (word `mark`): install a monitor owned by `me`.
+/// `None` if the header changed meanwhile.
+pub(crate) fn inflate_unlocked<'a>(obj: &'a Header, mark: Mark, me: &ThreadState) -> Option<&'a Monitor> {
+    debug_assert!(mark.is_unlocked());
+    me.note_monitor_owner();
+    install(
+        obj,
+        mark,
+        Monitor::new(mark, me.id, obj.addr()),
+        InflateCause::MonitorMode,
+    )
+}
+
+/// Header `Drop` of an inflated object: free its monitor unless another
+/// thread still owns it. Runs with `&mut Header`, so no thread is inside a
+/// call on this object; the registry lock keeps out a thread-exit release.
+pub(crate) fn free_on_header_drop(m: *const Monitor, current_id: Option<usize>) {
+    let mut reg = registry();
+    // SAFETY: installed monitors are only freed here, under this lock.
+    let owner = unsafe { (*m).owner() };
+    if owner != NO_OWNER && Some(owner) != current_id {
+        return; // owned by a live thread through a leaked guard: leak it
+    }
+    if let Some(set) = reg.as_mut() {
+        set.remove(&(m as usize));
+    }
+    drop(reg);
+    // SAFETY: allocated by `install`, unreachable now: the header is being
+    // dropped and the registry no longer lists it.
+    drop(unsafe { Box::from_raw(m as *mut Monitor) });
+    stats::count_monitor_freed();
+}
+
+/// Thread exit: release every monitor `me` owns (its lock-stack entries are
+/// handled by the caller). Holds the registry lock throughout, so no
+/// header `Drop` frees a monitor under it.
+#[cfg(not(loom))]
+pub(crate) fn release_monitors_owned_by(me: &ThreadState) -> usize {
+    let reg = registry();
+    let mut released = 0;
+    for &m in reg.iter().flatten() {
+        // SAFETY: listed monitors are alive while the lock is held.
+        let m = unsafe { &*(m as *const Monitor) };
+        if m.is_owned_by(me.id) {
+            m.exit_fully(me);
+            released += 1;
+        }
+    }
+    released
+}
+
+/// Thread exit, a lock-stack entry whose object has a monitor: claim it and
+/// release it, under the registry lock (see [`release_monitors_owned_by`]).
+#[cfg(not(loom))]
+pub(crate) fn release_claimed_at_exit(obj: &Header, mark: Mark, me: &Arc<ThreadState>) {
+    let _reg = registry();
+    let m = monitor_of(obj, mark);
+    if m.is_anonymous() {
+        m.claim_anonymous(me, 1);
+    }
+    if m.is_owned_by(me.id) {
+        m.exit_fully(me);
+    }
+}

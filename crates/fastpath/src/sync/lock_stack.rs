@@ -1,0 +1,396 @@
+//! The lock-stack: a small per-thread array of the objects this thread has
+//! fast-locked, in locking order (HotSpot `LockStack`, lockStack.hpp, with the
+//! recursive extension of JDK 22, JDK-8319796).
+//!
+//! Where it sits: the fast paths of [`super::synchronizer`] push and pop it
+//! without any atomic instruction (only the owning thread ever touches it);
+//! [`super::inflate`] removes an object's entries when it moves the lock into a
+//! monitor. It answers "does the current thread hold X?" by a scan of at most
+//! [`CAPACITY`] words, which is why fast-locking needs no owner field in the
+//! header.
+//!
+//! Theory of operation:
+//! - Recursion is a *consecutive run*: `[A, B, B, B]` is A held once and B
+//!   three times. A recursive enter only compares with the top entry, so the
+//!   fast path never scans.
+//! - An object held but not on top (`[A, B]` entering A) cannot be expressed;
+//!   the slow path inflates A with `recursions = entries removed − 1` and
+//!   enters the monitor once more.
+//! - A full stack makes room by inflating: first entries whose objects were
+//!   already inflated by a contender, then the bottom entry
+//!   (HotSpot `ensure_lock_stack_space`).
+//!
+//! `top` doubles as a state: a value of [`CAPACITY`] or more that is not a
+//! real depth ([`UNREGISTERED`], [`MONITOR_ONLY`]) makes both fast paths fail
+//! their bounds check, so a thread's first lock and every lock of a
+//! monitor-mode thread reach the slow path without any extra test on the
+//! fast path.
+
+use core::cell::Cell;
+
+use super::header::Header;
+
+/// Entries per thread (HotSpot `LockStack::CAPACITY`).
+pub const CAPACITY: usize = 8;
+/// `top` of a thread that has not registered yet.
+pub(crate) const UNREGISTERED: usize = CAPACITY + 1;
+/// `top` of a thread in monitor-only mode: every lock is a monitor.
+pub(crate) const MONITOR_ONLY: usize = CAPACITY + 2;
+
+/// The lock-stack. Not `Sync`: it lives in a thread-local and only its
+/// thread reads or writes it.
+pub(crate) struct LockStack {
+    /// Number of entries, or one of the sentinel states above.
+    top: Cell<usize>,
+    /// Header addresses, bottom first; `entries[top..]` are stale.
+    entries: [Cell<usize>; CAPACITY],
+}
+
+impl LockStack {
+    /// A lock-stack in the [`UNREGISTERED`] state.
+    #[allow(clippy::declare_interior_mutable_const)]
+    pub(crate) const fn new_unregistered() -> LockStack {
+        const EMPTY: Cell<usize> = Cell::new(0);
+        LockStack {
+            top: Cell::new(UNREGISTERED),
+            entries: [EMPTY; CAPACITY],
+        }
+    }
+
+    /// The fast path of `monitorenter` (HotSpot `lightweight_lock` in the
+    /// MacroAssembler): a recursive push if `obj` is on top, else CAS the
+    /// header 01→00 and push. `false` sends the caller to the slow path and
+    /// changes nothing.
+    #[inline(always)]
+    pub(crate) fn try_fast_enter(&self, obj: &Header) -> bool {
+        let top = self.top.get();
+        if top >= CAPACITY {
+            return false; // full, unregistered or monitor-only
+        }
+        let addr = obj.addr();
+        if top > 0 && self.entries[top - 1].get() == addr {
+            self.entries[top].set(addr);
+            self.top.set(top + 1);
+            return true;
+        }
+        // Relaxed: the load only picks the expected value; the CAS checks it
+        // (and acquires).
+        let mark = obj.load(super::atomic::Ordering::Relaxed);
+        if !mark.is_unlocked() {
+            return false;
+        }
+        // Acquire: taking the lock must see every write of the previous
+        // holder's critical section (released by its unlocking CAS or its
+        // monitor exit, which published the word we replace).
+        if obj
+            .cas(
+                mark,
+                mark.set_fast_locked(),
+                super::atomic::Ordering::Acquire,
+                super::atomic::Ordering::Relaxed,
+            )
+            .is_err()
+        {
+            return false;
+        }
+        self.entries[top].set(addr);
+        self.top.set(top + 1);
+        true
+    }
+
+    /// The fast path of `monitorexit` (HotSpot `lightweight_unlock`): `obj`
+    /// must be on top; pop; if the entry below is `obj` too this was a
+    /// recursive exit; else CAS the header 00→01. `false` sends the caller to
+    /// the slow path and changes nothing (HotSpot pops first and pushes back
+    /// on failure; checking before popping is the same thing).
+    #[inline(always)]
+    pub(crate) fn try_fast_exit(&self, obj: &Header) -> bool {
+        let top = self.top.get();
+        let i = top.wrapping_sub(1);
+        let addr = obj.addr();
+        if i >= CAPACITY || self.entries[i].get() != addr {
+            return false; // not on top, empty, unregistered or monitor-only
+        }
+        if i > 0 && self.entries[i - 1].get() == addr {
+            self.top.set(i);
+            return true;
+        }
+        // Relaxed: as in `try_fast_enter`; the CAS below releases.
+        let mark = obj.load(super::atomic::Ordering::Relaxed);
+        if !mark.is_fast_locked() {
+            return false; // a contender installed a monitor: slow path
+        }
+        // Release: the critical section's writes must be visible to the next
+        // thread that acquires the header.
+        if obj
+            .cas(
+                mark,
+                mark.set_unlocked(),
+                super::atomic::Ordering::Release,
+                super::atomic::Ordering::Relaxed,
+            )
+            .is_err()
+        {
+            return false;
+        }
+        self.top.set(i);
+        true
+    }
+
+    /// The raw `top` word (a depth or a sentinel).
+    #[inline(always)]
+    pub(crate) fn top_state(&self) -> usize {
+        self.top.get()
+    }
+
+    pub(crate) fn set_top_state(&self, state: usize) {
+        self.top.set(state);
+    }
+
+    /// Number of entries (0 for the sentinel states).
+    pub(crate) fn len(&self) -> usize {
+        let t = self.top.get();
+        if t <= CAPACITY {
+            t
+        } else {
+            0
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub(crate) fn is_full(&self) -> bool {
+        self.top.get() == CAPACITY
+    }
+
+    /// Entry `i` (0 = bottom).
+    pub(crate) fn at(&self, i: usize) -> usize {
+        self.entries[i].get()
+    }
+
+    /// The top entry.
+    pub(crate) fn top(&self) -> Option<usize> {
+        self.len().checked_sub(1).map(|i| self.at(i))
+    }
+
+    /// The bottom entry.
+    pub(crate) fn bottom(&self) -> Option<usize> {
+        (!self.is_empty()).then(|| self.at(0))
+    }
+
+    /// Pushes `addr`; the caller made room.
+    pub(crate) fn push(&self, addr: usize) {
+        let t = self.len();
+        debug_assert!(t < CAPACITY, "push on a full lock-stack");
+        self.entries[t].set(addr);
+        self.top.set(t + 1);
+    }
+
+    /// Whether `addr` has an entry.
+    pub(crate) fn contains(&self, addr: usize) -> bool {
+        (0..self.len()).any(|i| self.at(i) == addr)
+    }
+
+    #[cfg_attr(any(not(test), loom), allow(dead_code))] // HotSpot's API; tests use it
+    /// Whether `addr` has two consecutive entries (held recursively on the
+    /// lock-stack).
+    pub(crate) fn is_recursive(&self, addr: usize) -> bool {
+        (1..self.len()).any(|i| self.at(i) == addr && self.at(i - 1) == addr)
+    }
+
+    #[cfg_attr(any(not(test), loom), allow(dead_code))] // HotSpot's API; tests use it
+    /// Recursive enter if `addr` is on top and there is room.
+    pub(crate) fn try_recursive_enter(&self, addr: usize) -> bool {
+        if self.is_full() || self.top() != Some(addr) {
+            return false;
+        }
+        self.push(addr);
+        true
+    }
+
+    /// Recursive exit if the top two entries are `addr`.
+    pub(crate) fn try_recursive_exit(&self, addr: usize) -> bool {
+        let t = self.len();
+        if t < 2 || self.at(t - 1) != addr || self.at(t - 2) != addr {
+            return false;
+        }
+        self.top.set(t - 1);
+        true
+    }
+
+    /// Removes every entry of `addr`, keeping the others in order, and
+    /// returns how many there were (HotSpot `LockStack::remove`).
+    pub(crate) fn remove(&self, addr: usize) -> usize {
+        let t = self.len();
+        let mut kept = 0;
+        for i in 0..t {
+            let e = self.at(i);
+            if e != addr {
+                self.entries[kept].set(e);
+                kept += 1;
+            }
+        }
+        self.top.set(kept);
+        t - kept
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    //! Mirrors HotSpot's test/hotspot/gtest/runtime/test_lockStack.cpp
+    //! (is_recursive, try_recursive_enter, contains, remove) on a standalone
+    //! lock-stack; the `*_raw` helpers are its `push_raw`/`pop_raw`.
+    use super::*;
+
+    fn fresh() -> LockStack {
+        let ls = LockStack::new_unregistered();
+        ls.set_top_state(0);
+        ls
+    }
+    fn push_raw(ls: &LockStack, a: usize) {
+        ls.push(a);
+    }
+    fn pop_raw(ls: &LockStack) {
+        ls.set_top_state(ls.len() - 1);
+    }
+    const O0: usize = 0x1000;
+    const O1: usize = 0x2000;
+    const O2: usize = 0x3000;
+    const O3: usize = 0x4000;
+
+    #[test]
+    fn is_recursive() {
+        let ls = fresh();
+        push_raw(&ls, O0);
+        assert!(!ls.is_recursive(O0));
+        push_raw(&ls, O1);
+        assert!(!ls.is_recursive(O0) && !ls.is_recursive(O1));
+        push_raw(&ls, O1);
+        assert!(!ls.is_recursive(O0) && ls.is_recursive(O1));
+        pop_raw(&ls);
+        pop_raw(&ls);
+        push_raw(&ls, O0);
+        assert!(ls.is_recursive(O0)); // 0, 0
+        push_raw(&ls, O0);
+        assert!(ls.is_recursive(O0)); // 0, 0, 0
+        pop_raw(&ls);
+        push_raw(&ls, O1);
+        assert!(ls.is_recursive(O0) && !ls.is_recursive(O1)); // 0, 0, 1
+        push_raw(&ls, O1);
+        assert!(ls.is_recursive(O0) && ls.is_recursive(O1)); // 0, 0, 1, 1
+        for _ in 0..4 {
+            pop_raw(&ls);
+        }
+        assert!(ls.is_empty());
+    }
+
+    #[test]
+    fn try_recursive_enter_and_exit() {
+        let ls = fresh();
+        ls.push(O0);
+        ls.push(O1);
+        assert!(!ls.is_recursive(O0) && !ls.is_recursive(O1));
+        assert!(!ls.try_recursive_enter(O0), "O0 is held but not on top");
+        assert!(ls.try_recursive_enter(O1)); // 0, 1, 1
+        assert!(!ls.is_recursive(O0) && ls.is_recursive(O1));
+        assert!(ls.try_recursive_exit(O1));
+        assert!(!ls.try_recursive_exit(O1), "single entry: not a recursive exit");
+        pop_raw(&ls);
+        assert!(ls.try_recursive_enter(O0)); // 0, 0
+        assert!(ls.try_recursive_enter(O0)); // 0, 0, 0
+        assert!(ls.is_recursive(O0));
+        assert!(ls.try_recursive_exit(O0));
+        push_raw(&ls, O1); // 0, 0, 1
+        assert!(ls.is_recursive(O0) && !ls.is_recursive(O1));
+        assert!(ls.try_recursive_enter(O1)); // 0, 0, 1, 1
+        assert!(ls.is_recursive(O0) && ls.is_recursive(O1));
+        assert_eq!(ls.len(), 4);
+    }
+
+    #[test]
+    fn recursive_enter_refuses_when_full() {
+        let ls = fresh();
+        for _ in 0..CAPACITY {
+            ls.push(O0);
+        }
+        assert!(ls.is_full());
+        assert!(!ls.try_recursive_enter(O0));
+        assert_eq!(ls.len(), CAPACITY);
+    }
+
+    #[test]
+    fn contains() {
+        let ls = fresh();
+        assert!(!ls.contains(O0));
+        ls.push(O0);
+        assert!(ls.contains(O0) && !ls.contains(O1));
+        push_raw(&ls, O0);
+        assert!(ls.contains(O0) && !ls.contains(O1));
+        push_raw(&ls, O1);
+        assert!(ls.contains(O0) && ls.contains(O1));
+        push_raw(&ls, O1);
+        pop_raw(&ls);
+        pop_raw(&ls);
+        pop_raw(&ls);
+        push_raw(&ls, O1); // 0, 1
+        assert!(ls.contains(O0) && ls.contains(O1));
+    }
+
+    #[test]
+    fn remove_returns_the_run_length() {
+        let ls = fresh();
+        push_raw(&ls, O0);
+        assert_eq!(ls.remove(O0), 1);
+        assert!(!ls.contains(O0));
+        push_raw(&ls, O0);
+        push_raw(&ls, O0);
+        assert_eq!(ls.remove(O0), 2);
+        for (first, second) in [(O0, O1), (O1, O0)] {
+            push_raw(&ls, O0);
+            push_raw(&ls, O1);
+            assert_eq!(ls.remove(first), 1);
+            assert!(!ls.contains(first) && ls.contains(second));
+            ls.remove(second);
+            assert!(ls.is_empty());
+        }
+        for (a, b, b2) in [(O0, O0, O1), (O0, O1, O1)] {
+            push_raw(&ls, a);
+            push_raw(&ls, b);
+            push_raw(&ls, b2);
+            let twice = if a == b { a } else { b };
+            assert_eq!(ls.remove(twice), 2);
+            ls.remove(if twice == O0 { O1 } else { O0 });
+            assert!(ls.is_empty());
+        }
+        for e in [O0, O1, O1, O2, O2, O2, O2, O3] {
+            push_raw(&ls, e);
+        }
+        assert_eq!(ls.len(), 8);
+        assert_eq!(ls.remove(O1), 2);
+        assert_eq!(
+            (0..6).map(|i| ls.at(i)).collect::<Vec<_>>(),
+            [O0, O2, O2, O2, O2, O3]
+        );
+        assert_eq!(ls.remove(O2), 4);
+        assert_eq!((ls.at(0), ls.at(1), ls.len()), (O0, O3, 2));
+        assert_eq!(ls.remove(O0), 1);
+        assert_eq!((ls.at(0), ls.len()), (O3, 1));
+        assert_eq!(ls.remove(O3), 1);
+        assert!(ls.is_empty());
+    }
+
+    #[test]
+    fn sentinel_states_fail_both_fast_paths() {
+        let h = Header::new();
+        for state in [UNREGISTERED, MONITOR_ONLY] {
+            let ls = LockStack::new_unregistered();
+            ls.set_top_state(state);
+            assert!(!ls.try_fast_enter(&h));
+            assert!(!ls.try_fast_exit(&h));
+            assert_eq!(h.lock_state(), super::super::header::LockState::Unlocked);
+            assert!(ls.is_empty());
+        }
+    }
+}

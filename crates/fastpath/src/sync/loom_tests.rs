@@ -1,0 +1,252 @@
+//! loom models of the racy protocols (run with
+//! `RUSTFLAGS="--cfg loom" cargo test -p fastpath --release --lib -- loom`,
+//! LOOM_MAX_PREEMPTIONS=2 in CI). Each is small: two or three threads, one
+//! or two objects, a handful of operations.
+
+use loom::sync::Arc;
+use loom::thread;
+
+use super::*;
+
+fn model(f: impl Fn() + Sync + Send + 'static) {
+    let mut b = loom::model::Builder::new();
+    if b.preemption_bound.is_none() {
+        b.preemption_bound = Some(2);
+    }
+    b.check(f);
+}
+
+/// A non-atomic-in-spirit counter: loom's UnsafeCell flags any access not
+/// ordered by the lock.
+struct Counted {
+    header: core::pin::Pin<Box<Header>>,
+    value: loom::cell::UnsafeCell<u32>,
+}
+// SAFETY: `value` is only touched while `header` is locked (and loom checks
+// exactly that).
+unsafe impl Sync for Counted {}
+// SAFETY: as above.
+unsafe impl Send for Counted {}
+
+impl Counted {
+    fn new() -> Counted {
+        Counted {
+            header: Box::pin(Header::new()),
+            value: loom::cell::UnsafeCell::new(0),
+        }
+    }
+    fn bump(&self) {
+        // SAFETY: called with the lock held.
+        self.value.with_mut(|v| unsafe { *v += 1 });
+    }
+    fn get(&self) -> u32 {
+        // SAFETY: called with the lock held (or after joins).
+        self.value.with(|v| unsafe { *v })
+    }
+}
+
+/// Fast-lock vs contending inflation: the holder fast-locks, a contender
+/// inflates with ANONYMOUS_OWNER (or sees the lock released first), and the
+/// holder's exit either unlocks the header or claims the anonymous monitor
+/// and hands over. Both increments happen under the lock; nobody hangs.
+#[test]
+fn loom_fast_lock_vs_contending_inflation() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref());
+            c2.bump();
+            exit(c2.header.as_ref()).unwrap();
+        });
+        enter(c.header.as_ref());
+        c.bump();
+        exit(c.header.as_ref()).unwrap();
+        t.join().unwrap();
+        enter(c.header.as_ref());
+        assert_eq!(c.get(), 2);
+        exit(c.header.as_ref()).unwrap();
+    });
+}
+
+/// Exit racing a new contender on an already inflated monitor: the exiter
+/// clears the owner and looks for queued threads while the contender queues
+/// and re-checks the owner. Without the StoreLoad fences one side would miss
+/// the other and the contender would park forever (loom reports the
+/// deadlock).
+#[test]
+fn loom_exit_racing_contender_no_lost_wakeup() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        // Inflate up front ([A, B, A]) so the model starts in the monitor.
+        let b = Box::pin(Header::new());
+        enter(c.header.as_ref());
+        enter(b.as_ref());
+        enter(c.header.as_ref());
+        exit(c.header.as_ref()).unwrap();
+        exit(b.as_ref()).unwrap();
+        assert!(c.header.is_inflated());
+        // Still held once: the contender must queue.
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref());
+            c2.bump();
+            exit(c2.header.as_ref()).unwrap();
+        });
+        c.bump();
+        exit(c.header.as_ref()).unwrap();
+        t.join().unwrap();
+        enter(c.header.as_ref());
+        assert_eq!(c.get(), 2);
+        exit(c.header.as_ref()).unwrap();
+    });
+}
+
+/// Two contenders and an exiting owner: the successor hint and the FIFO
+/// hand-off must not strand the second contender.
+#[test]
+fn loom_exit_racing_two_contenders() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        enter(c.header.as_ref());
+        let ts: Vec<_> = (0..2)
+            .map(|_| {
+                let c2 = c.clone();
+                thread::spawn(move || {
+                    enter(c2.header.as_ref());
+                    c2.bump();
+                    exit(c2.header.as_ref()).unwrap();
+                })
+            })
+            .collect();
+        exit(c.header.as_ref()).unwrap();
+        for t in ts {
+            t.join().unwrap();
+        }
+        enter(c.header.as_ref());
+        assert_eq!(c.get(), 2);
+        exit(c.header.as_ref()).unwrap();
+    });
+}
+
+/// wait/notify hand-off: the waiter waits for a flag; the notifier sets it
+/// and notifies. The waiter must never miss it: either it sees the flag
+/// before waiting, or the notify finds it in the wait set.
+#[test]
+fn loom_wait_notify_handoff() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref());
+            while c2.get() == 0 {
+                wait(c2.header.as_ref(), None).unwrap();
+            }
+            exit(c2.header.as_ref()).unwrap();
+        });
+        enter(c.header.as_ref());
+        c.bump();
+        notify(c.header.as_ref()).unwrap();
+        exit(c.header.as_ref()).unwrap();
+        t.join().unwrap();
+    });
+}
+
+/// A timed wait racing notify (under loom a timed park may time out at any
+/// moment): the waiter reports `Ok` exactly when the notifier's `notify`
+/// moved it, so a notification is never consumed by a thread that then
+/// reports a timeout.
+#[test]
+fn loom_timed_wait_races_notify() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref());
+            c2.bump(); // "I am waiting"
+            let r = wait(c2.header.as_ref(), Some(std::time::Duration::from_millis(1)));
+            assert!(holds_lock(&c2.header), "wait re-acquires in every outcome");
+            exit(c2.header.as_ref()).unwrap();
+            r
+        });
+        enter(c.header.as_ref());
+        let moved = if c.get() == 1 {
+            notify(c.header.as_ref()).unwrap()
+        } else {
+            0
+        };
+        exit(c.header.as_ref()).unwrap();
+        let r = t.join().unwrap();
+        match r {
+            Ok(()) => assert_eq!(moved, 1),
+            Err(SyncError::TimedOut) => assert_eq!(moved, 0),
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    });
+}
+
+/// Interrupt racing a wait: the waiter returns `Interrupted` (status
+/// consumed) or, if notified first, `Ok` with the status still pending.
+#[test]
+fn loom_interrupt_races_notify() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let (tx, rx) = loom::sync::mpsc::channel();
+        let t = thread::spawn(move || {
+            tx.send(current_thread()).unwrap();
+            enter(c2.header.as_ref());
+            c2.bump();
+            let r = wait(c2.header.as_ref(), None);
+            let pending = interrupted();
+            exit(c2.header.as_ref()).unwrap();
+            (r, pending)
+        });
+        let handle = rx.recv().unwrap();
+        interrupt(&handle);
+        enter(c.header.as_ref());
+        let moved = if c.get() == 1 {
+            notify(c.header.as_ref()).unwrap()
+        } else {
+            0
+        };
+        exit(c.header.as_ref()).unwrap();
+        let (r, pending) = t.join().unwrap();
+        match r {
+            Ok(()) => assert!(moved == 1 && pending, "notified first: interrupt stays pending"),
+            Err(SyncError::Interrupted) => assert!(!pending, "Interrupted consumes the status"),
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    });
+}
+
+/// The holder of a fast-locked object waits on it while a contender is
+/// inflating it with ANONYMOUS_OWNER: `wait` must claim the anonymous
+/// monitor (or inflate it itself), release it to the contender and get it
+/// back; the contender's notify reaches it or its timeout expires.
+#[test]
+fn loom_wait_claims_anonymous_monitor() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        enter(c.header.as_ref()); // fast-locked by the main thread
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref()); // inflates with ANONYMOUS_OWNER, or waits
+            c2.bump();
+            let moved = notify(c2.header.as_ref()).unwrap();
+            exit(c2.header.as_ref()).unwrap();
+            moved
+        });
+        let r = wait(c.header.as_ref(), Some(std::time::Duration::from_millis(1)));
+        assert!(holds_lock(&c.header));
+        let bumped = c.get();
+        exit(c.header.as_ref()).unwrap();
+        let moved = t.join().unwrap();
+        match r {
+            Ok(()) => assert!(moved == 1 && bumped == 1),
+            Err(SyncError::TimedOut) => assert_eq!(moved, 0),
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+        assert!(!holds_lock(&c.header));
+    });
+}

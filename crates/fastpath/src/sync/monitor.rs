@@ -1,0 +1,626 @@
+//! The monitor: a full Java-semantics lock, installed in a header when
+//! fast-locking cannot express the state (HotSpot `ObjectMonitor`,
+//! objectMonitor.cpp, as of JDK 24: one entry list, no separate `cxq`).
+//!
+//! Where it sits: [`super::inflate`] creates and installs it;
+//! [`super::synchronizer`] enters, exits, waits and notifies through it. It
+//! never touches the object's header word (except through the displaced
+//! header it keeps), so it neither knows nor cares how it was inflated.
+//!
+//! Theory of operation:
+//! - `owner` is a thread id, [`NO_OWNER`] or [`ANONYMOUS_OWNER`] (the object
+//!   was fast-locked when a contender inflated it; the real owner finds it on
+//!   its lock-stack at its next exit, wait or notify and claims it with
+//!   [`Monitor::claim_anonymous`]). `recursions` is only touched by the owner.
+//! - Contenders that fail to spin push a stack-allocated [`Node`] on
+//!   `entry_list` with a CAS (a Treiber push; any thread). Only the owner
+//!   removes nodes, so the list below the head is stable for it. The exiting
+//!   owner wakes the *oldest* node (the tail): FIFO hand-off, no starvation.
+//!   A woken thread is not removed; it unlinks itself once it owns the lock
+//!   (HotSpot `UnlinkAfterAcquire`).
+//! - `succ` (successor) names a thread that is awake and about to retry (a
+//!   woken node or a spinner). An exiting owner that sees one wakes nobody:
+//!   no futile wake-ups. Whoever clears `succ` must fence and retry the lock
+//!   before parking, or a wake-up could be lost.
+//! - The lost-wake-up trap: exit stores `owner = NO_OWNER` and then reads
+//!   `entry_list`/`succ`; a contender pushes itself and then reads `owner`.
+//!   Each side is a store followed by a load of another location, which x86
+//!   (store buffer) and Arm may reorder: both would miss each other, the
+//!   contender parks and nobody wakes it. A StoreLoad fence on both sides
+//!   (Dekker) guarantees at least one sees the other. Modelled in loom
+//!   (`loom_exit_racing_contender_*`).
+//! - Adaptive spinning before parking, with HotSpot's knobs as the start
+//!   (`Knob_PreSpin` 10, `Knob_SpinLimit` 5000, `Knob_Poverty` 1000,
+//!   `Knob_Bonus`/`BonusB` 100, `Knob_Penalty` 200): a per-monitor spin
+//!   duration grows when spinning acquired the lock and shrinks when it did
+//!   not.
+//! - Wait/notify: a waiter's node goes on the owner-protected wait set, the
+//!   monitor is released fully (all recursions) and the waiter parks. Notify
+//!   CASes the node's state WAITING→NOTIFIED and pushes it on the entry list
+//!   (it is woken as a successor when the notifier exits, as HotSpot does, so
+//!   it does not wake only to block on the notifier). A waiter that times out
+//!   or is interrupted CASes WAITING→LEFT instead; exactly one of the two
+//!   wins, so a notification is never lost on a thread that is leaving: a
+//!   notified thread always reports `Ok`, even if its timeout also expired.
+//!
+//! Memory: monitors are boxed and never move. One installed in a header is
+//! freed only by that header's `Drop` (see [`super::inflate`]), which cannot
+//! run while any thread borrows the header, and every thread that touches a
+//! monitor does so from inside a call that borrows its header (or, at thread
+//! exit, under the registry lock): so a monitor outlives every reader.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[cfg(not(loom))]
+use super::atomic::spin_pause;
+use super::atomic::{fence, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use super::header::Mark;
+use super::thread::{ThreadState, ANONYMOUS_OWNER, NO_OWNER};
+use super::SyncError;
+
+/// Node states.
+const ENTERING: u32 = 0;
+const WAITING: u32 = 1;
+const NOTIFIED: u32 = 2;
+const LEFT: u32 = 3;
+
+/// A blocked thread's place in a monitor's lists; lives on that thread's
+/// stack until it owns the monitor and has unlinked it.
+pub(crate) struct Node {
+    thread: Arc<ThreadState>,
+    /// Next (older) node on the entry list.
+    next: AtomicPtr<Node>,
+    state: AtomicU32,
+}
+
+impl Node {
+    fn new(thread: &Arc<ThreadState>, state: u32) -> Node {
+        Node {
+            thread: thread.clone(),
+            next: AtomicPtr::new(core::ptr::null_mut()),
+            state: AtomicU32::new(state),
+        }
+    }
+}
+
+/// A wait-set entry.
+struct NodeRef(*const Node);
+// SAFETY: a NodeRef is only dereferenced by the monitor's owner, while the
+// node's thread is blocked in `wait` (which does not return before removing
+// the reference); Node itself is Sync (atomics and an Arc).
+unsafe impl Send for NodeRef {}
+
+// Spinning knobs (HotSpot objectMonitor.cpp).
+#[cfg(not(loom))]
+const PRE_SPIN: u32 = 10;
+const SPIN_LIMIT: i32 = 5000;
+const POVERTY: i32 = 1000;
+const BONUS: i32 = 100;
+const BONUS_B: i32 = 100;
+const PENALTY: i32 = 200;
+
+/// The monitor.
+pub(crate) struct Monitor {
+    /// The object's header before inflation (unlocked form): hash and spare
+    /// bits live here while the monitor is installed.
+    pub(crate) header: AtomicUsize,
+    owner: AtomicUsize,
+    /// Owner-only.
+    recursions: AtomicUsize,
+    entry_list: AtomicPtr<Node>,
+    succ: AtomicUsize,
+    /// Owner-only (the mutex is never contended: it only makes the queue
+    /// `Sync` without more unsafe code).
+    wait_set: std::sync::Mutex<VecDeque<NodeRef>>,
+    /// Adaptive spin budget (a heuristic: std atomic, not modelled).
+    spin_duration: std::sync::atomic::AtomicI32,
+    /// Threads inside `enter`'s slow path or `wait`: the future deflater's
+    /// "is anyone here" test.
+    contentions: AtomicUsize,
+    /// The header's address, for the future deflater (which restores the
+    /// header through it) and diagnostics.
+    #[allow(dead_code)]
+    pub(crate) object: usize,
+}
+
+impl Monitor {
+    /// A monitor for the object at `object` whose pre-inflation word was
+    /// `displaced`, owned by `owner`.
+    pub(crate) fn new(displaced: Mark, owner: usize, object: usize) -> Box<Monitor> {
+        Box::new(Monitor {
+            header: AtomicUsize::new(displaced.set_unlocked().0),
+            owner: AtomicUsize::new(owner),
+            recursions: AtomicUsize::new(0),
+            entry_list: AtomicPtr::new(core::ptr::null_mut()),
+            succ: AtomicUsize::new(NO_OWNER),
+            wait_set: std::sync::Mutex::new(VecDeque::new()),
+            spin_duration: std::sync::atomic::AtomicI32::new(POVERTY),
+            contentions: AtomicUsize::new(0),
+            object,
+        })
+    }
+
+    /// The owner word now.
+    #[inline]
+    pub(crate) fn owner(&self) -> usize {
+        // Relaxed: a thread asking whether *it* owns the monitor reads its
+        // own earlier write (program order); any other reader uses this as a
+        // hint only.
+        self.owner.load(Ordering::Relaxed)
+    }
+
+    /// Whether thread `id` owns the monitor.
+    #[inline]
+    pub(crate) fn is_owned_by(&self, id: usize) -> bool {
+        self.owner() == id
+    }
+
+    /// Whether the owner is `ANONYMOUS_OWNER` (fast-locked by a thread not
+    /// yet known).
+    pub(crate) fn is_anonymous(&self) -> bool {
+        self.owner() == ANONYMOUS_OWNER
+    }
+
+    /// The caller found the object on its own lock-stack (`entries` times)
+    /// while the monitor is anonymously owned: it is the owner.
+    pub(crate) fn claim_anonymous(&self, me: &ThreadState, entries: usize) {
+        debug_assert!(self.is_anonymous());
+        me.note_monitor_owner();
+        let id = me.id;
+        // Relaxed: we already own the lock (since our fast-lock CAS); other
+        // threads only ever compare `owner` with NO_OWNER, which neither
+        // ANONYMOUS_OWNER nor `id` is.
+        self.owner.store(id, Ordering::Relaxed);
+        self.recursions
+            .store(entries.saturating_sub(1), Ordering::Relaxed);
+    }
+
+    /// Sets the recursion count (owner only, at inflation).
+    pub(crate) fn set_recursions(&self, recursions: usize) {
+        // Relaxed: owner-only field.
+        self.recursions.store(recursions, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn try_lock(&self, id: usize) -> bool {
+        // Acquire: see the previous owner's critical section.
+        self.owner
+            .compare_exchange(NO_OWNER, id, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Acquires the monitor (reentrant). Blocks.
+    pub(crate) fn enter(&self, me: &Arc<ThreadState>) {
+        me.note_monitor_owner();
+        if self.try_lock(me.id) {
+            return;
+        }
+        if self.is_owned_by(me.id) {
+            // Relaxed: owner-only field.
+            self.recursions.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        self.enter_contended(me, None);
+    }
+
+    /// The slow part of enter: spin, then queue and park. `node` is a wait
+    /// node being re-used by a waiter that left the wait set by itself.
+    #[cold]
+    fn enter_contended(&self, me: &Arc<ThreadState>, node: Option<&Node>) {
+        // Relaxed: a count for the future deflater, which will read it under
+        // its own fenced protocol.
+        self.contentions.fetch_add(1, Ordering::Relaxed);
+        if !self.try_spin(me.id) {
+            let own;
+            let node = match node {
+                Some(n) => n,
+                None => {
+                    own = Node::new(me, ENTERING);
+                    &own
+                }
+            };
+            self.enqueue(node);
+            // StoreLoad: our push must be visible before we re-read `owner`
+            // in the loop (the contender's half of the Dekker pair; see the
+            // module docs).
+            fence(Ordering::SeqCst);
+            self.enter_loop(node, me);
+        }
+        // Relaxed: see the increment above.
+        self.contentions.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Pushes `node` on the entry list.
+    fn enqueue(&self, node: &Node) {
+        let node_ptr = node as *const Node as *mut Node;
+        // Relaxed: the CAS below validates it.
+        let mut head = self.entry_list.load(Ordering::Relaxed);
+        loop {
+            // Relaxed: published by the Release CAS.
+            node.next.store(head, Ordering::Relaxed);
+            // Release: the owner that walks from the head must see `next`
+            // and the node's fields.
+            match self
+                .entry_list
+                .compare_exchange_weak(head, node_ptr, Ordering::Release, Ordering::Relaxed)
+            {
+                Ok(_) => return,
+                Err(h) => head = h,
+            }
+        }
+    }
+
+    /// Parks until the lock is acquired; `node` is on the entry list.
+    fn enter_loop(&self, node: &Node, me: &Arc<ThreadState>) {
+        loop {
+            if self.try_lock(me.id) {
+                break;
+            }
+            me.park.park(None);
+            if self.try_lock(me.id) {
+                break;
+            }
+            if self.try_spin(me.id) {
+                break;
+            }
+            // Relaxed: `succ` is a hint; the fence below orders clearing it
+            // before our next look at `owner`.
+            if self.succ.load(Ordering::Relaxed) == me.id {
+                self.succ.store(NO_OWNER, Ordering::Relaxed);
+            }
+            // StoreLoad: after clearing `succ` we must retry the lock before
+            // parking (the successor's half of the Dekker pair with exit).
+            fence(Ordering::SeqCst);
+        }
+        self.unlink(node);
+        // Relaxed: a hint we set or were given; the fence below publishes
+        // the clearing.
+        if self.succ.load(Ordering::Relaxed) == me.id {
+            self.succ.store(NO_OWNER, Ordering::Relaxed);
+        }
+        // Make the cleared `succ` visible before we run the critical section,
+        // so our own exit (or another's) does not see a stale successor.
+        fence(Ordering::SeqCst);
+    }
+
+    /// The oldest node on the entry list. Owner only.
+    fn tail(&self) -> *const Node {
+        // Acquire: pairs with the pushers' Release CAS (a chain of RMWs, so
+        // it covers every node below the head too).
+        let mut p = self.entry_list.load(Ordering::Acquire) as *const Node;
+        if p.is_null() {
+            return p;
+        }
+        loop {
+            // SAFETY: nodes on the entry list stay alive until their thread
+            // owns the monitor and unlinks them; we own it now.
+            // Relaxed: see `tail`'s Acquire above; owner writes are ordered
+            // by the ownership hand-off.
+            let next = unsafe { (*p).next.load(Ordering::Relaxed) };
+            if next.is_null() {
+                return p;
+            }
+            p = next;
+        }
+    }
+
+    /// Removes `node` from the entry list. Owner only.
+    fn unlink(&self, node: &Node) {
+        let node_ptr = node as *const Node as *mut Node;
+        // Relaxed loads of `next`: our own node, or nodes below the head
+        // (see `tail`).
+        let next = node.next.load(Ordering::Relaxed);
+        // AcqRel: pushers may be racing on the head.
+        if self
+            .entry_list
+            .compare_exchange(node_ptr, next, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            return;
+        }
+        // Not the head: find the predecessor. Only the owner writes `next`
+        // of a published node, so the walk is stable.
+        // Acquire: as in `tail` (pushers' Release CAS); the `next` loads and
+        // the store below are Relaxed for the same reason as there.
+        let mut p = self.entry_list.load(Ordering::Acquire);
+        while !p.is_null() {
+            // SAFETY: as in `tail`.
+            let pn = unsafe { &(*p).next };
+            let n = pn.load(Ordering::Relaxed);
+            if n == node_ptr {
+                pn.store(next, Ordering::Relaxed);
+                return;
+            }
+            p = n;
+        }
+        debug_assert!(false, "node not on the entry list");
+    }
+
+    /// Releases one level (the caller owns the monitor).
+    pub(crate) fn exit(&self, me: &ThreadState) {
+        // Relaxed: owner-only field.
+        let r = self.recursions.load(Ordering::Relaxed);
+        if r > 0 {
+            self.recursions.store(r - 1, Ordering::Relaxed);
+            return;
+        }
+        self.release_and_wake(me.id);
+    }
+
+    /// Releases fully, whatever the recursion count (thread exit).
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) fn exit_fully(&self, me: &ThreadState) {
+        self.recursions.store(0, Ordering::Relaxed);
+        self.release_and_wake(me.id);
+    }
+
+    /// Clears the owner and, unless someone else is responsible, hands the
+    /// monitor's wake-up to the oldest queued thread (HotSpot `exit` +
+    /// `ExitEpilog`).
+    fn release_and_wake(&self, id: usize) {
+        loop {
+            // Release: publishes the critical section to the next owner.
+            self.owner.store(NO_OWNER, Ordering::Release);
+            // StoreLoad: the exit half of the Dekker pair (module docs).
+            fence(Ordering::SeqCst);
+            // Relaxed: ordered after the fence; a stale non-null head only
+            // costs a futile wake-up, a stale null is excluded by the fence.
+            if self.entry_list.load(Ordering::Relaxed).is_null()
+                || self.succ.load(Ordering::Relaxed) != NO_OWNER
+            {
+                return; // nobody waits, or an awake successor will retry
+            }
+            // Someone waits and nobody is awake to take over: become the
+            // owner again to pick a successor. If that fails, the new owner
+            // is responsible for the wake-up.
+            if !self.try_lock(id) {
+                return;
+            }
+            let w = self.tail();
+            if w.is_null() {
+                continue; // raced with an unlink: nothing to wake
+            }
+            // SAFETY: `w` is on the entry list and we own the monitor.
+            // Clone the thread handle *before* releasing: once the owner is
+            // cleared the wakee may acquire, unlink and return, and its node
+            // dies with its stack frame (HotSpot's ExitEpilog "hygiene").
+            let wakee = unsafe { (*w).thread.clone() };
+            // Relaxed: published by the Release store below.
+            self.succ.store(wakee.id, Ordering::Relaxed);
+            // Release: as above.
+            self.owner.store(NO_OWNER, Ordering::Release);
+            wakee.park.unpark();
+            return;
+        }
+    }
+
+    /// Adaptive spinning (HotSpot `TrySpin`). Returns whether it acquired.
+    #[cfg(not(loom))]
+    fn try_spin(&self, id: usize) -> bool {
+        // Relaxed on `spin_duration`: a heuristic; races only mis-tune it.
+        let sd = &self.spin_duration;
+        for _ in 0..=PRE_SPIN {
+            if self.try_lock(id) {
+                let x = sd.load(std::sync::atomic::Ordering::Relaxed);
+                if x < SPIN_LIMIT {
+                    sd.store(x.max(POVERTY) + BONUS_B, std::sync::atomic::Ordering::Relaxed);
+                }
+                return true;
+            }
+            spin_pause();
+        }
+        let mut ctr = sd.load(std::sync::atomic::Ordering::Relaxed);
+        if ctr <= 0 {
+            return false;
+        }
+        // Tell exiting owners that a thread is awake and about to take the
+        // lock, so they wake nobody. Relaxed: a hint; whoever clears it
+        // fences before its next look at `owner`.
+        let _ = self
+            .succ
+            .compare_exchange(NO_OWNER, id, Ordering::Relaxed, Ordering::Relaxed);
+        let mut prev = NO_OWNER;
+        let mut acquired = false;
+        let mut penalize = true;
+        while ctr > 0 {
+            ctr -= 1;
+            let o = self.owner();
+            if o == NO_OWNER {
+                acquired = self.try_lock(id);
+                penalize = false;
+                break; // won, or lost the CAS: stop spinning either way
+            }
+            if prev != NO_OWNER && o != prev {
+                penalize = false;
+                break; // ownership changed hands: contention is high
+            }
+            prev = o;
+            spin_pause();
+        }
+        if acquired {
+            // Relaxed: a hint (see above); we own the lock now.
+            if self.succ.load(Ordering::Relaxed) == id {
+                self.succ.store(NO_OWNER, Ordering::Relaxed);
+            }
+            let x = sd.load(std::sync::atomic::Ordering::Relaxed);
+            if x < SPIN_LIMIT {
+                sd.store(x.max(POVERTY) + BONUS, std::sync::atomic::Ordering::Relaxed);
+            }
+            return true;
+        }
+        if penalize {
+            let x = sd.load(std::sync::atomic::Ordering::Relaxed);
+            sd.store((x - PENALTY).max(0), std::sync::atomic::Ordering::Relaxed);
+        }
+        // Relaxed: a hint, published by the fence below.
+        if self.succ.load(Ordering::Relaxed) == id {
+            self.succ.store(NO_OWNER, Ordering::Relaxed);
+            // After clearing `succ` we must retry before parking (see
+            // `enter_loop`).
+            fence(Ordering::SeqCst);
+            return self.try_lock(id);
+        }
+        false
+    }
+
+    /// Under loom spinning only multiplies interleavings: one try.
+    #[cfg(loom)]
+    fn try_spin(&self, id: usize) -> bool {
+        let _ = (SPIN_LIMIT, POVERTY, BONUS, BONUS_B, PENALTY, &self.spin_duration);
+        self.try_lock(id)
+    }
+
+    /// `Object.wait`: the caller owns the monitor.
+    pub(crate) fn wait(&self, me: &Arc<ThreadState>, timeout: Option<Duration>) -> Result<(), SyncError> {
+        // AcqRel: consuming the interrupt status pairs with the interrupter.
+        if me.interrupted.swap(0, Ordering::AcqRel) != 0 {
+            return Err(SyncError::Interrupted);
+        }
+        self.contentions.fetch_add(1, Ordering::Relaxed);
+        let node = Node::new(me, WAITING);
+        self.wait_set_push(&node);
+        // Relaxed: owner-only field.
+        let saved = self.recursions.swap(0, Ordering::Relaxed);
+        self.release_and_wake(me.id);
+
+        let start = Instant::now();
+        let mut outcome;
+        loop {
+            // Acquire: a notifier's writes before notify are visible once
+            // we see NOTIFIED (we re-acquire the monitor anyway).
+            if node.state.load(Ordering::Acquire) == NOTIFIED {
+                outcome = Ok(());
+                break;
+            }
+            // Acquire: pairs with the interrupter's swap.
+            if me.interrupted.load(Ordering::Acquire) != 0 {
+                outcome = Err(SyncError::Interrupted);
+                break;
+            }
+            let Some(remaining) = time_left(timeout, start) else {
+                outcome = Err(SyncError::TimedOut);
+                break;
+            };
+            me.park.park(remaining);
+            // loom has no clock: a timed park that returns models the
+            // deadline passing (at any moment the model chooses); the CAS
+            // below still lets a racing notify win.
+            #[cfg(loom)]
+            if remaining.is_some() {
+                outcome = Err(SyncError::TimedOut);
+                break;
+            }
+        }
+        // AcqRel on the CAS: it decides the race with a notifier (module
+        // docs), Acquire on failure to see the notifier's enqueue.
+        if outcome.is_err()
+            && node
+                .state
+                .compare_exchange(WAITING, LEFT, Ordering::AcqRel, Ordering::Acquire)
+                .is_err()
+        {
+            // A notifier won the race: we were notified after all, and our
+            // node is on the entry list.
+            outcome = Ok(());
+        }
+        // A woken successor that does not retry right away must clear the
+        // hint (see `enter_loop`); then fence before looking at `owner`.
+        // Relaxed: a hint, published by the fence.
+        if self.succ.load(Ordering::Relaxed) == me.id {
+            self.succ.store(NO_OWNER, Ordering::Relaxed);
+        }
+        fence(Ordering::SeqCst);
+        if outcome.is_ok() {
+            self.enter_loop(&node, me);
+        } else {
+            if !self.try_lock(me.id) {
+                self.enter_contended(me, Some(&node));
+            }
+            // We own the monitor: drop our wait-set entry if a notifier has
+            // not already popped it.
+            self.wait_set_remove(&node);
+        }
+        // Relaxed: owner-only field; and the deflater's count, as above.
+        self.recursions.store(saved, Ordering::Relaxed);
+        self.contentions.fetch_sub(1, Ordering::Relaxed);
+        if outcome == Err(SyncError::Interrupted) {
+            // Consume the status, as InterruptedException does (a swap: see
+            // `sync::interrupt` on loom and plain stores).
+            me.interrupted.swap(0, Ordering::AcqRel);
+        }
+        outcome
+    }
+
+    fn wait_set_push(&self, node: &Node) {
+        let mut ws = self.wait_set.lock().unwrap_or_else(|e| e.into_inner());
+        ws.push_back(NodeRef(node));
+    }
+
+    fn wait_set_remove(&self, node: &Node) {
+        let mut ws = self.wait_set.lock().unwrap_or_else(|e| e.into_inner());
+        ws.retain(|n| !core::ptr::eq(n.0, node));
+    }
+
+    /// `Object.notify` (`all = false`) or `notifyAll`: the caller owns the
+    /// monitor. Moves waiters to the entry list; they are woken as
+    /// successors once the caller exits.
+    pub(crate) fn notify(&self, all: bool) -> usize {
+        let mut ws = self.wait_set.lock().unwrap_or_else(|e| e.into_inner());
+        let mut moved = 0;
+        while let Some(n) = ws.pop_front() {
+            // SAFETY: the waiter is blocked in `wait` until it owns the
+            // monitor, which we hold; its node is alive.
+            let node = unsafe { &*n.0 };
+            // AcqRel: decides the race with a leaving waiter (module docs).
+            if node
+                .state
+                .compare_exchange(WAITING, NOTIFIED, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                self.enqueue(node);
+                moved += 1;
+                if !all {
+                    break;
+                }
+            }
+        }
+        moved
+    }
+
+    /// The recursion count (tests, read by the owner).
+    #[cfg(test)]
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) fn debug_recursions(&self) -> usize {
+        // Relaxed: owner-only field, read by the owner.
+        self.recursions.load(Ordering::Relaxed)
+    }
+
+    /// Whether any thread is queued, waiting or spinning here (for tests and
+    /// the future deflater).
+    #[cfg_attr(any(not(test), loom), allow(dead_code))]
+    pub(crate) fn is_busy(&self) -> bool {
+        // Relaxed: a snapshot for tests; the deflater will fence its own.
+        self.contentions.load(Ordering::Relaxed) != 0
+            || !self.entry_list.load(Ordering::Relaxed).is_null()
+            || self.owner() != NO_OWNER
+    }
+}
+
+/// How long a timed wait may still park (`Some(None)`: no bound), or `None`
+/// once its timeout has passed since `start`.
+#[cfg(not(loom))]
+fn time_left(timeout: Option<Duration>, start: Instant) -> Option<Option<Duration>> {
+    match timeout {
+        None => Some(None),
+        Some(d) => d.checked_sub(start.elapsed()).filter(|r| !r.is_zero()).map(Some),
+    }
+}
+
+/// loom has no clock, and a model must not read the real one (its runs must
+/// be deterministic): the timed park itself decides when time is up.
+#[cfg(loom)]
+fn time_left(timeout: Option<Duration>, _start: Instant) -> Option<Option<Duration>> {
+    Some(timeout)
+}

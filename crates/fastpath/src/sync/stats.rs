@@ -1,0 +1,165 @@
+//! Counters: every monitor installation by cause, plus the events the lab
+//! reports beside them (HotSpot's `ObjectSynchronizer::InflateCause` and the
+//! `-Xlog:monitorinflation` counts).
+//!
+//! Where it sits: bumped on slow paths only (never on a fast path), read by
+//! the lab and by tests. Process-wide counters are relaxed atomics; each
+//! thread also keeps its own copy, so a test can assert what *its* thread
+//! caused while other tests run in parallel.
+
+use core::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Why a monitor was installed (or, for [`InflateCause::Notify`], why an
+/// inflated object's monitor was consulted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InflateCause {
+    /// Another thread held the object fast-locked: installed with
+    /// `ANONYMOUS_OWNER`.
+    Contention,
+    /// `wait` on a fast-locked object.
+    Wait,
+    /// Entering an object held but not on top of the lock-stack
+    /// (`[A, B]` + A).
+    InterleavedRecursion,
+    /// The lock-stack was full.
+    LockStackOverflow,
+    /// Exiting an object held but not on top of the lock-stack.
+    UnstructuredExit,
+    /// `notify`/`notify_all` on an object that already has a monitor
+    /// (HotSpot's `inflate_cause_notify`: counted, installs nothing, since a
+    /// fast-locked object can have no waiters).
+    Notify,
+    /// A monitor-only-mode thread locked an unlocked object.
+    MonitorMode,
+}
+
+impl InflateCause {
+    /// Every cause, in counter order.
+    pub const ALL: [InflateCause; 7] = [
+        InflateCause::Contention,
+        InflateCause::Wait,
+        InflateCause::InterleavedRecursion,
+        InflateCause::LockStackOverflow,
+        InflateCause::UnstructuredExit,
+        InflateCause::Notify,
+        InflateCause::MonitorMode,
+    ];
+
+    /// A short name for tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            InflateCause::Contention => "contention",
+            InflateCause::Wait => "wait",
+            InflateCause::InterleavedRecursion => "interleaved-recursion",
+            InflateCause::LockStackOverflow => "lock-stack-overflow",
+            InflateCause::UnstructuredExit => "unstructured-exit",
+            InflateCause::Notify => "notify-on-inflated",
+            InflateCause::MonitorMode => "monitor-mode",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+const N: usize = InflateCause::ALL.len();
+
+/// A copy of the counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SyncStats {
+    /// Per cause, indexed like [`InflateCause::ALL`].
+    pub inflations: [u64; N],
+    /// Monitors freed (with their object's header).
+    pub monitors_freed: u64,
+    /// Locks released on behalf of exiting threads.
+    pub released_at_thread_exit: u64,
+}
+
+impl SyncStats {
+    /// The count for `cause`.
+    pub fn inflations_by(&self, cause: InflateCause) -> u64 {
+        self.inflations[cause.index()]
+    }
+
+    /// Monitors installed, all causes ([`InflateCause::Notify`] excluded:
+    /// it installs none).
+    pub fn monitors_installed(&self) -> u64 {
+        InflateCause::ALL
+            .iter()
+            .filter(|c| **c != InflateCause::Notify)
+            .map(|c| self.inflations_by(*c))
+            .sum()
+    }
+
+    /// `self − earlier`, counter by counter.
+    pub fn since(&self, earlier: &SyncStats) -> SyncStats {
+        let mut d = *self;
+        for i in 0..N {
+            d.inflations[i] -= earlier.inflations[i];
+        }
+        d.monitors_freed -= earlier.monitors_freed;
+        d.released_at_thread_exit -= earlier.released_at_thread_exit;
+        d
+    }
+}
+
+struct Global {
+    inflations: [AtomicU64; N],
+    monitors_freed: AtomicU64,
+    released_at_thread_exit: AtomicU64,
+}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const ZERO: AtomicU64 = AtomicU64::new(0);
+static GLOBAL: Global = Global {
+    inflations: [ZERO; N],
+    monitors_freed: ZERO,
+    released_at_thread_exit: ZERO,
+};
+
+std::thread_local! {
+    static LOCAL: Cell<SyncStats> = const { Cell::new(SyncStats { inflations: [0; N], monitors_freed: 0, released_at_thread_exit: 0 }) };
+}
+
+// Relaxed everywhere below: counters order nothing, a reader wants totals.
+
+pub(crate) fn count_inflation(cause: InflateCause) {
+    GLOBAL.inflations[cause.index()].fetch_add(1, Ordering::Relaxed);
+    let _ = LOCAL.try_with(|l| {
+        let mut s = l.get();
+        s.inflations[cause.index()] += 1;
+        l.set(s);
+    });
+}
+
+pub(crate) fn count_monitor_freed() {
+    GLOBAL.monitors_freed.fetch_add(1, Ordering::Relaxed);
+    let _ = LOCAL.try_with(|l| {
+        let mut s = l.get();
+        s.monitors_freed += 1;
+        l.set(s);
+    });
+}
+
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) fn count_released_at_exit() {
+    GLOBAL.released_at_thread_exit.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Process-wide counters.
+pub fn snapshot() -> SyncStats {
+    let mut s = SyncStats::default();
+    for i in 0..N {
+        s.inflations[i] = GLOBAL.inflations[i].load(Ordering::Relaxed);
+    }
+    s.monitors_freed = GLOBAL.monitors_freed.load(Ordering::Relaxed);
+    s.released_at_thread_exit = GLOBAL.released_at_thread_exit.load(Ordering::Relaxed);
+    s
+}
+
+/// What the current thread caused.
+pub fn thread_snapshot() -> SyncStats {
+    LOCAL.try_with(|l| l.get()).unwrap_or_default()
+}

@@ -1,0 +1,762 @@
+//! Unit tests of the synchronizer through its public surface, plus the
+//! HotSpot scenario tests (TestLockStackCapacity, TestRecursiveLocking,
+//! TestUnstructuredLocking, TestRecursiveMonitorChurn under
+//! test/hotspot/jtreg/runtime/locking and test/hotspot/jtreg/runtime/lockStack).
+
+use std::pin::{pin, Pin};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier};
+
+use std::time::{Duration, Instant};
+
+use super::header::Mark;
+use super::*;
+
+fn on_stack(h: &Header) -> usize {
+    super::thread::with_lock_stack(|ls| (0..ls.len()).filter(|&i| ls.at(i) == h.addr()).count())
+}
+
+fn monitor_recursions(h: &Header) -> Option<usize> {
+    let mark = h.load(atomic::Ordering::Acquire);
+    // A test-only peek at an owner-only field, from the owner thread.
+    mark.has_monitor()
+        .then(|| inflate::monitor_of(h, mark).debug_recursions())
+}
+
+#[test]
+fn uncontended_lock_is_fast_and_restores_the_header() {
+    let h = pin!(Header::with_spare_bits(0b1010_0100));
+    let before = h.raw();
+    {
+        let _g = lock(h.as_ref());
+        assert_eq!(h.lock_state(), LockState::FastLocked);
+        assert_eq!(h.raw(), before & !0b11, "only the lock bits change");
+        assert!(holds_lock(&h));
+        assert_eq!(on_stack(&h), 1);
+    }
+    assert_eq!(h.raw(), before);
+    assert!(!holds_lock(&h));
+    assert_eq!(on_stack(&h), 0);
+}
+
+#[test]
+fn recursion_is_a_consecutive_run_on_the_lock_stack() {
+    let stats0 = thread_stats();
+    let a = pin!(Header::new());
+    for _ in 0..5 {
+        enter(a.as_ref());
+    }
+    assert_eq!(on_stack(&a), 5);
+    assert_eq!(a.lock_state(), LockState::FastLocked);
+    for left in (0..5).rev() {
+        exit(a.as_ref()).unwrap();
+        assert_eq!(on_stack(&a), left);
+    }
+    assert_eq!(a.lock_state(), LockState::Unlocked);
+    assert_eq!(thread_stats().since(&stats0).monitors_installed(), 0);
+}
+
+#[test]
+fn interleaved_aba_inflates_a_with_the_removed_entries() {
+    let stats0 = thread_stats();
+    let a = pin!(Header::new());
+    let b = pin!(Header::new());
+    enter(a.as_ref());
+    enter(a.as_ref());
+    enter(b.as_ref());
+    enter(a.as_ref()); // [A, A, B] + A
+    assert!(a.is_inflated());
+    assert_eq!(on_stack(&a), 0);
+    assert_eq!(on_stack(&b), 1);
+    assert_eq!(b.lock_state(), LockState::FastLocked);
+    // Two entries removed → recursions 1, plus this enter → 2.
+    assert_eq!(monitor_recursions(&a), Some(2));
+    let d = thread_stats().since(&stats0);
+    assert_eq!(d.inflations_by(InflateCause::InterleavedRecursion), 1);
+    assert_eq!(d.monitors_installed(), 1);
+    exit(a.as_ref()).unwrap();
+    exit(b.as_ref()).unwrap();
+    exit(a.as_ref()).unwrap();
+    assert!(holds_lock(&a));
+    exit(a.as_ref()).unwrap();
+    assert!(!holds_lock(&a) && !holds_lock(&b));
+    assert_eq!(exit(a.as_ref()), Err(SyncError::IllegalMonitorState));
+}
+
+/// TestLockStackCapacity: OUTER held CAPACITY times fills the stack; the
+/// first INNER enter inflates the bottom entry (all of OUTER's), so INNER
+/// then fits CAPACITY times without inflating.
+#[test]
+fn lock_stack_capacity_inflates_the_bottom_entry() {
+    let stats0 = thread_stats();
+    let outer = pin!(Header::new());
+    let inner = pin!(Header::new());
+    for _ in 0..LOCK_STACK_CAPACITY {
+        enter(outer.as_ref());
+        assert!(!outer.is_inflated());
+    }
+    for _ in 0..LOCK_STACK_CAPACITY {
+        enter(inner.as_ref());
+        assert!(!inner.is_inflated());
+    }
+    assert!(outer.is_inflated());
+    assert_eq!(monitor_recursions(&outer), Some(LOCK_STACK_CAPACITY - 1));
+    assert_eq!(on_stack(&inner), LOCK_STACK_CAPACITY);
+    for _ in 0..LOCK_STACK_CAPACITY {
+        exit(inner.as_ref()).unwrap();
+    }
+    assert!(!inner.is_inflated());
+    for _ in 0..LOCK_STACK_CAPACITY {
+        exit(outer.as_ref()).unwrap();
+    }
+    assert!(!holds_lock(&outer));
+    let d = thread_stats().since(&stats0);
+    assert_eq!(d.inflations_by(InflateCause::LockStackOverflow), 1);
+}
+
+#[test]
+fn recursive_enter_on_a_full_stack_inflates_the_top() {
+    let stats0 = thread_stats();
+    let a = pin!(Header::new());
+    for _ in 0..=LOCK_STACK_CAPACITY {
+        enter(a.as_ref());
+    }
+    assert!(a.is_inflated());
+    assert_eq!(monitor_recursions(&a), Some(LOCK_STACK_CAPACITY));
+    for _ in 0..=LOCK_STACK_CAPACITY {
+        exit(a.as_ref()).unwrap();
+    }
+    assert!(!holds_lock(&a));
+    assert_eq!(
+        thread_stats()
+            .since(&stats0)
+            .inflations_by(InflateCause::LockStackOverflow),
+        1
+    );
+}
+
+/// TestRecursiveLocking (lock-stack scenarios): runs of recursion across
+/// several objects, verifying the stack after each step.
+#[test]
+fn recursive_locking_patterns_keep_counts() {
+    let objs: Vec<Pin<Box<Header>>> = (0..4).map(|_| Box::pin(Header::new())).collect();
+    // [0,0,1,1,1,2,3,3]: exactly full, nothing inflated.
+    let pattern = [0, 0, 1, 1, 1, 2, 3, 3];
+    for &i in &pattern {
+        enter(objs[i].as_ref());
+    }
+    assert!(objs.iter().all(|o| !o.is_inflated()));
+    for (i, want) in [2, 3, 1, 2].into_iter().enumerate() {
+        assert_eq!(on_stack(&objs[i]), want);
+    }
+    for &i in pattern.iter().rev() {
+        exit(objs[i].as_ref()).unwrap();
+    }
+    assert!(objs.iter().all(|o| o.lock_state() == LockState::Unlocked));
+}
+
+/// TestUnstructuredLocking: enter A; enter B; exit A; notify B; exit B.
+#[test]
+fn unstructured_locking_works() {
+    let stats0 = thread_stats();
+    let a = pin!(Header::new());
+    let b = pin!(Header::new());
+    enter(a.as_ref());
+    enter(b.as_ref());
+    exit(a.as_ref()).unwrap();
+    assert!(!holds_lock(&a));
+    assert_eq!(notify(b.as_ref()), Ok(0));
+    exit(b.as_ref()).unwrap();
+    assert!(!holds_lock(&b));
+    assert_eq!(
+        thread_stats()
+            .since(&stats0)
+            .inflations_by(InflateCause::UnstructuredExit),
+        1
+    );
+    // Both usable afterwards, from another thread too.
+    let a2 = Arc::pin(Header::new());
+    let a3 = a2.clone();
+    enter(a2.as_ref());
+    std::thread::spawn(move || {
+        assert_eq!(exit(a3.as_ref()), Err(SyncError::IllegalMonitorState));
+    })
+    .join()
+    .unwrap();
+    exit(a2.as_ref()).unwrap();
+}
+
+#[test]
+fn illegal_monitor_state_changes_nothing() {
+    let h = pin!(Header::new());
+    let raw = h.raw();
+    assert_eq!(exit(h.as_ref()), Err(SyncError::IllegalMonitorState));
+    assert_eq!(notify(h.as_ref()), Err(SyncError::IllegalMonitorState));
+    assert_eq!(notify_all(h.as_ref()), Err(SyncError::IllegalMonitorState));
+    assert_eq!(
+        wait(h.as_ref(), Some(Duration::ZERO)),
+        Err(SyncError::IllegalMonitorState)
+    );
+    assert_eq!(h.raw(), raw);
+
+    // Held by another thread, fast-locked and then inflated.
+    let shared = Arc::pin(Header::new());
+    let (s2, go, done) = (
+        shared.clone(),
+        Arc::new(Barrier::new(2)),
+        Arc::new(Barrier::new(2)),
+    );
+    let (go2, done2) = (go.clone(), done.clone());
+    let holder = std::thread::spawn(move || {
+        enter(s2.as_ref());
+        go2.wait();
+        done2.wait();
+        exit(s2.as_ref()).unwrap();
+    });
+    go.wait();
+    let raw = shared.raw();
+    assert_eq!(exit(shared.as_ref()), Err(SyncError::IllegalMonitorState));
+    assert_eq!(notify(shared.as_ref()), Err(SyncError::IllegalMonitorState));
+    assert_eq!(wait(shared.as_ref(), None), Err(SyncError::IllegalMonitorState));
+    assert_eq!(shared.raw(), raw);
+    assert!(!holds_lock(&shared));
+    done.wait();
+    holder.join().unwrap();
+}
+
+#[test]
+fn identity_hash_is_stable_across_every_lock_state() {
+    let stats0 = thread_stats();
+    let h = pin!(Header::with_spare_bits(1 << 60));
+    let g = lock(h.as_ref());
+    let hash = identity_hash(&h);
+    assert_ne!(hash, 0);
+    assert!(hash < (1 << 31));
+    assert_eq!(
+        h.lock_state(),
+        LockState::FastLocked,
+        "hash while fast-locked must not inflate"
+    );
+    assert_eq!(Mark(h.raw()).hash(), hash);
+    drop(g);
+    assert_eq!(identity_hash(&h), hash);
+    // Inflate ([A, B, A]) and check the displaced header carries it.
+    let b = pin!(Header::new());
+    enter(h.as_ref());
+    enter(b.as_ref());
+    enter(h.as_ref());
+    assert!(h.is_inflated());
+    assert_eq!(identity_hash(&h), hash);
+    assert_eq!(h.spare_bits(), 1 << 60);
+    // A hash installed while inflated lands in the displaced header.
+    let c = pin!(Header::new());
+    enter(c.as_ref());
+    enter(b.as_ref());
+    enter(c.as_ref());
+    let hc = identity_hash(&c);
+    assert_eq!(identity_hash(&c), hc);
+    for o in [&c, &b, &c, &h, &b, &h] {
+        exit(o.as_ref()).unwrap();
+    }
+    assert_eq!(thread_stats().since(&stats0).monitors_installed(), 2);
+}
+
+#[test]
+fn contention_inflates_with_anonymous_owner_and_hands_over() {
+    let h = Arc::pin(Header::new());
+    let h2 = h.clone();
+    enter(h.as_ref());
+    let entered = Arc::new(AtomicBool::new(false));
+    let e2 = entered.clone();
+    let t = std::thread::spawn(move || {
+        let s0 = thread_stats();
+        let g = lock(h2.as_ref());
+        e2.store(true, Ordering::SeqCst);
+        drop(g);
+        thread_stats().since(&s0).inflations_by(InflateCause::Contention)
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !h.is_inflated() && Instant::now() < deadline {
+        std::thread::yield_now();
+    }
+    assert!(h.is_inflated(), "the contender inflates");
+    let m = inflate::monitor_of(&h, h.load(atomic::Ordering::Acquire));
+    assert!(m.is_anonymous());
+    assert!(holds_lock(&h), "still ours, found on our lock-stack");
+    assert!(!entered.load(Ordering::SeqCst));
+    exit(h.as_ref()).unwrap();
+    assert_eq!(t.join().unwrap(), 1);
+    assert!(entered.load(Ordering::SeqCst));
+    assert!(!m.is_busy());
+}
+
+#[test]
+fn wait_times_out_and_restores_the_depth() {
+    let h = pin!(Header::new());
+    let s0 = thread_stats();
+    enter(h.as_ref());
+    enter(h.as_ref());
+    enter(h.as_ref());
+    let t = Instant::now();
+    assert_eq!(
+        wait(h.as_ref(), Some(Duration::from_millis(30))),
+        Err(SyncError::TimedOut)
+    );
+    assert!(t.elapsed() >= Duration::from_millis(30));
+    assert_eq!(thread_stats().since(&s0).inflations_by(InflateCause::Wait), 1);
+    assert_eq!(monitor_recursions(&h), Some(2));
+    assert_eq!(wait(h.as_ref(), Some(Duration::ZERO)), Err(SyncError::TimedOut));
+    for _ in 0..3 {
+        exit(h.as_ref()).unwrap();
+    }
+    assert!(!holds_lock(&h));
+    assert_eq!(exit(h.as_ref()), Err(SyncError::IllegalMonitorState));
+}
+
+#[test]
+fn notify_hands_over_to_a_waiter() {
+    let obj = Arc::pin(Synchronized::new(0u32));
+    let o2 = obj.clone();
+    let waiter = std::thread::spawn(move || {
+        let mut g = o2.as_ref().lock().unwrap();
+        g.wait_while(|v| *v == 0, Some(Duration::from_secs(20))).unwrap();
+        *g
+    });
+    // Wait until the waiter is in the wait set.
+    loop {
+        let mut g = obj.as_ref().lock().unwrap();
+        *g = 7;
+        if g.notify().unwrap() == 1 {
+            break;
+        }
+        *g = 0;
+        drop(g);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(waiter.join().unwrap(), 7);
+}
+
+#[test]
+fn notify_all_moves_every_waiter() {
+    let obj = Arc::pin(Synchronized::new(false));
+    let ready = Arc::new(AtomicUsize::new(0));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let (o, r) = (obj.clone(), ready.clone());
+            std::thread::spawn(move || {
+                let mut g = o.as_ref().lock().unwrap();
+                r.fetch_add(1, Ordering::SeqCst);
+                g.wait_while(|go| !*go, Some(Duration::from_secs(20))).unwrap();
+            })
+        })
+        .collect();
+    let mut moved = 0;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while moved < 4 && Instant::now() < deadline {
+        let mut g = obj.as_ref().lock().unwrap();
+        if ready.load(Ordering::SeqCst) == 4 {
+            *g = true;
+            moved += g.notify_all().unwrap();
+        }
+        drop(g);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for t in threads {
+        t.join().unwrap();
+    }
+    assert_eq!(moved, 4);
+}
+
+#[test]
+fn interrupt_ends_a_wait_and_is_consumed() {
+    let h = Arc::pin(Header::new());
+    let h2 = h.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        tx.send(current_thread()).unwrap();
+        let g = lock(h2.as_ref());
+        let r = g.wait(None);
+        let still_interrupted = interrupted();
+        (r, still_interrupted, holds_lock(&h2))
+    });
+    let t = rx.recv().unwrap();
+    // Interrupt until it takes (the waiter may not be waiting yet; a
+    // pending status also ends the wait at once).
+    interrupt(&t);
+    let (r, still, held) = waiter.join().unwrap();
+    assert_eq!(r, Err(SyncError::Interrupted));
+    assert!(!still, "Interrupted clears the status");
+    assert!(held, "wait re-acquires before returning");
+
+    // A pending interrupt fails the next wait at once.
+    let me = current_thread();
+    interrupt(&me);
+    let g = lock(h.as_ref());
+    assert_eq!(g.wait(None), Err(SyncError::Interrupted));
+    assert!(!interrupted());
+}
+
+#[test]
+fn thread_exit_releases_fast_locked_and_inflated_locks() {
+    let before = stats();
+    let a = Arc::pin(Header::new());
+    let b = Arc::pin(Header::new());
+    let c = Arc::pin(Header::new());
+    let (a2, b2, c2) = (a.clone(), b.clone(), c.clone());
+    let held = Arc::new(Barrier::new(2));
+    let h2 = held.clone();
+    let t = std::thread::spawn(move || {
+        enter(a2.as_ref()); // fast-locked
+        enter(b2.as_ref());
+        enter(c2.as_ref());
+        enter(b2.as_ref()); // [A, B, C] + B: B inflated, owned by id
+        h2.wait();
+        // exits holding A (fast), B (monitor, 2 levels), C (fast)
+    });
+    held.wait();
+    // A contender blocked on A before the holder exits.
+    let a3 = a.clone();
+    let contender = std::thread::spawn(move || {
+        let _g = lock(a3.as_ref());
+    });
+    t.join().unwrap();
+    contender.join().unwrap();
+    for o in [&a, &b, &c] {
+        let g = lock(o.as_ref());
+        drop(g);
+    }
+    let d = stats().since(&before);
+    assert!(d.released_at_thread_exit >= 3, "{d:?}");
+}
+
+#[test]
+fn monitor_mode_inflates_every_lock_and_interoperates() {
+    let t = std::thread::spawn(|| {
+        set_current_thread_locking_mode(crate::config::LockingMode::Monitor).unwrap();
+        assert_eq!(current_thread_locking_mode(), crate::config::LockingMode::Monitor);
+        let s0 = thread_stats();
+        let h = pin!(Header::new());
+        {
+            let g = lock(h.as_ref());
+            let g2 = lock(h.as_ref());
+            assert!(h.is_inflated());
+            assert!(holds_lock(&h));
+            assert_eq!(g2.wait(Some(Duration::from_millis(1))), Err(SyncError::TimedOut));
+            drop(g2);
+            drop(g);
+        }
+        assert!(!holds_lock(&h));
+        assert_eq!(
+            thread_stats().since(&s0).inflations_by(InflateCause::MonitorMode),
+            1
+        );
+        // Counter shared with a lightweight thread.
+        let shared = Arc::pin(Synchronized::new(0u64));
+        let s2 = shared.clone();
+        let lw = std::thread::spawn(move || {
+            for _ in 0..2000 {
+                *s2.as_ref().lock().unwrap() += 1;
+            }
+        });
+        for _ in 0..2000 {
+            *shared.as_ref().lock().unwrap() += 1;
+        }
+        lw.join().unwrap();
+        let v = *shared.as_ref().lock().unwrap();
+        v
+    });
+    assert_eq!(t.join().unwrap(), 4000);
+    // Legacy is served by lightweight until it exists.
+    std::thread::spawn(|| {
+        set_current_thread_locking_mode(crate::config::LockingMode::Legacy).unwrap();
+        assert_eq!(
+            current_thread_locking_mode(),
+            crate::config::LockingMode::Lightweight
+        );
+        let h = pin!(Header::new());
+        let _g = lock(h.as_ref());
+        assert_eq!(h.lock_state(), LockState::FastLocked);
+    })
+    .join()
+    .unwrap();
+    // Switching with locks held is refused.
+    let h = pin!(Header::new());
+    let _g = lock(h.as_ref());
+    assert_eq!(
+        set_current_thread_locking_mode(crate::config::LockingMode::Monitor),
+        Err(SyncError::IllegalMonitorState)
+    );
+}
+
+#[test]
+fn dropping_inflated_headers_frees_their_monitors() {
+    let s0 = thread_stats();
+    for _ in 0..10 {
+        let a = Box::pin(Header::new());
+        let b = pin!(Header::new());
+        enter(a.as_ref());
+        enter(b.as_ref());
+        enter(a.as_ref()); // inflate a
+        for o in [&a.as_ref(), &b.as_ref(), &a.as_ref()] {
+            exit(*o).unwrap();
+        }
+        assert!(a.is_inflated());
+        drop(a);
+    }
+    let d = thread_stats().since(&s0);
+    assert_eq!(d.monitors_installed(), 10);
+    assert_eq!(d.monitors_freed, 10);
+}
+
+#[test]
+fn dropping_a_header_held_through_a_leaked_guard_cleans_this_thread() {
+    // Fast-locked, leaked, dropped: the entry leaves our lock-stack.
+    let a = Box::pin(Header::new());
+    std::mem::forget(lock(a.as_ref()));
+    let addr = a.addr();
+    drop(a);
+    assert!(!super::thread::with_lock_stack(|ls| ls.contains(addr)));
+    // Inflated and owned by us, leaked, dropped: the monitor is freed.
+    let s0 = thread_stats();
+    let b = Box::pin(Header::new());
+    std::mem::forget(lock(b.as_ref()));
+    let c = pin!(Header::new());
+    enter(c.as_ref());
+    enter(b.as_ref());
+    exit(b.as_ref()).unwrap();
+    exit(c.as_ref()).unwrap();
+    drop(b);
+    assert_eq!(thread_stats().since(&s0).monitors_freed, 1);
+}
+
+/// TestRecursiveMonitorChurn: recursive lock pairs on fresh objects never
+/// inflate.
+#[test]
+fn recursive_churn_inflates_nothing() {
+    let s0 = thread_stats();
+    for _ in 0..100_000 {
+        let h = pin!(Header::new());
+        let g1 = lock(h.as_ref());
+        let g2 = lock(h.as_ref());
+        drop(g2);
+        drop(g1);
+    }
+    assert_eq!(thread_stats().since(&s0).monitors_installed(), 0);
+}
+
+/// A port of HotSpot's test/hotspot/jtreg/runtime/locking/TestRecursiveLocking.java
+/// (both modes), including its `SyncThread` that proves, through a
+/// wait/notify hand-shake, that another thread can lock each object after
+/// the nested locks are released. Bounded in time.
+mod recursive_locking_port {
+    use super::*;
+    use std::cell::Cell;
+
+    struct SynchronizedObject {
+        header: Header,
+        counter: Cell<usize>,
+    }
+    // SAFETY: `counter` is only touched while `header` is held by the
+    // touching thread (the test's own discipline, as Java's `synchronized`
+    // methods).
+    unsafe impl Sync for SynchronizedObject {}
+    // SAFETY: as above.
+    unsafe impl Send for SynchronizedObject {}
+
+    type Obj = Pin<Arc<SynchronizedObject>>;
+
+    fn new_obj() -> Obj {
+        Arc::pin(SynchronizedObject {
+            header: Header::new(),
+            counter: Cell::new(0),
+        })
+    }
+    fn hdr(o: &Obj) -> Pin<&Header> {
+        // SAFETY: structural pinning; `header` never moves out.
+        unsafe { o.as_ref().map_unchecked(|o| &o.header) }
+    }
+    fn bump(o: &Obj) -> usize {
+        o.counter.set(o.counter.get() + 1);
+        o.counter.get()
+    }
+
+    fn run_inner(inner: &Obj, depth: usize, outer: &Obj) {
+        let _g = lock(hdr(inner));
+        bump(inner);
+        assert!(outer.header.is_inflated());
+        assert!(!inner.header.is_inflated());
+        if depth > 1 {
+            run_inner(inner, depth - 1, outer);
+        }
+        assert!(!inner.header.is_inflated());
+    }
+
+    fn run_outer(outer: &Obj, depth: usize, inner: &Obj) {
+        let _g = lock(hdr(outer));
+        bump(outer);
+        assert!(!outer.header.is_inflated());
+        if depth == 1 {
+            run_inner(inner, LOCK_STACK_CAPACITY, outer);
+        } else {
+            run_outer(outer, depth - 1, inner);
+        }
+        assert!(outer.header.is_inflated());
+    }
+
+    fn run_a(a: &Obj, depth: usize, b: &Obj) {
+        let _g = lock(hdr(a));
+        if bump(a) == 1 {
+            assert!(!a.header.is_inflated());
+        } else {
+            // [A, B] + A: A inflated and off the lock-stack.
+            assert!(a.header.is_inflated());
+        }
+        run_b(b, depth, a);
+    }
+
+    fn run_b(b: &Obj, depth: usize, a: &Obj) {
+        let _g = lock(hdr(b));
+        bump(b);
+        assert!(!b.header.is_inflated());
+        if depth > 1 {
+            run_a(a, depth - 1, b);
+        }
+    }
+
+    struct Work {
+        done: bool,
+        obj: Option<Obj>,
+    }
+
+    /// The Java test's SyncThread: locks whatever object main hands it.
+    struct SyncThread {
+        waiter: Pin<Arc<Synchronized<Work>>>,
+        thread: Option<std::thread::JoinHandle<usize>>,
+    }
+
+    impl SyncThread {
+        fn start() -> SyncThread {
+            let waiter = Arc::pin(Synchronized::new(Work {
+                done: false,
+                obj: None,
+            }));
+            let w = waiter.clone();
+            let thread = std::thread::spawn(move || {
+                let mut synced = 0;
+                let mut g = w.as_ref().lock().unwrap();
+                loop {
+                    g.wait_while(|w| !w.done && w.obj.is_none(), Some(Duration::from_secs(30)))
+                        .unwrap();
+                    if let Some(o) = g.obj.take() {
+                        drop(lock(hdr(&o)));
+                        synced += 1;
+                        g.notify().unwrap();
+                    } else if g.done {
+                        return synced;
+                    }
+                }
+            });
+            SyncThread {
+                waiter,
+                thread: Some(thread),
+            }
+        }
+
+        fn verify_can_be_synced(&self, obj: &Obj) {
+            let mut g = self.waiter.as_ref().lock().unwrap();
+            g.obj = Some(obj.clone());
+            g.notify().unwrap();
+            g.wait_while(|w| w.obj.is_some(), Some(Duration::from_secs(30)))
+                .unwrap();
+        }
+
+        fn finish(mut self) -> usize {
+            {
+                let mut g = self.waiter.as_ref().lock().unwrap();
+                g.done = true;
+                g.notify().unwrap();
+            }
+            self.thread.take().map(|t| t.join().unwrap()).unwrap_or(0)
+        }
+    }
+
+    #[test]
+    fn test_recursive_locking_both_modes() {
+        let sync_thread = SyncThread::start();
+        let start = Instant::now();
+        let mut loops = 0;
+        while start.elapsed() < Duration::from_millis(300) {
+            // mode 1: outer and inner
+            let (outer, inner) = (new_obj(), new_obj());
+            {
+                let _g = lock(hdr(&outer));
+                bump(&outer);
+                run_outer(&outer, LOCK_STACK_CAPACITY - 1, &inner);
+                assert!(outer.header.is_inflated());
+                assert!(!inner.header.is_inflated());
+            }
+            sync_thread.verify_can_be_synced(&outer);
+            sync_thread.verify_can_be_synced(&inner);
+            assert_eq!(outer.counter.get(), LOCK_STACK_CAPACITY);
+            assert_eq!(inner.counter.get(), LOCK_STACK_CAPACITY);
+
+            // mode 2: alternate A and B
+            let (a, b) = (new_obj(), new_obj());
+            run_a(&a, LOCK_STACK_CAPACITY, &b);
+            sync_thread.verify_can_be_synced(&a);
+            sync_thread.verify_can_be_synced(&b);
+            assert_eq!(a.counter.get(), LOCK_STACK_CAPACITY);
+            assert_eq!(b.counter.get(), LOCK_STACK_CAPACITY);
+            assert!(!b.header.is_inflated());
+            loops += 1;
+        }
+        let synced = sync_thread.finish();
+        assert_eq!(synced, 4 * loops);
+        println!("TestRecursiveLocking port: {loops} loops of both modes, {synced} objects synced by the SyncThread");
+    }
+}
+
+/// The defined behaviour for the one unrecoverable misuse: dropping an
+/// object that another live thread still holds fast-locked (it leaked a
+/// guard). The process aborts with a message rather than leave that thread
+/// a dangling lock-stack entry. Checked in a child process.
+#[test]
+fn dropping_an_object_held_by_another_thread_aborts() {
+    const CHILD: &str = "FASTPATH_SYNC_ABORT_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        let h = Box::pin(Header::new());
+        let addr = &*h as *const Header as usize;
+        let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let holder = std::thread::spawn(move || {
+            // SAFETY: the header outlives this use (the parent drops it only
+            // after `locked` arrives, and then the process aborts).
+            let h = unsafe { Pin::new_unchecked(&*(addr as *const Header)) };
+            std::mem::forget(lock(h));
+            locked_tx.send(()).unwrap();
+            let _ = done_rx.recv(); // stay alive while the header is dropped
+        });
+        locked_rx.recv().unwrap();
+        drop(h); // aborts here
+        drop(done_tx);
+        let _ = holder.join();
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "sync::tests::dropping_an_object_held_by_another_thread_aborts",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(6), "expected SIGABRT; stderr: {stderr}");
+    assert!(
+        stderr.contains("dropped while fast-locked by another thread"),
+        "{stderr}"
+    );
+}

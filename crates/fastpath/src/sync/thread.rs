@@ -1,0 +1,258 @@
+//! Per-thread state: the thread's id, lock-stack, park event and interrupt
+//! flag (HotSpot keeps these in `JavaThread`).
+//!
+//! Where it sits: under [`super::synchronizer`]. The lock-stack is what the
+//! fast paths touch, so it lives alone in a `const`-initialised thread-local
+//! with no destructor: an access is one TLS-relative address, with no lazy
+//! initialisation check. Everything else is a [`ThreadState`] behind an `Arc`
+//! (other threads unpark and interrupt it), registered lazily by the first
+//! slow path: a fresh thread's lock-stack is in the `UNREGISTERED` state,
+//! which fails the fast paths' bounds check, so the first lock of every
+//! thread registers it at no cost to later locks.
+//!
+//! Thread exit: the registration's destructor releases every lock the thread
+//! still holds (fast-locked objects on its lock-stack and monitors it owns),
+//! waking their contenders, as HotSpot's
+//! `ObjectSynchronizer::release_monitors_owned_by_thread` does when a JNI
+//! thread detaches holding monitors. A thread therefore never leaves others
+//! blocked forever by exiting. Locks taken later, from other thread-local
+//! destructors, run as a thread with no registration ("orphan") and are not
+//! released at exit.
+
+use core::cell::{Cell, OnceCell};
+use std::sync::Arc;
+
+use super::atomic::{AtomicU32, Ordering};
+use super::lock_stack::{LockStack, MONITOR_ONLY, UNREGISTERED};
+use super::park::ParkEvent;
+use crate::config::LockingMode;
+
+/// Monitor owner value: no owner.
+pub(crate) const NO_OWNER: usize = 0;
+/// Monitor owner value: fast-locked by a thread not yet known (the
+/// contender that inflated does not know who holds the lock).
+pub(crate) const ANONYMOUS_OWNER: usize = 1;
+/// Reserved for the deflation protocol (HotSpot `DEFLATER_MARKER`).
+#[allow(dead_code)]
+pub(crate) const DEFLATER_MARKER: usize = 2;
+/// The first id handed to a thread.
+const FIRST_THREAD_ID: usize = 3;
+
+/// Ids are never reused (64-bit counter). A std atomic even under loom: it
+/// only has to be unique.
+static NEXT_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(FIRST_THREAD_ID);
+
+/// The shared part of a thread's state.
+pub(crate) struct ThreadState {
+    /// Monitor owner id (≥ 3).
+    pub(crate) id: usize,
+    /// Blocks this thread.
+    pub(crate) park: ParkEvent,
+    /// `Thread.interrupt` status: 1 if interrupted.
+    pub(crate) interrupted: AtomicU32,
+    /// Set once the thread has owned any monitor; lets thread exit skip the
+    /// registry scan for threads that only ever fast-locked. Only this
+    /// thread writes it (std atomic: no synchronization, not modelled).
+    may_own_monitors: std::sync::atomic::AtomicBool,
+}
+
+impl ThreadState {
+    fn new_for_current_thread() -> ThreadState {
+        ThreadState {
+            // Relaxed: ids only need to be unique.
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            park: ParkEvent::for_current_thread(),
+            interrupted: AtomicU32::new(0),
+            may_own_monitors: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Records that this thread (the caller) is about to own a monitor.
+    #[inline]
+    pub(crate) fn note_monitor_owner(&self) {
+        // Relaxed: written and read only by this thread.
+        self.may_own_monitors
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether this thread may own a monitor (see `note_monitor_owner`).
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) fn may_own_monitors(&self) -> bool {
+        // Relaxed: as above.
+        self.may_own_monitors.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// Owns the registration; its destructor runs at thread exit.
+struct Registration {
+    state: Arc<ThreadState>,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        super::synchronizer::release_on_thread_exit(&self.state);
+    }
+}
+
+#[cfg(not(loom))]
+std::thread_local! {
+    static LOCK_STACK: LockStack = const { LockStack::new_unregistered() };
+    static REGISTRATION: OnceCell<Registration> = const { OnceCell::new() };
+    static ORPHAN: Cell<*const Arc<ThreadState>> = const { Cell::new(core::ptr::null()) };
+    static MODE_OVERRIDE: Cell<Option<LockingMode>> = const { Cell::new(None) };
+}
+
+#[cfg(loom)]
+loom::thread_local! {
+    static LOCK_STACK: LockStack = LockStack::new_unregistered();
+    static REGISTRATION: OnceCell<Registration> = OnceCell::new();
+    static ORPHAN: Cell<*const Arc<ThreadState>> = Cell::new(core::ptr::null());
+    static MODE_OVERRIDE: Cell<Option<LockingMode>> = Cell::new(None);
+}
+
+/// Runs `f` on the current thread's lock-stack. The fast paths' only
+/// thread-local access.
+#[inline(always)]
+pub(crate) fn with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> R {
+    LOCK_STACK.with(f)
+}
+
+/// Like [`with_lock_stack`] but `None` if this thread's thread-locals are
+/// gone (only under loom, whose lock-stack has a destructor slot).
+pub(crate) fn try_with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> Option<R> {
+    LOCK_STACK.try_with(f).ok()
+}
+
+/// The locking mode this thread uses (the process-wide configuration unless
+/// [`set_current_thread_locking_mode`] chose another).
+pub(crate) fn effective_mode() -> LockingMode {
+    let requested = MODE_OVERRIDE.with(|m| m.get()).unwrap_or_else(global_mode);
+    match requested {
+        // Legacy stack-locking is not implemented yet (a later issue):
+        // it runs as lightweight, and says so in `effective_mode`.
+        LockingMode::Legacy | LockingMode::Lightweight => LockingMode::Lightweight,
+        LockingMode::Monitor => LockingMode::Monitor,
+    }
+}
+
+#[cfg(not(loom))]
+fn global_mode() -> LockingMode {
+    crate::config::global().locking_mode
+}
+
+#[cfg(loom)]
+fn global_mode() -> LockingMode {
+    LockingMode::Lightweight
+}
+
+fn initial_top(mode: LockingMode) -> usize {
+    match mode {
+        LockingMode::Monitor => MONITOR_ONLY,
+        _ => 0,
+    }
+}
+
+fn register() -> Registration {
+    let state = Arc::new(ThreadState::new_for_current_thread());
+    let top = initial_top(effective_mode());
+    with_lock_stack(|ls| {
+        if ls.top_state() == UNREGISTERED {
+            ls.set_top_state(top);
+        }
+    });
+    Registration { state }
+}
+
+/// A pointer to the current thread's state, registering it on first use.
+/// Valid until this thread exits (it points into this thread's registration,
+/// or to a leaked orphan state).
+fn current_ptr() -> *const Arc<ThreadState> {
+    if let Ok(p) = REGISTRATION.try_with(|cell| &cell.get_or_init(register).state as *const Arc<ThreadState>)
+    {
+        return p;
+    }
+    // The registration was already destroyed (we are called from a later
+    // thread-local destructor): an orphan state, created once and leaked.
+    let existing = ORPHAN.try_with(|o| o.get()).unwrap_or(core::ptr::null());
+    if !existing.is_null() {
+        return existing;
+    }
+    let p: *const Arc<ThreadState> = Box::leak(Box::new(Arc::new(ThreadState::new_for_current_thread())));
+    let _ = ORPHAN.try_with(|o| o.set(p));
+    let _ = LOCK_STACK.try_with(|ls| {
+        if ls.top_state() == UNREGISTERED || ls.is_empty() {
+            ls.set_top_state(MONITOR_ONLY);
+        }
+    });
+    p
+}
+
+/// Runs `f` with the current thread's state (registering it if needed).
+#[inline]
+pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
+    let p = current_ptr();
+    // SAFETY: `current_ptr` returns a pointer into this thread's live
+    // registration (which is only destroyed by this thread's exit, after
+    // which no code of this thread calls us with a live registration), or
+    // to a leaked orphan state that is never freed. Either outlives `f`.
+    f(unsafe { &*p })
+}
+
+/// Makes sure the thread is registered (so that its exit releases what it
+/// holds) and returns its lock-stack state.
+pub(crate) fn ensure_registered() {
+    let _ = current_ptr();
+}
+
+/// A handle on a thread known to `sync`, for [`crate::sync::interrupt`] and
+/// for identifying monitor owners.
+#[derive(Clone)]
+pub struct SyncThread(pub(crate) Arc<ThreadState>);
+
+impl SyncThread {
+    /// The id the thread has as a monitor owner.
+    pub fn id(&self) -> usize {
+        self.0.id
+    }
+
+    /// Whether the thread's interrupt status is set (does not clear it).
+    pub fn is_interrupted(&self) -> bool {
+        // Acquire: pairs with the interrupter's store, like a status read.
+        self.0.interrupted.load(Ordering::Acquire) != 0
+    }
+}
+
+impl core::fmt::Debug for SyncThread {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SyncThread").field("id", &self.0.id).finish()
+    }
+}
+
+/// The current thread's handle (registering it if needed).
+pub fn current_thread() -> SyncThread {
+    with_current(|t| SyncThread(t.clone()))
+}
+
+/// Chooses the locking mode for the current thread, overriding
+/// `FASTPATH_LOCKING_MODE` (lets one process exercise several modes; objects
+/// may be shared between threads of different modes, because a monitor-mode
+/// thread meeting a fast-locked object inflates it like any contender).
+/// Fails with [`super::SyncError::IllegalMonitorState`] if the thread holds
+/// fast-locks (their lock-stack entries would be orphaned).
+pub fn set_current_thread_locking_mode(mode: LockingMode) -> Result<(), super::SyncError> {
+    ensure_registered();
+    with_lock_stack(|ls| {
+        if !ls.is_empty() {
+            return Err(super::SyncError::IllegalMonitorState);
+        }
+        MODE_OVERRIDE.with(|m| m.set(Some(mode)));
+        ls.set_top_state(initial_top(effective_mode()));
+        Ok(())
+    })
+}
+
+/// The mode the current thread actually runs (`Legacy` is served by
+/// `Lightweight` until stack-locking exists).
+pub fn current_thread_locking_mode() -> LockingMode {
+    effective_mode()
+}
