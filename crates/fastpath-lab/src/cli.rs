@@ -55,6 +55,15 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                     Arg::new("change")
                         .required(true)
                         .value_parser(value_parser!(PathBuf)),
+                )
+                .arg(
+                    Arg::new("by-workload")
+                        .long("by-workload")
+                        .action(ArgAction::SetTrue)
+                        .help(
+                            "Pair rows by workload name and threads only, e.g. a fastpath run \
+                             against its HotSpot peer from peers/jvm",
+                        ),
                 ),
         )
         .subcommand(crate::cpu_command::command())

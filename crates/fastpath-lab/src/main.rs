@@ -37,7 +37,12 @@ fn main() -> ExitCode {
         Some(("compare", m)) => (|| {
             let a = cli::read_results(m.get_one::<PathBuf>("baseline").expect("required"))?;
             let b = cli::read_results(m.get_one::<PathBuf>("change").expect("required"))?;
-            println!("{}", report::compare::compare(&a, &b).to_text());
+            let by = if m.get_flag("by-workload") {
+                report::compare::MatchBy::Workload
+            } else {
+                report::compare::MatchBy::Exact
+            };
+            println!("{}", report::compare::compare_by(&a, &b, by).to_text());
             Ok(())
         })(),
         Some((name, m)) => {

@@ -2,19 +2,71 @@
 //! shape of the seed 001 tables (DaCapo/Renaissance, stack-locking vs
 //! fast-locking). Rows are matched by benchmark, threads and parameters; a
 //! row present in only one file is listed as such, never dropped silently.
+//!
+//! [`MatchBy::Workload`] matches on the workload name alone (the last
+//! component of the benchmark name, case and punctuation folded, plus the
+//! thread count), which pairs a fastpath run with its HotSpot peer
+//! (`fastpath.lock.cas-pair` with `fastpath.peers.LockBench.casPair`).
 
 use super::jmh::BenchResult;
 use super::table::{num, percent, Table};
 
-/// Builds the comparison table of `baseline` against `change`.
+/// How rows of the two files are paired.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MatchBy {
+    /// Benchmark name, threads and parameters, exactly.
+    #[default]
+    Exact,
+    /// Folded workload name and threads; parameters ignored.
+    Workload,
+}
+
+impl MatchBy {
+    fn key(self, r: &BenchResult) -> String {
+        match self {
+            MatchBy::Exact => r.key(),
+            MatchBy::Workload => {
+                let last = r.benchmark.rsplit('.').next().unwrap_or(&r.benchmark);
+                let folded: String = last
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .map(|c| c.to_ascii_lowercase())
+                    .collect();
+                format!("{folded} [threads={}]", r.threads)
+            }
+        }
+    }
+}
+
+/// Builds the comparison table of `baseline` against `change`, rows matched
+/// exactly.
 pub fn compare(baseline: &[BenchResult], change: &[BenchResult]) -> Table {
+    compare_by(baseline, change, MatchBy::Exact)
+}
+
+/// Builds the comparison table of `baseline` against `change`, rows matched
+/// by `by`. Rows whose units differ are listed but not compared.
+pub fn compare_by(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Table {
     let mut t = Table::new(
         "compare: baseline vs change",
         &["benchmark", "unit", "baseline", "change", "%", "better"],
     );
     for b in baseline {
-        let key = b.key();
-        match change.iter().find(|c| c.key() == key) {
+        let key = by.key(b);
+        match change.iter().find(|c| by.key(c) == key) {
+            Some(c) if c.primary_metric.score_unit != b.primary_metric.score_unit => {
+                t.row(vec![
+                    key,
+                    format!(
+                        "{} vs {}",
+                        b.primary_metric.score_unit, c.primary_metric.score_unit
+                    ),
+                    num(b.primary_metric.score),
+                    num(c.primary_metric.score),
+                    "n/a".into(),
+                    "units differ".into(),
+                ]);
+            }
             Some(c) => {
                 let (bs, cs) = (b.primary_metric.score, c.primary_metric.score);
                 let better = if bs == cs {
@@ -46,9 +98,10 @@ pub fn compare(baseline: &[BenchResult], change: &[BenchResult]) -> Table {
         }
     }
     for c in change {
-        if !baseline.iter().any(|b| b.key() == c.key()) {
+        let key = by.key(c);
+        if !baseline.iter().any(|b| by.key(b) == key) {
             t.row(vec![
-                c.key(),
+                key,
                 c.primary_metric.score_unit.clone(),
                 "(missing)".into(),
                 num(c.primary_metric.score),
