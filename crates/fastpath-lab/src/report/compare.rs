@@ -146,4 +146,18 @@ mod tests {
         );
         assert_eq!(tp.rows[0][5], "baseline");
     }
+
+    #[test]
+    fn workload_matching_pairs_a_jmh_peer_and_refuses_unit_mismatches() {
+        let mut peer = r("casPair", 12.0, Mode::AverageTime);
+        peer.benchmark = "fastpath.peers.LockBench.casPair".into();
+        let ours = r("cas-pair", 10.0, Mode::AverageTime).param("mode", "baseline");
+        assert_eq!(compare(&[ours.clone()], &[peer.clone()]).rows.len(), 2);
+        let t = compare_by(&[ours.clone()], &[peer.clone()], MatchBy::Workload);
+        assert_eq!(t.rows.len(), 1);
+        assert_eq!(t.rows[0][4], "+20.0%");
+        peer.primary_metric.score_unit = "us/op".into();
+        let t = compare_by(&[ours], &[peer], MatchBy::Workload);
+        assert_eq!(t.rows[0][5], "units differ");
+    }
 }
