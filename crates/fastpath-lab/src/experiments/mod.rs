@@ -7,6 +7,7 @@
 //! [its own options]`), and `fastpath all` runs every one in quick mode.
 
 pub mod icache;
+pub mod spin;
 pub mod startup;
 
 use std::path::PathBuf;
@@ -49,5 +50,5 @@ pub trait Experiment: Sync {
 
 /// Every experiment, in the order `fastpath all` runs them.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![&startup::Startup, &icache::ICache]
+    vec![&startup::Startup, &icache::ICache, &spin::Spin]
 }
