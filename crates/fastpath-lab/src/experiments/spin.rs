@@ -309,6 +309,16 @@ fn latency_table(
     (table, results)
 }
 
+/// The system's load averages, to read a noisy row by (a shared machine:
+/// other processes' threads compete with the measured ones). Read once per
+/// table, outside the timed region.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
 /// Spin budgets of the handoff table: (label, budget).
 const HANDOFF_BUDGETS: [(&str, Budget); 4] = [
     ("park at once", Budget::PARK_AT_ONCE),
@@ -376,6 +386,7 @@ fn handoff_table(
     cpus: u32,
     bar: &indicatif::ProgressBar,
 ) -> (Table, Vec<BenchResult>) {
+    let load_at_start = load_average();
     let mut table = Table::new(
         "spin handoff (producer → one-slot exchange → consumer, 2 threads; spin then park)",
         &[
@@ -415,6 +426,9 @@ fn handoff_table(
     }
     table.note("Mtransfers/s: median of iterations ± 99.9% CI; % against `none` with the same budget");
     table.note("pauses: the budget as a pause count, from each strategy's own Calibration::measure");
+    table.note(format!(
+        "load average (1, 5, 15 min) when the table started: {load_at_start}"
+    ));
     if cpus < 3 {
         table.note(format!(
             "{cpus} logical CPUs: producer and consumer each need one, so anything else running (the machine is shared) preempts them"
@@ -521,6 +535,7 @@ fn lru_table(
     cpus: u32,
     bar: &indicatif::ProgressBar,
 ) -> (Table, Vec<BenchResult>) {
+    let load_at_start = load_average();
     let keys = zipf_keys();
     let mut table = Table::new(
         "spin LRU (HashMap + linked list in access order behind spin::lock; 75% get / 25% put, scrambled Zipfian keys)",
@@ -563,6 +578,9 @@ fn lru_table(
         "lock waiters spin for Budget::DEFAULT ({} µs, then {} yields) before parking; % against `none` with the same thread count",
         Budget::DEFAULT.spin_ns / 1000,
         Budget::DEFAULT.yields
+    ));
+    table.note(format!(
+        "load average (1, 5, 15 min) when the table started: {load_at_start}"
     ));
     let over: Vec<String> = LRU_THREADS
         .iter()

@@ -298,11 +298,11 @@ mod loom_tests {
 
     #[test]
     fn loom_handoff_parks_at_once() {
-        model_two_tokens(SpinLimits { pauses: 0, yields: 0 });
+        model_two_tokens(SpinLimits::new(0, 0));
     }
 
     #[test]
     fn loom_handoff_spins_then_parks() {
-        model_two_tokens(SpinLimits { pauses: 1, yields: 0 });
+        model_two_tokens(SpinLimits::new(1, 0));
     }
 }

@@ -293,11 +293,11 @@ mod loom_tests {
 
     #[test]
     fn loom_lock_parks_at_once() {
-        model(SpinLimits { pauses: 0, yields: 0 });
+        model(SpinLimits::new(0, 0));
     }
 
     #[test]
     fn loom_lock_spins_then_parks() {
-        model(SpinLimits { pauses: 1, yields: 0 });
+        model(SpinLimits::new(1, 0));
     }
 }

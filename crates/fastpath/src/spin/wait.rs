@@ -10,10 +10,14 @@
 //! the same wait on a 10-cycle PAUSE and a 140-cycle one.
 //!
 //! Theory of operation: the pause phase backs off exponentially, 1, 2, 4 …
-//! up to [`SpinWait::MAX_PAUSES_PER_STEP`] pauses per step (crossbeam's
-//! `SPIN_LIMIT` of 6 gives the same cap), so the first re-checks come
-//! quickly for a short wait and later ones touch the contended line less
-//! often; the steps stop when the calibrated count is reached. Then come up
+//! pauses per step, so the first re-checks come quickly for a short wait and
+//! later ones touch the contended line less often; the steps stop when the
+//! calibrated count is reached. A step is capped at
+//! [`SpinWait::MAX_PAUSES_PER_STEP`] pauses (2⁶, crossbeam's `SPIN_LIMIT`)
+//! *and* at [`Budget::MAX_STEP_NS`] of pausing: with a 40 ns PAUSE, 64
+//! pauses would leave 2.5 µs between two looks at the condition, more than
+//! the whole handoff it is waiting for, while with a 0.4 ns `none` the same
+//! cap is 25 ns. Then come up
 //! to `yields` `sched_yield`s, which on an oversubscribed machine let the
 //! thread the caller waits for run. Then [`Step::Park`] until [`SpinWait::reset`].
 //!
@@ -25,7 +29,7 @@
 //! | HotSpot `SpinYield` (`utilities/spinYield.hpp`) | 4096, one per `wait()` | 64 | sleeps 1 µs (`naked_short_nanosleep`) per call, forever |
 //! | crossbeam `Backoff::snooze` | 1+2+…+64 = 127 (`SPIN_LIMIT` 6) | 4 (steps 7–10, `YIELD_LIMIT` 10) | `is_completed()`: caller parks |
 //! | parking_lot_core `SpinWait` | 2+4+8 = 14 (3 doubling rounds) | 7 (counter 4–10) | `spin()` returns false: caller parks |
-//! | this [`Budget::DEFAULT`] | as many as fit in 10 µs, doubling per step up to 64 | 2 | [`Step::Park`] |
+//! | this [`Budget::DEFAULT`] | as many as fit in 10 µs, doubling per step up to 256 ns' worth | 2 | [`Step::Park`] |
 //!
 //! The counts of the first three are fixed, so their spin time moves with
 //! the PAUSE latency by up to 14×; this one's is fixed in time.
@@ -54,6 +58,11 @@ impl Budget {
         spin_ns: 10_000,
         yields: 2,
     };
+    /// The most pausing between two checks of the condition (see the
+    /// module docs): 256 ns, about two cross-core cache-line transfers on
+    /// this machine, so a waiter notices a change within about what the
+    /// change took to reach it.
+    pub const MAX_STEP_NS: u64 = 256;
     /// Park at once: no pauses, no yields.
     pub const PARK_AT_ONCE: Budget = Budget {
         spin_ns: 0,
@@ -70,6 +79,9 @@ impl Budget {
         SpinLimits {
             pauses: cal.pauses_for(self.spin_ns),
             yields: self.yields,
+            max_step: cal
+                .pauses_for(Self::MAX_STEP_NS)
+                .clamp(1, SpinWait::<Global>::MAX_PAUSES_PER_STEP),
         }
     }
 }
@@ -87,6 +99,20 @@ pub struct SpinLimits {
     pub pauses: u32,
     /// Yields before parking.
     pub yields: u32,
+    /// Most pauses per [`SpinWait::spin`] step (0 is taken as 1; capped at
+    /// [`SpinWait::MAX_PAUSES_PER_STEP`]).
+    pub max_step: u32,
+}
+
+impl SpinLimits {
+    /// `pauses` pauses (backing off up to 64 per step), then `yields` yields.
+    pub const fn new(pauses: u32, yields: u32) -> SpinLimits {
+        SpinLimits {
+            pauses,
+            yields,
+            max_step: 64,
+        }
+    }
 }
 
 /// What [`SpinWait::spin`] did.
@@ -149,7 +175,10 @@ impl<S: PauseStrategy> SpinWait<S> {
     #[inline]
     pub fn spin(&mut self) -> Step {
         if self.pauses < self.limits.pauses {
-            let n = (1u32 << self.step.min(6)).min(self.limits.pauses - self.pauses);
+            let cap = self.limits.max_step.clamp(1, Self::MAX_PAUSES_PER_STEP);
+            let n = (1u32 << self.step.min(6))
+                .min(cap)
+                .min(self.limits.pauses - self.pauses);
             for _ in 0..n {
                 self.strategy.pause();
             }
@@ -218,13 +247,7 @@ mod tests {
 
     #[test]
     fn state_machine_pauses_then_yields_then_parks() {
-        let mut w = SpinWait::with_limits(
-            NoPause,
-            SpinLimits {
-                pauses: 200,
-                yields: 3,
-            },
-        );
+        let mut w = SpinWait::with_limits(NoPause, SpinLimits::new(200, 3));
         let (steps, pauses, yields) = drain(&mut w);
         assert_eq!((pauses, yields), (200, 3));
         // 1+2+4+8+16+32+64 = 127, then 64 (191), then the remaining 9.
@@ -236,9 +259,23 @@ mod tests {
         assert_eq!(w.spin(), Step::Spun);
         assert_eq!(w.pauses(), 1);
 
+        // A per-step cap of 5: 1, 2, 4, 5, 5, ... pauses per step.
+        let mut capped = SpinWait::with_limits(
+            NoPause,
+            SpinLimits {
+                max_step: 5,
+                ..SpinLimits::new(27, 0)
+            },
+        );
+        let mut per_step = Vec::new();
+        while capped.spin() == Step::Spun {
+            per_step.push(capped.pauses());
+        }
+        assert_eq!(per_step, [1, 3, 7, 12, 17, 22, 27]);
+
         let mut at_once = SpinWait::with_limits(NoPause, Budget::PARK_AT_ONCE.limits(calibration()));
         assert_eq!(at_once.spin(), Step::Park);
-        let mut yields_only = SpinWait::with_limits(NoPause, SpinLimits { pauses: 0, yields: 1 });
+        let mut yields_only = SpinWait::with_limits(NoPause, SpinLimits::new(0, 1));
         assert_eq!(yields_only.spin(), Step::Yielded);
         assert_eq!(yields_only.spin(), Step::Park);
     }
