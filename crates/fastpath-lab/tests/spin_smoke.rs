@@ -67,3 +67,40 @@ fn spin_quick_produces_three_tables_and_parseable_json() {
     }
     assert!(back.iter().all(|r| r.primary_metric.score.is_finite()));
 }
+
+/// Asking for an instruction this CPU lacks is a configuration error
+/// reported before anything runs (exit 2, naming the value and the
+/// accepted ones), never SIGILL. On this project's machines (no WAITPKG)
+/// that is `tpause`; on a CPU with WAITPKG the command must instead work.
+#[test]
+fn tpause_without_waitpkg_is_a_configuration_error() {
+    let has_waitpkg = fastpath::cpu::info().has(fastpath::cpu::Feature::Waitpkg);
+    if !cfg!(target_arch = "x86_64") {
+        return;
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fastpath"))
+        .args(["compare", "/nonexistent-a.json", "/nonexistent-b.json"])
+        .env("FASTPATH_SPIN_PAUSE", "tpause:2")
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    if has_waitpkg {
+        // Past configuration: fails only on the missing files.
+        assert!(!err.contains("FASTPATH_SPIN_PAUSE"), "{err}");
+    } else {
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("FASTPATH_SPIN_PAUSE") && err.contains("tpause") && err.contains("Waitpkg"),
+            "{err}"
+        );
+        assert!(err.contains("accepted"), "{err}");
+    }
+    // A malformed count is refused the same way on every CPU.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fastpath"))
+        .args(["compare", "/nonexistent-a.json", "/nonexistent-b.json"])
+        .env("FASTPATH_SPIN_PAUSE", "pause:100")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 to 99"));
+}

@@ -320,21 +320,41 @@ fn load_average() -> String {
 }
 
 /// Spin budgets of the handoff table: (label, budget).
-const HANDOFF_BUDGETS: [(&str, Budget); 4] = [
+const HANDOFF_BUDGETS: [(&str, Budget); 6] = [
     ("park at once", Budget::PARK_AT_ONCE),
     ("1 µs", Budget::new(1_000, Budget::DEFAULT.yields)),
+    ("3 µs", Budget::new(3_000, Budget::DEFAULT.yields)),
     ("10 µs (default)", Budget::DEFAULT),
+    ("30 µs", Budget::new(30_000, Budget::DEFAULT.yields)),
     ("100 µs", Budget::new(100_000, Budget::DEFAULT.yields)),
 ];
 
+/// Pins the calling thread to logical CPU `cpu` (best effort: a failure,
+/// say under a restrictive cgroup, leaves it unpinned, and the table says
+/// whether pinning held).
+fn pin_to(cpu: usize) -> bool {
+    let mut set = rustix::thread::CpuSet::new();
+    set.set(cpu);
+    rustix::thread::sched_setaffinity(None, &set).is_ok()
+}
+
 /// One timed handoff run: transfers per second and parks per transfer.
-fn handoff_once<S: PauseStrategy>(s: S, budget: Budget, cal: &Calibration, time: Duration) -> (f64, f64) {
+fn handoff_once<S: PauseStrategy>(
+    s: S,
+    budget: Budget,
+    cal: &Calibration,
+    time: Duration,
+    pin: bool,
+) -> (f64, f64) {
     let (mut tx, mut rx) = handoff::channel(s, budget.limits(cal));
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let stop = &stop;
         let start = Instant::now();
         scope.spawn(move || {
+            if pin {
+                pin_to(0);
+            }
             let mut token = 0u32;
             // Relaxed: a stop request; the handoff itself orders the tokens.
             while !stop.load(Ordering::Relaxed) {
@@ -347,6 +367,9 @@ fn handoff_once<S: PauseStrategy>(s: S, budget: Budget, cal: &Calibration, time:
             }
         });
         let consumer = scope.spawn(move || {
+            if pin {
+                pin_to(1);
+            }
             let mut n = 0u64;
             while rx.take().is_some() {
                 n += 1;
@@ -361,14 +384,20 @@ fn handoff_once<S: PauseStrategy>(s: S, budget: Budget, cal: &Calibration, time:
     })
 }
 
-fn handoff<S: PauseStrategy>(s: S, budget: Budget, cal: &Calibration, settings: &Settings) -> (Stats, f64) {
+fn handoff<S: PauseStrategy>(
+    s: S,
+    budget: Budget,
+    cal: &Calibration,
+    settings: &Settings,
+    pin: bool,
+) -> (Stats, f64) {
     for _ in 0..settings.warmup_iterations {
-        handoff_once(s, budget, cal, settings.iteration_time);
+        handoff_once(s, budget, cal, settings.iteration_time, pin);
     }
     let mut parks = 0.0;
     let samples = (0..settings.iterations)
         .map(|_| {
-            let (rate, p) = handoff_once(s, budget, cal, settings.iteration_time);
+            let (rate, p) = handoff_once(s, budget, cal, settings.iteration_time, pin);
             parks += p;
             rate
         })
@@ -387,6 +416,12 @@ fn handoff_table(
     bar: &indicatif::ProgressBar,
 ) -> (Table, Vec<BenchResult>) {
     let load_at_start = load_average();
+    // Producer on CPU 0, consumer on CPU 1, so the scheduler's placement
+    // (both on one CPU or not) is not a hidden variable of the table.
+    let pin = cpus >= 2
+        && std::thread::spawn(|| pin_to(0) && pin_to(1))
+            .join()
+            .unwrap_or(false);
     let mut table = Table::new(
         "spin handoff (producer → one-slot exchange → consumer, 2 threads; spin then park)",
         &[
@@ -403,7 +438,7 @@ fn handoff_table(
         let mut base = None;
         for (c, cal) in strategies.iter().zip(cals) {
             bar.set_message(format!("handoff {} {label}", c.name()));
-            let (stats, parks) = with_strategy!(*c, s => handoff(s, budget, cal, settings));
+            let (stats, parks) = with_strategy!(*c, s => handoff(s, budget, cal, settings, pin));
             let median = stats.median;
             let base = *base.get_or_insert(median);
             table.row(vec![
@@ -429,9 +464,14 @@ fn handoff_table(
     table.note(format!(
         "load average (1, 5, 15 min) when the table started: {load_at_start}"
     ));
+    table.note(if pin {
+        "producer pinned to CPU 0, consumer to CPU 1".to_string()
+    } else {
+        "threads not pinned (one CPU, or sched_setaffinity refused)".to_string()
+    });
     if cpus < 3 {
         table.note(format!(
-            "{cpus} logical CPUs: producer and consumer each need one, so anything else running (the machine is shared) preempts them"
+            "{cpus} logical CPUs: producer and consumer each need one, so anything else running (the machine is shared) preempts them; a sample is fast when both run at once and ~100× slower when one waits for the other to be scheduled, so read medians, not means"
         ));
     }
     (table, results)

@@ -12,7 +12,7 @@
 //! | file | what |
 //! |---|---|
 //! | [`strategy`] | one zero-sized type per instruction, `Repeat<S, N>`, resolution of `auto` |
-//! | [`calibration`] | nanoseconds per pause on this CPU, measured once in ≤ 100 µs |
+//! | [`calibration`](mod@calibration) | nanoseconds per pause on this CPU, measured once in ≤ 100 µs |
 //! | [`wait`] | [`SpinWait`]: a budget in nanoseconds → pauses, then yields, then "park" |
 //! | `park` | the parking half: a mutex + condition variable keyed by a state word |
 //! | [`handoff`] | a one-slot producer/consumer exchange (the seed's SynchronousQueue) |
