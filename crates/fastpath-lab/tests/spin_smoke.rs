@@ -56,7 +56,7 @@ fn spin_quick_produces_three_tables_and_parseable_json() {
     let handoff = rows("handoff");
     let budgets: std::collections::BTreeSet<_> =
         handoff.iter().map(|r| r.params["spin_ns"].clone()).collect();
-    assert_eq!(budgets.len(), 4, "{budgets:?}");
+    assert_eq!(budgets.len(), 6, "{budgets:?}");
     let lru = rows("lru");
     for threads in [1, 2, 4] {
         assert!(

@@ -140,7 +140,8 @@ impl Experiment for Spin {
         let cpus = fastpath::cpu::info().logical_cpus;
         let (all, missing) = candidates();
         let contention: Vec<Candidate> = all.iter().copied().filter(|c| c.in_contention_tables()).collect();
-        let steps = all.len() + contention.len() * (HANDOFF_BUDGETS.len() + LRU_THREADS.len());
+        let lru_rows: usize = LRU_THREADS.iter().map(|&t| lru_budgets(t).len()).sum();
+        let steps = all.len() + contention.len() * (HANDOFF_BUDGETS.len() + lru_rows);
         let bar = harness::progress(steps as u64, "spin");
         let mut report = Report::default();
 
@@ -479,11 +480,27 @@ fn handoff_table(
 
 /// Threads of the LRU table.
 const LRU_THREADS: [u32; 3] = [1, 2, 4];
+/// Spin budgets of the LRU table (with one thread nobody waits, so only the
+/// default runs there).
+const LRU_BUDGETS: [(&str, Budget); 3] = [
+    ("3 µs", Budget::new(3_000, Budget::DEFAULT.yields)),
+    ("10 µs (default)", Budget::DEFAULT),
+    ("30 µs", Budget::new(30_000, Budget::DEFAULT.yields)),
+];
 /// Caffeine GetPutBenchmark: SIZE = 2 << 14 keys in the access array,
 /// drawn from ITEMS = SIZE / 3 distinct keys, cache capacity 2 × SIZE (so it
 /// never evicts: the benchmark measures the lock and the list relinking).
 const LRU_SIZE: usize = 2 << 14;
 const LRU_ITEMS: u64 = (LRU_SIZE / 3) as u64;
+
+/// The budgets a row count of `threads` runs with.
+fn lru_budgets(threads: u32) -> Vec<(&'static str, Budget)> {
+    if threads == 1 {
+        vec![LRU_BUDGETS[1]]
+    } else {
+        LRU_BUDGETS.to_vec()
+    }
+}
 
 fn zipf_keys() -> Vec<u64> {
     let gen = ScrambledZipfian::new(LRU_ITEMS);
@@ -540,6 +557,7 @@ fn lru_once<S: PauseStrategy>(
 fn lru<S: PauseStrategy>(
     s: S,
     cal: &Calibration,
+    budget: Budget,
     threads: u32,
     keys: &[u64],
     settings: &Settings,
@@ -548,7 +566,7 @@ fn lru<S: PauseStrategy>(
     for (i, &k) in keys.iter().enumerate() {
         cache.put(k, i as u64);
     }
-    let cache = SpinParkMutex::new(cache, s, Budget::DEFAULT.limits(cal));
+    let cache = SpinParkMutex::new(cache, s, budget.limits(cal));
     for _ in 0..settings.warmup_iterations {
         lru_once(&cache, keys, threads, settings.iteration_time);
     }
@@ -579,35 +597,39 @@ fn lru_table(
     let keys = zipf_keys();
     let mut table = Table::new(
         "spin LRU (HashMap + linked list in access order behind spin::lock; 75% get / 25% put, scrambled Zipfian keys)",
-        &["threads", "strategy", "Mops/s", "parks/Mop", "% vs none"],
+        &["threads", "spin budget", "strategy", "Mops/s", "parks/Mop", "% vs none"],
     );
     let mut results = Vec::new();
     for threads in LRU_THREADS {
-        let mut base = None;
         let label = if threads > cpus {
             format!("{threads} (oversubscribed)")
         } else {
             threads.to_string()
         };
-        for (c, cal) in strategies.iter().zip(cals) {
-            bar.set_message(format!("lru {} x{threads}", c.name()));
-            let (stats, parks) = with_strategy!(*c, s => lru(s, cal, threads, &keys, settings));
-            let median = stats.median;
-            let base = *base.get_or_insert(median);
-            table.row(vec![
-                label.clone(),
-                c.name(),
-                score(median / 1e6, stats.error / 1e6),
-                format!("{parks:.1}"),
-                percent(median, base),
-            ]);
-            results.push(
-                BenchResult::new("spin", "lru", Mode::Throughput, &stats, "ops/s")
-                    .threads(threads)
-                    .param("strategy", c.name())
-                    .secondary("parks_per_mop", Metric::single(parks, "parks/Mop")),
-            );
-            bar.inc(1);
+        for (budget_label, budget) in lru_budgets(threads) {
+            let mut base = None;
+            for (c, cal) in strategies.iter().zip(cals) {
+                bar.set_message(format!("lru {} x{threads} {budget_label}", c.name()));
+                let (stats, parks) = with_strategy!(*c, s => lru(s, cal, budget, threads, &keys, settings));
+                let median = stats.median;
+                let base = *base.get_or_insert(median);
+                table.row(vec![
+                    label.clone(),
+                    budget_label.to_string(),
+                    c.name(),
+                    score(median / 1e6, stats.error / 1e6),
+                    format!("{parks:.1}"),
+                    percent(median, base),
+                ]);
+                results.push(
+                    BenchResult::new("spin", "lru", Mode::Throughput, &stats, "ops/s")
+                        .threads(threads)
+                        .param("strategy", c.name())
+                        .param("spin_ns", budget.spin_ns)
+                        .secondary("parks_per_mop", Metric::single(parks, "parks/Mop")),
+                );
+                bar.inc(1);
+            }
         }
     }
     table.note(format!(
@@ -615,8 +637,7 @@ fn lru_table(
         2 * LRU_SIZE
     ));
     table.note(format!(
-        "lock waiters spin for Budget::DEFAULT ({} µs, then {} yields) before parking; % against `none` with the same thread count",
-        Budget::DEFAULT.spin_ns / 1000,
+        "lock waiters spin for the budget (then {} yields) before parking; % against `none` with the same threads and budget",
         Budget::DEFAULT.yields
     ));
     table.note(format!(
