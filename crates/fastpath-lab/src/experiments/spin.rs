@@ -385,28 +385,35 @@ fn handoff_once<S: PauseStrategy>(
     })
 }
 
-fn handoff<S: PauseStrategy>(
-    s: S,
-    budget: Budget,
-    cal: &Calibration,
+/// Runs `sample(i)` for candidates `0..n` in turns, `warmup + iterations`
+/// rounds, and returns each candidate's statistics and the mean of its
+/// secondary figure. Interleaving, rather than running one candidate's
+/// iterations after another's, spreads the shared machine's slow drifts in
+/// load over every candidate alike, so their medians stay comparable.
+fn interleaved(
     settings: &Settings,
-    pin: bool,
-) -> (Stats, f64) {
-    for _ in 0..settings.warmup_iterations {
-        handoff_once(s, budget, cal, settings.iteration_time, pin);
+    n: usize,
+    mut sample: impl FnMut(usize) -> (f64, f64),
+) -> Vec<(Stats, f64)> {
+    let mut scores = vec![Vec::with_capacity(settings.iterations); n];
+    let mut extra = vec![0.0; n];
+    for round in 0..settings.warmup_iterations + settings.iterations {
+        for i in 0..n {
+            let (score, x) = sample(i);
+            if round >= settings.warmup_iterations {
+                scores[i].push(score);
+                extra[i] += x;
+            }
+        }
     }
-    let mut parks = 0.0;
-    let samples = (0..settings.iterations)
-        .map(|_| {
-            let (rate, p) = handoff_once(s, budget, cal, settings.iteration_time, pin);
-            parks += p;
-            rate
+    scores
+        .into_iter()
+        .zip(extra)
+        .map(|(s, x)| {
+            let k = s.len().max(1) as f64;
+            (Stats::from_samples(s), x / k)
         })
-        .collect();
-    (
-        Stats::from_samples(samples),
-        parks / settings.iterations.max(1) as f64,
-    )
+        .collect()
 }
 
 fn handoff_table(
@@ -436,12 +443,15 @@ fn handoff_table(
     );
     let mut results = Vec::new();
     for (label, budget) in HANDOFF_BUDGETS {
-        let mut base = None;
-        for (c, cal) in strategies.iter().zip(cals) {
-            bar.set_message(format!("handoff {} {label}", c.name()));
-            let (stats, parks) = with_strategy!(*c, s => handoff(s, budget, cal, settings, pin));
+        bar.set_message(format!("handoff {label}"));
+        let measured = interleaved(
+            settings,
+            strategies.len(),
+            |i| with_strategy!(strategies[i], s => handoff_once(s, budget, &cals[i], settings.iteration_time, pin)),
+        );
+        let base = measured[0].0.median;
+        for ((c, cal), (stats, parks)) in strategies.iter().zip(cals).zip(&measured) {
             let median = stats.median;
-            let base = *base.get_or_insert(median);
             table.row(vec![
                 label.to_string(),
                 c.name(),
@@ -451,11 +461,11 @@ fn handoff_table(
                 percent(median, base),
             ]);
             results.push(
-                BenchResult::new("spin", "handoff", Mode::Throughput, &stats, "ops/s")
+                BenchResult::new("spin", "handoff", Mode::Throughput, stats, "ops/s")
                     .threads(2)
                     .param("strategy", c.name())
                     .param("spin_ns", budget.spin_ns)
-                    .secondary("parks_per_transfer", Metric::single(parks, "parks/op")),
+                    .secondary("parks_per_transfer", Metric::single(*parks, "parks/op")),
             );
             bar.inc(1);
         }
@@ -508,14 +518,14 @@ fn zipf_keys() -> Vec<u64> {
     (0..LRU_SIZE).map(|_| gen.next(&mut rng)).collect()
 }
 
-/// One timed run: operations per second (all threads) and parks per
-/// million operations.
+/// One timed run on `cache`: operations per second (all threads) and
+/// parks per million operations.
 fn lru_once<S: PauseStrategy>(
     cache: &SpinParkMutex<lru::Lru, S>,
     keys: &[u64],
     threads: u32,
     time: Duration,
-) -> (f64, u64) {
+) -> (f64, f64) {
     let stop = AtomicBool::new(false);
     let parks_before = cache.parks();
     let (ops, secs) = std::thread::scope(|scope| {
@@ -551,39 +561,23 @@ fn lru_once<S: PauseStrategy>(
         let ops: u64 = handles.into_iter().map(|h| h.join().expect("lru thread")).sum();
         (ops, start.elapsed().as_secs_f64())
     });
-    (ops as f64 / secs, cache.parks() - parks_before)
+    let parks = cache.parks() - parks_before;
+    (ops as f64 / secs, parks as f64 / (ops.max(1) as f64 / 1e6))
 }
 
-fn lru<S: PauseStrategy>(
+/// One sample: a fresh copy of the prefilled cache behind a lock spinning
+/// with `s` for `budget`, timed once.
+fn lru_sample<S: PauseStrategy>(
     s: S,
     cal: &Calibration,
     budget: Budget,
+    prefilled: &lru::Lru,
     threads: u32,
     keys: &[u64],
-    settings: &Settings,
-) -> (Stats, f64) {
-    let mut cache = lru::Lru::new(2 * LRU_SIZE);
-    for (i, &k) in keys.iter().enumerate() {
-        cache.put(k, i as u64);
-    }
-    let cache = SpinParkMutex::new(cache, s, budget.limits(cal));
-    for _ in 0..settings.warmup_iterations {
-        lru_once(&cache, keys, threads, settings.iteration_time);
-    }
-    let mut parks = 0u64;
-    let mut total_ops = 0.0;
-    let samples = (0..settings.iterations)
-        .map(|_| {
-            let (rate, p) = lru_once(&cache, keys, threads, settings.iteration_time);
-            parks += p;
-            total_ops += rate * settings.iteration_time.as_secs_f64();
-            rate
-        })
-        .collect();
-    (
-        Stats::from_samples(samples),
-        parks as f64 / (total_ops / 1e6).max(1e-9),
-    )
+    time: Duration,
+) -> (f64, f64) {
+    let cache = SpinParkMutex::new(prefilled.clone(), s, budget.limits(cal));
+    lru_once(&cache, keys, threads, time)
 }
 
 fn lru_table(
@@ -595,6 +589,11 @@ fn lru_table(
 ) -> (Table, Vec<BenchResult>) {
     let load_at_start = load_average();
     let keys = zipf_keys();
+    // Caffeine's @Setup: put every drawn key once.
+    let mut prefilled = lru::Lru::new(2 * LRU_SIZE);
+    for (i, &k) in keys.iter().enumerate() {
+        prefilled.put(k, i as u64);
+    }
     let mut table = Table::new(
         "spin LRU (HashMap + linked list in access order behind spin::lock; 75% get / 25% put, scrambled Zipfian keys)",
         &["threads", "spin budget", "strategy", "Mops/s", "parks/Mop", "% vs none"],
@@ -607,12 +606,15 @@ fn lru_table(
             threads.to_string()
         };
         for (budget_label, budget) in lru_budgets(threads) {
-            let mut base = None;
-            for (c, cal) in strategies.iter().zip(cals) {
-                bar.set_message(format!("lru {} x{threads} {budget_label}", c.name()));
-                let (stats, parks) = with_strategy!(*c, s => lru(s, cal, budget, threads, &keys, settings));
+            bar.set_message(format!("lru x{threads} {budget_label}"));
+            let measured = interleaved(
+                settings,
+                strategies.len(),
+                |i| with_strategy!(strategies[i], s => lru_sample(s, &cals[i], budget, &prefilled, threads, &keys, settings.iteration_time)),
+            );
+            let base = measured[0].0.median;
+            for (c, (stats, parks)) in strategies.iter().zip(&measured) {
                 let median = stats.median;
-                let base = *base.get_or_insert(median);
                 table.row(vec![
                     label.clone(),
                     budget_label.to_string(),
@@ -622,11 +624,11 @@ fn lru_table(
                     percent(median, base),
                 ]);
                 results.push(
-                    BenchResult::new("spin", "lru", Mode::Throughput, &stats, "ops/s")
+                    BenchResult::new("spin", "lru", Mode::Throughput, stats, "ops/s")
                         .threads(threads)
                         .param("strategy", c.name())
                         .param("spin_ns", budget.spin_ns)
-                        .secondary("parks_per_mop", Metric::single(parks, "parks/Mop")),
+                        .secondary("parks_per_mop", Metric::single(*parks, "parks/Mop")),
                 );
                 bar.inc(1);
             }
