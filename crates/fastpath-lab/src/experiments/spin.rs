@@ -321,14 +321,26 @@ fn load_average() -> String {
 }
 
 /// Spin budgets of the handoff table: (label, budget).
-const HANDOFF_BUDGETS: [(&str, Budget); 6] = [
-    ("park at once", Budget::PARK_AT_ONCE),
-    ("1 µs", Budget::new(1_000, Budget::DEFAULT.yields)),
-    ("3 µs", Budget::new(3_000, Budget::DEFAULT.yields)),
-    ("10 µs (default)", Budget::DEFAULT),
-    ("30 µs", Budget::new(30_000, Budget::DEFAULT.yields)),
-    ("100 µs", Budget::new(100_000, Budget::DEFAULT.yields)),
+const HANDOFF_BUDGETS: [Budget; 6] = [
+    Budget::PARK_AT_ONCE,
+    Budget::new(1_000, Budget::DEFAULT.yields),
+    Budget::new(3_000, Budget::DEFAULT.yields),
+    Budget::new(10_000, Budget::DEFAULT.yields),
+    Budget::new(30_000, Budget::DEFAULT.yields),
+    Budget::new(100_000, Budget::DEFAULT.yields),
 ];
+
+/// "park at once", "10 µs", "30 µs (default)".
+fn budget_label(b: Budget) -> String {
+    if b == Budget::PARK_AT_ONCE {
+        return "park at once".to_string();
+    }
+    let mut s = format!("{} µs", b.spin_ns as f64 / 1000.0);
+    if b == Budget::DEFAULT {
+        s.push_str(" (default)");
+    }
+    s
+}
 
 /// Pins the calling thread to logical CPU `cpu` (best effort: a failure,
 /// say under a restrictive cgroup, leaves it unpinned, and the table says
@@ -442,7 +454,8 @@ fn handoff_table(
         ],
     );
     let mut results = Vec::new();
-    for (label, budget) in HANDOFF_BUDGETS {
+    for budget in HANDOFF_BUDGETS {
+        let label = budget_label(budget);
         bar.set_message(format!("handoff {label}"));
         let measured = interleaved(
             settings,
@@ -453,7 +466,7 @@ fn handoff_table(
         for ((c, cal), (stats, parks)) in strategies.iter().zip(cals).zip(&measured) {
             let median = stats.median;
             table.row(vec![
-                label.to_string(),
+                label.clone(),
                 c.name(),
                 budget.limits(cal).pauses.to_string(),
                 score(median / 1e6, stats.error / 1e6),
@@ -492,10 +505,10 @@ fn handoff_table(
 const LRU_THREADS: [u32; 3] = [1, 2, 4];
 /// Spin budgets of the LRU table (with one thread nobody waits, so only the
 /// default runs there).
-const LRU_BUDGETS: [(&str, Budget); 3] = [
-    ("3 µs", Budget::new(3_000, Budget::DEFAULT.yields)),
-    ("10 µs (default)", Budget::DEFAULT),
-    ("30 µs", Budget::new(30_000, Budget::DEFAULT.yields)),
+const LRU_BUDGETS: [Budget; 3] = [
+    Budget::new(10_000, Budget::DEFAULT.yields),
+    Budget::DEFAULT,
+    Budget::new(100_000, Budget::DEFAULT.yields),
 ];
 /// Caffeine GetPutBenchmark: SIZE = 2 << 14 keys in the access array,
 /// drawn from ITEMS = SIZE / 3 distinct keys, cache capacity 2 × SIZE (so it
@@ -504,7 +517,7 @@ const LRU_SIZE: usize = 2 << 14;
 const LRU_ITEMS: u64 = (LRU_SIZE / 3) as u64;
 
 /// The budgets a row count of `threads` runs with.
-fn lru_budgets(threads: u32) -> Vec<(&'static str, Budget)> {
+fn lru_budgets(threads: u32) -> Vec<Budget> {
     if threads == 1 {
         vec![LRU_BUDGETS[1]]
     } else {
@@ -605,7 +618,8 @@ fn lru_table(
         } else {
             threads.to_string()
         };
-        for (budget_label, budget) in lru_budgets(threads) {
+        for budget in lru_budgets(threads) {
+            let budget_label = budget_label(budget);
             bar.set_message(format!("lru x{threads} {budget_label}"));
             let measured = interleaved(
                 settings,
@@ -617,7 +631,7 @@ fn lru_table(
                 let median = stats.median;
                 table.row(vec![
                     label.clone(),
-                    budget_label.to_string(),
+                    budget_label.clone(),
                     c.name(),
                     score(median / 1e6, stats.error / 1e6),
                     format!("{parks:.1}"),

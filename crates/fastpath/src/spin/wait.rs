@@ -29,10 +29,12 @@
 //! | HotSpot `SpinYield` (`utilities/spinYield.hpp`) | 4096, one per `wait()` | 64 | sleeps 1 µs (`naked_short_nanosleep`) per call, forever |
 //! | crossbeam `Backoff::snooze` | 1+2+…+64 = 127 (`SPIN_LIMIT` 6) | 4 (steps 7–10, `YIELD_LIMIT` 10) | `is_completed()`: caller parks |
 //! | parking_lot_core `SpinWait` | 2+4+8 = 14 (3 doubling rounds) | 7 (counter 4–10) | `spin()` returns false: caller parks |
-//! | this [`Budget::DEFAULT`] | as many as fit in 10 µs, doubling per step up to 256 ns' worth | 2 | [`Step::Park`] |
+//! | this [`Budget::DEFAULT`] | as many as fit in 30 µs (≈ 1150 × 26 ns PAUSE here), doubling per step up to 256 ns' worth | 2 | [`Step::Park`] |
 //!
 //! The counts of the first three are fixed, so their spin time moves with
-//! the PAUSE latency by up to 14×; this one's is fixed in time.
+//! the PAUSE latency by up to 14×; this one's is fixed in time. With this
+//! machine's 26 ns PAUSE, HotSpot's 4096 pauses are ~107 µs, crossbeam's 127
+//! are ~3.3 µs and parking_lot's 14 are ~0.4 µs (each then yields).
 
 use super::calibration::{calibration, Calibration};
 use super::strategy::{Global, PauseStrategy};
@@ -47,15 +49,19 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default: 10 µs of pauses, then 2 yields. Chosen from the handoff
-    /// measurement written up in `notes/spin.md`: on this KVM guest a
-    /// park/unpark round trip costs ~10–20 µs, and spinning about as long
-    /// as blocking costs is the classic 2-competitive rule (Karlin et al.,
-    /// "Empirical studies of competitive spinning", SOSP 1991); longer
-    /// budgets bought no throughput in the handoff and cost CPU in the
-    /// oversubscribed LRU rows.
+    /// The default: 30 µs of pauses, then 2 yields. Chosen from
+    /// `fastpath spin` on the 2-vCPU Zen 5 KVM guest this project is built
+    /// on (figures in `notes/spin.md`): a park/wake cycle there costs about
+    /// 24 µs (the "park at once" handoff row: ~48 µs per transfer, two
+    /// parks each), and spinning about as long as blocking costs is the
+    /// 2-competitive rule (Karlin, Li, Manasse, Owicki, "Empirical studies
+    /// of competitive spinning for a shared-memory multiprocessor", SOSP
+    /// 1991). Among the budgets tried, 30 µs gave the best median
+    /// throughput in the LRU rows (2 threads and 4 oversubscribed ones,
+    /// against 10 µs) and matched the best handoff rows, while parking
+    /// stayed near zero in the handoff.
     pub const DEFAULT: Budget = Budget {
-        spin_ns: 10_000,
+        spin_ns: 30_000,
         yields: 2,
     };
     /// The most pausing between two checks of the condition (see the
