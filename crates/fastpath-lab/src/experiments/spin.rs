@@ -10,10 +10,16 @@
 //!    its one indirect call costs);
 //! 2. handoff: a producer and a consumer pass a token through
 //!    `spin::handoff` (the seed's SynchronousQueue microbenchmark), per
-//!    strategy and per spin budget (from "park at once" to 100 µs);
+//!    strategy and per spin budget (from "park at once" to 100 µs), the two
+//!    threads pinned to CPUs 0 and 1;
 //! 3. LRU: a HashMap + linked-list LRU cache behind `spin::lock`
-//!    (Caffeine's GetPutBenchmark `LinkedHashMap_Lru`), 1, 2 and 4 threads,
-//!    75% get / 25% put over scrambled-Zipfian keys, per strategy.
+//!    (Caffeine's GetPutBenchmark `LinkedHashMap_Lru`), 1, 2 and 4 threads
+//!    (4 oversubscribe a 2-CPU machine, and the table says so), 75% get /
+//!    25% put over scrambled-Zipfian keys, per strategy and spin budget.
+//!
+//! In tables 2 and 3 the strategies take turns, one timed sample each per
+//! round, so a change in the shared machine's load during the run lands on
+//! every strategy alike instead of on whichever ran last.
 //!
 //! Every strategy is used through its own type (`S: PauseStrategy`), so one
 //! process compares them without touching the process-wide choice. Spin
@@ -390,6 +396,7 @@ fn handoff_once<S: PauseStrategy>(
             (n, rx.parks(), Instant::now())
         });
         std::thread::sleep(time);
+        // Relaxed: a stop request (see the loads).
         stop.store(true, Ordering::Relaxed);
         let (n, parks, end) = consumer.join().expect("consumer");
         let secs = (end - start).as_secs_f64();
@@ -570,6 +577,7 @@ fn lru_once<S: PauseStrategy>(
             })
             .collect();
         std::thread::sleep(time);
+        // Relaxed: a stop request (see the loads).
         stop.store(true, Ordering::Relaxed);
         let ops: u64 = handles.into_iter().map(|h| h.join().expect("lru thread")).sum();
         (ops, start.elapsed().as_secs_f64())

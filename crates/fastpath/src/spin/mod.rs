@@ -117,6 +117,7 @@ fn resolve_then_pause() {
 /// The straight-line function for `s`. Only called with a resolved,
 /// validated strategy, which is what makes the `new_unchecked` calls sound.
 fn target_for(s: SpinPause) -> fn() {
+    // Relaxed: see `resolve_then_pause`.
     REPEAT.store(s.repeat, Ordering::Relaxed);
     // SAFETY (for every `run::<S>` below): `s` came out of
     // `strategy::resolve` against `cpu::info()`, which refuses an
