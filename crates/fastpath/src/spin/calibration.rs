@@ -62,6 +62,10 @@ impl Calibration {
 
     /// Measures `strategy` now, in at most [`Calibration::TIME_LIMIT`].
     pub fn measure<S: PauseStrategy>(strategy: S) -> Calibration {
+        // One untimed pause first: for `Global` the first call resolves the
+        // configuration (CPUID exits under a hypervisor, tens of µs), which
+        // would otherwise eat the time limit inside the first batch.
+        strategy.pause();
         let start = Instant::now();
         let c_start = counter();
         let mut batch: u64 = 8;
