@@ -21,6 +21,24 @@
 //! to `yields` `sched_yield`s, which on an oversubscribed machine let the
 //! thread the caller waits for run. Then [`Step::Park`] until [`SpinWait::reset`].
 //!
+//! ```
+//! use std::sync::atomic::{AtomicBool, Ordering};
+//! use fastpath::spin::{SpinWait, Step};
+//! let ready = AtomicBool::new(false);
+//! std::thread::scope(|s| {
+//!     s.spawn(|| ready.store(true, Ordering::Release));
+//!     let mut wait = SpinWait::new();
+//!     while !ready.load(Ordering::Acquire) {
+//!         if wait.spin() == Step::Park {
+//!             // A real caller blocks here (futex, condition variable) until
+//!             // woken, as `spin::handoff` and `spin::lock` do.
+//!             std::thread::sleep(std::time::Duration::from_micros(50));
+//!             wait.reset();
+//!         }
+//!     }
+//! });
+//! ```
+//!
 //! How the default compares with the others (what each spends before it
 //! blocks; pause costs are this machine's, see `notes/spin.md`):
 //!
