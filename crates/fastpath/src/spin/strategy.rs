@@ -16,7 +16,7 @@
 //! `YIELD`, `NOP`) are plain unit structs.
 //!
 //! `auto` is resolved by [`default_for`], a pure function of the CPU
-//! description, following HotSpot's ergonomics (openjdk/jdk mainline as read in 2025,
+//! description, following HotSpot's ergonomics (openjdk/jdk mainline,
 //! `src/hotspot/cpu/aarch64/vm_version_aarch64.cpp`):
 //! - Arm Ltd. (implementer 0x41) Neoverse N1 0xd0c, N2 0xd49, V1 0xd40,
 //!   V2 0xd4f: `OnSpinWaitInst=isb`, `OnSpinWaitInstCount=1`;
