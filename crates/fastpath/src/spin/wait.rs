@@ -70,14 +70,12 @@ impl Budget {
     /// The default: 30 µs of pauses, then 2 yields. Chosen from
     /// `fastpath spin` on the 2-vCPU Zen 5 KVM guest this project is built
     /// on (figures in `notes/spin.md`): a park/wake cycle there costs about
-    /// 24 µs (the "park at once" handoff row: ~48 µs per transfer, two
-    /// parks each), and spinning about as long as blocking costs is the
-    /// 2-competitive rule (Karlin, Li, Manasse, Owicki, "Empirical studies
-    /// of competitive spinning for a shared-memory multiprocessor", SOSP
-    /// 1991). Among the budgets tried, 30 µs gave the best median
-    /// throughput in the LRU rows (2 threads and 4 oversubscribed ones,
-    /// against 10 µs) and matched the best handoff rows, while parking
-    /// stayed near zero in the handoff.
+    /// 23–31 µs (the "park at once" handoff row), and spinning about as long
+    /// as blocking costs is the 2-competitive rule (Karlin, Li, Manasse,
+    /// Owicki, "Empirical studies of competitive spinning for a
+    /// shared-memory multiprocessor", SOSP 1991). The handoff peaked at
+    /// 10–30 µs in every run; the LRU rows did as well or better at 100 µs,
+    /// within their (large) errors; 30 µs is near the best of both.
     pub const DEFAULT: Budget = Budget {
         spin_ns: 30_000,
         yields: 2,
