@@ -8,7 +8,7 @@
 //! | [`config`] | strategy selection from `FASTPATH_*` variables or code | - |
 //! | [`arch`] | the ISA layer: every `asm!` of the project | - |
 //! | [`cpu`] | startup CPU identification that never reads /proc | 002 |
-//! | [`spin`] | spin pauses, time-calibrated | 004 |
+//! | [`spin`] | spin pauses per CPU, time-calibrated; spin-then-park waiting, handoff, lock | 004 |
 //! | [`code`] | executable memory and instruction-cache sync | 000 |
 //! | [`sync`] | object monitors with fast-locking | 001 |
 //!

@@ -8,6 +8,7 @@
 
 pub mod icache;
 pub mod lock;
+pub mod spin;
 pub mod startup;
 
 use std::path::PathBuf;
@@ -50,5 +51,5 @@ pub trait Experiment: Sync {
 
 /// Every experiment, in the order `fastpath all` runs them.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![&startup::Startup, &icache::ICache, &lock::Lock]
+    vec![&startup::Startup, &spin::Spin, &icache::ICache, &lock::Lock]
 }

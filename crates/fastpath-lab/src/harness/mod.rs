@@ -14,6 +14,7 @@
 
 pub mod process;
 pub mod stats;
+pub mod zipf;
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};

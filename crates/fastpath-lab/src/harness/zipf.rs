@@ -1,0 +1,189 @@
+//! Skewed key streams: YCSB's scrambled Zipfian generator, which Caffeine's
+//! `GetPutBenchmark` (the seed's LinkedHashMap_Lru numbers) uses to pick
+//! keys, plus the small PRNG it draws from.
+//!
+//! Where it sits: an experiment builds its key arrays with it before timing
+//! (as Caffeine does in `@Setup`), so the generator's cost is never measured.
+//!
+//! [`Zipfian`] is the rejection-free method of Gray et al., "Quickly
+//! generating billion-record synthetic databases" (SIGMOD 1994), as in
+//! YCSB's `ZipfianGenerator`: with skew θ, ζ(n, θ) = Σ_{i=1..n} i^-θ, and
+//! u uniform in [0, 1), rank 0 if u·ζ(n) < 1, rank 1 if below 1 + 0.5^θ,
+//! else ⌊n·(η·u − η + 1)^α⌋ with α = 1/(1 − θ) and
+//! η = (1 − (2/n)^(1−θ)) / (1 − ζ(2, θ)/ζ(n, θ)).
+//!
+//! [`ScrambledZipfian`] follows YCSB's `ScrambledZipfianGenerator`: draw
+//! from a Zipfian over 10¹⁰ items with θ = 0.99 (ζ precomputed by YCSB as
+//! 26.46902820178302, too costly to sum here), hash the rank with 64-bit
+//! FNV-1a and reduce it modulo the item count, so the popular keys are
+//! scattered over the key space instead of being 0, 1, 2, … The most
+//! popular key then has probability about 1/ζ = 3.8%.
+
+/// SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014): small, fast, and good enough for workloads.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1), 53 bits.
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// Zipfian ranks 0..items (0 most popular).
+#[derive(Clone, Debug)]
+pub struct Zipfian {
+    items: u64,
+    theta: f64,
+    zetan: f64,
+    alpha: f64,
+    eta: f64,
+}
+
+/// ζ(n, θ) = Σ_{i=1..n} i^-θ.
+pub fn zeta(n: u64, theta: f64) -> f64 {
+    (1..=n).map(|i| (i as f64).powf(-theta)).sum()
+}
+
+impl Zipfian {
+    /// YCSB's default skew.
+    pub const YCSB_THETA: f64 = 0.99;
+
+    /// Over `items` ranks with skew `theta` (0 < θ < 1), computing ζ
+    /// (O(items)).
+    pub fn new(items: u64, theta: f64) -> Self {
+        Self::with_zeta(items, theta, zeta(items, theta))
+    }
+
+    /// With a precomputed ζ(items, θ).
+    pub fn with_zeta(items: u64, theta: f64, zetan: f64) -> Self {
+        assert!(
+            items >= 2 && theta > 0.0 && theta < 1.0,
+            "Zipfian({items}, {theta})"
+        );
+        let zeta2 = 1.0 + 0.5f64.powf(theta);
+        Zipfian {
+            items,
+            theta,
+            zetan,
+            alpha: 1.0 / (1.0 - theta),
+            eta: (1.0 - (2.0 / items as f64).powf(1.0 - theta)) / (1.0 - zeta2 / zetan),
+        }
+    }
+
+    /// The next rank.
+    pub fn next(&self, rng: &mut SplitMix64) -> u64 {
+        let u = rng.next_f64();
+        let uz = u * self.zetan;
+        if uz < 1.0 {
+            return 0;
+        }
+        if uz < 1.0 + 0.5f64.powf(self.theta) {
+            return 1;
+        }
+        let r = (self.items as f64 * (self.eta * u - self.eta + 1.0).powf(self.alpha)) as u64;
+        r.min(self.items - 1)
+    }
+}
+
+/// YCSB's scrambled Zipfian over keys 0..items (see the module docs).
+#[derive(Clone, Debug)]
+pub struct ScrambledZipfian {
+    items: u64,
+    ranks: Zipfian,
+}
+
+impl ScrambledZipfian {
+    /// YCSB `ScrambledZipfianGenerator.ITEM_COUNT`.
+    pub const BASE_ITEMS: u64 = 10_000_000_000;
+    /// YCSB `ScrambledZipfianGenerator.ZETAN`: ζ(10¹⁰, 0.99).
+    pub const BASE_ZETA: f64 = 26.469_028_201_783_02;
+
+    /// Keys 0..items.
+    pub fn new(items: u64) -> Self {
+        assert!(items >= 1);
+        ScrambledZipfian {
+            items,
+            ranks: Zipfian::with_zeta(Self::BASE_ITEMS, Zipfian::YCSB_THETA, Self::BASE_ZETA),
+        }
+    }
+
+    /// The next key.
+    pub fn next(&self, rng: &mut SplitMix64) -> u64 {
+        fnv1a64(self.ranks.next(rng)) % self.items
+    }
+}
+
+/// 64-bit FNV-1a over the eight little-endian bytes of `v` (YCSB
+/// `Utils.fnvhash64`, without its sign fold, which unsigned arithmetic
+/// does not need).
+pub fn fnv1a64(v: u64) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in v.to_le_bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zipfian_rank_zero_has_probability_one_over_zeta() {
+        let z = Zipfian::new(1000, Zipfian::YCSB_THETA);
+        let mut rng = SplitMix64::new(7);
+        let n = 200_000;
+        let mut counts = vec![0u32; 1000];
+        for _ in 0..n {
+            counts[z.next(&mut rng) as usize] += 1;
+        }
+        let p0 = f64::from(counts[0]) / n as f64;
+        let expect = 1.0 / zeta(1000, 0.99);
+        assert!((p0 - expect).abs() < 0.01, "{p0} vs {expect}");
+        // Skewed: rank 0 beats rank 10 beats rank 500 by a wide margin.
+        assert!(counts[0] > 5 * counts[10] && counts[10] > 5 * counts[500].max(1));
+    }
+
+    #[test]
+    fn scrambled_keys_are_in_range_and_skewed() {
+        let items = 10_922;
+        let g = ScrambledZipfian::new(items);
+        let mut rng = SplitMix64::new(42);
+        let n = 200_000;
+        let mut counts = vec![0u32; items as usize];
+        for _ in 0..n {
+            let k = g.next(&mut rng);
+            assert!(k < items);
+            counts[k as usize] += 1;
+        }
+        let max = *counts.iter().max().unwrap();
+        let p = f64::from(max) / n as f64;
+        // ≈ 1/26.47 = 3.8% for the hottest key; uniform would be 0.009%.
+        assert!(p > 0.03 && p < 0.06, "{p}");
+        // The hottest key is not key 0 (the scramble moved it).
+        assert_ne!(counts.iter().position(|&c| c == max), Some(0));
+    }
+
+    #[test]
+    fn fnv_matches_reference() {
+        // FNV-1a 64 of eight zero bytes.
+        assert_eq!(fnv1a64(0), 0xa8c7_f832_281a_39c5);
+    }
+}

@@ -1,0 +1,236 @@
+//! How long one pause takes on this CPU, measured once.
+//!
+//! Where it sits: [`super::wait::SpinWait`] takes its budget in nanoseconds
+//! and converts it to a pause count with a [`Calibration`]; the lab prints
+//! it next to its own measurements. PAUSE costs about 10 cycles before
+//! Skylake and about 140 after it, ISB differs from one Arm core to the
+//! next, and `pause:4` is four of either, so "spin 4096 times" (HotSpot's
+//! `SpinYield`) means 10 µs on one machine and 200 µs on another. .NET solved
+//! the same problem by measuring its spin-wait once at start-up and
+//! normalizing iteration counts (`Thread.OptimalMaxSpinWaitsPerSpinIteration`,
+//! .NET Core 3.0); this is the same idea.
+//!
+//! Theory of operation: time batches of pauses with [`Instant`] (the
+//! vDSO `CLOCK_MONOTONIC`), doubling the batch until one lasts at least
+//! [`Calibration::MIN_BATCH`] so the clock's own cost (~20–30 ns) is noise,
+//! then keep timing batches of that size and take the fastest: interference
+//! (an interrupt, a preemption, a sibling hyperthread) only ever adds time.
+//! Everything stops once [`Calibration::TIME_LIMIT`] (100 µs) would be
+//! exceeded, so the first caller pays at most that (plus any preemption).
+//!
+//! The hardware counter (x86 TSC, AArch64 CNTVCT_EL0) is read alongside to
+//! report ticks per pause. Its frequency is not trusted from CPUID leaf 0x15
+//! (zero on AMD and on many KVM guests) nor read from /proc: it is measured
+//! against `Instant` over the calibration window, which is accurate to about
+//! the clock's resolution over 100 µs (well under 1%).
+
+use std::hint::black_box;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use super::strategy::{Global, PauseStrategy};
+use crate::config::SpinPause;
+
+/// Nanoseconds per pause for one strategy on this CPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Calibration {
+    /// The strategy measured.
+    pub strategy: SpinPause,
+    /// Nanoseconds per pause (the fastest batch), always positive and
+    /// finite.
+    pub ns_per_pause: f64,
+    /// Hardware-counter ticks per pause in that batch (TSC on x86-64,
+    /// CNTVCT_EL0 on AArch64), if the architecture has one.
+    pub ticks_per_pause: Option<f64>,
+    /// The counter's frequency measured against `Instant`, in Hz.
+    pub counter_hz: Option<f64>,
+    /// Pauses executed in all.
+    pub pauses_timed: u64,
+    /// Wall time the calibration took.
+    pub took: Duration,
+}
+
+impl Calibration {
+    /// The most a calibration spends (unless the thread is preempted).
+    pub const TIME_LIMIT: Duration = Duration::from_micros(100);
+    /// The shortest batch whose time is trusted.
+    pub const MIN_BATCH: Duration = Duration::from_micros(2);
+    /// Floor of [`Calibration::ns_per_pause`]: a `none` pause costs a loop
+    /// iteration, a fraction of a nanosecond; the floor only keeps the
+    /// division in [`Calibration::pauses_for`] finite.
+    pub const MIN_NS_PER_PAUSE: f64 = 0.01;
+
+    /// Measures `strategy` now, in at most [`Calibration::TIME_LIMIT`].
+    pub fn measure<S: PauseStrategy>(strategy: S) -> Calibration {
+        // One untimed pause first: for `Global` the first call resolves the
+        // configuration (CPUID exits under a hypervisor, tens of µs), which
+        // would otherwise eat the time limit inside the first batch.
+        strategy.pause();
+        let start = Instant::now();
+        let c_start = counter();
+        let mut batch: u64 = 8;
+        let mut best: Option<(f64, Option<f64>)> = None;
+        let mut good_batches = 0;
+        let mut pauses_timed = 0u64;
+        loop {
+            let t0 = Instant::now();
+            let k0 = counter();
+            for i in 0..batch {
+                strategy.pause();
+                // Keeps the loop (and so one iteration per pause) even when
+                // the pause is empty.
+                black_box(i);
+            }
+            let k1 = counter();
+            let dt = t0.elapsed();
+            pauses_timed += batch;
+            let per = dt.as_nanos() as f64 / batch as f64;
+            let ticks = k0.zip(k1).map(|(a, b)| b.wrapping_sub(a) as f64 / batch as f64);
+            if dt >= Self::MIN_BATCH {
+                good_batches += 1;
+                if best.map_or(true, |(b, _)| per < b) {
+                    best = Some((per, ticks));
+                }
+            } else {
+                // Too short to trust; the last one stands in if nothing
+                // longer fits in the time limit.
+                if best.is_none() && good_batches == 0 {
+                    best = Some((per, ticks));
+                }
+                batch = batch.saturating_mul(2);
+            }
+            let elapsed = start.elapsed();
+            // Stop before a next batch (at most twice this one) would cross
+            // the limit.
+            if good_batches >= 16 || elapsed + dt * 2 >= Self::TIME_LIMIT {
+                break;
+            }
+        }
+        let took = start.elapsed();
+        let counter_hz = c_start
+            .zip(counter())
+            .map(|(a, b)| b.wrapping_sub(a) as f64 / took.as_secs_f64())
+            .filter(|hz| hz.is_finite() && *hz > 0.0);
+        let (ns, ticks) = best.expect("the loop times at least one batch");
+        Calibration {
+            strategy: strategy.describe(),
+            ns_per_pause: if ns.is_finite() {
+                ns.max(Self::MIN_NS_PER_PAUSE)
+            } else {
+                Self::MIN_NS_PER_PAUSE
+            },
+            ticks_per_pause: ticks,
+            counter_hz,
+            pauses_timed,
+            took,
+        }
+    }
+
+    /// A calibration with a known cost per pause (tests, simulations, a
+    /// runtime that measured elsewhere).
+    pub fn assumed(strategy: SpinPause, ns_per_pause: f64) -> Calibration {
+        Calibration {
+            strategy,
+            ns_per_pause: if ns_per_pause.is_finite() {
+                ns_per_pause.max(Self::MIN_NS_PER_PAUSE)
+            } else {
+                Self::MIN_NS_PER_PAUSE
+            },
+            ticks_per_pause: None,
+            counter_hz: None,
+            pauses_timed: 0,
+            took: Duration::ZERO,
+        }
+    }
+
+    /// How many pauses fill `ns` nanoseconds (rounded up, so any positive
+    /// budget spins at least once; saturating at `u32::MAX`). Monotonic in
+    /// `ns`.
+    pub fn pauses_for(&self, ns: u64) -> u32 {
+        let n = (ns as f64 / self.ns_per_pause).ceil();
+        if n >= u32::MAX as f64 {
+            u32::MAX
+        } else {
+            n as u32
+        }
+    }
+}
+
+/// The calibration of the process-wide strategy ([`super::pause`], dispatch
+/// included), measured on first call (≤ 100 µs) and cached.
+pub fn calibration() -> &'static Calibration {
+    static CAL: OnceLock<Calibration> = OnceLock::new();
+    CAL.get_or_init(|| Calibration::measure(Global))
+}
+
+/// The hardware counter, read after prior instructions completed.
+#[inline(always)]
+fn counter() -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        crate::arch::x86_64::lfence();
+        Some(crate::arch::x86_64::rdtsc())
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        crate::arch::aarch64::isb();
+        Some(crate::arch::aarch64::cntvct_el0())
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spin::NoPause;
+
+    #[test]
+    fn global_calibration_is_sane_and_cached() {
+        let c = calibration();
+        assert!(c.ns_per_pause.is_finite() && c.ns_per_pause > 0.0, "{c:?}");
+        assert!(c.pauses_timed > 0);
+        assert!(std::ptr::eq(c, calibration()));
+        assert_eq!(c.strategy, crate::spin::active());
+        // The limit holds unless the test thread was preempted; a noisy
+        // shared machine can do that, so allow a generous margin rather
+        // than fail on scheduling.
+        assert!(c.took < Duration::from_millis(50), "{c:?}");
+        if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+            let hz = c.counter_hz.expect("a counter");
+            assert!(hz > 1e6 && hz < 1e11, "{hz}");
+            assert!(c.ticks_per_pause.unwrap() >= 0.0);
+        }
+    }
+
+    #[test]
+    fn none_is_positive_and_finite() {
+        let c = Calibration::measure(NoPause);
+        assert!(c.ns_per_pause.is_finite() && c.ns_per_pause > 0.0, "{c:?}");
+        assert_eq!(c.strategy.to_string(), "none");
+    }
+
+    #[test]
+    fn pauses_for_is_monotonic_and_rounds_up() {
+        for cal in [
+            *calibration(),
+            Calibration::measure(NoPause),
+            Calibration::assumed(crate::spin::active(), 37.5),
+            Calibration::assumed(crate::spin::active(), f64::NAN),
+        ] {
+            let mut last = 0;
+            for ns in (0..2_000_000u64).step_by(997).chain([u64::MAX / 2, u64::MAX]) {
+                let n = cal.pauses_for(ns);
+                assert!(n >= last, "{ns} ns: {n} < {last} ({cal:?})");
+                last = n;
+            }
+            assert_eq!(cal.pauses_for(0), 0);
+            assert!(cal.pauses_for(1) >= 1);
+        }
+        let c = Calibration::assumed(crate::spin::active(), 40.0);
+        assert_eq!(c.pauses_for(400), 10);
+        assert_eq!(c.pauses_for(401), 11);
+    }
+}

@@ -1,0 +1,537 @@
+//! Pause strategies as types, and the resolution of `auto`.
+//!
+//! Where it sits: between [`crate::config`] (which parses
+//! `FASTPATH_SPIN_PAUSE` into a [`SpinPause`]) and the ISA layer
+//! ([`crate::arch`]), which emits the instructions. Each strategy is a
+//! zero-sized type implementing [`PauseStrategy`], so a spin loop generic
+//! over `S: PauseStrategy` compiles to exactly the strategy's instructions,
+//! and the lab can compare strategies in one process without touching the
+//! process-wide choice that [`super::pause`] dispatches on.
+//!
+//! Theory of operation: an instruction that the CPU may lack (x86 `TPAUSE`,
+//! AArch64 `SB`) is a *capability*: its type has a private field and can
+//! only be obtained from a constructor that checked [`CpuInfo`], so safe code
+//! can never execute it on a CPU without the feature (a configuration error,
+//! never SIGILL). Instructions of the base architecture (`PAUSE`, `ISB`,
+//! `YIELD`, `NOP`) are plain unit structs.
+//!
+//! `auto` is resolved by [`default_for`], a pure function of the CPU
+//! description, following HotSpot's ergonomics (openjdk/jdk mainline,
+//! `src/hotspot/cpu/aarch64/vm_version_aarch64.cpp`):
+//! - Arm Ltd. (implementer 0x41) Neoverse N1 0xd0c, N2 0xd49, V1 0xd40,
+//!   V2 0xd4f: `OnSpinWaitInst=isb`, `OnSpinWaitInstCount=1`;
+//! - Ampere (implementer 0xc0) AmpereOne 0xac3, 1A 0xac4, 1B 0xac5:
+//!   `isb`, count 2;
+//! - every other AArch64 core: HotSpot's flag default, `none`
+//!   (`globals_aarch64.hpp`: `OnSpinWaitInst` defaults to `"none"`);
+//! - x86-64: `pause` (HotSpot's `SpinPause` is `rep; nop` and C2's
+//!   `onSpinWait` intrinsic emits PAUSE). Never `tpause`: it is opt-in.
+//!
+//! HotSpot's `model_is()` also matches the second core type of a
+//! big.LITTLE system (`_model2`); `CpuInfo` carries one MIDR, so this
+//! resolution looks at that one.
+//!
+//! Under KVM, PAUSE does not exit to the hypervisor per instruction: only
+//! pause-loop exiting (a vCPU spinning past `ple_window` cycles, 4096 by
+//! default) does, and that exit is the point (the host may run the lock
+//! holder). So `auto` never picks an instruction that traps on every call.
+
+use core::fmt;
+
+use crate::config::{ConfigError, PauseInstruction, SpinPause};
+use crate::cpu::{CpuInfo, Feature};
+
+/// One spin-wait pause, as a zero-sized value.
+///
+/// # Safety
+/// Implementations promise that [`PauseStrategy::pause`] only executes
+/// instructions the running CPU implements whenever a value of the type
+/// exists. Types whose instruction needs an optional feature therefore keep
+/// their constructor private to a checked path, and
+/// [`PauseStrategy::new_unchecked`] is `unsafe`.
+pub unsafe trait PauseStrategy: Copy + Send + Sync + fmt::Debug + 'static {
+    /// What this strategy executes, as the configuration spells it.
+    fn describe(self) -> SpinPause;
+
+    /// One pause.
+    fn pause(self);
+
+    /// A value of the strategy without checking the CPU.
+    ///
+    /// # Safety
+    /// The running CPU implements the strategy's instruction (for `Tpause`,
+    /// WAITPKG; for `Sb`, FEAT_SB).
+    unsafe fn new_unchecked() -> Self;
+}
+
+/// No instruction at all: the spin loop's body is just its condition check.
+/// The baseline every table compares against.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoPause;
+
+// SAFETY: executes nothing.
+unsafe impl PauseStrategy for NoPause {
+    fn describe(self) -> SpinPause {
+        SpinPause {
+            instruction: PauseInstruction::None,
+            repeat: 1,
+        }
+    }
+    #[inline(always)]
+    fn pause(self) {}
+    unsafe fn new_unchecked() -> Self {
+        NoPause
+    }
+}
+
+/// x86 `PAUSE`: present on every x86-64 CPU.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pause;
+
+// SAFETY: PAUSE is part of the x86-64 base architecture.
+#[cfg(target_arch = "x86_64")]
+unsafe impl PauseStrategy for Pause {
+    fn describe(self) -> SpinPause {
+        SpinPause {
+            instruction: PauseInstruction::Pause,
+            repeat: 1,
+        }
+    }
+    #[inline(always)]
+    fn pause(self) {
+        crate::arch::x86_64::pause();
+    }
+    unsafe fn new_unchecked() -> Self {
+        Pause
+    }
+}
+
+/// x86 `TPAUSE` in the light C0.1 state until the TSC passes "now +
+/// [`Tpause::DEADLINE_TICKS`]". Only obtainable through [`Tpause::new`],
+/// which checks WAITPKG.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tpause {
+    _waitpkg_checked: (),
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Tpause {
+    /// How far ahead the deadline is, in TSC ticks: 128 ticks is 40–60 ns at
+    /// the 2–3 GHz nominal TSC rates of current parts, about one
+    /// Skylake-and-later PAUSE (~140 core cycles), so `tpause` and `pause`
+    /// rows compare like with like.
+    pub const DEADLINE_TICKS: u64 = 128;
+
+    /// The strategy, if `cpu` has WAITPKG; otherwise the configuration
+    /// error the process reports instead of executing an undefined
+    /// instruction.
+    pub fn new(cpu: &CpuInfo) -> Result<Tpause, ConfigError> {
+        if cpu.has(Feature::Waitpkg) {
+            Ok(Tpause { _waitpkg_checked: () })
+        } else {
+            Err(lacks("tpause", Feature::Waitpkg))
+        }
+    }
+}
+
+// SAFETY: a `Tpause` exists only after `Tpause::new` saw WAITPKG, or through
+// `new_unchecked`, whose caller promises it.
+#[cfg(target_arch = "x86_64")]
+unsafe impl PauseStrategy for Tpause {
+    fn describe(self) -> SpinPause {
+        SpinPause {
+            instruction: PauseInstruction::Tpause,
+            repeat: 1,
+        }
+    }
+    #[inline(always)]
+    fn pause(self) {
+        let deadline = crate::arch::x86_64::rdtsc().wrapping_add(Self::DEADLINE_TICKS);
+        // SAFETY: a value of this type proves WAITPKG (see the impl's SAFETY).
+        unsafe { crate::arch::x86_64::tpause(deadline, false) };
+    }
+    unsafe fn new_unchecked() -> Self {
+        Tpause { _waitpkg_checked: () }
+    }
+}
+
+/// AArch64 `ISB` (HotSpot `OnSpinWaitInst=isb`). Unverified: see `arch`.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Isb;
+
+// SAFETY: ISB is in the AArch64 base architecture.
+#[cfg(target_arch = "aarch64")]
+unsafe impl PauseStrategy for Isb {
+    fn describe(self) -> SpinPause {
+        SpinPause {
+            instruction: PauseInstruction::Isb,
+            repeat: 1,
+        }
+    }
+    #[inline(always)]
+    fn pause(self) {
+        crate::arch::aarch64::isb();
+    }
+    unsafe fn new_unchecked() -> Self {
+        Isb
+    }
+}
+
+/// AArch64 `YIELD`: a NOP on most cores. Unverified: see `arch`.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Yield;
+
+// SAFETY: YIELD is a hint in the AArch64 base architecture.
+#[cfg(target_arch = "aarch64")]
+unsafe impl PauseStrategy for Yield {
+    fn describe(self) -> SpinPause {
+        SpinPause {
+            instruction: PauseInstruction::Yield,
+            repeat: 1,
+        }
+    }
+    #[inline(always)]
+    fn pause(self) {
+        crate::arch::aarch64::yield_hint();
+    }
+    unsafe fn new_unchecked() -> Self {
+        Yield
+    }
+}
+
+/// AArch64 `NOP`. Unverified: see `arch`.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Nop;
+
+// SAFETY: NOP is in the AArch64 base architecture.
+#[cfg(target_arch = "aarch64")]
+unsafe impl PauseStrategy for Nop {
+    fn describe(self) -> SpinPause {
+        SpinPause {
+            instruction: PauseInstruction::Nop,
+            repeat: 1,
+        }
+    }
+    #[inline(always)]
+    fn pause(self) {
+        crate::arch::aarch64::nop();
+    }
+    unsafe fn new_unchecked() -> Self {
+        Nop
+    }
+}
+
+/// AArch64 `SB` (FEAT_SB). Only obtainable through [`Sb::new`], which checks
+/// HWCAP_SB. Unverified: see `arch`.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sb {
+    _sb_checked: (),
+}
+
+#[cfg(target_arch = "aarch64")]
+impl Sb {
+    /// The strategy, if `cpu` has FEAT_SB.
+    pub fn new(cpu: &CpuInfo) -> Result<Sb, ConfigError> {
+        if cpu.has(Feature::Sb) {
+            Ok(Sb { _sb_checked: () })
+        } else {
+            Err(lacks("sb", Feature::Sb))
+        }
+    }
+}
+
+// SAFETY: an `Sb` exists only after `Sb::new` saw HWCAP_SB, or through
+// `new_unchecked`, whose caller promises it.
+#[cfg(target_arch = "aarch64")]
+unsafe impl PauseStrategy for Sb {
+    fn describe(self) -> SpinPause {
+        SpinPause {
+            instruction: PauseInstruction::Sb,
+            repeat: 1,
+        }
+    }
+    #[inline(always)]
+    fn pause(self) {
+        // SAFETY: a value of this type proves FEAT_SB (see the impl's SAFETY).
+        unsafe { crate::arch::aarch64::sb() };
+    }
+    unsafe fn new_unchecked() -> Self {
+        Sb { _sb_checked: () }
+    }
+}
+
+/// `S` executed `N` times per pause (HotSpot `OnSpinWaitInstCount`), with
+/// `N` a compile-time constant from 1 to 99 so the sequence is unrolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repeat<S, const N: u8>(pub S);
+
+// SAFETY: executes only what `S` executes, and a `Repeat` holds an `S`.
+unsafe impl<S: PauseStrategy, const N: u8> PauseStrategy for Repeat<S, N> {
+    fn describe(self) -> SpinPause {
+        SpinPause {
+            repeat: N,
+            ..self.0.describe()
+        }
+    }
+    #[inline(always)]
+    fn pause(self) {
+        const { assert!(N >= 1 && N <= SpinPause::MAX_REPEAT, "repeat count is 1..=99") };
+        for _ in 0..N {
+            self.0.pause();
+        }
+    }
+    unsafe fn new_unchecked() -> Self {
+        // SAFETY: forwarded: the caller vouches for `S`'s instruction.
+        Repeat(unsafe { S::new_unchecked() })
+    }
+}
+
+/// The process-wide strategy: [`super::pause`], whatever was configured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Global;
+
+// SAFETY: `super::pause` only runs validated strategies (see `spin::active`).
+unsafe impl PauseStrategy for Global {
+    fn describe(self) -> SpinPause {
+        super::active()
+    }
+    #[inline(always)]
+    fn pause(self) {
+        super::pause();
+    }
+    unsafe fn new_unchecked() -> Self {
+        Global
+    }
+}
+
+fn lacks(name: &str, feature: Feature) -> ConfigError {
+    ConfigError {
+        setting: SpinPause::VAR,
+        value: name.to_string(),
+        reason: format!("this CPU lacks {feature:?}"),
+        accepted: SpinPause::ACCEPTED,
+    }
+}
+
+/// MIDR_EL1 implementer (bits 31:24) and part number (bits 15:4).
+pub fn midr_implementer_part(midr: u64) -> (u8, u16) {
+    (((midr >> 24) & 0xff) as u8, ((midr >> 4) & 0xfff) as u16)
+}
+
+/// HotSpot's AArch64 default for a core with this MIDR (see the module
+/// docs). Compiled on every architecture so the rules are tested with MIDR
+/// fixtures on the x86-64 build machines.
+pub fn aarch64_default_for_midr(midr: Option<u64>) -> SpinPause {
+    const ARM: u8 = 0x41;
+    const AMPERE: u8 = 0xc0;
+    const NEOVERSE_N1_N2_V1_V2: [u16; 4] = [0xd0c, 0xd49, 0xd40, 0xd4f];
+    const AMPERE_1_1A_1B: [u16; 3] = [0xac3, 0xac4, 0xac5];
+    let isb = |repeat| SpinPause {
+        instruction: PauseInstruction::Isb,
+        repeat,
+    };
+    match midr.map(midr_implementer_part) {
+        Some((ARM, part)) if NEOVERSE_N1_N2_V1_V2.contains(&part) => isb(1),
+        Some((AMPERE, part)) if AMPERE_1_1A_1B.contains(&part) => isb(2),
+        _ => SpinPause {
+            instruction: PauseInstruction::None,
+            repeat: 1,
+        },
+    }
+}
+
+/// What `auto` means on `cpu` (for the architecture this was built for).
+pub fn default_for(cpu: &CpuInfo) -> SpinPause {
+    if cfg!(target_arch = "x86_64") {
+        SpinPause {
+            instruction: PauseInstruction::Pause,
+            repeat: 1,
+        }
+    } else if cfg!(target_arch = "aarch64") {
+        aarch64_default_for_midr(cpu.midr)
+    } else {
+        SpinPause {
+            instruction: PauseInstruction::None,
+            repeat: 1,
+        }
+    }
+}
+
+/// Resolves `requested` for `cpu`: `auto` becomes [`default_for`]; an
+/// explicit instruction must exist on this architecture and on this CPU,
+/// otherwise the result is the configuration error naming it. The result
+/// never has [`PauseInstruction::Auto`].
+pub fn resolve(requested: SpinPause, cpu: &CpuInfo) -> Result<SpinPause, ConfigError> {
+    let instruction = requested.instruction;
+    if instruction == PauseInstruction::Auto {
+        let d = default_for(cpu);
+        // An explicit count on `auto` ("auto:3") overrides the ergonomic one,
+        // as an explicit -XX:OnSpinWaitInstCount does in HotSpot.
+        let repeat = if requested.repeat == 1 {
+            d.repeat
+        } else {
+            requested.repeat
+        };
+        return Ok(SpinPause { repeat, ..d });
+    }
+    if !(1..=SpinPause::MAX_REPEAT).contains(&requested.repeat) {
+        return Err(ConfigError {
+            setting: SpinPause::VAR,
+            value: requested.to_string(),
+            reason: format!("repeat count {} is not from 1 to 99", requested.repeat),
+            accepted: SpinPause::ACCEPTED,
+        });
+    }
+    if !instruction.exists_on_this_arch() {
+        return Err(ConfigError {
+            setting: SpinPause::VAR,
+            value: requested.to_string(),
+            reason: format!(
+                "`{}` does not exist on {}",
+                instruction.name(),
+                std::env::consts::ARCH
+            ),
+            accepted: SpinPause::ACCEPTED,
+        });
+    }
+    if let Some(f) = instruction.required_feature() {
+        if !cpu.has(f) {
+            return Err(lacks(&requested.to_string(), f));
+        }
+    }
+    Ok(requested)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// MIDR_EL1 values as Linux prints them in /proc/cpuinfo (implementer,
+    /// variant, part, revision) on the machines named.
+    const NEOVERSE_N1_GRAVITON2: u64 = 0x413f_d0c1;
+    const NEOVERSE_V1_GRAVITON3: u64 = 0x411f_d401;
+    const NEOVERSE_N2: u64 = 0x410f_d490;
+    const NEOVERSE_V2_GRAVITON4: u64 = 0x410f_d4f1;
+    const AMPERE_ONE: u64 = 0xc00f_ac30;
+    const AMPERE_ONE_A: u64 = 0xc00f_ac41;
+    const AMPERE_ONE_B: u64 = 0xc00f_ac50;
+    const AMPERE_ALTRA_IS_N1: u64 = 0x413f_d0c1;
+    const CORTEX_A72_RPI4: u64 = 0x410f_d083;
+    const APPLE_M1_FIRESTORM: u64 = 0x611f_0230;
+    const THUNDERX2: u64 = 0x431f_0af1;
+
+    fn isb(n: u8) -> SpinPause {
+        SpinPause {
+            instruction: PauseInstruction::Isb,
+            repeat: n,
+        }
+    }
+
+    #[test]
+    fn midr_fields() {
+        assert_eq!(midr_implementer_part(NEOVERSE_N1_GRAVITON2), (0x41, 0xd0c));
+        assert_eq!(midr_implementer_part(AMPERE_ONE_A), (0xc0, 0xac4));
+    }
+
+    #[test]
+    fn aarch64_defaults_follow_hotspot_ergonomics() {
+        for m in [
+            NEOVERSE_N1_GRAVITON2,
+            NEOVERSE_V1_GRAVITON3,
+            NEOVERSE_N2,
+            NEOVERSE_V2_GRAVITON4,
+            AMPERE_ALTRA_IS_N1,
+        ] {
+            assert_eq!(aarch64_default_for_midr(Some(m)), isb(1), "{m:#x}");
+        }
+        for m in [AMPERE_ONE, AMPERE_ONE_A, AMPERE_ONE_B] {
+            assert_eq!(aarch64_default_for_midr(Some(m)), isb(2), "{m:#x}");
+        }
+        for m in [
+            Some(CORTEX_A72_RPI4),
+            Some(APPLE_M1_FIRESTORM),
+            Some(THUNDERX2),
+            None,
+        ] {
+            assert_eq!(
+                aarch64_default_for_midr(m).instruction,
+                PauseInstruction::None,
+                "{m:x?}"
+            );
+        }
+        // The part number alone is not enough: implementer must be Arm.
+        assert_eq!(
+            aarch64_default_for_midr(Some(0xc00f_d0c0)).instruction,
+            PauseInstruction::None
+        );
+    }
+
+    #[test]
+    fn auto_resolves_per_cpu_and_keeps_an_explicit_count() {
+        let mut cpu = crate::cpu::info().clone();
+        cpu.midr = Some(AMPERE_ONE);
+        let auto = SpinPause::default();
+        let r = resolve(auto, &cpu).unwrap();
+        assert_ne!(r.instruction, PauseInstruction::Auto);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(r, "pause".parse().unwrap());
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(r, isb(2));
+        let r3 = resolve(
+            SpinPause {
+                repeat: 3,
+                ..SpinPause::default()
+            },
+            &cpu,
+        )
+        .unwrap();
+        assert_eq!(r3.repeat, 3);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn tpause_is_a_configuration_error_without_waitpkg() {
+        let mut cpu = crate::cpu::info().clone();
+        cpu.features = Default::default();
+        let e = resolve("tpause:2".parse().unwrap(), &cpu).unwrap_err();
+        assert_eq!(e.setting, "FASTPATH_SPIN_PAUSE");
+        assert!(e.reason.contains("Waitpkg"), "{e}");
+        assert!(e.to_string().contains("accepted"), "{e}");
+        assert!(Tpause::new(&cpu).is_err());
+        // On this machine (no WAITPKG, checked by CPUID) the same holds for
+        // the real CPU description; elsewhere the type is obtainable.
+        let real = crate::cpu::info();
+        assert_eq!(Tpause::new(real).is_ok(), real.has(Feature::Waitpkg));
+        assert_eq!(
+            resolve("tpause".parse().unwrap(), real).is_ok(),
+            real.has(Feature::Waitpkg)
+        );
+        // Instructions of another architecture are refused even when built
+        // by hand rather than parsed.
+        assert!(resolve(isb(1), &cpu)
+            .unwrap_err()
+            .reason
+            .contains("does not exist"));
+        let bad = SpinPause {
+            instruction: PauseInstruction::Pause,
+            repeat: 0,
+        };
+        assert!(resolve(bad, &cpu).is_err());
+    }
+
+    #[test]
+    fn describe_reports_instruction_and_count() {
+        assert_eq!(NoPause.describe().to_string(), "none");
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(Repeat::<Pause, 4>(Pause).describe().to_string(), "pause:4");
+            Repeat::<Pause, 3>(Pause).pause();
+        }
+    }
+}
