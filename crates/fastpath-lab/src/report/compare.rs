@@ -152,8 +152,17 @@ mod tests {
         let mut peer = r("casPair", 12.0, Mode::AverageTime);
         peer.benchmark = "fastpath.peers.LockBench.casPair".into();
         let ours = r("cas-pair", 10.0, Mode::AverageTime).param("mode", "baseline");
-        assert_eq!(compare(&[ours.clone()], &[peer.clone()]).rows.len(), 2);
-        let t = compare_by(&[ours.clone()], &[peer.clone()], MatchBy::Workload);
+        assert_eq!(
+            compare(std::slice::from_ref(&ours), std::slice::from_ref(&peer))
+                .rows
+                .len(),
+            2
+        );
+        let t = compare_by(
+            std::slice::from_ref(&ours),
+            std::slice::from_ref(&peer),
+            MatchBy::Workload,
+        );
         assert_eq!(t.rows.len(), 1);
         assert_eq!(t.rows[0][4], "+20.0%");
         peer.primary_metric.score_unit = "us/op".into();
