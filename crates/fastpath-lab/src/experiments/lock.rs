@@ -25,7 +25,7 @@ use fastpath::config::LockingMode;
 use fastpath::sync::{self, Header, InflateCause};
 
 use super::{Context, Experiment};
-use crate::harness::{black_box, measure_ns_per_op, Settings, Stats};
+use crate::harness::{black_box, measure_ns_per_op, progress, Settings, Stats};
 use crate::report::table::{num, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Report, Table};
 
@@ -130,11 +130,16 @@ impl Experiment for Lock {
         let s = ctx.settings();
         let stats0 = sync::stats();
         let word = AtomicUsize::new(1);
+        let bar = progress(7, "lock");
         let base = measure_ns_per_op(&s, |n| cas_pair(&word, n));
+        bar.inc(1);
         let mut rows: Vec<(&str, &str, Stats, &str)> = vec![("cas-pair", "baseline", base.clone(), "1.00×")];
         rows.push(("uncontended", "lightweight", uncontended(&s), "≤ 1.15×"));
+        bar.inc(1);
         rows.push(("recursive", "lightweight", recursive(&s), "≤ 0.35×"));
+        bar.inc(1);
         rows.push(("churn", "lightweight", measure_ns_per_op(&s, churn), "-"));
+        bar.inc(1);
         let s2 = s;
         rows.push((
             "monitor-mode",
@@ -142,13 +147,17 @@ impl Experiment for Lock {
             in_monitor_mode(move || uncontended(&s2))?,
             "-",
         ));
+        bar.inc(1);
         rows.push((
             "monitor-churn",
             "monitor",
             in_monitor_mode(move || measure_ns_per_op(&s2, churn))?,
             "-",
         ));
+        bar.inc(1);
         rows.push(("contended-2t", "lightweight", contended(&s), "-"));
+        bar.inc(1);
+        bar.finish_and_clear();
         let inflations = sync::stats().since(&stats0);
 
         let mut t = Table::new(
