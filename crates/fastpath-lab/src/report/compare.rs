@@ -15,6 +15,21 @@ pub fn compare(baseline: &[BenchResult], change: &[BenchResult]) -> Table {
     for b in baseline {
         let key = b.key();
         match change.iter().find(|c| c.key() == key) {
+            Some(c) if c.primary_metric.score_unit != b.primary_metric.score_unit => {
+                // Different units (ns/op against us/op, ops/s against
+                // ns/op): a ratio of the raw scores would be meaningless.
+                t.row(vec![
+                    key,
+                    format!(
+                        "{} vs {}",
+                        b.primary_metric.score_unit, c.primary_metric.score_unit
+                    ),
+                    num(b.primary_metric.score),
+                    num(c.primary_metric.score),
+                    "n/a".into(),
+                    "units differ".into(),
+                ]);
+            }
             Some(c) => {
                 let (bs, cs) = (b.primary_metric.score, c.primary_metric.score);
                 let better = if bs == cs {
@@ -92,5 +107,22 @@ mod tests {
             &[r("t", 80.0, Mode::Throughput)],
         );
         assert_eq!(tp.rows[0][5], "baseline");
+    }
+
+    #[test]
+    fn different_units_are_not_compared() {
+        let a = r("a", 100.0, Mode::AverageTime);
+        let b = BenchResult::new(
+            "x",
+            "a",
+            Mode::AverageTime,
+            &Stats::from_samples(vec![0.1, 0.1]),
+            "us/op",
+        );
+        let t = compare(&[a], &[b]);
+        assert_eq!(t.rows.len(), 1);
+        assert_eq!(t.rows[0][1], "ns/op vs us/op");
+        assert_eq!(t.rows[0][4], "n/a");
+        assert_eq!(t.rows[0][5], "units differ");
     }
 }
