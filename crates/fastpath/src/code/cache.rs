@@ -122,7 +122,13 @@ impl Entry {
     /// # Safety
     /// `F` must be a function pointer type whose signature and ABI match the
     /// installed code, and the entry must stay installed (not freed, cache
-    /// not dropped) while the pointer is called.
+    /// not dropped) while the pointer is called. [`CodeCache::patch`] is a
+    /// safe call, so this contract covers patches too: every patch applied
+    /// while the pointer may be called must leave a complete function of
+    /// that signature, and a patch racing a call must be one of the
+    /// single-store sizes `patch` documents (1, 2, 4 or 8 aligned bytes),
+    /// followed by [`publish`](super::publish()) before other threads rely
+    /// on the new bytes.
     ///
     /// # Panics
     /// If `F` is not pointer-sized (a programming error, caught on first use).
