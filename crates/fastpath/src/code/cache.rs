@@ -54,7 +54,7 @@ use super::{Error, Result};
 /// What unused and freed code memory holds, repeated: a byte whose
 /// repetition traps when executed. x86: INT3 (`CC`). AArch64: zero bytes,
 /// whose 32-bit words are `UDF #0` (permanently undefined); `0xCC` repeated
-/// would be `0xCCCCCCCC`, a load/store encoding, not a trap.
+/// would be `0xCCCCCCCC`, in the load/store encoding class, not a trap.
 #[cfg(not(target_arch = "aarch64"))]
 const TRAP: u8 = 0xCC;
 #[cfg(target_arch = "aarch64")]
