@@ -32,7 +32,11 @@ pub fn compare(baseline: &[BenchResult], change: &[BenchResult]) -> Table {
             }
             Some(c) => {
                 let (bs, cs) = (b.primary_metric.score, c.primary_metric.score);
-                let better = if bs == cs {
+                let better = if !bs.is_finite() || !cs.is_finite() {
+                    // JMH writes a score it could not compute as "NaN":
+                    // nothing to rank.
+                    "n/a"
+                } else if bs == cs {
                     "same"
                 } else if (cs > bs) == b.mode.higher_is_better() {
                     "change"
@@ -107,6 +111,20 @@ mod tests {
             &[r("t", 80.0, Mode::Throughput)],
         );
         assert_eq!(tp.rows[0][5], "baseline");
+    }
+
+    #[test]
+    fn a_non_finite_score_ranks_nothing() {
+        let t = compare(
+            &[r("a", f64::NAN, Mode::AverageTime)],
+            &[r("a", 1.0, Mode::AverageTime)],
+        );
+        assert_eq!(t.rows[0][5], "n/a");
+        let t = compare(
+            &[r("a", 1.0, Mode::AverageTime)],
+            &[r("a", f64::NAN, Mode::AverageTime)],
+        );
+        assert_eq!(t.rows[0][5], "n/a");
     }
 
     #[test]
