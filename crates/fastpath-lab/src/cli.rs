@@ -28,6 +28,8 @@ fn common_args(cmd: Command) -> Command {
     )
 }
 
+/// The whole command line: `all`, `compare`, `cpu`, the hidden startup
+/// child, and one subcommand per experiment with `--quick` and `--out`.
 pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
     let mut cmd = Command::new("fastpath")
         .version(env!("CARGO_PKG_VERSION"))
@@ -85,6 +87,8 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
     cmd
 }
 
+/// The [`Context`] an experiment runs with, from its subcommand's matches;
+/// `force_quick` sets quick mode whatever the flag says (as `all` does).
 pub fn context(m: &ArgMatches, force_quick: bool) -> Context {
     Context {
         quick: force_quick || m.get_flag("quick"),
@@ -93,6 +97,8 @@ pub fn context(m: &ArgMatches, force_quick: bool) -> Context {
     }
 }
 
+/// Runs one experiment, prints its tables and, with `--out`, writes its
+/// JSON and plots there.
 pub fn run_one(e: &dyn Experiment, ctx: &Context) -> anyhow::Result<report::Report> {
     let report = e.run(ctx).with_context(|| format!("experiment `{}`", e.name()))?;
     println!("{}", report.to_text());
@@ -104,6 +110,10 @@ pub fn run_one(e: &dyn Experiment, ctx: &Context) -> anyhow::Result<report::Repo
     Ok(report)
 }
 
+/// `fastpath all`: every experiment in quick mode, each with its own
+/// options at their defaults; writes `report.md` (and each experiment's
+/// JSON and plots) under `--out`. Carries on past a failing experiment and
+/// fails at the end, naming every one that failed.
 pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyhow::Result<()> {
     let ctx = context(m, true);
     let out = ctx.out.clone().expect("`all` has a default --out");
@@ -174,6 +184,8 @@ fn cpu_line() -> String {
     )
 }
 
+/// Reads a JMH-format result file (for `compare`); the error names the
+/// file.
 pub fn read_results(path: &Path) -> anyhow::Result<Vec<report::BenchResult>> {
     let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     report::jmh::from_json(&text).with_context(|| format!("{} is not a JMH result file", path.display()))

@@ -89,3 +89,15 @@ fn compare_reports_a_missing_file_clearly() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/a.json"));
 }
+
+#[test]
+fn icache_refuses_sizes_it_cannot_run() {
+    // 0 used to be clamped silently; 10^8 stubs used to allocate code
+    // memory until the machine ran out (about 32 GB).
+    for args in [["--stubs", "0"], ["--stubs", "100000000"], ["--iterations", "1"]] {
+        let out = fastpath().arg("icache").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(args[0]), "{args:?}: {err}");
+    }
+}

@@ -71,15 +71,17 @@ impl Experiment for ICache {
             Arg::new("iterations")
                 .long("iterations")
                 .value_name("N")
-                .value_parser(value_parser!(usize))
-                .help("Measured iterations per size and strategy (default 5000, 200 with --quick)"),
+                .value_parser(value_parser!(u32).range(2..=1_000_000))
+                .help("Measured iterations per size and strategy, 2 to 1000000 (default 5000, 200 with --quick)"),
         )
         .arg(
             Arg::new("stubs")
                 .long("stubs")
                 .value_name("N")
-                .value_parser(value_parser!(usize))
-                .help("Stubs per install storm (default 10000)"),
+                // Each stub takes up to 320 bytes of code memory, in one
+                // cache per strategy: the bound keeps that under 32 MiB.
+                .value_parser(value_parser!(u32).range(1..=100_000))
+                .help("Stubs per install storm, 1 to 100000 (default 10000)"),
         )
     }
 
@@ -94,20 +96,18 @@ impl Experiment for ICache {
         );
         let iterations = ctx
             .matches
-            .try_get_one::<usize>("iterations")
+            .try_get_one::<u32>("iterations")
             .ok()
             .flatten()
-            .copied()
-            .unwrap_or(if ctx.quick { 200 } else { 5000 })
-            .max(2);
+            .map(|&n| n as usize)
+            .unwrap_or(if ctx.quick { 200 } else { 5000 });
         let stubs = ctx
             .matches
-            .try_get_one::<usize>("stubs")
+            .try_get_one::<u32>("stubs")
             .ok()
             .flatten()
-            .copied()
-            .unwrap_or(10_000)
-            .max(1);
+            .map(|&n| n as usize)
+            .unwrap_or(10_000);
         let mut report = Report::default();
         icache_table(&strategies, iterations, &mut report)?;
         install_storm(&strategies, stubs, ctx.quick, &mut report)?;

@@ -55,6 +55,8 @@ pub fn compare_by(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy)
         let key = by.key(b);
         match change.iter().find(|c| by.key(c) == key) {
             Some(c) if c.primary_metric.score_unit != b.primary_metric.score_unit => {
+                // Different units (ns/op against us/op, ops/s against
+                // ns/op): a ratio of the raw scores would be meaningless.
                 t.row(vec![
                     key,
                     format!(
@@ -69,7 +71,11 @@ pub fn compare_by(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy)
             }
             Some(c) => {
                 let (bs, cs) = (b.primary_metric.score, c.primary_metric.score);
-                let better = if bs == cs {
+                let better = if !bs.is_finite() || !cs.is_finite() {
+                    // JMH writes a score it could not compute as "NaN":
+                    // nothing to rank.
+                    "n/a"
+                } else if bs == cs {
                     "same"
                 } else if (cs > bs) == b.mode.higher_is_better() {
                     "change"
@@ -167,6 +173,37 @@ mod tests {
         assert_eq!(t.rows[0][4], "+20.0%");
         peer.primary_metric.score_unit = "us/op".into();
         let t = compare_by(&[ours], &[peer], MatchBy::Workload);
+        assert_eq!(t.rows[0][5], "units differ");
+    }
+
+    #[test]
+    fn a_non_finite_score_ranks_nothing() {
+        let t = compare(
+            &[r("a", f64::NAN, Mode::AverageTime)],
+            &[r("a", 1.0, Mode::AverageTime)],
+        );
+        assert_eq!(t.rows[0][5], "n/a");
+        let t = compare(
+            &[r("a", 1.0, Mode::AverageTime)],
+            &[r("a", f64::NAN, Mode::AverageTime)],
+        );
+        assert_eq!(t.rows[0][5], "n/a");
+    }
+
+    #[test]
+    fn different_units_are_not_compared() {
+        let a = r("a", 100.0, Mode::AverageTime);
+        let b = BenchResult::new(
+            "x",
+            "a",
+            Mode::AverageTime,
+            &Stats::from_samples(vec![0.1, 0.1]),
+            "us/op",
+        );
+        let t = compare(&[a], &[b]);
+        assert_eq!(t.rows.len(), 1);
+        assert_eq!(t.rows[0][1], "ns/op vs us/op");
+        assert_eq!(t.rows[0][4], "n/a");
         assert_eq!(t.rows[0][5], "units differ");
     }
 }

@@ -22,6 +22,10 @@ pub enum Mode {
     /// Single-shot time.
     #[serde(rename = "ss")]
     SingleShot,
+    /// Sampled time per operation (JMH `SampleTime`; its raw data is a
+    /// histogram, `rawDataHistogram`, which is not read).
+    #[serde(rename = "sample")]
+    SampleTime,
 }
 
 impl Mode {
@@ -37,20 +41,21 @@ impl Mode {
 #[serde(rename_all = "camelCase")]
 pub struct Metric {
     /// Mean.
+    #[serde(with = "jmh_number")]
     pub score: f64,
     /// 99.9% confidence half-width ("NaN" when not computable).
-    #[serde(with = "nan_as_string")]
+    #[serde(with = "jmh_number")]
     pub score_error: f64,
     /// `[score − error, score + error]`.
-    #[serde(default)]
+    #[serde(default, with = "jmh_number::vec")]
     pub score_confidence: Vec<f64>,
     /// Percentiles: keys "0.0", "50.0", "90.0", "100.0" as JMH writes them.
-    #[serde(default)]
+    #[serde(default, with = "jmh_number::map")]
     pub score_percentiles: BTreeMap<String, f64>,
     /// Unit, such as "ns/op" or "ops/s".
     pub score_unit: String,
     /// Raw samples per fork: one fork here.
-    #[serde(default)]
+    #[serde(default, with = "jmh_number::vec_vec")]
     pub raw_data: Vec<Vec<f64>>,
 }
 
@@ -178,29 +183,102 @@ pub fn from_json(text: &str) -> Result<Vec<BenchResult>, serde_json::Error> {
     serde_json::from_str(text)
 }
 
-/// JMH writes a NaN error as the string "NaN"; accept both that and numbers.
-mod nan_as_string {
-    use serde::{Deserialize, Deserializer, Serializer};
+/// JMH writes every non-finite double as a string ("NaN", "+INF", "-INF":
+/// JSONResultFormat's `emit`), in scores, errors, confidence bounds,
+/// percentiles and raw data alike; serde_json would write `null`. These
+/// helpers write and read JMH's spelling wherever a metric holds a double.
+mod jmh_number {
+    use std::collections::BTreeMap;
 
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() {
-            s.serialize_f64(*v)
-        } else {
-            s.serialize_str("NaN")
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// One double, in JMH's spelling.
+    struct Num(f64);
+
+    impl Serialize for Num {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let v = self.0;
+            if v.is_finite() {
+                s.serialize_f64(v)
+            } else if v.is_nan() {
+                s.serialize_str("NaN")
+            } else if v > 0.0 {
+                s.serialize_str("+INF")
+            } else {
+                s.serialize_str("-INF")
+            }
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum NumOrStr {
-            Num(f64),
-            Str(String),
+    impl<'de> Deserialize<'de> for Num {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Num, D::Error> {
+            #[derive(Deserialize)]
+            #[serde(untagged)]
+            enum NumOrStr {
+                Num(f64),
+                Str(String),
+            }
+            match NumOrStr::deserialize(d)? {
+                NumOrStr::Num(n) => Ok(Num(n)),
+                // Rust's parser reads "NaN", "+INF" and "-INF" (any case).
+                NumOrStr::Str(s) => s.trim().parse().map(Num).map_err(|_| {
+                    serde::de::Error::custom(format!("expected a number, \"NaN\" or \"±INF\", found {s:?}"))
+                }),
+            }
         }
-        Ok(match NumOrStr::deserialize(d)? {
-            NumOrStr::Num(n) => n,
-            NumOrStr::Str(s) => s.parse().unwrap_or(f64::NAN),
-        })
+    }
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        Num(*v).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Num::deserialize(d).map(|n| n.0)
+    }
+
+    pub mod vec {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(v.iter().map(|&x| Num(x)))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+            Ok(Vec::<Num>::deserialize(d)?.into_iter().map(|n| n.0).collect())
+        }
+    }
+
+    pub mod vec_vec {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &[Vec<f64>], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(
+                v.iter()
+                    .map(|row| row.iter().map(|&x| Num(x)).collect::<Vec<_>>()),
+            )
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<f64>>, D::Error> {
+            Ok(Vec::<Vec<Num>>::deserialize(d)?
+                .into_iter()
+                .map(|row| row.into_iter().map(|n| n.0).collect())
+                .collect())
+        }
+    }
+
+    pub mod map {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &BTreeMap<String, f64>, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_map(v.iter().map(|(k, &x)| (k, Num(x))))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, f64>, D::Error> {
+            Ok(BTreeMap::<String, Num>::deserialize(d)?
+                .into_iter()
+                .map(|(k, n)| (k, n.0))
+                .collect())
+        }
     }
 }
 
@@ -233,5 +311,48 @@ mod tests {
         let parsed = from_json(jmh).unwrap();
         assert!(parsed[0].primary_metric.score_error.is_nan());
         assert_eq!(parsed[0].mode, Mode::AverageTime);
+    }
+
+    /// JMH's JSONResultFormat writes every non-finite double as a string:
+    /// a one-iteration run has `"scoreConfidence": ["NaN", "NaN"]`, and a
+    /// secondary metric may be NaN or infinite anywhere. SampleTime rows
+    /// say `"mode": "sample"` and carry `rawDataHistogram` instead of
+    /// `rawData`.
+    #[test]
+    fn reads_jmh_non_finite_numbers_and_sample_mode() {
+        let jmh = r#"[{"jmhVersion":"1.37","benchmark":"org.sample.Lock.one","mode":"ss",
+            "threads":1,"forks":1,
+            "primaryMetric":{"score":"NaN","scoreError":"NaN","scoreConfidence":["NaN","NaN"],
+            "scorePercentiles":{"0.0":"NaN","100.0":"+INF"},"scoreUnit":"us/op","rawData":[["NaN"]]},
+            "secondaryMetrics":{"gc.alloc.rate":{"score":"-INF","scoreError":"NaN",
+            "scoreConfidence":["NaN","NaN"],"scorePercentiles":{},"scoreUnit":"MB/sec","rawData":[["-INF"]]}}},
+            {"jmhVersion":"1.37","benchmark":"org.sample.Lock.sampled","mode":"sample","threads":2,
+            "primaryMetric":{"score":20.5,"scoreError":1.5,"scoreConfidence":[19.0,22.0],
+            "scorePercentiles":{"50.0":20.0},"scoreUnit":"ns/op",
+            "rawDataHistogram":[[[[20.0,3],[21.0,1]]]]},"secondaryMetrics":{}}]"#;
+        let parsed = from_json(jmh).unwrap();
+        let m = &parsed[0].primary_metric;
+        assert!(m.score.is_nan() && m.score_confidence.iter().all(|x| x.is_nan()));
+        assert_eq!(m.score_percentiles["100.0"], f64::INFINITY);
+        assert_eq!(
+            parsed[0].secondary_metrics["gc.alloc.rate"].score,
+            f64::NEG_INFINITY
+        );
+        assert_eq!(parsed[1].mode, Mode::SampleTime);
+        assert!(parsed[1].primary_metric.raw_data.is_empty());
+        // Written back in JMH's spelling, never as `null`, and read again.
+        let json = to_json(&parsed);
+        assert!(!json.contains("null"), "{json}");
+        assert!(json.contains("\"+INF\"") && json.contains("\"-INF\""), "{json}");
+        let again = from_json(&json).unwrap();
+        assert_eq!(again[1], parsed[1]);
+        assert_eq!(
+            again[0].secondary_metrics["gc.alloc.rate"].score,
+            f64::NEG_INFINITY
+        );
+        // A string that is not a number is still an error, naming it.
+        let bad = jmh.replacen(r#""score":20.5"#, r#""score":"fast""#, 1);
+        let err = from_json(&bad).unwrap_err().to_string();
+        assert!(err.contains("\"fast\""), "{err}");
     }
 }

@@ -40,8 +40,8 @@ pub unsafe fn sb() {
     unsafe { asm!(".inst 0xd50330ff", options(nostack, preserves_flags)) }
 }
 
-/// `DC CVAU, Xt`: clean the data cache line containing `addr` to the point of
-/// unification.
+/// `DC CVAU, Xt` (`D50B7B20 | Rt`, an alias of `SYS #3, C7, C11, #1, Xt`):
+/// clean the data cache line containing `addr` to the point of unification.
 ///
 /// # Safety
 /// `addr` must be mapped in this process (user access to DC CVAU is enabled
@@ -52,8 +52,9 @@ pub unsafe fn dc_cvau(addr: *const u8) {
     unsafe { asm!("dc cvau, {0}", in(reg) addr, options(nostack, preserves_flags)) }
 }
 
-/// `IC IVAU, Xt`: invalidate the instruction cache line containing `addr` to
-/// the point of unification.
+/// `IC IVAU, Xt` (`D50B7520 | Rt`, an alias of `SYS #3, C7, C5, #1, Xt`):
+/// invalidate the instruction cache line containing `addr` to the point of
+/// unification.
 ///
 /// # Safety
 /// `addr` must be mapped in this process.
@@ -63,21 +64,24 @@ pub unsafe fn ic_ivau(addr: *const u8) {
     unsafe { asm!("ic ivau, {0}", in(reg) addr, options(nostack, preserves_flags)) }
 }
 
-/// `DSB ISH`: data synchronization barrier, inner shareable domain.
+/// `DSB ISH` (`D5033B9F`): data synchronization barrier, inner shareable
+/// domain. Base architecture.
 #[inline(always)]
 pub fn dsb_ish() {
     // SAFETY: a barrier has no effect besides ordering.
     unsafe { asm!("dsb ish", options(nostack, preserves_flags)) }
 }
 
-/// `DMB ISH`: data memory barrier, inner shareable domain.
+/// `DMB ISH` (`D5033BBF`): data memory barrier, inner shareable domain.
+/// Base architecture.
 #[inline(always)]
 pub fn dmb_ish() {
     // SAFETY: a barrier has no effect besides ordering.
     unsafe { asm!("dmb ish", options(nostack, preserves_flags)) }
 }
 
-/// `MRS Xt, CTR_EL0`: cache type register (IminLine, DminLine, IDC, DIC).
+/// `MRS Xt, CTR_EL0` (`D53B0020 | Rt`): cache type register (IminLine,
+/// DminLine, IDC, DIC). Base architecture.
 /// Linux traps or permits EL0 access and always returns a usable value.
 #[inline]
 pub fn ctr_el0() -> u64 {
@@ -88,7 +92,8 @@ pub fn ctr_el0() -> u64 {
     v
 }
 
-/// `MRS Xt, CNTVCT_EL0`: the virtual counter.
+/// `MRS Xt, CNTVCT_EL0` (`D53BE040 | Rt`): the virtual counter. Base
+/// architecture.
 #[inline(always)]
 pub fn cntvct_el0() -> u64 {
     let v: u64;
@@ -97,7 +102,8 @@ pub fn cntvct_el0() -> u64 {
     v
 }
 
-/// `MRS Xt, CNTFRQ_EL0`: frequency of the counter in Hz.
+/// `MRS Xt, CNTFRQ_EL0` (`D53BE000 | Rt`): frequency of the counter in Hz.
+/// Base architecture.
 #[inline]
 pub fn cntfrq_el0() -> u64 {
     let v: u64;

@@ -16,7 +16,8 @@
 //! first-fit (linear in the number of free blocks, like HotSpot's CodeHeap
 //! free list) and coalesced with both neighbours on free, so a cache that was filled and emptied can hold one blob of its
 //! whole capacity again. The tail of a block past the code, and every freed
-//! block, is filled with INT3 (`0xCC`): a stale call into it traps instead of
+//! block, is filled with a trapping pattern (x86 INT3 `0xCC`, AArch64
+//! `UDF #0`): a stale call into it traps instead of
 //! running leftover code.
 //!
 //! Concurrency: one mutex guards the free list and the set of live entries;
@@ -50,8 +51,14 @@ use super::icache::Strategy;
 use super::memory::CodeMemory;
 use super::{Error, Result};
 
-/// INT3: what unused and freed code memory holds.
+/// What unused and freed code memory holds, repeated: a byte whose
+/// repetition traps when executed. x86: INT3 (`CC`). AArch64: zero bytes,
+/// whose 32-bit words are `UDF #0` (permanently undefined); `0xCC` repeated
+/// would be `0xCCCCCCCC`, in the load/store encoding class, not a trap.
+#[cfg(not(target_arch = "aarch64"))]
 const TRAP: u8 = 0xCC;
+#[cfg(target_arch = "aarch64")]
+const TRAP: u8 = 0x00;
 
 static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -122,7 +129,13 @@ impl Entry {
     /// # Safety
     /// `F` must be a function pointer type whose signature and ABI match the
     /// installed code, and the entry must stay installed (not freed, cache
-    /// not dropped) while the pointer is called.
+    /// not dropped) while the pointer is called. [`CodeCache::patch`] is a
+    /// safe call, so this contract covers patches too: every patch applied
+    /// while the pointer may be called must leave a complete function of
+    /// that signature, and a patch racing a call must be one of the
+    /// single-store sizes `patch` documents (1, 2, 4 or 8 aligned bytes),
+    /// followed by [`publish`](super::publish()) before other threads rely
+    /// on the new bytes.
     ///
     /// # Panics
     /// If `F` is not pointer-sized (a programming error, caught on first use).
@@ -276,7 +289,8 @@ impl CodeCache {
         Ok(())
     }
 
-    /// Returns `entry`'s block to the free list (filled with INT3).
+    /// Returns `entry`'s block to the free list (filled with the trapping
+    /// pattern of the module docs).
     ///
     /// No thread may still be executing the entry, or be about to: after
     /// this returns the block can hold other code.
@@ -305,7 +319,7 @@ impl CodeCache {
         Ok(len.next_multiple_of(self.align))
     }
 
-    /// Copies `code` into the freshly allocated block and pads it with INT3.
+    /// Copies `code` into the freshly allocated block and pads it with `TRAP`.
     fn fill(&self, offset: usize, size: usize, code: &[u8]) -> Entry {
         // SAFETY: the block `offset..offset + size` was just allocated to
         // this caller and lies inside the RW view; `code.len() ≤ size`.

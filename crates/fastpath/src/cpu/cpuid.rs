@@ -142,7 +142,8 @@ pub struct RecordedCpuid {
 /// A line of a dump that is neither a recognised record nor ignorable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DumpError {
-    /// 1-based line number.
+    /// 1-based line number; 0 when the dump as a whole is wrong (it holds
+    /// no CPUID record).
     pub line: usize,
     /// What was wrong.
     pub reason: String,
@@ -150,7 +151,11 @@ pub struct DumpError {
 
 impl std::fmt::Display for DumpError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "CPUID dump line {}: {}", self.line, self.reason)
+        if self.line == 0 {
+            write!(f, "CPUID dump: {}", self.reason)
+        } else {
+            write!(f, "CPUID dump line {}: {}", self.line, self.reason)
+        }
     }
 }
 
@@ -371,7 +376,9 @@ CPUID 00000000: FFFFFFFF-756E6547-6C65746E-49656E69 [GenuineIntel]
         assert_eq!(e.line, 1);
         assert!(e.reason.contains("four registers"), "{e}");
         assert!(RecordedCpuid::parse("CPUID zz: 0-0-0-0\n").is_err());
-        assert!(RecordedCpuid::parse("nothing here\n").is_err());
+        let none = RecordedCpuid::parse("nothing here\n").unwrap_err();
+        assert_eq!(none.line, 0);
+        assert_eq!(none.to_string(), "CPUID dump: no CPUID records");
     }
 
     #[test]

@@ -154,8 +154,29 @@ impl<T> Synchronized<T> {
         }
     }
 
-    /// The header (for hash, `holds_lock`, the raw API).
-    pub fn header(self: Pin<&Self>) -> Pin<&Header> {
+    /// The header, for [`identity_hash`](crate::sync::identity_hash),
+    /// [`holds_lock`](crate::sync::holds_lock) and
+    /// [`Header::lock_state`].
+    ///
+    /// Deliberately an unpinned `&Header`: the raw API ([`enter`](crate::sync::enter),
+    /// [`exit`](crate::sync::exit), [`wait`](crate::sync::wait), [`lock`])
+    /// takes `Pin<&Header>`, so it cannot be used on a `Synchronized`. A raw
+    /// `exit` or `wait` would release the lock under a live [`SyncGuard`] and
+    /// let another thread take a second `&mut T`.
+    ///
+    /// ```compile_fail
+    /// use fastpath::sync::{self, Synchronized};
+    /// let s = Box::pin(Synchronized::new(0));
+    /// let mut g = s.as_ref().lock().unwrap();
+    /// sync::exit(s.as_ref().header()).unwrap(); // would unlock under `g`
+    /// *g += 1;
+    /// ```
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The header, pinned: only for this module's own locking.
+    fn pinned_header(self: Pin<&Self>) -> Pin<&Header> {
         // SAFETY: structural pinning of `header`: Synchronized never moves
         // it out, and it is !Unpin so Synchronized is too.
         unsafe { self.map_unchecked(|s| &s.header) }
@@ -166,7 +187,7 @@ impl<T> Synchronized<T> {
     /// again on a thread that holds it returns [`SyncError::AlreadyHeld`].
     #[inline]
     pub fn lock(self: Pin<&Self>) -> Result<SyncGuard<'_, T>, SyncError> {
-        let header = self.header();
+        let header = self.pinned_header();
         if synchronizer::holds_lock(&header) {
             return Err(SyncError::AlreadyHeld);
         }

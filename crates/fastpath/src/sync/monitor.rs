@@ -352,6 +352,7 @@ impl Monitor {
     /// Releases fully, whatever the recursion count (thread exit).
     #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn exit_fully(&self, me: &ThreadState) {
+        // Relaxed: owner-only field (the caller owns the monitor).
         self.recursions.store(0, Ordering::Relaxed);
         self.release_and_wake(me.id);
     }
@@ -478,6 +479,7 @@ impl Monitor {
         if me.interrupted.swap(0, Ordering::AcqRel) != 0 {
             return Err(SyncError::Interrupted);
         }
+        // Relaxed: the deflater's count, as in `enter_contended`.
         self.contentions.fetch_add(1, Ordering::Relaxed);
         let node = Node::new(me, WAITING);
         self.wait_set_push(&node);

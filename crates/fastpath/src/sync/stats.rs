@@ -126,6 +126,8 @@ std::thread_local! {
 // Relaxed everywhere below: counters order nothing, a reader wants totals.
 
 pub(crate) fn count_inflation(cause: InflateCause) {
+    // Relaxed (here and in every counter below): statistics publish no other
+    // data; a reader only needs each counter's own value.
     GLOBAL.inflations[cause.index()].fetch_add(1, Ordering::Relaxed);
     let _ = LOCAL.try_with(|l| {
         let mut s = l.get();

@@ -199,7 +199,7 @@ pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
 }
 
 /// Makes sure the thread is registered (so that its exit releases what it
-/// holds) and returns its lock-stack state.
+/// holds).
 pub(crate) fn ensure_registered() {
     let _ = current_ptr();
 }

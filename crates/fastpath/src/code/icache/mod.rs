@@ -261,7 +261,8 @@ impl Strategy {
 
     /// Syncs many ranges as one: one fence pair around all lines, or one
     /// serializing instruction (the seed's "do it more nicely for temporally
-    /// close uses"). `auto` chooses by the total number of lines.
+    /// close uses"). The method is the one resolved by [`Strategy::new`]
+    /// (for `auto`, fixed by the CPU's features, whatever the ranges' size).
     ///
     /// # Safety
     /// Every range must be mapped readable in this process.
