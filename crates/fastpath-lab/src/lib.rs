@@ -5,6 +5,8 @@
 //! a `fastpath` subsystem through the [`harness`] → [`report`] prints tables
 //! and writes JMH-format JSON and SVG.
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod cpu_command;
 pub mod experiments;
