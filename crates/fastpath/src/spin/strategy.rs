@@ -124,11 +124,17 @@ impl Tpause {
     /// rows compare like with like.
     pub const DEADLINE_TICKS: u64 = 128;
 
-    /// The strategy, if `cpu` has WAITPKG; otherwise the configuration
+    /// The strategy, if both `cpu` and the CPU this process runs on
+    /// ([`crate::cpu::info`]) have WAITPKG; otherwise the configuration
     /// error the process reports instead of executing an undefined
     /// instruction.
+    ///
+    /// `cpu` can only narrow the answer (a test's fixture without the
+    /// feature): [`CpuInfo`]'s fields are public, so a description that
+    /// claims WAITPKG proves nothing, and safe code must not be able to
+    /// reach `TPAUSE` through one.
     pub fn new(cpu: &CpuInfo) -> Result<Tpause, ConfigError> {
-        if cpu.has(Feature::Waitpkg) {
+        if cpu.has(Feature::Waitpkg) && crate::cpu::info().has(Feature::Waitpkg) {
             Ok(Tpause { _waitpkg_checked: () })
         } else {
             Err(lacks("tpause", Feature::Waitpkg))
@@ -136,8 +142,9 @@ impl Tpause {
     }
 }
 
-// SAFETY: a `Tpause` exists only after `Tpause::new` saw WAITPKG, or through
-// `new_unchecked`, whose caller promises it.
+// SAFETY: a `Tpause` exists only after `Tpause::new` saw WAITPKG on the
+// running CPU (`cpu::info()`, from CPUID), or through `new_unchecked`, whose
+// caller promises it.
 #[cfg(target_arch = "x86_64")]
 unsafe impl PauseStrategy for Tpause {
     fn describe(self) -> SpinPause {
@@ -236,9 +243,11 @@ pub struct Sb {
 
 #[cfg(target_arch = "aarch64")]
 impl Sb {
-    /// The strategy, if `cpu` has FEAT_SB.
+    /// The strategy, if both `cpu` and the CPU this process runs on
+    /// ([`crate::cpu::info`]) have FEAT_SB. As for [`Tpause::new`], `cpu`
+    /// can only narrow the answer: a hand-edited description proves nothing.
     pub fn new(cpu: &CpuInfo) -> Result<Sb, ConfigError> {
-        if cpu.has(Feature::Sb) {
+        if cpu.has(Feature::Sb) && crate::cpu::info().has(Feature::Sb) {
             Ok(Sb { _sb_checked: () })
         } else {
             Err(lacks("sb", Feature::Sb))
@@ -246,8 +255,8 @@ impl Sb {
     }
 }
 
-// SAFETY: an `Sb` exists only after `Sb::new` saw HWCAP_SB, or through
-// `new_unchecked`, whose caller promises it.
+// SAFETY: an `Sb` exists only after `Sb::new` saw HWCAP_SB on the running
+// CPU (`cpu::info()`), or through `new_unchecked`, whose caller promises it.
 #[cfg(target_arch = "aarch64")]
 unsafe impl PauseStrategy for Sb {
     fn describe(self) -> SpinPause {
@@ -523,6 +532,26 @@ mod tests {
             repeat: 0,
         };
         assert!(resolve(bad, &cpu).is_err());
+    }
+
+    /// `CpuInfo` has public fields, so a description can claim a feature
+    /// the CPU lacks; the checked constructors must not believe it, or safe
+    /// code could execute `TPAUSE`/`SB` and die of SIGILL.
+    #[test]
+    fn a_forged_cpu_description_does_not_unlock_an_optional_instruction() {
+        let real = crate::cpu::info();
+        let mut forged = real.clone();
+        #[cfg(target_arch = "x86_64")]
+        {
+            forged.features.insert(Feature::Waitpkg);
+            assert_eq!(Tpause::new(&forged).is_ok(), real.has(Feature::Waitpkg));
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            forged.features.insert(Feature::Sb);
+            assert_eq!(Sb::new(&forged).is_ok(), real.has(Feature::Sb));
+        }
+        let _ = &mut forged;
     }
 
     #[test]
