@@ -378,6 +378,16 @@ pub fn default_for(cpu: &CpuInfo) -> SpinPause {
 /// never has [`PauseInstruction::Auto`].
 pub fn resolve(requested: SpinPause, cpu: &CpuInfo) -> Result<SpinPause, ConfigError> {
     let instruction = requested.instruction;
+    // Checked before `auto` too: a `SpinPause` built in code (not parsed)
+    // can say `auto` with a count of 0 or 200, and the result promises 1–99.
+    if !(1..=SpinPause::MAX_REPEAT).contains(&requested.repeat) {
+        return Err(ConfigError {
+            setting: SpinPause::VAR,
+            value: requested.to_string(),
+            reason: format!("repeat count {} is not from 1 to 99", requested.repeat),
+            accepted: SpinPause::ACCEPTED,
+        });
+    }
     if instruction == PauseInstruction::Auto {
         let d = default_for(cpu);
         // An explicit count on `auto` ("auto:3") overrides the ergonomic one,
@@ -388,14 +398,6 @@ pub fn resolve(requested: SpinPause, cpu: &CpuInfo) -> Result<SpinPause, ConfigE
             requested.repeat
         };
         return Ok(SpinPause { repeat, ..d });
-    }
-    if !(1..=SpinPause::MAX_REPEAT).contains(&requested.repeat) {
-        return Err(ConfigError {
-            setting: SpinPause::VAR,
-            value: requested.to_string(),
-            reason: format!("repeat count {} is not from 1 to 99", requested.repeat),
-            accepted: SpinPause::ACCEPTED,
-        });
     }
     if !instruction.exists_on_this_arch() {
         return Err(ConfigError {
@@ -501,6 +503,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r3.repeat, 3);
+        // A count outside 1–99 built in code is refused for `auto` too.
+        for repeat in [0, 100, 255] {
+            let bad = SpinPause {
+                repeat,
+                ..SpinPause::default()
+            };
+            let e = resolve(bad, &cpu).unwrap_err();
+            assert!(e.reason.contains("1 to 99"), "{e}");
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
