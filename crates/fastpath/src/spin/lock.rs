@@ -2,9 +2,13 @@
 //! LinkedHashMap (Caffeine GetPutBenchmark `LinkedHashMap_Lru`), where ISB
 //! in HotSpot's monitor spinning was worth +14–29% on Graviton 2.
 //!
-//! Where it sits: a runtime's internal lock (HotSpot's `Mutex`/`Monitor` in
-//! `runtime/mutex.cpp` spin briefly and then park on a platform mutex), and
-//! the lock the lab's LRU table runs under. It lives here rather than in the
+//! Where it sits: a runtime's internal lock, and the lock the lab's LRU
+//! table runs under. (HotSpot's own VM `Mutex`/`Monitor`,
+//! `runtime/mutex.cpp`, no longer spin: after one `try_lock` they block on
+//! the platform mutex; the spinning that `SpinPause`/`onSpinWait` tune is in
+//! `ObjectMonitor` and in the lock-free queues. This lock has the
+//! spin-then-park shape of parking_lot's `RawMutex` and of the seed's
+//! `synchronized` block.) It lives here rather than in the
 //! lab because it is the composition of this module's parts (strategy,
 //! calibration, [`super::SpinWait`], `park`) that a runtime would use for
 //! its own VM-internal locks; the object monitors of `sync` are a different
