@@ -304,4 +304,24 @@ mod loom_tests {
     fn loom_lock_spins_then_parks() {
         model(SpinLimits::new(1, 0));
     }
+
+    /// Two waiters can be parked at once, so `unpark_one` must wake one per
+    /// unlock and never strand the second (a wake-up consumed by a waiter
+    /// that then loses the race to a barging thread is the classic way).
+    #[test]
+    fn loom_lock_three_threads_park_at_once() {
+        loom::model(|| {
+            let lock = Arc::new(SpinParkLock::new(NoPause, SpinLimits::new(0, 0)));
+            let threads: Vec<_> = (0..2)
+                .map(|_| {
+                    let lock = lock.clone();
+                    loom::thread::spawn(move || drop(lock.lock()))
+                })
+                .collect();
+            drop(lock.lock());
+            for t in threads {
+                t.join().unwrap();
+            }
+        });
+    }
 }
