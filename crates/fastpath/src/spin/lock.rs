@@ -277,14 +277,22 @@ mod loom_tests {
         loom::model(move || {
             let shared = Arc::new((SpinParkLock::new(NoPause, limits), UnsafeCell::new(0u32)));
             let other = shared.clone();
+            // A scheduling point inside the critical section. Without one, a
+            // waiter's spin (which yields to loom) can only be followed by
+            // the holder's unlock, so a waiter with a spin budget never
+            // parked and `loom_lock_spins_then_parks` passed with the
+            // unlock's wake-up deleted.
+            let inside = || loom::thread::yield_now();
             let t = loom::thread::spawn(move || {
                 let _g = other.0.lock();
+                inside();
                 // SAFETY: the lock is held; loom checks that no other access
                 // overlaps.
                 other.1.with_mut(|p| unsafe { *p += 1 });
             });
             {
                 let _g = shared.0.lock();
+                inside();
                 // SAFETY: as above.
                 shared.1.with_mut(|p| unsafe { *p += 1 });
             }
