@@ -32,9 +32,13 @@
 //! resolution looks at that one.
 //!
 //! Under KVM, PAUSE does not exit to the hypervisor per instruction: only
-//! pause-loop exiting (a vCPU spinning past `ple_window` cycles, 4096 by
-//! default) does, and that exit is the point (the host may run the lock
-//! holder). So `auto` never picks an instruction that traps on every call.
+//! a long run of PAUSEs does, and that exit is the point (the host may run
+//! the lock holder). On Intel that is pause-loop exiting (a loop longer than
+//! `ple_window`, 4096 cycles by default); on AMD, the pause filter (3000
+//! PAUSEs, `pause_filter_count`, each within `pause_filter_thresh` = 128
+//! cycles of the last), so on this project's AMD guest a spin of more than
+//! ~3000 back-to-back PAUSEs may be descheduled by the host. So `auto` never
+//! picks an instruction that traps on every call.
 
 use core::fmt;
 
