@@ -14,8 +14,9 @@
 //!
 //! [`ScrambledZipfian`] follows YCSB's `ScrambledZipfianGenerator`: draw
 //! from a Zipfian over 10¹⁰ items with θ = 0.99 (ζ precomputed by YCSB as
-//! 26.46902820178302, too costly to sum here), hash the rank with 64-bit
-//! FNV-1a and reduce it modulo the item count, so the popular keys are
+//! 26.46902820178302, too costly to sum here), hash the rank with YCSB's
+//! `Utils.fnvhash64` (64-bit FNV-1a, then `Math.abs` of the signed result)
+//! and reduce it modulo the item count, so the popular keys are
 //! scattered over the key space instead of being 0, 1, 2, … The most
 //! popular key then has probability about 1/ζ = 3.8%.
 
@@ -125,13 +126,27 @@ impl ScrambledZipfian {
 
     /// The next key.
     pub fn next(&self, rng: &mut SplitMix64) -> u64 {
-        fnv1a64(self.ranks.next(rng)) % self.items
+        self.key_for_rank(self.ranks.next(rng))
+    }
+
+    /// The key a Zipfian rank maps to: YCSB's `fnvhash64(rank) % itemcount`.
+    pub fn key_for_rank(&self, rank: u64) -> u64 {
+        ycsb_fnvhash64(rank) % self.items
     }
 }
 
-/// 64-bit FNV-1a over the eight little-endian bytes of `v` (YCSB
-/// `Utils.fnvhash64`, without its sign fold, which unsigned arithmetic
-/// does not need).
+/// YCSB `Utils.fnvhash64`: [`fnv1a64`] read as a Java `long`, then
+/// `Math.abs`. The fold matters: for the half of the ranks whose hash has
+/// the top bit set, `|h| % n` and `h % n` are different keys, so without it
+/// the hot keys would not be YCSB's (and Caffeine's). For the one hash
+/// equal to `Long.MIN_VALUE`, Java's `Math.abs` stays negative and YCSB
+/// would produce a negative key; `unsigned_abs` gives 2⁶³ instead, a key in
+/// range (a 2⁻⁶⁴ event, not worth a negative key).
+pub fn ycsb_fnvhash64(v: u64) -> u64 {
+    (fnv1a64(v) as i64).unsigned_abs()
+}
+
+/// 64-bit FNV-1a over the eight little-endian bytes of `v`.
 pub fn fnv1a64(v: u64) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in v.to_le_bytes() {
@@ -185,5 +200,16 @@ mod tests {
     fn fnv_matches_reference() {
         // FNV-1a 64 of eight zero bytes.
         assert_eq!(fnv1a64(0), 0xa8c7_f832_281a_39c5);
+    }
+
+    #[test]
+    fn scramble_matches_ycsb_sign_fold() {
+        // Java: Math.abs(0xA8C7F832281A39C5L) = 0x573807CDD7E5C63BL, and
+        // 6284781860667377211 % 10922 = 7091 (not 4087, the unfolded h % n).
+        assert_eq!(ycsb_fnvhash64(0), 0x5738_07cd_d7e5_c63b);
+        assert_eq!(ScrambledZipfian::new(10_922).key_for_rank(0), 7091);
+        // A hash with the top bit clear is left alone.
+        let r = (0..64).find(|&r| fnv1a64(r) >> 63 == 0).unwrap();
+        assert_eq!(ycsb_fnvhash64(r), fnv1a64(r));
     }
 }

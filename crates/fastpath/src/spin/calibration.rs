@@ -92,9 +92,9 @@ impl Calibration {
                     best = Some((per, ticks));
                 }
             } else {
-                // Too short to trust; the last one stands in if nothing
-                // longer fits in the time limit.
-                if best.is_none() && good_batches == 0 {
+                // Too short to trust; the last (longest) one stands in if
+                // nothing longer fits in the time limit.
+                if good_batches == 0 {
                     best = Some((per, ticks));
                 }
                 batch = batch.saturating_mul(2);

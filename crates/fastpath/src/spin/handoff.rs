@@ -282,15 +282,32 @@ mod loom_tests {
     use super::*;
     use crate::spin::NoPause;
 
+    use loom::cell::UnsafeCell;
+
+    /// Two tokens, each with a payload the producer writes (plain memory)
+    /// before handing the token over and the consumer reads after taking
+    /// it: loom checks both that no token is lost or duplicated and that the
+    /// handover orders the payload (the Release of `put` against the
+    /// Acquire of `take`), which the tokens alone could not show.
     fn model_two_tokens(limits: SpinLimits) {
         loom::model(move || {
             let (mut tx, mut rx) = channel(NoPause, limits);
+            let payload = Arc::new([UnsafeCell::new(0u32), UnsafeCell::new(0u32)]);
+            let written = payload.clone();
             let t = loom::thread::spawn(move || {
-                tx.put(NonZeroU32::new(1).unwrap()).unwrap();
-                tx.put(NonZeroU32::new(2).unwrap()).unwrap();
+                for (i, cell) in written.iter().enumerate() {
+                    // SAFETY: the consumer reads cell i only after taking
+                    // token i + 1, which this thread puts after this write;
+                    // loom reports any overlap.
+                    cell.with_mut(|p| unsafe { *p = 10 + i as u32 });
+                    tx.put(NonZeroU32::new(i as u32 + 1).unwrap()).unwrap();
+                }
             });
-            assert_eq!(rx.take().map(NonZeroU32::get), Some(1));
-            assert_eq!(rx.take().map(NonZeroU32::get), Some(2));
+            for (i, cell) in payload.iter().enumerate() {
+                assert_eq!(rx.take().map(NonZeroU32::get), Some(i as u32 + 1));
+                // SAFETY: as above; token i + 1 was taken.
+                assert_eq!(cell.with(|p| unsafe { *p }), 10 + i as u32);
+            }
             assert_eq!(rx.take(), None);
             t.join().unwrap();
         });

@@ -2,9 +2,13 @@
 //! LinkedHashMap (Caffeine GetPutBenchmark `LinkedHashMap_Lru`), where ISB
 //! in HotSpot's monitor spinning was worth +14–29% on Graviton 2.
 //!
-//! Where it sits: a runtime's internal lock (HotSpot's `Mutex`/`Monitor` in
-//! `runtime/mutex.cpp` spin briefly and then park on a platform mutex), and
-//! the lock the lab's LRU table runs under. It lives here rather than in the
+//! Where it sits: a runtime's internal lock, and the lock the lab's LRU
+//! table runs under. (HotSpot's own VM `Mutex`/`Monitor`,
+//! `runtime/mutex.cpp`, no longer spin: after one `try_lock` they block on
+//! the platform mutex; the spinning that `SpinPause`/`onSpinWait` tune is in
+//! `ObjectMonitor` and in the lock-free queues. This lock has the
+//! spin-then-park shape of parking_lot's `RawMutex` and of the seed's
+//! `synchronized` block.) It lives here rather than in the
 //! lab because it is the composition of this module's parts (strategy,
 //! calibration, [`super::SpinWait`], `park`) that a runtime would use for
 //! its own VM-internal locks; the object monitors of `sync` are a different
@@ -273,14 +277,22 @@ mod loom_tests {
         loom::model(move || {
             let shared = Arc::new((SpinParkLock::new(NoPause, limits), UnsafeCell::new(0u32)));
             let other = shared.clone();
+            // A scheduling point inside the critical section. Without one, a
+            // waiter's spin (which yields to loom) can only be followed by
+            // the holder's unlock, so a waiter with a spin budget never
+            // parked and `loom_lock_spins_then_parks` passed with the
+            // unlock's wake-up deleted.
+            let inside = || loom::thread::yield_now();
             let t = loom::thread::spawn(move || {
                 let _g = other.0.lock();
+                inside();
                 // SAFETY: the lock is held; loom checks that no other access
                 // overlaps.
                 other.1.with_mut(|p| unsafe { *p += 1 });
             });
             {
                 let _g = shared.0.lock();
+                inside();
                 // SAFETY: as above.
                 shared.1.with_mut(|p| unsafe { *p += 1 });
             }
@@ -299,5 +311,25 @@ mod loom_tests {
     #[test]
     fn loom_lock_spins_then_parks() {
         model(SpinLimits::new(1, 0));
+    }
+
+    /// Two waiters can be parked at once, so `unpark_one` must wake one per
+    /// unlock and never strand the second (a wake-up consumed by a waiter
+    /// that then loses the race to a barging thread is the classic way).
+    #[test]
+    fn loom_lock_three_threads_park_at_once() {
+        loom::model(|| {
+            let lock = Arc::new(SpinParkLock::new(NoPause, SpinLimits::new(0, 0)));
+            let threads: Vec<_> = (0..2)
+                .map(|_| {
+                    let lock = lock.clone();
+                    loom::thread::spawn(move || drop(lock.lock()))
+                })
+                .collect();
+            drop(lock.lock());
+            for t in threads {
+                t.join().unwrap();
+            }
+        });
     }
 }

@@ -32,9 +32,13 @@
 //! resolution looks at that one.
 //!
 //! Under KVM, PAUSE does not exit to the hypervisor per instruction: only
-//! pause-loop exiting (a vCPU spinning past `ple_window` cycles, 4096 by
-//! default) does, and that exit is the point (the host may run the lock
-//! holder). So `auto` never picks an instruction that traps on every call.
+//! a long run of PAUSEs does, and that exit is the point (the host may run
+//! the lock holder). On Intel that is pause-loop exiting (a loop longer than
+//! `ple_window`, 4096 cycles by default); on AMD, the pause filter (3000
+//! PAUSEs, `pause_filter_count`, each within `pause_filter_thresh` = 128
+//! cycles of the last), so on this project's AMD guest a spin of more than
+//! ~3000 back-to-back PAUSEs may be descheduled by the host. So `auto` never
+//! picks an instruction that traps on every call.
 
 use core::fmt;
 
@@ -124,11 +128,17 @@ impl Tpause {
     /// rows compare like with like.
     pub const DEADLINE_TICKS: u64 = 128;
 
-    /// The strategy, if `cpu` has WAITPKG; otherwise the configuration
+    /// The strategy, if both `cpu` and the CPU this process runs on
+    /// ([`crate::cpu::info`]) have WAITPKG; otherwise the configuration
     /// error the process reports instead of executing an undefined
     /// instruction.
+    ///
+    /// `cpu` can only narrow the answer (a test's fixture without the
+    /// feature): [`CpuInfo`]'s fields are public, so a description that
+    /// claims WAITPKG proves nothing, and safe code must not be able to
+    /// reach `TPAUSE` through one.
     pub fn new(cpu: &CpuInfo) -> Result<Tpause, ConfigError> {
-        if cpu.has(Feature::Waitpkg) {
+        if cpu.has(Feature::Waitpkg) && crate::cpu::info().has(Feature::Waitpkg) {
             Ok(Tpause { _waitpkg_checked: () })
         } else {
             Err(lacks("tpause", Feature::Waitpkg))
@@ -136,8 +146,9 @@ impl Tpause {
     }
 }
 
-// SAFETY: a `Tpause` exists only after `Tpause::new` saw WAITPKG, or through
-// `new_unchecked`, whose caller promises it.
+// SAFETY: a `Tpause` exists only after `Tpause::new` saw WAITPKG on the
+// running CPU (`cpu::info()`, from CPUID), or through `new_unchecked`, whose
+// caller promises it.
 #[cfg(target_arch = "x86_64")]
 unsafe impl PauseStrategy for Tpause {
     fn describe(self) -> SpinPause {
@@ -236,9 +247,11 @@ pub struct Sb {
 
 #[cfg(target_arch = "aarch64")]
 impl Sb {
-    /// The strategy, if `cpu` has FEAT_SB.
+    /// The strategy, if both `cpu` and the CPU this process runs on
+    /// ([`crate::cpu::info`]) have FEAT_SB. As for [`Tpause::new`], `cpu`
+    /// can only narrow the answer: a hand-edited description proves nothing.
     pub fn new(cpu: &CpuInfo) -> Result<Sb, ConfigError> {
-        if cpu.has(Feature::Sb) {
+        if cpu.has(Feature::Sb) && crate::cpu::info().has(Feature::Sb) {
             Ok(Sb { _sb_checked: () })
         } else {
             Err(lacks("sb", Feature::Sb))
@@ -246,8 +259,8 @@ impl Sb {
     }
 }
 
-// SAFETY: an `Sb` exists only after `Sb::new` saw HWCAP_SB, or through
-// `new_unchecked`, whose caller promises it.
+// SAFETY: an `Sb` exists only after `Sb::new` saw HWCAP_SB on the running
+// CPU (`cpu::info()`), or through `new_unchecked`, whose caller promises it.
 #[cfg(target_arch = "aarch64")]
 unsafe impl PauseStrategy for Sb {
     fn describe(self) -> SpinPause {
@@ -369,6 +382,16 @@ pub fn default_for(cpu: &CpuInfo) -> SpinPause {
 /// never has [`PauseInstruction::Auto`].
 pub fn resolve(requested: SpinPause, cpu: &CpuInfo) -> Result<SpinPause, ConfigError> {
     let instruction = requested.instruction;
+    // Checked before `auto` too: a `SpinPause` built in code (not parsed)
+    // can say `auto` with a count of 0 or 200, and the result promises 1–99.
+    if !(1..=SpinPause::MAX_REPEAT).contains(&requested.repeat) {
+        return Err(ConfigError {
+            setting: SpinPause::VAR,
+            value: requested.to_string(),
+            reason: format!("repeat count {} is not from 1 to 99", requested.repeat),
+            accepted: SpinPause::ACCEPTED,
+        });
+    }
     if instruction == PauseInstruction::Auto {
         let d = default_for(cpu);
         // An explicit count on `auto` ("auto:3") overrides the ergonomic one,
@@ -379,14 +402,6 @@ pub fn resolve(requested: SpinPause, cpu: &CpuInfo) -> Result<SpinPause, ConfigE
             requested.repeat
         };
         return Ok(SpinPause { repeat, ..d });
-    }
-    if !(1..=SpinPause::MAX_REPEAT).contains(&requested.repeat) {
-        return Err(ConfigError {
-            setting: SpinPause::VAR,
-            value: requested.to_string(),
-            reason: format!("repeat count {} is not from 1 to 99", requested.repeat),
-            accepted: SpinPause::ACCEPTED,
-        });
     }
     if !instruction.exists_on_this_arch() {
         return Err(ConfigError {
@@ -492,6 +507,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r3.repeat, 3);
+        // A count outside 1–99 built in code is refused for `auto` too.
+        for repeat in [0, 100, 255] {
+            let bad = SpinPause {
+                repeat,
+                ..SpinPause::default()
+            };
+            let e = resolve(bad, &cpu).unwrap_err();
+            assert!(e.reason.contains("1 to 99"), "{e}");
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -523,6 +547,26 @@ mod tests {
             repeat: 0,
         };
         assert!(resolve(bad, &cpu).is_err());
+    }
+
+    /// `CpuInfo` has public fields, so a description can claim a feature
+    /// the CPU lacks; the checked constructors must not believe it, or safe
+    /// code could execute `TPAUSE`/`SB` and die of SIGILL.
+    #[test]
+    fn a_forged_cpu_description_does_not_unlock_an_optional_instruction() {
+        let real = crate::cpu::info();
+        let mut forged = real.clone();
+        #[cfg(target_arch = "x86_64")]
+        {
+            forged.features.insert(Feature::Waitpkg);
+            assert_eq!(Tpause::new(&forged).is_ok(), real.has(Feature::Waitpkg));
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            forged.features.insert(Feature::Sb);
+            assert_eq!(Sb::new(&forged).is_ok(), real.has(Feature::Sb));
+        }
+        let _ = &mut forged;
     }
 
     #[test]

@@ -201,8 +201,13 @@ impl<S: PauseStrategy> SpinWait<S> {
             let n = (1u32 << self.step.min(6))
                 .min(cap)
                 .min(self.limits.pauses - self.pauses);
-            for _ in 0..n {
+            for i in 0..n {
                 self.strategy.pause();
+                // The same loop `Calibration::measure` timed, so `n` pauses
+                // take the time the calibration says. Without it, the loop
+                // of an empty strategy (`none`) is deleted by the optimiser
+                // and its "1 µs" budget spun for ~80 ns.
+                core::hint::black_box(i);
             }
             self.pauses += n;
             self.step += 1;
