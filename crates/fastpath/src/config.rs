@@ -418,6 +418,40 @@ impl Config {
     /// exists on `cpu`. `auto` always passes: its resolution only picks what
     /// the CPU has.
     pub fn validate(&self, cpu: &CpuInfo) -> Result<(), ConfigError> {
+        // A `Config` built in code skips the parsers: repeat the checks that
+        // do not depend on the CPU.
+        let sp = self.spin_pause;
+        let spin_error = |reason: String| ConfigError {
+            setting: SpinPause::VAR,
+            value: sp.to_string(),
+            reason,
+            accepted: SpinPause::ACCEPTED,
+        };
+        if !(1..=SpinPause::MAX_REPEAT).contains(&sp.repeat) {
+            return Err(spin_error(format!(
+                "repeat count {} is not a number from 1 to 99",
+                sp.repeat
+            )));
+        }
+        if !sp.instruction.exists_on_this_arch() {
+            return Err(spin_error(format!(
+                "`{}` does not exist on {}",
+                sp.instruction.name(),
+                std::env::consts::ARCH
+            )));
+        }
+        if !ICacheSync::ACCEPTED.contains(&self.icache_sync.name()) {
+            return Err(ConfigError {
+                setting: ICacheSync::VAR,
+                value: self.icache_sync.name().to_string(),
+                reason: format!(
+                    "`{}` does not exist on {}",
+                    self.icache_sync.name(),
+                    std::env::consts::ARCH
+                ),
+                accepted: ICacheSync::ACCEPTED,
+            });
+        }
         if let Some(f) = self.icache_sync.required_feature() {
             if !cpu.has(f) {
                 return Err(ConfigError {
@@ -574,6 +608,39 @@ mod tests {
             assert!(c.validate(&cpu).is_err());
         }
         assert!(Config::default().validate(&cpu).is_ok());
+    }
+
+    #[test]
+    fn validate_repeats_the_parsers_checks_for_configs_built_in_code() {
+        let cpu = crate::cpu::info();
+        for repeat in [0, 100, 255] {
+            let c = Config {
+                spin_pause: SpinPause {
+                    instruction: PauseInstruction::Auto,
+                    repeat,
+                },
+                ..Config::default()
+            };
+            let e = c.validate(cpu).unwrap_err();
+            assert_eq!(e.setting, SpinPause::VAR);
+            assert!(e.reason.contains("repeat count"), "{e}");
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let c = Config {
+                spin_pause: SpinPause {
+                    instruction: PauseInstruction::Isb,
+                    repeat: 1,
+                },
+                ..Config::default()
+            };
+            assert!(c.validate(cpu).unwrap_err().reason.contains("does not exist"));
+            let c = Config {
+                icache_sync: ICacheSync::DcIc,
+                ..Config::default()
+            };
+            assert_eq!(c.validate(cpu).unwrap_err().setting, ICacheSync::VAR);
+        }
     }
 
     #[test]
