@@ -4,7 +4,8 @@
 //!
 //! Where it sits: drives `fastpath::spin` through the harness and prints
 //! three tables, each with the `none` strategy measured in the same run as
-//! the baseline:
+//! the baseline, and a check between the first and the second that every
+//! strategy really spends the spin budgets the later tables give it:
 //! 1. latency: ns per pause and hardware-counter ticks per pause, per
 //!    strategy, plus `global` (the dispatched `spin::pause()`, to show what
 //!    its one indirect call costs);
@@ -34,7 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use fastpath::spin::{
-    self, handoff, lock::SpinParkMutex, Budget, Calibration, Global, NoPause, PauseStrategy,
+    self, handoff, lock::SpinParkMutex, Budget, Calibration, Global, NoPause, PauseStrategy, SpinWait, Step,
 };
 
 use crate::experiments::{Context, Experiment};
@@ -160,6 +161,10 @@ impl Experiment for Spin {
             .map(|c| with_strategy!(*c, s => Calibration::measure(s)))
             .collect();
 
+        let (table, results) = budget_table(ctx.quick, &contention, &cals);
+        report.tables.push(table);
+        report.results.extend(results);
+
         let (table, results) = handoff_table(&settings, &contention, &cals, cpus, &bar);
         report.tables.push(table);
         report.results.extend(results);
@@ -218,6 +223,69 @@ fn candidates() -> (Vec<Candidate>, Vec<String>) {
     }
     list.push(Candidate::Global);
     (list, missing)
+}
+
+/// Budgets whose spin time the budget table checks.
+const CHECKED_BUDGETS_NS: [u64; 3] = [1_000, 10_000, 100_000];
+
+/// How long draining a [`SpinWait`] of `budget_ns` (no yields) really takes
+/// with strategy `s`: the wall time from the first step to `Step::Park`.
+fn drain_ns<S: PauseStrategy>(s: S, cal: &Calibration, budget_ns: u64) -> f64 {
+    let mut wait = SpinWait::with_limits(s, Budget::new(budget_ns, 0).limits(cal));
+    let t = Instant::now();
+    while black_box(wait.spin()) != Step::Park {}
+    t.elapsed().as_nanos() as f64
+}
+
+/// The budget check: a budget in nanoseconds is only a promise if the pause
+/// loop really spins that long. A release build once let the optimiser
+/// delete the `none` loop, so `none` spun 1/16 of its budget and every
+/// comparison against it was wrong; this table makes such a bug visible.
+fn budget_table(quick: bool, contention: &[Candidate], cals: &[Calibration]) -> (Table, Vec<BenchResult>) {
+    let samples = if quick { 11 } else { 51 };
+    let mut table = Table::new(
+        "SpinWait budget check: time to spend a budget (no yields), median",
+        &["strategy", "budget", "spent ns", "spent / budget", "check"],
+    );
+    let mut results = Vec::new();
+    let mut failures = 0;
+    for (c, cal) in contention.iter().zip(cals) {
+        for &budget in &CHECKED_BUDGETS_NS {
+            let drains: Vec<f64> = (0..samples)
+                .map(|_| with_strategy!(*c, s => drain_ns(s, cal, budget)))
+                .collect();
+            let stats = Stats::from_samples(drains);
+            let share = stats.median / budget as f64;
+            // A step may overshoot by up to one capped step (256 ns) and
+            // preemption only adds time; spending under half the budget
+            // means the loop does not do what the calibration measured.
+            let ok = share >= 0.5;
+            failures += usize::from(!ok);
+            table.row(vec![
+                c.name(),
+                format!("{} µs", budget / 1000),
+                num(stats.median),
+                format!("{share:.2}"),
+                if ok { "ok" } else { "SPENT TOO LITTLE" }.to_string(),
+            ]);
+            results.push(
+                BenchResult::new("spin", "budget", Mode::SingleShot, &stats, "ns")
+                    .param("strategy", c.name())
+                    .param("budget_ns", budget)
+                    .secondary("spent_over_budget", Metric::single(share, "x")),
+            );
+        }
+    }
+    table.note("each strategy's budget becomes a pause count through its own calibration (spin::Calibration::measure)");
+    table.note(
+        "spent / budget should be about 1 (more under preemption); the handoff and LRU tables rely on it",
+    );
+    if failures > 0 {
+        table.note(format!(
+            "{failures} row(s) spent under half their budget: the comparisons below are suspect"
+        ));
+    }
+    (table, results)
 }
 
 /// The hardware counter (TSC on x86-64, CNTVCT_EL0 on AArch64).
