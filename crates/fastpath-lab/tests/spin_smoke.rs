@@ -1,4 +1,4 @@
-//! `fastpath spin --quick` runs in-process, prints its three tables, and its
+//! `fastpath spin --quick` runs in-process, prints its tables, and its
 //! JMH-format JSON parses back with the expected rows.
 
 use fastpath_lab::cli;
@@ -18,10 +18,10 @@ fn spin_quick_produces_three_tables_and_parseable_json() {
     let sub = matches.subcommand_matches("spin").expect("spin subcommand");
     let report = spin.run(&cli::context(sub, true)).expect("runs");
 
-    assert_eq!(report.tables.len(), 3, "latency, handoff, lru");
+    assert_eq!(report.tables.len(), 4, "latency, budget check, handoff, lru");
     let text = report.to_text();
     println!("{text}");
-    for title in ["pause latency", "handoff", "LRU"] {
+    for title in ["pause latency", "budget check", "handoff", "LRU"] {
         assert!(report.tables.iter().any(|t| t.title.contains(title)), "{title}");
     }
     // Every table has the `none` baseline and a % column against it.
@@ -33,6 +33,17 @@ fn spin_quick_produces_three_tables_and_parseable_json() {
             t.title
         );
     }
+    // Every strategy spends the budgets the contention tables give it.
+    let check = report
+        .tables
+        .iter()
+        .find(|t| t.title.contains("budget check"))
+        .unwrap();
+    assert!(
+        check.rows.iter().all(|r| r.last().unwrap() == "ok"),
+        "{}",
+        check.to_text()
+    );
     if fastpath::cpu::info().logical_cpus < 4 {
         assert!(
             text.contains("OVERSUBSCRIBED"),

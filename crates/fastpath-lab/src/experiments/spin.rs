@@ -245,12 +245,20 @@ fn budget_table(quick: bool, contention: &[Candidate], cals: &[Calibration]) -> 
     let samples = if quick { 11 } else { 51 };
     let mut table = Table::new(
         "SpinWait budget check: time to spend a budget (no yields), median",
-        &["strategy", "budget", "spent ns", "spent / budget", "check"],
+        &[
+            "strategy",
+            "budget",
+            "spent ns",
+            "spent / budget",
+            "% vs none",
+            "check",
+        ],
     );
+    let mut none_spent = [f64::NAN; CHECKED_BUDGETS_NS.len()];
     let mut results = Vec::new();
     let mut failures = 0;
     for (c, cal) in contention.iter().zip(cals) {
-        for &budget in &CHECKED_BUDGETS_NS {
+        for (i, &budget) in CHECKED_BUDGETS_NS.iter().enumerate() {
             let drains: Vec<f64> = (0..samples)
                 .map(|_| with_strategy!(*c, s => drain_ns(s, cal, budget)))
                 .collect();
@@ -261,11 +269,15 @@ fn budget_table(quick: bool, contention: &[Candidate], cals: &[Calibration]) -> 
             // means the loop does not do what the calibration measured.
             let ok = share >= 0.5;
             failures += usize::from(!ok);
+            if matches!(c, Candidate::None) {
+                none_spent[i] = stats.median;
+            }
             table.row(vec![
                 c.name(),
                 format!("{} µs", budget / 1000),
                 num(stats.median),
                 format!("{share:.2}"),
+                percent(stats.median, none_spent[i]),
                 if ok { "ok" } else { "SPENT TOO LITTLE" }.to_string(),
             ]);
             results.push(
