@@ -5,7 +5,7 @@
 //! Linux it also reads cgroup CPU quotas, which means opening
 //! /proc/self/cgroup and /proc/self/mountinfo: exactly the kind of /proc
 //! access this module exists to keep off the startup path (verified with
-//! strace; see notes/cpu.md). `sched_getaffinity` answers from the
+//! strace; see BENCHMARKS.md). `sched_getaffinity` answers from the
 //! scheduler with no file, as HotSpot's `os::active_processor_count` does
 //! before it applies container limits.
 //!

@@ -40,7 +40,7 @@
 //! ```
 //!
 //! How the default compares with the others (what each spends before it
-//! blocks; pause costs are this machine's, see `notes/spin.md`):
+//! blocks; pause costs are this machine's, see BENCHMARKS.md):
 //!
 //! | | pauses | yields | then |
 //! |---|---|---|---|
@@ -69,7 +69,7 @@ pub struct Budget {
 impl Budget {
     /// The default: 30 µs of pauses, then 2 yields. Chosen from
     /// `fastpath spin` on the 2-vCPU Zen 5 KVM guest this project is built
-    /// on (figures in `notes/spin.md`): a park/wake cycle there costs about
+    /// on (figures in BENCHMARKS.md): a park/wake cycle there costs about
     /// 23–31 µs (the "park at once" handoff row), and spinning about as long
     /// as blocking costs is the 2-competitive rule (Karlin, Li, Manasse,
     /// Owicki, "Empirical studies of competitive spinning for a
