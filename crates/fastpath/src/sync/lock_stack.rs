@@ -221,9 +221,15 @@ impl LockStack {
     }
 
     /// Removes every entry of `addr`, keeping the others in order, and
-    /// returns how many there were (HotSpot `LockStack::remove`).
+    /// returns how many there were (HotSpot `LockStack::remove`). A stack in
+    /// a sentinel state ([`UNREGISTERED`], [`MONITOR_ONLY`]) has no entries
+    /// and is left in that state: writing a depth there would silently turn
+    /// a monitor-only thread lightweight, or skip a thread's registration.
     pub(crate) fn remove(&self, addr: usize) -> usize {
         let t = self.len();
+        if t == 0 {
+            return 0;
+        }
         let mut kept = 0;
         for i in 0..t {
             let e = self.at(i);
@@ -379,6 +385,20 @@ mod tests {
         assert_eq!((ls.at(0), ls.len()), (O3, 1));
         assert_eq!(ls.remove(O3), 1);
         assert!(ls.is_empty());
+    }
+
+    #[test]
+    fn remove_leaves_sentinel_states_intact() {
+        for state in [UNREGISTERED, MONITOR_ONLY] {
+            let ls = LockStack::new_unregistered();
+            ls.set_top_state(state);
+            assert_eq!(ls.remove(O0), 0);
+            assert_eq!(ls.top_state(), state);
+        }
+        // An empty registered stack stays at depth 0.
+        let ls = fresh();
+        assert_eq!(ls.remove(O0), 0);
+        assert_eq!(ls.top_state(), 0);
     }
 
     #[test]
