@@ -32,6 +32,7 @@ use std::time::Duration;
 
 use super::header::Header;
 use super::synchronizer;
+use super::thread;
 use super::SyncError;
 
 /// Holds `obj` until dropped; reentrant: a thread may hold several guards
@@ -192,6 +193,7 @@ impl<T> Synchronized<T> {
             return Err(SyncError::AlreadyHeld);
         }
         let guard = lock(header);
+        thread::note_data_guard_taken(header.get_ref().addr());
         Ok(SyncGuard {
             guard,
             value: &self.get_ref().value,
@@ -205,6 +207,13 @@ impl<T> Synchronized<T> {
 }
 
 /// Access to a [`Synchronized`] value while its lock is held.
+///
+/// Thread exit releases the locks a thread still holds (see
+/// [`crate::sync`]), but never one held through a live `SyncGuard`: a guard
+/// kept in a thread-local whose destructor runs after that release still
+/// owns its lock, and releases it when dropped. A guard that is never
+/// dropped (`mem::forget`, a leaked box) leaves the value locked forever,
+/// like a forgotten `std::sync::MutexGuard`.
 #[must_use = "the lock is released when the guard is dropped"]
 pub struct SyncGuard<'a, T> {
     guard: Guard<'a>,
@@ -241,6 +250,15 @@ impl<T> SyncGuard<'_, T> {
     /// `Object.notifyAll`.
     pub fn notify_all(&self) -> Result<usize, SyncError> {
         self.guard.notify_all()
+    }
+}
+
+impl<T> Drop for SyncGuard<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        // Off the list of locks the thread-exit release must keep; the
+        // `guard` field, dropped next, releases the lock.
+        thread::note_data_guard_dropped(self.guard.obj.get_ref().addr());
     }
 }
 

@@ -190,17 +190,18 @@ pub(crate) fn free_on_header_drop(m: *const Monitor, current_id: Option<usize>) 
     stats::count_monitor_freed();
 }
 
-/// Thread exit: release every monitor `me` owns (its lock-stack entries are
-/// handled by the caller). Holds the registry lock throughout, so no
-/// header `Drop` frees a monitor under it.
+/// Thread exit: release every monitor `me` owns except those of the objects
+/// in `kept` (held by live `SyncGuard`s; its lock-stack entries are handled
+/// by the caller). Holds the registry lock throughout, so no header `Drop`
+/// frees a monitor under it.
 #[cfg(not(loom))]
-pub(crate) fn release_monitors_owned_by(me: &ThreadState) -> usize {
+pub(crate) fn release_monitors_owned_by(me: &ThreadState, kept: &[usize]) -> usize {
     let reg = registry();
     let mut released = 0;
     for &m in reg.iter().flatten() {
         // SAFETY: listed monitors are alive while the lock is held.
         let m = unsafe { &*(m as *const Monitor) };
-        if m.is_owned_by(me.id) {
+        if m.is_owned_by(me.id) && !kept.contains(&m.object) {
             m.exit_fully(me);
             released += 1;
         }

@@ -32,11 +32,15 @@ pub enum InflateCause {
     Notify,
     /// A monitor-only-mode thread locked an unlocked object.
     MonitorMode,
+    /// A thread exited holding the object through a live `SyncGuard`
+    /// (kept in a thread-local, or forgotten): the lock is kept, moved to a
+    /// monitor owned by the exiting thread (see `sync::SyncGuard`).
+    ThreadExit,
 }
 
 impl InflateCause {
     /// Every cause, in counter order.
-    pub const ALL: [InflateCause; 7] = [
+    pub const ALL: [InflateCause; 8] = [
         InflateCause::Contention,
         InflateCause::Wait,
         InflateCause::InterleavedRecursion,
@@ -44,6 +48,7 @@ impl InflateCause {
         InflateCause::UnstructuredExit,
         InflateCause::Notify,
         InflateCause::MonitorMode,
+        InflateCause::ThreadExit,
     ];
 
     /// A short name for tables.
@@ -56,6 +61,7 @@ impl InflateCause {
             InflateCause::UnstructuredExit => "unstructured-exit",
             InflateCause::Notify => "notify-on-inflated",
             InflateCause::MonitorMode => "monitor-mode",
+            InflateCause::ThreadExit => "kept-at-thread-exit",
         }
     }
 

@@ -413,6 +413,9 @@ fn next_hash() -> u32 {
 #[cold]
 pub(crate) fn header_dropped_while_locked(obj: &Header, mark: Mark) {
     let addr = obj.addr();
+    // A `Synchronized` dropped under a forgotten `SyncGuard`: its entry in
+    // the list of guarded headers must not outlive it (a no-op for others).
+    thread::note_data_guard_dropped(addr);
     let on_my_stack = || thread::try_with_lock_stack(|ls| ls.remove(addr)).unwrap_or(0);
     if mark.is_fast_locked() {
         if on_my_stack() == 0 {
@@ -453,11 +456,14 @@ fn abort_dropped_while_held(obj: &Header) -> ! {
     std::process::abort()
 }
 
-/// Thread exit: release everything still held (see [`super::thread`]).
+/// Thread exit: release everything still held, except objects locked
+/// through a live `SyncGuard` (see [`super::thread`]).
 #[cfg(not(loom))]
 pub(crate) fn release_on_thread_exit(me: &Arc<ThreadState>) {
+    let kept = thread::take_data_guarded_at_exit();
     let _ = thread::try_with_lock_stack(|ls| {
-        while let Some(addr) = ls.top() {
+        // The topmost entry that is not kept, until none is left.
+        while let Some(addr) = (0..ls.len()).rev().map(|i| ls.at(i)).find(|a| !kept.contains(a)) {
             ls.remove(addr);
             // SAFETY: as in `ensure_lock_stack_space`: a held pinned header
             // outlives our entry for it.
@@ -482,12 +488,32 @@ pub(crate) fn release_on_thread_exit(me: &Arc<ThreadState>) {
             }
             stats::count_released_at_exit();
         }
-        ls.set_top_state(super::lock_stack::UNREGISTERED);
+        // What is left are the kept objects: move each into a monitor owned
+        // by this thread's (kept) identity. The guard's late drop exits that
+        // monitor like any owner; and if the guard is never dropped, the
+        // object's own drop, elsewhere, finds a monitor owned by another
+        // thread and leaks it, where a fast-locked header would abort the
+        // process (`abort_dropped_while_held`: no lock-stack to reach into).
+        while let Some(addr) = ls.top() {
+            // SAFETY: as above.
+            let h = unsafe { &*(addr as *const Header) };
+            inflate_owned(h, me, ls, InflateCause::ThreadExit);
+        }
+        // Later locks from thread-local destructors: none if nothing is
+        // kept (the orphan path decides); else monitors, for the same reason.
+        ls.set_top_state(if kept.is_empty() {
+            super::lock_stack::UNREGISTERED
+        } else {
+            MONITOR_ONLY
+        });
     });
     if me.may_own_monitors() {
-        for _ in 0..inflate::release_monitors_owned_by(me) {
+        for _ in 0..inflate::release_monitors_owned_by(me, &kept) {
             stats::count_released_at_exit();
         }
+    }
+    if !kept.is_empty() {
+        thread::keep_identity_after_exit(me);
     }
 }
 

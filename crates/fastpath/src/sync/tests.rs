@@ -457,6 +457,147 @@ fn thread_exit_releases_fast_locked_and_inflated_locks() {
     }
 }
 
+/// What a thread-local destructor saw while it held a `SyncGuard` past its
+/// thread's exit, and what a contender saw when it got in.
+#[derive(Default)]
+struct LateGuardLog {
+    /// The destructor has written 1 through its guard and is about to sleep.
+    in_destructor: AtomicBool,
+    /// The destructor is done with the value (wrote 2) and drops its guard.
+    destructor_done: AtomicBool,
+    /// The value the destructor read back after its sleep (1 unless a
+    /// contender got in under the guard).
+    reread: AtomicUsize,
+    /// Set by the plain `Guard`'s late drop, which must not panic.
+    plain_guard_dropped: AtomicBool,
+}
+
+/// Lives in a thread-local of the holder thread; its destructor runs after
+/// `sync`'s own thread-exit release.
+struct LateGuards {
+    data: Option<SyncGuard<'static, u64>>,
+    plain: Option<Guard<'static>>,
+    log: Arc<LateGuardLog>,
+}
+
+impl Drop for LateGuards {
+    fn drop(&mut self) {
+        if let Some(g) = self.data.as_mut() {
+            **g = 1;
+            self.log.in_destructor.store(true, Ordering::SeqCst);
+            // The contender's window: it is trying to lock the value now.
+            std::thread::sleep(Duration::from_millis(150));
+            let seen = **g;
+            self.log.reread.store(seen as usize, Ordering::SeqCst);
+            **g = 2;
+            self.log.destructor_done.store(true, Ordering::SeqCst);
+        }
+        self.data = None; // releases the value's lock (it is still ours)
+                          // The thread-exit release already let the plain header go: its
+                          // guard's late drop finds nothing to release and must not panic.
+        self.plain = None;
+        self.log.plain_guard_dropped.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Soundness of the thread-exit release: a `SyncGuard<'static>` stored in a
+/// thread-local whose destructor runs after `sync`'s own (it hands out
+/// `&mut T`) must keep its lock until it is dropped, so no other thread can
+/// lock the value meanwhile. A plain `Guard` protects no data: its object is
+/// released at exit as before, and its later drop is a harmless no-op.
+fn sync_guard_outlives_thread_exit(mode: crate::config::LockingMode) {
+    std::thread_local! {
+        static LATE: core::cell::RefCell<Option<LateGuards>> = const { core::cell::RefCell::new(None) };
+    }
+    let value: Pin<&'static Synchronized<u64>> = Pin::static_ref(Box::leak(Box::new(Synchronized::new(0))));
+    let plain: Pin<&'static Header> = Pin::static_ref(Box::leak(Box::new(Header::new())));
+    let log = Arc::new(LateGuardLog::default());
+    let log2 = log.clone();
+    let holder = std::thread::spawn(move || {
+        // Touch our thread-local before `sync` registers this thread:
+        // thread-local destructors run in reverse order of first use, so
+        // `LATE`'s runs after the registration's (the thread-exit release).
+        LATE.with(|_| ());
+        set_current_thread_locking_mode(mode).unwrap();
+        let data = value.lock().unwrap();
+        let plain_guard = lock(plain);
+        LATE.with(|l| {
+            *l.borrow_mut() = Some(LateGuards {
+                data: Some(data),
+                plain: Some(plain_guard),
+                log: log2,
+            })
+        });
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !log.in_destructor.load(Ordering::SeqCst) {
+        assert!(Instant::now() < deadline, "the holder's destructor never ran");
+        std::thread::yield_now();
+    }
+    // The holder thread is past sync's release and inside its destructor,
+    // writing through its guard: try to get in.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let log3 = log.clone();
+    std::thread::spawn(move || {
+        let mut g = value.lock().unwrap();
+        let after_destructor = log3.destructor_done.load(Ordering::SeqCst);
+        let seen = *g;
+        *g = 100;
+        let _ = tx.send((after_destructor, seen));
+    });
+    let (after_destructor, seen) = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the late SyncGuard's drop did not release the value");
+    holder.join().unwrap();
+    assert!(
+        after_destructor,
+        "{mode:?}: a contender locked the value under a live SyncGuard"
+    );
+    assert_eq!(seen, 2, "{mode:?}: the contender saw the destructor's last write");
+    assert_eq!(
+        log.reread.load(Ordering::SeqCst),
+        1,
+        "{mode:?}: the value changed under the guard"
+    );
+    assert!(log.plain_guard_dropped.load(Ordering::SeqCst));
+    // The plain header was released at exit; its late guard changed nothing.
+    assert!(is_free(&plain), "{mode:?}: plain header still held");
+    drop(lock(plain));
+    assert_eq!(*value.lock().unwrap(), 100);
+    println!("{mode:?}: late SyncGuard kept its lock through thread exit; 1 contender held off");
+}
+
+#[test]
+fn sync_guard_in_a_late_thread_local_keeps_its_lock_lightweight() {
+    sync_guard_outlives_thread_exit(crate::config::LockingMode::Lightweight);
+}
+
+#[test]
+fn sync_guard_in_a_late_thread_local_keeps_its_lock_monitor_mode() {
+    sync_guard_outlives_thread_exit(crate::config::LockingMode::Monitor);
+}
+
+/// A `SyncGuard` forgotten on a thread that then exits keeps its value
+/// locked (like a forgotten `MutexGuard`), in a monitor owned by the dead
+/// thread: dropping the value elsewhere later leaks that monitor instead of
+/// aborting the process as a fast-locked header would.
+#[test]
+fn forgotten_sync_guard_keeps_the_lock_and_the_value_can_still_be_dropped() {
+    let value = Box::pin(Synchronized::new(7u64));
+    let addr = &*value as *const Synchronized<u64> as usize;
+    std::thread::spawn(move || {
+        // SAFETY: `value` outlives this thread (joined below before drop).
+        let v = unsafe { Pin::new_unchecked(&*(addr as *const Synchronized<u64>)) };
+        std::mem::forget(v.lock().unwrap());
+    })
+    .join()
+    .unwrap();
+    let h = value.header();
+    assert!(h.is_inflated(), "kept lock moved to a monitor at thread exit");
+    assert!(!is_free(h), "a forgotten guard's lock is never released");
+    drop(value); // leaks the monitor; must not abort
+}
+
 #[test]
 fn monitor_mode_inflates_every_lock_and_interoperates() {
     let t = std::thread::spawn(|| {

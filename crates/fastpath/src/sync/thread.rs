@@ -18,8 +18,30 @@
 //! blocked forever by exiting. Locks taken later, from other thread-local
 //! destructors, run as a thread with no registration ("orphan") and are not
 //! released at exit.
+//!
+//! One exception keeps that release sound: an object locked through a live
+//! [`SyncGuard`](super::SyncGuard) (which hands out `&mut T`) is *not*
+//! released. Such a guard can outlive the release in a thread-local whose
+//! destructor runs later; releasing under it would let another thread take a
+//! second `&mut T` while the destructor still writes through the first. So
+//! each thread keeps the list of headers it holds through live `SyncGuard`s
+//! ([`note_data_guard_taken`] / [`note_data_guard_dropped`], only on
+//! `Synchronized::lock` and `SyncGuard` drop: the raw and `Guard` fast paths
+//! do not touch it), and the exit release leaves them locked, moved into
+//! monitors owned by the thread. A guard dropped later releases its lock
+//! normally: the thread keeps its identity (the orphan state *is* the
+//! exiting thread's state) so it still owns the monitor. A guard that is
+//! never dropped (`mem::forget`) leaves its value locked forever, as a
+//! forgotten `std::sync::MutexGuard` does; dropping that value later, from
+//! another thread, leaks its monitor rather than abort. A plain `Guard`
+//! protects no data, so its object is released as before and its late drop
+//! finds nothing to release (an ignored `IllegalMonitorState`).
 
+#[cfg(not(loom))]
+use core::cell::RefCell;
 use core::cell::{Cell, OnceCell};
+#[cfg(not(loom))]
+use core::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::atomic::{AtomicU32, Ordering};
@@ -100,6 +122,16 @@ std::thread_local! {
     static REGISTRATION: OnceCell<Registration> = const { OnceCell::new() };
     static ORPHAN: Cell<*const Arc<ThreadState>> = const { Cell::new(core::ptr::null()) };
     static MODE_OVERRIDE: Cell<Option<LockingMode>> = const { Cell::new(None) };
+}
+
+// Headers this thread holds through a live `SyncGuard` (module docs).
+// `ManuallyDrop` makes the thread-local destructor-free, so it stays usable
+// from every other thread-local's destructor, whatever their order; the
+// exit release frees the buffer when the list is empty, and a list left
+// non-empty (guards that outlive the release) leaks its few words.
+#[cfg(not(loom))]
+std::thread_local! {
+    static DATA_GUARDED: ManuallyDrop<RefCell<Vec<usize>>> = const { ManuallyDrop::new(RefCell::new(Vec::new())) };
 }
 
 #[cfg(loom)]
@@ -196,6 +228,64 @@ pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
     // which no code of this thread calls us with a live registration), or
     // to a leaked orphan state that is never freed. Either outlives `f`.
     f(unsafe { &*p })
+}
+
+/// A `SyncGuard` now holds the header at `addr` (module docs). At most one
+/// entry per header: `Synchronized::lock` refuses a header already held.
+#[cfg(not(loom))]
+#[inline]
+pub(crate) fn note_data_guard_taken(addr: usize) {
+    DATA_GUARDED.with(|list| list.borrow_mut().push(addr));
+}
+
+/// The `SyncGuard` on the header at `addr` is being dropped (or the header
+/// itself is, after the guard was forgotten): forget it.
+#[cfg(not(loom))]
+#[inline]
+pub(crate) fn note_data_guard_dropped(addr: usize) {
+    DATA_GUARDED.with(|list| {
+        let mut list = list.borrow_mut();
+        // Guards nest, so the entry is almost always the last one.
+        if let Some(i) = list.iter().rposition(|&a| a == addr) {
+            list.swap_remove(i);
+        }
+    });
+}
+
+/// Under loom nothing is released at thread exit, so nothing is tracked.
+#[cfg(loom)]
+#[inline]
+pub(crate) fn note_data_guard_taken(_addr: usize) {}
+
+/// See [`note_data_guard_taken`].
+#[cfg(loom)]
+#[inline]
+pub(crate) fn note_data_guard_dropped(_addr: usize) {}
+
+/// Thread exit: the headers the thread-exit release must leave locked (held
+/// through live `SyncGuard`s). Frees the list's buffer when it is empty.
+#[cfg(not(loom))]
+pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
+    DATA_GUARDED.with(|list| {
+        let mut list = list.borrow_mut();
+        if list.is_empty() {
+            *list = Vec::new(); // frees the buffer
+            Vec::new()
+        } else {
+            list.clone()
+        }
+    })
+}
+
+/// Thread exit with locks left held by live `SyncGuard`s: whatever this
+/// thread runs after its registration is gone (later thread-local
+/// destructors, which drop those guards) runs as `state`, so that it still
+/// owns those locks and can release them. Leaks one `Arc` clone, and only
+/// for a thread that exits with a live `SyncGuard`.
+#[cfg(not(loom))]
+pub(crate) fn keep_identity_after_exit(state: &Arc<ThreadState>) {
+    let p: *const Arc<ThreadState> = Box::leak(Box::new(state.clone()));
+    let _ = ORPHAN.try_with(|o| o.set(p));
 }
 
 /// Makes sure the thread is registered (so that its exit releases what it
