@@ -11,7 +11,7 @@
 //! | `pause` | - | `isb`, `yield_hint`, `nop` | - |
 //! | `tpause` | WAITPKG | `sb` | HWCAP_SB |
 //! | `serialize` | SERIALIZE | `dsb_ish`, `dmb_ish` | - |
-//! | `iret_to_self` | no user shadow stack | | |
+//! | `iret_to_self`, `rdssp` | no user shadow stack, - | | |
 //! | `clflush`, `clflushopt`, `clwb` | CLFSH, CLFLUSHOPT, CLWB | `dc_cvau`, `ic_ivau` | - |
 //! | `mfence`, `sfence`, `lfence` | - | | |
 //! | `rdtsc`, `rdtscp` | -, RDTSCP | | |

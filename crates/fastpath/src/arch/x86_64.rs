@@ -138,8 +138,9 @@ pub unsafe fn serialize() {
 /// # Safety
 /// No user-mode shadow stack (CET SHSTK) may be active in the calling thread:
 /// with one, IRET pops a shadow-stack frame that this sequence never pushed
-/// and the CPU raises `#CP`. `code::icache` checks that once with
-/// `arch_prctl(ARCH_SHSTK_STATUS)` before it selects this instruction.
+/// and the CPU raises `#CP`. Shadow-stack status is per thread:
+/// `code::icache` checks the executing thread's with [`rdssp`] before every
+/// use.
 #[inline(always)]
 pub unsafe fn iret_to_self() {
     // SAFETY: the caller guarantees no shadow stack. The sequence pushes 40
@@ -165,6 +166,32 @@ pub unsafe fn iret_to_self() {
             tmp = out(reg) _,
         );
     }
+}
+
+/// `RDSSPQ r64` (`F3 REX.W 0F 1E /1`, register form): the calling thread's
+/// shadow-stack pointer if a CET user shadow stack is active on it, else 0.
+/// Shadow stacks are per thread, and this reads the current state: no system
+/// call, no cache that could go stale.
+///
+/// Always safe to execute: where shadow stacks are not enabled (CPUs without
+/// CET, kernels without support, threads without one) it is a NOP, since it
+/// sits in the hint-NOP space `0F 1E` like ENDBR64, so the zeroed register
+/// comes back unchanged (glibc's `_get_ssp` relies on the same). Emitted as
+/// bytes so that no assembler target feature is needed.
+#[inline(always)]
+pub fn rdssp() -> u64 {
+    let mut ssp: u64 = 0;
+    // SAFETY: RDSSPQ RAX (F3 48 0F 1E C8) only writes RAX, declared as an
+    // in/out operand; it reads no memory and leaves the flags alone; where
+    // it is not enabled it executes as a NOP (see above).
+    unsafe {
+        asm!(
+            ".byte 0xf3, 0x48, 0x0f, 0x1e, 0xc8",
+            inout("rax") ssp,
+            options(nomem, nostack, preserves_flags)
+        );
+    }
+    ssp
 }
 
 /// `CLFLUSH m8` (`0F AE /7`): writes back and invalidates the cache line
@@ -300,8 +327,10 @@ mod tests {
             // SAFETY: SERIALIZE checked just above.
             unsafe { serialize() };
         }
-        // SAFETY: test binaries are not built with shadow stacks (the ELF
-        // lacks the SHSTK property, so the loader never enables them).
+        // Test binaries are not built with shadow stacks (the ELF lacks the
+        // SHSTK property, so the loader never enables them).
+        assert_eq!(rdssp(), 0);
+        // SAFETY: no shadow stack on this thread (just checked).
         unsafe { iret_to_self() };
         assert_eq!(buf.iter().map(|&b| u32::from(b)).sum::<u32>(), 256);
     }

@@ -52,7 +52,11 @@
 //! 1. SERIALIZE if present (Intel Sapphire Rapids and later, and AMD parts
 //!    that report CPUID.7.0:EDX\[14\]): no VM exit, no side effects;
 //! 2. else IRET-to-self ([`Serializer::IretToSelf`], Linux's `sync_core()`
-//!    fallback), unless a user shadow stack is active (IRET would then fault);
+//!    fallback), unless a user shadow stack is active on the thread that
+//!    builds the strategy (IRET would then fault). Shadow stacks are per
+//!    thread, so every IRET-to-self also checks the executing thread's
+//!    (cached) status and runs SERIALIZE, else CPUID, on a thread that has
+//!    one;
 //! 3. else CPUID, only when no hypervisor is present (bare metal: about
 //!    60 ns on the seed's Zen 3);
 //! 4. else (hypervisor, shadow stack, no SERIALIZE) the cheapest line loop:
@@ -277,9 +281,9 @@ impl Strategy {
             }
             #[cfg(target_arch = "x86_64")]
             Method::Serializing(s) => {
-                // SAFETY: `new` checked the instruction (and, for IRET, that
-                // no shadow stack is active).
-                unsafe { x86_64::serialize_with(s) }
+                // SAFETY: `new` checked the instruction; IRET checks this
+                // thread's shadow stack itself.
+                unsafe { x86_64::serialize_with(s) };
             }
             #[cfg(target_arch = "aarch64")]
             Method::DcIc => {
@@ -394,22 +398,31 @@ fn resolve(requested: ICacheSync, _cpu: &CpuInfo) -> Result<Method, String> {
     }
 }
 
-/// The serializing instruction [`cross_modify_fence`] uses on this process:
-/// SERIALIZE if present, else IRET-to-self unless a user shadow stack is
-/// active, else CPUID. (HotSpot's `OrderAccess::cross_modify_fence` uses
-/// SERIALIZE else CPUID; IRET-to-self is Linux's `sync_core()` choice and
-/// avoids CPUID's VM exit, about 5 µs against 40 ns on the project's KVM
-/// guest.)
+/// The serializing instruction [`cross_modify_fence`] uses on the calling
+/// thread: SERIALIZE if present, else IRET-to-self unless a user shadow
+/// stack is active on this thread (shadow stacks are per thread), else
+/// CPUID. (HotSpot's `OrderAccess::cross_modify_fence` uses SERIALIZE else
+/// CPUID; IRET-to-self is Linux's `sync_core()` choice and avoids CPUID's VM
+/// exit, about 5 µs against 40 ns on the project's KVM guest.)
 #[cfg(target_arch = "x86_64")]
 pub fn cross_modify_serializer() -> Serializer {
+    match cross_modify_choice() {
+        Serializer::IretToSelf if x86_64::shadow_stack_active() => Serializer::Cpuid,
+        s => s,
+    }
+}
+
+/// SERIALIZE if present, else IRET-to-self, which `serialize_with` replaces
+/// per thread where a shadow stack is active (by CPUID then, since this CPU
+/// lacks SERIALIZE): so [`cross_modify_fence`] checks that status once.
+#[cfg(target_arch = "x86_64")]
+fn cross_modify_choice() -> Serializer {
     static CHOICE: OnceLock<Serializer> = OnceLock::new();
     *CHOICE.get_or_init(|| {
         if crate::cpu::info().has(Feature::Serialize) {
             Serializer::Serialize
-        } else if !x86_64::shadow_stack_active() {
-            Serializer::IretToSelf
         } else {
-            Serializer::Cpuid
+            Serializer::IretToSelf
         }
     })
 }
@@ -424,9 +437,10 @@ pub fn cross_modify_serializer() -> Serializer {
 pub fn cross_modify_fence() {
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: `cross_modify_serializer` only returns an instruction the
-        // CPU has, and IRET only without a shadow stack.
-        unsafe { x86_64::serialize_with(cross_modify_serializer()) }
+        // SAFETY: `cross_modify_choice` only returns an instruction the
+        // CPU has; `serialize_with` checks IRET against this thread's
+        // shadow stack.
+        unsafe { x86_64::serialize_with(cross_modify_choice()) };
     }
     #[cfg(target_arch = "aarch64")]
     crate::arch::aarch64::isb();
