@@ -192,28 +192,6 @@ impl Monitor {
             .is_ok()
     }
 
-    /// [`try_lock`](Self::try_lock) for threads that retry in a loop
-    /// (spinners, woken successors): load the owner first and CAS only when
-    /// it is free (test-and-test-and-set, HotSpot `ObjectMonitor::TryLock`).
-    /// A failing CAS still takes the line exclusive, stealing it from the
-    /// owner and from every other spinner; a load shares it.
-    ///
-    /// The first attempt of `enter` and the re-acquire in `exit` keep the
-    /// plain CAS, as HotSpot does: there the lock is usually free, and the
-    /// load would only add a miss before the CAS's own.
-    #[inline]
-    fn try_lock_spinning(&self, id: usize) -> bool {
-        // Relaxed: the load only decides whether to try; acquiring is the
-        // Acquire CAS, which reads the latest owner. A stale non-free value
-        // skips one attempt, exactly as losing the CAS would, and every
-        // caller retries or parks after a failure. The lost-wake-up argument
-        // still holds where the caller fenced first (`enter_loop`): a load
-        // after a SeqCst fence sees the exiting owner's NO_OWNER store if
-        // that owner's fence came first (C++ [atomics.fences]), otherwise
-        // the owner sees our node (module docs).
-        self.owner.load(Ordering::Relaxed) == NO_OWNER && self.try_lock(id)
-    }
-
     /// Acquires the monitor (reentrant). Blocks.
     pub(crate) fn enter(&self, me: &Arc<ThreadState>) {
         me.note_monitor_owner();
@@ -278,11 +256,11 @@ impl Monitor {
     /// Parks until the lock is acquired; `node` is on the entry list.
     fn enter_loop(&self, node: &Node, me: &Arc<ThreadState>) {
         loop {
-            if self.try_lock_spinning(me.id) {
+            if self.try_lock(me.id) {
                 break;
             }
             me.park.park(None);
-            if self.try_lock_spinning(me.id) {
+            if self.try_lock(me.id) {
                 break;
             }
             if self.try_spin(me.id) {
@@ -426,7 +404,7 @@ impl Monitor {
         // Relaxed on `spin_duration`: a heuristic; races only mis-tune it.
         let sd = &self.spin_duration;
         for _ in 0..=PRE_SPIN {
-            if self.try_lock_spinning(id) {
+            if self.try_lock(id) {
                 let x = sd.load(std::sync::atomic::Ordering::Relaxed);
                 if x < SPIN_LIMIT {
                     sd.store(x.max(POVERTY) + BONUS_B, std::sync::atomic::Ordering::Relaxed);
@@ -493,7 +471,7 @@ impl Monitor {
     #[cfg(loom)]
     fn try_spin(&self, id: usize) -> bool {
         let _ = (SPIN_LIMIT, POVERTY, BONUS, BONUS_B, PENALTY, &self.spin_duration);
-        self.try_lock_spinning(id)
+        self.try_lock(id)
     }
 
     /// `Object.wait`: the caller owns the monitor.
