@@ -61,29 +61,15 @@ pub(super) fn geometry() -> &'static CacheGeometry {
 #[cfg(target_arch = "aarch64")]
 pub(super) unsafe fn dc_ic(g: &CacheGeometry, ranges: &[(*const u8, usize)]) {
     use crate::arch::aarch64 as isa;
-    let each = |line: u32, f: &dyn Fn(*const u8)| {
-        let line = line as usize;
-        for &(addr, len) in ranges {
-            if len == 0 {
-                continue;
-            }
-            let end = addr as usize + len;
-            let mut p = addr.wrapping_sub(addr as usize & (line - 1));
-            while (p as usize) < end {
-                f(p);
-                p = p.wrapping_add(line);
-            }
-        }
-    };
     if !g.idc {
         // SAFETY: the caller guarantees the ranges are mapped; Linux enables
         // EL0 cache maintenance (SCTLR_EL1.UCI).
-        each(g.dline, &|p: *const u8| unsafe { isa::dc_cvau(p) });
+        unsafe { super::each_line(ranges, g.dline as usize, |p| isa::dc_cvau(p)) };
     }
     isa::dsb_ish();
     if !g.dic {
         // SAFETY: as above.
-        each(g.iline, &|p: *const u8| unsafe { isa::ic_ivau(p) });
+        unsafe { super::each_line(ranges, g.iline as usize, |p| isa::ic_ivau(p)) };
         isa::dsb_ish();
     }
     isa::isb();

@@ -99,6 +99,29 @@ use crate::cpu::Feature;
 
 pub use aarch64::CacheGeometry;
 
+/// Calls `f` with the first address of each line the ranges touch.
+///
+/// # Safety
+/// `f` must be sound to call on any address inside a range.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+unsafe fn each_line(ranges: &[(*const u8, usize)], line: usize, f: impl Fn(*const u8)) {
+    for &(addr, len) in ranges {
+        if len == 0 {
+            continue;
+        }
+        // Line addresses are derived from the range's own pointer so that
+        // they keep its provenance; the first may lie before `addr` in the
+        // same line, which is still mapped (mappings are page-granular).
+        let end = addr as usize + len;
+        let mut p = addr.wrapping_sub(addr as usize & (line - 1));
+        while (p as usize) < end {
+            f(p);
+            p = p.wrapping_add(line);
+        }
+    }
+}
+
 /// A per-line cache maintenance instruction for the x86 line loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineFlush {
@@ -451,6 +474,23 @@ pub fn cross_modify_fence() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    #[test]
+    fn each_line_visits_every_touched_line_once() {
+        let buf = [0u8; 512];
+        let base = buf.as_ptr();
+        let visited = std::cell::RefCell::new(Vec::new());
+        let r = [(base.wrapping_add(10), 100), (base.wrapping_add(300), 1)];
+        // SAFETY: the closure only records addresses.
+        unsafe { each_line(&r, 64, |p| visited.borrow_mut().push(p as usize)) };
+        let v = visited.into_inner();
+        let line0 = (base as usize + 10) & !63;
+        let expect_first = (line0..base as usize + 110).step_by(64).count();
+        assert_eq!(v.len(), expect_first + 1);
+        assert!(v.iter().all(|a| a % 64 == 0));
+        assert_eq!(v[0], line0);
+    }
     #[cfg(target_arch = "x86_64")]
     use crate::cpu::Features;
 
