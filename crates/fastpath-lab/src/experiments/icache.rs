@@ -95,19 +95,10 @@ impl Experiment for ICache {
             "the `none` baseline must be first"
         );
         let iterations = ctx
-            .matches
-            .try_get_one::<u32>("iterations")
-            .ok()
-            .flatten()
-            .map(|&n| n as usize)
+            .option::<u32>("iterations")
+            .map(|n| n as usize)
             .unwrap_or(if ctx.quick { 200 } else { 5000 });
-        let stubs = ctx
-            .matches
-            .try_get_one::<u32>("stubs")
-            .ok()
-            .flatten()
-            .map(|&n| n as usize)
-            .unwrap_or(10_000);
+        let stubs = ctx.option::<u32>("stubs").map(|n| n as usize).unwrap_or(10_000);
         let mut report = Report::default();
         icache_table(&strategies, iterations, &mut report)?;
         install_storm(&strategies, stubs, ctx.quick, &mut report)?;

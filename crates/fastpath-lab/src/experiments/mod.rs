@@ -33,6 +33,13 @@ impl Context {
     pub fn settings(&self) -> Settings {
         Settings::new(self.quick)
     }
+
+    /// The experiment's option `id`, if given (or defaulted by clap). `None`
+    /// too when the matches do not define it (a `Context` built by hand,
+    /// as tests do), so an experiment falls back to its own default.
+    pub fn option<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Option<T> {
+        self.matches.try_get_one::<T>(id).ok().flatten().cloned()
+    }
 }
 
 /// One experiment.

@@ -212,20 +212,15 @@ impl Experiment for Startup {
 
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
         let exe = std::env::current_exe().context("locating the fastpath binary")?;
-        // `try_get_one`: under `fastpath all` the matches are `all`'s, which
-        // do not define this experiment's options.
-        let runs = ctx.matches.try_get_one::<u32>("runs").ok().flatten().copied();
+        let runs = ctx.option::<u32>("runs");
         let cold_runs = runs.unwrap_or(if ctx.quick { 2 } else { 10 }) as usize;
         // Warm runs are cheap (no idle), so full mode takes more of them.
         let warm_runs = runs.unwrap_or(if ctx.quick { 5 } else { 30 }) as usize;
-        let idle = Duration::from_millis(
-            ctx.matches
-                .try_get_one::<u64>("idle-ms")
-                .ok()
-                .flatten()
-                .copied()
-                .unwrap_or(if ctx.quick { 300 } else { 1050 }),
-        );
+        let idle =
+            Duration::from_millis(
+                ctx.option::<u64>("idle-ms")
+                    .unwrap_or(if ctx.quick { 300 } else { 1050 }),
+            );
         let spawn = |src: IdentifySource| {
             let mut c = Command::new(&exe);
             c.args([CHILD_COMMAND, src.name()]);
