@@ -43,6 +43,19 @@ impl Counted {
         // SAFETY: called with the lock held (or after joins).
         self.value.with(|v| unsafe { *v })
     }
+    /// Locks, increments, unlocks: one critical section of a model thread.
+    fn locked_bump(&self) {
+        enter(self.header.as_ref());
+        self.bump();
+        exit(self.header.as_ref()).unwrap();
+    }
+    /// Reads the value under the lock (the models' final check).
+    fn locked_get(&self) -> u32 {
+        enter(self.header.as_ref());
+        let v = self.get();
+        exit(self.header.as_ref()).unwrap();
+        v
+    }
 }
 
 /// Fast-lock vs contending inflation: the holder fast-locks, a contender
@@ -55,17 +68,11 @@ fn loom_fast_lock_vs_contending_inflation() {
         let c = Arc::new(Counted::new());
         let c2 = c.clone();
         let t = thread::spawn(move || {
-            enter(c2.header.as_ref());
-            c2.bump();
-            exit(c2.header.as_ref()).unwrap();
+            c2.locked_bump();
         });
-        enter(c.header.as_ref());
-        c.bump();
-        exit(c.header.as_ref()).unwrap();
+        c.locked_bump();
         t.join().unwrap();
-        enter(c.header.as_ref());
-        assert_eq!(c.get(), 2);
-        exit(c.header.as_ref()).unwrap();
+        assert_eq!(c.locked_get(), 2);
     });
 }
 
@@ -89,16 +96,12 @@ fn loom_exit_racing_contender_no_lost_wakeup() {
         // Still held once: the contender must queue.
         let c2 = c.clone();
         let t = thread::spawn(move || {
-            enter(c2.header.as_ref());
-            c2.bump();
-            exit(c2.header.as_ref()).unwrap();
+            c2.locked_bump();
         });
         c.bump();
         exit(c.header.as_ref()).unwrap();
         t.join().unwrap();
-        enter(c.header.as_ref());
-        assert_eq!(c.get(), 2);
-        exit(c.header.as_ref()).unwrap();
+        assert_eq!(c.locked_get(), 2);
     });
 }
 
@@ -113,9 +116,7 @@ fn loom_exit_racing_two_contenders() {
             .map(|_| {
                 let c2 = c.clone();
                 thread::spawn(move || {
-                    enter(c2.header.as_ref());
-                    c2.bump();
-                    exit(c2.header.as_ref()).unwrap();
+                    c2.locked_bump();
                 })
             })
             .collect();
@@ -123,9 +124,7 @@ fn loom_exit_racing_two_contenders() {
         for t in ts {
             t.join().unwrap();
         }
-        enter(c.header.as_ref());
-        assert_eq!(c.get(), 2);
-        exit(c.header.as_ref()).unwrap();
+        assert_eq!(c.locked_get(), 2);
     });
 }
 
