@@ -38,6 +38,9 @@ const NAME: &str = "lock";
 fn cas_pair(word: &AtomicUsize, n: u64) {
     for _ in 0..n {
         let w = black_box(word);
+        // The orderings of a lock's fast path, so the baseline pays what a
+        // lock must: Acquire on taking, Release on giving back; the load and
+        // the failure orderings are Relaxed because the CAS validates them.
         let v = w.load(Ordering::Relaxed);
         if w.compare_exchange(v, v & !3, Ordering::Acquire, Ordering::Relaxed)
             .is_ok()
@@ -97,6 +100,7 @@ fn contended(s: &Settings) -> Stats {
             let stop2 = stop.clone();
             let other = std::thread::spawn(move || {
                 let mut n = 0u64;
+                // Relaxed: the flag only ends the loop; join() publishes `n`.
                 while !stop2.load(Ordering::Relaxed) {
                     lock_pairs(h2.as_ref(), 64);
                     n += 64;
