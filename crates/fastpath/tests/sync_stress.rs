@@ -1,12 +1,11 @@
 //! jcstress-style stress tests of `fastpath::sync`, each bounded in time
 //! (about a second in a debug build) and printing how many operations it
 //! checked. Run with `--nocapture` to see the counts.
-
-//
-// Orderings: every `stop` flag and side counter here is Relaxed. A flag only
-// ends a loop (it publishes nothing), and counters are read after the
-// threads are joined, which synchronizes; what a test checks is protected by
-// the lock under test, never by these atomics.
+//!
+//! Orderings: every `stop` flag and side counter here is Relaxed. A flag only
+//! ends a loop (it publishes nothing), and counters are read after the
+//! threads are joined, which synchronizes; what a test checks is protected by
+//! the lock under test, never by these atomics.
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
