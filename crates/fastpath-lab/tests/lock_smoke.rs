@@ -22,6 +22,7 @@ fn lock_experiment_runs_quick_and_reports_every_row() {
         "uncontended",
         "recursive",
         "churn",
+        "synchronized",
         "monitor-mode",
         "monitor-churn",
         "contended-2t",

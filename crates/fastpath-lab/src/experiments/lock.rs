@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use fastpath::config::LockingMode;
-use fastpath::sync::{self, Header, InflateCause};
+use fastpath::sync::{self, Header, InflateCause, Synchronized};
 
 use super::{Context, Experiment};
 use crate::harness::{black_box, measure_ns_per_op, progress, Settings, Stats};
@@ -67,6 +67,23 @@ fn churn(n: u64) {
         sync::enter(h);
         let _ = sync::exit(h);
     }
+}
+
+/// `Synchronized<u64>`: lock, increment through the guard, unlock. Beside
+/// `uncontended`, the price of the convenience type (its guard bookkeeping
+/// for thread exit) over the raw header.
+#[inline(never)]
+fn synchronized_pairs(v: std::pin::Pin<&Synchronized<u64>>, n: u64) {
+    for _ in 0..n {
+        if let Ok(mut g) = black_box(v).lock() {
+            *g += 1;
+        }
+    }
+}
+
+fn synchronized(s: &Settings) -> Stats {
+    let v = pin!(Synchronized::new(0u64));
+    measure_ns_per_op(s, |n| synchronized_pairs(v.as_ref(), n))
 }
 
 fn uncontended(s: &Settings) -> Stats {
@@ -134,7 +151,7 @@ impl Experiment for Lock {
         let s = ctx.settings();
         let stats0 = sync::stats();
         let word = AtomicUsize::new(1);
-        let bar = progress(7, "lock");
+        let bar = progress(8, "lock");
         let base = measure_ns_per_op(&s, |n| cas_pair(&word, n));
         bar.inc(1);
         let mut rows: Vec<(&str, &str, Stats, &str)> = vec![("cas-pair", "baseline", base.clone(), "1.00×")];
@@ -143,6 +160,8 @@ impl Experiment for Lock {
         rows.push(("recursive", "lightweight", recursive(&s), "≤ 0.35×"));
         bar.inc(1);
         rows.push(("churn", "lightweight", measure_ns_per_op(&s, churn), "-"));
+        bar.inc(1);
+        rows.push(("synchronized", "lightweight", synchronized(&s), "-"));
         bar.inc(1);
         let s2 = s;
         rows.push((
