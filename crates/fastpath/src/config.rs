@@ -169,16 +169,16 @@ pub fn parse_choice<T: Choices>(s: &str) -> Result<T, ConfigError> {
         .iter()
         .find(|c| c.name == wanted || c.aliases.contains(&wanted.as_str()))
     else {
-        return Err(refusal::<T>(s, "unknown value".into(), crate::cpu::info()));
+        return Err(refusal::<T>(s, "unknown value".into(), None, crate::cpu::info()));
     };
     if !c.on_this_arch {
         let reason = format!(
-            "`{}` does not exist on {}: it is for {}",
+            "`{}` does not exist on {}; it is for {}",
             c.name,
             std::env::consts::ARCH,
             c.runs_on
         );
-        return Err(refusal::<T>(s, reason, crate::cpu::info()));
+        return Err(refusal::<T>(s, reason, Some(c.value), crate::cpu::info()));
     }
     Ok(c.value)
 }
@@ -202,8 +202,8 @@ pub fn validate_choice<T: Choices + fmt::Display>(value: T, cpu: &CpuInfo) -> Re
 /// [`validate_choice`] returns; for an owner whose own resolution said no).
 pub fn refused<T: Choices + fmt::Display>(value: T, why: String, cpu: &CpuInfo) -> ConfigError {
     let c = value.choice();
-    let reason = format!("{why} (`{}` is for {})", c.name, c.runs_on);
-    refusal::<T>(&value.to_string(), reason, cpu)
+    let reason = format!("{why}; `{}` is for {}", c.name, c.runs_on);
+    refusal::<T>(&value.to_string(), reason, Some(value), cpu)
 }
 
 /// The `--help` description of an enum setting.
@@ -222,18 +222,20 @@ pub fn variable_for<T: Choices + Default + fmt::Display>(about: &'static str) ->
 }
 
 /// The error refusing `value` for `T`: `accepted` holds the values `cpu`
-/// can run; `reason` is followed by each other value and the CPUs it is for.
-pub fn refusal<T: Choices>(value: &str, reason: String, cpu: &CpuInfo) -> ConfigError {
+/// can run; `reason` is followed by each other value (but `refused`, which
+/// `reason` already placed) and the CPUs it is for.
+pub fn refusal<T: Choices>(value: &str, reason: String, refused: Option<T>, cpu: &CpuInfo) -> ConfigError {
     let (here, elsewhere): (Vec<&Choice<T>>, Vec<&Choice<T>>) = T::TABLE
         .iter()
         .partition(|c| c.on_this_arch && c.value.check(cpu).is_ok());
     let mut reason = reason;
-    if !elsewhere.is_empty() {
-        let others: Vec<String> = elsewhere
-            .iter()
-            .map(|c| format!("`{}` ({})", c.name, c.runs_on))
-            .collect();
-        reason.push_str(&format!("; not on this CPU: {}", others.join(", ")));
+    let others: Vec<String> = elsewhere
+        .iter()
+        .filter(|c| Some(c.value) != refused)
+        .map(|c| format!("`{}` is for {}", c.name, c.runs_on))
+        .collect();
+    if !others.is_empty() {
+        reason.push_str(&format!(". Not on this CPU: {}", others.join("; ")));
     }
     ConfigError {
         setting: T::VAR,
@@ -656,8 +658,8 @@ mod tests {
                 e.accepted.contains(&"cpuid") && e.accepted.contains(&"none"),
                 "{e}"
             );
-            assert!(e.reason.contains("`clwb` (x86-64 CPUs with CLWB"), "{e}");
-            assert!(e.reason.contains("`dc-ic` (aarch64 CPUs)"), "{e}");
+            assert!(e.reason.contains("`clwb` is for x86-64 CPUs with CLWB"), "{e}");
+            assert!(e.reason.contains("`dc-ic` is for aarch64 CPUs"), "{e}");
         }
         #[cfg(target_arch = "x86_64")]
         {

@@ -25,7 +25,11 @@
 //! | `clwb` | SFENCE; CLWB per line; SFENCE | =3 |
 //! | `cpuid` | one CPUID leaf 0 | =4 |
 //! | `serialize` | one SERIALIZE | =5 |
+//! | `iret` | one IRETQ to the next instruction (SERIALIZE, else CPUID, on a thread with a CET user shadow stack) | - (Linux `sync_core()`) |
 //! | `auto` | see below | - |
+//!
+//! Which CPUs run each value is in the setting's table
+//! (`code/icache/setting.rs`), which `config` asks.
 //!
 //! The line size is CPUID's CLFLUSH line size ([`CpuInfo::clflush_line_size`]),
 //! not a hard-coded 64.
@@ -54,9 +58,9 @@
 //! 2. else IRET-to-self ([`Serializer::IretToSelf`], Linux's `sync_core()`
 //!    fallback), unless a user shadow stack is active on the thread that
 //!    builds the strategy (IRET would then fault). Shadow stacks are per
-//!    thread, so every IRET-to-self also checks the executing thread's
-//!    (cached) status and runs SERIALIZE, else CPUID, on a thread that has
-//!    one;
+//!    thread, so every IRET-to-self also reads the executing thread's status
+//!    (one RDSSP per call, nothing cached) and runs SERIALIZE, else CPUID,
+//!    on a thread that has one;
 //! 3. else CPUID, only when no hypervisor is present (bare metal: about
 //!    60 ns on the seed's Zen 3);
 //! 4. else (hypervisor, shadow stack, no SERIALIZE) the cheapest line loop:
@@ -425,8 +429,9 @@ pub fn cross_modify_serializer() -> Serializer {
 }
 
 /// SERIALIZE if present, else IRET-to-self, which `serialize_with` replaces
-/// per thread where a shadow stack is active (by CPUID then, since this CPU
-/// lacks SERIALIZE): so [`cross_modify_fence`] checks that status once.
+/// on a thread where a shadow stack is active (by CPUID then, since this CPU
+/// lacks SERIALIZE). Only the CPU's answer is cached here; the shadow-stack
+/// status is read at every [`cross_modify_fence`], by `serialize_with`.
 #[cfg(target_arch = "x86_64")]
 fn cross_modify_choice() -> Serializer {
     static CHOICE: OnceLock<Serializer> = OnceLock::new();
