@@ -26,9 +26,12 @@
 //!
 //! Adding a fourth setting (say `FASTPATH_GC_MODE`, owned by `gc`):
 //! 1. in the owner's module, the enum and its `impl Choices` (a `TABLE` with
-//!    one [`Choice`] per value, and `check`), and `impl Setting` with the
-//!    three one-line methods the others use ([`parse_choice`],
-//!    [`validate_choice`], [`variable_for`]);
+//!    one [`Choice`] per value, and `check`), then
+//!    `config::choices_setting!(GcMode, "what it selects")` and
+//!    `config::choices_api!(GcMode)`, which generate `impl Setting`,
+//!    `VAR`, `ACCEPTED`, `name()`, `all()`, `FromStr` and `Display` from the
+//!    table (a setting with more than a name, as `SpinPause`'s `:N`,
+//!    implements [`Setting`] by hand on top of its table);
 //! 2. here, one field of [`Config`] and one line in each of
 //!    [`Config::read`], [`Config::validate`], [`variables`] and the
 //!    `Display` impl (each a call of the same generic helper).
@@ -59,7 +62,6 @@
 //! ```
 
 use std::fmt;
-use std::str::FromStr;
 use std::sync::{Mutex, OnceLock};
 
 use crate::cpu::CpuInfo;
@@ -113,6 +115,83 @@ pub struct Choice<T: 'static> {
     /// that refuses it elsewhere ("x86-64 CPUs with SERIALIZE: ...").
     pub runs_on: &'static str,
 }
+
+impl<T> Choice<T> {
+    /// A row with no other spellings.
+    pub const fn new(value: T, name: &'static str, on_this_arch: bool, runs_on: &'static str) -> Self {
+        Choice {
+            value,
+            name,
+            aliases: &[],
+            on_this_arch,
+            runs_on,
+        }
+    }
+}
+
+/// The API every table setting offers, generated from its table: inherent
+/// `VAR`, `ACCEPTED` (the names on this architecture), `name()` and
+/// `all()`, and `FromStr`/`Display` through [`parse_choice`] and the
+/// table's names. Used by each owner right after its `impl Choices`.
+macro_rules! choices_api {
+    ($ty:ty) => {
+        impl $ty {
+            /// The environment variable.
+            pub const VAR: &'static str = <Self as $crate::config::Choices>::VAR;
+            /// The accepted spellings on this architecture, from the table.
+            pub const ACCEPTED: &'static [&'static str] = &$crate::config::names_on_this_arch::<
+                _,
+                { $crate::config::count_on_this_arch(<Self as $crate::config::Choices>::TABLE) },
+            >(<Self as $crate::config::Choices>::TABLE);
+
+            /// The canonical name.
+            pub fn name(self) -> &'static str {
+                $crate::config::Choices::choice(self).name
+            }
+
+            /// Every value, of every architecture, in the table's order.
+            pub fn all() -> impl Iterator<Item = $ty> {
+                <Self as $crate::config::Choices>::TABLE
+                    .iter()
+                    .map(|c| c.value)
+            }
+        }
+
+        impl ::std::str::FromStr for $ty {
+            type Err = $crate::config::ConfigError;
+            fn from_str(s: &str) -> Result<Self, $crate::config::ConfigError> {
+                $crate::config::parse_choice(s)
+            }
+        }
+
+        impl ::std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+pub(crate) use choices_api;
+
+/// `impl Setting` for a table setting whose value is the enum itself: parse
+/// and validate through its table, and `$about` for `--help`.
+macro_rules! choices_setting {
+    ($ty:ty, $about:expr) => {
+        impl $crate::config::Setting for $ty {
+            const VAR: &'static str = <Self as $crate::config::Choices>::VAR;
+            fn parse_setting(value: &str) -> Result<Self, $crate::config::ConfigError> {
+                $crate::config::parse_choice(value)
+            }
+            fn validate(self, cpu: &$crate::cpu::CpuInfo) -> Result<(), $crate::config::ConfigError> {
+                $crate::config::validate_choice(self, cpu)
+            }
+            fn variable() -> $crate::config::Variable {
+                $crate::config::variable_for::<Self>($about)
+            }
+        }
+    };
+}
+pub(crate) use choices_setting;
 
 /// An enum setting whose values are listed once, in its owner's table.
 pub trait Choices: Copy + PartialEq + fmt::Debug + 'static {
@@ -334,49 +413,11 @@ impl Choices for LockingMode {
     }
 }
 
-impl Setting for LockingMode {
-    const VAR: &'static str = <Self as Choices>::VAR;
-    fn parse_setting(value: &str) -> Result<Self, ConfigError> {
-        parse_choice(value)
-    }
-    fn validate(self, cpu: &CpuInfo) -> Result<(), ConfigError> {
-        validate_choice(self, cpu)
-    }
-    fn variable() -> Variable {
-        variable_for::<Self>("how object monitors are locked (HotSpot -XX:LockingMode)")
-    }
-}
-
-impl LockingMode {
-    /// The environment variable.
-    pub const VAR: &'static str = <Self as Choices>::VAR;
-    /// Accepted spellings (from the table).
-    pub const ACCEPTED: &'static [&'static str] =
-        &names_on_this_arch::<_, { count_on_this_arch(<Self as Choices>::TABLE) }>(<Self as Choices>::TABLE);
-
-    /// The canonical name.
-    pub fn name(self) -> &'static str {
-        self.choice().name
-    }
-
-    /// Every mode, in the table's order.
-    pub fn all() -> impl Iterator<Item = LockingMode> {
-        <Self as Choices>::TABLE.iter().map(|c| c.value)
-    }
-}
-
-impl FromStr for LockingMode {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        parse_choice(s)
-    }
-}
-
-impl fmt::Display for LockingMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+choices_setting!(
+    LockingMode,
+    "how object monitors are locked (HotSpot -XX:LockingMode)"
+);
+choices_api!(LockingMode);
 
 /// The whole selection.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

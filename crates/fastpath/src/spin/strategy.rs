@@ -44,8 +44,7 @@ use core::fmt;
 use std::str::FromStr;
 
 use crate::config::{
-    count_on_this_arch, names_on_this_arch, parse_choice, refused, validate_choice, Choice, Choices,
-    ConfigError, Setting, Variable,
+    self, parse_choice, refused, validate_choice, Choice, Choices, ConfigError, Setting, Variable,
 };
 use crate::cpu::{CpuInfo, Feature};
 
@@ -76,37 +75,22 @@ pub enum PauseInstruction {
 const X86: bool = cfg!(target_arch = "x86_64");
 const ARM: bool = cfg!(target_arch = "aarch64");
 
-const fn choice(
-    value: PauseInstruction,
-    name: &'static str,
-    on_this_arch: bool,
-    runs_on: &'static str,
-) -> Choice<PauseInstruction> {
-    Choice {
-        value,
-        name,
-        aliases: &[],
-        on_this_arch,
-        runs_on,
-    }
-}
-
 impl Choices for PauseInstruction {
     const VAR: &'static str = "FASTPATH_SPIN_PAUSE";
     const TABLE: &'static [Choice<Self>] = &[
-        choice(PauseInstruction::Auto, "auto", true, "every CPU"),
-        choice(PauseInstruction::None, "none", true, "every CPU"),
-        choice(PauseInstruction::Pause, "pause", X86, "every x86-64 CPU"),
-        choice(
+        Choice::new(PauseInstruction::Auto, "auto", true, "every CPU"),
+        Choice::new(PauseInstruction::None, "none", true, "every CPU"),
+        Choice::new(PauseInstruction::Pause, "pause", X86, "every x86-64 CPU"),
+        Choice::new(
             PauseInstruction::Tpause,
             "tpause",
             X86,
             "x86-64 CPUs with WAITPKG (Intel Tremont, Alder Lake, Sapphire Rapids and later; no AMD part)",
         ),
-        choice(PauseInstruction::Isb, "isb", ARM, "every aarch64 CPU"),
-        choice(PauseInstruction::Yield, "yield", ARM, "every aarch64 CPU"),
-        choice(PauseInstruction::Nop, "nop", ARM, "every aarch64 CPU"),
-        choice(
+        Choice::new(PauseInstruction::Isb, "isb", ARM, "every aarch64 CPU"),
+        Choice::new(PauseInstruction::Yield, "yield", ARM, "every aarch64 CPU"),
+        Choice::new(PauseInstruction::Nop, "nop", ARM, "every aarch64 CPU"),
+        Choice::new(
             PauseInstruction::Sb,
             "sb",
             ARM,
@@ -122,21 +106,9 @@ impl Choices for PauseInstruction {
     }
 }
 
+config::choices_api!(PauseInstruction);
+
 impl PauseInstruction {
-    /// Accepted instruction names on this architecture (from the table).
-    pub const ACCEPTED: &'static [&'static str] =
-        &names_on_this_arch::<_, { count_on_this_arch(<Self as Choices>::TABLE) }>(<Self as Choices>::TABLE);
-
-    /// The canonical name.
-    pub fn name(self) -> &'static str {
-        self.choice().name
-    }
-
-    /// Every instruction of every architecture, in the table's order.
-    pub fn all() -> impl Iterator<Item = PauseInstruction> {
-        <Self as Choices>::TABLE.iter().map(|c| c.value)
-    }
-
     /// Whether the instruction exists on the architecture this was built for.
     pub fn exists_on_this_arch(self) -> bool {
         self.choice().on_this_arch
@@ -149,12 +121,6 @@ impl PauseInstruction {
             PauseInstruction::Sb => Some(Feature::Sb),
             _ => None,
         }
-    }
-}
-
-impl fmt::Display for PauseInstruction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

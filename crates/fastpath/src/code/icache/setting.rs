@@ -7,13 +7,7 @@
 //! resolution, so `config::init` refuses exactly what `CodeCache::new`
 //! would, including `iret` on a thread with a CET user shadow stack.
 
-use std::fmt;
-use std::str::FromStr;
-
-use crate::config::{
-    count_on_this_arch, names_on_this_arch, parse_choice, validate_choice, variable_for, Choice, Choices,
-    ConfigError, Setting, Variable,
-};
+use crate::config::{self, Choice, Choices};
 use crate::cpu::{CpuInfo, Feature};
 
 /// How newly written code is made visible to instruction fetch
@@ -48,58 +42,43 @@ pub enum ICacheSync {
 const X86: bool = cfg!(target_arch = "x86_64");
 const ARM: bool = cfg!(target_arch = "aarch64");
 
-const fn choice(
-    value: ICacheSync,
-    name: &'static str,
-    on_this_arch: bool,
-    runs_on: &'static str,
-) -> Choice<ICacheSync> {
-    Choice {
-        value,
-        name,
-        aliases: &[],
-        on_this_arch,
-        runs_on,
-    }
-}
-
 impl Choices for ICacheSync {
     const VAR: &'static str = "FASTPATH_ICACHE_SYNC";
     const TABLE: &'static [Choice<Self>] = &[
-        choice(ICacheSync::Auto, "auto", true, "every CPU"),
-        choice(ICacheSync::None, "none", true, "every CPU"),
-        choice(ICacheSync::Clflush, "clflush", X86, "every x86-64 CPU"),
-        choice(
+        Choice::new(ICacheSync::Auto, "auto", true, "every CPU"),
+        Choice::new(ICacheSync::None, "none", true, "every CPU"),
+        Choice::new(ICacheSync::Clflush, "clflush", X86, "every x86-64 CPU"),
+        Choice::new(
             ICacheSync::Clflushopt,
             "clflushopt",
             X86,
             "x86-64 CPUs with CLFLUSHOPT (Intel Skylake, AMD Zen and later)",
         ),
-        choice(
+        Choice::new(
             ICacheSync::Clwb,
             "clwb",
             X86,
             "x86-64 CPUs with CLWB (Intel Skylake-SP/Ice Lake, AMD Zen 2 and later)",
         ),
-        choice(
+        Choice::new(
             ICacheSync::Cpuid,
             "cpuid",
             X86,
             "every x86-64 CPU (a VM exit under a hypervisor)",
         ),
-        choice(
+        Choice::new(
             ICacheSync::Serialize,
             "serialize",
             X86,
             "x86-64 CPUs with SERIALIZE (Intel Alder Lake, Sapphire Rapids and later)",
         ),
-        choice(
+        Choice::new(
             ICacheSync::Iret,
             "iret",
             X86,
             "every x86-64 CPU, on threads without a CET user shadow stack",
         ),
-        choice(ICacheSync::DcIc, "dc-ic", ARM, "aarch64 CPUs"),
+        Choice::new(ICacheSync::DcIc, "dc-ic", ARM, "aarch64 CPUs"),
     ];
 
     fn check(self, cpu: &CpuInfo) -> Result<(), String> {
@@ -107,36 +86,13 @@ impl Choices for ICacheSync {
     }
 }
 
-impl Setting for ICacheSync {
-    const VAR: &'static str = <Self as Choices>::VAR;
-    fn parse_setting(value: &str) -> Result<Self, ConfigError> {
-        parse_choice(value)
-    }
-    fn validate(self, cpu: &CpuInfo) -> Result<(), ConfigError> {
-        validate_choice(self, cpu)
-    }
-    fn variable() -> Variable {
-        variable_for::<Self>("how new code is made visible to instruction fetch (HotSpot -XX:X86ICacheSync)")
-    }
-}
+config::choices_setting!(
+    ICacheSync,
+    "how new code is made visible to instruction fetch (HotSpot -XX:X86ICacheSync)"
+);
+config::choices_api!(ICacheSync);
 
 impl ICacheSync {
-    /// The environment variable.
-    pub const VAR: &'static str = <Self as Choices>::VAR;
-    /// Accepted spellings on this architecture (from the table).
-    pub const ACCEPTED: &'static [&'static str] =
-        &names_on_this_arch::<_, { count_on_this_arch(<Self as Choices>::TABLE) }>(<Self as Choices>::TABLE);
-
-    /// The canonical name.
-    pub fn name(self) -> &'static str {
-        self.choice().name
-    }
-
-    /// Every value of every architecture, in the table's order.
-    pub fn all() -> impl Iterator<Item = ICacheSync> {
-        <Self as Choices>::TABLE.iter().map(|c| c.value)
-    }
-
     /// The CPU feature this strategy executes, if any.
     pub fn required_feature(self) -> Option<Feature> {
         match self {
@@ -146,18 +102,5 @@ impl ICacheSync {
             ICacheSync::Serialize => Some(Feature::Serialize),
             _ => None,
         }
-    }
-}
-
-impl FromStr for ICacheSync {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        parse_choice(s)
-    }
-}
-
-impl fmt::Display for ICacheSync {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
