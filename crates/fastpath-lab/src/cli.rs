@@ -382,9 +382,10 @@ mod tests {
         }
         fn run(&self, ctx: &Context) -> anyhow::Result<report::Report> {
             let n = *ctx.matches.get_one::<u32>("n").expect("has a default");
-            anyhow::ensure!(ctx.quick, "`all` runs quick by default");
+            // What the experiment saw, in its own table, for the tests.
             let mut t = report::Table::new("t", &["n"]);
-            t.row(vec![format!("n={n}")]);
+            t.row(vec![format!("n={n} quick={}", ctx.quick)]);
+            t.note(format!("PASS: goal of n={n}"));
             Ok(report::Report {
                 tables: vec![t],
                 ..Default::default()
@@ -392,22 +393,73 @@ mod tests {
         }
     }
 
-    #[test]
-    fn all_gives_each_experiment_its_own_options_at_their_defaults() {
+    /// Runs `all` with `args` over [`WithOption`] and returns `report.md`.
+    fn run_all_with(args: &[&str]) -> String {
         let exps: Vec<&'static dyn Experiment> = vec![&WithOption];
-        let dir = std::env::temp_dir().join(format!("fastpath-cli-all-{}", std::process::id()));
-        let m = cli(&exps)
-            .try_get_matches_from([
-                std::ffi::OsStr::new("fastpath"),
-                "all".as_ref(),
-                "--out".as_ref(),
-                dir.as_os_str(),
-            ])
-            .unwrap();
+        let dir =
+            std::env::temp_dir().join(format!("fastpath-cli-all-{}-{}", std::process::id(), args.len()));
+        let mut argv: Vec<std::ffi::OsString> = vec![
+            "fastpath".into(),
+            "all".into(),
+            "--out".into(),
+            dir.clone().into(),
+        ];
+        argv.extend(args.iter().map(|a| a.into()));
+        let m = cli(&exps).try_get_matches_from(argv).unwrap();
         let (_, all) = m.subcommand().unwrap();
         run_all(&exps, all).unwrap();
         let md = fs::read_to_string(dir.join("report.md")).unwrap();
         let _ = fs::remove_dir_all(&dir);
+        md
+    }
+
+    #[test]
+    fn all_gives_each_experiment_its_own_options_at_their_defaults() {
+        let md = run_all_with(&[]);
         assert!(md.contains("n=3"), "{md}");
+    }
+
+    #[test]
+    fn all_is_quick_by_default_and_full_on_request() {
+        let quick = run_all_with(&[]);
+        assert!(
+            quick.contains("quick=true") && quick.contains("in quick mode"),
+            "{quick}"
+        );
+        let full = run_all_with(&["--full"]);
+        assert!(
+            full.contains("quick=false") && full.contains("in full mode"),
+            "{full}"
+        );
+        // The goal verdicts are gathered into the summary, before the sections.
+        let summary = full.split("## with-option").next().unwrap();
+        assert!(summary.contains("| PASS: goal of n=3 |"), "{full}");
+        assert!(
+            cli(&[&WithOption as &dyn Experiment])
+                .try_get_matches_from(["fastpath", "all", "--full", "--quick"])
+                .is_err(),
+            "--full and --quick contradict each other"
+        );
+    }
+
+    #[test]
+    fn prepare_out_names_the_path_and_creates_a_missing_directory() {
+        let base = std::env::temp_dir().join(format!("fastpath-prepare-out-{}", std::process::id()));
+        let nested = base.join("a/b");
+        prepare_out(&nested).unwrap();
+        assert!(nested.is_dir());
+        assert_eq!(
+            fs::read_dir(&nested).unwrap().count(),
+            0,
+            "the probe file is removed"
+        );
+        let file = base.join("f");
+        fs::write(&file, "").unwrap();
+        let e = prepare_out(&file).unwrap_err().to_string();
+        assert!(
+            e.contains(&file.display().to_string()) && e.contains("not a directory"),
+            "{e}"
+        );
+        let _ = fs::remove_dir_all(&base);
     }
 }
