@@ -123,7 +123,7 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
         .subcommand(
             common_args(Command::new("all").about(
                 "Run every experiment and write report.md, JSON and SVGs (quick by default: \
-                 about a minute; --full for the full runs)",
+                 under a minute; --full for the full runs)",
             ))
             .mut_arg("out", |a| a.default_value("fastpath-report"))
             .mut_arg("quick", |a| {
@@ -164,8 +164,10 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                         .long("by-workload")
                         .action(ArgAction::SetTrue)
                         .help(
-                            "Pair rows by workload name and threads only, e.g. a fastpath run \
-                             against its HotSpot peer from peers/jvm",
+                            "Pair rows by workload name and threads, e.g. a fastpath run against \
+                             its HotSpot peer from peers/jvm (casPair = cas-pair, onSpinWait = \
+                             latency, lruGetPut = lru); parameters pair only where both rows have \
+                             them, and units of one kind are converted (ops/us to ops/s)",
                         ),
                 ),
         )
