@@ -153,10 +153,12 @@ fn output_to_a_closed_pipe_ends_quietly() {
     // by nothing else.
     let (read_end, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
     drop(read_end);
-    let runs: [Vec<std::ffi::OsString>; 3] = [
+    let runs: [Vec<std::ffi::OsString>; 4] = [
         vec!["compare".into(), f.clone().into(), f.clone().into()],
         vec!["cpu".into()],
         vec!["--help".into()],
+        // An experiment: its tables are printed after it measured.
+        vec!["lock".into(), "--quick".into()],
     ];
     for args in runs {
         let out = fastpath()
