@@ -842,6 +842,65 @@ mod lazy_tests {
         assert_eq!(reports.load(Ordering::SeqCst), 1);
     }
 
+    /// `Choices::choice` panics on a value missing from its table; the
+    /// exhaustive matches below stop compiling when a variant is added, and
+    /// the loop then proves each one has its row.
+    #[test]
+    fn every_variant_has_a_row_in_its_table() {
+        use ICacheSync as I;
+        use PauseInstruction as P;
+        for v in [
+            LockingMode::Lightweight,
+            LockingMode::Legacy,
+            LockingMode::Monitor,
+        ] {
+            match v {
+                LockingMode::Lightweight | LockingMode::Legacy | LockingMode::Monitor => {}
+            }
+            assert_eq!(v.choice().value, v);
+        }
+        let icache = [
+            I::Auto,
+            I::None,
+            I::Clflush,
+            I::Clflushopt,
+            I::Clwb,
+            I::Cpuid,
+            I::Serialize,
+            I::Iret,
+            I::DcIc,
+        ];
+        for v in icache {
+            match v {
+                I::Auto
+                | I::None
+                | I::Clflush
+                | I::Clflushopt
+                | I::Clwb
+                | I::Cpuid
+                | I::Serialize
+                | I::Iret
+                | I::DcIc => {}
+            }
+            assert_eq!(v.choice().value, v);
+        }
+        for v in [
+            P::Auto,
+            P::None,
+            P::Pause,
+            P::Tpause,
+            P::Isb,
+            P::Yield,
+            P::Nop,
+            P::Sb,
+        ] {
+            match v {
+                P::Auto | P::None | P::Pause | P::Tpause | P::Isb | P::Yield | P::Nop | P::Sb => {}
+            }
+            assert_eq!(v.choice().value, v);
+        }
+    }
+
     #[test]
     fn every_table_value_round_trips_through_its_name() {
         for c in <LockingMode as Choices>::TABLE {
