@@ -196,7 +196,7 @@ pub fn run(m: &ArgMatches) -> anyhow::Result<()> {
                 })).collect::<Vec<_>>(),
             });
         }
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        crate::outln!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
 
@@ -205,23 +205,27 @@ pub fn run(m: &ArgMatches) -> anyhow::Result<()> {
     } else {
         format!("{} ({})", c.brand, c.vendor_string)
     };
-    println!("CPU:             {name}");
-    println!(
+    crate::outln!("CPU:             {name}");
+    crate::outln!(
         "Signature:       family {} model {} stepping {}{}",
         c.family,
         c.model,
         c.stepping,
         c.midr.map(|m| format!(", MIDR {m:#x}")).unwrap_or_default()
     );
-    println!(
+    crate::outln!(
         "Topology:        {} logical CPUs available; {} cores per package, {} threads per core",
-        c.logical_cpus, c.cores_per_package, c.threads_per_core
+        c.logical_cpus,
+        c.cores_per_package,
+        c.threads_per_core
     );
-    println!(
+    crate::outln!(
         "Cache lines:     L1d {} B, L1i {} B, CLFLUSH {} B",
-        c.cache_line_size, c.icache_line_size, c.clflush_line_size
+        c.cache_line_size,
+        c.icache_line_size,
+        c.clflush_line_size
     );
-    println!(
+    crate::outln!(
         "Hypervisor:      {}",
         match (&c.hypervisor, c.hypervisor_name()) {
             (Some(sig), Some(name)) if name != sig => format!("{name} (signature {sig:?})"),
@@ -229,33 +233,33 @@ pub fn run(m: &ArgMatches) -> anyhow::Result<()> {
             (None, _) => "none".to_string(),
         }
     );
-    println!("Features string: {fstring}");
+    crate::outln!("Features string: {fstring}");
     if let Some((r, total)) = &microcode {
         match r {
-            Ok(m) => println!(
+            Ok(m) => crate::outln!(
                 "Microcode:       {:#x} from {} ({} in all)",
                 m.revision,
                 m.source,
                 us(*total)
             ),
-            Err(_) => println!("Microcode:       unavailable ({} in all)", us(*total)),
+            Err(_) => crate::outln!("Microcode:       unavailable ({} in all)", us(*total)),
         }
         let attempts = match r {
             Ok(m) => &m.attempts,
             Err(e) => &e.attempts,
         };
         for a in attempts {
-            println!("  tried {a}");
+            crate::outln!("  tried {a}");
         }
     }
     if let Some(t) = &timing {
-        println!("Identification cost (in this process, default path):");
-        println!(
+        crate::outln!("Identification cost (in this process, default path):");
+        crate::outln!(
             "  first cpu::info() at startup:  {}, {} CPUID",
             us(t.first),
             t.first_cpuid
         );
-        println!(
+        crate::outln!(
             "  fresh cpu::identify() x{}:    median {}, min {}, max {}; {} CPUID each, files opened: {}",
             t.fresh.samples.len(),
             us(Duration::from_nanos(t.fresh.median as u64)),
@@ -269,7 +273,7 @@ pub fn run(m: &ArgMatches) -> anyhow::Result<()> {
             }
         );
         if let Some(s) = &t.one_cpuid_ns {
-            println!(
+            crate::outln!(
                 "  one CPUID (leaf 0) x{}:       median {:.0} ns  → {} CPUID ≈ {} of the median",
                 s.samples.len(),
                 s.median,
@@ -277,14 +281,14 @@ pub fn run(m: &ArgMatches) -> anyhow::Result<()> {
                 us(Duration::from_nanos((s.median * t.fresh_cpuid as f64) as u64))
             );
         }
-        println!("  cached cpu::info():            {:.2} ns per call", t.cached_ns);
+        crate::outln!("  cached cpu::info():            {:.2} ns per call", t.cached_ns);
     }
     Ok(())
 }
 
 #[cfg(target_arch = "x86_64")]
 fn dump() -> anyhow::Result<()> {
-    print!("{}", cpu::cpuid::dump(&cpu::cpuid::NativeCpuid::new()));
+    crate::out!("{}", cpu::cpuid::dump(&cpu::cpuid::NativeCpuid::new()));
     Ok(())
 }
 

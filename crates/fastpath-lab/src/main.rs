@@ -1,6 +1,7 @@
 //! `fastpath`: the lab CLI. Each experiment is a subcommand; `all` runs every
-//! one in quick mode and writes a report; `compare` diffs two JMH-format
-//! result files.
+//! one (quick unless `--full`) and writes a report; `compare` diffs two
+//! JMH-format result files. Output to a closed pipe ends quietly (see
+//! `cli::print_out`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,7 +43,12 @@ fn main() -> ExitCode {
             } else {
                 report::compare::MatchBy::Exact
             };
-            println!("{}", report::compare::compare_by(&a, &b, by).to_text());
+            let c = report::compare::pair(&a, &b, by);
+            fastpath_lab::outln!("{}", c.table.to_text());
+            for w in c.warnings() {
+                eprintln!("fastpath: compare: {w}");
+            }
+            anyhow::ensure!(c.compared > 0, "nothing to compare");
             Ok(())
         })(),
         Some((name, m)) => {
@@ -50,7 +56,7 @@ fn main() -> ExitCode {
                 .iter()
                 .find(|e| e.name() == name)
                 .expect("clap only accepts registered names");
-            cli::run_one(*e, &cli::context(m, false)).map(|_| ())
+            cli::checked_context(m, false).and_then(|ctx| cli::run_one(*e, &ctx).map(|_| ()))
         }
         None => unreachable!("subcommand_required"),
     };

@@ -46,6 +46,26 @@ fn all_writes_a_report_whose_json_parses_and_compares() {
     assert!(out.status.success(), "fastpath all failed: {stderr}");
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.starts_with("# fastpath report"), "{md}");
+    // The summary comes first: mode, CPU, configuration, one row per
+    // experiment; each experiment's own section follows it.
+    let summary_at = md.find("**Summary**").expect("a summary table");
+    let first_section = md.find("\n## ").expect("experiment sections");
+    assert!(summary_at < first_section, "{md}");
+    for needle in [
+        "quick mode",
+        "CPU: ",
+        "FASTPATH_ICACHE_SYNC=",
+        "| experiment | result | seconds | goals |",
+    ] {
+        assert!(md.contains(needle), "{needle}: {md}");
+    }
+    for e in fastpath_lab::experiments::registry() {
+        assert!(
+            md.contains(&format!("| [{n}](#{n}) | ok |", n = e.name())),
+            "{}: {md}",
+            e.name()
+        );
+    }
     let mut rows = 0;
     let mut files = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -100,4 +120,142 @@ fn icache_refuses_sizes_it_cannot_run() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(args[0]), "{args:?}: {err}");
     }
+}
+
+/// A result file with one row, for the `compare` tests.
+fn result_file(dir: &std::path::Path, name: &str, workload: &str) -> PathBuf {
+    use fastpath_lab::harness::Stats;
+    use fastpath_lab::report::{jmh, BenchResult, Mode};
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join(name);
+    let r = BenchResult::new(
+        "t",
+        workload,
+        Mode::AverageTime,
+        &Stats::from_samples(vec![1.0, 2.0]),
+        "ns/op",
+    );
+    std::fs::write(&path, jmh::to_json(&[r])).unwrap();
+    path
+}
+
+/// `fastpath … | head` used to panic ("failed printing to stdout: Broken
+/// pipe", exit 101). Here the reader is gone before the child writes.
+#[test]
+fn output_to_a_closed_pipe_ends_quietly() {
+    use std::os::fd::{FromRawFd as _, OwnedFd};
+    let dir = scratch("pipe");
+    let f = result_file(&dir, "a.json", "x");
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just returned by pipe(2) and are owned
+    // by nothing else.
+    let (read_end, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read_end);
+    let runs: [Vec<std::ffi::OsString>; 4] = [
+        vec!["compare".into(), f.clone().into(), f.clone().into()],
+        vec!["cpu".into()],
+        vec!["--help".into()],
+        // An experiment: its tables are printed after it measured.
+        vec!["lock".into(), "--quick".into()],
+    ];
+    for args in runs {
+        let out = fastpath()
+            .args(&args)
+            .stdout(write_end.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--out` is checked before anything is measured, once, naming the path.
+#[test]
+fn a_bad_out_directory_is_refused_before_measuring() {
+    let dir = scratch("out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let missing_parent = "/proc/fastpath-no-such-dir";
+    let cases: [(Vec<std::ffi::OsString>, &str, &str); 3] = [
+        (
+            vec![
+                "lock".into(),
+                "--quick".into(),
+                "--out".into(),
+                missing_parent.into(),
+            ],
+            missing_parent,
+            "cannot create the directory",
+        ),
+        (
+            vec!["all".into(), "--out".into(), missing_parent.into()],
+            missing_parent,
+            "cannot create the directory",
+        ),
+        (
+            vec![
+                "icache".into(),
+                "--quick".into(),
+                "--out".into(),
+                file.clone().into(),
+            ],
+            file.to_str().unwrap(),
+            "exists and is not a directory",
+        ),
+    ];
+    for (args, path, why) in cases {
+        let started = std::time::Instant::now();
+        let out = fastpath().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.matches(path).count(), 1, "{args:?}: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+        // Nothing ran: no experiment's banner, no table.
+        assert!(!err.contains("== ") && out.stdout.is_empty(), "{args:?}: {err}");
+        println!("{args:?} refused in {:?}", started.elapsed());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compare_of_unrelated_files_says_so_and_fails() {
+    let dir = scratch("unrelated");
+    let a = result_file(&dir, "a.json", "one");
+    let b = result_file(&dir, "b.json", "two");
+    let out = fastpath().arg("compare").arg(&a).arg(&b).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("1 baseline row(s) and 1 change row(s) have no partner"),
+        "{err}"
+    );
+    assert!(err.contains("no row was compared"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(missing)"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn help_documents_the_environment_and_compare_arguments() {
+    let out = fastpath().arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for v in fastpath::config::variables() {
+        assert!(help.contains(v.var), "{}: {help}", v.var);
+    }
+    assert!(help.contains("Environment"), "{help}");
+    let out = fastpath().args(["compare", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("BASELINE.json") && help.contains("The reference run"),
+        "{help}"
+    );
+    let out = fastpath().args(["all", "--help"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--full"));
 }

@@ -6,7 +6,7 @@ use fastpath_lab::experiments::{self, Experiment};
 use fastpath_lab::report::jmh;
 
 #[test]
-fn spin_quick_produces_three_tables_and_parseable_json() {
+fn spin_quick_produces_four_tables_and_parseable_json() {
     let registry = experiments::registry();
     let spin: &dyn Experiment = *registry
         .iter()

@@ -4,6 +4,10 @@
 //! [`Report`] (text tables, JMH-format results, optional SVG plots); the CLI
 //! prints the tables, and with `--out DIR` (always, under `fastpath all`)
 //! writes `<experiment>.json`, the SVGs and a section of `report.md`.
+//!
+//! A goal's verdict is a table note beginning with `PASS` or `FAIL`
+//! ([`Table::note`]); [`Report::goals`] collects them for the summary that
+//! opens `report.md`.
 
 pub mod compare;
 pub mod jmh;
@@ -35,6 +39,19 @@ impl Report {
             .map(|t| t.to_text())
             .collect::<Vec<_>>()
             .join("\n")
+    }
+
+    /// The goal checks the experiment made: every table note that begins
+    /// with `PASS` or `FAIL` (the convention for a goal's verdict, as the
+    /// icache table's "auto within 1.1×" line), for the summary at the top
+    /// of `report.md`.
+    pub fn goals(&self) -> Vec<String> {
+        self.tables
+            .iter()
+            .flat_map(|t| &t.notes)
+            .filter(|n| n.starts_with("PASS") || n.starts_with("FAIL"))
+            .cloned()
+            .collect()
     }
 
     /// The tables (and links to plots) as Markdown.

@@ -58,21 +58,48 @@ impl Table {
         w
     }
 
-    /// Plain text: first column left-aligned, the rest right-aligned.
+    /// Per column, whether it holds numbers (right-aligned) rather than
+    /// text (left-aligned): every cell that is not empty or a placeholder
+    /// (`n/a`, `-`, `(missing)`) begins with a digit, a sign or `≈`.
+    fn numeric_columns(&self) -> Vec<bool> {
+        (0..self.headers.len())
+            .map(|i| {
+                let mut cells = self
+                    .rows
+                    .iter()
+                    .map(|r| r[i].trim())
+                    .filter(|c| !c.is_empty() && !matches!(*c, "n/a" | "-" | "—" | "(missing)"))
+                    .peekable();
+                cells.peek().is_some()
+                    && cells.all(|c| {
+                        let c = c.strip_prefix(['+', '-', '−']).unwrap_or(c);
+                        c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '≈' || ch == '.')
+                    })
+            })
+            .collect()
+    }
+
+    /// Plain text: text columns left-aligned, numeric ones right-aligned.
     pub fn to_text(&self) -> String {
         let w = self.widths();
+        let numeric = self.numeric_columns();
         let mut out = String::new();
         let _ = writeln!(out, "{}", self.title);
         let line = |cells: &[String], out: &mut String| {
             for (i, c) in cells.iter().enumerate() {
                 let pad = w[i] - c.chars().count();
-                if i == 0 {
-                    out.push_str(c);
-                    out.push_str(&" ".repeat(pad));
-                } else {
+                if i > 0 {
                     out.push_str("  ");
+                }
+                if numeric[i] {
                     out.push_str(&" ".repeat(pad));
                     out.push_str(c);
+                } else {
+                    out.push_str(c);
+                    // No trailing blanks after the last column.
+                    if i + 1 < cells.len() {
+                        out.push_str(&" ".repeat(pad));
+                    }
                 }
             }
             out.push('\n');
@@ -100,8 +127,10 @@ impl Table {
             "| {} |",
             self.headers.iter().map(esc).collect::<Vec<_>>().join(" | ")
         );
-        let align: Vec<&str> = (0..self.headers.len())
-            .map(|i| if i == 0 { "---" } else { "---:" })
+        let align: Vec<&str> = self
+            .numeric_columns()
+            .into_iter()
+            .map(|numeric| if numeric { "---:" } else { ":---" })
             .collect();
         let _ = writeln!(out, "|{}|", align.join("|"));
         for r in &self.rows {
@@ -170,6 +199,22 @@ mod tests {
         assert_eq!(lines[3].chars().count(), lines[4].chars().count());
         assert!(lines[3].ends_with(" 1.00"), "{text}");
         assert!(t.to_markdown().contains("| longer | 100.0 |"));
+        assert!(t.to_markdown().contains("|:---|---:|"), "{}", t.to_markdown());
+    }
+
+    #[test]
+    fn text_columns_are_left_aligned_numbers_right_aligned() {
+        let mut t = Table::new("T", &["strategy", "method", "ns"]);
+        t.row(vec!["a".into(), "iret-to-self".into(), "-5.0%".into()])
+            .row(vec!["bb".into(), "clwb loop".into(), "n/a".into()])
+            .row(vec!["c".into(), "x".into(), "≈".into()]);
+        assert_eq!(t.numeric_columns(), [false, false, true]);
+        let md = t.to_markdown();
+        assert!(md.contains("|:---|:---|---:|"), "{md}");
+        let text = t.to_text();
+        let row = text.lines().nth(4).unwrap();
+        assert!(row.starts_with("bb        clwb loop     "), "{text}");
+        assert!(row.ends_with("  n/a"), "{text}");
     }
 
     #[test]

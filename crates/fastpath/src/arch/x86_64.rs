@@ -9,8 +9,11 @@
 //! that was validated against it) before the first call, which is how the
 //! project keeps its promise of a configuration error instead of SIGILL.
 //!
-//! Instructions present on every x86-64 CPU (PAUSE, MFENCE, SFENCE, LFENCE,
-//! RDTSC, CPUID, CLFLUSH is SSE2-baseline) are safe functions.
+//! Instructions present on every x86-64 CPU that touch no memory the caller
+//! names (PAUSE, MFENCE, SFENCE, LFENCE, RDTSC, CPUID, RDSSP) are safe
+//! functions. CLFLUSH is SSE2-baseline too, but it is an `unsafe fn` like
+//! CLFLUSHOPT and CLWB: flushing an unmapped address faults, so its contract
+//! is that the line is mapped.
 //!
 //! Encodings are written out in each doc comment so that a reader of a
 //! disassembly (`objdump -d`, callgrind annotate) can find them.

@@ -81,6 +81,27 @@ struct State {
 
 /// Installed code: an executable address and a length. Not `Clone`, so
 /// [`CodeCache::free`], which takes it by value, cannot free it twice.
+///
+/// Dropping an `Entry` does **not** free its block, by design: another
+/// thread may still be executing the code (a runtime knows when none can,
+/// after a safepoint or handshake, as HotSpot frees nmethods; the entry does
+/// not), so freeing is an explicit, synchronised act: pass the entry to
+/// [`CodeCache::free`] once no thread can be running it. An entry dropped
+/// instead leaves its block allocated (and its code in place) until the
+/// whole `CodeCache` is dropped, which unmaps everything; hence
+/// `#[must_use]`.
+///
+/// ```
+/// # fn main() -> Result<(), fastpath::code::Error> {
+/// use fastpath::code::CodeCache;
+/// let cache = CodeCache::new(64 * 1024)?;
+/// let entry = cache.install(&[0xC3])?; // x86 RET
+/// // ... publish it, run it, and later, once no thread can be in it:
+/// cache.free(entry)?;
+/// # Ok(()) }
+/// ```
+#[must_use = "dropping an Entry keeps its block allocated until the CodeCache is dropped; \
+              free it with CodeCache::free once no thread can execute it"]
 pub struct Entry {
     cache: u64,
     offset: usize,
@@ -641,7 +662,8 @@ mod tests {
         assert!(checked > 0);
         assert_eq!(c.used(), 0);
         let whole = vec![0xC3u8; c.capacity()];
-        c.install(&whole).unwrap();
+        let all = c.install(&whole).unwrap();
+        c.free(all).unwrap();
     }
 
     /// One thread calls the entry in a loop while this one patches its

@@ -105,29 +105,42 @@ pub fn active() -> SpinPause {
 #[cold]
 #[inline(never)]
 fn resolve_then_pause() {
-    let target = target_for(active());
+    let s = active();
+    let (target, _) = target_for(s);
     // Relaxed: see `pause`. REPEAT is written before TARGET by this thread,
     // and a looping target reads REPEAT after being reached through TARGET;
     // a thread that sees the new TARGET but an old REPEAT (1) pauses fewer
     // times once, which a spin loop cannot tell from a shorter pause.
+    REPEAT.store(s.repeat, Ordering::Relaxed);
     TARGET.store(target as *mut (), Ordering::Relaxed);
     target()
 }
 
-/// The straight-line function for `s`. Only called with a resolved,
-/// validated strategy, which is what makes the `new_unchecked` calls sound.
-fn target_for(s: SpinPause) -> fn() {
-    // Relaxed: see `resolve_then_pause`.
-    REPEAT.store(s.repeat, Ordering::Relaxed);
+/// How a target repeats its instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unrolled {
+    /// Once, straight-line.
+    Once,
+    /// Twice, straight-line (Ampere's `isb` count).
+    Twice,
+    /// A loop over [`REPEAT`].
+    Loop,
+}
+
+/// The straight-line function for `s`, and how it repeats. Pure: the caller
+/// stores `s.repeat` in [`REPEAT`] before a looping target can run through
+/// [`TARGET`]. Only called with a resolved, validated strategy, which is
+/// what makes the `new_unchecked` calls sound.
+fn target_for(s: SpinPause) -> (fn(), Unrolled) {
     // SAFETY (for every `run::<S>` below): `s` came out of
     // `strategy::resolve` against `cpu::info()`, which refuses an
     // instruction the CPU lacks; `run` is only reachable through TARGET,
-    // which only this function fills.
-    fn pick<S: PauseStrategy>(repeat: u8) -> fn() {
+    // which only `resolve_then_pause` fills.
+    fn pick<S: PauseStrategy>(repeat: u8) -> (fn(), Unrolled) {
         match repeat {
-            1 => run::<S>,
-            2 => run::<Repeat<S, 2>>,
-            _ => run_repeat::<S>,
+            1 => (run::<S>, Unrolled::Once),
+            2 => (run::<Repeat<S, 2>>, Unrolled::Twice),
+            _ => (run_repeat::<S>, Unrolled::Loop),
         }
     }
     match s.instruction {
@@ -178,24 +191,37 @@ mod tests {
         assert_eq!(Global.describe(), a);
     }
 
+    /// Each strategy gets the target of its repeat count (straight-line for
+    /// 1 and 2, the loop above), and each target runs. Only `target_for` is
+    /// called: it writes no global, so the process-wide pause that other
+    /// tests use is untouched.
     #[test]
-    fn every_target_runs() {
-        let mut strategies = vec![SpinPause {
-            instruction: PauseInstruction::None,
-            repeat: 1,
-        }];
+    fn every_target_runs_with_the_unrolling_its_count_asks_for() {
+        let mut cases = vec![(
+            SpinPause {
+                instruction: PauseInstruction::None,
+                repeat: 5,
+            },
+            // `none` has nothing to repeat.
+            Unrolled::Once,
+        )];
         #[cfg(target_arch = "x86_64")]
-        for n in [1, 2, 7] {
-            strategies.push(SpinPause {
-                instruction: PauseInstruction::Pause,
-                repeat: n,
-            });
+        for (n, shape) in [(1, Unrolled::Once), (2, Unrolled::Twice), (7, Unrolled::Loop)] {
+            cases.push((
+                SpinPause {
+                    instruction: PauseInstruction::Pause,
+                    repeat: n,
+                },
+                shape,
+            ));
         }
-        for s in strategies {
-            let f = target_for(s);
+        for (s, shape) in cases {
+            let (f, got) = target_for(s);
+            assert_eq!(got, shape, "{s}");
             f();
         }
-        // Leave REPEAT as the active strategy wants it for other tests.
-        target_for(active());
+        let active = active();
+        let (_, shape) = target_for(active);
+        assert_eq!(shape == Unrolled::Loop, active.repeat > 2, "{active}");
     }
 }

@@ -41,9 +41,187 @@
 //! picks an instruction that traps on every call.
 
 use core::fmt;
+use std::str::FromStr;
 
-use crate::config::{ConfigError, PauseInstruction, SpinPause};
+use crate::config::{
+    self, parse_choice, refused, validate_choice, Choice, Choices, ConfigError, Setting, Variable,
+};
 use crate::cpu::{CpuInfo, Feature};
+
+/// Which instruction a spin-wait iteration executes. The table of values
+/// ([`Choices::TABLE`]) is the one place names, architectures and CPUs are
+/// listed; [`SpinPause`] adds the repeat count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PauseInstruction {
+    /// The best choice for this CPU, resolved by [`default_for`].
+    #[default]
+    Auto,
+    /// Nothing: a bare busy loop, the baseline.
+    None,
+    /// x86 PAUSE.
+    Pause,
+    /// x86 TPAUSE with a short TSC deadline (WAITPKG).
+    Tpause,
+    /// AArch64 ISB.
+    Isb,
+    /// AArch64 YIELD.
+    Yield,
+    /// AArch64 NOP.
+    Nop,
+    /// AArch64 SB (FEAT_SB).
+    Sb,
+}
+
+const X86: bool = cfg!(target_arch = "x86_64");
+const ARM: bool = cfg!(target_arch = "aarch64");
+
+impl Choices for PauseInstruction {
+    const VAR: &'static str = "FASTPATH_SPIN_PAUSE";
+    const TABLE: &'static [Choice<Self>] = &[
+        Choice::new(PauseInstruction::Auto, "auto", true, "every CPU"),
+        Choice::new(PauseInstruction::None, "none", true, "every CPU"),
+        Choice::new(PauseInstruction::Pause, "pause", X86, "every x86-64 CPU"),
+        Choice::new(
+            PauseInstruction::Tpause,
+            "tpause",
+            X86,
+            "x86-64 CPUs with WAITPKG (Intel Tremont, Alder Lake, Sapphire Rapids and later; no AMD part)",
+        ),
+        Choice::new(PauseInstruction::Isb, "isb", ARM, "every aarch64 CPU"),
+        Choice::new(PauseInstruction::Yield, "yield", ARM, "every aarch64 CPU"),
+        Choice::new(PauseInstruction::Nop, "nop", ARM, "every aarch64 CPU"),
+        Choice::new(
+            PauseInstruction::Sb,
+            "sb",
+            ARM,
+            "aarch64 CPUs with FEAT_SB (Armv8.5: Neoverse V1/N2, Apple M2 and later)",
+        ),
+    ];
+
+    fn check(self, cpu: &CpuInfo) -> Result<(), String> {
+        match self.required_feature() {
+            Some(f) if !cpu.has(f) => Err(format!("this CPU lacks {f:?}")),
+            _ => Ok(()),
+        }
+    }
+}
+
+config::choices_api!(PauseInstruction);
+
+impl PauseInstruction {
+    /// Whether the instruction exists on the architecture this was built for.
+    pub fn exists_on_this_arch(self) -> bool {
+        self.choice().on_this_arch
+    }
+
+    /// The CPU feature the instruction needs beyond the base architecture.
+    pub fn required_feature(self) -> Option<Feature> {
+        match self {
+            PauseInstruction::Tpause => Some(Feature::Waitpkg),
+            PauseInstruction::Sb => Some(Feature::Sb),
+            _ => None,
+        }
+    }
+}
+
+/// A spin pause: an instruction and how many times one pause repeats it
+/// (HotSpot `-XX:OnSpinWaitInst` and `-XX:OnSpinWaitInstCount`); the value
+/// of `FASTPATH_SPIN_PAUSE`, spelled `name` or `name:N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SpinPause {
+    /// The instruction.
+    pub instruction: PauseInstruction,
+    /// Repeat count, 1–99.
+    pub repeat: u8,
+}
+
+impl Default for SpinPause {
+    fn default() -> Self {
+        SpinPause {
+            instruction: PauseInstruction::Auto,
+            repeat: 1,
+        }
+    }
+}
+
+impl SpinPause {
+    /// The environment variable.
+    pub const VAR: &'static str = <PauseInstruction as Choices>::VAR;
+    /// Accepted instruction names on this architecture, each optionally
+    /// followed by `:N`, 1 ≤ N ≤ [`SpinPause::MAX_REPEAT`].
+    pub const ACCEPTED: &'static [&'static str] = PauseInstruction::ACCEPTED;
+    /// Largest accepted repeat count.
+    pub const MAX_REPEAT: u8 = 99;
+
+    /// The error for a repeat count outside 1–99.
+    fn bad_repeat(value: &str, count: &str) -> ConfigError {
+        let mut e = refused(PauseInstruction::Auto, String::new(), crate::cpu::info());
+        e.value = value.to_string();
+        e.reason = format!("repeat count `{count}` is not a number from 1 to 99");
+        e
+    }
+}
+
+impl Setting for SpinPause {
+    const VAR: &'static str = SpinPause::VAR;
+
+    fn parse_setting(value: &str) -> Result<Self, ConfigError> {
+        let lower = value.trim().to_ascii_lowercase();
+        let (name, count) = match lower.split_once(':') {
+            Some((n, c)) => (n, Some(c)),
+            None => (lower.as_str(), None),
+        };
+        let instruction = parse_choice::<PauseInstruction>(name).map_err(|mut e| {
+            e.value = value.to_string();
+            e
+        })?;
+        let repeat = match count {
+            None => 1,
+            Some(c) => match c.parse::<u8>() {
+                Ok(n) if (1..=Self::MAX_REPEAT).contains(&n) => n,
+                _ => return Err(Self::bad_repeat(value, c)),
+            },
+        };
+        Ok(SpinPause { instruction, repeat })
+    }
+
+    /// The repeat count (a `SpinPause` built in code skips the parser), the
+    /// architecture and the CPU's features.
+    fn validate(self, cpu: &CpuInfo) -> Result<(), ConfigError> {
+        if !(1..=Self::MAX_REPEAT).contains(&self.repeat) {
+            return Err(Self::bad_repeat(&self.to_string(), &self.repeat.to_string()));
+        }
+        validate_choice(self.instruction, cpu).map_err(|mut e| {
+            e.value = self.to_string();
+            e
+        })
+    }
+
+    fn variable() -> Variable {
+        let mut v = crate::config::variable_for::<PauseInstruction>(
+            "what one spin-wait pause executes, repeated N times with :N, 1-99 (HotSpot -XX:OnSpinWaitInst)",
+        );
+        v.values.push_str("[:N]");
+        v
+    }
+}
+
+impl FromStr for SpinPause {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        Self::parse_setting(s)
+    }
+}
+
+impl fmt::Display for SpinPause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.repeat == 1 {
+            f.write_str(self.instruction.name())
+        } else {
+            write!(f, "{}:{}", self.instruction.name(), self.repeat)
+        }
+    }
+}
 
 /// One spin-wait pause, as a zero-sized value.
 ///
@@ -141,7 +319,7 @@ impl Tpause {
         if cpu.has(Feature::Waitpkg) && crate::cpu::info().has(Feature::Waitpkg) {
             Ok(Tpause { _waitpkg_checked: () })
         } else {
-            Err(lacks("tpause", Feature::Waitpkg))
+            Err(lacks("tpause", PauseInstruction::Tpause))
         }
     }
 }
@@ -254,7 +432,7 @@ impl Sb {
         if cpu.has(Feature::Sb) && crate::cpu::info().has(Feature::Sb) {
             Ok(Sb { _sb_checked: () })
         } else {
-            Err(lacks("sb", Feature::Sb))
+            Err(lacks("sb", PauseInstruction::Sb))
         }
     }
 }
@@ -323,13 +501,14 @@ unsafe impl PauseStrategy for Global {
     }
 }
 
-fn lacks(name: &str, feature: Feature) -> ConfigError {
-    ConfigError {
-        setting: SpinPause::VAR,
-        value: name.to_string(),
-        reason: format!("this CPU lacks {feature:?}"),
-        accepted: SpinPause::ACCEPTED,
-    }
+fn lacks(name: &str, instruction: PauseInstruction) -> ConfigError {
+    let why = match instruction.required_feature() {
+        Some(f) => format!("this CPU lacks {f:?}"),
+        None => "this CPU lacks it".to_string(),
+    };
+    let mut e = refused(instruction, why, crate::cpu::info());
+    e.value = name.to_string();
+    e
 }
 
 /// MIDR_EL1 implementer (bits 31:24) and part number (bits 15:4).
@@ -381,18 +560,10 @@ pub fn default_for(cpu: &CpuInfo) -> SpinPause {
 /// otherwise the result is the configuration error naming it. The result
 /// never has [`PauseInstruction::Auto`].
 pub fn resolve(requested: SpinPause, cpu: &CpuInfo) -> Result<SpinPause, ConfigError> {
-    let instruction = requested.instruction;
-    // Checked before `auto` too: a `SpinPause` built in code (not parsed)
-    // can say `auto` with a count of 0 or 200, and the result promises 1–99.
-    if !(1..=SpinPause::MAX_REPEAT).contains(&requested.repeat) {
-        return Err(ConfigError {
-            setting: SpinPause::VAR,
-            value: requested.to_string(),
-            reason: format!("repeat count {} is not from 1 to 99", requested.repeat),
-            accepted: SpinPause::ACCEPTED,
-        });
-    }
-    if instruction == PauseInstruction::Auto {
+    // Checked for `auto` too: a `SpinPause` built in code (not parsed) can
+    // say `auto` with a count of 0 or 200, and the result promises 1–99.
+    requested.validate(cpu)?;
+    if requested.instruction == PauseInstruction::Auto {
         let d = default_for(cpu);
         // An explicit count on `auto` ("auto:3") overrides the ergonomic one,
         // as an explicit -XX:OnSpinWaitInstCount does in HotSpot.
@@ -402,23 +573,6 @@ pub fn resolve(requested: SpinPause, cpu: &CpuInfo) -> Result<SpinPause, ConfigE
             requested.repeat
         };
         return Ok(SpinPause { repeat, ..d });
-    }
-    if !instruction.exists_on_this_arch() {
-        return Err(ConfigError {
-            setting: SpinPause::VAR,
-            value: requested.to_string(),
-            reason: format!(
-                "`{}` does not exist on {}",
-                instruction.name(),
-                std::env::consts::ARCH
-            ),
-            accepted: SpinPause::ACCEPTED,
-        });
-    }
-    if let Some(f) = instruction.required_feature() {
-        if !cpu.has(f) {
-            return Err(lacks(&requested.to_string(), f));
-        }
     }
     Ok(requested)
 }

@@ -1,9 +1,10 @@
 //! Waiting with a budget in nanoseconds: pause, then yield, then park.
 //!
-//! Where it sits: every spin loop of the runtime that can also block (the
-//! [`super::handoff`] slot, the [`super::lock`] mutex, the object monitors of
-//! `sync`) asks a [`SpinWait`] what to do each time its condition is still
-//! false. The answer is a [`Step`]: it paused ([`Step::Spun`]), it yielded
+//! Where it sits: a spin loop that can also block (the [`super::handoff`]
+//! slot and the [`super::lock`] mutex) asks a [`SpinWait`] what to do each
+//! time its condition is still false. (The object monitors of `sync` do not:
+//! they spin their own HotSpot-shaped loops, calling [`super::pause`]
+//! directly, and park on their own queue.) The answer is a [`Step`]: it paused ([`Step::Spun`]), it yielded
 //! the CPU ([`Step::Yielded`]), or the budget is spent and the caller should
 //! park ([`Step::Park`]). The budget is a time ([`Budget`]), turned into a
 //! pause count once per CPU with a [`Calibration`], so the same budget means

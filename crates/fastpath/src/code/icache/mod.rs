@@ -25,7 +25,11 @@
 //! | `clwb` | SFENCE; CLWB per line; SFENCE | =3 |
 //! | `cpuid` | one CPUID leaf 0 | =4 |
 //! | `serialize` | one SERIALIZE | =5 |
+//! | `iret` | one IRETQ to the next instruction (SERIALIZE, else CPUID, on a thread with a CET user shadow stack) | - (Linux `sync_core()`) |
 //! | `auto` | see below | - |
+//!
+//! Which CPUs run each value is in the setting's table
+//! (`code/icache/setting.rs`), which `config` asks.
 //!
 //! The line size is CPUID's CLFLUSH line size ([`CpuInfo::clflush_line_size`]),
 //! not a hard-coded 64.
@@ -54,9 +58,9 @@
 //! 2. else IRET-to-self ([`Serializer::IretToSelf`], Linux's `sync_core()`
 //!    fallback), unless a user shadow stack is active on the thread that
 //!    builds the strategy (IRET would then fault). Shadow stacks are per
-//!    thread, so every IRET-to-self also checks the executing thread's
-//!    (cached) status and runs SERIALIZE, else CPUID, on a thread that has
-//!    one;
+//!    thread, so every IRET-to-self also reads the executing thread's status
+//!    (one RDSSP per call, nothing cached) and runs SERIALIZE, else CPUID,
+//!    on a thread that has one;
 //! 3. else CPUID, only when no hypervisor is present (bare metal: about
 //!    60 ns on the seed's Zen 3);
 //! 4. else (hypervisor, shadow stack, no SERIALIZE) the cheapest line loop:
@@ -85,6 +89,8 @@
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
+mod setting;
+
 // Compiled everywhere: the CTR_EL0 decoding is plain arithmetic and is
 // unit-tested on the x86-64 CI; only the instruction loop is aarch64-only.
 mod aarch64;
@@ -92,12 +98,13 @@ mod aarch64;
 #[cfg(target_arch = "x86_64")]
 use std::sync::OnceLock;
 
-use crate::config::{ConfigError, ICacheSync};
+use crate::config::{refused, validate_choice, ConfigError};
 use crate::cpu::CpuInfo;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Feature;
 
 pub use aarch64::CacheGeometry;
+pub use setting::ICacheSync;
 
 /// Calls `f` with the first address of each line the ranges touch.
 ///
@@ -197,12 +204,7 @@ impl Strategy {
     /// What `requested` would resolve to on `cpu` (any machine, recorded or
     /// real), or why it is refused there. Executes nothing.
     pub fn method_for(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, ConfigError> {
-        resolve(requested, cpu).map_err(|reason| ConfigError {
-            setting: ICacheSync::VAR,
-            value: requested.name().to_string(),
-            reason,
-            accepted: ICacheSync::ACCEPTED,
-        })
+        resolve(requested, cpu).map_err(|why| refused(requested, why, cpu))
     }
 
     /// The strategy of the process-wide configuration, for this CPU.
@@ -218,10 +220,13 @@ impl Strategy {
 
     /// Every strategy name `cpu` could run (`auto` last).
     pub fn supported_on(cpu: &CpuInfo) -> Vec<ICacheSync> {
-        ALL.iter()
-            .copied()
-            .filter(|s| ICacheSync::ACCEPTED.contains(&s.name()) && resolve(*s, cpu).is_ok())
-            .collect()
+        // `auto` last: the table lists it first.
+        let mut all: Vec<ICacheSync> = ICacheSync::all()
+            .filter(|&s| validate_choice(s, cpu).is_ok())
+            .collect();
+        all.retain(|&s| s != ICacheSync::Auto);
+        all.push(ICacheSync::Auto);
+        all
     }
 
     /// What was asked for.
@@ -322,18 +327,6 @@ impl Strategy {
         }
     }
 }
-
-const ALL: [ICacheSync; 9] = [
-    ICacheSync::None,
-    ICacheSync::Clflush,
-    ICacheSync::Clflushopt,
-    ICacheSync::Clwb,
-    ICacheSync::Cpuid,
-    ICacheSync::Serialize,
-    ICacheSync::Iret,
-    ICacheSync::DcIc,
-    ICacheSync::Auto,
-];
 
 fn geometry_for(cpu: &CpuInfo) -> CacheGeometry {
     #[cfg(target_arch = "aarch64")]
@@ -436,8 +429,9 @@ pub fn cross_modify_serializer() -> Serializer {
 }
 
 /// SERIALIZE if present, else IRET-to-self, which `serialize_with` replaces
-/// per thread where a shadow stack is active (by CPUID then, since this CPU
-/// lacks SERIALIZE): so [`cross_modify_fence`] checks that status once.
+/// on a thread where a shadow stack is active (by CPUID then, since this CPU
+/// lacks SERIALIZE). Only the CPU's answer is cached here; the shadow-stack
+/// status is read at every [`cross_modify_fence`], by `serialize_with`.
 #[cfg(target_arch = "x86_64")]
 fn cross_modify_choice() -> Serializer {
     static CHOICE: OnceLock<Serializer> = OnceLock::new();
@@ -527,6 +521,36 @@ mod tests {
             baseline.insert(2, ICacheSync::Iret);
         }
         assert_eq!(Strategy::supported_on(&bare), baseline);
+    }
+
+    /// `iret` on a thread with a CET user shadow stack used to pass
+    /// `config::init()` and fail only later in `CodeCache::new`: the
+    /// configuration now asks this module, on the calling thread.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn config_validation_refuses_iret_under_a_shadow_stack() {
+        use crate::config::Config;
+        let iret = Config {
+            icache_sync: ICacheSync::Iret,
+            ..Config::default()
+        };
+        assert!(iret.validate(crate::cpu::info()).is_ok());
+        std::thread::spawn(move || {
+            x86_64::pretend_shadow_stack_on_this_thread();
+            let e = iret.validate(crate::cpu::info()).unwrap_err();
+            assert_eq!(e.setting, "FASTPATH_ICACHE_SYNC");
+            assert!(e.reason.contains("shadow stack"), "{e}");
+            assert!(!e.accepted.contains(&"iret"), "{e}");
+            assert!(e.accepted.contains(&"auto"), "{e}");
+            // The lazy reader drops it too, keeping the default.
+            let (c, errors) = Config::read(
+                |k| (k == "FASTPATH_ICACHE_SYNC").then(|| "iret".to_string()),
+                Some(crate::cpu::info()),
+            );
+            assert_eq!((c.icache_sync, errors.len()), (ICacheSync::Auto, 1));
+        })
+        .join()
+        .unwrap();
     }
 
     #[cfg(target_arch = "x86_64")]
