@@ -3,9 +3,9 @@
 //! keeps Rust panics on this side of the boundary.
 //!
 //! Where it sits: every `extern "C"` function in this crate runs its body
-//! through [`ffi`]; a body reports failure as `Err(status)` (after
-//! [`fail`] has stored a detailed message when there is one), and a panic
-//! becomes [`fastpath_status::FASTPATH_ERR_PANIC`] instead of unwinding into
+//! through `ffi`; a body reports failure as `Err(status)` (after
+//! `fail` has stored a detailed message when there is one), and a panic
+//! becomes `FASTPATH_ERR_PANIC` instead of unwinding into
 //! C (which would abort the process at the `extern "C"` frame).
 //!
 //! The detailed message lives in a thread-local: C gets a pointer that stays

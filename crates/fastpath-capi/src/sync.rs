@@ -4,7 +4,7 @@
 //!
 //! Where it sits: each function checks its pointers (NULL, alignment) and
 //! calls the Rust function of the same name through
-//! [`ffi`](crate::status::ffi), so bad input is a status and a panic never
+//! `status::ffi`, so bad input is a status and a panic never
 //! unwinds into C. The monitor fast paths stay what they are in Rust (one
 //! CAS and a lock-stack push); the boundary adds the checks and a call.
 //!
