@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use fastpath_core::spin::{self, Budget, SpinWait, Step};
 
 use crate::status::fastpath_status::{self, *};
-use crate::status::{copy_out, fail, ffi, put};
+use crate::status::{aligned, copy_out, ffi, put};
 
 /// The pause's calibration (`fastpath_spin_get_calibration`).
 #[allow(non_camel_case_types)]
@@ -83,12 +83,7 @@ pub extern "C" fn fastpath_spin_wait_u32(
     yields: u32,
 ) -> fastpath_status {
     ffi(|| {
-        if word.is_null() {
-            return Err(fail(FASTPATH_ERR_NULL, "the word is NULL"));
-        }
-        if (word as usize) % core::mem::align_of::<AtomicU32>() != 0 {
-            return Err(fail(FASTPATH_ERR_MISALIGNED, "the word is not 4-byte aligned"));
-        }
+        aligned::<_, AtomicU32>(word, "the word")?;
         // SAFETY: non-NULL and aligned; the caller's contract: the word is
         // valid for the call and only accessed atomically meanwhile.
         let word = unsafe { AtomicU32::from_ptr(word.cast_mut()) };

@@ -201,14 +201,35 @@ pub(crate) fn put_opt<T>(out: *mut T, value: T) {
     }
 }
 
+/// Checks that `p`, an argument called `what`, is non-NULL and aligned for
+/// `A` (the type it will be used as, which may be stricter than `T`'s).
+#[inline(always)]
+pub(crate) fn aligned<T, A>(p: *const T, what: &'static str) -> Result<(), fastpath_status> {
+    if p.is_null() {
+        return Err(null(what));
+    }
+    if (p as usize) % core::mem::align_of::<A>() != 0 {
+        return Err(misaligned(p.cast(), what, core::mem::align_of::<A>()));
+    }
+    Ok(())
+}
+
+#[cold]
+fn null(what: &str) -> fastpath_status {
+    fail(FASTPATH_ERR_NULL, format_args!("{what} is NULL"))
+}
+
+#[cold]
+fn misaligned(p: *const u8, what: &str, align: usize) -> fastpath_status {
+    fail(
+        FASTPATH_ERR_MISALIGNED,
+        format_args!("{what} {p:p} is misaligned (needs {align} bytes)"),
+    )
+}
+
 /// Checks a required out-parameter.
 pub(crate) fn out_ptr<T>(out: *mut T) -> Result<*mut T, fastpath_status> {
-    if out.is_null() {
-        return Err(fail(FASTPATH_ERR_NULL, "the output pointer is NULL"));
-    }
-    if (out as usize) % core::mem::align_of::<T>() != 0 {
-        return Err(fail(FASTPATH_ERR_MISALIGNED, "the output pointer is misaligned"));
-    }
+    aligned::<T, T>(out, "the output pointer")?;
     Ok(out)
 }
 

@@ -30,7 +30,7 @@ use fastpath_core::config::LockingMode;
 use fastpath_core::sync::{self, Header, InflateCause, LockState, SyncError, SyncThread};
 
 use crate::status::fastpath_status::{self, *};
-use crate::status::{fail, ffi, put, put_opt};
+use crate::status::{aligned, fail, ffi, put, put_opt};
 
 /// The header word a C object embeds (one `uintptr_t`, 8-byte aligned on
 /// 64-bit targets). Its address is the object's identity. Never read or
@@ -126,18 +126,7 @@ pub struct fastpath_thread(SyncThread);
 /// at its address for the duration of the call.
 #[inline(always)]
 fn header<'a>(h: *const fastpath_header) -> Result<Pin<&'a Header>, fastpath_status> {
-    if h.is_null() {
-        return Err(fail(FASTPATH_ERR_NULL, "the header pointer is NULL"));
-    }
-    if (h as usize) % core::mem::align_of::<Header>() != 0 {
-        return Err(fail(
-            FASTPATH_ERR_MISALIGNED,
-            format_args!(
-                "header {h:p} is not {}-byte aligned",
-                core::mem::align_of::<Header>()
-            ),
-        ));
-    }
+    aligned::<_, Header>(h, "the header")?;
     // SAFETY: non-NULL and aligned (checked), same size as `Header`
     // (asserted above); the caller's contract: it was initialised by
     // `fastpath_header_init` and not destroyed. `Pin`: the contract forbids
@@ -156,15 +145,7 @@ fn sync_status(e: SyncError) -> fastpath_status {
 }
 
 fn init_header(h: *mut fastpath_header, value: Header) -> Result<(), fastpath_status> {
-    if h.is_null() {
-        return Err(fail(FASTPATH_ERR_NULL, "the header pointer is NULL"));
-    }
-    if (h as usize) % core::mem::align_of::<Header>() != 0 {
-        return Err(fail(
-            FASTPATH_ERR_MISALIGNED,
-            format_args!("header {h:p} is misaligned"),
-        ));
-    }
+    aligned::<_, Header>(h, "the header")?;
     // SAFETY: non-NULL, aligned, one word (asserted); the caller's contract:
     // writable and not an initialised header in use (that would be a
     // re-initialisation of a live lock).
