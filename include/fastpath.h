@@ -478,8 +478,8 @@ typedef struct fastpath_spin_calibration {
 } fastpath_spin_calibration;
 
 /**
- * The header word a C object embeds (one `uintptr_t`, 8-byte aligned on
- * 64-bit targets). Its address is the object's identity. Never read or
+ * The header word a C object embeds (one pointer-sized word, 8-byte
+ * aligned on the 64-bit targets fastpath supports). Its address is the object's identity. Never read or
  * write `opaque_word`: initialise with `fastpath_header_init`, release with
  * `fastpath_header_destroy`, and see the lifetime rules in the file's top
  * comment: a locked or inflated header must not move.

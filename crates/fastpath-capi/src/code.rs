@@ -26,7 +26,7 @@ use fastpath_core::config::ICacheSync;
 
 use crate::config::{unknown_name, unsupported};
 use crate::status::fastpath_status::{self, *};
-use crate::status::{copy_out, fail, ffi, opt_str, put, put_opt};
+use crate::status::{aligned, copy_out, fail, ffi, opt_str, put, put_opt};
 
 /// A code cache. Opaque; from `fastpath_code_cache_new`, destroyed by
 /// `fastpath_code_cache_free`.
@@ -94,9 +94,7 @@ fn code_status(e: Error) -> fastpath_status {
 }
 
 fn cache<'a>(c: *const fastpath_code_cache) -> Result<&'a fastpath_code_cache, fastpath_status> {
-    if c.is_null() {
-        return Err(fail(FASTPATH_ERR_NULL, "the code cache is NULL"));
-    }
+    aligned::<_, fastpath_code_cache>(c, "the code cache")?;
     // SAFETY: the caller's contract: a live handle from
     // `fastpath_code_cache_new`; the cache is `Sync`.
     Ok(unsafe { &*c })
@@ -107,9 +105,7 @@ fn entry_of<'a>(
     c: &fastpath_code_cache,
     e: *const fastpath_code_entry,
 ) -> Result<&'a Entry, fastpath_status> {
-    if e.is_null() {
-        return Err(fail(FASTPATH_ERR_NULL, "the code entry is NULL"));
-    }
+    aligned::<_, fastpath_code_entry>(e, "the code entry")?;
     // SAFETY: the caller's contract: a live handle from an install call.
     let e = unsafe { &*e };
     if e.cache_id != c.id {

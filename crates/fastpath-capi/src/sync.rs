@@ -32,8 +32,8 @@ use fastpath_core::sync::{self, Header, InflateCause, LockState, SyncError, Sync
 use crate::status::fastpath_status::{self, *};
 use crate::status::{aligned, fail, ffi, put, put_opt};
 
-/// The header word a C object embeds (one `uintptr_t`, 8-byte aligned on
-/// 64-bit targets). Its address is the object's identity. Never read or
+/// The header word a C object embeds (one pointer-sized word, 8-byte
+/// aligned on the 64-bit targets fastpath supports). Its address is the object's identity. Never read or
 /// write `opaque_word`: initialise with `fastpath_header_init`, release with
 /// `fastpath_header_destroy`, and see the lifetime rules in the file's top
 /// comment: a locked or inflated header must not move.
@@ -358,9 +358,7 @@ pub extern "C" fn fastpath_thread_release(t: *mut fastpath_thread) -> fastpath_s
 }
 
 fn thread<'a>(t: *const fastpath_thread) -> Result<&'a SyncThread, fastpath_status> {
-    if t.is_null() {
-        return Err(fail(FASTPATH_ERR_NULL, "the thread handle is NULL"));
-    }
+    aligned::<_, fastpath_thread>(t, "the thread handle")?;
     // SAFETY: the caller's contract: a live handle from
     // `fastpath_thread_current`; handles are `Sync` (an `Arc`).
     Ok(unsafe { &(*t).0 })

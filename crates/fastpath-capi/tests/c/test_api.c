@@ -176,6 +176,8 @@ static void threads_and_interrupts(void) {
   CHECK_OK(fastpath_thread_id(me, &id));
   CHECK(id >= 3);
   CHECK_STATUS(fastpath_thread_id(NULL, &id), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_thread_id((const fastpath_thread *)(const void *)((const char *)me + 1), &id),
+               FASTPATH_ERR_MISALIGNED);
   CHECK_STATUS(fastpath_thread_id(me, NULL), FASTPATH_ERR_NULL);
   CHECK_OK(fastpath_thread_is_interrupted(me, &flag));
   CHECK(!flag);

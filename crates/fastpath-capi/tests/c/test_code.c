@@ -76,6 +76,12 @@ int main(void) {
   CHECK_STATUS(fastpath_code_patch(cache, e, 1, NULL, 4), FASTPATH_ERR_NULL);
   CHECK_STATUS(fastpath_code_patch(cache, NULL, 1, (const uint8_t *)&seven, 4), FASTPATH_ERR_NULL);
   CHECK_STATUS(fastpath_code_patch(NULL, e, 1, (const uint8_t *)&seven, 4), FASTPATH_ERR_NULL);
+  /* A pointer that cannot be a handle (misaligned) is refused, not read. */
+  CHECK_STATUS(fastpath_code_patch(cache, (const fastpath_code_entry *)(const void *)((const char *)e + 1), 1,
+                                   (const uint8_t *)&seven, 4),
+               FASTPATH_ERR_MISALIGNED);
+  CHECK_STATUS(fastpath_code_cache_get_info((const fastpath_code_cache *)(const void *)((const char *)cache + 3), &info),
+               FASTPATH_ERR_MISALIGNED);
   CHECK(as_ret(e)() == 7); /* refusals change nothing */
 
   /* A function with arguments: lea eax, [rdi + rsi] ; ret. */
