@@ -177,9 +177,11 @@ pub extern "C" fn fastpath_header_init_with_spare_bits(
 /// freeing an object that may have been locked. The calling thread may hold
 /// the lock (it is then dropped); another thread holding it is
 /// `FASTPATH_ERR_BUSY` (nothing changes) when visible from the header
-/// (fast-locked). Destroying an inflated header another thread still holds
-/// is a caller bug that fastpath cannot always see: it then stops the
-/// process, as Rust does, rather than leave that thread a dangling lock.
+/// (fast-locked). Another thread's hold on an *inflated* header is a caller
+/// bug fastpath cannot always see: the monitor is then left allocated (the
+/// holder's exit still releases it), or, if that thread still has the
+/// object on its lock-stack, the process stops, as Rust does, rather than
+/// leave it a dangling lock.
 /// After `FASTPATH_OK` the word may be reused or re-initialised.
 #[no_mangle]
 pub extern "C" fn fastpath_header_destroy(h: *mut fastpath_header) -> fastpath_status {
