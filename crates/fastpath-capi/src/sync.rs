@@ -1,0 +1,498 @@
+//! Object monitors from C: the header word a C object embeds, enter/exit,
+//! wait/notify, the identity hash, threads and their interrupts, the locking
+//! mode and the statistics (over `fastpath::sync`, seed 001).
+//!
+//! Where it sits: each function checks its pointers (NULL, alignment) and
+//! calls the Rust function of the same name through
+//! `status::ffi`, so bad input is a status and a panic never
+//! unwinds into C. The monitor fast paths stay what they are in Rust (one
+//! CAS and a lock-stack push); the boundary adds the checks and a call.
+//!
+//! The header's lifetime rules are Rust's `Pin` contract written out for C:
+//! the lock-stack of the thread that holds an object, and an inflated
+//! object's monitor, remember the header's *address*. So between
+//! `fastpath_header_init` and `fastpath_header_destroy` a header must not
+//! move or be freed while it is locked or inflated. An unlocked,
+//! non-inflated header is a plain word and may be copied bitwise (a moving
+//! GC), while no thread uses it.
+//!
+//! Threads: any thread may call these functions; a thread created by C is
+//! attached lazily by its first lock (or eagerly by `fastpath_thread_attach`).
+//! When it exits, the locks it still holds are released and their waiters
+//! woken, as for a Rust thread (`fastpath::sync`'s thread-exit release, run
+//! from the thread-local destructors glibc calls at `pthread_exit`).
+
+use core::ffi::c_char;
+use core::pin::Pin;
+use std::time::Duration;
+
+use fastpath_core::config::LockingMode;
+use fastpath_core::sync::{self, Header, InflateCause, LockState, SyncError, SyncThread};
+
+use crate::status::fastpath_status::{self, *};
+use crate::status::{aligned, fail, ffi, put, put_opt};
+
+/// The header word a C object embeds (one pointer-sized word, 8-byte
+/// aligned on the 64-bit targets fastpath supports). Its address is the object's identity. Never read or
+/// write `opaque_word`: initialise with `fastpath_header_init`, release with
+/// `fastpath_header_destroy`, and see the lifetime rules in the file's top
+/// comment: a locked or inflated header must not move.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+pub struct fastpath_header {
+    /// fastpath's; not the caller's to read or write.
+    pub opaque_word: usize,
+}
+
+// The C type and the Rust type are one word with one alignment, so a
+// `*mut fastpath_header` is a valid `*const Header` once initialised.
+const _: () = assert!(core::mem::size_of::<Header>() == core::mem::size_of::<fastpath_header>());
+const _: () = assert!(core::mem::align_of::<Header>() == core::mem::align_of::<fastpath_header>());
+
+/// The spare bits of the header word a runtime may use for itself
+/// (`fastpath_header_init_with_spare_bits`); locking never changes them.
+pub const FASTPATH_HEADER_SPARE_MASK: usize = 0xFFFF_FF80_0000_00FC;
+const _: () = assert!(FASTPATH_HEADER_SPARE_MASK == sync::SPARE_MASK);
+
+/// `fastpath_monitor_wait`'s timeout meaning "no timeout".
+pub const FASTPATH_WAIT_FOREVER: i64 = -1;
+
+/// A header's lock state (`fastpath_header_lock_state`).
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(i32)]
+pub enum fastpath_lock_state {
+    /// Nobody holds it and no monitor is installed.
+    FASTPATH_UNLOCKED = 0,
+    /// Fast-locked: held by the thread whose lock-stack lists it.
+    FASTPATH_FAST_LOCKED = 1,
+    /// A monitor is installed (held or not).
+    FASTPATH_INFLATED = 2,
+    /// Lock bits reserved for a GC.
+    FASTPATH_GC_RESERVED = 3,
+}
+
+/// How monitors are locked (HotSpot `-XX:LockingMode`).
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(i32)]
+pub enum fastpath_locking_mode {
+    /// Every lock is a monitor (`LM_MONITOR`, 0).
+    FASTPATH_LOCKING_MONITOR = 0,
+    /// Stack-locking with displaced headers (`LM_LEGACY`, 1).
+    FASTPATH_LOCKING_LEGACY = 1,
+    /// Fast-locking with a per-thread lock-stack (`LM_LIGHTWEIGHT`, 2).
+    FASTPATH_LOCKING_LIGHTWEIGHT = 2,
+}
+
+impl From<LockingMode> for fastpath_locking_mode {
+    fn from(m: LockingMode) -> Self {
+        match m {
+            LockingMode::Monitor => fastpath_locking_mode::FASTPATH_LOCKING_MONITOR,
+            LockingMode::Legacy => fastpath_locking_mode::FASTPATH_LOCKING_LEGACY,
+            LockingMode::Lightweight => fastpath_locking_mode::FASTPATH_LOCKING_LIGHTWEIGHT,
+        }
+    }
+}
+
+/// Number of inflation causes (`fastpath_sync_stats.inflations`).
+pub const FASTPATH_INFLATE_CAUSES: usize = 8;
+const _: () = assert!(FASTPATH_INFLATE_CAUSES == InflateCause::ALL.len());
+
+/// Monitor statistics (`fastpath_sync_get_stats`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct fastpath_sync_stats {
+    /// Monitors installed, per cause; `fastpath_inflate_cause_name(i)`
+    /// names cause `i`.
+    pub inflations: [u64; FASTPATH_INFLATE_CAUSES],
+    /// Monitors freed (with their object's header).
+    pub monitors_freed: u64,
+    /// Locks released because their thread exited holding them.
+    pub released_at_thread_exit: u64,
+    /// Monitors installed and not yet freed, process-wide.
+    pub live_monitors: u64,
+}
+
+/// A handle on a thread known to fastpath (for interrupting it from
+/// another thread). Opaque; from `fastpath_thread_current`, released with
+/// `fastpath_thread_release`. It stays valid after its thread exits.
+#[allow(non_camel_case_types)]
+pub struct fastpath_thread(SyncThread);
+
+/// The checked header behind `h`. The returned lifetime is the caller's
+/// promise (the function contract): the header was initialised and stays
+/// at its address for the duration of the call.
+#[inline(always)]
+fn header<'a>(h: *const fastpath_header) -> Result<Pin<&'a Header>, fastpath_status> {
+    aligned::<_, Header>(h, "the header")?;
+    // SAFETY: non-NULL and aligned (checked), same size as `Header`
+    // (asserted above); the caller's contract: it was initialised by
+    // `fastpath_header_init` and not destroyed. `Pin`: the contract forbids
+    // moving a locked or inflated header, which is what `Pin` promises to
+    // the lock-stack and the monitor.
+    Ok(unsafe { Pin::new_unchecked(&*h.cast::<Header>()) })
+}
+
+fn sync_status(e: SyncError) -> fastpath_status {
+    let status = match e {
+        SyncError::IllegalMonitorState | SyncError::AlreadyHeld => FASTPATH_ERR_ILLEGAL_MONITOR_STATE,
+        SyncError::Interrupted => FASTPATH_ERR_INTERRUPTED,
+        SyncError::TimedOut => FASTPATH_ERR_TIMED_OUT,
+    };
+    fail(status, e)
+}
+
+fn init_header(h: *mut fastpath_header, value: Header) -> Result<(), fastpath_status> {
+    aligned::<_, Header>(h, "the header")?;
+    // SAFETY: non-NULL, aligned, one word (asserted); the caller's contract:
+    // writable and not an initialised header in use (that would be a
+    // re-initialisation of a live lock).
+    unsafe { h.cast::<Header>().write(value) };
+    Ok(())
+}
+
+/// Initialises the header at `h`: unlocked, no hash, spare bits 0.
+///
+/// `h` must be writable and not a live header (destroy it first).
+/// Thread-safe with respect to other headers; nobody else may use `h` yet.
+#[no_mangle]
+pub extern "C" fn fastpath_header_init(h: *mut fastpath_header) -> fastpath_status {
+    ffi(|| init_header(h, Header::new()))
+}
+
+/// Initialises the header at `h` with the spare bits `spare`
+/// (`& FASTPATH_HEADER_SPARE_MASK`), which the runtime owns (HotSpot keeps a
+/// GC age there). As `fastpath_header_init` otherwise.
+#[no_mangle]
+pub extern "C" fn fastpath_header_init_with_spare_bits(
+    h: *mut fastpath_header,
+    spare: usize,
+) -> fastpath_status {
+    ffi(|| init_header(h, Header::with_spare_bits(spare)))
+}
+
+/// Ends the header's life: frees its monitor if it has one. Call it before
+/// freeing an object that may have been locked. The calling thread may hold
+/// the lock (it is then dropped); another thread holding it is
+/// `FASTPATH_ERR_BUSY` (nothing changes) when visible from the header
+/// (fast-locked). Another thread's hold on an *inflated* header is a caller
+/// bug fastpath cannot always see: the monitor is then left allocated (the
+/// holder's exit still releases it), or, if that thread still has the
+/// object on its lock-stack, the process stops, as Rust does, rather than
+/// leave it a dangling lock.
+/// After `FASTPATH_OK` the word may be reused or re-initialised.
+#[no_mangle]
+pub extern "C" fn fastpath_header_destroy(h: *mut fastpath_header) -> fastpath_status {
+    ffi(|| {
+        let pinned = header(h)?;
+        if pinned.lock_state() == LockState::FastLocked && !sync::holds_lock(&pinned) {
+            return Err(fail(
+                FASTPATH_ERR_BUSY,
+                "another thread holds the header being destroyed",
+            ));
+        }
+        // SAFETY: checked and initialised (see `header`); the caller's
+        // contract: no other thread uses the object any more, so running
+        // `Header`'s destructor in place (what Rust does when the pinned
+        // object is dropped) is the end of its life.
+        unsafe { core::ptr::drop_in_place(h.cast::<Header>()) };
+        Ok(())
+    })
+}
+
+/// The header's lock state now (a snapshot, for diagnostics).
+#[no_mangle]
+pub extern "C" fn fastpath_header_lock_state(
+    h: *const fastpath_header,
+    out: *mut fastpath_lock_state,
+) -> fastpath_status {
+    ffi(|| {
+        let state = match header(h)?.lock_state() {
+            LockState::Unlocked => fastpath_lock_state::FASTPATH_UNLOCKED,
+            LockState::FastLocked => fastpath_lock_state::FASTPATH_FAST_LOCKED,
+            LockState::Inflated => fastpath_lock_state::FASTPATH_INFLATED,
+            LockState::GcReserved => fastpath_lock_state::FASTPATH_GC_RESERVED,
+        };
+        put(out, state)
+    })
+}
+
+/// `monitorenter`: acquires the object for the calling thread, blocking
+/// while another thread holds it; reentrant. Pair every enter with a
+/// `fastpath_monitor_exit` on the same thread (in any order: unstructured
+/// locking works).
+#[no_mangle]
+pub extern "C" fn fastpath_monitor_enter(h: *mut fastpath_header) -> fastpath_status {
+    ffi(|| {
+        sync::enter(header(h)?);
+        Ok(())
+    })
+}
+
+/// `monitorexit`: releases one level. `FASTPATH_ERR_ILLEGAL_MONITOR_STATE`
+/// (nothing changes) if the calling thread does not hold it.
+#[no_mangle]
+pub extern "C" fn fastpath_monitor_exit(h: *mut fastpath_header) -> fastpath_status {
+    ffi(|| sync::exit(header(h)?).map_err(sync_status))
+}
+
+/// Acquires the object if that needs no waiting: `FASTPATH_OK` if it was
+/// unlocked or already held by the caller (one more level), else
+/// `FASTPATH_ERR_BUSY` without blocking on the owner.
+///
+/// Limits of this version (`fastpath::sync` has no `try_enter` yet, so this
+/// is built on its public API): an inflated object the caller does not hold
+/// answers `FASTPATH_ERR_BUSY` even when its monitor is free, and when
+/// another thread takes an unlocked object between the check and the enter,
+/// the caller waits for that thread's release rather than fail.
+#[no_mangle]
+pub extern "C" fn fastpath_monitor_try_enter(h: *mut fastpath_header) -> fastpath_status {
+    ffi(|| {
+        let obj = header(h)?;
+        if obj.lock_state() == LockState::Unlocked || sync::holds_lock(&obj) {
+            sync::enter(obj);
+            Ok(())
+        } else {
+            Err(FASTPATH_ERR_BUSY)
+        }
+    })
+}
+
+/// `Object.wait`: releases the lock fully, waits for a notify, an
+/// interrupt or `timeout_ns` nanoseconds (`FASTPATH_WAIT_FOREVER`: no
+/// limit; other negative values are `FASTPATH_ERR_INVALID_ARGUMENT`), then
+/// re-acquires the lock at the same depth before returning, whatever the
+/// result: `FASTPATH_OK` (notified), `FASTPATH_ERR_TIMED_OUT`,
+/// `FASTPATH_ERR_INTERRUPTED` (the interrupt status is cleared), or
+/// `FASTPATH_ERR_ILLEGAL_MONITOR_STATE` if the caller does not hold it.
+/// Wake-ups can be spurious: wait in a loop on the condition.
+#[no_mangle]
+pub extern "C" fn fastpath_monitor_wait(h: *mut fastpath_header, timeout_ns: i64) -> fastpath_status {
+    ffi(|| {
+        let obj = header(h)?;
+        let timeout = match timeout_ns {
+            FASTPATH_WAIT_FOREVER => None,
+            ns if ns >= 0 => Some(Duration::from_nanos(ns as u64)),
+            ns => {
+                return Err(fail(
+                    FASTPATH_ERR_INVALID_ARGUMENT,
+                    format_args!("timeout {ns} ns"),
+                ))
+            }
+        };
+        sync::wait(obj, timeout).map_err(sync_status)
+    })
+}
+
+/// `Object.notify`: moves one waiter (if any) towards re-acquiring the lock
+/// after the caller releases it. `*woken` (optional) gets the number moved,
+/// 0 or 1. The caller must hold the object.
+#[no_mangle]
+pub extern "C" fn fastpath_monitor_notify(h: *mut fastpath_header, woken: *mut usize) -> fastpath_status {
+    ffi(|| {
+        let n = sync::notify(header(h)?).map_err(sync_status)?;
+        put_opt(woken, n);
+        Ok(())
+    })
+}
+
+/// `Object.notifyAll`: as `fastpath_monitor_notify`, for every waiter.
+#[no_mangle]
+pub extern "C" fn fastpath_monitor_notify_all(h: *mut fastpath_header, woken: *mut usize) -> fastpath_status {
+    ffi(|| {
+        let n = sync::notify_all(header(h)?).map_err(sync_status)?;
+        put_opt(woken, n);
+        Ok(())
+    })
+}
+
+/// The object's identity hash: 31 bits, never 0, stable for the header's
+/// life (assigned on first request, locked or not).
+#[no_mangle]
+pub extern "C" fn fastpath_identity_hash(h: *const fastpath_header, out: *mut u32) -> fastpath_status {
+    ffi(|| put(out, sync::identity_hash(header(h)?.get_ref())))
+}
+
+/// `Thread.holdsLock`: whether the calling thread holds the object.
+#[no_mangle]
+pub extern "C" fn fastpath_holds_lock(h: *const fastpath_header, out: *mut bool) -> fastpath_status {
+    ffi(|| put(out, sync::holds_lock(header(h)?.get_ref())))
+}
+
+/// Attaches the calling thread now rather than at its first lock (so that
+/// its first lock does not pay for the registration). Idempotent. Its
+/// locks are released when the thread exits.
+#[no_mangle]
+pub extern "C" fn fastpath_thread_attach() -> fastpath_status {
+    ffi(|| {
+        drop(sync::current_thread());
+        Ok(())
+    })
+}
+
+/// A handle on the calling thread (attaching it), for
+/// `fastpath_thread_interrupt` from other threads. Release it with
+/// `fastpath_thread_release`.
+#[no_mangle]
+pub extern "C" fn fastpath_thread_current(out: *mut *mut fastpath_thread) -> fastpath_status {
+    ffi(|| {
+        put(
+            out,
+            Box::into_raw(Box::new(fastpath_thread(sync::current_thread()))),
+        )
+    })
+}
+
+/// Releases a handle from `fastpath_thread_current` (NULL: nothing). Any
+/// thread; the handle must not be used again.
+#[no_mangle]
+pub extern "C" fn fastpath_thread_release(t: *mut fastpath_thread) -> fastpath_status {
+    ffi(|| {
+        if !t.is_null() {
+            // SAFETY: the caller's contract: `t` came from
+            // `fastpath_thread_current` (a `Box`) and is released once.
+            drop(unsafe { Box::from_raw(t) });
+        }
+        Ok(())
+    })
+}
+
+fn thread<'a>(t: *const fastpath_thread) -> Result<&'a SyncThread, fastpath_status> {
+    aligned::<_, fastpath_thread>(t, "the thread handle")?;
+    // SAFETY: the caller's contract: a live handle from
+    // `fastpath_thread_current`; handles are `Sync` (an `Arc`).
+    Ok(unsafe { &(*t).0 })
+}
+
+/// The thread's id as a monitor owner (unique in the process, never reused).
+#[no_mangle]
+pub extern "C" fn fastpath_thread_id(t: *const fastpath_thread, out: *mut u64) -> fastpath_status {
+    ffi(|| put(out, thread(t)?.id() as u64))
+}
+
+/// `Thread.interrupt`: sets the thread's interrupt status; a
+/// `fastpath_monitor_wait` it is in (or its next one) returns
+/// `FASTPATH_ERR_INTERRUPTED`. Any thread may call it.
+#[no_mangle]
+pub extern "C" fn fastpath_thread_interrupt(t: *const fastpath_thread) -> fastpath_status {
+    ffi(|| {
+        sync::interrupt(thread(t)?);
+        Ok(())
+    })
+}
+
+/// Whether the thread's interrupt status is set (it stays set).
+#[no_mangle]
+pub extern "C" fn fastpath_thread_is_interrupted(
+    t: *const fastpath_thread,
+    out: *mut bool,
+) -> fastpath_status {
+    ffi(|| put(out, thread(t)?.is_interrupted()))
+}
+
+/// `Thread.interrupted()`: the calling thread's interrupt status, cleared.
+#[no_mangle]
+pub extern "C" fn fastpath_interrupted(out: *mut bool) -> fastpath_status {
+    ffi(|| put(out, sync::interrupted()))
+}
+
+/// The locking mode the calling thread runs (`legacy` runs as
+/// `lightweight` until stack-locking lands, and reports that).
+#[no_mangle]
+pub extern "C" fn fastpath_current_locking_mode(out: *mut fastpath_locking_mode) -> fastpath_status {
+    ffi(|| put(out, sync::current_thread_locking_mode().into()))
+}
+
+/// Chooses the calling thread's locking mode (a `fastpath_locking_mode`
+/// value; others are `FASTPATH_ERR_INVALID_ARGUMENT`).
+/// `FASTPATH_ERR_ILLEGAL_MONITOR_STATE` if the thread holds fast-locks.
+#[no_mangle]
+pub extern "C" fn fastpath_set_thread_locking_mode(mode: i32) -> fastpath_status {
+    ffi(|| {
+        let mode = match mode {
+            0 => LockingMode::Monitor,
+            1 => LockingMode::Legacy,
+            2 => LockingMode::Lightweight,
+            m => {
+                return Err(fail(
+                    FASTPATH_ERR_INVALID_ARGUMENT,
+                    format_args!("locking mode {m}"),
+                ))
+            }
+        };
+        sync::set_current_thread_locking_mode(mode).map_err(sync_status)
+    })
+}
+
+fn stats_out(s: sync::SyncStats, out: *mut fastpath_sync_stats) -> Result<(), fastpath_status> {
+    put(
+        out,
+        fastpath_sync_stats {
+            inflations: s.inflations,
+            monitors_freed: s.monitors_freed,
+            released_at_thread_exit: s.released_at_thread_exit,
+            live_monitors: sync::live_monitors() as u64,
+        },
+    )
+}
+
+/// Process-wide monitor statistics since start.
+#[no_mangle]
+pub extern "C" fn fastpath_sync_get_stats(out: *mut fastpath_sync_stats) -> fastpath_status {
+    ffi(|| stats_out(sync::stats(), out))
+}
+
+/// The calling thread's share of the statistics (`live_monitors` is still
+/// process-wide).
+#[no_mangle]
+pub extern "C" fn fastpath_thread_get_sync_stats(out: *mut fastpath_sync_stats) -> fastpath_status {
+    ffi(|| stats_out(sync::thread_stats(), out))
+}
+
+/// The name of inflation cause `i` (index into
+/// `fastpath_sync_stats.inflations`), static; NULL if `i` is out of range.
+#[no_mangle]
+pub extern "C" fn fastpath_inflate_cause_name(i: u32) -> *const c_char {
+    const NAMES: [&core::ffi::CStr; FASTPATH_INFLATE_CAUSES] = [
+        c"contention",
+        c"wait",
+        c"interleaved-recursion",
+        c"lock-stack-overflow",
+        c"unstructured-exit",
+        c"notify-on-inflated",
+        c"monitor-mode",
+        c"kept-at-thread-exit",
+    ];
+    NAMES.get(i as usize).map_or(core::ptr::null(), |n| n.as_ptr())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cause_names_match_the_library() {
+        for (i, cause) in InflateCause::ALL.iter().enumerate() {
+            // SAFETY: static NUL-terminated names.
+            let name = unsafe { core::ffi::CStr::from_ptr(fastpath_inflate_cause_name(i as u32)) };
+            assert_eq!(name.to_str(), Ok(cause.name()));
+        }
+        assert!(fastpath_inflate_cause_name(FASTPATH_INFLATE_CAUSES as u32).is_null());
+    }
+
+    #[test]
+    fn an_initialised_header_is_the_rust_header() {
+        let mut h = fastpath_header { opaque_word: 0 };
+        assert_eq!(fastpath_header_init(&mut h), FASTPATH_OK);
+        assert_eq!(h.opaque_word, Header::new().raw());
+        assert_eq!(fastpath_monitor_enter(&mut h), FASTPATH_OK);
+        let mut held = false;
+        assert_eq!(fastpath_holds_lock(&h, &mut held), FASTPATH_OK);
+        assert!(held);
+        assert_eq!(fastpath_monitor_exit(&mut h), FASTPATH_OK);
+        assert_eq!(fastpath_monitor_exit(&mut h), FASTPATH_ERR_ILLEGAL_MONITOR_STATE);
+        assert_eq!(fastpath_header_destroy(&mut h), FASTPATH_OK);
+    }
+}
