@@ -1,4 +1,4 @@
-//! `fastpath spin --quick` runs in-process, prints its tables, and its
+//! `fastpath spin --quick` runs in-process, prints its four tables, and its
 //! JMH-format JSON parses back with the expected rows.
 
 use fastpath_lab::cli;
@@ -6,7 +6,7 @@ use fastpath_lab::experiments::{self, Experiment};
 use fastpath_lab::report::jmh;
 
 #[test]
-fn spin_quick_produces_three_tables_and_parseable_json() {
+fn spin_quick_produces_four_tables_and_parseable_json() {
     let registry = experiments::registry();
     let spin: &dyn Experiment = *registry
         .iter()
