@@ -69,6 +69,23 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                 ),
         )
         .subcommand(crate::cpu_command::command())
+        .arg(
+            Arg::new("prof")
+                .long("prof")
+                .global(true)
+                .value_name("PROFILER")
+                .value_parser(["perfnorm"])
+                .help("Add CPU counters per operation to profiled rows (perfnorm: hardware counters, or Valgrind's simulation where the CPU has none)"),
+        )
+        .subcommand(
+            // The child of `--prof perfnorm` under Valgrind: run one
+            // experiment row's measured loop, counted, and exit.
+            Command::new(crate::harness::perfnorm::CHILD_COMMAND)
+                .hide(true)
+                .arg(Arg::new("experiment").required(true))
+                .arg(Arg::new("id").required(true))
+                .arg(Arg::new("ops").required(true).value_parser(value_parser!(u64))),
+        )
         .subcommand(
             // The child of `fastpath startup`: identify by one source, print
             // one line, exit. Hidden: it is an interface between two
@@ -182,6 +199,19 @@ fn cpu_line() -> String {
             .map(|h| format!(", hypervisor {h}"))
             .unwrap_or_default()
     )
+}
+
+/// `fastpath __perfnorm <experiment> <id> <ops>`: the child
+/// [`harness::perfnorm`](crate::harness::perfnorm) runs under Valgrind.
+pub fn perfnorm_child(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyhow::Result<()> {
+    let name = m.get_one::<String>("experiment").expect("required");
+    let id = m.get_one::<String>("id").expect("required");
+    let ops = *m.get_one::<u64>("ops").expect("required");
+    let e = experiments
+        .iter()
+        .find(|e| e.name() == name)
+        .ok_or_else(|| anyhow::anyhow!("no experiment `{name}`"))?;
+    crate::harness::perfnorm::child_main(e.perfnorm_region(id), name, id, ops)
 }
 
 /// Reads a JMH-format result file (for `compare`); the error names the

@@ -39,6 +39,7 @@ use fastpath::config::ICacheSync;
 
 use super::{Context, Experiment};
 use crate::harness::interleave::{rounds, Order};
+use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
 use crate::harness::rng::SplitMix64;
 use crate::harness::{black_box, progress, Stats};
 use crate::report::svg::{LinePlot, Scale};
@@ -101,8 +102,13 @@ impl Experiment for ICache {
             .map(|n| n as usize)
             .unwrap_or(if ctx.quick { 200 } else { 5000 });
         let stubs = ctx.option::<u32>("stubs").map(|n| n as usize).unwrap_or(10_000);
+        let prof = ctx.profiler(self.name())?;
         let mut report = Report::default();
         icache_table(&strategies, iterations, &mut report)?;
+        if let Some(p) = &prof {
+            let t = counters_table(p, &strategies, &mut report.results)?;
+            report.tables.push(t);
+        }
         install_storm(&strategies, stubs, ctx.quick, &mut report)?;
         fences(ctx, &mut report);
         Ok(report)
@@ -219,6 +225,47 @@ fn sync_and_read_back(mem: &CodeMemory, st: &Strategy, size: usize, fill: u8) ->
     black_box(unsafe { read_back(black_box(mem.rx()), size) });
     let t2 = Instant::now();
     ((t1 - t0).as_nanos() as f64, (t2 - t1).as_nanos() as f64)
+}
+
+/// Sizes whose sync + read-back `--prof perfnorm` counts.
+const PROFILED_SIZES: [usize; 3] = [256, 4096, 65536];
+
+/// Why the icache rows are not simulated: Valgrind's translation of code
+/// written through another mapping (dual-mapped code memory) does not
+/// hold, and the run dies of SIGSEGV.
+const NOT_UNDER_VALGRIND: &str =
+    "icache syncs and reads dual-mapped code memory, and `fastpath icache` dies of SIGSEGV under Valgrind";
+
+/// `--prof perfnorm` over the ICacheTest rows at [`PROFILED_SIZES`]: per
+/// operation, one dirty + sync + read-back of the size. Attaches the
+/// counters to the matching JSON rows.
+fn counters_table(
+    prof: &Profiler,
+    strategies: &[Strategy],
+    results: &mut [BenchResult],
+) -> anyhow::Result<Table> {
+    let mem = CodeMemory::new(*PROFILED_SIZES.iter().max().expect("sizes"))?;
+    let mut table = ProfileTable::new("ICacheTest sync + read-back");
+    for st in strategies {
+        for size in PROFILED_SIZES {
+            let region = Region::new(2_000, |n| {
+                for i in 0..n {
+                    black_box(sync_and_read_back(&mem, st, size, i as u8));
+                }
+            })
+            .not_under_valgrind(NOT_UNDER_VALGRIND);
+            let p = prof.profile(&format!("{}/{size}", st.requested().name()), region);
+            if let Some(r) = results.iter_mut().find(|r| {
+                r.benchmark.ends_with(".sync_and_read_back")
+                    && r.params.get("strategy").map(String::as_str) == Some(st.requested().name())
+                    && r.params.get("bytes") == Some(&size.to_string())
+            }) {
+                *r = p.attach(r.clone());
+            }
+            table.push(p);
+        }
+    }
+    Ok(table.finish(prof))
 }
 
 /// The ICacheTest table of strategy `k` (and its JSON rows), `%` against

@@ -117,6 +117,7 @@ pub fn compare_by(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy)
         }
     }
     t.note("% is change against baseline; \"better\" follows the mode (lower time, higher throughput)");
+    super::perfnorm_diff::append(&mut t, baseline, change, |r| by.key(r));
     t
 }
 

@@ -5,21 +5,37 @@
 use fastpath::spin::{self, PauseStrategy};
 
 use super::Candidate;
+use crate::harness::perfnorm::{ProfileTable, Profiler, Region, Source};
 use crate::harness::{self, black_box, ticks, Settings, Stats};
 use crate::report::table::{num, percent, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Table};
+
+/// The measured loop: `n` pauses, one loop iteration per pause even for
+/// `none` (as in `Calibration::measure`). Timed by the table, counted by
+/// `--prof perfnorm`.
+#[inline(always)]
+fn pauses<S: PauseStrategy>(s: S, n: u64) {
+    for i in 0..n {
+        s.pause();
+        black_box(i);
+    }
+}
+
+/// Pauses one profiled run counts: a fraction of a millisecond natively
+/// for most strategies, seconds under Valgrind.
+const PROFILED_PAUSES: u64 = 20_000;
+
+/// The latency row of `c` as a profiler region (`latency/<id>`).
+pub(super) fn region(c: Candidate) -> Region<'static> {
+    with_strategy!(c, s => Region::new(PROFILED_PAUSES, move |n| pauses(s, n)))
+}
 
 fn latency<S: PauseStrategy>(s: S, settings: &Settings) -> (Stats, f64) {
     let mut total_ticks = 0u64;
     let mut total_pauses = 0u64;
     let stats = harness::measure_ns_per_op(settings, |n| {
         let t0 = ticks::read();
-        for i in 0..n {
-            s.pause();
-            // One loop iteration per pause even for `none` (as in
-            // `Calibration::measure`).
-            black_box(i);
-        }
+        pauses(s, n);
         total_ticks += ticks::read().wrapping_sub(t0);
         total_pauses += n;
     });
@@ -30,8 +46,9 @@ pub(super) fn latency_table(
     settings: &Settings,
     all: &[Candidate],
     missing: &[String],
+    prof: Option<&Profiler>,
     bar: &indicatif::ProgressBar,
-) -> (Table, Vec<BenchResult>) {
+) -> (Vec<Table>, Vec<BenchResult>) {
     let mut rows = Vec::new();
     for c in all {
         bar.set_message(format!("latency {}", c.name()));
@@ -45,6 +62,7 @@ pub(super) fn latency_table(
         &["strategy", "ns/pause", "ticks/pause", "vs none", "% vs none"],
     );
     let mut results = Vec::new();
+    let mut counters = ProfileTable::new("spin pause latency");
     for (c, stats, t) in &rows {
         table.row(vec![
             c.name(),
@@ -58,6 +76,13 @@ pub(super) fn latency_table(
                 .param("strategy", c.name())
                 .secondary("ticks_per_pause", Metric::single(*t, "ticks/op")),
         );
+        if let Some(p) = prof {
+            bar.set_message(format!("perfnorm {}", c.name()));
+            let profile = p.profile(&format!("latency/{}", c.id()), region(*c));
+            let last = results.pop().expect("just pushed");
+            results.push(profile.attach(last));
+            counters.push(profile);
+        }
     }
     let cal = spin::calibration();
     table
@@ -79,5 +104,13 @@ pub(super) fn latency_table(
     for m in missing {
         table.note(m.clone());
     }
-    (table, results)
+    let mut tables = vec![table];
+    if let Some(p) = prof {
+        let mut t = counters.finish(p);
+        if matches!(p.source(), Ok(Source::Simulated)) {
+            t.note("under Valgrind, CPUID reports Valgrind's synthetic CPU: `global` resolves its strategy there, which may differ from the timed row's");
+        }
+        tables.push(t);
+    }
+    (tables, results)
 }

@@ -32,6 +32,7 @@ use fastpath::spin::{self, Budget, Calibration, PauseStrategy};
 
 use crate::experiments::{Context, Experiment};
 use crate::harness;
+use crate::harness::perfnorm::Region;
 use crate::report::Report;
 
 /// A strategy the experiment measures.
@@ -138,6 +139,13 @@ impl Experiment for Spin {
         "Spin pauses: latency per strategy, handoff throughput per strategy and budget, LRU under a spin-then-park lock"
     }
 
+    /// `latency/<strategy id>`: a loop of that strategy's pauses.
+    fn perfnorm_region(&self, id: &str) -> Option<Region<'static>> {
+        let id = id.strip_prefix("latency/")?;
+        let c = candidates().0.into_iter().find(|c| c.id() == id)?;
+        Some(latency::region(c))
+    }
+
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
         let settings = ctx.settings();
         let cpus = fastpath::cpu::info().logical_cpus;
@@ -151,8 +159,9 @@ impl Experiment for Spin {
         let bar = harness::progress(steps as u64, "spin");
         let mut report = Report::default();
 
-        let (table, results) = latency::latency_table(&settings, &all, &missing, &bar);
-        report.tables.push(table);
+        let prof = ctx.profiler(self.name())?;
+        let (tables, results) = latency::latency_table(&settings, &all, &missing, prof.as_ref(), &bar);
+        report.tables.extend(tables);
         report.results.extend(results);
 
         let cals: Vec<Calibration> = contention
@@ -181,6 +190,14 @@ impl Candidate {
         match self {
             Candidate::Global => format!("global ({})", spin::active()),
             c => with_strategy!(c, s => s.describe().to_string()),
+        }
+    }
+
+    /// The name without spaces, for a profiler region id.
+    fn id(self) -> String {
+        match self {
+            Candidate::Global => "global".to_string(),
+            c => c.name().replace(' ', "-"),
         }
     }
 
