@@ -1,6 +1,6 @@
 //! Skewed key streams: YCSB's scrambled Zipfian generator, which Caffeine's
 //! `GetPutBenchmark` (the seed's LinkedHashMap_Lru numbers) uses to pick
-//! keys, drawing from the harness's [`SplitMix64`](super::rng::SplitMix64).
+//! keys, drawing from the harness's [`SplitMix64`].
 //!
 //! Where it sits: an experiment builds its key arrays with it before timing
 //! (as Caffeine does in `@Setup`), so the generator's cost is never measured.

@@ -88,7 +88,7 @@ pub fn sense() -> (Vec<Sensed>, Vec<String>) {
 }
 
 /// Counts of one run of `region` over `events`, one group per
-/// [`GROUP_SIZE`] events (the region runs once per group): totals by
+/// `GROUP_SIZE` events (the region runs once per group): totals by
 /// name, and whether any group was multiplexed (then scaled).
 pub fn count(
     events: &[Sensed],

@@ -48,6 +48,9 @@ pub const REGION_SYMBOL: &str = "fastpath_perfnorm_measured_region";
 /// Hardware samples per region (the error bars of a hardware row).
 const REPEATS: usize = 5;
 
+/// Counters per operation by perfnorm name.
+pub type PerOp = Vec<(&'static str, Stats)>;
+
 /// Performs a region's operation `n` times.
 pub type RegionFn<'a> = Box<dyn FnMut(u64) + 'a>;
 
@@ -143,7 +146,7 @@ pub struct Profile {
     pub id: String,
     /// Per-op counters by perfnorm name: the mean and its 99.9% error
     /// (0 for a simulation: deterministic, one run). `Err(why)` if none.
-    pub per_op: Result<Vec<(&'static str, Stats)>, String>,
+    pub per_op: Result<PerOp, String>,
     /// The path, when there was one.
     pub source: Option<Source>,
     /// Operations counted per run.
@@ -259,10 +262,7 @@ impl Profiler {
     }
 }
 
-fn count_hardware(
-    events: &[hardware::Sensed],
-    region: &mut Region<'_>,
-) -> Result<(Vec<(&'static str, Stats)>, bool), String> {
+fn count_hardware(events: &[hardware::Sensed], region: &mut Region<'_>) -> Result<(PerOp, bool), String> {
     let ops = region.ops;
     (region.run)((ops / 10).max(1));
     let mut samples: BTreeMap<&'static str, Vec<f64>> = BTreeMap::new();
@@ -319,13 +319,7 @@ fn find_valgrind() -> Result<PathBuf, String> {
 
 /// Runs region `id` of `experiment` alone under Callgrind in a child
 /// (`exe __perfnorm experiment id ops`) and returns its counters per op.
-fn run_callgrind(
-    valgrind: &Path,
-    exe: &Path,
-    experiment: &str,
-    id: &str,
-    ops: u64,
-) -> Result<Vec<(&'static str, Stats)>, String> {
+fn run_callgrind(valgrind: &Path, exe: &Path, experiment: &str, id: &str, ops: u64) -> Result<PerOp, String> {
     let out = std::env::temp_dir().join(format!(
         "fastpath-perfnorm-{}-{}.callgrind",
         std::process::id(),
@@ -348,12 +342,26 @@ fn run_callgrind(
     let _ = std::fs::remove_file(&out);
     let result = result?;
     if !result.status.success() {
+        // The child's own words, without Valgrind's `==pid==` lines (or,
+        // if it said nothing, Valgrind's last ones: a crash report).
         let stderr = String::from_utf8_lossy(&result.stderr);
-        let tail: Vec<&str> = stderr.lines().rev().take(4).collect();
+        let own: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("==")).collect();
+        let lines = if own.is_empty() {
+            stderr
+                .lines()
+                .rev()
+                .take(6)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect()
+        } else {
+            own
+        };
         return Err(format!(
             "callgrind run of {experiment} {id} failed ({}): {}",
             result.status,
-            tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+            lines.join(" | ")
         ));
     }
     let text = text.map_err(|e| format!("reading the callgrind profile {}: {e}", out.display()))?;
@@ -364,7 +372,7 @@ fn run_callgrind(
 
 /// Totals → per operation. A simulation is deterministic: one run, no
 /// error bar (error 0, so a comparison shows any difference).
-pub fn normalise(totals: &[(&'static str, u64)], ops: u64) -> Vec<(&'static str, Stats)> {
+pub fn normalise(totals: &[(&'static str, u64)], ops: u64) -> PerOp {
     totals
         .iter()
         .map(|(n, v)| {
