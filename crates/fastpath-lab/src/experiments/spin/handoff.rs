@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use fastpath::spin::{handoff, Budget, Calibration, PauseStrategy};
 
-use super::{budget_label, load_average, Candidate};
-use crate::harness::{interleave, Settings};
+use super::{budget_label, load_average, Candidate, ContentionRun};
+use crate::harness::interleave;
 use crate::report::table::{percent, score};
 use crate::report::{BenchResult, Metric, Mode, Table};
 
@@ -79,13 +79,14 @@ fn handoff_once<S: PauseStrategy>(
     })
 }
 
-pub(super) fn handoff_table(
-    settings: &Settings,
-    strategies: &[Candidate],
-    cals: &[Calibration],
-    cpus: u32,
-    bar: &indicatif::ProgressBar,
-) -> (Table, Vec<BenchResult>) {
+pub(super) fn handoff_table(run: &ContentionRun<'_>) -> (Table, Vec<BenchResult>) {
+    let ContentionRun {
+        settings,
+        strategies,
+        cals,
+        cpus,
+        bar,
+    } = *run;
     let load_at_start = load_average();
     // Producer on CPU 0, consumer on CPU 1, so the scheduler's placement
     // (both on one CPU or not) is not a hidden variable of the table.

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use fastpath::spin::{lock::SpinParkMutex, Budget, Calibration, PauseStrategy};
 
-use super::{budget_label, load_average, lru, Candidate};
+use super::{budget_label, load_average, lru, Candidate, ContentionRun};
 use crate::harness::zipf::{ScrambledZipfian, SplitMix64};
-use crate::harness::{black_box, interleave, Settings};
+use crate::harness::{black_box, interleave};
 use crate::report::table::{percent, score};
 use crate::report::{BenchResult, Metric, Mode, Table};
 
@@ -107,13 +107,14 @@ fn lru_sample<S: PauseStrategy>(
     lru_once(&cache, keys, threads, time)
 }
 
-pub(super) fn lru_table(
-    settings: &Settings,
-    strategies: &[Candidate],
-    cals: &[Calibration],
-    cpus: u32,
-    bar: &indicatif::ProgressBar,
-) -> (Table, Vec<BenchResult>) {
+pub(super) fn lru_table(run: &ContentionRun<'_>) -> (Table, Vec<BenchResult>) {
+    let ContentionRun {
+        settings,
+        strategies,
+        cals,
+        cpus,
+        bar,
+    } = *run;
     let load_at_start = load_average();
     let keys = zipf_keys();
     // Caffeine's @Setup: put every drawn key once.

@@ -173,11 +173,18 @@ impl Experiment for Spin {
         report.tables.push(table);
         report.results.extend(results);
 
-        let (table, results) = handoff::handoff_table(&settings, &contention, &cals, cpus, &bar);
+        let run = ContentionRun {
+            settings: &settings,
+            strategies: &contention,
+            cals: &cals,
+            cpus,
+            bar: &bar,
+        };
+        let (table, results) = handoff::handoff_table(&run);
         report.tables.push(table);
         report.results.extend(results);
 
-        let (table, results) = lru_table::lru_table(&settings, &contention, &cals, cpus, &bar);
+        let (table, results) = lru_table::lru_table(&run);
         report.tables.push(table);
         report.results.extend(results);
         bar.finish_and_clear();
@@ -211,6 +218,18 @@ impl Candidate {
         }
         !matches!(self, Candidate::Global)
     }
+}
+
+/// What the two contention tables (handoff, LRU) run with.
+#[derive(Clone, Copy)]
+struct ContentionRun<'a> {
+    settings: &'a harness::Settings,
+    /// The strategies, `none` first.
+    strategies: &'a [Candidate],
+    /// Each strategy's calibration, by index.
+    cals: &'a [Calibration],
+    cpus: u32,
+    bar: &'a indicatif::ProgressBar,
 }
 
 /// The strategies this CPU can run (baseline first), and notes on those it

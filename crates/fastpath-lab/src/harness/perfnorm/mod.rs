@@ -282,19 +282,7 @@ fn count_hardware(events: &[hardware::Sensed], region: &mut Region<'_>) -> Resul
             }
         }
     }
-    let order = [
-        "cycles",
-        "instructions",
-        "CPI",
-        "branches",
-        "branch-misses",
-        "L1-dcache-loads",
-        "L1-dcache-load-misses",
-        "L1-dcache-stores",
-        "LLC-loads",
-        "LLC-load-misses",
-    ];
-    let out = order
+    let out = COLUMNS
         .iter()
         .filter_map(|n| samples.remove(n).map(|v| (*n, Stats::from_samples(v))))
         .collect();
