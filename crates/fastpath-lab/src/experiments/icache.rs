@@ -341,9 +341,19 @@ fn unmeasured_strategies() -> Vec<String> {
         .filter_map(|s| {
             Strategy::new(s)
                 .err()
-                .map(|e| format!("{} not measured: {e}", s.name()))
+                .map(|e| format!("{} not measured: {}", s.name(), why_not(&e.to_string())))
         })
         .collect()
+}
+
+/// The reason in a strategy's configuration error ("this CPU lacks
+/// Serialize"), without the variable and the accepted list: the user set
+/// nothing, the lab simply tried every strategy.
+fn why_not(error: &str) -> &str {
+    error
+        .find("this CPU")
+        .map(|i| error[i..].split(';').next().unwrap_or(&error[i..]))
+        .unwrap_or(error)
 }
 
 /// The done-criterion: `auto` against the fastest explicit strategy other
@@ -706,6 +716,13 @@ mod tests {
         assert_eq!(a, make_stubs(500));
         assert!(a.iter().all(|s| (100..=300).contains(&s.len())));
         assert_eq!(&a[7][..6], &[0xB8, 7, 0, 0, 0, 0xC3]);
+    }
+
+    #[test]
+    fn the_reason_a_strategy_is_missing_is_cut_from_the_config_error() {
+        let e = "FASTPATH_ICACHE_SYNC=\"serialize\": this CPU lacks Serialize; accepted: auto, none";
+        assert_eq!(why_not(e), "this CPU lacks Serialize");
+        assert_eq!(why_not("something else"), "something else");
     }
 
     #[test]

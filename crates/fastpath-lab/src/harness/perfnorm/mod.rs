@@ -480,7 +480,7 @@ impl ProfileTable {
                 Err(e) => {
                     cells.extend(present.iter().map(|_| "—".to_string()));
                     cells.push("none".into());
-                    failed.push(format!("{}: {e}", r.id));
+                    failed.push((r.id.clone(), e.clone()));
                 }
             }
             t.row(cells);
@@ -491,8 +491,17 @@ impl ProfileTable {
         if matches!(prof.source(), Ok(Source::Simulated)) {
             t.note("simulated: Ir, Dr, Dw, D1mr, DLmr, Bc+Bi, Bcm+Bim of Callgrind's model (branches: conditional and indirect only); no cycles or CPI; one deterministic run per row, counted only inside the measured loop (--toggle-collect), after a warm-up run");
         }
-        for f in failed {
-            t.note(format!("not profiled: {f}"));
+        // One note per reason, naming its rows: a reason shared by every
+        // row (icache under Valgrind) is said once.
+        let mut by_reason: Vec<(String, Vec<String>)> = Vec::new();
+        for (id, why) in failed {
+            match by_reason.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, ids)) => ids.push(id),
+                None => by_reason.push((why, vec![id])),
+            }
+        }
+        for (why, ids) in by_reason {
+            t.note(format!("not profiled ({}): {why}", ids.join(", ")));
         }
         t
     }
@@ -555,7 +564,7 @@ mod tests {
         let mut t = ProfileTable::new("test");
         t.push(p);
         let text = t.finish(&prof).to_text();
-        assert!(text.contains("not profiled: row/a: no valgrind"), "{text}");
+        assert!(text.contains("not profiled (row/a): no valgrind"), "{text}");
         assert!(text.contains("no counters: no valgrind"), "{text}");
     }
 
