@@ -101,3 +101,17 @@ fn compare_prints_the_seed_diff() {
     assert!(text.contains(":L1-dcache-loads"), "{text}");
     assert!(text.contains("+77..101M +17%"), "{text}");
 }
+
+/// icache's rows run under Valgrind (they died of SIGSEGV before rustix
+/// took its page size from libc): a 256-byte dirty + sync + read-back
+/// counts hundreds of instructions, and its memset's stores.
+#[test]
+fn icache_rows_run_under_valgrind() {
+    let Some(vg) = valgrind() else { return };
+    let prof = Profiler::simulated("icache", vg, PathBuf::from(env!("CARGO_BIN_EXE_fastpath")));
+    let p = prof.profile("none/256", Region::new(200, |_| {}));
+    let per_op = p.per_op.expect("callgrind profile of icache none/256");
+    let get = |n: &str| per_op.iter().find(|(k, _)| *k == n).map(|(_, s)| s.mean).unwrap();
+    assert!(get("instructions") > 100.0, "{per_op:?}");
+    assert!(get("L1-dcache-stores") >= 256.0 / 8.0, "{per_op:?}");
+}

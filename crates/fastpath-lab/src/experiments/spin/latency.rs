@@ -5,7 +5,7 @@
 use fastpath::spin::{self, PauseStrategy};
 
 use super::Candidate;
-use crate::harness::perfnorm::{ProfileTable, Profiler, Region, Source};
+use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
 use crate::harness::{self, black_box, ticks, Settings, Stats};
 use crate::report::table::{num, percent, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Table};
@@ -106,11 +106,7 @@ pub(super) fn latency_table(
     }
     let mut tables = vec![table];
     if let Some(p) = prof {
-        let mut t = counters.finish(p);
-        if matches!(p.source(), Ok(Source::Simulated)) {
-            t.note("under Valgrind, CPUID reports Valgrind's synthetic CPU: `global` resolves its strategy there, which may differ from the timed row's");
-        }
-        tables.push(t);
+        tables.push(counters.finish(p));
     }
     (tables, results)
 }

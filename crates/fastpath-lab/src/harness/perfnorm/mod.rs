@@ -330,10 +330,14 @@ fn run_callgrind(valgrind: &Path, exe: &Path, experiment: &str, id: &str, ops: u
     let _ = std::fs::remove_file(&out);
     let result = result?;
     if !result.status.success() {
-        // The child's own words, without Valgrind's `==pid==` lines (or,
+        // The child's own words, without Valgrind's `==pid==` and
+        // `--pid--` lines (or,
         // if it said nothing, Valgrind's last ones: a crash report).
         let stderr = String::from_utf8_lossy(&result.stderr);
-        let own: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("==")).collect();
+        let own: Vec<&str> = stderr
+            .lines()
+            .filter(|l| !l.starts_with("==") && !l.starts_with("--"))
+            .collect();
         let lines = if own.is_empty() {
             stderr
                 .lines()
@@ -490,6 +494,7 @@ impl ProfileTable {
         }
         if matches!(prof.source(), Ok(Source::Simulated)) {
             t.note("simulated: Ir, Dr, Dw, D1mr, DLmr, Bc+Bi, Bcm+Bim of Callgrind's model (branches: conditional and indirect only); no cycles or CPI; one deterministic run per row, counted only inside the measured loop (--toggle-collect), after a warm-up run");
+            t.note("under Valgrind, CPUID reports Valgrind's synthetic CPU: `auto` and `global` rows resolve their strategy for it, which may differ from the timed row's; a strategy that CPU lacks is not profiled");
         }
         // One note per reason, naming its rows: a reason shared by every
         // row (icache under Valgrind) is said once.
