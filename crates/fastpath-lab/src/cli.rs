@@ -119,6 +119,12 @@ pub fn context(m: &ArgMatches, force_quick: bool) -> Context {
 pub fn run_one(e: &dyn Experiment, ctx: &Context) -> anyhow::Result<report::Report> {
     let report = e.run(ctx).with_context(|| format!("experiment `{}`", e.name()))?;
     println!("{}", report.to_text());
+    if ctx.option::<String>("prof").is_some() && !crate::harness::perfnorm::profiled(&report) {
+        eprintln!(
+            "fastpath: `{}` has no rows wired to --prof perfnorm yet: no counters were added",
+            e.name()
+        );
+    }
     if let Some(dir) = &ctx.out {
         report
             .write(e.name(), dir)

@@ -405,6 +405,16 @@ impl Profile {
     }
 }
 
+/// Whether a report holds a perfnorm counter table (so `--prof perfnorm`
+/// on an experiment that has no profiled rows can say so instead of
+/// adding nothing silently).
+pub fn profiled(report: &crate::report::Report) -> bool {
+    report.tables.iter().any(|t| t.title.starts_with(TABLE_PREFIX))
+}
+
+/// How every counter table's title starts.
+const TABLE_PREFIX: &str = "perfnorm: ";
+
 /// The counter table of an experiment: a row per profiled row, a column
 /// per counter, JMH's `:name` headers.
 pub struct ProfileTable {
@@ -430,7 +440,7 @@ impl ProfileTable {
     /// An empty table for rows of `what` (e.g. "spin pause latency").
     pub fn new(what: &str) -> ProfileTable {
         ProfileTable {
-            title: format!("perfnorm: {what}, counters per operation (#/op)"),
+            title: format!("{TABLE_PREFIX}{what}, counters per operation (#/op)"),
             rows: Vec::new(),
         }
     }
