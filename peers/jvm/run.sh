@@ -25,4 +25,20 @@ for t in 1 2 4; do
   "$JAVA_HOME/bin/java" -jar target/benchmarks.jar 'SpinBench.lruGetPut' "${iters[@]}" -t "$t" \
     -rf json -rff "$OUT/lru-t$t.json"
 done
+# Seed 003 (perfnorm section): XML validation under Shenandoah passive mode (JDK 25: passive turns
+# every barrier off), each barrier re-enabled alone, and the default mode; -prof perfnorm where the
+# CPU has counters. Compare two files with `fastpath compare`.
+prof=()
+if perf stat -e instructions true >/dev/null 2>&1; then prof=(-prof perfnorm); fi
+shen="-XX:+UseShenandoahGC -XX:+UnlockDiagnosticVMOptions -Xms1g -Xmx1g"
+for b in none LoadRef SATB CAS Clone; do
+  flags="$shen -XX:ShenandoahGCMode=passive"
+  [ "$b" != none ] && flags="$flags -XX:+Shenandoah${b}Barrier"
+  "$JAVA_HOME/bin/java" -jar target/benchmarks.jar XmlValidationBench "${iters[@]}" "${prof[@]}" \
+    -jvmArgsAppend "$flags" -rf json -rff "$OUT/xml-passive-$b.json"
+done
+"$JAVA_HOME/bin/java" -jar target/benchmarks.jar XmlValidationBench "${iters[@]}" "${prof[@]}" \
+  -jvmArgsAppend "$shen" -rf json -rff "$OUT/xml-default.json"
+# Seed 000's second table: JVM starts per -XX:X86ICacheSync, with and without an AOT cache.
+RUNS=${RUNS:-$([ "${QUICK:-0}" = 1 ] && echo 3 || echo 10)} ./startup.py | tee "$OUT/jvm-startup.md"
 echo "wrote $OUT"

@@ -172,6 +172,23 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                 ),
         )
         .subcommand(crate::cpu_command::command())
+        .arg(
+            Arg::new("prof")
+                .long("prof")
+                .global(true)
+                .value_name("PROFILER")
+                .value_parser(["perfnorm"])
+                .help("Add CPU counters per operation to profiled rows (perfnorm: hardware counters, or Valgrind's simulation where the CPU has none)"),
+        )
+        .subcommand(
+            // The child of `--prof perfnorm` under Valgrind: run one
+            // experiment row's measured loop, counted, and exit.
+            Command::new(crate::harness::perfnorm::CHILD_COMMAND)
+                .hide(true)
+                .arg(Arg::new("experiment").required(true))
+                .arg(Arg::new("id").required(true))
+                .arg(Arg::new("ops").required(true).value_parser(value_parser!(u64))),
+        )
         .subcommand(
             // The child of `fastpath startup`: identify by one source, print
             // one line, exit. Hidden: it is an interface between two
@@ -216,6 +233,12 @@ pub fn checked_context(m: &ArgMatches, force_quick: bool) -> anyhow::Result<Cont
 pub fn run_one(e: &dyn Experiment, ctx: &Context) -> anyhow::Result<report::Report> {
     let report = e.run(ctx).with_context(|| format!("experiment `{}`", e.name()))?;
     outln!("{}", report.to_text());
+    if ctx.option::<String>("prof").is_some() && !crate::harness::perfnorm::profiled(&report) {
+        eprintln!(
+            "fastpath: `{}` has no rows wired to --prof perfnorm yet: no counters were added",
+            e.name()
+        );
+    }
     if let Some(dir) = &ctx.out {
         report
             .write(e.name(), dir)
@@ -346,6 +369,19 @@ fn cpu_line() -> String {
             .map(|h| format!(", hypervisor {h}"))
             .unwrap_or_default()
     )
+}
+
+/// `fastpath __perfnorm <experiment> <id> <ops>`: the child
+/// [`harness::perfnorm`](crate::harness::perfnorm) runs under Valgrind.
+pub fn perfnorm_child(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyhow::Result<()> {
+    let name = m.get_one::<String>("experiment").expect("required");
+    let id = m.get_one::<String>("id").expect("required");
+    let ops = *m.get_one::<u64>("ops").expect("required");
+    let e = experiments
+        .iter()
+        .find(|e| e.name() == name)
+        .ok_or_else(|| anyhow::anyhow!("no experiment `{name}`"))?;
+    crate::harness::perfnorm::child_main(e.perfnorm_region(id), name, id, ops)
 }
 
 /// Reads a JMH-format result file (for `compare`); the error names the

@@ -26,6 +26,16 @@ fn main() -> ExitCode {
             }
         };
     }
+    // The perfnorm child runs one row's loop under Valgrind, nothing else.
+    if let Some((fastpath_lab::harness::perfnorm::CHILD_COMMAND, m)) = matches.subcommand() {
+        return match cli::perfnorm_child(&experiments, m) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("fastpath: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     // A bad FASTPATH_* variable is a usage error, reported before any
     // experiment runs, as HotSpot refuses to start on a bad -XX flag.
     if let Err(e) = fastpath::config::init() {

@@ -1,4 +1,4 @@
-//! `fastpath spin --quick` runs in-process, prints its tables, and its
+//! `fastpath spin --quick` runs in-process, prints its four tables, and its
 //! JMH-format JSON parses back with the expected rows.
 
 use fastpath_lab::cli;

@@ -38,6 +38,9 @@ use fastpath::code::CodeCache;
 use fastpath::config::ICacheSync;
 
 use super::{Context, Experiment};
+use crate::harness::interleave::{rounds, Order};
+use crate::harness::perfnorm::{ProfileTable, Profiler, Region, Source};
+use crate::harness::rng::SplitMix64;
 use crate::harness::{black_box, progress, Stats};
 use crate::report::svg::{LinePlot, Scale};
 use crate::report::table::{num, percent, ratio};
@@ -85,6 +88,16 @@ impl Experiment for ICache {
         )
     }
 
+    /// `<strategy>/<bytes>`: dirty, sync and read back that many bytes.
+    fn perfnorm_region(&self, id: &str) -> Option<Region<'static>> {
+        let (name, size) = id.split_once('/')?;
+        let size: usize = size.parse().ok().filter(|s| PROFILED_SIZES.contains(s))?;
+        let st = Strategy::new(name.parse().ok()?).ok()?;
+        let region = sync_region(st, size).ok()?;
+        debug_assert_eq!(region_id(&st, size), id);
+        Some(region)
+    }
+
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
         let strategies: Vec<Strategy> = Strategy::supported()
             .into_iter()
@@ -99,8 +112,13 @@ impl Experiment for ICache {
             .map(|n| n as usize)
             .unwrap_or(if ctx.quick { 200 } else { 5000 });
         let stubs = ctx.option::<u32>("stubs").map(|n| n as usize).unwrap_or(10_000);
+        let prof = ctx.profiler(self.name())?;
         let mut report = Report::default();
         icache_table(&strategies, iterations, &mut report)?;
+        if let Some(p) = &prof {
+            let t = counters_table(p, &strategies, &mut report.results)?;
+            report.tables.push(t);
+        }
         install_storm(&strategies, stubs, ctx.quick, &mut report)?;
         fences(ctx, &mut report);
         Ok(report)
@@ -141,161 +159,289 @@ unsafe fn read_back(p: *const u8, len: usize) -> u64 {
     words.iter().fold(0u64, |a, &w| a.wrapping_add(w))
 }
 
+/// Part 1: measures every (size, strategy) cell, then reports them.
 fn icache_table(strategies: &[Strategy], iterations: usize, report: &mut Report) -> anyhow::Result<()> {
+    let cells = measure_cells(strategies, iterations)?;
+    for (k, st) in strategies.iter().enumerate() {
+        report
+            .tables
+            .push(strategy_table(st, k, &cells, iterations, &mut report.results));
+    }
+    if let Some(t) = auto_check(strategies, &cells, &mut report.results) {
+        report.tables.push(t);
+    }
+    if let Some(t) = report.tables.first_mut() {
+        for note in unmeasured_strategies() {
+            t.note(note);
+        }
+    }
+    report.plots.extend(plots(strategies, &cells));
+    Ok(())
+}
+
+/// `cells[size][strategy]`: at each size, `iterations` rounds in which
+/// every strategy dirties the buffer, syncs it and reads it back once, in a
+/// fresh random order per round (see the module comment for why).
+fn measure_cells(strategies: &[Strategy], iterations: usize) -> anyhow::Result<Vec<Vec<Cell>>> {
     let max = *SIZES.last().expect("sizes");
     let mem = CodeMemory::new(max)?;
     let warmup = (iterations / 10).max(1);
-    let bar = progress((SIZES.len() * (warmup + iterations)) as u64, "icache sync");
-    // cells[size][strategy]
-    let mut cells = vec![vec![Cell::default(); strategies.len()]; SIZES.len()];
-    let mut order: Vec<usize> = (0..strategies.len()).collect();
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
-    for (zi, &size) in SIZES.iter().enumerate() {
-        for it in 0..warmup + iterations {
-            // A fresh random order every iteration: each strategy follows
-            // every other equally often, so what one leaves in the caches
-            // (evicted or dirty lines) does not bias the next.
-            rng.shuffle(&mut order);
-            for &k in &order {
-                let st = &strategies[k];
-                // Dirty the buffer: every line is modified in this core's
-                // cache, as freshly written code is.
-                // SAFETY: `size ≤ mem.len()`; the RW view is writable and no
-                // reference to it exists.
-                unsafe { mem.rw().write_bytes((it + k) as u8, size) };
-                let t0 = Instant::now();
-                // SAFETY: the range lies inside the RX view, mapped readable.
-                unsafe { st.sync_range(mem.rx(), size) };
-                let t1 = Instant::now();
-                // SAFETY: the RX view is page-aligned and `size` bytes of it
-                // are readable; no write happens during the read.
-                black_box(unsafe { read_back(black_box(mem.rx()), size) });
-                let t2 = Instant::now();
-                let (flush, read) = ((t1 - t0).as_nanos() as f64, (t2 - t1).as_nanos() as f64);
-                if it >= warmup {
-                    cells[zi][k].flush.push(flush);
-                    cells[zi][k].read.push(read);
-                }
-            }
-            bar.inc(1);
-        }
+    let bar = progress(
+        (SIZES.len() * (warmup + iterations) * strategies.len()) as u64,
+        "icache sync",
+    );
+    let mut rng = SplitMix64::new(0x2545_F491_4F6C_DD1D);
+    let mut cells = Vec::with_capacity(SIZES.len());
+    for &size in &SIZES {
+        let order = Order::Shuffled(SplitMix64::new(rng.next_u64()));
+        let samples =
+            rounds::<_, std::convert::Infallible>(strategies.len(), warmup, iterations, order, |round, k| {
+                bar.inc(1);
+                Ok(sync_and_read_back(
+                    &mem,
+                    &strategies[k],
+                    size,
+                    (round.index + k) as u8,
+                ))
+            });
+        let Ok(samples) = samples;
+        cells.push(
+            samples
+                .into_iter()
+                .map(|v| Cell {
+                    flush: v.iter().map(|s| s.0).collect(),
+                    read: v.iter().map(|s| s.1).collect(),
+                })
+                .collect(),
+        );
     }
     bar.finish_and_clear();
+    Ok(cells)
+}
 
-    let none_total: Vec<f64> = cells
-        .iter()
-        .map(|row| Stats::from_samples(row[0].total()).median)
-        .collect();
-    for (k, st) in strategies.iter().enumerate() {
-        let mut t = Table::new(
-            format!("ICacheTest: {} ({iterations} iterations per size)", label(st)),
-            &[
-                "bytes",
-                "flushed in, mean ns",
-                "median",
-                "read back in, mean ns",
-                "median",
-                "flush+read median",
-                "vs none",
-            ],
-        );
-        for (zi, &size) in SIZES.iter().enumerate() {
-            let c = &cells[zi][k];
-            let f = Stats::from_samples(c.flush.clone());
-            let r = Stats::from_samples(c.read.clone());
-            let total = Stats::from_samples(c.total());
-            t.row(vec![
-                size.to_string(),
-                num(f.mean),
-                num(f.median),
-                num(r.mean),
-                num(r.median),
-                num(total.median),
-                if k == 0 {
-                    "baseline".to_string()
-                } else {
-                    percent(total.median, none_total[zi])
-                },
-            ]);
-            report.results.push(
-                BenchResult::new(
-                    EXPERIMENT,
-                    "sync_and_read_back",
-                    Mode::AverageTime,
-                    &grouped(&c.total()),
-                    "ns/op",
-                )
-                .param("strategy", st.requested().name())
-                .param("bytes", size)
-                .param("method", st.describe())
-                .secondary("flush", Metric::from_stats(&grouped(&c.flush), "ns/op"))
-                .secondary("read_back", Metric::from_stats(&grouped(&c.read), "ns/op"))
-                .secondary("flush_median", Metric::single(f.median, "ns/op"))
-                .secondary("read_back_median", Metric::single(r.median, "ns/op"))
-                .secondary("total_median", Metric::single(total.median, "ns/op")),
-            );
-        }
-        if k == 0 {
-            t.note("`none` flushes nothing: its \"flushed in\" column is the cost of reading the clock, the floor of every row");
-        }
-        report.tables.push(t);
-    }
+/// One sample: dirty `size` bytes through the RW view with `fill` (every
+/// line modified in this core's cache, as freshly written code is), sync
+/// them with `st`, read them back through the RX view: (sync ns, read ns).
+fn sync_and_read_back(mem: &CodeMemory, st: &Strategy, size: usize, fill: u8) -> (f64, f64) {
+    // SAFETY: `size ≤ mem.len()` (SIZES' largest is the mapping's size);
+    // the RW view is writable and no reference to it exists.
+    unsafe { mem.rw().write_bytes(fill, size) };
+    let t0 = Instant::now();
+    // SAFETY: the range lies inside the RX view, mapped readable.
+    unsafe { st.sync_range(mem.rx(), size) };
+    let t1 = Instant::now();
+    // SAFETY: the RX view is page-aligned and `size` bytes of it are
+    // readable; no write happens during the read.
+    black_box(unsafe { read_back(black_box(mem.rx()), size) });
+    let t2 = Instant::now();
+    ((t1 - t0).as_nanos() as f64, (t2 - t1).as_nanos() as f64)
+}
 
-    // The done-criterion: auto against the fastest explicit strategy other
-    // than none, on flush + read-back medians of this very run.
-    let auto = strategies.iter().position(|s| s.requested() == ICacheSync::Auto);
-    if let Some(a) = auto {
-        let mut t = Table::new(
-            format!(
-                "auto check: auto ({}) vs the fastest explicit strategy other than none, flush+read-back medians",
-                strategies[a].describe()
-            ),
-            &["bytes", "auto ns", "fastest", "its ns", "auto / fastest", "within 1.1×"],
-        );
-        let mut failures = Vec::new();
-        for (zi, &size) in SIZES.iter().enumerate() {
-            let med = |k: usize| Stats::from_samples(cells[zi][k].total()).median;
-            let (best, best_ns) = strategies
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| !matches!(s.requested(), ICacheSync::None | ICacheSync::Auto))
-                .map(|(k, s)| (s.requested().name(), med(k)))
-                .min_by(|x, y| x.1.total_cmp(&y.1))
-                .unwrap_or(("none", med(0)));
-            let auto_ns = med(a);
-            let ok = auto_ns <= AUTO_TOLERANCE * best_ns;
-            if !ok {
-                failures.push(size);
-            }
-            t.row(vec![
-                size.to_string(),
-                num(auto_ns),
-                best.to_string(),
-                num(best_ns),
-                ratio(auto_ns, best_ns),
-                if ok { "yes" } else { "NO" }.to_string(),
-            ]);
-            if let Some(r) = report.results.iter_mut().find(|r| {
-                r.params.get("strategy").map(String::as_str) == Some("auto")
+/// Sizes whose sync + read-back `--prof perfnorm` counts.
+const PROFILED_SIZES: [usize; 3] = [256, 4096, 65536];
+
+/// `--prof perfnorm` over the ICacheTest rows at [`PROFILED_SIZES`]: per
+/// operation, one dirty + sync + read-back of the size (with the two clock
+/// reads the timed loop makes). Attaches the counters to the matching JSON
+/// rows.
+fn counters_table(
+    prof: &Profiler,
+    strategies: &[Strategy],
+    results: &mut [BenchResult],
+) -> anyhow::Result<Table> {
+    let mut table = ProfileTable::new("ICacheTest sync + read-back");
+    for st in strategies {
+        for size in PROFILED_SIZES {
+            let p = prof.profile(&region_id(st, size), sync_region(*st, size)?);
+            if let Some(r) = results.iter_mut().find(|r| {
+                r.benchmark.ends_with(".sync_and_read_back")
+                    && r.params.get("strategy").map(String::as_str) == Some(st.requested().name())
                     && r.params.get("bytes") == Some(&size.to_string())
             }) {
-                r.secondary_metrics.insert(
-                    "auto_vs_fastest".into(),
-                    Metric::single(auto_ns / best_ns, "ratio"),
-                );
+                *r = p.attach(r.clone());
             }
+            table.push(p);
         }
-        t.note(if failures.is_empty() {
-            format!(
-                "PASS: auto within {AUTO_TOLERANCE}× of the fastest explicit strategy at all {} sizes",
-                SIZES.len()
-            )
-        } else {
-            format!("FAIL at {failures:?} bytes (noisy machine? rerun with more --iterations)")
-        });
-        report.tables.push(t);
     }
+    let mut t = table.finish(prof);
+    if matches!(prof.source(), Ok(Source::Simulated)) {
+        t.note("Callgrind models no cache flush: CLFLUSH/CLFLUSHOPT rows show the instructions a sync executes, not the misses it causes (the timed table's read-back does); Valgrind also replaces memset with its own byte loop, so the dirtying step counts one store per byte");
+    }
+    Ok(t)
+}
 
+/// `<strategy>/<bytes>`, e.g. `clflushopt/4096`.
+fn region_id(st: &Strategy, size: usize) -> String {
+    format!("{}/{size}", st.requested().name())
+}
+
+/// The profiled loop of one ICacheTest cell, owning its code memory.
+fn sync_region(st: Strategy, size: usize) -> std::io::Result<Region<'static>> {
+    let mem = CodeMemory::new(size)?;
+    Ok(Region::new(2_000, move |n| {
+        for i in 0..n {
+            black_box(sync_and_read_back(&mem, &st, size, i as u8));
+        }
+    }))
+}
+
+/// The ICacheTest table of strategy `k` (and its JSON rows), `%` against
+/// `none` (strategy 0) at each size.
+fn strategy_table(
+    st: &Strategy,
+    k: usize,
+    cells: &[Vec<Cell>],
+    iterations: usize,
+    results: &mut Vec<BenchResult>,
+) -> Table {
+    let mut t = Table::new(
+        format!("ICacheTest: {} ({iterations} iterations per size)", label(st)),
+        &[
+            "bytes",
+            "flushed in, mean ns",
+            "median",
+            "read back in, mean ns",
+            "median",
+            "flush+read median",
+            "vs none",
+        ],
+    );
+    for (row, &size) in cells.iter().zip(&SIZES) {
+        let c = &row[k];
+        let f = Stats::from_samples(c.flush.clone());
+        let r = Stats::from_samples(c.read.clone());
+        let total = Stats::from_samples(c.total());
+        t.row(vec![
+            size.to_string(),
+            num(f.mean),
+            num(f.median),
+            num(r.mean),
+            num(r.median),
+            num(total.median),
+            if k == 0 {
+                "baseline".to_string()
+            } else {
+                percent(total.median, Stats::from_samples(row[0].total()).median)
+            },
+        ]);
+        results.push(
+            BenchResult::new(
+                EXPERIMENT,
+                "sync_and_read_back",
+                Mode::AverageTime,
+                &grouped(&c.total()),
+                "ns/op",
+            )
+            .param("strategy", st.requested().name())
+            .param("bytes", size)
+            .param("method", st.describe())
+            .secondary("flush", Metric::from_stats(&grouped(&c.flush), "ns/op"))
+            .secondary("read_back", Metric::from_stats(&grouped(&c.read), "ns/op"))
+            .secondary("flush_median", Metric::single(f.median, "ns/op"))
+            .secondary("read_back_median", Metric::single(r.median, "ns/op"))
+            .secondary("total_median", Metric::single(total.median, "ns/op")),
+        );
+    }
+    if k == 0 {
+        t.note("`none` flushes nothing: its \"flushed in\" column is the cost of reading the clock, the floor of every row");
+    }
+    t
+}
+
+/// Why each strategy this architecture knows is missing from the tables
+/// (the CPU lacks its instruction), so a row never disappears without a
+/// word.
+fn unmeasured_strategies() -> Vec<String> {
+    ICacheSync::ACCEPTED
+        .iter()
+        .filter_map(|name| name.parse::<ICacheSync>().ok())
+        .filter_map(|s| {
+            Strategy::new(s)
+                .err()
+                .map(|e| format!("{} not measured: {}", s.name(), why_not(&e.to_string())))
+        })
+        .collect()
+}
+
+/// The reason in a strategy's configuration error ("this CPU lacks
+/// Serialize"), without the variable and the accepted list: the user set
+/// nothing, the lab simply tried every strategy.
+fn why_not(error: &str) -> &str {
+    error
+        .find("this CPU")
+        .map(|i| error[i..].split(';').next().unwrap_or(&error[i..]))
+        .unwrap_or(error)
+}
+
+/// The done-criterion: `auto` against the fastest explicit strategy other
+/// than `none`, on flush + read-back medians of this very run (`None` when
+/// there is no `auto` row). Adds `auto_vs_fastest` to auto's JSON rows.
+fn auto_check(strategies: &[Strategy], cells: &[Vec<Cell>], results: &mut [BenchResult]) -> Option<Table> {
+    let a = strategies
+        .iter()
+        .position(|s| s.requested() == ICacheSync::Auto)?;
+    let mut t = Table::new(
+        format!(
+            "auto check: auto ({}) vs the fastest explicit strategy other than none, flush+read-back medians",
+            strategies[a].describe()
+        ),
+        &[
+            "bytes",
+            "auto ns",
+            "fastest",
+            "its ns",
+            "auto / fastest",
+            "within 1.1×",
+        ],
+    );
+    let mut failures = Vec::new();
+    for (row, &size) in cells.iter().zip(&SIZES) {
+        let med = |k: usize| Stats::from_samples(row[k].total()).median;
+        let (best, best_ns) = strategies
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !matches!(s.requested(), ICacheSync::None | ICacheSync::Auto))
+            .map(|(k, s)| (s.requested().name(), med(k)))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+            .unwrap_or(("none", med(0)));
+        let auto_ns = med(a);
+        let ok = auto_ns <= AUTO_TOLERANCE * best_ns;
+        if !ok {
+            failures.push(size);
+        }
+        t.row(vec![
+            size.to_string(),
+            num(auto_ns),
+            best.to_string(),
+            num(best_ns),
+            ratio(auto_ns, best_ns),
+            if ok { "yes" } else { "NO" }.to_string(),
+        ]);
+        if let Some(r) = results.iter_mut().find(|r| {
+            r.params.get("strategy").map(String::as_str) == Some("auto")
+                && r.params.get("bytes") == Some(&size.to_string())
+        }) {
+            r.secondary_metrics.insert(
+                "auto_vs_fastest".into(),
+                Metric::single(auto_ns / best_ns, "ratio"),
+            );
+        }
+    }
+    t.note(if failures.is_empty() {
+        format!(
+            "PASS: auto within {AUTO_TOLERANCE}× of the fastest explicit strategy at all {} sizes",
+            SIZES.len()
+        )
+    } else {
+        format!("FAIL at {failures:?} bytes (noisy machine? rerun with more --iterations)")
+    });
+    Some(t)
+}
+
+/// Two SVG plots, flush and read-back medians against size, a series per
+/// strategy.
+fn plots(strategies: &[Strategy], cells: &[Vec<Cell>]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
     for (file, what, pick) in [
         ("icache-flush.svg", "flushed in", 0usize),
         ("icache-readback.svg", "read back in", 1usize),
@@ -307,40 +453,20 @@ fn icache_table(strategies: &[Strategy], iterations: usize, report: &mut Report)
         )
         .y_scale(Scale::Log10);
         for (k, st) in strategies.iter().enumerate() {
-            let points = SIZES
+            let points = cells
                 .iter()
-                .enumerate()
-                .map(|(zi, &size)| {
-                    let c = &cells[zi][k];
+                .zip(&SIZES)
+                .map(|(row, &size)| {
+                    let c = &row[k];
                     let v = if pick == 0 { &c.flush } else { &c.read };
                     (size as f64, Stats::from_samples(v.clone()).median)
                 })
                 .collect();
             plot = plot.series(st.requested().name(), points);
         }
-        report.plots.push((file.to_string(), plot.to_svg()));
+        out.push((file.to_string(), plot.to_svg()));
     }
-    Ok(())
-}
-
-/// xorshift64: deterministic shuffles without a dependency.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Fisher–Yates.
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = (self.next() % (i as u64 + 1)) as usize;
-            v.swap(i, j);
-        }
-    }
+    out
 }
 
 /// JMH-style iterations for the JSON: the per-call samples averaged in 20
@@ -358,10 +484,10 @@ fn grouped(samples: &[f64]) -> Stats {
 }
 
 /// Stubs of 100–300 bytes: `mov eax, i; ret` followed by filler, from a
-/// fixed-seed xorshift so every run installs the same bytes.
+/// fixed-seed generator so every run installs the same bytes.
 fn make_stubs(n: usize) -> Vec<Vec<u8>> {
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
-    let mut next = || rng.next();
+    let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = || rng.next_u64();
     (0..n)
         .map(|i| {
             let len = 100 + (next() % 201) as usize;
@@ -403,35 +529,32 @@ fn install_storm(strategies: &[Strategy], n: usize, quick: bool, report: &mut Re
         .collect::<Result<_, _>>()?;
     let (warmup, samples) = if quick { (1, 3) } else { (2, 15) };
     let bar = progress(((warmup + samples) * caches.len()) as u64, "install storm");
-    // each[strategy], batch[strategy]: total ns per run
-    let mut each = vec![Vec::new(); caches.len()];
-    let mut batch = vec![Vec::new(); caches.len()];
-    for run in 0..warmup + samples {
-        for (k, cache) in caches.iter().enumerate() {
-            let t = Instant::now();
-            let entries = refs
-                .iter()
-                .map(|b| cache.install(b))
-                .collect::<Result<Vec<_>, _>>()?;
-            let e_ns = t.elapsed().as_nanos() as f64;
-            verify(&entries)?;
-            for e in entries {
-                cache.free(e)?;
-            }
-            let t = Instant::now();
-            let entries = cache.install_batch(&refs)?;
-            let b_ns = t.elapsed().as_nanos() as f64;
-            verify(&entries)?;
-            for e in entries {
-                cache.free(e)?;
-            }
-            if run >= warmup {
-                each[k].push(e_ns);
-                batch[k].push(b_ns);
-            }
-            bar.inc(1);
+    // runs[strategy]: (sync each, batched) total ns per run, strategies
+    // taking turns run by run.
+    let runs = rounds(caches.len(), warmup, samples, Order::RoundRobin, |_, k| {
+        let cache = &caches[k];
+        let t = Instant::now();
+        let entries = refs
+            .iter()
+            .map(|b| cache.install(b))
+            .collect::<Result<Vec<_>, _>>()?;
+        let e_ns = t.elapsed().as_nanos() as f64;
+        verify(&entries)?;
+        for e in entries {
+            cache.free(e)?;
         }
-    }
+        let t = Instant::now();
+        let entries = cache.install_batch(&refs)?;
+        let b_ns = t.elapsed().as_nanos() as f64;
+        verify(&entries)?;
+        for e in entries {
+            cache.free(e)?;
+        }
+        bar.inc(1);
+        anyhow::Ok((e_ns, b_ns))
+    })?;
+    let each: Vec<Vec<f64>> = runs.iter().map(|v| v.iter().map(|r| r.0).collect()).collect();
+    let batch: Vec<Vec<f64>> = runs.iter().map(|v| v.iter().map(|r| r.1).collect()).collect();
     bar.finish_and_clear();
 
     let per_stub = |v: &[f64]| Stats::from_samples(v.iter().map(|t| t / n as f64).collect());
@@ -610,6 +733,13 @@ mod tests {
         assert_eq!(a, make_stubs(500));
         assert!(a.iter().all(|s| (100..=300).contains(&s.len())));
         assert_eq!(&a[7][..6], &[0xB8, 7, 0, 0, 0, 0xC3]);
+    }
+
+    #[test]
+    fn the_reason_a_strategy_is_missing_is_cut_from_the_config_error() {
+        let e = "FASTPATH_ICACHE_SYNC=\"serialize\": this CPU lacks Serialize; accepted: auto, none";
+        assert_eq!(why_not(e), "this CPU lacks Serialize");
+        assert_eq!(why_not("something else"), "something else");
     }
 
     #[test]

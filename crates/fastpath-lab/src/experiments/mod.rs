@@ -40,6 +40,13 @@ impl Context {
     pub fn option<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Option<T> {
         self.matches.try_get_one::<T>(id).ok().flatten().cloned()
     }
+
+    /// The counter profiler `--prof` asked for (`None` without the flag),
+    /// sensed once for `experiment`'s rows: see
+    /// [`harness::perfnorm`](crate::harness::perfnorm).
+    pub fn profiler(&self, experiment: &str) -> anyhow::Result<Option<crate::harness::perfnorm::Profiler>> {
+        crate::harness::perfnorm::Profiler::from_flag(self.option::<String>("prof").as_deref(), experiment)
+    }
 }
 
 /// One experiment.
@@ -54,6 +61,13 @@ pub trait Experiment: Sync {
     }
     /// Runs it.
     fn run(&self, ctx: &Context) -> anyhow::Result<Report>;
+    /// The measured loop of row `id`, for `--prof perfnorm` to re-run
+    /// alone under Valgrind (`fastpath __perfnorm <name> <id> <ops>`);
+    /// `None` for an unknown id or an experiment without profiled rows.
+    fn perfnorm_region(&self, id: &str) -> Option<crate::harness::perfnorm::Region<'static>> {
+        let _ = id;
+        None
+    }
 }
 
 /// Every experiment, in the order `fastpath all` runs them.

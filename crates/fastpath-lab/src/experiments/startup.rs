@@ -14,9 +14,12 @@
 //!   `sleep 1`) before every run, so any such cache has expired;
 //! - warm: runs back to back after two untimed warm-up runs.
 //!
-//! Sources and phases are interleaved round-robin rather than run in
-//! blocks, so slow drift of a shared, noisy machine (other builds) spreads
-//! over all rows instead of biasing one. `cpuid-only`, the library's
+//! Within each phase the sources take turns round-robin
+//! ([`harness::interleave`](crate::harness::interleave)), so slow drift of a
+//! shared, noisy machine (other builds) spreads over all sources instead of
+//! biasing one. The phases themselves run one after the other (all cold
+//! runs, then all warm runs): a warm run must follow another run closely,
+//! which an idle cold run in between would defeat. `cpuid-only`, the library's
 //! default path, is the in-run baseline every row is divided by.
 
 use std::process::Command;
@@ -27,6 +30,7 @@ use clap::{value_parser, Arg, Command as ClapCommand};
 use fastpath::cpu::{self, files::NativeFiles, microcode, MicrocodeSource};
 
 use super::{Context, Experiment};
+use crate::harness::interleave::{rounds, Order};
 use crate::harness::process::{run_timed, ProcessSample};
 use crate::harness::{progress, Stats};
 use crate::report::table::{num, ratio};
@@ -238,22 +242,22 @@ impl Experiment for Startup {
         let total = (cold_runs + warm_runs) * sources.len();
         let bar = progress(total as u64, "startup");
         let mut series: Vec<[Series; 2]> = sources.iter().map(|_| Default::default()).collect();
-        for _ in 0..cold_runs {
-            for (i, s) in sources.iter().enumerate() {
-                std::thread::sleep(idle);
-                series[i][0].push(&spawn(*s)?);
+        // Cold: the idle comes before every run, so every run is cold.
+        let cold = rounds(sources.len(), 0, cold_runs, Order::RoundRobin, |_, i| {
+            std::thread::sleep(idle);
+            bar.inc(1);
+            spawn(sources[i])
+        })?;
+        // Warm: two untimed runs per source, then back to back.
+        let warm = rounds(sources.len(), 2, warm_runs, Order::RoundRobin, |round, i| {
+            if round.measured {
                 bar.inc(1);
             }
-        }
-        for s in sources {
-            spawn(s)?;
-            spawn(s)?;
-        }
-        for _ in 0..warm_runs {
-            for (i, s) in sources.iter().enumerate() {
-                series[i][1].push(&spawn(*s)?);
-                bar.inc(1);
-            }
+            spawn(sources[i])
+        })?;
+        for (i, (c, w)) in cold.iter().zip(&warm).enumerate() {
+            c.iter().for_each(|s| series[i][0].push(s));
+            w.iter().for_each(|s| series[i][1].push(s));
         }
         bar.finish_and_clear();
 

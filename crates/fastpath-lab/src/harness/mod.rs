@@ -12,8 +12,12 @@
 //! until its time is up and scores total time / total operations; the error
 //! is the 99.9% confidence half-width over iterations.
 
+pub mod interleave;
+pub mod perfnorm;
 pub mod process;
+pub mod rng;
 pub mod stats;
+pub mod ticks;
 pub mod zipf;
 
 use std::io::IsTerminal;

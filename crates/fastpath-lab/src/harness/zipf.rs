@@ -1,6 +1,6 @@
 //! Skewed key streams: YCSB's scrambled Zipfian generator, which Caffeine's
 //! `GetPutBenchmark` (the seed's LinkedHashMap_Lru numbers) uses to pick
-//! keys, plus the small PRNG it draws from.
+//! keys, drawing from the harness's [`SplitMix64`].
 //!
 //! Where it sits: an experiment builds its key arrays with it before timing
 //! (as Caffeine does in `@Setup`), so the generator's cost is never measured.
@@ -20,31 +20,7 @@
 //! scattered over the key space instead of being 0, 1, 2, … The most
 //! popular key then has probability about 1/ζ = 3.8%.
 
-/// SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
-/// generators", OOPSLA 2014): small, fast, and good enough for workloads.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1), 53 bits.
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-}
+pub use super::rng::SplitMix64;
 
 /// Zipfian ranks 0..items (0 most popular).
 #[derive(Clone, Debug)]

@@ -312,6 +312,7 @@ pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Co
     }
     t.note("% is change against baseline; \"better\" follows the mode (lower time, higher throughput)");
     t.note("\"same\": the two 99.9% confidence intervals (score ± error) overlap");
+    super::perfnorm_diff::append(&mut t, baseline, change, |r| by.key(r));
     cmp.table = t;
     cmp
 }

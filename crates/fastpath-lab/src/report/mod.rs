@@ -11,6 +11,7 @@
 
 pub mod compare;
 pub mod jmh;
+pub mod perfnorm_diff;
 pub mod svg;
 pub mod table;
 
