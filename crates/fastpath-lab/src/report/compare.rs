@@ -312,7 +312,7 @@ pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Co
     }
     t.note("% is change against baseline; \"better\" follows the mode (lower time, higher throughput)");
     t.note("\"same\": the two 99.9% confidence intervals (score ± error) overlap");
-    super::perfnorm_diff::append(&mut t, baseline, change, |r| by.key(r));
+    super::perfnorm_diff::append(&mut t, baseline, change, |b, c| by.pairs(b, c));
     cmp.table = t;
     cmp
 }

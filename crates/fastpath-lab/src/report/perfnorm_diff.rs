@@ -91,20 +91,19 @@ pub fn format(m: &Moved) -> String {
 }
 
 /// Appends to a compare table, for every row of `baseline` matched in
-/// `change` by `key`, a row per secondary metric that moved beyond its
+/// `change` by `pairs`, a row per secondary metric that moved beyond its
 /// errors: `<row> :<metric>`, unit, both scores, the percentage and the
 /// seed-shaped difference. Adds a note saying how to read them.
 pub fn append(
     t: &mut Table,
     baseline: &[BenchResult],
     change: &[BenchResult],
-    key: impl Fn(&BenchResult) -> String,
+    pairs: impl Fn(&BenchResult, &BenchResult) -> bool,
 ) {
     let mut shown = 0;
     let mut within = 0;
     for b in baseline {
-        let k = key(b);
-        let Some(c) = change.iter().find(|c| key(c) == k) else {
+        let Some(c) = change.iter().find(|c| pairs(b, c)) else {
             continue;
         };
         for (name, bm) in &b.secondary_metrics {
@@ -123,7 +122,7 @@ pub fn append(
                         "n/a".into()
                     };
                     t.row(vec![
-                        format!("{k} :{name}"),
+                        format!("{} :{name}", b.key()),
                         bm.score_unit.clone(),
                         format!("{} ± {}", num(bm.score), num(err(bm))),
                         format!("{} ± {}", num(cm.score), num(err(cm))),
@@ -205,7 +204,7 @@ mod tests {
             .secondary("instructions", m(100.0, 1.0))
         };
         let mut t = Table::new("t", &["a", "b", "c", "d", "e", "f"]);
-        append(&mut t, &[mk(50.0)], &[mk(60.0)], |r| r.key());
+        append(&mut t, &[mk(50.0)], &[mk(60.0)], |b, c| b.key() == c.key());
         assert_eq!(t.rows.len(), 1, "{}", t.to_text());
         assert!(t.rows[0][0].ends_with(":L1-dcache-loads"));
         assert_eq!(t.rows[0][5], "+8..12 +20%");
