@@ -35,7 +35,8 @@ fn lock_experiment_runs_quick_and_reports_every_row() {
         "recursive-synchronization",
         "contended-3t",
         "monitor-bench",
-        "churn-recursive",
+        "single-use",
+        "single-use-recursive",
         "producer-consumer",
         "philosophers",
         // Issue 14's contended table: fastpath and its peers.

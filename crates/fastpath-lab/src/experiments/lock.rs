@@ -245,134 +245,158 @@ impl Experiment for Lock {
                 .action(ArgAction::Append)
                 .help("Also run the contended table at N threads (repeatable); default 1, 2, 4, … up to 2× the CPUs"),
         )
+        .arg(
+            Arg::new("only")
+                .long("only")
+                .value_name("TABLE")
+                .value_parser(["pairs", "workloads", "contended"])
+                .help("Run one table: pairs (against the CAS pair and the peers), workloads (seed 001 by locking mode) or contended (by thread count)"),
+        )
     }
 
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
-        let s = ctx.settings();
+        let only = ctx.option::<String>("only");
+        let wanted = |table: &str| only.as_deref().map_or(true, |o| o == table);
         let stats0 = sync::stats();
-        let word = AtomicUsize::new(1);
-        let bar = progress(11, "lock");
-        let base = measure_ns_per_op(&s, |n| cas_pair(&word, n));
-        bar.inc(1);
-        let mut rows: Vec<(&str, &str, Stats, Option<Goal>)> =
-            vec![("cas-pair", "baseline", base.clone(), None)];
-        rows.push((
-            "uncontended",
-            "lightweight",
-            uncontended(&s),
-            Some(UNCONTENDED_GOAL),
-        ));
-        bar.inc(1);
-        rows.push(("recursive", "lightweight", recursive(&s), Some(RECURSIVE_GOAL)));
-        bar.inc(1);
-        let [pl, re, st, re_rec] = peers(&s);
-        bar.inc(1);
-        rows.push(("churn", "lightweight", measure_ns_per_op(&s, churn), None));
-        bar.inc(1);
-        rows.push(("synchronized", "lightweight", synchronized(&s), None));
-        bar.inc(1);
-        let s2 = s;
-        rows.push((
-            "monitor-mode",
-            "monitor",
-            in_monitor_mode(move || uncontended(&s2))?,
-            None,
-        ));
-        bar.inc(1);
-        rows.push((
-            "monitor-churn",
-            "monitor",
-            in_monitor_mode(move || measure_ns_per_op(&s2, churn))?,
-            None,
-        ));
-        bar.inc(1);
-        rows.push(("contended-2t", "lightweight", contended(&s), None));
-        bar.inc(1);
-        let best_uncontended = pl.1.median.min(st.1.median);
-        let best_recursive = re_rec.1.median;
-        let peer_base = move |name: &str| match name {
-            "recursive" => best_recursive,
-            "contended-2t" => f64::NAN,
-            _ => best_uncontended,
+        let mut report = Report {
+            tables: vec![],
+            results: vec![],
+            plots: vec![],
         };
-        for (name, stats) in [pl, re, st, re_rec] {
-            rows.push((name, "peer", stats, None));
+        if wanted("pairs") {
+            let (t, r) = pairs(ctx)?;
+            report.tables.push(t);
+            report.results.extend(r);
         }
+        if wanted("workloads") {
+            let (t, r) = workloads::run(&ctx.settings(), ctx.quick);
+            report.tables.push(t);
+            report.results.extend(r);
+        }
+        if wanted("contended") {
+            let extra: Vec<usize> = ctx
+                .matches
+                .try_get_many::<usize>("threads")
+                .ok()
+                .flatten()
+                .map(|v| v.copied().collect())
+                .unwrap_or_default();
+            let counts = contended::thread_counts(workloads::cpus(), &extra);
+            let plan = if ctx.quick {
+                contended::Plan::QUICK
+            } else {
+                contended::Plan::FULL
+            };
+            let (t, r, lost) = contended::run(&counts, plan);
+            anyhow::ensure!(
+                lost == 0,
+                "a lock lost {lost} updates in the contended table: mutual exclusion is broken"
+            );
+            report.tables.push(t);
+            report.results.extend(r);
+        }
+        let inflations = sync::stats().since(&stats0);
+        if let Some(t) = report.tables.last_mut() {
+            t.note(format!(
+                "monitors installed during the experiment (all its tables): {}; by cause: {}",
+                inflations.monitors_installed(),
+                InflateCause::ALL
+                    .iter()
+                    .map(|c| format!("{}={}", c.name(), inflations.inflations_by(*c)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        Ok(report)
+    }
+}
 
-        let mut t = Table::new(
+/// The first table: lock+unlock pairs against the CAS pair and the peers.
+fn pairs(ctx: &Context) -> anyhow::Result<(Table, Vec<BenchResult>)> {
+    let s = ctx.settings();
+    let word = AtomicUsize::new(1);
+    let bar = progress(9, "lock");
+    let base = measure_ns_per_op(&s, |n| cas_pair(&word, n));
+    bar.inc(1);
+    let mut rows: Vec<(&str, &str, Stats, Option<Goal>)> = vec![("cas-pair", "baseline", base.clone(), None)];
+    rows.push((
+        "uncontended",
+        "lightweight",
+        uncontended(&s),
+        Some(UNCONTENDED_GOAL),
+    ));
+    bar.inc(1);
+    rows.push(("recursive", "lightweight", recursive(&s), Some(RECURSIVE_GOAL)));
+    bar.inc(1);
+    let [pl, re, st, re_rec] = peers(&s);
+    bar.inc(1);
+    rows.push(("churn", "lightweight", measure_ns_per_op(&s, churn), None));
+    bar.inc(1);
+    rows.push(("synchronized", "lightweight", synchronized(&s), None));
+    bar.inc(1);
+    let s2 = s;
+    rows.push((
+        "monitor-mode",
+        "monitor",
+        in_monitor_mode(move || uncontended(&s2))?,
+        None,
+    ));
+    bar.inc(1);
+    rows.push((
+        "monitor-churn",
+        "monitor",
+        in_monitor_mode(move || measure_ns_per_op(&s2, churn))?,
+        None,
+    ));
+    bar.inc(1);
+    rows.push(("contended-2t", "lightweight", contended(&s), None));
+    bar.inc(1);
+    let best_uncontended = pl.1.median.min(st.1.median);
+    let best_recursive = re_rec.1.median;
+    let peer_base = move |name: &str| match name {
+        "recursive" => best_recursive,
+        "contended-2t" => f64::NAN,
+        _ => best_uncontended,
+    };
+    for (name, stats) in [pl, re, st, re_rec] {
+        rows.push((name, "peer", stats, None));
+    }
+
+    let mut t = Table::new(
             "Lock + unlock pair, ns/op (lower is better); ratio against the CAS pair and the best peer of this run",
             &["workload", "mode", "ns/op", "median", "ratio", "× best peer", "goal"],
         );
-        let mut results = Vec::new();
-        for (name, mode, st, goal) in &rows {
-            let to_cas = st.median / base.median;
-            let to_peer = st.median / peer_base(name);
-            let fastpath_row = *mode != "peer" && *mode != "baseline";
-            t.row(vec![
-                name.to_string(),
-                mode.to_string(),
-                score(st.mean, st.error),
-                num(st.median),
-                ratio(st.median, base.median),
-                if fastpath_row {
-                    ratio(st.median, peer_base(name))
-                } else {
-                    "-".into()
-                },
-                goal.map_or_else(|| "-".into(), |g| g.mark(to_cas, to_peer)),
-            ]);
-            let mut r = BenchResult::new(NAME, name, Mode::AverageTime, st, "ns/op")
-                .param("mode", mode)
-                .threads(if *name == "contended-2t" { 2 } else { 1 })
-                .secondary("ratio_to_cas_pair", Metric::single(to_cas, "x"));
-            if fastpath_row && to_peer.is_finite() {
-                r = r.secondary("ratio_to_best_peer", Metric::single(to_peer, "x"));
-            }
-            results.push(r);
+    let mut results = Vec::new();
+    for (name, mode, st, goal) in &rows {
+        let to_cas = st.median / base.median;
+        let to_peer = st.median / peer_base(name);
+        let fastpath_row = *mode != "peer" && *mode != "baseline";
+        t.row(vec![
+            name.to_string(),
+            mode.to_string(),
+            score(st.mean, st.error),
+            num(st.median),
+            ratio(st.median, base.median),
+            if fastpath_row {
+                ratio(st.median, peer_base(name))
+            } else {
+                "-".into()
+            },
+            goal.map_or_else(|| "-".into(), |g| g.mark(to_cas, to_peer)),
+        ]);
+        let mut r = BenchResult::new(NAME, name, Mode::AverageTime, st, "ns/op")
+            .param("mode", mode)
+            .threads(if *name == "contended-2t" { 2 } else { 1 })
+            .secondary("ratio_to_cas_pair", Metric::single(to_cas, "x"));
+        if fastpath_row && to_peer.is_finite() {
+            r = r.secondary("ratio_to_best_peer", Metric::single(to_peer, "x"));
         }
-        t.note("ratio = median / median of cas-pair, both measured in this run");
-        t.note("× best peer: uncontended rows against the faster of parking-lot-mutex and std-mutex, recursive against parking-lot-reentrant-recursive (the outer hold taken once); peers' rows are lock+unlock of an empty Mutex<()> / ReentrantMutex<()>");
-        t.note("contended-2t: 2 threads on 2 shared vCPUs; noisy, for scale only");
-
-        let (suite, suite_results) = workloads::run(&s, ctx.quick);
-        bar.inc(1);
-        let extra: Vec<usize> = ctx
-            .matches
-            .try_get_many::<usize>("threads")
-            .ok()
-            .flatten()
-            .map(|v| v.copied().collect())
-            .unwrap_or_default();
-        let counts = contended::thread_counts(workloads::cpus(), &extra);
-        let plan = if ctx.quick {
-            contended::Plan::QUICK
-        } else {
-            contended::Plan::FULL
-        };
-        let (cont, cont_results, lost) = contended::run(&counts, plan);
-        bar.inc(1);
-        bar.finish_and_clear();
-        anyhow::ensure!(
-            lost == 0,
-            "a lock lost {lost} updates in the contended table: mutual exclusion is broken"
-        );
-
-        let inflations = sync::stats().since(&stats0);
-        t.note(format!(
-            "monitors installed during the whole experiment (all three tables): {}; by cause: {}",
-            inflations.monitors_installed(),
-            InflateCause::ALL
-                .iter()
-                .map(|c| format!("{}={}", c.name(), inflations.inflations_by(*c)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-        results.extend(suite_results);
-        results.extend(cont_results);
-        Ok(Report {
-            tables: vec![t, suite, cont],
-            results,
-            plots: vec![],
-        })
+        results.push(r);
     }
+    t.note("ratio = median / median of cas-pair, both measured in this run");
+    t.note("× best peer: uncontended rows against the faster of parking-lot-mutex and std-mutex, recursive against parking-lot-reentrant-recursive (the outer hold taken once); peers' rows are lock+unlock of an empty Mutex<()> / ReentrantMutex<()>");
+    t.note("contended-2t: 2 threads on 2 shared vCPUs; noisy, for scale only");
+
+    bar.finish_and_clear();
+    Ok((t, results))
 }

@@ -263,6 +263,16 @@ pub fn thread_counts(cpus: usize, extra: &[usize]) -> Vec<usize> {
     v
 }
 
+/// Three significant digits, whatever the magnitude (hand-overs per
+/// operation range from 1e-5 to 1).
+fn sig3(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return num(v);
+    }
+    let decimals = (2 - v.abs().log10().floor() as i32).max(0) as usize;
+    format!("{v:.decimals$}")
+}
+
 /// How long and how often.
 #[derive(Clone, Copy, Debug)]
 pub struct Plan {
@@ -349,7 +359,7 @@ pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
                     format!("{} ± {}", num(st.median), num(st.error)),
                     ratio(st.median, best_peer),
                     format!("{fairness:.3}"),
-                    format!("{handovers:.3}"),
+                    sig3(handovers),
                     num(per_k(|r| r.voluntary)),
                     num(per_k(|r| r.involuntary)),
                     lost.to_string(),
@@ -394,6 +404,14 @@ pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sig3_keeps_three_significant_digits() {
+        assert_eq!(sig3(0.000_423_4), "0.000423");
+        assert_eq!(sig3(0.5), "0.500");
+        assert_eq!(sig3(12.34), "12.3");
+        assert_eq!(sig3(0.0), "0.000");
+    }
 
     #[test]
     fn thread_counts_double_up_to_twice_the_cpus_and_add_extras() {

@@ -135,13 +135,13 @@ const WORKLOADS: &[Workload] = &[
         run: monitor_bench,
     },
     Workload {
-        name: "churn",
+        name: "single-use",
         threads: 1,
         what: "fresh object, lock+unlock (single-use StringBuffer)",
         run: churn,
     },
     Workload {
-        name: "churn-recursive",
+        name: "single-use-recursive",
         threads: 1,
         what: "fresh object, locked twice nested (a synchronized method calling another)",
         run: churn_recursive,
@@ -155,7 +155,7 @@ const WORKLOADS: &[Workload] = &[
     Workload {
         name: "philosophers",
         threads: 5,
-        what: "5 diners, 5 forks taken in address order; per meal",
+        what: "5 diners, 5 forks taken in index order, some work while eating (thread-time per meal)",
         run: philosophers,
     },
 ];
@@ -421,11 +421,6 @@ fn thread_time_per_op(wall: f64, threads: usize, ops: u64) -> f64 {
     wall * threads as f64 / ops as f64
 }
 
-/// Wall time per operation of all threads together (items, meals).
-fn wall_per_op(wall: f64, _threads: usize, ops: u64) -> f64 {
-    wall / ops as f64
-}
-
 /// Pins a shared `T` on the heap.
 struct Shared<T>(Pin<Box<T>>);
 
@@ -563,7 +558,7 @@ fn philosophers(s: &Settings, mode: LockingMode) -> Stats {
             d.bump1();
             consume_cpu(CONSUME, rng);
         },
-        wall_per_op,
+        thread_time_per_op,
     )
 }
 
