@@ -28,8 +28,8 @@ for ((t = 1; t <= 2 * $(nproc); t *= 2)); do
     -rf json -rff "$OUT/lock-contended-t$t.json"
   contended+=("$OUT/lock-contended-t$t.json")
 done
-# JMH writes "[", the objects, "]" on their own lines: join the middles with commas.
-{ echo '['; for f in "${contended[@]}"; do [ "$f" = "${contended[0]}" ] || echo ','; sed '1d;$d' "$f"; done; echo ']'; } \
+# JMH writes "[", the objects, then "]" (and blank lines): join the middles with commas.
+{ echo '['; for f in "${contended[@]}"; do [ "$f" = "${contended[0]}" ] || echo ','; sed -e '1d' -e '/^]$/,$d' "$f"; done; echo ']'; } \
   >"$OUT/lock-contended.json"
 "$JAVA_HOME/bin/java" -jar target/benchmarks.jar SpinBench "${iters[@]}" -rf json -rff "$OUT/spin.json"
 for t in 1 2 4; do

@@ -93,17 +93,25 @@ impl CountedLock for std::sync::Mutex<u64> {
     }
 }
 
-/// The locks, in table order; the first is fastpath's, the rest its peers.
-pub const LOCKS: [&str; 4] = [
+/// The locks, in table order; the first is fastpath's, then its peers, then
+/// a diagnostic row run at one thread only: fastpath on an object inflated
+/// beforehand, the state every object of the contended rows is in after its
+/// first contention (monitors are not deflated yet), without contention.
+pub const LOCKS: [&str; 5] = [
     "fastpath",
     "parking_lot::Mutex",
     "parking_lot::ReentrantMutex",
     "std::sync::Mutex",
+    "fastpath, inflated",
 ];
+/// The peers' indices in [`LOCKS`].
+const PEERS: std::ops::Range<usize> = 1..4;
+/// The diagnostic row's index.
+const INFLATED: usize = 4;
 /// The workload-name suffix per lock, so `compare --by-workload` pairs
 /// fastpath with HotSpot's `synchronized` and the reentrant peers with
 /// `ReentrantLock` (`LockContendedBench` names its methods the same).
-const SUFFIX: [&str; 4] = ["", "-parking-lot", "-reentrant", "-std"];
+const SUFFIX: [&str; 5] = ["", "-parking-lot", "-reentrant", "-std", "-inflated"];
 
 /// A critical-section shape.
 #[derive(Clone, Copy)]
@@ -240,6 +248,14 @@ fn run_one<L: CountedLock + 'static>(
 fn run_lock(which: usize, threads: usize, inside: u32, outside: u32, time: Duration) -> Run {
     match which {
         0 => run_one(Box::pin(Synchronized::new(0u64)), threads, inside, outside, time),
+        INFLATED => {
+            let s = Box::pin(Synchronized::new(0u64));
+            // A timed wait inflates it, as LockUnlock.setup does.
+            if let Ok(mut g) = s.as_ref().lock() {
+                let _ = g.wait(Some(Duration::from_millis(1)));
+            }
+            run_one(s, threads, inside, outside, time)
+        }
         1 => run_one(parking_lot::Mutex::new(0u64), threads, inside, outside, time),
         2 => run_one(
             parking_lot::ReentrantMutex::new(Cell::new(0u64)),
@@ -320,10 +336,11 @@ pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
     let mut round_robin = 0usize;
     for sec in SECTIONS {
         for &n in threads {
-            let mut runs: Vec<Vec<Run>> = vec![Vec::new(); LOCKS.len()];
+            let kinds = if n == 1 { LOCKS.len() } else { INFLATED };
+            let mut runs: Vec<Vec<Run>> = vec![Vec::new(); kinds];
             for _ in 0..plan.rounds {
-                for k in 0..LOCKS.len() {
-                    let which = (k + round_robin) % LOCKS.len();
+                for k in 0..kinds {
+                    let which = (k + round_robin) % kinds;
                     runs[which].push(run_lock(
                         which,
                         n,
@@ -338,7 +355,7 @@ pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
                 .iter()
                 .map(|r| Stats::from_samples(r.iter().map(|x| x.mops).collect()))
                 .collect();
-            let best_peer = stats[1..].iter().map(|s| s.median).fold(0.0, f64::max);
+            let best_peer = stats[PEERS].iter().map(|s| s.median).fold(0.0, f64::max);
             for (k, rs) in runs.iter().enumerate() {
                 let st = &stats[k];
                 let ops: u64 = rs.iter().map(|r| r.ops).sum::<u64>().max(1);
@@ -396,6 +413,7 @@ pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
         plan.rounds,
         plan.run_time.as_millis()
     ));
+    t.note("fastpath, inflated (1 thread only): the fastpath row's lock inflated beforehand by a timed wait, i.e. the per-operation cost every later operation pays once an object has seen contention");
     t.note("× best peer = median / best median of parking_lot::Mutex, parking_lot::ReentrantMutex and std::sync::Mutex at the same row; fastpath = Synchronized<u64>");
     t.note("fairness = least / most operations one thread completed (median run); hand-overs/op = entries by a thread other than the last holder; cs/1k = getrusage(RUSAGE_THREAD) context switches of the measuring threads per 1000 operations; lost = counted − counter (must be 0)");
     (t, results, worst_lost)
@@ -423,6 +441,7 @@ mod tests {
     #[test]
     fn every_lock_counts_every_update_under_contention() {
         for (which, name) in LOCKS.iter().enumerate() {
+            // Three threads even on the diagnostic row: it must count too.
             let r = run_lock(which, 3, 1, 1, Duration::from_millis(20));
             assert!(r.ops > 0, "{name}");
             assert_eq!(r.lost, 0, "{name} lost updates");
