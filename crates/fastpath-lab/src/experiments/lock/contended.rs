@@ -134,9 +134,10 @@ const SECTIONS: [Section; 2] = [
     },
 ];
 
-/// A spin of `units` dependent steps: the work inside and outside the lock.
+/// A spin of `units` dependent steps: the work inside and outside the lock
+/// (and the workload suite's stand-in for `Blackhole.consumeCPU`).
 #[inline(never)]
-fn work(units: u32) {
+pub(super) fn work(units: u32) {
     let mut x = black_box(1u64);
     for _ in 0..units {
         x = x.wrapping_mul(6364136223846793005).wrapping_add(1);

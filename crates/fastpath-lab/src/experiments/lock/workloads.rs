@@ -43,6 +43,7 @@ use crate::harness::{black_box, measure_ns_per_op, Settings, Stats};
 use crate::report::table::{num, percent};
 use crate::report::{BenchResult, Metric, Mode, Table};
 
+use super::contended::work;
 use super::NAME;
 
 /// The columns, baseline first (the seed's "baseline" is stack-locking).
@@ -58,7 +59,30 @@ struct Workload {
     name: &'static str,
     threads: u32,
     what: &'static str,
-    run: fn(&Settings, LockingMode) -> Stats,
+    run: Run,
+}
+
+/// A single-threaded body: `n` operations on two objects.
+type Body = fn(Pin<&Header>, Pin<&Header>, &Dummies, u64);
+
+/// How a workload runs.
+enum Run {
+    /// One thread, two objects never inflated before the loop.
+    Thin(Body),
+    /// One thread, two objects inflated first.
+    Inflated(Body),
+    /// Its own threads (see [`threaded`]).
+    Threaded(fn(&Settings, LockingMode) -> Stats),
+}
+
+impl Run {
+    fn measure(&self, s: &Settings, mode: LockingMode) -> Stats {
+        match *self {
+            Run::Thin(body) => single(s, mode, false, body),
+            Run::Inflated(body) => single(s, mode, true, body),
+            Run::Threaded(f) => f(s, mode),
+        }
+    }
 }
 
 const WORKLOADS: &[Workload] = &[
@@ -66,97 +90,97 @@ const WORKLOADS: &[Workload] = &[
         name: "basic-simple",
         threads: 1,
         what: "lock a thin object, 2 increments, unlock",
-        run: basic_simple,
+        run: Run::Thin(simple_body),
     },
     Workload {
         name: "basic-recursive",
         threads: 1,
         what: "the same, locked twice nested",
-        run: basic_recursive,
+        run: Run::Thin(recursive_body),
     },
     Workload {
         name: "basic-serial",
         threads: 1,
         what: "two lock+unlock pairs in a row",
-        run: basic_serial,
+        run: Run::Thin(serial_body),
     },
     Workload {
         name: "inflated-simple",
         threads: 1,
         what: "basic-simple on an inflated object",
-        run: inflated_simple,
+        run: Run::Inflated(simple_body),
     },
     Workload {
         name: "inflated-recursive",
         threads: 1,
         what: "basic-recursive on an inflated object",
-        run: inflated_recursive,
+        run: Run::Inflated(recursive_body),
     },
     Workload {
         name: "inflated-serial",
         threads: 1,
         what: "basic-serial on an inflated object",
-        run: inflated_serial,
+        run: Run::Inflated(serial_body),
     },
     Workload {
         name: "inflated-multiple-serial",
         threads: 1,
         what: "two inflated objects, one after the other",
-        run: multiple_serial,
+        run: Run::Inflated(multiple_serial_body),
     },
     Workload {
         name: "inflated-multiple-recursive",
         threads: 1,
         what: "two inflated objects, nested",
-        run: multiple_recursive,
+        run: Run::Inflated(multiple_recursive_body),
     },
     Workload {
         name: "inflated-recursive-only",
         threads: 1,
         what: "inner pairs while an outer hold of the same inflated object lasts",
-        run: recursive_only,
+        run: Run::Inflated(recursive_only_body),
     },
     Workload {
         name: "recursive-synchronization",
         threads: 1,
         what: "fact(10) through a synchronized method: 11 nested holds",
-        run: fact10,
+        run: Run::Thin(fact_body),
     },
     Workload {
         name: "contended-3t",
         threads: 3,
         what: "3 threads lock one object (JMH avgt: thread-time per op)",
-        run: contended3,
+        run: Run::Threaded(contended3),
     },
     Workload {
         name: "monitor-bench",
         threads: 0,
         what: "every CPU: 3-deep recursion on one shared lock, work at each level, rare waits",
-        run: monitor_bench,
+        run: Run::Threaded(monitor_bench),
     },
     Workload {
         name: "single-use",
         threads: 1,
         what: "fresh object, lock+unlock (single-use StringBuffer)",
-        run: churn,
+        run: Run::Thin(churn_body),
     },
     Workload {
         name: "single-use-recursive",
         threads: 1,
         what: "fresh object, locked twice nested (a synchronized method calling another)",
-        run: churn_recursive,
+        run: Run::Thin(churn_recursive_body),
     },
     Workload {
         name: "producer-consumer",
         threads: 2,
         what: "wait/notify through a 16-slot buffer; per item",
-        run: producer_consumer,
+        run: Run::Threaded(producer_consumer),
     },
     Workload {
         name: "philosophers",
         threads: 5,
         what: "5 diners, 5 forks taken in index order, some work while eating (thread-time per meal)",
-        run: philosophers,
+        run: Run::Threaded(philosophers),
     },
 ];
 
@@ -244,16 +268,9 @@ fn recursive_body(h: Pin<&Header>, _: Pin<&Header>, d: &Dummies, n: u64) {
     }
 }
 
-#[inline(never)]
+/// Two pairs in a row on one object (LockUnlock's `*SerialLockUnlock`).
 fn serial_body(h: Pin<&Header>, _: Pin<&Header>, d: &Dummies, n: u64) {
-    for _ in 0..n {
-        {
-            let _g = sync::lock(h);
-            d.bump1();
-        }
-        let _g = sync::lock(h);
-        d.bump2();
-    }
+    multiple_serial_body(h, h, d, n)
 }
 
 #[inline(never)]
@@ -288,34 +305,6 @@ fn recursive_only_body(h: Pin<&Header>, _: Pin<&Header>, d: &Dummies, n: u64) {
     }
 }
 
-fn basic_simple(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, false, simple_body)
-}
-fn basic_recursive(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, false, recursive_body)
-}
-fn basic_serial(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, false, serial_body)
-}
-fn inflated_simple(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, true, simple_body)
-}
-fn inflated_recursive(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, true, recursive_body)
-}
-fn inflated_serial(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, true, serial_body)
-}
-fn multiple_serial(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, true, multiple_serial_body)
-}
-fn multiple_recursive(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, true, multiple_recursive_body)
-}
-fn recursive_only(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, true, recursive_only_body)
-}
-
 /// LockUnlock's `synchronized int fact(int n)`.
 #[inline(never)]
 fn fact(h: Pin<&Header>, n: u32) -> u32 {
@@ -332,10 +321,6 @@ fn fact_body(h: Pin<&Header>, _: Pin<&Header>, d: &Dummies, n: u64) {
     for _ in 0..n {
         d.0.store(u64::from(fact(h, black_box(10))), Ordering::Relaxed);
     }
-}
-
-fn fact10(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, false, fact_body)
 }
 
 #[inline(never)]
@@ -356,13 +341,6 @@ fn churn_recursive_body(_: Pin<&Header>, _: Pin<&Header>, d: &Dummies, n: u64) {
         let _g2 = sync::lock(h);
         d.bump1();
     }
-}
-
-fn churn(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, false, churn_body)
-}
-fn churn_recursive(s: &Settings, m: LockingMode) -> Stats {
-    single(s, m, false, churn_recursive_body)
 }
 
 /// `threads` threads, each running `mode`, each calling `step(i, rng)`
@@ -445,20 +423,19 @@ fn contended3(s: &Settings, mode: LockingMode) -> Stats {
     )
 }
 
-/// `Blackhole.consumeCPU(tokens)`'s shape: a dependent chain the optimizer
-/// cannot drop.
-#[inline(never)]
-fn consume_cpu(tokens: u32, rng: &mut u64) {
-    let mut x = *rng;
-    for _ in 0..tokens {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-    }
-    *rng = black_box(x);
+/// One step of a 64-bit LCG (Knuth's MMIX constants): the per-thread
+/// randomness of MonitorBench's rare waits.
+#[inline]
+fn next_random(rng: &mut u64) -> u64 {
+    *rng = rng
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    *rng >> 33
 }
 
-/// MonitorBench's `consumeTime` (Blackhole tokens).
+/// MonitorBench's `consumeTime`, in steps of the contended table's [`work`]
+/// (Blackhole's tokens are not the same unit: the shape, not the time, is
+/// what is mirrored).
 const CONSUME: u32 = 50;
 /// MonitorBench's `range` with `throwThreshold` 1: a wait in 10 000.
 const WAIT_ONE_IN: u64 = 10_000;
@@ -471,7 +448,7 @@ fn monitor_bench(s: &Settings, mode: LockingMode) -> Stats {
         cpus(),
         shared,
         |h, _, rng| {
-            consume_cpu(CONSUME, rng);
+            work(CONSUME);
             let h = h.get();
             let g = sync::lock(h);
             loop {
@@ -479,12 +456,12 @@ fn monitor_bench(s: &Settings, mode: LockingMode) -> Stats {
                 // rare "exception" unwinds them and the outer level waits.
                 let failed = {
                     let _g1 = sync::lock(h);
-                    consume_cpu(CONSUME, rng);
+                    work(CONSUME);
                     let _g2 = sync::lock(h);
-                    consume_cpu(CONSUME, rng);
-                    let failed = *rng % WAIT_ONE_IN == 0;
+                    work(CONSUME);
+                    let failed = next_random(rng) % WAIT_ONE_IN == 0;
                     if !failed {
-                        consume_cpu(CONSUME, rng);
+                        work(CONSUME);
                     }
                     failed
                 };
@@ -492,7 +469,6 @@ fn monitor_bench(s: &Settings, mode: LockingMode) -> Stats {
                     break;
                 }
                 let _ = g.wait(Some(Duration::from_millis(1)));
-                consume_cpu(1, rng);
             }
         },
         thread_time_per_op,
@@ -550,13 +526,13 @@ fn philosophers(s: &Settings, mode: LockingMode) -> Stats {
         mode,
         DINERS,
         shared,
-        |(forks, d), i, rng| {
+        |(forks, d), i, _| {
             // The lower-numbered fork first: no cycle, no deadlock.
             let (a, b) = (i.min((i + 1) % DINERS), i.max((i + 1) % DINERS));
             let _left = sync::lock(forks[a].get());
             let _right = sync::lock(forks[b].get());
             d.bump1();
-            consume_cpu(CONSUME, rng);
+            work(CONSUME);
         },
         thread_time_per_op,
     )
@@ -597,7 +573,7 @@ pub fn run(s: &Settings, quick: bool) -> (Table, Vec<BenchResult>) {
     let mut results = Vec::new();
     for w in WORKLOADS {
         let threads = if w.threads == 0 { cpus() as u32 } else { w.threads };
-        let st: Vec<Stats> = MODES.iter().map(|&m| (w.run)(&s, m)).collect();
+        let st: Vec<Stats> = MODES.iter().map(|&m| w.run.measure(&s, m)).collect();
         let cell = |x: &Stats| format!("{} ± {}", num(x.median), num(x.error));
         t.row(vec![
             w.name.to_string(),
