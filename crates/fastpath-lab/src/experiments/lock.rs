@@ -1,7 +1,10 @@
 //! `fastpath lock`: the cost of fast-locking (seed 001), against a bare
-//! CAS pair measured in the same run.
+//! CAS pair and the locks a Rust user would otherwise pick, measured in the
+//! same run; seed 001's workloads by locking mode; contention by thread
+//! count (issue 14). `--only pairs|workloads|contended` runs one table,
+//! `--threads N` adds thread counts to the contended one.
 //!
-//! Rows:
+//! The first table's rows:
 //! - `cas-pair` (baseline): CAS 01→00 then CAS 00→01 on a word, Acquire /
 //!   Release, as the fast paths do, with no lock-stack and no checks.
 //! - `uncontended`: `sync::enter` + `sync::exit` on one object.
@@ -9,6 +12,8 @@
 //!   the lock-stack's consecutive-run recursion). Goal ≤ 0.35× the baseline.
 //! - `churn`: a fresh object per lock+unlock (HotSpot's reason to keep
 //!   fast-locking at all: StringBuffer-style single-use locks).
+//! - `synchronized`: `Synchronized<u64>` lock, increment through the guard,
+//!   unlock (the convenience type's bookkeeping over the raw header).
 //! - `monitor-mode`: `uncontended` on a thread in monitor-only mode (every
 //!   lock an inflated monitor), for scale.
 //! - `monitor-churn`: `churn` in monitor-only mode: a monitor allocated,
@@ -24,6 +29,8 @@
 //! Then two more tables, each in its own file: [`workloads`] (seed 001's
 //! comparison by locking mode, workload by workload) and [`contended`]
 //! (issue 14's thread-count sweep against the peers).
+//! `lock/mca/` holds the fast paths' instruction sequences, copied from the
+//! release binary, for `llvm-mca` (BENCHMARKS.md has the commands).
 
 pub mod contended;
 pub mod workloads;

@@ -158,12 +158,14 @@ fn ns_per_unit() -> f64 {
     (best / f64::from(units)).max(0.01)
 }
 
-/// The current thread's (voluntary, involuntary) context switches.
+/// The current thread's (voluntary, involuntary) context switches; (0, 0)
+/// if the kernel refuses (the columns then read 0, never garbage).
 fn context_switches() -> (u64, u64) {
-    // SAFETY: getrusage writes one `rusage` into the zeroed value we own;
-    // RUSAGE_THREAD is valid on Linux, the only target of this lab.
+    // SAFETY: `rusage` is a C struct of integers and `timeval`s (integers):
+    // all-zero is a valid value of it.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: as above; `ru` is a valid, writable rusage.
+    // SAFETY: `ru` is a valid, writable `rusage` that outlives the call;
+    // RUSAGE_THREAD is defined on Linux, the only target of this lab.
     let rc = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut ru) };
     if rc != 0 {
         return (0, 0);
