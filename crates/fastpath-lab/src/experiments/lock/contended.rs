@@ -207,8 +207,11 @@ fn run_one<L: CountedLock + 'static>(
                 start.wait();
                 let cs0 = context_switches();
                 let (mut ops, mut handovers) = (0u64, 0u64);
-                // Relaxed: the flag only ends the loop; join() publishes the counts.
-                while !stop.load(Ordering::Relaxed) {
+                // At least one operation per thread, even one descheduled
+                // for the whole run: a row never reads 0 ops for a lock that
+                // works. Relaxed: the flag only ends the loop; join()
+                // publishes the counts.
+                loop {
                     lock.bump(|| {
                         if last.load(Ordering::Relaxed) != i {
                             last.store(i, Ordering::Relaxed);
@@ -218,6 +221,9 @@ fn run_one<L: CountedLock + 'static>(
                     });
                     ops += 1;
                     work(outside);
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                 }
                 let cs1 = context_switches();
                 (ops, handovers, cs1.0 - cs0.0, cs1.1 - cs0.1)

@@ -366,12 +366,17 @@ fn threaded<S: Send + Sync + 'static>(
                     let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ (i as u64 + 1);
                     start.wait();
                     let mut n = 0u64;
-                    // Relaxed: the flag only ends the loop; join() publishes `n`.
-                    while !stop.load(Ordering::Relaxed) {
+                    // One batch at least, even on a thread descheduled for
+                    // the whole iteration. Relaxed: the flag only ends the
+                    // loop; join() publishes `n`.
+                    loop {
                         for _ in 0..16 {
                             step(&shared, i, &mut rng);
                         }
                         n += 16;
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
                     }
                     n
                 })
