@@ -15,8 +15,10 @@ if [ "${QUICK:-0}" = 1 ]; then
 else
   iters=(-wi 3 -w 1s -i 5 -r 1s -f 1)
 fi
+# -p mode labels the suite's rows with the lab's name for the mode (LockBench.Label).
+names=([0]=monitor [1]=legacy [2]=lightweight)
 for mode in 2 1 0; do
-  "$JAVA_HOME/bin/java" -jar target/benchmarks.jar 'LockBench\.' "${iters[@]}" \
+  "$JAVA_HOME/bin/java" -jar target/benchmarks.jar 'LockBench\.' "${iters[@]}" -p "mode=${names[$mode]}" \
     -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:LockingMode=$mode" \
     -rf json -rff "$OUT/lock-LockingMode$mode.json"
 done

@@ -13,6 +13,7 @@ import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -98,6 +99,20 @@ public class LockBench {
 
     // ---- seed 001's workload suite (LockUnlock.java's shapes, one loop trip per operation) ----
 
+    /**
+     * The locking mode's name, as a JMH parameter of every suite row: run.sh sets it with
+     * `-p mode=...` beside the matching -XX:LockingMode, so a result file says which mode it
+     * measured and `fastpath compare --by-workload` pairs each row with the lab's row of the same
+     * `mode` (the lab writes all three modes into one file). A label only: nothing reads it. The
+     * first four benchmarks above do not take it, as their lab rows are mode-independent
+     * (cas-pair) or lightweight only.
+     */
+    @State(Scope.Benchmark)
+    public static class Label {
+        @Param({"lightweight"})
+        public String mode;
+    }
+
     static final int INNER = 100;
 
     private final Object basic1 = new Object();
@@ -153,49 +168,49 @@ public class LockBench {
 
     @Benchmark
     @OperationsPerInvocation(INNER)
-    public void basicSimple() {
+    public void basicSimple(Label label) {
         simple(basic1);
     }
 
     @Benchmark
     @OperationsPerInvocation(INNER)
-    public void basicRecursive() {
+    public void basicRecursive(Label label) {
         recursive(basic1);
     }
 
     @Benchmark
     @OperationsPerInvocation(INNER)
-    public void basicSerial() {
+    public void basicSerial(Label label) {
         serial(basic1, basic1);
     }
 
     @Benchmark
     @OperationsPerInvocation(INNER)
-    public void inflatedSimple() {
+    public void inflatedSimple(Label label) {
         simple(inflated1);
     }
 
     @Benchmark
     @OperationsPerInvocation(INNER)
-    public void inflatedRecursive() {
+    public void inflatedRecursive(Label label) {
         recursive(inflated1);
     }
 
     @Benchmark
     @OperationsPerInvocation(INNER)
-    public void inflatedSerial() {
+    public void inflatedSerial(Label label) {
         serial(inflated1, inflated1);
     }
 
     @Benchmark
     @OperationsPerInvocation(INNER)
-    public void inflatedMultipleSerial() {
+    public void inflatedMultipleSerial(Label label) {
         serial(inflated1, inflated2);
     }
 
     @Benchmark
     @OperationsPerInvocation(INNER)
-    public void inflatedMultipleRecursive() {
+    public void inflatedMultipleRecursive(Label label) {
         for (int i = 0; i < INNER; i++) {
             synchronized (inflated1) {
                 dummy1++;
@@ -208,7 +223,7 @@ public class LockBench {
 
     @Benchmark
     @OperationsPerInvocation(INNER)
-    public void inflatedRecursiveOnly() {
+    public void inflatedRecursiveOnly(Label label) {
         synchronized (inflated1) {
             simple(inflated1);
         }
@@ -216,7 +231,7 @@ public class LockBench {
 
     /** LockUnlock.testRecursiveSynchronization: fact(10), 11 nested holds of `this`. */
     @Benchmark
-    public int recursiveSynchronization() {
+    public int recursiveSynchronization(Label label) {
         factorial = fact(10);
         return factorial;
     }
@@ -227,13 +242,13 @@ public class LockBench {
 
     /** Single-use lock on a fresh object (StringBuffer-style); the suite's name for `churn`. */
     @Benchmark
-    public int singleUse() {
+    public int singleUse(Label label) {
         return locked(new Object());
     }
 
     /** Single-use lock on a fresh object, locked twice nested (a synchronized method calling another). */
     @Benchmark
-    public int singleUseRecursive() {
+    public int singleUseRecursive(Label label) {
         Object o = new Object();
         synchronized (o) {
             return locked(o);
@@ -259,7 +274,7 @@ public class LockBench {
     /** LockUnlock.testContendedLock: 3 threads on one object. */
     @Benchmark
     @Threads(3)
-    public int contended3t(Shared s) {
+    public int contended3t(Shared s, Label label) {
         synchronized (s.lock) {
             return ++s.dummy;
         }
@@ -271,7 +286,7 @@ public class LockBench {
     /** MonitorBench.action: 3-deep recursion on one shared lock, every CPU, rare waits. */
     @Benchmark
     @Threads(Threads.MAX)
-    public int monitorBench(Shared s) throws InterruptedException {
+    public int monitorBench(Shared s, Label label) throws InterruptedException {
         Blackhole.consumeCPU(CONSUME);
         synchronized (s.lock) {
             while (true) {
@@ -321,7 +336,7 @@ public class LockBench {
     /** Dining philosophers: forks taken in index order, some work while eating. */
     @Benchmark
     @Threads(DINERS)
-    public int philosophers(Shared s, Seat seat) {
+    public int philosophers(Shared s, Seat seat, Label label) {
         synchronized (s.forks[seat.left]) {
             synchronized (s.forks[seat.right]) {
                 Blackhole.consumeCPU(CONSUME);
@@ -342,7 +357,7 @@ public class LockBench {
     @Benchmark
     @Group("producerConsumer")
     @GroupThreads(1)
-    public void put(Buffer b) throws InterruptedException {
+    public void put(Buffer b, Label label) throws InterruptedException {
         synchronized (b) {
             if (b.items.size() >= SLOTS) {
                 b.wait(1);
@@ -358,7 +373,7 @@ public class LockBench {
     @Benchmark
     @Group("producerConsumer")
     @GroupThreads(1)
-    public Integer take(Buffer b) throws InterruptedException {
+    public Integer take(Buffer b, Label label) throws InterruptedException {
         synchronized (b) {
             if (b.items.isEmpty()) {
                 b.wait(1);
