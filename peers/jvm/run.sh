@@ -15,11 +15,24 @@ if [ "${QUICK:-0}" = 1 ]; then
 else
   iters=(-wi 3 -w 1s -i 5 -r 1s -f 1)
 fi
+# -p mode labels the suite's rows with the lab's name for the mode (LockBench.Label).
+names=([0]=monitor [1]=legacy [2]=lightweight)
 for mode in 2 1 0; do
-  "$JAVA_HOME/bin/java" -jar target/benchmarks.jar LockBench "${iters[@]}" \
+  "$JAVA_HOME/bin/java" -jar target/benchmarks.jar 'LockBench\.' "${iters[@]}" -p "mode=${names[$mode]}" \
     -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:LockingMode=$mode" \
     -rf json -rff "$OUT/lock-LockingMode$mode.json"
 done
+# Issue 14's contended table: synchronized and ReentrantLock at 1, 2, 4, ... up to 2x the CPUs
+# (as `fastpath lock`), merged into one file for `fastpath compare --by-workload`.
+contended=()
+for ((t = 1; t <= 2 * $(nproc); t *= 2)); do
+  "$JAVA_HOME/bin/java" -jar target/benchmarks.jar LockContendedBench "${iters[@]}" -t "$t" \
+    -rf json -rff "$OUT/lock-contended-t$t.json"
+  contended+=("$OUT/lock-contended-t$t.json")
+done
+# JMH writes "[", the objects, then "]" (and blank lines): join the middles with commas.
+{ echo '['; for f in "${contended[@]}"; do [ "$f" = "${contended[0]}" ] || echo ','; sed -e '1d' -e '/^]$/,$d' "$f"; done; echo ']'; } \
+  >"$OUT/lock-contended.json"
 "$JAVA_HOME/bin/java" -jar target/benchmarks.jar SpinBench "${iters[@]}" -rf json -rff "$OUT/spin.json"
 for t in 1 2 4; do
   "$JAVA_HOME/bin/java" -jar target/benchmarks.jar 'SpinBench.lruGetPut' "${iters[@]}" -t "$t" \

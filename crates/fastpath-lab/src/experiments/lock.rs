@@ -1,7 +1,10 @@
 //! `fastpath lock`: the cost of fast-locking (seed 001), against a bare
-//! CAS pair measured in the same run.
+//! CAS pair and the locks a Rust user would otherwise pick, measured in the
+//! same run; seed 001's workloads by locking mode; contention by thread
+//! count (issue 14). `--only pairs|workloads|contended` runs one table,
+//! `--threads N` adds thread counts to the contended one.
 //!
-//! Rows:
+//! The first table's rows:
 //! - `cas-pair` (baseline): CAS 01→00 then CAS 00→01 on a word, Acquire /
 //!   Release, as the fast paths do, with no lock-stack and no checks.
 //! - `uncontended`: `sync::enter` + `sync::exit` on one object.
@@ -9,12 +12,28 @@
 //!   the lock-stack's consecutive-run recursion). Goal ≤ 0.35× the baseline.
 //! - `churn`: a fresh object per lock+unlock (HotSpot's reason to keep
 //!   fast-locking at all: StringBuffer-style single-use locks).
+//! - `synchronized`: `Synchronized<u64>` lock, increment through the guard,
+//!   unlock (the convenience type's bookkeeping over the raw header).
 //! - `monitor-mode`: `uncontended` on a thread in monitor-only mode (every
 //!   lock an inflated monitor), for scale.
 //! - `monitor-churn`: `churn` in monitor-only mode: a monitor allocated,
 //!   registered and freed per object.
 //! - `contended-2t`: two threads hammering one object (wall time per lock
 //!   pair, both threads' pairs counted).
+//! - The peers a Rust user would otherwise pick, same run (issue 14):
+//!   `parking-lot-mutex`, `parking-lot-reentrant`, `std-mutex` lock+unlock
+//!   beside `uncontended`, and `parking-lot-reentrant-recursive` beside
+//!   `recursive`. The `× best peer` column sets each fastpath row against
+//!   the best of them; the goal column says pass or FAIL.
+//!
+//! Then two more tables, each in its own file: [`workloads`] (seed 001's
+//! comparison by locking mode, workload by workload) and [`contended`]
+//! (issue 14's thread-count sweep against the peers).
+//! `lock/mca/` holds the fast paths' instruction sequences, copied from the
+//! release binary, for `llvm-mca` (BENCHMARKS.md has the commands).
+
+pub mod contended;
+pub mod workloads;
 
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -23,6 +42,8 @@ use std::time::Instant;
 
 use fastpath::config::LockingMode;
 use fastpath::sync::{self, Header, InflateCause, Synchronized};
+
+use clap::{Arg, ArgAction, Command};
 
 use super::{Context, Experiment};
 use crate::harness::{black_box, measure_ns_per_op, progress, Settings, Stats};
@@ -97,6 +118,81 @@ fn recursive(s: &Settings) -> Stats {
     measure_ns_per_op(s, |n| lock_pairs(h.as_ref(), n))
 }
 
+#[inline(never)]
+fn mutex_pairs<T>(m: &parking_lot::Mutex<T>, n: u64) {
+    for _ in 0..n {
+        drop(black_box(m).lock());
+    }
+}
+
+#[inline(never)]
+fn reentrant_pairs<T>(m: &parking_lot::ReentrantMutex<T>, n: u64) {
+    for _ in 0..n {
+        drop(black_box(m).lock());
+    }
+}
+
+#[inline(never)]
+fn std_pairs<T>(m: &std::sync::Mutex<T>, n: u64) {
+    for _ in 0..n {
+        drop(black_box(m).lock());
+    }
+}
+
+/// The peers' uncontended and recursive rows (issue 14).
+fn peers(s: &Settings) -> [(&'static str, Stats); 4] {
+    let pl = parking_lot::Mutex::new(());
+    let re = parking_lot::ReentrantMutex::new(());
+    let st = std::sync::Mutex::new(());
+    let recursive = {
+        let _outer = re.lock();
+        measure_ns_per_op(s, |n| reentrant_pairs(&re, n))
+    };
+    [
+        ("parking-lot-mutex", measure_ns_per_op(s, |n| mutex_pairs(&pl, n))),
+        (
+            "parking-lot-reentrant",
+            measure_ns_per_op(s, |n| reentrant_pairs(&re, n)),
+        ),
+        ("std-mutex", measure_ns_per_op(s, |n| std_pairs(&st, n))),
+        ("parking-lot-reentrant-recursive", recursive),
+    ]
+}
+
+/// A goal: at most `cas` × the CAS pair and, where given, at most `peer` ×
+/// the best peer.
+#[derive(Clone, Copy)]
+struct Goal {
+    cas: f64,
+    peer: Option<f64>,
+}
+
+impl Goal {
+    fn text(self) -> String {
+        match self.peer {
+            Some(p) => format!("≤ {:.2}× cas, ≤ {p:.2}× peer", self.cas),
+            None => format!("≤ {:.2}× cas", self.cas),
+        }
+    }
+
+    /// "pass" or "FAIL", with the goal.
+    fn mark(self, to_cas: f64, to_peer: f64) -> String {
+        let ok = to_cas <= self.cas && self.peer.map_or(true, |p| to_peer <= p);
+        format!("{} ({})", if ok { "pass" } else { "FAIL" }, self.text())
+    }
+}
+
+/// Issue 10's uncontended goal and issue 14's against the peers.
+const UNCONTENDED_GOAL: Goal = Goal {
+    cas: 1.15,
+    peer: Some(1.10),
+};
+/// Seed 001's recursive goal; issue 14: no regression against the peer.
+const RECURSIVE_GOAL: Goal = Goal {
+    cas: 0.35,
+    peer: None,
+};
+
 /// Runs `f` on a fresh thread in monitor-only mode.
 fn in_monitor_mode<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> anyhow::Result<R> {
     std::thread::spawn(move || {
@@ -144,81 +240,170 @@ impl Experiment for Lock {
     }
 
     fn about(&self) -> &'static str {
-        "Fast-locking: uncontended, recursive, churn, monitor mode and contended lock+unlock vs a bare CAS pair"
+        "Locking: fast paths vs a CAS pair and parking_lot/std, seed 001's workloads by mode, contention by thread count"
+    }
+
+    fn args(&self, cmd: Command) -> Command {
+        cmd.arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .value_parser(clap::value_parser!(usize))
+                .action(ArgAction::Append)
+                .help("Also run the contended table at N threads (repeatable); default 1, 2, 4, … up to 2× the CPUs"),
+        )
+        .arg(
+            Arg::new("only")
+                .long("only")
+                .value_name("TABLE")
+                .value_parser(["pairs", "workloads", "contended"])
+                .help("Run one table: pairs (against the CAS pair and the peers), workloads (seed 001 by locking mode) or contended (by thread count)"),
+        )
     }
 
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
-        let s = ctx.settings();
+        let only = ctx.option::<String>("only");
+        let wanted = |table: &str| only.as_deref().map_or(true, |o| o == table);
         let stats0 = sync::stats();
-        let word = AtomicUsize::new(1);
-        let bar = progress(8, "lock");
-        let base = measure_ns_per_op(&s, |n| cas_pair(&word, n));
-        bar.inc(1);
-        let mut rows: Vec<(&str, &str, Stats, &str)> = vec![("cas-pair", "baseline", base.clone(), "1.00×")];
-        rows.push(("uncontended", "lightweight", uncontended(&s), "≤ 1.15×"));
-        bar.inc(1);
-        rows.push(("recursive", "lightweight", recursive(&s), "≤ 0.35×"));
-        bar.inc(1);
-        rows.push(("churn", "lightweight", measure_ns_per_op(&s, churn), "-"));
-        bar.inc(1);
-        rows.push(("synchronized", "lightweight", synchronized(&s), "-"));
-        bar.inc(1);
-        let s2 = s;
-        rows.push((
-            "monitor-mode",
-            "monitor",
-            in_monitor_mode(move || uncontended(&s2))?,
-            "-",
-        ));
-        bar.inc(1);
-        rows.push((
-            "monitor-churn",
-            "monitor",
-            in_monitor_mode(move || measure_ns_per_op(&s2, churn))?,
-            "-",
-        ));
-        bar.inc(1);
-        rows.push(("contended-2t", "lightweight", contended(&s), "-"));
-        bar.inc(1);
-        bar.finish_and_clear();
-        let inflations = sync::stats().since(&stats0);
-
-        let mut t = Table::new(
-            "Lock + unlock pair, ns/op (lower is better); ratio against the CAS pair of this run",
-            &["workload", "mode", "ns/op", "median", "ratio", "goal"],
-        );
-        let mut results = Vec::new();
-        for (name, mode, st, goal) in &rows {
-            t.row(vec![
-                name.to_string(),
-                mode.to_string(),
-                score(st.mean, st.error),
-                num(st.median),
-                ratio(st.median, base.median),
-                goal.to_string(),
-            ]);
-            results.push(
-                BenchResult::new(NAME, name, Mode::AverageTime, st, "ns/op")
-                    .param("mode", mode)
-                    .threads(if *name == "contended-2t" { 2 } else { 1 })
-                    .secondary("ratio_to_cas_pair", Metric::single(st.median / base.median, "x")),
-            );
-        }
-        t.note("ratio = median / median of cas-pair, both measured in this run");
-        t.note(format!(
-            "monitors installed during the run: {} (lightweight rows add only the one contended object; monitor-mode rows one per fresh object); by cause: {}",
-            inflations.monitors_installed(),
-            InflateCause::ALL
-                .iter()
-                .map(|c| format!("{}={}", c.name(), inflations.inflations_by(*c)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-        t.note("contended-2t: 2 threads on 2 shared vCPUs; noisy, for scale only");
-        Ok(Report {
-            tables: vec![t],
-            results,
+        let mut report = Report {
+            tables: vec![],
+            results: vec![],
             plots: vec![],
-        })
+        };
+        if wanted("pairs") {
+            let (t, r) = pairs(ctx)?;
+            report.tables.push(t);
+            report.results.extend(r);
+        }
+        if wanted("workloads") {
+            let (t, r) = workloads::run(&ctx.settings(), ctx.quick);
+            report.tables.push(t);
+            report.results.extend(r);
+        }
+        if wanted("contended") {
+            let extra: Vec<usize> = ctx
+                .matches
+                .try_get_many::<usize>("threads")
+                .ok()
+                .flatten()
+                .map(|v| v.copied().collect())
+                .unwrap_or_default();
+            let counts = contended::thread_counts(workloads::cpus(), &extra);
+            let plan = if ctx.quick {
+                contended::Plan::QUICK
+            } else {
+                contended::Plan::FULL
+            };
+            let (t, r, lost) = contended::run(&counts, plan);
+            anyhow::ensure!(
+                lost == 0,
+                "a lock lost {lost} updates in the contended table: mutual exclusion is broken"
+            );
+            report.tables.push(t);
+            report.results.extend(r);
+        }
+        let inflations = sync::stats().since(&stats0);
+        if let Some(t) = report.tables.last_mut() {
+            t.note(format!(
+                "monitors installed during the experiment (all its tables): {}; by cause: {}",
+                inflations.monitors_installed(),
+                InflateCause::ALL
+                    .iter()
+                    .map(|c| format!("{}={}", c.name(), inflations.inflations_by(*c)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        Ok(report)
     }
+}
+
+/// The first table: lock+unlock pairs against the CAS pair and the peers.
+fn pairs(ctx: &Context) -> anyhow::Result<(Table, Vec<BenchResult>)> {
+    let s = ctx.settings();
+    let word = AtomicUsize::new(1);
+    let bar = progress(9, "lock");
+    let base = measure_ns_per_op(&s, |n| cas_pair(&word, n));
+    bar.inc(1);
+    let mut rows: Vec<(&str, &str, Stats, Option<Goal>)> = vec![("cas-pair", "baseline", base.clone(), None)];
+    rows.push((
+        "uncontended",
+        "lightweight",
+        uncontended(&s),
+        Some(UNCONTENDED_GOAL),
+    ));
+    bar.inc(1);
+    rows.push(("recursive", "lightweight", recursive(&s), Some(RECURSIVE_GOAL)));
+    bar.inc(1);
+    let [pl, re, st, re_rec] = peers(&s);
+    bar.inc(1);
+    rows.push(("churn", "lightweight", measure_ns_per_op(&s, churn), None));
+    bar.inc(1);
+    rows.push(("synchronized", "lightweight", synchronized(&s), None));
+    bar.inc(1);
+    let s2 = s;
+    rows.push((
+        "monitor-mode",
+        "monitor",
+        in_monitor_mode(move || uncontended(&s2))?,
+        None,
+    ));
+    bar.inc(1);
+    rows.push((
+        "monitor-churn",
+        "monitor",
+        in_monitor_mode(move || measure_ns_per_op(&s2, churn))?,
+        None,
+    ));
+    bar.inc(1);
+    rows.push(("contended-2t", "lightweight", contended(&s), None));
+    bar.inc(1);
+    let best_uncontended = pl.1.median.min(st.1.median);
+    let best_recursive = re_rec.1.median;
+    let peer_base = move |name: &str| match name {
+        "recursive" => best_recursive,
+        "contended-2t" => f64::NAN,
+        _ => best_uncontended,
+    };
+    for (name, stats) in [pl, re, st, re_rec] {
+        rows.push((name, "peer", stats, None));
+    }
+
+    let mut t = Table::new(
+            "Lock + unlock pair, ns/op (lower is better); ratio against the CAS pair and the best peer of this run",
+            &["workload", "mode", "ns/op", "median", "ratio", "× best peer", "goal"],
+        );
+    let mut results = Vec::new();
+    for (name, mode, st, goal) in &rows {
+        let to_cas = st.median / base.median;
+        let to_peer = st.median / peer_base(name);
+        let fastpath_row = *mode != "peer" && *mode != "baseline";
+        t.row(vec![
+            name.to_string(),
+            mode.to_string(),
+            score(st.mean, st.error),
+            num(st.median),
+            ratio(st.median, base.median),
+            if fastpath_row {
+                ratio(st.median, peer_base(name))
+            } else {
+                "-".into()
+            },
+            goal.map_or_else(|| "-".into(), |g| g.mark(to_cas, to_peer)),
+        ]);
+        let mut r = BenchResult::new(NAME, name, Mode::AverageTime, st, "ns/op")
+            .param("mode", mode)
+            .threads(if *name == "contended-2t" { 2 } else { 1 })
+            .secondary("ratio_to_cas_pair", Metric::single(to_cas, "x"));
+        if fastpath_row && to_peer.is_finite() {
+            r = r.secondary("ratio_to_best_peer", Metric::single(to_peer, "x"));
+        }
+        results.push(r);
+    }
+    t.note("ratio = median / median of cas-pair, both measured in this run");
+    t.note("× best peer: uncontended rows against the faster of parking-lot-mutex and std-mutex, recursive against parking-lot-reentrant-recursive (the outer hold taken once); peers' rows are lock+unlock of an empty Mutex<()> / ReentrantMutex<()>");
+    t.note("contended-2t: 2 threads on 2 shared vCPUs; noisy, for scale only");
+
+    bar.finish_and_clear();
+    Ok((t, results))
 }

@@ -1,0 +1,461 @@
+//! Issue 14's contended table: fastpath against the locks a Rust user would
+//! otherwise pick, at every thread count, in one process.
+//!
+//! Where it sits: `fastpath lock` calls [`run`] after the seed-001 suite.
+//! Each cell is one workload on one lock: `threads` threads each take the
+//! lock, bump a counter and do the critical section's work, release, then
+//! do the work outside. Short: ~5 ns in, ~25 ns out. Long: ~1 µs in, ~25 ns
+//! out. The locks (fastpath's `Synchronized<u64>`, `parking_lot::Mutex`,
+//! `parking_lot::ReentrantMutex`, `std::sync::Mutex`) run round-robin,
+//! one timed run each per round, the order rotated every round so that
+//! none always runs first after a thread-count change.
+//!
+//! Beside throughput each run records what explains it:
+//! - fairness: least / most operations completed by one thread;
+//! - hand-overs per operation: how often the thread entering the critical
+//!   section is not the one that left it last (1.0 = strict alternation,
+//!   near 0 = one thread keeps re-taking the lock);
+//! - voluntary and involuntary context switches of the measuring threads
+//!   (getrusage `RUSAGE_THREAD`), per 1000 operations: voluntary ones are
+//!   parks (futex waits), involuntary ones preemptions;
+//! - lost updates: operations counted by the threads minus the protected
+//!   counter's final value. Anything but 0 is a broken lock.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use fastpath::sync::Synchronized;
+
+use crate::harness::{black_box, Stats};
+use crate::report::table::{num, ratio};
+use crate::report::{BenchResult, Metric, Mode, Table};
+
+use super::NAME;
+
+/// A lock protecting a `u64` counter, as the user sees it.
+trait CountedLock: Send + Sync {
+    /// Takes the lock, bumps the counter, runs `inside`, releases.
+    fn bump(&self, inside: impl FnOnce());
+    /// The counter (no thread holds the lock any more).
+    fn count(&self) -> u64;
+}
+
+impl CountedLock for std::pin::Pin<Box<Synchronized<u64>>> {
+    #[inline]
+    fn bump(&self, inside: impl FnOnce()) {
+        // `lock` fails only when this thread already holds it; it never does.
+        if let Ok(mut g) = self.as_ref().lock() {
+            *g += 1;
+            inside();
+        }
+    }
+    fn count(&self) -> u64 {
+        self.as_ref().lock().map_or(0, |g| *g)
+    }
+}
+
+impl CountedLock for parking_lot::Mutex<u64> {
+    #[inline]
+    fn bump(&self, inside: impl FnOnce()) {
+        let mut g = self.lock();
+        *g += 1;
+        inside();
+    }
+    fn count(&self) -> u64 {
+        *self.lock()
+    }
+}
+
+impl CountedLock for parking_lot::ReentrantMutex<Cell<u64>> {
+    #[inline]
+    fn bump(&self, inside: impl FnOnce()) {
+        let g = self.lock();
+        g.set(g.get() + 1);
+        inside();
+    }
+    fn count(&self) -> u64 {
+        self.lock().get()
+    }
+}
+
+impl CountedLock for std::sync::Mutex<u64> {
+    #[inline]
+    fn bump(&self, inside: impl FnOnce()) {
+        // A poisoned lock still counts: poisoning marks a panic, not a race.
+        let mut g = self.lock().unwrap_or_else(|e| e.into_inner());
+        *g += 1;
+        inside();
+    }
+    fn count(&self) -> u64 {
+        *self.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The locks, in table order; the first is fastpath's, then its peers, then
+/// a diagnostic row run at one thread only: fastpath on an object inflated
+/// beforehand, the state every object of the contended rows is in after its
+/// first contention (monitors are not deflated yet), without contention.
+pub const LOCKS: [&str; 5] = [
+    "fastpath",
+    "parking_lot::Mutex",
+    "parking_lot::ReentrantMutex",
+    "std::sync::Mutex",
+    "fastpath, inflated",
+];
+/// The peers' indices in [`LOCKS`].
+const PEERS: std::ops::Range<usize> = 1..4;
+/// The diagnostic row's index.
+const INFLATED: usize = 4;
+/// The workload-name suffix per lock, so `compare --by-workload` pairs
+/// fastpath with HotSpot's `synchronized` and the reentrant peers with
+/// `ReentrantLock` (`LockContendedBench` names its methods the same).
+const SUFFIX: [&str; 5] = ["", "-parking-lot", "-reentrant", "-std", "-inflated"];
+
+/// A critical-section shape.
+#[derive(Clone, Copy)]
+struct Section {
+    name: &'static str,
+    inside_ns: f64,
+    outside_ns: f64,
+}
+
+const SECTIONS: [Section; 2] = [
+    Section {
+        name: "short-cs",
+        inside_ns: 5.0,
+        outside_ns: 25.0,
+    },
+    Section {
+        name: "long-cs",
+        inside_ns: 1000.0,
+        outside_ns: 25.0,
+    },
+];
+
+/// A spin of `units` dependent steps: the work inside and outside the lock
+/// (and the workload suite's stand-in for `Blackhole.consumeCPU`).
+#[inline(never)]
+pub(super) fn work(units: u32) {
+    let mut x = black_box(1u64);
+    for _ in 0..units {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+    }
+    black_box(x);
+}
+
+/// Nanoseconds per unit of [`work`] on this machine, measured once.
+fn ns_per_unit() -> f64 {
+    let units = 1u32 << 20;
+    let best = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            work(units);
+            t.elapsed().as_nanos() as f64
+        })
+        .fold(f64::INFINITY, f64::min);
+    (best / f64::from(units)).max(0.01)
+}
+
+/// The current thread's (voluntary, involuntary) context switches; (0, 0)
+/// if the kernel refuses (the columns then read 0, never garbage).
+fn context_switches() -> (u64, u64) {
+    // SAFETY: `rusage` is a C struct of integers and `timeval`s (integers):
+    // all-zero is a valid value of it.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `ru` is a valid, writable `rusage` that outlives the call;
+    // RUSAGE_THREAD is defined on Linux, the only target of this lab.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut ru) };
+    if rc != 0 {
+        return (0, 0);
+    }
+    (ru.ru_nvcsw as u64, ru.ru_nivcsw as u64)
+}
+
+/// What one timed run of one lock measured.
+#[derive(Clone, Copy, Debug, Default)]
+struct Run {
+    mops: f64,
+    min_ops: u64,
+    max_ops: u64,
+    ops: u64,
+    handovers: u64,
+    voluntary: u64,
+    involuntary: u64,
+    lost: u64,
+}
+
+/// One timed run: `threads` threads on a fresh `lock` for `time`.
+fn run_one<L: CountedLock + 'static>(
+    lock: L,
+    threads: usize,
+    inside: u32,
+    outside: u32,
+    time: Duration,
+) -> Run {
+    let lock = Arc::new(lock);
+    // Which thread last held the lock; written only inside it, so Relaxed
+    // suffices (the lock's acquire/release orders it).
+    let last = Arc::new(AtomicUsize::new(usize::MAX));
+    let stop = Arc::new(AtomicBool::new(false));
+    let start = Arc::new(Barrier::new(threads + 1));
+    let workers: Vec<_> = (0..threads)
+        .map(|i| {
+            let (lock, last, stop, start) = (lock.clone(), last.clone(), stop.clone(), start.clone());
+            std::thread::spawn(move || {
+                start.wait();
+                let cs0 = context_switches();
+                let (mut ops, mut handovers) = (0u64, 0u64);
+                // At least one operation per thread, even one descheduled
+                // for the whole run: a row never reads 0 ops for a lock that
+                // works. Relaxed: the flag only ends the loop; join()
+                // publishes the counts.
+                loop {
+                    lock.bump(|| {
+                        if last.load(Ordering::Relaxed) != i {
+                            last.store(i, Ordering::Relaxed);
+                            handovers += 1;
+                        }
+                        work(inside);
+                    });
+                    ops += 1;
+                    work(outside);
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                }
+                let cs1 = context_switches();
+                (ops, handovers, cs1.0 - cs0.0, cs1.1 - cs0.1)
+            })
+        })
+        .collect();
+    start.wait();
+    let t = Instant::now();
+    std::thread::sleep(time);
+    stop.store(true, Ordering::Relaxed);
+    let per: Vec<(u64, u64, u64, u64)> = workers
+        .into_iter()
+        .map(|w| w.join().unwrap_or_default())
+        .collect();
+    let wall = t.elapsed().as_secs_f64();
+    let ops: u64 = per.iter().map(|p| p.0).sum();
+    Run {
+        mops: ops as f64 / wall / 1e6,
+        min_ops: per.iter().map(|p| p.0).min().unwrap_or(0),
+        max_ops: per.iter().map(|p| p.0).max().unwrap_or(0),
+        ops,
+        // The first entry of each thread is not a hand-over it caused, but
+        // counting it is harmless: threads ≪ operations.
+        handovers: per.iter().map(|p| p.1).sum(),
+        voluntary: per.iter().map(|p| p.2).sum(),
+        involuntary: per.iter().map(|p| p.3).sum(),
+        lost: ops.abs_diff(lock.count()),
+    }
+}
+
+fn run_lock(which: usize, threads: usize, inside: u32, outside: u32, time: Duration) -> Run {
+    match which {
+        0 => run_one(Box::pin(Synchronized::new(0u64)), threads, inside, outside, time),
+        INFLATED => {
+            let s = Box::pin(Synchronized::new(0u64));
+            // A timed wait inflates it, as LockUnlock.setup does.
+            if let Ok(mut g) = s.as_ref().lock() {
+                let _ = g.wait(Some(Duration::from_millis(1)));
+            }
+            run_one(s, threads, inside, outside, time)
+        }
+        1 => run_one(parking_lot::Mutex::new(0u64), threads, inside, outside, time),
+        2 => run_one(
+            parking_lot::ReentrantMutex::new(Cell::new(0u64)),
+            threads,
+            inside,
+            outside,
+            time,
+        ),
+        _ => run_one(std::sync::Mutex::new(0u64), threads, inside, outside, time),
+    }
+}
+
+/// The thread counts: 1, 2, 4, … up to 2× the CPUs, plus any asked for.
+pub fn thread_counts(cpus: usize, extra: &[usize]) -> Vec<usize> {
+    let mut v: Vec<usize> = std::iter::successors(Some(1usize), |t| Some(t * 2))
+        .take_while(|&t| t <= 2 * cpus.max(1))
+        .collect();
+    v.extend(extra.iter().copied().filter(|&t| t > 0));
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Three significant digits, whatever the magnitude (hand-overs per
+/// operation range from 1e-5 to 1).
+fn sig3(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return num(v);
+    }
+    let decimals = (2 - v.abs().log10().floor() as i32).max(0) as usize;
+    format!("{v:.decimals$}")
+}
+
+/// How long and how often.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// Rounds (each lock runs once per round).
+    pub rounds: usize,
+    /// Length of one timed run.
+    pub run_time: Duration,
+}
+
+impl Plan {
+    /// `fastpath all` / `--quick`: about a second per thread count.
+    pub const QUICK: Plan = Plan {
+        rounds: 3,
+        run_time: Duration::from_millis(15),
+    };
+    /// The default: 200 ms runs (issue 14's fairness bound is over 200 ms).
+    pub const FULL: Plan = Plan {
+        rounds: 5,
+        run_time: Duration::from_millis(200),
+    };
+}
+
+/// Runs the table. Returns it, its JMH rows, and the largest number of
+/// lost updates seen (which must be 0).
+pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
+    let unit = ns_per_unit();
+    let units = |ns: f64| (ns / unit).round().max(1.0) as u32;
+    let mut t = Table::new(
+        "Contended lock, total Mops/s (higher is better), median ± error; × best of the peers in this run",
+        &[
+            "cs",
+            "threads",
+            "lock",
+            "Mops/s",
+            "× best peer",
+            "fairness",
+            "hand-overs/op",
+            "vol cs/1k",
+            "invol cs/1k",
+            "lost",
+        ],
+    );
+    let mut results = Vec::new();
+    let mut worst_lost = 0;
+    let mut round_robin = 0usize;
+    for sec in SECTIONS {
+        for &n in threads {
+            let kinds = if n == 1 { LOCKS.len() } else { INFLATED };
+            let mut runs: Vec<Vec<Run>> = vec![Vec::new(); kinds];
+            for _ in 0..plan.rounds {
+                for k in 0..kinds {
+                    let which = (k + round_robin) % kinds;
+                    runs[which].push(run_lock(
+                        which,
+                        n,
+                        units(sec.inside_ns),
+                        units(sec.outside_ns),
+                        plan.run_time,
+                    ));
+                }
+                round_robin += 1;
+            }
+            let stats: Vec<Stats> = runs
+                .iter()
+                .map(|r| Stats::from_samples(r.iter().map(|x| x.mops).collect()))
+                .collect();
+            let best_peer = stats[PEERS].iter().map(|s| s.median).fold(0.0, f64::max);
+            for (k, rs) in runs.iter().enumerate() {
+                let st = &stats[k];
+                let ops: u64 = rs.iter().map(|r| r.ops).sum::<u64>().max(1);
+                let per_k = |f: fn(&Run) -> u64| rs.iter().map(f).sum::<u64>() as f64 * 1000.0 / ops as f64;
+                let mut fair: Vec<f64> = rs
+                    .iter()
+                    .map(|r| r.min_ops as f64 / r.max_ops.max(1) as f64)
+                    .collect();
+                fair.sort_by(f64::total_cmp);
+                let fairness = fair[fair.len() / 2];
+                let handovers = rs.iter().map(|r| r.handovers).sum::<u64>() as f64 / ops as f64;
+                let lost = rs.iter().map(|r| r.lost).max().unwrap_or(0);
+                worst_lost = worst_lost.max(lost);
+                t.row(vec![
+                    sec.name.to_string(),
+                    n.to_string(),
+                    LOCKS[k].to_string(),
+                    format!("{} ± {}", num(st.median), num(st.error)),
+                    ratio(st.median, best_peer),
+                    format!("{fairness:.3}"),
+                    sig3(handovers),
+                    num(per_k(|r| r.voluntary)),
+                    num(per_k(|r| r.involuntary)),
+                    lost.to_string(),
+                ]);
+                results.push(
+                    BenchResult::new(
+                        NAME,
+                        &format!("{}{}", sec.name, SUFFIX[k]),
+                        Mode::Throughput,
+                        st,
+                        "ops/us",
+                    )
+                    .param("lock", LOCKS[k])
+                    .threads(n as u32)
+                    .secondary("ratio_to_best_peer", Metric::single(st.median / best_peer, "x"))
+                    .secondary("fairness_min_over_max", Metric::single(fairness, "ratio"))
+                    .secondary("handovers_per_op", Metric::single(handovers, "ratio"))
+                    .secondary(
+                        "voluntary_cs_per_1k_ops",
+                        Metric::single(per_k(|r| r.voluntary), "#"),
+                    )
+                    .secondary(
+                        "involuntary_cs_per_1k_ops",
+                        Metric::single(per_k(|r| r.involuntary), "#"),
+                    )
+                    .secondary("lost_updates", Metric::single(lost as f64, "#")),
+                );
+            }
+        }
+    }
+    t.note(format!(
+        "short-cs: ~5 ns inside (counter + work), ~25 ns outside; long-cs: ~1 µs inside; work calibrated at {:.2} ns/unit; {} rounds × {} ms per lock, round-robin",
+        unit,
+        plan.rounds,
+        plan.run_time.as_millis()
+    ));
+    t.note("fastpath, inflated (1 thread only): the fastpath row's lock inflated beforehand by a timed wait, i.e. the per-operation cost every later operation pays once an object has seen contention");
+    t.note("× best peer = median / best median of parking_lot::Mutex, parking_lot::ReentrantMutex and std::sync::Mutex at the same row; fastpath = Synchronized<u64>");
+    t.note("fairness = least / most operations one thread completed (median run); hand-overs/op = entries by a thread other than the last holder; cs/1k = getrusage(RUSAGE_THREAD) context switches of the measuring threads per 1000 operations; lost = counted − counter (must be 0)");
+    (t, results, worst_lost)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sig3_keeps_three_significant_digits() {
+        assert_eq!(sig3(0.000_423_4), "0.000423");
+        assert_eq!(sig3(0.5), "0.500");
+        assert_eq!(sig3(12.34), "12.3");
+        assert_eq!(sig3(0.0), "0.000");
+    }
+
+    #[test]
+    fn thread_counts_double_up_to_twice_the_cpus_and_add_extras() {
+        assert_eq!(thread_counts(2, &[]), vec![1, 2, 4]);
+        assert_eq!(thread_counts(3, &[3, 0]), vec![1, 2, 3, 4]);
+        assert_eq!(thread_counts(8, &[16]), vec![1, 2, 4, 8, 16]);
+    }
+
+    #[test]
+    fn every_lock_counts_every_update_under_contention() {
+        for (which, name) in LOCKS.iter().enumerate() {
+            // Three threads even on the diagnostic row: it must count too.
+            let r = run_lock(which, 3, 1, 1, Duration::from_millis(20));
+            assert!(r.ops > 0, "{name}");
+            assert_eq!(r.lost, 0, "{name} lost updates");
+            assert!(r.min_ops <= r.max_ops);
+            assert!(r.handovers <= r.ops);
+        }
+    }
+}
