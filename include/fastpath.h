@@ -741,7 +741,7 @@ const char *fastpath_status_str(int32_t status);
 
 /**
  * The detailed message of the last call on this thread that failed (for
- * example `FASTPATH_SPIN_PAUSE="pasue": unknown value; accepted: ...`), or
+ * example `FASTPATH_SPIN_PAUSE="pasue": unknown value; accepted here: ...`), or
  * "" if none failed yet. The pointer stays valid until the next failing
  * call on the same thread; copy the text to keep it. Never NULL.
  */

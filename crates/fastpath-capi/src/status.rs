@@ -147,7 +147,7 @@ std::thread_local! {
 }
 
 /// The detailed message of the last call on this thread that failed (for
-/// example `FASTPATH_SPIN_PAUSE="pasue": unknown value; accepted: ...`), or
+/// example `FASTPATH_SPIN_PAUSE="pasue": unknown value; accepted here: ...`), or
 /// "" if none failed yet. The pointer stays valid until the next failing
 /// call on the same thread; copy the text to keep it. Never NULL.
 #[no_mangle]
