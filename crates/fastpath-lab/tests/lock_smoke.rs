@@ -181,12 +181,14 @@ fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
         );
         assert!(insns(name) > 0.0, "{name}");
     }
-    // Only the loop is counted (not the process, the setup or the warm-up,
-    // which would make it thousands), and the fast path's shape shows: a
-    // lock pair does at least the CAS pair's work, a recursive pair skips
-    // the CAS and does less, a monitor per object costs far more.
+    // Only the loop is counted (not the process, the setup or the warm-up),
+    // and the fast path's shape shows: a lock pair does at least the CAS
+    // pair's work, a recursive pair skips the CAS and does less, a monitor
+    // per object costs far more. A release build counts ~36 per uncontended
+    // pair here, a debug build (`cargo test`) ~700.
     let (cas, unc, rec) = (insns("cas-pair"), insns("uncontended"), insns("recursive"));
-    assert!((4.0..400.0).contains(&unc), "{unc} instructions per uncontended pair");
+    let most = if cfg!(debug_assertions) { 3_000.0 } else { 400.0 };
+    assert!((4.0..most).contains(&unc), "{unc} instructions per uncontended pair");
     assert!(unc > cas, "uncontended {unc} vs cas-pair {cas}");
     assert!(rec < unc, "recursive {rec} vs uncontended {unc}");
     assert!(insns("monitor-churn") > unc, "monitor-churn vs uncontended");
