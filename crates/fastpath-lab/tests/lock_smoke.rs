@@ -132,7 +132,9 @@ fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
     }
     let dir = std::env::temp_dir().join(format!("fastpath-lock-prof-{}", std::process::id()));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_fastpath"))
-        .args(["lock", "--quick", "--only", "pairs", "--prof", "perfnorm", "--out"])
+        .args([
+            "lock", "--quick", "--only", "pairs", "--prof", "perfnorm", "--out",
+        ])
         .arg(&dir)
         .output()
         .expect("runs");
@@ -188,7 +190,10 @@ fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
     // pair here, a debug build (`cargo test`) ~700.
     let (cas, unc, rec) = (insns("cas-pair"), insns("uncontended"), insns("recursive"));
     let most = if cfg!(debug_assertions) { 3_000.0 } else { 400.0 };
-    assert!((4.0..most).contains(&unc), "{unc} instructions per uncontended pair");
+    assert!(
+        (4.0..most).contains(&unc),
+        "{unc} instructions per uncontended pair"
+    );
     assert!(unc > cas, "uncontended {unc} vs cas-pair {cas}");
     assert!(rec < unc, "recursive {rec} vs uncontended {unc}");
     assert!(insns("monitor-churn") > unc, "monitor-churn vs uncontended");
