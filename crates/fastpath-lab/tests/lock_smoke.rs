@@ -11,6 +11,21 @@
 use fastpath_lab::experiments::{lock::Lock, Context, Experiment};
 use fastpath_lab::report::jmh;
 
+/// The pairs table's single-threaded rows (all but `contended-2t`).
+const SINGLE_THREADED_PAIRS: [&str; 11] = [
+    "cas-pair",
+    "uncontended",
+    "recursive",
+    "churn",
+    "synchronized",
+    "monitor-mode",
+    "monitor-churn",
+    "parking-lot-mutex",
+    "parking-lot-reentrant",
+    "std-mutex",
+    "parking-lot-reentrant-recursive",
+];
+
 #[test]
 fn lock_experiment_runs_quick_and_reports_every_row() {
     let e = Lock;
@@ -24,18 +39,8 @@ fn lock_experiment_runs_quick_and_reports_every_row() {
     let json = jmh::to_json(&report.results);
     let back = jmh::from_json(&json).unwrap();
     let names: Vec<&str> = back.iter().map(|r| r.benchmark.as_str()).collect();
-    for row in [
-        "cas-pair",
-        "uncontended",
-        "recursive",
-        "churn",
-        "synchronized",
-        "monitor-mode",
-        "monitor-churn",
+    let others = [
         "contended-2t",
-        "parking-lot-mutex",
-        "std-mutex",
-        "parking-lot-reentrant-recursive",
         // Seed 001's suite, one row per locking mode.
         "basic-simple",
         "inflated-recursive-only",
@@ -52,7 +57,8 @@ fn lock_experiment_runs_quick_and_reports_every_row() {
         "short-cs-reentrant",
         "short-cs-std",
         "long-cs",
-    ] {
+    ];
+    for row in SINGLE_THREADED_PAIRS.iter().chain(&others) {
         assert!(
             names.contains(&format!("fastpath.lock.{row}").as_str()),
             "{names:?}"
@@ -161,19 +167,7 @@ fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
         m.score
     };
     // Every single-threaded row is counted, and says which path counted it.
-    for name in [
-        "cas-pair",
-        "uncontended",
-        "recursive",
-        "churn",
-        "synchronized",
-        "monitor-mode",
-        "monitor-churn",
-        "parking-lot-mutex",
-        "parking-lot-reentrant",
-        "std-mutex",
-        "parking-lot-reentrant-recursive",
-    ] {
+    for name in SINGLE_THREADED_PAIRS {
         let r = row(name);
         assert!(
             r.secondary_metrics.contains_key("perfnorm:callgrind-simulated")
