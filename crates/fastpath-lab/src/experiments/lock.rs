@@ -29,10 +29,14 @@
 //! Then two more tables, each in its own file: [`workloads`] (seed 001's
 //! comparison by locking mode, workload by workload) and [`contended`]
 //! (issue 14's thread-count sweep against the peers).
+//! With `--prof perfnorm`, every row also gets its counters per operation
+//! ([`profile`]): the single-threaded rows re-run their measured loop alone,
+//! the multi-threaded ones say why they cannot be counted.
 //! `lock/mca/` holds the fast paths' instruction sequences, copied from the
 //! release binary, for `llvm-mca` (BENCHMARKS.md has the commands).
 
 pub mod contended;
+pub mod profile;
 pub mod workloads;
 
 use std::pin::pin;
@@ -46,6 +50,7 @@ use fastpath::sync::{self, Header, InflateCause, Synchronized};
 use clap::{Arg, ArgAction, Command};
 
 use super::{Context, Experiment};
+use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
 use crate::harness::{black_box, measure_ns_per_op, progress, Settings, Stats};
 use crate::report::table::{num, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Report, Table};
@@ -204,6 +209,79 @@ fn in_monitor_mode<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) ->
     .map_err(|_| anyhow::anyhow!("monitor-mode thread panicked"))?
 }
 
+/// The measured loop of pairs row `row` as a profiler region (id
+/// `pairs/<row>`), on state it owns; `None` for an unknown row. Rows whose
+/// timed loop runs inside an outer hold or a mode take it once per run
+/// (spread over [`profile::PROFILED_OPS`] operations).
+fn pair_region(row: &str) -> Option<profile::RowRegion> {
+    use profile::PROFILED_OPS as OPS;
+    let header = || Box::pin(Header::new());
+    let monitor = || profile::ModeScope::enter(LockingMode::Monitor);
+    Some(Ok(match row {
+        "cas-pair" => {
+            let word = AtomicUsize::new(1);
+            Region::new(OPS, move |n| cas_pair(&word, n))
+        }
+        "uncontended" => {
+            let h = header();
+            Region::new(OPS, move |n| lock_pairs(h.as_ref(), n))
+        }
+        "recursive" => {
+            let h = header();
+            Region::new(OPS, move |n| {
+                let _outer = sync::lock(h.as_ref());
+                lock_pairs(h.as_ref(), n)
+            })
+        }
+        "churn" => Region::new(OPS, churn),
+        "synchronized" => {
+            let v = Box::pin(Synchronized::new(0u64));
+            Region::new(OPS, move |n| synchronized_pairs(v.as_ref(), n))
+        }
+        "monitor-mode" => {
+            let (mode, h) = match monitor() {
+                Ok(m) => (m, header()),
+                Err(e) => return Some(Err(e)),
+            };
+            Region::new(OPS, move |n| {
+                let _mode = &mode;
+                lock_pairs(h.as_ref(), n)
+            })
+        }
+        "monitor-churn" => {
+            let mode = match monitor() {
+                Ok(m) => m,
+                Err(e) => return Some(Err(e)),
+            };
+            Region::new(OPS, move |n| {
+                let _mode = &mode;
+                churn(n)
+            })
+        }
+        "contended-2t" => return Some(profile::multi_threaded(2)),
+        "parking-lot-mutex" => {
+            let m = parking_lot::Mutex::new(());
+            Region::new(OPS, move |n| mutex_pairs(&m, n))
+        }
+        "parking-lot-reentrant" => {
+            let m = parking_lot::ReentrantMutex::new(());
+            Region::new(OPS, move |n| reentrant_pairs(&m, n))
+        }
+        "std-mutex" => {
+            let m = std::sync::Mutex::new(());
+            Region::new(OPS, move |n| std_pairs(&m, n))
+        }
+        "parking-lot-reentrant-recursive" => {
+            let m = parking_lot::ReentrantMutex::new(());
+            Region::new(OPS, move |n| {
+                let _outer = m.lock();
+                reentrant_pairs(&m, n)
+            })
+        }
+        _ => return None,
+    }))
+}
+
 fn contended(s: &Settings) -> Stats {
     let h = Arc::pin(Header::new());
     let samples = (0..s.iterations.max(2))
@@ -261,7 +339,17 @@ impl Experiment for Lock {
         )
     }
 
+    fn perfnorm_region(&self, id: &str) -> Option<Region<'static>> {
+        let region = match id.split_once('/')? {
+            ("pairs", row) => pair_region(row),
+            ("workloads", rest) => workloads::region(rest),
+            _ => None,
+        };
+        region?.ok()
+    }
+
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+        let prof = ctx.profiler(self.name())?;
         let only = ctx.option::<String>("only");
         let wanted = |table: &str| only.as_deref().map_or(true, |o| o == table);
         let stats0 = sync::stats();
@@ -271,13 +359,13 @@ impl Experiment for Lock {
             plots: vec![],
         };
         if wanted("pairs") {
-            let (t, r) = pairs(ctx)?;
-            report.tables.push(t);
+            let (t, r) = pairs(ctx, prof.as_ref())?;
+            report.tables.extend(t);
             report.results.extend(r);
         }
         if wanted("workloads") {
-            let (t, r) = workloads::run(&ctx.settings(), ctx.quick);
-            report.tables.push(t);
+            let (t, r) = workloads::run(&ctx.settings(), ctx.quick, prof.as_ref());
+            report.tables.extend(t);
             report.results.extend(r);
         }
         if wanted("contended") {
@@ -294,12 +382,12 @@ impl Experiment for Lock {
             } else {
                 contended::Plan::FULL
             };
-            let (t, r, lost) = contended::run(&counts, plan);
+            let (t, r, lost) = contended::run(&counts, plan, prof.as_ref());
             anyhow::ensure!(
                 lost == 0,
                 "a lock lost {lost} updates in the contended table: mutual exclusion is broken"
             );
-            report.tables.push(t);
+            report.tables.extend(t);
             report.results.extend(r);
         }
         let inflations = sync::stats().since(&stats0);
@@ -319,7 +407,8 @@ impl Experiment for Lock {
 }
 
 /// The first table: lock+unlock pairs against the CAS pair and the peers.
-fn pairs(ctx: &Context) -> anyhow::Result<(Table, Vec<BenchResult>)> {
+/// With a profiler, the table of the rows' counters follows it.
+fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, Vec<BenchResult>)> {
     let s = ctx.settings();
     let word = AtomicUsize::new(1);
     let bar = progress(9, "lock");
@@ -374,6 +463,7 @@ fn pairs(ctx: &Context) -> anyhow::Result<(Table, Vec<BenchResult>)> {
             &["workload", "mode", "ns/op", "median", "ratio", "× best peer", "goal"],
         );
     let mut results = Vec::new();
+    let mut counters = ProfileTable::new("lock + unlock pairs");
     for (name, mode, st, goal) in &rows {
         let to_cas = st.median / base.median;
         let to_peer = st.median / peer_base(name);
@@ -398,6 +488,11 @@ fn pairs(ctx: &Context) -> anyhow::Result<(Table, Vec<BenchResult>)> {
         if fastpath_row && to_peer.is_finite() {
             r = r.secondary("ratio_to_best_peer", Metric::single(to_peer, "x"));
         }
+        if let Some(p) = prof {
+            bar.set_message(format!("perfnorm {name}"));
+            let region = pair_region(name).unwrap_or_else(|| profile::not_profiled("no region"));
+            r = profile::profile_row(p, &mut counters, &format!("pairs/{name}"), region, r);
+        }
         results.push(r);
     }
     t.note("ratio = median / median of cas-pair, both measured in this run");
@@ -405,5 +500,9 @@ fn pairs(ctx: &Context) -> anyhow::Result<(Table, Vec<BenchResult>)> {
     t.note("contended-2t: 2 threads on 2 shared vCPUs; noisy, for scale only");
 
     bar.finish_and_clear();
-    Ok((t, results))
+    let mut tables = vec![t];
+    if let Some(p) = prof {
+        tables.push(counters.finish(p));
+    }
+    Ok((tables, results))
 }

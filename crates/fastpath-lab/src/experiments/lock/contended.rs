@@ -20,6 +20,10 @@
 //!   parks (futex waits), involuntary ones preemptions;
 //! - lost updates: operations counted by the threads minus the protected
 //!   counter's final value. Anything but 0 is a broken lock.
+//!
+//! `--prof perfnorm` counts none of these rows, and says why in its table:
+//! above one thread the profiler refuses them; at one thread the row is a
+//! worker timed for a fixed time, whose fast path the pairs table counts.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -28,10 +32,12 @@ use std::time::{Duration, Instant};
 
 use fastpath::sync::Synchronized;
 
+use crate::harness::perfnorm::{ProfileTable, Profiler};
 use crate::harness::{black_box, Stats};
 use crate::report::table::{num, ratio};
 use crate::report::{BenchResult, Metric, Mode, Table};
 
+use super::profile;
 use super::NAME;
 
 /// A lock protecting a `u64` counter, as the user sees it.
@@ -320,9 +326,10 @@ impl Plan {
     };
 }
 
-/// Runs the table. Returns it, its JMH rows, and the largest number of
-/// lost updates seen (which must be 0).
-pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
+/// Runs the table. Returns it (with `prof`, the counter table after it),
+/// its JMH rows, and the largest number of lost updates seen (which must
+/// be 0).
+pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table>, Vec<BenchResult>, u64) {
     let unit = ns_per_unit();
     let units = |ns: f64| (ns / unit).round().max(1.0) as u32;
     let mut t = Table::new(
@@ -343,6 +350,7 @@ pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
     let mut results = Vec::new();
     let mut worst_lost = 0;
     let mut round_robin = 0usize;
+    let mut counters = ProfileTable::new("contended table");
     for sec in SECTIONS {
         for &n in threads {
             let kinds = if n == 1 { LOCKS.len() } else { INFLATED };
@@ -390,14 +398,8 @@ pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
                     num(per_k(|r| r.involuntary)),
                     lost.to_string(),
                 ]);
-                results.push(
-                    BenchResult::new(
-                        NAME,
-                        &format!("{}{}", sec.name, SUFFIX[k]),
-                        Mode::Throughput,
-                        st,
-                        "ops/us",
-                    )
+                let row = format!("{}{}", sec.name, SUFFIX[k]);
+                let mut r = BenchResult::new(NAME, &row, Mode::Throughput, st, "ops/us")
                     .param("lock", LOCKS[k])
                     .threads(n as u32)
                     .secondary("ratio_to_best_peer", Metric::single(st.median / best_peer, "x"))
@@ -411,8 +413,16 @@ pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
                         "involuntary_cs_per_1k_ops",
                         Metric::single(per_k(|r| r.involuntary), "#"),
                     )
-                    .secondary("lost_updates", Metric::single(lost as f64, "#")),
-                );
+                    .secondary("lost_updates", Metric::single(lost as f64, "#"));
+                if let Some(p) = prof {
+                    let region = if n > 1 {
+                        profile::multi_threaded(n as u32)
+                    } else {
+                        profile::not_profiled("one worker thread timed for a fixed time, not a count of operations: its lock's single-threaded fast path is counted in the pairs table")
+                    };
+                    r = profile::profile_row(p, &mut counters, &format!("contended/{row}/{n}t"), region, r);
+                }
+                results.push(r);
             }
         }
     }
@@ -425,7 +435,11 @@ pub fn run(threads: &[usize], plan: Plan) -> (Table, Vec<BenchResult>, u64) {
     t.note("fastpath, inflated (1 thread only): the fastpath row's lock inflated beforehand by a timed wait, i.e. the per-operation cost every later operation pays once an object has seen contention");
     t.note("× best peer = median / best median of parking_lot::Mutex, parking_lot::ReentrantMutex and std::sync::Mutex at the same row; fastpath = Synchronized<u64>");
     t.note("fairness = least / most operations one thread completed (median run); hand-overs/op = entries by a thread other than the last holder; cs/1k = getrusage(RUSAGE_THREAD) context switches of the measuring threads per 1000 operations; lost = counted − counter (must be 0)");
-    (t, results, worst_lost)
+    let mut tables = vec![t];
+    if let Some(p) = prof {
+        tables.push(counters.finish(p));
+    }
+    (tables, results, worst_lost)
 }
 
 #[cfg(test)]

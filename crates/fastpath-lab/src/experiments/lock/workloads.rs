@@ -29,6 +29,10 @@
 //! `wait` while holding it. With asynchronous deflation an idle monitor may
 //! go back to the header between rows; the lock is taken again at once in a
 //! loop, so within one row it stays what it was made.
+//!
+//! With `--prof perfnorm`, each single-threaded workload in each mode is
+//! counted too ([`region`]: its body on the calling thread switched to the
+//! mode); the threaded ones carry the profiler's refusal.
 
 use std::collections::VecDeque;
 use std::pin::{pin, Pin};
@@ -39,11 +43,13 @@ use std::time::{Duration, Instant};
 use fastpath::config::LockingMode;
 use fastpath::sync::{self, Header, Synchronized};
 
+use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
 use crate::harness::{black_box, measure_ns_per_op, Settings, Stats};
 use crate::report::table::{num, percent};
 use crate::report::{BenchResult, Metric, Mode, Table};
 
 use super::contended::work;
+use super::profile::{self, ModeScope, RowRegion};
 use super::NAME;
 
 /// The columns, baseline first (the seed's "baseline" is stack-locking).
@@ -557,9 +563,45 @@ fn suite_settings(s: &Settings, quick: bool) -> Settings {
     }
 }
 
+/// Workload `name` in `mode` as a profiler region: its body on two objects
+/// the region owns (inflated first where the row inflates them), on the
+/// calling thread switched to `mode`. A threaded workload's region is
+/// marked with its threads, for the profiler to refuse.
+fn workload_region(w: &Workload, mode: LockingMode) -> RowRegion {
+    let (body, inflated) = match w.run {
+        Run::Thin(b) => (b, false),
+        Run::Inflated(b) => (b, true),
+        Run::Threaded(_) => {
+            let threads = if w.threads == 0 { cpus() as u32 } else { w.threads };
+            return profile::multi_threaded(threads);
+        }
+    };
+    let scope = ModeScope::enter(mode)?;
+    let (h1, h2) = (Box::pin(Header::new()), Box::pin(Header::new()));
+    if inflated {
+        inflate(h1.as_ref());
+        inflate(h2.as_ref());
+    }
+    let d = Dummies::new();
+    Ok(Region::new(profile::PROFILED_OPS, move |n| {
+        let _mode = &scope;
+        body(black_box(h1.as_ref()), black_box(h2.as_ref()), &d, n)
+    }))
+}
+
+/// The region `<workload>/<mode>` (the part of a `workloads/…` id after the
+/// table), `None` for an unknown workload or mode.
+pub fn region(id: &str) -> Option<RowRegion> {
+    let (name, mode) = id.split_once('/')?;
+    let mode: LockingMode = mode.parse().ok()?;
+    let w = WORKLOADS.iter().find(|w| w.name == name)?;
+    Some(workload_region(w, mode))
+}
+
 /// Runs every workload in every mode and returns the seed-shaped table and
-/// one JMH row per workload and mode.
-pub fn run(s: &Settings, quick: bool) -> (Table, Vec<BenchResult>) {
+/// one JMH row per workload and mode (with `prof`, their counters too, and
+/// the counter table after the seed's).
+pub fn run(s: &Settings, quick: bool, prof: Option<&Profiler>) -> (Vec<Table>, Vec<BenchResult>) {
     let s = suite_settings(s, quick);
     let legacy_is_real =
         on_thread(LockingMode::Legacy, sync::current_thread_locking_mode) == LockingMode::Legacy;
@@ -576,6 +618,7 @@ pub fn run(s: &Settings, quick: bool) -> (Table, Vec<BenchResult>) {
         ],
     );
     let mut results = Vec::new();
+    let mut counters = ProfileTable::new("seed 001's workloads by locking mode");
     for w in WORKLOADS {
         let threads = if w.threads == 0 { cpus() as u32 } else { w.threads };
         let st: Vec<Stats> = MODES.iter().map(|&m| w.run.measure(&s, m)).collect();
@@ -590,12 +633,15 @@ pub fn run(s: &Settings, quick: bool) -> (Table, Vec<BenchResult>) {
             percent(st[2].median, st[0].median),
         ]);
         for (m, x) in MODES.iter().zip(&st) {
-            results.push(
-                BenchResult::new(NAME, w.name, Mode::AverageTime, x, "ns/op")
-                    .param("mode", m.name())
-                    .threads(threads)
-                    .secondary("ratio_to_legacy", Metric::single(x.median / st[0].median, "x")),
-            );
+            let mut r = BenchResult::new(NAME, w.name, Mode::AverageTime, x, "ns/op")
+                .param("mode", m.name())
+                .threads(threads)
+                .secondary("ratio_to_legacy", Metric::single(x.median / st[0].median, "x"));
+            if let Some(p) = prof {
+                let id = format!("workloads/{}/{}", w.name, m.name());
+                r = profile::profile_row(p, &mut counters, &id, workload_region(w, *m), r);
+            }
+            results.push(r);
         }
     }
     for w in WORKLOADS {
@@ -605,5 +651,9 @@ pub fn run(s: &Settings, quick: bool) -> (Table, Vec<BenchResult>) {
     if !legacy_is_real {
         t.note("NOTE: legacy stack-locking is not implemented in this build; current_thread_locking_mode() reports lightweight on a legacy thread, so the legacy column ran as lightweight and its % is lightweight against itself");
     }
-    (t, results)
+    let mut tables = vec![t];
+    if let Some(p) = prof {
+        tables.push(counters.finish(p));
+    }
+    (tables, results)
 }
