@@ -103,8 +103,7 @@ impl HeapInner {
     }
 
     fn set_state(&self, bits: u8) {
-        // Relaxed: written only in pauses; the safepoint mutex publishes it.
-        self.gc_state.store(bits, Ordering::Relaxed);
+        self.gc_state.set(bits);
     }
 
     fn concurrent_cycle(&self, lab: &Lab) {
@@ -426,7 +425,7 @@ impl HeapInner {
     /// region's cards are clean. Returns how many objects it reached.
     pub(crate) fn verify(&self) -> Result<usize, String> {
         let s = &self.space;
-        let state = self.gc_state.load(Ordering::Relaxed);
+        let state = self.gc_state.get();
         if state != 0 {
             return Err(format!("GC state {state:#x} after the cycle"));
         }

@@ -33,7 +33,7 @@ use std::sync::{Arc, Mutex};
 
 use super::barrier::BarrierSet;
 use super::forwarding;
-use super::heap::{Lab, Pool, Space, CELL_OVERHEAD_WORDS, DIRTY_CARD};
+use super::heap::{Lab, Pool, Space, CARD_SHIFT, CELL_OVERHEAD_WORDS, DIRTY_CARD};
 use super::runtime::{GcError, HeapInner, EVACUATION, HAS_FORWARDED, MARKING};
 use super::settings::{Barrier, GcMode};
 use crate::sync;
@@ -95,7 +95,12 @@ impl MutatorShared {
 /// A thread's context on a heap, generic over its barrier set.
 pub struct Mutator<B: BarrierSet> {
     /// The heap's GC state byte: what every barrier fast path tests.
-    state: *const AtomicU8,
+    state: *const u8,
+    /// The card table, biased so that `card_base + (addr >> 9)` is the card
+    /// of `addr` (HotSpot's `byte_map_base`).
+    card_base: usize,
+    /// Log2 of the region size, for `g1-card`'s same-region filter.
+    region_shift: u32,
     /// The heap's run-time barrier set (used by [`super::Dynamic`] only).
     bits: u16,
     heap: Arc<HeapInner>,
@@ -152,7 +157,9 @@ impl<B: BarrierSet> Mutator<B> {
         heap.safepoint.register();
         heap.mutators().push(shared.clone());
         Mutator {
-            state: &heap.gc_state as *const AtomicU8,
+            state: heap.gc_state.as_ptr(),
+            region_shift: heap.space.region_shift,
+            card_base: (heap.space.cards.as_ptr() as usize).wrapping_sub(heap.space.base >> CARD_SHIFT),
             bits: heap.config.barriers.0,
             shared,
             id,
@@ -175,9 +182,8 @@ impl<B: BarrierSet> Mutator<B> {
     #[inline(always)]
     fn gc_state(&self) -> u8 {
         // SAFETY: `state` points into `self.heap`, which this mutator keeps
-        // alive. Relaxed: the byte changes only inside pauses, and the
-        // safepoint's mutex orders those writes before this thread resumes.
-        unsafe { &*self.state }.load(Ordering::Relaxed)
+        // alive; a running mutator's read races no write (see StateByte).
+        unsafe { *self.state }
     }
 
     #[inline(always)]
@@ -623,16 +629,60 @@ impl<B: BarrierSet> Mutator<B> {
     /// post-write barriers.
     #[inline(always)]
     pub(crate) fn store_raw(&self, obj: usize, i: usize, v: usize) {
-        let (o, v) = self.resolve_for_write(obj, v);
+        if self.brooks_wb_active() {
+            return self.store_slow(obj, i, v);
+        }
+        self.store_resolved(self.resolve_for_read_or_wb(obj), i, v);
+    }
+
+    /// Whether `brooks-wb` must take its slow path: the state byte's test.
+    /// The whole access is then done out of line, so the fast path keeps
+    /// no registers live across a call (no prologue: the seed's four
+    /// instructions are all the barrier costs).
+    #[inline(always)]
+    fn brooks_wb_active(&self) -> bool {
+        self.has(Barrier::BrooksWb) && self.gc_state() & (EVACUATION | HAS_FORWARDED) != 0
+    }
+
+    /// The object a write goes to when `brooks_wb_active` is false: through
+    /// the forwarding word under either Brooks barrier.
+    #[inline(always)]
+    fn resolve_for_read_or_wb(&self, obj: usize) -> usize {
+        if self.has(Barrier::BrooksWb) {
+            forwarding::forwardee(self.space().fwd(obj))
+        } else {
+            self.resolve_for_read(obj)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn store_slow(&self, obj: usize, i: usize, v: usize) {
+        let (o, v) = self.brooks_wb_slow(obj, v);
+        self.store_resolved(o, i, v);
+    }
+
+    /// The store into the resolved object, with SATB and the card barriers.
+    #[inline(always)]
+    fn store_resolved(&self, o: usize, i: usize, v: usize) {
         let addr = Space::ref_addr(o, i);
-        let field = self.space().word(addr);
         if self.has(Barrier::Satb) && self.gc_state() & MARKING != 0 {
-            // Relaxed: only this value's identity matters to the marker.
-            self.satb_slow(field.load(Ordering::Relaxed));
+            return self.store_satb_slow(o, addr, v);
         }
         // Release: publishes the stored object's initialization.
+        self.space().word(addr).store(v, Ordering::Release);
+        self.post_write(o, addr, v);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn store_satb_slow(&self, o: usize, addr: usize, v: usize) {
+        let field = self.space().word(addr);
+        // Relaxed: only the old value's identity matters to the marker.
+        self.satb_slow(field.load(Ordering::Relaxed));
+        // Release: as store_resolved.
         field.store(v, Ordering::Release);
-        self.post_write(addr, v);
+        self.post_write(o, addr, v);
     }
 
     /// SATB slow path: remember the overwritten value for the marker.
@@ -649,22 +699,37 @@ impl<B: BarrierSet> Mutator<B> {
         }
     }
 
-    /// The post-write card barriers for a store of `v` at `addr`.
+    /// The card of heap address `addr`: a shift and an add off the biased
+    /// base, no bounds check.
     #[inline(always)]
-    fn post_write(&self, addr: usize, v: usize) {
-        let s = self.space();
+    fn card(&self, addr: usize) -> &AtomicU8 {
+        debug_assert!(self.space().contains(addr));
+        // SAFETY: `addr` is a field address inside this heap (the object was
+        // checked by `check`, or came from the heap), so the biased index
+        // lands inside the card table, which lives as long as `self.heap`.
+        unsafe { &*(self.card_base.wrapping_add(addr >> CARD_SHIFT) as *const AtomicU8) }
+    }
+
+    /// The post-write card barriers for a store of `v` at `addr`, a field of
+    /// `obj`. `card` and `card-cond` mark the card of the object's start
+    /// (HotSpot's imprecise marking for instance fields: a scanner of the
+    /// card scans whole objects starting on it); `g1-card` marks the
+    /// field's own card, as G1 does.
+    #[inline(always)]
+    fn post_write(&self, obj: usize, addr: usize, v: usize) {
+        // Relaxed card accesses: a card is a hint, read by the collector in
+        // pauses (ordered by the safepoint mutex).
         if self.has(Barrier::Card) {
-            // Relaxed: a card is a hint read in pauses (mutex-ordered).
-            s.card(addr).store(DIRTY_CARD, Ordering::Relaxed);
+            self.card(obj).store(DIRTY_CARD, Ordering::Relaxed);
         } else if self.has(Barrier::CardCond) {
-            let card = s.card(addr);
+            let card = self.card(obj);
             if card.load(Ordering::Relaxed) != DIRTY_CARD {
                 card.store(DIRTY_CARD, Ordering::Relaxed);
             }
         } else if self.has(Barrier::G1Card)
-            && (addr ^ v) >> s.region_shift != 0
+            && (addr ^ v) >> self.region_shift != 0
             && v != 0
-            && s.card(addr).load(Ordering::Relaxed) != DIRTY_CARD
+            && self.card(addr).load(Ordering::Relaxed) != DIRTY_CARD
         {
             self.g1_card_slow(addr);
         }
@@ -679,11 +744,11 @@ impl<B: BarrierSet> Mutator<B> {
         // SeqCst fence: G1's StoreLoad between the reference store and the
         // card re-read, so a concurrent refiner's cleaning is not lost.
         std::sync::atomic::fence(Ordering::SeqCst);
-        let card = s.card(addr);
+        let card = self.card(addr);
         if card.load(Ordering::Relaxed) != DIRTY_CARD {
             card.store(DIRTY_CARD, Ordering::Relaxed);
             let mut buf = self.cards.borrow_mut();
-            buf.push((addr - s.base) >> super::heap::CARD_SHIFT);
+            buf.push((addr - s.base) >> CARD_SHIFT);
             if buf.len() >= QUEUE_BUFFER {
                 self.heap.card_queue().append(&mut buf);
             }
@@ -695,41 +760,62 @@ impl<B: BarrierSet> Mutator<B> {
     pub(crate) fn cas_raw(&self, obj: usize, i: usize, expected: usize, new: usize) -> bool {
         let (o, new) = self.resolve_for_write(obj, new);
         let addr = Space::ref_addr(o, i);
-        let field = self.space().word(addr);
-        let mut expected = expected;
-        loop {
-            // AcqRel: Release publishes `new`, Acquire reads what we replace.
-            match field.compare_exchange(expected, new, Ordering::AcqRel, Ordering::Acquire) {
-                Ok(_) => {
-                    if self.has(Barrier::Satb) && self.gc_state() & MARKING != 0 {
-                        self.satb_slow(expected);
-                    }
-                    self.post_write(addr, new);
-                    return true;
+        // AcqRel: Release publishes `new`, Acquire reads what we replace.
+        match self
+            .space()
+            .word(addr)
+            .compare_exchange(expected, new, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => {
+                self.cas_succeeded(o, addr, expected, new);
+                true
+            }
+            Err(actual) => {
+                if self.has(Barrier::Cas) && self.gc_state() & HAS_FORWARDED != 0 {
+                    return self.cas_slow(o, addr, expected, new, actual);
                 }
-                Err(actual) => {
-                    if self.has(Barrier::Cas)
-                        && self.gc_state() & HAS_FORWARDED != 0
-                        && self.cas_false_failure(actual, expected)
-                    {
-                        expected = actual;
-                        continue;
-                    }
-                    return false;
-                }
+                false
             }
         }
     }
 
-    /// `cas` slow path: did the CAS fail only because the field holds the
-    /// other copy of the expected object? (Shenandoah's CAS barrier.)
+    /// After a successful reference CAS: SATB for the replaced value, cards.
+    #[inline(always)]
+    fn cas_succeeded(&self, o: usize, addr: usize, replaced: usize, new: usize) {
+        if self.has(Barrier::Satb) && self.gc_state() & MARKING != 0 {
+            self.satb_slow(replaced);
+        }
+        self.post_write(o, addr, new);
+    }
+
+    /// `cas` slow path (Shenandoah's CAS barrier): the CAS failed while
+    /// copies exist; if the field holds the other copy of the expected
+    /// object, retry with that copy as the expected value.
     #[cold]
     #[inline(never)]
-    fn cas_false_failure(&self, actual: usize, expected: usize) -> bool {
+    fn cas_slow(&self, o: usize, addr: usize, expected: usize, new: usize, mut actual: usize) -> bool {
         let s = self.space();
-        actual != 0
-            && expected != 0
-            && forwarding::forwardee(s.fwd(actual)) == forwarding::forwardee(s.fwd(expected))
+        let target = |x: usize| {
+            if x == 0 {
+                0
+            } else {
+                forwarding::forwardee(s.fwd(x))
+            }
+        };
+        while actual != 0 && expected != 0 && target(actual) == target(expected) {
+            // AcqRel: as cas_raw.
+            match s
+                .word(addr)
+                .compare_exchange(actual, new, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => {
+                    self.cas_succeeded(o, addr, actual, new);
+                    return true;
+                }
+                Err(now) => actual = now,
+            }
+        }
+        false
     }
 
     /// Reads data word `j`.
@@ -745,7 +831,20 @@ impl<B: BarrierSet> Mutator<B> {
     /// Writes data word `j`.
     #[inline(always)]
     pub(crate) fn write_raw(&self, obj: usize, nrefs: usize, j: usize, value: usize) {
-        let (o, _) = self.resolve_for_write(obj, 0);
+        if self.brooks_wb_active() {
+            return self.write_slow(obj, nrefs, j, value);
+        }
+        let o = self.resolve_for_read_or_wb(obj);
+        // Relaxed: as read_raw.
+        self.space()
+            .word(Space::data_addr(o, nrefs, j))
+            .store(value, Ordering::Relaxed);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn write_slow(&self, obj: usize, nrefs: usize, j: usize, value: usize) {
+        let (o, _) = self.brooks_wb_slow(obj, 0);
         // Relaxed: as read_raw.
         self.space()
             .word(Space::data_addr(o, nrefs, j))

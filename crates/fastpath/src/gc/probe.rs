@@ -75,3 +75,26 @@ probes! {
     /// Reference CAS with the CAS barrier.
     probe_cas_cas: cas, Barrier::Cas.bit();
 }
+
+/// The probes' addresses, by name: taking them keeps every probe linked
+/// into a binary that calls this (the lab does, then disassembles itself).
+pub fn addresses() -> Vec<(&'static str, usize)> {
+    macro_rules! addrs {
+        ($($name:ident),*) => { vec![$((stringify!($name), $name as *const () as usize)),*] };
+    }
+    addrs!(
+        probe_load_none,
+        probe_load_brooks_rb,
+        probe_load_lrb,
+        probe_store_none,
+        probe_store_satb,
+        probe_store_card,
+        probe_store_card_cond,
+        probe_store_g1_card,
+        probe_store_brooks_wb,
+        probe_write_none,
+        probe_write_brooks_wb,
+        probe_cas_none,
+        probe_cas_cas
+    )
+}

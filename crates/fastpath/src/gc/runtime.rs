@@ -7,7 +7,7 @@
 //! [`Heap::mutator`] gives each thread its [`Mutator`].
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -195,10 +195,41 @@ pub(crate) struct Control {
     pub(crate) shutdown: bool,
 }
 
+/// The GC state byte. Written only inside pauses (by the collector, with
+/// every mutator stopped) and read only by running mutators and by the
+/// pause itself; the safepoint's mutex orders every write before every
+/// later read, so there is no data race and a plain byte suffices. Plain,
+/// not atomic, so that the barrier's test compiles to `testb $bit,(%reg)`
+/// (an atomic load would be `movzbl` + `test`), and so that the compiler
+/// may keep it in a register between safepoint polls: it cannot change
+/// while this mutator has not stopped.
+pub(crate) struct StateByte(std::cell::UnsafeCell<u8>);
+
+// SAFETY: see the type's comment: every write happens in a pause, ordered
+// by the safepoint mutex against every read.
+unsafe impl Sync for StateByte {}
+
+impl StateByte {
+    /// A pointer for a mutator's fast path.
+    pub(crate) fn as_ptr(&self) -> *const u8 {
+        self.0.get()
+    }
+    /// Reads the byte (a pause, or a running mutator).
+    pub(crate) fn get(&self) -> u8 {
+        // SAFETY: see the type's comment.
+        unsafe { *self.0.get() }
+    }
+    /// Writes the byte: only in a pause, or in a test with no other mutator.
+    pub(crate) fn set(&self, bits: u8) {
+        // SAFETY: see the type's comment.
+        unsafe { *self.0.get() = bits }
+    }
+}
+
 /// Everything shared between mutators and the collector.
 pub(crate) struct HeapInner {
     pub(crate) space: Space,
-    pub(crate) gc_state: AtomicU8,
+    pub(crate) gc_state: StateByte,
     pub(crate) safepoint: Safepoint,
     pub(crate) config: HeapConfig,
     satb: Mutex<Vec<usize>>,
@@ -289,7 +320,7 @@ impl Heap {
             .ok_or_else(|| GcError::BadSize(format!("cannot allocate {} bytes", config.heap_bytes)))?;
         let inner = Arc::new(HeapInner {
             space,
-            gc_state: AtomicU8::new(0),
+            gc_state: StateByte(std::cell::UnsafeCell::new(0)),
             safepoint: Safepoint::default(),
             satb: Mutex::new(Vec::new()),
             card_queue: Mutex::new(Vec::new()),

@@ -22,13 +22,11 @@ fn force_evacuation(h: &Heap, obj: usize) {
         let mut a = s.lock_alloc();
         a.current = None;
     }
-    h.inner
-        .gc_state
-        .store(EVACUATION | HAS_FORWARDED, Ordering::Relaxed);
+    h.inner.gc_state.set(EVACUATION | HAS_FORWARDED);
 }
 
 fn end_evacuation(h: &Heap) {
-    h.inner.gc_state.store(0, Ordering::Relaxed);
+    h.inner.gc_state.set(0);
     for r in h.inner.space.regions.iter() {
         r.in_cset.store(false, Ordering::Relaxed);
     }
@@ -81,11 +79,11 @@ fn satb_enqueues_the_overwritten_value_only_while_marking() {
     let (oa, ob, oc) = (m.get(a).unwrap(), m.get(b).unwrap(), m.get(c).unwrap());
     m.store(oa, 0, Some(ob)).unwrap();
     m.store(oa, 0, Some(oc)).unwrap(); // idle: nothing enqueued
-    h.inner.gc_state.store(MARKING, Ordering::Relaxed);
+    h.inner.gc_state.set(MARKING);
     m.store(oa, 0, Some(ob)).unwrap(); // overwrites c
     assert!(m.cas(oa, 0, Some(ob), None).unwrap()); // overwrites b
     m.store(oa, 0, Some(oc)).unwrap(); // overwrites null: nothing
-    h.inner.gc_state.store(0, Ordering::Relaxed);
+    h.inner.gc_state.set(0);
     let (ca, cb) = (oc.addr(), ob.addr());
     m.retire_local_for_test();
     assert_eq!(*h.inner.satb_queue(), vec![ca, cb]);
@@ -100,7 +98,11 @@ fn card_barriers_dirty_the_right_cards() {
         let b = m.alloc(0, 0).unwrap();
         let s = &h.inner.space;
         let (oa, ob) = (m.get(a).unwrap(), m.get(b).unwrap());
-        let card = |o: Obj<'_>| s.card(o.addr() + 16).load(Ordering::Relaxed);
+        // card and card-cond mark the object's card, g1-card the field's.
+        let card = |o: Obj<'_>| {
+            s.card(o.addr() + if cross_only { 16 } else { 0 })
+                .load(Ordering::Relaxed)
+        };
         assert_eq!(card(oa), CLEAN_CARD);
         m.store(oa, 0, Some(ob)).unwrap(); // same region
         m.store(oa, 1, None).unwrap(); // null
