@@ -630,7 +630,7 @@ impl<B: BarrierSet> Mutator<B> {
     #[inline(always)]
     pub(crate) fn store_raw(&self, obj: usize, i: usize, v: usize) {
         if self.brooks_wb_active() {
-            return self.store_slow(obj, i, v);
+            return self.store_slow(obj, v, i);
         }
         self.store_resolved(self.resolve_for_read_or_wb(obj), i, v);
     }
@@ -657,7 +657,7 @@ impl<B: BarrierSet> Mutator<B> {
 
     #[cold]
     #[inline(never)]
-    fn store_slow(&self, obj: usize, i: usize, v: usize) {
+    fn store_slow(&self, obj: usize, v: usize, i: usize) {
         let (o, v) = self.brooks_wb_slow(obj, v);
         self.store_resolved(o, i, v);
     }
@@ -667,7 +667,9 @@ impl<B: BarrierSet> Mutator<B> {
     fn store_resolved(&self, o: usize, i: usize, v: usize) {
         let addr = Space::ref_addr(o, i);
         if self.has(Barrier::Satb) && self.gc_state() & MARKING != 0 {
-            return self.store_satb_slow(o, addr, v);
+            // Arguments in the order the fast path holds them, so the
+            // branch to the slow path needs no register moves.
+            return self.store_satb_slow(o, v, i);
         }
         // Release: publishes the stored object's initialization.
         self.space().word(addr).store(v, Ordering::Release);
@@ -676,7 +678,8 @@ impl<B: BarrierSet> Mutator<B> {
 
     #[cold]
     #[inline(never)]
-    fn store_satb_slow(&self, o: usize, addr: usize, v: usize) {
+    fn store_satb_slow(&self, o: usize, v: usize, i: usize) {
+        let addr = Space::ref_addr(o, i);
         let field = self.space().word(addr);
         // Relaxed: only the old value's identity matters to the marker.
         self.satb_slow(field.load(Ordering::Relaxed));
@@ -832,7 +835,7 @@ impl<B: BarrierSet> Mutator<B> {
     #[inline(always)]
     pub(crate) fn write_raw(&self, obj: usize, nrefs: usize, j: usize, value: usize) {
         if self.brooks_wb_active() {
-            return self.write_slow(obj, nrefs, j, value);
+            return self.write_slow(obj, value, nrefs, j);
         }
         let o = self.resolve_for_read_or_wb(obj);
         // Relaxed: as read_raw.
@@ -843,7 +846,7 @@ impl<B: BarrierSet> Mutator<B> {
 
     #[cold]
     #[inline(never)]
-    fn write_slow(&self, obj: usize, nrefs: usize, j: usize, value: usize) {
+    fn write_slow(&self, obj: usize, value: usize, nrefs: usize, j: usize) {
         let (o, _) = self.brooks_wb_slow(obj, 0);
         // Relaxed: as read_raw.
         self.space()

@@ -295,9 +295,9 @@ impl HeapInner {
     /// has finished.
     pub(crate) fn wait_for_cycle(&self) {
         let mut c = self.control();
-        // The cycle under way may have chosen its set already: wait for the
-        // one after it.
-        let target = c.cycles_done + 2;
+        // The end of the cycle under way frees its set; the caller retries
+        // after each cycle end (three at most, see Mutator::alloc_slow).
+        let target = c.cycles_done + 1;
         c.requested = true;
         self.control_cv.notify_all();
         while c.cycles_done < target && !c.shutdown {
