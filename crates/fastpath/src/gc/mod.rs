@@ -4,7 +4,7 @@
 //! Where it sits: a runtime creates a [`Heap`] (barrier set and mode from
 //! [`settings`] or code), gives each thread a [`Mutator`], and does every
 //! allocation and reference access through it; the barriers inside those
-//! accesses keep a concurrent collector ([`collector`]'s phases) correct.
+//! accesses keep a concurrent collector (the phases in `collector.rs`) correct.
 //! Headers are `fastpath::sync` headers, so heap objects can be locked
 //! ([`Mutator::lock`]) while the collector runs.
 //!
