@@ -341,24 +341,19 @@ fn fast_paths(check: bool) -> anyhow::Result<Table> {
 /// The pause workload's node: 2 references, 4 data words (72 bytes).
 const NODE_REFS: usize = 2;
 const NODE_DATA: usize = 4;
-const CHUNK: usize = 4000;
 
 /// One mutator of table 3: builds its share of the live set, then replaces
-/// random nodes (making garbage at the allocation rate) until `deadline`.
+/// random nodes (making garbage at the allocation rate) for `seconds`.
 /// Returns (operations, longest operation in ns).
-fn pause_mutator<B: BarrierSet>(
-    heap: &Heap,
-    live_nodes: usize,
-    start: &std::sync::Barrier,
-    deadline: Instant,
-) -> (u64, u64) {
+fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start, seconds: u64) -> (u64, u64) {
     let mut m = heap.mutator::<B>().expect("the heap's barrier set");
-    let chunks = live_nodes.div_ceil(CHUNK);
+    let chunk_len = (heap.max_object_words() - 3).min(4000);
+    let chunks = live_nodes.div_ceil(chunk_len);
     let spine = m.alloc(chunks, 0).expect("spine");
     for c in 0..chunks {
         let d = m.roots_len();
-        let chunk = m.alloc(CHUNK, 0).expect("chunk");
-        for i in 0..CHUNK {
+        let chunk = m.alloc(chunk_len, 0).expect("chunk");
+        for i in 0..chunk_len {
             let d2 = m.roots_len();
             let n = m
                 .alloc(NODE_REFS, NODE_DATA)
@@ -372,7 +367,7 @@ fn pause_mutator<B: BarrierSet>(
         m.store(sp, c, Some(ch)).unwrap();
         m.truncate_roots(d);
     }
-    m.safe_region(|| start.wait());
+    let deadline = m.safe_region(|| start.arrive_and_wait()) + Duration::from_secs(seconds);
     let mut x = 0x9E37_79B9_7F4A_7C15usize ^ (live_nodes << 3);
     let (mut ops, mut worst) = (0u64, 0u64);
     while Instant::now() < deadline {
@@ -384,13 +379,14 @@ fn pause_mutator<B: BarrierSet>(
         let n = m.alloc(NODE_REFS, NODE_DATA).expect("allocation");
         let sp = m.get(spine).unwrap();
         let ch = m.load(sp, x % chunks).unwrap().unwrap();
-        let old = m.load(ch, (x >> 20) % CHUNK).unwrap();
+        let slot = (x >> 20) % chunk_len;
+        let old = m.load(ch, slot).unwrap();
         let o = m.get(n).unwrap();
         if let Some(old) = old {
             m.write(o, 0, m.read(old, 0).unwrap().wrapping_add(1)).unwrap();
         }
         m.store(o, 0, old).unwrap();
-        m.store(ch, (x >> 20) % CHUNK, Some(o)).unwrap();
+        m.store(ch, slot, Some(o)).unwrap();
         // The new node links to the old one: drop that link next time, so
         // the live set stays the same size.
         m.store(o, 0, None).unwrap();
@@ -413,24 +409,20 @@ fn pauses_for<B: BarrierSet>(
     let heap = Heap::new(HeapConfig::new(heap_mib << 20, bits, GcMode::Concurrent))?;
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / MUTATORS;
-    let start = std::sync::Barrier::new(MUTATORS + 1);
+    let start = Start::default();
     let (before, stats, ops, worst) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..MUTATORS)
             .map(|_| {
                 let (heap, start) = (&heap, &start);
-                s.spawn(move || {
-                    // The deadline is set after the build phase.
-                    pause_mutator::<B>(
-                        heap,
-                        per_mutator,
-                        start,
-                        Instant::now() + Duration::from_secs(seconds) + build_allowance(heap_mib),
-                    )
-                })
+                s.spawn(move || pause_mutator::<B>(heap, per_mutator, start, seconds))
             })
             .collect();
-        start.wait();
+        // Wait for every mutator's live set (or for a mutator's failure).
+        while start.ready() < MUTATORS && !handles.iter().any(|h| h.is_finished()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         let before = heap.stats().pauses.len();
+        start.go();
         let results: Vec<(u64, u64)> = handles.into_iter().map(|h| h.join().expect("mutator")).collect();
         let ops: u64 = results.iter().map(|r| r.0).sum();
         let worst = results.iter().map(|r| r.1).max().unwrap_or(0);
@@ -473,16 +465,40 @@ fn pauses_for<B: BarrierSet>(
     Ok(())
 }
 
-/// Extra time the mutators are given to build the live set before the
-/// measured churn (the build is not measured: pauses before the start
-/// barrier are dropped; the deadline only bounds the churn).
-fn build_allowance(heap_mib: usize) -> Duration {
-    Duration::from_millis(20 * heap_mib as u64)
+/// The start line of table 3: mutators build their live sets, arrive, and
+/// wait (in a safe region, so cycles go on) for the measured churn to start.
+#[derive(Default)]
+struct Start {
+    ready: std::sync::atomic::AtomicUsize,
+    go: std::sync::Mutex<Option<Instant>>,
+    cv: std::sync::Condvar,
+}
+
+impl Start {
+    fn arrive_and_wait(&self) -> Instant {
+        // Relaxed: a count polled by the coordinator; the start time is
+        // handed over under the mutex.
+        self.ready.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut go = self.go.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(t) = *go {
+                return t;
+            }
+            go = self.cv.wait(go).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+    fn ready(&self) -> usize {
+        self.ready.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    fn go(&self) {
+        *self.go.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        self.cv.notify_all();
+    }
 }
 
 fn pauses(quick: bool, heap_mib: Option<usize>, results: &mut Vec<BenchResult>) -> anyhow::Result<Table> {
-    let heap_mib = heap_mib.unwrap_or(if quick { 64 } else { 256 });
-    let seconds = if quick { 2 } else { 10 };
+    let heap_mib = heap_mib.unwrap_or(if quick { 32 } else { 256 });
+    let seconds = if quick { 1 } else { 10 };
     let mut t = Table::new(
         format!("Concurrent mode: pauses (ms, from request to release, time-to-safepoint included), 4 mutators, {heap_mib} MiB heap, half live"),
         &["set", "pauses", "p50", "p99", "max", "cycles", "mutator ops", "longest op (ms)"],
@@ -523,7 +539,7 @@ impl Experiment for Gc {
             Arg::new("heap-mib")
                 .long("heap-mib")
                 .value_parser(value_parser!(usize))
-                .help("Heap size of the pause table (default 256, quick 64)"),
+                .help("Heap size of the pause table (default 256, quick 32)"),
         )
     }
 

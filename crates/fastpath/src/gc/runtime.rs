@@ -367,6 +367,11 @@ impl Heap {
         Ok(Mutator::new(self.inner.clone()))
     }
 
+    /// The largest object, in words (header words included): a TLAB.
+    pub fn max_object_words(&self) -> usize {
+        self.inner.space.tlab_bytes / 8
+    }
+
     /// A snapshot of the collector's statistics.
     pub fn stats(&self) -> GcStats {
         let mut s = self.inner.stats().clone();
