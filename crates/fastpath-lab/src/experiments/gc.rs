@@ -428,35 +428,46 @@ fn pauses_for<B: BarrierSet>(
         let worst = results.iter().map(|r| r.1).max().unwrap_or(0);
         (before, heap.stats(), ops, worst)
     });
-    let pauses: Vec<f64> = stats.pauses[before..]
+    let measured = &stats.pauses[before..];
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let pauses: Vec<f64> = measured.iter().map(|p| ms(p.duration)).collect();
+    let work: Vec<f64> = measured
         .iter()
-        .map(|p| p.duration.as_secs_f64() * 1e3)
+        .map(|p| ms(p.duration - p.time_to_safepoint))
         .collect();
-    if pauses.is_empty() {
-        t.row(vec![
-            name.into(),
-            "0".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            stats.cycles.to_string(),
-            ops.to_string(),
-            format!("{:.2}", worst as f64 / 1e6),
-        ]);
-        return Ok(());
-    }
-    let s = Stats::from_samples(pauses.clone());
-    let max = pauses.iter().cloned().fold(0.0, f64::max);
+    let cpu: Vec<f64> = measured.iter().map(|p| ms(p.work_cpu_time)).collect();
+    let max = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
+    let worst_kind = measured
+        .iter()
+        .max_by(|a, b| a.duration.cmp(&b.duration))
+        .map_or("-".to_string(), |p| format!("{:?}", p.kind));
+    let s = Stats::from_samples(if pauses.is_empty() {
+        vec![f64::NAN]
+    } else {
+        pauses.clone()
+    });
+    let w = Stats::from_samples(if work.is_empty() {
+        vec![f64::NAN]
+    } else {
+        work.clone()
+    });
     t.row(vec![
         name.into(),
         pauses.len().to_string(),
         format!("{:.3}", s.percentile(50.0)),
         format!("{:.3}", s.percentile(99.0)),
-        format!("{max:.3}"),
+        format!("{:.3}", max(&pauses)),
+        format!("{:.3}", w.percentile(99.0)),
+        format!("{:.3}", max(&work)),
+        format!("{:.3}", max(&cpu)),
+        worst_kind,
         stats.cycles.to_string(),
         ops.to_string(),
         format!("{:.2}", worst as f64 / 1e6),
     ]);
+    if pauses.is_empty() {
+        return Ok(());
+    }
     results.push(
         BenchResult::new("gc", "concurrent-pause", Mode::SampleTime, &s, "ms")
             .param("barriers", name)
@@ -501,7 +512,20 @@ fn pauses(quick: bool, heap_mib: Option<usize>, results: &mut Vec<BenchResult>) 
     let seconds = if quick { 1 } else { 10 };
     let mut t = Table::new(
         format!("Concurrent mode: pauses (ms, from request to release, time-to-safepoint included), 4 mutators, {heap_mib} MiB heap, half live"),
-        &["set", "pauses", "p50", "p99", "max", "cycles", "mutator ops", "longest op (ms)"],
+        &[
+            "set",
+            "pauses",
+            "p50",
+            "p99",
+            "max",
+            "p99 w/o TTSP",
+            "max w/o TTSP",
+            "max work CPU",
+            "longest",
+            "cycles",
+            "mutator ops",
+            "longest op (ms)",
+        ],
     );
     pauses_for::<gc::ShenandoahBarriers>("shenandoah", heap_mib, seconds, results, &mut t)?;
     pauses_for::<gc::Shenandoah2017Barriers>("shenandoah-2017", heap_mib, seconds, results, &mut t)?;
@@ -509,6 +533,8 @@ fn pauses(quick: bool, heap_mib: Option<usize>, results: &mut Vec<BenchResult>) 
         "{seconds} s of churn per set after building the live set; {} CPUs here: 4 mutators and the collector oversubscribe them, so a preempted mutator delays the safepoint.",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     ));
+    t.note("w/o TTSP: the pause's own work, without the time-to-safepoint (waiting for the last mutator to stop);");
+    t.note("work CPU: the CPU time of that work on the collector thread (less than its wall time when the thread was descheduled).");
     t.note("longest op: the slowest single mutator operation (allocation included), which also catches allocation stalls outside pauses.");
     Ok(t)
 }

@@ -51,7 +51,7 @@ use std::time::{Duration, Instant};
 
 use super::forwarding;
 use super::heap::{Lab, Pool, Space, CLEAN_CARD};
-use super::runtime::{HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
+use super::runtime::{thread_cpu_time, HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
 use crate::sync::LockState;
 
 impl HeapInner {
@@ -93,11 +93,16 @@ impl HeapInner {
         if !self.safepoint.begin(as_mutator) {
             return None;
         }
+        let time_to_safepoint = start.elapsed();
+        let cpu = thread_cpu_time();
         let r = f();
+        let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
         self.safepoint.end(as_mutator);
         self.stats().pauses.push(Pause {
             kind,
             duration: start.elapsed(),
+            time_to_safepoint,
+            work_cpu_time,
         });
         Some(r)
     }
@@ -164,6 +169,7 @@ impl HeapInner {
     /// thread (every other mutator is stopped).
     pub(crate) fn stw_collect(&self) {
         let start = Instant::now();
+        let cpu = thread_cpu_time();
         let lab = Lab::default();
         self.space.clear_marks();
         let mut stack = Vec::new();
@@ -184,9 +190,12 @@ impl HeapInner {
         self.finish_cycle();
         let mut stats = self.stats();
         stats.cycles += 1;
+        // The caller began the pause: its time-to-safepoint is not seen here.
         stats.pauses.push(Pause {
             kind: PauseKind::Full,
             duration: start.elapsed(),
+            time_to_safepoint: Duration::ZERO,
+            work_cpu_time: thread_cpu_time().saturating_sub(cpu),
         });
     }
 

@@ -163,8 +163,29 @@ pub enum PauseKind {
 pub struct Pause {
     /// Which pause.
     pub kind: PauseKind,
-    /// How long.
+    /// How long, from the request to the release.
     pub duration: Duration,
+    /// Of which: from the request until every mutator had stopped.
+    pub time_to_safepoint: Duration,
+    /// CPU time the pause's work took on its thread: against `duration`
+    /// minus `time_to_safepoint`, it tells the work from the waits of a
+    /// descheduled collector on a loaded machine.
+    pub work_cpu_time: Duration,
+}
+
+/// CPU time consumed by the calling thread.
+pub(crate) fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID
+    // exists on every Linux this crate builds for.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// What the collector has done.
