@@ -50,7 +50,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::forwarding;
-use super::heap::{Lab, Pool, Space, CLEAN_CARD};
+use super::heap::{Lab, Space, CLEAN_CARD};
 use super::runtime::{thread_cpu_time, HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
 use crate::sync::LockState;
 
@@ -319,30 +319,10 @@ impl HeapInner {
 
     /// Copies `obj` (in the set) with the collector's LAB, unless done.
     fn evacuate(&self, obj: usize, lab: &Lab) -> usize {
-        let s = &self.space;
-        let bytes = s.cell_words(obj) * 8;
-        let mut copied = None;
-        let to = forwarding::evacuate(
-            s.fwd(obj),
-            obj,
-            || {
-                let cell = lab.alloc(s, bytes, Pool::Evacuation)?;
-                copied = Some(cell);
-                Some(s.copy_object(obj, cell))
-            },
-            |_lost| {},
-        );
-        if let Some(cell) = copied {
-            if to == cell + 8 {
-                self.count_collector_evacuation();
-            } else {
-                lab.undo(cell, bytes);
-            }
+        let (to, won) = self.space.evacuate(obj, lab);
+        if won {
+            self.count_collector_evacuation();
         }
-        assert!(
-            to != obj,
-            "evacuation reserve exhausted: the set is sized so this cannot happen"
-        );
         to
     }
 

@@ -307,6 +307,37 @@ impl Space {
         copy
     }
 
+    /// Evacuates `obj` (in the collection set) into `lab`, racing any other
+    /// evacuator ([`super::forwarding::evacuate`]); returns the forwardee
+    /// and whether this call's copy won (a losing copy is rolled back).
+    pub(crate) fn evacuate(&self, obj: usize, lab: &Lab) -> (usize, bool) {
+        let bytes = self.cell_words(obj) * 8;
+        let mut copied = None;
+        let to = super::forwarding::evacuate(
+            self.fwd(obj),
+            obj,
+            || {
+                let cell = lab.alloc(self, bytes, Pool::Evacuation)?;
+                copied = Some(cell);
+                Some(self.copy_object(obj, cell))
+            },
+            |_lost| {}, // rolled back below, where the cell is known
+        );
+        let won = match copied {
+            Some(cell) if to == cell + 8 => true,
+            Some(cell) => {
+                lab.undo(cell, bytes);
+                false
+            }
+            None => false,
+        };
+        assert!(
+            to != obj,
+            "evacuation reserve exhausted: the collection set is sized so this cannot happen"
+        );
+        (to, won)
+    }
+
     /// Writes a filler over `[start, end)`.
     pub(crate) fn fill(&self, start: usize, end: usize) {
         if start < end {

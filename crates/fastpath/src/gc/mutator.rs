@@ -565,30 +565,10 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// Evacuates `obj` (in the collection set) into this mutator's GCLAB.
     fn evacuate(&self, obj: usize) -> usize {
-        let s = self.space();
-        let bytes = s.cell_words(obj) * 8;
-        let mut copied = None;
-        let to = forwarding::evacuate(
-            s.fwd(obj),
-            obj,
-            || {
-                let cell = self.gclab.alloc(s, bytes, Pool::Evacuation)?;
-                copied = Some(cell);
-                Some(s.copy_object(obj, cell))
-            },
-            |_lost| {},
-        );
-        if let Some(cell) = copied {
-            if to != cell + 8 {
-                self.gclab.undo(cell, bytes);
-            } else {
-                self.heap.stats_evacuated_by_mutators();
-            }
+        let (to, won) = self.space().evacuate(obj, &self.gclab);
+        if won {
+            self.heap.stats_evacuated_by_mutators();
         }
-        assert!(
-            to != obj,
-            "evacuation reserve exhausted: the collection set is sized so this cannot happen"
-        );
         to
     }
 
