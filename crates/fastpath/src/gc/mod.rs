@@ -80,6 +80,8 @@
 //! ```
 
 mod atomic;
+// Under `--cfg loom` only the models use the protocol (the heap is not built).
+#[cfg_attr(all(loom, not(test)), allow(dead_code))]
 pub(crate) mod forwarding;
 
 #[cfg(not(loom))]
