@@ -4,6 +4,9 @@
 //! read through the barriers); the verifier runs after every cycle. Bounded
 //! in time; prints the operations and cycles it checked.
 
+// The heap is not built under `--cfg loom` (only the forwarding protocol is).
+#![cfg(not(loom))]
+
 use std::time::{Duration, Instant};
 
 use fastpath::gc::{BarrierBits, Dynamic, GcMode, Global, Heap, HeapConfig, Mutator};
