@@ -54,15 +54,23 @@
 //! sequences, as `rustc` emits them for the probes in [`probe`]:
 //!
 //! ```text
-//! satb (idle)       movzbl (%state),%eax ; test $0x1,%al ; jne slow
-//! lrb (idle)        movzbl (%state),%eax ; test $0x4,%al ; jne slow
-//! brooks-rb         mov -0x8(%obj),%obj
-//! brooks-wb         movzbl (%state),%eax ; test $0x6,%al ; jne slow ; mov -0x8(%obj),%obj
-//! card              shr $0x9,%addr ; movb $0x0,(%cards,%addr)
+//! satb (idle)   mov 0x10(%rdi),%rax ; testb $0x1,(%rax) ; jne slow
+//! lrb (idle)    mov 0x10(%rdi),%rcx ; testb $0x4,(%rcx) ; jne slow
+//! brooks-rb     mov -0x8(%rsi),%rax
+//! brooks-wb     mov 0x10(%rdi),%rax ; testb $0x6,(%rax) ; jne slow ; mov -0x8(%rsi),%rax
+//! card          mov 0x18(%rdi),%rax ; shr $0x9,%rsi ; movb $0x0,(%rax,%rsi,1)
+//! card-cond     mov 0x18(%rdi),%rax ; shr $0x9,%rsi ; movzbl (%rax,%rsi,1),%ecx ;
+//!               test %cl,%cl ; je done ; movb $0x0,(%rax,%rsi,1)
+//! cas           nothing on success: the retry is on the failure path
 //! ```
-//! (plus one load of the state pointer or card base from the `Mutator`
-//! where the compiler does not keep it in a register).
 //!
+//! (`%rdi` is the `Mutator`, `%rsi` the object; `mov 0x10(%rdi)` loads the
+//! pointer to the state byte, `mov 0x18(%rdi)` the biased card base: the
+//! one load per barrier HotSpot saves by keeping the state at a fixed
+//! offset from its thread register. The compiler may keep either in a
+//! register across a loop: neither changes while the mutator runs.)
+//! `fastpath gc --only fast-paths` prints these from the binary itself.
+
 //! ## Example
 //!
 //! ```
