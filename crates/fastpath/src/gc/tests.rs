@@ -367,3 +367,57 @@ fn locking_while_the_collector_runs() {
         );
     }
 }
+
+/// The verifier is not vacuous: a reference into a free region, a
+/// forwarded object and a set state byte are each reported.
+#[test]
+fn verifier_reports_a_broken_heap() {
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let a = m.alloc(1, 0).unwrap();
+    let b = m.alloc(0, 0).unwrap();
+    let (oa, ob) = (m.get(a).unwrap(), m.get(b).unwrap());
+    m.store(oa, 0, Some(ob)).unwrap();
+    m.retire_local_for_test();
+    assert_eq!(h.inner.verify(), Ok(2));
+    let s = &h.inner.space;
+    let field = s.word(oa.addr() + 16);
+    // A reference into a free region (the last one is never allocated here).
+    let free = s.regions.last().unwrap().bottom + 8;
+    field.store(free, Ordering::Relaxed);
+    assert!(h.inner.verify().unwrap_err().contains("free"));
+    field.store(ob.addr(), Ordering::Relaxed);
+    // A forwarded object.
+    s.fwd(ob.addr()).store(oa.addr(), Ordering::Relaxed);
+    assert!(h.inner.verify().unwrap_err().contains("forwarded"));
+    s.fwd(ob.addr()).store(ob.addr(), Ordering::Relaxed);
+    h.inner.gc_state.set(MARKING);
+    assert!(h.inner.verify().unwrap_err().contains("state"));
+    h.inner.gc_state.set(0);
+    assert_eq!(h.inner.verify(), Ok(2));
+}
+
+/// Passive mode: an object locked across stop-the-world collections stays
+/// where it is (its region is pinned) while everything around it moves.
+#[test]
+fn passive_collections_never_move_a_locked_object() {
+    let h = heap(BarrierBits::SHENANDOAH_2017, GcMode::Passive, 4);
+    let mut m = h.mutator::<Shenandoah2017Barriers>().unwrap();
+    let keep = m.alloc(0, 1).unwrap();
+    m.write(m.get(keep).unwrap(), 0, 77).unwrap();
+    let before = m.get(keep).unwrap().addr();
+    let lock = m.lock(keep).unwrap();
+    for _ in 0..100_000 {
+        let d = m.roots_len();
+        m.alloc(2, 2).unwrap();
+        m.truncate_roots(d);
+    }
+    assert!(h.stats().cycles > 0, "collections ran");
+    let o = m.get(keep).unwrap();
+    assert_eq!(o.addr(), before, "the locked object did not move");
+    assert!(crate::sync::holds_lock(&h.inner.space.header(o.addr())));
+    assert_eq!(m.read(o, 0).unwrap(), 77);
+    drop(lock);
+    assert!(!crate::sync::holds_lock(&h.inner.space.header(o.addr())));
+    assert_eq!(h.stats().verify_errors, Vec::<String>::new());
+}
