@@ -397,28 +397,39 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start, s
     (ops, worst)
 }
 
-fn pauses_for<B: BarrierSet>(
-    name: &str,
+/// What table 3 runs: heap size, churn time, mutator threads.
+#[derive(Clone, Copy)]
+struct PauseRun {
     heap_mib: usize,
     seconds: u64,
+    mutators: usize,
+}
+
+fn pauses_for<B: BarrierSet>(
+    name: &str,
+    run: PauseRun,
     results: &mut Vec<BenchResult>,
     t: &mut Table,
 ) -> anyhow::Result<()> {
-    const MUTATORS: usize = 4;
+    let PauseRun {
+        heap_mib,
+        seconds,
+        mutators,
+    } = run;
     let bits: BarrierBits = name.parse()?;
     let heap = Heap::new(HeapConfig::new(heap_mib << 20, bits, GcMode::Concurrent))?;
     let live_bytes = (heap_mib << 20) / 2;
-    let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / MUTATORS;
+    let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
     let start = Start::default();
     let (before, stats, ops, worst) = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..MUTATORS)
+        let handles: Vec<_> = (0..mutators)
             .map(|_| {
                 let (heap, start) = (&heap, &start);
                 s.spawn(move || pause_mutator::<B>(heap, per_mutator, start, seconds))
             })
             .collect();
         // Wait for every mutator's live set (or for a mutator's failure).
-        while start.ready() < MUTATORS && !handles.iter().any(|h| h.is_finished()) {
+        while start.ready() < mutators && !handles.iter().any(|h| h.is_finished()) {
             std::thread::sleep(Duration::from_millis(1));
         }
         let before = heap.stats().pauses.len();
@@ -431,11 +442,9 @@ fn pauses_for<B: BarrierSet>(
     let measured = &stats.pauses[before..];
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let pauses: Vec<f64> = measured.iter().map(|p| ms(p.duration)).collect();
-    let work: Vec<f64> = measured
-        .iter()
-        .map(|p| ms(p.duration - p.time_to_safepoint))
-        .collect();
+    let work: Vec<f64> = measured.iter().map(|p| ms(p.work)).collect();
     let cpu: Vec<f64> = measured.iter().map(|p| ms(p.work_cpu_time)).collect();
+    let ttsp: Vec<f64> = measured.iter().map(|p| ms(p.time_to_safepoint)).collect();
     let max = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
     let worst_kind = measured
         .iter()
@@ -460,6 +469,7 @@ fn pauses_for<B: BarrierSet>(
         format!("{:.3}", w.percentile(99.0)),
         format!("{:.3}", max(&work)),
         format!("{:.3}", max(&cpu)),
+        format!("{:.3}", max(&ttsp)),
         worst_kind,
         stats.cycles.to_string(),
         ops.to_string(),
@@ -471,7 +481,7 @@ fn pauses_for<B: BarrierSet>(
     results.push(
         BenchResult::new("gc", "concurrent-pause", Mode::SampleTime, &s, "ms")
             .param("barriers", name)
-            .threads(MUTATORS as u32),
+            .threads(mutators as u32),
     );
     Ok(())
 }
@@ -507,33 +517,45 @@ impl Start {
     }
 }
 
-fn pauses(quick: bool, heap_mib: Option<usize>, results: &mut Vec<BenchResult>) -> anyhow::Result<Table> {
+fn pauses(
+    quick: bool,
+    heap_mib: Option<usize>,
+    mutators: Option<usize>,
+    results: &mut Vec<BenchResult>,
+) -> anyhow::Result<Table> {
     let heap_mib = heap_mib.unwrap_or(if quick { 32 } else { 256 });
     let seconds = if quick { 1 } else { 10 };
+    let mutators = mutators.unwrap_or(4).max(1);
+    let run = PauseRun {
+        heap_mib,
+        seconds,
+        mutators,
+    };
     let mut t = Table::new(
-        format!("Concurrent mode: pauses (ms, from request to release, time-to-safepoint included), 4 mutators, {heap_mib} MiB heap, half live"),
+        format!("Concurrent mode: pauses (ms, from request to release, time-to-safepoint included), {mutators} mutators, {heap_mib} MiB heap, half live"),
         &[
             "set",
             "pauses",
             "p50",
             "p99",
             "max",
-            "p99 w/o TTSP",
-            "max w/o TTSP",
+            "p99 work",
+            "max work",
             "max work CPU",
+            "max TTSP",
             "longest",
             "cycles",
             "mutator ops",
             "longest op (ms)",
         ],
     );
-    pauses_for::<gc::ShenandoahBarriers>("shenandoah", heap_mib, seconds, results, &mut t)?;
-    pauses_for::<gc::Shenandoah2017Barriers>("shenandoah-2017", heap_mib, seconds, results, &mut t)?;
+    pauses_for::<gc::ShenandoahBarriers>("shenandoah", run, results, &mut t)?;
+    pauses_for::<gc::Shenandoah2017Barriers>("shenandoah-2017", run, results, &mut t)?;
     t.note(format!(
-        "{seconds} s of churn per set after building the live set; {} CPUs here: 4 mutators and the collector oversubscribe them, so a preempted mutator delays the safepoint.",
+        "{seconds} s of churn per set after building the live set; {} CPUs here, shared with the collector thread (and anything else running).",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     ));
-    t.note("w/o TTSP: the pause's own work, without the time-to-safepoint (waiting for the last mutator to stop);");
+    t.note("work: the pause's own work, wall time, without the time-to-safepoint (waiting for the last mutator to stop) and the release;");
     t.note("work CPU: the CPU time of that work on the collector thread (less than its wall time when the thread was descheduled).");
     t.note("longest op: the slowest single mutator operation (allocation included), which also catches allocation stalls outside pauses.");
     Ok(t)
@@ -567,6 +589,12 @@ impl Experiment for Gc {
                 .value_parser(value_parser!(usize))
                 .help("Heap size of the pause table (default 256, quick 32)"),
         )
+        .arg(
+            Arg::new("mutators")
+                .long("mutators")
+                .value_parser(value_parser!(usize))
+                .help("Mutator threads of the pause table (default 4)"),
+        )
     }
 
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
@@ -582,7 +610,12 @@ impl Experiment for Gc {
             report.tables.push(t);
         }
         if want("pauses") {
-            let t = pauses(ctx.quick, ctx.option("heap-mib"), &mut report.results)?;
+            let t = pauses(
+                ctx.quick,
+                ctx.option("heap-mib"),
+                ctx.option("mutators"),
+                &mut report.results,
+            )?;
             report.tables.push(t);
         }
         Ok(report)

@@ -97,11 +97,14 @@ impl HeapInner {
         let cpu = thread_cpu_time();
         let r = f();
         let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
+        let work = start.elapsed() - time_to_safepoint;
         self.safepoint.end(as_mutator);
+        let duration = start.elapsed();
         self.stats().pauses.push(Pause {
             kind,
-            duration: start.elapsed(),
+            duration,
             time_to_safepoint,
+            work,
             work_cpu_time,
         });
         Some(r)
@@ -195,6 +198,7 @@ impl HeapInner {
             kind: PauseKind::Full,
             duration: start.elapsed(),
             time_to_safepoint: Duration::ZERO,
+            work: start.elapsed(),
             work_cpu_time: thread_cpu_time().saturating_sub(cpu),
         });
     }

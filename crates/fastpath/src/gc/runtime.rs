@@ -167,6 +167,9 @@ pub struct Pause {
     pub duration: Duration,
     /// Of which: from the request until every mutator had stopped.
     pub time_to_safepoint: Duration,
+    /// Of which: the pause's work, wall time (the rest is releasing the
+    /// mutators).
+    pub work: Duration,
     /// CPU time the pause's work took on its thread: against `duration`
     /// minus `time_to_safepoint`, it tells the work from the waits of a
     /// descheduled collector on a loaded machine.

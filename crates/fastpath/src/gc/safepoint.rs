@@ -118,6 +118,9 @@ impl Safepoint {
         if as_mutator {
             s.stopped -= 1;
         }
+        drop(s);
+        // Notified after unlocking: a woken mutator that the scheduler runs
+        // at once on this CPU must not find the mutex still held by us.
         self.to_mutators.notify_all();
     }
 }
