@@ -11,6 +11,7 @@
 //! | [`spin`] | spin pauses, time-calibrated; spin-then-park waiting | 004 |
 //! | [`code`] | executable memory (W^X) and instruction-cache sync | 000 |
 //! | [`sync`] | object monitors with fast-locking (lock-stack, inflation) | 001 |
+//! | [`gc`] | a heap, GC barrier sets and a concurrent collector | 003 |
 //!
 //! Data flow: `config` picks a strategy → `arch` emits the instructions → a
 //! subsystem implements the fast path and its slow path. The companion
@@ -97,5 +98,6 @@ pub mod arch;
 pub mod code;
 pub mod config;
 pub mod cpu;
+pub mod gc;
 pub mod spin;
 pub mod sync;

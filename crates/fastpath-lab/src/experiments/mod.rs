@@ -6,6 +6,7 @@
 //! makes each one a subcommand (`fastpath <name> [--quick] [--out DIR]
 //! [its own options]`), and `fastpath all` runs every one in quick mode.
 
+pub mod gc;
 pub mod icache;
 pub mod lock;
 pub mod spin;
@@ -72,5 +73,11 @@ pub trait Experiment: Sync {
 
 /// Every experiment, in the order `fastpath all` runs them.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![&startup::Startup, &spin::Spin, &icache::ICache, &lock::Lock]
+    vec![
+        &startup::Startup,
+        &spin::Spin,
+        &icache::ICache,
+        &lock::Lock,
+        &gc::Gc,
+    ]
 }

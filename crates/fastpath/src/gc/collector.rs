@@ -1,0 +1,471 @@
+//! The collector: concurrent SATB marking and concurrent evacuation with
+//! update-refs, after Shenandoah (JDK 12+ phases), and the passive mode's
+//! stop-the-world collection built from the same phases.
+//!
+//! Where it sits: on its own thread (concurrent mode) or on the thread of
+//! a mutator whose TLAB could not be refilled (passive mode). It writes the
+//! GC state byte the barriers in [`super::mutator`] test, and only inside
+//! pauses ([`super::safepoint`]).
+//!
+//! A cycle (state byte bits in brackets):
+//!
+//! 1. *Concurrent reset*: clear the mark bitmap and live counts.
+//! 2. **Init-mark** pause: every region's TAMS := top; mark the roots;
+//!    set [MARKING]. Mutators retired their TLABs on stopping, so every
+//!    object allocated from now on is above TAMS, hence live.
+//! 3. *Concurrent mark*: trace from the marked objects; drain the SATB
+//!    queue, where the `satb` barrier puts every reference a store
+//!    overwrites, so no object reachable at init-mark is missed
+//!    (Yuasa's snapshot-at-the-beginning).
+//! 4. **Final-mark** pause: drain the rest of SATB, finish the trace; clear
+//!    MARKING; free regions with nothing live; choose the collection set
+//!    (regions with no allocation since TAMS, no pinned object, fitting the
+//!    evacuation reserve); set [EVACUATION | HAS_FORWARDED]; evacuate the
+//!    objects the roots point to and update the roots, so mutators resume
+//!    holding to-space references only.
+//! 5. *Concurrent evacuation*: copy every marked object of the set. A
+//!    mutator's `lrb` or `brooks-wb` may copy one first: the forwarding
+//!    CAS picks one winner ([`super::forwarding`]).
+//! 6. **Init-update-refs** pause: close every LAB (the heap becomes
+//!    parsable), record each region's update watermark; clear EVACUATION.
+//! 7. *Concurrent update-refs*: in every live object below the watermarks,
+//!    CAS each reference into the set to the forwardee. Objects above the
+//!    watermarks were allocated when every barrier already returned
+//!    to-space references (LRB on loads; the storeval part of `brooks-wb`).
+//! 8. **Final-update-refs** pause: update the roots; clear HAS_FORWARDED;
+//!    free the collection set; clean the cards (their refinement: this
+//!    collector is not generational, so dirty cards feed no remembered set;
+//!    the card barriers are there to be costed); verify, if asked.
+//!
+//! Locked objects: [`super::Mutator::lock`] pins the object's region; a
+//! pinned region is never chosen for the set nor freed, so a lock-stack
+//! entry or a monitor's object address never goes stale. Marking also
+//! flags a region holding a live object whose header is not plain unlocked
+//! (fast-locked, or inflated: a monitor remembers the object's address),
+//! and so does unlocking an object that a contended lock left inflated;
+//! final-mark never chooses a flagged region.
+
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::forwarding;
+use super::heap::{Lab, Space, CLEAN_CARD};
+use super::runtime::{thread_cpu_time, HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
+use crate::sync::LockState;
+
+impl HeapInner {
+    pub(crate) fn collector_loop(&self) {
+        let lab = Lab::default();
+        loop {
+            {
+                let mut c = self.control();
+                loop {
+                    if c.shutdown {
+                        return;
+                    }
+                    if c.requested || self.config.aggressive || self.low_on_space() {
+                        c.requested = false;
+                        break;
+                    }
+                    c = self
+                        .control_cv
+                        .wait_timeout(c, Duration::from_millis(5))
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
+            }
+            self.concurrent_cycle(&lab);
+            let mut c = self.control();
+            c.cycles_done += 1;
+            self.control_cv.notify_all();
+        }
+    }
+
+    fn low_on_space(&self) -> bool {
+        let free = self.space.lock_alloc().free.len();
+        free * 4 < self.space.regions.len()
+    }
+
+    /// Runs `f` in a pause and records it.
+    fn pause<R>(&self, kind: PauseKind, as_mutator: bool, f: impl FnOnce() -> R) -> Option<R> {
+        let start = Instant::now();
+        if !self.safepoint.begin(as_mutator) {
+            return None;
+        }
+        let time_to_safepoint = start.elapsed();
+        let cpu = thread_cpu_time();
+        let r = f();
+        let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
+        let work = start.elapsed() - time_to_safepoint;
+        self.safepoint.end(as_mutator);
+        let duration = start.elapsed();
+        self.stats().pauses.push(Pause {
+            kind,
+            duration,
+            time_to_safepoint,
+            work,
+            work_cpu_time,
+        });
+        Some(r)
+    }
+
+    fn set_state(&self, bits: u8) {
+        self.gc_state.set(bits);
+    }
+
+    fn concurrent_cycle(&self, lab: &Lab) {
+        self.space.clear_marks();
+        let mut stack = Vec::new();
+        self.pause(PauseKind::InitMark, false, || {
+            self.init_mark(&mut stack);
+            self.set_state(MARKING);
+        });
+        // Concurrent mark: trace, then take what SATB enqueued, until dry.
+        loop {
+            self.trace(&mut stack);
+            let satb = std::mem::take(&mut *self.satb_queue());
+            if satb.is_empty() {
+                break;
+            }
+            for v in satb {
+                self.mark_object(v, &mut stack);
+            }
+        }
+        let has_cset = self
+            .pause(PauseKind::FinalMark, false, || {
+                let satb = std::mem::take(&mut *self.satb_queue());
+                for v in satb {
+                    self.mark_object(v, &mut stack);
+                }
+                self.trace(&mut stack);
+                self.set_state(0);
+                let chosen = self.choose_cset(false);
+                if chosen {
+                    self.set_state(EVACUATION | HAS_FORWARDED);
+                    self.evacuate_roots(lab);
+                } else {
+                    self.finish_cycle();
+                }
+                chosen
+            })
+            .unwrap_or(false);
+        if !has_cset {
+            return;
+        }
+        self.evacuate_cset(lab);
+        self.pause(PauseKind::InitUpdateRefs, false, || {
+            lab.retire(&self.space);
+            self.set_state(HAS_FORWARDED);
+            self.init_update_refs();
+        });
+        self.update_refs();
+        self.pause(PauseKind::FinalUpdateRefs, false, || {
+            self.update_roots();
+            self.set_state(0);
+            self.free_cset();
+            self.finish_cycle();
+        });
+    }
+
+    /// Passive mode: the whole cycle in one pause, on the calling mutator's
+    /// thread (every other mutator is stopped).
+    pub(crate) fn stw_collect(&self) {
+        let start = Instant::now();
+        let cpu = thread_cpu_time();
+        let lab = Lab::default();
+        self.space.clear_marks();
+        let mut stack = Vec::new();
+        self.init_mark(&mut stack);
+        self.trace(&mut stack);
+        if self.choose_cset(true) {
+            self.set_state(EVACUATION | HAS_FORWARDED);
+            self.evacuate_roots(&lab);
+            self.evacuate_cset(&lab);
+            lab.retire(&self.space);
+            self.set_state(HAS_FORWARDED);
+            self.init_update_refs();
+            self.update_refs();
+            self.update_roots();
+            self.set_state(0);
+            self.free_cset();
+        }
+        self.finish_cycle();
+        let mut stats = self.stats();
+        stats.cycles += 1;
+        // The caller began the pause: its time-to-safepoint is not seen here.
+        stats.pauses.push(Pause {
+            kind: PauseKind::Full,
+            duration: start.elapsed(),
+            time_to_safepoint: Duration::ZERO,
+            work: start.elapsed(),
+            work_cpu_time: thread_cpu_time().saturating_sub(cpu),
+        });
+    }
+
+    /// End-of-cycle work inside the last pause: refine (clean) the cards,
+    /// count the cycle, verify.
+    fn finish_cycle(&self) {
+        for c in std::mem::take(&mut *self.card_queue()) {
+            self.space.cards[c].store(CLEAN_CARD, Ordering::Relaxed);
+        }
+        if self.config.mode == super::GcMode::Concurrent {
+            self.stats().cycles += 1;
+        }
+        if self.config.verify {
+            let result = self.verify();
+            let mut stats = self.stats();
+            stats.verified_cycles += 1;
+            match result {
+                Ok(n) => stats.verified_objects += n as u64,
+                Err(e) => stats.verify_errors.push(e),
+            }
+        }
+    }
+
+    fn init_mark(&self, stack: &mut Vec<usize>) {
+        for r in self.space.regions.iter() {
+            r.tams.store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+            r.monitor_seen.store(false, Ordering::Relaxed);
+        }
+        let mut roots = Vec::new();
+        self.for_each_root(|r| roots.push(*r));
+        for r in roots {
+            self.mark_object(r, stack);
+        }
+    }
+
+    /// Marks `obj` if it is below its region's TAMS and unmarked.
+    fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
+        if obj == 0 {
+            return;
+        }
+        let region = self.space.region(obj);
+        if obj >= region.tams.load(Ordering::Relaxed) {
+            return; // allocated during the cycle: live, and not traced
+        }
+        if self.space.mark(obj) {
+            region
+                .live_words
+                .fetch_add(self.space.cell_words(obj), Ordering::Relaxed);
+            if self.space.header(obj).lock_state() != LockState::Unlocked {
+                region.monitor_seen.store(true, Ordering::Relaxed);
+            }
+            stack.push(obj);
+        }
+    }
+
+    fn trace(&self, stack: &mut Vec<usize>) {
+        while let Some(obj) = stack.pop() {
+            let (nrefs, _) = self.space.layout_of(obj);
+            for i in 0..nrefs {
+                // Acquire: pairs with the Release of the store that put the
+                // reference there, so the object it names is initialized.
+                let v = self.space.word(Space::ref_addr(obj, i)).load(Ordering::Acquire);
+                self.mark_object(v, stack);
+            }
+        }
+    }
+
+    /// Frees regions with nothing live and picks the collection set; true if
+    /// the set is not empty. In a pause.
+    fn choose_cset(&self, stw: bool) -> bool {
+        let s = &self.space;
+        let region_words = s.region_bytes / 8;
+        let mut a = s.lock_alloc();
+        a.current = None;
+        a.evac_current = None;
+        let mut candidates = Vec::new();
+        for (i, r) in s.regions.iter().enumerate() {
+            if !r.used.load(Ordering::Relaxed)
+                || r.top.load(Ordering::Relaxed) != r.tams.load(Ordering::Relaxed)
+                || r.pins.load(Ordering::SeqCst) != 0
+            {
+                continue;
+            }
+            let live = r.live_words.load(Ordering::Relaxed);
+            if live == 0 {
+                s.free_region(&mut a, i);
+                self.stats().regions_freed += 1;
+                continue;
+            }
+            let used = (r.top.load(Ordering::Relaxed) - r.bottom) / 8;
+            if (self.config.aggressive || live * 4 < used * 3) && !r.monitor_seen.load(Ordering::Relaxed) {
+                candidates.push((live, i));
+            }
+        }
+        candidates.sort_unstable();
+        // The reserve: half the free regions (all of them when the world is
+        // stopped); the set's live words may fill half the reserve, which
+        // bounds LAB tails and losing copies with room to spare.
+        let reserve = if stw { a.free.len() } else { a.free.len() / 2 };
+        let budget = reserve * region_words / 2;
+        let mut total = 0;
+        let mut chosen = 0;
+        for (live, i) in candidates {
+            if total + live > budget {
+                break;
+            }
+            total += live;
+            chosen += 1;
+            s.regions[i].in_cset.store(true, Ordering::Relaxed);
+        }
+        if chosen > 0 {
+            // Set aside what the copies need (twice their size, plus a LAB
+            // per thread's worth of slack), from the reserve computed above.
+            let need = (2 * total).div_ceil(region_words) + 2;
+            let keep = a.free.len() - need.min(reserve);
+            let reserved: Vec<usize> = a.free.drain(keep..).collect();
+            a.evac_free = reserved;
+        }
+        chosen > 0
+    }
+
+    /// Copies `obj` (in the set) with the collector's LAB, unless done.
+    fn evacuate(&self, obj: usize, lab: &Lab) -> usize {
+        let (to, won) = self.space.evacuate(obj, lab);
+        if won {
+            self.count_collector_evacuation();
+        }
+        to
+    }
+
+    fn evacuate_roots(&self, lab: &Lab) {
+        self.for_each_root(|r| {
+            if *r != 0 && self.space.in_cset(*r) {
+                *r = self.evacuate(*r, lab);
+            }
+        });
+    }
+
+    fn evacuate_cset(&self, lab: &Lab) {
+        for r in self
+            .space
+            .regions
+            .iter()
+            .filter(|r| r.in_cset.load(Ordering::Relaxed))
+        {
+            self.space.parse(r, r.top.load(Ordering::Relaxed), |obj| {
+                if self.space.is_marked(obj) {
+                    self.evacuate(obj, lab);
+                }
+            });
+        }
+    }
+
+    /// In a pause: every LAB is closed; record what update-refs parses and
+    /// give back the unused reserve.
+    fn init_update_refs(&self) {
+        let mut a = self.space.lock_alloc();
+        a.current = None;
+        a.evac_current = None;
+        let rest = std::mem::take(&mut a.evac_free);
+        a.free.extend(rest);
+        for r in self.space.regions.iter() {
+            r.watermark
+                .store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+    }
+
+    fn update_refs(&self) {
+        let s = &self.space;
+        for r in s.regions.iter() {
+            if !r.used.load(Ordering::Relaxed) || r.in_cset.load(Ordering::Relaxed) {
+                continue;
+            }
+            s.parse(r, r.watermark.load(Ordering::Relaxed), |obj| {
+                if !s.is_live(obj) {
+                    return;
+                }
+                let (nrefs, _) = s.layout_of(obj);
+                for i in 0..nrefs {
+                    let field = s.word(Space::ref_addr(obj, i));
+                    // Relaxed: we only compare and CAS the value.
+                    let v = field.load(Ordering::Relaxed);
+                    if v != 0 && s.in_cset(v) {
+                        forwarding::heal(field, v, forwarding::forwardee(s.fwd(v)));
+                    }
+                }
+            });
+        }
+    }
+
+    fn update_roots(&self) {
+        self.for_each_root(|r| {
+            if *r != 0 && self.space.in_cset(*r) {
+                *r = forwarding::forwardee(self.space.fwd(*r));
+            }
+        });
+    }
+
+    fn free_cset(&self) {
+        let s = &self.space;
+        let mut a = s.lock_alloc();
+        let mut freed = 0;
+        for i in 0..s.regions.len() {
+            if s.regions[i].in_cset.load(Ordering::Relaxed) {
+                s.free_region(&mut a, i);
+                freed += 1;
+            }
+        }
+        self.stats().regions_freed += freed;
+    }
+
+    /// The heap verifier (in a pause, after a cycle): every object reachable
+    /// from the roots lies below its region's top in a used region outside
+    /// any collection set, is not forwarded, has a sane layout and a header
+    /// not in the GC-reserved state; the state byte is clear; every free
+    /// region's cards are clean. Returns how many objects it reached.
+    pub(crate) fn verify(&self) -> Result<usize, String> {
+        let s = &self.space;
+        let state = self.gc_state.get();
+        if state != 0 {
+            return Err(format!("GC state {state:#x} after the cycle"));
+        }
+        let mut roots = Vec::new();
+        self.for_each_root(|r| roots.push(*r));
+        let mut seen = HashSet::new();
+        let mut stack: Vec<usize> = roots.into_iter().filter(|&r| r != 0).collect();
+        let max_words = s.tlab_bytes / 8;
+        while let Some(obj) = stack.pop() {
+            if !seen.insert(obj) {
+                continue;
+            }
+            if !s.contains(obj) || obj % 8 != 0 {
+                return Err(format!("{obj:#x} is not a heap address"));
+            }
+            let r = s.region(obj);
+            if !r.used.load(Ordering::Relaxed) || r.in_cset.load(Ordering::Relaxed) {
+                return Err(format!("{obj:#x} is in a free or collected region"));
+            }
+            if obj >= r.top.load(Ordering::Relaxed) {
+                return Err(format!("{obj:#x} is above its region's top"));
+            }
+            let fwd = s.fwd(obj).load(Ordering::Relaxed);
+            if fwd != obj {
+                return Err(format!("{obj:#x} is forwarded to {fwd:#x} after update-refs"));
+            }
+            if s.cell_words(obj) > max_words {
+                return Err(format!("{obj:#x} has a corrupt layout"));
+            }
+            if s.header(obj).lock_state() == LockState::GcReserved {
+                return Err(format!("{obj:#x} has a GC-reserved header"));
+            }
+            let (nrefs, _) = s.layout_of(obj);
+            for i in 0..nrefs {
+                let v = s.word(Space::ref_addr(obj, i)).load(Ordering::Relaxed);
+                if v != 0 {
+                    stack.push(v);
+                }
+            }
+        }
+        let a = s.lock_alloc();
+        for &i in a.free.iter() {
+            let bottom = s.regions[i].bottom;
+            if s.card(bottom).load(Ordering::Relaxed) != CLEAN_CARD {
+                return Err(format!("free region {i} has a dirty card"));
+            }
+        }
+        Ok(seen.len())
+    }
+}

@@ -1,0 +1,499 @@
+//! The heap: regions, object layout, bump allocation, marks and cards.
+//!
+//! Where it sits: the bottom of `gc`. [`super::mutator`] allocates here
+//! through TLABs and reads objects with the layout helpers;
+//! [`super::collector`] marks, parses and frees regions here.
+//!
+//! Memory is one zeroed, region-aligned block cut into fixed-size regions.
+//! Each object is a *cell*:
+//!
+//! ```text
+//!  cell+0   forwarding word  (the object's own address, or its copy's)
+//!  cell+8   Header           <- the object's address ("obj"); fastpath::sync locks it
+//!  cell+16  layout word      (nrefs | ndata << 24), immutable
+//!  cell+24  nrefs reference fields (0 = null)
+//!  ...      ndata data words
+//! ```
+//!
+//! The forwarding word sits at `obj - 8`, where Shenandoah 2017 kept its
+//! Brooks pointer, so the Brooks read barrier is one `mov -0x8(%obj), %obj`.
+//!
+//! Allocation: a mutator bump-allocates in its TLAB, a chunk carved from the
+//! current allocation region under the heap's allocation lock. Every chunk
+//! is filled to its end when retired (a *filler*: a word with the low bit
+//! set, whose other bits give its length in words; forwarding words hold
+//! aligned addresses, so the low bit tells them apart), so a region is
+//! parsable from its bottom to its `top` whenever no TLAB is open in it,
+//! which every pause guarantees.
+//!
+//! Liveness: one mark bit per heap word (the object's cell start), and per
+//! region a TAMS (top at mark start). Objects at or above TAMS were
+//! allocated during the cycle and are live by construction (Shenandoah's
+//! TAMS rule); below it, live means marked.
+
+use std::alloc::{self, Layout};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::sync::{Header, LockState};
+
+/// Words before the reference fields: forwarding, header, layout.
+pub(crate) const CELL_OVERHEAD_WORDS: usize = 3;
+/// Log2 of the card size (512 bytes, HotSpot's).
+pub(crate) const CARD_SHIFT: u32 = 9;
+/// A dirty card (HotSpot's `dirty_card_val()` is 0, so marking is `movb $0`).
+pub(crate) const DIRTY_CARD: u8 = 0;
+/// A clean card.
+pub(crate) const CLEAN_CARD: u8 = 1;
+
+const NDATA_SHIFT: u32 = 24;
+const FIELD_MASK: usize = (1 << NDATA_SHIFT) - 1;
+
+const _: () = assert!(
+    std::mem::size_of::<Header>() == 8,
+    "the header must be exactly the one word the layout reserves"
+);
+
+/// One region's metadata.
+pub(crate) struct Region {
+    pub(crate) bottom: usize,
+    /// End of the allocated part (chunks are carved below it).
+    pub(crate) top: AtomicUsize,
+    /// Top at mark start.
+    pub(crate) tams: AtomicUsize,
+    /// Top when update-refs began: what update-refs parses.
+    pub(crate) watermark: AtomicUsize,
+    /// Words of marked objects (counted during marking).
+    pub(crate) live_words: AtomicUsize,
+    /// In the collection set of the current cycle.
+    pub(crate) in_cset: AtomicBool,
+    /// Holds allocations (not on a free list).
+    pub(crate) used: AtomicBool,
+    /// Objects locked through [`super::Mutator::lock`]: a pinned region is
+    /// never evacuated nor freed.
+    pub(crate) pins: AtomicUsize,
+    /// A live object here had a header that was not plain unlocked (locked,
+    /// or left inflated by a contended lock) during this cycle: the region
+    /// is not evacuated, so a monitor's object address stays valid.
+    pub(crate) monitor_seen: AtomicBool,
+}
+
+/// The allocation lock's state.
+pub(crate) struct AllocState {
+    /// Free regions, by index.
+    pub(crate) free: Vec<usize>,
+    /// Regions reserved for evacuation copies during a cycle.
+    pub(crate) evac_free: Vec<usize>,
+    /// The region TLABs are carved from.
+    pub(crate) current: Option<usize>,
+    /// The region evacuation LABs are carved from.
+    pub(crate) evac_current: Option<usize>,
+}
+
+/// Where a chunk is carved from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Pool {
+    /// New objects.
+    Mutator,
+    /// Evacuation copies (the reserve first, then any free region).
+    Evacuation,
+}
+
+/// The heap's memory and metadata (shared by mutators and the collector).
+pub(crate) struct Space {
+    pub(crate) base: usize,
+    pub(crate) end: usize,
+    pub(crate) region_shift: u32,
+    pub(crate) region_bytes: usize,
+    /// The size of a TLAB (and the largest object, in bytes).
+    pub(crate) tlab_bytes: usize,
+    /// Free regions that new objects may not take: room for evacuation
+    /// when the heap is otherwise full (Shenandoah's `ShenandoahEvacReserve`).
+    pub(crate) reserve_regions: usize,
+    layout: Layout,
+    pub(crate) regions: Box<[Region]>,
+    marks: Box<[AtomicU64]>,
+    pub(crate) cards: Box<[AtomicU8]>,
+    pub(crate) alloc: Mutex<AllocState>,
+}
+
+// SAFETY: the raw block is owned by `Space` (freed in Drop) and only ever
+// accessed through atomics (`word`), so sharing it between threads is sound.
+unsafe impl Send for Space {}
+// SAFETY: as above: every access to the block is atomic.
+unsafe impl Sync for Space {}
+
+impl Drop for Space {
+    fn drop(&mut self) {
+        // SAFETY: `base` came from `alloc_zeroed(self.layout)`, once; headers
+        // in the block are never dropped (a heap header is plain memory whose
+        // lock, if any, is released before the `ObjLock` drops its heap).
+        unsafe { alloc::dealloc(self.base as *mut u8, self.layout) }
+    }
+}
+
+impl Space {
+    /// Allocates the block; sizes are validated by the caller.
+    pub(crate) fn new(heap_bytes: usize, region_bytes: usize) -> Option<Space> {
+        let layout = Layout::from_size_align(heap_bytes, region_bytes).ok()?;
+        // SAFETY: the layout has a non-zero size (validated by HeapConfig).
+        let base = unsafe { alloc::alloc_zeroed(layout) } as usize;
+        if base == 0 {
+            return None;
+        }
+        let nregions = heap_bytes / region_bytes;
+        let regions = (0..nregions)
+            .map(|i| {
+                let bottom = base + i * region_bytes;
+                Region {
+                    bottom,
+                    top: AtomicUsize::new(bottom),
+                    tams: AtomicUsize::new(bottom),
+                    watermark: AtomicUsize::new(bottom),
+                    live_words: AtomicUsize::new(0),
+                    in_cset: AtomicBool::new(false),
+                    used: AtomicBool::new(false),
+                    pins: AtomicUsize::new(0),
+                    monitor_seen: AtomicBool::new(false),
+                }
+            })
+            .collect();
+        let words = heap_bytes / 8;
+        Some(Space {
+            base,
+            end: base + heap_bytes,
+            region_shift: region_bytes.trailing_zeros(),
+            region_bytes,
+            tlab_bytes: (region_bytes / 8).clamp(64, 64 * 1024),
+            reserve_regions: (nregions / 16).max(2),
+            layout,
+            regions,
+            marks: (0..words.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            cards: (0..heap_bytes >> CARD_SHIFT)
+                .map(|_| AtomicU8::new(CLEAN_CARD))
+                .collect(),
+            alloc: Mutex::new(AllocState {
+                free: (0..nregions).rev().collect(),
+                evac_free: Vec::new(),
+                current: None,
+                evac_current: None,
+            }),
+        })
+    }
+
+    pub(crate) fn lock_alloc(&self) -> MutexGuard<'_, AllocState> {
+        // Nothing panics under this lock; see Safepoint::lock.
+        self.alloc.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether `addr` lies in this heap.
+    #[inline(always)]
+    pub(crate) fn contains(&self, addr: usize) -> bool {
+        addr >= self.base && addr < self.end
+    }
+
+    /// The heap word at `addr`.
+    #[inline(always)]
+    pub(crate) fn word(&self, addr: usize) -> &AtomicUsize {
+        debug_assert!(self.contains(addr) && addr % 8 == 0, "{addr:#x}");
+        // SAFETY: every caller passes an 8-aligned address inside the block
+        // (an object address from this heap plus an offset bounded by its
+        // layout, or a region offset below `end`); zeroed memory is a valid
+        // AtomicUsize, and the block lives as long as `self`.
+        unsafe { &*(addr as *const AtomicUsize) }
+    }
+
+    /// The object's header, pinned (it never moves while its lock is held:
+    /// see [`super::Mutator::lock`]).
+    #[inline(always)]
+    pub(crate) fn header(&self, obj: usize) -> Pin<&Header> {
+        debug_assert!(self.contains(obj));
+        // SAFETY: `obj` is an object address of this heap, where a Header was
+        // written at allocation (or its word copied, at evacuation); the
+        // memory outlives the borrow of `self`; a heap object is not moved
+        // in memory by Rust, only copied by the collector, which never copies
+        // a locked object (pinned regions are never evacuated).
+        unsafe { Pin::new_unchecked(&*(obj as *const Header)) }
+    }
+
+    #[inline(always)]
+    pub(crate) fn region_index(&self, addr: usize) -> usize {
+        (addr - self.base) >> self.region_shift
+    }
+
+    #[inline(always)]
+    pub(crate) fn region(&self, addr: usize) -> &Region {
+        &self.regions[self.region_index(addr)]
+    }
+
+    /// Whether `addr` is in the collection set (set and cleared in pauses,
+    /// read after them: the safepoint's mutex orders it, so Relaxed).
+    #[inline(always)]
+    pub(crate) fn in_cset(&self, addr: usize) -> bool {
+        self.region(addr).in_cset.load(Ordering::Relaxed)
+    }
+
+    /// The forwarding word of `obj`.
+    #[inline(always)]
+    pub(crate) fn fwd(&self, obj: usize) -> &AtomicUsize {
+        self.word(obj - 8)
+    }
+
+    /// `(nrefs, ndata)` of `obj`.
+    #[inline(always)]
+    pub(crate) fn layout_of(&self, obj: usize) -> (usize, usize) {
+        // Relaxed: the layout word is written before the object is published
+        // (by a Release store or a pause) and never changes.
+        let w = self.word(obj + 8).load(Ordering::Relaxed);
+        (w & FIELD_MASK, w >> NDATA_SHIFT)
+    }
+
+    /// Size of `obj`'s cell, in words.
+    #[inline(always)]
+    pub(crate) fn cell_words(&self, obj: usize) -> usize {
+        let (r, d) = self.layout_of(obj);
+        CELL_OVERHEAD_WORDS + r + d
+    }
+
+    /// Address of reference field `i`.
+    #[inline(always)]
+    pub(crate) fn ref_addr(obj: usize, i: usize) -> usize {
+        obj + 16 + 8 * i
+    }
+
+    /// Address of data word `j` of an object with `nrefs` references.
+    #[inline(always)]
+    pub(crate) fn data_addr(obj: usize, nrefs: usize, j: usize) -> usize {
+        obj + 16 + 8 * (nrefs + j)
+    }
+
+    /// Writes a fresh object into the cell at `cell`.
+    pub(crate) fn init_object(&self, cell: usize, nrefs: usize, ndata: usize) -> usize {
+        let obj = cell + 8;
+        self.word(cell).store(obj, Ordering::Relaxed);
+        // SAFETY: the header word is a valid, 8-aligned word of the block that
+        // no other thread can reach yet (the object is unpublished); a Header
+        // is exactly one word (asserted above), so writing one overwrites
+        // nothing else; the old contents need no drop (a Header in the heap
+        // is never dropped, and this word held a filler or a dead object).
+        unsafe { std::ptr::write(obj as *mut Header, Header::new()) };
+        self.word(obj + 8)
+            .store(nrefs | (ndata << NDATA_SHIFT), Ordering::Relaxed);
+        for i in 0..nrefs + ndata {
+            self.word(obj + 16 + 8 * i).store(0, Ordering::Relaxed);
+        }
+        obj
+    }
+
+    /// Copies `obj` into the cell at `cell` (evacuation); returns the copy.
+    pub(crate) fn copy_object(&self, obj: usize, cell: usize) -> usize {
+        let copy = cell + 8;
+        let words = self.cell_words(obj);
+        debug_assert_eq!(
+            self.header(obj).lock_state(),
+            LockState::Unlocked,
+            "a locked object's region is pinned, never evacuated"
+        );
+        self.word(cell).store(copy, Ordering::Relaxed);
+        // The header (with its hash), the layout and the fields, word by
+        // word. Nobody writes a from-space object once evacuation has begun,
+        // so the copy is a snapshot. Relaxed: the forwarding CAS publishes
+        // the copy with Release.
+        for k in 0..words - 1 {
+            let v = self.word(obj + 8 * k).load(Ordering::Relaxed);
+            self.word(copy + 8 * k).store(v, Ordering::Relaxed);
+        }
+        copy
+    }
+
+    /// Evacuates `obj` (in the collection set) into `lab`, racing any other
+    /// evacuator ([`super::forwarding::evacuate`]); returns the forwardee
+    /// and whether this call's copy won (a losing copy is rolled back).
+    pub(crate) fn evacuate(&self, obj: usize, lab: &Lab) -> (usize, bool) {
+        let bytes = self.cell_words(obj) * 8;
+        let mut copied = None;
+        let to = super::forwarding::evacuate(
+            self.fwd(obj),
+            obj,
+            || {
+                let cell = lab.alloc(self, bytes, Pool::Evacuation)?;
+                copied = Some(cell);
+                Some(self.copy_object(obj, cell))
+            },
+            |_lost| {}, // rolled back below, where the cell is known
+        );
+        let won = match copied {
+            Some(cell) if to == cell + 8 => true,
+            Some(cell) => {
+                lab.undo(cell, bytes);
+                false
+            }
+            None => false,
+        };
+        assert!(
+            to != obj,
+            "evacuation reserve exhausted: the collection set is sized so this cannot happen"
+        );
+        (to, won)
+    }
+
+    /// Writes a filler over `[start, end)`.
+    pub(crate) fn fill(&self, start: usize, end: usize) {
+        if start < end {
+            self.word(start)
+                .store((((end - start) / 8) << 1) | 1, Ordering::Relaxed);
+        }
+    }
+
+    /// Calls `f` with every object in `[bottom of region, limit)`.
+    pub(crate) fn parse(&self, region: &Region, limit: usize, mut f: impl FnMut(usize)) {
+        let mut p = region.bottom;
+        while p < limit {
+            let w = self.word(p).load(Ordering::Relaxed);
+            if w & 1 == 1 {
+                p += (w >> 1) * 8;
+            } else {
+                let obj = p + 8;
+                let words = self.cell_words(obj);
+                f(obj);
+                p += words * 8;
+            }
+        }
+    }
+
+    /// Carves a chunk of at least `min` and at most `want` bytes from `pool`.
+    pub(crate) fn carve(&self, min: usize, want: usize, pool: Pool) -> Option<(usize, usize)> {
+        let mut a = self.lock_alloc();
+        let a = &mut *a;
+        let mut none = Vec::new();
+        let (current, mut sources) = match pool {
+            Pool::Mutator => (&mut a.current, [&mut a.free, &mut none]),
+            Pool::Evacuation => (&mut a.evac_current, [&mut a.evac_free, &mut a.free]),
+        };
+        loop {
+            if let Some(r) = *current {
+                let region = &self.regions[r];
+                let top = region.top.load(Ordering::Relaxed);
+                let room = region.bottom + self.region_bytes - top;
+                if room >= min {
+                    let size = room.min(want);
+                    // Relaxed: `top` is read by the collector only in pauses
+                    // (ordered by the safepoint) and by this lock's holders.
+                    region.top.store(top + size, Ordering::Relaxed);
+                    return Some((top, top + size));
+                }
+            }
+            if pool == Pool::Mutator && sources[0].len() <= self.reserve_regions {
+                return None;
+            }
+            let next = sources.iter_mut().find_map(|s| s.pop())?;
+            self.regions[next].used.store(true, Ordering::Relaxed);
+            *current = Some(next);
+        }
+    }
+
+    /// Returns a region to the free list, empty.
+    pub(crate) fn free_region(&self, a: &mut AllocState, r: usize) {
+        let region = &self.regions[r];
+        for addr in (region.bottom..region.bottom + self.region_bytes).step_by(1 << CARD_SHIFT) {
+            self.card(addr).store(CLEAN_CARD, Ordering::Relaxed);
+        }
+        region.top.store(region.bottom, Ordering::Relaxed);
+        region.tams.store(region.bottom, Ordering::Relaxed);
+        region.watermark.store(region.bottom, Ordering::Relaxed);
+        region.live_words.store(0, Ordering::Relaxed);
+        region.in_cset.store(false, Ordering::Relaxed);
+        region.used.store(false, Ordering::Relaxed);
+        a.free.push(r);
+    }
+
+    /// The card of `addr`.
+    #[inline(always)]
+    pub(crate) fn card(&self, addr: usize) -> &AtomicU8 {
+        &self.cards[(addr - self.base) >> CARD_SHIFT]
+    }
+
+    /// Marks `obj`; true if this call set the bit.
+    #[inline]
+    pub(crate) fn mark(&self, obj: usize) -> bool {
+        let w = (obj - 8 - self.base) / 8;
+        let bit = 1u64 << (w % 64);
+        // Relaxed: the bit is only a set-once flag; the object's contents
+        // are read through the reference that led here (Acquire).
+        self.marks[w / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
+    }
+
+    /// Whether `obj` is marked.
+    #[inline]
+    pub(crate) fn is_marked(&self, obj: usize) -> bool {
+        let w = (obj - 8 - self.base) / 8;
+        self.marks[w / 64].load(Ordering::Relaxed) & (1u64 << (w % 64)) != 0
+    }
+
+    /// Live in the current cycle: allocated since mark start, or marked.
+    #[inline]
+    pub(crate) fn is_live(&self, obj: usize) -> bool {
+        obj >= self.region(obj).tams.load(Ordering::Relaxed) || self.is_marked(obj)
+    }
+
+    /// Clears every mark and live count (the concurrent reset).
+    pub(crate) fn clear_marks(&self) {
+        for m in self.marks.iter() {
+            m.store(0, Ordering::Relaxed);
+        }
+        for r in self.regions.iter() {
+            r.live_words.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A local allocation buffer: a TLAB (new objects) or a GCLAB (copies).
+/// Only its owner touches it; `Cell`s let the barrier slow paths, which
+/// take `&Mutator`, allocate copies.
+#[derive(Default)]
+pub(crate) struct Lab {
+    cur: std::cell::Cell<usize>,
+    end: std::cell::Cell<usize>,
+}
+
+impl Lab {
+    /// Bump-allocates `bytes`, or `None` when the LAB is too small.
+    #[inline(always)]
+    pub(crate) fn bump(&self, bytes: usize) -> Option<usize> {
+        let cur = self.cur.get();
+        if self.end.get() - cur >= bytes {
+            self.cur.set(cur + bytes);
+            Some(cur)
+        } else {
+            None
+        }
+    }
+
+    /// Retires the LAB and carves a new one for an allocation of `bytes`.
+    pub(crate) fn refill(&self, space: &Space, bytes: usize, pool: Pool) -> Option<usize> {
+        self.retire(space);
+        let (start, end) = space.carve(bytes, space.tlab_bytes.max(bytes), pool)?;
+        self.cur.set(start + bytes);
+        self.end.set(end);
+        Some(start)
+    }
+
+    /// Allocates `bytes`, refilling from `pool` when needed.
+    pub(crate) fn alloc(&self, space: &Space, bytes: usize, pool: Pool) -> Option<usize> {
+        self.bump(bytes).or_else(|| self.refill(space, bytes, pool))
+    }
+
+    /// Takes back the allocation at `cell` of `bytes`, the LAB's latest.
+    pub(crate) fn undo(&self, cell: usize, bytes: usize) {
+        debug_assert_eq!(self.cur.get(), cell + bytes);
+        self.cur.set(cell);
+    }
+
+    /// Fills the unused tail so the region stays parsable; the LAB is empty.
+    pub(crate) fn retire(&self, space: &Space) {
+        space.fill(self.cur.get(), self.end.get());
+        self.cur.set(0);
+        self.end.set(0);
+    }
+}

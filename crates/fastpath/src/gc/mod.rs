@@ -1,0 +1,122 @@
+//! A small garbage-collected heap with selectable barrier sets and a
+//! concurrent collector (seed 003: Shenandoah's write-barrier fast path).
+//!
+//! Where it sits: a runtime creates a [`Heap`] (barrier set and mode from
+//! [`settings`] or code), gives each thread a [`Mutator`], and does every
+//! allocation and reference access through it; the barriers inside those
+//! accesses keep a concurrent collector (the phases in `collector.rs`) correct.
+//! Headers are `fastpath::sync` headers, so heap objects can be locked
+//! ([`Mutator::lock`]) while the collector runs.
+//!
+//! ## Files
+//!
+//! | file | what |
+//! |---|---|
+//! | `settings.rs` | names: barriers, presets, modes; `FASTPATH_GC_*` parsing |
+//! | `barrier.rs` | barrier sets as types (monomorphised fast paths) |
+//! | `heap.rs` | regions, object layout, LABs, marks, cards |
+//! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing |
+//! | `safepoint.rs` | stopping mutators for pauses |
+//! | `mutator.rs` | the per-thread context: roots, accesses, barriers |
+//! | `collector.rs` | the cycle: mark, evacuate, update-refs; the verifier |
+//! | `runtime.rs` | `Heap`, `HeapConfig`, errors, statistics |
+//! | `probe.rs` | one function per fast path, for disassembly |
+//!
+//! ## The GC state byte
+//!
+//! One byte in the heap; each [`Mutator`] holds a pointer to it, so a
+//! barrier reads it off a pointer already in a register (HotSpot reads a
+//! thread-local copy off `r15`). The collector changes it only in pauses,
+//! which is why a barrier may read it with a plain (Relaxed) load.
+//!
+//! | bit | set | cleared | barriers that look |
+//! |---|---|---|---|
+//! | `MARKING` (1) | init-mark | final-mark | `satb`: enqueue the overwritten value |
+//! | `EVACUATION` (2) | final-mark | init-update-refs | `brooks-wb`, `lrb`: copy the object |
+//! | `HAS_FORWARDED` (4) | final-mark | final-update-refs | `lrb`, `cas`, `brooks-wb`: resolve copies |
+//!
+//! Why each barrier, in which phase: while marking, a store could remove
+//! the only path to an object the marker has not reached; SATB hands the
+//! overwritten value to the marker. While copies exist, a mutator could read
+//! or write a stale copy: the LRB turns every loaded reference into the
+//! to-space one (evacuating it if need be) and heals the field; the Brooks
+//! barriers instead read every object through its forwarding word and copy
+//! it before a write. A reference CAS could fail only because the field
+//! holds the other copy of the expected object; the `cas` barrier retries
+//! then. The card barriers record where references were stored, for a
+//! generational collector's remembered set (this collector is not
+//! generational: they are there to be costed, and the cards are cleaned
+//! each cycle).
+//!
+//! ## Fast paths (x86-64, `objdump -d` of the release build)
+//!
+//! See BENCHMARKS.md for the counts beside HotSpot's; the instruction
+//! sequences, as `rustc` emits them for the probes in [`probe`]:
+//!
+//! ```text
+//! satb (idle)   mov 0x10(%rdi),%rax ; testb $0x1,(%rax) ; jne slow
+//! lrb (idle)    mov 0x10(%rdi),%rcx ; testb $0x4,(%rcx) ; jne slow
+//! brooks-rb     mov -0x8(%rsi),%rax
+//! brooks-wb     mov 0x10(%rdi),%rax ; testb $0x6,(%rax) ; jne slow ; mov -0x8(%rsi),%rax
+//! card          mov 0x18(%rdi),%rax ; shr $0x9,%rsi ; movb $0x0,(%rax,%rsi,1)
+//! card-cond     mov 0x18(%rdi),%rax ; shr $0x9,%rsi ; movzbl (%rax,%rsi,1),%ecx ;
+//!               test %cl,%cl ; je done ; movb $0x0,(%rax,%rsi,1)
+//! cas           nothing on success: the retry is on the failure path
+//! ```
+//!
+//! (`%rdi` is the `Mutator`, `%rsi` the object; `mov 0x10(%rdi)` loads the
+//! pointer to the state byte, `mov 0x18(%rdi)` the biased card base: the
+//! one load per barrier HotSpot saves by keeping the state at a fixed
+//! offset from its thread register. The compiler may keep either in a
+//! register across a loop: neither changes while the mutator runs.)
+//! `fastpath gc --only fast-paths` prints these from the binary itself.
+
+//! ## Example
+//!
+//! ```
+//! use fastpath::gc::{Heap, HeapConfig, ShenandoahBarriers, BarrierBits, GcMode};
+//! let heap = Heap::new(HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Passive)).unwrap();
+//! let mut m = heap.mutator::<ShenandoahBarriers>().unwrap();
+//! let a = m.alloc(1, 1).unwrap();
+//! let b = m.alloc(0, 1).unwrap();
+//! let (oa, ob) = (m.get(a).unwrap(), m.get(b).unwrap());
+//! m.write(ob, 0, 42).unwrap();
+//! m.store(oa, 0, Some(ob)).unwrap();
+//! let loaded = m.load(oa, 0).unwrap().unwrap();
+//! assert_eq!(m.read(loaded, 0).unwrap(), 42);
+//! assert!(m.load(oa, 1).is_err()); // field out of range: an error value
+//! ```
+
+mod atomic;
+// Under `--cfg loom` only the models use the protocol (the heap is not built).
+#[cfg_attr(all(loom, not(test)), allow(dead_code))]
+pub(crate) mod forwarding;
+
+#[cfg(not(loom))]
+mod barrier;
+#[cfg(not(loom))]
+mod collector;
+#[cfg(not(loom))]
+mod heap;
+#[cfg(not(loom))]
+mod mutator;
+#[cfg(not(loom))]
+pub mod probe;
+#[cfg(not(loom))]
+mod runtime;
+#[cfg(not(loom))]
+mod safepoint;
+pub mod settings;
+#[cfg(all(test, not(loom)))]
+mod tests;
+
+#[cfg(not(loom))]
+pub use barrier::{
+    BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers, ShenandoahBarriers,
+    Static,
+};
+#[cfg(not(loom))]
+pub use mutator::{Global, Handle, Mutator, Obj, ObjLock};
+#[cfg(not(loom))]
+pub use runtime::{GcError, GcStats, Heap, HeapConfig, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
+pub use settings::{Barrier, BarrierBits, GcMode, Preset};

@@ -1,0 +1,218 @@
+//! Stress: mutators rewiring a graph, building and tearing down trees and
+//! CASing shared slots while aggressive concurrent cycles run back to back.
+//! Every step checks the mutator's graph against its model (a checksum
+//! read through the barriers); the verifier runs after every cycle. Bounded
+//! in time; prints the operations and cycles it checked.
+
+// The heap is not built under `--cfg loom` (only the forwarding protocol is).
+#![cfg(not(loom))]
+
+use std::time::{Duration, Instant};
+
+use fastpath::gc::{BarrierBits, Dynamic, GcMode, Global, Heap, HeapConfig, Mutator};
+
+const SLOTS: usize = 48;
+const SHARED: usize = 8;
+const MUTATORS: usize = 3;
+const SECONDS: u64 = 2;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 as usize
+    }
+}
+
+/// The model of one slot's node: its id, value and its edges' target ids.
+#[derive(Clone, Copy, Default)]
+struct Model {
+    id: usize,
+    value: usize,
+    edges: [usize; 2],
+}
+
+/// Node layout: refs [edge0, edge1], data [id, value].
+fn new_node(m: &mut Mutator<Dynamic>, id: usize, value: usize) -> fastpath::gc::Handle {
+    let h = m.alloc(2, 2).unwrap();
+    let o = m.get(h).unwrap();
+    m.write(o, 0, id).unwrap();
+    m.write(o, 1, value).unwrap();
+    h
+}
+
+/// Reads the graph through the barriers and compares it with the model.
+fn check(m: &Mutator<Dynamic>, array: fastpath::gc::Handle, model: &[Model]) {
+    let a = m.get(array).unwrap();
+    for (i, want) in model.iter().enumerate() {
+        let node = m.load(a, i).unwrap().expect("slot filled");
+        assert_eq!(m.read(node, 0).unwrap(), want.id, "slot {i} id");
+        assert_eq!(m.read(node, 1).unwrap(), want.value, "slot {i} value");
+        for e in 0..2 {
+            let got = m.load(node, e).unwrap().map_or(0, |t| m.read(t, 0).unwrap());
+            assert_eq!(got, want.edges[e], "slot {i} edge {e}");
+        }
+    }
+}
+
+fn build_tree(m: &mut Mutator<Dynamic>, depth: u32, next: &mut usize) -> fastpath::gc::Handle {
+    let h = new_node(m, *next, 1);
+    *next += 1;
+    if depth > 0 {
+        for e in 0..2 {
+            let d = m.roots_len();
+            let child = build_tree(m, depth - 1, next);
+            let (p, c) = (m.get(h).unwrap(), m.get(child).unwrap());
+            m.store(p, e, Some(c)).unwrap();
+            m.truncate_roots(d);
+        }
+    }
+    h
+}
+
+fn tree_sum(m: &Mutator<Dynamic>, node: Option<fastpath::gc::Obj<'_>>) -> usize {
+    match node {
+        None => 0,
+        Some(o) => {
+            m.read(o, 1).unwrap() + tree_sum(m, m.load(o, 0).unwrap()) + tree_sum(m, m.load(o, 1).unwrap())
+        }
+    }
+}
+
+fn mutator_loop(heap: &Heap, shared: Global, seed: u64, deadline: Instant) -> (usize, usize) {
+    let mut m = heap.mutator::<Dynamic>().unwrap();
+    let mut rng = Rng(seed | 1);
+    let mut next_id = (seed as usize) << 40;
+    let array = m.alloc(SLOTS, 0).unwrap();
+    let mut model = vec![Model::default(); SLOTS];
+    for (i, slot) in model.iter_mut().enumerate() {
+        let d = m.roots_len();
+        next_id += 1;
+        let n = new_node(&mut m, next_id, i);
+        let (a, o) = (m.get(array).unwrap(), m.get(n).unwrap());
+        m.store(a, i, Some(o)).unwrap();
+        *slot = Model {
+            id: next_id,
+            value: i,
+            edges: [0, 0],
+        };
+        m.truncate_roots(d);
+    }
+    let (mut ops, mut cas_wins) = (0, 0);
+    while Instant::now() < deadline {
+        let d = m.roots_len();
+        match rng.next() % 8 {
+            0..=2 => {
+                // Rewire: slot i's edge e := slot j's node.
+                let (i, j, e) = (rng.next() % SLOTS, rng.next() % SLOTS, rng.next() % 2);
+                let a = m.get(array).unwrap();
+                let (ni, nj) = (m.load(a, i).unwrap().unwrap(), m.load(a, j).unwrap().unwrap());
+                m.store(ni, e, Some(nj)).unwrap();
+                model[i].edges[e] = model[j].id;
+            }
+            3 => {
+                // Replace slot i with a new node (the old one stays reachable
+                // through edges, or becomes garbage).
+                let i = rng.next() % SLOTS;
+                next_id += 1;
+                let value = rng.next() % 1000;
+                let n = new_node(&mut m, next_id, value);
+                let (a, o) = (m.get(array).unwrap(), m.get(n).unwrap());
+                m.store(a, i, Some(o)).unwrap();
+                model[i] = Model {
+                    id: next_id,
+                    value,
+                    edges: [0, 0],
+                };
+            }
+            4 => {
+                // Bump a value.
+                let i = rng.next() % SLOTS;
+                let a = m.get(array).unwrap();
+                let n = m.load(a, i).unwrap().unwrap();
+                model[i].value += 1;
+                m.write(n, 1, model[i].value).unwrap();
+            }
+            5 => {
+                // Build a tree, check it, tear it down.
+                let t = build_tree(&mut m, 5, &mut next_id);
+                assert_eq!(tree_sum(&m, Some(m.get(t).unwrap())), 63);
+            }
+            _ => {
+                // CAS a shared slot to a new node; check what we replaced.
+                let s = rng.next() % SHARED;
+                next_id += 1;
+                let n = m.alloc(0, 2).unwrap();
+                let o = m.get(n).unwrap();
+                m.write(o, 0, next_id).unwrap();
+                m.write(o, 1, !next_id).unwrap();
+                let g = m.global(shared).unwrap();
+                let old = m.load(g, s).unwrap();
+                if let Some(old) = old {
+                    assert_eq!(
+                        m.read(old, 1).unwrap(),
+                        !m.read(old, 0).unwrap(),
+                        "shared node intact"
+                    );
+                }
+                if m.cas(g, s, old, Some(o)).unwrap() {
+                    cas_wins += 1;
+                }
+            }
+        }
+        m.truncate_roots(d);
+        check(&m, array, &model);
+        ops += 1;
+    }
+    (ops, cas_wins)
+}
+
+fn stress(bits: BarrierBits) {
+    let mut c = HeapConfig::new(16 << 20, bits, GcMode::Concurrent);
+    c.aggressive = true;
+    c.verify = true;
+    let heap = Heap::new(c).unwrap();
+    let shared = {
+        let mut m = heap.mutator::<Dynamic>().unwrap();
+        let h = m.alloc(SHARED, 0).unwrap();
+        m.make_global(m.get(h).unwrap()).unwrap()
+    };
+    let deadline = Instant::now() + Duration::from_secs(SECONDS);
+    let results: Vec<(usize, usize)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..MUTATORS)
+            .map(|t| {
+                let heap = &heap;
+                s.spawn(move || mutator_loop(heap, shared, 0x9E37_79B9 + t as u64, deadline))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let stats = heap.stats();
+    let ops: usize = results.iter().map(|r| r.0).sum();
+    let wins: usize = results.iter().map(|r| r.1).sum();
+    println!(
+        "gc_stress {bits}: {ops} operations checked ({wins} shared CAS wins) by {MUTATORS} mutators; \
+         {} cycles, {} verified ({} objects), {} copies by the collector, {} by mutators",
+        stats.cycles,
+        stats.verified_cycles,
+        stats.verified_objects,
+        stats.evacuated_by_collector,
+        stats.evacuated_by_mutators
+    );
+    assert_eq!(stats.verify_errors, Vec::<String>::new());
+    assert!(stats.cycles >= 3, "only {} cycles ran", stats.cycles);
+    assert!(stats.evacuated_by_collector + stats.evacuated_by_mutators > 0);
+    assert!(ops > 0);
+}
+
+#[test]
+fn gc_stress_shenandoah() {
+    stress(BarrierBits::SHENANDOAH);
+}
+
+#[test]
+fn gc_stress_shenandoah_2017() {
+    stress(BarrierBits::SHENANDOAH_2017);
+}
