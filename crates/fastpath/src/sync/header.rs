@@ -3,7 +3,7 @@
 //!
 //! Where it sits: the fast paths in [`super::synchronizer`] CAS its two lock
 //! bits; [`super::inflate`] swings it to a tagged monitor pointer;
-//! [`super::synchronizer::identity_hash`] installs the hash into it. The layout follows
+//! [`super::hash`] installs the identity hash into it. The layout follows
 //! HotSpot's 64-bit `markWord` (markWord.hpp), minus the bits a GC owns:
 //!
 //! ```text
@@ -136,7 +136,7 @@ pub enum LockState {
 /// so the lock operations take it pinned (`Pin<&Header>`): a thread's
 /// lock-stack remembers that address, and pinning guarantees it is neither
 /// moved nor reused before the header's `Drop` has run (see
-/// the `synchronizer` module for what `Drop` does with a header still locked).
+/// the `lifecycle` module for what `Drop` does with a header still locked).
 pub struct Header {
     pub(crate) word: AtomicUsize,
     _pinned: PhantomPinned,
@@ -182,11 +182,6 @@ impl Header {
         self.lock_state() == LockState::Inflated
     }
 
-    /// The object's spare bits (from the displaced header when inflated).
-    pub fn spare_bits(&self) -> usize {
-        super::synchronizer::displaced_or_current(self).0 & SPARE_MASK
-    }
-
     /// The identity of the object: the header's address.
     #[inline(always)]
     pub(crate) fn addr(&self) -> usize {
@@ -227,19 +222,6 @@ impl core::fmt::Debug for Header {
             .field("word", &format_args!("{:#x}", self.raw()))
             .field("state", &self.lock_state())
             .finish()
-    }
-}
-
-impl Drop for Header {
-    #[inline]
-    fn drop(&mut self) {
-        // Relaxed: `&mut self` means no other thread can be using the header
-        // now; any earlier unlock happened-before the borrow that let us
-        // drop it.
-        let mark = Mark(self.word.load(Ordering::Relaxed));
-        if !mark.is_unlocked() {
-            super::synchronizer::header_dropped_while_locked(self, mark);
-        }
     }
 }
 

@@ -44,20 +44,29 @@
 //! lock before freeing, so it cannot race a deflater either.
 
 use std::collections::HashSet;
-#[cfg(not(loom))]
-use std::sync::Arc;
-use std::sync::Mutex;
 
 use super::header::{Header, Mark};
 use super::lock_stack::LockStack;
 use super::monitor::Monitor;
 use super::stats::{self, InflateCause};
-use super::thread::{ThreadState, ANONYMOUS_OWNER, NO_OWNER};
+use super::thread::{ThreadState, ANONYMOUS_OWNER};
 
 /// Addresses of every installed monitor.
-pub(crate) static REGISTRY: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+#[cfg(not(loom))]
+static REGISTRY: std::sync::Mutex<Option<HashSet<usize>>> = std::sync::Mutex::new(None);
 
-fn registry() -> std::sync::MutexGuard<'static, Option<HashSet<usize>>> {
+// Under loom the registry is a model-checked mutex: thread exit holds it
+// while it releases monitors (loom scheduling points), which a std mutex
+// would turn into a real deadlock of the single OS thread loom runs on.
+#[cfg(loom)]
+loom::lazy_static! {
+    static ref REGISTRY: loom::sync::Mutex<Option<HashSet<usize>>> = loom::sync::Mutex::new(None);
+}
+
+/// The registry, locked. Held by whoever may free a monitor (header `Drop`)
+/// or touch monitors it did not reach through a borrowed header (thread
+/// exit), so that neither frees a monitor under the other.
+pub(crate) fn registry() -> impl core::ops::DerefMut<Target = Option<HashSet<usize>>> {
     // A poisoned lock only means a panic elsewhere while it was held; the
     // set itself is always consistent (single insert/remove operations).
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
@@ -121,16 +130,7 @@ pub(crate) fn inflate_owned<'a>(
         // Acquire: if a contender installed a monitor we read its fields.
         let mark = obj.load(super::atomic::Ordering::Acquire);
         if mark.has_monitor() {
-            let m = monitor_of(obj, mark);
-            let entries = ls.remove(addr);
-            if m.is_anonymous() {
-                m.claim_anonymous(me, entries);
-            } else if m.is_owned_by(me.id) {
-                // Cannot happen (owned monitors are off the lock-stack), but
-                // keep the count right if it did.
-                m.set_recursions(entries.saturating_sub(1));
-            }
-            return m;
+            return claim_from_lock_stack(monitor_of(obj, mark), addr, me, ls);
         }
         if mark.is_fast_locked() {
             me.note_monitor_owner();
@@ -170,55 +170,25 @@ pub(crate) fn inflate_unlocked<'a>(obj: &'a Header, mark: Mark, me: &ThreadState
     )
 }
 
-/// Header `Drop` of an inflated object: free its monitor unless another
-/// thread still owns it. Runs with `&mut Header`, so no thread is inside a
-/// call on this object; the registry lock keeps out a thread-exit release.
-pub(crate) fn free_on_header_drop(m: *const Monitor, current_id: Option<usize>) {
-    let mut reg = registry();
-    // SAFETY: installed monitors are only freed here, under this lock.
-    let owner = unsafe { (*m).owner() };
-    if owner != NO_OWNER && Some(owner) != current_id {
-        return; // owned by a live thread through a leaked guard: leak it
-    }
-    if let Some(set) = reg.as_mut() {
-        set.remove(&(m as usize));
-    }
-    drop(reg);
-    // SAFETY: allocated by `install`, unreachable now: the header is being
-    // dropped and the registry no longer lists it.
-    drop(unsafe { Box::from_raw(m as *mut Monitor) });
-    stats::count_monitor_freed();
-}
-
-/// Thread exit: release every monitor `me` owns except those of the objects
-/// in `kept` (held by live `SyncGuard`s; its lock-stack entries are handled
-/// by the caller). Holds the registry lock throughout, so no header `Drop`
-/// frees a monitor under it.
-#[cfg(not(loom))]
-pub(crate) fn release_monitors_owned_by(me: &ThreadState, kept: &[usize]) -> usize {
-    let reg = registry();
-    let mut released = 0;
-    for &m in reg.iter().flatten() {
-        // SAFETY: listed monitors are alive while the lock is held.
-        let m = unsafe { &*(m as *const Monitor) };
-        if m.is_owned_by(me.id) && !kept.contains(&m.object) {
-            m.exit_fully(me);
-            released += 1;
-        }
-    }
-    released
-}
-
-/// Thread exit, a lock-stack entry whose object has a monitor: claim it and
-/// release it, under the registry lock (see [`release_monitors_owned_by`]).
-#[cfg(not(loom))]
-pub(crate) fn release_claimed_at_exit(obj: &Header, mark: Mark, me: &Arc<ThreadState>) {
-    let _reg = registry();
-    let m = monitor_of(obj, mark);
+/// The caller holds the object at `addr` on `ls` and found monitor `m`
+/// installed in its header (a contender inflated it): take the object's
+/// entries off the lock-stack and become the owner with `recursions =
+/// entries − 1`. The one place a lock moves from a lock-stack into an
+/// existing monitor (exit, wait, notify, making room, header drop, thread
+/// exit all come through here).
+pub(crate) fn claim_from_lock_stack<'a>(
+    m: &'a Monitor,
+    addr: usize,
+    me: &ThreadState,
+    ls: &LockStack,
+) -> &'a Monitor {
+    let entries = ls.remove(addr);
     if m.is_anonymous() {
-        m.claim_anonymous(me, 1);
+        m.claim_anonymous(me, entries);
+    } else if m.is_owned_by(me.id) {
+        // Cannot happen (owned monitors are off the lock-stack), but keep
+        // the count right if it did.
+        m.set_recursions(entries.saturating_sub(1));
     }
-    if m.is_owned_by(me.id) {
-        m.exit_fully(me);
-    }
+    m
 }

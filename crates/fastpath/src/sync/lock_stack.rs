@@ -71,6 +71,7 @@ impl LockStack {
         if top > 0 && self.entries[top - 1].get() == addr {
             self.entries[top].set(addr);
             self.top.set(top + 1);
+            self.verify("after recursive fast enter");
             return true;
         }
         // Relaxed: the load only picks the expected value; the CAS checks it
@@ -95,6 +96,7 @@ impl LockStack {
         }
         self.entries[top].set(addr);
         self.top.set(top + 1);
+        self.verify("after fast enter");
         true
     }
 
@@ -113,6 +115,7 @@ impl LockStack {
         }
         if i > 0 && self.entries[i - 1].get() == addr {
             self.top.set(i);
+            self.verify("after recursive fast exit");
             return true;
         }
         // Relaxed: as in `try_fast_enter`; the CAS below releases.
@@ -135,6 +138,64 @@ impl LockStack {
         }
         self.top.set(i);
         true
+    }
+
+    /// Checks the lock-stack's invariants in debug builds, after every
+    /// transition (HotSpot `LockStack::verify`, lockStack.cpp): `top` is a
+    /// depth or a sentinel state, no entry is null, and each object's
+    /// entries form one consecutive run (recursion is a run; an object held
+    /// twice apart is inflated instead). Compiled out of release builds and
+    /// loom models.
+    #[inline(always)]
+    pub(crate) fn verify(&self, when: &str) {
+        #[cfg(all(debug_assertions, not(loom)))]
+        self.verify_structure(when);
+        let _ = when;
+    }
+
+    #[cfg(all(debug_assertions, not(loom)))]
+    #[inline(never)]
+    fn verify_structure(&self, when: &str) {
+        let top = self.top.get();
+        assert!(
+            top <= CAPACITY || top == UNREGISTERED || top == MONITOR_ONLY,
+            "lock-stack {when}: bad top {top}"
+        );
+        let n = self.len();
+        for i in 0..n {
+            let e = self.at(i);
+            assert_ne!(e, 0, "lock-stack {when}: null entry at {i}");
+            if let Some(j) = (i + 1..n).find(|&j| self.at(j) == e) {
+                assert!(
+                    (i..=j).all(|k| self.at(k) == e),
+                    "lock-stack {when}: {e:#x} held at {i} and {j}, not as one run"
+                );
+            }
+        }
+    }
+
+    /// [`verify`](Self::verify), and that every entry's header says
+    /// it is locked: fast-locked or has a monitor (one a contender installed). The
+    /// synchronizer calls it at the end of its slow paths; the entries are
+    /// headers this thread holds, pinned and alive.
+    #[inline(always)]
+    pub(crate) fn verify_held(&self, when: &str) {
+        self.verify(when);
+        #[cfg(all(debug_assertions, not(loom)))]
+        for i in 0..self.len() {
+            // SAFETY: an entry is a pinned header this thread holds (see
+            // `lifecycle`: its Drop elsewhere aborts rather than free it).
+            let h = unsafe { &*(self.at(i) as *const Header) };
+            // Relaxed: a check of a state only this thread can end.
+            let mark = h.load(super::atomic::Ordering::Relaxed);
+            // 11 too: a GC may be working on a held object.
+            assert!(
+                !mark.is_unlocked(),
+                "lock-stack {when}: entry {i} ({:#x}) not locked: {:#x}",
+                self.at(i),
+                mark.0
+            );
+        }
     }
 
     /// The raw `top` word (a depth or a sentinel).
@@ -186,6 +247,7 @@ impl LockStack {
         debug_assert!(t < CAPACITY, "push on a full lock-stack");
         self.entries[t].set(addr);
         self.top.set(t + 1);
+        self.verify("after push");
     }
 
     /// Whether `addr` has an entry.
@@ -217,6 +279,7 @@ impl LockStack {
             return false;
         }
         self.top.set(t - 1);
+        self.verify("after recursive exit");
         true
     }
 
@@ -239,6 +302,7 @@ impl LockStack {
             }
         }
         self.top.set(kept);
+        self.verify("after remove");
         t - kept
     }
 }

@@ -249,3 +249,26 @@ fn loom_wait_claims_anonymous_monitor() {
         assert!(!holds_lock(&c.header));
     });
 }
+
+/// Thread exit releases a lock its thread still holds (HotSpot releases a
+/// detaching JNI thread's monitors): the holder exits holding the object
+/// while the main thread contends (inflating it with ANONYMOUS_OWNER, or
+/// not yet). The release either unlocks the fast-locked header or claims
+/// the anonymous monitor and hands it over; the contender always gets in.
+#[test]
+fn loom_thread_exit_releases_held_lock() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref());
+            c2.bump();
+            // Exits holding `c`.
+            super::lifecycle::release_on_thread_exit_for_model();
+        });
+        c.locked_bump();
+        t.join().unwrap();
+        assert_eq!(c.locked_get(), 2);
+        assert!(!holds_lock(&c.header));
+    });
+}

@@ -11,36 +11,70 @@
 //! structure with an owner, an entry list, a wait set and parking is
 //! installed in the header as a tagged pointer.
 //!
-//! Data flow:
+//! Data flow (dependencies run downwards only):
 //!
 //! ```text
 //!  api::lock / Guard / Synchronized      raw enter / exit (runtimes)
 //!                 \                          /
-//!                  synchronizer  ── fast path: lock_stack + one CAS on header
-//!                  (mode dispatch)── slow path ─┬─ inflate ── monitor ── park
-//!                                               └─ thread (id, interrupt, exit)
+//!    lifecycle    synchronizer  ── fast path: lock_stack + one CAS on header
+//!  (header drop,  (mode dispatch)── slow path ─┬─ inflate ── monitor ── park
+//!   thread exit)  hash (identity hash)          └─ thread (id, interrupt)
 //!                   stats  ◄── every inflation, by cause
 //! ```
 //!
 //! | file | concept |
 //! |---|---|
 //! | `header.rs` | the header word and its layout |
-//! | `lock_stack.rs` | the per-thread lock-stack and its fast paths |
-//! | `thread.rs` | per-thread state, lazy registration, release at thread exit |
+//! | `lock_stack.rs` | the per-thread lock-stack, its fast paths and `verify` |
+//! | `thread.rs` | per-thread state, lazy registration |
 //! | `park.rs` | the per-thread park event (futex) |
 //! | `monitor.rs` | the monitor: entry list, successor, spinning, wait/notify |
-//! | `inflate.rs` | installing monitors; the registry; memory and deflation |
-//! | `synchronizer.rs` | enter/exit/wait/notify/hash, by locking mode |
+//! | `inflate.rs` | installing monitors, claiming them from a lock-stack; the registry |
+//! | `synchronizer.rs` | enter/exit/wait/notify, by locking mode |
+//! | `hash.rs` | the identity hash and the word that carries it |
+//! | `lifecycle.rs` | header drop and thread exit: what happens to held locks |
 //! | `api.rs` | the safe API |
 //! | `stats.rs` | per-cause counters |
 //! | `atomic.rs` | the loom shim |
+//!
+//! ## Transitions, one table per mode
+//!
+//! Rows: what the header says when the operation looks; "mine"/"other":
+//! whether the current thread holds it. Every cell is a defined transition,
+//! including states another mode's thread created.
+//!
+//! **Lightweight** (`LM_LIGHTWEIGHT`, the default):
+//!
+//! | header | enter | exit | wait | notify | hash |
+//! |---|---|---|---|---|---|
+//! | 01 unlocked | CAS 01→00, push | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | 00 mine, on top | push (recursion run) | pop; last: CAS 00→01 | inflate (owned), wait | 0 (nobody waits) | CAS into header |
+//! | 00 mine, below top | inflate (owned, interleaved), enter monitor | inflate (unstructured), exit monitor | as on top | as on top | CAS into header |
+//! | 00 other | inflate (anonymous), enter monitor | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | 10 anonymous, mine | claim from lock-stack, enter | claim, exit | claim, wait | claim, notify | displaced header |
+//! | 10 owner mine | monitor enter (recursion) | monitor exit | monitor wait | monitor notify | displaced header |
+//! | 10 other/none | monitor enter (spin, queue, park) | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | displaced header |
+//! | 11 (GC) | spin | spin | spin | spin | spin |
+//!
+//! **Monitor** (`LM_MONITOR`): the lock-stack is parked in `MONITOR_ONLY`,
+//! so both fast paths fail and every lock is a monitor.
+//!
+//! | header | enter | exit | wait / notify | hash |
+//! |---|---|---|---|---|
+//! | 01 unlocked | install a monitor owned by me (CAS 01→10) | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | 00 other (a lightweight thread) | inflate (anonymous), enter monitor | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | 10 owner mine | monitor enter (recursion) | monitor exit | monitor wait / notify | displaced header |
+//! | 10 other/none | monitor enter | IllegalMonitorState | IllegalMonitorState | displaced header |
+//! | 11 (GC) | spin | spin | spin | spin |
 //!
 //! Errors are values ([`SyncError`]); nothing in a lock panics.
 
 mod api;
 mod atomic;
+mod hash;
 mod header;
 mod inflate;
+mod lifecycle;
 mod lock_stack;
 mod monitor;
 mod park;
@@ -54,11 +88,12 @@ mod loom_tests;
 mod tests;
 
 pub use api::{lock, notify, notify_all, wait, Guard, SyncGuard, Synchronized};
+pub use hash::identity_hash;
 pub use header::{Header, LockState, SPARE_MASK};
 pub use inflate::live_monitors;
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
-pub use synchronizer::{enter, exit, holds_lock, identity_hash};
+pub use synchronizer::{enter, exit, holds_lock};
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
 
 /// Why a monitor operation did not do what was asked. Each leaves the

@@ -122,7 +122,6 @@ pub(crate) struct Monitor {
     /// The header's address: thread exit skips the monitors of objects held
     /// through live `SyncGuard`s by it; the future deflater will restore the
     /// header through it.
-    #[cfg_attr(loom, allow(dead_code))]
     pub(crate) object: usize,
 }
 
@@ -351,7 +350,6 @@ impl Monitor {
     }
 
     /// Releases fully, whatever the recursion count (thread exit).
-    #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn exit_fully(&self, me: &ThreadState) {
         // Relaxed: owner-only field (the caller owns the monitor).
         self.recursions.store(0, Ordering::Relaxed);

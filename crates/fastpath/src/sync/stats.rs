@@ -151,7 +151,6 @@ pub(crate) fn count_monitor_freed() {
     });
 }
 
-#[cfg_attr(loom, allow(dead_code))]
 pub(crate) fn count_released_at_exit() {
     GLOBAL.released_at_thread_exit.fetch_add(1, Ordering::Relaxed);
 }

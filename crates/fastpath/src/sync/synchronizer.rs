@@ -33,8 +33,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::atomic::{spin_pause, Ordering};
-use super::header::{Header, Mark};
-use super::inflate::{self, inflate_contended, inflate_owned, inflate_unlocked, monitor_of};
+use super::header::Header;
+use super::inflate::{claim_from_lock_stack, inflate_contended, inflate_owned, inflate_unlocked, monitor_of};
 use super::lock_stack::{LockStack, MONITOR_ONLY};
 use super::monitor::Monitor;
 use super::stats::{self, InflateCause};
@@ -75,6 +75,7 @@ fn enter_slow(obj: &Header) {
             } else {
                 lightweight_enter(obj, me, ls)
             }
+            ls.verify_held("after slow enter");
         })
     })
 }
@@ -181,7 +182,13 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
 #[cold]
 #[inline(never)]
 fn exit_slow(obj: &Header) -> Result<(), SyncError> {
-    thread::with_current(|me| thread::with_lock_stack(|ls| exit_with(obj, me, ls)))
+    thread::with_current(|me| {
+        thread::with_lock_stack(|ls| {
+            let r = exit_with(obj, me, ls);
+            ls.verify_held("after slow exit");
+            r
+        })
+    })
 }
 
 fn exit_with(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> Result<(), SyncError> {
@@ -212,12 +219,7 @@ fn exit_with(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> Result<(), 
                 // A contender inflated it while we held it fast-locked: the
                 // monitor is ours (ANONYMOUS_OWNER) with one recursion level
                 // per entry beyond the first.
-                let m = monitor_of(obj, mark);
-                let entries = ls.remove(addr);
-                if m.is_anonymous() {
-                    m.claim_anonymous(me, entries);
-                }
-                m.exit(me);
+                claim_from_lock_stack(monitor_of(obj, mark), addr, me, ls).exit(me);
                 return Ok(());
             } else if mark.is_unlocked() {
                 // Cannot happen (an entry means we hold it); drop the stale
@@ -315,210 +317,3 @@ pub fn holds_lock(obj: &Header) -> bool {
     let mark = obj.load(Ordering::Acquire);
     mark.has_monitor() && thread::with_current(|me| monitor_of(obj, mark).is_owned_by(me.id))
 }
-
-/// The object's identity hash: 31 bits, never 0, stable for the object's
-/// life. Installed by CAS on first use; works while the object is unlocked,
-/// fast-locked (without inflating, JDK 23) or inflated (in the displaced
-/// header).
-pub fn identity_hash(obj: &Header) -> u32 {
-    loop {
-        // Acquire: we may read the monitor next.
-        let mark = obj.load(Ordering::Acquire);
-        if mark.is_unlocked() || mark.is_fast_locked() {
-            if mark.hash() != 0 {
-                return mark.hash();
-            }
-            let hash = next_hash();
-            // Relaxed: the hash publishes no other data; a failed CAS
-            // (locking, inflation, another hash) reloads.
-            if obj
-                .cas(mark, mark.with_hash(hash), Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-            {
-                return hash;
-            }
-        } else if mark.has_monitor() {
-            let m = monitor_of(obj, mark);
-            // Relaxed: the displaced header only carries the hash; the CAS
-            // below validates what we read.
-            let mut displaced = Mark(m.header.load(Ordering::Relaxed));
-            loop {
-                if displaced.hash() != 0 {
-                    return displaced.hash();
-                }
-                let hash = next_hash();
-                // Relaxed: as above.
-                match m.header.compare_exchange(
-                    displaced.0,
-                    displaced.with_hash(hash).0,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                ) {
-                    Ok(_) => return hash,
-                    Err(now) => displaced = Mark(now),
-                }
-            }
-        } else {
-            spin_pause();
-        }
-    }
-}
-
-/// The word carrying the object's hash and spare bits: the displaced header
-/// if inflated, else the header itself.
-pub(crate) fn displaced_or_current(obj: &Header) -> Mark {
-    // Acquire: we may read the monitor next; Relaxed on the displaced
-    // header, which carries no other data.
-    let mark = obj.load(Ordering::Acquire);
-    if mark.has_monitor() {
-        Mark(monitor_of(obj, mark).header.load(Ordering::Relaxed))
-    } else {
-        mark
-    }
-}
-
-/// A new hash: Marsaglia's xor-shift per thread (HotSpot `hashCode=5`, the
-/// default), reduced to 31 bits, never 0.
-fn next_hash() -> u32 {
-    std::thread_local! {
-        static STATE: core::cell::Cell<u32> = const { core::cell::Cell::new(0) };
-    }
-    STATE
-        .try_with(|s| {
-            let mut x = s.get();
-            if x == 0 {
-                // Seed from the thread's stack address and a counter, so two
-                // threads start apart.
-                static SEED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0x9E37_79B9);
-                // Relaxed: any distinct value will do.
-                x = SEED.fetch_add(0x6D2B_79F5, std::sync::atomic::Ordering::Relaxed)
-                    ^ (s as *const _ as u32);
-                x |= 1;
-            }
-            loop {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                let h = x & super::header::HASH_VALUE_MASK as u32;
-                if h != 0 {
-                    s.set(x);
-                    return h;
-                }
-            }
-        })
-        .unwrap_or(0x5EED)
-}
-
-/// Header `Drop` of an object whose lock bits are not 01.
-#[cold]
-pub(crate) fn header_dropped_while_locked(obj: &Header, mark: Mark) {
-    let addr = obj.addr();
-    // A `Synchronized` dropped under a forgotten `SyncGuard`: its entry in
-    // the list of guarded headers must not outlive it (a no-op for others).
-    thread::note_data_guard_dropped(addr);
-    let on_my_stack = || thread::try_with_lock_stack(|ls| ls.remove(addr)).unwrap_or(0);
-    if mark.is_fast_locked() {
-        if on_my_stack() == 0 {
-            abort_dropped_while_held(obj);
-        }
-        return;
-    }
-    if mark.has_monitor() {
-        let m = monitor_of(obj, mark);
-        let mut me = None;
-        if m.is_anonymous() {
-            let entries = on_my_stack();
-            if entries == 0 {
-                abort_dropped_while_held(obj);
-            }
-            let id = thread::with_current(|t| {
-                m.claim_anonymous(t, entries);
-                t.id
-            });
-            me = Some(id);
-        } else if m.owner() != super::thread::NO_OWNER {
-            me = Some(thread::with_current(|t| t.id));
-        }
-        inflate::free_on_header_drop(m, me);
-    }
-}
-
-/// A pinned header is being dropped while another thread's lock-stack still
-/// names it (that thread leaked a guard or never exited a raw `enter`).
-/// Freeing it would leave that thread a dangling entry; there is no way to
-/// reach into its lock-stack; so stop, as Rust does for other broken
-/// invariants it cannot unwind from.
-fn abort_dropped_while_held(obj: &Header) -> ! {
-    eprintln!(
-        "fastpath::sync: object {:#x} dropped while fast-locked by another thread (leaked guard?); aborting",
-        obj.addr()
-    );
-    std::process::abort()
-}
-
-/// Thread exit: release everything still held, except objects locked
-/// through a live `SyncGuard` (see [`super::thread`]).
-#[cfg(not(loom))]
-pub(crate) fn release_on_thread_exit(me: &Arc<ThreadState>) {
-    let kept = thread::take_data_guarded_at_exit();
-    let _ = thread::try_with_lock_stack(|ls| {
-        // The topmost entry that is not kept, until none is left.
-        while let Some(addr) = (0..ls.len()).rev().map(|i| ls.at(i)).find(|a| !kept.contains(a)) {
-            ls.remove(addr);
-            // SAFETY: as in `ensure_lock_stack_space`: a held pinned header
-            // outlives our entry for it.
-            let h = unsafe { &*(addr as *const Header) };
-            loop {
-                let mark = h.load(Ordering::Acquire);
-                if mark.is_fast_locked() {
-                    // Release: publishes the abandoned critical section.
-                    if h.cas(mark, mark.set_unlocked(), Ordering::Release, Ordering::Relaxed)
-                        .is_ok()
-                    {
-                        break;
-                    }
-                } else if mark.has_monitor() {
-                    inflate::release_claimed_at_exit(h, mark, me);
-                    break;
-                } else if mark.is_unlocked() {
-                    break;
-                } else {
-                    spin_pause();
-                }
-            }
-            stats::count_released_at_exit();
-        }
-        // What is left are the kept objects: move each into a monitor owned
-        // by this thread's (kept) identity. The guard's late drop exits that
-        // monitor like any owner; and if the guard is never dropped, the
-        // object's own drop, elsewhere, finds a monitor owned by another
-        // thread and leaks it, where a fast-locked header would abort the
-        // process (`abort_dropped_while_held`: no lock-stack to reach into).
-        while let Some(addr) = ls.top() {
-            // SAFETY: as above.
-            let h = unsafe { &*(addr as *const Header) };
-            inflate_owned(h, me, ls, InflateCause::ThreadExit);
-        }
-        // Later locks from thread-local destructors: none if nothing is
-        // kept (the orphan path decides); else monitors, for the same reason.
-        ls.set_top_state(if kept.is_empty() {
-            super::lock_stack::UNREGISTERED
-        } else {
-            MONITOR_ONLY
-        });
-    });
-    if me.may_own_monitors() {
-        for _ in 0..inflate::release_monitors_owned_by(me, &kept) {
-            stats::count_released_at_exit();
-        }
-    }
-    if !kept.is_empty() {
-        thread::keep_identity_after_exit(me);
-    }
-}
-
-/// Under loom, thread exit releases nothing: the registry's std mutex must
-/// not be held across loom scheduling points, and no model exits holding a
-/// lock.
-#[cfg(loom)]
-pub(crate) fn release_on_thread_exit(_me: &Arc<ThreadState>) {}

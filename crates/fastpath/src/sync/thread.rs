@@ -98,22 +98,16 @@ impl ThreadState {
     }
 
     /// Whether this thread may own a monitor (see `note_monitor_owner`).
-    #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn may_own_monitors(&self) -> bool {
         // Relaxed: as above.
         self.may_own_monitors.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
-/// Owns the registration; its destructor runs at thread exit.
-struct Registration {
-    state: Arc<ThreadState>,
-}
-
-impl Drop for Registration {
-    fn drop(&mut self) {
-        super::synchronizer::release_on_thread_exit(&self.state);
-    }
+/// Owns the registration; its destructor runs at thread exit (implemented
+/// in `lifecycle.rs`, which owns what thread exit does to locks).
+pub(crate) struct Registration {
+    pub(crate) state: Arc<ThreadState>,
 }
 
 #[cfg(not(loom))]
@@ -252,7 +246,8 @@ pub(crate) fn note_data_guard_dropped(addr: usize) {
     });
 }
 
-/// Under loom nothing is released at thread exit, so nothing is tracked.
+/// Under loom no model keeps a `SyncGuard` past its thread's exit, so
+/// nothing is tracked.
 #[cfg(loom)]
 #[inline]
 pub(crate) fn note_data_guard_taken(_addr: usize) {}
@@ -261,6 +256,12 @@ pub(crate) fn note_data_guard_taken(_addr: usize) {}
 #[cfg(loom)]
 #[inline]
 pub(crate) fn note_data_guard_dropped(_addr: usize) {}
+
+/// Under loom no `SyncGuard` is tracked (see `note_data_guard_taken`).
+#[cfg(loom)]
+pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
+    Vec::new()
+}
 
 /// Thread exit: the headers the thread-exit release must leave locked (held
 /// through live `SyncGuard`s). Frees the list's buffer when it is empty.
@@ -282,7 +283,6 @@ pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
 /// destructors, which drop those guards) runs as `state`, so that it still
 /// owns those locks and can release them. Leaks one `Arc` clone, and only
 /// for a thread that exits with a live `SyncGuard`.
-#[cfg(not(loom))]
 pub(crate) fn keep_identity_after_exit(state: &Arc<ThreadState>) {
     let p: *const Arc<ThreadState> = Box::leak(Box::new(state.clone()));
     let _ = ORPHAN.try_with(|o| o.set(p));
