@@ -10,6 +10,9 @@
 //! |---|---|---|
 //! | unlocked (01) | the header | CAS the header |
 //! | fast-locked (00, lightweight) | the header | CAS the header, no inflation (JDK 23) |
+//! | stack-locked by me (00, legacy) | my record's displaced header | read only: inflate, then as below |
+//! | stack-locked by another thread | its record (unreadable to me) | inflate, then as below |
+//! | INFLATING | — | wait for the monitor |
 //! | has monitor (10) | the monitor's displaced header | CAS the displaced header |
 //! | 11 (a GC's) | — | wait for the GC |
 //!
@@ -19,7 +22,9 @@
 
 use super::atomic::{spin_pause, Ordering};
 use super::header::{Header, Mark, HASH_VALUE_MASK, SPARE_MASK};
-use super::inflate::monitor_of;
+use super::inflate::{inflate_stack_locked, monitor_of};
+use super::legacy;
+use super::stats::InflateCause;
 
 impl Header {
     /// The object's spare bits (from the displaced header when inflated).
@@ -49,6 +54,18 @@ pub fn identity_hash(obj: &Header) -> u32 {
             {
                 return hash;
             }
+        } else if mark.is_stack_locked() {
+            if legacy::is_mine(mark) {
+                let displaced = legacy::my_displaced_header(mark);
+                if displaced.hash() != 0 {
+                    return displaced.hash();
+                }
+            }
+            // A record's displaced header is never written after the lock
+            // (only its owner may even read it): move the lock into a
+            // monitor, whose displaced header takes the hash. Retry either
+            // way.
+            let _ = inflate_stack_locked(obj, mark, InflateCause::IdentityHash);
         } else if mark.has_monitor() {
             let m = monitor_of(obj, mark);
             // Relaxed: the displaced header only carries the hash; the CAS
@@ -79,13 +96,22 @@ pub fn identity_hash(obj: &Header) -> u32 {
 /// The word carrying the object's hash and spare bits: the displaced header
 /// if inflated, else the header itself.
 pub(crate) fn displaced_or_current(obj: &Header) -> Mark {
-    // Acquire: we may read the monitor next; Relaxed on the displaced
-    // header, which carries no other data.
-    let mark = obj.load(Ordering::Acquire);
-    if mark.has_monitor() {
-        Mark(monitor_of(obj, mark).header.load(Ordering::Relaxed))
-    } else {
-        mark
+    loop {
+        // Acquire: we may read the monitor next; Relaxed on the displaced
+        // header, which carries no other data.
+        let mark = obj.load(Ordering::Acquire);
+        if mark.has_monitor() {
+            return Mark(monitor_of(obj, mark).header.load(Ordering::Relaxed));
+        } else if legacy::is_mine(mark) {
+            return legacy::my_displaced_header(mark);
+        } else if mark.is_stack_locked() {
+            // Another thread's record: only a monitor makes it readable.
+            let _ = inflate_stack_locked(obj, mark, InflateCause::IdentityHash);
+        } else if mark.is_unlocked() || mark.is_fast_locked() {
+            return mark;
+        } else {
+            spin_pause(); // INFLATING, or 11 (a GC)
+        }
     }
 }
 

@@ -13,15 +13,24 @@
 //!   exit, wait or notify.
 //! - [`inflate_unlocked`]: nobody holds it (monitor-only mode): install a
 //!   monitor owned by the caller.
+//! - [`inflate_stack_locked`]: a thread holds it stack-locked (legacy mode;
+//!   the caller may be that thread): the INFLATING protocol, owner = the
+//!   stack-locker's record.
 //!
-//! Each is one CAS of the header from the exact word the monitor's displaced
-//! header was copied from, so a racing hash installation or a racing
-//! inflation simply makes the CAS fail and the caller retry: there is no
-//! INFLATING state (the simplification fast-locking bought, PR 10590).
+//! The first three are one CAS of the header from the exact word the
+//! monitor's displaced header was copied from, so a racing hash
+//! installation or a racing inflation simply makes the CAS fail and the
+//! caller retry: no INFLATING state (the simplification fast-locking
+//! bought, PR 10590). Only a stack-locked object, whose displaced header is
+//! in another thread's record, needs the busy marker.
+//!
+//! Claiming: a monitor installed under a placeholder owner (anonymous, or a
+//! lock record) is claimed by the thread that really holds it, through
+//! [`claim_from_lock_stack`] or [`claim_from_record`].
 //!
 //! ## Monitor memory and the future deflation
 //!
-//! Every installed monitor is in [`REGISTRY`]. Until deflation exists a
+//! Every installed monitor is in the registry. Until deflation exists a
 //! monitor stays installed for the life of its object and is freed by the
 //! header's `Drop` (under the registry lock), when no thread can be inside a
 //! call on that object. Exception: a monitor still *owned by another thread*
@@ -45,11 +54,12 @@
 
 use std::collections::HashSet;
 
-use super::header::{Header, Mark};
+use super::header::{Header, Mark, INFLATING};
 use super::lock_stack::LockStack;
 use super::monitor::Monitor;
+use super::record::{self, LockRecord};
 use super::stats::{self, InflateCause};
-use super::thread::{ThreadState, ANONYMOUS_OWNER};
+use super::thread::{ThreadState, ANONYMOUS_OWNER, RECORD_OWNER};
 
 /// Addresses of every installed monitor.
 #[cfg(not(loom))]
@@ -191,4 +201,65 @@ pub(crate) fn claim_from_lock_stack<'a>(
         m.set_recursions(entries.saturating_sub(1));
     }
     m
+}
+
+/// `obj` is stack-locked (word `mark`, the address of its owner's lock
+/// record): move the lock into a monitor owned by that record (HotSpot
+/// `ObjectSynchronizer::inflate`, the `has_locker` case, JDK 21). Whoever
+/// calls this (a contender, or the owner itself for `wait` or the hash) goes
+/// through the INFLATING busy marker:
+/// 1. CAS the header from `mark` to INFLATING (0). From now on the owner's
+///    unlocking CAS (from `mark`) fails, so it cannot finish an unlock, nor
+///    reuse or drop its record, until step 3; a racing inflater's CAS fails
+///    too.
+/// 2. Copy the displaced header out of the record into the monitor, and
+///    name the record as owner ([`RECORD_OWNER`](super::thread::RECORD_OWNER)).
+/// 3. Publish the monitor in the header (a Release store: nobody else can
+///    write an INFLATING header).
+///
+/// Readers that meet INFLATING wait for it to end. `None` if the header
+/// changed before step 1.
+pub(crate) fn inflate_stack_locked(obj: &Header, mark: Mark, cause: InflateCause) -> Option<&Monitor> {
+    debug_assert!(mark.is_stack_locked());
+    // Acquire: synchronizes with the owner's Release CAS that installed
+    // `mark`, after it stored the displaced header we read next.
+    obj.cas(
+        mark,
+        Mark(INFLATING),
+        super::atomic::Ordering::Acquire,
+        super::atomic::Ordering::Relaxed,
+    )
+    .ok()?;
+    // SAFETY: the record is alive: its owner cannot complete the unlock
+    // that would end its use (the header no longer holds its address), and
+    // a record is never dropped while in use (`LockRecord`'s Drop aborts).
+    let rec = unsafe { &*(mark.record() as *const LockRecord) };
+    let displaced = rec.displaced_header_for_inflater();
+    debug_assert!(
+        displaced.is_unlocked(),
+        "a stack-lock's displaced header is unlocked"
+    );
+    let m = Box::into_raw(Monitor::new(displaced, RECORD_OWNER | mark.record(), obj.addr()));
+    // Release: publishes the monitor's fields to every Acquire reader of
+    // the header.
+    obj.word
+        .store(Mark::encode_monitor(m).0, super::atomic::Ordering::Release);
+    register(m);
+    stats::count_inflation(cause);
+    // SAFETY: just installed; see `monitor_of`.
+    Some(unsafe { &*m })
+}
+
+/// If `m` is owned by one of the current thread's lock records (it
+/// stack-locked the object and a contender inflated it), make the thread
+/// the owner by id, with no recursions: the recursion lives in the thread's
+/// records (HotSpot `ObjectMonitor::enter`/`exit`: `is_lock_owned(owner)`
+/// then `set_owner_from_BasicLock`). The record-side twin of
+/// [`claim_from_lock_stack`].
+pub(crate) fn claim_from_record(m: &Monitor, me: &ThreadState) {
+    if let Some(rec) = m.owner_record() {
+        if record::owns_record(rec) {
+            m.take_over(me, 0);
+        }
+    }
 }

@@ -18,24 +18,32 @@
 //! | unlocked | — | nothing |
 //! | fast-locked | this thread (lock-stack entries) | drop the entries |
 //! | fast-locked | another thread | abort (its lock-stack would dangle) |
+//! | stack-locked | this thread (its record) | retire its records for the object |
+//! | stack-locked | another thread | abort (its record would name a dead object) |
+//! | monitor, owned by my record | this thread | claim it, retire my records, free it |
 //! | monitor, anonymous | this thread's lock-stack | claim it, free it |
 //! | monitor, anonymous | another thread | abort, as fast-locked |
 //! | monitor | nobody or this thread | free it (under the registry lock) |
 //! | monitor | another thread (leaked guard) | leak it: its exit releases it |
 //!
-//! Thread exit (the registration's destructor): every lock-stack entry not
-//! kept for a live `SyncGuard` is unlocked (fast-locked: CAS 00→01;
-//! inflated: claimed and released fully), then every monitor the thread owns
+//! Thread exit (the registration's destructor): every lock-stack entry and
+//! every arena lock record in use, unless kept for a live `SyncGuard`, is
+//! unlocked (fast-locked: CAS 00→01; stack-locked: CAS back the displaced
+//! header; inflated: claimed and released fully), then every monitor the thread owns
 //! is released fully, waking its contenders; kept entries move into monitors
 //! owned by the exiting thread's identity (see [`super::thread`]).
 
 use std::sync::Arc;
 
 use super::atomic::{spin_pause, Ordering};
-use super::header::{Header, Mark};
-use super::inflate::{self, claim_from_lock_stack, inflate_owned, monitor_of};
+use super::header::{Header, Mark, GC_RESERVED};
+use super::inflate::{
+    self, claim_from_lock_stack, claim_from_record, inflate_owned, inflate_stack_locked, monitor_of,
+};
+use super::legacy;
 use super::lock_stack::{MONITOR_ONLY, UNREGISTERED};
 use super::monitor::Monitor;
+use super::record::{self, LockRecord, RECURSIVE};
 use super::stats::{self, InflateCause};
 use super::thread::{self, Registration, ThreadState, NO_OWNER};
 
@@ -69,6 +77,13 @@ fn header_dropped_while_locked(obj: &Header, mark: Mark) {
     // A `Synchronized` dropped under a forgotten `SyncGuard`: its entry in
     // the list of guarded headers must not outlive it (a no-op for others).
     thread::note_data_guard_dropped(addr);
+    if mark.is_stack_locked() {
+        if !legacy::is_mine(mark) {
+            abort_dropped_while_held(obj);
+        }
+        retire_my_records(obj, mark.record());
+        return;
+    }
     if mark.is_fast_locked() {
         let entries = thread::try_with_lock_stack(|ls| ls.remove(addr)).unwrap_or(0);
         if entries == 0 {
@@ -79,7 +94,14 @@ fn header_dropped_while_locked(obj: &Header, mark: Mark) {
     if mark.has_monitor() {
         let m = monitor_of(obj, mark);
         let mut me = None;
-        if m.is_anonymous() {
+        if let Some(rec) = m.owner_record().filter(|&r| record::owns_record(r)) {
+            // Stack-locked by this thread, inflated since: claim it.
+            retire_my_records(obj, rec);
+            me = Some(thread::with_current(|t| {
+                claim_from_record(m, t);
+                t.id
+            }));
+        } else if m.is_anonymous() {
             let on_my_stack = thread::try_with_lock_stack(|ls| ls.contains(addr)).unwrap_or(false);
             if !on_my_stack {
                 abort_dropped_while_held(obj);
@@ -91,7 +113,26 @@ fn header_dropped_while_locked(obj: &Header, mark: Mark) {
         } else if m.owner() != NO_OWNER {
             me = Some(thread::with_current(|t| t.id));
         }
+        // Records of ours that went through this monitor (a forgotten
+        // guard's, the raw stack's) must not outlive the header either.
+        record::retire_for(addr);
         free_on_header_drop(m, me);
+    }
+}
+
+/// The header at `obj`, stack-locked by this thread with the record at
+/// `outer` (the one holding the displaced header), is being dropped: every
+/// record of this thread that locks it goes idle, so none touches the dead
+/// header later (a forgotten guard's, the raw stack's, the caller's).
+/// Recursive records of a caller stay as they are: they never touch the
+/// header.
+fn retire_my_records(obj: &Header, outer: usize) {
+    record::retire_for(obj.addr());
+    // SAFETY: `outer` is this thread's record (`owns_record`) and holds the
+    // lock, so it is alive: a record is never dropped while in use.
+    let outer = unsafe { &*(outer as *const LockRecord) };
+    if outer.object() == obj.addr() {
+        outer.set_object(0);
     }
 }
 
@@ -185,6 +226,7 @@ fn release_on_thread_exit(me: &Arc<ThreadState>) {
             MONITOR_ONLY
         });
     });
+    release_records_at_exit(me, &kept);
     if me.may_own_monitors() {
         for _ in 0..release_monitors_owned_by(me, &kept) {
             stats::count_released_at_exit();
@@ -193,6 +235,65 @@ fn release_on_thread_exit(me: &Arc<ThreadState>) {
     if !kept.is_empty() {
         thread::keep_identity_after_exit(me);
     }
+}
+
+/// Thread exit, legacy stack-locks: every arena record in use (the raw
+/// stack's, and guards' still alive in later thread-local destructors)
+/// releases its lock, except objects kept for a live `SyncGuard`, which move
+/// into monitors owned by this thread, as on the lock-stack. A caller's own
+/// records cannot outlive the frames that pinned them, which are gone.
+fn release_records_at_exit(me: &Arc<ThreadState>, kept: &[usize]) {
+    for rec in record::in_use() {
+        let rec = record::pinned(rec).get_ref();
+        let addr = rec.object();
+        // SAFETY: a record in use names a live header: the header's Drop
+        // retires this thread's records for it (`retire_my_records`), or
+        // aborts if another thread drops it while we hold it.
+        let h = unsafe { &*(addr as *const Header) };
+        let keep = kept.contains(&addr);
+        if rec.displaced() == RECURSIVE {
+            if !keep {
+                rec.set_object(0); // the outer record releases the object
+            }
+            continue;
+        }
+        loop {
+            // Acquire: we may read the monitor next.
+            let mark = h.load(Ordering::Acquire);
+            if mark == Mark::stack_locked_by(rec.addr()) {
+                if keep {
+                    if let Some(m) = inflate_stack_locked(h, mark, InflateCause::ThreadExit) {
+                        claim_from_record(m, me);
+                        break;
+                    }
+                // Release: publishes the abandoned critical section.
+                } else if h
+                    .cas(mark, Mark(rec.displaced()), Ordering::Release, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    break;
+                }
+            } else if mark.has_monitor() {
+                // Under the registry lock, as for lock-stack entries.
+                let _reg = inflate::registry();
+                let m = monitor_of(h, mark);
+                claim_from_record(m, me);
+                if !keep && m.is_owned_by(me.id) {
+                    m.exit_fully(me);
+                }
+                break;
+            } else if mark.is_inflating() || mark.lock_bits() == GC_RESERVED {
+                spin_pause(); // an inflater (or a GC) is working on it
+            } else {
+                break; // cannot happen: the record says we hold it
+            }
+        }
+        if !keep {
+            rec.set_object(0);
+            stats::count_released_at_exit();
+        }
+    }
+    record::free_arena_at_exit();
 }
 
 /// Thread exit: release every monitor `me` owns except those of the objects

@@ -21,10 +21,10 @@
 //!   (HotSpot `ensure_lock_stack_space`).
 //!
 //! `top` doubles as a state: a value of [`CAPACITY`] or more that is not a
-//! real depth ([`UNREGISTERED`], [`MONITOR_ONLY`]) makes both fast paths fail
-//! their bounds check, so a thread's first lock and every lock of a
-//! monitor-mode thread reach the slow path without any extra test on the
-//! fast path.
+//! real depth ([`UNREGISTERED`], [`MONITOR_ONLY`], [`LEGACY`]) makes both
+//! fast paths fail their bounds check, so a thread's first lock and every
+//! lock of a monitor-mode or legacy-mode thread reach the slow path without
+//! any extra test on the fast path.
 
 use core::cell::Cell;
 
@@ -36,6 +36,8 @@ pub const CAPACITY: usize = 8;
 pub(crate) const UNREGISTERED: usize = CAPACITY + 1;
 /// `top` of a thread in monitor-only mode: every lock is a monitor.
 pub(crate) const MONITOR_ONLY: usize = CAPACITY + 2;
+/// `top` of a thread in legacy mode: it stack-locks with lock records.
+pub(crate) const LEGACY: usize = CAPACITY + 3;
 
 /// The lock-stack. Not `Sync`: it lives in a thread-local and only its
 /// thread reads or writes it.
@@ -158,7 +160,7 @@ impl LockStack {
     fn verify_structure(&self, when: &str) {
         let top = self.top.get();
         assert!(
-            top <= CAPACITY || top == UNREGISTERED || top == MONITOR_ONLY,
+            top <= CAPACITY || top == UNREGISTERED || top == MONITOR_ONLY || top == LEGACY,
             "lock-stack {when}: bad top {top}"
         );
         let n = self.len();
@@ -453,7 +455,7 @@ mod tests {
 
     #[test]
     fn remove_leaves_sentinel_states_intact() {
-        for state in [UNREGISTERED, MONITOR_ONLY] {
+        for state in [UNREGISTERED, MONITOR_ONLY, LEGACY] {
             let ls = LockStack::new_unregistered();
             ls.set_top_state(state);
             assert_eq!(ls.remove(O0), 0);
@@ -468,7 +470,7 @@ mod tests {
     #[test]
     fn sentinel_states_fail_both_fast_paths() {
         let h = Header::new();
-        for state in [UNREGISTERED, MONITOR_ONLY] {
+        for state in [UNREGISTERED, MONITOR_ONLY, LEGACY] {
             let ls = LockStack::new_unregistered();
             ls.set_top_state(state);
             assert!(!ls.try_fast_enter(&h));

@@ -272,3 +272,108 @@ fn loom_thread_exit_releases_held_lock() {
         assert!(!holds_lock(&c.header));
     });
 }
+
+fn legacy() {
+    set_current_thread_locking_mode(crate::config::LockingMode::Legacy).unwrap();
+}
+
+/// Legacy stack-locking: a contender inflates a stack-locked object
+/// through INFLATING (reading the holder's record) while the holder may be
+/// unlocking with its CAS from the record's address. Exactly one of the two
+/// CASes wins; either way both increments happen under the lock and the
+/// holder, if it lost, claims the monitor from its record and hands over.
+#[test]
+fn loom_legacy_inflating_races_the_stack_unlock() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            legacy();
+            c2.locked_bump();
+        });
+        legacy();
+        c.locked_bump();
+        t.join().unwrap();
+        assert_eq!(c.locked_get(), 2);
+    });
+}
+
+/// A lightweight contender meets a legacy thread's stack-lock (threads of
+/// different modes share the object): the same INFLATING protocol.
+#[test]
+fn loom_lightweight_contender_meets_a_stack_lock() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            c2.locked_bump(); // lightweight
+        });
+        legacy();
+        c.locked_bump();
+        t.join().unwrap();
+        assert_eq!(c.locked_get(), 2);
+    });
+}
+
+/// The identity hash of an object another thread stack-locks: the hasher
+/// inflates it (INFLATING) to reach the displaced header, racing the
+/// holder's lock and unlock. Every reader sees one hash.
+#[test]
+fn loom_legacy_hash_races_stack_locking() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            legacy();
+            c2.locked_bump();
+        });
+        let h1 = identity_hash(&c.header);
+        t.join().unwrap();
+        assert_eq!(identity_hash(&c.header), h1);
+        assert_eq!(c.locked_get(), 1);
+    });
+}
+
+/// wait/notify on a stack-locked object: the waiter's wait inflates its
+/// own stack-lock (INFLATING, then claims it from its record); the notifier
+/// must find it in the wait set or see the flag first.
+#[test]
+fn loom_legacy_wait_notify_handoff() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            legacy();
+            enter(c2.header.as_ref());
+            while c2.get() == 0 {
+                wait(c2.header.as_ref(), None).unwrap();
+            }
+            exit(c2.header.as_ref()).unwrap();
+        });
+        legacy();
+        enter(c.header.as_ref());
+        c.bump();
+        notify(c.header.as_ref()).unwrap();
+        exit(c.header.as_ref()).unwrap();
+        t.join().unwrap();
+    });
+}
+
+/// Thread exit releases a legacy stack-lock (an arena record on the raw
+/// record stack) while another thread contends for it.
+#[test]
+fn loom_thread_exit_releases_a_stack_lock() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            legacy();
+            enter(c2.header.as_ref());
+            c2.bump();
+            super::lifecycle::release_on_thread_exit_for_model();
+        });
+        c.locked_bump();
+        t.join().unwrap();
+        assert_eq!(c.locked_get(), 2);
+    });
+}

@@ -15,10 +15,11 @@
 //!
 //! ```text
 //!  api::lock / Guard / Synchronized      raw enter / exit (runtimes)
-//!                 \                          /
+//!                 \                          /      enter_with_record
 //!    lifecycle    synchronizer  ── fast path: lock_stack + one CAS on header
-//!  (header drop,  (mode dispatch)── slow path ─┬─ inflate ── monitor ── park
-//!   thread exit)  hash (identity hash)          └─ thread (id, interrupt)
+//!  (header drop,  (mode dispatch)── legacy ── record (one CAS, displaced header)
+//!   thread exit)  hash            ── slow path ─┬─ inflate ── monitor ── park
+//!                                               └─ thread (id, interrupt)
 //!                   stats  ◄── every inflation, by cause
 //! ```
 //!
@@ -26,6 +27,8 @@
 //! |---|---|
 //! | `header.rs` | the header word and its layout |
 //! | `lock_stack.rs` | the per-thread lock-stack, its fast paths and `verify` |
+//! | `record.rs` | lock records (`BasicLock`), the per-thread record arena |
+//! | `legacy.rs` | legacy stack-locking: displaced headers in records |
 //! | `thread.rs` | per-thread state, lazy registration |
 //! | `park.rs` | the per-thread park event (futex) |
 //! | `monitor.rs` | the monitor: entry list, successor, spinning, wait/notify |
@@ -56,6 +59,24 @@
 //! | 10 other/none | monitor enter (spin, queue, park) | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | displaced header |
 //! | 11 (GC) | spin | spin | spin | spin | spin |
 //!
+//! **Legacy** (`LM_LEGACY`, stack-locking): the lock-stack is parked in
+//! `LEGACY`; every lock has a [`LockRecord`] (the caller's, a guard's, or
+//! the raw API's record stack). "mine": the word is one of my records.
+//!
+//! | header | enter (record R) | exit (record R) | wait | notify | hash |
+//! |---|---|---|---|---|---|
+//! | 01 unlocked | R ← header; CAS 01→&R | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | &R′ mine | R ← 0 (recursive) | R = 0: nothing; R = &header: CAS &R→displaced | inflate (INFLATING), claim, wait | 0 (nobody waits) | from R′ if set, else inflate |
+//! | &R′ other | inflate (INFLATING, owner R′), enter monitor | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | inflate, then displaced header |
+//! | 00 other (lightweight) | inflate (anonymous), enter monitor | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | INFLATING | spin | spin | spin | spin | spin |
+//! | 10 owner my record | claim (recursions 0), enter | claim, exit | claim, wait | claim, notify | displaced header |
+//! | 10 owner mine | monitor enter | monitor exit | monitor wait | monitor notify | displaced header |
+//! | 10 other/none | monitor enter | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | displaced header |
+//!
+//! Lightweight and monitor threads meeting a stack-locked object inflate it
+//! through INFLATING the same way (the row "&R′ other").
+//!
 //! **Monitor** (`LM_MONITOR`): the lock-stack is parked in `MONITOR_ONLY`,
 //! so both fast paths fail and every lock is a monitor.
 //!
@@ -74,10 +95,12 @@ mod atomic;
 mod hash;
 mod header;
 mod inflate;
+mod legacy;
 mod lifecycle;
 mod lock_stack;
 mod monitor;
 mod park;
+mod record;
 mod stats;
 mod synchronizer;
 mod thread;
@@ -91,7 +114,9 @@ pub use api::{lock, notify, notify_all, wait, Guard, SyncGuard, Synchronized};
 pub use hash::identity_hash;
 pub use header::{Header, LockState, SPARE_MASK};
 pub use inflate::live_monitors;
+pub use legacy::{enter_with_record, exit_with_record};
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
+pub use record::LockRecord;
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
 pub use synchronizer::{enter, exit, holds_lock};
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};

@@ -8,10 +8,12 @@
 //! header it keeps), so it neither knows nor cares how it was inflated.
 //!
 //! Theory of operation:
-//! - `owner` is a thread id, [`NO_OWNER`] or [`ANONYMOUS_OWNER`] (the object
+//! - `owner` is a thread id, [`NO_OWNER`], [`ANONYMOUS_OWNER`] (the object
 //!   was fast-locked when a contender inflated it; the real owner finds it on
 //!   its lock-stack at its next exit, wait or notify and claims it with
-//!   [`Monitor::claim_anonymous`]). `recursions` is only touched by the owner.
+//!   [`Monitor::claim_anonymous`]) or a lock record's address tagged with
+//!   [`RECORD_OWNER`] (it was stack-locked; the thread whose record it is
+//!   claims it the same way, HotSpot's `set_owner_from_BasicLock`). `recursions` is only touched by the owner.
 //! - Contenders that fail to spin push a stack-allocated [`Node`] on
 //!   `entry_list` with a CAS (a Treiber push; any thread). Only the owner
 //!   removes nodes, so the list below the head is stable for it. The exiting
@@ -57,7 +59,7 @@ use std::time::{Duration, Instant};
 use super::atomic::spin_pause;
 use super::atomic::{fence, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use super::header::Mark;
-use super::thread::{ThreadState, ANONYMOUS_OWNER, NO_OWNER};
+use super::thread::{ThreadState, ANONYMOUS_OWNER, NO_OWNER, RECORD_OWNER};
 use super::SyncError;
 
 /// Node states.
@@ -167,14 +169,27 @@ impl Monitor {
     /// while the monitor is anonymously owned: it is the owner.
     pub(crate) fn claim_anonymous(&self, me: &ThreadState, entries: usize) {
         debug_assert!(self.is_anonymous());
+        self.take_over(me, entries.saturating_sub(1));
+    }
+
+    /// The stack-locker's record, if the monitor is owned by one (a
+    /// contender inflated a stack-locked object: HotSpot's owner is then the
+    /// `BasicLock` address until its thread claims it).
+    #[inline]
+    pub(crate) fn owner_record(&self) -> Option<usize> {
+        let o = self.owner();
+        (o & RECORD_OWNER != 0).then_some(o & !RECORD_OWNER)
+    }
+
+    /// The caller owns the monitor under another name (anonymous, or one of
+    /// its lock records): make the owner its id, with `recursions`.
+    pub(crate) fn take_over(&self, me: &ThreadState, recursions: usize) {
         me.note_monitor_owner();
-        let id = me.id;
-        // Relaxed: we already own the lock (since our fast-lock CAS); other
-        // threads only ever compare `owner` with NO_OWNER, which neither
-        // ANONYMOUS_OWNER nor `id` is.
-        self.owner.store(id, Ordering::Relaxed);
-        self.recursions
-            .store(entries.saturating_sub(1), Ordering::Relaxed);
+        // Relaxed: we already own the lock (since our fast-lock or
+        // stack-lock CAS); other threads only ever compare `owner` with
+        // NO_OWNER, which none of the names is.
+        self.owner.store(me.id, Ordering::Relaxed);
+        self.recursions.store(recursions, Ordering::Relaxed);
     }
 
     /// Sets the recursion count (owner only, at inflation).

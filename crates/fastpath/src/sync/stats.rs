@@ -36,11 +36,15 @@ pub enum InflateCause {
     /// (kept in a thread-local, or forgotten): the lock is kept, moved to a
     /// monitor owned by the exiting thread (see `sync::SyncGuard`).
     ThreadExit,
+    /// The identity hash (or spare bits) of a stack-locked object (legacy
+    /// mode) that its record cannot give: another thread's record, or no
+    /// hash yet (HotSpot's `inflate_cause_hash_code`).
+    IdentityHash,
 }
 
 impl InflateCause {
     /// Every cause, in counter order.
-    pub const ALL: [InflateCause; 8] = [
+    pub const ALL: [InflateCause; 9] = [
         InflateCause::Contention,
         InflateCause::Wait,
         InflateCause::InterleavedRecursion,
@@ -49,6 +53,7 @@ impl InflateCause {
         InflateCause::Notify,
         InflateCause::MonitorMode,
         InflateCause::ThreadExit,
+        InflateCause::IdentityHash,
     ];
 
     /// A short name for tables.
@@ -62,6 +67,7 @@ impl InflateCause {
             InflateCause::Notify => "notify-on-inflated",
             InflateCause::MonitorMode => "monitor-mode",
             InflateCause::ThreadExit => "kept-at-thread-exit",
+            InflateCause::IdentityHash => "identity-hash",
         }
     }
 

@@ -21,9 +21,11 @@
 //! - **Monitor** (`LM_MONITOR`): the thread's lock-stack is parked in the
 //!   `MONITOR_ONLY` state, so its fast paths always fail, and every lock is a
 //!   monitor.
-//! - **Legacy** (`LM_LEGACY`, stack-locking with displaced headers): not
-//!   implemented yet (a later issue); it runs as Lightweight, and
-//!   [`super::current_thread_locking_mode`] reports Lightweight.
+//! - **Legacy** (`LM_LEGACY`, stack-locking with displaced headers): the
+//!   lock-stack is parked in the `LEGACY` state; the raw API takes a lock
+//!   record from the thread's record stack, a [`Guard`](super::Guard) owns
+//!   one, and [`enter_with_record`](super::enter_with_record) takes the
+//!   caller's. The protocol is in [`super::legacy`].
 //!
 //! A thread in one mode may meet objects locked by a thread in another:
 //! every state a header can be in has a defined transition for each mode.
@@ -34,9 +36,14 @@ use std::time::Duration;
 
 use super::atomic::{spin_pause, Ordering};
 use super::header::Header;
-use super::inflate::{claim_from_lock_stack, inflate_contended, inflate_owned, inflate_unlocked, monitor_of};
-use super::lock_stack::{LockStack, MONITOR_ONLY};
+use super::inflate::{
+    claim_from_lock_stack, claim_from_record, inflate_contended, inflate_owned, inflate_stack_locked,
+    inflate_unlocked, monitor_of,
+};
+use super::legacy;
+use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY};
 use super::monitor::Monitor;
+use super::record::{self, LockRecord};
 use super::stats::{self, InflateCause};
 use super::thread::{self, ThreadState};
 use super::SyncError;
@@ -65,15 +72,53 @@ pub fn exit(obj: Pin<&Header>) -> Result<(), SyncError> {
     }
 }
 
+/// [`enter`] for a [`Guard`](super::Guard): in legacy mode the lock is
+/// taken with an arena record the guard then owns (null otherwise).
+#[inline]
+pub(crate) fn enter_for_guard(h: &Header) -> *const LockRecord {
+    if thread::with_lock_stack(|ls| ls.try_fast_enter(h)) {
+        return core::ptr::null();
+    }
+    enter_slow_for_guard(h)
+}
+
+#[cold]
+#[inline(never)]
+fn enter_slow_for_guard(h: &Header) -> *const LockRecord {
+    thread::ensure_registered(); // so that `top` says the thread's mode
+    if thread::with_lock_stack(|ls| ls.top_state()) == LEGACY {
+        return legacy::guard_enter(h);
+    }
+    enter_slow(h);
+    core::ptr::null()
+}
+
+/// Releases a guard's lock, taken by [`enter_for_guard`].
+#[inline]
+pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
+    if record.is_null() {
+        if thread::with_lock_stack(|ls| ls.try_fast_exit(h)) {
+            return Ok(());
+        }
+        exit_slow(h)
+    } else {
+        legacy::guard_exit(h, record)
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn enter_slow(obj: &Header) {
+    if thread::with_lock_stack(|ls| ls.top_state()) == LEGACY {
+        legacy::raw_enter(obj);
+        return;
+    }
     thread::with_current(|me| {
         thread::with_lock_stack(|ls| {
-            if ls.top_state() == MONITOR_ONLY {
-                monitor_mode_enter(obj, me)
-            } else {
-                lightweight_enter(obj, me, ls)
+            match ls.top_state() {
+                MONITOR_ONLY => monitor_mode_enter(obj, me),
+                LEGACY => legacy::raw_enter(obj), // registered just now
+                _ => lightweight_enter(obj, me, ls),
             }
             ls.verify_held("after slow enter");
         })
@@ -110,17 +155,30 @@ fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
                 return;
             }
         } else if mark.has_monitor() {
-            monitor_of(obj, mark).enter(me);
+            enter_monitor(monitor_of(obj, mark), me);
             return;
         } else if mark.is_fast_locked() {
             if let Some(m) = inflate_contended(obj, mark) {
                 m.enter(me);
                 return;
             }
+        } else if mark.is_stack_locked() {
+            if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::Contention) {
+                enter_monitor(m, me);
+                return;
+            }
         } else {
-            spin_pause(); // 11: a GC is working on the object
+            spin_pause(); // INFLATING, or 11: a GC is working on the object
         }
     }
+}
+
+/// Enters an installed monitor, first claiming it if one of this thread's
+/// lock records owns it (this thread stack-locked the object through a
+/// guard or record taken in legacy mode).
+fn enter_monitor(m: &Monitor, me: &Arc<ThreadState>) {
+    claim_from_record(m, me);
+    m.enter(me);
 }
 
 /// Makes room on a full lock-stack (HotSpot `ensure_lock_stack_space`):
@@ -161,7 +219,7 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
         // Acquire: we read the monitor next.
         let mark = obj.load(Ordering::Acquire);
         if mark.has_monitor() {
-            monitor_of(obj, mark).enter(me);
+            enter_monitor(monitor_of(obj, mark), me);
             return;
         } else if mark.is_unlocked() {
             if inflate_unlocked(obj, mark, me).is_some() {
@@ -173,8 +231,14 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
                 m.enter(me);
                 return;
             }
+        } else if mark.is_stack_locked() {
+            // A legacy thread holds it (or this one, through a record).
+            if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::Contention) {
+                enter_monitor(m, me);
+                return;
+            }
         } else {
-            spin_pause();
+            spin_pause(); // INFLATING, or 11 (a GC)
         }
     }
 }
@@ -182,6 +246,10 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
 #[cold]
 #[inline(never)]
 fn exit_slow(obj: &Header) -> Result<(), SyncError> {
+    // A raw-API stack-lock (legacy mode) has its record on the record stack.
+    if let Some(r) = legacy::raw_exit(obj) {
+        return r;
+    }
     thread::with_current(|me| {
         thread::with_lock_stack(|ls| {
             let r = exit_with(obj, me, ls);
@@ -263,15 +331,31 @@ fn owned_monitor<'a>(
             None => Ok(None),
         };
     }
-    // Acquire: we may read the monitor next.
-    let mark = obj.load(Ordering::Acquire);
-    if mark.has_monitor() {
-        let m = monitor_of(obj, mark);
-        if m.is_owned_by(me.id) {
-            return Ok(Some(m));
+    loop {
+        // Acquire: we may read the monitor (or our record) next.
+        let mark = obj.load(Ordering::Acquire);
+        if legacy::is_mine(mark) {
+            // Stack-locked by this thread: nobody can be waiting (waiting
+            // inflates); `wait` inflates it through INFLATING and claims.
+            let Some(cause) = inflate else { return Ok(None) };
+            if let Some(m) = inflate_stack_locked(obj, mark, cause) {
+                claim_from_record(m, me);
+                return Ok(Some(m));
+            }
+        } else if mark.is_inflating() {
+            spin_pause(); // ours or not, it ends in a monitor
+        } else if mark.has_monitor() {
+            let m = monitor_of(obj, mark);
+            claim_from_record(m, me);
+            return if m.is_owned_by(me.id) {
+                Ok(Some(m))
+            } else {
+                Err(SyncError::IllegalMonitorState)
+            };
+        } else {
+            return Err(SyncError::IllegalMonitorState);
         }
     }
-    Err(SyncError::IllegalMonitorState)
 }
 
 /// `Object.wait(timeout)`: releases every level of `obj` and blocks until
@@ -313,7 +397,21 @@ pub fn holds_lock(obj: &Header) -> bool {
     if thread::with_lock_stack(|ls| ls.contains(obj.addr())) {
         return true;
     }
-    // Acquire: we may read the monitor next.
-    let mark = obj.load(Ordering::Acquire);
-    mark.has_monitor() && thread::with_current(|me| monitor_of(obj, mark).is_owned_by(me.id))
+    loop {
+        // Acquire: we may read the monitor next.
+        let mark = obj.load(Ordering::Acquire);
+        if mark.is_inflating() {
+            spin_pause(); // it may be ours: wait for the monitor to say
+            continue;
+        }
+        if legacy::is_mine(mark) {
+            return true;
+        }
+        if !mark.has_monitor() {
+            return false;
+        }
+        let m = monitor_of(obj, mark);
+        return m.owner_record().is_some_and(record::owns_record)
+            || thread::with_current(|me| m.is_owned_by(me.id));
+    }
 }

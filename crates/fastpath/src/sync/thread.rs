@@ -45,7 +45,7 @@ use core::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::atomic::{AtomicU32, Ordering};
-use super::lock_stack::{LockStack, MONITOR_ONLY, UNREGISTERED};
+use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY, UNREGISTERED};
 use super::park::ParkEvent;
 use crate::config::LockingMode;
 
@@ -54,6 +54,10 @@ pub(crate) const NO_OWNER: usize = 0;
 /// Monitor owner value: fast-locked by a thread not yet known (the
 /// contender that inflated does not know who holds the lock).
 pub(crate) const ANONYMOUS_OWNER: usize = 1;
+/// Monitor owner tag: the rest of the word is the address of the lock
+/// record that stack-locked the object before a contender inflated it
+/// (thread ids never reach bit 63).
+pub(crate) const RECORD_OWNER: usize = 1 << 63;
 /// Reserved for the deflation protocol (HotSpot `DEFLATER_MARKER`).
 #[allow(dead_code)]
 pub(crate) const DEFLATER_MARKER: usize = 2;
@@ -152,13 +156,7 @@ pub(crate) fn try_with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> Option<
 /// The locking mode this thread uses (the process-wide configuration unless
 /// [`set_current_thread_locking_mode`] chose another).
 pub(crate) fn effective_mode() -> LockingMode {
-    let requested = MODE_OVERRIDE.with(|m| m.get()).unwrap_or_else(global_mode);
-    match requested {
-        // Legacy stack-locking is not implemented yet (a later issue):
-        // it runs as lightweight, and says so in `effective_mode`.
-        LockingMode::Legacy | LockingMode::Lightweight => LockingMode::Lightweight,
-        LockingMode::Monitor => LockingMode::Monitor,
-    }
+    MODE_OVERRIDE.with(|m| m.get()).unwrap_or_else(global_mode)
 }
 
 #[cfg(not(loom))]
@@ -174,7 +172,8 @@ fn global_mode() -> LockingMode {
 fn initial_top(mode: LockingMode) -> usize {
     match mode {
         LockingMode::Monitor => MONITOR_ONLY,
-        _ => 0,
+        LockingMode::Legacy => LEGACY,
+        LockingMode::Lightweight => 0,
     }
 }
 
@@ -328,11 +327,14 @@ pub fn current_thread() -> SyncThread {
 /// may be shared between threads of different modes, because a monitor-mode
 /// thread meeting a fast-locked object inflates it like any contender).
 /// Fails with [`super::SyncError::IllegalMonitorState`] if the thread holds
-/// fast-locks (their lock-stack entries would be orphaned).
+/// fast-locks or raw-API stack-locks (their lock-stack entries or records
+/// would be orphaned). Locks held through a [`Guard`](super::Guard) or a
+/// caller's [`LockRecord`](super::LockRecord) in legacy mode carry their
+/// record, so they do not stop a switch.
 pub fn set_current_thread_locking_mode(mode: LockingMode) -> Result<(), super::SyncError> {
     ensure_registered();
     with_lock_stack(|ls| {
-        if !ls.is_empty() {
+        if !ls.is_empty() || !super::record::raw_is_empty() {
             return Err(super::SyncError::IllegalMonitorState);
         }
         MODE_OVERRIDE.with(|m| m.set(Some(mode)));
@@ -341,8 +343,7 @@ pub fn set_current_thread_locking_mode(mode: LockingMode) -> Result<(), super::S
     })
 }
 
-/// The mode the current thread actually runs (`Legacy` is served by
-/// `Lightweight` until stack-locking exists).
+/// The mode the current thread runs.
 pub fn current_thread_locking_mode() -> LockingMode {
     effective_mode()
 }
