@@ -22,9 +22,10 @@
 
 use super::atomic::{spin_pause, Ordering};
 use super::header::{Header, Mark, HASH_VALUE_MASK, SPARE_MASK};
-use super::inflate::{inflate_stack_locked, monitor_of};
+use super::inflate::{inflate_stack_locked, monitor_of, restore_deflated};
 use super::legacy;
 use super::stats::InflateCause;
+use super::thread;
 
 impl Header {
     /// The object's spare bits (from the displaced header when inflated).
@@ -67,28 +68,52 @@ pub fn identity_hash(obj: &Header) -> u32 {
             // way.
             let _ = inflate_stack_locked(obj, mark, InflateCause::IdentityHash);
         } else if mark.has_monitor() {
-            let m = monitor_of(obj, mark);
-            // Relaxed: the displaced header only carries the hash; the CAS
-            // below validates what we read.
-            let mut displaced = Mark(m.header.load(Ordering::Relaxed));
-            loop {
-                if displaced.hash() != 0 {
-                    return displaced.hash();
-                }
-                let hash = next_hash();
-                // Relaxed: as above.
-                match m.header.compare_exchange(
-                    displaced.0,
-                    displaced.with_hash(hash).0,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                ) {
-                    Ok(_) => return hash,
-                    Err(now) => displaced = Mark(now),
-                }
+            if let Some(hash) = thread::with_current(|_| hash_in_monitor(obj)) {
+                return hash;
             }
         } else {
             spin_pause();
+        }
+    }
+}
+
+/// The hash of an object with a monitor, read or installed in the
+/// monitor's displaced header; `None` if the header changed, or the monitor
+/// was deflated before our hash was known to be carried back into the
+/// object (then nobody has seen that hash: retry from the header). Runs in
+/// a critical section (the monitor is not freed under it).
+fn hash_in_monitor(obj: &Header) -> Option<u32> {
+    // Acquire: we read the monitor next.
+    let mark = obj.load(Ordering::Acquire);
+    if !mark.has_monitor() {
+        return None;
+    }
+    let m = monitor_of(obj, mark);
+    // The CAS below is ordered against the deflater, which CASes
+    // `contentions` to DEFLATED and then reads this word with an RMW. If our
+    // `is_deflated` RMW comes first in `contentions`' order, the deflater's
+    // read sees our hash; else we see DEFLATED and retry. Relaxed here: the
+    // CAS validates what we read.
+    let mut displaced = Mark(m.header.load(Ordering::Relaxed));
+    loop {
+        if displaced.hash() != 0 {
+            // Already carried by whichever word the object ends up with.
+            return Some(displaced.hash());
+        }
+        let hash = next_hash();
+        match m.header.compare_exchange(
+            displaced.0,
+            displaced.with_hash(hash).0,
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        ) {
+            Ok(_) if m.is_deflated() => {
+                // HotSpot FastHashCode: help put the header back, retry.
+                restore_deflated(obj, m);
+                return None;
+            }
+            Ok(_) => return Some(hash),
+            Err(now) => displaced = Mark(now),
         }
     }
 }
@@ -101,7 +126,16 @@ pub(crate) fn displaced_or_current(obj: &Header) -> Mark {
         // header, which carries no other data.
         let mark = obj.load(Ordering::Acquire);
         if mark.has_monitor() {
-            return Mark(monitor_of(obj, mark).header.load(Ordering::Relaxed));
+            // Spare bits never change; a deflated monitor's copy is as good.
+            let word = thread::with_current(|_| {
+                // Acquire: as above, inside the critical section.
+                let mark = obj.load(Ordering::Acquire);
+                mark.has_monitor()
+                    .then(|| Mark(monitor_of(obj, mark).header.load(Ordering::Relaxed)))
+            });
+            if let Some(word) = word {
+                return word;
+            }
         } else if legacy::is_mine(mark) {
             return legacy::my_displaced_header(mark);
         } else if mark.is_stack_locked() {

@@ -84,6 +84,7 @@ pub(crate) fn registry() -> impl core::ops::DerefMut<Target = Option<HashSet<usi
 
 fn register(m: *const Monitor) {
     registry().get_or_insert_with(HashSet::new).insert(m as usize);
+    super::deflate::ensure_thread_started();
 }
 
 /// Number of monitors installed and not freed (for tests and the lab).
@@ -262,4 +263,37 @@ pub(crate) fn claim_from_record(m: &Monitor, me: &ThreadState) {
             m.take_over(me, 0);
         }
     }
+}
+
+/// Enters `m`, found installed in `obj`'s header, first claiming it if one
+/// of this thread's lock records owns it. `false`: `m` was deflated under
+/// us; its displaced header is back in `obj` (we helped), and the caller
+/// re-reads the header and retries (HotSpot: `enter` returns false, the
+/// caller loops).
+pub(crate) fn enter_installed(obj: &Header, m: &Monitor, me: &std::sync::Arc<ThreadState>) -> bool {
+    claim_from_record(m, me);
+    if m.enter(me) {
+        return true;
+    }
+    restore_deflated(obj, m);
+    false
+}
+
+/// `m`, installed in `obj`, is deflated: put the displaced header back into
+/// the object (HotSpot `install_displaced_markword_in_object`). The
+/// deflater does the same and contenders help; the first CAS wins, the
+/// others find the header changed.
+pub(crate) fn restore_deflated(obj: &Header, m: &Monitor) {
+    debug_assert!(m.is_deflated());
+    // An RMW read (see `Monitor::is_deflated`): after the deflation's CAS
+    // of `contentions`, so it sees every hash installed by a thread whose
+    // `is_deflated` check came before that CAS; a hash installed later is
+    // re-checked, found deflated, and retried by its installer.
+    let displaced = Mark(m.header.fetch_add(0, super::atomic::Ordering::SeqCst));
+    let _ = obj.cas(
+        Mark::encode_monitor(m),
+        displaced,
+        super::atomic::Ordering::SeqCst,
+        super::atomic::Ordering::Relaxed,
+    );
 }

@@ -41,7 +41,9 @@ use core::pin::Pin;
 
 use super::atomic::{spin_pause, Ordering};
 use super::header::{Header, Mark};
-use super::inflate::{claim_from_record, inflate_contended, inflate_stack_locked, monitor_of};
+use super::inflate::{
+    claim_from_record, enter_installed, inflate_contended, inflate_stack_locked, monitor_of,
+};
 use super::record::{self, LockRecord, RECURSIVE, UNUSED_MARK};
 use super::stats::InflateCause;
 use super::thread;
@@ -128,20 +130,22 @@ fn enter_slow(obj: &Header, rec: &LockRecord) {
                 return;
             }
             if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::Contention) {
-                m.enter(me);
-                return;
+                if enter_installed(obj, m, me) {
+                    return;
+                }
             }
         } else if mark.is_fast_locked() {
             // A lightweight thread holds it: contend as it would.
             if let Some(m) = inflate_contended(obj, mark) {
-                m.enter(me);
-                return;
+                if enter_installed(obj, m, me) {
+                    return;
+                }
             }
         } else if mark.has_monitor() {
-            let m = monitor_of(obj, mark);
-            claim_from_record(m, me); // stack-locked by us, inflated since
-            m.enter(me);
-            return;
+            // (Claims it first if it was stack-locked by us, inflated since.)
+            if enter_installed(obj, monitor_of(obj, mark), me) {
+                return;
+            }
         } else {
             spin_pause(); // INFLATING, or 11 (a GC)
         }

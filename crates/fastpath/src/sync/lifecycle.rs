@@ -92,6 +92,15 @@ fn header_dropped_while_locked(obj: &Header, mark: Mark) {
         return;
     }
     if mark.has_monitor() {
+        // The registry lock first: a deflation in progress may be
+        // restoring this very header (it does so under the lock), and then
+        // the word we loaded is stale.
+        let reg = inflate::registry();
+        // Relaxed: `&mut self` (see `Drop`); the lock orders the deflater.
+        let mark = obj.load(Ordering::Relaxed);
+        if !mark.has_monitor() {
+            return; // deflated meanwhile: nothing left to free
+        }
         let m = monitor_of(obj, mark);
         let mut me = None;
         if let Some(rec) = m.owner_record().filter(|&r| record::owns_record(r)) {
@@ -116,7 +125,7 @@ fn header_dropped_while_locked(obj: &Header, mark: Mark) {
         // Records of ours that went through this monitor (a forgotten
         // guard's, the raw stack's) must not outlive the header either.
         record::retire_for(addr);
-        free_on_header_drop(m, me);
+        free_on_header_drop(reg, m, me);
     }
 }
 
@@ -152,12 +161,19 @@ fn abort_dropped_while_held(obj: &Header) -> ! {
 /// Header `Drop` of an inflated object: free its monitor unless another
 /// thread still owns it. Runs with `&mut Header`, so no thread is inside a
 /// call on this object; the registry lock keeps out a thread-exit release.
-fn free_on_header_drop(m: *const Monitor, current_id: Option<usize>) {
-    let mut reg = inflate::registry();
+fn free_on_header_drop(
+    mut reg: impl core::ops::DerefMut<Target = Option<std::collections::HashSet<usize>>>,
+    m: *const Monitor,
+    current_id: Option<usize>,
+) {
     // SAFETY: installed monitors are only freed here, under this lock.
     let owner = unsafe { (*m).owner() };
     if owner != NO_OWNER && Some(owner) != current_id {
-        return; // owned by a live thread through a leaked guard: leak it
+        // Owned by a live thread through a leaked guard: leave it to that
+        // thread (its exit releases it, then the deflater frees it).
+        // SAFETY: as above.
+        unsafe { (*m).forget_object() };
+        return;
     }
     if let Some(set) = reg.as_mut() {
         set.remove(&(m as usize));
@@ -172,6 +188,11 @@ fn free_on_header_drop(m: *const Monitor, current_id: Option<usize>) {
 /// Thread exit: release everything still held, except objects locked
 /// through a live `SyncGuard` (see [`super::thread`]).
 fn release_on_thread_exit(me: &Arc<ThreadState>) {
+    // Monitors read from headers below must not be freed by a deflation.
+    me.in_critical(|| release_held_locks(me));
+}
+
+fn release_held_locks(me: &Arc<ThreadState>) {
     let kept = thread::take_data_guarded_at_exit();
     let _ = thread::try_with_lock_stack(|ls| {
         // The topmost entry that is not kept, until none is left.
@@ -306,7 +327,7 @@ fn release_monitors_owned_by(me: &ThreadState, kept: &[usize]) -> usize {
     for &m in reg.iter().flatten() {
         // SAFETY: listed monitors are alive while the lock is held.
         let m = unsafe { &*(m as *const Monitor) };
-        if m.is_owned_by(me.id) && !kept.contains(&m.object) {
+        if m.is_owned_by(me.id) && !kept.contains(&m.object()) {
             m.exit_fully(me);
             released += 1;
         }

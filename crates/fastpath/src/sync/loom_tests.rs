@@ -377,3 +377,83 @@ fn loom_thread_exit_releases_a_stack_lock() {
         assert_eq!(c.locked_get(), 2);
     });
 }
+
+/// Inflates `c` and leaves its monitor idle ([A, B] + A, then all exits).
+fn idle_monitor(c: &Counted) {
+    let b = Box::pin(Header::new());
+    enter(c.header.as_ref());
+    enter(b.as_ref());
+    enter(c.header.as_ref());
+    exit(c.header.as_ref()).unwrap();
+    exit(b.as_ref()).unwrap();
+    exit(c.header.as_ref()).unwrap();
+    assert!(c.header.is_inflated());
+}
+
+/// enter vs deflate: a contender enters an idle monitor while a deflation
+/// pass takes it away. Either the deflater backs off (the contender's
+/// `contentions` increment came first, or it owns the monitor), or the
+/// contender finds it deflated, helps restore the header and locks that.
+/// The increment happens under the lock, and the monitor is freed only
+/// after the contender left its critical section (loom flags a
+/// use-after-free of the monitor's atomics).
+#[test]
+fn loom_enter_races_deflation() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        idle_monitor(&c);
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            c2.locked_bump();
+        });
+        let report = deflate_idle_monitors();
+        t.join().unwrap();
+        assert!(report.deflated <= 1);
+        assert_eq!(c.locked_get(), 1);
+        if report.deflated == 1 {
+            // Deflated: its header was restored; a new lock fast-locks.
+            assert!(!c.header.is_inflated() || report.scanned > 1);
+        }
+    });
+}
+
+/// wait vs deflate: the waiter's own `contentions` count (and ownership)
+/// keep its monitor from deflation for the whole wait, whatever the
+/// deflater does meanwhile; the wait times out (nobody notifies) and
+/// re-acquires.
+#[test]
+fn loom_wait_races_deflation() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        idle_monitor(&c);
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref());
+            let r = wait(c2.header.as_ref(), Some(std::time::Duration::from_millis(1)));
+            assert!(holds_lock(&c2.header));
+            c2.bump();
+            exit(c2.header.as_ref()).unwrap();
+            r
+        });
+        deflate_idle_monitors();
+        assert_eq!(t.join().unwrap(), Err(SyncError::TimedOut));
+        assert_eq!(c.locked_get(), 1);
+    });
+}
+
+/// hash vs deflate: a hash installed in an idle monitor's displaced header
+/// while a pass deflates it is either carried back into the object's
+/// header, or the hasher sees the deflation and retries: every reader sees
+/// one hash.
+#[test]
+fn loom_hash_races_deflation() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        idle_monitor(&c);
+        let c2 = c.clone();
+        let t = thread::spawn(move || identity_hash(&c2.header));
+        deflate_idle_monitors();
+        let h = t.join().unwrap();
+        assert_eq!(identity_hash(&c.header), h);
+    });
+}

@@ -92,6 +92,7 @@
 
 mod api;
 mod atomic;
+mod deflate;
 mod hash;
 mod header;
 mod inflate;
@@ -100,6 +101,7 @@ mod lifecycle;
 mod lock_stack;
 mod monitor;
 mod park;
+mod reclaim;
 mod record;
 mod stats;
 mod synchronizer;
@@ -111,6 +113,9 @@ mod loom_tests;
 mod tests;
 
 pub use api::{lock, notify, notify_all, wait, Guard, SyncGuard, Synchronized};
+pub use deflate::{
+    deflate_idle_monitors, deflation_policy, set_deflation_policy, DeflationPolicy, DeflationReport,
+};
 pub use hash::identity_hash;
 pub use header::{Header, LockState, SPARE_MASK};
 pub use inflate::live_monitors;

@@ -37,8 +37,8 @@ use std::time::Duration;
 use super::atomic::{spin_pause, Ordering};
 use super::header::Header;
 use super::inflate::{
-    claim_from_lock_stack, claim_from_record, inflate_contended, inflate_owned, inflate_stack_locked,
-    inflate_unlocked, monitor_of,
+    claim_from_lock_stack, claim_from_record, enter_installed, inflate_contended, inflate_owned,
+    inflate_stack_locked, inflate_unlocked, monitor_of,
 };
 use super::legacy;
 use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY};
@@ -138,7 +138,9 @@ fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
         } else {
             InflateCause::InterleavedRecursion
         };
-        inflate_owned(obj, me, ls, cause).enter(me); // recursive: never blocks
+        // Owned by us: a recursive enter, which neither blocks nor fails.
+        let entered = inflate_owned(obj, me, ls, cause).enter(me);
+        debug_assert!(entered);
         return;
     }
     loop {
@@ -155,30 +157,25 @@ fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
                 return;
             }
         } else if mark.has_monitor() {
-            enter_monitor(monitor_of(obj, mark), me);
-            return;
+            if enter_installed(obj, monitor_of(obj, mark), me) {
+                return;
+            }
         } else if mark.is_fast_locked() {
             if let Some(m) = inflate_contended(obj, mark) {
-                m.enter(me);
-                return;
+                if enter_installed(obj, m, me) {
+                    return;
+                }
             }
         } else if mark.is_stack_locked() {
             if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::Contention) {
-                enter_monitor(m, me);
-                return;
+                if enter_installed(obj, m, me) {
+                    return;
+                }
             }
         } else {
             spin_pause(); // INFLATING, or 11: a GC is working on the object
         }
     }
-}
-
-/// Enters an installed monitor, first claiming it if one of this thread's
-/// lock records owns it (this thread stack-locked the object through a
-/// guard or record taken in legacy mode).
-fn enter_monitor(m: &Monitor, me: &Arc<ThreadState>) {
-    claim_from_record(m, me);
-    m.enter(me);
 }
 
 /// Makes room on a full lock-stack (HotSpot `ensure_lock_stack_space`):
@@ -219,8 +216,9 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
         // Acquire: we read the monitor next.
         let mark = obj.load(Ordering::Acquire);
         if mark.has_monitor() {
-            enter_monitor(monitor_of(obj, mark), me);
-            return;
+            if enter_installed(obj, monitor_of(obj, mark), me) {
+                return;
+            }
         } else if mark.is_unlocked() {
             if inflate_unlocked(obj, mark, me).is_some() {
                 return; // installed owned by us: entered
@@ -228,14 +226,16 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
         } else if mark.is_fast_locked() {
             // A lightweight thread holds it: contend like any other thread.
             if let Some(m) = inflate_contended(obj, mark) {
-                m.enter(me);
-                return;
+                if enter_installed(obj, m, me) {
+                    return;
+                }
             }
         } else if mark.is_stack_locked() {
             // A legacy thread holds it (or this one, through a record).
             if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::Contention) {
-                enter_monitor(m, me);
-                return;
+                if enter_installed(obj, m, me) {
+                    return;
+                }
             }
         } else {
             spin_pause(); // INFLATING, or 11 (a GC)
@@ -410,8 +410,17 @@ pub fn holds_lock(obj: &Header) -> bool {
         if !mark.has_monitor() {
             return false;
         }
-        let m = monitor_of(obj, mark);
-        return m.owner_record().is_some_and(record::owns_record)
-            || thread::with_current(|me| m.is_owned_by(me.id));
+        // In a critical section: the monitor is not freed while we look.
+        let held = thread::with_current(|me| {
+            // Acquire: as above.
+            let mark = obj.load(Ordering::Acquire);
+            mark.has_monitor().then(|| {
+                let m = monitor_of(obj, mark);
+                m.is_owned_by(me.id) || m.owner_record().is_some_and(record::owns_record)
+            })
+        });
+        if let Some(held) = held {
+            return held;
+        }
     }
 }

@@ -24,11 +24,18 @@ fn on_stack(h: &Header) -> usize {
     super::thread::with_lock_stack(|ls| (0..ls.len()).filter(|&i| ls.at(i) == h.addr()).count())
 }
 
+/// Runs `f` on `h`'s monitor, if it has one, inside a critical section (so
+/// a deflation pass cannot free the monitor while the test looks).
+fn with_monitor<R>(h: &Header, f: impl FnOnce(&monitor::Monitor) -> R) -> Option<R> {
+    thread::with_current(|_| {
+        let mark = h.load(atomic::Ordering::Acquire);
+        mark.has_monitor().then(|| f(inflate::monitor_of(h, mark)))
+    })
+}
+
 fn monitor_recursions(h: &Header) -> Option<usize> {
-    let mark = h.load(atomic::Ordering::Acquire);
     // A test-only peek at an owner-only field, from the owner thread.
-    mark.has_monitor()
-        .then(|| inflate::monitor_of(h, mark).debug_recursions())
+    with_monitor(h, |m| m.debug_recursions())
 }
 
 #[test]
@@ -297,14 +304,13 @@ fn contention_inflates_with_anonymous_owner_and_hands_over() {
         std::thread::yield_now();
     }
     assert!(h.is_inflated(), "the contender inflates");
-    let m = inflate::monitor_of(&h, h.load(atomic::Ordering::Acquire));
-    assert!(m.is_anonymous());
+    assert_eq!(with_monitor(&h, |m| m.is_anonymous()), Some(true));
     assert!(holds_lock(&h), "still ours, found on our lock-stack");
     assert!(!entered.load(Ordering::SeqCst));
     exit(h.as_ref()).unwrap();
     assert_eq!(t.join().unwrap(), 1);
     assert!(entered.load(Ordering::SeqCst));
-    assert!(!m.is_busy());
+    assert_ne!(with_monitor(&h, |m| m.is_busy()), Some(true));
 }
 
 #[test]
@@ -427,8 +433,7 @@ fn interrupt_ends_a_wait_and_is_consumed() {
 /// directly from the header and monitor, so it cannot block (unlike `lock`)
 /// and depends on nothing but `h` itself.
 fn is_free(h: &Header) -> bool {
-    let mark = h.load(atomic::Ordering::Acquire);
-    mark.is_unlocked() || (mark.has_monitor() && inflate::monitor_of(h, mark).owner() == thread::NO_OWNER)
+    h.lock_state() == LockState::Unlocked || with_monitor(h, |m| m.owner() == thread::NO_OWNER) == Some(true)
 }
 
 #[test]
@@ -1076,9 +1081,8 @@ mod legacy_mode {
             );
             std::thread::yield_now();
         }
-        let m = inflate::monitor_of(&h, h.load(atomic::Ordering::Acquire));
         assert!(
-            m.owner_record().is_some(),
+            with_monitor(&h, |m| m.owner_record().is_some()) == Some(true),
             "owned by our record until we claim it"
         );
         assert!(holds_lock(&h));

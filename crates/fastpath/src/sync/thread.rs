@@ -47,6 +47,7 @@ use std::sync::Arc;
 use super::atomic::{AtomicU32, Ordering};
 use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY, UNREGISTERED};
 use super::park::ParkEvent;
+use super::reclaim::Critical;
 use crate::config::LockingMode;
 
 /// Monitor owner value: no owner.
@@ -58,8 +59,8 @@ pub(crate) const ANONYMOUS_OWNER: usize = 1;
 /// record that stack-locked the object before a contender inflated it
 /// (thread ids never reach bit 63).
 pub(crate) const RECORD_OWNER: usize = 1 << 63;
-/// Reserved for the deflation protocol (HotSpot `DEFLATER_MARKER`).
-#[allow(dead_code)]
+/// Monitor owner value while the deflater takes the monitor away (HotSpot
+/// `DEFLATER_MARKER`): every `try_lock` fails on it.
 pub(crate) const DEFLATER_MARKER: usize = 2;
 /// The first id handed to a thread.
 const FIRST_THREAD_ID: usize = 3;
@@ -80,6 +81,8 @@ pub(crate) struct ThreadState {
     /// registry scan for threads that only ever fast-locked. Only this
     /// thread writes it (std atomic: no synchronization, not modelled).
     may_own_monitors: std::sync::atomic::AtomicBool,
+    /// The thread's critical-section state (monitor reclamation).
+    pub(crate) critical: Arc<Critical>,
 }
 
 impl ThreadState {
@@ -90,7 +93,24 @@ impl ThreadState {
             park: ParkEvent::for_current_thread(),
             interrupted: AtomicU32::new(0),
             may_own_monitors: std::sync::atomic::AtomicBool::new(false),
+            critical: Critical::new_registered(),
         }
+    }
+
+    /// Runs `f` inside a critical section: monitors read from headers stay
+    /// allocated until it returns (see `reclaim.rs`).
+    #[inline]
+    pub(crate) fn in_critical<R>(&self, f: impl FnOnce() -> R) -> R {
+        struct Leave<'a>(&'a Critical);
+        impl Drop for Leave<'_> {
+            #[inline]
+            fn drop(&mut self) {
+                self.0.exit();
+            }
+        }
+        self.critical.enter();
+        let _leave = Leave(&self.critical); // also on unwind
+        f()
     }
 
     /// Records that this thread (the caller) is about to own a monitor.
@@ -212,7 +232,9 @@ fn current_ptr() -> *const Arc<ThreadState> {
     p
 }
 
-/// Runs `f` with the current thread's state (registering it if needed).
+/// Runs `f` with the current thread's state (registering it if needed),
+/// inside a critical section: every slow path comes through here, so a
+/// monitor it reads from a header is not freed under it.
 #[inline]
 pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
     let p = current_ptr();
@@ -220,7 +242,8 @@ pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
     // registration (which is only destroyed by this thread's exit, after
     // which no code of this thread calls us with a live registration), or
     // to a leaked orphan state that is never freed. Either outlives `f`.
-    f(unsafe { &*p })
+    let me = unsafe { &*p };
+    me.in_critical(|| f(me))
 }
 
 /// A `SyncGuard` now holds the header at `addr` (module docs). At most one
