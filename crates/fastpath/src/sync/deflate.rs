@@ -191,6 +191,9 @@ fn deflation_pass() -> DeflationReport {
 pub(crate) fn ensure_thread_started() {
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
+        // Before any monitor can be deflated, and early: until it runs,
+        // every critical section entry pays a real fence.
+        reclaim::init_asymmetric_barrier();
         let spawned = std::thread::Builder::new()
             .name("fastpath-deflater".into())
             .spawn(deflation_thread);

@@ -28,29 +28,18 @@
 //! lock record) is claimed by the thread that really holds it, through
 //! [`claim_from_lock_stack`] or [`claim_from_record`].
 //!
-//! ## Monitor memory and the future deflation
+//! ## Monitor memory
 //!
-//! Every installed monitor is in the registry. Until deflation exists a
-//! monitor stays installed for the life of its object and is freed by the
-//! header's `Drop` (under the registry lock), when no thread can be inside a
-//! call on that object. Exception: a monitor still *owned by another thread*
-//! when its object is dropped (only possible after leaking a guard) is left
-//! in the registry, never freed, because that thread's exit will still
-//! release it.
-//!
-//! Deflation (a later issue) will follow HotSpot's async protocol: a
-//! deflater walks the registry under its lock; for a monitor with
-//! `owner == NO_OWNER` and no contentions or waiters it CASes `owner`
-//! `NO_OWNER → DEFLATER_MARKER` (so `try_lock` fails for everyone), re-checks
-//! `contentions` (a contender that incremented it first makes the deflater
-//! back off by restoring NO_OWNER), then CASes the header from the tagged
-//! pointer back to the displaced header, unlinks it from the registry and
-//! frees it only after every thread that might have loaded the tagged pointer
-//! has passed a quiescent point (HotSpot uses a handshake; here an epoch per
-//! thread). A thread that finds `DEFLATER_MARKER` in `owner` re-reads the
-//! header and retries, which is why [`super::synchronizer`]'s slow paths are
-//! written as "reload the header and loop". Header `Drop` takes the registry
-//! lock before freeing, so it cannot race a deflater either.
+//! Every installed monitor is in the registry until it is freed: by its
+//! header's `Drop` (under the registry lock, when no thread can be inside a
+//! call on that object; see `lifecycle.rs`), or by a deflation pass
+//! (`deflate.rs`: under the same lock it deflates idle monitors and puts
+//! their displaced headers back, then frees them after a grace period,
+//! `reclaim.rs`). A monitor still *owned by another thread* when its object
+//! is dropped (only possible after leaking a guard) stays in the registry
+//! with its object forgotten: that thread's exit releases it, and a later
+//! deflation pass frees it. Every slow path reloads the header and loops,
+//! so a monitor deflated under it is simply retried.
 
 use std::collections::HashSet;
 
@@ -296,4 +285,23 @@ pub(crate) fn restore_deflated(obj: &Header, m: &Monitor) {
         super::atomic::Ordering::SeqCst,
         super::atomic::Ordering::Relaxed,
     );
+}
+
+/// The contended enter every mode shares: `mark` shows a monitor, or a
+/// fast-lock or stack-lock held by another thread (for a legacy caller, not
+/// by one of its own records). Inflate as the lock's form requires and
+/// enter the monitor. `false`: the header changed, the monitor was deflated,
+/// or it is INFLATING or a GC's: reload and retry.
+pub(crate) fn enter_through_monitor(obj: &Header, mark: Mark, me: &std::sync::Arc<ThreadState>) -> bool {
+    let m = if mark.has_monitor() {
+        Some(monitor_of(obj, mark))
+    } else if mark.is_fast_locked() {
+        inflate_contended(obj, mark)
+    } else if mark.is_stack_locked() {
+        inflate_stack_locked(obj, mark, InflateCause::Contention)
+    } else {
+        super::atomic::spin_pause(); // INFLATING, or 11: a GC is working on it
+        None
+    };
+    m.is_some_and(|m| enter_installed(obj, m, me))
 }

@@ -41,11 +41,8 @@ use core::pin::Pin;
 
 use super::atomic::{spin_pause, Ordering};
 use super::header::{Header, Mark};
-use super::inflate::{
-    claim_from_record, enter_installed, inflate_contended, inflate_stack_locked, monitor_of,
-};
+use super::inflate::{claim_from_record, enter_through_monitor, monitor_of};
 use super::record::{self, LockRecord, RECURSIVE, UNUSED_MARK};
-use super::stats::InflateCause;
 use super::thread;
 use super::SyncError;
 
@@ -76,28 +73,36 @@ pub fn exit_with_record(obj: Pin<&Header>, rec: Pin<&LockRecord>) -> Result<(), 
 #[inline]
 pub(crate) fn enter(obj: &Header, rec: &LockRecord) {
     rec.set_object(obj.addr());
-    // Relaxed: the CAS below validates the word and acquires.
+    // Relaxed: the CAS validates the word and acquires.
     let mark = obj.load(Ordering::Relaxed);
+    if try_stack_lock(obj, rec, mark) {
+        return;
+    }
+    enter_slow(obj, rec);
+}
+
+/// One attempt at the uncontended paths: an unlocked `mark` is stack-locked
+/// by CAS; a stack-lock by one of our records makes `rec` recursive.
+#[inline(always)]
+fn try_stack_lock(obj: &Header, rec: &LockRecord, mark: Mark) -> bool {
     if mark.is_unlocked() {
         rec.set_displaced(mark.0);
         // AcqRel: Acquire takes the lock (the previous holder released);
         // Release publishes the displaced header to an inflater.
-        if obj
+        return obj
             .cas(
                 mark,
                 Mark::stack_locked_by(rec.addr()),
                 Ordering::AcqRel,
                 Ordering::Relaxed,
             )
-            .is_ok()
-        {
-            return;
-        }
-    } else if mark.is_stack_locked() && record::owns_record(mark.record()) {
-        rec.set_displaced(RECURSIVE);
-        return;
+            .is_ok();
     }
-    enter_slow(obj, rec);
+    if mark.is_stack_locked() && record::owns_record(mark.record()) {
+        rec.set_displaced(RECURSIVE);
+        return true;
+    }
+    false
 }
 
 #[cold]
@@ -106,48 +111,17 @@ fn enter_slow(obj: &Header, rec: &LockRecord) {
     thread::with_current(|me| loop {
         // Acquire: we may read the monitor next.
         let mark = obj.load(Ordering::Acquire);
-        if mark.is_unlocked() {
-            rec.set_displaced(mark.0);
-            // AcqRel: as in `enter`.
-            if obj
-                .cas(
-                    mark,
-                    Mark::stack_locked_by(rec.addr()),
-                    Ordering::AcqRel,
-                    Ordering::Relaxed,
-                )
-                .is_ok()
-            {
-                return;
-            }
-            continue;
+        if try_stack_lock(obj, rec, mark) {
+            return;
         }
-        // Every other way in goes through a monitor (or is recursive).
+        if mark.is_unlocked() {
+            continue; // lost the CAS: reload
+        }
+        // Every other way in goes through a monitor (which this thread
+        // claims first if it was stack-locked by us and inflated since).
         rec.set_displaced(UNUSED_MARK);
-        if mark.is_stack_locked() {
-            if record::owns_record(mark.record()) {
-                rec.set_displaced(RECURSIVE);
-                return;
-            }
-            if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::Contention) {
-                if enter_installed(obj, m, me) {
-                    return;
-                }
-            }
-        } else if mark.is_fast_locked() {
-            // A lightweight thread holds it: contend as it would.
-            if let Some(m) = inflate_contended(obj, mark) {
-                if enter_installed(obj, m, me) {
-                    return;
-                }
-            }
-        } else if mark.has_monitor() {
-            // (Claims it first if it was stack-locked by us, inflated since.)
-            if enter_installed(obj, monitor_of(obj, mark), me) {
-                return;
-            }
-        } else {
-            spin_pause(); // INFLATING, or 11 (a GC)
+        if enter_through_monitor(obj, mark, me) {
+            return;
         }
     })
 }

@@ -130,25 +130,42 @@ fn loom_exit_racing_two_contenders() {
 
 /// wait/notify hand-off: the waiter waits for a flag; the notifier sets it
 /// and notifies. The waiter must never miss it: either it sees the flag
-/// before waiting, or the notify finds it in the wait set.
-#[test]
-fn loom_wait_notify_handoff() {
-    model(|| {
+/// before waiting, or the notify finds it in the wait set. With `legacy`,
+/// both threads stack-lock: the waiter's wait inflates its own stack-lock
+/// (INFLATING, then claims the monitor from its record).
+fn wait_notify_handoff(legacy_mode: bool) {
+    model(move || {
         let c = Arc::new(Counted::new());
         let c2 = c.clone();
         let t = thread::spawn(move || {
+            if legacy_mode {
+                legacy();
+            }
             enter(c2.header.as_ref());
             while c2.get() == 0 {
                 wait(c2.header.as_ref(), None).unwrap();
             }
             exit(c2.header.as_ref()).unwrap();
         });
+        if legacy_mode {
+            legacy();
+        }
         enter(c.header.as_ref());
         c.bump();
         notify(c.header.as_ref()).unwrap();
         exit(c.header.as_ref()).unwrap();
         t.join().unwrap();
     });
+}
+
+#[test]
+fn loom_wait_notify_handoff() {
+    wait_notify_handoff(false);
+}
+
+#[test]
+fn loom_legacy_wait_notify_handoff() {
+    wait_notify_handoff(true);
 }
 
 /// A timed wait racing notify (under loom a timed park may time out at any
@@ -331,31 +348,6 @@ fn loom_legacy_hash_races_stack_locking() {
         t.join().unwrap();
         assert_eq!(identity_hash(&c.header), h1);
         assert_eq!(c.locked_get(), 1);
-    });
-}
-
-/// wait/notify on a stack-locked object: the waiter's wait inflates its
-/// own stack-lock (INFLATING, then claims it from its record); the notifier
-/// must find it in the wait set or see the flag first.
-#[test]
-fn loom_legacy_wait_notify_handoff() {
-    model(|| {
-        let c = Arc::new(Counted::new());
-        let c2 = c.clone();
-        let t = thread::spawn(move || {
-            legacy();
-            enter(c2.header.as_ref());
-            while c2.get() == 0 {
-                wait(c2.header.as_ref(), None).unwrap();
-            }
-            exit(c2.header.as_ref()).unwrap();
-        });
-        legacy();
-        enter(c.header.as_ref());
-        c.bump();
-        notify(c.header.as_ref()).unwrap();
-        exit(c.header.as_ref()).unwrap();
-        t.join().unwrap();
     });
 }
 

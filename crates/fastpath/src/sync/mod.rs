@@ -1,6 +1,8 @@
 //! Object monitors with fast-locking (seed 001: HotSpot's lightweight
 //! locking, PR 10590 → JDK 21 `LM_LIGHTWEIGHT`, recursive since JDK 22, the
-//! default since JDK 23).
+//! default since JDK 23), legacy stack-locking (`LM_LEGACY`, the seed's
+//! baseline) and monitor-only locking (`LM_MONITOR`), with async monitor
+//! deflation.
 //!
 //! An *object* is anything that embeds a [`Header`] (one word; its address
 //! is the identity). Locking it normally never leaves that word and a small
@@ -9,7 +11,9 @@
 //! the state (contention, `wait`, interleaved recursion, a full lock-stack,
 //! unstructured exit) the object is *inflated*: a monitor-style
 //! structure with an owner, an entry list, a wait set and parking is
-//! installed in the header as a tagged pointer.
+//! installed in the header as a tagged pointer. An idle monitor is
+//! *deflated* again by a background thread (or [`deflate_idle_monitors`]),
+//! so the object fast-locks again.
 //!
 //! Data flow (dependencies run downwards only):
 //!
@@ -20,7 +24,9 @@
 //!  (header drop,  (mode dispatch)── legacy ── record (one CAS, displaced header)
 //!   thread exit)  hash            ── slow path ─┬─ inflate ── monitor ── park
 //!                                               └─ thread (id, interrupt)
-//!                   stats  ◄── every inflation, by cause
+//!                   stats  ◄── every inflation, by cause; every deflation
+//!   deflate (its own thread, or a runtime's safepoint) ── inflate registry
+//!                   └─ reclaim (grace period before a monitor is freed)
 //! ```
 //!
 //! | file | concept |
@@ -35,6 +41,8 @@
 //! | `inflate.rs` | installing monitors, claiming them from a lock-stack; the registry |
 //! | `synchronizer.rs` | enter/exit/wait/notify, by locking mode |
 //! | `hash.rs` | the identity hash and the word that carries it |
+//! | `deflate.rs` | async monitor deflation: the pass, its triggers, its thread |
+//! | `reclaim.rs` | the grace period before a deflated monitor is freed |
 //! | `lifecycle.rs` | header drop and thread exit: what happens to held locks |
 //! | `api.rs` | the safe API |
 //! | `stats.rs` | per-cause counters |
@@ -76,6 +84,17 @@
 //!
 //! Lightweight and monitor threads meeting a stack-locked object inflate it
 //! through INFLATING the same way (the row "&R′ other").
+//!
+//! **Deflated monitor** (every mode): the deflater made an idle monitor's
+//! owner `DEFLATER_MARKER` and its `contentions` negative, and is putting
+//! the displaced header back. Whoever meets it in a header:
+//!
+//! | operation | action |
+//! |---|---|
+//! | enter | its `contentions` increment comes back negative: help restore the header, retry from the header |
+//! | exit, wait, notify | not owned by me: IllegalMonitorState (the object is in fact unlocked) |
+//! | hash | read from the displaced header; a hash installed there is re-checked, and retried from the header if the monitor turned out deflated |
+//! | header drop | under the registry lock, which the deflater holds: it sees either the monitor or the restored header |
 //!
 //! **Monitor** (`LM_MONITOR`): the lock-stack is parked in `MONITOR_ONLY`,
 //! so both fast paths fail and every lock is a monitor.

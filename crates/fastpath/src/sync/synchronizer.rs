@@ -37,8 +37,8 @@ use std::time::Duration;
 use super::atomic::{spin_pause, Ordering};
 use super::header::Header;
 use super::inflate::{
-    claim_from_lock_stack, claim_from_record, enter_installed, inflate_contended, inflate_owned,
-    inflate_stack_locked, inflate_unlocked, monitor_of,
+    claim_from_lock_stack, claim_from_record, enter_through_monitor, inflate_owned, inflate_stack_locked,
+    inflate_unlocked, monitor_of,
 };
 use super::legacy;
 use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY};
@@ -156,24 +156,8 @@ fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
                 ls.push(addr);
                 return;
             }
-        } else if mark.has_monitor() {
-            if enter_installed(obj, monitor_of(obj, mark), me) {
-                return;
-            }
-        } else if mark.is_fast_locked() {
-            if let Some(m) = inflate_contended(obj, mark) {
-                if enter_installed(obj, m, me) {
-                    return;
-                }
-            }
-        } else if mark.is_stack_locked() {
-            if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::Contention) {
-                if enter_installed(obj, m, me) {
-                    return;
-                }
-            }
-        } else {
-            spin_pause(); // INFLATING, or 11: a GC is working on the object
+        } else if enter_through_monitor(obj, mark, me) {
+            return;
         }
     }
 }
@@ -215,30 +199,14 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
     loop {
         // Acquire: we read the monitor next.
         let mark = obj.load(Ordering::Acquire);
-        if mark.has_monitor() {
-            if enter_installed(obj, monitor_of(obj, mark), me) {
-                return;
-            }
-        } else if mark.is_unlocked() {
+        if mark.is_unlocked() {
             if inflate_unlocked(obj, mark, me).is_some() {
                 return; // installed owned by us: entered
             }
-        } else if mark.is_fast_locked() {
-            // A lightweight thread holds it: contend like any other thread.
-            if let Some(m) = inflate_contended(obj, mark) {
-                if enter_installed(obj, m, me) {
-                    return;
-                }
-            }
-        } else if mark.is_stack_locked() {
-            // A legacy thread holds it (or this one, through a record).
-            if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::Contention) {
-                if enter_installed(obj, m, me) {
-                    return;
-                }
-            }
-        } else {
-            spin_pause(); // INFLATING, or 11 (a GC)
+        } else if enter_through_monitor(obj, mark, me) {
+            // A monitor, or a lock of a lightweight or legacy thread (or
+            // this one's, through a record): contend like any other thread.
+            return;
         }
     }
 }
@@ -246,9 +214,12 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
 #[cold]
 #[inline(never)]
 fn exit_slow(obj: &Header) -> Result<(), SyncError> {
-    // A raw-API stack-lock (legacy mode) has its record on the record stack.
-    if let Some(r) = legacy::raw_exit(obj) {
-        return r;
+    // A raw-API stack-lock has its record on the record stack; only a
+    // legacy-mode thread has one (switching modes requires an empty stack).
+    if thread::with_lock_stack(|ls| ls.top_state()) == LEGACY {
+        if let Some(r) = legacy::raw_exit(obj) {
+            return r;
+        }
     }
     thread::with_current(|me| {
         thread::with_lock_stack(|ls| {

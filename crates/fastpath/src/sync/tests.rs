@@ -979,8 +979,8 @@ fn dropping_an_object_held_by_another_thread_aborts() {
 }
 
 /// Legacy stack-locking (`LM_LEGACY`): the record, the displaced header,
-/// recursion, INFLATING, hash and wait/notify on a stack-locked object, and
-/// objects shared with threads of the other modes.
+/// recursion, INFLATING, hash and wait/notify on a stack-locked object.
+/// (Objects shared by threads of all three modes: `tests/sync_deflation.rs`.)
 mod legacy_mode {
     use super::*;
     use crate::config::LockingMode;
@@ -1171,38 +1171,6 @@ mod legacy_mode {
             std::thread::sleep(Duration::from_millis(1));
         }
         t.join().unwrap();
-    }
-
-    #[test]
-    fn threads_of_all_three_modes_share_objects() {
-        let shared: Arc<Vec<Pin<Box<Synchronized<u64>>>>> =
-            Arc::new((0..3).map(|_| Box::pin(Synchronized::new(0))).collect());
-        let threads: Vec<_> = [
-            LockingMode::Legacy,
-            LockingMode::Lightweight,
-            LockingMode::Monitor,
-        ]
-        .into_iter()
-        .flat_map(|m| [m, m])
-        .map(|mode| {
-            let shared = shared.clone();
-            std::thread::spawn(move || {
-                set_current_thread_locking_mode(mode).unwrap();
-                for i in 0..3000 {
-                    let o = &shared[i % 3];
-                    *o.as_ref().lock().unwrap() += 1;
-                    if i % 97 == 0 {
-                        let _ = identity_hash(o.header());
-                    }
-                }
-            })
-        })
-        .collect();
-        for t in threads {
-            t.join().unwrap();
-        }
-        let total: u64 = shared.iter().map(|o| *o.as_ref().lock().unwrap()).sum();
-        assert_eq!(total, 6 * 3000);
     }
 
     #[test]
