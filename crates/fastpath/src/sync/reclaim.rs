@@ -223,3 +223,21 @@ fn yield_now() {
 fn yield_now() {
     loom::thread::yield_now();
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    /// Readers and the deflater agree on the barrier scheme; on a Linux
+    /// with `membarrier` (4.14+) readers get away with compiler fences.
+    #[test]
+    fn asymmetric_barrier_is_set_up_once() {
+        init_asymmetric_barrier();
+        let on = ASYMMETRIC.load(std::sync::atomic::Ordering::Relaxed);
+        println!("membarrier(PRIVATE_EXPEDITED) in use: {on}");
+        // Whichever it is, a grace period with nobody inside returns.
+        wait_for_readers();
+        init_asymmetric_barrier();
+        assert_eq!(ASYMMETRIC.load(std::sync::atomic::Ordering::Relaxed), on);
+    }
+}
