@@ -246,6 +246,7 @@ pub(crate) fn inflate_stack_locked(obj: &Header, mark: Mark, cause: InflateCause
 /// records (HotSpot `ObjectMonitor::enter`/`exit`: `is_lock_owned(owner)`
 /// then `set_owner_from_BasicLock`). The record-side twin of
 /// [`claim_from_lock_stack`].
+#[inline]
 pub(crate) fn claim_from_record(m: &Monitor, me: &ThreadState) {
     if let Some(rec) = m.owner_record() {
         if record::owns_record(rec) {
@@ -259,6 +260,7 @@ pub(crate) fn claim_from_record(m: &Monitor, me: &ThreadState) {
 /// us; its displaced header is back in `obj` (we helped), and the caller
 /// re-reads the header and retries (HotSpot: `enter` returns false, the
 /// caller loops).
+#[inline]
 pub(crate) fn enter_installed(obj: &Header, m: &Monitor, me: &std::sync::Arc<ThreadState>) -> bool {
     claim_from_record(m, me);
     if m.enter(me) {
@@ -292,6 +294,7 @@ pub(crate) fn restore_deflated(obj: &Header, m: &Monitor) {
 /// by one of its own records). Inflate as the lock's form requires and
 /// enter the monitor. `false`: the header changed, the monitor was deflated,
 /// or it is INFLATING or a GC's: reload and retry.
+#[inline]
 pub(crate) fn enter_through_monitor(obj: &Header, mark: Mark, me: &std::sync::Arc<ThreadState>) -> bool {
     let m = if mark.has_monitor() {
         Some(monitor_of(obj, mark))

@@ -327,6 +327,10 @@ pub(crate) fn in_use() -> Vec<*const LockRecord> {
 /// idle (and back on the free list), so nothing touches the dead header
 /// later. A forgotten guard's record is the usual case.
 pub(crate) fn retire_for(obj: usize) {
+    // Most threads never stack-lock: no arena, nothing to scan or collect.
+    if with_arena(|a| a.chunks.is_empty()) {
+        return;
+    }
     let retired: Vec<*const LockRecord> = with_arena(|a| {
         a.raw.retain(|&r| {
             // SAFETY: records on the raw stack are arena records of this
