@@ -7,42 +7,17 @@
 //! threads are joined, which synchronizes; what a test checks is protected by
 //! the lock under test, never by these atomics.
 
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use fastpath::sync::{self, Header, Synchronized};
+use fastpath::sync::{self, Synchronized};
+
+mod sync_workloads;
+use sync_workloads::{bump, header, Obj};
 
 const BUDGET: Duration = Duration::from_millis(800);
-
-/// An object whose plain (non-RMW) counter is only correct under mutual
-/// exclusion: a lost update shows up as a wrong total.
-struct Obj {
-    header: Header,
-    count: AtomicU64,
-}
-
-impl Obj {
-    fn new() -> Pin<Arc<Obj>> {
-        Arc::pin(Obj {
-            header: Header::new(),
-            count: AtomicU64::new(0),
-        })
-    }
-}
-
-fn header(o: &Pin<Arc<Obj>>) -> Pin<&Header> {
-    // SAFETY: structural pinning: `header` is never moved out of `Obj`.
-    unsafe { o.as_ref().map_unchecked(|o| &o.header) }
-}
-
-fn bump(o: &Obj) {
-    // Load + store, not fetch_add: two holders at once would lose counts.
-    let v = o.count.load(Ordering::Relaxed);
-    o.count.store(v + 1, Ordering::Relaxed);
-}
 
 /// SynchronizedMutexTest: two actors increment a pair inside the lock and
 /// check it is consistent; only serial outcomes are allowed.
@@ -82,121 +57,14 @@ fn stress_mutual_exclusion() {
 /// once, every wait/notify exchange is exact.
 #[test]
 fn stress_wait_notify_latch() {
-    // 10 threads x 10 000 operations, as the issue asks (5 producers x
-    // 10 000 items and 5 consumers x 10 000 items).
-    const PER_THREAD: u64 = 10_000;
-    const SIDE: u64 = 5;
-    struct Buf {
-        items: std::collections::VecDeque<u64>,
-        produced: u64,
-        consumed_sum: u64,
-    }
-    let buf = Arc::pin(Synchronized::new(Buf {
-        items: Default::default(),
-        produced: 0,
-        consumed_sum: 0,
-    }));
-    let start = Instant::now();
-    let mut threads = Vec::new();
-    for p in 0..SIDE {
-        let b = buf.clone();
-        threads.push(thread::spawn(move || {
-            for i in 0..PER_THREAD {
-                let mut g = b.as_ref().lock().unwrap();
-                g.wait_while(|b| b.items.len() >= 4, Some(Duration::from_secs(30)))
-                    .unwrap();
-                g.items.push_back(p * PER_THREAD + i + 1);
-                g.produced += 1;
-                g.notify_all().unwrap();
-            }
-        }));
-    }
-    for _ in 0..SIDE {
-        let b = buf.clone();
-        threads.push(thread::spawn(move || {
-            for _ in 0..PER_THREAD {
-                let mut g = b.as_ref().lock().unwrap();
-                g.wait_while(|b| b.items.is_empty(), Some(Duration::from_secs(30)))
-                    .unwrap();
-                let v = g.items.pop_front().unwrap();
-                g.consumed_sum += v;
-                g.notify_all().unwrap();
-            }
-        }));
-    }
-    for t in threads {
-        t.join().unwrap();
-    }
-    let g = buf.as_ref().lock().unwrap();
-    let n = SIDE * PER_THREAD;
-    assert_eq!(g.produced, n);
-    assert!(g.items.is_empty());
-    assert_eq!(g.consumed_sum, n * (n + 1) / 2);
-    println!(
-        "wait/notify latch: {} hand-offs by 10 threads in {:?}",
-        2 * n,
-        start.elapsed()
-    );
+    sync_workloads::wait_notify_latch();
 }
 
 /// Random-depth nested locking: chains of up to 20 objects locked in a
-/// fixed order with random recursion at each level; exact counts.
+/// fixed order with random recursion (1..=3) at each level; exact counts.
 #[test]
 fn stress_nested_random_depth() {
-    const OBJS: usize = 20;
-    let objs: Arc<Vec<Pin<Arc<Obj>>>> = Arc::new((0..OBJS).map(|_| Obj::new()).collect());
-    let stop = Arc::new(AtomicBool::new(false));
-    let threads: Vec<_> = (0..3u64)
-        .map(|seed| {
-            let (objs, stop) = (objs.clone(), stop.clone());
-            thread::spawn(move || {
-                let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ (seed * 0x1234_5678_9ABC);
-                let mut next = move || {
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    rng
-                };
-                let mut mine = [0u64; OBJS];
-                let mut ops = 0u64;
-                while !stop.load(Ordering::Relaxed) {
-                    let depth = 1 + (next() % OBJS as u64) as usize;
-                    let mut held = Vec::with_capacity(depth * 3);
-                    for (i, o) in objs.iter().enumerate().take(depth) {
-                        let times = 1 + (next() % 3) as usize;
-                        for _ in 0..times {
-                            sync::enter(header(o));
-                            held.push(i);
-                        }
-                        assert!(sync::holds_lock(&header(o)));
-                        bump(o);
-                        mine[i] += 1;
-                    }
-                    for &i in held.iter().rev() {
-                        sync::exit(header(&objs[i])).unwrap();
-                        ops += 1;
-                    }
-                }
-                (mine, ops)
-            })
-        })
-        .collect();
-    thread::sleep(BUDGET);
-    stop.store(true, Ordering::Relaxed);
-    let mut expect = [0u64; OBJS];
-    let mut ops = 0;
-    for t in threads {
-        let (mine, n) = t.join().unwrap();
-        ops += n;
-        for i in 0..OBJS {
-            expect[i] += mine[i];
-        }
-    }
-    for (i, o) in objs.iter().enumerate() {
-        assert_eq!(o.count.load(Ordering::Relaxed), expect[i], "object {i}");
-        assert!(!sync::holds_lock(&header(o)));
-    }
-    println!("nested random depth: {ops} lock/unlock pairs, exact counts on {OBJS} objects");
+    sync_workloads::nested_random_depth(3, 3, BUDGET);
 }
 
 /// Interleaved [A, B, A] (and unstructured exits) racing plain lockers.

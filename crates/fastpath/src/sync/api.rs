@@ -31,6 +31,7 @@ use core::pin::Pin;
 use std::time::Duration;
 
 use super::header::Header;
+use super::record::LockRecord;
 use super::synchronizer;
 use super::thread;
 use super::SyncError;
@@ -40,15 +41,20 @@ use super::SyncError;
 #[must_use = "the lock is released when the guard is dropped"]
 pub struct Guard<'a> {
     obj: Pin<&'a Header>,
+    /// The lock record this guard owns when it was taken in legacy mode
+    /// (an arena record: a guard moves, its record must not); null when the
+    /// lock is on the lock-stack or in a monitor.
+    record: *const LockRecord,
     _not_send: PhantomData<*const ()>,
 }
 
 /// Acquires `obj` (blocking while another thread holds it).
 #[inline]
 pub fn lock(obj: Pin<&Header>) -> Guard<'_> {
-    synchronizer::enter(obj);
+    let record = synchronizer::enter_for_guard(obj.get_ref());
     Guard {
         obj,
+        record,
         _not_send: PhantomData,
     }
 }
@@ -94,8 +100,9 @@ impl Drop for Guard<'_> {
     #[inline]
     fn drop(&mut self) {
         // Only fails if the runtime also used the raw `exit` on this object
-        // and unbalanced it; nothing is left to undo then.
-        let _ = synchronizer::exit(self.obj);
+        // and unbalanced it, or the thread-exit release already released
+        // it; nothing is left to undo then.
+        let _ = synchronizer::exit_for_guard(self.obj.get_ref(), self.record);
     }
 }
 

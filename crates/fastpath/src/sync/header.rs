@@ -3,16 +3,20 @@
 //!
 //! Where it sits: the fast paths in [`super::synchronizer`] CAS its two lock
 //! bits; [`super::inflate`] swings it to a tagged monitor pointer;
-//! [`super::synchronizer::identity_hash`] installs the hash into it. The layout follows
+//! [`super::hash`] installs the identity hash into it. The layout follows
 //! HotSpot's 64-bit `markWord` (markWord.hpp), minus the bits a GC owns:
 //!
 //! ```text
-//!  63                       39 38                              8 7        2 1 0
-//! +---------------------------+---------------------------------+----------+---+
-//! |       spare (25 bits)     |      identity hash (31 bits)    | spare (6)| 01|  unlocked
-//! +---------------------------+---------------------------------+----------+---+
-//! |       spare (25 bits)     |      identity hash (31 bits)    | spare (6)| 00|  fast-locked
-//! +---------------------------+---------------------------------+----------+---+
+//!  63 62                    39 38                              8 7        2 1 0
+//! +--+------------------------+---------------------------------+----------+---+
+//! | 1|    spare (24 bits)     |      identity hash (31 bits)    | spare (6)| 01|  unlocked
+//! +--+------------------------+---------------------------------+----------+---+
+//! | 1|    spare (24 bits)     |      identity hash (31 bits)    | spare (6)| 00|  fast-locked
+//! +--+------------------------+---------------------------------+----------+---+
+//! | 0|      pointer to the owner's LockRecord (8-byte aligned)             | 00|  stack-locked
+//! +--+---------------------------------------------------------------------+---+
+//! |                              0                                         | 00|  INFLATING
+//! +------------------------------------------------------------------------+---+
 //! |              pointer to the Monitor (8-byte aligned)                   | 10|  has monitor
 //! +------------------------------------------------------------------------+---+
 //! |                         reserved for a GC (forwarding)                 | 11|
@@ -25,6 +29,16 @@
 //!   So the hash (and the spare bits) stay readable and installable while an
 //!   object is fast-locked, without inflating (HotSpot JDK 23,
 //!   JDK-8315884-era `LightweightSynchronizer`).
+//! - **Stack-locked (00, bit 63 clear)**: legacy stack-locking (HotSpot
+//!   `LM_LEGACY`, see `legacy.rs`): the word is the address of the owner's
+//!   [`LockRecord`](super::LockRecord), which holds the displaced header.
+//!   Bit 63 ([`OWN_WORD_BIT`]) tells the two 00 forms apart: it is set in
+//!   every word that is the object's own (unlocked, fast-locked, displaced),
+//!   and clear in every user-space address on x86_64 and aarch64. HotSpot
+//!   needs no such bit because one process runs one locking mode; here
+//!   threads of different modes may share objects.
+//! - **INFLATING (0)**: a thread is moving a stack-locked object into a
+//!   monitor (HotSpot `markWord::INFLATING()`); readers wait for it to end.
 //! - **Has monitor (10)**: the word is `monitor address | 0b10`; the word the
 //!   object had before inflation (its *displaced header*, with hash and spare
 //!   bits, in unlocked form) lives in the monitor, where the hash is read and
@@ -58,8 +72,13 @@ pub(crate) const HASH_BITS: u32 = 31;
 pub(crate) const HASH_VALUE_MASK: usize = (1 << HASH_BITS) - 1;
 /// The hash field in place.
 pub(crate) const HASH_MASK: usize = HASH_VALUE_MASK << HASH_SHIFT;
+/// Set in every word that is the object's own (unlocked, fast-locked or
+/// displaced), clear in a stack-locked word (a user-space address).
+pub(crate) const OWN_WORD_BIT: usize = 1 << 63;
+/// The word of a stack-locked object being inflated (HotSpot `INFLATING`).
+pub(crate) const INFLATING: usize = 0;
 /// Bits that belong to neither the lock nor the hash: kept verbatim.
-pub const SPARE_MASK: usize = !(HASH_MASK | LOCK_MASK);
+pub const SPARE_MASK: usize = !(HASH_MASK | LOCK_MASK | OWN_WORD_BIT);
 
 const _: () = assert!(
     usize::BITS == 64,
@@ -79,9 +98,36 @@ impl Mark {
     pub(crate) fn is_unlocked(self) -> bool {
         self.lock_bits() == UNLOCKED
     }
+    /// Lock bits 00 in the object's own word (lightweight fast-locking).
     #[inline(always)]
     pub(crate) fn is_fast_locked(self) -> bool {
-        self.lock_bits() == FAST_LOCKED
+        self.0 & (LOCK_MASK | OWN_WORD_BIT) == (FAST_LOCKED | OWN_WORD_BIT)
+    }
+    /// Lock bits 00 holding a lock record's address (legacy stack-locking).
+    #[inline(always)]
+    pub(crate) fn is_stack_locked(self) -> bool {
+        self.0 & (LOCK_MASK | OWN_WORD_BIT) == FAST_LOCKED && self.0 != INFLATING
+    }
+    /// A stack-locked object being inflated.
+    #[inline(always)]
+    pub(crate) fn is_inflating(self) -> bool {
+        self.0 == INFLATING
+    }
+    /// The lock record a stack-locked word points to.
+    #[inline(always)]
+    pub(crate) fn record(self) -> usize {
+        debug_assert!(self.is_stack_locked());
+        self.0
+    }
+    /// The word that stack-locks with the record at `record`.
+    #[inline(always)]
+    pub(crate) fn stack_locked_by(record: usize) -> Mark {
+        debug_assert_eq!(
+            record & (LOCK_MASK | OWN_WORD_BIT),
+            0,
+            "records are aligned user addresses"
+        );
+        Mark(record)
     }
     #[inline(always)]
     pub(crate) fn has_monitor(self) -> bool {
@@ -124,7 +170,9 @@ impl Mark {
 pub enum LockState {
     /// Lock bits 01.
     Unlocked,
-    /// Lock bits 00: held by the thread whose lock-stack lists it.
+    /// Lock bits 00: held by the thread whose lock-stack lists it
+    /// (lightweight), or by the thread whose lock record the word points
+    /// to (legacy stack-locking; also while such a lock is being inflated).
     FastLocked,
     /// Lock bits 10: a monitor is installed (held or not).
     Inflated,
@@ -136,7 +184,7 @@ pub enum LockState {
 /// so the lock operations take it pinned (`Pin<&Header>`): a thread's
 /// lock-stack remembers that address, and pinning guarantees it is neither
 /// moved nor reused before the header's `Drop` has run (see
-/// the `synchronizer` module for what `Drop` does with a header still locked).
+/// the `lifecycle` module for what `Drop` does with a header still locked).
 pub struct Header {
     pub(crate) word: AtomicUsize,
     _pinned: PhantomPinned,
@@ -153,7 +201,7 @@ impl Header {
     /// bits here (HotSpot keeps the GC age); locking never changes them.
     pub fn with_spare_bits(spare: usize) -> Header {
         Header {
-            word: AtomicUsize::new((spare & SPARE_MASK) | UNLOCKED),
+            word: AtomicUsize::new((spare & SPARE_MASK) | OWN_WORD_BIT | UNLOCKED),
             _pinned: PhantomPinned,
         }
     }
@@ -180,11 +228,6 @@ impl Header {
     /// Whether a monitor is installed.
     pub fn is_inflated(&self) -> bool {
         self.lock_state() == LockState::Inflated
-    }
-
-    /// The object's spare bits (from the displaced header when inflated).
-    pub fn spare_bits(&self) -> usize {
-        super::synchronizer::displaced_or_current(self).0 & SPARE_MASK
     }
 
     /// The identity of the object: the header's address.
@@ -230,19 +273,6 @@ impl core::fmt::Debug for Header {
     }
 }
 
-impl Drop for Header {
-    #[inline]
-    fn drop(&mut self) {
-        // Relaxed: `&mut self` means no other thread can be using the header
-        // now; any earlier unlock happened-before the borrow that let us
-        // drop it.
-        let mark = Mark(self.word.load(Ordering::Relaxed));
-        if !mark.is_unlocked() {
-            super::synchronizer::header_dropped_while_locked(self, mark);
-        }
-    }
-}
-
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
@@ -251,26 +281,31 @@ mod tests {
     fn layout_fields_do_not_overlap() {
         assert_eq!(SPARE_MASK & HASH_MASK, 0);
         assert_eq!(SPARE_MASK & LOCK_MASK, 0);
-        assert_eq!(SPARE_MASK | HASH_MASK | LOCK_MASK, usize::MAX);
+        assert_eq!(SPARE_MASK & OWN_WORD_BIT, 0);
+        assert_eq!(SPARE_MASK | HASH_MASK | LOCK_MASK | OWN_WORD_BIT, usize::MAX);
         assert_eq!(HASH_MASK.count_ones(), 31);
     }
 
     #[test]
     fn lock_bit_transitions_keep_hash_and_spare_bits() {
-        let m = Mark(UNLOCKED | (0xABC << 40) | (0b101 << 2)).with_hash(0x7fff_fffe);
+        let m = Mark(OWN_WORD_BIT | UNLOCKED | (0xABC << 40) | (0b101 << 2)).with_hash(0x7fff_fffe);
         assert!(m.is_unlocked());
         let locked = m.set_fast_locked();
         assert!(locked.is_fast_locked());
         assert_eq!(locked.hash(), 0x7fff_fffe);
         assert_eq!(locked.set_unlocked(), m);
         assert_eq!(m.0 & SPARE_MASK, (0xABC << 40) | (0b101 << 2));
+        assert!(!locked.is_stack_locked() && !locked.is_inflating());
+        let stack = Mark::stack_locked_by(0x7ffd_1234_5670);
+        assert!(stack.is_stack_locked() && !stack.is_fast_locked() && !stack.is_unlocked());
+        assert!(Mark(INFLATING).is_inflating() && !Mark(INFLATING).is_stack_locked());
     }
 
     #[test]
     fn new_header_is_unlocked_with_spare_bits() {
-        let h = Header::with_spare_bits(0b11_0100 | (1 << 63));
+        let h = Header::with_spare_bits(0b11_0100 | (1 << 62) | (1 << 63));
         assert_eq!(h.lock_state(), LockState::Unlocked);
-        assert_eq!(h.spare_bits(), 0b11_0100 | (1 << 63));
+        assert_eq!(h.spare_bits(), 0b11_0100 | (1 << 62), "bit 63 is not spare");
         assert_eq!(Mark(h.raw()).hash(), 0);
     }
 }

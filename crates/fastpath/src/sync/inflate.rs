@@ -13,51 +13,59 @@
 //!   exit, wait or notify.
 //! - [`inflate_unlocked`]: nobody holds it (monitor-only mode): install a
 //!   monitor owned by the caller.
+//! - [`inflate_stack_locked`]: a thread holds it stack-locked (legacy mode;
+//!   the caller may be that thread): the INFLATING protocol, owner = the
+//!   stack-locker's record.
 //!
-//! Each is one CAS of the header from the exact word the monitor's displaced
-//! header was copied from, so a racing hash installation or a racing
-//! inflation simply makes the CAS fail and the caller retry: there is no
-//! INFLATING state (the simplification fast-locking bought, PR 10590).
+//! The first three are one CAS of the header from the exact word the
+//! monitor's displaced header was copied from, so a racing hash
+//! installation or a racing inflation simply makes the CAS fail and the
+//! caller retry: no INFLATING state (the simplification fast-locking
+//! bought, PR 10590). Only a stack-locked object, whose displaced header is
+//! in another thread's record, needs the busy marker.
 //!
-//! ## Monitor memory and the future deflation
+//! Claiming: a monitor installed under a placeholder owner (anonymous, or a
+//! lock record) is claimed by the thread that really holds it, through
+//! [`claim_from_lock_stack`] or [`claim_from_record`].
 //!
-//! Every installed monitor is in [`REGISTRY`]. Until deflation exists a
-//! monitor stays installed for the life of its object and is freed by the
-//! header's `Drop` (under the registry lock), when no thread can be inside a
-//! call on that object. Exception: a monitor still *owned by another thread*
-//! when its object is dropped (only possible after leaking a guard) is left
-//! in the registry, never freed, because that thread's exit will still
-//! release it.
+//! ## Monitor memory
 //!
-//! Deflation (a later issue) will follow HotSpot's async protocol: a
-//! deflater walks the registry under its lock; for a monitor with
-//! `owner == NO_OWNER` and no contentions or waiters it CASes `owner`
-//! `NO_OWNER → DEFLATER_MARKER` (so `try_lock` fails for everyone), re-checks
-//! `contentions` (a contender that incremented it first makes the deflater
-//! back off by restoring NO_OWNER), then CASes the header from the tagged
-//! pointer back to the displaced header, unlinks it from the registry and
-//! frees it only after every thread that might have loaded the tagged pointer
-//! has passed a quiescent point (HotSpot uses a handshake; here an epoch per
-//! thread). A thread that finds `DEFLATER_MARKER` in `owner` re-reads the
-//! header and retries, which is why [`super::synchronizer`]'s slow paths are
-//! written as "reload the header and loop". Header `Drop` takes the registry
-//! lock before freeing, so it cannot race a deflater either.
+//! Every installed monitor is in the registry until it is freed: by its
+//! header's `Drop` (under the registry lock, when no thread can be inside a
+//! call on that object; see `lifecycle.rs`), or by a deflation pass
+//! (`deflate.rs`: under the same lock it deflates idle monitors and puts
+//! their displaced headers back, then frees them after a grace period,
+//! `reclaim.rs`). A monitor still *owned by another thread* when its object
+//! is dropped (only possible after leaking a guard) stays in the registry
+//! with its object forgotten: that thread's exit releases it, and a later
+//! deflation pass frees it. Every slow path reloads the header and loops,
+//! so a monitor deflated under it is simply retried.
 
 use std::collections::HashSet;
-#[cfg(not(loom))]
-use std::sync::Arc;
-use std::sync::Mutex;
 
-use super::header::{Header, Mark};
+use super::header::{Header, Mark, INFLATING};
 use super::lock_stack::LockStack;
 use super::monitor::Monitor;
+use super::record::{self, LockRecord};
 use super::stats::{self, InflateCause};
-use super::thread::{ThreadState, ANONYMOUS_OWNER, NO_OWNER};
+use super::thread::{ThreadState, ANONYMOUS_OWNER, RECORD_OWNER};
 
 /// Addresses of every installed monitor.
-pub(crate) static REGISTRY: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+#[cfg(not(loom))]
+static REGISTRY: std::sync::Mutex<Option<HashSet<usize>>> = std::sync::Mutex::new(None);
 
-fn registry() -> std::sync::MutexGuard<'static, Option<HashSet<usize>>> {
+// Under loom the registry is a model-checked mutex: thread exit holds it
+// while it releases monitors (loom scheduling points), which a std mutex
+// would turn into a real deadlock of the single OS thread loom runs on.
+#[cfg(loom)]
+loom::lazy_static! {
+    static ref REGISTRY: loom::sync::Mutex<Option<HashSet<usize>>> = loom::sync::Mutex::new(None);
+}
+
+/// The registry, locked. Held by whoever may free a monitor (header `Drop`)
+/// or touch monitors it did not reach through a borrowed header (thread
+/// exit), so that neither frees a monitor under the other.
+pub(crate) fn registry() -> impl core::ops::DerefMut<Target = Option<HashSet<usize>>> {
     // A poisoned lock only means a panic elsewhere while it was held; the
     // set itself is always consistent (single insert/remove operations).
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
@@ -65,6 +73,7 @@ fn registry() -> std::sync::MutexGuard<'static, Option<HashSet<usize>>> {
 
 fn register(m: *const Monitor) {
     registry().get_or_insert_with(HashSet::new).insert(m as usize);
+    super::deflate::ensure_thread_started();
 }
 
 /// Number of monitors installed and not freed (for tests and the lab).
@@ -121,16 +130,7 @@ pub(crate) fn inflate_owned<'a>(
         // Acquire: if a contender installed a monitor we read its fields.
         let mark = obj.load(super::atomic::Ordering::Acquire);
         if mark.has_monitor() {
-            let m = monitor_of(obj, mark);
-            let entries = ls.remove(addr);
-            if m.is_anonymous() {
-                m.claim_anonymous(me, entries);
-            } else if m.is_owned_by(me.id) {
-                // Cannot happen (owned monitors are off the lock-stack), but
-                // keep the count right if it did.
-                m.set_recursions(entries.saturating_sub(1));
-            }
-            return m;
+            return claim_from_lock_stack(monitor_of(obj, mark), addr, me, ls);
         }
         if mark.is_fast_locked() {
             me.note_monitor_owner();
@@ -170,55 +170,141 @@ pub(crate) fn inflate_unlocked<'a>(obj: &'a Header, mark: Mark, me: &ThreadState
     )
 }
 
-/// Header `Drop` of an inflated object: free its monitor unless another
-/// thread still owns it. Runs with `&mut Header`, so no thread is inside a
-/// call on this object; the registry lock keeps out a thread-exit release.
-pub(crate) fn free_on_header_drop(m: *const Monitor, current_id: Option<usize>) {
-    let mut reg = registry();
-    // SAFETY: installed monitors are only freed here, under this lock.
-    let owner = unsafe { (*m).owner() };
-    if owner != NO_OWNER && Some(owner) != current_id {
-        return; // owned by a live thread through a leaked guard: leak it
+/// The caller holds the object at `addr` on `ls` and found monitor `m`
+/// installed in its header (a contender inflated it): take the object's
+/// entries off the lock-stack and become the owner with `recursions =
+/// entries − 1`. The one place a lock moves from a lock-stack into an
+/// existing monitor (exit, wait, notify, making room, header drop, thread
+/// exit all come through here).
+pub(crate) fn claim_from_lock_stack<'a>(
+    m: &'a Monitor,
+    addr: usize,
+    me: &ThreadState,
+    ls: &LockStack,
+) -> &'a Monitor {
+    let entries = ls.remove(addr);
+    if m.is_anonymous() {
+        m.claim_anonymous(me, entries);
+    } else if m.is_owned_by(me.id) {
+        // Cannot happen (owned monitors are off the lock-stack), but keep
+        // the count right if it did.
+        m.set_recursions(entries.saturating_sub(1));
     }
-    if let Some(set) = reg.as_mut() {
-        set.remove(&(m as usize));
-    }
-    drop(reg);
-    // SAFETY: allocated by `install`, unreachable now: the header is being
-    // dropped and the registry no longer lists it.
-    drop(unsafe { Box::from_raw(m as *mut Monitor) });
-    stats::count_monitor_freed();
+    m
 }
 
-/// Thread exit: release every monitor `me` owns except those of the objects
-/// in `kept` (held by live `SyncGuard`s; its lock-stack entries are handled
-/// by the caller). Holds the registry lock throughout, so no header `Drop`
-/// frees a monitor under it.
-#[cfg(not(loom))]
-pub(crate) fn release_monitors_owned_by(me: &ThreadState, kept: &[usize]) -> usize {
-    let reg = registry();
-    let mut released = 0;
-    for &m in reg.iter().flatten() {
-        // SAFETY: listed monitors are alive while the lock is held.
-        let m = unsafe { &*(m as *const Monitor) };
-        if m.is_owned_by(me.id) && !kept.contains(&m.object) {
-            m.exit_fully(me);
-            released += 1;
+/// `obj` is stack-locked (word `mark`, the address of its owner's lock
+/// record): move the lock into a monitor owned by that record (HotSpot
+/// `ObjectSynchronizer::inflate`, the `has_locker` case, JDK 21). Whoever
+/// calls this (a contender, or the owner itself for `wait` or the hash) goes
+/// through the INFLATING busy marker:
+/// 1. CAS the header from `mark` to INFLATING (0). From now on the owner's
+///    unlocking CAS (from `mark`) fails, so it cannot finish an unlock, nor
+///    reuse or drop its record, until step 3; a racing inflater's CAS fails
+///    too.
+/// 2. Copy the displaced header out of the record into the monitor, and
+///    name the record as owner ([`RECORD_OWNER`](super::thread::RECORD_OWNER)).
+/// 3. Publish the monitor in the header (a Release store: nobody else can
+///    write an INFLATING header).
+///
+/// Readers that meet INFLATING wait for it to end. `None` if the header
+/// changed before step 1.
+pub(crate) fn inflate_stack_locked(obj: &Header, mark: Mark, cause: InflateCause) -> Option<&Monitor> {
+    debug_assert!(mark.is_stack_locked());
+    // Acquire: synchronizes with the owner's Release CAS that installed
+    // `mark`, after it stored the displaced header we read next.
+    obj.cas(
+        mark,
+        Mark(INFLATING),
+        super::atomic::Ordering::Acquire,
+        super::atomic::Ordering::Relaxed,
+    )
+    .ok()?;
+    // SAFETY: the record is alive: its owner cannot complete the unlock
+    // that would end its use (the header no longer holds its address), and
+    // a record is never dropped while in use (`LockRecord`'s Drop aborts).
+    let rec = unsafe { &*(mark.record() as *const LockRecord) };
+    let displaced = rec.displaced_header_for_inflater();
+    debug_assert!(
+        displaced.is_unlocked(),
+        "a stack-lock's displaced header is unlocked"
+    );
+    let m = Box::into_raw(Monitor::new(displaced, RECORD_OWNER | mark.record(), obj.addr()));
+    // Release: publishes the monitor's fields to every Acquire reader of
+    // the header.
+    obj.word
+        .store(Mark::encode_monitor(m).0, super::atomic::Ordering::Release);
+    register(m);
+    stats::count_inflation(cause);
+    // SAFETY: just installed; see `monitor_of`.
+    Some(unsafe { &*m })
+}
+
+/// If `m` is owned by one of the current thread's lock records (it
+/// stack-locked the object and a contender inflated it), make the thread
+/// the owner by id, with no recursions: the recursion lives in the thread's
+/// records (HotSpot `ObjectMonitor::enter`/`exit`: `is_lock_owned(owner)`
+/// then `set_owner_from_BasicLock`). The record-side twin of
+/// [`claim_from_lock_stack`].
+#[inline]
+pub(crate) fn claim_from_record(m: &Monitor, me: &ThreadState) {
+    if let Some(rec) = m.owner_record() {
+        if record::owns_record(rec) {
+            m.take_over(me, 0);
         }
     }
-    released
 }
 
-/// Thread exit, a lock-stack entry whose object has a monitor: claim it and
-/// release it, under the registry lock (see [`release_monitors_owned_by`]).
-#[cfg(not(loom))]
-pub(crate) fn release_claimed_at_exit(obj: &Header, mark: Mark, me: &Arc<ThreadState>) {
-    let _reg = registry();
-    let m = monitor_of(obj, mark);
-    if m.is_anonymous() {
-        m.claim_anonymous(me, 1);
+/// Enters `m`, found installed in `obj`'s header, first claiming it if one
+/// of this thread's lock records owns it. `false`: `m` was deflated under
+/// us; its displaced header is back in `obj` (we helped), and the caller
+/// re-reads the header and retries (HotSpot: `enter` returns false, the
+/// caller loops).
+#[inline]
+pub(crate) fn enter_installed(obj: &Header, m: &Monitor, me: &std::sync::Arc<ThreadState>) -> bool {
+    claim_from_record(m, me);
+    if m.enter(me) {
+        return true;
     }
-    if m.is_owned_by(me.id) {
-        m.exit_fully(me);
-    }
+    restore_deflated(obj, m);
+    false
+}
+
+/// `m`, installed in `obj`, is deflated: put the displaced header back into
+/// the object (HotSpot `install_displaced_markword_in_object`). The
+/// deflater does the same and contenders help; the first CAS wins, the
+/// others find the header changed.
+pub(crate) fn restore_deflated(obj: &Header, m: &Monitor) {
+    debug_assert!(m.is_deflated());
+    // An RMW read (see `Monitor::is_deflated`): after the deflation's CAS
+    // of `contentions`, so it sees every hash installed by a thread whose
+    // `is_deflated` check came before that CAS; a hash installed later is
+    // re-checked, found deflated, and retried by its installer.
+    let displaced = Mark(m.header.fetch_add(0, super::atomic::Ordering::SeqCst));
+    let _ = obj.cas(
+        Mark::encode_monitor(m),
+        displaced,
+        super::atomic::Ordering::SeqCst,
+        super::atomic::Ordering::Relaxed,
+    );
+}
+
+/// The contended enter every mode shares: `mark` shows a monitor, or a
+/// fast-lock or stack-lock held by another thread (for a legacy caller, not
+/// by one of its own records). Inflate as the lock's form requires and
+/// enter the monitor. `false`: the header changed, the monitor was deflated,
+/// or it is INFLATING or a GC's: reload and retry.
+#[inline]
+pub(crate) fn enter_through_monitor(obj: &Header, mark: Mark, me: &std::sync::Arc<ThreadState>) -> bool {
+    let m = if mark.has_monitor() {
+        Some(monitor_of(obj, mark))
+    } else if mark.is_fast_locked() {
+        inflate_contended(obj, mark)
+    } else if mark.is_stack_locked() {
+        inflate_stack_locked(obj, mark, InflateCause::Contention)
+    } else {
+        super::atomic::spin_pause(); // INFLATING, or 11: a GC is working on it
+        None
+    };
+    m.is_some_and(|m| enter_installed(obj, m, me))
 }

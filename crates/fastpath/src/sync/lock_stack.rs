@@ -21,10 +21,10 @@
 //!   (HotSpot `ensure_lock_stack_space`).
 //!
 //! `top` doubles as a state: a value of [`CAPACITY`] or more that is not a
-//! real depth ([`UNREGISTERED`], [`MONITOR_ONLY`]) makes both fast paths fail
-//! their bounds check, so a thread's first lock and every lock of a
-//! monitor-mode thread reach the slow path without any extra test on the
-//! fast path.
+//! real depth ([`UNREGISTERED`], [`MONITOR_ONLY`], [`LEGACY`]) makes both
+//! fast paths fail their bounds check, so a thread's first lock and every
+//! lock of a monitor-mode or legacy-mode thread reach the slow path without
+//! any extra test on the fast path.
 
 use core::cell::Cell;
 
@@ -36,6 +36,8 @@ pub const CAPACITY: usize = 8;
 pub(crate) const UNREGISTERED: usize = CAPACITY + 1;
 /// `top` of a thread in monitor-only mode: every lock is a monitor.
 pub(crate) const MONITOR_ONLY: usize = CAPACITY + 2;
+/// `top` of a thread in legacy mode: it stack-locks with lock records.
+pub(crate) const LEGACY: usize = CAPACITY + 3;
 
 /// The lock-stack. Not `Sync`: it lives in a thread-local and only its
 /// thread reads or writes it.
@@ -71,6 +73,7 @@ impl LockStack {
         if top > 0 && self.entries[top - 1].get() == addr {
             self.entries[top].set(addr);
             self.top.set(top + 1);
+            self.verify("after recursive fast enter");
             return true;
         }
         // Relaxed: the load only picks the expected value; the CAS checks it
@@ -95,6 +98,7 @@ impl LockStack {
         }
         self.entries[top].set(addr);
         self.top.set(top + 1);
+        self.verify("after fast enter");
         true
     }
 
@@ -113,6 +117,7 @@ impl LockStack {
         }
         if i > 0 && self.entries[i - 1].get() == addr {
             self.top.set(i);
+            self.verify("after recursive fast exit");
             return true;
         }
         // Relaxed: as in `try_fast_enter`; the CAS below releases.
@@ -135,6 +140,64 @@ impl LockStack {
         }
         self.top.set(i);
         true
+    }
+
+    /// Checks the lock-stack's invariants in debug builds, after every
+    /// transition (HotSpot `LockStack::verify`, lockStack.cpp): `top` is a
+    /// depth or a sentinel state, no entry is null, and each object's
+    /// entries form one consecutive run (recursion is a run; an object held
+    /// twice apart is inflated instead). Compiled out of release builds and
+    /// loom models.
+    #[inline(always)]
+    pub(crate) fn verify(&self, when: &str) {
+        #[cfg(all(debug_assertions, not(loom)))]
+        self.verify_structure(when);
+        let _ = when;
+    }
+
+    #[cfg(all(debug_assertions, not(loom)))]
+    #[inline(never)]
+    fn verify_structure(&self, when: &str) {
+        let top = self.top.get();
+        assert!(
+            top <= CAPACITY || top == UNREGISTERED || top == MONITOR_ONLY || top == LEGACY,
+            "lock-stack {when}: bad top {top}"
+        );
+        let n = self.len();
+        for i in 0..n {
+            let e = self.at(i);
+            assert_ne!(e, 0, "lock-stack {when}: null entry at {i}");
+            if let Some(j) = (i + 1..n).find(|&j| self.at(j) == e) {
+                assert!(
+                    (i..=j).all(|k| self.at(k) == e),
+                    "lock-stack {when}: {e:#x} held at {i} and {j}, not as one run"
+                );
+            }
+        }
+    }
+
+    /// [`verify`](Self::verify), and that every entry's header says
+    /// it is locked: fast-locked or has a monitor (one a contender installed). The
+    /// synchronizer calls it at the end of its slow paths; the entries are
+    /// headers this thread holds, pinned and alive.
+    #[inline(always)]
+    pub(crate) fn verify_held(&self, when: &str) {
+        self.verify(when);
+        #[cfg(all(debug_assertions, not(loom)))]
+        for i in 0..self.len() {
+            // SAFETY: an entry is a pinned header this thread holds (see
+            // `lifecycle`: its Drop elsewhere aborts rather than free it).
+            let h = unsafe { &*(self.at(i) as *const Header) };
+            // Relaxed: a check of a state only this thread can end.
+            let mark = h.load(super::atomic::Ordering::Relaxed);
+            // 11 too: a GC may be working on a held object.
+            assert!(
+                !mark.is_unlocked(),
+                "lock-stack {when}: entry {i} ({:#x}) not locked: {:#x}",
+                self.at(i),
+                mark.0
+            );
+        }
     }
 
     /// The raw `top` word (a depth or a sentinel).
@@ -186,6 +249,7 @@ impl LockStack {
         debug_assert!(t < CAPACITY, "push on a full lock-stack");
         self.entries[t].set(addr);
         self.top.set(t + 1);
+        self.verify("after push");
     }
 
     /// Whether `addr` has an entry.
@@ -217,6 +281,7 @@ impl LockStack {
             return false;
         }
         self.top.set(t - 1);
+        self.verify("after recursive exit");
         true
     }
 
@@ -239,6 +304,7 @@ impl LockStack {
             }
         }
         self.top.set(kept);
+        self.verify("after remove");
         t - kept
     }
 }
@@ -389,7 +455,7 @@ mod tests {
 
     #[test]
     fn remove_leaves_sentinel_states_intact() {
-        for state in [UNREGISTERED, MONITOR_ONLY] {
+        for state in [UNREGISTERED, MONITOR_ONLY, LEGACY] {
             let ls = LockStack::new_unregistered();
             ls.set_top_state(state);
             assert_eq!(ls.remove(O0), 0);
@@ -404,7 +470,7 @@ mod tests {
     #[test]
     fn sentinel_states_fail_both_fast_paths() {
         let h = Header::new();
-        for state in [UNREGISTERED, MONITOR_ONLY] {
+        for state in [UNREGISTERED, MONITOR_ONLY, LEGACY] {
             let ls = LockStack::new_unregistered();
             ls.set_top_state(state);
             assert!(!ls.try_fast_enter(&h));

@@ -130,25 +130,42 @@ fn loom_exit_racing_two_contenders() {
 
 /// wait/notify hand-off: the waiter waits for a flag; the notifier sets it
 /// and notifies. The waiter must never miss it: either it sees the flag
-/// before waiting, or the notify finds it in the wait set.
-#[test]
-fn loom_wait_notify_handoff() {
-    model(|| {
+/// before waiting, or the notify finds it in the wait set. With `legacy`,
+/// both threads stack-lock: the waiter's wait inflates its own stack-lock
+/// (INFLATING, then claims the monitor from its record).
+fn wait_notify_handoff(legacy_mode: bool) {
+    model(move || {
         let c = Arc::new(Counted::new());
         let c2 = c.clone();
         let t = thread::spawn(move || {
+            if legacy_mode {
+                legacy();
+            }
             enter(c2.header.as_ref());
             while c2.get() == 0 {
                 wait(c2.header.as_ref(), None).unwrap();
             }
             exit(c2.header.as_ref()).unwrap();
         });
+        if legacy_mode {
+            legacy();
+        }
         enter(c.header.as_ref());
         c.bump();
         notify(c.header.as_ref()).unwrap();
         exit(c.header.as_ref()).unwrap();
         t.join().unwrap();
     });
+}
+
+#[test]
+fn loom_wait_notify_handoff() {
+    wait_notify_handoff(false);
+}
+
+#[test]
+fn loom_legacy_wait_notify_handoff() {
+    wait_notify_handoff(true);
 }
 
 /// A timed wait racing notify (under loom a timed park may time out at any
@@ -247,5 +264,188 @@ fn loom_wait_claims_anonymous_monitor() {
             Err(e) => panic!("unexpected {e:?}"),
         }
         assert!(!holds_lock(&c.header));
+    });
+}
+
+/// Thread exit releases a lock its thread still holds (HotSpot releases a
+/// detaching JNI thread's monitors): the holder exits holding the object
+/// while the main thread contends (inflating it with ANONYMOUS_OWNER, or
+/// not yet). The release either unlocks the fast-locked header or claims
+/// the anonymous monitor and hands it over; the contender always gets in.
+#[test]
+fn loom_thread_exit_releases_held_lock() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref());
+            c2.bump();
+            // Exits holding `c`.
+            super::lifecycle::release_on_thread_exit_for_model();
+        });
+        c.locked_bump();
+        t.join().unwrap();
+        assert_eq!(c.locked_get(), 2);
+        assert!(!holds_lock(&c.header));
+    });
+}
+
+fn legacy() {
+    set_current_thread_locking_mode(crate::config::LockingMode::Legacy).unwrap();
+}
+
+/// Legacy stack-locking: a contender inflates a stack-locked object
+/// through INFLATING (reading the holder's record) while the holder may be
+/// unlocking with its CAS from the record's address. Exactly one of the two
+/// CASes wins; either way both increments happen under the lock and the
+/// holder, if it lost, claims the monitor from its record and hands over.
+#[test]
+fn loom_legacy_inflating_races_the_stack_unlock() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            legacy();
+            c2.locked_bump();
+        });
+        legacy();
+        c.locked_bump();
+        t.join().unwrap();
+        assert_eq!(c.locked_get(), 2);
+    });
+}
+
+/// A lightweight contender meets a legacy thread's stack-lock (threads of
+/// different modes share the object): the same INFLATING protocol.
+#[test]
+fn loom_lightweight_contender_meets_a_stack_lock() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            c2.locked_bump(); // lightweight
+        });
+        legacy();
+        c.locked_bump();
+        t.join().unwrap();
+        assert_eq!(c.locked_get(), 2);
+    });
+}
+
+/// The identity hash of an object another thread stack-locks: the hasher
+/// inflates it (INFLATING) to reach the displaced header, racing the
+/// holder's lock and unlock. Every reader sees one hash.
+#[test]
+fn loom_legacy_hash_races_stack_locking() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            legacy();
+            c2.locked_bump();
+        });
+        let h1 = identity_hash(&c.header);
+        t.join().unwrap();
+        assert_eq!(identity_hash(&c.header), h1);
+        assert_eq!(c.locked_get(), 1);
+    });
+}
+
+/// Thread exit releases a legacy stack-lock (an arena record on the raw
+/// record stack) while another thread contends for it.
+#[test]
+fn loom_thread_exit_releases_a_stack_lock() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            legacy();
+            enter(c2.header.as_ref());
+            c2.bump();
+            super::lifecycle::release_on_thread_exit_for_model();
+        });
+        c.locked_bump();
+        t.join().unwrap();
+        assert_eq!(c.locked_get(), 2);
+    });
+}
+
+/// Inflates `c` and leaves its monitor idle ([A, B] + A, then all exits).
+fn idle_monitor(c: &Counted) {
+    let b = Box::pin(Header::new());
+    enter(c.header.as_ref());
+    enter(b.as_ref());
+    enter(c.header.as_ref());
+    exit(c.header.as_ref()).unwrap();
+    exit(b.as_ref()).unwrap();
+    exit(c.header.as_ref()).unwrap();
+    assert!(c.header.is_inflated());
+}
+
+/// enter vs deflate: a contender enters an idle monitor while a deflation
+/// pass takes it away. Either the deflater backs off (the contender's
+/// `contentions` increment came first, or it owns the monitor), or the
+/// contender finds it deflated, helps restore the header and locks that.
+/// The increment happens under the lock, and the monitor is freed only
+/// after the contender left its critical section (loom flags a
+/// use-after-free of the monitor's atomics).
+#[test]
+fn loom_enter_races_deflation() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        idle_monitor(&c);
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            c2.locked_bump();
+        });
+        let report = deflate_idle_monitors();
+        t.join().unwrap();
+        assert!(report.deflated <= 1);
+        assert_eq!(c.locked_get(), 1);
+        if report.deflated == 1 {
+            // Deflated: its header was restored; a new lock fast-locks.
+            assert!(!c.header.is_inflated() || report.scanned > 1);
+        }
+    });
+}
+
+/// wait vs deflate: the waiter's own `contentions` count (and ownership)
+/// keep its monitor from deflation for the whole wait, whatever the
+/// deflater does meanwhile; the wait times out (nobody notifies) and
+/// re-acquires.
+#[test]
+fn loom_wait_races_deflation() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        idle_monitor(&c);
+        let c2 = c.clone();
+        let t = thread::spawn(move || {
+            enter(c2.header.as_ref());
+            let r = wait(c2.header.as_ref(), Some(std::time::Duration::from_millis(1)));
+            assert!(holds_lock(&c2.header));
+            c2.bump();
+            exit(c2.header.as_ref()).unwrap();
+            r
+        });
+        deflate_idle_monitors();
+        assert_eq!(t.join().unwrap(), Err(SyncError::TimedOut));
+        assert_eq!(c.locked_get(), 1);
+    });
+}
+
+/// hash vs deflate: a hash installed in an idle monitor's displaced header
+/// while a pass deflates it is either carried back into the object's
+/// header, or the hasher sees the deflation and retries: every reader sees
+/// one hash.
+#[test]
+fn loom_hash_races_deflation() {
+    model(|| {
+        let c = Arc::new(Counted::new());
+        idle_monitor(&c);
+        let c2 = c.clone();
+        let t = thread::spawn(move || identity_hash(&c2.header));
+        deflate_idle_monitors();
+        let h = t.join().unwrap();
+        assert_eq!(identity_hash(&c.header), h);
     });
 }

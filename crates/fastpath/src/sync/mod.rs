@@ -1,6 +1,8 @@
 //! Object monitors with fast-locking (seed 001: HotSpot's lightweight
 //! locking, PR 10590 → JDK 21 `LM_LIGHTWEIGHT`, recursive since JDK 22, the
-//! default since JDK 23).
+//! default since JDK 23), legacy stack-locking (`LM_LEGACY`, the seed's
+//! baseline) and monitor-only locking (`LM_MONITOR`), with async monitor
+//! deflation.
 //!
 //! An *object* is anything that embeds a [`Header`] (one word; its address
 //! is the identity). Locking it normally never leaves that word and a small
@@ -9,41 +11,117 @@
 //! the state (contention, `wait`, interleaved recursion, a full lock-stack,
 //! unstructured exit) the object is *inflated*: a monitor-style
 //! structure with an owner, an entry list, a wait set and parking is
-//! installed in the header as a tagged pointer.
+//! installed in the header as a tagged pointer. An idle monitor is
+//! *deflated* again by a background thread (or [`deflate_idle_monitors`]),
+//! so the object fast-locks again.
 //!
-//! Data flow:
+//! Data flow (dependencies run downwards only):
 //!
 //! ```text
 //!  api::lock / Guard / Synchronized      raw enter / exit (runtimes)
-//!                 \                          /
-//!                  synchronizer  ── fast path: lock_stack + one CAS on header
-//!                  (mode dispatch)── slow path ─┬─ inflate ── monitor ── park
-//!                                               └─ thread (id, interrupt, exit)
-//!                   stats  ◄── every inflation, by cause
+//!                 \                          /      enter_with_record
+//!    lifecycle    synchronizer  ── fast path: lock_stack + one CAS on header
+//!  (header drop,  (mode dispatch)── legacy ── record (one CAS, displaced header)
+//!   thread exit)  hash            ── slow path ─┬─ inflate ── monitor ── park
+//!                                               └─ thread (id, interrupt)
+//!                   stats  ◄── every inflation, by cause; every deflation
+//!   deflate (its own thread, or a runtime's safepoint) ── inflate registry
+//!                   └─ reclaim (grace period before a monitor is freed)
 //! ```
 //!
 //! | file | concept |
 //! |---|---|
 //! | `header.rs` | the header word and its layout |
-//! | `lock_stack.rs` | the per-thread lock-stack and its fast paths |
-//! | `thread.rs` | per-thread state, lazy registration, release at thread exit |
+//! | `lock_stack.rs` | the per-thread lock-stack, its fast paths and `verify` |
+//! | `record.rs` | lock records (`BasicLock`), the per-thread record arena |
+//! | `legacy.rs` | legacy stack-locking: displaced headers in records |
+//! | `thread.rs` | per-thread state, lazy registration |
 //! | `park.rs` | the per-thread park event (futex) |
 //! | `monitor.rs` | the monitor: entry list, successor, spinning, wait/notify |
-//! | `inflate.rs` | installing monitors; the registry; memory and deflation |
-//! | `synchronizer.rs` | enter/exit/wait/notify/hash, by locking mode |
+//! | `inflate.rs` | installing monitors, claiming them from a lock-stack; the registry |
+//! | `synchronizer.rs` | enter/exit/wait/notify, by locking mode |
+//! | `hash.rs` | the identity hash and the word that carries it |
+//! | `deflate.rs` | async monitor deflation: the pass, its triggers, its thread |
+//! | `reclaim.rs` | the grace period before a deflated monitor is freed |
+//! | `lifecycle.rs` | header drop and thread exit: what happens to held locks |
 //! | `api.rs` | the safe API |
 //! | `stats.rs` | per-cause counters |
 //! | `atomic.rs` | the loom shim |
+//!
+//! ## Transitions, one table per mode
+//!
+//! Rows: what the header says when the operation looks; "mine"/"other":
+//! whether the current thread holds it. Every cell is a defined transition,
+//! including states another mode's thread created.
+//!
+//! **Lightweight** (`LM_LIGHTWEIGHT`, the default):
+//!
+//! | header | enter | exit | wait | notify | hash |
+//! |---|---|---|---|---|---|
+//! | 01 unlocked | CAS 01→00, push | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | 00 mine, on top | push (recursion run) | pop; last: CAS 00→01 | inflate (owned), wait | 0 (nobody waits) | CAS into header |
+//! | 00 mine, below top | inflate (owned, interleaved), enter monitor | inflate (unstructured), exit monitor | as on top | as on top | CAS into header |
+//! | 00 other | inflate (anonymous), enter monitor | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | 10 anonymous, mine | claim from lock-stack, enter | claim, exit | claim, wait | claim, notify | displaced header |
+//! | 10 owner mine | monitor enter (recursion) | monitor exit | monitor wait | monitor notify | displaced header |
+//! | 10 other/none | monitor enter (spin, queue, park) | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | displaced header |
+//! | 11 (GC) | spin | spin | spin | spin | spin |
+//!
+//! **Legacy** (`LM_LEGACY`, stack-locking): the lock-stack is parked in
+//! `LEGACY`; every lock has a [`LockRecord`] (the caller's, a guard's, or
+//! the raw API's record stack). "mine": the word is one of my records.
+//!
+//! | header | enter (record R) | exit (record R) | wait | notify | hash |
+//! |---|---|---|---|---|---|
+//! | 01 unlocked | R ← header; CAS 01→&R | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | &R′ mine | R ← 0 (recursive) | R = 0: nothing; R = &header: CAS &R→displaced | inflate (INFLATING), claim, wait | 0 (nobody waits) | from R′ if set, else inflate |
+//! | &R′ other | inflate (INFLATING, owner R′), enter monitor | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | inflate, then displaced header |
+//! | 00 other (lightweight) | inflate (anonymous), enter monitor | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | INFLATING | spin | spin | spin | spin | spin |
+//! | 10 owner my record | claim (recursions 0), enter | claim, exit | claim, wait | claim, notify | displaced header |
+//! | 10 owner mine | monitor enter | monitor exit | monitor wait | monitor notify | displaced header |
+//! | 10 other/none | monitor enter | IllegalMonitorState | IllegalMonitorState | IllegalMonitorState | displaced header |
+//!
+//! Lightweight and monitor threads meeting a stack-locked object inflate it
+//! through INFLATING the same way (the row "&R′ other").
+//!
+//! **Deflated monitor** (every mode): the deflater made an idle monitor's
+//! owner `DEFLATER_MARKER` and its `contentions` negative, and is putting
+//! the displaced header back. Whoever meets it in a header:
+//!
+//! | operation | action |
+//! |---|---|
+//! | enter | its `contentions` increment comes back negative: help restore the header, retry from the header |
+//! | exit, wait, notify | not owned by me: IllegalMonitorState (the object is in fact unlocked) |
+//! | hash | read from the displaced header; a hash installed there is re-checked, and retried from the header if the monitor turned out deflated |
+//! | header drop | under the registry lock, which the deflater holds: it sees either the monitor or the restored header |
+//!
+//! **Monitor** (`LM_MONITOR`): the lock-stack is parked in `MONITOR_ONLY`,
+//! so both fast paths fail and every lock is a monitor.
+//!
+//! | header | enter | exit | wait / notify | hash |
+//! |---|---|---|---|---|
+//! | 01 unlocked | install a monitor owned by me (CAS 01→10) | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | 00 other (a lightweight thread) | inflate (anonymous), enter monitor | IllegalMonitorState | IllegalMonitorState | CAS into header |
+//! | 10 owner mine | monitor enter (recursion) | monitor exit | monitor wait / notify | displaced header |
+//! | 10 other/none | monitor enter | IllegalMonitorState | IllegalMonitorState | displaced header |
+//! | 11 (GC) | spin | spin | spin | spin |
 //!
 //! Errors are values ([`SyncError`]); nothing in a lock panics.
 
 mod api;
 mod atomic;
+mod deflate;
+mod hash;
 mod header;
 mod inflate;
+mod legacy;
+mod lifecycle;
 mod lock_stack;
 mod monitor;
 mod park;
+mod reclaim;
+mod record;
 mod stats;
 mod synchronizer;
 mod thread;
@@ -54,11 +132,17 @@ mod loom_tests;
 mod tests;
 
 pub use api::{lock, notify, notify_all, wait, Guard, SyncGuard, Synchronized};
+pub use deflate::{
+    deflate_idle_monitors, deflation_policy, set_deflation_policy, DeflationPolicy, DeflationReport,
+};
+pub use hash::identity_hash;
 pub use header::{Header, LockState, SPARE_MASK};
 pub use inflate::live_monitors;
+pub use legacy::{enter_with_record, exit_with_record};
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
+pub use record::LockRecord;
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
-pub use synchronizer::{enter, exit, holds_lock, identity_hash};
+pub use synchronizer::{enter, exit, holds_lock};
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
 
 /// Why a monitor operation did not do what was asked. Each leaves the

@@ -8,10 +8,12 @@
 //! header it keeps), so it neither knows nor cares how it was inflated.
 //!
 //! Theory of operation:
-//! - `owner` is a thread id, [`NO_OWNER`] or [`ANONYMOUS_OWNER`] (the object
+//! - `owner` is a thread id, [`NO_OWNER`], [`ANONYMOUS_OWNER`] (the object
 //!   was fast-locked when a contender inflated it; the real owner finds it on
 //!   its lock-stack at its next exit, wait or notify and claims it with
-//!   [`Monitor::claim_anonymous`]). `recursions` is only touched by the owner.
+//!   [`Monitor::claim_anonymous`]) or a lock record's address tagged with
+//!   [`RECORD_OWNER`] (it was stack-locked; the thread whose record it is
+//!   claims it the same way, HotSpot's `set_owner_from_BasicLock`). `recursions` is only touched by the owner.
 //! - Contenders that fail to spin push a stack-allocated [`Node`] on
 //!   `entry_list` with a CAS (a Treiber push; any thread). Only the owner
 //!   removes nodes, so the list below the head is stable for it. The exiting
@@ -43,11 +45,20 @@
 //!   wins, so a notification is never lost on a thread that is leaving: a
 //!   notified thread always reports `Ok`, even if its timeout also expired.
 //!
+//! - Deflation (HotSpot's async protocol, JDK 15+): an idle monitor is
+//!   taken back by [`Monitor::try_deflate`]: owner NO_OWNER →
+//!   [`DEFLATER_MARKER`] (every `try_lock` fails), then `contentions`
+//!   0 → [`DEFLATED`]. `contentions` is the reference count of threads in
+//!   `enter`'s slow path or `wait`: a contender increments it first, and
+//!   either the deflater's CAS sees that (and backs off, waking a queued
+//!   contender as an exiting owner would), or the contender sees DEFLATED
+//!   and its `enter` returns `false`: it re-reads the header and retries.
+//!
 //! Memory: monitors are boxed and never move. One installed in a header is
-//! freed only by that header's `Drop` (see [`super::inflate`]), which cannot
-//! run while any thread borrows the header, and every thread that touches a
-//! monitor does so from inside a call that borrows its header (or, at thread
-//! exit, under the registry lock): so a monitor outlives every reader.
+//! freed by that header's `Drop` (under the registry lock), or, deflated,
+//! by the deflater after a grace period (`reclaim.rs`): every thread that
+//! touches a monitor does so inside a critical section (or, at thread exit,
+//! under the registry lock), so a monitor outlives every reader.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -57,8 +68,18 @@ use std::time::{Duration, Instant};
 use super::atomic::spin_pause;
 use super::atomic::{fence, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use super::header::Mark;
-use super::thread::{ThreadState, ANONYMOUS_OWNER, NO_OWNER};
+use super::thread::{ThreadState, ANONYMOUS_OWNER, DEFLATER_MARKER, NO_OWNER, RECORD_OWNER};
 use super::SyncError;
+
+/// `contentions` of a deflated monitor (HotSpot sets `INT_MIN`): negative
+/// whatever late contenders add.
+pub(crate) const DEFLATED: usize = isize::MIN as usize;
+
+/// Whether a `contentions` value says "deflated".
+#[inline]
+fn is_deflated_count(c: usize) -> bool {
+    (c as isize) < 0
+}
 
 /// Node states.
 const ENTERING: u32 = 0;
@@ -116,14 +137,18 @@ pub(crate) struct Monitor {
     wait_set: std::sync::Mutex<VecDeque<NodeRef>>,
     /// Adaptive spin budget (a heuristic: std atomic, not modelled).
     spin_duration: std::sync::atomic::AtomicI32,
-    /// Threads inside `enter`'s slow path or `wait`: the future deflater's
-    /// "is anyone here" test.
+    /// Threads inside `enter`'s slow path or `wait`: the deflater's "is
+    /// anyone here" test, and a reference count that keeps the monitor
+    /// alive for them; [`DEFLATED`] once deflated.
     contentions: AtomicUsize,
     /// The header's address: thread exit skips the monitors of objects held
-    /// through live `SyncGuard`s by it; the future deflater will restore the
-    /// header through it.
-    #[cfg_attr(loom, allow(dead_code))]
-    pub(crate) object: usize,
+    /// through live `SyncGuard`s by it; the deflater restores the header
+    /// through it.
+    /// 0 once the object is gone (its header dropped while another thread
+    /// owned the monitor): the deflater then frees the monitor without
+    /// touching a header. Written and read under the registry lock (a std
+    /// atomic only to be shared).
+    object: std::sync::atomic::AtomicUsize,
 }
 
 impl Monitor {
@@ -139,7 +164,7 @@ impl Monitor {
             wait_set: std::sync::Mutex::new(VecDeque::new()),
             spin_duration: std::sync::atomic::AtomicI32::new(POVERTY),
             contentions: AtomicUsize::new(0),
-            object,
+            object: std::sync::atomic::AtomicUsize::new(object),
         })
     }
 
@@ -150,6 +175,21 @@ impl Monitor {
         // own earlier write (program order); any other reader uses this as a
         // hint only.
         self.owner.load(Ordering::Relaxed)
+    }
+
+    /// The object's header address, 0 if the object is gone (see the
+    /// field). Under the registry lock, or by a thread in a call on the
+    /// object.
+    pub(crate) fn object(&self) -> usize {
+        // Relaxed: ordered by the registry lock (or the header's borrow).
+        self.object.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The object is gone; the monitor stays (owned by another thread).
+    /// Under the registry lock.
+    pub(crate) fn forget_object(&self) {
+        // Relaxed: as in `object`.
+        self.object.store(0, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether thread `id` owns the monitor.
@@ -168,14 +208,27 @@ impl Monitor {
     /// while the monitor is anonymously owned: it is the owner.
     pub(crate) fn claim_anonymous(&self, me: &ThreadState, entries: usize) {
         debug_assert!(self.is_anonymous());
+        self.take_over(me, entries.saturating_sub(1));
+    }
+
+    /// The stack-locker's record, if the monitor is owned by one (a
+    /// contender inflated a stack-locked object: HotSpot's owner is then the
+    /// `BasicLock` address until its thread claims it).
+    #[inline]
+    pub(crate) fn owner_record(&self) -> Option<usize> {
+        let o = self.owner();
+        (o & RECORD_OWNER != 0).then_some(o & !RECORD_OWNER)
+    }
+
+    /// The caller owns the monitor under another name (anonymous, or one of
+    /// its lock records): make the owner its id, with `recursions`.
+    pub(crate) fn take_over(&self, me: &ThreadState, recursions: usize) {
         me.note_monitor_owner();
-        let id = me.id;
-        // Relaxed: we already own the lock (since our fast-lock CAS); other
-        // threads only ever compare `owner` with NO_OWNER, which neither
-        // ANONYMOUS_OWNER nor `id` is.
-        self.owner.store(id, Ordering::Relaxed);
-        self.recursions
-            .store(entries.saturating_sub(1), Ordering::Relaxed);
+        // Relaxed: we already own the lock (since our fast-lock or
+        // stack-lock CAS); other threads only ever compare `owner` with
+        // NO_OWNER, which none of the names is.
+        self.owner.store(me.id, Ordering::Relaxed);
+        self.recursions.store(recursions, Ordering::Relaxed);
     }
 
     /// Sets the recursion count (owner only, at inflation).
@@ -192,27 +245,38 @@ impl Monitor {
             .is_ok()
     }
 
-    /// Acquires the monitor (reentrant). Blocks.
-    pub(crate) fn enter(&self, me: &Arc<ThreadState>) {
+    /// Acquires the monitor (reentrant). Blocks. `false`: the monitor was
+    /// deflated under the caller, which must re-read the header and retry
+    /// (HotSpot `ObjectMonitor::enter` returning false).
+    #[must_use]
+    pub(crate) fn enter(&self, me: &Arc<ThreadState>) -> bool {
         me.note_monitor_owner();
         if self.try_lock(me.id) {
-            return;
+            return true;
         }
         if self.is_owned_by(me.id) {
             // Relaxed: owner-only field.
             self.recursions.fetch_add(1, Ordering::Relaxed);
-            return;
+            return true;
         }
-        self.enter_contended(me, None);
+        self.enter_contended(me, None)
     }
 
     /// The slow part of enter: spin, then queue and park. `node` is a wait
     /// node being re-used by a waiter that left the wait set by itself.
+    /// `false` if the monitor turned out deflated (nothing was changed).
     #[cold]
-    fn enter_contended(&self, me: &Arc<ThreadState>, node: Option<&Node>) {
-        // Relaxed: a count for the future deflater, which will read it under
-        // its own fenced protocol.
-        self.contentions.fetch_add(1, Ordering::Relaxed);
+    fn enter_contended(&self, me: &Arc<ThreadState>, node: Option<&Node>) -> bool {
+        // SeqCst: the contender's half of the deflation handshake. Either
+        // the deflater's CAS of `contentions` 0 → DEFLATED sees our
+        // increment (and backs off), or we see DEFLATED here and retry.
+        let before = self.contentions.fetch_add(1, Ordering::SeqCst);
+        if is_deflated_count(before) {
+            // Deflated: the count stays negative whatever we add; give it
+            // back anyway, as HotSpot does, to keep it readable.
+            self.contentions.fetch_sub(1, Ordering::SeqCst);
+            return false;
+        }
         if !self.try_spin(me.id) {
             let own;
             let node = match node {
@@ -229,8 +293,10 @@ impl Monitor {
             fence(Ordering::SeqCst);
             self.enter_loop(node, me);
         }
-        // Relaxed: see the increment above.
-        self.contentions.fetch_sub(1, Ordering::Relaxed);
+        // Release: we own the monitor now (so it is not idle), and our
+        // accesses through it are done being "contended".
+        self.contentions.fetch_sub(1, Ordering::Release);
+        true
     }
 
     /// Pushes `node` on the entry list.
@@ -259,7 +325,9 @@ impl Monitor {
             if self.try_lock(me.id) {
                 break;
             }
-            me.park.park(None);
+            // Outside the critical section while blocked: `contentions`
+            // keeps this monitor alive (see `reclaim.rs`).
+            me.critical.quiescent(|| me.park.park(None));
             if self.try_lock(me.id) {
                 break;
             }
@@ -351,7 +419,6 @@ impl Monitor {
     }
 
     /// Releases fully, whatever the recursion count (thread exit).
-    #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn exit_fully(&self, me: &ThreadState) {
         // Relaxed: owner-only field (the caller owns the monitor).
         self.recursions.store(0, Ordering::Relaxed);
@@ -362,9 +429,15 @@ impl Monitor {
     /// monitor's wake-up to the oldest queued thread (HotSpot `exit` +
     /// `ExitEpilog`).
     fn release_and_wake(&self, id: usize) {
+        // Release: publishes the critical section to the next owner.
+        self.owner.store(NO_OWNER, Ordering::Release);
+        self.wake_after_release(id);
+    }
+
+    /// After `owner` was set to NO_OWNER by `id` (an exiting owner, or the
+    /// deflater backing off): wake a successor unless someone else will.
+    fn wake_after_release(&self, id: usize) {
         loop {
-            // Release: publishes the critical section to the next owner.
-            self.owner.store(NO_OWNER, Ordering::Release);
             // StoreLoad: the exit half of the Dekker pair (module docs).
             fence(Ordering::SeqCst);
             // Relaxed: ordered after the fence; a stale non-null head only
@@ -382,7 +455,9 @@ impl Monitor {
             }
             let w = self.tail();
             if w.is_null() {
-                continue; // raced with an unlink: nothing to wake
+                // Raced with an unlink: nothing to wake. Release again.
+                self.owner.store(NO_OWNER, Ordering::Release);
+                continue;
             }
             // SAFETY: `w` is on the entry list and we own the monitor.
             // Clone the thread handle *before* releasing: once the owner is
@@ -480,7 +555,8 @@ impl Monitor {
         if me.interrupted.swap(0, Ordering::AcqRel) != 0 {
             return Err(SyncError::Interrupted);
         }
-        // Relaxed: the deflater's count, as in `enter_contended`.
+        // Relaxed: we own the monitor, so the deflater leaves it alone
+        // until we release it below, which publishes this (Release).
         self.contentions.fetch_add(1, Ordering::Relaxed);
         let node = Node::new(me, WAITING);
         self.wait_set_push(&node);
@@ -506,7 +582,7 @@ impl Monitor {
                 outcome = Err(SyncError::TimedOut);
                 break;
             };
-            me.park.park(remaining);
+            me.critical.quiescent(|| me.park.park(remaining));
             // loom has no clock: a timed park that returns models the
             // deadline passing (at any moment the model chooses); the CAS
             // below still lets a racing notify win.
@@ -538,14 +614,18 @@ impl Monitor {
         if outcome.is_ok() {
             self.enter_loop(&node, me);
         } else {
+            // Our own `contentions` count keeps the monitor from deflation,
+            // so this enter cannot fail.
             if !self.try_lock(me.id) {
-                self.enter_contended(me, Some(&node));
+                let entered = self.enter_contended(me, Some(&node));
+                debug_assert!(entered);
             }
             // We own the monitor: drop our wait-set entry if a notifier has
             // not already popped it.
             self.wait_set_remove(&node);
         }
-        // Relaxed: owner-only field; and the deflater's count, as above.
+        // Relaxed: owner-only field; and the deflater's count, which it
+        // reads only while the owner is NO_OWNER (our release publishes).
         self.recursions.store(saved, Ordering::Relaxed);
         self.contentions.fetch_sub(1, Ordering::Relaxed);
         if outcome == Err(SyncError::Interrupted) {
@@ -600,14 +680,73 @@ impl Monitor {
         self.recursions.load(Ordering::Relaxed)
     }
 
-    /// Whether any thread is queued, waiting or spinning here (for tests and
-    /// the future deflater).
-    #[cfg_attr(any(not(test), loom), allow(dead_code))]
+    /// Whether any thread owns the monitor, or is queued, waiting or
+    /// spinning here (a snapshot: the deflater's pre-check, and tests).
     pub(crate) fn is_busy(&self) -> bool {
-        // Relaxed: a snapshot for tests; the deflater will fence its own.
+        // Relaxed: a hint; `try_deflate` re-checks under its own orderings.
         self.contentions.load(Ordering::Relaxed) != 0
             || !self.entry_list.load(Ordering::Relaxed).is_null()
             || self.owner() != NO_OWNER
+    }
+
+    /// The deflater's half of async deflation (HotSpot
+    /// `ObjectMonitor::deflate_monitor`, JDK 21). `true`: the monitor is
+    /// deflated for good (owner [`DEFLATER_MARKER`], contentions
+    /// [`DEFLATED`]): every later `enter` fails and re-reads the header, and
+    /// the caller must put the displaced header back into the object.
+    /// `false`: it is in use; nothing changed (a contender that arrived
+    /// meanwhile was woken if it needs to be).
+    pub(crate) fn try_deflate(&self) -> bool {
+        if self.is_busy() {
+            return false;
+        }
+        // SeqCst (here and below): the deflater's side of the handshake
+        // with `enter_contended`'s SeqCst increment and with the hash's
+        // check in `hash.rs`; a single total order decides who saw whom.
+        // 1. Make every `try_lock` fail.
+        if self
+            .owner
+            .compare_exchange(NO_OWNER, DEFLATER_MARKER, Ordering::SeqCst, Ordering::Relaxed)
+            .is_err()
+        {
+            return false;
+        }
+        // 2. A contender that incremented before our CAS is seen now...
+        if self.contentions.load(Ordering::SeqCst) != 0 || !self.entry_list.load(Ordering::SeqCst).is_null() {
+            self.abandon_deflation();
+            return false;
+        }
+        // 3. ...and one that increments after this CAS sees DEFLATED.
+        if self
+            .contentions
+            .compare_exchange(0, DEFLATED, Ordering::SeqCst, Ordering::Relaxed)
+            .is_err()
+        {
+            self.abandon_deflation();
+            return false;
+        }
+        true
+    }
+
+    /// Step 2 or 3 of `try_deflate` lost to a contender: give the monitor
+    /// back, and wake a queued contender as an exiting owner would (it may
+    /// have parked while the owner was the marker: nobody else would).
+    fn abandon_deflation(&self) {
+        // Release: as an exit; nothing was written under the marker.
+        self.owner.store(NO_OWNER, Ordering::Release);
+        self.wake_after_release(DEFLATER_MARKER);
+    }
+
+    /// Whether the monitor has been deflated (its object's header may still
+    /// point to it until the deflater or a helper restores it).
+    pub(crate) fn is_deflated(&self) -> bool {
+        // An RMW, not a load: it reads the latest value in `contentions`'
+        // modification order, so against the deflater's CAS to DEFLATED it
+        // either comes first (and the deflater's later RMW read of the
+        // displaced header sees what we wrote before this) or sees
+        // DEFLATED. The hash's re-check (`hash.rs`) relies on exactly that;
+        // a SeqCst load would too in theory, an RMW needs no total order.
+        is_deflated_count(self.contentions.fetch_add(0, Ordering::SeqCst))
     }
 }
 

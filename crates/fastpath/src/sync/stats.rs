@@ -36,11 +36,15 @@ pub enum InflateCause {
     /// (kept in a thread-local, or forgotten): the lock is kept, moved to a
     /// monitor owned by the exiting thread (see `sync::SyncGuard`).
     ThreadExit,
+    /// The identity hash (or spare bits) of a stack-locked object (legacy
+    /// mode) that its record cannot give: another thread's record, or no
+    /// hash yet (HotSpot's `inflate_cause_hash_code`).
+    IdentityHash,
 }
 
 impl InflateCause {
     /// Every cause, in counter order.
-    pub const ALL: [InflateCause; 8] = [
+    pub const ALL: [InflateCause; 9] = [
         InflateCause::Contention,
         InflateCause::Wait,
         InflateCause::InterleavedRecursion,
@@ -49,6 +53,7 @@ impl InflateCause {
         InflateCause::Notify,
         InflateCause::MonitorMode,
         InflateCause::ThreadExit,
+        InflateCause::IdentityHash,
     ];
 
     /// A short name for tables.
@@ -62,6 +67,7 @@ impl InflateCause {
             InflateCause::Notify => "notify-on-inflated",
             InflateCause::MonitorMode => "monitor-mode",
             InflateCause::ThreadExit => "kept-at-thread-exit",
+            InflateCause::IdentityHash => "identity-hash",
         }
     }
 
@@ -81,6 +87,12 @@ pub struct SyncStats {
     pub monitors_freed: u64,
     /// Locks released on behalf of exiting threads.
     pub released_at_thread_exit: u64,
+    /// Monitors deflated (and freed) by async deflation.
+    pub monitors_deflated: u64,
+    /// Deflation passes run (by the deflation thread or on request).
+    pub deflation_passes: u64,
+    /// Time spent in deflation passes, grace periods included, in ns.
+    pub deflation_nanos: u64,
 }
 
 impl SyncStats {
@@ -107,6 +119,9 @@ impl SyncStats {
         }
         d.monitors_freed -= earlier.monitors_freed;
         d.released_at_thread_exit -= earlier.released_at_thread_exit;
+        d.monitors_deflated -= earlier.monitors_deflated;
+        d.deflation_passes -= earlier.deflation_passes;
+        d.deflation_nanos -= earlier.deflation_nanos;
         d
     }
 }
@@ -115,6 +130,9 @@ struct Global {
     inflations: [AtomicU64; N],
     monitors_freed: AtomicU64,
     released_at_thread_exit: AtomicU64,
+    monitors_deflated: AtomicU64,
+    deflation_passes: AtomicU64,
+    deflation_nanos: AtomicU64,
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
@@ -123,10 +141,13 @@ static GLOBAL: Global = Global {
     inflations: [ZERO; N],
     monitors_freed: ZERO,
     released_at_thread_exit: ZERO,
+    monitors_deflated: ZERO,
+    deflation_passes: ZERO,
+    deflation_nanos: ZERO,
 };
 
 std::thread_local! {
-    static LOCAL: Cell<SyncStats> = const { Cell::new(SyncStats { inflations: [0; N], monitors_freed: 0, released_at_thread_exit: 0 }) };
+    static LOCAL: Cell<SyncStats> = const { Cell::new(SyncStats { inflations: [0; N], monitors_freed: 0, released_at_thread_exit: 0, monitors_deflated: 0, deflation_passes: 0, deflation_nanos: 0 }) };
 }
 
 // Relaxed everywhere below: counters order nothing, a reader wants totals.
@@ -151,9 +172,20 @@ pub(crate) fn count_monitor_freed() {
     });
 }
 
-#[cfg_attr(loom, allow(dead_code))]
 pub(crate) fn count_released_at_exit() {
     GLOBAL.released_at_thread_exit.fetch_add(1, Ordering::Relaxed);
+}
+
+/// A deflation pass (process-wide counters only: the deflation thread's
+/// own copy would interest nobody).
+pub(crate) fn count_deflation(deflated: usize, elapsed: std::time::Duration) {
+    GLOBAL
+        .monitors_deflated
+        .fetch_add(deflated as u64, Ordering::Relaxed);
+    GLOBAL.deflation_passes.fetch_add(1, Ordering::Relaxed);
+    GLOBAL
+        .deflation_nanos
+        .fetch_add(elapsed.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
 }
 
 /// Process-wide counters.
@@ -164,6 +196,9 @@ pub fn snapshot() -> SyncStats {
     }
     s.monitors_freed = GLOBAL.monitors_freed.load(Ordering::Relaxed);
     s.released_at_thread_exit = GLOBAL.released_at_thread_exit.load(Ordering::Relaxed);
+    s.monitors_deflated = GLOBAL.monitors_deflated.load(Ordering::Relaxed);
+    s.deflation_passes = GLOBAL.deflation_passes.load(Ordering::Relaxed);
+    s.deflation_nanos = GLOBAL.deflation_nanos.load(Ordering::Relaxed);
     s
 }
 

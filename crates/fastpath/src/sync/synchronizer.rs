@@ -21,9 +21,11 @@
 //! - **Monitor** (`LM_MONITOR`): the thread's lock-stack is parked in the
 //!   `MONITOR_ONLY` state, so its fast paths always fail, and every lock is a
 //!   monitor.
-//! - **Legacy** (`LM_LEGACY`, stack-locking with displaced headers): not
-//!   implemented yet (a later issue); it runs as Lightweight, and
-//!   [`super::current_thread_locking_mode`] reports Lightweight.
+//! - **Legacy** (`LM_LEGACY`, stack-locking with displaced headers): the
+//!   lock-stack is parked in the `LEGACY` state; the raw API takes a lock
+//!   record from the thread's record stack, a [`Guard`](super::Guard) owns
+//!   one, and [`enter_with_record`](super::enter_with_record) takes the
+//!   caller's. The protocol is in [`super::legacy`].
 //!
 //! A thread in one mode may meet objects locked by a thread in another:
 //! every state a header can be in has a defined transition for each mode.
@@ -33,10 +35,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::atomic::{spin_pause, Ordering};
-use super::header::{Header, Mark};
-use super::inflate::{self, inflate_contended, inflate_owned, inflate_unlocked, monitor_of};
-use super::lock_stack::{LockStack, MONITOR_ONLY};
+use super::header::Header;
+use super::inflate::{
+    claim_from_lock_stack, claim_from_record, enter_through_monitor, inflate_owned, inflate_stack_locked,
+    inflate_unlocked, monitor_of,
+};
+use super::legacy;
+use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY};
 use super::monitor::Monitor;
+use super::record::{self, LockRecord};
 use super::stats::{self, InflateCause};
 use super::thread::{self, ThreadState};
 use super::SyncError;
@@ -65,16 +72,55 @@ pub fn exit(obj: Pin<&Header>) -> Result<(), SyncError> {
     }
 }
 
+/// [`enter`] for a [`Guard`](super::Guard): in legacy mode the lock is
+/// taken with an arena record the guard then owns (null otherwise).
+#[inline]
+pub(crate) fn enter_for_guard(h: &Header) -> *const LockRecord {
+    if thread::with_lock_stack(|ls| ls.try_fast_enter(h)) {
+        return core::ptr::null();
+    }
+    enter_slow_for_guard(h)
+}
+
+#[cold]
+#[inline(never)]
+fn enter_slow_for_guard(h: &Header) -> *const LockRecord {
+    thread::ensure_registered(); // so that `top` says the thread's mode
+    if thread::with_lock_stack(|ls| ls.top_state()) == LEGACY {
+        return legacy::guard_enter(h);
+    }
+    enter_slow(h);
+    core::ptr::null()
+}
+
+/// Releases a guard's lock, taken by [`enter_for_guard`].
+#[inline]
+pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
+    if record.is_null() {
+        if thread::with_lock_stack(|ls| ls.try_fast_exit(h)) {
+            return Ok(());
+        }
+        exit_slow(h)
+    } else {
+        legacy::guard_exit(h, record)
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn enter_slow(obj: &Header) {
+    if thread::with_lock_stack(|ls| ls.top_state()) == LEGACY {
+        legacy::raw_enter(obj);
+        return;
+    }
     thread::with_current(|me| {
         thread::with_lock_stack(|ls| {
-            if ls.top_state() == MONITOR_ONLY {
-                monitor_mode_enter(obj, me)
-            } else {
-                lightweight_enter(obj, me, ls)
+            match ls.top_state() {
+                MONITOR_ONLY => monitor_mode_enter(obj, me),
+                LEGACY => legacy::raw_enter(obj), // registered just now
+                _ => lightweight_enter(obj, me, ls),
             }
+            ls.verify_held("after slow enter");
         })
     })
 }
@@ -92,7 +138,9 @@ fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
         } else {
             InflateCause::InterleavedRecursion
         };
-        inflate_owned(obj, me, ls, cause).enter(me); // recursive: never blocks
+        // Owned by us: a recursive enter, which neither blocks nor fails.
+        let entered = inflate_owned(obj, me, ls, cause).enter(me);
+        debug_assert!(entered);
         return;
     }
     loop {
@@ -108,16 +156,8 @@ fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
                 ls.push(addr);
                 return;
             }
-        } else if mark.has_monitor() {
-            monitor_of(obj, mark).enter(me);
+        } else if enter_through_monitor(obj, mark, me) {
             return;
-        } else if mark.is_fast_locked() {
-            if let Some(m) = inflate_contended(obj, mark) {
-                m.enter(me);
-                return;
-            }
-        } else {
-            spin_pause(); // 11: a GC is working on the object
         }
     }
 }
@@ -159,21 +199,14 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
     loop {
         // Acquire: we read the monitor next.
         let mark = obj.load(Ordering::Acquire);
-        if mark.has_monitor() {
-            monitor_of(obj, mark).enter(me);
-            return;
-        } else if mark.is_unlocked() {
+        if mark.is_unlocked() {
             if inflate_unlocked(obj, mark, me).is_some() {
                 return; // installed owned by us: entered
             }
-        } else if mark.is_fast_locked() {
-            // A lightweight thread holds it: contend like any other thread.
-            if let Some(m) = inflate_contended(obj, mark) {
-                m.enter(me);
-                return;
-            }
-        } else {
-            spin_pause();
+        } else if enter_through_monitor(obj, mark, me) {
+            // A monitor, or a lock of a lightweight or legacy thread (or
+            // this one's, through a record): contend like any other thread.
+            return;
         }
     }
 }
@@ -181,7 +214,20 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
 #[cold]
 #[inline(never)]
 fn exit_slow(obj: &Header) -> Result<(), SyncError> {
-    thread::with_current(|me| thread::with_lock_stack(|ls| exit_with(obj, me, ls)))
+    // A raw-API stack-lock has its record on the record stack; only a
+    // legacy-mode thread has one (switching modes requires an empty stack).
+    if thread::with_lock_stack(|ls| ls.top_state()) == LEGACY {
+        if let Some(r) = legacy::raw_exit(obj) {
+            return r;
+        }
+    }
+    thread::with_current(|me| {
+        thread::with_lock_stack(|ls| {
+            let r = exit_with(obj, me, ls);
+            ls.verify_held("after slow exit");
+            r
+        })
+    })
 }
 
 fn exit_with(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> Result<(), SyncError> {
@@ -212,12 +258,7 @@ fn exit_with(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> Result<(), 
                 // A contender inflated it while we held it fast-locked: the
                 // monitor is ours (ANONYMOUS_OWNER) with one recursion level
                 // per entry beyond the first.
-                let m = monitor_of(obj, mark);
-                let entries = ls.remove(addr);
-                if m.is_anonymous() {
-                    m.claim_anonymous(me, entries);
-                }
-                m.exit(me);
+                claim_from_lock_stack(monitor_of(obj, mark), addr, me, ls).exit(me);
                 return Ok(());
             } else if mark.is_unlocked() {
                 // Cannot happen (an entry means we hold it); drop the stale
@@ -261,15 +302,31 @@ fn owned_monitor<'a>(
             None => Ok(None),
         };
     }
-    // Acquire: we may read the monitor next.
-    let mark = obj.load(Ordering::Acquire);
-    if mark.has_monitor() {
-        let m = monitor_of(obj, mark);
-        if m.is_owned_by(me.id) {
-            return Ok(Some(m));
+    loop {
+        // Acquire: we may read the monitor (or our record) next.
+        let mark = obj.load(Ordering::Acquire);
+        if legacy::is_mine(mark) {
+            // Stack-locked by this thread: nobody can be waiting (waiting
+            // inflates); `wait` inflates it through INFLATING and claims.
+            let Some(cause) = inflate else { return Ok(None) };
+            if let Some(m) = inflate_stack_locked(obj, mark, cause) {
+                claim_from_record(m, me);
+                return Ok(Some(m));
+            }
+        } else if mark.is_inflating() {
+            spin_pause(); // ours or not, it ends in a monitor
+        } else if mark.has_monitor() {
+            let m = monitor_of(obj, mark);
+            claim_from_record(m, me);
+            return if m.is_owned_by(me.id) {
+                Ok(Some(m))
+            } else {
+                Err(SyncError::IllegalMonitorState)
+            };
+        } else {
+            return Err(SyncError::IllegalMonitorState);
         }
     }
-    Err(SyncError::IllegalMonitorState)
 }
 
 /// `Object.wait(timeout)`: releases every level of `obj` and blocks until
@@ -311,214 +368,30 @@ pub fn holds_lock(obj: &Header) -> bool {
     if thread::with_lock_stack(|ls| ls.contains(obj.addr())) {
         return true;
     }
-    // Acquire: we may read the monitor next.
-    let mark = obj.load(Ordering::Acquire);
-    mark.has_monitor() && thread::with_current(|me| monitor_of(obj, mark).is_owned_by(me.id))
-}
-
-/// The object's identity hash: 31 bits, never 0, stable for the object's
-/// life. Installed by CAS on first use; works while the object is unlocked,
-/// fast-locked (without inflating, JDK 23) or inflated (in the displaced
-/// header).
-pub fn identity_hash(obj: &Header) -> u32 {
     loop {
         // Acquire: we may read the monitor next.
         let mark = obj.load(Ordering::Acquire);
-        if mark.is_unlocked() || mark.is_fast_locked() {
-            if mark.hash() != 0 {
-                return mark.hash();
-            }
-            let hash = next_hash();
-            // Relaxed: the hash publishes no other data; a failed CAS
-            // (locking, inflation, another hash) reloads.
-            if obj
-                .cas(mark, mark.with_hash(hash), Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-            {
-                return hash;
-            }
-        } else if mark.has_monitor() {
-            let m = monitor_of(obj, mark);
-            // Relaxed: the displaced header only carries the hash; the CAS
-            // below validates what we read.
-            let mut displaced = Mark(m.header.load(Ordering::Relaxed));
-            loop {
-                if displaced.hash() != 0 {
-                    return displaced.hash();
-                }
-                let hash = next_hash();
-                // Relaxed: as above.
-                match m.header.compare_exchange(
-                    displaced.0,
-                    displaced.with_hash(hash).0,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                ) {
-                    Ok(_) => return hash,
-                    Err(now) => displaced = Mark(now),
-                }
-            }
-        } else {
-            spin_pause();
+        if mark.is_inflating() {
+            spin_pause(); // it may be ours: wait for the monitor to say
+            continue;
         }
-    }
-}
-
-/// The word carrying the object's hash and spare bits: the displaced header
-/// if inflated, else the header itself.
-pub(crate) fn displaced_or_current(obj: &Header) -> Mark {
-    // Acquire: we may read the monitor next; Relaxed on the displaced
-    // header, which carries no other data.
-    let mark = obj.load(Ordering::Acquire);
-    if mark.has_monitor() {
-        Mark(monitor_of(obj, mark).header.load(Ordering::Relaxed))
-    } else {
-        mark
-    }
-}
-
-/// A new hash: Marsaglia's xor-shift per thread (HotSpot `hashCode=5`, the
-/// default), reduced to 31 bits, never 0.
-fn next_hash() -> u32 {
-    std::thread_local! {
-        static STATE: core::cell::Cell<u32> = const { core::cell::Cell::new(0) };
-    }
-    STATE
-        .try_with(|s| {
-            let mut x = s.get();
-            if x == 0 {
-                // Seed from the thread's stack address and a counter, so two
-                // threads start apart.
-                static SEED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0x9E37_79B9);
-                // Relaxed: any distinct value will do.
-                x = SEED.fetch_add(0x6D2B_79F5, std::sync::atomic::Ordering::Relaxed)
-                    ^ (s as *const _ as u32);
-                x |= 1;
-            }
-            loop {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                let h = x & super::header::HASH_VALUE_MASK as u32;
-                if h != 0 {
-                    s.set(x);
-                    return h;
-                }
-            }
-        })
-        .unwrap_or(0x5EED)
-}
-
-/// Header `Drop` of an object whose lock bits are not 01.
-#[cold]
-pub(crate) fn header_dropped_while_locked(obj: &Header, mark: Mark) {
-    let addr = obj.addr();
-    // A `Synchronized` dropped under a forgotten `SyncGuard`: its entry in
-    // the list of guarded headers must not outlive it (a no-op for others).
-    thread::note_data_guard_dropped(addr);
-    let on_my_stack = || thread::try_with_lock_stack(|ls| ls.remove(addr)).unwrap_or(0);
-    if mark.is_fast_locked() {
-        if on_my_stack() == 0 {
-            abort_dropped_while_held(obj);
+        if legacy::is_mine(mark) {
+            return true;
         }
-        return;
-    }
-    if mark.has_monitor() {
-        let m = monitor_of(obj, mark);
-        let mut me = None;
-        if m.is_anonymous() {
-            let entries = on_my_stack();
-            if entries == 0 {
-                abort_dropped_while_held(obj);
-            }
-            let id = thread::with_current(|t| {
-                m.claim_anonymous(t, entries);
-                t.id
-            });
-            me = Some(id);
-        } else if m.owner() != super::thread::NO_OWNER {
-            me = Some(thread::with_current(|t| t.id));
+        if !mark.has_monitor() {
+            return false;
         }
-        inflate::free_on_header_drop(m, me);
-    }
-}
-
-/// A pinned header is being dropped while another thread's lock-stack still
-/// names it (that thread leaked a guard or never exited a raw `enter`).
-/// Freeing it would leave that thread a dangling entry; there is no way to
-/// reach into its lock-stack; so stop, as Rust does for other broken
-/// invariants it cannot unwind from.
-fn abort_dropped_while_held(obj: &Header) -> ! {
-    eprintln!(
-        "fastpath::sync: object {:#x} dropped while fast-locked by another thread (leaked guard?); aborting",
-        obj.addr()
-    );
-    std::process::abort()
-}
-
-/// Thread exit: release everything still held, except objects locked
-/// through a live `SyncGuard` (see [`super::thread`]).
-#[cfg(not(loom))]
-pub(crate) fn release_on_thread_exit(me: &Arc<ThreadState>) {
-    let kept = thread::take_data_guarded_at_exit();
-    let _ = thread::try_with_lock_stack(|ls| {
-        // The topmost entry that is not kept, until none is left.
-        while let Some(addr) = (0..ls.len()).rev().map(|i| ls.at(i)).find(|a| !kept.contains(a)) {
-            ls.remove(addr);
-            // SAFETY: as in `ensure_lock_stack_space`: a held pinned header
-            // outlives our entry for it.
-            let h = unsafe { &*(addr as *const Header) };
-            loop {
-                let mark = h.load(Ordering::Acquire);
-                if mark.is_fast_locked() {
-                    // Release: publishes the abandoned critical section.
-                    if h.cas(mark, mark.set_unlocked(), Ordering::Release, Ordering::Relaxed)
-                        .is_ok()
-                    {
-                        break;
-                    }
-                } else if mark.has_monitor() {
-                    inflate::release_claimed_at_exit(h, mark, me);
-                    break;
-                } else if mark.is_unlocked() {
-                    break;
-                } else {
-                    spin_pause();
-                }
-            }
-            stats::count_released_at_exit();
-        }
-        // What is left are the kept objects: move each into a monitor owned
-        // by this thread's (kept) identity. The guard's late drop exits that
-        // monitor like any owner; and if the guard is never dropped, the
-        // object's own drop, elsewhere, finds a monitor owned by another
-        // thread and leaks it, where a fast-locked header would abort the
-        // process (`abort_dropped_while_held`: no lock-stack to reach into).
-        while let Some(addr) = ls.top() {
-            // SAFETY: as above.
-            let h = unsafe { &*(addr as *const Header) };
-            inflate_owned(h, me, ls, InflateCause::ThreadExit);
-        }
-        // Later locks from thread-local destructors: none if nothing is
-        // kept (the orphan path decides); else monitors, for the same reason.
-        ls.set_top_state(if kept.is_empty() {
-            super::lock_stack::UNREGISTERED
-        } else {
-            MONITOR_ONLY
+        // In a critical section: the monitor is not freed while we look.
+        let held = thread::with_current(|me| {
+            // Acquire: as above.
+            let mark = obj.load(Ordering::Acquire);
+            mark.has_monitor().then(|| {
+                let m = monitor_of(obj, mark);
+                m.is_owned_by(me.id) || m.owner_record().is_some_and(record::owns_record)
+            })
         });
-    });
-    if me.may_own_monitors() {
-        for _ in 0..inflate::release_monitors_owned_by(me, &kept) {
-            stats::count_released_at_exit();
+        if let Some(held) = held {
+            return held;
         }
     }
-    if !kept.is_empty() {
-        thread::keep_identity_after_exit(me);
-    }
 }
-
-/// Under loom, thread exit releases nothing: the registry's std mutex must
-/// not be held across loom scheduling points, and no model exits holding a
-/// lock.
-#[cfg(loom)]
-pub(crate) fn release_on_thread_exit(_me: &Arc<ThreadState>) {}

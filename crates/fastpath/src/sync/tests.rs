@@ -12,19 +12,35 @@ use std::time::{Duration, Instant};
 use super::header::Mark;
 use super::*;
 
+/// For tests of lightweight-only mechanics (the lock-stack, anonymous
+/// owners): pins the test thread to lightweight mode whatever
+/// `FASTPATH_LOCKING_MODE` says. Every other test runs in the configured
+/// mode, and CI runs this file under each of the three.
+fn lightweight_only() {
+    set_current_thread_locking_mode(crate::config::LockingMode::Lightweight).unwrap();
+}
+
 fn on_stack(h: &Header) -> usize {
     super::thread::with_lock_stack(|ls| (0..ls.len()).filter(|&i| ls.at(i) == h.addr()).count())
 }
 
+/// Runs `f` on `h`'s monitor, if it has one, inside a critical section (so
+/// a deflation pass cannot free the monitor while the test looks).
+fn with_monitor<R>(h: &Header, f: impl FnOnce(&monitor::Monitor) -> R) -> Option<R> {
+    thread::with_current(|_| {
+        let mark = h.load(atomic::Ordering::Acquire);
+        mark.has_monitor().then(|| f(inflate::monitor_of(h, mark)))
+    })
+}
+
 fn monitor_recursions(h: &Header) -> Option<usize> {
-    let mark = h.load(atomic::Ordering::Acquire);
     // A test-only peek at an owner-only field, from the owner thread.
-    mark.has_monitor()
-        .then(|| inflate::monitor_of(h, mark).debug_recursions())
+    with_monitor(h, |m| m.debug_recursions())
 }
 
 #[test]
 fn uncontended_lock_is_fast_and_restores_the_header() {
+    lightweight_only();
     let h = pin!(Header::with_spare_bits(0b1010_0100));
     let before = h.raw();
     {
@@ -41,6 +57,7 @@ fn uncontended_lock_is_fast_and_restores_the_header() {
 
 #[test]
 fn recursion_is_a_consecutive_run_on_the_lock_stack() {
+    lightweight_only();
     let stats0 = thread_stats();
     let a = pin!(Header::new());
     for _ in 0..5 {
@@ -58,6 +75,7 @@ fn recursion_is_a_consecutive_run_on_the_lock_stack() {
 
 #[test]
 fn interleaved_aba_inflates_a_with_the_removed_entries() {
+    lightweight_only();
     let stats0 = thread_stats();
     let a = pin!(Header::new());
     let b = pin!(Header::new());
@@ -88,6 +106,7 @@ fn interleaved_aba_inflates_a_with_the_removed_entries() {
 /// then fits CAPACITY times without inflating.
 #[test]
 fn lock_stack_capacity_inflates_the_bottom_entry() {
+    lightweight_only();
     let stats0 = thread_stats();
     let outer = pin!(Header::new());
     let inner = pin!(Header::new());
@@ -116,6 +135,7 @@ fn lock_stack_capacity_inflates_the_bottom_entry() {
 
 #[test]
 fn recursive_enter_on_a_full_stack_inflates_the_top() {
+    lightweight_only();
     let stats0 = thread_stats();
     let a = pin!(Header::new());
     for _ in 0..=LOCK_STACK_CAPACITY {
@@ -139,6 +159,7 @@ fn recursive_enter_on_a_full_stack_inflates_the_top() {
 /// several objects, verifying the stack after each step.
 #[test]
 fn recursive_locking_patterns_keep_counts() {
+    lightweight_only();
     let objs: Vec<Pin<Box<Header>>> = (0..4).map(|_| Box::pin(Header::new())).collect();
     // [0,0,1,1,1,2,3,3]: exactly full, nothing inflated.
     let pattern = [0, 0, 1, 1, 1, 2, 3, 3];
@@ -158,6 +179,7 @@ fn recursive_locking_patterns_keep_counts() {
 /// TestUnstructuredLocking: enter A; enter B; exit A; notify B; exit B.
 #[test]
 fn unstructured_locking_works() {
+    lightweight_only();
     let stats0 = thread_stats();
     let a = pin!(Header::new());
     let b = pin!(Header::new());
@@ -226,6 +248,7 @@ fn illegal_monitor_state_changes_nothing() {
 
 #[test]
 fn identity_hash_is_stable_across_every_lock_state() {
+    lightweight_only();
     let stats0 = thread_stats();
     let h = pin!(Header::with_spare_bits(1 << 60));
     let g = lock(h.as_ref());
@@ -263,6 +286,7 @@ fn identity_hash_is_stable_across_every_lock_state() {
 
 #[test]
 fn contention_inflates_with_anonymous_owner_and_hands_over() {
+    lightweight_only();
     let h = Arc::pin(Header::new());
     let h2 = h.clone();
     enter(h.as_ref());
@@ -280,14 +304,13 @@ fn contention_inflates_with_anonymous_owner_and_hands_over() {
         std::thread::yield_now();
     }
     assert!(h.is_inflated(), "the contender inflates");
-    let m = inflate::monitor_of(&h, h.load(atomic::Ordering::Acquire));
-    assert!(m.is_anonymous());
+    assert_eq!(with_monitor(&h, |m| m.is_anonymous()), Some(true));
     assert!(holds_lock(&h), "still ours, found on our lock-stack");
     assert!(!entered.load(Ordering::SeqCst));
     exit(h.as_ref()).unwrap();
     assert_eq!(t.join().unwrap(), 1);
     assert!(entered.load(Ordering::SeqCst));
-    assert!(!m.is_busy());
+    assert_ne!(with_monitor(&h, |m| m.is_busy()), Some(true));
 }
 
 #[test]
@@ -303,8 +326,18 @@ fn wait_times_out_and_restores_the_depth() {
         Err(SyncError::TimedOut)
     );
     assert!(t.elapsed() >= Duration::from_millis(30));
-    assert_eq!(thread_stats().since(&s0).inflations_by(InflateCause::Wait), 1);
-    assert_eq!(monitor_recursions(&h), Some(2));
+    // The depth lives in the monitor (lightweight, monitor) or in the
+    // records, which exit recursive levels without it (legacy).
+    let (inflated_by_wait, recursions) = match current_thread_locking_mode() {
+        crate::config::LockingMode::Lightweight => (1, 2),
+        crate::config::LockingMode::Legacy => (1, 0),
+        crate::config::LockingMode::Monitor => (0, 2),
+    };
+    assert_eq!(
+        thread_stats().since(&s0).inflations_by(InflateCause::Wait),
+        inflated_by_wait
+    );
+    assert_eq!(monitor_recursions(&h), Some(recursions));
     assert_eq!(wait(h.as_ref(), Some(Duration::ZERO)), Err(SyncError::TimedOut));
     for _ in 0..3 {
         exit(h.as_ref()).unwrap();
@@ -400,8 +433,7 @@ fn interrupt_ends_a_wait_and_is_consumed() {
 /// directly from the header and monitor, so it cannot block (unlike `lock`)
 /// and depends on nothing but `h` itself.
 fn is_free(h: &Header) -> bool {
-    let mark = h.load(atomic::Ordering::Acquire);
-    mark.is_unlocked() || (mark.has_monitor() && inflate::monitor_of(h, mark).owner() == thread::NO_OWNER)
+    h.lock_state() == LockState::Unlocked || with_monitor(h, |m| m.owner() == thread::NO_OWNER) == Some(true)
 }
 
 #[test]
@@ -416,7 +448,9 @@ fn thread_exit_releases_fast_locked_and_inflated_locks() {
         enter(a2.as_ref()); // fast-locked
         enter(b2.as_ref());
         enter(c2.as_ref());
-        enter(b2.as_ref()); // [A, B, C] + B: B inflated, owned by id
+        enter(b2.as_ref()); // B twice
+                            // Inflates B (owned by this thread's id) in every mode.
+        assert_eq!(wait(b2.as_ref(), Some(Duration::ZERO)), Err(SyncError::TimedOut));
         assert!(b2.is_inflated());
         h2.wait(); // held
         h2.wait(); // the main thread has looked and started a contender
@@ -635,20 +669,19 @@ fn monitor_mode_inflates_every_lock_and_interoperates() {
         v
     });
     assert_eq!(t.join().unwrap(), 4000);
-    // Legacy is served by lightweight until it exists.
+    // Legacy is real: a stack-lock, whose word is the record's address.
     std::thread::spawn(|| {
         set_current_thread_locking_mode(crate::config::LockingMode::Legacy).unwrap();
-        assert_eq!(
-            current_thread_locking_mode(),
-            crate::config::LockingMode::Lightweight
-        );
+        assert_eq!(current_thread_locking_mode(), crate::config::LockingMode::Legacy);
         let h = pin!(Header::new());
         let _g = lock(h.as_ref());
         assert_eq!(h.lock_state(), LockState::FastLocked);
+        assert!(Mark(h.raw()).is_stack_locked());
     })
     .join()
     .unwrap();
-    // Switching with locks held is refused.
+    // Switching with lock-stack entries held is refused.
+    lightweight_only();
     let h = pin!(Header::new());
     let _g = lock(h.as_ref());
     assert_eq!(
@@ -662,13 +695,10 @@ fn dropping_inflated_headers_frees_their_monitors() {
     let s0 = thread_stats();
     for _ in 0..10 {
         let a = Box::pin(Header::new());
-        let b = pin!(Header::new());
         enter(a.as_ref());
-        enter(b.as_ref());
-        enter(a.as_ref()); // inflate a
-        for o in [&a.as_ref(), &b.as_ref(), &a.as_ref()] {
-            exit(*o).unwrap();
-        }
+        // Inflates in every mode (monitor mode: at the enter).
+        assert_eq!(wait(a.as_ref(), Some(Duration::ZERO)), Err(SyncError::TimedOut));
+        exit(a.as_ref()).unwrap();
         assert!(a.is_inflated());
         drop(a);
     }
@@ -679,6 +709,7 @@ fn dropping_inflated_headers_frees_their_monitors() {
 
 #[test]
 fn dropping_a_header_held_through_a_leaked_guard_cleans_this_thread() {
+    lightweight_only();
     // Fast-locked, leaked, dropped: the entry leaves our lock-stack.
     let a = Box::pin(Header::new());
     std::mem::forget(lock(a.as_ref()));
@@ -702,6 +733,7 @@ fn dropping_a_header_held_through_a_leaked_guard_cleans_this_thread() {
 /// inflate.
 #[test]
 fn recursive_churn_inflates_nothing() {
+    lightweight_only();
     let s0 = thread_stats();
     for _ in 0..100_000 {
         let h = pin!(Header::new());
@@ -734,6 +766,17 @@ mod recursive_locking_port {
 
     type Obj = Pin<Arc<SynchronizedObject>>;
 
+    /// HotSpot's test checks inflation per mode: lightweight as given,
+    /// legacy never inflates uncontended recursion, monitor always has one.
+    fn assert_inflated(h: &Header, lightweight: bool) {
+        let want = match current_thread_locking_mode() {
+            crate::config::LockingMode::Lightweight => lightweight,
+            crate::config::LockingMode::Legacy => false,
+            crate::config::LockingMode::Monitor => true,
+        };
+        assert_eq!(h.is_inflated(), want, "{:?}", current_thread_locking_mode());
+    }
+
     fn new_obj() -> Obj {
         Arc::pin(SynchronizedObject {
             header: Header::new(),
@@ -752,33 +795,33 @@ mod recursive_locking_port {
     fn run_inner(inner: &Obj, depth: usize, outer: &Obj) {
         let _g = lock(hdr(inner));
         bump(inner);
-        assert!(outer.header.is_inflated());
-        assert!(!inner.header.is_inflated());
+        assert_inflated(&outer.header, true);
+        assert_inflated(&inner.header, false);
         if depth > 1 {
             run_inner(inner, depth - 1, outer);
         }
-        assert!(!inner.header.is_inflated());
+        assert_inflated(&inner.header, false);
     }
 
     fn run_outer(outer: &Obj, depth: usize, inner: &Obj) {
         let _g = lock(hdr(outer));
         bump(outer);
-        assert!(!outer.header.is_inflated());
+        assert_inflated(&outer.header, false);
         if depth == 1 {
             run_inner(inner, LOCK_STACK_CAPACITY, outer);
         } else {
             run_outer(outer, depth - 1, inner);
         }
-        assert!(outer.header.is_inflated());
+        assert_inflated(&outer.header, true);
     }
 
     fn run_a(a: &Obj, depth: usize, b: &Obj) {
         let _g = lock(hdr(a));
         if bump(a) == 1 {
-            assert!(!a.header.is_inflated());
+            assert_inflated(&a.header, false);
         } else {
             // [A, B] + A: A inflated and off the lock-stack.
-            assert!(a.header.is_inflated());
+            assert_inflated(&a.header, true);
         }
         run_b(b, depth, a);
     }
@@ -786,7 +829,7 @@ mod recursive_locking_port {
     fn run_b(b: &Obj, depth: usize, a: &Obj) {
         let _g = lock(hdr(b));
         bump(b);
-        assert!(!b.header.is_inflated());
+        assert_inflated(&b.header, false);
         if depth > 1 {
             run_a(a, depth - 1, b);
         }
@@ -861,8 +904,8 @@ mod recursive_locking_port {
                 let _g = lock(hdr(&outer));
                 bump(&outer);
                 run_outer(&outer, LOCK_STACK_CAPACITY - 1, &inner);
-                assert!(outer.header.is_inflated());
-                assert!(!inner.header.is_inflated());
+                assert_inflated(&outer.header, true);
+                assert_inflated(&inner.header, false);
             }
             sync_thread.verify_can_be_synced(&outer);
             sync_thread.verify_can_be_synced(&inner);
@@ -876,7 +919,7 @@ mod recursive_locking_port {
             sync_thread.verify_can_be_synced(&b);
             assert_eq!(a.counter.get(), LOCK_STACK_CAPACITY);
             assert_eq!(b.counter.get(), LOCK_STACK_CAPACITY);
-            assert!(!b.header.is_inflated());
+            assert_inflated(&b.header, false);
             loops += 1;
         }
         let synced = sync_thread.finish();
@@ -901,6 +944,11 @@ fn dropping_an_object_held_by_another_thread_aborts() {
             // SAFETY: the header outlives this use (the parent drops it only
             // after `locked` arrives, and then the process aborts).
             let h = unsafe { Pin::new_unchecked(&*(addr as *const Header)) };
+            // Fast- or stack-locked (a monitor owned by another thread is
+            // leaked instead, see `forgotten_sync_guard_...`).
+            if current_thread_locking_mode() == crate::config::LockingMode::Monitor {
+                lightweight_only();
+            }
             std::mem::forget(lock(h));
             locked_tx.send(()).unwrap();
             let _ = done_rx.recv(); // stay alive while the header is dropped
@@ -928,4 +976,235 @@ fn dropping_an_object_held_by_another_thread_aborts() {
         stderr.contains("dropped while fast-locked by another thread"),
         "{stderr}"
     );
+}
+
+/// Legacy stack-locking (`LM_LEGACY`): the record, the displaced header,
+/// recursion, INFLATING, hash and wait/notify on a stack-locked object.
+/// (Objects shared by threads of all three modes: `tests/sync_deflation.rs`.)
+mod legacy_mode {
+    use super::*;
+    use crate::config::LockingMode;
+
+    fn legacy() {
+        set_current_thread_locking_mode(LockingMode::Legacy).unwrap();
+    }
+
+    #[test]
+    fn a_record_holds_the_displaced_header_and_recursion_is_a_zero() {
+        let h = pin!(Header::with_spare_bits(0b1010_0100 | (1 << 50)));
+        let hash = identity_hash(&h);
+        let before = h.raw();
+        let outer = pin!(LockRecord::new());
+        let inner = pin!(LockRecord::new());
+        enter_with_record(h.as_ref(), outer.as_ref()).unwrap();
+        assert_eq!(
+            h.raw(),
+            &*outer as *const LockRecord as usize,
+            "the header holds the record"
+        );
+        assert_eq!(outer.displaced(), before, "the record holds the displaced header");
+        assert!(holds_lock(&h));
+        enter_with_record(h.as_ref(), inner.as_ref()).unwrap();
+        assert_eq!(inner.displaced(), record::RECURSIVE);
+        assert_eq!(h.raw(), &*outer as *const LockRecord as usize);
+        assert_eq!(identity_hash(&h), hash, "read from our record, no inflation");
+        assert_eq!(h.spare_bits(), 0b1010_0100 | (1 << 50));
+        assert_eq!(
+            enter_with_record(h.as_ref(), inner.as_ref()),
+            Err(SyncError::IllegalMonitorState),
+            "a record in use is refused"
+        );
+        assert_eq!(
+            exit_with_record(h.as_ref(), pin!(LockRecord::new()).as_ref()),
+            Err(SyncError::IllegalMonitorState),
+            "an idle record holds nothing"
+        );
+        exit_with_record(h.as_ref(), inner.as_ref()).unwrap();
+        assert!(holds_lock(&h));
+        exit_with_record(h.as_ref(), outer.as_ref()).unwrap();
+        assert_eq!(h.raw(), before, "unlock restores the exact word");
+        assert!(!holds_lock(&h) && !h.is_inflated());
+        assert!(!outer.is_in_use() && !inner.is_in_use());
+    }
+
+    #[test]
+    fn raw_api_and_guards_stack_lock_in_legacy_mode() {
+        legacy();
+        let s0 = thread_stats();
+        let a = pin!(Header::new());
+        let b = pin!(Header::new());
+        enter(a.as_ref());
+        enter(b.as_ref());
+        enter(a.as_ref()); // [A, B] + A: a recursive record, no inflation
+        assert!(Mark(a.raw()).is_stack_locked() && Mark(b.raw()).is_stack_locked());
+        exit(a.as_ref()).unwrap();
+        exit(a.as_ref()).unwrap(); // unstructured: A before B
+        assert!(!holds_lock(&a) && holds_lock(&b));
+        exit(b.as_ref()).unwrap();
+        assert_eq!(exit(b.as_ref()), Err(SyncError::IllegalMonitorState));
+        {
+            let g = lock(a.as_ref());
+            let g2 = lock(a.as_ref());
+            assert_eq!(g2.notify(), Ok(0), "stack-locked: nobody waits, no inflation");
+            drop(g);
+            drop(g2); // guards in any order
+        }
+        assert_eq!(a.lock_state(), LockState::Unlocked);
+        for _ in 0..1000 {
+            let h = pin!(Header::new());
+            let _g = lock(h.as_ref());
+            let _g2 = lock(h.as_ref());
+        }
+        assert_eq!(thread_stats().since(&s0).monitors_installed(), 0);
+        assert!(super::super::record::raw_is_empty());
+    }
+
+    #[test]
+    fn a_contender_inflates_through_inflating_and_the_stack_locker_claims() {
+        legacy();
+        let s0 = stats();
+        let h = Arc::pin(Header::new());
+        let g = lock(h.as_ref());
+        let g2 = lock(h.as_ref());
+        let (h2, entered) = (h.clone(), Arc::new(AtomicBool::new(false)));
+        let e2 = entered.clone();
+        let t = std::thread::spawn(move || {
+            legacy();
+            let _g = lock(h2.as_ref()); // inflates, then blocks
+            e2.store(true, Ordering::SeqCst);
+        });
+        let start = Instant::now();
+        while !h.is_inflated() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "contender never inflated"
+            );
+            std::thread::yield_now();
+        }
+        assert!(
+            with_monitor(&h, |m| m.owner_record().is_some()) == Some(true),
+            "owned by our record until we claim it"
+        );
+        assert!(holds_lock(&h));
+        assert!(!entered.load(Ordering::SeqCst));
+        drop(g2); // recursive record: nothing
+        assert!(holds_lock(&h) && !entered.load(Ordering::SeqCst));
+        drop(g); // claims, exits, hands over
+        t.join().unwrap();
+        assert!(entered.load(Ordering::SeqCst));
+        assert!(!holds_lock(&h));
+        assert!(stats().since(&s0).inflations_by(InflateCause::Contention) >= 1);
+    }
+
+    #[test]
+    fn hash_and_wait_on_a_stack_locked_object_inflate_as_hotspot_does() {
+        legacy();
+        let s0 = thread_stats();
+        let h = pin!(Header::new());
+        enter(h.as_ref());
+        enter(h.as_ref());
+        let hash = identity_hash(&h); // no hash in our record yet: inflate
+        assert!(h.is_inflated());
+        assert_eq!(
+            thread_stats()
+                .since(&s0)
+                .inflations_by(InflateCause::IdentityHash),
+            1
+        );
+        assert_eq!(identity_hash(&h), hash);
+        assert!(holds_lock(&h));
+        assert_eq!(wait(h.as_ref(), Some(Duration::ZERO)), Err(SyncError::TimedOut));
+        assert!(holds_lock(&h));
+        exit(h.as_ref()).unwrap();
+        assert!(holds_lock(&h));
+        exit(h.as_ref()).unwrap();
+        assert!(!holds_lock(&h));
+        assert_eq!(identity_hash(&h), hash);
+
+        // Another thread's stack-lock: its record is not ours to read.
+        let o = Arc::pin(Header::new());
+        let (o2, go, done) = (o.clone(), Arc::new(Barrier::new(2)), Arc::new(Barrier::new(2)));
+        let (go2, done2) = (go.clone(), done.clone());
+        let holder = std::thread::spawn(move || {
+            legacy();
+            let g = lock(o2.as_ref());
+            go2.wait();
+            done2.wait();
+            drop(g);
+        });
+        go.wait();
+        let s1 = thread_stats();
+        let hash = identity_hash(&o);
+        assert_eq!(
+            thread_stats()
+                .since(&s1)
+                .inflations_by(InflateCause::IdentityHash),
+            1
+        );
+        assert!(!holds_lock(&o));
+        done.wait();
+        holder.join().unwrap();
+        assert_eq!(identity_hash(&o), hash);
+        let _g = lock(o.as_ref());
+        assert_eq!(identity_hash(&o), hash);
+    }
+
+    #[test]
+    fn wait_on_a_stack_locked_object_hands_over_to_a_notifier() {
+        let h = Arc::pin(Synchronized::new(false));
+        let h2 = h.clone();
+        let t = std::thread::spawn(move || {
+            legacy();
+            let mut g = h2.as_ref().lock().unwrap();
+            g.wait_while(|ready| !*ready, Some(Duration::from_secs(10)))
+                .unwrap();
+        });
+        legacy();
+        loop {
+            let mut g = h.as_ref().lock().unwrap();
+            if h.header().is_inflated() {
+                *g = true;
+                assert_eq!(g.notify(), Ok(1));
+                break;
+            }
+            drop(g);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        t.join().unwrap();
+    }
+
+    #[test]
+    fn dropping_a_header_held_through_a_forgotten_legacy_guard_retires_its_record() {
+        legacy();
+        let a = Box::pin(Header::new());
+        std::mem::forget(lock(a.as_ref()));
+        enter(a.as_ref()); // a raw recursive record too
+        drop(a);
+        assert!(super::super::record::raw_is_empty());
+        assert!(super::super::record::in_use().is_empty());
+        // Inflated (by wait) and dropped: the monitor is freed.
+        let s0 = thread_stats();
+        let b = Box::pin(Header::new());
+        std::mem::forget(lock(b.as_ref()));
+        assert_eq!(wait(b.as_ref(), Some(Duration::ZERO)), Err(SyncError::TimedOut));
+        drop(b);
+        assert_eq!(thread_stats().since(&s0).monitors_freed, 1);
+        assert!(super::super::record::in_use().is_empty());
+    }
+
+    #[test]
+    fn thread_exit_releases_stack_locks() {
+        let h = Arc::pin(Header::new());
+        let h2 = h.clone();
+        std::thread::spawn(move || {
+            legacy();
+            enter(h2.as_ref());
+            enter(h2.as_ref());
+            std::mem::forget(lock(h2.as_ref()));
+        })
+        .join()
+        .unwrap();
+        assert_eq!(h.lock_state(), LockState::Unlocked);
+        let _g = lock(h.as_ref());
+    }
 }

@@ -45,8 +45,9 @@ use core::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::atomic::{AtomicU32, Ordering};
-use super::lock_stack::{LockStack, MONITOR_ONLY, UNREGISTERED};
+use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY, UNREGISTERED};
 use super::park::ParkEvent;
+use super::reclaim::Critical;
 use crate::config::LockingMode;
 
 /// Monitor owner value: no owner.
@@ -54,8 +55,12 @@ pub(crate) const NO_OWNER: usize = 0;
 /// Monitor owner value: fast-locked by a thread not yet known (the
 /// contender that inflated does not know who holds the lock).
 pub(crate) const ANONYMOUS_OWNER: usize = 1;
-/// Reserved for the deflation protocol (HotSpot `DEFLATER_MARKER`).
-#[allow(dead_code)]
+/// Monitor owner tag: the rest of the word is the address of the lock
+/// record that stack-locked the object before a contender inflated it
+/// (thread ids never reach bit 63).
+pub(crate) const RECORD_OWNER: usize = 1 << 63;
+/// Monitor owner value while the deflater takes the monitor away (HotSpot
+/// `DEFLATER_MARKER`): every `try_lock` fails on it.
 pub(crate) const DEFLATER_MARKER: usize = 2;
 /// The first id handed to a thread.
 const FIRST_THREAD_ID: usize = 3;
@@ -76,6 +81,8 @@ pub(crate) struct ThreadState {
     /// registry scan for threads that only ever fast-locked. Only this
     /// thread writes it (std atomic: no synchronization, not modelled).
     may_own_monitors: std::sync::atomic::AtomicBool,
+    /// The thread's critical-section state (monitor reclamation).
+    pub(crate) critical: Arc<Critical>,
 }
 
 impl ThreadState {
@@ -86,7 +93,24 @@ impl ThreadState {
             park: ParkEvent::for_current_thread(),
             interrupted: AtomicU32::new(0),
             may_own_monitors: std::sync::atomic::AtomicBool::new(false),
+            critical: Critical::new_registered(),
         }
+    }
+
+    /// Runs `f` inside a critical section: monitors read from headers stay
+    /// allocated until it returns (see `reclaim.rs`).
+    #[inline]
+    pub(crate) fn in_critical<R>(&self, f: impl FnOnce() -> R) -> R {
+        struct Leave<'a>(&'a Critical);
+        impl Drop for Leave<'_> {
+            #[inline]
+            fn drop(&mut self) {
+                self.0.exit();
+            }
+        }
+        self.critical.enter();
+        let _leave = Leave(&self.critical); // also on unwind
+        f()
     }
 
     /// Records that this thread (the caller) is about to own a monitor.
@@ -98,22 +122,16 @@ impl ThreadState {
     }
 
     /// Whether this thread may own a monitor (see `note_monitor_owner`).
-    #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn may_own_monitors(&self) -> bool {
         // Relaxed: as above.
         self.may_own_monitors.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
-/// Owns the registration; its destructor runs at thread exit.
-struct Registration {
-    state: Arc<ThreadState>,
-}
-
-impl Drop for Registration {
-    fn drop(&mut self) {
-        super::synchronizer::release_on_thread_exit(&self.state);
-    }
+/// Owns the registration; its destructor runs at thread exit (implemented
+/// in `lifecycle.rs`, which owns what thread exit does to locks).
+pub(crate) struct Registration {
+    pub(crate) state: Arc<ThreadState>,
 }
 
 #[cfg(not(loom))]
@@ -158,13 +176,7 @@ pub(crate) fn try_with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> Option<
 /// The locking mode this thread uses (the process-wide configuration unless
 /// [`set_current_thread_locking_mode`] chose another).
 pub(crate) fn effective_mode() -> LockingMode {
-    let requested = MODE_OVERRIDE.with(|m| m.get()).unwrap_or_else(global_mode);
-    match requested {
-        // Legacy stack-locking is not implemented yet (a later issue):
-        // it runs as lightweight, and says so in `effective_mode`.
-        LockingMode::Legacy | LockingMode::Lightweight => LockingMode::Lightweight,
-        LockingMode::Monitor => LockingMode::Monitor,
-    }
+    MODE_OVERRIDE.with(|m| m.get()).unwrap_or_else(global_mode)
 }
 
 #[cfg(not(loom))]
@@ -180,7 +192,8 @@ fn global_mode() -> LockingMode {
 fn initial_top(mode: LockingMode) -> usize {
     match mode {
         LockingMode::Monitor => MONITOR_ONLY,
-        _ => 0,
+        LockingMode::Legacy => LEGACY,
+        LockingMode::Lightweight => 0,
     }
 }
 
@@ -219,7 +232,9 @@ fn current_ptr() -> *const Arc<ThreadState> {
     p
 }
 
-/// Runs `f` with the current thread's state (registering it if needed).
+/// Runs `f` with the current thread's state (registering it if needed),
+/// inside a critical section: every slow path comes through here, so a
+/// monitor it reads from a header is not freed under it.
 #[inline]
 pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
     let p = current_ptr();
@@ -227,7 +242,8 @@ pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
     // registration (which is only destroyed by this thread's exit, after
     // which no code of this thread calls us with a live registration), or
     // to a leaked orphan state that is never freed. Either outlives `f`.
-    f(unsafe { &*p })
+    let me = unsafe { &*p };
+    me.in_critical(|| f(me))
 }
 
 /// A `SyncGuard` now holds the header at `addr` (module docs). At most one
@@ -252,7 +268,8 @@ pub(crate) fn note_data_guard_dropped(addr: usize) {
     });
 }
 
-/// Under loom nothing is released at thread exit, so nothing is tracked.
+/// Under loom no model keeps a `SyncGuard` past its thread's exit, so
+/// nothing is tracked.
 #[cfg(loom)]
 #[inline]
 pub(crate) fn note_data_guard_taken(_addr: usize) {}
@@ -261,6 +278,12 @@ pub(crate) fn note_data_guard_taken(_addr: usize) {}
 #[cfg(loom)]
 #[inline]
 pub(crate) fn note_data_guard_dropped(_addr: usize) {}
+
+/// Under loom no `SyncGuard` is tracked (see `note_data_guard_taken`).
+#[cfg(loom)]
+pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
+    Vec::new()
+}
 
 /// Thread exit: the headers the thread-exit release must leave locked (held
 /// through live `SyncGuard`s). Frees the list's buffer when it is empty.
@@ -282,7 +305,6 @@ pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
 /// destructors, which drop those guards) runs as `state`, so that it still
 /// owns those locks and can release them. Leaks one `Arc` clone, and only
 /// for a thread that exits with a live `SyncGuard`.
-#[cfg(not(loom))]
 pub(crate) fn keep_identity_after_exit(state: &Arc<ThreadState>) {
     let p: *const Arc<ThreadState> = Box::leak(Box::new(state.clone()));
     let _ = ORPHAN.try_with(|o| o.set(p));
@@ -328,11 +350,14 @@ pub fn current_thread() -> SyncThread {
 /// may be shared between threads of different modes, because a monitor-mode
 /// thread meeting a fast-locked object inflates it like any contender).
 /// Fails with [`super::SyncError::IllegalMonitorState`] if the thread holds
-/// fast-locks (their lock-stack entries would be orphaned).
+/// fast-locks or raw-API stack-locks (their lock-stack entries or records
+/// would be orphaned). Locks held through a [`Guard`](super::Guard) or a
+/// caller's [`LockRecord`](super::LockRecord) in legacy mode carry their
+/// record, so they do not stop a switch.
 pub fn set_current_thread_locking_mode(mode: LockingMode) -> Result<(), super::SyncError> {
     ensure_registered();
     with_lock_stack(|ls| {
-        if !ls.is_empty() {
+        if !ls.is_empty() || !super::record::raw_is_empty() {
             return Err(super::SyncError::IllegalMonitorState);
         }
         MODE_OVERRIDE.with(|m| m.set(Some(mode)));
@@ -341,8 +366,7 @@ pub fn set_current_thread_locking_mode(mode: LockingMode) -> Result<(), super::S
     })
 }
 
-/// The mode the current thread actually runs (`Legacy` is served by
-/// `Lightweight` until stack-locking exists).
+/// The mode the current thread runs.
 pub fn current_thread_locking_mode() -> LockingMode {
     effective_mode()
 }

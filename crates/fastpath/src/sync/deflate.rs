@@ -1,0 +1,253 @@
+//! Async monitor deflation: idle monitors go back to their headers, as
+//! HotSpot's `MonitorDeflationThread` does (`ObjectSynchronizer::
+//! deflate_idle_monitors`, synchronizer.cpp, JDK 21).
+//!
+//! Where it sits: beside the synchronizer, on its own thread (or a
+//! runtime's, through [`deflate_idle_monitors`]). It walks the registry of
+//! [`super::inflate`], runs each monitor's half of the protocol
+//! ([`Monitor::try_deflate`]), puts the displaced header back into the
+//! object ([`inflate::restore_deflated`]), and frees the monitors after a
+//! grace period ([`reclaim::wait_for_readers`]).
+//!
+//! A pass:
+//! 1. Under the registry lock: for every monitor that is idle (no owner, no
+//!    contender, no waiter), `owner` NO_OWNER → DEFLATER_MARKER, re-check,
+//!    `contentions` 0 → DEFLATED; then CAS the object's header from the
+//!    monitor back to the displaced header and drop it from the registry.
+//!    The lock keeps header `Drop` and thread exit out while it works.
+//! 2. The grace period: every thread that might still hold a pointer to one
+//!    of these monitors (it read the header before step 1) has left its
+//!    critical section.
+//! 3. Free them.
+//!
+//! A contender that meets a deflated monitor retries from the header, which
+//! it helps restore; so after a deflation an object locks at fast-lock cost
+//! again.
+//!
+//! Triggers (HotSpot's flags, same defaults): a pass runs every
+//! `AsyncDeflationInterval` (250 ms) if the monitors in use exceed
+//! `MonitorUsedDeflationThreshold` (90 %) of a ceiling of
+//! `AvgMonitorsPerThreadEstimate` (1024) per live thread, and at least every
+//! `GuaranteedAsyncDeflationInterval` (60 s) when any monitor exists. The
+//! thread starts with the first inflation. A runtime that prefers to deflate
+//! at its own safepoints turns it off ([`DeflationPolicy::enabled`]) and
+//! calls [`deflate_idle_monitors`].
+
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use super::header::Header;
+use super::inflate;
+use super::monitor::Monitor;
+use super::reclaim;
+use super::stats;
+
+/// When the deflation thread deflates (HotSpot's flags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeflationPolicy {
+    /// Whether the deflation thread runs passes at all (`false`: only
+    /// [`deflate_idle_monitors`] deflates).
+    pub enabled: bool,
+    /// How often the thread looks (`AsyncDeflationInterval`, 250 ms).
+    pub interval: Duration,
+    /// A pass at least this often while any monitor exists
+    /// (`GuaranteedAsyncDeflationInterval`, 60 s).
+    pub guaranteed_interval: Duration,
+    /// Percentage of the ceiling in use that triggers a pass
+    /// (`MonitorUsedDeflationThreshold`, 90; 0: every interval).
+    pub used_threshold_percent: u32,
+    /// The ceiling per live thread (`AvgMonitorsPerThreadEstimate`, 1024).
+    pub monitors_per_thread: usize,
+}
+
+impl DeflationPolicy {
+    /// HotSpot's defaults.
+    pub const HOTSPOT: DeflationPolicy = DeflationPolicy {
+        enabled: true,
+        interval: Duration::from_millis(250),
+        guaranteed_interval: Duration::from_secs(60),
+        used_threshold_percent: 90,
+        monitors_per_thread: 1024,
+    };
+
+    /// Whether a pass is due with `in_use` monitors, `threads` live threads
+    /// and `since_last` since the last pass.
+    #[cfg_attr(loom, allow(dead_code))]
+    fn is_due(&self, in_use: usize, threads: usize, since_last: Duration) -> bool {
+        if in_use == 0 {
+            return false;
+        }
+        let ceiling = self.monitors_per_thread.saturating_mul(threads.max(1));
+        in_use.saturating_mul(100) > ceiling.saturating_mul(self.used_threshold_percent as usize)
+            || since_last >= self.guaranteed_interval
+    }
+}
+
+impl Default for DeflationPolicy {
+    fn default() -> Self {
+        DeflationPolicy::HOTSPOT
+    }
+}
+
+/// What one pass did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeflationReport {
+    /// Monitors looked at.
+    pub scanned: usize,
+    /// Monitors deflated (and freed).
+    pub deflated: usize,
+    /// Time the pass took, grace period included.
+    pub elapsed: Duration,
+}
+
+/// The policy and the deflation thread's wake-up.
+static POLICY: Mutex<DeflationPolicy> = Mutex::new(DeflationPolicy::HOTSPOT);
+static WAKE: Condvar = Condvar::new();
+
+/// One pass at a time (the thread's and explicit ones).
+static PASS: Mutex<()> = Mutex::new(());
+
+fn policy_lock() -> std::sync::MutexGuard<'static, DeflationPolicy> {
+    // Poisoning: a policy is a plain value, always consistent.
+    POLICY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Replaces the deflation policy (process-wide); the deflation thread
+/// applies it at once.
+pub fn set_deflation_policy(policy: DeflationPolicy) {
+    *policy_lock() = policy;
+    WAKE.notify_all();
+}
+
+/// The deflation policy in force.
+pub fn deflation_policy() -> DeflationPolicy {
+    *policy_lock()
+}
+
+/// Deflates every idle monitor now, in the calling thread, and frees them
+/// (HotSpot deflates at a safepoint when asked to; a runtime calls this at
+/// its own). Waits for the threads inside `sync` calls to leave them (a
+/// grace period); do not call it while holding a lock another thread needs
+/// to get there.
+pub fn deflate_idle_monitors() -> DeflationReport {
+    deflation_pass()
+}
+
+fn deflation_pass() -> DeflationReport {
+    // Poisoning: the guard protects no data.
+    let _one = PASS.lock().unwrap_or_else(|e| e.into_inner());
+    reclaim::init_asymmetric_barrier();
+    let start = Instant::now();
+    let mut deflated: Vec<*const Monitor> = Vec::new();
+    let mut scanned = 0;
+    {
+        let mut reg = inflate::registry();
+        if let Some(set) = reg.as_mut() {
+            scanned = set.len();
+            set.retain(|&m| {
+                // SAFETY: a monitor in the registry is allocated; only this
+                // pass (one at a time) and header `Drop` free registered
+                // monitors, both under the lock we hold.
+                let m = unsafe { &*(m as *const Monitor) };
+                if !m.try_deflate() {
+                    return true;
+                }
+                let obj = m.object();
+                if obj != 0 {
+                    // SAFETY: the object is alive: its header's `Drop` takes
+                    // the registry lock (held here) before it looks at its
+                    // monitor, and one dropped while another thread owned
+                    // the monitor zeroed `object` under that lock.
+                    let h = unsafe { &*(obj as *const Header) };
+                    inflate::restore_deflated(h, m);
+                }
+                deflated.push(m);
+                false
+            });
+        }
+    }
+    if !deflated.is_empty() {
+        reclaim::wait_for_readers();
+    }
+    let n = deflated.len();
+    for m in deflated {
+        // SAFETY: allocated by `inflate`, out of its header and the
+        // registry, and no thread is still inside a critical section that
+        // began while it was reachable.
+        drop(unsafe { Box::from_raw(m as *mut Monitor) });
+    }
+    let elapsed = start.elapsed();
+    stats::count_deflation(n, elapsed);
+    DeflationReport {
+        scanned,
+        deflated: n,
+        elapsed,
+    }
+}
+
+/// Starts the deflation thread if it is not running (called by every
+/// inflation; one atomic load once started).
+#[cfg(not(loom))]
+pub(crate) fn ensure_thread_started() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        // Before any monitor can be deflated, and early: until it runs,
+        // every critical section entry pays a real fence.
+        reclaim::init_asymmetric_barrier();
+        let spawned = std::thread::Builder::new()
+            .name("fastpath-deflater".into())
+            .spawn(deflation_thread);
+        // Without the thread, monitors are still freed with their objects
+        // and by `deflate_idle_monitors`: nothing to report but this.
+        if let Err(e) = spawned {
+            eprintln!("fastpath::sync: no deflation thread ({e}); monitors deflate only on request");
+        }
+    });
+}
+
+/// Models run deflation passes explicitly.
+#[cfg(loom)]
+pub(crate) fn ensure_thread_started() {}
+
+#[cfg(not(loom))]
+fn deflation_thread() {
+    let mut last = Instant::now();
+    loop {
+        let policy = {
+            let guard = policy_lock();
+            let interval = guard.interval;
+            // Wakes early when the policy changes.
+            let (guard, _) = WAKE
+                .wait_timeout(guard, interval)
+                .unwrap_or_else(|e| e.into_inner());
+            *guard
+        };
+        if !policy.enabled {
+            continue;
+        }
+        if policy.is_due(inflate::live_monitors(), reclaim::live_threads(), last.elapsed()) {
+            deflation_pass();
+            last = Instant::now();
+        }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hotspot_triggers() {
+        let p = DeflationPolicy::HOTSPOT;
+        assert!(!p.is_due(0, 1, Duration::from_secs(3600)), "nothing to deflate");
+        assert!(!p.is_due(900, 1, Duration::ZERO), "90 % of 1024 is 921.6");
+        assert!(p.is_due(922, 1, Duration::ZERO));
+        assert!(!p.is_due(1800, 2, Duration::ZERO));
+        assert!(p.is_due(1, 8, Duration::from_secs(60)), "guaranteed interval");
+        let every = DeflationPolicy {
+            used_threshold_percent: 0,
+            ..p
+        };
+        assert!(every.is_due(1, 100, Duration::ZERO));
+    }
+}

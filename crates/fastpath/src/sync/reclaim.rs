@@ -1,0 +1,243 @@
+//! Safe reclamation of deflated monitors: a grace period over per-thread
+//! critical sections (RCU-style quiescent-state tracking), with the reader
+//! side made cheap by an asymmetric barrier (Linux `membarrier`).
+//!
+//! Where it sits: at the bottom of `sync`, beside `atomic.rs`. Every thread
+//! that may dereference a monitor pointer it read from a header does so
+//! inside a *critical section* ([`Critical::enter`], entered by
+//! `thread::with_current`, so by every slow path); the deflater
+//! ([`super::deflate`]) takes a deflated monitor out of its header and the
+//! registry, then calls [`wait_for_readers`], and frees it only after that.
+//!
+//! Why this scheme, and not HotSpot's: HotSpot frees deflated monitors after
+//! a *handshake* with every Java thread, which is free for it because Java
+//! threads already poll for safepoints. A library has no safepoint polls.
+//! Epoch-based reclamation would need the reader to publish its epoch and
+//! fence on every slow path; hazard pointers would need a published pointer
+//! per monitor access and a fence each. Here the reader's fence is replaced
+//! by `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)` on the (rare) deflater
+//! side: a reader only bumps its own sequence word (odd: inside) with plain
+//! stores and compiler fences; the deflater's membarrier forces a full
+//! barrier on every running thread, after which it sees every reader that
+//! might hold a stale pointer as "inside" and waits for each to leave. When
+//! membarrier is unavailable (or under loom), readers use a real SeqCst
+//! fence instead; the choice is fixed before the first deflation.
+//!
+//! A thread blocked in `park` leaves its critical section for the duration
+//! ([`Critical::quiescent`]): the one monitor it blocks on is kept alive by
+//! its `contentions` count, which stops that monitor's deflation, and it
+//! holds no other monitor pointer. So a thread waiting forever never stalls
+//! reclamation.
+
+use std::sync::{Arc, Weak};
+
+use super::atomic::{fence, AtomicUsize, Ordering};
+
+/// A thread's critical-section state. Only its thread writes it.
+pub(crate) struct Critical {
+    /// Odd while the thread is inside a critical section; bumped on every
+    /// entry and exit, so a waiter sees a change even if the thread left
+    /// and re-entered.
+    seq: AtomicUsize,
+    /// Nesting depth (owner-only; a std atomic only to be `Sync`).
+    depth: std::sync::atomic::AtomicUsize,
+}
+
+/// Whether readers may rely on the deflater's membarrier (set once, before
+/// any deflation, if the registration succeeded).
+#[cfg_attr(loom, allow(dead_code))]
+static ASYMMETRIC: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(not(loom))]
+static SLOTS: std::sync::Mutex<Vec<Weak<Critical>>> = std::sync::Mutex::new(Vec::new());
+
+#[cfg(loom)]
+loom::lazy_static! {
+    static ref SLOTS: loom::sync::Mutex<Vec<Weak<Critical>>> = loom::sync::Mutex::new(Vec::new());
+}
+
+fn slots() -> impl core::ops::DerefMut<Target = Vec<Weak<Critical>>> {
+    // Poisoning: the list is consistent after every single push or prune.
+    SLOTS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Critical {
+    /// A fresh, registered slot (one per thread state).
+    pub(crate) fn new_registered() -> Arc<Critical> {
+        let c = Arc::new(Critical {
+            seq: AtomicUsize::new(0),
+            depth: std::sync::atomic::AtomicUsize::new(0),
+        });
+        let mut s = slots();
+        s.retain(|w| w.strong_count() > 0);
+        s.push(Arc::downgrade(&c));
+        c
+    }
+
+    /// Enters a critical section (nestable); monitors read from headers
+    /// after this stay allocated until the matching [`Critical::exit`].
+    #[inline]
+    pub(crate) fn enter(&self) {
+        // Relaxed (depth and seq): only this thread writes them; the
+        // barrier below orders them before our monitor reads.
+        let d = self.depth.load(std::sync::atomic::Ordering::Relaxed);
+        self.depth.store(d + 1, std::sync::atomic::Ordering::Relaxed);
+        if d == 0 {
+            self.bump();
+            reader_barrier();
+        }
+    }
+
+    /// Leaves a critical section.
+    #[inline]
+    pub(crate) fn exit(&self) {
+        // Relaxed: owner-only.
+        let d = self.depth.load(std::sync::atomic::Ordering::Relaxed);
+        debug_assert!(d > 0, "unbalanced critical section");
+        self.depth.store(d - 1, std::sync::atomic::Ordering::Relaxed);
+        if d == 1 {
+            self.bump_release();
+        }
+    }
+
+    /// Runs `f` (a park) outside any critical section this thread is in,
+    /// and re-enters afterwards (module docs).
+    pub(crate) fn quiescent<R>(&self, f: impl FnOnce() -> R) -> R {
+        // Relaxed: owner-only.
+        let inside = self.depth.load(std::sync::atomic::Ordering::Relaxed) > 0;
+        if inside {
+            self.bump_release();
+        }
+        let r = f();
+        if inside {
+            self.bump();
+            reader_barrier();
+        }
+        r
+    }
+
+    /// Odd → even or even → odd, on entry.
+    #[inline]
+    fn bump(&self) {
+        // Relaxed load (own word); the store is ordered before our later
+        // loads by `reader_barrier` (or the deflater's membarrier).
+        let s = self.seq.load(Ordering::Relaxed);
+        self.seq.store(s.wrapping_add(1), Ordering::Relaxed);
+    }
+
+    /// On exit: Release, so the deflater that sees us outside also sees
+    /// that we are done with every monitor we read.
+    #[inline]
+    fn bump_release(&self) {
+        let s = self.seq.load(Ordering::Relaxed);
+        self.seq.store(s.wrapping_add(1), Ordering::Release);
+    }
+}
+
+/// The reader's half of the StoreLoad ordering between "I am inside" and
+/// "I read a monitor pointer from a header".
+#[inline(always)]
+fn reader_barrier() {
+    #[cfg(not(loom))]
+    if ASYMMETRIC.load(std::sync::atomic::Ordering::Relaxed) {
+        // The deflater's membarrier supplies the hardware barrier.
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        return;
+    }
+    fence(Ordering::SeqCst);
+}
+
+/// Switches readers to compiler fences if this process can use
+/// `membarrier(PRIVATE_EXPEDITED)`. Called once by the first deflation.
+/// A reader that still sees `false` fences for real, which is always safe.
+pub(crate) fn init_asymmetric_barrier() {
+    #[cfg(not(loom))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            use rustix::thread::{membarrier, MembarrierCommand};
+            if membarrier(MembarrierCommand::RegisterPrivateExpedited).is_ok() {
+                // Relaxed: readers that miss it fence for real.
+                ASYMMETRIC.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+    }
+}
+
+/// How many thread states are alive (the deflation ceiling's thread count).
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) fn live_threads() -> usize {
+    slots().iter().filter(|w| w.strong_count() > 0).count()
+}
+
+/// The grace period: returns once every thread that was inside a critical
+/// section when it was called has left it. Whatever the caller made
+/// unreachable before calling (a monitor taken out of its header and the
+/// registry) can be freed afterwards.
+pub(crate) fn wait_for_readers() {
+    // The deflater's half of the StoreLoad ordering: after this, a reader
+    // that read the old header is seen inside, and one that enters later
+    // reads the new header.
+    #[cfg(not(loom))]
+    {
+        if ASYMMETRIC.load(std::sync::atomic::Ordering::Relaxed) {
+            use rustix::thread::{membarrier, MembarrierCommand};
+            if membarrier(MembarrierCommand::PrivateExpedited).is_err() {
+                // Registered, so this cannot fail; if it did, readers that
+                // rely on it would be unprotected: stop rather than free.
+                eprintln!("fastpath::sync: membarrier failed after registration; aborting");
+                std::process::abort();
+            }
+        }
+    }
+    fence(Ordering::SeqCst);
+    let inside: Vec<(Arc<Critical>, usize)> = slots()
+        .iter()
+        .filter_map(|w| w.upgrade())
+        .filter_map(|c| {
+            // Acquire: pairs with the reader's Release on exit.
+            let s = c.seq.load(Ordering::Acquire);
+            (s & 1 == 1).then_some((c, s))
+        })
+        .collect();
+    for (c, s) in inside {
+        let mut spins = 0u32;
+        // Acquire: as above.
+        while c.seq.load(Ordering::Acquire) == s {
+            spins += 1;
+            if spins < 64 {
+                super::atomic::spin_pause();
+            } else {
+                yield_now();
+            }
+        }
+    }
+}
+
+#[cfg(not(loom))]
+fn yield_now() {
+    std::thread::yield_now();
+}
+
+#[cfg(loom)]
+fn yield_now() {
+    loom::thread::yield_now();
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    /// Readers and the deflater agree on the barrier scheme; on a Linux
+    /// with `membarrier` (4.14+) readers get away with compiler fences.
+    #[test]
+    fn asymmetric_barrier_is_set_up_once() {
+        init_asymmetric_barrier();
+        let on = ASYMMETRIC.load(std::sync::atomic::Ordering::Relaxed);
+        println!("membarrier(PRIVATE_EXPEDITED) in use: {on}");
+        // Whichever it is, a grace period with nobody inside returns.
+        wait_for_readers();
+        init_asymmetric_barrier();
+        assert_eq!(ASYMMETRIC.load(std::sync::atomic::Ordering::Relaxed), on);
+    }
+}
