@@ -36,6 +36,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
+use super::forwarding;
 use crate::sync::{Header, LockState};
 
 /// Words before the reference fields: forwarding, header, layout.
@@ -77,6 +78,11 @@ pub(crate) struct Region {
     /// or left inflated by a contended lock) during this cycle: the region
     /// is not evacuated, so a monitor's object address stays valid.
     pub(crate) monitor_seen: AtomicBool,
+    /// An object here was locked through [`super::Mutator::lock`] since the
+    /// region was last freed, so a dead object's header may still name a
+    /// monitor: freeing the region first releases those (see
+    /// [`Space::release_dead_locks`]). Sticky until then.
+    pub(crate) lock_seen: AtomicBool,
 }
 
 /// The allocation lock's state.
@@ -126,9 +132,18 @@ unsafe impl Sync for Space {}
 
 impl Drop for Space {
     fn drop(&mut self) {
-        // SAFETY: `base` came from `alloc_zeroed(self.layout)`, once; headers
-        // in the block are never dropped (a heap header is plain memory whose
-        // lock, if any, is released before the `ObjLock` drops its heap).
+        // Every mutator is gone (each holds the heap), so every region is
+        // parseable (mutators retire their buffers when dropped) and no
+        // `ObjLock` is alive (each holds the heap too).
+        for r in &self.regions {
+            if r.used.load(Ordering::Relaxed) && r.lock_seen.load(Ordering::Relaxed) {
+                self.release_dead_locks(r);
+            }
+        }
+        // SAFETY: `base` came from `alloc_zeroed(self.layout)`, once; every
+        // header that named a monitor was dropped above, so nothing in
+        // `fastpath::sync` (a deflation pass, a thread exit) still holds an
+        // address into the block.
         unsafe { alloc::dealloc(self.base as *mut u8, self.layout) }
     }
 }
@@ -156,6 +171,7 @@ impl Space {
                     used: AtomicBool::new(false),
                     pins: AtomicUsize::new(0),
                     monitor_seen: AtomicBool::new(false),
+                    lock_seen: AtomicBool::new(false),
                 }
             })
             .collect();
@@ -275,8 +291,9 @@ impl Space {
         // SAFETY: the header word is a valid, 8-aligned word of the block that
         // no other thread can reach yet (the object is unpublished); a Header
         // is exactly one word (asserted above), so writing one overwrites
-        // nothing else; the old contents need no drop (a Header in the heap
-        // is never dropped, and this word held a filler or a dead object).
+        // nothing else; the old contents need no drop (this word held a
+        // filler or a dead object, whose header, if it named a lock, was
+        // dropped when its region was freed: `release_dead_locks`).
         unsafe { std::ptr::write(obj as *mut Header, Header::new()) };
         self.word(obj + 8)
             .store(nrefs | (ndata << NDATA_SHIFT), Ordering::Relaxed);
@@ -346,6 +363,37 @@ impl Space {
         }
     }
 
+    /// Drops the header of every object in `region` that still names a
+    /// lock, so `fastpath::sync` forgets the address before the memory is
+    /// reused or freed. Without it a dead object left inflated keeps its
+    /// monitor, and a later deflation pass would write the restored header
+    /// into whatever object then lives there.
+    ///
+    /// Called on a region that is being freed (in a pause, or when the heap
+    /// drops) and parseable to its top. A forwarded object is skipped: its
+    /// header word was copied and now belongs to the copy (and a locked
+    /// object is never copied, so the original names no lock anyway).
+    #[cold]
+    pub(crate) fn release_dead_locks(&self, region: &Region) {
+        let top = region.top.load(Ordering::Relaxed);
+        self.parse(region, top, |obj| {
+            if forwarding::forwardee(self.fwd(obj)) != obj {
+                return;
+            }
+            if self.header(obj).lock_state() == LockState::Unlocked {
+                return;
+            }
+            // SAFETY: `obj` holds a Header written at allocation. The object
+            // is dead (its region is being freed: nothing live remains in it,
+            // and no mutator can reach it) and no `ObjLock` pins the region,
+            // so no thread is inside a call on this header; a concurrent
+            // deflation pass is ordered against the drop by sync's registry
+            // lock (lifecycle.rs). The word is never used as a Header again
+            // without `init_object` writing a fresh one.
+            unsafe { std::ptr::drop_in_place(obj as *mut Header) };
+        });
+    }
+
     /// Calls `f` with every object in `[bottom of region, limit)`.
     pub(crate) fn parse(&self, region: &Region, limit: usize, mut f: impl FnMut(usize)) {
         let mut p = region.bottom;
@@ -396,6 +444,9 @@ impl Space {
     /// Returns a region to the free list, empty.
     pub(crate) fn free_region(&self, a: &mut AllocState, r: usize) {
         let region = &self.regions[r];
+        if region.lock_seen.swap(false, Ordering::Relaxed) {
+            self.release_dead_locks(region);
+        }
         for addr in (region.bottom..region.bottom + self.region_bytes).step_by(1 << CARD_SHIFT) {
             self.card(addr).store(CLEAN_CARD, Ordering::Relaxed);
         }

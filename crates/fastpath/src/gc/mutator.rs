@@ -499,6 +499,11 @@ impl<B: BarrierSet> Mutator<B> {
         let region = self.space().region_index(target);
         // SeqCst: see ObjLock::drop.
         self.space().regions[region].pins.fetch_add(1, Ordering::SeqCst);
+        // Relaxed: read when the region is freed, in a pause (ordered by the
+        // safepoint) or when the heap drops (after every mutator's drop).
+        self.space().regions[region]
+            .lock_seen
+            .store(true, Ordering::Relaxed);
         let heap = self.heap.clone();
         // SAFETY: the header lives in the heap block, which `ObjLock.heap`
         // keeps alive for as long as the guard (dropped first, in

@@ -1,0 +1,81 @@
+//! A dead heap object left inflated must not keep its monitor past the
+//! memory it names: freeing its region (or dropping the heap) releases the
+//! monitor, so a later deflation pass never writes a restored header into
+//! reused memory.
+//!
+//! Its own test binary (one process): it counts `sync::live_monitors()`,
+//! which is process-wide, and turns the deflation thread off so that only
+//! the heap can release the monitors it checks.
+
+use fastpath::config::LockingMode;
+use fastpath::gc::{BarrierBits, Dynamic, GcMode, Heap, HeapConfig};
+use fastpath::sync::{self, DeflationPolicy};
+
+/// Allocates `n` objects, locks each once in monitor mode (so each header
+/// is left naming a monitor after the unlock) and keeps the first `keep`
+/// rooted. Returns the number of monitors that were installed.
+fn inflate_objects(h: &Heap, n: usize, keep: usize) -> usize {
+    let before = sync::live_monitors();
+    let mut m = h.mutator::<Dynamic>().unwrap();
+    sync::set_current_thread_locking_mode(LockingMode::Monitor).unwrap();
+    let base = m.roots_len();
+    for i in 0..n {
+        let o = m.alloc(1, 2).unwrap();
+        drop(m.lock(o).unwrap());
+        if i >= keep {
+            m.truncate_roots(base + keep);
+        }
+    }
+    sync::set_current_thread_locking_mode(LockingMode::Lightweight).unwrap();
+    let installed = sync::live_monitors() - before;
+    // Dead objects: the rooted ones stay, the rest are garbage.
+    m.truncate_roots(base + keep);
+    installed
+}
+
+#[test]
+fn freeing_a_region_and_dropping_the_heap_release_dead_objects_monitors() {
+    sync::set_deflation_policy(DeflationPolicy {
+        enabled: false,
+        ..DeflationPolicy::HOTSPOT
+    });
+    let baseline = sync::live_monitors();
+
+    let h = Heap::new(HeapConfig::new(8 << 20, BarrierBits::NONE, GcMode::Passive)).unwrap();
+    let installed = inflate_objects(&h, 200, 0);
+    assert_eq!(
+        installed, 200,
+        "monitor mode leaves every unlocked object inflated"
+    );
+    assert_eq!(sync::live_monitors(), baseline + 200);
+
+    // Fill the heap with garbage so collections run and free the regions
+    // the dead inflated objects sit in.
+    let mut m = h.mutator::<Dynamic>().unwrap();
+    let mut allocated = 0usize;
+    while sync::live_monitors() > baseline && allocated < 200_000 {
+        let d = m.roots_len();
+        m.alloc(4, 28).unwrap();
+        m.truncate_roots(d);
+        allocated += 1;
+    }
+    m.collect();
+    assert_eq!(
+        sync::live_monitors(),
+        baseline,
+        "collections freed every region of the dead inflated objects ({allocated} allocations)"
+    );
+    drop(m);
+
+    // Live inflated objects when the heap itself goes.
+    let installed = inflate_objects(&h, 50, 50);
+    assert_eq!(installed, 50);
+    assert_eq!(sync::live_monitors(), baseline + 50);
+    drop(h);
+    assert_eq!(
+        sync::live_monitors(),
+        baseline,
+        "dropping the heap released its objects' monitors"
+    );
+    println!("gc_monitors: 250 inflated heap objects, every monitor released");
+}
