@@ -57,6 +57,9 @@ pub fn enter_with_record(obj: Pin<&Header>, rec: Pin<&LockRecord>) -> Result<(),
     if rec.is_in_use() {
         return Err(SyncError::IllegalMonitorState);
     }
+    // Before the lock is taken: from then on an inflater or our own exit
+    // asks whether the record is ours.
+    record::note_caller_record_in_use(rec.addr());
     enter(obj.get_ref(), rec);
     Ok(())
 }
@@ -66,7 +69,10 @@ pub fn enter_with_record(obj: Pin<&Header>, rec: Pin<&LockRecord>) -> Result<(),
 /// does not hold `obj`.
 #[inline]
 pub fn exit_with_record(obj: Pin<&Header>, rec: Pin<&LockRecord>) -> Result<(), SyncError> {
-    exit(obj.get_ref(), rec.get_ref())
+    let rec = rec.get_ref();
+    exit(obj.get_ref(), rec)?;
+    record::note_caller_record_idle(rec.addr());
+    Ok(())
 }
 
 /// Stack-locks `obj` with the idle record `rec`.

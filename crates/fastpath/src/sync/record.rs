@@ -174,6 +174,12 @@ struct Arena {
     free: Vec<*const LockRecord>,
     /// Records taken by the record-less raw `enter`, oldest first.
     raw: Vec<*const LockRecord>,
+    /// Caller records in use by this thread that lie neither on its stack
+    /// nor in this arena: a boxed record, one inside the caller's own
+    /// structure, or a stack slot that AddressSanitizer moved to its fake
+    /// stack. HotSpot's address test cannot see those, so they are listed
+    /// while in use ([`note_caller_record_in_use`]).
+    off_stack: Vec<usize>,
 }
 
 // `ManuallyDrop`: no destructor, so the arena stays usable from every other
@@ -182,14 +188,14 @@ struct Arena {
 #[cfg(not(loom))]
 std::thread_local! {
     static ARENA: ManuallyDrop<RefCell<Arena>> = const {
-        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new() }))
+        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new() }))
     };
 }
 
 #[cfg(loom)]
 loom::thread_local! {
     static ARENA: ManuallyDrop<RefCell<Arena>> =
-        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new() }));
+        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new() }));
 }
 
 fn with_arena<R>(f: impl FnOnce(&mut Arena) -> R) -> R {
@@ -246,7 +252,29 @@ pub(crate) fn raw_is_empty() -> bool {
 /// `is_lock_owned`): on its stack or in its arena. Never dereferences it.
 #[inline]
 pub(crate) fn owns_record(addr: usize) -> bool {
-    on_my_stack(addr) || with_arena(|a| a.chunks.iter().any(|c| chunk_contains(c, addr)))
+    on_my_stack(addr)
+        || with_arena(|a| a.chunks.iter().any(|c| chunk_contains(c, addr)) || a.off_stack.contains(&addr))
+}
+
+/// A caller's record (from [`super::enter_with_record`]) is about to hold a
+/// lock for this thread: list it if the address test would not find it.
+#[inline]
+pub(crate) fn note_caller_record_in_use(addr: usize) {
+    if !on_my_stack(addr) {
+        with_arena(|a| a.off_stack.push(addr));
+    }
+}
+
+/// A caller's record went idle (its `exit_with_record` succeeded).
+#[inline]
+pub(crate) fn note_caller_record_idle(addr: usize) {
+    if !on_my_stack(addr) {
+        with_arena(|a| {
+            if let Some(i) = a.off_stack.iter().rposition(|&r| r == addr) {
+                a.off_stack.swap_remove(i);
+            }
+        });
+    }
 }
 
 fn chunk_contains(c: &Chunk, addr: usize) -> bool {
