@@ -51,8 +51,10 @@
 /**
  * The spare bits of the header word a runtime may use for itself
  * (`fastpath_header_init_with_spare_bits`); locking never changes them.
+ * Bit 63 is not among them: it tells a legacy stack-lock's word from a
+ * lightweight one.
  */
-#define FASTPATH_HEADER_SPARE_MASK 18446743523953737980ull
+#define FASTPATH_HEADER_SPARE_MASK 9223371487098962172
 
 /**
  * `fastpath_monitor_wait`'s timeout meaning "no timeout".
@@ -62,7 +64,7 @@
 /**
  * Number of inflation causes (`fastpath_sync_stats.inflations`).
  */
-#define FASTPATH_INFLATE_CAUSES 8
+#define FASTPATH_INFLATE_CAUSES 9
 
 /**
  * What a call did. `FASTPATH_OK` is 0; every error is positive. The C type
@@ -509,6 +511,18 @@ typedef struct fastpath_sync_stats {
    */
   uint64_t released_at_thread_exit;
   /**
+   * Monitors deflated (and freed) by async deflation.
+   */
+  uint64_t monitors_deflated;
+  /**
+   * Deflation passes run (by the deflation thread or on request).
+   */
+  uint64_t deflation_passes;
+  /**
+   * Time spent in deflation passes, grace periods included, in ns.
+   */
+  uint64_t deflation_nanos;
+  /**
    * Monitors installed and not yet freed, process-wide.
    */
   uint64_t live_monitors;
@@ -887,8 +901,7 @@ fastpath_status fastpath_thread_is_interrupted(const struct fastpath_thread *t, 
 fastpath_status fastpath_interrupted(bool *out);
 
 /**
- * The locking mode the calling thread runs (`legacy` runs as
- * `lightweight` until stack-locking lands, and reports that).
+ * The locking mode the calling thread runs.
  */
 fastpath_status fastpath_current_locking_mode(fastpath_locking_mode *out);
 

@@ -51,7 +51,9 @@ const _: () = assert!(core::mem::align_of::<Header>() == core::mem::align_of::<f
 
 /// The spare bits of the header word a runtime may use for itself
 /// (`fastpath_header_init_with_spare_bits`); locking never changes them.
-pub const FASTPATH_HEADER_SPARE_MASK: usize = 0xFFFF_FF80_0000_00FC;
+/// Bit 63 is not among them: it tells a legacy stack-lock's word from a
+/// lightweight one.
+pub const FASTPATH_HEADER_SPARE_MASK: usize = 0x7FFF_FF80_0000_00FC;
 const _: () = assert!(FASTPATH_HEADER_SPARE_MASK == sync::SPARE_MASK);
 
 /// `fastpath_monitor_wait`'s timeout meaning "no timeout".
@@ -96,7 +98,7 @@ impl From<LockingMode> for fastpath_locking_mode {
 }
 
 /// Number of inflation causes (`fastpath_sync_stats.inflations`).
-pub const FASTPATH_INFLATE_CAUSES: usize = 8;
+pub const FASTPATH_INFLATE_CAUSES: usize = 9;
 const _: () = assert!(FASTPATH_INFLATE_CAUSES == InflateCause::ALL.len());
 
 /// Monitor statistics (`fastpath_sync_get_stats`).
@@ -111,6 +113,12 @@ pub struct fastpath_sync_stats {
     pub monitors_freed: u64,
     /// Locks released because their thread exited holding them.
     pub released_at_thread_exit: u64,
+    /// Monitors deflated (and freed) by async deflation.
+    pub monitors_deflated: u64,
+    /// Deflation passes run (by the deflation thread or on request).
+    pub deflation_passes: u64,
+    /// Time spent in deflation passes, grace periods included, in ns.
+    pub deflation_nanos: u64,
     /// Monitors installed and not yet freed, process-wide.
     pub live_monitors: u64,
 }
@@ -398,8 +406,7 @@ pub extern "C" fn fastpath_interrupted(out: *mut bool) -> fastpath_status {
     ffi(|| put(out, sync::interrupted()))
 }
 
-/// The locking mode the calling thread runs (`legacy` runs as
-/// `lightweight` until stack-locking lands, and reports that).
+/// The locking mode the calling thread runs.
 #[no_mangle]
 pub extern "C" fn fastpath_current_locking_mode(out: *mut fastpath_locking_mode) -> fastpath_status {
     ffi(|| put(out, sync::current_thread_locking_mode().into()))
@@ -433,6 +440,9 @@ fn stats_out(s: sync::SyncStats, out: *mut fastpath_sync_stats) -> Result<(), fa
             inflations: s.inflations,
             monitors_freed: s.monitors_freed,
             released_at_thread_exit: s.released_at_thread_exit,
+            monitors_deflated: s.monitors_deflated,
+            deflation_passes: s.deflation_passes,
+            deflation_nanos: s.deflation_nanos,
             live_monitors: sync::live_monitors() as u64,
         },
     )
@@ -464,6 +474,7 @@ pub extern "C" fn fastpath_inflate_cause_name(i: u32) -> *const c_char {
         c"notify-on-inflated",
         c"monitor-mode",
         c"kept-at-thread-exit",
+        c"identity-hash",
     ];
     NAMES.get(i as usize).map_or(core::ptr::null(), |n| n.as_ptr())
 }

@@ -242,16 +242,16 @@ static void locking_mode_and_stats(void) {
   CHECK_STATUS(fastpath_sync_get_stats(NULL), FASTPATH_ERR_NULL);
   CHECK_STATUS(fastpath_thread_get_sync_stats(NULL), FASTPATH_ERR_NULL);
   CHECK_OK(fastpath_set_thread_locking_mode(FASTPATH_LOCKING_LIGHTWEIGHT));
-  /* Legacy runs as lightweight until stack-locking lands, and says so. */
   CHECK_OK(fastpath_set_thread_locking_mode(FASTPATH_LOCKING_LEGACY));
   CHECK_OK(fastpath_current_locking_mode(&mode));
-  CHECK(mode == FASTPATH_LOCKING_LIGHTWEIGHT || mode == FASTPATH_LOCKING_LEGACY);
+  CHECK(mode == FASTPATH_LOCKING_LEGACY);
   CHECK_OK(fastpath_set_thread_locking_mode(FASTPATH_LOCKING_LIGHTWEIGHT));
   CHECK_OK(fastpath_header_destroy(&o.header));
 
   for (unsigned i = 0; i < FASTPATH_INFLATE_CAUSES; i++) CHECK(fastpath_inflate_cause_name(i) != NULL);
   CHECK(fastpath_inflate_cause_name(FASTPATH_INFLATE_CAUSES) == NULL);
   CHECK(strcmp(fastpath_inflate_cause_name(0), "contention") == 0);
+  CHECK(strcmp(fastpath_inflate_cause_name(8), "identity-hash") == 0);
 }
 
 static void spinning(void) {
