@@ -454,6 +454,82 @@ typedef struct fastpath_cpu_info {
 } fastpath_cpu_info;
 
 /**
+ * What one deflation pass did (`fastpath_deflate_idle_monitors`).
+ */
+typedef struct fastpath_deflation_report {
+  /**
+   * Monitors looked at.
+   */
+  uint64_t scanned;
+  /**
+   * Monitors deflated (and freed).
+   */
+  uint64_t deflated;
+  /**
+   * Time the pass took, grace period included, in ns.
+   */
+  uint64_t elapsed_ns;
+} fastpath_deflation_report;
+
+/**
+ * When the deflation thread deflates (HotSpot's flags in brackets;
+ * `fastpath_deflation_policy_get` returns HotSpot's defaults until set).
+ */
+typedef struct fastpath_deflation_policy {
+  /**
+   * Whether the thread runs passes at all (false: only
+   * `fastpath_deflate_idle_monitors` deflates).
+   */
+  bool enabled;
+  /**
+   * How often the thread looks, ns, > 0 (`AsyncDeflationInterval`, 250 ms).
+   */
+  uint64_t interval_ns;
+  /**
+   * A pass at least this often while any monitor exists, ns
+   * (`GuaranteedAsyncDeflationInterval`, 60 s).
+   */
+  uint64_t guaranteed_interval_ns;
+  /**
+   * Percentage (0..=100) of the ceiling in use that triggers a pass
+   * (`MonitorUsedDeflationThreshold`, 90; 0: every interval).
+   */
+  uint32_t used_threshold_percent;
+  /**
+   * The ceiling per live thread (`AvgMonitorsPerThreadEstimate`, 1024).
+   */
+  uint64_t monitors_per_thread;
+} fastpath_deflation_policy;
+
+/**
+ * A lock record (HotSpot `BasicLock`): two words the caller declares as an
+ * automatic variable of the thread that locks with it. Opaque: initialise
+ * with `fastpath_lock_record_init`, end with `fastpath_lock_record_destroy`.
+ * It holds one lock at a time and must not move, be copied or go out of
+ * scope while in use.
+ */
+typedef struct fastpath_lock_record {
+  /**
+   * fastpath's; not the caller's to read or write.
+   */
+  size_t opaque_words[2];
+} fastpath_lock_record;
+
+/**
+ * The header word a C object embeds (one pointer-sized word, 8-byte
+ * aligned on the 64-bit targets fastpath supports). Its address is the object's identity. Never read or
+ * write `opaque_word`: initialise with `fastpath_header_init`, release with
+ * `fastpath_header_destroy`, and see the lifetime rules in the file's top
+ * comment: a locked or inflated header must not move.
+ */
+typedef struct fastpath_header {
+  /**
+   * fastpath's; not the caller's to read or write.
+   */
+  size_t opaque_word;
+} fastpath_header;
+
+/**
  * The pause's calibration (`fastpath_spin_get_calibration`).
  */
 typedef struct fastpath_spin_calibration {
@@ -478,20 +554,6 @@ typedef struct fastpath_spin_calibration {
    */
   uint64_t took_ns;
 } fastpath_spin_calibration;
-
-/**
- * The header word a C object embeds (one pointer-sized word, 8-byte
- * aligned on the 64-bit targets fastpath supports). Its address is the object's identity. Never read or
- * write `opaque_word`: initialise with `fastpath_header_init`, release with
- * `fastpath_header_destroy`, and see the lifetime rules in the file's top
- * comment: a locked or inflated header must not move.
- */
-typedef struct fastpath_header {
-  /**
-   * fastpath's; not the caller's to read or write.
-   */
-  size_t opaque_word;
-} fastpath_header;
 
 /**
  * Monitor statistics (`fastpath_sync_get_stats`).
@@ -715,6 +777,63 @@ fastpath_status fastpath_cpu_features_string(bool with_microcode,
  * `fastpath_last_error()` where neither answers.
  */
 fastpath_status fastpath_cpu_microcode(uint64_t *out);
+
+/**
+ * Deflates every idle monitor now, in the calling thread, and frees them;
+ * `*out` (optional) gets what the pass did. It waits until every thread
+ * inside a fastpath call has left it (a grace period): do not call it
+ * while holding a lock that a thread must take to get there. Any thread.
+ */
+fastpath_status fastpath_deflate_idle_monitors(struct fastpath_deflation_report *out);
+
+/**
+ * The deflation policy in force (process-wide). Any thread.
+ */
+fastpath_status fastpath_deflation_policy_get(struct fastpath_deflation_policy *out);
+
+/**
+ * Replaces the deflation policy (process-wide; the deflation thread applies
+ * it at once). `FASTPATH_ERR_INVALID_ARGUMENT` (nothing changes) for an
+ * `interval_ns` of 0 (the thread would never sleep) or a
+ * `used_threshold_percent` above 100. Any thread.
+ */
+fastpath_status fastpath_deflation_policy_set(const struct fastpath_deflation_policy *policy);
+
+/**
+ * Initialises the record at `r` (idle). `r` must be writable, on the
+ * calling thread's stack, and not a record in use.
+ */
+fastpath_status fastpath_lock_record_init(struct fastpath_lock_record *r);
+
+/**
+ * Ends the record's life. `FASTPATH_ERR_BUSY` (nothing changes) if it
+ * still holds a lock: exit with it first. Calling thread only.
+ */
+fastpath_status fastpath_lock_record_destroy(struct fastpath_lock_record *r);
+
+/**
+ * Whether a lock taken with the record is held. Calling thread only.
+ */
+fastpath_status fastpath_lock_record_in_use(const struct fastpath_lock_record *r, bool *out);
+
+/**
+ * `monitorenter` with the caller's record `r` (idle): a legacy stack-lock
+ * whatever the thread's locking mode, blocking while another thread holds
+ * the object; reentrant (a nested enter uses another record). An in-use
+ * record is `FASTPATH_ERR_ILLEGAL_MONITOR_STATE` and nothing changes.
+ * Release with `fastpath_monitor_exit_with_record` and the same record, on
+ * the same thread; same-object locks are released in reverse order.
+ */
+fastpath_status fastpath_monitor_enter_with_record(struct fastpath_header *h,
+                                                   struct fastpath_lock_record *r);
+
+/**
+ * `monitorexit` of a lock taken with `fastpath_monitor_enter_with_record`
+ * and `r`. `FASTPATH_ERR_ILLEGAL_MONITOR_STATE` (nothing changes) if `r`
+ * does not hold `h`.
+ */
+fastpath_status fastpath_monitor_exit_with_record(struct fastpath_header *h,
+                                                  struct fastpath_lock_record *r);
 
 /**
  * One pause: the configured spin-wait instruction (PAUSE, TPAUSE, ISB,
