@@ -16,6 +16,7 @@
 //! | `sync.rs` | headers, enter/exit/try-enter, wait/notify, hash, threads, locking mode, stats |
 //! | `lock_record.rs` | legacy stack-locking with a caller's lock record (`BasicLock`) |
 //! | `deflation.rs` | a deflation pass on request, the deflation thread's policy |
+//! | `gc.rs` | a GC heap by barrier-set and mode names, mutators, handles, accesses, safepoints, locks, collections |
 //! | `code.rs` | code caches, install/batch/patch/free, fence, publish |
 //! | `spin.rs` | the pause, its calibration, a budgeted spin-wait |
 //! | `cpu.rs` | the identification struct, feature names and string, microcode |
@@ -44,6 +45,7 @@ pub mod code;
 pub mod config;
 pub mod cpu;
 pub mod deflation;
+pub mod gc;
 pub mod lock_record;
 pub mod spin;
 pub mod status;

@@ -14,11 +14,11 @@ static void version_and_statuses(void) {
   char expect[32];
   snprintf(expect, sizeof expect, "%d.%d.%d", FASTPATH_VERSION_MAJOR, FASTPATH_VERSION_MINOR, FASTPATH_VERSION_PATCH);
   CHECK(strcmp(fastpath_version_string(), expect) == 0);
-  for (int s = FASTPATH_OK; s <= FASTPATH_ERR_PANIC; s++) {
+  for (int s = FASTPATH_OK; s <= FASTPATH_ERR_DANGLING_HANDLE; s++) {
     CHECK(fastpath_status_str(s) != NULL);
     CHECK(strcmp(fastpath_status_str(s), "unknown status") != 0);
   }
-  CHECK(strcmp(fastpath_status_str(FASTPATH_ERR_PANIC + 1), "unknown status") == 0);
+  CHECK(strcmp(fastpath_status_str(FASTPATH_ERR_DANGLING_HANDLE + 1), "unknown status") == 0);
   CHECK(strcmp(fastpath_status_str(-1), "unknown status") == 0);
   CHECK(strcmp(fastpath_status_str(FASTPATH_OK), "ok") == 0);
   /* The detailed message of the last failure on this thread. */
