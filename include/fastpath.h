@@ -19,6 +19,11 @@
  * - A fastpath_header must not move or be freed while locked or inflated:
  *   the holder's lock-stack and the monitor remember its address (Rust
  *   expresses this with Pin). Destroy it with fastpath_header_destroy.
+ *   The same holds for a fastpath_lock_record in use, which must also live
+ *   on the stack of the thread that locks with it.
+ * - GC (fastpath_gc_*): objects are handles on a mutator's handle stack; a
+ *   mutator and its handles belong to the thread that attached it; a thread
+ *   with a mutator blocks outside fastpath only in fastpath_gc_safe_region.
  */
 
 #ifndef FASTPATH_H

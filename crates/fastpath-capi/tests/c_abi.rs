@@ -253,7 +253,7 @@ fn cpp_raii_wrappers() {
         Link::Static,
     );
     let out = run(&exe, &[], &[]);
-    assert!(passed(&out, "test_raii") >= 8);
+    assert!(passed(&out, "test_raii") >= 110);
 }
 
 #[test]
