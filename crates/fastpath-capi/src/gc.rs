@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::sync::Mutex;
 
 use fastpath_core::gc::{
-    BarrierBits, Dynamic, GcError, GcMode, Global, Handle, Heap, HeapConfig, Mutator, ObjLock,
+    BarrierBits, Dynamic, GcError, GcMode, Global, Handle, Heap, HeapConfig, Mutator, Obj, ObjLock,
 };
 
 use crate::config::unknown_name;
@@ -212,6 +212,19 @@ impl fastpath_gc_mutator {
                 format_args!("{what} is the null handle"),
             )
         })
+    }
+
+    /// The object a non-null C handle roots, valid until the next safepoint.
+    fn get(&self, h: fastpath_gc_handle, what: &str) -> Result<Obj<'_>, fastpath_status> {
+        self.m.get(self.object(h, what)?).map_err(gc_status)
+    }
+
+    /// As `get`, null allowed.
+    fn get_opt(&self, h: fastpath_gc_handle) -> Result<Option<Obj<'_>>, fastpath_status> {
+        self.handle(h)?
+            .map(|r| self.m.get(r))
+            .transpose()
+            .map_err(gc_status)
     }
 }
 
@@ -421,9 +434,8 @@ pub extern "C" fn fastpath_gc_load(
     ffi(|| {
         let m = mutator(m)?;
         crate::status::out_ptr(out)?;
-        let h = m.object(obj, "the object")?;
         let loaded = {
-            let o = m.m.get(h).map_err(gc_status)?;
+            let o = m.get(obj, "the object")?;
             m.m.load(o, i).map_err(gc_status)?.map(|v| m.m.root(v))
         };
         let c = loaded.map_or(FASTPATH_GC_NULL, |r| m.push(r));
@@ -442,10 +454,7 @@ pub extern "C" fn fastpath_gc_store(
 ) -> fastpath_status {
     ffi(|| {
         let m = mutator(m)?;
-        let h = m.object(obj, "the object")?;
-        let v = m.handle(value)?;
-        let o = m.m.get(h).map_err(gc_status)?;
-        let v = v.map(|v| m.m.get(v)).transpose().map_err(gc_status)?;
+        let (o, v) = (m.get(obj, "the object")?, m.get_opt(value)?);
         m.m.store(o, i, v).map_err(gc_status)
     })
 }
@@ -465,11 +474,7 @@ pub extern "C" fn fastpath_gc_cas(
     ffi(|| {
         let m = mutator(m)?;
         crate::status::out_ptr(swapped)?;
-        let h = m.object(obj, "the object")?;
-        let (e, n) = (m.handle(expected)?, m.handle(new)?);
-        let o = m.m.get(h).map_err(gc_status)?;
-        let e = e.map(|v| m.m.get(v)).transpose().map_err(gc_status)?;
-        let n = n.map(|v| m.m.get(v)).transpose().map_err(gc_status)?;
+        let (o, e, n) = (m.get(obj, "the object")?, m.get_opt(expected)?, m.get_opt(new)?);
         let done = m.m.cas(o, i, e, n).map_err(gc_status)?;
         put(swapped, done)
     })
@@ -485,7 +490,7 @@ pub extern "C" fn fastpath_gc_read(
 ) -> fastpath_status {
     ffi(|| {
         let m = mutator(m)?;
-        let o = m.m.get(m.object(obj, "the object")?).map_err(gc_status)?;
+        let o = m.get(obj, "the object")?;
         put(out, m.m.read(o, j).map_err(gc_status)?)
     })
 }
@@ -500,7 +505,7 @@ pub extern "C" fn fastpath_gc_write(
 ) -> fastpath_status {
     ffi(|| {
         let m = mutator(m)?;
-        let o = m.m.get(m.object(obj, "the object")?).map_err(gc_status)?;
+        let o = m.get(obj, "the object")?;
         m.m.write(o, j, value).map_err(gc_status)
     })
 }
@@ -517,7 +522,7 @@ pub extern "C" fn fastpath_gc_shape(
         let m = mutator(m)?;
         crate::status::out_ptr(nrefs)?;
         crate::status::out_ptr(ndata)?;
-        let o = m.m.get(m.object(obj, "the object")?).map_err(gc_status)?;
+        let o = m.get(obj, "the object")?;
         let (r, d) = m.m.shape(o).map_err(gc_status)?;
         put(nrefs, r)?;
         put(ndata, d)
@@ -535,9 +540,7 @@ pub extern "C" fn fastpath_gc_same(
 ) -> fastpath_status {
     ffi(|| {
         let m = mutator(m)?;
-        let (a, b) = (m.handle(a)?, m.handle(b)?);
-        let a = a.map(|v| m.m.get(v)).transpose().map_err(gc_status)?;
-        let b = b.map(|v| m.m.get(v)).transpose().map_err(gc_status)?;
+        let (a, b) = (m.get_opt(a)?, m.get_opt(b)?);
         put(out, m.m.same(a, b))
     })
 }
@@ -553,7 +556,7 @@ pub extern "C" fn fastpath_gc_set_root(
     ffi(|| {
         let m = mutator(m)?;
         let h = m.object(h, "the handle")?;
-        let v = m.m.get(m.object(value, "the value")?).map_err(gc_status)?;
+        let v = m.get(value, "the value")?;
         m.m.set_root(h, v).map_err(gc_status)
     })
 }
@@ -597,7 +600,7 @@ pub extern "C" fn fastpath_gc_global_new(
     ffi(|| {
         let m = mutator(m)?;
         crate::status::out_ptr(out)?;
-        let o = m.m.get(m.object(obj, "the object")?).map_err(gc_status)?;
+        let o = m.get(obj, "the object")?;
         let g = m.m.make_global(o).map_err(gc_status)?;
         let mut list = globals(m);
         list.push(g);
