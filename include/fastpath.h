@@ -19,6 +19,11 @@
  * - A fastpath_header must not move or be freed while locked or inflated:
  *   the holder's lock-stack and the monitor remember its address (Rust
  *   expresses this with Pin). Destroy it with fastpath_header_destroy.
+ *   The same holds for a fastpath_lock_record in use, which must also live
+ *   on the stack of the thread that locks with it.
+ * - GC (fastpath_gc_*): objects are handles on a mutator's handle stack; a
+ *   mutator and its handles belong to the thread that attached it; a thread
+ *   with a mutator blocks outside fastpath only in fastpath_gc_safe_region.
  */
 
 #ifndef FASTPATH_H
@@ -167,6 +172,23 @@ enum fastpath_status
    * message has the panic's text. The object involved may be unusable.
    */
   FASTPATH_ERR_PANIC = 19,
+  /**
+   * The GC heap has no space for the object even after collecting.
+   */
+  FASTPATH_ERR_OUT_OF_MEMORY = 20,
+  /**
+   * The object would not fit in a TLAB (`fastpath_gc_max_object_words`).
+   */
+  FASTPATH_ERR_OBJECT_TOO_LARGE = 21,
+  /**
+   * A reference or data field index past the object's fields.
+   */
+  FASTPATH_ERR_FIELD_OUT_OF_RANGE = 22,
+  /**
+   * Not a live GC handle of this mutator: popped from its stack
+   * (`fastpath_gc_roots_truncate`), another mutator's, or never issued.
+   */
+  FASTPATH_ERR_DANGLING_HANDLE = 23,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -349,6 +371,24 @@ typedef struct fastpath_code_cache fastpath_code_cache;
 typedef struct fastpath_code_entry fastpath_code_entry;
 
 /**
+ * A garbage-collected heap. Opaque; from `fastpath_gc_heap_new`, freed by
+ * `fastpath_gc_heap_free`. Any thread may use it.
+ */
+typedef struct fastpath_gc_heap fastpath_gc_heap;
+
+/**
+ * A thread's context on a heap. Opaque; from `fastpath_gc_mutator_attach`,
+ * released by `fastpath_gc_mutator_detach`, used only by its thread.
+ */
+typedef struct fastpath_gc_mutator fastpath_gc_mutator;
+
+/**
+ * A lock on a heap object (`fastpath_gc_lock`); released by
+ * `fastpath_gc_unlock` on the thread that took it.
+ */
+typedef struct fastpath_gc_object_lock fastpath_gc_object_lock;
+
+/**
  * A handle on a thread known to fastpath (for interrupting it from
  * another thread). Opaque; from `fastpath_thread_current`, released with
  * `fastpath_thread_release`. It stays valid after its thread exits.
@@ -454,6 +494,169 @@ typedef struct fastpath_cpu_info {
 } fastpath_cpu_info;
 
 /**
+ * What one deflation pass did (`fastpath_deflate_idle_monitors`).
+ */
+typedef struct fastpath_deflation_report {
+  /**
+   * Monitors looked at.
+   */
+  uint64_t scanned;
+  /**
+   * Monitors deflated (and freed).
+   */
+  uint64_t deflated;
+  /**
+   * Time the pass took, grace period included, in ns.
+   */
+  uint64_t elapsed_ns;
+} fastpath_deflation_report;
+
+/**
+ * When the deflation thread deflates (HotSpot's flags in brackets;
+ * `fastpath_deflation_policy_get` returns HotSpot's defaults until set).
+ */
+typedef struct fastpath_deflation_policy {
+  /**
+   * Whether the thread runs passes at all (false: only
+   * `fastpath_deflate_idle_monitors` deflates).
+   */
+  bool enabled;
+  /**
+   * How often the thread looks, ns, > 0 (`AsyncDeflationInterval`, 250 ms).
+   */
+  uint64_t interval_ns;
+  /**
+   * A pass at least this often while any monitor exists, ns
+   * (`GuaranteedAsyncDeflationInterval`, 60 s).
+   */
+  uint64_t guaranteed_interval_ns;
+  /**
+   * Percentage (0..=100) of the ceiling in use that triggers a pass
+   * (`MonitorUsedDeflationThreshold`, 90; 0: every interval).
+   */
+  uint32_t used_threshold_percent;
+  /**
+   * The ceiling per live thread (`AvgMonitorsPerThreadEstimate`, 1024).
+   */
+  uint64_t monitors_per_thread;
+} fastpath_deflation_policy;
+
+/**
+ * How to build a heap (`fastpath_gc_heap_new`).
+ */
+typedef struct fastpath_gc_heap_config {
+  /**
+   * Heap size in bytes: a multiple (at least 4) of the region size.
+   */
+  size_t heap_bytes;
+  /**
+   * Region size in bytes, a power of two in 64 KiB..=32 MiB; 0: the heap
+   * size / 256, rounded up to a power of two and clamped to that range.
+   */
+  size_t region_bytes;
+  /**
+   * The barrier set, as `FASTPATH_GC_BARRIERS` spells it: a preset
+   * (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma
+   * list of barriers (`satb,lrb,cas`). NULL: `shenandoah`.
+   */
+  const char *barriers;
+  /**
+   * `passive` (stop-the-world collections when allocation fails or on
+   * `fastpath_gc_collect`) or `concurrent` (a collector thread; needs a
+   * complete set). NULL: `passive`.
+   */
+  const char *mode;
+  /**
+   * Concurrent mode: run cycles back to back, evacuating all it can
+   * (Shenandoah's aggressive heuristics, for tests).
+   */
+  bool aggressive;
+  /**
+   * Run the heap verifier after every cycle (tests; see
+   * `fastpath_gc_stats.verify_errors`).
+   */
+  bool verify;
+} fastpath_gc_heap_config;
+
+/**
+ * What the collector has done (`fastpath_gc_get_stats`).
+ */
+typedef struct fastpath_gc_stats {
+  /**
+   * Completed cycles (concurrent) or collections (passive).
+   */
+  uint64_t cycles;
+  /**
+   * Pauses, all kinds.
+   */
+  uint64_t pauses;
+  /**
+   * The longest pause, request to release, in ns.
+   */
+  uint64_t max_pause_ns;
+  /**
+   * Objects copied by the collector.
+   */
+  uint64_t evacuated_by_collector;
+  /**
+   * Objects copied by mutators' barriers.
+   */
+  uint64_t evacuated_by_mutators;
+  /**
+   * Regions freed.
+   */
+  uint64_t regions_freed;
+  /**
+   * Verifier runs.
+   */
+  uint64_t verified_cycles;
+  /**
+   * Objects the verifier reached, summed over its runs.
+   */
+  uint64_t verified_objects;
+  /**
+   * Verifier failures (0 when every cycle verified).
+   */
+  uint64_t verify_errors;
+} fastpath_gc_stats;
+
+/**
+ * A reference to a heap object held in a mutator's handle stack (see
+ * `fastpath_gc_alloc`); `FASTPATH_GC_NULL` is the null reference. Valid
+ * on its mutator's thread until `fastpath_gc_roots_truncate` pops it; the
+ * object it roots stays alive (and is updated when moved) meanwhile.
+ */
+typedef uint64_t fastpath_gc_handle;
+
+/**
+ * A lock record (HotSpot `BasicLock`): two words the caller declares as an
+ * automatic variable of the thread that locks with it. Opaque: initialise
+ * with `fastpath_lock_record_init`, end with `fastpath_lock_record_destroy`.
+ * It holds one lock at a time and must not move, be copied or go out of
+ * scope while in use.
+ */
+typedef struct fastpath_lock_record {
+  /**
+   * fastpath's; not the caller's to read or write.
+   */
+  size_t opaque_words[2];
+} fastpath_lock_record;
+
+/**
+ * The header word a C object embeds (one pointer-sized word, 8-byte
+ * aligned on the 64-bit targets fastpath supports). Its address is the object's identity. Never read or
+ * write `opaque_word`: initialise with `fastpath_header_init`, release with
+ * `fastpath_header_destroy`, and see the lifetime rules in the file's top
+ * comment: a locked or inflated header must not move.
+ */
+typedef struct fastpath_header {
+  /**
+   * fastpath's; not the caller's to read or write.
+   */
+  size_t opaque_word;
+} fastpath_header;
+
+/**
  * The pause's calibration (`fastpath_spin_get_calibration`).
  */
 typedef struct fastpath_spin_calibration {
@@ -478,20 +681,6 @@ typedef struct fastpath_spin_calibration {
    */
   uint64_t took_ns;
 } fastpath_spin_calibration;
-
-/**
- * The header word a C object embeds (one pointer-sized word, 8-byte
- * aligned on the 64-bit targets fastpath supports). Its address is the object's identity. Never read or
- * write `opaque_word`: initialise with `fastpath_header_init`, release with
- * `fastpath_header_destroy`, and see the lifetime rules in the file's top
- * comment: a locked or inflated header must not move.
- */
-typedef struct fastpath_header {
-  /**
-   * fastpath's; not the caller's to read or write.
-   */
-  size_t opaque_word;
-} fastpath_header;
 
 /**
  * Monitor statistics (`fastpath_sync_get_stats`).
@@ -527,6 +716,11 @@ typedef struct fastpath_sync_stats {
    */
   uint64_t live_monitors;
 } fastpath_sync_stats;
+
+/**
+ * The null reference.
+ */
+#define FASTPATH_GC_NULL 0
 
 #ifdef __cplusplus
 extern "C" {
@@ -715,6 +909,268 @@ fastpath_status fastpath_cpu_features_string(bool with_microcode,
  * `fastpath_last_error()` where neither answers.
  */
 fastpath_status fastpath_cpu_microcode(uint64_t *out);
+
+/**
+ * Deflates every idle monitor now, in the calling thread, and frees them;
+ * `*out` (optional) gets what the pass did. It waits until every thread
+ * inside a fastpath call has left it (a grace period): do not call it
+ * while holding a lock that a thread must take to get there. Any thread.
+ */
+fastpath_status fastpath_deflate_idle_monitors(struct fastpath_deflation_report *out);
+
+/**
+ * The deflation policy in force (process-wide). Any thread.
+ */
+fastpath_status fastpath_deflation_policy_get(struct fastpath_deflation_policy *out);
+
+/**
+ * Replaces the deflation policy (process-wide; the deflation thread applies
+ * it at once). `FASTPATH_ERR_INVALID_ARGUMENT` (nothing changes) for an
+ * `interval_ns` of 0 (the thread would never sleep) or a
+ * `used_threshold_percent` above 100. Any thread.
+ */
+fastpath_status fastpath_deflation_policy_set(const struct fastpath_deflation_policy *policy);
+
+/**
+ * Builds a heap from `*config`; in concurrent mode, starts its collector
+ * thread. `*out` gets the heap. Refusals: an unknown barrier or mode name
+ * is `FASTPATH_ERR_UNKNOWN_NAME` (the last error lists the accepted
+ * names); a concurrent mode with an incomplete barrier set, or unusable
+ * sizes, `FASTPATH_ERR_INVALID_ARGUMENT`. Any thread.
+ */
+fastpath_status fastpath_gc_heap_new(const struct fastpath_gc_heap_config *config,
+                                     struct fastpath_gc_heap **out);
+
+/**
+ * Frees a heap (NULL: nothing), stopping its collector thread; every
+ * object in it is gone. `FASTPATH_ERR_BUSY` (nothing changes) while a
+ * mutator is attached: detach them all first. A `fastpath_gc_lock` still
+ * (`fastpath_gc_object_lock`) held keeps the heap's memory alive until it is unlocked. Any thread; the
+ * heap must not be used again.
+ */
+fastpath_status fastpath_gc_heap_free(struct fastpath_gc_heap *h);
+
+/**
+ * The heap's collector statistics now. Any thread.
+ */
+fastpath_status fastpath_gc_get_stats(const struct fastpath_gc_heap *h,
+                                      struct fastpath_gc_stats *out);
+
+/**
+ * The heap's barrier set as text (the preset's name, or the comma list),
+ * into `buf` (capacity `cap`, NUL included; `*needed`, optional, gets the
+ * size; `FASTPATH_ERR_BUFFER_TOO_SMALL` if it does not fit). Any thread.
+ */
+fastpath_status fastpath_gc_barriers(const struct fastpath_gc_heap *h,
+                                     char *buf,
+                                     size_t cap,
+                                     size_t *needed);
+
+/**
+ * Bytes in free regions now; the largest object, in words
+ * (`*max_object_words`, optional, header words included). Any thread.
+ */
+fastpath_status fastpath_gc_free_bytes(const struct fastpath_gc_heap *h,
+                                       size_t *free_bytes,
+                                       size_t *max_object_words);
+
+/**
+ * Attaches the calling thread to the heap: `*out` gets its mutator, which
+ * only this thread uses, and which every pause now waits for (poll with
+ * `fastpath_gc_safepoint_poll` in long loops without allocation).
+ */
+fastpath_status fastpath_gc_mutator_attach(const struct fastpath_gc_heap *h,
+                                           struct fastpath_gc_mutator **out);
+
+/**
+ * Detaches a mutator (NULL: nothing): its handles are gone, pauses stop
+ * waiting for it. Its thread; the mutator must not be used again.
+ */
+fastpath_status fastpath_gc_mutator_detach(struct fastpath_gc_mutator *m);
+
+/**
+ * Allocates an object with `nrefs` null references and `ndata` zero data
+ * words; `*out` gets a new handle on it. May stop at a safepoint or
+ * collect. `FASTPATH_ERR_OBJECT_TOO_LARGE` above the heap's maximum,
+ * `FASTPATH_ERR_OUT_OF_MEMORY` if no space is left after collecting.
+ */
+fastpath_status fastpath_gc_alloc(struct fastpath_gc_mutator *m,
+                                  size_t nrefs,
+                                  size_t ndata,
+                                  fastpath_gc_handle *out);
+
+/**
+ * Loads reference field `i` of `obj` (through the heap's load barriers):
+ * `*out` gets a new handle on the referent, or `FASTPATH_GC_NULL` (no
+ * handle pushed) for a null field.
+ */
+fastpath_status fastpath_gc_load(struct fastpath_gc_mutator *m,
+                                 fastpath_gc_handle obj,
+                                 size_t i,
+                                 fastpath_gc_handle *out);
+
+/**
+ * Stores `value` (`FASTPATH_GC_NULL`: null) into reference field `i` of
+ * `obj`, through the heap's store barriers.
+ */
+fastpath_status fastpath_gc_store(struct fastpath_gc_mutator *m,
+                                  fastpath_gc_handle obj,
+                                  size_t i,
+                                  fastpath_gc_handle value);
+
+/**
+ * Compare-and-swaps reference field `i` of `obj` from `expected` to `new`
+ * (either may be `FASTPATH_GC_NULL`); `*swapped` gets whether it did. The
+ * comparison is by object, whichever copy the field holds.
+ */
+fastpath_status fastpath_gc_cas(struct fastpath_gc_mutator *m,
+                                fastpath_gc_handle obj,
+                                size_t i,
+                                fastpath_gc_handle expected,
+                                fastpath_gc_handle new_,
+                                bool *swapped);
+
+/**
+ * Reads data word `j` of `obj` into `*out`.
+ */
+fastpath_status fastpath_gc_read(struct fastpath_gc_mutator *m,
+                                 fastpath_gc_handle obj,
+                                 size_t j,
+                                 size_t *out);
+
+/**
+ * Writes `value` into data word `j` of `obj`.
+ */
+fastpath_status fastpath_gc_write(struct fastpath_gc_mutator *m,
+                                  fastpath_gc_handle obj,
+                                  size_t j,
+                                  size_t value);
+
+/**
+ * The object's reference and data field counts.
+ */
+fastpath_status fastpath_gc_shape(struct fastpath_gc_mutator *m,
+                                  fastpath_gc_handle obj,
+                                  size_t *nrefs,
+                                  size_t *ndata);
+
+/**
+ * Whether `a` and `b` (either may be `FASTPATH_GC_NULL`) are the same
+ * object (the `acmp` of a Brooks heap, where two copies may exist).
+ */
+fastpath_status fastpath_gc_same(struct fastpath_gc_mutator *m,
+                                 fastpath_gc_handle a,
+                                 fastpath_gc_handle b,
+                                 bool *out);
+
+/**
+ * Points the existing handle `h` at `value` (not null), e.g. to walk a
+ * list without growing the handle stack.
+ */
+fastpath_status fastpath_gc_set_root(struct fastpath_gc_mutator *m,
+                                     fastpath_gc_handle h,
+                                     fastpath_gc_handle value);
+
+/**
+ * The handle stack's depth (a scope's mark for `fastpath_gc_roots_truncate`).
+ */
+fastpath_status fastpath_gc_roots_len(struct fastpath_gc_mutator *m, size_t *out);
+
+/**
+ * Pops handles down to depth `len` (a larger `len`: nothing): the popped
+ * handles become dangling and their objects may be collected.
+ */
+fastpath_status fastpath_gc_roots_truncate(struct fastpath_gc_mutator *m, size_t len);
+
+/**
+ * Makes the object `obj` roots a root of the whole heap, for as long as the
+ * heap lives (there is no removal); `*out` gets its index, which any
+ * mutator of the heap may pass to `fastpath_gc_global_get`. This is how
+ * threads share objects.
+ */
+fastpath_status fastpath_gc_global_new(struct fastpath_gc_mutator *m,
+                                       fastpath_gc_handle obj,
+                                       size_t *out);
+
+/**
+ * `*out` gets a new handle on the object global root `index` holds.
+ * `FASTPATH_ERR_INVALID_ARGUMENT` for an index never issued by this heap.
+ */
+fastpath_status fastpath_gc_global_get(struct fastpath_gc_mutator *m,
+                                       size_t index,
+                                       fastpath_gc_handle *out);
+
+/**
+ * Stops here if a pause is requested (a loop that neither allocates nor
+ * collects must call this now and then).
+ */
+fastpath_status fastpath_gc_safepoint_poll(struct fastpath_gc_mutator *m);
+
+/**
+ * Collects: a stop-the-world collection in passive mode; in concurrent
+ * mode, waits (in a safe region) until the collector finishes a new cycle.
+ */
+fastpath_status fastpath_gc_collect(struct fastpath_gc_mutator *m);
+
+/**
+ * Runs `f(arg)` as a safe region (HotSpot's "in native"): pauses may run
+ * and move objects meanwhile, so `f` must not use this mutator or its
+ * handles; it may block (join a thread, wait for I/O) without stalling the
+ * collector. Other fastpath calls, other mutators' included, are fine.
+ */
+fastpath_status fastpath_gc_safe_region(struct fastpath_gc_mutator *m, void (*f)(void*), void *arg);
+
+/**
+ * Locks the object `obj` roots (`fastpath::sync`, reentrant), blocking in
+ * a safe region while another thread holds it; `*out` gets the lock. The
+ * object is pinned (never moved) while locked. Release it with
+ * `fastpath_gc_unlock` on this thread.
+ */
+fastpath_status fastpath_gc_lock(struct fastpath_gc_mutator *m,
+                                 fastpath_gc_handle obj,
+                                 struct fastpath_gc_object_lock **out);
+
+/**
+ * Releases a lock from `fastpath_gc_lock` (NULL: nothing) on the thread
+ * that took it; the lock must not be used again.
+ */
+fastpath_status fastpath_gc_unlock(struct fastpath_gc_object_lock *l);
+
+/**
+ * Initialises the record at `r` (idle). `r` must be writable, on the
+ * calling thread's stack, and not a record in use.
+ */
+fastpath_status fastpath_lock_record_init(struct fastpath_lock_record *r);
+
+/**
+ * Ends the record's life. `FASTPATH_ERR_BUSY` (nothing changes) if it
+ * still holds a lock: exit with it first. Calling thread only.
+ */
+fastpath_status fastpath_lock_record_destroy(struct fastpath_lock_record *r);
+
+/**
+ * Whether a lock taken with the record is held. Calling thread only.
+ */
+fastpath_status fastpath_lock_record_in_use(const struct fastpath_lock_record *r, bool *out);
+
+/**
+ * `monitorenter` with the caller's record `r` (idle): a legacy stack-lock
+ * whatever the thread's locking mode, blocking while another thread holds
+ * the object; reentrant (a nested enter uses another record). An in-use
+ * record is `FASTPATH_ERR_ILLEGAL_MONITOR_STATE` and nothing changes.
+ * Release with `fastpath_monitor_exit_with_record` and the same record, on
+ * the same thread; same-object locks are released in reverse order.
+ */
+fastpath_status fastpath_monitor_enter_with_record(struct fastpath_header *h,
+                                                   struct fastpath_lock_record *r);
+
+/**
+ * `monitorexit` of a lock taken with `fastpath_monitor_enter_with_record`
+ * and `r`. `FASTPATH_ERR_ILLEGAL_MONITOR_STATE` (nothing changes) if `r`
+ * does not hold `h`.
+ */
+fastpath_status fastpath_monitor_exit_with_record(struct fastpath_header *h,
+                                                  struct fastpath_lock_record *r);
 
 /**
  * One pause: the configured spin-wait instruction (PAUSE, TPAUSE, ISB,

@@ -11,6 +11,13 @@
  *   fastpath::CodeCache   owns a code cache and the entries it installs:
  *                         install() returns a CodeEntry, freed when it goes
  *                         out of scope (or with free()).
+ *   fastpath::RecordLockGuard  a legacy stack-lock whose lock record is a
+ *                         member of the guard (so it lives on the stack, as
+ *                         the record must); enter/exit with it.
+ *   fastpath::GcHeap, GcMutator, GcScope, GcLock  a GC heap (freed last), a
+ *                         thread's mutator (detached in the destructor), a
+ *                         handle scope (pops the handles pushed in it) and
+ *                         an object lock (unlocks in the destructor).
  */
 #ifndef FASTPATH_HPP
 #define FASTPATH_HPP
@@ -108,6 +115,108 @@ class LockGuard {
 
  private:
   Header &h_;
+};
+
+/** Holds a Header's lock through a lock record that is part of the guard
+ * (a legacy stack-lock in any locking mode). Declare it as a local. */
+class RecordLockGuard {
+ public:
+  explicit RecordLockGuard(Header &h) : h_(h) {
+    check(fastpath_lock_record_init(&rec_));
+    check(fastpath_monitor_enter_with_record(h_.native(), &rec_));
+  }
+  ~RecordLockGuard() {
+    (void)fastpath_monitor_exit_with_record(h_.native(), &rec_);
+    (void)fastpath_lock_record_destroy(&rec_);
+  }
+  RecordLockGuard(const RecordLockGuard &) = delete;
+  RecordLockGuard &operator=(const RecordLockGuard &) = delete;
+
+ private:
+  Header &h_;
+  fastpath_lock_record rec_;
+};
+
+/** A GC heap; destroy it after every GcMutator on it. */
+class GcHeap {
+ public:
+  /** `barriers`/`mode` as FASTPATH_GC_BARRIERS / FASTPATH_GC_MODE spell them. */
+  GcHeap(std::size_t heap_bytes, const char *barriers, const char *mode, bool verify = false) {
+    fastpath_gc_heap_config cfg = {heap_bytes, 0, barriers, mode, false, verify};
+    check(fastpath_gc_heap_new(&cfg, &heap_));
+  }
+  ~GcHeap() { (void)fastpath_gc_heap_free(heap_); }
+  GcHeap(const GcHeap &) = delete;
+  GcHeap &operator=(const GcHeap &) = delete;
+
+  fastpath_gc_stats stats() const {
+    fastpath_gc_stats s;
+    check(fastpath_gc_get_stats(heap_, &s));
+    return s;
+  }
+  fastpath_gc_heap *native() noexcept { return heap_; }
+
+ private:
+  fastpath_gc_heap *heap_ = nullptr;
+};
+
+/** The calling thread's mutator on a heap (this thread only). */
+class GcMutator {
+ public:
+  explicit GcMutator(GcHeap &heap) { check(fastpath_gc_mutator_attach(heap.native(), &m_)); }
+  ~GcMutator() { (void)fastpath_gc_mutator_detach(m_); }
+  GcMutator(const GcMutator &) = delete;
+  GcMutator &operator=(const GcMutator &) = delete;
+
+  fastpath_gc_handle alloc(std::size_t nrefs, std::size_t ndata) {
+    fastpath_gc_handle h;
+    check(fastpath_gc_alloc(m_, nrefs, ndata, &h));
+    return h;
+  }
+  fastpath_gc_handle load(fastpath_gc_handle obj, std::size_t i) {
+    fastpath_gc_handle h;
+    check(fastpath_gc_load(m_, obj, i, &h));
+    return h;
+  }
+  void store(fastpath_gc_handle obj, std::size_t i, fastpath_gc_handle value) {
+    check(fastpath_gc_store(m_, obj, i, value));
+  }
+  uintptr_t read(fastpath_gc_handle obj, std::size_t j) {
+    uintptr_t v;
+    check(fastpath_gc_read(m_, obj, j, &v));
+    return v;
+  }
+  void write(fastpath_gc_handle obj, std::size_t j, uintptr_t v) { check(fastpath_gc_write(m_, obj, j, v)); }
+  void collect() { check(fastpath_gc_collect(m_)); }
+  fastpath_gc_mutator *native() noexcept { return m_; }
+
+ private:
+  fastpath_gc_mutator *m_ = nullptr;
+};
+
+/** Pops, at the end of its scope, the handles pushed during it. */
+class GcScope {
+ public:
+  explicit GcScope(GcMutator &m) : m_(m) { check(fastpath_gc_roots_len(m_.native(), &mark_)); }
+  ~GcScope() { (void)fastpath_gc_roots_truncate(m_.native(), mark_); }
+  GcScope(const GcScope &) = delete;
+  GcScope &operator=(const GcScope &) = delete;
+
+ private:
+  GcMutator &m_;
+  std::size_t mark_ = 0;
+};
+
+/** Holds a heap object's lock (the object is pinned meanwhile). */
+class GcLock {
+ public:
+  GcLock(GcMutator &m, fastpath_gc_handle obj) { check(fastpath_gc_lock(m.native(), obj, &l_)); }
+  ~GcLock() { (void)fastpath_gc_unlock(l_); }
+  GcLock(const GcLock &) = delete;
+  GcLock &operator=(const GcLock &) = delete;
+
+ private:
+  fastpath_gc_object_lock *l_ = nullptr;
 };
 
 class CodeCache;

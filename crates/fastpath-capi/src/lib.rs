@@ -14,6 +14,9 @@
 //! |---|---|
 //! | `status.rs` | `fastpath_status`, `fastpath_status_str`, `fastpath_last_error`, panic containment |
 //! | `sync.rs` | headers, enter/exit/try-enter, wait/notify, hash, threads, locking mode, stats |
+//! | `lock_record.rs` | legacy stack-locking with a caller's lock record (`BasicLock`) |
+//! | `deflation.rs` | a deflation pass on request, the deflation thread's policy |
+//! | `gc.rs` | a GC heap by barrier-set and mode names, mutators, handles, accesses, safepoints, locks, collections |
 //! | `code.rs` | code caches, install/batch/patch/free, fence, publish |
 //! | `spin.rs` | the pause, its calibration, a budgeted spin-wait |
 //! | `cpu.rs` | the identification struct, feature names and string, microcode |
@@ -41,6 +44,9 @@
 pub mod code;
 pub mod config;
 pub mod cpu;
+pub mod deflation;
+pub mod gc;
+pub mod lock_record;
 pub mod spin;
 pub mod status;
 pub mod sync;

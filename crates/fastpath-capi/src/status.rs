@@ -75,13 +75,22 @@ pub enum fastpath_status {
     /// A bug in fastpath: a Rust panic was caught at the boundary. The
     /// message has the panic's text. The object involved may be unusable.
     FASTPATH_ERR_PANIC = 19,
+    /// The GC heap has no space for the object even after collecting.
+    FASTPATH_ERR_OUT_OF_MEMORY = 20,
+    /// The object would not fit in a TLAB (`fastpath_gc_max_object_words`).
+    FASTPATH_ERR_OBJECT_TOO_LARGE = 21,
+    /// A reference or data field index past the object's fields.
+    FASTPATH_ERR_FIELD_OUT_OF_RANGE = 22,
+    /// Not a live GC handle of this mutator: popped from its stack
+    /// (`fastpath_gc_roots_truncate`), another mutator's, or never issued.
+    FASTPATH_ERR_DANGLING_HANDLE = 23,
 }
 
 use fastpath_status::*;
 
 impl fastpath_status {
     /// Every status, in value order (for `fastpath_status_str` and tests).
-    pub(crate) const ALL: [fastpath_status; 20] = [
+    pub(crate) const ALL: [fastpath_status; 24] = [
         FASTPATH_OK,
         FASTPATH_ERR_NULL,
         FASTPATH_ERR_MISALIGNED,
@@ -102,6 +111,10 @@ impl fastpath_status {
         FASTPATH_ERR_UNAVAILABLE,
         FASTPATH_ERR_BUFFER_TOO_SMALL,
         FASTPATH_ERR_PANIC,
+        FASTPATH_ERR_OUT_OF_MEMORY,
+        FASTPATH_ERR_OBJECT_TOO_LARGE,
+        FASTPATH_ERR_FIELD_OUT_OF_RANGE,
+        FASTPATH_ERR_DANGLING_HANDLE,
     ];
 
     /// The text `fastpath_status_str` returns, NUL-terminated.
@@ -127,6 +140,10 @@ impl fastpath_status {
             FASTPATH_ERR_UNAVAILABLE => c"not available on this machine",
             FASTPATH_ERR_BUFFER_TOO_SMALL => c"buffer too small",
             FASTPATH_ERR_PANIC => c"internal error (a Rust panic was caught)",
+            FASTPATH_ERR_OUT_OF_MEMORY => c"GC heap out of memory",
+            FASTPATH_ERR_OBJECT_TOO_LARGE => c"object too large for the GC heap",
+            FASTPATH_ERR_FIELD_OUT_OF_RANGE => c"field index out of range",
+            FASTPATH_ERR_DANGLING_HANDLE => c"dangling GC handle",
         }
     }
 }

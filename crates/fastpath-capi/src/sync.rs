@@ -133,7 +133,7 @@ pub struct fastpath_thread(SyncThread);
 /// promise (the function contract): the header was initialised and stays
 /// at its address for the duration of the call.
 #[inline(always)]
-fn header<'a>(h: *const fastpath_header) -> Result<Pin<&'a Header>, fastpath_status> {
+pub(crate) fn header<'a>(h: *const fastpath_header) -> Result<Pin<&'a Header>, fastpath_status> {
     aligned::<_, Header>(h, "the header")?;
     // SAFETY: non-NULL and aligned (checked), same size as `Header`
     // (asserted above); the caller's contract: it was initialised by
@@ -143,7 +143,7 @@ fn header<'a>(h: *const fastpath_header) -> Result<Pin<&'a Header>, fastpath_sta
     Ok(unsafe { Pin::new_unchecked(&*h.cast::<Header>()) })
 }
 
-fn sync_status(e: SyncError) -> fastpath_status {
+pub(crate) fn sync_status(e: SyncError) -> fastpath_status {
     let status = match e {
         SyncError::IllegalMonitorState | SyncError::AlreadyHeld => FASTPATH_ERR_ILLEGAL_MONITOR_STATE,
         SyncError::Interrupted => FASTPATH_ERR_INTERRUPTED,

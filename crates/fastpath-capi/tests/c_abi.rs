@@ -203,6 +203,20 @@ fn pthreads_mutual_exclusion_wait_notify_interrupt_and_exit_holding_a_lock() {
     let out = run(&exe, &[], &[]);
     assert!(passed(&out, "test_threads") >= 10);
     assert!(out.contains("increments checked: 80000"), "{out}");
+    assert!(out.contains("legacy increments checked: 80000"), "{out}");
+}
+
+#[test]
+fn gc_heap_from_c_keeps_a_linked_list_across_collections_and_locks_objects() {
+    let exe = compile(
+        "test_gc",
+        &["crates/fastpath-capi/tests/c/test_gc.c"],
+        Link::Static,
+    );
+    let out = run(&exe, &[], &[]);
+    assert!(passed(&out, "test_gc") >= 100);
+    assert_eq!(out.matches(" nodes intact after ").count(), 5, "{out}");
+    assert!(out.contains("locked increments checked: 3000"), "{out}");
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -239,7 +253,7 @@ fn cpp_raii_wrappers() {
         Link::Static,
     );
     let out = run(&exe, &[], &[]);
-    assert!(passed(&out, "test_raii") >= 8);
+    assert!(passed(&out, "test_raii") >= 110);
 }
 
 #[test]

@@ -14,11 +14,11 @@ static void version_and_statuses(void) {
   char expect[32];
   snprintf(expect, sizeof expect, "%d.%d.%d", FASTPATH_VERSION_MAJOR, FASTPATH_VERSION_MINOR, FASTPATH_VERSION_PATCH);
   CHECK(strcmp(fastpath_version_string(), expect) == 0);
-  for (int s = FASTPATH_OK; s <= FASTPATH_ERR_PANIC; s++) {
+  for (int s = FASTPATH_OK; s <= FASTPATH_ERR_DANGLING_HANDLE; s++) {
     CHECK(fastpath_status_str(s) != NULL);
     CHECK(strcmp(fastpath_status_str(s), "unknown status") != 0);
   }
-  CHECK(strcmp(fastpath_status_str(FASTPATH_ERR_PANIC + 1), "unknown status") == 0);
+  CHECK(strcmp(fastpath_status_str(FASTPATH_ERR_DANGLING_HANDLE + 1), "unknown status") == 0);
   CHECK(strcmp(fastpath_status_str(-1), "unknown status") == 0);
   CHECK(strcmp(fastpath_status_str(FASTPATH_OK), "ok") == 0);
   /* The detailed message of the last failure on this thread. */
@@ -340,7 +340,165 @@ static void configuration_read_back(void) {
   CHECK(strstr(fastpath_last_error(), "already in force") != NULL);
 }
 
+/* Legacy stack-locking with records the caller keeps on its stack, in
+ * every locking mode (a record makes it a stack-lock), and in legacy mode
+ * through the record-less enter/exit. */
+static void lock_records(void) {
+  struct object o;
+  fastpath_lock_record r1, r2;
+  bool b;
+  fastpath_lock_state st;
+  CHECK_STATUS(fastpath_lock_record_init(NULL), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_lock_record_init((fastpath_lock_record *)((char *)&r1 + 1)), FASTPATH_ERR_MISALIGNED);
+  CHECK_OK(fastpath_lock_record_init(&r1));
+  CHECK_OK(fastpath_lock_record_init(&r2));
+  CHECK_OK(fastpath_header_init(&o.header));
+  CHECK_STATUS(fastpath_monitor_enter_with_record(&o.header, NULL), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_lock_record_in_use(&r1, NULL), FASTPATH_ERR_NULL);
+
+  CHECK_OK(fastpath_monitor_enter_with_record(&o.header, &r1));
+  CHECK_OK(fastpath_lock_record_in_use(&r1, &b));
+  CHECK(b);
+  CHECK_OK(fastpath_holds_lock(&o.header, &b));
+  CHECK(b);
+  CHECK_OK(fastpath_header_lock_state(&o.header, &st));
+  CHECK(st == FASTPATH_FAST_LOCKED); /* a stack-lock: no monitor */
+  /* One lock per record: the record in use is refused, nothing changes. */
+  CHECK_STATUS(fastpath_monitor_enter_with_record(&o.header, &r1), FASTPATH_ERR_ILLEGAL_MONITOR_STATE);
+  CHECK_STATUS(fastpath_lock_record_destroy(&r1), FASTPATH_ERR_BUSY);
+  /* Recursion with a second record, still no monitor. */
+  CHECK_OK(fastpath_monitor_enter_with_record(&o.header, &r2));
+  CHECK_OK(fastpath_header_lock_state(&o.header, &st));
+  CHECK(st == FASTPATH_FAST_LOCKED);
+  /* An idle record does not hold the object. */
+  fastpath_lock_record idle;
+  CHECK_OK(fastpath_lock_record_init(&idle));
+  CHECK_STATUS(fastpath_monitor_exit_with_record(&o.header, &idle), FASTPATH_ERR_ILLEGAL_MONITOR_STATE);
+  CHECK_OK(fastpath_lock_record_destroy(&idle));
+  CHECK_OK(fastpath_monitor_exit_with_record(&o.header, &r2));
+  CHECK_OK(fastpath_holds_lock(&o.header, &b));
+  CHECK(b);
+  /* The hash of an object I stack-locked; it survives the unlock. */
+  uint32_t h1, h2;
+  CHECK_OK(fastpath_identity_hash(&o.header, &h1));
+  CHECK_OK(fastpath_monitor_exit_with_record(&o.header, &r1));
+  CHECK_OK(fastpath_lock_record_in_use(&r1, &b));
+  CHECK(!b);
+  CHECK_OK(fastpath_holds_lock(&o.header, &b));
+  CHECK(!b);
+  CHECK_OK(fastpath_identity_hash(&o.header, &h2));
+  CHECK(h1 == h2);
+  CHECK_STATUS(fastpath_monitor_exit_with_record(&o.header, &r1), FASTPATH_ERR_ILLEGAL_MONITOR_STATE);
+
+  /* Wait on a stack-locked object inflates it and keeps the record's lock. */
+  CHECK_OK(fastpath_monitor_enter_with_record(&o.header, &r1));
+  CHECK_STATUS(fastpath_monitor_wait(&o.header, 1000), FASTPATH_ERR_TIMED_OUT);
+  CHECK_OK(fastpath_header_lock_state(&o.header, &st));
+  CHECK(st == FASTPATH_INFLATED);
+  CHECK_OK(fastpath_holds_lock(&o.header, &b));
+  CHECK(b);
+  CHECK_OK(fastpath_monitor_exit_with_record(&o.header, &r1));
+  CHECK_OK(fastpath_holds_lock(&o.header, &b));
+  CHECK(!b);
+  CHECK_OK(fastpath_lock_record_destroy(&r1));
+  CHECK_OK(fastpath_lock_record_destroy(&r2));
+  CHECK_OK(fastpath_header_destroy(&o.header));
+
+  /* Legacy mode: the plain enter/exit stack-lock too (per-thread records). */
+  fastpath_locking_mode mode;
+  CHECK_OK(fastpath_set_thread_locking_mode(FASTPATH_LOCKING_LEGACY));
+  CHECK_OK(fastpath_current_locking_mode(&mode));
+  CHECK(mode == FASTPATH_LOCKING_LEGACY);
+  CHECK_OK(fastpath_header_init(&o.header));
+  CHECK_OK(fastpath_monitor_enter(&o.header));
+  CHECK_OK(fastpath_monitor_enter(&o.header));
+  CHECK_OK(fastpath_header_lock_state(&o.header, &st));
+  CHECK(st == FASTPATH_FAST_LOCKED);
+  size_t woken = 9;
+  CHECK_OK(fastpath_monitor_notify(&o.header, &woken)); /* nobody waits */
+  CHECK(woken == 0);
+  CHECK_OK(fastpath_monitor_exit(&o.header));
+  CHECK_OK(fastpath_monitor_exit(&o.header));
+  CHECK_STATUS(fastpath_monitor_exit(&o.header), FASTPATH_ERR_ILLEGAL_MONITOR_STATE);
+  CHECK_OK(fastpath_header_lock_state(&o.header, &st));
+  CHECK(st == FASTPATH_UNLOCKED);
+  CHECK_OK(fastpath_set_thread_locking_mode(FASTPATH_LOCKING_LIGHTWEIGHT));
+  CHECK_OK(fastpath_header_destroy(&o.header));
+}
+
+/* Deflation: the policy's defaults and checks, a pass on request that
+ * turns an idle monitor back into a plain header (hash kept) and leaves a
+ * held one alone. main() turned the deflation thread off first, so only
+ * the passes asked for here deflate. */
+static void deflation(void) {
+  fastpath_deflation_policy p, q;
+  CHECK_STATUS(fastpath_deflation_policy_get(NULL), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_deflation_policy_set(NULL), FASTPATH_ERR_NULL);
+  CHECK_OK(fastpath_deflation_policy_get(&p));
+  CHECK(!p.enabled);
+  CHECK(p.interval_ns == 250000000ull && p.guaranteed_interval_ns == 60000000000ull);
+  CHECK(p.used_threshold_percent == 90 && p.monitors_per_thread == 1024);
+  q = p;
+  q.interval_ns = 0;
+  CHECK_STATUS(fastpath_deflation_policy_set(&q), FASTPATH_ERR_INVALID_ARGUMENT);
+  q = p;
+  q.used_threshold_percent = 101;
+  CHECK_STATUS(fastpath_deflation_policy_set(&q), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_OK(fastpath_deflation_policy_get(&q));
+  CHECK(q.interval_ns == p.interval_ns && q.used_threshold_percent == 90);
+
+  struct object idle, held;
+  fastpath_lock_state st;
+  uint32_t h1, h2;
+  CHECK_OK(fastpath_header_init_with_spare_bits(&idle.header, 0xAB0));
+  CHECK_OK(fastpath_header_init(&held.header));
+  /* Inflate both through a timed wait; keep `held` locked. */
+  CHECK_OK(fastpath_monitor_enter(&idle.header));
+  CHECK_STATUS(fastpath_monitor_wait(&idle.header, 1000), FASTPATH_ERR_TIMED_OUT);
+  CHECK_OK(fastpath_identity_hash(&idle.header, &h1));
+  CHECK_OK(fastpath_monitor_exit(&idle.header));
+  CHECK_OK(fastpath_monitor_enter(&held.header));
+  CHECK_STATUS(fastpath_monitor_wait(&held.header, 1000), FASTPATH_ERR_TIMED_OUT);
+  CHECK_OK(fastpath_header_lock_state(&idle.header, &st));
+  CHECK(st == FASTPATH_INFLATED);
+
+  fastpath_sync_stats before, after;
+  fastpath_deflation_report rep = {0, 0, 0};
+  CHECK_OK(fastpath_sync_get_stats(&before));
+  CHECK_OK(fastpath_deflate_idle_monitors(&rep));
+  CHECK_OK(fastpath_sync_get_stats(&after));
+  CHECK(rep.deflated >= 1 && rep.scanned >= rep.deflated + 1);
+  CHECK(after.deflation_passes >= before.deflation_passes + 1);
+  CHECK(after.monitors_deflated >= before.monitors_deflated + rep.deflated);
+  CHECK_OK(fastpath_header_lock_state(&idle.header, &st));
+  CHECK(st == FASTPATH_UNLOCKED);
+  CHECK_OK(fastpath_header_lock_state(&held.header, &st));
+  CHECK(st == FASTPATH_INFLATED); /* held: never deflated */
+  bool b;
+  CHECK_OK(fastpath_holds_lock(&held.header, &b));
+  CHECK(b);
+  CHECK_OK(fastpath_identity_hash(&idle.header, &h2));
+  CHECK(h1 == h2);
+  /* Back at fast-lock cost: no monitor on the next lock. */
+  CHECK_OK(fastpath_monitor_enter(&idle.header));
+  CHECK_OK(fastpath_header_lock_state(&idle.header, &st));
+  CHECK(st == FASTPATH_FAST_LOCKED);
+  CHECK_OK(fastpath_monitor_exit(&idle.header));
+  CHECK_OK(fastpath_monitor_exit(&held.header));
+  CHECK_OK(fastpath_deflate_idle_monitors(NULL)); /* the report is optional */
+  CHECK_OK(fastpath_header_lock_state(&held.header, &st));
+  CHECK(st == FASTPATH_UNLOCKED);
+  CHECK_OK(fastpath_header_destroy(&idle.header));
+  CHECK_OK(fastpath_header_destroy(&held.header));
+}
+
 int main(void) {
+  /* Only explicit passes deflate in this program (deterministic stats). */
+  fastpath_deflation_policy policy;
+  CHECK_OK(fastpath_deflation_policy_get(&policy));
+  CHECK(policy.enabled); /* HotSpot's default */
+  policy.enabled = false;
+  CHECK_OK(fastpath_deflation_policy_set(&policy));
   version_and_statuses();
   headers_and_monitors();
   threads_and_interrupts();
@@ -348,6 +506,8 @@ int main(void) {
   spinning();
   cpu_identification();
   configuration_read_back();
+  lock_records();
+  deflation();
   report_passed("test_api");
   return 0;
 }

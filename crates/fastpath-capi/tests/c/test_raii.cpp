@@ -1,6 +1,7 @@
 // The C++ RAII wrappers of fastpath.hpp: a lock guard used from several
-// std::threads with wait/notify, errors as exceptions, and a code-cache
-// owner whose entries free themselves (x86-64 machine code).
+// std::threads with wait/notify, errors as exceptions, record lock guards
+// in legacy mode, a GC heap/mutator/scope/lock, and a code-cache owner
+// whose entries free themselves (x86-64 machine code).
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -53,6 +54,58 @@ int main() {
     CHECK(false);
   } catch (const fastpath::Error &e) {
     CHECK(e.status() == FASTPATH_ERR_ILLEGAL_MONITOR_STATE);
+  }
+
+  // Legacy stack-locks whose records live in the guards, from 2 threads
+  // in legacy mode (so they contend and inflate through INFLATING).
+  {
+    Account shared;
+    std::vector<std::thread> legacy;
+    for (int t = 0; t < 2; t++)
+      legacy.emplace_back([&] {
+        fastpath::check(fastpath_set_thread_locking_mode(FASTPATH_LOCKING_LEGACY));
+        for (int i = 0; i < 5000; i++) {
+          fastpath::RecordLockGuard g(shared.header);
+          fastpath::RecordLockGuard nested(shared.header);  // recursion: a second record
+          shared.balance++;
+        }
+      });
+    for (auto &t : legacy) t.join();
+    CHECK(shared.balance == 10000);
+    CHECK(!shared.header.held_by_current_thread());
+  }
+
+  // A GC heap: a 100-node list, built in a scope that pops its temporaries,
+  // survives collections; a node can be locked.
+  {
+    fastpath::GcHeap heap(8u << 20, "g1", "passive", true);
+    {
+      fastpath::GcMutator m(heap);
+      fastpath_gc_handle head = m.alloc(1, 1);
+      {
+        fastpath::GcScope scope(m);
+        fastpath_gc_handle prev = head;
+        for (uintptr_t i = 1; i < 100; i++) {
+          fastpath_gc_handle n = m.alloc(1, 1);
+          m.write(n, 0, i);
+          m.store(prev, 0, n);
+          prev = n;
+          m.alloc(0, 40);  // garbage
+        }
+      }
+      m.collect();
+      m.collect();
+      uintptr_t i = 0;
+      {
+        fastpath::GcScope scope(m);
+        for (fastpath_gc_handle n = head; n != FASTPATH_GC_NULL; n = m.load(n, 0)) CHECK(m.read(n, 0) == i++);
+      }
+      CHECK(i == 100);
+      fastpath::GcLock lock(m, head);
+      m.collect();  // the locked head is pinned, the rest may move
+      CHECK(m.read(head, 0) == 0);
+    }
+    CHECK(heap.stats().cycles == 3 && heap.stats().verify_errors == 0);
   }
 
 #if defined(__x86_64__)

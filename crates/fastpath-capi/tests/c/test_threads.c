@@ -48,6 +48,45 @@ static void mutual_exclusion(void) {
   CHECK_OK(fastpath_header_destroy(&counter.header));
 }
 
+/* The same guarded counter in legacy mode: even threads lock with a record
+ * on their own stack (as compiled code passes a BasicLock), odd ones with
+ * the record-less enter/exit, so contenders meet stack-locks and inflate
+ * them through INFLATING. */
+static void *increment_legacy(void *arg) {
+  long id = (long)arg;
+  CHECK_OK(fastpath_set_thread_locking_mode(FASTPATH_LOCKING_LEGACY));
+  for (int i = 0; i < INCREMENTS; i++) {
+    fastpath_lock_record rec;
+    CHECK_OK(fastpath_lock_record_init(&rec));
+    if (id % 2 == 0) {
+      CHECK_OK(fastpath_monitor_enter_with_record(&counter.header, &rec));
+    } else {
+      CHECK_OK(fastpath_monitor_enter(&counter.header));
+    }
+    long v = counter.value;
+    if (i % 64 == 0) sched_yield();
+    counter.value = v + 1;
+    if (id % 2 == 0) {
+      CHECK_OK(fastpath_monitor_exit_with_record(&counter.header, &rec));
+    } else {
+      CHECK_OK(fastpath_monitor_exit(&counter.header));
+    }
+    CHECK_OK(fastpath_lock_record_destroy(&rec));
+  }
+  return NULL;
+}
+
+static void legacy_mutual_exclusion(void) {
+  pthread_t t[THREADS];
+  counter.value = 0;
+  CHECK_OK(fastpath_header_init(&counter.header));
+  for (long i = 0; i < THREADS; i++) CHECK(pthread_create(&t[i], NULL, increment_legacy, (void *)i) == 0);
+  for (int i = 0; i < THREADS; i++) CHECK(pthread_join(t[i], NULL) == 0);
+  CHECK(counter.value == (long)THREADS * INCREMENTS);
+  printf("legacy increments checked: %ld\n", counter.value);
+  CHECK_OK(fastpath_header_destroy(&counter.header));
+}
+
 /* A one-slot queue: a producer waits while full, a consumer while empty. */
 struct slot {
   fastpath_header header;
@@ -232,6 +271,7 @@ static void spin_wait_across_threads(void) {
 
 int main(void) {
   mutual_exclusion();
+  legacy_mutual_exclusion();
   wait_notify();
   interrupt_a_waiter();
   thread_exit_holding_a_lock(lock_and_exit);

@@ -1,0 +1,712 @@
+//! The garbage-collected heap from C: a heap with a barrier set and a mode
+//! chosen by name, one mutator per thread, allocation, reference and data
+//! accesses through the barriers, a handle stack of roots, safepoints,
+//! safe regions, object locks and collections (over `fastpath::gc`).
+//!
+//! Where it sits: beside `sync.rs`. A C runtime cannot hold the Rust
+//! library's `Obj` (a reference valid until the mutator's next safepoint,
+//! which the borrow checker enforces), so every object crosses the boundary
+//! as a *handle*: an entry of the mutator's handle stack, which the
+//! collector updates when it moves the object. `fastpath_gc_handle` packs
+//! the entry's index (low 32 bits) and a serial number (high 32 bits); this
+//! file keeps, per mutator, a mirror of the stack with each entry's serial,
+//! so a popped, never-issued or other mutator's handle is
+//! `FASTPATH_ERR_DANGLING_HANDLE`, never a wild access. Handle 0
+//! (`FASTPATH_GC_NULL`) is the null reference.
+//!
+//! The mutators bound here use the run-time barrier set (`gc::Dynamic`):
+//! one C type for every set, at the cost of a test of the heap's set in
+//! each barrier (Rust callers can monomorphise with `gc::Static`).
+//!
+//! Threads: a heap may be shared by any threads; a mutator belongs to the
+//! thread that attached it, as a `fastpath_gc_lock` does to the thread that
+//! took it (`fastpath_gc_object_lock`). Every other attached mutator must reach a safepoint for a pause
+//! to run: a thread blocks outside fastpath (a join, a read) only inside
+//! `fastpath_gc_safe_region`, or the collector (and any mutator waiting for
+//! it) waits for it.
+
+use core::ffi::{c_char, c_void};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use std::sync::Mutex;
+
+use fastpath_core::gc::{
+    BarrierBits, Dynamic, GcError, GcMode, Global, Handle, Heap, HeapConfig, Mutator, Obj, ObjLock,
+};
+
+use crate::config::unknown_name;
+use crate::status::fastpath_status::{self, *};
+use crate::status::{aligned, copy_out, fail, ffi, opt_str, put};
+
+/// A reference to a heap object held in a mutator's handle stack (see
+/// `fastpath_gc_alloc`); `FASTPATH_GC_NULL` is the null reference. Valid
+/// on its mutator's thread until `fastpath_gc_roots_truncate` pops it; the
+/// object it roots stays alive (and is updated when moved) meanwhile.
+#[allow(non_camel_case_types)]
+pub type fastpath_gc_handle = u64;
+
+/// The null reference.
+pub const FASTPATH_GC_NULL: fastpath_gc_handle = 0;
+
+/// How to build a heap (`fastpath_gc_heap_new`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct fastpath_gc_heap_config {
+    /// Heap size in bytes: a multiple (at least 4) of the region size.
+    pub heap_bytes: usize,
+    /// Region size in bytes, a power of two in 64 KiB..=32 MiB; 0: the heap
+    /// size / 256, rounded up to a power of two and clamped to that range.
+    pub region_bytes: usize,
+    /// The barrier set, as `FASTPATH_GC_BARRIERS` spells it: a preset
+    /// (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma
+    /// list of barriers (`satb,lrb,cas`). NULL: `shenandoah`.
+    pub barriers: *const c_char,
+    /// `passive` (stop-the-world collections when allocation fails or on
+    /// `fastpath_gc_collect`) or `concurrent` (a collector thread; needs a
+    /// complete set). NULL: `passive`.
+    pub mode: *const c_char,
+    /// Concurrent mode: run cycles back to back, evacuating all it can
+    /// (Shenandoah's aggressive heuristics, for tests).
+    pub aggressive: bool,
+    /// Run the heap verifier after every cycle (tests; see
+    /// `fastpath_gc_stats.verify_errors`).
+    pub verify: bool,
+}
+
+/// What the collector has done (`fastpath_gc_get_stats`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct fastpath_gc_stats {
+    /// Completed cycles (concurrent) or collections (passive).
+    pub cycles: u64,
+    /// Pauses, all kinds.
+    pub pauses: u64,
+    /// The longest pause, request to release, in ns.
+    pub max_pause_ns: u64,
+    /// Objects copied by the collector.
+    pub evacuated_by_collector: u64,
+    /// Objects copied by mutators' barriers.
+    pub evacuated_by_mutators: u64,
+    /// Regions freed.
+    pub regions_freed: u64,
+    /// Verifier runs.
+    pub verified_cycles: u64,
+    /// Objects the verifier reached, summed over its runs.
+    pub verified_objects: u64,
+    /// Verifier failures (0 when every cycle verified).
+    pub verify_errors: u64,
+}
+
+/// A garbage-collected heap. Opaque; from `fastpath_gc_heap_new`, freed by
+/// `fastpath_gc_heap_free`. Any thread may use it.
+#[allow(non_camel_case_types)]
+pub struct fastpath_gc_heap {
+    heap: Heap,
+    /// Mutators attached and not yet detached: the heap refuses to be freed
+    /// before they are gone (its drop would wait for them forever).
+    attached: Arc<AtomicUsize>,
+    /// The heap's global roots, by the index C holds.
+    globals: Arc<Mutex<Vec<Global>>>,
+}
+
+/// A thread's context on a heap. Opaque; from `fastpath_gc_mutator_attach`,
+/// released by `fastpath_gc_mutator_detach`, used only by its thread.
+#[allow(non_camel_case_types)]
+pub struct fastpath_gc_mutator {
+    m: Mutator<Dynamic>,
+    /// The handle stack's mirror: entry `i` is the Rust handle at depth `i`
+    /// and the serial its C handle carries.
+    handles: Vec<(Handle, u32)>,
+    attached: Arc<AtomicUsize>,
+    globals: Arc<Mutex<Vec<Global>>>,
+}
+
+/// A lock on a heap object (`fastpath_gc_lock`); released by
+/// `fastpath_gc_unlock` on the thread that took it.
+#[allow(non_camel_case_types)]
+pub struct fastpath_gc_object_lock {
+    /// Held for its drop, which unlocks and unpins.
+    _lock: ObjLock,
+}
+
+fn gc_status(e: GcError) -> fastpath_status {
+    let status = match &e {
+        GcError::OutOfMemory => FASTPATH_ERR_OUT_OF_MEMORY,
+        GcError::ObjectTooLarge { .. } => FASTPATH_ERR_OBJECT_TOO_LARGE,
+        GcError::FieldOutOfRange { .. } => FASTPATH_ERR_FIELD_OUT_OF_RANGE,
+        // Every handle this file passes is one of the mutator's own (checked
+        // against the mirror), so the library's foreign cases mean the same.
+        GcError::DanglingHandle | GcError::ForeignHandle | GcError::ForeignObject => {
+            FASTPATH_ERR_DANGLING_HANDLE
+        }
+        GcError::BarrierMismatch { .. } | GcError::Config(_) | GcError::BadSize(_) => {
+            FASTPATH_ERR_INVALID_ARGUMENT
+        }
+    };
+    fail(status, e)
+}
+
+fn heap<'a>(h: *const fastpath_gc_heap) -> Result<&'a fastpath_gc_heap, fastpath_status> {
+    aligned::<_, fastpath_gc_heap>(h, "the heap")?;
+    // SAFETY: the caller's contract: a live heap from `fastpath_gc_heap_new`;
+    // shared use is fine (`Heap` is `Sync`).
+    Ok(unsafe { &*h })
+}
+
+fn mutator<'a>(m: *mut fastpath_gc_mutator) -> Result<&'a mut fastpath_gc_mutator, fastpath_status> {
+    aligned::<_, fastpath_gc_mutator>(m, "the mutator")?;
+    // SAFETY: the caller's contract: a live mutator from
+    // `fastpath_gc_mutator_attach`, used by its own thread only, and not
+    // from inside its own safe-region callback, so this is the only
+    // reference to it for the call.
+    Ok(unsafe { &mut *m })
+}
+
+/// Serials of C handles, process-wide, never 0 (so that no handle is
+/// `FASTPATH_GC_NULL`); a popped entry's serial is not reused for 2^32 - 1
+/// handles.
+fn next_serial() -> u32 {
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    loop {
+        // Relaxed: a unique number, it orders nothing.
+        let s = NEXT.fetch_add(1, Ordering::Relaxed);
+        if s != 0 {
+            return s;
+        }
+    }
+}
+
+impl fastpath_gc_mutator {
+    /// Records `h`, just pushed on the Rust handle stack, and returns its C
+    /// handle.
+    fn push(&mut self, h: Handle) -> fastpath_gc_handle {
+        let serial = next_serial();
+        self.handles.push((h, serial));
+        debug_assert_eq!(self.handles.len(), self.m.roots_len());
+        (self.handles.len() as u64 - 1) | (u64::from(serial) << 32)
+    }
+
+    /// The Rust handle behind a C one (`None`: null).
+    fn handle(&self, h: fastpath_gc_handle) -> Result<Option<Handle>, fastpath_status> {
+        if h == FASTPATH_GC_NULL {
+            return Ok(None);
+        }
+        let (index, serial) = (h as u32 as usize, (h >> 32) as u32);
+        match self.handles.get(index) {
+            Some(&(rust, s)) if s == serial => Ok(Some(rust)),
+            _ => Err(fail(
+                FASTPATH_ERR_DANGLING_HANDLE,
+                format_args!("handle {h:#x} is not a live handle of this mutator"),
+            )),
+        }
+    }
+
+    /// As `handle`, for an argument that must not be null.
+    fn object(&self, h: fastpath_gc_handle, what: &str) -> Result<Handle, fastpath_status> {
+        self.handle(h)?.ok_or_else(|| {
+            fail(
+                FASTPATH_ERR_INVALID_ARGUMENT,
+                format_args!("{what} is the null handle"),
+            )
+        })
+    }
+
+    /// The object a non-null C handle roots, valid until the next safepoint.
+    fn get(&self, h: fastpath_gc_handle, what: &str) -> Result<Obj<'_>, fastpath_status> {
+        self.m.get(self.object(h, what)?).map_err(gc_status)
+    }
+
+    /// As `get`, null allowed.
+    fn get_opt(&self, h: fastpath_gc_handle) -> Result<Option<Obj<'_>>, fastpath_status> {
+        self.handle(h)?
+            .map(|r| self.m.get(r))
+            .transpose()
+            .map_err(gc_status)
+    }
+}
+
+/// Builds a heap from `*config`; in concurrent mode, starts its collector
+/// thread. `*out` gets the heap. Refusals: an unknown barrier or mode name
+/// is `FASTPATH_ERR_UNKNOWN_NAME` (the last error lists the accepted
+/// names); a concurrent mode with an incomplete barrier set, or unusable
+/// sizes, `FASTPATH_ERR_INVALID_ARGUMENT`. Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_heap_new(
+    config: *const fastpath_gc_heap_config,
+    out: *mut *mut fastpath_gc_heap,
+) -> fastpath_status {
+    ffi(|| {
+        aligned::<_, fastpath_gc_heap_config>(config, "the heap configuration")?;
+        crate::status::out_ptr(out)?;
+        // SAFETY: non-NULL and aligned (checked); the caller's contract: a
+        // readable configuration. Copied out; its strings are read below.
+        let c = unsafe { config.read() };
+        let barriers: BarrierBits = match opt_str(c.barriers, "the barrier set")? {
+            Some(s) => s.parse().map_err(unknown_name)?,
+            None => BarrierBits::SHENANDOAH,
+        };
+        let mode: GcMode = match opt_str(c.mode, "the GC mode")? {
+            Some(s) => s.parse().map_err(unknown_name)?,
+            None => GcMode::Passive,
+        };
+        let mut hc = HeapConfig::new(c.heap_bytes, barriers, mode);
+        if c.region_bytes != 0 {
+            hc.region_bytes = c.region_bytes;
+        }
+        hc.aggressive = c.aggressive;
+        hc.verify = c.verify;
+        let heap = Heap::new(hc).map_err(gc_status)?;
+        put(
+            out,
+            Box::into_raw(Box::new(fastpath_gc_heap {
+                heap,
+                attached: Arc::new(AtomicUsize::new(0)),
+                globals: Arc::new(Mutex::new(Vec::new())),
+            })),
+        )
+    })
+}
+
+/// Frees a heap (NULL: nothing), stopping its collector thread; every
+/// object in it is gone. `FASTPATH_ERR_BUSY` (nothing changes) while a
+/// mutator is attached: detach them all first. A `fastpath_gc_lock` still
+/// (`fastpath_gc_object_lock`) held keeps the heap's memory alive until it is unlocked. Any thread; the
+/// heap must not be used again.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_heap_free(h: *mut fastpath_gc_heap) -> fastpath_status {
+    ffi(|| {
+        if h.is_null() {
+            return Ok(());
+        }
+        // Acquire: pairs with the Release of a detach on another thread, so
+        // that its mutator's teardown is complete before the heap goes.
+        let attached = heap(h)?.attached.load(Ordering::Acquire);
+        if attached != 0 {
+            return Err(fail(
+                FASTPATH_ERR_BUSY,
+                format_args!("{attached} mutator(s) still attached"),
+            ));
+        }
+        // SAFETY: from `fastpath_gc_heap_new` (a `Box`), freed once (the
+        // caller's contract), no mutator left to use it.
+        drop(unsafe { Box::from_raw(h) });
+        Ok(())
+    })
+}
+
+/// The heap's collector statistics now. Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_get_stats(
+    h: *const fastpath_gc_heap,
+    out: *mut fastpath_gc_stats,
+) -> fastpath_status {
+    ffi(|| {
+        let s = heap(h)?.heap.stats();
+        let ns = |d: std::time::Duration| d.as_nanos().min(u64::MAX as u128) as u64;
+        put(
+            out,
+            fastpath_gc_stats {
+                cycles: s.cycles,
+                pauses: s.pauses.len() as u64,
+                max_pause_ns: s.pauses.iter().map(|p| ns(p.duration)).max().unwrap_or(0),
+                evacuated_by_collector: s.evacuated_by_collector,
+                evacuated_by_mutators: s.evacuated_by_mutators,
+                regions_freed: s.regions_freed,
+                verified_cycles: s.verified_cycles,
+                verified_objects: s.verified_objects,
+                verify_errors: s.verify_errors.len() as u64,
+            },
+        )
+    })
+}
+
+/// The heap's barrier set as text (the preset's name, or the comma list),
+/// into `buf` (capacity `cap`, NUL included; `*needed`, optional, gets the
+/// size; `FASTPATH_ERR_BUFFER_TOO_SMALL` if it does not fit). Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_barriers(
+    h: *const fastpath_gc_heap,
+    buf: *mut c_char,
+    cap: usize,
+    needed: *mut usize,
+) -> fastpath_status {
+    ffi(|| copy_out(&heap(h)?.heap.config().barriers.to_string(), buf, cap, needed))
+}
+
+/// Bytes in free regions now; the largest object, in words
+/// (`*max_object_words`, optional, header words included). Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_free_bytes(
+    h: *const fastpath_gc_heap,
+    free_bytes: *mut usize,
+    max_object_words: *mut usize,
+) -> fastpath_status {
+    ffi(|| {
+        let heap = &heap(h)?.heap;
+        put(free_bytes, heap.free_bytes())?;
+        crate::status::put_opt(max_object_words, heap.max_object_words());
+        Ok(())
+    })
+}
+
+/// Attaches the calling thread to the heap: `*out` gets its mutator, which
+/// only this thread uses, and which every pause now waits for (poll with
+/// `fastpath_gc_safepoint_poll` in long loops without allocation).
+#[no_mangle]
+pub extern "C" fn fastpath_gc_mutator_attach(
+    h: *const fastpath_gc_heap,
+    out: *mut *mut fastpath_gc_mutator,
+) -> fastpath_status {
+    ffi(|| {
+        let heap = heap(h)?;
+        crate::status::out_ptr(out)?;
+        let m = heap.heap.mutator::<Dynamic>().map_err(gc_status)?;
+        // Relaxed: a count; the heap's free reads it with Acquire against
+        // the detaches' Release, and an attach races with no free (the
+        // caller's contract: the heap is live during the call).
+        heap.attached.fetch_add(1, Ordering::Relaxed);
+        put(
+            out,
+            Box::into_raw(Box::new(fastpath_gc_mutator {
+                m,
+                handles: Vec::new(),
+                attached: heap.attached.clone(),
+                globals: heap.globals.clone(),
+            })),
+        )
+    })
+}
+
+/// Detaches a mutator (NULL: nothing): its handles are gone, pauses stop
+/// waiting for it. Its thread; the mutator must not be used again.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_mutator_detach(m: *mut fastpath_gc_mutator) -> fastpath_status {
+    ffi(|| {
+        if m.is_null() {
+            return Ok(());
+        }
+        mutator(m)?;
+        // SAFETY: from `fastpath_gc_mutator_attach` (a `Box`), released once
+        // (the caller's contract).
+        let owned = unsafe { Box::from_raw(m) };
+        let attached = owned.attached.clone();
+        drop(owned);
+        // Release: the mutator's teardown happens before a heap free that
+        // reads 0 (Acquire).
+        attached.fetch_sub(1, Ordering::Release);
+        Ok(())
+    })
+}
+
+/// Allocates an object with `nrefs` null references and `ndata` zero data
+/// words; `*out` gets a new handle on it. May stop at a safepoint or
+/// collect. `FASTPATH_ERR_OBJECT_TOO_LARGE` above the heap's maximum,
+/// `FASTPATH_ERR_OUT_OF_MEMORY` if no space is left after collecting.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_alloc(
+    m: *mut fastpath_gc_mutator,
+    nrefs: usize,
+    ndata: usize,
+    out: *mut fastpath_gc_handle,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        crate::status::out_ptr(out)?;
+        let h = m.m.alloc(nrefs, ndata).map_err(gc_status)?;
+        let c = m.push(h);
+        put(out, c)
+    })
+}
+
+/// Loads reference field `i` of `obj` (through the heap's load barriers):
+/// `*out` gets a new handle on the referent, or `FASTPATH_GC_NULL` (no
+/// handle pushed) for a null field.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_load(
+    m: *mut fastpath_gc_mutator,
+    obj: fastpath_gc_handle,
+    i: usize,
+    out: *mut fastpath_gc_handle,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        crate::status::out_ptr(out)?;
+        let loaded = {
+            let o = m.get(obj, "the object")?;
+            m.m.load(o, i).map_err(gc_status)?.map(|v| m.m.root(v))
+        };
+        let c = loaded.map_or(FASTPATH_GC_NULL, |r| m.push(r));
+        put(out, c)
+    })
+}
+
+/// Stores `value` (`FASTPATH_GC_NULL`: null) into reference field `i` of
+/// `obj`, through the heap's store barriers.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_store(
+    m: *mut fastpath_gc_mutator,
+    obj: fastpath_gc_handle,
+    i: usize,
+    value: fastpath_gc_handle,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        let (o, v) = (m.get(obj, "the object")?, m.get_opt(value)?);
+        m.m.store(o, i, v).map_err(gc_status)
+    })
+}
+
+/// Compare-and-swaps reference field `i` of `obj` from `expected` to `new`
+/// (either may be `FASTPATH_GC_NULL`); `*swapped` gets whether it did. The
+/// comparison is by object, whichever copy the field holds.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_cas(
+    m: *mut fastpath_gc_mutator,
+    obj: fastpath_gc_handle,
+    i: usize,
+    expected: fastpath_gc_handle,
+    new: fastpath_gc_handle,
+    swapped: *mut bool,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        crate::status::out_ptr(swapped)?;
+        let (o, e, n) = (m.get(obj, "the object")?, m.get_opt(expected)?, m.get_opt(new)?);
+        let done = m.m.cas(o, i, e, n).map_err(gc_status)?;
+        put(swapped, done)
+    })
+}
+
+/// Reads data word `j` of `obj` into `*out`.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_read(
+    m: *mut fastpath_gc_mutator,
+    obj: fastpath_gc_handle,
+    j: usize,
+    out: *mut usize,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        let o = m.get(obj, "the object")?;
+        put(out, m.m.read(o, j).map_err(gc_status)?)
+    })
+}
+
+/// Writes `value` into data word `j` of `obj`.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_write(
+    m: *mut fastpath_gc_mutator,
+    obj: fastpath_gc_handle,
+    j: usize,
+    value: usize,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        let o = m.get(obj, "the object")?;
+        m.m.write(o, j, value).map_err(gc_status)
+    })
+}
+
+/// The object's reference and data field counts.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_shape(
+    m: *mut fastpath_gc_mutator,
+    obj: fastpath_gc_handle,
+    nrefs: *mut usize,
+    ndata: *mut usize,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        crate::status::out_ptr(nrefs)?;
+        crate::status::out_ptr(ndata)?;
+        let o = m.get(obj, "the object")?;
+        let (r, d) = m.m.shape(o).map_err(gc_status)?;
+        put(nrefs, r)?;
+        put(ndata, d)
+    })
+}
+
+/// Whether `a` and `b` (either may be `FASTPATH_GC_NULL`) are the same
+/// object (the `acmp` of a Brooks heap, where two copies may exist).
+#[no_mangle]
+pub extern "C" fn fastpath_gc_same(
+    m: *mut fastpath_gc_mutator,
+    a: fastpath_gc_handle,
+    b: fastpath_gc_handle,
+    out: *mut bool,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        let (a, b) = (m.get_opt(a)?, m.get_opt(b)?);
+        put(out, m.m.same(a, b))
+    })
+}
+
+/// Points the existing handle `h` at `value` (not null), e.g. to walk a
+/// list without growing the handle stack.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_set_root(
+    m: *mut fastpath_gc_mutator,
+    h: fastpath_gc_handle,
+    value: fastpath_gc_handle,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        let h = m.object(h, "the handle")?;
+        let v = m.get(value, "the value")?;
+        m.m.set_root(h, v).map_err(gc_status)
+    })
+}
+
+/// The handle stack's depth (a scope's mark for `fastpath_gc_roots_truncate`).
+#[no_mangle]
+pub extern "C" fn fastpath_gc_roots_len(m: *mut fastpath_gc_mutator, out: *mut usize) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        put(out, m.handles.len())
+    })
+}
+
+/// Pops handles down to depth `len` (a larger `len`: nothing): the popped
+/// handles become dangling and their objects may be collected.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_roots_truncate(m: *mut fastpath_gc_mutator, len: usize) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        m.handles.truncate(len);
+        m.m.truncate_roots(len);
+        Ok(())
+    })
+}
+
+fn globals(m: &fastpath_gc_mutator) -> std::sync::MutexGuard<'_, Vec<Global>> {
+    // Poisoning: a push of a `Copy` value cannot leave the list half-done.
+    m.globals.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Makes the object `obj` roots a root of the whole heap, for as long as the
+/// heap lives (there is no removal); `*out` gets its index, which any
+/// mutator of the heap may pass to `fastpath_gc_global_get`. This is how
+/// threads share objects.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_global_new(
+    m: *mut fastpath_gc_mutator,
+    obj: fastpath_gc_handle,
+    out: *mut usize,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        crate::status::out_ptr(out)?;
+        let o = m.get(obj, "the object")?;
+        let g = m.m.make_global(o).map_err(gc_status)?;
+        let mut list = globals(m);
+        list.push(g);
+        put(out, list.len() - 1)
+    })
+}
+
+/// `*out` gets a new handle on the object global root `index` holds.
+/// `FASTPATH_ERR_INVALID_ARGUMENT` for an index never issued by this heap.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_global_get(
+    m: *mut fastpath_gc_mutator,
+    index: usize,
+    out: *mut fastpath_gc_handle,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        crate::status::out_ptr(out)?;
+        let g = globals(m).get(index).copied().ok_or_else(|| {
+            fail(
+                FASTPATH_ERR_INVALID_ARGUMENT,
+                format_args!("no global root {index}"),
+            )
+        })?;
+        let h = {
+            let o = m.m.global(g).map_err(gc_status)?;
+            m.m.root(o)
+        };
+        let c = m.push(h);
+        put(out, c)
+    })
+}
+
+/// Stops here if a pause is requested (a loop that neither allocates nor
+/// collects must call this now and then).
+#[no_mangle]
+pub extern "C" fn fastpath_gc_safepoint_poll(m: *mut fastpath_gc_mutator) -> fastpath_status {
+    ffi(|| {
+        mutator(m)?.m.safepoint_poll();
+        Ok(())
+    })
+}
+
+/// Collects: a stop-the-world collection in passive mode; in concurrent
+/// mode, waits (in a safe region) until the collector finishes a new cycle.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_collect(m: *mut fastpath_gc_mutator) -> fastpath_status {
+    ffi(|| {
+        mutator(m)?.m.collect();
+        Ok(())
+    })
+}
+
+/// Runs `f(arg)` as a safe region (HotSpot's "in native"): pauses may run
+/// and move objects meanwhile, so `f` must not use this mutator or its
+/// handles; it may block (join a thread, wait for I/O) without stalling the
+/// collector. Other fastpath calls, other mutators' included, are fine.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_safe_region(
+    m: *mut fastpath_gc_mutator,
+    f: Option<unsafe extern "C" fn(*mut c_void)>,
+    arg: *mut c_void,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        let f = f.ok_or_else(|| fail(FASTPATH_ERR_NULL, "the function is NULL"))?;
+        // SAFETY: the caller's contract: `f` is a C function that takes
+        // `arg`; it does not unwind (C).
+        m.m.safe_region(|| unsafe { f(arg) });
+        Ok(())
+    })
+}
+
+/// Locks the object `obj` roots (`fastpath::sync`, reentrant), blocking in
+/// a safe region while another thread holds it; `*out` gets the lock. The
+/// object is pinned (never moved) while locked. Release it with
+/// `fastpath_gc_unlock` on this thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_lock(
+    m: *mut fastpath_gc_mutator,
+    obj: fastpath_gc_handle,
+    out: *mut *mut fastpath_gc_object_lock,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        crate::status::out_ptr(out)?;
+        let h = m.object(obj, "the object")?;
+        let lock = m.m.lock(h).map_err(gc_status)?;
+        put(
+            out,
+            Box::into_raw(Box::new(fastpath_gc_object_lock { _lock: lock })),
+        )
+    })
+}
+
+/// Releases a lock from `fastpath_gc_lock` (NULL: nothing) on the thread
+/// that took it; the lock must not be used again.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_unlock(l: *mut fastpath_gc_object_lock) -> fastpath_status {
+    ffi(|| {
+        if !l.is_null() {
+            aligned::<_, fastpath_gc_object_lock>(l, "the lock")?;
+            // SAFETY: from `fastpath_gc_lock` (a `Box`), released once, on
+            // its thread (the caller's contract).
+            drop(unsafe { Box::from_raw(l) });
+        }
+        Ok(())
+    })
+}
