@@ -19,8 +19,8 @@
  * - A fastpath_header must not move or be freed while locked or inflated:
  *   the holder's lock-stack and the monitor remember its address (Rust
  *   expresses this with Pin). Destroy it with fastpath_header_destroy.
- *   The same holds for a fastpath_lock_record in use, which must also live
- *   on the stack of the thread that locks with it.
+ *   The same holds for a fastpath_lock_record in use, which one thread at
+ *   a time locks with (usually a stack slot, as a JIT's BasicLock).
  * - GC (fastpath_gc_*): objects are handles on a mutator's handle stack; a
  *   mutator and its handles belong to the thread that attached it; a thread
  *   with a mutator blocks outside fastpath only in fastpath_gc_safe_region.
@@ -629,8 +629,8 @@ typedef struct fastpath_gc_stats {
 typedef uint64_t fastpath_gc_handle;
 
 /**
- * A lock record (HotSpot `BasicLock`): two words the caller declares as an
- * automatic variable of the thread that locks with it. Opaque: initialise
+ * A lock record (HotSpot `BasicLock`): two words the caller keeps, usually
+ * as an automatic variable of the thread that locks with it. Opaque: initialise
  * with `fastpath_lock_record_init`, end with `fastpath_lock_record_destroy`.
  * It holds one lock at a time and must not move, be copied or go out of
  * scope while in use.
@@ -1137,8 +1137,9 @@ fastpath_status fastpath_gc_lock(struct fastpath_gc_mutator *m,
 fastpath_status fastpath_gc_unlock(struct fastpath_gc_object_lock *l);
 
 /**
- * Initialises the record at `r` (idle). `r` must be writable, on the
- * calling thread's stack, and not a record in use.
+ * Initialises the record at `r` (idle). `r` must be writable and not a
+ * record in use; it may live on the stack (the usual place, as a JIT's
+ * lock slot), in malloc'd memory or in the caller's own structure.
  */
 fastpath_status fastpath_lock_record_init(struct fastpath_lock_record *r);
 

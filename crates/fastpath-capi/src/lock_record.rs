@@ -6,10 +6,10 @@
 //! lock slot per `monitorenter`. The record holds the object's displaced
 //! header while the object is stack-locked, and the header holds the
 //! record's *address*; so, like a locked header, a record in use must not
-//! move or die. Recursion is detected by comparing that address with the
-//! calling thread's stack bounds, which is why the record must live on the
-//! stack of the thread that uses it (an automatic variable), never in
-//! malloc'd memory or another thread's frame.
+//! move or die. Whose record it is is decided by its address (HotSpot's test
+//! against the calling thread's stack); a record elsewhere (malloc'd, inside
+//! the caller's own structure) is remembered by the thread while in use, so
+//! a record may live anywhere, as long as one thread uses it at a time.
 
 use core::pin::Pin;
 
@@ -19,8 +19,8 @@ use crate::status::fastpath_status::{self, *};
 use crate::status::{aligned, fail, ffi, put};
 use crate::sync::{fastpath_header, header, sync_status};
 
-/// A lock record (HotSpot `BasicLock`): two words the caller declares as an
-/// automatic variable of the thread that locks with it. Opaque: initialise
+/// A lock record (HotSpot `BasicLock`): two words the caller keeps, usually
+/// as an automatic variable of the thread that locks with it. Opaque: initialise
 /// with `fastpath_lock_record_init`, end with `fastpath_lock_record_destroy`.
 /// It holds one lock at a time and must not move, be copied or go out of
 /// scope while in use.
@@ -40,14 +40,15 @@ fn record<'a>(r: *const fastpath_lock_record) -> Result<Pin<&'a LockRecord>, fas
     aligned::<_, LockRecord>(r, "the lock record")?;
     // SAFETY: non-NULL and aligned (checked), same size as `LockRecord`
     // (asserted); the caller's contract: initialised by
-    // `fastpath_lock_record_init`, not destroyed, used only by the thread
-    // whose stack holds it (the record is not `Sync`), and not moved while
+    // `fastpath_lock_record_init`, not destroyed, used by one thread at a
+    // time (the record is not `Sync`), and not moved while
     // in use, which is the `Pin` promise.
     Ok(unsafe { Pin::new_unchecked(&*r.cast::<LockRecord>()) })
 }
 
-/// Initialises the record at `r` (idle). `r` must be writable, on the
-/// calling thread's stack, and not a record in use.
+/// Initialises the record at `r` (idle). `r` must be writable and not a
+/// record in use; it may live on the stack (the usual place, as a JIT's
+/// lock slot), in malloc'd memory or in the caller's own structure.
 #[no_mangle]
 pub extern "C" fn fastpath_lock_record_init(r: *mut fastpath_lock_record) -> fastpath_status {
     ffi(|| {
