@@ -98,11 +98,17 @@ pub fn instance_for(set: &str, w: Workload) -> Option<anyhow::Result<Instance>> 
 }
 
 /// Operations one profiled run counts: a few million instructions, a
-/// second or so under Callgrind.
+/// second or so under Callgrind (a tenth of that in a debug build, whose
+/// operations take ten times the instructions).
 pub fn profiled_ops(w: Workload) -> u64 {
-    match w {
+    let ops = match w {
         Workload::Xml => 300,
         Workload::Graph => 30_000,
+    };
+    if cfg!(debug_assertions) {
+        ops / 10
+    } else {
+        ops
     }
 }
 
@@ -128,12 +134,15 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Operations per sample of `w`: about 20 ms (quick) or 100 ms.
+    /// Operations per sample of `w`: about 20 ms (quick) or 100 ms in a
+    /// release build (a debug build, ten times slower, does a tenth: its
+    /// timings mean nothing, only that the rows run).
     fn ops(&self, w: Workload, quick: bool) -> u64 {
         let base = match w {
             Workload::Xml => 1_000,
             Workload::Graph => 200_000,
         };
+        let base = if cfg!(debug_assertions) { base / 10 } else { base };
         if quick {
             base
         } else {
