@@ -121,8 +121,8 @@ pub fn region(id: &str) -> Option<Region<'static>> {
         return None;
     };
     let w = Workload::from_name(w)?;
-    let mut run = instance_for(set, w)?.ok()?;
-    Some(Region::new(profiled_ops(w), move |n| run(n)))
+    let run = instance_for(set, w)?.ok()?;
+    Some(Region::new(profiled_ops(w), run))
 }
 
 /// What the passive tables run.
@@ -299,7 +299,7 @@ fn per_execution_table(
                 continue;
             };
             let Ok(per_op) = &p.per_op else {
-                skipped.push(format!("{}", p.id));
+                skipped.push(p.id.clone());
                 continue;
             };
             let ex = executions(bits, accesses);

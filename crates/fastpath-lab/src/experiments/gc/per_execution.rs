@@ -53,7 +53,7 @@ pub const COUNTERS: [(&str, &str); 4] = [
 /// (`None` for a counter either row lacks). `None` when the set executes
 /// no barrier.
 pub fn per_execution(row: &PerOp, none: &PerOp, executions: f64) -> Option<[Option<f64>; 4]> {
-    if !(executions > 0.0) {
+    if executions.is_nan() || executions <= 0.0 {
         return None;
     }
     let get = |v: &PerOp, n: &str| v.iter().find(|(k, _)| *k == n).map(|(_, s)| s.mean);
