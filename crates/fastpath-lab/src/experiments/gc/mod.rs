@@ -80,7 +80,7 @@ impl Experiment for Gc {
             Arg::new("mutators")
                 .long("mutators")
                 .value_parser(value_parser!(usize))
-                .help("Mutator threads of the pause table (default 4)"),
+                .help("Mutator threads of the pause table (default 4; quick: at most the CPUs)"),
         )
     }
 

@@ -17,8 +17,15 @@ const NODE_DATA: usize = 4;
 
 /// One mutator of table 3: builds its share of the live set, then replaces
 /// random nodes (making garbage at the allocation rate) for `seconds`.
-/// Returns (operations, longest operation in ns).
-fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start, seconds: u64) -> (u64, u64) {
+/// Returns (operations, longest operation in ns, allocations that failed).
+/// A failed allocation (the collector fell behind: there is no pacing) is
+/// counted and the operation skipped, not a panic: the table reports it.
+fn pause_mutator<B: BarrierSet>(
+    heap: &Heap,
+    live_nodes: usize,
+    start: &Start,
+    seconds: u64,
+) -> (u64, u64, u64) {
     let mut m = heap.mutator::<B>().expect("the heap's barrier set");
     let chunk_len = (heap.max_object_words() - 3).min(4000);
     let chunks = live_nodes.div_ceil(chunk_len);
@@ -42,14 +49,22 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start, s
     }
     let deadline = m.safe_region(|| start.arrive_and_wait()) + Duration::from_secs(seconds);
     let mut x = 0x9E37_79B9_7F4A_7C15usize ^ (live_nodes << 3);
-    let (mut ops, mut worst) = (0u64, 0u64);
+    let (mut ops, mut worst, mut failed) = (0u64, 0u64, 0u64);
     while Instant::now() < deadline {
         let t = Instant::now();
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         let d = m.roots_len();
-        let n = m.alloc(NODE_REFS, NODE_DATA).expect("allocation");
+        let n = match m.alloc(NODE_REFS, NODE_DATA) {
+            Ok(n) => n,
+            Err(fastpath::gc::GcError::OutOfMemory) => {
+                failed += 1;
+                m.truncate_roots(d);
+                continue;
+            }
+            Err(e) => panic!("allocation: {e}"),
+        };
         let sp = m.get(spine).unwrap();
         let ch = m.load(sp, x % chunks).unwrap().unwrap();
         let slot = (x >> 20) % chunk_len;
@@ -67,7 +82,7 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start, s
         worst = worst.max(t.elapsed().as_nanos() as u64);
         ops += 1;
     }
-    (ops, worst)
+    (ops, worst, failed)
 }
 
 /// What table 3 runs: heap size, churn time, mutator threads.
@@ -94,7 +109,7 @@ fn pauses_for<B: BarrierSet>(
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
     let start = Start::default();
-    let (before, stats, ops, worst) = std::thread::scope(|s| {
+    let (before, stats, ops, worst, failed) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..mutators)
             .map(|_| {
                 let (heap, start) = (&heap, &start);
@@ -107,10 +122,11 @@ fn pauses_for<B: BarrierSet>(
         }
         let before = heap.stats().pauses.len();
         start.go();
-        let results: Vec<(u64, u64)> = handles.into_iter().map(|h| h.join().expect("mutator")).collect();
+        let results: Vec<(u64, u64, u64)> = handles.into_iter().map(|h| h.join().expect("mutator")).collect();
         let ops: u64 = results.iter().map(|r| r.0).sum();
         let worst = results.iter().map(|r| r.1).max().unwrap_or(0);
-        (before, heap.stats(), ops, worst)
+        let failed: u64 = results.iter().map(|r| r.2).sum();
+        (before, heap.stats(), ops, worst, failed)
     });
     let measured = &stats.pauses[before..];
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -148,6 +164,7 @@ fn pauses_for<B: BarrierSet>(
         ops.to_string(),
         num(ops as f64 / seconds as f64),
         format!("{:.2}", worst as f64 / 1e6),
+        failed.to_string(),
     ]);
     if pauses.is_empty() {
         return Ok(());
@@ -200,7 +217,10 @@ pub fn pauses(
 ) -> anyhow::Result<Table> {
     let heap_mib = heap_mib.unwrap_or(if quick { 32 } else { 256 });
     let seconds = if quick { 1 } else { 10 };
-    let mutators = mutators.unwrap_or(4).max(1);
+    // Quick mode: no more mutators than CPUs, so the collector keeps up on
+    // a small machine (`all`'s run must not fail for want of pacing).
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mutators = mutators.unwrap_or(if quick { cpus.min(4) } else { 4 }).max(1);
     let run = PauseRun {
         heap_mib,
         seconds,
@@ -223,6 +243,7 @@ pub fn pauses(
             "mutator ops",
             "ops/s",
             "longest op (ms)",
+            "alloc failures",
         ],
     );
     pauses_for::<gc::ShenandoahBarriers>("shenandoah", run, results, &mut t)?;
@@ -233,6 +254,7 @@ pub fn pauses(
     ));
     t.note("work: the pause's own work, wall time, without the time-to-safepoint (waiting for the last mutator to stop) and the release;");
     t.note("work CPU: the CPU time of that work on the collector thread (less than its wall time when the thread was descheduled).");
+    t.note("alloc failures: allocations that found no memory after waiting for three cycles (the collector fell behind; no pacing), each skipped;");
     t.note("longest op: the slowest single mutator operation (allocation included), which also catches allocation stalls outside pauses.");
     Ok(t)
 }
