@@ -53,7 +53,7 @@ impl Experiment for Gc {
             Arg::new("sets")
                 .long("sets")
                 .value_delimiter(',')
-                .value_parser(passive::SETS)
+                .value_parser(clap::builder::PossibleValuesParser::new(passive::SETS))
                 .help(
                     "Barrier sets of the passive tables (default: all; `none`, the baseline, is always run)",
                 ),

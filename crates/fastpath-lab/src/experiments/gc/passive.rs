@@ -24,23 +24,10 @@ use crate::harness::{black_box, progress, Stats};
 use crate::report::table::{num, percent};
 use crate::report::{BenchResult, Mode, Table};
 
-/// Every row's barrier set: the presets, then each barrier alone. `none`
-/// first: the baseline of the ratios and of the counter differences.
-pub const SETS: [&str; 13] = [
-    "none",
-    "serial",
-    "g1",
-    "shenandoah-2017",
-    "shenandoah",
-    "satb",
-    "card",
-    "card-cond",
-    "g1-card",
-    "brooks-rb",
-    "brooks-wb",
-    "lrb",
-    "cas",
-];
+/// Every row's barrier set: the presets, then each barrier alone, as
+/// `FASTPATH_GC_BARRIERS` lists them. `none` first: the baseline of the
+/// ratios and of the counter differences.
+pub const SETS: &[&str] = BarrierBits::ACCEPTED;
 
 /// A row's loop on its own heap: performs `n` operations.
 pub type Instance = Box<dyn FnMut(u64)>;
