@@ -170,8 +170,8 @@ pub fn run(
         let Ok(samples) = samples;
         bar.finish_and_clear();
         drop(rows);
+        let paired: Vec<f64> = samples.iter().map(|v| paired_ratio(v, &samples[0])).collect();
         let stats: Vec<Stats> = samples.into_iter().map(Stats::from_samples).collect();
-        let base = stats[0].mean;
         let mut t = Table::new(
             format!(
                 "Passive mode, {}: {} — throughput per barrier set",
@@ -185,7 +185,7 @@ pub fn run(
             Workload::Graph => "passive graph",
         });
         let mut profiles = Vec::new();
-        for (set, s) in plan.sets.iter().zip(&stats) {
+        for ((set, s), ratio) in plan.sets.iter().zip(&stats).zip(&paired) {
             let bits: BarrierBits = set.parse()?;
             let barriers: Vec<&str> = bits.barriers().map(Barrier::name).collect();
             t.row(vec![
@@ -201,7 +201,7 @@ pub fn run(
                 if set == "none" {
                     String::new()
                 } else {
-                    percent(s.mean, base)
+                    percent(*ratio, 1.0)
                 },
             ]);
             let mut r = BenchResult::new(
@@ -225,7 +225,7 @@ pub fn run(
             results.push(r);
         }
         t.note(format!(
-            "{} measured rounds of {n} operations after a warm-up round, rows interleaved; ± is the 99.9% error of the mean; vs none: against the `none` row of this run.",
+            "{} measured rounds of {n} operations after a warm-up round, rows interleaved; ± is the 99.9% error of the mean; vs none: the median over rounds of the row's ops/min over `none`'s in the same round (paired, so a change in the machine's load cancels).",
             plan.rounds
         ));
         t.note(format!(
@@ -246,6 +246,27 @@ pub fn run(
         tables.push(per_execution_table(&per_exec, fast_path_counts, p));
     }
     Ok(tables)
+}
+
+/// The median over rounds of `row[k] / base[k]`: a ratio taken within
+/// each round, so that load common to a round cancels out.
+pub fn paired_ratio(row: &[f64], base: &[f64]) -> f64 {
+    let mut r: Vec<f64> = row
+        .iter()
+        .zip(base)
+        .map(|(a, b)| a / b)
+        .filter(|x| x.is_finite())
+        .collect();
+    if r.is_empty() {
+        return f64::NAN;
+    }
+    r.sort_by(f64::total_cmp);
+    let mid = r.len() / 2;
+    if r.len() % 2 == 1 {
+        r[mid]
+    } else {
+        (r[mid - 1] + r[mid]) / 2.0
+    }
 }
 
 /// The seed's analysis per barrier execution, every workload's rows in one
@@ -306,4 +327,17 @@ fn per_execution_table(
         t.note(format!("no counters for: {}", skipped.join(", ")));
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paired_ratios_cancel_a_rounds_load() {
+        // Round 2 ran at half speed for every row: the ratio is unchanged.
+        assert_eq!(paired_ratio(&[90.0, 45.0, 90.0], &[100.0, 50.0, 100.0]), 0.9);
+        assert_eq!(paired_ratio(&[1.0, 3.0], &[1.0, 1.0]), 2.0);
+        assert!(paired_ratio(&[1.0], &[0.0]).is_nan());
+    }
 }
