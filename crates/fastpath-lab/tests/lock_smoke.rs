@@ -189,7 +189,12 @@ fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
         "{unc} instructions per uncontended pair"
     );
     assert!(unc > cas, "uncontended {unc} vs cas-pair {cas}");
-    assert!(rec < unc, "recursive {rec} vs uncontended {unc}");
+    // Only an optimised build keeps the recursive path the shorter: a debug
+    // build runs `LockStack::verify()` at every transition, and a recursive
+    // pair makes two of them on a deeper stack.
+    if !cfg!(debug_assertions) {
+        assert!(rec < unc, "recursive {rec} vs uncontended {unc}");
+    }
     assert!(insns("monitor-churn") > unc, "monitor-churn vs uncontended");
     // The two-thread row: no counters (never zeros), and the table says why.
     let contended = row("contended-2t");

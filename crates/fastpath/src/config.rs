@@ -11,6 +11,8 @@
 //! | `FASTPATH_LOCKING_MODE` | `lightweight`, `legacy`, `monitor` | `lightweight` | this file ([`LockingMode`]) |
 //! | `FASTPATH_ICACHE_SYNC` | `auto`, `none`, `clflush`, `clflushopt`, `clwb`, `cpuid`, `serialize`, `iret`; aarch64: `auto`, `none`, `dc-ic` | `auto` | `code::icache` ([`ICacheSync`]) |
 //! | `FASTPATH_SPIN_PAUSE` | `auto`, `none`, `pause`, `tpause`, `isb`, `yield`, `nop`, `sb`, each optionally `:N` (repeat 1–99) | `auto` | `spin::strategy` ([`SpinPause`]) |
+//! | `FASTPATH_GC_BARRIERS` | a preset (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma list of barriers (`satb`, `card`, `card-cond`, `g1-card`, `brooks-rb`, `brooks-wb`, `lrb`, `cas`) | `shenandoah` | `gc::settings` ([`BarrierBits`]) |
+//! | `FASTPATH_GC_MODE` | `passive`, `concurrent` (which needs a complete set: `satb`, `lrb` or both Brooks barriers, `cas`) | `passive` | `gc::settings` ([`GcMode`]) |
 //!
 //! # One owner per setting
 //!
@@ -67,6 +69,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::cpu::CpuInfo;
 
 pub use crate::code::icache::ICacheSync;
+pub use crate::gc::{BarrierBits, GcMode};
 pub use crate::spin::strategy::{PauseInstruction, SpinPause};
 
 /// A configuration value that was not accepted.
@@ -428,6 +431,10 @@ pub struct Config {
     pub icache_sync: ICacheSync,
     /// Spin pause for `spin` (and the spinning of `sync`).
     pub spin_pause: SpinPause,
+    /// Barrier set of a `gc` heap.
+    pub gc_barriers: BarrierBits,
+    /// When a `gc` heap collects.
+    pub gc_mode: GcMode,
 }
 
 /// Reads `S` from `lookup` into `field`: unset keeps the default; a bad
@@ -476,6 +483,14 @@ impl Config {
         read_one(&mut lookup, cpu, &mut c.locking_mode, &mut errors);
         read_one(&mut lookup, cpu, &mut c.icache_sync, &mut errors);
         read_one(&mut lookup, cpu, &mut c.spin_pause, &mut errors);
+        read_one(&mut lookup, cpu, &mut c.gc_barriers, &mut errors);
+        read_one(&mut lookup, cpu, &mut c.gc_mode, &mut errors);
+        // The pair: a concurrent mode the set cannot support falls back to
+        // the default mode, reported as the other bad values are.
+        if let Err(e) = crate::gc::settings::check_pair(c.gc_barriers, c.gc_mode) {
+            errors.push(e);
+            c.gc_mode = GcMode::default();
+        }
         (c, errors)
     }
 
@@ -487,6 +502,9 @@ impl Config {
         self.locking_mode.validate(cpu)?;
         self.icache_sync.validate(cpu)?;
         self.spin_pause.validate(cpu)?;
+        self.gc_barriers.validate(cpu)?;
+        self.gc_mode.validate(cpu)?;
+        crate::gc::settings::check_pair(self.gc_barriers, self.gc_mode)?;
         Ok(())
     }
 }
@@ -495,13 +513,17 @@ impl fmt::Display for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}={} {}={} {}={}",
+            "{}={} {}={} {}={} {}={} {}={}",
             LockingMode::VAR,
             self.locking_mode,
             ICacheSync::VAR,
             self.icache_sync,
             SpinPause::VAR,
-            self.spin_pause
+            self.spin_pause,
+            BarrierBits::VAR,
+            self.gc_barriers,
+            GcMode::VAR,
+            self.gc_mode
         )
     }
 }
@@ -512,6 +534,8 @@ pub fn variables() -> Vec<Variable> {
         LockingMode::variable(),
         ICacheSync::variable(),
         SpinPause::variable(),
+        BarrierBits::variable(),
+        GcMode::variable(),
     ]
 }
 
@@ -792,6 +816,60 @@ mod lazy_tests {
     }
 
     #[test]
+    fn bad_gc_values_are_reported_per_variable() {
+        let (c, errors) = Config::read(
+            env(&[
+                ("FASTPATH_GC_BARRIERS", "satb,lbr"),
+                ("FASTPATH_GC_MODE", "paused"),
+                ("FASTPATH_LOCKING_MODE", "legacy"),
+            ]),
+            Some(crate::cpu::info()),
+        );
+        let settings: Vec<&str> = errors.iter().map(|e| e.setting).collect();
+        assert_eq!(
+            settings,
+            ["FASTPATH_GC_BARRIERS", "FASTPATH_GC_MODE"],
+            "{errors:?}"
+        );
+        assert!(errors[0].to_string().contains("lbr"), "{}", errors[0]);
+        assert!(errors[1].to_string().contains("concurrent"), "{}", errors[1]);
+        assert_eq!(
+            (c.gc_barriers, c.gc_mode),
+            (BarrierBits::SHENANDOAH, GcMode::Passive)
+        );
+        assert_eq!(c.locking_mode, LockingMode::Legacy);
+        // Good values are kept; a concurrent mode the set cannot support is
+        // refused naming what is missing, and falls back to passive.
+        let (c, errors) = Config::read(
+            env(&[("FASTPATH_GC_BARRIERS", "g1"), ("FASTPATH_GC_MODE", "concurrent")]),
+            None,
+        );
+        assert_eq!(c.gc_barriers, BarrierBits::G1);
+        assert_eq!(c.gc_mode, GcMode::Passive);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].reason.contains("lrb"), "{}", errors[0]);
+        let c = Config::from_lookup(env(&[
+            ("FASTPATH_GC_BARRIERS", "shenandoah-2017"),
+            ("FASTPATH_GC_MODE", "concurrent"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            (c.gc_barriers, c.gc_mode),
+            (BarrierBits::SHENANDOAH_2017, GcMode::Concurrent)
+        );
+        // A pair built in code is checked by validate.
+        let bad = Config {
+            gc_barriers: BarrierBits::SERIAL,
+            gc_mode: GcMode::Concurrent,
+            ..Config::default()
+        };
+        assert_eq!(
+            bad.validate(crate::cpu::info()).unwrap_err().setting,
+            "FASTPATH_GC_BARRIERS"
+        );
+    }
+
+    #[test]
     fn read_with_a_cpu_drops_what_the_cpu_cannot_run() {
         let mut bare = crate::cpu::info().clone();
         bare.features = Default::default();
@@ -935,13 +1013,13 @@ mod lazy_tests {
             assert_eq!(SpinPause::ACCEPTED, ["auto", "none", "pause", "tpause"]);
         }
         let vars = variables();
-        assert_eq!(vars.len(), 3);
+        assert_eq!(vars.len(), 5);
         assert!(vars
             .iter()
             .all(|v| v.var.starts_with("FASTPATH_") && !v.values.is_empty()));
         assert_eq!(
             Config::default().to_string(),
-            "FASTPATH_LOCKING_MODE=lightweight FASTPATH_ICACHE_SYNC=auto FASTPATH_SPIN_PAUSE=auto"
+            "FASTPATH_LOCKING_MODE=lightweight FASTPATH_ICACHE_SYNC=auto FASTPATH_SPIN_PAUSE=auto FASTPATH_GC_BARRIERS=shenandoah FASTPATH_GC_MODE=passive"
         );
     }
 }

@@ -8,12 +8,17 @@
 //!
 //! One table per enum: the names, the parser, the accepted list and `ALL`
 //! all come from it, so they cannot drift apart (the pattern of issue 12).
-//! Errors reuse [`crate::config::ConfigError`].
+//! Errors reuse [`crate::config::ConfigError`]. Both are
+//! [`crate::config::Setting`]s, so [`crate::config::Config`] reads,
+//! validates and lists them with the other `FASTPATH_*` variables; a
+//! concurrent mode whose barrier set is incomplete is refused there too
+//! ([`check_pair`]).
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::config::ConfigError;
+use crate::config::{ConfigError, Setting, Variable};
+use crate::cpu::CpuInfo;
 
 /// One barrier of a barrier set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,9 +141,17 @@ impl Preset {
 }
 
 /// A barrier set as a bit set of [`Barrier::bit`]s. The fast paths test
-/// these bits at compile time (see [`super::BarrierSet`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// these bits at compile time (see [`super::BarrierSet`]). Its `Default`
+/// is `FASTPATH_GC_BARRIERS`' default, [`BarrierBits::SHENANDOAH`] (the
+/// empty set is [`BarrierBits::NONE`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BarrierBits(pub u16);
+
+impl Default for BarrierBits {
+    fn default() -> Self {
+        BarrierBits::SHENANDOAH
+    }
+}
 
 impl BarrierBits {
     /// The empty set.
@@ -266,11 +279,12 @@ impl FromStr for BarrierBits {
 }
 
 /// When the collector runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum GcMode {
     /// No concurrent cycle ever runs: a stop-the-world collection happens
     /// only when a TLAB cannot be refilled (HotSpot's
     /// `-XX:ShenandoahGCMode=passive`). Any barrier subset is accepted.
+    #[default]
     Passive,
     /// A collector thread runs concurrent mark and evacuation.
     Concurrent,
@@ -326,11 +340,11 @@ pub fn from_lookup(
 ) -> Result<(BarrierBits, GcMode), ConfigError> {
     let bits = match lookup(BarrierBits::VAR) {
         Some(v) => v.parse()?,
-        None => BarrierBits::SHENANDOAH,
+        None => BarrierBits::default(),
     };
     let mode = match lookup(GcMode::VAR) {
         Some(v) => v.parse()?,
-        None => GcMode::Passive,
+        None => GcMode::default(),
     };
     check_pair(bits, mode)?;
     Ok((bits, mode))
@@ -353,6 +367,47 @@ pub fn check_pair(bits: BarrierBits, mode: GcMode) -> Result<(), ConfigError> {
         });
     }
     Ok(())
+}
+
+impl Setting for BarrierBits {
+    const VAR: &'static str = BarrierBits::VAR;
+    fn parse_setting(value: &str) -> Result<Self, ConfigError> {
+        value.parse()
+    }
+    /// Every set runs on every CPU; a set built in code is checked as its
+    /// parser would (at most one card barrier).
+    fn validate(self, _cpu: &CpuInfo) -> Result<(), ConfigError> {
+        self.to_string().parse::<BarrierBits>().map(|_| ())
+    }
+    fn variable() -> Variable {
+        Variable {
+            var: BarrierBits::VAR,
+            values: format!(
+                "{} (or a comma list of barriers)",
+                BarrierBits::ACCEPTED.join("|")
+            ),
+            default: BarrierBits::default().to_string(),
+            about: "the GC barrier set: a preset or barriers (fastpath::gc)",
+        }
+    }
+}
+
+impl Setting for GcMode {
+    const VAR: &'static str = GcMode::VAR;
+    fn parse_setting(value: &str) -> Result<Self, ConfigError> {
+        value.parse()
+    }
+    fn validate(self, _cpu: &CpuInfo) -> Result<(), ConfigError> {
+        Ok(())
+    }
+    fn variable() -> Variable {
+        Variable {
+            var: GcMode::VAR,
+            values: GcMode::ACCEPTED.join("|"),
+            default: GcMode::default().to_string(),
+            about: "when the GC runs: passive (stop-the-world when full) or concurrent (fastpath::gc)",
+        }
+    }
 }
 
 #[cfg(test)]

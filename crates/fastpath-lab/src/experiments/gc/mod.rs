@@ -1,0 +1,172 @@
+//! `fastpath gc`: seed 003 (Shipilev, "Shenandoah WB fastpath and
+//! optimizations", shenandoah-dev, Dec 2017), on `fastpath::gc`.
+//!
+//! Where it sits: drives the `fastpath::gc` library. One file per table:
+//!
+//! 1. [`passive`]: *throughput per barrier set in passive mode* (the seed's
+//!    setting: the barriers run, no cycle ever reaches a slow path) on two
+//!    workloads ([`workloads`]: a reference-heavy XML-validation shape and a
+//!    store-heavy graph rewire), in ops/min and as a change against the
+//!    `none` set of the same run. With `--prof perfnorm`, the counters per
+//!    operation of every row, then the seed's analysis per barrier
+//!    execution ([`per_execution`]).
+//! 2. [`fast_paths`]: *fast-path instructions from the disassembly* of this
+//!    very binary (`objdump -d`), probe by probe ([`fastpath::gc::probe`]),
+//!    beside HotSpot's counts. `--check` fails if a count grows past its
+//!    limit.
+//! 3. [`pauses`]: *concurrent mode*: mutators on a heap kept half live, the
+//!    collector running; throughput and p50/p99/max of every pause, per
+//!    barrier set concurrent mode accepts.
+
+pub mod fast_paths;
+pub mod passive;
+pub mod pauses;
+pub mod per_execution;
+pub mod workloads;
+
+use clap::{value_parser, Arg, ArgAction, Command as ClapCommand};
+
+use super::{Context, Experiment};
+use crate::harness::perfnorm::Region;
+use crate::report::Report;
+
+/// The experiment.
+pub struct Gc;
+
+impl Experiment for Gc {
+    fn name(&self) -> &'static str {
+        "gc"
+    }
+
+    fn about(&self) -> &'static str {
+        "GC barrier sets (seed 003): passive throughput per set, fast-path instructions, concurrent pauses"
+    }
+
+    fn args(&self, cmd: ClapCommand) -> ClapCommand {
+        cmd.arg(
+            Arg::new("only")
+                .long("only")
+                .value_parser(["throughput", "fast-paths", "pauses"])
+                .help("Run one table only (throughput: the passive tables)"),
+        )
+        .arg(
+            Arg::new("sets")
+                .long("sets")
+                .value_delimiter(',')
+                .value_parser(clap::builder::PossibleValuesParser::new(passive::SETS))
+                .help(
+                    "Barrier sets of the passive tables (default: all; `none`, the baseline, is always run)",
+                ),
+        )
+        .arg(
+            Arg::new("rounds")
+                .long("rounds")
+                .value_parser(value_parser!(usize))
+                .help("Measured rounds of the passive tables (default 15, quick 5)"),
+        )
+        .arg(
+            Arg::new("check")
+                .long("check")
+                .action(ArgAction::SetTrue)
+                .help("Fail if a fast path exceeds its instruction limit"),
+        )
+        .arg(
+            Arg::new("heap-mib")
+                .long("heap-mib")
+                .value_parser(value_parser!(usize))
+                .help("Heap size of the pause table (default 256, quick 32)"),
+        )
+        .arg(
+            Arg::new("mutators")
+                .long("mutators")
+                .value_parser(value_parser!(usize))
+                .help("Mutator threads of the pause table (default 4; quick: at most the CPUs)"),
+        )
+    }
+
+    fn perfnorm_region(&self, id: &str) -> Option<Region<'static>> {
+        passive::region(id)
+    }
+
+    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+        let only: Option<String> = ctx.option("only");
+        let check = ctx.option::<bool>("check").unwrap_or(false);
+        let prof = ctx.profiler(self.name())?;
+        let want = |t: &str| only.as_deref().map_or(true, |o| o == t);
+        let mut report = Report::default();
+        let mut counts = fast_paths::Counts::new();
+        // The per-execution table needs the fast-path counts too.
+        if want("fast-paths") || (want("throughput") && prof.is_some()) {
+            let (t, c) = fast_paths::fast_paths(check)?;
+            counts = c;
+            if want("fast-paths") {
+                report.tables.push(t);
+            }
+        }
+        if want("throughput") {
+            let plan = passive::Plan {
+                rounds: ctx
+                    .option("rounds")
+                    .unwrap_or(if ctx.quick { 5 } else { 15 })
+                    .max(1),
+                sets: sets(
+                    ctx.matches
+                        .try_get_many::<String>("sets")
+                        .ok()
+                        .flatten()
+                        .map(|v| v.cloned().collect()),
+                ),
+            };
+            let t = passive::run(&plan, ctx.quick, prof.as_ref(), &counts, &mut report.results)?;
+            report.tables.extend(t);
+        }
+        if want("pauses") {
+            let t = pauses::pauses(
+                ctx.quick,
+                ctx.option("heap-mib"),
+                ctx.option("mutators"),
+                &mut report.results,
+            )?;
+            report.tables.push(t);
+        }
+        Ok(report)
+    }
+}
+
+/// The passive tables' sets: those asked for (all by default), `none`
+/// first and once, in [`passive::SETS`] order.
+pub fn sets(asked: Option<Vec<String>>) -> Vec<String> {
+    passive::SETS
+        .iter()
+        .filter(|s| **s == "none" || asked.as_ref().map_or(true, |a| a.iter().any(|x| x == *s)))
+        .map(|s| s.to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_keep_none_first_and_follow_the_table() {
+        assert_eq!(sets(None).len(), passive::SETS.len());
+        assert_eq!(
+            sets(Some(vec!["lrb".into(), "satb".into()])),
+            vec!["none", "satb", "lrb"]
+        );
+        assert_eq!(sets(Some(vec!["none".into()])), vec!["none"]);
+    }
+
+    #[test]
+    fn every_row_has_a_region_and_runs() {
+        for w in workloads::Workload::ALL {
+            for set in passive::SETS {
+                let id = format!("passive/{}/{set}", w.name());
+                let mut r = passive::region(&id).unwrap_or_else(|| panic!("{id}"));
+                (r.run)(2);
+            }
+        }
+        assert!(passive::region("passive/xml/nonsense").is_none());
+        assert!(passive::region("pauses/xml/none").is_none());
+    }
+}
