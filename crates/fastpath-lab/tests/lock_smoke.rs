@@ -12,9 +12,10 @@ use fastpath_lab::experiments::{lock::Lock, Context, Experiment};
 use fastpath_lab::report::jmh;
 
 /// The pairs table's single-threaded rows (all but `contended-2t`).
-const SINGLE_THREADED_PAIRS: [&str; 11] = [
+const SINGLE_THREADED_PAIRS: [&str; 12] = [
     "cas-pair",
     "uncontended",
+    "after-deflation",
     "recursive",
     "churn",
     "synchronized",
