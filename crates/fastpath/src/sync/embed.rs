@@ -100,6 +100,7 @@ macro_rules! embed_header {
 
             // A `Drop` impl could move the header out of a pinned object:
             // this impl conflicts with the blanket one if `$ty: Drop`.
+            #[allow(dead_code)] // only its impls matter
             trait MustNotImplDrop {}
             #[allow(drop_bounds)]
             impl<T: ::core::ops::Drop> MustNotImplDrop for T {}
