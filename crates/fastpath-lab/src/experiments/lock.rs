@@ -8,6 +8,10 @@
 //! - `cas-pair` (baseline): CAS 01→00 then CAS 00→01 on a word, Acquire /
 //!   Release, as the fast paths do, with no lock-stack and no checks.
 //! - `uncontended`: `sync::enter` + `sync::exit` on one object.
+//! - `after-deflation`: `uncontended` on an object that was inflated (a
+//!   zero-timeout `wait`) and deflated again (`sync::deflate_idle_monitors`)
+//!   before timing: issue 10's "after deflation an object locks at
+//!   fast-lock cost again".
 //! - `recursive`: the same pair while the object is already held (no CAS:
 //!   the lock-stack's consecutive-run recursion). Goal ≤ 0.35× the baseline.
 //! - `churn`: a fresh object per lock+unlock (HotSpot's reason to keep
@@ -45,7 +49,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use fastpath::config::LockingMode;
-use fastpath::sync::{self, Header, InflateCause, Synchronized};
+use fastpath::sync::{self, Header, Synchronized};
 
 use clap::{Arg, ArgAction, Command};
 
@@ -115,6 +119,33 @@ fn synchronized(s: &Settings) -> Stats {
 fn uncontended(s: &Settings) -> Stats {
     let h = pin!(Header::new());
     measure_ns_per_op(s, |n| lock_pairs(h.as_ref(), n))
+}
+
+/// An object that had a monitor and was deflated: inflate it (a `wait`
+/// needs one), deflate every idle monitor, check it went back to the
+/// header. Errors if it did not (a deflation that left the monitor would
+/// time the monitor path under this row's name).
+fn deflated_header() -> anyhow::Result<std::pin::Pin<Box<Header>>> {
+    let h = Box::pin(Header::new());
+    {
+        let g = sync::lock(h.as_ref());
+        match g.wait(Some(std::time::Duration::ZERO)) {
+            Ok(()) | Err(sync::SyncError::TimedOut) => {}
+            Err(e) => anyhow::bail!("after-deflation: wait to inflate: {e}"),
+        }
+    }
+    anyhow::ensure!(h.is_inflated(), "after-deflation: the wait did not inflate");
+    sync::deflate_idle_monitors();
+    anyhow::ensure!(
+        !h.is_inflated(),
+        "after-deflation: the idle monitor was not deflated"
+    );
+    Ok(h)
+}
+
+fn after_deflation(s: &Settings) -> anyhow::Result<Stats> {
+    let h = deflated_header()?;
+    Ok(measure_ns_per_op(s, |n| lock_pairs(h.as_ref(), n)))
 }
 
 fn recursive(s: &Settings) -> Stats {
@@ -226,6 +257,10 @@ fn pair_region(row: &str) -> Option<profile::RowRegion> {
             let h = header();
             Region::new(OPS, move |n| lock_pairs(h.as_ref(), n))
         }
+        "after-deflation" => match deflated_header() {
+            Ok(h) => Region::new(OPS, move |n| lock_pairs(h.as_ref(), n)),
+            Err(e) => return Some(profile::not_profiled(e.to_string())),
+        },
         "recursive" => {
             let h = header();
             Region::new(OPS, move |n| {
@@ -392,15 +427,8 @@ impl Experiment for Lock {
         }
         let inflations = sync::stats().since(&stats0);
         if let Some(t) = report.tables.last_mut() {
-            t.note(format!(
-                "monitors installed during the experiment (all its tables): {}; by cause: {}",
-                inflations.monitors_installed(),
-                InflateCause::ALL
-                    .iter()
-                    .map(|c| format!("{}={}", c.name(), inflations.inflations_by(*c)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            // `SyncStats`' Display labels each cause (issue 12).
+            t.note(format!("during the experiment (all its tables): {inflations}"));
         }
         Ok(report)
     }
@@ -411,7 +439,7 @@ impl Experiment for Lock {
 fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, Vec<BenchResult>)> {
     let s = ctx.settings();
     let word = AtomicUsize::new(1);
-    let bar = progress(9, "lock");
+    let bar = progress(10, "lock");
     let base = measure_ns_per_op(&s, |n| cas_pair(&word, n));
     bar.inc(1);
     let mut rows: Vec<(&str, &str, Stats, Option<Goal>)> = vec![("cas-pair", "baseline", base.clone(), None)];
@@ -422,6 +450,7 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
         Some(UNCONTENDED_GOAL),
     ));
     bar.inc(1);
+    rows.push(("after-deflation", "lightweight", after_deflation(&s)?, None));
     rows.push(("recursive", "lightweight", recursive(&s), Some(RECURSIVE_GOAL)));
     bar.inc(1);
     let [pl, re, st, re_rec] = peers(&s);

@@ -248,10 +248,18 @@ pub(crate) fn inflate_stack_locked(obj: &Header, mark: Mark, cause: InflateCause
 /// [`claim_from_lock_stack`].
 #[inline]
 pub(crate) fn claim_from_record(m: &Monitor, me: &ThreadState) {
+    // Inline: only the record-owner bit test is on every monitor enter
+    // (monitor-mode row); the record lookup is rare.
     if let Some(rec) = m.owner_record() {
-        if record::owns_record(rec) {
-            m.take_over(me, 0);
-        }
+        claim_record_owned(m, rec, me);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn claim_record_owned(m: &Monitor, rec: usize, me: &ThreadState) {
+    if record::owns_record(rec) {
+        m.take_over(me, 0);
     }
 }
 

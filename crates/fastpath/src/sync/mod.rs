@@ -112,6 +112,7 @@
 mod api;
 mod atomic;
 mod deflate;
+mod embed;
 mod hash;
 mod header;
 mod inflate;
@@ -135,6 +136,9 @@ pub use api::{lock, notify, notify_all, wait, Guard, SyncGuard, Synchronized};
 pub use deflate::{
     deflate_idle_monitors, deflation_policy, set_deflation_policy, DeflationPolicy, DeflationReport,
 };
+#[doc(hidden)]
+pub use embed::private as embed_private;
+pub use embed::HasHeader;
 pub use hash::identity_hash;
 pub use header::{Header, LockState, SPARE_MASK};
 pub use inflate::live_monitors;

@@ -408,6 +408,7 @@ impl Monitor {
     }
 
     /// Releases one level (the caller owns the monitor).
+    #[inline]
     pub(crate) fn exit(&self, me: &ThreadState) {
         // Relaxed: owner-only field.
         let r = self.recursions.load(Ordering::Relaxed);

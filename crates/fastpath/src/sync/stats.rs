@@ -78,8 +78,9 @@ impl InflateCause {
 
 const N: usize = InflateCause::ALL.len();
 
-/// A copy of the counters.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A copy of the counters. `{:?}` and `{}` label every count with its
+/// cause's [`InflateCause::name`] rather than print the bare array.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct SyncStats {
     /// Per cause, indexed like [`InflateCause::ALL`].
     pub inflations: [u64; N],
@@ -93,6 +94,51 @@ pub struct SyncStats {
     pub deflation_passes: u64,
     /// Time spent in deflation passes, grace periods included, in ns.
     pub deflation_nanos: u64,
+}
+
+/// `(name, count)` for every inflation cause, in counter order.
+fn labelled(s: &SyncStats) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+    InflateCause::ALL.iter().map(|c| (c.name(), s.inflations_by(*c)))
+}
+
+impl core::fmt::Debug for SyncStats {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        struct Causes<'a>(&'a SyncStats);
+        impl core::fmt::Debug for Causes<'_> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_map().entries(labelled(self.0)).finish()
+            }
+        }
+        f.debug_struct("SyncStats")
+            .field("inflations", &Causes(self))
+            .field("monitors_freed", &self.monitors_freed)
+            .field("released_at_thread_exit", &self.released_at_thread_exit)
+            .field("monitors_deflated", &self.monitors_deflated)
+            .field("deflation_passes", &self.deflation_passes)
+            .field("deflation_nanos", &self.deflation_nanos)
+            .finish()
+    }
+}
+
+/// One line, as the lab prints it: `monitors installed: N (contention=…,
+/// …); freed …; deflated … in … passes (… µs)`.
+impl core::fmt::Display for SyncStats {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "monitors installed: {} (", self.monitors_installed())?;
+        for (i, (name, n)) in labelled(self).enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}{name}={n}")?;
+        }
+        write!(
+            f,
+            "); freed with their object: {}; released at thread exit: {}; deflated: {} in {} passes ({} µs)",
+            self.monitors_freed,
+            self.released_at_thread_exit,
+            self.monitors_deflated,
+            self.deflation_passes,
+            self.deflation_nanos / 1_000
+        )
+    }
 }
 
 impl SyncStats {

@@ -1208,3 +1208,54 @@ mod legacy_mode {
         let _g = lock(h.as_ref());
     }
 }
+
+/// Issue 12: `SyncStats` prints each count with its cause's name.
+#[test]
+fn sync_stats_debug_and_display_label_the_causes() {
+    let mut s = SyncStats::default();
+    s.inflations[InflateCause::Wait as usize] = 3;
+    s.monitors_deflated = 2;
+    let debug = format!("{s:?}");
+    assert!(debug.contains("\"wait\": 3"), "{debug}");
+    assert!(debug.contains("\"contention\": 0"), "{debug}");
+    assert!(debug.contains("monitors_deflated: 2"), "{debug}");
+    let shown = s.to_string();
+    assert!(
+        shown.starts_with("monitors installed: 3 (contention=0, wait=3,"),
+        "{shown}"
+    );
+    assert!(shown.contains("identity-hash=0)"), "{shown}");
+    assert!(shown.contains("deflated: 2"), "{shown}");
+}
+
+/// Issue 12: a header embedded in the user's struct, locked through the
+/// `embed_header!` projection; the lock is the object's (another thread
+/// waits for it) and the data beside the header is the user's.
+#[test]
+fn embedded_header_locks_the_users_object() {
+    struct Counter {
+        header: Header,
+        hits: std::sync::atomic::AtomicU64,
+    }
+    crate::embed_header!(Counter, header);
+    let obj = std::sync::Arc::pin(Counter {
+        header: Header::new(),
+        hits: std::sync::atomic::AtomicU64::new(0),
+    });
+    let g = obj.as_ref().lock();
+    assert!(holds_lock(&obj.as_ref().header()));
+    assert_eq!(
+        obj.as_ref().header().get_ref() as *const Header,
+        &obj.header as *const Header,
+        "the projection is the field itself"
+    );
+    let other = obj.clone();
+    let t = std::thread::spawn(move || {
+        let _g = other.as_ref().lock();
+        other.hits.load(std::sync::atomic::Ordering::Relaxed)
+    });
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    obj.hits.store(7, std::sync::atomic::Ordering::Relaxed);
+    drop(g);
+    assert_eq!(t.join().unwrap(), 7, "the other thread ran only after our unlock");
+}
