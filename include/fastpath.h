@@ -1323,6 +1323,17 @@ fastpath_status fastpath_holds_lock(const struct fastpath_header *h, bool *out);
 fastpath_status fastpath_thread_attach(void);
 
 /**
+ * Detaches the calling thread, as JNI's `DetachCurrentThread`: every lock
+ * it still holds through `fastpath_monitor_enter` (fast-locked, recursive or
+ * inflated) is released and its waiters woken, as its exit would do. Locks
+ * taken with a `fastpath_lock_record` stay held: the record is the caller's
+ * frame state, and the caller exits them. The thread stays usable (a later
+ * lock attaches it again); an exit of a lock that detach released returns
+ * `FASTPATH_ERR_ILLEGAL_MONITOR_STATE` and changes nothing.
+ */
+fastpath_status fastpath_thread_detach(void);
+
+/**
  * A handle on the calling thread (attaching it), for
  * `fastpath_thread_interrupt` from other threads. Release it with
  * `fastpath_thread_release`.

@@ -17,7 +17,9 @@
 //! GC), while no thread uses it.
 //!
 //! Threads: any thread may call these functions; a thread created by C is
-//! attached lazily by its first lock (or eagerly by `fastpath_thread_attach`).
+//! attached lazily by its first lock (or eagerly by `fastpath_thread_attach`),
+//! and may detach before it ends (`fastpath_thread_detach`, which releases
+//! what it still holds).
 //! When it exits, the locks it still holds are released and their waiters
 //! woken, as for a Rust thread (`fastpath::sync`'s thread-exit release, run
 //! from the thread-local destructors glibc calls at `pthread_exit`).
@@ -336,6 +338,21 @@ pub extern "C" fn fastpath_holds_lock(h: *const fastpath_header, out: *mut bool)
 pub extern "C" fn fastpath_thread_attach() -> fastpath_status {
     ffi(|| {
         drop(sync::current_thread());
+        Ok(())
+    })
+}
+
+/// Detaches the calling thread, as JNI's `DetachCurrentThread`: every lock
+/// it still holds through `fastpath_monitor_enter` (fast-locked, recursive or
+/// inflated) is released and its waiters woken, as its exit would do. Locks
+/// taken with a `fastpath_lock_record` stay held: the record is the caller's
+/// frame state, and the caller exits them. The thread stays usable (a later
+/// lock attaches it again); an exit of a lock that detach released returns
+/// `FASTPATH_ERR_ILLEGAL_MONITOR_STATE` and changes nothing.
+#[no_mangle]
+pub extern "C" fn fastpath_thread_detach() -> fastpath_status {
+    ffi(|| {
+        sync::release_held_locks_of_current_thread();
         Ok(())
     })
 }

@@ -199,6 +199,31 @@ static void *lock_explicitly_attached(void *arg) {
   return lock_and_exit(NULL);
 }
 
+/* Detach (JNI's DetachCurrentThread) releases the locks before the thread
+ * ends: its own exit then has nothing to release, and the thread can still
+ * lock. A lock taken with the caller's record stays the caller's. */
+static void *lock_and_detach(void *arg) {
+  (void)arg;
+  fastpath_header own;
+  fastpath_lock_record rec;
+  CHECK_OK(fastpath_header_init(&own));
+  CHECK_OK(fastpath_lock_record_init(&rec));
+  CHECK_OK(fastpath_monitor_enter_with_record(&own, &rec));
+  lock_and_exit(NULL);
+  CHECK_OK(fastpath_thread_detach());
+  bool held = true;
+  CHECK_OK(fastpath_holds_lock(&abandoned.header, &held));
+  CHECK(!held);
+  CHECK_STATUS(fastpath_monitor_exit(&abandoned.header), FASTPATH_ERR_ILLEGAL_MONITOR_STATE);
+  CHECK_OK(fastpath_holds_lock(&own, &held));
+  CHECK(held);
+  CHECK_OK(fastpath_monitor_exit_with_record(&own, &rec));
+  CHECK_OK(fastpath_lock_record_destroy(&rec));
+  CHECK_OK(fastpath_header_destroy(&own));
+  CHECK_OK(fastpath_thread_detach()); /* nothing held: a no-op */
+  return NULL;
+}
+
 static void thread_exit_holding_a_lock(void *(*body)(void *)) {
   fastpath_sync_stats before, after;
   CHECK_OK(fastpath_sync_get_stats(&before));
@@ -276,6 +301,7 @@ int main(void) {
   interrupt_a_waiter();
   thread_exit_holding_a_lock(lock_and_exit);
   thread_exit_holding_a_lock(lock_explicitly_attached);
+  thread_exit_holding_a_lock(lock_and_detach);
   destroy_while_another_thread_holds();
   spin_wait_across_threads();
   report_passed("test_threads");

@@ -185,6 +185,26 @@ fn free_on_header_drop(
     stats::count_monitor_freed();
 }
 
+/// Releases every lock the calling thread holds and wakes their waiters, as
+/// the thread's exit would: HotSpot's `release_monitors_owned_by_thread`,
+/// which JNI's `DetachCurrentThread` runs for a thread that leaves the VM
+/// holding monitors. For runtimes whose threads detach before they end (the
+/// C ABI's `fastpath_thread_detach`). The thread stays usable and keeps its
+/// identity; it may lock again. Each lock released is counted in
+/// [`super::SyncStats::released_at_thread_exit`].
+///
+/// Locks held through a live [`super::SyncGuard`] are kept, as at exit (its
+/// value stays guarded), and so are locks taken with the caller's own
+/// [`super::LockRecord`] (a frame's lock slot, which only the caller can
+/// find: it exits them). A live [`super::Guard`], or a raw lock the caller
+/// still means to exit, loses its lock: its exit then reports
+/// [`super::SyncError::IllegalMonitorState`] and changes nothing. Call it
+/// where the runtime knows its thread holds nothing it will unlock itself.
+#[cfg(not(loom))]
+pub fn release_held_locks_of_current_thread() {
+    thread::with_current(release_held_locks);
+}
+
 /// Thread exit: release everything still held, except objects locked
 /// through a live `SyncGuard` (see [`super::thread`]).
 fn release_on_thread_exit(me: &Arc<ThreadState>) {

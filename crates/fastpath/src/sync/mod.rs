@@ -143,6 +143,8 @@ pub use hash::identity_hash;
 pub use header::{Header, LockState, SPARE_MASK};
 pub use inflate::live_monitors;
 pub use legacy::{enter_with_record, exit_with_record};
+#[cfg(not(loom))]
+pub use lifecycle::release_held_locks_of_current_thread;
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
 pub use record::LockRecord;
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
