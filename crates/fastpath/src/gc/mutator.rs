@@ -123,8 +123,8 @@ pub struct Mutator<B: BarrierSet> {
     /// The card table, biased so that `card_base + (addr >> 9)` is the card
     /// of `addr` (HotSpot's `byte_map_base`).
     card_base: usize,
-    /// Log2 of the region size, for `g1-card`'s same-region filter.
-    region_shift: u32,
+    /// The region size (a power of two), for `g1-card`'s same-region filter.
+    region_bytes: usize,
     /// The heap's run-time barrier set (used by [`super::Dynamic`] only).
     bits: u16,
     heap: Arc<HeapInner>,
@@ -186,7 +186,7 @@ impl<B: BarrierSet> Mutator<B> {
         let gc_state = heap.gc_state.get();
         Mutator {
             gc_state,
-            region_shift: heap.space.region_shift,
+            region_bytes: heap.space.region_bytes,
             card_base: (heap.space.cards.as_ptr() as usize).wrapping_sub(heap.space.base >> CARD_SHIFT),
             bits: heap.config.barriers.0,
             shared,
@@ -766,7 +766,11 @@ impl<B: BarrierSet> Mutator<B> {
                 card.store(DIRTY_CARD, Ordering::Relaxed);
             }
         } else if self.has(Barrier::G1Card)
-            && (addr ^ v) >> self.region_shift != 0
+            // Same region iff the addresses agree above the region bits,
+            // i.e. `(addr ^ v) >> shift == 0`; written as a compare with
+            // the size so the size's load folds into the `cmp` (HotSpot's
+            // shift takes an immediate; ours would need a load into %cl).
+            && (addr ^ v) >= self.region_bytes
             && v != 0
             && self.card(addr).load(Ordering::Relaxed) != DIRTY_CARD
         {
