@@ -63,15 +63,16 @@
 //! brooks-rb     mov -0x8(%rsi),%rax
 //! brooks-wb     testb $0x6,0x8e(%rdi) ; jne slow ; mov -0x8(%rsi),%rax
 //! card          mov 0x10(%rdi),%rax ; shr $0x9,%rsi ; movb $0x0,(%rax,%rsi,1)
-//! card-cond     mov 0x10(%rdi),%rax ; shr $0x9,%rsi ; movzbl (%rax,%rsi,1),%ecx ;
-//!               test %cl,%cl ; je done ; movb $0x0,(%rax,%rsi,1)
+//! card-cond     shr $0x9,%rsi ; add 0x10(%rdi),%rsi ; cmpb $0x0,(%rsi) ; je done ;
+//!               movb $0x0,(%rsi)                                   (an asm! block)
 //! cas           nothing on success: the retry is on the failure path
 //! ```
 //!
 //! (`%rdi` is the `Mutator`, `%rsi` the object; `0x8e(%rdi)` is the
-//! mutator's copy of the state byte, `mov 0x10(%rdi)` loads the biased card
-//! base, the one load the card barriers pay beyond HotSpot, which embeds the
-//! base as an immediate. Offsets are whatever `rustc` lays out.)
+//! mutator's copy of the state byte, `0x10(%rdi)` holds the biased card
+//! base: its load is the one instruction the card barriers pay beyond
+//! HotSpot, which embeds the base as an immediate. Offsets are whatever
+//! `rustc` lays out.)
 //! `fastpath gc --only fast-paths` prints these from the binary itself.
 
 //! ## Example
