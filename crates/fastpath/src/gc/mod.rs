@@ -24,10 +24,14 @@
 //!
 //! ## The GC state byte
 //!
-//! One byte in the heap; each [`Mutator`] holds a pointer to it, so a
-//! barrier reads it off a pointer already in a register (HotSpot reads a
-//! thread-local copy off `r15`). The collector changes it only in pauses,
-//! which is why a barrier may read it with a plain (Relaxed) load.
+//! One byte in the heap, written only in pauses; each [`Mutator`] keeps its
+//! own copy, which the barriers test at a fixed offset from the `&Mutator`
+//! pointer already in a register (HotSpot keeps a per-thread copy,
+//! `ShenandoahThreadLocalData::gc_state`, and tests it off `r15`). The copy
+//! is refreshed on every way out of a stop (poll, safe region, collection)
+//! and at creation: since a pause runs only while every mutator is stopped,
+//! no state change can happen between a refresh and the barrier code that
+//! follows it (the full argument is in `mutator.rs`).
 //!
 //! | bit | set | cleared | barriers that look |
 //! |---|---|---|---|
@@ -54,21 +58,21 @@
 //! sequences, as `rustc` emits them for the probes in [`probe`]:
 //!
 //! ```text
-//! satb (idle)   mov 0x10(%rdi),%rax ; testb $0x1,(%rax) ; jne slow
-//! lrb (idle)    mov 0x10(%rdi),%rcx ; testb $0x4,(%rcx) ; jne slow
+//! satb (idle)   testb $0x1,0x8e(%rdi) ; jne slow
+//! lrb (idle)    testb $0x4,0x8e(%rdi) ; jne slow
 //! brooks-rb     mov -0x8(%rsi),%rax
-//! brooks-wb     mov 0x10(%rdi),%rax ; testb $0x6,(%rax) ; jne slow ; mov -0x8(%rsi),%rax
-//! card          mov 0x18(%rdi),%rax ; shr $0x9,%rsi ; movb $0x0,(%rax,%rsi,1)
-//! card-cond     mov 0x18(%rdi),%rax ; shr $0x9,%rsi ; movzbl (%rax,%rsi,1),%ecx ;
-//!               test %cl,%cl ; je done ; movb $0x0,(%rax,%rsi,1)
+//! brooks-wb     testb $0x6,0x8e(%rdi) ; jne slow ; mov -0x8(%rsi),%rax
+//! card          mov 0x10(%rdi),%rax ; shr $0x9,%rsi ; movb $0x0,(%rax,%rsi,1)
+//! card-cond     shr $0x9,%rsi ; add 0x10(%rdi),%rsi ; cmpb $0x0,(%rsi) ; je done ;
+//!               movb $0x0,(%rsi)                                   (an asm! block)
 //! cas           nothing on success: the retry is on the failure path
 //! ```
 //!
-//! (`%rdi` is the `Mutator`, `%rsi` the object; `mov 0x10(%rdi)` loads the
-//! pointer to the state byte, `mov 0x18(%rdi)` the biased card base: the
-//! one load per barrier HotSpot saves by keeping the state at a fixed
-//! offset from its thread register. The compiler may keep either in a
-//! register across a loop: neither changes while the mutator runs.)
+//! (`%rdi` is the `Mutator`, `%rsi` the object; `0x8e(%rdi)` is the
+//! mutator's copy of the state byte, `0x10(%rdi)` holds the biased card
+//! base: its load is the one instruction the card barriers pay beyond
+//! HotSpot, which embeds the base as an immediate. Offsets are whatever
+//! `rustc` lays out.)
 //! `fastpath gc --only fast-paths` prints these from the binary itself.
 
 //! ## Example

@@ -2,12 +2,31 @@
 //!
 //! Where it sits: a runtime's interpreter or compiled code calls
 //! [`Mutator`] for each allocation, reference load/store/CAS and data access;
-//! the barrier fast paths here read the heap's one-byte GC state through the
-//! `state` pointer the mutator holds (HotSpot reads `gc_state` off the thread
-//! register; `&Mutator` is the register here), and on a set bit call a
-//! `#[cold]` slow path that does the real work: enqueue for SATB, evacuate
-//! and self-heal, dirty and enqueue a card. [`super::collector`] drives the
-//! state byte.
+//! the barrier fast paths here test the mutator's own copy of the heap's
+//! one-byte GC state (HotSpot tests `ShenandoahThreadLocalData::gc_state`
+//! at a fixed offset from the thread register, `testb $mask, off(%r15)`;
+//! `&Mutator` is the register here, so the test is `testb $mask,
+//! off(%rdi)`), and on a set bit call a `#[cold]` slow path that does the
+//! real work: enqueue for SATB, evacuate and self-heal, dirty and enqueue a
+//! card. [`super::collector`] drives the heap's byte; each mutator copies it
+//! ([`Mutator::refresh_gc_state`]) on every path out of a pause.
+//!
+//! Why the copy is never stale where a barrier reads it: the collector
+//! writes the heap's byte only inside a pause, and a pause runs only while
+//! every registered mutator is stopped (at a poll, in a safe region, or the
+//! one running a passive collection). So a mutator observes a new state only
+//! after it has itself passed through a stop, and every way out of a stop
+//! refreshes the copy before returning to the caller: `stop_at_safepoint`
+//! (poll slow path), `safe_region` (which also covers a concurrent-mode
+//! `collect` and a contended `lock`), passive `collect` (the collecting
+//! mutator and the ones that found another pause first), hence
+//! `alloc_slow`; and `new` copies it after registering, from which point no
+//! pause can begin without this mutator stopping. Each of those takes
+//! `&mut self`, and the copy is a plain field written only through `&mut
+//! self`, so the borrow checker itself forbids an [`Obj`] (or a barrier's
+//! `&self`) to live across a refresh: barrier code sees one state for its
+//! whole run, the one the last pause left, as HotSpot's compiled code sees
+//! the thread-local copy the last safepoint left.
 //!
 //! Roots are explicit: [`Mutator::alloc`] and [`Mutator::root`] push onto the
 //! mutator's handle stack, which the collector scans and updates in pauses.
@@ -94,13 +113,18 @@ impl MutatorShared {
 
 /// A thread's context on a heap, generic over its barrier set.
 pub struct Mutator<B: BarrierSet> {
-    /// The heap's GC state byte: what every barrier fast path tests.
-    state: *const u8,
+    /// This mutator's copy of the heap's GC state byte: what every barrier
+    /// fast path tests, one `testb` off the `&Mutator` register (HotSpot's
+    /// per-thread `gc_state`). Written only by [`Mutator::refresh_gc_state`]
+    /// (`&mut self`), on every path out of a stop: the heap's byte changes
+    /// only in pauses, which cannot run while this mutator runs, so the copy
+    /// equals the heap's byte whenever barrier code reads it (module docs).
+    gc_state: u8,
     /// The card table, biased so that `card_base + (addr >> 9)` is the card
     /// of `addr` (HotSpot's `byte_map_base`).
     card_base: usize,
-    /// Log2 of the region size, for `g1-card`'s same-region filter.
-    region_shift: u32,
+    /// The region size (a power of two), for `g1-card`'s same-region filter.
+    region_bytes: usize,
     /// The heap's run-time barrier set (used by [`super::Dynamic`] only).
     bits: u16,
     heap: Arc<HeapInner>,
@@ -156,9 +180,13 @@ impl<B: BarrierSet> Mutator<B> {
         });
         heap.safepoint.register();
         heap.mutators().push(shared.clone());
+        // Read after `register`: from here no pause begins before this
+        // mutator stops (and refreshes), and `register`'s lock orders the
+        // last pause's write before this read.
+        let gc_state = heap.gc_state.get();
         Mutator {
-            state: heap.gc_state.as_ptr(),
-            region_shift: heap.space.region_shift,
+            gc_state,
+            region_bytes: heap.space.region_bytes,
             card_base: (heap.space.cards.as_ptr() as usize).wrapping_sub(heap.space.base >> CARD_SHIFT),
             bits: heap.config.barriers.0,
             shared,
@@ -178,12 +206,32 @@ impl<B: BarrierSet> Mutator<B> {
         B::has(b, self.bits)
     }
 
-    /// The GC state byte.
+    /// The GC state, as of this mutator's last stop.
     #[inline(always)]
     fn gc_state(&self) -> u8 {
-        // SAFETY: `state` points into `self.heap`, which this mutator keeps
-        // alive; a running mutator's read races no write (see StateByte).
-        unsafe { *self.state }
+        self.gc_state
+    }
+
+    /// Copies the heap's GC state byte: called on every path out of a stop
+    /// (module docs). The safepoint mutex the stop released orders the
+    /// pause's write before this plain read, and no pause can write the byte
+    /// again until this mutator stops again.
+    #[inline]
+    fn refresh_gc_state(&mut self) {
+        self.gc_state = self.heap.gc_state.get();
+    }
+
+    /// Test hook: a test that sets the heap's byte by hand (as a pause
+    /// would) then refreshes, as the mutator's next stop would.
+    #[cfg(test)]
+    pub(crate) fn refresh_gc_state_for_test(&mut self) {
+        self.refresh_gc_state();
+    }
+
+    /// Test hook: the copy the barriers test.
+    #[cfg(test)]
+    pub(crate) fn gc_state_for_test(&self) -> u8 {
+        self.gc_state
     }
 
     #[inline(always)]
@@ -327,6 +375,7 @@ impl<B: BarrierSet> Mutator<B> {
                 } else {
                     self.heap.safepoint.arrive_and_wait();
                 }
+                self.refresh_gc_state();
             }
             GcMode::Concurrent => {
                 let heap = self.heap.clone();
@@ -348,6 +397,7 @@ impl<B: BarrierSet> Mutator<B> {
     fn stop_at_safepoint(&mut self) {
         self.retire_local();
         self.heap.safepoint.arrive_and_wait();
+        self.refresh_gc_state();
     }
 
     /// Runs `f` as a safe region: the collector may pause and move objects
@@ -357,6 +407,7 @@ impl<B: BarrierSet> Mutator<B> {
         self.heap.safepoint.enter_safe();
         let r = f();
         self.heap.safepoint.leave_safe();
+        self.refresh_gc_state();
         r
     }
 
@@ -710,16 +761,56 @@ impl<B: BarrierSet> Mutator<B> {
         if self.has(Barrier::Card) {
             self.card(obj).store(DIRTY_CARD, Ordering::Relaxed);
         } else if self.has(Barrier::CardCond) {
-            let card = self.card(obj);
-            if card.load(Ordering::Relaxed) != DIRTY_CARD {
-                card.store(DIRTY_CARD, Ordering::Relaxed);
-            }
+            Self::card_cond(self.card(obj));
         } else if self.has(Barrier::G1Card)
-            && (addr ^ v) >> self.region_shift != 0
+            // Same region iff the addresses agree above the region bits,
+            // i.e. `(addr ^ v) >> shift == 0`; written as a compare with
+            // the size so the size's load folds into the `cmp` (HotSpot's
+            // shift takes an immediate; ours would need a load into %cl).
+            && (addr ^ v) >= self.region_bytes
             && v != 0
             && self.card(addr).load(Ordering::Relaxed) != DIRTY_CARD
         {
             self.g1_card_slow(addr);
+        }
+    }
+
+    /// `card-cond`: dirty `card` unless it is dirty already (HotSpot's
+    /// `UseCondCardMark`, which spares a shared cache line the stores).
+    ///
+    /// On x86-64 it is HotSpot's sequence, `cmpb $0,(card) ; je ; movb
+    /// $0,(card)`: `rustc` never folds an atomic load into a compare (it
+    /// emits `movzbl` + `test`), and a plain Rust load would race with other
+    /// mutators dirtying the same card. In `asm!` the accesses are the
+    /// hardware's, and x86-64 byte loads and stores are single-copy atomic:
+    /// exactly the Relaxed `AtomicU8` accesses the portable version makes.
+    #[inline(always)]
+    fn card_cond(card: &AtomicU8) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            const _: () = assert!(DIRTY_CARD == 0, "the asm writes the immediate 0");
+            // SAFETY: `card` is a live card-table byte (see `card`). The
+            // asm reads and writes only that byte, with byte-sized
+            // accesses that are atomic on x86-64 (so they race with other
+            // mutators' Relaxed card accesses no more than those do with
+            // each other; the collector reads and cleans cards only in
+            // pauses), uses no stack, and clobbers only the flags (not
+            // declared preserved). Without `nomem` it is also a compiler
+            // barrier, so the reference store stays before the card mark.
+            unsafe {
+                std::arch::asm!(
+                    "cmp byte ptr [{card}], 0",
+                    "je 2f",
+                    "mov byte ptr [{card}], 0",
+                    "2:",
+                    card = in(reg) card.as_ptr(),
+                    options(nostack),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        if card.load(Ordering::Relaxed) != DIRTY_CARD {
+            card.store(DIRTY_CARD, Ordering::Relaxed);
         }
     }
 

@@ -220,13 +220,11 @@ pub(crate) struct Control {
 }
 
 /// The GC state byte. Written only inside pauses (by the collector, with
-/// every mutator stopped) and read only by running mutators and by the
-/// pause itself; the safepoint's mutex orders every write before every
-/// later read, so there is no data race and a plain byte suffices. Plain,
-/// not atomic, so that the barrier's test compiles to `testb $bit,(%reg)`
-/// (an atomic load would be `movzbl` + `test`), and so that the compiler
-/// may keep it in a register between safepoint polls: it cannot change
-/// while this mutator has not stopped.
+/// every mutator stopped) and read only by the pause itself and by a
+/// mutator on its way out of a stop, which copies it into its own
+/// `Mutator::gc_state` for the barriers to test (see mutator.rs); the
+/// safepoint's mutex orders every write before every later read, so there
+/// is no data race and a plain byte suffices.
 pub(crate) struct StateByte(std::cell::UnsafeCell<u8>);
 
 // SAFETY: see the type's comment: every write happens in a pause, ordered
@@ -234,10 +232,6 @@ pub(crate) struct StateByte(std::cell::UnsafeCell<u8>);
 unsafe impl Sync for StateByte {}
 
 impl StateByte {
-    /// A pointer for a mutator's fast path.
-    pub(crate) fn as_ptr(&self) -> *const u8 {
-        self.0.get()
-    }
     /// Reads the byte (a pause, or a running mutator).
     pub(crate) fn get(&self) -> u8 {
         // SAFETY: see the type's comment.

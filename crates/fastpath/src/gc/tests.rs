@@ -14,7 +14,7 @@ fn heap(bits: BarrierBits, mode: GcMode, mib: usize) -> Heap {
 
 /// Puts the region of `obj` in the collection set and sets the state to
 /// evacuation, as final-mark would (no mutator may be running elsewhere).
-fn force_evacuation(h: &Heap, obj: usize) {
+fn force_evacuation<B: BarrierSet>(h: &Heap, m: &mut Mutator<B>, obj: usize) {
     let s = &h.inner.space;
     s.region(obj).in_cset.store(true, Ordering::Relaxed);
     {
@@ -23,10 +23,12 @@ fn force_evacuation(h: &Heap, obj: usize) {
         a.current = None;
     }
     h.inner.gc_state.set(EVACUATION | HAS_FORWARDED);
+    m.refresh_gc_state_for_test();
 }
 
-fn end_evacuation(h: &Heap) {
+fn end_evacuation<B: BarrierSet>(h: &Heap, m: &mut Mutator<B>) {
     h.inner.gc_state.set(0);
+    m.refresh_gc_state_for_test();
     for r in h.inner.space.regions.iter() {
         r.in_cset.store(false, Ordering::Relaxed);
     }
@@ -79,12 +81,17 @@ fn satb_enqueues_the_overwritten_value_only_while_marking() {
     let (oa, ob, oc) = (m.get(a).unwrap(), m.get(b).unwrap(), m.get(c).unwrap());
     m.store(oa, 0, Some(ob)).unwrap();
     m.store(oa, 0, Some(oc)).unwrap(); // idle: nothing enqueued
+                                       // As init-mark would: the mutator's copy follows at its next stop, and
+                                       // objects are re-read from handles after it (the borrow checker's rule).
     h.inner.gc_state.set(MARKING);
+    m.refresh_gc_state_for_test();
+    let (oa, ob, oc) = (m.get(a).unwrap(), m.get(b).unwrap(), m.get(c).unwrap());
     m.store(oa, 0, Some(ob)).unwrap(); // overwrites c
     assert!(m.cas(oa, 0, Some(ob), None).unwrap()); // overwrites b
     m.store(oa, 0, Some(oc)).unwrap(); // overwrites null: nothing
-    h.inner.gc_state.set(0);
     let (ca, cb) = (oc.addr(), ob.addr());
+    h.inner.gc_state.set(0);
+    m.refresh_gc_state_for_test();
     m.retire_local_for_test();
     assert_eq!(*h.inner.satb_queue(), vec![ca, cb]);
 }
@@ -128,16 +135,59 @@ fn card_barriers_dirty_the_right_cards() {
     run::<{ Barrier::G1Card.bit() }>(true);
 }
 
+/// The barriers test the mutator's copy of the state byte: it must follow
+/// the heap's byte on creation and on every way out of a stop.
+#[test]
+fn the_state_copy_follows_the_heap_at_every_way_out_of_a_stop() {
+    let bits = BarrierBits(Barrier::Satb.bit());
+    let h = heap(bits, GcMode::Passive, 4);
+    let mut m = h.mutator::<Static<{ Barrier::Satb.bit() }>>().unwrap();
+    assert_eq!(m.gc_state_for_test(), 0);
+    // Creation: copies the byte as it is.
+    h.inner.gc_state.set(MARKING);
+    let m2 = h.mutator::<Static<{ Barrier::Satb.bit() }>>().unwrap();
+    assert_eq!(m2.gc_state_for_test(), MARKING);
+    drop(m2);
+    assert_eq!(m.gc_state_for_test(), 0, "a running mutator's copy holds");
+    // Leaving a safe region (the byte changes while `m` is stopped).
+    m.safe_region(|| h.inner.gc_state.set(EVACUATION));
+    assert_eq!(m.gc_state_for_test(), EVACUATION);
+    // The poll's slow path: a real pause from another thread.
+    let inner = h.inner.clone();
+    let pauser = std::thread::spawn(move || {
+        assert!(inner.safepoint.begin(false));
+        inner.gc_state.set(MARKING | HAS_FORWARDED);
+        inner.safepoint.end(false);
+    });
+    // The pause cannot finish before `m` stops at a poll.
+    while !pauser.is_finished() {
+        m.safepoint_poll();
+        std::thread::yield_now();
+    }
+    pauser.join().unwrap();
+    assert_eq!(m.gc_state_for_test(), MARKING | HAS_FORWARDED);
+    // A passive collection: its pause leaves the byte clear (cleared here
+    // first: with nothing to evacuate the pause does not write it).
+    h.inner.gc_state.set(0);
+    assert_eq!(m.gc_state_for_test(), MARKING | HAS_FORWARDED);
+    m.collect();
+    assert_eq!(m.gc_state_for_test(), 0);
+    assert_eq!(h.inner.gc_state.get(), 0);
+}
+
 #[test]
 fn brooks_barriers_read_and_write_through_the_copy() {
     let h = heap(BarrierBits::SHENANDOAH_2017, GcMode::Passive, 4);
     let mut m = h.mutator::<Shenandoah2017Barriers>().unwrap();
     let a = m.alloc(1, 2).unwrap();
     let b = m.alloc(0, 1).unwrap();
-    let (oa, ob) = (m.get(a).unwrap(), m.get(b).unwrap());
+    let oa = m.get(a).unwrap();
     m.write(oa, 0, 7).unwrap();
     let from = oa.addr();
-    force_evacuation(&h, from);
+    force_evacuation(&h, &mut m, from);
+    // The handles still hold the from-space addresses: `oa` is stale.
+    let (oa, ob) = (m.get(a).unwrap(), m.get(b).unwrap());
+    assert_eq!(oa.addr(), from);
     // brooks-wb: the write evacuates `a`, then lands in the copy.
     m.write(oa, 1, 9).unwrap();
     let to = h.inner.space.fwd(from).load(Ordering::Relaxed);
@@ -149,7 +199,7 @@ fn brooks_barriers_read_and_write_through_the_copy() {
     assert_eq!(h.inner.space.word(to + 16 + 8 * 2).load(Ordering::Relaxed), 9);
     m.store(oa, 0, Some(ob)).unwrap();
     assert!(m.same(m.load(oa, 0).unwrap(), Some(ob)));
-    end_evacuation(&h);
+    end_evacuation(&h, &mut m);
     assert_eq!(h.stats().evacuated_by_mutators, 1);
 }
 
@@ -166,7 +216,8 @@ fn lrb_evacuates_and_self_heals_and_cas_sees_through_copies() {
     let from = ot.addr();
     // The holder must not be in the set: move the target's region only if
     // they differ; allocate a fresh holder in another region otherwise.
-    force_evacuation(&h, from);
+    force_evacuation(&h, &mut m, from);
+    let oh = m.get(holder).unwrap();
     h.inner
         .space
         .region(oh.addr())
@@ -189,7 +240,7 @@ fn lrb_evacuates_and_self_heals_and_cas_sees_through_copies() {
         "the CAS barrier retries a false failure"
     );
     assert_eq!(m.load(oh, 1).unwrap(), None);
-    end_evacuation(&h);
+    end_evacuation(&h, &mut m);
 }
 
 #[test]
