@@ -48,14 +48,14 @@ fn detach_releases_every_kind_of_lock_and_wakes_a_waiter() {
             assert!(!holds_lock(stacked));
             // And the thread can lock again.
             enter(fast.as_ref());
-            assert!(holds_lock(&fast));
+            assert!(holds_lock(fast));
             exit(fast.as_ref()).unwrap();
         });
         locked_rx.recv().unwrap();
         // A waiter on the contended object: it inflates it and parks.
         let waiter = s.spawn(move || {
             enter(contended.as_ref());
-            let held = holds_lock(&contended);
+            let held = holds_lock(contended);
             exit(contended.as_ref()).unwrap();
             held
         });
