@@ -10,29 +10,11 @@
 //! fallback; valgrind is then required under CI (`.ci/run` installs it).
 //! Outside CI, with neither, it says so on stderr and checks nothing.
 
+mod common;
+
 use std::process::Command;
 
-use fastpath_lab::harness::perfnorm::{Profiler, Source};
 use fastpath_lab::report::jmh;
-
-fn can_profile() -> bool {
-    let pmu = Profiler::sense("gc")
-        .source()
-        .is_ok_and(|s| s == Source::Hardware);
-    let valgrind = Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if pmu || valgrind {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI is set but valgrind is missing: .ci/run installs it"
-    );
-    eprintln!("gc_smoke: no hardware counters, valgrind not installed and CI unset: nothing checked");
-    false
-}
 
 /// The rows of the table whose title contains `title`: each row's cells.
 fn table_rows(text: &str, title: &str) -> Vec<Vec<String>> {
@@ -47,7 +29,7 @@ fn table_rows(text: &str, title: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn prof_perfnorm_prints_counters_per_op_and_per_barrier_execution() {
-    if !can_profile() {
+    if !common::can_profile("gc_smoke") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("fastpath-gc-prof-{}", std::process::id()));

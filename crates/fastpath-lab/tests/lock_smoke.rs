@@ -8,6 +8,8 @@
 //! KVM guest; `.ci/run` installs it): under CI it fails without it, outside
 //! CI it says so on stderr and checks nothing.
 
+mod common;
+
 use fastpath_lab::experiments::{lock::Lock, Context, Experiment};
 use fastpath_lab::report::jmh;
 
@@ -112,29 +114,9 @@ fn lock_experiment_runs_quick_and_reports_every_row() {
     }
 }
 
-/// Whether the profiler has a path here: hardware counters or valgrind.
-fn can_profile() -> bool {
-    let pmu = fastpath_lab::harness::perfnorm::Profiler::sense("lock")
-        .source()
-        .is_ok_and(|s| s == fastpath_lab::harness::perfnorm::Source::Hardware);
-    let valgrind = std::process::Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if pmu || valgrind {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI is set but valgrind is missing: .ci/run installs it"
-    );
-    eprintln!("lock_smoke: no hardware counters, valgrind not installed and CI unset: nothing checked");
-    false
-}
-
 #[test]
 fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
-    if !can_profile() {
+    if !common::can_profile("lock_smoke") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("fastpath-lock-prof-{}", std::process::id()));
