@@ -492,11 +492,15 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
             &["workload", "mode", "ns/op", "median", "ratio", "× best peer", "goal"],
         );
     let mut results = Vec::new();
+    let mut verdicts = Vec::new();
     let mut counters = ProfileTable::new("lock + unlock pairs");
     for (name, mode, st, goal) in &rows {
         let to_cas = st.median / base.median;
         let to_peer = st.median / peer_base(name);
         let fastpath_row = *mode != "peer" && *mode != "baseline";
+        if let Some(g) = goal {
+            verdicts.push(format!("{name} {}", g.mark(to_cas, to_peer)));
+        }
         t.row(vec![
             name.to_string(),
             mode.to_string(),
@@ -523,6 +527,16 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
             r = profile::profile_row(p, &mut counters, &format!("pairs/{name}"), region, r);
         }
         results.push(r);
+    }
+    // The report's summary reads a goal's verdict from a note that starts
+    // with PASS or FAIL.
+    if !verdicts.is_empty() {
+        let all_pass = verdicts.iter().all(|v| !v.contains("FAIL"));
+        t.note(format!(
+            "{}: {}",
+            if all_pass { "PASS" } else { "FAIL" },
+            verdicts.join("; ")
+        ));
     }
     t.note("ratio = median / median of cas-pair, both measured in this run");
     t.note("× best peer: uncontended rows against the faster of parking-lot-mutex and std-mutex, recursive against parking-lot-reentrant-recursive (the outer hold taken once); peers' rows are lock+unlock of an empty Mutex<()> / ReentrantMutex<()>");
