@@ -433,9 +433,13 @@ mod tests {
 
     /// Runs `all` with `args` over [`WithOption`] and returns `report.md`.
     fn run_all_with(args: &[&str]) -> String {
+        // One directory per call: the tests run in parallel and each
+        // removes its own at the end.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        // Relaxed: a unique number, nothing else.
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let exps: Vec<&'static dyn Experiment> = vec![&WithOption];
-        let dir =
-            std::env::temp_dir().join(format!("fastpath-cli-all-{}-{}", std::process::id(), args.len()));
+        let dir = std::env::temp_dir().join(format!("fastpath-cli-all-{}-{call}", std::process::id()));
         let mut argv: Vec<std::ffi::OsString> = vec![
             "fastpath".into(),
             "all".into(),
