@@ -11,7 +11,8 @@
 //!
 //! Instructions present on every x86-64 CPU that touch no memory the caller
 //! names (PAUSE, MFENCE, SFENCE, LFENCE, RDTSC, CPUID, RDSSP) are safe
-//! functions. CLFLUSH is SSE2-baseline too, but it is an `unsafe fn` like
+//! functions, and so is the conditional card mark, whose only memory is an
+//! `AtomicU8` the caller lends. CLFLUSH is SSE2-baseline too, but it is an `unsafe fn` like
 //! CLFLUSHOPT and CLWB: flushing an unmapped address faults, so its contract
 //! is that the line is mapped.
 //!
@@ -282,9 +283,50 @@ pub unsafe fn rdtscp() -> (u64, u32) {
     ((u64::from(hi) << 32) | u64::from(lo), aux)
 }
 
+/// HotSpot's conditional card mark (`UseCondCardMark`): `cmpb $0x0,(m)` (`80
+/// 38 00`), `je` past the store, `movb $0x0,(m)` (`c6 00 00`): writes 0 into
+/// `byte` unless it holds 0 already, so a card that is dirty stays a
+/// shared cache line.
+///
+/// Why asm: `rustc` never folds an atomic load into a compare (it emits
+/// `movzbl` + `test`, one more instruction on the barrier's fast path), and a
+/// plain load would race with other threads' stores. The asm's accesses are
+/// byte-sized, hence single-copy atomic on x86-64: exactly a Relaxed load
+/// and a Relaxed store of the `AtomicU8`, no more ordered than those. Without
+/// `nomem` the block is also a compiler barrier, so a store the caller made
+/// before stays before the mark.
+#[inline(always)]
+pub fn clear_byte_unless_clear(byte: &core::sync::atomic::AtomicU8) {
+    // SAFETY: `byte` is a live `AtomicU8` borrowed for the call; the asm
+    // reads and writes only that byte, with byte-sized accesses (atomic on
+    // x86-64, so it races with other threads' accesses to the same atomic no
+    // more than Relaxed accesses do), uses no stack and clobbers only the
+    // flags (not declared preserved).
+    unsafe {
+        asm!(
+            "cmp byte ptr [{m}], 0",
+            "je 2f",
+            "mov byte ptr [{m}], 0",
+            "2:",
+            m = in(reg) byte.as_ptr(),
+            options(nostack),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn conditional_card_mark_clears_a_set_byte_and_leaves_a_clear_one() {
+        let b = core::sync::atomic::AtomicU8::new(0xff);
+        clear_byte_unless_clear(&b);
+        assert_eq!(b.into_inner(), 0);
+        let c = core::sync::atomic::AtomicU8::new(0);
+        clear_byte_unless_clear(&c);
+        assert_eq!(c.into_inner(), 0);
+    }
 
     #[test]
     fn cpuid_leaf0_names_a_vendor() {

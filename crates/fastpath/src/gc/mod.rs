@@ -64,7 +64,7 @@
 //! brooks-wb     testb $0x6,0x8e(%rdi) ; jne slow ; mov -0x8(%rsi),%rax
 //! card          mov 0x10(%rdi),%rax ; shr $0x9,%rsi ; movb $0x0,(%rax,%rsi,1)
 //! card-cond     shr $0x9,%rsi ; add 0x10(%rdi),%rsi ; cmpb $0x0,(%rsi) ; je done ;
-//!               movb $0x0,(%rsi)                                   (an asm! block)
+//!               movb $0x0,(%rsi)                                   (arch::x86_64::clear_byte_unless_clear)
 //! cas           nothing on success: the retry is on the failure path
 //! ```
 //!

@@ -776,38 +776,18 @@ impl<B: BarrierSet> Mutator<B> {
     }
 
     /// `card-cond`: dirty `card` unless it is dirty already (HotSpot's
-    /// `UseCondCardMark`, which spares a shared cache line the stores).
-    ///
-    /// On x86-64 it is HotSpot's sequence, `cmpb $0,(card) ; je ; movb
-    /// $0,(card)`: `rustc` never folds an atomic load into a compare (it
-    /// emits `movzbl` + `test`), and a plain Rust load would race with other
-    /// mutators dirtying the same card. In `asm!` the accesses are the
-    /// hardware's, and x86-64 byte loads and stores are single-copy atomic:
-    /// exactly the Relaxed `AtomicU8` accesses the portable version makes.
+    /// `UseCondCardMark`, which spares a shared cache line the stores). On
+    /// x86-64 it is HotSpot's three instructions (see
+    /// [`crate::arch::x86_64::clear_byte_unless_clear`] for why asm).
     #[inline(always)]
     fn card_cond(card: &AtomicU8) {
         #[cfg(target_arch = "x86_64")]
         {
-            const _: () = assert!(DIRTY_CARD == 0, "the asm writes the immediate 0");
-            // SAFETY: `card` is a live card-table byte (see `card`). The
-            // asm reads and writes only that byte, with byte-sized
-            // accesses that are atomic on x86-64 (so they race with other
-            // mutators' Relaxed card accesses no more than those do with
-            // each other; the collector reads and cleans cards only in
-            // pauses), uses no stack, and clobbers only the flags (not
-            // declared preserved). Without `nomem` it is also a compiler
-            // barrier, so the reference store stays before the card mark.
-            unsafe {
-                std::arch::asm!(
-                    "cmp byte ptr [{card}], 0",
-                    "je 2f",
-                    "mov byte ptr [{card}], 0",
-                    "2:",
-                    card = in(reg) card.as_ptr(),
-                    options(nostack),
-                );
-            }
+            const _: () = assert!(DIRTY_CARD == 0, "the sequence writes the immediate 0");
+            crate::arch::x86_64::clear_byte_unless_clear(card);
         }
+        // Relaxed: a card is a flag the collector reads only in pauses
+        // (ordered by the safepoint); the x86-64 sequence is no stronger.
         #[cfg(not(target_arch = "x86_64"))]
         if card.load(Ordering::Relaxed) != DIRTY_CARD {
             card.store(DIRTY_CARD, Ordering::Relaxed);
