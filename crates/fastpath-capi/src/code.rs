@@ -138,6 +138,7 @@ fn new_cache(
     crate::status::out_ptr(out)?;
     let cache = CodeCache::with_strategy(capacity, strategy).map_err(code_status)?;
     let handle = Box::new(fastpath_code_cache {
+        // Relaxed: a unique number, nothing else.
         id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         cache,
     });

@@ -276,6 +276,7 @@ impl HeapInner {
         a.current = None;
         a.evac_current = None;
         let mut candidates = Vec::new();
+        // Relaxed region metadata: in a pause (see `Region`).
         for (i, r) in s.regions.iter().enumerate() {
             if !r.used.load(Ordering::Relaxed)
                 || r.top.load(Ordering::Relaxed) != r.tams.load(Ordering::Relaxed)
@@ -339,6 +340,8 @@ impl HeapInner {
     }
 
     fn evacuate_cset(&self, lab: &Lab) {
+        // Relaxed `in_cset`/`top`: set in the final-mark pause and unchanged
+        // until the cycle's last pause (see `Region`).
         for r in self
             .space
             .regions
@@ -402,6 +405,7 @@ impl HeapInner {
         let s = &self.space;
         let mut a = s.lock_alloc();
         let mut freed = 0;
+        // Relaxed: in a pause (see `Region`).
         for i in 0..s.regions.len() {
             if s.regions[i].in_cset.load(Ordering::Relaxed) {
                 s.free_region(&mut a, i);
@@ -453,6 +457,7 @@ impl HeapInner {
             }
             let (nrefs, _) = s.layout_of(obj);
             for i in 0..nrefs {
+                // Relaxed: the verifier runs in a pause, every mutator stopped.
                 let v = s.word(Space::ref_addr(obj, i)).load(Ordering::Relaxed);
                 if v != 0 {
                     stack.push(v);

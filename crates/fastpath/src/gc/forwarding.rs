@@ -76,6 +76,10 @@ pub(crate) fn heal(field: &AtomicUsize, stale: usize, healed: usize) {
     let _ = field.compare_exchange(stale, healed, Ordering::Release, Ordering::Relaxed);
 }
 
+// In the models, Relaxed loads are reads after `join`, which orders them;
+// the mutator's payload write is Relaxed because only the joining thread
+// reads it, after `join`; the Acquire loads are the mutator's, as in the
+// code under test.
 #[cfg(all(test, loom))]
 mod loom_tests {
     //! Models of the evacuation race and of self-healing over a toy heap of

@@ -56,7 +56,12 @@ const _: () = assert!(
     "the header must be exactly the one word the layout reserves"
 );
 
-/// One region's metadata.
+/// One region's metadata. Every field is an atomic read and written Relaxed:
+/// the collector changes them only in pauses (every mutator stopped; the
+/// safepoint mutex orders their writes before and the collector's after) or
+/// under the allocation lock (whose mutex orders them), and a mutator reads
+/// them only under that lock or between pauses, when they do not change.
+/// The orderings that publish objects are on the words themselves.
 pub(crate) struct Region {
     pub(crate) bottom: usize,
     /// End of the allocated part (chunks are carved below it).
@@ -312,6 +317,8 @@ impl Space {
             LockState::Unlocked,
             "a locked object's region is pinned, never evacuated"
         );
+        // Relaxed: the copy is published by the forwarding-word CAS (AcqRel)
+        // that follows, not by this store.
         self.word(cell).store(copy, Ordering::Relaxed);
         // The header (with its hash), the layout and the fields, word by
         // word. Nobody writes a from-space object once evacuation has begun,
@@ -375,6 +382,7 @@ impl Space {
     /// object is never copied, so the original names no lock anyway).
     #[cold]
     pub(crate) fn release_dead_locks(&self, region: &Region) {
+        // Relaxed: in a pause, or when the heap drops (see `Region`).
         let top = region.top.load(Ordering::Relaxed);
         self.parse(region, top, |obj| {
             if forwarding::forwardee(self.fwd(obj)) != obj {
@@ -436,6 +444,7 @@ impl Space {
                 return None;
             }
             let next = sources.iter_mut().find_map(|s| s.pop())?;
+            // Relaxed: under the allocation lock (see `Region`).
             self.regions[next].used.store(true, Ordering::Relaxed);
             *current = Some(next);
         }
@@ -443,6 +452,8 @@ impl Space {
 
     /// Returns a region to the free list, empty.
     pub(crate) fn free_region(&self, a: &mut AllocState, r: usize) {
+        // Relaxed throughout: in a pause or under the allocation lock (`a`),
+        // see `Region`.
         let region = &self.regions[r];
         if region.lock_seen.swap(false, Ordering::Relaxed) {
             self.release_dead_locks(region);

@@ -237,6 +237,8 @@ pub(crate) fn count_deflation(deflated: usize, elapsed: std::time::Duration) {
 /// Process-wide counters.
 pub fn snapshot() -> SyncStats {
     let mut s = SyncStats::default();
+    // Relaxed throughout: independent counters, read as a snapshot; no
+    // other memory is published through them.
     for i in 0..N {
         s.inflations[i] = GLOBAL.inflations[i].load(Ordering::Relaxed);
     }

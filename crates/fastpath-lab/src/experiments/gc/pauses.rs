@@ -200,6 +200,8 @@ impl Start {
         }
     }
     fn ready(&self) -> usize {
+        // Relaxed: a count polled for progress; the start itself is ordered
+        // by the mutex and condvar of `go`.
         self.ready.load(std::sync::atomic::Ordering::Relaxed)
     }
     fn go(&self) {

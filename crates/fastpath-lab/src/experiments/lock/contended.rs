@@ -227,6 +227,8 @@ fn run_one<L: CountedLock + 'static>(
                     });
                     ops += 1;
                     work(outside);
+                    // Relaxed: a stop flag that publishes nothing; the
+                    // counts come back through `join`.
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
@@ -239,6 +241,7 @@ fn run_one<L: CountedLock + 'static>(
     start.wait();
     let t = Instant::now();
     std::thread::sleep(time);
+    // Relaxed: see the workers' load.
     stop.store(true, Ordering::Relaxed);
     let per: Vec<(u64, u64, u64, u64)> = workers
         .into_iter()

@@ -195,6 +195,9 @@ const WORKLOADS: &[Workload] = &[
 /// broken lock would lose updates rather than hide it.
 struct Dummies(AtomicU64, AtomicU64);
 
+// Relaxed: the counters are the critical sections' work, always touched
+// under the lock being measured, which orders them; atomics only so that
+// the shared struct needs no `unsafe`.
 impl Dummies {
     const fn new() -> Dummies {
         Dummies(AtomicU64::new(0), AtomicU64::new(0))
@@ -325,6 +328,7 @@ fn fact(h: Pin<&Header>, n: u32) -> u32 {
 #[inline(never)]
 fn fact_body(h: Pin<&Header>, _: Pin<&Header>, d: &Dummies, n: u64) {
     for _ in 0..n {
+        // Relaxed: a sink that keeps the result alive; nobody reads it.
         d.0.store(u64::from(fact(h, black_box(10))), Ordering::Relaxed);
     }
 }
@@ -391,6 +395,7 @@ fn threaded<S: Send + Sync + 'static>(
         start.wait();
         let t = Instant::now();
         std::thread::sleep(time);
+        // Relaxed: a stop flag; the totals come back through `join`.
         stop.store(true, Ordering::Relaxed);
         let total: u64 = workers.into_iter().map(|w| w.join().unwrap_or(0)).sum();
         scale(t.elapsed().as_nanos() as f64, threads, total.max(1))
