@@ -245,11 +245,13 @@ impl Monitor {
             .is_ok()
     }
 
-    /// Acquires the monitor (reentrant). Blocks. `false`: the monitor was
-    /// deflated under the caller, which must re-read the header and retry
-    /// (HotSpot `ObjectMonitor::enter` returning false).
-    #[must_use]
-    pub(crate) fn enter(&self, me: &Arc<ThreadState>) -> bool {
+    /// One attempt that never blocks or spins: `true` if the caller now owns
+    /// the monitor (acquired, or re-entered one more level). `false` says
+    /// only that this attempt failed: the owner may be another thread or
+    /// [`DEFLATER_MARKER`] (the monitor is being deflated; the caller
+    /// re-reads the header).
+    #[inline]
+    pub(crate) fn try_enter(&self, me: &ThreadState) -> bool {
         me.note_monitor_owner();
         if self.try_lock(me.id) {
             return true;
@@ -257,6 +259,18 @@ impl Monitor {
         if self.is_owned_by(me.id) {
             // Relaxed: owner-only field.
             self.recursions.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// Acquires the monitor (reentrant). Blocks. `false`: the monitor was
+    /// deflated under the caller, which must re-read the header and retry
+    /// (HotSpot `ObjectMonitor::enter` returning false).
+    #[must_use]
+    #[inline]
+    pub(crate) fn enter(&self, me: &Arc<ThreadState>) -> bool {
+        if self.try_enter(me) {
             return true;
         }
         self.enter_contended(me, None)
