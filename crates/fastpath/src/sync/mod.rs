@@ -129,6 +129,13 @@ mod thread;
 
 #[cfg(all(test, loom))]
 mod loom_tests;
+// One loom file per line of work, so parallel changes never share a file.
+#[cfg(all(test, loom))]
+mod loom_churn;
+#[cfg(all(test, loom))]
+mod loom_contention;
+#[cfg(all(test, loom))]
+mod loom_try_enter;
 #[cfg(all(test, not(loom)))]
 mod tests;
 

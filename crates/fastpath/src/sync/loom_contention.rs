@@ -1,0 +1,1 @@
+//! Loom models of the contention protocol (spinning, parking, hand-off, fairness).

@@ -1,0 +1,1 @@
+//! Loom models of `try_enter`: one attempt that never blocks, racing with deflation.
