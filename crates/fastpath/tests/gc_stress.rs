@@ -169,10 +169,14 @@ fn mutator_loop(heap: &Heap, shared: Global, seed: u64, deadline: Instant) -> (u
     (ops, cas_wins)
 }
 
-fn stress(bits: BarrierBits) {
+/// `evac_lab_limit`: `Some(n)` hands out only `n` evacuation LABs per
+/// cycle, so evacuation fails (objects stay in place, regions are kept)
+/// while mutators and the collector race for what copies fit.
+fn stress(bits: BarrierBits, evac_lab_limit: Option<usize>) {
     let mut c = HeapConfig::new(16 << 20, bits, GcMode::Concurrent);
     c.aggressive = true;
     c.verify = true;
+    c.evac_lab_limit = evac_lab_limit;
     let heap = Heap::new(c).unwrap();
     let shared = {
         let mut m = heap.mutator::<Dynamic>().unwrap();
@@ -194,25 +198,42 @@ fn stress(bits: BarrierBits) {
     let wins: usize = results.iter().map(|r| r.1).sum();
     println!(
         "gc_stress {bits}: {ops} operations checked ({wins} shared CAS wins) by {MUTATORS} mutators; \
-         {} cycles, {} verified ({} objects), {} copies by the collector, {} by mutators",
+         {} cycles, {} verified ({} objects), {} copies by the collector, {} by mutators; \
+         evacuation failed in {} cycles ({} regions kept)",
         stats.cycles,
         stats.verified_cycles,
         stats.verified_objects,
         stats.evacuated_by_collector,
-        stats.evacuated_by_mutators
+        stats.evacuated_by_mutators,
+        stats.evacuation_failures,
+        stats.regions_kept
     );
     assert_eq!(stats.verify_errors, Vec::<String>::new());
     assert!(stats.cycles >= 3, "only {} cycles ran", stats.cycles);
     assert!(stats.evacuated_by_collector + stats.evacuated_by_mutators > 0);
     assert!(ops > 0);
+    if evac_lab_limit.is_some() {
+        assert!(stats.evacuation_failures > 0, "evacuation never failed");
+        assert!(stats.regions_kept > 0, "no region was kept");
+    }
 }
 
 #[test]
 fn gc_stress_shenandoah() {
-    stress(BarrierBits::SHENANDOAH);
+    stress(BarrierBits::SHENANDOAH, None);
 }
 
 #[test]
 fn gc_stress_shenandoah_2017() {
-    stress(BarrierBits::SHENANDOAH_2017);
+    stress(BarrierBits::SHENANDOAH_2017, None);
+}
+
+#[test]
+fn gc_stress_evacuation_failure_shenandoah() {
+    stress(BarrierBits::SHENANDOAH, Some(1));
+}
+
+#[test]
+fn gc_stress_evacuation_failure_shenandoah_2017() {
+    stress(BarrierBits::SHENANDOAH_2017, Some(1));
 }

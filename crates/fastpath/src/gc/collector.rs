@@ -19,8 +19,8 @@
 //!    (Yuasa's snapshot-at-the-beginning).
 //! 4. **Final-mark** pause: drain the rest of SATB, finish the trace; clear
 //!    MARKING; free regions with nothing live; choose the collection set
-//!    (regions with no allocation since TAMS, no pinned object, fitting the
-//!    evacuation reserve); set [EVACUATION | HAS_FORWARDED]; evacuate the
+//!    (regions with no allocation since TAMS, no pinned object, sized to
+//!    fit the evacuation reserve, though running out is survived: below); set [EVACUATION | HAS_FORWARDED]; evacuate the
 //!    objects the roots point to and update the roots, so mutators resume
 //!    holding to-space references only.
 //! 5. *Concurrent evacuation*: copy every marked object of the set. A
@@ -36,6 +36,18 @@
 //!    free the collection set; clean the cards (their refinement: this
 //!    collector is not generational, so dirty cards feed no remembered set;
 //!    the card barriers are there to be costed); verify, if asked.
+//!
+//! Evacuation failure: a copy that finds no space (the reserve and every
+//! free region taken, or the test knob `HeapConfig::evac_lab_limit`) closes
+//! evacuation for the cycle ([`super::forwarding::EvacScope`], Shenandoah's
+//! evac-OOM protocol): objects not yet copied stay where they are, which
+//! every barrier and update-refs then resolve to, as if forwarded to
+//! themselves. Init-update-refs marks each set region still holding such a
+//! live object *evacuation-failed*; update-refs parses those regions too
+//! (their objects that stayed may point into the set), and final-update-refs
+//! keeps them (out of the set, not freed). The next cycle marks them like
+//! any region, so it can collect them. Allocation pacing (`pacer.rs`) keeps
+//! mutators from emptying the heap during a cycle in the first place.
 //!
 //! Locked objects: [`super::Mutator::lock`] pins the object's region; a
 //! pinned region is never chosen for the set nor freed, so a lock-stack
@@ -75,11 +87,27 @@ impl HeapInner {
                         .0;
                 }
             }
+            self.begin_pacing();
             self.concurrent_cycle(&lab);
+            self.pacer.end_cycle();
             let mut c = self.control();
             c.cycles_done += 1;
             self.control_cv.notify_all();
         }
+    }
+
+    /// Opens the pacer's budget for a cycle: the mutators may allocate what
+    /// is free outside the evacuation reserve; with no cycle behind it, the
+    /// work is estimated as the used words (update-refs parses them all).
+    fn begin_pacing(&self) {
+        if !self.config.pacing {
+            return;
+        }
+        let s = &self.space;
+        let free = s.lock_alloc().free.len();
+        let allowance = free.saturating_sub(s.reserve_regions) * s.region_bytes;
+        let used_words = (s.regions.len() - free) * s.region_bytes / 8;
+        self.pacer.begin_cycle(allowance, used_words);
     }
 
     fn low_on_space(&self) -> bool {
@@ -256,7 +284,16 @@ impl HeapInner {
     }
 
     fn trace(&self, stack: &mut Vec<usize>) {
+        // Work is reported to the pacer in batches, to keep its atomics off
+        // the marking loop.
+        const BATCH: usize = 4096;
+        let mut words = 0;
         while let Some(obj) = stack.pop() {
+            words += self.space.cell_words(obj);
+            if words >= BATCH {
+                self.pacer.report(words);
+                words = 0;
+            }
             let (nrefs, _) = self.space.layout_of(obj);
             for i in 0..nrefs {
                 // Acquire: pairs with the Release of the store that put the
@@ -265,6 +302,7 @@ impl HeapInner {
                 self.mark_object(v, stack);
             }
         }
+        self.pacer.report(words);
     }
 
     /// Frees regions with nothing live and picks the collection set; true if
@@ -275,6 +313,7 @@ impl HeapInner {
         let mut a = s.lock_alloc();
         a.current = None;
         a.evac_current = None;
+        a.evac_taken = 0;
         let mut candidates = Vec::new();
         // Relaxed region metadata: in a pause (see `Region`).
         for (i, r) in s.regions.iter().enumerate() {
@@ -353,12 +392,33 @@ impl HeapInner {
                     self.evacuate(obj, lab);
                 }
             });
+            self.pacer.report(r.live_words.load(Ordering::Relaxed));
         }
     }
 
     /// In a pause: every LAB is closed; record what update-refs parses and
-    /// give back the unused reserve.
+    /// give back the unused reserve; close evacuation, keeping each region
+    /// of the set that still holds a live object nobody could copy.
     fn init_update_refs(&self) {
+        let s = &self.space;
+        if s.evac_scope.failed() {
+            let mut kept = 0;
+            // Relaxed region metadata: in a pause (see `Region`).
+            for r in s.regions.iter().filter(|r| r.in_cset.load(Ordering::Relaxed)) {
+                let mut stayed = false;
+                s.parse(r, r.top.load(Ordering::Relaxed), |obj| {
+                    stayed |= s.is_marked(obj) && forwarding::forwardee(s.fwd(obj)) == obj;
+                });
+                if stayed {
+                    r.evac_failed.store(true, Ordering::Relaxed);
+                    kept += 1;
+                }
+            }
+            let mut stats = self.stats();
+            stats.evacuation_failures += 1;
+            stats.regions_kept += kept;
+        }
+        s.evac_scope.reset();
         let mut a = self.space.lock_alloc();
         a.current = None;
         a.evac_current = None;
@@ -373,11 +433,14 @@ impl HeapInner {
     fn update_refs(&self) {
         let s = &self.space;
         for r in s.regions.iter() {
-            if !r.used.load(Ordering::Relaxed) || r.in_cset.load(Ordering::Relaxed) {
+            let failed = r.evac_failed.load(Ordering::Relaxed);
+            if !r.used.load(Ordering::Relaxed) || (r.in_cset.load(Ordering::Relaxed) && !failed) {
                 continue;
             }
             s.parse(r, r.watermark.load(Ordering::Relaxed), |obj| {
-                if !s.is_live(obj) {
+                // In a region kept by evacuation failure, a copied original
+                // is dead: only the objects that stayed are updated.
+                if !s.is_live(obj) || (failed && forwarding::forwardee(s.fwd(obj)) != obj) {
                     return;
                 }
                 let (nrefs, _) = s.layout_of(obj);
@@ -390,6 +453,8 @@ impl HeapInner {
                     }
                 }
             });
+            self.pacer
+                .report((r.watermark.load(Ordering::Relaxed) - r.bottom) / 8);
         }
     }
 
@@ -407,7 +472,13 @@ impl HeapInner {
         let mut freed = 0;
         // Relaxed: in a pause (see `Region`).
         for i in 0..s.regions.len() {
-            if s.regions[i].in_cset.load(Ordering::Relaxed) {
+            let r = &s.regions[i];
+            if r.evac_failed.swap(false, Ordering::Relaxed) {
+                // Kept: its objects that stayed are live and every reference
+                // to them is theirs; the copied originals in it are garbage
+                // that the next cycle finds unmarked.
+                r.in_cset.store(false, Ordering::Relaxed);
+            } else if r.in_cset.load(Ordering::Relaxed) {
                 s.free_region(&mut a, i);
                 freed += 1;
             }

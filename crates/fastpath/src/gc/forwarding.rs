@@ -24,6 +24,20 @@
 //! field CASes the field from that value to the to-space one, so the next
 //! load takes the fast path; a failed heal means someone stored something
 //! newer, which wins.
+//!
+//! Evacuation failure: a thread that finds no space for a copy must leave
+//! the object where it is, and from then on nobody may copy it, or a write
+//! made in the original would be lost to a later copy. G1 says so by
+//! forwarding the object to itself; this word cannot: "its own address"
+//! already means "not forwarded", and any other value would cost the Brooks
+//! read barrier its one plain load. So the failure closes evacuation for
+//! everyone, as Shenandoah's `ShenandoahEvacOOMHandler` does: every copier
+//! runs inside an [`EvacScope`]; the failing thread marks the scope failed
+//! and waits until no copier is inside; a thread entering a failed scope
+//! waits the same way and copies nothing. After that wait every copy that
+//! will ever win has won, so the forwardee read then is final: objects not
+//! copied stay in place for good this cycle (self-forwarded, in effect), and
+//! their regions are kept, not freed (`collector.rs`).
 
 use super::atomic::{AtomicUsize, Ordering};
 
@@ -38,12 +52,15 @@ pub(crate) fn forwardee(fwd: &AtomicUsize) -> usize {
 }
 
 /// Evacuates the object at `from` (whose forwarding word is `fwd`): if it is
-/// already forwarded, returns the forwardee; otherwise `copy()` makes a
-/// private copy and returns its address (or `None` when no space is left, in
-/// which case the caller learns only the current forwardee), and the CAS
-/// decides the winner. A loser's copy is handed to `discard`.
+/// already forwarded, returns the forwardee; otherwise, inside `scope`,
+/// `copy()` makes a private copy and returns its address, and the CAS
+/// decides the winner; a loser's copy is handed to `discard`. When `copy()`
+/// finds no space (`None`), or evacuation has already failed, the object is
+/// left in place: the result is then the final forwardee, `from` itself
+/// unless a copy won before evacuation closed.
 #[inline]
 pub(crate) fn evacuate(
+    scope: &EvacScope,
     fwd: &AtomicUsize,
     from: usize,
     copy: impl FnOnce() -> Option<usize>,
@@ -53,17 +70,112 @@ pub(crate) fn evacuate(
     if current != from {
         return current;
     }
+    if !scope.enter() {
+        // Closed: `enter` waited until no copier was left, so this is final.
+        return forwardee(fwd);
+    }
     let Some(to) = copy() else {
+        scope.fail();
         return forwardee(fwd);
     };
     // AcqRel on success: Release publishes the copy's contents with its
     // address; Acquire on failure: we go on to use the winner's copy.
-    match fwd.compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire) {
+    let result = match fwd.compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire) {
         Ok(_) => to,
         Err(winner) => {
             discard(to);
             winner
         }
+    };
+    scope.leave();
+    result
+}
+
+/// The evacuation scope: how many threads are copying, and whether
+/// evacuation has failed this cycle (module docs; Shenandoah's
+/// `ShenandoahEvacOOMHandler`, simplified to one counter).
+#[derive(Default)]
+pub(crate) struct EvacScope {
+    /// Threads inside, plus [`EvacScope::FAILED`] once a copy found no space.
+    state: AtomicUsize,
+}
+
+impl EvacScope {
+    const FAILED: usize = 1 << (usize::BITS - 1);
+
+    /// Enters to copy; `false` when evacuation has failed, after waiting
+    /// until no thread is copying any more.
+    #[inline]
+    fn enter(&self) -> bool {
+        // Relaxed first read: the CAS below decides.
+        let mut v = self.state.load(Ordering::Relaxed);
+        loop {
+            if v & Self::FAILED != 0 {
+                self.wait_for_no_copiers();
+                return false;
+            }
+            // Relaxed: entering orders nothing; the forwarding CAS does.
+            match self
+                .state
+                .compare_exchange_weak(v, v + 1, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return true,
+                Err(now) => v = now,
+            }
+        }
+    }
+
+    /// Leaves after the forwarding CAS. Release: a thread that later sees
+    /// no copier left (Acquire) also sees this thread's forwarding CAS.
+    #[inline]
+    fn leave(&self) {
+        self.state.fetch_sub(1, Ordering::Release);
+    }
+
+    /// Inside, no space for a copy: leave, close evacuation, and wait until
+    /// no copier is left.
+    #[cold]
+    fn fail(&self) {
+        // Relaxed: a hint for the CAS.
+        let mut v = self.state.load(Ordering::Relaxed);
+        loop {
+            // Release: as `leave` (this thread leaves too).
+            match self.state.compare_exchange_weak(
+                v,
+                (v - 1) | Self::FAILED,
+                Ordering::Release,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(now) => v = now,
+            }
+        }
+        self.wait_for_no_copiers();
+    }
+
+    #[cold]
+    fn wait_for_no_copiers(&self) {
+        // Acquire: reading the count zero synchronizes with every copier's
+        // `leave` (each Release RMW continues the others' release
+        // sequences), so their forwarding CASes are visible to the caller's
+        // next read of a forwarding word. A copier inside is between its
+        // allocation and its CAS: it leaves in bounded time.
+        while self.state.load(Ordering::Acquire) != Self::FAILED {
+            super::atomic::yield_now();
+        }
+    }
+
+    /// Whether evacuation failed this cycle.
+    pub(crate) fn failed(&self) -> bool {
+        // Relaxed: read in a pause (ordered by the safepoint).
+        self.state.load(Ordering::Relaxed) & Self::FAILED != 0
+    }
+
+    /// Opens the scope for the next cycle. In a pause: nobody is inside.
+    pub(crate) fn reset(&self) {
+        // Relaxed: in a pause (ordered by the safepoint).
+        debug_assert_eq!(self.state.load(Ordering::Relaxed) & !Self::FAILED, 0);
+        self.state.store(0, Ordering::Relaxed);
     }
 }
 
@@ -95,6 +207,7 @@ mod loom_tests {
         fwd: [AtomicUsize; 4],
         payload: [AtomicUsize; 4],
         field: AtomicUsize,
+        scope: EvacScope,
     }
 
     fn toy() -> Arc<Toy> {
@@ -102,6 +215,7 @@ mod loom_tests {
             fwd: [0, 1, 2, 3].map(AtomicUsize::new),
             payload: [0, 42, 0, 0].map(AtomicUsize::new),
             field: AtomicUsize::new(1),
+            scope: EvacScope::default(),
         };
         Arc::new(t)
     }
@@ -110,6 +224,7 @@ mod loom_tests {
     /// word, returns the winner and checks the winner's payload is there.
     fn evacuator(t: &Toy, slot: usize, discarded: &AtomicUsize) -> usize {
         let to = evacuate(
+            &t.scope,
             &t.fwd[1],
             1,
             || {
@@ -236,6 +351,34 @@ mod loom_tests {
             assert_eq!(obj, winner, "the mutator wrote into the winning copy");
             assert_eq!(t.payload[winner].load(Ordering::Relaxed), 43);
             assert_eq!(t.field.load(Ordering::Relaxed), winner);
+        });
+    }
+
+    /// Evacuation failure (copy vs a thread that finds no space): the
+    /// failing thread writes into the object it got, as a mutator's
+    /// `brooks-wb` would. Whatever the interleaving, both threads end up
+    /// using one object, the forwarding word names it for good, and the
+    /// write is in it: a copy can never win after the failing thread has
+    /// chosen to use the original.
+    #[test]
+    fn loom_evacuation_failure_never_loses_a_write() {
+        loom::model(|| {
+            let t = toy();
+            let t2 = t.clone();
+            let copier = thread::spawn(move || {
+                let lost = AtomicUsize::new(0);
+                evacuator(&t2, 2, &lost)
+            });
+            let failed = evacuate(&t.scope, &t.fwd[1], 1, || None, |_| unreachable!("no copy"));
+            t.payload[failed].store(43, Ordering::Relaxed);
+            let copied = copier.join().unwrap();
+            let fwd = t.fwd[1].load(Ordering::Relaxed);
+            assert_eq!(failed, fwd, "the failing thread used the final object");
+            assert_eq!(copied, fwd, "the copier too");
+            assert_eq!(t.payload[fwd].load(Ordering::Relaxed), 43, "the write stands");
+            // Either the copy won before evacuation closed, or nothing moved
+            // and the scope records the failure.
+            assert!(fwd == 2 || t.scope.failed());
         });
     }
 }

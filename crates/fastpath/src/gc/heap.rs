@@ -76,6 +76,10 @@ pub(crate) struct Region {
     pub(crate) in_cset: AtomicBool,
     /// Holds allocations (not on a free list).
     pub(crate) used: AtomicBool,
+    /// In the collection set, with a live object that could not be copied
+    /// (evacuation failed): kept, not freed, at the cycle's end; a later
+    /// cycle may collect it.
+    pub(crate) evac_failed: AtomicBool,
     /// Objects locked through [`super::Mutator::lock`]: a pinned region is
     /// never evacuated nor freed.
     pub(crate) pins: AtomicUsize,
@@ -100,6 +104,8 @@ pub(crate) struct AllocState {
     pub(crate) current: Option<usize>,
     /// The region evacuation LABs are carved from.
     pub(crate) evac_current: Option<usize>,
+    /// Evacuation LABs carved this cycle (for `Space::evac_lab_limit`).
+    pub(crate) evac_taken: usize,
 }
 
 /// Where a chunk is carved from.
@@ -122,6 +128,11 @@ pub(crate) struct Space {
     /// Free regions that new objects may not take: room for evacuation
     /// when the heap is otherwise full (Shenandoah's `ShenandoahEvacReserve`).
     pub(crate) reserve_regions: usize,
+    /// At most this many evacuation LABs per cycle (a test knob that forces
+    /// evacuation failure; `None`: no limit).
+    pub(crate) evac_lab_limit: Option<usize>,
+    /// Who is copying, and whether evacuation failed this cycle.
+    pub(crate) evac_scope: forwarding::EvacScope,
     layout: Layout,
     pub(crate) regions: Box<[Region]>,
     marks: Box<[AtomicU64]>,
@@ -155,7 +166,11 @@ impl Drop for Space {
 
 impl Space {
     /// Allocates the block; sizes are validated by the caller.
-    pub(crate) fn new(heap_bytes: usize, region_bytes: usize) -> Option<Space> {
+    pub(crate) fn new(
+        heap_bytes: usize,
+        region_bytes: usize,
+        evac_lab_limit: Option<usize>,
+    ) -> Option<Space> {
         let layout = Layout::from_size_align(heap_bytes, region_bytes).ok()?;
         // SAFETY: the layout has a non-zero size (validated by HeapConfig).
         let base = unsafe { alloc::alloc_zeroed(layout) } as usize;
@@ -174,6 +189,7 @@ impl Space {
                     live_words: AtomicUsize::new(0),
                     in_cset: AtomicBool::new(false),
                     used: AtomicBool::new(false),
+                    evac_failed: AtomicBool::new(false),
                     pins: AtomicUsize::new(0),
                     monitor_seen: AtomicBool::new(false),
                     lock_seen: AtomicBool::new(false),
@@ -188,6 +204,8 @@ impl Space {
             region_bytes,
             tlab_bytes: (region_bytes / 8).clamp(64, 64 * 1024),
             reserve_regions: (nregions / 16).max(2),
+            evac_lab_limit,
+            evac_scope: forwarding::EvacScope::default(),
             layout,
             regions,
             marks: (0..words.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
@@ -199,6 +217,7 @@ impl Space {
                 evac_free: Vec::new(),
                 current: None,
                 evac_current: None,
+                evac_taken: 0,
             }),
         })
     }
@@ -333,11 +352,14 @@ impl Space {
 
     /// Evacuates `obj` (in the collection set) into `lab`, racing any other
     /// evacuator ([`super::forwarding::evacuate`]); returns the forwardee
-    /// and whether this call's copy won (a losing copy is rolled back).
+    /// and whether this call's copy won (a losing copy is rolled back). The
+    /// forwardee is `obj` itself when evacuation failed (no space for
+    /// copies this cycle): the object then stays where it is.
     pub(crate) fn evacuate(&self, obj: usize, lab: &Lab) -> (usize, bool) {
         let bytes = self.cell_words(obj) * 8;
         let mut copied = None;
         let to = super::forwarding::evacuate(
+            &self.evac_scope,
             self.fwd(obj),
             obj,
             || {
@@ -353,12 +375,10 @@ impl Space {
                 lab.undo(cell, bytes);
                 false
             }
+            // No space: `to` is final; `obj` itself means it stays in place
+            // for this cycle (its region is then kept: collector.rs).
             None => false,
         };
-        assert!(
-            to != obj,
-            "evacuation reserve exhausted: the collection set is sized so this cannot happen"
-        );
         (to, won)
     }
 
@@ -422,6 +442,12 @@ impl Space {
     pub(crate) fn carve(&self, min: usize, want: usize, pool: Pool) -> Option<(usize, usize)> {
         let mut a = self.lock_alloc();
         let a = &mut *a;
+        if pool == Pool::Evacuation {
+            if self.evac_lab_limit.is_some_and(|limit| a.evac_taken >= limit) {
+                return None;
+            }
+            a.evac_taken += 1;
+        }
         let mut none = Vec::new();
         let (current, mut sources) = match pool {
             Pool::Mutator => (&mut a.current, [&mut a.free, &mut none]),
@@ -466,6 +492,7 @@ impl Space {
         region.watermark.store(region.bottom, Ordering::Relaxed);
         region.live_words.store(0, Ordering::Relaxed);
         region.in_cset.store(false, Ordering::Relaxed);
+        region.evac_failed.store(false, Ordering::Relaxed);
         region.used.store(false, Ordering::Relaxed);
         a.free.push(r);
     }

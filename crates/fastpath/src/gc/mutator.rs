@@ -354,6 +354,16 @@ impl<B: BarrierSet> Mutator<B> {
             GcMode::Passive => 1,
             GcMode::Concurrent => 3,
         };
+        // Pacing (concurrent cycles only): a refill over the cycle's budget
+        // waits a little for the collector, safe (pauses go on meanwhile).
+        if self.heap.pacer.claim(self.space().tlab_bytes.max(bytes)) {
+            let heap = self.heap.clone();
+            let waited = self.safe_region(|| heap.pacer.wait());
+            let mut stats = self.heap.stats();
+            stats.paced_refills += 1;
+            stats.paced_time += waited;
+            stats.longest_paced_wait = stats.longest_paced_wait.max(waited);
+        }
         for _ in 0..=attempts {
             if let Some(cell) = self.tlab.refill(self.space(), bytes, Pool::Mutator) {
                 return Ok(cell);

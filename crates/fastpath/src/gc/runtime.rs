@@ -15,6 +15,7 @@ use std::time::Duration;
 use super::barrier::BarrierSet;
 use super::heap::Space;
 use super::mutator::{Mutator, MutatorShared};
+use super::pacer::Pacer;
 use super::safepoint::Safepoint;
 use super::settings::{self, BarrierBits, GcMode};
 use crate::config::ConfigError;
@@ -104,6 +105,15 @@ pub struct HeapConfig {
     pub aggressive: bool,
     /// Run the heap verifier at the end of every cycle (tests).
     pub verify: bool,
+    /// At most this many evacuation LABs (each a TLAB's size) are handed
+    /// out per cycle; a copy that finds no room fails, and its object stays
+    /// in place (tests force evacuation failure with a small limit). `None`:
+    /// whatever is free.
+    pub evac_lab_limit: Option<usize>,
+    /// Concurrent mode: pace allocation during a cycle (Shenandoah's
+    /// pacer, `pacer.rs`): a TLAB refill over the cycle's budget waits up
+    /// to 10 ms for the collector. On by default, as in Shenandoah.
+    pub pacing: bool,
 }
 
 impl HeapConfig {
@@ -118,6 +128,8 @@ impl HeapConfig {
             mode,
             aggressive: false,
             verify: false,
+            evac_lab_limit: None,
+            pacing: true,
         }
     }
 
@@ -204,6 +216,17 @@ pub struct GcStats {
     pub evacuated_by_mutators: u64,
     /// Regions freed (the collection set and immediate garbage).
     pub regions_freed: u64,
+    /// Cycles in which evacuation failed (a copy found no space).
+    pub evacuation_failures: u64,
+    /// Collection-set regions kept, not freed, because an object in them
+    /// could not be copied (summed over cycles).
+    pub regions_kept: u64,
+    /// TLAB refills the pacer delayed.
+    pub paced_refills: u64,
+    /// Summed wait of the paced refills.
+    pub paced_time: Duration,
+    /// The longest single paced wait.
+    pub longest_paced_wait: Duration,
     /// Verifier runs and objects they reached.
     pub verified_cycles: u64,
     /// Objects the verifier reached, summed over its runs.
@@ -249,6 +272,7 @@ pub(crate) struct HeapInner {
     pub(crate) space: Space,
     pub(crate) gc_state: StateByte,
     pub(crate) safepoint: Safepoint,
+    pub(crate) pacer: Pacer,
     pub(crate) config: HeapConfig,
     satb: Mutex<Vec<usize>>,
     card_queue: Mutex<Vec<usize>>,
@@ -334,12 +358,13 @@ impl Heap {
     /// Builds a heap; in concurrent mode, starts its collector thread.
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;
-        let space = Space::new(config.heap_bytes, config.region_bytes)
+        let space = Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit)
             .ok_or_else(|| GcError::BadSize(format!("cannot allocate {} bytes", config.heap_bytes)))?;
         let inner = Arc::new(HeapInner {
             space,
             gc_state: StateByte(std::cell::UnsafeCell::new(0)),
             safepoint: Safepoint::default(),
+            pacer: Pacer::default(),
             satb: Mutex::new(Vec::new()),
             card_queue: Mutex::new(Vec::new()),
             mutators: Mutex::new(Vec::new()),

@@ -477,3 +477,59 @@ fn passive_collections_never_move_a_locked_object() {
     assert!(!crate::sync::holds_lock(&h.inner.space.header(o.addr())));
     assert_eq!(h.stats().verify_errors, Vec::<String>::new());
 }
+
+/// Evacuation failure (no evacuation LAB is handed out): every object stays in
+/// place, the collection is still correct (the list intact, the verifier
+/// clean), the set's regions are kept rather than freed, and the next
+/// collection frees them once their objects are dead.
+#[test]
+fn evacuation_failure_leaves_objects_in_place_and_keeps_their_regions() {
+    for bits in [BarrierBits::SHENANDOAH, BarrierBits::SHENANDOAH_2017] {
+        let mut c = HeapConfig::new(4 << 20, bits, GcMode::Passive);
+        c.verify = true;
+        c.evac_lab_limit = Some(0);
+        let h = Heap::new(c).unwrap();
+        let mut m = h.mutator::<Dynamic>().unwrap();
+        let list = m.alloc(1, 1).unwrap();
+        // One node in eight is kept: mostly garbage, so the set takes them.
+        let mut kept = Vec::new();
+        for i in 0..4000usize {
+            let depth = m.roots_len();
+            let n = m.alloc(1, 1).unwrap();
+            if i % 8 == 0 {
+                let (on, ol) = (m.get(n).unwrap(), m.get(list).unwrap());
+                m.write(on, 0, i).unwrap();
+                let old = m.load(ol, 0).unwrap();
+                m.store(on, 0, old).unwrap();
+                m.store(ol, 0, Some(on)).unwrap();
+                kept.push((i, on.addr()));
+            }
+            m.truncate_roots(depth);
+        }
+        m.collect();
+        let stats = h.stats();
+        assert_eq!(stats.verify_errors, Vec::<String>::new(), "{bits}");
+        assert!(stats.evacuation_failures >= 1, "{bits}: evacuation failed");
+        assert!(stats.regions_kept >= 1, "{bits}: the set's regions were kept");
+        // The list is intact and nothing moved.
+        let mut cur = m.load(m.get(list).unwrap(), 0).unwrap();
+        for &(i, addr) in kept.iter().rev() {
+            let o = cur.expect("node");
+            assert_eq!((m.read(o, 0).unwrap(), o.addr()), (i, addr), "{bits}");
+            cur = m.load(o, 0).unwrap();
+        }
+        assert!(cur.is_none());
+        // The next collection can free a kept region once it is dead (the
+        // last node's: the list head lives in the first region).
+        let region = h.inner.space.region_index(kept.last().unwrap().1);
+        assert_ne!(region, h.inner.space.region_index(m.get(list).unwrap().addr()));
+        m.store(m.get(list).unwrap(), 0, None).unwrap();
+        m.collect();
+        let stats = h.stats();
+        assert_eq!(stats.verify_errors, Vec::<String>::new(), "{bits}");
+        assert!(
+            !h.inner.space.regions[region].used.load(Ordering::Relaxed),
+            "{bits}: the kept region was freed by the next collection"
+        );
+    }
+}
