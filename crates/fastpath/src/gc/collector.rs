@@ -126,16 +126,29 @@ impl HeapInner {
         let r = f();
         let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
         let work = start.elapsed() - time_to_safepoint;
-        self.safepoint.end(as_mutator);
-        let duration = start.elapsed();
-        self.stats().pauses.push(Pause {
+        // Recorded before the release, so a released mutator finds it.
+        let index = self.push_pause(Pause {
             kind,
-            duration,
+            duration: time_to_safepoint + work,
             time_to_safepoint,
             work,
             work_cpu_time,
+            resume: Duration::ZERO,
         });
+        let released = self.safepoint.end(as_mutator, index);
+        self.set_pause_duration(index, released - start);
         Some(r)
+    }
+
+    /// Records a pause; returns its index in the statistics.
+    fn push_pause(&self, p: Pause) -> usize {
+        let mut stats = self.stats();
+        stats.pauses.push(p);
+        stats.pauses.len() - 1
+    }
+
+    fn set_pause_duration(&self, index: usize, duration: Duration) {
+        self.stats().pauses[index].duration = duration;
     }
 
     fn set_state(&self, bits: u8) {
@@ -197,8 +210,9 @@ impl HeapInner {
     }
 
     /// Passive mode: the whole cycle in one pause, on the calling mutator's
-    /// thread (every other mutator is stopped).
-    pub(crate) fn stw_collect(&self) {
+    /// thread (every other mutator is stopped). Returns the pause's index,
+    /// for the caller's release.
+    pub(crate) fn stw_collect(&self) -> usize {
         let start = Instant::now();
         let cpu = thread_cpu_time();
         let lab = Lab::default();
@@ -219,16 +233,16 @@ impl HeapInner {
             self.free_cset();
         }
         self.finish_cycle();
-        let mut stats = self.stats();
-        stats.cycles += 1;
+        self.stats().cycles += 1;
         // The caller began the pause: its time-to-safepoint is not seen here.
-        stats.pauses.push(Pause {
+        self.push_pause(Pause {
             kind: PauseKind::Full,
             duration: start.elapsed(),
             time_to_safepoint: Duration::ZERO,
             work: start.elapsed(),
             work_cpu_time: thread_cpu_time().saturating_sub(cpu),
-        });
+            resume: Duration::ZERO,
+        })
     }
 
     /// End-of-cycle work inside the last pause: refine (clean) the cards,

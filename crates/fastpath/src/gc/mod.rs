@@ -127,4 +127,6 @@ pub use barrier::{
 pub use mutator::{Global, Handle, Mutator, Obj, ObjLock};
 #[cfg(not(loom))]
 pub use runtime::{GcError, GcStats, Heap, HeapConfig, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
+#[cfg(not(loom))]
+pub use safepoint::{SafepointWait, SPIN_LIMIT};
 pub use settings::{Barrier, BarrierBits, GcMode, Preset};

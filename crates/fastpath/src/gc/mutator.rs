@@ -380,10 +380,10 @@ impl<B: BarrierSet> Mutator<B> {
         match self.heap.config.mode {
             GcMode::Passive => {
                 if self.heap.safepoint.begin(true) {
-                    self.heap.stw_collect();
-                    self.heap.safepoint.end(true);
-                } else {
-                    self.heap.safepoint.arrive_and_wait();
+                    let pause = self.heap.stw_collect();
+                    self.heap.safepoint.end(true, pause);
+                } else if let Some(r) = self.heap.safepoint.arrive_and_wait() {
+                    self.heap.record_resume(r);
                 }
                 self.refresh_gc_state();
             }
@@ -406,7 +406,9 @@ impl<B: BarrierSet> Mutator<B> {
     #[cold]
     fn stop_at_safepoint(&mut self) {
         self.retire_local();
-        self.heap.safepoint.arrive_and_wait();
+        if let Some(r) = self.heap.safepoint.arrive_and_wait() {
+            self.heap.record_resume(r);
+        }
         self.refresh_gc_state();
     }
 
@@ -416,7 +418,9 @@ impl<B: BarrierSet> Mutator<B> {
         self.retire_local();
         self.heap.safepoint.enter_safe();
         let r = f();
-        self.heap.safepoint.leave_safe();
+        if let Some(released) = self.heap.safepoint.leave_safe() {
+            self.heap.record_resume(released);
+        }
         self.refresh_gc_state();
         r
     }

@@ -16,7 +16,7 @@ use super::barrier::BarrierSet;
 use super::heap::Space;
 use super::mutator::{Mutator, MutatorShared};
 use super::pacer::Pacer;
-use super::safepoint::Safepoint;
+use super::safepoint::{Released, Safepoint, SafepointWait};
 use super::settings::{self, BarrierBits, GcMode};
 use crate::config::ConfigError;
 
@@ -114,6 +114,8 @@ pub struct HeapConfig {
     /// pacer, `pacer.rs`): a TLAB refill over the cycle's budget waits up
     /// to 10 ms for the collector. On by default, as in Shenandoah.
     pub pacing: bool,
+    /// How stopped mutators wait for a pause's end (`safepoint.rs`).
+    pub safepoint_wait: SafepointWait,
 }
 
 impl HeapConfig {
@@ -130,6 +132,7 @@ impl HeapConfig {
             verify: false,
             evac_lab_limit: None,
             pacing: true,
+            safepoint_wait: SafepointWait::default(),
         }
     }
 
@@ -169,19 +172,25 @@ pub enum PauseKind {
     Full,
 }
 
-/// A pause: its kind and its length, from the request to the release of
-/// the mutators (time-to-safepoint included).
+/// A pause, in the parts `-Xlog:safepoint` reports: reaching the
+/// safepoint, at the safepoint, and (beyond HotSpot's log) the mutators'
+/// resume after the release.
 #[derive(Clone, Copy, Debug)]
 pub struct Pause {
     /// Which pause.
     pub kind: PauseKind,
-    /// How long, from the request to the release.
+    /// From the request to the release of the mutators (HotSpot's "Total":
+    /// reaching + at the safepoint + the release's own bookkeeping).
     pub duration: Duration,
-    /// Of which: from the request until every mutator had stopped.
+    /// Of which: from the request until every mutator had stopped
+    /// (HotSpot's "Reaching safepoint", TTSP).
     pub time_to_safepoint: Duration,
-    /// Of which: the pause's work, wall time (the rest is releasing the
-    /// mutators).
+    /// Of which: the pause's work, wall time (HotSpot's "At safepoint"; a
+    /// GC log's "Pause Init Mark" is this).
     pub work: Duration,
+    /// After the release: the longest any stopped mutator took to run
+    /// again (woken and scheduled); zero when none was waiting.
+    pub resume: Duration,
     /// CPU time the pause's work took on its thread: against `duration`
     /// minus `time_to_safepoint`, it tells the work from the waits of a
     /// descheduled collector on a loaded machine.
@@ -315,6 +324,14 @@ impl HeapInner {
         self.mutator_evacuations.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// A mutator released from the pause `r` runs again: record how late.
+    pub(crate) fn record_resume(&self, r: Released) {
+        let late = r.at.elapsed();
+        if let Some(p) = self.stats().pauses.get_mut(r.pause) {
+            p.resume = p.resume.max(late);
+        }
+    }
+
     pub(crate) fn count_collector_evacuation(&self) {
         // Relaxed: a statistic.
         self.collector_evacuations.fetch_add(1, Ordering::Relaxed);
@@ -363,7 +380,7 @@ impl Heap {
         let inner = Arc::new(HeapInner {
             space,
             gc_state: StateByte(std::cell::UnsafeCell::new(0)),
-            safepoint: Safepoint::default(),
+            safepoint: Safepoint::new(config.safepoint_wait),
             pacer: Pacer::default(),
             satb: Mutex::new(Vec::new()),
             card_queue: Mutex::new(Vec::new()),

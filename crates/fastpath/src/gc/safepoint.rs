@@ -9,51 +9,180 @@
 //! region during a pause waits for it to end (HotSpot's thread-state
 //! transitions, `ThreadStateTransition`).
 //!
-//! All the bookkeeping is under one mutex, so the handover also orders
-//! memory: whatever a mutator wrote before stopping happens-before the
-//! pause's work, and the pause's writes (roots, the GC state byte)
-//! happen-before the mutator's next access. That is why the barriers may
-//! read the GC state byte with a Relaxed load. The poll word is the only
-//! lock-free part: a mutator that misses a fresh request merely stops at its
-//! next poll.
+//! A pause has three parts, the ones `-Xlog:safepoint` reports: *reaching
+//! the safepoint* (TTSP: from the request until the last mutator stopped),
+//! *at the safepoint* (the operation itself) and, after the release, the
+//! time each mutator takes to run again (HotSpot does not log that one; it
+//! is the scheduler's, and on an oversubscribed machine it dominates).
+//!
+//! The stop: under one mutex, each arriving mutator counts itself; only the
+//! last one wakes the requester (not every arrival: each needless wake-up
+//! costs the requester a context switch while it still waits).
+//!
+//! The release, by default ([`SafepointWait::Futex`]): stopped mutators wait
+//! on a 32-bit *epoch* word with a futex, outside the mutex; the requester
+//! bumps the epoch and wakes them all with one `FUTEX_WAKE` broadcast, and a
+//! woken mutator returns without touching the mutex again (the requester
+//! already un-counted every waiter). [`SafepointWait::Condvar`] is the
+//! earlier design (a condition variable, every woken mutator re-taking the
+//! mutex one after the other); [`SafepointWait::SpinThenFutex`] spins on the
+//! epoch briefly before the futex (cheap when every thread has its own CPU,
+//! stolen from the collector when not). The lab measures the three.
+//!
+//! Memory order: whatever a mutator wrote before stopping happens-before
+//! the pause's work (the mutex: it counted itself under it, the requester
+//! read the count under it); the pause's writes (roots, the GC state byte)
+//! happen-before the mutator's next access (the epoch's Release increment,
+//! read with Acquire by the woken mutator; or the mutex, in the condvar and
+//! safe-region paths). That is why the barriers may read the GC state byte
+//! with a plain load. The poll word is the only other lock-free part: a
+//! mutator that misses a fresh request merely stops at its next poll.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rustix::thread::futex;
+
+/// How stopped mutators wait for a pause to end (module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SafepointWait {
+    /// Park on a futex at once; one broadcast wakes every mutator.
+    #[default]
+    Futex,
+    /// Spin up to [`SPIN_LIMIT`] on the epoch, then park on the futex.
+    SpinThenFutex,
+    /// A condition variable under the safepoint mutex (the earlier design).
+    Condvar,
+}
+
+/// How long [`SafepointWait::SpinThenFutex`] spins before parking.
+pub const SPIN_LIMIT: Duration = Duration::from_micros(50);
 
 #[derive(Default)]
 struct State {
     registered: usize,
-    stopped: usize,
+    /// Stopped at a poll (or collecting: a passive pause's own mutator),
+    /// waiting for the release; zeroed by the release.
+    at_poll: usize,
+    /// In a safe region.
+    in_safe: usize,
     requested: bool,
 }
 
+impl State {
+    fn all_stopped(&self) -> bool {
+        self.at_poll + self.in_safe >= self.registered
+    }
+}
+
+/// What a mutator that waited for a pause learns when released: which
+/// pause, and when the release happened (to measure its own resume).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Released {
+    /// The index of the pause in `GcStats::pauses`.
+    pub(crate) pause: usize,
+    /// When the requester released the mutators.
+    pub(crate) at: Instant,
+}
+
 /// The heap's safepoint synchronizer.
-#[derive(Default)]
 pub(crate) struct Safepoint {
     /// Set while a pause is requested or running: the word mutators poll.
     pub(crate) poll: AtomicBool,
+    wait: SafepointWait,
     state: Mutex<State>,
     to_requester: Condvar,
     to_mutators: Condvar,
+    /// Bumped at every release (under the mutex, Release).
+    epoch: AtomicU32,
+    /// The last release: its pause's index and time since `base`, written
+    /// before the epoch's bump (which publishes them) and not again before
+    /// every woken mutator has stopped anew.
+    released_pause: AtomicUsize,
+    released_ns: AtomicU64,
+    base: Instant,
 }
 
 impl Safepoint {
+    pub(crate) fn new(wait: SafepointWait) -> Safepoint {
+        Safepoint {
+            poll: AtomicBool::new(false),
+            wait,
+            state: Mutex::new(State::default()),
+            to_requester: Condvar::new(),
+            to_mutators: Condvar::new(),
+            epoch: AtomicU32::new(0),
+            released_pause: AtomicUsize::new(0),
+            released_ns: AtomicU64::new(0),
+            base: Instant::now(),
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         // No code panics while holding this lock; a poisoned lock would mean
         // a bug elsewhere, and the state itself is still consistent.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn wait_released<'a>(&self, mut s: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
-        while s.requested {
-            s = self.to_mutators.wait(s).unwrap_or_else(|e| e.into_inner());
+    /// Waits, the mutex released, until the epoch moves past `seen`.
+    fn wait_for_release<'a>(&'a self, s: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        // Relaxed: read under the mutex, which the release also holds.
+        let seen = self.epoch.load(Ordering::Relaxed);
+        if self.wait == SafepointWait::Condvar {
+            let mut s = s;
+            while self.epoch.load(Ordering::Relaxed) == seen {
+                s = self.to_mutators.wait(s).unwrap_or_else(|e| e.into_inner());
+            }
+            return s;
         }
-        s
+        drop(s);
+        self.wait_epoch(seen);
+        self.lock()
+    }
+
+    /// Waits until the epoch is no longer `seen`, without the mutex.
+    fn wait_epoch(&self, seen: u32) {
+        // Acquire (every load here): pairs with the release's Release
+        // increment, so the pause's writes are visible once we see it.
+        if self.wait == SafepointWait::SpinThenFutex {
+            let start = Instant::now();
+            while self.epoch.load(Ordering::Acquire) == seen {
+                if start.elapsed() >= SPIN_LIMIT {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
+        }
+        while self.epoch.load(Ordering::Acquire) == seen {
+            // Returns at once if the epoch already moved (no lost wake-up);
+            // EINTR and spurious returns re-check.
+            let _ = futex::wait(&self.epoch, futex::Flags::PRIVATE, seen, None);
+        }
+    }
+
+    fn released(&self) -> Released {
+        // Relaxed: published by the epoch's Release bump, which the caller
+        // observed with Acquire (or under the mutex).
+        let ns = self.released_ns.load(Ordering::Relaxed);
+        Released {
+            pause: self.released_pause.load(Ordering::Relaxed),
+            at: self.base + Duration::from_nanos(ns),
+        }
+    }
+
+    fn notify_requester_if_all_stopped(&self, s: &State) {
+        if s.requested && s.all_stopped() {
+            self.to_requester.notify_one();
+        }
     }
 
     /// A new mutator joins, after any pause in progress.
     pub(crate) fn register(&self) {
-        let mut s = self.wait_released(self.lock());
+        let mut s = self.lock();
+        while s.requested {
+            s = self.wait_for_release(s);
+        }
         s.registered += 1;
     }
 
@@ -61,29 +190,48 @@ impl Safepoint {
     pub(crate) fn deregister(&self) {
         let mut s = self.lock();
         s.registered -= 1;
-        self.to_requester.notify_all();
+        self.notify_requester_if_all_stopped(&s);
     }
 
-    /// A mutator at a poll: stop until the pause is over.
-    pub(crate) fn arrive_and_wait(&self) {
+    /// A mutator at a poll: stops until the pause is over. `Some` if it
+    /// waited for a pause.
+    pub(crate) fn arrive_and_wait(&self) -> Option<Released> {
         let mut s = self.lock();
-        s.stopped += 1;
-        self.to_requester.notify_all();
-        s = self.wait_released(s);
-        s.stopped -= 1;
+        if !s.requested {
+            return None;
+        }
+        s.at_poll += 1;
+        self.notify_requester_if_all_stopped(&s);
+        // Relaxed: read under the mutex, which the release also holds.
+        let seen = self.epoch.load(Ordering::Relaxed);
+        if self.wait == SafepointWait::Condvar {
+            drop(self.wait_for_release(s));
+        } else {
+            drop(s);
+            // The release un-counted us (`at_poll = 0`): nothing to undo.
+            self.wait_epoch(seen);
+        }
+        Some(self.released())
     }
 
     /// A mutator enters a safe region.
     pub(crate) fn enter_safe(&self) {
         let mut s = self.lock();
-        s.stopped += 1;
-        self.to_requester.notify_all();
+        s.in_safe += 1;
+        self.notify_requester_if_all_stopped(&s);
     }
 
-    /// A mutator leaves a safe region, after any pause in progress.
-    pub(crate) fn leave_safe(&self) {
-        let mut s = self.wait_released(self.lock());
-        s.stopped -= 1;
+    /// A mutator leaves a safe region, after any pause in progress; `Some`
+    /// if it waited for one.
+    pub(crate) fn leave_safe(&self) -> Option<Released> {
+        let mut s = self.lock();
+        let mut waited = false;
+        while s.requested {
+            s = self.wait_for_release(s);
+            waited = true;
+        }
+        s.in_safe -= 1;
+        waited.then(|| self.released())
     }
 
     /// Begins a pause: returns once every registered mutator is stopped.
@@ -96,31 +244,52 @@ impl Safepoint {
             if as_mutator {
                 return false;
             }
-            s = self.wait_released(s);
+            while s.requested {
+                s = self.wait_for_release(s);
+            }
         }
         s.requested = true;
         // Relaxed: a hint; the mutex orders everything the pause relies on.
         self.poll.store(true, Ordering::Relaxed);
         if as_mutator {
-            s.stopped += 1;
+            s.in_safe += 1;
         }
-        while s.stopped < s.registered {
+        while !s.all_stopped() {
             s = self.to_requester.wait(s).unwrap_or_else(|e| e.into_inner());
         }
         true
     }
 
-    /// Ends the pause begun by [`Safepoint::begin`].
-    pub(crate) fn end(&self, as_mutator: bool) {
+    /// Ends the pause begun by [`Safepoint::begin`], recorded as `pause` in
+    /// the heap's statistics; returns the moment of the release.
+    pub(crate) fn end(&self, as_mutator: bool, pause: usize) -> Instant {
         let mut s = self.lock();
         s.requested = false;
+        // Relaxed: see `begin`.
         self.poll.store(false, Ordering::Relaxed);
         if as_mutator {
-            s.stopped -= 1;
+            s.in_safe -= 1;
         }
+        s.at_poll = 0;
+        let at = Instant::now();
+        // Relaxed: published by the epoch's Release bump just below.
+        self.released_pause.store(pause, Ordering::Relaxed);
+        self.released_ns
+            .store(at.duration_since(self.base).as_nanos() as u64, Ordering::Relaxed);
+        // Release: the pause's writes happen-before a woken mutator's
+        // Acquire read of the new epoch.
+        self.epoch.fetch_add(1, Ordering::Release);
         drop(s);
-        // Notified after unlocking: a woken mutator that the scheduler runs
-        // at once on this CPU must not find the mutex still held by us.
-        self.to_mutators.notify_all();
+        // Woken after unlocking: a woken mutator that the scheduler runs at
+        // once on this CPU must not find the mutex still held by us. One
+        // broadcast for every waiter.
+        if self.wait == SafepointWait::Condvar {
+            self.to_mutators.notify_all();
+        } else {
+            // The count is an `int` to the kernel: `i32::MAX` means all (`u32::MAX`
+            // would read as -1, waking one).
+            let _ = futex::wake(&self.epoch, futex::Flags::PRIVATE, i32::MAX as u32);
+        }
+        at
     }
 }

@@ -157,7 +157,7 @@ fn the_state_copy_follows_the_heap_at_every_way_out_of_a_stop() {
     let pauser = std::thread::spawn(move || {
         assert!(inner.safepoint.begin(false));
         inner.gc_state.set(MARKING | HAS_FORWARDED);
-        inner.safepoint.end(false);
+        inner.safepoint.end(false, 0);
     });
     // The pause cannot finish before `m` stops at a poll.
     while !pauser.is_finished() {
@@ -530,6 +530,73 @@ fn evacuation_failure_leaves_objects_in_place_and_keeps_their_regions() {
         assert!(
             !h.inner.space.regions[region].used.load(Ordering::Relaxed),
             "{bits}: the kept region was freed by the next collection"
+        );
+    }
+}
+
+/// Each way of waiting for a pause's end stops and releases mutators
+/// correctly (two threads allocating a kept list while aggressive cycles
+/// run), and every pause is decomposed: request-to-release covers reaching
+/// and being at the safepoint, and released mutators record their resume.
+#[test]
+fn every_safepoint_wait_stops_releases_and_decomposes_pauses() {
+    for wait in [
+        SafepointWait::Futex,
+        SafepointWait::SpinThenFutex,
+        SafepointWait::Condvar,
+    ] {
+        let mut c = HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Concurrent);
+        c.aggressive = true;
+        c.verify = true;
+        c.safepoint_wait = wait;
+        let h = Heap::new(c).unwrap();
+        let sums: Vec<(usize, usize)> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..2)
+                .map(|_| {
+                    let h = &h;
+                    s.spawn(move || {
+                        let mut m = h.mutator::<Dynamic>().unwrap();
+                        let list = m.alloc(1, 0).unwrap();
+                        let (mut sum, mut i) = (0, 0);
+                        let start = std::time::Instant::now();
+                        while h.stats().cycles < 5 && start.elapsed().as_secs() < 20 {
+                            let depth = m.roots_len();
+                            let n = m.alloc(1, 1).unwrap();
+                            let (on, ol) = (m.get(n).unwrap(), m.get(list).unwrap());
+                            m.write(on, 0, i).unwrap();
+                            if i % 8 == 0 {
+                                let old = m.load(ol, 0).unwrap();
+                                m.store(on, 0, old).unwrap();
+                                m.store(ol, 0, Some(on)).unwrap();
+                                sum += i;
+                            }
+                            m.truncate_roots(depth);
+                            i += 1;
+                        }
+                        let mut total = 0;
+                        let mut cur = m.load(m.get(list).unwrap(), 0).unwrap();
+                        while let Some(o) = cur {
+                            total += m.read(o, 0).unwrap();
+                            cur = m.load(o, 0).unwrap();
+                        }
+                        (sum, total)
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        for (sum, total) in sums {
+            assert_eq!(total, sum, "{wait:?}");
+        }
+        let stats = h.stats();
+        assert!(stats.cycles >= 5, "{wait:?}: {} cycles", stats.cycles);
+        assert_eq!(stats.verify_errors, Vec::<String>::new(), "{wait:?}");
+        for p in &stats.pauses {
+            assert!(p.duration >= p.time_to_safepoint + p.work, "{wait:?}: {p:?}");
+        }
+        assert!(
+            stats.pauses.iter().any(|p| p.resume > std::time::Duration::ZERO),
+            "{wait:?}: no released mutator recorded its resume"
         );
     }
 }
