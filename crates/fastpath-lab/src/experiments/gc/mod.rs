@@ -82,6 +82,28 @@ impl Experiment for Gc {
                 .value_parser(value_parser!(usize))
                 .help("Mutator threads of the pause table (default 4; quick: at most the CPUs)"),
         )
+        .arg(
+            Arg::new("seconds")
+                .long("seconds")
+                .value_parser(value_parser!(u64))
+                .help("Seconds of churn per row of the pause table (default 10, quick 1)"),
+        )
+        .arg(
+            Arg::new("waits")
+                .long("waits")
+                .value_delimiter(',')
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    pauses::WAITS.iter().map(|w| w.0),
+                ))
+                .help("Pause table: how stopped mutators wait for the release, each a row (default futex)"),
+        )
+        .arg(
+            Arg::new("pacing")
+                .long("pacing")
+                .value_delimiter(',')
+                .value_parser(["on", "off"])
+                .help("Pause table: allocation pacing, each a row (default on)"),
+        )
     }
 
     fn perfnorm_region(&self, id: &str) -> Option<Region<'static>> {
@@ -121,13 +143,42 @@ impl Experiment for Gc {
             report.tables.extend(t);
         }
         if want("pauses") {
-            let t = pauses::pauses(
-                ctx.quick,
-                ctx.option("heap-mib"),
-                ctx.option("mutators"),
-                &mut report.results,
-            )?;
-            report.tables.push(t);
+            let list = |id: &str| -> Option<Vec<String>> {
+                ctx.matches
+                    .try_get_many::<String>(id)
+                    .ok()
+                    .flatten()
+                    .map(|v| v.cloned().collect())
+            };
+            let asked = list("sets");
+            let waits = list("waits").unwrap_or_else(|| vec!["futex".into()]);
+            let pacing = list("pacing").unwrap_or_else(|| vec!["on".into()]);
+            let plan = pauses::Plan {
+                heap_mib: ctx.option("heap-mib"),
+                mutators: ctx.option("mutators"),
+                seconds: ctx.option("seconds"),
+                sets: pauses::SETS
+                    .iter()
+                    .filter(|s| asked.as_ref().map_or(true, |a| a.iter().any(|x| x == *s)))
+                    .map(|s| s.to_string())
+                    .collect(),
+                variants: pacing
+                    .iter()
+                    .flat_map(|p| {
+                        waits.iter().map(move |w| pauses::Variant {
+                            wait: pauses::WAITS
+                                .iter()
+                                .find(|(n, _)| n == w)
+                                .expect("clap checked")
+                                .1,
+                            pacing: p == "on",
+                        })
+                    })
+                    .collect(),
+            };
+            report
+                .tables
+                .extend(pauses::pauses(ctx.quick, &plan, &mut report.results)?);
         }
         Ok(report)
     }

@@ -1,11 +1,14 @@
 //! Table 3 of `fastpath gc`: concurrent mode. Mutators churn a heap kept
 //! half live while the collector thread runs cycles; per barrier set that
-//! concurrent mode accepts, the mutators' throughput and every pause's
-//! p50/p99/max.
+//! concurrent mode accepts and per collector configuration (how stopped
+//! mutators wait, pacing on or off), every pause decomposed as HotSpot's
+//! `-Xlog:safepoint` does (reaching, at safepoint, total) plus the
+//! mutators' resume, each part's p50/p99/max; and the mutators' side:
+//! throughput, the longest operation, pacing, failures.
 
 use std::time::{Duration, Instant};
 
-use fastpath::gc::{self, BarrierBits, BarrierSet, GcMode, Heap, HeapConfig};
+use fastpath::gc::{self, BarrierBits, BarrierSet, GcMode, Heap, HeapConfig, SafepointWait};
 
 use crate::harness::Stats;
 use crate::report::table::num;
@@ -93,23 +96,50 @@ struct PauseRun {
     mutators: usize,
 }
 
-fn pauses_for<B: BarrierSet>(
-    name: &str,
-    run: PauseRun,
-    results: &mut Vec<BenchResult>,
-    t: &mut Table,
-) -> anyhow::Result<()> {
+/// One configuration of the collector that table 3 compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// How stopped mutators wait for the release.
+    pub wait: SafepointWait,
+    /// Allocation pacing on or off.
+    pub pacing: bool,
+}
+
+/// The names `--waits` accepts, with their [`SafepointWait`].
+pub const WAITS: &[(&str, SafepointWait)] = &[
+    ("futex", SafepointWait::Futex),
+    ("spin", SafepointWait::SpinThenFutex),
+    ("condvar", SafepointWait::Condvar),
+];
+
+fn wait_name(w: SafepointWait) -> &'static str {
+    WAITS.iter().find(|(_, x)| *x == w).map_or("?", |(n, _)| n)
+}
+
+/// What one run of table 3 measured.
+struct Measured {
+    pauses: Vec<gc::Pause>,
+    stats: gc::GcStats,
+    ops: u64,
+    worst_op_ns: u64,
+    failed: u64,
+}
+
+fn measure<B: BarrierSet>(name: &str, run: PauseRun, v: Variant) -> anyhow::Result<Measured> {
     let PauseRun {
         heap_mib,
         seconds,
         mutators,
     } = run;
     let bits: BarrierBits = name.parse()?;
-    let heap = Heap::new(HeapConfig::new(heap_mib << 20, bits, GcMode::Concurrent))?;
+    let mut config = HeapConfig::new(heap_mib << 20, bits, GcMode::Concurrent);
+    config.safepoint_wait = v.wait;
+    config.pacing = v.pacing;
+    let heap = Heap::new(config)?;
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
     let start = Start::default();
-    let (before, stats, ops, worst, failed) = std::thread::scope(|s| {
+    let (before, before_stats, stats, ops, worst, failed) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..mutators)
             .map(|_| {
                 let (heap, start) = (&heap, &start);
@@ -120,61 +150,102 @@ fn pauses_for<B: BarrierSet>(
         while start.ready() < mutators && !handles.iter().any(|h| h.is_finished()) {
             std::thread::sleep(Duration::from_millis(1));
         }
-        let before = heap.stats().pauses.len();
+        let before_stats = heap.stats();
+        let before = before_stats.pauses.len();
         start.go();
         let results: Vec<(u64, u64, u64)> = handles.into_iter().map(|h| h.join().expect("mutator")).collect();
         let ops: u64 = results.iter().map(|r| r.0).sum();
         let worst = results.iter().map(|r| r.1).max().unwrap_or(0);
         let failed: u64 = results.iter().map(|r| r.2).sum();
-        (before, heap.stats(), ops, worst, failed)
+        (before, before_stats, heap.stats(), ops, worst, failed)
     });
-    let measured = &stats.pauses[before..];
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let pauses: Vec<f64> = measured.iter().map(|p| ms(p.duration)).collect();
-    let work: Vec<f64> = measured.iter().map(|p| ms(p.work)).collect();
-    let cpu: Vec<f64> = measured.iter().map(|p| ms(p.work_cpu_time)).collect();
-    let ttsp: Vec<f64> = measured.iter().map(|p| ms(p.time_to_safepoint)).collect();
-    let max = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
-    let worst_kind = measured
-        .iter()
-        .max_by(|a, b| a.duration.cmp(&b.duration))
-        .map_or("-".to_string(), |p| format!("{:?}", p.kind));
-    let s = Stats::from_samples(if pauses.is_empty() {
-        vec![f64::NAN]
-    } else {
-        pauses.clone()
-    });
-    let w = Stats::from_samples(if work.is_empty() {
-        vec![f64::NAN]
-    } else {
-        work.clone()
-    });
-    t.row(vec![
-        name.into(),
-        pauses.len().to_string(),
-        format!("{:.3}", s.percentile(50.0)),
-        format!("{:.3}", s.percentile(99.0)),
-        format!("{:.3}", max(&pauses)),
-        format!("{:.3}", w.percentile(99.0)),
-        format!("{:.3}", max(&work)),
-        format!("{:.3}", max(&cpu)),
-        format!("{:.3}", max(&ttsp)),
-        worst_kind,
-        stats.cycles.to_string(),
-        ops.to_string(),
-        num(ops as f64 / seconds as f64),
-        format!("{:.2}", worst as f64 / 1e6),
-        failed.to_string(),
-    ]);
-    if pauses.is_empty() {
-        return Ok(());
+    let mut stats = stats;
+    // Count only the churn: the build of the live set is not measured.
+    stats.cycles -= before_stats.cycles;
+    stats.paced_refills -= before_stats.paced_refills;
+    stats.evacuation_failures -= before_stats.evacuation_failures;
+    Ok(Measured {
+        pauses: stats.pauses[before..].to_vec(),
+        stats,
+        ops,
+        worst_op_ns: worst,
+        failed,
+    })
+}
+
+/// The parts of a pause, as `-Xlog:safepoint` names them (plus the resume).
+const PARTS: &[(&str, fn(&gc::Pause) -> Duration)] = &[
+    ("reaching safepoint (TTSP)", |p| p.time_to_safepoint),
+    ("at safepoint", |p| p.work),
+    ("leaving (the release)", |p| {
+        p.duration.saturating_sub(p.time_to_safepoint + p.work)
+    }),
+    ("total (request to release)", |p| p.duration),
+    ("resume after release", |p| p.resume),
+    ("total + resume", |p| p.duration + p.resume),
+];
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn stats_of(v: Vec<f64>) -> Stats {
+    Stats::from_samples(if v.is_empty() { vec![f64::NAN] } else { v })
+}
+
+/// Adds one configuration's rows to both tables.
+fn report(
+    name: &str,
+    run: PauseRun,
+    v: Variant,
+    m: &Measured,
+    results: &mut Vec<BenchResult>,
+    parts: &mut Table,
+    mutators: &mut Table,
+) {
+    let label = [
+        name.to_string(),
+        run.mutators.to_string(),
+        wait_name(v.wait).into(),
+        if v.pacing { "on" } else { "off" }.into(),
+    ];
+    for (part, get) in PARTS {
+        let samples: Vec<f64> = m.pauses.iter().map(|p| ms(get(p))).collect();
+        let max = samples.iter().cloned().fold(f64::NAN, f64::max);
+        let s = stats_of(samples);
+        let mut row = label.to_vec();
+        row.extend([
+            part.to_string(),
+            m.pauses.len().to_string(),
+            format!("{:.3}", s.percentile(50.0)),
+            format!("{:.3}", s.percentile(99.0)),
+            format!("{max:.3}"),
+        ]);
+        parts.row(row);
+        if !m.pauses.is_empty() {
+            results.push(
+                BenchResult::new("gc", "concurrent-pause", Mode::SampleTime, &s, "ms")
+                    .param("barriers", name)
+                    .param("part", part)
+                    .param("wait", wait_name(v.wait))
+                    .param("pacing", v.pacing)
+                    .threads(run.mutators as u32),
+            );
+        }
     }
-    results.push(
-        BenchResult::new("gc", "concurrent-pause", Mode::SampleTime, &s, "ms")
-            .param("barriers", name)
-            .threads(mutators as u32),
-    );
-    Ok(())
+    let worst_cpu = m.pauses.iter().map(|p| p.work_cpu_time).max().unwrap_or_default();
+    let mut row = label.to_vec();
+    row.extend([
+        m.stats.cycles.to_string(),
+        num(m.ops as f64 / run.seconds as f64),
+        format!("{:.3}", ms(worst_cpu)),
+        format!("{:.2}", m.worst_op_ns as f64 / 1e6),
+        m.stats.paced_refills.to_string(),
+        format!("{:.2}", ms(m.stats.longest_paced_wait)),
+        m.failed.to_string(),
+        m.stats.evacuation_failures.to_string(),
+    ]);
+    mutators.row(row);
 }
 
 /// The start line of table 3: mutators build their live sets, arrive, and
@@ -210,53 +281,78 @@ impl Start {
     }
 }
 
-/// Table 3: concurrent-mode throughput and pauses for each set concurrent mode accepts.
-pub fn pauses(
-    quick: bool,
-    heap_mib: Option<usize>,
-    mutators: Option<usize>,
-    results: &mut Vec<BenchResult>,
-) -> anyhow::Result<Table> {
-    let heap_mib = heap_mib.unwrap_or(if quick { 32 } else { 256 });
-    let seconds = if quick { 1 } else { 10 };
+/// What to run in table 3.
+pub struct Plan {
+    /// Heap size (default 256 MiB, quick 32).
+    pub heap_mib: Option<usize>,
+    /// Mutator threads (default 4; quick: at most the CPUs).
+    pub mutators: Option<usize>,
+    /// Seconds of churn per configuration (default 10, quick 1).
+    pub seconds: Option<u64>,
+    /// The sets (default: both concurrent presets).
+    pub sets: Vec<String>,
+    /// The configurations, run one after the other per set.
+    pub variants: Vec<Variant>,
+}
+
+/// The barrier sets concurrent mode accepts, by name.
+pub const SETS: &[&str] = &["shenandoah", "shenandoah-2017"];
+
+/// Table 3: concurrent-mode pauses decomposed, and the mutators' side.
+pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyhow::Result<Vec<Table>> {
+    let heap_mib = plan.heap_mib.unwrap_or(if quick { 32 } else { 256 });
+    let seconds = plan.seconds.unwrap_or(if quick { 1 } else { 10 }).max(1);
     // Quick mode: no more mutators than CPUs, so the collector keeps up on
-    // a small machine (`all`'s run must not fail for want of pacing).
+    // a small machine (`all`'s run must not fail for want of CPU).
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mutators = mutators.unwrap_or(if quick { cpus.min(4) } else { 4 }).max(1);
+    let mutators = plan
+        .mutators
+        .unwrap_or(if quick { cpus.min(4) } else { 4 })
+        .max(1);
     let run = PauseRun {
         heap_mib,
         seconds,
         mutators,
     };
-    let mut t = Table::new(
-        format!("Concurrent mode: pauses (ms, from request to release, time-to-safepoint included), {mutators} mutators, {heap_mib} MiB heap, half live"),
-        &[
-            "set",
-            "pauses",
-            "p50",
-            "p99",
-            "max",
-            "p99 work",
-            "max work",
-            "max work CPU",
-            "max TTSP",
-            "longest",
-            "cycles",
-            "mutator ops",
-            "ops/s",
-            "longest op (ms)",
-            "alloc failures",
-        ],
+    let keys = ["set", "mutators", "wait", "pacing"];
+    let mut parts = Table::new(
+        format!("Concurrent mode: pauses decomposed as -Xlog:safepoint does (ms), {mutators} mutators, {heap_mib} MiB heap, half live"),
+        &[&keys[..], &["part", "pauses", "p50", "p99", "max"]].concat(),
     );
-    pauses_for::<gc::ShenandoahBarriers>("shenandoah", run, results, &mut t)?;
-    pauses_for::<gc::Shenandoah2017Barriers>("shenandoah-2017", run, results, &mut t)?;
-    t.note(format!(
-        "{seconds} s of churn per set after building the live set; {} CPUs here, shared with the collector thread (and anything else running).",
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+    let mut side = Table::new(
+        format!("Concurrent mode: the mutators' side, {mutators} mutators, {heap_mib} MiB heap"),
+        &[
+            &keys[..],
+            &[
+                "cycles",
+                "ops/s",
+                "max at-safepoint CPU (ms)",
+                "longest op (ms)",
+                "paced refills",
+                "longest paced wait (ms)",
+                "alloc failures",
+                "evac failures",
+            ],
+        ]
+        .concat(),
+    );
+    for set in &plan.sets {
+        for &v in &plan.variants {
+            let m = match set.as_str() {
+                "shenandoah" => measure::<gc::ShenandoahBarriers>(set, run, v)?,
+                "shenandoah-2017" => measure::<gc::Shenandoah2017Barriers>(set, run, v)?,
+                other => anyhow::bail!("concurrent mode runs {SETS:?}, not {other}"),
+            };
+            report(set, run, v, &m, results, &mut parts, &mut side);
+        }
+    }
+    parts.note(format!(
+        "{seconds} s of churn per row after building the live set; {cpus} CPUs here, shared with the collector thread (and anything else running)."
     ));
-    t.note("work: the pause's own work, wall time, without the time-to-safepoint (waiting for the last mutator to stop) and the release;");
-    t.note("work CPU: the CPU time of that work on the collector thread (less than its wall time when the thread was descheduled).");
-    t.note("alloc failures: allocations that found no memory after waiting for three cycles (the collector fell behind; no pacing), each skipped;");
-    t.note("longest op: the slowest single mutator operation (allocation included), which also catches allocation stalls outside pauses.");
-    Ok(t)
+    parts.note("reaching: request until the last mutator stopped (HotSpot's \"Reaching safepoint\", TTSP); at safepoint: the pause's work (HotSpot's \"At safepoint\", what a GC log's \"Pause Init Mark\" reports);");
+    parts.note("leaving: from the work's end to the release (HotSpot's \"Leaving safepoint\"); total: request to release (HotSpot's \"Total\"); resume: after the release, the longest any stopped mutator took to run again (not in HotSpot's log).");
+    parts.note("wait: how stopped mutators wait for the release (futex: one broadcast; spin: 50 us, then futex; condvar: each re-takes the safepoint mutex).");
+    side.note("pacing: a TLAB refill over the cycle's budget waits up to 10 ms for the collector (Shenandoah's pacer); longest op: the slowest mutator operation, allocation stalls included;");
+    side.note("alloc failures: allocations that found no memory after three cycles (skipped); evac failures: cycles whose evacuation ran out of space (objects left in place).");
+    Ok(vec![parts, side])
 }
