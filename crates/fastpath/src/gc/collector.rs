@@ -97,15 +97,17 @@ impl HeapInner {
     }
 
     /// Opens the pacer's budget for a cycle: the mutators may allocate what
-    /// is free outside the evacuation reserve; with no cycle behind it, the
-    /// work is estimated as the used words (update-refs parses them all).
+    /// is free outside the reserves: the heap's standing one, and the half
+    /// of the free regions final-mark may set aside for copies
+    /// (`choose_cset`); with no cycle behind it, the work is estimated as
+    /// the used words (update-refs parses them all).
     fn begin_pacing(&self) {
         if !self.config.pacing {
             return;
         }
         let s = &self.space;
         let free = s.lock_alloc().free.len();
-        let allowance = free.saturating_sub(s.reserve_regions) * s.region_bytes;
+        let allowance = (free / 2).saturating_sub(s.reserve_regions) * s.region_bytes;
         let used_words = (s.regions.len() - free) * s.region_bytes / 8;
         self.pacer.begin_cycle(allowance, used_words);
     }
