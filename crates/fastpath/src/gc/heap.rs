@@ -58,7 +58,8 @@ const _: () = assert!(
 
 /// One region's metadata. Every field is an atomic read and written Relaxed:
 /// the collector changes them only in pauses (every mutator stopped; the
-/// safepoint mutex orders their writes before and the collector's after) or
+/// safepoint orders their writes before and the collector's after: its
+/// mutex on the way in, the release's epoch word on the way out) or
 /// under the allocation lock (whose mutex orders them), and a mutator reads
 /// them only under that lock or between pauses, when they do not change.
 /// The orderings that publish objects are on the words themselves.
@@ -268,7 +269,7 @@ impl Space {
     }
 
     /// Whether `addr` is in the collection set (set and cleared in pauses,
-    /// read after them: the safepoint's mutex orders it, so Relaxed).
+    /// read after them: the safepoint orders it, so Relaxed).
     #[inline(always)]
     pub(crate) fn in_cset(&self, addr: usize) -> bool {
         self.region(addr).in_cset.load(Ordering::Relaxed)

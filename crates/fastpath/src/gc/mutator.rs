@@ -213,9 +213,10 @@ impl<B: BarrierSet> Mutator<B> {
     }
 
     /// Copies the heap's GC state byte: called on every path out of a stop
-    /// (module docs). The safepoint mutex the stop released orders the
-    /// pause's write before this plain read, and no pause can write the byte
-    /// again until this mutator stops again.
+    /// (module docs). The release of the stop (the epoch word's
+    /// Release/Acquire, or the safepoint mutex) orders the pause's write
+    /// before this plain read, and no pause can write the byte again until
+    /// this mutator stops again.
     #[inline]
     fn refresh_gc_state(&mut self) {
         self.gc_state = self.heap.gc_state.get();

@@ -255,12 +255,14 @@ pub(crate) struct Control {
 /// every mutator stopped) and read only by the pause itself and by a
 /// mutator on its way out of a stop, which copies it into its own
 /// `Mutator::gc_state` for the barriers to test (see mutator.rs); the
-/// safepoint's mutex orders every write before every later read, so there
-/// is no data race and a plain byte suffices.
+/// safepoint orders every write before every later read (a stopped
+/// mutator is released through the epoch word's Release/Acquire or the
+/// safepoint mutex: `safepoint.rs`), so there is no data race and a plain
+/// byte suffices.
 pub(crate) struct StateByte(std::cell::UnsafeCell<u8>);
 
 // SAFETY: see the type's comment: every write happens in a pause, ordered
-// by the safepoint mutex against every read.
+// by the safepoint's release against every read.
 unsafe impl Sync for StateByte {}
 
 impl StateByte {

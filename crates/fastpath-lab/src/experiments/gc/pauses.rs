@@ -173,8 +173,11 @@ fn measure<B: BarrierSet>(name: &str, run: PauseRun, v: Variant) -> anyhow::Resu
     })
 }
 
+/// Reads one part of a pause.
+type Part = fn(&gc::Pause) -> Duration;
+
 /// The parts of a pause, as `-Xlog:safepoint` names them (plus the resume).
-const PARTS: &[(&str, fn(&gc::Pause) -> Duration)] = &[
+const PARTS: &[(&str, Part)] = &[
     ("reaching safepoint (TTSP)", |p| p.time_to_safepoint),
     ("at safepoint", |p| p.work),
     ("leaving (the release)", |p| {
