@@ -287,6 +287,31 @@ fn passive_mode_collects_stop_the_world_when_the_heap_fills() {
     }
 }
 
+/// Writes `i` into the new node `n`; every eighth node is prepended to the
+/// kept `list`. Returns what that adds to the list's sum.
+fn keep_every_eighth(m: &Mutator<Dynamic>, list: Handle, n: Handle, i: usize) -> usize {
+    let (on, ol) = (m.get(n).unwrap(), m.get(list).unwrap());
+    m.write(on, 0, i).unwrap();
+    if i % 8 != 0 {
+        return 0;
+    }
+    let old = m.load(ol, 0).unwrap();
+    m.store(on, 0, old).unwrap();
+    m.store(ol, 0, Some(on)).unwrap();
+    i
+}
+
+/// The sum of the values of a list kept by [`keep_every_eighth`].
+fn list_sum(m: &Mutator<Dynamic>, list: Handle) -> usize {
+    let mut total = 0;
+    let mut cur = m.load(m.get(list).unwrap(), 0).unwrap();
+    while let Some(o) = cur {
+        total += m.read(o, 0).unwrap();
+        cur = m.load(o, 0).unwrap();
+    }
+    total
+}
+
 #[test]
 fn concurrent_cycles_keep_a_list_intact() {
     for bits in [BarrierBits::SHENANDOAH, BarrierBits::SHENANDOAH_2017] {
@@ -319,24 +344,11 @@ fn concurrent_cycles_keep_a_list_intact() {
                     );
                 }
             };
-            let (on, ol) = (m.get(n).unwrap(), m.get(list).unwrap());
-            m.write(on, 0, i).unwrap();
-            if i % 8 == 0 {
-                let old = m.load(ol, 0).unwrap();
-                m.store(on, 0, old).unwrap();
-                m.store(ol, 0, Some(on)).unwrap();
-                sum += i;
-            }
+            sum += keep_every_eighth(&m, list, n, i);
             m.truncate_roots(depth);
             i += 1;
         }
-        let mut total = 0;
-        let mut cur = m.load(m.get(list).unwrap(), 0).unwrap();
-        while let Some(o) = cur {
-            total += m.read(o, 0).unwrap();
-            cur = m.load(o, 0).unwrap();
-        }
-        assert_eq!(total, sum, "{bits}");
+        assert_eq!(list_sum(&m, list), sum, "{bits}");
         drop(m);
         let stats = h.stats();
         assert!(stats.cycles >= 5, "{bits}: {} cycles", stats.cycles);
@@ -574,24 +586,11 @@ fn every_safepoint_wait_stops_releases_and_decomposes_pauses() {
                         while (h.stats().cycles < 5 || !resumed(h)) && start.elapsed().as_secs() < 20 {
                             let depth = m.roots_len();
                             let n = m.alloc(1, 1).unwrap();
-                            let (on, ol) = (m.get(n).unwrap(), m.get(list).unwrap());
-                            m.write(on, 0, i).unwrap();
-                            if i % 8 == 0 {
-                                let old = m.load(ol, 0).unwrap();
-                                m.store(on, 0, old).unwrap();
-                                m.store(ol, 0, Some(on)).unwrap();
-                                sum += i;
-                            }
+                            sum += keep_every_eighth(&m, list, n, i);
                             m.truncate_roots(depth);
                             i += 1;
                         }
-                        let mut total = 0;
-                        let mut cur = m.load(m.get(list).unwrap(), 0).unwrap();
-                        while let Some(o) = cur {
-                            total += m.read(o, 0).unwrap();
-                            cur = m.load(o, 0).unwrap();
-                        }
-                        (sum, total)
+                        (sum, list_sum(&m, list))
                     })
                 })
                 .collect();
