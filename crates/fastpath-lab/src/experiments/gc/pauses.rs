@@ -359,3 +359,57 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
     side.note("alloc failures: allocations that found no memory after three cycles (skipped); evac failures: cycles whose evacuation ran out of space (objects left in place).");
     Ok(vec![parts, side])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A short run of two variants: every part of every variant gets a row
+    /// of finite numbers whose total covers reaching + at safepoint, and the
+    /// mutators' side one row per variant.
+    #[test]
+    fn every_variant_reports_every_part() {
+        let plan = Plan {
+            heap_mib: Some(16),
+            mutators: Some(1),
+            seconds: Some(1),
+            sets: vec!["shenandoah".into()],
+            variants: vec![
+                Variant {
+                    wait: SafepointWait::Futex,
+                    pacing: true,
+                },
+                Variant {
+                    wait: SafepointWait::Condvar,
+                    pacing: false,
+                },
+            ],
+        };
+        let mut results = Vec::new();
+        let tables = pauses(true, &plan, &mut results).unwrap();
+        let (parts, side) = (&tables[0], &tables[1]);
+        assert_eq!(parts.rows.len(), 2 * PARTS.len());
+        assert_eq!(side.rows.len(), 2);
+        let col = |name: &str| parts.headers.iter().position(|h| h == name).unwrap();
+        for row in &parts.rows {
+            let n: usize = row[col("pauses")].parse().unwrap();
+            assert!(n > 0, "a cycle ran in a second: {row:?}");
+            for c in ["p50", "p99", "max"] {
+                let v: f64 = row[col(c)].parse().unwrap();
+                assert!(v.is_finite() && v >= 0.0, "{row:?}");
+            }
+        }
+        let max_of = |variant: &str, part: &str| -> f64 {
+            parts
+                .rows
+                .iter()
+                .find(|r| r[2] == variant && r[col("part")] == part)
+                .map(|r| r[col("max")].parse().unwrap())
+                .unwrap()
+        };
+        for w in ["futex", "condvar"] {
+            assert!(max_of(w, "total (request to release)") + 1e-3 >= max_of(w, "at safepoint"));
+        }
+        assert_eq!(results.len(), 2 * PARTS.len());
+    }
+}
