@@ -1,15 +1,20 @@
-//! The loom shim of `gc`: the forwarding protocol's atomics come from here,
-//! so `--cfg loom` model-checks [`super::forwarding`] with loom's atomics
-//! (the pattern of `sync/atomic.rs`). The heap itself is not compiled under
-//! loom: its words are too many for a model; the protocol on them is the
-//! part with races, and it is the same code.
+//! The loom shim of `gc`: the atomics and locks of the forwarding protocol
+//! and of the safepoint come from here, so `--cfg loom` model-checks
+//! [`super::forwarding`] and [`super::safepoint`] with loom's (the pattern
+//! of `sync/atomic.rs`). The heap itself is not compiled under loom: its
+//! words are too many for a model; the protocols on them are the parts with
+//! races, and they are the same code.
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicUsize, Ordering};
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+#[cfg(loom)]
+pub(crate) use loom::sync::{Condvar, Mutex, MutexGuard};
 #[cfg(loom)]
 pub(crate) use loom::thread::yield_now;
 
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{AtomicUsize, Ordering};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+#[cfg(not(loom))]
+pub(crate) use std::sync::{Condvar, Mutex, MutexGuard};
 #[cfg(not(loom))]
 pub(crate) use std::thread::yield_now;

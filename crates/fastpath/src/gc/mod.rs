@@ -112,7 +112,8 @@ mod pacer;
 pub mod probe;
 #[cfg(not(loom))]
 mod runtime;
-#[cfg(not(loom))]
+// Under loom, only its models use it.
+#[cfg_attr(loom, allow(dead_code))]
 mod safepoint;
 pub mod settings;
 #[cfg(all(test, not(loom)))]

@@ -38,11 +38,9 @@
 //! with a plain load. The poll word is the only other lock-free part: a
 //! mutator that misses a fresh request merely stops at its next poll.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use rustix::thread::futex;
+use super::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
 
 /// How stopped mutators wait for a pause to end (module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -145,6 +143,7 @@ impl Safepoint {
     fn wait_epoch(&self, seen: u32) {
         // Acquire (every load here): pairs with the release's Release
         // increment, so the pause's writes are visible once we see it.
+        #[cfg(not(loom))]
         if self.wait == SafepointWait::SpinThenFutex {
             let start = Instant::now();
             while self.epoch.load(Ordering::Acquire) == seen {
@@ -155,9 +154,32 @@ impl Safepoint {
             }
         }
         while self.epoch.load(Ordering::Acquire) == seen {
-            // Returns at once if the epoch already moved (no lost wake-up);
-            // EINTR and spurious returns re-check.
-            let _ = futex::wait(&self.epoch, futex::Flags::PRIVATE, seen, None);
+            self.block(seen);
+        }
+    }
+
+    #[cfg(not(loom))]
+    fn block(&self, seen: u32) {
+        use rustix::thread::futex;
+        // Returns at once if the epoch already moved (no lost wake-up);
+        // EINTR and spurious returns re-check.
+        let _ = futex::wait(&self.epoch, futex::Flags::PRIVATE, seen, None);
+    }
+
+    /// Loom has no futex: a waiter yields until the epoch moves (the spin
+    /// is not modelled either: it only delays the same check).
+    #[cfg(loom)]
+    fn block(&self, _seen: u32) {
+        loom::thread::yield_now();
+    }
+
+    fn wake_all(&self) {
+        #[cfg(not(loom))]
+        {
+            use rustix::thread::futex;
+            // The count is an `int` to the kernel: `i32::MAX` means all
+            // (`u32::MAX` would read as -1, waking one).
+            let _ = futex::wake(&self.epoch, futex::Flags::PRIVATE, i32::MAX as u32);
         }
     }
 
@@ -286,10 +308,120 @@ impl Safepoint {
         if self.wait == SafepointWait::Condvar {
             self.to_mutators.notify_all();
         } else {
-            // The count is an `int` to the kernel: `i32::MAX` means all (`u32::MAX`
-            // would read as -1, waking one).
-            let _ = futex::wake(&self.epoch, futex::Flags::PRIVATE, i32::MAX as u32);
+            self.wake_all();
         }
         at
+    }
+}
+
+// In the models, Relaxed is the poll word's own ordering (a hint); the
+// data the protocol must order is in loom `UnsafeCell`s, so loom reports a
+// race if the stop or the release fails to order it.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    //! Models of a stop and a release: one requester and one mutator that
+    //! stops at a poll, or sits in a safe region, for each way of waiting.
+
+    use super::*;
+    use loom::cell::UnsafeCell;
+    use loom::sync::Arc;
+    use loom::thread;
+
+    struct World {
+        sp: Safepoint,
+        /// Written by the mutator before it stops, read by the pause.
+        before_stop: UnsafeCell<usize>,
+        /// Written by the pause, read by the released mutator.
+        in_pause: UnsafeCell<usize>,
+    }
+
+    fn world(wait: SafepointWait) -> Arc<World> {
+        let w = Arc::new(World {
+            sp: Safepoint::new(wait),
+            before_stop: UnsafeCell::new(0),
+            in_pause: UnsafeCell::new(0),
+        });
+        w.sp.register();
+        w
+    }
+
+    /// The requester's side: one pause that reads the mutator's write and
+    /// makes its own.
+    fn pause(w: &World, expect_mutator_write: bool) {
+        assert!(w.sp.begin(false));
+        // SAFETY: every mutator is stopped: the stop ordered its writes
+        // before this read, and none runs until `end` (loom checks both).
+        let seen = w.before_stop.with(|p| unsafe { *p });
+        if expect_mutator_write {
+            assert_eq!(seen, 1, "the pause sees what the mutator wrote before stopping");
+        }
+        // SAFETY: as above.
+        w.in_pause.with_mut(|p| unsafe { *p = 7 });
+        w.sp.end(false, 0);
+    }
+
+    fn stop_at_a_poll(wait: SafepointWait) {
+        loom::model(move || {
+            let w = world(wait);
+            let w2 = w.clone();
+            let mutator = thread::spawn(move || {
+                // SAFETY: the mutator runs: no pause can read this now.
+                w2.before_stop.with_mut(|p| unsafe { *p = 1 });
+                loop {
+                    // Relaxed: the poll word is a hint (see `poll`).
+                    if w2.sp.poll.load(Ordering::Relaxed) {
+                        if let Some(r) = w2.sp.arrive_and_wait() {
+                            assert_eq!(r.pause, 0);
+                            // SAFETY: released: the release ordered the
+                            // pause's write before this read.
+                            let v = w2.in_pause.with(|p| unsafe { *p });
+                            assert_eq!(v, 7, "the released mutator sees the pause's write");
+                            break;
+                        }
+                    }
+                    thread::yield_now();
+                }
+                w2.sp.deregister();
+            });
+            pause(&w, true);
+            mutator.join().unwrap();
+        });
+    }
+
+    /// A mutator at a poll, released by the futex epoch: the stop and the
+    /// release order both sides' writes, and the mutator is never left
+    /// waiting (a lost wake-up would spin forever and fail the model).
+    #[test]
+    fn loom_poll_stop_and_futex_release() {
+        stop_at_a_poll(SafepointWait::Futex);
+    }
+
+    /// The same with the condvar release.
+    #[test]
+    fn loom_poll_stop_and_condvar_release() {
+        stop_at_a_poll(SafepointWait::Condvar);
+    }
+
+    /// A mutator in a safe region: the pause runs without it stopping at a
+    /// poll; leaving the region during the pause waits for the release and
+    /// then sees the pause's write; leaving before or after passes.
+    #[test]
+    fn loom_safe_region_and_futex_release() {
+        loom::model(|| {
+            let w = world(SafepointWait::Futex);
+            let w2 = w.clone();
+            let mutator = thread::spawn(move || {
+                w2.sp.enter_safe();
+                if w2.sp.leave_safe().is_some() {
+                    // SAFETY: it waited for the release, which ordered the
+                    // pause's write before this read.
+                    let v = w2.in_pause.with(|p| unsafe { *p });
+                    assert_eq!(v, 7);
+                }
+                w2.sp.deregister();
+            });
+            pause(&w, false);
+            mutator.join().unwrap();
+        });
     }
 }
