@@ -21,7 +21,7 @@ const NODE_DATA: usize = 4;
 /// One mutator of table 3: builds its share of the live set, then replaces
 /// random nodes (making garbage at the allocation rate) for `seconds`.
 /// Returns (operations, longest operation in ns, allocations that failed).
-/// A failed allocation (the collector fell behind: there is no pacing) is
+/// A failed allocation (the collector fell behind, even with pacing) is
 /// counted and the operation skipped, not a panic: the table reports it.
 fn pause_mutator<B: BarrierSet>(
     heap: &Heap,
