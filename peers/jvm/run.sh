@@ -54,4 +54,6 @@ done
   -jvmArgsAppend "$shen" -rf json -rff "$OUT/xml-default.json"
 # Seed 000's second table: JVM starts per -XX:X86ICacheSync, with and without an AOT cache.
 RUNS=${RUNS:-$([ "${QUICK:-0}" = 1 ] && echo 3 || echo 10)} ./startup.py | tee "$OUT/jvm-startup.md"
+# Issue 9's pauses (gc-pause): Shenandoah's -Xlog:safepoint parts beside `fastpath gc --only pauses`.
+python3 gc_pauses.py --threads 1,2,4 --seconds "$([ "${QUICK:-0}" = 1 ] && echo 2 || echo 10)" | tee "$OUT/gc-pauses.txt"
 echo "wrote $OUT"
