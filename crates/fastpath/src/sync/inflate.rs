@@ -42,6 +42,7 @@
 //! so a monitor deflated under it is simply retried.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::header::{Header, Mark, INFLATING};
 use super::lock_stack::LockStack;
@@ -50,29 +51,67 @@ use super::record::{self, LockRecord};
 use super::stats::{self, InflateCause};
 use super::thread::{ThreadState, ANONYMOUS_OWNER, RECORD_OWNER};
 
+/// The registry's contents: every installed monitor's address.
+pub(crate) type MonitorSet = HashSet<usize, BuildHasherDefault<AddressHasher>>;
+
+/// Hashes a monitor's address with one multiply and a rotation (in the
+/// style of rustc's `FxHasher`). The keys are heap addresses we chose
+/// ourselves, so SipHash's protection against chosen keys buys nothing,
+/// and it was a quarter of monitor churn's instructions (BENCHMARKS.md,
+/// "Locking, sync-churn"). The rotation matters: the table takes its bucket
+/// from the hash's low bits, and a 16-byte-aligned address times an odd
+/// constant has four zero low bits; rotating brings the product's
+/// well-mixed high bits down.
+#[derive(Default)]
+pub(crate) struct AddressHasher(u64);
+
+const ADDRESS_HASH_K: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl Hasher for AddressHasher {
+    #[inline]
+    fn write_usize(&mut self, addr: usize) {
+        self.0 = (self.0 ^ addr as u64).wrapping_mul(ADDRESS_HASH_K);
+    }
+
+    /// Only `usize` keys are hashed; any other input still hashes
+    /// correctly, a word at a time.
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_usize(u64::from_le_bytes(word) as usize);
+        }
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0.rotate_left(26)
+    }
+}
+
 /// Addresses of every installed monitor.
 #[cfg(not(loom))]
-static REGISTRY: std::sync::Mutex<Option<HashSet<usize>>> = std::sync::Mutex::new(None);
+static REGISTRY: std::sync::Mutex<Option<MonitorSet>> = std::sync::Mutex::new(None);
 
 // Under loom the registry is a model-checked mutex: thread exit holds it
 // while it releases monitors (loom scheduling points), which a std mutex
 // would turn into a real deadlock of the single OS thread loom runs on.
 #[cfg(loom)]
 loom::lazy_static! {
-    static ref REGISTRY: loom::sync::Mutex<Option<HashSet<usize>>> = loom::sync::Mutex::new(None);
+    static ref REGISTRY: loom::sync::Mutex<Option<MonitorSet>> = loom::sync::Mutex::new(None);
 }
 
 /// The registry, locked. Held by whoever may free a monitor (header `Drop`)
 /// or touch monitors it did not reach through a borrowed header (thread
 /// exit), so that neither frees a monitor under the other.
-pub(crate) fn registry() -> impl core::ops::DerefMut<Target = Option<HashSet<usize>>> {
+pub(crate) fn registry() -> impl core::ops::DerefMut<Target = Option<MonitorSet>> {
     // A poisoned lock only means a panic elsewhere while it was held; the
     // set itself is always consistent (single insert/remove operations).
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn register(m: *const Monitor) {
-    registry().get_or_insert_with(HashSet::new).insert(m as usize);
+    registry().get_or_insert_with(MonitorSet::default).insert(m as usize);
     super::deflate::ensure_thread_started();
 }
 

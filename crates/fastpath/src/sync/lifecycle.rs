@@ -162,7 +162,7 @@ fn abort_dropped_while_held(obj: &Header) -> ! {
 /// thread still owns it. Runs with `&mut Header`, so no thread is inside a
 /// call on this object; the registry lock keeps out a thread-exit release.
 fn free_on_header_drop(
-    mut reg: impl core::ops::DerefMut<Target = Option<std::collections::HashSet<usize>>>,
+    mut reg: impl core::ops::DerefMut<Target = Option<inflate::MonitorSet>>,
     m: *const Monitor,
     current_id: Option<usize>,
 ) {
