@@ -111,7 +111,9 @@ pub(crate) fn registry() -> impl core::ops::DerefMut<Target = Option<MonitorSet>
 }
 
 fn register(m: *const Monitor) {
-    registry().get_or_insert_with(MonitorSet::default).insert(m as usize);
+    registry()
+        .get_or_insert_with(MonitorSet::default)
+        .insert(m as usize);
     super::deflate::ensure_thread_started();
 }
 
