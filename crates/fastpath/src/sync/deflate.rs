@@ -140,33 +140,31 @@ fn deflation_pass() -> DeflationReport {
     reclaim::init_asymmetric_barrier();
     let start = Instant::now();
     let mut deflated: Vec<*const Monitor> = Vec::new();
-    let mut scanned = 0;
-    {
+    let scanned = {
         let mut reg = inflate::registry();
-        if let Some(set) = reg.as_mut() {
-            scanned = set.len();
-            set.retain(|&m| {
-                // SAFETY: a monitor in the registry is allocated; only this
-                // pass (one at a time) and header `Drop` free registered
-                // monitors, both under the lock we hold.
-                let m = unsafe { &*(m as *const Monitor) };
-                if !m.try_deflate() {
-                    return true;
-                }
-                let obj = m.object();
-                if obj != 0 {
-                    // SAFETY: the object is alive: its header's `Drop` takes
-                    // the registry lock (held here) before it looks at its
-                    // monitor, and one dropped while another thread owned
-                    // the monitor zeroed `object` under that lock.
-                    let h = unsafe { &*(obj as *const Header) };
-                    inflate::restore_deflated(h, m);
-                }
-                deflated.push(m);
-                false
-            });
-        }
-    }
+        let scanned = reg.len();
+        reg.retain(|m| {
+            // SAFETY: a monitor in the registry is allocated; only this
+            // pass (one at a time) and header `Drop` free registered
+            // monitors, both under the lock we hold.
+            let m = unsafe { &*(m as *const Monitor) };
+            if !m.try_deflate() {
+                return true;
+            }
+            let obj = m.object();
+            if obj != 0 {
+                // SAFETY: the object is alive: its header's `Drop` takes
+                // the registry lock (held here) before it looks at its
+                // monitor, and one dropped while another thread owned the
+                // monitor zeroed `object` under that lock.
+                let h = unsafe { &*(obj as *const Header) };
+                inflate::restore_deflated(h, m);
+            }
+            deflated.push(m);
+            false
+        });
+        scanned
+    };
     if !deflated.is_empty() {
         reclaim::wait_for_readers();
     }

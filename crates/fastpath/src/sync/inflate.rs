@@ -41,9 +41,6 @@
 //! deflation pass frees it. Every slow path reloads the header and loops,
 //! so a monitor deflated under it is simply retried.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use super::header::{Header, Mark, INFLATING};
 use super::lock_stack::LockStack;
 use super::monitor::Monitor;
@@ -51,60 +48,177 @@ use super::record::{self, LockRecord};
 use super::stats::{self, InflateCause};
 use super::thread::{ThreadState, ANONYMOUS_OWNER, RECORD_OWNER};
 
-/// The registry's contents: every installed monitor's address.
-pub(crate) type MonitorSet = HashSet<usize, BuildHasherDefault<AddressHasher>>;
+/// The registry's contents: the address of every installed monitor, in an
+/// open-addressing table (linear probing, Fibonacci hashing, deletion by
+/// backward shift: Knuth, TAOCP vol. 3, 6.4, Algorithm R).
+///
+/// Why not a `HashSet`: monitor churn inserts and removes one key per
+/// object, under the registry lock. std's SipHash cost a quarter of a churn
+/// operation's instructions, and hashbrown with a one-multiply hasher still
+/// spent about 130 instructions per insert + remove on its group probing and
+/// duplicate checks; this table, kept at most half full, usually finds the
+/// slot at the first probe (BENCHMARKS.md, "Locking, sync-churn"). Keys are
+/// heap addresses, never 0, which marks an empty slot.
+pub(crate) struct MonitorSet {
+    slots: Vec<usize>,
+    len: usize,
+    /// `64 − log2(capacity)`: the hash's top bits index the table.
+    shift: u32,
+}
 
-/// Hashes a monitor's address with one multiply and a rotation (in the
-/// style of rustc's `FxHasher`). The keys are heap addresses we chose
-/// ourselves, so SipHash's protection against chosen keys buys nothing,
-/// and it was a quarter of monitor churn's instructions (BENCHMARKS.md,
-/// "Locking, sync-churn"). The rotation matters: the table takes its bucket
-/// from the hash's low bits, and a 16-byte-aligned address times an odd
-/// constant has four zero low bits; rotating brings the product's
-/// well-mixed high bits down.
-#[derive(Default)]
-pub(crate) struct AddressHasher(u64);
+/// 2^64 / φ, odd: multiplying spreads an address's low bits (where
+/// monitors differ) into the product's top bits (Knuth's multiplicative
+/// hashing).
+const FIBONACCI: u64 = 0x9e37_79b9_7f4a_7c15;
 
-const ADDRESS_HASH_K: u64 = 0xf135_7aea_2e62_a9c5;
+/// The smallest table (a power of two).
+const MIN_CAPACITY: usize = 16;
 
-impl Hasher for AddressHasher {
-    #[inline]
-    fn write_usize(&mut self, addr: usize) {
-        self.0 = (self.0 ^ addr as u64).wrapping_mul(ADDRESS_HASH_K);
-    }
-
-    /// Only `usize` keys are hashed; any other input still hashes
-    /// correctly, a word at a time.
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_usize(u64::from_le_bytes(word) as usize);
+impl MonitorSet {
+    /// An empty set (no allocation).
+    pub(crate) const fn new() -> MonitorSet {
+        MonitorSet {
+            slots: Vec::new(),
+            len: 0,
+            shift: 64,
         }
     }
 
+    /// Monitors in the set.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
     #[inline]
-    fn finish(&self) -> u64 {
-        self.0.rotate_left(26)
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    /// The key's home slot.
+    #[inline]
+    fn home(&self, key: usize) -> usize {
+        ((key as u64).wrapping_mul(FIBONACCI) >> self.shift) as usize
+    }
+
+    /// Adds `key` (not 0, not present: a monitor is registered once).
+    #[inline]
+    pub(crate) fn insert(&mut self, key: usize) {
+        debug_assert!(key != 0 && !self.contains(key));
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.resize((self.len + 1) * 2);
+        }
+        let mut i = self.home(key);
+        while self.slots[i] != 0 {
+            i = (i + 1) & self.mask();
+        }
+        self.slots[i] = key;
+        self.len += 1;
+    }
+
+    /// The slot holding `key`, if any.
+    #[inline]
+    fn find(&self, key: usize) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut i = self.home(key);
+        loop {
+            match self.slots[i] {
+                0 => return None,
+                k if k == key => return Some(i),
+                _ => i = (i + 1) & self.mask(),
+            }
+        }
+    }
+
+    /// Whether `key` is in the set.
+    pub(crate) fn contains(&self, key: usize) -> bool {
+        self.find(key).is_some()
+    }
+
+    /// Removes `key`; whether it was there. Backward shift: every key after
+    /// the hole in its probe run that may move back (its home is not in
+    /// the cyclic range `(hole, its slot]`) fills the hole, so no
+    /// tombstones are needed and probes stay short.
+    #[inline]
+    pub(crate) fn remove(&mut self, key: usize) -> bool {
+        let Some(mut hole) = self.find(key) else {
+            return false;
+        };
+        let mask = self.mask();
+        let mut j = hole;
+        loop {
+            j = (j + 1) & mask;
+            let k = self.slots[j];
+            if k == 0 {
+                break;
+            }
+            // Cyclic distances from the hole: `k` may fill it unless its
+            // home lies in (hole, j], past the hole.
+            let home_dist = self.home(k).wrapping_sub(hole) & mask;
+            let slot_dist = j.wrapping_sub(hole) & mask;
+            if home_dist == 0 || home_dist > slot_dist {
+                self.slots[hole] = k;
+                hole = j;
+            }
+        }
+        self.slots[hole] = 0;
+        self.len -= 1;
+        true
+    }
+
+    /// Every key, in table order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.slots.iter().copied().filter(|&k| k != 0)
+    }
+
+    /// Keeps the keys `keep` accepts (a deflation pass: rare, and a walk of
+    /// the whole table anyway), then fits the table to what is left.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
+        let old = core::mem::take(&mut self.slots);
+        let kept: Vec<usize> = old.into_iter().filter(|&k| k != 0 && keep(k)).collect();
+        self.len = 0;
+        self.shift = 64;
+        self.resize(kept.len() * 2);
+        for k in kept {
+            self.insert(k);
+        }
+    }
+
+    /// Rebuilds the table with room for at least `min` slots (a power of
+    /// two, at least `MIN_CAPACITY`).
+    fn resize(&mut self, min: usize) {
+        let cap = min.max(MIN_CAPACITY).next_power_of_two();
+        let old = core::mem::replace(&mut self.slots, vec![0; cap]);
+        self.shift = 64 - cap.trailing_zeros();
+        self.len = 0;
+        for k in old.into_iter().filter(|&k| k != 0) {
+            let mut i = self.home(k);
+            while self.slots[i] != 0 {
+                i = (i + 1) & self.mask();
+            }
+            self.slots[i] = k;
+            self.len += 1;
+        }
     }
 }
 
 /// Addresses of every installed monitor.
 #[cfg(not(loom))]
-static REGISTRY: std::sync::Mutex<Option<MonitorSet>> = std::sync::Mutex::new(None);
+static REGISTRY: std::sync::Mutex<MonitorSet> = std::sync::Mutex::new(MonitorSet::new());
 
 // Under loom the registry is a model-checked mutex: thread exit holds it
 // while it releases monitors (loom scheduling points), which a std mutex
 // would turn into a real deadlock of the single OS thread loom runs on.
 #[cfg(loom)]
 loom::lazy_static! {
-    static ref REGISTRY: loom::sync::Mutex<Option<MonitorSet>> = loom::sync::Mutex::new(None);
+    static ref REGISTRY: loom::sync::Mutex<MonitorSet> = loom::sync::Mutex::new(MonitorSet::new());
 }
 
 /// The registry, locked. Held by whoever may free a monitor (header `Drop`)
 /// or touch monitors it did not reach through a borrowed header (thread
 /// exit), so that neither frees a monitor under the other.
-pub(crate) fn registry() -> impl core::ops::DerefMut<Target = Option<MonitorSet>> {
+pub(crate) fn registry() -> impl core::ops::DerefMut<Target = MonitorSet> {
     // A poisoned lock only means a panic elsewhere while it was held; the
     // set itself is always consistent (single insert/remove operations).
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
@@ -112,14 +226,13 @@ pub(crate) fn registry() -> impl core::ops::DerefMut<Target = Option<MonitorSet>
 
 fn register(m: *const Monitor) {
     registry()
-        .get_or_insert_with(MonitorSet::default)
         .insert(m as usize);
     super::deflate::ensure_thread_started();
 }
 
 /// Number of monitors installed and not freed (for tests and the lab).
 pub fn live_monitors() -> usize {
-    registry().as_ref().map_or(0, |s| s.len())
+    registry().len()
 }
 
 /// The monitor a `10` header word points to, borrowed for as long as the
@@ -356,4 +469,53 @@ pub(crate) fn enter_through_monitor(obj: &Header, mark: Mark, me: &std::sync::Ar
         None
     };
     m.is_some_and(|m| enter_installed(obj, m, me))
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::MonitorSet;
+    use std::collections::HashSet;
+
+    /// The table against std's set, through random inserts, removals and
+    /// lookups of keys crowded into a few slots (aligned addresses from a
+    /// small range, so probe runs are long and wrap around the table's end),
+    /// through growth and through `retain`.
+    #[test]
+    fn monitor_set_matches_a_hash_set() {
+        let mut set = MonitorSet::new();
+        let mut model = HashSet::new();
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            // xorshift64*: deterministic, so a failure reproduces.
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        };
+        let mut checked = 0u64;
+        for round in 0..20_000u64 {
+            let key = 0x7f00_0000_0000 + ((next() % 96) as usize) * 16;
+            match next() % 3 {
+                0 if !model.contains(&key) => {
+                    set.insert(key);
+                    model.insert(key);
+                }
+                1 => assert_eq!(set.remove(key), model.remove(&key), "remove {key:#x}"),
+                _ => assert_eq!(set.contains(key), model.contains(&key), "contains {key:#x}"),
+            }
+            assert_eq!(set.len(), model.len());
+            if round % 1000 == 999 {
+                set.retain(|k| k % 32 == 0);
+                model.retain(|k| k % 32 == 0);
+            }
+            let mut listed: Vec<usize> = set.iter().collect();
+            listed.sort_unstable();
+            let mut expected: Vec<usize> = model.iter().copied().collect();
+            expected.sort_unstable();
+            assert_eq!(listed, expected);
+            checked += 1;
+        }
+        println!("monitor set: {checked} operations checked against HashSet");
+        assert!(set.slots.len() >= 2 * set.len(), "kept at most half full");
+    }
 }

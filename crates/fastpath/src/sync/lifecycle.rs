@@ -162,7 +162,7 @@ fn abort_dropped_while_held(obj: &Header) -> ! {
 /// thread still owns it. Runs with `&mut Header`, so no thread is inside a
 /// call on this object; the registry lock keeps out a thread-exit release.
 fn free_on_header_drop(
-    mut reg: impl core::ops::DerefMut<Target = Option<inflate::MonitorSet>>,
+    mut reg: impl core::ops::DerefMut<Target = inflate::MonitorSet>,
     m: *const Monitor,
     current_id: Option<usize>,
 ) {
@@ -175,9 +175,7 @@ fn free_on_header_drop(
         unsafe { (*m).forget_object() };
         return;
     }
-    if let Some(set) = reg.as_mut() {
-        set.remove(&(m as usize));
-    }
+    reg.remove(m as usize);
     drop(reg);
     // SAFETY: allocated by `inflate::install`, unreachable now: the header
     // is being dropped and the registry no longer lists it.
@@ -344,7 +342,7 @@ fn release_records_at_exit(me: &Arc<ThreadState>, kept: &[usize]) {
 fn release_monitors_owned_by(me: &ThreadState, kept: &[usize]) -> usize {
     let reg = inflate::registry();
     let mut released = 0;
-    for &m in reg.iter().flatten() {
+    for m in reg.iter() {
         // SAFETY: listed monitors are alive while the lock is held.
         let m = unsafe { &*(m as *const Monitor) };
         if m.is_owned_by(me.id) && !kept.contains(&m.object()) {
