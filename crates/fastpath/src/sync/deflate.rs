@@ -141,7 +141,8 @@ fn deflation_pass() -> DeflationReport {
     let start = Instant::now();
     let mut deflated: Vec<*const Monitor> = Vec::new();
     let scanned = {
-        let mut reg = inflate::registry();
+        // Young monitors too: idle ones deflate like any other.
+        let mut reg = inflate::registry_all();
         let scanned = reg.len();
         reg.retain(|m| {
             // SAFETY: a monitor in the registry is allocated; only this

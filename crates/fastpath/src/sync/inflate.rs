@@ -41,12 +41,15 @@
 //! deflation pass frees it. Every slow path reloads the header and loops,
 //! so a monitor deflated under it is simply retried.
 
+use std::sync::Arc;
+
+use super::atomic::{AtomicUsize, Ordering};
 use super::header::{Header, Mark, INFLATING};
 use super::lock_stack::LockStack;
 use super::monitor::Monitor;
 use super::record::{self, LockRecord};
 use super::stats::{self, InflateCause};
-use super::thread::{ThreadState, ANONYMOUS_OWNER, RECORD_OWNER};
+use super::thread::{ThreadState, ANONYMOUS_OWNER, NO_OWNER, RECORD_OWNER};
 
 /// The registry's contents: the address of every installed monitor, in an
 /// open-addressing table (linear probing, Fibonacci hashing, deletion by
@@ -203,31 +206,225 @@ impl MonitorSet {
     }
 }
 
-/// Addresses of every installed monitor.
+/// The registry: every installed monitor is in exactly one of two places,
+/// `set`, or the young slot of the thread that installed it (module docs,
+/// "Young monitors").
+pub(crate) struct Registry {
+    set: MonitorSet,
+    /// Every thread's young slot (a thread's own `YOUNG` holds the other
+    /// reference; a slot whose thread is gone is emptied and dropped by the
+    /// next [`Registry::adopt_all_young`]).
+    young: Vec<Arc<AtomicUsize>>,
+}
+
+impl Registry {
+    const fn new() -> Registry {
+        Registry {
+            set: MonitorSet::new(),
+            young: Vec::new(),
+        }
+    }
+
+    /// Monitors installed and not freed, young ones included.
+    pub(crate) fn len(&self) -> usize {
+        // Relaxed: a count for triggers and tests; exact once the threads
+        // that churn monitors are quiet.
+        self.set.len()
+            + self
+                .young
+                .iter()
+                .filter(|s| s.load(Ordering::Relaxed) != 0)
+                .count()
+    }
+
+    /// The registered (not young) monitors' addresses.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.set.iter()
+    }
+
+    /// Keeps the registered monitors `keep` accepts (see [`MonitorSet::retain`]).
+    pub(crate) fn retain(&mut self, keep: impl FnMut(usize) -> bool) {
+        self.set.retain(keep);
+    }
+
+    /// Removes a registered monitor (header drop, under this lock).
+    pub(crate) fn remove(&mut self, m: *const Monitor) {
+        self.set.remove(m as usize);
+    }
+
+    /// Moves every young monitor into `set`, so the lock holder sees them
+    /// all and their owners' lock-free drop paths fail (they come here and
+    /// wait for the lock). The deflater and thread exit call this before
+    /// they walk or release monitors; it also forgets the slots of threads
+    /// that have exited.
+    pub(crate) fn adopt_all_young(&mut self) {
+        for slot in &self.young {
+            if let Some(m) = steal(slot, None) {
+                self.set.insert(m);
+            }
+        }
+        // Only this list holds a slot whose thread is gone; it was emptied
+        // just now, under the lock, and its thread can no longer fill it.
+        self.young.retain(|s| Arc::strong_count(s) > 1);
+    }
+
+    /// Makes sure `m` (installed in a header the caller is dropping) is in
+    /// `set`: it is there already, or young in some thread's slot, which
+    /// gives it up.
+    pub(crate) fn adopt(&mut self, m: *const Monitor) {
+        if self.set.contains(m as usize) {
+            return;
+        }
+        let stolen = self.young.iter().find_map(|slot| steal(slot, Some(m as usize)));
+        debug_assert!(stolen.is_some(), "an installed monitor is registered or young");
+        if let Some(m) = stolen {
+            self.set.insert(m);
+        }
+    }
+}
+
+/// Empties `slot` if it holds a monitor (`only`: if it holds that one) and
+/// returns it. Under the registry lock, so the only other writer is the
+/// slot's thread: its lock-free drop (monitor → 0) and its lock-free fill
+/// (0 → monitor); a failed CAS is one of those, and the loop settles.
+fn steal(slot: &AtomicUsize, only: Option<usize>) -> Option<usize> {
+    // Acquire (load and both CAS orderings): a monitor taken here is
+    // dereferenced next, so its fields must be visible (its thread stored
+    // it with Release after installing it); and a failed CAS that reads
+    // the thread's drop (monitor → 0, Release) orders that thread's owner
+    // check before whatever the caller does next (`free_young_on_drop`).
+    let mut m = slot.load(Ordering::Acquire);
+    loop {
+        if m == 0 || only.is_some_and(|o| o != m) {
+            return None;
+        }
+        match slot.compare_exchange(m, 0, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return Some(m),
+            Err(now) => m = now,
+        }
+    }
+}
+
+/// This thread's young slot: the monitor it installed last, not yet in
+/// the registry's set; 0 if none. Only this thread stores a monitor into
+/// it; others only empty it, under the registry lock.
+struct Young(Arc<AtomicUsize>);
+
+impl Young {
+    fn registered() -> Young {
+        let slot = Arc::new(AtomicUsize::new(0));
+        registry().young.push(slot.clone());
+        Young(slot)
+    }
+}
+
 #[cfg(not(loom))]
-static REGISTRY: std::sync::Mutex<MonitorSet> = std::sync::Mutex::new(MonitorSet::new());
+std::thread_local! {
+    static YOUNG: Young = Young::registered();
+}
+
+#[cfg(loom)]
+loom::thread_local! {
+    static YOUNG: Young = Young::registered();
+}
+
+#[cfg(not(loom))]
+static REGISTRY: std::sync::Mutex<Registry> = std::sync::Mutex::new(Registry::new());
 
 // Under loom the registry is a model-checked mutex: thread exit holds it
 // while it releases monitors (loom scheduling points), which a std mutex
 // would turn into a real deadlock of the single OS thread loom runs on.
 #[cfg(loom)]
 loom::lazy_static! {
-    static ref REGISTRY: loom::sync::Mutex<MonitorSet> = loom::sync::Mutex::new(MonitorSet::new());
+    static ref REGISTRY: loom::sync::Mutex<Registry> = loom::sync::Mutex::new(Registry::new());
 }
 
-/// The registry, locked. Held by whoever may free a monitor (header `Drop`)
-/// or touch monitors it did not reach through a borrowed header (thread
-/// exit), so that neither frees a monitor under the other.
-pub(crate) fn registry() -> impl core::ops::DerefMut<Target = MonitorSet> {
+/// The registry, locked. Held by whoever may free a monitor it reached
+/// through a header (header `Drop`'s slow path) or touches monitors it did
+/// not reach through a borrowed header (thread exit, deflation), so that
+/// none frees a monitor under another.
+pub(crate) fn registry() -> impl core::ops::DerefMut<Target = Registry> {
     // A poisoned lock only means a panic elsewhere while it was held; the
     // set itself is always consistent (single insert/remove operations).
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The registry, locked, with every young monitor adopted
+/// ([`Registry::adopt_all_young`]): for the deflater and thread exit.
+pub(crate) fn registry_all() -> impl core::ops::DerefMut<Target = Registry> {
+    let mut reg = registry();
+    reg.adopt_all_young();
+    reg
+}
+
+/// A monitor was just installed: it becomes this thread's young monitor,
+/// and the one that was young before (if any) moves into the set.
 fn register(m: *const Monitor) {
-    registry()
-        .insert(m as usize);
+    let young = YOUNG.try_with(|y| {
+        // Relaxed: only this thread makes its slot non-empty, so a 0 read
+        // here stays 0 until our store (others only empty it); a stale
+        // non-zero read just takes the locked path.
+        if y.0.load(Ordering::Relaxed) == 0 {
+            // Release: a thread that steals it reads its fields.
+            y.0.store(m as usize, Ordering::Release);
+            return;
+        }
+        let mut reg = registry();
+        // Relaxed: under the lock nobody else writes our slot.
+        let older = y.0.load(Ordering::Relaxed);
+        // Release: as above.
+        y.0.store(m as usize, Ordering::Release);
+        if older != 0 {
+            reg.set.insert(older);
+        }
+    });
+    if young.is_err() {
+        // This thread's thread-locals are being destroyed.
+        registry().set.insert(m as usize);
+    }
     super::deflate::ensure_thread_started();
+}
+
+/// Header `Drop`'s lock-free path: `m`, installed in the header being
+/// dropped, is this thread's young monitor and nobody owns it. Takes it out
+/// of the slot and frees it; `false` (nothing done) in every other case,
+/// which the caller handles under the registry lock.
+///
+/// Why no lock is needed: `&mut Header` keeps every thread out of calls on
+/// this object; the deflater and thread exit see a young monitor only by
+/// stealing it from the slot (under the lock) first, and the CAS below
+/// fails if they did. The owner check happens before the CAS, and a thread
+/// exit that releases `m` steals it first: if our CAS wins, its steal
+/// fails after reading our Release, so the owner we read was not its
+/// release's NO_OWNER (it owned `m`, and we would not have reached the
+/// CAS). The critical section keeps `m` allocated while we look at it even
+/// if a deflater stole it meanwhile.
+pub(crate) fn free_young_on_drop(m: *const Monitor) -> bool {
+    let taken = YOUNG.try_with(|y| {
+        // Relaxed: a stale value only sends us to the CAS, which decides.
+        if y.0.load(Ordering::Relaxed) != m as usize {
+            return false;
+        }
+        super::thread::with_current(|_| {
+            // SAFETY: `m` was installed in the header being dropped, and we
+            // are in a critical section: only a deflation pass can free it
+            // meanwhile (after stealing it), and it waits for us to leave.
+            let owner = unsafe { (*m).owner() };
+            // Release: see the function's docs (pairs with `steal`).
+            owner == NO_OWNER
+                && y.0
+                    .compare_exchange(m as usize, 0, Ordering::Release, Ordering::Relaxed)
+                    .is_ok()
+        })
+    });
+    if taken != Ok(true) {
+        return false;
+    }
+    // SAFETY: allocated by `install`, out of the header (being dropped) and
+    // of every registry place: nobody else can reach it.
+    drop(unsafe { Box::from_raw(m as *mut Monitor) });
+    stats::count_monitor_freed();
+    true
 }
 
 /// Number of monitors installed and not freed (for tests and the lab).
