@@ -398,17 +398,24 @@ fn register(m: *const Monitor) {
 /// fails after reading our Release, so the owner we read was not its
 /// release's NO_OWNER (it owned `m`, and we would not have reached the
 /// CAS). The critical section keeps `m` allocated while we look at it even
-/// if a deflater stole it meanwhile.
+/// if a deflater steals it meanwhile (loom found the version that read the
+/// slot before entering it: a pass could steal, deflate and free `m` in
+/// between).
 pub(crate) fn free_young_on_drop(m: *const Monitor) -> bool {
     let taken = YOUNG.try_with(|y| {
-        // Relaxed: a stale value only sends us to the CAS, which decides.
-        if y.0.load(Ordering::Relaxed) != m as usize {
-            return false;
-        }
+        // The slot is read inside the critical section: a deflater that
+        // steals `m` after this read waits for us before freeing it; one
+        // that stole it before, we see (its CAS and our entry are ordered
+        // by the reclamation barriers, `reclaim.rs`).
         super::thread::with_current(|_| {
-            // SAFETY: `m` was installed in the header being dropped, and we
-            // are in a critical section: only a deflation pass can free it
-            // meanwhile (after stealing it), and it waits for us to leave.
+            // Relaxed: ordered by the barrier above; a stale `m` only sends
+            // us to the CAS, which decides.
+            if y.0.load(Ordering::Relaxed) != m as usize {
+                return false;
+            }
+            // SAFETY: `m` was in our slot inside this critical section: only
+            // a deflation pass can free it now (after stealing it), and it
+            // waits for us to leave.
             let owner = unsafe { (*m).owner() };
             // Release: see the function's docs (pairs with `steal`).
             owner == NO_OWNER
@@ -417,7 +424,7 @@ pub(crate) fn free_young_on_drop(m: *const Monitor) -> bool {
                     .is_ok()
         })
     });
-    if taken != Ok(true) {
+    if !taken.unwrap_or(false) {
         return false;
     }
     // SAFETY: allocated by `install`, out of the header (being dropped) and
