@@ -31,15 +31,50 @@
 //! ## Monitor memory
 //!
 //! Every installed monitor is in the registry until it is freed: by its
-//! header's `Drop` (under the registry lock, when no thread can be inside a
-//! call on that object; see `lifecycle.rs`), or by a deflation pass
-//! (`deflate.rs`: under the same lock it deflates idle monitors and puts
-//! their displaced headers back, then frees them after a grace period,
-//! `reclaim.rs`). A monitor still *owned by another thread* when its object
-//! is dropped (only possible after leaking a guard) stays in the registry
-//! with its object forgotten: that thread's exit releases it, and a later
-//! deflation pass frees it. Every slow path reloads the header and loops,
-//! so a monitor deflated under it is simply retried.
+//! header's `Drop` (when no thread can be inside a call on that object; see
+//! `lifecycle.rs`), or by a deflation pass (`deflate.rs`: under the
+//! registry lock it deflates idle monitors and puts their displaced headers
+//! back, then frees them after a grace period, `reclaim.rs`). A monitor
+//! still *owned by another thread* when its object is dropped (only
+//! possible after leaking a guard) stays in the registry with its object
+//! forgotten: that thread's exit releases it, and a later deflation pass
+//! frees it. Every slow path reloads the header and loops, so a monitor
+//! deflated under it is simply retried.
+//!
+//! ## Young monitors
+//!
+//! The registry is a lock and two places: a set of addresses
+//! ([`MonitorSet`]), and one *young slot* per thread. Invariant: every
+//! installed, unfreed monitor is in exactly one of them. A new monitor goes
+//! into its installer's slot (a plain store into an empty slot: only the
+//! slot's thread ever fills it), and the one that was young there moves
+//! into the set under the lock. Monitor churn (HotSpot's single-use
+//! `StringBuffer` locks, in monitor mode) then never takes the lock: its
+//! header drop finds the monitor in its own slot, unowned, and takes it out
+//! with one CAS (`free_young_on_drop`). Before, each object took the
+//! process-wide lock twice (insert, remove), a third of the operation
+//! (BENCHMARKS.md, "Locking, sync-churn"). HotSpot once kept per-thread
+//! monitor lists too (`omInUseList`, until JDK 15), walked at safepoints;
+//! this library has no safepoints, so the others *steal*:
+//! - Under the lock, a slot is emptied only by a CAS (`steal`), and its
+//!   thread's own CAS (the drop) competes with it: exactly one wins, so a
+//!   monitor is freed once and never while the other side uses it.
+//! - The deflater and thread exit adopt every young monitor into the set
+//!   first ([`registry_all`]): a pass deflates idle young monitors like any
+//!   other, and an exiting thread releases monitors it owns wherever they
+//!   were young. A drop that then finds its slot empty takes the lock.
+//! - A header dropped on another thread than its monitor's installer: the
+//!   drop takes the lock and steals that monitor from its slot ([`Registry::adopt`]).
+//! - The owner check before the drop's CAS cannot be fooled by a thread
+//!   exit releasing the monitor meanwhile: the exit steals first, so if
+//!   the drop's CAS (Release) won, the exit's failed steal (Acquire) came
+//!   after it, and so did its release.
+//! - The drop reads the slot inside a critical section (`reclaim.rs`), so
+//!   a pass that steals and deflates the monitor at that moment waits for
+//!   it before freeing.
+//!
+//! Loom models: `loom_churn.rs`. Young monitors are invisible only to
+//! [`Registry::iter`] (the set), which nobody walks without adopting first.
 
 use std::sync::Arc;
 

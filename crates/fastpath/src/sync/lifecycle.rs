@@ -23,8 +23,15 @@
 //! | monitor, owned by my record | this thread | claim it, retire my records, free it |
 //! | monitor, anonymous | this thread's lock-stack | claim it, free it |
 //! | monitor, anonymous | another thread | abort, as fast-locked |
-//! | monitor | nobody or this thread | free it (under the registry lock) |
-//! | monitor | another thread (leaked guard) | leak it: its exit releases it |
+//! | monitor, young in this thread's slot | nobody | empty the slot (one CAS), free it: no lock |
+//! | monitor | nobody or this thread | under the registry lock: adopt it if young elsewhere, free it |
+//! | monitor | another thread (leaked guard) | leak it (adopted into the set): its exit releases it |
+//!
+//! The first monitor row is monitor churn's path (a fresh object per lock
+//! in monitor mode): the monitor its thread installed last and nobody
+//! owns. Why it needs no lock is in `inflate.rs` ("Young monitors"); every
+//! other monitor row takes the registry lock, which keeps the deflater and
+//! thread exit out while the monitor is freed.
 //!
 //! Thread exit (the registration's destructor): every lock-stack entry and
 //! every arena lock record in use, unless kept for a live `SyncGuard`, is
