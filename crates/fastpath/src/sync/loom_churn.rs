@@ -58,6 +58,21 @@ impl Lent {
     }
 }
 
+/// Lends a fresh header to a new model thread running `borrower` (which
+/// calls [`Lent::give_back`] when done with it), waits until it is given
+/// back, and returns the header, for the caller to drop, and the thread.
+fn lend(borrower: impl FnOnce(&Lent) + Send + 'static) -> (Pin<Box<Header>>, thread::JoinHandle<()>) {
+    let h = Box::pin(Header::new());
+    let lent = Arc::new(Lent {
+        header: &*h,
+        done: AtomicBool::new(false),
+    });
+    let lent2 = lent.clone();
+    let t = thread::spawn(move || borrower(&lent2));
+    lent.wait_returned();
+    (h, t)
+}
+
 /// The churn path against a deflation pass: the owner drops its header
 /// (lock-free, if its young monitor is still in its slot) while a pass
 /// adopts young monitors and may deflate this one (restoring the header
@@ -84,20 +99,13 @@ fn loom_young_drop_races_deflation() {
 #[test]
 fn loom_cross_thread_drop_steals_young() {
     model(|| {
-        let h = Box::pin(Header::new());
-        let lent = Arc::new(Lent {
-            header: &*h,
-            done: AtomicBool::new(false),
-        });
-        let lent2 = lent.clone();
-        let t = thread::spawn(move || {
+        let (h, t) = lend(|lent| {
             monitor_mode();
-            enter(lent2.header());
-            exit(lent2.header()).unwrap();
-            lent2.give_back();
+            enter(lent.header());
+            exit(lent.header()).unwrap();
+            lent.give_back();
             drop(inflated_idle());
         });
-        lent.wait_returned();
         assert!(h.is_inflated());
         drop(h);
         t.join().unwrap();
@@ -114,19 +122,12 @@ fn loom_cross_thread_drop_steals_young() {
 #[test]
 fn loom_thread_exit_releases_young_while_dropped() {
     model(|| {
-        let h = Box::pin(Header::new());
-        let lent = Arc::new(Lent {
-            header: &*h,
-            done: AtomicBool::new(false),
-        });
-        let lent2 = lent.clone();
-        let t = thread::spawn(move || {
+        let (h, t) = lend(|lent| {
             monitor_mode();
-            enter(lent2.header());
-            lent2.give_back(); // still holding it
+            enter(lent.header());
+            lent.give_back(); // still holding it
             super::lifecycle::release_on_thread_exit_for_model();
         });
-        lent.wait_returned();
         drop(h);
         t.join().unwrap();
         deflate_idle_monitors(); // frees a monitor left with its object forgotten
