@@ -2,10 +2,12 @@
 //! own (the deflation policy is process-wide): idle monitors go back to
 //! their headers, busy ones never do, and HotSpot's WaitNotify latch and
 //! RandomDepthTest keep exact counts with a deflation pass every
-//! millisecond. Each test is bounded in time and prints what it checked.
+//! millisecond, and monitor churn (young monitors freed lock-free, stolen by
+//! other threads' drops, adopted by passes and thread exits) leaks nothing.
+//! Each test is bounded in time and prints what it checked.
 
 use std::pin::{pin, Pin};
-use std::sync::{Arc, Barrier, Once};
+use std::sync::{mpsc, Arc, Barrier, Once, RwLock, RwLockReadGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -13,6 +15,14 @@ use fastpath::config::LockingMode;
 use fastpath::sync::{self, DeflationPolicy, Header, LockState, SyncError, Synchronized};
 
 mod sync_workloads;
+
+/// Tests run in parallel; the one that counts every live monitor of the
+/// process runs alone (it takes this for writing, the others for reading).
+static COUNTING: RwLock<()> = RwLock::new(());
+
+fn not_counting() -> RwLockReadGuard<'static, ()> {
+    COUNTING.read().unwrap_or_else(|e| e.into_inner())
+}
 
 /// A pass every millisecond, whatever the number of monitors.
 fn extreme_deflation() {
@@ -30,6 +40,7 @@ fn extreme_deflation() {
 
 #[test]
 fn an_idle_monitor_deflates_and_the_object_fast_locks_again() {
+    let _serial = not_counting();
     sync::set_current_thread_locking_mode(LockingMode::Lightweight).unwrap();
     let s0 = sync::stats();
     let h = pin!(Header::with_spare_bits(0b1000_0100 | (1 << 45)));
@@ -69,6 +80,7 @@ fn an_idle_monitor_deflates_and_the_object_fast_locks_again() {
 
 #[test]
 fn legacy_and_monitor_mode_objects_deflate_too() {
+    let _serial = not_counting();
     for mode in [LockingMode::Legacy, LockingMode::Monitor] {
         let (h, hash) = thread::spawn(move || {
             sync::set_current_thread_locking_mode(mode).unwrap();
@@ -98,6 +110,7 @@ fn legacy_and_monitor_mode_objects_deflate_too() {
 /// survive any number of passes, and keep working.
 #[test]
 fn busy_monitors_are_never_deflated() {
+    let _serial = not_counting();
     extreme_deflation();
     let owned = Arc::pin(Header::new());
     let waited = Arc::pin(Synchronized::new(false));
@@ -137,6 +150,7 @@ fn busy_monitors_are_never_deflated() {
 /// HotSpot's WaitNotify latch (10 threads x 10 000) with a pass every ms.
 #[test]
 fn wait_notify_latch_under_extreme_deflation() {
+    let _serial = not_counting();
     extreme_deflation();
     let s0 = sync::stats();
     let n = sync_workloads::wait_notify_latch();
@@ -151,6 +165,7 @@ fn wait_notify_latch_under_extreme_deflation() {
 /// pass every ms.
 #[test]
 fn random_depth_under_extreme_deflation() {
+    let _serial = not_counting();
     extreme_deflation();
     let s0 = sync::stats();
     let ops = sync_workloads::nested_random_depth(10, 10, Duration::from_millis(800));
@@ -166,6 +181,7 @@ fn random_depth_under_extreme_deflation() {
 /// fast-lock again, over and over; hash stable.
 #[test]
 fn mixed_modes_churn_under_extreme_deflation() {
+    let _serial = not_counting();
     extreme_deflation();
     let objs: Arc<Vec<Pin<Box<Synchronized<u64>>>>> =
         Arc::new((0..4).map(|_| Box::pin(Synchronized::new(0))).collect());
@@ -202,4 +218,90 @@ fn mixed_modes_churn_under_extreme_deflation() {
         assert_eq!(sync::identity_hash(o.header()), h);
     }
     println!("mixed-mode churn under deflation: {total} critical sections, exact");
+}
+
+/// Monitor churn as the lab's `monitor-churn` row does it (a fresh object
+/// per lock in monitor mode), on 4 threads, with every way a young monitor
+/// can end: dropped by its thread (the lock-free path), sent to another
+/// thread and dropped there (stolen from the slot), kept alive while newer
+/// ones are installed (moved into the set) and deflated by a pass every
+/// millisecond, or left behind by a thread that exits (adopted). At the end
+/// every monitor is freed or deflated: the process's live count is back
+/// where it started, and every kept object's count is exact.
+#[test]
+fn monitor_churn_frees_every_monitor_under_extreme_deflation() {
+    let _alone = COUNTING.write().unwrap_or_else(|e| e.into_inner());
+    extreme_deflation();
+    sync::deflate_idle_monitors();
+    let before = sync::live_monitors();
+    const THREADS: usize = 4;
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..THREADS)
+        .map(|_| mpsc::channel::<Pin<Box<Synchronized<u64>>>>())
+        .unzip();
+    let workers: Vec<_> = receivers
+        .into_iter()
+        .enumerate()
+        .map(|(i, inbox)| {
+            let next = senders[(i + 1) % THREADS].clone();
+            thread::spawn(move || {
+                sync::set_current_thread_locking_mode(LockingMode::Monitor).unwrap();
+                let start = Instant::now();
+                let mut kept: Vec<Pin<Box<Synchronized<u64>>>> = Vec::new();
+                let (mut churned, mut sent, mut locks) = (0u64, 0u64, 0u64);
+                while start.elapsed() < Duration::from_millis(300) {
+                    let o = Box::pin(Synchronized::new(0u64));
+                    *o.as_ref().lock().unwrap() += 1;
+                    locks += 1;
+                    match churned % 8 {
+                        0 => {
+                            if next.send(o).is_ok() {
+                                sent += 1;
+                            }
+                        }
+                        1 => kept.push(o),
+                        _ => drop(o),
+                    }
+                    if kept.len() > 16 {
+                        // Relock the oldest (maybe deflated since), then drop it.
+                        let old = kept.remove(0);
+                        *old.as_ref().lock().unwrap() += 1;
+                        locks += 1;
+                        assert_eq!(*old.as_ref().lock().unwrap(), 2);
+                    }
+                    while let Ok(o) = inbox.try_recv() {
+                        assert_eq!(*o.as_ref().lock().unwrap(), 1);
+                        drop(o);
+                    }
+                    churned += 1;
+                }
+                // Exits with its last young monitor possibly on an object
+                // still in a channel or in `kept`, which the main thread
+                // drops after the join.
+                (churned, sent, locks, kept, inbox)
+            })
+        })
+        .collect();
+    drop(senders);
+    let (mut churned, mut sent, mut locks) = (0, 0, 0);
+    let mut leftovers = Vec::new();
+    for w in workers {
+        let (c, s, l, kept, inbox) = w.join().unwrap();
+        churned += c;
+        sent += s;
+        locks += l;
+        for o in kept.into_iter().chain(inbox.try_iter()) {
+            assert!(*o.as_ref().lock().unwrap() >= 1);
+            leftovers.push(o);
+        }
+    }
+    drop(leftovers);
+    let report = sync::deflate_idle_monitors();
+    let after = sync::live_monitors();
+    println!(
+        "monitor churn: {churned} objects on {THREADS} threads ({sent} dropped by another thread), {locks} locks; \
+         live monitors {before} before, {after} after (last pass deflated {})",
+        report.deflated
+    );
+    assert!(churned > 0 && sent > 0);
+    assert_eq!(after, before, "every churned monitor was freed or deflated");
 }

@@ -29,7 +29,8 @@
 //! `MonitorUsedDeflationThreshold` (90 %) of a ceiling of
 //! `AvgMonitorsPerThreadEstimate` (1024) per live thread, and at least every
 //! `GuaranteedAsyncDeflationInterval` (60 s) when any monitor exists. The
-//! thread starts with the first inflation. A runtime that prefers to deflate
+//! thread starts with the first inflation and registers `membarrier` for
+//! the grace periods itself, off the inflating thread. A runtime that prefers to deflate
 //! at its own safepoints turns it off ([`DeflationPolicy::enabled`]) and
 //! calls [`deflate_idle_monitors`].
 
@@ -139,33 +140,32 @@ fn deflation_pass() -> DeflationReport {
     reclaim::init_asymmetric_barrier();
     let start = Instant::now();
     let mut deflated: Vec<*const Monitor> = Vec::new();
-    let mut scanned = 0;
-    {
-        let mut reg = inflate::registry();
-        if let Some(set) = reg.as_mut() {
-            scanned = set.len();
-            set.retain(|&m| {
-                // SAFETY: a monitor in the registry is allocated; only this
-                // pass (one at a time) and header `Drop` free registered
-                // monitors, both under the lock we hold.
-                let m = unsafe { &*(m as *const Monitor) };
-                if !m.try_deflate() {
-                    return true;
-                }
-                let obj = m.object();
-                if obj != 0 {
-                    // SAFETY: the object is alive: its header's `Drop` takes
-                    // the registry lock (held here) before it looks at its
-                    // monitor, and one dropped while another thread owned
-                    // the monitor zeroed `object` under that lock.
-                    let h = unsafe { &*(obj as *const Header) };
-                    inflate::restore_deflated(h, m);
-                }
-                deflated.push(m);
-                false
-            });
-        }
-    }
+    let scanned = {
+        // Young monitors too: idle ones deflate like any other.
+        let mut reg = inflate::registry_all();
+        let scanned = reg.len();
+        reg.retain(|m| {
+            // SAFETY: a monitor in the registry is allocated; only this
+            // pass (one at a time) and header `Drop` free registered
+            // monitors, both under the lock we hold.
+            let m = unsafe { &*(m as *const Monitor) };
+            if !m.try_deflate() {
+                return true;
+            }
+            let obj = m.object();
+            if obj != 0 {
+                // SAFETY: the object is alive: its header's `Drop` takes
+                // the registry lock (held here) before it looks at its
+                // monitor, and one dropped while another thread owned the
+                // monitor zeroed `object` under that lock.
+                let h = unsafe { &*(obj as *const Header) };
+                inflate::restore_deflated(h, m);
+            }
+            deflated.push(m);
+            false
+        });
+        scanned
+    };
     if !deflated.is_empty() {
         reclaim::wait_for_readers();
     }
@@ -191,9 +191,11 @@ fn deflation_pass() -> DeflationReport {
 pub(crate) fn ensure_thread_started() {
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
-        // Before any monitor can be deflated, and early: until it runs,
-        // every critical section entry pays a real fence.
-        reclaim::init_asymmetric_barrier();
+        // The `membarrier` registration is the new thread's first act, not
+        // ours: it waits for a scheduler grace period (4–15 ms here), which
+        // stalled the inflating thread's first lock and, through the lab's
+        // batch calibration, its whole measurement (BENCHMARKS.md,
+        // "Locking, sync-churn": the first-inflation-thread effect).
         let spawned = std::thread::Builder::new()
             .name("fastpath-deflater".into())
             .spawn(deflation_thread);
@@ -211,6 +213,10 @@ pub(crate) fn ensure_thread_started() {}
 
 #[cfg(not(loom))]
 fn deflation_thread() {
+    // Before any monitor can be deflated (every pass also makes sure), and
+    // early: until it is done, every critical section entry pays a real
+    // fence, which is always safe (`reclaim.rs`).
+    reclaim::init_asymmetric_barrier();
     let mut last = Instant::now();
     loop {
         let policy = {

@@ -23,8 +23,15 @@
 //! | monitor, owned by my record | this thread | claim it, retire my records, free it |
 //! | monitor, anonymous | this thread's lock-stack | claim it, free it |
 //! | monitor, anonymous | another thread | abort, as fast-locked |
-//! | monitor | nobody or this thread | free it (under the registry lock) |
-//! | monitor | another thread (leaked guard) | leak it: its exit releases it |
+//! | monitor, young in this thread's slot | nobody | empty the slot (one CAS), free it: no lock |
+//! | monitor | nobody or this thread | under the registry lock: adopt it if young elsewhere, free it |
+//! | monitor | another thread (leaked guard) | leak it (adopted into the set): its exit releases it |
+//!
+//! The first monitor row is monitor churn's path (a fresh object per lock
+//! in monitor mode): the monitor its thread installed last and nobody
+//! owns. Why it needs no lock is in `inflate.rs` ("Young monitors"); every
+//! other monitor row takes the registry lock, which keeps the deflater and
+//! thread exit out while the monitor is freed.
 //!
 //! Thread exit (the registration's destructor): every lock-stack entry and
 //! every arena lock record in use, unless kept for a live `SyncGuard`, is
@@ -92,16 +99,24 @@ fn header_dropped_while_locked(obj: &Header, mark: Mark) {
         return;
     }
     if mark.has_monitor() {
+        // Monitor churn's path: this thread's young monitor, unowned.
+        if inflate::free_young_on_drop(mark.monitor()) {
+            record::retire_for(addr);
+            return;
+        }
         // The registry lock first: a deflation in progress may be
         // restoring this very header (it does so under the lock), and then
         // the word we loaded is stale.
-        let reg = inflate::registry();
+        let mut reg = inflate::registry();
         // Relaxed: `&mut self` (see `Drop`); the lock orders the deflater.
         let mark = obj.load(Ordering::Relaxed);
         if !mark.has_monitor() {
             return; // deflated meanwhile: nothing left to free
         }
         let m = monitor_of(obj, mark);
+        // Young in some thread's slot (another thread's, or ours but owned):
+        // into the set, where the code below expects it.
+        reg.adopt(m);
         let mut me = None;
         if let Some(rec) = m.owner_record().filter(|&r| record::owns_record(r)) {
             // Stack-locked by this thread, inflated since: claim it.
@@ -162,7 +177,7 @@ fn abort_dropped_while_held(obj: &Header) -> ! {
 /// thread still owns it. Runs with `&mut Header`, so no thread is inside a
 /// call on this object; the registry lock keeps out a thread-exit release.
 fn free_on_header_drop(
-    mut reg: impl core::ops::DerefMut<Target = Option<std::collections::HashSet<usize>>>,
+    mut reg: impl core::ops::DerefMut<Target = inflate::Registry>,
     m: *const Monitor,
     current_id: Option<usize>,
 ) {
@@ -175,9 +190,7 @@ fn free_on_header_drop(
         unsafe { (*m).forget_object() };
         return;
     }
-    if let Some(set) = reg.as_mut() {
-        set.remove(&(m as usize));
-    }
+    reg.remove(m);
     drop(reg);
     // SAFETY: allocated by `inflate::install`, unreachable now: the header
     // is being dropped and the registry no longer lists it.
@@ -236,7 +249,7 @@ fn release_held_locks(me: &Arc<ThreadState>) {
                     // Under the registry lock: once we release it, another
                     // thread's header Drop may free the monitor while our
                     // wake-up still reads it.
-                    let _reg = inflate::registry();
+                    let _reg = inflate::registry_all();
                     claim_from_lock_stack(monitor_of(h, mark), addr, me, ls).exit_fully(me);
                     break;
                 } else if mark.is_unlocked() {
@@ -316,7 +329,7 @@ fn release_records_at_exit(me: &Arc<ThreadState>, kept: &[usize]) {
                 }
             } else if mark.has_monitor() {
                 // Under the registry lock, as for lock-stack entries.
-                let _reg = inflate::registry();
+                let _reg = inflate::registry_all();
                 let m = monitor_of(h, mark);
                 claim_from_record(m, me);
                 if !keep && m.is_owned_by(me.id) {
@@ -342,9 +355,9 @@ fn release_records_at_exit(me: &Arc<ThreadState>, kept: &[usize]) {
 /// by the caller). Holds the registry lock throughout, so no header `Drop`
 /// frees a monitor under it.
 fn release_monitors_owned_by(me: &ThreadState, kept: &[usize]) -> usize {
-    let reg = inflate::registry();
+    let reg = inflate::registry_all();
     let mut released = 0;
-    for &m in reg.iter().flatten() {
+    for m in reg.iter() {
         // SAFETY: listed monitors are alive while the lock is held.
         let m = unsafe { &*(m as *const Monitor) };
         if m.is_owned_by(me.id) && !kept.contains(&m.object()) {

@@ -148,8 +148,11 @@ fn reader_barrier() {
 }
 
 /// Switches readers to compiler fences if this process can use
-/// `membarrier(PRIVATE_EXPEDITED)`. Called once by the first deflation.
-/// A reader that still sees `false` fences for real, which is always safe.
+/// `membarrier(PRIVATE_EXPEDITED)`. Called by the deflation thread as it
+/// starts, and by every pass (before its first grace period), never on a
+/// locking thread's path: the registration waits for a scheduler grace
+/// period, milliseconds. A reader that still sees `false` fences for real,
+/// which is always safe.
 pub(crate) fn init_asymmetric_barrier() {
     #[cfg(not(loom))]
     {
