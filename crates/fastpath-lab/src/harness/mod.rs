@@ -78,14 +78,28 @@ pub fn measure_ns_per_op(settings: &Settings, mut op: impl FnMut(u64)) -> Stats 
 /// The batch size: the smallest power of two whose run takes at least a
 /// twentieth of an iteration (so that the clock read is noise, and an
 /// iteration still holds many batches).
+///
+/// A size is accepted only when a second run of it also takes a quarter of
+/// the target: one slow call (a first call that registers with the kernel,
+/// faults pages in or spawns a thread) must not fix the batch at 1 and turn
+/// every sample into one operation plus a clock read. The first inflation in
+/// `fastpath lock` did exactly that (5–16 ms in `membarrier` registration,
+/// BENCHMARKS "Locking, sync-churn").
 fn calibrate_batch(settings: &Settings, op: &mut impl FnMut(u64)) -> u64 {
     let target = settings.iteration_time / 20;
     let mut n = 1u64;
     loop {
+        if n >= 1 << 40 {
+            return n;
+        }
         let t = Instant::now();
         op(n);
-        if t.elapsed() >= target || n >= 1 << 40 {
-            return n;
+        if t.elapsed() >= target {
+            let t = Instant::now();
+            op(n);
+            if t.elapsed() >= target / 4 {
+                return n;
+            }
         }
         n *= 2;
     }
@@ -161,6 +175,28 @@ mod tests {
         assert_eq!(stats.samples.len(), 3);
         // A 100 µs sleep can only take longer, never shorter.
         assert!(stats.min >= 100_000.0, "{stats:?}");
+    }
+
+    #[test]
+    fn one_slow_first_call_does_not_fix_the_batch_at_one() {
+        let s = Settings {
+            warmup_iterations: 0,
+            iterations: 1,
+            iteration_time: Duration::from_millis(20),
+        };
+        let mut first = true;
+        let batch = calibrate_batch(&s, &mut |n| {
+            if std::mem::take(&mut first) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            for i in 0..n {
+                black_box(i);
+            }
+        });
+        // Without the confirming run the 5 ms first call (over the 1 ms
+        // target) would return 1; a batch of `black_box` calls never takes
+        // 0.25 ms until it is large.
+        assert!((1024..1 << 40).contains(&batch), "batch {batch}");
     }
 
     #[test]
