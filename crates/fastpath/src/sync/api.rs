@@ -59,6 +59,19 @@ pub fn lock(obj: Pin<&Header>) -> Guard<'_> {
     }
 }
 
+/// Acquires `obj` if that needs no waiting (see [`try_enter`](crate::sync::try_enter)):
+/// `None` if another thread holds it. Reentrant like [`lock`]: a thread
+/// that holds `obj` gets another guard.
+#[inline]
+pub fn try_lock(obj: Pin<&Header>) -> Option<Guard<'_>> {
+    let record = synchronizer::try_enter_for_guard(obj.get_ref())?;
+    Some(Guard {
+        obj,
+        record,
+        _not_send: PhantomData,
+    })
+}
+
 impl Guard<'_> {
     /// The object held.
     pub fn header(&self) -> Pin<&Header> {
@@ -200,6 +213,23 @@ impl<T> Synchronized<T> {
             return Err(SyncError::AlreadyHeld);
         }
         let guard = lock(header);
+        thread::note_data_guard_taken(header.get_ref().addr());
+        Ok(SyncGuard {
+            guard,
+            value: &self.get_ref().value,
+        })
+    }
+
+    /// [`lock`](Self::lock) if that needs no waiting (parking_lot's and
+    /// std's `try_lock`): [`SyncError::WouldBlock`] if another thread holds
+    /// it, [`SyncError::AlreadyHeld`] if this thread does.
+    #[inline]
+    pub fn try_lock(self: Pin<&Self>) -> Result<SyncGuard<'_, T>, SyncError> {
+        let header = self.pinned_header();
+        if synchronizer::holds_lock(&header) {
+            return Err(SyncError::AlreadyHeld);
+        }
+        let guard = try_lock(header).ok_or(SyncError::WouldBlock)?;
         thread::note_data_guard_taken(header.get_ref().addr());
         Ok(SyncGuard {
             guard,

@@ -46,6 +46,12 @@ pub(crate) struct LockStack {
     top: Cell<usize>,
     /// Header addresses, bottom first; `entries[top..]` are stale.
     entries: [Cell<usize>; CAPACITY],
+    /// The thread's registered state, cached here by `thread.rs` (an opaque
+    /// pointer: this file knows nothing of it) so that the slow paths find
+    /// it with the same one TLS-relative access as the lock-stack, instead
+    /// of a second thread-local with a destructor state to check. Null until
+    /// the thread registers, and again once its registration is destroyed.
+    current: Cell<*const ()>,
 }
 
 impl LockStack {
@@ -56,7 +62,21 @@ impl LockStack {
         LockStack {
             top: Cell::new(UNREGISTERED),
             entries: [EMPTY; CAPACITY],
+            current: Cell::new(core::ptr::null()),
         }
+    }
+
+    /// The pointer `thread.rs` cached with [`set_current`](Self::set_current)
+    /// (null: none).
+    #[inline(always)]
+    pub(crate) fn current(&self) -> *const () {
+        self.current.get()
+    }
+
+    /// Caches the thread's state pointer (null clears it).
+    #[inline(always)]
+    pub(crate) fn set_current(&self, p: *const ()) {
+        self.current.set(p);
     }
 
     /// The fast path of `monitorenter` (HotSpot `lightweight_lock` in the

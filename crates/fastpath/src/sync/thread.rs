@@ -132,6 +132,20 @@ impl ThreadState {
 /// in `lifecycle.rs`, which owns what thread exit does to locks).
 pub(crate) struct Registration {
     pub(crate) state: Arc<ThreadState>,
+    /// Dropped after `Registration`'s own `Drop` (fields drop after it), so
+    /// the exit release still finds the cached state; then clears it.
+    _uncache: Uncache,
+}
+
+/// Clears the lock-stack's cached pointer to the registration's state when
+/// the registration goes: from then on `current_ptr` finds the orphan (or
+/// kept) identity, and nothing dereferences the freed registration.
+struct Uncache;
+
+impl Drop for Uncache {
+    fn drop(&mut self) {
+        let _ = try_with_lock_stack(|ls| ls.set_current(core::ptr::null()));
+    }
 }
 
 #[cfg(not(loom))]
@@ -162,13 +176,24 @@ loom::thread_local! {
 
 /// Runs `f` on the current thread's lock-stack. The fast paths' only
 /// thread-local access.
+///
+/// `f` runs outside `LocalKey::with`'s closure: with a long `f` (the
+/// inflated paths) the compiler stopped inlining `with` and reached the
+/// thread-local through an indirect call; with only the address taken
+/// inside, `with` always inlines to one TLS-relative address.
 #[inline(always)]
 pub(crate) fn with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> R {
-    LOCK_STACK.with(f)
+    let p: *const LockStack = LOCK_STACK.with(|ls| ls as *const LockStack);
+    // SAFETY: the thread-local is this thread's and is destroyed only when
+    // the thread exits (never, outside loom: it has no destructor), which
+    // cannot happen while this thread runs `f`; the reference does not
+    // escape `f`, and `LockStack` is `!Sync`, so no other thread sees it.
+    f(unsafe { &*p })
 }
 
 /// Like [`with_lock_stack`] but `None` if this thread's thread-locals are
 /// gone (only under loom, whose lock-stack has a destructor slot).
+#[inline]
 pub(crate) fn try_with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> Option<R> {
     LOCK_STACK.try_with(f).ok()
 }
@@ -205,21 +230,28 @@ fn register() -> Registration {
             ls.set_top_state(top);
         }
     });
-    Registration { state }
+    Registration {
+        state,
+        _uncache: Uncache,
+    }
 }
 
 /// A pointer to the current thread's state, registering it on first use.
 /// Valid until this thread exits (it points into this thread's registration,
 /// or to a leaked orphan state).
+#[cold]
+#[inline(never)]
 fn current_ptr() -> *const Arc<ThreadState> {
     if let Ok(p) = REGISTRATION.try_with(|cell| &cell.get_or_init(register).state as *const Arc<ThreadState>)
     {
+        cache_current(p);
         return p;
     }
     // The registration was already destroyed (we are called from a later
     // thread-local destructor): an orphan state, created once and leaked.
     let existing = ORPHAN.try_with(|o| o.get()).unwrap_or(core::ptr::null());
     if !existing.is_null() {
+        cache_current(existing);
         return existing;
     }
     let p: *const Arc<ThreadState> = Box::leak(Box::new(Arc::new(ThreadState::new_for_current_thread())));
@@ -229,7 +261,29 @@ fn current_ptr() -> *const Arc<ThreadState> {
             ls.set_top_state(MONITOR_ONLY);
         }
     });
+    cache_current(p);
     p
+}
+
+/// Remembers `p` in the lock-stack for [`cached_current`]. `p` points into
+/// the live registration (uncached by its destructor, see [`Uncache`]) or to
+/// a leaked orphan state, which is never freed.
+fn cache_current(p: *const Arc<ThreadState>) {
+    let _ = try_with_lock_stack(|ls| ls.set_current(p.cast()));
+}
+
+/// The current thread's state if it is registered, read from the lock-stack
+/// the caller already holds (one load): the inline inflated paths' way in,
+/// which must not pay `current_ptr`'s thread-local look-ups. `None`: not
+/// registered yet (take the slow path, which registers).
+#[inline(always)]
+pub(crate) fn cached_current(ls: &LockStack) -> Option<&Arc<ThreadState>> {
+    let p = ls.current().cast::<Arc<ThreadState>>();
+    // SAFETY: a non-null cached pointer is valid (see `cache_current`), and
+    // `ls` is this thread's lock-stack, borrowed for less than the thread's
+    // life: the registration outlives every borrow of it but the exit
+    // release's, which runs before `Uncache` clears the pointer.
+    unsafe { p.as_ref() }
 }
 
 /// Runs `f` with the current thread's state (registering it if needed),
@@ -237,9 +291,14 @@ fn current_ptr() -> *const Arc<ThreadState> {
 /// monitor it reads from a header is not freed under it.
 #[inline]
 pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
-    let p = current_ptr();
-    // SAFETY: `current_ptr` returns a pointer into this thread's live
-    // registration (which is only destroyed by this thread's exit, after
+    let cached = try_with_lock_stack(|ls| ls.current()).unwrap_or(core::ptr::null());
+    let p = if cached.is_null() {
+        current_ptr()
+    } else {
+        cached.cast::<Arc<ThreadState>>()
+    };
+    // SAFETY: `current_ptr` (and the cache it fills) returns a pointer into
+    // this thread's live registration (which is only destroyed by this thread's exit, after
     // which no code of this thread calls us with a live registration), or
     // to a leaked orphan state that is never freed. Either outlives `f`.
     let me = unsafe { &*p };
