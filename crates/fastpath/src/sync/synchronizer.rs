@@ -44,7 +44,7 @@ use super::inflate::{
     inflate_unlocked, monitor_of, restore_deflated,
 };
 use super::legacy;
-use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY};
+use super::lock_stack::{GuardedEnter, LockStack, LEGACY, MONITOR_ONLY};
 use super::monitor::Monitor;
 use super::record::{self, LockRecord, UNUSED_MARK};
 use super::stats::{self, InflateCause};
@@ -206,6 +206,42 @@ fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
         }
         m.exit(me);
         true
+    })
+}
+
+/// `Synchronized::lock`'s inflated path, one attempt: like
+/// [`try_enter_inflated`], except that a monitor the caller already owns is
+/// [`GuardedEnter::AlreadyHeld`] rather than re-entered (a second guard
+/// would alias the value). [`GuardedEnter::Slow`]: not inflated, not free,
+/// anonymously owned (maybe by us: the slow path's `holds_lock` decides),
+/// a legacy thread, or not registered yet.
+#[inline(never)]
+pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
+    thread::with_lock_stack(|ls| {
+        if ls.top_state() == LEGACY {
+            return GuardedEnter::Slow;
+        }
+        let Some(me) = thread::cached_current(ls) else {
+            return GuardedEnter::Slow;
+        };
+        me.in_critical(|| {
+            // Acquire: we read the monitor's fields next (inside the critical
+            // section, as in `try_enter_inflated`, whose deflation argument
+            // holds here too).
+            let mark = h.load(Ordering::Acquire);
+            if !mark.has_monitor() {
+                return GuardedEnter::Slow;
+            }
+            let m = monitor_of(h, mark);
+            claim_from_record(m, me);
+            if m.is_owned_by(me.id) {
+                GuardedEnter::AlreadyHeld
+            } else if m.try_enter(me) {
+                GuardedEnter::Acquired // not ours before: acquired, not re-entered
+            } else {
+                GuardedEnter::Slow
+            }
+        })
     })
 }
 

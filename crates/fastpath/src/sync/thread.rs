@@ -24,11 +24,13 @@
 //! released. Such a guard can outlive the release in a thread-local whose
 //! destructor runs later; releasing under it would let another thread take a
 //! second `&mut T` while the destructor still writes through the first. So
-//! each thread keeps the list of headers it holds through live `SyncGuard`s
-//! ([`note_data_guard_taken`] / [`note_data_guard_dropped`], only on
-//! `Synchronized::lock` and `SyncGuard` drop: the raw and `Guard` fast paths
-//! do not touch it), and the exit release leaves them locked, moved into
-//! monitors owned by the thread. A guard dropped later releases its lock
+//! each thread knows the headers it holds through live `SyncGuard`s, and the
+//! exit release leaves them locked, moved into monitors owned by the thread.
+//! Kept cheaply: `Synchronized::lock`'s fast path marks its lock-stack entry
+//! (one bit beside the entry; the guard's drop clears it with the pop), and
+//! only a slow path, or an inflation that moves a marked entry off the
+//! stack, lists the header ([`note_data_guard_taken`] /
+//! [`note_data_guard_dropped`]); the raw and `Guard` paths touch neither. A guard dropped later releases its lock
 //! normally: the thread keeps its identity (the orphan state *is* the
 //! exiting thread's state) so it still owns the monitor. A guard that is
 //! never dropped (`mem::forget`) leaves its value locked forever, as a
@@ -37,11 +39,7 @@
 //! protects no data, so its object is released as before and its late drop
 //! finds nothing to release (an ignored `IllegalMonitorState`).
 
-#[cfg(not(loom))]
-use core::cell::RefCell;
 use core::cell::{Cell, OnceCell};
-#[cfg(not(loom))]
-use core::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::atomic::{AtomicU32, Ordering};
@@ -154,16 +152,6 @@ std::thread_local! {
     static REGISTRATION: OnceCell<Registration> = const { OnceCell::new() };
     static ORPHAN: Cell<*const Arc<ThreadState>> = const { Cell::new(core::ptr::null()) };
     static MODE_OVERRIDE: Cell<Option<LockingMode>> = const { Cell::new(None) };
-}
-
-// Headers this thread holds through a live `SyncGuard` (module docs).
-// `ManuallyDrop` makes the thread-local destructor-free, so it stays usable
-// from every other thread-local's destructor, whatever their order; the
-// exit release frees the buffer when the list is empty, and a list left
-// non-empty (guards that outlive the release) leaks its few words.
-#[cfg(not(loom))]
-std::thread_local! {
-    static DATA_GUARDED: ManuallyDrop<RefCell<Vec<usize>>> = const { ManuallyDrop::new(RefCell::new(Vec::new())) };
 }
 
 #[cfg(loom)]
@@ -305,58 +293,23 @@ pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
     me.in_critical(|| f(me))
 }
 
-/// A `SyncGuard` now holds the header at `addr` (module docs). At most one
-/// entry per header: `Synchronized::lock` refuses a header already held.
-#[cfg(not(loom))]
-#[inline]
+/// A `SyncGuard` taken by a slow path now holds the header at `addr`
+/// (module docs). At most one per header: `Synchronized::lock` refuses a
+/// header already held. (The fast path marks its lock-stack entry instead.)
 pub(crate) fn note_data_guard_taken(addr: usize) {
-    DATA_GUARDED.with(|list| list.borrow_mut().push(addr));
+    with_lock_stack(|ls| ls.note_guarded_elsewhere(addr));
 }
 
-/// The `SyncGuard` on the header at `addr` is being dropped (or the header
-/// itself is, after the guard was forgotten): forget it.
-#[cfg(not(loom))]
-#[inline]
+/// The `SyncGuard` on the header at `addr` is being dropped the slow way
+/// (or the header itself is, after the guard was forgotten): forget it.
 pub(crate) fn note_data_guard_dropped(addr: usize) {
-    DATA_GUARDED.with(|list| {
-        let mut list = list.borrow_mut();
-        // Guards nest, so the entry is almost always the last one.
-        if let Some(i) = list.iter().rposition(|&a| a == addr) {
-            list.swap_remove(i);
-        }
-    });
-}
-
-/// Under loom no model keeps a `SyncGuard` past its thread's exit, so
-/// nothing is tracked.
-#[cfg(loom)]
-#[inline]
-pub(crate) fn note_data_guard_taken(_addr: usize) {}
-
-/// See [`note_data_guard_taken`].
-#[cfg(loom)]
-#[inline]
-pub(crate) fn note_data_guard_dropped(_addr: usize) {}
-
-/// Under loom no `SyncGuard` is tracked (see `note_data_guard_taken`).
-#[cfg(loom)]
-pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
-    Vec::new()
+    let _ = try_with_lock_stack(|ls| ls.forget_guard(addr));
 }
 
 /// Thread exit: the headers the thread-exit release must leave locked (held
 /// through live `SyncGuard`s). Frees the list's buffer when it is empty.
-#[cfg(not(loom))]
 pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
-    DATA_GUARDED.with(|list| {
-        let mut list = list.borrow_mut();
-        if list.is_empty() {
-            *list = Vec::new(); // frees the buffer
-            Vec::new()
-        } else {
-            list.clone()
-        }
-    })
+    try_with_lock_stack(|ls| ls.guarded_objects()).unwrap_or_default()
 }
 
 /// Thread exit with locks left held by live `SyncGuard`s: whatever this
