@@ -68,9 +68,19 @@ pub fn enter(obj: Pin<&Header>) {
 /// an inflated object takes this path on every enter.
 #[inline(never)]
 fn enter_not_fast(h: &Header) {
-    if !thread::with_lock_stack(|ls| try_enter_inflated(h, ls)) {
-        enter_slow(h);
+    match thread::with_lock_stack(|ls| not_legacy(ls).map(|()| try_enter_inflated(h, ls))) {
+        None => legacy::raw_enter(h), // a legacy thread: a record per lock
+        Some(true) => {}
+        Some(false) => enter_slow(h),
     }
+}
+
+/// `Some` unless `ls` is a legacy-mode thread's: the legacy threads' locks
+/// go to their records directly, without the inflated path or a look at
+/// the slow path's registration.
+#[inline(always)]
+fn not_legacy(ls: &LockStack) -> Option<()> {
+    (ls.top_state() != LEGACY).then_some(())
 }
 
 /// `monitorexit`: releases one level of `obj`. Returns
@@ -258,10 +268,11 @@ pub(crate) fn enter_for_guard(h: &Header) -> *const LockRecord {
 /// [`enter_not_fast`] for a guard.
 #[inline(never)]
 fn enter_not_fast_for_guard(h: &Header) -> *const LockRecord {
-    if thread::with_lock_stack(|ls| try_enter_inflated(h, ls)) {
-        return core::ptr::null();
+    match thread::with_lock_stack(|ls| not_legacy(ls).map(|()| try_enter_inflated(h, ls))) {
+        None => legacy::guard_enter(h),
+        Some(true) => core::ptr::null(),
+        Some(false) => enter_slow_for_guard(h),
     }
-    enter_slow_for_guard(h)
 }
 
 /// [`try_enter`] for a [`Guard`](super::Guard): `Some(record)` as

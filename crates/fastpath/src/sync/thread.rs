@@ -325,7 +325,9 @@ pub(crate) fn keep_identity_after_exit(state: &Arc<ThreadState>) {
 /// Makes sure the thread is registered (so that its exit releases what it
 /// holds).
 pub(crate) fn ensure_registered() {
-    let _ = current_ptr();
+    if with_lock_stack(|ls| ls.current().is_null()) {
+        let _ = current_ptr();
+    }
 }
 
 /// A handle on a thread known to `sync`, for [`crate::sync::interrupt`] and
