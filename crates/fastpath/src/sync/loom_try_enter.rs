@@ -37,29 +37,36 @@ fn loom_try_enter_races_deflation() {
     });
 }
 
-/// try_enter vs the holder's exit, on an inflated object: the attempt
-/// either fails (the owner is still in) or acquires after the exit's
-/// release; never both holding, never a hang, and an acquired monitor is
-/// handed back so the final read gets it.
+/// The holder (the model's main thread) holds `c` and increments under it,
+/// then exits while the other thread makes one `try_enter`: it either fails
+/// (the owner is still in) or acquires after the release; never both
+/// holding, never a hang. Returns whether the attempt acquired.
+fn try_enter_racing_exit(c: Arc<Counted>) -> bool {
+    enter(c.header.as_ref());
+    let c2 = c.clone();
+    let t = thread::spawn(move || {
+        let got = try_enter(c2.header.as_ref());
+        if got {
+            c2.bump();
+            exit(c2.header.as_ref()).unwrap();
+        }
+        got
+    });
+    c.bump();
+    exit(c.header.as_ref()).unwrap();
+    let got = t.join().unwrap();
+    assert_eq!(c.locked_get(), 1 + u32::from(got));
+    got
+}
+
+/// try_enter vs the holder's exit, on an inflated object (an acquired
+/// monitor is handed back, so the final read gets it).
 #[test]
 fn loom_try_enter_races_inflated_exit() {
     model(|| {
         let c = Arc::new(Counted::new());
         idle_monitor(&c);
-        enter(c.header.as_ref());
-        let c2 = c.clone();
-        let t = thread::spawn(move || {
-            let got = try_enter(c2.header.as_ref());
-            if got {
-                c2.bump();
-                exit(c2.header.as_ref()).unwrap();
-            }
-            got
-        });
-        c.bump();
-        exit(c.header.as_ref()).unwrap();
-        let got = t.join().unwrap();
-        assert_eq!(c.locked_get(), 1 + u32::from(got));
+        try_enter_racing_exit(c);
     });
 }
 
@@ -70,23 +77,10 @@ fn loom_try_enter_races_inflated_exit() {
 fn loom_try_enter_races_fast_exit() {
     model(|| {
         let c = Arc::new(Counted::new());
-        enter(c.header.as_ref());
-        let c2 = c.clone();
-        let t = thread::spawn(move || {
-            let got = try_enter(c2.header.as_ref());
-            if got {
-                c2.bump();
-                exit(c2.header.as_ref()).unwrap();
-            }
-            got
-        });
-        c.bump();
-        exit(c.header.as_ref()).unwrap();
-        let got = t.join().unwrap();
+        try_enter_racing_exit(c.clone());
         assert!(
             !c.header.is_inflated(),
             "try_enter never inflates a lock it cannot take"
         );
-        assert_eq!(c.locked_get(), 1 + u32::from(got));
     });
 }

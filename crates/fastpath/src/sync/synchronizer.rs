@@ -167,24 +167,40 @@ fn try_enter_not_fast(h: &Header, for_guard: bool) -> Option<*const LockRecord> 
 /// kept alive by the critical section (`reclaim.rs`).
 #[inline]
 fn try_enter_inflated(h: &Header, ls: &LockStack) -> bool {
+    on_installed_monitor(h, ls, false, |m, me| {
+        // A stack-lock of ours (a caller's record) inflated by a contender:
+        // the inline bit test; the record look-up is cold.
+        claim_from_record(m, me);
+        m.try_enter(me)
+    })
+}
+
+/// What the inline inflated paths share: for a lightweight or monitor-mode
+/// thread that is registered (its state cached in `ls`), inside a
+/// critical section, `f` on the monitor installed in `h`; `otherwise` if
+/// there is none (or the thread is a legacy or unregistered one).
+#[inline(always)]
+fn on_installed_monitor<R>(
+    h: &Header,
+    ls: &LockStack,
+    otherwise: R,
+    f: impl FnOnce(&Monitor, &Arc<ThreadState>) -> R,
+) -> R {
     if ls.top_state() == LEGACY {
-        return false;
+        return otherwise;
     }
     let Some(me) = thread::cached_current(ls) else {
-        return false;
+        return otherwise;
     };
     me.in_critical(|| {
         // Acquire: we read the monitor's fields next. Loaded inside the
         // critical section, so the monitor it names is not freed under us.
         let mark = h.load(Ordering::Acquire);
-        if !mark.has_monitor() {
-            return false;
+        if mark.has_monitor() {
+            f(monitor_of(h, mark), me)
+        } else {
+            otherwise
         }
-        let m = monitor_of(h, mark);
-        // A stack-lock of ours (a caller's record) inflated by a contender:
-        // the inline bit test; the record look-up is cold.
-        claim_from_record(m, me);
-        m.try_enter(me)
     })
 }
 
@@ -196,21 +212,9 @@ fn try_enter_inflated(h: &Header, ls: &LockStack) -> bool {
 /// legacy thread's record to pop) is the slow path's.
 #[inline]
 fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
-    if ls.top_state() == LEGACY {
-        return false;
-    }
-    let Some(me) = thread::cached_current(ls) else {
-        return false;
-    };
     // In a critical section: once `exit` clears the owner, a deflation may
     // take the monitor while `exit` still looks for a successor to wake.
-    me.in_critical(|| {
-        // Acquire: we read the monitor's fields next.
-        let mark = h.load(Ordering::Acquire);
-        if !mark.has_monitor() {
-            return false;
-        }
-        let m = monitor_of(h, mark);
+    on_installed_monitor(h, ls, false, |m, me| {
         if !m.is_owned_by(me.id) {
             return false;
         }
@@ -227,22 +231,9 @@ fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
 /// a legacy thread, or not registered yet.
 #[inline(never)]
 pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
+    // The deflation argument of `try_enter_inflated` holds here too.
     thread::with_lock_stack(|ls| {
-        if ls.top_state() == LEGACY {
-            return GuardedEnter::Slow;
-        }
-        let Some(me) = thread::cached_current(ls) else {
-            return GuardedEnter::Slow;
-        };
-        me.in_critical(|| {
-            // Acquire: we read the monitor's fields next (inside the critical
-            // section, as in `try_enter_inflated`, whose deflation argument
-            // holds here too).
-            let mark = h.load(Ordering::Acquire);
-            if !mark.has_monitor() {
-                return GuardedEnter::Slow;
-            }
-            let m = monitor_of(h, mark);
+        on_installed_monitor(h, ls, GuardedEnter::Slow, |m, me| {
             claim_from_record(m, me);
             if m.is_owned_by(me.id) {
                 GuardedEnter::AlreadyHeld

@@ -1267,6 +1267,34 @@ fn sync_guard_in_a_late_thread_local_keeps_its_lock_legacy() {
     sync_guard_outlives_thread_exit(crate::config::LockingMode::Legacy);
 }
 
+const ALL_MODES: [crate::config::LockingMode; 3] = [
+    crate::config::LockingMode::Lightweight,
+    crate::config::LockingMode::Legacy,
+    crate::config::LockingMode::Monitor,
+];
+
+/// Runs `body(mode, value)` on a fresh thread in each locking mode, `value`
+/// a fresh leaked `Synchronized`; after the thread has exited, checks
+/// `value`'s lock: still held if `body` leaves a forgotten guard on it
+/// (`kept`), free otherwise.
+fn on_a_thread_per_mode(kept: bool, body: fn(crate::config::LockingMode, Pin<&'static Synchronized<u64>>)) {
+    for mode in ALL_MODES {
+        let value: Pin<&'static Synchronized<u64>> =
+            Pin::static_ref(Box::leak(Box::new(Synchronized::new(0))));
+        std::thread::spawn(move || {
+            set_current_thread_locking_mode(mode).unwrap();
+            body(mode, value);
+        })
+        .join()
+        .unwrap();
+        assert_eq!(
+            is_free(value.header()),
+            !kept,
+            "{mode:?}: the exit released a guarded lock, or kept a free one"
+        );
+    }
+}
+
 /// A `SyncGuard` taken on the fast path (its lock-stack entry marked) whose
 /// object is then inflated (`wait`) is still known to the thread-exit
 /// release: the mark moves to the list with the entry. Forgotten, its lock
@@ -1274,28 +1302,13 @@ fn sync_guard_in_a_late_thread_local_keeps_its_lock_legacy() {
 /// have released the monitor.
 #[test]
 fn sync_guard_marked_then_inflated_keeps_its_lock_through_thread_exit() {
-    for mode in [
-        crate::config::LockingMode::Lightweight,
-        crate::config::LockingMode::Legacy,
-        crate::config::LockingMode::Monitor,
-    ] {
-        let value: Pin<&'static Synchronized<u64>> =
-            Pin::static_ref(Box::leak(Box::new(Synchronized::new(0))));
-        std::thread::spawn(move || {
-            set_current_thread_locking_mode(mode).unwrap();
-            let mut g = value.lock().unwrap();
-            assert_eq!(g.wait(Some(Duration::ZERO)), Err(SyncError::TimedOut));
-            assert!(value.header().is_inflated());
-            *g = 1;
-            std::mem::forget(g);
-        })
-        .join()
-        .unwrap();
-        assert!(
-            !is_free(value.header()),
-            "{mode:?}: the exit released a guarded lock"
-        );
-    }
+    on_a_thread_per_mode(true, |_, value| {
+        let mut g = value.lock().unwrap();
+        assert_eq!(g.wait(Some(Duration::ZERO)), Err(SyncError::TimedOut));
+        assert!(value.header().is_inflated());
+        *g = 1;
+        std::mem::forget(g);
+    });
 }
 
 /// Non-LIFO drops of fast-path guards, a raw lock between them, and a
@@ -1303,51 +1316,41 @@ fn sync_guard_marked_then_inflated_keeps_its_lock_through_thread_exit() {
 /// each value is lockable again, in every mode.
 #[test]
 fn sync_guards_dropped_out_of_order_release_exactly() {
-    for mode in [
-        crate::config::LockingMode::Lightweight,
-        crate::config::LockingMode::Legacy,
-        crate::config::LockingMode::Monitor,
-    ] {
-        std::thread::spawn(move || {
-            set_current_thread_locking_mode(mode).unwrap();
-            let a = Box::pin(Synchronized::new(0u32));
-            let b = Box::pin(Synchronized::new(0u32));
-            let raw = Box::pin(Header::new());
-            let ga = a.as_ref().lock().unwrap();
-            enter(raw.as_ref());
-            let gb = b.as_ref().lock().unwrap();
-            assert_eq!(a.as_ref().lock().err(), Some(SyncError::AlreadyHeld));
-            assert_eq!(b.as_ref().try_lock().err(), Some(SyncError::AlreadyHeld));
-            drop(ga); // not on top
-            assert!(!holds_lock(a.header()) && holds_lock(b.header()));
-            exit(raw.as_ref()).unwrap();
-            drop(gb);
-            assert!(!holds_lock(b.header()));
-            let fill: Vec<Pin<Box<Header>>> = (0..LOCK_STACK_CAPACITY)
-                .map(|_| Box::pin(Header::new()))
-                .collect();
-            for h in &fill {
-                enter(h.as_ref());
-            }
-            {
-                let mut g = a.as_ref().lock().unwrap(); // full stack: slow path
-                *g += 1;
-                assert_eq!(a.as_ref().lock().err(), Some(SyncError::AlreadyHeld));
-            }
-            for h in fill.iter().rev() {
-                exit(h.as_ref()).unwrap();
-            }
-            assert_eq!(
-                thread::take_data_guarded_at_exit(),
-                Vec::<usize>::new(),
-                "{mode:?}"
-            );
-            assert_eq!(*a.as_ref().lock().unwrap(), 1);
-            assert!(is_free(a.header()) && is_free(b.header()) && is_free(&raw));
-        })
-        .join()
-        .unwrap();
-    }
+    on_a_thread_per_mode(false, |mode, a| {
+        let b = Box::pin(Synchronized::new(0u32));
+        let raw = Box::pin(Header::new());
+        let ga = a.lock().unwrap();
+        enter(raw.as_ref());
+        let gb = b.as_ref().lock().unwrap();
+        assert_eq!(a.lock().err(), Some(SyncError::AlreadyHeld));
+        assert_eq!(b.as_ref().try_lock().err(), Some(SyncError::AlreadyHeld));
+        drop(ga); // not on top
+        assert!(!holds_lock(a.header()) && holds_lock(b.header()));
+        exit(raw.as_ref()).unwrap();
+        drop(gb);
+        assert!(!holds_lock(b.header()));
+        let fill: Vec<Pin<Box<Header>>> = (0..LOCK_STACK_CAPACITY)
+            .map(|_| Box::pin(Header::new()))
+            .collect();
+        for h in &fill {
+            enter(h.as_ref());
+        }
+        {
+            let mut g = a.lock().unwrap(); // full stack: slow path
+            *g += 1;
+            assert_eq!(a.lock().err(), Some(SyncError::AlreadyHeld));
+        }
+        for h in fill.iter().rev() {
+            exit(h.as_ref()).unwrap();
+        }
+        assert_eq!(
+            thread::take_data_guarded_at_exit(),
+            Vec::<usize>::new(),
+            "{mode:?}"
+        );
+        assert_eq!(*a.lock().unwrap(), 1);
+        assert!(is_free(b.header()) && is_free(&raw));
+    });
 }
 
 /// `Synchronized` on an object that is already inflated (its lock goes
@@ -1356,35 +1359,20 @@ fn sync_guards_dropped_out_of_order_release_exactly() {
 /// guard taken this way, forgotten, keeps its lock through thread exit.
 #[test]
 fn synchronized_on_an_inflated_object_refuses_reentry_and_survives_exit() {
-    for mode in [
-        crate::config::LockingMode::Lightweight,
-        crate::config::LockingMode::Legacy,
-        crate::config::LockingMode::Monitor,
-    ] {
-        let value: Pin<&'static Synchronized<u64>> =
-            Pin::static_ref(Box::leak(Box::new(Synchronized::new(0))));
-        std::thread::spawn(move || {
-            set_current_thread_locking_mode(mode).unwrap();
-            {
-                let mut g = value.lock().unwrap();
-                assert_eq!(g.wait(Some(Duration::ZERO)), Err(SyncError::TimedOut));
-            }
-            assert!(value.header().is_inflated() && is_free(value.header()));
-            let g = value.lock().unwrap();
-            assert_eq!(value.lock().err(), Some(SyncError::AlreadyHeld), "{mode:?}");
-            assert_eq!(value.try_lock().err(), Some(SyncError::AlreadyHeld), "{mode:?}");
-            std::thread::scope(|s| {
-                s.spawn(|| assert_eq!(value.try_lock().err(), Some(SyncError::WouldBlock)));
-            });
-            drop(g);
-            assert!(is_free(value.header()), "{mode:?}: released once");
-            std::mem::forget(value.try_lock().unwrap());
-        })
-        .join()
-        .unwrap();
-        assert!(
-            !is_free(value.header()),
-            "{mode:?}: the exit released a guarded lock"
-        );
-    }
+    on_a_thread_per_mode(true, |mode, value| {
+        {
+            let mut g = value.lock().unwrap();
+            assert_eq!(g.wait(Some(Duration::ZERO)), Err(SyncError::TimedOut));
+        }
+        assert!(value.header().is_inflated() && is_free(value.header()));
+        let g = value.lock().unwrap();
+        assert_eq!(value.lock().err(), Some(SyncError::AlreadyHeld), "{mode:?}");
+        assert_eq!(value.try_lock().err(), Some(SyncError::AlreadyHeld), "{mode:?}");
+        std::thread::scope(|s| {
+            s.spawn(|| assert_eq!(value.try_lock().err(), Some(SyncError::WouldBlock)));
+        });
+        drop(g);
+        assert!(is_free(value.header()), "{mode:?}: released once");
+        std::mem::forget(value.try_lock().unwrap());
+    });
 }
