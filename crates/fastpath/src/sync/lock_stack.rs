@@ -61,9 +61,17 @@ pub(crate) struct LockStack {
     /// Objects held by live `SyncGuard`s and not marked above: locked by a
     /// slow path, or moved off the stack into a monitor since (`remove`).
     /// Together with the marked entries, what the thread-exit release must
-    /// leave locked (see `thread.rs`). `ManuallyDrop`: keeps the lock-stack
-    /// destructor-free; the exit release frees the buffer once empty.
-    guarded_elsewhere: ManuallyDrop<RefCell<Vec<usize>>>,
+    /// leave locked (see `thread.rs`). The first [`CAPACITY`] in an inline
+    /// array (a `Synchronized` lock of an inflated object lists its header
+    /// on every lock: no borrow flag, no allocation), the rest in
+    /// `guarded_overflow`.
+    guarded_elsewhere: [Cell<usize>; CAPACITY],
+    /// Entries used in `guarded_elsewhere`.
+    guarded_elsewhere_len: Cell<usize>,
+    /// The list beyond `guarded_elsewhere`. `ManuallyDrop`: keeps the
+    /// lock-stack destructor-free; the exit release frees the buffer once
+    /// empty.
+    guarded_overflow: ManuallyDrop<RefCell<Vec<usize>>>,
 }
 
 /// What [`LockStack::try_fast_enter_guarded`] did.
@@ -87,7 +95,9 @@ impl LockStack {
             entries: [EMPTY; CAPACITY],
             current: Cell::new(core::ptr::null()),
             guarded: Cell::new(0),
-            guarded_elsewhere: ManuallyDrop::new(RefCell::new(Vec::new())),
+            guarded_elsewhere: [EMPTY; CAPACITY],
+            guarded_elsewhere_len: Cell::new(0),
+            guarded_overflow: ManuallyDrop::new(RefCell::new(Vec::new())),
         }
     }
 
@@ -426,12 +436,20 @@ impl LockStack {
 
     /// A `SyncGuard` holds `addr` without a mark on this stack (module
     /// docs of `thread.rs`).
+    #[inline]
     pub(crate) fn note_guarded_elsewhere(&self, addr: usize) {
-        self.guarded_elsewhere.borrow_mut().push(addr);
+        let n = self.guarded_elsewhere_len.get();
+        if n < CAPACITY {
+            self.guarded_elsewhere[n].set(addr);
+            self.guarded_elsewhere_len.set(n + 1);
+        } else {
+            self.guarded_overflow.borrow_mut().push(addr);
+        }
     }
 
     /// The `SyncGuard` holding `addr` is going (or its object is): clear its
     /// mark on the stack and its entry in the list.
+    #[inline]
     pub(crate) fn forget_guard(&self, addr: usize) {
         let marks = self.guarded.get();
         if marks != 0 {
@@ -440,8 +458,19 @@ impl LockStack {
                 .fold(0, |m, i| m | 1 << i);
             self.guarded.set(marks & !mine);
         }
-        let mut list = self.guarded_elsewhere.borrow_mut();
         // Guards nest, so the entry is almost always the last one.
+        let n = self.guarded_elsewhere_len.get();
+        if let Some(i) = (0..n).rev().find(|&i| self.guarded_elsewhere[i].get() == addr) {
+            self.guarded_elsewhere[i].set(self.guarded_elsewhere[n - 1].get());
+            self.guarded_elsewhere_len.set(n - 1);
+        } else {
+            self.forget_overflow_guard(addr); // or a header that had no guard
+        }
+    }
+
+    #[cold]
+    fn forget_overflow_guard(&self, addr: usize) {
+        let mut list = self.guarded_overflow.borrow_mut();
         if let Some(i) = list.iter().rposition(|&a| a == addr) {
             list.swap_remove(i);
         }
@@ -450,12 +479,13 @@ impl LockStack {
     /// Every object a live `SyncGuard` holds: the marked entries and the
     /// list. Frees the list's buffer when it is empty (thread exit).
     pub(crate) fn guarded_objects(&self) -> Vec<usize> {
-        let mut list = self.guarded_elsewhere.borrow_mut();
+        let mut list = self.guarded_overflow.borrow_mut();
         let marks = self.guarded.get();
         let mut all: Vec<usize> = (0..self.len())
             .filter(|&i| marks >> i & 1 == 1)
             .map(|i| self.at(i))
             .collect();
+        all.extend((0..self.guarded_elsewhere_len.get()).map(|i| self.guarded_elsewhere[i].get()));
         if list.is_empty() {
             *list = Vec::new(); // frees the buffer
         } else {
@@ -667,6 +697,37 @@ mod tests {
         assert!(ls.guarded_objects().is_empty());
         assert!(!ls.try_fast_exit_guarded(e));
         assert!(ls.try_fast_exit(e));
+    }
+
+    /// The list of guards held off the stack: inline first, then the
+    /// overflow; forgetting in any order keeps exactly the others.
+    #[test]
+    fn guards_listed_off_the_stack_overflow_and_are_forgotten_in_any_order() {
+        let ls = fresh();
+        let addrs: Vec<usize> = (1..=CAPACITY + 3).map(|i| i * 0x100).collect();
+        for &a in &addrs {
+            ls.note_guarded_elsewhere(a);
+        }
+        let mut left = addrs.clone();
+        for a in [
+            addrs[2],
+            addrs[CAPACITY + 1],
+            addrs[CAPACITY + 2],
+            addrs[0],
+            addrs[CAPACITY - 1],
+        ] {
+            ls.forget_guard(a);
+            left.retain(|&x| x != a);
+            let mut seen = ls.guarded_objects();
+            seen.sort_unstable();
+            assert_eq!(seen, left);
+        }
+        for &a in &left.clone() {
+            ls.forget_guard(a);
+        }
+        assert!(ls.guarded_objects().is_empty());
+        ls.forget_guard(0x4242); // never listed: nothing happens
+        assert!(ls.guarded_objects().is_empty());
     }
 
     #[test]
