@@ -335,13 +335,7 @@ fn lightweight_try_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) ->
         // Acquire: if we see a monitor we read its fields next.
         let mark = obj.load(Ordering::Acquire);
         if mark.is_unlocked() {
-            ensure_lock_stack_space(me, ls);
-            // Acquire: as in the fast path.
-            if obj
-                .cas(mark, mark.set_fast_locked(), Ordering::Acquire, Ordering::Relaxed)
-                .is_ok()
-            {
-                ls.push(obj.addr());
+            if fast_lock_making_room(obj, mark, me, ls) {
                 return true;
             }
             // Lost to a locker (seen held next time round) or a hash.
@@ -481,19 +475,29 @@ fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
         // Acquire: if we see a monitor we read its fields next.
         let mark = obj.load(Ordering::Acquire);
         if mark.is_unlocked() {
-            ensure_lock_stack_space(me, ls);
-            // Acquire: as in the fast path.
-            if obj
-                .cas(mark, mark.set_fast_locked(), Ordering::Acquire, Ordering::Relaxed)
-                .is_ok()
-            {
-                ls.push(addr);
+            if fast_lock_making_room(obj, mark, me, ls) {
                 return;
             }
         } else if enter_through_monitor(obj, mark, me) {
             return;
         }
     }
+}
+
+/// The slow paths' fast-lock of an unlocked object (word `mark`): room
+/// made on the lock-stack first, then the CAS 01→00 and the push. `false`:
+/// the CAS lost (to a locker or a hash); the caller re-reads the header.
+fn fast_lock_making_room(obj: &Header, mark: Mark, me: &ThreadState, ls: &LockStack) -> bool {
+    ensure_lock_stack_space(me, ls);
+    // Acquire: as in the fast path.
+    if obj
+        .cas(mark, mark.set_fast_locked(), Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        return false;
+    }
+    ls.push(obj.addr());
+    true
 }
 
 /// Makes room on a full lock-stack (HotSpot `ensure_lock_stack_space`):
