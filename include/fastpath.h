@@ -1269,14 +1269,10 @@ fastpath_status fastpath_monitor_exit(struct fastpath_header *h);
 
 /**
  * Acquires the object if that needs no waiting: `FASTPATH_OK` if it was
- * unlocked or already held by the caller (one more level), else
- * `FASTPATH_ERR_BUSY` without blocking on the owner.
- *
- * Limits of this version (`fastpath::sync` has no `try_enter` yet, so this
- * is built on its public API): an inflated object the caller does not hold
- * answers `FASTPATH_ERR_BUSY` even when its monitor is free, and when
- * another thread takes an unlocked object between the check and the enter,
- * the caller waits for that thread's release rather than fail.
+ * unlocked (inflated or not) or already held by the caller (one more
+ * level), else `FASTPATH_ERR_BUSY`. Never blocks on the owner: one attempt
+ * (`fastpath::sync::try_enter`), in every locking mode. Release it with
+ * `fastpath_monitor_exit`.
  */
 fastpath_status fastpath_monitor_try_enter(struct fastpath_header *h);
 

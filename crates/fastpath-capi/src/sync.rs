@@ -150,6 +150,7 @@ pub(crate) fn sync_status(e: SyncError) -> fastpath_status {
         SyncError::IllegalMonitorState | SyncError::AlreadyHeld => FASTPATH_ERR_ILLEGAL_MONITOR_STATE,
         SyncError::Interrupted => FASTPATH_ERR_INTERRUPTED,
         SyncError::TimedOut => FASTPATH_ERR_TIMED_OUT,
+        SyncError::WouldBlock => FASTPATH_ERR_BUSY,
     };
     fail(status, e)
 }
@@ -249,20 +250,14 @@ pub extern "C" fn fastpath_monitor_exit(h: *mut fastpath_header) -> fastpath_sta
 }
 
 /// Acquires the object if that needs no waiting: `FASTPATH_OK` if it was
-/// unlocked or already held by the caller (one more level), else
-/// `FASTPATH_ERR_BUSY` without blocking on the owner.
-///
-/// Limits of this version (`fastpath::sync` has no `try_enter` yet, so this
-/// is built on its public API): an inflated object the caller does not hold
-/// answers `FASTPATH_ERR_BUSY` even when its monitor is free, and when
-/// another thread takes an unlocked object between the check and the enter,
-/// the caller waits for that thread's release rather than fail.
+/// unlocked (inflated or not) or already held by the caller (one more
+/// level), else `FASTPATH_ERR_BUSY`. Never blocks on the owner: one attempt
+/// (`fastpath::sync::try_enter`), in every locking mode. Release it with
+/// `fastpath_monitor_exit`.
 #[no_mangle]
 pub extern "C" fn fastpath_monitor_try_enter(h: *mut fastpath_header) -> fastpath_status {
     ffi(|| {
-        let obj = header(h)?;
-        if obj.lock_state() == LockState::Unlocked || sync::holds_lock(&obj) {
-            sync::enter(obj);
+        if sync::try_enter(header(h)?) {
             Ok(())
         } else {
             Err(FASTPATH_ERR_BUSY)

@@ -30,7 +30,10 @@ use core::ops::{Deref, DerefMut};
 use core::pin::Pin;
 use std::time::Duration;
 
+use core::mem::ManuallyDrop;
+
 use super::header::Header;
+use super::lock_stack::GuardedEnter;
 use super::record::LockRecord;
 use super::synchronizer;
 use super::thread;
@@ -57,6 +60,19 @@ pub fn lock(obj: Pin<&Header>) -> Guard<'_> {
         record,
         _not_send: PhantomData,
     }
+}
+
+/// Acquires `obj` if that needs no waiting (see [`try_enter`](crate::sync::try_enter)):
+/// `None` if another thread holds it. Reentrant like [`lock`]: a thread
+/// that holds `obj` gets another guard.
+#[inline]
+pub fn try_lock(obj: Pin<&Header>) -> Option<Guard<'_>> {
+    let record = synchronizer::try_enter_for_guard(obj.get_ref())?;
+    Some(Guard {
+        obj,
+        record,
+        _not_send: PhantomData,
+    })
 }
 
 impl Guard<'_> {
@@ -193,18 +209,75 @@ impl<T> Synchronized<T> {
     /// Locks and gives access to the value. Unlike a bare [`Header`] this
     /// is not reentrant, since two guards would be two `&mut T`: locking it
     /// again on a thread that holds it returns [`SyncError::AlreadyHeld`].
+    ///
+    /// The fast path is the raw lock's (one CAS, one lock-stack push) plus a
+    /// mark on the entry: whether the thread already holds it is read off
+    /// the lock-stack, and the entry's mark is what the thread-exit release
+    /// keeps (see [`SyncGuard`]). Anything else takes the slow path.
     #[inline]
     pub fn lock(self: Pin<&Self>) -> Result<SyncGuard<'_, T>, SyncError> {
         let header = self.pinned_header();
-        if synchronizer::holds_lock(&header) {
+        match thread::with_lock_stack(|ls| ls.try_fast_enter_guarded(header.get_ref())) {
+            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null())),
+            GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
+            GuardedEnter::Slow => self.lock_slow(false),
+        }
+    }
+
+    /// `lock` (or `try_lock` when `try_only`) past the lock-stack fast
+    /// path: an inflated object's monitor in one attempt; else the
+    /// re-entrancy check by `holds_lock` and the lock. Either way the guard
+    /// is listed for the thread-exit release. Not cold: once an object has
+    /// been inflated, every lock of it comes here.
+    #[inline(never)]
+    fn lock_slow(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
+        let header = self.pinned_header();
+        let h = header.get_ref();
+        match synchronizer::enter_inflated_exclusive(h) {
+            GuardedEnter::Acquired => {
+                thread::note_data_guard_taken(h.addr());
+                return Ok(self.guard(core::ptr::null()));
+            }
+            GuardedEnter::AlreadyHeld => return Err(SyncError::AlreadyHeld),
+            GuardedEnter::Slow => {}
+        }
+        if synchronizer::holds_lock(h) {
             return Err(SyncError::AlreadyHeld);
         }
-        let guard = lock(header);
-        thread::note_data_guard_taken(header.get_ref().addr());
-        Ok(SyncGuard {
-            guard,
+        let record = if try_only {
+            synchronizer::try_enter_for_guard(h).ok_or(SyncError::WouldBlock)?
+        } else {
+            synchronizer::enter_for_guard(h)
+        };
+        thread::note_data_guard_taken(h.addr());
+        Ok(self.guard(record))
+    }
+
+    /// The guard of a lock just taken (`record` as `Guard` keeps it).
+    #[inline(always)]
+    fn guard(self: Pin<&Self>, record: *const LockRecord) -> SyncGuard<'_, T> {
+        SyncGuard {
+            guard: ManuallyDrop::new(Guard {
+                obj: self.pinned_header(),
+                record,
+                _not_send: PhantomData,
+            }),
             value: &self.get_ref().value,
-        })
+        }
+    }
+
+    /// [`lock`](Self::lock) if that needs no waiting (parking_lot's and
+    /// std's `try_lock`): [`SyncError::WouldBlock`] if another thread holds
+    /// it, [`SyncError::AlreadyHeld`] if this thread does.
+    #[inline]
+    pub fn try_lock(self: Pin<&Self>) -> Result<SyncGuard<'_, T>, SyncError> {
+        let header = self.pinned_header();
+        // The fast path is one attempt already.
+        match thread::with_lock_stack(|ls| ls.try_fast_enter_guarded(header.get_ref())) {
+            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null())),
+            GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
+            GuardedEnter::Slow => self.lock_slow(true),
+        }
     }
 
     /// The value, when nobody can hold the lock.
@@ -223,7 +296,9 @@ impl<T> Synchronized<T> {
 /// like a forgotten `std::sync::MutexGuard`.
 #[must_use = "the lock is released when the guard is dropped"]
 pub struct SyncGuard<'a, T> {
-    guard: Guard<'a>,
+    /// Released by `SyncGuard`'s own `Drop` (fast path: the marked entry),
+    /// never by `Guard`'s.
+    guard: ManuallyDrop<Guard<'a>>,
     value: &'a UnsafeCell<T>,
 }
 
@@ -263,10 +338,25 @@ impl<T> SyncGuard<'_, T> {
 impl<T> Drop for SyncGuard<'_, T> {
     #[inline]
     fn drop(&mut self) {
-        // Off the list of locks the thread-exit release must keep; the
-        // `guard` field, dropped next, releases the lock.
-        thread::note_data_guard_dropped(self.guard.obj.get_ref().addr());
+        let h = self.guard.obj.get_ref();
+        if !thread::with_lock_stack(|ls| ls.try_fast_exit_guarded(h)) {
+            unlock_data_guard_slow(h, self.guard.record);
+        }
+        // Else unlocked, popped, mark cleared.
     }
+}
+
+/// A `SyncGuard`'s release when its entry is not a marked one on top (a
+/// slow-path lock, inflated since, or dropped out of order). Out of line so
+/// that the guard's `Drop` inlines; not cold: every unlock of an inflated
+/// object comes here.
+#[inline(never)]
+fn unlock_data_guard_slow(h: &Header, record: *const LockRecord) {
+    // Off the record of locks the thread-exit release must keep, then the
+    // guard's exit (it only fails if the thread-exit release already
+    // released it: nothing is left to undo then).
+    thread::note_data_guard_dropped(h.addr());
+    let _ = synchronizer::exit_for_guard(h, record);
 }
 
 impl<T> Deref for SyncGuard<'_, T> {

@@ -90,7 +90,7 @@ pub(crate) fn enter(obj: &Header, rec: &LockRecord) {
 /// One attempt at the uncontended paths: an unlocked `mark` is stack-locked
 /// by CAS; a stack-lock by one of our records makes `rec` recursive.
 #[inline(always)]
-fn try_stack_lock(obj: &Header, rec: &LockRecord, mark: Mark) -> bool {
+pub(crate) fn try_stack_lock(obj: &Header, rec: &LockRecord, mark: Mark) -> bool {
     if mark.is_unlocked() {
         rec.set_displaced(mark.0);
         // AcqRel: Acquire takes the lock (the previous holder released);

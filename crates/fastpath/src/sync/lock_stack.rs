@@ -26,7 +26,8 @@
 //! lock of a monitor-mode or legacy-mode thread reach the slow path without
 //! any extra test on the fast path.
 
-use core::cell::Cell;
+use core::cell::{Cell, RefCell};
+use core::mem::ManuallyDrop;
 
 use super::header::Header;
 
@@ -46,6 +47,42 @@ pub(crate) struct LockStack {
     top: Cell<usize>,
     /// Header addresses, bottom first; `entries[top..]` are stale.
     entries: [Cell<usize>; CAPACITY],
+    /// The thread's registered state, cached here by `thread.rs` (an opaque
+    /// pointer: this file knows nothing of it) so that the slow paths find
+    /// it with the same one TLS-relative access as the lock-stack, instead
+    /// of a second thread-local with a destructor state to check. Null until
+    /// the thread registers, and again once its registration is destroyed.
+    current: Cell<*const ()>,
+    /// Bit `i` set: `entries[i]` is held by a live `SyncGuard` (pushed by
+    /// [`try_fast_enter_guarded`](Self::try_fast_enter_guarded)). Such an
+    /// entry is never recursive (`Synchronized` refuses a second lock).
+    /// Bits at `len()` and above are 0.
+    guarded: Cell<u32>,
+    /// Objects held by live `SyncGuard`s and not marked above: locked by a
+    /// slow path, or moved off the stack into a monitor since (`remove`).
+    /// Together with the marked entries, what the thread-exit release must
+    /// leave locked (see `thread.rs`). The first [`CAPACITY`] in an inline
+    /// array (a `Synchronized` lock of an inflated object lists its header
+    /// on every lock: no borrow flag, no allocation), the rest in
+    /// `guarded_overflow`.
+    guarded_elsewhere: [Cell<usize>; CAPACITY],
+    /// Entries used in `guarded_elsewhere`.
+    guarded_elsewhere_len: Cell<usize>,
+    /// The list beyond `guarded_elsewhere`. `ManuallyDrop`: keeps the
+    /// lock-stack destructor-free; the exit release frees the buffer once
+    /// empty.
+    guarded_overflow: ManuallyDrop<RefCell<Vec<usize>>>,
+}
+
+/// What [`LockStack::try_fast_enter_guarded`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GuardedEnter {
+    /// Fast-locked and pushed, marked as a `SyncGuard`'s.
+    Acquired,
+    /// The object is on top: this thread holds it already.
+    AlreadyHeld,
+    /// Nothing changed: the caller's slow path decides.
+    Slow,
 }
 
 impl LockStack {
@@ -56,7 +93,25 @@ impl LockStack {
         LockStack {
             top: Cell::new(UNREGISTERED),
             entries: [EMPTY; CAPACITY],
+            current: Cell::new(core::ptr::null()),
+            guarded: Cell::new(0),
+            guarded_elsewhere: [EMPTY; CAPACITY],
+            guarded_elsewhere_len: Cell::new(0),
+            guarded_overflow: ManuallyDrop::new(RefCell::new(Vec::new())),
         }
+    }
+
+    /// The pointer `thread.rs` cached with [`set_current`](Self::set_current)
+    /// (null: none).
+    #[inline(always)]
+    pub(crate) fn current(&self) -> *const () {
+        self.current.get()
+    }
+
+    /// Caches the thread's state pointer (null clears it).
+    #[inline(always)]
+    pub(crate) fn set_current(&self, p: *const ()) {
+        self.current.set(p);
     }
 
     /// The fast path of `monitorenter` (HotSpot `lightweight_lock` in the
@@ -76,6 +131,13 @@ impl LockStack {
             self.verify("after recursive fast enter");
             return true;
         }
+        self.try_fast_lock_push(obj, top)
+    }
+
+    /// The CAS 01→00 of an object that is not on top, and its push at
+    /// `top` (< CAPACITY). `false`: not unlocked, or the CAS lost.
+    #[inline(always)]
+    fn try_fast_lock_push(&self, obj: &Header, top: usize) -> bool {
         // Relaxed: the load only picks the expected value; the CAS checks it
         // (and acquires).
         let mark = obj.load(super::atomic::Ordering::Relaxed);
@@ -96,9 +158,48 @@ impl LockStack {
         {
             return false;
         }
-        self.entries[top].set(addr);
+        self.entries[top].set(obj.addr());
         self.top.set(top + 1);
         self.verify("after fast enter");
+        true
+    }
+
+    /// `Synchronized::lock`'s fast path: [`try_fast_enter`](Self::try_fast_enter)
+    /// that also answers the re-entrancy question from the lock-stack
+    /// itself (the object on top: held already, nothing changes) instead of
+    /// a `holds_lock` before the lock, and marks the entry as a
+    /// `SyncGuard`'s, instead of a push on a separate per-thread list. A CAS
+    /// that succeeds proves no thread held the object, this one included.
+    #[inline(always)]
+    pub(crate) fn try_fast_enter_guarded(&self, obj: &Header) -> GuardedEnter {
+        let top = self.top.get();
+        if top >= CAPACITY {
+            return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy
+        }
+        if top > 0 && self.entries[top - 1].get() == obj.addr() {
+            return GuardedEnter::AlreadyHeld;
+        }
+        if !self.try_fast_lock_push(obj, top) {
+            return GuardedEnter::Slow;
+        }
+        self.guarded.set(self.guarded.get() | 1 << top);
+        GuardedEnter::Acquired
+    }
+
+    /// A `SyncGuard`'s fast exit: its marked entry on top, unlocked by the
+    /// CAS 00→01 and popped, the mark cleared. `false` changes nothing (the
+    /// caller forgets the guard with [`forget_guard`](Self::forget_guard)
+    /// and exits the slow way).
+    #[inline(always)]
+    pub(crate) fn try_fast_exit_guarded(&self, obj: &Header) -> bool {
+        let i = self.top.get().wrapping_sub(1);
+        if i >= CAPACITY || self.entries[i].get() != obj.addr() || self.guarded.get() & 1 << i == 0 {
+            return false;
+        }
+        if !self.try_fast_unlock_pop(obj, i) {
+            return false;
+        }
+        self.guarded.set(self.guarded.get() & !(1 << i));
         true
     }
 
@@ -120,6 +221,13 @@ impl LockStack {
             self.verify("after recursive fast exit");
             return true;
         }
+        self.try_fast_unlock_pop(obj, i)
+    }
+
+    /// The CAS 00→01 of the object on top (index `i`), and its pop.
+    /// `false`: not fast-locked (a contender inflated it), or the CAS lost.
+    #[inline(always)]
+    fn try_fast_unlock_pop(&self, obj: &Header, i: usize) -> bool {
         // Relaxed: as in `try_fast_enter`; the CAS below releases.
         let mark = obj.load(super::atomic::Ordering::Relaxed);
         if !mark.is_fast_locked() {
@@ -164,6 +272,11 @@ impl LockStack {
             "lock-stack {when}: bad top {top}"
         );
         let n = self.len();
+        assert_eq!(
+            self.guarded.get() >> n,
+            0,
+            "lock-stack {when}: guard marks above the top"
+        );
         for i in 0..n {
             let e = self.at(i);
             assert_ne!(e, 0, "lock-stack {when}: null entry at {i}");
@@ -296,16 +409,89 @@ impl LockStack {
             return 0;
         }
         let mut kept = 0;
+        let marks = self.guarded.get();
+        let mut kept_marks = 0;
+        let mut removed_marked = false;
         for i in 0..t {
             let e = self.at(i);
+            let marked = marks >> i & 1;
             if e != addr {
                 self.entries[kept].set(e);
+                kept_marks |= marked << kept;
                 kept += 1;
+            } else {
+                removed_marked |= marked == 1;
             }
         }
         self.top.set(kept);
+        self.guarded.set(kept_marks);
+        if removed_marked {
+            // A `SyncGuard`'s entry moved into a monitor (inflation): the
+            // guard still holds the object, now off the stack.
+            self.note_guarded_elsewhere(addr);
+        }
         self.verify("after remove");
         t - kept
+    }
+
+    /// A `SyncGuard` holds `addr` without a mark on this stack (module
+    /// docs of `thread.rs`).
+    #[inline]
+    pub(crate) fn note_guarded_elsewhere(&self, addr: usize) {
+        let n = self.guarded_elsewhere_len.get();
+        if n < CAPACITY {
+            self.guarded_elsewhere[n].set(addr);
+            self.guarded_elsewhere_len.set(n + 1);
+        } else {
+            self.guarded_overflow.borrow_mut().push(addr);
+        }
+    }
+
+    /// The `SyncGuard` holding `addr` is going (or its object is): clear its
+    /// mark on the stack and its entry in the list.
+    #[inline]
+    pub(crate) fn forget_guard(&self, addr: usize) {
+        let marks = self.guarded.get();
+        if marks != 0 {
+            let mine = (0..self.len())
+                .filter(|&i| self.at(i) == addr)
+                .fold(0, |m, i| m | 1 << i);
+            self.guarded.set(marks & !mine);
+        }
+        // Guards nest, so the entry is almost always the last one.
+        let n = self.guarded_elsewhere_len.get();
+        if let Some(i) = (0..n).rev().find(|&i| self.guarded_elsewhere[i].get() == addr) {
+            self.guarded_elsewhere[i].set(self.guarded_elsewhere[n - 1].get());
+            self.guarded_elsewhere_len.set(n - 1);
+        } else {
+            self.forget_overflow_guard(addr); // or a header that had no guard
+        }
+    }
+
+    #[cold]
+    fn forget_overflow_guard(&self, addr: usize) {
+        let mut list = self.guarded_overflow.borrow_mut();
+        if let Some(i) = list.iter().rposition(|&a| a == addr) {
+            list.swap_remove(i);
+        }
+    }
+
+    /// Every object a live `SyncGuard` holds: the marked entries and the
+    /// list. Frees the list's buffer when it is empty (thread exit).
+    pub(crate) fn guarded_objects(&self) -> Vec<usize> {
+        let mut list = self.guarded_overflow.borrow_mut();
+        let marks = self.guarded.get();
+        let mut all: Vec<usize> = (0..self.len())
+            .filter(|&i| marks >> i & 1 == 1)
+            .map(|i| self.at(i))
+            .collect();
+        all.extend((0..self.guarded_elsewhere_len.get()).map(|i| self.guarded_elsewhere[i].get()));
+        if list.is_empty() {
+            *list = Vec::new(); // frees the buffer
+        } else {
+            all.extend_from_slice(&list);
+        }
+        all
     }
 }
 
@@ -465,6 +651,83 @@ mod tests {
         let ls = fresh();
         assert_eq!(ls.remove(O0), 0);
         assert_eq!(ls.top_state(), 0);
+    }
+
+    /// The `SyncGuard` marks follow their entries through `remove`; a
+    /// marked entry removed (moved into a monitor) goes on the list;
+    /// `forget_guard` clears both; `guarded_objects` reports both.
+    #[test]
+    fn guard_marks_follow_entries_and_move_to_the_list() {
+        // Leaked: `remove` leaves a header fast-locked (its lock moved to a
+        // monitor in real use), and a locked header must not be dropped.
+        let header = || -> &'static Header { Box::leak(Box::new(Header::new())) };
+        let ls = fresh();
+        let (a, b, c) = (header(), header(), header());
+        assert_eq!(ls.try_fast_enter_guarded(a), GuardedEnter::Acquired);
+        assert!(ls.try_fast_enter(b));
+        assert_eq!(ls.try_fast_enter_guarded(c), GuardedEnter::Acquired);
+        assert_eq!(ls.try_fast_enter_guarded(c), GuardedEnter::AlreadyHeld);
+        assert_eq!(
+            ls.try_fast_enter_guarded(a),
+            GuardedEnter::Slow,
+            "held, not on top"
+        );
+        assert_eq!(ls.guarded_objects(), [a.addr(), c.addr()]);
+        // b leaves: c's mark moves down with it.
+        assert_eq!(ls.remove(b.addr()), 1);
+        assert_eq!(ls.guarded_objects(), [a.addr(), c.addr()]);
+        assert!(!ls.try_fast_exit_guarded(a), "not on top");
+        // a is inflated: off the stack, onto the list.
+        assert_eq!(ls.remove(a.addr()), 1);
+        assert_eq!(ls.len(), 1);
+        assert_eq!(ls.guarded_objects(), [c.addr(), a.addr()]);
+        assert!(ls.try_fast_exit_guarded(c));
+        assert!(ls.is_empty());
+        assert_eq!(ls.guarded_objects(), [a.addr()]);
+        ls.forget_guard(a.addr());
+        assert!(ls.guarded_objects().is_empty());
+        // An unmarked entry is not a guard's: its guarded exit refuses.
+        let (d, e) = (header(), header());
+        assert!(ls.try_fast_enter(d));
+        assert!(!ls.try_fast_exit_guarded(d));
+        assert!(ls.try_fast_exit(d));
+        // forget_guard clears a mark left on the stack.
+        assert_eq!(ls.try_fast_enter_guarded(e), GuardedEnter::Acquired);
+        ls.forget_guard(e.addr());
+        assert!(ls.guarded_objects().is_empty());
+        assert!(!ls.try_fast_exit_guarded(e));
+        assert!(ls.try_fast_exit(e));
+    }
+
+    /// The list of guards held off the stack: inline first, then the
+    /// overflow; forgetting in any order keeps exactly the others.
+    #[test]
+    fn guards_listed_off_the_stack_overflow_and_are_forgotten_in_any_order() {
+        let ls = fresh();
+        let addrs: Vec<usize> = (1..=CAPACITY + 3).map(|i| i * 0x100).collect();
+        for &a in &addrs {
+            ls.note_guarded_elsewhere(a);
+        }
+        let mut left = addrs.clone();
+        for a in [
+            addrs[2],
+            addrs[CAPACITY + 1],
+            addrs[CAPACITY + 2],
+            addrs[0],
+            addrs[CAPACITY - 1],
+        ] {
+            ls.forget_guard(a);
+            left.retain(|&x| x != a);
+            let mut seen = ls.guarded_objects();
+            seen.sort_unstable();
+            assert_eq!(seen, left);
+        }
+        for &a in &left.clone() {
+            ls.forget_guard(a);
+        }
+        assert!(ls.guarded_objects().is_empty());
+        ls.forget_guard(0x4242); // never listed: nothing happens
+        assert!(ls.guarded_objects().is_empty());
     }
 
     #[test]

@@ -18,8 +18,8 @@ pub(super) fn model(f: impl Fn() + Sync + Send + 'static) {
 
 /// A non-atomic-in-spirit counter: loom's UnsafeCell flags any access not
 /// ordered by the lock.
-struct Counted {
-    header: core::pin::Pin<Box<Header>>,
+pub(super) struct Counted {
+    pub(super) header: core::pin::Pin<Box<Header>>,
     value: loom::cell::UnsafeCell<u32>,
 }
 // SAFETY: `value` is only touched while `header` is locked (and loom checks
@@ -29,13 +29,13 @@ unsafe impl Sync for Counted {}
 unsafe impl Send for Counted {}
 
 impl Counted {
-    fn new() -> Counted {
+    pub(super) fn new() -> Counted {
         Counted {
             header: Box::pin(Header::new()),
             value: loom::cell::UnsafeCell::new(0),
         }
     }
-    fn bump(&self) {
+    pub(super) fn bump(&self) {
         // SAFETY: called with the lock held.
         self.value.with_mut(|v| unsafe { *v += 1 });
     }
@@ -50,7 +50,7 @@ impl Counted {
         exit(self.header.as_ref()).unwrap();
     }
     /// Reads the value under the lock (the models' final check).
-    fn locked_get(&self) -> u32 {
+    pub(super) fn locked_get(&self) -> u32 {
         enter(self.header.as_ref());
         let v = self.get();
         exit(self.header.as_ref()).unwrap();
@@ -371,7 +371,7 @@ fn loom_thread_exit_releases_a_stack_lock() {
 }
 
 /// Inflates `c` and leaves its monitor idle ([A, B] + A, then all exits).
-fn idle_monitor(c: &Counted) {
+pub(super) fn idle_monitor(c: &Counted) {
     let b = Box::pin(Header::new());
     enter(c.header.as_ref());
     enter(b.as_ref());

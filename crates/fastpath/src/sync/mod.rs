@@ -92,6 +92,7 @@
 //! | operation | action |
 //! |---|---|
 //! | enter | its `contentions` increment comes back negative: help restore the header, retry from the header |
+//! | try_enter | its owner CAS fails on `DEFLATER_MARKER`: once `contentions` says deflated, help restore the header; retry from the header (never "busy": the object is free) |
 //! | exit, wait, notify | not owned by me: IllegalMonitorState (the object is in fact unlocked) |
 //! | hash | read from the displaced header; a hash installed there is re-checked, and retried from the header if the monitor turned out deflated |
 //! | header drop | under the registry lock, which the deflater holds: it sees either the monitor or the restored header |
@@ -106,6 +107,20 @@
 //! | 10 owner mine | monitor enter (recursion) | monitor exit | monitor wait / notify | displaced header |
 //! | 10 other/none | monitor enter | IllegalMonitorState | IllegalMonitorState | displaced header |
 //! | 11 (GC) | spin | spin | spin | spin |
+//!
+//! **`try_enter`** (every mode; [`try_enter`], [`try_lock`],
+//! [`Synchronized::try_lock`]): the `enter` column wherever `enter` would
+//! not wait, and `false` with nothing changed wherever it would (a
+//! fast-lock, stack-lock or monitor another thread holds: no inflation).
+//! Waiting for a transition (INFLATING, 11, a monitor being deflated) is its
+//! only spinning.
+//!
+//! **Inflated path** (lightweight and monitor modes): `enter`/`exit` test
+//! the monitor bit right after the lock-stack fast path fails and go
+//! straight to the monitor's owner CAS (exit: a release by the owner's id),
+//! with the thread state the lock-stack caches: the rows "10 owner mine"
+//! and "10 other/none" (when free) take no slow-path call and no lock-stack
+//! scan. Legacy threads keep their record per lock.
 //!
 //! Errors are values ([`SyncError`]); nothing in a lock panics.
 
@@ -139,7 +154,7 @@ mod loom_try_enter;
 #[cfg(all(test, not(loom)))]
 mod tests;
 
-pub use api::{lock, notify, notify_all, wait, Guard, SyncGuard, Synchronized};
+pub use api::{lock, notify, notify_all, try_lock, wait, Guard, SyncGuard, Synchronized};
 pub use deflate::{
     deflate_idle_monitors, deflation_policy, set_deflation_policy, DeflationPolicy, DeflationReport,
 };
@@ -155,7 +170,7 @@ pub use lifecycle::release_held_locks_of_current_thread;
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
 pub use record::LockRecord;
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
-pub use synchronizer::{enter, exit, holds_lock};
+pub use synchronizer::{enter, exit, holds_lock, try_enter};
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
 
 /// Why a monitor operation did not do what was asked. Each leaves the
@@ -173,6 +188,9 @@ pub enum SyncError {
     /// [`Synchronized::lock`] on a thread that already holds it (a second
     /// guard would alias the value).
     AlreadyHeld,
+    /// [`Synchronized::try_lock`]: another thread holds it (std's
+    /// `TryLockError::WouldBlock`).
+    WouldBlock,
 }
 
 impl core::fmt::Display for SyncError {
@@ -182,6 +200,7 @@ impl core::fmt::Display for SyncError {
             SyncError::Interrupted => "the wait was interrupted",
             SyncError::TimedOut => "the wait timed out",
             SyncError::AlreadyHeld => "the current thread already holds this Synchronized value",
+            SyncError::WouldBlock => "another thread holds the lock",
         })
     }
 }

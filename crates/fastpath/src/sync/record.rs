@@ -229,8 +229,14 @@ pub(crate) fn free(rec: *const LockRecord) {
 /// The raw API's `enter`: a record pushed on the record stack.
 pub(crate) fn push_raw() -> *const LockRecord {
     let r = alloc();
-    with_arena(|a| a.raw.push(r));
+    keep_raw(r);
     r
+}
+
+/// The raw API's `try_enter` succeeded with `r`, an arena record from
+/// [`alloc`]: it goes on the record stack, as [`push_raw`]'s would have.
+pub(crate) fn keep_raw(r: *const LockRecord) {
+    with_arena(|a| a.raw.push(r));
 }
 
 /// The raw API's `exit(obj)`: takes the most recent record for the object at

@@ -9,8 +9,11 @@
 //!
 //! Fast paths (`#[inline]`, no call, no fence, one CAS or none):
 //! [`enter`] and [`exit`] run [`LockStack::try_fast_enter`] /
-//! [`LockStack::try_fast_exit`] on the thread-local lock-stack. Anything
-//! else is `#[cold]`:
+//! [`LockStack::try_fast_exit`] on the thread-local lock-stack; failing
+//! that, an inflated object owned by nobody (enter) or by the caller (exit)
+//! is handled inline on its monitor (`try_enter_inflated`,
+//! `try_exit_inflated`). [`try_enter`] is one attempt of the same paths
+//! that never waits for an owner. Anything else is `#[cold]`:
 //! - **Lightweight** (`LM_LIGHTWEIGHT`): a recursive enter on a full stack or
 //!   an interleaved one (`[A, B]` + A) inflates A; an unlocked object is
 //!   fast-locked after making room on the stack; a fast-locked one held by
@@ -35,17 +38,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::atomic::{spin_pause, Ordering};
-use super::header::Header;
+use super::header::{Header, Mark};
 use super::inflate::{
     claim_from_lock_stack, claim_from_record, enter_through_monitor, inflate_owned, inflate_stack_locked,
-    inflate_unlocked, monitor_of,
+    inflate_unlocked, monitor_of, restore_deflated,
 };
 use super::legacy;
-use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY};
+use super::lock_stack::{GuardedEnter, LockStack, LEGACY, MONITOR_ONLY};
 use super::monitor::Monitor;
-use super::record::{self, LockRecord};
+use super::record::{self, LockRecord, UNUSED_MARK};
 use super::stats::{self, InflateCause};
-use super::thread::{self, ThreadState};
+use super::thread::{self, ThreadState, DEFLATER_MARKER};
 use super::SyncError;
 
 /// `monitorenter`: acquires `obj` for the current thread (reentrant; blocks
@@ -55,8 +58,29 @@ use super::SyncError;
 pub fn enter(obj: Pin<&Header>) {
     let h = obj.get_ref();
     if !thread::with_lock_stack(|ls| ls.try_fast_enter(h)) {
-        enter_slow(h);
+        enter_not_fast(h);
     }
+}
+
+/// Out of line, so that the thin fast path inlined at every call site stays
+/// as short as it was (inlining this grew the uncontended pair from 39 to 73
+/// instructions: register spills around the critical section); not cold:
+/// an inflated object takes this path on every enter.
+#[inline(never)]
+fn enter_not_fast(h: &Header) {
+    match thread::with_lock_stack(|ls| not_legacy(ls).map(|()| try_enter_inflated(h, ls))) {
+        None => legacy::raw_enter(h), // a legacy thread: a record per lock
+        Some(true) => {}
+        Some(false) => enter_slow(h),
+    }
+}
+
+/// `Some` unless `ls` is a legacy-mode thread's: the legacy threads' locks
+/// go to their records directly, without the inflated path or a look at
+/// the slow path's registration.
+#[inline(always)]
+fn not_legacy(ls: &LockStack) -> Option<()> {
+    (ls.top_state() != LEGACY).then_some(())
 }
 
 /// `monitorexit`: releases one level of `obj`. Returns
@@ -68,8 +92,158 @@ pub fn exit(obj: Pin<&Header>) -> Result<(), SyncError> {
     if thread::with_lock_stack(|ls| ls.try_fast_exit(h)) {
         Ok(())
     } else {
+        exit_not_fast(h)
+    }
+}
+
+/// Out of line, as [`enter_not_fast`].
+#[inline(never)]
+fn exit_not_fast(h: &Header) -> Result<(), SyncError> {
+    if thread::with_lock_stack(|ls| try_exit_inflated(h, ls)) {
+        Ok(())
+    } else {
         exit_slow(h)
     }
+}
+
+/// `monitorenter` if it needs no waiting (HotSpot
+/// `ObjectSynchronizer::quick_enter` / `ObjectMonitor::try_enter`; Java's
+/// `ReentrantLock.tryLock()` for a monitor): one attempt that never parks
+/// and never spins on another thread's critical section. `true`: the
+/// current thread now holds `obj` (acquired, or re-entered one more level;
+/// release it with [`exit`]). `false`: another thread holds it; nothing
+/// changed.
+///
+/// In every mode it acquires an object nobody holds, re-enters one the
+/// current thread holds, and fails only on one another thread holds:
+/// - lightweight: the fast-lock CAS, or a push for recursion; a recursion
+///   the lock-stack cannot express (full, or interleaved) inflates, as
+///   [`enter`] does;
+/// - legacy: a lock record, as [`enter`] takes one;
+/// - monitor mode, and any inflated object: the monitor's `try_enter`, one CAS
+///   of the monitor's owner. An unlocked object in monitor mode gets a
+///   monitor installed owned by the caller.
+///
+/// It never inflates an object another thread holds. The only waiting it
+/// does is for another thread's few-instruction transitions (a monitor
+/// being deflated, a stack-lock being inflated, a GC's 11 word): it re-reads
+/// the header and tries the word they leave, since an object being deflated
+/// is in fact free.
+#[inline]
+pub fn try_enter(obj: Pin<&Header>) -> bool {
+    let h = obj.get_ref();
+    thread::with_lock_stack(|ls| ls.try_fast_enter(h)) || try_enter_not_fast(h, false).is_some()
+}
+
+/// [`try_enter`] and [`try_enter_for_guard`] past the lock-stack fast path:
+/// the inflated path, then the slow one.
+#[inline(never)]
+fn try_enter_not_fast(h: &Header, for_guard: bool) -> Option<*const LockRecord> {
+    if thread::with_lock_stack(|ls| try_enter_inflated(h, ls)) {
+        return Some(core::ptr::null());
+    }
+    try_enter_slow(h, for_guard)
+}
+
+/// The inflated path inline, as HotSpot's compiled `monitorenter` does it
+/// (`C2_MacroAssembler::fast_lock_lightweight`, the `inflated` label): the
+/// header has the monitor bit, so go straight to the monitor's owner CAS,
+/// inside the reclamation critical section, with the thread state the
+/// lock-stack caches; no lock-stack scan, no second thread look-up. Only
+/// for lightweight and monitor-mode threads: a legacy thread's raw enter
+/// takes a record first (its exit pops one), so it keeps its own path.
+/// `false`: not inflated, not acquirable in one CAS (owned by another,
+/// anonymously owned: maybe ours, being deflated), or the thread is not
+/// registered yet: the slow path decides.
+///
+/// No `contentions` increment (which `Monitor::enter_contended` makes):
+/// the deflater first CASes `owner` NO_OWNER → DEFLATER_MARKER and we CAS
+/// `owner` NO_OWNER → us, so exactly one of the two CASes wins. If ours
+/// wins, the deflater's fails and it leaves the monitor alone while we own
+/// it; if the deflater's wins, `owner` never returns to NO_OWNER unless the
+/// deflation is abandoned, so ours fails and we never own a deflated
+/// monitor. The counter is only needed by threads that stay on the monitor
+/// *without* owning it (spinning, queued, waiting). The monitor's memory is
+/// kept alive by the critical section (`reclaim.rs`).
+#[inline]
+fn try_enter_inflated(h: &Header, ls: &LockStack) -> bool {
+    on_installed_monitor(h, ls, false, |m, me| {
+        // A stack-lock of ours (a caller's record) inflated by a contender:
+        // the inline bit test; the record look-up is cold.
+        claim_from_record(m, me);
+        m.try_enter(me)
+    })
+}
+
+/// What the inline inflated paths share: for a lightweight or monitor-mode
+/// thread that is registered (its state cached in `ls`), inside a
+/// critical section, `f` on the monitor installed in `h`; `otherwise` if
+/// there is none (or the thread is a legacy or unregistered one).
+#[inline(always)]
+fn on_installed_monitor<R>(
+    h: &Header,
+    ls: &LockStack,
+    otherwise: R,
+    f: impl FnOnce(&Monitor, &Arc<ThreadState>) -> R,
+) -> R {
+    if ls.top_state() == LEGACY {
+        return otherwise;
+    }
+    let Some(me) = thread::cached_current(ls) else {
+        return otherwise;
+    };
+    me.in_critical(|| {
+        // Acquire: we read the monitor's fields next. Loaded inside the
+        // critical section, so the monitor it names is not freed under us.
+        let mark = h.load(Ordering::Acquire);
+        if mark.has_monitor() {
+            f(monitor_of(h, mark), me)
+        } else {
+            otherwise
+        }
+    })
+}
+
+/// The exit twin of [`try_enter_inflated`] (HotSpot's `inflated` label in
+/// `fast_unlock_lightweight`): a monitor owned by the current thread under
+/// its id is exited directly. Such a monitor has no entry on the lock-stack
+/// (entries are claimed off it when it is owned by id), so nothing there
+/// needs looking at. Anything else (anonymous or record-owned, not ours, a
+/// legacy thread's record to pop) is the slow path's.
+#[inline]
+fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
+    // In a critical section: once `exit` clears the owner, a deflation may
+    // take the monitor while `exit` still looks for a successor to wake.
+    on_installed_monitor(h, ls, false, |m, me| {
+        if !m.is_owned_by(me.id) {
+            return false;
+        }
+        m.exit(me);
+        true
+    })
+}
+
+/// `Synchronized::lock`'s inflated path, one attempt: like
+/// [`try_enter_inflated`], except that a monitor the caller already owns is
+/// [`GuardedEnter::AlreadyHeld`] rather than re-entered (a second guard
+/// would alias the value). [`GuardedEnter::Slow`]: not inflated, not free,
+/// anonymously owned (maybe by us: the slow path's `holds_lock` decides),
+/// a legacy thread, or not registered yet.
+#[inline(never)]
+pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
+    // The deflation argument of `try_enter_inflated` holds here too.
+    thread::with_lock_stack(|ls| {
+        on_installed_monitor(h, ls, GuardedEnter::Slow, |m, me| {
+            claim_from_record(m, me);
+            if m.is_owned_by(me.id) {
+                GuardedEnter::AlreadyHeld
+            } else if m.try_enter(me) {
+                GuardedEnter::Acquired // not ours before: acquired, not re-entered
+            } else {
+                GuardedEnter::Slow
+            }
+        })
+    })
 }
 
 /// [`enter`] for a [`Guard`](super::Guard): in legacy mode the lock is
@@ -79,7 +253,27 @@ pub(crate) fn enter_for_guard(h: &Header) -> *const LockRecord {
     if thread::with_lock_stack(|ls| ls.try_fast_enter(h)) {
         return core::ptr::null();
     }
-    enter_slow_for_guard(h)
+    enter_not_fast_for_guard(h)
+}
+
+/// [`enter_not_fast`] for a guard.
+#[inline(never)]
+fn enter_not_fast_for_guard(h: &Header) -> *const LockRecord {
+    match thread::with_lock_stack(|ls| not_legacy(ls).map(|()| try_enter_inflated(h, ls))) {
+        None => legacy::guard_enter(h),
+        Some(true) => core::ptr::null(),
+        Some(false) => enter_slow_for_guard(h),
+    }
+}
+
+/// [`try_enter`] for a [`Guard`](super::Guard): `Some(record)` as
+/// [`enter_for_guard`] returns it, `None` if another thread holds `h`.
+#[inline]
+pub(crate) fn try_enter_for_guard(h: &Header) -> Option<*const LockRecord> {
+    if thread::with_lock_stack(|ls| ls.try_fast_enter(h)) {
+        return Some(core::ptr::null());
+    }
+    try_enter_not_fast(h, true)
 }
 
 #[cold]
@@ -100,10 +294,144 @@ pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<()
         if thread::with_lock_stack(|ls| ls.try_fast_exit(h)) {
             return Ok(());
         }
-        exit_slow(h)
+        exit_not_fast(h)
     } else {
         legacy::guard_exit(h, record)
     }
+}
+
+/// The rest of [`try_enter`] (and [`try_enter_for_guard`] when `for_guard`):
+/// `Some(record)` (null unless a legacy thread took the lock with an arena
+/// record: the guard's, or pushed on the raw record stack) or `None`.
+#[cold]
+#[inline(never)]
+fn try_enter_slow(obj: &Header, for_guard: bool) -> Option<*const LockRecord> {
+    thread::with_current(|me| {
+        thread::with_lock_stack(|ls| {
+            let r = match ls.top_state() {
+                LEGACY => legacy_try_enter(obj, me, for_guard),
+                MONITOR_ONLY => monitor_mode_try_enter(obj, me).then(core::ptr::null),
+                _ => lightweight_try_enter(obj, me, ls).then(core::ptr::null),
+            };
+            ls.verify_held("after try enter");
+            r
+        })
+    })
+}
+
+fn lightweight_try_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> bool {
+    // The first lock of a thread arrives here to register.
+    if ls.try_fast_enter(obj) {
+        return true;
+    }
+    if ls.contains(obj.addr()) {
+        // Ours, but the stack cannot take the push (full, or interleaved):
+        // what `enter` does (inflate, then a recursive monitor enter) never
+        // blocks on an object we hold.
+        lightweight_enter(obj, me, ls);
+        return true;
+    }
+    loop {
+        // Acquire: if we see a monitor we read its fields next.
+        let mark = obj.load(Ordering::Acquire);
+        if mark.is_unlocked() {
+            if fast_lock_making_room(obj, mark, me, ls) {
+                return true;
+            }
+            // Lost to a locker (seen held next time round) or a hash.
+        } else if let Some(acquired) = try_enter_held(obj, mark, me) {
+            return acquired;
+        }
+    }
+}
+
+fn monitor_mode_try_enter(obj: &Header, me: &Arc<ThreadState>) -> bool {
+    loop {
+        // Acquire: we read the monitor next.
+        let mark = obj.load(Ordering::Acquire);
+        if mark.is_unlocked() {
+            if inflate_unlocked(obj, mark, me).is_some() {
+                return true; // installed owned by us
+            }
+        } else if let Some(acquired) = try_enter_held(obj, mark, me) {
+            return acquired;
+        }
+    }
+}
+
+/// Legacy: one stack-lock attempt with an arena record (recursion: a
+/// record with displaced 0), else the monitor's. The record goes to the
+/// guard, or on the raw record stack where [`exit`] finds it; on failure it
+/// goes back to the arena unused.
+fn legacy_try_enter(obj: &Header, me: &Arc<ThreadState>, for_guard: bool) -> Option<*const LockRecord> {
+    let rec_ptr = record::alloc();
+    let rec = record::pinned(rec_ptr).get_ref();
+    rec.set_object(obj.addr());
+    let acquired = loop {
+        // Acquire: we may read the monitor next.
+        let mark = obj.load(Ordering::Acquire);
+        if legacy::try_stack_lock(obj, rec, mark) {
+            break true;
+        }
+        if mark.is_unlocked() {
+            continue; // lost the CAS: look again
+        }
+        rec.set_displaced(UNUSED_MARK);
+        if let Some(acquired) = try_enter_held(obj, mark, me) {
+            break acquired;
+        }
+    };
+    if !acquired {
+        rec.set_object(0);
+        record::free(rec_ptr);
+        return None;
+    }
+    if for_guard {
+        Some(rec_ptr)
+    } else {
+        record::keep_raw(rec_ptr);
+        Some(core::ptr::null())
+    }
+}
+
+/// One attempt on an object whose header `mark` is not unlocked, for a
+/// caller that does not hold it on its lock-stack. `Some(true)`: acquired
+/// or re-entered; `Some(false)`: another thread holds it; `None`: the word
+/// was in transition (deflation, INFLATING, a GC): re-read the header.
+fn try_enter_held(obj: &Header, mark: Mark, me: &Arc<ThreadState>) -> Option<bool> {
+    if mark.has_monitor() {
+        let m = monitor_of(obj, mark);
+        claim_from_record(m, me);
+        if m.try_enter(me) {
+            return Some(true);
+        }
+        if m.owner() != DEFLATER_MARKER {
+            // Another thread's, by id, anonymously (another thread's
+            // fast-lock: ours would be on our lock-stack, handled before) or
+            // by another thread's record.
+            return Some(false);
+        }
+        // Being deflated: the object is in fact unlocked. Once deflated,
+        // help put the displaced header back (as `enter` does) and try the
+        // restored word; until then the deflater is between two of its
+        // CASes (or about to give the monitor back).
+        if m.is_deflated() {
+            restore_deflated(obj, m);
+        } else {
+            spin_pause();
+        }
+        return None;
+    }
+    if legacy::is_mine(mark) {
+        // Stack-locked by one of our records (a caller's, in a non-legacy
+        // thread): what `enter` does, inflating our own lock, never blocks.
+        return enter_through_monitor(obj, mark, me).then_some(true);
+    }
+    if mark.is_fast_locked() || mark.is_stack_locked() {
+        return Some(false); // another thread's fast-lock or stack-lock
+    }
+    spin_pause(); // INFLATING, or 11: a GC is working on it
+    None
 }
 
 #[cold]
@@ -147,19 +475,29 @@ fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
         // Acquire: if we see a monitor we read its fields next.
         let mark = obj.load(Ordering::Acquire);
         if mark.is_unlocked() {
-            ensure_lock_stack_space(me, ls);
-            // Acquire: as in the fast path.
-            if obj
-                .cas(mark, mark.set_fast_locked(), Ordering::Acquire, Ordering::Relaxed)
-                .is_ok()
-            {
-                ls.push(addr);
+            if fast_lock_making_room(obj, mark, me, ls) {
                 return;
             }
         } else if enter_through_monitor(obj, mark, me) {
             return;
         }
     }
+}
+
+/// The slow paths' fast-lock of an unlocked object (word `mark`): room
+/// made on the lock-stack first, then the CAS 01→00 and the push. `false`:
+/// the CAS lost (to a locker or a hash); the caller re-reads the header.
+fn fast_lock_making_room(obj: &Header, mark: Mark, me: &ThreadState, ls: &LockStack) -> bool {
+    ensure_lock_stack_space(me, ls);
+    // Acquire: as in the fast path.
+    if obj
+        .cas(mark, mark.set_fast_locked(), Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        return false;
+    }
+    ls.push(obj.addr());
+    true
 }
 
 /// Makes room on a full lock-stack (HotSpot `ensure_lock_stack_space`):

@@ -1259,3 +1259,120 @@ fn embedded_header_locks_the_users_object() {
     drop(g);
     assert_eq!(t.join().unwrap(), 7, "the other thread ran only after our unlock");
 }
+
+// ---- branch sync-fast: `Synchronized` bookkeeping on the lock-stack ----
+
+#[test]
+fn sync_guard_in_a_late_thread_local_keeps_its_lock_legacy() {
+    sync_guard_outlives_thread_exit(crate::config::LockingMode::Legacy);
+}
+
+const ALL_MODES: [crate::config::LockingMode; 3] = [
+    crate::config::LockingMode::Lightweight,
+    crate::config::LockingMode::Legacy,
+    crate::config::LockingMode::Monitor,
+];
+
+/// Runs `body(mode, value)` on a fresh thread in each locking mode, `value`
+/// a fresh leaked `Synchronized`; after the thread has exited, checks
+/// `value`'s lock: still held if `body` leaves a forgotten guard on it
+/// (`kept`), free otherwise.
+fn on_a_thread_per_mode(kept: bool, body: fn(crate::config::LockingMode, Pin<&'static Synchronized<u64>>)) {
+    for mode in ALL_MODES {
+        let value: Pin<&'static Synchronized<u64>> =
+            Pin::static_ref(Box::leak(Box::new(Synchronized::new(0))));
+        std::thread::spawn(move || {
+            set_current_thread_locking_mode(mode).unwrap();
+            body(mode, value);
+        })
+        .join()
+        .unwrap();
+        assert_eq!(
+            is_free(value.header()),
+            !kept,
+            "{mode:?}: the exit released a guarded lock, or kept a free one"
+        );
+    }
+}
+
+/// A `SyncGuard` taken on the fast path (its lock-stack entry marked) whose
+/// object is then inflated (`wait`) is still known to the thread-exit
+/// release: the mark moves to the list with the entry. Forgotten, its lock
+/// survives the thread's exit; were the mark lost, the exit release would
+/// have released the monitor.
+#[test]
+fn sync_guard_marked_then_inflated_keeps_its_lock_through_thread_exit() {
+    on_a_thread_per_mode(true, |_, value| {
+        let mut g = value.lock().unwrap();
+        assert_eq!(g.wait(Some(Duration::ZERO)), Err(SyncError::TimedOut));
+        assert!(value.header().is_inflated());
+        *g = 1;
+        std::mem::forget(g);
+    });
+}
+
+/// Non-LIFO drops of fast-path guards, a raw lock between them, and a
+/// guard over a full lock-stack: every lock is released exactly once and
+/// each value is lockable again, in every mode.
+#[test]
+fn sync_guards_dropped_out_of_order_release_exactly() {
+    on_a_thread_per_mode(false, |mode, a| {
+        let b = Box::pin(Synchronized::new(0u32));
+        let raw = Box::pin(Header::new());
+        let ga = a.lock().unwrap();
+        enter(raw.as_ref());
+        let gb = b.as_ref().lock().unwrap();
+        assert_eq!(a.lock().err(), Some(SyncError::AlreadyHeld));
+        assert_eq!(b.as_ref().try_lock().err(), Some(SyncError::AlreadyHeld));
+        drop(ga); // not on top
+        assert!(!holds_lock(a.header()) && holds_lock(b.header()));
+        exit(raw.as_ref()).unwrap();
+        drop(gb);
+        assert!(!holds_lock(b.header()));
+        let fill: Vec<Pin<Box<Header>>> = (0..LOCK_STACK_CAPACITY)
+            .map(|_| Box::pin(Header::new()))
+            .collect();
+        for h in &fill {
+            enter(h.as_ref());
+        }
+        {
+            let mut g = a.lock().unwrap(); // full stack: slow path
+            *g += 1;
+            assert_eq!(a.lock().err(), Some(SyncError::AlreadyHeld));
+        }
+        for h in fill.iter().rev() {
+            exit(h.as_ref()).unwrap();
+        }
+        assert_eq!(
+            thread::take_data_guarded_at_exit(),
+            Vec::<usize>::new(),
+            "{mode:?}"
+        );
+        assert_eq!(*a.lock().unwrap(), 1);
+        assert!(is_free(b.header()) && is_free(&raw));
+    });
+}
+
+/// `Synchronized` on an object that is already inflated (its lock goes
+/// straight to the monitor): a second lock on the holding thread is
+/// refused, not re-entered; another thread's `try_lock` would block; and a
+/// guard taken this way, forgotten, keeps its lock through thread exit.
+#[test]
+fn synchronized_on_an_inflated_object_refuses_reentry_and_survives_exit() {
+    on_a_thread_per_mode(true, |mode, value| {
+        {
+            let mut g = value.lock().unwrap();
+            assert_eq!(g.wait(Some(Duration::ZERO)), Err(SyncError::TimedOut));
+        }
+        assert!(value.header().is_inflated() && is_free(value.header()));
+        let g = value.lock().unwrap();
+        assert_eq!(value.lock().err(), Some(SyncError::AlreadyHeld), "{mode:?}");
+        assert_eq!(value.try_lock().err(), Some(SyncError::AlreadyHeld), "{mode:?}");
+        std::thread::scope(|s| {
+            s.spawn(|| assert_eq!(value.try_lock().err(), Some(SyncError::WouldBlock)));
+        });
+        drop(g);
+        assert!(is_free(value.header()), "{mode:?}: released once");
+        std::mem::forget(value.try_lock().unwrap());
+    });
+}

@@ -24,11 +24,13 @@
 //! released. Such a guard can outlive the release in a thread-local whose
 //! destructor runs later; releasing under it would let another thread take a
 //! second `&mut T` while the destructor still writes through the first. So
-//! each thread keeps the list of headers it holds through live `SyncGuard`s
-//! ([`note_data_guard_taken`] / [`note_data_guard_dropped`], only on
-//! `Synchronized::lock` and `SyncGuard` drop: the raw and `Guard` fast paths
-//! do not touch it), and the exit release leaves them locked, moved into
-//! monitors owned by the thread. A guard dropped later releases its lock
+//! each thread knows the headers it holds through live `SyncGuard`s, and the
+//! exit release leaves them locked, moved into monitors owned by the thread.
+//! Kept cheaply: `Synchronized::lock`'s fast path marks its lock-stack entry
+//! (one bit beside the entry; the guard's drop clears it with the pop), and
+//! only a slow path, or an inflation that moves a marked entry off the
+//! stack, lists the header ([`note_data_guard_taken`] /
+//! [`note_data_guard_dropped`]); the raw and `Guard` paths touch neither. A guard dropped later releases its lock
 //! normally: the thread keeps its identity (the orphan state *is* the
 //! exiting thread's state) so it still owns the monitor. A guard that is
 //! never dropped (`mem::forget`) leaves its value locked forever, as a
@@ -37,11 +39,7 @@
 //! protects no data, so its object is released as before and its late drop
 //! finds nothing to release (an ignored `IllegalMonitorState`).
 
-#[cfg(not(loom))]
-use core::cell::RefCell;
 use core::cell::{Cell, OnceCell};
-#[cfg(not(loom))]
-use core::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::atomic::{AtomicU32, Ordering};
@@ -132,6 +130,20 @@ impl ThreadState {
 /// in `lifecycle.rs`, which owns what thread exit does to locks).
 pub(crate) struct Registration {
     pub(crate) state: Arc<ThreadState>,
+    /// Dropped after `Registration`'s own `Drop` (fields drop after it), so
+    /// the exit release still finds the cached state; then clears it.
+    _uncache: Uncache,
+}
+
+/// Clears the lock-stack's cached pointer to the registration's state when
+/// the registration goes: from then on `current_ptr` finds the orphan (or
+/// kept) identity, and nothing dereferences the freed registration.
+struct Uncache;
+
+impl Drop for Uncache {
+    fn drop(&mut self) {
+        let _ = try_with_lock_stack(|ls| ls.set_current(core::ptr::null()));
+    }
 }
 
 #[cfg(not(loom))]
@@ -140,16 +152,6 @@ std::thread_local! {
     static REGISTRATION: OnceCell<Registration> = const { OnceCell::new() };
     static ORPHAN: Cell<*const Arc<ThreadState>> = const { Cell::new(core::ptr::null()) };
     static MODE_OVERRIDE: Cell<Option<LockingMode>> = const { Cell::new(None) };
-}
-
-// Headers this thread holds through a live `SyncGuard` (module docs).
-// `ManuallyDrop` makes the thread-local destructor-free, so it stays usable
-// from every other thread-local's destructor, whatever their order; the
-// exit release frees the buffer when the list is empty, and a list left
-// non-empty (guards that outlive the release) leaks its few words.
-#[cfg(not(loom))]
-std::thread_local! {
-    static DATA_GUARDED: ManuallyDrop<RefCell<Vec<usize>>> = const { ManuallyDrop::new(RefCell::new(Vec::new())) };
 }
 
 #[cfg(loom)]
@@ -162,13 +164,24 @@ loom::thread_local! {
 
 /// Runs `f` on the current thread's lock-stack. The fast paths' only
 /// thread-local access.
+///
+/// `f` runs outside `LocalKey::with`'s closure: with a long `f` (the
+/// inflated paths) the compiler stopped inlining `with` and reached the
+/// thread-local through an indirect call; with only the address taken
+/// inside, `with` always inlines to one TLS-relative address.
 #[inline(always)]
 pub(crate) fn with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> R {
-    LOCK_STACK.with(f)
+    let p: *const LockStack = LOCK_STACK.with(|ls| ls as *const LockStack);
+    // SAFETY: the thread-local is this thread's and is destroyed only when
+    // the thread exits (never, outside loom: it has no destructor), which
+    // cannot happen while this thread runs `f`; the reference does not
+    // escape `f`, and `LockStack` is `!Sync`, so no other thread sees it.
+    f(unsafe { &*p })
 }
 
 /// Like [`with_lock_stack`] but `None` if this thread's thread-locals are
 /// gone (only under loom, whose lock-stack has a destructor slot).
+#[inline]
 pub(crate) fn try_with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> Option<R> {
     LOCK_STACK.try_with(f).ok()
 }
@@ -205,21 +218,28 @@ fn register() -> Registration {
             ls.set_top_state(top);
         }
     });
-    Registration { state }
+    Registration {
+        state,
+        _uncache: Uncache,
+    }
 }
 
 /// A pointer to the current thread's state, registering it on first use.
 /// Valid until this thread exits (it points into this thread's registration,
 /// or to a leaked orphan state).
+#[cold]
+#[inline(never)]
 fn current_ptr() -> *const Arc<ThreadState> {
     if let Ok(p) = REGISTRATION.try_with(|cell| &cell.get_or_init(register).state as *const Arc<ThreadState>)
     {
+        cache_current(p);
         return p;
     }
     // The registration was already destroyed (we are called from a later
     // thread-local destructor): an orphan state, created once and leaked.
     let existing = ORPHAN.try_with(|o| o.get()).unwrap_or(core::ptr::null());
     if !existing.is_null() {
+        cache_current(existing);
         return existing;
     }
     let p: *const Arc<ThreadState> = Box::leak(Box::new(Arc::new(ThreadState::new_for_current_thread())));
@@ -229,7 +249,29 @@ fn current_ptr() -> *const Arc<ThreadState> {
             ls.set_top_state(MONITOR_ONLY);
         }
     });
+    cache_current(p);
     p
+}
+
+/// Remembers `p` in the lock-stack for [`cached_current`]. `p` points into
+/// the live registration (uncached by its destructor, see [`Uncache`]) or to
+/// a leaked orphan state, which is never freed.
+fn cache_current(p: *const Arc<ThreadState>) {
+    let _ = try_with_lock_stack(|ls| ls.set_current(p.cast()));
+}
+
+/// The current thread's state if it is registered, read from the lock-stack
+/// the caller already holds (one load): the inline inflated paths' way in,
+/// which must not pay `current_ptr`'s thread-local look-ups. `None`: not
+/// registered yet (take the slow path, which registers).
+#[inline(always)]
+pub(crate) fn cached_current(ls: &LockStack) -> Option<&Arc<ThreadState>> {
+    let p = ls.current().cast::<Arc<ThreadState>>();
+    // SAFETY: a non-null cached pointer is valid (see `cache_current`), and
+    // `ls` is this thread's lock-stack, borrowed for less than the thread's
+    // life: the registration outlives every borrow of it but the exit
+    // release's, which runs before `Uncache` clears the pointer.
+    unsafe { p.as_ref() }
 }
 
 /// Runs `f` with the current thread's state (registering it if needed),
@@ -237,67 +279,37 @@ fn current_ptr() -> *const Arc<ThreadState> {
 /// monitor it reads from a header is not freed under it.
 #[inline]
 pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
-    let p = current_ptr();
-    // SAFETY: `current_ptr` returns a pointer into this thread's live
-    // registration (which is only destroyed by this thread's exit, after
+    let cached = try_with_lock_stack(|ls| ls.current()).unwrap_or(core::ptr::null());
+    let p = if cached.is_null() {
+        current_ptr()
+    } else {
+        cached.cast::<Arc<ThreadState>>()
+    };
+    // SAFETY: `current_ptr` (and the cache it fills) returns a pointer into
+    // this thread's live registration (which is only destroyed by this thread's exit, after
     // which no code of this thread calls us with a live registration), or
     // to a leaked orphan state that is never freed. Either outlives `f`.
     let me = unsafe { &*p };
     me.in_critical(|| f(me))
 }
 
-/// A `SyncGuard` now holds the header at `addr` (module docs). At most one
-/// entry per header: `Synchronized::lock` refuses a header already held.
-#[cfg(not(loom))]
-#[inline]
+/// A `SyncGuard` taken by a slow path now holds the header at `addr`
+/// (module docs). At most one per header: `Synchronized::lock` refuses a
+/// header already held. (The fast path marks its lock-stack entry instead.)
 pub(crate) fn note_data_guard_taken(addr: usize) {
-    DATA_GUARDED.with(|list| list.borrow_mut().push(addr));
+    with_lock_stack(|ls| ls.note_guarded_elsewhere(addr));
 }
 
-/// The `SyncGuard` on the header at `addr` is being dropped (or the header
-/// itself is, after the guard was forgotten): forget it.
-#[cfg(not(loom))]
-#[inline]
+/// The `SyncGuard` on the header at `addr` is being dropped the slow way
+/// (or the header itself is, after the guard was forgotten): forget it.
 pub(crate) fn note_data_guard_dropped(addr: usize) {
-    DATA_GUARDED.with(|list| {
-        let mut list = list.borrow_mut();
-        // Guards nest, so the entry is almost always the last one.
-        if let Some(i) = list.iter().rposition(|&a| a == addr) {
-            list.swap_remove(i);
-        }
-    });
-}
-
-/// Under loom no model keeps a `SyncGuard` past its thread's exit, so
-/// nothing is tracked.
-#[cfg(loom)]
-#[inline]
-pub(crate) fn note_data_guard_taken(_addr: usize) {}
-
-/// See [`note_data_guard_taken`].
-#[cfg(loom)]
-#[inline]
-pub(crate) fn note_data_guard_dropped(_addr: usize) {}
-
-/// Under loom no `SyncGuard` is tracked (see `note_data_guard_taken`).
-#[cfg(loom)]
-pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
-    Vec::new()
+    let _ = try_with_lock_stack(|ls| ls.forget_guard(addr));
 }
 
 /// Thread exit: the headers the thread-exit release must leave locked (held
 /// through live `SyncGuard`s). Frees the list's buffer when it is empty.
-#[cfg(not(loom))]
 pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
-    DATA_GUARDED.with(|list| {
-        let mut list = list.borrow_mut();
-        if list.is_empty() {
-            *list = Vec::new(); // frees the buffer
-            Vec::new()
-        } else {
-            list.clone()
-        }
-    })
+    try_with_lock_stack(|ls| ls.guarded_objects()).unwrap_or_default()
 }
 
 /// Thread exit with locks left held by live `SyncGuard`s: whatever this
@@ -313,7 +325,9 @@ pub(crate) fn keep_identity_after_exit(state: &Arc<ThreadState>) {
 /// Makes sure the thread is registered (so that its exit releases what it
 /// holds).
 pub(crate) fn ensure_registered() {
-    let _ = current_ptr();
+    if with_lock_stack(|ls| ls.current().is_null()) {
+        let _ = current_ptr();
+    }
 }
 
 /// A handle on a thread known to `sync`, for [`crate::sync::interrupt`] and
