@@ -41,6 +41,7 @@ use super::header::Header;
 use super::inflate;
 use super::monitor::Monitor;
 use super::reclaim;
+use super::registry;
 use super::stats;
 
 /// When the deflation thread deflates (HotSpot's flags).
@@ -142,7 +143,7 @@ fn deflation_pass() -> DeflationReport {
     let mut deflated: Vec<*const Monitor> = Vec::new();
     let scanned = {
         // Young monitors too: idle ones deflate like any other.
-        let mut reg = inflate::registry_all();
+        let mut reg = registry::registry_all();
         let scanned = reg.len();
         reg.retain(|m| {
             // SAFETY: a monitor in the registry is allocated; only this
@@ -231,7 +232,7 @@ fn deflation_thread() {
         if !policy.enabled {
             continue;
         }
-        if policy.is_due(inflate::live_monitors(), reclaim::live_threads(), last.elapsed()) {
+        if policy.is_due(registry::live_monitors(), reclaim::live_threads(), last.elapsed()) {
             deflation_pass();
             last = Instant::now();
         }

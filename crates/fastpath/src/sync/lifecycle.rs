@@ -29,7 +29,7 @@
 //!
 //! The first monitor row is monitor churn's path (a fresh object per lock
 //! in monitor mode): the monitor its thread installed last and nobody
-//! owns. Why it needs no lock is in `inflate.rs` ("Young monitors"); every
+//! owns. Why it needs no lock is in `registry.rs` ("Young monitors"); every
 //! other monitor row takes the registry lock, which keeps the deflater and
 //! thread exit out while the monitor is freed.
 //!
@@ -45,12 +45,13 @@ use std::sync::Arc;
 use super::atomic::{spin_pause, Ordering};
 use super::header::{Header, Mark, GC_RESERVED};
 use super::inflate::{
-    self, claim_from_lock_stack, claim_from_record, inflate_owned, inflate_stack_locked, monitor_of,
+    claim_from_lock_stack, claim_from_record, inflate_owned, inflate_stack_locked, monitor_of,
 };
 use super::legacy;
 use super::lock_stack::{MONITOR_ONLY, UNREGISTERED};
 use super::monitor::Monitor;
 use super::record::{self, LockRecord, RECURSIVE};
+use super::registry;
 use super::stats::{self, InflateCause};
 use super::thread::{self, Registration, ThreadState, NO_OWNER};
 
@@ -100,14 +101,14 @@ fn header_dropped_while_locked(obj: &Header, mark: Mark) {
     }
     if mark.has_monitor() {
         // Monitor churn's path: this thread's young monitor, unowned.
-        if inflate::free_young_on_drop(mark.monitor()) {
+        if registry::free_young_on_drop(mark.monitor()) {
             record::retire_for(addr);
             return;
         }
         // The registry lock first: a deflation in progress may be
         // restoring this very header (it does so under the lock), and then
         // the word we loaded is stale.
-        let mut reg = inflate::registry();
+        let mut reg = registry::registry();
         // Relaxed: `&mut self` (see `Drop`); the lock orders the deflater.
         let mark = obj.load(Ordering::Relaxed);
         if !mark.has_monitor() {
@@ -177,7 +178,7 @@ fn abort_dropped_while_held(obj: &Header) -> ! {
 /// thread still owns it. Runs with `&mut Header`, so no thread is inside a
 /// call on this object; the registry lock keeps out a thread-exit release.
 fn free_on_header_drop(
-    mut reg: impl core::ops::DerefMut<Target = inflate::Registry>,
+    mut reg: impl core::ops::DerefMut<Target = registry::Registry>,
     m: *const Monitor,
     current_id: Option<usize>,
 ) {
@@ -249,7 +250,7 @@ fn release_held_locks(me: &Arc<ThreadState>) {
                     // Under the registry lock: once we release it, another
                     // thread's header Drop may free the monitor while our
                     // wake-up still reads it.
-                    let _reg = inflate::registry_all();
+                    let _reg = registry::registry_all();
                     claim_from_lock_stack(monitor_of(h, mark), addr, me, ls).exit_fully(me);
                     break;
                 } else if mark.is_unlocked() {
@@ -329,7 +330,7 @@ fn release_records_at_exit(me: &Arc<ThreadState>, kept: &[usize]) {
                 }
             } else if mark.has_monitor() {
                 // Under the registry lock, as for lock-stack entries.
-                let _reg = inflate::registry_all();
+                let _reg = registry::registry_all();
                 let m = monitor_of(h, mark);
                 claim_from_record(m, me);
                 if !keep && m.is_owned_by(me.id) {
@@ -355,7 +356,7 @@ fn release_records_at_exit(me: &Arc<ThreadState>, kept: &[usize]) {
 /// by the caller). Holds the registry lock throughout, so no header `Drop`
 /// frees a monitor under it.
 fn release_monitors_owned_by(me: &ThreadState, kept: &[usize]) -> usize {
-    let reg = inflate::registry_all();
+    let reg = registry::registry_all();
     let mut released = 0;
     for m in reg.iter() {
         // SAFETY: listed monitors are alive while the lock is held.

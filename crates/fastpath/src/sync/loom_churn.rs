@@ -1,5 +1,5 @@
 //! Loom models of monitor churn (branch `sync-churn`): young monitors
-//! (`inflate.rs`, "Young monitors") freed by their thread's header drop
+//! (`registry.rs`, "Young monitors") freed by their thread's header drop
 //! with one CAS and no registry lock, against everything else that may
 //! reach them: a deflation pass that adopts them, another thread dropping
 //! the header (it steals the monitor from the slot), the thread's own next

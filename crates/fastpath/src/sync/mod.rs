@@ -38,7 +38,8 @@
 //! | `thread.rs` | per-thread state, lazy registration |
 //! | `park.rs` | the per-thread park event (futex) |
 //! | `monitor.rs` | the monitor: entry list, successor, spinning, wait/notify |
-//! | `inflate.rs` | installing monitors, claiming them from a lock-stack; the registry |
+//! | `inflate.rs` | installing monitors, claiming them from a lock-stack |
+//! | `registry.rs` | every installed monitor, and who may free it (the lock, the set, per-thread young monitors) |
 //! | `synchronizer.rs` | enter/exit/wait/notify, by locking mode |
 //! | `hash.rs` | the identity hash and the word that carries it |
 //! | `deflate.rs` | async monitor deflation: the pass, its triggers, its thread |
@@ -138,6 +139,7 @@ mod monitor;
 mod park;
 mod reclaim;
 mod record;
+mod registry;
 mod stats;
 mod synchronizer;
 mod thread;
@@ -163,12 +165,12 @@ pub use embed::private as embed_private;
 pub use embed::HasHeader;
 pub use hash::identity_hash;
 pub use header::{Header, LockState, SPARE_MASK};
-pub use inflate::live_monitors;
 pub use legacy::{enter_with_record, exit_with_record};
 #[cfg(not(loom))]
 pub use lifecycle::release_held_locks_of_current_thread;
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
 pub use record::LockRecord;
+pub use registry::live_monitors;
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
 pub use synchronizer::{enter, exit, holds_lock, try_enter};
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
