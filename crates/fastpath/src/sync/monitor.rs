@@ -35,7 +35,12 @@
 //!   (`Knob_PreSpin` 10, `Knob_SpinLimit` 5000, `Knob_Poverty` 1000,
 //!   `Knob_Bonus`/`BonusB` 100, `Knob_Penalty` 200): a per-monitor spin
 //!   duration grows when spinning acquired the lock and shrinks when it did
-//!   not.
+//!   not. Two changes from HotSpot, after parking_lot's RawMutex (issue 14):
+//!   a newcomer spins only while the entry list is empty (once threads
+//!   park, a spin has already been shown too short, and on a machine with
+//!   more threads than CPUs it burns the CPU a preempted owner needs), and
+//!   every try loads `owner` before its CAS (test-and-test-and-set: waiters
+//!   share the line instead of stealing it from the owner).
 //! - Wait/notify: a waiter's node goes on the owner-protected wait set, the
 //!   monitor is released fully (all recursions) and the waiter parks. Notify
 //!   CASes the node's state WAITING→NOTIFIED and pushes it on the entry list
@@ -122,12 +127,55 @@ const BONUS: i32 = 100;
 const BONUS_B: i32 = 100;
 const PENALTY: i32 = 200;
 
+/// How long a queued thread may be passed over before it asks for a direct
+/// hand-off, and the least time between two hand-offs on one monitor
+/// (parking_lot's fair unlock comes every 0–1 ms; issue 14 bounds it at
+/// ~0.5–1 ms so that least/most-served stays ≥ 0.25 over 200 ms).
+const FAIR_AFTER_NS: u64 = 500_000;
+
+/// The fairness rule's clock: when a thread queued. Under loom there is no
+/// clock (a model must be deterministic): a thread is overdue as soon as it
+/// has been passed over once, so the models explore the hand-off.
+#[derive(Clone, Copy)]
+struct FairClock(#[cfg(not(loom))] u64);
+
+impl FairClock {
+    /// Now, in nanoseconds since the first call in this process.
+    #[cfg(not(loom))]
+    fn now() -> FairClock {
+        static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+        let epoch = *EPOCH.get_or_init(Instant::now);
+        FairClock(epoch.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64)
+    }
+
+    #[cfg(loom)]
+    fn now() -> FairClock {
+        FairClock()
+    }
+
+    /// `Some(now)` once [`FAIR_AFTER_NS`] has passed since `self`.
+    #[cfg(not(loom))]
+    fn overdue(self) -> Option<u64> {
+        let now = FairClock::now().0;
+        (now.saturating_sub(self.0) >= FAIR_AFTER_NS).then_some(now)
+    }
+
+    #[cfg(loom)]
+    fn overdue(self) -> Option<u64> {
+        Some(0)
+    }
+}
+
 /// The monitor.
 pub(crate) struct Monitor {
     /// The object's header before inflation (unlocked form): hash and spare
     /// bits live here while the monitor is installed.
     pub(crate) header: AtomicUsize,
     owner: AtomicUsize,
+    /// A queued thread's node asking to be handed the monitor at the next
+    /// exit (eventual fairness, see the module docs); null if none. Set by
+    /// that thread (CAS from null), cleared only by an owner.
+    hand_off_to: AtomicPtr<Node>,
     /// Owner-only.
     recursions: AtomicUsize,
     entry_list: AtomicPtr<Node>,
@@ -137,6 +185,14 @@ pub(crate) struct Monitor {
     wait_set: std::sync::Mutex<VecDeque<NodeRef>>,
     /// Adaptive spin budget (a heuristic: std atomic, not modelled).
     spin_duration: std::sync::atomic::AtomicI32,
+    /// The earliest time (nanoseconds on [`FairClock`]) at which a passed-over
+    /// thread may ask for the next hand-off: at most one per
+    /// [`FAIR_AFTER`], so fairness costs one wake-up latency per interval,
+    /// not per exit (a heuristic: std atomic, not modelled).
+    next_fair: std::sync::atomic::AtomicU64,
+    /// Fair hand-offs done on this monitor (tests and diagnostics; a std
+    /// atomic: it orders nothing).
+    hand_offs: std::sync::atomic::AtomicU64,
     /// Threads inside `enter`'s slow path or `wait`: the deflater's "is
     /// anyone here" test, and a reference count that keeps the monitor
     /// alive for them; [`DEFLATED`] once deflated.
@@ -158,11 +214,14 @@ impl Monitor {
         Box::new(Monitor {
             header: AtomicUsize::new(displaced.set_unlocked().0),
             owner: AtomicUsize::new(owner),
+            hand_off_to: AtomicPtr::new(core::ptr::null_mut()),
             recursions: AtomicUsize::new(0),
             entry_list: AtomicPtr::new(core::ptr::null_mut()),
             succ: AtomicUsize::new(NO_OWNER),
             wait_set: std::sync::Mutex::new(VecDeque::new()),
             spin_duration: std::sync::atomic::AtomicI32::new(POVERTY),
+            next_fair: std::sync::atomic::AtomicU64::new(0),
+            hand_offs: std::sync::atomic::AtomicU64::new(0),
             contentions: AtomicUsize::new(0),
             object: std::sync::atomic::AtomicUsize::new(object),
         })
@@ -291,7 +350,7 @@ impl Monitor {
             self.contentions.fetch_sub(1, Ordering::SeqCst);
             return false;
         }
-        if !self.try_spin(me.id) {
+        if !self.spin_unless_queued(me.id) {
             let own;
             let node = match node {
                 Some(n) => n,
@@ -333,20 +392,28 @@ impl Monitor {
         }
     }
 
-    /// Parks until the lock is acquired; `node` is on the entry list.
+    /// Parks until the lock is acquired, by its own CAS or by an exiting
+    /// owner's hand-off; `node` is on the entry list.
     fn enter_loop(&self, node: &Node, me: &Arc<ThreadState>) {
+        let queued = FairClock::now();
+        let mut asked = false;
         loop {
-            if self.try_lock(me.id) {
+            if self.owned_or_taken(me.id) {
                 break;
             }
             // Outside the critical section while blocked: `contentions`
             // keeps this monitor alive (see `reclaim.rs`).
             me.critical.quiescent(|| me.park.park(None));
-            if self.try_lock(me.id) {
+            if self.owned_or_taken(me.id) {
                 break;
             }
             if self.try_spin(me.id) {
                 break;
+            }
+            // Woken and passed over again: past the fairness bound, ask the
+            // next exit to hand the monitor to us.
+            if !asked {
+                asked = self.ask_for_hand_off(node, queued);
             }
             // Relaxed: `succ` is a hint; the fence below orders clearing it
             // before our next look at `owner`.
@@ -357,6 +424,20 @@ impl Monitor {
             // parking (the successor's half of the Dekker pair with exit).
             fence(Ordering::SeqCst);
         }
+        if asked {
+            // We own the monitor. If we took it ourselves, our request is
+            // still there: withdraw it before our node dies (an owner would
+            // hand the monitor to a dead node). Relaxed: only owners clear
+            // the field, and we are the owner; the CAS fails harmlessly if
+            // the request was honoured (cleared) or replaced.
+            let mine = node as *const Node as *mut Node;
+            let _ = self.hand_off_to.compare_exchange(
+                mine,
+                core::ptr::null_mut(),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+        }
         self.unlink(node);
         // Relaxed: a hint we set or were given; the fence below publishes
         // the clearing.
@@ -366,6 +447,50 @@ impl Monitor {
         // Make the cleared `succ` visible before we run the critical section,
         // so our own exit (or another's) does not see a stale successor.
         fence(Ordering::SeqCst);
+    }
+
+    /// Whether thread `id` owns the monitor: handed to it by an exiting
+    /// owner, or free and taken now by its CAS.
+    #[inline]
+    fn owned_or_taken(&self, id: usize) -> bool {
+        // Acquire: pairs with `hand_off`'s Release store of our id, so the
+        // previous owner's critical section is visible to us.
+        let o = self.owner.load(Ordering::Acquire);
+        o == id || (o == NO_OWNER && self.try_lock(id))
+    }
+
+    /// Eventual fairness (parking_lot's fair unlock, WebKit WTF::Lock's
+    /// analysis): a queued thread that was woken and lost the lock to a
+    /// barging one, after waiting [`FAIR_AFTER`] since it queued, asks the
+    /// next exit to hand the monitor over directly, so it cannot be passed
+    /// over for ever. At most one request per [`FAIR_AFTER`] per monitor:
+    /// each hand-off costs a wake-up latency during which nobody runs the
+    /// critical section, so barging stays the common case. Returns whether
+    /// the request was placed.
+    fn ask_for_hand_off(&self, node: &Node, queued: FairClock) -> bool {
+        let Some(now) = queued.overdue() else {
+            return false;
+        };
+        // Relaxed: a rate-limiting heuristic; a race lets two requests
+        // through, or delays one by an interval.
+        if now < self.next_fair.load(std::sync::atomic::Ordering::Relaxed) {
+            return false;
+        }
+        let mine = node as *const Node as *mut Node;
+        // Release: the owner that honours the request dereferences the node
+        // (its thread handle) after its Acquire load. Relaxed on failure:
+        // another request is pending; we ask again later.
+        let placed = self
+            .hand_off_to
+            .compare_exchange(core::ptr::null_mut(), mine, Ordering::Release, Ordering::Relaxed)
+            .is_ok();
+        if placed {
+            self.next_fair.store(
+                now.saturating_add(FAIR_AFTER_NS),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
+        placed
     }
 
     /// The oldest node on the entry list. Owner only.
@@ -443,10 +568,41 @@ impl Monitor {
     /// Clears the owner and, unless someone else is responsible, hands the
     /// monitor's wake-up to the oldest queued thread (HotSpot `exit` +
     /// `ExitEpilog`).
+    #[inline]
     fn release_and_wake(&self, id: usize) {
+        // Acquire: pairs with the requester's Release CAS; `hand_off`
+        // dereferences the node. A request placed after this load is seen
+        // by a later exit (the requester parks until then).
+        let asked = self.hand_off_to.load(Ordering::Acquire);
+        if !asked.is_null() {
+            self.hand_off(asked);
+            return;
+        }
         // Release: publishes the critical section to the next owner.
         self.owner.store(NO_OWNER, Ordering::Release);
         self.wake_after_release(id);
+    }
+
+    /// Gives the monitor to the thread whose node asked for it
+    /// (`ask_for_hand_off`), without ever releasing it: no barging thread,
+    /// and no deflater (whose CAS needs NO_OWNER), can come in between.
+    #[cold]
+    fn hand_off(&self, node: *mut Node) {
+        // Relaxed: only owners clear the request; the new owner reads it
+        // after our Release store below.
+        self.hand_off_to.store(core::ptr::null_mut(), Ordering::Relaxed);
+        // SAFETY: a requesting node stays on the entry list, alive, until
+        // its thread owns the monitor; we own it, and a thread that took it
+        // by itself withdrew its request before unlinking. Clone the handle
+        // before the store: from then on the new owner may run, unlink and
+        // return, and its node dies with its frame.
+        let wakee = unsafe { (*node).thread.clone() };
+        // Release: publishes our critical section to the new owner's
+        // Acquire load in `owned_or_taken`.
+        // Relaxed: a statistic (counted while we still own the monitor).
+        self.hand_offs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.owner.store(wakee.id, Ordering::Release);
+        wakee.park.unpark();
     }
 
     /// After `owner` was set to NO_OWNER by `id` (an exiting owner, or the
@@ -488,13 +644,38 @@ impl Monitor {
         }
     }
 
+    /// A newcomer's spin: only while nobody is queued (parking_lot's rule:
+    /// spin only while no thread is parked). A queue means the lock has been
+    /// busy for longer than a spin lasts, and, where threads outnumber
+    /// CPUs, a spinner may be burning the very CPU the descheduled owner
+    /// needs; one look, then queue. A woken successor still spins
+    /// (`enter_loop`): it is the one thread exits leave the lock to.
+    #[inline]
+    fn spin_unless_queued(&self, id: usize) -> bool {
+        // Relaxed: a hint; a stale answer costs one spin or one park, and
+        // the queueing path re-checks `owner` after its own fence.
+        if self.entry_list.load(Ordering::Relaxed).is_null() {
+            self.try_spin(id)
+        } else {
+            self.try_lock_if_free(id)
+        }
+    }
+
+    /// Test-and-test-and-set: CAS only when `owner` reads free, so a waiting
+    /// thread reads a shared copy of the line instead of taking it away
+    /// from the owner at every try.
+    #[inline]
+    fn try_lock_if_free(&self, id: usize) -> bool {
+        self.owner() == NO_OWNER && self.try_lock(id)
+    }
+
     /// Adaptive spinning (HotSpot `TrySpin`). Returns whether it acquired.
     #[cfg(not(loom))]
     fn try_spin(&self, id: usize) -> bool {
         // Relaxed on `spin_duration`: a heuristic; races only mis-tune it.
         let sd = &self.spin_duration;
         for _ in 0..=PRE_SPIN {
-            if self.try_lock(id) {
+            if self.try_lock_if_free(id) {
                 let x = sd.load(std::sync::atomic::Ordering::Relaxed);
                 if x < SPIN_LIMIT {
                     sd.store(x.max(POVERTY) + BONUS_B, std::sync::atomic::Ordering::Relaxed);
@@ -519,8 +700,14 @@ impl Monitor {
         while ctr > 0 {
             ctr -= 1;
             let o = self.owner();
-            if o == NO_OWNER {
-                acquired = self.try_lock(id);
+            if o == NO_OWNER || o == id {
+                // Free, or handed to us (`hand_off`) while we spun.
+                if o == id {
+                    // Acquire: our Relaxed load read `hand_off`'s Release
+                    // store; see the previous owner's critical section.
+                    fence(Ordering::Acquire);
+                }
+                acquired = o == id || self.try_lock(id);
                 penalize = false;
                 break; // won, or lost the CAS: stop spinning either way
             }
@@ -693,6 +880,21 @@ impl Monitor {
     pub(crate) fn debug_recursions(&self) -> usize {
         // Relaxed: owner-only field, read by the owner.
         self.recursions.load(Ordering::Relaxed)
+    }
+
+    /// Fair hand-offs done so far (tests).
+    #[cfg(test)]
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) fn hand_offs(&self) -> u64 {
+        // Relaxed: a statistic.
+        self.hand_offs.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Whether a queued thread's hand-off request is pending (tests).
+    #[cfg(test)]
+    pub(crate) fn has_hand_off_request(&self) -> bool {
+        // Relaxed: read after the joins that order every writer.
+        !self.hand_off_to.load(Ordering::Relaxed).is_null()
     }
 
     /// Whether any thread owns the monitor, or is queued, waiting or
