@@ -17,7 +17,12 @@
 //! - Contenders that fail to spin push a stack-allocated [`Node`] on
 //!   `entry_list` with a CAS (a Treiber push; any thread). Only the owner
 //!   removes nodes, so the list below the head is stable for it. The exiting
-//!   owner wakes the *oldest* node (the tail): FIFO hand-off, no starvation.
+//!   owner wakes the *oldest* node (the tail), which then competes with
+//!   barging threads (see eventual fairness below).
+//!   Owners keep the tail and `prev` links, filled in lazily from the head
+//!   down to the part already linked (JDK 24 `_entry_list_tail`, a doubly
+//!   linked list the owner completes): waking the tail and unlinking a woken
+//!   node are O(1) instead of a walk of the list at every hand-over.
 //!   A woken thread is not removed; it unlinks itself once it owns the lock
 //!   (HotSpot `UnlinkAfterAcquire`).
 //! - `succ` (successor) names a thread that is awake and about to retry (a
@@ -41,6 +46,16 @@
 //!   more threads than CPUs it burns the CPU a preempted owner needs), and
 //!   every try loads `owner` before its CAS (test-and-test-and-set: waiters
 //!   share the line instead of stealing it from the owner).
+//! - Eventual fairness (parking_lot's fair unlock; WebKit's WTF::Lock
+//!   barging-versus-fairness analysis): barging keeps the lock with running
+//!   threads, which is what makes it fast, but can pass a queued thread over
+//!   for ever. A woken thread that loses again after waiting
+//!   [`FAIR_AFTER_NS`] puts its node in `hand_off_to`; the next exit gives
+//!   it the monitor directly (`owner` goes from the exiter's id to its id,
+//!   never through NO_OWNER, so no barging thread and no deflater can come
+//!   in between) and unparks it. At most one such hand-off per
+//!   [`FAIR_AFTER_NS`] per monitor: each costs a wake-up latency with the
+//!   lock idle, so barging stays the common case.
 //! - Wait/notify: a waiter's node goes on the owner-protected wait set, the
 //!   monitor is released fully (all recursions) and the waiter parks. Notify
 //!   CASes the node's state WAITING→NOTIFIED and pushes it on the entry list
@@ -98,6 +113,10 @@ pub(crate) struct Node {
     thread: Arc<ThreadState>,
     /// Next (older) node on the entry list.
     next: AtomicPtr<Node>,
+    /// Previous (newer) node, filled in lazily by owners
+    /// (`link_backwards`); null for the head or where not yet known.
+    /// Owner-only.
+    prev: AtomicPtr<Node>,
     state: AtomicU32,
 }
 
@@ -106,6 +125,7 @@ impl Node {
         Node {
             thread: thread.clone(),
             next: AtomicPtr::new(core::ptr::null_mut()),
+            prev: AtomicPtr::new(core::ptr::null_mut()),
             state: AtomicU32::new(state),
         }
     }
@@ -166,37 +186,38 @@ impl FairClock {
     }
 }
 
+/// Bytes between the owner's fields and the contenders' beyond the cold
+/// fields that already separate them (see [`Monitor`]'s layout and the
+/// test that checks it).
+const CONTENDER_GAP: usize = 64;
+
 /// The monitor.
+///
+/// Layout (`repr(C)`, after objectMonitor.hpp's padding, JDK 24): the
+/// fields an uncontended enter and exit touch come first, then the cold
+/// ones, then padding, then the fields contenders write (`entry_list`,
+/// `succ`, `contentions`, the spin and fairness heuristics). The contenders'
+/// fields start at least 128 bytes after the owner's end, so no cache line
+/// (nor an adjacent-line prefetch pair) holds both: a thread queueing or
+/// spinning does not take the owner's line away from it. No
+/// over-alignment: monitors come from the ordinary allocator, and a
+/// churning runtime allocates one per contended object (an aligned
+/// allocation was slower there).
+#[repr(C)]
 pub(crate) struct Monitor {
-    /// The object's header before inflation (unlocked form): hash and spare
-    /// bits live here while the monitor is installed.
-    pub(crate) header: AtomicUsize,
     owner: AtomicUsize,
     /// A queued thread's node asking to be handed the monitor at the next
     /// exit (eventual fairness, see the module docs); null if none. Set by
-    /// that thread (CAS from null), cleared only by an owner.
+    /// that thread (CAS from null), cleared only by an owner. Read at every
+    /// exit, so it lives beside `owner`.
     hand_off_to: AtomicPtr<Node>,
     /// Owner-only.
     recursions: AtomicUsize,
-    entry_list: AtomicPtr<Node>,
-    succ: AtomicUsize,
-    /// Owner-only (the mutex is never contended: it only makes the queue
-    /// `Sync` without more unsafe code).
-    wait_set: std::sync::Mutex<VecDeque<NodeRef>>,
-    /// Adaptive spin budget (a heuristic: std atomic, not modelled).
-    spin_duration: std::sync::atomic::AtomicI32,
-    /// The earliest time (nanoseconds on [`FairClock`]) at which a passed-over
-    /// thread may ask for the next hand-off: at most one per
-    /// [`FAIR_AFTER`], so fairness costs one wake-up latency per interval,
-    /// not per exit (a heuristic: std atomic, not modelled).
-    next_fair: std::sync::atomic::AtomicU64,
-    /// Fair hand-offs done on this monitor (tests and diagnostics; a std
-    /// atomic: it orders nothing).
-    hand_offs: std::sync::atomic::AtomicU64,
-    /// Threads inside `enter`'s slow path or `wait`: the deflater's "is
-    /// anyone here" test, and a reference count that keeps the monitor
-    /// alive for them; [`DEFLATED`] once deflated.
-    contentions: AtomicUsize,
+
+    // Cold fields, between the owner's and the contenders'.
+    /// The object's header before inflation (unlocked form): hash and spare
+    /// bits live here while the monitor is installed.
+    pub(crate) header: AtomicUsize,
     /// The header's address: thread exit skips the monitors of objects held
     /// through live `SyncGuard`s by it; the deflater restores the header
     /// through it.
@@ -205,6 +226,32 @@ pub(crate) struct Monitor {
     /// touching a header. Written and read under the registry lock (a std
     /// atomic only to be shared).
     object: std::sync::atomic::AtomicUsize,
+    /// Fair hand-offs done on this monitor (tests and diagnostics; a std
+    /// atomic: it orders nothing).
+    hand_offs: std::sync::atomic::AtomicU64,
+    /// The oldest node on the entry list, if an owner has found it since
+    /// the list last changed at that end (JDK 24 `_entry_list_tail`): exits
+    /// wake it without walking the list. Owner-only.
+    entry_list_tail: AtomicPtr<Node>,
+    /// Owner-only (the mutex is never contended: it only makes the queue
+    /// `Sync` without more unsafe code).
+    wait_set: std::sync::Mutex<VecDeque<NodeRef>>,
+    _gap: [u8; CONTENDER_GAP],
+
+    // Written by contenders.
+    entry_list: AtomicPtr<Node>,
+    succ: AtomicUsize,
+    /// Threads inside `enter`'s slow path or `wait`: the deflater's "is
+    /// anyone here" test, and a reference count that keeps the monitor
+    /// alive for them; [`DEFLATED`] once deflated.
+    contentions: AtomicUsize,
+    /// The earliest time (nanoseconds on [`FairClock`]) at which a passed-over
+    /// thread may ask for the next hand-off: at most one per
+    /// [`FAIR_AFTER_NS`], so fairness costs one wake-up latency per interval,
+    /// not per exit (a heuristic: std atomic, not modelled).
+    next_fair: std::sync::atomic::AtomicU64,
+    /// Adaptive spin budget (a heuristic: std atomic, not modelled).
+    spin_duration: std::sync::atomic::AtomicI32,
 }
 
 impl Monitor {
@@ -222,8 +269,10 @@ impl Monitor {
             spin_duration: std::sync::atomic::AtomicI32::new(POVERTY),
             next_fair: std::sync::atomic::AtomicU64::new(0),
             hand_offs: std::sync::atomic::AtomicU64::new(0),
+            entry_list_tail: AtomicPtr::new(core::ptr::null_mut()),
             contentions: AtomicUsize::new(0),
             object: std::sync::atomic::AtomicUsize::new(object),
+            _gap: [0; CONTENDER_GAP],
         })
     }
 
@@ -375,6 +424,9 @@ impl Monitor {
     /// Pushes `node` on the entry list.
     fn enqueue(&self, node: &Node) {
         let node_ptr = node as *const Node as *mut Node;
+        // Relaxed: published by the Release CAS below. A wait node may come
+        // back to the list: forget its old place.
+        node.prev.store(core::ptr::null_mut(), Ordering::Relaxed);
         // Relaxed: the CAS below validates it.
         let mut head = self.entry_list.load(Ordering::Relaxed);
         loop {
@@ -461,9 +513,9 @@ impl Monitor {
 
     /// Eventual fairness (parking_lot's fair unlock, WebKit WTF::Lock's
     /// analysis): a queued thread that was woken and lost the lock to a
-    /// barging one, after waiting [`FAIR_AFTER`] since it queued, asks the
+    /// barging one, after waiting [`FAIR_AFTER_NS`] since it queued, asks the
     /// next exit to hand the monitor over directly, so it cannot be passed
-    /// over for ever. At most one request per [`FAIR_AFTER`] per monitor:
+    /// over for ever. At most one request per [`FAIR_AFTER_NS`] per monitor:
     /// each hand-off costs a wake-up latency during which nobody runs the
     /// critical section, so barging stays the common case. Returns whether
     /// the request was placed.
@@ -493,57 +545,112 @@ impl Monitor {
         placed
     }
 
-    /// The oldest node on the entry list. Owner only.
+    /// The oldest node on the entry list (null if it is empty): the cached
+    /// tail, or found once by linking the list backwards. Owner only.
     fn tail(&self) -> *const Node {
+        // Relaxed: owner-only field; ownership hand-overs order it.
+        let t = self.entry_list_tail.load(Ordering::Relaxed);
+        if !t.is_null() {
+            return t;
+        }
+        self.link_backwards();
+        self.entry_list_tail.load(Ordering::Relaxed)
+    }
+
+    /// Fills in `prev` from the head down to the first node already linked
+    /// to the one above it (everything below was linked by an earlier call:
+    /// nodes are only ever pushed at the head, and `unlink` keeps the links
+    /// it touches consistent), or to the end, setting the cached tail, if
+    /// it is not known (JDK 24 `entry_list_build_dll`). Owner only. The
+    /// first walk after a burst of pushes costs what the old tail walk did;
+    /// after it each hand-over is O(1).
+    fn link_backwards(&self) {
+        // Relaxed: owner-only field.
+        let tail_known = !self.entry_list_tail.load(Ordering::Relaxed).is_null();
         // Acquire: pairs with the pushers' Release CAS (a chain of RMWs, so
         // it covers every node below the head too).
-        let mut p = self.entry_list.load(Ordering::Acquire) as *const Node;
-        if p.is_null() {
-            return p;
-        }
-        loop {
+        let mut w = self.entry_list.load(Ordering::Acquire);
+        let mut above: *mut Node = core::ptr::null_mut();
+        while !w.is_null() {
             // SAFETY: nodes on the entry list stay alive until their thread
             // owns the monitor and unlinks them; we own it now.
-            // Relaxed: see `tail`'s Acquire above; owner writes are ordered
-            // by the ownership hand-off.
-            let next = unsafe { (*p).next.load(Ordering::Relaxed) };
-            if next.is_null() {
-                return p;
+            let n = unsafe { &*w };
+            // Relaxed (`prev`, `next`): owner-only links, or pushers' fields
+            // covered by the Acquire above.
+            if tail_known && !above.is_null() && n.prev.load(Ordering::Relaxed) == above {
+                return;
             }
-            p = next;
+            n.prev.store(above, Ordering::Relaxed);
+            above = w;
+            w = n.next.load(Ordering::Relaxed);
+        }
+        if !tail_known {
+            // Relaxed: owner-only field. `above` is the last node (or null).
+            self.entry_list_tail.store(above, Ordering::Relaxed);
         }
     }
 
-    /// Removes `node` from the entry list. Owner only.
+    /// Removes `node` from the entry list (JDK 24 `unlink_after_acquire`).
+    /// Owner only.
     fn unlink(&self, node: &Node) {
         let node_ptr = node as *const Node as *mut Node;
-        // Relaxed loads of `next`: our own node, or nodes below the head
-        // (see `tail`).
+        // Relaxed loads of `next`/`prev` and stores to them and to the
+        // tail: owner-only links (see `link_backwards`).
         let next = node.next.load(Ordering::Relaxed);
-        // AcqRel: pushers may be racing on the head.
+        // The head: pop it, unless a push came first. AcqRel: pushers may
+        // be racing on the head.
         if self
             .entry_list
             .compare_exchange(node_ptr, next, Ordering::AcqRel, Ordering::Acquire)
             .is_ok()
         {
+            if next.is_null() {
+                self.entry_list_tail
+                    .store(core::ptr::null_mut(), Ordering::Relaxed);
+            } else {
+                // SAFETY: `next` is on the list (see `link_backwards`).
+                unsafe { (*next).prev.store(core::ptr::null_mut(), Ordering::Relaxed) };
+            }
             return;
         }
-        // Not the head: find the predecessor. Only the owner writes `next`
-        // of a published node, so the walk is stable.
-        // Acquire: as in `tail` (pushers' Release CAS); the `next` loads and
-        // the store below are Relaxed for the same reason as there.
+        // Below the head: its `prev` is known once the list is linked.
+        self.link_backwards();
+        let prev = node.prev.load(Ordering::Relaxed);
+        debug_assert!(!prev.is_null(), "a node below the head without a prev link");
+        if prev.is_null() {
+            // Unreachable by the invariants above. Were they broken, leaving
+            // the node on the list would leave a dangling pointer: forget the
+            // links instead, and find the tail afresh next time.
+            self.entry_list_tail
+                .store(core::ptr::null_mut(), Ordering::Relaxed);
+            return self.unlink_by_walking(node_ptr, next);
+        }
+        // SAFETY: `prev` and `next` are on the list (see `link_backwards`).
+        unsafe { (*prev).next.store(next, Ordering::Relaxed) };
+        if next.is_null() {
+            self.entry_list_tail.store(prev, Ordering::Relaxed);
+        } else {
+            // SAFETY: as above.
+            unsafe { (*next).prev.store(prev, Ordering::Relaxed) };
+        }
+    }
+
+    /// `unlink`'s fallback: find the predecessor from the head.
+    #[cold]
+    fn unlink_by_walking(&self, node: *mut Node, next: *mut Node) {
+        // Acquire: as in `link_backwards`.
         let mut p = self.entry_list.load(Ordering::Acquire);
         while !p.is_null() {
-            // SAFETY: as in `tail`.
+            // SAFETY: as in `link_backwards`.
             let pn = unsafe { &(*p).next };
+            // Relaxed: owner-only links.
             let n = pn.load(Ordering::Relaxed);
-            if n == node_ptr {
+            if n == node {
                 pn.store(next, Ordering::Relaxed);
                 return;
             }
             p = n;
         }
-        debug_assert!(false, "node not on the entry list");
     }
 
     /// Releases one level (the caller owns the monitor).
@@ -982,4 +1089,115 @@ fn time_left(timeout: Option<Duration>, start: Instant) -> Option<Option<Duratio
 #[cfg(loom)]
 fn time_left(timeout: Option<Duration>, _start: Instant) -> Option<Option<Duration>> {
     Some(timeout)
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use core::mem::{offset_of, size_of};
+
+    /// The layout promise in [`Monitor`]'s docs: the contenders' fields
+    /// start at least 128 bytes after the owner's end, whatever the cold
+    /// fields' sizes in this std.
+    #[test]
+    fn contenders_fields_are_two_lines_away_from_the_owners() {
+        let owner_end = offset_of!(Monitor, recursions) + size_of::<AtomicUsize>();
+        assert!(offset_of!(Monitor, owner) < owner_end);
+        assert!(offset_of!(Monitor, hand_off_to) < owner_end);
+        let contenders = [
+            offset_of!(Monitor, entry_list),
+            offset_of!(Monitor, succ),
+            offset_of!(Monitor, contentions),
+            offset_of!(Monitor, next_fair),
+            offset_of!(Monitor, spin_duration),
+        ];
+        for c in contenders {
+            assert!(
+                c >= owner_end + 128,
+                "a contender field at {c}, the owner's end at {owner_end}"
+            );
+        }
+        assert!(size_of::<Monitor>() <= 256, "{} bytes", size_of::<Monitor>());
+        println!(
+            "Monitor: {} bytes, contenders from byte {}",
+            size_of::<Monitor>(),
+            contenders[0]
+        );
+    }
+
+    /// The entry list from the head (newest) down, by `next`, checking every
+    /// `prev` link that is filled in against it.
+    fn entries(m: &Monitor, nodes: &[Node]) -> Vec<usize> {
+        let index = |p: *const Node| {
+            nodes
+                .iter()
+                .position(|n| core::ptr::eq(n, p))
+                .expect("a foreign node")
+        };
+        let mut out = Vec::new();
+        let mut above: *mut Node = core::ptr::null_mut();
+        let mut p = m.entry_list.load(Ordering::Acquire);
+        while !p.is_null() {
+            // SAFETY: every node on the list is an element of `nodes`.
+            let n = unsafe { &*p };
+            let prev = n.prev.load(Ordering::Relaxed);
+            assert!(
+                prev.is_null() || prev == above,
+                "node {} has a stale prev link",
+                index(p)
+            );
+            out.push(index(p));
+            above = p;
+            p = n.next.load(Ordering::Relaxed);
+        }
+        out
+    }
+
+    fn tail_index(m: &Monitor, nodes: &[Node]) -> Option<usize> {
+        let t = m.tail();
+        (!t.is_null()).then(|| nodes.iter().position(|n| core::ptr::eq(n, t)).unwrap())
+    }
+
+    /// The lazily doubly linked entry list, single-threaded (the owner's
+    /// view): pushes at the head, the tail found once and then kept,
+    /// unlinks of the tail, of a middle node, of the head, and of the head
+    /// after a push made it a middle node; the list and the tail stay right
+    /// at every step.
+    #[test]
+    fn entry_list_keeps_its_tail_and_links_through_every_unlink() {
+        super::super::thread::with_current(|me| {
+            let m = Monitor::new(Mark(0), me.id, 0);
+            let nodes: Vec<Node> = (0..6).map(|_| Node::new(me, ENTERING)).collect();
+            for n in &nodes[..4] {
+                m.enqueue(n);
+            }
+            assert_eq!(entries(&m, &nodes), [3, 2, 1, 0]);
+            assert_eq!(tail_index(&m, &nodes), Some(0));
+            m.unlink(&nodes[0]); // the tail
+            assert_eq!(entries(&m, &nodes), [3, 2, 1]);
+            assert_eq!(tail_index(&m, &nodes), Some(1));
+            m.enqueue(&nodes[4]);
+            m.unlink(&nodes[2]); // a middle node, above the linked part
+            assert_eq!(entries(&m, &nodes), [4, 3, 1]);
+            assert_eq!(tail_index(&m, &nodes), Some(1));
+            m.unlink(&nodes[4]); // the head
+            assert_eq!(entries(&m, &nodes), [3, 1]);
+            m.enqueue(&nodes[5]);
+            m.unlink(&nodes[3]); // was the head, a push came first
+            assert_eq!(entries(&m, &nodes), [5, 1]);
+            assert_eq!(tail_index(&m, &nodes), Some(1));
+            m.unlink(&nodes[1]); // the tail again
+            assert_eq!(entries(&m, &nodes), [5]);
+            assert_eq!(tail_index(&m, &nodes), Some(5));
+            m.unlink(&nodes[5]); // the last one
+            assert!(entries(&m, &nodes).is_empty());
+            assert_eq!(tail_index(&m, &nodes), None);
+            // A wait node comes back to the list: its old links are gone.
+            m.enqueue(&nodes[2]);
+            assert_eq!(entries(&m, &nodes), [2]);
+            assert_eq!(tail_index(&m, &nodes), Some(2));
+            m.unlink(&nodes[2]);
+            m.exit(me);
+        });
+    }
 }
