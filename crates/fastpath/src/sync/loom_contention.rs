@@ -17,13 +17,7 @@ use super::header::Mark;
 use super::monitor::Monitor;
 use super::thread::{with_current, DEFLATER_MARKER, NO_OWNER};
 
-fn model(f: impl Fn() + Sync + Send + 'static) {
-    let mut b = loom::model::Builder::new();
-    if b.preemption_bound.is_none() {
-        b.preemption_bound = Some(3);
-    }
-    b.check(f);
-}
+use super::loom_tests::model;
 
 /// A monitor and the value it protects.
 struct Guarded {
@@ -67,6 +61,17 @@ impl Guarded {
     }
 }
 
+/// Two threads that each enter `g` (which must succeed: nothing deflates
+/// it), increment and exit.
+fn contenders(g: &Arc<Guarded>) -> Vec<thread::JoinHandle<()>> {
+    (0..2)
+        .map(|_| {
+            let g = g.clone();
+            thread::spawn(move || assert!(g.bump()))
+        })
+        .collect()
+}
+
 /// A fair hand-off racing barging enterers: the main thread owns the
 /// monitor, A queues behind it, the main thread exits (waking A) and enters
 /// again before A runs (barging), so A, passed over, asks for a hand-off;
@@ -79,12 +84,7 @@ fn loom_hand_off_races_a_barging_enterer() {
     model(|| {
         let g = Guarded::new();
         with_current(|me| assert!(g.monitor.enter(me)));
-        let ts: Vec<_> = (0..2)
-            .map(|_| {
-                let g = g.clone();
-                thread::spawn(move || assert!(g.bump()))
-            })
-            .collect();
+        let ts = contenders(&g);
         with_current(|me| g.monitor.exit(me));
         assert!(g.bump());
         for t in ts {
@@ -106,19 +106,13 @@ fn loom_newcomer_behind_a_queue_is_not_lost() {
     model(|| {
         let g = Guarded::new();
         with_current(|me| assert!(g.monitor.enter(me)));
-        let a = {
-            let g = g.clone();
-            thread::spawn(move || assert!(g.bump()))
-        };
-        let b = {
-            let g = g.clone();
-            thread::spawn(move || assert!(g.bump()))
-        };
+        let ts = contenders(&g);
         // SAFETY: we own the monitor.
         g.value.with_mut(|v| unsafe { *v += 1 });
         with_current(|me| g.monitor.exit(me));
-        a.join().unwrap();
-        b.join().unwrap();
+        for t in ts {
+            t.join().unwrap();
+        }
         assert_eq!(g.get(), 3);
         assert!(!g.monitor.is_busy());
     });

@@ -8,7 +8,7 @@ use loom::thread;
 
 use super::*;
 
-fn model(f: impl Fn() + Sync + Send + 'static) {
+pub(super) fn model(f: impl Fn() + Sync + Send + 'static) {
     let mut b = loom::model::Builder::new();
     if b.preemption_bound.is_none() {
         b.preemption_bound = Some(2);
