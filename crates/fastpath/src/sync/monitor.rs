@@ -17,7 +17,12 @@
 //! - Contenders that fail to spin push a stack-allocated [`Node`] on
 //!   `entry_list` with a CAS (a Treiber push; any thread). Only the owner
 //!   removes nodes, so the list below the head is stable for it. The exiting
-//!   owner wakes the *oldest* node (the tail): FIFO hand-off, no starvation.
+//!   owner wakes the *oldest* node (the tail), which then competes with
+//!   barging threads (see eventual fairness below).
+//!   Owners keep the tail and `prev` links, filled in lazily from the head
+//!   down to the part already linked (JDK 24 `_entry_list_tail`, a doubly
+//!   linked list the owner completes): waking the tail and unlinking a woken
+//!   node are O(1) instead of a walk of the list at every hand-over.
 //!   A woken thread is not removed; it unlinks itself once it owns the lock
 //!   (HotSpot `UnlinkAfterAcquire`).
 //! - `succ` (successor) names a thread that is awake and about to retry (a
@@ -35,7 +40,22 @@
 //!   (`Knob_PreSpin` 10, `Knob_SpinLimit` 5000, `Knob_Poverty` 1000,
 //!   `Knob_Bonus`/`BonusB` 100, `Knob_Penalty` 200): a per-monitor spin
 //!   duration grows when spinning acquired the lock and shrinks when it did
-//!   not.
+//!   not. Two changes from HotSpot, after parking_lot's RawMutex (issue 14):
+//!   a newcomer spins only while the entry list is empty (once threads
+//!   park, a spin has already been shown too short, and on a machine with
+//!   more threads than CPUs it burns the CPU a preempted owner needs), and
+//!   every try loads `owner` before its CAS (test-and-test-and-set: waiters
+//!   share the line instead of stealing it from the owner).
+//! - Eventual fairness (parking_lot's fair unlock; WebKit's WTF::Lock
+//!   barging-versus-fairness analysis): barging keeps the lock with running
+//!   threads, which is what makes it fast, but can pass a queued thread over
+//!   for ever. A woken thread that loses again after waiting
+//!   [`FAIR_AFTER_NS`] puts its node in `hand_off_to`; the next exit gives
+//!   it the monitor directly (`owner` goes from the exiter's id to its id,
+//!   never through NO_OWNER, so no barging thread and no deflater can come
+//!   in between) and unparks it. At most one such hand-off per
+//!   [`FAIR_AFTER_NS`] per monitor: each costs a wake-up latency with the
+//!   lock idle, so barging stays the common case.
 //! - Wait/notify: a waiter's node goes on the owner-protected wait set, the
 //!   monitor is released fully (all recursions) and the waiter parks. Notify
 //!   CASes the node's state WAITING→NOTIFIED and pushes it on the entry list
@@ -93,6 +113,10 @@ pub(crate) struct Node {
     thread: Arc<ThreadState>,
     /// Next (older) node on the entry list.
     next: AtomicPtr<Node>,
+    /// Previous (newer) node, filled in lazily by owners
+    /// (`link_backwards`); null for the head or where not yet known.
+    /// Owner-only.
+    prev: AtomicPtr<Node>,
     state: AtomicU32,
 }
 
@@ -101,6 +125,7 @@ impl Node {
         Node {
             thread: thread.clone(),
             next: AtomicPtr::new(core::ptr::null_mut()),
+            prev: AtomicPtr::new(core::ptr::null_mut()),
             state: AtomicU32::new(state),
         }
     }
@@ -122,25 +147,77 @@ const BONUS: i32 = 100;
 const BONUS_B: i32 = 100;
 const PENALTY: i32 = 200;
 
+/// How long a queued thread may be passed over before it asks for a direct
+/// hand-off, and the least time between two hand-offs on one monitor
+/// (parking_lot's fair unlock comes every 0–1 ms; issue 14 bounds it at
+/// ~0.5–1 ms so that least/most-served stays ≥ 0.25 over 200 ms).
+const FAIR_AFTER_NS: u64 = 500_000;
+
+/// The fairness rule's clock: when a thread queued. Under loom there is no
+/// clock (a model must be deterministic): a thread is overdue as soon as it
+/// has been passed over once, so the models explore the hand-off.
+#[derive(Clone, Copy)]
+struct FairClock(#[cfg(not(loom))] u64);
+
+impl FairClock {
+    /// Now, in nanoseconds since the first call in this process.
+    #[cfg(not(loom))]
+    fn now() -> FairClock {
+        static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+        let epoch = *EPOCH.get_or_init(Instant::now);
+        FairClock(epoch.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64)
+    }
+
+    #[cfg(loom)]
+    fn now() -> FairClock {
+        FairClock()
+    }
+
+    /// `Some(now)` once [`FAIR_AFTER_NS`] has passed since `self`.
+    #[cfg(not(loom))]
+    fn overdue(self) -> Option<u64> {
+        let now = FairClock::now().0;
+        (now.saturating_sub(self.0) >= FAIR_AFTER_NS).then_some(now)
+    }
+
+    #[cfg(loom)]
+    fn overdue(self) -> Option<u64> {
+        Some(0)
+    }
+}
+
+/// Bytes between the owner's fields and the contenders' beyond the cold
+/// fields that already separate them (see [`Monitor`]'s layout and the
+/// test that checks it).
+const CONTENDER_GAP: usize = 64;
+
 /// The monitor.
+///
+/// Layout (`repr(C)`, after objectMonitor.hpp's padding, JDK 24): the
+/// fields an uncontended enter and exit touch come first, then the cold
+/// ones, then padding, then the fields contenders write (`entry_list`,
+/// `succ`, `contentions`, the spin and fairness heuristics). The contenders'
+/// fields start at least 128 bytes after the owner's end, so no cache line
+/// (nor an adjacent-line prefetch pair) holds both: a thread queueing or
+/// spinning does not take the owner's line away from it. No
+/// over-alignment: monitors come from the ordinary allocator, and a
+/// churning runtime allocates one per contended object (an aligned
+/// allocation was slower there).
+#[repr(C)]
 pub(crate) struct Monitor {
+    owner: AtomicUsize,
+    /// A queued thread's node asking to be handed the monitor at the next
+    /// exit (eventual fairness, see the module docs); null if none. Set by
+    /// that thread (CAS from null), cleared only by an owner. Read at every
+    /// exit, so it lives beside `owner`.
+    hand_off_to: AtomicPtr<Node>,
+    /// Owner-only.
+    recursions: AtomicUsize,
+
+    // Cold fields, between the owner's and the contenders'.
     /// The object's header before inflation (unlocked form): hash and spare
     /// bits live here while the monitor is installed.
     pub(crate) header: AtomicUsize,
-    owner: AtomicUsize,
-    /// Owner-only.
-    recursions: AtomicUsize,
-    entry_list: AtomicPtr<Node>,
-    succ: AtomicUsize,
-    /// Owner-only (the mutex is never contended: it only makes the queue
-    /// `Sync` without more unsafe code).
-    wait_set: std::sync::Mutex<VecDeque<NodeRef>>,
-    /// Adaptive spin budget (a heuristic: std atomic, not modelled).
-    spin_duration: std::sync::atomic::AtomicI32,
-    /// Threads inside `enter`'s slow path or `wait`: the deflater's "is
-    /// anyone here" test, and a reference count that keeps the monitor
-    /// alive for them; [`DEFLATED`] once deflated.
-    contentions: AtomicUsize,
     /// The header's address: thread exit skips the monitors of objects held
     /// through live `SyncGuard`s by it; the deflater restores the header
     /// through it.
@@ -149,6 +226,32 @@ pub(crate) struct Monitor {
     /// touching a header. Written and read under the registry lock (a std
     /// atomic only to be shared).
     object: std::sync::atomic::AtomicUsize,
+    /// Fair hand-offs done on this monitor (tests and diagnostics; a std
+    /// atomic: it orders nothing).
+    hand_offs: std::sync::atomic::AtomicU64,
+    /// The oldest node on the entry list, if an owner has found it since
+    /// the list last changed at that end (JDK 24 `_entry_list_tail`): exits
+    /// wake it without walking the list. Owner-only.
+    entry_list_tail: AtomicPtr<Node>,
+    /// Owner-only (the mutex is never contended: it only makes the queue
+    /// `Sync` without more unsafe code).
+    wait_set: std::sync::Mutex<VecDeque<NodeRef>>,
+    _gap: [u8; CONTENDER_GAP],
+
+    // Written by contenders.
+    entry_list: AtomicPtr<Node>,
+    succ: AtomicUsize,
+    /// Threads inside `enter`'s slow path or `wait`: the deflater's "is
+    /// anyone here" test, and a reference count that keeps the monitor
+    /// alive for them; [`DEFLATED`] once deflated.
+    contentions: AtomicUsize,
+    /// The earliest time (nanoseconds on [`FairClock`]) at which a passed-over
+    /// thread may ask for the next hand-off: at most one per
+    /// [`FAIR_AFTER_NS`], so fairness costs one wake-up latency per interval,
+    /// not per exit (a heuristic: std atomic, not modelled).
+    next_fair: std::sync::atomic::AtomicU64,
+    /// Adaptive spin budget (a heuristic: std atomic, not modelled).
+    spin_duration: std::sync::atomic::AtomicI32,
 }
 
 impl Monitor {
@@ -158,13 +261,18 @@ impl Monitor {
         Box::new(Monitor {
             header: AtomicUsize::new(displaced.set_unlocked().0),
             owner: AtomicUsize::new(owner),
+            hand_off_to: AtomicPtr::new(core::ptr::null_mut()),
             recursions: AtomicUsize::new(0),
             entry_list: AtomicPtr::new(core::ptr::null_mut()),
             succ: AtomicUsize::new(NO_OWNER),
             wait_set: std::sync::Mutex::new(VecDeque::new()),
             spin_duration: std::sync::atomic::AtomicI32::new(POVERTY),
+            next_fair: std::sync::atomic::AtomicU64::new(0),
+            hand_offs: std::sync::atomic::AtomicU64::new(0),
+            entry_list_tail: AtomicPtr::new(core::ptr::null_mut()),
             contentions: AtomicUsize::new(0),
             object: std::sync::atomic::AtomicUsize::new(object),
+            _gap: [0; CONTENDER_GAP],
         })
     }
 
@@ -291,7 +399,7 @@ impl Monitor {
             self.contentions.fetch_sub(1, Ordering::SeqCst);
             return false;
         }
-        if !self.try_spin(me.id) {
+        if !self.spin_unless_queued(me.id) {
             let own;
             let node = match node {
                 Some(n) => n,
@@ -316,6 +424,9 @@ impl Monitor {
     /// Pushes `node` on the entry list.
     fn enqueue(&self, node: &Node) {
         let node_ptr = node as *const Node as *mut Node;
+        // Relaxed: published by the Release CAS below. A wait node may come
+        // back to the list: forget its old place.
+        node.prev.store(core::ptr::null_mut(), Ordering::Relaxed);
         // Relaxed: the CAS below validates it.
         let mut head = self.entry_list.load(Ordering::Relaxed);
         loop {
@@ -333,20 +444,28 @@ impl Monitor {
         }
     }
 
-    /// Parks until the lock is acquired; `node` is on the entry list.
+    /// Parks until the lock is acquired, by its own CAS or by an exiting
+    /// owner's hand-off; `node` is on the entry list.
     fn enter_loop(&self, node: &Node, me: &Arc<ThreadState>) {
+        let queued = FairClock::now();
+        let mut asked = false;
         loop {
-            if self.try_lock(me.id) {
+            if self.owned_or_taken(me.id) {
                 break;
             }
             // Outside the critical section while blocked: `contentions`
             // keeps this monitor alive (see `reclaim.rs`).
             me.critical.quiescent(|| me.park.park(None));
-            if self.try_lock(me.id) {
+            if self.owned_or_taken(me.id) {
                 break;
             }
             if self.try_spin(me.id) {
                 break;
+            }
+            // Woken and passed over again: past the fairness bound, ask the
+            // next exit to hand the monitor to us.
+            if !asked {
+                asked = self.ask_for_hand_off(node, queued);
             }
             // Relaxed: `succ` is a hint; the fence below orders clearing it
             // before our next look at `owner`.
@@ -356,6 +475,20 @@ impl Monitor {
             // StoreLoad: after clearing `succ` we must retry the lock before
             // parking (the successor's half of the Dekker pair with exit).
             fence(Ordering::SeqCst);
+        }
+        if asked {
+            // We own the monitor. If we took it ourselves, our request is
+            // still there: withdraw it before our node dies (an owner would
+            // hand the monitor to a dead node). Relaxed: only owners clear
+            // the field, and we are the owner; the CAS fails harmlessly if
+            // the request was honoured (cleared) or replaced.
+            let mine = node as *const Node as *mut Node;
+            let _ = self.hand_off_to.compare_exchange(
+                mine,
+                core::ptr::null_mut(),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
         }
         self.unlink(node);
         // Relaxed: a hint we set or were given; the fence below publishes
@@ -368,57 +501,156 @@ impl Monitor {
         fence(Ordering::SeqCst);
     }
 
-    /// The oldest node on the entry list. Owner only.
+    /// Whether thread `id` owns the monitor: handed to it by an exiting
+    /// owner, or free and taken now by its CAS.
+    #[inline]
+    fn owned_or_taken(&self, id: usize) -> bool {
+        // Acquire: pairs with `hand_off`'s Release store of our id, so the
+        // previous owner's critical section is visible to us.
+        let o = self.owner.load(Ordering::Acquire);
+        o == id || (o == NO_OWNER && self.try_lock(id))
+    }
+
+    /// Eventual fairness (parking_lot's fair unlock, WebKit WTF::Lock's
+    /// analysis): a queued thread that was woken and lost the lock to a
+    /// barging one, after waiting [`FAIR_AFTER_NS`] since it queued, asks the
+    /// next exit to hand the monitor over directly, so it cannot be passed
+    /// over for ever. At most one request per [`FAIR_AFTER_NS`] per monitor:
+    /// each hand-off costs a wake-up latency during which nobody runs the
+    /// critical section, so barging stays the common case. Returns whether
+    /// the request was placed.
+    fn ask_for_hand_off(&self, node: &Node, queued: FairClock) -> bool {
+        let Some(now) = queued.overdue() else {
+            return false;
+        };
+        // Relaxed: a rate-limiting heuristic; a race lets two requests
+        // through, or delays one by an interval.
+        if now < self.next_fair.load(std::sync::atomic::Ordering::Relaxed) {
+            return false;
+        }
+        let mine = node as *const Node as *mut Node;
+        // Release: the owner that honours the request dereferences the node
+        // (its thread handle) after its Acquire load. Relaxed on failure:
+        // another request is pending; we ask again later.
+        let placed = self
+            .hand_off_to
+            .compare_exchange(core::ptr::null_mut(), mine, Ordering::Release, Ordering::Relaxed)
+            .is_ok();
+        if placed {
+            self.next_fair.store(
+                now.saturating_add(FAIR_AFTER_NS),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
+        placed
+    }
+
+    /// The oldest node on the entry list (null if it is empty): the cached
+    /// tail, or found once by linking the list backwards. Owner only.
     fn tail(&self) -> *const Node {
+        // Relaxed: owner-only field; ownership hand-overs order it.
+        let t = self.entry_list_tail.load(Ordering::Relaxed);
+        if !t.is_null() {
+            return t;
+        }
+        self.link_backwards();
+        self.entry_list_tail.load(Ordering::Relaxed)
+    }
+
+    /// Fills in `prev` from the head down to the first node already linked
+    /// to the one above it (everything below was linked by an earlier call:
+    /// nodes are only ever pushed at the head, and `unlink` keeps the links
+    /// it touches consistent), or to the end, setting the cached tail, if
+    /// it is not known (JDK 24 `entry_list_build_dll`). Owner only. The
+    /// first walk after a burst of pushes costs what the old tail walk did;
+    /// after it each hand-over is O(1).
+    fn link_backwards(&self) {
+        // Relaxed: owner-only field.
+        let tail_known = !self.entry_list_tail.load(Ordering::Relaxed).is_null();
         // Acquire: pairs with the pushers' Release CAS (a chain of RMWs, so
         // it covers every node below the head too).
-        let mut p = self.entry_list.load(Ordering::Acquire) as *const Node;
-        if p.is_null() {
-            return p;
-        }
-        loop {
+        let mut w = self.entry_list.load(Ordering::Acquire);
+        let mut above: *mut Node = core::ptr::null_mut();
+        while !w.is_null() {
             // SAFETY: nodes on the entry list stay alive until their thread
             // owns the monitor and unlinks them; we own it now.
-            // Relaxed: see `tail`'s Acquire above; owner writes are ordered
-            // by the ownership hand-off.
-            let next = unsafe { (*p).next.load(Ordering::Relaxed) };
-            if next.is_null() {
-                return p;
+            let n = unsafe { &*w };
+            // Relaxed (`prev`, `next`): owner-only links, or pushers' fields
+            // covered by the Acquire above.
+            if tail_known && !above.is_null() && n.prev.load(Ordering::Relaxed) == above {
+                return;
             }
-            p = next;
+            n.prev.store(above, Ordering::Relaxed);
+            above = w;
+            w = n.next.load(Ordering::Relaxed);
+        }
+        if !tail_known {
+            // Relaxed: owner-only field. `above` is the last node (or null).
+            self.entry_list_tail.store(above, Ordering::Relaxed);
         }
     }
 
-    /// Removes `node` from the entry list. Owner only.
+    /// Removes `node` from the entry list (JDK 24 `unlink_after_acquire`).
+    /// Owner only.
     fn unlink(&self, node: &Node) {
         let node_ptr = node as *const Node as *mut Node;
-        // Relaxed loads of `next`: our own node, or nodes below the head
-        // (see `tail`).
+        // Relaxed loads of `next`/`prev` and stores to them and to the
+        // tail: owner-only links (see `link_backwards`).
         let next = node.next.load(Ordering::Relaxed);
-        // AcqRel: pushers may be racing on the head.
+        // The head: pop it, unless a push came first. AcqRel: pushers may
+        // be racing on the head.
         if self
             .entry_list
             .compare_exchange(node_ptr, next, Ordering::AcqRel, Ordering::Acquire)
             .is_ok()
         {
+            if next.is_null() {
+                self.entry_list_tail
+                    .store(core::ptr::null_mut(), Ordering::Relaxed);
+            } else {
+                // SAFETY: `next` is on the list (see `link_backwards`).
+                unsafe { (*next).prev.store(core::ptr::null_mut(), Ordering::Relaxed) };
+            }
             return;
         }
-        // Not the head: find the predecessor. Only the owner writes `next`
-        // of a published node, so the walk is stable.
-        // Acquire: as in `tail` (pushers' Release CAS); the `next` loads and
-        // the store below are Relaxed for the same reason as there.
+        // Below the head: its `prev` is known once the list is linked.
+        self.link_backwards();
+        let prev = node.prev.load(Ordering::Relaxed);
+        debug_assert!(!prev.is_null(), "a node below the head without a prev link");
+        if prev.is_null() {
+            // Unreachable by the invariants above. Were they broken, leaving
+            // the node on the list would leave a dangling pointer: forget the
+            // links instead, and find the tail afresh next time.
+            self.entry_list_tail
+                .store(core::ptr::null_mut(), Ordering::Relaxed);
+            return self.unlink_by_walking(node_ptr, next);
+        }
+        // SAFETY: `prev` and `next` are on the list (see `link_backwards`).
+        unsafe { (*prev).next.store(next, Ordering::Relaxed) };
+        if next.is_null() {
+            self.entry_list_tail.store(prev, Ordering::Relaxed);
+        } else {
+            // SAFETY: as above.
+            unsafe { (*next).prev.store(prev, Ordering::Relaxed) };
+        }
+    }
+
+    /// `unlink`'s fallback: find the predecessor from the head.
+    #[cold]
+    fn unlink_by_walking(&self, node: *mut Node, next: *mut Node) {
+        // Acquire: as in `link_backwards`.
         let mut p = self.entry_list.load(Ordering::Acquire);
         while !p.is_null() {
-            // SAFETY: as in `tail`.
+            // SAFETY: as in `link_backwards`.
             let pn = unsafe { &(*p).next };
+            // Relaxed: owner-only links.
             let n = pn.load(Ordering::Relaxed);
-            if n == node_ptr {
+            if n == node {
                 pn.store(next, Ordering::Relaxed);
                 return;
             }
             p = n;
         }
-        debug_assert!(false, "node not on the entry list");
     }
 
     /// Releases one level (the caller owns the monitor).
@@ -443,10 +675,41 @@ impl Monitor {
     /// Clears the owner and, unless someone else is responsible, hands the
     /// monitor's wake-up to the oldest queued thread (HotSpot `exit` +
     /// `ExitEpilog`).
+    #[inline]
     fn release_and_wake(&self, id: usize) {
+        // Acquire: pairs with the requester's Release CAS; `hand_off`
+        // dereferences the node. A request placed after this load is seen
+        // by a later exit (the requester parks until then).
+        let asked = self.hand_off_to.load(Ordering::Acquire);
+        if !asked.is_null() {
+            self.hand_off(asked);
+            return;
+        }
         // Release: publishes the critical section to the next owner.
         self.owner.store(NO_OWNER, Ordering::Release);
         self.wake_after_release(id);
+    }
+
+    /// Gives the monitor to the thread whose node asked for it
+    /// (`ask_for_hand_off`), without ever releasing it: no barging thread,
+    /// and no deflater (whose CAS needs NO_OWNER), can come in between.
+    #[cold]
+    fn hand_off(&self, node: *mut Node) {
+        // Relaxed: only owners clear the request; the new owner reads it
+        // after our Release store below.
+        self.hand_off_to.store(core::ptr::null_mut(), Ordering::Relaxed);
+        // SAFETY: a requesting node stays on the entry list, alive, until
+        // its thread owns the monitor; we own it, and a thread that took it
+        // by itself withdrew its request before unlinking. Clone the handle
+        // before the store: from then on the new owner may run, unlink and
+        // return, and its node dies with its frame.
+        let wakee = unsafe { (*node).thread.clone() };
+        // Release: publishes our critical section to the new owner's
+        // Acquire load in `owned_or_taken`.
+        // Relaxed: a statistic (counted while we still own the monitor).
+        self.hand_offs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.owner.store(wakee.id, Ordering::Release);
+        wakee.park.unpark();
     }
 
     /// After `owner` was set to NO_OWNER by `id` (an exiting owner, or the
@@ -488,13 +751,38 @@ impl Monitor {
         }
     }
 
+    /// A newcomer's spin: only while nobody is queued (parking_lot's rule:
+    /// spin only while no thread is parked). A queue means the lock has been
+    /// busy for longer than a spin lasts, and, where threads outnumber
+    /// CPUs, a spinner may be burning the very CPU the descheduled owner
+    /// needs; one look, then queue. A woken successor still spins
+    /// (`enter_loop`): it is the one thread exits leave the lock to.
+    #[inline]
+    fn spin_unless_queued(&self, id: usize) -> bool {
+        // Relaxed: a hint; a stale answer costs one spin or one park, and
+        // the queueing path re-checks `owner` after its own fence.
+        if self.entry_list.load(Ordering::Relaxed).is_null() {
+            self.try_spin(id)
+        } else {
+            self.try_lock_if_free(id)
+        }
+    }
+
+    /// Test-and-test-and-set: CAS only when `owner` reads free, so a waiting
+    /// thread reads a shared copy of the line instead of taking it away
+    /// from the owner at every try.
+    #[inline]
+    fn try_lock_if_free(&self, id: usize) -> bool {
+        self.owner() == NO_OWNER && self.try_lock(id)
+    }
+
     /// Adaptive spinning (HotSpot `TrySpin`). Returns whether it acquired.
     #[cfg(not(loom))]
     fn try_spin(&self, id: usize) -> bool {
         // Relaxed on `spin_duration`: a heuristic; races only mis-tune it.
         let sd = &self.spin_duration;
         for _ in 0..=PRE_SPIN {
-            if self.try_lock(id) {
+            if self.try_lock_if_free(id) {
                 let x = sd.load(std::sync::atomic::Ordering::Relaxed);
                 if x < SPIN_LIMIT {
                     sd.store(x.max(POVERTY) + BONUS_B, std::sync::atomic::Ordering::Relaxed);
@@ -519,8 +807,14 @@ impl Monitor {
         while ctr > 0 {
             ctr -= 1;
             let o = self.owner();
-            if o == NO_OWNER {
-                acquired = self.try_lock(id);
+            if o == NO_OWNER || o == id {
+                // Free, or handed to us (`hand_off`) while we spun.
+                if o == id {
+                    // Acquire: our Relaxed load read `hand_off`'s Release
+                    // store; see the previous owner's critical section.
+                    fence(Ordering::Acquire);
+                }
+                acquired = o == id || self.try_lock(id);
                 penalize = false;
                 break; // won, or lost the CAS: stop spinning either way
             }
@@ -695,6 +989,21 @@ impl Monitor {
         self.recursions.load(Ordering::Relaxed)
     }
 
+    /// Fair hand-offs done so far (tests).
+    #[cfg(test)]
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) fn hand_offs(&self) -> u64 {
+        // Relaxed: a statistic.
+        self.hand_offs.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Whether a queued thread's hand-off request is pending (tests).
+    #[cfg(test)]
+    pub(crate) fn has_hand_off_request(&self) -> bool {
+        // Relaxed: read after the joins that order every writer.
+        !self.hand_off_to.load(Ordering::Relaxed).is_null()
+    }
+
     /// Whether any thread owns the monitor, or is queued, waiting or
     /// spinning here (a snapshot: the deflater's pre-check, and tests).
     pub(crate) fn is_busy(&self) -> bool {
@@ -780,4 +1089,115 @@ fn time_left(timeout: Option<Duration>, start: Instant) -> Option<Option<Duratio
 #[cfg(loom)]
 fn time_left(timeout: Option<Duration>, _start: Instant) -> Option<Option<Duration>> {
     Some(timeout)
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use core::mem::{offset_of, size_of};
+
+    /// The layout promise in [`Monitor`]'s docs: the contenders' fields
+    /// start at least 128 bytes after the owner's end, whatever the cold
+    /// fields' sizes in this std.
+    #[test]
+    fn contenders_fields_are_two_lines_away_from_the_owners() {
+        let owner_end = offset_of!(Monitor, recursions) + size_of::<AtomicUsize>();
+        assert!(offset_of!(Monitor, owner) < owner_end);
+        assert!(offset_of!(Monitor, hand_off_to) < owner_end);
+        let contenders = [
+            offset_of!(Monitor, entry_list),
+            offset_of!(Monitor, succ),
+            offset_of!(Monitor, contentions),
+            offset_of!(Monitor, next_fair),
+            offset_of!(Monitor, spin_duration),
+        ];
+        for c in contenders {
+            assert!(
+                c >= owner_end + 128,
+                "a contender field at {c}, the owner's end at {owner_end}"
+            );
+        }
+        assert!(size_of::<Monitor>() <= 256, "{} bytes", size_of::<Monitor>());
+        println!(
+            "Monitor: {} bytes, contenders from byte {}",
+            size_of::<Monitor>(),
+            contenders[0]
+        );
+    }
+
+    /// The entry list from the head (newest) down, by `next`, checking every
+    /// `prev` link that is filled in against it.
+    fn entries(m: &Monitor, nodes: &[Node]) -> Vec<usize> {
+        let index = |p: *const Node| {
+            nodes
+                .iter()
+                .position(|n| core::ptr::eq(n, p))
+                .expect("a foreign node")
+        };
+        let mut out = Vec::new();
+        let mut above: *mut Node = core::ptr::null_mut();
+        let mut p = m.entry_list.load(Ordering::Acquire);
+        while !p.is_null() {
+            // SAFETY: every node on the list is an element of `nodes`.
+            let n = unsafe { &*p };
+            let prev = n.prev.load(Ordering::Relaxed);
+            assert!(
+                prev.is_null() || prev == above,
+                "node {} has a stale prev link",
+                index(p)
+            );
+            out.push(index(p));
+            above = p;
+            p = n.next.load(Ordering::Relaxed);
+        }
+        out
+    }
+
+    fn tail_index(m: &Monitor, nodes: &[Node]) -> Option<usize> {
+        let t = m.tail();
+        (!t.is_null()).then(|| nodes.iter().position(|n| core::ptr::eq(n, t)).unwrap())
+    }
+
+    /// The lazily doubly linked entry list, single-threaded (the owner's
+    /// view): pushes at the head, the tail found once and then kept,
+    /// unlinks of the tail, of a middle node, of the head, and of the head
+    /// after a push made it a middle node; the list and the tail stay right
+    /// at every step.
+    #[test]
+    fn entry_list_keeps_its_tail_and_links_through_every_unlink() {
+        super::super::thread::with_current(|me| {
+            let m = Monitor::new(Mark(0), me.id, 0);
+            let nodes: Vec<Node> = (0..6).map(|_| Node::new(me, ENTERING)).collect();
+            for n in &nodes[..4] {
+                m.enqueue(n);
+            }
+            assert_eq!(entries(&m, &nodes), [3, 2, 1, 0]);
+            assert_eq!(tail_index(&m, &nodes), Some(0));
+            m.unlink(&nodes[0]); // the tail
+            assert_eq!(entries(&m, &nodes), [3, 2, 1]);
+            assert_eq!(tail_index(&m, &nodes), Some(1));
+            m.enqueue(&nodes[4]);
+            m.unlink(&nodes[2]); // a middle node, above the linked part
+            assert_eq!(entries(&m, &nodes), [4, 3, 1]);
+            assert_eq!(tail_index(&m, &nodes), Some(1));
+            m.unlink(&nodes[4]); // the head
+            assert_eq!(entries(&m, &nodes), [3, 1]);
+            m.enqueue(&nodes[5]);
+            m.unlink(&nodes[3]); // was the head, a push came first
+            assert_eq!(entries(&m, &nodes), [5, 1]);
+            assert_eq!(tail_index(&m, &nodes), Some(1));
+            m.unlink(&nodes[1]); // the tail again
+            assert_eq!(entries(&m, &nodes), [5]);
+            assert_eq!(tail_index(&m, &nodes), Some(5));
+            m.unlink(&nodes[5]); // the last one
+            assert!(entries(&m, &nodes).is_empty());
+            assert_eq!(tail_index(&m, &nodes), None);
+            // A wait node comes back to the list: its old links are gone.
+            m.enqueue(&nodes[2]);
+            assert_eq!(entries(&m, &nodes), [2]);
+            assert_eq!(tail_index(&m, &nodes), Some(2));
+            m.unlink(&nodes[2]);
+            m.exit(me);
+        });
+    }
 }
