@@ -154,6 +154,7 @@ impl Experiment for Gc {
             let waits = list("waits").unwrap_or_else(|| vec!["futex".into()]);
             let pacing = list("pacing").unwrap_or_else(|| vec!["on".into()]);
             let plan = pauses::Plan {
+                baseline: true,
                 heap_mib: ctx.option("heap-mib"),
                 mutators: ctx.option("mutators"),
                 seconds: ctx.option("seconds"),

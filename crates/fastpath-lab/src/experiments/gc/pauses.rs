@@ -20,7 +20,8 @@ const NODE_DATA: usize = 4;
 
 /// One mutator of table 3: builds its share of the live set, then replaces
 /// random nodes (making garbage at the allocation rate) for `seconds`.
-/// Returns (operations, longest operation in ns, allocations that failed).
+/// Returns (operations, longest operation in ns, allocations that failed,
+/// operations over 1 ms).
 /// A failed allocation (the collector fell behind, even with pacing) is
 /// counted and the operation skipped, not a panic: the table reports it.
 fn pause_mutator<B: BarrierSet>(
@@ -28,7 +29,7 @@ fn pause_mutator<B: BarrierSet>(
     live_nodes: usize,
     start: &Start,
     seconds: u64,
-) -> (u64, u64, u64) {
+) -> (u64, u64, u64, u64) {
     let mut m = heap.mutator::<B>().expect("the heap's barrier set");
     let chunk_len = (heap.max_object_words() - 3).min(4000);
     let chunks = live_nodes.div_ceil(chunk_len);
@@ -52,7 +53,7 @@ fn pause_mutator<B: BarrierSet>(
     }
     let deadline = m.safe_region(|| start.arrive_and_wait()) + Duration::from_secs(seconds);
     let mut x = 0x9E37_79B9_7F4A_7C15usize ^ (live_nodes << 3);
-    let (mut ops, mut worst, mut failed) = (0u64, 0u64, 0u64);
+    let (mut ops, mut worst, mut failed, mut stalls) = (0u64, 0u64, 0u64, 0u64);
     while Instant::now() < deadline {
         let t = Instant::now();
         x ^= x << 13;
@@ -82,10 +83,12 @@ fn pause_mutator<B: BarrierSet>(
         // the live set stays the same size.
         m.store(o, 0, None).unwrap();
         m.truncate_roots(d);
-        worst = worst.max(t.elapsed().as_nanos() as u64);
+        let took = t.elapsed().as_nanos() as u64;
+        worst = worst.max(took);
+        stalls += u64::from(took > 1_000_000);
         ops += 1;
     }
-    (ops, worst, failed)
+    (ops, worst, failed, stalls)
 }
 
 /// What table 3 runs: heap size, churn time, mutator threads.
@@ -123,23 +126,50 @@ struct Measured {
     ops: u64,
     worst_op_ns: u64,
     failed: u64,
+    /// Mutator operations that took over 1 ms.
+    stalls: u64,
+    /// The scheduler baseline's row (no GC work), not a collector's.
+    baseline: bool,
+    /// Seconds of churn measured.
+    seconds: u64,
 }
 
-fn measure<B: BarrierSet>(name: &str, run: PauseRun, v: Variant) -> anyhow::Result<Measured> {
+/// The scheduler baseline's churn: at most 2 s (without GC work the
+/// mutators allocate ~5× faster than under a concurrent collector).
+fn baseline_seconds(run: PauseRun) -> u64 {
+    run.seconds.min(2)
+}
+
+/// The scheduler baseline's heap: the same live set, plus room for the
+/// whole churn (256 MiB a second: 4 mutators on 2 vCPUs allocated ~210 on a
+/// Zen 1 guest), so that passive mode never needs to collect.
+fn baseline_heap_mib(run: PauseRun) -> usize {
+    run.heap_mib / 2 + 256 * baseline_seconds(run) as usize + 64
+}
+
+/// Runs one row. `baseline`: the scheduler baseline instead, the same
+/// mutators and live set with no collector work (passive mode on a heap
+/// with room for the whole churn, [`baseline_heap_mib`]).
+fn measure<B: BarrierSet>(name: &str, run: PauseRun, v: Variant, baseline: bool) -> anyhow::Result<Measured> {
     let PauseRun {
         heap_mib,
         seconds,
         mutators,
     } = run;
+    let seconds = if baseline { baseline_seconds(run) } else { seconds };
     let bits: BarrierBits = name.parse()?;
-    let mut config = HeapConfig::new(heap_mib << 20, bits, GcMode::Concurrent);
+    let mut config = if baseline {
+        HeapConfig::new(baseline_heap_mib(run) << 20, bits, GcMode::Passive)
+    } else {
+        HeapConfig::new(heap_mib << 20, bits, GcMode::Concurrent)
+    };
     config.safepoint_wait = v.wait;
     config.pacing = v.pacing;
     let heap = Heap::new(config)?;
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
     let start = Start::default();
-    let (before, before_stats, stats, ops, worst, failed) = std::thread::scope(|s| {
+    let (before, before_stats, stats, ops, worst, failed, stalls) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..mutators)
             .map(|_| {
                 let (heap, start) = (&heap, &start);
@@ -153,11 +183,12 @@ fn measure<B: BarrierSet>(name: &str, run: PauseRun, v: Variant) -> anyhow::Resu
         let before_stats = heap.stats();
         let before = before_stats.pauses.len();
         start.go();
-        let results: Vec<(u64, u64, u64)> = handles.into_iter().map(|h| h.join().expect("mutator")).collect();
+        let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("mutator")).collect();
         let ops: u64 = results.iter().map(|r| r.0).sum();
         let worst = results.iter().map(|r| r.1).max().unwrap_or(0);
         let failed: u64 = results.iter().map(|r| r.2).sum();
-        (before, before_stats, heap.stats(), ops, worst, failed)
+        let stalls: u64 = results.iter().map(|r| r.3).sum();
+        (before, before_stats, heap.stats(), ops, worst, failed, stalls)
     });
     let mut stats = stats;
     // Count only the churn: the build of the live set is not measured.
@@ -170,6 +201,9 @@ fn measure<B: BarrierSet>(name: &str, run: PauseRun, v: Variant) -> anyhow::Resu
         ops,
         worst_op_ns: worst,
         failed,
+        stalls,
+        baseline,
+        seconds,
     })
 }
 
@@ -206,13 +240,23 @@ fn report(
     parts: &mut Table,
     mutators: &mut Table,
 ) {
-    let label = [
-        name.to_string(),
-        run.mutators.to_string(),
-        wait_name(v.wait).into(),
-        if v.pacing { "on" } else { "off" }.into(),
-    ];
-    for (part, get) in PARTS {
+    let baseline = m.baseline;
+    let label = if baseline {
+        [
+            format!("{name}, no GC work (baseline)"),
+            run.mutators.to_string(),
+            "-".into(),
+            "-".into(),
+        ]
+    } else {
+        [
+            name.to_string(),
+            run.mutators.to_string(),
+            wait_name(v.wait).into(),
+            if v.pacing { "on" } else { "off" }.into(),
+        ]
+    };
+    for (part, get) in PARTS.iter().filter(|_| !baseline) {
         let samples: Vec<f64> = m.pauses.iter().map(|p| ms(get(p))).collect();
         let max = samples.iter().cloned().fold(f64::NAN, f64::max);
         let s = stats_of(samples);
@@ -240,9 +284,10 @@ fn report(
     let mut row = label.to_vec();
     row.extend([
         m.stats.cycles.to_string(),
-        num(m.ops as f64 / run.seconds as f64),
+        num(m.ops as f64 / m.seconds as f64),
         format!("{:.3}", ms(worst_cpu)),
         format!("{:.2}", m.worst_op_ns as f64 / 1e6),
+        format!("{:.1}", m.stalls as f64 / m.seconds as f64),
         m.stats.paced_refills.to_string(),
         format!("{:.2}", ms(m.stats.longest_paced_wait)),
         m.failed.to_string(),
@@ -296,6 +341,8 @@ pub struct Plan {
     pub sets: Vec<String>,
     /// The configurations, run one after the other per set.
     pub variants: Vec<Variant>,
+    /// Open with the scheduler baseline row (the first set, no GC work).
+    pub baseline: bool,
 }
 
 /// The barrier sets concurrent mode accepts, by name.
@@ -331,6 +378,7 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
                 "ops/s",
                 "max at-safepoint CPU (ms)",
                 "longest op (ms)",
+                "ops > 1 ms per s",
                 "paced refills",
                 "longest paced wait (ms)",
                 "alloc failures",
@@ -340,10 +388,16 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
         .concat(),
     );
     for set in &plan.sets {
-        for &v in &plan.variants {
+        // The first set's rows open with the scheduler baseline.
+        let baseline = (plan.baseline && set == &plan.sets[0]).then_some(true);
+        for (v, baseline) in baseline
+            .map(|b| (plan.variants[0], b))
+            .into_iter()
+            .chain(plan.variants.iter().map(|&v| (v, false)))
+        {
             let m = match set.as_str() {
-                "shenandoah" => measure::<gc::ShenandoahBarriers>(set, run, v)?,
-                "shenandoah-2017" => measure::<gc::Shenandoah2017Barriers>(set, run, v)?,
+                "shenandoah" => measure::<gc::ShenandoahBarriers>(set, run, v, baseline)?,
+                "shenandoah-2017" => measure::<gc::Shenandoah2017Barriers>(set, run, v, baseline)?,
                 other => anyhow::bail!("concurrent mode runs {SETS:?}, not {other}"),
             };
             report(set, run, v, &m, results, &mut parts, &mut side);
@@ -356,6 +410,9 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
     parts.note("leaving: from the work's end to the release (HotSpot's \"Leaving safepoint\"); total: request to release (HotSpot's \"Total\"); resume: after the release, the longest any stopped mutator took to run again (not in HotSpot's log).");
     parts.note("wait: how stopped mutators wait for the release (futex: one broadcast; spin: 50 us, then futex; condvar: each re-takes the safepoint mutex).");
     side.note("pacing: a TLAB refill over the cycle's budget waits up to 10 ms for the collector (Shenandoah's pacer); longest op: the slowest mutator operation, allocation stalls included;");
+    if plan.baseline {
+        side.note(format!("no GC work (baseline): the same mutators and live set in passive mode, {} s of churn on a {} MiB heap that never fills (cycles 0: no pause, no pacing); its longest op and ops > 1 ms per s are what the scheduler alone does to {mutators} mutators on {cpus} CPUs.", baseline_seconds(run), baseline_heap_mib(run)));
+    }
     side.note("alloc failures: allocations that found no memory after three cycles (skipped); evac failures: cycles whose evacuation ran out of space (objects left in place).");
     Ok(vec![parts, side])
 }
@@ -384,12 +441,19 @@ mod tests {
                     pacing: false,
                 },
             ],
+            baseline: true,
         };
         let mut results = Vec::new();
         let tables = pauses(true, &plan, &mut results).unwrap();
         let (parts, side) = (&tables[0], &tables[1]);
         assert_eq!(parts.rows.len(), 2 * PARTS.len());
-        assert_eq!(side.rows.len(), 2);
+        assert_eq!(side.rows.len(), 3, "the baseline and two variants");
+        let cycles = side.headers.iter().position(|h| h == "cycles").unwrap();
+        assert_eq!(
+            side.rows[0][cycles], "0",
+            "the baseline never collects: {:?}",
+            side.rows[0]
+        );
         let col = |name: &str| parts.headers.iter().position(|h| h == name).unwrap();
         for row in &parts.rows {
             let n: usize = row[col("pauses")].parse().unwrap();
