@@ -403,6 +403,28 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
             report(set, run, v, &m, results, &mut parts, &mut side);
         }
     }
+    // Issue 9's goal, read as HotSpot reads a GC pause (at safepoint): a
+    // note starting with PASS or FAIL, which report.md's summary lists.
+    let col = |name: &str| parts.headers.iter().position(|h| h == name).expect("column");
+    let (part, p99, max) = (col("part"), col("p99"), col("max"));
+    let misses: Vec<String> = parts
+        .rows
+        .iter()
+        .filter(|r| r[part] == "at safepoint")
+        .filter(|r| {
+            let v = |c: usize| r[c].parse::<f64>().unwrap_or(f64::INFINITY);
+            !(v(p99) < 1.0 && v(max) < 5.0)
+        })
+        .map(|r| format!("{} p99 {} max {} ms", r[0], r[p99], r[max]))
+        .collect();
+    if misses.is_empty() {
+        parts.note(format!("PASS: at safepoint (HotSpot's pause) p99 < 1 ms and max < 5 ms in every row, {mutators} mutators on {heap_mib} MiB"));
+    } else {
+        parts.note(format!(
+            "FAIL: at safepoint (HotSpot's pause) p99 < 1 ms and max < 5 ms: {}",
+            misses.join("; ")
+        ));
+    }
     parts.note(format!(
         "{seconds} s of churn per row after building the live set; {cpus} CPUs here, shared with the collector thread (and anything else running)."
     ));
