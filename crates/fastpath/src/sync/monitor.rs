@@ -394,6 +394,15 @@ impl Monitor {
             .is_ok()
     }
 
+    /// One CAS of a free monitor, never a re-entry: `true` if the caller
+    /// now owns it and did not before (recursions 0). For a caller that
+    /// treats re-entry itself (`Synchronized::lock` refuses it).
+    #[inline]
+    pub(crate) fn try_acquire(&self, me: &ThreadState) -> bool {
+        me.note_monitor_owner();
+        self.try_lock(me.id)
+    }
+
     /// One attempt that never blocks or spins: `true` if the caller now owns
     /// the monitor (acquired, or re-entered one more level). `false` says
     /// only that this attempt failed: the owner may be another thread or
@@ -401,8 +410,7 @@ impl Monitor {
     /// re-reads the header).
     #[inline]
     pub(crate) fn try_enter(&self, me: &ThreadState) -> bool {
-        me.note_monitor_owner();
-        if self.try_lock(me.id) {
+        if self.try_acquire(me) {
             return true;
         }
         if self.is_owned_by(me.id) {

@@ -238,12 +238,13 @@ pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
     thread::with_lock_stack(|ls| {
         on_installed_monitor(h, ls, GuardedEnter::Slow, |m, me| {
             claim_from_record(m, me);
-            if m.is_owned_by(me.id) {
-                GuardedEnter::AlreadyHeld
-            } else if m.try_enter(me) {
-                // Not ours before: acquired, not re-entered (recursions 0).
-                m.set_guard_held();
+            // The CAS first: it fails on a monitor we own, so the common
+            // case (free) pays no extra load for the re-entrancy check.
+            if m.try_acquire(me) {
+                m.set_guard_held(); // not ours before: recursions is 0
                 GuardedEnter::Acquired
+            } else if m.is_owned_by(me.id) {
+                GuardedEnter::AlreadyHeld
             } else {
                 GuardedEnter::Slow
             }

@@ -1501,6 +1501,7 @@ fn monitor_guard_mark_survives_a_wait_and_is_owner_only() {
             let mut g = lock_on_its_monitor(value);
             std::thread::scope(|s| {
                 let other = s.spawn(move || {
+                    set_current_thread_locking_mode(mode).unwrap();
                     let mut g = value.lock().unwrap();
                     *g += 1;
                     let marked = with_monitor(value.header(), |m| m.is_guard_held());
