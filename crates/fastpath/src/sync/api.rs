@@ -218,26 +218,24 @@ impl<T> Synchronized<T> {
     pub fn lock(self: Pin<&Self>) -> Result<SyncGuard<'_, T>, SyncError> {
         let header = self.pinned_header();
         match thread::with_lock_stack(|ls| ls.try_fast_enter_guarded(header.get_ref())) {
-            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null())),
+            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null(), false)),
             GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
             GuardedEnter::Slow => self.lock_slow(false),
         }
     }
 
     /// `lock` (or `try_lock` when `try_only`) past the lock-stack fast
-    /// path: an inflated object's monitor in one attempt; else the
-    /// re-entrancy check by `holds_lock` and the lock. Either way the guard
-    /// is listed for the thread-exit release. Not cold: once an object has
-    /// been inflated, every lock of it comes here.
+    /// path: an inflated object's monitor in one attempt, marked in the
+    /// monitor as held through a guard (what the thread-exit release
+    /// keeps); else the re-entrancy check by `holds_lock` and the lock, the
+    /// guard listed for the thread-exit release. Not cold: once an object
+    /// has been inflated, every lock of it comes here.
     #[inline(never)]
     fn lock_slow(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
         let header = self.pinned_header();
         let h = header.get_ref();
         match synchronizer::enter_inflated_exclusive(h) {
-            GuardedEnter::Acquired => {
-                thread::note_data_guard_taken(h.addr());
-                return Ok(self.guard(core::ptr::null()));
-            }
+            GuardedEnter::Acquired => return Ok(self.guard(core::ptr::null(), true)),
             GuardedEnter::AlreadyHeld => return Err(SyncError::AlreadyHeld),
             GuardedEnter::Slow => {}
         }
@@ -249,14 +247,19 @@ impl<T> Synchronized<T> {
         } else {
             synchronizer::enter_for_guard(h)
         };
+        if record.is_null() && synchronizer::mark_guard_held(h) {
+            return Ok(self.guard(record, true));
+        }
         thread::note_data_guard_taken(h.addr());
-        Ok(self.guard(record))
+        Ok(self.guard(record, false))
     }
 
-    /// The guard of a lock just taken (`record` as `Guard` keeps it).
+    /// The guard of a lock just taken (`record` as `Guard` keeps it;
+    /// `on_monitor`: by `enter_inflated_exclusive`).
     #[inline(always)]
-    fn guard(self: Pin<&Self>, record: *const LockRecord) -> SyncGuard<'_, T> {
+    fn guard(self: Pin<&Self>, record: *const LockRecord, on_monitor: bool) -> SyncGuard<'_, T> {
         SyncGuard {
+            on_monitor,
             guard: ManuallyDrop::new(Guard {
                 obj: self.pinned_header(),
                 record,
@@ -274,7 +277,7 @@ impl<T> Synchronized<T> {
         let header = self.pinned_header();
         // The fast path is one attempt already.
         match thread::with_lock_stack(|ls| ls.try_fast_enter_guarded(header.get_ref())) {
-            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null())),
+            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null(), false)),
             GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
             GuardedEnter::Slow => self.lock_slow(true),
         }
@@ -299,6 +302,11 @@ pub struct SyncGuard<'a, T> {
     /// Released by `SyncGuard`'s own `Drop` (fast path: the marked entry),
     /// never by `Guard`'s.
     guard: ManuallyDrop<Guard<'a>>,
+    /// Taken on an inflated object's monitor and marked there
+    /// (`enter_inflated_exclusive`): the drop goes straight to the monitor.
+    /// The object stays inflated while the guard lives (an owned monitor is
+    /// not deflated, and thread exit keeps it owned).
+    on_monitor: bool,
     value: &'a UnsafeCell<T>,
 }
 
@@ -339,18 +347,34 @@ impl<T> Drop for SyncGuard<'_, T> {
     #[inline]
     fn drop(&mut self) {
         let h = self.guard.obj.get_ref();
+        // The thin attempt first even for a guard on a monitor (it fails
+        // in a few instructions there): testing `on_monitor` first cost the
+        // thin pair 5 instructions.
         if !thread::with_lock_stack(|ls| ls.try_fast_exit_guarded(h)) {
-            unlock_data_guard_slow(h, self.guard.record);
+            unlock_not_fast(h, self.guard.record, self.on_monitor);
         }
         // Else unlocked, popped, mark cleared.
     }
 }
 
-/// A `SyncGuard`'s release when its entry is not a marked one on top (a
-/// slow-path lock, inflated since, or dropped out of order). Out of line so
-/// that the guard's `Drop` inlines; not cold: every unlock of an inflated
-/// object comes here.
+/// A `SyncGuard`'s release past the lock-stack: a guard `lock` took on its
+/// object's monitor goes straight to the monitor's exit, with no list;
+/// any other, [`unlock_data_guard_slow`]. Out of line so that the guard's
+/// `Drop` inlines; not cold: every unlock of an inflated object comes here.
 #[inline(never)]
+fn unlock_not_fast(h: &Header, record: *const LockRecord, on_monitor: bool) {
+    // A guard on a monitor whose release fails here cannot happen while
+    // the guard's promise holds; if it ever did, the general release is
+    // still right.
+    if !on_monitor || !synchronizer::exit_guard_held(h) {
+        unlock_data_guard_slow(h, record);
+    }
+}
+
+/// A `SyncGuard`'s release when its entry is not a marked one on top (a
+/// slow-path lock, inflated since, or dropped out of order) and its
+/// monitor is not marked.
+#[inline]
 fn unlock_data_guard_slow(h: &Header, record: *const LockRecord) {
     // Off the record of locks the thread-exit release must keep, then the
     // guard's exit (it only fails if the thread-exit release already

@@ -37,8 +37,10 @@
 //! every arena lock record in use, unless kept for a live `SyncGuard`, is
 //! unlocked (fast-locked: CAS 00→01; stack-locked: CAS back the displaced
 //! header; inflated: claimed and released fully), then every monitor the thread owns
-//! is released fully, waking its contenders; kept entries move into monitors
-//! owned by the exiting thread's identity (see [`super::thread`]).
+//! is released fully, waking its contenders, except those marked held by a
+//! guard (`Monitor::set_guard_held`: a `SyncGuard` on an inflated object);
+//! kept entries move into monitors owned by the exiting thread's identity
+//! (see [`super::thread`]).
 
 use std::sync::Arc;
 
@@ -273,21 +275,23 @@ fn release_held_locks(me: &Arc<ThreadState>) {
             let h = unsafe { &*(addr as *const Header) };
             inflate_owned(h, me, ls, InflateCause::ThreadExit);
         }
-        // Later locks from thread-local destructors: none if nothing is
-        // kept (the orphan path decides); else monitors, for the same reason.
-        ls.set_top_state(if kept.is_empty() {
-            UNREGISTERED
-        } else {
-            MONITOR_ONLY
-        });
     });
     release_records_at_exit(me, &kept);
+    let mut kept_monitors = 0;
     if me.may_own_monitors() {
-        for _ in 0..release_monitors_owned_by(me, &kept) {
+        let (released, kept) = release_monitors_owned_by(me, &kept);
+        kept_monitors = kept;
+        for _ in 0..released {
             stats::count_released_at_exit();
         }
     }
-    if !kept.is_empty() {
+    let keeps_any = !kept.is_empty() || kept_monitors > 0;
+    // Later locks from thread-local destructors: none if nothing is kept
+    // (the orphan path decides); else monitors, for the reason above.
+    let _ = thread::try_with_lock_stack(|ls| {
+        ls.set_top_state(if keeps_any { MONITOR_ONLY } else { UNREGISTERED })
+    });
+    if keeps_any {
         thread::keep_identity_after_exit(me);
     }
 }
@@ -351,22 +355,30 @@ fn release_records_at_exit(me: &Arc<ThreadState>, kept: &[usize]) {
     record::free_arena_at_exit();
 }
 
-/// Thread exit: release every monitor `me` owns except those of the objects
-/// in `kept` (held by live `SyncGuard`s; its lock-stack entries are handled
-/// by the caller). Holds the registry lock throughout, so no header `Drop`
-/// frees a monitor under it.
-fn release_monitors_owned_by(me: &ThreadState, kept: &[usize]) -> usize {
+/// Thread exit: release every monitor `me` owns except those held by live
+/// `SyncGuard`s: marked so in the monitor (`Synchronized::lock` on an
+/// inflated object), or the objects in `kept` (the thread's list; its
+/// lock-stack entries are handled by the caller). Holds the registry lock
+/// throughout, so no header `Drop` frees a monitor under it. Returns how
+/// many it released and how many it kept for a mark.
+fn release_monitors_owned_by(me: &ThreadState, kept: &[usize]) -> (usize, usize) {
     let reg = registry::registry_all();
-    let mut released = 0;
+    let (mut released, mut kept_marked) = (0, 0);
     for m in reg.iter() {
         // SAFETY: listed monitors are alive while the lock is held.
         let m = unsafe { &*(m as *const Monitor) };
-        if m.is_owned_by(me.id) && !kept.contains(&m.object()) {
+        if !m.is_owned_by(me.id) {
+            continue;
+        }
+        // The mark is read by its owner, the only thread that writes it.
+        if m.is_guard_held() {
+            kept_marked += 1;
+        } else if !kept.contains(&m.object()) {
             m.exit_fully(me);
             released += 1;
         }
     }
-    released
+    (released, kept_marked)
 }
 
 /// For loom models: run this thread's exit release now, as its last act.

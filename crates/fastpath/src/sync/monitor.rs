@@ -14,6 +14,11 @@
 //!   [`Monitor::claim_anonymous`]) or a lock record's address tagged with
 //!   [`RECORD_OWNER`] (it was stack-locked; the thread whose record it is
 //!   claims it the same way, HotSpot's `set_owner_from_BasicLock`). `recursions` is only touched by the owner.
+//! - `guard_held` is owner-only too: set while the owner holds the monitor
+//!   through a live [`SyncGuard`](super::SyncGuard) (`Synchronized::lock` on
+//!   an inflated object), so that the thread-exit release keeps that lock
+//!   (see [`super::thread`]) without a per-thread list of guarded objects.
+//!   `wait` saves and restores it with `recursions`.
 //! - Contenders that fail to spin push a stack-allocated [`Node`] on
 //!   `entry_list` with a CAS (a Treiber push; any thread). Only the owner
 //!   removes nodes, so the list below the head is stable for it. The exiting
@@ -213,6 +218,10 @@ pub(crate) struct Monitor {
     hand_off_to: AtomicPtr<Node>,
     /// Owner-only.
     recursions: AtomicUsize,
+    /// Owner-only: 1 while the owner holds the monitor through a live
+    /// `SyncGuard` (module docs), else 0. At most one guard per monitor,
+    /// since `Synchronized::lock` refuses an object its thread holds.
+    guard_held: AtomicUsize,
 
     // Cold fields, between the owner's and the contenders'.
     /// The object's header before inflation (unlocked form): hash and spare
@@ -263,6 +272,7 @@ impl Monitor {
             owner: AtomicUsize::new(owner),
             hand_off_to: AtomicPtr::new(core::ptr::null_mut()),
             recursions: AtomicUsize::new(0),
+            guard_held: AtomicUsize::new(0),
             entry_list: AtomicPtr::new(core::ptr::null_mut()),
             succ: AtomicUsize::new(NO_OWNER),
             wait_set: std::sync::Mutex::new(VecDeque::new()),
@@ -345,12 +355,52 @@ impl Monitor {
         self.recursions.store(recursions, Ordering::Relaxed);
     }
 
+    /// The owner (the caller, just after acquiring) holds the monitor
+    /// through a `SyncGuard` now.
+    #[inline]
+    pub(crate) fn set_guard_held(&self) {
+        // Relaxed: owner-only field; the next owner acquires `owner` after
+        // our release, which orders this store (and `take_guard_held`'s)
+        // before its own accesses.
+        self.guard_held.store(1, Ordering::Relaxed);
+    }
+
+    /// The owner's `SyncGuard` is being dropped: clears the mark and says
+    /// whether it was set (if not, the guard's lock was taken another way).
+    #[inline]
+    pub(crate) fn take_guard_held(&self) -> bool {
+        // Relaxed: owner-only field (see `set_guard_held`). A load and a
+        // plain store, not a swap: no other thread writes it.
+        let held = self.guard_held.load(Ordering::Relaxed) != 0;
+        if held {
+            self.guard_held.store(0, Ordering::Relaxed);
+        }
+        held
+    }
+
+    /// Whether the owner holds the monitor through a live `SyncGuard`:
+    /// only meaningful to the owner (thread exit's release).
+    #[inline]
+    pub(crate) fn is_guard_held(&self) -> bool {
+        // Relaxed: owner-only field.
+        self.guard_held.load(Ordering::Relaxed) != 0
+    }
+
     #[inline]
     fn try_lock(&self, id: usize) -> bool {
         // Acquire: see the previous owner's critical section.
         self.owner
             .compare_exchange(NO_OWNER, id, Ordering::Acquire, Ordering::Relaxed)
             .is_ok()
+    }
+
+    /// One CAS of a free monitor, never a re-entry: `true` if the caller
+    /// now owns it and did not before (recursions 0). For a caller that
+    /// treats re-entry itself (`Synchronized::lock` refuses it).
+    #[inline]
+    pub(crate) fn try_acquire(&self, me: &ThreadState) -> bool {
+        me.note_monitor_owner();
+        self.try_lock(me.id)
     }
 
     /// One attempt that never blocks or spins: `true` if the caller now owns
@@ -360,8 +410,7 @@ impl Monitor {
     /// re-reads the header).
     #[inline]
     pub(crate) fn try_enter(&self, me: &ThreadState) -> bool {
-        me.note_monitor_owner();
-        if self.try_lock(me.id) {
+        if self.try_acquire(me) {
             return true;
         }
         if self.is_owned_by(me.id) {
@@ -665,10 +714,12 @@ impl Monitor {
         self.release_and_wake(me.id);
     }
 
-    /// Releases fully, whatever the recursion count (thread exit).
+    /// Releases fully, whatever the recursion count (thread exit), and
+    /// whatever guard held it: the next owner never finds a stale mark.
     pub(crate) fn exit_fully(&self, me: &ThreadState) {
-        // Relaxed: owner-only field (the caller owns the monitor).
+        // Relaxed: owner-only fields (the caller owns the monitor).
         self.recursions.store(0, Ordering::Relaxed);
+        self.guard_held.store(0, Ordering::Relaxed);
         self.release_and_wake(me.id);
     }
 
@@ -869,8 +920,10 @@ impl Monitor {
         self.contentions.fetch_add(1, Ordering::Relaxed);
         let node = Node::new(me, WAITING);
         self.wait_set_push(&node);
-        // Relaxed: owner-only field.
+        // Relaxed: owner-only fields. The guard mark leaves with us: an
+        // owner that gets the monitor meanwhile must not find it.
         let saved = self.recursions.swap(0, Ordering::Relaxed);
+        let saved_guard = self.guard_held.swap(0, Ordering::Relaxed);
         self.release_and_wake(me.id);
 
         let start = Instant::now();
@@ -936,6 +989,7 @@ impl Monitor {
         // Relaxed: owner-only field; and the deflater's count, which it
         // reads only while the owner is NO_OWNER (our release publishes).
         self.recursions.store(saved, Ordering::Relaxed);
+        self.guard_held.store(saved_guard, Ordering::Relaxed);
         self.contentions.fetch_sub(1, Ordering::Relaxed);
         if outcome == Err(SyncError::Interrupted) {
             // Consume the status, as InterruptedException does (a swap: see
@@ -1101,8 +1155,9 @@ mod tests {
     /// fields' sizes in this std.
     #[test]
     fn contenders_fields_are_two_lines_away_from_the_owners() {
-        let owner_end = offset_of!(Monitor, recursions) + size_of::<AtomicUsize>();
+        let owner_end = offset_of!(Monitor, guard_held) + size_of::<AtomicUsize>();
         assert!(offset_of!(Monitor, owner) < owner_end);
+        assert!(offset_of!(Monitor, recursions) < owner_end);
         assert!(offset_of!(Monitor, hand_off_to) < owner_end);
         let contenders = [
             offset_of!(Monitor, entry_list),

@@ -226,23 +226,73 @@ fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
 /// `Synchronized::lock`'s inflated path, one attempt: like
 /// [`try_enter_inflated`], except that a monitor the caller already owns is
 /// [`GuardedEnter::AlreadyHeld`] rather than re-entered (a second guard
-/// would alias the value). [`GuardedEnter::Slow`]: not inflated, not free,
-/// anonymously owned (maybe by us: the slow path's `holds_lock` decides),
-/// a legacy thread, or not registered yet.
-#[inline(never)]
+/// would alias the value), and a monitor acquired is marked held through a
+/// guard ([`Monitor::set_guard_held`]: what the thread-exit release keeps,
+/// so the thread lists nothing). [`GuardedEnter::Slow`]: not inflated, not
+/// free, anonymously owned (maybe by us: the slow path's `holds_lock`
+/// decides), a legacy thread, or not registered yet. Release it with
+/// [`exit_guard_held`].
+#[inline]
 pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
     // The deflation argument of `try_enter_inflated` holds here too.
     thread::with_lock_stack(|ls| {
         on_installed_monitor(h, ls, GuardedEnter::Slow, |m, me| {
             claim_from_record(m, me);
-            if m.is_owned_by(me.id) {
+            // The CAS first: it fails on a monitor we own, so the common
+            // case (free) pays no extra load for the re-entrancy check.
+            if m.try_acquire(me) {
+                m.set_guard_held(); // not ours before: recursions is 0
+                GuardedEnter::Acquired
+            } else if m.is_owned_by(me.id) {
                 GuardedEnter::AlreadyHeld
-            } else if m.try_enter(me) {
-                GuardedEnter::Acquired // not ours before: acquired, not re-entered
             } else {
                 GuardedEnter::Slow
             }
         })
+    })
+}
+
+/// After a `Synchronized` lock's slow path acquired `h` (the caller did
+/// not hold it before): if that left the caller owning `h`'s monitor under
+/// its id (a contended lock ends so), mark the monitor held through a
+/// guard as [`enter_inflated_exclusive`] does and return `true`; the guard
+/// is then released by [`exit_guard_held`]. `false`: thin-locked, or a
+/// legacy thread's: the caller lists the guard instead.
+#[inline(never)]
+pub(crate) fn mark_guard_held(h: &Header) -> bool {
+    thread::with_lock_stack(|ls| {
+        on_installed_monitor(h, ls, false, |m, me| {
+            if !m.is_owned_by(me.id) {
+                return false;
+            }
+            m.set_guard_held();
+            true
+        })
+    })
+}
+
+/// Releases a lock [`enter_inflated_exclusive`] took, straight on the
+/// monitor: one thread look-up (which finds the kept identity of a thread
+/// whose exit release ran: a guard dropped by a later thread-local
+/// destructor), one header load, the mark cleared, the monitor's exit.
+/// `false` (nothing changed): the header has no monitor marked as held by
+/// the caller's guard (never, for a guard that `enter_inflated_exclusive`
+/// returned: an owned monitor is not deflated, and thread exit keeps it).
+#[inline]
+pub(crate) fn exit_guard_held(h: &Header) -> bool {
+    // In a critical section, as `try_exit_inflated`.
+    thread::with_current(|me| {
+        // Acquire: we read the monitor's fields next.
+        let mark = h.load(Ordering::Acquire);
+        if !mark.has_monitor() {
+            return false;
+        }
+        let m = monitor_of(h, mark);
+        if !m.is_owned_by(me.id) || !m.take_guard_held() {
+            return false;
+        }
+        m.exit(me);
+        true
     })
 }
 

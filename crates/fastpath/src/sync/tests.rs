@@ -540,6 +540,13 @@ impl Drop for LateGuards {
 /// lock the value meanwhile. A plain `Guard` protects no data: its object is
 /// released at exit as before, and its later drop is a harmless no-op.
 fn sync_guard_outlives_thread_exit(mode: crate::config::LockingMode) {
+    sync_guard_outlives_thread_exit_on(mode, false);
+}
+
+/// [`sync_guard_outlives_thread_exit`]; `inflated`: the value's object is
+/// inflated before the holder's lock, which then goes straight to the
+/// monitor and marks it there instead of on the lock-stack or a list.
+fn sync_guard_outlives_thread_exit_on(mode: crate::config::LockingMode, inflated: bool) {
     std::thread_local! {
         static LATE: core::cell::RefCell<Option<LateGuards>> = const { core::cell::RefCell::new(None) };
     }
@@ -553,7 +560,11 @@ fn sync_guard_outlives_thread_exit(mode: crate::config::LockingMode) {
         // `LATE`'s runs after the registration's (the thread-exit release).
         LATE.with(|_| ());
         set_current_thread_locking_mode(mode).unwrap();
-        let data = value.lock().unwrap();
+        let data = if inflated {
+            lock_on_its_monitor(value)
+        } else {
+            value.lock().unwrap()
+        };
         let plain_guard = lock(plain);
         LATE.with(|l| {
             *l.borrow_mut() = Some(LateGuards {
@@ -598,7 +609,7 @@ fn sync_guard_outlives_thread_exit(mode: crate::config::LockingMode) {
     assert!(is_free(&plain), "{mode:?}: plain header still held");
     drop(lock(plain));
     assert_eq!(*value.lock().unwrap(), 100);
-    println!("{mode:?}: late SyncGuard kept its lock through thread exit; 1 contender held off");
+    println!("{mode:?} (inflated: {inflated}): late SyncGuard kept its lock through thread exit; 1 contender held off");
 }
 
 #[test]
@@ -1439,4 +1450,93 @@ fn contention_fair_hand_off_leaves_no_request_behind() {
         "contention fair hand-off: {total} critical sections checked, {hand_offs} fair hand-offs, least/most served {:.3}",
         *least as f64 / (*most).max(1) as f64
     );
+}
+
+// ---- branch sync-guard: an inflated `Synchronized`'s guard marked in its monitor ----
+
+/// A `Synchronized` guard taken on the value's monitor (its object inflated
+/// first by a timed wait), asserted to be marked there, so that the test
+/// covers the monitor mark and not the lock-stack or list. Retries if a
+/// deflation pass took the monitor between the wait and the lock.
+fn lock_on_its_monitor(value: Pin<&'static Synchronized<u64>>) -> SyncGuard<'static, u64> {
+    for _ in 0..100 {
+        {
+            let mut g = value.lock().unwrap();
+            let _ = g.wait(Some(Duration::ZERO));
+        }
+        let g = value.lock().unwrap();
+        if with_monitor(value.header(), |m| m.is_guard_held()) == Some(true) {
+            return g;
+        }
+    }
+    panic!("never locked the value on its monitor");
+}
+
+#[test]
+fn inflated_sync_guard_in_a_late_thread_local_keeps_its_lock_lightweight() {
+    sync_guard_outlives_thread_exit_on(crate::config::LockingMode::Lightweight, true);
+}
+
+#[test]
+fn inflated_sync_guard_in_a_late_thread_local_keeps_its_lock_monitor_mode() {
+    sync_guard_outlives_thread_exit_on(crate::config::LockingMode::Monitor, true);
+}
+
+/// The monitor's guard mark leaves with a waiter and comes back with it: a
+/// thread that takes the value (and marks and clears the mark itself)
+/// while the guard's owner waits does not take the owner's mark away, and
+/// the owner's guard, forgotten, still keeps the lock through thread exit.
+/// A plain `Guard` marks nothing. Lightweight and monitor mode (a legacy
+/// thread's guards take records).
+#[test]
+fn monitor_guard_mark_survives_a_wait_and_is_owner_only() {
+    for mode in [
+        crate::config::LockingMode::Lightweight,
+        crate::config::LockingMode::Monitor,
+    ] {
+        let value: Pin<&'static Synchronized<u64>> =
+            Pin::static_ref(Box::leak(Box::new(Synchronized::new(0))));
+        std::thread::spawn(move || {
+            set_current_thread_locking_mode(mode).unwrap();
+            let mut g = lock_on_its_monitor(value);
+            std::thread::scope(|s| {
+                let other = s.spawn(move || {
+                    set_current_thread_locking_mode(mode).unwrap();
+                    let mut g = value.lock().unwrap();
+                    *g += 1;
+                    let marked = with_monitor(value.header(), |m| m.is_guard_held());
+                    g.notify().unwrap();
+                    marked
+                });
+                // Wait until the other thread has been in and notified us.
+                while *g == 0 {
+                    g.wait(Some(Duration::from_secs(5))).unwrap();
+                }
+                assert_eq!(
+                    other.join().unwrap(),
+                    Some(true),
+                    "{mode:?}: the other thread's guard marks it"
+                );
+            });
+            assert_eq!(
+                with_monitor(value.header(), |m| (m.is_guard_held(), m.debug_recursions())),
+                Some((true, 0)),
+                "{mode:?}: the mark came back with the waiter"
+            );
+            std::mem::forget(g);
+        })
+        .join()
+        .unwrap();
+        // The forgotten guard's thread is gone and kept its lock.
+        std::thread::spawn(move || assert_eq!(value.try_lock().err(), Some(SyncError::WouldBlock)))
+            .join()
+            .unwrap();
+        // A raw lock on a header never marks its monitor.
+        let h = Box::pin(Header::new());
+        let g = lock(h.as_ref());
+        let _ = g.wait(Some(Duration::ZERO));
+        assert_eq!(with_monitor(&h, |m| m.is_guard_held()), Some(false), "{mode:?}");
+        drop(g);
+        println!("{mode:?}: the monitor's guard mark followed its waiter; a forgotten guard kept its lock");
+    }
 }

@@ -27,10 +27,14 @@
 //! each thread knows the headers it holds through live `SyncGuard`s, and the
 //! exit release leaves them locked, moved into monitors owned by the thread.
 //! Kept cheaply: `Synchronized::lock`'s fast path marks its lock-stack entry
-//! (one bit beside the entry; the guard's drop clears it with the pop), and
-//! only a slow path, or an inflation that moves a marked entry off the
-//! stack, lists the header ([`note_data_guard_taken`] /
-//! [`note_data_guard_dropped`]); the raw and `Guard` paths touch neither. A guard dropped later releases its lock
+//! (one bit beside the entry; the guard's drop clears it with the pop); on
+//! an inflated object it marks the monitor it acquires (an owner-only word
+//! beside `recursions`, cleared by the guard's drop before the monitor's
+//! exit), which the exit release reads as it walks the monitors it owns.
+//! Only the other slow paths, or an inflation that moves a marked entry off
+//! the stack, list the header ([`note_data_guard_taken`] /
+//! [`note_data_guard_dropped`]); the raw and `Guard` paths touch none of
+//! these. A guard dropped later releases its lock
 //! normally: the thread keeps its identity (the orphan state *is* the
 //! exiting thread's state) so it still owns the monitor. A guard that is
 //! never dropped (`mem::forget`) leaves its value locked forever, as a
