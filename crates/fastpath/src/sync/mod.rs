@@ -121,7 +121,10 @@
 //! straight to the monitor's owner CAS (exit: a release by the owner's id),
 //! with the thread state the lock-stack caches: the rows "10 owner mine"
 //! and "10 other/none" (when free) take no slow-path call and no lock-stack
-//! scan. Legacy threads keep their record per lock.
+//! scan. Legacy threads keep their record per lock. `Synchronized::lock`
+//! on an inflated object takes the same path and marks the monitor as
+//! held through a guard (what thread exit keeps); its guard's drop clears
+//! the mark and exits the monitor.
 //!
 //! Errors are values ([`SyncError`]); nothing in a lock panics.
 
