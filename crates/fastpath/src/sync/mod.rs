@@ -131,6 +131,7 @@
 mod api;
 mod atomic;
 mod deflate;
+pub mod fast_lock_spin;
 mod embed;
 mod hash;
 mod header;
