@@ -37,7 +37,8 @@
 //! One trigger of fastpath's own, off by default
 //! ([`set_deflate_after_contention`]): a pass every
 //! `AsyncDeflationInterval` when any object was inflated by contention
-//! since the last pass, whatever the count. It targets the objects that
+//! since the last pass that deflated something, whatever the count (a
+//! busy monitor is not idle at a pass: the next interval looks again). It targets the objects that
 //! got a monitor for a momentary contention (a holder preempted inside a
 //! short critical section outlasts the fast-lock spin of
 //! `fast_lock_spin.rs`) and would otherwise keep paying the inflated path
@@ -283,9 +284,13 @@ fn deflation_thread() {
         if after_contention
             || policy.is_due(registry::live_monitors(), reclaim::live_threads(), last.elapsed())
         {
-            deflation_pass();
+            let report = deflation_pass();
             last = Instant::now();
-            contended_at_last = contended;
+            // A busy monitor is not idle at the pass: keep looking every
+            // interval until one goes (or a newer contention comes).
+            if report.deflated > 0 || !after_contention {
+                contended_at_last = contended;
+            }
         }
     }
 }

@@ -172,7 +172,11 @@ pub fn fast_lock_spin_stats() -> FastLockSpinStats {
 #[cold]
 #[inline(never)]
 pub(super) fn spin_then_fast_lock(obj: &Header, mut try_fast_lock: impl FnMut(Mark) -> bool) -> bool {
-    for step in 0..fast_locking_spins() {
+    let steps = fast_locking_spins();
+    if steps == 0 {
+        return false; // switched off: not a spin, not counted
+    }
+    for step in 0..steps {
         for _ in 1..(1u32 << step) {
             spin_pause();
         }
@@ -229,7 +233,9 @@ mod tests {
         // Held: lock bits 00 in the object's own word, which no try may see.
         let held = h.load(Ordering::Relaxed).set_fast_locked();
         h.word.store(held.0, Ordering::Relaxed);
-        assert!(!spin_then_fast_lock(&h, |_| unreachable!("the word is never unlocked")));
+        assert!(!spin_then_fast_lock(&h, |_| unreachable!(
+            "the word is never unlocked"
+        )));
         // A monitor's word stops the spin at the first look.
         let before = fast_lock_spin_stats();
         h.word

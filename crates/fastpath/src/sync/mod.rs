@@ -131,8 +131,8 @@
 mod api;
 mod atomic;
 mod deflate;
-pub mod fast_lock_spin;
 mod embed;
+pub mod fast_lock_spin;
 mod hash;
 mod header;
 mod inflate;

@@ -336,7 +336,10 @@ struct LifecycleMeans {
 impl Lifecycle {
     fn of(rs: &[Run]) -> Lifecycle {
         let (inflated, taken) = rs.iter().fold((0u64, 0u64), |(i, t), r| {
-            (i + u64::from(r.inflated_samples.0), t + u64::from(r.inflated_samples.1))
+            (
+                i + u64::from(r.inflated_samples.0),
+                t + u64::from(r.inflated_samples.1),
+            )
         });
         if taken == 0 {
             return Lifecycle(None);
@@ -422,7 +425,9 @@ fn deflation_experiment() -> (Option<String>, Option<fastpath::sync::DeflationPo
             (Some(note), Some(before))
         }
         _ => (
-            Some(format!("{DEFLATE_AFTER_CONTENTION_VAR}={v:?} ignored: not a whole number of ms above 0")),
+            Some(format!(
+                "{DEFLATE_AFTER_CONTENTION_VAR}={v:?} ignored: not a whole number of ms above 0"
+            )),
             None,
         ),
     }
@@ -532,7 +537,10 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                         .secondary("deflations_per_run", Metric::single(l.deflations, "#"))
                         .secondary("inflated_share", Metric::single(l.inflated_share, "ratio"))
                         .secondary("fast_lock_spins_won_per_run", Metric::single(l.spins_won, "#"))
-                        .secondary("fast_lock_spins_gave_up_per_run", Metric::single(l.spins_gave_up, "#"));
+                        .secondary(
+                            "fast_lock_spins_gave_up_per_run",
+                            Metric::single(l.spins_gave_up, "#"),
+                        );
                 }
                 if let Some(p) = prof {
                     let region = if n > 1 {
