@@ -19,7 +19,15 @@
 //!   (getrusage `RUSAGE_THREAD`), per 1000 operations: voluntary ones are
 //!   parks (futex waits), involuntary ones preemptions;
 //! - lost updates: operations counted by the threads minus the protected
-//!   counter's final value. Anything but 0 is a broken lock.
+//!   counter's final value. Anything but 0 is a broken lock;
+//! - fastpath's rows only: monitors installed and deflated during the run,
+//!   the share of the run the lock was inflated (sampled by the timing
+//!   thread, at most 40 looks a run, for every lock alike), and what the
+//!   fast-lock spins before inflation did (`sync::fast_lock_spin`).
+//!
+//! `FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS=N` runs the table with the
+//! opt-in deflate-after-contention trigger at an N ms interval (an
+//! experiment; the table says so in a note).
 //!
 //! `--prof perfnorm` counts none of these rows, and says why in its table:
 //! above one thread the profiler refuses them; at one thread the row is a
@@ -109,8 +117,10 @@ impl CountedLock for std::sync::Mutex<u64> {
 
 /// The locks, in table order; the first is fastpath's, then its peers, then
 /// a diagnostic row run at one thread only: fastpath on an object inflated
-/// beforehand, the state every object of the contended rows is in after its
-/// first contention (monitors are not deflated yet), without contention.
+/// beforehand, the state an object of the contended rows is in once a
+/// contention outlasted the fast-lock spin (HotSpot's deflation triggers
+/// do not fire within a run: the `inflated` column shows how much of each
+/// run that was), without contention.
 pub const LOCKS: [&str; 5] = [
     "fastpath",
     "parking_lot::Mutex",
