@@ -27,10 +27,14 @@
 //!   keep backing off.
 //!
 //! The accumulated budget is `2^log_spins − log_spins − 1` pauses, about
-//! 8 k for HotSpot's 13 (a few µs to tens of µs depending on the pause):
-//! long enough to outlast a short critical section many times over, short
-//! against a scheduler time slice, so a waiter whose holder was preempted
-//! stops burning its CPU and inflates, then parks on the monitor. Polling
+//! 8 k for HotSpot's 13: ~30 µs where PAUSE costs 10 cycles, ~0.4 ms where
+//! it costs Skylake's 140 or where the hypervisor intercepts it (this
+//! project's 2-vCPU KVM guest measures ~50 ns per pause). Long enough to
+//! outlast a short critical section many times over, short against a
+//! scheduler time slice, so a waiter whose holder was preempted stops
+//! burning its CPU and inflates, then parks on the monitor. (On a
+//! loaded machine that is the common case: BENCHMARKS.md, "Locking,
+//! sync-spin".) Polling
 //! only at the end of each step keeps the header's cache line quiet while
 //! the holder works: every look costs the holder a coherence miss at its
 //! exit CAS.
