@@ -3,20 +3,22 @@
 //! JDK 24; the flag `LightweightFastLockingSpins`, 13, renamed
 //! `FastLockingSpins` and lowered to 8 in JDK 27).
 //!
-//! Where it sits: [`super::synchronizer`]'s lightweight slow path calls
-//! [`spin_then_fast_lock`] once per `enter` when it finds the header
-//! fast-locked by another thread, *before* it inflates the object. Only if
+//! Where it sits: `synchronizer.rs`'s lightweight slow path calls
+//! `spin_then_fast_lock` once per `enter` when it finds the header
+//! thin-locked by another thread, *before* it inflates the object. Only if
 //! the spin gives up does the object get a monitor, which it keeps until
-//! the deflater ([`super::deflate`]) takes it back: every operation in
-//! between pays the inflated path, several times the thin path's length.
-//! Most contention between short critical sections is momentary (the holder
-//! releases within nanoseconds), so a bounded wait for the fast-lock is
-//! much cheaper than a monitor for the rest of the object's busy life.
+//! the deflater (`deflate.rs`; see also
+//! [`set_deflate_after_contention`](super::set_deflate_after_contention))
+//! takes it back: every operation in between pays the inflated path,
+//! several times the thin path's length. Most contention between short
+//! critical sections is momentary (the holder releases within
+//! nanoseconds), so a bounded wait for the fast-lock is much cheaper than a
+//! monitor for the rest of the object's busy life.
 //!
 //! The algorithm: exponential backoff, with a look at the header at the end
 //! of each step. Step `i` (0, 1, … `log_spins − 1`) first pauses `2^i − 1`
-//! times ([`spin_pause`], the runtime's calibrated pause, as the monitor's
-//! adaptive spin uses), then loads the header:
+//! times ([`crate::spin::pause`], the runtime's calibrated pause, as the
+//! monitor's adaptive spin uses), then loads the header:
 //! - unlocked: test-and-test-and-set, so the CAS (the caller's fast-lock,
 //!   with room made on the lock-stack) runs only on a word read unlocked; a
 //!   lost CAS (another locker, or a hash installed) reloads at once and
@@ -26,18 +28,17 @@
 //! - anything else (fast-locked, stack-locked, INFLATING, a GC's word):
 //!   keep backing off.
 //!
-//! The accumulated budget is `2^log_spins − log_spins − 1` pauses, about
-//! 8 k for HotSpot's 13: ~30 µs where PAUSE costs 10 cycles, ~0.4 ms where
-//! it costs Skylake's 140 or where the hypervisor intercepts it (this
-//! project's 2-vCPU KVM guest measures ~50 ns per pause). Long enough to
-//! outlast a short critical section many times over, short against a
-//! scheduler time slice, so a waiter whose holder was preempted stops
-//! burning its CPU and inflates, then parks on the monitor. (On a
-//! loaded machine that is the common case: BENCHMARKS.md, "Locking,
-//! sync-spin".) Polling
-//! only at the end of each step keeps the header's cache line quiet while
-//! the holder works: every look costs the holder a coherence miss at its
-//! exit CAS.
+//! Polling only at the end of each step keeps the header's cache line
+//! quiet while the holder works: every look costs the holder a coherence
+//! miss at its exit CAS. The accumulated budget is
+//! `2^log_spins − log_spins − 1` pauses, about 8 k for HotSpot's 13: ~30 µs
+//! where PAUSE costs 10 cycles, ~0.4 ms where it costs Skylake's 140 or
+//! where the hypervisor intercepts it (this project's 2-vCPU KVM guest
+//! measures ~50 ns per pause). Long enough to outlast a short critical
+//! section many times over, short against a scheduler time slice, so a
+//! waiter whose holder was preempted stops burning its CPU and inflates,
+//! then parks on the monitor. On a loaded machine that is the common case
+//! (BENCHMARKS.md, "Locking, sync-spin").
 //!
 //! No new shared state: each try is the ordinary fast-lock CAS the slow path
 //! already makes (loom models it: `loom_tests.rs`, with a one-step budget,
