@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use fastpath::config::LockingMode;
 use fastpath::sync::fast_lock_spin::{
-    fast_lock_spin_stats, fast_locking_spins, set_fast_locking_spins, DEFAULT_FAST_LOCKING_SPINS,
+    fast_lock_spin_stats, fast_locking_spins, set_fast_locking_spins, set_fast_locking_yields,
+    DEFAULT_FAST_LOCKING_SPINS,
 };
 use fastpath::sync::{self, LockState};
 
@@ -37,12 +38,13 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Restores the default budget when a test ends (or fails).
+/// Restores the default budget (and no yields) when a test ends (or fails).
 struct Budget;
 
 impl Budget {
-    fn set(log2: u32) -> Budget {
+    fn set(log2: u32, yields: u32) -> Budget {
         set_fast_locking_spins(log2).unwrap();
+        set_fast_locking_yields(yields).unwrap();
         Budget
     }
 }
@@ -50,6 +52,7 @@ impl Budget {
 impl Drop for Budget {
     fn drop(&mut self) {
         set_fast_locking_spins(DEFAULT_FAST_LOCKING_SPINS).unwrap();
+        set_fast_locking_yields(0).unwrap();
     }
 }
 
@@ -97,9 +100,10 @@ fn contended_short_sections_count_exactly_at_2_4_and_8_threads() {
     // lightweight threads spin, every mode must count exactly.
     let mut total = 0;
     // HotSpot's budget, the spin off (inflate at the first contention, as
-    // before JDK 24), and one look with no pause.
-    for log2 in [DEFAULT_FAST_LOCKING_SPINS, 0, 1] {
-        let _b = Budget::set(log2);
+    // before JDK 24), one look with no pause, and that look plus the
+    // opt-in yield phase.
+    for (log2, yields) in [(DEFAULT_FAST_LOCKING_SPINS, 0), (0, 0), (1, 0), (1, 8)] {
+        let _b = Budget::set(log2, yields);
         assert_eq!(fast_locking_spins(), log2);
         for threads in [2, 4, 8] {
             let (s0, spins0) = (sync::stats(), fast_lock_spin_stats());
@@ -107,7 +111,7 @@ fn contended_short_sections_count_exactly_at_2_4_and_8_threads() {
             let spins = fast_lock_spin_stats().since(&spins0);
             let inflations = sync::stats().since(&s0).monitors_installed();
             println!(
-                "{:?}, spins 2^{log2}, {threads} threads: {ops} operations checked; spins won {} saw a monitor {} gave up {}; {inflations} inflations",
+                "{:?}, spins 2^{log2}, {yields} yields, {threads} threads: {ops} operations checked; spins won {} saw a monitor {} gave up {}; {inflations} inflations",
                 sync::current_thread_locking_mode(),
                 spins.acquired,
                 spins.saw_monitor,
@@ -134,7 +138,7 @@ fn a_spin_takes_a_briefly_held_lock_without_a_monitor() {
     // waiter should get the fast-lock. A loaded machine can still deschedule
     // the holder for longer than the budget, so tries repeat (up to 3 s) until
     // three clean wins; one shows the path, and every try must count exactly.
-    let _b = Budget::set(20);
+    let _b = Budget::set(20, 0);
     lightweight();
     let (mut wins, mut tries) = (0, 0);
     let deadline = Instant::now() + Duration::from_secs(3);

@@ -26,8 +26,9 @@
 //!   fast-lock spins before inflation did (`sync::fast_lock_spin`).
 //!
 //! `FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS=N` runs the table with the
-//! opt-in deflate-after-contention trigger at an N ms interval (an
-//! experiment; the table says so in a note).
+//! opt-in deflate-after-contention trigger at an N ms interval, and
+//! `FASTPATH_LAB_FAST_LOCKING_YIELDS=N` with the fast-lock spin's opt-in
+//! yield phase (experiments; the table says so in a note).
 //!
 //! `--prof perfnorm` counts none of these rows, and says why in its table:
 //! above one thread the profiler refuses them; at one thread the row is a
@@ -38,7 +39,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use fastpath::sync::fast_lock_spin::{fast_lock_spin_stats, FastLockSpinStats};
+use fastpath::sync::fast_lock_spin::{self, fast_lock_spin_stats, FastLockSpinStats};
 use fastpath::sync::{LockState, Synchronized};
 
 use crate::harness::perfnorm::{ProfileTable, Profiler};
@@ -416,31 +417,72 @@ impl Plan {
 /// contention trigger for this table, with its interval in ms (an
 /// experiment: the default is HotSpot's triggers only).
 pub const DEFLATE_AFTER_CONTENTION_VAR: &str = "FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS";
+/// The environment variable that sets the fast-lock spin's yield phase for
+/// this table (an experiment: the default is HotSpot's, no yields).
+pub const FAST_LOCKING_YIELDS_VAR: &str = "FASTPATH_LAB_FAST_LOCKING_YIELDS";
 
-/// Applies [`DEFLATE_AFTER_CONTENTION_VAR`] if set; returns the table's note
-/// about it and what to restore afterwards.
-fn deflation_experiment() -> (Option<String>, Option<fastpath::sync::DeflationPolicy>) {
-    let Ok(v) = std::env::var(DEFLATE_AFTER_CONTENTION_VAR) else {
-        return (None, None);
-    };
-    match v.trim().parse::<u64>() {
-        Ok(ms) if ms > 0 => {
+/// The settings an experiment changed, put back when the table is done.
+#[derive(Default)]
+struct Restore {
+    policy: Option<fastpath::sync::DeflationPolicy>,
+    yields: Option<u32>,
+}
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        if let Some(policy) = self.policy {
+            fastpath::sync::set_deflate_after_contention(false);
+            fastpath::sync::set_deflation_policy(policy);
+        }
+        if let Some(y) = self.yields {
+            // The value read back before the change: always in range.
+            let _ = fast_lock_spin::set_fast_locking_yields(y);
+        }
+    }
+}
+
+/// A whole number above 0 from `var`, or the table's note saying why not.
+fn positive(var: &str) -> Option<Result<u32, String>> {
+    let v = std::env::var(var).ok()?;
+    Some(match v.trim().parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("{var}={v:?} ignored: not a whole number above 0")),
+    })
+}
+
+/// Applies [`DEFLATE_AFTER_CONTENTION_VAR`] and [`FAST_LOCKING_YIELDS_VAR`]
+/// if set; returns the table's notes about them and what to restore.
+fn experiments() -> (Vec<String>, Restore) {
+    let (mut notes, mut restore) = (Vec::new(), Restore::default());
+    match positive(DEFLATE_AFTER_CONTENTION_VAR) {
+        Some(Ok(ms)) => {
             let before = fastpath::sync::deflation_policy();
             fastpath::sync::set_deflation_policy(fastpath::sync::DeflationPolicy {
-                interval: Duration::from_millis(ms),
+                interval: Duration::from_millis(u64::from(ms)),
                 ..before
             });
             fastpath::sync::set_deflate_after_contention(true);
-            let note = format!("{DEFLATE_AFTER_CONTENTION_VAR}={ms}: a deflation pass every {ms} ms after any contention inflation (not the default)");
-            (Some(note), Some(before))
+            restore.policy = Some(before);
+            notes.push(format!("{DEFLATE_AFTER_CONTENTION_VAR}={ms}: a deflation pass every {ms} ms after any contention inflation (not the default)"));
         }
-        _ => (
-            Some(format!(
-                "{DEFLATE_AFTER_CONTENTION_VAR}={v:?} ignored: not a whole number of ms above 0"
-            )),
-            None,
-        ),
+        Some(Err(note)) => notes.push(note),
+        None => {}
     }
+    match positive(FAST_LOCKING_YIELDS_VAR) {
+        Some(Ok(n)) => {
+            let before = fast_lock_spin::fast_locking_yields();
+            match fast_lock_spin::set_fast_locking_yields(n) {
+                Ok(()) => {
+                    restore.yields = Some(before);
+                    notes.push(format!("{FAST_LOCKING_YIELDS_VAR}={n}: the fast-lock spin yields up to {n} times after its pauses (not the default)"));
+                }
+                Err(e) => notes.push(format!("{FAST_LOCKING_YIELDS_VAR} ignored: {e}")),
+            }
+        }
+        Some(Err(note)) => notes.push(note),
+        None => {}
+    }
+    (notes, restore)
 }
 
 /// Runs the table. Returns it (with `prof`, the counter table after it),
@@ -449,7 +491,7 @@ fn deflation_experiment() -> (Option<String>, Option<fastpath::sync::DeflationPo
 pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table>, Vec<BenchResult>, u64) {
     let unit = ns_per_unit();
     let units = |ns: f64| (ns / unit).round().max(1.0) as u32;
-    let (experiment, restore) = deflation_experiment();
+    let (experiment_notes, _restore) = experiments();
     let mut t = Table::new(
         "Contended lock, total Mops/s (higher is better), median ± error; × best of the peers in this run",
         &[
@@ -574,12 +616,8 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
     t.note("× best peer = median / best median of parking_lot::Mutex, parking_lot::ReentrantMutex and std::sync::Mutex at the same row; fastpath = Synchronized<u64>");
     t.note("infl/run, defl/run = monitors installed and deflated during a run (means; process-wide counters read around each run only); inflated = share of the samples (every run/40, ≥ 1 ms) that found the lock inflated; spin won:gave up = fast-lock spins before inflation that took the lock : that used their whole budget and inflated (means per run); – = not a fastpath lock");
     t.note("fairness = least / most operations one thread completed (median run); hand-overs/op = entries by a thread other than the last holder; cs/1k = getrusage(RUSAGE_THREAD) context switches of the measuring threads per 1000 operations; lost = counted − counter (must be 0)");
-    if let Some(note) = experiment {
+    for note in experiment_notes {
         t.note(note);
-    }
-    if let Some(policy) = restore {
-        fastpath::sync::set_deflate_after_contention(false);
-        fastpath::sync::set_deflation_policy(policy);
     }
     let mut tables = vec![t];
     if let Some(p) = prof {
