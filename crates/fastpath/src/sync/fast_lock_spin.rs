@@ -44,11 +44,12 @@
 //! ([`set_fast_locking_yields`]): after the pauses, up to `n` times, yield
 //! the CPU (`sched_yield`) and look again. It targets what the pauses
 //! cannot outlast: a holder preempted inside its section and waiting for a
-//! CPU, perhaps ours. On this project's loaded 2-vCPU guest 8 yields cut the
-//! short-section rows' inflated share from 92–99 % of a run to 0–63 % and
-//! raised them from 0.50–0.57× to 0.57–0.83× the best peer (BENCHMARKS.md,
-//! "Locking, sync-spin"); HotSpot has no such phase, so the default keeps
-//! HotSpot's behaviour.
+//! CPU, perhaps ours. On this project's shared 2-vCPU guest 8 yields let
+//! the 2-thread short-section row stay thin for nearly the whole run
+//! (inflated 0–6 % of it, against 68–99 % without) and raised it from
+//! 0.37–0.78× to 0.78–0.87× the best peer; at 4 and 8 threads the gain was
+//! smaller and within the noise (BENCHMARKS.md, "Locking, sync-spin").
+//! HotSpot has no such phase, so the default keeps HotSpot's behaviour.
 //!
 //! No new shared state: each try is the ordinary fast-lock CAS the slow path
 //! already makes (loom models it: `loom_tests.rs`, with a one-step budget,
