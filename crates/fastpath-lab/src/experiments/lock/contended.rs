@@ -612,7 +612,7 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
         plan.rounds,
         plan.run_time.as_millis()
     ));
-    t.note("fastpath, inflated (1 thread only): the fastpath row's lock inflated beforehand by a timed wait, i.e. the per-operation cost every later operation pays once an object has seen contention");
+    t.note("fastpath, inflated (1 thread only): the fastpath row's lock inflated beforehand by a timed wait, i.e. the per-operation cost every later operation pays once a contention outlasted the fast-lock spin and inflated the object");
     t.note("× best peer = median / best median of parking_lot::Mutex, parking_lot::ReentrantMutex and std::sync::Mutex at the same row; fastpath = Synchronized<u64>");
     t.note("infl/run, defl/run = monitors installed and deflated during a run (means; process-wide counters read around each run only); inflated = share of the samples (every run/40, ≥ 1 ms) that found the lock inflated; spin won:gave up = fast-lock spins before inflation that took the lock : that used their whole budget and inflated (means per run); – = not a fastpath lock");
     t.note("fairness = least / most operations one thread completed (median run); hand-overs/op = entries by a thread other than the last holder; cs/1k = getrusage(RUSAGE_THREAD) context switches of the measuring threads per 1000 operations; lost = counted − counter (must be 0)");
