@@ -33,7 +33,27 @@
 //! the grace periods itself, off the inflating thread. A runtime that prefers to deflate
 //! at its own safepoints turns it off ([`DeflationPolicy::enabled`]) and
 //! calls [`deflate_idle_monitors`].
+//!
+//! One trigger of fastpath's own, off by default
+//! ([`set_deflate_after_contention`]): a pass every
+//! `AsyncDeflationInterval` when any object was inflated by contention
+//! since the last pass that deflated something, whatever the count (a
+//! busy monitor is not idle at a pass: the next interval looks again). It targets the objects that
+//! got a monitor for a momentary contention (a holder preempted inside a
+//! short critical section outlasts the fast-lock spin of
+//! `fast_lock_spin.rs`) and would otherwise keep paying the inflated path
+//! until the 60 s guaranteed pass. Monitors installed for `wait` do not
+//! count: a wait/notify protocol needs its monitor again. Off by default,
+//! so HotSpot's defaults stand, for three reasons measured in BENCHMARKS.md
+//! ("Locking, sync-spin"): each pass is a registry walk plus, when it
+//! deflates anything, a `membarrier` IPI to every running thread of the
+//! process; an object contended often re-inflates within milliseconds
+//! (the next preemption of a holder mid-section), so a 250 ms pass leaves
+//! it inflated nearly all the time anyway; and a busy monitor deflated
+//! and re-inflated costs an allocation, a registration and a free each
+//! round.
 
+use std::sync::atomic::{AtomicBool, Ordering as StdOrdering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -124,6 +144,32 @@ pub fn set_deflation_policy(policy: DeflationPolicy) {
 /// The deflation policy in force.
 pub fn deflation_policy() -> DeflationPolicy {
     *policy_lock()
+}
+
+/// Whether a pass runs every interval after a contention inflation (module
+/// docs). A setting, not protocol state: relaxed.
+static AFTER_CONTENTION: AtomicBool = AtomicBool::new(false);
+
+/// Turns on (or off) fastpath's extra trigger: a deflation pass every
+/// [`DeflationPolicy::interval`] whenever any object was inflated by
+/// contention ([`InflateCause::Contention`](super::InflateCause)) since
+/// the last pass, on top of [`DeflationPolicy`]'s HotSpot triggers. Off by
+/// default (see the module docs for its cost and why); process-wide; the
+/// deflation thread applies it at once.
+pub fn set_deflate_after_contention(on: bool) {
+    AFTER_CONTENTION.store(on, StdOrdering::Relaxed);
+    WAKE.notify_all();
+}
+
+/// Whether [`set_deflate_after_contention`] is on.
+pub fn deflates_after_contention() -> bool {
+    AFTER_CONTENTION.load(StdOrdering::Relaxed)
+}
+
+/// Contention inflations so far, process-wide (the extra trigger's clock).
+#[cfg_attr(loom, allow(dead_code))]
+fn contention_inflations() -> u64 {
+    stats::snapshot().inflations_by(stats::InflateCause::Contention)
 }
 
 /// Deflates every idle monitor now, in the calling thread, and frees them
@@ -219,6 +265,7 @@ fn deflation_thread() {
     // fence, which is always safe (`reclaim.rs`).
     reclaim::init_asymmetric_barrier();
     let mut last = Instant::now();
+    let mut contended_at_last = contention_inflations();
     loop {
         let policy = {
             let guard = policy_lock();
@@ -232,9 +279,18 @@ fn deflation_thread() {
         if !policy.enabled {
             continue;
         }
-        if policy.is_due(registry::live_monitors(), reclaim::live_threads(), last.elapsed()) {
-            deflation_pass();
+        let contended = contention_inflations();
+        let after_contention = deflates_after_contention() && contended != contended_at_last;
+        if after_contention
+            || policy.is_due(registry::live_monitors(), reclaim::live_threads(), last.elapsed())
+        {
+            let report = deflation_pass();
             last = Instant::now();
+            // A busy monitor is not idle at the pass: keep looking every
+            // interval until one goes (or a newer contention comes).
+            if report.deflated > 0 || !after_contention {
+                contended_at_last = contended;
+            }
         }
     }
 }

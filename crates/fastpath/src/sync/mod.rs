@@ -132,6 +132,7 @@ mod api;
 mod atomic;
 mod deflate;
 mod embed;
+pub mod fast_lock_spin;
 mod hash;
 mod header;
 mod inflate;
@@ -161,7 +162,8 @@ mod tests;
 
 pub use api::{lock, notify, notify_all, try_lock, wait, Guard, SyncGuard, Synchronized};
 pub use deflate::{
-    deflate_idle_monitors, deflation_policy, set_deflation_policy, DeflationPolicy, DeflationReport,
+    deflate_idle_monitors, deflates_after_contention, deflation_policy, set_deflate_after_contention,
+    set_deflation_policy, DeflationPolicy, DeflationReport,
 };
 #[doc(hidden)]
 pub use embed::private as embed_private;

@@ -521,11 +521,20 @@ fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
         debug_assert!(entered);
         return;
     }
+    // Spin once per enter, before the first inflation (HotSpot JDK 24).
+    let mut spun = false;
     loop {
         // Acquire: if we see a monitor we read its fields next.
         let mark = obj.load(Ordering::Acquire);
         if mark.is_unlocked() {
             if fast_lock_making_room(obj, mark, me, ls) {
+                return;
+            }
+        } else if !spun && (mark.is_fast_locked() || mark.is_stack_locked()) {
+            // Another thread's thin lock (ours was handled above): most
+            // contention is momentary, and a monitor would stay.
+            spun = true;
+            if super::fast_lock_spin::spin_then_fast_lock(obj, |m| fast_lock_making_room(obj, m, me, ls)) {
                 return;
             }
         } else if enter_through_monitor(obj, mark, me) {

@@ -19,7 +19,16 @@
 //!   (getrusage `RUSAGE_THREAD`), per 1000 operations: voluntary ones are
 //!   parks (futex waits), involuntary ones preemptions;
 //! - lost updates: operations counted by the threads minus the protected
-//!   counter's final value. Anything but 0 is a broken lock.
+//!   counter's final value. Anything but 0 is a broken lock;
+//! - fastpath's rows only: monitors installed and deflated during the run,
+//!   the share of the run the lock was inflated (sampled by the timing
+//!   thread, at most 40 looks a run, for every lock alike), and what the
+//!   fast-lock spins before inflation did (`sync::fast_lock_spin`).
+//!
+//! `FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS=N` runs the table with the
+//! opt-in deflate-after-contention trigger at an N ms interval, and
+//! `FASTPATH_LAB_FAST_LOCKING_YIELDS=N` with the fast-lock spin's opt-in
+//! yield phase (experiments; the table says so in a note).
 //!
 //! `--prof perfnorm` counts none of these rows, and says why in its table:
 //! above one thread the profiler refuses them; at one thread the row is a
@@ -30,7 +39,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use fastpath::sync::Synchronized;
+use fastpath::sync::fast_lock_spin::{self, fast_lock_spin_stats, FastLockSpinStats};
+use fastpath::sync::{LockState, Synchronized};
 
 use crate::harness::perfnorm::{ProfileTable, Profiler};
 use crate::harness::{black_box, Stats};
@@ -46,6 +56,10 @@ trait CountedLock: Send + Sync {
     fn bump(&self, inside: impl FnOnce());
     /// The counter (no thread holds the lock any more).
     fn count(&self) -> u64;
+    /// Whether the lock is inflated now (`None`: a lock without the notion).
+    fn inflated(&self) -> Option<bool> {
+        None
+    }
 }
 
 impl CountedLock for std::pin::Pin<Box<Synchronized<u64>>> {
@@ -59,6 +73,9 @@ impl CountedLock for std::pin::Pin<Box<Synchronized<u64>>> {
     }
     fn count(&self) -> u64 {
         self.as_ref().lock().map_or(0, |g| *g)
+    }
+    fn inflated(&self) -> Option<bool> {
+        Some(self.header().lock_state() == LockState::Inflated)
     }
 }
 
@@ -101,8 +118,10 @@ impl CountedLock for std::sync::Mutex<u64> {
 
 /// The locks, in table order; the first is fastpath's, then its peers, then
 /// a diagnostic row run at one thread only: fastpath on an object inflated
-/// beforehand, the state every object of the contended rows is in after its
-/// first contention (monitors are not deflated yet), without contention.
+/// beforehand, the state an object of the contended rows is in once a
+/// contention outlasted the fast-lock spin (HotSpot's deflation triggers
+/// do not fire within a run: the `inflated` column shows how much of each
+/// run that was), without contention.
 pub const LOCKS: [&str; 5] = [
     "fastpath",
     "parking_lot::Mutex",
@@ -190,6 +209,15 @@ struct Run {
     voluntary: u64,
     involuntary: u64,
     lost: u64,
+    /// Monitors installed and deflated (process-wide counters, taken
+    /// around this run only: the other rows run before and after it).
+    inflations: u64,
+    deflations: u64,
+    /// The fast-lock spins' outcomes during the run.
+    spins: FastLockSpinStats,
+    /// Samples of the lock's state during the run: (inflated, taken);
+    /// (0, 0) for a lock without the notion.
+    inflated_samples: (u32, u32),
 }
 
 /// One timed run: `threads` threads on a fresh `lock` for `time`.
@@ -238,9 +266,20 @@ fn run_one<L: CountedLock + 'static>(
             })
         })
         .collect();
+    let (sync0, spins0) = (fastpath::sync::stats(), fast_lock_spin_stats());
     start.wait();
     let t = Instant::now();
-    std::thread::sleep(time);
+    // Sleep in slices and look at the lock's state after each (at most
+    // 40 wake-ups a run, whatever the lock, so every row pays the same).
+    let slice = (time / 40).max(Duration::from_millis(1));
+    let mut inflated_samples = (0u32, 0u32);
+    while t.elapsed() < time {
+        std::thread::sleep(slice.min(time.saturating_sub(t.elapsed())));
+        if let Some(inflated) = lock.inflated() {
+            inflated_samples.0 += u32::from(inflated);
+            inflated_samples.1 += 1;
+        }
+    }
     // Relaxed: see the workers' load.
     stop.store(true, Ordering::Relaxed);
     let per: Vec<(u64, u64, u64, u64)> = workers
@@ -248,6 +287,7 @@ fn run_one<L: CountedLock + 'static>(
         .map(|w| w.join().unwrap_or_default())
         .collect();
     let wall = t.elapsed().as_secs_f64();
+    let sync = fastpath::sync::stats().since(&sync0);
     let ops: u64 = per.iter().map(|p| p.0).sum();
     Run {
         mops: ops as f64 / wall / 1e6,
@@ -260,6 +300,10 @@ fn run_one<L: CountedLock + 'static>(
         voluntary: per.iter().map(|p| p.2).sum(),
         involuntary: per.iter().map(|p| p.3).sum(),
         lost: ops.abs_diff(lock.count()),
+        inflations: sync.monitors_installed(),
+        deflations: sync.monitors_deflated,
+        spins: fast_lock_spin_stats().since(&spins0),
+        inflated_samples,
     }
 }
 
@@ -283,6 +327,46 @@ fn run_lock(which: usize, threads: usize, inside: u32, outside: u32, time: Durat
             time,
         ),
         _ => run_one(std::sync::Mutex::new(0u64), threads, inside, outside, time),
+    }
+}
+
+/// A fastpath row's monitor life over its runs (means per run), `None` for
+/// the peers, which have no monitors.
+struct Lifecycle(Option<LifecycleMeans>);
+
+#[derive(Clone, Copy)]
+struct LifecycleMeans {
+    inflations: f64,
+    deflations: f64,
+    /// Share of the in-run samples that found the lock inflated.
+    inflated_share: f64,
+    spins_won: f64,
+    spins_gave_up: f64,
+}
+
+impl Lifecycle {
+    fn of(rs: &[Run]) -> Lifecycle {
+        let (inflated, taken) = rs.iter().fold((0u64, 0u64), |(i, t), r| {
+            (
+                i + u64::from(r.inflated_samples.0),
+                t + u64::from(r.inflated_samples.1),
+            )
+        });
+        if taken == 0 {
+            return Lifecycle(None);
+        }
+        let mean = |f: fn(&Run) -> u64| rs.iter().map(f).sum::<u64>() as f64 / rs.len().max(1) as f64;
+        Lifecycle(Some(LifecycleMeans {
+            inflations: mean(|r| r.inflations),
+            deflations: mean(|r| r.deflations),
+            inflated_share: inflated as f64 / taken as f64,
+            spins_won: mean(|r| r.spins.acquired),
+            spins_gave_up: mean(|r| r.spins.gave_up),
+        }))
+    }
+
+    fn cell(&self, f: impl FnOnce(&LifecycleMeans) -> String) -> String {
+        self.0.as_ref().map_or_else(|| "–".to_string(), f)
     }
 }
 
@@ -329,12 +413,85 @@ impl Plan {
     };
 }
 
+/// The environment variable that turns on fastpath's deflate-after-
+/// contention trigger for this table, with its interval in ms (an
+/// experiment: the default is HotSpot's triggers only).
+pub const DEFLATE_AFTER_CONTENTION_VAR: &str = "FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS";
+/// The environment variable that sets the fast-lock spin's yield phase for
+/// this table (an experiment: the default is HotSpot's, no yields).
+pub const FAST_LOCKING_YIELDS_VAR: &str = "FASTPATH_LAB_FAST_LOCKING_YIELDS";
+
+/// The settings an experiment changed, put back when the table is done.
+#[derive(Default)]
+struct Restore {
+    policy: Option<fastpath::sync::DeflationPolicy>,
+    yields: Option<u32>,
+}
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        if let Some(policy) = self.policy {
+            fastpath::sync::set_deflate_after_contention(false);
+            fastpath::sync::set_deflation_policy(policy);
+        }
+        if let Some(y) = self.yields {
+            // The value read back before the change: always in range.
+            let _ = fast_lock_spin::set_fast_locking_yields(y);
+        }
+    }
+}
+
+/// A whole number above 0 from `var`, or the table's note saying why not.
+fn positive(var: &str) -> Option<Result<u32, String>> {
+    let v = std::env::var(var).ok()?;
+    Some(match v.trim().parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("{var}={v:?} ignored: not a whole number above 0")),
+    })
+}
+
+/// Applies [`DEFLATE_AFTER_CONTENTION_VAR`] and [`FAST_LOCKING_YIELDS_VAR`]
+/// if set; returns the table's notes about them and what to restore.
+fn experiments() -> (Vec<String>, Restore) {
+    let (mut notes, mut restore) = (Vec::new(), Restore::default());
+    match positive(DEFLATE_AFTER_CONTENTION_VAR) {
+        Some(Ok(ms)) => {
+            let before = fastpath::sync::deflation_policy();
+            fastpath::sync::set_deflation_policy(fastpath::sync::DeflationPolicy {
+                interval: Duration::from_millis(u64::from(ms)),
+                ..before
+            });
+            fastpath::sync::set_deflate_after_contention(true);
+            restore.policy = Some(before);
+            notes.push(format!("{DEFLATE_AFTER_CONTENTION_VAR}={ms}: a deflation pass every {ms} ms after any contention inflation (not the default)"));
+        }
+        Some(Err(note)) => notes.push(note),
+        None => {}
+    }
+    match positive(FAST_LOCKING_YIELDS_VAR) {
+        Some(Ok(n)) => {
+            let before = fast_lock_spin::fast_locking_yields();
+            match fast_lock_spin::set_fast_locking_yields(n) {
+                Ok(()) => {
+                    restore.yields = Some(before);
+                    notes.push(format!("{FAST_LOCKING_YIELDS_VAR}={n}: the fast-lock spin yields up to {n} times after its pauses (not the default)"));
+                }
+                Err(e) => notes.push(format!("{FAST_LOCKING_YIELDS_VAR} ignored: {e}")),
+            }
+        }
+        Some(Err(note)) => notes.push(note),
+        None => {}
+    }
+    (notes, restore)
+}
+
 /// Runs the table. Returns it (with `prof`, the counter table after it),
 /// its JMH rows, and the largest number of lost updates seen (which must
 /// be 0).
 pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table>, Vec<BenchResult>, u64) {
     let unit = ns_per_unit();
     let units = |ns: f64| (ns / unit).round().max(1.0) as u32;
+    let (experiment_notes, _restore) = experiments();
     let mut t = Table::new(
         "Contended lock, total Mops/s (higher is better), median ± error; × best of the peers in this run",
         &[
@@ -348,6 +505,10 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
             "vol cs/1k",
             "invol cs/1k",
             "lost",
+            "infl/run",
+            "defl/run",
+            "inflated",
+            "spin won:gave up",
         ],
     );
     let mut results = Vec::new();
@@ -389,6 +550,7 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                 let handovers = rs.iter().map(|r| r.handovers).sum::<u64>() as f64 / ops as f64;
                 let lost = rs.iter().map(|r| r.lost).max().unwrap_or(0);
                 worst_lost = worst_lost.max(lost);
+                let life = Lifecycle::of(rs);
                 t.row(vec![
                     sec.name.to_string(),
                     n.to_string(),
@@ -400,6 +562,10 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                     num(per_k(|r| r.voluntary)),
                     num(per_k(|r| r.involuntary)),
                     lost.to_string(),
+                    life.cell(|l| sig3(l.inflations)),
+                    life.cell(|l| sig3(l.deflations)),
+                    life.cell(|l| format!("{:.0} %", l.inflated_share * 100.0)),
+                    life.cell(|l| format!("{}:{}", sig3(l.spins_won), sig3(l.spins_gave_up))),
                 ]);
                 let row = format!("{}{}", sec.name, SUFFIX[k]);
                 let mut r = BenchResult::new(NAME, &row, Mode::Throughput, st, "ops/us")
@@ -417,6 +583,17 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                         Metric::single(per_k(|r| r.involuntary), "#"),
                     )
                     .secondary("lost_updates", Metric::single(lost as f64, "#"));
+                if let Some(l) = life.0 {
+                    r = r
+                        .secondary("inflations_per_run", Metric::single(l.inflations, "#"))
+                        .secondary("deflations_per_run", Metric::single(l.deflations, "#"))
+                        .secondary("inflated_share", Metric::single(l.inflated_share, "ratio"))
+                        .secondary("fast_lock_spins_won_per_run", Metric::single(l.spins_won, "#"))
+                        .secondary(
+                            "fast_lock_spins_gave_up_per_run",
+                            Metric::single(l.spins_gave_up, "#"),
+                        );
+                }
                 if let Some(p) = prof {
                     let region = if n > 1 {
                         profile::multi_threaded(n as u32)
@@ -435,9 +612,13 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
         plan.rounds,
         plan.run_time.as_millis()
     ));
-    t.note("fastpath, inflated (1 thread only): the fastpath row's lock inflated beforehand by a timed wait, i.e. the per-operation cost every later operation pays once an object has seen contention");
+    t.note("fastpath, inflated (1 thread only): the fastpath row's lock inflated beforehand by a timed wait, i.e. the per-operation cost every later operation pays once a contention outlasted the fast-lock spin and inflated the object");
     t.note("× best peer = median / best median of parking_lot::Mutex, parking_lot::ReentrantMutex and std::sync::Mutex at the same row; fastpath = Synchronized<u64>");
+    t.note("infl/run, defl/run = monitors installed and deflated during a run (means; process-wide counters read around each run only); inflated = share of the samples (every run/40, ≥ 1 ms) that found the lock inflated; spin won:gave up = fast-lock spins before inflation that took the lock : that used their whole budget and inflated (means per run); – = not a fastpath lock");
     t.note("fairness = least / most operations one thread completed (median run); hand-overs/op = entries by a thread other than the last holder; cs/1k = getrusage(RUSAGE_THREAD) context switches of the measuring threads per 1000 operations; lost = counted − counter (must be 0)");
+    for note in experiment_notes {
+        t.note(note);
+    }
     let mut tables = vec![t];
     if let Some(p) = prof {
         tables.push(counters.finish(p));
