@@ -34,13 +34,44 @@ use std::sync::{Arc, Weak};
 use super::atomic::{fence, AtomicUsize, Ordering};
 
 /// A thread's critical-section state. Only its thread writes it.
+///
+/// The parity of `seq` alone says "inside": a section entered while the
+/// thread is already inside (odd) changes nothing there, so the inline
+/// inflated paths ([`Critical::section`]) need no depth counter, only the
+/// one word the deflater reads. [`Critical::enter`]/[`Critical::exit`],
+/// the slow paths' nestable pair, count their nested levels in `nested`.
 pub(crate) struct Critical {
     /// Odd while the thread is inside a critical section; bumped on every
-    /// entry and exit, so a waiter sees a change even if the thread left
-    /// and re-entered.
+    /// outermost entry and exit, so a waiter sees a change even if the
+    /// thread left and re-entered.
     seq: AtomicUsize,
-    /// Nesting depth (owner-only; a std atomic only to be `Sync`).
-    depth: std::sync::atomic::AtomicUsize,
+    /// [`Critical::enter`]s made while already inside, not yet exited
+    /// (owner-only; a std atomic only to be `Sync`).
+    nested: std::sync::atomic::AtomicUsize,
+}
+
+/// A critical section entered by [`Critical::section`], left when dropped
+/// (also on unwind). Not `Send`: only its thread may leave it.
+#[must_use = "the critical section ends when this is dropped"]
+pub(crate) struct Section<'a> {
+    critical: &'a Critical,
+    /// The odd `seq` this section stored as it entered; 0 (never odd) if
+    /// the thread was inside already, and this section changes nothing.
+    entered: usize,
+    _not_send: core::marker::PhantomData<*const ()>,
+}
+
+impl Drop for Section<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if self.entered != 0 {
+            // Release: as in `bump_release`, the deflater that sees us
+            // outside also sees that we are done with every monitor we read.
+            self.critical
+                .seq
+                .store(self.entered.wrapping_add(1), Ordering::Release);
+        }
+    }
 }
 
 /// Whether readers may rely on the deflater's membarrier (set once, before
@@ -66,7 +97,7 @@ impl Critical {
     pub(crate) fn new_registered() -> Arc<Critical> {
         let c = Arc::new(Critical {
             seq: AtomicUsize::new(0),
-            depth: std::sync::atomic::AtomicUsize::new(0),
+            nested: std::sync::atomic::AtomicUsize::new(0),
         });
         let mut s = slots();
         s.retain(|w| w.strong_count() > 0);
@@ -74,15 +105,22 @@ impl Critical {
         c
     }
 
+    /// Whether this thread is inside a critical section (owner only).
+    #[inline(always)]
+    fn inside(&self) -> bool {
+        // Relaxed: only this thread writes `seq`; it reads its own writes.
+        self.seq.load(Ordering::Relaxed) & 1 != 0
+    }
+
     /// Enters a critical section (nestable); monitors read from headers
     /// after this stay allocated until the matching [`Critical::exit`].
     #[inline]
     pub(crate) fn enter(&self) {
-        // Relaxed (depth and seq): only this thread writes them; the
-        // barrier below orders them before our monitor reads.
-        let d = self.depth.load(std::sync::atomic::Ordering::Relaxed);
-        self.depth.store(d + 1, std::sync::atomic::Ordering::Relaxed);
-        if d == 0 {
+        if self.inside() {
+            // Relaxed (`nested`): owner-only.
+            let n = self.nested.load(std::sync::atomic::Ordering::Relaxed);
+            self.nested.store(n + 1, std::sync::atomic::Ordering::Relaxed);
+        } else {
             self.bump();
             reader_barrier();
         }
@@ -91,20 +129,45 @@ impl Critical {
     /// Leaves a critical section.
     #[inline]
     pub(crate) fn exit(&self) {
+        debug_assert!(self.inside(), "unbalanced critical section");
         // Relaxed: owner-only.
-        let d = self.depth.load(std::sync::atomic::Ordering::Relaxed);
-        debug_assert!(d > 0, "unbalanced critical section");
-        self.depth.store(d - 1, std::sync::atomic::Ordering::Relaxed);
-        if d == 1 {
+        let n = self.nested.load(std::sync::atomic::Ordering::Relaxed);
+        if n > 0 {
+            self.nested.store(n - 1, std::sync::atomic::Ordering::Relaxed);
+        } else {
             self.bump_release();
+        }
+    }
+
+    /// The inline paths' critical section (flat, see [`Critical`]): one
+    /// load of `seq`, and if the thread was outside, its store and the
+    /// reader's barrier now and one store when the [`Section`] drops. No
+    /// call and no closure: the inflated paths inline it.
+    #[inline(always)]
+    pub(crate) fn section(&self) -> Section<'_> {
+        // Relaxed: own word (see `inside`).
+        let s = self.seq.load(Ordering::Relaxed);
+        let entered = if s & 1 == 0 {
+            let odd = s.wrapping_add(1);
+            // Relaxed: ordered before our later loads by `reader_barrier`
+            // (or the deflater's membarrier), as in `bump`.
+            self.seq.store(odd, Ordering::Relaxed);
+            reader_barrier();
+            odd
+        } else {
+            0 // inside already: the enclosing section covers us
+        };
+        Section {
+            critical: self,
+            entered,
+            _not_send: core::marker::PhantomData,
         }
     }
 
     /// Runs `f` (a park) outside any critical section this thread is in,
     /// and re-enters afterwards (module docs).
     pub(crate) fn quiescent<R>(&self, f: impl FnOnce() -> R) -> R {
-        // Relaxed: owner-only.
-        let inside = self.depth.load(std::sync::atomic::Ordering::Relaxed) > 0;
+        let inside = self.inside();
         if inside {
             self.bump_release();
         }
