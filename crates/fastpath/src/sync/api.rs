@@ -227,18 +227,26 @@ impl<T> Synchronized<T> {
     /// `lock` (or `try_lock` when `try_only`) past the lock-stack fast
     /// path: an inflated object's monitor in one attempt, marked in the
     /// monitor as held through a guard (what the thread-exit release
-    /// keeps); else the re-entrancy check by `holds_lock` and the lock, the
-    /// guard listed for the thread-exit release. Not cold: once an object
-    /// has been inflated, every lock of it comes here.
+    /// keeps); anything else is [`lock_not_inflated`](Self::lock_not_inflated)'s.
+    /// Not cold: once an object has been inflated, every lock of it comes
+    /// here; and no call but the slow path's tail call, so nothing to save.
     #[inline(never)]
     fn lock_slow(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
-        let header = self.pinned_header();
-        let h = header.get_ref();
-        match synchronizer::enter_inflated_exclusive(h) {
-            GuardedEnter::Acquired => return Ok(self.guard(core::ptr::null(), true)),
-            GuardedEnter::AlreadyHeld => return Err(SyncError::AlreadyHeld),
-            GuardedEnter::Slow => {}
+        match synchronizer::enter_inflated_exclusive(self.pinned_header().get_ref()) {
+            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null(), true)),
+            GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
+            GuardedEnter::Slow => self.lock_not_inflated(try_only),
         }
+    }
+
+    /// [`lock_slow`](Self::lock_slow) when the object's monitor could not
+    /// be taken in one attempt (or it has none): the re-entrancy check by
+    /// `holds_lock` and the lock, the guard then marked in the monitor if
+    /// the lock ended on one, else listed for the thread-exit release.
+    #[cold]
+    #[inline(never)]
+    fn lock_not_inflated(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
+        let h = self.pinned_header().get_ref();
         if synchronizer::holds_lock(h) {
             return Err(SyncError::AlreadyHeld);
         }
@@ -373,8 +381,10 @@ fn unlock_not_fast(h: &Header, record: *const LockRecord, on_monitor: bool) {
 
 /// A `SyncGuard`'s release when its entry is not a marked one on top (a
 /// slow-path lock, inflated since, or dropped out of order) and its
-/// monitor is not marked.
-#[inline]
+/// monitor is not marked. Cold: kept out of [`unlock_not_fast`], whose
+/// monitor exit then saves nothing around a call.
+#[cold]
+#[inline(never)]
 fn unlock_data_guard_slow(h: &Header, record: *const LockRecord) {
     // Off the record of locks the thread-exit release must keep, then the
     // guard's exit (it only fails if the thread-exit release already

@@ -53,6 +53,19 @@ pub(crate) struct LockStack {
     /// of a second thread-local with a destructor state to check. Null until
     /// the thread registers, and again once its registration is destroyed.
     current: Cell<*const ()>,
+    /// What the inline inflated paths need of the same state, cached with
+    /// it (opaque too): the state itself and its critical-section word's
+    /// owner, each one TLS-relative load with no pointer to follow.
+    /// `inline_state` is null unless `current` is set and the thread is not
+    /// in the [`LEGACY`] state: one null test says both "registered" and
+    /// "not a legacy thread" (kept so by [`set_current`](Self::set_current)
+    /// and [`set_top_state`](Self::set_top_state), the only ways in and out
+    /// of those states).
+    inline_state: Cell<*const ()>,
+    /// The state behind `inline_state`, also while in the legacy state.
+    state: Cell<*const ()>,
+    /// Valid while `state` is non-null.
+    critical: Cell<*const ()>,
     /// Bit `i` set: `entries[i]` is held by a live `SyncGuard` (pushed by
     /// [`try_fast_enter_guarded`](Self::try_fast_enter_guarded)). Such an
     /// entry is never recursive (`Synchronized` refuses a second lock).
@@ -94,6 +107,9 @@ impl LockStack {
             top: Cell::new(UNREGISTERED),
             entries: [EMPTY; CAPACITY],
             current: Cell::new(core::ptr::null()),
+            inline_state: Cell::new(core::ptr::null()),
+            state: Cell::new(core::ptr::null()),
+            critical: Cell::new(core::ptr::null()),
             guarded: Cell::new(0),
             guarded_elsewhere: [EMPTY; CAPACITY],
             guarded_elsewhere_len: Cell::new(0),
@@ -108,10 +124,29 @@ impl LockStack {
         self.current.get()
     }
 
-    /// Caches the thread's state pointer (null clears it).
+    /// Caches the thread's state: `p` for [`current`](Self::current),
+    /// `state` and `critical` for [`inline_state`](Self::inline_state)
+    /// (all null clears them).
     #[inline(always)]
-    pub(crate) fn set_current(&self, p: *const ()) {
+    pub(crate) fn set_current(&self, p: *const (), state: *const (), critical: *const ()) {
         self.current.set(p);
+        self.state.set(state);
+        self.critical.set(critical);
+        self.update_inline_state();
+    }
+
+    /// The cached state and critical-section pointers for the inline
+    /// inflated paths: the state is null unless cached and the thread is a
+    /// lightweight or monitor-mode one (see the field).
+    #[inline(always)]
+    pub(crate) fn inline_state(&self) -> (*const (), *const ()) {
+        (self.inline_state.get(), self.critical.get())
+    }
+
+    fn update_inline_state(&self) {
+        let usable = self.top.get() != LEGACY;
+        self.inline_state
+            .set(if usable { self.state.get() } else { core::ptr::null() });
     }
 
     /// The fast path of `monitorenter` (HotSpot `lightweight_lock` in the
@@ -321,6 +356,7 @@ impl LockStack {
 
     pub(crate) fn set_top_state(&self, state: usize) {
         self.top.set(state);
+        self.update_inline_state();
     }
 
     /// Number of entries (0 for the sentinel states).

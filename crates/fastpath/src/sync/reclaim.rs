@@ -48,6 +48,12 @@ pub(crate) struct Critical {
     /// [`Critical::enter`]s made while already inside, not yet exited
     /// (owner-only; a std atomic only to be `Sync`).
     nested: std::sync::atomic::AtomicUsize,
+    /// This thread has seen [`ASYMMETRIC`] set (owner-only): the inline
+    /// paths' barrier tests this word, beside `seq`, rather than the
+    /// global through its address. `false` only costs a real fence (and a
+    /// look at the global, which once set stays set).
+    #[cfg_attr(loom, allow(dead_code))]
+    asymmetric_seen: std::sync::atomic::AtomicBool,
 }
 
 /// A critical section entered by [`Critical::section`], left when dropped
@@ -98,6 +104,7 @@ impl Critical {
         let c = Arc::new(Critical {
             seq: AtomicUsize::new(0),
             nested: std::sync::atomic::AtomicUsize::new(0),
+            asymmetric_seen: std::sync::atomic::AtomicBool::new(false),
         });
         let mut s = slots();
         s.retain(|w| w.strong_count() > 0);
@@ -152,7 +159,7 @@ impl Critical {
             // Relaxed: ordered before our later loads by `reader_barrier`
             // (or the deflater's membarrier), as in `bump`.
             self.seq.store(odd, Ordering::Relaxed);
-            reader_barrier();
+            self.reader_barrier_cached();
             odd
         } else {
             0 // inside already: the enclosing section covers us
@@ -177,6 +184,28 @@ impl Critical {
             reader_barrier();
         }
         r
+    }
+
+    /// [`reader_barrier`], with the global's value cached in this thread's
+    /// own word once it reads `true`.
+    #[inline(always)]
+    fn reader_barrier_cached(&self) {
+        #[cfg(not(loom))]
+        // Relaxed: owner-only; a `true` was read from `ASYMMETRIC`, which
+        // never goes back to `false`.
+        if self.asymmetric_seen.load(std::sync::atomic::Ordering::Relaxed) {
+            // The deflater's membarrier supplies the hardware barrier.
+            core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+            return;
+        }
+        fence(Ordering::SeqCst);
+        #[cfg(not(loom))]
+        // Relaxed: a reader that still misses it fences for real next time.
+        if ASYMMETRIC.load(std::sync::atomic::Ordering::Relaxed) {
+            // Relaxed: owner-only.
+            self.asymmetric_seen
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 
     /// Odd → even or even → odd, on entry.

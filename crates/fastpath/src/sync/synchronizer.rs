@@ -46,7 +46,7 @@ use super::inflate::{
 use super::legacy;
 use super::lock_stack::{GuardedEnter, LockStack, LEGACY, MONITOR_ONLY};
 use super::monitor::{ExitRest, Monitor};
-use super::reclaim::Section;
+use super::reclaim::{Critical, Section};
 use super::record::{self, LockRecord, UNUSED_MARK};
 use super::stats::{self, InflateCause};
 use super::thread::{self, ThreadState, DEFLATER_MARKER};
@@ -175,10 +175,10 @@ fn try_enter_not_fast(h: &Header, for_guard: bool) -> Option<*const LockRecord> 
 /// it.
 #[inline(always)]
 fn try_enter_inflated(h: &Header, ls: &LockStack) -> bool {
-    let Some(me) = inflated_path_thread(ls) else {
+    let Some((me, critical)) = inflated_path_thread(ls) else {
         return false;
     };
-    let Some((m, _inside)) = installed_monitor(h, me) else {
+    let Some((m, _inside)) = installed_monitor(h, critical) else {
         return false;
     };
     m.try_enter(me)
@@ -189,11 +189,8 @@ fn try_enter_inflated(h: &Header, ls: &LockStack) -> bool {
 /// and a lightweight or monitor-mode thread. A legacy thread's raw enter
 /// takes a record first (its exit pops one), so it keeps its own path.
 #[inline(always)]
-fn inflated_path_thread(ls: &LockStack) -> Option<&Arc<ThreadState>> {
-    if ls.top_state() == LEGACY {
-        return None;
-    }
-    thread::cached_current(ls)
+fn inflated_path_thread(ls: &LockStack) -> Option<(&ThreadState, &Critical)> {
+    thread::inline_current(ls)
 }
 
 /// What the inline inflated paths share: the monitor installed in `h`, and
@@ -202,8 +199,8 @@ fn inflated_path_thread(ls: &LockStack) -> Option<&Arc<ThreadState>> {
 /// The section is the flat one ([`Critical::section`](super::reclaim::Critical::section)):
 /// inline, one word, no closure.
 #[inline(always)]
-fn installed_monitor<'a>(h: &'a Header, me: &'a ThreadState) -> Option<(&'a Monitor, Section<'a>)> {
-    let inside = me.critical.section();
+fn installed_monitor<'a>(h: &'a Header, critical: &'a Critical) -> Option<(&'a Monitor, Section<'a>)> {
+    let inside = critical.section();
     // Acquire: we read the monitor's fields next. Loaded inside the
     // critical section, so the monitor it names is not freed under us.
     let mark = h.load(Ordering::Acquire);
@@ -218,12 +215,12 @@ fn installed_monitor<'a>(h: &'a Header, me: &'a ThreadState) -> Option<(&'a Moni
 /// legacy thread's record to pop) is the slow path's.
 #[inline(always)]
 fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
-    let Some(me) = inflated_path_thread(ls) else {
+    let Some((me, critical)) = inflated_path_thread(ls) else {
         return false;
     };
     // In a critical section: once the exit clears the owner, a deflation
     // may take the monitor while the exit still looks for a successor.
-    let Some((m, inside)) = installed_monitor(h, me) else {
+    let Some((m, inside)) = installed_monitor(h, critical) else {
         return false;
     };
     if !m.is_owned_by(me.id) {
@@ -266,10 +263,10 @@ fn finish_exit_inside(m: &Monitor, rest: ExitRest, id: usize, inside: Section<'_
 pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
     // The deflation argument of `try_enter_inflated` holds here too.
     thread::with_lock_stack(|ls| {
-        let Some(me) = inflated_path_thread(ls) else {
+        let Some((me, critical)) = inflated_path_thread(ls) else {
             return GuardedEnter::Slow;
         };
-        let Some((m, _inside)) = installed_monitor(h, me) else {
+        let Some((m, _inside)) = installed_monitor(h, critical) else {
             return GuardedEnter::Slow;
         };
         // The CAS first: it fails on a monitor we own, so the common case
@@ -294,10 +291,10 @@ pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
 #[inline(never)]
 pub(crate) fn mark_guard_held(h: &Header) -> bool {
     thread::with_lock_stack(|ls| {
-        let Some(me) = inflated_path_thread(ls) else {
+        let Some((me, critical)) = inflated_path_thread(ls) else {
             return false;
         };
-        let Some((m, _inside)) = installed_monitor(h, me) else {
+        let Some((m, _inside)) = installed_monitor(h, critical) else {
             return false;
         };
         if !m.is_owned_by(me.id) {
@@ -320,11 +317,11 @@ pub(crate) fn mark_guard_held(h: &Header) -> bool {
 #[inline]
 pub(crate) fn exit_guard_held(h: &Header) -> bool {
     thread::with_lock_stack(|ls| {
-        let Some(me) = inflated_path_thread(ls) else {
+        let Some((me, critical)) = inflated_path_thread(ls) else {
             return exit_guard_held_looked_up(h);
         };
         // In a critical section, as `try_exit_inflated`.
-        let Some((m, inside)) = installed_monitor(h, me) else {
+        let Some((m, inside)) = installed_monitor(h, critical) else {
             return false;
         };
         if !m.is_owned_by(me.id) || !m.take_guard_held() {
