@@ -289,8 +289,10 @@ impl LockStack {
     /// transition (HotSpot `LockStack::verify`, lockStack.cpp): `top` is a
     /// depth or a sentinel state, no entry is null, and each object's
     /// entries form one consecutive run (recursion is a run; an object held
-    /// twice apart is inflated instead). Compiled out of release builds and
-    /// loom models.
+    /// twice apart is inflated instead); and the inline paths' cached state
+    /// is the cached state unless the thread is a legacy one (else those
+    /// paths would run the lightweight protocol on a legacy thread, or
+    /// never run). Compiled out of release builds and loom models.
     #[inline(always)]
     pub(crate) fn verify(&self, when: &str) {
         #[cfg(all(debug_assertions, not(loom)))]
@@ -311,6 +313,17 @@ impl LockStack {
             self.guarded.get() >> n,
             0,
             "lock-stack {when}: guard marks above the top"
+        );
+        let inline = if top == LEGACY { core::ptr::null() } else { self.state.get() };
+        assert_eq!(
+            self.inline_state.get(),
+            inline,
+            "lock-stack {when}: inline paths' state out of date (top {top})"
+        );
+        assert_eq!(
+            self.state.get().is_null(),
+            self.current.get().is_null(),
+            "lock-stack {when}: state cached without its handle, or the reverse"
         );
         for i in 0..n {
             let e = self.at(i);
@@ -687,6 +700,28 @@ mod tests {
         let ls = fresh();
         assert_eq!(ls.remove(O0), 0);
         assert_eq!(ls.top_state(), 0);
+    }
+
+    /// The inline paths' cached state (branch sync-lean): set with the
+    /// thread's state, hidden while the thread is in the legacy state and
+    /// back when it leaves it, cleared with the state.
+    #[test]
+    fn inline_state_follows_registration_and_mode() {
+        let ls = LockStack::new_unregistered();
+        let (handle, state, critical) = (0x10 as *const (), 0x20 as *const (), 0x30 as *const ());
+        assert!(ls.inline_state().0.is_null(), "unregistered");
+        ls.set_top_state(0);
+        ls.set_current(handle, state, critical);
+        assert_eq!(ls.inline_state(), (state, critical));
+        ls.verify("lightweight");
+        ls.set_top_state(LEGACY);
+        assert!(ls.inline_state().0.is_null(), "legacy threads take their own path");
+        ls.verify("legacy");
+        ls.set_top_state(MONITOR_ONLY);
+        assert_eq!(ls.inline_state().0, state);
+        ls.set_current(core::ptr::null(), core::ptr::null(), core::ptr::null());
+        assert!(ls.inline_state().0.is_null(), "registration gone");
+        ls.verify("uncached");
     }
 
     /// The `SyncGuard` marks follow their entries through `remove`; a

@@ -178,10 +178,7 @@ fn try_enter_inflated(h: &Header, ls: &LockStack) -> bool {
     let Some((me, critical)) = inflated_path_thread(ls) else {
         return false;
     };
-    let Some((m, _inside)) = installed_monitor(h, critical) else {
-        return false;
-    };
-    m.try_enter(me)
+    on_installed_monitor(h, critical, false, |m, _inside| m.try_enter(me))
 }
 
 /// The current thread's state if the inline inflated paths may run for it:
@@ -193,18 +190,30 @@ fn inflated_path_thread(ls: &LockStack) -> Option<(&ThreadState, &Critical)> {
     thread::inline_current(ls)
 }
 
-/// What the inline inflated paths share: the monitor installed in `h`, and
-/// the critical section of `me` (the current thread) that keeps it
-/// allocated while the [`Section`] lives; `None` if `h` has no monitor.
-/// The section is the flat one ([`Critical::section`](super::reclaim::Critical::section)):
-/// inline, one word, no closure.
+/// What the inline inflated paths share: `f` on the monitor installed in
+/// `h` and the critical section of the current thread (`critical`) that
+/// keeps it allocated while the [`Section`] lives; `otherwise` if `h` has
+/// no monitor. The section is the flat one
+/// ([`Critical::section`](super::reclaim::Critical::section)): inline, one
+/// word, no closure call.
 #[inline(always)]
-fn installed_monitor<'a>(h: &'a Header, critical: &'a Critical) -> Option<(&'a Monitor, Section<'a>)> {
+fn on_installed_monitor<'a, R>(
+    h: &'a Header,
+    critical: &'a Critical,
+    otherwise: R,
+    f: impl FnOnce(&'a Monitor, Section<'a>) -> R,
+) -> R {
     let inside = critical.section();
     // Acquire: we read the monitor's fields next. Loaded inside the
     // critical section, so the monitor it names is not freed under us.
-    let mark = h.load(Ordering::Acquire);
-    mark.has_monitor().then(|| (monitor_of(h, mark), inside))
+    let (installed, m) = h.load(Ordering::Acquire).as_monitor();
+    if !installed {
+        return otherwise;
+    }
+    // SAFETY: as in `monitor_of`: a monitor installed in a header is freed
+    // only by that header's Drop (which cannot run while `h` is borrowed)
+    // or after a deflation's grace period, which waits for `inside`.
+    f(unsafe { &*m }, inside)
 }
 
 /// The exit twin of [`try_enter_inflated`] (HotSpot's `inflated` label in
@@ -220,13 +229,9 @@ fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
     };
     // In a critical section: once the exit clears the owner, a deflation
     // may take the monitor while the exit still looks for a successor.
-    let Some((m, inside)) = installed_monitor(h, critical) else {
-        return false;
-    };
-    if !m.is_owned_by(me.id) {
-        return false;
-    }
-    exit_owned(m, me, inside)
+    on_installed_monitor(h, critical, false, |m, inside| {
+        m.is_owned_by(me.id) && exit_owned(m, me, inside)
+    })
 }
 
 /// [`Monitor::exit`] by its owner `me`, inside the critical section
@@ -266,19 +271,18 @@ pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
         let Some((me, critical)) = inflated_path_thread(ls) else {
             return GuardedEnter::Slow;
         };
-        let Some((m, _inside)) = installed_monitor(h, critical) else {
-            return GuardedEnter::Slow;
-        };
-        // The CAS first: it fails on a monitor we own, so the common case
-        // (free) pays no extra load for the re-entrancy check.
-        if m.try_acquire(me) {
-            m.set_guard_held(); // not ours before: recursions is 0
-            GuardedEnter::Acquired
-        } else if m.is_owned_by(me.id) {
-            GuardedEnter::AlreadyHeld
-        } else {
-            GuardedEnter::Slow
-        }
+        on_installed_monitor(h, critical, GuardedEnter::Slow, |m, _inside| {
+            // The CAS first: it fails on a monitor we own, so the common
+            // case (free) pays no extra load for the re-entrancy check.
+            if m.try_acquire(me) {
+                m.set_guard_held(); // not ours before: recursions is 0
+                GuardedEnter::Acquired
+            } else if m.is_owned_by(me.id) {
+                GuardedEnter::AlreadyHeld
+            } else {
+                GuardedEnter::Slow
+            }
+        })
     })
 }
 
@@ -294,14 +298,13 @@ pub(crate) fn mark_guard_held(h: &Header) -> bool {
         let Some((me, critical)) = inflated_path_thread(ls) else {
             return false;
         };
-        let Some((m, _inside)) = installed_monitor(h, critical) else {
-            return false;
-        };
-        if !m.is_owned_by(me.id) {
-            return false;
-        }
-        m.set_guard_held();
-        true
+        on_installed_monitor(h, critical, false, |m, _inside| {
+            if !m.is_owned_by(me.id) {
+                return false;
+            }
+            m.set_guard_held();
+            true
+        })
     })
 }
 
@@ -321,13 +324,9 @@ pub(crate) fn exit_guard_held(h: &Header) -> bool {
             return exit_guard_held_looked_up(h);
         };
         // In a critical section, as `try_exit_inflated`.
-        let Some((m, inside)) = installed_monitor(h, critical) else {
-            return false;
-        };
-        if !m.is_owned_by(me.id) || !m.take_guard_held() {
-            return false;
-        }
-        exit_owned(m, me, inside)
+        on_installed_monitor(h, critical, false, |m, inside| {
+            m.is_owned_by(me.id) && m.take_guard_held() && exit_owned(m, me, inside)
+        })
     })
 }
 
