@@ -41,6 +41,10 @@
 //!   contender parks and nobody wakes it. A StoreLoad fence on both sides
 //!   (Dekker) guarantees at least one sees the other. Modelled in loom
 //!   (`loom_exit_racing_contender_*`).
+//!   An exit's common part is inline ([`Monitor::exit_inline`]: the
+//!   recursions test, the hand-off request test, the release store, the
+//!   fence, the entry-list test); whatever it finds to do beyond that (a
+//!   hand-off, a successor to wake) is [`Monitor::finish_exit`]'s, cold.
 //! - Adaptive spinning before parking, with HotSpot's knobs as the start
 //!   (`Knob_PreSpin` 10, `Knob_SpinLimit` 5000, `Knob_Poverty` 1000,
 //!   `Knob_Bonus`/`BonusB` 100, `Knob_Penalty` 200): a per-monitor spin

@@ -23,6 +23,15 @@
 //! membarrier is unavailable (or under loom), readers use a real SeqCst
 //! fence instead; the choice is fixed before the first deflation.
 //!
+//! Only the outermost section of a thread touches `seq`: its parity says
+//! "inside", so a nested section sees an odd word and does nothing. The
+//! inline inflated paths' sections ([`Critical::section`]) are therefore
+//! one load, one store and the barrier on entry and one store on exit,
+//! with no depth counter; the slow paths' nestable [`Critical::enter`]
+//! counts only the levels nested inside another section. Whether readers
+//! may rely on the deflater's membarrier is cached in each thread's own
+//! word once seen (it never goes back), beside `seq`.
+//!
 //! A thread blocked in `park` leaves its critical section for the duration
 //! ([`Critical::quiescent`]): the one monitor it blocks on is kept alive by
 //! its `contentions` count, which stops that monitor's deflation, and it
@@ -334,5 +343,41 @@ mod tests {
         wait_for_readers();
         init_asymmetric_barrier();
         assert_eq!(ASYMMETRIC.load(std::sync::atomic::Ordering::Relaxed), on);
+    }
+
+    /// Only the outermost section moves `seq` (branch sync-lean): a flat
+    /// section inside a nestable one, and nestable ones inside a flat one
+    /// or each other, leave the thread inside until the outermost ends.
+    #[test]
+    fn nested_sections_keep_the_thread_inside() {
+        let c = Critical::new_registered();
+        assert!(!c.inside());
+        {
+            let _outer = c.section();
+            assert!(c.inside());
+            c.enter();
+            c.enter();
+            {
+                let _flat = c.section();
+            }
+            c.exit();
+            assert!(c.inside(), "nested exits leave the thread inside");
+            c.exit();
+            assert!(c.inside());
+        }
+        assert!(!c.inside());
+        c.enter();
+        {
+            let _flat = c.section();
+        }
+        assert!(c.inside(), "a nested flat section changes nothing");
+        c.quiescent(|| assert!(!c.inside()));
+        assert!(c.inside());
+        c.exit();
+        assert!(!c.inside());
+        // Two outermost sections: the deflater sees two changes of `seq`.
+        let before = c.seq.load(Ordering::Relaxed);
+        drop(c.section());
+        assert_eq!(c.seq.load(Ordering::Relaxed), before + 2);
     }
 }

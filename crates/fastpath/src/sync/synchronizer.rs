@@ -10,8 +10,10 @@
 //! Fast paths (`#[inline]`, no call, no fence, one CAS or none):
 //! [`enter`] and [`exit`] run [`LockStack::try_fast_enter`] /
 //! [`LockStack::try_fast_exit`] on the thread-local lock-stack; failing
-//! that, an inflated object owned by nobody (enter) or by the caller (exit)
-//! is handled inline on its monitor (`try_enter_inflated`,
+//! that, an inflated object owned by nobody or by the caller (enter: the
+//! owner CAS, whose failure value says "ours": one level more) or by the
+//! caller (exit) is handled on its monitor by one out-of-line step with no
+//! call inside (`enter_not_fast`/`exit_not_fast`: `try_enter_inflated`,
 //! `try_exit_inflated`). [`try_enter`] is one attempt of the same paths
 //! that never waits for an owner. Anything else is `#[cold]`:
 //! - **Lightweight** (`LM_LIGHTWEIGHT`): a recursive enter on a full stack or

@@ -8,7 +8,11 @@
 //! (other threads unpark and interrupt it), registered lazily by the first
 //! slow path: a fresh thread's lock-stack is in the `UNREGISTERED` state,
 //! which fails the fast paths' bounds check, so the first lock of every
-//! thread registers it at no cost to later locks.
+//! thread registers it at no cost to later locks. The lock-stack also
+//! caches, once the thread registers, a pointer to its state, and for the
+//! inline inflated paths the state and its critical-section word again
+//! ([`inline_current`]: null for a legacy-mode thread, so that one test
+//! says "registered, and not legacy").
 //!
 //! Thread exit: the registration's destructor releases every lock the thread
 //! still holds (fast-locked objects on its lock-stack and monitors it owns),
