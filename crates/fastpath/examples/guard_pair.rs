@@ -171,7 +171,9 @@ fn main() {
                 "raw-thin" => raw_thin(thin_raw.as_ref(), n),
                 "bare" => bare(n),
                 other => {
-                    eprintln!("unknown loop {other:?}: sync-inflated | sync-thin | raw-inflated | raw-thin | bare");
+                    eprintln!(
+                        "unknown loop {other:?}: sync-inflated | sync-thin | raw-inflated | raw-thin | bare"
+                    );
                     std::process::exit(2);
                 }
             }

@@ -145,8 +145,11 @@ impl LockStack {
 
     fn update_inline_state(&self) {
         let usable = self.top.get() != LEGACY;
-        self.inline_state
-            .set(if usable { self.state.get() } else { core::ptr::null() });
+        self.inline_state.set(if usable {
+            self.state.get()
+        } else {
+            core::ptr::null()
+        });
     }
 
     /// The fast path of `monitorenter` (HotSpot `lightweight_lock` in the
@@ -314,7 +317,11 @@ impl LockStack {
             0,
             "lock-stack {when}: guard marks above the top"
         );
-        let inline = if top == LEGACY { core::ptr::null() } else { self.state.get() };
+        let inline = if top == LEGACY {
+            core::ptr::null()
+        } else {
+            self.state.get()
+        };
         assert_eq!(
             self.inline_state.get(),
             inline,
@@ -715,7 +722,10 @@ mod tests {
         assert_eq!(ls.inline_state(), (state, critical));
         ls.verify("lightweight");
         ls.set_top_state(LEGACY);
-        assert!(ls.inline_state().0.is_null(), "legacy threads take their own path");
+        assert!(
+            ls.inline_state().0.is_null(),
+            "legacy threads take their own path"
+        );
         ls.verify("legacy");
         ls.set_top_state(MONITOR_ONLY);
         assert_eq!(ls.inline_state().0, state);

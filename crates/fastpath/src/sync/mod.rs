@@ -163,9 +163,9 @@ mod loom_churn;
 #[cfg(all(test, loom))]
 mod loom_contention;
 #[cfg(all(test, loom))]
-mod loom_try_enter;
-#[cfg(all(test, loom))]
 mod loom_lean;
+#[cfg(all(test, loom))]
+mod loom_try_enter;
 #[cfg(all(test, not(loom)))]
 mod tests;
 
