@@ -231,13 +231,17 @@ impl LockStack {
     #[inline(always)]
     pub(crate) fn try_fast_exit_guarded(&self, obj: &Header) -> bool {
         let i = self.top.get().wrapping_sub(1);
-        if i >= CAPACITY || self.entries[i].get() != obj.addr() || self.guarded.get() & 1 << i == 0 {
+        if i >= CAPACITY || self.entries[i].get() != obj.addr() {
             return false;
         }
-        if !self.try_fast_unlock_pop(obj, i) {
+        // The mask with the mark cleared, computed once: it is the test
+        // (unchanged: not marked) and the store.
+        let marks = self.guarded.get();
+        let cleared = marks & !(1 << i);
+        if cleared == marks || !self.try_fast_unlock_pop(obj, i) {
             return false;
         }
-        self.guarded.set(self.guarded.get() & !(1 << i));
+        self.guarded.set(cleared);
         true
     }
 
