@@ -182,6 +182,13 @@ impl LockStack {
         if !mark.is_unlocked() {
             return false;
         }
+        self.try_fast_lock_push_from(obj, mark, top)
+    }
+
+    /// [`try_fast_lock_push`](Self::try_fast_lock_push) with the unlocked
+    /// word `mark` already read.
+    #[inline(always)]
+    fn try_fast_lock_push_from(&self, obj: &Header, mark: super::header::Mark, top: usize) -> bool {
         // Acquire: taking the lock must see every write of the previous
         // holder's critical section (released by its unlocking CAS or its
         // monitor exit, which published the word we replace).
@@ -208,16 +215,26 @@ impl LockStack {
     /// a `holds_lock` before the lock, and marks the entry as a
     /// `SyncGuard`'s, instead of a push on a separate per-thread list. A CAS
     /// that succeeds proves no thread held the object, this one included.
+    ///
+    /// The header is looked at first: an unlocked object is on no
+    /// lock-stack, so the re-entrancy test is only made when the lock is
+    /// not free (unlike a raw enter's recursion test, which a guard never
+    /// needs on its common path).
     #[inline(always)]
     pub(crate) fn try_fast_enter_guarded(&self, obj: &Header) -> GuardedEnter {
         let top = self.top.get();
         if top >= CAPACITY {
             return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy
         }
-        if top > 0 && self.entries[top - 1].get() == obj.addr() {
-            return GuardedEnter::AlreadyHeld;
+        // Relaxed: as in `try_fast_lock_push`.
+        let mark = obj.load(super::atomic::Ordering::Relaxed);
+        if !mark.is_unlocked() {
+            if top > 0 && self.entries[top - 1].get() == obj.addr() {
+                return GuardedEnter::AlreadyHeld;
+            }
+            return GuardedEnter::Slow;
         }
-        if !self.try_fast_lock_push(obj, top) {
+        if !self.try_fast_lock_push_from(obj, mark, top) {
             return GuardedEnter::Slow;
         }
         self.guarded.set(self.guarded.get() | 1 << top);
