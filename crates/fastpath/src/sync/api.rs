@@ -30,7 +30,6 @@ use core::ops::{Deref, DerefMut};
 use core::pin::Pin;
 use std::time::Duration;
 
-use core::mem::ManuallyDrop;
 
 use super::header::Header;
 use super::lock_stack::GuardedEnter;
@@ -268,14 +267,11 @@ impl<T> Synchronized<T> {
     /// `on_monitor`: by `enter_inflated_exclusive`).
     #[inline(always)]
     fn guard(self: Pin<&Self>, record: *const LockRecord, on_monitor: bool) -> SyncGuard<'_, T> {
+        debug_assert!(record.is_null() || !on_monitor, "a monitor lock has no record");
         SyncGuard {
-            on_monitor,
-            guard: ManuallyDrop::new(Guard {
-                obj: self.pinned_header(),
-                record,
-                _not_send: PhantomData,
-            }),
-            value: &self.get_ref().value,
+            sync: self,
+            how: if on_monitor { ON_MONITOR } else { record as usize },
+            _not_send: PhantomData,
         }
     }
 
@@ -309,22 +305,31 @@ impl<T> Synchronized<T> {
 /// like a forgotten `std::sync::MutexGuard`.
 #[must_use = "the lock is released when the guard is dropped"]
 pub struct SyncGuard<'a, T> {
-    /// Released by `SyncGuard`'s own `Drop` (fast path: the marked entry),
-    /// never by `Guard`'s.
-    guard: ManuallyDrop<Guard<'a>>,
-    /// Taken on an inflated object's monitor and marked there
-    /// (`enter_inflated_exclusive`): the drop goes straight to the monitor.
-    /// The object stays inflated while the guard lives (an owned monitor is
-    /// not deflated, and thread exit keeps it owned).
-    on_monitor: bool,
-    value: &'a UnsafeCell<T>,
+    /// What is locked; the guard releases it in its own `Drop`.
+    sync: Pin<&'a Synchronized<T>>,
+    /// How the lock was taken: 0 on the lock-stack (its entry marked) or
+    /// by a slow path that listed the header; [`ON_MONITOR`] on an inflated
+    /// object's monitor, marked there (`enter_inflated_exclusive`: the drop
+    /// goes straight to the monitor; the object stays inflated while the
+    /// guard lives, as an owned monitor is not deflated and thread exit
+    /// keeps it owned); else the address of the legacy lock record the
+    /// guard owns. One word, so that the guard is two and
+    /// `Result<SyncGuard, SyncError>` comes back from the out-of-line lock
+    /// paths in registers.
+    how: usize,
+    /// Not `Send`: a lock is released by the thread that took it.
+    _not_send: PhantomData<*const ()>,
 }
+
+/// [`SyncGuard::how`] of a guard on a monitor (records are aligned, so no
+/// record is at this address).
+const ON_MONITOR: usize = 1;
 
 impl<T> SyncGuard<'_, T> {
     /// `Object.wait`; see [`Guard::wait`]. The value may have changed when
     /// it returns.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<(), SyncError> {
-        self.guard.wait(timeout)
+        synchronizer::wait(self.sync.pinned_header(), timeout)
     }
 
     /// Waits while `condition(value)` holds.
@@ -335,33 +340,33 @@ impl<T> SyncGuard<'_, T> {
     ) -> Result<(), SyncError> {
         loop {
             // SAFETY: we hold the lock (see `Deref`).
-            if !condition(unsafe { &mut *self.value.get() }) {
+            if !condition(unsafe { &mut *self.sync.value.get() }) {
                 return Ok(());
             }
-            self.guard.wait(timeout)?;
+            self.wait(timeout)?;
         }
     }
 
     /// `Object.notify`.
     pub fn notify(&self) -> Result<usize, SyncError> {
-        self.guard.notify()
+        synchronizer::notify(self.sync.pinned_header(), false)
     }
 
     /// `Object.notifyAll`.
     pub fn notify_all(&self) -> Result<usize, SyncError> {
-        self.guard.notify_all()
+        synchronizer::notify(self.sync.pinned_header(), true)
     }
 }
 
 impl<T> Drop for SyncGuard<'_, T> {
     #[inline]
     fn drop(&mut self) {
-        let h = self.guard.obj.get_ref();
+        let h = &self.sync.get_ref().header;
         // The thin attempt first even for a guard on a monitor (it fails
         // in a few instructions there): testing `on_monitor` first cost the
         // thin pair 5 instructions.
         if !thread::with_lock_stack(|ls| ls.try_fast_exit_guarded(h)) {
-            unlock_not_fast(h, self.guard.record, self.on_monitor);
+            unlock_not_fast(h, self.how);
         }
         // Else unlocked, popped, mark cleared.
     }
@@ -372,12 +377,14 @@ impl<T> Drop for SyncGuard<'_, T> {
 /// any other, [`unlock_data_guard_slow`]. Out of line so that the guard's
 /// `Drop` inlines; not cold: every unlock of an inflated object comes here.
 #[inline(never)]
-fn unlock_not_fast(h: &Header, record: *const LockRecord, on_monitor: bool) {
+fn unlock_not_fast(h: &Header, how: usize) {
     // A guard on a monitor whose release fails here cannot happen while
     // the guard's promise holds; if it ever did, the general release is
     // still right.
-    if !on_monitor || !synchronizer::exit_guard_held(h) {
-        unlock_data_guard_slow(h, record);
+    if how != ON_MONITOR {
+        unlock_data_guard_slow(h, how as *const LockRecord);
+    } else if !synchronizer::exit_guard_held(h) {
+        unlock_data_guard_slow(h, core::ptr::null());
     }
 }
 
@@ -402,13 +409,13 @@ impl<T> Deref for SyncGuard<'_, T> {
         // threads cannot get a guard until it is released, and this thread
         // cannot get a second one (`lock` refuses a held object). So this
         // guard's access is exclusive.
-        unsafe { &*self.value.get() }
+        unsafe { &*self.sync.value.get() }
     }
 }
 
 impl<T> DerefMut for SyncGuard<'_, T> {
     fn deref_mut(&mut self) -> &mut T {
         // SAFETY: as in `deref`.
-        unsafe { &mut *self.value.get() }
+        unsafe { &mut *self.sync.value.get() }
     }
 }
