@@ -30,7 +30,6 @@ use core::ops::{Deref, DerefMut};
 use core::pin::Pin;
 use std::time::Duration;
 
-
 use super::header::Header;
 use super::lock_stack::GuardedEnter;
 use super::record::LockRecord;

@@ -196,7 +196,9 @@ impl Critical {
     }
 
     /// [`reader_barrier`], with the global's value cached in this thread's
-    /// own word once it reads `true`.
+    /// own word once it reads `true`. All inline: a cold call for the
+    /// uncached case would make the inline paths save registers around it
+    /// (measured: 119 -> 133 instructions per raw inflated pair).
     #[inline(always)]
     fn reader_barrier_cached(&self) {
         #[cfg(not(loom))]
