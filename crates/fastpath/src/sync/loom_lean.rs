@@ -12,6 +12,14 @@ use loom::sync::Arc;
 use loom::thread;
 
 use super::loom_tests::{idle_monitor, model, Counted};
+
+/// [`model`] with at least `bound` preemptions: some windows need more than
+/// the suite's bound to be reached at all.
+fn model_at_least(bound: usize, f: impl Fn() + Sync + Send + 'static) {
+    let mut b = loom::model::Builder::new();
+    b.preemption_bound = Some(b.preemption_bound.map_or(bound, |env| env.max(bound)));
+    b.check(f);
+}
 use super::*;
 
 /// Registers the calling model thread (its first lock takes the slow
@@ -49,10 +57,14 @@ fn loom_inline_enter_races_deflation() {
 /// An inline exit that finds a contender queued and wakes it out of line,
 /// its critical section handed to that cold part, vs a deflation pass: the
 /// monitor may be deflated once the contender has it and lets it go, but
-/// not freed while the exiting thread still looks at it.
+/// not freed while the exiting thread still looks at it. The window (the
+/// contender takes the free monitor by itself, lets it go, and the pass
+/// frees it, all between the exit's entry-list test and its wake-up) needs
+/// 4 preemptions: at 3 this model did not notice the section dropped
+/// before the cold part; at 4 it does (loom reports the freed monitor).
 #[test]
 fn loom_inline_exit_wake_races_deflation() {
-    model(|| {
+    model_at_least(4, || {
         let c = Arc::new(Counted::new());
         idle_monitor(&c); // also registers this thread
         enter(c.header.as_ref()); // the inline path
