@@ -20,6 +20,8 @@
 //! cargo build --release -p fastpath --example guard_pair
 //! valgrind --tool=callgrind --toggle-collect='guard_pair::sync_inflated' \
 //!     target/release/examples/guard_pair count sync-inflated 100000
+//! # also: sync_thin / sync-thin, raw_inflated / raw-inflated,
+//! # raw_thin / raw-thin, and bare / bare (the loop and its work calls alone)
 //! target/release/examples/guard_pair ratio 200
 //! IN=25 OUT=125 target/release/examples/guard_pair ratio-thread 50
 //! ```
@@ -69,11 +71,37 @@ fn work(units: u32) {
 
 #[inline(never)]
 fn sync_thin(s: Pin<&Synchronized<u64>>, n: u64) {
+    // Not the same machine code as `sync_inflated`, which the linker would
+    // fold into one symbol, leaving Callgrind nothing to count here.
+    std::hint::black_box(1u8);
     sync_pairs(s, n);
+}
+
+/// The raw pair on an object that stays thin (fast-locked).
+#[inline(never)]
+fn raw_thin(h: Pin<&Header>, n: u64) {
+    std::hint::black_box(2u8); // see `sync_thin`
+    raw_pairs(h, n);
+}
+
+/// The loop alone, with its `work` calls: what the other loops' counts
+/// include besides the pair.
+#[inline(never)]
+fn bare(n: u64) {
+    for _ in 0..n {
+        work(inside());
+        work(outside());
+    }
 }
 
 #[inline(never)]
 fn raw_inflated(h: Pin<&Header>, n: u64) {
+    raw_pairs(h, n);
+}
+
+/// `n` raw enter, work, exit; see `sync_pairs`.
+#[inline(always)]
+fn raw_pairs(h: Pin<&Header>, n: u64) {
     for _ in 0..n {
         let h = std::hint::black_box(h);
         sync::enter(h);
@@ -122,18 +150,30 @@ fn main() {
     let inflated = pin!(Synchronized::new(0u64));
     let thin = pin!(Synchronized::new(0u64));
     let raw = pin!(Header::new());
+    let thin_raw = pin!(Header::new());
     inflate(inflated.as_ref());
     inflate_raw(raw.as_ref());
     match mode {
         "count" => {
+            // A deflation pass first sets up the readers' barrier (membarrier
+            // where the kernel has it) as a long run's deflation thread
+            // would: otherwise whether the counted loop pays a real fence
+            // per critical section depends on when that thread starts.
+            sync::deflate_idle_monitors();
+            inflate(inflated.as_ref());
+            inflate_raw(raw.as_ref());
             let which = args.get(1).map(String::as_str).unwrap_or("sync-inflated");
             let n: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100_000);
             match which {
                 "sync-inflated" => sync_inflated(inflated.as_ref(), n),
                 "sync-thin" => sync_thin(thin.as_ref(), n),
                 "raw-inflated" => raw_inflated(raw.as_ref(), n),
+                "raw-thin" => raw_thin(thin_raw.as_ref(), n),
+                "bare" => bare(n),
                 other => {
-                    eprintln!("unknown loop {other:?}: sync-inflated | sync-thin | raw-inflated");
+                    eprintln!(
+                        "unknown loop {other:?}: sync-inflated | sync-thin | raw-inflated | raw-thin | bare"
+                    );
                     std::process::exit(2);
                 }
             }

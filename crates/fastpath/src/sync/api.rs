@@ -30,8 +30,6 @@ use core::ops::{Deref, DerefMut};
 use core::pin::Pin;
 use std::time::Duration;
 
-use core::mem::ManuallyDrop;
-
 use super::header::Header;
 use super::lock_stack::GuardedEnter;
 use super::record::LockRecord;
@@ -227,18 +225,28 @@ impl<T> Synchronized<T> {
     /// `lock` (or `try_lock` when `try_only`) past the lock-stack fast
     /// path: an inflated object's monitor in one attempt, marked in the
     /// monitor as held through a guard (what the thread-exit release
-    /// keeps); else the re-entrancy check by `holds_lock` and the lock, the
-    /// guard listed for the thread-exit release. Not cold: once an object
-    /// has been inflated, every lock of it comes here.
+    /// keeps); anything else is [`lock_not_inflated`](Self::lock_not_inflated)'s.
+    /// Not cold: once an object has been inflated, every lock of it comes
+    /// here; and no call but the slow path's tail call, so nothing to save.
+    /// Out of line: inlined into `lock`, it cost the thin pair 14
+    /// instructions (88 against 74 in `guard_pair`'s loop).
     #[inline(never)]
     fn lock_slow(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
-        let header = self.pinned_header();
-        let h = header.get_ref();
-        match synchronizer::enter_inflated_exclusive(h) {
-            GuardedEnter::Acquired => return Ok(self.guard(core::ptr::null(), true)),
-            GuardedEnter::AlreadyHeld => return Err(SyncError::AlreadyHeld),
-            GuardedEnter::Slow => {}
+        match synchronizer::enter_inflated_exclusive(self.pinned_header().get_ref()) {
+            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null(), true)),
+            GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
+            GuardedEnter::Slow => self.lock_not_inflated(try_only),
         }
+    }
+
+    /// [`lock_slow`](Self::lock_slow) when the object's monitor could not
+    /// be taken in one attempt (or it has none): the re-entrancy check by
+    /// `holds_lock` and the lock, the guard then marked in the monitor if
+    /// the lock ended on one, else listed for the thread-exit release.
+    #[cold]
+    #[inline(never)]
+    fn lock_not_inflated(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
+        let h = self.pinned_header().get_ref();
         if synchronizer::holds_lock(h) {
             return Err(SyncError::AlreadyHeld);
         }
@@ -258,14 +266,11 @@ impl<T> Synchronized<T> {
     /// `on_monitor`: by `enter_inflated_exclusive`).
     #[inline(always)]
     fn guard(self: Pin<&Self>, record: *const LockRecord, on_monitor: bool) -> SyncGuard<'_, T> {
+        debug_assert!(record.is_null() || !on_monitor, "a monitor lock has no record");
         SyncGuard {
-            on_monitor,
-            guard: ManuallyDrop::new(Guard {
-                obj: self.pinned_header(),
-                record,
-                _not_send: PhantomData,
-            }),
-            value: &self.get_ref().value,
+            sync: self,
+            how: if on_monitor { ON_MONITOR } else { record as usize },
+            _not_send: PhantomData,
         }
     }
 
@@ -299,22 +304,31 @@ impl<T> Synchronized<T> {
 /// like a forgotten `std::sync::MutexGuard`.
 #[must_use = "the lock is released when the guard is dropped"]
 pub struct SyncGuard<'a, T> {
-    /// Released by `SyncGuard`'s own `Drop` (fast path: the marked entry),
-    /// never by `Guard`'s.
-    guard: ManuallyDrop<Guard<'a>>,
-    /// Taken on an inflated object's monitor and marked there
-    /// (`enter_inflated_exclusive`): the drop goes straight to the monitor.
-    /// The object stays inflated while the guard lives (an owned monitor is
-    /// not deflated, and thread exit keeps it owned).
-    on_monitor: bool,
-    value: &'a UnsafeCell<T>,
+    /// What is locked; the guard releases it in its own `Drop`.
+    sync: Pin<&'a Synchronized<T>>,
+    /// How the lock was taken: 0 on the lock-stack (its entry marked) or
+    /// by a slow path that listed the header; [`ON_MONITOR`] on an inflated
+    /// object's monitor, marked there (`enter_inflated_exclusive`: the drop
+    /// goes straight to the monitor; the object stays inflated while the
+    /// guard lives, as an owned monitor is not deflated and thread exit
+    /// keeps it owned); else the address of the legacy lock record the
+    /// guard owns. One word, so that the guard is two and
+    /// `Result<SyncGuard, SyncError>` comes back from the out-of-line lock
+    /// paths in registers.
+    how: usize,
+    /// Not `Send`: a lock is released by the thread that took it.
+    _not_send: PhantomData<*const ()>,
 }
+
+/// [`SyncGuard::how`] of a guard on a monitor (records are aligned, so no
+/// record is at this address).
+const ON_MONITOR: usize = 1;
 
 impl<T> SyncGuard<'_, T> {
     /// `Object.wait`; see [`Guard::wait`]. The value may have changed when
     /// it returns.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<(), SyncError> {
-        self.guard.wait(timeout)
+        synchronizer::wait(self.sync.pinned_header(), timeout)
     }
 
     /// Waits while `condition(value)` holds.
@@ -325,33 +339,33 @@ impl<T> SyncGuard<'_, T> {
     ) -> Result<(), SyncError> {
         loop {
             // SAFETY: we hold the lock (see `Deref`).
-            if !condition(unsafe { &mut *self.value.get() }) {
+            if !condition(unsafe { &mut *self.sync.value.get() }) {
                 return Ok(());
             }
-            self.guard.wait(timeout)?;
+            self.wait(timeout)?;
         }
     }
 
     /// `Object.notify`.
     pub fn notify(&self) -> Result<usize, SyncError> {
-        self.guard.notify()
+        synchronizer::notify(self.sync.pinned_header(), false)
     }
 
     /// `Object.notifyAll`.
     pub fn notify_all(&self) -> Result<usize, SyncError> {
-        self.guard.notify_all()
+        synchronizer::notify(self.sync.pinned_header(), true)
     }
 }
 
 impl<T> Drop for SyncGuard<'_, T> {
     #[inline]
     fn drop(&mut self) {
-        let h = self.guard.obj.get_ref();
+        let h = &self.sync.get_ref().header;
         // The thin attempt first even for a guard on a monitor (it fails
         // in a few instructions there): testing `on_monitor` first cost the
         // thin pair 5 instructions.
         if !thread::with_lock_stack(|ls| ls.try_fast_exit_guarded(h)) {
-            unlock_not_fast(h, self.guard.record, self.on_monitor);
+            unlock_not_fast(h, self.how);
         }
         // Else unlocked, popped, mark cleared.
     }
@@ -362,19 +376,23 @@ impl<T> Drop for SyncGuard<'_, T> {
 /// any other, [`unlock_data_guard_slow`]. Out of line so that the guard's
 /// `Drop` inlines; not cold: every unlock of an inflated object comes here.
 #[inline(never)]
-fn unlock_not_fast(h: &Header, record: *const LockRecord, on_monitor: bool) {
+fn unlock_not_fast(h: &Header, how: usize) {
     // A guard on a monitor whose release fails here cannot happen while
     // the guard's promise holds; if it ever did, the general release is
     // still right.
-    if !on_monitor || !synchronizer::exit_guard_held(h) {
-        unlock_data_guard_slow(h, record);
+    if how != ON_MONITOR {
+        unlock_data_guard_slow(h, how as *const LockRecord);
+    } else if !synchronizer::exit_guard_held(h) {
+        unlock_data_guard_slow(h, core::ptr::null());
     }
 }
 
 /// A `SyncGuard`'s release when its entry is not a marked one on top (a
 /// slow-path lock, inflated since, or dropped out of order) and its
-/// monitor is not marked.
-#[inline]
+/// monitor is not marked. Cold: kept out of [`unlock_not_fast`], whose
+/// monitor exit then saves nothing around a call.
+#[cold]
+#[inline(never)]
 fn unlock_data_guard_slow(h: &Header, record: *const LockRecord) {
     // Off the record of locks the thread-exit release must keep, then the
     // guard's exit (it only fails if the thread-exit release already
@@ -390,13 +408,13 @@ impl<T> Deref for SyncGuard<'_, T> {
         // threads cannot get a guard until it is released, and this thread
         // cannot get a second one (`lock` refuses a held object). So this
         // guard's access is exclusive.
-        unsafe { &*self.value.get() }
+        unsafe { &*self.sync.value.get() }
     }
 }
 
 impl<T> DerefMut for SyncGuard<'_, T> {
     fn deref_mut(&mut self) -> &mut T {
         // SAFETY: as in `deref`.
-        unsafe { &mut *self.value.get() }
+        unsafe { &mut *self.sync.value.get() }
     }
 }

@@ -53,6 +53,19 @@ pub(crate) struct LockStack {
     /// of a second thread-local with a destructor state to check. Null until
     /// the thread registers, and again once its registration is destroyed.
     current: Cell<*const ()>,
+    /// What the inline inflated paths need of the same state, cached with
+    /// it (opaque too): the state itself and its critical-section word's
+    /// owner, each one TLS-relative load with no pointer to follow.
+    /// `inline_state` is null unless `current` is set and the thread is not
+    /// in the [`LEGACY`] state: one null test says both "registered" and
+    /// "not a legacy thread" (kept so by [`set_current`](Self::set_current)
+    /// and [`set_top_state`](Self::set_top_state), the only ways in and out
+    /// of those states).
+    inline_state: Cell<*const ()>,
+    /// The state behind `inline_state`, also while in the legacy state.
+    state: Cell<*const ()>,
+    /// Valid while `state` is non-null.
+    critical: Cell<*const ()>,
     /// Bit `i` set: `entries[i]` is held by a live `SyncGuard` (pushed by
     /// [`try_fast_enter_guarded`](Self::try_fast_enter_guarded)). Such an
     /// entry is never recursive (`Synchronized` refuses a second lock).
@@ -94,6 +107,9 @@ impl LockStack {
             top: Cell::new(UNREGISTERED),
             entries: [EMPTY; CAPACITY],
             current: Cell::new(core::ptr::null()),
+            inline_state: Cell::new(core::ptr::null()),
+            state: Cell::new(core::ptr::null()),
+            critical: Cell::new(core::ptr::null()),
             guarded: Cell::new(0),
             guarded_elsewhere: [EMPTY; CAPACITY],
             guarded_elsewhere_len: Cell::new(0),
@@ -108,10 +124,32 @@ impl LockStack {
         self.current.get()
     }
 
-    /// Caches the thread's state pointer (null clears it).
+    /// Caches the thread's state: `p` for [`current`](Self::current),
+    /// `state` and `critical` for [`inline_state`](Self::inline_state)
+    /// (all null clears them).
     #[inline(always)]
-    pub(crate) fn set_current(&self, p: *const ()) {
+    pub(crate) fn set_current(&self, p: *const (), state: *const (), critical: *const ()) {
         self.current.set(p);
+        self.state.set(state);
+        self.critical.set(critical);
+        self.update_inline_state();
+    }
+
+    /// The cached state and critical-section pointers for the inline
+    /// inflated paths: the state is null unless cached and the thread is a
+    /// lightweight or monitor-mode one (see the field).
+    #[inline(always)]
+    pub(crate) fn inline_state(&self) -> (*const (), *const ()) {
+        (self.inline_state.get(), self.critical.get())
+    }
+
+    fn update_inline_state(&self) {
+        let usable = self.top.get() != LEGACY;
+        self.inline_state.set(if usable {
+            self.state.get()
+        } else {
+            core::ptr::null()
+        });
     }
 
     /// The fast path of `monitorenter` (HotSpot `lightweight_lock` in the
@@ -144,6 +182,13 @@ impl LockStack {
         if !mark.is_unlocked() {
             return false;
         }
+        self.try_fast_lock_push_from(obj, mark, top)
+    }
+
+    /// [`try_fast_lock_push`](Self::try_fast_lock_push) with the unlocked
+    /// word `mark` already read.
+    #[inline(always)]
+    fn try_fast_lock_push_from(&self, obj: &Header, mark: super::header::Mark, top: usize) -> bool {
         // Acquire: taking the lock must see every write of the previous
         // holder's critical section (released by its unlocking CAS or its
         // monitor exit, which published the word we replace).
@@ -170,16 +215,26 @@ impl LockStack {
     /// a `holds_lock` before the lock, and marks the entry as a
     /// `SyncGuard`'s, instead of a push on a separate per-thread list. A CAS
     /// that succeeds proves no thread held the object, this one included.
+    ///
+    /// The header is looked at first: an unlocked object is on no
+    /// lock-stack, so the re-entrancy test is only made when the lock is
+    /// not free (unlike a raw enter's recursion test, which a guard never
+    /// needs on its common path).
     #[inline(always)]
     pub(crate) fn try_fast_enter_guarded(&self, obj: &Header) -> GuardedEnter {
         let top = self.top.get();
         if top >= CAPACITY {
             return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy
         }
-        if top > 0 && self.entries[top - 1].get() == obj.addr() {
-            return GuardedEnter::AlreadyHeld;
+        // Relaxed: as in `try_fast_lock_push`.
+        let mark = obj.load(super::atomic::Ordering::Relaxed);
+        if !mark.is_unlocked() {
+            if top > 0 && self.entries[top - 1].get() == obj.addr() {
+                return GuardedEnter::AlreadyHeld;
+            }
+            return GuardedEnter::Slow;
         }
-        if !self.try_fast_lock_push(obj, top) {
+        if !self.try_fast_lock_push_from(obj, mark, top) {
             return GuardedEnter::Slow;
         }
         self.guarded.set(self.guarded.get() | 1 << top);
@@ -193,13 +248,17 @@ impl LockStack {
     #[inline(always)]
     pub(crate) fn try_fast_exit_guarded(&self, obj: &Header) -> bool {
         let i = self.top.get().wrapping_sub(1);
-        if i >= CAPACITY || self.entries[i].get() != obj.addr() || self.guarded.get() & 1 << i == 0 {
+        if i >= CAPACITY || self.entries[i].get() != obj.addr() {
             return false;
         }
-        if !self.try_fast_unlock_pop(obj, i) {
+        // The mask with the mark cleared, computed once: it is the test
+        // (unchanged: not marked) and the store.
+        let marks = self.guarded.get();
+        let cleared = marks & !(1 << i);
+        if cleared == marks || !self.try_fast_unlock_pop(obj, i) {
             return false;
         }
-        self.guarded.set(self.guarded.get() & !(1 << i));
+        self.guarded.set(cleared);
         true
     }
 
@@ -254,8 +313,10 @@ impl LockStack {
     /// transition (HotSpot `LockStack::verify`, lockStack.cpp): `top` is a
     /// depth or a sentinel state, no entry is null, and each object's
     /// entries form one consecutive run (recursion is a run; an object held
-    /// twice apart is inflated instead). Compiled out of release builds and
-    /// loom models.
+    /// twice apart is inflated instead); and the inline paths' cached state
+    /// is the cached state unless the thread is a legacy one (else those
+    /// paths would run the lightweight protocol on a legacy thread, or
+    /// never run). Compiled out of release builds and loom models.
     #[inline(always)]
     pub(crate) fn verify(&self, when: &str) {
         #[cfg(all(debug_assertions, not(loom)))]
@@ -276,6 +337,21 @@ impl LockStack {
             self.guarded.get() >> n,
             0,
             "lock-stack {when}: guard marks above the top"
+        );
+        let inline = if top == LEGACY {
+            core::ptr::null()
+        } else {
+            self.state.get()
+        };
+        assert_eq!(
+            self.inline_state.get(),
+            inline,
+            "lock-stack {when}: inline paths' state out of date (top {top})"
+        );
+        assert_eq!(
+            self.state.get().is_null(),
+            self.current.get().is_null(),
+            "lock-stack {when}: state cached without its handle, or the reverse"
         );
         for i in 0..n {
             let e = self.at(i);
@@ -321,6 +397,7 @@ impl LockStack {
 
     pub(crate) fn set_top_state(&self, state: usize) {
         self.top.set(state);
+        self.update_inline_state();
     }
 
     /// Number of entries (0 for the sentinel states).
@@ -651,6 +728,31 @@ mod tests {
         let ls = fresh();
         assert_eq!(ls.remove(O0), 0);
         assert_eq!(ls.top_state(), 0);
+    }
+
+    /// The inline paths' cached state (branch sync-lean): set with the
+    /// thread's state, hidden while the thread is in the legacy state and
+    /// back when it leaves it, cleared with the state.
+    #[test]
+    fn inline_state_follows_registration_and_mode() {
+        let ls = LockStack::new_unregistered();
+        let (handle, state, critical) = (0x10 as *const (), 0x20 as *const (), 0x30 as *const ());
+        assert!(ls.inline_state().0.is_null(), "unregistered");
+        ls.set_top_state(0);
+        ls.set_current(handle, state, critical);
+        assert_eq!(ls.inline_state(), (state, critical));
+        ls.verify("lightweight");
+        ls.set_top_state(LEGACY);
+        assert!(
+            ls.inline_state().0.is_null(),
+            "legacy threads take their own path"
+        );
+        ls.verify("legacy");
+        ls.set_top_state(MONITOR_ONLY);
+        assert_eq!(ls.inline_state().0, state);
+        ls.set_current(core::ptr::null(), core::ptr::null(), core::ptr::null());
+        assert!(ls.inline_state().0.is_null(), "registration gone");
+        ls.verify("uncached");
     }
 
     /// The `SyncGuard` marks follow their entries through `remove`; a

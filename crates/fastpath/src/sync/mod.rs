@@ -124,7 +124,15 @@
 //! scan. Legacy threads keep their record per lock. `Synchronized::lock`
 //! on an inflated object takes the same path and marks the monitor as
 //! held through a guard (what thread exit keeps); its guard's drop clears
-//! the mark and exits the monitor.
+//! the mark and exits the monitor. The path is charged by its length (the
+//! short critical section overlaps the lock with the work around it only
+//! as far as the reorder buffer reaches), so it is kept straight-line:
+//! the thread state and its critical-section word are read from the
+//! lock-stack's cache (null for legacy or unregistered threads: one
+//! test), the critical section is one word's parity (`reclaim.rs`), the
+//! owner CAS's failure value answers re-entry, and everything rarer (a
+//! record to claim, a hand-off, a successor to wake) is an out-of-line
+//! call made at the end, with no register to save on the common path.
 //!
 //! Errors are values ([`SyncError`]); nothing in a lock panics.
 
@@ -155,6 +163,8 @@ mod loom_tests;
 mod loom_churn;
 #[cfg(all(test, loom))]
 mod loom_contention;
+#[cfg(all(test, loom))]
+mod loom_lean;
 #[cfg(all(test, loom))]
 mod loom_try_enter;
 #[cfg(all(test, not(loom)))]

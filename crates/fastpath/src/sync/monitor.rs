@@ -41,6 +41,10 @@
 //!   contender parks and nobody wakes it. A StoreLoad fence on both sides
 //!   (Dekker) guarantees at least one sees the other. Modelled in loom
 //!   (`loom_exit_racing_contender_*`).
+//!   An exit's common part is inline ([`Monitor::exit_inline`]: the
+//!   recursions test, the hand-off request test, the release store, the
+//!   fence, the entry-list test); whatever it finds to do beyond that (a
+//!   hand-off, a successor to wake) is [`Monitor::finish_exit`]'s, cold.
 //! - Adaptive spinning before parking, with HotSpot's knobs as the start
 //!   (`Knob_PreSpin` 10, `Knob_SpinLimit` 5000, `Knob_Poverty` 1000,
 //!   `Knob_Bonus`/`BonusB` 100, `Knob_Penalty` 200): a per-monitor spin
@@ -104,6 +108,20 @@ pub(crate) const DEFLATED: usize = isize::MIN as usize;
 #[inline]
 fn is_deflated_count(c: usize) -> bool {
     (c as isize) < 0
+}
+
+/// What an exit leaves to its cold part ([`Monitor::exit_inline`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[must_use]
+pub(crate) enum ExitRest {
+    /// Nothing: a recursion level released, or the monitor released with
+    /// nobody queued.
+    Done,
+    /// Not released: a queued thread asked for a direct hand-off.
+    HandOff,
+    /// Released, and somebody is queued: wake a successor unless one is
+    /// awake already.
+    Wake,
 }
 
 /// Node states.
@@ -410,15 +428,23 @@ impl Monitor {
     /// re-reads the header).
     #[inline]
     pub(crate) fn try_enter(&self, me: &ThreadState) -> bool {
-        if self.try_acquire(me) {
-            return true;
+        me.note_monitor_owner();
+        // Acquire: see the previous owner's critical section.
+        match self
+            .owner
+            .compare_exchange(NO_OWNER, me.id, Ordering::Acquire, Ordering::Relaxed)
+        {
+            Ok(_) => true,
+            // Ours already (only we store our id, or an exit hands it to a
+            // thread parked, which we are not): one level more. Relaxed,
+            // and a load and a store rather than a locked add: owner-only.
+            Err(owner) if owner == me.id => {
+                let r = self.recursions.load(Ordering::Relaxed);
+                self.recursions.store(r + 1, Ordering::Relaxed);
+                true
+            }
+            Err(_) => false,
         }
-        if self.is_owned_by(me.id) {
-            // Relaxed: owner-only field.
-            self.recursions.fetch_add(1, Ordering::Relaxed);
-            return true;
-        }
-        false
     }
 
     /// Acquires the monitor (reentrant). Blocks. `false`: the monitor was
@@ -705,13 +731,44 @@ impl Monitor {
     /// Releases one level (the caller owns the monitor).
     #[inline]
     pub(crate) fn exit(&self, me: &ThreadState) {
+        let rest = self.exit_inline();
+        if rest != ExitRest::Done {
+            self.finish_exit(rest, me.id);
+        }
+    }
+
+    /// The part of [`exit`](Self::exit) every exit runs, inline (HotSpot's
+    /// compiled `fast_unlock`'s `inflated` label: the recursions test, the
+    /// release store, the StoreLoad fence, the entry-list test; ours tests
+    /// the fairness hand-off request first, in the owner's line). What it
+    /// returns, unless [`ExitRest::Done`], goes to
+    /// [`finish_exit`](Self::finish_exit), by the caller (the owner), while
+    /// the monitor cannot be freed under it.
+    #[inline(always)]
+    pub(crate) fn exit_inline(&self) -> ExitRest {
         // Relaxed: owner-only field.
         let r = self.recursions.load(Ordering::Relaxed);
         if r > 0 {
             self.recursions.store(r - 1, Ordering::Relaxed);
-            return;
+            return ExitRest::Done;
         }
-        self.release_and_wake(me.id);
+        self.release_inline()
+    }
+
+    /// The cold rest of an exit, after [`exit_inline`](Self::exit_inline)
+    /// (or the release of `exit_fully`/`wait`) returned `rest`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn finish_exit(&self, rest: ExitRest, id: usize) {
+        match rest {
+            ExitRest::Done => {}
+            ExitRest::HandOff => {
+                // Acquire: as in `release_inline`. Still set: only owners
+                // clear it, and we still own the monitor.
+                self.hand_off(self.hand_off_to.load(Ordering::Acquire));
+            }
+            ExitRest::Wake => self.wake_queued(id),
+        }
     }
 
     /// Releases fully, whatever the recursion count (thread exit), and
@@ -728,17 +785,32 @@ impl Monitor {
     /// `ExitEpilog`).
     #[inline]
     fn release_and_wake(&self, id: usize) {
+        let rest = self.release_inline();
+        if rest != ExitRest::Done {
+            self.finish_exit(rest, id);
+        }
+    }
+
+    /// The release, recursions aside: a queued thread that asked for a
+    /// hand-off gets the monitor (the caller does it: [`ExitRest::HandOff`],
+    /// nothing changed yet); else `owner` is cleared, and if anyone is
+    /// queued the caller sees whether to wake a successor
+    /// ([`ExitRest::Wake`]).
+    #[inline(always)]
+    fn release_inline(&self) -> ExitRest {
         // Acquire: pairs with the requester's Release CAS; `hand_off`
         // dereferences the node. A request placed after this load is seen
         // by a later exit (the requester parks until then).
-        let asked = self.hand_off_to.load(Ordering::Acquire);
-        if !asked.is_null() {
-            self.hand_off(asked);
-            return;
+        if !self.hand_off_to.load(Ordering::Acquire).is_null() {
+            return ExitRest::HandOff;
         }
         // Release: publishes the critical section to the next owner.
         self.owner.store(NO_OWNER, Ordering::Release);
-        self.wake_after_release(id);
+        if self.anyone_queued() {
+            ExitRest::Wake
+        } else {
+            ExitRest::Done
+        }
     }
 
     /// Gives the monitor to the thread whose node asked for it
@@ -763,18 +835,35 @@ impl Monitor {
         wakee.park.unpark();
     }
 
-    /// After `owner` was set to NO_OWNER by `id` (an exiting owner, or the
-    /// deflater backing off): wake a successor unless someone else will.
+    /// After `owner` was set to NO_OWNER by `id` (the deflater backing
+    /// off): wake a successor unless someone else will.
     fn wake_after_release(&self, id: usize) {
+        if self.anyone_queued() {
+            self.wake_queued(id);
+        }
+    }
+
+    /// After the caller stored `owner = NO_OWNER`: whether anyone is queued
+    /// (then a successor may need waking).
+    #[inline(always)]
+    fn anyone_queued(&self) -> bool {
+        // StoreLoad: the exit half of the Dekker pair (module docs).
+        fence(Ordering::SeqCst);
+        // Relaxed: ordered after the fence; a stale non-null head only
+        // costs a futile wake-up, a stale null is excluded by the fence.
+        !self.entry_list.load(Ordering::Relaxed).is_null()
+    }
+
+    /// After a release that saw somebody queued
+    /// ([`anyone_queued`](Self::anyone_queued)): wake the oldest unless an
+    /// awake successor or a new owner will.
+    #[cold]
+    #[inline(never)]
+    fn wake_queued(&self, id: usize) {
         loop {
-            // StoreLoad: the exit half of the Dekker pair (module docs).
-            fence(Ordering::SeqCst);
-            // Relaxed: ordered after the fence; a stale non-null head only
-            // costs a futile wake-up, a stale null is excluded by the fence.
-            if self.entry_list.load(Ordering::Relaxed).is_null()
-                || self.succ.load(Ordering::Relaxed) != NO_OWNER
-            {
-                return; // nobody waits, or an awake successor will retry
+            // Relaxed: ordered after `anyone_queued`'s fence.
+            if self.succ.load(Ordering::Relaxed) != NO_OWNER {
+                return; // an awake successor will retry
             }
             // Someone waits and nobody is awake to take over: become the
             // owner again to pick a successor. If that fails, the new owner
@@ -784,8 +873,12 @@ impl Monitor {
             }
             let w = self.tail();
             if w.is_null() {
-                // Raced with an unlink: nothing to wake. Release again.
+                // Raced with an unlink: nothing to wake. Release again, and
+                // look again as an exit does.
                 self.owner.store(NO_OWNER, Ordering::Release);
+                if !self.anyone_queued() {
+                    return;
+                }
                 continue;
             }
             // SAFETY: `w` is on the entry list and we own the monitor.

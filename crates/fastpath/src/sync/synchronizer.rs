@@ -10,8 +10,10 @@
 //! Fast paths (`#[inline]`, no call, no fence, one CAS or none):
 //! [`enter`] and [`exit`] run [`LockStack::try_fast_enter`] /
 //! [`LockStack::try_fast_exit`] on the thread-local lock-stack; failing
-//! that, an inflated object owned by nobody (enter) or by the caller (exit)
-//! is handled inline on its monitor (`try_enter_inflated`,
+//! that, an inflated object owned by nobody or by the caller (enter: the
+//! owner CAS, whose failure value says "ours": one level more) or by the
+//! caller (exit) is handled on its monitor by one out-of-line step with no
+//! call inside (`enter_not_fast`/`exit_not_fast`: `try_enter_inflated`,
 //! `try_exit_inflated`). [`try_enter`] is one attempt of the same paths
 //! that never waits for an owner. Anything else is `#[cold]`:
 //! - **Lightweight** (`LM_LIGHTWEIGHT`): a recursive enter on a full stack or
@@ -45,7 +47,8 @@ use super::inflate::{
 };
 use super::legacy;
 use super::lock_stack::{GuardedEnter, LockStack, LEGACY, MONITOR_ONLY};
-use super::monitor::Monitor;
+use super::monitor::{ExitRest, Monitor};
+use super::reclaim::{Critical, Section};
 use super::record::{self, LockRecord, UNUSED_MARK};
 use super::stats::{self, InflateCause};
 use super::thread::{self, ThreadState, DEFLATER_MARKER};
@@ -65,13 +68,14 @@ pub fn enter(obj: Pin<&Header>) {
 /// Out of line, so that the thin fast path inlined at every call site stays
 /// as short as it was (inlining this grew the uncontended pair from 39 to 73
 /// instructions: register spills around the critical section); not cold:
-/// an inflated object takes this path on every enter.
+/// an inflated object takes this path on every enter. The inflated attempt
+/// is all it does inline; a legacy thread (whose raw lock takes a record)
+/// and everything else go to the cold slow path, which looks at the mode
+/// first.
 #[inline(never)]
 fn enter_not_fast(h: &Header) {
-    match thread::with_lock_stack(|ls| not_legacy(ls).map(|()| try_enter_inflated(h, ls))) {
-        None => legacy::raw_enter(h), // a legacy thread: a record per lock
-        Some(true) => {}
-        Some(false) => enter_slow(h),
+    if !thread::with_lock_stack(|ls| try_enter_inflated(h, ls)) {
+        enter_slow(h);
     }
 }
 
@@ -165,43 +169,53 @@ fn try_enter_not_fast(h: &Header, for_guard: bool) -> Option<*const LockRecord> 
 /// monitor. The counter is only needed by threads that stay on the monitor
 /// *without* owning it (spinning, queued, waiting). The monitor's memory is
 /// kept alive by the critical section (`reclaim.rs`).
-#[inline]
+///
+/// The owner CAS is all it tries (re-entry of a monitor we own included:
+/// the CAS's failure value says so); a monitor a record of ours owns (a
+/// stack-lock of ours a contender inflated) fails it and is claimed by the
+/// slow path. No call inside the critical section: nothing to save around
+/// it.
+#[inline(always)]
 fn try_enter_inflated(h: &Header, ls: &LockStack) -> bool {
-    on_installed_monitor(h, ls, false, |m, me| {
-        // A stack-lock of ours (a caller's record) inflated by a contender:
-        // the inline bit test; the record look-up is cold.
-        claim_from_record(m, me);
-        m.try_enter(me)
-    })
+    let Some((me, critical)) = inflated_path_thread(ls) else {
+        return false;
+    };
+    on_installed_monitor(h, critical, false, |m, _inside| m.try_enter(me))
 }
 
-/// What the inline inflated paths share: for a lightweight or monitor-mode
-/// thread that is registered (its state cached in `ls`), inside a
-/// critical section, `f` on the monitor installed in `h`; `otherwise` if
-/// there is none (or the thread is a legacy or unregistered one).
+/// The current thread's state if the inline inflated paths may run for it:
+/// registered (its state cached in `ls`: one load, no second thread-local)
+/// and a lightweight or monitor-mode thread. A legacy thread's raw enter
+/// takes a record first (its exit pops one), so it keeps its own path.
 #[inline(always)]
-fn on_installed_monitor<R>(
-    h: &Header,
-    ls: &LockStack,
+fn inflated_path_thread(ls: &LockStack) -> Option<(&ThreadState, &Critical)> {
+    thread::inline_current(ls)
+}
+
+/// What the inline inflated paths share: `f` on the monitor installed in
+/// `h` and the critical section of the current thread (`critical`) that
+/// keeps it allocated while the [`Section`] lives; `otherwise` if `h` has
+/// no monitor. The section is the flat one
+/// ([`Critical::section`](super::reclaim::Critical::section)): inline, one
+/// word, no closure call.
+#[inline(always)]
+fn on_installed_monitor<'a, R>(
+    h: &'a Header,
+    critical: &'a Critical,
     otherwise: R,
-    f: impl FnOnce(&Monitor, &Arc<ThreadState>) -> R,
+    f: impl FnOnce(&'a Monitor, Section<'a>) -> R,
 ) -> R {
-    if ls.top_state() == LEGACY {
+    let inside = critical.section();
+    // Acquire: we read the monitor's fields next. Loaded inside the
+    // critical section, so the monitor it names is not freed under us.
+    let (installed, m) = h.load(Ordering::Acquire).as_monitor();
+    if !installed {
         return otherwise;
     }
-    let Some(me) = thread::cached_current(ls) else {
-        return otherwise;
-    };
-    me.in_critical(|| {
-        // Acquire: we read the monitor's fields next. Loaded inside the
-        // critical section, so the monitor it names is not freed under us.
-        let mark = h.load(Ordering::Acquire);
-        if mark.has_monitor() {
-            f(monitor_of(h, mark), me)
-        } else {
-            otherwise
-        }
-    })
+    // SAFETY: as in `monitor_of`: a monitor installed in a header is freed
+    // only by that header's Drop (which cannot run while `h` is borrowed)
+    // or after a deflation's grace period, which waits for `inside`.
+    f(unsafe { &*m }, inside)
 }
 
 /// The exit twin of [`try_enter_inflated`] (HotSpot's `inflated` label in
@@ -210,17 +224,37 @@ fn on_installed_monitor<R>(
 /// (entries are claimed off it when it is owned by id), so nothing there
 /// needs looking at. Anything else (anonymous or record-owned, not ours, a
 /// legacy thread's record to pop) is the slow path's.
-#[inline]
+#[inline(always)]
 fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
-    // In a critical section: once `exit` clears the owner, a deflation may
-    // take the monitor while `exit` still looks for a successor to wake.
-    on_installed_monitor(h, ls, false, |m, me| {
-        if !m.is_owned_by(me.id) {
-            return false;
-        }
-        m.exit(me);
-        true
+    let Some((me, critical)) = inflated_path_thread(ls) else {
+        return false;
+    };
+    // In a critical section: once the exit clears the owner, a deflation
+    // may take the monitor while the exit still looks for a successor.
+    on_installed_monitor(h, critical, false, |m, inside| {
+        m.is_owned_by(me.id) && exit_owned(m, me, inside)
     })
+}
+
+/// [`Monitor::exit`] by its owner `me`, inside the critical section
+/// `inside`: the inline part, and the cold part (a hand-off, a wake-up)
+/// out of line, which takes the section with it so that nothing here
+/// lives across a call. Returns `true` (exited).
+#[inline(always)]
+fn exit_owned(m: &Monitor, me: &ThreadState, inside: Section<'_>) -> bool {
+    match m.exit_inline() {
+        ExitRest::Done => true,
+        rest => finish_exit_inside(m, rest, me.id, inside),
+    }
+}
+
+/// [`exit_owned`]'s cold part; leaves the critical section after it.
+#[cold]
+#[inline(never)]
+fn finish_exit_inside(m: &Monitor, rest: ExitRest, id: usize, inside: Section<'_>) -> bool {
+    m.finish_exit(rest, id);
+    drop(inside);
+    true
 }
 
 /// `Synchronized::lock`'s inflated path, one attempt: like
@@ -229,15 +263,17 @@ fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
 /// would alias the value), and a monitor acquired is marked held through a
 /// guard ([`Monitor::set_guard_held`]: what the thread-exit release keeps,
 /// so the thread lists nothing). [`GuardedEnter::Slow`]: not inflated, not
-/// free, anonymously owned (maybe by us: the slow path's `holds_lock`
-/// decides), a legacy thread, or not registered yet. Release it with
-/// [`exit_guard_held`].
+/// free, anonymously or record-owned (maybe by us: the slow path's
+/// `holds_lock` decides), a legacy thread, or not registered yet. Release
+/// it with [`exit_guard_held`].
 #[inline]
 pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
     // The deflation argument of `try_enter_inflated` holds here too.
     thread::with_lock_stack(|ls| {
-        on_installed_monitor(h, ls, GuardedEnter::Slow, |m, me| {
-            claim_from_record(m, me);
+        let Some((me, critical)) = inflated_path_thread(ls) else {
+            return GuardedEnter::Slow;
+        };
+        on_installed_monitor(h, critical, GuardedEnter::Slow, |m, _inside| {
             // The CAS first: it fails on a monitor we own, so the common
             // case (free) pays no extra load for the re-entrancy check.
             if m.try_acquire(me) {
@@ -261,7 +297,10 @@ pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
 #[inline(never)]
 pub(crate) fn mark_guard_held(h: &Header) -> bool {
     thread::with_lock_stack(|ls| {
-        on_installed_monitor(h, ls, false, |m, me| {
+        let Some((me, critical)) = inflated_path_thread(ls) else {
+            return false;
+        };
+        on_installed_monitor(h, critical, false, |m, _inside| {
             if !m.is_owned_by(me.id) {
                 return false;
             }
@@ -272,15 +311,33 @@ pub(crate) fn mark_guard_held(h: &Header) -> bool {
 }
 
 /// Releases a lock [`enter_inflated_exclusive`] took, straight on the
-/// monitor: one thread look-up (which finds the kept identity of a thread
-/// whose exit release ran: a guard dropped by a later thread-local
-/// destructor), one header load, the mark cleared, the monitor's exit.
-/// `false` (nothing changed): the header has no monitor marked as held by
-/// the caller's guard (never, for a guard that `enter_inflated_exclusive`
-/// returned: an owned monitor is not deflated, and thread exit keeps it).
+/// monitor: inline for a registered lightweight or monitor-mode thread (as
+/// [`try_exit_inflated`], plus the mark cleared); a guard dropped in a
+/// later thread-local destructor, after the thread's exit release (its
+/// state no longer cached), or by a thread that switched to legacy mode
+/// since, goes through [`exit_guard_held_looked_up`]. `false` (nothing
+/// changed): the header has no monitor marked as held by the caller's
+/// guard (never, for a guard that `enter_inflated_exclusive` returned: an
+/// owned monitor is not deflated, and thread exit keeps it).
 #[inline]
 pub(crate) fn exit_guard_held(h: &Header) -> bool {
-    // In a critical section, as `try_exit_inflated`.
+    thread::with_lock_stack(|ls| {
+        let Some((me, critical)) = inflated_path_thread(ls) else {
+            return exit_guard_held_looked_up(h);
+        };
+        // In a critical section, as `try_exit_inflated`.
+        on_installed_monitor(h, critical, false, |m, inside| {
+            m.is_owned_by(me.id) && m.take_guard_held() && exit_owned(m, me, inside)
+        })
+    })
+}
+
+/// [`exit_guard_held`] with the thread looked up (which finds the kept
+/// identity of a thread whose exit release ran).
+#[cold]
+#[inline(never)]
+fn exit_guard_held_looked_up(h: &Header) -> bool {
+    // In a critical section (`with_current`), as `try_exit_inflated`.
     thread::with_current(|me| {
         // Acquire: we read the monitor's fields next.
         let mark = h.load(Ordering::Acquire);

@@ -8,7 +8,11 @@
 //! (other threads unpark and interrupt it), registered lazily by the first
 //! slow path: a fresh thread's lock-stack is in the `UNREGISTERED` state,
 //! which fails the fast paths' bounds check, so the first lock of every
-//! thread registers it at no cost to later locks.
+//! thread registers it at no cost to later locks. The lock-stack also
+//! caches, once the thread registers, a pointer to its state, and for the
+//! inline inflated paths the state and its critical-section word again
+//! ([`inline_current`]: null for a legacy-mode thread, so that one test
+//! says "registered, and not legacy").
 //!
 //! Thread exit: the registration's destructor releases every lock the thread
 //! still holds (fast-locked objects on its lock-stack and monitors it owns),
@@ -146,7 +150,8 @@ struct Uncache;
 
 impl Drop for Uncache {
     fn drop(&mut self) {
-        let _ = try_with_lock_stack(|ls| ls.set_current(core::ptr::null()));
+        let null = core::ptr::null();
+        let _ = try_with_lock_stack(|ls| ls.set_current(null, null, null));
     }
 }
 
@@ -257,25 +262,35 @@ fn current_ptr() -> *const Arc<ThreadState> {
     p
 }
 
-/// Remembers `p` in the lock-stack for [`cached_current`]. `p` points into
+/// Remembers `p` in the lock-stack for [`inline_current`] and
+/// [`with_current`]. `p` points into
 /// the live registration (uncached by its destructor, see [`Uncache`]) or to
 /// a leaked orphan state, which is never freed.
 fn cache_current(p: *const Arc<ThreadState>) {
-    let _ = try_with_lock_stack(|ls| ls.set_current(p.cast()));
+    // SAFETY: `p` is valid (see above).
+    let state: &ThreadState = unsafe { &*p };
+    let critical: *const Critical = &*state.critical;
+    let state: *const ThreadState = state;
+    let _ = try_with_lock_stack(|ls| ls.set_current(p.cast(), state.cast(), critical.cast()));
 }
 
-/// The current thread's state if it is registered, read from the lock-stack
-/// the caller already holds (one load): the inline inflated paths' way in,
-/// which must not pay `current_ptr`'s thread-local look-ups. `None`: not
-/// registered yet (take the slow path, which registers).
+/// What the inline inflated paths run with: the current thread's state and
+/// its critical-section word, if it is registered and not a legacy-mode
+/// thread (two loads from the lock-stack the caller holds, one null test).
+/// `None`: take the slow path, which registers or runs the legacy protocol.
 #[inline(always)]
-pub(crate) fn cached_current(ls: &LockStack) -> Option<&Arc<ThreadState>> {
-    let p = ls.current().cast::<Arc<ThreadState>>();
-    // SAFETY: a non-null cached pointer is valid (see `cache_current`), and
-    // `ls` is this thread's lock-stack, borrowed for less than the thread's
-    // life: the registration outlives every borrow of it but the exit
-    // release's, which runs before `Uncache` clears the pointer.
-    unsafe { p.as_ref() }
+pub(crate) fn inline_current(ls: &LockStack) -> Option<(&ThreadState, &Critical)> {
+    let (state, critical) = ls.inline_state();
+    if state.is_null() {
+        return None;
+    }
+    // SAFETY: both point into the state `cache_current` cached (its
+    // `Arc<Critical>` keeps the second alive), valid while that cached
+    // pointer is: the registration outlives every borrow of `ls` but the
+    // exit release's, which runs before `Uncache` clears them; an orphan
+    // state is never freed. `ls` is this thread's, borrowed for less than
+    // the thread's life.
+    unsafe { Some((&*state.cast::<ThreadState>(), &*critical.cast::<Critical>())) }
 }
 
 /// Runs `f` with the current thread's state (registering it if needed),
