@@ -18,9 +18,11 @@
 //! that never waits for an owner. Anything else is `#[cold]`:
 //! - **Lightweight** (`LM_LIGHTWEIGHT`): a recursive enter on a full stack or
 //!   an interleaved one (`[A, B]` + A) inflates A; an unlocked object is
-//!   fast-locked after making room on the stack; a fast-locked one held by
-//!   another thread is inflated with `ANONYMOUS_OWNER` and its monitor
-//!   entered; a monitor is entered. Exit of an object held but not on top
+//!   fast-locked after making room on the stack; on a fast-locked one held
+//!   by another thread we first spin for the fast-lock with backoff
+//!   ([`super::fast_lock_spin`], HotSpot JDK 24), and only when that gives
+//!   up is it inflated with `ANONYMOUS_OWNER` and its monitor entered; a
+//!   monitor is entered. Exit of an object held but not on top
 //!   inflates it (unstructured locking, HotSpot TestUnstructuredLocking);
 //!   exit that finds a monitor claims it from `ANONYMOUS_OWNER`.
 //! - **Monitor** (`LM_MONITOR`): the thread's lock-stack is parked in the
