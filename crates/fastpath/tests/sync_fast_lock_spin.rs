@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use fastpath::config::LockingMode;
 use fastpath::sync::fast_lock_spin::{
     fast_lock_spin_stats, fast_locking_spins, set_fast_locking_spins, set_fast_locking_yields,
-    DEFAULT_FAST_LOCKING_SPINS,
+    DEFAULT_FAST_LOCKING_SPINS, DEFAULT_FAST_LOCKING_YIELDS,
 };
 use fastpath::sync::{self, LockState};
 
@@ -38,7 +38,7 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Restores the default budget (and no yields) when a test ends (or fails).
+/// Restores the default budget and yields when a test ends (or fails).
 struct Budget;
 
 impl Budget {
@@ -52,7 +52,7 @@ impl Budget {
 impl Drop for Budget {
     fn drop(&mut self) {
         set_fast_locking_spins(DEFAULT_FAST_LOCKING_SPINS).unwrap();
-        set_fast_locking_yields(0).unwrap();
+        set_fast_locking_yields(DEFAULT_FAST_LOCKING_YIELDS).unwrap();
     }
 }
 
@@ -99,10 +99,16 @@ fn contended_short_sections_count_exactly_at_2_4_and_8_threads() {
     // In the locking mode the environment names (CI runs all three): only
     // lightweight threads spin, every mode must count exactly.
     let mut total = 0;
-    // HotSpot's budget, the spin off (inflate at the first contention, as
-    // before JDK 24), one look with no pause, and that look plus the
-    // opt-in yield phase.
-    for (log2, yields) in [(DEFAULT_FAST_LOCKING_SPINS, 0), (0, 0), (1, 0), (1, 8)] {
+    // The defaults (HotSpot's budget, then the yield phase), HotSpot's
+    // budget alone, the spin off (inflate at the first contention, as
+    // before JDK 24), one look with no pause, and that look plus yields.
+    for (log2, yields) in [
+        (DEFAULT_FAST_LOCKING_SPINS, DEFAULT_FAST_LOCKING_YIELDS),
+        (DEFAULT_FAST_LOCKING_SPINS, 0),
+        (0, 0),
+        (1, 0),
+        (1, 8),
+    ] {
         let _b = Budget::set(log2, yields);
         assert_eq!(fast_locking_spins(), log2);
         for threads in [2, 4, 8] {

@@ -40,16 +40,21 @@
 //! then parks on the monitor. On a loaded machine that is the common case
 //! (BENCHMARKS.md, "Locking, sync-spin").
 //!
-//! An optional second phase, fastpath's own and off by default
-//! ([`set_fast_locking_yields`]): after the pauses, up to `n` times, yield
-//! the CPU (`sched_yield`) and look again. It targets what the pauses
-//! cannot outlast: a holder preempted inside its section and waiting for a
-//! CPU, perhaps ours. On this project's shared 2-vCPU guest 8 yields let
-//! the 2-thread short-section row stay thin for nearly the whole run
-//! (inflated 0–6 % of it, against 68–99 % without) and raised it from
-//! 0.37–0.78× to 0.78–0.87× the best peer; at 4 and 8 threads the gain was
-//! smaller and within the noise (BENCHMARKS.md, "Locking, sync-spin").
-//! HotSpot has no such phase, so the default keeps HotSpot's behaviour.
+//! A second phase, fastpath's own and on by default
+//! ([`set_fast_locking_yields`], [`DEFAULT_FAST_LOCKING_YIELDS`]): after the
+//! pauses, up to `n` times, yield the CPU (`sched_yield`) and look again. It
+//! targets what the pauses cannot outlast: a holder preempted inside its
+//! section and waiting for a CPU, perhaps ours. It is what parking_lot's
+//! `SpinWait` does before parking (a few doubling spins, then yields);
+//! HotSpot has no such phase (0 restores HotSpot's behaviour). Measured on
+//! this project's 2-vCPU guest, quiet, 3 runs each interleaved: the 2-thread
+//! short-section row stays thin for nearly the whole run (inflated 0–2 % of
+//! it, against 38–57 % without) and goes from 0.49–0.79× to 0.70–0.98× the
+//! best peer; 4 and 8 threads are unchanged within the noise (BENCHMARKS.md,
+//! "Locking after the sync-lean and sync-spin merges"). Its cost is bounded:
+//! at most `n` system calls per enter that would otherwise inflate and park
+//! at once, and a yield with nothing else runnable returns in about a
+//! microsecond.
 //!
 //! No new shared state: each try is the ordinary fast-lock CAS the slow path
 //! already makes (loom models it: `loom_tests.rs`, with a one-step budget,
@@ -83,8 +88,17 @@ static LOG_SPINS: AtomicU32 = AtomicU32::new(UNSET);
 /// holder that has not run after this many is not coming back soon.
 pub const MAX_FAST_LOCKING_YIELDS: u32 = 64;
 
+/// The default yield count after the pauses (module docs; parking_lot's
+/// `SpinWait` yields 7 times before it parks).
+pub const DEFAULT_FAST_LOCKING_YIELDS: u32 = 8;
+
 /// Yields after the pauses (0: HotSpot's behaviour). A tunable: relaxed.
-static YIELDS: AtomicU32 = AtomicU32::new(0);
+/// None under loom, where a yield is no scheduling point of the model.
+static YIELDS: AtomicU32 = AtomicU32::new(if cfg!(loom) {
+    0
+} else {
+    DEFAULT_FAST_LOCKING_YIELDS
+});
 
 /// A setter of this module refused its argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,7 +132,8 @@ fn checked(setting: &'static str, value: u32, max: u32) -> Result<u32, FastLockS
 
 /// Sets how many times a contended lightweight `enter` yields the CPU (and
 /// looks at the header again) after its pauses, before it inflates
-/// (process-wide; module docs). 0, the default, is HotSpot's behaviour.
+/// (process-wide; module docs). The default is
+/// [`DEFAULT_FAST_LOCKING_YIELDS`]; 0 is HotSpot's behaviour.
 pub fn set_fast_locking_yields(n: u32) -> Result<(), FastLockSpinSettingOutOfRange> {
     YIELDS.store(
         checked("yields", n, MAX_FAST_LOCKING_YIELDS)?,
@@ -283,7 +298,7 @@ mod tests {
         assert_eq!(e.to_string(), "fast-locking spins 21 is above the maximum 20");
         let e = set_fast_locking_yields(MAX_FAST_LOCKING_YIELDS + 1).unwrap_err();
         assert_eq!((e.setting, e.max), ("yields", MAX_FAST_LOCKING_YIELDS));
-        assert_eq!(fast_locking_yields(), 0, "HotSpot has no yield phase");
+        assert_eq!(fast_locking_yields(), DEFAULT_FAST_LOCKING_YIELDS);
         // Other tests run with the default; this one only reads it.
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         if cpus > 1 {

@@ -27,8 +27,8 @@
 //!
 //! `FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS=N` runs the table with the
 //! opt-in deflate-after-contention trigger at an N ms interval, and
-//! `FASTPATH_LAB_FAST_LOCKING_YIELDS=N` with the fast-lock spin's opt-in
-//! yield phase (experiments; the table says so in a note).
+//! `FASTPATH_LAB_FAST_LOCKING_YIELDS=N` with N yields in the fast-lock spin
+//! (0: HotSpot's behaviour; experiments, the table says so in a note).
 //!
 //! `--prof perfnorm` counts none of these rows, and says why in its table:
 //! above one thread the profiler refuses them; at one thread the row is a
@@ -418,7 +418,8 @@ impl Plan {
 /// experiment: the default is HotSpot's triggers only).
 pub const DEFLATE_AFTER_CONTENTION_VAR: &str = "FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS";
 /// The environment variable that sets the fast-lock spin's yield phase for
-/// this table (an experiment: the default is HotSpot's, no yields).
+/// this table (an experiment: 0 is HotSpot's behaviour, no yields; the
+/// library's default is `DEFAULT_FAST_LOCKING_YIELDS`).
 pub const FAST_LOCKING_YIELDS_VAR: &str = "FASTPATH_LAB_FAST_LOCKING_YIELDS";
 
 /// The settings an experiment changed, put back when the table is done.
@@ -450,6 +451,16 @@ fn positive(var: &str) -> Option<Result<u32, String>> {
     })
 }
 
+/// A whole number (0 included) from `var`, or the table's note saying why not.
+fn whole(var: &str) -> Option<Result<u32, String>> {
+    let v = std::env::var(var).ok()?;
+    Some(
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{var}={v:?} ignored: not a whole number")),
+    )
+}
+
 /// Applies [`DEFLATE_AFTER_CONTENTION_VAR`] and [`FAST_LOCKING_YIELDS_VAR`]
 /// if set; returns the table's notes about them and what to restore.
 fn experiments() -> (Vec<String>, Restore) {
@@ -468,13 +479,13 @@ fn experiments() -> (Vec<String>, Restore) {
         Some(Err(note)) => notes.push(note),
         None => {}
     }
-    match positive(FAST_LOCKING_YIELDS_VAR) {
+    match whole(FAST_LOCKING_YIELDS_VAR) {
         Some(Ok(n)) => {
             let before = fast_lock_spin::fast_locking_yields();
             match fast_lock_spin::set_fast_locking_yields(n) {
                 Ok(()) => {
                     restore.yields = Some(before);
-                    notes.push(format!("{FAST_LOCKING_YIELDS_VAR}={n}: the fast-lock spin yields up to {n} times after its pauses (not the default)"));
+                    notes.push(format!("{FAST_LOCKING_YIELDS_VAR}={n}: the fast-lock spin yields up to {n} times after its pauses (default {}; 0: HotSpot's behaviour)", fast_lock_spin::DEFAULT_FAST_LOCKING_YIELDS));
                 }
                 Err(e) => notes.push(format!("{FAST_LOCKING_YIELDS_VAR} ignored: {e}")),
             }
