@@ -827,10 +827,11 @@ impl Monitor {
         // before the store: from then on the new owner may run, unlink and
         // return, and its node dies with its frame.
         let wakee = unsafe { (*node).thread.clone() };
-        // Release: publishes our critical section to the new owner's
-        // Acquire load in `owned_or_taken`.
         // Relaxed: a statistic (counted while we still own the monitor).
         self.hand_offs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        super::stats::count_fair_hand_off();
+        // Release: publishes our critical section to the new owner's
+        // Acquire load in `owned_or_taken`.
         self.owner.store(wakee.id, Ordering::Release);
         wakee.park.unpark();
     }

@@ -94,6 +94,10 @@ pub struct SyncStats {
     pub deflation_passes: u64,
     /// Time spent in deflation passes, grace periods included, in ns.
     pub deflation_nanos: u64,
+    /// Eventual-fairness hand-offs: an exiting owner gave the monitor
+    /// straight to a waiter passed over for too long (`monitor.rs`), instead
+    /// of releasing it to whoever barges in first.
+    pub fair_hand_offs: u64,
 }
 
 /// `(name, count)` for every inflation cause, in counter order.
@@ -116,6 +120,7 @@ impl core::fmt::Debug for SyncStats {
             .field("monitors_deflated", &self.monitors_deflated)
             .field("deflation_passes", &self.deflation_passes)
             .field("deflation_nanos", &self.deflation_nanos)
+            .field("fair_hand_offs", &self.fair_hand_offs)
             .finish()
     }
 }
@@ -131,12 +136,13 @@ impl core::fmt::Display for SyncStats {
         }
         write!(
             f,
-            "); freed with their object: {}; released at thread exit: {}; deflated: {} in {} passes ({} µs)",
+            "); freed with their object: {}; released at thread exit: {}; deflated: {} in {} passes ({} µs); fair hand-offs: {}",
             self.monitors_freed,
             self.released_at_thread_exit,
             self.monitors_deflated,
             self.deflation_passes,
-            self.deflation_nanos / 1_000
+            self.deflation_nanos / 1_000,
+            self.fair_hand_offs
         )
     }
 }
@@ -168,6 +174,7 @@ impl SyncStats {
         d.monitors_deflated -= earlier.monitors_deflated;
         d.deflation_passes -= earlier.deflation_passes;
         d.deflation_nanos -= earlier.deflation_nanos;
+        d.fair_hand_offs -= earlier.fair_hand_offs;
         d
     }
 }
@@ -179,6 +186,7 @@ struct Global {
     monitors_deflated: AtomicU64,
     deflation_passes: AtomicU64,
     deflation_nanos: AtomicU64,
+    fair_hand_offs: AtomicU64,
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
@@ -190,10 +198,11 @@ static GLOBAL: Global = Global {
     monitors_deflated: ZERO,
     deflation_passes: ZERO,
     deflation_nanos: ZERO,
+    fair_hand_offs: ZERO,
 };
 
 std::thread_local! {
-    static LOCAL: Cell<SyncStats> = const { Cell::new(SyncStats { inflations: [0; N], monitors_freed: 0, released_at_thread_exit: 0, monitors_deflated: 0, deflation_passes: 0, deflation_nanos: 0 }) };
+    static LOCAL: Cell<SyncStats> = const { Cell::new(SyncStats { inflations: [0; N], monitors_freed: 0, released_at_thread_exit: 0, monitors_deflated: 0, deflation_passes: 0, deflation_nanos: 0, fair_hand_offs: 0 }) };
 }
 
 // Relaxed everywhere below: counters order nothing, a reader wants totals.
@@ -234,6 +243,12 @@ pub(crate) fn count_deflation(deflated: usize, elapsed: std::time::Duration) {
         .fetch_add(elapsed.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
 }
 
+/// A fair hand-off (process-wide only: the exiting owner that makes it is
+/// not the thread it favours).
+pub(crate) fn count_fair_hand_off() {
+    GLOBAL.fair_hand_offs.fetch_add(1, Ordering::Relaxed);
+}
+
 /// Process-wide counters.
 pub fn snapshot() -> SyncStats {
     let mut s = SyncStats::default();
@@ -247,6 +262,7 @@ pub fn snapshot() -> SyncStats {
     s.monitors_deflated = GLOBAL.monitors_deflated.load(Ordering::Relaxed);
     s.deflation_passes = GLOBAL.deflation_passes.load(Ordering::Relaxed);
     s.deflation_nanos = GLOBAL.deflation_nanos.load(Ordering::Relaxed);
+    s.fair_hand_offs = GLOBAL.fair_hand_offs.load(Ordering::Relaxed);
     s
 }
 

@@ -1398,6 +1398,7 @@ fn synchronized_on_an_inflated_object_refuses_reentry_and_survives_exit() {
 /// prints the operations, the fair hand-offs and least/most served.
 #[test]
 fn contention_fair_hand_off_leaves_no_request_behind() {
+    let stats_before = super::stats::snapshot();
     let h = Arc::pin(Header::new());
     {
         let g = lock(h.as_ref());
@@ -1441,8 +1442,15 @@ fn contention_fair_hand_off_leaves_no_request_behind() {
     // then there is no monitor to look at, and the counts above suffice.)
     let _g = lock(h.as_ref());
     let seen = with_monitor(&h, |m| (m.hand_offs(), m.has_hand_off_request()));
-    if let Some((_, request)) = seen {
+    if let Some((monitor_hand_offs, request)) = seen {
         assert!(!request, "a hand-off request outlived its thread's wait");
+        // The process-wide counter saw at least this monitor's (other tests
+        // running beside this one can only add to it).
+        let counted = super::stats::snapshot().since(&stats_before).fair_hand_offs;
+        assert!(
+            counted >= monitor_hand_offs,
+            "SyncStats counted {counted} fair hand-offs, the monitor made {monitor_hand_offs}"
+        );
     }
     let hand_offs = seen.map_or_else(|| "(deflated meanwhile)".to_string(), |s| s.0.to_string());
     let (least, most) = (per.iter().min().unwrap(), per.iter().max().unwrap());

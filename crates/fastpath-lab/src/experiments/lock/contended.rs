@@ -213,6 +213,8 @@ struct Run {
     /// around this run only: the other rows run before and after it).
     inflations: u64,
     deflations: u64,
+    /// Fair hand-offs made by exiting owners (process-wide, this run).
+    fair_hand_offs: u64,
     /// The fast-lock spins' outcomes during the run.
     spins: FastLockSpinStats,
     /// Samples of the lock's state during the run: (inflated, taken);
@@ -302,6 +304,7 @@ fn run_one<L: CountedLock + 'static>(
         lost: ops.abs_diff(lock.count()),
         inflations: sync.monitors_installed(),
         deflations: sync.monitors_deflated,
+        fair_hand_offs: sync.fair_hand_offs,
         spins: fast_lock_spin_stats().since(&spins0),
         inflated_samples,
     }
@@ -338,6 +341,7 @@ struct Lifecycle(Option<LifecycleMeans>);
 struct LifecycleMeans {
     inflations: f64,
     deflations: f64,
+    fair_hand_offs: f64,
     /// Share of the in-run samples that found the lock inflated.
     inflated_share: f64,
     spins_won: f64,
@@ -359,6 +363,7 @@ impl Lifecycle {
         Lifecycle(Some(LifecycleMeans {
             inflations: mean(|r| r.inflations),
             deflations: mean(|r| r.deflations),
+            fair_hand_offs: mean(|r| r.fair_hand_offs),
             inflated_share: inflated as f64 / taken as f64,
             spins_won: mean(|r| r.spins.acquired),
             spins_gave_up: mean(|r| r.spins.gave_up),
@@ -518,6 +523,7 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
             "lost",
             "infl/run",
             "defl/run",
+            "fair h-o/run",
             "inflated",
             "spin won:gave up",
         ],
@@ -575,6 +581,7 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                     lost.to_string(),
                     life.cell(|l| sig3(l.inflations)),
                     life.cell(|l| sig3(l.deflations)),
+                    life.cell(|l| sig3(l.fair_hand_offs)),
                     life.cell(|l| format!("{:.0} %", l.inflated_share * 100.0)),
                     life.cell(|l| format!("{}:{}", sig3(l.spins_won), sig3(l.spins_gave_up))),
                 ]);
@@ -598,6 +605,7 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                     r = r
                         .secondary("inflations_per_run", Metric::single(l.inflations, "#"))
                         .secondary("deflations_per_run", Metric::single(l.deflations, "#"))
+                        .secondary("fair_hand_offs_per_run", Metric::single(l.fair_hand_offs, "#"))
                         .secondary("inflated_share", Metric::single(l.inflated_share, "ratio"))
                         .secondary("fast_lock_spins_won_per_run", Metric::single(l.spins_won, "#"))
                         .secondary(
@@ -625,7 +633,7 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
     ));
     t.note("fastpath, inflated (1 thread only): the fastpath row's lock inflated beforehand by a timed wait, i.e. the per-operation cost every later operation pays once a contention outlasted the fast-lock spin and inflated the object");
     t.note("× best peer = median / best median of parking_lot::Mutex, parking_lot::ReentrantMutex and std::sync::Mutex at the same row; fastpath = Synchronized<u64>");
-    t.note("infl/run, defl/run = monitors installed and deflated during a run (means; process-wide counters read around each run only); inflated = share of the samples (every run/40, ≥ 1 ms) that found the lock inflated; spin won:gave up = fast-lock spins before inflation that took the lock : that used their whole budget and inflated (means per run); – = not a fastpath lock");
+    t.note("infl/run, defl/run = monitors installed and deflated during a run (means; process-wide counters read around each run only); fair h-o/run = exits that handed the monitor straight to a waiter passed over for 0.5 ms (eventual fairness, means per run); inflated = share of the samples (every run/40, ≥ 1 ms) that found the lock inflated; spin won:gave up = fast-lock spins before inflation that took the lock : that used their whole budget and inflated (means per run); – = not a fastpath lock");
     t.note("fairness = least / most operations one thread completed (median run); hand-overs/op = entries by a thread other than the last holder; cs/1k = getrusage(RUSAGE_THREAD) context switches of the measuring threads per 1000 operations; lost = counted − counter (must be 0)");
     for note in experiment_notes {
         t.note(note);
