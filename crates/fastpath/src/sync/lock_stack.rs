@@ -29,7 +29,7 @@
 use core::cell::{Cell, RefCell};
 use core::mem::ManuallyDrop;
 
-use super::header::Header;
+use super::header::{Header, Mark, LOCK_MASK, MONITOR, OWN_WORD_BIT, UNLOCKED};
 
 /// Entries per thread (HotSpot `LockStack::CAPACITY`).
 pub const CAPACITY: usize = 8;
@@ -153,14 +153,25 @@ impl LockStack {
     }
 
     /// The fast path of `monitorenter` (HotSpot `lightweight_lock` in the
-    /// MacroAssembler): a recursive push if `obj` is on top, else CAS the
-    /// header 01→00 and push. `false` sends the caller to the slow path and
-    /// changes nothing.
+    /// MacroAssembler): CAS the header 01→00 and push; if that fails and
+    /// `obj` is on top, a recursive push. `false` sends the caller to the
+    /// slow path and changes nothing.
+    ///
+    /// The lock attempt comes first (as in HotSpot's `fast_lock_lightweight`,
+    /// which builds the CAS's expected word with `orptr(mark,
+    /// unlocked_value)`): the CAS itself rejects a word that is not
+    /// unlocked, so the common, first-level enter makes no separate test of
+    /// the lock bits and no recursion test. A word held by this thread is
+    /// never unlocked, so a recursive enter always fails the CAS (or the
+    /// monitor-bit test) first and is found by the test after it.
     #[inline(always)]
     pub(crate) fn try_fast_enter(&self, obj: &Header) -> bool {
         let top = self.top.get();
         if top >= CAPACITY {
-            return false; // full, unregistered or monitor-only
+            return false; // full, unregistered, monitor-only or legacy
+        }
+        if self.try_fast_lock_push(obj, top) {
+            return true;
         }
         let addr = obj.addr();
         if top > 0 && self.entries[top - 1].get() == addr {
@@ -169,33 +180,36 @@ impl LockStack {
             self.verify("after recursive fast enter");
             return true;
         }
-        self.try_fast_lock_push(obj, top)
+        false
     }
 
-    /// The CAS 01→00 of an object that is not on top, and its push at
-    /// `top` (< CAPACITY). `false`: not unlocked, or the CAS lost.
+    /// The CAS 01→00 of `obj` and its push at `top` (< CAPACITY). `false`:
+    /// not unlocked (held, by this thread too, or inflated), or the CAS
+    /// lost; nothing changed.
+    ///
+    /// The one test before the CAS is the monitor bit (HotSpot tests it
+    /// too, first): a `10` or `11` word goes to the caller without a locked
+    /// instruction that would fail (the inflated path follows). What is
+    /// left is `00` or `01`, and the CAS expects the word with its lock
+    /// bits at 01 (`mark | 01`) and stores them at 00 (`mark & !01`): it
+    /// succeeds only on the unlocked word read, the same check as testing
+    /// the lock bits for 01 before the CAS (a `00` word, fast-locked or a
+    /// legacy record, differs from its `| 01`).
     #[inline(always)]
     fn try_fast_lock_push(&self, obj: &Header, top: usize) -> bool {
         // Relaxed: the load only picks the expected value; the CAS checks it
         // (and acquires).
         let mark = obj.load(super::atomic::Ordering::Relaxed);
-        if !mark.is_unlocked() {
+        if mark.0 & MONITOR != 0 {
             return false;
         }
-        self.try_fast_lock_push_from(obj, mark, top)
-    }
-
-    /// [`try_fast_lock_push`](Self::try_fast_lock_push) with the unlocked
-    /// word `mark` already read.
-    #[inline(always)]
-    fn try_fast_lock_push_from(&self, obj: &Header, mark: super::header::Mark, top: usize) -> bool {
         // Acquire: taking the lock must see every write of the previous
         // holder's critical section (released by its unlocking CAS or its
         // monitor exit, which published the word we replace).
         if obj
             .cas(
-                mark,
-                mark.set_fast_locked(),
+                Mark(mark.0 | UNLOCKED),
+                Mark(mark.0 & !UNLOCKED),
                 super::atomic::Ordering::Acquire,
                 super::atomic::Ordering::Relaxed,
             )
@@ -226,15 +240,12 @@ impl LockStack {
         if top >= CAPACITY {
             return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy
         }
-        // Relaxed: as in `try_fast_lock_push`.
-        let mark = obj.load(super::atomic::Ordering::Relaxed);
-        if !mark.is_unlocked() {
+        if !self.try_fast_lock_push(obj, top) {
+            // Not unlocked (or the CAS lost): held already if on top (a
+            // word this thread holds is never unlocked), else the slow path.
             if top > 0 && self.entries[top - 1].get() == obj.addr() {
                 return GuardedEnter::AlreadyHeld;
             }
-            return GuardedEnter::Slow;
-        }
-        if !self.try_fast_lock_push_from(obj, mark, top) {
             return GuardedEnter::Slow;
         }
         self.guarded.set(self.guarded.get() | 1 << top);
@@ -284,26 +295,35 @@ impl LockStack {
     }
 
     /// The CAS 00→01 of the object on top (index `i`), and its pop.
-    /// `false`: not fast-locked (a contender inflated it), or the CAS lost.
+    /// `false`: not fast-locked (a contender inflated it), or the CAS lost;
+    /// nothing changed.
+    ///
+    /// No test before the CAS (HotSpot's `fast_unlock_lightweight` elides
+    /// its monitor check the same way and lets the CAS fail): the expected
+    /// word is the one read with its lock bits forced to 00 and its own-word
+    /// bit to 1, so the CAS succeeds only on a fast-locked word
+    /// ([`Mark::is_fast_locked`]: not a monitor, not a GC's `11`, not a
+    /// legacy record), exactly the check it replaces.
     #[inline(always)]
     fn try_fast_unlock_pop(&self, obj: &Header, i: usize) -> bool {
         // Relaxed: as in `try_fast_enter`; the CAS below releases.
         let mark = obj.load(super::atomic::Ordering::Relaxed);
-        if !mark.is_fast_locked() {
-            return false; // a contender installed a monitor: slow path
+        if mark.0 & OWN_WORD_BIT == 0 {
+            return false; // a legacy record's word: not a fast-lock
         }
+        let fast_locked = Mark(mark.0 & !LOCK_MASK);
         // Release: the critical section's writes must be visible to the next
         // thread that acquires the header.
         if obj
             .cas(
-                mark,
-                mark.set_unlocked(),
+                fast_locked,
+                fast_locked.set_unlocked(),
                 super::atomic::Ordering::Release,
                 super::atomic::Ordering::Relaxed,
             )
             .is_err()
         {
-            return false;
+            return false; // a contender installed a monitor: slow path
         }
         self.top.set(i);
         true
