@@ -230,10 +230,9 @@ impl LockStack {
     /// `SyncGuard`'s, instead of a push on a separate per-thread list. A CAS
     /// that succeeds proves no thread held the object, this one included.
     ///
-    /// The header is looked at first: an unlocked object is on no
-    /// lock-stack, so the re-entrancy test is only made when the lock is
-    /// not free (unlike a raw enter's recursion test, which a guard never
-    /// needs on its common path).
+    /// The lock attempt comes first, as in [`try_fast_enter`](Self::try_fast_enter):
+    /// an unlocked object is on no lock-stack, so the re-entrancy test is
+    /// only made when the attempt fails.
     #[inline(always)]
     pub(crate) fn try_fast_enter_guarded(&self, obj: &Header) -> GuardedEnter {
         let top = self.top.get();
