@@ -851,6 +851,58 @@ mod tests {
         assert!(ls.guarded_objects().is_empty());
     }
 
+    /// The fast paths' CASes do the lock-bit checks (sync-thin): the enter
+    /// takes only an unlocked word and the exit releases only a fast-locked
+    /// one; every other word (a monitor, a GC's `11`, a legacy record,
+    /// another thread's fast-lock) fails them and changes nothing, while a
+    /// held object on top still re-enters after its CAS fails.
+    #[test]
+    fn fast_path_cas_refuses_every_word_but_its_own() {
+        use super::super::atomic::Ordering::Relaxed;
+        use super::super::header::GC_RESERVED;
+        let spare = 0x5a << 40;
+        let words = [
+            ("monitor", Mark(spare | 0x1000 | MONITOR)),
+            ("gc", Mark(spare | OWN_WORD_BIT | GC_RESERVED)),
+            ("legacy record", Mark::stack_locked_by(0x2000)),
+            ("fast-locked elsewhere", Mark(spare | OWN_WORD_BIT)),
+        ];
+        for (what, word) in words {
+            // Leaked: a header left locked must not be dropped.
+            let h: &'static Header = Box::leak(Box::new(Header::with_spare_bits(spare)));
+            h.cas(h.load(Relaxed), word, Relaxed, Relaxed).unwrap();
+            let ls = fresh();
+            assert!(!ls.try_fast_enter(h), "{what}: entered");
+            assert_eq!(ls.try_fast_enter_guarded(h), GuardedEnter::Slow, "{what}");
+            assert!(ls.is_empty(), "{what}: pushed");
+            assert_eq!(h.load(Relaxed), word, "{what}: enter changed the word");
+            // On top (as after a contender inflated our fast-lock, or a
+            // corrupt word): the exit's CAS must refuse all but its own.
+            ls.push(h.addr());
+            if !word.is_fast_locked() {
+                assert!(!ls.try_fast_exit(h), "{what}: exited");
+                assert_eq!(ls.len(), 1, "{what}: popped");
+                assert_eq!(h.load(Relaxed), word, "{what}: exit changed the word");
+            }
+            // Held on top: re-entered after the CAS fails, whatever the word.
+            assert!(ls.try_fast_enter(h), "{what}: no recursive enter");
+            assert_eq!(ls.len(), 2);
+            assert!(ls.try_fast_exit(h), "{what}: no recursive exit");
+            assert_eq!(h.load(Relaxed), word, "{what}: recursion changed the word");
+        }
+        // The one word each takes: unlocked in, fast-locked (ours) out,
+        // spare and hash bits kept.
+        let h = Header::with_spare_bits(spare);
+        let unlocked = h.load(Relaxed);
+        let ls = fresh();
+        assert!(ls.try_fast_enter(&h));
+        assert_eq!(h.load(Relaxed), unlocked.set_fast_locked());
+        assert!(h.load(Relaxed).is_fast_locked());
+        assert!(ls.try_fast_exit(&h));
+        assert_eq!(h.load(Relaxed), unlocked);
+        assert!(ls.is_empty());
+    }
+
     #[test]
     fn sentinel_states_fail_both_fast_paths() {
         let h = Header::new();
