@@ -292,12 +292,15 @@ impl LockStack {
     /// `false`: not fast-locked (a contender inflated it), or the CAS lost;
     /// nothing changed.
     ///
-    /// No test before the CAS (HotSpot's `fast_unlock_lightweight` elides
-    /// its monitor check the same way and lets the CAS fail): the expected
-    /// word is the one read with its lock bits forced to 00 and its own-word
-    /// bit to 1, so the CAS succeeds only on a fast-locked word
-    /// ([`Mark::is_fast_locked`]: not a monitor, not a GC's `11`, not a
-    /// legacy record), exactly the check it replaces.
+    /// The lock bits are not tested before the CAS (HotSpot's
+    /// `fast_unlock_lightweight` elides its monitor check the same way and
+    /// lets the CAS fail): the expected word is the one read with its lock
+    /// bits forced to 00, so a monitor or a GC's `11` word fails the CAS.
+    /// Only the own-word bit is tested first (a legacy record's word, which
+    /// has lock bits 00 too; one sign test, where folding the bit into the
+    /// expected word took LLVM more instructions). Together: the CAS
+    /// succeeds only on a word [`Mark::is_fast_locked`] accepts, exactly
+    /// the check it replaces.
     #[inline(always)]
     fn try_fast_unlock_pop(&self, obj: &Header, i: usize) -> bool {
         // Relaxed: as in `try_fast_enter`; the CAS below releases.
