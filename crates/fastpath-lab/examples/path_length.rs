@@ -39,17 +39,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use fastpath::sync::{self, Header, Synchronized};
-
-/// The lab's `work` (`experiments/lock/contended.rs`): `units` dependent
-/// multiply-adds.
-#[inline(never)]
-fn work(units: u32) {
-    let mut x = black_box(1u64);
-    for _ in 0..units {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-    }
-    black_box(x);
-}
+use fastpath_lab::experiments::lock::contended::{ns_per_unit, work};
 
 /// `4 × $quads` independent `add`s on four scratch registers.
 macro_rules! pad {
@@ -196,18 +186,9 @@ fn run(row: Row, l: &Locks<'_>, n: u64, inside: u32, outside: u32) -> f64 {
     }
 }
 
-/// Units of [`work`] per nanosecond-ish target, calibrated as the lab does.
+/// Units of [`work`] for about `ns` nanoseconds, calibrated as the lab does.
 fn units_for(ns: f64) -> u32 {
-    let units = 1u32 << 20;
-    let best = (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            work(units);
-            t.elapsed().as_nanos() as f64
-        })
-        .fold(f64::INFINITY, f64::min);
-    let per_unit = (best / f64::from(units)).max(0.01);
-    (ns / per_unit).round().max(1.0) as u32
+    (ns / ns_per_unit()).round().max(1.0) as u32
 }
 
 fn median(v: &mut [f64]) -> f64 {

@@ -160,9 +160,10 @@ const SECTIONS: [Section; 2] = [
 ];
 
 /// A spin of `units` dependent steps: the work inside and outside the lock
-/// (and the workload suite's stand-in for `Blackhole.consumeCPU`).
+/// (and the workload suite's stand-in for `Blackhole.consumeCPU`; the
+/// `path_length` example's chains).
 #[inline(never)]
-pub(super) fn work(units: u32) {
+pub fn work(units: u32) {
     let mut x = black_box(1u64);
     for _ in 0..units {
         x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
@@ -170,8 +171,9 @@ pub(super) fn work(units: u32) {
     black_box(x);
 }
 
-/// Nanoseconds per unit of [`work`] on this machine, measured once.
-fn ns_per_unit() -> f64 {
+/// Nanoseconds per unit of [`work`] on this machine: the best of five
+/// timed runs of 2^20 units.
+pub fn ns_per_unit() -> f64 {
     let units = 1u32 << 20;
     let best = (0..5)
         .map(|_| {
