@@ -866,9 +866,10 @@ mod tests {
             ("fast-locked elsewhere", Mark(spare | OWN_WORD_BIT)),
         ];
         for (what, word) in words {
-            // Leaked: a header left locked must not be dropped.
-            let h: &'static Header = Box::leak(Box::new(Header::with_spare_bits(spare)));
-            h.cas(h.load(Relaxed), word, Relaxed, Relaxed).unwrap();
+            let header = Header::with_spare_bits(spare);
+            let h = &header;
+            let unlocked = h.load(Relaxed);
+            h.cas(unlocked, word, Relaxed, Relaxed).unwrap();
             let ls = fresh();
             assert!(!ls.try_fast_enter(h), "{what}: entered");
             assert_eq!(ls.try_fast_enter_guarded(h), GuardedEnter::Slow, "{what}");
@@ -887,6 +888,10 @@ mod tests {
             assert_eq!(ls.len(), 2);
             assert!(ls.try_fast_exit(h), "{what}: no recursive exit");
             assert_eq!(h.load(Relaxed), word, "{what}: recursion changed the word");
+            // Unlocked again before it drops: its drop must not take the
+            // made-up word for a monitor of its own to free.
+            pop_raw(&ls);
+            h.cas(word, unlocked, Relaxed, Relaxed).unwrap();
         }
         // The one word each takes: unlocked in, fast-locked (ours) out,
         // spare and hash bits kept.
