@@ -14,7 +14,8 @@
 //! This example shows it in one process, each row timed against the bare
 //! loop (the two `work` calls and nothing else) in the same round:
 //! - `pad N`: N independent register `add`s (four interleaved chains of
-//!   N/4), half after each `work` call: no lock, no memory access;
+//!   N/4), half where a lock's enter would run (before the inside work)
+//!   and half where its exit would (after it): no lock, no memory access;
 //! - a `lock cmpxchg` pair on one word, parking_lot's and std's Mutex,
 //!   fastpath's raw enter/exit and `Synchronized<u64>`, thin and inflated.
 //!
@@ -114,33 +115,24 @@ fn run(row: Row, l: &Locks<'_>, n: u64, inside: u32, outside: u32) -> f64 {
             t.elapsed().as_nanos() as f64 / n as f64
         }};
     }
+    // `4 × quads` instructions where a lock's enter runs, as many where its
+    // exit runs.
+    macro_rules! padded {
+        ($quads:literal) => {
+            timed!(|| {
+                pad!($quads);
+                work(inside);
+                pad!($quads);
+            })
+        };
+    }
     match row {
         Row::Bare => timed!(|| { work(inside) }),
-        Row::Pad16 => timed!(|| {
-            work(inside);
-            pad!(2);
-            pad!(2);
-        }),
-        Row::Pad32 => timed!(|| {
-            work(inside);
-            pad!(4);
-            pad!(4);
-        }),
-        Row::Pad64 => timed!(|| {
-            work(inside);
-            pad!(8);
-            pad!(8);
-        }),
-        Row::Pad128 => timed!(|| {
-            work(inside);
-            pad!(16);
-            pad!(16);
-        }),
-        Row::Pad256 => timed!(|| {
-            work(inside);
-            pad!(32);
-            pad!(32);
-        }),
+        Row::Pad16 => padded!(2),
+        Row::Pad32 => padded!(4),
+        Row::Pad64 => padded!(8),
+        Row::Pad128 => padded!(16),
+        Row::Pad256 => padded!(32),
         Row::CasPair => timed!(|| {
             let w = black_box(l.word);
             let _ = w.compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed);

@@ -392,21 +392,32 @@ pub(super) fn idle_monitor(c: &Counted) {
 #[test]
 fn loom_enter_races_deflation() {
     model(|| {
-        let c = Arc::new(Counted::new());
-        idle_monitor(&c);
-        let c2 = c.clone();
-        let t = thread::spawn(move || {
-            c2.locked_bump();
-        });
-        let report = deflate_idle_monitors();
-        t.join().unwrap();
-        assert!(report.deflated <= 1);
-        assert_eq!(c.locked_get(), 1);
+        let (c, report) = bump_races_deflation(|c| c.locked_bump());
         if report.deflated == 1 {
             // Deflated: its header was restored; a new lock fast-locks.
             assert!(!c.header.is_inflated() || report.scanned > 1);
         }
     });
+}
+
+/// The shape the deflation-race models share: on an idle monitor, a
+/// spawned thread runs `bump` (lock, increment once, unlock, by whichever
+/// path the model tests) while this thread runs a deflation pass. Asserts
+/// the increment landed exactly once and at most the one monitor was
+/// deflated; returns the object and the pass's report for model-specific
+/// checks.
+pub(super) fn bump_races_deflation(
+    bump: impl Fn(&Counted) + Send + Sync + 'static,
+) -> (Arc<Counted>, DeflationReport) {
+    let c = Arc::new(Counted::new());
+    idle_monitor(&c);
+    let c2 = c.clone();
+    let t = thread::spawn(move || bump(&c2));
+    let report = deflate_idle_monitors();
+    t.join().unwrap();
+    assert!(report.deflated <= 1);
+    assert_eq!(c.locked_get(), 1);
+    (c, report)
 }
 
 /// wait vs deflate: the waiter's own `contentions` count (and ownership)
