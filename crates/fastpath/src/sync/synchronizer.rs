@@ -179,19 +179,10 @@ fn try_enter_not_fast(h: &Header, for_guard: bool) -> Option<*const LockRecord> 
 /// it.
 #[inline(always)]
 fn try_enter_inflated(h: &Header, ls: &LockStack) -> bool {
-    let Some((me, critical)) = inflated_path_thread(ls) else {
+    let Some((me, critical)) = thread::inline_current(ls) else {
         return false;
     };
     on_installed_monitor(h, critical, false, |m, _inside| m.try_enter(me))
-}
-
-/// The current thread's state if the inline inflated paths may run for it:
-/// registered (its state cached in `ls`: one load, no second thread-local)
-/// and a lightweight or monitor-mode thread. A legacy thread's raw enter
-/// takes a record first (its exit pops one), so it keeps its own path.
-#[inline(always)]
-fn inflated_path_thread(ls: &LockStack) -> Option<(&ThreadState, &Critical)> {
-    thread::inline_current(ls)
 }
 
 /// What the inline inflated paths share: `f` on the monitor installed in
@@ -228,7 +219,7 @@ fn on_installed_monitor<'a, R>(
 /// legacy thread's record to pop) is the slow path's.
 #[inline(always)]
 fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
-    let Some((me, critical)) = inflated_path_thread(ls) else {
+    let Some((me, critical)) = thread::inline_current(ls) else {
         return false;
     };
     // In a critical section: once the exit clears the owner, a deflation
@@ -272,7 +263,7 @@ fn finish_exit_inside(m: &Monitor, rest: ExitRest, id: usize, inside: Section<'_
 pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
     // The deflation argument of `try_enter_inflated` holds here too.
     thread::with_lock_stack(|ls| {
-        let Some((me, critical)) = inflated_path_thread(ls) else {
+        let Some((me, critical)) = thread::inline_current(ls) else {
             return GuardedEnter::Slow;
         };
         on_installed_monitor(h, critical, GuardedEnter::Slow, |m, _inside| {
@@ -299,7 +290,7 @@ pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
 #[inline(never)]
 pub(crate) fn mark_guard_held(h: &Header) -> bool {
     thread::with_lock_stack(|ls| {
-        let Some((me, critical)) = inflated_path_thread(ls) else {
+        let Some((me, critical)) = thread::inline_current(ls) else {
             return false;
         };
         on_installed_monitor(h, critical, false, |m, _inside| {
@@ -324,7 +315,7 @@ pub(crate) fn mark_guard_held(h: &Header) -> bool {
 #[inline]
 pub(crate) fn exit_guard_held(h: &Header) -> bool {
     thread::with_lock_stack(|ls| {
-        let Some((me, critical)) = inflated_path_thread(ls) else {
+        let Some((me, critical)) = thread::inline_current(ls) else {
             return exit_guard_held_looked_up(h);
         };
         // In a critical section, as `try_exit_inflated`.

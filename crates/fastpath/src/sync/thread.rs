@@ -277,7 +277,9 @@ fn cache_current(p: *const Arc<ThreadState>) {
 /// What the inline inflated paths run with: the current thread's state and
 /// its critical-section word, if it is registered and not a legacy-mode
 /// thread (two loads from the lock-stack the caller holds, one null test).
-/// `None`: take the slow path, which registers or runs the legacy protocol.
+/// `None`: take the slow path, which registers or runs the legacy protocol
+/// (a legacy thread's raw enter takes a record first and its exit pops one,
+/// so it never uses the inline paths).
 #[inline(always)]
 pub(crate) fn inline_current(ls: &LockStack) -> Option<(&ThreadState, &Critical)> {
     let (state, critical) = ls.inline_state();
