@@ -557,13 +557,15 @@ typedef struct fastpath_gc_heap_config {
   /**
    * The barrier set, as `FASTPATH_GC_BARRIERS` spells it: a preset
    * (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma
-   * list of barriers (`satb,lrb,cas`). NULL: `shenandoah`.
+   * list of barriers (`satb,lrb,cas`). NULL: the process's
+   * `FASTPATH_GC_BARRIERS` (default `shenandoah`).
    */
   const char *barriers;
   /**
    * `passive` (stop-the-world collections when allocation fails or on
    * `fastpath_gc_collect`) or `concurrent` (a collector thread; needs a
-   * complete set). NULL: `passive`.
+   * complete set). NULL: the process's `FASTPATH_GC_MODE` (default
+   * `passive`).
    */
   const char *mode;
   /**

@@ -61,11 +61,13 @@ pub struct fastpath_gc_heap_config {
     pub region_bytes: usize,
     /// The barrier set, as `FASTPATH_GC_BARRIERS` spells it: a preset
     /// (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma
-    /// list of barriers (`satb,lrb,cas`). NULL: `shenandoah`.
+    /// list of barriers (`satb,lrb,cas`). NULL: the process's
+    /// `FASTPATH_GC_BARRIERS` (default `shenandoah`).
     pub barriers: *const c_char,
     /// `passive` (stop-the-world collections when allocation fails or on
     /// `fastpath_gc_collect`) or `concurrent` (a collector thread; needs a
-    /// complete set). NULL: `passive`.
+    /// complete set). NULL: the process's `FASTPATH_GC_MODE` (default
+    /// `passive`).
     pub mode: *const c_char,
     /// Concurrent mode: run cycles back to back, evacuating all it can
     /// (Shenandoah's aggressive heuristics, for tests).
@@ -244,15 +246,15 @@ pub extern "C" fn fastpath_gc_heap_new(
         // SAFETY: non-NULL and aligned (checked); the caller's contract: a
         // readable configuration. Copied out; its strings are read below.
         let c = unsafe { config.read() };
-        let barriers: BarrierBits = match opt_str(c.barriers, "the barrier set")? {
-            Some(s) => s.parse().map_err(unknown_name)?,
-            None => BarrierBits::SHENANDOAH,
-        };
-        let mode: GcMode = match opt_str(c.mode, "the GC mode")? {
-            Some(s) => s.parse().map_err(unknown_name)?,
-            None => GcMode::Passive,
-        };
-        let mut hc = HeapConfig::new(c.heap_bytes, barriers, mode);
+        // NULL names: the process's settings (FASTPATH_GC_BARRIERS,
+        // FASTPATH_GC_MODE, or what fastpath_config_* installed).
+        let mut hc = HeapConfig::from_config(c.heap_bytes);
+        if let Some(s) = opt_str(c.barriers, "the barrier set")? {
+            hc.barriers = s.parse::<BarrierBits>().map_err(unknown_name)?;
+        }
+        if let Some(s) = opt_str(c.mode, "the GC mode")? {
+            hc.mode = s.parse::<GcMode>().map_err(unknown_name)?;
+        }
         if c.region_bytes != 0 {
             hc.region_bytes = c.region_bytes;
         }

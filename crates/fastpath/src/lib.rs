@@ -99,5 +99,6 @@ pub mod code;
 pub mod config;
 pub mod cpu;
 pub mod gc;
+mod setting;
 pub mod spin;
 pub mod sync;

@@ -12,8 +12,8 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `settings.rs` | names: barriers, presets, modes; `FASTPATH_GC_*` parsing |
-//! | `barrier.rs` | barrier sets as types (monomorphised fast paths) |
+//! | `settings.rs` | names: barriers, presets, modes; `FASTPATH_GC_*`; `HeapConfig::from_config` |
+//! | `barrier.rs` | barrier sets as types (monomorphised fast paths); set → type |
 //! | `heap.rs` | regions, object layout, LABs, marks, cards |
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing |
 //! | `safepoint.rs` | stopping mutators for pauses |
@@ -121,8 +121,8 @@ mod tests;
 
 #[cfg(not(loom))]
 pub use barrier::{
-    BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers, ShenandoahBarriers,
-    Static,
+    with_barrier_set, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers,
+    ShenandoahBarriers, Static, WithBarrierSet,
 };
 #[cfg(not(loom))]
 pub use mutator::{Global, Handle, Mutator, Obj, ObjLock};

@@ -1,8 +1,9 @@
 //! Pause strategies as types, and the resolution of `auto`.
 //!
-//! Where it sits: between [`crate::config`] (which parses
-//! `FASTPATH_SPIN_PAUSE` into a [`SpinPause`]) and the ISA layer
-//! ([`crate::arch`]), which emits the instructions. Each strategy is a
+//! Where it sits: between the `FASTPATH_SPIN_PAUSE` setting, owned here
+//! ([`SpinPause`], its table [`PauseInstruction`], the process-wide value
+//! that [`super::pause`] resolves), and the ISA layer ([`crate::arch`]),
+//! which emits the instructions. Each strategy is a
 //! zero-sized type implementing [`PauseStrategy`], so a spin loop generic
 //! over `S: PauseStrategy` compiles to exactly the strategy's instructions,
 //! and the lab can compare strategies in one process without touching the
@@ -43,10 +44,11 @@
 use core::fmt;
 use std::str::FromStr;
 
-use crate::config::{
-    self, parse_choice, refused, validate_choice, Choice, Choices, ConfigError, Setting, Variable,
-};
 use crate::cpu::{CpuInfo, Feature};
+use crate::setting::{
+    self, parse_choice, refused, validate_choice, Choice, Choices, ConfigError, ProcessValue, Setting,
+    Variable,
+};
 
 /// Which instruction a spin-wait iteration executes. The table of values
 /// ([`Choices::TABLE`]) is the one place names, architectures and CPUs are
@@ -106,7 +108,7 @@ impl Choices for PauseInstruction {
     }
 }
 
-config::choices_api!(PauseInstruction);
+setting::choices_api!(PauseInstruction);
 
 impl PauseInstruction {
     /// Whether the instruction exists on the architecture this was built for.
@@ -198,7 +200,7 @@ impl Setting for SpinPause {
     }
 
     fn variable() -> Variable {
-        let mut v = crate::config::variable_for::<PauseInstruction>(
+        let mut v = setting::variable_for::<PauseInstruction>(
             "what one spin-wait pause executes, repeated N times with :N, 1-99 (HotSpot -XX:OnSpinWaitInst)",
         );
         v.values.push_str("[:N]");
@@ -222,6 +224,10 @@ impl fmt::Display for SpinPause {
         }
     }
 }
+
+/// The process-wide spin pause (`FASTPATH_SPIN_PAUSE`, or what
+/// `config::init`/`set` installed), before `auto` is resolved.
+pub(crate) static SPIN_PAUSE: ProcessValue<SpinPause> = ProcessValue::new();
 
 /// One spin-wait pause, as a zero-sized value.
 ///

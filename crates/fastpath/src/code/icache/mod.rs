@@ -1,7 +1,7 @@
 //! Instruction-cache sync strategies: what runs after new code is written and
 //! before it is executed (HotSpot `ICache::invalidate_range`, seed 000).
 //!
-//! Where it sits: between `config` and the code cache. [`Strategy::new`]
+//! Where it sits: between its setting (`setting.rs`) and the code cache. [`Strategy::new`]
 //! turns a requested [`ICacheSync`] into a resolved [`Method`], checking it
 //! against the CPU; [`Strategy::sync_range`] runs it over the executable
 //! addresses of the bytes that changed; [`Strategy::sync_ranges`] runs it
@@ -29,7 +29,7 @@
 //! | `auto` | see below | - |
 //!
 //! Which CPUs run each value is in the setting's table
-//! (`code/icache/setting.rs`), which `config` asks.
+//! (`code/icache/setting.rs`).
 //!
 //! The line size is CPUID's CLFLUSH line size ([`CpuInfo::clflush_line_size`]),
 //! not a hard-coded 64.
@@ -98,13 +98,14 @@ mod aarch64;
 #[cfg(target_arch = "x86_64")]
 use std::sync::OnceLock;
 
-use crate::config::{refused, validate_choice, ConfigError};
 use crate::cpu::CpuInfo;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Feature;
+use crate::setting::{refused, validate_choice, ConfigError};
 
 pub use aarch64::CacheGeometry;
 pub use setting::ICacheSync;
+pub(crate) use setting::ICACHE_SYNC;
 
 /// Calls `f` with the first address of each line the ranges touch.
 ///
@@ -209,7 +210,7 @@ impl Strategy {
 
     /// The strategy of the process-wide configuration, for this CPU.
     pub fn from_config() -> Result<Strategy, ConfigError> {
-        Strategy::new(crate::config::global().icache_sync)
+        Strategy::new(ICACHE_SYNC.get())
     }
 
     /// Every strategy name this CPU can run (`auto` last), for experiments
@@ -523,31 +524,27 @@ mod tests {
         assert_eq!(Strategy::supported_on(&bare), baseline);
     }
 
-    /// `iret` on a thread with a CET user shadow stack used to pass
-    /// `config::init()` and fail only later in `CodeCache::new`: the
-    /// configuration now asks this module, on the calling thread.
+    /// The setting's validation (what `config::init()` asks) is this
+    /// module's resolution on the calling thread: `iret` under a CET user
+    /// shadow stack is refused there, not only later in `CodeCache::new`.
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn config_validation_refuses_iret_under_a_shadow_stack() {
-        use crate::config::Config;
-        let iret = Config {
-            icache_sync: ICacheSync::Iret,
-            ..Config::default()
-        };
-        assert!(iret.validate(crate::cpu::info()).is_ok());
+    fn setting_validation_refuses_iret_under_a_shadow_stack() {
+        use crate::setting::{read, Setting};
+        assert!(ICacheSync::Iret.validate(crate::cpu::info()).is_ok());
         std::thread::spawn(move || {
             x86_64::pretend_shadow_stack_on_this_thread();
-            let e = iret.validate(crate::cpu::info()).unwrap_err();
+            let e = ICacheSync::Iret.validate(crate::cpu::info()).unwrap_err();
             assert_eq!(e.setting, "FASTPATH_ICACHE_SYNC");
             assert!(e.reason.contains("shadow stack"), "{e}");
             assert!(!e.accepted.contains(&"iret"), "{e}");
             assert!(e.accepted.contains(&"auto"), "{e}");
-            // The lazy reader drops it too, keeping the default.
-            let (c, errors) = Config::read(
-                |k| (k == "FASTPATH_ICACHE_SYNC").then(|| "iret".to_string()),
+            // Reading the variable with this CPU refuses it too.
+            let got = read::<ICacheSync>(
+                &mut |k| (k == "FASTPATH_ICACHE_SYNC").then(|| "iret".to_string()),
                 Some(crate::cpu::info()),
             );
-            assert_eq!((c.icache_sync, errors.len()), (ICacheSync::Auto, 1));
+            assert!(matches!(got, Some(Err(_))), "{got:?}");
         })
         .join()
         .unwrap();
