@@ -771,7 +771,7 @@ fastpath_status fastpath_code_cache_get_info(const struct fastpath_code_cache *c
 
 /**
  * The icache sync strategy the cache runs, as text (e.g. `"auto →
- * iret-to-self"`), copied into `buf` with the `snprintf` convention:
+ * iret"`), copied into `buf` with the `snprintf` convention:
  * `*needed` (optional) gets the size with the NUL; a short buffer is
  * `FASTPATH_ERR_BUFFER_TOO_SMALL`.
  */

@@ -141,6 +141,17 @@ pub enum LineFlush {
     Clwb,
 }
 
+impl LineFlush {
+    /// The setting value that names this loop.
+    pub fn setting(self) -> ICacheSync {
+        match self {
+            LineFlush::Clflush => ICacheSync::Clflush,
+            LineFlush::Clflushopt => ICacheSync::Clflushopt,
+            LineFlush::Clwb => ICacheSync::Clwb,
+        }
+    }
+}
+
 /// A serializing instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Serializer {
@@ -151,6 +162,17 @@ pub enum Serializer {
     /// IRETQ to the next instruction; present everywhere, no VM exit, not
     /// usable with a user shadow stack.
     IretToSelf,
+}
+
+impl Serializer {
+    /// The setting value that names this instruction.
+    pub fn setting(self) -> ICacheSync {
+        match self {
+            Serializer::Cpuid => ICacheSync::Cpuid,
+            Serializer::Serialize => ICacheSync::Serialize,
+            Serializer::IretToSelf => ICacheSync::Iret,
+        }
+    }
 }
 
 /// What a resolved strategy executes.
@@ -245,26 +267,13 @@ impl Strategy {
         self.geometry
     }
 
-    /// A short description of the method, e.g. `clwb loop` or `iret-to-self`.
+    /// A short description of the method in the setting's words, e.g.
+    /// `clwb loop` or `iret`.
     pub fn describe(&self) -> String {
-        fn line(l: LineFlush) -> &'static str {
-            match l {
-                LineFlush::Clflush => "clflush",
-                LineFlush::Clflushopt => "clflushopt",
-                LineFlush::Clwb => "clwb",
-            }
-        }
-        fn ser(s: Serializer) -> &'static str {
-            match s {
-                Serializer::Cpuid => "cpuid",
-                Serializer::Serialize => "serialize",
-                Serializer::IretToSelf => "iret-to-self",
-            }
-        }
         match self.method {
-            Method::None => "none".into(),
-            Method::Lines(l) => format!("{} loop", line(l)),
-            Method::Serializing(s) => ser(s).into(),
+            Method::None => ICacheSync::None.name().into(),
+            Method::Lines(l) => format!("{} loop", l.setting()),
+            Method::Serializing(s) => s.setting().name().into(),
             Method::DcIc => format!(
                 "dc cvau{} / ic ivau{}",
                 if self.geometry.idc { " (skipped: IDC)" } else { "" },
