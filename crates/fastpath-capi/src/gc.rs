@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::sync::Mutex;
 
 use fastpath_core::gc::{
-    BarrierBits, Dynamic, GcError, GcMode, Global, Handle, Heap, HeapConfig, Mutator, Obj, ObjLock,
+    BarrierBits, Dynamic, GcError, GcMode, GlobalHandle, Handle, Heap, HeapConfig, Mutator, Obj, ObjLock,
 };
 
 use crate::config::unknown_name;
@@ -111,7 +111,7 @@ pub struct fastpath_gc_heap {
     /// before they are gone (its drop would wait for them forever).
     attached: Arc<AtomicUsize>,
     /// The heap's global roots, by the index C holds.
-    globals: Arc<Mutex<Vec<Global>>>,
+    globals: Arc<Mutex<Vec<GlobalHandle>>>,
 }
 
 /// A thread's context on a heap. Opaque; from `fastpath_gc_mutator_attach`,
@@ -123,7 +123,7 @@ pub struct fastpath_gc_mutator {
     /// and the serial its C handle carries.
     handles: Vec<(Handle, u32)>,
     attached: Arc<AtomicUsize>,
-    globals: Arc<Mutex<Vec<Global>>>,
+    globals: Arc<Mutex<Vec<GlobalHandle>>>,
 }
 
 /// A lock on a heap object (`fastpath_gc_lock`); released by
@@ -584,7 +584,7 @@ pub extern "C" fn fastpath_gc_roots_truncate(m: *mut fastpath_gc_mutator, len: u
     })
 }
 
-fn globals(m: &fastpath_gc_mutator) -> std::sync::MutexGuard<'_, Vec<Global>> {
+fn globals(m: &fastpath_gc_mutator) -> std::sync::MutexGuard<'_, Vec<GlobalHandle>> {
     // Poisoning: a push of a `Copy` value cannot leave the list half-done.
     m.globals.lock().unwrap_or_else(|e| e.into_inner())
 }

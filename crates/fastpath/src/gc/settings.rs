@@ -3,8 +3,8 @@
 //!
 //! Where it sits: the top of the GC's data flow. A runtime (or the lab)
 //! gets a [`BarrierBits`] and a [`GcMode`] here (parsed, or the process's
-//! values through [`HeapConfig::from_config`]), hands both to
-//! [`HeapConfig`], and [`HeapConfig::validate`] refuses a concurrent heap
+//! values through [`super::HeapConfig::from_config`]), hands both to
+//! [`super::HeapConfig`], and [`super::HeapConfig::validate`] refuses a concurrent heap
 //! whose barrier set the collector cannot be correct with
 //! ([`check_pair`]). `super::barrier` turns a set into the type that
 //! monomorphises the fast paths.

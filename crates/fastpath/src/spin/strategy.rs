@@ -518,6 +518,7 @@ fn lacks(name: &str, instruction: PauseInstruction) -> ConfigError {
 }
 
 /// MIDR_EL1 implementer (bits 31:24) and part number (bits 15:4).
+#[doc(hidden)] // the rule's arithmetic, public for its fixture tests
 pub fn midr_implementer_part(midr: u64) -> (u8, u16) {
     (((midr >> 24) & 0xff) as u8, ((midr >> 4) & 0xfff) as u16)
 }
@@ -525,6 +526,7 @@ pub fn midr_implementer_part(midr: u64) -> (u8, u16) {
 /// HotSpot's AArch64 default for a core with this MIDR (see the module
 /// docs). Compiled on every architecture so the rules are tested with MIDR
 /// fixtures on the x86-64 build machines.
+#[doc(hidden)] // `default_for`'s AArch64 half, public for its fixture tests
 pub fn aarch64_default_for_midr(midr: Option<u64>) -> SpinPause {
     const ARM: u8 = 0x41;
     const AMPERE: u8 = 0xc0;

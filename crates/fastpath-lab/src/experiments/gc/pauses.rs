@@ -123,7 +123,7 @@ fn wait_name(w: SafepointWait) -> &'static str {
 
 /// What one run of table 3 measured.
 struct Measured {
-    pauses: Vec<gc::Pause>,
+    pauses: Vec<gc::GcPause>,
     stats: gc::GcStats,
     ops: u64,
     worst_op_ns: u64,
@@ -214,7 +214,7 @@ fn measure<B: BarrierSet>(
 }
 
 /// Reads one part of a pause.
-type Part = fn(&gc::Pause) -> Duration;
+type Part = fn(&gc::GcPause) -> Duration;
 
 /// The parts of a pause, as `-Xlog:safepoint` names them (plus the resume).
 const PARTS: &[(&str, Part)] = &[

@@ -2,7 +2,7 @@
 //! before it is executed (HotSpot `ICache::invalidate_range`, seed 000).
 //!
 //! Where it sits: between its setting (`setting.rs`) and the code cache. [`Strategy::new`]
-//! turns a requested [`ICacheSync`] into a resolved [`Method`], checking it
+//! turns a requested [`ICacheSync`] into a resolved method, checking it
 //! against the CPU; [`Strategy::sync_range`] runs it over the executable
 //! addresses of the bytes that changed; [`Strategy::sync_ranges`] runs it
 //! once over many (a batch: one fence pair, one serializing instruction, one
@@ -55,7 +55,7 @@
 //!
 //! 1. SERIALIZE if present (Intel Sapphire Rapids and later, and AMD parts
 //!    that report CPUID.7.0:EDX\[14\]): no VM exit, no side effects;
-//! 2. else IRET-to-self ([`Serializer::IretToSelf`], Linux's `sync_core()`
+//! 2. else IRET-to-self (`Serializer::IretToSelf`, Linux's `sync_core()`
 //!    fallback), unless a user shadow stack is active on the thread that
 //!    builds the strategy (IRET would then fault). Shadow stacks are per
 //!    thread, so every IRET-to-self also reads the executing thread's status
@@ -130,6 +130,9 @@ unsafe fn each_line(ranges: &[(*const u8, usize)], line: usize, f: impl Fn(*cons
     }
 }
 
+// Public for the lab's tables and tests (what a resolved strategy executes);
+// a runtime needs only `Strategy` and its `describe()`.
+#[doc(hidden)]
 /// A per-line cache maintenance instruction for the x86 line loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineFlush {
@@ -152,6 +155,9 @@ impl LineFlush {
     }
 }
 
+// Public for the lab's tables and tests (what a resolved strategy executes);
+// a runtime needs only `Strategy` and its `describe()`.
+#[doc(hidden)]
 /// A serializing instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Serializer {
@@ -175,6 +181,9 @@ impl Serializer {
     }
 }
 
+// Public for the lab's tables and tests (what a resolved strategy executes);
+// a runtime needs only `Strategy` and its `describe()`.
+#[doc(hidden)]
 /// What a resolved strategy executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -213,7 +222,7 @@ impl Strategy {
     /// `Strategy` executes its instructions, so it is only ever checked
     /// against the real CPU (a doctored `CpuInfo` could otherwise claim
     /// SERIALIZE and turn a safe `sync` into SIGILL). Use
-    /// [`Strategy::method_for`] to ask what a recorded machine would get.
+    /// `Strategy::method_for` to ask what a recorded machine would get.
     pub fn new(requested: ICacheSync) -> Result<Strategy, ConfigError> {
         let cpu = crate::cpu::info();
         let method = Strategy::method_for(requested, cpu)?;
@@ -226,6 +235,7 @@ impl Strategy {
 
     /// What `requested` would resolve to on `cpu` (any machine, recorded or
     /// real), or why it is refused there. Executes nothing.
+    #[doc(hidden)] // returns a `Method`, as `method`
     pub fn method_for(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, ConfigError> {
         resolve(requested, cpu).map_err(|why| refused(requested, why, cpu))
     }
@@ -258,6 +268,7 @@ impl Strategy {
     }
 
     /// What runs.
+    #[doc(hidden)] // for the lab and tests; `describe` says it in words
     pub fn method(&self) -> Method {
         self.method
     }
@@ -384,6 +395,7 @@ fn resolve(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, String> {
 /// The `auto` rule on x86-64 (module docs), as a pure function of the CPU's
 /// features and whether a user shadow stack is active.
 #[cfg(target_arch = "x86_64")]
+#[doc(hidden)] // for the lab and tests, as `Method`
 pub fn resolve_auto(cpu: &CpuInfo, shadow_stack: bool) -> Method {
     if cpu.has(Feature::Serialize) {
         Method::Serializing(Serializer::Serialize)
@@ -431,6 +443,7 @@ fn resolve(requested: ICacheSync, _cpu: &CpuInfo) -> Result<Method, String> {
 /// CPUID; IRET-to-self is Linux's `sync_core()` choice and avoids CPUID's VM
 /// exit, about 5 µs against 40 ns on the project's KVM guest.)
 #[cfg(target_arch = "x86_64")]
+#[doc(hidden)] // for the lab's table, as `Serializer`
 pub fn cross_modify_serializer() -> Serializer {
     match cross_modify_choice() {
         Serializer::IretToSelf if x86_64::shadow_stack_active() => Serializer::Cpuid,
