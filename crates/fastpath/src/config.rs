@@ -15,6 +15,15 @@
 //! | `FASTPATH_SPIN_PAUSE` | `auto`, `none`, `pause`, `tpause`; aarch64: `auto`, `none`, `isb`, `yield`, `nop`, `sb`; each optionally `:N` (repeat 1–99) | `auto` | `spin::strategy` ([`SpinPause`]) |
 //! | `FASTPATH_GC_BARRIERS` | a preset (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma list of barriers (`satb`, `card`, `card-cond`, `g1-card`, `brooks-rb`, `brooks-wb`, `lrb`, `cas`) | `shenandoah` | `gc::settings` ([`BarrierBits`]) |
 //! | `FASTPATH_GC_MODE` | `passive`, `concurrent` (which needs a complete set: `satb`, `lrb` or both Brooks barriers, `cas`) | `passive` | `gc::settings` ([`GcMode`]) |
+//! | `FASTPATH_FAST_LOCKING_SPINS` | 0–20 (`log2` of the pauses) | 13 (1 on one CPU) | `sync` ([`FastLockingSpins`]) |
+//! | `FASTPATH_FAST_LOCKING_YIELDS` | 0–64 | 8 | `sync` ([`FastLockingYields`]) |
+//! | `FASTPATH_DEFLATION_INTERVAL_MS` | 1–3600000 | 250 | `sync` ([`DeflationIntervalMs`]) |
+//! | `FASTPATH_DEFLATION_THRESHOLD` | 0–100 (percent) | 90 | `sync` ([`DeflationThreshold`]) |
+//!
+//! The last four are where `sync`'s tuning knobs start: its setters
+//! (`sync::fast_lock_spin::set_fast_locking_spins`, `set_fast_locking_yields`,
+//! `sync::set_deflation_policy`) change them at run time, and [`Config`]
+//! keeps the starting values.
 //!
 //! Whether a value can run here is its owner's answer ([`Setting::validate`];
 //! the icache's includes the calling thread's CET shadow stack, which makes
@@ -24,7 +33,7 @@
 //! Adding a setting: its owner defines it on `crate::setting` (a table of
 //! [`Choice`]s and two macros, or a hand-written [`Setting`]) with a
 //! process-wide value its code reads; here, one field of [`Config`] and one
-//! line in [`for_each_setting!`](self) (the list every function below reads).
+//! line in `for_each_setting!` (the list every function below reads).
 //!
 //! # Two ways in
 //!
@@ -61,7 +70,9 @@ pub use crate::code::icache::ICacheSync;
 pub use crate::gc::{BarrierBits, GcMode};
 pub use crate::setting::{on_invalid_variable, Choice, Choices, ConfigError, Setting, Variable};
 pub use crate::spin::strategy::{PauseInstruction, SpinPause};
-pub use crate::sync::LockingMode;
+pub use crate::sync::{
+    DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
+};
 
 /// The registration list: every setting, as its [`Config`] field and its
 /// process-wide value in its owner. Each function below is this list
@@ -74,6 +85,10 @@ macro_rules! for_each_setting {
             spin_pause: crate::spin::strategy::SPIN_PAUSE,
             gc_barriers: crate::gc::settings::BARRIERS,
             gc_mode: crate::gc::settings::MODE,
+            fast_locking_spins: crate::sync::settings::FAST_LOCKING_SPINS,
+            fast_locking_yields: crate::sync::settings::FAST_LOCKING_YIELDS,
+            deflation_interval_ms: crate::sync::settings::DEFLATION_INTERVAL,
+            deflation_threshold: crate::sync::settings::DEFLATION_THRESHOLD,
         )
     };
 }
@@ -91,6 +106,14 @@ pub struct Config {
     pub gc_barriers: BarrierBits,
     /// Mode of a heap made by `gc::HeapConfig::from_config`.
     pub gc_mode: GcMode,
+    /// The fast-lock spin budget `sync` starts with (its setter changes it).
+    pub fast_locking_spins: FastLockingSpins,
+    /// The fast-lock yields `sync` starts with (its setter changes it).
+    pub fast_locking_yields: FastLockingYields,
+    /// The deflation interval `sync` starts with (its setter changes it).
+    pub deflation_interval_ms: DeflationIntervalMs,
+    /// The deflation threshold `sync` starts with (its setter changes it).
+    pub deflation_threshold: DeflationThreshold,
 }
 
 impl Config {
@@ -695,13 +718,51 @@ mod read_tests {
             assert_eq!(SpinPause::ACCEPTED, ["auto", "none", "pause", "tpause"]);
         }
         let vars = variables();
-        assert_eq!(vars.len(), 5);
+        assert_eq!(vars.len(), 9);
         assert!(vars
             .iter()
             .all(|v| v.var.starts_with("FASTPATH_") && !v.values.is_empty()));
+        let spins = FastLockingSpins::default();
         assert_eq!(
             Config::default().to_string(),
-            "FASTPATH_LOCKING_MODE=lightweight FASTPATH_ICACHE_SYNC=auto FASTPATH_SPIN_PAUSE=auto FASTPATH_GC_BARRIERS=shenandoah FASTPATH_GC_MODE=passive"
+            format!(
+                "FASTPATH_LOCKING_MODE=lightweight FASTPATH_ICACHE_SYNC=auto FASTPATH_SPIN_PAUSE=auto \
+                 FASTPATH_GC_BARRIERS=shenandoah FASTPATH_GC_MODE=passive FASTPATH_FAST_LOCKING_SPINS={spins} \
+                 FASTPATH_FAST_LOCKING_YIELDS=8 FASTPATH_DEFLATION_INTERVAL_MS=250 FASTPATH_DEFLATION_THRESHOLD=90"
+            )
         );
+    }
+
+    #[test]
+    fn number_settings_parse_their_range_and_refuse_the_rest() {
+        assert_eq!("0".parse::<FastLockingSpins>().unwrap(), FastLockingSpins(0));
+        assert_eq!(" 20 ".parse::<FastLockingSpins>().unwrap(), FastLockingSpins(20));
+        for bad in ["21", "-1", "x", ""] {
+            let e = bad.parse::<FastLockingSpins>().unwrap_err();
+            assert_eq!(e.setting, "FASTPATH_FAST_LOCKING_SPINS", "{bad}");
+            assert_eq!(e.accepted, ["0-20"], "{bad}");
+        }
+        assert!("0".parse::<DeflationIntervalMs>().is_err());
+        assert!("101".parse::<DeflationThreshold>().is_err());
+        assert!(FastLockingYields(65).validate(crate::cpu::info()).is_err());
+        let (c, errors) = Config::read(
+            |k| match k {
+                "FASTPATH_FAST_LOCKING_YIELDS" => Some("3".into()),
+                "FASTPATH_DEFLATION_THRESHOLD" => Some("250".into()),
+                _ => None,
+            },
+            None,
+        );
+        assert_eq!(c.fast_locking_yields, FastLockingYields(3));
+        assert_eq!(c.deflation_threshold, DeflationThreshold::default());
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].setting, "FASTPATH_DEFLATION_THRESHOLD");
+        // The knobs' defaults are the policy HotSpot ships.
+        let hotspot = crate::sync::DeflationPolicy::HOTSPOT;
+        assert_eq!(
+            hotspot.interval.as_millis(),
+            u128::from(DeflationIntervalMs::default().0)
+        );
+        assert_eq!(hotspot.used_threshold_percent, DeflationThreshold::default().0);
     }
 }

@@ -210,6 +210,89 @@ macro_rules! choices_setting {
 }
 pub(crate) use choices_setting;
 
+/// A whole-number setting in `MIN..=MAX`: a newtype with `VAR`, `MIN`,
+/// `MAX`, `Default` (`$default`, which may depend on the machine),
+/// `Display`, `FromStr` and [`Setting`], for a tunable that starts from its
+/// variable.
+macro_rules! number_setting {
+    (
+        $(#[$doc:meta])*
+        $name:ident($int:ty): $var:literal, $min:literal..=$max:literal,
+        default $default:expr, $about:literal
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct $name(pub $int);
+
+        impl $name {
+            /// The environment variable.
+            pub const VAR: &'static str = $var;
+            /// The smallest accepted value.
+            pub const MIN: $int = $min;
+            /// The largest accepted value.
+            pub const MAX: $int = $max;
+
+            fn refusal(value: &str, reason: String) -> $crate::setting::ConfigError {
+                $crate::setting::ConfigError {
+                    setting: $var,
+                    value: value.to_string(),
+                    reason,
+                    accepted: &[concat!(stringify!($min), "-", stringify!($max))],
+                }
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name($default)
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::setting::ConfigError;
+            fn from_str(s: &str) -> Result<Self, $crate::setting::ConfigError> {
+                <Self as $crate::setting::Setting>::parse_setting(s)
+            }
+        }
+
+        impl $crate::setting::Setting for $name {
+            const VAR: &'static str = $var;
+            fn parse_setting(value: &str) -> Result<Self, $crate::setting::ConfigError> {
+                let n = value
+                    .trim()
+                    .parse::<$int>()
+                    .map_err(|_| Self::refusal(value, "not a whole number".into()))?;
+                $crate::setting::Setting::validate($name(n), $crate::cpu::info()).map(|()| $name(n))
+            }
+            fn validate(self, _cpu: &$crate::cpu::CpuInfo) -> Result<(), $crate::setting::ConfigError> {
+                if (Self::MIN..=Self::MAX).contains(&self.0) {
+                    Ok(())
+                } else {
+                    Err(Self::refusal(
+                        &self.0.to_string(),
+                        format!("{} is outside {}..={}", self.0, Self::MIN, Self::MAX),
+                    ))
+                }
+            }
+            fn variable() -> $crate::setting::Variable {
+                $crate::setting::Variable {
+                    var: $var,
+                    values: format!("{}-{}", Self::MIN, Self::MAX),
+                    default: Self::default().to_string(),
+                    about: $about,
+                }
+            }
+        }
+    };
+}
+pub(crate) use number_setting;
+
 /// Parses `s` against `T`'s table (case and surrounding blanks ignored).
 /// An unknown value, or one of another architecture, is an error listing
 /// the values this CPU accepts and the CPUs the others are for.

@@ -62,6 +62,7 @@ use super::inflate;
 use super::monitor::Monitor;
 use super::reclaim;
 use super::registry;
+use super::settings;
 use super::stats;
 
 /// When the deflation thread deflates (HotSpot's flags).
@@ -130,9 +131,22 @@ static WAKE: Condvar = Condvar::new();
 static PASS: Mutex<()> = Mutex::new(());
 
 fn policy_lock() -> std::sync::MutexGuard<'static, DeflationPolicy> {
+    // The first look starts from the settings (FASTPATH_DEFLATION_*), read
+    // outside the lock (a bad one is reported to a hook that may call in
+    // here); a setter, which looks first too, then replaces them.
+    STARTED.call_once(|| {
+        let interval = Duration::from_millis(settings::DEFLATION_INTERVAL.get().0);
+        let threshold = settings::DEFLATION_THRESHOLD.get().0;
+        let mut policy = POLICY.lock().unwrap_or_else(|e| e.into_inner());
+        policy.interval = interval;
+        policy.used_threshold_percent = threshold;
+    });
     // Poisoning: a policy is a plain value, always consistent.
     POLICY.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// Whether the policy has taken the settings' values.
+static STARTED: std::sync::Once = std::sync::Once::new();
 
 /// Replaces the deflation policy (process-wide); the deflation thread
 /// applies it at once.

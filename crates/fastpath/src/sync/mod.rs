@@ -47,7 +47,7 @@
 //! | `lifecycle.rs` | header drop and thread exit: what happens to held locks |
 //! | `api.rs` | the safe API |
 //! | `stats.rs` | per-cause counters |
-//! | `settings.rs` | `FASTPATH_LOCKING_MODE`: the locking mode's table and process-wide value |
+//! | `settings.rs` | `FASTPATH_LOCKING_MODE` and the knobs' starting values (`FASTPATH_FAST_LOCKING_*`, `FASTPATH_DEFLATION_*`) |
 //! | `atomic.rs` | the loom shim |
 //!
 //! ## Transitions, one table per mode
@@ -188,7 +188,9 @@ pub use lifecycle::release_held_locks_of_current_thread;
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
 pub use record::LockRecord;
 pub use registry::live_monitors;
-pub use settings::LockingMode;
+pub use settings::{
+    DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
+};
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
 pub use synchronizer::{enter, exit, holds_lock, try_enter};
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
