@@ -4,7 +4,7 @@
 //!
 //! Where it sits: under every subsystem that owns a setting (`sync`,
 //! `code::icache`, `spin::strategy`, `gc::settings`) and under
-//! `crate::config`, which only gathers those settings for `init()` and
+//! the `config` module, which only gathers those settings for `init()` and
 //! `--help`. It imports nothing of the crate but [`crate::cpu`] (the CPU a
 //! value is checked against), which imports none of them: settings flow one
 //! way, from this module up to their owners, and from the owners up to
@@ -27,7 +27,7 @@
 //!
 //! Adding a setting: its owner defines the value, its table or parser, a
 //! `ProcessValue` static that its code reads, and registers it with one
-//! line in `crate::config`.
+//! line in the `config` module.
 
 use std::fmt;
 use std::sync::{Mutex, OnceLock};

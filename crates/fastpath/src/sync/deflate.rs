@@ -45,9 +45,9 @@
 //! until the 60 s guaranteed pass. Monitors installed for `wait` do not
 //! count: a wait/notify protocol needs its monitor again. Off by default,
 //! so HotSpot's defaults stand, for three reasons measured in BENCHMARKS.md
-//! ("Locking, sync-spin"): each pass is a registry walk plus, when it
-//! deflates anything, a `membarrier` IPI to every running thread of the
-//! process; an object contended often re-inflates within milliseconds
+//! (the locking section on when monitors deflate): each pass is a
+//! registry walk plus, when it deflates anything, a `membarrier` IPI to
+//! every running thread of the process; an object contended often re-inflates within milliseconds
 //! (the next preemption of a holder mid-section), so a 250 ms pass leaves
 //! it inflated nearly all the time anyway; and a busy monitor deflated
 //! and re-inflated costs an allocation, a registration and a free each
@@ -256,7 +256,7 @@ pub(crate) fn ensure_thread_started() {
         // ours: it waits for a scheduler grace period (4–15 ms here), which
         // stalled the inflating thread's first lock and, through the lab's
         // batch calibration, its whole measurement (BENCHMARKS.md,
-        // "Locking, sync-churn": the first-inflation-thread effect).
+        // the first-inflation-thread effect under monitor churn).
         let spawned = std::thread::Builder::new()
             .name("fastpath-deflater".into())
             .spawn(deflation_thread);

@@ -38,7 +38,7 @@
 //! section many times over, short against a scheduler time slice, so a
 //! waiter whose holder was preempted stops burning its CPU and inflates,
 //! then parks on the monitor. On a loaded machine that is the common case
-//! (BENCHMARKS.md, "Locking, sync-spin").
+//! (BENCHMARKS.md, the locking section on spinning before inflating).
 //!
 //! A second phase, fastpath's own and on by default
 //! ([`set_fast_locking_yields`], [`DEFAULT_FAST_LOCKING_YIELDS`]): after the
@@ -51,7 +51,7 @@
 //! short-section row stays thin for nearly the whole run (inflated 0–2 % of
 //! it, against 38–57 % without) and goes from 0.49–0.79× to 0.70–0.98× the
 //! best peer; 4 and 8 threads are unchanged within the noise (BENCHMARKS.md,
-//! "Locking after the sync-lean and sync-spin merges"). Its cost is bounded:
+//! the locking rows measured with this phase on). Its cost is bounded:
 //! at most `n` system calls per enter that would otherwise inflate and park
 //! at once, and a yield with nothing else runnable returns in about a
 //! microsecond.

@@ -187,7 +187,7 @@ pub fn fast_paths(check: bool) -> anyhow::Result<(Table, Counts)> {
     if check && !failures.is_empty() {
         bail!("fast paths over their limits: {}", failures.join("; "));
     }
-    // The goal (issue 9: no longer than HotSpot's), as the report's summary
+    // The goal (no longer than HotSpot's), as the report's summary
     // reads it: a note starting with PASS or FAIL. A debug build has none.
     if !cfg!(debug_assertions) {
         if failures.is_empty() {
