@@ -103,6 +103,7 @@ pub mod code;
 pub mod config;
 pub mod cpu;
 pub mod gc;
+mod primitives;
 mod setting;
 pub mod spin;
 pub mod sync;

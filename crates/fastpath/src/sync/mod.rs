@@ -48,7 +48,7 @@
 //! | `api.rs` | the safe API |
 //! | `stats.rs` | per-cause counters |
 //! | `settings.rs` | `FASTPATH_LOCKING_MODE` and the knobs' starting values (`FASTPATH_FAST_LOCKING_*`, `FASTPATH_DEFLATION_*`) |
-//! | `atomic.rs` | the loom shim |
+//! | `atomic.rs` | what `sync` takes from the crate's loom shim (`primitives.rs`); the spin pause |
 //!
 //! ## Transitions, one table per mode
 //!
