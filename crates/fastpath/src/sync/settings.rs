@@ -61,10 +61,11 @@ setting::number_setting! {
     /// `log2` of the fast-lock spin budget a contended lightweight `enter`
     /// starts with (HotSpot's `-XX:LightweightFastLockingSpins`, 13); 1 on
     /// a machine with one CPU, where the holder cannot run while we spin
-    /// (HotSpot's `os::is_MP() ? flag : 1`). 0 turns the spin off;
+    /// (HotSpot's `os::is_MP() ? flag : 1`; the CPUs are `cpu::info()`'s
+    /// affinity count, which opens no file). 0 turns the spin off;
     /// `fast_lock_spin::set_fast_locking_spins` changes it at run time.
     FastLockingSpins(u32): "FASTPATH_FAST_LOCKING_SPINS", 0..=20,
-    default if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 { 13 } else { 1 },
+    default if crate::cpu::info().logical_cpus > 1 { 13 } else { 1 },
     "log2 of the pauses a contended fast-lock spins before inflating (HotSpot -XX:LightweightFastLockingSpins)"
 }
 
