@@ -32,8 +32,9 @@
 //!
 //! Adding a setting: its owner defines it on `crate::setting` (a table of
 //! [`Choice`]s and two macros, or a hand-written [`Setting`]) with a
-//! process-wide value its code reads; here, one field of [`Config`] and one
-//! line in `for_each_setting!` (the list every function below reads).
+//! process-wide value its code reads; here, one line (with its doc) in
+//! `for_each_setting!`, the list that makes [`Config`] and that every
+//! function below reads.
 //!
 //! # Two ways in
 //!
@@ -74,47 +75,44 @@ pub use crate::sync::{
     DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
 };
 
-/// The registration list: every setting, as its [`Config`] field and its
-/// process-wide value in its owner. Each function below is this list
-/// applied to one action.
+/// The registration list: every setting, as its [`Config`] field (with
+/// its doc), its type and its process-wide value in its owner. `Config`
+/// and each function below are this list applied to one action.
 macro_rules! for_each_setting {
     ($action:ident!($($args:tt)*)) => {
-        $action!($($args)*
-            locking_mode: crate::sync::settings::LOCKING_MODE,
-            icache_sync: crate::code::icache::ICACHE_SYNC,
-            spin_pause: crate::spin::strategy::SPIN_PAUSE,
-            gc_barriers: crate::gc::settings::BARRIERS,
-            gc_mode: crate::gc::settings::MODE,
-            fast_locking_spins: crate::sync::settings::FAST_LOCKING_SPINS,
-            fast_locking_yields: crate::sync::settings::FAST_LOCKING_YIELDS,
-            deflation_interval_ms: crate::sync::settings::DEFLATION_INTERVAL,
-            deflation_threshold: crate::sync::settings::DEFLATION_THRESHOLD,
-        )
+        $action! { $($args)*
+            /// Locking mode for `sync`.
+            locking_mode: LockingMode = crate::sync::settings::LOCKING_MODE,
+            /// Instruction-cache sync for `code`.
+            icache_sync: ICacheSync = crate::code::icache::ICACHE_SYNC,
+            /// Spin pause for `spin` (and the spinning of `sync`).
+            spin_pause: SpinPause = crate::spin::strategy::SPIN_PAUSE,
+            /// Barrier set of a heap made by `gc::HeapConfig::from_config`.
+            gc_barriers: BarrierBits = crate::gc::settings::BARRIERS,
+            /// Mode of a heap made by `gc::HeapConfig::from_config`.
+            gc_mode: GcMode = crate::gc::settings::MODE,
+            /// The fast-lock spin budget `sync` starts with (its setter changes it).
+            fast_locking_spins: FastLockingSpins = crate::sync::settings::FAST_LOCKING_SPINS,
+            /// The fast-lock yields `sync` starts with (its setter changes it).
+            fast_locking_yields: FastLockingYields = crate::sync::settings::FAST_LOCKING_YIELDS,
+            /// The deflation interval `sync` starts with (its setter changes it).
+            deflation_interval_ms: DeflationIntervalMs = crate::sync::settings::DEFLATION_INTERVAL,
+            /// The deflation threshold `sync` starts with (its setter changes it).
+            deflation_threshold: DeflationThreshold = crate::sync::settings::DEFLATION_THRESHOLD,
+        }
     };
 }
 
-/// The whole selection.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Config {
-    /// Locking mode for `sync`.
-    pub locking_mode: LockingMode,
-    /// Instruction-cache sync for `code`.
-    pub icache_sync: ICacheSync,
-    /// Spin pause for `spin` (and the spinning of `sync`).
-    pub spin_pause: SpinPause,
-    /// Barrier set of a heap made by `gc::HeapConfig::from_config`.
-    pub gc_barriers: BarrierBits,
-    /// Mode of a heap made by `gc::HeapConfig::from_config`.
-    pub gc_mode: GcMode,
-    /// The fast-lock spin budget `sync` starts with (its setter changes it).
-    pub fast_locking_spins: FastLockingSpins,
-    /// The fast-lock yields `sync` starts with (its setter changes it).
-    pub fast_locking_yields: FastLockingYields,
-    /// The deflation interval `sync` starts with (its setter changes it).
-    pub deflation_interval_ms: DeflationIntervalMs,
-    /// The deflation threshold `sync` starts with (its setter changes it).
-    pub deflation_threshold: DeflationThreshold,
+macro_rules! config_struct {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => {
+        /// The whole selection: one field per setting.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Config {
+            $($(#[$doc])* pub $field: $ty,)*
+        }
+    };
 }
+for_each_setting!(config_struct!());
 
 impl Config {
     /// Reads the `FASTPATH_*` environment variables (unset means default).
@@ -144,8 +142,8 @@ impl Config {
         let mut c = Config::default();
         let mut errors = Vec::new();
         macro_rules! read {
-            ($($field:ident: $value:path,)*) => {$(
-                match setting::read(&mut lookup, cpu) {
+            ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => {$(
+                match setting::read::<$ty>(&mut lookup, cpu) {
                     Some(Ok(v)) => c.$field = v,
                     Some(Err(e)) => errors.push(e),
                     None => {}
@@ -168,7 +166,7 @@ impl Config {
     /// owners also repeat the checks that do not depend on the CPU.
     pub fn validate(&self, cpu: &CpuInfo) -> Result<(), ConfigError> {
         macro_rules! validate {
-            ($($field:ident: $value:path,)*) => {$( self.$field.validate(cpu)?; )*};
+            ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => {$( self.$field.validate(cpu)?; )*};
         }
         for_each_setting!(validate!());
         crate::gc::settings::check_pair(self.gc_barriers, self.gc_mode)
@@ -178,7 +176,7 @@ impl Config {
     /// nothing fixed it yet).
     fn in_force() -> Config {
         macro_rules! in_force {
-            ($($field:ident: $value:path,)*) => { Config { $($field: $value.get(),)* } };
+            ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => { Config { $($field: $value.get(),)* } };
         }
         let mut c = for_each_setting!(in_force!());
         c.gc_mode = crate::gc::settings::process_mode();
@@ -189,8 +187,8 @@ impl Config {
 impl fmt::Display for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         macro_rules! display {
-            ($($field:ident: $value:path,)*) => {{
-                let words: Vec<String> = vec![$(format!("{}={}", setting_var(&self.$field), self.$field),)*];
+            ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => {{
+                let words: Vec<String> = vec![$(format!("{}={}", <$ty as Setting>::VAR, self.$field),)*];
                 f.write_str(&words.join(" "))
             }};
         }
@@ -198,19 +196,10 @@ impl fmt::Display for Config {
     }
 }
 
-/// The variable of the setting `_value` is a value of.
-fn setting_var<S: Setting>(_value: &S) -> &'static str {
-    S::VAR
-}
-
 /// Every `FASTPATH_*` variable, for `--help` and the docs.
 pub fn variables() -> Vec<Variable> {
-    fn variable<S: Setting>(_value: &S) -> Variable {
-        S::variable()
-    }
-    let c = Config::default();
     macro_rules! variables {
-        ($($field:ident: $value:path,)*) => { vec![$(variable(&c.$field),)*] };
+        ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => { vec![$(<$ty as Setting>::variable(),)*] };
     }
     for_each_setting!(variables!())
 }
@@ -229,12 +218,12 @@ fn install(c: Config) -> Result<&'static Config, ConfigError> {
     // Poisoning: the guard protects no data.
     let _one_at_a_time = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
     macro_rules! differs {
-        ($($field:ident: $value:path,)*) => { false $(|| $value.peek().is_some_and(|v| v != c.$field))* };
+        ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => { false $(|| $value.peek().is_some_and(|v| v != c.$field))* };
     }
     let differs = for_each_setting!(differs!());
     if !differs {
         macro_rules! install {
-            ($($field:ident: $value:path,)*) => {$( $value.install(c.$field); )*};
+            ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => {$( $value.install(c.$field); )*};
         }
         for_each_setting!(install!());
     }
