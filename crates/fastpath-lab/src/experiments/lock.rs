@@ -347,6 +347,11 @@ fn contended(s: &Settings) -> Stats {
     Stats::from_samples(samples)
 }
 
+/// The most threads `--threads` takes: far past any contention curve worth
+/// plotting, and far below the thousands at which spawning fails (each
+/// thread maps a stack and its guard page).
+pub const MAX_THREADS: usize = 1024;
+
 impl Experiment for Lock {
     fn name(&self) -> &'static str {
         NAME
@@ -361,9 +366,9 @@ impl Experiment for Lock {
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
-                .value_parser(clap::value_parser!(usize))
+                .value_parser(clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))
                 .action(ArgAction::Append)
-                .help("Also run the contended table at N threads (repeatable); default 1, 2, 4, … up to 2× the CPUs"),
+                .help("Also run the contended table at N threads, 1 to 1024 (repeatable); default 1, 2, 4, … up to 2× the CPUs"),
         )
         .arg(
             Arg::new("only")
