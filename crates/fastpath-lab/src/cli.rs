@@ -288,7 +288,7 @@ pub fn run_one(e: &dyn Experiment, ctx: &Context) -> anyhow::Result<report::Repo
     // leaves early (`| head`) stops the run, and what was measured stays.
     if let Some(dir) = &ctx.out {
         report
-            .write(e.name(), dir)
+            .write(e.name(), dir, &report::RunInfo::current(ctx.quick))
             .with_context(|| format!("writing results to {}", dir.display()))?;
     }
     outln!("{}", report.to_text());
@@ -306,7 +306,8 @@ pub fn run_one(e: &dyn Experiment, ctx: &Context) -> anyhow::Result<report::Repo
 /// ([`interrupt::on_stop`](crate::interrupt::on_stop)).
 struct AllState {
     quick: bool,
-    /// Summary rows: experiment, ran, seconds, goals met, goals.
+    /// Summary rows: experiment, ran, seconds, goals met, goals (the
+    /// verdicts joined, or `-`).
     summary: Vec<Vec<String>>,
     /// Each experiment's section of `report.md`.
     sections: String,
@@ -319,19 +320,28 @@ struct AllState {
 }
 
 impl AllState {
-    fn summary_table(&self) -> report::Table {
-        let mut table = report::Table::new(
-            "Summary",
-            &[
-                "experiment",
-                "ran",
-                "seconds",
-                "goals met",
-                "goals (measured value; limit)",
-            ],
-        );
+    /// The summary: in Markdown (`report.md`) one row per experiment with
+    /// its goals in a column and a link to its section; as text (printed
+    /// at the end of the run) the goals as notes under the table, so that
+    /// the table stays narrow.
+    fn summary_table(&self, markdown: bool) -> report::Table {
+        let mut headers = vec!["experiment", "ran", "seconds", "goals met"];
+        if markdown {
+            headers.push("goals (measured value; limit)");
+        }
+        let mut table = report::Table::new("Summary", &headers);
         for row in &self.summary {
-            table.row(row.clone());
+            let mut cells = row.clone();
+            let goals = cells.pop().expect("five cells");
+            if markdown {
+                if cells[1] == "ok" {
+                    cells[0] = format!("[{n}](#{n})", n = cells[0]);
+                }
+                cells.push(goals);
+            } else if goals != "-" {
+                table.note(format!("{}: {goals}", cells[0]));
+            }
+            table.row(cells);
         }
         table.note("ran: the experiment finished (ok) or not; goals met: every PASS/FAIL verdict it gave is a PASS (yes), some is a FAIL (NO), or it has none (-)");
         table
@@ -348,7 +358,7 @@ impl AllState {
         }
         format!(
             "# fastpath report\n\n{head}\n\n{}\n{}",
-            self.summary_table().to_markdown(),
+            self.summary_table(true).to_markdown(),
             self.sections
         )
     }
@@ -442,7 +452,7 @@ pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyho
                     "yes"
                 };
                 st.summary.push(vec![
-                    format!("[{n}](#{n})", n = e.name()),
+                    e.name().to_string(),
                     "ok".to_string(),
                     secs,
                     met.to_string(),
@@ -478,7 +488,7 @@ pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyho
     let st = guard(&state);
     let path = out.join("report.md");
     fs::write(&path, st.markdown(None)).with_context(|| format!("writing {}", path.display()))?;
-    outln!("{}", st.summary_table().to_text());
+    outln!("{}", st.summary_table(false).to_text());
     eprintln!("fastpath: wrote {}", path.display());
     anyhow::ensure!(
         st.failures.is_empty(),
@@ -515,28 +525,8 @@ fn report_header(quick: bool) -> String {
         } else {
             " in full mode"
         },
-        cpu_line(),
+        report::run_info::cpu_line(),
         c
-    )
-}
-
-fn cpu_line() -> String {
-    let c = fastpath::cpu::info();
-    format!(
-        "{} family {} model {} stepping {}, {} logical CPUs{}",
-        if c.brand.is_empty() {
-            &c.vendor_string
-        } else {
-            &c.brand
-        },
-        c.family,
-        c.model,
-        c.stepping,
-        c.logical_cpus,
-        c.hypervisor
-            .as_ref()
-            .map(|h| format!(", hypervisor {h}"))
-            .unwrap_or_default()
     )
 }
 
@@ -647,8 +637,21 @@ pub fn run_compare(m: &ArgMatches) -> anyhow::Result<()> {
         ),
     };
     let mut compared = 0;
+    let mut told = std::collections::BTreeSet::new();
     for (name, pa, pb) in &pairs {
         let (ra, rb) = (read_results(pa)?, read_results(pb)?);
+        let run = |r: &[report::BenchResult]| r.iter().find_map(|x| x.run.clone());
+        if let (Some(x), Some(y)) = (run(&ra), run(&rb)) {
+            let d = x.differences(&y);
+            if !d.is_empty() && told.insert(d.clone()) {
+                eprintln!(
+                    "fastpath: compare: warning: the two runs differ in more than the change: {} (baseline run {}, change run {})",
+                    d.join("; "),
+                    x.date,
+                    y.date
+                );
+            }
+        }
         let c = report::compare::pair(&ra, &rb, by);
         if !name.is_empty() {
             outln!("== {name} ==");

@@ -365,7 +365,7 @@ fn compare_pairs_two_folders_by_file_name() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{err}");
     assert!(
-        text.contains("== lock.json ==") && text.contains("fastpath.t.one"),
+        text.contains("== lock.json ==") && text.contains("(fastpath.t.…)") && text.contains("\none "),
         "{text}"
     );
     assert!(err.contains("spin.json") && err.contains("gc.json"), "{err}");
@@ -501,5 +501,50 @@ fn a_closed_pipe_stops_all_after_the_first_table() {
     );
     let md = std::fs::read_to_string(dir.join("report.md")).expect("a partial report");
     assert!(md.contains("**Partial report**"), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each result row records its run (CPU, configuration, quick or full,
+/// commit, date), and `compare` warns when two runs differ in any of them
+/// but the date.
+#[test]
+fn result_files_record_their_run_and_compare_warns_when_runs_differ() {
+    let dir = scratch("runinfo");
+    let run = |name: &str, sync: &str| {
+        let out = fastpath()
+            .args(["icache", "--quick", "--iterations", "2", "--stubs", "1", "--out"])
+            .arg(dir.join(name))
+            .env("FASTPATH_ICACHE_SYNC", sync)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        dir.join(name).join("icache.json")
+    };
+    let (a, b) = (run("a", "auto"), run("b", "none"));
+    let text = std::fs::read_to_string(&a).unwrap();
+    let rows = fastpath_lab::report::jmh::from_json(&text).unwrap();
+    let info = rows[0].run.as_ref().expect("fastpathRun");
+    assert_eq!(info.mode, "quick");
+    assert!(
+        info.configuration.contains("FASTPATH_ICACHE_SYNC=auto"),
+        "{info:?}"
+    );
+    assert!(
+        info.cpu.contains("family") && info.date.ends_with('Z'),
+        "{info:?}"
+    );
+    // Built from this git checkout: the commit is recorded.
+    if std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.git")).exists() {
+        assert_eq!(info.commit.as_deref().map(str::len), Some(40), "{info:?}");
+    }
+    let out = fastpath().arg("compare").arg(&a).arg(&b).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("differ in more than the change") && err.contains("FASTPATH_ICACHE_SYNC=none"),
+        "{err}"
+    );
+    // The same run against itself: no such warning.
+    let out = fastpath().arg("compare").arg(&a).arg(&a).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("differ in more"));
     let _ = std::fs::remove_dir_all(&dir);
 }

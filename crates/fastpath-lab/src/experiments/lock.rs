@@ -211,10 +211,19 @@ impl Goal {
         }
     }
 
-    /// "pass" or "FAIL", with the goal.
+    /// "pass" or "FAIL", with the measured ratios beside the goal's
+    /// limits: `FAIL (1.21× cas, 1.05× peer; goal ≤ 1.15× cas, ≤ 1.10× peer)`.
     fn mark(self, to_cas: f64, to_peer: f64) -> String {
         let ok = to_cas <= self.cas && self.peer.map_or(true, |p| to_peer <= p);
-        format!("{} ({})", if ok { "pass" } else { "FAIL" }, self.text())
+        let measured = match self.peer {
+            Some(_) => format!("{to_cas:.2}× cas, {to_peer:.2}× peer"),
+            None => format!("{to_cas:.2}× cas"),
+        };
+        format!(
+            "{} ({measured}; goal {})",
+            if ok { "pass" } else { "FAIL" },
+            self.text()
+        )
     }
 }
 

@@ -27,7 +27,8 @@ pub struct Moved {
     pub percent: f64,
 }
 
-/// An error JMH could not compute ("NaN", one sample) counts as none.
+/// An error JMH could not compute ("NaN", one sample) counts as none where
+/// the count is exact (a simulated counter, see [`exact`]).
 fn err(m: &Metric) -> f64 {
     if m.score_error.is_finite() {
         m.score_error.abs()
@@ -90,6 +91,14 @@ pub fn format(m: &Moved) -> String {
     format!("{sign}{}..{}{suffix}{pct}", show(lo), show(hi))
 }
 
+/// Whether a row's secondary metrics are exact counts: Callgrind's
+/// simulation is deterministic, so a single sample has no error to
+/// estimate and any difference is real.
+fn exact(r: &BenchResult) -> bool {
+    r.secondary_metrics
+        .contains_key(crate::harness::perfnorm::SIMULATED_MARKER)
+}
+
 /// Appends to a compare table, for every row of `baseline` matched in
 /// `change` by `pairs`, a row per secondary metric that moved beyond its
 /// errors: `<row> :<metric>`, unit, both scores, the percentage and the
@@ -102,6 +111,7 @@ pub fn append(
 ) {
     let mut shown = 0;
     let mut within = 0;
+    let mut unjudged = 0;
     for b in baseline {
         let Some(c) = change.iter().find(|c| pairs(b, c)) else {
             continue;
@@ -111,6 +121,14 @@ pub fn append(
                 continue;
             };
             if bm.score_unit != cm.score_unit {
+                continue;
+            }
+            // No error estimate (a derived ratio, one sample of a timed
+            // figure) and not an exact count: nothing can be said.
+            let estimated = |m: &Metric| m.score_error.is_finite();
+            let judged = (estimated(bm) && estimated(cm)) || (exact(b) && exact(c));
+            if !judged {
+                unjudged += 1;
                 continue;
             }
             match moved(bm, cm) {
@@ -137,6 +155,11 @@ pub fn append(
     if shown + within > 0 {
         t.note(format!(
             "`:metric` rows: secondary metrics (perfnorm counters and others) whose difference exceeds both errors, as lo..hi of the difference and % (seed 003's shape); {within} more moved less than their errors and are not shown"
+        ));
+    }
+    if unjudged > 0 {
+        t.note(format!(
+            "{unjudged} secondary metric(s) have no error estimate (derived ratios, single counts) and are not judged or shown"
         ));
     }
 }
