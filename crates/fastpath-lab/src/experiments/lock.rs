@@ -214,7 +214,7 @@ impl Goal {
     /// "pass" or "FAIL", with the measured ratios beside the goal's
     /// limits: `FAIL (1.21× cas, 1.05× peer; goal ≤ 1.15× cas, ≤ 1.10× peer)`.
     fn mark(self, to_cas: f64, to_peer: f64) -> String {
-        let ok = to_cas <= self.cas && self.peer.map_or(true, |p| to_peer <= p);
+        let ok = to_cas <= self.cas && self.peer.is_none_or(|p| to_peer <= p);
         let measured = match self.peer {
             Some(_) => format!("{to_cas:.2}× cas, {to_peer:.2}× peer"),
             None => format!("{to_cas:.2}× cas"),
@@ -400,7 +400,7 @@ impl Experiment for Lock {
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
         let prof = ctx.profiler(self.name())?;
         let only = ctx.option::<String>("only");
-        let wanted = |table: &str| only.as_deref().map_or(true, |o| o == table);
+        let wanted = |table: &str| only.as_deref().is_none_or(|o| o == table);
         let stats0 = sync::stats();
         let mut report = Report {
             tables: vec![],

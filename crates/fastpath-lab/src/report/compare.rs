@@ -75,7 +75,7 @@ impl MatchBy {
                     && workload(&b.benchmark) == workload(&c.benchmark)
                     && b.params
                         .iter()
-                        .all(|(k, v)| c.params.get(k).map_or(true, |cv| cv == v))
+                        .all(|(k, v)| c.params.get(k).is_none_or(|cv| cv == v))
             }
         }
     }

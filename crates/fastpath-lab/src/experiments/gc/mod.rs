@@ -120,7 +120,7 @@ impl Experiment for Gc {
         let only: Option<String> = ctx.option("only");
         let check = ctx.option::<bool>("check").unwrap_or(false);
         let prof = ctx.profiler(self.name())?;
-        let want = |t: &str| only.as_deref().map_or(true, |o| o == t);
+        let want = |t: &str| only.as_deref().is_none_or(|o| o == t);
         let mut report = Report::default();
         let mut counts = fast_paths::Counts::new();
         // The per-execution table needs the fast-path counts too.
@@ -166,7 +166,7 @@ impl Experiment for Gc {
                 seconds: ctx.option("seconds"),
                 sets: pauses::SETS
                     .iter()
-                    .filter(|s| asked.as_ref().map_or(true, |a| a.iter().any(|x| x == *s)))
+                    .filter(|s| asked.as_ref().is_none_or(|a| a.iter().any(|x| x == *s)))
                     .map(|s| s.to_string())
                     .collect(),
                 variants: pacing
@@ -234,7 +234,7 @@ pub fn check_pause_sizes(
 pub fn sets(asked: Option<Vec<String>>) -> Vec<String> {
     passive::SETS
         .iter()
-        .filter(|s| **s == "none" || asked.as_ref().map_or(true, |a| a.iter().any(|x| x == *s)))
+        .filter(|s| **s == "none" || asked.as_ref().is_none_or(|a| a.iter().any(|x| x == *s)))
         .map(|s| s.to_string())
         .collect()
 }
