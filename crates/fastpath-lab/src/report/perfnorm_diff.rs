@@ -233,4 +233,47 @@ mod tests {
         assert_eq!(t.rows[0][5], "+8..12 +20%");
         assert!(t.to_text().contains("1 more moved less"));
     }
+
+    /// A metric without an error estimate (a derived ratio) is not judged;
+    /// Callgrind's counts are exact, so theirs are.
+    #[test]
+    fn metrics_without_errors_are_judged_only_when_exact() {
+        let mk = |ratio: f64, insns: f64, simulated: bool| {
+            let r = crate::report::BenchResult::new(
+                "e",
+                "w",
+                crate::report::Mode::AverageTime,
+                &crate::harness::Stats::from_samples(vec![1.0, 1.1]),
+                "ns/op",
+            )
+            .secondary("ratio_to_cas_pair", m(ratio, f64::NAN))
+            .secondary("instructions", m(insns, f64::NAN));
+            if simulated {
+                r.secondary(crate::harness::perfnorm::SIMULATED_MARKER, m(100.0, f64::NAN))
+            } else {
+                r
+            }
+        };
+        let mut t = Table::new("t", &["a", "b", "c", "d", "e", "f"]);
+        append(
+            &mut t,
+            &[mk(1.02, 40.0, false)],
+            &[mk(1.21, 36.0, false)],
+            |b, c| b.key() == c.key(),
+        );
+        assert!(t.rows.is_empty(), "{}", t.to_text());
+        assert!(t
+            .to_text()
+            .contains("2 secondary metric(s) have no error estimate"));
+        let mut t = Table::new("t", &["a", "b", "c", "d", "e", "f"]);
+        append(
+            &mut t,
+            &[mk(1.02, 40.0, true)],
+            &[mk(1.02, 36.0, true)],
+            |b, c| b.key() == c.key(),
+        );
+        let rows: Vec<&str> = t.rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(rows.len(), 1, "{}", t.to_text());
+        assert!(rows[0].ends_with(":instructions"), "{rows:?}");
+    }
 }
