@@ -26,23 +26,41 @@ pub const USAGE_ERROR: u8 = 2;
 
 /// Set once stdout has failed (its reader left): nothing more is printed.
 static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
+/// Set when a write to stdout failed for any reason but a closed pipe (a
+/// full disk, `> /dev/full`): the command exits with a failure.
+static STDOUT_FAILED: AtomicBool = AtomicBool::new(false);
 
-/// Writes `args` to stdout. A closed pipe is not an error for a command
-/// whose output was cut short on purpose (`| head`): it stops all further
-/// printing and is otherwise ignored. Any other write error is reported once
-/// on stderr and printing stops too.
+/// Writes `args` to stdout. A closed pipe (`fastpath … | head`: the reader
+/// has what it wanted) stops the run quietly, exit 0, through
+/// [`interrupt::stop`](crate::interrupt::stop), which keeps what a stop
+/// keeps (`all`'s partial report). Any other write error is reported once
+/// on stderr, printing stops, and [`stdout_failed`] makes the command fail
+/// at its end.
 pub fn print_out(args: std::fmt::Arguments<'_>) {
-    // Relaxed: a flag with no data behind it; a thread that misses the store
-    // tries one more write, which fails the same way.
+    // Relaxed: flags with no data behind them; a thread that misses the
+    // store tries one more write, which fails the same way.
     if STDOUT_GONE.load(Ordering::Relaxed) {
         return;
     }
     let mut out = io::stdout().lock();
     if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {
-        if !STDOUT_GONE.swap(true, Ordering::Relaxed) && e.kind() != io::ErrorKind::BrokenPipe {
+        drop(out);
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            STDOUT_GONE.store(true, Ordering::Relaxed);
+            crate::interrupt::stop("", 0);
+        }
+        if !STDOUT_GONE.swap(true, Ordering::Relaxed) {
+            STDOUT_FAILED.store(true, Ordering::Relaxed);
             eprintln!("fastpath: writing to stdout: {e}");
         }
     }
+}
+
+/// Whether a write to stdout failed (other than a closed pipe): the
+/// command's output is incomplete, so it must not exit 0.
+pub fn stdout_failed() -> bool {
+    // Relaxed: read by `main` after the work that wrote is done.
+    STDOUT_FAILED.load(Ordering::Relaxed)
 }
 
 /// `println!` through [`print_out`]: quiet on a closed pipe.
@@ -67,9 +85,26 @@ macro_rules! out {
 /// Checks `--out DIR` before anything runs: creates it if missing and makes
 /// sure a file can be written there. The error names the path and what is
 /// wrong with it, once.
+///
+/// A directory this creates is handed to
+/// [`interrupt::watch_out_dir`](crate::interrupt::watch_out_dir): if the
+/// run is interrupted or fails before writing anything there, it is
+/// removed again.
 pub fn prepare_out(dir: &Path) -> anyhow::Result<()> {
     if dir.exists() && !dir.is_dir() {
         anyhow::bail!("--out {}: exists and is not a directory", dir.display());
+    }
+    if !dir.exists() {
+        // The directories this run creates: `dir` and its missing
+        // ancestors, deepest first.
+        let mut created = vec![dir.to_path_buf()];
+        while let Some(parent) = created.last().and_then(|d| d.parent()) {
+            if parent.as_os_str().is_empty() || parent.exists() {
+                break;
+            }
+            created.push(parent.to_path_buf());
+        }
+        crate::interrupt::watch_out_dir(created);
     }
     fs::create_dir_all(dir)
         .with_context(|| format!("--out {}: cannot create the directory", dir.display()))?;
@@ -135,7 +170,10 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                     .action(ArgAction::SetTrue)
                     .conflicts_with("quick")
                     .help("Run each experiment at its full length (minutes each) instead of quick"),
-            ),
+            )
+            .arg(Arg::new("check").long("check").action(ArgAction::SetTrue).help(
+                "Exit 1 when an experiment misses a goal (a FAIL verdict), not only when one fails to run",
+            )),
         )
         .subcommand(
             Command::new("compare")
@@ -172,14 +210,7 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                 ),
         )
         .subcommand(crate::cpu_command::command())
-        .arg(
-            Arg::new("prof")
-                .long("prof")
-                .global(true)
-                .value_name("PROFILER")
-                .value_parser(["perfnorm"])
-                .help("Add CPU counters per operation to profiled rows (perfnorm: hardware counters, or Valgrind's simulation where the CPU has none)"),
-        )
+        .arg(prof_arg().global(true))
         .subcommand(
             // The child of `--prof perfnorm` under Valgrind: run one
             // experiment row's measured loop, counted, and exit.
@@ -207,6 +238,27 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
     cmd
 }
 
+/// The usage errors clap cannot see, checked before anything runs (exit
+/// 2): `--prof` given to a command that measures nothing (`cpu`,
+/// `compare`), and an experiment's options that are each in range but do
+/// not fit together ([`Experiment::check`]).
+pub fn check_usage(
+    experiments: &[&'static dyn Experiment],
+    name: &str,
+    m: &ArgMatches,
+) -> Result<(), String> {
+    let prof = m.try_get_one::<String>("prof").ok().flatten();
+    if let (Some(p), "cpu" | "compare") = (prof, name) {
+        return Err(format!(
+            "--prof {p} applies to experiments and `all`; `{name}` measures nothing to profile"
+        ));
+    }
+    match experiments.iter().find(|e| e.name() == name) {
+        Some(e) => e.check(m, m.get_flag("quick")),
+        None => Ok(()),
+    }
+}
+
 /// The [`Context`] an experiment runs with, from its subcommand's matches;
 /// `force_quick` sets quick mode whatever the flag says. Does not look at
 /// `--out`: [`checked_context`] does.
@@ -232,6 +284,13 @@ pub fn checked_context(m: &ArgMatches, force_quick: bool) -> anyhow::Result<Cont
 /// JSON and plots there.
 pub fn run_one(e: &dyn Experiment, ctx: &Context) -> anyhow::Result<report::Report> {
     let report = e.run(ctx).with_context(|| format!("experiment `{}`", e.name()))?;
+    // Results are written before the tables are printed: a reader that
+    // leaves early (`| head`) stops the run, and what was measured stays.
+    if let Some(dir) = &ctx.out {
+        report
+            .write(e.name(), dir, &report::RunInfo::current(ctx.quick))
+            .with_context(|| format!("writing results to {}", dir.display()))?;
+    }
     outln!("{}", report.to_text());
     if ctx.option::<String>("prof").is_some() && !crate::harness::perfnorm::profiled(&report) {
         eprintln!(
@@ -239,40 +298,135 @@ pub fn run_one(e: &dyn Experiment, ctx: &Context) -> anyhow::Result<report::Repo
             e.name()
         );
     }
-    if let Some(dir) = &ctx.out {
-        report
-            .write(e.name(), dir)
-            .with_context(|| format!("writing results to {}", dir.display()))?;
-    }
     Ok(report)
 }
 
+/// What `fastpath all` has done so far: enough to write `report.md` at the
+/// end, or a partial one when the run is stopped
+/// ([`interrupt::on_stop`](crate::interrupt::on_stop)).
+struct AllState {
+    quick: bool,
+    /// Summary rows: experiment, ran, seconds, goals met, goals (the
+    /// verdicts joined, or `-`).
+    summary: Vec<Vec<String>>,
+    /// Each experiment's section of `report.md`.
+    sections: String,
+    /// Experiments that failed to run.
+    failures: Vec<&'static str>,
+    /// Experiments that ran but missed a goal.
+    missed: Vec<&'static str>,
+    /// The experiment running now.
+    running: Option<&'static str>,
+}
+
+impl AllState {
+    /// The summary: in Markdown (`report.md`) one row per experiment with
+    /// its goals in a column and a link to its section; as text (printed
+    /// at the end of the run) the goals as notes under the table, so that
+    /// the table stays narrow.
+    fn summary_table(&self, markdown: bool) -> report::Table {
+        let mut headers = vec!["experiment", "ran", "seconds", "goals met"];
+        if markdown {
+            headers.push("goals (measured value; limit)");
+        }
+        let mut table = report::Table::new("Summary", &headers);
+        for row in &self.summary {
+            let mut cells = row.clone();
+            let goals = cells.pop().expect("five cells");
+            if markdown {
+                if cells[1] == "ok" {
+                    cells[0] = format!("[{n}](#{n})", n = cells[0]);
+                }
+                cells.push(goals);
+            } else if goals != "-" {
+                table.note(format!("{}: {goals}", cells[0]));
+            }
+            table.row(cells);
+        }
+        table.note("ran: the experiment finished (ok) or not; goals met: every PASS/FAIL verdict it gave is a PASS (yes), some is a FAIL (NO), or it has none (-)");
+        table
+    }
+
+    /// `report.md`; `stopped` says why a partial report ends early.
+    fn markdown(&self, stopped: Option<&str>) -> String {
+        let mut head = report_header(self.quick);
+        if let Some(why) = stopped {
+            head.push_str(&format!(
+                "\n\n**Partial report**: the run was {why} during `{}`; the experiments below it did not run.",
+                self.running.unwrap_or("-")
+            ));
+        }
+        format!(
+            "# fastpath report\n\n{head}\n\n{}\n{}",
+            self.summary_table(true).to_markdown(),
+            self.sections
+        )
+    }
+}
+
 /// `fastpath all`: every experiment, quick unless `--full`, each with its
-/// own options at their defaults; writes `report.md` (a summary first: what
-/// ran, on which CPU, which goals passed; then each experiment's tables) and
-/// each experiment's JSON and plots under `--out`, which is checked before
-/// anything runs. Carries on past a failing experiment and fails at the end,
-/// naming every one that failed.
+/// own options at their defaults (and `--prof` if given); writes
+/// `report.md` (a summary first: what ran, on which CPU, which goals were
+/// met, with the measured values; then each experiment's tables) and each
+/// experiment's JSON and plots under `--out`, which is checked before
+/// anything runs. Carries on past a failing experiment and fails at the
+/// end, naming every one that failed; with `--check`, fails too when an
+/// experiment missed a goal. Prints the summary at the end. Interrupted
+/// (Ctrl-C, a closed pipe), it writes the report of what finished.
 pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyhow::Result<()> {
+    use std::sync::{Arc, Mutex};
     let quick = !m.get_flag("full");
+    let check = m.get_flag("check");
+    let prof = m.get_one::<String>("prof").cloned();
     let ctx = checked_context(m, quick)?;
     let out = ctx.out.clone().expect("`all` has a default --out");
-    let mut sections = String::new();
-    let mut summary = Vec::new();
-    let mut failures = Vec::new();
+    let state = Arc::new(Mutex::new(AllState {
+        quick,
+        summary: Vec::new(),
+        sections: String::new(),
+        failures: Vec::new(),
+        missed: Vec::new(),
+        running: None,
+    }));
+    {
+        let state = Arc::clone(&state);
+        let path = out.join("report.md");
+        crate::interrupt::on_stop(move |why| {
+            let why = if why.is_empty() {
+                "stopped (stdout closed)"
+            } else {
+                why
+            };
+            let md = state
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .markdown(Some(why));
+            if fs::write(&path, md).is_ok() {
+                eprintln!("fastpath: wrote a partial {}", path.display());
+            }
+        });
+    }
+    // Plain data: a panic elsewhere cannot leave it half-updated in a way
+    // that matters to a report.
+    fn guard(s: &Mutex<AllState>) -> std::sync::MutexGuard<'_, AllState> {
+        s.lock().unwrap_or_else(|e| e.into_inner())
+    }
     for e in experiments {
         eprintln!("== {} ==", e.name());
+        guard(&state).running = Some(e.name());
         let started = Instant::now();
         // Each experiment gets matches of its own subcommand (its options at
         // their defaults, `--quick` as `all` was asked), not `all`'s:
         // `get_one` on an option `all` does not define would panic.
-        let argv: &[&str] = if quick {
-            &[e.name(), "--quick"]
-        } else {
-            &[e.name()]
-        };
+        let mut argv = vec![e.name()];
+        if quick {
+            argv.push("--quick");
+        }
+        if let Some(p) = &prof {
+            argv.extend(["--prof", p.as_str()]);
+        }
         let own = e
-            .args(common_args(Command::new(e.name())))
+            .args(common_args(Command::new(e.name())).arg(prof_arg()))
             .try_get_matches_from(argv)
             .with_context(|| format!("default options of `{}`", e.name()));
         let result = own.and_then(|own| {
@@ -284,20 +438,31 @@ pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyho
             run_one(*e, &ectx)
         });
         let secs = format!("{:.1}", started.elapsed().as_secs_f64());
+        let mut st = guard(&state);
+        st.running = None;
         match result {
             Ok(r) => {
                 let goals = r.goals();
-                summary.push(vec![
-                    format!("[{n}](#{n})", n = e.name()),
+                let met = if goals.is_empty() {
+                    "-"
+                } else if goals.iter().any(|g| g.starts_with("FAIL")) {
+                    st.missed.push(e.name());
+                    "NO"
+                } else {
+                    "yes"
+                };
+                st.summary.push(vec![
+                    e.name().to_string(),
                     "ok".to_string(),
                     secs,
+                    met.to_string(),
                     if goals.is_empty() {
                         "-".to_string()
                     } else {
                         goals.join("; ")
                     },
                 ]);
-                sections.push_str(&format!(
+                st.sections.push_str(&format!(
                     "## {}\n\n{}\n\nJSON: [{n}.json]({n}.json)\n\n",
                     e.name(),
                     r.to_markdown(),
@@ -306,32 +471,46 @@ pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyho
             }
             Err(err) => {
                 eprintln!("fastpath: {err:#}");
-                summary.push(vec![
+                st.summary.push(vec![
                     e.name().to_string(),
                     format!("FAILED: {err:#}"),
                     secs,
                     "-".into(),
+                    "-".into(),
                 ]);
-                sections.push_str(&format!("## {}\n\nFAILED: {err:#}\n\n", e.name()));
-                failures.push(e.name());
+                st.sections
+                    .push_str(&format!("## {}\n\nFAILED: {err:#}\n\n", e.name()));
+                st.failures.push(e.name());
             }
         }
     }
-    let mut table = report::Table::new("Summary", &["experiment", "result", "seconds", "goals"]);
-    for row in summary {
-        table.row(row);
-    }
-    let md = format!(
-        "# fastpath report\n\n{}\n\n{}\n{}",
-        report_header(quick),
-        table.to_markdown(),
-        sections
-    );
+    crate::interrupt::clear_on_stop();
+    let st = guard(&state);
     let path = out.join("report.md");
-    fs::write(&path, md).with_context(|| format!("writing {}", path.display()))?;
+    fs::write(&path, st.markdown(None)).with_context(|| format!("writing {}", path.display()))?;
+    outln!("{}", st.summary_table(false).to_text());
     eprintln!("fastpath: wrote {}", path.display());
-    anyhow::ensure!(failures.is_empty(), "experiments failed: {}", failures.join(", "));
+    anyhow::ensure!(
+        st.failures.is_empty(),
+        "experiments failed: {}",
+        st.failures.join(", ")
+    );
+    if !st.missed.is_empty() {
+        let msg = format!("goals not met: {}", st.missed.join(", "));
+        anyhow::ensure!(!check, "{msg} (--check)");
+        eprintln!("fastpath: {msg} (exit 0 without --check)");
+    }
     Ok(())
+}
+
+/// `--prof`, as the root command defines it (global) and `all` passes it
+/// on to each experiment.
+fn prof_arg() -> Arg {
+    Arg::new("prof")
+        .long("prof")
+        .value_name("PROFILER")
+        .value_parser(["perfnorm"])
+        .help("Add CPU counters per operation to profiled rows (perfnorm: hardware counters, or Valgrind's simulation where the CPU has none)")
 }
 
 /// The lines under the report's title: the version, the mode, the CPU and
@@ -346,28 +525,8 @@ fn report_header(quick: bool) -> String {
         } else {
             " in full mode"
         },
-        cpu_line(),
+        report::run_info::cpu_line(),
         c
-    )
-}
-
-fn cpu_line() -> String {
-    let c = fastpath::cpu::info();
-    format!(
-        "{} family {} model {} stepping {}, {} logical CPUs{}",
-        if c.brand.is_empty() {
-            &c.vendor_string
-        } else {
-            &c.brand
-        },
-        c.family,
-        c.model,
-        c.stepping,
-        c.logical_cpus,
-        c.hypervisor
-            .as_ref()
-            .map(|h| format!(", hypervisor {h}"))
-            .unwrap_or_default()
     )
 }
 
@@ -384,11 +543,179 @@ pub fn perfnorm_child(experiments: &[&'static dyn Experiment], m: &ArgMatches) -
     crate::harness::perfnorm::child_main(e.perfnorm_region(id), name, id, ops)
 }
 
-/// Reads a JMH-format result file (for `compare`); the error names the
-/// file.
+/// The most `compare` reads of one file. A full run's largest result file
+/// is well under 1 MiB; anything past this is not a result file (and
+/// `/dev/zero` or a FIFO that never ends must not be read forever).
+pub const MAX_RESULT_BYTES: u64 = 16 << 20;
+
+/// Reads a JMH-format result file (for `compare`), at most
+/// [`MAX_RESULT_BYTES`]; the error names the file.
 pub fn read_results(path: &Path) -> anyhow::Result<Vec<report::BenchResult>> {
-    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    use std::io::Read as _;
+    let file = fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RESULT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", path.display()))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= MAX_RESULT_BYTES,
+        "{} is larger than {} MiB: not a result file",
+        path.display(),
+        MAX_RESULT_BYTES >> 20
+    );
+    let text = String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("{} is not a JMH result file: not UTF-8 text", path.display()))?;
     report::jmh::from_json(&text).with_context(|| format!("{} is not a JMH result file", path.display()))
+}
+
+/// The `*.json` files directly in `dir`, by file name.
+fn json_files(dir: &Path) -> anyhow::Result<std::collections::BTreeMap<String, PathBuf>> {
+    let mut files = std::collections::BTreeMap::new();
+    for entry in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry
+            .with_context(|| format!("reading {}", dir.display()))?
+            .path();
+        if path.is_file() && path.extension().is_some_and(|e| e == "json") {
+            if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+                files.insert(name.to_string(), path.clone());
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// `fastpath compare BASELINE CHANGE`: two result files, or two folders
+/// (what `--out` or `all` wrote), whose `*.json` files are paired by name
+/// and compared one pair at a time. Fails when nothing pairs.
+pub fn run_compare(m: &ArgMatches) -> anyhow::Result<()> {
+    let a = m.get_one::<PathBuf>("baseline").expect("required");
+    let b = m.get_one::<PathBuf>("change").expect("required");
+    let by = if m.get_flag("by-workload") {
+        report::compare::MatchBy::Workload
+    } else {
+        report::compare::MatchBy::Exact
+    };
+    let pairs: Vec<(String, PathBuf, PathBuf)> = match (a.is_dir(), b.is_dir()) {
+        (false, false) => vec![(String::new(), a.clone(), b.clone())],
+        (true, true) => {
+            let (fa, fb) = (json_files(a)?, json_files(b)?);
+            let only_a: Vec<&str> = fa
+                .keys()
+                .filter(|n| !fb.contains_key(*n))
+                .map(String::as_str)
+                .collect();
+            let only_b: Vec<&str> = fb
+                .keys()
+                .filter(|n| !fa.contains_key(*n))
+                .map(String::as_str)
+                .collect();
+            for (dir, only) in [(a, only_a), (b, only_b)] {
+                if !only.is_empty() {
+                    eprintln!(
+                        "fastpath: compare: only in {}: {}",
+                        dir.display(),
+                        only.join(", ")
+                    );
+                }
+            }
+            let both: Vec<_> = fa
+                .iter()
+                .filter_map(|(n, pa)| fb.get(n).map(|pb| (n.clone(), pa.clone(), pb.clone())))
+                .collect();
+            anyhow::ensure!(
+                !both.is_empty(),
+                "{} and {} have no JSON result file of the same name",
+                a.display(),
+                b.display()
+            );
+            both
+        }
+        _ => anyhow::bail!(
+            "compare takes two files or two folders; {} is a folder and {} is not",
+            if a.is_dir() { a.display() } else { b.display() },
+            if a.is_dir() { b.display() } else { a.display() }
+        ),
+    };
+    let mut compared = 0;
+    let mut told = std::collections::BTreeSet::new();
+    for (name, pa, pb) in &pairs {
+        let (ra, rb) = (read_results(pa)?, read_results(pb)?);
+        let run = |r: &[report::BenchResult]| r.iter().find_map(|x| x.run.clone());
+        if let (Some(x), Some(y)) = (run(&ra), run(&rb)) {
+            let d = x.differences(&y);
+            if !d.is_empty() && told.insert(d.clone()) {
+                eprintln!(
+                    "fastpath: compare: warning: the two runs differ in more than the change: {} (baseline run {}, change run {})",
+                    d.join("; "),
+                    x.date,
+                    y.date
+                );
+            }
+        }
+        let c = report::compare::pair(&ra, &rb, by);
+        if !name.is_empty() {
+            outln!("== {name} ==");
+        }
+        outln!("{}", c.table.to_text());
+        let label = if name.is_empty() {
+            String::new()
+        } else {
+            format!("{name}: ")
+        };
+        for w in c.warnings() {
+            eprintln!("fastpath: compare: {label}{w}");
+        }
+        compared += c.compared;
+    }
+    anyhow::ensure!(compared > 0, "nothing to compare");
+    Ok(())
+}
+
+/// The `FASTPATH_*` names something in this binary reads: the
+/// configuration's ([`fastpath::config::variables`]), the lab's own and the
+/// test suites'.
+pub fn known_variables() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = fastpath::config::variables().iter().map(|v| v.var).collect();
+    v.extend([
+        crate::experiments::lock::contended::DEFLATE_AFTER_CONTENTION_VAR,
+        crate::experiments::lock::contended::FAST_LOCKING_YIELDS_VAR,
+        "FASTPATH_BLESS",
+        "FASTPATH_SYNC_ABORT_CHILD",
+    ]);
+    v
+}
+
+/// A warning per `FASTPATH_*` name in `names` that nothing reads (a typo
+/// would otherwise be silently ignored), naming the nearest known name.
+pub fn unknown_variable_warnings(names: impl IntoIterator<Item = String>) -> Vec<String> {
+    let known = known_variables();
+    names
+        .into_iter()
+        .filter(|n| n.starts_with("FASTPATH_") && !known.contains(&n.as_str()))
+        .map(|n| {
+            let nearest = known
+                .iter()
+                .min_by_key(|k| edit_distance(&n, k))
+                .expect("known names");
+            format!("{n} is not a fastpath variable and is ignored; did you mean {nearest}? (`fastpath --help` lists them)")
+        })
+        .collect()
+}
+
+/// Levenshtein distance, by bytes (the names are ASCII).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 #[cfg(test)]

@@ -11,4 +11,5 @@ pub mod cli;
 pub mod cpu_command;
 pub mod experiments;
 pub mod harness;
+pub mod interrupt;
 pub mod report;

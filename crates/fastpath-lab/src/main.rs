@@ -1,15 +1,17 @@
 //! `fastpath`: the lab CLI. Each experiment is a subcommand; `all` runs every
 //! one (quick unless `--full`) and writes a report; `compare` diffs two
-//! JMH-format result files. Output to a closed pipe ends quietly (see
-//! `cli::print_out`).
+//! JMH-format result files (or two folders of them). Output to a closed
+//! pipe stops the run quietly (see `cli::print_out`); Ctrl-C stops it
+//! cleanly (see `interrupt`).
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use fastpath_lab::cli::{self, USAGE_ERROR};
-use fastpath_lab::{experiments, report};
+use fastpath_lab::{experiments, interrupt};
 
 fn main() -> ExitCode {
+    // First, before any thread exists: every thread inherits the mask.
+    interrupt::install();
     let experiments = experiments::registry();
     let matches = cli::cli(&experiments).get_matches();
     // The startup experiment's child runs before anything else (including
@@ -36,43 +38,47 @@ fn main() -> ExitCode {
             }
         };
     }
-    // A bad FASTPATH_* variable is a usage error, reported before any
-    // experiment runs, as HotSpot refuses to start on a bad -XX flag.
-    if let Err(e) = fastpath::config::init() {
-        eprintln!("fastpath: {e}");
+    let (name, m) = matches.subcommand().expect("subcommand_required");
+    // Usage errors that clap cannot see, before anything runs: an option a
+    // command would ignore, and options that are each in range but do not
+    // fit together.
+    if let Err(e) = cli::check_usage(&experiments, name, m) {
+        eprintln!("error: {e}");
         return ExitCode::from(USAGE_ERROR);
     }
-    let result = match matches.subcommand() {
-        Some(("all", m)) => cli::run_all(&experiments, m),
-        Some(("cpu", m)) => fastpath_lab::cpu_command::run(m),
-        Some(("compare", m)) => (|| {
-            let a = cli::read_results(m.get_one::<PathBuf>("baseline").expect("required"))?;
-            let b = cli::read_results(m.get_one::<PathBuf>("change").expect("required"))?;
-            let by = if m.get_flag("by-workload") {
-                report::compare::MatchBy::Workload
-            } else {
-                report::compare::MatchBy::Exact
-            };
-            let c = report::compare::pair(&a, &b, by);
-            fastpath_lab::outln!("{}", c.table.to_text());
-            for w in c.warnings() {
-                eprintln!("fastpath: compare: {w}");
-            }
-            anyhow::ensure!(c.compared > 0, "nothing to compare");
-            Ok(())
-        })(),
-        Some((name, m)) => {
+    for w in cli::unknown_variable_warnings(std::env::vars_os().filter_map(|(k, _)| k.into_string().ok())) {
+        eprintln!("fastpath: warning: {w}");
+    }
+    // A bad FASTPATH_* variable is a usage error, reported before any
+    // experiment runs, as HotSpot refuses to start on a bad -XX flag.
+    // `compare` only reads files: the configuration does not concern it.
+    if name != "compare" {
+        if let Err(e) = fastpath::config::init() {
+            eprintln!("fastpath: {e}");
+            return ExitCode::from(USAGE_ERROR);
+        }
+    }
+    let result = match name {
+        "all" => cli::run_all(&experiments, m),
+        "cpu" => fastpath_lab::cpu_command::run(m),
+        "compare" => cli::run_compare(m),
+        name => {
             let e = experiments
                 .iter()
                 .find(|e| e.name() == name)
                 .expect("clap only accepts registered names");
             cli::checked_context(m, false).and_then(|ctx| cli::run_one(*e, &ctx).map(|_| ()))
         }
-        None => unreachable!("subcommand_required"),
     };
     match result {
+        Ok(()) if cli::stdout_failed() => {
+            interrupt::remove_out_if_empty();
+            eprintln!("fastpath: the output is incomplete (writing to stdout failed)");
+            ExitCode::FAILURE
+        }
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            interrupt::remove_out_if_empty();
             eprintln!("fastpath: {e:#}");
             ExitCode::FAILURE
         }

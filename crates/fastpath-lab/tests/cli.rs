@@ -26,7 +26,7 @@ fn unknown_experiment_and_bad_option_exit_2() {
 #[test]
 fn bad_configuration_variable_exits_2_naming_it() {
     let out = fastpath()
-        .args(["compare", "a", "b"])
+        .args(["cpu"])
         .env("FASTPATH_LOCKING_MODE", "fast")
         .output()
         .unwrap();
@@ -55,7 +55,7 @@ fn all_writes_a_report_whose_json_parses_and_compares() {
         "quick mode",
         "CPU: ",
         "FASTPATH_ICACHE_SYNC=",
-        "| experiment | result | seconds | goals |",
+        "| experiment | ran | seconds | goals met | goals (measured value; limit) |",
     ] {
         assert!(md.contains(needle), "{needle}: {md}");
     }
@@ -258,4 +258,293 @@ fn help_documents_the_environment_and_compare_arguments() {
     );
     let out = fastpath().args(["all", "--help"]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("--full"));
+}
+
+/// Every numeric option has a range, checked before anything runs: exit 2
+/// and the range, never a silent clamp, a panic or an abort.
+#[test]
+fn every_numeric_option_out_of_range_exits_2_with_its_range() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["gc", "--only", "pauses", "--heap-mib", "0"], "16..=65536"),
+        (&["gc", "--heap-mib", "100000"], "16..=65536"),
+        (&["gc", "--mutators", "5000"], "1..=256"),
+        (&["gc", "--mutators", "0"], "1..=256"),
+        (&["gc", "--rounds", "0"], "1..=10000"),
+        (&["gc", "--seconds", "0"], "1..=3600"),
+        (&["lock", "--threads", "30000"], "1..=1024"),
+        (&["lock", "--threads", "0"], "1..=1024"),
+        (&["startup", "--runs", "0"], "1..=1000"),
+        (&["startup", "--idle-ms", "100000"], "0..=60000"),
+        (&["icache", "--stubs", "0"], "1..=100000"),
+        (&["icache", "--iterations", "1"], "2..=1000000"),
+        // In range each, but not together: the pause table's live set
+        // would not fit (this used to panic once per mutator thread).
+        (
+            &["gc", "--only", "pauses", "--heap-mib", "16", "--mutators", "256"],
+            "--heap-mib 1024 or more",
+        ),
+        (
+            &["gc", "--only", "pauses", "--quick", "--mutators", "64"],
+            "--mutators 8 or fewer",
+        ),
+    ];
+    for (args, range) in cases {
+        let started = std::time::Instant::now();
+        let out = fastpath().args(*args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(range), "{args:?}: {err}");
+        assert!(
+            out.stdout.is_empty() && !err.contains("== "),
+            "{args:?}: ran something: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(started.elapsed().as_secs() < 10, "{args:?}: not refused at once");
+    }
+}
+
+/// `--prof` on a command that measures nothing is refused, not ignored.
+#[test]
+fn prof_is_refused_by_commands_that_measure_nothing() {
+    for args in [
+        &["cpu", "--prof", "perfnorm"][..],
+        &["compare", "a.json", "b.json", "--prof", "perfnorm"],
+        &["--prof", "perfnorm", "cpu"],
+    ] {
+        let out = fastpath().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("--prof"), "{args:?}: {err}");
+    }
+}
+
+/// A failed write to stdout (a full disk) is a failure, not exit 0.
+#[test]
+fn failing_to_write_output_is_a_failure() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        println!("no /dev/full here: nothing to check");
+        return;
+    };
+    let out = fastpath().arg("cpu").stdout(full).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("writing to stdout"), "{err}");
+}
+
+/// `compare` reads at most a bounded amount: an endless file is refused at
+/// once instead of growing without end.
+#[test]
+fn compare_bounds_what_it_reads() {
+    let dir = scratch("zero");
+    let f = result_file(&dir, "a.json", "x");
+    let started = std::time::Instant::now();
+    let out = fastpath()
+        .args(["compare", "/dev/zero"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("/dev/zero") && err.contains("larger than"), "{err}");
+    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two folders (two `--out` runs) are compared file by file, paired by
+/// name; a file in one folder only is named.
+#[test]
+fn compare_pairs_two_folders_by_file_name() {
+    let dir = scratch("folders");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    result_file(&a, "lock.json", "one");
+    result_file(&b, "lock.json", "one");
+    result_file(&a, "spin.json", "two");
+    result_file(&b, "gc.json", "three");
+    let out = fastpath().arg("compare").arg(&a).arg(&b).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        text.contains("== lock.json ==") && text.contains("(fastpath.t.…)") && text.contains("\none "),
+        "{text}"
+    );
+    assert!(err.contains("spin.json") && err.contains("gc.json"), "{err}");
+    // A folder against a file is a mistake, said as such.
+    let out = fastpath()
+        .arg("compare")
+        .arg(&a)
+        .arg(b.join("lock.json"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("two files or two folders"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A misspelt `FASTPATH_*` name is warned about, with the nearest known
+/// name; `compare` does not read the configuration, so a bad value of a
+/// variable it never uses does not stop it.
+#[test]
+fn unknown_variables_are_warned_about_and_compare_ignores_the_configuration() {
+    let dir = scratch("envwarn");
+    let f = result_file(&dir, "a.json", "x");
+    let out = fastpath()
+        .arg("compare")
+        .arg(&f)
+        .arg(&f)
+        .env("FASTPATH_LOCK_MODE", "legacy")
+        .env("FASTPATH_SPIN_PAUSE", "no-such-pause")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("FASTPATH_LOCK_MODE is not a fastpath variable")
+            && err.contains("did you mean FASTPATH_LOCKING_MODE"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Waits until `path` exists (what the child writes when a stage is done),
+/// at most `secs`.
+fn wait_for(path: &std::path::Path, secs: u64) -> bool {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < until {
+        if path.exists() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    false
+}
+
+fn interrupt(child: &std::process::Child) {
+    // SAFETY: kill(2) with the pid of a child this test spawned and has
+    // not yet waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+}
+
+/// Ctrl-C leaves no empty `--out` folder behind, and an interrupted `all`
+/// keeps a partial report of what finished.
+#[test]
+fn ctrl_c_removes_an_empty_out_folder_and_keeps_alls_partial_report() {
+    use std::process::Stdio;
+    let dir = scratch("sigint");
+    // An experiment: interrupted while measuring, before writing anything.
+    let out_dir = dir.join("new/out");
+    let child = fastpath()
+        .args(["lock", "--quick", "--only", "contended", "--out"])
+        .arg(&out_dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(wait_for(&out_dir, 60), "the run never created --out");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    interrupt(&child);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!dir.join("new").exists(), "an empty --out folder was left behind");
+    // `all`: interrupted after its first experiment wrote its JSON.
+    let all_dir = dir.join("all");
+    let child = fastpath()
+        .args(["all", "--out"])
+        .arg(&all_dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(
+        wait_for(&all_dir.join("startup.json"), 120),
+        "startup never finished"
+    );
+    interrupt(&child);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    let md = std::fs::read_to_string(all_dir.join("report.md")).expect("a partial report");
+    assert!(
+        md.contains("**Partial report**") && md.contains("| [startup](#startup) | ok |"),
+        "{md}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Output piped into a reader that leaves (`fastpath all | head`) stops the
+/// run there, with the partial report written, instead of running on.
+#[test]
+fn a_closed_pipe_stops_all_after_the_first_table() {
+    use std::os::fd::{FromRawFd as _, OwnedFd};
+    let dir = scratch("epipe-all");
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just returned by pipe(2) and are owned
+    // by nothing else.
+    let (read_end, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read_end);
+    let out = fastpath()
+        .args(["all", "--out"])
+        .arg(&dir)
+        .stdout(write_end)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("== startup ==") && !err.contains("== spin =="),
+        "ran on: {err}"
+    );
+    let md = std::fs::read_to_string(dir.join("report.md")).expect("a partial report");
+    assert!(md.contains("**Partial report**"), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each result row records its run (CPU, configuration, quick or full,
+/// commit, date), and `compare` warns when two runs differ in any of them
+/// but the date.
+#[test]
+fn result_files_record_their_run_and_compare_warns_when_runs_differ() {
+    let dir = scratch("runinfo");
+    let run = |name: &str, sync: &str| {
+        let out = fastpath()
+            .args(["icache", "--quick", "--iterations", "2", "--stubs", "1", "--out"])
+            .arg(dir.join(name))
+            .env("FASTPATH_ICACHE_SYNC", sync)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        dir.join(name).join("icache.json")
+    };
+    let (a, b) = (run("a", "auto"), run("b", "none"));
+    let text = std::fs::read_to_string(&a).unwrap();
+    let rows = fastpath_lab::report::jmh::from_json(&text).unwrap();
+    let info = rows[0].run.as_ref().expect("fastpathRun");
+    assert_eq!(info.mode, "quick");
+    assert!(
+        info.configuration.contains("FASTPATH_ICACHE_SYNC=auto"),
+        "{info:?}"
+    );
+    assert!(
+        info.cpu.contains("family") && info.date.ends_with('Z'),
+        "{info:?}"
+    );
+    // Built from this git checkout: the commit is recorded.
+    if std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.git")).exists() {
+        assert_eq!(info.commit.as_deref().map(str::len), Some(40), "{info:?}");
+    }
+    let out = fastpath().arg("compare").arg(&a).arg(&b).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("differ in more than the change") && err.contains("FASTPATH_ICACHE_SYNC=none"),
+        "{err}"
+    );
+    // The same run against itself: no such warning.
+    let out = fastpath().arg("compare").arg(&a).arg(&a).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("differ in more"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -407,7 +407,7 @@ fn auto_check(strategies: &[Strategy], cells: &[Vec<Cell>], results: &mut [Bench
         let auto_ns = med(a);
         let ok = auto_ns <= AUTO_TOLERANCE * best_ns;
         if !ok {
-            failures.push(size);
+            failures.push(format!("{:.2}× at {size} B", auto_ns / best_ns));
         }
         t.row(vec![
             size.to_string(),
@@ -433,7 +433,10 @@ fn auto_check(strategies: &[Strategy], cells: &[Vec<Cell>], results: &mut [Bench
             SIZES.len()
         )
     } else {
-        format!("FAIL at {failures:?} bytes (noisy machine? rerun with more --iterations)")
+        format!(
+            "FAIL: auto {} of the fastest explicit strategy (goal ≤ {AUTO_TOLERANCE}×; noisy machine? rerun with more --iterations)",
+            failures.join(", ")
+        )
     });
     Some(t)
 }

@@ -60,6 +60,13 @@ pub trait Experiment: Sync {
     fn args(&self, cmd: Command) -> Command {
         cmd
     }
+    /// Checks options that are each in range (clap checked that) but may
+    /// not fit together, before anything runs; `quick` as the command line
+    /// asked. An `Err` is a usage error (exit 2) and says what fits.
+    fn check(&self, matches: &ArgMatches, quick: bool) -> Result<(), String> {
+        let _ = (matches, quick);
+        Ok(())
+    }
     /// Runs it.
     fn run(&self, ctx: &Context) -> anyhow::Result<Report>;
     /// The measured loop of row `id`, for `--prof perfnorm` to re-run

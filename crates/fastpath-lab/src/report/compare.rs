@@ -17,7 +17,12 @@
 //! Units are converted when they measure the same thing (`ops/s` against
 //! JMH's `ops/us`, `ns/op` against `us/op`); the change's score is shown in
 //! the baseline's unit. "better" names a side only when the two 99.9%
-//! confidence intervals do not overlap; otherwise it says `same`.
+//! confidence intervals do not overlap; otherwise it says `same`. A row
+//! without an error estimate on either side (one sample, a derived ratio)
+//! cannot be judged and says `no error`, whatever its %; a % inside the
+//! errors is marked `~`. When the intervals are so wide that a change of a
+//! few percent would read `same` anyway (quick mode on a shared machine),
+//! [`Comparison::warnings`] says so.
 
 use std::collections::BTreeMap;
 
@@ -70,7 +75,7 @@ impl MatchBy {
                     && workload(&b.benchmark) == workload(&c.benchmark)
                     && b.params
                         .iter()
-                        .all(|(k, v)| c.params.get(k).map_or(true, |cv| cv == v))
+                        .all(|(k, v)| c.params.get(k).is_none_or(|cv| cv == v))
             }
         }
     }
@@ -148,9 +153,12 @@ fn better(b: &BenchResult, bs: f64, be: f64, cs: f64, ce: f64) -> &'static str {
         // JMH writes a score it could not compute as "NaN": nothing to rank.
         return "n/a";
     }
-    // An error JMH could not compute (one iteration) counts as none.
-    let half = |e: f64| if e.is_finite() { e.abs() } else { 0.0 };
-    if (cs - bs).abs() <= half(be) + half(ce) {
+    // An error JMH could not compute (one iteration, a derived figure):
+    // the difference cannot be told from noise.
+    if !be.is_finite() || !ce.is_finite() {
+        return "no error";
+    }
+    if (cs - bs).abs() <= be.abs() + ce.abs() {
         "same"
     } else if (cs > bs) == b.mode.higher_is_better() {
         "change"
@@ -174,7 +182,18 @@ pub struct Comparison {
     /// Paired rows whose units measure different things (time against
     /// throughput, or a unit this reader does not know).
     pub incompatible_units: usize,
+    /// Median over the compared rows (with errors) of the two intervals'
+    /// half-widths added, as a percentage of the baseline score: the
+    /// smallest change the comparison can tell from noise. NaN when no row
+    /// has errors.
+    pub resolution_percent: f64,
+    /// Paired rows with no error estimate on a side, not judged.
+    pub unjudged: usize,
 }
+
+/// A comparison whose median row cannot see a change below this (in %) is
+/// too coarse for the few-percent effects most changes have.
+pub const COARSE_PERCENT: f64 = 5.0;
 
 impl Comparison {
     /// What went unpaired, in sentences for stderr; empty when every row
@@ -191,6 +210,18 @@ impl Comparison {
             w.push(format!(
                 "{} paired row(s) have units that measure different things (\"units differ\")",
                 self.incompatible_units
+            ));
+        }
+        if self.resolution_percent > COARSE_PERCENT {
+            w.push(format!(
+                "the intervals are wide: the median row can only tell a change of more than {:.0}% from noise, so a change of a few percent reads `same`; compare full runs (no --quick), on a quiet machine",
+                self.resolution_percent
+            ));
+        }
+        if self.unjudged > 0 {
+            w.push(format!(
+                "{} paired row(s) have no error estimate and are not judged (\"no error\")",
+                self.unjudged
             ));
         }
         if self.compared == 0 {
@@ -228,7 +259,10 @@ pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Co
         only_baseline: 0,
         only_change: 0,
         incompatible_units: 0,
+        resolution_percent: f64::NAN,
+        unjudged: 0,
     };
+    let mut resolutions = Vec::new();
     let mut change_paired = vec![false; change.len()];
     for b in baseline {
         let candidates: Vec<usize> = (0..change.len()).filter(|&i| by.pairs(b, &change[i])).collect();
@@ -287,13 +321,25 @@ pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Co
             } else {
                 format!("{bu} (change from {cu})")
             };
+            let verdict = better(b, bs, be, cs, ce);
+            if verdict == "no error" {
+                cmp.unjudged += 1;
+            } else if bs != 0.0 && bs.is_finite() {
+                resolutions.push((be.abs() + ce.abs()) / bs.abs() * 100.0);
+            }
+            let pct = percent(cs, bs);
             t.row(vec![
                 by.label(b, Some(c)),
                 unit,
                 format!("{} ± {}", num(bs), num(be)),
                 format!("{} ± {}", num(cs), num(ce)),
-                percent(cs, bs),
-                better(b, bs, be, cs, ce).to_string(),
+                // A % inside the errors is noise: flagged, not hidden.
+                if verdict == "same" && pct != "n/a" {
+                    format!("~{pct}")
+                } else {
+                    pct
+                },
+                verdict.to_string(),
             ]);
         }
     }
@@ -310,11 +356,46 @@ pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Co
             ]);
         }
     }
+    if !resolutions.is_empty() {
+        resolutions.sort_by(f64::total_cmp);
+        cmp.resolution_percent = resolutions[resolutions.len() / 2];
+    }
     t.note("% is change against baseline; \"better\" follows the mode (lower time, higher throughput)");
-    t.note("\"same\": the two 99.9% confidence intervals (score ± error) overlap");
+    t.note("\"same\": the two 99.9% confidence intervals (score ± error) overlap (its % marked ~: within the noise); \"no error\": a side has no error estimate, not judged");
     super::perfnorm_diff::append(&mut t, baseline, change, |b, c| by.pairs(b, c));
+    strip_common_prefix(&mut t);
     cmp.table = t;
     cmp
+}
+
+/// Moves the dotted prefix every row's label shares (`fastpath.lock.`)
+/// into the title, so that the table is that much narrower.
+fn strip_common_prefix(t: &mut Table) {
+    let Some(first) = t.rows.first().map(|r| r[0].clone()) else {
+        return;
+    };
+    let mut len = first.len();
+    for r in &t.rows {
+        len = len.min(
+            first
+                .bytes()
+                .zip(r[0].bytes())
+                .take_while(|(a, b)| a == b)
+                .count(),
+        );
+    }
+    // Back to the last dot inside the shared part, and only before the
+    // first space (the benchmark name, not its parameters).
+    let head = &first[..len];
+    let head = &head[..head.find(' ').unwrap_or(head.len())];
+    let Some(dot) = head.rfind('.') else {
+        return;
+    };
+    let prefix = first[..=dot].to_string();
+    for r in &mut t.rows {
+        r[0] = r[0][prefix.len()..].to_string();
+    }
+    t.title = format!("{} ({prefix}…)", t.title);
 }
 
 #[cfg(test)]
@@ -385,7 +466,7 @@ mod tests {
         let a = with_error(r("a", 100.0, Mode::AverageTime), 1.0);
         let b = with_error(r("a", 99.9, Mode::AverageTime), 1.0);
         let t = compare(std::slice::from_ref(&a), &[b]);
-        assert_eq!(t.rows[0][4], "-0.1%");
+        assert_eq!(t.rows[0][4], "~-0.1%", "a % within the noise is flagged");
         assert_eq!(t.rows[0][5], "same");
         // Outside both intervals it names a winner again.
         let far = with_error(r("a", 97.0, Mode::AverageTime), 1.0);
@@ -416,7 +497,7 @@ mod tests {
         assert_eq!(c.compared, 1, "{:?}", c.table);
         let row = &c.table.rows[0];
         assert_eq!(row[1], "ops/s (change from ops/us)");
-        assert!(row[3].starts_with("3000000"), "{row:?}");
+        assert!(row[3].starts_with("3.00M"), "{row:?}");
         assert_eq!(row[4], "+50.0%");
         assert_eq!(row[5], "change");
         // Time per op: 1.5 us/op is 1500 ns/op.
@@ -479,7 +560,55 @@ mod tests {
                 "lru [threads=4] strategy=pause"
             ]
         );
-        assert!(c.warnings().is_empty(), "{:?}", c.warnings());
+        // The LRU rows have one sample each: no error estimate, not judged.
+        assert_eq!(c.table.rows[2][5], "no error");
+        assert_eq!(
+            c.warnings(),
+            ["1 paired row(s) have no error estimate and are not judged (\"no error\")"]
+        );
+    }
+
+    /// A row with no error estimate is neutral whatever its %, and a
+    /// comparison whose intervals are wider than a few percent says so.
+    #[test]
+    fn rows_without_errors_are_neutral_and_wide_intervals_are_named() {
+        let a = BenchResult::new(
+            "x",
+            "r",
+            Mode::AverageTime,
+            &Stats::from_samples(vec![1.0]),
+            "ns/op",
+        );
+        let b = BenchResult::new(
+            "x",
+            "r",
+            Mode::AverageTime,
+            &Stats::from_samples(vec![1.2]),
+            "ns/op",
+        );
+        let c = pair(&[a], &[b], MatchBy::Exact);
+        assert_eq!(c.table.rows[0][5], "no error");
+        assert_eq!(c.unjudged, 1);
+        assert!(c.resolution_percent.is_nan());
+        // ±10% on each side: a 3% change cannot be seen.
+        let a = with_error(r("w", 100.0, Mode::AverageTime), 10.0);
+        let b = with_error(r("w", 103.0, Mode::AverageTime), 10.0);
+        let c = pair(&[a], &[b], MatchBy::Exact);
+        assert_eq!(c.table.rows[0][5], "same");
+        assert!(
+            (c.resolution_percent - 20.0).abs() < 1e-9,
+            "{}",
+            c.resolution_percent
+        );
+        assert!(
+            c.warnings().iter().any(|w| w.contains("more than 20%")),
+            "{:?}",
+            c.warnings()
+        );
+        // ±0.5%: fine-grained enough, no warning.
+        let a = with_error(r("w", 100.0, Mode::AverageTime), 0.5);
+        let b = with_error(r("w", 103.0, Mode::AverageTime), 0.5);
+        assert!(pair(&[a], &[b], MatchBy::Exact).warnings().is_empty());
     }
 
     #[test]

@@ -119,6 +119,10 @@ pub struct BenchResult {
     /// Secondary metrics (perfnorm-style counters, derived figures).
     #[serde(default)]
     pub secondary_metrics: BTreeMap<String, Metric>,
+    /// The run that measured it (CPU, configuration, quick or full, commit,
+    /// date): fastpath's own field, absent from JMH's files.
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "fastpathRun")]
+    pub run: Option<super::run_info::RunInfo>,
 }
 
 fn one() -> u32 {
@@ -139,6 +143,7 @@ impl BenchResult {
             params: BTreeMap::new(),
             primary_metric: Metric::from_stats(stats, unit),
             secondary_metrics: BTreeMap::new(),
+            run: None,
         }
     }
 

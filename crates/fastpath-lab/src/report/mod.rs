@@ -12,6 +12,7 @@
 pub mod compare;
 pub mod jmh;
 pub mod perfnorm_diff;
+pub mod run_info;
 pub mod svg;
 pub mod table;
 
@@ -19,6 +20,7 @@ use std::fs;
 use std::path::Path;
 
 pub use jmh::{BenchResult, Metric, Mode};
+pub use run_info::RunInfo;
 pub use table::Table;
 
 /// Everything one experiment produced.
@@ -64,10 +66,19 @@ impl Report {
         s.join("\n")
     }
 
-    /// Writes `<name>.json` and the plots into `dir` (created if needed).
-    pub fn write(&self, name: &str, dir: &Path) -> std::io::Result<()> {
+    /// Writes `<name>.json` (each row stamped with `run`) and the plots into
+    /// `dir` (created if needed).
+    pub fn write(&self, name: &str, dir: &Path, run: &RunInfo) -> std::io::Result<()> {
         fs::create_dir_all(dir)?;
-        fs::write(dir.join(format!("{name}.json")), jmh::to_json(&self.results))?;
+        let results: Vec<BenchResult> = self
+            .results
+            .iter()
+            .map(|r| BenchResult {
+                run: Some(run.clone()),
+                ..r.clone()
+            })
+            .collect();
+        fs::write(dir.join(format!("{name}.json")), jmh::to_json(&results))?;
         for (file, svg) in &self.plots {
             fs::write(dir.join(file), svg)?;
         }

@@ -27,7 +27,8 @@ pub struct Moved {
     pub percent: f64,
 }
 
-/// An error JMH could not compute ("NaN", one sample) counts as none.
+/// An error JMH could not compute ("NaN", one sample) counts as none where
+/// the count is exact (a simulated counter, see [`exact`]).
 fn err(m: &Metric) -> f64 {
     if m.score_error.is_finite() {
         m.score_error.abs()
@@ -90,6 +91,14 @@ pub fn format(m: &Moved) -> String {
     format!("{sign}{}..{}{suffix}{pct}", show(lo), show(hi))
 }
 
+/// Whether a row's secondary metrics are exact counts: Callgrind's
+/// simulation is deterministic, so a single sample has no error to
+/// estimate and any difference is real.
+fn exact(r: &BenchResult) -> bool {
+    r.secondary_metrics
+        .contains_key(crate::harness::perfnorm::SIMULATED_MARKER)
+}
+
 /// Appends to a compare table, for every row of `baseline` matched in
 /// `change` by `pairs`, a row per secondary metric that moved beyond its
 /// errors: `<row> :<metric>`, unit, both scores, the percentage and the
@@ -102,6 +111,7 @@ pub fn append(
 ) {
     let mut shown = 0;
     let mut within = 0;
+    let mut unjudged = 0;
     for b in baseline {
         let Some(c) = change.iter().find(|c| pairs(b, c)) else {
             continue;
@@ -111,6 +121,14 @@ pub fn append(
                 continue;
             };
             if bm.score_unit != cm.score_unit {
+                continue;
+            }
+            // No error estimate (a derived ratio, one sample of a timed
+            // figure) and not an exact count: nothing can be said.
+            let estimated = |m: &Metric| m.score_error.is_finite();
+            let judged = (estimated(bm) && estimated(cm)) || (exact(b) && exact(c));
+            if !judged {
+                unjudged += 1;
                 continue;
             }
             match moved(bm, cm) {
@@ -137,6 +155,11 @@ pub fn append(
     if shown + within > 0 {
         t.note(format!(
             "`:metric` rows: secondary metrics (perfnorm counters and others) whose difference exceeds both errors, as lo..hi of the difference and % (seed 003's shape); {within} more moved less than their errors and are not shown"
+        ));
+    }
+    if unjudged > 0 {
+        t.note(format!(
+            "{unjudged} secondary metric(s) have no error estimate (derived ratios, single counts) and are not judged or shown"
         ));
     }
 }
@@ -209,5 +232,48 @@ mod tests {
         assert!(t.rows[0][0].ends_with(":L1-dcache-loads"));
         assert_eq!(t.rows[0][5], "+8..12 +20%");
         assert!(t.to_text().contains("1 more moved less"));
+    }
+
+    /// A metric without an error estimate (a derived ratio) is not judged;
+    /// Callgrind's counts are exact, so theirs are.
+    #[test]
+    fn metrics_without_errors_are_judged_only_when_exact() {
+        let mk = |ratio: f64, insns: f64, simulated: bool| {
+            let r = crate::report::BenchResult::new(
+                "e",
+                "w",
+                crate::report::Mode::AverageTime,
+                &crate::harness::Stats::from_samples(vec![1.0, 1.1]),
+                "ns/op",
+            )
+            .secondary("ratio_to_cas_pair", m(ratio, f64::NAN))
+            .secondary("instructions", m(insns, f64::NAN));
+            if simulated {
+                r.secondary(crate::harness::perfnorm::SIMULATED_MARKER, m(100.0, f64::NAN))
+            } else {
+                r
+            }
+        };
+        let mut t = Table::new("t", &["a", "b", "c", "d", "e", "f"]);
+        append(
+            &mut t,
+            &[mk(1.02, 40.0, false)],
+            &[mk(1.21, 36.0, false)],
+            |b, c| b.key() == c.key(),
+        );
+        assert!(t.rows.is_empty(), "{}", t.to_text());
+        assert!(t
+            .to_text()
+            .contains("2 secondary metric(s) have no error estimate"));
+        let mut t = Table::new("t", &["a", "b", "c", "d", "e", "f"]);
+        append(
+            &mut t,
+            &[mk(1.02, 40.0, true)],
+            &[mk(1.02, 36.0, true)],
+            |b, c| b.key() == c.key(),
+        );
+        let rows: Vec<&str> = t.rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(rows.len(), 1, "{}", t.to_text());
+        assert!(rows[0].ends_with(":instructions"), "{rows:?}");
     }
 }

@@ -72,6 +72,7 @@ impl Table {
                     .peekable();
                 cells.peek().is_some()
                     && cells.all(|c| {
+                        let c = c.strip_prefix('~').unwrap_or(c);
                         let c = c.strip_prefix(['+', '-', '−']).unwrap_or(c);
                         c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '≈' || ch == '.')
                     })
@@ -80,43 +81,94 @@ impl Table {
     }
 
     /// Plain text: text columns left-aligned, numeric ones right-aligned.
+    /// A table wider than [`TEXT_WIDTH`] breaks its long headers over
+    /// several lines, at spaces, down to the width of the column's data;
+    /// notes wrap at [`TEXT_WIDTH`].
     pub fn to_text(&self) -> String {
-        let w = self.widths();
+        let headers = self.header_lines();
+        let mut w: Vec<usize> = headers
+            .iter()
+            .map(|h| h.iter().map(|l| l.chars().count()).max().unwrap_or(0))
+            .collect();
+        for r in &self.rows {
+            for (i, c) in r.iter().enumerate() {
+                w[i] = w[i].max(c.chars().count());
+            }
+        }
         let numeric = self.numeric_columns();
         let mut out = String::new();
         let _ = writeln!(out, "{}", self.title);
-        let line = |cells: &[String], out: &mut String| {
+        let line = |cells: &[&str], out: &mut String| {
+            let mut s = String::new();
             for (i, c) in cells.iter().enumerate() {
                 let pad = w[i] - c.chars().count();
                 if i > 0 {
-                    out.push_str("  ");
+                    s.push_str("  ");
                 }
                 if numeric[i] {
-                    out.push_str(&" ".repeat(pad));
-                    out.push_str(c);
+                    s.push_str(&" ".repeat(pad));
+                    s.push_str(c);
                 } else {
-                    out.push_str(c);
-                    // No trailing blanks after the last column.
-                    if i + 1 < cells.len() {
-                        out.push_str(&" ".repeat(pad));
-                    }
+                    s.push_str(c);
+                    s.push_str(&" ".repeat(pad));
                 }
             }
+            out.push_str(s.trim_end());
             out.push('\n');
         };
-        line(&self.headers, &mut out);
+        let depth = headers.iter().map(Vec::len).max().unwrap_or(1);
+        for k in 0..depth {
+            // Bottom-aligned: a short header sits on the last line.
+            let cells: Vec<&str> = headers
+                .iter()
+                .map(|h| {
+                    let skip = depth - h.len();
+                    if k < skip {
+                        ""
+                    } else {
+                        h[k - skip].as_str()
+                    }
+                })
+                .collect();
+            line(&cells, &mut out);
+        }
         let total: usize = w.iter().sum::<usize>() + 2 * (w.len().saturating_sub(1));
         out.push_str(&"-".repeat(total));
         out.push('\n');
         for r in &self.rows {
-            line(r, &mut out);
+            let cells: Vec<&str> = r.iter().map(String::as_str).collect();
+            line(&cells, &mut out);
         }
         for n in &self.notes {
-            let _ = writeln!(out, "  {n}");
+            for l in wrap(n, TEXT_WIDTH - 4) {
+                let indent = if l.0 { "  " } else { "    " };
+                let _ = writeln!(out, "{indent}{}", l.1);
+            }
         }
         out
     }
 
+    /// Each header as lines: one line while the table fits in
+    /// [`TEXT_WIDTH`]; otherwise long headers wrapped at spaces to the
+    /// width of their column's data (never below their longest word).
+    fn header_lines(&self) -> Vec<Vec<String>> {
+        let w = self.widths();
+        let total: usize = w.iter().sum::<usize>() + 2 * (w.len().saturating_sub(1));
+        let data: Vec<usize> = (0..self.headers.len())
+            .map(|i| self.rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+            .collect();
+        self.headers
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                if total <= TEXT_WIDTH || h.chars().count() <= data[i] {
+                    vec![h.clone()]
+                } else {
+                    wrap(h, data[i]).into_iter().map(|(_, l)| l).collect()
+                }
+            })
+            .collect()
+    }
     /// GitHub-flavoured Markdown.
     pub fn to_markdown(&self) -> String {
         let mut out = String::new();
@@ -146,13 +198,49 @@ impl Table {
     }
 }
 
-/// Formats a value with a sensible number of significant digits.
+/// The width `to_text` keeps tables and notes within where the data
+/// allows (a terminal of 120 columns).
+pub const TEXT_WIDTH: usize = 120;
+
+/// `text` broken at spaces into lines of at most `width` characters (a word
+/// longer than that gets a line of its own); each line with whether it
+/// starts the text.
+fn wrap(text: &str, width: usize) -> Vec<(bool, String)> {
+    let mut lines: Vec<(bool, String)> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > width {
+            lines.push((lines.is_empty(), std::mem::take(&mut cur)));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    lines.push((lines.is_empty(), cur));
+    lines
+}
+
+/// Formats a value with a sensible number of significant digits; a value
+/// of a million or more keeps its scale with a suffix (`2.77G`, `12.3M`)
+/// instead of ten digits.
 pub fn num(v: f64) -> String {
     if !v.is_finite() {
         return "≈".to_string();
     }
     let a = v.abs();
-    if a >= 1000.0 {
+    if a >= 1e6 {
+        let (div, suffix) = if a >= 1e9 { (1e9, "G") } else { (1e6, "M") };
+        let x = v / div;
+        let digits = if x.abs() >= 100.0 {
+            0
+        } else if x.abs() >= 10.0 {
+            1
+        } else {
+            2
+        };
+        format!("{x:.digits$}{suffix}")
+    } else if a >= 1000.0 {
         format!("{v:.0}")
     } else if a >= 100.0 {
         format!("{v:.1}")

@@ -87,7 +87,7 @@ impl Calibration {
             let ticks = k0.zip(k1).map(|(a, b)| b.wrapping_sub(a) as f64 / batch as f64);
             if dt >= Self::MIN_BATCH {
                 good_batches += 1;
-                if best.map_or(true, |(b, _)| per < b) {
+                if best.is_none_or(|(b, _)| per < b) {
                     best = Some((per, ticks));
                 }
             } else {

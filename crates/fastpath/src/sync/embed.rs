@@ -51,6 +51,57 @@ use super::header::Header;
 /// assert!(!sync::holds_lock(&acct.as_ref().header()));
 /// assert_eq!(acct.balance.get(), 15);
 /// ```
+///
+/// Shared between threads, the object must be `Sync`, which a `Cell` is
+/// not. Fields of atomics are, with no `unsafe`: the monitor orders every
+/// access made under it, so `Relaxed` suffices for data only touched while
+/// locked. Four threads, `wait`/`notify` on the embedded header:
+///
+/// ```
+/// use std::pin::pin;
+/// use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+/// use fastpath::sync::{HasHeader, Header};
+///
+/// /// Jobs handed from producers to consumers; read and written only with
+/// /// the object locked.
+/// struct Jobs {
+///     header: Header,
+///     ready: AtomicU64,
+///     done: AtomicU64,
+/// }
+/// fastpath::embed_header!(Jobs, header);
+///
+/// let jobs = pin!(Jobs { header: Header::new(), ready: AtomicU64::new(0), done: AtomicU64::new(0) });
+/// let jobs = jobs.as_ref(); // Pin<&Jobs>: Copy, and Send because Jobs is Sync
+/// std::thread::scope(|s| {
+///     for _ in 0..2 {
+///         // A consumer: waits (releasing the lock) until a job is ready.
+///         s.spawn(move || {
+///             for _ in 0..50 {
+///                 let guard = jobs.lock();
+///                 guard.wait_while(|| jobs.ready.load(Relaxed) == 0, None).unwrap();
+///                 jobs.ready.fetch_sub(1, Relaxed);
+///                 jobs.done.fetch_add(1, Relaxed);
+///             }
+///         });
+///         // A producer: makes a job and wakes one waiting consumer.
+///         s.spawn(move || {
+///             for _ in 0..50 {
+///                 let guard = jobs.lock();
+///                 jobs.ready.fetch_add(1, Relaxed);
+///                 guard.notify().unwrap();
+///             }
+///         });
+///     }
+/// });
+/// assert_eq!(jobs.done.load(Relaxed), 100);
+/// ```
+///
+/// Data that is only ever used under its lock and needs no header of its
+/// own is simpler in a [`Synchronized<T>`](crate::sync::Synchronized): it
+/// holds the value (a `VecDeque`, any `T: Send`) beside its header, and its
+/// guard hands out `&mut T` and has the same `wait_while`/`notify`, with no
+/// atomics and no `unsafe`.
 pub trait HasHeader {
     /// The object's header, pinned because the object is.
     fn header(self: Pin<&Self>) -> Pin<&Header>;

@@ -337,8 +337,10 @@ mod tests {
         )));
         // A monitor's word stops the spin at the first look.
         let before = fast_lock_spin_stats();
-        h.word
-            .store(Mark::encode_monitor(8usize as *const _).0, Ordering::Relaxed);
+        h.word.store(
+            Mark::encode_monitor(std::ptr::without_provenance(8)).0,
+            Ordering::Relaxed,
+        );
         assert!(!spin_then_fast_lock(&h, |_| unreachable!()));
         assert!(fast_lock_spin_stats().since(&before).saw_monitor >= 1);
         h.word.store(held.set_unlocked().0, Ordering::Relaxed);

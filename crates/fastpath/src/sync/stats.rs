@@ -10,8 +10,10 @@
 use core::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Why a monitor was installed (or, for [`InflateCause::Notify`], why an
-/// inflated object's monitor was consulted).
+/// Why a monitor was installed, or, for [`InflateCause::Notify`] alone, a
+/// `notify` that found one already installed: an event of its own, not an
+/// installation. [`SyncStats::monitors_installed`] and the `Display` line
+/// count it apart ([`SyncStats::notifies_on_inflated`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InflateCause {
     /// Another thread held the object fast-locked: installed with
@@ -82,7 +84,12 @@ const N: usize = InflateCause::ALL.len();
 /// cause's [`InflateCause::name`] rather than print the bare array.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct SyncStats {
-    /// Per cause, indexed like [`InflateCause::ALL`].
+    /// Per cause, indexed like [`InflateCause::ALL`] (the C ABI's
+    /// `fastpath_sync_stats.inflations` layout). The
+    /// [`InflateCause::Notify`] slot counts notifies on an inflated object,
+    /// which install nothing: read installations through
+    /// [`SyncStats::monitors_installed`] and that slot through
+    /// [`SyncStats::notifies_on_inflated`].
     pub inflations: [u64; N],
     /// Monitors freed (with their object's header).
     pub monitors_freed: u64,
@@ -100,9 +107,13 @@ pub struct SyncStats {
     pub fair_hand_offs: u64,
 }
 
-/// `(name, count)` for every inflation cause, in counter order.
+/// `(name, count)` for every cause that installs a monitor, in counter
+/// order ([`InflateCause::Notify`] is not one).
 fn labelled(s: &SyncStats) -> impl Iterator<Item = (&'static str, u64)> + '_ {
-    InflateCause::ALL.iter().map(|c| (c.name(), s.inflations_by(*c)))
+    InflateCause::ALL
+        .iter()
+        .filter(|c| **c != InflateCause::Notify)
+        .map(|c| (c.name(), s.inflations_by(*c)))
 }
 
 impl core::fmt::Debug for SyncStats {
@@ -115,6 +126,7 @@ impl core::fmt::Debug for SyncStats {
         }
         f.debug_struct("SyncStats")
             .field("inflations", &Causes(self))
+            .field("notifies_on_inflated", &self.notifies_on_inflated())
             .field("monitors_freed", &self.monitors_freed)
             .field("released_at_thread_exit", &self.released_at_thread_exit)
             .field("monitors_deflated", &self.monitors_deflated)
@@ -126,7 +138,8 @@ impl core::fmt::Debug for SyncStats {
 }
 
 /// One line, as the lab prints it: `monitors installed: N (contention=…,
-/// …); freed …; deflated … in … passes (… µs)`.
+/// …); notifies on an inflated object: M; freed …; deflated … in … passes
+/// (… µs)`. The parts in parentheses add up to N.
 impl core::fmt::Display for SyncStats {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "monitors installed: {} (", self.monitors_installed())?;
@@ -136,7 +149,8 @@ impl core::fmt::Display for SyncStats {
         }
         write!(
             f,
-            "); freed with their object: {}; released at thread exit: {}; deflated: {} in {} passes ({} µs); fair hand-offs: {}",
+            "); notifies on an inflated object: {}; freed with their object: {}; released at thread exit: {}; deflated: {} in {} passes ({} µs); fair hand-offs: {}",
+            self.notifies_on_inflated(),
             self.monitors_freed,
             self.released_at_thread_exit,
             self.monitors_deflated,
@@ -161,6 +175,12 @@ impl SyncStats {
             .filter(|c| **c != InflateCause::Notify)
             .map(|c| self.inflations_by(*c))
             .sum()
+    }
+
+    /// `notify`/`notify_all` calls that found the object inflated (and
+    /// installed nothing): the [`InflateCause::Notify`] slot.
+    pub fn notifies_on_inflated(&self) -> u64 {
+        self.inflations_by(InflateCause::Notify)
     }
 
     /// `self − earlier`, counter by counter.
@@ -269,4 +289,35 @@ pub fn snapshot() -> SyncStats {
 /// What the current thread caused.
 pub fn thread_snapshot() -> SyncStats {
     LOCAL.try_with(|l| l.get()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A notify on an inflated object installs nothing: it is counted apart,
+    /// and the causes in parentheses add up to the installed total.
+    #[test]
+    fn notify_on_inflated_is_not_an_installation() {
+        let mut s = SyncStats::default();
+        s.inflations[InflateCause::Wait as usize] = 3;
+        s.inflations[InflateCause::Contention as usize] = 2;
+        s.inflations[InflateCause::Notify as usize] = 5;
+        assert_eq!(s.monitors_installed(), 5);
+        assert_eq!(s.notifies_on_inflated(), 5);
+        let shown = s.to_string();
+        assert!(
+            shown.starts_with("monitors installed: 5 (contention=2, wait=3,"),
+            "{shown}"
+        );
+        assert!(!shown.contains("notify-on-inflated="), "{shown}");
+        assert!(shown.contains("notifies on an inflated object: 5"), "{shown}");
+        let parts: u64 = labelled(&s).map(|(_, n)| n).sum();
+        assert_eq!(parts, s.monitors_installed());
+        let debug = format!("{s:?}");
+        assert!(
+            debug.contains("notifies_on_inflated: 5") && !debug.contains("\"notify-on-inflated\""),
+            "{debug}"
+        );
+    }
 }

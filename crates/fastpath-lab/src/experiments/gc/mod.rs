@@ -61,8 +61,8 @@ impl Experiment for Gc {
         .arg(
             Arg::new("rounds")
                 .long("rounds")
-                .value_parser(value_parser!(usize))
-                .help("Measured rounds of the passive tables (default 15, quick 5)"),
+                .value_parser(ranged(1, 10_000))
+                .help("Measured rounds of the passive tables, 1 to 10000 (default 15, quick 5)"),
         )
         .arg(
             Arg::new("check")
@@ -73,20 +73,20 @@ impl Experiment for Gc {
         .arg(
             Arg::new("heap-mib")
                 .long("heap-mib")
-                .value_parser(value_parser!(usize))
-                .help("Heap size of the pause table (default 256, quick 32)"),
+                .value_parser(ranged(MIN_HEAP_MIB, 65_536))
+                .help("Heap size of the pause table in MiB, 16 to 65536, at least 4 per mutator (default 256, quick 32)"),
         )
         .arg(
             Arg::new("mutators")
                 .long("mutators")
-                .value_parser(value_parser!(usize))
-                .help("Mutator threads of the pause table (default 4; quick: at most the CPUs)"),
+                .value_parser(ranged(1, 256))
+                .help("Mutator threads of the pause table, 1 to 256, each with 4 MiB of heap (default 4; quick: at most the CPUs)"),
         )
         .arg(
             Arg::new("seconds")
                 .long("seconds")
-                .value_parser(value_parser!(u64))
-                .help("Seconds of churn per row of the pause table (default 10, quick 1)"),
+                .value_parser(value_parser!(u64).range(1..=3600))
+                .help("Seconds of churn per row of the pause table, 1 to 3600 (default 10, quick 1)"),
         )
         .arg(
             Arg::new("waits")
@@ -110,11 +110,17 @@ impl Experiment for Gc {
         passive::region(id)
     }
 
+    fn check(&self, m: &clap::ArgMatches, quick: bool) -> Result<(), String> {
+        let heap = m.try_get_one::<usize>("heap-mib").ok().flatten().copied();
+        let mutators = m.try_get_one::<usize>("mutators").ok().flatten().copied();
+        check_pause_sizes(heap, mutators, quick)
+    }
+
     fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
         let only: Option<String> = ctx.option("only");
         let check = ctx.option::<bool>("check").unwrap_or(false);
         let prof = ctx.profiler(self.name())?;
-        let want = |t: &str| only.as_deref().map_or(true, |o| o == t);
+        let want = |t: &str| only.as_deref().is_none_or(|o| o == t);
         let mut report = Report::default();
         let mut counts = fast_paths::Counts::new();
         // The per-execution table needs the fast-path counts too.
@@ -160,7 +166,7 @@ impl Experiment for Gc {
                 seconds: ctx.option("seconds"),
                 sets: pauses::SETS
                     .iter()
-                    .filter(|s| asked.as_ref().map_or(true, |a| a.iter().any(|x| x == *s)))
+                    .filter(|s| asked.as_ref().is_none_or(|a| a.iter().any(|x| x == *s)))
                     .map(|s| s.to_string())
                     .collect(),
                 variants: pacing
@@ -185,12 +191,50 @@ impl Experiment for Gc {
     }
 }
 
+/// The smallest `--heap-mib`: the smallest heap the pause table is tested
+/// with.
+const MIN_HEAP_MIB: usize = 16;
+/// Heap per mutator of the pause table: each builds its share of a live set
+/// that fills half the heap, in 4000-node chunks, through its own TLAB; with
+/// less than this, building the live set runs the heap out of memory.
+const MIB_PER_MUTATOR: usize = 4;
+
+/// A `usize` option's parser with its range, which clap prints on refusal.
+fn ranged(lo: usize, hi: usize) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(lo as u64..=hi as u64)
+}
+
+/// `--heap-mib` and `--mutators` together, the other at its default where
+/// not given (the defaults the pause table uses: heap 256 MiB, quick 32;
+/// 4 mutators, quick at most the CPUs).
+pub fn check_pause_sizes(
+    heap_mib: Option<usize>,
+    mutators: Option<usize>,
+    quick: bool,
+) -> Result<(), String> {
+    if heap_mib.is_none() && mutators.is_none() {
+        return Ok(());
+    }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let heap = heap_mib.unwrap_or(if quick { 32 } else { 256 });
+    let n = mutators.unwrap_or(if quick { cpus.min(4) } else { 4 });
+    if heap < n * MIB_PER_MUTATOR {
+        return Err(format!(
+            "the pause table needs {MIB_PER_MUTATOR} MiB of heap per mutator: {n} mutators need --heap-mib {} or more, the heap is {heap} MiB{}; or use --mutators {} or fewer",
+            n * MIB_PER_MUTATOR,
+            if heap_mib.is_none() { " (the default)" } else { "" },
+            (heap / MIB_PER_MUTATOR).max(1)
+        ));
+    }
+    Ok(())
+}
+
 /// The passive tables' sets: those asked for (all by default), `none`
 /// first and once, in [`passive::SETS`] order.
 pub fn sets(asked: Option<Vec<String>>) -> Vec<String> {
     passive::SETS
         .iter()
-        .filter(|s| **s == "none" || asked.as_ref().map_or(true, |a| a.iter().any(|x| x == *s)))
+        .filter(|s| **s == "none" || asked.as_ref().is_none_or(|a| a.iter().any(|x| x == *s)))
         .map(|s| s.to_string())
         .collect()
 }

@@ -121,10 +121,14 @@ impl Source {
     fn marker(&self) -> &'static str {
         match self {
             Source::Hardware => "perfnorm:perf_event",
-            Source::Simulated => "perfnorm:callgrind-simulated",
+            Source::Simulated => SIMULATED_MARKER,
         }
     }
 }
+
+/// The secondary metric that marks a row's counters as Callgrind's
+/// simulation: deterministic counts, exact without an error estimate.
+pub const SIMULATED_MARKER: &str = "perfnorm:callgrind-simulated";
 
 enum PathKind {
     Hardware(Vec<hardware::Sensed>),

@@ -1,0 +1,139 @@
+//! Stopping a run early: Ctrl-C (SIGINT), SIGTERM, SIGHUP, or the reader of
+//! stdout going away (a broken pipe, `fastpath … | head`).
+//!
+//! Where it sits: `main` calls [`install`] first, before any thread exists;
+//! the CLI registers what a stop must leave behind ([`watch_out_dir`],
+//! [`on_stop`]); [`stop`] does it and exits.
+//!
+//! How: the signals are blocked in the main thread, so every thread spawned
+//! after it (the experiments' workers, the collector) inherits the mask and
+//! none of them is interrupted mid-operation; one thread waits for them with
+//! `sigwait(2)` and calls [`stop`]. A child process starts with an empty
+//! mask (the standard library resets it before `exec`), so Ctrl-C in a
+//! terminal still reaches the startup experiment's children and Valgrind.
+//!
+//! What a stop leaves: the `--out` directory removed if this run created it
+//! and nothing was written into it (no empty folder), and whatever the
+//! registered action writes (`fastpath all`'s partial `report.md`).
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// Exit code after SIGINT, as a shell reports a process it interrupted.
+pub const INTERRUPTED: i32 = 130;
+
+/// What a stop writes, given why the run stopped.
+type StopAction = Box<dyn FnOnce(&str) + Send>;
+
+/// What a stop must clean up or write.
+struct Pending {
+    /// The `--out` directory and its ancestors this run created, deepest
+    /// first.
+    created_out: Vec<PathBuf>,
+    /// Run once by [`stop`] (a partial report), then dropped.
+    action: Option<StopAction>,
+}
+
+static PENDING: Mutex<Pending> = Mutex::new(Pending {
+    created_out: Vec::new(),
+    action: None,
+});
+
+fn pending() -> std::sync::MutexGuard<'static, Pending> {
+    // A panic while holding this lock leaves plain data behind: keep going.
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread and starts the
+/// thread that waits for them. Call it from `main` before any thread is
+/// spawned, so that every thread inherits the mask.
+pub fn install() {
+    let set = signal_set();
+    // SAFETY: `set` is an initialised signal set; a null old-mask pointer
+    // is allowed.
+    let rc = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
+    if rc != 0 {
+        // The signals keep their default action: the run still stops, only
+        // without cleaning up.
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("fastpath-signals".into())
+        .spawn(move || loop {
+            let mut sig = 0;
+            // SAFETY: `set` is initialised and `sig` is a valid place for
+            // the signal number.
+            if unsafe { libc::sigwait(&set, &mut sig) } == 0 {
+                let what = match sig {
+                    libc::SIGINT => "interrupted (Ctrl-C)",
+                    libc::SIGTERM => "terminated (SIGTERM)",
+                    _ => "hung up (SIGHUP)",
+                };
+                stop(what, INTERRUPTED);
+            }
+        });
+    if spawned.is_err() {
+        // No waiter: unblock, so that Ctrl-C still ends the process.
+        // SAFETY: as above.
+        unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut()) };
+    }
+}
+
+fn signal_set() -> libc::sigset_t {
+    // SAFETY: sigemptyset initialises the set it is given; sigaddset takes
+    // valid signal numbers.
+    unsafe {
+        let mut set = std::mem::zeroed::<libc::sigset_t>();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::sigaddset(&mut set, libc::SIGHUP);
+        set
+    }
+}
+
+/// Remembers the directories this run created for `--out DIR` (`DIR` and
+/// its missing ancestors, deepest first): a stop (or a failed run, through
+/// [`remove_out_if_empty`]) removes them again if nothing was written
+/// there.
+pub fn watch_out_dir(created: Vec<PathBuf>) {
+    pending().created_out = created;
+}
+
+/// Registers what a stop must write, given why the run stopped
+/// (`fastpath all`'s partial report). Replaces any earlier action.
+pub fn on_stop(action: impl FnOnce(&str) + Send + 'static) {
+    pending().action = Some(Box::new(action));
+}
+
+/// Forgets the registered action (the run finished and wrote its own).
+pub fn clear_on_stop() {
+    pending().action = None;
+}
+
+/// Removes the `--out` directory this run created if it is still empty.
+pub fn remove_out_if_empty() {
+    let created = std::mem::take(&mut pending().created_out);
+    for dir in created {
+        // remove_dir fails on a directory that has anything in it: exactly
+        // the directories to keep (and then their ancestors too).
+        if std::fs::remove_dir(&dir).is_err() {
+            break;
+        }
+    }
+}
+
+/// Ends the run now: runs the registered action with `why`, removes an
+/// empty `--out` directory this run created, says why on stderr (unless
+/// `why` is empty) and exits with `code`.
+pub fn stop(why: &str, code: i32) -> ! {
+    let action = pending().action.take();
+    if let Some(action) = action {
+        action(why);
+    }
+    remove_out_if_empty();
+    if !why.is_empty() {
+        eprintln!("fastpath: {why}: stopped");
+    }
+    std::process::exit(code)
+}
