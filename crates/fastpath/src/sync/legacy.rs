@@ -15,16 +15,43 @@
 //! - **Recursion**: the header already holds the address of one of this
 //!   thread's records (the JIT's stack-proximity test, then the stack and
 //!   arena bounds: `owns_record`): the new record gets a displaced header of
-//!   0 and nothing else happens.
-//! - **Exit**: a record with displaced 0 was recursive: nothing to do. Else
-//!   CAS the header from the record's address back to the displaced header
-//!   (Release). A record that went through a monitor ([`UNUSED_MARK`]), or
-//!   whose object a contender inflated meanwhile, exits the monitor.
+//!   0, and the record the header names (the *owner*) counts one more level
+//!   nested under it (`nested`, owner-only; HotSpot keeps no count, see
+//!   below).
+//! - **Exit**, in order (the uncontended path): a record with displaced 0
+//!   was recursive: one level fewer in its owner's count. The owner, with
+//!   nothing nested left, CASes the header from its address back to the
+//!   displaced header (Release). A record that went through a monitor
+//!   ([`UNUSED_MARK`]), or whose object a contender inflated meanwhile,
+//!   exits the monitor.
 //! - **Contention**: a contender meeting a stack-locked header inflates it
 //!   through the INFLATING busy marker, with the stack-locker's record as the
 //!   monitor's owner, then enters the monitor; the stack-locker claims the
-//!   monitor at its exit ([`claim_from_record`]), whose recursions are 0
-//!   because its recursive records (displaced 0) exit as no-ops.
+//!   monitor at its next exit, wait or enter ([`claim_from_record`]) with
+//!   one recursion per record nested under the owner, and from then on every
+//!   record of the object, recursive ones included, exits the monitor.
+//!
+//! **How an out-of-order release is handled.** HotSpot never releases the
+//! owner before the records nested under it (its frames keep monitors
+//! balanced), so its recursive exits do nothing at all. fastpath's guards,
+//! records and raw API allow any order, and the owner may be released
+//! first: unlocking then would free the object while this thread still
+//! holds levels. So the owner's exit with levels nested under it
+//! (`nested > 0`) inflates its own lock instead, as the lightweight
+//! lock-stack does for an exit it cannot express
+//! ([`InflateCause::UnstructuredExit`]): INFLATING, a monitor named after
+//! the record, claimed at once with `nested` recursions, then exited once
+//! for the owner's level. The remaining records, now recursions of a
+//! monitor, exit it in any order, and the last one releases the object.
+//! Handing the displaced header to another record of the object instead
+//! would need to find one, and a caller's records on its stack are listed
+//! nowhere. The protocol between threads is unchanged: the owner's
+//! inflation is the one `wait` already does (and races a contender's the
+//! same way: one INFLATING CAS wins, the other side waits for the
+//! monitor), and `nested` is read only by its own thread. The in-order
+//! exit pays one owner-only load (`nested == 0`) before its CAS; a
+//! recursive exit looks at the header to find its owner, as the recursive
+//! enter does.
 //! - **wait / notify / hash** on an object this thread stack-locked: notify
 //!   finds nobody (waiting inflates); wait inflates (INFLATING, then claims);
 //!   the hash is read from the record's displaced header, and if none is
@@ -32,17 +59,16 @@
 //!   `BasicLock`'s displaced header after the lock). On an object another
 //!   thread stack-locked the hash inflates too: only the owner may read its
 //!   record.
-//!
-//! Same-object locking through records is LIFO (the JVM guarantees it for
-//! `monitorenter`/`monitorexit`); different objects may be released in any
-//! order.
 
 use core::pin::Pin;
 
 use super::atomic::{spin_pause, Ordering};
 use super::header::{Header, Mark};
-use super::inflate::{claim_from_record, enter_through_monitor, monitor_of};
+use super::inflate::{
+    claim_from_record, enter_through_monitor, inflate_owned, inflate_stack_locked, monitor_of,
+};
 use super::record::{self, LockRecord, RECURSIVE, UNUSED_MARK};
+use super::stats::InflateCause;
 use super::thread;
 use super::SyncError;
 
@@ -88,11 +114,13 @@ pub(crate) fn enter(obj: &Header, rec: &LockRecord) {
 }
 
 /// One attempt at the uncontended paths: an unlocked `mark` is stack-locked
-/// by CAS; a stack-lock by one of our records makes `rec` recursive.
+/// by CAS; a stack-lock by one of our records makes `rec` recursive, one
+/// level nested under that record.
 #[inline(always)]
 pub(crate) fn try_stack_lock(obj: &Header, rec: &LockRecord, mark: Mark) -> bool {
     if mark.is_unlocked() {
         rec.set_displaced(mark.0);
+        rec.set_nested(0);
         // AcqRel: Acquire takes the lock (the previous holder released);
         // Release publishes the displaced header to an inflater.
         return obj
@@ -104,11 +132,24 @@ pub(crate) fn try_stack_lock(obj: &Header, rec: &LockRecord, mark: Mark) -> bool
             )
             .is_ok();
     }
-    if mark.is_stack_locked() && record::owns_record(mark.record()) {
+    if is_mine(mark) {
         rec.set_displaced(RECURSIVE);
+        let owner = my_record(mark);
+        owner.set_nested(owner.nested() + 1);
         return true;
     }
     false
+}
+
+/// The record of this thread that `mark` (a stack-lock, [`is_mine`]) names;
+/// the reference is used only while that record holds the lock.
+#[inline(always)]
+fn my_record<'a>(mark: Mark) -> &'a LockRecord {
+    debug_assert!(is_mine(mark));
+    // SAFETY: the record is this thread's and holds the lock, so it is
+    // alive (a record is never dropped in use) and only this thread writes
+    // its owner-only fields.
+    unsafe { &*(mark.record() as *const LockRecord) }
 }
 
 #[cold]
@@ -126,6 +167,18 @@ fn enter_slow(obj: &Header, rec: &LockRecord) {
         // Every other way in goes through a monitor (which this thread
         // claims first if it was stack-locked by us and inflated since).
         rec.set_displaced(UNUSED_MARK);
+        if thread::with_lock_stack(|ls| ls.contains(obj.addr())) {
+            // Fast-locked by this (lightweight) thread: a record taken on an
+            // object its lock-stack holds is one level more, which the
+            // lock-stack cannot express beside a record. Inflate it as the
+            // lightweight interleaved recursion does and re-enter; waiting
+            // on the monitor for ourselves would never end.
+            let m =
+                thread::with_lock_stack(|ls| inflate_owned(obj, me, ls, InflateCause::InterleavedRecursion));
+            let entered = m.enter(me); // ours: a recursion, never blocks
+            debug_assert!(entered);
+            return;
+        }
         if enter_through_monitor(obj, mark, me) {
             return;
         }
@@ -140,11 +193,12 @@ pub(crate) fn exit(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
     }
     let displaced = rec.displaced();
     if displaced == RECURSIVE {
-        rec.set_object(0);
-        return Ok(());
+        return exit_recursive(obj, rec);
     }
-    // Release: publishes the critical section to the next locker.
+    // The owner with no level nested under it: unlock. Release: publishes
+    // the critical section to the next locker.
     if displaced != UNUSED_MARK
+        && rec.nested() == 0
         && obj
             .cas(
                 Mark::stack_locked_by(rec.addr()),
@@ -160,6 +214,39 @@ pub(crate) fn exit(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
     exit_slow(obj, rec)
 }
 
+/// The exit of a recursive record: one level fewer nested under the owner
+/// while the object is stack-locked; the monitor's exit once it is not.
+/// Out of line, not cold: every in-order recursive exit comes here.
+#[inline(never)]
+fn exit_recursive(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
+    // Relaxed: while `rec` holds a level, only this thread's own records
+    // can be in the header, and none of them is read through this load
+    // but by this thread; an inflater's INFLATING or monitor (which we
+    // would read with Acquire) goes to the slow path.
+    let mark = obj.load(Ordering::Relaxed);
+    if mark.is_stack_locked() {
+        return exit_nested(obj, rec, mark);
+    }
+    exit_slow(obj, rec)
+}
+
+/// [`exit_recursive`] on a stack-locked `mark`: our owner's count goes
+/// down. [`SyncError::IllegalMonitorState`] (changing nothing) if the
+/// stack-lock is not ours or has nothing nested: `rec` was retired with a
+/// dropped header whose address a new object reuses.
+fn exit_nested(obj: &Header, rec: &LockRecord, mark: Mark) -> Result<(), SyncError> {
+    if !is_mine(mark) {
+        return Err(SyncError::IllegalMonitorState);
+    }
+    let owner = my_record(mark);
+    if owner.object() != obj.addr() || owner.nested() == 0 {
+        return Err(SyncError::IllegalMonitorState);
+    }
+    owner.set_nested(owner.nested() - 1);
+    rec.set_object(0);
+    Ok(())
+}
+
 #[cold]
 #[inline(never)]
 fn exit_slow(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
@@ -167,6 +254,8 @@ fn exit_slow(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
         // Acquire: we may read the monitor next.
         let mark = obj.load(Ordering::Acquire);
         if mark.has_monitor() {
+            // Claimed with a recursion per level nested under the owner
+            // record, then exited once for `rec`'s level, whatever its kind.
             let m = monitor_of(obj, mark);
             claim_from_record(m, me);
             if !m.is_owned_by(me.id) {
@@ -176,6 +265,18 @@ fn exit_slow(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
             return Ok(());
         }
         if mark == Mark::stack_locked_by(rec.addr()) {
+            if rec.nested() > 0 {
+                // Out of order: released before the levels nested under
+                // it. Inflate our own lock, claim it with those levels as
+                // recursions, and exit it once (module docs). `None`: a
+                // contender's INFLATING won; the monitor comes next.
+                if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::UnstructuredExit) {
+                    claim_from_record(m, me);
+                    m.exit(me);
+                    return Ok(());
+                }
+                continue;
+            }
             // The CAS in `exit` lost to a moment of INFLATING that has
             // ended? Not possible (an inflation ends in a monitor); a
             // spurious failure of the strong CAS is not possible either.
@@ -187,6 +288,10 @@ fn exit_slow(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
             {
                 return Ok(());
             }
+        } else if rec.displaced() == RECURSIVE && mark.is_stack_locked() {
+            // Not reached from `exit_recursive` (it handles a stack-lock),
+            // but a recursive record's exit is this wherever it starts.
+            return exit_nested(obj, rec, mark);
         } else if mark.is_inflating() || mark.lock_bits() == super::header::GC_RESERVED {
             spin_pause(); // an inflater (or a GC) is working on it
         } else {
@@ -194,6 +299,7 @@ fn exit_slow(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
         }
     });
     rec.set_object(0);
+    rec.set_nested(0);
     r
 }
 
@@ -204,13 +310,21 @@ pub(crate) fn raw_enter(obj: &Header) {
     enter(obj, record::pinned(rec).get_ref());
 }
 
-/// The raw `exit` of a thread holding raw-API records: `None` if it holds no
+/// The raw `exit` of a legacy-mode thread: its most recent raw-API record
+/// for `obj`, else a level one of its live guards holds (the guard's drop
+/// then releases another level, as in the other modes, where a guard's
+/// level is any level; see [`guard_exit`]). `None` if it holds no arena
 /// record for `obj` (the caller then tries the other modes' ways).
 pub(crate) fn raw_exit(obj: &Header) -> Option<Result<(), SyncError>> {
-    let rec = record::take_raw(obj.addr())?;
-    let r = exit(obj, record::pinned(rec).get_ref());
-    record::free(rec);
-    Some(r)
+    if let Some(rec) = record::take_raw(obj.addr()) {
+        let r = exit(obj, record::pinned(rec).get_ref());
+        record::free(rec);
+        return Some(r);
+    }
+    // The guard still owns the record: it stays off the free list, idle,
+    // until the guard's drop frees it.
+    let rec = record::take_guard_level(obj.addr())?;
+    Some(exit(obj, record::pinned(rec).get_ref()))
 }
 
 /// A guard's lock in legacy mode: a record from the arena, which the guard
@@ -221,11 +335,15 @@ pub(crate) fn guard_enter(obj: &Header) -> *const LockRecord {
     rec
 }
 
-/// Releases a guard's lock and gives its record back.
-pub(crate) fn guard_exit(obj: &Header, rec: *const LockRecord) -> Result<(), SyncError> {
-    let r = exit(obj, record::pinned(rec).get_ref());
+/// Releases a guard's lock and gives its record back. `None` (the record
+/// given back) if a raw `exit` already released the guard's level: the
+/// caller then releases one other level of `obj`, if the thread holds one,
+/// as a guard's drop does in the other modes.
+pub(crate) fn guard_exit(obj: &Header, rec: *const LockRecord) -> Option<Result<(), SyncError>> {
+    let r = record::pinned(rec).get_ref();
+    let released = (r.object() == obj.addr()).then(|| exit(obj, r));
     record::free(rec);
-    r
+    released
 }
 
 /// Whether `mark` is a stack-lock by one of the current thread's records.
@@ -237,8 +355,5 @@ pub(crate) fn is_mine(mark: Mark) -> bool {
 /// The displaced header of an object the current thread stack-locked
 /// (`mark` is its header, [`is_mine`]).
 pub(crate) fn my_displaced_header(mark: Mark) -> Mark {
-    debug_assert!(is_mine(mark));
-    // SAFETY: the record is this thread's and holds the lock, so it is
-    // alive (a record is never dropped in use) and only this thread writes it.
-    Mark(unsafe { &*(mark.record() as *const LockRecord) }.displaced())
+    Mark(my_record(mark).displaced())
 }

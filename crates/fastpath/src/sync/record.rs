@@ -14,9 +14,10 @@
 //!   address the header holds);
 //! - the record-less raw [`enter`](super::enter)/[`exit`](super::exit)
 //!   keep a per-thread *record stack* of arena records: `enter` pushes one,
-//!   `exit(obj)` takes the most recent record for `obj` (so same-object
-//!   locking is LIFO, as the JVM's structured locking guarantees, and
-//!   different objects may still be released in any order).
+//!   `exit(obj)` takes the most recent record for `obj`, or, if the raw
+//!   stack has none, a record of a live guard on `obj` (as in the other
+//!   modes, where a guard's level is any level: a raw `exit` releases it
+//!   and the guard's drop then releases another level, or finds none).
 //!
 //! A record's `displaced` word is what HotSpot keeps in a `BasicLock`:
 //! the object's unlocked header (this record stack-locked it), `0`
@@ -24,6 +25,13 @@
 //! [`UNUSED_MARK`] (the lock went through a monitor). Only the owner writes
 //! it; one other thread reads it: an inflater that has swung the header to
 //! INFLATING, which stops the owner from finishing an unlock until it is done.
+//!
+//! A record holding the displaced header also counts the recursive records
+//! nested under it (`nested`: this thread's levels of the object beyond the
+//! first while it is stack-locked). Owner-only: it tells the owner's exit
+//! whether levels remain (then the exit inflates instead of unlocking, see
+//! [`super::legacy`]), and a claim of the monitor a contender installed
+//! meanwhile how many recursions it holds ([`nested_under`]).
 //!
 //! "Is this record mine?" (`owns_record`) never dereferences a record: a
 //! record address in a header may belong to another thread whose frame is
@@ -70,6 +78,10 @@ pub struct LockRecord {
     /// The address of the object locked with this record; 0 when idle.
     /// Owner-only.
     obj: Cell<usize>,
+    /// While this record holds the displaced header: how many records of
+    /// this thread with displaced [`RECURSIVE`] lock the object too.
+    /// Owner-only; reset when the record stack-locks an object.
+    nested: Cell<usize>,
     _pinned: PhantomPinned,
     /// Not `Send`/`Sync`: a lock is released by the thread that took it, and
     /// `owns_record` identifies a thread's records by address.
@@ -82,6 +94,7 @@ impl LockRecord {
         LockRecord {
             displaced: AtomicUsize::new(RECURSIVE),
             obj: Cell::new(0),
+            nested: Cell::new(0),
             _pinned: PhantomPinned,
             _not_send: PhantomData,
         }
@@ -106,6 +119,17 @@ impl LockRecord {
     #[inline(always)]
     pub(crate) fn set_object(&self, obj: usize) {
         self.obj.set(obj);
+    }
+
+    /// The recursive records nested under this one (owner only).
+    #[inline(always)]
+    pub(crate) fn nested(&self) -> usize {
+        self.nested.get()
+    }
+
+    #[inline(always)]
+    pub(crate) fn set_nested(&self, n: usize) {
+        self.nested.set(n);
     }
 
     /// The `displaced` word, read by the owner.
@@ -148,7 +172,9 @@ impl core::fmt::Debug for LockRecord {
 
 impl Drop for LockRecord {
     fn drop(&mut self) {
-        // A recursive record holds nothing the header points to.
+        // A recursive record holds nothing the header points to; dropping
+        // one in use forgets its level, which the thread then holds until
+        // it exits (as a forgotten level of any mode).
         if self.is_in_use() && self.displaced() != RECURSIVE {
             eprintln!(
                 "fastpath::sync: lock record dropped while it still holds object {:#x}; aborting",
@@ -247,6 +273,38 @@ pub(crate) fn take_raw(obj: usize) -> Option<*const LockRecord> {
         let i = a.raw.iter().rposition(|&r| unsafe { (*r).object() } == obj)?;
         Some(a.raw.remove(i))
     })
+}
+
+/// The raw API's `exit(obj)` when the record stack has no record for `obj`:
+/// a record of this thread's live guards that locks it (one not holding
+/// the displaced header if there is one, so that no inflation is needed).
+/// It stays out of the free list: its guard frees it when dropped.
+pub(crate) fn take_guard_level(obj: usize) -> Option<*const LockRecord> {
+    with_arena(|a| {
+        let mut found = None;
+        for r in a
+            .chunks
+            .iter()
+            .flat_map(|c| c.iter())
+            .filter(|r| r.object() == obj)
+        {
+            found = Some(r as *const LockRecord);
+            if matches!(r.displaced(), RECURSIVE | UNUSED_MARK) {
+                break;
+            }
+        }
+        found
+    })
+}
+
+/// The recursive records nested under this thread's record at `addr`, which
+/// holds an object's displaced header (the owner a monitor names: see
+/// [`super::inflate::claim_from_record`]).
+pub(crate) fn nested_under(addr: usize) -> usize {
+    // SAFETY: the caller checked `owns_record(addr)`, and a record named as
+    // a monitor's owner holds its lock, so it is alive (a record is never
+    // dropped in use) and only this thread writes it.
+    unsafe { &*(addr as *const LockRecord) }.nested()
 }
 
 /// Whether this thread holds locks through raw-API records.
@@ -377,6 +435,7 @@ pub(crate) fn retire_for(obj: usize) {
             .filter(|r| r.object() == obj)
             .map(|r| {
                 r.set_object(0);
+                r.set_nested(0);
                 r as *const LockRecord
             })
             .collect()

@@ -396,7 +396,8 @@ pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<()
         }
         exit_not_fast(h)
     } else {
-        legacy::guard_exit(h, record)
+        // `None`: a raw `exit` took this guard's level; release another.
+        legacy::guard_exit(h, record).unwrap_or_else(|| exit_slow(h))
     }
 }
 
