@@ -218,7 +218,7 @@ pub(crate) fn claim_from_record(m: &Monitor, me: &ThreadState) {
 #[inline(never)]
 fn claim_record_owned(m: &Monitor, rec: usize, me: &ThreadState) {
     if record::owns_record(rec) {
-        m.take_over(me, record::nested_under(rec));
+        m.take_over(me, record::take_nested_under(rec));
     }
 }
 

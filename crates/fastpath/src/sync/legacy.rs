@@ -16,8 +16,8 @@
 //!   thread's records (the JIT's stack-proximity test, then the stack and
 //!   arena bounds: `owns_record`): the new record gets a displaced header of
 //!   0, and the record the header names (the *owner*) counts one more level
-//!   nested under it (`nested`, owner-only; HotSpot keeps no count, see
-//!   below).
+//!   nested under it ([`record::add_nested`]; HotSpot keeps no such count,
+//!   see below).
 //! - **Exit**, in order (the uncontended path): a record with displaced 0
 //!   was recursive: one level fewer in its owner's count. The owner, with
 //!   nothing nested left, CASes the header from its address back to the
@@ -30,28 +30,6 @@
 //!   monitor at its next exit, wait or enter ([`claim_from_record`]) with
 //!   one recursion per record nested under the owner, and from then on every
 //!   record of the object, recursive ones included, exits the monitor.
-//!
-//! **How an out-of-order release is handled.** HotSpot never releases the
-//! owner before the records nested under it (its frames keep monitors
-//! balanced), so its recursive exits do nothing at all. fastpath's guards,
-//! records and raw API allow any order, and the owner may be released
-//! first: unlocking then would free the object while this thread still
-//! holds levels. So the owner's exit with levels nested under it
-//! (`nested > 0`) inflates its own lock instead, as the lightweight
-//! lock-stack does for an exit it cannot express
-//! ([`InflateCause::UnstructuredExit`]): INFLATING, a monitor named after
-//! the record, claimed at once with `nested` recursions, then exited once
-//! for the owner's level. The remaining records, now recursions of a
-//! monitor, exit it in any order, and the last one releases the object.
-//! Handing the displaced header to another record of the object instead
-//! would need to find one, and a caller's records on its stack are listed
-//! nowhere. The protocol between threads is unchanged: the owner's
-//! inflation is the one `wait` already does (and races a contender's the
-//! same way: one INFLATING CAS wins, the other side waits for the
-//! monitor), and `nested` is read only by its own thread. The in-order
-//! exit pays one owner-only load (`nested == 0`) before its CAS; a
-//! recursive exit looks at the header to find its owner, as the recursive
-//! enter does.
 //! - **wait / notify / hash** on an object this thread stack-locked: notify
 //!   finds nobody (waiting inflates); wait inflates (INFLATING, then claims);
 //!   the hash is read from the record's displaced header, and if none is
@@ -59,6 +37,33 @@
 //!   `BasicLock`'s displaced header after the lock). On an object another
 //!   thread stack-locked the hash inflates too: only the owner may read its
 //!   record.
+//!
+//! **How an out-of-order release is handled.** HotSpot never releases the
+//! owner before the records nested under it (its interpreter and JITs keep
+//! monitors balanced per frame), so its recursive exits do nothing at all.
+//! fastpath's guards, records and raw API allow any order, and the owner
+//! may be released first: unlocking then would free the object while this
+//! thread still holds levels. So the owner's exit with levels nested under
+//! it inflates its own lock instead, as the lightweight lock-stack does for
+//! an exit it cannot express ([`InflateCause::UnstructuredExit`]):
+//! INFLATING, a monitor named after the record, claimed at once with the
+//! nested levels as recursions, then exited once for the owner's level. The
+//! remaining records, now recursions of a monitor, exit it in any order,
+//! and the last one releases the object. Handing the displaced header to
+//! another record of the object instead would need to find one, and a
+//! caller's records on its stack are listed nowhere. The protocol between
+//! threads is unchanged: the owner's inflation is the one `wait` already
+//! does (and races a contender's the same way: one INFLATING CAS wins, the
+//! other side waits for the monitor), and the count is read only by its own
+//! thread. It lives in the thread's arena, and the owner record carries a
+//! flag in its object word ([`super::record`]), so the in-order exit's
+//! comparison of that word with the object sends an owner with levels
+//! nested under it off the fast path at no extra cost; a recursive exit
+//! looks at the header to find its owner, as the recursive enter does.
+//!
+//! A raw `exit` may also release a level a [`Guard`](super::Guard) took (a
+//! guard's level is any level of its object, in every mode): see
+//! [`raw_exit`] and [`guard_exit`].
 
 use core::pin::Pin;
 
@@ -120,7 +125,6 @@ pub(crate) fn enter(obj: &Header, rec: &LockRecord) {
 pub(crate) fn try_stack_lock(obj: &Header, rec: &LockRecord, mark: Mark) -> bool {
     if mark.is_unlocked() {
         rec.set_displaced(mark.0);
-        rec.set_nested(0);
         // AcqRel: Acquire takes the lock (the previous holder released);
         // Release publishes the displaced header to an inflater.
         return obj
@@ -134,8 +138,7 @@ pub(crate) fn try_stack_lock(obj: &Header, rec: &LockRecord, mark: Mark) -> bool
     }
     if is_mine(mark) {
         rec.set_displaced(RECURSIVE);
-        let owner = my_record(mark);
-        owner.set_nested(owner.nested() + 1);
+        record::add_nested(my_record(mark));
         return true;
     }
     false
@@ -188,17 +191,13 @@ fn enter_slow(obj: &Header, rec: &LockRecord) {
 /// Releases the lock `rec` took on `obj`; `rec` is idle afterwards.
 #[inline]
 pub(crate) fn exit(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
-    if rec.object() != obj.addr() {
-        return Err(SyncError::IllegalMonitorState);
-    }
     let displaced = rec.displaced();
-    if displaced == RECURSIVE {
-        return exit_recursive(obj, rec);
-    }
-    // The owner with no level nested under it: unlock. Release: publishes
-    // the critical section to the next locker.
-    if displaced != UNUSED_MARK
-        && rec.nested() == 0
+    // The owner of the displaced header with nothing nested under it (its
+    // `obj` word is then the bare address): unlock. Release: publishes the
+    // critical section to the next locker.
+    if rec.object_word() == obj.addr()
+        && displaced != RECURSIVE
+        && displaced != UNUSED_MARK
         && obj
             .cas(
                 Mark::stack_locked_by(rec.addr()),
@@ -211,38 +210,44 @@ pub(crate) fn exit(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
         rec.set_object(0);
         return Ok(());
     }
-    exit_slow(obj, rec)
+    exit_not_plain(obj, rec)
 }
 
-/// The exit of a recursive record: one level fewer nested under the owner
-/// while the object is stack-locked; the monitor's exit once it is not.
-/// Out of line, not cold: every in-order recursive exit comes here.
+/// [`exit`] of anything but an in-order, uncontended owner: a recursive
+/// record, which takes one level off its owner's count while the object is
+/// stack-locked; a record that does not hold `obj`; and the slow path's
+/// cases. Out of line, not cold: every in-order recursive exit comes here.
 #[inline(never)]
-fn exit_recursive(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
-    // Relaxed: while `rec` holds a level, only this thread's own records
-    // can be in the header, and none of them is read through this load
-    // but by this thread; an inflater's INFLATING or monitor (which we
-    // would read with Acquire) goes to the slow path.
-    let mark = obj.load(Ordering::Relaxed);
-    if mark.is_stack_locked() {
-        return exit_nested(obj, rec, mark);
+fn exit_not_plain(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
+    if rec.object() != obj.addr() {
+        return Err(SyncError::IllegalMonitorState);
+    }
+    if rec.displaced() == RECURSIVE {
+        // Relaxed: while `rec` holds a level, only this thread's own
+        // records can be in the header, and what we read through it is
+        // this thread's; an inflater's INFLATING or monitor (which we would
+        // read with Acquire) goes to the slow path.
+        let mark = obj.load(Ordering::Relaxed);
+        if mark.is_stack_locked() {
+            return exit_nested(obj, rec, mark);
+        }
     }
     exit_slow(obj, rec)
 }
 
-/// [`exit_recursive`] on a stack-locked `mark`: our owner's count goes
-/// down. [`SyncError::IllegalMonitorState`] (changing nothing) if the
-/// stack-lock is not ours or has nothing nested: `rec` was retired with a
-/// dropped header whose address a new object reuses.
+/// A recursive record's exit on a stack-locked `mark`: one level fewer
+/// nested under our owner record. [`SyncError::IllegalMonitorState`]
+/// (changing nothing) if the stack-lock is not ours or counts nothing
+/// nested: `rec` was retired with a dropped header whose address a new
+/// object reuses.
 fn exit_nested(obj: &Header, rec: &LockRecord, mark: Mark) -> Result<(), SyncError> {
     if !is_mine(mark) {
         return Err(SyncError::IllegalMonitorState);
     }
     let owner = my_record(mark);
-    if owner.object() != obj.addr() || owner.nested() == 0 {
+    if owner.object() != obj.addr() || !record::remove_nested(owner) {
         return Err(SyncError::IllegalMonitorState);
     }
-    owner.set_nested(owner.nested() - 1);
     rec.set_object(0);
     Ok(())
 }
@@ -265,11 +270,12 @@ fn exit_slow(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
             return Ok(());
         }
         if mark == Mark::stack_locked_by(rec.addr()) {
-            if rec.nested() > 0 {
+            if rec.has_nested() {
                 // Out of order: released before the levels nested under
                 // it. Inflate our own lock, claim it with those levels as
-                // recursions, and exit it once (module docs). `None`: a
-                // contender's INFLATING won; the monitor comes next.
+                // recursions (the claim takes the count), and exit it once
+                // (module docs). `None`: a contender's INFLATING won; the
+                // monitor comes next.
                 if let Some(m) = inflate_stack_locked(obj, mark, InflateCause::UnstructuredExit) {
                     claim_from_record(m, me);
                     m.exit(me);
@@ -289,7 +295,7 @@ fn exit_slow(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
                 return Ok(());
             }
         } else if rec.displaced() == RECURSIVE && mark.is_stack_locked() {
-            // Not reached from `exit_recursive` (it handles a stack-lock),
+            // Not reached from `exit_not_plain` (it handles a stack-lock),
             // but a recursive record's exit is this wherever it starts.
             return exit_nested(obj, rec, mark);
         } else if mark.is_inflating() || mark.lock_bits() == super::header::GC_RESERVED {
@@ -299,7 +305,6 @@ fn exit_slow(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
         }
     });
     rec.set_object(0);
-    rec.set_nested(0);
     r
 }
 

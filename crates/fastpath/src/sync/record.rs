@@ -26,12 +26,17 @@
 //! it; one other thread reads it: an inflater that has swung the header to
 //! INFLATING, which stops the owner from finishing an unlock until it is done.
 //!
-//! A record holding the displaced header also counts the recursive records
-//! nested under it (`nested`: this thread's levels of the object beyond the
-//! first while it is stack-locked). Owner-only: it tells the owner's exit
-//! whether levels remain (then the exit inflates instead of unlocking, see
+//! The recursive records nested under the record holding the displaced
+//! header (its *owner*) are counted: the owner's exit must know whether
+//! levels remain (then it inflates instead of unlocking, see
 //! [`super::legacy`]), and a claim of the monitor a contender installed
-//! meanwhile how many recursions it holds ([`nested_under`]).
+//! meanwhile how many recursions it holds ([`take_nested_under`]). A record
+//! stays two words (the C ABI's `fastpath_lock_record` has its size), so
+//! the count lives in the thread's arena ([`add_nested`]) and the owner
+//! carries only a flag, [`NESTED`], the low bit of its `obj` word (objects
+//! are word-aligned): an owner with levels nested under it then fails the
+//! in-order exit's first comparison, so that exit costs what it did without
+//! the count. Both are owner-only: no other thread reads them.
 //!
 //! "Is this record mine?" (`owns_record`) never dereferences a record: a
 //! record address in a header may belong to another thread whose frame is
@@ -53,6 +58,9 @@ pub(crate) const RECURSIVE: usize = 0;
 /// `displaced` of a record whose lock went through a monitor (HotSpot
 /// `markWord::unused_mark()`: lock bits 11, never a real header).
 pub(crate) const UNUSED_MARK: usize = 0b11;
+/// Flag in an owner record's `obj` word: recursive records are nested under
+/// it (their count is in the arena's `nested` table).
+const NESTED: usize = 1;
 
 /// A lock record for legacy stack-locking (HotSpot `BasicLock`). Pin it for
 /// as long as a lock taken with it is held:
@@ -75,13 +83,10 @@ pub(crate) const UNUSED_MARK: usize = 0b11;
 pub struct LockRecord {
     /// The displaced header, [`RECURSIVE`] or [`UNUSED_MARK`].
     pub(crate) displaced: AtomicUsize,
-    /// The address of the object locked with this record; 0 when idle.
-    /// Owner-only.
+    /// The address of the object locked with this record (0 when idle),
+    /// with [`NESTED`] set while it holds the displaced header and
+    /// recursive records are nested under it. Owner-only.
     obj: Cell<usize>,
-    /// While this record holds the displaced header: how many records of
-    /// this thread with displaced [`RECURSIVE`] lock the object too.
-    /// Owner-only; reset when the record stack-locks an object.
-    nested: Cell<usize>,
     _pinned: PhantomPinned,
     /// Not `Send`/`Sync`: a lock is released by the thread that took it, and
     /// `owns_record` identifies a thread's records by address.
@@ -94,7 +99,6 @@ impl LockRecord {
         LockRecord {
             displaced: AtomicUsize::new(RECURSIVE),
             obj: Cell::new(0),
-            nested: Cell::new(0),
             _pinned: PhantomPinned,
             _not_send: PhantomData,
         }
@@ -113,23 +117,31 @@ impl LockRecord {
     /// The object this record locks (0: idle).
     #[inline(always)]
     pub(crate) fn object(&self) -> usize {
+        self.obj.get() & !NESTED
+    }
+
+    /// The `obj` word as it is: the object's address only if no record is
+    /// nested under this one (the in-order exit's one comparison).
+    #[inline(always)]
+    pub(crate) fn object_word(&self) -> usize {
         self.obj.get()
     }
 
+    /// Locks `obj` (its address) with this record, nothing nested; 0: idle.
     #[inline(always)]
     pub(crate) fn set_object(&self, obj: usize) {
         self.obj.set(obj);
     }
 
-    /// The recursive records nested under this one (owner only).
+    /// Whether recursive records are nested under this owner record.
     #[inline(always)]
-    pub(crate) fn nested(&self) -> usize {
-        self.nested.get()
+    pub(crate) fn has_nested(&self) -> bool {
+        self.obj.get() & NESTED != 0
     }
 
-    #[inline(always)]
-    pub(crate) fn set_nested(&self, n: usize) {
-        self.nested.set(n);
+    fn set_has_nested(&self, yes: bool) {
+        let o = self.object();
+        self.obj.set(if yes { o | NESTED } else { o });
     }
 
     /// The `displaced` word, read by the owner.
@@ -164,7 +176,8 @@ impl Default for LockRecord {
 impl core::fmt::Debug for LockRecord {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("LockRecord")
-            .field("object", &format_args!("{:#x}", self.obj.get()))
+            .field("object", &format_args!("{:#x}", self.object()))
+            .field("has_nested", &self.has_nested())
             .field("displaced", &format_args!("{:#x}", self.displaced()))
             .finish()
     }
@@ -178,7 +191,7 @@ impl Drop for LockRecord {
         if self.is_in_use() && self.displaced() != RECURSIVE {
             eprintln!(
                 "fastpath::sync: lock record dropped while it still holds object {:#x}; aborting",
-                self.obj.get()
+                self.object()
             );
             std::process::abort();
         }
@@ -206,6 +219,12 @@ struct Arena {
     /// stack. HotSpot's address test cannot see those, so they are listed
     /// while in use ([`note_caller_record_in_use`]).
     off_stack: Vec<usize>,
+    /// `(owner record, object, count)`: the recursive records of this
+    /// thread nested under an owner record whose [`NESTED`] flag is set. An
+    /// entry whose owner's flag is clear is stale (its owner went idle
+    /// through thread exit or a header drop) and is overwritten when that
+    /// record is next flagged.
+    nested: Vec<(usize, usize, usize)>,
 }
 
 // `ManuallyDrop`: no destructor, so the arena stays usable from every other
@@ -214,14 +233,14 @@ struct Arena {
 #[cfg(not(loom))]
 std::thread_local! {
     static ARENA: ManuallyDrop<RefCell<Arena>> = const {
-        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new() }))
+        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new(), nested: Vec::new() }))
     };
 }
 
 #[cfg(loom)]
 loom::thread_local! {
     static ARENA: ManuallyDrop<RefCell<Arena>> =
-        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new() }));
+        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new(), nested: Vec::new() }));
 }
 
 fn with_arena<R>(f: impl FnOnce(&mut Arena) -> R) -> R {
@@ -297,14 +316,71 @@ pub(crate) fn take_guard_level(obj: usize) -> Option<*const LockRecord> {
     })
 }
 
-/// The recursive records nested under this thread's record at `addr`, which
-/// holds an object's displaced header (the owner a monitor names: see
+/// A recursive record of this thread was nested under `owner`, the record
+/// holding the object's displaced header. Out of line: a recursive enter's
+/// cost, kept off the inlined enter.
+#[inline(never)]
+pub(crate) fn add_nested(owner: &LockRecord) {
+    let (addr, obj, first) = (owner.addr(), owner.object(), !owner.has_nested());
+    owner.set_has_nested(true);
+    with_arena(|a| match a.nested.iter_mut().find(|e| e.0 == addr) {
+        Some(e) => *e = (addr, obj, if first { 1 } else { e.2 + 1 }),
+        None => a.nested.push((addr, obj, 1)),
+    });
+}
+
+/// A recursive record nested under `owner` exits: one fewer. `false`
+/// (nothing changed) if none is counted there.
+pub(crate) fn remove_nested(owner: &LockRecord) -> bool {
+    if !owner.has_nested() {
+        return false;
+    }
+    let addr = owner.addr();
+    with_arena(|a| {
+        let Some(i) = a.nested.iter().position(|e| e.0 == addr) else {
+            return false;
+        };
+        a.nested[i].2 -= 1;
+        if a.nested[i].2 == 0 {
+            a.nested.swap_remove(i);
+            owner.set_has_nested(false);
+        }
+        true
+    })
+}
+
+/// Every level nested under `owner`, taken off the count (it moves into a
+/// monitor's recursions).
+pub(crate) fn take_nested(owner: &LockRecord) -> usize {
+    if !owner.has_nested() {
+        return 0;
+    }
+    owner.set_has_nested(false);
+    let addr = owner.addr();
+    with_arena(|a| {
+        let i = a.nested.iter().position(|e| e.0 == addr)?;
+        Some(a.nested.swap_remove(i).2)
+    })
+    .unwrap_or(0)
+}
+
+/// [`take_nested`] of this thread's record at `addr`, which holds an
+/// object's displaced header (the owner a monitor names: see
 /// [`super::inflate::claim_from_record`]).
-pub(crate) fn nested_under(addr: usize) -> usize {
+pub(crate) fn take_nested_under(addr: usize) -> usize {
     // SAFETY: the caller checked `owns_record(addr)`, and a record named as
     // a monitor's owner holds its lock, so it is alive (a record is never
     // dropped in use) and only this thread writes it.
-    unsafe { &*(addr as *const LockRecord) }.nested()
+    take_nested(unsafe { &*(addr as *const LockRecord) })
+}
+
+/// How many recursive records are nested under `owner` (tests).
+#[cfg(test)]
+pub(crate) fn nested_count(owner: &LockRecord) -> usize {
+    if !owner.has_nested() {
+        return 0;
+    }
+    with_arena(|a| a.nested.iter().find(|e| e.0 == owner.addr()).map_or(0, |e| e.2))
 }
 
 /// Whether this thread holds locks through raw-API records.
@@ -424,6 +500,9 @@ pub(crate) fn retire_for(obj: usize) {
         return;
     }
     let retired: Vec<*const LockRecord> = with_arena(|a| {
+        // Counts of levels nested under the object's owner record (which
+        // may be the caller's, retired by `lifecycle`).
+        a.nested.retain(|e| e.1 != obj);
         a.raw.retain(|&r| {
             // SAFETY: records on the raw stack are arena records of this
             // thread.
@@ -435,7 +514,6 @@ pub(crate) fn retire_for(obj: usize) {
             .filter(|r| r.object() == obj)
             .map(|r| {
                 r.set_object(0);
-                r.set_nested(0);
                 r as *const LockRecord
             })
             .collect()
@@ -453,6 +531,7 @@ pub(crate) fn free_arena_at_exit() {
     with_arena(|a| {
         let raw = core::mem::take(&mut a.raw);
         a.free.extend(raw);
+        a.nested = Vec::new();
         if a.free.len() == a.chunks.len() * CHUNK {
             a.free = Vec::new();
             a.chunks = Vec::new();

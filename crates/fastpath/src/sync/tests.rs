@@ -1097,9 +1097,12 @@ mod legacy_mode {
         enter_with_record(h.as_ref(), outer.as_ref()).unwrap();
         enter_with_record(h.as_ref(), inner[0]).unwrap();
         enter_with_record(h.as_ref(), inner[1]).unwrap();
-        assert_eq!((outer.nested(), inner[0].displaced()), (2, record::RECURSIVE));
+        assert_eq!(
+            (record::nested_count(&outer), inner[0].displaced()),
+            (2, record::RECURSIVE)
+        );
         exit_with_record(h.as_ref(), inner[1]).unwrap();
-        assert_eq!(outer.nested(), 1);
+        assert_eq!(record::nested_count(&outer), 1);
         assert_eq!(
             h.raw(),
             &*outer as *const LockRecord as usize,
@@ -1116,7 +1119,7 @@ mod legacy_mode {
         assert!(holds_lock(&h));
         exit_with_record(h.as_ref(), outer.as_ref()).unwrap();
         assert!(!holds_lock(&h));
-        assert_eq!(outer.nested(), 0);
+        assert_eq!(record::nested_count(&outer), 0);
     }
 
     #[test]
