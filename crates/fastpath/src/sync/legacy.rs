@@ -236,16 +236,12 @@ fn exit_not_plain(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
 }
 
 /// A recursive record's exit on a stack-locked `mark`: one level fewer
-/// nested under our owner record. [`SyncError::IllegalMonitorState`]
-/// (changing nothing) if the stack-lock is not ours or counts nothing
-/// nested: `rec` was retired with a dropped header whose address a new
-/// object reuses.
+/// nested under our owner record (the thread's count names it, so no
+/// address test is needed). [`SyncError::IllegalMonitorState`] (changing
+/// nothing) if the stack-lock is not ours or counts nothing nested: `rec`
+/// was retired with a dropped header whose address a new object reuses.
 fn exit_nested(obj: &Header, rec: &LockRecord, mark: Mark) -> Result<(), SyncError> {
-    if !is_mine(mark) {
-        return Err(SyncError::IllegalMonitorState);
-    }
-    let owner = my_record(mark);
-    if owner.object() != obj.addr() || !record::remove_nested(owner) {
+    if !record::remove_nested_under(mark.record(), obj.addr()) {
         return Err(SyncError::IllegalMonitorState);
     }
     rec.set_object(0);

@@ -59,7 +59,7 @@ pub(crate) const RECURSIVE: usize = 0;
 /// `markWord::unused_mark()`: lock bits 11, never a real header).
 pub(crate) const UNUSED_MARK: usize = 0b11;
 /// Flag in an owner record's `obj` word: recursive records are nested under
-/// it (their count is in the arena's `nested` table).
+/// it (their count is in the arena, see [`NestedCounts`]).
 const NESTED: usize = 1;
 
 /// A lock record for legacy stack-locking (HotSpot `BasicLock`). Pin it for
@@ -219,12 +219,70 @@ struct Arena {
     /// stack. HotSpot's address test cannot see those, so they are listed
     /// while in use ([`note_caller_record_in_use`]).
     off_stack: Vec<usize>,
-    /// `(owner record, object, count)`: the recursive records of this
-    /// thread nested under an owner record whose [`NESTED`] flag is set. An
-    /// entry whose owner's flag is clear is stale (its owner went idle
-    /// through thread exit or a header drop) and is overwritten when that
-    /// record is next flagged.
-    nested: Vec<(usize, usize, usize)>,
+    /// The recursive records of this thread nested under its owner records.
+    nested: NestedCounts,
+}
+
+/// `(owner record, object, count)`.
+type Nested = (usize, usize, usize);
+
+/// How many recursive records of this thread are nested under each of its
+/// owner records whose [`NESTED`] flag is set: an entry with a count exists
+/// exactly while its owner is this thread's, flagged and in use (every path
+/// that makes an owner idle takes its entry: its exits, a claim,
+/// [`retire_for`], thread exit). The owner recursed on last is `top`, the
+/// others (interleaved recursion on several objects) are listed in `rest`,
+/// so the usual case, recursion on one object, is a comparison and an add.
+struct NestedCounts {
+    /// Count 0: nobody's (its owner fields are a stale cache).
+    top: Nested,
+    rest: Vec<Nested>,
+}
+
+impl NestedCounts {
+    const fn new() -> NestedCounts {
+        NestedCounts {
+            top: (0, 0, 0),
+            rest: Vec::new(),
+        }
+    }
+
+    /// Whether `top` counts for `owner` (locking `obj`).
+    #[inline(always)]
+    fn top_is(&self, owner: usize, obj: usize) -> bool {
+        self.top.0 == owner && self.top.1 == obj && self.top.2 > 0
+    }
+
+    /// The entry counting for `owner` (locking `obj`), if any.
+    fn find(&mut self, owner: usize, obj: usize) -> Option<&mut Nested> {
+        if self.top_is(owner, obj) {
+            return Some(&mut self.top);
+        }
+        self.rest.iter_mut().find(|e| e.0 == owner && e.1 == obj)
+    }
+
+    /// One more level under `owner` (locking `obj`), whose entry is not
+    /// `top`: in `rest`, or a new entry that becomes `top`.
+    #[cold]
+    fn add_not_top(&mut self, owner: usize, obj: usize) {
+        if let Some(e) = self.rest.iter_mut().find(|e| e.0 == owner && e.1 == obj) {
+            e.2 += 1;
+            return;
+        }
+        if self.top.2 > 0 {
+            self.rest.push(self.top);
+        }
+        self.top = (owner, obj, 1);
+    }
+
+    /// Drops the entry for `owner` (its count reached 0 or moved away).
+    fn forget(&mut self, owner: usize, obj: usize) {
+        if self.top.0 == owner && self.top.1 == obj {
+            self.top.2 = 0;
+        } else {
+            self.rest.retain(|e| !(e.0 == owner && e.1 == obj));
+        }
+    }
 }
 
 // `ManuallyDrop`: no destructor, so the arena stays usable from every other
@@ -233,14 +291,14 @@ struct Arena {
 #[cfg(not(loom))]
 std::thread_local! {
     static ARENA: ManuallyDrop<RefCell<Arena>> = const {
-        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new(), nested: Vec::new() }))
+        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new(), nested: NestedCounts::new() }))
     };
 }
 
 #[cfg(loom)]
 loom::thread_local! {
     static ARENA: ManuallyDrop<RefCell<Arena>> =
-        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new(), nested: Vec::new() }));
+        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new(), nested: NestedCounts::new() }));
 }
 
 fn with_arena<R>(f: impl FnOnce(&mut Arena) -> R) -> R {
@@ -321,29 +379,42 @@ pub(crate) fn take_guard_level(obj: usize) -> Option<*const LockRecord> {
 /// cost, kept off the inlined enter.
 #[inline(never)]
 pub(crate) fn add_nested(owner: &LockRecord) {
-    let (addr, obj, first) = (owner.addr(), owner.object(), !owner.has_nested());
+    let (addr, obj) = (owner.addr(), owner.object());
+    // Not flagged yet: nothing counted (no entry has a count then).
+    debug_assert!(owner.has_nested() || with_arena(|a| a.nested.find(addr, obj).is_none()));
     owner.set_has_nested(true);
-    with_arena(|a| match a.nested.iter_mut().find(|e| e.0 == addr) {
-        Some(e) => *e = (addr, obj, if first { 1 } else { e.2 + 1 }),
-        None => a.nested.push((addr, obj, 1)),
+    with_arena(|a| {
+        // `top` with a count of 0 is a cache of the last owner: counting
+        // from 0 again for the same owner needs no new entry.
+        if a.nested.top.0 == addr && a.nested.top.1 == obj {
+            a.nested.top.2 += 1;
+        } else {
+            a.nested.add_not_top(addr, obj);
+        }
     });
 }
 
-/// A recursive record nested under `owner` exits: one fewer. `false`
-/// (nothing changed) if none is counted there.
-pub(crate) fn remove_nested(owner: &LockRecord) -> bool {
-    if !owner.has_nested() {
-        return false;
-    }
-    let addr = owner.addr();
+/// A recursive record of the object at `obj` exits while the object is
+/// stack-locked by the record at `owner`: one level fewer nested under it.
+/// `false` (nothing changed) if this thread counts none there, which is
+/// also how a record that is not this thread's is told apart (see
+/// [`NestedCounts`]).
+pub(crate) fn remove_nested_under(owner: usize, obj: usize) -> bool {
     with_arena(|a| {
-        let Some(i) = a.nested.iter().position(|e| e.0 == addr) else {
+        let e = if a.nested.top_is(owner, obj) {
+            &mut a.nested.top
+        } else if let Some(e) = a.nested.find(owner, obj) {
+            e
+        } else {
             return false;
         };
-        a.nested[i].2 -= 1;
-        if a.nested[i].2 == 0 {
-            a.nested.swap_remove(i);
-            owner.set_has_nested(false);
+        e.2 -= 1;
+        if e.2 == 0 {
+            a.nested.forget(owner, obj);
+            // SAFETY: the count says the record is this thread's and holds
+            // the lock (see `NestedCounts`), so it is alive and only this
+            // thread writes its `obj` word.
+            unsafe { &*(owner as *const LockRecord) }.set_has_nested(false);
         }
         true
     })
@@ -355,13 +426,13 @@ pub(crate) fn take_nested(owner: &LockRecord) -> usize {
     if !owner.has_nested() {
         return 0;
     }
+    let (addr, obj) = (owner.addr(), owner.object());
     owner.set_has_nested(false);
-    let addr = owner.addr();
     with_arena(|a| {
-        let i = a.nested.iter().position(|e| e.0 == addr)?;
-        Some(a.nested.swap_remove(i).2)
+        let n = a.nested.find(addr, obj).map_or(0, |e| e.2);
+        a.nested.forget(addr, obj);
+        n
     })
-    .unwrap_or(0)
 }
 
 /// [`take_nested`] of this thread's record at `addr`, which holds an
@@ -380,7 +451,7 @@ pub(crate) fn nested_count(owner: &LockRecord) -> usize {
     if !owner.has_nested() {
         return 0;
     }
-    with_arena(|a| a.nested.iter().find(|e| e.0 == owner.addr()).map_or(0, |e| e.2))
+    with_arena(|a| a.nested.find(owner.addr(), owner.object()).map_or(0, |e| e.2))
 }
 
 /// Whether this thread holds locks through raw-API records.
@@ -495,14 +566,19 @@ pub(crate) fn in_use() -> Vec<*const LockRecord> {
 /// idle (and back on the free list), so nothing touches the dead header
 /// later. A forgotten guard's record is the usual case.
 pub(crate) fn retire_for(obj: usize) {
+    // Counts of levels nested under the object's owner record (which may be
+    // the caller's, retired by `lifecycle`).
+    with_arena(|a| {
+        if a.nested.top.1 == obj {
+            a.nested.top.2 = 0;
+        }
+        a.nested.rest.retain(|e| e.1 != obj);
+    });
     // Most threads never stack-lock: no arena, nothing to scan or collect.
     if with_arena(|a| a.chunks.is_empty()) {
         return;
     }
     let retired: Vec<*const LockRecord> = with_arena(|a| {
-        // Counts of levels nested under the object's owner record (which
-        // may be the caller's, retired by `lifecycle`).
-        a.nested.retain(|e| e.1 != obj);
         a.raw.retain(|&r| {
             // SAFETY: records on the raw stack are arena records of this
             // thread.
@@ -531,7 +607,7 @@ pub(crate) fn free_arena_at_exit() {
     with_arena(|a| {
         let raw = core::mem::take(&mut a.raw);
         a.free.extend(raw);
-        a.nested = Vec::new();
+        a.nested = NestedCounts::new();
         if a.free.len() == a.chunks.len() * CHUNK {
             a.free = Vec::new();
             a.chunks = Vec::new();
