@@ -57,9 +57,11 @@
 //! other side waits for the monitor), and the count is read only by its own
 //! thread. It lives in the thread's arena, and the owner record carries a
 //! flag in its object word ([`super::record`]), so the in-order exit's
-//! comparison of that word with the object sends an owner with levels
-//! nested under it off the fast path at no extra cost; a recursive exit
-//! looks at the header to find its owner, as the recursive enter does.
+//! comparison of that word with the object, which it made before, sends an
+//! owner with levels nested under it off the fast path with no extra load
+//! or branch. A recursive exit, which HotSpot makes a no-op, now looks at
+//! the header and the thread's count (the recursive enter already looked at
+//! the header and the thread's records).
 //!
 //! A raw `exit` may also release a level a [`Guard`](super::Guard) took (a
 //! guard's level is any level of its object, in every mode): see

@@ -446,7 +446,7 @@ pub(crate) fn take_nested_under(addr: usize) -> usize {
 }
 
 /// How many recursive records are nested under `owner` (tests).
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 pub(crate) fn nested_count(owner: &LockRecord) -> usize {
     if !owner.has_nested() {
         return 0;
