@@ -113,9 +113,10 @@ impl Guard<'_> {
 impl Drop for Guard<'_> {
     #[inline]
     fn drop(&mut self) {
-        // Only fails if the runtime also used the raw `exit` on this object
-        // and unbalanced it, or the thread-exit release already released
-        // it; nothing is left to undo then.
+        // Releases one level of the object. Only fails if the runtime also
+        // used the raw `exit` on this object and unbalanced it, or the
+        // thread-exit release already released it; nothing is left to undo
+        // then.
         let _ = synchronizer::exit_for_guard(self.obj.get_ref(), self.record);
     }
 }

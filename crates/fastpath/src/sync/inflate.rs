@@ -200,10 +200,11 @@ pub(crate) fn inflate_stack_locked(obj: &Header, mark: Mark, cause: InflateCause
 
 /// If `m` is owned by one of the current thread's lock records (it
 /// stack-locked the object and a contender inflated it), make the thread
-/// the owner by id, with no recursions: the recursion lives in the thread's
-/// records (HotSpot `ObjectMonitor::enter`/`exit`: `is_lock_owned(owner)`
-/// then `set_owner_from_BasicLock`). The record-side twin of
-/// [`claim_from_lock_stack`].
+/// the owner by id (HotSpot `ObjectMonitor::enter`/`exit`:
+/// `is_lock_owned(owner)` then `set_owner_from_BasicLock`), with one
+/// recursion per recursive record nested under that record: from now on
+/// each of those exits the monitor (see [`super::legacy`]). The
+/// record-side twin of [`claim_from_lock_stack`].
 #[inline]
 pub(crate) fn claim_from_record(m: &Monitor, me: &ThreadState) {
     // Inline: only the record-owner bit test is on every monitor enter
@@ -217,7 +218,7 @@ pub(crate) fn claim_from_record(m: &Monitor, me: &ThreadState) {
 #[inline(never)]
 fn claim_record_owned(m: &Monitor, rec: usize, me: &ThreadState) {
     if record::owns_record(rec) {
-        m.take_over(me, 0);
+        m.take_over(me, record::take_nested_under(rec));
     }
 }
 

@@ -168,6 +168,8 @@ mod loom_contention;
 #[cfg(all(test, loom))]
 mod loom_lean;
 #[cfg(all(test, loom))]
+mod loom_release_order;
+#[cfg(all(test, loom))]
 mod loom_try_enter;
 #[cfg(all(test, not(loom)))]
 mod tests;

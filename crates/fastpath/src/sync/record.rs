@@ -14,9 +14,10 @@
 //!   address the header holds);
 //! - the record-less raw [`enter`](super::enter)/[`exit`](super::exit)
 //!   keep a per-thread *record stack* of arena records: `enter` pushes one,
-//!   `exit(obj)` takes the most recent record for `obj` (so same-object
-//!   locking is LIFO, as the JVM's structured locking guarantees, and
-//!   different objects may still be released in any order).
+//!   `exit(obj)` takes the most recent record for `obj`, or, if the raw
+//!   stack has none, a record of a live guard on `obj` (as in the other
+//!   modes, where a guard's level is any level: a raw `exit` releases it
+//!   and the guard's drop then releases another level, or finds none).
 //!
 //! A record's `displaced` word is what HotSpot keeps in a `BasicLock`:
 //! the object's unlocked header (this record stack-locked it), `0`
@@ -24,6 +25,18 @@
 //! [`UNUSED_MARK`] (the lock went through a monitor). Only the owner writes
 //! it; one other thread reads it: an inflater that has swung the header to
 //! INFLATING, which stops the owner from finishing an unlock until it is done.
+//!
+//! The recursive records nested under the record holding the displaced
+//! header (its *owner*) are counted: the owner's exit must know whether
+//! levels remain (then it inflates instead of unlocking, see
+//! [`super::legacy`]), and a claim of the monitor a contender installed
+//! meanwhile how many recursions it holds ([`take_nested_under`]). A record
+//! stays two words (the C ABI's `fastpath_lock_record` has its size), so
+//! the count lives in the thread's arena ([`add_nested`]) and the owner
+//! carries only a flag, [`NESTED`], the low bit of its `obj` word (objects
+//! are word-aligned): an owner with levels nested under it then fails the
+//! in-order exit's first comparison, so that exit costs what it did without
+//! the count. Both are owner-only: no other thread reads them.
 //!
 //! "Is this record mine?" (`owns_record`) never dereferences a record: a
 //! record address in a header may belong to another thread whose frame is
@@ -45,6 +58,9 @@ pub(crate) const RECURSIVE: usize = 0;
 /// `displaced` of a record whose lock went through a monitor (HotSpot
 /// `markWord::unused_mark()`: lock bits 11, never a real header).
 pub(crate) const UNUSED_MARK: usize = 0b11;
+/// Flag in an owner record's `obj` word: recursive records are nested under
+/// it (their count is in the arena, see [`NestedCounts`]).
+const NESTED: usize = 1;
 
 /// A lock record for legacy stack-locking (HotSpot `BasicLock`). Pin it for
 /// as long as a lock taken with it is held:
@@ -67,8 +83,9 @@ pub(crate) const UNUSED_MARK: usize = 0b11;
 pub struct LockRecord {
     /// The displaced header, [`RECURSIVE`] or [`UNUSED_MARK`].
     pub(crate) displaced: AtomicUsize,
-    /// The address of the object locked with this record; 0 when idle.
-    /// Owner-only.
+    /// The address of the object locked with this record (0 when idle),
+    /// with [`NESTED`] set while it holds the displaced header and
+    /// recursive records are nested under it. Owner-only.
     obj: Cell<usize>,
     _pinned: PhantomPinned,
     /// Not `Send`/`Sync`: a lock is released by the thread that took it, and
@@ -100,12 +117,31 @@ impl LockRecord {
     /// The object this record locks (0: idle).
     #[inline(always)]
     pub(crate) fn object(&self) -> usize {
+        self.obj.get() & !NESTED
+    }
+
+    /// The `obj` word as it is: the object's address only if no record is
+    /// nested under this one (the in-order exit's one comparison).
+    #[inline(always)]
+    pub(crate) fn object_word(&self) -> usize {
         self.obj.get()
     }
 
+    /// Locks `obj` (its address) with this record, nothing nested; 0: idle.
     #[inline(always)]
     pub(crate) fn set_object(&self, obj: usize) {
         self.obj.set(obj);
+    }
+
+    /// Whether recursive records are nested under this owner record.
+    #[inline(always)]
+    pub(crate) fn has_nested(&self) -> bool {
+        self.obj.get() & NESTED != 0
+    }
+
+    fn set_has_nested(&self, yes: bool) {
+        let o = self.object();
+        self.obj.set(if yes { o | NESTED } else { o });
     }
 
     /// The `displaced` word, read by the owner.
@@ -140,7 +176,8 @@ impl Default for LockRecord {
 impl core::fmt::Debug for LockRecord {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("LockRecord")
-            .field("object", &format_args!("{:#x}", self.obj.get()))
+            .field("object", &format_args!("{:#x}", self.object()))
+            .field("has_nested", &self.has_nested())
             .field("displaced", &format_args!("{:#x}", self.displaced()))
             .finish()
     }
@@ -148,11 +185,13 @@ impl core::fmt::Debug for LockRecord {
 
 impl Drop for LockRecord {
     fn drop(&mut self) {
-        // A recursive record holds nothing the header points to.
+        // A recursive record holds nothing the header points to; dropping
+        // one in use forgets its level, which the thread then holds until
+        // it exits (as a forgotten level of any mode).
         if self.is_in_use() && self.displaced() != RECURSIVE {
             eprintln!(
                 "fastpath::sync: lock record dropped while it still holds object {:#x}; aborting",
-                self.obj.get()
+                self.object()
             );
             std::process::abort();
         }
@@ -180,6 +219,70 @@ struct Arena {
     /// stack. HotSpot's address test cannot see those, so they are listed
     /// while in use ([`note_caller_record_in_use`]).
     off_stack: Vec<usize>,
+    /// The recursive records of this thread nested under its owner records.
+    nested: NestedCounts,
+}
+
+/// `(owner record, object, count)`.
+type Nested = (usize, usize, usize);
+
+/// How many recursive records of this thread are nested under each of its
+/// owner records whose [`NESTED`] flag is set: an entry with a count exists
+/// exactly while its owner is this thread's, flagged and in use (every path
+/// that makes an owner idle takes its entry: its exits, a claim,
+/// [`retire_for`], thread exit). The owner recursed on last is `top`, the
+/// others (interleaved recursion on several objects) are listed in `rest`,
+/// so the usual case, recursion on one object, is a comparison and an add.
+struct NestedCounts {
+    /// Count 0: nobody's (its owner fields are a stale cache).
+    top: Nested,
+    rest: Vec<Nested>,
+}
+
+impl NestedCounts {
+    const fn new() -> NestedCounts {
+        NestedCounts {
+            top: (0, 0, 0),
+            rest: Vec::new(),
+        }
+    }
+
+    /// Whether `top` counts for `owner` (locking `obj`).
+    #[inline(always)]
+    fn top_is(&self, owner: usize, obj: usize) -> bool {
+        self.top.0 == owner && self.top.1 == obj && self.top.2 > 0
+    }
+
+    /// The entry counting for `owner` (locking `obj`), if any.
+    fn find(&mut self, owner: usize, obj: usize) -> Option<&mut Nested> {
+        if self.top_is(owner, obj) {
+            return Some(&mut self.top);
+        }
+        self.rest.iter_mut().find(|e| e.0 == owner && e.1 == obj)
+    }
+
+    /// One more level under `owner` (locking `obj`), whose entry is not
+    /// `top`: in `rest`, or a new entry that becomes `top`.
+    #[cold]
+    fn add_not_top(&mut self, owner: usize, obj: usize) {
+        if let Some(e) = self.rest.iter_mut().find(|e| e.0 == owner && e.1 == obj) {
+            e.2 += 1;
+            return;
+        }
+        if self.top.2 > 0 {
+            self.rest.push(self.top);
+        }
+        self.top = (owner, obj, 1);
+    }
+
+    /// Drops the entry for `owner` (its count reached 0 or moved away).
+    fn forget(&mut self, owner: usize, obj: usize) {
+        if self.top.0 == owner && self.top.1 == obj {
+            self.top.2 = 0;
+        } else {
+            self.rest.retain(|e| !(e.0 == owner && e.1 == obj));
+        }
+    }
 }
 
 // `ManuallyDrop`: no destructor, so the arena stays usable from every other
@@ -188,14 +291,14 @@ struct Arena {
 #[cfg(not(loom))]
 std::thread_local! {
     static ARENA: ManuallyDrop<RefCell<Arena>> = const {
-        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new() }))
+        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new(), nested: NestedCounts::new() }))
     };
 }
 
 #[cfg(loom)]
 loom::thread_local! {
     static ARENA: ManuallyDrop<RefCell<Arena>> =
-        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new() }));
+        ManuallyDrop::new(RefCell::new(Arena { chunks: Vec::new(), free: Vec::new(), raw: Vec::new(), off_stack: Vec::new(), nested: NestedCounts::new() }));
 }
 
 fn with_arena<R>(f: impl FnOnce(&mut Arena) -> R) -> R {
@@ -247,6 +350,108 @@ pub(crate) fn take_raw(obj: usize) -> Option<*const LockRecord> {
         let i = a.raw.iter().rposition(|&r| unsafe { (*r).object() } == obj)?;
         Some(a.raw.remove(i))
     })
+}
+
+/// The raw API's `exit(obj)` when the record stack has no record for `obj`:
+/// a record of this thread's live guards that locks it (one not holding
+/// the displaced header if there is one, so that no inflation is needed).
+/// It stays out of the free list: its guard frees it when dropped.
+pub(crate) fn take_guard_level(obj: usize) -> Option<*const LockRecord> {
+    with_arena(|a| {
+        let mut found = None;
+        for r in a
+            .chunks
+            .iter()
+            .flat_map(|c| c.iter())
+            .filter(|r| r.object() == obj)
+        {
+            found = Some(r as *const LockRecord);
+            if matches!(r.displaced(), RECURSIVE | UNUSED_MARK) {
+                break;
+            }
+        }
+        found
+    })
+}
+
+/// A recursive record of this thread was nested under `owner`, the record
+/// holding the object's displaced header. Out of line: a recursive enter's
+/// cost, kept off the inlined enter.
+#[inline(never)]
+pub(crate) fn add_nested(owner: &LockRecord) {
+    let (addr, obj) = (owner.addr(), owner.object());
+    // Not flagged yet: nothing counted (no entry has a count then).
+    debug_assert!(owner.has_nested() || with_arena(|a| a.nested.find(addr, obj).is_none()));
+    owner.set_has_nested(true);
+    with_arena(|a| {
+        // `top` with a count of 0 is a cache of the last owner: counting
+        // from 0 again for the same owner needs no new entry.
+        if a.nested.top.0 == addr && a.nested.top.1 == obj {
+            a.nested.top.2 += 1;
+        } else {
+            a.nested.add_not_top(addr, obj);
+        }
+    });
+}
+
+/// A recursive record of the object at `obj` exits while the object is
+/// stack-locked by the record at `owner`: one level fewer nested under it.
+/// `false` (nothing changed) if this thread counts none there, which is
+/// also how a record that is not this thread's is told apart (see
+/// [`NestedCounts`]).
+pub(crate) fn remove_nested_under(owner: usize, obj: usize) -> bool {
+    with_arena(|a| {
+        let e = if a.nested.top_is(owner, obj) {
+            &mut a.nested.top
+        } else if let Some(e) = a.nested.find(owner, obj) {
+            e
+        } else {
+            return false;
+        };
+        e.2 -= 1;
+        if e.2 == 0 {
+            a.nested.forget(owner, obj);
+            // SAFETY: the count says the record is this thread's and holds
+            // the lock (see `NestedCounts`), so it is alive and only this
+            // thread writes its `obj` word.
+            unsafe { &*(owner as *const LockRecord) }.set_has_nested(false);
+        }
+        true
+    })
+}
+
+/// Every level nested under `owner`, taken off the count (it moves into a
+/// monitor's recursions).
+pub(crate) fn take_nested(owner: &LockRecord) -> usize {
+    if !owner.has_nested() {
+        return 0;
+    }
+    let (addr, obj) = (owner.addr(), owner.object());
+    owner.set_has_nested(false);
+    with_arena(|a| {
+        let n = a.nested.find(addr, obj).map_or(0, |e| e.2);
+        a.nested.forget(addr, obj);
+        n
+    })
+}
+
+/// [`take_nested`] of this thread's record at `addr`, which holds an
+/// object's displaced header (the owner a monitor names: see
+/// [`super::inflate::claim_from_record`]).
+pub(crate) fn take_nested_under(addr: usize) -> usize {
+    // SAFETY: the caller checked `owns_record(addr)`, and a record named as
+    // a monitor's owner holds its lock, so it is alive (a record is never
+    // dropped in use) and only this thread writes it.
+    take_nested(unsafe { &*(addr as *const LockRecord) })
+}
+
+/// How many recursive records are nested under `owner` (tests).
+#[cfg(all(test, not(loom)))]
+pub(crate) fn nested_count(owner: &LockRecord) -> usize {
+    if !owner.has_nested() {
+        return 0;
+    }
+    with_arena(|a| a.nested.find(owner.addr(), owner.object()).map_or(0, |e| e.2))
 }
 
 /// Whether this thread holds locks through raw-API records.
@@ -361,6 +566,14 @@ pub(crate) fn in_use() -> Vec<*const LockRecord> {
 /// idle (and back on the free list), so nothing touches the dead header
 /// later. A forgotten guard's record is the usual case.
 pub(crate) fn retire_for(obj: usize) {
+    // Counts of levels nested under the object's owner record (which may be
+    // the caller's, retired by `lifecycle`).
+    with_arena(|a| {
+        if a.nested.top.1 == obj {
+            a.nested.top.2 = 0;
+        }
+        a.nested.rest.retain(|e| e.1 != obj);
+    });
     // Most threads never stack-lock: no arena, nothing to scan or collect.
     if with_arena(|a| a.chunks.is_empty()) {
         return;
@@ -394,6 +607,7 @@ pub(crate) fn free_arena_at_exit() {
     with_arena(|a| {
         let raw = core::mem::take(&mut a.raw);
         a.free.extend(raw);
+        a.nested = NestedCounts::new();
         if a.free.len() == a.chunks.len() * CHUNK {
             a.free = Vec::new();
             a.chunks = Vec::new();

@@ -387,7 +387,10 @@ fn enter_slow_for_guard(h: &Header) -> *const LockRecord {
     core::ptr::null()
 }
 
-/// Releases a guard's lock, taken by [`enter_for_guard`].
+/// Releases a guard's lock, taken by [`enter_for_guard`]: one level of
+/// `h`. A guard's level is any level of its object, in every mode: if a
+/// raw [`exit`] already released the one its legacy record held, the drop
+/// releases another, as a lock-stack or monitor level would be.
 #[inline]
 pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
     if record.is_null() {
@@ -396,7 +399,8 @@ pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<()
         }
         exit_not_fast(h)
     } else {
-        legacy::guard_exit(h, record)
+        // `None`: a raw `exit` took this guard's level; release another.
+        legacy::guard_exit(h, record).unwrap_or_else(|| exit_slow(h))
     }
 }
 

@@ -326,11 +326,12 @@ fn wait_times_out_and_restores_the_depth() {
         Err(SyncError::TimedOut)
     );
     assert!(t.elapsed() >= Duration::from_millis(30));
-    // The depth lives in the monitor (lightweight, monitor) or in the
-    // records, which exit recursive levels without it (legacy).
+    // The depth lives in the monitor once inflated, in every mode (legacy:
+    // a recursion per record nested under the owner record, which those
+    // records then exit).
     let (inflated_by_wait, recursions) = match current_thread_locking_mode() {
         crate::config::LockingMode::Lightweight => (1, 2),
-        crate::config::LockingMode::Legacy => (1, 0),
+        crate::config::LockingMode::Legacy => (1, 2),
         crate::config::LockingMode::Monitor => (0, 2),
     };
     assert_eq!(
@@ -1057,8 +1058,8 @@ mod legacy_mode {
             let g = lock(a.as_ref());
             let g2 = lock(a.as_ref());
             assert_eq!(g2.notify(), Ok(0), "stack-locked: nobody waits, no inflation");
+            drop(g2);
             drop(g);
-            drop(g2); // guards in any order
         }
         assert_eq!(a.lock_state(), LockState::Unlocked);
         for _ in 0..1000 {
@@ -1068,6 +1069,57 @@ mod legacy_mode {
         }
         assert_eq!(thread_stats().since(&s0).monitors_installed(), 0);
         assert!(super::super::record::raw_is_empty());
+        // The outer guard dropped first: its record holds the displaced
+        // header while a level is nested under it, so its exit inflates.
+        let g = lock(a.as_ref());
+        let g2 = lock(a.as_ref());
+        drop(g);
+        assert!(holds_lock(&a) && a.is_inflated());
+        assert_eq!(
+            thread_stats()
+                .since(&s0)
+                .inflations_by(InflateCause::UnstructuredExit),
+            1
+        );
+        assert_eq!(monitor_recursions(&a), Some(0), "one level left: g2's");
+        drop(g2);
+        assert!(!holds_lock(&a));
+    }
+
+    #[test]
+    fn a_recursive_records_exit_counts_down_its_owner() {
+        legacy();
+        let h = pin!(Header::new());
+        let outer = pin!(LockRecord::new());
+        let inner = [LockRecord::new(), LockRecord::new()];
+        // SAFETY: `inner` is never moved while the records are in use.
+        let inner: [Pin<&LockRecord>; 2] = inner.each_ref().map(|r| unsafe { Pin::new_unchecked(r) });
+        enter_with_record(h.as_ref(), outer.as_ref()).unwrap();
+        enter_with_record(h.as_ref(), inner[0]).unwrap();
+        enter_with_record(h.as_ref(), inner[1]).unwrap();
+        assert_eq!(
+            (record::nested_count(&outer), inner[0].displaced()),
+            (2, record::RECURSIVE)
+        );
+        exit_with_record(h.as_ref(), inner[1]).unwrap();
+        assert_eq!(record::nested_count(&outer), 1);
+        assert_eq!(
+            h.raw(),
+            &*outer as *const LockRecord as usize,
+            "still stack-locked"
+        );
+        // A contender's inflation now: the claim takes the nested level as
+        // a recursion, which the inner record then exits.
+        std::thread::scope(|s| {
+            s.spawn(|| assert!(identity_hash(&h) != 0)); // inflates (INFLATING)
+        });
+        assert!(h.is_inflated());
+        exit_with_record(h.as_ref(), inner[0]).unwrap();
+        assert_eq!(monitor_recursions(&h), Some(0));
+        assert!(holds_lock(&h));
+        exit_with_record(h.as_ref(), outer.as_ref()).unwrap();
+        assert!(!holds_lock(&h));
+        assert_eq!(record::nested_count(&outer), 0);
     }
 
     #[test]
@@ -1164,23 +1216,34 @@ mod legacy_mode {
     fn wait_on_a_stack_locked_object_hands_over_to_a_notifier() {
         let h = Arc::pin(Synchronized::new(false));
         let h2 = h.clone();
+        let about_to_wait = Arc::new(AtomicBool::new(false));
+        let flag = about_to_wait.clone();
         let t = std::thread::spawn(move || {
             legacy();
             let mut g = h2.as_ref().lock().unwrap();
-            g.wait_while(|ready| !*ready, Some(Duration::from_secs(10)))
-                .unwrap();
+            g.wait_while(
+                |ready| {
+                    // Relaxed: the lock orders it (set under the lock; the
+                    // notifier reads it, then takes the lock).
+                    flag.store(true, Ordering::Relaxed);
+                    !*ready
+                },
+                Some(Duration::from_secs(60)),
+            )
+            .unwrap();
         });
         legacy();
-        loop {
-            let mut g = h.as_ref().lock().unwrap();
-            if h.header().is_inflated() {
-                *g = true;
-                assert_eq!(g.notify(), Ok(1));
-                break;
-            }
-            drop(g);
-            std::thread::sleep(Duration::from_millis(1));
+        // The waiter sets the flag holding the lock, and releases the lock
+        // only inside `wait`, after joining the wait set: once the flag is
+        // seen, our lock is granted only with the waiter in the wait set.
+        while !about_to_wait.load(Ordering::Relaxed) {
+            std::thread::yield_now();
         }
+        let mut g = h.as_ref().lock().unwrap();
+        assert!(h.header().is_inflated(), "waiting inflated it");
+        *g = true;
+        assert_eq!(g.notify(), Ok(1));
+        drop(g);
         t.join().unwrap();
     }
 
