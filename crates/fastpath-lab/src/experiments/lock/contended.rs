@@ -26,9 +26,10 @@
 //!   fast-lock spins before inflation did (`sync::fast_lock_spin`).
 //!
 //! `FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS=N` runs the table with the
-//! opt-in deflate-after-contention trigger at an N ms interval, and
-//! `FASTPATH_LAB_FAST_LOCKING_YIELDS=N` with N yields in the fast-lock spin
-//! (0: HotSpot's behaviour; experiments, the table says so in a note).
+//! opt-in deflate-after-contention trigger at an N ms interval (an
+//! experiment: the table says so in a note). The fast-lock spin's yields
+//! are the library's setting (`FASTPATH_FAST_LOCKING_YIELDS`, 0: HotSpot's
+//! behaviour); the table notes a value other than the default.
 //!
 //! `--prof perfnorm` counts none of these rows, and says why in its table:
 //! above one thread the profiler refuses them; at one thread the row is a
@@ -424,16 +425,11 @@ impl Plan {
 /// contention trigger for this table, with its interval in ms (an
 /// experiment: the default is HotSpot's triggers only).
 pub const DEFLATE_AFTER_CONTENTION_VAR: &str = "FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS";
-/// The environment variable that sets the fast-lock spin's yield phase for
-/// this table (an experiment: 0 is HotSpot's behaviour, no yields; the
-/// library's default is `DEFAULT_FAST_LOCKING_YIELDS`).
-pub const FAST_LOCKING_YIELDS_VAR: &str = "FASTPATH_LAB_FAST_LOCKING_YIELDS";
 
 /// The settings an experiment changed, put back when the table is done.
 #[derive(Default)]
 struct Restore {
     policy: Option<fastpath::sync::DeflationPolicy>,
-    yields: Option<u32>,
 }
 
 impl Drop for Restore {
@@ -441,10 +437,6 @@ impl Drop for Restore {
         if let Some(policy) = self.policy {
             fastpath::sync::set_deflate_after_contention(false);
             fastpath::sync::set_deflation_policy(policy);
-        }
-        if let Some(y) = self.yields {
-            // The value read back before the change: always in range.
-            let _ = fast_lock_spin::set_fast_locking_yields(y);
         }
     }
 }
@@ -458,18 +450,9 @@ fn positive(var: &str) -> Option<Result<u32, String>> {
     })
 }
 
-/// A whole number (0 included) from `var`, or the table's note saying why not.
-fn whole(var: &str) -> Option<Result<u32, String>> {
-    let v = std::env::var(var).ok()?;
-    Some(
-        v.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("{var}={v:?} ignored: not a whole number")),
-    )
-}
-
-/// Applies [`DEFLATE_AFTER_CONTENTION_VAR`] and [`FAST_LOCKING_YIELDS_VAR`]
-/// if set; returns the table's notes about them and what to restore.
+/// Applies [`DEFLATE_AFTER_CONTENTION_VAR`] if set, and notes a fast-lock
+/// yield count other than the default; returns the table's notes and what
+/// to restore.
 fn experiments() -> (Vec<String>, Restore) {
     let (mut notes, mut restore) = (Vec::new(), Restore::default());
     match positive(DEFLATE_AFTER_CONTENTION_VAR) {
@@ -486,19 +469,9 @@ fn experiments() -> (Vec<String>, Restore) {
         Some(Err(note)) => notes.push(note),
         None => {}
     }
-    match whole(FAST_LOCKING_YIELDS_VAR) {
-        Some(Ok(n)) => {
-            let before = fast_lock_spin::fast_locking_yields();
-            match fast_lock_spin::set_fast_locking_yields(n) {
-                Ok(()) => {
-                    restore.yields = Some(before);
-                    notes.push(format!("{FAST_LOCKING_YIELDS_VAR}={n}: the fast-lock spin yields up to {n} times after its pauses (default {}; 0: HotSpot's behaviour)", fast_lock_spin::DEFAULT_FAST_LOCKING_YIELDS));
-                }
-                Err(e) => notes.push(format!("{FAST_LOCKING_YIELDS_VAR} ignored: {e}")),
-            }
-        }
-        Some(Err(note)) => notes.push(note),
-        None => {}
+    let yields = fast_lock_spin::fast_locking_yields();
+    if yields != fast_lock_spin::DEFAULT_FAST_LOCKING_YIELDS {
+        notes.push(format!("FASTPATH_FAST_LOCKING_YIELDS={yields}: the fast-lock spin yields up to {yields} times after its pauses (default {}; 0: HotSpot's behaviour)", fast_lock_spin::DEFAULT_FAST_LOCKING_YIELDS));
     }
     (notes, restore)
 }
