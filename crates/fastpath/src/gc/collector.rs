@@ -63,21 +63,29 @@ use std::time::{Duration, Instant};
 
 use super::forwarding;
 use super::heap::{Lab, Space, CLEAN_CARD};
-use super::runtime::{thread_cpu_time, HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
+use super::runtime::{
+    panic_message, thread_cpu_time, HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING,
+};
 use crate::sync::LockState;
 
 impl HeapInner {
+    /// The collector thread's body: a cycle whenever one is requested (a
+    /// mutator's failed allocation, `Mutator::collect`) or the heap runs
+    /// low; exits once the `Heap` is dropped and no mutator is left. A
+    /// panic in a cycle poisons the heap (after its pause, if it was in
+    /// one, has released the mutators) and ends the thread.
     pub(crate) fn collector_loop(&self) {
         let lab = Lab::default();
         loop {
             {
                 let mut c = self.control();
                 loop {
-                    if c.shutdown {
+                    if c.shutdown && self.safepoint.registered() == 0 {
                         return;
                     }
                     if c.requested || self.config.aggressive || self.low_on_space() {
                         c.requested = false;
+                        c.cycles_started += 1;
                         break;
                     }
                     c = self
@@ -88,10 +96,19 @@ impl HeapInner {
                 }
             }
             self.begin_pacing();
-            self.concurrent_cycle(&lab);
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.concurrent_cycle(&lab)));
             self.pacer.end_cycle();
+            let left_full = match outcome {
+                Ok(full) => full,
+                Err(p) => {
+                    self.poison(panic_message(&*p));
+                    return;
+                }
+            };
             let mut c = self.control();
             c.cycles_done += 1;
+            c.last_left_full = left_full;
             self.control_cv.notify_all();
         }
     }
@@ -125,7 +142,19 @@ impl HeapInner {
         }
         let time_to_safepoint = start.elapsed();
         let cpu = thread_cpu_time();
-        let r = f();
+        // A panic in the pause's work must not leave the mutators stopped:
+        // the heap is poisoned, the pause ends (below), then the panic goes
+        // on to the cycle's caller.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            #[cfg(test)]
+            if self.panic_in_next_pause.swap(false, Ordering::Relaxed) {
+                panic!("a test's injected panic in a {kind:?} pause");
+            }
+            f()
+        }));
+        if let Err(p) = &r {
+            self.poison(panic_message(&**p));
+        }
         let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
         let work = start.elapsed() - time_to_safepoint;
         // Recorded before the release, so a released mutator finds it.
@@ -139,7 +168,10 @@ impl HeapInner {
         });
         let released = self.safepoint.end(as_mutator, index);
         self.set_pause_duration(index, released - start);
-        Some(r)
+        match r {
+            Ok(r) => Some(r),
+            Err(p) => std::panic::resume_unwind(p),
+        }
     }
 
     /// Records a pause; returns its index in the statistics.
@@ -157,7 +189,9 @@ impl HeapInner {
         self.gc_state.set(bits);
     }
 
-    fn concurrent_cycle(&self, lab: &Lab) {
+    /// One concurrent cycle; returns whether it left the heap full (judged
+    /// in its last pause, before any mutator could allocate again).
+    fn concurrent_cycle(&self, lab: &Lab) -> bool {
         self.space.clear_marks();
         let mut stack = Vec::new();
         self.pause(PauseKind::InitMark, false, || {
@@ -175,7 +209,7 @@ impl HeapInner {
                 self.mark_object(v, &mut stack);
             }
         }
-        let has_cset = self
+        let (has_cset, left_full) = self
             .pause(PauseKind::FinalMark, false, || {
                 let satb = std::mem::take(&mut *self.satb_queue());
                 for v in satb {
@@ -187,14 +221,15 @@ impl HeapInner {
                 if chosen {
                     self.set_state(EVACUATION | HAS_FORWARDED);
                     self.evacuate_roots(lab);
+                    (true, false)
                 } else {
                     self.finish_cycle();
+                    (false, self.left_full())
                 }
-                chosen
             })
-            .unwrap_or(false);
+            .unwrap_or((false, false));
         if !has_cset {
-            return;
+            return left_full;
         }
         self.evacuate_cset(lab);
         self.pause(PauseKind::InitUpdateRefs, false, || {
@@ -208,7 +243,9 @@ impl HeapInner {
             self.set_state(0);
             self.free_cset();
             self.finish_cycle();
-        });
+            self.left_full()
+        })
+        .unwrap_or(false)
     }
 
     /// Passive mode: the whole cycle in one pause, on the calling mutator's

@@ -53,7 +53,7 @@ use std::sync::{Arc, Mutex};
 use super::barrier::BarrierSet;
 use super::forwarding;
 use super::heap::{Lab, Pool, Space, CARD_SHIFT, CELL_OVERHEAD_WORDS, DIRTY_CARD};
-use super::runtime::{GcError, HeapInner, EVACUATION, HAS_FORWARDED, MARKING};
+use super::runtime::{panic_message, Collected, GcError, HeapInner, EVACUATION, HAS_FORWARDED, MARKING};
 use super::settings::{Barrier, GcMode};
 use crate::sync;
 
@@ -81,14 +81,16 @@ impl Obj<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Handle {
     mutator: u32,
-    index: u32,
+    pub(crate) index: u32,
     stamp: u64,
 }
 
 /// A root shared by every mutator of a heap (a "global handle").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Global {
-    heap: usize,
+    /// The heap's identity (`HeapInner::id`), not its address: a heap made
+    /// later at the same address has another.
+    heap: u64,
     index: usize,
 }
 
@@ -128,7 +130,7 @@ pub struct Mutator<B: BarrierSet> {
     /// The heap's run-time barrier set (used by [`super::Dynamic`] only).
     bits: u16,
     heap: Arc<HeapInner>,
-    shared: Arc<MutatorShared>,
+    pub(crate) shared: Arc<MutatorShared>,
     id: u32,
     next_stamp: Cell<u64>,
     tlab: Lab,
@@ -252,14 +254,18 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// Pushes `obj` on the handle stack; the handle stays valid (and the
     /// object alive) until [`Mutator::truncate_roots`] pops it.
-    pub fn root(&self, obj: Obj<'_>) -> Handle {
+    /// [`GcError::ForeignObject`] for an object of another heap.
+    pub fn root(&self, obj: Obj<'_>) -> Result<Handle, GcError> {
+        self.check(obj)?;
+        Ok(self.push_root(obj.addr))
+    }
+
+    /// Pushes `addr`, an object of this heap, on the handle stack.
+    fn push_root(&self, addr: usize) -> Handle {
         let stamp = self.next_stamp.get();
         self.next_stamp.set(stamp + 1);
         let mut roots = self.shared.roots();
-        roots.push(Slot {
-            addr: obj.addr,
-            stamp,
-        });
+        roots.push(Slot { addr, stamp });
         Handle {
             mutator: self.id,
             index: (roots.len() - 1) as u32,
@@ -309,14 +315,14 @@ impl<B: BarrierSet> Mutator<B> {
         let mut g = self.heap.globals();
         g.push(obj.addr);
         Ok(Global {
-            heap: self.space().base,
+            heap: self.heap.id,
             index: g.len() - 1,
         })
     }
 
     /// The object a global roots.
     pub fn global(&self, g: Global) -> Result<Obj<'_>, GcError> {
-        if g.heap != self.space().base {
+        if g.heap != self.heap.id {
             return Err(GcError::ForeignHandle);
         }
         let addr = *self.heap.globals().get(g.index).ok_or(GcError::DanglingHandle)?;
@@ -327,16 +333,20 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// Allocates an object with `nrefs` null references and `ndata` zero
     /// words, rooted by the returned handle. May stop for a safepoint or
-    /// collect.
+    /// collect. [`GcError::OutOfMemory`] only when a collection that every
+    /// mutator took part in, begun after this allocation failed, left the
+    /// heap full.
     pub fn alloc(&mut self, nrefs: usize, ndata: usize) -> Result<Handle, GcError> {
-        let words = CELL_OVERHEAD_WORDS + nrefs + ndata;
         let max = self.space().tlab_bytes / 8;
-        if nrefs > max || ndata > max || words > max {
-            return Err(GcError::ObjectTooLarge {
-                words: words.max(nrefs).max(ndata),
+        // Checked: `nrefs` and `ndata` are the caller's, any `usize`.
+        let words = nrefs
+            .checked_add(ndata)
+            .and_then(|w| w.checked_add(CELL_OVERHEAD_WORDS))
+            .filter(|&w| w <= max)
+            .ok_or(GcError::ObjectTooLarge {
+                words: nrefs.saturating_add(ndata).saturating_add(CELL_OVERHEAD_WORDS),
                 max_words: max,
-            });
-        }
+            })?;
         self.safepoint_poll();
         let bytes = words * 8;
         let cell = match self.tlab.bump(bytes) {
@@ -344,17 +354,18 @@ impl<B: BarrierSet> Mutator<B> {
             None => self.alloc_slow(bytes)?,
         };
         let obj = self.space().init_object(cell, nrefs, ndata);
-        Ok(self.root(self.obj(obj)))
+        Ok(self.push_root(obj))
     }
 
+    /// The TLAB is exhausted: refill it, collecting as often as collections
+    /// make progress. There is no fixed number of attempts: a mutator gives
+    /// up only when a collection begun after its failure, in which every
+    /// mutator stopped, left no free region ([`Collected::Full`]), and
+    /// the space that collection left was tried. In passive mode the
+    /// collecting mutator refills inside its own pause, so no other mutator
+    /// can take what the collection freed before it does.
     #[cold]
     fn alloc_slow(&mut self, bytes: usize) -> Result<usize, GcError> {
-        // Passive: one stop-the-world collection; concurrent: wait for up to
-        // three cycles (one may have been under way, with its set chosen).
-        let attempts = match self.heap.config.mode {
-            GcMode::Passive => 1,
-            GcMode::Concurrent => 3,
-        };
         // Pacing (concurrent cycles only): a refill over the cycle's budget
         // waits a little for the collector, safe (pauses go on meanwhile).
         if self.heap.pacer.claim(self.space().tlab_bytes.max(bytes)) {
@@ -365,32 +376,74 @@ impl<B: BarrierSet> Mutator<B> {
             stats.paced_time += waited;
             stats.longest_paced_wait = stats.longest_paced_wait.max(waited);
         }
-        for _ in 0..=attempts {
+        let mut last_chance = false;
+        loop {
+            self.heap.check_poison()?;
             if let Some(cell) = self.tlab.refill(self.space(), bytes, Pool::Mutator) {
                 return Ok(cell);
             }
-            self.collect();
+            if last_chance {
+                return Err(GcError::OutOfMemory);
+            }
+            match self.collect_for(Some(bytes))? {
+                Collected::Refilled(cell) => return Ok(cell),
+                Collected::Retry => {}
+                Collected::Full => last_chance = true,
+            }
         }
-        Err(GcError::OutOfMemory)
     }
 
     /// Runs a collection: stop-the-world in passive mode; in concurrent
-    /// mode, waits (safe) for the collector to finish a new cycle.
-    pub fn collect(&mut self) {
+    /// mode, waits (safe) for the collector to finish a cycle.
+    /// [`GcError::Poisoned`] if the collector has panicked.
+    pub fn collect(&mut self) -> Result<(), GcError> {
+        self.collect_for(None).map(|_| ())
+    }
+
+    /// A collection; with `refill`, one for an allocation of that many
+    /// bytes, which a passive collection makes inside its pause.
+    fn collect_for(&mut self, refill: Option<usize>) -> Result<Collected, GcError> {
         self.retire_local();
+        self.heap.check_poison()?;
         match self.heap.config.mode {
             GcMode::Passive => {
-                if self.heap.safepoint.begin(true) {
-                    let pause = self.heap.stw_collect();
+                let outcome = if self.heap.safepoint.begin(true) {
+                    // A panic in the collection must not leave the other
+                    // mutators stopped: poison, end the pause, report.
+                    let heap = &self.heap;
+                    let tlab = &self.tlab;
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        let pause = heap.stw_collect();
+                        let cell = refill.and_then(|bytes| tlab.refill(&heap.space, bytes, Pool::Mutator));
+                        (pause, cell)
+                    }));
+                    let (pause, cell) = match r {
+                        Ok(v) => v,
+                        Err(p) => {
+                            self.heap.poison(panic_message(&*p));
+                            (usize::MAX, None)
+                        }
+                    };
                     self.heap.safepoint.end(true, pause);
-                } else if let Some(r) = self.heap.safepoint.arrive_and_wait() {
-                    self.heap.record_resume(r);
-                }
+                    match cell {
+                        Some(cell) => Collected::Refilled(cell),
+                        None => Collected::Full,
+                    }
+                } else {
+                    // Another mutator's collection came first: this one
+                    // stops for it, then tries what it freed.
+                    if let Some(r) = self.heap.safepoint.arrive_and_wait() {
+                        self.heap.record_resume(r);
+                    }
+                    Collected::Retry
+                };
                 self.refresh_gc_state();
+                self.heap.check_poison()?;
+                Ok(outcome)
             }
             GcMode::Concurrent => {
                 let heap = self.heap.clone();
-                self.safe_region(|| heap.wait_for_cycle());
+                self.safe_region(|| heap.wait_for_cycle())
             }
         }
     }
