@@ -18,7 +18,10 @@
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing |
 //! | `safepoint.rs` | stopping mutators for pauses |
 //! | `pacer.rs` | delaying mutators that allocate faster than a cycle reclaims |
-//! | `mutator.rs` | the per-thread context: roots, accesses, barriers |
+//! | `roots.rs` | the handle stack the collector scans |
+//! | `mutator.rs` | the per-thread context: roots, allocation, polls, safe regions |
+//! | `access.rs` | the checked API: loads, stores, CAS, data, locks |
+//! | `barriers/` | one file per barrier: its fast and slow path |
 //! | `collector.rs` | the cycle: mark, evacuate, update-refs; the verifier |
 //! | `runtime.rs` | `Heap`, `HeapConfig`, errors, statistics |
 //! | `probe.rs` | one function per fast path, for disassembly |
@@ -78,6 +81,11 @@
 
 //! ## Example
 //!
+//! One mutator, passive mode, below; [`Mutator`]'s docs show two threads
+//! and the rule for blocking; `examples/gc_concurrent.rs` runs two mutators
+//! under the concurrent collector with the verifier after every cycle
+//! (`cargo run --release -p fastpath --example gc_concurrent`).
+//!
 //! ```
 //! use fastpath::gc::{Heap, HeapConfig, ShenandoahBarriers, BarrierBits, GcMode};
 //! let heap = Heap::new(HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Passive)).unwrap();
@@ -99,7 +107,11 @@ mod atomic;
 pub(crate) mod forwarding;
 
 #[cfg(not(loom))]
+mod access;
+#[cfg(not(loom))]
 mod barrier;
+#[cfg(not(loom))]
+mod barriers;
 #[cfg(not(loom))]
 mod collector;
 #[cfg(not(loom))]
@@ -111,6 +123,8 @@ mod pacer;
 #[cfg(not(loom))]
 pub mod probe;
 #[cfg(not(loom))]
+mod roots;
+#[cfg(not(loom))]
 mod runtime;
 // Under loom, only its models use it.
 #[cfg_attr(loom, allow(dead_code))]
@@ -120,12 +134,16 @@ pub mod settings;
 mod tests;
 
 #[cfg(not(loom))]
+pub use access::ObjLock;
+#[cfg(not(loom))]
 pub use barrier::{
     BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers, ShenandoahBarriers,
     Static,
 };
 #[cfg(not(loom))]
-pub use mutator::{Global, Handle, Mutator, Obj, ObjLock};
+pub use mutator::Mutator;
+#[cfg(not(loom))]
+pub use roots::{Global, Handle, Obj};
 #[cfg(not(loom))]
 pub use runtime::{GcError, GcStats, Heap, HeapConfig, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
 #[cfg(not(loom))]

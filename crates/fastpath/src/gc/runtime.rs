@@ -4,7 +4,8 @@
 //! Where it sits: the entry point of `gc`. [`Heap::new`] validates a
 //! [`HeapConfig`], allocates the [`super::heap::Space`], and in concurrent
 //! mode starts the collector thread ([`super::collector`]);
-//! [`Heap::mutator`] gives each thread its [`Mutator`].
+//! [`Heap::mutator`] (in `mutator.rs`) gives each thread its
+//! [`super::Mutator`].
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -12,10 +13,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::barrier::BarrierSet;
 use super::heap::Space;
-use super::mutator::{Mutator, MutatorShared};
 use super::pacer::Pacer;
+use super::roots::MutatorShared;
 use super::safepoint::{Released, Safepoint, SafepointWait};
 use super::settings::{self, BarrierBits, GcMode};
 use crate::config::ConfigError;
@@ -478,7 +478,7 @@ impl HeapInner {
 /// Dropping a `Heap` while mutators of it are alive is harmless, whatever
 /// thread holds them and whatever the collector is doing: `drop` returns at
 /// once, and the heap (its memory, and in concurrent mode its collector
-/// thread, which goes on running cycles) lives until its last [`Mutator`]
+/// thread, which goes on running cycles) lives until its last [`super::Mutator`]
 /// and [`super::ObjLock`] are dropped; the collector thread then exits by
 /// itself. With no mutator alive, `drop` also waits for the collector
 /// thread to exit. (Waiting for the thread while a mutator is alive could
@@ -537,20 +537,6 @@ impl Heap {
     /// The configuration the heap was built with.
     pub fn config(&self) -> &HeapConfig {
         &self.inner.config
-    }
-
-    /// A mutator for the calling thread, with the static barrier set `B`
-    /// (which must be the heap's) or [`super::Dynamic`].
-    pub fn mutator<B: BarrierSet>(&self) -> Result<Mutator<B>, GcError> {
-        if let Some(bits) = B::BITS {
-            if bits != self.inner.config.barriers.0 {
-                return Err(GcError::BarrierMismatch {
-                    heap: self.inner.config.barriers,
-                    mutator: BarrierBits(bits),
-                });
-            }
-        }
-        Ok(Mutator::new(self.inner.clone()))
     }
 
     /// The largest object, in words (header words included): a TLAB.
