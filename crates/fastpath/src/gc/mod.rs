@@ -22,7 +22,8 @@
 //! | `mutator.rs` | the per-thread context: roots, allocation, polls, safe regions |
 //! | `access.rs` | the checked API: loads, stores, CAS, data, locks |
 //! | `barriers/` | one file per barrier: its fast and slow path |
-//! | `collector.rs` | the cycle: mark, evacuate, update-refs; the verifier |
+//! | `collector.rs` | the cycle: mark, evacuate, update-refs; degenerated cycles; the verifier |
+//! | `compact.rs` | the full compacting collection (sliding), the last resort |
 //! | `runtime.rs` | `Heap`, `HeapConfig`, errors, statistics |
 //! | `probe.rs` | one function per fast path, for disassembly |
 //!
@@ -114,6 +115,8 @@ mod barrier;
 mod barriers;
 #[cfg(not(loom))]
 mod collector;
+#[cfg(not(loom))]
+mod compact;
 #[cfg(not(loom))]
 mod heap;
 #[cfg(not(loom))]

@@ -325,10 +325,14 @@ impl<B: BarrierSet> Mutator<B> {
     /// The TLAB is exhausted: refill it, collecting as often as collections
     /// make progress. There is no fixed number of attempts: a mutator gives
     /// up only when a collection begun after its failure, in which every
-    /// mutator stopped, left no free region ([`Collected::Full`]), and
-    /// the space that collection left was tried. In passive mode the
-    /// collecting mutator refills inside its own pause, so no other mutator
-    /// can take what the collection freed before it does.
+    /// mutator stopped, left no free region ([`Collected::Full`]), and the
+    /// space that collection left was tried. Before that, the heap is
+    /// compacted: in passive mode the collecting mutator's pause runs a full
+    /// compaction when its own refill (made inside the pause, so no other
+    /// mutator can take what the collection freed) still fails; in
+    /// concurrent mode the failure asks the collector for a degenerated
+    /// cycle, which finishes the cycle stop-the-world and compacts if that
+    /// left the heap full (`collector.rs`, `compact.rs`).
     #[cold]
     fn alloc_slow(&mut self, bytes: usize) -> Result<usize, GcError> {
         // Pacing (concurrent cycles only): a refill over the cycle's budget
@@ -379,7 +383,15 @@ impl<B: BarrierSet> Mutator<B> {
                     let tlab = &self.tlab;
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         let pause = heap.stw_collect();
-                        let cell = refill.and_then(|bytes| tlab.refill(&heap.space, bytes, Pool::Mutator));
+                        let mut cell =
+                            refill.and_then(|bytes| tlab.refill(&heap.space, bytes, Pool::Mutator));
+                        if let (Some(bytes), None) = (refill, cell) {
+                            // Still no room: slide the heap together
+                            // before the allocation may fail.
+                            heap.full_compact();
+                            heap.verify_if_asked();
+                            cell = tlab.refill(&heap.space, bytes, Pool::Mutator);
+                        }
                         (pause, cell)
                     }));
                     let (pause, cell) = match r {
@@ -408,7 +420,7 @@ impl<B: BarrierSet> Mutator<B> {
             }
             GcMode::Concurrent => {
                 let heap = self.heap.clone();
-                self.safe_region(|| heap.wait_for_cycle())
+                self.safe_region(|| heap.wait_for_cycle(refill.is_some()))
             }
         }
     }

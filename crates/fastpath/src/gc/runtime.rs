@@ -184,6 +184,10 @@ pub enum PauseKind {
     FinalUpdateRefs,
     /// A passive-mode stop-the-world collection.
     Full,
+    /// A concurrent cycle finished stop-the-world because a mutator found
+    /// no memory (Shenandoah's degenerated GC); a full compaction
+    /// ([`GcStats::full_compactions`]) may follow in the same pause.
+    Degenerated,
 }
 
 /// A pause, in the parts `-Xlog:safepoint` reports: reaching the
@@ -244,6 +248,12 @@ pub struct GcStats {
     /// Collection-set regions kept, not freed, because an object in them
     /// could not be copied (summed over cycles).
     pub regions_kept: u64,
+    /// Concurrent cycles finished stop-the-world (a mutator found no
+    /// memory during the cycle): [`PauseKind::Degenerated`] pauses.
+    pub degenerated_cycles: u64,
+    /// Full compacting collections (sliding, `compact.rs`): after a
+    /// degenerated cycle or a passive collection that left too little free.
+    pub full_compactions: u64,
     /// TLAB refills the pacer delayed.
     pub paced_refills: u64,
     /// Summed wait of the paced refills.
@@ -335,6 +345,10 @@ pub(crate) struct HeapInner {
     /// holds the panic's text.
     poisoned: AtomicBool,
     poison_message: Mutex<String>,
+    /// A mutator found no memory during a concurrent cycle: the collector
+    /// finishes the cycle stop-the-world (`collector.rs`). Set by the
+    /// mutator, cleared by the collector in the degenerated pause.
+    pub(crate) degenerate: AtomicBool,
     /// Test hook: the next pause the collector thread runs panics.
     #[cfg(test)]
     pub(crate) panic_in_next_pause: AtomicBool,
@@ -415,11 +429,17 @@ impl HeapInner {
     }
 
     /// Waits (from a safe region) until the next cycle end, requesting a
-    /// cycle if none runs. [`Collected::Full`] if the cycle that ended
+    /// cycle if none runs; with `degenerate` (an allocation failed), the
+    /// cycle is to finish stop-the-world and compact if it must. [`Collected::Full`] if the cycle that ended
     /// began after this call and left the heap full; [`Collected::Retry`]
     /// otherwise (the cycle under way at the call may have chosen its
     /// collection set before the caller's garbage died).
-    pub(crate) fn wait_for_cycle(&self) -> Result<Collected, GcError> {
+    pub(crate) fn wait_for_cycle(&self, degenerate: bool) -> Result<Collected, GcError> {
+        if degenerate {
+            // SeqCst: read by the collector at its phase boundaries; a
+            // request it misses there is seen by the next cycle's.
+            self.degenerate.store(true, Ordering::SeqCst);
+        }
         let mut c = self.control();
         let started = c.cycles_started;
         let target = c.cycles_done + 1;
@@ -515,6 +535,7 @@ impl Heap {
             id: next_heap_id(),
             poisoned: AtomicBool::new(false),
             poison_message: Mutex::new(String::new()),
+            degenerate: AtomicBool::new(false),
             #[cfg(test)]
             panic_in_next_pause: AtomicBool::new(false),
             config,
