@@ -147,6 +147,10 @@ fn gc_status(e: GcError) -> fastpath_status {
         GcError::BarrierMismatch { .. } | GcError::Config(_) | GcError::BadSize(_) => {
             FASTPATH_ERR_INVALID_ARGUMENT
         }
+        // The system refused the heap's memory or the collector's thread.
+        GcError::HeapMemory { .. } | GcError::CollectorThread(_) => FASTPATH_ERR_OS,
+        // The collector panicked: a bug in fastpath, caught.
+        GcError::Poisoned(_) => FASTPATH_ERR_PANIC,
     };
     fail(status, e)
 }
@@ -438,7 +442,11 @@ pub extern "C" fn fastpath_gc_load(
         crate::status::out_ptr(out)?;
         let loaded = {
             let o = m.get(obj, "the object")?;
-            m.m.load(o, i).map_err(gc_status)?.map(|v| m.m.root(v))
+            m.m.load(o, i)
+                .map_err(gc_status)?
+                .map(|v| m.m.root(v))
+                .transpose()
+                .map_err(gc_status)?
         };
         let c = loaded.map_or(FASTPATH_GC_NULL, |r| m.push(r));
         put(out, c)
@@ -629,7 +637,7 @@ pub extern "C" fn fastpath_gc_global_get(
         })?;
         let h = {
             let o = m.m.global(g).map_err(gc_status)?;
-            m.m.root(o)
+            m.m.root(o).map_err(gc_status)?
         };
         let c = m.push(h);
         put(out, c)
@@ -651,7 +659,7 @@ pub extern "C" fn fastpath_gc_safepoint_poll(m: *mut fastpath_gc_mutator) -> fas
 #[no_mangle]
 pub extern "C" fn fastpath_gc_collect(m: *mut fastpath_gc_mutator) -> fastpath_status {
     ffi(|| {
-        mutator(m)?.m.collect();
+        mutator(m)?.m.collect().map_err(gc_status)?;
         Ok(())
     })
 }

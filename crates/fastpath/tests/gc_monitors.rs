@@ -59,7 +59,7 @@ fn freeing_a_region_and_dropping_the_heap_release_dead_objects_monitors() {
         m.truncate_roots(d);
         allocated += 1;
     }
-    m.collect();
+    m.collect().unwrap();
     assert_eq!(
         sync::live_monitors(),
         baseline,

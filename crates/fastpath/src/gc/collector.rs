@@ -49,6 +49,16 @@
 //! any region, so it can collect them. Allocation pacing (`pacer.rs`) keeps
 //! mutators from emptying the heap during a cycle in the first place.
 //!
+//! Degenerated cycles (Shenandoah's degenerated GC): a mutator whose
+//! refill fails during a cycle raises the heap's `degenerate` flag and
+//! waits; the collector looks at the flag at each phase boundary (after
+//! concurrent mark, evacuation, update-refs) and finishes the cycle from
+//! there in one [`PauseKind::Degenerated`] pause, with the phases' own code
+//! run stop-the-world (evacuation and update-refs are idempotent). If the
+//! heap is still full after that, the same pause runs a full compaction
+//! (`compact.rs`), which needs no room to copy. Both are counted in
+//! [`super::GcStats`] (`degenerated_cycles`, `full_compactions`).
+//!
 //! Locked objects: [`super::Mutator::lock`] pins the object's region; a
 //! pinned region is never chosen for the set nor freed, so a lock-stack
 //! entry or a monitor's object address never goes stale. Marking also
@@ -63,21 +73,41 @@ use std::time::{Duration, Instant};
 
 use super::forwarding;
 use super::heap::{Lab, Space, CLEAN_CARD};
-use super::runtime::{thread_cpu_time, HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
+use super::runtime::{
+    panic_message, thread_cpu_time, HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING,
+};
 use crate::sync::LockState;
 
+/// Where a concurrent cycle was when a mutator's failed allocation turned
+/// it into a degenerated one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// During concurrent marking (before final-mark).
+    Mark,
+    /// After concurrent evacuation (before init-update-refs).
+    Evacuation,
+    /// After concurrent update-refs (before final-update-refs).
+    UpdateRefs,
+}
+
 impl HeapInner {
+    /// The collector thread's body: a cycle whenever one is requested (a
+    /// mutator's failed allocation, `Mutator::collect`) or the heap runs
+    /// low; exits once the `Heap` is dropped and no mutator is left. A
+    /// panic in a cycle poisons the heap (after its pause, if it was in
+    /// one, has released the mutators) and ends the thread.
     pub(crate) fn collector_loop(&self) {
         let lab = Lab::default();
         loop {
             {
                 let mut c = self.control();
                 loop {
-                    if c.shutdown {
+                    if c.shutdown && self.safepoint.registered() == 0 {
                         return;
                     }
                     if c.requested || self.config.aggressive || self.low_on_space() {
                         c.requested = false;
+                        c.cycles_started += 1;
                         break;
                     }
                     c = self
@@ -88,10 +118,19 @@ impl HeapInner {
                 }
             }
             self.begin_pacing();
-            self.concurrent_cycle(&lab);
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.concurrent_cycle(&lab)));
             self.pacer.end_cycle();
+            let left_full = match outcome {
+                Ok(full) => full,
+                Err(p) => {
+                    self.poison(panic_message(&*p));
+                    return;
+                }
+            };
             let mut c = self.control();
             c.cycles_done += 1;
+            c.last_left_full = left_full;
             self.control_cv.notify_all();
         }
     }
@@ -125,7 +164,19 @@ impl HeapInner {
         }
         let time_to_safepoint = start.elapsed();
         let cpu = thread_cpu_time();
-        let r = f();
+        // A panic in the pause's work must not leave the mutators stopped:
+        // the heap is poisoned, the pause ends (below), then the panic goes
+        // on to the cycle's caller.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            #[cfg(test)]
+            if self.panic_in_next_pause.swap(false, Ordering::Relaxed) {
+                panic!("a test's injected panic in a {kind:?} pause");
+            }
+            f()
+        }));
+        if let Err(p) = &r {
+            self.poison(panic_message(&**p));
+        }
         let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
         let work = start.elapsed() - time_to_safepoint;
         // Recorded before the release, so a released mutator finds it.
@@ -139,7 +190,10 @@ impl HeapInner {
         });
         let released = self.safepoint.end(as_mutator, index);
         self.set_pause_duration(index, released - start);
-        Some(r)
+        match r {
+            Ok(r) => Some(r),
+            Err(p) => std::panic::resume_unwind(p),
+        }
     }
 
     /// Records a pause; returns its index in the statistics.
@@ -157,7 +211,17 @@ impl HeapInner {
         self.gc_state.set(bits);
     }
 
-    fn concurrent_cycle(&self, lab: &Lab) {
+    /// Whether a mutator asked for a degenerated cycle.
+    fn degenerate_requested(&self) -> bool {
+        // SeqCst: see `wait_for_cycle`.
+        self.degenerate.load(Ordering::SeqCst)
+    }
+
+    /// One concurrent cycle; returns whether it left the heap full (judged
+    /// in its last pause, before any mutator could allocate again). At each
+    /// phase boundary, a mutator's failed allocation turns the rest of the
+    /// cycle into one degenerated pause (`degenerated`).
+    fn concurrent_cycle(&self, lab: &Lab) -> bool {
         self.space.clear_marks();
         let mut stack = Vec::new();
         self.pause(PauseKind::InitMark, false, || {
@@ -165,7 +229,7 @@ impl HeapInner {
             self.set_state(MARKING);
         });
         // Concurrent mark: trace, then take what SATB enqueued, until dry.
-        loop {
+        while !self.degenerate_requested() {
             self.trace(&mut stack);
             let satb = std::mem::take(&mut *self.satb_queue());
             if satb.is_empty() {
@@ -175,7 +239,10 @@ impl HeapInner {
                 self.mark_object(v, &mut stack);
             }
         }
-        let has_cset = self
+        if self.degenerate_requested() {
+            return self.degenerated(Phase::Mark, lab, &mut stack);
+        }
+        let (has_cset, left_full) = self
             .pause(PauseKind::FinalMark, false, || {
                 let satb = std::mem::take(&mut *self.satb_queue());
                 for v in satb {
@@ -187,28 +254,84 @@ impl HeapInner {
                 if chosen {
                     self.set_state(EVACUATION | HAS_FORWARDED);
                     self.evacuate_roots(lab);
+                    (true, false)
                 } else {
                     self.finish_cycle();
+                    (false, self.left_full())
                 }
-                chosen
             })
-            .unwrap_or(false);
+            .unwrap_or((false, false));
         if !has_cset {
-            return;
+            return left_full;
         }
         self.evacuate_cset(lab);
+        if self.degenerate_requested() {
+            return self.degenerated(Phase::Evacuation, lab, &mut stack);
+        }
         self.pause(PauseKind::InitUpdateRefs, false, || {
             lab.retire(&self.space);
             self.set_state(HAS_FORWARDED);
             self.init_update_refs();
         });
         self.update_refs();
+        if self.degenerate_requested() {
+            return self.degenerated(Phase::UpdateRefs, lab, &mut stack);
+        }
         self.pause(PauseKind::FinalUpdateRefs, false, || {
             self.update_roots();
             self.set_state(0);
             self.free_cset();
             self.finish_cycle();
-        });
+            self.left_full()
+        })
+        .unwrap_or(false)
+    }
+
+    /// Shenandoah's degenerated GC: the rest of the cycle, from `from`, in
+    /// one pause; then, if that left the heap full, a full compaction in
+    /// the same pause. Each phase below is the concurrent one run with the
+    /// world stopped (evacuation and update-refs are idempotent, so work a
+    /// concurrent phase left half done is finished, not redone wrongly).
+    fn degenerated(&self, from: Phase, lab: &Lab, stack: &mut Vec<usize>) -> bool {
+        self.pause(PauseKind::Degenerated, false, || {
+            let mut has_cset = from != Phase::Mark;
+            if from == Phase::Mark {
+                let satb = std::mem::take(&mut *self.satb_queue());
+                for v in satb {
+                    self.mark_object(v, stack);
+                }
+                self.trace(stack);
+                self.set_state(0);
+                // Stop-the-world: the whole free space may take copies.
+                has_cset = self.choose_cset(true);
+                if has_cset {
+                    self.set_state(EVACUATION | HAS_FORWARDED);
+                    self.evacuate_roots(lab);
+                }
+            }
+            if has_cset {
+                if from != Phase::UpdateRefs {
+                    self.evacuate_cset(lab);
+                    lab.retire(&self.space);
+                    self.set_state(HAS_FORWARDED);
+                    self.init_update_refs();
+                }
+                self.update_refs();
+                self.update_roots();
+                self.set_state(0);
+                self.free_cset();
+            }
+            self.stats().degenerated_cycles += 1;
+            // SeqCst: see `wait_for_cycle`. Cleared before the free space
+            // is judged: a mutator failing after this pause asks anew.
+            self.degenerate.store(false, Ordering::SeqCst);
+            if self.left_full() {
+                self.full_compact();
+            }
+            self.finish_cycle();
+            self.left_full()
+        })
+        .unwrap_or(false)
     }
 
     /// Passive mode: the whole cycle in one pause, on the calling mutator's
@@ -256,6 +379,12 @@ impl HeapInner {
         if self.config.mode == super::GcMode::Concurrent {
             self.stats().cycles += 1;
         }
+        self.verify_if_asked();
+    }
+
+    /// Runs the verifier if the configuration asks for it (in a pause, at
+    /// the end of a collection), recording the outcome.
+    pub(crate) fn verify_if_asked(&self) {
         if self.config.verify {
             let result = self.verify();
             let mut stats = self.stats();
@@ -280,7 +409,7 @@ impl HeapInner {
     }
 
     /// Marks `obj` if it is below its region's TAMS and unmarked.
-    fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
+    pub(super) fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
         if obj == 0 {
             return;
         }
@@ -299,7 +428,7 @@ impl HeapInner {
         }
     }
 
-    fn trace(&self, stack: &mut Vec<usize>) {
+    pub(super) fn trace(&self, stack: &mut Vec<usize>) {
         // Work is reported to the pacer in batches, to keep its atomics off
         // the marking loop.
         const BATCH: usize = 4096;

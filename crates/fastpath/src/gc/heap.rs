@@ -4,7 +4,8 @@
 //! through TLABs and reads objects with the layout helpers;
 //! [`super::collector`] marks, parses and frees regions here.
 //!
-//! Memory is one zeroed, region-aligned block cut into fixed-size regions.
+//! Memory is one zeroed, region-aligned block (an anonymous mapping) cut
+//! into fixed-size regions.
 //! Each object is a *cell*:
 //!
 //! ```text
@@ -31,7 +32,6 @@
 //! allocated during the cycle and are live by construction (Shenandoah's
 //! TAMS rule); below it, live means marked.
 
-use std::alloc::{self, Layout};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -134,14 +134,48 @@ pub(crate) struct Space {
     pub(crate) evac_lab_limit: Option<usize>,
     /// Who is copying, and whether evacuation failed this cycle.
     pub(crate) evac_scope: forwarding::EvacScope,
-    layout: Layout,
     pub(crate) regions: Box<[Region]>,
     marks: Box<[AtomicU64]>,
     pub(crate) cards: Box<[AtomicU8]>,
     pub(crate) alloc: Mutex<AllocState>,
 }
 
-// SAFETY: the raw block is owned by `Space` (freed in Drop) and only ever
+/// Maps `bytes` of zeroed memory aligned to `align` (a power of two): an
+/// anonymous mapping `align` larger, its unaligned head and tail unmapped
+/// (how HotSpot reserves an aligned heap). `None` when the system refuses
+/// (the address space or the commit limit); from `mmap` directly, not the
+/// global allocator, so a refusal is an answer and never an abort.
+fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
+    use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
+    let len = bytes.checked_add(align)?;
+    // SAFETY: a fresh anonymous mapping at an address the kernel picks
+    // touches no existing memory.
+    let start = unsafe {
+        mmap_anonymous(
+            std::ptr::null_mut(),
+            len,
+            ProtFlags::READ | ProtFlags::WRITE,
+            MapFlags::PRIVATE,
+        )
+    }
+    .ok()? as usize;
+    let base = (start + align - 1) & !(align - 1);
+    let (head, tail) = (base - start, start + len - (base + bytes));
+    // SAFETY: both ranges lie inside the mapping just made, outside the
+    // block kept; nothing refers to them. A failed unmap only leaves
+    // address space mapped.
+    unsafe {
+        if head > 0 {
+            let _ = munmap(start as *mut std::ffi::c_void, head);
+        }
+        if tail > 0 {
+            let _ = munmap((base + bytes) as *mut std::ffi::c_void, tail);
+        }
+    }
+    Some(base)
+}
+
+// SAFETY: the raw block is owned by `Space` (unmapped in Drop) and only ever
 // accessed through atomics (`word`), so sharing it between threads is sound.
 unsafe impl Send for Space {}
 // SAFETY: as above: every access to the block is atomic.
@@ -157,27 +191,22 @@ impl Drop for Space {
                 self.release_dead_locks(r);
             }
         }
-        // SAFETY: `base` came from `alloc_zeroed(self.layout)`, once; every
-        // header that named a monitor was dropped above, so nothing in
-        // `fastpath::sync` (a deflation pass, a thread exit) still holds an
-        // address into the block.
-        unsafe { alloc::dealloc(self.base as *mut u8, self.layout) }
+        // SAFETY: `[base, end)` is the mapping `Space::new` made and kept,
+        // unmapped once, here; every header that named a monitor was
+        // dropped above, so nothing in `fastpath::sync` (a deflation pass, a
+        // thread exit) still holds an address into the block.
+        let _ = unsafe { rustix::mm::munmap(self.base as *mut std::ffi::c_void, self.end - self.base) };
     }
 }
 
 impl Space {
-    /// Allocates the block; sizes are validated by the caller.
+    /// Maps the block; sizes are validated by the caller.
     pub(crate) fn new(
         heap_bytes: usize,
         region_bytes: usize,
         evac_lab_limit: Option<usize>,
     ) -> Option<Space> {
-        let layout = Layout::from_size_align(heap_bytes, region_bytes).ok()?;
-        // SAFETY: the layout has a non-zero size (validated by HeapConfig).
-        let base = unsafe { alloc::alloc_zeroed(layout) } as usize;
-        if base == 0 {
-            return None;
-        }
+        let base = map_aligned(heap_bytes, region_bytes)?;
         let nregions = heap_bytes / region_bytes;
         let regions = (0..nregions)
             .map(|i| {
@@ -207,7 +236,6 @@ impl Space {
             reserve_regions: (nregions / 16).max(2),
             evac_lab_limit,
             evac_scope: forwarding::EvacScope::default(),
-            layout,
             regions,
             marks: (0..words.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             cards: (0..heap_bytes >> CARD_SHIFT)

@@ -18,8 +18,12 @@
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing |
 //! | `safepoint.rs` | stopping mutators for pauses |
 //! | `pacer.rs` | delaying mutators that allocate faster than a cycle reclaims |
-//! | `mutator.rs` | the per-thread context: roots, accesses, barriers |
-//! | `collector.rs` | the cycle: mark, evacuate, update-refs; the verifier |
+//! | `roots.rs` | the handle stack the collector scans |
+//! | `mutator.rs` | the per-thread context: roots, allocation, polls, safe regions |
+//! | `access.rs` | the checked API: loads, stores, CAS, data, locks |
+//! | `barriers/` | one file per barrier: its fast and slow path |
+//! | `collector.rs` | the cycle: mark, evacuate, update-refs; degenerated cycles; the verifier |
+//! | `compact.rs` | the full compacting collection (sliding), the last resort |
 //! | `runtime.rs` | `Heap`, `HeapConfig`, errors, statistics |
 //! | `probe.rs` | one function per fast path, for disassembly |
 //!
@@ -78,6 +82,11 @@
 
 //! ## Example
 //!
+//! One mutator, passive mode, below; [`Mutator`]'s docs show two threads
+//! and the rule for blocking; `examples/gc_concurrent.rs` runs two mutators
+//! under the concurrent collector with the verifier after every cycle
+//! (`cargo run --release -p fastpath --example gc_concurrent`).
+//!
 //! ```
 //! use fastpath::gc::{Heap, HeapConfig, ShenandoahBarriers, BarrierBits, GcMode};
 //! let heap = Heap::new(HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Passive)).unwrap();
@@ -99,9 +108,15 @@ mod atomic;
 pub(crate) mod forwarding;
 
 #[cfg(not(loom))]
+mod access;
+#[cfg(not(loom))]
 mod barrier;
 #[cfg(not(loom))]
+mod barriers;
+#[cfg(not(loom))]
 mod collector;
+#[cfg(not(loom))]
+mod compact;
 #[cfg(not(loom))]
 mod heap;
 #[cfg(not(loom))]
@@ -114,6 +129,8 @@ mod pacer;
 #[doc(hidden)]
 pub mod probe;
 #[cfg(not(loom))]
+mod roots;
+#[cfg(not(loom))]
 mod runtime;
 // Under loom, only its models use it.
 #[cfg_attr(loom, allow(dead_code))]
@@ -123,12 +140,16 @@ pub mod settings;
 mod tests;
 
 #[cfg(not(loom))]
+pub use access::ObjLock;
+#[cfg(not(loom))]
 pub use barrier::{
     with_barrier_set, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers,
     ShenandoahBarriers, Static, WithBarrierSet,
 };
 #[cfg(not(loom))]
-pub use mutator::{Global as GlobalHandle, Handle, Mutator, Obj, ObjLock};
+pub use mutator::Mutator;
+#[cfg(not(loom))]
+pub use roots::{Global as GlobalHandle, Handle, Obj};
 #[cfg(not(loom))]
 pub use runtime::{GcError, GcStats, Heap, HeapConfig, Pause as GcPause, PauseKind};
 // The state bits are the barriers' and the collector's business (and the

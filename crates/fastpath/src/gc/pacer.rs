@@ -21,8 +21,8 @@
 //! [`MAX_DELAY`] at most (Shenandoah's `ShenandoahPacingMaxDelay`), then
 //! allocates anyway: pacing only spreads the stall, it never stops a
 //! mutator for long, and a heap that is truly full is still met by the
-//! refill failing (`Mutator::alloc_slow` waits for cycles, then returns
-//! `GcError::OutOfMemory`). The wait is a safe region, so pauses go on.
+//! refill failing (`Mutator::alloc_slow` then collects, and returns
+//! `GcError::OutOfMemory` only once a collection left the heap full). The wait is a safe region, so pauses go on.
 
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};

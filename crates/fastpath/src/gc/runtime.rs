@@ -4,18 +4,18 @@
 //! Where it sits: the entry point of `gc`. [`Heap::new`] validates a
 //! [`HeapConfig`], allocates the [`super::heap::Space`], and in concurrent
 //! mode starts the collector thread ([`super::collector`]);
-//! [`Heap::mutator`] gives each thread its [`Mutator`].
+//! [`Heap::mutator`] (in `mutator.rs`) gives each thread its
+//! [`super::Mutator`].
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::barrier::BarrierSet;
 use super::heap::Space;
-use super::mutator::{Mutator, MutatorShared};
 use super::pacer::Pacer;
+use super::roots::MutatorShared;
 use super::safepoint::{Released, Safepoint, SafepointWait};
 use super::settings::{self, BarrierBits, GcMode};
 use crate::setting::ConfigError;
@@ -61,8 +61,19 @@ pub enum GcError {
     },
     /// A bad heap configuration.
     Config(ConfigError),
-    /// Heap or region size unusable.
+    /// Heap or region size unusable (not a power of two, too few regions).
     BadSize(String),
+    /// The system refused the memory for the heap's block.
+    HeapMemory {
+        /// The block's size, in bytes.
+        bytes: usize,
+    },
+    /// The collector thread could not be started.
+    CollectorThread(String),
+    /// The collector panicked: the heap can no longer collect, and every
+    /// allocation that needs a collection gets this error. The text is the
+    /// panic's message.
+    Poisoned(String),
 }
 
 impl fmt::Display for GcError {
@@ -83,6 +94,9 @@ impl fmt::Display for GcError {
             }
             GcError::Config(e) => e.fmt(f),
             GcError::BadSize(s) => f.write_str(s),
+            GcError::HeapMemory { bytes } => write!(f, "cannot allocate the heap's {bytes} bytes"),
+            GcError::CollectorThread(e) => write!(f, "cannot start the collector thread: {e}"),
+            GcError::Poisoned(e) => write!(f, "the collector panicked ({e}); the heap cannot collect"),
         }
     }
 }
@@ -170,6 +184,10 @@ pub enum PauseKind {
     FinalUpdateRefs,
     /// A passive-mode stop-the-world collection.
     Full,
+    /// A concurrent cycle finished stop-the-world because a mutator found
+    /// no memory (Shenandoah's degenerated GC); a full compaction
+    /// ([`GcStats::full_compactions`]) may follow in the same pause.
+    Degenerated,
 }
 
 /// A pause, in the parts `-Xlog:safepoint` reports: reaching the
@@ -230,6 +248,12 @@ pub struct GcStats {
     /// Collection-set regions kept, not freed, because an object in them
     /// could not be copied (summed over cycles).
     pub regions_kept: u64,
+    /// Concurrent cycles finished stop-the-world (a mutator found no
+    /// memory during the cycle): [`PauseKind::Degenerated`] pauses.
+    pub degenerated_cycles: u64,
+    /// Full compacting collections (sliding, `compact.rs`): after a
+    /// degenerated cycle or a passive collection that left too little free.
+    pub full_compactions: u64,
     /// TLAB refills the pacer delayed.
     pub paced_refills: u64,
     /// Summed wait of the paced refills.
@@ -246,9 +270,29 @@ pub struct GcStats {
 
 #[derive(Default)]
 pub(crate) struct Control {
+    /// Cycles begun (concurrent mode): cycle `n` is the `n`-th begun.
+    pub(crate) cycles_started: u64,
+    /// Cycles ended; a cycle ends in the order it began.
     pub(crate) cycles_done: u64,
+    /// Whether the last cycle to end left no free region a mutator may
+    /// take (see `HeapInner::left_full`).
+    pub(crate) last_left_full: bool,
     pub(crate) requested: bool,
+    /// The `Heap` was dropped: the collector thread exits once no mutator
+    /// is registered.
     pub(crate) shutdown: bool,
+}
+
+/// What a mutator whose allocation failed learns from one collection.
+pub(crate) enum Collected {
+    /// A collection ran and the allocation's memory is taken: the cell.
+    Refilled(usize),
+    /// A collection ran (or was under way) and may have freed memory, some
+    /// of which other mutators may have taken: try again.
+    Retry,
+    /// A collection that every mutator took part in, begun after the
+    /// failed allocation, left no free region a mutator may take.
+    Full,
 }
 
 /// The GC state byte. Written only inside pauses (by the collector, with
@@ -294,6 +338,38 @@ pub(crate) struct HeapInner {
     pub(crate) stats: Mutex<GcStats>,
     mutator_evacuations: AtomicU64,
     collector_evacuations: AtomicU64,
+    /// This heap's identity, unique in the process (never reused, unlike
+    /// its address): what a [`super::Global`] names.
+    pub(crate) id: u64,
+    /// Set when the collector panicked (`poison`); then `poison_message`
+    /// holds the panic's text.
+    poisoned: AtomicBool,
+    poison_message: Mutex<String>,
+    /// A mutator found no memory during a concurrent cycle: the collector
+    /// finishes the cycle stop-the-world (`collector.rs`). Set by the
+    /// mutator, cleared by the collector in the degenerated pause.
+    pub(crate) degenerate: AtomicBool,
+    /// Test hook: the next pause the collector thread runs panics.
+    #[cfg(test)]
+    pub(crate) panic_in_next_pause: AtomicBool,
+}
+
+/// A process-wide counter of heaps made: a heap's identity.
+fn next_heap_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    // Relaxed: a unique number, nothing else.
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The text of a panic's payload.
+pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -352,22 +428,82 @@ impl HeapInner {
         }
     }
 
-    /// Waits (from a safe region) until a cycle that starts after this call
-    /// has finished.
-    pub(crate) fn wait_for_cycle(&self) {
+    /// Waits (from a safe region) until the next cycle end, requesting a
+    /// cycle if none runs; with `degenerate` (an allocation failed), the
+    /// cycle is to finish stop-the-world and compact if it must. [`Collected::Full`] if the cycle that ended
+    /// began after this call and left the heap full; [`Collected::Retry`]
+    /// otherwise (the cycle under way at the call may have chosen its
+    /// collection set before the caller's garbage died).
+    pub(crate) fn wait_for_cycle(&self, degenerate: bool) -> Result<Collected, GcError> {
+        if degenerate {
+            // SeqCst: read by the collector at its phase boundaries; a
+            // request it misses there is seen by the next cycle's.
+            self.degenerate.store(true, Ordering::SeqCst);
+        }
         let mut c = self.control();
-        // The end of the cycle under way frees its set; the caller retries
-        // after each cycle end (three at most, see Mutator::alloc_slow).
+        let started = c.cycles_started;
         let target = c.cycles_done + 1;
         c.requested = true;
         self.control_cv.notify_all();
-        while c.cycles_done < target && !c.shutdown {
+        while c.cycles_done < target {
+            self.check_poison()?;
             c = self.control_cv.wait(c).unwrap_or_else(|e| e.into_inner());
         }
+        self.check_poison()?;
+        Ok(if c.cycles_done > started && c.last_left_full {
+            Collected::Full
+        } else {
+            Collected::Retry
+        })
+    }
+
+    /// Whether the free regions are down to the mutators' reserve (none a
+    /// mutator may take). At the end of a collection, in its pause.
+    pub(crate) fn left_full(&self) -> bool {
+        self.space.lock_alloc().free.len() <= self.space.reserve_regions
+    }
+
+    /// The collector panicked: record it, and wake every mutator waiting
+    /// for a cycle or for the pacer, so each gets [`GcError::Poisoned`].
+    #[cold]
+    pub(crate) fn poison(&self, message: String) {
+        {
+            let mut m = lock(&self.poison_message);
+            if !self.poisoned.load(Ordering::Relaxed) {
+                *m = message;
+            }
+            // Release: publishes the message (written above, under the
+            // lock too) to `check_poison`'s Acquire load.
+            self.poisoned.store(true, Ordering::Release);
+        }
+        let _c = self.control();
+        self.control_cv.notify_all();
+        drop(_c);
+        self.pacer.end_cycle();
+    }
+
+    /// `Err(Poisoned)` once the collector has panicked.
+    #[inline]
+    pub(crate) fn check_poison(&self) -> Result<(), GcError> {
+        // Acquire: see `poison`.
+        if self.poisoned.load(Ordering::Acquire) {
+            return Err(GcError::Poisoned(lock(&self.poison_message).clone()));
+        }
+        Ok(())
     }
 }
 
 /// A garbage-collected heap.
+///
+/// Dropping a `Heap` while mutators of it are alive is harmless, whatever
+/// thread holds them and whatever the collector is doing: `drop` returns at
+/// once, and the heap (its memory, and in concurrent mode its collector
+/// thread, which goes on running cycles) lives until its last [`super::Mutator`]
+/// and [`super::ObjLock`] are dropped; the collector thread then exits by
+/// itself. With no mutator alive, `drop` also waits for the collector
+/// thread to exit. (Waiting for the thread while a mutator is alive could
+/// deadlock: a pause waits for every mutator, the dropping thread's own
+/// included.)
 pub struct Heap {
     pub(crate) inner: Arc<HeapInner>,
     collector: Option<JoinHandle<()>>,
@@ -377,8 +513,11 @@ impl Heap {
     /// Builds a heap; in concurrent mode, starts its collector thread.
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;
-        let space = Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit)
-            .ok_or_else(|| GcError::BadSize(format!("cannot allocate {} bytes", config.heap_bytes)))?;
+        let space = Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit).ok_or(
+            GcError::HeapMemory {
+                bytes: config.heap_bytes,
+            },
+        )?;
         let inner = Arc::new(HeapInner {
             space,
             gc_state: StateByte(std::cell::UnsafeCell::new(0)),
@@ -393,6 +532,12 @@ impl Heap {
             stats: Mutex::new(GcStats::default()),
             mutator_evacuations: AtomicU64::new(0),
             collector_evacuations: AtomicU64::new(0),
+            id: next_heap_id(),
+            poisoned: AtomicBool::new(false),
+            poison_message: Mutex::new(String::new()),
+            degenerate: AtomicBool::new(false),
+            #[cfg(test)]
+            panic_in_next_pause: AtomicBool::new(false),
             config,
         });
         let collector = match inner.config.mode {
@@ -403,7 +548,7 @@ impl Heap {
                     std::thread::Builder::new()
                         .name("fastpath-gc".into())
                         .spawn(move || heap.collector_loop())
-                        .map_err(|e| GcError::BadSize(format!("cannot start the collector: {e}")))?,
+                        .map_err(|e| GcError::CollectorThread(e.to_string()))?,
                 )
             }
         };
@@ -413,20 +558,6 @@ impl Heap {
     /// The configuration the heap was built with.
     pub fn config(&self) -> &HeapConfig {
         &self.inner.config
-    }
-
-    /// A mutator for the calling thread, with the static barrier set `B`
-    /// (which must be the heap's) or [`super::Dynamic`].
-    pub fn mutator<B: BarrierSet>(&self) -> Result<Mutator<B>, GcError> {
-        if let Some(bits) = B::BITS {
-            if bits != self.inner.config.barriers.0 {
-                return Err(GcError::BarrierMismatch {
-                    heap: self.inner.config.barriers,
-                    mutator: BarrierBits(bits),
-                });
-            }
-        }
-        Ok(Mutator::new(self.inner.clone()))
     }
 
     /// The largest object, in words (header words included): a TLAB.
@@ -454,9 +585,14 @@ impl Drop for Heap {
         self.inner.control().shutdown = true;
         self.inner.control_cv.notify_all();
         if let Some(t) = self.collector.take() {
-            // The collector only ever stops at a pause, which every live
-            // mutator must reach (by polling or a safe region).
-            let _ = t.join();
+            // No mutator can register any more (that takes a `&Heap`). With
+            // none registered, the collector exits at its next look at the
+            // control (no pause waits for anyone); with some, it runs on
+            // until the last is dropped, and the thread is left to exit by
+            // itself (type docs).
+            if self.inner.safepoint.registered() == 0 {
+                let _ = t.join();
+            }
         }
     }
 }

@@ -208,6 +208,11 @@ impl Safepoint {
         s.registered += 1;
     }
 
+    /// How many mutators are registered.
+    pub(crate) fn registered(&self) -> usize {
+        self.lock().registered
+    }
+
     /// A mutator leaves (it must be running, not stopped).
     pub(crate) fn deregister(&self) {
         let mut s = self.lock();

@@ -170,7 +170,7 @@ fn the_state_copy_follows_the_heap_at_every_way_out_of_a_stop() {
     // first: with nothing to evacuate the pause does not write it).
     h.inner.gc_state.set(0);
     assert_eq!(m.gc_state_for_test(), MARKING | HAS_FORWARDED);
-    m.collect();
+    m.collect().unwrap();
     assert_eq!(m.gc_state_for_test(), 0);
     assert_eq!(h.inner.gc_state.get(), 0);
 }
@@ -387,7 +387,7 @@ fn locking_while_the_collector_runs() {
                     let mut m = h.mutator::<Dynamic>().unwrap();
                     for round in 0..ROUNDS {
                         let depth = m.roots_len();
-                        let root = m.root(m.global(global).unwrap());
+                        let root = m.root(m.global(global).unwrap()).unwrap();
                         let lock = m.lock(root).unwrap();
                         let held_at = h.inner.space.header(m.get(root).unwrap().addr()).get_ref() as *const _;
                         let o = m.get(root).unwrap();
@@ -518,7 +518,7 @@ fn evacuation_failure_leaves_objects_in_place_and_keeps_their_regions() {
             }
             m.truncate_roots(depth);
         }
-        m.collect();
+        m.collect().unwrap();
         let stats = h.stats();
         assert_eq!(stats.verify_errors, Vec::<String>::new(), "{bits}");
         assert!(stats.evacuation_failures >= 1, "{bits}: evacuation failed");
@@ -536,7 +536,7 @@ fn evacuation_failure_leaves_objects_in_place_and_keeps_their_regions() {
         let region = h.inner.space.region_index(kept.last().unwrap().1);
         assert_ne!(region, h.inner.space.region_index(m.get(list).unwrap().addr()));
         m.store(m.get(list).unwrap(), 0, None).unwrap();
-        m.collect();
+        m.collect().unwrap();
         let stats = h.stats();
         assert_eq!(stats.verify_errors, Vec::<String>::new(), "{bits}");
         assert!(
@@ -607,4 +607,211 @@ fn every_safepoint_wait_stops_releases_and_decomposes_pauses() {
         }
         assert!(resumed(&h), "{wait:?}: no released mutator recorded its resume");
     }
+}
+
+/// Runs `f` on its own thread and fails if it has not returned within
+/// `secs` (a hang); the stuck thread is left behind.
+fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(secs))
+        .unwrap_or_else(|e| panic!("{what}: {e:?} after {secs} s (hung or panicked)"))
+}
+
+#[test]
+fn rooting_another_heaps_object_is_an_error_and_collections_go_on() {
+    for mode in [GcMode::Passive, GcMode::Concurrent] {
+        let h = heap(BarrierBits::SHENANDOAH, mode, 4);
+        let other = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+        let mut m2 = other.mutator::<ShenandoahBarriers>().unwrap();
+        let f = m2.alloc(0, 0).unwrap();
+        let foreign = m2.get(f).unwrap();
+        assert_eq!(m.root(foreign), Err(GcError::ForeignObject));
+        let own = m.alloc(0, 1).unwrap();
+        let again = m.root(m.get(own).unwrap()).unwrap();
+        m.write(m.get(again).unwrap(), 0, 5).unwrap();
+        m.collect().unwrap();
+        m.collect().unwrap();
+        assert_eq!(m.read(m.get(again).unwrap(), 0).unwrap(), 5);
+        assert!(
+            h.stats().verify_errors.is_empty(),
+            "{:?}",
+            h.stats().verify_errors
+        );
+    }
+}
+
+/// A panic in a collector pause poisons the heap: the stopped mutators are
+/// released, and each allocation that needs a collection (and `collect`)
+/// gets `Poisoned` instead of waiting forever.
+#[test]
+fn a_collector_panic_poisons_the_heap_instead_of_hanging_mutators() {
+    let outcome = within(30, "mutators of a poisoned heap", || {
+        let h = std::sync::Arc::new(heap(BarrierBits::SHENANDOAH, GcMode::Concurrent, 4));
+        h.inner.panic_in_next_pause.store(true, Ordering::Relaxed);
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let h = h.clone();
+                std::thread::spawn(move || {
+                    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+                    loop {
+                        let d = m.roots_len();
+                        let r = m.alloc(1, 16);
+                        m.truncate_roots(d);
+                        if let Err(e) = r {
+                            return (e, m.collect());
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect::<Vec<_>>()
+    });
+    for (alloc, collect) in outcome {
+        assert!(
+            matches!(&alloc, GcError::Poisoned(msg) if msg.contains("injected")),
+            "{alloc:?}"
+        );
+        assert!(matches!(collect, Err(GcError::Poisoned(_))), "{collect:?}");
+    }
+}
+
+/// Passive mode: a panic in the stop-the-world collection, on a mutator's
+/// own thread, ends the pause (the other mutator is released) and is
+/// reported to both as `Poisoned`.
+#[test]
+fn a_passive_collection_panic_releases_the_other_mutators() {
+    let outcome = within(30, "passive mutators of a poisoned heap", || {
+        let h = std::sync::Arc::new(heap(BarrierBits::G1, GcMode::Passive, 4));
+        // Corrupt a root: the collection's marking panics on it (an
+        // address outside the heap), as a runtime bug could make it.
+        let mut m = h.mutator::<G1Barriers>().unwrap();
+        let a = m.alloc(0, 0).unwrap();
+        m.shared.roots()[a.index as usize].addr = 8;
+        let h2 = h.clone();
+        let other = std::thread::spawn(move || {
+            let mut m = h2.mutator::<G1Barriers>().unwrap();
+            loop {
+                let d = m.roots_len();
+                let r = m.alloc(1, 16);
+                m.truncate_roots(d);
+                if let Err(e) = r {
+                    return e;
+                }
+            }
+        });
+        let mine = m.collect();
+        (mine, other.join().unwrap())
+    });
+    assert!(matches!(outcome.0, Err(GcError::Poisoned(_))), "{:?}", outcome.0);
+    assert!(matches!(outcome.1, GcError::Poisoned(_)), "{:?}", outcome.1);
+}
+
+/// A global of a dropped heap never resolves on a later heap, even one
+/// whose block landed at the same address.
+#[test]
+fn a_stale_global_is_refused_by_a_heap_at_the_same_address() {
+    // Large blocks come straight from `mmap` and go back with `munmap`, so
+    // the next heap of the same size usually lands where the last one was
+    // (other tests allocate meanwhile: it is tried a number of times).
+    let mut same_address = 0;
+    for _ in 0..32 {
+        let (stale, base) = {
+            let h = heap(BarrierBits::G1, GcMode::Passive, 64);
+            let mut m = h.mutator::<G1Barriers>().unwrap();
+            let a = m.alloc(0, 0).unwrap();
+            (m.make_global(m.get(a).unwrap()).unwrap(), h.inner.space.base)
+        };
+        let h = heap(BarrierBits::G1, GcMode::Passive, 64);
+        same_address += usize::from(h.inner.space.base == base);
+        let mut m = h.mutator::<G1Barriers>().unwrap();
+        let a = m.alloc(0, 0).unwrap();
+        m.make_global(m.get(a).unwrap()).unwrap();
+        assert_eq!(m.global(stale), Err(GcError::ForeignHandle));
+        if same_address >= 2 {
+            break;
+        }
+    }
+    // The case the test is for: the allocator gave the freed block back.
+    assert!(
+        same_address > 0,
+        "no heap reused the address; the test proved nothing"
+    );
+}
+
+/// A heap the system cannot allocate is `HeapMemory`, not a size error;
+/// each variant means one thing.
+#[test]
+fn an_unallocatable_heap_is_heap_memory() {
+    // Beyond x86-64's and AArch64's 47/48-bit user address space: no
+    // mapping can hold it, whatever the overcommit policy.
+    let bytes = 1 << 48;
+    let mut c = HeapConfig::new(bytes, BarrierBits::G1, GcMode::Passive);
+    c.region_bytes = 32 << 20;
+    assert_eq!(Heap::new(c).err(), Some(GcError::HeapMemory { bytes }));
+}
+
+/// The full compaction slides a sparse heap together: survivors and the
+/// references between them intact (data, order, a locked object's region
+/// left where it is), every region above the compacted ones freed, and the
+/// verifier clean.
+#[test]
+fn full_compaction_slides_survivors_together_and_keeps_the_graph() {
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let head = m.alloc(1, 0).unwrap();
+    let pinned = m.alloc(0, 1).unwrap();
+    m.write(m.get(pinned).unwrap(), 0, 99).unwrap();
+    let lock = m.lock(pinned).unwrap();
+    let pinned_at = m.get(pinned).unwrap().addr();
+    let mut kept = 0;
+    for i in 0..12_000 {
+        let d = m.roots_len();
+        let n = m.alloc(1, 2).unwrap();
+        if i % 40 == 0 {
+            let (no, ho) = (m.get(n).unwrap(), m.get(head).unwrap());
+            m.write(no, 0, kept).unwrap();
+            m.store(no, 0, m.load(ho, 0).unwrap()).unwrap();
+            m.store(ho, 0, Some(no)).unwrap();
+            kept += 1;
+        }
+        m.truncate_roots(d);
+    }
+    m.retire_local_for_test();
+    let used = |h: &Heap| {
+        h.inner
+            .space
+            .regions
+            .iter()
+            .filter(|r| r.used.load(Ordering::Relaxed))
+            .count()
+    };
+    let before = used(&h);
+    // This test's thread is the only mutator and makes no access meanwhile:
+    // as in a pause.
+    let freed = h.inner.full_compact();
+    let after = used(&h);
+    assert_eq!(before - after, freed);
+    assert!(after * 4 < before, "{before} regions used before, {after} after");
+    assert_eq!(h.inner.verify().map(|_| ()), Ok(()));
+    m.refresh_gc_state_for_test();
+    let mut cur = m.load(m.get(head).unwrap(), 0).unwrap();
+    let mut i = kept;
+    while let Some(node) = cur {
+        i -= 1;
+        assert_eq!(m.read(node, 0).unwrap(), i);
+        cur = m.load(node, 0).unwrap();
+    }
+    assert_eq!(i, 0);
+    assert_eq!(
+        m.get(pinned).unwrap().addr(),
+        pinned_at,
+        "a locked object never moves"
+    );
+    assert_eq!(m.read(m.get(pinned).unwrap(), 0).unwrap(), 99);
+    drop(lock);
+    assert_eq!(h.stats().full_compactions, 1);
 }

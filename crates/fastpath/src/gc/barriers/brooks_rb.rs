@@ -1,0 +1,21 @@
+//! The Brooks read barrier (Shenandoah 2017): every object is read through
+//! its forwarding word, which points at the object itself or at its copy,
+//! so reads see the to-space copy once there is one. Fast path: one load
+//! (`mov -0x8(%obj),%obj`); no slow path.
+
+use super::super::barrier::BarrierSet;
+use super::super::forwarding;
+use super::super::mutator::Mutator;
+use super::super::settings::Barrier;
+
+impl<B: BarrierSet> Mutator<B> {
+    /// The object to read `obj` through.
+    #[inline(always)]
+    pub(super) fn resolve_for_read(&self, obj: usize) -> usize {
+        if self.has(Barrier::BrooksRb) {
+            forwarding::forwardee(self.space().fwd(obj))
+        } else {
+            obj
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The barriers: what each heap access adds for the collector, one file
+//! per barrier, each with its fast path (`#[inline(always)]`, a test of the
+//! mutator's copy of the GC state byte or of the card) and its `#[cold]`
+//! slow path (the real work: enqueue for SATB, evacuate and self-heal,
+//! dirty and enqueue a card).
+//!
+//! Where it sits: under [`super::access`] (the checked API, which validates
+//! an access then calls the unchecked one here) and [`super::probe`] (the
+//! bare accesses, for disassembly); above [`super::heap`] and
+//! [`super::forwarding`]. The collector ([`super::collector`]) writes the
+//! state byte the fast paths test, only in pauses; each mutator copies it
+//! on its way out of every stop (`mutator.rs` says why the copy is never
+//! stale where a barrier reads it).
+//!
+//! The shape is MMTk's: this file is the `Barrier` (for each access, the
+//! hooks that run before and after it, composed from the set `B`: every
+//! `B::has` is a constant for a [`super::Static`] set, so only the set's
+//! barriers are compiled in), and each barrier's file holds its
+//! `BarrierSemantics` (the slow path the hook calls). The fast paths test
+//! the mutator's own copy of the state byte at a fixed offset from the
+//! `&Mutator` register (HotSpot: `testb $mask, gc_state_offset(%r15)`).
+//!
+//! | access | before | after |
+//! |---|---|---|
+//! | load ref | `brooks-rb` on the object | `lrb` on the loaded value |
+//! | store ref | `brooks-wb` (else `brooks-rb`) on the object; `satb` | card mark (`card`, `card-cond`, `g1-card`) |
+//! | CAS ref | as store; `cas` retries a false failure | as store |
+//! | read data | `brooks-rb` | - |
+//! | write data, lock | `brooks-wb` (else `brooks-rb`) | - |
+//!
+//! | file | barrier | fast path | slow path |
+//! |---|---|---|---|
+//! | `satb.rs` | SATB pre-write (Yuasa) | test MARKING | enqueue the overwritten value |
+//! | `lrb.rs` | load-reference barrier | test HAS_FORWARDED | evacuate or resolve, self-heal the field |
+//! | `brooks_rb.rs` | Brooks read barrier | load the forwarding word | - |
+//! | `brooks_wb.rs` | Brooks write barrier | test EVACUATION\|HAS_FORWARDED, then read through | evacuate the object, resolve the stored value |
+//! | `card.rs` | card mark | one byte store | - |
+//! | `card_cond.rs` | conditional card mark | test the card, store if clean | - |
+//! | `g1_card.rs` | G1 post-write | cross-region, non-null, clean card | fence, dirty, enqueue |
+//! | `cas.rs` | Shenandoah CAS barrier | nothing on success | retry with the other copy |
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use super::barrier::BarrierSet;
+use super::heap::{Space, CARD_SHIFT};
+use super::mutator::Mutator;
+use super::settings::Barrier;
+
+mod brooks_rb;
+mod brooks_wb;
+mod card;
+mod card_cond;
+mod cas;
+mod g1_card;
+mod lrb;
+mod satb;
+
+/// SATB and card queue buffer length before a flush (HotSpot's
+/// `G1SATBBufferSize` is 1 Ki entries; smaller keeps final-mark short).
+const QUEUE_BUFFER: usize = 256;
+
+impl<B: BarrierSet> Mutator<B> {
+    /// Loads reference field `i` of `obj`: `brooks-rb` on the object, then
+    /// `lrb` on the value.
+    #[inline(always)]
+    pub(crate) fn load_raw(&self, obj: usize, i: usize) -> usize {
+        let o = self.resolve_for_read(obj);
+        let field = self.space().word(Space::ref_addr(o, i));
+        // Acquire: the referenced object's initialization (or copy) is
+        // visible before we read it.
+        let v = field.load(Ordering::Acquire);
+        self.lrb(Space::ref_addr(o, i), v)
+    }
+
+    /// Stores `v` into reference field `i` of `obj`, with the set's pre- and
+    /// post-write barriers.
+    #[inline(always)]
+    pub(crate) fn store_raw(&self, obj: usize, i: usize, v: usize) {
+        if self.brooks_wb_active() {
+            return self.store_slow(obj, v, i);
+        }
+        self.store_resolved(self.resolve_for_read_or_wb(obj), i, v);
+    }
+
+    /// The store, out of line, when `brooks-wb` takes its slow path.
+    #[cold]
+    #[inline(never)]
+    fn store_slow(&self, obj: usize, v: usize, i: usize) {
+        let (o, v) = self.brooks_wb_slow(obj, v);
+        self.store_resolved(o, i, v);
+    }
+
+    /// The store into the resolved object, with SATB and the card barriers.
+    #[inline(always)]
+    fn store_resolved(&self, o: usize, i: usize, v: usize) {
+        let addr = Space::ref_addr(o, i);
+        if self.satb_active() {
+            // Arguments in the order the fast path holds them, so the
+            // branch to the slow path needs no register moves.
+            return self.store_satb_slow(o, v, i);
+        }
+        // Release: publishes the stored object's initialization.
+        self.space().word(addr).store(v, Ordering::Release);
+        self.post_write(o, addr, v);
+    }
+
+    /// The post-write card barriers for a store of `v` at `addr`, a field of
+    /// `obj`. `card` and `card-cond` mark the card of the object's start
+    /// (HotSpot's imprecise marking for instance fields: a scanner of the
+    /// card scans whole objects starting on it); `g1-card` marks the
+    /// field's own card, as G1 does.
+    #[inline(always)]
+    fn post_write(&self, obj: usize, addr: usize, v: usize) {
+        if self.has(Barrier::Card) {
+            self.card_mark(obj);
+        } else if self.has(Barrier::CardCond) {
+            Self::card_cond(self.card(obj));
+        } else if self.has(Barrier::G1Card) {
+            self.g1_card(addr, v);
+        }
+    }
+
+    /// CAS of reference field `i` of `obj`.
+    #[inline(always)]
+    pub(crate) fn cas_raw(&self, obj: usize, i: usize, expected: usize, new: usize) -> bool {
+        let (o, new) = self.resolve_for_write(obj, new);
+        let addr = Space::ref_addr(o, i);
+        // AcqRel: Release publishes `new`, Acquire reads what we replace.
+        match self
+            .space()
+            .word(addr)
+            .compare_exchange(expected, new, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => {
+                self.cas_succeeded(o, addr, expected, new);
+                true
+            }
+            Err(actual) => {
+                if self.cas_barrier_active() {
+                    return self.cas_slow(o, addr, expected, new, actual);
+                }
+                false
+            }
+        }
+    }
+
+    /// After a successful reference CAS: SATB for the replaced value, cards.
+    #[inline(always)]
+    fn cas_succeeded(&self, o: usize, addr: usize, replaced: usize, new: usize) {
+        if self.satb_active() {
+            self.satb_slow(replaced);
+        }
+        self.post_write(o, addr, new);
+    }
+
+    /// Reads data word `j`.
+    #[inline(always)]
+    pub(crate) fn read_raw(&self, obj: usize, nrefs: usize, j: usize) -> usize {
+        let o = self.resolve_for_read(obj);
+        // Relaxed: data words carry no synchronization (as Java fields).
+        self.space()
+            .word(Space::data_addr(o, nrefs, j))
+            .load(Ordering::Relaxed)
+    }
+
+    /// Writes data word `j`.
+    #[inline(always)]
+    pub(crate) fn write_raw(&self, obj: usize, nrefs: usize, j: usize, value: usize) {
+        if self.brooks_wb_active() {
+            return self.write_slow(obj, value, nrefs, j);
+        }
+        let o = self.resolve_for_read_or_wb(obj);
+        // Relaxed: as read_raw.
+        self.space()
+            .word(Space::data_addr(o, nrefs, j))
+            .store(value, Ordering::Relaxed);
+    }
+
+    /// The data write, out of line, when `brooks-wb` takes its slow path.
+    #[cold]
+    #[inline(never)]
+    fn write_slow(&self, obj: usize, value: usize, nrefs: usize, j: usize) {
+        let (o, _) = self.brooks_wb_slow(obj, 0);
+        // Relaxed: as read_raw.
+        self.space()
+            .word(Space::data_addr(o, nrefs, j))
+            .store(value, Ordering::Relaxed);
+    }
+
+    /// Evacuates `obj` (in the collection set) into this mutator's GCLAB:
+    /// the slow path `lrb` and `brooks-wb` share.
+    pub(super) fn evacuate(&self, obj: usize) -> usize {
+        let (to, won) = self.space().evacuate(obj, &self.gclab);
+        if won {
+            self.heap.stats_evacuated_by_mutators();
+        }
+        to
+    }
+
+    /// The card of heap address `addr`: a shift and an add off the biased
+    /// base, no bounds check (the card barriers share it).
+    #[inline(always)]
+    pub(super) fn card(&self, addr: usize) -> &AtomicU8 {
+        debug_assert!(self.space().contains(addr));
+        // SAFETY: `addr` is a field address inside this heap (the object was
+        // checked by `check`, or came from the heap), so the biased index
+        // lands inside the card table, which lives as long as `self.heap`.
+        unsafe { &*(self.card_base.wrapping_add(addr >> CARD_SHIFT) as *const AtomicU8) }
+    }
+}
