@@ -1,7 +1,7 @@
 //! Barrier sets as types, so every fast path is monomorphised.
 //!
 //! Where it sits: [`super::Mutator`] is generic over a [`BarrierSet`]; each
-//! barrier's code in `mutator.rs` is guarded by `B::has(bit)`, which for a
+//! barrier's code in `barriers/` is guarded by `B::has(bit)`, which for a
 //! [`Static`] set is a constant, so the compiler keeps exactly the barriers
 //! of the set and nothing else (the MMTk `barriers.rs` / HotSpot
 //! `BarrierSet::AccessBarrier<decorators>` approach). [`Dynamic`] reads the
