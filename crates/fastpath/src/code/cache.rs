@@ -262,8 +262,8 @@ impl CodeCache {
     }
 
     /// Installs code a JIT assembled for no particular address: every blob
-    /// is placed, its [`Reloc`]s are computed against the blocks'
-    /// executable addresses (see [`reloc`](super::reloc) for each kind's
+    /// is placed, its [`Reloc`](super::Reloc)s are computed against the blocks'
+    /// executable addresses (see [`reloc`] for each kind's
     /// patch, and the veneers that carry branches out of range), the linked
     /// images are copied through the RW view and the whole batch is synced
     /// once. A [`Target::Blob`](super::reloc::Target::Blob) refers to
