@@ -22,6 +22,7 @@
 //! | [`reg`] | registers by number, register sets (clobbers) |
 //! | [`layout`] | the thread block's offsets and constants |
 //! | [`x64`] | x86-64 templates and the slow-path stub |
+//! | [`aarch64`] | AArch64 templates (emitted on any host; encodings checked against reference words) |
 //!
 //! A ten-line JIT: a function that polls for a safepoint and counts, the
 //! poll's slow path a Rust `extern "C"` function reached through the stub.
@@ -61,8 +62,18 @@
 // dynasm's dynamic registers (`Rq(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
+pub mod aarch64;
 pub mod layout;
 pub mod reg;
 pub mod x64;
 
 pub use layout::ThreadLayout;
+
+/// The labels a template branches to; the JIT creates and binds them.
+#[derive(Clone, Copy, Debug)]
+pub struct Labels {
+    /// The uncommon case: where the JIT emits the slow-path stub.
+    pub slow: dynasmrt::DynamicLabel,
+    /// Where the stub resumes.
+    pub done: dynasmrt::DynamicLabel,
+}

@@ -29,7 +29,7 @@
 //! | [`stub`] | the out-of-line slow-path stub |
 
 use dynasmrt::x64::X64Relocation;
-use dynasmrt::{DynamicLabel, DynasmLabelApi};
+use dynasmrt::DynasmLabelApi;
 
 use crate::reg::RegSet;
 
@@ -47,14 +47,7 @@ pub use thread::{GcStateTest, SafepointPoll, TlabAlloc};
 pub trait X64Asm: DynasmLabelApi<Relocation = X64Relocation> {}
 impl<T: DynasmLabelApi<Relocation = X64Relocation>> X64Asm for T {}
 
-/// The labels a template branches to; the JIT creates and binds them.
-#[derive(Clone, Copy, Debug)]
-pub struct Labels {
-    /// The uncommon case: where the JIT emits the [`SlowStub`].
-    pub slow: DynamicLabel,
-    /// Where the stub resumes.
-    pub done: DynamicLabel,
-}
+pub use crate::Labels;
 
 /// A fast path the JIT inlines.
 pub trait Template {
