@@ -484,3 +484,31 @@ fn stub_refuses_bad_shapes() {
     };
     assert_eq!(s.emit(&mut ops, a, b), Err(StubError::StackPointer));
 }
+
+/// The decoder check catches a template that writes a register it does
+/// not declare (a Brooks barrier claiming to clobber nothing).
+#[test]
+fn decoder_check_catches_an_undeclared_write() {
+    struct Lying(BrooksReadBarrier);
+    impl Template for Lying {
+        fn name(&self) -> &'static str {
+            "lying"
+        }
+        fn clobbers(&self) -> RegSet {
+            RegSet::EMPTY
+        }
+        fn budget(&self) -> usize {
+            1
+        }
+        fn emit<A: X64Asm>(&self, ops: &mut A, labels: Labels) {
+            self.0.emit(ops, labels)
+        }
+    }
+    let lying = Lying(BrooksReadBarrier {
+        obj: R8,
+        forwarding: -8,
+    });
+    let caught = std::panic::catch_unwind(|| decode(&lying)).unwrap_err();
+    let msg = caught.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("lying writes {r8}"), "{msg}");
+}
