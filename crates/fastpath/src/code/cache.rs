@@ -49,6 +49,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::icache::Strategy;
 use super::memory::CodeMemory;
+use super::reloc::{self, Blob};
 use super::{Error, Result};
 
 /// What unused and freed code memory holds, repeated: a byte whose
@@ -247,27 +248,75 @@ impl CodeCache {
             .iter()
             .map(|b| self.block_size(b.len()))
             .collect::<Result<Vec<usize>>>()?;
-        let offsets = {
-            let mut st = self.lock();
-            let mut offsets = Vec::with_capacity(sizes.len());
-            for &size in &sizes {
-                match st.allocate(size) {
-                    Ok(o) => offsets.push(o),
-                    Err(e) => {
-                        for (&o, &s) in offsets.iter().zip(&sizes) {
-                            st.release(o, s);
-                        }
-                        return Err(e);
-                    }
-                }
-            }
-            offsets
-        };
+        let offsets = self.allocate_all(&sizes)?;
         let entries: Vec<Entry> = offsets
             .iter()
             .zip(&sizes)
             .zip(blobs)
             .map(|((&o, &s), b)| self.fill(o, s, b))
+            .collect();
+        let ranges: Vec<(*const u8, usize)> = entries.iter().map(|e| (e.addr, e.len)).collect();
+        // SAFETY: every range lies inside the RX view, mapped readable.
+        unsafe { self.strategy.sync_ranges(&ranges) };
+        Ok(entries)
+    }
+
+    /// Installs code a JIT assembled for no particular address: every blob
+    /// is placed, its [`Reloc`](super::Reloc)s are computed against the blocks'
+    /// executable addresses (see [`reloc`] for each kind's
+    /// patch, and the veneers that carry branches out of range), the linked
+    /// images are copied through the RW view and the whole batch is synced
+    /// once. A [`Target::Blob`](super::reloc::Target::Blob) refers to
+    /// another blob of the same batch, so mutually calling functions install
+    /// together. All or nothing: a refused relocation
+    /// ([`Error::Relocation`]) or a full cache installs nothing.
+    ///
+    /// Each entry's length covers its code and the veneers it uses.
+    ///
+    /// ```
+    /// # #[cfg(target_arch = "x86_64")] {
+    /// use fastpath::code::{Blob, CodeCache, Reloc, RelocKind, Target};
+    /// extern "C" fn twice(x: u64) -> u64 { 2 * x }
+    /// // sub rsp,8 ; call rel32 (field at 5) ; add rsp,8 ; ret
+    /// let code = [0x48, 0x83, 0xEC, 0x08, 0xE8, 0, 0, 0, 0, 0x48, 0x83, 0xC4, 0x08, 0xC3];
+    /// let target = Target::Addr(twice as *const () as usize);
+    /// let relocs = [Reloc::new(5, RelocKind::X86Branch32, target)];
+    /// let cache = CodeCache::new(64 * 1024).unwrap();
+    /// let entry = cache.install_relocated(&[Blob { code: &code, relocs: &relocs }]).unwrap().remove(0);
+    /// // SAFETY: the code is a complete `extern "C" fn(u64) -> u64`.
+    /// let f: extern "C" fn(u64) -> u64 = unsafe { entry.as_fn() };
+    /// assert_eq!(f(21), 42);
+    /// # }
+    /// ```
+    pub fn install_relocated(&self, blobs: &[Blob<'_>]) -> Result<Vec<Entry>> {
+        reloc::validate(blobs).map_err(Error::Relocation)?;
+        let sizes = blobs
+            .iter()
+            .map(|b| self.block_size(reloc::reserved_len(b)))
+            .collect::<Result<Vec<usize>>>()?;
+        let offsets = self.allocate_all(&sizes)?;
+        let rx = |index: usize, offset: usize| self.memory.rx_at(offsets[index]) as u64 + offset as u64;
+        let images = blobs
+            .iter()
+            .enumerate()
+            .map(|(i, b)| reloc::link(i, b, rx(i, 0), rx))
+            .collect::<std::result::Result<Vec<Vec<u8>>, _>>();
+        let images = match images {
+            Ok(images) => images,
+            Err(e) => {
+                // Nothing was written: the blocks still hold the trap fill.
+                let mut st = self.lock();
+                for (&o, &s) in offsets.iter().zip(&sizes) {
+                    st.release(o, s);
+                }
+                return Err(Error::Relocation(e));
+            }
+        };
+        let entries: Vec<Entry> = offsets
+            .iter()
+            .zip(&sizes)
+            .zip(&images)
+            .map(|((&o, &s), image)| self.fill(o, s, image))
             .collect();
         let ranges: Vec<(*const u8, usize)> = entries.iter().map(|e| (e.addr, e.len)).collect();
         // SAFETY: every range lies inside the RX view, mapped readable.
@@ -324,6 +373,24 @@ impl CodeCache {
         unsafe { self.memory.rw_at(entry.offset).write_bytes(TRAP, size) };
         st.release(entry.offset, size);
         Ok(())
+    }
+
+    /// Allocates one block per size, all or none.
+    fn allocate_all(&self, sizes: &[usize]) -> Result<Vec<usize>> {
+        let mut st = self.lock();
+        let mut offsets = Vec::with_capacity(sizes.len());
+        for &size in sizes {
+            match st.allocate(size) {
+                Ok(o) => offsets.push(o),
+                Err(e) => {
+                    for (&o, &s) in offsets.iter().zip(sizes) {
+                        st.release(o, s);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(offsets)
     }
 
     fn block_size(&self, len: usize) -> Result<usize> {
@@ -726,6 +793,269 @@ mod tests {
         );
         assert!(patches > 10 && calls > 0);
         assert_eq!(call(&e), patches);
+    }
+}
+
+/// Relocated installs that really run: calls from installed code into Rust
+/// through rel32 (with a veneer when the Rust function is out of ±2 GiB)
+/// and through an absolute 64-bit address, and calls between functions of
+/// one batch and into an entry installed before.
+#[cfg(all(test, not(loom), target_arch = "x86_64"))]
+mod reloc_tests {
+    use super::*;
+    use crate::code::icache::ICacheSync;
+    use crate::code::reloc::{x86_rel32, Reloc, RelocKind, RelocProblem, Target};
+
+    extern "C" fn add7(x: u64) -> u64 {
+        x + 7
+    }
+
+    fn cache() -> CodeCache {
+        CodeCache::with_strategy(64 * 1024, Strategy::new(ICacheSync::Auto).unwrap()).unwrap()
+    }
+
+    fn call(e: &Entry, x: u64) -> u64 {
+        // SAFETY: every blob below is a complete `extern "C" fn(u64) -> u64`
+        // (SysV: argument in rdi, result in rax, stack re-aligned before
+        // each call) and stays installed while called.
+        let f: extern "C" fn(u64) -> u64 = unsafe { e.as_fn() };
+        f(x)
+    }
+
+    /// `sub rsp,8; call rel32; add rsp,8; ret`: the field is at 5.
+    const CALL_REL32: [u8; 14] = [
+        0x48, 0x83, 0xEC, 0x08, 0xE8, 0, 0, 0, 0, 0x48, 0x83, 0xC4, 0x08, 0xC3,
+    ];
+    /// `sub rsp,8; mov rax,imm64; call rax; add rsp,8; ret`: the field is at 6.
+    const CALL_ABS64: [u8; 21] = [
+        0x48, 0x83, 0xEC, 0x08, 0x48, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xD0, 0x48, 0x83, 0xC4, 0x08, 0xC3,
+    ];
+    /// `sub rsp,8; call rel32; mov rdi,rax; call rel32; add rsp,8; ret`:
+    /// fields at 5 and 13.
+    const CALL_TWO: [u8; 22] = [
+        0x48, 0x83, 0xEC, 0x08, 0xE8, 0, 0, 0, 0, 0x48, 0x89, 0xC7, 0xE8, 0, 0, 0, 0, 0x48, 0x83, 0xC4, 0x08,
+        0xC3,
+    ];
+
+    #[test]
+    fn rel32_and_abs64_calls_into_rust_run() {
+        let c = cache();
+        let rel = [Reloc::new(
+            5,
+            RelocKind::X86Branch32,
+            Target::Addr(add7 as *const () as usize),
+        )];
+        let abs = [Reloc::new(
+            6,
+            RelocKind::Abs64,
+            Target::Addr(add7 as *const () as usize),
+        )];
+        let es = c
+            .install_relocated(&[
+                Blob {
+                    code: &CALL_REL32,
+                    relocs: &rel,
+                },
+                Blob {
+                    code: &CALL_ABS64,
+                    relocs: &abs,
+                },
+            ])
+            .unwrap();
+        assert_eq!(call(&es[0], 35), 42);
+        assert_eq!(call(&es[1], 1), 8);
+        // Whether the rel32 needed a veneer depends on where the loader put
+        // the test binary and the kernel put the cache; check it matches.
+        let far = x86_rel32(es[0].addr() as u64 + 5, add7 as *const () as usize as u64).is_none();
+        assert_eq!(es[0].len() > CALL_REL32.len(), far, "veneer iff out of ±2 GiB");
+        assert_eq!(es[1].len(), CALL_ABS64.len());
+        println!(
+            "rel32 to add7: {}",
+            if far { "through a veneer" } else { "direct" }
+        );
+        for e in es {
+            c.free(e).unwrap();
+        }
+        assert_eq!(c.used(), 0);
+    }
+
+    #[test]
+    fn relocations_resolve_against_the_batch_and_installed_entries() {
+        let c = cache();
+        let rel = [Reloc::new(
+            5,
+            RelocKind::X86Branch32,
+            Target::Addr(add7 as *const () as usize),
+        )];
+        let first = c
+            .install_relocated(&[Blob {
+                code: &CALL_REL32,
+                relocs: &rel,
+            }])
+            .unwrap();
+        let abs = [Reloc::new(
+            6,
+            RelocKind::Abs64,
+            Target::Addr(add7 as *const () as usize),
+        )];
+        // Blob 0 calls blob 1 (same batch) and then `first` (installed
+        // before); both are in the cache, so no veneer.
+        let two = [
+            Reloc::new(5, RelocKind::X86Branch32, Target::Blob { index: 1, offset: 0 }),
+            Reloc::new(13, RelocKind::X86Branch32, Target::Addr(first[0].addr() as usize)),
+        ];
+        let es = c
+            .install_relocated(&[
+                Blob {
+                    code: &CALL_TWO,
+                    relocs: &two,
+                },
+                Blob {
+                    code: &CALL_ABS64,
+                    relocs: &abs,
+                },
+            ])
+            .unwrap();
+        assert_eq!(call(&es[0], 100), 114);
+        assert_eq!(es[0].len(), CALL_TWO.len(), "in-cache targets need no veneer");
+    }
+
+    #[test]
+    fn refused_relocations_install_nothing() {
+        let c = cache();
+        let far = c.memory.rx() as usize + (3usize << 30);
+        // lea rax, [rip+disp32]; ret
+        let lea = [0x48, 0x8D, 0x05, 0, 0, 0, 0, 0xC3];
+        let data = [Reloc::new(3, RelocKind::X86PcRel32, Target::Addr(far))];
+        let ok = [Reloc::new(
+            5,
+            RelocKind::X86Branch32,
+            Target::Addr(add7 as *const () as usize),
+        )];
+        let err = c
+            .install_relocated(&[
+                Blob {
+                    code: &CALL_REL32,
+                    relocs: &ok,
+                },
+                Blob {
+                    code: &lea,
+                    relocs: &data,
+                },
+            ])
+            .unwrap_err();
+        match &err {
+            Error::Relocation(e) => {
+                assert_eq!((e.blob, e.reloc), (1, 0));
+                assert!(matches!(e.problem, RelocProblem::OutOfRange { .. }));
+            }
+            e => panic!("{e}"),
+        }
+        assert!(err.to_string().contains("out of range"), "{err}");
+        assert_eq!(c.used(), 0);
+        let bad = [Reloc::new(12, RelocKind::X86Branch32, Target::Addr(0))];
+        assert!(matches!(
+            c.install_relocated(&[Blob {
+                code: &CALL_REL32,
+                relocs: &bad
+            }]),
+            Err(Error::Relocation(_))
+        ));
+        assert_eq!(c.used(), 0);
+    }
+
+    /// AArch64 relocation through the cache on any host: the linked words
+    /// are read back through the executable view (not run).
+    #[test]
+    fn aarch64_branch_linked_in_the_cache_reads_back() {
+        use crate::code::reloc::{aarch64_branch26_displacement, AARCH64_BR_X16, AARCH64_LDR_X16_PC8};
+        let c = cache();
+        let mut code = Vec::new();
+        for w in [0x9400_0000u32, 0x9400_0000, 0xD65F_03C0] {
+            code.extend_from_slice(&w.to_le_bytes());
+        }
+        let far = c.memory.rx() as usize + (1usize << 30);
+        let relocs = [
+            Reloc::new(0, RelocKind::Aarch64Branch26, Target::Addr(far)),
+            Reloc::new(
+                4,
+                RelocKind::Aarch64Branch26,
+                Target::Blob { index: 0, offset: 8 },
+            ),
+        ];
+        let e = c
+            .install_relocated(&[Blob {
+                code: &code,
+                relocs: &relocs,
+            }])
+            .unwrap()
+            .remove(0);
+        // SAFETY: the entry's bytes are mapped readable in the RX view.
+        let bytes = unsafe { std::slice::from_raw_parts(e.addr(), e.len()) };
+        let w = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+        assert_eq!(e.len(), 16 + 16);
+        assert_eq!(aarch64_branch26_displacement(w(0)), 16);
+        assert_eq!(aarch64_branch26_displacement(w(4)), 4);
+        assert_eq!((w(16), w(20)), (AARCH64_LDR_X16_PC8, AARCH64_BR_X16));
+        assert_eq!(&bytes[24..32], &(far as u64).to_le_bytes());
+    }
+}
+
+/// Relocated installs run on AArch64: `BL` into Rust, near or through a
+/// veneer, and `BL` between functions of one batch.
+#[cfg(all(test, not(loom), target_arch = "aarch64"))]
+mod reloc_tests_aarch64 {
+    use super::*;
+    use crate::code::icache::ICacheSync;
+    use crate::code::reloc::{Reloc, RelocKind, Target};
+
+    extern "C" fn add7(x: u64) -> u64 {
+        x + 7
+    }
+
+    /// `stp x29,x30,[sp,#-16]!; bl 0; ldp x29,x30,[sp],#16; ret`: the BL
+    /// is at 4.
+    fn call_bl() -> Vec<u8> {
+        [0xA9BF_7BFDu32, 0x9400_0000, 0xA8C1_7BFD, 0xD65F_03C0]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+
+    #[test]
+    fn bl_into_rust_and_between_blobs_runs() {
+        let c = CodeCache::with_strategy(64 * 1024, Strategy::new(ICacheSync::Auto).unwrap()).unwrap();
+        let code = call_bl();
+        let to_rust = [Reloc::new(
+            4,
+            RelocKind::Aarch64Branch26,
+            Target::Addr(add7 as *const () as usize),
+        )];
+        let to_blob = [Reloc::new(
+            4,
+            RelocKind::Aarch64Branch26,
+            Target::Blob { index: 0, offset: 0 },
+        )];
+        let es = c
+            .install_relocated(&[
+                Blob {
+                    code: &code,
+                    relocs: &to_rust,
+                },
+                Blob {
+                    code: &code,
+                    relocs: &to_blob,
+                },
+            ])
+            .unwrap();
+        // SAFETY: both blobs are complete `extern "C" fn(u64) -> u64` (x0 in
+        // and out, frame record saved around the BL) and stay installed.
+        let f0: extern "C" fn(u64) -> u64 = unsafe { es[0].as_fn() };
+        // SAFETY: as above.
+        let f1: extern "C" fn(u64) -> u64 = unsafe { es[1].as_fn() };
+        assert_eq!(f0(35), 42);
+        assert_eq!(f1(1), 8);
+        assert_eq!(es[1].len(), code.len(), "in-cache target needs no veneer");
     }
 }
 

@@ -7,7 +7,9 @@
 //! them visible to instruction fetch with the configured
 //! [`icache::Strategy`], and returns an [`Entry`] whose address is callable
 //! through the executable view. Later rewrites go through
-//! [`CodeCache::patch`]. When other threads may be running the bytes that
+//! [`CodeCache::patch`]. Code assembled for no particular address comes with
+//! [`Reloc`]s; [`CodeCache::install_relocated`] links it at the executable
+//! address it gets (veneers for far branches) before copying. When other threads may be running the bytes that
 //! changed, the writer calls [`publish()`] (every thread of the process) or the
 //! running thread calls [`cross_modify_fence`] (itself).
 //!
@@ -23,6 +25,7 @@
 //! | [`memory`] | executable memory that is never writable and executable at once (memfd, two views) |
 //! | [`icache`] | the sync strategies, `auto`, [`cross_modify_fence`]; one file per architecture |
 //! | [`cache`] | [`CodeCache`]: allocation with a coalescing free list, install, batch install, patch, free |
+//! | [`reloc`] | relocations a JIT hands over with its bytes (x86-64 rel32, abs64, AArch64 B/BL imm26), veneers for far branches |
 //! | [`publish`](mod@publish) | [`publish()`]: membarrier `PRIVATE_EXPEDITED_SYNC_CORE`, registered on first use, with fallbacks |
 //!
 //! Theory in one paragraph. x86 keeps its instruction caches coherent with
@@ -54,12 +57,14 @@ pub mod cache;
 pub mod icache;
 pub mod memory;
 pub mod publish;
+pub mod reloc;
 
 use std::fmt;
 
 pub use cache::{CodeCache, Entry};
 pub use icache::{cross_modify_fence, Strategy};
 pub use publish::{publish, PublishGuarantee};
+pub use reloc::{Blob, Reloc, RelocKind, Target};
 
 /// Why a code-cache operation was refused.
 #[derive(Debug)]
@@ -96,6 +101,9 @@ pub enum Error {
     Os(std::io::Error),
     /// The configured sync strategy cannot run on this CPU.
     Config(crate::setting::ConfigError),
+    /// A relocation that cannot be applied (bad field, bad target, data
+    /// reference out of range).
+    Relocation(reloc::RelocError),
 }
 
 impl fmt::Display for Error {
@@ -124,6 +132,7 @@ impl fmt::Display for Error {
             Error::NotInstalled => f.write_str("entry is not installed in this code cache"),
             Error::Os(e) => write!(f, "executable memory: {e}"),
             Error::Config(e) => write!(f, "icache sync: {e}"),
+            Error::Relocation(e) => write!(f, "{e}"),
         }
     }
 }
@@ -133,6 +142,7 @@ impl std::error::Error for Error {
         match self {
             Error::Os(e) => Some(e),
             Error::Config(e) => Some(e),
+            Error::Relocation(e) => Some(e),
             _ => None,
         }
     }

@@ -1,0 +1,252 @@
+//! fastpath's fast paths as Cranelift IR: emitters that add the safepoint
+//! poll and the SATB/LRB idle tests to the caller's `FunctionBuilder`, and
+//! [`install`], which compiles a function with cranelift-codegen and
+//! installs it with its relocations in fastpath's W^X `CodeCache`.
+//!
+//! Where it sits: for Cranelift JITs (wasmtime-style), which have no inline
+//! assembly, this is the way to inline the fast paths; the thread block is
+//! a `Value` (a `vmctx`-like parameter or the pinned register's value) read
+//! at a [`ThreadLayout`]'s offsets, the uncommon case a cold block calling
+//! the slow path's `FuncRef`. cranelift-jit cannot install into a
+//! dual-mapped cache (it runs code where it wrote it), so [`install`]
+//! does the linking: cranelift's relocations become
+//! [`fastpath::code::Reloc`]s applied at the executable address.
+//!
+//! Shapes (x86-64 after lowering; the counts are checked in the tests):
+//! - poll: `movzx r, byte [thread+poll]; test r, bit; jnz cold` (Cranelift
+//!   loads into a register first: one instruction more than the template);
+//! - SATB / LRB idle: the same on `gc_state`.
+//!
+//! ```
+//! # #[cfg(target_arch = "x86_64")] {
+//! use cranelift_codegen::ir::{types::I64, AbiParam, Function, InstBuilder, Signature, UserFuncName};
+//! use cranelift_codegen::isa::CallConv;
+//! use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+//! use fastpath_cranelift::{host_isa, install, safepoint_poll, import_slow_path};
+//! use fastpath_jit::ThreadLayout;
+//!
+//! #[repr(C)] struct Thread { poll: u8 }
+//! extern "C" fn at_safepoint(t: *mut Thread) {
+//!     // SAFETY: the generated code passes the live thread block it was given.
+//!     unsafe { (*t).poll = 0 } // disarm
+//! }
+//! let layout = ThreadLayout { gc_state: 0, marking_bit: 1, has_forwarded_bit: 4, poll: 0, poll_bit: 1,
+//!     card_table_base: 0, card_shift: 9, dirty_card: 0, tlab_top: 0, tlab_end: 0 };
+//! let mut sig = Signature::new(CallConv::SystemV);
+//! sig.params.extend([AbiParam::new(I64), AbiParam::new(I64)]);
+//! sig.returns.push(AbiParam::new(I64));
+//! let mut func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
+//! let mut fctx = FunctionBuilderContext::new();
+//! let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+//! let entry = b.create_block();
+//! b.append_block_params_for_function_params(entry);
+//! b.switch_to_block(entry);
+//! let (thread, x) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+//! let slow = import_slow_path(&mut b, 0, 1, false);
+//! safepoint_poll(&mut b, thread, &layout, slow);         // inlined; cold block calls at_safepoint
+//! let r = b.ins().iadd_imm_s(x, 1);
+//! b.ins().return_(&[r]);
+//! b.seal_all_blocks();
+//! b.finalize(host_isa().frontend_config());
+//!
+//! let cache = fastpath::code::CodeCache::new(4096).unwrap();
+//! let entry = install(&cache, &*host_isa(), func, |_index| at_safepoint as *const () as usize).unwrap();
+//! // SAFETY: the function has this signature and stays installed.
+//! let f: extern "C" fn(*mut Thread, u64) -> u64 = unsafe { entry.as_fn() };
+//! let mut t = Thread { poll: 1 };
+//! assert_eq!(f(&mut t, 41), 42);
+//! assert_eq!(t.poll, 0, "the armed poll called the slow path");
+//! # }
+//! ```
+
+use cranelift_codegen::binemit::Reloc as ClifReloc;
+use cranelift_codegen::control::ControlPlane;
+use cranelift_codegen::ir::{
+    self, types::I32, types::I64, AbiParam, ExtFuncData, ExternalName, FuncRef, InstBuilder, MemFlagsData,
+    Signature, UserExternalName, Value,
+};
+use cranelift_codegen::isa::{CallConv, OwnedTargetIsa, TargetIsa};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::{Context, FinalizedRelocTarget};
+use cranelift_frontend::FunctionBuilder;
+use fastpath::code::{Blob, CodeCache, Entry, Reloc, RelocKind, Target};
+pub use fastpath_jit::ThreadLayout;
+
+/// Why a function could not be compiled or installed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// cranelift-codegen refused the function.
+    Compile(String),
+    /// A relocation this installer does not map (named in the message).
+    Unsupported(String),
+    /// The code cache refused the code.
+    Install(fastpath::code::Error),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Compile(e) => write!(f, "cranelift: {e}"),
+            Error::Unsupported(e) => write!(f, "unsupported relocation: {e}"),
+            Error::Install(e) => write!(f, "code cache: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// An ISA for the host with `opt_level=speed`.
+pub fn host_isa() -> OwnedTargetIsa {
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").expect("a known setting");
+    let triple = if cfg!(target_arch = "aarch64") {
+        "aarch64-unknown-linux-gnu"
+    } else {
+        "x86_64-unknown-linux-gnu"
+    };
+    cranelift_codegen::isa::lookup_by_name(triple)
+        .expect("cranelift built with host-arch")
+        .finish(settings::Flags::new(flags))
+        .expect("valid flags")
+}
+
+/// Imports an `extern "C" fn(thread)`-shaped slow path (a pointer-sized
+/// argument per `args`, no result) named `(namespace 1, index)`; `install`'s
+/// `resolve` maps `index` to its address. `colocated` asks Cranelift for a
+/// PC-relative call (a veneer if the function is out of range) instead of
+/// an absolute address in a register.
+pub fn import_slow_path(b: &mut FunctionBuilder<'_>, index: u32, args: usize, colocated: bool) -> FuncRef {
+    let mut sig = Signature::new(CallConv::SystemV);
+    sig.params.extend((0..args).map(|_| AbiParam::new(I64)));
+    let signature = b.import_signature(sig);
+    let name = b
+        .func
+        .declare_imported_user_function(UserExternalName { namespace: 1, index });
+    b.import_function(ExtFuncData {
+        name: ExternalName::user(name),
+        signature,
+        colocated,
+        patchable: false,
+    })
+}
+
+/// `if [thread+off] & mask != 0 { call slow(args) }` with the call in a
+/// cold block; the builder continues in the block after it.
+fn test_and_call(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    off: i32,
+    mask: u8,
+    slow: FuncRef,
+    args: &[Value],
+) {
+    let cold = b.create_block();
+    let cont = b.create_block();
+    // The byte is thread-private state, read as the Rust fast path reads it.
+    let v = b.ins().uload8(I32, MemFlagsData::trusted(), thread, off);
+    let bit = b.ins().band_imm_u(v, i64::from(mask));
+    b.ins().brif(bit, cold, &[], cont, &[]);
+    b.set_cold_block(cold);
+    b.switch_to_block(cold);
+    b.ins().call(slow, args);
+    b.ins().jump(cont, &[]);
+    b.switch_to_block(cont);
+}
+
+/// The safepoint poll: `slow(thread)` when the poll bit is set.
+pub fn safepoint_poll(b: &mut FunctionBuilder<'_>, thread: Value, layout: &ThreadLayout, slow: FuncRef) {
+    test_and_call(b, thread, layout.poll, layout.poll_bit, slow, &[thread]);
+}
+
+/// The SATB idle test: `slow(thread, previous)` while marking.
+pub fn satb_pre_barrier(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    previous: Value,
+    layout: &ThreadLayout,
+    slow: FuncRef,
+) {
+    test_and_call(
+        b,
+        thread,
+        layout.gc_state,
+        layout.marking_bit,
+        slow,
+        &[thread, previous],
+    );
+}
+
+/// The LRB idle test: `slow(thread, obj)` while forwarded objects exist
+/// (a slow path that resolves in place: the object's copy is found by the
+/// caller's next read through the barrier).
+pub fn lrb_idle_test(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    layout: &ThreadLayout,
+    slow: FuncRef,
+) {
+    test_and_call(
+        b,
+        thread,
+        layout.gc_state,
+        layout.has_forwarded_bit,
+        slow,
+        &[thread, obj],
+    );
+}
+
+/// Compiles `func` for `isa` and installs it in `cache`, linking every call
+/// to an imported user function `(1, index)` to `resolve(index)`: Cranelift's
+/// `Abs8` becomes [`RelocKind::Abs64`], `X86CallPCRel4`/`X86CallPLTRel4`
+/// [`RelocKind::X86Branch32`] (veneer when far), `Arm64Call`
+/// [`RelocKind::Aarch64Branch26`].
+pub fn install(
+    cache: &CodeCache,
+    isa: &dyn TargetIsa,
+    func: ir::Function,
+    resolve: impl Fn(u32) -> usize,
+) -> Result<Entry, Error> {
+    let names = func.params.user_named_funcs().clone();
+    let mut ctx = Context::for_function(func);
+    let code = ctx
+        .compile(isa, &mut ControlPlane::default())
+        .map_err(|e| Error::Compile(format!("{:?}", e.inner)))?;
+    let bytes = code.code_buffer().to_vec();
+    let mut relocs = Vec::new();
+    for r in code.buffer.relocs() {
+        let target = match &r.target {
+            FinalizedRelocTarget::ExternalName(ExternalName::User(name)) => {
+                let user = &names[*name];
+                Target::Addr(resolve(user.index))
+            }
+            FinalizedRelocTarget::Func(off) => Target::Blob {
+                index: 0,
+                offset: *off as usize,
+            },
+            other => return Err(Error::Unsupported(format!("{other:?}"))),
+        };
+        // Cranelift: value = S + A − P. fastpath's rel32: S + A' − (P + 4).
+        let (kind, addend) = match r.kind {
+            ClifReloc::Abs8 => (RelocKind::Abs64, r.addend),
+            ClifReloc::X86CallPCRel4 | ClifReloc::X86CallPLTRel4 => (RelocKind::X86Branch32, r.addend + 4),
+            ClifReloc::X86PCRel4 => (RelocKind::X86PcRel32, r.addend + 4),
+            ClifReloc::Arm64Call => (RelocKind::Aarch64Branch26, r.addend),
+            k => return Err(Error::Unsupported(format!("{k:?}"))),
+        };
+        relocs.push(Reloc {
+            offset: r.offset as usize,
+            kind,
+            target,
+            addend,
+        });
+    }
+    cache
+        .install_relocated(&[Blob {
+            code: &bytes,
+            relocs: &relocs,
+        }])
+        .map(|mut v| v.remove(0))
+        .map_err(Error::Install)
+}

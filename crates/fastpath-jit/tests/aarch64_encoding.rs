@@ -1,0 +1,175 @@
+//! AArch64 templates checked word by word against reference encodings (Arm
+//! ARM, as GNU as assembles them), on any host: emitting is pure bit
+//! manipulation. The words also give each template's instruction count.
+
+use dynasmrt::aarch64::Aarch64Relocation;
+use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+use fastpath::spin::strategy::{PauseInstruction, SpinPause};
+use fastpath_jit::aarch64::{
+    thread::GcBarrier, BrooksReadBarrier, CardMark, GcStateTest, SafepointPoll, SpinWait, Template,
+    TemplateError, RTHREAD,
+};
+use fastpath_jit::reg::Reg;
+use fastpath_jit::{Labels, ThreadLayout};
+
+fn layout(dirty_card: u8) -> ThreadLayout {
+    ThreadLayout {
+        gc_state: 16,
+        marking_bit: 1,
+        has_forwarded_bit: 4,
+        poll: 17,
+        poll_bit: 1,
+        card_table_base: 8,
+        card_shift: 9,
+        dirty_card,
+        tlab_top: 24,
+        tlab_end: 32,
+    }
+}
+
+/// The template's words, with `slow` and `done` bound right after it.
+fn words<T: Template>(t: &T) -> Result<Vec<u32>, TemplateError> {
+    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
+    let labels = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    t.emit(&mut ops, labels)?;
+    let n = ops.offset().0 / 4;
+    dynasm!(ops ; .arch aarch64 ; =>labels.slow ; =>labels.done ; brk 0);
+    let code = ops.finalize().unwrap();
+    let w: Vec<u32> = code
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert!(w.len() == n + 1);
+    println!("aarch64 {}: {n} instructions, budget {}", t.name(), t.budget());
+    assert!(n <= t.budget());
+    Ok(w[..n].to_vec())
+}
+
+const X9: Reg = Reg(9);
+
+#[test]
+fn poll_and_idle_tests_are_ldrb_tbnz() {
+    let poll = SafepointPoll {
+        thread: RTHREAD,
+        tmp: X9,
+        layout: layout(0),
+    };
+    // ldrb w9, [x28, #17] ; tbnz w9, #0, .+4
+    assert_eq!(words(&poll).unwrap(), [0x3940_4789, 0x3700_0029]);
+    let satb = GcStateTest {
+        barrier: GcBarrier::Satb,
+        thread: RTHREAD,
+        tmp: X9,
+        layout: layout(0),
+    };
+    // ldrb w9, [x28, #16] ; tbnz w9, #0, .+4
+    assert_eq!(words(&satb).unwrap(), [0x3940_4389, 0x3700_0029]);
+    let lrb = GcStateTest {
+        barrier: GcBarrier::Lrb,
+        ..satb
+    };
+    // ldrb w9, [x28, #16] ; tbnz w9, #2, .+4
+    assert_eq!(words(&lrb).unwrap(), [0x3940_4389, 0x3710_0029]);
+    let two_bits = GcStateTest {
+        layout: ThreadLayout {
+            has_forwarded_bit: 6,
+            ..layout(0)
+        },
+        ..lrb
+    };
+    assert_eq!(words(&two_bits), Err(TemplateError::NotOneBit(6)));
+    let far = SafepointPoll {
+        layout: ThreadLayout {
+            poll: 4096,
+            ..layout(0)
+        },
+        ..poll
+    };
+    assert!(matches!(
+        words(&far),
+        Err(TemplateError::Offset { offset: 4096, .. })
+    ));
+}
+
+#[test]
+fn brooks_read_barrier_is_one_ldur() {
+    // ldur x3, [x3, #-8]
+    assert_eq!(
+        words(&BrooksReadBarrier {
+            obj: Reg(3),
+            forwarding: -8
+        })
+        .unwrap(),
+        [0xF85F_8063]
+    );
+    assert!(words(&BrooksReadBarrier {
+        obj: Reg(3),
+        forwarding: 256
+    })
+    .is_err());
+}
+
+#[test]
+fn card_mark_is_lsr_ldr_strb() {
+    let card = CardMark {
+        thread: RTHREAD,
+        addr: Reg(1),
+        tmp: Reg(11),
+        tmp2: Reg(12),
+        layout: layout(0),
+    };
+    // lsr x1, x1, #9 ; ldr x11, [x28, #8] ; strb wzr, [x11, x1]
+    assert_eq!(words(&card).unwrap(), [0xD349_FC21, 0xF940_078B, 0x3821_697F]);
+    let card1 = CardMark {
+        layout: layout(1),
+        ..card
+    };
+    // ... ; movz w12, #1 ; strb w12, [x11, x1]
+    assert_eq!(
+        words(&card1).unwrap(),
+        [0xD349_FC21, 0xF940_078B, 0x5280_002C, 0x3821_696C]
+    );
+    let misaligned = CardMark {
+        layout: ThreadLayout {
+            card_table_base: 12,
+            ..layout(0)
+        },
+        ..card
+    };
+    assert!(words(&misaligned).is_err());
+}
+
+#[test]
+fn spin_wait_words() {
+    let cases = [
+        (PauseInstruction::Isb, 0xD503_3FDF),
+        (PauseInstruction::Yield, 0xD503_203F),
+        (PauseInstruction::Nop, 0xD503_201F),
+        (PauseInstruction::Sb, 0xD503_30FF),
+    ];
+    for (instruction, word) in cases {
+        let s = SpinWait::for_instruction(SpinPause {
+            instruction,
+            repeat: 2,
+        })
+        .unwrap();
+        assert_eq!(words(&s).unwrap(), [word, word]);
+    }
+    let none = SpinWait::for_instruction(SpinPause {
+        instruction: PauseInstruction::None,
+        repeat: 3,
+    })
+    .unwrap();
+    assert!(words(&none).unwrap().is_empty());
+    let pause = SpinPause {
+        instruction: PauseInstruction::Pause,
+        repeat: 1,
+    };
+    assert_eq!(
+        SpinWait::for_instruction(pause),
+        Err(TemplateError::NotAarch64("pause"))
+    );
+}
