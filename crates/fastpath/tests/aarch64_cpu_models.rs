@@ -324,3 +324,47 @@ fn dc_ic_patched_code_runs_as_patched() {
         if seen { "checked" } else { "rewrite=stale: not checked" }
     );
 }
+
+/// The spellings this architecture accepts and refuses, on the CPU this
+/// runs on: every x86-64 name is refused with a `ConfigError` that names
+/// the setting and lists only aarch64 values; every base-architecture
+/// aarch64 name is accepted (SB: see [`sb_only_where_feat_sb_is_reported`]).
+/// The aarch64 counterpart of the x86-64 refusal tests in `code::icache`
+/// and `spin::strategy`.
+#[test]
+fn aarch64_spellings_are_accepted_and_x86_64_ones_refused() {
+    let info = cpu::info();
+    for name in ["auto", "none", "dc-ic"] {
+        let s: ICacheSync = name.parse().expect("an aarch64 spelling parses");
+        Strategy::method_for(s, info).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    for name in ["clflush", "clflushopt", "clwb", "cpuid", "serialize", "iret"] {
+        // Refused by the parser (the name exists, not on this architecture),
+        // and by the checked constructor for a value built in code.
+        let e = name
+            .parse::<ICacheSync>()
+            .expect_err("an x86-64 spelling is refused");
+        assert!(e.reason.contains("does not exist on aarch64"), "{e}");
+        let s = ICacheSync::all()
+            .find(|s| s.name() == name)
+            .expect("in the table");
+        let e2 = Strategy::new(s).expect_err("an x86-64 strategy is refused on aarch64");
+        assert_eq!(e.accepted, e2.accepted);
+        assert_eq!(e.setting, "FASTPATH_ICACHE_SYNC");
+        assert!(!e.accepted.contains(&name), "{name} listed as accepted: {e}");
+        assert!(e.accepted.contains(&"dc-ic"), "{e}");
+    }
+    for name in ["auto", "none", "isb", "yield", "nop", "isb:2", "yield:7"] {
+        let s: SpinPause = name.parse().expect("an aarch64 spelling parses");
+        strategy::resolve(s, info).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    for name in ["pause", "pause:7", "tpause"] {
+        let e = match name.parse::<SpinPause>() {
+            Ok(s) => strategy::resolve(s, info).expect_err("an x86-64 pause is refused"),
+            Err(e) => e,
+        };
+        assert_eq!(e.setting, "FASTPATH_SPIN_PAUSE");
+        assert!(e.reason.contains("x86-64"), "{e}");
+        assert!(!e.accepted.iter().any(|a| *a == "pause" || *a == "tpause"), "{e}");
+    }
+}

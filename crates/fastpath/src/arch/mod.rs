@@ -7,7 +7,7 @@
 //!
 //! | x86-64 | gate | aarch64 (run under QEMU only) | gate |
 //! |---|---|---|---|
-//! | [`cpuid`](x86_64::cpuid), `xgetbv` | -, OSXSAVE | `ctr_el0`, `cntvct_el0`, `cntfrq_el0` | - |
+//! | `cpuid`, `xgetbv` | -, OSXSAVE | `ctr_el0`, `cntvct_el0`, `cntfrq_el0` | - |
 //! | | | `midr_el1` | HWCAP_CPUID |
 //! | `pause` | - | `isb`, `yield_hint`, `nop` | - |
 //! | `tpause` | WAITPKG | `sb` | HWCAP_SB |
