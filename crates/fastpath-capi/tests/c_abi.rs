@@ -9,6 +9,11 @@
 //! cannot link it), so [`library`] runs `cargo build -p fastpath-capi`
 //! itself, once per test binary; the outer cargo has released the target
 //! directory's lock by the time tests run.
+//!
+//! Cross-built (`.ci/aarch64`): `CARGO_BUILD_TARGET` makes that inner build
+//! build for the same target, `$CC`/`$CXX` name the cross compilers, and the
+//! programs run through the runner cargo runs this test with, read from
+//! `CARGO_TARGET_<TRIPLE>_RUNNER` (see [`program`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -140,9 +145,33 @@ fn compile(name: &str, sources: &[&str], link: Link) -> PathBuf {
     exe
 }
 
+/// The variable naming cargo's runner for the target this test was built
+/// for (cargo's own spelling).
+#[cfg(target_arch = "aarch64")]
+const RUNNER_VAR: &str = "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER";
+#[cfg(not(target_arch = "aarch64"))]
+const RUNNER_VAR: &str = "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER";
+
+/// A command running `exe`, a program built for this test's target: through
+/// cargo's runner when the environment gives one (a cross build under a
+/// user-mode emulator such as `qemu-aarch64`, where the host kernel cannot
+/// execute the program itself), else directly.
+fn program(exe: &Path) -> Command {
+    let runner = std::env::var(RUNNER_VAR).unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(first) => {
+            let mut cmd = Command::new(first);
+            cmd.args(words).arg(exe);
+            cmd
+        }
+        None => Command::new(exe),
+    }
+}
+
 /// Runs `exe` with `args`; asserts exit status 0 and returns stdout.
 fn run(exe: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
-    let out = Command::new(exe)
+    let out = program(exe)
         .args(args)
         .env_remove("FASTPATH_LOCKING_MODE")
         .env_remove("FASTPATH_ICACHE_SYNC")

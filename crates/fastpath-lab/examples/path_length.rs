@@ -42,6 +42,20 @@ use std::time::{Duration, Instant};
 use fastpath::sync::{self, Header, Synchronized};
 use fastpath_lab::experiments::lock::contended::{ns_per_unit, work};
 
+/// Four independent register `add`s, one per scratch register.
+#[cfg(not(target_arch = "aarch64"))]
+macro_rules! add_quad {
+    () => {
+        "\n add {a}, 1\n add {b}, 1\n add {c}, 1\n add {d}, 1"
+    };
+}
+#[cfg(target_arch = "aarch64")]
+macro_rules! add_quad {
+    () => {
+        "\n add {a}, {a}, #1\n add {b}, {b}, #1\n add {c}, {c}, #1\n add {d}, {d}, #1"
+    };
+}
+
 /// `4 × $quads` independent `add`s on four scratch registers.
 macro_rules! pad {
     ($quads:literal) => {
@@ -50,7 +64,7 @@ macro_rules! pad {
         // anyone reads afterwards (the asm clobbers them by default).
         unsafe {
             std::arch::asm!(
-                concat!(".rept ", $quads, "\n add {a}, 1\n add {b}, 1\n add {c}, 1\n add {d}, 1\n.endr"),
+                concat!(".rept ", $quads, add_quad!(), "\n.endr"),
                 a = out(reg) _, b = out(reg) _, c = out(reg) _, d = out(reg) _,
                 options(nomem, nostack)
             )

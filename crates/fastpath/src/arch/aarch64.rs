@@ -1,7 +1,14 @@
-//! AArch64 instruction wrappers. **Unverified**: this project is built and
-//! tested on x86-64 only; these were written against the Arm ARM and checked
-//! by reading, not by running. Each is one instruction; the ones that need an
-//! optional feature are `unsafe fn` with the HWCAP bit named.
+//! AArch64 instruction wrappers. Each is one instruction; the ones that need
+//! an optional feature (or the kernel's emulation of a trapped register) are
+//! `unsafe fn` with the HWCAP bit named.
+//!
+//! What is verified: every wrapper is built for `aarch64-unknown-linux-gnu`
+//! and executed by the library's tests under QEMU user-mode emulation
+//! (`.ci/aarch64`, CPU models `neoverse-n1`, `cortex-a72`, `cortex-a76`,
+//! `a64fx`, `max`; SB only on `max`, the one model reporting FEAT_SB). What
+//! is not: timing (QEMU's ISB, YIELD and SB take no time a real core would),
+//! and ordering under a weak memory model, since QEMU's TCG runs guest
+//! barriers on the host's stronger one; loom models check the orderings.
 
 use core::arch::asm;
 
@@ -89,6 +96,23 @@ pub fn ctr_el0() -> u64 {
     // SAFETY: CTR_EL0 is readable at EL0 on Linux (trapped and emulated
     // where the hardware does not permit it).
     unsafe { asm!("mrs {0}, ctr_el0", out(reg) v, options(nomem, nostack, preserves_flags)) }
+    v
+}
+
+/// `MRS Xt, MIDR_EL1` (`D5380000 | Rt`): main ID register (implementer,
+/// variant, part, revision) of the core this thread runs on.
+///
+/// # Safety
+/// HWCAP_CPUID (AT_HWCAP bit 11) must be set: EL0 access to the ID
+/// registers traps, and Linux emulates the trap (Documentation/arch/arm64/
+/// cpu-feature-registers.rst) only when it advertises that bit; otherwise
+/// the instruction is undefined (SIGILL).
+#[inline]
+pub unsafe fn midr_el1() -> u64 {
+    let v: u64;
+    // SAFETY: the caller guarantees HWCAP_CPUID, so the kernel emulates the
+    // read and returns the register with every field visible.
+    unsafe { asm!("mrs {0}, midr_el1", out(reg) v, options(nomem, nostack, preserves_flags)) }
     v
 }
 

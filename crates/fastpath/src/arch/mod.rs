@@ -5,9 +5,10 @@
 //! executes on the CPU is an audit of two files. One file per architecture;
 //! only the one for the target is compiled.
 //!
-//! | x86-64 | gate | aarch64 (unverified) | gate |
+//! | x86-64 | gate | aarch64 (run under QEMU only) | gate |
 //! |---|---|---|---|
-//! | [`cpuid`](x86_64::cpuid), `xgetbv` | -, OSXSAVE | `ctr_el0`, `cntvct_el0` | - |
+//! | `cpuid`, `xgetbv` | -, OSXSAVE | `ctr_el0`, `cntvct_el0`, `cntfrq_el0` | - |
+//! | | | `midr_el1` | HWCAP_CPUID |
 //! | `pause` | - | `isb`, `yield_hint`, `nop` | - |
 //! | `tpause` | WAITPKG | `sb` | HWCAP_SB |
 //! | `serialize` | SERIALIZE | `dsb_ish`, `dmb_ish` | - |

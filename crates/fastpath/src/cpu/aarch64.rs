@@ -3,18 +3,24 @@
 //! Where it sits: the aarch64 counterpart of [`super::x86`], called once
 //! per process by [`super::identification`] on aarch64 Linux. The decoder is
 //! plain data and compiles (and is tested) on every target; only
-//! `NativeAarch64`, which reads the auxiliary vector and CTR_EL0, is
-//! compiled on aarch64. **Unverified**: this project's machines are x86-64,
-//! so the native source has never run; the decoding is unit-tested with
-//! recorded register values.
+//! `NativeAarch64`, which reads the auxiliary vector, CTR_EL0 and MIDR_EL1,
+//! is compiled on aarch64. The decoding is unit-tested everywhere with
+//! recorded register values; the native source runs in the aarch64 build's
+//! tests under QEMU user-mode emulation, once per emulated CPU model
+//! (`tests/aarch64_cpu_models.rs`: MIDR, HWCAP and CTR_EL0 as each model
+//! reports them), never on aarch64 hardware by this project.
 //!
 //! Sources, none under /proc:
 //! - features from `getauxval(AT_HWCAP)` / `AT_HWCAP2` (the kernel's own
 //!   sanitised view; a libc call that reads process memory, no system call),
 //! - MIDR_EL1 from `/sys/devices/system/cpu/cpu0/regs/identification/midr_el1`
-//!   (Linux 4.11+; MRS of MIDR_EL1 at EL0 traps and is emulated only when
-//!   HWCAP_CPUID is set, so sysfs is the portable way), through a
-//!   [`FileSource`] so tests feed it,
+//!   (Linux 4.11+), through a [`FileSource`] so tests feed it; where that
+//!   file is absent (kernels before 4.11, containers without sysfs, a
+//!   user-mode emulator on a host of another architecture) from `MRS
+//!   MIDR_EL1`, which traps at EL0 and is emulated by the kernel only when
+//!   HWCAP_CPUID is set, so it is executed only then. sysfs comes first
+//!   because it names CPU 0, while MRS names whichever core the thread is on
+//!   (they differ on big.LITTLE parts),
 //! - line sizes from CTR_EL0 (readable at EL0 on Linux), which also carries
 //!   IDC/DIC: whether D-cache clean / I-cache invalidate are needed for
 //!   instruction-data coherence, which the `code` subsystem wants.
@@ -31,6 +37,10 @@ pub const MIDR_PATH: &str = "/sys/devices/system/cpu/cpu0/regs/identification/mi
 mod hwcap {
     pub const ASIMD: u64 = 1 << 1;
     pub const ATOMICS: u64 = 1 << 8;
+    /// The kernel emulates EL0 reads of the ID registers (read only by
+    /// the native source, hence unused elsewhere).
+    #[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+    pub const CPUID: u64 = 1 << 11;
     pub const DCPOP: u64 = 1 << 16;
     pub const SB: u64 = 1 << 29;
 }
@@ -64,9 +74,12 @@ pub trait Aarch64Source {
     fn hwcap2(&self) -> u64;
     /// CTR_EL0.
     fn ctr_el0(&self) -> u64;
+    /// `MRS MIDR_EL1` where the kernel emulates it (HWCAP_CPUID), else
+    /// `None`. Asked only when the sysfs file is missing.
+    fn midr_el1(&self) -> Option<u64>;
 }
 
-/// The CPU this process runs on (unverified: never run by this project).
+/// The CPU this process runs on.
 #[cfg(target_arch = "aarch64")]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NativeAarch64;
@@ -85,6 +98,14 @@ impl Aarch64Source for NativeAarch64 {
     fn ctr_el0(&self) -> u64 {
         crate::arch::aarch64::ctr_el0()
     }
+    fn midr_el1(&self) -> Option<u64> {
+        if self.hwcap() & hwcap::CPUID == 0 {
+            return None;
+        }
+        // SAFETY: HWCAP_CPUID is set, so the kernel emulates the trapped
+        // MRS (the wrapper's contract).
+        Some(unsafe { crate::arch::aarch64::midr_el1() })
+    }
 }
 
 /// Recorded register values, for tests.
@@ -96,6 +117,8 @@ pub struct RecordedAarch64 {
     pub hwcap2: u64,
     /// CTR_EL0.
     pub ctr_el0: u64,
+    /// What `MRS MIDR_EL1` would read (`None`: no HWCAP_CPUID).
+    pub midr_el1: Option<u64>,
 }
 
 impl Aarch64Source for RecordedAarch64 {
@@ -107,6 +130,9 @@ impl Aarch64Source for RecordedAarch64 {
     }
     fn ctr_el0(&self) -> u64 {
         self.ctr_el0
+    }
+    fn midr_el1(&self) -> Option<u64> {
+        self.midr_el1
     }
 }
 
@@ -140,12 +166,15 @@ impl Midr {
 /// arch/arm64/include/asm/cputype.h, for a readable brand.
 fn part_name(implementer: u32, part: u32) -> Option<&'static str> {
     Some(match (implementer, part) {
+        (0x41, 0xd03) => "Cortex-A53",
+        (0x41, 0xd07) => "Cortex-A57",
         (0x41, 0xd08) => "Cortex-A72",
         (0x41, 0xd0b) => "Cortex-A76",
         (0x41, 0xd0c) => "Neoverse-N1",
         (0x41, 0xd40) => "Neoverse-V1",
         (0x41, 0xd49) => "Neoverse-N2",
         (0x41, 0xd4f) => "Neoverse-V2",
+        (0x46, 0x001) => "A64FX",
         (0xc0, 0xac3) => "Ampere-1",
         _ => return None,
     })
@@ -159,7 +188,7 @@ pub fn read_midr(files: &dyn FileSource) -> Option<u64> {
     u64::from_str_radix(hex, 16).ok()
 }
 
-/// Decodes the CPU behind `src` (and MIDR from `files`).
+/// Decodes the CPU behind `src` (and MIDR from `files`, else from `src`).
 ///
 /// Family/model/stepping carry MIDR's variant/part/revision, the numbers
 /// HotSpot's aarch64 features string prints (`0x41:0x3:0xd0c:1`).
@@ -181,7 +210,7 @@ pub fn decode(src: &dyn Aarch64Source, files: &dyn FileSource, logical_cpus: u32
     set(ctr_el0 & ctr::IDC != 0, Feature::Idc);
     set(ctr_el0 & ctr::DIC != 0, Feature::Dic);
 
-    let midr = read_midr(files);
+    let midr = read_midr(files).or_else(|| src.midr_el1());
     let m = Midr::new(midr.unwrap_or(0));
     let vendor = match (midr, m.implementer) {
         (None, _) => Vendor::Other,
@@ -226,6 +255,7 @@ mod tests {
                 hwcap: 0xfff | (1 << 16) | (1 << 20) | (1 << 28),
                 hwcap2: 0,
                 ctr_el0: 0x9444_c004,
+                midr_el1: None,
             },
             RecordedFiles::new().with(MIDR_PATH, "0x00000000413fd0c1\n"),
         )
@@ -269,5 +299,26 @@ mod tests {
         assert_eq!((c.vendor, c.midr), (Vendor::Other, None));
         let garbled = RecordedFiles::new().with(MIDR_PATH, "banana\n");
         assert_eq!(read_midr(&garbled), None);
+    }
+
+    /// Without the sysfs file the MRS read (where the kernel emulates it)
+    /// gives the identity; with the file, the file wins (CPU 0, not
+    /// whichever core the thread is on). The values are what QEMU 7.2's
+    /// `cortex-a72` and `neoverse-n1` models report.
+    #[test]
+    fn midr_falls_back_to_the_register_when_sysfs_lacks_it() {
+        let (regs, files) = graviton2();
+        let a72 = RecordedAarch64 {
+            midr_el1: Some(0x410f_d083),
+            ..regs
+        };
+        let log_empty = RecordedFiles::new();
+        let log = OpenLog::new(&log_empty);
+        let c = decode(&a72, &log, 4);
+        assert_eq!((c.vendor, c.midr), (Vendor::Arm, Some(0x410f_d083)));
+        assert_eq!((c.model, c.brand.as_str()), (0xd08, "Cortex-A72"));
+        assert_eq!(log.opened(), [MIDR_PATH], "sysfs is tried first");
+        let c = decode(&a72, &files, 4);
+        assert_eq!(c.midr, Some(0x413f_d0c1), "sysfs wins over the register");
     }
 }

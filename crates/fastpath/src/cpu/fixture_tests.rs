@@ -7,7 +7,7 @@
 //! below were read off the dumps by hand against the Intel SDM / AMD APM
 //! bit definitions, not produced by the decoder.
 
-use super::cpuid::{dump, CpuidSource, RecordedCpuid};
+use super::cpuid::{CpuidSource, RecordedCpuid};
 use super::files::{FileSource, RecordedFiles};
 use super::microcode::{self, MicrocodeSource};
 use super::{x86, CpuInfo, Feature, Vendor};
@@ -279,7 +279,7 @@ fn the_real_cpu_through_the_default_path() {
 
     // Dumping the real CPU and decoding the dump gives the same answer:
     // the recorded-machine path is the real path.
-    let recorded = RecordedCpuid::parse(&dump(&super::cpuid::NativeCpuid::new())).unwrap();
+    let recorded = RecordedCpuid::parse(&super::cpuid::dump(&super::cpuid::NativeCpuid::new())).unwrap();
     assert_eq!(x86::decode(&recorded, id.info.logical_cpus), id.info);
 }
 
@@ -290,6 +290,7 @@ fn aarch64_default_path_opens_only_the_midr_file() {
         hwcap: 0b11 | (1 << 8),
         hwcap2: 0,
         ctr_el0: 0x8444_c004,
+        midr_el1: None,
     };
     let files = RecordedFiles::new()
         .with(MIDR_PATH, "0x00000000413fd0c1\n")

@@ -22,7 +22,7 @@
 //! |---|---|
 //! | [`cpuid`] | `CpuidSource`: the CPU, or a recorded AIDA64/InstLatx64 dump; counts CPUIDs; `dump` |
 //! | [`x86`] | CPUID leaves → [`CpuInfo`] |
-//! | [`aarch64`] | HWCAP, MIDR, CTR_EL0 → [`CpuInfo`] (native source unverified) |
+//! | [`aarch64`] | HWCAP, MIDR, CTR_EL0 → [`CpuInfo`] (native source run under QEMU only) |
 //! | [`files`] | `FileSource`: the file system, or recorded files; `OpenLog` |
 //! | [`microcode`](mod@microcode) | the lazy revision, sources and costs |
 //! | `affinity` | logical CPU count by `sched_getaffinity` |

@@ -214,6 +214,24 @@ mod tests {
                 shape,
             ));
         }
+        // AArch64: the three base-architecture pauses (SB needs FEAT_SB and
+        // is run by `tests/aarch64_cpu_models.rs` where the CPU has it).
+        #[cfg(target_arch = "aarch64")]
+        for instruction in [
+            PauseInstruction::Isb,
+            PauseInstruction::Yield,
+            PauseInstruction::Nop,
+        ] {
+            for (n, shape) in [(1, Unrolled::Once), (2, Unrolled::Twice), (7, Unrolled::Loop)] {
+                cases.push((
+                    SpinPause {
+                        instruction,
+                        repeat: n,
+                    },
+                    shape,
+                ));
+            }
+        }
         for (s, shape) in cases {
             let (f, got) = target_for(s);
             assert_eq!(got, shape, "{s}");

@@ -940,6 +940,36 @@ mod recursive_locking_port {
     }
 }
 
+/// The variable naming cargo's runner for the target this test binary was
+/// built for (`CARGO_TARGET_<TRIPLE>_RUNNER`, cargo's own spelling).
+#[cfg(target_arch = "aarch64")]
+const RUNNER_VAR: &str = "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER";
+#[cfg(not(target_arch = "aarch64"))]
+const RUNNER_VAR: &str = "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER";
+
+/// A command that runs this test binary again, as a child process.
+///
+/// A cross-built test runs under cargo's runner (a user-mode emulator such
+/// as `qemu-aarch64`), and the host kernel cannot execute the binary itself:
+/// the child then fails to exec (and, since the emulator turns `vfork` into
+/// `fork`, exits 127 without reporting why). So when the runner is given in
+/// the environment, where cargo passes it on to the test, the child starts
+/// through the same runner; otherwise (a native build) the binary runs
+/// directly.
+fn self_command() -> std::process::Command {
+    let exe = std::env::current_exe().unwrap();
+    let runner = std::env::var(RUNNER_VAR).unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut cmd = std::process::Command::new(program);
+            cmd.args(words).arg(exe);
+            cmd
+        }
+        None => std::process::Command::new(exe),
+    }
+}
+
 /// The defined behaviour for the one unrecoverable misuse: dropping an
 /// object that another live thread still holds fast-locked (it leaked a
 /// guard). The process aborts with a message rather than leave that thread
@@ -971,7 +1001,7 @@ fn dropping_an_object_held_by_another_thread_aborts() {
         let _ = holder.join();
         return;
     }
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
+    let out = self_command()
         .args([
             "--exact",
             "sync::tests::dropping_an_object_held_by_another_thread_aborts",
@@ -983,6 +1013,15 @@ fn dropping_an_object_held_by_another_thread_aborts() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     use std::os::unix::process::ExitStatusExt;
+    assert!(
+        !(out.status.code() == Some(127) && stderr.is_empty()),
+        "the child never started (exit 127, no output): a test binary built for another \
+         architecture runs under an emulator, and its children need the same runner; set \
+         {RUNNER_VAR} as cargo's runner (see README, aarch64 under emulation)"
+    );
+    // Under qemu-user the emulator, not the kernel, delivers the guest's
+    // SIGABRT: it reports "uncaught target signal 6" and kills itself with
+    // the same signal, so the parent sees SIGABRT either way.
     assert_eq!(out.status.signal(), Some(6), "expected SIGABRT; stderr: {stderr}");
     assert!(
         stderr.contains("dropped while fast-locked by another thread"),

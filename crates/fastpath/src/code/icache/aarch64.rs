@@ -1,11 +1,17 @@
 //! AArch64 backend: the compiler-rt `__clear_cache` sequence, with the cache
 //! geometry read from CTR_EL0 once per process.
 //!
-//! UNVERIFIED: this project can only build and test x86-64. The sequence is
-//! written to the Arm ARM (D7.5.9, "Ordering and completion of data and
-//! instruction cache instructions") and LLVM compiler-rt
-//! `lib/builtins/clear_cache.c`; only the CTR_EL0 decoding below is tested
-//! (with recorded register values).
+//! The sequence is written to the Arm ARM (D7.5.9, "Ordering and completion
+//! of data and instruction cache instructions") and LLVM compiler-rt
+//! `lib/builtins/clear_cache.c`. The CTR_EL0 decoding is tested everywhere
+//! with recorded values. The sequence itself runs only under QEMU user-mode
+//! emulation (`.ci/aarch64`, `tests/aarch64_cpu_models.rs`): CTR_EL0 read
+//! from each emulated model (64-, 256- and 32-byte lines), DC CVAU / IC IVAU
+//! executed on the code cache's RX addresses without a fault, and freshly
+//! installed code called. What emulation cannot show is that the sequence
+//! makes a rewrite visible: QEMU 7.2 ignores IC IVAU and keeps running its
+//! first translation of code rewritten through another mapping, so in-place
+//! patching is checked only on hardware (that test's `rewrite=seen`).
 //!
 //! ```text
 //! if !CTR_EL0.IDC { DC CVAU each data line }   clean D to the point of unification
