@@ -352,7 +352,7 @@ unsafe impl PauseStrategy for Tpause {
     }
 }
 
-/// AArch64 `ISB` (HotSpot `OnSpinWaitInst=isb`). Unverified: see `arch`.
+/// AArch64 `ISB` (HotSpot `OnSpinWaitInst=isb`). Tested under emulation only (ARCHITECTURE.md, "aarch64: what is verified").
 #[cfg(target_arch = "aarch64")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Isb;
@@ -375,7 +375,7 @@ unsafe impl PauseStrategy for Isb {
     }
 }
 
-/// AArch64 `YIELD`: a NOP on most cores. Unverified: see `arch`.
+/// AArch64 `YIELD`: a NOP on most cores. Tested under emulation only (ARCHITECTURE.md, "aarch64: what is verified").
 #[cfg(target_arch = "aarch64")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Yield;
@@ -398,7 +398,7 @@ unsafe impl PauseStrategy for Yield {
     }
 }
 
-/// AArch64 `NOP`. Unverified: see `arch`.
+/// AArch64 `NOP`. Tested under emulation only (ARCHITECTURE.md, "aarch64: what is verified").
 #[cfg(target_arch = "aarch64")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Nop;
@@ -422,7 +422,7 @@ unsafe impl PauseStrategy for Nop {
 }
 
 /// AArch64 `SB` (FEAT_SB). Only obtainable through [`Sb::new`], which checks
-/// HWCAP_SB. Unverified: see `arch`.
+/// HWCAP_SB. Tested under emulation only (ARCHITECTURE.md, "aarch64: what is verified").
 #[cfg(target_arch = "aarch64")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sb {

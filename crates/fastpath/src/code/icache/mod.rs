@@ -78,8 +78,9 @@
 //! a thread on another core that already fetched the old bytes. That is
 //! [`cross_modify_fence`]'s and [`publish`](super::publish())'s job.
 //!
-//! # AArch64 (unverified: written to the architecture manual and compiler-rt's
-//! `__clear_cache`, never run by this project's CI)
+//! # AArch64 (written to the architecture manual and compiler-rt's
+//! `__clear_cache`; run under qemu-user in CI, which checks function, not
+//! the hardware's timing or ordering: ARCHITECTURE.md, "aarch64: what is verified")
 //!
 //! `dc-ic` (and `auto`): `DC CVAU` per data line unless CTR_EL0.IDC, `DSB ISH`,
 //! `IC IVAU` per instruction line unless CTR_EL0.DIC, `DSB ISH`, `ISB`.
