@@ -147,6 +147,10 @@ pub(crate) struct Space {
 /// global allocator, so a refusal is an answer and never an abort.
 fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
     use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
+    #[cfg(test)]
+    if let Some(base) = map_at_test_hint(bytes) {
+        return Some(base);
+    }
     let len = bytes.checked_add(align)?;
     // SAFETY: a fresh anonymous mapping at an address the kernel picks
     // touches no existing memory.
@@ -173,6 +177,42 @@ fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
         }
     }
     Some(base)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: the address this thread's next heap asks to be mapped
+    /// at (0: anywhere), so a test can put a new heap where a dropped one
+    /// was without hoping the kernel reuses the range by itself.
+    pub(crate) static NEXT_HEAP_AT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Tests only: maps `bytes` at [`NEXT_HEAP_AT`] (consumed) when that range
+/// is free; `None` (nothing kept) otherwise.
+#[cfg(test)]
+fn map_at_test_hint(bytes: usize) -> Option<usize> {
+    use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
+    let at = NEXT_HEAP_AT.with(|c| c.replace(0));
+    if at == 0 {
+        return None;
+    }
+    // SAFETY: `at` is only a hint (no MAP_FIXED): the kernel maps there if
+    // the range is free and elsewhere otherwise, never over existing memory.
+    let got = unsafe {
+        mmap_anonymous(
+            at as *mut std::ffi::c_void,
+            bytes,
+            ProtFlags::READ | ProtFlags::WRITE,
+            MapFlags::PRIVATE,
+        )
+    }
+    .ok()? as usize;
+    if got == at {
+        return Some(got);
+    }
+    // SAFETY: the mapping just made elsewhere, referred to by nothing.
+    let _ = unsafe { munmap(got as *mut std::ffi::c_void, bytes) };
+    None
 }
 
 // SAFETY: the raw block is owned by `Space` (unmapped in Drop) and only ever

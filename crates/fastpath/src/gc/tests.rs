@@ -714,9 +714,9 @@ fn a_passive_collection_panic_releases_the_other_mutators() {
 /// whose block landed at the same address.
 #[test]
 fn a_stale_global_is_refused_by_a_heap_at_the_same_address() {
-    // Large blocks come straight from `mmap` and go back with `munmap`, so
-    // the next heap of the same size usually lands where the last one was
-    // (other tests allocate meanwhile: it is tried a number of times).
+    // The second heap asks for the first one's range (`NEXT_HEAP_AT`, a
+    // mapping hint honoured when the range is free: another test's mapping
+    // may take it meanwhile, so it is tried a number of times).
     let mut same_address = 0;
     for _ in 0..32 {
         let (stale, base) = {
@@ -725,6 +725,7 @@ fn a_stale_global_is_refused_by_a_heap_at_the_same_address() {
             let a = m.alloc(0, 0).unwrap();
             (m.make_global(m.get(a).unwrap()).unwrap(), h.inner.space.base)
         };
+        crate::gc::heap::NEXT_HEAP_AT.with(|c| c.set(base));
         let h = heap(BarrierBits::G1, GcMode::Passive, 64);
         same_address += usize::from(h.inner.space.base == base);
         let mut m = h.mutator::<G1Barriers>().unwrap();
