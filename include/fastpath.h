@@ -557,13 +557,15 @@ typedef struct fastpath_gc_heap_config {
   /**
    * The barrier set, as `FASTPATH_GC_BARRIERS` spells it: a preset
    * (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma
-   * list of barriers (`satb,lrb,cas`). NULL: `shenandoah`.
+   * list of barriers (`satb,lrb,cas`). NULL: the process's
+   * `FASTPATH_GC_BARRIERS` (default `shenandoah`).
    */
   const char *barriers;
   /**
    * `passive` (stop-the-world collections when allocation fails or on
    * `fastpath_gc_collect`) or `concurrent` (a collector thread; needs a
-   * complete set). NULL: `passive`.
+   * complete set). NULL: the process's `FASTPATH_GC_MODE` (default
+   * `passive`).
    */
   const char *mode;
   /**
@@ -769,7 +771,7 @@ fastpath_status fastpath_code_cache_get_info(const struct fastpath_code_cache *c
 
 /**
  * The icache sync strategy the cache runs, as text (e.g. `"auto →
- * iret-to-self"`), copied into `buf` with the `snprintf` convention:
+ * iret"`), copied into `buf` with the `snprintf` convention:
  * `*needed` (optional) gets the size with the NUL; a short buffer is
  * `FASTPATH_ERR_BUFFER_TOO_SMALL`.
  */

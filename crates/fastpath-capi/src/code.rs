@@ -210,7 +210,7 @@ pub extern "C" fn fastpath_code_cache_get_info(
 }
 
 /// The icache sync strategy the cache runs, as text (e.g. `"auto →
-/// iret-to-self"`), copied into `buf` with the `snprintf` convention:
+/// iret"`), copied into `buf` with the `snprintf` convention:
 /// `*needed` (optional) gets the size with the NUL; a short buffer is
 /// `FASTPATH_ERR_BUFFER_TOO_SMALL`.
 #[no_mangle]

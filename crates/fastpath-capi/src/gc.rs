@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::sync::Mutex;
 
 use fastpath_core::gc::{
-    BarrierBits, Dynamic, GcError, GcMode, Global, Handle, Heap, HeapConfig, Mutator, Obj, ObjLock,
+    BarrierBits, Dynamic, GcError, GcMode, GlobalHandle, Handle, Heap, HeapConfig, Mutator, Obj, ObjLock,
 };
 
 use crate::config::unknown_name;
@@ -61,11 +61,13 @@ pub struct fastpath_gc_heap_config {
     pub region_bytes: usize,
     /// The barrier set, as `FASTPATH_GC_BARRIERS` spells it: a preset
     /// (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma
-    /// list of barriers (`satb,lrb,cas`). NULL: `shenandoah`.
+    /// list of barriers (`satb,lrb,cas`). NULL: the process's
+    /// `FASTPATH_GC_BARRIERS` (default `shenandoah`).
     pub barriers: *const c_char,
     /// `passive` (stop-the-world collections when allocation fails or on
     /// `fastpath_gc_collect`) or `concurrent` (a collector thread; needs a
-    /// complete set). NULL: `passive`.
+    /// complete set). NULL: the process's `FASTPATH_GC_MODE` (default
+    /// `passive`).
     pub mode: *const c_char,
     /// Concurrent mode: run cycles back to back, evacuating all it can
     /// (Shenandoah's aggressive heuristics, for tests).
@@ -109,7 +111,7 @@ pub struct fastpath_gc_heap {
     /// before they are gone (its drop would wait for them forever).
     attached: Arc<AtomicUsize>,
     /// The heap's global roots, by the index C holds.
-    globals: Arc<Mutex<Vec<Global>>>,
+    globals: Arc<Mutex<Vec<GlobalHandle>>>,
 }
 
 /// A thread's context on a heap. Opaque; from `fastpath_gc_mutator_attach`,
@@ -121,7 +123,7 @@ pub struct fastpath_gc_mutator {
     /// and the serial its C handle carries.
     handles: Vec<(Handle, u32)>,
     attached: Arc<AtomicUsize>,
-    globals: Arc<Mutex<Vec<Global>>>,
+    globals: Arc<Mutex<Vec<GlobalHandle>>>,
 }
 
 /// A lock on a heap object (`fastpath_gc_lock`); released by
@@ -244,15 +246,15 @@ pub extern "C" fn fastpath_gc_heap_new(
         // SAFETY: non-NULL and aligned (checked); the caller's contract: a
         // readable configuration. Copied out; its strings are read below.
         let c = unsafe { config.read() };
-        let barriers: BarrierBits = match opt_str(c.barriers, "the barrier set")? {
-            Some(s) => s.parse().map_err(unknown_name)?,
-            None => BarrierBits::SHENANDOAH,
-        };
-        let mode: GcMode = match opt_str(c.mode, "the GC mode")? {
-            Some(s) => s.parse().map_err(unknown_name)?,
-            None => GcMode::Passive,
-        };
-        let mut hc = HeapConfig::new(c.heap_bytes, barriers, mode);
+        // NULL names: the process's settings (FASTPATH_GC_BARRIERS,
+        // FASTPATH_GC_MODE, or what fastpath_config_* installed).
+        let mut hc = HeapConfig::from_config(c.heap_bytes);
+        if let Some(s) = opt_str(c.barriers, "the barrier set")? {
+            hc.barriers = s.parse::<BarrierBits>().map_err(unknown_name)?;
+        }
+        if let Some(s) = opt_str(c.mode, "the GC mode")? {
+            hc.mode = s.parse::<GcMode>().map_err(unknown_name)?;
+        }
         if c.region_bytes != 0 {
             hc.region_bytes = c.region_bytes;
         }
@@ -582,7 +584,7 @@ pub extern "C" fn fastpath_gc_roots_truncate(m: *mut fastpath_gc_mutator, len: u
     })
 }
 
-fn globals(m: &fastpath_gc_mutator) -> std::sync::MutexGuard<'_, Vec<Global>> {
+fn globals(m: &fastpath_gc_mutator) -> std::sync::MutexGuard<'_, Vec<GlobalHandle>> {
     // Poisoning: a push of a `Copy` value cannot leave the list half-done.
     m.globals.lock().unwrap_or_else(|e| e.into_inner())
 }

@@ -6,14 +6,14 @@
 //! | module | what | seed |
 //! |---|---|---|
 //! | [`config`] | strategy selection from `FASTPATH_*` variables or code | - |
-//! | [`arch`] | the ISA layer: every `asm!` of the project | - |
+//! | `arch` | the ISA layer: every `asm!` of the project (internal) | - |
 //! | [`cpu`] | startup CPU identification that never reads /proc | 002 |
 //! | [`spin`] | spin pauses, time-calibrated; spin-then-park waiting | 004 |
 //! | [`code`] | executable memory (W^X) and instruction-cache sync | 000 |
 //! | [`sync`] | object monitors with fast-locking (lock-stack, inflation) | 001 |
 //! | [`gc`] | a heap, GC barrier sets and a concurrent collector | 003 |
 //!
-//! Data flow: `config` picks a strategy → `arch` emits the instructions → a
+//! Data flow: each subsystem's setting picks a strategy (`config` gathers them) → `arch` emits the instructions → a
 //! subsystem implements the fast path and its slow path. The companion
 //! `fastpath-lab` crate (the `fastpath` CLI) measures each one. The map of
 //! modules, their invariants and why they depend on each other is in the
@@ -94,10 +94,16 @@
 
 #![warn(missing_docs)]
 
+// The ISA layer is public for the lab, which times raw instructions (RDTSC,
+// CPUID, ISB) as baselines; a runtime reaches instructions only through the
+// subsystems' CPU-checked values, so it is not part of the documented API.
+#[doc(hidden)]
 pub mod arch;
 pub mod code;
 pub mod config;
 pub mod cpu;
 pub mod gc;
+mod primitives;
+mod setting;
 pub mod spin;
 pub mod sync;

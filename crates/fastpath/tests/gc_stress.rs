@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use fastpath::gc::{BarrierBits, Dynamic, GcMode, Global, Heap, HeapConfig, Mutator};
+use fastpath::gc::{BarrierBits, Dynamic, GcMode, GlobalHandle, Heap, HeapConfig, Mutator};
 
 const SLOTS: usize = 48;
 const SHARED: usize = 8;
@@ -81,7 +81,7 @@ fn tree_sum(m: &Mutator<Dynamic>, node: Option<fastpath::gc::Obj<'_>>) -> usize 
     }
 }
 
-fn mutator_loop(heap: &Heap, shared: Global, seed: u64, deadline: Instant) -> (usize, usize) {
+fn mutator_loop(heap: &Heap, shared: GlobalHandle, seed: u64, deadline: Instant) -> (usize, usize) {
     let mut m = heap.mutator::<Dynamic>().unwrap();
     let mut rng = Rng(seed | 1);
     let mut next_id = (seed as usize) << 40;

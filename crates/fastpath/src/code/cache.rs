@@ -456,8 +456,8 @@ unsafe fn store_patch(dst: *mut u8, bytes: &[u8]) {
 #[cfg(all(test, not(loom), target_arch = "x86_64"))]
 mod tests {
     use super::*;
+    use crate::code::icache::ICacheSync;
     use crate::code::memory::find_writable_executable_mapping;
-    use crate::config::ICacheSync;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     use std::time::{Duration, Instant};
@@ -736,7 +736,7 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
-    use crate::config::ICacheSync;
+    use crate::code::icache::ICacheSync;
     use loom::sync::Arc;
 
     fn cache() -> CodeCache {

@@ -167,7 +167,8 @@ impl Drop for CodeMemory {
 
 /// One line of `/proc/self/maps` that is both writable and executable, if
 /// any mapping of the process is: what the W^X test looks for.
-pub fn find_writable_executable_mapping() -> io::Result<Option<String>> {
+#[cfg(test)]
+pub(crate) fn find_writable_executable_mapping() -> io::Result<Option<String>> {
     let maps = std::fs::read_to_string("/proc/self/maps")?;
     Ok(maps
         .lines()

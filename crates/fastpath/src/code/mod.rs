@@ -12,7 +12,7 @@
 //! running thread calls [`cross_modify_fence`] (itself).
 //!
 //! ```text
-//!  config::ICacheSync ──resolve──▶ icache::Strategy ─┐
+//!  icache::ICacheSync ──resolve──▶ icache::Strategy ─┐
 //!                                                    ▼
 //!  bytes ─▶ CodeCache::install ─▶ RW view ─ sync(RX range) ─▶ Entry (RX address)
 //!                     patch ───▶ RW view ─ sync ─▶ publish() ─▶ other threads
@@ -95,7 +95,7 @@ pub enum Error {
     /// The operating system refused to create the executable memory.
     Os(std::io::Error),
     /// The configured sync strategy cannot run on this CPU.
-    Config(crate::config::ConfigError),
+    Config(crate::setting::ConfigError),
 }
 
 impl fmt::Display for Error {
@@ -138,8 +138,8 @@ impl std::error::Error for Error {
     }
 }
 
-impl From<crate::config::ConfigError> for Error {
-    fn from(e: crate::config::ConfigError) -> Error {
+impl From<crate::setting::ConfigError> for Error {
+    fn from(e: crate::setting::ConfigError) -> Error {
         Error::Config(e)
     }
 }

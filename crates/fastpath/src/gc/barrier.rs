@@ -5,11 +5,12 @@
 //! [`Static`] set is a constant, so the compiler keeps exactly the barriers
 //! of the set and nothing else (the MMTk `barriers.rs` / HotSpot
 //! `BarrierSet::AccessBarrier<decorators>` approach). [`Dynamic`] reads the
-//! set from the heap at run time, for sets only known from
-//! `FASTPATH_GC_BARRIERS` (a comma list): correct, but each barrier adds a
-//! test of the set to its fast path.
+//! set from the heap at run time, for any set: correct, but each barrier
+//! adds a test of the set to its fast path. [`with_barrier_set`] turns a
+//! set chosen at run time into its type.
 
-use super::settings::{Barrier, BarrierBits};
+use super::settings::{Barrier, BarrierBits, Preset};
+use crate::setting::Choices;
 
 /// A barrier set, chosen at compile time ([`Static`]) or run time
 /// ([`Dynamic`]).
@@ -51,3 +52,71 @@ pub type G1Barriers = Static<{ BarrierBits::G1.0 }>;
 pub type Shenandoah2017Barriers = Static<{ BarrierBits::SHENANDOAH_2017.0 }>;
 /// The `shenandoah` preset (satb + lrb + cas).
 pub type ShenandoahBarriers = Static<{ BarrierBits::SHENANDOAH.0 }>;
+
+/// What [`with_barrier_set`] runs: a function generic over the set's type,
+/// which a closure cannot be.
+pub trait WithBarrierSet {
+    /// What the function returns.
+    type Output;
+    /// Runs with `B`, the type of the set `bits`.
+    fn run<B: BarrierSet>(self, bits: BarrierBits) -> Self::Output;
+}
+
+/// The sets that get a [`Static`] type of their own: every preset, then
+/// every barrier alone, from their tables.
+const MONOMORPHISED: [u16; Preset::TABLE.len() + Barrier::TABLE.len()] = {
+    let mut out = [0; Preset::TABLE.len() + Barrier::TABLE.len()];
+    let mut i = 0;
+    while i < Preset::TABLE.len() {
+        out[i] = Preset::TABLE[i].value.bits().0;
+        i += 1;
+    }
+    let mut j = 0;
+    while j < Barrier::TABLE.len() {
+        out[i + j] = Barrier::TABLE[j].value.bit();
+        j += 1;
+    }
+    out
+};
+
+/// The `i`th monomorphised set (0 past the end: those arms never run).
+const fn monomorphised(i: usize) -> u16 {
+    if i < MONOMORPHISED.len() {
+        MONOMORPHISED[i]
+    } else {
+        0
+    }
+}
+
+/// Runs `f` with the type of the barrier set `bits`: [`Static`] for a
+/// preset or a single barrier (every barrier's fast path compiled for
+/// exactly that set), [`Dynamic`] for any other comma list (correct, with a
+/// run-time test of the set in each barrier). The one place a set chosen at
+/// run time (a name, `FASTPATH_GC_BARRIERS`) becomes a type.
+///
+/// ```
+/// use fastpath::gc::{with_barrier_set, BarrierBits, BarrierSet, WithBarrierSet};
+/// struct Compiled;
+/// impl WithBarrierSet for Compiled {
+///     type Output = Option<u16>;
+///     fn run<B: BarrierSet>(self, _bits: BarrierBits) -> Option<u16> {
+///         B::BITS
+///     }
+/// }
+/// let g1 = BarrierBits::G1;
+/// assert_eq!(with_barrier_set(g1, Compiled), Some(g1.0));
+/// let odd: BarrierBits = "satb,card".parse().unwrap();
+/// assert_eq!(with_barrier_set(odd, Compiled), None);
+/// ```
+pub fn with_barrier_set<F: WithBarrierSet>(bits: BarrierBits, f: F) -> F::Output {
+    macro_rules! arms {
+        ($($i:literal)*) => {{
+            const _: () = assert!(MONOMORPHISED.len() <= [$($i),*].len(), "add arms");
+            match MONOMORPHISED.iter().position(|&b| b == bits.0) {
+                $(Some($i) => f.run::<Static<{ monomorphised($i) }>>(bits),)*
+                _ => f.run::<Dynamic>(bits),
+            }
+        }};
+    }
+    arms!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+}

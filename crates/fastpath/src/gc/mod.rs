@@ -12,8 +12,8 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `settings.rs` | names: barriers, presets, modes; `FASTPATH_GC_*` parsing |
-//! | `barrier.rs` | barrier sets as types (monomorphised fast paths) |
+//! | `settings.rs` | names: barriers, presets, modes; `FASTPATH_GC_*`; `HeapConfig::from_config` |
+//! | `barrier.rs` | barrier sets as types (monomorphised fast paths); set → type |
 //! | `heap.rs` | regions, object layout, LABs, marks, cards |
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing |
 //! | `safepoint.rs` | stopping mutators for pauses |
@@ -56,7 +56,7 @@
 //! ## Fast paths (x86-64, `objdump -d` of the release build)
 //!
 //! See BENCHMARKS.md for the counts beside HotSpot's; the instruction
-//! sequences, as `rustc` emits them for the probes in [`probe`]:
+//! sequences, as `rustc` emits them for the probes in `probe.rs`:
 //!
 //! ```text
 //! satb (idle)   testb $0x1,0x8e(%rdi) ; jne slow
@@ -108,7 +108,10 @@ mod heap;
 mod mutator;
 #[cfg(not(loom))]
 mod pacer;
+// Public for the lab's disassembly (`fastpath gc --only fast-paths`) and
+// the tests that count barrier instructions; nothing a runtime calls.
 #[cfg(not(loom))]
+#[doc(hidden)]
 pub mod probe;
 #[cfg(not(loom))]
 mod runtime;
@@ -121,13 +124,21 @@ mod tests;
 
 #[cfg(not(loom))]
 pub use barrier::{
-    BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers, ShenandoahBarriers,
-    Static,
+    with_barrier_set, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers,
+    ShenandoahBarriers, Static, WithBarrierSet,
 };
 #[cfg(not(loom))]
-pub use mutator::{Global, Handle, Mutator, Obj, ObjLock};
+pub use mutator::{Global as GlobalHandle, Handle, Mutator, Obj, ObjLock};
 #[cfg(not(loom))]
-pub use runtime::{GcError, GcStats, Heap, HeapConfig, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING};
+pub use runtime::{GcError, GcStats, Heap, HeapConfig, Pause as GcPause, PauseKind};
+// The state bits are the barriers' and the collector's business (and the
+// tests'); a runtime never reads them.
+#[cfg(all(test, not(loom)))]
+pub(crate) use runtime::{EVACUATION, HAS_FORWARDED, MARKING};
 #[cfg(not(loom))]
-pub use safepoint::{SafepointWait, SPIN_LIMIT};
+pub use safepoint::SafepointWait;
+// Named by `SafepointWait`'s docs; a tuning constant, not an API.
+#[cfg(not(loom))]
+#[doc(hidden)]
+pub use safepoint::SPIN_LIMIT;
 pub use settings::{Barrier, BarrierBits, GcMode, Preset};

@@ -11,6 +11,7 @@
 use super::barrier::Static;
 use super::mutator::Mutator;
 use super::settings::Barrier;
+use crate::setting::Choices;
 
 macro_rules! probes {
     ($($(#[$doc:meta])* $name:ident: $op:ident, $bits:expr;)*) => {
@@ -21,30 +22,27 @@ macro_rules! probes {
                 probes!(@op $op, m, obj, v)
             }
         )*
-        /// Every probe: (name, access, barrier or "none").
-        pub const PROBES: &[(&str, &str, &str)] = &[$((stringify!($name), stringify!($op), probes!(@barrier $bits))),*];
+        /// Every probe: (name, access, its one barrier; `None`: the
+        /// access's baseline).
+        pub const PROBES: &[(&str, &str, Option<Barrier>)] = &[$((stringify!($name), stringify!($op), barrier($bits))),*];
     };
     (@op load, $m:ident, $obj:ident, $v:ident) => {{ let _ = $v; $m.load_raw($obj, 0) }};
     (@op store, $m:ident, $obj:ident, $v:ident) => {{ $m.store_raw($obj, 0, $v); 0 }};
     (@op write, $m:ident, $obj:ident, $v:ident) => {{ $m.write_raw($obj, 1, 0, $v); 0 }};
     (@op cas, $m:ident, $obj:ident, $v:ident) => {{ $m.cas_raw($obj, 0, 0, $v) as usize }};
-    (@barrier $bits:expr) => {{ barrier_name($bits) }};
 }
 
-const fn barrier_name(bits: u16) -> &'static str {
-    // The probes use one barrier each; 0 is the baseline.
-    match bits {
-        0 => "none",
-        b if b == Barrier::Satb.bit() => "satb",
-        b if b == Barrier::Card.bit() => "card",
-        b if b == Barrier::CardCond.bit() => "card-cond",
-        b if b == Barrier::G1Card.bit() => "g1-card",
-        b if b == Barrier::BrooksRb.bit() => "brooks-rb",
-        b if b == Barrier::BrooksWb.bit() => "brooks-wb",
-        b if b == Barrier::Lrb.bit() => "lrb",
-        b if b == Barrier::Cas.bit() => "cas",
-        _ => "set",
+/// The barrier whose bit is `bits` (the probes use one barrier each; 0,
+/// the baseline, is none), from the barrier table.
+const fn barrier(bits: u16) -> Option<Barrier> {
+    let mut i = 0;
+    while i < Barrier::TABLE.len() {
+        if Barrier::TABLE[i].value.bit() == bits {
+            return Some(Barrier::TABLE[i].value);
+        }
+        i += 1;
     }
+    None
 }
 
 probes! {

@@ -18,7 +18,7 @@ use super::mutator::{Mutator, MutatorShared};
 use super::pacer::Pacer;
 use super::safepoint::{Released, Safepoint, SafepointWait};
 use super::settings::{self, BarrierBits, GcMode};
-use crate::config::ConfigError;
+use crate::setting::ConfigError;
 
 /// GC state bit: concurrent marking runs (SATB barriers take their slow path).
 pub const MARKING: u8 = 1 << 0;

@@ -1,27 +1,35 @@
-//! The GC's user-facing names: barriers, presets and modes, and their
-//! parsing from `FASTPATH_GC_BARRIERS` / `FASTPATH_GC_MODE`.
+//! The GC's settings: barriers, presets and modes, `FASTPATH_GC_BARRIERS`
+//! and `FASTPATH_GC_MODE`, and the heap configuration they make.
 //!
 //! Where it sits: the top of the GC's data flow. A runtime (or the lab)
-//! resolves a [`BarrierBits`] and a [`GcMode`] here, hands both to
-//! [`super::HeapConfig`], and [`super::HeapConfig::validate`] refuses a
-//! concurrent heap whose barrier set the collector cannot be correct with.
+//! gets a [`BarrierBits`] and a [`GcMode`] here (parsed, or the process's
+//! values through [`super::HeapConfig::from_config`]), hands both to
+//! [`super::HeapConfig`], and [`super::HeapConfig::validate`] refuses a concurrent heap
+//! whose barrier set the collector cannot be correct with
+//! ([`check_pair`]). `super::barrier` turns a set into the type that
+//! monomorphises the fast paths.
 //!
-//! One table per enum: the names, the parser, the accepted list and `ALL`
-//! all come from it, so they cannot drift apart (the pattern of issue 12).
-//! Errors reuse [`crate::config::ConfigError`]. Both are
-//! [`crate::config::Setting`]s, so [`crate::config::Config`] reads,
-//! validates and lists them with the other `FASTPATH_*` variables; a
-//! concurrent mode whose barrier set is incomplete is refused there too
-//! ([`check_pair`]).
+//! Each name is listed once, in a table of [`Choice`]s: barriers
+//! ([`Barrier`]), presets ([`Preset`]) and modes ([`GcMode`]); parsing, the
+//! accepted lists, `Display` and `--help` read the tables. The settings
+//! machinery is the crate's one (`crate::setting`), as for every other
+//! `FASTPATH_*` variable: `GcMode` is a table setting, `BarrierBits` (a
+//! preset or a comma list of barriers) implements [`Setting`] by hand.
+//!
+//! Adding a barrier: its variant and row here, and its code in
+//! `mutator.rs`; everything that lists barriers (the parser, `--help`, the
+//! lab's rows, the probes' names, the set→type dispatch) reads the table.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::config::{ConfigError, Setting, Variable};
 use crate::cpu::CpuInfo;
+use crate::setting::{self, Choice, Choices, ConfigError, ProcessValue, Setting, Variable};
 
-/// One barrier of a barrier set.
+/// One barrier of a barrier set. Its bit in a [`BarrierBits`] is its
+/// position in this enum ([`Barrier::bit`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u16)]
 pub enum Barrier {
     /// Pre-write SATB: while marking, enqueue the value a store overwrites.
     Satb,
@@ -41,47 +49,34 @@ pub enum Barrier {
     Cas,
 }
 
-/// The barrier table: the bit, the name and the barrier, in one row each.
-const BARRIERS: &[(Barrier, &str, u16)] = &[
-    (Barrier::Satb, "satb", 1 << 0),
-    (Barrier::Card, "card", 1 << 1),
-    (Barrier::CardCond, "card-cond", 1 << 2),
-    (Barrier::G1Card, "g1-card", 1 << 3),
-    (Barrier::BrooksRb, "brooks-rb", 1 << 4),
-    (Barrier::BrooksWb, "brooks-wb", 1 << 5),
-    (Barrier::Lrb, "lrb", 1 << 6),
-    (Barrier::Cas, "cas", 1 << 7),
-];
+impl Choices for Barrier {
+    const VAR: &'static str = BarrierBits::VAR;
+    const TABLE: &'static [Choice<Self>] = &[
+        Choice::everywhere(Barrier::Satb, "satb"),
+        Choice::everywhere(Barrier::Card, "card"),
+        Choice::everywhere(Barrier::CardCond, "card-cond"),
+        Choice::everywhere(Barrier::G1Card, "g1-card"),
+        Choice::everywhere(Barrier::BrooksRb, "brooks-rb"),
+        Choice::everywhere(Barrier::BrooksWb, "brooks-wb"),
+        Choice::everywhere(Barrier::Lrb, "lrb"),
+        Choice::everywhere(Barrier::Cas, "cas"),
+    ];
+    fn check(self, _cpu: &CpuInfo) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+setting::choices_api!(Barrier);
 
 impl Barrier {
-    /// Every barrier, in table order.
-    pub const ALL: [Barrier; 8] = [
-        Barrier::Satb,
-        Barrier::Card,
-        Barrier::CardCond,
-        Barrier::G1Card,
-        Barrier::BrooksRb,
-        Barrier::BrooksWb,
-        Barrier::Lrb,
-        Barrier::Cas,
-    ];
-
-    fn row(self) -> &'static (Barrier, &'static str, u16) {
-        // The table has a row for every variant (a unit test checks it).
-        BARRIERS
-            .iter()
-            .find(|r| r.0 == self)
-            .expect("every barrier has a table row")
-    }
-
-    /// The barrier's name, as `FASTPATH_GC_BARRIERS` spells it.
-    pub fn name(self) -> &'static str {
-        self.row().1
-    }
-
     /// The barrier's bit in a [`BarrierBits`].
     pub const fn bit(self) -> u16 {
         1 << (self as u16)
+    }
+
+    /// The barrier whose bit is exactly `bits`, if any.
+    pub fn from_bits(bits: BarrierBits) -> Option<Barrier> {
+        Barrier::all().find(|b| b.bit() == bits.0)
     }
 }
 
@@ -100,43 +95,32 @@ pub enum Preset {
     Shenandoah,
 }
 
-const PRESETS: &[(Preset, &str, BarrierBits)] = &[
-    (Preset::None, "none", BarrierBits::NONE),
-    (Preset::Serial, "serial", BarrierBits::SERIAL),
-    (Preset::G1, "g1", BarrierBits::G1),
-    (
-        Preset::Shenandoah2017,
-        "shenandoah-2017",
-        BarrierBits::SHENANDOAH_2017,
-    ),
-    (Preset::Shenandoah, "shenandoah", BarrierBits::SHENANDOAH),
-];
+impl Choices for Preset {
+    const VAR: &'static str = BarrierBits::VAR;
+    const TABLE: &'static [Choice<Self>] = &[
+        Choice::everywhere(Preset::None, "none"),
+        Choice::everywhere(Preset::Serial, "serial"),
+        Choice::everywhere(Preset::G1, "g1"),
+        Choice::everywhere(Preset::Shenandoah2017, "shenandoah-2017"),
+        Choice::everywhere(Preset::Shenandoah, "shenandoah"),
+    ];
+    fn check(self, _cpu: &CpuInfo) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+setting::choices_api!(Preset);
 
 impl Preset {
-    /// Every preset, in table order.
-    pub const ALL: [Preset; 5] = [
-        Preset::None,
-        Preset::Serial,
-        Preset::G1,
-        Preset::Shenandoah2017,
-        Preset::Shenandoah,
-    ];
-
-    fn row(self) -> &'static (Preset, &'static str, BarrierBits) {
-        PRESETS
-            .iter()
-            .find(|r| r.0 == self)
-            .expect("every preset has a table row")
-    }
-
-    /// The preset's name.
-    pub fn name(self) -> &'static str {
-        self.row().1
-    }
-
     /// The barriers it stands for.
-    pub fn bits(self) -> BarrierBits {
-        self.row().2
+    pub const fn bits(self) -> BarrierBits {
+        match self {
+            Preset::None => BarrierBits::NONE,
+            Preset::Serial => BarrierBits::SERIAL,
+            Preset::G1 => BarrierBits::G1,
+            Preset::Shenandoah2017 => BarrierBits::SHENANDOAH_2017,
+            Preset::Shenandoah => BarrierBits::SHENANDOAH,
+        }
     }
 }
 
@@ -168,6 +152,14 @@ impl BarrierBits {
     pub const SHENANDOAH: BarrierBits =
         BarrierBits(Barrier::Satb.bit() | Barrier::Lrb.bit() | Barrier::Cas.bit());
 
+    /// The variable that selects a barrier set.
+    pub const VAR: &'static str = "FASTPATH_GC_BARRIERS";
+
+    /// Every accepted word: the presets, then the individual barriers, from
+    /// their tables (a comma list of barriers is accepted too).
+    pub const ACCEPTED: &'static [&'static str] =
+        &concat::<{ Preset::ACCEPTED.len() + Barrier::ACCEPTED.len() }>(Preset::ACCEPTED, Barrier::ACCEPTED);
+
     /// Whether `b` is in the set.
     pub const fn has(self, b: Barrier) -> bool {
         self.0 & b.bit() != 0
@@ -175,7 +167,12 @@ impl BarrierBits {
 
     /// The barriers in the set, in table order.
     pub fn barriers(self) -> impl Iterator<Item = Barrier> {
-        Barrier::ALL.into_iter().filter(move |b| self.has(*b))
+        Barrier::all().filter(move |b| self.has(*b))
+    }
+
+    /// The preset this set is, if any.
+    pub fn preset(self) -> Option<Preset> {
+        Preset::all().find(|p| p.bits() == self)
     }
 
     /// The barriers a concurrent collector needs that this set lacks, as
@@ -184,54 +181,44 @@ impl BarrierBits {
     /// evacuation needs either `lrb` or both Brooks barriers (no access may
     /// reach a stale copy); a reference CAS needs `cas` (the field may hold
     /// the from-space copy of the expected object).
-    pub fn missing_for_concurrent(self) -> Vec<&'static str> {
+    pub fn missing_for_concurrent(self) -> Vec<String> {
         let mut missing = Vec::new();
         if !self.has(Barrier::Satb) {
-            missing.push("satb");
+            missing.push(Barrier::Satb.name().to_string());
         }
-        let brooks = self.has(Barrier::BrooksRb) && self.has(Barrier::BrooksWb);
-        if !(self.has(Barrier::Lrb) || brooks) {
-            if self.has(Barrier::BrooksRb) || self.has(Barrier::BrooksWb) {
-                missing.push(if self.has(Barrier::BrooksRb) {
-                    "brooks-wb"
-                } else {
-                    "brooks-rb"
-                });
-            } else {
-                missing.push("lrb (or brooks-rb + brooks-wb)");
-            }
+        let (rb, wb) = (Barrier::BrooksRb, Barrier::BrooksWb);
+        if !(self.has(Barrier::Lrb) || self.has(rb) && self.has(wb)) {
+            missing.push(match (self.has(rb), self.has(wb)) {
+                (true, false) => wb.name().to_string(),
+                (false, true) => rb.name().to_string(),
+                _ => format!("{} (or {} + {})", Barrier::Lrb, rb, wb),
+            });
         }
         if !self.has(Barrier::Cas) {
-            missing.push("cas");
+            missing.push(Barrier::Cas.name().to_string());
         }
         missing
     }
 
-    /// The variable that selects a barrier set.
-    pub const VAR: &'static str = "FASTPATH_GC_BARRIERS";
-
-    /// Every accepted word: the presets, then the individual barriers
-    /// (a comma list of barriers is accepted too).
-    pub const ACCEPTED: &'static [&'static str] = &[
-        "none",
-        "serial",
-        "g1",
-        "shenandoah-2017",
-        "shenandoah",
-        "satb",
-        "card",
-        "card-cond",
-        "g1-card",
-        "brooks-rb",
-        "brooks-wb",
-        "lrb",
-        "cas",
-    ];
-
-    /// The preset this set is, if any.
-    pub fn preset(self) -> Option<Preset> {
-        Preset::ALL.into_iter().find(|p| p.bits() == self)
+    fn refusal(value: &str, reason: String) -> ConfigError {
+        ConfigError {
+            setting: Self::VAR,
+            value: value.to_string(),
+            reason,
+            accepted: Self::ACCEPTED,
+        }
     }
+}
+
+/// `a` then `b`, as one array of `N = a.len() + b.len()` names.
+const fn concat<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
 }
 
 impl fmt::Display for BarrierBits {
@@ -247,126 +234,32 @@ impl fmt::Display for BarrierBits {
 impl FromStr for BarrierBits {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Self, ConfigError> {
-        let s = s.trim();
-        if let Some(p) = PRESETS.iter().find(|r| r.1 == s) {
-            return Ok(p.2);
+        let wanted = s.trim().to_ascii_lowercase();
+        if let Some(p) = Preset::TABLE.iter().find(|c| c.name == wanted) {
+            return Ok(p.value.bits());
         }
-        let mut bits = 0u16;
-        for word in s.split(',').map(str::trim) {
-            match BARRIERS.iter().find(|r| r.1 == word) {
-                Some(r) => bits |= r.2,
+        let mut bits = BarrierBits::NONE;
+        for word in wanted.split(',').map(str::trim) {
+            match Barrier::TABLE.iter().find(|c| c.name == word) {
+                Some(c) => bits.0 |= c.value.bit(),
                 None => {
-                    return Err(ConfigError {
-                        setting: Self::VAR,
-                        value: s.to_string(),
-                        reason: format!("{word:?} is neither a preset nor a barrier"),
-                        accepted: Self::ACCEPTED,
-                    })
+                    return Err(Self::refusal(
+                        s,
+                        format!("{word:?} is neither a preset nor a barrier"),
+                    ))
                 }
             }
         }
-        let post = [Barrier::Card, Barrier::CardCond, Barrier::G1Card];
-        if post.iter().filter(|b| bits & b.bit() != 0).count() > 1 {
-            return Err(ConfigError {
-                setting: Self::VAR,
-                value: s.to_string(),
-                reason: "at most one card barrier (card, card-cond, g1-card)".to_string(),
-                accepted: Self::ACCEPTED,
-            });
+        let cards = [Barrier::Card, Barrier::CardCond, Barrier::G1Card];
+        if cards.iter().filter(|b| bits.has(**b)).count() > 1 {
+            let names: Vec<&str> = cards.iter().map(|b| b.name()).collect();
+            return Err(Self::refusal(
+                s,
+                format!("at most one card barrier ({})", names.join(", ")),
+            ));
         }
-        Ok(BarrierBits(bits))
+        Ok(bits)
     }
-}
-
-/// When the collector runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum GcMode {
-    /// No concurrent cycle ever runs: a stop-the-world collection happens
-    /// only when a TLAB cannot be refilled (HotSpot's
-    /// `-XX:ShenandoahGCMode=passive`). Any barrier subset is accepted.
-    #[default]
-    Passive,
-    /// A collector thread runs concurrent mark and evacuation.
-    Concurrent,
-}
-
-const MODES: &[(GcMode, &str)] = &[(GcMode::Passive, "passive"), (GcMode::Concurrent, "concurrent")];
-
-impl GcMode {
-    /// The variable that selects the mode.
-    pub const VAR: &'static str = "FASTPATH_GC_MODE";
-    /// Every mode, in table order.
-    pub const ALL: [GcMode; 2] = [GcMode::Passive, GcMode::Concurrent];
-    /// The accepted names.
-    pub const ACCEPTED: &'static [&'static str] = &["passive", "concurrent"];
-
-    /// The mode's name.
-    pub fn name(self) -> &'static str {
-        MODES
-            .iter()
-            .find(|r| r.0 == self)
-            .expect("every mode has a table row")
-            .1
-    }
-}
-
-impl fmt::Display for GcMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for GcMode {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        MODES
-            .iter()
-            .find(|r| r.1 == s.trim())
-            .map(|r| r.0)
-            .ok_or_else(|| ConfigError {
-                setting: Self::VAR,
-                value: s.to_string(),
-                reason: "unknown GC mode".to_string(),
-                accepted: Self::ACCEPTED,
-            })
-    }
-}
-
-/// Reads `FASTPATH_GC_BARRIERS` and `FASTPATH_GC_MODE` through `lookup`
-/// (defaults: `shenandoah`, `passive`) and checks that the pair is usable:
-/// concurrent mode with an incomplete set is refused, naming what is missing.
-pub fn from_lookup(
-    mut lookup: impl FnMut(&str) -> Option<String>,
-) -> Result<(BarrierBits, GcMode), ConfigError> {
-    let bits = match lookup(BarrierBits::VAR) {
-        Some(v) => v.parse()?,
-        None => BarrierBits::default(),
-    };
-    let mode = match lookup(GcMode::VAR) {
-        Some(v) => v.parse()?,
-        None => GcMode::default(),
-    };
-    check_pair(bits, mode)?;
-    Ok((bits, mode))
-}
-
-/// [`from_lookup`] over the process environment.
-pub fn from_env() -> Result<(BarrierBits, GcMode), ConfigError> {
-    from_lookup(|v| std::env::var(v).ok())
-}
-
-/// Refuses concurrent mode with a barrier set that is missing a barrier.
-pub fn check_pair(bits: BarrierBits, mode: GcMode) -> Result<(), ConfigError> {
-    let missing = bits.missing_for_concurrent();
-    if mode == GcMode::Concurrent && !missing.is_empty() {
-        return Err(ConfigError {
-            setting: BarrierBits::VAR,
-            value: bits.to_string(),
-            reason: format!("concurrent mode needs {}", missing.join(", ")),
-            accepted: &["shenandoah", "shenandoah-2017"],
-        });
-    }
-    Ok(())
 }
 
 impl Setting for BarrierBits {
@@ -375,8 +268,15 @@ impl Setting for BarrierBits {
         value.parse()
     }
     /// Every set runs on every CPU; a set built in code is checked as its
-    /// parser would (at most one card barrier).
+    /// parser would (known barriers only, at most one card barrier).
     fn validate(self, _cpu: &CpuInfo) -> Result<(), ConfigError> {
+        let known = Barrier::all().fold(0, |bits, b| bits | b.bit());
+        if self.0 & !known != 0 {
+            return Err(Self::refusal(
+                &format!("{:#x}", self.0),
+                format!("bits {:#x} name no barrier", self.0 & !known),
+            ));
+        }
         self.to_string().parse::<BarrierBits>().map(|_| ())
     }
     fn variable() -> Variable {
@@ -392,21 +292,87 @@ impl Setting for BarrierBits {
     }
 }
 
-impl Setting for GcMode {
-    const VAR: &'static str = GcMode::VAR;
-    fn parse_setting(value: &str) -> Result<Self, ConfigError> {
-        value.parse()
-    }
-    fn validate(self, _cpu: &CpuInfo) -> Result<(), ConfigError> {
+/// When the collector runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GcMode {
+    /// No concurrent cycle ever runs: a stop-the-world collection happens
+    /// only when a TLAB cannot be refilled (HotSpot's
+    /// `-XX:ShenandoahGCMode=passive`). Any barrier subset is accepted.
+    #[default]
+    Passive,
+    /// A collector thread runs concurrent mark and evacuation.
+    Concurrent,
+}
+
+impl Choices for GcMode {
+    const VAR: &'static str = "FASTPATH_GC_MODE";
+    const TABLE: &'static [Choice<Self>] = &[
+        Choice::everywhere(GcMode::Passive, "passive"),
+        Choice::everywhere(GcMode::Concurrent, "concurrent"),
+    ];
+    fn check(self, _cpu: &CpuInfo) -> Result<(), String> {
         Ok(())
     }
-    fn variable() -> Variable {
-        Variable {
-            var: GcMode::VAR,
-            values: GcMode::ACCEPTED.join("|"),
-            default: GcMode::default().to_string(),
-            about: "when the GC runs: passive (stop-the-world when full) or concurrent (fastpath::gc)",
-        }
+}
+
+setting::choices_setting!(
+    GcMode,
+    "when the GC runs: passive (stop-the-world when full) or concurrent (fastpath::gc)"
+);
+setting::choices_api!(GcMode);
+
+/// Refuses concurrent mode with a barrier set that is missing a barrier.
+pub fn check_pair(bits: BarrierBits, mode: GcMode) -> Result<(), ConfigError> {
+    let missing = bits.missing_for_concurrent();
+    if mode == GcMode::Concurrent && !missing.is_empty() {
+        let complete: Vec<&str> = Preset::all()
+            .filter(|p| p.bits().missing_for_concurrent().is_empty())
+            .map(Preset::name)
+            .collect();
+        return Err(ConfigError {
+            setting: BarrierBits::VAR,
+            value: bits.to_string(),
+            reason: format!("concurrent mode needs {}", missing.join(", ")),
+            accepted: setting::intern(complete),
+        });
+    }
+    Ok(())
+}
+
+/// The process-wide barrier set (`FASTPATH_GC_BARRIERS`, or what
+/// `config::init`/`set` installed).
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static BARRIERS: ProcessValue<BarrierBits> = ProcessValue::new();
+
+/// The process-wide mode (`FASTPATH_GC_MODE`, or what `config::init`/`set`
+/// installed). Read through [`process_mode`], which refuses a concurrent
+/// mode the process's barrier set cannot support.
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static MODE: ProcessValue<GcMode> = ProcessValue::new();
+
+/// The process-wide mode; a concurrent mode read from the environment with
+/// an incomplete process barrier set is reported and falls back to passive,
+/// as any bad variable does.
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) fn process_mode() -> GcMode {
+    MODE.get_fitting(|mode| check_pair(BARRIERS.get(), mode))
+}
+
+#[cfg(not(loom))]
+impl super::HeapConfig {
+    /// A heap of `heap_bytes` (as [`HeapConfig::new`](super::HeapConfig::new))
+    /// with the process's barrier set and mode: `FASTPATH_GC_BARRIERS` and
+    /// `FASTPATH_GC_MODE`, or what `config::init`/`set` installed.
+    ///
+    /// ```
+    /// use fastpath::gc::{Heap, HeapConfig};
+    /// let config = HeapConfig::from_config(8 << 20);
+    /// let heap = Heap::new(config).unwrap();
+    /// let _m = heap.mutator::<fastpath::gc::Dynamic>().unwrap();
+    /// ```
+    pub fn from_config(heap_bytes: usize) -> super::HeapConfig {
+        let barriers = BARRIERS.get();
+        super::HeapConfig::new(heap_bytes, barriers, process_mode())
     }
 }
 
@@ -416,17 +382,23 @@ mod tests {
 
     #[test]
     fn tables_cover_every_variant_and_bits_match() {
-        for b in Barrier::ALL {
-            assert_eq!(b.row().2, b.bit(), "{}", b.name());
+        for (i, b) in Barrier::all().enumerate() {
+            assert_eq!(b.bit(), 1 << i, "{b}");
             assert_eq!(b.name().parse::<BarrierBits>().unwrap(), BarrierBits(b.bit()));
+            assert_eq!(Barrier::from_bits(BarrierBits(b.bit())), Some(b));
             assert!(BarrierBits::ACCEPTED.contains(&b.name()));
         }
-        for p in Preset::ALL {
+        for p in Preset::all() {
             assert_eq!(p.name().parse::<BarrierBits>().unwrap(), p.bits());
             assert!(BarrierBits::ACCEPTED.contains(&p.name()));
             assert_eq!(p.bits().to_string(), p.name());
         }
-        for m in GcMode::ALL {
+        assert_eq!(
+            BarrierBits::ACCEPTED.len(),
+            Preset::TABLE.len() + Barrier::TABLE.len()
+        );
+        assert_eq!(BarrierBits::ACCEPTED[0], "none");
+        for m in GcMode::all() {
             assert_eq!(m.name().parse::<GcMode>().unwrap(), m);
         }
     }
@@ -443,27 +415,30 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("concurrent"));
+        // A set built in code is checked as the parser would.
+        let cpu = crate::cpu::info();
+        assert!(BarrierBits(1 << 15).validate(cpu).is_err());
+        assert!(BarrierBits(Barrier::Card.bit() | Barrier::CardCond.bit())
+            .validate(cpu)
+            .is_err());
+        assert!(BarrierBits::G1.validate(cpu).is_ok());
     }
 
     #[test]
     fn concurrent_refuses_incomplete_sets_naming_what_is_missing() {
-        let lookup = |b: &'static str| {
-            move |v: &str| match v {
-                "FASTPATH_GC_BARRIERS" => Some(b.to_string()),
-                "FASTPATH_GC_MODE" => Some("concurrent".to_string()),
-                _ => None,
-            }
-        };
-        assert!(from_lookup(lookup("shenandoah")).is_ok());
-        assert!(from_lookup(lookup("shenandoah-2017")).is_ok());
-        let e = from_lookup(lookup("g1")).unwrap_err().to_string();
+        let pair = |b: &str| check_pair(b.parse().unwrap(), GcMode::Concurrent);
+        assert!(pair("shenandoah").is_ok());
+        assert!(pair("shenandoah-2017").is_ok());
+        let e = pair("g1").unwrap_err();
+        let text = e.to_string();
         assert!(
-            e.contains("lrb") && e.contains("cas") && !e.contains("satb,"),
-            "{e}"
+            text.contains("lrb") && text.contains("cas") && !text.contains("satb,"),
+            "{text}"
         );
-        let e = from_lookup(lookup("satb,brooks-rb,cas")).unwrap_err().to_string();
+        assert_eq!(e.accepted, ["shenandoah-2017", "shenandoah"]);
+        let e = pair("satb,brooks-rb,cas").unwrap_err().to_string();
         assert!(e.contains("brooks-wb"), "{e}");
         // Passive accepts any subset.
-        assert!(from_lookup(|v| (v == "FASTPATH_GC_BARRIERS").then(|| "card".to_string())).is_ok());
+        assert!(check_pair("card".parse().unwrap(), GcMode::Passive).is_ok());
     }
 }

@@ -28,8 +28,7 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use super::strategy::{Global, PauseStrategy};
-use crate::config::SpinPause;
+use super::strategy::{Global, PauseStrategy, SpinPause};
 
 /// Nanoseconds per pause for one strategy on this CPU.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,8 +1,8 @@
 //! Spin pauses (seed 004: "AArch64: implementing spin pauses with ISB"),
 //! time-calibrated, and the spin-then-yield-then-park waiting built on them.
 //!
-//! Where it sits: [`crate::config`] parses `FASTPATH_SPIN_PAUSE`; this module
-//! resolves `auto` for the CPU ([`strategy::default_for`], HotSpot's
+//! Where it sits: [`strategy`] owns and parses `FASTPATH_SPIN_PAUSE`; this
+//! module resolves `auto` for the CPU ([`strategy::default_for`], HotSpot's
 //! ergonomics), emits the instructions through [`crate::arch`], and offers
 //! them to every spin loop of the runtime: [`pause`] for code that spins
 //! with the process-wide choice (the object monitors of `sync` call it),
@@ -30,7 +30,7 @@
 //! coherence miss for the condition the loop is waiting on. The
 //! `fastpath spin` latency table measures it (`global` row against `pause`).
 //! Before the first call the pointer names a `#[cold]` resolver, which reads
-//! [`crate::config::global`], resolves `auto`, stores the real target and
+//! the process-wide `FASTPATH_SPIN_PAUSE`, resolves `auto`, stores the real target and
 //! runs it; so no initialisation call is needed and nothing is checked on
 //! the fast path.
 
@@ -53,7 +53,7 @@ pub use strategy::{Isb, Nop, Sb, Yield};
 pub use strategy::{Pause, Tpause};
 pub use wait::{Budget, SpinLimits, SpinWait, Step};
 
-use crate::config::{PauseInstruction, SpinPause};
+use strategy::{PauseInstruction, SpinPause};
 
 /// The function [`pause`] calls: always an `fn()` (stored as a data pointer
 /// because there is no atomic function pointer). Starts at the resolver.
@@ -66,7 +66,7 @@ static REPEAT: AtomicU8 = AtomicU8::new(1);
 static ACTIVE: OnceLock<SpinPause> = OnceLock::new();
 
 /// One spin-wait pause with the process-wide strategy: `FASTPATH_SPIN_PAUSE`
-/// (or what the runtime passed to [`crate::config::set`]), `auto` resolved
+/// (or what the runtime passed to `fastpath::config::set`), `auto` resolved
 /// for this CPU. See the module docs for what it costs.
 ///
 /// ```
@@ -94,11 +94,10 @@ pub fn pause() {
 pub fn active() -> SpinPause {
     *ACTIVE.get_or_init(|| {
         let cpu = crate::cpu::info();
-        // `config::global` has validated the choice against this CPU and falls
-        // back to the defaults on an error, so `resolve` fails only if the
-        // two disagree; fall back to `auto` rather than trust it then.
-        strategy::resolve(crate::config::global().spin_pause, cpu)
-            .unwrap_or_else(|_| strategy::default_for(cpu))
+        // The setting was validated against this CPU when it was read or
+        // installed, so `resolve` fails only if the two disagree; fall back
+        // to `auto` rather than trust it then.
+        strategy::resolve(strategy::SPIN_PAUSE.get(), cpu).unwrap_or_else(|_| strategy::default_for(cpu))
     })
 }
 

@@ -1,8 +1,9 @@
 //! Pause strategies as types, and the resolution of `auto`.
 //!
-//! Where it sits: between [`crate::config`] (which parses
-//! `FASTPATH_SPIN_PAUSE` into a [`SpinPause`]) and the ISA layer
-//! ([`crate::arch`]), which emits the instructions. Each strategy is a
+//! Where it sits: between the `FASTPATH_SPIN_PAUSE` setting, owned here
+//! ([`SpinPause`], its table [`PauseInstruction`], the process-wide value
+//! that [`super::pause`] resolves), and the ISA layer ([`crate::arch`]),
+//! which emits the instructions. Each strategy is a
 //! zero-sized type implementing [`PauseStrategy`], so a spin loop generic
 //! over `S: PauseStrategy` compiles to exactly the strategy's instructions,
 //! and the lab can compare strategies in one process without touching the
@@ -43,10 +44,11 @@
 use core::fmt;
 use std::str::FromStr;
 
-use crate::config::{
-    self, parse_choice, refused, validate_choice, Choice, Choices, ConfigError, Setting, Variable,
-};
 use crate::cpu::{CpuInfo, Feature};
+use crate::setting::{
+    self, parse_choice, refused, validate_choice, Choice, Choices, ConfigError, ProcessValue, Setting,
+    Variable,
+};
 
 /// Which instruction a spin-wait iteration executes. The table of values
 /// ([`Choices::TABLE`]) is the one place names, architectures and CPUs are
@@ -106,7 +108,7 @@ impl Choices for PauseInstruction {
     }
 }
 
-config::choices_api!(PauseInstruction);
+setting::choices_api!(PauseInstruction);
 
 impl PauseInstruction {
     /// Whether the instruction exists on the architecture this was built for.
@@ -198,7 +200,7 @@ impl Setting for SpinPause {
     }
 
     fn variable() -> Variable {
-        let mut v = crate::config::variable_for::<PauseInstruction>(
+        let mut v = setting::variable_for::<PauseInstruction>(
             "what one spin-wait pause executes, repeated N times with :N, 1-99 (HotSpot -XX:OnSpinWaitInst)",
         );
         v.values.push_str("[:N]");
@@ -222,6 +224,10 @@ impl fmt::Display for SpinPause {
         }
     }
 }
+
+/// The process-wide spin pause (`FASTPATH_SPIN_PAUSE`, or what
+/// `config::init`/`set` installed), before `auto` is resolved.
+pub(crate) static SPIN_PAUSE: ProcessValue<SpinPause> = ProcessValue::new();
 
 /// One spin-wait pause, as a zero-sized value.
 ///
@@ -512,6 +518,7 @@ fn lacks(name: &str, instruction: PauseInstruction) -> ConfigError {
 }
 
 /// MIDR_EL1 implementer (bits 31:24) and part number (bits 15:4).
+#[doc(hidden)] // the rule's arithmetic, public for its fixture tests
 pub fn midr_implementer_part(midr: u64) -> (u8, u16) {
     (((midr >> 24) & 0xff) as u8, ((midr >> 4) & 0xfff) as u16)
 }
@@ -519,6 +526,7 @@ pub fn midr_implementer_part(midr: u64) -> (u8, u16) {
 /// HotSpot's AArch64 default for a core with this MIDR (see the module
 /// docs). Compiled on every architecture so the rules are tested with MIDR
 /// fixtures on the x86-64 build machines.
+#[doc(hidden)] // `default_for`'s AArch64 half, public for its fixture tests
 pub fn aarch64_default_for_midr(midr: Option<u64>) -> SpinPause {
     const ARM: u8 = 0x41;
     const AMPERE: u8 = 0xc0;

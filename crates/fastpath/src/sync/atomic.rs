@@ -1,17 +1,13 @@
-//! The loom shim: every atomic, fence and thread primitive the racy
-//! protocols of `sync` use comes from here, so that `--cfg loom` swaps the
-//! whole set for loom's model-checked versions at once.
+//! What the racy protocols of `sync` take from the crate's loom shim
+//! (`crate::primitives`: loom's under `--cfg loom`), and the pause of a
+//! spin loop.
 //!
 //! Where it sits: below every other file of `sync`. Nothing else in `sync`
 //! names `std::sync::atomic` for protocol state. (Statistics counters and the
 //! thread-id allocator use plain std atomics on purpose: they carry no
 //! synchronization, and keeping them out of loom keeps the models small.)
 
-#[cfg(loom)]
-pub(crate) use loom::sync::atomic::{fence, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
-
-#[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{fence, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+pub(crate) use crate::primitives::{fence, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 /// Yields the processor inside a spin loop. Under loom a spin iteration must
 /// be a scheduling point, or a model that spins would never let the thread it

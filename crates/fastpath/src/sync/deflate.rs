@@ -45,9 +45,9 @@
 //! until the 60 s guaranteed pass. Monitors installed for `wait` do not
 //! count: a wait/notify protocol needs its monitor again. Off by default,
 //! so HotSpot's defaults stand, for three reasons measured in BENCHMARKS.md
-//! ("Locking, sync-spin"): each pass is a registry walk plus, when it
-//! deflates anything, a `membarrier` IPI to every running thread of the
-//! process; an object contended often re-inflates within milliseconds
+//! (the locking section on when monitors deflate): each pass is a
+//! registry walk plus, when it deflates anything, a `membarrier` IPI to
+//! every running thread of the process; an object contended often re-inflates within milliseconds
 //! (the next preemption of a holder mid-section), so a 250 ms pass leaves
 //! it inflated nearly all the time anyway; and a busy monitor deflated
 //! and re-inflated costs an allocation, a registration and a free each
@@ -62,6 +62,7 @@ use super::inflate;
 use super::monitor::Monitor;
 use super::reclaim;
 use super::registry;
+use super::settings;
 use super::stats;
 
 /// When the deflation thread deflates (HotSpot's flags).
@@ -130,9 +131,22 @@ static WAKE: Condvar = Condvar::new();
 static PASS: Mutex<()> = Mutex::new(());
 
 fn policy_lock() -> std::sync::MutexGuard<'static, DeflationPolicy> {
+    // The first look starts from the settings (FASTPATH_DEFLATION_*), read
+    // outside the lock (a bad one is reported to a hook that may call in
+    // here); a setter, which looks first too, then replaces them.
+    STARTED.call_once(|| {
+        let interval = Duration::from_millis(settings::DEFLATION_INTERVAL.get().0);
+        let threshold = settings::DEFLATION_THRESHOLD.get().0;
+        let mut policy = POLICY.lock().unwrap_or_else(|e| e.into_inner());
+        policy.interval = interval;
+        policy.used_threshold_percent = threshold;
+    });
     // Poisoning: a policy is a plain value, always consistent.
     POLICY.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// Whether the policy has taken the settings' values.
+static STARTED: std::sync::Once = std::sync::Once::new();
 
 /// Replaces the deflation policy (process-wide); the deflation thread
 /// applies it at once.
@@ -242,7 +256,7 @@ pub(crate) fn ensure_thread_started() {
         // ours: it waits for a scheduler grace period (4–15 ms here), which
         // stalled the inflating thread's first lock and, through the lab's
         // batch calibration, its whole measurement (BENCHMARKS.md,
-        // "Locking, sync-churn": the first-inflation-thread effect).
+        // the first-inflation-thread effect under monitor churn).
         let spawned = std::thread::Builder::new()
             .name("fastpath-deflater".into())
             .spawn(deflation_thread);

@@ -38,7 +38,7 @@
 //! section many times over, short against a scheduler time slice, so a
 //! waiter whose holder was preempted stops burning its CPU and inflates,
 //! then parks on the monitor. On a loaded machine that is the common case
-//! (BENCHMARKS.md, "Locking, sync-spin").
+//! (BENCHMARKS.md, the locking section on spinning before inflating).
 //!
 //! A second phase, fastpath's own and on by default
 //! ([`set_fast_locking_yields`], [`DEFAULT_FAST_LOCKING_YIELDS`]): after the
@@ -51,7 +51,7 @@
 //! short-section row stays thin for nearly the whole run (inflated 0–2 % of
 //! it, against 38–57 % without) and goes from 0.49–0.79× to 0.70–0.98× the
 //! best peer; 4 and 8 threads are unchanged within the noise (BENCHMARKS.md,
-//! "Locking after the sync-lean and sync-spin merges"). Its cost is bounded:
+//! the locking rows measured with this phase on). Its cost is bounded:
 //! at most `n` system calls per enter that would otherwise inflate and park
 //! at once, and a yield with nothing else runnable returns in about a
 //! microsecond.
@@ -68,6 +68,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering as StdOrdering};
 
 use super::atomic::{spin_pause, Ordering};
 use super::header::{Header, Mark};
+use super::settings::{FastLockingSpins, FastLockingYields};
 
 /// HotSpot's default `log2` of the budget (`LightweightFastLockingSpins`,
 /// JDK 24 and 25).
@@ -75,9 +76,10 @@ pub const DEFAULT_FAST_LOCKING_SPINS: u32 = 13;
 
 /// The largest accepted `log2` of the budget: 2^20 pauses is already
 /// milliseconds, past any time slice, so more is never a spin worth making.
-pub const MAX_FAST_LOCKING_SPINS: u32 = 20;
+pub const MAX_FAST_LOCKING_SPINS: u32 = FastLockingSpins::MAX;
 
-/// Not yet resolved: the first spin picks the default for the machine.
+/// Not yet resolved: the first spin starts from the setting
+/// (`FASTPATH_FAST_LOCKING_SPINS`/`_YIELDS`, or the machine's default).
 const UNSET: u32 = u32::MAX;
 
 /// The budget in force (`log2`, steps). A tunable, not protocol state, so a
@@ -86,19 +88,14 @@ static LOG_SPINS: AtomicU32 = AtomicU32::new(UNSET);
 
 /// The largest accepted yield count: each yield is a system call, and a
 /// holder that has not run after this many is not coming back soon.
-pub const MAX_FAST_LOCKING_YIELDS: u32 = 64;
+pub const MAX_FAST_LOCKING_YIELDS: u32 = FastLockingYields::MAX;
 
 /// The default yield count after the pauses (module docs; parking_lot's
 /// `SpinWait` yields 7 times before it parks).
 pub const DEFAULT_FAST_LOCKING_YIELDS: u32 = 8;
 
 /// Yields after the pauses (0: HotSpot's behaviour). A tunable: relaxed.
-/// None under loom, where a yield is no scheduling point of the model.
-static YIELDS: AtomicU32 = AtomicU32::new(if cfg!(loom) {
-    0
-} else {
-    DEFAULT_FAST_LOCKING_YIELDS
-});
+static YIELDS: AtomicU32 = AtomicU32::new(UNSET);
 
 /// A setter of this module refused its argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,7 +141,7 @@ pub fn set_fast_locking_yields(n: u32) -> Result<(), FastLockSpinSettingOutOfRan
 
 /// The yield count in force (see [`set_fast_locking_yields`]).
 pub fn fast_locking_yields() -> u32 {
-    YIELDS.load(StdOrdering::Relaxed)
+    resolve(&YIELDS, initial_yields)
 }
 
 /// Sets the fast-lock spin budget, process-wide, as `log2` of the number of
@@ -164,33 +161,44 @@ pub fn set_fast_locking_spins(log2: u32) -> Result<(), FastLockSpinSettingOutOfR
 /// The fast-lock spin budget in force (`log2` of the pauses; see
 /// [`set_fast_locking_spins`]).
 pub fn fast_locking_spins() -> u32 {
-    let v = LOG_SPINS.load(StdOrdering::Relaxed);
+    resolve(&LOG_SPINS, initial_spins)
+}
+
+/// The value of `knob`, set to `initial()` on first use.
+fn resolve(knob: &AtomicU32, initial: fn() -> u32) -> u32 {
+    let v = knob.load(StdOrdering::Relaxed);
     if v != UNSET {
         return v;
     }
-    let default = machine_default();
+    let start = initial();
     // A racing setter wins: its value is the one asked for.
-    match LOG_SPINS.compare_exchange(UNSET, default, StdOrdering::Relaxed, StdOrdering::Relaxed) {
-        Ok(_) => default,
+    match knob.compare_exchange(UNSET, start, StdOrdering::Relaxed, StdOrdering::Relaxed) {
+        Ok(_) => start,
         Err(set) => set,
     }
 }
 
 #[cfg(not(loom))]
-fn machine_default() -> u32 {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if cpus > 1 {
-        DEFAULT_FAST_LOCKING_SPINS
-    } else {
-        1
-    }
+fn initial_spins() -> u32 {
+    super::settings::FAST_LOCKING_SPINS.get().0
+}
+
+#[cfg(not(loom))]
+fn initial_yields() -> u32 {
+    super::settings::FAST_LOCKING_YIELDS.get().0
 }
 
 /// Under loom every pause is a scheduling point: one look, no pause (a
 /// model checks the protocol, not the budget).
 #[cfg(loom)]
-fn machine_default() -> u32 {
+fn initial_spins() -> u32 {
     1
+}
+
+/// Under loom a yield is no scheduling point of the model: none.
+#[cfg(loom)]
+fn initial_yields() -> u32 {
+    0
 }
 
 /// What the spins did, process-wide, since the process started.
@@ -299,6 +307,9 @@ mod tests {
         let e = set_fast_locking_yields(MAX_FAST_LOCKING_YIELDS + 1).unwrap_err();
         assert_eq!((e.setting, e.max), ("yields", MAX_FAST_LOCKING_YIELDS));
         assert_eq!(fast_locking_yields(), DEFAULT_FAST_LOCKING_YIELDS);
+        // The settings' defaults are these.
+        assert_eq!(FastLockingYields::default().0, DEFAULT_FAST_LOCKING_YIELDS);
+        assert!([DEFAULT_FAST_LOCKING_SPINS, 1].contains(&FastLockingSpins::default().0));
         // Other tests run with the default; this one only reads it.
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         if cpus > 1 {

@@ -18,7 +18,7 @@ use super::loom_tests::model;
 use super::*;
 
 fn monitor_mode() {
-    set_current_thread_locking_mode(crate::config::LockingMode::Monitor).unwrap();
+    set_current_thread_locking_mode(super::LockingMode::Monitor).unwrap();
 }
 
 /// A header locked and unlocked once in monitor mode: left with an idle

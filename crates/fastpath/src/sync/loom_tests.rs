@@ -291,7 +291,7 @@ fn loom_thread_exit_releases_held_lock() {
 }
 
 fn legacy() {
-    set_current_thread_locking_mode(crate::config::LockingMode::Legacy).unwrap();
+    set_current_thread_locking_mode(super::LockingMode::Legacy).unwrap();
 }
 
 /// Legacy stack-locking: a contender inflates a stack-locked object

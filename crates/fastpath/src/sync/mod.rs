@@ -47,7 +47,8 @@
 //! | `lifecycle.rs` | header drop and thread exit: what happens to held locks |
 //! | `api.rs` | the safe API |
 //! | `stats.rs` | per-cause counters |
-//! | `atomic.rs` | the loom shim |
+//! | `settings.rs` | `FASTPATH_LOCKING_MODE` and the knobs' starting values (`FASTPATH_FAST_LOCKING_*`, `FASTPATH_DEFLATION_*`) |
+//! | `atomic.rs` | what `sync` takes from the crate's loom shim (`primitives.rs`); the spin pause |
 //!
 //! ## Transitions, one table per mode
 //!
@@ -152,6 +153,7 @@ mod park;
 mod reclaim;
 mod record;
 mod registry;
+pub(crate) mod settings;
 mod stats;
 mod synchronizer;
 mod thread;
@@ -188,6 +190,9 @@ pub use lifecycle::release_held_locks_of_current_thread;
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
 pub use record::LockRecord;
 pub use registry::live_monitors;
+pub use settings::{
+    DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
+};
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
 pub use synchronizer::{enter, exit, holds_lock, try_enter};
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};

@@ -54,7 +54,7 @@ use super::atomic::{AtomicU32, Ordering};
 use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY, UNREGISTERED};
 use super::park::ParkEvent;
 use super::reclaim::Critical;
-use crate::config::LockingMode;
+use super::settings::LockingMode;
 
 /// Monitor owner value: no owner.
 pub(crate) const NO_OWNER: usize = 0;
@@ -203,7 +203,7 @@ pub(crate) fn effective_mode() -> LockingMode {
 
 #[cfg(not(loom))]
 fn global_mode() -> LockingMode {
-    crate::config::global().locking_mode
+    super::settings::LOCKING_MODE.get()
 }
 
 #[cfg(loom)]

@@ -14,7 +14,9 @@
 
 use std::time::Instant;
 
-use fastpath::gc::{Barrier, BarrierBits, GcMode, Heap, HeapConfig, Static};
+use fastpath::gc::{
+    with_barrier_set, Barrier, BarrierBits, BarrierSet, GcMode, Heap, HeapConfig, WithBarrierSet,
+};
 
 use super::per_execution::{executions, fast_path_of, per_execution, COUNTERS};
 use super::workloads::{self, count_accesses, NoTally, Workload};
@@ -32,9 +34,19 @@ pub const SETS: &[&str] = BarrierBits::ACCEPTED;
 /// A row's loop on its own heap: performs `n` operations.
 pub type Instance = Box<dyn FnMut(u64)>;
 
-fn instance<const B: u16>(w: Workload) -> anyhow::Result<Instance> {
-    let heap = Heap::new(HeapConfig::new(w.heap_bytes(), BarrierBits(B), GcMode::Passive))?;
-    let mut m = heap.mutator::<Static<B>>()?;
+/// Builds a row's loop for the barrier set's type ([`with_barrier_set`]).
+struct Build(Workload);
+
+impl WithBarrierSet for Build {
+    type Output = anyhow::Result<Instance>;
+    fn run<B: BarrierSet>(self, bits: BarrierBits) -> anyhow::Result<Instance> {
+        instance::<B>(bits, self.0)
+    }
+}
+
+fn instance<B: BarrierSet>(bits: BarrierBits, w: Workload) -> anyhow::Result<Instance> {
+    let heap = Heap::new(HeapConfig::new(w.heap_bytes(), bits, GcMode::Passive))?;
+    let mut m = heap.mutator::<B>()?;
     Ok(match w {
         Workload::Xml => {
             let types = workloads::xml_setup(&mut m)?;
@@ -56,32 +68,12 @@ fn instance<const B: u16>(w: Workload) -> anyhow::Result<Instance> {
     })
 }
 
-/// The loop of workload `w` with barrier set `set` (one of [`SETS`]).
+/// The loop of workload `w` with barrier set `set` (one of [`SETS`], or any
+/// set `FASTPATH_GC_BARRIERS` accepts); `None` for a name that is no set.
+/// Presets and single barriers run monomorphised.
 pub fn instance_for(set: &str, w: Workload) -> Option<anyhow::Result<Instance>> {
-    const SATB: u16 = Barrier::Satb.bit();
-    const CARD: u16 = Barrier::Card.bit();
-    const CARD_COND: u16 = Barrier::CardCond.bit();
-    const G1_CARD: u16 = Barrier::G1Card.bit();
-    const BROOKS_RB: u16 = Barrier::BrooksRb.bit();
-    const BROOKS_WB: u16 = Barrier::BrooksWb.bit();
-    const LRB: u16 = Barrier::Lrb.bit();
-    const CAS: u16 = Barrier::Cas.bit();
-    Some(match set {
-        "none" => instance::<{ BarrierBits::NONE.0 }>(w),
-        "serial" => instance::<{ BarrierBits::SERIAL.0 }>(w),
-        "g1" => instance::<{ BarrierBits::G1.0 }>(w),
-        "shenandoah-2017" => instance::<{ BarrierBits::SHENANDOAH_2017.0 }>(w),
-        "shenandoah" => instance::<{ BarrierBits::SHENANDOAH.0 }>(w),
-        "satb" => instance::<SATB>(w),
-        "card" => instance::<CARD>(w),
-        "card-cond" => instance::<CARD_COND>(w),
-        "g1-card" => instance::<G1_CARD>(w),
-        "brooks-rb" => instance::<BROOKS_RB>(w),
-        "brooks-wb" => instance::<BROOKS_WB>(w),
-        "lrb" => instance::<LRB>(w),
-        "cas" => instance::<CAS>(w),
-        _ => return None,
-    })
+    let bits: BarrierBits = set.parse().ok()?;
+    Some(with_barrier_set(bits, Build(w)))
 }
 
 /// Operations one profiled run counts: a few million instructions, a

@@ -1,8 +1,8 @@
 //! Instruction-cache sync strategies: what runs after new code is written and
 //! before it is executed (HotSpot `ICache::invalidate_range`, seed 000).
 //!
-//! Where it sits: between `config` and the code cache. [`Strategy::new`]
-//! turns a requested [`ICacheSync`] into a resolved [`Method`], checking it
+//! Where it sits: between its setting (`setting.rs`) and the code cache. [`Strategy::new`]
+//! turns a requested [`ICacheSync`] into a resolved method, checking it
 //! against the CPU; [`Strategy::sync_range`] runs it over the executable
 //! addresses of the bytes that changed; [`Strategy::sync_ranges`] runs it
 //! once over many (a batch: one fence pair, one serializing instruction, one
@@ -29,7 +29,7 @@
 //! | `auto` | see below | - |
 //!
 //! Which CPUs run each value is in the setting's table
-//! (`code/icache/setting.rs`), which `config` asks.
+//! (`code/icache/setting.rs`).
 //!
 //! The line size is CPUID's CLFLUSH line size ([`CpuInfo::clflush_line_size`]),
 //! not a hard-coded 64.
@@ -55,7 +55,7 @@
 //!
 //! 1. SERIALIZE if present (Intel Sapphire Rapids and later, and AMD parts
 //!    that report CPUID.7.0:EDX\[14\]): no VM exit, no side effects;
-//! 2. else IRET-to-self ([`Serializer::IretToSelf`], Linux's `sync_core()`
+//! 2. else IRET-to-self (`Serializer::IretToSelf`, Linux's `sync_core()`
 //!    fallback), unless a user shadow stack is active on the thread that
 //!    builds the strategy (IRET would then fault). Shadow stacks are per
 //!    thread, so every IRET-to-self also reads the executing thread's status
@@ -98,13 +98,14 @@ mod aarch64;
 #[cfg(target_arch = "x86_64")]
 use std::sync::OnceLock;
 
-use crate::config::{refused, validate_choice, ConfigError};
 use crate::cpu::CpuInfo;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Feature;
+use crate::setting::{refused, validate_choice, ConfigError};
 
 pub use aarch64::CacheGeometry;
 pub use setting::ICacheSync;
+pub(crate) use setting::ICACHE_SYNC;
 
 /// Calls `f` with the first address of each line the ranges touch.
 ///
@@ -129,6 +130,9 @@ unsafe fn each_line(ranges: &[(*const u8, usize)], line: usize, f: impl Fn(*cons
     }
 }
 
+// Public for the lab's tables and tests (what a resolved strategy executes);
+// a runtime needs only `Strategy` and its `describe()`.
+#[doc(hidden)]
 /// A per-line cache maintenance instruction for the x86 line loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineFlush {
@@ -140,6 +144,20 @@ pub enum LineFlush {
     Clwb,
 }
 
+impl LineFlush {
+    /// The setting value that names this loop.
+    pub fn setting(self) -> ICacheSync {
+        match self {
+            LineFlush::Clflush => ICacheSync::Clflush,
+            LineFlush::Clflushopt => ICacheSync::Clflushopt,
+            LineFlush::Clwb => ICacheSync::Clwb,
+        }
+    }
+}
+
+// Public for the lab's tables and tests (what a resolved strategy executes);
+// a runtime needs only `Strategy` and its `describe()`.
+#[doc(hidden)]
 /// A serializing instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Serializer {
@@ -152,6 +170,20 @@ pub enum Serializer {
     IretToSelf,
 }
 
+impl Serializer {
+    /// The setting value that names this instruction.
+    pub fn setting(self) -> ICacheSync {
+        match self {
+            Serializer::Cpuid => ICacheSync::Cpuid,
+            Serializer::Serialize => ICacheSync::Serialize,
+            Serializer::IretToSelf => ICacheSync::Iret,
+        }
+    }
+}
+
+// Public for the lab's tables and tests (what a resolved strategy executes);
+// a runtime needs only `Strategy` and its `describe()`.
+#[doc(hidden)]
 /// What a resolved strategy executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -190,7 +222,7 @@ impl Strategy {
     /// `Strategy` executes its instructions, so it is only ever checked
     /// against the real CPU (a doctored `CpuInfo` could otherwise claim
     /// SERIALIZE and turn a safe `sync` into SIGILL). Use
-    /// [`Strategy::method_for`] to ask what a recorded machine would get.
+    /// `Strategy::method_for` to ask what a recorded machine would get.
     pub fn new(requested: ICacheSync) -> Result<Strategy, ConfigError> {
         let cpu = crate::cpu::info();
         let method = Strategy::method_for(requested, cpu)?;
@@ -203,13 +235,14 @@ impl Strategy {
 
     /// What `requested` would resolve to on `cpu` (any machine, recorded or
     /// real), or why it is refused there. Executes nothing.
+    #[doc(hidden)] // returns a `Method`, as `method`
     pub fn method_for(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, ConfigError> {
         resolve(requested, cpu).map_err(|why| refused(requested, why, cpu))
     }
 
     /// The strategy of the process-wide configuration, for this CPU.
     pub fn from_config() -> Result<Strategy, ConfigError> {
-        Strategy::new(crate::config::global().icache_sync)
+        Strategy::new(ICACHE_SYNC.get())
     }
 
     /// Every strategy name this CPU can run (`auto` last), for experiments
@@ -235,6 +268,7 @@ impl Strategy {
     }
 
     /// What runs.
+    #[doc(hidden)] // for the lab and tests; `describe` says it in words
     pub fn method(&self) -> Method {
         self.method
     }
@@ -244,26 +278,13 @@ impl Strategy {
         self.geometry
     }
 
-    /// A short description of the method, e.g. `clwb loop` or `iret-to-self`.
+    /// A short description of the method in the setting's words, e.g.
+    /// `clwb loop` or `iret`.
     pub fn describe(&self) -> String {
-        fn line(l: LineFlush) -> &'static str {
-            match l {
-                LineFlush::Clflush => "clflush",
-                LineFlush::Clflushopt => "clflushopt",
-                LineFlush::Clwb => "clwb",
-            }
-        }
-        fn ser(s: Serializer) -> &'static str {
-            match s {
-                Serializer::Cpuid => "cpuid",
-                Serializer::Serialize => "serialize",
-                Serializer::IretToSelf => "iret-to-self",
-            }
-        }
         match self.method {
-            Method::None => "none".into(),
-            Method::Lines(l) => format!("{} loop", line(l)),
-            Method::Serializing(s) => ser(s).into(),
+            Method::None => ICacheSync::None.name().into(),
+            Method::Lines(l) => format!("{} loop", l.setting()),
+            Method::Serializing(s) => s.setting().name().into(),
             Method::DcIc => format!(
                 "dc cvau{} / ic ivau{}",
                 if self.geometry.idc { " (skipped: IDC)" } else { "" },
@@ -374,6 +395,7 @@ fn resolve(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, String> {
 /// The `auto` rule on x86-64 (module docs), as a pure function of the CPU's
 /// features and whether a user shadow stack is active.
 #[cfg(target_arch = "x86_64")]
+#[doc(hidden)] // for the lab and tests, as `Method`
 pub fn resolve_auto(cpu: &CpuInfo, shadow_stack: bool) -> Method {
     if cpu.has(Feature::Serialize) {
         Method::Serializing(Serializer::Serialize)
@@ -421,6 +443,7 @@ fn resolve(requested: ICacheSync, _cpu: &CpuInfo) -> Result<Method, String> {
 /// CPUID; IRET-to-self is Linux's `sync_core()` choice and avoids CPUID's VM
 /// exit, about 5 µs against 40 ns on the project's KVM guest.)
 #[cfg(target_arch = "x86_64")]
+#[doc(hidden)] // for the lab's table, as `Serializer`
 pub fn cross_modify_serializer() -> Serializer {
     match cross_modify_choice() {
         Serializer::IretToSelf if x86_64::shadow_stack_active() => Serializer::Cpuid,
@@ -523,31 +546,27 @@ mod tests {
         assert_eq!(Strategy::supported_on(&bare), baseline);
     }
 
-    /// `iret` on a thread with a CET user shadow stack used to pass
-    /// `config::init()` and fail only later in `CodeCache::new`: the
-    /// configuration now asks this module, on the calling thread.
+    /// The setting's validation (what `config::init()` asks) is this
+    /// module's resolution on the calling thread: `iret` under a CET user
+    /// shadow stack is refused there, not only later in `CodeCache::new`.
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn config_validation_refuses_iret_under_a_shadow_stack() {
-        use crate::config::Config;
-        let iret = Config {
-            icache_sync: ICacheSync::Iret,
-            ..Config::default()
-        };
-        assert!(iret.validate(crate::cpu::info()).is_ok());
+    fn setting_validation_refuses_iret_under_a_shadow_stack() {
+        use crate::setting::{read, Setting};
+        assert!(ICacheSync::Iret.validate(crate::cpu::info()).is_ok());
         std::thread::spawn(move || {
             x86_64::pretend_shadow_stack_on_this_thread();
-            let e = iret.validate(crate::cpu::info()).unwrap_err();
+            let e = ICacheSync::Iret.validate(crate::cpu::info()).unwrap_err();
             assert_eq!(e.setting, "FASTPATH_ICACHE_SYNC");
             assert!(e.reason.contains("shadow stack"), "{e}");
             assert!(!e.accepted.contains(&"iret"), "{e}");
             assert!(e.accepted.contains(&"auto"), "{e}");
-            // The lazy reader drops it too, keeping the default.
-            let (c, errors) = Config::read(
-                |k| (k == "FASTPATH_ICACHE_SYNC").then(|| "iret".to_string()),
+            // Reading the variable with this CPU refuses it too.
+            let got = read::<ICacheSync>(
+                &mut |k| (k == "FASTPATH_ICACHE_SYNC").then(|| "iret".to_string()),
                 Some(crate::cpu::info()),
             );
-            assert_eq!((c.icache_sync, errors.len()), (ICacheSync::Auto, 1));
+            assert!(matches!(got, Some(Err(_))), "{got:?}");
         })
         .join()
         .unwrap();

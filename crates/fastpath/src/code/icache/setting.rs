@@ -1,14 +1,15 @@
 //! `FASTPATH_ICACHE_SYNC`: the icache setting, owned here.
 //!
-//! Where it sits: `config` reads the variable and asks this table (through
-//! [`Choices`]) how each value is spelled, which architecture and CPUs run
-//! it, and whether this CPU can; [`super::Strategy::new`] turns the value
-//! into what executes. The check ([`Choices::check`]) is `Strategy`'s own
+//! Where it sits: this table says how each value is spelled, which
+//! architecture and CPUs run it, and whether this CPU can;
+//! [`super::Strategy::new`] turns the value into what executes, and
+//! [`super::Strategy::from_config`] reads the process-wide value
+//! ([`ICACHE_SYNC`]). The check ([`Choices::check`]) is `Strategy`'s own
 //! resolution, so `config::init` refuses exactly what `CodeCache::new`
 //! would, including `iret` on a thread with a CET user shadow stack.
 
-use crate::config::{self, Choice, Choices};
 use crate::cpu::{CpuInfo, Feature};
+use crate::setting::{self, Choice, Choices, ProcessValue};
 
 /// How newly written code is made visible to instruction fetch
 /// (HotSpot `-XX:X86ICacheSync`, extended).
@@ -86,11 +87,15 @@ impl Choices for ICacheSync {
     }
 }
 
-config::choices_setting!(
+setting::choices_setting!(
     ICacheSync,
     "how new code is made visible to instruction fetch (HotSpot -XX:X86ICacheSync)"
 );
-config::choices_api!(ICacheSync);
+setting::choices_api!(ICacheSync);
+
+/// The process-wide strategy (`FASTPATH_ICACHE_SYNC`, or what
+/// `config::init`/`set` installed).
+pub(crate) static ICACHE_SYNC: ProcessValue<ICacheSync> = ProcessValue::new();
 
 impl ICacheSync {
     /// The CPU feature this strategy executes, if any.

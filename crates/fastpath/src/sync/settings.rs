@@ -1,0 +1,109 @@
+//! `sync`'s settings: the locking mode (`FASTPATH_LOCKING_MODE`) and the
+//! values the tuning knobs start with (fast-lock spin budget and yields,
+//! deflation interval and threshold).
+//!
+//! Where it sits: under every file of `sync` that reads one. `thread.rs`
+//! reads [`LOCKING_MODE`] for a thread that chose none with
+//! [`super::set_current_thread_locking_mode`]; `fast_lock_spin.rs` and
+//! `deflate.rs` start from the knobs' values, which their setters then
+//! change at run time (the value here stays what the process started
+//! with). `config` only lists them. Every value runs on every CPU.
+
+use crate::cpu::CpuInfo;
+use crate::setting::{self, Choice, Choices, ProcessValue};
+
+/// How object monitors are locked (HotSpot `-XX:LockingMode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LockingMode {
+    /// Fast-locking with a per-thread lock-stack (HotSpot LockingMode=2,
+    /// `LM_LIGHTWEIGHT`).
+    #[default]
+    Lightweight,
+    /// Stack-locking with displaced headers (HotSpot LockingMode=1, `LM_LEGACY`).
+    Legacy,
+    /// Every lock is a full monitor (HotSpot LockingMode=0, `LM_MONITOR`).
+    Monitor,
+}
+
+impl Choices for LockingMode {
+    const VAR: &'static str = "FASTPATH_LOCKING_MODE";
+    const TABLE: &'static [Choice<Self>] = &[
+        Choice {
+            aliases: &["2"],
+            ..Choice::everywhere(LockingMode::Lightweight, "lightweight")
+        },
+        Choice {
+            aliases: &["1"],
+            ..Choice::everywhere(LockingMode::Legacy, "legacy")
+        },
+        Choice {
+            aliases: &["0"],
+            ..Choice::everywhere(LockingMode::Monitor, "monitor")
+        },
+    ];
+    fn check(self, _cpu: &CpuInfo) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+setting::choices_setting!(
+    LockingMode,
+    "how object monitors are locked (HotSpot -XX:LockingMode)"
+);
+setting::choices_api!(LockingMode);
+
+/// The process-wide locking mode: what a thread uses unless it chose
+/// another. (Under loom every thread is lightweight: `thread.rs`.)
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static LOCKING_MODE: ProcessValue<LockingMode> = ProcessValue::new();
+
+setting::number_setting! {
+    /// `log2` of the fast-lock spin budget a contended lightweight `enter`
+    /// starts with (HotSpot's `-XX:LightweightFastLockingSpins`, 13); 1 on
+    /// a machine with one CPU, where the holder cannot run while we spin
+    /// (HotSpot's `os::is_MP() ? flag : 1`; the CPUs are `cpu::info()`'s
+    /// affinity count, which opens no file). 0 turns the spin off;
+    /// `fast_lock_spin::set_fast_locking_spins` changes it at run time.
+    FastLockingSpins(u32): "FASTPATH_FAST_LOCKING_SPINS", 0..=20,
+    default if crate::cpu::info().logical_cpus > 1 { 13 } else { 1 },
+    "log2 of the pauses a contended fast-lock spins before inflating (HotSpot -XX:LightweightFastLockingSpins)"
+}
+
+setting::number_setting! {
+    /// How many times a contended lightweight `enter` yields the CPU after
+    /// its pauses, before it inflates (0: HotSpot's behaviour;
+    /// parking_lot's `SpinWait` yields 7 times before it parks).
+    /// `fast_lock_spin::set_fast_locking_yields` changes it at run time.
+    FastLockingYields(u32): "FASTPATH_FAST_LOCKING_YIELDS", 0..=64,
+    default 8,
+    "yields after the fast-lock spin's pauses, before inflating (0: HotSpot's behaviour)"
+}
+
+setting::number_setting! {
+    /// How often the deflation thread looks for idle monitors, in
+    /// milliseconds (HotSpot's `AsyncDeflationInterval`, 250). At most an
+    /// hour; `sync::set_deflation_policy` changes it at run time.
+    DeflationIntervalMs(u64): "FASTPATH_DEFLATION_INTERVAL_MS", 1..=3600000,
+    default 250,
+    "milliseconds between the deflation thread's looks (HotSpot -XX:AsyncDeflationInterval)"
+}
+
+setting::number_setting! {
+    /// Percentage of the monitor ceiling in use that triggers a deflation
+    /// pass (HotSpot's `MonitorUsedDeflationThreshold`, 90; 0: every
+    /// interval). `sync::set_deflation_policy` changes it at run time.
+    DeflationThreshold(u32): "FASTPATH_DEFLATION_THRESHOLD", 0..=100,
+    default 90,
+    "percent of the monitor ceiling in use that triggers a deflation pass (HotSpot -XX:MonitorUsedDeflationThreshold)"
+}
+
+/// The fast-lock spin budget the process starts with.
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static FAST_LOCKING_SPINS: ProcessValue<FastLockingSpins> = ProcessValue::new();
+/// The fast-lock yields the process starts with.
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static FAST_LOCKING_YIELDS: ProcessValue<FastLockingYields> = ProcessValue::new();
+/// The deflation interval the process starts with.
+pub(crate) static DEFLATION_INTERVAL: ProcessValue<DeflationIntervalMs> = ProcessValue::new();
+/// The deflation threshold the process starts with.
+pub(crate) static DEFLATION_THRESHOLD: ProcessValue<DeflationThreshold> = ProcessValue::new();
