@@ -50,12 +50,12 @@ use super::inflate::{
     claim_from_lock_stack, claim_from_record, inflate_owned, inflate_stack_locked, monitor_of,
 };
 use super::legacy;
-use super::lock_stack::{MONITOR_ONLY, UNREGISTERED};
 use super::monitor::Monitor;
 use super::record::{self, LockRecord, RECURSIVE};
 use super::registry;
 use super::stats::{self, InflateCause};
 use super::thread::{self, Registration, ThreadState, NO_OWNER};
+use crate::thread::ThreadMode;
 
 impl Drop for Header {
     #[inline]
@@ -289,7 +289,11 @@ fn release_held_locks(me: &Arc<ThreadState>) {
     // Later locks from thread-local destructors: none if nothing is kept
     // (the orphan path decides); else monitors, for the reason above.
     let _ = thread::try_with_lock_stack(|ls| {
-        ls.set_top_state(if keeps_any { MONITOR_ONLY } else { UNREGISTERED })
+        ls.set_mode(if keeps_any {
+            ThreadMode::Exited
+        } else {
+            ThreadMode::Unregistered
+        })
     });
     if keeps_any {
         thread::keep_identity_after_exit(me);

@@ -70,7 +70,7 @@
 //! | 11 (GC) | spin | spin | spin | spin | spin |
 //!
 //! **Legacy** (`LM_LEGACY`, stack-locking): the lock-stack is parked in
-//! `LEGACY`; every lock has a [`LockRecord`] (the caller's, a guard's, or
+//! legacy mode (`top` out of range); every lock has a [`LockRecord`] (the caller's, a guard's, or
 //! the raw API's record stack). "mine": the word is one of my records.
 //!
 //! | header | enter (record R) | exit (record R) | wait | notify | hash |
@@ -99,7 +99,7 @@
 //! | hash | read from the displaced header; a hash installed there is re-checked, and retried from the header if the monitor turned out deflated |
 //! | header drop | under the registry lock, which the deflater holds: it sees either the monitor or the restored header |
 //!
-//! **Monitor** (`LM_MONITOR`): the lock-stack is parked in `MONITOR_ONLY`,
+//! **Monitor** (`LM_MONITOR`): the thread block is in monitor mode (`top` out of range),
 //! so both fast paths fail and every lock is a monitor.
 //!
 //! | header | enter | exit | wait / notify | hash |
@@ -188,6 +188,7 @@ pub use legacy::{enter_with_record, exit_with_record};
 #[cfg(not(loom))]
 pub use lifecycle::release_held_locks_of_current_thread;
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
+pub(crate) use reclaim::Critical;
 pub use record::LockRecord;
 pub use registry::live_monitors;
 pub use settings::{
@@ -195,6 +196,7 @@ pub use settings::{
 };
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
 pub use synchronizer::{enter, exit, holds_lock, try_enter};
+pub(crate) use thread::ThreadState;
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
 
 /// Why a monitor operation did not do what was asked. Each leaves the
