@@ -195,7 +195,7 @@ pub use settings::{
     DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
 };
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
-pub use synchronizer::{enter, exit, holds_lock, try_enter};
+pub use synchronizer::{enter, enter_on, exit, exit_on, holds_lock, try_enter};
 pub(crate) use thread::ThreadState;
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
 

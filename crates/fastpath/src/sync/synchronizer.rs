@@ -55,16 +55,58 @@ use super::record::{self, LockRecord, UNUSED_MARK};
 use super::stats::{self, InflateCause};
 use super::thread::{self, ThreadState, DEFLATER_MARKER};
 use super::SyncError;
-use crate::thread::ThreadMode;
+use crate::thread::{ThreadBlock, ThreadMode};
 
 /// `monitorenter`: acquires `obj` for the current thread (reentrant; blocks
 /// while another thread holds it). Pair it with [`exit`] in any order the
 /// runtime needs: unstructured locking works.
 #[inline]
 pub fn enter(obj: Pin<&Header>) {
-    let h = obj.get_ref();
-    if !thread::with_lock_stack(|ls| ls.try_fast_enter(h)) {
-        enter_not_fast(h);
+    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref()));
+}
+
+/// [`enter`] with the current thread's block passed in, for runtimes that
+/// carry their thread (as HotSpot passes `JavaThread*`): no thread-local
+/// access on the fast path. `thread` is the calling thread's block (the
+/// only one safe code can reach: [`crate::thread::current`] returns it, and
+/// a `&ThreadBlock` cannot move to another thread).
+#[inline]
+pub fn enter_on(thread: &ThreadBlock, obj: Pin<&Header>) {
+    debug_assert_current(thread);
+    enter_in(thread, obj.get_ref());
+}
+
+/// [`exit`] with the current thread's block passed in (see [`enter_on`]).
+#[inline]
+pub fn exit_on(thread: &ThreadBlock, obj: Pin<&Header>) -> Result<(), SyncError> {
+    debug_assert_current(thread);
+    exit_in(thread, obj.get_ref())
+}
+
+/// Debug builds: `thread` is the calling thread's block.
+#[inline(always)]
+pub(crate) fn debug_assert_current(thread: &ThreadBlock) {
+    #[cfg(all(debug_assertions, not(loom)))]
+    assert!(
+        core::ptr::eq(thread, crate::thread::current()),
+        "a thread block used by another thread"
+    );
+    let _ = thread;
+}
+
+#[inline(always)]
+fn enter_in(ls: &LockStack, h: &Header) {
+    if !ls.try_fast_enter(h) {
+        enter_not_fast(h, ls);
+    }
+}
+
+#[inline(always)]
+fn exit_in(ls: &LockStack, h: &Header) -> Result<(), SyncError> {
+    if ls.try_fast_exit(h) {
+        Ok(())
+    } else {
+        exit_not_fast(h, ls)
     }
 }
 
@@ -76,8 +118,8 @@ pub fn enter(obj: Pin<&Header>) {
 /// and everything else go to the cold slow path, which looks at the mode
 /// first.
 #[inline(never)]
-fn enter_not_fast(h: &Header) {
-    if !thread::with_lock_stack(|ls| try_enter_inflated(h, ls)) {
+fn enter_not_fast(h: &Header, ls: &LockStack) {
+    if !try_enter_inflated(h, ls) {
         enter_slow(h);
     }
 }
@@ -95,18 +137,13 @@ fn not_legacy(ls: &LockStack) -> Option<()> {
 /// thread does not hold it.
 #[inline]
 pub fn exit(obj: Pin<&Header>) -> Result<(), SyncError> {
-    let h = obj.get_ref();
-    if thread::with_lock_stack(|ls| ls.try_fast_exit(h)) {
-        Ok(())
-    } else {
-        exit_not_fast(h)
-    }
+    thread::with_lock_stack(|ls| exit_in(ls, obj.get_ref()))
 }
 
 /// Out of line, as [`enter_not_fast`].
 #[inline(never)]
-fn exit_not_fast(h: &Header) -> Result<(), SyncError> {
-    if thread::with_lock_stack(|ls| try_exit_inflated(h, ls)) {
+fn exit_not_fast(h: &Header, ls: &LockStack) -> Result<(), SyncError> {
+    if try_exit_inflated(h, ls) {
         Ok(())
     } else {
         exit_slow(h)
@@ -395,10 +432,7 @@ fn enter_slow_for_guard(h: &Header) -> *const LockRecord {
 #[inline]
 pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
     if record.is_null() {
-        if thread::with_lock_stack(|ls| ls.try_fast_exit(h)) {
-            return Ok(());
-        }
-        exit_not_fast(h)
+        thread::with_lock_stack(|ls| exit_in(ls, h))
     } else {
         // `None`: a raw `exit` took this guard's level; release another.
         legacy::guard_exit(h, record).unwrap_or_else(|| exit_slow(h))

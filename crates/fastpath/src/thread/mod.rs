@@ -20,7 +20,7 @@
 //! return a `'static` reference; it is `!Sync` (so the reference is
 //! `!Send`): only its own thread ever holds one. When a thread exits and a
 //! new one reuses the TLS memory, the new thread starts from the `const`
-//! image ([`ThreadBlock::new`]), never from the old thread's words.
+//! image (`ThreadBlock::new`), never from the old thread's words.
 //!
 //! The lock-stack (HotSpot lockStack.hpp): `top` is the byte offset, from
 //! the block, of the next free entry; the entries are
