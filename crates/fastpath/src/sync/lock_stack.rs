@@ -48,6 +48,22 @@ const END32: u32 = END as u32;
 /// `Sync`: only its thread reads or writes it.
 pub(crate) type LockStack = crate::thread::ThreadBlock;
 
+/// The `SyncGuard` mark of the entry at byte offset `off`: bit `off % 64`
+/// of the thread block's `guarded` word. The entries' offsets are eight
+/// consecutive multiples of 8, so they are distinct modulo 64; and x86's
+/// 64-bit shifts take their count modulo 64 already, so a mark is one
+/// shift of the offset the fast path holds, with no index computed.
+#[inline(always)]
+fn mark_at(off: u32) -> u64 {
+    1u64 << (off % 64)
+}
+
+/// The mark of entry `i` (0 = bottom).
+#[inline(always)]
+fn mark_of(i: usize) -> u64 {
+    mark_at(START32 + 8 * i as u32)
+}
+
 /// What [`LockStack::try_fast_enter_guarded`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum GuardedEnter {
@@ -72,22 +88,32 @@ impl LockStack {
     /// `off` is the sentinel's or an entry's offset: in
     /// `[START - 8, END - 8]`, a multiple of 8 from `START`.
     #[inline(always)]
-    unsafe fn word_at(&self, off: u32) -> usize {
+    unsafe fn word_at(&self, off: usize) -> usize {
         // SAFETY: per the contract, `off` names the sentinel or an entry,
         // a `usize` (in a `Cell`) inside `self`; the pointer is derived
         // from `&self`, which covers the whole block.
+        unsafe { (self as *const Self as *const u8).add(off).cast::<usize>().read() }
+    }
+
+    /// Stores `addr` in the entry at byte offset `off`, as generated code
+    /// does (`mov [thread + top], obj`): no index computation.
+    ///
+    /// # Safety
+    /// `off` is an entry's offset: in `[START, END - 8]`, a multiple of 8
+    /// from `START`.
+    #[inline(always)]
+    unsafe fn set_entry_at(&self, off: u32, addr: usize) {
+        // SAFETY: per the contract `off` names an entry, a `Cell<usize>`
+        // inside `self` (interior mutability: writing through a pointer
+        // derived from `&self` is allowed); only this thread touches it.
         unsafe {
             (self as *const Self as *const u8)
                 .add(off as usize)
-                .cast::<usize>()
-                .read()
+                .cast::<Cell<usize>>()
+                .as_ref()
+                .unwrap_unchecked()
+                .set(addr)
         }
-    }
-
-    /// The entry at byte offset `off` (in `[START, END - 8]`).
-    #[inline(always)]
-    fn entry_at(&self, off: u32) -> &Cell<usize> {
-        &self.lock_stack[((off - START32) / 8) as usize]
     }
 
     /// The registration pointer `thread.rs` cached with
@@ -150,13 +176,15 @@ impl LockStack {
         let addr = obj.addr();
         // SAFETY: `top` is in `[START, END)` (the invariant, and the test
         // above), so `top - 8` is the sentinel's or an entry's offset.
-        if unsafe { self.word_at(top - 8) } == addr {
-            self.entry_at(top).set(addr);
+        if unsafe { self.word_at(top as usize - 8) } == addr {
+            // SAFETY: `top` in `[START, END)`: an entry's offset.
+            unsafe { self.set_entry_at(top, addr) };
             self.lock_stack_top.set(top + 8);
             self.verify("after recursive fast enter");
             return true;
         }
-        self.try_fast_lock_push(obj, top)
+        // SAFETY: `top` is the top, in `[START, END)` (tested above).
+        unsafe { self.try_fast_lock_push(obj, top) }
     }
 
     /// The CAS 01→00 of `obj` and its push at byte offset `top` (< END).
@@ -173,7 +201,10 @@ impl LockStack {
     /// the lock bits for 01 before the CAS (a `00` word, fast-locked or a
     /// legacy record, differs from its `| 01`).
     #[inline(always)]
-    fn try_fast_lock_push(&self, obj: &Header, top: u32) -> bool {
+    ///
+    /// # Safety
+    /// `top` is the current top and in `[START, END)`.
+    unsafe fn try_fast_lock_push(&self, obj: &Header, top: u32) -> bool {
         // Relaxed: the load only picks the expected value; the CAS checks it
         // (and acquires).
         let mark = obj.load(super::atomic::Ordering::Relaxed);
@@ -194,7 +225,8 @@ impl LockStack {
         {
             return false;
         }
-        self.entry_at(top).set(obj.addr());
+        // SAFETY: the contract: `top` is in `[START, END)`, an entry's offset.
+        unsafe { self.set_entry_at(top, obj.addr()) };
         self.lock_stack_top.set(top + 8);
         self.verify("after fast enter");
         true
@@ -217,16 +249,17 @@ impl LockStack {
         if top >= END32 {
             return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy, exited
         }
-        if !self.try_fast_lock_push(obj, top) {
+        // SAFETY: `top` is the top, in `[START, END)` (tested above).
+        if !unsafe { self.try_fast_lock_push(obj, top) } {
             // Not unlocked (or the CAS lost): held already if on top (a
             // word this thread holds is never unlocked), else the slow path.
             // SAFETY: `top` in `[START, END)`, as in `try_fast_enter`.
-            if unsafe { self.word_at(top - 8) } == obj.addr() {
+            if unsafe { self.word_at(top as usize - 8) } == obj.addr() {
                 return GuardedEnter::AlreadyHeld;
             }
             return GuardedEnter::Slow;
         }
-        self.guarded.set(self.guarded.get() | 1 << ((top - START32) / 8));
+        self.guarded.set(self.guarded.get() | mark_at(top));
         GuardedEnter::Acquired
     }
 
@@ -239,13 +272,13 @@ impl LockStack {
         let top = self.lock_stack_top.get();
         // SAFETY: `top` in `[START, END]`, so `top - 8` is the sentinel's
         // (never an address) or an entry's offset.
-        if top > END32 || unsafe { self.word_at(top - 8) } != obj.addr() {
+        if top > END32 || unsafe { self.word_at(top as usize - 8) } != obj.addr() {
             return false;
         }
         // The mask with the mark cleared, computed once: it is the test
         // (unchanged: not marked) and the store.
         let marks = self.guarded.get();
-        let cleared = marks & !(1 << ((top - 8 - START32) / 8));
+        let cleared = marks & !mark_at(top - 8);
         if cleared == marks || !self.try_fast_unlock_pop(obj, top - 8) {
             return false;
         }
@@ -267,12 +300,12 @@ impl LockStack {
         }
         // SAFETY: `top` in `[START, END]`: `top - 8` is the sentinel's
         // (never an address: an empty stack fails here) or an entry's.
-        if unsafe { self.word_at(top - 8) } != addr {
+        if unsafe { self.word_at(top as usize - 8) } != addr {
             return false; // not on top, or empty
         }
         // SAFETY: `top - 8` is an entry's (it matched), so `top - 16` is
         // the sentinel's or an entry's.
-        if unsafe { self.word_at(top - 16) } == addr {
+        if unsafe { self.word_at(top as usize - 16) } == addr {
             self.lock_stack_top.set(top - 8);
             self.verify("after recursive fast exit");
             return true;
@@ -354,7 +387,7 @@ impl LockStack {
         );
         let n = self.len();
         assert_eq!(
-            self.guarded.get() >> n,
+            self.guarded.get() & !(0..n).fold(0, |m, i| m | mark_of(i)),
             0,
             "lock-stack {when}: guard marks above the top"
         );
@@ -522,13 +555,15 @@ impl LockStack {
         let mut removed_marked = false;
         for i in 0..t {
             let e = self.at(i);
-            let marked = marks >> i & 1;
+            let marked = marks & mark_of(i) != 0;
             if e != addr {
                 self.lock_stack[kept].set(e);
-                kept_marks |= marked << kept;
+                if marked {
+                    kept_marks |= mark_of(kept);
+                }
                 kept += 1;
             } else {
-                removed_marked |= marked == 1;
+                removed_marked |= marked;
             }
         }
         self.set_len(kept);
@@ -563,7 +598,7 @@ impl LockStack {
         if marks != 0 {
             let mine = (0..self.len())
                 .filter(|&i| self.at(i) == addr)
-                .fold(0, |m, i| m | 1 << i);
+                .fold(0, |m, i| m | mark_of(i));
             self.guarded.set(marks & !mine);
         }
         // Guards nest, so the entry is almost always the last one.
@@ -590,7 +625,7 @@ impl LockStack {
         let mut list = self.guarded_overflow.borrow_mut();
         let marks = self.guarded.get();
         let mut all: Vec<usize> = (0..self.len())
-            .filter(|&i| marks >> i & 1 == 1)
+            .filter(|&i| marks & mark_of(i) != 0)
             .map(|i| self.at(i))
             .collect();
         all.extend((0..self.guarded_elsewhere_len.get()).map(|i| self.guarded_elsewhere[i].get()));

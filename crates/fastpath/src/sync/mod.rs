@@ -32,10 +32,10 @@
 //! | file | concept |
 //! |---|---|
 //! | `header.rs` | the header word and its layout |
-//! | `lock_stack.rs` | the per-thread lock-stack, its fast paths and `verify` |
+//! | `lock_stack.rs` | the lock-stack's operations on the thread block ([`crate::thread`], which holds it): its fast paths and `verify` |
 //! | `record.rs` | lock records (`BasicLock`), the per-thread record arena |
 //! | `legacy.rs` | legacy stack-locking: displaced headers in records |
-//! | `thread.rs` | per-thread state, lazy registration |
+//! | `thread.rs` | per-thread state, lazy registration, the mode in the thread block |
 //! | `park.rs` | the per-thread park event (futex) |
 //! | `monitor.rs` | the monitor: entry list, successor, spinning, wait/notify |
 //! | `inflate.rs` | installing monitors, claiming them from a lock-stack |
@@ -120,7 +120,7 @@
 //! **Inflated path** (lightweight and monitor modes): `enter`/`exit` test
 //! the monitor bit right after the lock-stack fast path fails and go
 //! straight to the monitor's owner CAS (exit: a release by the owner's id),
-//! with the thread state the lock-stack caches: the rows "10 owner mine"
+//! with the thread state the thread block caches: the rows "10 owner mine"
 //! and "10 other/none" (when free) take no slow-path call and no lock-stack
 //! scan. Legacy threads keep their record per lock. `Synchronized::lock`
 //! on an inflated object takes the same path and marks the monitor as
@@ -129,7 +129,7 @@
 //! short critical section overlaps the lock with the work around it only
 //! as far as the reorder buffer reaches), so it is kept straight-line:
 //! the thread state and its critical-section word are read from the
-//! lock-stack's cache (null for legacy or unregistered threads: one
+//! thread block (null for legacy or unregistered threads: one
 //! test), the critical section is one word's parity (`reclaim.rs`), the
 //! owner CAS's failure value answers re-entry, and everything rarer (a
 //! record to claim, a hand-off, a successor to wake) is an out-of-line

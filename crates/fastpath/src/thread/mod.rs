@@ -129,9 +129,10 @@ pub struct ThreadBlock {
     pub(crate) current: Cell<*const std::sync::Arc<ThreadState>>,
     /// The state behind `inline_state`, also while in legacy mode.
     pub(crate) sync_state: Cell<*const ThreadState>,
-    /// Bit `i` set: entry `i` is held by a live `SyncGuard` (see
-    /// `sync::thread`). Bits at the depth and above are 0.
-    pub(crate) guarded: Cell<u32>,
+    /// Bit `off % 64` set: the entry at byte offset `off` is held by a live
+    /// `SyncGuard` (see `sync::thread`); entries at the depth and above
+    /// have no mark.
+    pub(crate) guarded: Cell<u64>,
     /// Entries used in `guarded_elsewhere`.
     pub(crate) guarded_elsewhere_len: Cell<usize>,
     /// Objects held by live `SyncGuard`s and not marked above, first
