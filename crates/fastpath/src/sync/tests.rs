@@ -1709,3 +1709,34 @@ fn a_reused_block_starts_fresh_and_held_locks_are_released_at_exit() {
         }
     }
 }
+
+/// Detaching (releasing every held lock while the thread lives on) keeps
+/// the thread's mode and registration: the next lock runs the same
+/// protocol, in each of the three modes.
+#[test]
+fn detach_keeps_the_threads_mode() {
+    use crate::config::LockingMode;
+    for mode in [
+        LockingMode::Lightweight,
+        LockingMode::Legacy,
+        LockingMode::Monitor,
+    ] {
+        std::thread::spawn(move || {
+            set_current_thread_locking_mode(mode).unwrap();
+            let h = pin!(Header::new());
+            let h = h.as_ref();
+            enter(h);
+            enter(h);
+            release_held_locks_of_current_thread();
+            assert!(!holds_lock(h.get_ref()), "{mode:?}");
+            assert_eq!(current_thread_locking_mode(), mode);
+            assert_eq!(exit(h), Err(SyncError::IllegalMonitorState));
+            enter(h);
+            assert!(holds_lock(h.get_ref()), "{mode:?}");
+            exit(h).unwrap();
+            assert_eq!(current_thread_locking_mode(), mode);
+        })
+        .join()
+        .unwrap();
+    }
+}
