@@ -72,6 +72,93 @@
 #define FASTPATH_INFLATE_CAUSES 9
 
 /**
+ * The thread block layout these offsets describe; check it against
+ * `fastpath_thread_layout_version()` at start.
+ */
+#define FASTPATH_THREAD_LAYOUT_VERSION 1
+
+/**
+ * Lock-stack top (`uint32_t`): the byte offset, from the block, of the
+ * next free entry.
+ */
+#define FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET 0
+
+/**
+ * GC-state byte copy (`uint8_t`).
+ */
+#define FASTPATH_THREAD_GC_STATE_OFFSET 4
+
+/**
+ * Locking-mode byte (slow paths only).
+ */
+#define FASTPATH_THREAD_LOCKING_MODE_OFFSET 5
+
+/**
+ * Safepoint poll word (`uintptr_t`).
+ */
+#define FASTPATH_THREAD_POLL_WORD_OFFSET 8
+
+/**
+ * Owner id monitors record (`uintptr_t`).
+ */
+#define FASTPATH_THREAD_OWNER_ID_OFFSET 16
+
+/**
+ * The inline inflated paths' thread-state pointer (NULL: slow path).
+ */
+#define FASTPATH_THREAD_SYNC_STATE_OFFSET 24
+
+/**
+ * The critical-section word pointer.
+ */
+#define FASTPATH_THREAD_CRITICAL_OFFSET 32
+
+/**
+ * SATB queue index (`uintptr_t`).
+ */
+#define FASTPATH_THREAD_SATB_INDEX_OFFSET 40
+
+/**
+ * SATB queue buffer pointer.
+ */
+#define FASTPATH_THREAD_SATB_BUFFER_OFFSET 48
+
+/**
+ * Card table base pointer.
+ */
+#define FASTPATH_THREAD_CARD_TABLE_BASE_OFFSET 56
+
+/**
+ * TLAB top (`uintptr_t`).
+ */
+#define FASTPATH_THREAD_TLAB_TOP_OFFSET 64
+
+/**
+ * TLAB end (`uintptr_t`).
+ */
+#define FASTPATH_THREAD_TLAB_END_OFFSET 72
+
+/**
+ * The sentinel word (always 0) just below the lock-stack entries.
+ */
+#define FASTPATH_THREAD_LOCK_STACK_SENTINEL_OFFSET 80
+
+/**
+ * First lock-stack entry: the top of an empty lock-stack.
+ */
+#define FASTPATH_THREAD_LOCK_STACK_OFFSET 88
+
+/**
+ * One past the last entry: the top of a full lock-stack.
+ */
+#define FASTPATH_THREAD_LOCK_STACK_END_OFFSET 152
+
+/**
+ * Lock-stack top of a thread that does not run lightweight locking.
+ */
+#define FASTPATH_THREAD_LOCK_STACK_INACTIVE 4294967040
+
+/**
  * What a call did. `FASTPATH_OK` is 0; every error is positive. The C type
  * is `int32_t`, so a value from a newer library is still representable:
  * treat unknown values as errors and print them with
@@ -685,6 +772,16 @@ typedef struct fastpath_spin_calibration {
 } fastpath_spin_calibration;
 
 /**
+ * The calling thread's block (`fastpath::thread::ThreadBlock`): every fast
+ * path's per-thread state, at an address fixed for the thread's life.
+ * Opaque to C except through the `FASTPATH_THREAD_*_OFFSET` constants,
+ * which generated code uses with the block in its thread register.
+ */
+typedef struct fastpath_block {
+  uint8_t _opaque[0];
+} fastpath_block;
+
+/**
  * Monitor statistics (`fastpath_sync_get_stats`).
  */
 typedef struct fastpath_sync_stats {
@@ -1268,6 +1365,32 @@ fastpath_status fastpath_monitor_enter(struct fastpath_header *h);
  * (nothing changes) if the calling thread does not hold it.
  */
 fastpath_status fastpath_monitor_exit(struct fastpath_header *h);
+
+/**
+ * The layout version of the library's thread block; a consumer compiled
+ * against `FASTPATH_THREAD_LAYOUT_VERSION` refuses to run on another.
+ */
+uint32_t fastpath_thread_layout_version(void);
+
+/**
+ * The calling thread's block (never NULL): load it once (it is fixed for
+ * the thread's life) and pass it to the `_on` functions, which then make
+ * no thread-local access (no `__tls_get_addr` inside `libfastpath.so`).
+ * It belongs to the calling thread: passing it to a function called on
+ * another thread is the caller's error, which C cannot check.
+ */
+struct fastpath_block *fastpath_thread_block(void);
+
+/**
+ * `fastpath_monitor_enter` with the calling thread's block `t` passed in
+ * (from `fastpath_thread_block()` on this thread).
+ */
+fastpath_status fastpath_monitor_enter_on(struct fastpath_block *t, struct fastpath_header *h);
+
+/**
+ * `fastpath_monitor_exit` with the calling thread's block `t` passed in.
+ */
+fastpath_status fastpath_monitor_exit_on(struct fastpath_block *t, struct fastpath_header *h);
 
 /**
  * Acquires the object if that needs no waiting: `FASTPATH_OK` if it was

@@ -249,6 +249,123 @@ pub extern "C" fn fastpath_monitor_exit(h: *mut fastpath_header) -> fastpath_sta
     ffi(|| sync::exit(header(h)?).map_err(sync_status))
 }
 
+/// The calling thread's block (`fastpath::thread::ThreadBlock`): every fast
+/// path's per-thread state, at an address fixed for the thread's life.
+/// Opaque to C except through the `FASTPATH_THREAD_*_OFFSET` constants,
+/// which generated code uses with the block in its thread register.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+pub struct fastpath_block {
+    _opaque: [u8; 0],
+}
+
+/// The thread block layout these offsets describe; check it against
+/// `fastpath_thread_layout_version()` at start.
+pub const FASTPATH_THREAD_LAYOUT_VERSION: u32 = 1;
+/// Lock-stack top (`uint32_t`): the byte offset, from the block, of the
+/// next free entry.
+pub const FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET: usize = 0;
+/// GC-state byte copy (`uint8_t`).
+pub const FASTPATH_THREAD_GC_STATE_OFFSET: usize = 4;
+/// Locking-mode byte (slow paths only).
+pub const FASTPATH_THREAD_LOCKING_MODE_OFFSET: usize = 5;
+/// Safepoint poll word (`uintptr_t`).
+pub const FASTPATH_THREAD_POLL_WORD_OFFSET: usize = 8;
+/// Owner id monitors record (`uintptr_t`).
+pub const FASTPATH_THREAD_OWNER_ID_OFFSET: usize = 16;
+/// The inline inflated paths' thread-state pointer (NULL: slow path).
+pub const FASTPATH_THREAD_SYNC_STATE_OFFSET: usize = 24;
+/// The critical-section word pointer.
+pub const FASTPATH_THREAD_CRITICAL_OFFSET: usize = 32;
+/// SATB queue index (`uintptr_t`).
+pub const FASTPATH_THREAD_SATB_INDEX_OFFSET: usize = 40;
+/// SATB queue buffer pointer.
+pub const FASTPATH_THREAD_SATB_BUFFER_OFFSET: usize = 48;
+/// Card table base pointer.
+pub const FASTPATH_THREAD_CARD_TABLE_BASE_OFFSET: usize = 56;
+/// TLAB top (`uintptr_t`).
+pub const FASTPATH_THREAD_TLAB_TOP_OFFSET: usize = 64;
+/// TLAB end (`uintptr_t`).
+pub const FASTPATH_THREAD_TLAB_END_OFFSET: usize = 72;
+/// The sentinel word (always 0) just below the lock-stack entries.
+pub const FASTPATH_THREAD_LOCK_STACK_SENTINEL_OFFSET: usize = 80;
+/// First lock-stack entry: the top of an empty lock-stack.
+pub const FASTPATH_THREAD_LOCK_STACK_OFFSET: usize = 88;
+/// One past the last entry: the top of a full lock-stack.
+pub const FASTPATH_THREAD_LOCK_STACK_END_OFFSET: usize = 152;
+/// Lock-stack top of a thread that does not run lightweight locking.
+pub const FASTPATH_THREAD_LOCK_STACK_INACTIVE: u32 = 0xffff_ff00;
+
+const _: () = {
+    use fastpath_core::thread as t;
+    assert!(FASTPATH_THREAD_LAYOUT_VERSION == t::LAYOUT_VERSION);
+    assert!(FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET == t::LOCK_STACK_TOP_OFFSET);
+    assert!(FASTPATH_THREAD_GC_STATE_OFFSET == t::GC_STATE_OFFSET);
+    assert!(FASTPATH_THREAD_LOCKING_MODE_OFFSET == t::LOCKING_MODE_OFFSET);
+    assert!(FASTPATH_THREAD_POLL_WORD_OFFSET == t::POLL_WORD_OFFSET);
+    assert!(FASTPATH_THREAD_OWNER_ID_OFFSET == t::OWNER_ID_OFFSET);
+    assert!(FASTPATH_THREAD_SYNC_STATE_OFFSET == t::SYNC_STATE_OFFSET);
+    assert!(FASTPATH_THREAD_CRITICAL_OFFSET == t::CRITICAL_OFFSET);
+    assert!(FASTPATH_THREAD_SATB_INDEX_OFFSET == t::SATB_INDEX_OFFSET);
+    assert!(FASTPATH_THREAD_SATB_BUFFER_OFFSET == t::SATB_BUFFER_OFFSET);
+    assert!(FASTPATH_THREAD_CARD_TABLE_BASE_OFFSET == t::CARD_TABLE_BASE_OFFSET);
+    assert!(FASTPATH_THREAD_TLAB_TOP_OFFSET == t::TLAB_TOP_OFFSET);
+    assert!(FASTPATH_THREAD_TLAB_END_OFFSET == t::TLAB_END_OFFSET);
+    assert!(FASTPATH_THREAD_LOCK_STACK_SENTINEL_OFFSET == t::LOCK_STACK_SENTINEL_OFFSET);
+    assert!(FASTPATH_THREAD_LOCK_STACK_OFFSET == t::LOCK_STACK_OFFSET);
+    assert!(FASTPATH_THREAD_LOCK_STACK_END_OFFSET == t::LOCK_STACK_END_OFFSET);
+    assert!(FASTPATH_THREAD_LOCK_STACK_INACTIVE == t::LOCK_STACK_INACTIVE);
+};
+
+/// The layout version of the library's thread block; a consumer compiled
+/// against `FASTPATH_THREAD_LAYOUT_VERSION` refuses to run on another.
+#[no_mangle]
+pub extern "C" fn fastpath_thread_layout_version() -> u32 {
+    fastpath_core::thread::layout_version()
+}
+
+/// The calling thread's block (never NULL): load it once (it is fixed for
+/// the thread's life) and pass it to the `_on` functions, which then make
+/// no thread-local access (no `__tls_get_addr` inside `libfastpath.so`).
+/// It belongs to the calling thread: passing it to a function called on
+/// another thread is the caller's error, which C cannot check.
+#[no_mangle]
+pub extern "C" fn fastpath_thread_block() -> *mut fastpath_block {
+    fastpath_core::thread::current().as_ptr().cast_mut().cast()
+}
+
+/// The block behind `t`: non-NULL and aligned (checked); the caller's
+/// contract: `fastpath_thread_block()` returned it on the calling thread.
+#[inline(always)]
+fn block<'a>(t: *const fastpath_block) -> Result<&'a fastpath_core::thread::ThreadBlock, fastpath_status> {
+    aligned::<_, fastpath_core::thread::ThreadBlock>(t, "the thread block")?;
+    // SAFETY: non-NULL, aligned (checked); by the contract it is the
+    // calling thread's block, which lives as long as the thread.
+    Ok(unsafe { &*t.cast::<fastpath_core::thread::ThreadBlock>() })
+}
+
+/// `fastpath_monitor_enter` with the calling thread's block `t` passed in
+/// (from `fastpath_thread_block()` on this thread).
+#[no_mangle]
+pub extern "C" fn fastpath_monitor_enter_on(
+    t: *mut fastpath_block,
+    h: *mut fastpath_header,
+) -> fastpath_status {
+    ffi(|| {
+        sync::enter_on(block(t)?, header(h)?);
+        Ok(())
+    })
+}
+
+/// `fastpath_monitor_exit` with the calling thread's block `t` passed in.
+#[no_mangle]
+pub extern "C" fn fastpath_monitor_exit_on(
+    t: *mut fastpath_block,
+    h: *mut fastpath_header,
+) -> fastpath_status {
+    ffi(|| sync::exit_on(block(t)?, header(h)?).map_err(sync_status))
+}
+
 /// Acquires the object if that needs no waiting: `FASTPATH_OK` if it was
 /// unlocked (inflated or not) or already held by the caller (one more
 /// level), else `FASTPATH_ERR_BUSY`. Never blocks on the owner: one attempt

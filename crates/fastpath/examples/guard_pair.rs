@@ -21,7 +21,9 @@
 //! valgrind --tool=callgrind --toggle-collect='guard_pair::sync_inflated' \
 //!     target/release/examples/guard_pair count sync-inflated 100000
 //! # also: sync_thin / sync-thin, raw_inflated / raw-inflated,
-//! # raw_thin / raw-thin, and bare / bare (the loop and its work calls alone)
+//! # raw_thin / raw-thin, the thread block passed in: raw_thin_on /
+//! # raw-thin-on and sync_thin_on / sync-thin-on, and bare / bare (the loop
+//! # and its work calls alone)
 //! target/release/examples/guard_pair ratio 200
 //! IN=25 OUT=125 target/release/examples/guard_pair ratio-thread 50
 //! ```
@@ -82,6 +84,34 @@ fn sync_thin(s: Pin<&Synchronized<u64>>, n: u64) {
 fn raw_thin(h: Pin<&Header>, n: u64) {
     std::hint::black_box(2u8); // see `sync_thin`
     raw_pairs(h, n);
+}
+
+/// [`raw_thin`] with the thread block passed in (`sync::enter_on`), as
+/// a runtime that carries its thread: no thread-local access in the loop.
+#[inline(never)]
+fn raw_thin_on(h: Pin<&Header>, n: u64) {
+    let me = fastpath::thread::current();
+    for _ in 0..n {
+        let h = std::hint::black_box(h);
+        sync::enter_on(me, h);
+        work(inside());
+        let _ = sync::exit_on(me, h);
+        work(outside());
+    }
+}
+
+/// [`sync_thin`] with the thread block passed in (`Synchronized::lock_on`).
+#[inline(never)]
+fn sync_thin_on(s: Pin<&Synchronized<u64>>, n: u64) {
+    let me = fastpath::thread::current();
+    for _ in 0..n {
+        let s = std::hint::black_box(s);
+        let mut g = s.lock_on(me).expect("not held");
+        *g += 1;
+        work(inside());
+        drop(g);
+        work(outside());
+    }
 }
 
 /// The loop alone, with its `work` calls: what the other loops' counts
@@ -169,10 +199,12 @@ fn main() {
                 "sync-thin" => sync_thin(thin.as_ref(), n),
                 "raw-inflated" => raw_inflated(raw.as_ref(), n),
                 "raw-thin" => raw_thin(thin_raw.as_ref(), n),
+                "raw-thin-on" => raw_thin_on(thin_raw.as_ref(), n),
+                "sync-thin-on" => sync_thin_on(thin.as_ref(), n),
                 "bare" => bare(n),
                 other => {
                     eprintln!(
-                        "unknown loop {other:?}: sync-inflated | sync-thin | raw-inflated | raw-thin | bare"
+                        "unknown loop {other:?}: sync-inflated | sync-thin | sync-thin-on | raw-inflated | raw-thin | raw-thin-on | bare"
                     );
                     std::process::exit(2);
                 }

@@ -107,3 +107,4 @@ mod primitives;
 mod setting;
 pub mod spin;
 pub mod sync;
+pub mod thread;

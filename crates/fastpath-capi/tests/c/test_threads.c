@@ -1,7 +1,9 @@
 /* The fastpath C ABI from several pthreads: mutual exclusion (a plain,
  * non-atomic counter guarded by a header, enter/exit and try-enter mixed),
  * wait/notify (a one-slot queue), interrupting a waiting thread, and a
- * thread that exits holding a lock (released, as in Rust). Bounded: a few
+ * thread that exits holding a lock (released, as in Rust), the thread block
+ * (its layout read through the published offsets, and enter/exit with the
+ * block passed in, mixed with the thread-local forms). Bounded: a few
  * hundred milliseconds on two cores. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -294,7 +296,94 @@ static void spin_wait_across_threads(void) {
   CHECK(pthread_join(t, NULL) == 0);
 }
 
+/* The block seen through the published offsets: what generated code reads. */
+#define BLOCK_U32(b, off) (*(const uint32_t *)((const char *)(b) + (off)))
+#define BLOCK_WORD(b, off) (*(const uintptr_t *)((const char *)(b) + (off)))
+#define BLOCK_U8(b, off) (*(const uint8_t *)((const char *)(b) + (off)))
+
+static void *block_address(void *arg) {
+  (void)arg;
+  return fastpath_thread_block();
+}
+
+static void thread_block_layout(void) {
+  CHECK(fastpath_thread_layout_version() == FASTPATH_THREAD_LAYOUT_VERSION);
+  fastpath_block *b = fastpath_thread_block();
+  CHECK(b != NULL && b == fastpath_thread_block());
+  pthread_t t;
+  void *other = NULL;
+  CHECK(pthread_create(&t, NULL, block_address, NULL) == 0);
+  CHECK(pthread_join(t, &other) == 0);
+  CHECK(other != NULL && other != (void *)b);
+  CHECK(BLOCK_WORD(b, FASTPATH_THREAD_LOCK_STACK_SENTINEL_OFFSET) == 0);
+  CHECK(FASTPATH_THREAD_LOCK_STACK_OFFSET == FASTPATH_THREAD_LOCK_STACK_SENTINEL_OFFSET + 8);
+  CHECK(FASTPATH_THREAD_LOCK_STACK_END_OFFSET <= 255);
+
+  fastpath_header h;
+  CHECK_OK(fastpath_header_init(&h));
+  CHECK_OK(fastpath_thread_attach());
+  CHECK(BLOCK_WORD(b, FASTPATH_THREAD_OWNER_ID_OFFSET) >= 3);
+  fastpath_locking_mode mode;
+  CHECK_OK(fastpath_current_locking_mode(&mode));
+  CHECK(BLOCK_U8(b, FASTPATH_THREAD_LOCKING_MODE_OFFSET) != 0);
+  uint32_t top = BLOCK_U32(b, FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET);
+  CHECK_OK(fastpath_monitor_enter_on(b, &h));
+  CHECK_OK(fastpath_monitor_enter_on(b, &h)); /* recursive */
+  if (mode == FASTPATH_LOCKING_LIGHTWEIGHT) {
+    /* Empty at attach; two entries of h now, at the published offsets. */
+    CHECK(top == FASTPATH_THREAD_LOCK_STACK_OFFSET);
+    CHECK(BLOCK_U32(b, FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET) == top + 16);
+    CHECK(BLOCK_WORD(b, top) == (uintptr_t)&h && BLOCK_WORD(b, top + 8) == (uintptr_t)&h);
+  } else {
+    CHECK(top == FASTPATH_THREAD_LOCK_STACK_INACTIVE);
+    CHECK(BLOCK_U32(b, FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET) == top);
+  }
+  bool held = false;
+  CHECK_OK(fastpath_holds_lock(&h, &held));
+  CHECK(held);
+  /* The two forms are one lock: exit one level each way. */
+  CHECK_OK(fastpath_monitor_exit(&h));
+  CHECK_OK(fastpath_monitor_exit_on(b, &h));
+  CHECK(BLOCK_U32(b, FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET) == top);
+  CHECK_STATUS(fastpath_monitor_exit_on(b, &h), FASTPATH_ERR_ILLEGAL_MONITOR_STATE);
+  CHECK_STATUS(fastpath_monitor_enter_on(NULL, &h), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_monitor_exit_on(NULL, &h), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_monitor_enter_on(b, NULL), FASTPATH_ERR_NULL);
+  CHECK_OK(fastpath_header_destroy(&h));
+}
+
+static void *increment_on_block(void *arg) {
+  long id = (long)arg;
+  fastpath_block *b = fastpath_thread_block();
+  for (int i = 0; i < INCREMENTS; i++) {
+    /* Odd threads mix the forms: enter through the block, exit through TLS. */
+    CHECK_OK(fastpath_monitor_enter_on(b, &counter.header));
+    long v = counter.value;
+    if (i % 64 == 0) sched_yield();
+    counter.value = v + 1;
+    if (id % 2 == 1 && i % 2 == 0) {
+      CHECK_OK(fastpath_monitor_exit(&counter.header));
+    } else {
+      CHECK_OK(fastpath_monitor_exit_on(b, &counter.header));
+    }
+  }
+  return NULL;
+}
+
+static void block_mutual_exclusion(void) {
+  pthread_t t[THREADS];
+  counter.value = 0;
+  CHECK_OK(fastpath_header_init(&counter.header));
+  for (long i = 0; i < THREADS; i++) CHECK(pthread_create(&t[i], NULL, increment_on_block, (void *)i) == 0);
+  for (int i = 0; i < THREADS; i++) CHECK(pthread_join(t[i], NULL) == 0);
+  CHECK(counter.value == (long)THREADS * INCREMENTS);
+  CHECK_OK(fastpath_header_destroy(&counter.header));
+  counter.value = 0; /* as mutual_exclusion expects it */
+}
+
 int main(void) {
+  thread_block_layout();
+  block_mutual_exclusion();
   mutual_exclusion();
   legacy_mutual_exclusion();
   wait_notify();

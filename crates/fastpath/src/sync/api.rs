@@ -31,7 +31,7 @@ use core::pin::Pin;
 use std::time::Duration;
 
 use super::header::Header;
-use super::lock_stack::GuardedEnter;
+use super::lock_stack::{GuardedEnter, LockStack};
 use super::record::LockRecord;
 use super::synchronizer;
 use super::thread;
@@ -215,8 +215,25 @@ impl<T> Synchronized<T> {
     /// keeps (see [`SyncGuard`]). Anything else takes the slow path.
     #[inline]
     pub fn lock(self: Pin<&Self>) -> Result<SyncGuard<'_, T>, SyncError> {
-        let header = self.pinned_header();
-        match thread::with_lock_stack(|ls| ls.try_fast_enter_guarded(header.get_ref())) {
+        thread::with_lock_stack(|ls| self.lock_in(ls))
+    }
+
+    /// [`lock`](Self::lock) with the current thread's block passed in, for
+    /// runtimes that carry their thread (see [`super::enter_on`]): the
+    /// lock's fast path makes no thread-local access (the guard's drop
+    /// finds the block itself).
+    #[inline]
+    pub fn lock_on(
+        self: Pin<&Self>,
+        thread: &crate::thread::ThreadBlock,
+    ) -> Result<SyncGuard<'_, T>, SyncError> {
+        synchronizer::debug_assert_current(thread);
+        self.lock_in(thread)
+    }
+
+    #[inline(always)]
+    fn lock_in(self: Pin<&Self>, ls: &LockStack) -> Result<SyncGuard<'_, T>, SyncError> {
+        match ls.try_fast_enter_guarded(self.pinned_header().get_ref()) {
             GuardedEnter::Acquired => Ok(self.guard(core::ptr::null(), false)),
             GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
             GuardedEnter::Slow => self.lock_slow(false),

@@ -50,12 +50,12 @@ use super::inflate::{
     claim_from_lock_stack, claim_from_record, inflate_owned, inflate_stack_locked, monitor_of,
 };
 use super::legacy;
-use super::lock_stack::{MONITOR_ONLY, UNREGISTERED};
 use super::monitor::Monitor;
 use super::record::{self, LockRecord, RECURSIVE};
 use super::registry;
 use super::stats::{self, InflateCause};
 use super::thread::{self, Registration, ThreadState, NO_OWNER};
+use crate::thread::ThreadMode;
 
 impl Drop for Header {
     #[inline]
@@ -218,17 +218,35 @@ fn free_on_header_drop(
 /// where the runtime knows its thread holds nothing it will unlock itself.
 #[cfg(not(loom))]
 pub fn release_held_locks_of_current_thread() {
-    thread::with_current(release_held_locks);
+    // The thread keeps its mode: it stays registered and usable.
+    thread::with_current(|me| {
+        release_held_locks(me);
+    });
 }
 
 /// Thread exit: release everything still held, except objects locked
 /// through a live `SyncGuard` (see [`super::thread`]).
 fn release_on_thread_exit(me: &Arc<ThreadState>) {
     // Monitors read from headers below must not be freed by a deflation.
-    me.in_critical(|| release_held_locks(me));
+    let keeps_any = me.in_critical(|| release_held_locks(me));
+    // Later locks from thread-local destructors: none if nothing is kept
+    // (the orphan path decides); else monitors, for the reason in
+    // `release_held_locks`, run as this thread's kept identity.
+    let _ = thread::try_with_lock_stack(|ls| {
+        ls.set_mode(if keeps_any {
+            ThreadMode::Exited
+        } else {
+            ThreadMode::Unregistered
+        })
+    });
+    if keeps_any {
+        thread::keep_identity_after_exit(me);
+    }
 }
 
-fn release_held_locks(me: &Arc<ThreadState>) {
+/// Releases what `me` (the caller) holds, except what live `SyncGuard`s
+/// hold; `true` if such locks are kept.
+fn release_held_locks(me: &Arc<ThreadState>) -> bool {
     let kept = thread::take_data_guarded_at_exit();
     let _ = thread::try_with_lock_stack(|ls| {
         // The topmost entry that is not kept, until none is left.
@@ -285,15 +303,7 @@ fn release_held_locks(me: &Arc<ThreadState>) {
             stats::count_released_at_exit();
         }
     }
-    let keeps_any = !kept.is_empty() || kept_monitors > 0;
-    // Later locks from thread-local destructors: none if nothing is kept
-    // (the orphan path decides); else monitors, for the reason above.
-    let _ = thread::try_with_lock_stack(|ls| {
-        ls.set_top_state(if keeps_any { MONITOR_ONLY } else { UNREGISTERED })
-    });
-    if keeps_any {
-        thread::keep_identity_after_exit(me);
-    }
+    !kept.is_empty() || kept_monitors > 0
 }
 
 /// Thread exit, legacy stack-locks: every arena record in use (the raw

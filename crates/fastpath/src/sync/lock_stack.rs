@@ -20,71 +20,48 @@
 //!   already inflated by a contender, then the bottom entry
 //!   (HotSpot `ensure_lock_stack_space`).
 //!
-//! `top` doubles as a state: a value of [`CAPACITY`] or more that is not a
-//! real depth ([`UNREGISTERED`], [`MONITOR_ONLY`], [`LEGACY`]) makes both
-//! fast paths fail their bounds check, so a thread's first lock and every
-//! lock of a monitor-mode or legacy-mode thread reach the slow path without
-//! any extra test on the fast path.
+//! The lock-stack lives in the thread block ([`crate::thread`]): its `top`
+//! is a byte offset from the block, its entries sit above a sentinel word
+//! that is never an object's address (the recursive checks read the word
+//! below `top` with no underflow test), and a thread that does not run
+//! lightweight locking (unregistered, monitor-only, legacy, exited) has an
+//! out-of-range `top`, so both fast paths fail their one bounds check with
+//! no extra test. Its mode is the block's mode byte, read by slow paths
+//! only. This file holds the lock-stack's operations on the block.
 
-use core::cell::{Cell, RefCell};
-use core::mem::ManuallyDrop;
+use core::cell::Cell;
 
 use super::header::{Header, Mark, LOCK_MASK, MONITOR, OWN_WORD_BIT, UNLOCKED};
+use super::reclaim::Critical;
+use super::thread::ThreadState;
+use crate::thread::{
+    ThreadMode, LOCK_STACK_END_OFFSET as END, LOCK_STACK_INACTIVE as INACTIVE, LOCK_STACK_OFFSET as START,
+};
 
 /// Entries per thread (HotSpot `LockStack::CAPACITY`).
-pub const CAPACITY: usize = 8;
-/// `top` of a thread that has not registered yet.
-pub(crate) const UNREGISTERED: usize = CAPACITY + 1;
-/// `top` of a thread in monitor-only mode: every lock is a monitor.
-pub(crate) const MONITOR_ONLY: usize = CAPACITY + 2;
-/// `top` of a thread in legacy mode: it stack-locks with lock records.
-pub(crate) const LEGACY: usize = CAPACITY + 3;
+pub const CAPACITY: usize = crate::thread::LOCK_STACK_CAPACITY;
 
-/// The lock-stack. Not `Sync`: it lives in a thread-local and only its
-/// thread reads or writes it.
-pub(crate) struct LockStack {
-    /// Number of entries, or one of the sentinel states above.
-    top: Cell<usize>,
-    /// Header addresses, bottom first; `entries[top..]` are stale.
-    entries: [Cell<usize>; CAPACITY],
-    /// The thread's registered state, cached here by `thread.rs` (an opaque
-    /// pointer: this file knows nothing of it) so that the slow paths find
-    /// it with the same one TLS-relative access as the lock-stack, instead
-    /// of a second thread-local with a destructor state to check. Null until
-    /// the thread registers, and again once its registration is destroyed.
-    current: Cell<*const ()>,
-    /// What the inline inflated paths need of the same state, cached with
-    /// it (opaque too): the state itself and its critical-section word's
-    /// owner, each one TLS-relative load with no pointer to follow.
-    /// `inline_state` is null unless `current` is set and the thread is not
-    /// in the [`LEGACY`] state: one null test says both "registered" and
-    /// "not a legacy thread" (kept so by [`set_current`](Self::set_current)
-    /// and [`set_top_state`](Self::set_top_state), the only ways in and out
-    /// of those states).
-    inline_state: Cell<*const ()>,
-    /// The state behind `inline_state`, also while in the legacy state.
-    state: Cell<*const ()>,
-    /// Valid while `state` is non-null.
-    critical: Cell<*const ()>,
-    /// Bit `i` set: `entries[i]` is held by a live `SyncGuard` (pushed by
-    /// [`try_fast_enter_guarded`](Self::try_fast_enter_guarded)). Such an
-    /// entry is never recursive (`Synchronized` refuses a second lock).
-    /// Bits at `len()` and above are 0.
-    guarded: Cell<u32>,
-    /// Objects held by live `SyncGuard`s and not marked above: locked by a
-    /// slow path, or moved off the stack into a monitor since (`remove`).
-    /// Together with the marked entries, what the thread-exit release must
-    /// leave locked (see `thread.rs`). The first [`CAPACITY`] in an inline
-    /// array (a `Synchronized` lock of an inflated object lists its header
-    /// on every lock: no borrow flag, no allocation), the rest in
-    /// `guarded_overflow`.
-    guarded_elsewhere: [Cell<usize>; CAPACITY],
-    /// Entries used in `guarded_elsewhere`.
-    guarded_elsewhere_len: Cell<usize>,
-    /// The list beyond `guarded_elsewhere`. `ManuallyDrop`: keeps the
-    /// lock-stack destructor-free; the exit release frees the buffer once
-    /// empty.
-    guarded_overflow: ManuallyDrop<RefCell<Vec<usize>>>,
+const START32: u32 = START as u32;
+const END32: u32 = END as u32;
+
+/// The lock-stack is the thread block's: these are its operations. Not
+/// `Sync`: only its thread reads or writes it.
+pub(crate) type LockStack = crate::thread::ThreadBlock;
+
+/// The `SyncGuard` mark of the entry at byte offset `off`: bit `off % 64`
+/// of the thread block's `guarded` word. The entries' offsets are eight
+/// consecutive multiples of 8, so they are distinct modulo 64; and x86's
+/// 64-bit shifts take their count modulo 64 already, so a mark is one
+/// shift of the offset the fast path holds, with no index computed.
+#[inline(always)]
+fn mark_at(off: u32) -> u64 {
+    1u64 << (off % 64)
+}
+
+/// The mark of entry `i` (0 = bottom).
+#[inline(always)]
+fn mark_of(i: usize) -> u64 {
+    mark_at(START32 + 8 * i as u32)
 }
 
 /// What [`LockStack::try_fast_enter_guarded`] did.
@@ -99,54 +76,83 @@ pub(crate) enum GuardedEnter {
 }
 
 impl LockStack {
-    /// A lock-stack in the [`UNREGISTERED`] state.
-    #[allow(clippy::declare_interior_mutable_const)]
-    pub(crate) const fn new_unregistered() -> LockStack {
-        const EMPTY: Cell<usize> = Cell::new(0);
-        LockStack {
-            top: Cell::new(UNREGISTERED),
-            entries: [EMPTY; CAPACITY],
-            current: Cell::new(core::ptr::null()),
-            inline_state: Cell::new(core::ptr::null()),
-            state: Cell::new(core::ptr::null()),
-            critical: Cell::new(core::ptr::null()),
-            guarded: Cell::new(0),
-            guarded_elsewhere: [EMPTY; CAPACITY],
-            guarded_elsewhere_len: Cell::new(0),
-            guarded_overflow: ManuallyDrop::new(RefCell::new(Vec::new())),
+    /// A block in the unregistered state (tests use a standalone one).
+    #[cfg(test)]
+    pub(crate) fn new_unregistered() -> LockStack {
+        LockStack::new()
+    }
+
+    /// The word at byte offset `off` from the block.
+    ///
+    /// # Safety
+    /// `off` is the sentinel's or an entry's offset: in
+    /// `[START - 8, END - 8]`, a multiple of 8 from `START`.
+    #[inline(always)]
+    unsafe fn word_at(&self, off: usize) -> usize {
+        // SAFETY: per the contract, `off` names the sentinel or an entry,
+        // a `usize` (in a `Cell`) inside `self`; the pointer is derived
+        // from `&self`, which covers the whole block.
+        unsafe { (self as *const Self as *const u8).add(off).cast::<usize>().read() }
+    }
+
+    /// Stores `addr` in the entry at byte offset `off`, as generated code
+    /// does (`mov [thread + top], obj`): no index computation.
+    ///
+    /// # Safety
+    /// `off` is an entry's offset: in `[START, END - 8]`, a multiple of 8
+    /// from `START`.
+    #[inline(always)]
+    unsafe fn set_entry_at(&self, off: u32, addr: usize) {
+        // SAFETY: per the contract `off` names an entry, a `Cell<usize>`
+        // inside `self` (interior mutability: writing through a pointer
+        // derived from `&self` is allowed); only this thread touches it.
+        unsafe {
+            (self as *const Self as *const u8)
+                .add(off as usize)
+                .cast::<Cell<usize>>()
+                .as_ref()
+                .unwrap_unchecked()
+                .set(addr)
         }
     }
 
-    /// The pointer `thread.rs` cached with [`set_current`](Self::set_current)
-    /// (null: none).
+    /// The registration pointer `thread.rs` cached with
+    /// [`set_current`](Self::set_current) (null: none).
     #[inline(always)]
-    pub(crate) fn current(&self) -> *const () {
+    pub(crate) fn current(&self) -> *const std::sync::Arc<ThreadState> {
         self.current.get()
     }
 
     /// Caches the thread's state: `p` for [`current`](Self::current),
-    /// `state` and `critical` for [`inline_state`](Self::inline_state)
-    /// (all null clears them).
+    /// `state` and `critical` for [`inline_state`](Self::inline_state), the
+    /// owner id (all null / 0 clear them).
     #[inline(always)]
-    pub(crate) fn set_current(&self, p: *const (), state: *const (), critical: *const ()) {
+    pub(crate) fn set_current(
+        &self,
+        p: *const std::sync::Arc<ThreadState>,
+        state: *const ThreadState,
+        critical: *const Critical,
+        id: usize,
+    ) {
         self.current.set(p);
-        self.state.set(state);
+        self.sync_state.set(state);
         self.critical.set(critical);
+        self.owner_id.set(id);
         self.update_inline_state();
     }
 
     /// The cached state and critical-section pointers for the inline
-    /// inflated paths: the state is null unless cached and the thread is a
-    /// lightweight or monitor-mode one (see the field).
+    /// inflated paths: the state is null unless cached and the thread is
+    /// not a legacy-mode one.
     #[inline(always)]
-    pub(crate) fn inline_state(&self) -> (*const (), *const ()) {
+    pub(crate) fn inline_state(&self) -> (*const ThreadState, *const Critical) {
         (self.inline_state.get(), self.critical.get())
     }
 
     fn update_inline_state(&self) {
-        let usable = self.top.get() != LEGACY;
+        let usable = self.mode() != ThreadMode::Legacy;
         self.inline_state.set(if usable {
-            self.state.get()
+            self.sync_state.get()
         } else {
             core::ptr::null()
         });
@@ -163,21 +169,26 @@ impl LockStack {
     /// instruction, which tripled the lab's `recursive` row (3.7 → 11.3 ns).
     #[inline(always)]
     pub(crate) fn try_fast_enter(&self, obj: &Header) -> bool {
-        let top = self.top.get();
-        if top >= CAPACITY {
-            return false; // full, unregistered, monitor-only or legacy
+        let top = self.lock_stack_top.get();
+        if top >= END32 {
+            return false; // full, unregistered, monitor-only, legacy or exited
         }
         let addr = obj.addr();
-        if top > 0 && self.entries[top - 1].get() == addr {
-            self.entries[top].set(addr);
-            self.top.set(top + 1);
+        // SAFETY: `top` is in `[START, END)` (the invariant, and the test
+        // above), so `top - 8` is the sentinel's or an entry's offset.
+        if unsafe { self.word_at(top as usize - 8) } == addr {
+            // SAFETY: `top` in `[START, END)`: an entry's offset.
+            unsafe { self.set_entry_at(top, addr) };
+            self.lock_stack_top.set(top + 8);
             self.verify("after recursive fast enter");
             return true;
         }
-        self.try_fast_lock_push(obj, top)
+        // SAFETY: `top` is the top, in `[START, END)` (tested above).
+        unsafe { self.try_fast_lock_push(obj, top) }
     }
 
-    /// The CAS 01→00 of `obj` and its push at `top` (< CAPACITY). `false`:
+    /// The CAS 01→00 of `obj` and its push at byte offset `top` (< END).
+    /// `false`:
     /// not unlocked (held, by this thread too, or inflated), or the CAS
     /// lost; nothing changed.
     ///
@@ -190,7 +201,10 @@ impl LockStack {
     /// the lock bits for 01 before the CAS (a `00` word, fast-locked or a
     /// legacy record, differs from its `| 01`).
     #[inline(always)]
-    fn try_fast_lock_push(&self, obj: &Header, top: usize) -> bool {
+    ///
+    /// # Safety
+    /// `top` is the current top and in `[START, END)`.
+    unsafe fn try_fast_lock_push(&self, obj: &Header, top: u32) -> bool {
         // Relaxed: the load only picks the expected value; the CAS checks it
         // (and acquires).
         let mark = obj.load(super::atomic::Ordering::Relaxed);
@@ -211,8 +225,9 @@ impl LockStack {
         {
             return false;
         }
-        self.entries[top].set(obj.addr());
-        self.top.set(top + 1);
+        // SAFETY: the contract: `top` is in `[START, END)`, an entry's offset.
+        unsafe { self.set_entry_at(top, obj.addr()) };
+        self.lock_stack_top.set(top + 8);
         self.verify("after fast enter");
         true
     }
@@ -230,19 +245,21 @@ impl LockStack {
     /// path (`Synchronized` refuses a second lock), never a common one.
     #[inline(always)]
     pub(crate) fn try_fast_enter_guarded(&self, obj: &Header) -> GuardedEnter {
-        let top = self.top.get();
-        if top >= CAPACITY {
-            return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy
+        let top = self.lock_stack_top.get();
+        if top >= END32 {
+            return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy, exited
         }
-        if !self.try_fast_lock_push(obj, top) {
+        // SAFETY: `top` is the top, in `[START, END)` (tested above).
+        if !unsafe { self.try_fast_lock_push(obj, top) } {
             // Not unlocked (or the CAS lost): held already if on top (a
             // word this thread holds is never unlocked), else the slow path.
-            if top > 0 && self.entries[top - 1].get() == obj.addr() {
+            // SAFETY: `top` in `[START, END)`, as in `try_fast_enter`.
+            if unsafe { self.word_at(top as usize - 8) } == obj.addr() {
                 return GuardedEnter::AlreadyHeld;
             }
             return GuardedEnter::Slow;
         }
-        self.guarded.set(self.guarded.get() | 1 << top);
+        self.guarded.set(self.guarded.get() | mark_at(top));
         GuardedEnter::Acquired
     }
 
@@ -252,15 +269,17 @@ impl LockStack {
     /// and exits the slow way).
     #[inline(always)]
     pub(crate) fn try_fast_exit_guarded(&self, obj: &Header) -> bool {
-        let i = self.top.get().wrapping_sub(1);
-        if i >= CAPACITY || self.entries[i].get() != obj.addr() {
+        let top = self.lock_stack_top.get();
+        // SAFETY: `top` in `[START, END]`, so `top - 8` is the sentinel's
+        // (never an address) or an entry's offset.
+        if top > END32 || unsafe { self.word_at(top as usize - 8) } != obj.addr() {
             return false;
         }
         // The mask with the mark cleared, computed once: it is the test
         // (unchanged: not marked) and the store.
         let marks = self.guarded.get();
-        let cleared = marks & !(1 << i);
-        if cleared == marks || !self.try_fast_unlock_pop(obj, i) {
+        let cleared = marks & !mark_at(top - 8);
+        if cleared == marks || !self.try_fast_unlock_pop(obj, top - 8) {
             return false;
         }
         self.guarded.set(cleared);
@@ -274,21 +293,27 @@ impl LockStack {
     /// on failure; checking before popping is the same thing).
     #[inline(always)]
     pub(crate) fn try_fast_exit(&self, obj: &Header) -> bool {
-        let top = self.top.get();
-        let i = top.wrapping_sub(1);
+        let top = self.lock_stack_top.get();
         let addr = obj.addr();
-        if i >= CAPACITY || self.entries[i].get() != addr {
-            return false; // not on top, empty, unregistered or monitor-only
+        if top > END32 {
+            return false; // unregistered, monitor-only, legacy or exited
         }
-        if i > 0 && self.entries[i - 1].get() == addr {
-            self.top.set(i);
+        // SAFETY: `top` in `[START, END]`: `top - 8` is the sentinel's
+        // (never an address: an empty stack fails here) or an entry's.
+        if unsafe { self.word_at(top as usize - 8) } != addr {
+            return false; // not on top, or empty
+        }
+        // SAFETY: `top - 8` is an entry's (it matched), so `top - 16` is
+        // the sentinel's or an entry's.
+        if unsafe { self.word_at(top as usize - 16) } == addr {
+            self.lock_stack_top.set(top - 8);
             self.verify("after recursive fast exit");
             return true;
         }
-        self.try_fast_unlock_pop(obj, i)
+        self.try_fast_unlock_pop(obj, top - 8)
     }
 
-    /// The CAS 00→01 of the object on top (index `i`), and its pop.
+    /// The CAS 00→01 of the object on top (at byte offset `i`), and its pop.
     /// `false`: not fast-locked (a contender inflated it), or the CAS lost;
     /// nothing changed.
     ///
@@ -302,7 +327,7 @@ impl LockStack {
     /// succeeds only on a word [`Mark::is_fast_locked`] accepts, exactly
     /// the check it replaces.
     #[inline(always)]
-    fn try_fast_unlock_pop(&self, obj: &Header, i: usize) -> bool {
+    fn try_fast_unlock_pop(&self, obj: &Header, i: u32) -> bool {
         // Relaxed: as in `try_fast_enter`; the CAS below releases.
         let mark = obj.load(super::atomic::Ordering::Relaxed);
         if mark.0 & OWN_WORD_BIT == 0 {
@@ -322,13 +347,14 @@ impl LockStack {
         {
             return false; // a contender installed a monitor: slow path
         }
-        self.top.set(i);
+        self.lock_stack_top.set(i);
         true
     }
 
     /// Checks the lock-stack's invariants in debug builds, after every
-    /// transition (HotSpot `LockStack::verify`, lockStack.cpp): `top` is a
-    /// depth or a sentinel state, no entry is null, and each object's
+    /// transition (HotSpot `LockStack::verify`, lockStack.cpp): `top` is an
+    /// entry's offset for a lightweight thread and out of range for every
+    /// other, the sentinel is 0, no entry is null, and each object's
     /// entries form one consecutive run (recursion is a run; an object held
     /// twice apart is inflated instead); and the inline paths' cached state
     /// is the cached state unless the thread is a legacy one (else those
@@ -344,21 +370,31 @@ impl LockStack {
     #[cfg(all(debug_assertions, not(loom)))]
     #[inline(never)]
     fn verify_structure(&self, when: &str) {
-        let top = self.top.get();
+        let top = self.lock_stack_top.get();
+        let lightweight = self.mode() == ThreadMode::Lightweight;
         assert!(
-            top <= CAPACITY || top == UNREGISTERED || top == MONITOR_ONLY || top == LEGACY,
-            "lock-stack {when}: bad top {top}"
+            if lightweight {
+                (START32..=END32).contains(&top) && (top - START32) % 8 == 0
+            } else {
+                top == INACTIVE
+            },
+            "lock-stack {when}: bad top {top} for {:?}",
+            self.mode()
+        );
+        assert_eq!(
+            self.lock_stack_sentinel, 0,
+            "lock-stack {when}: sentinel overwritten"
         );
         let n = self.len();
         assert_eq!(
-            self.guarded.get() >> n,
+            self.guarded.get() & !(0..n).fold(0, |m, i| m | mark_of(i)),
             0,
             "lock-stack {when}: guard marks above the top"
         );
-        let inline = if top == LEGACY {
+        let inline = if self.mode() == ThreadMode::Legacy {
             core::ptr::null()
         } else {
-            self.state.get()
+            self.sync_state.get()
         };
         assert_eq!(
             self.inline_state.get(),
@@ -366,7 +402,7 @@ impl LockStack {
             "lock-stack {when}: inline paths' state out of date (top {top})"
         );
         assert_eq!(
-            self.state.get().is_null(),
+            self.sync_state.get().is_null(),
             self.current.get().is_null(),
             "lock-stack {when}: state cached without its handle, or the reverse"
         );
@@ -406,25 +442,36 @@ impl LockStack {
         }
     }
 
-    /// The raw `top` word (a depth or a sentinel).
-    #[inline(always)]
-    pub(crate) fn top_state(&self) -> usize {
-        self.top.get()
-    }
-
-    pub(crate) fn set_top_state(&self, state: usize) {
-        self.top.set(state);
+    /// Sets what the thread runs: a lightweight thread's lock-stack starts
+    /// empty, every other mode's `top` is out of range. The caller made
+    /// sure no entry is lost (an empty stack, or one being abandoned at
+    /// exit after its release).
+    pub(crate) fn set_mode(&self, mode: ThreadMode) {
+        self.locking_mode.set(mode as u8);
+        self.lock_stack_top.set(if mode == ThreadMode::Lightweight {
+            START32
+        } else {
+            INACTIVE
+        });
+        self.guarded.set(0);
         self.update_inline_state();
+        self.verify("after a mode change");
     }
 
-    /// Number of entries (0 for the sentinel states).
+    /// Number of entries (0 for a thread that is not lightweight).
     pub(crate) fn len(&self) -> usize {
-        let t = self.top.get();
-        if t <= CAPACITY {
-            t
+        let t = self.lock_stack_top.get();
+        if t <= END32 {
+            ((t - START32) / 8) as usize
         } else {
             0
         }
+    }
+
+    /// Sets the depth (at most [`CAPACITY`]) of a lightweight thread's stack.
+    fn set_len(&self, n: usize) {
+        debug_assert!(n <= CAPACITY && self.mode() == ThreadMode::Lightweight);
+        self.lock_stack_top.set(START32 + 8 * n as u32);
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -432,12 +479,12 @@ impl LockStack {
     }
 
     pub(crate) fn is_full(&self) -> bool {
-        self.top.get() == CAPACITY
+        self.lock_stack_top.get() == END32
     }
 
     /// Entry `i` (0 = bottom).
     pub(crate) fn at(&self, i: usize) -> usize {
-        self.entries[i].get()
+        self.lock_stack[i].get()
     }
 
     /// The top entry.
@@ -454,8 +501,8 @@ impl LockStack {
     pub(crate) fn push(&self, addr: usize) {
         let t = self.len();
         debug_assert!(t < CAPACITY, "push on a full lock-stack");
-        self.entries[t].set(addr);
-        self.top.set(t + 1);
+        self.lock_stack[t].set(addr);
+        self.set_len(t + 1);
         self.verify("after push");
     }
 
@@ -487,16 +534,16 @@ impl LockStack {
         if t < 2 || self.at(t - 1) != addr || self.at(t - 2) != addr {
             return false;
         }
-        self.top.set(t - 1);
+        self.set_len(t - 1);
         self.verify("after recursive exit");
         true
     }
 
     /// Removes every entry of `addr`, keeping the others in order, and
     /// returns how many there were (HotSpot `LockStack::remove`). A stack in
-    /// a sentinel state ([`UNREGISTERED`], [`MONITOR_ONLY`]) has no entries
-    /// and is left in that state: writing a depth there would silently turn
-    /// a monitor-only thread lightweight, or skip a thread's registration.
+    /// a thread that is not lightweight has no entries and is left as it
+    /// is: writing a depth there would silently turn a monitor-only thread
+    /// lightweight, or skip a thread's registration.
     pub(crate) fn remove(&self, addr: usize) -> usize {
         let t = self.len();
         if t == 0 {
@@ -508,16 +555,18 @@ impl LockStack {
         let mut removed_marked = false;
         for i in 0..t {
             let e = self.at(i);
-            let marked = marks >> i & 1;
+            let marked = marks & mark_of(i) != 0;
             if e != addr {
-                self.entries[kept].set(e);
-                kept_marks |= marked << kept;
+                self.lock_stack[kept].set(e);
+                if marked {
+                    kept_marks |= mark_of(kept);
+                }
                 kept += 1;
             } else {
-                removed_marked |= marked == 1;
+                removed_marked |= marked;
             }
         }
-        self.top.set(kept);
+        self.set_len(kept);
         self.guarded.set(kept_marks);
         if removed_marked {
             // A `SyncGuard`'s entry moved into a monitor (inflation): the
@@ -549,7 +598,7 @@ impl LockStack {
         if marks != 0 {
             let mine = (0..self.len())
                 .filter(|&i| self.at(i) == addr)
-                .fold(0, |m, i| m | 1 << i);
+                .fold(0, |m, i| m | mark_of(i));
             self.guarded.set(marks & !mine);
         }
         // Guards nest, so the entry is almost always the last one.
@@ -576,7 +625,7 @@ impl LockStack {
         let mut list = self.guarded_overflow.borrow_mut();
         let marks = self.guarded.get();
         let mut all: Vec<usize> = (0..self.len())
-            .filter(|&i| marks >> i & 1 == 1)
+            .filter(|&i| marks & mark_of(i) != 0)
             .map(|i| self.at(i))
             .collect();
         all.extend((0..self.guarded_elsewhere_len.get()).map(|i| self.guarded_elsewhere[i].get()));
@@ -598,15 +647,21 @@ mod tests {
 
     fn fresh() -> LockStack {
         let ls = LockStack::new_unregistered();
-        ls.set_top_state(0);
+        ls.set_mode(ThreadMode::Lightweight);
         ls
     }
     fn push_raw(ls: &LockStack, a: usize) {
         ls.push(a);
     }
     fn pop_raw(ls: &LockStack) {
-        ls.set_top_state(ls.len() - 1);
+        ls.set_len(ls.len() - 1);
     }
+    const NOT_LIGHTWEIGHT: [ThreadMode; 4] = [
+        ThreadMode::Unregistered,
+        ThreadMode::Monitor,
+        ThreadMode::Legacy,
+        ThreadMode::Exited,
+    ];
     const O0: usize = 0x1000;
     const O1: usize = 0x2000;
     const O2: usize = 0x3000;
@@ -735,16 +790,18 @@ mod tests {
 
     #[test]
     fn remove_leaves_sentinel_states_intact() {
-        for state in [UNREGISTERED, MONITOR_ONLY, LEGACY] {
+        for mode in NOT_LIGHTWEIGHT {
             let ls = LockStack::new_unregistered();
-            ls.set_top_state(state);
+            if mode != ThreadMode::Unregistered {
+                ls.set_mode(mode);
+            }
             assert_eq!(ls.remove(O0), 0);
-            assert_eq!(ls.top_state(), state);
+            assert_eq!((ls.mode(), ls.lock_stack_top.get()), (mode, INACTIVE));
         }
         // An empty registered stack stays at depth 0.
         let ls = fresh();
         assert_eq!(ls.remove(O0), 0);
-        assert_eq!(ls.top_state(), 0);
+        assert_eq!(ls.lock_stack_top.get(), START32);
     }
 
     /// The inline paths' cached state (branch sync-lean): set with the
@@ -753,21 +810,26 @@ mod tests {
     #[test]
     fn inline_state_follows_registration_and_mode() {
         let ls = LockStack::new_unregistered();
-        let (handle, state, critical) = (0x10 as *const (), 0x20 as *const (), 0x30 as *const ());
+        let (handle, state, critical) = (
+            0x10 as *const std::sync::Arc<ThreadState>,
+            0x20 as *const ThreadState,
+            0x30 as *const Critical,
+        );
         assert!(ls.inline_state().0.is_null(), "unregistered");
-        ls.set_top_state(0);
-        ls.set_current(handle, state, critical);
+        ls.set_mode(ThreadMode::Lightweight);
+        ls.set_current(handle, state, critical, 7);
+        assert_eq!(ls.owner_id.get(), 7);
         assert_eq!(ls.inline_state(), (state, critical));
         ls.verify("lightweight");
-        ls.set_top_state(LEGACY);
+        ls.set_mode(ThreadMode::Legacy);
         assert!(
             ls.inline_state().0.is_null(),
             "legacy threads take their own path"
         );
         ls.verify("legacy");
-        ls.set_top_state(MONITOR_ONLY);
+        ls.set_mode(ThreadMode::Monitor);
         assert_eq!(ls.inline_state().0, state);
-        ls.set_current(core::ptr::null(), core::ptr::null(), core::ptr::null());
+        ls.set_current(core::ptr::null(), core::ptr::null(), core::ptr::null(), 0);
         assert!(ls.inline_state().0.is_null(), "registration gone");
         ls.verify("uncached");
     }
@@ -909,9 +971,11 @@ mod tests {
     #[test]
     fn sentinel_states_fail_both_fast_paths() {
         let h = Header::new();
-        for state in [UNREGISTERED, MONITOR_ONLY, LEGACY] {
+        for mode in NOT_LIGHTWEIGHT {
             let ls = LockStack::new_unregistered();
-            ls.set_top_state(state);
+            if mode != ThreadMode::Unregistered {
+                ls.set_mode(mode);
+            }
             assert!(!ls.try_fast_enter(&h));
             assert!(!ls.try_fast_exit(&h));
             assert_eq!(h.lock_state(), super::super::header::LockState::Unlocked);

@@ -32,10 +32,10 @@
 //! | file | concept |
 //! |---|---|
 //! | `header.rs` | the header word and its layout |
-//! | `lock_stack.rs` | the per-thread lock-stack, its fast paths and `verify` |
+//! | `lock_stack.rs` | the lock-stack's operations on the thread block ([`crate::thread`], which holds it): its fast paths and `verify` |
 //! | `record.rs` | lock records (`BasicLock`), the per-thread record arena |
 //! | `legacy.rs` | legacy stack-locking: displaced headers in records |
-//! | `thread.rs` | per-thread state, lazy registration |
+//! | `thread.rs` | per-thread state, lazy registration, the mode in the thread block |
 //! | `park.rs` | the per-thread park event (futex) |
 //! | `monitor.rs` | the monitor: entry list, successor, spinning, wait/notify |
 //! | `inflate.rs` | installing monitors, claiming them from a lock-stack |
@@ -70,7 +70,7 @@
 //! | 11 (GC) | spin | spin | spin | spin | spin |
 //!
 //! **Legacy** (`LM_LEGACY`, stack-locking): the lock-stack is parked in
-//! `LEGACY`; every lock has a [`LockRecord`] (the caller's, a guard's, or
+//! legacy mode (`top` out of range); every lock has a [`LockRecord`] (the caller's, a guard's, or
 //! the raw API's record stack). "mine": the word is one of my records.
 //!
 //! | header | enter (record R) | exit (record R) | wait | notify | hash |
@@ -99,7 +99,7 @@
 //! | hash | read from the displaced header; a hash installed there is re-checked, and retried from the header if the monitor turned out deflated |
 //! | header drop | under the registry lock, which the deflater holds: it sees either the monitor or the restored header |
 //!
-//! **Monitor** (`LM_MONITOR`): the lock-stack is parked in `MONITOR_ONLY`,
+//! **Monitor** (`LM_MONITOR`): the thread block is in monitor mode (`top` out of range),
 //! so both fast paths fail and every lock is a monitor.
 //!
 //! | header | enter | exit | wait / notify | hash |
@@ -120,7 +120,7 @@
 //! **Inflated path** (lightweight and monitor modes): `enter`/`exit` test
 //! the monitor bit right after the lock-stack fast path fails and go
 //! straight to the monitor's owner CAS (exit: a release by the owner's id),
-//! with the thread state the lock-stack caches: the rows "10 owner mine"
+//! with the thread state the thread block caches: the rows "10 owner mine"
 //! and "10 other/none" (when free) take no slow-path call and no lock-stack
 //! scan. Legacy threads keep their record per lock. `Synchronized::lock`
 //! on an inflated object takes the same path and marks the monitor as
@@ -129,7 +129,7 @@
 //! short critical section overlaps the lock with the work around it only
 //! as far as the reorder buffer reaches), so it is kept straight-line:
 //! the thread state and its critical-section word are read from the
-//! lock-stack's cache (null for legacy or unregistered threads: one
+//! thread block (null for legacy or unregistered threads: one
 //! test), the critical section is one word's parity (`reclaim.rs`), the
 //! owner CAS's failure value answers re-entry, and everything rarer (a
 //! record to claim, a hand-off, a successor to wake) is an out-of-line
@@ -188,13 +188,15 @@ pub use legacy::{enter_with_record, exit_with_record};
 #[cfg(not(loom))]
 pub use lifecycle::release_held_locks_of_current_thread;
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
+pub(crate) use reclaim::Critical;
 pub use record::LockRecord;
 pub use registry::live_monitors;
 pub use settings::{
     DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
 };
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
-pub use synchronizer::{enter, exit, holds_lock, try_enter};
+pub use synchronizer::{enter, enter_on, exit, exit_on, holds_lock, try_enter};
+pub(crate) use thread::ThreadState;
 pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
 
 /// Why a monitor operation did not do what was asked. Each leaves the

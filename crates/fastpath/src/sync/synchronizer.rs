@@ -26,10 +26,10 @@
 //!   inflates it (unstructured locking, HotSpot TestUnstructuredLocking);
 //!   exit that finds a monitor claims it from `ANONYMOUS_OWNER`.
 //! - **Monitor** (`LM_MONITOR`): the thread's lock-stack is parked in the
-//!   `MONITOR_ONLY` state, so its fast paths always fail, and every lock is a
+//!   monitor mode (`top` out of range), so its fast paths always fail, and every lock is a
 //!   monitor.
 //! - **Legacy** (`LM_LEGACY`, stack-locking with displaced headers): the
-//!   lock-stack is parked in the `LEGACY` state; the raw API takes a lock
+//!   thread's mode is legacy (`top` out of range); the raw API takes a lock
 //!   record from the thread's record stack, a [`Guard`](super::Guard) owns
 //!   one, and [`enter_with_record`](super::enter_with_record) takes the
 //!   caller's. The protocol is in [`super::legacy`].
@@ -48,22 +48,65 @@ use super::inflate::{
     inflate_unlocked, monitor_of, restore_deflated,
 };
 use super::legacy;
-use super::lock_stack::{GuardedEnter, LockStack, LEGACY, MONITOR_ONLY};
+use super::lock_stack::{GuardedEnter, LockStack};
 use super::monitor::{ExitRest, Monitor};
 use super::reclaim::{Critical, Section};
 use super::record::{self, LockRecord, UNUSED_MARK};
 use super::stats::{self, InflateCause};
 use super::thread::{self, ThreadState, DEFLATER_MARKER};
 use super::SyncError;
+use crate::thread::{ThreadBlock, ThreadMode};
 
 /// `monitorenter`: acquires `obj` for the current thread (reentrant; blocks
 /// while another thread holds it). Pair it with [`exit`] in any order the
 /// runtime needs: unstructured locking works.
 #[inline]
 pub fn enter(obj: Pin<&Header>) {
-    let h = obj.get_ref();
-    if !thread::with_lock_stack(|ls| ls.try_fast_enter(h)) {
-        enter_not_fast(h);
+    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref()));
+}
+
+/// [`enter`] with the current thread's block passed in, for runtimes that
+/// carry their thread (as HotSpot passes `JavaThread*`): no thread-local
+/// access on the fast path. `thread` is the calling thread's block (the
+/// only one safe code can reach: [`crate::thread::current`] returns it, and
+/// a `&ThreadBlock` cannot move to another thread).
+#[inline]
+pub fn enter_on(thread: &ThreadBlock, obj: Pin<&Header>) {
+    debug_assert_current(thread);
+    enter_in(thread, obj.get_ref());
+}
+
+/// [`exit`] with the current thread's block passed in (see [`enter_on`]).
+#[inline]
+pub fn exit_on(thread: &ThreadBlock, obj: Pin<&Header>) -> Result<(), SyncError> {
+    debug_assert_current(thread);
+    exit_in(thread, obj.get_ref())
+}
+
+/// Debug builds: `thread` is the calling thread's block.
+#[inline(always)]
+pub(crate) fn debug_assert_current(thread: &ThreadBlock) {
+    #[cfg(all(debug_assertions, not(loom)))]
+    assert!(
+        core::ptr::eq(thread, crate::thread::current()),
+        "a thread block used by another thread"
+    );
+    let _ = thread;
+}
+
+#[inline(always)]
+fn enter_in(ls: &LockStack, h: &Header) {
+    if !ls.try_fast_enter(h) {
+        enter_not_fast(h, ls);
+    }
+}
+
+#[inline(always)]
+fn exit_in(ls: &LockStack, h: &Header) -> Result<(), SyncError> {
+    if ls.try_fast_exit(h) {
+        Ok(())
+    } else {
+        exit_not_fast(h, ls)
     }
 }
 
@@ -75,8 +118,8 @@ pub fn enter(obj: Pin<&Header>) {
 /// and everything else go to the cold slow path, which looks at the mode
 /// first.
 #[inline(never)]
-fn enter_not_fast(h: &Header) {
-    if !thread::with_lock_stack(|ls| try_enter_inflated(h, ls)) {
+fn enter_not_fast(h: &Header, ls: &LockStack) {
+    if !try_enter_inflated(h, ls) {
         enter_slow(h);
     }
 }
@@ -86,7 +129,7 @@ fn enter_not_fast(h: &Header) {
 /// the slow path's registration.
 #[inline(always)]
 fn not_legacy(ls: &LockStack) -> Option<()> {
-    (ls.top_state() != LEGACY).then_some(())
+    (ls.mode() != ThreadMode::Legacy).then_some(())
 }
 
 /// `monitorexit`: releases one level of `obj`. Returns
@@ -94,18 +137,13 @@ fn not_legacy(ls: &LockStack) -> Option<()> {
 /// thread does not hold it.
 #[inline]
 pub fn exit(obj: Pin<&Header>) -> Result<(), SyncError> {
-    let h = obj.get_ref();
-    if thread::with_lock_stack(|ls| ls.try_fast_exit(h)) {
-        Ok(())
-    } else {
-        exit_not_fast(h)
-    }
+    thread::with_lock_stack(|ls| exit_in(ls, obj.get_ref()))
 }
 
 /// Out of line, as [`enter_not_fast`].
 #[inline(never)]
-fn exit_not_fast(h: &Header) -> Result<(), SyncError> {
-    if thread::with_lock_stack(|ls| try_exit_inflated(h, ls)) {
+fn exit_not_fast(h: &Header, ls: &LockStack) -> Result<(), SyncError> {
+    if try_exit_inflated(h, ls) {
         Ok(())
     } else {
         exit_slow(h)
@@ -380,7 +418,7 @@ pub(crate) fn try_enter_for_guard(h: &Header) -> Option<*const LockRecord> {
 #[inline(never)]
 fn enter_slow_for_guard(h: &Header) -> *const LockRecord {
     thread::ensure_registered(); // so that `top` says the thread's mode
-    if thread::with_lock_stack(|ls| ls.top_state()) == LEGACY {
+    if thread::with_lock_stack(|ls| ls.mode()) == ThreadMode::Legacy {
         return legacy::guard_enter(h);
     }
     enter_slow(h);
@@ -394,10 +432,7 @@ fn enter_slow_for_guard(h: &Header) -> *const LockRecord {
 #[inline]
 pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
     if record.is_null() {
-        if thread::with_lock_stack(|ls| ls.try_fast_exit(h)) {
-            return Ok(());
-        }
-        exit_not_fast(h)
+        thread::with_lock_stack(|ls| exit_in(ls, h))
     } else {
         // `None`: a raw `exit` took this guard's level; release another.
         legacy::guard_exit(h, record).unwrap_or_else(|| exit_slow(h))
@@ -412,9 +447,11 @@ pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<()
 fn try_enter_slow(obj: &Header, for_guard: bool) -> Option<*const LockRecord> {
     thread::with_current(|me| {
         thread::with_lock_stack(|ls| {
-            let r = match ls.top_state() {
-                LEGACY => legacy_try_enter(obj, me, for_guard),
-                MONITOR_ONLY => monitor_mode_try_enter(obj, me).then(core::ptr::null),
+            let r = match ls.mode() {
+                ThreadMode::Legacy => legacy_try_enter(obj, me, for_guard),
+                ThreadMode::Monitor | ThreadMode::Exited => {
+                    monitor_mode_try_enter(obj, me).then(core::ptr::null)
+                }
                 _ => lightweight_try_enter(obj, me, ls).then(core::ptr::null),
             };
             ls.verify_held("after try enter");
@@ -541,15 +578,15 @@ fn try_enter_held(obj: &Header, mark: Mark, me: &Arc<ThreadState>) -> Option<boo
 #[cold]
 #[inline(never)]
 fn enter_slow(obj: &Header) {
-    if thread::with_lock_stack(|ls| ls.top_state()) == LEGACY {
+    if thread::with_lock_stack(|ls| ls.mode()) == ThreadMode::Legacy {
         legacy::raw_enter(obj);
         return;
     }
     thread::with_current(|me| {
         thread::with_lock_stack(|ls| {
-            match ls.top_state() {
-                MONITOR_ONLY => monitor_mode_enter(obj, me),
-                LEGACY => legacy::raw_enter(obj), // registered just now
+            match ls.mode() {
+                ThreadMode::Monitor | ThreadMode::Exited => monitor_mode_enter(obj, me),
+                ThreadMode::Legacy => legacy::raw_enter(obj), // registered just now
                 _ => lightweight_enter(obj, me, ls),
             }
             ls.verify_held("after slow enter");
@@ -667,7 +704,7 @@ fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
 fn exit_slow(obj: &Header) -> Result<(), SyncError> {
     // A raw-API stack-lock has its record on the record stack; only a
     // legacy-mode thread has one (switching modes requires an empty stack).
-    if thread::with_lock_stack(|ls| ls.top_state()) == LEGACY {
+    if thread::with_lock_stack(|ls| ls.mode()) == ThreadMode::Legacy {
         if let Some(r) = legacy::raw_exit(obj) {
             return r;
         }

@@ -1650,3 +1650,132 @@ fn monitor_guard_mark_survives_a_wait_and_is_owner_only() {
         println!("{mode:?}: the monitor's guard mark followed its waiter; a forgotten guard kept its lock");
     }
 }
+
+/// The explicit-thread forms are the same lock as the thread-local ones:
+/// levels taken one way are released the other, in the configured mode.
+#[test]
+fn explicit_thread_forms_mix_with_the_thread_local_ones() {
+    let me = crate::thread::current();
+    let h = pin!(Header::new());
+    let h = h.as_ref();
+    enter_on(me, h);
+    enter(h);
+    enter_on(me, h);
+    assert!(holds_lock(h.get_ref()));
+    exit(h).unwrap();
+    exit_on(me, h).unwrap();
+    assert!(holds_lock(h.get_ref()));
+    exit_on(me, h).unwrap();
+    assert!(!holds_lock(h.get_ref()));
+    assert_eq!(exit_on(me, h), Err(SyncError::IllegalMonitorState));
+    assert!(is_free(h.get_ref()));
+    // Synchronized: a second lock through either form is refused.
+    let s = pin!(Synchronized::new(5u32));
+    let s = s.as_ref();
+    let mut g = s.lock_on(me).unwrap();
+    *g += 1;
+    assert_eq!(s.lock().err(), Some(SyncError::AlreadyHeld));
+    assert_eq!(s.lock_on(me).err(), Some(SyncError::AlreadyHeld));
+    drop(g);
+    assert_eq!(*s.lock().unwrap(), 6);
+}
+
+/// Lightweight mode through the block's published layout: `top` moves by
+/// 8 bytes per entry from the first entry's offset, the entry holds the
+/// header's address, and the owner id is the one monitors record.
+#[test]
+fn explicit_thread_lock_stack_follows_the_published_layout() {
+    lightweight_only();
+    use crate::thread as t;
+    let me = t::current();
+    let word = |off: usize| {
+        // SAFETY: `off` is a published offset of a word-sized field of
+        // this thread's block, read on this thread.
+        unsafe { (me.as_ptr() as *const u8).add(off).cast::<usize>().read() }
+    };
+    let top = || {
+        // SAFETY: as above, for the `u32` top.
+        unsafe {
+            (me.as_ptr() as *const u8)
+                .add(t::LOCK_STACK_TOP_OFFSET)
+                .cast::<u32>()
+                .read()
+        }
+    };
+    assert_eq!(top() as usize, t::LOCK_STACK_OFFSET);
+    assert_eq!(word(t::OWNER_ID_OFFSET), current_thread().id());
+    let h = pin!(Header::new());
+    let h = h.as_ref();
+    enter_on(me, h);
+    enter_on(me, h);
+    assert_eq!(top() as usize, t::LOCK_STACK_OFFSET + 16);
+    assert_eq!(word(t::LOCK_STACK_OFFSET), h.get_ref().addr());
+    assert_eq!(word(t::LOCK_STACK_OFFSET + 8), h.get_ref().addr());
+    assert_eq!(word(t::LOCK_STACK_SENTINEL_OFFSET), 0);
+    exit_on(me, h).unwrap();
+    exit_on(me, h).unwrap();
+    assert_eq!(top() as usize, t::LOCK_STACK_OFFSET);
+}
+
+/// A thread's block is fresh however its TLS memory was used before: many
+/// threads in turn exit holding fast-locks (released at their exit), and
+/// each next thread, which may reuse the previous one's TLS memory, starts
+/// unregistered with an out-of-range top and no owner id, then locks the
+/// objects its predecessors held.
+#[test]
+fn a_reused_block_starts_fresh_and_held_locks_are_released_at_exit() {
+    let objs: Arc<Vec<Pin<Box<Header>>>> = Arc::new((0..3).map(|_| Box::pin(Header::new())).collect());
+    for round in 0..16 {
+        let mine = objs.clone();
+        std::thread::spawn(move || {
+            let objs = mine;
+            let b = crate::thread::current();
+            assert_eq!(b.mode(), crate::thread::ThreadMode::Unregistered, "round {round}");
+            assert_eq!(b.lock_stack_top.get(), crate::thread::LOCK_STACK_INACTIVE);
+            assert_eq!(b.owner_id.get(), 0);
+            assert!(b.current.get().is_null() && b.inline_state.get().is_null());
+            for o in objs.iter() {
+                enter_on(b, o.as_ref());
+            }
+            enter_on(b, objs[2].as_ref()); // recursive
+            assert!(objs.iter().all(|o| holds_lock(o)));
+            // Exits holding all three.
+        })
+        .join()
+        .unwrap();
+        for o in objs.iter() {
+            assert!(is_free(o), "round {round}: released at the holder's exit");
+        }
+    }
+}
+
+/// Detaching (releasing every held lock while the thread lives on) keeps
+/// the thread's mode and registration: the next lock runs the same
+/// protocol, in each of the three modes.
+#[test]
+fn detach_keeps_the_threads_mode() {
+    use crate::config::LockingMode;
+    for mode in [
+        LockingMode::Lightweight,
+        LockingMode::Legacy,
+        LockingMode::Monitor,
+    ] {
+        std::thread::spawn(move || {
+            set_current_thread_locking_mode(mode).unwrap();
+            let h = pin!(Header::new());
+            let h = h.as_ref();
+            enter(h);
+            enter(h);
+            release_held_locks_of_current_thread();
+            assert!(!holds_lock(h.get_ref()), "{mode:?}");
+            assert_eq!(current_thread_locking_mode(), mode);
+            assert_eq!(exit(h), Err(SyncError::IllegalMonitorState));
+            enter(h);
+            assert!(holds_lock(h.get_ref()), "{mode:?}");
+            exit(h).unwrap();
+            assert_eq!(current_thread_locking_mode(), mode);
+        })
+        .join()
+        .unwrap();
+    }
+}

@@ -2,17 +2,19 @@
 //! flag (HotSpot keeps these in `JavaThread`).
 //!
 //! Where it sits: under [`super::synchronizer`]. The lock-stack is what the
-//! fast paths touch, so it lives alone in a `const`-initialised thread-local
-//! with no destructor: an access is one TLS-relative address, with no lazy
+//! fast paths touch, so it lives in the thread block ([`crate::thread`]):
+//! static TLS with no destructor, one TLS-relative address, no lazy
 //! initialisation check. Everything else is a [`ThreadState`] behind an `Arc`
 //! (other threads unpark and interrupt it), registered lazily by the first
-//! slow path: a fresh thread's lock-stack is in the `UNREGISTERED` state,
-//! which fails the fast paths' bounds check, so the first lock of every
-//! thread registers it at no cost to later locks. The lock-stack also
-//! caches, once the thread registers, a pointer to its state, and for the
-//! inline inflated paths the state and its critical-section word again
-//! ([`inline_current`]: null for a legacy-mode thread, so that one test
-//! says "registered, and not legacy").
+//! slow path: a fresh thread's block is unregistered, its lock-stack `top`
+//! out of range, which fails the fast paths' bounds check, so the first
+//! lock of every thread registers it at no cost to later locks. The block
+//! also caches, once the thread registers, a pointer to its state, its
+//! owner id, and for the inline inflated paths the state and its
+//! critical-section word again ([`inline_current`]: null for a legacy-mode
+//! thread, so that one test says "registered, and not legacy"). The
+//! thread's locking mode is the block's mode byte, set at registration and
+//! by [`set_current_thread_locking_mode`].
 //!
 //! Thread exit: the registration's destructor releases every lock the thread
 //! still holds (fast-locked objects on its lock-stack and monitors it owns),
@@ -51,10 +53,11 @@ use core::cell::{Cell, OnceCell};
 use std::sync::Arc;
 
 use super::atomic::{AtomicU32, Ordering};
-use super::lock_stack::{LockStack, LEGACY, MONITOR_ONLY, UNREGISTERED};
+use super::lock_stack::LockStack;
 use super::park::ParkEvent;
 use super::reclaim::Critical;
 use super::settings::LockingMode;
+use crate::thread::ThreadMode;
 
 /// Monitor owner value: no owner.
 pub(crate) const NO_OWNER: usize = 0;
@@ -150,55 +153,57 @@ struct Uncache;
 
 impl Drop for Uncache {
     fn drop(&mut self) {
-        let null = core::ptr::null();
-        let _ = try_with_lock_stack(|ls| ls.set_current(null, null, null));
+        use core::ptr::null;
+        let _ = try_with_lock_stack(|ls| ls.set_current(null(), null(), null(), 0));
     }
 }
 
 #[cfg(not(loom))]
 std::thread_local! {
-    static LOCK_STACK: LockStack = const { LockStack::new_unregistered() };
     static REGISTRATION: OnceCell<Registration> = const { OnceCell::new() };
     static ORPHAN: Cell<*const Arc<ThreadState>> = const { Cell::new(core::ptr::null()) };
-    static MODE_OVERRIDE: Cell<Option<LockingMode>> = const { Cell::new(None) };
 }
 
 #[cfg(loom)]
 loom::thread_local! {
-    static LOCK_STACK: LockStack = LockStack::new_unregistered();
+    static LOCK_STACK: LockStack = LockStack::new();
     static REGISTRATION: OnceCell<Registration> = OnceCell::new();
     static ORPHAN: Cell<*const Arc<ThreadState>> = Cell::new(core::ptr::null());
-    static MODE_OVERRIDE: Cell<Option<LockingMode>> = Cell::new(None);
 }
 
-/// Runs `f` on the current thread's lock-stack. The fast paths' only
-/// thread-local access.
-///
-/// `f` runs outside `LocalKey::with`'s closure: with a long `f` (the
-/// inflated paths) the compiler stopped inlining `with` and reached the
-/// thread-local through an indirect call; with only the address taken
-/// inside, `with` always inlines to one TLS-relative address.
+/// Runs `f` on the current thread's lock-stack (its thread block,
+/// [`crate::thread::current`]). The fast paths' only thread-local access.
+#[cfg(not(loom))]
+#[inline(always)]
+pub(crate) fn with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> R {
+    f(crate::thread::current())
+}
+
+/// Under loom the block is a loom thread-local (one per modelled thread).
+#[cfg(loom)]
 #[inline(always)]
 pub(crate) fn with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> R {
     let p: *const LockStack = LOCK_STACK.with(|ls| ls as *const LockStack);
     // SAFETY: the thread-local is this thread's and is destroyed only when
-    // the thread exits (never, outside loom: it has no destructor), which
-    // cannot happen while this thread runs `f`; the reference does not
-    // escape `f`, and `LockStack` is `!Sync`, so no other thread sees it.
+    // the thread exits, which cannot happen while this thread runs `f`;
+    // the reference does not escape `f`, and `LockStack` is `!Sync`.
     f(unsafe { &*p })
 }
 
 /// Like [`with_lock_stack`] but `None` if this thread's thread-locals are
-/// gone (only under loom, whose lock-stack has a destructor slot).
+/// gone (only under loom, whose block has a destructor slot; the real
+/// block has no destructor and is always there).
+#[cfg(not(loom))]
+#[inline]
+pub(crate) fn try_with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> Option<R> {
+    Some(f(crate::thread::current()))
+}
+
+/// See the non-loom version.
+#[cfg(loom)]
 #[inline]
 pub(crate) fn try_with_lock_stack<R>(f: impl FnOnce(&LockStack) -> R) -> Option<R> {
     LOCK_STACK.try_with(f).ok()
-}
-
-/// The locking mode this thread uses (the process-wide configuration unless
-/// [`set_current_thread_locking_mode`] chose another).
-pub(crate) fn effective_mode() -> LockingMode {
-    MODE_OVERRIDE.with(|m| m.get()).unwrap_or_else(global_mode)
 }
 
 #[cfg(not(loom))]
@@ -211,20 +216,19 @@ fn global_mode() -> LockingMode {
     LockingMode::Lightweight
 }
 
-fn initial_top(mode: LockingMode) -> usize {
+fn thread_mode(mode: LockingMode) -> ThreadMode {
     match mode {
-        LockingMode::Monitor => MONITOR_ONLY,
-        LockingMode::Legacy => LEGACY,
-        LockingMode::Lightweight => 0,
+        LockingMode::Monitor => ThreadMode::Monitor,
+        LockingMode::Legacy => ThreadMode::Legacy,
+        LockingMode::Lightweight => ThreadMode::Lightweight,
     }
 }
 
 fn register() -> Registration {
     let state = Arc::new(ThreadState::new_for_current_thread());
-    let top = initial_top(effective_mode());
     with_lock_stack(|ls| {
-        if ls.top_state() == UNREGISTERED {
-            ls.set_top_state(top);
+        if ls.mode() == ThreadMode::Unregistered {
+            ls.set_mode(thread_mode(global_mode()));
         }
     });
     Registration {
@@ -253,9 +257,9 @@ fn current_ptr() -> *const Arc<ThreadState> {
     }
     let p: *const Arc<ThreadState> = Box::leak(Box::new(Arc::new(ThreadState::new_for_current_thread())));
     let _ = ORPHAN.try_with(|o| o.set(p));
-    let _ = LOCK_STACK.try_with(|ls| {
-        if ls.top_state() == UNREGISTERED || ls.is_empty() {
-            ls.set_top_state(MONITOR_ONLY);
+    let _ = try_with_lock_stack(|ls| {
+        if ls.is_empty() {
+            ls.set_mode(ThreadMode::Exited);
         }
     });
     cache_current(p);
@@ -270,8 +274,9 @@ fn cache_current(p: *const Arc<ThreadState>) {
     // SAFETY: `p` is valid (see above).
     let state: &ThreadState = unsafe { &*p };
     let critical: *const Critical = &*state.critical;
+    let id = state.id;
     let state: *const ThreadState = state;
-    let _ = try_with_lock_stack(|ls| ls.set_current(p.cast(), state.cast(), critical.cast()));
+    let _ = try_with_lock_stack(|ls| ls.set_current(p, state, critical, id));
 }
 
 /// What the inline inflated paths run with: the current thread's state and
@@ -292,7 +297,7 @@ pub(crate) fn inline_current(ls: &LockStack) -> Option<(&ThreadState, &Critical)
     // exit release's, which runs before `Uncache` clears them; an orphan
     // state is never freed. `ls` is this thread's, borrowed for less than
     // the thread's life.
-    unsafe { Some((&*state.cast::<ThreadState>(), &*critical.cast::<Critical>())) }
+    unsafe { Some((&*state, &*critical)) }
 }
 
 /// Runs `f` with the current thread's state (registering it if needed),
@@ -301,11 +306,7 @@ pub(crate) fn inline_current(ls: &LockStack) -> Option<(&ThreadState, &Critical)
 #[inline]
 pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
     let cached = try_with_lock_stack(|ls| ls.current()).unwrap_or(core::ptr::null());
-    let p = if cached.is_null() {
-        current_ptr()
-    } else {
-        cached.cast::<Arc<ThreadState>>()
-    };
+    let p = if cached.is_null() { current_ptr() } else { cached };
     // SAFETY: `current_ptr` (and the cache it fills) returns a pointer into
     // this thread's live registration (which is only destroyed by this thread's exit, after
     // which no code of this thread calls us with a live registration), or
@@ -395,13 +396,19 @@ pub fn set_current_thread_locking_mode(mode: LockingMode) -> Result<(), super::S
         if !ls.is_empty() || !super::record::raw_is_empty() {
             return Err(super::SyncError::IllegalMonitorState);
         }
-        MODE_OVERRIDE.with(|m| m.set(Some(mode)));
-        ls.set_top_state(initial_top(effective_mode()));
+        ls.set_mode(thread_mode(mode));
         Ok(())
     })
 }
 
-/// The mode the current thread runs.
+/// The mode the current thread runs: its block's mode (an exited thread's
+/// later locks are monitors), or for a thread not registered yet the
+/// process-wide `FASTPATH_LOCKING_MODE` it will register with.
 pub fn current_thread_locking_mode() -> LockingMode {
-    effective_mode()
+    match with_lock_stack(|ls| ls.mode()) {
+        ThreadMode::Lightweight => LockingMode::Lightweight,
+        ThreadMode::Legacy => LockingMode::Legacy,
+        ThreadMode::Monitor | ThreadMode::Exited => LockingMode::Monitor,
+        ThreadMode::Unregistered => global_mode(),
+    }
 }
