@@ -230,10 +230,7 @@ pub fn validate(blobs: &[Blob<'_>]) -> Result<(), RelocError> {
         let mut fields: Vec<(usize, usize, usize)> = Vec::with_capacity(blob.relocs.len());
         for (i, r) in blob.relocs.iter().enumerate() {
             let size = r.kind.size();
-            if r.offset
-                .checked_add(size)
-                .map_or(true, |end| end > blob.code.len())
-            {
+            if r.offset.checked_add(size).is_none_or(|end| end > blob.code.len()) {
                 return Err(err(
                     i,
                     RelocProblem::OutOfBounds {
@@ -258,7 +255,7 @@ pub fn validate(blobs: &[Blob<'_>]) -> Result<(), RelocError> {
                 }
             }
             if let Target::Blob { index, offset } = r.target {
-                if blobs.get(index).map_or(true, |t| offset >= t.code.len()) {
+                if blobs.get(index).is_none_or(|t| offset >= t.code.len()) {
                     return Err(err(i, RelocProblem::BadTarget { index, offset }));
                 }
             }
