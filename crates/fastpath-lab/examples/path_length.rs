@@ -1,5 +1,5 @@
 //! Why the contended table's short critical section charges a lock by its
-//! path length (issue 14): the lock's instructions beside the lab's `work`.
+//! path length: the lock's instructions beside the lab's `work`.
 //!
 //! The short-cs workload of `fastpath lock --only contended` runs, per
 //! operation, lock → `work(inside)` → unlock → `work(outside)`, where `work`

@@ -32,7 +32,7 @@ fn icache_quick_runs_and_reports_every_row() {
     assert!(text.contains("auto check"), "{text}");
     assert!(text.contains("Install storm: 300 stubs"), "{text}");
     // A strategy this CPU cannot run is named with the reason, never
-    // dropped without a word (issue 12: `serialize` on a CPU without it).
+    // dropped without a word (`serialize` on a CPU without it).
     #[cfg(target_arch = "x86_64")]
     if !fastpath::cpu::info().has(fastpath::cpu::Feature::Serialize) {
         assert!(text.contains("serialize not measured"), "{text}");

@@ -54,7 +54,7 @@ fn lock_experiment_runs_quick_and_reports_every_row() {
         "single-use-recursive",
         "producer-consumer",
         "philosophers",
-        // Issue 14's contended table: fastpath and its peers.
+        // The contended table: fastpath and its peers.
         "short-cs",
         "short-cs-parking-lot",
         "short-cs-reentrant",

@@ -4,7 +4,7 @@
 //!
 //! Every object an inflated `Synchronized` guards stays inflated after its
 //! first contention, so this is the per-operation cost of every contended
-//! row in `fastpath lock --only contended` (branch sync-guard).
+//! row in `fastpath lock --only contended`.
 //!
 //! Each round times `n` pairs of each loop back to back and the example
 //! prints the median over rounds of the per-round ratios (inflated

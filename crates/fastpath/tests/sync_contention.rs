@@ -1,4 +1,4 @@
-//! Stress tests of the monitor's contention protocol (issue 14): spinning
+//! Stress tests of the monitor's contention protocol: spinning
 //! only while nobody is queued, parking, the successor wake-up and the
 //! eventual-fairness hand-off, with short and long critical sections at 2,
 //! 4 and 8 threads, and against deflation passes. Each run is bounded in

@@ -203,8 +203,8 @@ fn own_stack_lock_through_a_caller_record_is_reentered() {
     set_mode(LockingMode::Lightweight);
 }
 
-/// The C ABI's old approximation answered BUSY here: a free monitor is
-/// acquired (issue 13).
+/// A free inflated monitor is acquired by a try-enter (never answered
+/// BUSY).
 #[test]
 fn inflated_free_monitor_is_acquired_in_every_mode() {
     let _s = serial();

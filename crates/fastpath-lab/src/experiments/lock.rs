@@ -1,7 +1,7 @@
 //! `fastpath lock`: the cost of fast-locking (seed 001), against a bare
 //! CAS pair and the locks a Rust user would otherwise pick, measured in the
 //! same run; seed 001's workloads by locking mode; contention by thread
-//! count (issue 14). `--only pairs|workloads|contended` runs one table,
+//! count. `--only pairs|workloads|contended` runs one table,
 //! `--threads N` adds thread counts to the contended one.
 //!
 //! The first table's rows:
@@ -10,7 +10,7 @@
 //! - `uncontended`: `sync::enter` + `sync::exit` on one object.
 //! - `after-deflation`: `uncontended` on an object that was inflated (a
 //!   zero-timeout `wait`) and deflated again (`sync::deflate_idle_monitors`)
-//!   before timing: issue 10's "after deflation an object locks at
+//!   before timing: the goal "after deflation an object locks at
 //!   fast-lock cost again".
 //! - `recursive`: the same pair while the object is already held (no CAS:
 //!   the lock-stack's consecutive-run recursion). Goal ≤ 0.35× the baseline.
@@ -24,7 +24,7 @@
 //!   registered and freed per object.
 //! - `contended-2t`: two threads hammering one object (wall time per lock
 //!   pair, both threads' pairs counted).
-//! - The peers a Rust user would otherwise pick, same run (issue 14):
+//! - The peers a Rust user would otherwise pick, same run:
 //!   `parking-lot-mutex`, `parking-lot-reentrant`, `std-mutex` lock+unlock
 //!   beside `uncontended`, and `parking-lot-reentrant-recursive` beside
 //!   `recursive`. The `× best peer` column sets each fastpath row against
@@ -32,7 +32,7 @@
 //!
 //! Then two more tables, each in its own file: [`workloads`] (seed 001's
 //! comparison by locking mode, workload by workload) and [`contended`]
-//! (issue 14's thread-count sweep against the peers).
+//! (the thread-count sweep against the peers).
 //! With `--prof perfnorm`, every row also gets its counters per operation
 //! ([`profile`]): the single-threaded rows re-run their measured loop alone,
 //! the multi-threaded ones say why they cannot be counted.
@@ -175,7 +175,7 @@ fn std_pairs<T>(m: &std::sync::Mutex<T>, n: u64) {
     }
 }
 
-/// The peers' uncontended and recursive rows (issue 14).
+/// The peers' uncontended and recursive rows.
 fn peers(s: &Settings) -> [(&'static str, Stats); 4] {
     let pl = parking_lot::Mutex::new(());
     let re = parking_lot::ReentrantMutex::new(());
@@ -227,12 +227,12 @@ impl Goal {
     }
 }
 
-/// Issue 10's uncontended goal and issue 14's against the peers.
+/// The uncontended goals: against the CAS pair and against the peers.
 const UNCONTENDED_GOAL: Goal = Goal {
     cas: 1.15,
     peer: Some(1.10),
 };
-/// Seed 001's recursive goal; issue 14: no regression against the peer.
+/// Seed 001's recursive goal; no regression against the peer.
 const RECURSIVE_GOAL: Goal = Goal {
     cas: 0.35,
     peer: None,
@@ -441,7 +441,7 @@ impl Experiment for Lock {
         }
         let inflations = sync::stats().since(&stats0);
         if let Some(t) = report.tables.last_mut() {
-            // `SyncStats`' Display labels each cause (issue 12).
+            // `SyncStats`' Display labels each cause.
             t.note(format!("during the experiment (all its tables): {inflations}"));
         }
         Ok(report)

@@ -8,7 +8,7 @@
 //! the object is evacuated, then the address of its to-space copy. The same
 //! word serves the Brooks barriers (which always read through it) and the
 //! LRB (which reads it only for objects in the collection set): the choice
-//! recorded for issue 9. It is not the header's lock state 11: the header
+//! made here. It is not the header's lock state 11: the header
 //! belongs to `fastpath::sync`, and a separate word lets an object be read
 //! through its forwarding pointer without decoding a lock state.
 //!

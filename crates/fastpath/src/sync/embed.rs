@@ -1,5 +1,5 @@
 //! A [`Header`] embedded in the user's own struct, locked without `unsafe`
-//! (issue 12): the pin projection `Pin<&MyObject>` → `Pin<&Header>`.
+//! through the pin projection `Pin<&MyObject>` → `Pin<&Header>`.
 //!
 //! Where it sits: in front of the lock API. A runtime's object is usually
 //! its own struct with a header field beside its data; the lock operations

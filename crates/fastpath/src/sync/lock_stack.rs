@@ -164,7 +164,7 @@ impl LockStack {
     /// changes nothing.
     ///
     /// Recursion is tested before the CAS, as HotSpot does: testing it only
-    /// after a failed CAS (sync-thin tried it) saves two instructions on a
+    /// after a failed CAS (measured) saves two instructions on a
     /// first-level enter but gives every recursive enter a failed locked
     /// instruction, which tripled the lab's `recursive` row (3.7 → 11.3 ns).
     #[inline(always)]
@@ -804,7 +804,7 @@ mod tests {
         assert_eq!(ls.lock_stack_top.get(), START32);
     }
 
-    /// The inline paths' cached state (branch sync-lean): set with the
+    /// The inline paths' cached state: set with the
     /// thread's state, hidden while the thread is in the legacy state and
     /// back when it leaves it, cleared with the state.
     #[test]
@@ -911,7 +911,7 @@ mod tests {
         assert!(ls.guarded_objects().is_empty());
     }
 
-    /// The fast paths' CASes do the lock-bit checks (sync-thin): the enter
+    /// The fast paths' CASes do the lock-bit checks: the enter
     /// takes only an unlocked word and the exit releases only a fast-locked
     /// one; every other word (a monitor, a GC's `11`, a legacy record,
     /// another thread's fast-lock) fails them and changes nothing, while a

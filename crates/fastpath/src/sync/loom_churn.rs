@@ -1,4 +1,4 @@
-//! Loom models of monitor churn (branch `sync-churn`): young monitors
+//! Loom models of monitor churn: young monitors
 //! (`registry.rs`, "Young monitors") freed by their thread's header drop
 //! with one CAS and no registry lock, against everything else that may
 //! reach them: a deflation pass that adopts them, another thread dropping

@@ -1,4 +1,4 @@
-//! Loom models of the inline inflated paths (branch sync-lean): the flat
+//! Loom models of the inline inflated paths: the flat
 //! critical section (`Critical::section`, one word's parity) around an
 //! enter that is only the owner CAS, and around an exit whose cold part
 //! (a successor to wake) runs with the section handed to it, racing a

@@ -49,7 +49,7 @@
 //!   (`Knob_PreSpin` 10, `Knob_SpinLimit` 5000, `Knob_Poverty` 1000,
 //!   `Knob_Bonus`/`BonusB` 100, `Knob_Penalty` 200): a per-monitor spin
 //!   duration grows when spinning acquired the lock and shrinks when it did
-//!   not. Two changes from HotSpot, after parking_lot's RawMutex (issue 14):
+//!   not. Two changes from HotSpot, after parking_lot's RawMutex:
 //!   a newcomer spins only while the entry list is empty (once threads
 //!   park, a spin has already been shown too short, and on a machine with
 //!   more threads than CPUs it burns the CPU a preempted owner needs), and
@@ -172,7 +172,7 @@ const PENALTY: i32 = 200;
 
 /// How long a queued thread may be passed over before it asks for a direct
 /// hand-off, and the least time between two hand-offs on one monitor
-/// (parking_lot's fair unlock comes every 0–1 ms; issue 14 bounds it at
+/// (parking_lot's fair unlock comes every 0–1 ms; this one every
 /// ~0.5–1 ms so that least/most-served stays ≥ 0.25 over 200 ms).
 const FAIR_AFTER_NS: u64 = 500_000;
 

@@ -347,7 +347,7 @@ mod tests {
         assert_eq!(ASYMMETRIC.load(std::sync::atomic::Ordering::Relaxed), on);
     }
 
-    /// Only the outermost section moves `seq` (branch sync-lean): a flat
+    /// Only the outermost section moves `seq`: a flat
     /// section inside a nestable one, and nestable ones inside a flat one
     /// or each other, leave the thread inside until the outermost ends.
     #[test]

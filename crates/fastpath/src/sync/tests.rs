@@ -1322,7 +1322,7 @@ mod legacy_mode {
     }
 }
 
-/// Issue 12: `SyncStats` prints each count with its cause's name.
+/// `SyncStats` prints each count with its cause's name.
 #[test]
 fn sync_stats_debug_and_display_label_the_causes() {
     let mut s = SyncStats::default();
@@ -1341,7 +1341,7 @@ fn sync_stats_debug_and_display_label_the_causes() {
     assert!(shown.contains("deflated: 2"), "{shown}");
 }
 
-/// Issue 12: a header embedded in the user's struct, locked through the
+/// A header embedded in the user's struct, locked through the
 /// `embed_header!` projection; the lock is the object's (another thread
 /// waits for it) and the data beside the header is the user's.
 #[test]
@@ -1373,7 +1373,7 @@ fn embedded_header_locks_the_users_object() {
     assert_eq!(t.join().unwrap(), 7, "the other thread ran only after our unlock");
 }
 
-// ---- branch sync-fast: `Synchronized` bookkeeping on the lock-stack ----
+// ---- `Synchronized` bookkeeping on the lock-stack ----
 
 #[test]
 fn sync_guard_in_a_late_thread_local_keeps_its_lock_legacy() {
@@ -1490,7 +1490,7 @@ fn synchronized_on_an_inflated_object_refuses_reentry_and_survives_exit() {
     });
 }
 
-// ---- sync-contend (issue 14): the contention protocol's fair hand-off ----
+// ---- the contention protocol's fair hand-off ----
 
 /// Four threads hammer one inflated object with a critical section long
 /// enough (~20 µs) that waiters queue and park: a woken waiter that keeps
@@ -1562,7 +1562,7 @@ fn contention_fair_hand_off_leaves_no_request_behind() {
     );
 }
 
-// ---- branch sync-guard: an inflated `Synchronized`'s guard marked in its monitor ----
+// ---- an inflated `Synchronized`'s guard marked in its monitor ----
 
 /// A `Synchronized` guard taken on the value's monitor (its object inflated
 /// first by a timed wait), asserted to be marked there, so that the test

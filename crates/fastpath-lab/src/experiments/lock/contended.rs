@@ -1,4 +1,4 @@
-//! Issue 14's contended table: fastpath against the locks a Rust user would
+//! The contended table: fastpath against the locks a Rust user would
 //! otherwise pick, at every thread count, in one process.
 //!
 //! Where it sits: `fastpath lock` calls [`run`] after the seed-001 suite.
@@ -414,7 +414,7 @@ impl Plan {
         rounds: 3,
         run_time: Duration::from_millis(15),
     };
-    /// The default: 200 ms runs (issue 14's fairness bound is over 200 ms).
+    /// The default: 200 ms runs (the fairness bound is over 200 ms).
     pub const FULL: Plan = Plan {
         rounds: 5,
         run_time: Duration::from_millis(200),
