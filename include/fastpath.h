@@ -72,6 +72,51 @@
 #define FASTPATH_INFLATE_CAUSES 9
 
 /**
+ * Index in `fastpath_sync_stats.inflations`: another thread held the object.
+ */
+#define FASTPATH_INFLATE_CONTENTION 0
+
+/**
+ * Index in `fastpath_sync_stats.inflations`: a wait on a fast-locked object.
+ */
+#define FASTPATH_INFLATE_WAIT 1
+
+/**
+ * Index in `fastpath_sync_stats.inflations`: a recursive enter the lock-stack cannot express (another object above it).
+ */
+#define FASTPATH_INFLATE_INTERLEAVED_RECURSION 2
+
+/**
+ * Index in `fastpath_sync_stats.inflations`: more objects held than the lock-stack has entries.
+ */
+#define FASTPATH_INFLATE_LOCK_STACK_OVERFLOW 3
+
+/**
+ * Index in `fastpath_sync_stats.inflations`: a release in an order the lock-stack (or a legacy owner record) cannot express.
+ */
+#define FASTPATH_INFLATE_UNSTRUCTURED_EXIT 4
+
+/**
+ * Index in `fastpath_sync_stats.inflations`: a notify on an object that already has a monitor (an event, not an installation).
+ */
+#define FASTPATH_INFLATE_NOTIFY 5
+
+/**
+ * Index in `fastpath_sync_stats.inflations`: a lock taken in monitor-only mode.
+ */
+#define FASTPATH_INFLATE_MONITOR_MODE 6
+
+/**
+ * Index in `fastpath_sync_stats.inflations`: a thread exited holding the object through a live guard (the lock is kept on a monitor).
+ */
+#define FASTPATH_INFLATE_THREAD_EXIT 7
+
+/**
+ * Index in `fastpath_sync_stats.inflations`: the identity hash of an object another thread stack-locked, or that its record cannot give (legacy mode).
+ */
+#define FASTPATH_INFLATE_IDENTITY_HASH 8
+
+/**
  * The thread block layout these offsets describe; check it against
  * `fastpath_thread_layout_version()` at start.
  */
@@ -786,8 +831,9 @@ typedef struct fastpath_block {
  */
 typedef struct fastpath_sync_stats {
   /**
-   * Monitors installed, per cause; `fastpath_inflate_cause_name(i)`
-   * names cause `i`.
+   * Monitors installed, per cause: index `FASTPATH_INFLATE_CONTENTION`
+   * and the other `FASTPATH_INFLATE_*` constants;
+   * `fastpath_inflate_cause_name(i)` names cause `i`.
    */
   uint64_t inflations[FASTPATH_INFLATE_CAUSES];
   /**

@@ -66,7 +66,7 @@ int main(void) {
 
   fastpath_sync_stats stats;
   ok(fastpath_sync_get_stats(&stats), "stats");
-  printf("monitors inflated by contention: %llu\n", (unsigned long long)stats.inflations[0]);
+  printf("monitors inflated by contention: %llu\n", (unsigned long long)stats.inflations[FASTPATH_INFLATE_CONTENTION]);
   ok(fastpath_header_destroy(&account.header), "destroy"); /* frees its monitor, if any */
 
 #if defined(__x86_64__)

@@ -103,13 +103,72 @@ impl From<LockingMode> for fastpath_locking_mode {
 pub const FASTPATH_INFLATE_CAUSES: usize = 9;
 const _: () = assert!(FASTPATH_INFLATE_CAUSES == InflateCause::ALL.len());
 
+/// Index in `fastpath_sync_stats.inflations`: another thread held the object.
+pub const FASTPATH_INFLATE_CONTENTION: u32 = 0;
+/// Index in `fastpath_sync_stats.inflations`: a wait on a fast-locked object.
+pub const FASTPATH_INFLATE_WAIT: u32 = 1;
+/// Index in `fastpath_sync_stats.inflations`: a recursive enter the lock-stack cannot express (another object above it).
+pub const FASTPATH_INFLATE_INTERLEAVED_RECURSION: u32 = 2;
+/// Index in `fastpath_sync_stats.inflations`: more objects held than the lock-stack has entries.
+pub const FASTPATH_INFLATE_LOCK_STACK_OVERFLOW: u32 = 3;
+/// Index in `fastpath_sync_stats.inflations`: a release in an order the lock-stack (or a legacy owner record) cannot express.
+pub const FASTPATH_INFLATE_UNSTRUCTURED_EXIT: u32 = 4;
+/// Index in `fastpath_sync_stats.inflations`: a notify on an object that already has a monitor (an event, not an installation).
+pub const FASTPATH_INFLATE_NOTIFY: u32 = 5;
+/// Index in `fastpath_sync_stats.inflations`: a lock taken in monitor-only mode.
+pub const FASTPATH_INFLATE_MONITOR_MODE: u32 = 6;
+/// Index in `fastpath_sync_stats.inflations`: a thread exited holding the object through a live guard (the lock is kept on a monitor).
+pub const FASTPATH_INFLATE_THREAD_EXIT: u32 = 7;
+/// Index in `fastpath_sync_stats.inflations`: the identity hash of an object another thread stack-locked, or that its record cannot give (legacy mode).
+pub const FASTPATH_INFLATE_IDENTITY_HASH: u32 = 8;
+// Each index names the library's cause at that place.
+const _: () = {
+    assert!(matches!(
+        InflateCause::ALL[FASTPATH_INFLATE_CONTENTION as usize],
+        InflateCause::Contention
+    ));
+    assert!(matches!(
+        InflateCause::ALL[FASTPATH_INFLATE_WAIT as usize],
+        InflateCause::Wait
+    ));
+    assert!(matches!(
+        InflateCause::ALL[FASTPATH_INFLATE_INTERLEAVED_RECURSION as usize],
+        InflateCause::InterleavedRecursion
+    ));
+    assert!(matches!(
+        InflateCause::ALL[FASTPATH_INFLATE_LOCK_STACK_OVERFLOW as usize],
+        InflateCause::LockStackOverflow
+    ));
+    assert!(matches!(
+        InflateCause::ALL[FASTPATH_INFLATE_UNSTRUCTURED_EXIT as usize],
+        InflateCause::UnstructuredExit
+    ));
+    assert!(matches!(
+        InflateCause::ALL[FASTPATH_INFLATE_NOTIFY as usize],
+        InflateCause::Notify
+    ));
+    assert!(matches!(
+        InflateCause::ALL[FASTPATH_INFLATE_MONITOR_MODE as usize],
+        InflateCause::MonitorMode
+    ));
+    assert!(matches!(
+        InflateCause::ALL[FASTPATH_INFLATE_THREAD_EXIT as usize],
+        InflateCause::ThreadExit
+    ));
+    assert!(matches!(
+        InflateCause::ALL[FASTPATH_INFLATE_IDENTITY_HASH as usize],
+        InflateCause::IdentityHash
+    ));
+};
+
 /// Monitor statistics (`fastpath_sync_get_stats`).
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct fastpath_sync_stats {
-    /// Monitors installed, per cause; `fastpath_inflate_cause_name(i)`
-    /// names cause `i`.
+    /// Monitors installed, per cause: index `FASTPATH_INFLATE_CONTENTION`
+    /// and the other `FASTPATH_INFLATE_*` constants;
+    /// `fastpath_inflate_cause_name(i)` names cause `i`.
     pub inflations: [u64; FASTPATH_INFLATE_CAUSES],
     /// Monitors freed (with their object's header).
     pub monitors_freed: u64,

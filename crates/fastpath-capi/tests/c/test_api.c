@@ -241,12 +241,11 @@ static void locking_mode_and_stats(void) {
   CHECK(st == FASTPATH_INFLATED);
   CHECK_OK(fastpath_monitor_exit(&o.header));
   CHECK_OK(fastpath_thread_get_sync_stats(&after));
-  /* Cause 6 is "monitor-mode". */
-  CHECK(strcmp(fastpath_inflate_cause_name(6), "monitor-mode") == 0);
-  CHECK(after.inflations[6] == before.inflations[6] + 1);
+  CHECK(strcmp(fastpath_inflate_cause_name(FASTPATH_INFLATE_MONITOR_MODE), "monitor-mode") == 0);
+  CHECK(after.inflations[FASTPATH_INFLATE_MONITOR_MODE] == before.inflations[FASTPATH_INFLATE_MONITOR_MODE] + 1);
   CHECK(after.live_monitors >= 1);
   CHECK_OK(fastpath_sync_get_stats(&global));
-  CHECK(global.inflations[6] >= after.inflations[6]);
+  CHECK(global.inflations[FASTPATH_INFLATE_MONITOR_MODE] >= after.inflations[FASTPATH_INFLATE_MONITOR_MODE]);
   CHECK_STATUS(fastpath_sync_get_stats(NULL), FASTPATH_ERR_NULL);
   CHECK_STATUS(fastpath_thread_get_sync_stats(NULL), FASTPATH_ERR_NULL);
   CHECK_OK(fastpath_set_thread_locking_mode(FASTPATH_LOCKING_LIGHTWEIGHT));
