@@ -8,7 +8,9 @@
 #![allow(clippy::useless_conversion)]
 
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
@@ -17,6 +19,7 @@ use fastpath::thread::{self as fthread, ThreadBlock};
 use fastpath_jit::reg::{x64::*, Reg, RegSet};
 use fastpath_jit::x64::{LockEnter, LockExit, LockRegs, SlowStub, Template};
 use fastpath_jit::{slow, Labels, LockStackLayout};
+use iced_x86::{Decoder, DecoderOptions, FlowControl, InstructionInfoFactory, OpAccess, Register};
 
 /// Register assignments the tests run: HotSpot's (thread in r15), and one
 /// with callee-saved object and extended temporaries.
@@ -351,4 +354,274 @@ fn differential_template_and_rust_agree_on_every_state() {
         }
     }
     println!("differential: {checked} (registers, operation, state) cases, each against a Rust twin");
+}
+
+// ---------------------------------------------------------------------
+// Mixed: template and Rust paths on the same objects.
+
+fn depth_of(h: &Header) -> usize {
+    let a = h as *const Header as usize;
+    lock_stack().1.iter().filter(|&&e| e == a).count()
+}
+
+#[test]
+fn mixed_template_and_rust_enter_and_exit_pair_recursively() {
+    let regs = ASSIGNMENTS[0];
+    let (enter, exit) = (
+        Harness::new(Op::Enter, regs, true),
+        Harness::new(Op::Exit, regs, true),
+    );
+    std::thread::spawn(move || {
+        let me = fthread::current();
+        let x = Box::pin(Header::new());
+        let unlocked = x.raw();
+        sync::enter_on(me, pin(&x)); // registers the thread
+        sync::exit_on(me, pin(&x)).unwrap();
+        // Template enter, Rust exit; Rust enter, template exit.
+        assert_eq!(enter.run(&x), 0);
+        assert_eq!((x.lock_state(), depth_of(&x)), (LockState::FastLocked, 1));
+        sync::exit_on(me, pin(&x)).unwrap();
+        assert_eq!((x.raw(), depth_of(&x)), (unlocked, 0));
+        sync::enter_on(me, pin(&x));
+        assert_eq!(exit.run(&x), 0);
+        assert_eq!((x.raw(), depth_of(&x)), (unlocked, 0));
+        // Recursive, interleaved: T R T enter, then R T R exit.
+        assert_eq!(enter.run(&x), 0);
+        sync::enter_on(me, pin(&x));
+        assert_eq!(enter.run(&x), 0);
+        assert_eq!(depth_of(&x), 3);
+        sync::exit_on(me, pin(&x)).unwrap();
+        assert_eq!(exit.run(&x), 0);
+        assert_eq!((x.lock_state(), depth_of(&x)), (LockState::FastLocked, 1));
+        sync::exit_on(me, pin(&x)).unwrap();
+        assert_eq!((x.raw(), depth_of(&x)), (unlocked, 0));
+        // Through the stub: X held below the top is inflated by the slow
+        // enter; the template exits reach the stub too, until X is released.
+        let a = Box::pin(Header::new());
+        assert_eq!(enter.run(&x), 0);
+        assert_eq!(enter.run(&a), 0);
+        assert_eq!(enter.run(&x), 1, "X below the top: the stub's slow enter");
+        assert_eq!(x.lock_state(), LockState::Inflated);
+        assert_eq!(exit.run(&x), 1, "inflated: the stub's slow exit");
+        assert_eq!(exit.run(&a), 0);
+        assert_eq!(exit.run(&x), 1);
+        assert!(!sync::holds_lock(&x) && !sync::holds_lock(&a));
+        // An exit of an object not held: the slow exit reports the error.
+        assert_eq!(exit.run(&a), 2);
+        assert_eq!(lock_stack().1, Vec::<usize>::new());
+    })
+    .join()
+    .unwrap();
+}
+
+// ---------------------------------------------------------------------
+// Stress: threads alternating template and Rust paths on shared objects.
+
+struct Counted {
+    header: Pin<Box<Header>>,
+    /// Incremented only under the lock, by a non-atomic read-modify-write
+    /// (relaxed load, then store): a lost update shows a broken lock.
+    count: AtomicU64,
+}
+
+#[test]
+fn stress_mixed_paths_lose_no_update() {
+    const THREADS: usize = 3;
+    let regs = ASSIGNMENTS[1];
+    let (enter, exit) = (
+        Harness::new(Op::Enter, regs, true),
+        Harness::new(Op::Exit, regs, true),
+    );
+    let objs: Vec<Counted> = (0..2)
+        .map(|_| Counted {
+            header: Box::pin(Header::new()),
+            count: AtomicU64::new(0),
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_millis(600);
+    let stop = AtomicBool::new(false);
+    let (ops, slow) = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..THREADS)
+            .map(|t| {
+                let (objs, enter, exit, stop) = (&objs, &enter, &exit, &stop);
+                s.spawn(move || {
+                    let me = fthread::current();
+                    let (mut ops, mut slow, mut rng) = (0u64, 0u64, 0x9e37_79b9_7f4a_7c15u64 ^ t as u64);
+                    while !stop.load(Ordering::Relaxed) {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        let o = &objs[(rng & 1) as usize];
+                        let depth = 1 + (rng >> 1) as usize % 2;
+                        for d in 0..depth {
+                            if rng >> (8 + d) & 1 == 0 {
+                                slow += enter.run(&o.header);
+                            } else {
+                                sync::enter_on(me, pin(&o.header));
+                            }
+                        }
+                        // Relaxed: the lock orders these; a lost update is the failure looked for.
+                        let v = o.count.load(Ordering::Relaxed);
+                        o.count.store(v + 1, Ordering::Relaxed);
+                        for d in 0..depth {
+                            if rng >> (12 + d) & 1 == 0 {
+                                let r = exit.run(&o.header);
+                                assert_ne!(r, 2, "exit of a held object failed");
+                                slow += r;
+                            } else {
+                                sync::exit_on(me, pin(&o.header)).unwrap();
+                            }
+                        }
+                        ops += 1;
+                        if t == 0 && ops % 256 == 0 && Instant::now() > deadline {
+                            // Relaxed: a stop flag; the joins order the results.
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    (ops, slow)
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().unwrap())
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    });
+    let counted: u64 = objs.iter().map(|o| o.count.load(Ordering::Relaxed)).sum();
+    println!(
+        "stress: {THREADS} threads, {ops} critical sections ({slow} template slow paths), {counted} counted"
+    );
+    assert_eq!(counted, ops, "lost updates");
+    assert!(ops > 0);
+    for o in &objs {
+        assert!(!sync::holds_lock(&o.header));
+    }
+}
+
+// ---------------------------------------------------------------------
+// Machine checks (iced-x86).
+
+struct Decoded {
+    /// Instructions when every branch falls through (first-level lock/unlock).
+    common: usize,
+    /// Instructions when the first branch to a local label is taken (recursive case).
+    recursive: usize,
+}
+
+fn decode_lock(op: Op, (t, o, p, m): (Reg, Reg, Reg, Reg)) -> Decoded {
+    let regs = LockRegs::new(t, o, p, m).unwrap();
+    let layout = LockStackLayout::fastpath().unwrap();
+    let (clobbers, budget) = match op {
+        Op::Enter => (
+            LockEnter { regs, layout }.clobbers(),
+            LockEnter { regs, layout }.budget(),
+        ),
+        Op::Exit => (
+            LockExit { regs, layout }.clobbers(),
+            LockExit { regs, layout }.budget(),
+        ),
+    };
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let labels = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    template(op, regs)(&mut ops, labels);
+    let end = ops.offset().0;
+    dynasm!(ops ; .arch x64 ; =>labels.slow ; =>labels.done ; int3);
+    let code = ops.finalize().unwrap();
+    let insns: Vec<_> = Decoder::with_ip(64, &code[..end], 0, DecoderOptions::NONE)
+        .iter()
+        .collect();
+    let mut factory = InstructionInfoFactory::new();
+    let mut written = RegSet::EMPTY;
+    let reg_of = |r: Register| Reg(r.full_register().number() as u8);
+    let is_write = |a: OpAccess| {
+        matches!(
+            a,
+            OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite
+        )
+    };
+    let mut locked = 0;
+    for insn in &insns {
+        assert!(!insn.is_invalid());
+        let info = factory.info(insn);
+        for u in info.used_registers() {
+            if is_write(u.access()) {
+                assert!(
+                    u.register().full_register().is_gpr64(),
+                    "{op:?} writes {:?}",
+                    u.register()
+                );
+                written = written.with(reg_of(u.register()));
+            }
+        }
+        for mem in info.used_memory() {
+            if !is_write(mem.access()) {
+                continue;
+            }
+            if insn.has_lock_prefix() {
+                assert_eq!(insn.mnemonic(), iced_x86::Mnemonic::Cmpxchg);
+                assert_eq!(reg_of(mem.base()), o, "{op:?}: the locked CAS is on the header");
+                locked += 1;
+            } else {
+                assert_eq!(
+                    reg_of(mem.base()),
+                    t,
+                    "{op:?}: an unlocked write outside the thread block: {insn}"
+                );
+            }
+        }
+    }
+    assert_eq!(locked, 1, "{op:?}: exactly one locked CAS");
+    assert!(
+        written.is_subset(clobbers),
+        "{op:?} writes {written:?}, declares {clobbers:?}"
+    );
+    // Paths: all fall through; or the first branch to a local target taken.
+    let local = insns
+        .iter()
+        .position(|i| {
+            i.flow_control() == FlowControl::ConditionalBranch && (i.near_branch_target() as usize) < end
+        })
+        .expect("a recursive branch");
+    let target = insns[local].near_branch_target();
+    let after = insns.iter().filter(|i| i.ip() >= target).count();
+    let d = Decoded {
+        common: insns.len(),
+        recursive: local + 1 + after,
+    };
+    assert!(
+        d.common <= budget,
+        "{op:?}: {} instructions, budget {budget}",
+        d.common
+    );
+    println!(
+        "{op:?} with {:?}: common path {}, recursive {}, budget {budget}, writes {written:?}",
+        (t, o, p, m),
+        d.common,
+        d.recursive
+    );
+    d
+}
+
+#[test]
+fn machine_checks_writes_clobbers_and_counts() {
+    for regs in ASSIGNMENTS {
+        let e = decode_lock(Op::Enter, regs);
+        let x = decode_lock(Op::Exit, regs);
+        assert_eq!((e.common, e.recursive), (15, 7));
+        assert_eq!((x.common, x.recursive), (14, 8));
+    }
+}
+
+#[test]
+fn bad_registers_are_refused_with_an_error() {
+    use fastpath_jit::x64::LockRegError as E;
+    assert_eq!(LockRegs::new(R15, RAX, RCX, RDX), Err(E::Reserved(RAX)));
+    assert_eq!(LockRegs::new(R15, RSI, RSP, RDX), Err(E::Reserved(RSP)));
+    assert_eq!(LockRegs::new(R15, RSI, RSI, RDX), Err(E::Aliased(RSI)));
+    assert_eq!(
+        LockRegs::new(R15, RSI, RCX, Reg(16)),
+        Err(E::NotARegister(Reg(16)))
+    );
 }
