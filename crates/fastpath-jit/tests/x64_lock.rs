@@ -373,6 +373,7 @@ fn mixed_template_and_rust_enter_and_exit_pair_recursively() {
     );
     std::thread::spawn(move || {
         let me = fthread::current();
+        sync::set_current_thread_locking_mode(LockingMode::Lightweight).unwrap();
         let x = Box::pin(Header::new());
         let unlocked = x.raw();
         sync::enter_on(me, pin(&x)); // registers the thread
