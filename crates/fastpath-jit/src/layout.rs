@@ -34,3 +34,137 @@ pub struct ThreadLayout {
     /// Word holding the TLAB's end.
     pub tlab_end: i32,
 }
+
+/// The thread-block layout version these templates were written against
+/// (`fastpath::thread::LAYOUT_VERSION` when they were last checked).
+pub const EXPECTED_LAYOUT_VERSION: u32 = 1;
+
+/// The library's published layout differs from the one the templates know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayoutMismatch {
+    /// What the templates were written against.
+    pub expected: u32,
+    /// What the linked library reports.
+    pub found: u32,
+}
+
+impl std::fmt::Display for LayoutMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "thread-block layout version {} (templates expect {}): regenerate the templates",
+            self.found, self.expected
+        )
+    }
+}
+
+impl std::error::Error for LayoutMismatch {}
+
+/// Checks the linked library's thread-block layout version, as a JIT does
+/// once at start before emitting any thread-relative template.
+pub fn check_layout_version() -> Result<(), LayoutMismatch> {
+    check_version(fastpath::thread::layout_version())
+}
+
+fn check_version(found: u32) -> Result<(), LayoutMismatch> {
+    if found == EXPECTED_LAYOUT_VERSION {
+        Ok(())
+    } else {
+        Err(LayoutMismatch {
+            expected: EXPECTED_LAYOUT_VERSION,
+            found,
+        })
+    }
+}
+
+/// Offset that fits a displacement (the published offsets are < 256).
+fn off(o: usize) -> i32 {
+    i32::try_from(o).expect("thread-block offsets are below 256")
+}
+
+impl ThreadLayout {
+    /// fastpath's own thread block (`fastpath::thread::ThreadBlock`): its
+    /// published offsets, the GC-state bits of `fastpath::gc` (marking
+    /// `1 << 0`, has-forwarded `1 << 2`), poll bit 1, HotSpot's 512-byte
+    /// cards with 0 as dirty. Fails when the library's layout version is
+    /// not the one these templates know.
+    pub fn fastpath() -> Result<ThreadLayout, LayoutMismatch> {
+        use fastpath::thread as t;
+        check_layout_version()?;
+        Ok(ThreadLayout {
+            gc_state: off(t::GC_STATE_OFFSET),
+            marking_bit: 1 << 0,
+            has_forwarded_bit: 1 << 2,
+            poll: off(t::POLL_WORD_OFFSET),
+            poll_bit: 1,
+            card_table_base: off(t::CARD_TABLE_BASE_OFFSET),
+            card_shift: 9,
+            dirty_card: 0,
+            tlab_top: off(t::TLAB_TOP_OFFSET),
+            tlab_end: off(t::TLAB_END_OFFSET),
+        })
+    }
+}
+
+/// The lock-stack as generated code sees it (HotSpot `LockStack`): `top`
+/// a `u32` byte offset from the thread register, entries addressed as
+/// `[thread + top − 8]`, a zero sentinel below the first entry, and every
+/// thread that does not run lightweight locking holding a `top` above
+/// `end`, so one unsigned bounds check sends it to the slow path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LockStackLayout {
+    /// Offset of the `u32` top.
+    pub top: i32,
+    /// `top` of a full lock-stack (one past the last entry).
+    pub end: i32,
+}
+
+impl LockStackLayout {
+    /// fastpath's thread block (`LOCK_STACK_TOP_OFFSET`,
+    /// `LOCK_STACK_END_OFFSET`), after the layout version check.
+    pub fn fastpath() -> Result<LockStackLayout, LayoutMismatch> {
+        use fastpath::thread as t;
+        check_layout_version()?;
+        Ok(LockStackLayout {
+            top: off(t::LOCK_STACK_TOP_OFFSET),
+            end: off(t::LOCK_STACK_END_OFFSET),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_check_refuses_another_layout() {
+        assert_eq!(check_version(EXPECTED_LAYOUT_VERSION), Ok(()));
+        let e = check_version(EXPECTED_LAYOUT_VERSION + 1).unwrap_err();
+        assert_eq!(e.found, EXPECTED_LAYOUT_VERSION + 1);
+        assert!(e.to_string().contains("regenerate"));
+        assert_eq!(
+            check_layout_version(),
+            Ok(()),
+            "the linked library's layout is the known one"
+        );
+    }
+
+    #[test]
+    fn fastpath_layout_is_the_published_offsets() {
+        use fastpath::thread as t;
+        let l = ThreadLayout::fastpath().unwrap();
+        assert_eq!(l.gc_state as usize, t::GC_STATE_OFFSET);
+        assert_eq!(l.poll as usize, t::POLL_WORD_OFFSET);
+        assert_eq!(l.card_table_base as usize, t::CARD_TABLE_BASE_OFFSET);
+        assert_eq!(
+            (l.tlab_top as usize, l.tlab_end as usize),
+            (t::TLAB_TOP_OFFSET, t::TLAB_END_OFFSET)
+        );
+        let s = LockStackLayout::fastpath().unwrap();
+        assert_eq!(
+            (s.top as usize, s.end as usize),
+            (t::LOCK_STACK_TOP_OFFSET, t::LOCK_STACK_END_OFFSET)
+        );
+        assert!(t::LOCK_STACK_INACTIVE > s.end as u32);
+    }
+}

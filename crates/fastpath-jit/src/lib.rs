@@ -20,7 +20,8 @@
 //! | module | concept |
 //! |---|---|
 //! | [`reg`] | registers by number, register sets (clobbers) |
-//! | [`layout`] | the thread block's offsets and constants |
+//! | [`layout`] | the thread block's offsets and constants, the layout version check |
+//! | [`slow`] | the library's monitor slow paths as `extern "C"` functions |
 //! | [`x64`] | x86-64 templates and the slow-path stub |
 //! | [`aarch64`] | AArch64 templates (emitted on any host; encodings checked against reference words) |
 //!
@@ -65,9 +66,10 @@
 pub mod aarch64;
 pub mod layout;
 pub mod reg;
+pub mod slow;
 pub mod x64;
 
-pub use layout::ThreadLayout;
+pub use layout::{check_layout_version, LayoutMismatch, LockStackLayout, ThreadLayout};
 
 /// The labels a template branches to; the JIT creates and binds them.
 #[derive(Clone, Copy, Debug)]

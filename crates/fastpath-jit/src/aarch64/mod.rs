@@ -9,6 +9,8 @@
 //! - card post-barrier: `lsr addr, addr, #shift; ldr tmp, [thread, #base];
 //!   strb wzr, [tmp, addr]` (3 when the dirty value is 0, as HotSpot's;
 //!   one `mov` more otherwise).
+//! - lightweight monitor enter and exit ([`lock`]): HotSpot's shape with an
+//!   LSE CAS, `casa` on enter and `casl` on exit (18 and 20 instructions).
 //!
 //! Same contract as [`crate::x64`]: common path falls through, `slow` for
 //! the uncommon case, writes only the declared clobbers and NZCV.
@@ -20,6 +22,7 @@ use crate::reg::RegSet;
 pub use crate::Labels;
 
 pub mod barrier;
+pub mod lock;
 pub mod spin;
 pub mod thread;
 
@@ -49,6 +52,8 @@ pub enum TemplateError {
     /// A pause instruction that is not an AArch64 one (or `auto`, which
     /// only the running process can resolve).
     NotAarch64(&'static str),
+    /// Registers aliased or out of range (a lock template's roles must be distinct x0–x30).
+    Registers,
 }
 
 impl std::fmt::Display for TemplateError {
@@ -57,6 +62,7 @@ impl std::fmt::Display for TemplateError {
             TemplateError::Offset { offset, accepts } => write!(f, "offset {offset} out of range: {accepts}"),
             TemplateError::NotOneBit(m) => write!(f, "mask {m:#04x} is not a single bit"),
             TemplateError::NotAarch64(n) => write!(f, "pause `{n}` is not an AArch64 instruction"),
+            TemplateError::Registers => f.write_str("a lock template's registers must be distinct x0-x30"),
         }
     }
 }

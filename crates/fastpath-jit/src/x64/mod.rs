@@ -15,16 +15,19 @@
 //!   after the fast path).
 //! - It writes only [`Template::clobbers`] and RFLAGS.
 //! - Its common path is at most [`Template::budget`] instructions (the
-//!   issue's budgets: poll 2, SATB/LRB idle 2, card 3, Brooks RB 1), checked
+//!   budgets: poll 2, SATB/LRB idle 2, card 3, Brooks RB 1, monitor enter 15,
+//!   monitor exit 14), checked
 //!   by decoding the emitted bytes in the tests.
 //! - Its shared-memory protocol is the Rust fast path's: plain loads of
-//!   thread-private state, and, for the reference CAS, one locked
-//!   `cmpxchg` (the only shared write, as in the Rust `compare_exchange`).
+//!   thread-private state, and, for the reference CAS and the monitor
+//!   templates, one locked `cmpxchg` (the only shared write, as in the
+//!   Rust `compare_exchange`).
 //!
 //! | file | templates |
 //! |---|---|
 //! | [`spin`] | on-spin-wait: the configured pause (PAUSE, none, TPAUSE) |
 //! | [`thread`] | thread-block tests: safepoint poll, SATB and LRB idle tests, TLAB bump |
+//! | [`lock`] | lightweight monitor enter and exit |
 //! | [`barrier`] | Brooks read barrier, card post-barrier (plain and conditional), reference CAS |
 //! | [`stub`] | the out-of-line slow-path stub |
 
@@ -34,11 +37,13 @@ use dynasmrt::DynasmLabelApi;
 use crate::reg::RegSet;
 
 pub mod barrier;
+pub mod lock;
 pub mod spin;
 pub mod stub;
 pub mod thread;
 
 pub use barrier::{BrooksReadBarrier, CardMark, CasRef};
+pub use lock::{LockEnter, LockExit, LockRegError, LockRegs};
 pub use spin::SpinWait;
 pub use stub::SlowStub;
 pub use thread::{GcStateTest, SafepointPoll, TlabAlloc};

@@ -193,6 +193,9 @@ pub enum LockState {
 /// lock-stack remembers that address, and pinning guarantees it is neither
 /// moved nor reused before the header's `Drop` has run (see
 /// the `lifecycle` module for what `Drop` does with a header still locked).
+/// `repr(C)`: the word is at offset 0, so the address is the word's, as
+/// generated code (`fastpath-jit`) addresses it.
+#[repr(C)]
 pub struct Header {
     pub(crate) word: AtomicUsize,
     _pinned: PhantomPinned,

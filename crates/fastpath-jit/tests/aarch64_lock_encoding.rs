@@ -1,0 +1,148 @@
+//! The AArch64 lightweight monitor templates checked word by word against
+//! reference encodings (GNU as 2.x, `.arch armv8.1-a`, thread x28, object
+//! x0, temporaries x9–x13, lock-stack top at 4 and end at 200), with
+//! `slow` bound right after the template; and the CAS's ordering bits.
+
+use dynasmrt::aarch64::Aarch64Relocation;
+use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+use fastpath_jit::aarch64::lock::{LockEnter, LockExit, LockRegs};
+use fastpath_jit::aarch64::{Template, TemplateError, RTHREAD};
+use fastpath_jit::reg::Reg;
+use fastpath_jit::{Labels, LockStackLayout};
+
+const LAYOUT: LockStackLayout = LockStackLayout { top: 4, end: 200 };
+const REGS: LockRegs = LockRegs {
+    thread: RTHREAD,
+    obj: Reg(0),
+    tmp: [Reg(9), Reg(10), Reg(11), Reg(12), Reg(13)],
+};
+
+fn words<T: Template>(t: &T) -> Result<Vec<u32>, TemplateError> {
+    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
+    let labels = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    t.emit(&mut ops, labels)?;
+    let n = ops.offset().0 / 4;
+    dynasm!(ops ; .arch aarch64 ; =>labels.slow ; =>labels.done ; brk 0);
+    let code = ops.finalize().unwrap();
+    let w: Vec<u32> = code
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    println!("aarch64 {}: {n} instructions, budget {}", t.name(), t.budget());
+    assert!(n <= t.budget());
+    Ok(w[..n].to_vec())
+}
+
+/// CAS family (`cas{,a,l,al}` 64-bit): its ordering bits.
+fn cas_order(w: u32) -> Option<(bool, bool)> {
+    (w & 0xffa0_7c00 == 0xc8a0_7c00).then_some((w >> 22 & 1 == 1, w >> 15 & 1 == 1))
+}
+
+#[test]
+fn enter_matches_the_reference_and_acquires() {
+    let w = words(&LockEnter {
+        regs: REGS,
+        layout: LAYOUT,
+    })
+    .unwrap();
+    let want: [u32; 18] = [
+        0xb940_0789, // ldr w9, [x28, #4]
+        0x7103_213f, // cmp w9, #200
+        0x5400_0202, // b.hs slow
+        0x8b09_038a, // add x10, x28, x9
+        0xf85f_814b, // ldur x11, [x10, #-8]
+        0xeb00_017f, // cmp x11, x0
+        0x5400_0120, // b.eq push
+        0xf940_000b, // ldr x11, [x0]
+        0x3708_014b, // tbnz x11, #1, slow
+        0xb240_016c, // orr x12, x11, #1
+        0x927f_f96b, // and x11, x11, #~1
+        0xaa0c_03ed, // mov x13, x12
+        0xc8ed_7c0b, // casa x13, x11, [x0]
+        0xeb0c_01bf, // cmp x13, x12
+        0x5400_0081, // b.ne slow
+        0xf900_0140, // push: str x0, [x10]
+        0x1100_2129, // add w9, w9, #8
+        0xb900_0789, // str w9, [x28, #4]
+    ];
+    assert_eq!(w, want, "{:08x?}", w);
+    let cas: Vec<_> = w.iter().filter_map(|&w| cas_order(w)).collect();
+    assert_eq!(cas, [(true, false)], "one CAS, acquire");
+    // Recursive path: 7 up to b.eq, then the 3 of push.
+    println!("aarch64 enter: common 18, recursive {}", 7 + 3);
+}
+
+#[test]
+fn exit_matches_the_reference_and_releases() {
+    let w = words(&LockExit {
+        regs: REGS,
+        layout: LAYOUT,
+    })
+    .unwrap();
+    let want: [u32; 20] = [
+        0xb940_0789, // ldr w9, [x28, #4]
+        0x7103_213f, // cmp w9, #200
+        0x5400_0248, // b.hi slow
+        0x8b09_038a, // add x10, x28, x9
+        0xf85f_814b, // ldur x11, [x10, #-8]
+        0xeb00_017f, // cmp x11, x0
+        0x5400_01c1, // b.ne slow
+        0xf85f_014b, // ldur x11, [x10, #-16]
+        0xeb00_017f, // cmp x11, x0
+        0x5400_0120, // b.eq pop
+        0xf940_000c, // ldr x12, [x0]
+        0x927e_f58c, // and x12, x12, #~3
+        0xb241_018c, // orr x12, x12, #1<<63
+        0xb240_018b, // orr x11, x12, #1
+        0xaa0c_03ed, // mov x13, x12
+        0xc8ad_fc0b, // casl x13, x11, [x0]
+        0xeb0c_01bf, // cmp x13, x12
+        0x5400_0061, // b.ne slow
+        0x5100_2129, // pop: sub w9, w9, #8
+        0xb900_0789, // str w9, [x28, #4]
+    ];
+    assert_eq!(w, want, "{:08x?}", w);
+    let cas: Vec<_> = w.iter().filter_map(|&w| cas_order(w)).collect();
+    assert_eq!(cas, [(false, true)], "one CAS, release");
+    println!("aarch64 exit: common 20, recursive {}", 10 + 2);
+}
+
+#[test]
+fn bad_registers_and_offsets_are_errors() {
+    let aliased = LockRegs {
+        tmp: [Reg(9), Reg(9), Reg(11), Reg(12), Reg(13)],
+        ..REGS
+    };
+    assert_eq!(
+        words(&LockEnter {
+            regs: aliased,
+            layout: LAYOUT
+        }),
+        Err(TemplateError::Registers)
+    );
+    let sp = LockRegs { obj: Reg(31), ..REGS };
+    assert_eq!(
+        words(&LockExit {
+            regs: sp,
+            layout: LAYOUT
+        }),
+        Err(TemplateError::Registers)
+    );
+    let odd = LockStackLayout { top: 2, end: 200 };
+    assert!(matches!(
+        words(&LockEnter {
+            regs: REGS,
+            layout: odd
+        }),
+        Err(TemplateError::Offset { .. })
+    ));
+    // The published layout emits.
+    assert!(words(&LockExit {
+        regs: REGS,
+        layout: LockStackLayout::fastpath().unwrap()
+    })
+    .is_ok());
+}
