@@ -60,6 +60,47 @@
 //! # }
 //! ```
 
+//! A JIT that inlines `synchronized (obj) { *counter += 1 }`: the lightweight
+//! enter and exit on the real thread block, their stubs calling the library.
+//!
+//! ```
+//! # #[cfg(target_arch = "x86_64")] {
+//! use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler, x64::X64Relocation};
+//! use fastpath::{sync::{self, Header}, thread::{self, ThreadBlock}};
+//! use fastpath_jit::{reg::x64::*, reg::RegSet, slow, x64::*, Labels, LockStackLayout};
+//!
+//! let layout = LockStackLayout::fastpath().unwrap(); // checks the block's layout version
+//! let regs = LockRegs::new(RDI, RSI, R8, R9).unwrap(); // thread, object, two temporaries
+//! let mut ops = VecAssembler::<X64Relocation>::new(0);
+//! let mut labels = || Labels { slow: ops.new_dynamic_label(), done: ops.new_dynamic_label() };
+//! let (enter, exit) = (labels(), labels());
+//! // extern "C" fn(thread, obj, counter): rdi, rsi, rdx.
+//! dynasm!(ops ; .arch x64 ; push rbx);                  // rsp 16-aligned for the stubs' calls
+//! LockEnter { regs, layout }.emit(&mut ops, enter);
+//! dynasm!(ops ; .arch x64 ; =>enter.done ; add QWORD [rdx], 1);
+//! LockExit { regs, layout }.emit(&mut ops, exit);
+//! dynasm!(ops ; .arch x64 ; =>exit.done ; pop rbx ; ret);
+//! let live = RegSet::of(&[RDI, RSI, RDX]);
+//! SlowStub { func: slow::monitor_enter as *const () as usize, args: vec![RDI, RSI], ret: None, live }
+//!     .emit(&mut ops, enter.slow, enter.done).unwrap();
+//! SlowStub { func: slow::monitor_exit as *const () as usize, args: vec![RDI, RSI], ret: None, live }
+//!     .emit(&mut ops, exit.slow, exit.done).unwrap();
+//!
+//! let cache = fastpath::code::CodeCache::new(4096).unwrap();
+//! let entry = cache.install(&ops.finalize().unwrap()).unwrap();
+//! // SAFETY: a complete extern "C" fn; called with this thread's block and a pinned header.
+//! let f: extern "C" fn(*const ThreadBlock, *const Header, *mut u64) = unsafe { entry.as_fn() };
+//! let obj = Box::pin(Header::new());
+//! let mut counter = 0u64;
+//! f(thread::current().as_ptr(), &*obj, &mut counter); // thin: the fast paths alone
+//! let held = sync::lock(obj.as_ref()); // held by Rust: the JIT's enter is a recursion
+//! f(thread::current().as_ptr(), &*obj, &mut counter);
+//! assert!(sync::holds_lock(&obj));
+//! drop(held);
+//! assert_eq!((counter, sync::holds_lock(&obj)), (2, false));
+//! # }
+//! ```
+
 // dynasm's dynamic registers (`Rq(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
