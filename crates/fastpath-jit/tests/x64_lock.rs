@@ -448,6 +448,7 @@ fn stress_mixed_paths_lose_no_update() {
                 s.spawn(move || {
                     let me = fthread::current();
                     let (mut ops, mut slow, mut rng) = (0u64, 0u64, 0x9e37_79b9_7f4a_7c15u64 ^ t as u64);
+                    // Relaxed: a stop flag with no data behind it.
                     while !stop.load(Ordering::Relaxed) {
                         rng ^= rng << 13;
                         rng ^= rng >> 7;

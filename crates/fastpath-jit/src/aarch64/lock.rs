@@ -71,6 +71,28 @@ impl LockRegs {
         }
         Ok(())
     }
+
+    /// The checked registers as the numbers dynasm takes, and the layout's
+    /// offsets as immediates.
+    fn operands(&self, layout: &LockStackLayout) -> Result<Operands, TemplateError> {
+        self.check()?;
+        Ok(Operands {
+            top_off: uimm12(layout.top, 4)?,
+            end: uimm12(layout.end, 1)?,
+            t: self.thread.0,
+            o: self.obj.0,
+            tmp: self.tmp.map(|r| r.0),
+        })
+    }
+}
+
+/// What both lock templates emit with (see [`LockRegs::operands`]).
+struct Operands {
+    top_off: u32,
+    end: u32,
+    t: u8,
+    o: u8,
+    tmp: [u8; 5],
 }
 
 /// `monitorenter`'s lightweight fast path.
@@ -93,11 +115,14 @@ impl Template for LockEnter {
         18
     }
     fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        self.regs.check()?;
-        let top_off = uimm12(self.layout.top, 4)?;
-        let end = uimm12(self.layout.end, 1)?;
-        let (t, o, slow) = (self.regs.thread.0, self.regs.obj.0, labels.slow);
-        let [p, a, m, e, c] = self.regs.tmp.map(|r| r.0);
+        let Operands {
+            top_off,
+            end,
+            t,
+            o,
+            tmp: [p, a, m, e, c],
+        } = self.regs.operands(&self.layout)?;
+        let slow = labels.slow;
         dynasm!(ops
             ; .arch aarch64
             ; ldr W(p), [X(t), top_off]
@@ -144,11 +169,14 @@ impl Template for LockExit {
         20
     }
     fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        self.regs.check()?;
-        let top_off = uimm12(self.layout.top, 4)?;
-        let end = uimm12(self.layout.end, 1)?;
-        let (t, o, slow) = (self.regs.thread.0, self.regs.obj.0, labels.slow);
-        let [p, a, m, e, c] = self.regs.tmp.map(|r| r.0);
+        let Operands {
+            top_off,
+            end,
+            t,
+            o,
+            tmp: [p, a, m, e, c],
+        } = self.regs.operands(&self.layout)?;
+        let slow = labels.slow;
         dynasm!(ops
             ; .arch aarch64
             ; ldr W(p), [X(t), top_off]

@@ -132,6 +132,11 @@ impl LockRegs {
     fn clobbers(&self) -> RegSet {
         RegSet::of(&[self.top, self.mark, RAX])
     }
+
+    /// Thread, object, top and mark as the register numbers dynasm takes.
+    fn numbers(&self) -> [u8; 4] {
+        [self.thread, self.obj, self.top, self.mark].map(|r| r.0)
+    }
 }
 
 /// `monitorenter`'s lightweight fast path.
@@ -154,13 +159,7 @@ impl Template for LockEnter {
         15
     }
     fn emit<A: X64Asm>(&self, ops: &mut A, labels: Labels) {
-        let LockRegs {
-            thread: t,
-            obj: o,
-            top: p,
-            mark: m,
-        } = self.regs;
-        let (t, o, p, m) = (t.0, o.0, p.0, m.0);
+        let [t, o, p, m] = self.regs.numbers();
         let (top_off, end, slow) = (self.layout.top, self.layout.end, labels.slow);
         dynasm!(ops
             ; .arch x64
@@ -204,13 +203,7 @@ impl Template for LockExit {
         14
     }
     fn emit<A: X64Asm>(&self, ops: &mut A, labels: Labels) {
-        let LockRegs {
-            thread: t,
-            obj: o,
-            top: p,
-            mark: m,
-        } = self.regs;
-        let (t, o, p, m) = (t.0, o.0, p.0, m.0);
+        let [t, o, p, m] = self.regs.numbers();
         let (top_off, end, slow) = (self.layout.top, self.layout.end, labels.slow);
         dynasm!(ops
             ; .arch x64
