@@ -680,6 +680,9 @@ pub fn known_variables() -> Vec<&'static str> {
         crate::experiments::lock::contended::DEFLATE_AFTER_CONTENTION_VAR,
         "FASTPATH_BLESS",
         "FASTPATH_SYNC_ABORT_CHILD",
+        "FASTPATH_STRESS_MS",
+        "FASTPATH_EXPECT_CPU",
+        "FASTPATH_QEMU_CPU",
     ]);
     v
 }
