@@ -54,6 +54,11 @@
 #define FASTPATH_CPU_FEATURES 32
 
 /**
+ * Most sites of one kind a template has.
+ */
+#define FASTPATH_JIT_MAX_SITES 4
+
+/**
  * The spare bits of the header word a runtime may use for itself
  * (`fastpath_header_init_with_spare_bits`); locking never changes them.
  * Bit 63 is not among them: it tells a legacy stack-lock's word from a
@@ -120,7 +125,7 @@
  * The thread block layout these offsets describe; check it against
  * `fastpath_thread_layout_version()` at start.
  */
-#define FASTPATH_THREAD_LAYOUT_VERSION 1
+#define FASTPATH_THREAD_LAYOUT_VERSION 2
 
 /**
  * Lock-stack top (`uint32_t`): the byte offset, from the block, of the
@@ -199,9 +204,11 @@
 #define FASTPATH_THREAD_LOCK_STACK_END_OFFSET 152
 
 /**
- * Lock-stack top of a thread that does not run lightweight locking.
+ * Lock-stack top of a thread that does not run lightweight locking: above
+ * the end, its low byte the empty lock-stack's top (an exit may load the
+ * low byte alone and find the sentinel on top).
  */
-#define FASTPATH_THREAD_LOCK_STACK_INACTIVE 4294967040
+#define FASTPATH_THREAD_LOCK_STACK_INACTIVE 4294967128
 
 /**
  * What a call did. `FASTPATH_OK` is 0; every error is positive. The C type
@@ -309,7 +316,7 @@ enum fastpath_status
    */
   FASTPATH_ERR_OUT_OF_MEMORY = 20,
   /**
-   * The object would not fit in a TLAB (`fastpath_gc_max_object_words`).
+   * The object is larger than the heap allows (`fastpath_gc_max_object_words`).
    */
   FASTPATH_ERR_OBJECT_TOO_LARGE = 21,
   /**
@@ -486,6 +493,79 @@ enum fastpath_locking_mode
 typedef enum fastpath_locking_mode fastpath_locking_mode;
 #else
 typedef int32_t fastpath_locking_mode;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * The fast paths `fastpath_jit_emit` emits; the roles of
+ * `fastpath_jit_regs` for each are in brackets, x86-64 first, AArch64
+ * after "a64:" where they differ.
+ */
+enum fastpath_jit_template
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Lightweight monitor enter [thread, obj = the header's address,
+   * tmp0, tmp1; rax too; a64: tmp0–tmp4]; slow: call
+   * `fastpath_monitor_enter_on(thread, obj)`.
+   */
+  FASTPATH_JIT_LOCK_ENTER = 0,
+  /**
+   * Lightweight monitor exit [as enter]; slow: `fastpath_monitor_exit_on`.
+   */
+  FASTPATH_JIT_LOCK_EXIT = 1,
+  /**
+   * Safepoint poll [thread; a64: tmp0 too].
+   */
+  FASTPATH_JIT_SAFEPOINT_POLL = 2,
+  /**
+   * SATB pre-barrier idle test [thread; a64: tmp0 too].
+   */
+  FASTPATH_JIT_SATB_IDLE = 3,
+  /**
+   * Load-reference-barrier idle test [thread; a64: tmp0 too].
+   */
+  FASTPATH_JIT_LRB_IDLE = 4,
+  /**
+   * Card post-barrier [thread, obj = the address stored to (clobbered),
+   * tmp0; a64: tmp1 too]; no branch.
+   */
+  FASTPATH_JIT_CARD_MARK = 5,
+  /**
+   * Conditional card post-barrier (`UseCondCardMark`) [as the card
+   * mark]; a done site (already dirty).
+   */
+  FASTPATH_JIT_CARD_MARK_CONDITIONAL = 6,
+  /**
+   * Brooks read barrier [obj, replaced by its copy; imm = the forwarding
+   * word's offset, e.g. -8]; no branch.
+   */
+  FASTPATH_JIT_BROOKS_READ_BARRIER = 7,
+  /**
+   * Reference CAS [thread, obj = the field's address, tmp0 = the new
+   * value; expected in rax, the witnessed value in rax after; a64:
+   * tmp0 = expected, tmp1 = new, tmp2 receives the witnessed value,
+   * tmp3 scratch]: a done site (success) and a slow site (a failure
+   * while forwarded objects exist); a genuine failure falls through.
+   */
+  FASTPATH_JIT_CAS_REF = 8,
+  /**
+   * TLAB bump allocation [thread, obj = receives the address, tmp0;
+   * a64: tmp1 too, imm below 4096; imm = bytes].
+   */
+  FASTPATH_JIT_TLAB_ALLOC = 9,
+  /**
+   * On-spin-wait: the process's configured pause; no register.
+   */
+  FASTPATH_JIT_SPIN_WAIT = 10,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum fastpath_jit_template fastpath_jit_template;
+#else
+typedef int32_t fastpath_jit_template;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -752,6 +832,32 @@ typedef struct fastpath_gc_stats {
    * Verifier failures (0 when every cycle verified).
    */
   uint64_t verify_errors;
+  /**
+   * Concurrent cycles finished stop-the-world because a mutator found
+   * no memory (Shenandoah's degenerated GC).
+   */
+  uint64_t degenerated_cycles;
+  /**
+   * Full compacting collections, the last resort before
+   * `FASTPATH_ERR_OUT_OF_MEMORY`.
+   */
+  uint64_t full_compactions;
+  /**
+   * Humongous objects (larger than a region) allocated.
+   */
+  uint64_t humongous_allocated;
+  /**
+   * Humongous objects found dead and their regions freed.
+   */
+  uint64_t humongous_reclaimed;
+  /**
+   * Collector worker threads (`FASTPATH_GC_WORKERS`).
+   */
+  uint64_t workers;
+  /**
+   * Collector phases run on more than one worker thread.
+   */
+  uint64_t parallel_phases;
 } fastpath_gc_stats;
 
 /**
@@ -761,6 +867,80 @@ typedef struct fastpath_gc_stats {
  * object it roots stays alive (and is updated when moved) meanwhile.
  */
 typedef uint64_t fastpath_gc_handle;
+
+/**
+ * Registers by encoding number (x86-64: 0 rax … 15 r15; AArch64: 0 x0 …
+ * 30 x30) and an immediate; which are used depends on the template (see
+ * `fastpath_jit_template`).
+ */
+typedef struct fastpath_jit_regs {
+  /**
+   * The thread block's register (HotSpot: r15).
+   */
+  uint8_t thread;
+  /**
+   * The object, header or address operand.
+   */
+  uint8_t obj;
+  /**
+   * First temporary.
+   */
+  uint8_t tmp0;
+  /**
+   * Second temporary.
+   */
+  uint8_t tmp1;
+  /**
+   * Third temporary (AArch64).
+   */
+  uint8_t tmp2;
+  /**
+   * Fourth temporary (AArch64).
+   */
+  uint8_t tmp3;
+  /**
+   * Fifth temporary (AArch64).
+   */
+  uint8_t tmp4;
+  /**
+   * Offset or size, per template.
+   */
+  int32_t imm;
+} fastpath_jit_regs;
+
+/**
+ * What `fastpath_jit_emit` emitted.
+ */
+typedef struct fastpath_jit_code {
+  /**
+   * Bytes written (on `FASTPATH_ERR_BUFFER_TOO_SMALL`: bytes needed).
+   */
+  size_t len;
+  /**
+   * Sites of the branches to the slow path (`rel32` field offsets).
+   */
+  uint32_t slow_sites[FASTPATH_JIT_MAX_SITES];
+  /**
+   * Entries used in `slow_sites`.
+   */
+  uint32_t n_slow;
+  /**
+   * Sites of the branches to `done` (where the fast path resumes).
+   */
+  uint32_t done_sites[FASTPATH_JIT_MAX_SITES];
+  /**
+   * Entries used in `done_sites`.
+   */
+  uint32_t n_done;
+  /**
+   * Registers the template may write, bit n = register n (flags always).
+   */
+  uint32_t clobbers;
+  /**
+   * Most instructions on its common path.
+   */
+  uint32_t budget;
+} fastpath_jit_code;
 
 /**
  * A lock record (HotSpot `BasicLock`): two words the caller keeps, usually
@@ -1123,6 +1303,10 @@ fastpath_status fastpath_gc_free_bytes(const struct fastpath_gc_heap *h,
  * Attaches the calling thread to the heap: `*out` gets its mutator, which
  * only this thread uses, and which every pause now waits for (poll with
  * `fastpath_gc_safepoint_poll` in long loops without allocation).
+ * `FASTPATH_ERR_BUSY` if this thread already has an attached mutator (of
+ * any heap): a thread is the mutator of one heap at a time. Every call
+ * that takes a mutator from another thread than its own is
+ * `FASTPATH_ERR_INVALID_ARGUMENT`.
  */
 fastpath_status fastpath_gc_mutator_attach(const struct fastpath_gc_heap *h,
                                            struct fastpath_gc_mutator **out);
@@ -1280,6 +1464,33 @@ fastpath_status fastpath_gc_lock(struct fastpath_gc_mutator *m,
  * that took it; the lock must not be used again.
  */
 fastpath_status fastpath_gc_unlock(struct fastpath_gc_object_lock *l);
+
+/**
+ * Emits `template` for `regs` into `buf` (`cap` bytes) and describes it in
+ * `out`. `FASTPATH_ERR_INVALID_ARGUMENT`: an unknown template, a register
+ * outside the architecture's (x86-64: above 15, or rsp; AArch64: above
+ * 30, or x16/x17, the slow-path stubs' call scratch), two roles in one
+ * register (x86-64 lock templates: rax too), an immediate out of range;
+ * `FASTPATH_ERR_BUFFER_TOO_SMALL`: `out->len` says how many bytes it
+ * needs and nothing was written; `FASTPATH_ERR_UNSUPPORTED`: neither
+ * x86-64 nor AArch64, or another thread-block layout than the templates
+ * know.
+ */
+fastpath_status fastpath_jit_emit(int32_t template_,
+                                  const struct fastpath_jit_regs *regs,
+                                  uint8_t *buf,
+                                  size_t cap,
+                                  struct fastpath_jit_code *out);
+
+/**
+ * Points the branch at `site` of `code` (`len` bytes; a site
+ * `fastpath_jit_emit` reported, rebased to where the template's bytes lie
+ * in `code`) at offset `target` of the same buffer. `FASTPATH_ERR_INVALID_ARGUMENT`:
+ * the site is not inside `code`, is not a branch this library emits
+ * (AArch64), or the target is out of the branch's range or (AArch64) not
+ * 4-byte aligned relative to it.
+ */
+fastpath_status fastpath_jit_patch(uint8_t *code, size_t len, size_t site, size_t target);
 
 /**
  * Initialises the record at `r` (idle). `r` must be writable and not a

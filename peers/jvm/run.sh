@@ -2,7 +2,7 @@
 # Runs the HotSpot peers of the fastpath experiments with JMH and writes JMH JSON under
 # ${OUT:-../../fastpath-report/jvm}, one file per locking mode, readable by `fastpath compare`.
 #   QUICK=1 ./run.sh      a smoke run (seconds per benchmark)
-#   ONLY=lock|spin|xml|startup|pauses ./run.sh   one group (comma list), default all
+#   ONLY=lock|spin|xml|startup|pauses|jit ./run.sh   one group (comma list), default all
 # Needs Maven and a JDK 21–25 (one that accepts -XX:LockingMode and has Shenandoah). JAVA_HOME
 # selects it; unset, the newest JDK 21–25 under /usr/lib/jvm (or `java` on PATH) is used. The
 # JDK is checked before anything runs.
@@ -117,6 +117,23 @@ if want xml; then
     jmh "xml-passive-$b.json" XmlValidationBench "${iters[@]}" "${prof[@]}" -jvmArgsAppend "$flags"
   done
   jmh xml-default.json XmlValidationBench "${iters[@]}" "${prof[@]}" -jvmArgsAppend "$shen"
+fi
+if want jit; then
+  # `fastpath jit`'s HotSpot column: C2's inlined fast paths in loops (JitBench), merged into
+  # jit.json. Locks with -XX:-EliminateLocks (every pair a real monitorenter/exit); barriers one
+  # collector per fork, 64-bit references and no vectorised stores, as the lab's loops.
+  plain="-XX:-UseCompressedOops -XX:-UseSuperWord -Xms256m -Xmx256m"
+  jmh jit-lock.json 'JitBench\.(casPair|uncontended|recursive|churn)$' "${iters[@]}" -p gc=default -jvmArgsAppend "-XX:-EliminateLocks"
+  jmh jit-epsilon.json 'JitBench\.ref' "${iters[@]}" -p gc=epsilon \
+    -jvmArgsAppend "$plain -XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC"
+  jmh jit-serial.json 'JitBench\.refStore' "${iters[@]}" -p gc=serial -jvmArgsAppend "$plain -XX:+UseSerialGC"
+  shen="$plain -XX:+UseShenandoahGC -XX:+UnlockDiagnosticVMOptions -XX:ShenandoahGCMode=passive"
+  jmh jit-satb.json 'JitBench\.refStore' "${iters[@]}" -p gc=passive-satb -jvmArgsAppend "$shen -XX:+ShenandoahSATBBarrier"
+  jmh jit-lrb.json 'JitBench\.refLoad' "${iters[@]}" -p gc=passive-lrb -jvmArgsAppend "$shen -XX:+ShenandoahLoadRefBarrier"
+  parts=("$TMP"/jit-lock.json "$TMP"/jit-epsilon.json "$TMP"/jit-serial.json "$TMP"/jit-satb.json "$TMP"/jit-lrb.json)
+  { echo '['; for f in "${parts[@]}"; do [ "$f" = "${parts[0]}" ] || echo ','; sed -e '1d' -e '/^]$/,$d' "$f"; done; echo ']'; } \
+    >"$TMP/jit.json"
+  rm -f "${parts[@]}"
 fi
 if want startup; then
   # Seed 000's second table: JVM starts per -XX:X86ICacheSync, with and without an AOT cache.

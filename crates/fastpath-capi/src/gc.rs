@@ -100,7 +100,30 @@ pub struct fastpath_gc_stats {
     pub verified_objects: u64,
     /// Verifier failures (0 when every cycle verified).
     pub verify_errors: u64,
+    /// Concurrent cycles finished stop-the-world because a mutator found
+    /// no memory (Shenandoah's degenerated GC).
+    pub degenerated_cycles: u64,
+    /// Full compacting collections, the last resort before
+    /// `FASTPATH_ERR_OUT_OF_MEMORY`.
+    pub full_compactions: u64,
+    /// Humongous objects (larger than a region) allocated.
+    pub humongous_allocated: u64,
+    /// Humongous objects found dead and their regions freed.
+    pub humongous_reclaimed: u64,
+    /// Collector worker threads (`FASTPATH_GC_WORKERS`).
+    pub workers: u64,
+    /// Collector phases run on more than one worker thread.
+    pub parallel_phases: u64,
 }
+
+// The layout C sees: fields are appended, never moved, so a program built
+// against an older header reads the fields it knows at their places.
+const _: () = {
+    assert!(core::mem::size_of::<fastpath_gc_stats>() == 15 * 8);
+    assert!(core::mem::offset_of!(fastpath_gc_stats, verify_errors) == 8 * 8);
+    assert!(core::mem::offset_of!(fastpath_gc_stats, degenerated_cycles) == 9 * 8);
+    assert!(core::mem::offset_of!(fastpath_gc_stats, parallel_phases) == 14 * 8);
+};
 
 /// A garbage-collected heap. Opaque; from `fastpath_gc_heap_new`, freed by
 /// `fastpath_gc_heap_free`. Any thread may use it.
@@ -151,6 +174,9 @@ fn gc_status(e: GcError) -> fastpath_status {
         GcError::HeapMemory { .. } | GcError::CollectorThread(_) => FASTPATH_ERR_OS,
         // The collector panicked: a bug in fastpath, caught.
         GcError::Poisoned(_) => FASTPATH_ERR_PANIC,
+        // The thread is another mutator's already, or exiting.
+        GcError::ThreadHasMutator => FASTPATH_ERR_BUSY,
+        GcError::ThreadExiting => FASTPATH_ERR_UNAVAILABLE,
     };
     fail(status, e)
 }
@@ -168,7 +194,15 @@ fn mutator<'a>(m: *mut fastpath_gc_mutator) -> Result<&'a mut fastpath_gc_mutato
     // `fastpath_gc_mutator_attach`, used by its own thread only, and not
     // from inside its own safe-region callback, so this is the only
     // reference to it for the call.
-    Ok(unsafe { &mut *m })
+    let m = unsafe { &mut *m };
+    // Its state lives in its thread's block: from another thread, refuse.
+    if !m.m.on_current_thread() {
+        return Err(fail(
+            FASTPATH_ERR_INVALID_ARGUMENT,
+            "the mutator belongs to another thread",
+        ));
+    }
+    Ok(m)
 }
 
 /// Serials of C handles, process-wide, never 0 (so that no handle is
@@ -324,6 +358,12 @@ pub extern "C" fn fastpath_gc_get_stats(
                 verified_cycles: s.verified_cycles,
                 verified_objects: s.verified_objects,
                 verify_errors: s.verify_errors.len() as u64,
+                degenerated_cycles: s.degenerated_cycles,
+                full_compactions: s.full_compactions,
+                humongous_allocated: s.humongous_allocated,
+                humongous_reclaimed: s.humongous_reclaimed,
+                workers: s.workers as u64,
+                parallel_phases: s.parallel_phases,
             },
         )
     })
@@ -361,6 +401,10 @@ pub extern "C" fn fastpath_gc_free_bytes(
 /// Attaches the calling thread to the heap: `*out` gets its mutator, which
 /// only this thread uses, and which every pause now waits for (poll with
 /// `fastpath_gc_safepoint_poll` in long loops without allocation).
+/// `FASTPATH_ERR_BUSY` if this thread already has an attached mutator (of
+/// any heap): a thread is the mutator of one heap at a time. Every call
+/// that takes a mutator from another thread than its own is
+/// `FASTPATH_ERR_INVALID_ARGUMENT`.
 #[no_mangle]
 pub extern "C" fn fastpath_gc_mutator_attach(
     h: *const fastpath_gc_heap,

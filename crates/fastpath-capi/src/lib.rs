@@ -46,6 +46,7 @@ pub mod config;
 pub mod cpu;
 pub mod deflation;
 pub mod gc;
+pub mod jit;
 pub mod lock_record;
 pub mod spin;
 pub mod status;

@@ -77,7 +77,7 @@ pub enum fastpath_status {
     FASTPATH_ERR_PANIC = 19,
     /// The GC heap has no space for the object even after collecting.
     FASTPATH_ERR_OUT_OF_MEMORY = 20,
-    /// The object would not fit in a TLAB (`fastpath_gc_max_object_words`).
+    /// The object is larger than the heap allows (`fastpath_gc_max_object_words`).
     FASTPATH_ERR_OBJECT_TOO_LARGE = 21,
     /// A reference or data field index past the object's fields.
     FASTPATH_ERR_FIELD_OUT_OF_RANGE = 22,

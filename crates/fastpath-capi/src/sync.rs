@@ -320,7 +320,7 @@ pub struct fastpath_block {
 
 /// The thread block layout these offsets describe; check it against
 /// `fastpath_thread_layout_version()` at start.
-pub const FASTPATH_THREAD_LAYOUT_VERSION: u32 = 1;
+pub const FASTPATH_THREAD_LAYOUT_VERSION: u32 = 2;
 /// Lock-stack top (`uint32_t`): the byte offset, from the block, of the
 /// next free entry.
 pub const FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET: usize = 0;
@@ -352,8 +352,10 @@ pub const FASTPATH_THREAD_LOCK_STACK_SENTINEL_OFFSET: usize = 80;
 pub const FASTPATH_THREAD_LOCK_STACK_OFFSET: usize = 88;
 /// One past the last entry: the top of a full lock-stack.
 pub const FASTPATH_THREAD_LOCK_STACK_END_OFFSET: usize = 152;
-/// Lock-stack top of a thread that does not run lightweight locking.
-pub const FASTPATH_THREAD_LOCK_STACK_INACTIVE: u32 = 0xffff_ff00;
+/// Lock-stack top of a thread that does not run lightweight locking: above
+/// the end, its low byte the empty lock-stack's top (an exit may load the
+/// low byte alone and find the sentinel on top).
+pub const FASTPATH_THREAD_LOCK_STACK_INACTIVE: u32 = 0xffff_ff58;
 
 const _: () = {
     use fastpath_core::thread as t;

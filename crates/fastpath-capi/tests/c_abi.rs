@@ -260,6 +260,18 @@ fn code_cache_installs_patches_and_calls_x86_64_from_c() {
     assert!(passed(&out, "test_code") >= 40);
 }
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[test]
+fn jit_template_bytes_patched_installed_and_run_from_c() {
+    let exe = compile(
+        "test_jit",
+        &["crates/fastpath-capi/tests/c/test_jit.c"],
+        Link::Static,
+    );
+    let out = run(&exe, &[], &[]);
+    assert!(passed(&out, "test_jit") >= 60);
+}
+
 #[test]
 fn configuration_by_name_before_first_use() {
     let exe = compile(

@@ -1,5 +1,8 @@
 //! fastpath's fast paths as Cranelift IR: emitters that add the safepoint
-//! poll and the SATB/LRB idle tests to the caller's `FunctionBuilder`, and
+//! poll, the SATB/LRB idle tests, lightweight monitor enter and exit
+//! ([`lock`]), the card post-barrier (plain and conditional), the Brooks
+//! read barrier, the reference CAS, TLAB bump allocation ([`barrier`]) and
+//! on-spin-wait ([`spin`]) to the caller's `FunctionBuilder`, and
 //! [`install`], which compiles a function with cranelift-codegen and
 //! installs it with its relocations in fastpath's W^X `CodeCache`.
 //!
@@ -12,10 +15,17 @@
 //! does the linking: cranelift's relocations become
 //! [`fastpath::code::Reloc`]s applied at the executable address.
 //!
-//! Shapes (x86-64 after lowering; the counts are checked in the tests):
+//! Shapes (x86-64 after lowering, cranelift 0.135 `opt_level=speed`):
 //! - poll: `movzx r, byte [thread+poll]; test r, bit; jnz cold` (Cranelift
-//!   loads into a register first: one instruction more than the template);
-//! - SATB / LRB idle: the same on `gc_state`.
+//!   loads into a register first: one instruction more than the template;
+//!   the count is checked in the tests);
+//! - SATB / LRB idle: the same on `gc_state`;
+//! - lock enter 20 instructions on a first-level lock, exit 18 on a
+//!   last-level unlock (the templates: 15 and 12): Cranelift copies the CAS
+//!   operands into rax and compares its result again instead of branching
+//!   on ZF, and loads the own-word constant from its constant pool
+//!   (counted and listed by `tests/fast_paths.rs`);
+//! - on-spin-wait: a call to the installed pause template ([`spin`]).
 //!
 //! ```
 //! # #[cfg(target_arch = "x86_64")] {
@@ -70,7 +80,19 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::{Context, FinalizedRelocTarget};
 use cranelift_frontend::FunctionBuilder;
 use fastpath::code::{Blob, CodeCache, Entry, Reloc, RelocKind, Target};
-pub use fastpath_jit::ThreadLayout;
+pub use fastpath_jit::{LockStackLayout, ThreadLayout};
+
+pub mod barrier;
+pub mod lock;
+pub mod spin;
+
+pub use barrier::{
+    brooks_read_barrier, brooks_write_barrier, card_mark, cas_ref, load_reference_barrier, satb_enqueue,
+    tlab_alloc, CardTable,
+};
+pub use fastpath_jit::x64::gc_medium::{CsetMap, SatbQueueLayout};
+pub use lock::{lock_enter, lock_enter_with_mark, lock_exit, lock_exit_expecting};
+pub use spin::{install_pause, spin_wait};
 
 /// Why a function could not be compiled or installed.
 #[derive(Debug)]
@@ -117,8 +139,32 @@ pub fn host_isa() -> OwnedTargetIsa {
 /// PC-relative call (a veneer if the function is out of range) instead of
 /// an absolute address in a register.
 pub fn import_slow_path(b: &mut FunctionBuilder<'_>, index: u32, args: usize, colocated: bool) -> FuncRef {
+    import(b, index, args, None, colocated)
+}
+
+/// As [`import_slow_path`], for a slow path returning a value of type `ret`
+/// (`I32` for `fastpath_jit::slow::monitor_exit`'s status, `I64` for an
+/// address or a witnessed reference).
+pub fn import_slow_path_with_result(
+    b: &mut FunctionBuilder<'_>,
+    index: u32,
+    args: usize,
+    ret: ir::Type,
+    colocated: bool,
+) -> FuncRef {
+    import(b, index, args, Some(ret), colocated)
+}
+
+fn import(
+    b: &mut FunctionBuilder<'_>,
+    index: u32,
+    args: usize,
+    ret: Option<ir::Type>,
+    colocated: bool,
+) -> FuncRef {
     let mut sig = Signature::new(CallConv::SystemV);
     sig.params.extend((0..args).map(|_| AbiParam::new(I64)));
+    sig.returns.extend(ret.map(AbiParam::new));
     let signature = b.import_signature(sig);
     let name = b
         .func

@@ -37,7 +37,7 @@ pub struct ThreadLayout {
 
 /// The thread-block layout version these templates were written against
 /// (`fastpath::thread::LAYOUT_VERSION` when they were last checked).
-pub const EXPECTED_LAYOUT_VERSION: u32 = 1;
+pub const EXPECTED_LAYOUT_VERSION: u32 = 2;
 
 /// The library's published layout differs from the one the templates know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,7 +110,9 @@ impl ThreadLayout {
 /// a `u32` byte offset from the thread register, entries addressed as
 /// `[thread + top − 8]`, a zero sentinel below the first entry, and every
 /// thread that does not run lightweight locking holding a `top` above
-/// `end`, so one unsigned bounds check sends it to the slow path.
+/// `end` whose low byte is the empty lock-stack's top (layout version 2),
+/// so enter's one unsigned bounds check, and exit's on-top check after a
+/// byte load of `top`, send it to the slow path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LockStackLayout {
     /// Offset of the `u32` top.
@@ -166,5 +168,8 @@ mod tests {
             (t::LOCK_STACK_TOP_OFFSET, t::LOCK_STACK_END_OFFSET)
         );
         assert!(t::LOCK_STACK_INACTIVE > s.end as u32);
+        // The exit template loads the low byte of top: an inactive thread's
+        // reads as the empty lock-stack's (the sentinel on top).
+        assert_eq!(t::LOCK_STACK_INACTIVE as u8 as usize, t::LOCK_STACK_OFFSET);
     }
 }

@@ -111,3 +111,32 @@ impl fmt::Debug for RegSet {
         f.debug_set().entries(self.iter()).finish()
     }
 }
+
+/// Registers a lock template's [`LockRegs`](crate::x64::LockRegs)
+/// (either architecture's) refuses at construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockRegError {
+    /// Two roles share a register.
+    Aliased(Reg),
+    /// x86-64: rax is the CAS's implicit operand; rsp is the stack.
+    Reserved(Reg),
+    /// Not a general register of the architecture (x86-64: 0–15; AArch64: 0–30).
+    NotARegister(Reg),
+}
+
+impl fmt::Display for LockRegError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LockRegError::Aliased(r) => write!(f, "{r:?} is used for two roles of a lock template"),
+            LockRegError::Reserved(r) => {
+                write!(
+                    f,
+                    "{r:?} cannot be a lock template's operand (rax: the CAS's; rsp: the stack)"
+                )
+            }
+            LockRegError::NotARegister(r) => write!(f, "{r:?} is not a general register of the architecture"),
+        }
+    }
+}
+
+impl std::error::Error for LockRegError {}

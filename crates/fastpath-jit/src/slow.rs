@@ -1,10 +1,25 @@
-//! The library's monitor slow paths as `extern "C"` functions a
-//! [`crate::x64::SlowStub`] calls from a lock template's `slow` label.
+//! The library's slow paths as `extern "C"` functions a
+//! [`crate::x64::SlowStub`] calls from a template's `slow` label.
 //!
-//! Where it sits: the templates handle the lightweight common cases inline
-//! and leave every other state unchanged; these run the whole of
-//! `fastpath::sync::enter_on` / `exit_on` (whose own fast path fails the
-//! same way, then the inflation, contention and mode-specific paths).
+//! Where it sits: the templates handle the common cases inline and leave
+//! every other state unchanged; these run the library's own slow paths.
+//!
+//! | template | stub calls | arguments | result |
+//! |---|---|---|---|
+//! | monitor enter / exit | [`monitor_enter`] / [`monitor_exit`]: `fastpath::sync::enter_on` / `exit_on` (whose own fast path fails the same way, then the inflation, contention and mode-specific paths) | block, object | exit: 0 or 1 |
+//! | [`crate::x64::SatbEnqueue`] (queue full), or the SATB idle test's stub directly | [`satb_enqueue`] (`fastpath::gc::satb_slow_entry`): flush the full buffer to the heap's queue, push the value | block, previous value | - |
+//! | [`crate::x64::LrbCset`] (in the collection set, not yet copied), or the LRB idle test's stub directly | [`lrb`] (`fastpath::gc::lrb_slow_entry`): evacuate or resolve, heal the field | block, loaded reference, field address | the reference to use |
+//! | [`crate::x64::BrooksWriteBarrier`] (evacuation or forwarded objects) | [`brooks_wb`] (`fastpath::gc::brooks_wb_slow_entry`): evacuate the object if in the collection set while evacuating, else its forwardee | block, object | the object to write |
+//!
+//! The GC entries run the Rust barriers' slow paths for the calling
+//! thread's live `fastpath::gc::Mutator`; generated code must hold no
+//! object address across a stop of that mutator (it may move objects), so
+//! it polls only where the runtime's Rust side does, between calls, or at
+//! a safepoint poll after which it reloads its references from roots.
+
+pub use fastpath::gc::brooks_wb_slow_entry as brooks_wb;
+pub use fastpath::gc::lrb_slow_entry as lrb;
+pub use fastpath::gc::satb_slow_entry as satb_enqueue;
 
 use core::pin::Pin;
 

@@ -6,8 +6,8 @@ use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::spin::strategy::{PauseInstruction, SpinPause};
 use fastpath_jit::aarch64::{
-    thread::GcBarrier, BrooksReadBarrier, CardMark, GcStateTest, SafepointPoll, SpinWait, Template,
-    TemplateError, RTHREAD,
+    thread::GcBarrier, BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, GcStateTest,
+    SafepointPoll, SpinWait, Template, TemplateError, RTHREAD,
 };
 use fastpath_jit::reg::Reg;
 use fastpath_jit::{Labels, ThreadLayout};
@@ -119,6 +119,7 @@ fn card_mark_is_lsr_ldr_strb() {
         addr: Reg(1),
         tmp: Reg(11),
         tmp2: Reg(12),
+        conditional: false,
         layout: layout(0),
     };
     // lsr x1, x1, #9 ; ldr x11, [x28, #8] ; strb wzr, [x11, x1]
@@ -131,6 +132,15 @@ fn card_mark_is_lsr_ldr_strb() {
     assert_eq!(
         words(&card1).unwrap(),
         [0xD349_FC21, 0xF940_078B, 0x5280_002C, 0x3821_696C]
+    );
+    // Conditional: ... ; ldrb w12, [x11, x1] ; cbz w12, done ; strb wzr, [x11, x1]
+    let cond = CardMark {
+        conditional: true,
+        ..card
+    };
+    assert_eq!(
+        words(&cond).unwrap(),
+        [0xD349_FC21, 0xF940_078B, 0x3861_696C, 0x3400_004C, 0x3821_697F]
     );
     let misaligned = CardMark {
         layout: ThreadLayout {
@@ -172,4 +182,46 @@ fn spin_wait_words() {
         SpinWait::for_instruction(pause),
         Err(TemplateError::NotAarch64("pause"))
     );
+}
+
+#[test]
+fn brooks_write_barrier_is_ldrb_tbnz_per_bit_ldur() {
+    let wb = BrooksWriteBarrier {
+        thread: RTHREAD,
+        obj: Reg(3),
+        tmp: X9,
+        gc_state: 16,
+        state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
+        forwarding: -8,
+    };
+    // ldrb w9, [x28, #16] ; tbnz w9, #1, .+12 ; tbnz w9, #2, .+8 ;
+    // ldur x3, [x3, #-8]
+    assert_eq!(
+        words(&wb).unwrap(),
+        [0x3940_4389, 0x3708_0069, 0x3710_0049, 0xF85F_8063]
+    );
+    assert_eq!(wb.budget(), 4);
+    assert_eq!(wb.clobbers(), fastpath_jit::reg::RegSet::of(&[Reg(3), X9]));
+    // cbz x5, .+8 ; ldur x5, [x5, #-8]
+    let sv = BrooksStoreVal {
+        val: Reg(5),
+        forwarding: -8,
+    };
+    assert_eq!(words(&sv).unwrap(), [0xB400_0045, 0xF85F_80A5]);
+    // Values the instructions cannot take: errors, nothing panics.
+    assert_eq!(
+        words(&BrooksWriteBarrier { state_bits: 0, ..wb }),
+        Err(TemplateError::NoBit)
+    );
+    assert!(words(&BrooksWriteBarrier {
+        forwarding: 256,
+        ..wb
+    })
+    .is_err());
+    assert!(words(&BrooksWriteBarrier { gc_state: 4096, ..wb }).is_err());
+    assert!(words(&BrooksStoreVal {
+        forwarding: -257,
+        ..sv
+    })
+    .is_err());
 }

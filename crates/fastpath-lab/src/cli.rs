@@ -207,6 +207,19 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                              latency, lruGetPut = lru); parameters pair only where both rows have \
                              them, and units of one kind are converted (ops/us to ops/s)",
                         ),
+                )
+                .arg(
+                    Arg::new("min-change")
+                        .long("min-change")
+                        .value_name("PCT")
+                        .value_parser(parse_min_change)
+                        .default_value("10")
+                        .help(
+                            "The least change, in % of the baseline (0 to 1000), for a row to \
+                             count as moved; it must also leave both 99.9% intervals. Two runs of \
+                             one build differ by several % on a shared machine: the default 10 \
+                             keeps them `same` and still reports a 20% regression",
+                        ),
                 ),
         )
         .subcommand(crate::cpu_command::command())
@@ -543,31 +556,6 @@ pub fn perfnorm_child(experiments: &[&'static dyn Experiment], m: &ArgMatches) -
     crate::harness::perfnorm::child_main(e.perfnorm_region(id), name, id, ops)
 }
 
-/// The most `compare` reads of one file. A full run's largest result file
-/// is well under 1 MiB; anything past this is not a result file (and
-/// `/dev/zero` or a FIFO that never ends must not be read forever).
-pub const MAX_RESULT_BYTES: u64 = 16 << 20;
-
-/// Reads a JMH-format result file (for `compare`), at most
-/// [`MAX_RESULT_BYTES`]; the error names the file.
-pub fn read_results(path: &Path) -> anyhow::Result<Vec<report::BenchResult>> {
-    use std::io::Read as _;
-    let file = fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_RESULT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("reading {}", path.display()))?;
-    anyhow::ensure!(
-        bytes.len() as u64 <= MAX_RESULT_BYTES,
-        "{} is larger than {} MiB: not a result file",
-        path.display(),
-        MAX_RESULT_BYTES >> 20
-    );
-    let text = String::from_utf8(bytes)
-        .map_err(|_| anyhow::anyhow!("{} is not a JMH result file: not UTF-8 text", path.display()))?;
-    report::jmh::from_json(&text).with_context(|| format!("{} is not a JMH result file", path.display()))
-}
-
 /// The `*.json` files directly in `dir`, by file name.
 fn json_files(dir: &Path) -> anyhow::Result<std::collections::BTreeMap<String, PathBuf>> {
     let mut files = std::collections::BTreeMap::new();
@@ -582,6 +570,14 @@ fn json_files(dir: &Path) -> anyhow::Result<std::collections::BTreeMap<String, P
         }
     }
     Ok(files)
+}
+
+/// `--min-change`: a percentage from 0 to 1000.
+fn parse_min_change(v: &str) -> Result<f64, String> {
+    match v.trim().parse::<f64>() {
+        Ok(x) if (0.0..=1000.0).contains(&x) => Ok(x),
+        _ => Err(format!("{v:?} is not a percentage from 0 to 1000")),
+    }
 }
 
 /// `fastpath compare BASELINE CHANGE`: two result files, or two folders
@@ -639,7 +635,7 @@ pub fn run_compare(m: &ArgMatches) -> anyhow::Result<()> {
     let mut compared = 0;
     let mut told = std::collections::BTreeSet::new();
     for (name, pa, pb) in &pairs {
-        let (ra, rb) = (read_results(pa)?, read_results(pb)?);
+        let (ra, rb) = (report::jmh::read_results(pa)?, report::jmh::read_results(pb)?);
         let run = |r: &[report::BenchResult]| r.iter().find_map(|x| x.run.clone());
         if let (Some(x), Some(y)) = (run(&ra), run(&rb)) {
             let d = x.differences(&y);
@@ -652,7 +648,10 @@ pub fn run_compare(m: &ArgMatches) -> anyhow::Result<()> {
                 );
             }
         }
-        let c = report::compare::pair(&ra, &rb, by);
+        let rule = report::compare::Rule {
+            min_change_percent: *m.get_one::<f64>("min-change").expect("has a default"),
+        };
+        let c = report::compare::pair_with(&ra, &rb, by, &rule);
         if !name.is_empty() {
             outln!("== {name} ==");
         }

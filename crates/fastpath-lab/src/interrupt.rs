@@ -1,5 +1,6 @@
 //! Stopping a run early: Ctrl-C (SIGINT), SIGTERM, SIGHUP, or the reader of
-//! stdout going away (a broken pipe, `fastpath … | head`).
+//! stdout going away (a broken pipe, `fastpath … | head`: noticed when it
+//! happens, by [`watch_stdout_reader`], not at the next write).
 //!
 //! Where it sits: `main` calls [`install`] first, before any thread exists;
 //! the CLI registers what a stop must leave behind ([`watch_out_dir`],
@@ -77,6 +78,43 @@ pub fn install() {
         // SAFETY: as above.
         unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut()) };
     }
+}
+
+/// When stdout is a pipe, starts a thread that waits for its reader to
+/// go away (`fastpath lock | head` once `head` has its lines) and then
+/// stops the run quietly, exit 0, as a failed write to the closed pipe
+/// would: an experiment that prints its tables only at its end would
+/// otherwise measure on for nobody. `poll(2)` on a pipe's write end
+/// reports `POLLERR` once every reader has closed it, without a write.
+pub fn watch_stdout_reader() {
+    // SAFETY: fstat writes into the zeroed `st`, which is a valid place
+    // for a `struct stat`; fd 1 may be closed, which fstat reports.
+    let is_pipe = unsafe {
+        let mut st = std::mem::zeroed::<libc::stat>();
+        libc::fstat(1, &mut st) == 0 && (st.st_mode & libc::S_IFMT) == libc::S_IFIFO
+    };
+    if !is_pipe {
+        return;
+    }
+    // A watcher that cannot start leaves the write error to stop the run.
+    let _ = std::thread::Builder::new()
+        .name("fastpath-stdout".into())
+        .spawn(|| loop {
+            let mut fd = libc::pollfd {
+                fd: 1,
+                events: 0,
+                revents: 0,
+            };
+            // SAFETY: `fd` is one valid pollfd; a negative timeout waits
+            // until an event.
+            let n = unsafe { libc::poll(&mut fd, 1, -1) };
+            if n > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+                stop("", 0);
+            }
+            if n < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                return;
+            }
+        });
 }
 
 fn signal_set() -> libc::sigset_t {

@@ -46,6 +46,8 @@ fn main() -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(USAGE_ERROR);
     }
+    // From here on, stdout's reader leaving stops the run at once.
+    interrupt::watch_stdout_reader();
     for w in cli::unknown_variable_warnings(std::env::vars_os().filter_map(|(k, _)| k.into_string().ok())) {
         eprintln!("fastpath: warning: {w}");
     }

@@ -20,8 +20,10 @@ use fastpath_lab::report::jmh;
 fn table_rows(text: &str, title: &str) -> Vec<Vec<String>> {
     let mut lines = text.lines().skip_while(|l| !l.contains(title));
     assert!(lines.next().is_some(), "no table {title:?} in:\n{text}");
+    // The title and the headers may wrap: the rows start after the dashes.
     lines
-        .skip(2) // headers, dashes
+        .skip_while(|l| !l.starts_with("---"))
+        .skip(1)
         .take_while(|l| !l.trim().is_empty() && !l.starts_with("  "))
         .map(|l| l.split_whitespace().map(str::to_string).collect())
         .collect()

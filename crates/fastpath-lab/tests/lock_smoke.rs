@@ -189,3 +189,51 @@ fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
     );
     assert!(text.contains("perfnorm: lock + unlock pairs"), "{text}");
 }
+
+/// Under `FASTPATH_LOCKING_MODE=monitor` the rows measured in the thread's
+/// own mode say `monitor` (in the JSON's `mode` param and the table), so a
+/// monitor-mode run never pairs with a lightweight one in `compare`.
+#[test]
+fn pairs_rows_are_labelled_with_the_mode_they_ran_in() {
+    let dir = std::env::temp_dir().join(format!("fastpath-lock-mode-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fastpath"))
+        .env("FASTPATH_LOCKING_MODE", "monitor")
+        .args(["lock", "--quick", "--only", "pairs", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = std::fs::read_to_string(dir.join("lock.json")).expect("lock.json");
+    let _ = std::fs::remove_dir_all(&dir);
+    let rows = jmh::from_json(&json).unwrap();
+    let mode = |name: &str| {
+        rows.iter()
+            .find(|r| r.benchmark == format!("fastpath.lock.{name}"))
+            .unwrap_or_else(|| panic!("no row {name}"))
+            .params
+            .get("mode")
+            .cloned()
+            .unwrap_or_default()
+    };
+    for name in [
+        "uncontended",
+        "uncontended-on",
+        "after-deflation",
+        "recursive",
+        "churn",
+        "synchronized",
+        "contended-2t",
+        "monitor-mode",
+    ] {
+        assert_eq!(mode(name), "monitor", "{name}");
+    }
+    assert_eq!(mode("cas-pair"), "baseline");
+    assert_eq!(mode("std-mutex"), "peer");
+    assert!(!text.contains("lightweight"), "{text}");
+}

@@ -2,7 +2,7 @@
 //! loop: a monitor-only thread enters and exits one object (an inflated
 //! monitor) and prints ns per pair, round by round. The variant decides who
 //! performs the process's first inflation, which starts the deflation
-//! thread and registers `membarrier` (`sync/reclaim.rs`, `sync/deflate.rs`):
+//! thread and registers `membarrier` (`thread/critical.rs`, `sync/deflate.rs`):
 //!
 //! - `first`: the measuring thread itself.
 //! - `warm`: the main thread, before the measuring thread starts.

@@ -15,6 +15,7 @@
 //! | `FASTPATH_SPIN_PAUSE` | `auto`, `none`, `pause`, `tpause`; aarch64: `auto`, `none`, `isb`, `yield`, `nop`, `sb`; each optionally `:N` (repeat 1–99) | `auto` | `spin::strategy` ([`SpinPause`]) |
 //! | `FASTPATH_GC_BARRIERS` | a preset (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma list of barriers (`satb`, `card`, `card-cond`, `g1-card`, `brooks-rb`, `brooks-wb`, `lrb`, `cas`) | `shenandoah` | `gc::settings` ([`BarrierBits`]) |
 //! | `FASTPATH_GC_MODE` | `passive`, `concurrent` (which needs a complete set: `satb`, `lrb` or both Brooks barriers, `cas`) | `passive` | `gc::settings` ([`GcMode`]) |
+//! | `FASTPATH_GC_WORKERS` | 1–64 | half the CPUs, 1–8 | `gc::settings` ([`GcWorkers`]) |
 //! | `FASTPATH_FAST_LOCKING_SPINS` | 0–20 (`log2` of the pauses) | 13 (1 on one CPU) | `sync` ([`FastLockingSpins`]) |
 //! | `FASTPATH_FAST_LOCKING_YIELDS` | 0–64 | 8 | `sync` ([`FastLockingYields`]) |
 //! | `FASTPATH_DEFLATION_INTERVAL_MS` | 1–3600000 | 250 | `sync` ([`DeflationIntervalMs`]) |
@@ -68,7 +69,7 @@ use crate::cpu::CpuInfo;
 use crate::setting;
 
 pub use crate::code::icache::ICacheSync;
-pub use crate::gc::{BarrierBits, GcMode};
+pub use crate::gc::{BarrierBits, GcMode, GcWorkers};
 pub use crate::setting::{on_invalid_variable, Choice, Choices, ConfigError, Setting, Variable};
 pub use crate::spin::strategy::{PauseInstruction, SpinPause};
 pub use crate::sync::{
@@ -91,6 +92,8 @@ macro_rules! for_each_setting {
             gc_barriers: BarrierBits = crate::gc::settings::BARRIERS,
             /// Mode of a heap made by `gc::HeapConfig::from_config`.
             gc_mode: GcMode = crate::gc::settings::MODE,
+            /// Collector workers of a heap made by `gc::HeapConfig::from_config`.
+            gc_workers: GcWorkers = crate::gc::settings::WORKERS,
             /// The fast-lock spin budget `sync` starts with (its setter changes it).
             fast_locking_spins: FastLockingSpins = crate::sync::settings::FAST_LOCKING_SPINS,
             /// The fast-lock yields `sync` starts with (its setter changes it).
@@ -707,16 +710,17 @@ mod read_tests {
             assert_eq!(SpinPause::ACCEPTED, ["auto", "none", "pause", "tpause"]);
         }
         let vars = variables();
-        assert_eq!(vars.len(), 9);
+        assert_eq!(vars.len(), 10);
         assert!(vars
             .iter()
             .all(|v| v.var.starts_with("FASTPATH_") && !v.values.is_empty()));
-        let spins = FastLockingSpins::default();
+        let (spins, workers) = (FastLockingSpins::default(), GcWorkers::default());
         assert_eq!(
             Config::default().to_string(),
             format!(
                 "FASTPATH_LOCKING_MODE=lightweight FASTPATH_ICACHE_SYNC=auto FASTPATH_SPIN_PAUSE=auto \
-                 FASTPATH_GC_BARRIERS=shenandoah FASTPATH_GC_MODE=passive FASTPATH_FAST_LOCKING_SPINS={spins} \
+                 FASTPATH_GC_BARRIERS=shenandoah FASTPATH_GC_MODE=passive FASTPATH_GC_WORKERS={workers} \
+                 FASTPATH_FAST_LOCKING_SPINS={spins} \
                  FASTPATH_FAST_LOCKING_YIELDS=8 FASTPATH_DEFLATION_INTERVAL_MS=250 FASTPATH_DEFLATION_THRESHOLD=90"
             )
         );

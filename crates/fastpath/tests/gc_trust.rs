@@ -191,14 +191,25 @@ fn rooting_a_foreign_object_is_refused() {
     for mode in [GcMode::Passive, GcMode::Concurrent] {
         let heap = Heap::new(HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, mode)).unwrap();
         let other = Heap::new(HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Passive)).unwrap();
-        let mut m = heap.mutator::<Dynamic>().unwrap();
-        let mut m2 = other.mutator::<Dynamic>().unwrap();
-        let f = m2.alloc(0, 0).unwrap();
-        assert_eq!(m.root(m2.get(f).unwrap()), Err(GcError::ForeignObject));
+        // A thread has one mutator at a time and an `Obj` borrows its
+        // mutator, so another heap's object reaches a mutator only from one
+        // leaked on another thread (it stays registered with `other`).
+        let foreign = std::thread::scope(|s| {
+            s.spawn(|| {
+                let m2 = Box::leak(Box::new(other.mutator::<Dynamic>().unwrap()));
+                let f = m2.alloc(0, 0).unwrap();
+                let m2: &'static _ = m2;
+                m2.get(f).unwrap()
+            })
+            .join()
+            .unwrap()
+        });
         within(
             Duration::from_secs(30),
             "collecting after the refused root",
             move || {
+                let mut m = heap.mutator::<Dynamic>().unwrap();
+                assert_eq!(m.root(foreign), Err(GcError::ForeignObject));
                 m.collect().unwrap();
                 m.collect().unwrap();
             },
@@ -370,4 +381,87 @@ fn stress_degenerated_and_full_collections() {
     );
     assert!(s.verify_errors.is_empty(), "{:?}", s.verify_errors);
     assert!(checked > 0);
+}
+
+/// `Mutator::waits` tells where a mutator waited. Concurrent: one that only
+/// polls is stopped by every pause (its safepoint wait grows; it never
+/// allocates, so it is never paced or stalled) while another allocates
+/// garbage until two cycles ran. Passive: a lone mutator that fills the heap
+/// stalls for the collections it runs, and never stops for another's pause.
+/// Runs until the cycles happened (any machine speed, qemu included), with
+/// a hard cap that fails clearly.
+#[test]
+fn mutator_waits_tell_pauses_from_stalls() {
+    within(Duration::from_secs(120), "waits", || {
+        let cap = Duration::from_secs(60);
+        let heap = Heap::new(HeapConfig::new(
+            8 << 20,
+            BarrierBits::SHENANDOAH,
+            GcMode::Concurrent,
+        ))
+        .unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let (poller, pauses) = std::thread::scope(|s| {
+            let poller = s.spawn(|| {
+                let mut m = heap.mutator::<Dynamic>().unwrap();
+                // Relaxed: a stop flag; the result comes back by the join.
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    m.safepoint_poll();
+                }
+                m.waits()
+            });
+            let mut m = heap.mutator::<Dynamic>().unwrap();
+            let began = Instant::now();
+            while heap.stats().cycles < 2 {
+                assert!(began.elapsed() < cap, "no two concurrent cycles in {cap:?}");
+                for _ in 0..1000 {
+                    let d = m.roots_len();
+                    m.alloc(1, 16).unwrap();
+                    m.truncate_roots(d);
+                }
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            let w = m.safe_region(|| poller.join().unwrap());
+            (w, heap.stats().pauses.len())
+        });
+        assert!(pauses >= 2, "{pauses} pauses");
+        assert!(
+            poller.safepoint > Duration::ZERO,
+            "the poller stopped in pauses: {poller:?}"
+        );
+        assert_eq!(
+            (poller.paced, poller.stalled),
+            (Duration::ZERO, Duration::ZERO),
+            "{poller:?}"
+        );
+        assert_eq!(poller.total(), poller.safepoint);
+        // The pauses' own work (the collector thread's CPU time in them) is
+        // part of the time they held the poller, never more.
+        assert!(
+            poller.pause_cpu > Duration::ZERO && poller.pause_cpu <= poller.safepoint,
+            "{poller:?}"
+        );
+
+        let heap = Heap::new(HeapConfig::new(4 << 20, BarrierBits::G1, GcMode::Passive)).unwrap();
+        let mut m = heap.mutator::<Dynamic>().unwrap();
+        let began = Instant::now();
+        while heap.stats().cycles < 2 {
+            assert!(began.elapsed() < cap, "no two passive collections in {cap:?}");
+            for _ in 0..1000 {
+                let d = m.roots_len();
+                m.alloc(1, 16).unwrap();
+                m.truncate_roots(d);
+            }
+        }
+        let w = m.waits();
+        assert!(
+            w.stalled > Duration::ZERO,
+            "the collections it ran are stalls: {w:?}"
+        );
+        assert_eq!(
+            (w.safepoint, w.pause_cpu, w.paced),
+            (Duration::ZERO, Duration::ZERO, Duration::ZERO),
+            "{w:?}"
+        );
+    });
 }

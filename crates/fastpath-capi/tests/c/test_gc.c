@@ -122,12 +122,14 @@ static void errors(void) {
   CHECK_STATUS(fastpath_gc_set_root(m, again, FASTPATH_GC_NULL), FASTPATH_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(fastpath_gc_safe_region(m, NULL, NULL), FASTPATH_ERR_NULL);
 
-  /* A handle of another mutator is not this one's. */
+  /* One mutator per thread: a second attach is refused while one is. */
   fastpath_gc_mutator *other = NULL;
+  CHECK_STATUS(fastpath_gc_mutator_attach(heap, &other), FASTPATH_ERR_BUSY);
+  CHECK_OK(fastpath_gc_mutator_detach(m));
+  /* A handle of another mutator is not this one's. */
   CHECK_OK(fastpath_gc_mutator_attach(heap, &other));
   CHECK_STATUS(fastpath_gc_read(other, again, 0, &free_bytes), FASTPATH_ERR_DANGLING_HANDLE);
   CHECK_OK(fastpath_gc_mutator_detach(other));
-  CHECK_OK(fastpath_gc_mutator_detach(m));
   CHECK_OK(fastpath_gc_heap_free(heap));
 }
 
@@ -187,6 +189,8 @@ static void list_survives(const char *barriers, const char *mode, bool aggressiv
   CHECK(st.cycles >= 3 && st.pauses >= st.cycles);
   CHECK(st.verified_cycles >= 1 && st.verify_errors == 0);
   CHECK(st.regions_freed >= 1); /* the garbage went */
+  CHECK(st.workers >= 1 && st.humongous_allocated == 0);
+  CHECK(st.workers > 1 || st.parallel_phases == 0);
   printf("%s/%s%s: %zu nodes intact after %llu cycles (%llu verified, %llu objects evacuated, max pause %llu us)\n",
          barriers, mode, aggressive ? " aggressive" : "", count, (unsigned long long)st.cycles,
          (unsigned long long)st.verified_cycles,
@@ -260,8 +264,32 @@ static void locking_under_collection(void) {
   CHECK_OK(fastpath_gc_heap_free(shared_heap));
 }
 
+/* A mutator is its thread's: a call from another thread is refused and
+ * leaves it untouched. */
+static fastpath_gc_mutator *main_mutator;
+
+static void *use_from_another_thread(void *arg) {
+  (void)arg;
+  CHECK_STATUS(fastpath_gc_safepoint_poll(main_mutator), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(fastpath_gc_mutator_detach(main_mutator), FASTPATH_ERR_INVALID_ARGUMENT);
+  return NULL;
+}
+
+static void another_threads_mutator(void) {
+  fastpath_gc_heap *heap = new_heap("shenandoah", "passive", false);
+  CHECK_OK(fastpath_gc_mutator_attach(heap, &main_mutator));
+  pthread_t t;
+  CHECK(pthread_create(&t, NULL, use_from_another_thread, NULL) == 0);
+  CHECK(pthread_join(t, NULL) == 0); /* no pause can be requested meanwhile */
+  fastpath_gc_handle h;
+  CHECK_OK(fastpath_gc_alloc(main_mutator, 0, 1, &h));
+  CHECK_OK(fastpath_gc_mutator_detach(main_mutator));
+  CHECK_OK(fastpath_gc_heap_free(heap));
+}
+
 int main(void) {
   errors();
+  another_threads_mutator();
   list_survives("none", "passive", false);
   list_survives("g1", "passive", false);
   list_survives("shenandoah", "passive", false);

@@ -8,9 +8,14 @@
 //! - Brooks read barrier: `ldur obj, [obj, #fwd]` (1);
 //! - card post-barrier: `lsr addr, addr, #shift; ldr tmp, [thread, #base];
 //!   strb wzr, [tmp, addr]` (3 when the dirty value is 0, as HotSpot's;
-//!   one `mov` more otherwise).
+//!   one `mov` more otherwise; the conditional form adds `ldrb; cbz done`).
+//! - reference CAS: `casal` (4 on success), TLAB bump (6).
+//! - the SATB enqueue (8) and LRB collection-set (12) medium paths
+//!   ([`gc_medium`]), out of line after the idle tests.
 //! - lightweight monitor enter and exit ([`lock`]): HotSpot's shape with an
-//!   LSE CAS, `casa` on enter and `casl` on exit (18 and 20 instructions).
+//!   LSE CAS, `casa` on enter and `casl` on exit (18 and 18 instructions).
+//! - the out-of-line slow-path stub ([`stub`]): saves the live caller-saved
+//!   registers and x30, calls the library's `extern "C"` slow path.
 //!
 //! Same contract as [`crate::x64`]: common path falls through, `slow` for
 //! the uncommon case, writes only the declared clobbers and NZCV.
@@ -22,13 +27,19 @@ use crate::reg::RegSet;
 pub use crate::Labels;
 
 pub mod barrier;
+pub mod gc_medium;
 pub mod lock;
 pub mod spin;
+pub mod stub;
 pub mod thread;
 
-pub use barrier::{BrooksReadBarrier, CardMark};
+pub use crate::reg::LockRegError;
+pub use barrier::{BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, CasRef};
+pub use gc_medium::{CsetMap, LrbCset, SatbEnqueue, SatbQueueLayout};
+pub use lock::{ExpectingError, LockEnter, LockExit, LockRegs};
 pub use spin::SpinWait;
-pub use thread::{GcStateTest, SafepointPoll};
+pub use stub::SlowStub;
+pub use thread::{GcStateTest, SafepointPoll, TlabAlloc};
 
 /// The thread register HotSpot uses on AArch64 (`rthread`).
 pub const RTHREAD: crate::reg::Reg = crate::reg::Reg(28);
@@ -49,11 +60,12 @@ pub enum TemplateError {
     },
     /// A mask that is not exactly one bit (`tbnz` tests one).
     NotOneBit(u8),
+    /// A mask of no bits (a state test that could never take its slow
+    /// path).
+    NoBit,
     /// A pause instruction that is not an AArch64 one (or `auto`, which
     /// only the running process can resolve).
     NotAarch64(&'static str),
-    /// Registers aliased or out of range (a lock template's roles must be distinct x0–x30).
-    Registers,
 }
 
 impl std::fmt::Display for TemplateError {
@@ -61,8 +73,10 @@ impl std::fmt::Display for TemplateError {
         match self {
             TemplateError::Offset { offset, accepts } => write!(f, "offset {offset} out of range: {accepts}"),
             TemplateError::NotOneBit(m) => write!(f, "mask {m:#04x} is not a single bit"),
+            TemplateError::NoBit => {
+                f.write_str("an empty state mask: the test would never take its slow path")
+            }
             TemplateError::NotAarch64(n) => write!(f, "pause `{n}` is not an AArch64 instruction"),
-            TemplateError::Registers => f.write_str("a lock template's registers must be distinct x0-x30"),
         }
     }
 }

@@ -99,3 +99,58 @@ impl Template for GcStateTest {
         test_bit(ops, self.thread, self.tmp, self.layout.gc_state, bit, labels)
     }
 }
+
+/// TLAB bump allocation (as [`crate::x64::TlabAlloc`]), 6 instructions:
+/// ```text
+///   ldr obj, [thread, #tlab_top] ; add end, obj, #size
+///   ldr tmp, [thread, #tlab_end] ; cmp end, tmp ; b.hi slow
+///   str end, [thread, #tlab_top]
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct TlabAlloc {
+    /// The thread register.
+    pub thread: Reg,
+    /// Receives the new object's address.
+    pub obj: Reg,
+    /// Scratch: the new top.
+    pub end: Reg,
+    /// Scratch: the TLAB's end.
+    pub tmp: Reg,
+    /// Bytes to allocate, 0–4095 (aligned as the heap requires).
+    pub size: i32,
+    /// The block's layout.
+    pub layout: ThreadLayout,
+}
+
+impl Template for TlabAlloc {
+    fn name(&self) -> &'static str {
+        "TLAB allocation"
+    }
+    fn clobbers(&self) -> RegSet {
+        RegSet::of(&[self.obj, self.end, self.tmp])
+    }
+    fn budget(&self) -> usize {
+        6
+    }
+    fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+        let (top, end) = (uimm12(self.layout.tlab_top, 8)?, uimm12(self.layout.tlab_end, 8)?);
+        if !(0..4096).contains(&self.size) {
+            return Err(TemplateError::Offset {
+                offset: self.size,
+                accepts: "a size of 0..4096 (ADD immediate)",
+            });
+        }
+        let size = self.size as u32;
+        let (t, o, e, x, slow) = (self.thread.0, self.obj.0, self.end.0, self.tmp.0, labels.slow);
+        dynasm!(ops
+            ; .arch aarch64
+            ; ldr X(o), [X(t), top]
+            ; add XSP(e), XSP(o), #size
+            ; ldr X(x), [X(t), end]
+            ; cmp X(e), X(x)
+            ; b.hi =>slow
+            ; str X(e), [X(t), top]
+        );
+        Ok(())
+    }
+}

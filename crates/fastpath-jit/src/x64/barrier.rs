@@ -3,6 +3,16 @@
 //!
 //! - Brooks read barrier: `mov obj, [obj+fwd]` (1 instruction; every
 //!   object's forwarding word points to itself or to its copy).
+//! - Brooks write barrier (Shenandoah 2017): `test byte [thread+gc_state],
+//!   evacuation|has_forwarded; jnz slow; mov obj, [obj+fwd]` (3), the
+//!   Rust `brooks-wb` barrier's fast path. At `slow` the JIT puts a
+//!   [`super::SlowStub`] calling [`crate::slow::brooks_wb`] (block, obj →
+//!   obj: evacuate while evacuation runs and the object is in the
+//!   collection set, else its forwardee), resuming at a
+//!   [`BrooksStoreVal`] that resolves the stored value through its
+//!   forwarding word (null kept): together the Rust slow path's two
+//!   halves. Only loads: the evacuation's CAS on the forwarding word is the
+//!   library's.
 //! - Card post-barrier (HotSpot `CardTableBarrierSetAssembler`):
 //!   `shr addr, shift; mov tmp, [thread+card_table_base]; mov byte
 //!   [tmp+addr], dirty` (3), or with the biased base as an immediate when
@@ -47,6 +57,92 @@ impl Template for BrooksReadBarrier {
     fn emit<A: X64Asm>(&self, ops: &mut A, _labels: Labels) {
         let (o, off) = (self.obj.0, self.forwarding);
         dynasm!(ops ; .arch x64 ; mov Rq(o), QWORD [Rq(o) + off]);
+    }
+}
+
+/// The Brooks write barrier's state test and object resolution; see the
+/// module docs.
+#[derive(Clone, Copy, Debug)]
+pub struct BrooksWriteBarrier {
+    /// The thread register.
+    pub thread: Reg,
+    /// The object written to; replaced by the copy to write.
+    pub obj: Reg,
+    /// Offset of the GC-state byte in the thread block.
+    pub gc_state: i32,
+    /// The GC-state bits that send the write to `slow` (fastpath:
+    /// [`BrooksWriteBarrier::FASTPATH_STATE_BITS`]).
+    pub state_bits: u8,
+    /// Offset of the forwarding word from the object address (Brooks: -8).
+    pub forwarding: i32,
+}
+
+impl BrooksWriteBarrier {
+    /// fastpath's evacuation (`1 << 1`) and has-forwarded (`1 << 2`) bits,
+    /// the ones its Rust Brooks write barrier tests.
+    pub const FASTPATH_STATE_BITS: u8 = 1 << 1 | 1 << 2;
+}
+
+impl Template for BrooksWriteBarrier {
+    fn name(&self) -> &'static str {
+        "Brooks write barrier"
+    }
+    fn clobbers(&self) -> RegSet {
+        RegSet::of(&[self.obj])
+    }
+    fn budget(&self) -> usize {
+        3
+    }
+    /// Branches only to `slow`.
+    fn emit<A: X64Asm>(&self, ops: &mut A, labels: Labels) {
+        let (t, o, gc, bits, off, slow) = (
+            self.thread.0,
+            self.obj.0,
+            self.gc_state,
+            self.state_bits as i8,
+            self.forwarding,
+            labels.slow,
+        );
+        dynasm!(ops
+            ; .arch x64
+            ; test BYTE [Rq(t) + gc], bits
+            ; jnz =>slow
+            ; mov Rq(o), QWORD [Rq(o) + off]
+        );
+    }
+}
+
+/// The Brooks write barrier's stored-value resolution after its slow
+/// path: `test val, val; jz done; mov val, [val+fwd]` (Shenandoah's
+/// storeval barrier), falling through after the load.
+#[derive(Clone, Copy, Debug)]
+pub struct BrooksStoreVal {
+    /// The value to store; replaced by its forwardee (null stays null).
+    pub val: Reg,
+    /// Offset of the forwarding word from the object address (Brooks: -8).
+    pub forwarding: i32,
+}
+
+impl Template for BrooksStoreVal {
+    fn name(&self) -> &'static str {
+        "Brooks store-value resolution"
+    }
+    fn clobbers(&self) -> RegSet {
+        RegSet::of(&[self.val])
+    }
+    /// A non-null value.
+    fn budget(&self) -> usize {
+        3
+    }
+    /// Branches only to `done` (a null value).
+    fn emit<A: X64Asm>(&self, ops: &mut A, labels: Labels) {
+        let (v, off, done) = (self.val.0, self.forwarding, labels.done);
+        dynasm!(ops
+            ; .arch x64
+            ; test Rq(v), Rq(v)
+            ; jz =>done
+            ; mov Rq(v), QWORD [Rq(v) + off]
+        );
     }
 }
 

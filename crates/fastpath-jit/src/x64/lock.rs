@@ -16,11 +16,10 @@
 //!   mov   [thread+top], obj
 //!   add   dword [thread+top_off], 8
 //! ```
-//! Exit, 14 instructions on a last-level unlock, 8 on a recursive one:
+//! Exit, 12 instructions on a last-level unlock, 6 on a recursive one:
 //! ```text
-//!   mov   top32, [thread+top_off]
-//!   cmp   top32, end ; ja slow           ; not a lightweight thread
-//!   cmp   obj, [thread+top-8] ; jne slow ; not on top (or empty: the sentinel)
+//!   movzx top32, byte [thread+top_off]   ; low byte: an inactive thread's reads as empty
+//!   cmp   obj, [thread+top-8] ; jne slow ; not on top (or empty, or inactive: the sentinel)
 //!   cmp   obj, [thread+top-16] ; je pop  ; recursive
 //!   mov   rax, [obj]
 //!   and   rax, -4 ; bts rax, 63          ; expected: lock bits 00, own-word bit set
@@ -29,6 +28,19 @@
 //! pop:
 //!   sub   dword [thread+top_off], 8
 //! ```
+//! [`LockExit::emit_expecting`] is the same exit with the expected word
+//! taken from a register (enter's `mark`, kept live across a call-free
+//! critical section) instead of `mov rax, [obj]`: the load after enter's
+//! locked CAS is the pair's cost beyond its two locked instructions.
+//!
+//! Exit has no bounds instruction: every valid `top` is below 256, and the
+//! top of a thread that does not run lightweight locking
+//! (`LOCK_STACK_INACTIVE`, layout version 2) has the empty lock-stack's top
+//! as its low byte, so the byte load finds the sentinel (0, never an
+//! object) on top and the on-top check sends it to `slow`: the bounds check
+//! lives in the data, as HotSpot's `_bad_oop_sentinel` holds the underflow
+//! check. Enter keeps its 32-bit compare (an inactive top must not look
+//! like an empty lock-stack to a push).
 //!
 //! Shared-memory protocol: exactly the Rust fast path's
 //! (`fastpath::sync` `LockStack::try_fast_enter` / `try_fast_exit`), the one
@@ -57,33 +69,7 @@ use super::{Labels, Template, X64Asm};
 use crate::layout::LockStackLayout;
 use crate::reg::{x64::*, Reg, RegSet};
 
-/// Registers a lock template cannot use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LockRegError {
-    /// Two roles share a register.
-    Aliased(Reg),
-    /// rax is the CAS's implicit operand; rsp is the stack.
-    Reserved(Reg),
-    /// Not an x86-64 general register.
-    NotARegister(Reg),
-}
-
-impl std::fmt::Display for LockRegError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LockRegError::Aliased(r) => write!(f, "{r:?} is used for two roles of a lock template"),
-            LockRegError::Reserved(r) => {
-                write!(
-                    f,
-                    "{r:?} cannot be a lock template's operand (rax: the CAS's; rsp: the stack)"
-                )
-            }
-            LockRegError::NotARegister(r) => write!(f, "{r:?} is not an x86-64 general register"),
-        }
-    }
-}
-
-impl std::error::Error for LockRegError {}
+pub use crate::reg::LockRegError;
 
 /// The registers of a lock template, checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,7 +115,13 @@ impl LockRegs {
         self.obj
     }
 
-    fn clobbers(&self) -> RegSet {
+    /// The temporaries, in the order given to [`LockRegs::new`].
+    pub fn temps(&self) -> [Reg; 2] {
+        [self.top, self.mark]
+    }
+
+    /// What a lock template writes (RFLAGS besides): the temporaries and rax.
+    pub fn clobbers(&self) -> RegSet {
         RegSet::of(&[self.top, self.mark, RAX])
     }
 
@@ -200,21 +192,77 @@ impl Template for LockExit {
         self.regs.clobbers()
     }
     fn budget(&self) -> usize {
-        14
+        12
     }
     fn emit<A: X64Asm>(&self, ops: &mut A, labels: Labels) {
+        self.emit_with(ops, labels, None);
+    }
+}
+
+impl LockExit {
+    /// The exit with its expected header word taken from register `word`
+    /// instead of loaded from the header: pass the `mark` register of the
+    /// [`LockEnter`] that took this lock, kept live by the JIT between the
+    /// two (after a first-level enter it holds the word enter's CAS stored,
+    /// which is the header's until the exit unless a contender inflated it).
+    ///
+    /// Why: x86-64's locked `cmpxchg` is a full fence, so a load after
+    /// enter's CAS (the exit's load of the header) cannot complete before
+    /// it, and exit's CAS waits for that load: the load's latency is paid
+    /// on every pair (`fastpath jit --only pair` measures it). The register
+    /// costs nothing.
+    ///
+    /// Any value is safe: the expected word still gets lock bits 00 and the
+    /// own-word bit forced (the same two instructions), so the CAS succeeds
+    /// only on a word the loaded form would have accepted, with the object
+    /// on top of this thread's lock-stack and not recursive (the checks
+    /// before it are unchanged). A wrong guess (a recursive or slow-path
+    /// enter left something else there, or a call in between reused the
+    /// register) fails the CAS and goes to `slow` with nothing changed,
+    /// where the library's exit does the unlock. Same instruction count as
+    /// the loaded form (12; the recursive path 6).
+    ///
+    /// `word` may be any general register except the `top` temporary
+    /// (written before the guess is read) and rsp; it is only read, so it
+    /// is not among the clobbers (it may be `mark` or rax, which are).
+    pub fn emit_expecting<A: X64Asm>(
+        &self,
+        ops: &mut A,
+        labels: Labels,
+        word: Reg,
+    ) -> Result<(), LockRegError> {
+        if word.0 > 15 {
+            return Err(LockRegError::NotARegister(word));
+        }
+        if word == RSP {
+            return Err(LockRegError::Reserved(word));
+        }
+        if word == self.regs.top {
+            return Err(LockRegError::Aliased(word));
+        }
+        self.emit_with(ops, labels, Some(word));
+        Ok(())
+    }
+
+    fn emit_with<A: X64Asm>(&self, ops: &mut A, labels: Labels, word: Option<Reg>) {
         let [t, o, p, m] = self.regs.numbers();
-        let (top_off, end, slow) = (self.layout.top, self.layout.end, labels.slow);
+        let (top_off, slow) = (self.layout.top, labels.slow);
         dynasm!(ops
             ; .arch x64
-            ; mov Rd(p), DWORD [Rq(t) + top_off]
-            ; cmp Rd(p), end
-            ; ja =>slow
+            ; movzx Rd(p), BYTE [Rq(t) + top_off]
             ; cmp Rq(o), QWORD [Rq(t) + Rq(p) - 8]
             ; jne =>slow
             ; cmp Rq(o), QWORD [Rq(t) + Rq(p) - 16]
             ; je >pop
-            ; mov rax, QWORD [Rq(o)]
+        );
+        match word {
+            None => dynasm!(ops ; .arch x64 ; mov rax, QWORD [Rq(o)]),
+            // `mov eax, eax`-style self-moves are skipped: rax is the guess.
+            Some(w) if w == RAX => {}
+            Some(w) => dynasm!(ops ; .arch x64 ; mov rax, Rq(w.0)),
+        }
+        dynasm!(ops
+            ; .arch x64
             ; and rax, -4
             ; bts rax, 63
             ; lea Rq(m), [rax + 1]

@@ -15,8 +15,8 @@
 //!   after the fast path).
 //! - It writes only [`Template::clobbers`] and RFLAGS.
 //! - Its common path is at most [`Template::budget`] instructions (the
-//!   budgets: poll 2, SATB/LRB idle 2, card 3, Brooks RB 1, monitor enter 15,
-//!   monitor exit 14), checked
+//!   budgets: poll 2, SATB/LRB idle 2, card 3, Brooks RB 1, Brooks WB 3, monitor enter 15,
+//!   monitor exit 12), checked
 //!   by decoding the emitted bytes in the tests.
 //! - Its shared-memory protocol is the Rust fast path's: plain loads of
 //!   thread-private state, and, for the reference CAS and the monitor
@@ -28,7 +28,8 @@
 //! | [`spin`] | on-spin-wait: the configured pause (PAUSE, none, TPAUSE) |
 //! | [`thread`] | thread-block tests: safepoint poll, SATB and LRB idle tests, TLAB bump |
 //! | [`lock`] | lightweight monitor enter and exit |
-//! | [`barrier`] | Brooks read barrier, card post-barrier (plain and conditional), reference CAS |
+//! | [`barrier`] | Brooks read and write barriers, card post-barrier (plain and conditional), reference CAS |
+//! | [`gc_medium`] | the SATB enqueue and LRB collection-set medium paths, out of line after the idle tests |
 //! | [`stub`] | the out-of-line slow-path stub |
 
 use dynasmrt::x64::X64Relocation;
@@ -37,12 +38,14 @@ use dynasmrt::DynasmLabelApi;
 use crate::reg::RegSet;
 
 pub mod barrier;
+pub mod gc_medium;
 pub mod lock;
 pub mod spin;
 pub mod stub;
 pub mod thread;
 
-pub use barrier::{BrooksReadBarrier, CardMark, CasRef};
+pub use barrier::{BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, CasRef};
+pub use gc_medium::{CsetMap, LrbCset, SatbEnqueue, SatbQueueLayout};
 pub use lock::{LockEnter, LockExit, LockRegError, LockRegs};
 pub use spin::SpinWait;
 pub use stub::SlowStub;

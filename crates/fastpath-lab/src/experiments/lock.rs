@@ -28,7 +28,15 @@
 //!   `parking-lot-mutex`, `parking-lot-reentrant`, `std-mutex` lock+unlock
 //!   beside `uncontended`, and `parking-lot-reentrant-recursive` beside
 //!   `recursive`. The `× best peer` column sets each fastpath row against
-//!   the best of them; the goal column says pass or FAIL.
+//!   the best of them; the goal column says pass or FAIL, and the note
+//!   under the table gives the measured ratios beside the goal's limits.
+//!
+//! The rows are measured interleaved ([`measure_rows`]): 60 short samples
+//! each in quick mode, one per round, the rows shuffled every round, each
+//! single-threaded sample on an object made for it at a random stack depth
+//! ([`fresh`]); a row's figure is the median of its samples, which a
+//! preempted sample does not move. Two runs of one build then agree within
+//! a few percent on a loaded machine (README, the first comparison).
 //!
 //! Then two more tables, each in its own file: [`workloads`] (seed 001's
 //! comparison by locking mode, workload by workload) and [`contended`]
@@ -54,8 +62,9 @@ use fastpath::sync::{self, Header, Synchronized};
 use clap::{Arg, ArgAction, Command};
 
 use super::{Context, Experiment};
+use crate::harness::interleave::{batched, fresh, measure_rows, row, Plan, Sampler};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
-use crate::harness::{black_box, measure_ns_per_op, progress, Settings, Stats};
+use crate::harness::{black_box, progress, Stats};
 use crate::report::table::{num, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Report, Table};
 
@@ -111,16 +120,6 @@ fn synchronized_pairs(v: std::pin::Pin<&Synchronized<u64>>, n: u64) {
     }
 }
 
-fn synchronized(s: &Settings) -> Stats {
-    let v = pin!(Synchronized::new(0u64));
-    measure_ns_per_op(s, |n| synchronized_pairs(v.as_ref(), n))
-}
-
-fn uncontended(s: &Settings) -> Stats {
-    let h = pin!(Header::new());
-    measure_ns_per_op(s, |n| lock_pairs(h.as_ref(), n))
-}
-
 /// An object that had a monitor and was deflated: inflate it (a `wait`
 /// needs one), deflate every idle monitor, check it went back to the
 /// header. Errors if it did not (a deflation that left the monitor would
@@ -141,17 +140,6 @@ fn deflated_header() -> anyhow::Result<std::pin::Pin<Box<Header>>> {
         "after-deflation: the idle monitor was not deflated"
     );
     Ok(h)
-}
-
-fn after_deflation(s: &Settings) -> anyhow::Result<Stats> {
-    let h = deflated_header()?;
-    Ok(measure_ns_per_op(s, |n| lock_pairs(h.as_ref(), n)))
-}
-
-fn recursive(s: &Settings) -> Stats {
-    let h = pin!(Header::new());
-    let _outer = sync::lock(h.as_ref());
-    measure_ns_per_op(s, |n| lock_pairs(h.as_ref(), n))
 }
 
 #[inline(never)]
@@ -175,26 +163,6 @@ fn std_pairs<T>(m: &std::sync::Mutex<T>, n: u64) {
     }
 }
 
-/// The peers' uncontended and recursive rows.
-fn peers(s: &Settings) -> [(&'static str, Stats); 4] {
-    let pl = parking_lot::Mutex::new(());
-    let re = parking_lot::ReentrantMutex::new(());
-    let st = std::sync::Mutex::new(());
-    let recursive = {
-        let _outer = re.lock();
-        measure_ns_per_op(s, |n| reentrant_pairs(&re, n))
-    };
-    [
-        ("parking-lot-mutex", measure_ns_per_op(s, |n| mutex_pairs(&pl, n))),
-        (
-            "parking-lot-reentrant",
-            measure_ns_per_op(s, |n| reentrant_pairs(&re, n)),
-        ),
-        ("std-mutex", measure_ns_per_op(s, |n| std_pairs(&st, n))),
-        ("parking-lot-reentrant-recursive", recursive),
-    ]
-}
-
 /// A goal: at most `cas` × the CAS pair and, where given, at most `peer` ×
 /// the best peer.
 #[derive(Clone, Copy)]
@@ -211,10 +179,24 @@ impl Goal {
         }
     }
 
+    /// "pass" or "FAIL" (marked `*`: the note under the table holds the
+    /// ratios and limits).
+    fn verdict(self, to_cas: f64, to_peer: f64) -> &'static str {
+        if self.met(to_cas, to_peer) {
+            "pass*"
+        } else {
+            "FAIL*"
+        }
+    }
+
+    fn met(self, to_cas: f64, to_peer: f64) -> bool {
+        to_cas <= self.cas && self.peer.is_none_or(|p| to_peer <= p)
+    }
+
     /// "pass" or "FAIL", with the measured ratios beside the goal's
     /// limits: `FAIL (1.21× cas, 1.05× peer; goal ≤ 1.15× cas, ≤ 1.10× peer)`.
     fn mark(self, to_cas: f64, to_peer: f64) -> String {
-        let ok = to_cas <= self.cas && self.peer.is_none_or(|p| to_peer <= p);
+        let ok = self.met(to_cas, to_peer);
         let measured = match self.peer {
             Some(_) => format!("{to_cas:.2}× cas, {to_peer:.2}× peer"),
             None => format!("{to_cas:.2}× cas"),
@@ -237,17 +219,6 @@ const RECURSIVE_GOAL: Goal = Goal {
     cas: 0.35,
     peer: None,
 };
-
-/// Runs `f` on a fresh thread in monitor-only mode.
-fn in_monitor_mode<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> anyhow::Result<R> {
-    std::thread::spawn(move || {
-        sync::set_current_thread_locking_mode(LockingMode::Monitor)
-            .map_err(|e| anyhow::anyhow!("monitor mode: {e}"))?;
-        Ok(f())
-    })
-    .join()
-    .map_err(|_| anyhow::anyhow!("monitor-mode thread panicked"))?
-}
 
 /// The measured loop of pairs row `row` as a profiler region (id
 /// `pairs/<row>`), on state it owns; `None` for an unknown row. Rows whose
@@ -322,38 +293,48 @@ fn pair_region(row: &str) -> Option<profile::RowRegion> {
                 reentrant_pairs(&m, n)
             })
         }
-        _ => return None,
+        _ => return profile::pair_region(row),
     }))
 }
 
-fn contended(s: &Settings) -> Stats {
-    let h = Arc::pin(Header::new());
-    let samples = (0..s.iterations.max(2))
-        .map(|_| {
-            let stop = Arc::new(AtomicBool::new(false));
-            let h2 = h.clone();
-            let stop2 = stop.clone();
-            let other = std::thread::spawn(move || {
-                let mut n = 0u64;
-                // Relaxed: the flag only ends the loop; join() publishes `n`.
-                while !stop2.load(Ordering::Relaxed) {
-                    lock_pairs(h2.as_ref(), 64);
-                    n += 64;
-                }
-                n
-            });
-            let t = Instant::now();
-            let mut mine = 0u64;
-            while t.elapsed() < s.iteration_time {
-                lock_pairs(h.as_ref(), 64);
-                mine += 64;
+/// One sample of `contended-2t`: a second thread hammers `h` while this
+/// one does for `time`; wall nanoseconds per pair, both threads' pairs
+/// counted.
+fn contended_sample(h: &std::pin::Pin<Arc<Header>>, time: std::time::Duration) -> Result<f64, String> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (h2, stop2) = (h.clone(), stop.clone());
+    let other = std::thread::Builder::new()
+        .name("contended-2t".into())
+        .spawn(move || {
+            let mut n = 0u64;
+            // Relaxed: the flag only ends the loop; join() publishes `n`.
+            while !stop2.load(Ordering::Relaxed) {
+                lock_pairs(h2.as_ref(), 64);
+                n += 64;
             }
-            stop.store(true, Ordering::Relaxed);
-            let theirs = other.join().unwrap_or(0);
-            t.elapsed().as_nanos() as f64 / (mine + theirs).max(1) as f64
+            n
         })
-        .collect();
-    Stats::from_samples(samples)
+        .map_err(|e| format!("contended-2t: starting its second thread: {e}"))?;
+    let t = Instant::now();
+    let mut mine = 0u64;
+    while t.elapsed() < time {
+        lock_pairs(h.as_ref(), 64);
+        mine += 64;
+    }
+    stop.store(true, Ordering::Relaxed);
+    let theirs = other
+        .join()
+        .map_err(|_| "contended-2t: its second thread panicked".to_string())?;
+    Ok(t.elapsed().as_nanos() as f64 / (mine + theirs).max(1) as f64)
+}
+
+/// A sampler that runs `inner` on this thread switched to `mode` for the
+/// sample (the switch is outside the timing).
+fn in_mode<'a>(mode: LockingMode, mut inner: impl FnMut(&Plan) -> f64 + 'a) -> Sampler<'a> {
+    Box::new(move |plan| {
+        let _mode = profile::ModeScope::enter(mode)?;
+        Ok(inner(plan))
+    })
 }
 
 /// The most threads `--threads` takes: far past any contention curve worth
@@ -413,7 +394,7 @@ impl Experiment for Lock {
             report.results.extend(r);
         }
         if wanted("workloads") {
-            let (t, r) = workloads::run(&ctx.settings(), ctx.quick, prof.as_ref());
+            let (t, r) = workloads::run(&Plan::new(ctx.quick), prof.as_ref())?;
             report.tables.extend(t);
             report.results.extend(r);
         }
@@ -448,62 +429,138 @@ impl Experiment for Lock {
     }
 }
 
+/// The mode column of the pairs rows that run in the measuring thread's
+/// own locking mode (`FASTPATH_LOCKING_MODE`, or what the thread was set
+/// to): [`mode_label`] replaces it with the mode the library reports.
+const THREAD_MODE: &str = "thread";
+
+/// The pairs table's rows: name, mode column, goal.
+const PAIR_ROWS: [(&str, &str, Option<Goal>); 14] = [
+    ("cas-pair", "baseline", None),
+    ("uncontended", THREAD_MODE, Some(UNCONTENDED_GOAL)),
+    (profile::ON_ROW, THREAD_MODE, None),
+    ("after-deflation", THREAD_MODE, None),
+    ("recursive", THREAD_MODE, Some(RECURSIVE_GOAL)),
+    ("churn", THREAD_MODE, None),
+    ("synchronized", THREAD_MODE, None),
+    ("monitor-mode", "monitor", None),
+    ("monitor-churn", "monitor", None),
+    // Its second thread registers with the process-wide mode, which is
+    // the measuring thread's own (the lab never switches it for long).
+    ("contended-2t", THREAD_MODE, None),
+    ("parking-lot-mutex", "peer", None),
+    ("parking-lot-reentrant", "peer", None),
+    ("std-mutex", "peer", None),
+    ("parking-lot-reentrant-recursive", "peer", None),
+];
+
+/// The label of a pairs row's mode column: [`THREAD_MODE`] becomes the
+/// mode the measuring thread ran (`thread_mode`, as
+/// [`sync::current_thread_locking_mode`] reports it), so that runs in
+/// different modes never pair as one row in `compare`; other columns
+/// (`baseline`, `peer`, `monitor`) name themselves.
+fn mode_label(column: &'static str, thread_mode: LockingMode) -> &'static str {
+    if column == THREAD_MODE {
+        thread_mode.name()
+    } else {
+        column
+    }
+}
+
+/// The seed of the pairs table's sampling order (fixed: two runs sample
+/// in the same order).
+const PAIRS_SEED: u64 = 0x0010_C4ED;
+
+/// Measures the pairs table's rows, interleaved ([`measure_rows`]): every
+/// row holds its state (a header, a mutex) for the whole table and takes
+/// one short sample per round; rows that need an outer hold or a mode take
+/// it around each sample, outside the timing, so that the thread holds
+/// nothing between samples.
+fn measure_pairs(plan: &Plan) -> anyhow::Result<Vec<Stats>> {
+    let deflated = deflated_header()?;
+    let ok = |mut f: Box<dyn FnMut(&Plan) -> f64>| -> Sampler<'_> { Box::new(move |p| Ok(f(p))) };
+    let mut rows: Vec<Sampler<'_>> = vec![
+        ok(Box::new(fresh(|| AtomicUsize::new(1), |w, n| cas_pair(&w, n)))),
+        ok(Box::new(fresh(Header::new, lock_pairs))),
+        ok(Box::new(fresh(Header::new, |h, n| {
+            profile::lock_pairs_on(fastpath::thread::current(), h, n)
+        }))),
+        row(|n| lock_pairs(deflated.as_ref(), n)),
+        ok(Box::new(fresh(Header::new, |h, n| {
+            let _outer = sync::lock(h);
+            lock_pairs(h, n)
+        }))),
+        row(churn),
+        ok(Box::new(fresh(|| Synchronized::new(0u64), synchronized_pairs))),
+        in_mode(LockingMode::Monitor, fresh(Header::new, lock_pairs)),
+        in_mode(LockingMode::Monitor, batched(churn)),
+        // A fresh object per sample here too: the line the two threads
+        // pass between them sits elsewhere in every sample.
+        Box::new(|p| contended_sample(&Arc::pin(Header::new()), p.threaded_sample_time)),
+        ok(Box::new(fresh(
+            || parking_lot::Mutex::new(()),
+            |m, n| mutex_pairs(&m, n),
+        ))),
+        ok(Box::new(fresh(
+            || parking_lot::ReentrantMutex::new(()),
+            |m, n| reentrant_pairs(&m, n),
+        ))),
+        ok(Box::new(fresh(
+            || std::sync::Mutex::new(()),
+            |m, n| std_pairs(&m, n),
+        ))),
+        ok(Box::new(fresh(
+            || parking_lot::ReentrantMutex::new(()),
+            |m, n| {
+                let _outer = m.lock();
+                reentrant_pairs(&m, n)
+            },
+        ))),
+    ];
+    debug_assert_eq!(rows.len(), PAIR_ROWS.len());
+    measure_rows(plan, PAIRS_SEED, &mut rows).map_err(|e| anyhow::anyhow!(e))
+}
+
 /// The first table: lock+unlock pairs against the CAS pair and the peers.
 /// With a profiler, the table of the rows' counters follows it.
 fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, Vec<BenchResult>)> {
-    let s = ctx.settings();
-    let word = AtomicUsize::new(1);
-    let bar = progress(10, "lock");
-    let base = measure_ns_per_op(&s, |n| cas_pair(&word, n));
+    let plan = Plan::new(ctx.quick);
+    let bar = progress(1, "lock");
+    bar.set_message("pairs, interleaved");
+    let measured = measure_pairs(&plan)?;
     bar.inc(1);
-    let mut rows: Vec<(&str, &str, Stats, Option<Goal>)> = vec![("cas-pair", "baseline", base.clone(), None)];
-    rows.push((
-        "uncontended",
-        "lightweight",
-        uncontended(&s),
-        Some(UNCONTENDED_GOAL),
-    ));
-    bar.inc(1);
-    rows.push(("after-deflation", "lightweight", after_deflation(&s)?, None));
-    rows.push(("recursive", "lightweight", recursive(&s), Some(RECURSIVE_GOAL)));
-    bar.inc(1);
-    let [pl, re, st, re_rec] = peers(&s);
-    bar.inc(1);
-    rows.push(("churn", "lightweight", measure_ns_per_op(&s, churn), None));
-    bar.inc(1);
-    rows.push(("synchronized", "lightweight", synchronized(&s), None));
-    bar.inc(1);
-    let s2 = s;
-    rows.push((
-        "monitor-mode",
-        "monitor",
-        in_monitor_mode(move || uncontended(&s2))?,
-        None,
-    ));
-    bar.inc(1);
-    rows.push((
-        "monitor-churn",
-        "monitor",
-        in_monitor_mode(move || measure_ns_per_op(&s2, churn))?,
-        None,
-    ));
-    bar.inc(1);
-    rows.push(("contended-2t", "lightweight", contended(&s), None));
-    bar.inc(1);
-    let best_uncontended = pl.1.median.min(st.1.median);
-    let best_recursive = re_rec.1.median;
+    let stats_of = |name: &str| {
+        let i = PAIR_ROWS
+            .iter()
+            .position(|r| r.0 == name)
+            .expect("a row of PAIR_ROWS");
+        measured[i].clone()
+    };
+    let base = stats_of("cas-pair");
+    let (pl, st, re_rec) = (
+        stats_of("parking-lot-mutex"),
+        stats_of("std-mutex"),
+        stats_of("parking-lot-reentrant-recursive"),
+    );
+    // The rows measured on this thread ran in its mode (measure_rows
+    // samples on the calling thread; in_mode restores it after each).
+    let thread_mode = sync::current_thread_locking_mode();
+    let rows: Vec<(&str, &str, Stats, Option<Goal>)> = PAIR_ROWS
+        .iter()
+        .zip(&measured)
+        .map(|(&(name, mode, goal), st)| (name, mode_label(mode, thread_mode), st.clone(), goal))
+        .collect();
+    let best_uncontended = pl.median.min(st.median);
+    let best_recursive = re_rec.median;
     let peer_base = move |name: &str| match name {
         "recursive" => best_recursive,
         "contended-2t" => f64::NAN,
         _ => best_uncontended,
     };
-    for (name, stats) in [pl, re, st, re_rec] {
-        rows.push((name, "peer", stats, None));
-    }
 
     let mut t = Table::new(
             "Lock + unlock pair, ns/op (lower is better); ratio against the CAS pair and the best peer of this run",
-            &["workload", "mode", "ns/op", "median", "ratio", "× best peer", "goal"],
+            &["workload", "mode", "ns/op (median)", "mean", "ratio", "× best peer", "goal"],
         );
     let mut results = Vec::new();
     let mut verdicts = Vec::new();
@@ -518,15 +575,18 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
         t.row(vec![
             name.to_string(),
             mode.to_string(),
-            score(st.mean, st.error),
-            num(st.median),
+            score(st.median, st.median_error()),
+            num(st.mean),
             ratio(st.median, base.median),
             if fastpath_row {
                 ratio(st.median, peer_base(name))
             } else {
                 "-".into()
             },
-            goal.map_or_else(|| "-".into(), |g| g.mark(to_cas, to_peer)),
+            // The verdict alone; the measured ratios and the limits are in
+            // the PASS/FAIL note under the table (a column as wide as
+            // them would take the table past 120 columns).
+            goal.map_or_else(|| "-".into(), |g| g.verdict(to_cas, to_peer).into()),
         ]);
         let mut r = BenchResult::new(NAME, name, Mode::AverageTime, st, "ns/op")
             .param("mode", mode)
@@ -547,7 +607,7 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
     if !verdicts.is_empty() {
         let all_pass = verdicts.iter().all(|v| !v.contains("FAIL"));
         t.note(format!(
-            "{}: {}",
+            "{}: {} (* in the goal column)",
             if all_pass { "PASS" } else { "FAIL" },
             verdicts.join("; ")
         ));
@@ -555,6 +615,14 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
     t.note("ratio = median / median of cas-pair, both measured in this run");
     t.note("× best peer: uncontended rows against the faster of parking-lot-mutex and std-mutex, recursive against parking-lot-reentrant-recursive (the outer hold taken once); peers' rows are lock+unlock of an empty Mutex<()> / ReentrantMutex<()>");
     t.note("contended-2t: 2 threads on 2 shared vCPUs; noisy, for scale only");
+    t.note(format!(
+        "rows interleaved: {} rounds (after {} warm-up), each row one sample per round in a shuffled order, {} µs per sample ({} ms for contended-2t), each on an object made for the sample at a random stack depth",
+        plan.rounds,
+        plan.warmup_rounds,
+        plan.sample_time.as_micros(),
+        plan.threaded_sample_time.as_millis()
+    ));
+    t.note("ns/op: the median of the samples ± the larger side of its 99.9% interval; mean: the mean of the samples, which a loaded machine's preempted samples pull up (the JSON's score, as JMH's)");
 
     bar.finish_and_clear();
     let mut tables = vec![t];
@@ -562,4 +630,27 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
         tables.push(counters.finish(p));
     }
     Ok((tables, results))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_mode_rows_are_labelled_with_the_threads_mode() {
+        for m in [
+            LockingMode::Lightweight,
+            LockingMode::Monitor,
+            LockingMode::Legacy,
+        ] {
+            assert_eq!(mode_label(THREAD_MODE, m), m.name());
+            assert_eq!(mode_label("peer", m), "peer");
+            assert_eq!(mode_label("monitor", m), "monitor");
+        }
+        let labels: Vec<_> = PAIR_ROWS
+            .iter()
+            .map(|r| mode_label(r.1, LockingMode::Monitor))
+            .collect();
+        assert!(!labels.contains(&"lightweight"), "{labels:?}");
+    }
 }

@@ -8,6 +8,7 @@
 
 pub mod gc;
 pub mod icache;
+pub mod jit;
 pub mod lock;
 pub mod spin;
 pub mod startup;
@@ -86,5 +87,6 @@ pub fn registry() -> Vec<&'static dyn Experiment> {
         &icache::ICache,
         &lock::Lock,
         &gc::Gc,
+        &jit::Jit,
     ]
 }

@@ -285,10 +285,10 @@ impl Experiment for Startup {
                 "min … max [ms]",
                 "user [ms]",
                 "sys [ms]",
-                "in-process median [µs]",
-                "in-process × cpuid-only",
-                "× cpuid-only",
-                "cold/warm",
+                "in-proc median [µs]",
+                "in-proc × base",
+                "× base",
+                "cold ÷ warm",
             ],
         );
         let mut results = Vec::new();
@@ -348,8 +348,8 @@ impl Experiment for Startup {
             }
         }
         table.note("mean ± σ over runs (σ is the sample standard deviation, hyperfine style); wall time spans spawn to wait4");
-        table.note("× cpuid-only and cold/warm are ratios of wall-time medians; in-process × cpuid-only of in-process medians");
-        table.note("user/sys: the child's CPU time from wait4's rusage (the kernel splits it by tick samples, so at ~1 ms per child it is coarse); in-process: the identification step as the child timed it");
+        table.note("× base (against cpuid-only, the baseline) and cold ÷ warm are ratios of wall-time medians; in-proc × base of in-process medians");
+        table.note("user/sys: the child's CPU time from wait4's rusage (the kernel splits it by tick samples, so at ~1 ms per child it is coarse); in-proc: the identification step as the child timed it");
         if ctx.quick && idle < Duration::from_millis(1050) {
             table.note(format!(
                 "--quick: {} ms idle before a cold run is NOT seed-faithful (the seed sleeps 1 s); run without --quick for that",

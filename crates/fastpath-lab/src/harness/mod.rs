@@ -65,19 +65,19 @@ impl Settings {
 /// Runs `op(n)` (which must perform the measured operation `n` times) and
 /// returns nanoseconds per operation over the measured iterations.
 pub fn measure_ns_per_op(settings: &Settings, mut op: impl FnMut(u64)) -> Stats {
-    let batch = calibrate_batch(settings, &mut op);
+    let batch = calibrate_batch(settings.iteration_time, &mut op);
     for _ in 0..settings.warmup_iterations {
-        run_iteration(settings, batch, &mut op);
+        run_for(settings.iteration_time, batch, &mut op);
     }
     let samples = (0..settings.iterations)
-        .map(|_| run_iteration(settings, batch, &mut op))
+        .map(|_| run_for(settings.iteration_time, batch, &mut op))
         .collect();
     Stats::from_samples(samples)
 }
 
 /// The batch size: the smallest power of two whose run takes at least a
-/// twentieth of an iteration (so that the clock read is noise, and an
-/// iteration still holds many batches).
+/// twentieth of a sample of length `sample` (so that the clock read is
+/// noise, and a sample still holds many batches).
 ///
 /// A size is accepted only when a second run of it also takes a quarter of
 /// the target: one slow call (a first call that registers with the kernel,
@@ -85,8 +85,8 @@ pub fn measure_ns_per_op(settings: &Settings, mut op: impl FnMut(u64)) -> Stats 
 /// every sample into one operation plus a clock read. The first inflation in
 /// `fastpath lock` did exactly that (5–16 ms in `membarrier` registration,
 /// BENCHMARKS "Locking, sync-churn").
-fn calibrate_batch(settings: &Settings, op: &mut impl FnMut(u64)) -> u64 {
-    let target = settings.iteration_time / 20;
+pub(crate) fn calibrate_batch(sample: Duration, op: &mut impl FnMut(u64)) -> u64 {
+    let target = sample / 20;
     let mut n = 1u64;
     loop {
         if n >= 1 << 40 {
@@ -105,14 +105,16 @@ fn calibrate_batch(settings: &Settings, op: &mut impl FnMut(u64)) -> u64 {
     }
 }
 
-fn run_iteration(settings: &Settings, batch: u64, op: &mut impl FnMut(u64)) -> f64 {
+/// One sample: batches of `batch` operations until `time` is up; nanoseconds
+/// per operation.
+pub(crate) fn run_for(time: Duration, batch: u64, op: &mut impl FnMut(u64)) -> f64 {
     let start = Instant::now();
     let mut ops = 0u64;
     loop {
         op(batch);
         ops += batch;
         let elapsed = start.elapsed();
-        if elapsed >= settings.iteration_time {
+        if elapsed >= time {
             return elapsed.as_nanos() as f64 / ops as f64;
         }
     }
@@ -185,7 +187,7 @@ mod tests {
             iteration_time: Duration::from_millis(20),
         };
         let mut first = true;
-        let batch = calibrate_batch(&s, &mut |n| {
+        let batch = calibrate_batch(s.iteration_time, &mut |n| {
             if std::mem::take(&mut first) {
                 std::thread::sleep(Duration::from_millis(5));
             }

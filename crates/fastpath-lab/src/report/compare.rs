@@ -16,18 +16,159 @@
 //!
 //! Units are converted when they measure the same thing (`ops/s` against
 //! JMH's `ops/us`, `ns/op` against `us/op`); the change's score is shown in
-//! the baseline's unit. "better" names a side only when the two 99.9%
-//! confidence intervals do not overlap; otherwise it says `same`. A row
-//! without an error estimate on either side (one sample, a derived ratio)
-//! cannot be judged and says `no error`, whatever its %; a % inside the
-//! errors is marked `~`. When the intervals are so wide that a change of a
-//! few percent would read `same` anyway (quick mode on a shared machine),
-//! [`Comparison::warnings`] says so.
+//! the baseline's unit.
+//!
+//! The verdict rule ([`judge`]). Each side is an estimate with a 99.9%
+//! interval: the median of its raw samples with the distribution-free
+//! interval of the median, widened by the samples' serial dependence
+//! ([`crate::harness::stats::serial_median_interval`]: a row whose samples
+//! come in stretches of one level, as a row that starts threads does,
+//! gets the interval its effective number of samples allows) when
+//! both sides carry at least [`MEDIAN_SAMPLES`] samples, else JMH's score
+//! (the mean) ± its error. A row has moved, and "better" names a side,
+//! only when both hold:
+//! 1. the two intervals do not overlap (the difference is not noise
+//!    within either run), and
+//! 2. the change is at least [`Rule::min_change_percent`] of the baseline
+//!    (default [`DEFAULT_MIN_CHANGE_PERCENT`]): what two runs of one build
+//!    differ by on a shared machine even when each run's own interval is
+//!    tight, because some of a run's state is fixed for the whole process
+//!    (where the allocator and the loader put things, the clock frequency
+//!    and the neighbours' load while it ran), which no interval from inside
+//!    one run can see.
+//!
+//! Otherwise the row says `same` and its % is marked `~`. A row without an
+//! error estimate on either side (one sample, a derived ratio) cannot be
+//! judged and says `no error`, whatever its %. When the intervals are so
+//! wide that a change of a few percent would read `same` anyway (quick mode
+//! on a busy machine), [`Comparison::warnings`] says so.
 
 use std::collections::BTreeMap;
 
-use super::jmh::BenchResult;
-use super::table::{num, percent, Table};
+use super::jmh::{BenchResult, Metric};
+use super::table::{num, percent, score, Table};
+use crate::harness::stats::{serial_median_interval, CONFIDENCE};
+
+/// The least samples on each side for [`judge`] to use medians: the
+/// fewest for which a 99.9% interval of the median exists.
+pub const MEDIAN_SAMPLES: usize = 11;
+
+/// The default least change, in percent of the baseline, that a row must
+/// show to be judged moved. Two quick runs of one build on a 2-vCPU guest
+/// under load 2–10 kept every single-threaded row's median within 6% of
+/// the other run's (README, "From a fresh clone to a first comparison"):
+/// 10% leaves room for that and still reports a 20% regression.
+pub const DEFAULT_MIN_CHANGE_PERCENT: f64 = 10.0;
+
+/// What it takes for [`judge`] to call a row moved, beyond intervals that
+/// do not overlap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rule {
+    /// The least change, in percent of the baseline.
+    pub min_change_percent: f64,
+}
+
+impl Default for Rule {
+    fn default() -> Rule {
+        Rule {
+            min_change_percent: DEFAULT_MIN_CHANGE_PERCENT,
+        }
+    }
+}
+
+/// One side of a row: its centre and 99.9% interval, in the baseline's
+/// unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The median (with enough raw samples) or the score.
+    pub center: f64,
+    /// The interval's ends; NaN when there is no error estimate.
+    pub lo: f64,
+    /// See `lo`.
+    pub hi: f64,
+    /// Whether `center` is a median of raw samples.
+    pub median: bool,
+}
+
+impl Estimate {
+    /// The estimate of `m` scaled by `factor` (a unit conversion): the
+    /// median and its interval when `use_median`, else score ± error.
+    fn of(m: &Metric, factor: f64, use_median: bool) -> Estimate {
+        let samples: Vec<f64> = m.raw_data.iter().flatten().map(|x| x * factor).collect();
+        if use_median {
+            if let Some((lo, hi)) = serial_median_interval(&samples, CONFIDENCE) {
+                let mut sorted = samples.clone();
+                sorted.sort_by(f64::total_cmp);
+                let n = sorted.len();
+                let center = if n % 2 == 1 {
+                    sorted[n / 2]
+                } else {
+                    (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+                };
+                return Estimate {
+                    center,
+                    lo,
+                    hi,
+                    median: true,
+                };
+            }
+        }
+        let (s, e) = (m.score * factor, m.score_error * factor);
+        Estimate {
+            center: s,
+            lo: s - e,
+            hi: s + e,
+            median: false,
+        }
+    }
+
+    /// Whether both sides have enough finite raw samples for medians.
+    fn medians_apply(b: &Metric, c: &Metric) -> bool {
+        let enough = |m: &Metric| {
+            let v: Vec<f64> = m.raw_data.iter().flatten().copied().collect();
+            v.len() >= MEDIAN_SAMPLES && v.iter().all(|x| x.is_finite())
+        };
+        enough(b) && enough(c)
+    }
+
+    /// The larger distance from the centre to an end of the interval.
+    fn half_width(&self) -> f64 {
+        (self.center - self.lo).max(self.hi - self.center)
+    }
+
+    /// `centre ± half-width` for the table.
+    fn cell(&self) -> String {
+        score(self.center, self.half_width())
+    }
+}
+
+/// The verdict on one row, by the rule in the module's docs: `n/a` (a
+/// score that is not a number), `no error` (a side without an interval),
+/// `same`, or which side is better: `change` or `baseline`.
+pub fn judge(b: &Estimate, c: &Estimate, higher_is_better: bool, rule: &Rule) -> &'static str {
+    if !b.center.is_finite() || !c.center.is_finite() {
+        // JMH writes a score it could not compute as "NaN": nothing to rank.
+        return "n/a";
+    }
+    // An error JMH could not compute (one iteration, a derived figure):
+    // the difference cannot be told from noise.
+    if [b.lo, b.hi, c.lo, c.hi].iter().any(|x| !x.is_finite()) {
+        return "no error";
+    }
+    let overlap = b.lo <= c.hi && c.lo <= b.hi;
+    let relative = if b.center != 0.0 {
+        ((c.center - b.center) / b.center).abs() * 100.0
+    } else {
+        f64::INFINITY
+    };
+    if overlap || relative < rule.min_change_percent {
+        "same"
+    } else if (c.center > b.center) == higher_is_better {
+        "change"
+    } else {
+        "baseline"
+    }
+}
 
 /// HotSpot peer method names (folded) and the lab workload each one measures,
 /// for [`MatchBy::Workload`]. Names that already fold alike (`casPair` and
@@ -147,26 +288,6 @@ impl Unit {
     }
 }
 
-/// Which side is better, if the intervals say so.
-fn better(b: &BenchResult, bs: f64, be: f64, cs: f64, ce: f64) -> &'static str {
-    if !bs.is_finite() || !cs.is_finite() {
-        // JMH writes a score it could not compute as "NaN": nothing to rank.
-        return "n/a";
-    }
-    // An error JMH could not compute (one iteration, a derived figure):
-    // the difference cannot be told from noise.
-    if !be.is_finite() || !ce.is_finite() {
-        return "no error";
-    }
-    if (cs - bs).abs() <= be.abs() + ce.abs() {
-        "same"
-    } else if (cs > bs) == b.mode.higher_is_better() {
-        "change"
-    } else {
-        "baseline"
-    }
-}
-
 /// The result of pairing two files: the table, and what the user should be
 /// told about rows that did not pair.
 #[derive(Clone, Debug, PartialEq)]
@@ -189,7 +310,15 @@ pub struct Comparison {
     pub resolution_percent: f64,
     /// Paired rows with no error estimate on a side, not judged.
     pub unjudged: usize,
+    /// Rows judged moved (`change` or `baseline`).
+    pub moved: usize,
+    /// Of the moved rows, those on which the baseline is better.
+    pub moved_to_baseline: usize,
 }
+
+/// At least this many moved rows, all favouring one side, get
+/// [`Comparison::warnings`]' note that the machine may have moved them.
+pub const ONE_WAY_ROWS: usize = 3;
 
 /// A comparison whose median row cannot see a change below this (in %) is
 /// too coarse for the few-percent effects most changes have.
@@ -216,6 +345,18 @@ impl Comparison {
             w.push(format!(
                 "the intervals are wide: the median row can only tell a change of more than {:.0}% from noise, so a change of a few percent reads `same`; compare full runs (no --quick), on a quiet machine",
                 self.resolution_percent
+            ));
+        }
+        let one_way = self.moved_to_baseline == self.moved || self.moved_to_baseline == 0;
+        if self.moved >= ONE_WAY_ROWS && one_way {
+            let side = if self.moved_to_baseline > 0 {
+                "baseline"
+            } else {
+                "change"
+            };
+            w.push(format!(
+                "all {} moved rows favour the {side}: a change that affects every path, or one run on a busier machine (a neighbour's load that held for a whole run, which no interval from inside a run can see); repeat both runs, alternating them, before trusting these verdicts",
+                self.moved
             ));
         }
         if self.unjudged > 0 {
@@ -247,8 +388,15 @@ pub fn compare_by(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy)
     pair(baseline, change, by).table
 }
 
-/// Pairs the rows of `baseline` and `change` by `by` and compares each pair.
+/// Pairs the rows of `baseline` and `change` by `by` and compares each pair
+/// under the default [`Rule`].
 pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Comparison {
+    pair_with(baseline, change, by, &Rule::default())
+}
+
+/// Pairs the rows of `baseline` and `change` by `by` and judges each pair
+/// by `rule`.
+pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, rule: &Rule) -> Comparison {
     let mut t = Table::new(
         "compare: baseline vs change",
         &["benchmark", "unit", "baseline", "change", "%", "better"],
@@ -261,6 +409,8 @@ pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Co
         incompatible_units: 0,
         resolution_percent: f64::NAN,
         unjudged: 0,
+        moved: 0,
+        moved_to_baseline: 0,
     };
     let mut resolutions = Vec::new();
     let mut change_paired = vec![false; change.len()];
@@ -311,28 +461,33 @@ pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Co
                 continue;
             };
             cmp.compared += 1;
-            let (bs, be) = (b.primary_metric.score, b.primary_metric.score_error);
-            let (cs, ce) = (
-                c.primary_metric.score * factor,
-                c.primary_metric.score_error * factor,
-            );
+            let medians = Estimate::medians_apply(&b.primary_metric, &c.primary_metric);
+            let be = Estimate::of(&b.primary_metric, 1.0, medians);
+            let ce = Estimate::of(&c.primary_metric, factor, medians);
             let unit = if bu == cu {
                 bu.clone()
             } else {
                 format!("{bu} (change from {cu})")
             };
-            let verdict = better(b, bs, be, cs, ce);
-            if verdict == "no error" {
-                cmp.unjudged += 1;
-            } else if bs != 0.0 && bs.is_finite() {
-                resolutions.push((be.abs() + ce.abs()) / bs.abs() * 100.0);
+            let verdict = judge(&be, &ce, b.mode.higher_is_better(), rule);
+            match verdict {
+                "no error" => cmp.unjudged += 1,
+                "change" => cmp.moved += 1,
+                "baseline" => {
+                    cmp.moved += 1;
+                    cmp.moved_to_baseline += 1;
+                }
+                _ => {}
             }
-            let pct = percent(cs, bs);
+            if verdict != "no error" && be.center != 0.0 && be.center.is_finite() {
+                resolutions.push((be.half_width() + ce.half_width()) / be.center.abs() * 100.0);
+            }
+            let pct = percent(ce.center, be.center);
             t.row(vec![
                 by.label(b, Some(c)),
                 unit,
-                format!("{} ± {}", num(bs), num(be)),
-                format!("{} ± {}", num(cs), num(ce)),
+                be.cell(),
+                ce.cell(),
                 // A % inside the errors is noise: flagged, not hidden.
                 if verdict == "same" && pct != "n/a" {
                     format!("~{pct}")
@@ -361,7 +516,8 @@ pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Co
         cmp.resolution_percent = resolutions[resolutions.len() / 2];
     }
     t.note("% is change against baseline; \"better\" follows the mode (lower time, higher throughput)");
-    t.note("\"same\": the two 99.9% confidence intervals (score ± error) overlap (its % marked ~: within the noise); \"no error\": a side has no error estimate, not judged");
+    t.note("baseline, change: the median of the samples ± the larger side of its 99.9% interval (rows with 11 samples or more on both sides), else the score ± its 99.9% error");
+    t.note(format!("moved (\"better\" names a side) only when the two intervals do not overlap and the change is at least {}% of the baseline; otherwise \"same\", its % marked ~; \"no error\": a side has no error estimate, not judged", rule.min_change_percent));
     super::perfnorm_diff::append(&mut t, baseline, change, |b, c| by.pairs(b, c));
     strip_common_prefix(&mut t);
     cmp.table = t;
@@ -401,6 +557,7 @@ fn strip_common_prefix(t: &mut Table) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::stats::median_interval;
     use crate::harness::Stats;
     use crate::report::jmh::Mode;
 
@@ -468,9 +625,167 @@ mod tests {
         let t = compare(std::slice::from_ref(&a), &[b]);
         assert_eq!(t.rows[0][4], "~-0.1%", "a % within the noise is flagged");
         assert_eq!(t.rows[0][5], "same");
-        // Outside both intervals it names a winner again.
-        let far = with_error(r("a", 97.0, Mode::AverageTime), 1.0);
-        assert_eq!(compare(&[a], &[far]).rows[0][5], "change");
+        // Outside both intervals but under the least change: same.
+        let near = with_error(r("a", 97.0, Mode::AverageTime), 1.0);
+        let c = pair(
+            std::slice::from_ref(&a),
+            std::slice::from_ref(&near),
+            MatchBy::Exact,
+        );
+        assert_eq!(c.table.rows[0][5], "same");
+        assert_eq!(c.table.rows[0][4], "~-3.0%");
+        // With no least change it names a winner again.
+        let any = Rule {
+            min_change_percent: 0.0,
+        };
+        let c = pair_with(&[a], &[near], MatchBy::Exact, &any);
+        assert_eq!(c.table.rows[0][5], "change");
+        assert_eq!(c.moved, 1);
+    }
+
+    fn est(center: f64, lo: f64, hi: f64) -> Estimate {
+        Estimate {
+            center,
+            lo,
+            hi,
+            median: false,
+        }
+    }
+
+    /// The rule, case by case: moved only outside both intervals and by at
+    /// least the least change; the side named follows the mode.
+    #[test]
+    fn the_verdict_needs_disjoint_intervals_and_the_least_change() {
+        let rule = Rule::default();
+        let b = est(100.0, 99.0, 101.0);
+        // 20% slower, tight intervals: moved, the baseline was better.
+        assert_eq!(judge(&b, &est(120.0, 119.0, 121.0), false, &rule), "baseline");
+        // The same figures as throughput: the change is better.
+        assert_eq!(judge(&b, &est(120.0, 119.0, 121.0), true, &rule), "change");
+        // 20% faster in time: the change is better.
+        assert_eq!(judge(&b, &est(80.0, 79.0, 81.0), false, &rule), "change");
+        // 20% apart but the intervals touch: same.
+        assert_eq!(judge(&b, &est(120.0, 101.0, 140.0), false, &rule), "same");
+        // Disjoint, but 9.9% < 10%: same; exactly 10%: moved.
+        assert_eq!(judge(&b, &est(109.9, 109.0, 110.0), false, &rule), "same");
+        assert_eq!(judge(&b, &est(110.0, 109.5, 110.5), false, &rule), "baseline");
+        // The least change is relative to the baseline, either way.
+        assert_eq!(judge(&b, &est(91.0, 90.5, 91.5), false, &rule), "same");
+        assert_eq!(judge(&b, &est(89.0, 88.5, 89.5), false, &rule), "change");
+        // A side without an interval is not judged, a NaN score ranks nothing.
+        assert_eq!(
+            judge(&b, &est(200.0, f64::NAN, f64::NAN), false, &rule),
+            "no error"
+        );
+        assert_eq!(judge(&est(f64::NAN, 0.0, 1.0), &b, false, &rule), "n/a");
+        // A zero baseline: any disjoint change is moved.
+        assert_eq!(
+            judge(&est(0.0, 0.0, 0.0), &est(1.0, 1.0, 1.0), false, &rule),
+            "baseline"
+        );
+    }
+
+    /// A result with raw samples `xs` (one fork).
+    fn raw(name: &str, xs: Vec<f64>) -> BenchResult {
+        BenchResult::new("x", name, Mode::AverageTime, &Stats::from_samples(xs), "ns/op")
+    }
+
+    /// With 11 samples or more a side the medians and their intervals
+    /// judge, so a few preempted samples (a long tail that drags the mean
+    /// and its error) change nothing; with fewer, the means do.
+    #[test]
+    fn medians_judge_rows_with_enough_samples() {
+        let steady: Vec<f64> = (0..60).map(|i| 10.0 + f64::from(i % 5) * 0.01).collect();
+        let mut tail = steady.clone();
+        for x in tail.iter_mut().step_by(10) {
+            *x = 300.0;
+        }
+        let c = pair(&[raw("r", steady.clone())], &[raw("r", tail)], MatchBy::Exact);
+        assert_eq!(c.table.rows[0][5], "same", "{:?}", c.table.rows[0]);
+        assert_eq!(
+            c.table.rows[0][2], "10.02 ± 0.010",
+            "the median ± its interval's larger side"
+        );
+        // The same runs 20% slower: moved, though the tail is on the
+        // baseline's side.
+        let mut slow_tail: Vec<f64> = steady.iter().map(|x| x * 1.2).collect();
+        slow_tail[3] = 1.0;
+        let c = pair(&[raw("r", steady)], &[raw("r", slow_tail)], MatchBy::Exact);
+        assert_eq!(c.table.rows[0][5], "baseline", "{:?}", c.table.rows[0]);
+        assert_eq!(c.moved, 1);
+        // Ten samples a side: the means (with their t intervals) judge.
+        let few = pair(
+            &[raw("r", vec![10.0; 10])],
+            &[raw("r", vec![10.5; 10])],
+            MatchBy::Exact,
+        );
+        assert_eq!(few.table.rows[0][2], "10.00 ± 0.000");
+    }
+
+    /// A row that spends stretches of its run at one level and stretches
+    /// at another (threads sharing CPUs with a neighbour for a while) and
+    /// a second run of it that spent more of its time at the other level:
+    /// independent-sample intervals would call the two 100% apart, but
+    /// the stretches leave few effective samples, the intervals span both
+    /// levels, and the row is `same`. A steady row 20% slower is still
+    /// moved.
+    #[test]
+    fn samples_in_stretches_are_judged_by_their_effective_number() {
+        let stretches = |at_20: &[usize]| -> Vec<f64> {
+            (0..10)
+                .flat_map(|b| {
+                    let level = if at_20.contains(&b) { 20.0 } else { 10.0 };
+                    (0..6).map(move |i| level + 0.01 * f64::from(i))
+                })
+                .collect()
+        };
+        let mostly_10 = stretches(&[3, 7]);
+        let mostly_20 = stretches(&[0, 1, 2, 4, 5, 6, 8, 9]);
+        let sign_test = |xs: &[f64]| median_interval(xs, CONFIDENCE).unwrap();
+        assert!(
+            sign_test(&mostly_10).1 < sign_test(&mostly_20).0,
+            "independent-sample intervals are disjoint"
+        );
+        let c = pair(
+            &[raw("r", mostly_10.clone())],
+            &[raw("r", mostly_20)],
+            MatchBy::Exact,
+        );
+        assert_eq!(c.table.rows[0][5], "same", "{:?}", c.table.rows[0]);
+        assert_eq!(c.moved, 0);
+
+        let steady: Vec<f64> = (0..60).map(|i| 10.0 + f64::from(i % 7) * 0.01).collect();
+        let slower: Vec<f64> = steady.iter().map(|x| x * 1.2).collect();
+        let c = pair(&[raw("r", steady)], &[raw("r", slower)], MatchBy::Exact);
+        assert_eq!(c.table.rows[0][5], "baseline", "{:?}", c.table.rows[0]);
+    }
+
+    /// Three rows slower together are named as possibly the machine's
+    /// doing; rows that moved both ways are not.
+    #[test]
+    fn rows_that_all_moved_one_way_are_named() {
+        let steady = |k: f64| -> Vec<f64> { (0..60).map(|i| k * (10.0 + f64::from(i % 7) * 0.01)).collect() };
+        let names = ["a", "b", "c"];
+        let base: Vec<BenchResult> = names.iter().map(|n| raw(n, steady(1.0))).collect();
+        let slow: Vec<BenchResult> = names.iter().map(|n| raw(n, steady(1.3))).collect();
+        let c = pair(&base, &slow, MatchBy::Exact);
+        assert_eq!((c.moved, c.moved_to_baseline), (3, 3));
+        assert!(
+            c.warnings()
+                .iter()
+                .any(|w| w.starts_with("all 3 moved rows favour the baseline")),
+            "{:?}",
+            c.warnings()
+        );
+        let mut mixed = slow.clone();
+        mixed[1] = raw("b", steady(0.7));
+        let c = pair(&base, &mixed, MatchBy::Exact);
+        assert_eq!((c.moved, c.moved_to_baseline), (3, 2));
+        assert!(
+            !c.warnings().iter().any(|w| w.contains("moved rows favour")),
+            "{:?}",
+            c.warnings()
+        );
     }
 
     #[test]

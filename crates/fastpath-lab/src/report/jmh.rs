@@ -287,6 +287,32 @@ mod jmh_number {
     }
 }
 
+/// The most `compare` reads of one file. A full run's largest result file
+/// is well under 1 MiB; anything past this is not a result file (and
+/// `/dev/zero` or a FIFO that never ends must not be read forever).
+pub const MAX_RESULT_BYTES: u64 = 16 << 20;
+
+/// Reads a JMH-format result file (for `compare`), at most
+/// [`MAX_RESULT_BYTES`]; the error names the file.
+pub fn read_results(path: &std::path::Path) -> anyhow::Result<Vec<BenchResult>> {
+    use anyhow::Context as _;
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RESULT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", path.display()))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= MAX_RESULT_BYTES,
+        "{} is larger than {} MiB: not a result file",
+        path.display(),
+        MAX_RESULT_BYTES >> 20
+    );
+    let text = String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("{} is not a JMH result file: not UTF-8 text", path.display()))?;
+    from_json(&text).with_context(|| format!("{} is not a JMH result file", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

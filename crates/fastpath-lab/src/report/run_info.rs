@@ -22,6 +22,11 @@ pub struct RunInfo {
     pub commit: Option<String>,
     /// When the run ended, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
     pub date: String,
+    /// The 1-minute load average (`/proc/loadavg`) when the results were
+    /// written: how many threads wanted the CPUs during the run's last
+    /// minute. Absent where the system has no such file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<String>,
 }
 
 impl RunInfo {
@@ -33,6 +38,7 @@ impl RunInfo {
             mode: if quick { "quick" } else { "full" }.to_string(),
             commit: option_env!("LAB_BUILD_COMMIT").map(str::to_string),
             date: utc_now(),
+            load: load_average(),
         }
     }
 
@@ -54,7 +60,31 @@ impl RunInfo {
             self.commit.as_ref().unwrap_or(&none),
             other.commit.as_ref().unwrap_or(&none),
         );
+        if let (Some(a), Some(b)) = (&self.load, &other.load) {
+            if loads_differ(a, b) {
+                d.push(format!(
+                    "machine load (1-minute average): {a} vs {b}; rows that start threads measure it as well as the code"
+                ));
+            }
+        }
         d
+    }
+}
+
+/// The first field of `/proc/loadavg`, if it reads.
+fn load_average() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let first = text.split_whitespace().next()?;
+    first.parse::<f64>().ok()?;
+    Some(first.to_string())
+}
+
+/// Whether two load averages differ enough to change what threads get:
+/// by at least one runnable thread and by half of the lower one.
+fn loads_differ(a: &str, b: &str) -> bool {
+    match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(a), Ok(b)) => (a - b).abs() >= 1.0 && a.max(b) >= 1.5 * a.min(b),
+        _ => false,
     }
 }
 
@@ -130,10 +160,18 @@ mod tests {
             mode: "quick".into(),
             commit: Some("c1".into()),
             date: "d1".into(),
+            load: Some("2.10".into()),
         };
         let mut b = a.clone();
         b.date = "d2".into();
+        // 2.1 against 2.9 or 3.0: within one thread or less than half more.
+        b.load = Some("2.90".into());
         assert!(a.differences(&b).is_empty());
+        b.load = Some("3.10".into());
+        assert!(a.differences(&b).is_empty(), "1.48x the lower");
+        b.load = Some("9.80".into());
+        assert!(a.differences(&b)[0].contains("2.10 vs 9.80"));
+        b.load = Some("2.10".into());
         b.mode = "full".into();
         b.commit = None;
         let d = a.differences(&b);

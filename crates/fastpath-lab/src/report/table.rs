@@ -82,8 +82,9 @@ impl Table {
 
     /// Plain text: text columns left-aligned, numeric ones right-aligned.
     /// A table wider than [`TEXT_WIDTH`] breaks its long headers over
-    /// several lines, at spaces, down to the width of the column's data;
-    /// notes wrap at [`TEXT_WIDTH`].
+    /// several lines, at spaces, down to the width of the column's data,
+    /// and if still wider separates its columns by one space instead of
+    /// two; notes wrap at [`TEXT_WIDTH`].
     pub fn to_text(&self) -> String {
         let headers = self.header_lines();
         let mut w: Vec<usize> = headers
@@ -96,14 +97,24 @@ impl Table {
             }
         }
         let numeric = self.numeric_columns();
+        // Two spaces between columns; one where two would take the table
+        // past TEXT_WIDTH after its headers were wrapped.
+        let gaps = w.len().saturating_sub(1);
+        let gap = if w.iter().sum::<usize>() + 2 * gaps > TEXT_WIDTH {
+            " "
+        } else {
+            "  "
+        };
         let mut out = String::new();
-        let _ = writeln!(out, "{}", self.title);
+        for (_, l) in wrap(&self.title, TEXT_WIDTH) {
+            let _ = writeln!(out, "{l}");
+        }
         let line = |cells: &[&str], out: &mut String| {
             let mut s = String::new();
             for (i, c) in cells.iter().enumerate() {
                 let pad = w[i] - c.chars().count();
                 if i > 0 {
-                    s.push_str("  ");
+                    s.push_str(gap);
                 }
                 if numeric[i] {
                     s.push_str(&" ".repeat(pad));
@@ -132,7 +143,7 @@ impl Table {
                 .collect();
             line(&cells, &mut out);
         }
-        let total: usize = w.iter().sum::<usize>() + 2 * (w.len().saturating_sub(1));
+        let total: usize = w.iter().sum::<usize>() + gap.len() * gaps;
         out.push_str(&"-".repeat(total));
         out.push('\n');
         for r in &self.rows {
@@ -229,17 +240,8 @@ pub fn num(v: f64) -> String {
         return "≈".to_string();
     }
     let a = v.abs();
-    if a >= 1e6 {
-        let (div, suffix) = if a >= 1e9 { (1e9, "G") } else { (1e6, "M") };
-        let x = v / div;
-        let digits = if x.abs() >= 100.0 {
-            0
-        } else if x.abs() >= 10.0 {
-            1
-        } else {
-            2
-        };
-        format!("{x:.digits$}{suffix}")
+    if let Some(scale) = scale_of(a) {
+        in_scale(v, scale)
     } else if a >= 1000.0 {
         format!("{v:.0}")
     } else if a >= 100.0 {
@@ -251,9 +253,59 @@ pub fn num(v: f64) -> String {
     }
 }
 
-/// `score ± error`, JMH style.
+/// The suffix [`num`] gives a value of magnitude `a`: `G` from a billion,
+/// `M` from a million, none below.
+fn scale_of(a: f64) -> Option<(f64, &'static str)> {
+    if a >= 1e9 {
+        Some((1e9, "G"))
+    } else if a >= 1e6 {
+        Some((1e6, "M"))
+    } else {
+        None
+    }
+}
+
+/// `v` in `scale`'s unit, with two, one or no decimals as it has one, two
+/// or three digits before the point (`0.72M`, `12.3M`, `716M`).
+fn in_scale(v: f64, (div, suffix): (f64, &str)) -> String {
+    let x = v / div;
+    let digits = if x.abs() >= 100.0 {
+        0
+    } else if x.abs() >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{x:.digits$}{suffix}")
+}
+
+/// Two figures read together (a value and its error) in one scale: the one
+/// [`num`] picks for the larger, so that `716163` beside `1.17M` reads
+/// `0.72M` beside `1.17M`. Below a million both are plain [`num`]s.
+pub fn num_pair(a: f64, b: f64) -> (String, String) {
+    let big = [a, b]
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    match scale_of(big) {
+        Some(scale) => {
+            let show = |v: f64| {
+                if v.is_finite() {
+                    in_scale(v, scale)
+                } else {
+                    num(v)
+                }
+            };
+            (show(a), show(b))
+        }
+        None => (num(a), num(b)),
+    }
+}
+
+/// `score ± error`, JMH style, both in one scale ([`num_pair`]).
 pub fn score(mean: f64, error: f64) -> String {
-    format!("{} ± {}", num(mean), num(error))
+    let (m, e) = num_pair(mean, error);
+    format!("{m} ± {e}")
 }
 
 /// Signed percentage change of `value` against `baseline` ("+12.3%").
@@ -275,6 +327,90 @@ pub fn ratio(value: f64, baseline: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The widest line of `text`, in characters.
+    fn widest(text: &str) -> usize {
+        text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn a_wide_table_fits_by_wrapping_headers_then_narrowing_gaps() {
+        // The contended table's shape: 15 columns of short data under
+        // long headers, a row label as long as its longest one.
+        let headers = [
+            "cs",
+            "thr",
+            "lock",
+            "Mops/s",
+            "× best peer",
+            "min /max",
+            "hand-overs /1k",
+            "vol cs/1k",
+            "invol cs/1k",
+            "lost",
+            "infl /run",
+            "defl /run",
+            "fair h-o /run",
+            "infl. share",
+            "spin won:gave up",
+        ];
+        let mut t = Table::new(format!("T{}", " long title".repeat(20)), &headers);
+        t.row(
+            [
+                "short-cs",
+                "64",
+                "pl Reentrant",
+                "13.86 ± 26.22",
+                "0.95×",
+                "0.812",
+                "0.00669",
+                "12.34",
+                "123.4",
+                "0",
+                "0.400",
+                "0.400",
+                "12.3",
+                "100 %",
+                "0.000:0.000",
+            ]
+            .map(String::from)
+            .to_vec(),
+        );
+        let text = t.to_text();
+        assert!(widest(&text) <= TEXT_WIDTH, "{text}");
+        // Nothing cut: every cell is still there whole.
+        for c in &t.rows[0] {
+            assert!(text.contains(c.as_str()), "{c}: {text}");
+        }
+        // A narrow table keeps its two-space gaps.
+        let mut n = Table::new("T", &["a", "b"]);
+        n.row(vec!["x".into(), "1.00".into()]);
+        assert!(n.to_text().contains("x  1.00"), "{}", n.to_text());
+        // The compare table's shape: a 63-character row label.
+        let mut c = Table::new("T", &["benchmark", "unit", "baseline", "change", "%", "better"]);
+        c.row(
+            [
+                &"x".repeat(63),
+                "ops/min",
+                "123456 ± 12345",
+                "123999 ± 13456",
+                "~+0.4%",
+                "baseline",
+            ]
+            .map(String::from)
+            .to_vec(),
+        );
+        assert!(widest(&c.to_text()) <= TEXT_WIDTH, "{}", c.to_text());
+    }
+
+    #[test]
+    fn a_value_and_its_error_share_a_scale() {
+        assert_eq!(num_pair(716163.0, 1.17e6), ("0.72M".into(), "1.17M".into()));
+        assert_eq!(score(2771815795.0, 1165896080.0), "2.77G ± 1.17G");
+        assert_eq!(num_pair(12.0, 0.5), ("12.00".into(), "0.500".into()));
+        assert_eq!(num(716163.0), "716163");
+        assert_eq!(num(1.17e6), "1.17M");
+    }
 
     #[test]
     fn aligns_columns() {

@@ -8,6 +8,13 @@
 //! keeping one across [`Mutator::alloc`] or [`Mutator::safepoint_poll`]
 //! (both take `&mut self`), the only points where the collector can move
 //! it; a [`super::Handle`] survives them. Bad input is an error value.
+//!
+//! Beside each checked access, an `unsafe` unchecked one
+//! (`Mutator::load_unchecked`, `store_unchecked`, `read_unchecked`,
+//! `write_unchecked`): the same barriers, no ownership, layout or bounds
+//! check, for a runtime that has validated its own objects once (a class's
+//! field layout, as compiled code trusts it). Their cost per access beside
+//! the checked ones and HotSpot's is the lab's `gc --only access` table.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -85,7 +92,7 @@ impl<B: BarrierSet> Mutator<B> {
     #[inline]
     pub fn load<'m>(&'m self, obj: Obj<'m>, i: usize) -> Result<Option<Obj<'m>>, GcError> {
         let addr = self.check_ref(obj, i)?;
-        let v = self.load_raw(addr, i);
+        let v = self.bound().load_raw(addr, i);
         Ok((v != 0).then(|| Obj::new(v)))
     }
 
@@ -94,7 +101,7 @@ impl<B: BarrierSet> Mutator<B> {
     pub fn store(&self, obj: Obj<'_>, i: usize, value: Option<Obj<'_>>) -> Result<(), GcError> {
         let addr = self.check_ref(obj, i)?;
         let v = self.check_value(value)?;
-        self.store_raw(addr, i, v);
+        self.bound().store_raw(addr, i, v);
         Ok(())
     }
 
@@ -111,22 +118,81 @@ impl<B: BarrierSet> Mutator<B> {
         let addr = self.check_ref(obj, i)?;
         let e = self.check_value(expected)?;
         let n = self.check_value(new)?;
-        Ok(self.cas_raw(addr, i, e, n))
+        Ok(self.bound().cas_raw(addr, i, e, n))
     }
 
     /// Reads data word `j` of `obj`.
     #[inline]
     pub fn read(&self, obj: Obj<'_>, j: usize) -> Result<usize, GcError> {
         let (addr, nrefs) = self.check_data(obj, j)?;
-        Ok(self.read_raw(addr, nrefs, j))
+        Ok(self.bound().read_raw(addr, nrefs, j))
     }
 
     /// Writes data word `j` of `obj`.
     #[inline]
     pub fn write(&self, obj: Obj<'_>, j: usize, value: usize) -> Result<(), GcError> {
         let (addr, nrefs) = self.check_data(obj, j)?;
-        self.write_raw(addr, nrefs, j, value);
+        self.bound().write_raw(addr, nrefs, j, value);
         Ok(())
+    }
+
+    // ---- the accesses (unchecked) --------------------------------------------
+
+    /// Loads reference field `i` of `obj`, with the barriers and without
+    /// the checks of [`Mutator::load`]: the fast path for a runtime that
+    /// has validated its own objects (as compiled code trusts its class's
+    /// field offsets).
+    ///
+    /// # Safety
+    ///
+    /// `obj` is an object of this mutator's heap (every `Obj` this mutator
+    /// hands out is, unless a runtime brings in one of another heap) and
+    /// `i` is below its number of reference fields ([`Mutator::shape`]).
+    /// Otherwise the access reads outside the object or the heap.
+    #[inline]
+    pub unsafe fn load_unchecked<'m>(&'m self, obj: Obj<'m>, i: usize) -> Option<Obj<'m>> {
+        let v = self.bound().load_raw(obj.addr, i);
+        (v != 0).then(|| Obj::new(v))
+    }
+
+    /// Stores `value` into reference field `i` of `obj`, with the barriers
+    /// and without the checks of [`Mutator::store`].
+    ///
+    /// # Safety
+    ///
+    /// As [`Mutator::load_unchecked`], and `value` is `None` or an object of
+    /// this mutator's heap (a foreign reference would be followed by the
+    /// collector).
+    #[inline]
+    pub unsafe fn store_unchecked(&self, obj: Obj<'_>, i: usize, value: Option<Obj<'_>>) {
+        self.bound().store_raw(obj.addr, i, value.map_or(0, |o| o.addr));
+    }
+
+    /// Reads data word `j` of `obj`, an object with `nrefs` reference
+    /// fields, with the barriers and without the checks of
+    /// [`Mutator::read`] (which reads the layout from the header: the
+    /// caller passes it, as compiled code knows its class's field offsets).
+    ///
+    /// # Safety
+    ///
+    /// `obj` is an object of this mutator's heap, `nrefs` is its number of
+    /// reference fields and `j` is below its number of data words
+    /// ([`Mutator::shape`] gives both).
+    #[inline]
+    pub unsafe fn read_unchecked(&self, obj: Obj<'_>, nrefs: usize, j: usize) -> usize {
+        self.bound().read_raw(obj.addr, nrefs, j)
+    }
+
+    /// Writes data word `j` of `obj`, an object with `nrefs` reference
+    /// fields, with the barriers and without the checks of
+    /// [`Mutator::write`].
+    ///
+    /// # Safety
+    ///
+    /// As [`Mutator::read_unchecked`].
+    #[inline]
+    pub unsafe fn write_unchecked(&self, obj: Obj<'_>, nrefs: usize, j: usize, value: usize) {
+        self.bound().write_raw(obj.addr, nrefs, j, value);
     }
 
     /// `(nrefs, ndata)` of `obj`.
@@ -152,7 +218,7 @@ impl<B: BarrierSet> Mutator<B> {
         // A lock is a write: the object is resolved to its to-space copy,
         // which this cycle will not move; the pin (taken before any
         // safepoint can intervene) keeps later cycles from moving it.
-        let target = self.resolve_for_write(addr, 0).0;
+        let target = self.bound().resolve_for_write(addr, 0).0;
         let region = self.space().region_index(target);
         // SeqCst: see ObjLock::drop.
         self.space().regions[region].pins.fetch_add(1, Ordering::SeqCst);

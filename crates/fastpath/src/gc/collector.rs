@@ -72,11 +72,16 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::forwarding;
-use super::heap::{Lab, Space, CLEAN_CARD};
+use super::heap::{Lab, Space, CLEAN_CARD, HUMONGOUS_CONT, HUMONGOUS_START};
 use super::runtime::{
     panic_message, thread_cpu_time, HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING,
 };
+use super::trigger::{CycleEnd, Trigger};
 use crate::sync::LockState;
+
+/// Marking reports its work to the pacer in batches of this many words,
+/// to keep the pacer's atomics off the marking loop.
+pub(crate) const PACER_BATCH: usize = 4096;
 
 /// Where a concurrent cycle was when a mutator's failed allocation turned
 /// it into a degenerated one.
@@ -97,7 +102,7 @@ impl HeapInner {
     /// panic in a cycle poisons the heap (after its pause, if it was in
     /// one, has released the mutators) and ends the thread.
     pub(crate) fn collector_loop(&self) {
-        let lab = Lab::default();
+        let mut trigger = Trigger::new(&self.space);
         loop {
             {
                 let mut c = self.control();
@@ -105,7 +110,8 @@ impl HeapInner {
                     if c.shutdown && self.safepoint.registered() == 0 {
                         return;
                     }
-                    if c.requested || self.config.aggressive || self.low_on_space() {
+                    let free = self.space.lock_alloc().free.len();
+                    if c.requested || self.config.aggressive || trigger.should_start(&self.space, free) {
                         c.requested = false;
                         c.cycles_started += 1;
                         break;
@@ -118,8 +124,19 @@ impl HeapInner {
                 }
             }
             self.begin_pacing();
-            let outcome =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.concurrent_cycle(&lab)));
+            let ends_before = self.cycle_ends();
+            let (cpu, began) = (thread_cpu_time(), Instant::now());
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.concurrent_cycle()));
+            self.count_collector_cpu(thread_cpu_time().saturating_sub(cpu));
+            let ends_after = self.cycle_ends();
+            let end = if ends_after.1 > ends_before.1 {
+                CycleEnd::Full
+            } else if ends_after.0 > ends_before.0 {
+                CycleEnd::Degenerated
+            } else {
+                CycleEnd::Concurrent
+            };
+            trigger.cycle_done(began.elapsed(), end);
             self.pacer.end_cycle();
             let left_full = match outcome {
                 Ok(full) => full,
@@ -133,6 +150,13 @@ impl HeapInner {
             c.last_left_full = left_full;
             self.control_cv.notify_all();
         }
+    }
+
+    /// The degenerated cycles and full compactions so far (how a cycle
+    /// ended, for the trigger).
+    fn cycle_ends(&self) -> (u64, u64) {
+        let s = self.stats();
+        (s.degenerated_cycles, s.full_compactions)
     }
 
     /// Opens the pacer's budget for a cycle: the mutators may allocate what
@@ -149,11 +173,6 @@ impl HeapInner {
         let allowance = (free / 2).saturating_sub(s.reserve_regions) * s.region_bytes;
         let used_words = (s.regions.len() - free) * s.region_bytes / 8;
         self.pacer.begin_cycle(allowance, used_words);
-    }
-
-    fn low_on_space(&self) -> bool {
-        let free = self.space.lock_alloc().free.len();
-        free * 4 < self.space.regions.len()
     }
 
     /// Runs `f` in a pause and records it.
@@ -221,7 +240,7 @@ impl HeapInner {
     /// in its last pause, before any mutator could allocate again). At each
     /// phase boundary, a mutator's failed allocation turns the rest of the
     /// cycle into one degenerated pause (`degenerated`).
-    fn concurrent_cycle(&self, lab: &Lab) -> bool {
+    fn concurrent_cycle(&self) -> bool {
         self.space.clear_marks();
         let mut stack = Vec::new();
         self.pause(PauseKind::InitMark, false, || {
@@ -230,7 +249,7 @@ impl HeapInner {
         });
         // Concurrent mark: trace, then take what SATB enqueued, until dry.
         while !self.degenerate_requested() {
-            self.trace(&mut stack);
+            self.trace_parallel(&mut stack);
             let satb = std::mem::take(&mut *self.satb_queue());
             if satb.is_empty() {
                 break;
@@ -240,7 +259,7 @@ impl HeapInner {
             }
         }
         if self.degenerate_requested() {
-            return self.degenerated(Phase::Mark, lab, &mut stack);
+            return self.degenerated(Phase::Mark, &mut stack);
         }
         let (has_cset, left_full) = self
             .pause(PauseKind::FinalMark, false, || {
@@ -248,41 +267,40 @@ impl HeapInner {
                 for v in satb {
                     self.mark_object(v, &mut stack);
                 }
-                self.trace(&mut stack);
+                self.trace_parallel(&mut stack);
                 self.set_state(0);
                 let chosen = self.choose_cset(false);
                 if chosen {
                     self.set_state(EVACUATION | HAS_FORWARDED);
-                    self.evacuate_roots(lab);
+                    self.evacuate_roots();
                     (true, false)
                 } else {
                     self.finish_cycle();
-                    (false, self.left_full())
+                    (false, self.left_full(self.space.take_humongous_wanted()))
                 }
             })
             .unwrap_or((false, false));
         if !has_cset {
             return left_full;
         }
-        self.evacuate_cset(lab);
+        self.evacuate_cset();
         if self.degenerate_requested() {
-            return self.degenerated(Phase::Evacuation, lab, &mut stack);
+            return self.degenerated(Phase::Evacuation, &mut stack);
         }
         self.pause(PauseKind::InitUpdateRefs, false, || {
-            lab.retire(&self.space);
             self.set_state(HAS_FORWARDED);
             self.init_update_refs();
         });
         self.update_refs();
         if self.degenerate_requested() {
-            return self.degenerated(Phase::UpdateRefs, lab, &mut stack);
+            return self.degenerated(Phase::UpdateRefs, &mut stack);
         }
         self.pause(PauseKind::FinalUpdateRefs, false, || {
             self.update_roots();
             self.set_state(0);
             self.free_cset();
             self.finish_cycle();
-            self.left_full()
+            self.left_full(self.space.take_humongous_wanted())
         })
         .unwrap_or(false)
     }
@@ -292,7 +310,7 @@ impl HeapInner {
     /// the same pause. Each phase below is the concurrent one run with the
     /// world stopped (evacuation and update-refs are idempotent, so work a
     /// concurrent phase left half done is finished, not redone wrongly).
-    fn degenerated(&self, from: Phase, lab: &Lab, stack: &mut Vec<usize>) -> bool {
+    fn degenerated(&self, from: Phase, stack: &mut Vec<usize>) -> bool {
         self.pause(PauseKind::Degenerated, false, || {
             let mut has_cset = from != Phase::Mark;
             if from == Phase::Mark {
@@ -300,19 +318,18 @@ impl HeapInner {
                 for v in satb {
                     self.mark_object(v, stack);
                 }
-                self.trace(stack);
+                self.trace_parallel(stack);
                 self.set_state(0);
                 // Stop-the-world: the whole free space may take copies.
                 has_cset = self.choose_cset(true);
                 if has_cset {
                     self.set_state(EVACUATION | HAS_FORWARDED);
-                    self.evacuate_roots(lab);
+                    self.evacuate_roots();
                 }
             }
             if has_cset {
                 if from != Phase::UpdateRefs {
-                    self.evacuate_cset(lab);
-                    lab.retire(&self.space);
+                    self.evacuate_cset();
                     self.set_state(HAS_FORWARDED);
                     self.init_update_refs();
                 }
@@ -325,11 +342,14 @@ impl HeapInner {
             // SeqCst: see `wait_for_cycle`. Cleared before the free space
             // is judged: a mutator failing after this pause asks anew.
             self.degenerate.store(false, Ordering::SeqCst);
-            if self.left_full() {
+            // A humongous allocation that found no run counts as full: the
+            // compaction gathers the free regions into runs.
+            let humongous = self.space.take_humongous_wanted();
+            if self.left_full(humongous) {
                 self.full_compact();
             }
             self.finish_cycle();
-            self.left_full()
+            self.left_full(humongous)
         })
         .unwrap_or(false)
     }
@@ -340,16 +360,14 @@ impl HeapInner {
     pub(crate) fn stw_collect(&self) -> usize {
         let start = Instant::now();
         let cpu = thread_cpu_time();
-        let lab = Lab::default();
         self.space.clear_marks();
         let mut stack = Vec::new();
         self.init_mark(&mut stack);
-        self.trace(&mut stack);
+        self.trace_parallel(&mut stack);
         if self.choose_cset(true) {
             self.set_state(EVACUATION | HAS_FORWARDED);
-            self.evacuate_roots(&lab);
-            self.evacuate_cset(&lab);
-            lab.retire(&self.space);
+            self.evacuate_roots();
+            self.evacuate_cset();
             self.set_state(HAS_FORWARDED);
             self.init_update_refs();
             self.update_refs();
@@ -359,13 +377,15 @@ impl HeapInner {
         }
         self.finish_cycle();
         self.stats().cycles += 1;
+        let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
+        self.count_collector_cpu(work_cpu_time);
         // The caller began the pause: its time-to-safepoint is not seen here.
         self.push_pause(Pause {
             kind: PauseKind::Full,
             duration: start.elapsed(),
             time_to_safepoint: Duration::ZERO,
             work: start.elapsed(),
-            work_cpu_time: thread_cpu_time().saturating_sub(cpu),
+            work_cpu_time,
             resume: Duration::ZERO,
         })
     }
@@ -401,11 +421,7 @@ impl HeapInner {
             r.tams.store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
             r.monitor_seen.store(false, Ordering::Relaxed);
         }
-        let mut roots = Vec::new();
-        self.for_each_root(|r| roots.push(*r));
-        for r in roots {
-            self.mark_object(r, stack);
-        }
+        self.mark_roots(stack);
     }
 
     /// Marks `obj` if it is below its region's TAMS and unmarked.
@@ -428,23 +444,14 @@ impl HeapInner {
         }
     }
 
+    /// Marks everything reachable from `stack`, on this thread.
     pub(super) fn trace(&self, stack: &mut Vec<usize>) {
-        // Work is reported to the pacer in batches, to keep its atomics off
-        // the marking loop.
-        const BATCH: usize = 4096;
         let mut words = 0;
         while let Some(obj) = stack.pop() {
-            words += self.space.cell_words(obj);
-            if words >= BATCH {
+            words += self.scan(obj, stack);
+            if words >= PACER_BATCH {
                 self.pacer.report(words);
                 words = 0;
-            }
-            let (nrefs, _) = self.space.layout_of(obj);
-            for i in 0..nrefs {
-                // Acquire: pairs with the Release of the store that put the
-                // reference there, so the object it names is initialized.
-                let v = self.space.word(Space::ref_addr(obj, i)).load(Ordering::Acquire);
-                self.mark_object(v, stack);
             }
         }
         self.pacer.report(words);
@@ -465,10 +472,19 @@ impl HeapInner {
             if !r.used.load(Ordering::Relaxed)
                 || r.top.load(Ordering::Relaxed) != r.tams.load(Ordering::Relaxed)
                 || r.pins.load(Ordering::SeqCst) != 0
+                || r.humongous() == HUMONGOUS_CONT
             {
                 continue;
             }
             let live = r.live_words.load(Ordering::Relaxed);
+            if r.humongous() == HUMONGOUS_START {
+                // Never copied: reclaimed whole when dead, else kept.
+                if live == 0 {
+                    let n = s.free_humongous(&mut a, i);
+                    self.stats().regions_freed += n as u64;
+                }
+                continue;
+            }
             if live == 0 {
                 s.free_region(&mut a, i);
                 self.stats().regions_freed += 1;
@@ -480,11 +496,23 @@ impl HeapInner {
             }
         }
         candidates.sort_unstable();
-        // The reserve: half the free regions (all of them when the world is
-        // stopped); the set's live words may fill half the reserve, which
-        // bounds LAB tails and losing copies with room to spare.
-        let reserve = if stw { a.free.len() } else { a.free.len() / 2 };
-        let budget = reserve * region_words / 2;
+        // Room for copies: the mutators' standing reserve (which TLABs
+        // never take, Shenandoah's `ShenandoahEvacReserve`) and half of the
+        // other free regions, the other half left for the mutators'
+        // allocation until the cycle ends (all of them when the world is
+        // stopped). The set's live words may fill four fifths of that room:
+        // the rest absorbs LAB tails and losing copies (Shenandoah's
+        // `ShenandoahEvacWaste`, 1.2). The larger the set, the more a cycle
+        // reclaims where garbage is spread evenly (each region half live,
+        // say), hence the fewer cycles and pauses.
+        let free = a.free.len();
+        let room = if stw {
+            free
+        } else {
+            let standing = self.space.reserve_regions.min(free);
+            standing + (free - standing) / 2
+        };
+        let budget = room * region_words * 4 / 5;
         let mut total = 0;
         let mut chosen = 0;
         for (live, i) in candidates {
@@ -496,10 +524,10 @@ impl HeapInner {
             s.regions[i].in_cset.store(true, Ordering::Relaxed);
         }
         if chosen > 0 {
-            // Set aside what the copies need (twice their size, plus a LAB
-            // per thread's worth of slack), from the reserve computed above.
-            let need = (2 * total).div_ceil(region_words) + 2;
-            let keep = a.free.len() - need.min(reserve);
+            // Set aside what the copies need (their size and a fifth, plus a
+            // LAB per worker of slack), within the room computed above.
+            let need = (total * 5 / 4).div_ceil(region_words) + 1 + self.config.workers;
+            let keep = a.free.len() - need.min(room);
             let reserved: Vec<usize> = a.free.drain(keep..).collect();
             a.evac_free = reserved;
         }
@@ -515,30 +543,38 @@ impl HeapInner {
         to
     }
 
-    fn evacuate_roots(&self, lab: &Lab) {
-        self.for_each_root(|r| {
+    /// In final-mark: copies what the roots point to in the set, and points
+    /// the roots at the copies (by the workers when the roots are many).
+    fn evacuate_roots(&self) {
+        self.par_roots(|lab, r| {
             if *r != 0 && self.space.in_cset(*r) {
                 *r = self.evacuate(*r, lab);
             }
         });
     }
 
-    fn evacuate_cset(&self, lab: &Lab) {
-        // Relaxed `in_cset`/`top`: set in the final-mark pause and unchanged
+    /// Copies every marked object of the collection set: the set's regions
+    /// are claimed one at a time by the workers (`parallel.rs`), each
+    /// copying with its own LAB.
+    fn evacuate_cset(&self) {
+        // Relaxed `in_cset`: set in the final-mark pause and unchanged
         // until the cycle's last pause (see `Region`).
-        for r in self
-            .space
-            .regions
-            .iter()
-            .filter(|r| r.in_cset.load(Ordering::Relaxed))
-        {
-            self.space.parse(r, r.top.load(Ordering::Relaxed), |obj| {
-                if self.space.is_marked(obj) {
-                    self.evacuate(obj, lab);
-                }
-            });
-            self.pacer.report(r.live_words.load(Ordering::Relaxed));
-        }
+        let set: Vec<usize> = (0..self.space.regions.len())
+            .filter(|&i| self.space.regions[i].in_cset.load(Ordering::Relaxed))
+            .collect();
+        self.par_regions(&set, |lab, i| self.evacuate_region(i, lab));
+    }
+
+    /// Copies the marked objects of set region `i` with `lab`.
+    fn evacuate_region(&self, i: usize, lab: &Lab) {
+        let r = &self.space.regions[i];
+        // Relaxed `top`: unchanged for a set region until the cycle ends.
+        self.space.parse(r, r.top.load(Ordering::Relaxed), |obj| {
+            if self.space.is_marked(obj) {
+                self.evacuate(obj, lab);
+            }
+        });
+        self.pacer.report(r.live_words.load(Ordering::Relaxed));
     }
 
     /// In a pause: every LAB is closed; record what update-refs parses and
@@ -575,36 +611,49 @@ impl HeapInner {
         }
     }
 
+    /// Updates every reference into the set, in every region update-refs
+    /// parses: the regions are claimed one at a time by the workers.
     fn update_refs(&self) {
         let s = &self.space;
-        for r in s.regions.iter() {
-            let failed = r.evac_failed.load(Ordering::Relaxed);
-            if !r.used.load(Ordering::Relaxed) || (r.in_cset.load(Ordering::Relaxed) && !failed) {
-                continue;
+        // Relaxed region metadata: set in pauses, unchanged until the next
+        // (see `Region`).
+        let regions: Vec<usize> = (0..s.regions.len())
+            .filter(|&i| {
+                let r = &s.regions[i];
+                r.used.load(Ordering::Relaxed)
+                    && (!r.in_cset.load(Ordering::Relaxed) || r.evac_failed.load(Ordering::Relaxed))
+                    && r.humongous() != HUMONGOUS_CONT
+            })
+            .collect();
+        self.par_regions(&regions, |_, i| self.update_region(i));
+    }
+
+    fn update_region(&self, i: usize) {
+        let s = &self.space;
+        let r = &s.regions[i];
+        let failed = r.evac_failed.load(Ordering::Relaxed);
+        s.parse(r, r.watermark.load(Ordering::Relaxed), |obj| {
+            // In a region kept by evacuation failure, a copied original
+            // is dead: only the objects that stayed are updated.
+            if !s.is_live(obj) || (failed && forwarding::forwardee(s.fwd(obj)) != obj) {
+                return;
             }
-            s.parse(r, r.watermark.load(Ordering::Relaxed), |obj| {
-                // In a region kept by evacuation failure, a copied original
-                // is dead: only the objects that stayed are updated.
-                if !s.is_live(obj) || (failed && forwarding::forwardee(s.fwd(obj)) != obj) {
-                    return;
+            let (nrefs, _) = s.layout_of(obj);
+            for i in 0..nrefs {
+                let field = s.word(Space::ref_addr(obj, i));
+                // Relaxed: we only compare and CAS the value.
+                let v = field.load(Ordering::Relaxed);
+                if v != 0 && s.in_cset(v) {
+                    forwarding::heal(field, v, forwarding::forwardee(s.fwd(v)));
                 }
-                let (nrefs, _) = s.layout_of(obj);
-                for i in 0..nrefs {
-                    let field = s.word(Space::ref_addr(obj, i));
-                    // Relaxed: we only compare and CAS the value.
-                    let v = field.load(Ordering::Relaxed);
-                    if v != 0 && s.in_cset(v) {
-                        forwarding::heal(field, v, forwarding::forwardee(s.fwd(v)));
-                    }
-                }
-            });
-            self.pacer
-                .report((r.watermark.load(Ordering::Relaxed) - r.bottom) / 8);
-        }
+            }
+        });
+        self.pacer
+            .report((r.watermark.load(Ordering::Relaxed) - r.bottom) / 8);
     }
 
     fn update_roots(&self) {
-        self.for_each_root(|r| {
+        self.par_roots(|_, r| {
             if *r != 0 && self.space.in_cset(*r) {
                 *r = forwarding::forwardee(self.space.fwd(*r));
             }
@@ -646,7 +695,8 @@ impl HeapInner {
         self.for_each_root(|r| roots.push(*r));
         let mut seen = HashSet::new();
         let mut stack: Vec<usize> = roots.into_iter().filter(|&r| r != 0).collect();
-        let max_words = s.tlab_bytes / 8;
+        // Larger objects are humongous.
+        let max_words = s.region_bytes / 8;
         while let Some(obj) = stack.pop() {
             if !seen.insert(obj) {
                 continue;
@@ -658,6 +708,14 @@ impl HeapInner {
             if !r.used.load(Ordering::Relaxed) || r.in_cset.load(Ordering::Relaxed) {
                 return Err(format!("{obj:#x} is in a free or collected region"));
             }
+            let max_words = match r.humongous() {
+                HUMONGOUS_START if obj == r.bottom + 8 => {
+                    s.verify_humongous(s.region_index(obj))?;
+                    s.max_object_words()
+                }
+                0 => max_words,
+                _ => return Err(format!("{obj:#x} lies inside a humongous object")),
+            };
             if obj >= r.top.load(Ordering::Relaxed) {
                 return Err(format!("{obj:#x} is above its region's top"));
             }
@@ -681,7 +739,15 @@ impl HeapInner {
             }
         }
         let a = s.lock_alloc();
+        for (i, r) in s.regions.iter().enumerate() {
+            if r.used.load(Ordering::Relaxed) && r.humongous() == HUMONGOUS_START {
+                s.verify_humongous(i)?;
+            }
+        }
         for &i in a.free.iter() {
+            if s.regions[i].humongous() != 0 {
+                return Err(format!("free region {i} is marked humongous"));
+            }
             let bottom = s.regions[i].bottom;
             if s.card(bottom).load(Ordering::Relaxed) != CLEAN_CARD {
                 return Err(format!("free region {i} has a dirty card"));

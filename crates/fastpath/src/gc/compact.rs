@@ -16,7 +16,8 @@
 //! 1. *Mark* from the roots, every region's TAMS at its top (so live means
 //!    marked). Marking flags a region holding a locked or inflated object
 //!    (`monitor_seen`); such regions and pinned ones are *fixed*: nothing
-//!    in them moves and nothing moves into them.
+//!    in them moves and nothing moves into them. Parallel: the roots by
+//!    mutator, the trace with work stealing (`parallel.rs`).
 //! 2. *Plan*: walk the movable regions in address order with a compaction
 //!    point that starts at the first one's bottom; each live object gets
 //!    the next address that fits (the point skips to the next movable
@@ -26,10 +27,16 @@
 //!    object not yet moved.
 //! 3. *Adjust*: every reference in a live object, and every root, becomes
 //!    its target's forwarding word (a fixed object forwards to itself).
-//! 4. *Move*: in address order, each live object is copied word by word,
+//!    Parallel by region (each worker writes only its regions' fields).
+//! 4. *Move*: in address order (serial, as the plan: one compaction point
+//!    sliding through the heap; HotSpot splits the heap into per-worker
+//!    slices to run these in parallel), each live object is copied word by word,
 //!    upwards, to its new place (which may overlap the old one, lower).
 //!    Each region's top becomes its compaction end; regions left empty are
 //!    freed.
+//!
+//! Humongous objects (`humongous.rs`) are fixed too: marked and scanned
+//! like any object, never moved; a dead one's run is freed at the end.
 //!
 //! Dead objects in movable regions that may still name a monitor (the
 //! region's `lock_seen`) have their headers dropped before anything moves,
@@ -38,7 +45,7 @@
 use std::sync::atomic::Ordering;
 
 use super::forwarding;
-use super::heap::Space;
+use super::heap::{Space, HUMONGOUS_CONT, HUMONGOUS_START};
 use super::runtime::HeapInner;
 
 impl HeapInner {
@@ -64,17 +71,14 @@ impl HeapInner {
             r.evac_failed.store(false, Ordering::Relaxed);
         }
         let mut stack = Vec::new();
-        let mut roots = Vec::new();
-        self.for_each_root(|r| roots.push(*r));
-        for r in roots {
-            self.mark_object(r, &mut stack);
-        }
-        self.trace(&mut stack);
+        self.mark_roots(&mut stack);
+        self.trace_parallel(&mut stack);
         let movable = |i: usize| {
             let r = &s.regions[i];
             r.used.load(Ordering::Relaxed)
                 && r.pins.load(Ordering::SeqCst) == 0
                 && !r.monitor_seen.load(Ordering::Relaxed)
+                && r.humongous() == 0
         };
         for (i, r) in s.regions.iter().enumerate() {
             if movable(i) && r.lock_seen.swap(false, Ordering::Relaxed) {
@@ -88,7 +92,7 @@ impl HeapInner {
         let mut point = target.map_or(0, |t| s.regions[t].bottom);
         for i in 0..n {
             let r = &s.regions[i];
-            if !r.used.load(Ordering::Relaxed) {
+            if !r.used.load(Ordering::Relaxed) || r.humongous() == HUMONGOUS_CONT {
                 continue;
             }
             let fixed = !movable(i);
@@ -128,7 +132,16 @@ impl HeapInner {
                 forwarding::forwardee(s.fwd(v))
             }
         };
-        for r in s.regions.iter().filter(|r| r.used.load(Ordering::Relaxed)) {
+        // By region over the workers: each writes only its own region's
+        // fields and reads the forwarding words the plan wrote.
+        let used: Vec<usize> = (0..n)
+            .filter(|&i| {
+                let r = &s.regions[i];
+                r.used.load(Ordering::Relaxed) && r.humongous() != HUMONGOUS_CONT
+            })
+            .collect();
+        self.par_regions(&used, |_, i| {
+            let r = &s.regions[i];
             s.parse(r, r.top.load(Ordering::Relaxed), |obj| {
                 if !s.is_marked(obj) {
                     return;
@@ -139,8 +152,8 @@ impl HeapInner {
                     field.store(adjust(field.load(Ordering::Relaxed)), Ordering::Relaxed);
                 }
             });
-        }
-        self.for_each_root(|r| *r = adjust(*r));
+        });
+        self.par_roots(|_, r| *r = adjust(*r));
         // 4. Move, in address order. Each object's size and new place are
         // read before its words are overwritten (by its own move or a
         // later one, never an earlier one: module docs).
@@ -180,6 +193,14 @@ impl HeapInner {
         let mut freed = 0;
         let mut a = s.lock_alloc();
         for (i, r) in s.regions.iter().enumerate() {
+            if r.humongous() == HUMONGOUS_START
+                && r.pins.load(Ordering::SeqCst) == 0
+                && !s.is_marked(r.bottom + 8)
+            {
+                // A dead humongous object: its whole run.
+                freed += s.free_humongous(&mut a, i);
+                continue;
+            }
             if !movable(i) {
                 continue;
             }

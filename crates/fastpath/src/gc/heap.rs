@@ -11,7 +11,7 @@
 //! ```text
 //!  cell+0   forwarding word  (the object's own address, or its copy's)
 //!  cell+8   Header           <- the object's address ("obj"); fastpath::sync locks it
-//!  cell+16  layout word      (nrefs | ndata << 24), immutable
+//!  cell+16  layout word      (nrefs | ndata << 32), immutable
 //!  cell+24  nrefs reference fields (0 = null)
 //!  ...      ndata data words
 //! ```
@@ -26,6 +26,10 @@
 //! aligned addresses, so the low bit tells them apart), so a region is
 //! parsable from its bottom to its `top` whenever no TLAB is open in it,
 //! which every pause guarantees.
+//!
+//! Objects larger than a region are *humongous* (`humongous.rs`): each
+//! takes a run of contiguous free regions of its own, its cell at the
+//! first one's bottom; the others are continuations, never parsed.
 //!
 //! Liveness: one mark bit per heap word (the object's cell start), and per
 //! region a TAMS (top at mark start). Objects at or above TAMS were
@@ -48,7 +52,7 @@ pub(crate) const DIRTY_CARD: u8 = 0;
 /// A clean card.
 pub(crate) const CLEAN_CARD: u8 = 1;
 
-const NDATA_SHIFT: u32 = 24;
+const NDATA_SHIFT: u32 = 32;
 const FIELD_MASK: usize = (1 << NDATA_SHIFT) - 1;
 
 const _: () = assert!(
@@ -73,8 +77,9 @@ pub(crate) struct Region {
     pub(crate) watermark: AtomicUsize,
     /// Words of marked objects (counted during marking).
     pub(crate) live_words: AtomicUsize,
-    /// In the collection set of the current cycle.
-    pub(crate) in_cset: AtomicBool,
+    /// In the collection set of the current cycle: this region's byte of
+    /// the space's collection-set map ([`CsetFlag`]).
+    pub(crate) in_cset: CsetFlag,
     /// Holds allocations (not on a free list).
     pub(crate) used: AtomicBool,
     /// In the collection set, with a live object that could not be copied
@@ -93,6 +98,24 @@ pub(crate) struct Region {
     /// monitor: freeing the region first releases those (see
     /// [`Space::release_dead_locks`]). Sticky until then.
     pub(crate) lock_seen: AtomicBool,
+    /// [`HUMONGOUS_START`] or [`HUMONGOUS_CONT`] when the region holds part
+    /// of a humongous object (`humongous.rs`), else 0.
+    pub(crate) humongous: AtomicU8,
+}
+
+/// A region whose bottom holds a humongous object's cell.
+pub(crate) const HUMONGOUS_START: u8 = 1;
+/// A region holding the rest of the humongous object that starts below it:
+/// no cell begins in it, so it is never parsed.
+pub(crate) const HUMONGOUS_CONT: u8 = 2;
+
+impl Region {
+    /// What part of a humongous object the region holds (0: none).
+    #[inline]
+    pub(crate) fn humongous(&self) -> u8 {
+        // Relaxed: see the type's comment.
+        self.humongous.load(Ordering::Relaxed)
+    }
 }
 
 /// The allocation lock's state.
@@ -118,6 +141,32 @@ pub(crate) enum Pool {
     Evacuation,
 }
 
+/// A region's collection-set flag: its byte of [`Space::cset_map`], one
+/// byte per region (0 or 1, an `AtomicBool`), which generated code reads
+/// as HotSpot's C2 reads Shenandoah's `biased_map_address()`: the byte of
+/// address `a` at `biased + (a >> region_shift)` ([`Space::cset_biased`]).
+/// The region's flag *is* that byte, so the map and the flags cannot
+/// disagree; it is written, as every region flag, only in pauses (see
+/// [`Region`]), so generated code between pauses reads a fixed set.
+pub(crate) struct CsetFlag(core::ptr::NonNull<AtomicBool>);
+
+impl core::ops::Deref for CsetFlag {
+    type Target = AtomicBool;
+    #[inline(always)]
+    fn deref(&self) -> &AtomicBool {
+        // SAFETY: points into the `cset_map` of the `Space` that owns this
+        // region (a boxed slice: its address is fixed), which lives as long
+        // as the region (both are fields of the one `Space`).
+        unsafe { self.0.as_ref() }
+    }
+}
+
+// SAFETY: a shared reference to an `AtomicBool` (which is `Send + Sync`)
+// in the same `Space`; the wrapper adds no state.
+unsafe impl Send for CsetFlag {}
+// SAFETY: as `Send`.
+unsafe impl Sync for CsetFlag {}
+
 /// The heap's memory and metadata (shared by mutators and the collector).
 pub(crate) struct Space {
     pub(crate) base: usize,
@@ -135,9 +184,21 @@ pub(crate) struct Space {
     /// Who is copying, and whether evacuation failed this cycle.
     pub(crate) evac_scope: forwarding::EvacScope,
     pub(crate) regions: Box<[Region]>,
+    /// One byte per region, 1 while it is in the collection set: the
+    /// regions' `in_cset` flags ([`CsetFlag`]), for generated code.
+    cset_map: Box<[AtomicBool]>,
     marks: Box<[AtomicU64]>,
     pub(crate) cards: Box<[AtomicU8]>,
     pub(crate) alloc: Mutex<AllocState>,
+    /// Regions the largest humongous allocation that found no run wants,
+    /// since the last cycle judged the heap (`humongous.rs`).
+    pub(crate) humongous_wanted: AtomicUsize,
+    /// Regions the mutators have taken, ever (TLAB regions and humongous
+    /// runs): the allocation rate the cycle trigger learns (`trigger.rs`).
+    pub(crate) taken_regions: AtomicUsize,
+    /// Humongous objects allocated, and reclaimed (statistics).
+    pub(crate) humongous_allocated: AtomicU64,
+    pub(crate) humongous_reclaimed: AtomicU64,
 }
 
 /// Maps `bytes` of zeroed memory aligned to `align` (a power of two): an
@@ -248,6 +309,7 @@ impl Space {
     ) -> Option<Space> {
         let base = map_aligned(heap_bytes, region_bytes)?;
         let nregions = heap_bytes / region_bytes;
+        let cset_map: Box<[AtomicBool]> = (0..nregions).map(|_| AtomicBool::new(false)).collect();
         let regions = (0..nregions)
             .map(|i| {
                 let bottom = base + i * region_bytes;
@@ -257,12 +319,13 @@ impl Space {
                     tams: AtomicUsize::new(bottom),
                     watermark: AtomicUsize::new(bottom),
                     live_words: AtomicUsize::new(0),
-                    in_cset: AtomicBool::new(false),
+                    in_cset: CsetFlag(core::ptr::NonNull::from(&cset_map[i])),
                     used: AtomicBool::new(false),
                     evac_failed: AtomicBool::new(false),
                     pins: AtomicUsize::new(0),
                     monitor_seen: AtomicBool::new(false),
                     lock_seen: AtomicBool::new(false),
+                    humongous: AtomicU8::new(0),
                 }
             })
             .collect();
@@ -277,6 +340,7 @@ impl Space {
             evac_lab_limit,
             evac_scope: forwarding::EvacScope::default(),
             regions,
+            cset_map,
             marks: (0..words.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             cards: (0..heap_bytes >> CARD_SHIFT)
                 .map(|_| AtomicU8::new(CLEAN_CARD))
@@ -288,6 +352,10 @@ impl Space {
                 evac_current: None,
                 evac_taken: 0,
             }),
+            humongous_wanted: AtomicUsize::new(0),
+            taken_regions: AtomicUsize::new(0),
+            humongous_allocated: AtomicU64::new(0),
+            humongous_reclaimed: AtomicU64::new(0),
         })
     }
 
@@ -341,6 +409,13 @@ impl Space {
     #[inline(always)]
     pub(crate) fn in_cset(&self, addr: usize) -> bool {
         self.region(addr).in_cset.load(Ordering::Relaxed)
+    }
+
+    /// The collection-set map's address biased by the heap's base: the
+    /// byte of heap address `a` is at `cset_biased() + (a >> region_shift)`
+    /// (a wrapping computation; only heap addresses land in the map).
+    pub(crate) fn cset_biased(&self) -> usize {
+        (self.cset_map.as_ptr() as usize).wrapping_sub(self.base >> self.region_shift)
     }
 
     /// The forwarding word of `obj`.
@@ -541,6 +616,10 @@ impl Space {
             let next = sources.iter_mut().find_map(|s| s.pop())?;
             // Relaxed: under the allocation lock (see `Region`).
             self.regions[next].used.store(true, Ordering::Relaxed);
+            if pool == Pool::Mutator {
+                // Relaxed: a statistic's counter (`trigger.rs`).
+                self.taken_regions.fetch_add(1, Ordering::Relaxed);
+            }
             *current = Some(next);
         }
     }
@@ -563,6 +642,7 @@ impl Space {
         region.in_cset.store(false, Ordering::Relaxed);
         region.evac_failed.store(false, Ordering::Relaxed);
         region.used.store(false, Ordering::Relaxed);
+        region.humongous.store(0, Ordering::Relaxed);
         a.free.push(r);
     }
 
@@ -628,9 +708,13 @@ impl Lab {
         }
     }
 
-    /// Retires the LAB and carves a new one for an allocation of `bytes`.
+    /// Retires the LAB and carves a new one for an allocation of `bytes`
+    /// (a copy: humongous objects are never copied, so `bytes` fits a
+    /// region; the mutator's TLAB lives in the thread block and gives a
+    /// humongous object its run in `Mutator::tlab_refill`).
     pub(crate) fn refill(&self, space: &Space, bytes: usize, pool: Pool) -> Option<usize> {
         self.retire(space);
+        debug_assert!(bytes <= space.region_bytes, "humongous objects are never copied");
         let (start, end) = space.carve(bytes, space.tlab_bytes.max(bytes), pool)?;
         self.cur.set(start + bytes);
         self.end.set(end);

@@ -15,14 +15,21 @@
 //! | `settings.rs` | names: barriers, presets, modes; `FASTPATH_GC_*`; `HeapConfig::from_config` |
 //! | `barrier.rs` | barrier sets as types (monomorphised fast paths); set → type |
 //! | `heap.rs` | regions, object layout, LABs, marks, cards |
+//! | `humongous.rs` | objects larger than a region: runs of regions, never copied |
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing |
 //! | `safepoint.rs` | stopping mutators for pauses |
+//! | `trigger.rs` | when a concurrent cycle starts (allocation rate × cycle time) |
 //! | `pacer.rs` | delaying mutators that allocate faster than a cycle reclaims |
 //! | `roots.rs` | the handle stack the collector scans |
 //! | `mutator.rs` | the per-thread context: roots, allocation, polls, safe regions |
 //! | `access.rs` | the checked API: loads, stores, CAS, data, locks |
 //! | `barriers/` | one file per barrier: its fast and slow path |
+//! | `jit_entry.rs` | the `extern "C"` SATB and LRB slow paths the JIT templates' stubs call |
+//! | `attached.rs` | the calling thread's mutator's heap and GCLAB, for those slow paths |
 //! | `collector.rs` | the cycle: mark, evacuate, update-refs; degenerated cycles; the verifier |
+//! | `workers.rs` | work stealing and termination for parallel marking |
+//! | `parallel.rs` | the parallel phases: marking, evacuation, update-refs, roots |
+//! | `pool.rs` | the workers' threads: started once, parked between phases, woken per phase |
 //! | `compact.rs` | the full compacting collection (sliding), the last resort |
 //! | `runtime.rs` | `Heap`, `HeapConfig`, errors, statistics |
 //! | `probe.rs` | one function per fast path, for disassembly |
@@ -30,8 +37,9 @@
 //! ## The GC state byte
 //!
 //! One byte in the heap, written only in pauses; each [`Mutator`] keeps its
-//! own copy, which the barriers test at a fixed offset from the `&Mutator`
-//! pointer already in a register (HotSpot keeps a per-thread copy,
+//! own copy in its thread's block (`crate::thread`, at
+//! `GC_STATE_OFFSET`), which the barriers test off the block pointer
+//! already in a register (HotSpot keeps a per-thread copy,
 //! `ShenandoahThreadLocalData::gc_state`, and tests it off `r15`). The copy
 //! is refreshed on every way out of a stop (poll, safe region, collection)
 //! and at creation: since a pause runs only while every mutator is stopped,
@@ -63,21 +71,22 @@
 //! sequences, as `rustc` emits them for the probes in `probe.rs`:
 //!
 //! ```text
-//! satb (idle)   testb $0x1,0x8e(%rdi) ; jne slow
-//! lrb (idle)    testb $0x4,0x8e(%rdi) ; jne slow
-//! brooks-rb     mov -0x8(%rsi),%rax
-//! brooks-wb     testb $0x6,0x8e(%rdi) ; jne slow ; mov -0x8(%rsi),%rax
-//! card          mov 0x10(%rdi),%rax ; shr $0x9,%rsi ; movb $0x0,(%rax,%rsi,1)
-//! card-cond     shr $0x9,%rsi ; add 0x10(%rdi),%rsi ; cmpb $0x0,(%rsi) ; je done ;
-//!               movb $0x0,(%rsi)                                   (arch::x86_64::clear_byte_unless_clear)
+//! satb (idle)   testb $0x1,0x4(%rsi) ; jne slow
+//! lrb (idle)    testb $0x4,0x4(%rsi) ; jne slow
+//! brooks-rb     mov -0x8(%rdx),%rax
+//! brooks-wb     testb $0x6,0x4(%rsi) ; jne slow ; mov -0x8(%rdx),%rax
+//! card          mov 0x38(%rsi),%rax ; shr $0x9,%rdx ; movb $0x0,(%rdx,%rax,1)
+//! card-cond     shr $0x9,%rdx ; add 0x38(%rsi),%rdx ; cmpb $0x0,(%rdx) ; je done ;
+//!               movb $0x0,(%rdx)                                   (arch::x86_64::clear_byte_unless_clear)
 //! cas           nothing on success: the retry is on the failure path
 //! ```
 //!
-//! (`%rdi` is the `Mutator`, `%rsi` the object; `0x8e(%rdi)` is the
-//! mutator's copy of the state byte, `0x10(%rdi)` holds the biased card
-//! base: its load is the one instruction the card barriers pay beyond
-//! HotSpot, which embeds the base as an immediate. Offsets are whatever
-//! `rustc` lays out.)
+//! (`%rdi` is the `Mutator`, `%rsi` its thread block, `%rdx` the object;
+//! `0x4(%rsi)` is the block's copy of the state byte, `0x38(%rsi)` holds
+//! the biased card base: its load is the one instruction the card barriers
+//! pay beyond HotSpot, which embeds the base as an immediate. The offsets
+//! are the block's published ones, `thread::GC_STATE_OFFSET` and
+//! `CARD_TABLE_BASE_OFFSET`.)
 //! `fastpath gc --only fast-paths` prints these from the binary itself.
 
 //! ## Example
@@ -120,9 +129,22 @@ mod compact;
 #[cfg(not(loom))]
 mod heap;
 #[cfg(not(loom))]
+mod humongous;
+// The calling thread's mutator's heap and GCLAB, for the slow paths below.
+#[cfg(not(loom))]
+mod attached;
+// The `extern "C"` slow paths of the barrier templates' stubs.
+#[cfg(not(loom))]
+mod jit_entry;
+#[cfg(not(loom))]
 mod mutator;
 #[cfg(not(loom))]
 mod pacer;
+#[cfg(not(loom))]
+mod parallel;
+// Under `--cfg loom` only its models use the protocol.
+#[cfg_attr(loom, allow(dead_code))]
+mod pool;
 // Public for the lab's disassembly (`fastpath gc --only fast-paths`) and
 // the tests that count barrier instructions; nothing a runtime calls.
 #[cfg(not(loom))]
@@ -132,6 +154,11 @@ pub mod probe;
 mod roots;
 #[cfg(not(loom))]
 mod runtime;
+#[cfg(not(loom))]
+mod trigger;
+// Under `--cfg loom` only its models use it.
+#[cfg_attr(loom, allow(dead_code))]
+mod workers;
 // Under loom, only its models use it.
 #[cfg_attr(loom, allow(dead_code))]
 mod safepoint;
@@ -147,7 +174,9 @@ pub use barrier::{
     ShenandoahBarriers, Static, WithBarrierSet,
 };
 #[cfg(not(loom))]
-pub use mutator::Mutator;
+pub use jit_entry::{brooks_wb_slow_entry, lrb_slow_entry, satb_slow_entry};
+#[cfg(not(loom))]
+pub use mutator::{Mutator, MutatorWaits};
 #[cfg(not(loom))]
 pub use roots::{Global as GlobalHandle, Handle, Obj};
 #[cfg(not(loom))]
@@ -162,4 +191,4 @@ pub use safepoint::SafepointWait;
 #[cfg(not(loom))]
 #[doc(hidden)]
 pub use safepoint::SPIN_LIMIT;
-pub use settings::{Barrier, BarrierBits, GcMode, Preset};
+pub use settings::{Barrier, BarrierBits, GcMode, GcWorkers, Preset};

@@ -18,18 +18,29 @@
 //! proportion to the work done, so if the mutators allocate no faster than
 //! the collector works, the allowance lasts the cycle. A refill that takes
 //! the budget below zero waits until the collector has earned it back, or
-//! [`MAX_DELAY`] at most (Shenandoah's `ShenandoahPacingMaxDelay`), then
-//! allocates anyway: pacing only spreads the stall, it never stops a
-//! mutator for long, and a heap that is truly full is still met by the
-//! refill failing (`Mutator::alloc_slow` then collects, and returns
-//! `GcError::OutOfMemory` only once a collection left the heap full). The wait is a safe region, so pauses go on.
+//! for a delay in proportion to how far below zero the budget is
+//! ([`STEP_DELAY`] per refill's worth of debt), [`MAX_DELAY`] at most,
+//! then allocates anyway. Every refill over budget is charged a short
+//! wait, never one long sleep (Shenandoah charges each allocation in
+//! proportion too): pacing only spreads the collector's lag over the
+//! mutators' refills, it never stops a mutator for long. Running short is
+//! the trigger's to prevent (it starts cycles earlier after one
+//! degenerated, `trigger.rs`), and a heap that is truly full is still met
+//! by the refill failing (`Mutator::alloc_slow` then collects, and returns
+//! `GcError::OutOfMemory` only once a collection left the heap full). The
+//! wait is a safe region, so pauses go on.
 
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// The longest a single refill waits for budget (Shenandoah's default).
-pub(crate) const MAX_DELAY: Duration = Duration::from_millis(10);
+/// The longest a single refill waits for budget: short enough that a
+/// paced operation stays far inside a 10 ms latency goal.
+pub(crate) const MAX_DELAY: Duration = Duration::from_millis(1);
+
+/// A refill's wait per refill's worth of debt (the budget below zero, in
+/// units of the refill's size), up to [`MAX_DELAY`].
+pub(crate) const STEP_DELAY: Duration = Duration::from_micros(100);
 
 /// Fixed-point shift of [`Pacer`]'s grant rate (bytes per word of work).
 const RATE_SHIFT: u32 = 16;
@@ -106,22 +117,31 @@ impl Pacer {
         self.budget_cv.notify_all();
     }
 
-    /// A mutator is about to take `bytes` (a TLAB refill): true if it went
-    /// over budget and should [`Pacer::wait`].
+    /// A mutator is about to take `bytes` (a TLAB refill): if it went over
+    /// budget, the delay it should [`Pacer::wait`] at most: [`STEP_DELAY`]
+    /// per `bytes` of debt (at least one step), [`MAX_DELAY`] at most.
     #[inline]
-    pub(crate) fn claim(&self, bytes: usize) -> bool {
+    pub(crate) fn claim(&self, bytes: usize) -> Option<Duration> {
         // Relaxed: see `begin_cycle`.
-        self.active.load(Ordering::Relaxed)
-            && self.budget.fetch_sub(bytes as isize, Ordering::Relaxed) < bytes as isize
+        if !self.active.load(Ordering::Relaxed) {
+            return None;
+        }
+        let after = self.budget.fetch_sub(bytes as isize, Ordering::Relaxed) - bytes as isize;
+        if after >= 0 {
+            return None;
+        }
+        let steps = after.unsigned_abs().div_ceil(bytes.max(1)).max(1);
+        let steps = u32::try_from(steps).unwrap_or(u32::MAX);
+        Some(STEP_DELAY.saturating_mul(steps).min(MAX_DELAY))
     }
 
     /// Waits (the caller is in a safe region) until the budget is back
-    /// above zero, the cycle ends, or [`MAX_DELAY`] passes; returns how
-    /// long it waited.
+    /// above zero, the cycle ends, or `delay` (from [`Pacer::claim`]) passes;
+    /// returns how long it waited.
     #[cold]
-    pub(crate) fn wait(&self) -> Duration {
+    pub(crate) fn wait(&self, delay: Duration) -> Duration {
         let start = Instant::now();
-        let deadline = start + MAX_DELAY;
+        let deadline = start + delay.min(MAX_DELAY);
         // SeqCst: see `report`.
         self.waiters.fetch_add(1, Ordering::SeqCst);
         let mut g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -150,26 +170,52 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_refill_over_budget_waits_at_most_max_delay_and_work_releases_it() {
+    fn a_refill_over_budget_waits_in_proportion_to_the_debt_and_work_releases_it() {
         let p = Pacer::default();
-        assert!(!p.claim(1 << 20), "no cycle: no pacing");
+        assert_eq!(p.claim(1 << 20), None, "no cycle: no pacing");
         p.begin_cycle(1000, 100);
-        assert!(!p.claim(100), "the tenth granted up front");
-        assert!(p.claim(1), "over budget");
-        let waited = p.wait();
-        assert!(waited >= MAX_DELAY, "waited {waited:?}, bounded by MAX_DELAY");
-        assert!(waited < MAX_DELAY * 50, "waited {waited:?}");
+        assert_eq!(p.claim(100), None, "the tenth granted up front");
+        assert_eq!(
+            p.claim(1),
+            Some(STEP_DELAY),
+            "one refill's worth of debt: one step"
+        );
+        let waited = p.wait(STEP_DELAY);
+        assert!(
+            waited >= STEP_DELAY,
+            "waited {waited:?}: the budget is still below zero"
+        );
+        assert!(waited < MAX_DELAY * 500, "waited {waited:?}");
+        p.budget.store(-1, Ordering::Relaxed);
+        assert_eq!(
+            p.claim(3),
+            Some(STEP_DELAY * 2),
+            "4 bytes below zero, refills of 3: 2 steps"
+        );
+        p.budget.store(-(1 << 20), Ordering::Relaxed);
+        assert_eq!(
+            p.claim(1),
+            Some(MAX_DELAY),
+            "a large debt waits MAX_DELAY, never more"
+        );
+        let waited = p.wait(Duration::from_secs(10));
+        assert!(waited >= MAX_DELAY, "waited {waited:?}");
+        assert!(
+            waited < MAX_DELAY * 500,
+            "waited {waited:?}: capped at MAX_DELAY, not 10 s"
+        );
+        p.budget.store(-1, Ordering::Relaxed);
         // 900 bytes over 100 words: 9 per word; 1 word repays the 1 byte.
         std::thread::scope(|s| {
             s.spawn(|| {
                 std::thread::sleep(Duration::from_millis(1));
                 p.report(1);
             });
-            let waited = p.wait();
-            assert!(waited < MAX_DELAY * 50, "waited {waited:?}");
+            let waited = p.wait(MAX_DELAY);
+            assert!(waited < MAX_DELAY * 500, "waited {waited:?}");
         });
         assert!(p.budget.load(Ordering::Relaxed) >= 0);
         assert_eq!(p.end_cycle(), 1);
-        assert!(!p.claim(1 << 20), "the cycle is over");
+        assert_eq!(p.claim(1 << 20), None, "the cycle is over");
     }
 }

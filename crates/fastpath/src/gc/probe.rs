@@ -6,20 +6,29 @@
 //! between the two functions' fast paths (the instructions from the entry to
 //! the first `ret`; slow paths are `#[cold]` calls laid out after it).
 //!
+//! A probe takes the mutator and its thread block as two arguments, as the
+//! barriers run on them (`mutator::Bound`): the block's address is in a register,
+//! as HotSpot's compiled code holds the thread in `r15`, and the fast paths
+//! read the block's GC fields at their published offsets from it. (The
+//! block passed must be the mutator's: `Mutator` reaches it through
+//! `crate::thread::current()`.)
+//!
 //! The lab's `fastpath gc` experiment and the `gc_disasm` test count them.
 
 use super::barrier::Static;
-use super::mutator::Mutator;
+use super::mutator::{Bound, Mutator};
 use super::settings::Barrier;
 use crate::setting::Choices;
+use crate::thread::ThreadBlock;
 
 macro_rules! probes {
     ($($(#[$doc:meta])* $name:ident: $op:ident, $bits:expr;)*) => {
         $(
             $(#[$doc])*
             #[inline(never)]
-            pub fn $name(m: &Mutator<Static<{ $bits }>>, obj: usize, v: usize) -> usize {
-                probes!(@op $op, m, obj, v)
+            pub fn $name(m: &Mutator<Static<{ $bits }>>, t: &ThreadBlock, obj: usize, v: usize) -> usize {
+                let b = Bound { m, t };
+                probes!(@op $op, b, obj, v)
             }
         )*
         /// Every probe: (name, access, its one barrier; `None`: the

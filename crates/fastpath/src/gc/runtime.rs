@@ -32,7 +32,8 @@ pub const HAS_FORWARDED: u8 = 1 << 2;
 pub enum GcError {
     /// No space even after collecting.
     OutOfMemory,
-    /// The object would not fit in a TLAB.
+    /// The object is larger than the heap allows ([`Heap::max_object_words`]:
+    /// a run of every region outside the mutators' reserve).
     ObjectTooLarge {
         /// Requested size, in words.
         words: usize,
@@ -74,6 +75,13 @@ pub enum GcError {
     /// allocation that needs a collection gets this error. The text is the
     /// panic's message.
     Poisoned(String),
+    /// The calling thread is already the mutator of a heap (this one or
+    /// another) through a live `Mutator`: a thread's block holds one
+    /// mutator's state (one per thread, as a HotSpot `JavaThread`).
+    ThreadHasMutator,
+    /// A mutator was asked for from a thread-local destructor late in the
+    /// thread's exit, when the thread can no longer hold one.
+    ThreadExiting,
 }
 
 impl fmt::Display for GcError {
@@ -97,6 +105,10 @@ impl fmt::Display for GcError {
             GcError::HeapMemory { bytes } => write!(f, "cannot allocate the heap's {bytes} bytes"),
             GcError::CollectorThread(e) => write!(f, "cannot start the collector thread: {e}"),
             GcError::Poisoned(e) => write!(f, "the collector panicked ({e}); the heap cannot collect"),
+            GcError::ThreadHasMutator => {
+                f.write_str("this thread already has a live mutator (one per thread)")
+            }
+            GcError::ThreadExiting => f.write_str("this thread is exiting: no new mutator"),
         }
     }
 }
@@ -125,11 +137,18 @@ pub struct HeapConfig {
     /// whatever is free.
     pub evac_lab_limit: Option<usize>,
     /// Concurrent mode: pace allocation during a cycle (Shenandoah's
-    /// pacer, `pacer.rs`): a TLAB refill over the cycle's budget waits up
-    /// to 10 ms for the collector. On by default, as in Shenandoah.
+    /// pacer, `pacer.rs`): a TLAB refill over the cycle's budget waits for
+    /// the collector in proportion to the debt, 1 ms at most. On by
+    /// default, as in Shenandoah.
     pub pacing: bool,
     /// How stopped mutators wait for a pause's end (`safepoint.rs`).
     pub safepoint_wait: SafepointWait,
+    /// Collector worker threads for marking, evacuation, update-refs and
+    /// the pauses' root work (`parallel.rs`), 1..=64. A tuning knob that
+    /// starts from its variable, as `sync`'s do: [`HeapConfig::new`] takes
+    /// the process's `FASTPATH_GC_WORKERS` (default half the CPUs, 1..=8:
+    /// [`settings::GcWorkers`]).
+    pub workers: usize,
 }
 
 impl HeapConfig {
@@ -147,6 +166,7 @@ impl HeapConfig {
             evac_lab_limit: None,
             pacing: true,
             safepoint_wait: SafepointWait::default(),
+            workers: settings::WORKERS.get().0 as usize,
         }
     }
 
@@ -167,6 +187,9 @@ impl HeapConfig {
                 self.heap_bytes, self.region_bytes
             )));
         }
+        let workers = u32::try_from(self.workers).unwrap_or(u32::MAX);
+        crate::setting::Setting::validate(settings::GcWorkers(workers), crate::cpu::info())
+            .map_err(GcError::Config)?;
         settings::check_pair(self.barriers, self.mode).map_err(GcError::Config)
     }
 }
@@ -254,6 +277,26 @@ pub struct GcStats {
     /// Full compacting collections (sliding, `compact.rs`): after a
     /// degenerated cycle or a passive collection that left too little free.
     pub full_compactions: u64,
+    /// Humongous objects allocated (larger than a region: a run of
+    /// regions of their own, never copied).
+    pub humongous_allocated: u64,
+    /// Humongous objects found dead and their runs freed.
+    pub humongous_reclaimed: u64,
+    /// Collector worker threads of the parallel phases
+    /// ([`HeapConfig::workers`]).
+    pub workers: usize,
+    /// Phases run on more than one worker thread (marking past its serial
+    /// budget, evacuation, update-refs, the roots of many mutators).
+    pub parallel_phases: u64,
+    /// Worker threads started for the parallel phases: each is started
+    /// once, at the first phase that needs it, and parked between phases
+    /// (at most [`HeapConfig::workers`] - 1 in the heap's life).
+    pub worker_threads_started: u64,
+    /// CPU time of the collector's threads: the collector thread's
+    /// concurrent phases and pauses (concurrent mode), and every worker
+    /// thread of the parallel phases. Against wall time × CPUs, the
+    /// collector's share of the machine.
+    pub collector_cpu_time: Duration,
     /// TLAB refills the pacer delayed.
     pub paced_refills: u64,
     /// Summed wait of the paced refills.
@@ -338,6 +381,14 @@ pub(crate) struct HeapInner {
     pub(crate) stats: Mutex<GcStats>,
     mutator_evacuations: AtomicU64,
     collector_evacuations: AtomicU64,
+    /// Phases run on more than one worker (`parallel.rs`).
+    pub(crate) parallel_phases: AtomicU64,
+    /// Pool threads started (`pool.rs`; statistics).
+    pub(crate) worker_threads_started: AtomicU64,
+    /// The parallel phases' worker threads (`pool.rs`).
+    pub(crate) pool: super::pool::WorkerPool,
+    /// Nanoseconds of CPU the collector's threads used (statistics).
+    pub(crate) collector_cpu_ns: AtomicU64,
     /// This heap's identity, unique in the process (never reused, unlike
     /// its address): what a [`super::Global`] names.
     pub(crate) id: u64,
@@ -397,16 +448,29 @@ impl HeapInner {
     pub(crate) fn stats(&self) -> MutexGuard<'_, GcStats> {
         lock(&self.stats)
     }
+    /// Adds `cpu` to the collector's CPU time.
+    pub(crate) fn count_collector_cpu(&self, cpu: Duration) {
+        // Relaxed: a statistic.
+        self.collector_cpu_ns
+            .fetch_add(cpu.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
+    }
+
     pub(crate) fn stats_evacuated_by_mutators(&self) {
         // Relaxed: a statistic.
         self.mutator_evacuations.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A mutator released from the pause `r` runs again: record how late.
-    pub(crate) fn record_resume(&self, r: Released) {
+    /// Records a released mutator's wake-up in its pause; returns the
+    /// pause's work CPU time (the collector thread's, `Pause::work_cpu_time`).
+    pub(crate) fn record_resume(&self, r: Released) -> Duration {
         let late = r.at.elapsed();
-        if let Some(p) = self.stats().pauses.get_mut(r.pause) {
-            p.resume = p.resume.max(late);
+        match self.stats().pauses.get_mut(r.pause) {
+            Some(p) => {
+                p.resume = p.resume.max(late);
+                p.work_cpu_time
+            }
+            None => Duration::ZERO,
         }
     }
 
@@ -458,9 +522,14 @@ impl HeapInner {
     }
 
     /// Whether the free regions are down to the mutators' reserve (none a
-    /// mutator may take). At the end of a collection, in its pause.
-    pub(crate) fn left_full(&self) -> bool {
-        self.space.lock_alloc().free.len() <= self.space.reserve_regions
+    /// mutator may take), or no run of `humongous` free regions is left
+    /// for the humongous allocation that wanted one (0: none did; see
+    /// [`Space::take_humongous_wanted`]). At the end of a collection, in
+    /// its pause.
+    pub(crate) fn left_full(&self, humongous: usize) -> bool {
+        let a = self.space.lock_alloc();
+        a.free.len() <= self.space.reserve_regions
+            || (humongous > 0 && self.space.free_run(&a, humongous).is_none())
     }
 
     /// The collector panicked: record it, and wake every mutator waiting
@@ -532,6 +601,10 @@ impl Heap {
             stats: Mutex::new(GcStats::default()),
             mutator_evacuations: AtomicU64::new(0),
             collector_evacuations: AtomicU64::new(0),
+            parallel_phases: AtomicU64::new(0),
+            worker_threads_started: AtomicU64::new(0),
+            pool: super::pool::WorkerPool::new(),
+            collector_cpu_ns: AtomicU64::new(0),
             id: next_heap_id(),
             poisoned: AtomicBool::new(false),
             poison_message: Mutex::new(String::new()),
@@ -560,9 +633,11 @@ impl Heap {
         &self.inner.config
     }
 
-    /// The largest object, in words (header words included): a TLAB.
+    /// The largest object, in words (header words included): a humongous
+    /// object spanning every region outside the mutators' reserve. An
+    /// object larger than a region is humongous (`humongous.rs`).
     pub fn max_object_words(&self) -> usize {
-        self.inner.space.tlab_bytes / 8
+        self.inner.space.max_object_words()
     }
 
     /// A snapshot of the collector's statistics.
@@ -571,6 +646,12 @@ impl Heap {
         // Relaxed: a statistic.
         s.evacuated_by_mutators = self.inner.mutator_evacuations.load(Ordering::Relaxed);
         s.evacuated_by_collector = self.inner.collector_evacuations.load(Ordering::Relaxed);
+        s.humongous_allocated = self.inner.space.humongous_allocated.load(Ordering::Relaxed);
+        s.humongous_reclaimed = self.inner.space.humongous_reclaimed.load(Ordering::Relaxed);
+        s.workers = self.inner.config.workers;
+        s.parallel_phases = self.inner.parallel_phases.load(Ordering::Relaxed);
+        s.worker_threads_started = self.inner.worker_threads_started.load(Ordering::Relaxed);
+        s.collector_cpu_time = Duration::from_nanos(self.inner.collector_cpu_ns.load(Ordering::Relaxed));
         s
     }
 

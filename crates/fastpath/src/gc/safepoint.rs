@@ -35,12 +35,31 @@
 //! happen-before the mutator's next access (the epoch's Release increment,
 //! read with Acquire by the woken mutator; or the mutex, in the condvar and
 //! safe-region paths). That is why the barriers may read the GC state byte
-//! with a plain load. The poll word is the only other lock-free part: a
-//! mutator that misses a fresh request merely stops at its next poll.
+//! with a plain load.
+//!
+//! The poll (HotSpot's thread-local handshake poll): each registered
+//! mutator's thread block has a poll word ([`crate::thread::ThreadBlock`],
+//! bit 0), which [`Safepoint::begin`] arms for every registered mutator and
+//! [`Safepoint::end`] disarms, both under the mutex; a mutator's poll is one
+//! Relaxed load of its own word and a test, as generated code's `testb $1,
+//! poll(thread) ; jnz`. The word is only a hint, which is why Relaxed
+//! suffices on both sides: whether to stop is decided under the mutex
+//! (`arrive_and_wait` re-checks `requested`), which orders every datum the
+//! pause relies on; a mutator that misses a fresh arm stops at a later poll
+//! (the store becomes visible in finite time, and the pause waits for it),
+//! and one that sees a stale arm after the release takes the mutex, finds
+//! no request and goes on. Arming and disarming run under the mutex, as do
+//! registering and unregistering a word, so no word is written after its
+//! mutator left: a word's memory (its thread's block) is valid from
+//! [`Safepoint::register`] until [`Safepoint::deregister`] or
+//! [`Safepoint::thread_exited`] returns.
 
 use std::time::{Duration, Instant};
 
-use super::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
+use super::atomic::{AtomicU32, AtomicU64, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
+
+/// The poll word's armed value (bit 0; `crate::thread::POLL_ARMED`).
+pub(crate) const POLL_ARMED: usize = 1;
 
 /// How stopped mutators wait for a pause to end (module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,6 +85,31 @@ struct State {
     /// In a safe region.
     in_safe: usize,
     requested: bool,
+    /// Each registered mutator's poll word, by mutator id; null once its
+    /// thread exited while still registered (a leaked mutator: it stays
+    /// counted, as it never stops, but its word is gone).
+    polls: Vec<(u32, PollWord)>,
+}
+
+/// A registered mutator's poll word.
+#[derive(Clone, Copy)]
+struct PollWord(*const AtomicUsize);
+
+// SAFETY: the word is an atomic, made to be written from another thread;
+// the registration protocol (module docs) keeps it valid while it is in a
+// `State`, and it is only touched under the safepoint mutex.
+unsafe impl Send for PollWord {}
+
+impl PollWord {
+    fn set(self, v: usize) {
+        if !self.0.is_null() {
+            // SAFETY: non-null: registered and its thread has not exited
+            // (module docs); the caller holds the safepoint mutex.
+            let w = unsafe { &*self.0 };
+            // Relaxed: the word is a hint (module docs).
+            w.store(v, Ordering::Relaxed);
+        }
+    }
 }
 
 impl State {
@@ -86,8 +130,6 @@ pub(crate) struct Released {
 
 /// The heap's safepoint synchronizer.
 pub(crate) struct Safepoint {
-    /// Set while a pause is requested or running: the word mutators poll.
-    pub(crate) poll: AtomicBool,
     wait: SafepointWait,
     state: Mutex<State>,
     to_requester: Condvar,
@@ -105,7 +147,6 @@ pub(crate) struct Safepoint {
 impl Safepoint {
     pub(crate) fn new(wait: SafepointWait) -> Safepoint {
         Safepoint {
-            poll: AtomicBool::new(false),
             wait,
             state: Mutex::new(State::default()),
             to_requester: Condvar::new(),
@@ -199,13 +240,16 @@ impl Safepoint {
         }
     }
 
-    /// A new mutator joins, after any pause in progress.
-    pub(crate) fn register(&self) {
+    /// A new mutator `id` joins, after any pause in progress; later pauses
+    /// arm `poll`, which must stay valid until [`Safepoint::deregister`] or
+    /// [`Safepoint::thread_exited`] for `id` returns.
+    pub(crate) fn register(&self, id: u32, poll: *const AtomicUsize) {
         let mut s = self.lock();
         while s.requested {
             s = self.wait_for_release(s);
         }
         s.registered += 1;
+        s.polls.push((id, PollWord(poll)));
     }
 
     /// How many mutators are registered.
@@ -213,11 +257,24 @@ impl Safepoint {
         self.lock().registered
     }
 
-    /// A mutator leaves (it must be running, not stopped).
-    pub(crate) fn deregister(&self) {
+    /// Mutator `id` leaves (it must be running, not stopped); its poll
+    /// word is never written again.
+    pub(crate) fn deregister(&self, id: u32) {
         let mut s = self.lock();
         s.registered -= 1;
+        s.polls.retain(|p| p.0 != id);
         self.notify_requester_if_all_stopped(&s);
+    }
+
+    /// Mutator `id`'s thread exits while it is still registered (the
+    /// mutator was leaked): its poll word is never written again. It stays
+    /// counted: a mutator that never stops holds every pause, as before
+    /// its thread exited.
+    pub(crate) fn thread_exited(&self, id: u32) {
+        let mut s = self.lock();
+        for p in s.polls.iter_mut().filter(|p| p.0 == id) {
+            p.1 = PollWord(core::ptr::null());
+        }
     }
 
     /// A mutator at a poll: stops until the pause is over. `Some` if it
@@ -276,8 +333,9 @@ impl Safepoint {
             }
         }
         s.requested = true;
-        // Relaxed: a hint; the mutex orders everything the pause relies on.
-        self.poll.store(true, Ordering::Relaxed);
+        for p in &s.polls {
+            p.1.set(POLL_ARMED);
+        }
         if as_mutator {
             s.in_safe += 1;
         }
@@ -292,8 +350,9 @@ impl Safepoint {
     pub(crate) fn end(&self, as_mutator: bool, pause: usize) -> Instant {
         let mut s = self.lock();
         s.requested = false;
-        // Relaxed: see `begin`.
-        self.poll.store(false, Ordering::Relaxed);
+        for p in &s.polls {
+            p.1.set(0);
+        }
         if as_mutator {
             s.in_safe -= 1;
         }
@@ -334,6 +393,8 @@ mod loom_tests {
 
     struct World {
         sp: Safepoint,
+        /// The mutator's poll word (its thread block's, in the library).
+        poll: AtomicUsize,
         /// Written by the mutator before it stops, read by the pause.
         before_stop: UnsafeCell<usize>,
         /// Written by the pause, read by the released mutator.
@@ -343,10 +404,12 @@ mod loom_tests {
     fn world(wait: SafepointWait) -> Arc<World> {
         let w = Arc::new(World {
             sp: Safepoint::new(wait),
+            poll: AtomicUsize::new(0),
             before_stop: UnsafeCell::new(0),
             in_pause: UnsafeCell::new(0),
         });
-        w.sp.register();
+        let poll: *const AtomicUsize = &w.poll;
+        w.sp.register(1, poll);
         w
     }
 
@@ -373,20 +436,25 @@ mod loom_tests {
                 // SAFETY: the mutator runs: no pause can read this now.
                 w2.before_stop.with_mut(|p| unsafe { *p = 1 });
                 loop {
-                    // Relaxed: the poll word is a hint (see `poll`).
-                    if w2.sp.poll.load(Ordering::Relaxed) {
+                    // Relaxed: the poll word is a hint (module docs): the
+                    // mutator's own word, armed by the requester.
+                    if w2.poll.load(Ordering::Relaxed) & POLL_ARMED != 0 {
                         if let Some(r) = w2.sp.arrive_and_wait() {
                             assert_eq!(r.pause, 0);
                             // SAFETY: released: the release ordered the
                             // pause's write before this read.
                             let v = w2.in_pause.with(|p| unsafe { *p });
                             assert_eq!(v, 7, "the released mutator sees the pause's write");
+                            // Relaxed is enough here: the disarm precedes
+                            // the release, which this mutator acquired.
+                            let armed = w2.poll.load(Ordering::Relaxed) & POLL_ARMED;
+                            assert_eq!(armed, 0, "disarmed before the release");
                             break;
                         }
                     }
                     thread::yield_now();
                 }
-                w2.sp.deregister();
+                w2.sp.deregister(1);
             });
             pause(&w, true);
             mutator.join().unwrap();
@@ -407,6 +475,29 @@ mod loom_tests {
         stop_at_a_poll(SafepointWait::Condvar);
     }
 
+    /// A mutator that leaves (drops) while a pause is requested: the pause
+    /// goes on without it, and its poll word is never armed after it left
+    /// (the mutator clears the word after unregistering, as a block's
+    /// detach does; a late arm would leave it set).
+    #[test]
+    fn loom_deregister_while_a_pause_arms() {
+        loom::model(|| {
+            let w = world(SafepointWait::Futex);
+            let w2 = w.clone();
+            let mutator = thread::spawn(move || {
+                w2.sp.deregister(1);
+                // Relaxed: as the block's detach (thread/gc.rs).
+                w2.poll.store(0, Ordering::Relaxed);
+            });
+            assert!(w.sp.begin(false));
+            w.sp.end(false, 0);
+            mutator.join().unwrap();
+            // Relaxed: after the join, which orders every write.
+            assert_eq!(w.poll.load(Ordering::Relaxed), 0, "armed after it left");
+            assert_eq!(w.sp.registered(), 0);
+        });
+    }
+
     /// A mutator in a safe region: the pause runs without it stopping at a
     /// poll; leaving the region during the pause waits for the release and
     /// then sees the pause's write; leaving before or after passes.
@@ -423,7 +514,7 @@ mod loom_tests {
                     let v = w2.in_pause.with(|p| unsafe { *p });
                     assert_eq!(v, 7);
                 }
-                w2.sp.deregister();
+                w2.sp.deregister(1);
             });
             pause(&w, false);
             mutator.join().unwrap();

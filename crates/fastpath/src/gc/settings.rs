@@ -1,5 +1,6 @@
-//! The GC's settings: barriers, presets and modes, `FASTPATH_GC_BARRIERS`
-//! and `FASTPATH_GC_MODE`, and the heap configuration they make.
+//! The GC's settings: barriers, presets and modes, `FASTPATH_GC_BARRIERS`,
+//! `FASTPATH_GC_MODE` and `FASTPATH_GC_WORKERS`, and the heap configuration
+//! they make.
 //!
 //! Where it sits: the top of the GC's data flow. A runtime (or the lab)
 //! gets a [`BarrierBits`] and a [`GcMode`] here (parsed, or the process's
@@ -321,6 +322,24 @@ setting::choices_setting!(
 );
 setting::choices_api!(GcMode);
 
+setting::number_setting! {
+    /// Collector worker threads for the parallel phases: marking (with work
+    /// stealing), evacuation, update-refs and the pauses' root work
+    /// (`workers.rs`). The default is half the CPUs this process may run
+    /// on, at least 1 and at most 8: the concurrent phases share the CPUs
+    /// with the mutators, which HotSpot answers with `ConcGCThreads` a
+    /// quarter of `ParallelGCThreads` (itself the CPU count up to 8); one
+    /// number serves both here.
+    GcWorkers(u32): "FASTPATH_GC_WORKERS", 1..=64,
+    default (crate::cpu::info().logical_cpus / 2).clamp(1, 8),
+    "collector worker threads: parallel marking, evacuation, update-refs (fastpath::gc)"
+}
+
+/// The process-wide worker count (`FASTPATH_GC_WORKERS`, or what
+/// `config::init`/`set` installed).
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static WORKERS: ProcessValue<GcWorkers> = ProcessValue::new();
+
 /// Refuses concurrent mode with a barrier set that is missing a barrier.
 pub fn check_pair(bits: BarrierBits, mode: GcMode) -> Result<(), ConfigError> {
     let missing = bits.missing_for_concurrent();
@@ -362,7 +381,8 @@ pub(crate) fn process_mode() -> GcMode {
 impl super::HeapConfig {
     /// A heap of `heap_bytes` (as [`HeapConfig::new`](super::HeapConfig::new))
     /// with the process's barrier set and mode: `FASTPATH_GC_BARRIERS` and
-    /// `FASTPATH_GC_MODE`, or what `config::init`/`set` installed.
+    /// `FASTPATH_GC_MODE`, or what `config::init`/`set` installed (and, as
+    /// `new`, the process's `FASTPATH_GC_WORKERS`).
     ///
     /// ```
     /// use fastpath::gc::{Heap, HeapConfig};

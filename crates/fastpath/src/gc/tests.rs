@@ -34,24 +34,36 @@ fn end_evacuation<B: BarrierSet>(h: &Heap, m: &mut Mutator<B>) {
     }
 }
 
+/// A handle and an object of `other`, made by a mutator of this thread
+/// that is gone when this returns (a thread has one mutator at a time).
+fn foreign_object(other: &Heap) -> (Handle, usize) {
+    let mut m2 = other.mutator::<ShenandoahBarriers>().unwrap();
+    let f = m2.alloc(0, 0).unwrap();
+    let addr = m2.get(f).unwrap().addr();
+    (f, addr)
+}
+
 #[test]
 fn errors_are_values() {
     let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
     let other = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    let (f, foreign) = foreign_object(&other);
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
-    let mut m2 = other.mutator::<ShenandoahBarriers>().unwrap();
     assert!(matches!(
         h.mutator::<G1Barriers>(),
         Err(GcError::BarrierMismatch { .. })
     ));
+    assert!(matches!(
+        other.mutator::<ShenandoahBarriers>(),
+        Err(GcError::ThreadHasMutator)
+    ));
     let a = m.alloc(1, 1).unwrap();
-    let f = m2.alloc(0, 0).unwrap();
     assert!(matches!(m.alloc(1 << 30, 0), Err(GcError::ObjectTooLarge { .. })));
     let o = m.get(a).unwrap();
     assert_eq!(m.load(o, 1), Err(GcError::FieldOutOfRange { index: 1, len: 1 }));
     assert_eq!(m.read(o, 1), Err(GcError::FieldOutOfRange { index: 1, len: 1 }));
     assert_eq!(m.get(f), Err(GcError::ForeignHandle));
-    let foreign = m2.get(f).unwrap();
+    let foreign = Obj::new(foreign);
     assert_eq!(m.store(o, 0, Some(foreign)), Err(GcError::ForeignObject));
     assert_eq!(m.store(foreign, 0, None), Err(GcError::ForeignObject));
     let depth = m.roots_len();
@@ -145,9 +157,12 @@ fn the_state_copy_follows_the_heap_at_every_way_out_of_a_stop() {
     assert_eq!(m.gc_state_for_test(), 0);
     // Creation: copies the byte as it is.
     h.inner.gc_state.set(MARKING);
-    let m2 = h.mutator::<Static<{ Barrier::Satb.bit() }>>().unwrap();
-    assert_eq!(m2.gc_state_for_test(), MARKING);
-    drop(m2);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let m2 = h.mutator::<Static<{ Barrier::Satb.bit() }>>().unwrap();
+            assert_eq!(m2.gc_state_for_test(), MARKING);
+        });
+    });
     assert_eq!(m.gc_state_for_test(), 0, "a running mutator's copy holds");
     // Leaving a safe region (the byte changes while `m` is stopped).
     m.safe_region(|| h.inner.gc_state.set(EVACUATION));
@@ -625,11 +640,9 @@ fn rooting_another_heaps_object_is_an_error_and_collections_go_on() {
     for mode in [GcMode::Passive, GcMode::Concurrent] {
         let h = heap(BarrierBits::SHENANDOAH, mode, 4);
         let other = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+        let (_, foreign) = foreign_object(&other);
         let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
-        let mut m2 = other.mutator::<ShenandoahBarriers>().unwrap();
-        let f = m2.alloc(0, 0).unwrap();
-        let foreign = m2.get(f).unwrap();
-        assert_eq!(m.root(foreign), Err(GcError::ForeignObject));
+        assert_eq!(m.root(Obj::new(foreign)), Err(GcError::ForeignObject));
         let own = m.alloc(0, 1).unwrap();
         let again = m.root(m.get(own).unwrap()).unwrap();
         m.write(m.get(again).unwrap(), 0, 5).unwrap();
@@ -815,4 +828,76 @@ fn full_compaction_slides_survivors_together_and_keeps_the_graph() {
     assert_eq!(m.read(m.get(pinned).unwrap(), 0).unwrap(), 99);
     drop(lock);
     assert_eq!(h.stats().full_compactions, 1);
+}
+
+/// The collection-set map generated code reads names exactly the regions
+/// whose flag is set, through the biased base and the region shift.
+#[test]
+fn cset_map_tracks_region_flags() {
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    let m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let (biased, shift) = m.cset_map();
+    let s = &h.inner.space;
+    let byte = |a: usize| {
+        // SAFETY: `a` is a heap address, so its byte is inside the map,
+        // which lives as long as the heap.
+        unsafe { ((biased + (a >> shift)) as *const u8).read_volatile() }
+    };
+    for (i, r) in s.regions.iter().enumerate() {
+        assert_eq!(byte(r.bottom), 0, "region {i} starts outside the set");
+        r.in_cset.store(i % 3 == 1, Ordering::Relaxed);
+    }
+    for (i, r) in s.regions.iter().enumerate() {
+        let want = u8::from(i % 3 == 1);
+        assert_eq!(byte(r.bottom), want, "region {i}'s first byte");
+        assert_eq!(
+            byte(r.bottom + s.region_bytes - 8),
+            want,
+            "region {i}'s last word"
+        );
+        r.in_cset.store(false, Ordering::Relaxed);
+    }
+}
+
+/// The `extern "C"` slow paths run the Rust barriers' slow paths on the
+/// calling thread's mutator: the LRB entry evacuates and heals, the SATB
+/// entry enqueues (flushing a full buffer to the heap's queue).
+#[test]
+fn jit_slow_entries_share_the_rust_slow_paths() {
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let holder = m.alloc(1, 0).unwrap();
+    let target = m.alloc(0, 1).unwrap();
+    let (oh, ot) = (m.get(holder).unwrap(), m.get(target).unwrap());
+    m.write(ot, 0, 9).unwrap();
+    m.store(oh, 0, Some(ot)).unwrap();
+    let (from, field) = (ot.addr(), oh.addr() + 16);
+    force_evacuation(&h, &mut m, from);
+    let holder_region = h.inner.space.region(m.get(holder).unwrap().addr());
+    if h.inner.space.region_index(field) != h.inner.space.region_index(from) {
+        holder_region.in_cset.store(false, Ordering::Relaxed);
+    }
+    let block = crate::thread::current().as_ptr();
+    let to = lrb_slow_entry(block, from, field);
+    assert_ne!(to, from, "evacuated");
+    assert_eq!(h.inner.space.word(field).load(Ordering::Relaxed), to, "healed");
+    assert_eq!(lrb_slow_entry(block, 0, field), 0, "null passes");
+    end_evacuation(&h, &mut m);
+    // SATB: a full queue is flushed to the heap's, then the value pushed.
+    let t = crate::thread::current();
+    let before = h.inner.satb_queue().len();
+    for _ in 0..crate::thread::SATB_BUFFER_WORDS {
+        satb_slow_entry(block, to);
+    }
+    assert_eq!(t.satb_index.get(), 0, "the queue is full");
+    satb_slow_entry(block, 0);
+    assert_eq!(t.satb_index.get(), 0, "null is not enqueued");
+    satb_slow_entry(block, to);
+    assert_eq!(
+        h.inner.satb_queue().len(),
+        before + crate::thread::SATB_BUFFER_WORDS,
+        "flushed"
+    );
+    assert_eq!(t.satb_index.get(), crate::thread::SATB_BUFFER_WORDS * 8 - 8);
+    drop(m);
 }

@@ -30,12 +30,12 @@ use core::ops::{Deref, DerefMut};
 use core::pin::Pin;
 use std::time::Duration;
 
+use super::error::SyncError;
 use super::header::Header;
 use super::lock_stack::{GuardedEnter, LockStack};
 use super::record::LockRecord;
-use super::synchronizer;
+use super::synchronizer::{self, Exclusive};
 use super::thread;
-use super::SyncError;
 
 /// Holds `obj` until dropped; reentrant: a thread may hold several guards
 /// on one object. Not `Send`: a lock is released by the thread that took it.
@@ -52,7 +52,8 @@ pub struct Guard<'a> {
 /// Acquires `obj` (blocking while another thread holds it).
 #[inline]
 pub fn lock(obj: Pin<&Header>) -> Guard<'_> {
-    let record = synchronizer::enter_for_guard(obj.get_ref());
+    // Waiting never fails: always `Some`.
+    let record = synchronizer::enter_guard(obj.get_ref(), true).unwrap_or(core::ptr::null());
     Guard {
         obj,
         record,
@@ -65,7 +66,7 @@ pub fn lock(obj: Pin<&Header>) -> Guard<'_> {
 /// that holds `obj` gets another guard.
 #[inline]
 pub fn try_lock(obj: Pin<&Header>) -> Option<Guard<'_>> {
-    let record = synchronizer::try_enter_for_guard(obj.get_ref())?;
+    let record = synchronizer::enter_guard(obj.get_ref(), false)?;
     Some(Guard {
         obj,
         record,
@@ -117,7 +118,7 @@ impl Drop for Guard<'_> {
         // used the raw `exit` on this object and unbalanced it, or the
         // thread-exit release already released it; nothing is left to undo
         // then.
-        let _ = synchronizer::exit_for_guard(self.obj.get_ref(), self.record);
+        let _ = synchronizer::exit_guard(self.obj.get_ref(), self.record);
     }
 }
 
@@ -241,47 +242,43 @@ impl<T> Synchronized<T> {
     }
 
     /// `lock` (or `try_lock` when `try_only`) past the lock-stack fast
-    /// path: an inflated object's monitor in one attempt, marked in the
-    /// monitor as held through a guard (what the thread-exit release
-    /// keeps); anything else is [`lock_not_inflated`](Self::lock_not_inflated)'s.
+    /// path: the synchronizer's exclusive enter (an inflated object's
+    /// monitor in one attempt, marked there as held through a guard, which
+    /// the thread-exit release keeps; anything else its cold path's).
+    /// The out-of-line part returns two words in registers
+    /// ([`lock_slow_words`](Self::lock_slow_words)); a
+    /// `Result<SyncGuard, SyncError>` would come back through memory (its
+    /// error variant keeps it from being a pair of scalars), which made the
+    /// fast path store every guard it built into that memory too.
+    #[inline(always)]
+    fn lock_slow(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
+        match self.lock_slow_words(try_only) {
+            (SLOW_OK, how) => Ok(SyncGuard {
+                sync: self,
+                how,
+                _not_send: PhantomData,
+            }),
+            (_, error) => Err(error_from_word(error)),
+        }
+    }
+
+    /// [`lock_slow`](Self::lock_slow)'s work: `(SLOW_OK, how)` (the guard's
+    /// [`SyncGuard::how`]) or `(SLOW_ERR, error)` ([`error_word`]).
     /// Not cold: once an object has been inflated, every lock of it comes
     /// here; and no call but the slow path's tail call, so nothing to save.
     /// Out of line: inlined into `lock`, it cost the thin pair 14
     /// instructions (88 against 74 in `guard_pair`'s loop).
     #[inline(never)]
-    fn lock_slow(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
-        match synchronizer::enter_inflated_exclusive(self.pinned_header().get_ref()) {
-            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null(), true)),
-            GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
-            GuardedEnter::Slow => self.lock_not_inflated(try_only),
+    fn lock_slow_words(self: Pin<&Self>, try_only: bool) -> (usize, usize) {
+        match synchronizer::enter_exclusive(self.pinned_header().get_ref(), !try_only) {
+            Ok(Exclusive::OnMonitor) => (SLOW_OK, self.guard(core::ptr::null(), true).into_how()),
+            Ok(Exclusive::Listed(record)) => (SLOW_OK, self.guard(record, false).into_how()),
+            Err(e) => (SLOW_ERR, error_word(e)),
         }
-    }
-
-    /// [`lock_slow`](Self::lock_slow) when the object's monitor could not
-    /// be taken in one attempt (or it has none): the re-entrancy check by
-    /// `holds_lock` and the lock, the guard then marked in the monitor if
-    /// the lock ended on one, else listed for the thread-exit release.
-    #[cold]
-    #[inline(never)]
-    fn lock_not_inflated(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
-        let h = self.pinned_header().get_ref();
-        if synchronizer::holds_lock(h) {
-            return Err(SyncError::AlreadyHeld);
-        }
-        let record = if try_only {
-            synchronizer::try_enter_for_guard(h).ok_or(SyncError::WouldBlock)?
-        } else {
-            synchronizer::enter_for_guard(h)
-        };
-        if record.is_null() && synchronizer::mark_guard_held(h) {
-            return Ok(self.guard(record, true));
-        }
-        thread::note_data_guard_taken(h.addr());
-        Ok(self.guard(record, false))
     }
 
     /// The guard of a lock just taken (`record` as `Guard` keeps it;
-    /// `on_monitor`: by `enter_inflated_exclusive`).
+    /// `on_monitor`: [`Exclusive::OnMonitor`]).
     #[inline(always)]
     fn guard(self: Pin<&Self>, record: *const LockRecord, on_monitor: bool) -> SyncGuard<'_, T> {
         debug_assert!(record.is_null() || !on_monitor, "a monitor lock has no record");
@@ -326,7 +323,7 @@ pub struct SyncGuard<'a, T> {
     sync: Pin<&'a Synchronized<T>>,
     /// How the lock was taken: 0 on the lock-stack (its entry marked) or
     /// by a slow path that listed the header; [`ON_MONITOR`] on an inflated
-    /// object's monitor, marked there (`enter_inflated_exclusive`: the drop
+    /// object's monitor, marked there ([`Exclusive::OnMonitor`]: the drop
     /// goes straight to the monitor; the object stays inflated while the
     /// guard lives, as an owned monitor is not deflated and thread exit
     /// keeps it owned); else the address of the legacy lock record the
@@ -342,7 +339,42 @@ pub struct SyncGuard<'a, T> {
 /// record is at this address).
 const ON_MONITOR: usize = 1;
 
+/// [`Synchronized::lock_slow_words`]'s first word: a guard's `how` follows.
+const SLOW_OK: usize = 1;
+/// [`Synchronized::lock_slow_words`]'s first word: an error follows.
+const SLOW_ERR: usize = 0;
+
+/// A [`SyncError`] as a word, for [`Synchronized::lock_slow_words`].
+#[inline(always)]
+fn error_word(e: SyncError) -> usize {
+    e as usize
+}
+
+/// The [`SyncError`] [`error_word`] made `w` from.
+#[cold]
+fn error_from_word(w: usize) -> SyncError {
+    [
+        SyncError::IllegalMonitorState,
+        SyncError::Interrupted,
+        SyncError::TimedOut,
+        SyncError::AlreadyHeld,
+        SyncError::WouldBlock,
+    ]
+    .into_iter()
+    .find(|&e| error_word(e) == w)
+    .unwrap_or(SyncError::IllegalMonitorState)
+}
+
 impl<T> SyncGuard<'_, T> {
+    /// The guard's `how`, the guard itself forgotten (its lock stays held:
+    /// [`Synchronized::lock_slow`] builds the same guard again from it).
+    #[inline(always)]
+    fn into_how(self) -> usize {
+        let how = self.how;
+        core::mem::forget(self);
+        how
+    }
+
     /// `Object.wait`; see [`Guard::wait`]. The value may have changed when
     /// it returns.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<(), SyncError> {
@@ -389,34 +421,20 @@ impl<T> Drop for SyncGuard<'_, T> {
     }
 }
 
-/// A `SyncGuard`'s release past the lock-stack: a guard `lock` took on its
-/// object's monitor goes straight to the monitor's exit, with no list;
-/// any other, [`unlock_data_guard_slow`]. Out of line so that the guard's
-/// `Drop` inlines; not cold: every unlock of an inflated object comes here.
+/// A `SyncGuard`'s release past the lock-stack: the synchronizer's
+/// exclusive exit, told how the lock is held. Out of line so that the
+/// guard's `Drop` inlines; not cold: every unlock of an inflated object
+/// comes here.
 #[inline(never)]
 fn unlock_not_fast(h: &Header, how: usize) {
-    // A guard on a monitor whose release fails here cannot happen while
-    // the guard's promise holds; if it ever did, the general release is
-    // still right.
-    if how != ON_MONITOR {
-        unlock_data_guard_slow(h, how as *const LockRecord);
-    } else if !synchronizer::exit_guard_held(h) {
-        unlock_data_guard_slow(h, core::ptr::null());
-    }
-}
-
-/// A `SyncGuard`'s release when its entry is not a marked one on top (a
-/// slow-path lock, inflated since, or dropped out of order) and its
-/// monitor is not marked. Cold: kept out of [`unlock_not_fast`], whose
-/// monitor exit then saves nothing around a call.
-#[cold]
-#[inline(never)]
-fn unlock_data_guard_slow(h: &Header, record: *const LockRecord) {
-    // Off the record of locks the thread-exit release must keep, then the
-    // guard's exit (it only fails if the thread-exit release already
-    // released it: nothing is left to undo then).
-    thread::note_data_guard_dropped(h.addr());
-    let _ = synchronizer::exit_for_guard(h, record);
+    synchronizer::exit_exclusive(
+        h,
+        if how == ON_MONITOR {
+            Exclusive::OnMonitor
+        } else {
+            Exclusive::Listed(how as *const LockRecord)
+        },
+    );
 }
 
 impl<T> Deref for SyncGuard<'_, T> {
@@ -434,5 +452,24 @@ impl<T> DerefMut for SyncGuard<'_, T> {
     fn deref_mut(&mut self) -> &mut T {
         // SAFETY: as in `deref`.
         unsafe { &mut *self.sync.value.get() }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::{error_from_word, error_word, SyncError};
+
+    /// Every error survives the slow lock path's two-word return.
+    #[test]
+    fn errors_round_trip_through_a_word() {
+        for e in [
+            SyncError::IllegalMonitorState,
+            SyncError::Interrupted,
+            SyncError::TimedOut,
+            SyncError::AlreadyHeld,
+            SyncError::WouldBlock,
+        ] {
+            assert_eq!(error_from_word(error_word(e)), e);
+        }
     }
 }

@@ -2,12 +2,14 @@
 //! HotSpot's `MonitorDeflationThread` does (`ObjectSynchronizer::
 //! deflate_idle_monitors`, synchronizer.cpp, JDK 21).
 //!
-//! Where it sits: beside the synchronizer, on its own thread (or a
-//! runtime's, through [`deflate_idle_monitors`]). It walks the registry of
-//! [`super::inflate`], runs each monitor's half of the protocol
+//! Where it sits: below inflation (each inflation starts the deflation
+//! thread, [`ensure_thread_started`]), on its own thread (or a
+//! runtime's, through [`deflate_idle_monitors`]). It walks the monitor
+//! registry, runs each monitor's half of the protocol
 //! ([`Monitor::try_deflate`]), puts the displaced header back into the
-//! object ([`inflate::restore_deflated`]), and frees the monitors after a
-//! grace period ([`reclaim::wait_for_readers`]).
+//! object ([`restore_deflated`], which the slow paths call too when they
+//! meet a deflated monitor), and frees the monitors after a grace period
+//! over the threads' critical sections ([`crate::thread::wait_for_readers`]).
 //!
 //! A pass:
 //! 1. Under the registry lock: for every monitor that is idle (no owner, no
@@ -57,13 +59,13 @@ use std::sync::atomic::{AtomicBool, Ordering as StdOrdering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::header::Header;
-use super::inflate;
+use super::atomic::Ordering;
+use super::header::{Header, Mark};
 use super::monitor::Monitor;
-use super::reclaim;
 use super::registry;
 use super::settings;
 use super::stats;
+use crate::thread::{init_asymmetric_barrier, wait_for_readers};
 
 /// When the deflation thread deflates (HotSpot's flags).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,7 +200,7 @@ pub fn deflate_idle_monitors() -> DeflationReport {
 fn deflation_pass() -> DeflationReport {
     // Poisoning: the guard protects no data.
     let _one = PASS.lock().unwrap_or_else(|e| e.into_inner());
-    reclaim::init_asymmetric_barrier();
+    init_asymmetric_barrier();
     let start = Instant::now();
     let mut deflated: Vec<*const Monitor> = Vec::new();
     let scanned = {
@@ -220,7 +222,7 @@ fn deflation_pass() -> DeflationReport {
                 // monitor, and one dropped while another thread owned the
                 // monitor zeroed `object` under that lock.
                 let h = unsafe { &*(obj as *const Header) };
-                inflate::restore_deflated(h, m);
+                restore_deflated(h, m);
             }
             deflated.push(m);
             false
@@ -228,7 +230,7 @@ fn deflation_pass() -> DeflationReport {
         scanned
     };
     if !deflated.is_empty() {
-        reclaim::wait_for_readers();
+        wait_for_readers();
     }
     let n = deflated.len();
     for m in deflated {
@@ -276,8 +278,8 @@ pub(crate) fn ensure_thread_started() {}
 fn deflation_thread() {
     // Before any monitor can be deflated (every pass also makes sure), and
     // early: until it is done, every critical section entry pays a real
-    // fence, which is always safe (`reclaim.rs`).
-    reclaim::init_asymmetric_barrier();
+    // fence, which is always safe (`thread/critical.rs`).
+    init_asymmetric_barrier();
     let mut last = Instant::now();
     let mut contended_at_last = contention_inflations();
     loop {
@@ -296,7 +298,11 @@ fn deflation_thread() {
         let contended = contention_inflations();
         let after_contention = deflates_after_contention() && contended != contended_at_last;
         if after_contention
-            || policy.is_due(registry::live_monitors(), reclaim::live_threads(), last.elapsed())
+            || policy.is_due(
+                registry::live_monitors(),
+                crate::thread::live_threads(),
+                last.elapsed(),
+            )
         {
             let report = deflation_pass();
             last = Instant::now();
@@ -307,6 +313,25 @@ fn deflation_thread() {
             }
         }
     }
+}
+
+/// `m`, installed in `obj`, is deflated: put the displaced header back into
+/// the object (HotSpot `install_displaced_markword_in_object`). The
+/// deflater does the same and contenders help; the first CAS wins, the
+/// others find the header changed.
+pub(crate) fn restore_deflated(obj: &Header, m: &Monitor) {
+    debug_assert!(m.is_deflated());
+    // An RMW read (see `Monitor::is_deflated`): after the deflation's CAS
+    // of `contentions`, so it sees every hash installed by a thread whose
+    // `is_deflated` check came before that CAS; a hash installed later is
+    // re-checked, found deflated, and retried by its installer.
+    let displaced = Mark(m.header.fetch_add(0, Ordering::SeqCst));
+    let _ = obj.cas(
+        Mark::encode_monitor(m),
+        displaced,
+        Ordering::SeqCst,
+        Ordering::Relaxed,
+    );
 }
 
 #[cfg(all(test, not(loom)))]

@@ -21,9 +21,11 @@
 //! hash that won.
 
 use super::atomic::{spin_pause, Ordering};
+use super::deflate::restore_deflated;
 use super::header::{Header, Mark, HASH_VALUE_MASK, SPARE_MASK};
-use super::inflate::{inflate_stack_locked, monitor_of, restore_deflated};
+use super::inflate::{inflate_stack_locked, monitor_of};
 use super::legacy;
+use super::record;
 use super::stats::InflateCause;
 use super::thread;
 
@@ -56,7 +58,7 @@ pub fn identity_hash(obj: &Header) -> u32 {
                 return hash;
             }
         } else if mark.is_stack_locked() {
-            if legacy::is_mine(mark) {
+            if record::is_mine(mark) {
                 let displaced = legacy::my_displaced_header(mark);
                 if displaced.hash() != 0 {
                     return displaced.hash();
@@ -136,7 +138,7 @@ pub(crate) fn displaced_or_current(obj: &Header) -> Mark {
             if let Some(word) = word {
                 return word;
             }
-        } else if legacy::is_mine(mark) {
+        } else if record::is_mine(mark) {
             return legacy::my_displaced_header(mark);
         } else if mark.is_stack_locked() {
             // Another thread's record: only a monitor makes it readable.

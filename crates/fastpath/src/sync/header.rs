@@ -51,7 +51,6 @@
 use core::marker::PhantomPinned;
 
 use super::atomic::{AtomicUsize, Ordering};
-use super::monitor::Monitor;
 
 /// Mask of the two lock bits.
 pub(crate) const LOCK_MASK: usize = 0b11;
@@ -142,25 +141,6 @@ impl Mark {
     #[inline(always)]
     pub(crate) fn set_unlocked(self) -> Mark {
         Mark((self.0 & !LOCK_MASK) | UNLOCKED)
-    }
-    /// The monitor a `10` word points to.
-    #[inline(always)]
-    pub(crate) fn monitor(self) -> *const Monitor {
-        debug_assert!(self.has_monitor());
-        (self.0 & !LOCK_MASK) as *const Monitor
-    }
-    /// Whether this is a `10` word, and the monitor it points to if so (a
-    /// meaningless pointer otherwise): one subtraction and one test (the tag
-    /// taken off is the tag tested), for the inline inflated paths.
-    #[inline(always)]
-    pub(crate) fn as_monitor(self) -> (bool, *const Monitor) {
-        let untagged = self.0.wrapping_sub(MONITOR);
-        (untagged & LOCK_MASK == 0, untagged as *const Monitor)
-    }
-    /// The word that installs `monitor`.
-    pub(crate) fn encode_monitor(monitor: *const Monitor) -> Mark {
-        debug_assert_eq!(monitor as usize & LOCK_MASK, 0, "monitors are 8-byte aligned");
-        Mark(monitor as usize | MONITOR)
     }
     /// The identity hash, 0 if none was assigned (not for `10` words).
     #[inline(always)]

@@ -29,15 +29,20 @@
 //! [`claim_from_lock_stack`] or [`claim_from_record`].
 //!
 //! Every installed monitor is registered (`registry.rs`), which decides
-//! who may free it.
+//! who may free it, and starts the deflation thread (`deflate.rs`), which
+//! may take it back.
 
+use super::deflate::{ensure_thread_started, restore_deflated};
+use super::error::SyncError;
 use super::header::{Header, Mark, INFLATING};
 use super::lock_stack::LockStack;
-use super::monitor::Monitor;
+use super::monitor::{Monitor, ANONYMOUS_OWNER, DEFLATER_MARKER, RECORD_OWNER};
 use super::record::{self, LockRecord};
-use super::registry::register;
+use super::registry;
 use super::stats::{self, InflateCause};
-use super::thread::{ThreadState, ANONYMOUS_OWNER, RECORD_OWNER};
+use super::thread::note_monitor_owner;
+use crate::thread::ThreadState;
+use std::sync::Arc;
 
 /// The monitor a `10` header word points to, borrowed for as long as the
 /// header is.
@@ -47,6 +52,15 @@ pub(crate) fn monitor_of(_obj: &Header, mark: Mark) -> &Monitor {
     // Drop (or, later, by deflation after a quiescent period), which cannot
     // run while `_obj` is borrowed; the pointer came from the header.
     unsafe { &*mark.monitor() }
+}
+
+/// Registers the monitor just installed (the registry owns its memory from
+/// now on) and makes sure the deflation thread runs (one atomic load once
+/// it does).
+#[inline]
+fn register(m: *const Monitor) {
+    registry::register(m);
+    ensure_thread_started();
 }
 
 /// Tries to install `m` in `obj`, replacing exactly `expected`.
@@ -91,7 +105,7 @@ pub(crate) fn inflate_owned<'a>(
             return claim_from_lock_stack(monitor_of(obj, mark), addr, me, ls);
         }
         if mark.is_fast_locked() {
-            me.note_monitor_owner();
+            note_monitor_owner();
             let m = Monitor::new(mark, me.id, addr);
             if let Some(m) = install(obj, mark, m, cause) {
                 m.set_recursions(ls.remove(addr).saturating_sub(1));
@@ -117,9 +131,10 @@ pub(crate) fn inflate_contended(obj: &Header, mark: Mark) -> Option<&Monitor> {
 
 /// `obj` was unlocked (word `mark`): install a monitor owned by `me`.
 /// `None` if the header changed meanwhile.
+#[inline]
 pub(crate) fn inflate_unlocked<'a>(obj: &'a Header, mark: Mark, me: &ThreadState) -> Option<&'a Monitor> {
     debug_assert!(mark.is_unlocked());
-    me.note_monitor_owner();
+    note_monitor_owner();
     install(
         obj,
         mark,
@@ -161,7 +176,7 @@ pub(crate) fn claim_from_lock_stack<'a>(
 ///    reuse or drop its record, until step 3; a racing inflater's CAS fails
 ///    too.
 /// 2. Copy the displaced header out of the record into the monitor, and
-///    name the record as owner ([`RECORD_OWNER`](super::thread::RECORD_OWNER)).
+///    name the record as owner ([`RECORD_OWNER`](super::monitor::RECORD_OWNER)).
 /// 3. Publish the monitor in the header (a Release store: nobody else can
 ///    write an INFLATING header).
 ///
@@ -237,25 +252,6 @@ pub(crate) fn enter_installed(obj: &Header, m: &Monitor, me: &std::sync::Arc<Thr
     false
 }
 
-/// `m`, installed in `obj`, is deflated: put the displaced header back into
-/// the object (HotSpot `install_displaced_markword_in_object`). The
-/// deflater does the same and contenders help; the first CAS wins, the
-/// others find the header changed.
-pub(crate) fn restore_deflated(obj: &Header, m: &Monitor) {
-    debug_assert!(m.is_deflated());
-    // An RMW read (see `Monitor::is_deflated`): after the deflation's CAS
-    // of `contentions`, so it sees every hash installed by a thread whose
-    // `is_deflated` check came before that CAS; a hash installed later is
-    // re-checked, found deflated, and retried by its installer.
-    let displaced = Mark(m.header.fetch_add(0, super::atomic::Ordering::SeqCst));
-    let _ = obj.cas(
-        Mark::encode_monitor(m),
-        displaced,
-        super::atomic::Ordering::SeqCst,
-        super::atomic::Ordering::Relaxed,
-    );
-}
-
 /// The contended enter every mode shares: `mark` shows a monitor, or a
 /// fast-lock or stack-lock held by another thread (for a legacy caller, not
 /// by one of its own records). Inflate as the lock's form requires and
@@ -274,4 +270,60 @@ pub(crate) fn enter_through_monitor(obj: &Header, mark: Mark, me: &std::sync::Ar
         None
     };
     m.is_some_and(|m| enter_installed(obj, m, me))
+}
+
+/// One attempt on an object whose header `mark` is not unlocked, for a
+/// caller that does not hold it on its lock-stack. `Some(true)`: acquired
+/// or re-entered; `Some(false)`: another thread holds it; `None`: the word
+/// was in transition (deflation, INFLATING, a GC): re-read the header.
+pub(crate) fn try_enter_held(obj: &Header, mark: Mark, me: &Arc<ThreadState>) -> Option<bool> {
+    if mark.has_monitor() {
+        let m = monitor_of(obj, mark);
+        claim_from_record(m, me);
+        if m.try_enter(me) {
+            return Some(true);
+        }
+        if m.owner() != DEFLATER_MARKER {
+            // Another thread's, by id, anonymously (another thread's
+            // fast-lock: ours would be on our lock-stack, handled before) or
+            // by another thread's record.
+            return Some(false);
+        }
+        // Being deflated: the object is in fact unlocked. Once deflated,
+        // help put the displaced header back (as `enter` does) and try the
+        // restored word; until then the deflater is between two of its
+        // CASes (or about to give the monitor back).
+        if m.is_deflated() {
+            restore_deflated(obj, m);
+        } else {
+            super::atomic::spin_pause();
+        }
+        return None;
+    }
+    if record::is_mine(mark) {
+        // Stack-locked by one of our records (a caller's, in a non-legacy
+        // thread): what `enter` does, inflating our own lock, never blocks.
+        return enter_through_monitor(obj, mark, me).then_some(true);
+    }
+    if mark.is_fast_locked() || mark.is_stack_locked() {
+        return Some(false); // another thread's fast-lock or stack-lock
+    }
+    super::atomic::spin_pause(); // INFLATING, or 11: a GC is working on it
+    None
+}
+
+/// The exit every mode shares for an object not on the lock-stack and not
+/// a legacy record of the caller's: its monitor, if the caller owns it by
+/// id. [`SyncError::IllegalMonitorState`] otherwise (nothing changed).
+pub(crate) fn exit_through_monitor(obj: &Header, me: &ThreadState) -> Result<(), SyncError> {
+    // Acquire: we may read the monitor next.
+    let mark = obj.load(super::atomic::Ordering::Acquire);
+    if mark.has_monitor() {
+        let m = monitor_of(obj, mark);
+        if m.is_owned_by(me.id) {
+            m.exit(me);
+            return Ok(());
+        }
+    }
+    Err(SyncError::IllegalMonitorState)
 }

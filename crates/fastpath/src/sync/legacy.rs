@@ -2,8 +2,9 @@
 //! before JDK 21; `ObjectSynchronizer::enter`/`exit`, synchronizer.cpp,
 //! JDK 21): the baseline seed 001 compares fast-locking against.
 //!
-//! Where it sits: the synchronizer dispatches here for threads in legacy
-//! mode (and for any thread exiting with a record); it uses the records of
+//! Where it sits: the synchronizer's dispatch calls [`slow`] for threads in
+//! legacy mode (and any thread locks with a caller's record through
+//! [`enter_with_record`]); it uses the records of
 //! [`super::record`], [`super::inflate::inflate_stack_locked`] and the
 //! monitor.
 //!
@@ -71,13 +72,18 @@ use core::pin::Pin;
 
 use super::atomic::{spin_pause, Ordering};
 use super::header::{Header, Mark};
+use std::sync::Arc;
+
+use super::error::SyncError;
 use super::inflate::{
-    claim_from_record, enter_through_monitor, inflate_owned, inflate_stack_locked, monitor_of,
+    claim_from_record, enter_through_monitor, exit_through_monitor, inflate_owned, inflate_stack_locked,
+    monitor_of, try_enter_held,
 };
+use super::op::{Holder, Op, Outcome};
 use super::record::{self, LockRecord, RECURSIVE, UNUSED_MARK};
 use super::stats::InflateCause;
 use super::thread;
-use super::SyncError;
+use crate::thread::ThreadState;
 
 /// `monitorenter` with a caller-provided lock record (HotSpot's compiled
 /// code passes a `BasicLock` in its frame). `rec` must be idle (a record
@@ -138,7 +144,7 @@ pub(crate) fn try_stack_lock(obj: &Header, rec: &LockRecord, mark: Mark) -> bool
             )
             .is_ok();
     }
-    if is_mine(mark) {
+    if record::is_mine(mark) {
         rec.set_displaced(RECURSIVE);
         record::add_nested(my_record(mark));
         return true;
@@ -150,7 +156,7 @@ pub(crate) fn try_stack_lock(obj: &Header, rec: &LockRecord, mark: Mark) -> bool
 /// the reference is used only while that record holds the lock.
 #[inline(always)]
 fn my_record<'a>(mark: Mark) -> &'a LockRecord {
-    debug_assert!(is_mine(mark));
+    debug_assert!(record::is_mine(mark));
     // SAFETY: the record is this thread's and holds the lock, so it is
     // alive (a record is never dropped in use) and only this thread writes
     // its owner-only fields.
@@ -306,6 +312,74 @@ fn exit_slow(obj: &Header, rec: &LockRecord) -> Result<(), SyncError> {
     r
 }
 
+/// The legacy protocol's slow path for `op` (see the synchronizer's
+/// dispatch): every lock takes a record, from the raw API's record stack
+/// ([`Holder::Raw`]) or from the arena for a guard that then owns it
+/// ([`Holder::Guard`]: `Ok(record)`). An exit releases the thread's most
+/// recent raw record for `obj`; an object it holds no record for is
+/// exited on its monitor. Needs no thread state but `try_enter`'s (a
+/// record lock is the whole protocol), so it runs outside the critical
+/// section the other protocols' slow paths run in.
+#[inline(never)]
+pub(crate) fn slow(obj: &Header, op: Op) -> Outcome {
+    match op {
+        Op::Enter {
+            wait: true,
+            holder: Holder::Raw,
+        } => {
+            raw_enter(obj);
+            Outcome::DONE
+        }
+        Op::Enter {
+            wait: true,
+            holder: Holder::Guard,
+        } => Outcome::record(guard_enter(obj)),
+        Op::Enter { wait: false, holder } => match thread::with_current(|me| try_enter(obj, me, holder)) {
+            Some(record) => Outcome::record(record),
+            None => Outcome::WOULD_BLOCK,
+        },
+        Op::Exit => Outcome::exited(match raw_exit(obj) {
+            Some(r) => r,
+            None => thread::with_current(|me| exit_through_monitor(obj, me)),
+        }),
+    }
+}
+
+/// Legacy: one stack-lock attempt with an arena record (recursion: a
+/// record with displaced 0), else the monitor's. The record goes to the
+/// guard, or on the raw record stack where [`exit`] finds it; on failure it
+/// goes back to the arena unused.
+fn try_enter(obj: &Header, me: &Arc<ThreadState>, holder: Holder) -> Option<*const LockRecord> {
+    let rec_ptr = record::alloc();
+    let rec = record::pinned(rec_ptr).get_ref();
+    rec.set_object(obj.addr());
+    let acquired = loop {
+        // Acquire: we may read the monitor next.
+        let mark = obj.load(Ordering::Acquire);
+        if try_stack_lock(obj, rec, mark) {
+            break true;
+        }
+        if mark.is_unlocked() {
+            continue; // lost the CAS: look again
+        }
+        rec.set_displaced(UNUSED_MARK);
+        if let Some(acquired) = try_enter_held(obj, mark, me) {
+            break acquired;
+        }
+    };
+    if !acquired {
+        rec.set_object(0);
+        record::free(rec_ptr);
+        return None;
+    }
+    if holder == Holder::Guard {
+        Some(rec_ptr)
+    } else {
+        record::keep_raw(rec_ptr);
+        Some(core::ptr::null())
+    }
+}
+
 /// The raw `enter` of a legacy-mode thread: a record from the thread's
 /// record stack.
 pub(crate) fn raw_enter(obj: &Header) {
@@ -347,12 +421,6 @@ pub(crate) fn guard_exit(obj: &Header, rec: *const LockRecord) -> Option<Result<
     let released = (r.object() == obj.addr()).then(|| exit(obj, r));
     record::free(rec);
     released
-}
-
-/// Whether `mark` is a stack-lock by one of the current thread's records.
-#[inline]
-pub(crate) fn is_mine(mark: Mark) -> bool {
-    mark.is_stack_locked() && record::owns_record(mark.record())
 }
 
 /// The displaced header of an object the current thread stack-locked

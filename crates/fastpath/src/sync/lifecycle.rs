@@ -49,13 +49,12 @@ use super::header::{Header, Mark, GC_RESERVED};
 use super::inflate::{
     claim_from_lock_stack, claim_from_record, inflate_owned, inflate_stack_locked, monitor_of,
 };
-use super::legacy;
-use super::monitor::Monitor;
+use super::monitor::{Monitor, NO_OWNER};
 use super::record::{self, LockRecord, RECURSIVE};
 use super::registry;
 use super::stats::{self, InflateCause};
-use super::thread::{self, Registration, ThreadState, NO_OWNER};
-use crate::thread::ThreadMode;
+use super::thread::{self, Registration};
+use crate::thread::{ThreadMode, ThreadState};
 
 impl Drop for Header {
     #[inline]
@@ -88,7 +87,7 @@ fn header_dropped_while_locked(obj: &Header, mark: Mark) {
     // the list of guarded headers must not outlive it (a no-op for others).
     thread::note_data_guard_dropped(addr);
     if mark.is_stack_locked() {
-        if !legacy::is_mine(mark) {
+        if !record::is_mine(mark) {
             abort_dropped_while_held(obj);
         }
         retire_my_records(obj, mark.record());
@@ -214,7 +213,7 @@ fn free_on_header_drop(
 /// [`super::LockRecord`] (a frame's lock slot, which only the caller can
 /// find: it exits them). A live [`super::Guard`], or a raw lock the caller
 /// still means to exit, loses its lock: its exit then reports
-/// [`super::SyncError::IllegalMonitorState`] and changes nothing. Call it
+/// [`SyncError::IllegalMonitorState`](super::SyncError::IllegalMonitorState) and changes nothing. Call it
 /// where the runtime knows its thread holds nothing it will unlock itself.
 #[cfg(not(loom))]
 pub fn release_held_locks_of_current_thread() {
@@ -296,7 +295,7 @@ fn release_held_locks(me: &Arc<ThreadState>) -> bool {
     });
     release_records_at_exit(me, &kept);
     let mut kept_monitors = 0;
-    if me.may_own_monitors() {
+    if thread::may_own_monitors() {
         let (released, kept) = release_monitors_owned_by(me, &kept);
         kept_monitors = kept;
         for _ in 0..released {

@@ -32,10 +32,9 @@
 use core::cell::Cell;
 
 use super::header::{Header, Mark, LOCK_MASK, MONITOR, OWN_WORD_BIT, UNLOCKED};
-use super::reclaim::Critical;
-use super::thread::ThreadState;
 use crate::thread::{
-    ThreadMode, LOCK_STACK_END_OFFSET as END, LOCK_STACK_INACTIVE as INACTIVE, LOCK_STACK_OFFSET as START,
+    Critical, ThreadMode, ThreadState, LOCK_STACK_END_OFFSET as END, LOCK_STACK_INACTIVE as INACTIVE,
+    LOCK_STACK_OFFSET as START,
 };
 
 /// Entries per thread (HotSpot `LockStack::CAPACITY`).
@@ -158,6 +157,20 @@ impl LockStack {
         });
     }
 
+    /// The exits' view of `top`: its low byte, which is `top` itself for a
+    /// lightweight thread (every valid `top` is at most [`END`] ≤ 255) and
+    /// [`START`] for every other ([`INACTIVE`]'s low byte): an empty
+    /// lock-stack, whose top word is the sentinel, so the exit's on-top
+    /// check fails with no bounds check of its own (the bound is in the
+    /// data, as HotSpot's `_bad_oop_sentinel` holds the underflow check).
+    /// Always in `[START, END]`. One byte load (`movzbl`), where the full
+    /// `top` needed a load, a compare and a branch.
+    #[inline(always)]
+    fn top_low_byte(&self) -> u32 {
+        const _: () = assert!(END <= 255 && INACTIVE as u8 as usize == START);
+        self.lock_stack_top.get() as u8 as u32
+    }
+
     /// The fast path of `monitorenter` (HotSpot `lightweight_lock` in the
     /// MacroAssembler): a recursive push if `obj` is on top, else CAS the
     /// header 01→00 and push. `false` sends the caller to the slow path and
@@ -269,10 +282,10 @@ impl LockStack {
     /// and exits the slow way).
     #[inline(always)]
     pub(crate) fn try_fast_exit_guarded(&self, obj: &Header) -> bool {
-        let top = self.lock_stack_top.get();
-        // SAFETY: `top` in `[START, END]`, so `top - 8` is the sentinel's
-        // (never an address) or an entry's offset.
-        if top > END32 || unsafe { self.word_at(top as usize - 8) } != obj.addr() {
+        let top = self.top_low_byte();
+        // SAFETY: `top` in `[START, END]` (`top_low_byte`), so `top - 8` is
+        // the sentinel's (never an address) or an entry's offset.
+        if unsafe { self.word_at(top as usize - 8) } != obj.addr() {
             return false;
         }
         // The mask with the mark cleared, computed once: it is the test
@@ -293,15 +306,13 @@ impl LockStack {
     /// on failure; checking before popping is the same thing).
     #[inline(always)]
     pub(crate) fn try_fast_exit(&self, obj: &Header) -> bool {
-        let top = self.lock_stack_top.get();
+        let top = self.top_low_byte();
         let addr = obj.addr();
-        if top > END32 {
-            return false; // unregistered, monitor-only, legacy or exited
-        }
-        // SAFETY: `top` in `[START, END]`: `top - 8` is the sentinel's
-        // (never an address: an empty stack fails here) or an entry's.
+        // SAFETY: `top` in `[START, END]` (`top_low_byte`): `top - 8` is the
+        // sentinel's (never an address: an empty stack, or a thread that
+        // does not run lightweight locking, fails here) or an entry's.
         if unsafe { self.word_at(top as usize - 8) } != addr {
-            return false; // not on top, or empty
+            return false; // not on top, empty, or not a lightweight thread
         }
         // SAFETY: `top - 8` is an entry's (it matched), so `top - 16` is
         // the sentinel's or an entry's.

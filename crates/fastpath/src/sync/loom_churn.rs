@@ -3,8 +3,9 @@
 //! with one CAS and no registry lock, against everything else that may
 //! reach them: a deflation pass that adopts them, another thread dropping
 //! the header (it steals the monitor from the slot), the thread's own next
-//! inflation (which moves the older one into the set), and a thread exit
-//! releasing a monitor it holds. Each model ends with no monitor left
+//! inflation (which moves the older one into the set), a thread exit
+//! releasing a monitor it holds, and a thread that fills its slot and
+//! exits while a pass adopts every young monitor. Each model ends with no monitor left
 //! registered or young (`live_monitors`), and loom flags any access to a
 //! freed monitor's atomics.
 
@@ -133,4 +134,48 @@ fn loom_thread_exit_releases_young_while_dropped() {
         deflate_idle_monitors(); // frees a monitor left with its object forgotten
         assert_eq!(live_monitors(), 0);
     });
+}
+
+/// A thread fills its young slot and exits while a deflation pass adopts
+/// every young monitor: the pass empties the slot, the thread installs a
+/// monitor into it (lock-free: the slot is empty) and ends, and the pass
+/// must still find that monitor before it forgets the dead thread's slot.
+/// A monitor in no registry place is invisible to passes and thread exits,
+/// and its header's drop finds it nowhere (`Registry::adopt`). Another
+/// thread's slot is listed after the exiting one's in some executions, so
+/// the pass has a scheduling point between emptying the slot and deciding
+/// whether its thread is gone.
+#[test]
+fn loom_young_filled_by_exiting_thread_during_adoption() {
+    model(|| {
+        let t = thread::spawn(|| {
+            monitor_mode();
+            // The slot exists (and is empty again: the drop's lock-free path
+            // or a pass took the monitor out).
+            drop(locked_once());
+            locked_once()
+        });
+        monitor_mode();
+        drop(locked_once()); // this thread's slot
+        deflate_idle_monitors();
+        let h = t.join().unwrap();
+        // Deflated by the pass (after adopting it), or still installed and
+        // then registered or young.
+        assert_eq!(
+            live_monitors(),
+            usize::from(h.is_inflated()),
+            "the exited thread's monitor is registered or young"
+        );
+        drop(h);
+        assert_eq!(live_monitors(), 0);
+    });
+}
+
+/// A header locked and unlocked once in monitor mode (inflated, unless a
+/// pass running meanwhile deflated it already).
+fn locked_once() -> Pin<Box<Header>> {
+    let h = Box::pin(Header::new());
+    enter(h.as_ref());
+    exit(h.as_ref()).unwrap();
+    h
 }

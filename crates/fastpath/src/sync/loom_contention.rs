@@ -15,7 +15,8 @@ use loom::thread;
 
 use super::header::Mark;
 use super::monitor::Monitor;
-use super::thread::{with_current, DEFLATER_MARKER, NO_OWNER};
+use super::monitor::{DEFLATER_MARKER, NO_OWNER};
+use super::thread::with_current;
 
 use super::loom_tests::model;
 

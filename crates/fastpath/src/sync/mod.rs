@@ -15,40 +15,54 @@
 //! *deflated* again by a background thread (or [`deflate_idle_monitors`]),
 //! so the object fast-locks again.
 //!
-//! Data flow (dependencies run downwards only):
+//! Data flow (dependencies run downwards only; the thread layer,
+//! [`crate::thread`], sits below all of it):
 //!
 //! ```text
-//!  api::lock / Guard / Synchronized      raw enter / exit (runtimes)
-//!                 \                          /      enter_with_record
-//!    lifecycle    synchronizer  ── fast path: lock_stack + one CAS on header
-//!  (header drop,  (mode dispatch)── legacy ── record (one CAS, displaced header)
-//!   thread exit)  hash            ── slow path ─┬─ inflate ── monitor ── park
-//!                                               └─ thread (id, interrupt)
-//!                   stats  ◄── every inflation, by cause; every deflation
-//!   deflate (its own thread, or a runtime's safepoint) ── inflate registry
-//!                   └─ reclaim (grace period before a monitor is freed)
+//!  api::lock / Guard / Synchronized        raw enter / exit / try_enter (+ _on)
+//!                 \                          /        enter_with_record
+//!   synchronizer ── fast path: lock_stack + one CAS on the header
+//!                ── inline inflated path: the monitor's owner CAS (block's owner id)
+//!                └─ one dispatch on the mode (op: Op, Holder, Outcome)
+//!                     ├─ lightweight ── fast_lock_spin
+//!                     ├─ monitor_mode
+//!                     └─ legacy ── record (one CAS, displaced header)
+//!   lifecycle (header drop, thread exit), hash
+//!                     └─ inflate ── deflate (restore_deflated, its thread)
+//!                                     └─ registry ── monitor ── thread (registration)
+//!                                                                  └─ lock_stack ── header
+//!   stats ◄── every inflation, by cause; every deflation
 //! ```
 //!
 //! | file | concept |
 //! |---|---|
-//! | `header.rs` | the header word and its layout |
-//! | `lock_stack.rs` | the lock-stack's operations on the thread block ([`crate::thread`], which holds it): its fast paths and `verify` |
-//! | `record.rs` | lock records (`BasicLock`), the per-thread record arena |
+//! | `api.rs` | the safe API: `Guard`, `Synchronized` |
+//! | `synchronizer.rs` | enter/exit/try_enter and their guard forms, wait/notify, `holds_lock`: the fast paths, the inline inflated paths and the one dispatch on the mode |
+//! | `op.rs` | what the dispatch hands a protocol (`Op`, `Holder`) and its one-word answer (`Outcome`) |
+//! | `lightweight.rs` | lightweight locking's slow paths |
+//! | `monitor_mode.rs` | monitor-only locking's slow paths |
 //! | `legacy.rs` | legacy stack-locking: displaced headers in records |
-//! | `thread.rs` | per-thread state, lazy registration, the mode in the thread block |
-//! | `park.rs` | the per-thread park event (futex) |
-//! | `monitor.rs` | the monitor: entry list, successor, spinning, wait/notify |
-//! | `inflate.rs` | installing monitors, claiming them from a lock-stack |
-//! | `registry.rs` | every installed monitor, and who may free it (the lock, the set, per-thread young monitors) |
-//! | `synchronizer.rs` | enter/exit/wait/notify, by locking mode |
-//! | `hash.rs` | the identity hash and the word that carries it |
-//! | `deflate.rs` | async monitor deflation: the pass, its triggers, its thread |
-//! | `reclaim.rs` | the grace period before a deflated monitor is freed |
+//! | `fast_lock_spin.rs` | the spin for another thread's thin lock before inflating |
 //! | `lifecycle.rs` | header drop and thread exit: what happens to held locks |
-//! | `api.rs` | the safe API |
+//! | `hash.rs` | the identity hash and the word that carries it |
+//! | `embed.rs` | `HasHeader`: a header embedded in the user's own struct |
+//! | `inflate.rs` | installing monitors, claiming them from a lock-stack or a record; the contended enter and monitor exit the protocols share |
+//! | `deflate.rs` | async monitor deflation: the pass, its triggers, its thread, and restoring a deflated monitor's header |
+//! | `registry.rs` | every installed monitor, and who may free it (the lock, the set, per-thread young monitors) |
+//! | `monitor.rs` | the monitor and its owner values: entry list, successor, spinning, wait/notify; the header word's monitor form |
+//! | `thread.rs` | a thread's registration: its `ThreadState`, its mode in the thread block, the block's caches, interrupts |
+//! | `record.rs` | lock records (`BasicLock`), the per-thread record arena |
+//! | `lock_stack.rs` | the lock-stack's operations on the thread block ([`crate::thread`], which holds it): its fast paths and `verify` |
+//! | `header.rs` | the header word and its layout |
 //! | `stats.rs` | per-cause counters |
+//! | `error.rs` | [`SyncError`] |
 //! | `settings.rs` | `FASTPATH_LOCKING_MODE` and the knobs' starting values (`FASTPATH_FAST_LOCKING_*`, `FASTPATH_DEFLATION_*`) |
 //! | `atomic.rs` | what `sync` takes from the crate's loom shim (`primitives.rs`); the spin pause |
+//!
+//! The thread layer holds what is per thread and below locking: the block
+//! ([`crate::thread::ThreadBlock`]), the shared `ThreadState` (owner id,
+//! park event, interrupt status) and the critical sections whose grace
+//! period lets the deflater free a monitor.
 //!
 //! ## Transitions, one table per mode
 //!
@@ -120,7 +134,8 @@
 //! **Inflated path** (lightweight and monitor modes): `enter`/`exit` test
 //! the monitor bit right after the lock-stack fast path fails and go
 //! straight to the monitor's owner CAS (exit: a release by the owner's id),
-//! with the thread state the thread block caches: the rows "10 owner mine"
+//! with the owner id and critical-section word the thread block holds (no
+//! pointer chase to the thread state): the rows "10 owner mine"
 //! and "10 other/none" (when free) take no slow-path call and no lock-stack
 //! scan. Legacy threads keep their record per lock. `Synchronized::lock`
 //! on an inflated object takes the same path and marks the monitor as
@@ -128,9 +143,10 @@
 //! the mark and exits the monitor. The path is charged by its length (the
 //! short critical section overlaps the lock with the work around it only
 //! as far as the reorder buffer reaches), so it is kept straight-line:
-//! the thread state and its critical-section word are read from the
-//! thread block (null for legacy or unregistered threads: one
-//! test), the critical section is one word's parity (`reclaim.rs`), the
+//! the owner id and the critical-section word are read from the thread
+//! block (the inline-state pointer is null for legacy or unregistered
+//! threads: one test), the critical section is one word's parity
+//! (`thread/critical.rs`), the
 //! owner CAS's failure value answers re-entry, and everything rarer (a
 //! record to claim, a hand-off, a successor to wake) is an out-of-line
 //! call made at the end, with no register to save on the common path.
@@ -141,16 +157,18 @@ mod api;
 mod atomic;
 mod deflate;
 mod embed;
+mod error;
 pub mod fast_lock_spin;
 mod hash;
 mod header;
 mod inflate;
 mod legacy;
 mod lifecycle;
+mod lightweight;
 mod lock_stack;
 mod monitor;
-mod park;
-mod reclaim;
+mod monitor_mode;
+mod op;
 mod record;
 mod registry;
 pub(crate) mod settings;
@@ -182,13 +200,13 @@ pub use deflate::{
 #[doc(hidden)]
 pub use embed::private as embed_private;
 pub use embed::HasHeader;
+pub use error::SyncError;
 pub use hash::identity_hash;
 pub use header::{Header, LockState, SPARE_MASK};
 pub use legacy::{enter_with_record, exit_with_record};
 #[cfg(not(loom))]
 pub use lifecycle::release_held_locks_of_current_thread;
 pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
-pub(crate) use reclaim::Critical;
 pub use record::LockRecord;
 pub use registry::live_monitors;
 pub use settings::{
@@ -196,61 +214,7 @@ pub use settings::{
 };
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
 pub use synchronizer::{enter, enter_on, exit, exit_on, holds_lock, try_enter};
-pub(crate) use thread::ThreadState;
-pub use thread::{current_thread, current_thread_locking_mode, set_current_thread_locking_mode, SyncThread};
-
-/// Why a monitor operation did not do what was asked. Each leaves the
-/// object's state unchanged (except that `wait` has re-acquired the lock).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SyncError {
-    /// The current thread does not hold the object (Java's
-    /// `IllegalMonitorStateException`).
-    IllegalMonitorState,
-    /// `wait` was interrupted ([`interrupt`]); the interrupt status is
-    /// cleared, as `InterruptedException` does.
-    Interrupted,
-    /// `wait`'s timeout expired without a notification.
-    TimedOut,
-    /// [`Synchronized::lock`] on a thread that already holds it (a second
-    /// guard would alias the value).
-    AlreadyHeld,
-    /// [`Synchronized::try_lock`]: another thread holds it (std's
-    /// `TryLockError::WouldBlock`).
-    WouldBlock,
-}
-
-impl core::fmt::Display for SyncError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            SyncError::IllegalMonitorState => "the current thread does not hold the object's lock",
-            SyncError::Interrupted => "the wait was interrupted",
-            SyncError::TimedOut => "the wait timed out",
-            SyncError::AlreadyHeld => "the current thread already holds this Synchronized value",
-            SyncError::WouldBlock => "another thread holds the lock",
-        })
-    }
-}
-
-impl std::error::Error for SyncError {}
-
-/// `Thread.interrupt`: sets `thread`'s interrupt status and, if it is
-/// blocked in `wait`, makes that wait return [`SyncError::Interrupted`]
-/// (after re-acquiring the lock). A thread blocked in `lock` is not
-/// affected (as in Java). The status stays set until a `wait` consumes it
-/// or [`interrupted`] clears it.
-pub fn interrupt(thread: &SyncThread) {
-    // SeqCst: ordered before the unpark below and the waiter's check, so a
-    // waiter either sees the flag before parking or is woken. A swap rather
-    // than a store: the same on hardware, but loom mis-orders a plain store
-    // racing an RMW on the same word (tokio-rs/loom#254, #389) and would
-    // report a lost interrupt that cannot happen.
-    thread.0.interrupted.swap(1, atomic::Ordering::SeqCst);
-    thread.0.park.unpark();
-}
-
-/// `Thread.interrupted()`: returns and clears the current thread's
-/// interrupt status.
-pub fn interrupted() -> bool {
-    // AcqRel: consumes the interrupter's store.
-    thread::with_current(|me| me.interrupted.swap(0, atomic::Ordering::AcqRel) != 0)
-}
+pub use thread::{
+    current_thread, current_thread_locking_mode, interrupt, interrupted, set_current_thread_locking_mode,
+    SyncThread,
+};

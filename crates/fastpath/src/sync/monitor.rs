@@ -85,7 +85,7 @@
 //!
 //! Memory: monitors are boxed and never move. One installed in a header is
 //! freed by that header's `Drop` (under the registry lock), or, deflated,
-//! by the deflater after a grace period (`reclaim.rs`): every thread that
+//! by the deflater after a grace period (`thread/critical.rs`): every thread that
 //! touches a monitor does so inside a critical section (or, at thread exit,
 //! under the registry lock), so a monitor outlives every reader.
 
@@ -96,9 +96,51 @@ use std::time::{Duration, Instant};
 #[cfg(not(loom))]
 use super::atomic::spin_pause;
 use super::atomic::{fence, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
-use super::header::Mark;
-use super::thread::{ThreadState, ANONYMOUS_OWNER, DEFLATER_MARKER, NO_OWNER, RECORD_OWNER};
-use super::SyncError;
+use super::error::SyncError;
+use super::header::{Mark, LOCK_MASK, MONITOR};
+use super::thread::note_monitor_owner;
+use crate::thread::{ThreadState, FIRST_THREAD_ID};
+
+/// Monitor owner value: no owner.
+pub(crate) const NO_OWNER: usize = 0;
+/// Monitor owner value: fast-locked by a thread not yet known (the
+/// contender that inflated does not know who holds the lock).
+pub(crate) const ANONYMOUS_OWNER: usize = 1;
+/// Monitor owner value while the deflater takes the monitor away (HotSpot
+/// `DEFLATER_MARKER`): every `try_lock` fails on it.
+pub(crate) const DEFLATER_MARKER: usize = 2;
+/// Monitor owner tag: the rest of the word is the address of the lock
+/// record that stack-locked the object before a contender inflated it
+/// (thread ids never reach bit 63).
+pub(crate) const RECORD_OWNER: usize = 1 << 63;
+
+const _: () = assert!(
+    NO_OWNER < FIRST_THREAD_ID && ANONYMOUS_OWNER < FIRST_THREAD_ID && DEFLATER_MARKER < FIRST_THREAD_ID,
+    "an owner value is never a thread's id"
+);
+
+/// The header word's monitor form (`10`): the monitor's side of [`Mark`].
+impl Mark {
+    /// The monitor a `10` word points to.
+    #[inline(always)]
+    pub(crate) fn monitor(self) -> *const Monitor {
+        debug_assert!(self.has_monitor());
+        (self.0 & !LOCK_MASK) as *const Monitor
+    }
+    /// Whether this is a `10` word, and the monitor it points to if so (a
+    /// meaningless pointer otherwise): one subtraction and one test (the tag
+    /// taken off is the tag tested), for the inline inflated paths.
+    #[inline(always)]
+    pub(crate) fn as_monitor(self) -> (bool, *const Monitor) {
+        let untagged = self.0.wrapping_sub(MONITOR);
+        (untagged & LOCK_MASK == 0, untagged as *const Monitor)
+    }
+    /// The word that installs `monitor`.
+    pub(crate) fn encode_monitor(monitor: *const Monitor) -> Mark {
+        debug_assert_eq!(monitor as usize & LOCK_MASK, 0, "monitors are 8-byte aligned");
+        Mark(monitor as usize | MONITOR)
+    }
+}
 
 /// `contentions` of a deflated monitor (HotSpot sets `INT_MIN`): negative
 /// whatever late contenders add.
@@ -359,7 +401,7 @@ impl Monitor {
     /// The caller owns the monitor under another name (anonymous, or one of
     /// its lock records): make the owner its id, with `recursions`.
     pub(crate) fn take_over(&self, me: &ThreadState, recursions: usize) {
-        me.note_monitor_owner();
+        note_monitor_owner();
         // Relaxed: we already own the lock (since our fast-lock or
         // stack-lock CAS); other threads only ever compare `owner` with
         // NO_OWNER, which none of the names is.
@@ -404,21 +446,14 @@ impl Monitor {
         self.guard_held.load(Ordering::Relaxed) != 0
     }
 
+    /// One CAS of a free monitor by the thread whose owner id is `id`
+    /// (which noted itself as a possible owner): never a re-entry.
     #[inline]
-    fn try_lock(&self, id: usize) -> bool {
+    pub(crate) fn try_lock(&self, id: usize) -> bool {
         // Acquire: see the previous owner's critical section.
         self.owner
             .compare_exchange(NO_OWNER, id, Ordering::Acquire, Ordering::Relaxed)
             .is_ok()
-    }
-
-    /// One CAS of a free monitor, never a re-entry: `true` if the caller
-    /// now owns it and did not before (recursions 0). For a caller that
-    /// treats re-entry itself (`Synchronized::lock` refuses it).
-    #[inline]
-    pub(crate) fn try_acquire(&self, me: &ThreadState) -> bool {
-        me.note_monitor_owner();
-        self.try_lock(me.id)
     }
 
     /// One attempt that never blocks or spins: `true` if the caller now owns
@@ -428,17 +463,25 @@ impl Monitor {
     /// re-reads the header).
     #[inline]
     pub(crate) fn try_enter(&self, me: &ThreadState) -> bool {
-        me.note_monitor_owner();
+        note_monitor_owner();
+        self.try_enter_as(me.id)
+    }
+
+    /// [`try_enter`](Self::try_enter) by the thread whose owner id is `id`,
+    /// which has noted itself as a possible monitor owner already (the
+    /// inline paths set their block's flag themselves).
+    #[inline(always)]
+    pub(crate) fn try_enter_as(&self, id: usize) -> bool {
         // Acquire: see the previous owner's critical section.
         match self
             .owner
-            .compare_exchange(NO_OWNER, me.id, Ordering::Acquire, Ordering::Relaxed)
+            .compare_exchange(NO_OWNER, id, Ordering::Acquire, Ordering::Relaxed)
         {
             Ok(_) => true,
             // Ours already (only we store our id, or an exit hands it to a
             // thread parked, which we are not): one level more. Relaxed,
             // and a load and a store rather than a locked add: owner-only.
-            Err(owner) if owner == me.id => {
+            Err(owner) if owner == id => {
                 let r = self.recursions.load(Ordering::Relaxed);
                 self.recursions.store(r + 1, Ordering::Relaxed);
                 true
@@ -529,7 +572,7 @@ impl Monitor {
                 break;
             }
             // Outside the critical section while blocked: `contentions`
-            // keeps this monitor alive (see `reclaim.rs`).
+            // keeps this monitor alive (see `thread/critical.rs`).
             me.critical.quiescent(|| me.park.park(None));
             if self.owned_or_taken(me.id) {
                 break;
@@ -1314,7 +1357,8 @@ mod tests {
     /// at every step.
     #[test]
     fn entry_list_keeps_its_tail_and_links_through_every_unlink() {
-        super::super::thread::with_current(|me| {
+        {
+            let me = &Arc::new(ThreadState::new_for_current_thread());
             let m = Monitor::new(Mark(0), me.id, 0);
             let nodes: Vec<Node> = (0..6).map(|_| Node::new(me, ENTERING)).collect();
             for n in &nodes[..4] {
@@ -1347,6 +1391,6 @@ mod tests {
             assert_eq!(tail_index(&m, &nodes), Some(2));
             m.unlink(&nodes[2]);
             m.exit(me);
-        });
+        }
     }
 }

@@ -446,6 +446,13 @@ pub(crate) fn take_nested_under(addr: usize) -> usize {
 }
 
 /// How many recursive records are nested under `owner` (tests).
+/// Whether `mark` is a stack-lock by one of the current thread's records
+/// (legacy stack-locking; any mode may hold one through a caller's record).
+#[inline]
+pub(crate) fn is_mine(mark: Mark) -> bool {
+    mark.is_stack_locked() && owns_record(mark.record())
+}
+
 #[cfg(all(test, not(loom)))]
 pub(crate) fn nested_count(owner: &LockRecord) -> usize {
     if !owner.has_nested() {

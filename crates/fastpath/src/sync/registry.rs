@@ -9,7 +9,7 @@
 //! header's `Drop` (when no thread can be inside a call on that object; see
 //! `lifecycle.rs`), or by a deflation pass (`deflate.rs`: under the
 //! registry lock it deflates idle monitors and puts their displaced headers
-//! back, then frees them after a grace period, `reclaim.rs`). A monitor
+//! back, then frees them after a grace period, `thread/critical.rs`). A monitor
 //! still *owned by another thread* when its object is dropped (only
 //! possible after leaking a guard) stays in the registry with its object
 //! forgotten: that thread's exit releases it, and a later deflation pass
@@ -44,7 +44,7 @@
 //!   exit releasing the monitor meanwhile: the exit steals first, so if
 //!   the drop's CAS (Release) won, the exit's failed steal (Acquire) came
 //!   after it, and so did its release.
-//! - The drop reads the slot inside a critical section (`reclaim.rs`), so
+//! - The drop reads the slot inside a critical section (`thread/critical.rs`), so
 //!   a pass that steals and deflates the monitor at that moment waits for
 //!   it before freeing.
 //!
@@ -53,10 +53,9 @@
 
 use std::sync::Arc;
 
-use super::atomic::{AtomicUsize, Ordering};
-use super::monitor::Monitor;
+use super::atomic::{fence, AtomicUsize, Ordering};
+use super::monitor::{Monitor, NO_OWNER};
 use super::stats;
-use super::thread::NO_OWNER;
 
 /// The registry's contents: the address of every installed monitor, in an
 /// open-addressing table (linear probing, Fibonacci hashing, deletion by
@@ -265,14 +264,34 @@ impl Registry {
     /// they walk or release monitors; it also forgets the slots of threads
     /// that have exited.
     pub(crate) fn adopt_all_young(&mut self) {
-        for slot in &self.young {
-            if let Some(m) = steal(slot, None) {
-                self.set.insert(m);
+        let set = &mut self.set;
+        self.young.retain(|slot| {
+            // Whether the slot's thread is gone is read *before* the slot
+            // is emptied: a thread may fill its slot (lock-free, once it is
+            // empty) and exit while this walk is between the two, so a slot
+            // seen live when stolen from may be dead with a monitor in it
+            // by the end of the walk. A slot is forgotten only when its
+            // thread was gone before the steal: its last fill came before
+            // it dropped its `Young`, so the steal below takes that fill.
+            // Only this list then holds the slot, and nobody fills it again.
+            let gone = Arc::strong_count(slot) == 1;
+            let m = if gone {
+                // Acquire: pairs with the Release decrement of the `Arc`'s
+                // count by the thread's `Young` drop, which came after its
+                // last fill of the slot. The swap (an RMW, where `steal`
+                // loads first) reads that fill even in a model checker that
+                // does not see the `Arc`'s count synchronize (loom).
+                fence(Ordering::Acquire);
+                // AcqRel: as `steal`'s CAS.
+                Some(slot.swap(0, Ordering::AcqRel)).filter(|&m| m != 0)
+            } else {
+                steal(slot, None)
+            };
+            if let Some(m) = m {
+                set.insert(m);
             }
-        }
-        // Only this list holds a slot whose thread is gone; it was emptied
-        // just now, under the lock, and its thread can no longer fill it.
-        self.young.retain(|s| Arc::strong_count(s) > 1);
+            !gone
+        });
     }
 
     /// Makes sure `m` (installed in a header the caller is dropping) is in
@@ -389,7 +408,6 @@ pub(crate) fn register(m: *const Monitor) {
         // This thread's thread-locals are being destroyed.
         registry().set.insert(m as usize);
     }
-    super::deflate::ensure_thread_started();
 }
 
 /// Header `Drop`'s lock-free path: `m`, installed in the header being
@@ -413,7 +431,7 @@ pub(crate) fn free_young_on_drop(m: *const Monitor) -> bool {
         // The slot is read inside the critical section: a deflater that
         // steals `m` after this read waits for us before freeing it; one
         // that stole it before, we see (its CAS and our entry are ordered
-        // by the reclamation barriers, `reclaim.rs`).
+        // by the reclamation barriers, `thread/critical.rs`).
         super::thread::with_current(|_| {
             // Relaxed: ordered by the barrier above; a stale `m` only sends
             // us to the CAS, which decides.

@@ -1,68 +1,58 @@
-//! The synchronizer: `monitorenter`/`monitorexit`, wait and notify, the
-//! identity hash, dispatched by locking mode (HotSpot `ObjectSynchronizer` +
-//! `LightweightSynchronizer`, synchronizer.cpp / lightweightSynchronizer.cpp,
-//! JDK 23).
+//! The synchronizer: `monitorenter`/`monitorexit` and their guard forms,
+//! wait and notify, with one dispatch on the thread's locking mode
+//! (HotSpot `ObjectSynchronizer`, synchronizer.cpp; the per-mode protocols
+//! are in their own files, as HotSpot splits lightweightSynchronizer.cpp
+//! out of it).
 //!
 //! Where it sits: between [`super::api`] (and runtimes using the raw
-//! [`enter`]/[`exit`]) and the mechanisms below it: the lock-stack, the
-//! header, [`super::inflate`] and the [`super::monitor::Monitor`].
+//! [`enter`]/[`exit`]) and the locking protocols below it:
+//! [`super::lightweight`], [`super::legacy`], [`super::monitor_mode`], which
+//! share the lock-stack, the header, [`super::inflate`] and the
+//! [`super::monitor::Monitor`].
 //!
-//! Fast paths (`#[inline]`, no call, no fence, one CAS or none):
-//! [`enter`] and [`exit`] run [`LockStack::try_fast_enter`] /
-//! [`LockStack::try_fast_exit`] on the thread-local lock-stack; failing
-//! that, an inflated object owned by nobody or by the caller (enter: the
-//! owner CAS, whose failure value says "ours": one level more) or by the
-//! caller (exit) is handled on its monitor by one out-of-line step with no
-//! call inside (`enter_not_fast`/`exit_not_fast`: `try_enter_inflated`,
-//! `try_exit_inflated`). [`try_enter`] is one attempt of the same paths
-//! that never waits for an owner. Anything else is `#[cold]`:
-//! - **Lightweight** (`LM_LIGHTWEIGHT`): a recursive enter on a full stack or
-//!   an interleaved one (`[A, B]` + A) inflates A; an unlocked object is
-//!   fast-locked after making room on the stack; on a fast-locked one held
-//!   by another thread we first spin for the fast-lock with backoff
-//!   ([`super::fast_lock_spin`], HotSpot JDK 24), and only when that gives
-//!   up is it inflated with `ANONYMOUS_OWNER` and its monitor entered; a
-//!   monitor is entered. Exit of an object held but not on top
-//!   inflates it (unstructured locking, HotSpot TestUnstructuredLocking);
-//!   exit that finds a monitor claims it from `ANONYMOUS_OWNER`.
-//! - **Monitor** (`LM_MONITOR`): the thread's lock-stack is parked in the
-//!   monitor mode (`top` out of range), so its fast paths always fail, and every lock is a
-//!   monitor.
-//! - **Legacy** (`LM_LEGACY`, stack-locking with displaced headers): the
-//!   thread's mode is legacy (`top` out of range); the raw API takes a lock
-//!   record from the thread's record stack, a [`Guard`](super::Guard) owns
-//!   one, and [`enter_with_record`](super::enter_with_record) takes the
-//!   caller's. The protocol is in [`super::legacy`].
+//! Three tiers, the same for every operation:
+//! 1. The fast path (`#[inline]`, no call, no fence, one CAS or none):
+//!    [`LockStack::try_fast_enter`] / [`LockStack::try_fast_exit`] on the
+//!    thread block's lock-stack (`Synchronized`'s guarded forms in
+//!    [`super::api`]).
+//! 2. The inline inflated path, out of line but not cold (an inflated
+//!    object takes it on every lock): an object whose monitor is free or
+//!    owned by the caller (enter: the owner CAS, whose failure value says
+//!    "ours": one level more) or owned by the caller (exit) is handled on
+//!    its monitor with the owner id and critical-section word the thread
+//!    block holds, and no call.
+//! 3. [`slow`], `#[cold]`: the one dispatch on the mode, to the protocol
+//!    of the thread's mode: [`Op::Enter`] (waiting or not, for the raw API
+//!    or a guard) or [`Op::Exit`].
 //!
 //! A thread in one mode may meet objects locked by a thread in another:
-//! every state a header can be in has a defined transition for each mode.
+//! every state a header can be in has a defined transition for each mode
+//! (the tables in [`super`]).
 
 use core::pin::Pin;
-use std::sync::Arc;
 use std::time::Duration;
 
 use super::atomic::{spin_pause, Ordering};
-use super::header::{Header, Mark};
-use super::inflate::{
-    claim_from_lock_stack, claim_from_record, enter_through_monitor, inflate_owned, inflate_stack_locked,
-    inflate_unlocked, monitor_of, restore_deflated,
-};
+use super::error::SyncError;
+use super::header::Header;
+use super::inflate::{claim_from_record, inflate_owned, inflate_stack_locked, monitor_of};
 use super::legacy;
+use super::lightweight;
 use super::lock_stack::{GuardedEnter, LockStack};
 use super::monitor::{ExitRest, Monitor};
-use super::reclaim::{Critical, Section};
-use super::record::{self, LockRecord, UNUSED_MARK};
+use super::monitor_mode;
+use super::op::{Holder, Op, Outcome};
+use super::record::{self, LockRecord};
 use super::stats::{self, InflateCause};
-use super::thread::{self, ThreadState, DEFLATER_MARKER};
-use super::SyncError;
-use crate::thread::{ThreadBlock, ThreadMode};
+use super::thread;
+use crate::thread::{Critical, Section, ThreadBlock, ThreadMode, ThreadState};
 
 /// `monitorenter`: acquires `obj` for the current thread (reentrant; blocks
 /// while another thread holds it). Pair it with [`exit`] in any order the
 /// runtime needs: unstructured locking works.
 #[inline]
 pub fn enter(obj: Pin<&Header>) {
-    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref()));
+    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref(), Holder::Raw));
 }
 
 /// [`enter`] with the current thread's block passed in, for runtimes that
@@ -73,63 +63,7 @@ pub fn enter(obj: Pin<&Header>) {
 #[inline]
 pub fn enter_on(thread: &ThreadBlock, obj: Pin<&Header>) {
     debug_assert_current(thread);
-    enter_in(thread, obj.get_ref());
-}
-
-/// [`exit`] with the current thread's block passed in (see [`enter_on`]).
-#[inline]
-pub fn exit_on(thread: &ThreadBlock, obj: Pin<&Header>) -> Result<(), SyncError> {
-    debug_assert_current(thread);
-    exit_in(thread, obj.get_ref())
-}
-
-/// Debug builds: `thread` is the calling thread's block.
-#[inline(always)]
-pub(crate) fn debug_assert_current(thread: &ThreadBlock) {
-    #[cfg(all(debug_assertions, not(loom)))]
-    assert!(
-        core::ptr::eq(thread, crate::thread::current()),
-        "a thread block used by another thread"
-    );
-    let _ = thread;
-}
-
-#[inline(always)]
-fn enter_in(ls: &LockStack, h: &Header) {
-    if !ls.try_fast_enter(h) {
-        enter_not_fast(h, ls);
-    }
-}
-
-#[inline(always)]
-fn exit_in(ls: &LockStack, h: &Header) -> Result<(), SyncError> {
-    if ls.try_fast_exit(h) {
-        Ok(())
-    } else {
-        exit_not_fast(h, ls)
-    }
-}
-
-/// Out of line, so that the thin fast path inlined at every call site stays
-/// as short as it was (inlining this grew the uncontended pair from 39 to 73
-/// instructions: register spills around the critical section); not cold:
-/// an inflated object takes this path on every enter. The inflated attempt
-/// is all it does inline; a legacy thread (whose raw lock takes a record)
-/// and everything else go to the cold slow path, which looks at the mode
-/// first.
-#[inline(never)]
-fn enter_not_fast(h: &Header, ls: &LockStack) {
-    if !try_enter_inflated(h, ls) {
-        enter_slow(h);
-    }
-}
-
-/// `Some` unless `ls` is a legacy-mode thread's: the legacy threads' locks
-/// go to their records directly, without the inflated path or a look at
-/// the slow path's registration.
-#[inline(always)]
-fn not_legacy(ls: &LockStack) -> Option<()> {
-    (ls.mode() != ThreadMode::Legacy).then_some(())
+    enter_in(thread, obj.get_ref(), Holder::Raw);
 }
 
 /// `monitorexit`: releases one level of `obj`. Returns
@@ -140,14 +74,11 @@ pub fn exit(obj: Pin<&Header>) -> Result<(), SyncError> {
     thread::with_lock_stack(|ls| exit_in(ls, obj.get_ref()))
 }
 
-/// Out of line, as [`enter_not_fast`].
-#[inline(never)]
-fn exit_not_fast(h: &Header, ls: &LockStack) -> Result<(), SyncError> {
-    if try_exit_inflated(h, ls) {
-        Ok(())
-    } else {
-        exit_slow(h)
-    }
+/// [`exit`] with the current thread's block passed in (see [`enter_on`]).
+#[inline]
+pub fn exit_on(thread: &ThreadBlock, obj: Pin<&Header>) -> Result<(), SyncError> {
+    debug_assert_current(thread);
+    exit_in(thread, obj.get_ref())
 }
 
 /// `monitorenter` if it needs no waiting (HotSpot
@@ -175,30 +106,201 @@ fn exit_not_fast(h: &Header, ls: &LockStack) -> Result<(), SyncError> {
 /// is in fact free.
 #[inline]
 pub fn try_enter(obj: Pin<&Header>) -> bool {
-    let h = obj.get_ref();
-    thread::with_lock_stack(|ls| ls.try_fast_enter(h)) || try_enter_not_fast(h, false).is_some()
+    thread::with_lock_stack(|ls| try_enter_in(ls, obj.get_ref(), Holder::Raw)).is_some()
 }
 
-/// [`try_enter`] and [`try_enter_for_guard`] past the lock-stack fast path:
-/// the inflated path, then the slow one.
-#[inline(never)]
-fn try_enter_not_fast(h: &Header, for_guard: bool) -> Option<*const LockRecord> {
-    if thread::with_lock_stack(|ls| try_enter_inflated(h, ls)) {
+/// Debug builds: `thread` is the calling thread's block.
+#[inline(always)]
+pub(crate) fn debug_assert_current(thread: &ThreadBlock) {
+    #[cfg(all(debug_assertions, not(loom)))]
+    assert!(
+        core::ptr::eq(thread, crate::thread::current()),
+        "a thread block used by another thread"
+    );
+    let _ = thread;
+}
+
+/// A guard's lock ([`Guard`](super::Guard)): [`enter`] (`wait`) or
+/// [`try_enter`], returning the lock record a legacy thread's guard owns
+/// (null in the other modes); `None`: another thread holds `h` (`try`
+/// only). Release it with [`exit_guard`].
+#[inline]
+pub(crate) fn enter_guard(h: &Header, wait: bool) -> Option<*const LockRecord> {
+    thread::with_lock_stack(|ls| {
+        if wait {
+            Some(enter_in(ls, h, Holder::Guard))
+        } else {
+            try_enter_in(ls, h, Holder::Guard)
+        }
+    })
+}
+
+/// Releases a guard's lock, taken by [`enter_guard`]: one level of `h`. A
+/// guard's level is any level of its object, in every mode: if a raw
+/// [`exit`] already released the one its legacy record held, the drop
+/// releases another, as a lock-stack or monitor level would be.
+#[inline]
+pub(crate) fn exit_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
+    thread::with_lock_stack(|ls| {
+        if record.is_null() {
+            exit_in(ls, h)
+        } else {
+            // `None`: a raw `exit` took this guard's level; release another.
+            legacy::guard_exit(h, record).unwrap_or_else(|| exit_slow(h, ls))
+        }
+    })
+}
+
+#[inline(always)]
+fn enter_in(ls: &LockStack, h: &Header, holder: Holder) -> *const LockRecord {
+    if ls.try_fast_enter(h) {
+        return core::ptr::null();
+    }
+    enter_not_fast(h, ls, holder)
+}
+
+#[inline(always)]
+fn try_enter_in(ls: &LockStack, h: &Header, holder: Holder) -> Option<*const LockRecord> {
+    if ls.try_fast_enter(h) {
         return Some(core::ptr::null());
     }
-    try_enter_slow(h, for_guard)
+    try_enter_not_fast(h, ls, holder)
+}
+
+#[inline(always)]
+fn exit_in(ls: &LockStack, h: &Header) -> Result<(), SyncError> {
+    if ls.try_fast_exit(h) {
+        Ok(())
+    } else {
+        exit_not_fast(h, ls)
+    }
+}
+
+/// Out of line, so that the thin fast path inlined at every call site stays
+/// as short as it was (inlining this grew the uncontended pair from 39 to 73
+/// instructions: register spills around the critical section); not cold:
+/// an inflated object takes this path on every enter. The inflated attempt
+/// is all it does inline; a legacy thread (whose lock takes a record) and
+/// everything else go to the cold [`slow`], which looks at the mode.
+#[inline(never)]
+fn enter_not_fast(h: &Header, ls: &LockStack, holder: Holder) -> *const LockRecord {
+    if try_enter_inflated(h, ls) {
+        return core::ptr::null();
+    }
+    enter_slow(h, ls, holder)
+}
+
+/// [`enter_not_fast`] for one attempt.
+#[inline(never)]
+fn try_enter_not_fast(h: &Header, ls: &LockStack, holder: Holder) -> Option<*const LockRecord> {
+    if try_enter_inflated(h, ls) {
+        return Some(core::ptr::null());
+    }
+    try_enter_slow(h, ls, holder)
+}
+
+/// Out of line, as [`enter_not_fast`].
+#[inline(never)]
+fn exit_not_fast(h: &Header, ls: &LockStack) -> Result<(), SyncError> {
+    if try_exit_inflated(h, ls) {
+        Ok(())
+    } else {
+        exit_slow(h, ls)
+    }
+}
+
+/// [`slow`] once the thread is registered (its mode is set then).
+#[cold]
+#[inline(never)]
+fn slow_registered(obj: &Header, ls: &LockStack, op: Op) -> Outcome {
+    debug_assert_ne!(ls.mode(), ThreadMode::Unregistered);
+    slow(obj, ls, op)
+}
+
+/// [`slow`] for a waiting enter (which never fails). The three `*_slow`
+/// functions are the dispatch made once per operation, so that each is a
+/// tail call with nothing to unpack from a shared result.
+#[cold]
+#[inline(never)]
+fn enter_slow(h: &Header, ls: &LockStack, holder: Holder) -> *const LockRecord {
+    slow(h, ls, Op::Enter { wait: true, holder })
+        .get()
+        .unwrap_or(core::ptr::null())
+}
+
+/// [`slow`] for one attempt.
+#[cold]
+#[inline(never)]
+fn try_enter_slow(h: &Header, ls: &LockStack, holder: Holder) -> Option<*const LockRecord> {
+    slow(h, ls, Op::Enter { wait: false, holder }).get().ok()
+}
+
+/// [`slow`] for an exit.
+#[cold]
+#[inline(never)]
+fn exit_slow(h: &Header, ls: &LockStack) -> Result<(), SyncError> {
+    slow(h, ls, Op::Exit).get().map(drop)
+}
+
+/// The one dispatch on the thread's locking mode: `op` by the protocol of
+/// the mode the thread runs (registering it first: a fresh thread's
+/// lock-stack fails every fast path, so its first lock comes here). A
+/// legacy thread's protocol needs only its records and runs outside a
+/// critical section; the others run inside one (`thread::with_current`),
+/// so that a monitor read from a header is not freed under them. Each
+/// protocol's entry is out of line: inlined together, the three made one
+/// frame that the compiler then split at worse places. Enter
+/// returns the record a legacy guard owns (else null); a `try` enter that
+/// finds the object held returns [`SyncError::WouldBlock`]. Inlined into
+/// its three cold callers, one per operation.
+#[inline(always)]
+fn slow(obj: &Header, ls: &LockStack, op: Op) -> Outcome {
+    let r = match ls.mode() {
+        ThreadMode::Lightweight => lightweight::slow(obj, ls, op),
+        ThreadMode::Legacy => legacy::slow(obj, op),
+        ThreadMode::Monitor | ThreadMode::Exited => monitor_mode::slow(obj, op),
+        ThreadMode::Unregistered => {
+            // Registration gives the thread its mode: dispatch again.
+            thread::ensure_registered();
+            return slow_registered(obj, ls, op);
+        }
+    };
+    ls.verify_held("after a slow path");
+    r
+}
+
+/// The inline inflated path's view of the thread: its critical-section
+/// word, if it is registered and not a legacy-mode thread (one null test
+/// of the block's inline-state pointer; the owner id is read from the
+/// block where it is used). `None`: take the slow path, which registers
+/// or runs the legacy protocol (a legacy thread's raw enter takes a record
+/// first and its exit pops one, so it never uses the inline paths).
+#[inline(always)]
+fn inline_critical(ls: &LockStack) -> Option<&Critical> {
+    let (state, critical) = ls.inline_state();
+    if state.is_null() {
+        return None;
+    }
+    // SAFETY: `critical` points into the state the block caches (its
+    // `Arc<Critical>` keeps it alive), valid while the cached state pointer
+    // is non-null: the registration outlives every borrow of `ls` but the
+    // exit release's, which runs before the cache is cleared; an orphan
+    // state is never freed. `ls` is this thread's, borrowed for less than
+    // the thread's life.
+    Some(unsafe { &*critical })
 }
 
 /// The inflated path inline, as HotSpot's compiled `monitorenter` does it
 /// (`C2_MacroAssembler::fast_lock_lightweight`, the `inflated` label): the
 /// header has the monitor bit, so go straight to the monitor's owner CAS,
-/// inside the reclamation critical section, with the thread state the
-/// lock-stack caches; no lock-stack scan, no second thread look-up. Only
-/// for lightweight and monitor-mode threads: a legacy thread's raw enter
-/// takes a record first (its exit pops one), so it keeps its own path.
-/// `false`: not inflated, not acquirable in one CAS (owned by another,
-/// anonymously owned: maybe ours, being deflated), or the thread is not
-/// registered yet: the slow path decides.
+/// inside the reclamation critical section, with the owner id the thread
+/// block holds; no lock-stack scan, no second thread look-up, no pointer
+/// chase to the thread state. Only for lightweight and monitor-mode
+/// threads: a legacy thread's raw enter takes a record first (its exit
+/// pops one), so it keeps its own path. `false`: not inflated, not
+/// acquirable in one CAS (owned by another, anonymously owned: maybe ours,
+/// being deflated), or the thread is not registered yet: the slow path
+/// decides.
 ///
 /// No `contentions` increment (which `Monitor::enter_contended` makes):
 /// the deflater first CASes `owner` NO_OWNER → DEFLATER_MARKER and we CAS
@@ -208,7 +310,7 @@ fn try_enter_not_fast(h: &Header, for_guard: bool) -> Option<*const LockRecord> 
 /// deflation is abandoned, so ours fails and we never own a deflated
 /// monitor. The counter is only needed by threads that stay on the monitor
 /// *without* owning it (spinning, queued, waiting). The monitor's memory is
-/// kept alive by the critical section (`reclaim.rs`).
+/// kept alive by the critical section (`thread/critical.rs`).
 ///
 /// The owner CAS is all it tries (re-entry of a monitor we own included:
 /// the CAS's failure value says so); a monitor a record of ours owns (a
@@ -217,17 +319,20 @@ fn try_enter_not_fast(h: &Header, for_guard: bool) -> Option<*const LockRecord> 
 /// it.
 #[inline(always)]
 fn try_enter_inflated(h: &Header, ls: &LockStack) -> bool {
-    let Some((me, critical)) = thread::inline_current(ls) else {
+    let Some(critical) = inline_critical(ls) else {
         return false;
     };
-    on_installed_monitor(h, critical, false, |m, _inside| m.try_enter(me))
+    on_installed_monitor(h, critical, false, |m, _inside| {
+        ls.may_own_monitors.set(true);
+        m.try_enter_as(ls.owner_id.get())
+    })
 }
 
 /// What the inline inflated paths share: `f` on the monitor installed in
 /// `h` and the critical section of the current thread (`critical`) that
 /// keeps it allocated while the [`Section`] lives; `otherwise` if `h` has
 /// no monitor. The section is the flat one
-/// ([`Critical::section`](super::reclaim::Critical::section)): inline, one
+/// ([`Critical::section`]): inline, one
 /// word, no closure call.
 #[inline(always)]
 fn on_installed_monitor<'a, R>(
@@ -257,25 +362,26 @@ fn on_installed_monitor<'a, R>(
 /// legacy thread's record to pop) is the slow path's.
 #[inline(always)]
 fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
-    let Some((me, critical)) = thread::inline_current(ls) else {
+    let Some(critical) = inline_critical(ls) else {
         return false;
     };
     // In a critical section: once the exit clears the owner, a deflation
     // may take the monitor while the exit still looks for a successor.
     on_installed_monitor(h, critical, false, |m, inside| {
-        m.is_owned_by(me.id) && exit_owned(m, me, inside)
+        let id = ls.owner_id.get();
+        m.is_owned_by(id) && exit_owned(m, id, inside)
     })
 }
 
-/// [`Monitor::exit`] by its owner `me`, inside the critical section
+/// [`Monitor::exit`] by its owner `id`, inside the critical section
 /// `inside`: the inline part, and the cold part (a hand-off, a wake-up)
 /// out of line, which takes the section with it so that nothing here
 /// lives across a call. Returns `true` (exited).
 #[inline(always)]
-fn exit_owned(m: &Monitor, me: &ThreadState, inside: Section<'_>) -> bool {
+fn exit_owned(m: &Monitor, id: usize, inside: Section<'_>) -> bool {
     match m.exit_inline() {
         ExitRest::Done => true,
-        rest => finish_exit_inside(m, rest, me.id, inside),
+        rest => finish_exit_inside(m, rest, id, inside),
     }
 }
 
@@ -288,29 +394,55 @@ fn finish_exit_inside(m: &Monitor, rest: ExitRest, id: usize, inside: Section<'_
     true
 }
 
-/// `Synchronized::lock`'s inflated path, one attempt: like
+/// How a `Synchronized` lock taken past the lock-stack fast path is held,
+/// for [`exit_exclusive`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Exclusive {
+    /// On the object's monitor, marked there as held through a guard
+    /// ([`Monitor::set_guard_held`]: what the thread-exit release keeps, so
+    /// the thread lists nothing).
+    OnMonitor,
+    /// Any other way, the header listed for the thread-exit release, with
+    /// the lock record a legacy thread's guard owns (else null).
+    Listed(*const LockRecord),
+}
+
+/// `Synchronized::lock` (`wait`) or `try_lock` past the lock-stack fast
+/// path, which found the object neither unlocked nor on top. First one
+/// attempt on an inflated object's monitor, inline (as
 /// [`try_enter_inflated`], except that a monitor the caller already owns is
-/// [`GuardedEnter::AlreadyHeld`] rather than re-entered (a second guard
-/// would alias the value), and a monitor acquired is marked held through a
-/// guard ([`Monitor::set_guard_held`]: what the thread-exit release keeps,
-/// so the thread lists nothing). [`GuardedEnter::Slow`]: not inflated, not
-/// free, anonymously or record-owned (maybe by us: the slow path's
-/// `holds_lock` decides), a legacy thread, or not registered yet. Release
-/// it with [`exit_guard_held`].
+/// [`SyncError::AlreadyHeld`] rather than re-entered: a second guard would
+/// alias the value); else the cold rest: the re-entrancy check by
+/// [`holds_lock`] and the guard's lock ([`enter_guard`]), marked in the
+/// monitor if it ended on one, else listed for the thread-exit release.
 #[inline]
-pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
+pub(crate) fn enter_exclusive(h: &Header, wait: bool) -> Result<Exclusive, SyncError> {
+    match try_enter_inflated_exclusive(h) {
+        GuardedEnter::Acquired => Ok(Exclusive::OnMonitor),
+        GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
+        GuardedEnter::Slow => enter_exclusive_slow(h, wait),
+    }
+}
+
+/// [`enter_exclusive`]'s inline attempt. [`GuardedEnter::Slow`]: not
+/// inflated, not free, anonymously or record-owned (maybe by us: the slow
+/// path's `holds_lock` decides), a legacy thread, or not registered yet.
+#[inline(always)]
+fn try_enter_inflated_exclusive(h: &Header) -> GuardedEnter {
     // The deflation argument of `try_enter_inflated` holds here too.
     thread::with_lock_stack(|ls| {
-        let Some((me, critical)) = thread::inline_current(ls) else {
+        let Some(critical) = inline_critical(ls) else {
             return GuardedEnter::Slow;
         };
         on_installed_monitor(h, critical, GuardedEnter::Slow, |m, _inside| {
+            let id = ls.owner_id.get();
+            ls.may_own_monitors.set(true);
             // The CAS first: it fails on a monitor we own, so the common
             // case (free) pays no extra load for the re-entrancy check.
-            if m.try_acquire(me) {
+            if m.try_lock(id) {
                 m.set_guard_held(); // not ours before: recursions is 0
                 GuardedEnter::Acquired
-            } else if m.is_owned_by(me.id) {
+            } else if m.is_owned_by(id) {
                 GuardedEnter::AlreadyHeld
             } else {
                 GuardedEnter::Slow
@@ -319,20 +451,32 @@ pub(crate) fn enter_inflated_exclusive(h: &Header) -> GuardedEnter {
     })
 }
 
+#[cold]
+#[inline(never)]
+fn enter_exclusive_slow(h: &Header, wait: bool) -> Result<Exclusive, SyncError> {
+    if holds_lock(h) {
+        return Err(SyncError::AlreadyHeld);
+    }
+    let record = enter_guard(h, wait).ok_or(SyncError::WouldBlock)?;
+    if record.is_null() && mark_guard_held(h) {
+        return Ok(Exclusive::OnMonitor);
+    }
+    thread::note_data_guard_taken(h.addr());
+    Ok(Exclusive::Listed(record))
+}
+
 /// After a `Synchronized` lock's slow path acquired `h` (the caller did
 /// not hold it before): if that left the caller owning `h`'s monitor under
 /// its id (a contended lock ends so), mark the monitor held through a
-/// guard as [`enter_inflated_exclusive`] does and return `true`; the guard
-/// is then released by [`exit_guard_held`]. `false`: thin-locked, or a
-/// legacy thread's: the caller lists the guard instead.
-#[inline(never)]
-pub(crate) fn mark_guard_held(h: &Header) -> bool {
+/// guard as the inline attempt does and return `true`. `false`:
+/// thin-locked, or a legacy thread's: the caller lists the guard instead.
+fn mark_guard_held(h: &Header) -> bool {
     thread::with_lock_stack(|ls| {
-        let Some((me, critical)) = thread::inline_current(ls) else {
+        let Some(critical) = inline_critical(ls) else {
             return false;
         };
         on_installed_monitor(h, critical, false, |m, _inside| {
-            if !m.is_owned_by(me.id) {
+            if !m.is_owned_by(ls.owner_id.get()) {
                 return false;
             }
             m.set_guard_held();
@@ -341,24 +485,39 @@ pub(crate) fn mark_guard_held(h: &Header) -> bool {
     })
 }
 
-/// Releases a lock [`enter_inflated_exclusive`] took, straight on the
-/// monitor: inline for a registered lightweight or monitor-mode thread (as
-/// [`try_exit_inflated`], plus the mark cleared); a guard dropped in a
-/// later thread-local destructor, after the thread's exit release (its
-/// state no longer cached), or by a thread that switched to legacy mode
-/// since, goes through [`exit_guard_held_looked_up`]. `false` (nothing
-/// changed): the header has no monitor marked as held by the caller's
-/// guard (never, for a guard that `enter_inflated_exclusive` returned: an
-/// owned monitor is not deflated, and thread exit keeps it).
+/// Releases a `Synchronized` lock [`enter_exclusive`] took, when its
+/// lock-stack fast exit did not apply. A guard on a monitor goes straight
+/// to the monitor's exit, inline for a registered lightweight or
+/// monitor-mode thread (as [`try_exit_inflated`], plus the mark cleared);
+/// any other (or one whose monitor release fails here, which cannot happen
+/// while the guard's promise holds: the general release is still right)
+/// is [`exit_exclusive_slow`]'s.
 #[inline]
-pub(crate) fn exit_guard_held(h: &Header) -> bool {
+pub(crate) fn exit_exclusive(h: &Header, held: Exclusive) {
+    match held {
+        Exclusive::OnMonitor if exit_guard_held(h) => {}
+        Exclusive::OnMonitor => exit_exclusive_slow(h, core::ptr::null()),
+        Exclusive::Listed(record) => exit_exclusive_slow(h, record),
+    }
+}
+
+/// The release of a guard on a monitor marked held by it. A guard dropped
+/// in a later thread-local destructor, after the thread's exit release
+/// (its state no longer cached), or by a thread that switched to legacy
+/// mode since, goes through [`exit_guard_held_looked_up`]. `false`
+/// (nothing changed): the header has no monitor marked as held by the
+/// caller's guard (never, for a guard that [`enter_exclusive`] put on a
+/// monitor: an owned monitor is not deflated, and thread exit keeps it).
+#[inline(always)]
+fn exit_guard_held(h: &Header) -> bool {
     thread::with_lock_stack(|ls| {
-        let Some((me, critical)) = thread::inline_current(ls) else {
+        let Some(critical) = inline_critical(ls) else {
             return exit_guard_held_looked_up(h);
         };
         // In a critical section, as `try_exit_inflated`.
         on_installed_monitor(h, critical, false, |m, inside| {
-            m.is_owned_by(me.id) && m.take_guard_held() && exit_owned(m, me, inside)
+            let id = ls.owner_id.get();
+            m.is_owned_by(id) && m.take_guard_held() && exit_owned(m, id, inside)
         })
     })
 }
@@ -384,390 +543,17 @@ fn exit_guard_held_looked_up(h: &Header) -> bool {
     })
 }
 
-/// [`enter`] for a [`Guard`](super::Guard): in legacy mode the lock is
-/// taken with an arena record the guard then owns (null otherwise).
-#[inline]
-pub(crate) fn enter_for_guard(h: &Header) -> *const LockRecord {
-    if thread::with_lock_stack(|ls| ls.try_fast_enter(h)) {
-        return core::ptr::null();
-    }
-    enter_not_fast_for_guard(h)
-}
-
-/// [`enter_not_fast`] for a guard.
-#[inline(never)]
-fn enter_not_fast_for_guard(h: &Header) -> *const LockRecord {
-    match thread::with_lock_stack(|ls| not_legacy(ls).map(|()| try_enter_inflated(h, ls))) {
-        None => legacy::guard_enter(h),
-        Some(true) => core::ptr::null(),
-        Some(false) => enter_slow_for_guard(h),
-    }
-}
-
-/// [`try_enter`] for a [`Guard`](super::Guard): `Some(record)` as
-/// [`enter_for_guard`] returns it, `None` if another thread holds `h`.
-#[inline]
-pub(crate) fn try_enter_for_guard(h: &Header) -> Option<*const LockRecord> {
-    if thread::with_lock_stack(|ls| ls.try_fast_enter(h)) {
-        return Some(core::ptr::null());
-    }
-    try_enter_not_fast(h, true)
-}
-
+/// A `Synchronized` guard's release when its entry is not a marked one on
+/// top (a slow-path lock, inflated since, or dropped out of order) and its
+/// monitor is not marked: off the list of locks the thread-exit release
+/// must keep, then the guard's exit (it only fails if the thread-exit
+/// release already released it: nothing is left to undo then). Cold: kept
+/// out of the inline monitor exit, which then saves nothing around a call.
 #[cold]
 #[inline(never)]
-fn enter_slow_for_guard(h: &Header) -> *const LockRecord {
-    thread::ensure_registered(); // so that `top` says the thread's mode
-    if thread::with_lock_stack(|ls| ls.mode()) == ThreadMode::Legacy {
-        return legacy::guard_enter(h);
-    }
-    enter_slow(h);
-    core::ptr::null()
-}
-
-/// Releases a guard's lock, taken by [`enter_for_guard`]: one level of
-/// `h`. A guard's level is any level of its object, in every mode: if a
-/// raw [`exit`] already released the one its legacy record held, the drop
-/// releases another, as a lock-stack or monitor level would be.
-#[inline]
-pub(crate) fn exit_for_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
-    if record.is_null() {
-        thread::with_lock_stack(|ls| exit_in(ls, h))
-    } else {
-        // `None`: a raw `exit` took this guard's level; release another.
-        legacy::guard_exit(h, record).unwrap_or_else(|| exit_slow(h))
-    }
-}
-
-/// The rest of [`try_enter`] (and [`try_enter_for_guard`] when `for_guard`):
-/// `Some(record)` (null unless a legacy thread took the lock with an arena
-/// record: the guard's, or pushed on the raw record stack) or `None`.
-#[cold]
-#[inline(never)]
-fn try_enter_slow(obj: &Header, for_guard: bool) -> Option<*const LockRecord> {
-    thread::with_current(|me| {
-        thread::with_lock_stack(|ls| {
-            let r = match ls.mode() {
-                ThreadMode::Legacy => legacy_try_enter(obj, me, for_guard),
-                ThreadMode::Monitor | ThreadMode::Exited => {
-                    monitor_mode_try_enter(obj, me).then(core::ptr::null)
-                }
-                _ => lightweight_try_enter(obj, me, ls).then(core::ptr::null),
-            };
-            ls.verify_held("after try enter");
-            r
-        })
-    })
-}
-
-fn lightweight_try_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> bool {
-    // The first lock of a thread arrives here to register.
-    if ls.try_fast_enter(obj) {
-        return true;
-    }
-    if ls.contains(obj.addr()) {
-        // Ours, but the stack cannot take the push (full, or interleaved):
-        // what `enter` does (inflate, then a recursive monitor enter) never
-        // blocks on an object we hold.
-        lightweight_enter(obj, me, ls);
-        return true;
-    }
-    loop {
-        // Acquire: if we see a monitor we read its fields next.
-        let mark = obj.load(Ordering::Acquire);
-        if mark.is_unlocked() {
-            if fast_lock_making_room(obj, mark, me, ls) {
-                return true;
-            }
-            // Lost to a locker (seen held next time round) or a hash.
-        } else if let Some(acquired) = try_enter_held(obj, mark, me) {
-            return acquired;
-        }
-    }
-}
-
-fn monitor_mode_try_enter(obj: &Header, me: &Arc<ThreadState>) -> bool {
-    loop {
-        // Acquire: we read the monitor next.
-        let mark = obj.load(Ordering::Acquire);
-        if mark.is_unlocked() {
-            if inflate_unlocked(obj, mark, me).is_some() {
-                return true; // installed owned by us
-            }
-        } else if let Some(acquired) = try_enter_held(obj, mark, me) {
-            return acquired;
-        }
-    }
-}
-
-/// Legacy: one stack-lock attempt with an arena record (recursion: a
-/// record with displaced 0), else the monitor's. The record goes to the
-/// guard, or on the raw record stack where [`exit`] finds it; on failure it
-/// goes back to the arena unused.
-fn legacy_try_enter(obj: &Header, me: &Arc<ThreadState>, for_guard: bool) -> Option<*const LockRecord> {
-    let rec_ptr = record::alloc();
-    let rec = record::pinned(rec_ptr).get_ref();
-    rec.set_object(obj.addr());
-    let acquired = loop {
-        // Acquire: we may read the monitor next.
-        let mark = obj.load(Ordering::Acquire);
-        if legacy::try_stack_lock(obj, rec, mark) {
-            break true;
-        }
-        if mark.is_unlocked() {
-            continue; // lost the CAS: look again
-        }
-        rec.set_displaced(UNUSED_MARK);
-        if let Some(acquired) = try_enter_held(obj, mark, me) {
-            break acquired;
-        }
-    };
-    if !acquired {
-        rec.set_object(0);
-        record::free(rec_ptr);
-        return None;
-    }
-    if for_guard {
-        Some(rec_ptr)
-    } else {
-        record::keep_raw(rec_ptr);
-        Some(core::ptr::null())
-    }
-}
-
-/// One attempt on an object whose header `mark` is not unlocked, for a
-/// caller that does not hold it on its lock-stack. `Some(true)`: acquired
-/// or re-entered; `Some(false)`: another thread holds it; `None`: the word
-/// was in transition (deflation, INFLATING, a GC): re-read the header.
-fn try_enter_held(obj: &Header, mark: Mark, me: &Arc<ThreadState>) -> Option<bool> {
-    if mark.has_monitor() {
-        let m = monitor_of(obj, mark);
-        claim_from_record(m, me);
-        if m.try_enter(me) {
-            return Some(true);
-        }
-        if m.owner() != DEFLATER_MARKER {
-            // Another thread's, by id, anonymously (another thread's
-            // fast-lock: ours would be on our lock-stack, handled before) or
-            // by another thread's record.
-            return Some(false);
-        }
-        // Being deflated: the object is in fact unlocked. Once deflated,
-        // help put the displaced header back (as `enter` does) and try the
-        // restored word; until then the deflater is between two of its
-        // CASes (or about to give the monitor back).
-        if m.is_deflated() {
-            restore_deflated(obj, m);
-        } else {
-            spin_pause();
-        }
-        return None;
-    }
-    if legacy::is_mine(mark) {
-        // Stack-locked by one of our records (a caller's, in a non-legacy
-        // thread): what `enter` does, inflating our own lock, never blocks.
-        return enter_through_monitor(obj, mark, me).then_some(true);
-    }
-    if mark.is_fast_locked() || mark.is_stack_locked() {
-        return Some(false); // another thread's fast-lock or stack-lock
-    }
-    spin_pause(); // INFLATING, or 11: a GC is working on it
-    None
-}
-
-#[cold]
-#[inline(never)]
-fn enter_slow(obj: &Header) {
-    if thread::with_lock_stack(|ls| ls.mode()) == ThreadMode::Legacy {
-        legacy::raw_enter(obj);
-        return;
-    }
-    thread::with_current(|me| {
-        thread::with_lock_stack(|ls| {
-            match ls.mode() {
-                ThreadMode::Monitor | ThreadMode::Exited => monitor_mode_enter(obj, me),
-                ThreadMode::Legacy => legacy::raw_enter(obj), // registered just now
-                _ => lightweight_enter(obj, me, ls),
-            }
-            ls.verify_held("after slow enter");
-        })
-    })
-}
-
-fn lightweight_enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
-    // The first lock of a thread arrives here to register; and a hash
-    // installed between the fast path's load and CAS fails that CAS.
-    if ls.try_fast_enter(obj) {
-        return;
-    }
-    let addr = obj.addr();
-    if ls.contains(addr) {
-        let cause = if ls.is_full() && ls.top() == Some(addr) {
-            InflateCause::LockStackOverflow
-        } else {
-            InflateCause::InterleavedRecursion
-        };
-        // Owned by us: a recursive enter, which neither blocks nor fails.
-        let entered = inflate_owned(obj, me, ls, cause).enter(me);
-        debug_assert!(entered);
-        return;
-    }
-    // Spin once per enter, before the first inflation (HotSpot JDK 24).
-    let mut spun = false;
-    loop {
-        // Acquire: if we see a monitor we read its fields next.
-        let mark = obj.load(Ordering::Acquire);
-        if mark.is_unlocked() {
-            if fast_lock_making_room(obj, mark, me, ls) {
-                return;
-            }
-        } else if !spun && (mark.is_fast_locked() || mark.is_stack_locked()) {
-            // Another thread's thin lock (ours was handled above): most
-            // contention is momentary, and a monitor would stay.
-            spun = true;
-            if super::fast_lock_spin::spin_then_fast_lock(obj, |m| fast_lock_making_room(obj, m, me, ls)) {
-                return;
-            }
-        } else if enter_through_monitor(obj, mark, me) {
-            return;
-        }
-    }
-}
-
-/// The slow paths' fast-lock of an unlocked object (word `mark`): room
-/// made on the lock-stack first, then the CAS 01→00 and the push. `false`:
-/// the CAS lost (to a locker or a hash); the caller re-reads the header.
-fn fast_lock_making_room(obj: &Header, mark: Mark, me: &ThreadState, ls: &LockStack) -> bool {
-    ensure_lock_stack_space(me, ls);
-    // Acquire: as in the fast path.
-    if obj
-        .cas(mark, mark.set_fast_locked(), Ordering::Acquire, Ordering::Relaxed)
-        .is_err()
-    {
-        return false;
-    }
-    ls.push(obj.addr());
-    true
-}
-
-/// Makes room on a full lock-stack (HotSpot `ensure_lock_stack_space`):
-/// first claim entries whose objects a contender already inflated, then
-/// inflate the bottom entry.
-fn ensure_lock_stack_space(me: &ThreadState, ls: &LockStack) {
-    if !ls.is_full() {
-        return;
-    }
-    let mut i = 0;
-    while i < ls.len() {
-        let addr = ls.at(i);
-        // SAFETY: an entry is a pinned header this thread holds. A pinned
-        // header is not moved, and its Drop on another thread aborts rather
-        // than free memory a lock-stack still names (see
-        // `header_dropped_while_locked`); this thread is not dropping it now.
-        let h = unsafe { &*(addr as *const Header) };
-        // Acquire: we may read the monitor a contender installed.
-        let mark = h.load(Ordering::Acquire);
-        if mark.has_monitor() {
-            inflate_owned(h, me, ls, InflateCause::Contention);
-            // The entries were removed: index `i` now holds the next one.
-        } else {
-            i += 1;
-        }
-    }
-    if ls.is_full() {
-        if let Some(addr) = ls.bottom() {
-            // SAFETY: as above.
-            let h = unsafe { &*(addr as *const Header) };
-            inflate_owned(h, me, ls, InflateCause::LockStackOverflow);
-        }
-    }
-}
-
-fn monitor_mode_enter(obj: &Header, me: &Arc<ThreadState>) {
-    loop {
-        // Acquire: we read the monitor next.
-        let mark = obj.load(Ordering::Acquire);
-        if mark.is_unlocked() {
-            if inflate_unlocked(obj, mark, me).is_some() {
-                return; // installed owned by us: entered
-            }
-        } else if enter_through_monitor(obj, mark, me) {
-            // A monitor, or a lock of a lightweight or legacy thread (or
-            // this one's, through a record): contend like any other thread.
-            return;
-        }
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn exit_slow(obj: &Header) -> Result<(), SyncError> {
-    // A raw-API stack-lock has its record on the record stack; only a
-    // legacy-mode thread has one (switching modes requires an empty stack).
-    if thread::with_lock_stack(|ls| ls.mode()) == ThreadMode::Legacy {
-        if let Some(r) = legacy::raw_exit(obj) {
-            return r;
-        }
-    }
-    thread::with_current(|me| {
-        thread::with_lock_stack(|ls| {
-            let r = exit_with(obj, me, ls);
-            ls.verify_held("after slow exit");
-            r
-        })
-    })
-}
-
-fn exit_with(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> Result<(), SyncError> {
-    let addr = obj.addr();
-    if ls.contains(addr) {
-        loop {
-            // Acquire: we may read the monitor next.
-            let mark = obj.load(Ordering::Acquire);
-            if mark.is_fast_locked() {
-                if ls.top() != Some(addr) {
-                    // Held but not on top: unstructured exit.
-                    inflate_owned(obj, me, ls, InflateCause::UnstructuredExit).exit(me);
-                    return Ok(());
-                }
-                if ls.try_recursive_exit(addr) {
-                    return Ok(());
-                }
-                // Release: publishes the critical section.
-                if obj
-                    .cas(mark, mark.set_unlocked(), Ordering::Release, Ordering::Relaxed)
-                    .is_ok()
-                {
-                    ls.remove(addr); // the single entry
-                    return Ok(());
-                }
-                // A hash was installed, or a contender inflated: reload.
-            } else if mark.has_monitor() {
-                // A contender inflated it while we held it fast-locked: the
-                // monitor is ours (ANONYMOUS_OWNER) with one recursion level
-                // per entry beyond the first.
-                claim_from_lock_stack(monitor_of(obj, mark), addr, me, ls).exit(me);
-                return Ok(());
-            } else if mark.is_unlocked() {
-                // Cannot happen (an entry means we hold it); drop the stale
-                // entries rather than loop.
-                ls.remove(addr);
-                return Err(SyncError::IllegalMonitorState);
-            } else {
-                spin_pause();
-            }
-        }
-    }
-    // Acquire: we may read the monitor next.
-    let mark = obj.load(Ordering::Acquire);
-    if mark.has_monitor() {
-        let m = monitor_of(obj, mark);
-        if m.is_owned_by(me.id) {
-            m.exit(me);
-            return Ok(());
-        }
-    }
-    Err(SyncError::IllegalMonitorState)
+fn exit_exclusive_slow(h: &Header, record: *const LockRecord) {
+    thread::note_data_guard_dropped(h.addr());
+    let _ = exit_guard(h, record);
 }
 
 /// The current thread's monitor for `obj`, which it must hold: inflating a
@@ -793,7 +579,7 @@ fn owned_monitor<'a>(
     loop {
         // Acquire: we may read the monitor (or our record) next.
         let mark = obj.load(Ordering::Acquire);
-        if legacy::is_mine(mark) {
+        if record::is_mine(mark) {
             // Stack-locked by this thread: nobody can be waiting (waiting
             // inflates); `wait` inflates it through INFLATING and claims.
             let Some(cause) = inflate else { return Ok(None) };
@@ -863,7 +649,7 @@ pub fn holds_lock(obj: &Header) -> bool {
             spin_pause(); // it may be ours: wait for the monitor to say
             continue;
         }
-        if legacy::is_mine(mark) {
+        if record::is_mine(mark) {
             return true;
         }
         if !mark.has_monitor() {

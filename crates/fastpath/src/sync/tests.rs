@@ -434,7 +434,7 @@ fn interrupt_ends_a_wait_and_is_consumed() {
 /// directly from the header and monitor, so it cannot block (unlike `lock`)
 /// and depends on nothing but `h` itself.
 fn is_free(h: &Header) -> bool {
-    h.lock_state() == LockState::Unlocked || with_monitor(h, |m| m.owner() == thread::NO_OWNER) == Some(true)
+    h.lock_state() == LockState::Unlocked || with_monitor(h, |m| m.owner() == monitor::NO_OWNER) == Some(true)
 }
 
 #[test]
@@ -1745,6 +1745,57 @@ fn a_reused_block_starts_fresh_and_held_locks_are_released_at_exit() {
         .unwrap();
         for o in objs.iter() {
             assert!(is_free(o), "round {round}: released at the holder's exit");
+        }
+    }
+}
+
+/// A monitor a thread acquires only on the inline inflated path (the
+/// block's owner id and its "may own monitors" flag, no slow path) is
+/// released at the thread's exit, in each mode that has that path; and
+/// every thread, in whatever TLS memory it runs, starts with the flag
+/// clear (the exit release would otherwise scan for nothing, or, left
+/// clear by a path that forgot it, skip a monitor it owns). A legacy thread
+/// takes a record instead, and its exit releases that.
+#[test]
+fn a_monitor_taken_inline_is_released_at_exit_and_a_reused_block_starts_clear() {
+    use crate::config::LockingMode;
+    for mode in [
+        LockingMode::Lightweight,
+        LockingMode::Monitor,
+        LockingMode::Legacy,
+    ] {
+        for round in 0..4 {
+            // Inflated and free: a zero wait inflates, the unlock leaves the
+            // monitor installed (a deflation pass may still take it back,
+            // which only makes the thread's lock a thin one).
+            let h = Arc::new(Box::pin(Header::new()));
+            {
+                let g = lock(h.as_ref().as_ref());
+                let _ = g.wait(Some(Duration::ZERO));
+            }
+            let h2 = h.clone();
+            let inline = std::thread::spawn(move || {
+                let b = crate::thread::current();
+                assert!(!b.may_own_monitors.get(), "{mode:?} round {round}: a fresh block");
+                set_current_thread_locking_mode(mode).unwrap(); // registers
+                assert!(!b.may_own_monitors.get());
+                let inflated = h2.is_inflated();
+                enter_on(b, h2.as_ref().as_ref());
+                assert!(holds_lock(&h2));
+                if inflated && mode != LockingMode::Legacy {
+                    assert!(b.may_own_monitors.get(), "{mode:?}: the inline enter noted it");
+                }
+                inflated
+                // Exits holding it.
+            })
+            .join()
+            .unwrap();
+            assert!(
+                is_free(&h),
+                "{mode:?} round {round}: released at the holder's exit (inflated: {inline})"
+            );
+            let g = try_lock(h.as_ref().as_ref());
+            assert!(g.is_some(), "{mode:?} round {round}: free for the next thread");
         }
     }
 }

@@ -1,7 +1,9 @@
-//! Per-thread state: the thread's id, lock-stack, park event and interrupt
-//! flag (HotSpot keeps these in `JavaThread`).
+//! A thread's registration with `sync`: its [`ThreadState`] (owner id, park
+//! event, interrupt status, critical-section word: [`crate::thread`]'s),
+//! its locking mode, and what its exit does.
 //!
-//! Where it sits: under [`super::synchronizer`]. The lock-stack is what the
+//! Where it sits: under the synchronizer and the locking protocols, above
+//! the lock-stack. The lock-stack is what the
 //! fast paths touch, so it lives in the thread block ([`crate::thread`]):
 //! static TLS with no destructor, one TLS-relative address, no lazy
 //! initialisation check. Everything else is a [`ThreadState`] behind an `Arc`
@@ -11,8 +13,12 @@
 //! lock of every thread registers it at no cost to later locks. The block
 //! also caches, once the thread registers, a pointer to its state, its
 //! owner id, and for the inline inflated paths the state and its
-//! critical-section word again ([`inline_current`]: null for a legacy-mode
-//! thread, so that one test says "registered, and not legacy"). The
+//! critical-section word again (the inline-state pointer is null for a
+//! legacy-mode thread, so that one test says "registered, and not
+//! legacy"; the paths read the owner id from the block itself). The
+//! block's "may own monitors" flag is set before the thread first owns a
+//! monitor ([`note_monitor_owner`]), so that thread exit skips the
+//! registry scan for threads that only ever fast-locked. The
 //! thread's locking mode is the block's mode byte, set at registration and
 //! by [`set_current_thread_locking_mode`].
 //!
@@ -52,90 +58,11 @@
 use core::cell::{Cell, OnceCell};
 use std::sync::Arc;
 
-use super::atomic::{AtomicU32, Ordering};
+use super::atomic::Ordering;
+use super::error::SyncError;
 use super::lock_stack::LockStack;
-use super::park::ParkEvent;
-use super::reclaim::Critical;
 use super::settings::LockingMode;
-use crate::thread::ThreadMode;
-
-/// Monitor owner value: no owner.
-pub(crate) const NO_OWNER: usize = 0;
-/// Monitor owner value: fast-locked by a thread not yet known (the
-/// contender that inflated does not know who holds the lock).
-pub(crate) const ANONYMOUS_OWNER: usize = 1;
-/// Monitor owner tag: the rest of the word is the address of the lock
-/// record that stack-locked the object before a contender inflated it
-/// (thread ids never reach bit 63).
-pub(crate) const RECORD_OWNER: usize = 1 << 63;
-/// Monitor owner value while the deflater takes the monitor away (HotSpot
-/// `DEFLATER_MARKER`): every `try_lock` fails on it.
-pub(crate) const DEFLATER_MARKER: usize = 2;
-/// The first id handed to a thread.
-const FIRST_THREAD_ID: usize = 3;
-
-/// Ids are never reused (64-bit counter). A std atomic even under loom: it
-/// only has to be unique.
-static NEXT_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(FIRST_THREAD_ID);
-
-/// The shared part of a thread's state.
-pub(crate) struct ThreadState {
-    /// Monitor owner id (≥ 3).
-    pub(crate) id: usize,
-    /// Blocks this thread.
-    pub(crate) park: ParkEvent,
-    /// `Thread.interrupt` status: 1 if interrupted.
-    pub(crate) interrupted: AtomicU32,
-    /// Set once the thread has owned any monitor; lets thread exit skip the
-    /// registry scan for threads that only ever fast-locked. Only this
-    /// thread writes it (std atomic: no synchronization, not modelled).
-    may_own_monitors: std::sync::atomic::AtomicBool,
-    /// The thread's critical-section state (monitor reclamation).
-    pub(crate) critical: Arc<Critical>,
-}
-
-impl ThreadState {
-    fn new_for_current_thread() -> ThreadState {
-        ThreadState {
-            // Relaxed: ids only need to be unique.
-            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            park: ParkEvent::for_current_thread(),
-            interrupted: AtomicU32::new(0),
-            may_own_monitors: std::sync::atomic::AtomicBool::new(false),
-            critical: Critical::new_registered(),
-        }
-    }
-
-    /// Runs `f` inside a critical section: monitors read from headers stay
-    /// allocated until it returns (see `reclaim.rs`).
-    #[inline]
-    pub(crate) fn in_critical<R>(&self, f: impl FnOnce() -> R) -> R {
-        struct Leave<'a>(&'a Critical);
-        impl Drop for Leave<'_> {
-            #[inline]
-            fn drop(&mut self) {
-                self.0.exit();
-            }
-        }
-        self.critical.enter();
-        let _leave = Leave(&self.critical); // also on unwind
-        f()
-    }
-
-    /// Records that this thread (the caller) is about to own a monitor.
-    #[inline]
-    pub(crate) fn note_monitor_owner(&self) {
-        // Relaxed: written and read only by this thread.
-        self.may_own_monitors
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// Whether this thread may own a monitor (see `note_monitor_owner`).
-    pub(crate) fn may_own_monitors(&self) -> bool {
-        // Relaxed: as above.
-        self.may_own_monitors.load(std::sync::atomic::Ordering::Relaxed)
-    }
-}
+use crate::thread::{Critical, ThreadMode, ThreadState};
 
 /// Owns the registration; its destructor runs at thread exit (implemented
 /// in `lifecycle.rs`, which owns what thread exit does to locks).
@@ -266,7 +193,7 @@ fn current_ptr() -> *const Arc<ThreadState> {
     p
 }
 
-/// Remembers `p` in the lock-stack for [`inline_current`] and
+/// Remembers `p` in the thread block for the inline inflated paths and
 /// [`with_current`]. `p` points into
 /// the live registration (uncached by its destructor, see [`Uncache`]) or to
 /// a leaked orphan state, which is never freed.
@@ -279,31 +206,12 @@ fn cache_current(p: *const Arc<ThreadState>) {
     let _ = try_with_lock_stack(|ls| ls.set_current(p, state, critical, id));
 }
 
-/// What the inline inflated paths run with: the current thread's state and
-/// its critical-section word, if it is registered and not a legacy-mode
-/// thread (two loads from the lock-stack the caller holds, one null test).
-/// `None`: take the slow path, which registers or runs the legacy protocol
-/// (a legacy thread's raw enter takes a record first and its exit pops one,
-/// so it never uses the inline paths).
-#[inline(always)]
-pub(crate) fn inline_current(ls: &LockStack) -> Option<(&ThreadState, &Critical)> {
-    let (state, critical) = ls.inline_state();
-    if state.is_null() {
-        return None;
-    }
-    // SAFETY: both point into the state `cache_current` cached (its
-    // `Arc<Critical>` keeps the second alive), valid while that cached
-    // pointer is: the registration outlives every borrow of `ls` but the
-    // exit release's, which runs before `Uncache` clears them; an orphan
-    // state is never freed. `ls` is this thread's, borrowed for less than
-    // the thread's life.
-    unsafe { Some((&*state, &*critical)) }
-}
-
 /// Runs `f` with the current thread's state (registering it if needed),
 /// inside a critical section: every slow path comes through here, so a
-/// monitor it reads from a header is not freed under it.
-#[inline]
+/// monitor it reads from a header is not freed under it. Always inlined:
+/// the slow paths' dispatch calls it once per protocol, and a call would
+/// cost each of them a frame around the critical section.
+#[inline(always)]
 pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
     let cached = try_with_lock_stack(|ls| ls.current()).unwrap_or(core::ptr::null());
     let p = if cached.is_null() { current_ptr() } else { cached };
@@ -344,6 +252,21 @@ pub(crate) fn keep_identity_after_exit(state: &Arc<ThreadState>) {
     let _ = ORPHAN.try_with(|o| o.set(p));
 }
 
+/// Records in the calling thread's block that it is about to own a monitor
+/// (see [`may_own_monitors`]). The inline inflated enter sets the block's
+/// flag itself.
+#[inline]
+pub(crate) fn note_monitor_owner() {
+    let _ = try_with_lock_stack(|ls| ls.may_own_monitors.set(true));
+}
+
+/// Whether the calling thread may own a monitor: set before it first owns
+/// one, so that thread exit skips the registry scan for threads that only
+/// ever fast-locked. Only this thread reads or writes it.
+pub(crate) fn may_own_monitors() -> bool {
+    try_with_lock_stack(|ls| ls.may_own_monitors.get()).unwrap_or(true)
+}
+
 /// Makes sure the thread is registered (so that its exit releases what it
 /// holds).
 pub(crate) fn ensure_registered() {
@@ -352,7 +275,7 @@ pub(crate) fn ensure_registered() {
     }
 }
 
-/// A handle on a thread known to `sync`, for [`crate::sync::interrupt`] and
+/// A handle on a thread known to `sync`, for [`interrupt`] and
 /// for identifying monitor owners.
 #[derive(Clone)]
 pub struct SyncThread(pub(crate) Arc<ThreadState>);
@@ -385,16 +308,16 @@ pub fn current_thread() -> SyncThread {
 /// `FASTPATH_LOCKING_MODE` (lets one process exercise several modes; objects
 /// may be shared between threads of different modes, because a monitor-mode
 /// thread meeting a fast-locked object inflates it like any contender).
-/// Fails with [`super::SyncError::IllegalMonitorState`] if the thread holds
+/// Fails with [`SyncError::IllegalMonitorState`] if the thread holds
 /// fast-locks or raw-API stack-locks (their lock-stack entries or records
 /// would be orphaned). Locks held through a [`Guard`](super::Guard) or a
 /// caller's [`LockRecord`](super::LockRecord) in legacy mode carry their
 /// record, so they do not stop a switch.
-pub fn set_current_thread_locking_mode(mode: LockingMode) -> Result<(), super::SyncError> {
+pub fn set_current_thread_locking_mode(mode: LockingMode) -> Result<(), SyncError> {
     ensure_registered();
     with_lock_stack(|ls| {
         if !ls.is_empty() || !super::record::raw_is_empty() {
-            return Err(super::SyncError::IllegalMonitorState);
+            return Err(SyncError::IllegalMonitorState);
         }
         ls.set_mode(thread_mode(mode));
         Ok(())
@@ -411,4 +334,26 @@ pub fn current_thread_locking_mode() -> LockingMode {
         ThreadMode::Monitor | ThreadMode::Exited => LockingMode::Monitor,
         ThreadMode::Unregistered => global_mode(),
     }
+}
+
+/// `Thread.interrupt`: sets `thread`'s interrupt status and, if it is
+/// blocked in `wait`, makes that wait return [`SyncError::Interrupted`]
+/// (after re-acquiring the lock). A thread blocked in `lock` is not
+/// affected (as in Java). The status stays set until a `wait` consumes it
+/// or [`interrupted`] clears it.
+pub fn interrupt(thread: &SyncThread) {
+    // SeqCst: ordered before the unpark below and the waiter's check, so a
+    // waiter either sees the flag before parking or is woken. A swap rather
+    // than a store: the same on hardware, but loom mis-orders a plain store
+    // racing an RMW on the same word (tokio-rs/loom#254, #389) and would
+    // report a lost interrupt that cannot happen.
+    thread.0.interrupted.swap(1, Ordering::SeqCst);
+    thread.0.park.unpark();
+}
+
+/// `Thread.interrupted()`: returns and clears the current thread's
+/// interrupt status.
+pub fn interrupted() -> bool {
+    // AcqRel: consumes the interrupter's store.
+    with_current(|me| me.interrupted.swap(0, Ordering::AcqRel) != 0)
 }

@@ -3,12 +3,22 @@
 //! same state in `JavaThread`, which compiled code holds in r15 on x86-64
 //! and x28 on aarch64).
 //!
-//! Where it sits: below every subsystem. `sync`'s fast paths push and pop
-//! the lock-stack here and read the owner identity the inline inflated
-//! paths need; the GC's per-thread words (GC-state byte copy, SATB queue,
-//! card table base, TLAB, poll word) have their slots here for generated
-//! code; a JIT loads [`current()`] once into its thread register and
-//! addresses every field at the offsets below.
+//! Where it sits: below every subsystem, and it imports none of them.
+//! `sync`'s fast paths push and pop the lock-stack here and read the owner
+//! identity and critical-section word the inline inflated paths need; the
+//! GC's per-thread words (GC-state byte copy, SATB queue, card table base,
+//! TLAB, poll word) live here while the thread is a heap's mutator
+//! (`gc.rs`), read by the Rust barriers and generated code alike; a JIT
+//! loads [`current()`] once into its thread register and addresses every
+//! field at the offsets below.
+//!
+//! | file | concept |
+//! |---|---|
+//! | `mod.rs` | the block, its published layout, [`current()`] |
+//! | `state.rs` | the shared part of a thread's state (`ThreadState`: owner id, park event, interrupt status, critical-section word), behind an `Arc` |
+//! | `park.rs` | the per-thread park event (futex) |
+//! | `critical.rs` | per-thread critical sections and the grace period over them (what lets `sync` free a deflated monitor) |
+//! | `gc.rs` | the GC fields while the thread is a heap's mutator: binding, idle values, the exit guard for the poll word |
 //!
 //! Where the block lives: in static TLS, a `const`-initialised thread-local
 //! with no destructor. Its address is fixed for the thread's whole life
@@ -31,7 +41,8 @@
 //! test. A thread that does not run lightweight locking (unregistered,
 //! monitor-only, legacy, exited) has `top` = [`LOCK_STACK_INACTIVE`], above
 //! the end, so both fast paths fail their one bounds check (enter:
-//! `top >= END`, exit: `top > END`) with no extra test; its mode is in
+//! `top >= END`, exit: `top > END`, or, loading `top`'s low byte alone, the
+//! sentinel found on top) with no extra test; its mode is in
 //! [`LOCKING_MODE_OFFSET`], a byte only slow paths read.
 //!
 //! Invariants: `top` is in `[LOCK_STACK_OFFSET, LOCK_STACK_END_OFFSET]` and
@@ -45,7 +56,19 @@ use core::cell::{Cell, RefCell};
 use core::mem::{offset_of, ManuallyDrop};
 use core::sync::atomic::AtomicUsize;
 
-use crate::sync::{Critical, ThreadState};
+mod critical;
+mod park;
+mod state;
+
+#[cfg(not(loom))]
+pub(crate) use critical::live_threads;
+pub(crate) use critical::{init_asymmetric_barrier, wait_for_readers, Critical, Section};
+pub(crate) use state::{ThreadState, FIRST_THREAD_ID};
+
+#[cfg(not(loom))]
+mod gc;
+#[cfg(not(loom))]
+pub(crate) use gc::{GcFields, POLL_ARMED, SATB_BUFFER_WORDS};
 
 /// Entries of the lock-stack (HotSpot `LockStack::CAPACITY`).
 pub const LOCK_STACK_CAPACITY: usize = 8;
@@ -88,15 +111,19 @@ pub struct ThreadBlock {
     /// Lock-stack top, a byte offset from the block (see the module docs).
     pub(crate) lock_stack_top: Cell<u32>,
     /// The GC-state byte copy (Shenandoah's `gc_state`: marking, has
-    /// forwarded objects…) the barrier fast paths test. Layout only: the GC
-    /// does not write it yet.
+    /// forwarded objects…) the barrier fast paths test, while the thread is
+    /// a mutator of a heap (`gc.rs`); 0 otherwise.
     pub(crate) gc_state: Cell<u8>,
     /// [`ThreadMode`] as a byte; slow paths only.
     pub(crate) locking_mode: Cell<u8>,
-    _reserved: [u8; 2],
+    /// Set once the thread is about to own a monitor: lets its exit skip
+    /// the monitor registry's scan if it only ever fast-locked. Written by
+    /// the inline inflated enter beside `owner_id` (no pointer chase).
+    pub(crate) may_own_monitors: Cell<bool>,
+    _reserved: u8,
     /// The safepoint poll word (a thread-local poll, as HotSpot's), armed by
     /// the collector from another thread: the only field written by
-    /// another thread. Layout only.
+    /// another thread (`gc.rs`; bit 0 armed).
     pub(crate) poll_word: AtomicUsize,
     /// The owner identity monitors record for this thread (≥ 3), 0 before
     /// it registers.
@@ -107,16 +134,15 @@ pub struct ThreadBlock {
     /// Its critical-section word (monitor reclamation); valid while
     /// `sync_state` is non-null.
     pub(crate) critical: Cell<*const Critical>,
-    /// SATB queue index (bytes left, as HotSpot's `SATBMarkQueue`). Layout
-    /// only.
+    /// SATB queue index (bytes left, as HotSpot's `SATBMarkQueue`; `gc.rs`).
     pub(crate) satb_index: Cell<usize>,
-    /// SATB queue buffer. Layout only.
+    /// SATB queue buffer (words; null unless the thread is a mutator).
     pub(crate) satb_buffer: Cell<*mut usize>,
-    /// Card table base (biased by the heap's start). Layout only.
+    /// Card table base (biased by the heap's start; null when idle).
     pub(crate) card_table_base: Cell<*mut u8>,
-    /// TLAB top. Layout only.
+    /// TLAB top (the bump pointer; 0 when idle).
     pub(crate) tlab_top: Cell<usize>,
-    /// TLAB end. Layout only.
+    /// TLAB end (0 when idle).
     pub(crate) tlab_end: Cell<usize>,
     /// Always 0, just below the entries (HotSpot `_bad_oop_sentinel`).
     pub(crate) lock_stack_sentinel: usize,
@@ -146,7 +172,7 @@ pub struct ThreadBlock {
 /// Layout version: a consumer compiled against these offsets checks it
 /// against [`layout_version`] (C: `fastpath_thread_layout_version()`) at
 /// start. Changes whenever an offset or a value's meaning does.
-pub const LAYOUT_VERSION: u32 = 1;
+pub const LAYOUT_VERSION: u32 = 2;
 /// Offset of the lock-stack top (`u32`, a byte offset from the block).
 pub const LOCK_STACK_TOP_OFFSET: usize = offset_of!(ThreadBlock, lock_stack_top);
 /// Offset of the GC-state byte copy (`u8`).
@@ -177,8 +203,13 @@ pub const LOCK_STACK_SENTINEL_OFFSET: usize = offset_of!(ThreadBlock, lock_stack
 pub const LOCK_STACK_OFFSET: usize = offset_of!(ThreadBlock, lock_stack);
 /// One past the last entry: `top` of a full lock-stack.
 pub const LOCK_STACK_END_OFFSET: usize = LOCK_STACK_OFFSET + 8 * LOCK_STACK_CAPACITY;
-/// `top` of a thread that does not run lightweight locking: above the end.
-pub const LOCK_STACK_INACTIVE: u32 = 0xffff_ff00;
+/// `top` of a thread that does not run lightweight locking: above the end,
+/// and its low byte is [`LOCK_STACK_OFFSET`], the empty lock-stack's top.
+/// Every valid `top` fits a byte ([`HOT_END`] ≤ 255), so an exit that loads
+/// only the low byte reads the sentinel as the top entry of an inactive
+/// thread and fails its on-top check: the bounds check is in the data, as
+/// HotSpot's `_bad_oop_sentinel` holds the underflow check.
+pub const LOCK_STACK_INACTIVE: u32 = 0xffff_ff00 | LOCK_STACK_OFFSET as u32;
 /// Every hot field ends at or below this offset.
 pub const HOT_END: usize = LOCK_STACK_END_OFFSET;
 
@@ -190,6 +221,7 @@ const _: () = {
         "the published layout is 64-bit"
     );
     assert!(LOCK_STACK_INACTIVE as usize > LOCK_STACK_END_OFFSET);
+    assert!(LOCK_STACK_INACTIVE as u8 as usize == LOCK_STACK_OFFSET);
 };
 
 /// The layout version this library was built with ([`LAYOUT_VERSION`]).
@@ -206,7 +238,8 @@ impl ThreadBlock {
             lock_stack_top: Cell::new(LOCK_STACK_INACTIVE),
             gc_state: Cell::new(0),
             locking_mode: Cell::new(ThreadMode::Unregistered as u8),
-            _reserved: [0; 2],
+            may_own_monitors: Cell::new(false),
+            _reserved: 0,
             poll_word: AtomicUsize::new(0),
             owner_id: Cell::new(0),
             inline_state: Cell::new(core::ptr::null()),
@@ -303,7 +336,7 @@ mod tests {
             LOCK_STACK_END_OFFSET,
             at(b.lock_stack[LOCK_STACK_CAPACITY - 1].as_ptr().cast()) + 8
         );
-        // The values generated code is compiled against (version 1).
+        // The values generated code is compiled against (version 2).
         assert_eq!(
             (
                 LOCK_STACK_TOP_OFFSET,

@@ -177,7 +177,7 @@ pub fn fast_paths(check: bool) -> anyhow::Result<(Table, Counts)> {
     t.note(
         "barrier insns = the probe's fast path (entry to first ret) minus the same access's with no barrier;",
     );
-    t.note("the state byte is the mutator's own copy, tested at a fixed offset from the Mutator pointer, as HotSpot tests its per-thread copy at an offset from r15.");
+    t.note("the state byte, the card base and the SATB queue are the thread block's (the probe's second argument, %rsi), read at the published offsets (fastpath::thread::GC_STATE_OFFSET...), as HotSpot reads its per-thread copies at offsets from r15.");
     if cfg!(debug_assertions) {
         t.note("DEBUG BUILD: counts are meaningless; run with --release");
         if check {

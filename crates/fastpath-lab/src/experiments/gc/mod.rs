@@ -17,7 +17,10 @@
 //! 3. [`pauses`]: *concurrent mode*: mutators on a heap kept half live, the
 //!    collector running; throughput and p50/p99/max of every pause, per
 //!    barrier set concurrent mode accepts.
+//! 4. [`access`]: *the mutator's cost per access* with no GC running,
+//!    checked API beside the unchecked one (HotSpot's: `GcAccess.java`).
 
+pub mod access;
 pub mod fast_paths;
 pub mod passive;
 pub mod pauses;
@@ -46,7 +49,7 @@ impl Experiment for Gc {
         cmd.arg(
             Arg::new("only")
                 .long("only")
-                .value_parser(["throughput", "fast-paths", "pauses"])
+                .value_parser(["throughput", "fast-paths", "pauses", "access"])
                 .help("Run one table only (throughput: the passive tables)"),
         )
         .arg(
@@ -107,7 +110,7 @@ impl Experiment for Gc {
     }
 
     fn perfnorm_region(&self, id: &str) -> Option<Region<'static>> {
-        passive::region(id)
+        passive::region(id).or_else(|| access::region(id))
     }
 
     fn check(&self, m: &clap::ArgMatches, quick: bool) -> Result<(), String> {
@@ -186,6 +189,11 @@ impl Experiment for Gc {
             report
                 .tables
                 .extend(pauses::pauses(ctx.quick, &plan, &mut report.results)?);
+        }
+        if want("access") {
+            report
+                .tables
+                .extend(access::access(ctx.quick, prof.as_ref(), &mut report.results)?);
         }
         Ok(report)
     }

@@ -23,7 +23,7 @@ use super::workloads::{self, count_accesses, NoTally, Workload};
 use crate::harness::interleave::{rounds, Order};
 use crate::harness::perfnorm::{Profile, ProfileTable, Profiler, Region};
 use crate::harness::{black_box, progress, Stats};
-use crate::report::table::{num, percent};
+use crate::report::table::{num, num_pair, percent};
 use crate::report::{BenchResult, Mode, Table};
 
 /// Every row's barrier set: the presets, then each barrier alone, as
@@ -74,6 +74,38 @@ fn instance<B: BarrierSet>(bits: BarrierBits, w: Workload) -> anyhow::Result<Ins
 pub fn instance_for(set: &str, w: Workload) -> Option<anyhow::Result<Instance>> {
     let bits: BarrierBits = set.parse().ok()?;
     Some(with_barrier_set(bits, Build(w)))
+}
+
+/// The loop of `set` on `w` on a thread of its own: the timed rows' heaps
+/// are alive together, and a thread is the mutator of one heap at a time.
+/// Calling it hands `n` to that thread and waits (a channel round trip per
+/// sample of 20 ms or more).
+fn on_own_thread(set: &str, w: Workload) -> anyhow::Result<Instance> {
+    let (go, runs) = std::sync::mpsc::channel::<u64>();
+    let (done, finished) = std::sync::mpsc::channel::<anyhow::Result<()>>();
+    let set = set.to_string();
+    std::thread::spawn(move || {
+        let mut run = match instance_for(&set, w) {
+            Some(Ok(run)) => run,
+            Some(Err(e)) => return drop(done.send(Err(e))),
+            None => return drop(done.send(Err(anyhow::anyhow!("unknown barrier set {set}")))),
+        };
+        let _ = done.send(Ok(()));
+        for n in runs {
+            run(n);
+            if done.send(Ok(())).is_err() {
+                break;
+            }
+        }
+    });
+    finished.recv()??;
+    Ok(Box::new(move |n| {
+        go.send(n).expect("the row's thread runs");
+        finished
+            .recv()
+            .expect("the row's thread runs")
+            .expect("a row reports only success once set up");
+    }))
 }
 
 /// Operations one profiled run counts: a few million instructions, a
@@ -145,7 +177,7 @@ pub fn run(
         let accesses = count_accesses(w, 2)?;
         let mut rows: Vec<Instance> = Vec::new();
         for set in &plan.sets {
-            rows.push(instance_for(set, w).ok_or_else(|| anyhow::anyhow!("unknown barrier set {set}"))??);
+            rows.push(on_own_thread(set, w)?);
         }
         let n = plan.ops(w, quick);
         let bar = progress((plan.rounds + 1) as u64, &format!("gc passive {}", w.name()));
@@ -180,6 +212,7 @@ pub fn run(
         for ((set, s), ratio) in plan.sets.iter().zip(&stats).zip(&paired) {
             let bits: BarrierBits = set.parse()?;
             let barriers: Vec<&str> = bits.barriers().map(Barrier::name).collect();
+            let (mean, error) = num_pair(s.mean, s.error);
             t.row(vec![
                 set.clone(),
                 if barriers.is_empty() {
@@ -188,8 +221,8 @@ pub fn run(
                     barriers.join("+")
                 },
                 num(executions(bits, &accesses)),
-                num(s.mean),
-                num(s.error),
+                mean,
+                error,
                 if set == "none" {
                     String::new()
                 } else {

@@ -20,18 +20,112 @@ use crate::report::{BenchResult, Mode, Table};
 const NODE_REFS: usize = 2;
 const NODE_DATA: usize = 4;
 
+/// Operations at least this long are broken down ([`Delays`]).
+const SLOW_OP: Duration = Duration::from_millis(1);
+
+/// How often (at most) a mutator reads its thread's CPU clock: at the start
+/// of an operation when the last reading is older than this. The reading
+/// is a system call; one per 100 us costs a fraction of a percent.
+const CPU_CHECK: Duration = Duration::from_micros(100);
+
+/// This thread's CPU time (CLOCK_THREAD_CPUTIME_ID).
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock exists on every
+    // Linux the lab builds for.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Where one operation's wall time went: waiting for the collector (the
+/// mutator's [`fastpath::gc::MutatorWaits`] across the operation, exact),
+/// descheduled (off its CPU outside those waits: the thread CPU clock,
+/// read at most [`CPU_CHECK`] before the operation began, so this part is
+/// within that of exact), and the rest: on the CPU (the operation's own
+/// work, any spinning).
+#[derive(Clone, Copy, Default, Debug)]
+struct Split {
+    wall: Duration,
+    /// Stopped for pauses.
+    safepoint: Duration,
+    /// Of `safepoint`: the pauses' own work (the collector thread's CPU
+    /// time in them); the rest is the collector descheduled in the pause,
+    /// or other mutators reaching it.
+    pause_cpu: Duration,
+    /// Held by the pacer.
+    paced: Duration,
+    /// Waiting for memory (a collection).
+    stalled: Duration,
+    descheduled: Duration,
+}
+
+impl Split {
+    fn collector(&self) -> Duration {
+        self.safepoint + self.paced + self.stalled
+    }
+    fn on_cpu(&self) -> Duration {
+        self.wall.saturating_sub(self.collector() + self.descheduled)
+    }
+    fn add(&mut self, o: &Split) {
+        self.wall += o.wall;
+        self.safepoint += o.safepoint;
+        self.pause_cpu += o.pause_cpu;
+        self.paced += o.paced;
+        self.stalled += o.stalled;
+        self.descheduled += o.descheduled;
+    }
+}
+
+/// One mutator's slow operations (at least [`SLOW_OP`]), broken down.
+#[derive(Clone, Copy, Default, Debug)]
+struct Delays {
+    /// The longest operation.
+    longest: Split,
+    /// The operation with the longest collector part.
+    worst_collector: Split,
+    /// The operation with the longest descheduled part.
+    worst_descheduled: Split,
+    /// Every slow operation's parts, summed.
+    slow: Split,
+    slow_ops: u64,
+}
+
+impl Delays {
+    fn merge(&mut self, o: &Delays) {
+        if o.longest.wall > self.longest.wall {
+            self.longest = o.longest;
+        }
+        if o.worst_collector.collector() > self.worst_collector.collector() {
+            self.worst_collector = o.worst_collector;
+        }
+        if o.worst_descheduled.descheduled > self.worst_descheduled.descheduled {
+            self.worst_descheduled = o.worst_descheduled;
+        }
+        self.slow.add(&o.slow);
+        self.slow_ops += o.slow_ops;
+    }
+}
+
+/// What one mutator of table 3 measured.
+#[derive(Default)]
+struct MutatorRun {
+    ops: u64,
+    failed: u64,
+    delays: Delays,
+}
+
 /// One mutator of table 3: builds its share of the live set, then replaces
 /// random nodes (making garbage at the allocation rate) for `seconds`.
-/// Returns (operations, longest operation in ns, allocations that failed,
-/// operations over 1 ms).
 /// A failed allocation (the collector fell behind, even with pacing) is
 /// counted and the operation skipped, not a panic: the table reports it.
-fn pause_mutator<B: BarrierSet>(
-    heap: &Heap,
-    live_nodes: usize,
-    start: &Start,
-    seconds: u64,
-) -> (u64, u64, u64, u64) {
+/// Each operation of at least [`SLOW_OP`] is broken down ([`Split`]).
+fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start, seconds: u64) -> MutatorRun {
     let mut m = heap.mutator::<B>().expect("the heap's barrier set");
     let chunk_len = (heap.max_object_words() - 3).min(4000);
     let chunks = live_nodes.div_ceil(chunk_len);
@@ -55,18 +149,25 @@ fn pause_mutator<B: BarrierSet>(
     }
     let deadline = m.safe_region(|| start.arrive_and_wait()) + Duration::from_secs(seconds);
     let mut x = 0x9E37_79B9_7F4A_7C15usize ^ (live_nodes << 3);
-    let (mut ops, mut worst, mut failed, mut stalls) = (0u64, 0u64, 0u64, 0u64);
+    let mut run = MutatorRun::default();
+    let d = &mut run.delays;
+    // The last CPU clock reading, and the wall clock then.
+    let (mut ck_wall, mut ck_cpu) = (Instant::now(), thread_cpu());
     while Instant::now() < deadline {
         let t = Instant::now();
+        if t - ck_wall > CPU_CHECK {
+            (ck_wall, ck_cpu) = (t, thread_cpu());
+        }
+        let waits = m.waits();
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let d = m.roots_len();
+        let depth = m.roots_len();
         let n = match m.alloc(NODE_REFS, NODE_DATA) {
             Ok(n) => n,
             Err(fastpath::gc::GcError::OutOfMemory) => {
-                failed += 1;
-                m.truncate_roots(d);
+                run.failed += 1;
+                m.truncate_roots(depth);
                 continue;
             }
             Err(e) => panic!("allocation: {e}"),
@@ -84,13 +185,40 @@ fn pause_mutator<B: BarrierSet>(
         // The new node links to the old one: drop that link next time, so
         // the live set stays the same size.
         m.store(o, 0, None).unwrap();
-        m.truncate_roots(d);
-        let took = t.elapsed().as_nanos() as u64;
-        worst = worst.max(took);
-        stalls += u64::from(took > 1_000_000);
-        ops += 1;
+        m.truncate_roots(depth);
+        let took = t.elapsed();
+        run.ops += 1;
+        if took >= SLOW_OP {
+            let (now, cpu) = (Instant::now(), thread_cpu());
+            let w = m.waits();
+            let mut split = Split {
+                wall: took,
+                safepoint: w.safepoint - waits.safepoint,
+                pause_cpu: w.pause_cpu - waits.pause_cpu,
+                paced: w.paced - waits.paced,
+                stalled: w.stalled - waits.stalled,
+                descheduled: Duration::ZERO,
+            };
+            // Off the CPU since the reading, less the collector's waits
+            // (blocked, so off the CPU too), within this operation.
+            let off = (now - ck_wall).saturating_sub(cpu - ck_cpu);
+            let gc = split.collector().min(took);
+            split.descheduled = off.saturating_sub(gc).min(took - gc);
+            (ck_wall, ck_cpu) = (now, cpu);
+            if split.wall > d.longest.wall {
+                d.longest = split;
+            }
+            if split.collector() > d.worst_collector.collector() {
+                d.worst_collector = split;
+            }
+            if split.descheduled > d.worst_descheduled.descheduled {
+                d.worst_descheduled = split;
+            }
+            d.slow.add(&split);
+            d.slow_ops += 1;
+        }
     }
-    (ops, worst, failed, stalls)
+    run
 }
 
 /// What table 3 runs: heap size, churn time, mutator threads.
@@ -126,10 +254,9 @@ struct Measured {
     pauses: Vec<gc::GcPause>,
     stats: gc::GcStats,
     ops: u64,
-    worst_op_ns: u64,
     failed: u64,
-    /// Mutator operations that took over 1 ms.
-    stalls: u64,
+    /// The mutators' slow operations, broken down.
+    delays: Delays,
     /// The scheduler baseline's row (no GC work), not a collector's.
     baseline: bool,
     /// Seconds of churn measured.
@@ -175,7 +302,7 @@ fn measure<B: BarrierSet>(
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
     let start = Start::default();
-    let (before, before_stats, stats, ops, worst, failed, stalls) = std::thread::scope(|s| {
+    let (before, before_stats, stats, ops, failed, delays) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..mutators)
             .map(|_| {
                 let (heap, start) = (&heap, &start);
@@ -190,24 +317,33 @@ fn measure<B: BarrierSet>(
         let before = before_stats.pauses.len();
         start.go();
         let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("mutator")).collect();
-        let ops: u64 = results.iter().map(|r| r.0).sum();
-        let worst = results.iter().map(|r| r.1).max().unwrap_or(0);
-        let failed: u64 = results.iter().map(|r| r.2).sum();
-        let stalls: u64 = results.iter().map(|r| r.3).sum();
-        (before, before_stats, heap.stats(), ops, worst, failed, stalls)
+        let ops: u64 = results.iter().map(|r| r.ops).sum();
+        let failed: u64 = results.iter().map(|r| r.failed).sum();
+        let mut delays = Delays::default();
+        for r in &results {
+            delays.merge(&r.delays);
+        }
+        (before, before_stats, heap.stats(), ops, failed, delays)
     });
     let mut stats = stats;
     // Count only the churn: the build of the live set is not measured.
     stats.cycles -= before_stats.cycles;
     stats.paced_refills -= before_stats.paced_refills;
+    stats.paced_time = stats.paced_time.saturating_sub(before_stats.paced_time);
+    stats.collector_cpu_time = stats
+        .collector_cpu_time
+        .saturating_sub(before_stats.collector_cpu_time);
     stats.evacuation_failures -= before_stats.evacuation_failures;
+    stats.degenerated_cycles -= before_stats.degenerated_cycles;
+    stats.full_compactions -= before_stats.full_compactions;
+    stats.parallel_phases -= before_stats.parallel_phases;
+    stats.worker_threads_started -= before_stats.worker_threads_started;
     Ok(Measured {
         pauses: stats.pauses[before..].to_vec(),
         stats,
         ops,
-        worst_op_ns: worst,
         failed,
-        stalls,
+        delays,
         baseline,
         seconds,
     })
@@ -228,12 +364,48 @@ const PARTS: &[(&str, Part)] = &[
     ("total + resume", |p| p.duration + p.resume),
 ];
 
+/// The CPUs this process may run on.
+fn cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
 fn stats_of(v: Vec<f64>) -> Stats {
     Stats::from_samples(if v.is_empty() { vec![f64::NAN] } else { v })
+}
+
+/// An operation's parts: collector / descheduled / on the CPU, in ms.
+fn split(s: &Split) -> String {
+    format!(
+        "{:.2}/{:.2}/{:.2}",
+        ms(s.collector()),
+        ms(s.descheduled),
+        ms(s.on_cpu())
+    )
+}
+
+/// Which collector waits an operation's collector part holds: pause
+/// (pauses, with the pauses' own work CPU in ms: "pause 2.1cpu"), pace
+/// (pacing), mem (allocation stall), or - for none.
+fn waited_for(s: &Split) -> String {
+    let pause = format!("pause {:.1}cpu", ms(s.pause_cpu));
+    let parts: Vec<&str> = [
+        (pause.as_str(), s.safepoint),
+        ("pace", s.paced),
+        ("mem", s.stalled),
+    ]
+    .into_iter()
+    .filter(|(_, d)| !d.is_zero())
+    .map(|(n, _)| n)
+    .collect();
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join("+")
+    }
 }
 
 /// Adds one configuration's rows to both tables.
@@ -292,12 +464,40 @@ fn report(
         m.stats.cycles.to_string(),
         num(m.ops as f64 / m.seconds as f64),
         format!("{:.3}", ms(worst_cpu)),
-        format!("{:.2}", m.worst_op_ns as f64 / 1e6),
-        format!("{:.1}", m.stalls as f64 / m.seconds as f64),
+        format!("{:.2}", ms(m.delays.longest.wall)),
+        split(&m.delays.longest),
+        split(&m.delays.worst_collector),
+        format!(
+            "{} ({})",
+            format_args!("{:.2}", ms(m.delays.worst_collector.collector())),
+            waited_for(&m.delays.worst_collector)
+        ),
+        format!("{:.2}", ms(m.delays.worst_descheduled.descheduled)),
+        format!("{:.1}", m.delays.slow_ops as f64 / m.seconds as f64),
+        format!(
+            "{:.1}/{:.1}/{:.1}",
+            ms(m.delays.slow.collector()) / m.seconds as f64,
+            ms(m.delays.slow.descheduled) / m.seconds as f64,
+            ms(m.delays.slow.on_cpu()) / m.seconds as f64
+        ),
         m.stats.paced_refills.to_string(),
         format!("{:.2}", ms(m.stats.longest_paced_wait)),
+        // Where the mutators' time went, per second of churn: waiting for
+        // the pacer (summed over mutators), stopped in pauses (wall), and
+        // the collector threads' share of the machine's CPUs.
+        format!("{:.1}", ms(m.stats.paced_time) / m.seconds as f64),
+        format!(
+            "{:.1}",
+            m.pauses.iter().map(|p| ms(p.duration)).sum::<f64>() / m.seconds as f64
+        ),
+        format!(
+            "{:.0}",
+            100.0 * m.stats.collector_cpu_time.as_secs_f64() / (m.seconds as f64 * cpus() as f64)
+        ),
         m.failed.to_string(),
         m.stats.evacuation_failures.to_string(),
+        format!("{}/{}", m.stats.degenerated_cycles, m.stats.full_compactions),
+        format!("{}/{}", m.stats.parallel_phases, m.stats.worker_threads_started),
     ]);
     mutators.row(row);
 }
@@ -399,11 +599,21 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
                 "ops/s",
                 "max at-safepoint CPU (ms)",
                 "longest op (ms)",
+                "longest op: GC/desched/CPU (ms)",
+                "op with most GC: GC/desched/CPU (ms)",
+                "most GC in an op (ms, what)",
+                "most desched in an op (ms)",
                 "ops > 1 ms per s",
+                "ops > 1 ms: GC/desched/CPU (ms/s)",
                 "paced refills",
                 "longest paced wait (ms)",
+                "paced (ms/s)",
+                "paused (ms/s)",
+                "GC CPU (%)",
                 "alloc failures",
                 "evac failures",
+                "degen/full",
+                "parallel phases/threads started",
             ],
         ]
         .concat(),
@@ -451,11 +661,13 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
     parts.note("reaching: request until the last mutator stopped (HotSpot's \"Reaching safepoint\", TTSP); at safepoint: the pause's work (HotSpot's \"At safepoint\", what a GC log's \"Pause Init Mark\" reports);");
     parts.note("leaving: from the work's end to the release (HotSpot's \"Leaving safepoint\"); total: request to release (HotSpot's \"Total\"); resume: after the release, the longest any stopped mutator took to run again (not in HotSpot's log).");
     parts.note("wait: how stopped mutators wait for the release (futex: one broadcast; spin: 50 us, then futex; condvar: each re-takes the safepoint mutex).");
-    side.note("pacing: a TLAB refill over the cycle's budget waits up to 10 ms for the collector (Shenandoah's pacer); longest op: the slowest mutator operation, allocation stalls included;");
+    side.note("pacing: a TLAB refill over the cycle's budget waits for the collector in proportion to the debt, 1 ms at most per refill (Shenandoah's pacer); longest op: the slowest mutator operation, allocation stalls included;");
+    side.note("each op over 1 ms is split: GC: the mutator's waits for the collector during it (Mutator::waits: stopped in a pause, held by the pacer, stalled for memory; exact); desched: off its CPU outside those waits (thread CPU clock vs wall, read at most 0.1 ms before the op: the scheduler's doing, not the collector's; it includes the wake-up after a pause's release or the pacer's deadline, Mutator::waits' resume); CPU: the rest (on the CPU). A pause's own length includes the collector thread's descheduling: \"pause Ncpu\" in the most-GC column is the pauses' own work (Mutator::waits' pause_cpu), the rest of their hold the collector off its CPU or other mutators reaching the safepoint.");
     if plan.baseline {
         side.note(format!("no GC work (baseline): the same mutators and live set in passive mode, {} s of churn on a {} MiB heap that never fills (cycles 0: no pause, no pacing); its longest op and ops > 1 ms per s are what the scheduler alone does to {mutators} mutators on {cpus} CPUs.", baseline_seconds(run), baseline_heap_mib(run)));
     }
-    side.note("alloc failures: allocations that found no memory after three cycles (skipped); evac failures: cycles whose evacuation ran out of space (objects left in place).");
+    side.note(format!("where the time goes, per second of churn: paced: the mutators' summed waits for the pacer; paused: the pauses' total (request to release), which stops every mutator; GC CPU: the collector threads' CPU time (its thread, and the worker threads of its parallel phases: FASTPATH_GC_WORKERS, default half the CPUs) as a share of the {cpus} CPUs."));
+    side.note("alloc failures: allocations that got OutOfMemory (skipped; only when a full compaction left no room); evac failures: cycles whose evacuation ran out of space (objects left in place); degen/full: cycles finished stop-the-world because a mutator found no memory (Shenandoah's degenerated GC) / full compactions; parallel phases/threads started: phases run on more than one worker thread, and worker threads started for them (the pool's threads are started once and parked between phases: a thread per phase would be one per phase and worker).");
     Ok(vec![parts, side])
 }
 

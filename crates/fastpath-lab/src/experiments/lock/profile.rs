@@ -8,6 +8,9 @@
 //! (so the Valgrind child, `fastpath __perfnorm lock <id> <ops>`, can build
 //! it again from the id alone through `Lock::perfnorm_region`).
 //!
+//! The pairs table's explicit-thread row ([`ON_ROW`]) is defined here, its
+//! loop beside its region.
+//!
 //! Region ids: `pairs/<row>` for the pairs table, `workloads/<workload>/<mode>`
 //! for seed 001's suite, `contended/<row>/<threads>t` for the contended
 //! table. Rows of more than one thread are marked [`Region::threads`], so
@@ -18,6 +21,12 @@
 use fastpath::config::LockingMode;
 use fastpath::sync;
 
+use std::pin::Pin;
+
+use fastpath::sync::Header;
+use fastpath::thread::ThreadBlock;
+
+use crate::harness::black_box;
 use crate::harness::perfnorm::{Profile, ProfileTable, Profiler, Region};
 use crate::report::BenchResult;
 
@@ -90,6 +99,37 @@ pub fn profile_row(
     let result = profile.attach(result);
     table.push(profile);
     result
+}
+
+/// The pairs table's row of a runtime that carries its thread (as HotSpot
+/// passes `JavaThread*`): `uncontended` through `sync::enter_on` /
+/// `exit_on`, with the thread block loaded once, as a JIT loads it into
+/// its thread register.
+pub const ON_ROW: &str = "uncontended-on";
+
+/// [`ON_ROW`]'s loop: the pair with `thread`, the calling thread's block,
+/// passed in.
+#[inline(never)]
+pub fn lock_pairs_on(thread: &ThreadBlock, h: Pin<&Header>, n: u64) {
+    for _ in 0..n {
+        let h = black_box(h);
+        sync::enter_on(thread, h);
+        let _ = sync::exit_on(thread, h);
+    }
+}
+
+/// The region of a pairs row defined here (`None` for any other row).
+pub fn pair_region(row: &str) -> Option<RowRegion> {
+    match row {
+        ON_ROW => {
+            let h = Box::pin(Header::new());
+            // The block is the running thread's, looked up once per call.
+            Some(Ok(Region::new(PROFILED_OPS, move |n| {
+                lock_pairs_on(fastpath::thread::current(), h.as_ref(), n)
+            })))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

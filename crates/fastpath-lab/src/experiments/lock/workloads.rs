@@ -3,10 +3,13 @@
 //! `monitor`), medians with errors, one run.
 //!
 //! Where it sits: `fastpath lock` calls [`run`] after its CAS-pair table.
-//! Each workload is a function of `n` operations driven by the harness on
-//! threads whose mode is chosen with
-//! [`sync::set_current_thread_locking_mode`], so the three columns come from
-//! the same process, workload by workload (modes interleaved per workload).
+//! Each workload × mode is a row of the harness's interleaved measurement
+//! ([`measure_rows`]): a single-threaded workload is a function of `n`
+//! operations timed on the measuring thread, switched to the row's mode
+//! with [`sync::set_current_thread_locking_mode`] for each sample; a
+//! threaded one starts its threads, each set to the mode, for each sample.
+//! All 48 rows take one sample per round in a shuffled order, so the three
+//! columns come from the same process and the same stretch of its run.
 //!
 //! The workloads mirror what the seed's argument rests on:
 //! - HotSpot's `LockUnlock.java` (test/micro/org/openjdk/bench/vm/lang):
@@ -43,8 +46,9 @@ use std::time::{Duration, Instant};
 use fastpath::config::LockingMode;
 use fastpath::sync::{self, Header, Synchronized};
 
+use crate::harness::interleave::{batched, measure_rows, Plan, Sampler};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
-use crate::harness::{black_box, measure_ns_per_op, Settings, Stats};
+use crate::harness::{black_box, Stats};
 use crate::report::table::{num, percent};
 use crate::report::{BenchResult, Metric, Mode, Table};
 
@@ -77,16 +81,18 @@ enum Run {
     Thin(Body),
     /// One thread, two objects inflated first.
     Inflated(Body),
-    /// Its own threads (see [`threaded`]).
-    Threaded(fn(&Settings, LockingMode) -> Stats),
+    /// Its own threads (see [`threaded`]): a sampler that starts them
+    /// for each sample.
+    Threaded(fn(LockingMode) -> Sampler<'static>),
 }
 
 impl Run {
-    fn measure(&self, s: &Settings, mode: LockingMode) -> Stats {
+    /// The row's sampler in `mode`.
+    fn sampler(&self, mode: LockingMode) -> Sampler<'static> {
         match *self {
-            Run::Thin(body) => single(s, mode, false, body),
-            Run::Inflated(body) => single(s, mode, true, body),
-            Run::Threaded(f) => f(s, mode),
+            Run::Thin(body) => single(mode, false, body),
+            Run::Inflated(body) => single(mode, true, body),
+            Run::Threaded(f) => f(mode),
         }
     }
 }
@@ -236,25 +242,27 @@ fn inflate(h: Pin<&Header>) {
     let _ = g.wait(Some(Duration::from_millis(1)));
 }
 
-/// A single-threaded workload: `body(h1, h2, n)` on two objects, inflated
-/// or not, on a thread running `mode`.
-fn single(
-    s: &Settings,
-    mode: LockingMode,
-    inflated: bool,
-    body: fn(Pin<&Header>, Pin<&Header>, &Dummies, u64),
-) -> Stats {
-    let s = *s;
-    on_thread(mode, move || {
-        let (h1, h2) = (pin!(Header::new()), pin!(Header::new()));
+/// A single-threaded workload's sampler: `body(h1, h2, n)` on two objects
+/// it owns, inflated or not, run on the measuring thread switched to
+/// `mode` for each sample (outside the timing). An inflated row re-inflates
+/// an object the deflater took back to its header between samples, so
+/// that every sample times what the row names.
+fn single(mode: LockingMode, inflated: bool, body: Body) -> Sampler<'static> {
+    let (h1, h2) = (Box::pin(Header::new()), Box::pin(Header::new()));
+    let d = Dummies::new();
+    let heads = std::rc::Rc::new((h1, h2));
+    let timed = heads.clone();
+    let mut sample = batched(move |n| body(black_box(timed.0.as_ref()), black_box(timed.1.as_ref()), &d, n));
+    Box::new(move |plan| {
+        let _mode = ModeScope::enter(mode)?;
         if inflated {
-            inflate(h1.as_ref());
-            inflate(h2.as_ref());
+            for h in [heads.0.as_ref(), heads.1.as_ref()] {
+                if !h.is_inflated() {
+                    inflate(h);
+                }
+            }
         }
-        let d = Dummies::new();
-        measure_ns_per_op(&s, |n| {
-            body(black_box(h1.as_ref()), black_box(h2.as_ref()), &d, n)
-        })
+        Ok(sample(plan))
     })
 }
 
@@ -353,19 +361,18 @@ fn churn_recursive_body(_: Pin<&Header>, _: Pin<&Header>, d: &Dummies, n: u64) {
     }
 }
 
-/// `threads` threads, each running `mode`, each calling `step(i, rng)`
-/// until the iteration's time is up; per iteration the score is
-/// `scale(wall ns, threads, total steps)`. The harness shape of JMH with
-/// `@Threads`.
+/// A sampler of `threads` threads, each running `mode`, each calling
+/// `step(i, rng)` until the sample's time ([`Plan::threaded_sample_time`])
+/// is up; the sample is `scale(wall ns, threads, total steps)`. The harness
+/// shape of JMH with `@Threads`, one sample per iteration.
 fn threaded<S: Send + Sync + 'static>(
-    s: &Settings,
     mode: LockingMode,
     threads: usize,
     shared: Arc<S>,
     step: fn(&S, usize, &mut u64),
     scale: fn(f64, usize, u64) -> f64,
-) -> Stats {
-    let per_iteration = |time: Duration| {
+) -> Sampler<'static> {
+    let per_iteration = move |time: Duration| {
         let stop = Arc::new(AtomicBool::new(false));
         let start = Arc::new(Barrier::new(threads + 1));
         let workers: Vec<_> = (0..threads)
@@ -400,14 +407,7 @@ fn threaded<S: Send + Sync + 'static>(
         let total: u64 = workers.into_iter().map(|w| w.join().unwrap_or(0)).sum();
         scale(t.elapsed().as_nanos() as f64, threads, total.max(1))
     };
-    for _ in 0..s.warmup_iterations {
-        per_iteration(s.iteration_time);
-    }
-    Stats::from_samples(
-        (0..s.iterations.max(2))
-            .map(|_| per_iteration(s.iteration_time))
-            .collect(),
-    )
+    Box::new(move |plan| Ok(per_iteration(plan.threaded_sample_time)))
 }
 
 /// JMH's AverageTime with N threads: each thread's time per operation.
@@ -424,10 +424,9 @@ impl<T> Shared<T> {
     }
 }
 
-fn contended3(s: &Settings, mode: LockingMode) -> Stats {
+fn contended3(mode: LockingMode) -> Sampler<'static> {
     let shared = Arc::new((Shared(Box::pin(Header::new())), Dummies::new()));
     threaded(
-        s,
         mode,
         3,
         shared,
@@ -456,10 +455,9 @@ const CONSUME: u32 = 50;
 /// MonitorBench's `range` with `throwThreshold` 1: a wait in 10 000.
 const WAIT_ONE_IN: u64 = 10_000;
 
-fn monitor_bench(s: &Settings, mode: LockingMode) -> Stats {
+fn monitor_bench(mode: LockingMode) -> Sampler<'static> {
     let shared = Arc::new(Shared(Box::pin(Header::new())));
     threaded(
-        s,
         mode,
         cpus(),
         shared,
@@ -499,12 +497,11 @@ pub fn cpus() -> usize {
 /// A bounded buffer guarded by its own monitor.
 const SLOTS: usize = 16;
 
-fn producer_consumer(s: &Settings, mode: LockingMode) -> Stats {
+fn producer_consumer(mode: LockingMode) -> Sampler<'static> {
     let shared = Arc::new(Shared(Box::pin(Synchronized::new(
         VecDeque::<u64>::with_capacity(SLOTS),
     ))));
     threaded(
-        s,
         mode,
         2,
         shared,
@@ -534,11 +531,10 @@ fn producer_consumer(s: &Settings, mode: LockingMode) -> Stats {
 
 const DINERS: usize = 5;
 
-fn philosophers(s: &Settings, mode: LockingMode) -> Stats {
+fn philosophers(mode: LockingMode) -> Sampler<'static> {
     let forks: Vec<Shared<Header>> = (0..DINERS).map(|_| Shared(Box::pin(Header::new()))).collect();
     let shared = Arc::new((forks, Dummies::new()));
     threaded(
-        s,
         mode,
         DINERS,
         shared,
@@ -552,20 +548,6 @@ fn philosophers(s: &Settings, mode: LockingMode) -> Stats {
         },
         thread_time_per_op,
     )
-}
-
-/// The settings the suite runs with: `fastpath all` keeps it to a few
-/// seconds (16 workloads × 3 modes).
-fn suite_settings(s: &Settings, quick: bool) -> Settings {
-    if quick {
-        Settings {
-            warmup_iterations: 1,
-            iterations: 3,
-            iteration_time: Duration::from_millis(10),
-        }
-    } else {
-        *s
-    }
 }
 
 /// Workload `name` in `mode` as a profiler region: its body on two objects
@@ -606,8 +588,7 @@ pub fn region(id: &str) -> Option<RowRegion> {
 /// Runs every workload in every mode and returns the seed-shaped table and
 /// one JMH row per workload and mode (with `prof`, their counters too, and
 /// the counter table after the seed's).
-pub fn run(s: &Settings, quick: bool, prof: Option<&Profiler>) -> (Vec<Table>, Vec<BenchResult>) {
-    let s = suite_settings(s, quick);
+pub fn run(plan: &Plan, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, Vec<BenchResult>)> {
     let legacy_is_real =
         on_thread(LockingMode::Legacy, sync::current_thread_locking_mode) == LockingMode::Legacy;
     let mut t = Table::new(
@@ -624,10 +605,15 @@ pub fn run(s: &Settings, quick: bool, prof: Option<&Profiler>) -> (Vec<Table>, V
     );
     let mut results = Vec::new();
     let mut counters = ProfileTable::new("seed 001's workloads by locking mode");
-    for w in WORKLOADS {
+    let mut rows: Vec<Sampler<'static>> = WORKLOADS
+        .iter()
+        .flat_map(|w| MODES.iter().map(|&m| w.run.sampler(m)))
+        .collect();
+    let measured = measure_rows(plan, WORKLOADS_SEED, &mut rows).map_err(|e| anyhow::anyhow!(e))?;
+    drop(rows);
+    for (w, st) in WORKLOADS.iter().zip(measured.chunks(MODES.len())) {
         let threads = if w.threads == 0 { cpus() as u32 } else { w.threads };
-        let st: Vec<Stats> = MODES.iter().map(|&m| w.run.measure(&s, m)).collect();
-        let cell = |x: &Stats| format!("{} ± {}", num(x.median), num(x.error));
+        let cell = |x: &Stats| format!("{} ± {}", num(x.median), num(x.median_error()));
         t.row(vec![
             w.name.to_string(),
             threads.to_string(),
@@ -637,7 +623,7 @@ pub fn run(s: &Settings, quick: bool, prof: Option<&Profiler>) -> (Vec<Table>, V
             cell(&st[2]),
             percent(st[2].median, st[0].median),
         ]);
-        for (m, x) in MODES.iter().zip(&st) {
+        for (m, x) in MODES.iter().zip(st) {
             let mut r = BenchResult::new(NAME, w.name, Mode::AverageTime, x, "ns/op")
                 .param("mode", m.name())
                 .threads(threads)
@@ -652,7 +638,16 @@ pub fn run(s: &Settings, quick: bool, prof: Option<&Profiler>) -> (Vec<Table>, V
     for w in WORKLOADS {
         t.note(format!("{}: {}", w.name, w.what));
     }
-    t.note("% = median / median of legacy − 1, same run; each workload's three modes run back to back, each on fresh threads set with set_current_thread_locking_mode");
+    t.note(
+        "% = median / median of legacy − 1, same run; error = the larger side of the median's 99.9% interval",
+    );
+    t.note(format!(
+        "rows interleaved: {} rounds (after {} warm-up), each row (workload × mode) one sample per round in a shuffled order, on the measuring thread switched to the row's mode ({} µs per sample; the threaded workloads start their threads for each {} ms sample)",
+        plan.rounds,
+        plan.warmup_rounds,
+        plan.sample_time.as_micros(),
+        plan.threaded_sample_time.as_millis()
+    ));
     if !legacy_is_real {
         t.note("NOTE: legacy stack-locking is not implemented in this build; current_thread_locking_mode() reports lightweight on a legacy thread, so the legacy column ran as lightweight and its % is lightweight against itself");
     }
@@ -660,5 +655,8 @@ pub fn run(s: &Settings, quick: bool, prof: Option<&Profiler>) -> (Vec<Table>, V
     if let Some(p) = prof {
         tables.push(counters.finish(p));
     }
-    (tables, results)
+    Ok((tables, results))
 }
+
+/// The seed of the workloads table's sampling order.
+const WORKLOADS_SEED: u64 = 0x5EED_0001;

@@ -5,13 +5,13 @@
 
 use super::super::barrier::BarrierSet;
 use super::super::forwarding;
-use super::super::mutator::Mutator;
+use super::super::mutator::Bound;
 use super::super::settings::Barrier;
 
-impl<B: BarrierSet> Mutator<B> {
+impl<B: BarrierSet> Bound<'_, B> {
     /// The object to read `obj` through.
     #[inline(always)]
-    pub(super) fn resolve_for_read(&self, obj: usize) -> usize {
+    pub(super) fn resolve_for_read(self, obj: usize) -> usize {
         if self.has(Barrier::BrooksRb) {
             forwarding::forwardee(self.space().fwd(obj))
         } else {

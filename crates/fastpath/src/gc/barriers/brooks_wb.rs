@@ -10,20 +10,20 @@
 
 use super::super::barrier::BarrierSet;
 use super::super::forwarding;
-use super::super::mutator::Mutator;
+use super::super::mutator::Bound;
 use super::super::runtime::{EVACUATION, HAS_FORWARDED};
 use super::super::settings::Barrier;
 
-impl<B: BarrierSet> Mutator<B> {
+impl<B: BarrierSet> Bound<'_, B> {
     /// Whether `brooks-wb` must take its slow path: the state byte's test.
     #[inline(always)]
-    pub(super) fn brooks_wb_active(&self) -> bool {
+    pub(super) fn brooks_wb_active(self) -> bool {
         self.has(Barrier::BrooksWb) && self.gc_state() & (EVACUATION | HAS_FORWARDED) != 0
     }
 
     /// The object to write `obj` through, and the value `v` to store.
     #[inline(always)]
-    pub(crate) fn resolve_for_write(&self, obj: usize, v: usize) -> (usize, usize) {
+    pub(crate) fn resolve_for_write(self, obj: usize, v: usize) -> (usize, usize) {
         if self.brooks_wb_active() {
             self.brooks_wb_slow(obj, v)
         } else {
@@ -34,7 +34,7 @@ impl<B: BarrierSet> Mutator<B> {
     /// The object a write goes to when `brooks_wb_active` is false: through
     /// the forwarding word under either Brooks barrier.
     #[inline(always)]
-    pub(super) fn resolve_for_read_or_wb(&self, obj: usize) -> usize {
+    pub(super) fn resolve_for_read_or_wb(self, obj: usize) -> usize {
         if self.has(Barrier::BrooksWb) {
             forwarding::forwardee(self.space().fwd(obj))
         } else {
@@ -46,7 +46,7 @@ impl<B: BarrierSet> Mutator<B> {
     /// evacuation runs (else resolve it), and resolve `v` to to-space.
     #[cold]
     #[inline(never)]
-    pub(super) fn brooks_wb_slow(&self, obj: usize, v: usize) -> (usize, usize) {
+    pub(super) fn brooks_wb_slow(self, obj: usize, v: usize) -> (usize, usize) {
         let s = self.space();
         let o = if self.gc_state() & EVACUATION != 0 && s.in_cset(obj) {
             self.evacuate(obj)

@@ -8,12 +8,12 @@ use std::sync::atomic::Ordering;
 
 use super::super::barrier::BarrierSet;
 use super::super::heap::DIRTY_CARD;
-use super::super::mutator::Mutator;
+use super::super::mutator::Bound;
 
-impl<B: BarrierSet> Mutator<B> {
+impl<B: BarrierSet> Bound<'_, B> {
     /// Dirties the card of `obj`.
     #[inline(always)]
-    pub(super) fn card_mark(&self, obj: usize) {
+    pub(super) fn card_mark(self, obj: usize) {
         // Relaxed: a card is a hint, read by the collector in pauses
         // (ordered by the safepoint mutex).
         self.card(obj).store(DIRTY_CARD, Ordering::Relaxed);

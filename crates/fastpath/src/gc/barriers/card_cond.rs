@@ -10,9 +10,9 @@ use std::sync::atomic::Ordering;
 
 use super::super::barrier::BarrierSet;
 use super::super::heap::DIRTY_CARD;
-use super::super::mutator::Mutator;
+use super::super::mutator::Bound;
 
-impl<B: BarrierSet> Mutator<B> {
+impl<B: BarrierSet> Bound<'_, B> {
     /// `card-cond`: dirty `card` unless it is dirty already.
     #[inline(always)]
     pub(super) fn card_cond(card: &AtomicU8) {

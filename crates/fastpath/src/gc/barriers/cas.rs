@@ -8,31 +8,37 @@ use std::sync::atomic::Ordering;
 
 use super::super::barrier::BarrierSet;
 use super::super::forwarding;
-use super::super::mutator::Mutator;
+use super::super::mutator::{Bound, Mutator};
 use super::super::runtime::HAS_FORWARDED;
 use super::super::settings::Barrier;
 
-impl<B: BarrierSet> Mutator<B> {
+impl<B: BarrierSet> Bound<'_, B> {
     /// Whether a failed reference CAS must take the slow path.
     #[inline(always)]
-    pub(super) fn cas_barrier_active(&self) -> bool {
+    pub(super) fn cas_barrier_active(self) -> bool {
         self.has(Barrier::Cas) && self.gc_state() & HAS_FORWARDED != 0
     }
 
     /// `cas` slow path: the CAS failed while copies exist; if the field
     /// holds the other copy of the expected object, retry with that copy
     /// as the expected value.
+    ///
+    /// Takes the mutator alone (its block is `m.block`): with the block as
+    /// well, the arguments would outgrow the six argument registers; and
+    /// `new` fourth, in the register where the fast path's caller holds
+    /// it. Either way the fast path would pay a move to set them up.
     #[cold]
     #[inline(never)]
     pub(super) fn cas_slow(
-        &self,
+        m: &Mutator<B>,
         o: usize,
         addr: usize,
-        expected: usize,
         new: usize,
+        expected: usize,
         mut actual: usize,
     ) -> bool {
-        let s = self.space();
+        let this = m.bound();
+        let s = this.space();
         let target = |x: usize| {
             if x == 0 {
                 0
@@ -47,7 +53,7 @@ impl<B: BarrierSet> Mutator<B> {
                 .compare_exchange(actual, new, Ordering::AcqRel, Ordering::Acquire)
             {
                 Ok(_) => {
-                    self.cas_succeeded(o, addr, actual, new);
+                    this.cas_succeeded(o, addr, actual, new);
                     return true;
                 }
                 Err(now) => actual = now,

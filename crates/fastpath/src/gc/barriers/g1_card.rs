@@ -8,13 +8,13 @@ use std::sync::atomic::Ordering;
 
 use super::super::barrier::BarrierSet;
 use super::super::heap::{CARD_SHIFT, DIRTY_CARD};
-use super::super::mutator::Mutator;
+use super::super::mutator::Bound;
 use super::QUEUE_BUFFER;
 
-impl<B: BarrierSet> Mutator<B> {
+impl<B: BarrierSet> Bound<'_, B> {
     /// The filters, for a store of `v` into the field at `addr`.
     #[inline(always)]
-    pub(super) fn g1_card(&self, addr: usize, v: usize) {
+    pub(super) fn g1_card(self, addr: usize, v: usize) {
         // Same region iff the addresses agree above the region bits, i.e.
         // `(addr ^ v) >> shift == 0`; written as a compare with the size so
         // the size's load folds into the `cmp` (HotSpot's shift takes an
@@ -30,7 +30,7 @@ impl<B: BarrierSet> Mutator<B> {
     /// dirty it and enqueue it for refinement.
     #[cold]
     #[inline(never)]
-    fn g1_card_slow(&self, addr: usize) {
+    fn g1_card_slow(self, addr: usize) {
         let s = self.space();
         // SeqCst fence: G1's StoreLoad between the reference store and the
         // card re-read, so a concurrent refiner's cleaning is not lost.

@@ -8,35 +8,56 @@
 
 use super::super::barrier::BarrierSet;
 use super::super::forwarding;
-use super::super::mutator::Mutator;
-use super::super::runtime::{EVACUATION, HAS_FORWARDED};
+use super::super::heap::Lab;
+use super::super::mutator::Bound;
+use super::super::runtime::{HeapInner, EVACUATION, HAS_FORWARDED};
 use super::super::settings::Barrier;
+use crate::thread::ThreadBlock;
 
-impl<B: BarrierSet> Mutator<B> {
+impl<B: BarrierSet> Bound<'_, B> {
     /// `v`, just loaded from the field at `field`, as the caller may use it.
     #[inline(always)]
-    pub(super) fn lrb(&self, field: usize, v: usize) -> usize {
+    pub(super) fn lrb(self, field: usize, v: usize) -> usize {
         if self.has(Barrier::Lrb) && self.gc_state() & HAS_FORWARDED != 0 {
             return self.lrb_slow(field, v);
         }
         v
     }
 
-    /// LRB slow path: the value is in the collection set: evacuate it (or
-    /// find its copy) and self-heal the field.
+    /// LRB slow path: [`lrb_resolve`].
     #[cold]
     #[inline(never)]
-    fn lrb_slow(&self, field: usize, v: usize) -> usize {
-        let s = self.space();
-        if v == 0 || !s.in_cset(v) {
-            return v;
-        }
-        let to = if self.gc_state() & EVACUATION != 0 {
-            self.evacuate(v)
-        } else {
-            forwarding::forwardee(s.fwd(v))
-        };
-        forwarding::heal(s.word(field), v, to);
-        to
+    fn lrb_slow(self, field: usize, v: usize) -> usize {
+        lrb_resolve(&self.m.heap, &self.m.gclab, self.t, field, v)
     }
+}
+
+/// LRB slow path, for the mutator attached to `t` (heap `heap`, GCLAB
+/// `lab`): `v` was loaded from the heap word at `field` while forwarded
+/// objects exist. Null and references outside the collection set pass;
+/// the rest is evacuated (while evacuation runs) or resolved to its copy,
+/// and the field is healed. The Rust barrier and generated code's stub
+/// (`gc/jit_entry.rs`) both end here.
+pub(in crate::gc) fn lrb_resolve(
+    heap: &HeapInner,
+    lab: &Lab,
+    t: &ThreadBlock,
+    field: usize,
+    v: usize,
+) -> usize {
+    let s = &heap.space;
+    if v == 0 || !s.in_cset(v) {
+        return v;
+    }
+    let to = if t.gc_state.get() & EVACUATION != 0 {
+        let (to, won) = s.evacuate(v, lab);
+        if won {
+            heap.stats_evacuated_by_mutators();
+        }
+        to
+    } else {
+        forwarding::forwardee(s.fwd(v))
+    };
+    forwarding::heal(s.word(field), v, to);
+    to
 }

@@ -1,6 +1,6 @@
 //! The barriers: what each heap access adds for the collector, one file
 //! per barrier, each with its fast path (`#[inline(always)]`, a test of the
-//! mutator's copy of the GC state byte or of the card) and its `#[cold]`
+//! thread block's copy of the GC state byte or of the card) and its `#[cold]`
 //! slow path (the real work: enqueue for SATB, evacuate and self-heal,
 //! dirty and enqueue a card).
 //!
@@ -9,16 +9,19 @@
 //! bare accesses, for disassembly); above [`super::heap`] and
 //! [`super::forwarding`]. The collector ([`super::collector`]) writes the
 //! state byte the fast paths test, only in pauses; each mutator copies it
-//! on its way out of every stop (`mutator.rs` says why the copy is never
-//! stale where a barrier reads it).
+//! into its thread block on its way out of every stop (`mutator.rs` says
+//! why the copy is never stale where a barrier reads it).
 //!
 //! The shape is MMTk's: this file is the `Barrier` (for each access, the
 //! hooks that run before and after it, composed from the set `B`: every
 //! `B::has` is a constant for a [`super::Static`] set, so only the set's
 //! barriers are compiled in), and each barrier's file holds its
-//! `BarrierSemantics` (the slow path the hook calls). The fast paths test
-//! the mutator's own copy of the state byte at a fixed offset from the
-//! `&Mutator` register (HotSpot: `testb $mask, gc_state_offset(%r15)`).
+//! `BarrierSemantics` (the slow path the hook calls). The hooks are methods
+//! of [`Bound`], a mutator with its thread block in a register of its own:
+//! the fast paths test the block's copy of the state byte, read its card
+//! base and its SATB queue at the published offsets
+//! (`crate::thread::GC_STATE_OFFSET`…), as HotSpot tests `testb $mask,
+//! gc_state_offset(%r15)`.
 //!
 //! | access | before | after |
 //! |---|---|---|
@@ -43,7 +46,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::barrier::BarrierSet;
 use super::heap::{Space, CARD_SHIFT};
-use super::mutator::Mutator;
+use super::mutator::Bound;
 use super::settings::Barrier;
 
 mod brooks_rb;
@@ -55,15 +58,18 @@ mod g1_card;
 mod lrb;
 mod satb;
 
-/// SATB and card queue buffer length before a flush (HotSpot's
-/// `G1SATBBufferSize` is 1 Ki entries; smaller keeps final-mark short).
+pub(super) use lrb::lrb_resolve;
+pub(super) use satb::satb_enqueue;
+
+/// G1 card queue buffer length before a flush (the SATB queue's is
+/// `thread::SATB_BUFFER_WORDS`; small keeps final-mark short).
 const QUEUE_BUFFER: usize = 256;
 
-impl<B: BarrierSet> Mutator<B> {
+impl<'a, B: BarrierSet> Bound<'a, B> {
     /// Loads reference field `i` of `obj`: `brooks-rb` on the object, then
     /// `lrb` on the value.
     #[inline(always)]
-    pub(crate) fn load_raw(&self, obj: usize, i: usize) -> usize {
+    pub(crate) fn load_raw(self, obj: usize, i: usize) -> usize {
         let o = self.resolve_for_read(obj);
         let field = self.space().word(Space::ref_addr(o, i));
         // Acquire: the referenced object's initialization (or copy) is
@@ -75,7 +81,7 @@ impl<B: BarrierSet> Mutator<B> {
     /// Stores `v` into reference field `i` of `obj`, with the set's pre- and
     /// post-write barriers.
     #[inline(always)]
-    pub(crate) fn store_raw(&self, obj: usize, i: usize, v: usize) {
+    pub(crate) fn store_raw(self, obj: usize, i: usize, v: usize) {
         if self.brooks_wb_active() {
             return self.store_slow(obj, v, i);
         }
@@ -85,14 +91,14 @@ impl<B: BarrierSet> Mutator<B> {
     /// The store, out of line, when `brooks-wb` takes its slow path.
     #[cold]
     #[inline(never)]
-    fn store_slow(&self, obj: usize, v: usize, i: usize) {
+    fn store_slow(self, obj: usize, v: usize, i: usize) {
         let (o, v) = self.brooks_wb_slow(obj, v);
         self.store_resolved(o, i, v);
     }
 
     /// The store into the resolved object, with SATB and the card barriers.
     #[inline(always)]
-    fn store_resolved(&self, o: usize, i: usize, v: usize) {
+    fn store_resolved(self, o: usize, i: usize, v: usize) {
         let addr = Space::ref_addr(o, i);
         if self.satb_active() {
             // Arguments in the order the fast path holds them, so the
@@ -110,7 +116,7 @@ impl<B: BarrierSet> Mutator<B> {
     /// card scans whole objects starting on it); `g1-card` marks the
     /// field's own card, as G1 does.
     #[inline(always)]
-    fn post_write(&self, obj: usize, addr: usize, v: usize) {
+    fn post_write(self, obj: usize, addr: usize, v: usize) {
         if self.has(Barrier::Card) {
             self.card_mark(obj);
         } else if self.has(Barrier::CardCond) {
@@ -122,7 +128,7 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// CAS of reference field `i` of `obj`.
     #[inline(always)]
-    pub(crate) fn cas_raw(&self, obj: usize, i: usize, expected: usize, new: usize) -> bool {
+    pub(crate) fn cas_raw(self, obj: usize, i: usize, expected: usize, new: usize) -> bool {
         let (o, new) = self.resolve_for_write(obj, new);
         let addr = Space::ref_addr(o, i);
         // AcqRel: Release publishes `new`, Acquire reads what we replace.
@@ -137,7 +143,7 @@ impl<B: BarrierSet> Mutator<B> {
             }
             Err(actual) => {
                 if self.cas_barrier_active() {
-                    return self.cas_slow(o, addr, expected, new, actual);
+                    return Self::cas_slow(self.m, o, addr, new, expected, actual);
                 }
                 false
             }
@@ -146,7 +152,7 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// After a successful reference CAS: SATB for the replaced value, cards.
     #[inline(always)]
-    fn cas_succeeded(&self, o: usize, addr: usize, replaced: usize, new: usize) {
+    fn cas_succeeded(self, o: usize, addr: usize, replaced: usize, new: usize) {
         if self.satb_active() {
             self.satb_slow(replaced);
         }
@@ -155,7 +161,7 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// Reads data word `j`.
     #[inline(always)]
-    pub(crate) fn read_raw(&self, obj: usize, nrefs: usize, j: usize) -> usize {
+    pub(crate) fn read_raw(self, obj: usize, nrefs: usize, j: usize) -> usize {
         let o = self.resolve_for_read(obj);
         // Relaxed: data words carry no synchronization (as Java fields).
         self.space()
@@ -165,7 +171,7 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// Writes data word `j`.
     #[inline(always)]
-    pub(crate) fn write_raw(&self, obj: usize, nrefs: usize, j: usize, value: usize) {
+    pub(crate) fn write_raw(self, obj: usize, nrefs: usize, j: usize, value: usize) {
         if self.brooks_wb_active() {
             return self.write_slow(obj, value, nrefs, j);
         }
@@ -179,7 +185,7 @@ impl<B: BarrierSet> Mutator<B> {
     /// The data write, out of line, when `brooks-wb` takes its slow path.
     #[cold]
     #[inline(never)]
-    fn write_slow(&self, obj: usize, value: usize, nrefs: usize, j: usize) {
+    fn write_slow(self, obj: usize, value: usize, nrefs: usize, j: usize) {
         let (o, _) = self.brooks_wb_slow(obj, 0);
         // Relaxed: as read_raw.
         self.space()
@@ -189,8 +195,8 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// Evacuates `obj` (in the collection set) into this mutator's GCLAB:
     /// the slow path `lrb` and `brooks-wb` share.
-    pub(super) fn evacuate(&self, obj: usize) -> usize {
-        let (to, won) = self.space().evacuate(obj, &self.gclab);
+    pub(super) fn evacuate(self, obj: usize) -> usize {
+        let (to, won) = self.m.space().evacuate(obj, &self.m.gclab);
         if won {
             self.heap.stats_evacuated_by_mutators();
         }
@@ -198,13 +204,24 @@ impl<B: BarrierSet> Mutator<B> {
     }
 
     /// The card of heap address `addr`: a shift and an add off the biased
-    /// base, no bounds check (the card barriers share it).
+    /// base in the thread block, no bounds check (the card barriers share
+    /// it).
     #[inline(always)]
-    pub(super) fn card(&self, addr: usize) -> &AtomicU8 {
-        debug_assert!(self.space().contains(addr));
+    pub(super) fn card(self, addr: usize) -> &'a AtomicU8 {
+        debug_assert!(self.m.space().contains(addr));
+        let base = self.t.card_table_base.get() as usize;
         // SAFETY: `addr` is a field address inside this heap (the object was
-        // checked by `check`, or came from the heap), so the biased index
-        // lands inside the card table, which lives as long as `self.heap`.
-        unsafe { &*(self.card_base.wrapping_add(addr >> CARD_SHIFT) as *const AtomicU8) }
+        // checked by `check`, or came from the heap), and the block holds
+        // this heap's biased base while the mutator lives (`Bound` borrows
+        // it), so the index lands inside the card table, which lives as
+        // long as the mutator's `heap`.
+        unsafe { &*(base.wrapping_add(addr >> CARD_SHIFT) as *const AtomicU8) }
+    }
+
+    /// The GC state byte copy in the thread block, as of the mutator's last
+    /// stop (`mutator.rs` says why it is never stale here).
+    #[inline(always)]
+    pub(super) fn gc_state(self) -> u8 {
+        self.t.gc_state.get()
     }
 }

@@ -1,10 +1,10 @@
 //! The per-thread park event: a one-permit binary semaphore a thread blocks
 //! on (HotSpot `ParkEvent`, park.hpp).
 //!
-//! Where it sits: [`super::monitor`] parks a contending or waiting thread on
-//! its own event and an exiting owner, a notifier's successor or
-//! [`super::interrupt`] unparks it. One event per thread, owned by the
-//! thread's [`super::thread::ThreadState`].
+//! Where it sits: in the thread layer, below `sync`. One event per thread,
+//! owned by the thread's [`super::ThreadState`]: `sync`'s monitor parks a
+//! contending or waiting thread on its own event, and an exiting owner, a
+//! notifier's successor or `sync::interrupt` unparks it.
 //!
 //! Primitive: a Linux futex through `rustix::thread::futex` on a 32-bit
 //! state word. Why not `parking_lot_core`: its strength is a global hash
@@ -22,7 +22,7 @@
 
 use std::time::Duration;
 
-use super::atomic::{AtomicU32, Ordering};
+use crate::primitives::{AtomicU32, Ordering};
 
 const EMPTY: u32 = 0;
 const NOTIFIED: u32 = 1;

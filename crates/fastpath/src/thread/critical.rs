@@ -1,13 +1,17 @@
-//! Safe reclamation of deflated monitors: a grace period over per-thread
-//! critical sections (RCU-style quiescent-state tracking), with the reader
-//! side made cheap by an asymmetric barrier (Linux `membarrier`).
+//! Per-thread critical sections and the grace period over them (RCU-style
+//! quiescent-state tracking), with the reader side made cheap by an
+//! asymmetric barrier (Linux `membarrier`).
 //!
-//! Where it sits: at the bottom of `sync`, beside `atomic.rs`. Every thread
-//! that may dereference a monitor pointer it read from a header does so
-//! inside a *critical section* ([`Critical::enter`], entered by
-//! `thread::with_current`, so by every slow path); the deflater
-//! ([`super::deflate`]) takes a deflated monitor out of its header and the
-//! registry, then calls [`wait_for_readers`], and frees it only after that.
+//! Where it sits: in the thread layer, below `sync`. Each thread's
+//! [`Critical`] word belongs to its [`super::ThreadState`], and the thread
+//! block caches a pointer to it for the inline paths. A thread that may
+//! dereference a pointer another thread may free (`sync`'s monitors, read
+//! from headers) does so inside a *critical section* ([`Critical::enter`],
+//! or the flat [`Critical::section`] of the inline paths); the freeing side
+//! (`sync`'s deflater) makes the object unreachable, calls
+//! [`wait_for_readers`], and frees it only after that. HotSpot keeps the
+//! same per-thread state in `JavaThread` (its thread state says whether a
+//! thread may hold such pointers; a handshake waits for it).
 //!
 //! Why this scheme, and not HotSpot's: HotSpot frees deflated monitors after
 //! a *handshake* with every Java thread, which is free for it because Java
@@ -15,13 +19,13 @@
 //! Epoch-based reclamation would need the reader to publish its epoch and
 //! fence on every slow path; hazard pointers would need a published pointer
 //! per monitor access and a fence each. Here the reader's fence is replaced
-//! by `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)` on the (rare) deflater
+//! by `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)` on the (rare) freeing
 //! side: a reader only bumps its own sequence word (odd: inside) with plain
-//! stores and compiler fences; the deflater's membarrier forces a full
+//! stores and compiler fences; the freer's membarrier forces a full
 //! barrier on every running thread, after which it sees every reader that
 //! might hold a stale pointer as "inside" and waits for each to leave. When
 //! membarrier is unavailable (or under loom), readers use a real SeqCst
-//! fence instead; the choice is fixed before the first deflation.
+//! fence instead; the choice is fixed before the first grace period.
 //!
 //! Only the outermost section of a thread touches `seq`: its parity says
 //! "inside", so a nested section sees an odd word and does nothing. The
@@ -29,7 +33,7 @@
 //! one load, one store and the barrier on entry and one store on exit,
 //! with no depth counter; the slow paths' nestable [`Critical::enter`]
 //! counts only the levels nested inside another section. Whether readers
-//! may rely on the deflater's membarrier is cached in each thread's own
+//! may rely on the freer's membarrier is cached in each thread's own
 //! word once seen (it never goes back), beside `seq`.
 //!
 //! A thread blocked in `park` leaves its critical section for the duration
@@ -40,7 +44,7 @@
 
 use std::sync::{Arc, Weak};
 
-use super::atomic::{fence, AtomicUsize, Ordering};
+use crate::primitives::{fence, AtomicUsize, Ordering};
 
 /// A thread's critical-section state. Only its thread writes it.
 ///
@@ -312,12 +316,21 @@ pub(crate) fn wait_for_readers() {
         while c.seq.load(Ordering::Acquire) == s {
             spins += 1;
             if spins < 64 {
-                super::atomic::spin_pause();
+                spin_pause();
             } else {
                 yield_now();
             }
         }
     }
+}
+
+/// One spin of the grace period's wait (a scheduling point under loom).
+#[inline]
+fn spin_pause() {
+    #[cfg(loom)]
+    loom::thread::yield_now();
+    #[cfg(not(loom))]
+    crate::spin::pause();
 }
 
 #[cfg(not(loom))]

@@ -1,0 +1,305 @@
+//! Object barriers and TLAB allocation as CLIF, the shapes of the dynasm
+//! templates (`fastpath_jit::x64::barrier`, `x64::thread::TlabAlloc`):
+//!
+//! - [`card_mark`]: `idx = addr >> shift; base = [thread+card_table_base]`
+//!   (or an immediate base, as HotSpot embeds it); `store8 dirty,
+//!   [base+idx]`; conditional (`UseCondCardMark`): an already dirty card is
+//!   not written again. A plain byte store, as the Rust barrier's.
+//! - [`brooks_read_barrier`]: `load [obj+forwarding]`.
+//! - [`brooks_write_barrier`] (Shenandoah 2017, the Rust `brooks-wb`
+//!   barrier's shape): the GC-state byte tested for the evacuation and
+//!   has-forwarded bits, otherwise `load [obj+forwarding]`; when set, a
+//!   cold block calls `slow(thread, obj) -> object to write` (fastpath's:
+//!   `fastpath_jit::slow::brooks_wb`) and resolves the stored value
+//!   through its forwarding word (null kept). Only loads inline.
+//! - [`cas_ref`]: `atomic_cas [addr], expected → new`; a failure while
+//!   forwarded objects exist (`gc_state` has-forwarded bit) may be a false
+//!   one, so it calls the slow path, which retries on resolved copies
+//!   (Shenandoah's CAS barrier); otherwise the witnessed value is the
+//!   result. The CAS is the only shared write.
+//! - [`tlab_alloc`]: bump `[thread+tlab_top]` by `size` unless it passes
+//!   `[thread+tlab_end]`, else the slow path's allocation.
+//! - [`satb_enqueue`], [`load_reference_barrier`]: the SATB and LRB
+//!   barriers whole, the idle test inline and the medium paths of
+//!   `fastpath_jit::x64::gc_medium` (the queue push; the collection-set
+//!   test and forwarding load) in cold blocks before the slow call.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types::I64, types::I8, FuncRef, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::FunctionBuilder;
+use fastpath_jit::x64::gc_medium::{CsetMap, SatbQueueLayout};
+use fastpath_jit::ThreadLayout;
+
+/// Where the card post-barrier finds the biased card-table base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardTable {
+    /// Loaded from the thread block (`ThreadLayout::card_table_base`).
+    Thread,
+    /// An immediate: the JIT knows the biased base when it compiles.
+    Base(usize),
+}
+
+/// The card post-barrier on the address stored to (or the object's).
+pub fn card_mark(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    addr: Value,
+    layout: &ThreadLayout,
+    table: CardTable,
+    conditional: bool,
+) {
+    let trusted = MemFlagsData::trusted();
+    let idx = b.ins().ushr_imm_u(addr, i64::from(layout.card_shift));
+    let base = match table {
+        CardTable::Thread => b.ins().load(I64, trusted, thread, layout.card_table_base),
+        CardTable::Base(base) => b.ins().iconst(I64, base as i64),
+    };
+    let card = b.ins().iadd(base, idx);
+    let dirty = b.ins().iconst(I8, i64::from(layout.dirty_card));
+    if conditional {
+        let (store, cont) = (b.create_block(), b.create_block());
+        let now = b.ins().load(I8, trusted, card, 0);
+        let clean = b.ins().icmp(IntCC::NotEqual, now, dirty);
+        b.ins().brif(clean, store, &[], cont, &[]);
+        b.switch_to_block(store);
+        b.ins().store(trusted, dirty, card, 0);
+        b.ins().jump(cont, &[]);
+        b.switch_to_block(cont);
+    } else {
+        b.ins().store(trusted, dirty, card, 0);
+    }
+}
+
+/// The Brooks read barrier: the copy to use of `obj`, whose forwarding word
+/// is at `obj + forwarding` (Brooks: −8).
+pub fn brooks_read_barrier(b: &mut FunctionBuilder<'_>, obj: Value, forwarding: i32) -> Value {
+    b.ins().load(I64, MemFlagsData::trusted(), obj, forwarding)
+}
+
+/// The Brooks write barrier of a write of `val` into `obj`: the object to
+/// write (its copy) and the value to store, `(obj', val')`. Inline: the
+/// test of `state_bits` in the GC-state byte at `thread + gc_state` and
+/// the load of `obj`'s forwarding word (at `obj + forwarding`, Brooks:
+/// −8), `val` unchanged. When a bit is set, in cold blocks:
+/// `slow(thread, obj) -> obj'` and `val`'s forwarding word (null kept).
+/// `state_bits` for fastpath: `fastpath_jit::x64::BrooksWriteBarrier::FASTPATH_STATE_BITS`.
+#[allow(clippy::too_many_arguments)] // the template's fields, one per argument
+pub fn brooks_write_barrier(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    val: Value,
+    gc_state: i32,
+    state_bits: u8,
+    forwarding: i32,
+    slow: FuncRef,
+) -> (Value, Value) {
+    let trusted = MemFlagsData::trusted();
+    let (fast, call, resolve, cont) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
+    let (obj_out, val_out) = (b.append_block_param(cont, I64), b.append_block_param(cont, I64));
+    let gc = b.ins().uload8(I64, trusted, thread, gc_state);
+    let active = b.ins().band_imm_u(gc, i64::from(state_bits));
+    b.ins().brif(active, call, &[], fast, &[]);
+
+    b.switch_to_block(fast);
+    // As the read barrier: the accesses through the copy depend on its
+    // address (the Rust `forwardee`'s Acquire).
+    let to = b.ins().load(I64, trusted, obj, forwarding);
+    b.ins().jump(cont, &[to.into(), val.into()]);
+
+    for cold in [call, resolve] {
+        b.set_cold_block(cold);
+    }
+    b.switch_to_block(call);
+    let c = b.ins().call(slow, &[thread, obj]);
+    let o = b.inst_results(c)[0];
+    b.ins().brif(val, resolve, &[], cont, &[o.into(), val.into()]);
+
+    b.switch_to_block(resolve);
+    let v = b.ins().load(I64, trusted, val, forwarding);
+    b.ins().jump(cont, &[o.into(), v.into()]);
+
+    b.switch_to_block(cont);
+    (obj_out, val_out)
+}
+
+/// The reference CAS on the field at `addr`: the witnessed value (equal to
+/// `expected` on success); `slow(thread, addr, expected, new) -> witnessed`
+/// in a cold block on a failure while forwarded objects exist.
+pub fn cas_ref(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    addr: Value,
+    expected: Value,
+    new: Value,
+    layout: &ThreadLayout,
+    slow: FuncRef,
+) -> Value {
+    let trusted = MemFlagsData::trusted();
+    let (failed, cold, cont) = (b.create_block(), b.create_block(), b.create_block());
+    let result = b.append_block_param(cont, I64);
+    let old = b.ins().atomic_cas(trusted, addr, expected, new);
+    let won = b.ins().icmp(IntCC::Equal, old, expected);
+    b.ins().brif(won, cont, &[old.into()], failed, &[]);
+
+    b.switch_to_block(failed);
+    let gc = b.ins().uload8(I64, trusted, thread, layout.gc_state);
+    let forwarded = b.ins().band_imm_u(gc, i64::from(layout.has_forwarded_bit));
+    b.ins().brif(forwarded, cold, &[], cont, &[old.into()]);
+
+    b.set_cold_block(cold);
+    b.switch_to_block(cold);
+    let call = b.ins().call(slow, &[thread, addr, expected, new]);
+    let r = b.inst_results(call)[0];
+    b.ins().jump(cont, &[r.into()]);
+
+    b.switch_to_block(cont);
+    result
+}
+
+/// TLAB bump allocation of `size` bytes (aligned as the heap requires):
+/// the new object's address, from the TLAB or from `slow(thread, size) ->
+/// address` in a cold block when the TLAB is exhausted.
+pub fn tlab_alloc(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    size: i32,
+    layout: &ThreadLayout,
+    slow: FuncRef,
+) -> Value {
+    let trusted = MemFlagsData::trusted();
+    let (fast, cold, cont) = (b.create_block(), b.create_block(), b.create_block());
+    let result = b.append_block_param(cont, I64);
+    let top = b.ins().load(I64, trusted, thread, layout.tlab_top);
+    let new_top = b.ins().iadd_imm_s(top, i64::from(size));
+    let end = b.ins().load(I64, trusted, thread, layout.tlab_end);
+    let over = b.ins().icmp(IntCC::UnsignedGreaterThan, new_top, end);
+    b.ins().brif(over, cold, &[], fast, &[]);
+
+    b.switch_to_block(fast);
+    b.ins().store(trusted, new_top, thread, layout.tlab_top);
+    b.ins().jump(cont, &[top.into()]);
+
+    b.set_cold_block(cold);
+    b.switch_to_block(cold);
+    let size = b.ins().iconst(I64, i64::from(size));
+    let call = b.ins().call(slow, &[thread, size]);
+    let r = b.inst_results(call)[0];
+    b.ins().jump(cont, &[r.into()]);
+
+    b.switch_to_block(cont);
+    result
+}
+
+/// The whole SATB pre-barrier of a store to the field at `field`: the
+/// idle test inline, then in cold blocks the medium path of
+/// `fastpath_jit::x64::gc_medium` (load the previous value, skip null,
+/// push it on the thread's `SATBMarkQueue` at `queue`'s offsets) and, when
+/// the buffer is full, `slow(thread, previous)`.
+pub fn satb_enqueue(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    field: Value,
+    layout: &ThreadLayout,
+    queue: &SatbQueueLayout,
+    slow: FuncRef,
+) {
+    let trusted = MemFlagsData::trusted();
+    let (medium, check, push, call, cont) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
+    let gc = b.ins().uload8(I64, trusted, thread, layout.gc_state);
+    let marking = b.ins().band_imm_u(gc, i64::from(layout.marking_bit));
+    b.ins().brif(marking, medium, &[], cont, &[]);
+
+    for cold in [medium, check, push, call] {
+        b.set_cold_block(cold);
+    }
+    b.switch_to_block(medium);
+    let prev = b.ins().load(I64, trusted, field, 0);
+    b.ins().brif(prev, check, &[], cont, &[]);
+
+    b.switch_to_block(check);
+    let index = b.ins().load(I64, trusted, thread, queue.index);
+    b.ins().brif(index, push, &[], call, &[]);
+
+    b.switch_to_block(push);
+    let next = b.ins().iadd_imm_s(index, -8);
+    b.ins().store(trusted, next, thread, queue.index);
+    let buffer = b.ins().load(I64, trusted, thread, queue.buffer);
+    let slot = b.ins().iadd(buffer, next);
+    b.ins().store(trusted, prev, slot, 0);
+    b.ins().jump(cont, &[]);
+
+    b.switch_to_block(call);
+    b.ins().call(slow, &[thread, prev]);
+    b.ins().jump(cont, &[]);
+
+    b.switch_to_block(cont);
+}
+
+/// The whole load-reference barrier of a reference `obj` just loaded:
+/// the idle test inline, then in cold blocks the collection-set test on
+/// `cset`'s byte map and the forwarding load (the word at `obj +
+/// forwarding`), and `slow(thread, obj) -> copy` for an object in the
+/// collection set not copied yet. Returns the reference to use.
+pub fn load_reference_barrier(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    layout: &ThreadLayout,
+    cset: &CsetMap,
+    forwarding: i32,
+    slow: FuncRef,
+) -> Value {
+    let trusted = MemFlagsData::trusted();
+    let (medium, test, fwd, call, cont) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
+    let result = b.append_block_param(cont, I64);
+    let gc = b.ins().uload8(I64, trusted, thread, layout.gc_state);
+    let forwarded = b.ins().band_imm_u(gc, i64::from(layout.has_forwarded_bit));
+    b.ins().brif(forwarded, medium, &[], cont, &[obj.into()]);
+
+    for cold in [medium, test, fwd, call] {
+        b.set_cold_block(cold);
+    }
+    b.switch_to_block(medium);
+    b.ins().brif(obj, test, &[], cont, &[obj.into()]);
+
+    b.switch_to_block(test);
+    let region = b.ins().ushr_imm_u(obj, i64::from(cset.region_shift));
+    let map = b.ins().iconst(I64, cset.biased as i64);
+    let at = b.ins().iadd(map, region);
+    let byte = b.ins().uload8(I64, trusted, at, 0);
+    let in_cset = b.ins().band_imm_u(byte, 1);
+    b.ins().brif(in_cset, fwd, &[], cont, &[obj.into()]);
+
+    b.switch_to_block(fwd);
+    // The forwarding word is published by the evacuating CAS's release;
+    // the reads through the loaded copy depend on its address.
+    let to = b.ins().load(I64, trusted, obj, forwarding);
+    let not_copied = b.ins().icmp(IntCC::Equal, to, obj);
+    b.ins().brif(not_copied, call, &[], cont, &[to.into()]);
+
+    b.switch_to_block(call);
+    let c = b.ins().call(slow, &[thread, obj]);
+    let r = b.inst_results(c)[0];
+    b.ins().jump(cont, &[r.into()]);
+
+    b.switch_to_block(cont);
+    result
+}

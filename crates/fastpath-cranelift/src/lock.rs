@@ -1,0 +1,224 @@
+//! Lightweight monitor enter and exit as CLIF (HotSpot lightweight
+//! locking), the same protocol and shape as the dynasm templates
+//! (`fastpath_jit::x64::lock`): the lock-stack in the thread block at a
+//! [`LockStackLayout`]'s offsets, one CAS on the header, every uncommon
+//! state to a cold block calling the library's slow path
+//! (`fastpath_jit::slow::monitor_enter` / `monitor_exit`, imported by the
+//! JIT with [`crate::import_slow_path`] / [`crate::import_slow_path_with_result`]).
+//!
+//! Enter: `top = u32 [thread+top]`; `top >= end` → cold (full, or a thread
+//! not running lightweight locking); `[thread+top-8] == obj` → push
+//! (recursive); `mark = [obj]`; `mark & 2` → cold (monitor or GC word);
+//! `cas [obj], mark|1 → mark&~1` (Cranelift's `atomic_cas`, sequentially
+//! consistent: `lock cmpxchg` on x86-64, `casal` with LSE on AArch64, at
+//! least the Acquire the Rust path uses) ≠ → cold; push: `[thread+top] =
+//! obj; [thread+top] = top+8`.
+//!
+//! Exit: `top = u8 [thread+top]` (the low byte: an inactive thread's reads
+//! as the empty lock-stack's, whose sentinel fails the next test);
+//! `[thread+top-8] != obj` → cold; `[thread+top-16] == obj` → pop
+//! (recursive); `expected = [obj] & ~3 | 1<<63` (fast-locked, own word);
+//! `cas [obj], expected → expected|1` ≠ → cold; pop: `[thread+top] = top-8`.
+//!
+//! The shared-memory protocol is the Rust fast path's, which the library's
+//! loom models check: a plain load of the header, one CAS on it, and the
+//! lock-stack (private to its thread) written with plain stores. Loads and
+//! stores of the block are `trusted` (aligned, cannot trap); the header
+//! load is not `readonly` (other threads write it).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types::I32, types::I64, FuncRef, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::FunctionBuilder;
+use fastpath_jit::LockStackLayout;
+
+/// `monitorenter`'s lightweight fast path on `obj` (its header word's
+/// address), `slow(thread, obj)` in a cold block otherwise; the builder
+/// continues after both.
+pub fn lock_enter(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    layout: &LockStackLayout,
+    slow: FuncRef,
+) {
+    enter(b, thread, obj, layout, slow, false);
+}
+
+/// [`lock_enter`], returning the header word its CAS stored on the
+/// first-level fast path (0 on the recursive and slow paths): the guess
+/// for [`lock_exit_expecting`] of the same lock, which the JIT keeps live
+/// between the two.
+pub fn lock_enter_with_mark(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    layout: &LockStackLayout,
+    slow: FuncRef,
+) -> Value {
+    enter(b, thread, obj, layout, slow, true).expect("with_mark gives the mark")
+}
+
+/// The enter; with `with_mark`, the word stored on the first-level path
+/// (0 on the others) as `cont`'s block parameter (kept out of the plain
+/// form, whose lowering the instruction-count test pins).
+fn enter(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    layout: &LockStackLayout,
+    slow: FuncRef,
+    with_mark: bool,
+) -> Option<Value> {
+    let trusted = MemFlagsData::trusted();
+    let (check, try_cas, cas, push, cold, cont) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
+    // Block arguments of `push` and `cont` (none without the mark).
+    let (pushed, marked, zero) = if with_mark {
+        let (p, m) = (b.append_block_param(push, I64), b.append_block_param(cont, I64));
+        (vec![p.into()], Some(m), vec![b.ins().iconst(I64, 0).into()])
+    } else {
+        (vec![], None, vec![])
+    };
+    let top = b.ins().load(I32, trusted, thread, layout.top);
+    let full = b
+        .ins()
+        .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, top, i64::from(layout.end));
+    b.ins().brif(full, cold, &[], check, &[]);
+
+    b.switch_to_block(check);
+    let top64 = b.ins().uextend(I64, top);
+    let slot = b.ins().iadd(thread, top64);
+    let prev = b.ins().load(I64, trusted, slot, -8);
+    let recursive = b.ins().icmp(IntCC::Equal, prev, obj);
+    b.ins().brif(recursive, push, &zero, try_cas, &[]);
+
+    b.switch_to_block(try_cas);
+    let mark = b.ins().load(I64, header_flags(), obj, 0);
+    let monitor = b.ins().band_imm_u(mark, 2);
+    b.ins().brif(monitor, cold, &[], cas, &[]);
+
+    b.switch_to_block(cas);
+    let expected = b.ins().bor_imm_u(mark, 1);
+    let new = b.ins().band_imm_s(mark, -2);
+    let old = b.ins().atomic_cas(header_flags(), obj, expected, new);
+    let won = b.ins().icmp(IntCC::Equal, old, expected);
+    let new_arg: Vec<_> = if with_mark { vec![new.into()] } else { vec![] };
+    b.ins().brif(won, push, &new_arg, cold, &[]);
+
+    b.switch_to_block(push);
+    b.ins().store(trusted, obj, slot, 0);
+    let next = b.ins().iadd_imm_s(top, 8);
+    b.ins().store(trusted, next, thread, layout.top);
+    b.ins().jump(cont, &pushed);
+
+    b.set_cold_block(cold);
+    b.switch_to_block(cold);
+    b.ins().call(slow, &[thread, obj]);
+    b.ins().jump(cont, &zero);
+
+    b.switch_to_block(cont);
+    marked
+}
+
+/// `monitorexit`'s lightweight fast path on `obj`, `slow(thread, obj)` in
+/// a cold block otherwise (a slow path returning a `u32` status, as
+/// `fastpath_jit::slow::monitor_exit`). Returns the status as an `i32`
+/// value: 0 on the fast path, the slow path's result otherwise (1: this
+/// thread did not hold `obj`).
+pub fn lock_exit(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    layout: &LockStackLayout,
+    slow: FuncRef,
+) -> Value {
+    exit(b, thread, obj, None, layout, slow)
+}
+
+/// [`lock_exit`] with its expected header word taken from `word` instead
+/// of loaded from the header (as `fastpath_jit::x64::LockExit::emit_expecting`):
+/// pass [`lock_enter_with_mark`]'s result for the same lock. Saves the
+/// exit's load of the header. Any value is safe: the expected word still
+/// gets lock bits 00 and the own-word bit forced, so the CAS succeeds only
+/// on a word the loaded form would have accepted (the lock-stack checks
+/// before it are unchanged); a wrong guess fails the CAS and takes the
+/// slow path with nothing changed.
+pub fn lock_exit_expecting(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    word: Value,
+    layout: &LockStackLayout,
+    slow: FuncRef,
+) -> Value {
+    exit(b, thread, obj, Some(word), layout, slow)
+}
+
+fn exit(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    word: Option<Value>,
+    layout: &LockStackLayout,
+    slow: FuncRef,
+) -> Value {
+    let trusted = MemFlagsData::trusted();
+    let (below, cas, pop, cold, cont) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
+    let status = b.append_block_param(cont, I32);
+    let top = b.ins().uload8(I64, trusted, thread, layout.top);
+    let slot = b.ins().iadd(thread, top);
+    let prev = b.ins().load(I64, trusted, slot, -8);
+    let on_top = b.ins().icmp(IntCC::Equal, prev, obj);
+    b.ins().brif(on_top, below, &[], cold, &[]);
+
+    b.switch_to_block(below);
+    let prev2 = b.ins().load(I64, trusted, slot, -16);
+    let recursive = b.ins().icmp(IntCC::Equal, prev2, obj);
+    b.ins().brif(recursive, pop, &[], cas, &[]);
+
+    b.switch_to_block(cas);
+    let mark = match word {
+        Some(w) => w,
+        None => b.ins().load(I64, header_flags(), obj, 0),
+    };
+    let cleared = b.ins().band_imm_s(mark, -4);
+    let expected = b.ins().bor_imm_s(cleared, i64::MIN);
+    let new = b.ins().bor_imm_u(expected, 1);
+    let old = b.ins().atomic_cas(header_flags(), obj, expected, new);
+    let won = b.ins().icmp(IntCC::Equal, old, expected);
+    b.ins().brif(won, pop, &[], cold, &[]);
+
+    b.switch_to_block(pop);
+    let top32 = b.ins().ireduce(I32, top);
+    let next = b.ins().iadd_imm_s(top32, -8);
+    b.ins().store(trusted, next, thread, layout.top);
+    let zero = b.ins().iconst(I32, 0);
+    b.ins().jump(cont, &[zero.into()]);
+
+    b.set_cold_block(cold);
+    b.switch_to_block(cold);
+    let call = b.ins().call(slow, &[thread, obj]);
+    let r = b.inst_results(call)[0];
+    b.ins().jump(cont, &[r.into()]);
+
+    b.switch_to_block(cont);
+    status
+}
+
+/// The header: aligned and dereferenceable (the JIT passes a live
+/// object), written by other threads.
+fn header_flags() -> MemFlagsData {
+    MemFlagsData::trusted()
+}

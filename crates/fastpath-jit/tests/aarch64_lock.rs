@@ -1,0 +1,278 @@
+//! The AArch64 lightweight monitor templates run from fastpath's
+//! `CodeCache` with the real thread block (`fastpath::thread::current()`)
+//! in the thread register (on AArch64 hardware, or under
+//! `qemu-aarch64 -cpu neoverse-n1` in .ci/aarch64): the same differential
+//! against the Rust path over header × lock-stack states, mixed
+//! template/Rust enter and exit, and mixed-thread stress with the deflater
+//! running as the x86-64 binary (`lock_world`). Emulation checks function,
+//! not weak-memory ordering (TCG runs with the host's ordering); the CAS's
+//! acquire/release bits are checked word by word in aarch64_lock_encoding.rs.
+#![cfg(target_arch = "aarch64")]
+// dynasm's dynamic registers (`X(n)`) expand to `n.into()`, a no-op for `u8`.
+#![allow(clippy::useless_conversion)]
+
+mod lock_world;
+
+use dynasmrt::aarch64::Aarch64Relocation;
+use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+use fastpath::code::{CodeCache, Entry};
+use fastpath::sync::Header;
+use fastpath::thread::{self as fthread, ThreadBlock};
+use fastpath_jit::aarch64::{LockEnter, LockExit, LockRegs, SlowStub, Template, RTHREAD};
+use fastpath_jit::reg::{Reg, RegSet};
+use fastpath_jit::{slow, Labels, LockStackLayout};
+use lock_world::{Op, Run};
+
+/// Register assignments the tests run: HotSpot's thread register x28 with
+/// the object in an argument register, and an all-callee-saved one.
+fn assignments() -> [LockRegs; 2] {
+    [
+        LockRegs::new(RTHREAD, Reg(1), [Reg(9), Reg(10), Reg(11), Reg(12), Reg(13)]).unwrap(),
+        LockRegs::new(Reg(19), Reg(20), [Reg(2), Reg(21), Reg(3), Reg(22), Reg(14)]).unwrap(),
+    ]
+}
+
+/// `extern "C" fn(thread, obj) -> u64`, as the x86-64 harness.
+struct Harness {
+    _cache: CodeCache,
+    entry: Entry,
+}
+
+type HarnessFn = unsafe extern "C" fn(*const ThreadBlock, *const Header) -> u64;
+
+impl Harness {
+    fn new(op: Op, regs: LockRegs, with_stub: bool) -> Harness {
+        Harness::build(op, regs, with_stub, None)
+    }
+
+    /// The exit with its expected word from `guess.0`, set as `guess.1` says.
+    fn guessed(regs: LockRegs, with_stub: bool, guess: (Reg, Guess)) -> Harness {
+        Harness::build(Op::Exit, regs, with_stub, Some(guess))
+    }
+
+    fn build(op: Op, regs: LockRegs, with_stub: bool, guess: Option<(Reg, Guess)>) -> Harness {
+        let layout = LockStackLayout::fastpath().unwrap();
+        let (t, o) = (regs.thread().0, regs.obj().0);
+        let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
+        let labels = Labels {
+            slow: ops.new_dynamic_label(),
+            done: ops.new_dynamic_label(),
+        };
+        let end = ops.new_dynamic_label();
+        // Frame record and every callee-saved register: sp stays 16-aligned.
+        dynasm!(ops ; .arch aarch64
+            ; stp x29, x30, [sp, #-16]! ; mov x29, sp
+            ; stp x19, x20, [sp, #-16]! ; stp x21, x22, [sp, #-16]!
+            ; stp x23, x24, [sp, #-16]! ; stp x25, x26, [sp, #-16]!
+            ; stp x27, x28, [sp, #-16]!
+            ; mov x16, x0 ; mov x17, x1 ; mov X(t), x16 ; mov X(o), x17);
+        match (op, guess) {
+            (Op::Enter, _) => LockEnter { regs, layout }.emit(&mut ops, labels).unwrap(),
+            (Op::Exit, None) => LockExit { regs, layout }.emit(&mut ops, labels).unwrap(),
+            (Op::Exit, Some((w, kind))) => {
+                let r = w.0;
+                match kind {
+                    Guess::Loaded => dynasm!(ops ; .arch aarch64 ; ldr X(r), [X(o)]),
+                    Guess::LoadedInflated => dynasm!(ops ; .arch aarch64
+                        ; ldr X(r), [X(o)]
+                        ; and XSP(r), X(r), #0xffff_ffff_ffff_fffc
+                        ; orr XSP(r), X(r), #2),
+                    Guess::Zero => dynasm!(ops ; .arch aarch64 ; movz X(r), #0),
+                    Guess::Ones => dynasm!(ops ; .arch aarch64 ; movn X(r), #0),
+                    Guess::Other => {
+                        dynasm!(ops ; .arch aarch64 ; ldr X(r), [X(o)] ; eor XSP(r), X(r), #0x100)
+                    }
+                }
+                LockExit { regs, layout }
+                    .emit_expecting(&mut ops, labels, w)
+                    .unwrap();
+            }
+        }
+        dynasm!(ops ; .arch aarch64 ; movz x0, #0 ; b =>end);
+        if with_stub {
+            let (func, ret) = match op {
+                Op::Enter => (slow::monitor_enter as *const () as usize, None),
+                Op::Exit => (slow::monitor_exit as *const () as usize, Some(Reg(0))),
+            };
+            let stub = SlowStub {
+                func,
+                args: vec![regs.thread(), regs.obj()],
+                ret,
+                live: RegSet::of(&[regs.thread(), regs.obj()]),
+            };
+            stub.emit(&mut ops, labels.slow, labels.done).unwrap();
+            // enter: 1; exit: the slow path's result (0 ok, 1 error) + 1.
+            match op {
+                Op::Enter => dynasm!(ops ; .arch aarch64 ; =>labels.done ; movz x0, #1 ; b =>end),
+                Op::Exit => dynasm!(ops ; .arch aarch64 ; =>labels.done ; add x0, x0, #1 ; b =>end),
+            }
+        } else {
+            dynasm!(ops ; .arch aarch64 ; =>labels.slow ; =>labels.done ; movz x0, #1);
+        }
+        dynasm!(ops ; .arch aarch64 ; =>end
+            ; ldp x27, x28, [sp], #16 ; ldp x25, x26, [sp], #16
+            ; ldp x23, x24, [sp], #16 ; ldp x21, x22, [sp], #16
+            ; ldp x19, x20, [sp], #16 ; ldp x29, x30, [sp], #16
+            ; ret);
+        let cache = CodeCache::new(4096).unwrap();
+        let entry = cache.install(&ops.finalize().unwrap()).unwrap();
+        Harness { _cache: cache, entry }
+    }
+}
+
+impl Run for Harness {
+    fn run(&self, obj: &Header) -> u64 {
+        // SAFETY: the harness is a complete `HarnessFn`; it is called on
+        // this thread with this thread's block and a live pinned header.
+        unsafe {
+            let f: HarnessFn = self.entry.as_fn();
+            f(fthread::current().as_ptr(), obj)
+        }
+    }
+}
+
+#[test]
+fn differential_template_and_rust_agree_on_every_state() {
+    let mut checked = 0;
+    for regs in assignments() {
+        for op in [Op::Enter, Op::Exit] {
+            checked += lock_world::differential(op, &Harness::new(op, regs, false), &format!("{regs:?}"));
+        }
+    }
+    println!("aarch64 differential: {checked} (registers, operation, state) cases, each against a Rust twin");
+}
+
+/// The exit's expected word in a register (`LockExit::emit_expecting`).
+#[derive(Clone, Copy, Debug)]
+enum Guess {
+    /// The header's word: right when fast-locked, the monitor's word when
+    /// inflated (the guess that must not be trusted).
+    Loaded,
+    /// The header's word with lock bits 10: masked to 00, right too.
+    LoadedInflated,
+    /// 0: right for a header with no hash, wrong for a hashed one.
+    Zero,
+    /// All ones: never a header's word.
+    Ones,
+    /// The header's word with another hash bit: wrong.
+    Other,
+}
+
+/// Every guess (as x64_lock.rs's), in the mark register, the expected
+/// word's register and one outside the template's, against the Rust exit:
+/// the right guesses reach the table's labels, the wrong ones send fast
+/// exits to `slow`, every outcome equals Rust's.
+#[test]
+fn guessed_exit_agrees_with_rust_whatever_the_guess() {
+    let (mut checked, mut to_slow) = (0, 0);
+    for regs in assignments() {
+        let t = regs.temps();
+        for w in [t[2], t[3], Reg(15)] {
+            for kind in [
+                Guess::Loaded,
+                Guess::LoadedInflated,
+                Guess::Zero,
+                Guess::Ones,
+                Guess::Other,
+            ] {
+                let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
+                let wrong = matches!(kind, Guess::Ones | Guess::Other);
+                let (c, sl) = lock_world::differential_guessed(
+                    &Harness::guessed(regs, false, (w, kind)),
+                    &format!("{regs:?}, guess {kind:?} in {w:?}"),
+                    right,
+                );
+                if wrong {
+                    assert!(sl > 0, "a wrong guess ({kind:?}) never failed the CAS");
+                }
+                checked += c;
+                to_slow += sl;
+            }
+        }
+    }
+    println!("aarch64 guessed exit: {checked} (registers, guess, state) cases against the Rust exit; {to_slow} wrong guesses sent a fast exit to slow, none changed anything");
+    let regs = assignments()[0];
+    lock_world::mixed(
+        &Harness::new(Op::Enter, regs, true),
+        &Harness::guessed(regs, true, (regs.temps()[2], Guess::Loaded)),
+    );
+}
+
+#[test]
+fn guessed_exit_refuses_the_registers_written_before_the_guess() {
+    let layout = LockStackLayout::fastpath().unwrap();
+    let regs = assignments()[0];
+    let t = regs.temps();
+    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
+    let l = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    let exit = LockExit { regs, layout };
+    for r in [t[0], t[1], t[4], Reg(31)] {
+        assert!(exit.emit_expecting(&mut ops, l, r).is_err(), "{r:?}");
+    }
+    assert!(exit.emit_expecting(&mut ops, l, t[2]).is_ok(), "mark");
+    assert_eq!(
+        count(|a, l| exit.emit_expecting(a, l, t[2]).map_err(|e| match e {
+            fastpath_jit::aarch64::ExpectingError::Template(e) => e,
+            e => panic!("{e}"),
+        })),
+        17
+    );
+}
+
+#[test]
+fn mixed_template_and_rust_enter_and_exit_pair_recursively() {
+    let regs = assignments()[0];
+    lock_world::mixed(
+        &Harness::new(Op::Enter, regs, true),
+        &Harness::new(Op::Exit, regs, true),
+    );
+}
+
+#[test]
+fn stress_mixed_paths_with_the_deflater_lose_no_update() {
+    let regs = assignments()[1];
+    lock_world::stress(
+        &Harness::new(Op::Enter, regs, true),
+        &Harness::new(Op::Exit, regs, true),
+        600,
+    );
+}
+
+#[test]
+fn budgets_hold() {
+    let layout = LockStackLayout::fastpath().unwrap();
+    let regs = assignments()[0];
+    for (name, n, budget) in [
+        (
+            "enter",
+            count(|a, l| LockEnter { regs, layout }.emit(a, l)),
+            LockEnter { regs, layout }.budget(),
+        ),
+        (
+            "exit",
+            count(|a, l| LockExit { regs, layout }.emit(a, l)),
+            LockExit { regs, layout }.budget(),
+        ),
+    ] {
+        println!("aarch64 {name}: {n} instructions, budget {budget}");
+        assert!(n <= budget);
+    }
+}
+
+fn count(
+    emit: impl Fn(
+        &mut VecAssembler<Aarch64Relocation>,
+        Labels,
+    ) -> Result<(), fastpath_jit::aarch64::TemplateError>,
+) -> usize {
+    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
+    let labels = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    emit(&mut ops, labels).unwrap();
+    ops.offset().0 / 4
+}

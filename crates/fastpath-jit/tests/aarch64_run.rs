@@ -1,0 +1,286 @@
+//! The AArch64 thread-block, barrier and spin templates run from
+//! fastpath's `CodeCache` (on AArch64 hardware, or under
+//! `qemu-aarch64 -cpu neoverse-n1` in .ci/aarch64), in a harness that loads
+//! a `#[repr(C)]` test thread block into x28 (HotSpot's `rthread`) and
+//! reports which label the template reached and the value of its result
+//! register.
+#![cfg(target_arch = "aarch64")]
+// dynasm's dynamic registers (`X(n)`) expand to `n.into()`, a no-op for `u8`.
+#![allow(clippy::useless_conversion)]
+
+use std::mem::offset_of;
+
+use dynasmrt::aarch64::Aarch64Relocation;
+use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+use fastpath::code::CodeCache;
+use fastpath_jit::aarch64::thread::GcBarrier;
+use fastpath_jit::aarch64::*;
+use fastpath_jit::reg::Reg;
+use fastpath_jit::ThreadLayout;
+
+#[repr(C)]
+#[derive(Default)]
+struct TestThread {
+    gc_state: u8,
+    poll: u8,
+    card_base: usize,
+    tlab_top: usize,
+    tlab_end: usize,
+}
+
+const MARKING: u8 = 1;
+const HAS_FORWARDED: u8 = 4;
+
+fn layout() -> ThreadLayout {
+    ThreadLayout {
+        gc_state: offset_of!(TestThread, gc_state) as i32,
+        marking_bit: MARKING,
+        has_forwarded_bit: HAS_FORWARDED,
+        poll: offset_of!(TestThread, poll) as i32,
+        poll_bit: 1,
+        card_table_base: offset_of!(TestThread, card_base) as i32,
+        card_shift: 9,
+        dirty_card: 0,
+        tlab_top: offset_of!(TestThread, tlab_top) as i32,
+        tlab_end: offset_of!(TestThread, tlab_end) as i32,
+    }
+}
+
+const ARG: Reg = Reg(9);
+
+/// Runs `t` with x28 = `thread`, x9 = `arg`: `(reached slow, x9 after)`
+/// (`done` and the fall-through both count as not slow).
+fn run<T: Template>(t: &T, thread: &mut TestThread, arg: u64) -> (bool, u64) {
+    let (label, x9) = run3(t, thread, [arg, 0, 0]);
+    (label == SLOW, x9)
+}
+
+const FELL_THROUGH: u64 = 0;
+const SLOW: u64 = 1;
+const DONE: u64 = 2;
+
+/// Runs `t` with x28 = `thread`, x9/x12/x13 = `args`: the label reached
+/// and x9 after.
+fn run3<T: Template>(t: &T, thread: &mut TestThread, args: [u64; 3]) -> (u64, u64) {
+    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
+    let labels = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    let end = ops.new_dynamic_label();
+    // fn(thread, a9, out: *mut u64, a12, a13) -> label; x28 saved.
+    dynasm!(ops ; .arch aarch64
+        ; stp x29, x30, [sp, #-16]! ; mov x29, sp
+        ; stp x27, x28, [sp, #-16]!
+        ; stp x2, x3, [sp, #-16]!
+        ; mov x28, x0 ; mov x9, x1 ; mov x12, x3 ; mov x13, x4);
+    let n0 = ops.offset().0;
+    t.emit(&mut ops, labels).unwrap();
+    let n = (ops.offset().0 - n0) / 4;
+    assert!(n <= t.budget() + 2, "{}: {n} instructions emitted", t.name());
+    dynasm!(ops ; .arch aarch64
+        ; movz x0, #FELL_THROUGH as u32 ; b =>end
+        ; =>labels.done ; movz x0, #DONE as u32 ; b =>end
+        ; =>labels.slow ; movz x0, #SLOW as u32
+        ; =>end
+        ; ldp x2, x3, [sp], #16 ; str x9, [x2]
+        ; ldp x27, x28, [sp], #16 ; ldp x29, x30, [sp], #16 ; ret);
+    let cache = CodeCache::new(4096).unwrap();
+    let entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    let mut out = 0u64;
+    // SAFETY: a complete `extern "C" fn(*mut TestThread, u64, *mut u64,
+    // u64, u64) -> u64` that reads the test block at its layout's offsets
+    // and, for the card, Brooks and CAS templates, the memory the tests give it.
+    let label = unsafe {
+        let f: unsafe extern "C" fn(*mut TestThread, u64, *mut u64, u64, u64) -> u64 = entry.as_fn();
+        f(thread, args[0], &mut out, args[1], args[2])
+    };
+    println!(
+        "aarch64 {}: {n} instructions emitted, budget {}",
+        t.name(),
+        t.budget()
+    );
+    (label, out)
+}
+
+#[test]
+fn poll_takes_slow_only_when_armed() {
+    let p = SafepointPoll {
+        thread: RTHREAD,
+        tmp: Reg(10),
+        layout: layout(),
+    };
+    let mut t = TestThread::default();
+    assert_eq!(run(&p, &mut t, 7), (false, 7));
+    t.poll = 1;
+    assert_eq!(run(&p, &mut t, 7), (true, 7));
+    t.poll = 2; // another bit: not the armed one
+    assert_eq!(run(&p, &mut t, 7), (false, 7));
+}
+
+#[test]
+fn satb_and_lrb_idle_tests_follow_their_bit() {
+    let mut t = TestThread::default();
+    for (gc, satb, lrb) in [
+        (0, false, false),
+        (MARKING, true, false),
+        (HAS_FORWARDED, false, true),
+        (5, true, true),
+    ] {
+        t.gc_state = gc;
+        for (barrier, want) in [(GcBarrier::Satb, satb), (GcBarrier::Lrb, lrb)] {
+            let g = GcStateTest {
+                barrier,
+                thread: RTHREAD,
+                tmp: Reg(10),
+                layout: layout(),
+            };
+            assert_eq!(run(&g, &mut t, 0).0, want, "gc_state {gc:#x} {barrier:?}");
+        }
+    }
+}
+
+#[test]
+fn card_mark_dirties_the_card_of_the_address() {
+    for dirty in [0u8, 0x5a] {
+        let heap = vec![0u64; 4 * 512 / 8]; // 4 cards of 512 bytes
+        let mut cards = vec![0xffu8; 4];
+        let heap_base = heap.as_ptr() as usize & !511;
+        let mut t = TestThread {
+            card_base: (cards.as_mut_ptr() as usize).wrapping_sub(heap_base >> 9),
+            ..TestThread::default()
+        };
+        let c = CardMark {
+            thread: RTHREAD,
+            addr: ARG,
+            tmp: Reg(10),
+            tmp2: Reg(11),
+            conditional: false,
+            layout: ThreadLayout {
+                dirty_card: dirty,
+                ..layout()
+            },
+        };
+        let addr = heap_base + 2 * 512 + 40;
+        let (slow, shifted) = run(&c, &mut t, addr as u64);
+        assert!(!slow);
+        assert_eq!(shifted, (addr >> 9) as u64, "addr becomes the card index");
+        assert_eq!(cards, [0xff, 0xff, dirty, 0xff], "only card 2");
+    }
+}
+
+#[test]
+fn brooks_read_barrier_follows_the_forwarding_word() {
+    // [forwarding, header…]: the object register points at the header.
+    let to = [0u64; 2];
+    let from = [to.as_ptr() as u64 + 8, 0];
+    let obj = from.as_ptr() as u64 + 8;
+    let b = BrooksReadBarrier {
+        obj: ARG,
+        forwarding: -8,
+    };
+    assert_eq!(
+        run(&b, &mut TestThread::default(), obj),
+        (false, to.as_ptr() as u64 + 8)
+    );
+    // Not forwarded: the forwarding word points at the object itself.
+    let mut selfref = Box::new([0u64, 0]);
+    let me = selfref.as_ptr() as u64 + 8;
+    selfref[0] = me;
+    assert_eq!(run(&b, &mut TestThread::default(), me), (false, me));
+    std::hint::black_box(&selfref);
+}
+
+#[test]
+fn spin_wait_runs_the_configured_pause() {
+    let s = SpinWait::configured();
+    println!("configured pause: {:?}", fastpath::spin::active());
+    assert_eq!(run(&s, &mut TestThread::default(), 3), (false, 3));
+    for p in ["isb", "yield", "nop", "none"] {
+        let pause: fastpath::spin::strategy::SpinPause = p.parse().unwrap();
+        let s = SpinWait::for_instruction(pause).unwrap();
+        assert_eq!(run(&s, &mut TestThread::default(), 3), (false, 3), "{p}");
+    }
+}
+
+#[test]
+fn conditional_card_mark_skips_a_dirty_card() {
+    for dirty in [0u8, 0x5a] {
+        let heap = vec![0u64; 4 * 512 / 8];
+        let mut cards = vec![0xffu8; 4];
+        let heap_base = heap.as_ptr() as usize & !511;
+        let mut t = TestThread {
+            card_base: (cards.as_mut_ptr() as usize).wrapping_sub(heap_base >> 9),
+            ..TestThread::default()
+        };
+        let c = CardMark {
+            thread: RTHREAD,
+            addr: ARG,
+            tmp: Reg(10),
+            tmp2: Reg(11),
+            conditional: true,
+            layout: ThreadLayout {
+                dirty_card: dirty,
+                ..layout()
+            },
+        };
+        let addr = (heap_base + 512 + 8) as u64;
+        assert_eq!(run3(&c, &mut t, [addr, 0, 0]).0, FELL_THROUGH, "clean: stored");
+        assert_eq!(cards, [0xff, dirty, 0xff, 0xff]);
+        assert_eq!(run3(&c, &mut t, [addr, 0, 0]).0, DONE, "dirty: skipped");
+    }
+}
+
+#[test]
+fn reference_cas_succeeds_fails_and_goes_slow_only_when_forwarded() {
+    let cas = CasRef {
+        thread: RTHREAD,
+        addr: ARG,
+        expected: Reg(12),
+        new: Reg(13),
+        old: Reg(14),
+        tmp: Reg(15),
+        layout: layout(),
+    };
+    let mut t = TestThread::default();
+    let mut field = Box::new(10u64);
+    let p = &mut *field as *mut u64 as u64;
+    assert_eq!(run3(&cas, &mut t, [p, 10, 20]), (DONE, p));
+    assert_eq!(*field, 20);
+    assert_eq!(run3(&cas, &mut t, [p, 10, 30]).0, FELL_THROUGH, "genuine failure");
+    t.gc_state = HAS_FORWARDED;
+    assert_eq!(run3(&cas, &mut t, [p, 10, 30]).0, SLOW, "maybe a false failure");
+    assert_eq!(*field, 20);
+}
+
+#[test]
+fn tlab_bump_allocates_until_the_end() {
+    let a = TlabAlloc {
+        thread: RTHREAD,
+        obj: ARG,
+        end: Reg(10),
+        tmp: Reg(11),
+        size: 32,
+        layout: layout(),
+    };
+    let mut t = TestThread {
+        tlab_top: 0x1000,
+        tlab_end: 0x1040,
+        ..TestThread::default()
+    };
+    assert_eq!(run3(&a, &mut t, [0; 3]), (FELL_THROUGH, 0x1000));
+    assert_eq!(run3(&a, &mut t, [0; 3]), (FELL_THROUGH, 0x1020));
+    assert_eq!(t.tlab_top, 0x1040);
+    assert_eq!(run3(&a, &mut t, [0; 3]).0, SLOW, "exhausted");
+    assert_eq!(t.tlab_top, 0x1040, "nothing changed");
+    let too_big = TlabAlloc { size: 4096, ..a };
+    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
+    let labels = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    assert!(matches!(
+        too_big.emit(&mut ops, labels),
+        Err(TemplateError::Offset { .. })
+    ));
+}

@@ -1,0 +1,624 @@
+//! GC stress with a mutator whose reference barriers are the x86-64
+//! templates: generated code (installed in the `CodeCache`, the thread
+//! block in `rdi`) loads reference fields through the LRB idle test, the
+//! collection-set medium path and a slow stub calling
+//! `fastpath::gc::lrb_slow_entry`, and stores them through the SATB idle
+//! test, the enqueue medium path and a stub calling
+//! `fastpath::gc::satb_slow_entry`, on a `shenandoah` heap in concurrent
+//! mode with aggressive back-to-back cycles and the verifier after every
+//! cycle. The workload (gc_stress.rs's graph: rewire edges, replace nodes,
+//! bump values) is checked against its model after every step, and its
+//! running checksum must equal the one of the same workload (same seed,
+//! same steps) through the Rust accessors. Bounded by FASTPATH_STRESS_MS
+//! (default 2000 ms); prints the steps checked and the cycles seen.
+//!
+//! The contract with the collector: generated code holds a raw object
+//! address only inside one call, which contains no safepoint poll; the
+//! Rust side reads the roots ([`Mutator::get`]) before each call and polls
+//! ([`Mutator::safepoint_poll`], or an allocation) only between calls, so
+//! no pause can move an object while generated code holds its address.
+//!
+//! The card configurations run the card post-barrier templates (plain and
+//! conditional) the same way: a `serial` (card) or `card-cond` heap in
+//! passive mode, a collection every few steps with the verifier after each,
+//! the template dirtying the written object's card through the block's
+//! biased base (checked after every store), and the Rust run's checksum.
+#![cfg(target_arch = "x86_64")]
+// dynasm's dynamic registers (`Rq(n)`) expand to `n.into()`, a no-op for `u8`.
+#![allow(clippy::useless_conversion)]
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
+use fastpath::code::{CodeCache, Entry};
+use fastpath::gc::{
+    Barrier, BarrierBits, BarrierSet, GcMode, GcStats, Handle, Heap, HeapConfig, Mutator, SerialBarriers,
+    ShenandoahBarriers, Static,
+};
+use fastpath::thread::{self, ThreadBlock};
+use fastpath_jit::reg::{x64::*, RegSet};
+use fastpath_jit::x64::thread::GcBarrier;
+use fastpath_jit::x64::*;
+use fastpath_jit::{Labels, ThreadLayout};
+
+const SLOTS: usize = 32;
+
+/// fastpath's object layout: header, layout word, then the reference
+/// fields, then the data words (checked against the Rust accessors by
+/// `layout_agrees`).
+fn ref_field(obj: usize, i: usize) -> usize {
+    obj + 16 + 8 * i
+}
+/// Data word `j` of a node (2 references).
+fn node_data(obj: usize, j: usize) -> usize {
+    obj + 16 + 8 * (2 + j)
+}
+
+static LRB_SLOW: AtomicUsize = AtomicUsize::new(0);
+static SATB_SLOW: AtomicUsize = AtomicUsize::new(0);
+
+// Relaxed counters: statistics of this thread's own calls.
+extern "C" fn lrb_counted(t: *const ThreadBlock, obj: usize, field: usize) -> usize {
+    LRB_SLOW.fetch_add(1, Ordering::Relaxed);
+    fastpath_jit::slow::lrb(t, obj, field)
+}
+extern "C" fn satb_counted(t: *const ThreadBlock, prev: usize) {
+    SATB_SLOW.fetch_add(1, Ordering::Relaxed);
+    fastpath_jit::slow::satb_enqueue(t, prev)
+}
+
+type LoadFn = extern "C" fn(*const ThreadBlock, usize) -> usize;
+/// `(block, field, value, object)`: the object's address is the card
+/// templates' (the card of the object written, as the Rust barrier marks);
+/// the SATB store ignores it.
+type StoreFn = extern "C" fn(*const ThreadBlock, usize, usize, usize);
+
+/// The generated accessors, alive as long as their cache.
+struct Jit {
+    _cache: CodeCache,
+    _entries: Vec<Entry>,
+    load: LoadFn,
+    store: StoreFn,
+    /// The store dirties the object's card (checked after each store).
+    cards: bool,
+}
+
+fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
+    let layout = ThreadLayout::fastpath().unwrap();
+    let cset = CsetMap::of(m);
+    let cache = CodeCache::new(64 * 1024).unwrap();
+    // load(block = rdi, field = rsi) -> reference (rax).
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let idle = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    let stub = ops.new_dynamic_label();
+    // `sub rsp, 8`: rsp 16-aligned where the templates run (the stubs'
+    // precondition, as in a JIT's frame).
+    dynasm!(ops ; .arch x64 ; sub rsp, 8 ; mov rax, QWORD [rsi]);
+    GcStateTest {
+        barrier: GcBarrier::Lrb,
+        thread: RDI,
+        layout,
+    }
+    .emit(&mut ops, idle);
+    dynasm!(ops ; .arch x64 ; =>idle.done ; add rsp, 8 ; ret ; =>idle.slow);
+    LrbCset {
+        obj: RAX,
+        tmp: RCX,
+        tmp2: RDX,
+        cset,
+        forwarding: -8,
+    }
+    .emit(
+        &mut ops,
+        Labels {
+            slow: stub,
+            done: idle.done,
+        },
+    );
+    dynasm!(ops ; .arch x64 ; jmp =>idle.done);
+    SlowStub {
+        func: lrb_counted as *const () as usize,
+        args: vec![RDI, RAX, RSI],
+        ret: Some(RAX),
+        live: RegSet::of(&[RDI, RSI, RAX]),
+    }
+    .emit(&mut ops, stub, idle.done)
+    .unwrap();
+    let load_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    // store(block = rdi, field = rsi, value = rdx, object = rcx: unused).
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let idle = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    let stub = ops.new_dynamic_label();
+    dynasm!(ops ; .arch x64 ; sub rsp, 8);
+    GcStateTest {
+        barrier: GcBarrier::Satb,
+        thread: RDI,
+        layout,
+    }
+    .emit(&mut ops, idle);
+    // The store itself: a plain `mov` is a Release store on x86-64, as the
+    // Rust accessor's.
+    dynasm!(ops ; .arch x64 ; =>idle.done ; mov QWORD [rsi], rdx ; add rsp, 8 ; ret ; =>idle.slow);
+    SatbEnqueue {
+        thread: RDI,
+        field: RSI,
+        prev: RCX,
+        tmp: RAX,
+        queue: SatbQueueLayout::fastpath().unwrap(),
+    }
+    .emit(
+        &mut ops,
+        Labels {
+            slow: stub,
+            done: idle.done,
+        },
+    );
+    dynasm!(ops ; .arch x64 ; jmp =>idle.done);
+    SlowStub {
+        func: satb_counted as *const () as usize,
+        args: vec![RDI, RCX],
+        ret: None,
+        live: RegSet::of(&[RDI, RSI, RDX]),
+    }
+    .emit(&mut ops, stub, idle.done)
+    .unwrap();
+    let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    // SAFETY: complete functions of these signatures (the SysV ABI; the
+    // stubs keep rsp aligned), called only on this thread with its block,
+    // on fields of its mutator's heap, between its stops (module docs).
+    let (load, store) = unsafe { (load_entry.as_fn::<LoadFn>(), store_entry.as_fn::<StoreFn>()) };
+    Jit {
+        _cache: cache,
+        _entries: vec![load_entry, store_entry],
+        load,
+        store,
+        cards: false,
+    }
+}
+
+/// The card configurations' accessors: a plain load (no read barrier in
+/// the set), and a store followed by the card template (conditional or
+/// not) on the object, its base loaded from the thread block.
+fn build_card(conditional: bool) -> Jit {
+    let layout = ThreadLayout::fastpath().unwrap();
+    let cache = CodeCache::new(16 * 1024).unwrap();
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    dynasm!(ops ; .arch x64 ; mov rax, QWORD [rsi] ; ret);
+    let load_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    // store(block = rdi, field = rsi, value = rdx, object = rcx).
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let l = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    dynasm!(ops ; .arch x64 ; mov QWORD [rsi], rdx);
+    CardMark {
+        addr: RCX,
+        tmp: RAX,
+        base: barrier::CardBase::Thread(RDI),
+        conditional,
+        layout,
+    }
+    .emit(&mut ops, l);
+    // The card template has no slow path: `slow` is bound where nothing
+    // jumps to it.
+    dynasm!(ops ; .arch x64 ; =>l.done ; ret ; =>l.slow ; ret);
+    let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    // SAFETY: complete functions of these signatures (leaf functions, no
+    // stack use), called only on this thread with its block, on fields of
+    // its mutator's heap, between its stops (module docs).
+    let (load, store) = unsafe { (load_entry.as_fn::<LoadFn>(), store_entry.as_fn::<StoreFn>()) };
+    Jit {
+        _cache: cache,
+        _entries: vec![load_entry, store_entry],
+        load,
+        store,
+        cards: true,
+    }
+}
+
+/// The card of `addr` (its byte), through the block's biased base: what
+/// the card template wrote.
+fn card_of(addr: usize) -> u8 {
+    let block = thread::current().as_ptr() as usize;
+    // SAFETY: the block of this thread, which has a mutator: the word at
+    // the published offset is the biased base of its heap's card table, and
+    // `addr` is in that heap, so base + (addr >> shift) is its card.
+    unsafe {
+        let base = ((block + thread::CARD_TABLE_BASE_OFFSET) as *const usize).read();
+        ((base + (addr >> ThreadLayout::fastpath().unwrap().card_shift)) as *const u8).read_volatile()
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Model {
+    id: usize,
+    value: usize,
+    edges: [usize; 2],
+}
+
+/// How the workload reaches the heap: the generated accessors or the Rust
+/// ones (`None`).
+struct Run<'a, B: BarrierSet> {
+    m: Mutator<B>,
+    jit: Option<&'a Jit>,
+    array: Handle,
+    /// A collection every this many steps (passive mode), else none.
+    collect_every: Option<usize>,
+}
+
+impl<B: BarrierSet> Run<'_, B> {
+    /// The generated store into `obj`'s field at `field`, and the card
+    /// check of the card configurations.
+    fn jit_store(&self, j: &Jit, obj: usize, field: usize, value: usize) {
+        (j.store)(self.block(), field, value, obj);
+        if j.cards {
+            assert_eq!(
+                card_of(obj),
+                ThreadLayout::fastpath().unwrap().dirty_card,
+                "the card template left the card of {obj:#x} clean"
+            );
+        }
+    }
+
+    fn block(&self) -> *const ThreadBlock {
+        thread::current().as_ptr()
+    }
+    /// The node in array slot `i` (its address, valid until the next stop).
+    fn slot(&self, i: usize) -> usize {
+        let a = self.m.get(self.array).unwrap();
+        match self.jit {
+            Some(j) => (j.load)(self.block(), ref_field(a.addr(), i)),
+            None => self.m.load(a, i).unwrap().unwrap().addr(),
+        }
+    }
+    /// Slot `i`'s node's edge `e`'s target's id (0 for null).
+    fn edge_id(&self, i: usize, e: usize) -> usize {
+        let a = self.m.get(self.array).unwrap();
+        match self.jit {
+            Some(j) => {
+                let n = (j.load)(self.block(), ref_field(a.addr(), i));
+                let t = (j.load)(self.block(), ref_field(n, e));
+                if t == 0 {
+                    return 0;
+                }
+                // SAFETY: `t` is a live node of this heap (the LRB gave its
+                // current copy), read before this thread's next stop.
+                unsafe { (node_data(t, 0) as *const usize).read_volatile() }
+            }
+            None => {
+                let n = self.m.load(a, i).unwrap().unwrap();
+                self.m
+                    .load(n, e)
+                    .unwrap()
+                    .map_or(0, |t| self.m.read(t, 0).unwrap())
+            }
+        }
+    }
+    /// Slot `i`'s node's data word `j`.
+    fn data(&self, i: usize, j: usize) -> usize {
+        match self.jit {
+            // SAFETY: as in `edge_id`.
+            Some(_) => unsafe { (node_data(self.slot(i), j) as *const usize).read_volatile() },
+            None => {
+                let a = self.m.get(self.array).unwrap();
+                self.m.read(self.m.load(a, i).unwrap().unwrap(), j).unwrap()
+            }
+        }
+    }
+    /// Slot `i`'s node's edge `e` := slot `k`'s node.
+    fn rewire(&self, i: usize, e: usize, k: usize) {
+        match self.jit {
+            Some(j) => {
+                let (ni, nk) = (self.slot(i), self.slot(k));
+                self.jit_store(j, ni, ref_field(ni, e), nk);
+            }
+            None => {
+                let a = self.m.get(self.array).unwrap();
+                let (ni, nk) = (
+                    self.m.load(a, i).unwrap().unwrap(),
+                    self.m.load(a, k).unwrap().unwrap(),
+                );
+                self.m.store(ni, e, Some(nk)).unwrap();
+            }
+        }
+    }
+    /// Slot `i` := a new node (allocated by the Rust side).
+    fn replace(&mut self, i: usize, id: usize, value: usize) {
+        let d = self.m.roots_len();
+        let h = self.m.alloc(2, 2).unwrap();
+        let o = self.m.get(h).unwrap();
+        self.m.write(o, 0, id).unwrap();
+        self.m.write(o, 1, value).unwrap();
+        let a = self.m.get(self.array).unwrap();
+        match self.jit {
+            Some(j) => self.jit_store(j, a.addr(), ref_field(a.addr(), i), o.addr()),
+            None => self.m.store(a, i, Some(o)).unwrap(),
+        }
+        self.m.truncate_roots(d);
+    }
+}
+
+/// Runs `steps` steps (or until `deadline`) of the workload seeded `seed`;
+/// returns the steps run and the running checksum of the graph as read
+/// after every step (which is also checked against the model).
+fn workload<B: BarrierSet>(
+    run: &mut Run<'_, B>,
+    seed: u64,
+    steps: usize,
+    deadline: Option<Instant>,
+) -> (usize, u64) {
+    let mut rng = Rng(seed | 1);
+    let mut model = vec![Model::default(); SLOTS];
+    for (i, slot) in model.iter_mut().enumerate() {
+        run.replace(i, i + 1, i);
+        *slot = Model {
+            id: i + 1,
+            value: i,
+            edges: [0, 0],
+        };
+    }
+    let mut next_id = SLOTS;
+    let mut sum: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut n = 0;
+    while n < steps && deadline.is_none_or(|d| Instant::now() < d) {
+        match rng.next() % 8 {
+            0..=4 => {
+                let (i, k, e) = (rng.next() % SLOTS, rng.next() % SLOTS, rng.next() % 2);
+                run.rewire(i, e, k);
+                model[i].edges[e] = model[k].id;
+            }
+            5 | 6 => {
+                let i = rng.next() % SLOTS;
+                next_id += 1;
+                let value = rng.next() % 1000;
+                run.replace(i, next_id, value);
+                model[i] = Model {
+                    id: next_id,
+                    value,
+                    edges: [0, 0],
+                };
+            }
+            _ => {
+                // Garbage, so cycles have something to reclaim and copy.
+                let d = run.m.roots_len();
+                for _ in 0..8 {
+                    run.m.alloc(2, 6).unwrap();
+                }
+                run.m.truncate_roots(d);
+            }
+        }
+        run.m.safepoint_poll();
+        for (i, want) in model.iter().enumerate() {
+            let (id, value) = (run.data(i, 0), run.data(i, 1));
+            assert_eq!((id, value), (want.id, want.value), "step {n} slot {i}");
+            for e in 0..2 {
+                let t = run.edge_id(i, e);
+                assert_eq!(t, want.edges[e], "step {n} slot {i} edge {e}");
+                sum = (sum ^ t as u64).wrapping_mul(0x100_0000_01b3);
+            }
+            sum = (sum ^ (id as u64) << 20 ^ value as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        run.m.safepoint_poll();
+        n += 1;
+        if run.collect_every.is_some_and(|k| n % k == 0) {
+            run.m.collect().unwrap();
+        }
+    }
+    (n, sum)
+}
+
+fn heap() -> Heap {
+    let mut c = HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Concurrent);
+    c.aggressive = true;
+    c.verify = true;
+    Heap::new(c).unwrap()
+}
+
+fn stress_ms() -> u64 {
+    std::env::var("FASTPATH_STRESS_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000)
+}
+
+#[test]
+fn layout_agrees() {
+    std::thread::spawn(|| {
+        let h = heap();
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+        let a = m.alloc(2, 2).unwrap();
+        let b = m.alloc(2, 2).unwrap();
+        let jit = build(&m);
+        let (oa, ob) = (m.get(a).unwrap(), m.get(b).unwrap());
+        m.write(oa, 1, 77).unwrap();
+        (jit.store)(
+            thread::current().as_ptr(),
+            ref_field(ob.addr(), 1),
+            oa.addr(),
+            ob.addr(),
+        );
+        assert_eq!(m.load(ob, 1).unwrap().map(|o| o.addr()), Some(oa.addr()));
+        assert_eq!(
+            (jit.load)(thread::current().as_ptr(), ref_field(ob.addr(), 1)),
+            oa.addr()
+        );
+        // SAFETY: a live node of this heap, no stop since `get`.
+        assert_eq!(unsafe { (node_data(oa.addr(), 1) as *const usize).read() }, 77);
+        m.collect().unwrap();
+    })
+    .join()
+    .unwrap();
+}
+
+#[test]
+fn gc_stress_template_barriers() {
+    const SEED: u64 = 0x5EED_1234;
+    let budget = Duration::from_millis(stress_ms());
+    let (steps, jit_sum, stats) = std::thread::spawn(move || {
+        let h = heap();
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+        let array = m.alloc(SLOTS, 0).unwrap();
+        let jit = build(&m);
+        let mut run = Run {
+            m,
+            jit: Some(&jit),
+            array,
+            collect_every: None,
+        };
+        let (steps, sum) = workload(&mut run, SEED, usize::MAX, Some(Instant::now() + budget));
+        drop(run);
+        (steps, sum, h.stats())
+    })
+    .join()
+    .unwrap();
+    let (rust_steps, rust_sum, rust_stats) = std::thread::spawn(move || {
+        let h = heap();
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+        let array = m.alloc(SLOTS, 0).unwrap();
+        let mut run = Run {
+            m,
+            jit: None,
+            array,
+            collect_every: None,
+        };
+        let (steps, sum) = workload(&mut run, SEED, steps, None);
+        drop(run);
+        (steps, sum, h.stats())
+    })
+    .join()
+    .unwrap();
+    println!(
+        "x64_gc_stress: {steps} steps checked ({} slot reads each) through the templates, checksum {jit_sum:#018x} \
+         (Rust accessors: {rust_steps} steps, {rust_sum:#018x}); template run: {} cycles, {} verified ({} objects), \
+         {} copies by the collector, {} by the mutator; slow stubs called: LRB {}, SATB {}; Rust run: {} cycles, {} verified",
+        SLOTS * 4,
+        stats.cycles,
+        stats.verified_cycles,
+        stats.verified_objects,
+        stats.evacuated_by_collector,
+        stats.evacuated_by_mutators,
+        LRB_SLOW.load(Ordering::Relaxed),
+        SATB_SLOW.load(Ordering::Relaxed),
+        rust_stats.cycles,
+        rust_stats.verified_cycles,
+    );
+    assert_eq!(stats.verify_errors, Vec::<String>::new());
+    assert_eq!(rust_stats.verify_errors, Vec::<String>::new());
+    assert!(steps > 0);
+    assert_eq!(rust_steps, steps);
+    assert_eq!(
+        jit_sum, rust_sum,
+        "the template run's checksums differ from the Rust run's"
+    );
+    assert!(stats.cycles >= 3, "only {} cycles ran", stats.cycles);
+    assert_eq!(
+        stats.verified_cycles, stats.cycles,
+        "the verifier ran after every cycle"
+    );
+    assert!(
+        stats.evacuated_by_collector + stats.evacuated_by_mutators > 0,
+        "nothing was evacuated"
+    );
+}
+
+/// Passive collections in the card runs: one every this many steps.
+const CARD_COLLECT_EVERY: usize = 16;
+
+/// The card configuration `B` (bits `bits`): the workload through the card
+/// template (`conditional` or not) and through the Rust accessors, the
+/// verifier after every collection, the same checksums.
+fn card_stress<B: BarrierSet>(bits: BarrierBits, conditional: bool, name: &'static str) {
+    const SEED: u64 = 0xCA4D_5EED;
+    // At least three verified collections, even past the time budget (a
+    // slow machine, emulation); a hard cap fails clearly.
+    let min_steps = 3 * CARD_COLLECT_EVERY;
+    let budget = Duration::from_millis(stress_ms());
+    let run = move |jit: Option<&Jit>, steps: usize, deadline: Option<Instant>| -> (usize, u64, GcStats) {
+        let mut c = HeapConfig::new(8 << 20, bits, GcMode::Passive);
+        c.verify = true;
+        let h = Heap::new(c).unwrap();
+        let mut m = h.mutator::<B>().unwrap();
+        let array = m.alloc(SLOTS, 0).unwrap();
+        let mut run = Run {
+            m,
+            jit,
+            array,
+            collect_every: Some(CARD_COLLECT_EVERY),
+        };
+        let (steps, sum) = workload(&mut run, SEED, steps, deadline);
+        drop(run);
+        (steps, sum, h.stats())
+    };
+    let (steps, jit_sum, stats) = std::thread::spawn(move || {
+        let jit = build_card(conditional);
+        let start = Instant::now();
+        let (mut steps, mut sum, mut stats) = run(Some(&jit), usize::MAX, Some(start + budget));
+        if steps < min_steps {
+            // Too slow for the budget: the minimum, once more, from the start.
+            (steps, sum, stats) = run(Some(&jit), min_steps, None);
+        }
+        assert!(
+            start.elapsed() < budget * 20 + Duration::from_secs(60),
+            "{name}: {steps} steps took {:?}",
+            start.elapsed()
+        );
+        (steps, sum, stats)
+    })
+    .join()
+    .unwrap();
+    let (rust_steps, rust_sum, rust_stats) =
+        std::thread::spawn(move || run(None, steps, None)).join().unwrap();
+    println!(
+        "x64_gc_stress {name}: {steps} steps checked through the {} card template (the card dirty after each of its \
+         stores), checksum {jit_sum:#018x} (Rust accessors: {rust_steps} steps, {rust_sum:#018x}); template run: {} \
+         verified collections ({} objects), {} regions freed; Rust run: {} verified",
+        if conditional { "conditional" } else { "plain" },
+        stats.verified_cycles,
+        stats.verified_objects,
+        stats.regions_freed,
+        rust_stats.verified_cycles,
+    );
+    assert_eq!(stats.verify_errors, Vec::<String>::new());
+    assert_eq!(rust_stats.verify_errors, Vec::<String>::new());
+    assert!(steps >= min_steps);
+    assert_eq!(rust_steps, steps);
+    assert_eq!(
+        jit_sum, rust_sum,
+        "{name}: the template run's checksums differ from the Rust run's"
+    );
+    assert!(
+        stats.verified_cycles >= (steps / CARD_COLLECT_EVERY) as u64,
+        "{name}: {} verified collections in {steps} steps",
+        stats.verified_cycles
+    );
+    assert!(stats.regions_freed > 0, "{name}: no region was freed");
+}
+
+#[test]
+fn gc_stress_card_template() {
+    card_stress::<SerialBarriers>(BarrierBits::SERIAL, false, "serial (card)");
+}
+
+#[test]
+fn gc_stress_conditional_card_template() {
+    const BITS: u16 = Barrier::CardCond.bit();
+    card_stress::<Static<BITS>>(BarrierBits(BITS), true, "card-cond");
+}

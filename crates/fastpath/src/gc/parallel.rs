@@ -1,0 +1,228 @@
+//! The collector's parallel phases: marking with work stealing,
+//! evacuation and update-refs by region, the pauses' root work by mutator
+//! (Shenandoah's `ShenandoahParallelGCThreads` workers, here
+//! [`super::HeapConfig::workers`]).
+//!
+//! Where it sits: called by [`super::collector`] (concurrent phases, the
+//! pauses, the degenerated and passive collections) on its own thread,
+//! which is worker 0; workers 1.. are the heap's pool threads (`pool.rs`:
+//! started once, parked between phases, woken per phase), and every phase
+//! ends with every worker done (a pause's work is over when the pause
+//! ends). A worker thread that cannot be started is left out: the others
+//! do its share (stealing, or claiming its regions). A worker's panic stops the others (marking's
+//! [`TaskQueues::abort`]; the claim loops simply run out) and goes on to
+//! the phase's caller, which poisons the heap as for any collector panic.
+//!
+//! - Marking: [`TaskQueues`] (`workers.rs`): each worker traces from its
+//!   own stack and shares half of it when it grows; idle workers steal.
+//!   The mark bit's `fetch_or` decides which worker scans an object, so
+//!   each is scanned once. A graph small enough to trace in
+//!   [`SERIAL_BUDGET`] objects is traced on the calling thread alone
+//!   (final-mark's SATB remainder, usually): threads would cost more than
+//!   the work.
+//! - Evacuation and update-refs: the regions to process are listed, and
+//!   each worker claims the next one with an atomic index. Copies race
+//!   through the forwarding CAS and heals through the field CAS, as they
+//!   already do against the mutators' barriers, so two workers are no new
+//!   race. Each worker copies with its own LAB, retired (filled) when the
+//!   phase ends.
+//! - Roots (init-mark's marking, final-mark's evacuation, the updates of
+//!   final-update-refs and the full compaction): each mutator's handle
+//!   stack (and the globals) is one claim; parallel only past
+//!   [`PARALLEL_ROOTS`] roots.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::heap::{Lab, Space};
+use super::runtime::HeapInner;
+use super::workers::TaskQueues;
+
+/// Objects traced on the calling thread before workers are started.
+pub(crate) const SERIAL_BUDGET: usize = 4096;
+
+/// Roots below which the pauses' root work stays on the calling thread.
+pub(crate) const PARALLEL_ROOTS: usize = 8192;
+
+impl HeapInner {
+    /// Runs `work(w)` for `w` in `0..n`: 0 on the calling thread, the others
+    /// on the heap's persistent pool threads (`pool.rs`), all done before
+    /// this returns. `absent(w)` is called for a worker whose thread could
+    /// not start; `abort()` when a worker panics, before the panic goes on
+    /// (out of this call, once every worker is done).
+    pub(crate) fn run_workers(
+        &self,
+        n: usize,
+        work: &(dyn Fn(usize) + Sync),
+        absent: &(dyn Fn(usize) + Sync),
+        abort: &(dyn Fn() + Sync),
+    ) {
+        let guarded = |w: usize| {
+            // A pool thread's CPU time in this phase is the collector's
+            // (worker 0's is counted by its caller).
+            let cpu = (w > 0).then(super::runtime::thread_cpu_time);
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(w)));
+            if let Some(cpu) = cpu {
+                self.count_collector_cpu(super::runtime::thread_cpu_time().saturating_sub(cpu));
+            }
+            if let Err(p) = r {
+                abort();
+                std::panic::resume_unwind(p);
+            }
+        };
+        if n <= 1 {
+            guarded(0);
+            return;
+        }
+        let (took_part, started) = self.pool.run(n, &guarded, absent);
+        // Relaxed: statistics.
+        if took_part > 0 {
+            self.parallel_phases.fetch_add(1, Ordering::Relaxed);
+        }
+        self.worker_threads_started
+            .fetch_add(started as u64, Ordering::Relaxed);
+    }
+
+    /// Marks everything reachable from `stack` (marked, unscanned objects):
+    /// on the calling thread for a small graph, else with every worker.
+    pub(super) fn trace_parallel(&self, stack: &mut Vec<usize>) {
+        let n = self.config.workers;
+        if n <= 1 {
+            self.trace(stack);
+            return;
+        }
+        if self.trace_bounded(stack, SERIAL_BUDGET) {
+            return;
+        }
+        let q = TaskQueues::new(n, std::mem::take(stack));
+        self.run_workers(
+            n,
+            &|w| {
+                let mut words = 0;
+                q.run(w, |obj, local| {
+                    words += self.scan(obj, local);
+                    if words >= super::collector::PACER_BATCH {
+                        self.pacer.report(words);
+                        words = 0;
+                    }
+                });
+                self.pacer.report(words);
+            },
+            &|w| q.absent(w),
+            &|| q.abort(),
+        );
+    }
+
+    /// Calls `f(lab, i)` for every region index of `list`, spread over the
+    /// workers (each claims the next index), each with its own LAB.
+    pub(super) fn par_regions(&self, list: &[usize], f: impl Fn(&Lab, usize) + Sync) {
+        let n = self.config.workers.min(list.len()).max(1);
+        let next = AtomicUsize::new(0);
+        self.run_workers(
+            n,
+            &|_| {
+                let lab = Lab::default();
+                loop {
+                    // Relaxed: a claim; the regions' data is ordered by the
+                    // pause before the phase, or by the pool's wake (its mutex).
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = list.get(k) else { break };
+                    f(&lab, i);
+                }
+                lab.retire(&self.space);
+            },
+            &|_| {},
+            &|| {},
+        );
+    }
+
+    /// Calls `f(lab, root)` on every root slot, in a pause: by mutator,
+    /// over the workers when there are [`PARALLEL_ROOTS`] or more.
+    pub(super) fn par_roots(&self, f: impl Fn(&Lab, &mut usize) + Sync) {
+        self.par_roots_with(Lab::default, |lab, r| f(lab, r), |lab| lab.retire(&self.space));
+    }
+
+    /// Marks every root (in a pause), pushing the newly marked onto
+    /// `stack`: by mutator, over the workers when there are
+    /// [`PARALLEL_ROOTS`] or more, each with its own stack (the mark bit's
+    /// `fetch_or` picks one worker per object).
+    pub(super) fn mark_roots(&self, stack: &mut Vec<usize>) {
+        let found = std::sync::Mutex::new(std::mem::take(stack));
+        self.par_roots_with(
+            Vec::new,
+            |local, r| self.mark_object(*r, local),
+            // Nothing panics while the lock is held.
+            |local| found.lock().unwrap_or_else(|e| e.into_inner()).extend(local),
+        );
+        *stack = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    }
+
+    /// The roots' claim loop: each worker makes its state with `make`,
+    /// calls `f(state, slot)` on every slot of each mutator's handle stack
+    /// (one claim each) and of the globals (one claim), and hands its state
+    /// to `done`.
+    fn par_roots_with<T>(
+        &self,
+        make: impl Fn() -> T + Sync,
+        f: impl Fn(&mut T, &mut usize) + Sync,
+        done: impl Fn(T) + Sync,
+    ) {
+        let stacks = self.mutators().clone();
+        let total: usize = stacks.iter().map(|m| m.roots().len()).sum();
+        let n = if total >= PARALLEL_ROOTS {
+            self.config.workers.min(stacks.len() + 1)
+        } else {
+            1
+        };
+        let next = AtomicUsize::new(0);
+        self.run_workers(
+            n,
+            &|_| {
+                let mut state = make();
+                loop {
+                    // Relaxed: a claim (see `par_regions`).
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if let Some(m) = stacks.get(k) {
+                        for slot in m.roots().iter_mut() {
+                            f(&mut state, &mut slot.addr);
+                        }
+                    } else if k == stacks.len() {
+                        for g in self.globals().iter_mut() {
+                            f(&mut state, g);
+                        }
+                    } else {
+                        break;
+                    }
+                }
+                done(state);
+            },
+            &|_| {},
+            &|| {},
+        );
+    }
+
+    /// Traces from `stack` on this thread for at most `budget` objects;
+    /// true if the stack ran dry.
+    fn trace_bounded(&self, stack: &mut Vec<usize>, budget: usize) -> bool {
+        let mut words = 0;
+        for _ in 0..budget {
+            let Some(obj) = stack.pop() else { break };
+            words += self.scan(obj, stack);
+        }
+        self.pacer.report(words);
+        stack.is_empty()
+    }
+
+    /// Marks the objects `obj`'s fields name, pushing the newly marked on
+    /// `stack`; returns `obj`'s size in words (the pacer's work).
+    #[inline]
+    pub(super) fn scan(&self, obj: usize, stack: &mut Vec<usize>) -> usize {
+        let (nrefs, _) = self.space.layout_of(obj);
+        for i in 0..nrefs {
+            // Acquire: pairs with the Release of the store that put the
+            // reference there, so the object it names is initialized.
+            let v = self.space.word(Space::ref_addr(obj, i)).load(Ordering::Acquire);
+            self.mark_object(v, stack);
+        }
+        self.space.cell_words(obj)
+    }
+}

@@ -1,0 +1,223 @@
+//! The parallel collector (`HeapConfig::workers`) under stress: at 1, 2
+//! and 4 workers, two mutators rewire lists hanging off an array while
+//! cycles run back to back (concurrent presets, passive, and evacuation
+//! failure), with the verifier after every cycle and every list checked
+//! against the mutator's model. One mutator holds thousands of handles,
+//! so the pauses' root work goes parallel too. Bounded in time
+//! (`FASTPATH_STRESS_MS` per configuration, default 400 ms), and past that
+//! until a verified cycle (and, with more than one worker, a parallel
+//! phase) has run, so a slow build or an emulator still tests something;
+//! prints the objects checked.
+
+// The heap is not built under `--cfg loom` (only the protocols are).
+#![cfg(not(loom))]
+
+use std::time::{Duration, Instant};
+
+use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, Handle, Heap, HeapConfig, Mutator};
+
+fn stress_time() -> Duration {
+    let ms = std::env::var("FASTPATH_STRESS_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400);
+    Duration::from_millis(ms)
+}
+
+const SLOTS: usize = 256;
+const LIST: usize = 48;
+
+/// Builds slot `s`'s list of `LIST` nodes (refs [next], data [slot, index,
+/// generation]) and stores it in the array.
+fn build(m: &mut Mutator<Dynamic>, array: Handle, s: usize, generation: usize) {
+    let d = m.roots_len();
+    let head = m.alloc(1, 3).unwrap();
+    for i in 0..LIST {
+        let (h, o) = (m.get(head).unwrap(), i);
+        m.write(h, 0, s).unwrap();
+        m.write(h, 1, LIST - o).unwrap();
+        m.write(h, 2, generation).unwrap();
+        let node = m.alloc(1, 3).unwrap();
+        let (n, h) = (m.get(node).unwrap(), m.get(head).unwrap());
+        m.store(n, 0, Some(h)).unwrap();
+        m.set_root(head, n).unwrap();
+    }
+    let h = m.get(head).unwrap();
+    m.write(h, 0, s).unwrap();
+    m.write(h, 1, 0).unwrap();
+    m.write(h, 2, generation).unwrap();
+    m.store(m.get(array).unwrap(), s, Some(h)).unwrap();
+    m.truncate_roots(d);
+}
+
+/// Walks slot `s`'s list; returns the nodes checked.
+fn check(m: &Mutator<Dynamic>, array: Handle, s: usize, generation: usize) -> u64 {
+    let mut cur = m.load(m.get(array).unwrap(), s).unwrap();
+    let mut i = 0;
+    while let Some(n) = cur {
+        assert_eq!(m.read(n, 0).unwrap(), s, "slot {s}: node {i}'s slot");
+        assert_eq!(m.read(n, 1).unwrap(), i, "slot {s}: node {i}'s index");
+        assert_eq!(
+            m.read(n, 2).unwrap(),
+            generation,
+            "slot {s}: node {i}'s generation"
+        );
+        cur = m.load(n, 0).unwrap();
+        i += 1;
+    }
+    assert_eq!(i, LIST + 1, "slot {s}: nodes missing");
+    i as u64
+}
+
+/// The longest a configuration may run before its first verified cycle (or
+/// parallel phase): past it the test fails instead of running on.
+const NO_PROGRESS_LIMIT: Duration = Duration::from_secs(300);
+
+/// Whether the heap has done what the assertions below need: a verified
+/// cycle, and with more than one worker a phase run in parallel.
+fn collector_progressed(heap: &Heap) -> bool {
+    let s = heap.stats();
+    s.verified_cycles > 0 && (s.workers == 1 || s.parallel_phases > 0)
+}
+
+fn mutator_loop(heap: &Heap, seed: u64, many_roots: bool, deadline: Instant) -> u64 {
+    let mut m = heap.mutator::<Dynamic>().unwrap();
+    let array = m.alloc(SLOTS, 0).unwrap();
+    let mut generation = vec![0usize; SLOTS];
+    for s in 0..SLOTS {
+        build(&mut m, array, s, 0);
+    }
+    // Thousands of handles, each to a small object holding its index.
+    let mut held = Vec::new();
+    if many_roots {
+        for i in 0..9000 {
+            let h = m.alloc(0, 1).unwrap();
+            m.write(m.get(h).unwrap(), 0, i).unwrap();
+            held.push(h);
+        }
+    }
+    let mut rng = seed | 1;
+    let mut checked = 0u64;
+    let mut rounds = 0u64;
+    let started = Instant::now();
+    while Instant::now() < deadline || !collector_progressed(heap) {
+        assert!(
+            started.elapsed() < NO_PROGRESS_LIMIT,
+            "no verified cycle (or parallel phase) in {NO_PROGRESS_LIMIT:?}"
+        );
+        for _ in 0..8 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let s = rng as usize % SLOTS;
+            generation[s] += 1;
+            build(&mut m, array, s, generation[s]);
+            let d = m.roots_len();
+            for _ in 0..32 {
+                m.alloc(2, 6).unwrap();
+            }
+            m.truncate_roots(d);
+        }
+        for s in (rng as usize % 16..SLOTS).step_by(16) {
+            checked += check(&m, array, s, generation[s]);
+        }
+        rounds += 1;
+        if heap.config().mode == GcMode::Passive && rounds % 16 == 0 {
+            // Passive mode collects only when full: a collection now and
+            // then, whatever the build's speed.
+            m.collect().unwrap();
+        }
+        for (i, &h) in held.iter().enumerate().step_by(97) {
+            assert_eq!(m.read(m.get(h).unwrap(), 0).unwrap(), i, "handle {i}");
+            checked += 1;
+        }
+    }
+    for (s, &g) in generation.iter().enumerate() {
+        checked += check(&m, array, s, g);
+    }
+    checked
+}
+
+fn run(bits: BarrierBits, mode: GcMode, workers: usize, evac_lab_limit: Option<usize>) -> (GcStats, u64) {
+    let mut c = HeapConfig::new(16 << 20, bits, mode);
+    c.workers = workers;
+    c.verify = true;
+    c.aggressive = true;
+    c.evac_lab_limit = evac_lab_limit;
+    let heap = Heap::new(c).unwrap();
+    let deadline = Instant::now() + stress_time();
+    let checked = std::thread::scope(|s| {
+        let heap = &heap;
+        let a = s.spawn(move || mutator_loop(heap, 0x9e37_79b9, true, deadline));
+        let b = s.spawn(move || mutator_loop(heap, 0x7f4a_7c15, false, deadline));
+        a.join().unwrap() + b.join().unwrap()
+    });
+    (heap.stats(), checked)
+}
+
+fn stress(bits: BarrierBits, mode: GcMode, evac_lab_limit: Option<usize>) {
+    for workers in [1, 2, 4] {
+        let (stats, checked) = run(bits, mode, workers, evac_lab_limit);
+        println!(
+            "{bits} {mode} workers={workers} evac_lab_limit={evac_lab_limit:?}: {checked} objects checked, {} cycles, {} parallel phases on {} worker threads started, {} verified runs ({} objects), {} evacuation failures",
+            stats.cycles,
+            stats.parallel_phases,
+            stats.worker_threads_started,
+            stats.verified_cycles,
+            stats.verified_objects,
+            stats.evacuation_failures
+        );
+        assert!(stats.verify_errors.is_empty(), "{:?}", stats.verify_errors);
+        assert!(stats.verified_cycles > 0 && checked > 0, "work was done");
+        assert_eq!(stats.workers, workers);
+        // The pool's threads are started once and reused, however many
+        // phases ran.
+        assert!(
+            stats.worker_threads_started < workers as u64,
+            "{} threads started for {workers} workers",
+            stats.worker_threads_started
+        );
+        if workers == 1 {
+            assert_eq!(stats.parallel_phases, 0, "one worker starts no thread");
+        } else {
+            assert!(stats.worker_threads_started > 0, "the pool started threads");
+            assert!(
+                stats.parallel_phases > 0,
+                "{workers} workers ran phases in parallel"
+            );
+        }
+    }
+}
+
+#[test]
+fn workers_concurrent_shenandoah() {
+    stress(BarrierBits::SHENANDOAH, GcMode::Concurrent, None);
+}
+
+#[test]
+fn workers_concurrent_shenandoah_2017() {
+    stress(BarrierBits::SHENANDOAH_2017, GcMode::Concurrent, None);
+}
+
+#[test]
+fn workers_passive_g1() {
+    stress(BarrierBits::G1, GcMode::Passive, None);
+}
+
+/// Evacuation failing under several copying workers (and the mutators'
+/// barriers): the evac-OOM protocol with more than one collector thread.
+#[test]
+fn workers_evacuation_failure() {
+    stress(BarrierBits::SHENANDOAH, GcMode::Concurrent, Some(3));
+}
+
+/// An out-of-range worker count is a configuration error.
+#[test]
+fn workers_out_of_range_is_refused() {
+    for bad in [0, 65] {
+        let mut c = HeapConfig::new(8 << 20, BarrierBits::G1, GcMode::Passive);
+        c.workers = bad;
+        let e = Heap::new(c).err().expect("refused");
+        assert!(e.to_string().contains("FASTPATH_GC_WORKERS"), "{e}");
+    }
+}
