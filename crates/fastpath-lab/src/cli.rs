@@ -498,18 +498,28 @@ pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyho
         }
     }
     crate::interrupt::clear_on_stop();
-    let st = guard(&state);
+    // The state's lock is let go before printing: a closed pipe stops the
+    // run from inside the print, and the stop must not wait on it.
+    let (md, summary, failures, missed) = {
+        let st = guard(&state);
+        (
+            st.markdown(None),
+            st.summary_table(false).to_text(),
+            st.failures.clone(),
+            st.missed.clone(),
+        )
+    };
     let path = out.join("report.md");
-    fs::write(&path, st.markdown(None)).with_context(|| format!("writing {}", path.display()))?;
-    outln!("{}", st.summary_table(false).to_text());
+    fs::write(&path, md).with_context(|| format!("writing {}", path.display()))?;
+    outln!("{summary}");
     eprintln!("fastpath: wrote {}", path.display());
     anyhow::ensure!(
-        st.failures.is_empty(),
+        failures.is_empty(),
         "experiments failed: {}",
-        st.failures.join(", ")
+        failures.join(", ")
     );
-    if !st.missed.is_empty() {
-        let msg = format!("goals not met: {}", st.missed.join(", "));
+    if !missed.is_empty() {
+        let msg = format!("goals not met: {}", missed.join(", "));
         anyhow::ensure!(!check, "{msg} (--check)");
         eprintln!("fastpath: {msg} (exit 0 without --check)");
     }

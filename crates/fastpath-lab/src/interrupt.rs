@@ -164,7 +164,22 @@ pub fn remove_out_if_empty() {
 /// Ends the run now: runs the registered action with `why`, removes an
 /// empty `--out` directory this run created, says why on stderr (unless
 /// `why` is empty) and exits with `code`.
+///
+/// Two stops can race (the stdout watcher and a failed write both notice a
+/// closed pipe): the first one does all of it, and any later caller waits
+/// here for the exit. Otherwise the second could remove the `--out`
+/// directory and exit while the first is still writing the partial report
+/// into it. A caller must therefore hold no lock the action takes (`all`'s
+/// state).
 pub fn stop(why: &str, code: i32) -> ! {
+    static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    // Relaxed: only one caller may pass; the winner's own work is ordered
+    // by program order, and the losers read nothing it writes.
+    if STOPPING.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        loop {
+            std::thread::park();
+        }
+    }
     let action = pending().action.take();
     if let Some(action) = action {
         action(why);
