@@ -513,11 +513,7 @@ pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyho
     fs::write(&path, md).with_context(|| format!("writing {}", path.display()))?;
     outln!("{summary}");
     eprintln!("fastpath: wrote {}", path.display());
-    anyhow::ensure!(
-        failures.is_empty(),
-        "experiments failed: {}",
-        failures.join(", ")
-    );
+    anyhow::ensure!(failures.is_empty(), "experiments failed: {}", failures.join(", "));
     if !missed.is_empty() {
         let msg = format!("goals not met: {}", missed.join(", "));
         anyhow::ensure!(!check, "{msg} (--check)");

@@ -153,14 +153,12 @@ fn scale(m: &mut Metric, k: f64) {
     m.raw_data.iter_mut().flatten().for_each(|x| *x *= k);
 }
 
-#[test]
-fn two_quick_runs_of_one_build_compare_same_and_a_20_percent_slowdown_is_moved() {
-    let dir = scratch("walkthrough");
-    let run1 = quick_pairs(&dir.join("run1"));
-    let run2 = quick_pairs(&dir.join("run2"));
-
-    let (rows, text) = compare(&run1, &run2);
-    let mut moved_same_build = Vec::new();
+/// What two runs of one build must show: every single-threaded row
+/// judged, and (where [`TIMING_ASSERTED`]) at most [`MAY_MOVE`] of the
+/// rows that are not [`CYCLE_SIZED`] moved, each by less than 30%. `Err`
+/// says which rule failed, with the comparison.
+fn same_build_verdicts(rows: &BTreeMap<String, Row>, text: &str) -> Result<Vec<&'static str>, String> {
+    let mut moved = Vec::new();
     for name in SINGLE_THREADED {
         let row = rows
             .get(name)
@@ -171,21 +169,52 @@ fn two_quick_runs_of_one_build_compare_same_and_a_20_percent_slowdown_is_moved()
         );
         if row.verdict != "same" && !CYCLE_SIZED.contains(&name) {
             let change = (row.change.0 / row.baseline.0 - 1.0).abs();
-            assert!(
-                !TIMING_ASSERTED || change < 0.3,
-                "{name} moved {:.0}%:\n{text}",
-                change * 100.0
-            );
-            moved_same_build.push(name);
+            if TIMING_ASSERTED && change >= 0.3 {
+                return Err(format!("{name} moved {:.0}%:\n{text}", change * 100.0));
+            }
+            moved.push(name);
         }
     }
-    assert!(
-        !TIMING_ASSERTED || moved_same_build.len() <= MAY_MOVE,
-        "{moved_same_build:?} moved between two runs of one build:\n{text}"
-    );
+    if TIMING_ASSERTED && moved.len() > MAY_MOVE {
+        return Err(format!("{moved:?} moved between two runs of one build:\n{text}"));
+    }
+    Ok(moved)
+}
+
+/// How many pairs of runs the same-build half may take. Each verdict is a
+/// 99% interval, and a pair of processes can differ as a whole (the
+/// placement effect under [`TIMING_ASSERTED`]): one pair in many fails on
+/// a healthy build. A second, fresh pair makes a false alarm the square of
+/// that rare, while a `compare` whose intervals are too narrow for its
+/// samples fails both pairs (it moves rows in most pairs of runs).
+const SAME_BUILD_PAIRS: usize = 2;
+
+#[test]
+fn two_quick_runs_of_one_build_compare_same_and_a_20_percent_slowdown_is_moved() {
+    let dir = scratch("walkthrough");
+    let mut failed = Vec::new();
+    let (run1, rows, text, mut moved_same_build) = loop {
+        let attempt = failed.len() + 1;
+        let run1 = quick_pairs(&dir.join(format!("pair{attempt}-run1")));
+        let run2 = quick_pairs(&dir.join(format!("pair{attempt}-run2")));
+        let (rows, text) = compare(&run1, &run2);
+        match same_build_verdicts(&rows, &text) {
+            Ok(moved) => break (run1, rows, text, moved),
+            Err(why) => {
+                eprintln!("same build, pair {attempt} of {SAME_BUILD_PAIRS}: {why}");
+                failed.push(why);
+                assert!(
+                    failed.len() < SAME_BUILD_PAIRS,
+                    "every pair of runs of one build moved rows:\n{}",
+                    failed.join("\n\n")
+                );
+            }
+        }
+    };
     eprintln!(
-        "same build: {} of 13 rows moved: {moved_same_build:?}",
-        moved_same_build.len()
+        "same build: {} of 13 rows moved: {moved_same_build:?} (pairs that failed first: {})",
+        moved_same_build.len(),
+        failed.len()
     );
     let two = rows.get(THREADED).expect("contended-2t compared");
     assert!(
