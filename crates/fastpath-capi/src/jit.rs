@@ -67,6 +67,28 @@ pub enum fastpath_jit_template {
     FASTPATH_JIT_TLAB_ALLOC = 9,
     /// On-spin-wait: the process's configured pause; no register.
     FASTPATH_JIT_SPIN_WAIT = 10,
+    /// Brooks write barrier (Shenandoah 2017) [thread, obj = the object
+    /// written to, replaced by its forwardee; a64: tmp0 scratch; imm = the
+    /// forwarding word's offset, e.g. -8]: a slow site while evacuation
+    /// runs or forwarded objects exist, where the JIT's stub resolves the
+    /// object (evacuating it if in the collection set) and the stored
+    /// value.
+    FASTPATH_JIT_BROOKS_WRITE_BARRIER = 11,
+    /// Lightweight monitor exit with its expected header word in a
+    /// register instead of loaded from the header [as the exit; imm = the
+    /// register holding the word, normally enter's tmp1 (a64: tmp2) kept
+    /// live since the enter; x86-64: not tmp0 or rsp, a64: not tmp0,
+    /// tmp1 or tmp4]; any value is safe (a wrong one takes the slow
+    /// site); slow: `fastpath_monitor_exit_on`.
+    FASTPATH_JIT_LOCK_EXIT_EXPECTING = 12,
+    /// G1's filtered card post-barrier after a reference store [thread,
+    /// obj = the field's address (kept), tmp0 = the value stored (kept),
+    /// tmp1 scratch; a64: tmp2 too; imm = log2 of the region size,
+    /// 1..63]: done sites for a store within a region and for null, a slow
+    /// site for a card not dirty (the stub dirties and enqueues it: G1's
+    /// StoreLoad fence, re-check, dirty, enqueue); a dirty card falls
+    /// through.
+    FASTPATH_JIT_G1_CARD = 13,
 }
 
 /// Registers by encoding number (x86-64: 0 rax … 15 r15; AArch64: 0 x0 …
@@ -248,6 +270,15 @@ fn describe<T: Shape>(t: &T) -> Result<Emitted, fastpath_status> {
     Ok(Emitted { bytes: plain, info })
 }
 
+/// The G1 card template's region shift from `imm` (1..63).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn region_shift(imm: i32) -> Result<u8, fastpath_status> {
+    u8::try_from(imm)
+        .ok()
+        .filter(|s| (1..64).contains(s))
+        .ok_or_else(|| fail(FASTPATH_ERR_INVALID_ARGUMENT, "imm: the region shift, 1..63"))
+}
+
 /// Binds `labels` `slow_at`/`done_at` bytes after the current end, padding
 /// with `trap` (of `step` bytes).
 fn bind_after<A: DynasmLabelApi>(
@@ -287,6 +318,9 @@ enum X64 {
     Cas(fastpath_jit::x64::CasRef),
     Tlab(fastpath_jit::x64::TlabAlloc),
     Spin(fastpath_jit::x64::SpinWait),
+    BrooksWb(fastpath_jit::x64::BrooksWriteBarrier),
+    ExitExpecting(fastpath_jit::x64::LockExit, Reg),
+    G1(fastpath_jit::x64::G1Card),
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -362,6 +396,38 @@ impl X64 {
                 })
             }
             10 => X64::Spin(x::SpinWait::configured()),
+            11 => {
+                let v = regs(&[r.thread, r.obj])?;
+                X64::BrooksWb(x::BrooksWriteBarrier {
+                    thread: v[0],
+                    obj: v[1],
+                    gc_state: layout()?.gc_state,
+                    state_bits: x::BrooksWriteBarrier::FASTPATH_STATE_BITS,
+                    forwarding: r.imm,
+                })
+            }
+            12 => {
+                let lr = x::LockRegs::new(Reg(r.thread), Reg(r.obj), Reg(r.tmp0), Reg(r.tmp1))
+                    .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
+                let layout = LockStackLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e))?;
+                let word = u8::try_from(r.imm)
+                    .ok()
+                    .filter(|&n| n <= 15 && n != 4 && n != r.tmp0)
+                    .ok_or_else(|| bad("imm: the expected word's register, 0-15, not rsp (4) or tmp0"))?;
+                X64::ExitExpecting(x::LockExit { regs: lr, layout }, Reg(word))
+            }
+            13 => {
+                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1])?;
+                X64::G1(x::G1Card {
+                    addr: v[1],
+                    val: v[2],
+                    tmp: v[3],
+                    tmp2: v[3],
+                    base: x::barrier::CardBase::Thread(v[0]),
+                    region_shift: region_shift(r.imm)?,
+                    layout: layout()?,
+                })
+            }
             _ => return Err(bad("unknown template")),
         })
     }
@@ -369,6 +435,11 @@ impl X64 {
     fn emit(&self, ops: &mut VecAssembler<dynasmrt::x64::X64Relocation>, l: Labels) {
         use fastpath_jit::x64::Template;
         match self {
+            X64::BrooksWb(t) => t.emit(ops, l),
+            X64::ExitExpecting(t, word) => t
+                .emit_expecting(ops, l, *word)
+                .expect("the word register was checked"),
+            X64::G1(t) => t.emit(ops, l),
             X64::Enter(t) => t.emit(ops, l),
             X64::Exit(t) => t.emit(ops, l),
             X64::Poll(t) => t.emit(ops, l),
@@ -409,6 +480,9 @@ impl Shape for X64 {
             X64::Cas(t) => t.clobbers(),
             X64::Tlab(t) => t.clobbers(),
             X64::Spin(t) => t.clobbers(),
+            X64::BrooksWb(t) => t.clobbers(),
+            X64::ExitExpecting(t, _) => t.clobbers(),
+            X64::G1(t) => t.clobbers(),
         }
         .0
     }
@@ -425,6 +499,9 @@ impl Shape for X64 {
             X64::Cas(t) => t.budget(),
             X64::Tlab(t) => t.budget(),
             X64::Spin(t) => t.budget(),
+            X64::BrooksWb(t) => t.budget(),
+            X64::ExitExpecting(t, _) => t.budget(),
+            X64::G1(t) => t.budget(),
         }) as u32
     }
 }
@@ -441,6 +518,9 @@ enum A64 {
     Cas(fastpath_jit::aarch64::CasRef),
     Tlab(fastpath_jit::aarch64::TlabAlloc),
     Spin(fastpath_jit::aarch64::SpinWait),
+    BrooksWb(fastpath_jit::aarch64::BrooksWriteBarrier),
+    ExitExpecting(fastpath_jit::aarch64::LockExit, Reg),
+    G1(fastpath_jit::aarch64::G1Card),
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -530,6 +610,42 @@ impl A64 {
                 })
             }
             10 => A64::Spin(a::SpinWait::configured()),
+            11 => {
+                let v = regs(&[r.thread, r.obj, r.tmp0])?;
+                A64::BrooksWb(a::BrooksWriteBarrier {
+                    thread: v[0],
+                    obj: v[1],
+                    tmp: v[2],
+                    gc_state: layout()?.gc_state,
+                    state_bits: a::BrooksWriteBarrier::FASTPATH_STATE_BITS,
+                    forwarding: r.imm,
+                })
+            }
+            12 => {
+                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1, r.tmp2, r.tmp3, r.tmp4])?;
+                let lr = a::LockRegs::new(v[0], v[1], [v[2], v[3], v[4], v[5], v[6]])
+                    .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
+                let layout = LockStackLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e))?;
+                let word = u8::try_from(r.imm)
+                    .ok()
+                    .filter(|&n| n <= 30 && ![r.tmp0, r.tmp1, r.tmp4].contains(&n))
+                    .ok_or_else(|| {
+                        bad("imm: the expected word's register, x0-x30, not tmp0, tmp1 or tmp4")
+                    })?;
+                A64::ExitExpecting(a::LockExit { regs: lr, layout }, Reg(word))
+            }
+            13 => {
+                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1, r.tmp2])?;
+                A64::G1(a::G1Card {
+                    thread: v[0],
+                    addr: v[1],
+                    val: v[2],
+                    tmp: v[3],
+                    tmp2: v[4],
+                    region_shift: region_shift(r.imm)?,
+                    layout: layout()?,
+                })
+            }
             _ => return Err(bad("unknown template")),
         })
     }
@@ -550,6 +666,14 @@ impl A64 {
             A64::Cas(t) => t.emit(ops, l),
             A64::Tlab(t) => t.emit(ops, l),
             A64::Spin(t) => t.emit(ops, l),
+            A64::BrooksWb(t) => t.emit(ops, l),
+            A64::ExitExpecting(t, word) => t.emit_expecting(ops, l, *word).map_err(|e| match e {
+                fastpath_jit::aarch64::ExpectingError::Template(e) => e,
+                fastpath_jit::aarch64::ExpectingError::Register(_) => {
+                    unreachable!("the word register was checked")
+                }
+            }),
+            A64::G1(t) => t.emit(ops, l),
         }
     }
 }
@@ -590,6 +714,9 @@ impl Shape for A64 {
             A64::Cas(t) => t.clobbers(),
             A64::Tlab(t) => t.clobbers(),
             A64::Spin(t) => t.clobbers(),
+            A64::BrooksWb(t) => t.clobbers(),
+            A64::ExitExpecting(t, _) => t.clobbers(),
+            A64::G1(t) => t.clobbers(),
         }
         .0
     }
@@ -606,6 +733,9 @@ impl Shape for A64 {
             A64::Cas(t) => t.budget(),
             A64::Tlab(t) => t.budget(),
             A64::Spin(t) => t.budget(),
+            A64::BrooksWb(t) => t.budget(),
+            A64::ExitExpecting(t, _) => t.budget(),
+            A64::G1(t) => t.budget(),
         }) as u32
     }
 }

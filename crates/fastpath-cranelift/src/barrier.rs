@@ -5,6 +5,12 @@
 //!   (or an immediate base, as HotSpot embeds it); `store8 dirty,
 //!   [base+idx]`; conditional (`UseCondCardMark`): an already dirty card is
 //!   not written again. A plain byte store, as the Rust barrier's.
+//! - [`g1_card`] (G1's filtered post-barrier, the shape of
+//!   `fastpath_jit::x64::G1Card`): `(addr ^ val) >> region_shift == 0`
+//!   (same region), `val == 0`, then the card `[base + (addr >>
+//!   card_shift)]` compared with dirty; a clean card calls `slow(thread,
+//!   addr)` in a cold block (fastpath's: `fastpath_jit::slow::g1_card`:
+//!   StoreLoad fence, re-check, dirty, enqueue). Only loads inline.
 //! - [`brooks_read_barrier`]: `load [obj+forwarding]`.
 //! - [`brooks_write_barrier`] (Shenandoah 2017, the Rust `brooks-wb`
 //!   barrier's shape): the GC-state byte tested for the evacuation and
@@ -25,7 +31,7 @@
 //!   test and forwarding load) in cold blocks before the slow call.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types::I64, types::I8, FuncRef, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types::I32, types::I64, types::I8, FuncRef, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::FunctionBuilder;
 use fastpath_jit::x64::gc_medium::{CsetMap, SatbQueueLayout};
 use fastpath_jit::ThreadLayout;
@@ -68,6 +74,56 @@ pub fn card_mark(
     } else {
         b.ins().store(trusted, dirty, card, 0);
     }
+}
+
+/// G1's filtered card post-barrier after a store of `val` into the field
+/// at `addr`: a non-null store across regions (addresses that differ above
+/// bit `region_shift`) into a card that is not dirty calls `slow(thread,
+/// addr)` in a cold block; see the module docs.
+#[allow(clippy::too_many_arguments)] // the template's fields, one per argument
+pub fn g1_card(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    addr: Value,
+    val: Value,
+    layout: &ThreadLayout,
+    table: CardTable,
+    region_shift: u8,
+    slow: FuncRef,
+) {
+    let trusted = MemFlagsData::trusted();
+    let (not_null, card, call, cont) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
+    let x = b.ins().bxor(addr, val);
+    let cross = b.ins().ushr_imm_u(x, i64::from(region_shift));
+    b.ins().brif(cross, not_null, &[], cont, &[]);
+
+    b.switch_to_block(not_null);
+    b.ins().brif(val, card, &[], cont, &[]);
+
+    b.switch_to_block(card);
+    let idx = b.ins().ushr_imm_u(addr, i64::from(layout.card_shift));
+    let base = match table {
+        CardTable::Thread => b.ins().load(I64, trusted, thread, layout.card_table_base),
+        CardTable::Base(base) => b.ins().iconst(I64, base as i64),
+    };
+    let at = b.ins().iadd(base, idx);
+    let now = b.ins().uload8(I32, trusted, at, 0);
+    let clean = b
+        .ins()
+        .icmp_imm_u(IntCC::NotEqual, now, i64::from(layout.dirty_card));
+    b.ins().brif(clean, call, &[], cont, &[]);
+
+    b.set_cold_block(call);
+    b.switch_to_block(call);
+    b.ins().call(slow, &[thread, addr]);
+    b.ins().jump(cont, &[]);
+
+    b.switch_to_block(cont);
 }
 
 /// The Brooks read barrier: the copy to use of `obj`, whose forwarding word

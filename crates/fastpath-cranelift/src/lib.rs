@@ -1,7 +1,7 @@
 //! fastpath's fast paths as Cranelift IR: emitters that add the safepoint
 //! poll, the SATB/LRB idle tests, lightweight monitor enter and exit
-//! ([`lock`]), the card post-barrier (plain and conditional), the Brooks
-//! read barrier, the reference CAS, TLAB bump allocation ([`barrier`]) and
+//! ([`lock`]), the card post-barrier (plain and conditional), G1's
+//! filtered card post-barrier, the Brooks read and write barriers, the reference CAS, TLAB bump allocation ([`barrier`]) and
 //! on-spin-wait ([`spin`]) to the caller's `FunctionBuilder`, and
 //! [`install`], which compiles a function with cranelift-codegen and
 //! installs it with its relocations in fastpath's W^X `CodeCache`.
@@ -87,8 +87,8 @@ pub mod lock;
 pub mod spin;
 
 pub use barrier::{
-    brooks_read_barrier, brooks_write_barrier, card_mark, cas_ref, load_reference_barrier, satb_enqueue,
-    tlab_alloc, CardTable,
+    brooks_read_barrier, brooks_write_barrier, card_mark, cas_ref, g1_card, load_reference_barrier,
+    satb_enqueue, tlab_alloc, CardTable,
 };
 pub use fastpath_jit::x64::gc_medium::{CsetMap, SatbQueueLayout};
 pub use lock::{lock_enter, lock_enter_with_mark, lock_exit, lock_exit_expecting};

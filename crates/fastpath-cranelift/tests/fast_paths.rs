@@ -7,11 +7,15 @@
 //! (`lock_world`, shared with fastpath-jit's tests); card (plain,
 //! conditional, immediate base), Brooks read barrier, Brooks write
 //! barrier (`brooks_world`'s differential against the Rust model, shared
-//! with fastpath-jit's tests), reference CAS, TLAB
+//! with fastpath-jit's tests), G1's filtered card barrier (`g1_world`'s
+//! differential against the library's Rust barrier on a real heap, the
+//! slow path the library's), reference CAS, TLAB
 //! bump and on-spin-wait against plain memory.
 
 #[path = "../../fastpath-jit/tests/brooks_world/mod.rs"]
 mod brooks_world;
+#[path = "../../fastpath-jit/tests/g1_world/mod.rs"]
+mod g1_world;
 #[path = "../../fastpath-jit/tests/lock_world/mod.rs"]
 mod lock_world;
 
@@ -706,4 +710,33 @@ fn brooks_write_barrier_matches_the_rust_barrier_on_every_case() {
     // writing `out` (and the world through the slow path).
     let wb: brooks_world::Wb = unsafe { e.as_fn() };
     brooks_world::differential(wb);
+}
+
+// ---------------------------------------------------------------------
+// G1's filtered card post-barrier.
+
+#[test]
+fn g1_card_matches_the_rust_barrier_on_every_filter_case() {
+    let cache = CodeCache::new(64 * 1024).unwrap();
+    let layout = ThreadLayout::fastpath().unwrap();
+    let shift = g1_world::region_shift();
+    // fn(block, field, value): the store, then the barrier.
+    let e = compile(
+        &cache,
+        3,
+        None,
+        &[g1_world::slow_counted as *const () as usize],
+        |b, a| {
+            let slow = import_slow_path(b, 0, 2, true);
+            let flags = cranelift_codegen::ir::MemFlagsData::trusted();
+            b.ins().store(flags, a[2], a[1], 0);
+            g1_card(b, a[0], a[1], a[2], &layout, CardTable::Thread, shift, slow);
+            None
+        },
+    );
+    // SAFETY: a complete `extern "C" fn(block, field, value)` storing into
+    // the field and running the barrier; `g1_world` calls it with this
+    // thread's block, on fields of its mutator's heap, between its stops.
+    let f: g1_world::Store = unsafe { e.as_fn() };
+    assert_eq!(g1_world::differential(f), 5);
 }

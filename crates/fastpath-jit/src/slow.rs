@@ -10,6 +10,7 @@
 //! | [`crate::x64::SatbEnqueue`] (queue full), or the SATB idle test's stub directly | [`satb_enqueue`] (`fastpath::gc::satb_slow_entry`): flush the full buffer to the heap's queue, push the value | block, previous value | - |
 //! | [`crate::x64::LrbCset`] (in the collection set, not yet copied), or the LRB idle test's stub directly | [`lrb`] (`fastpath::gc::lrb_slow_entry`): evacuate or resolve, heal the field | block, loaded reference, field address | the reference to use |
 //! | [`crate::x64::BrooksWriteBarrier`] (evacuation or forwarded objects) | [`brooks_wb`] (`fastpath::gc::brooks_wb_slow_entry`): evacuate the object if in the collection set while evacuating, else its forwardee | block, object | the object to write |
+//! | [`crate::x64::G1Card`] (a non-null store across regions into a card not dirty) | [`g1_card`] (`fastpath::gc::g1_card_slow_entry`): StoreLoad fence, re-check the card, dirty it and enqueue it | block, field address | - |
 //!
 //! The GC entries run the Rust barriers' slow paths for the calling
 //! thread's live `fastpath::gc::Mutator`; generated code must hold no
@@ -18,6 +19,7 @@
 //! a safepoint poll after which it reloads its references from roots.
 
 pub use fastpath::gc::brooks_wb_slow_entry as brooks_wb;
+pub use fastpath::gc::g1_card_slow_entry as g1_card;
 pub use fastpath::gc::lrb_slow_entry as lrb;
 pub use fastpath::gc::satb_slow_entry as satb_enqueue;
 

@@ -6,7 +6,7 @@ use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::spin::strategy::{PauseInstruction, SpinPause};
 use fastpath_jit::aarch64::{
-    thread::GcBarrier, BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, GcStateTest,
+    thread::GcBarrier, BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, G1Card, GcStateTest,
     SafepointPoll, SpinWait, Template, TemplateError, RTHREAD,
 };
 use fastpath_jit::reg::Reg;
@@ -150,6 +150,69 @@ fn card_mark_is_lsr_ldr_strb() {
         ..card
     };
     assert!(words(&misaligned).is_err());
+}
+
+#[test]
+fn g1_card_is_eor_lsr_cbz_cbz_lsr_ldr_ldrb_cbnz() {
+    let g1 = G1Card {
+        thread: RTHREAD,
+        addr: Reg(1),
+        val: Reg(2),
+        tmp: Reg(11),
+        tmp2: Reg(12),
+        region_shift: 16,
+        layout: layout(0),
+    };
+    // eor x11, x1, x2 ; lsr x11, x11, #16 ; cbz x11, done ; cbz x2, done ;
+    // lsr x11, x1, #9 ; ldr x12, [x28, #8] ; ldrb w12, [x12, x11] ;
+    // cbnz w12, slow
+    assert_eq!(
+        words(&g1).unwrap(),
+        [
+            0xCA02_002B,
+            0xD350_FD6B,
+            0xB400_00CB,
+            0xB400_00A2,
+            0xD349_FC2B,
+            0xF940_078C,
+            0x386B_698C,
+            0x3500_002C
+        ]
+    );
+    // A non-zero dirty value: ... ; cmp w12, #0x5a ; b.ne slow.
+    let g1_5a = G1Card {
+        layout: layout(0x5a),
+        ..g1
+    };
+    assert_eq!(
+        words(&g1_5a).unwrap(),
+        [
+            0xCA02_002B,
+            0xD350_FD6B,
+            0xB400_00EB,
+            0xB400_00C2,
+            0xD349_FC2B,
+            0xF940_078C,
+            0x386B_698C,
+            0x7101_699F,
+            0x5400_0021
+        ]
+    );
+    for bad in [
+        G1Card {
+            region_shift: 0,
+            ..g1
+        },
+        G1Card {
+            layout: ThreadLayout {
+                card_table_base: 12,
+                ..layout(0)
+            },
+            ..g1
+        },
+    ] {
+        assert!(words(&bad).is_err());
+    }
 }
 
 #[test]

@@ -23,6 +23,11 @@
 //! passive mode, a collection every few steps with the verifier after each,
 //! the template dirtying the written object's card through the block's
 //! biased base (checked after every store), and the Rust run's checksum.
+//! The `g1` configuration runs G1's filtered card template the same way
+//! (SATB idle: marking happens inside the passive pauses): after every
+//! store of a non-null reference across regions the field's card is dirty,
+//! and after every collection each card so dirtied is clean again (it was
+//! enqueued: the collection cleans exactly the enqueued cards).
 #![cfg(target_arch = "x86_64")]
 // dynasm's dynamic registers (`Rq(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
@@ -33,8 +38,8 @@ use std::time::{Duration, Instant};
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
 use fastpath::gc::{
-    Barrier, BarrierBits, BarrierSet, GcMode, GcStats, Handle, Heap, HeapConfig, Mutator, SerialBarriers,
-    ShenandoahBarriers, Static,
+    Barrier, BarrierBits, BarrierSet, G1Barriers, GcMode, GcStats, Handle, Heap, HeapConfig, Mutator,
+    SerialBarriers, ShenandoahBarriers, Static,
 };
 use fastpath::thread::{self, ThreadBlock};
 use fastpath_jit::reg::{x64::*, RegSet};
@@ -57,6 +62,7 @@ fn node_data(obj: usize, j: usize) -> usize {
 
 static LRB_SLOW: AtomicUsize = AtomicUsize::new(0);
 static SATB_SLOW: AtomicUsize = AtomicUsize::new(0);
+static G1_SLOW: AtomicUsize = AtomicUsize::new(0);
 
 // Relaxed counters: statistics of this thread's own calls.
 extern "C" fn lrb_counted(t: *const ThreadBlock, obj: usize, field: usize) -> usize {
@@ -66,6 +72,10 @@ extern "C" fn lrb_counted(t: *const ThreadBlock, obj: usize, field: usize) -> us
 extern "C" fn satb_counted(t: *const ThreadBlock, prev: usize) {
     SATB_SLOW.fetch_add(1, Ordering::Relaxed);
     fastpath_jit::slow::satb_enqueue(t, prev)
+}
+extern "C" fn g1_counted(t: *const ThreadBlock, field: usize) {
+    G1_SLOW.fetch_add(1, Ordering::Relaxed);
+    fastpath_jit::slow::g1_card(t, field)
 }
 
 type LoadFn = extern "C" fn(*const ThreadBlock, usize) -> usize;
@@ -80,8 +90,21 @@ struct Jit {
     _entries: Vec<Entry>,
     load: LoadFn,
     store: StoreFn,
-    /// The store dirties the object's card (checked after each store).
-    cards: bool,
+    /// What the store does to the cards (checked after each store).
+    cards: Cards,
+}
+
+/// The card barrier a generated store runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cards {
+    None,
+    /// The object's card is dirty after every store.
+    Object,
+    /// G1: the field's card is dirty after a non-null store across regions
+    /// of this many bytes, and clean after the next collection.
+    G1 {
+        region_bytes: usize,
+    },
 }
 
 fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
@@ -179,7 +202,7 @@ fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
         _entries: vec![load_entry, store_entry],
         load,
         store,
-        cards: false,
+        cards: Cards::None,
     }
 }
 
@@ -220,8 +243,70 @@ fn build_card(conditional: bool) -> Jit {
         _entries: vec![load_entry, store_entry],
         load,
         store,
-        cards: true,
+        cards: Cards::Object,
     }
+}
+
+/// The `g1` configuration's accessors: a plain load, and a store followed
+/// by G1's filtered card template on the field, its stub calling the
+/// library's slow path (counted).
+fn build_g1_card() -> Jit {
+    let layout = ThreadLayout::fastpath().unwrap();
+    let region_bytes = g1_config().region_bytes;
+    let cache = CodeCache::new(16 * 1024).unwrap();
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    dynasm!(ops ; .arch x64 ; mov rax, QWORD [rsi] ; ret);
+    let load_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    // store(block = rdi, field = rsi, value = rdx, object = rcx: unused).
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let l = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    // `sub rsp, 8`: rsp 16-aligned for the stub's call.
+    dynasm!(ops ; .arch x64 ; sub rsp, 8 ; mov QWORD [rsi], rdx);
+    G1Card {
+        addr: RSI,
+        val: RDX,
+        tmp: RAX,
+        tmp2: R8,
+        base: barrier::CardBase::Thread(RDI),
+        region_shift: region_bytes.trailing_zeros() as u8,
+        layout,
+    }
+    .emit(&mut ops, l);
+    dynasm!(ops ; .arch x64 ; =>l.done ; add rsp, 8 ; ret);
+    SlowStub {
+        func: g1_counted as *const () as usize,
+        args: vec![RDI, RSI],
+        ret: None,
+        live: RegSet::of(&[RDI, RSI, RDX]),
+    }
+    .emit(&mut ops, l.slow, l.done)
+    .unwrap();
+    let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    // SAFETY: complete functions of these signatures (the stub keeps rsp
+    // aligned), called only on this thread with its block, on fields of its
+    // mutator's heap, between its stops (module docs).
+    let (load, store) = unsafe { (load_entry.as_fn::<LoadFn>(), store_entry.as_fn::<StoreFn>()) };
+    Jit {
+        _cache: cache,
+        _entries: vec![load_entry, store_entry],
+        load,
+        store,
+        cards: Cards::G1 { region_bytes },
+    }
+}
+
+fn g1_config() -> HeapConfig {
+    HeapConfig::new(8 << 20, BarrierBits::G1, GcMode::Passive)
+}
+
+/// The GC state byte in this thread's block.
+fn gc_state() -> u8 {
+    let block = thread::current().as_ptr() as usize;
+    // SAFETY: the byte at the published offset of this thread's block.
+    unsafe { ((block + thread::GC_STATE_OFFSET) as *const u8).read_volatile() }
 }
 
 /// The card of `addr` (its byte), through the block's biased base: what
@@ -262,18 +347,53 @@ struct Run<'a, B: BarrierSet> {
     array: Handle,
     /// A collection every this many steps (passive mode), else none.
     collect_every: Option<usize>,
+    /// Fields whose cards the G1 template dirtied since the last
+    /// collection.
+    dirtied: std::cell::RefCell<Vec<usize>>,
 }
 
 impl<B: BarrierSet> Run<'_, B> {
     /// The generated store into `obj`'s field at `field`, and the card
     /// check of the card configurations.
     fn jit_store(&self, j: &Jit, obj: usize, field: usize, value: usize) {
-        (j.store)(self.block(), field, value, obj);
-        if j.cards {
+        let dirty = ThreadLayout::fastpath().unwrap().dirty_card;
+        if let Cards::G1 { .. } = j.cards {
             assert_eq!(
+                gc_state(),
+                0,
+                "the G1 store runs no SATB test: marking must be idle"
+            );
+        }
+        (j.store)(self.block(), field, value, obj);
+        match j.cards {
+            Cards::None => {}
+            Cards::Object => assert_eq!(
                 card_of(obj),
-                ThreadLayout::fastpath().unwrap().dirty_card,
+                dirty,
                 "the card template left the card of {obj:#x} clean"
+            ),
+            Cards::G1 { region_bytes } => {
+                if value != 0 && (field ^ value) >= region_bytes {
+                    assert_eq!(
+                        card_of(field),
+                        dirty,
+                        "the G1 card template left the card of {field:#x} clean"
+                    );
+                    self.dirtied.borrow_mut().push(field);
+                }
+            }
+        }
+    }
+
+    /// After a collection: every card the G1 template dirtied was enqueued,
+    /// so the collection cleaned it.
+    fn check_cleaned(&self) {
+        let dirty = ThreadLayout::fastpath().unwrap().dirty_card;
+        for field in self.dirtied.borrow_mut().drain(..) {
+            assert_ne!(
+                card_of(field),
+                dirty,
+                "the card of {field:#x} stayed dirty after a collection: not enqueued"
             );
         }
     }
@@ -420,6 +540,7 @@ fn workload<B: BarrierSet>(
         n += 1;
         if run.collect_every.is_some_and(|k| n % k == 0) {
             run.m.collect().unwrap();
+            run.check_cleaned();
         }
     }
     (n, sum)
@@ -482,6 +603,7 @@ fn gc_stress_template_barriers() {
             jit: Some(&jit),
             array,
             collect_every: None,
+            dirtied: Default::default(),
         };
         let (steps, sum) = workload(&mut run, SEED, usize::MAX, Some(Instant::now() + budget));
         drop(run);
@@ -498,6 +620,7 @@ fn gc_stress_template_barriers() {
             jit: None,
             array,
             collect_every: None,
+            dirtied: Default::default(),
         };
         let (steps, sum) = workload(&mut run, SEED, steps, None);
         drop(run);
@@ -542,10 +665,10 @@ fn gc_stress_template_barriers() {
 /// Passive collections in the card runs: one every this many steps.
 const CARD_COLLECT_EVERY: usize = 16;
 
-/// The card configuration `B` (bits `bits`): the workload through the card
-/// template (`conditional` or not) and through the Rust accessors, the
-/// verifier after every collection, the same checksums.
-fn card_stress<B: BarrierSet>(bits: BarrierBits, conditional: bool, name: &'static str) {
+/// The card configuration `B` (bits `bits`): the workload through the
+/// accessors `build` makes (a card template) and through the Rust
+/// accessors, the verifier after every collection, the same checksums.
+fn card_stress<B: BarrierSet>(bits: BarrierBits, build: fn() -> Jit, name: &'static str) {
     const SEED: u64 = 0xCA4D_5EED;
     // At least three verified collections, even past the time budget (a
     // slow machine, emulation); a hard cap fails clearly.
@@ -562,13 +685,14 @@ fn card_stress<B: BarrierSet>(bits: BarrierBits, conditional: bool, name: &'stat
             jit,
             array,
             collect_every: Some(CARD_COLLECT_EVERY),
+            dirtied: Default::default(),
         };
         let (steps, sum) = workload(&mut run, SEED, steps, deadline);
         drop(run);
         (steps, sum, h.stats())
     };
     let (steps, jit_sum, stats) = std::thread::spawn(move || {
-        let jit = build_card(conditional);
+        let jit = build();
         let start = Instant::now();
         let (mut steps, mut sum, mut stats) = run(Some(&jit), usize::MAX, Some(start + budget));
         if steps < min_steps {
@@ -587,10 +711,9 @@ fn card_stress<B: BarrierSet>(bits: BarrierBits, conditional: bool, name: &'stat
     let (rust_steps, rust_sum, rust_stats) =
         std::thread::spawn(move || run(None, steps, None)).join().unwrap();
     println!(
-        "x64_gc_stress {name}: {steps} steps checked through the {} card template (the card dirty after each of its \
+        "x64_gc_stress {name}: {steps} steps checked through its card template (the card checked after each of its \
          stores), checksum {jit_sum:#018x} (Rust accessors: {rust_steps} steps, {rust_sum:#018x}); template run: {} \
          verified collections ({} objects), {} regions freed; Rust run: {} verified",
-        if conditional { "conditional" } else { "plain" },
         stats.verified_cycles,
         stats.verified_objects,
         stats.regions_freed,
@@ -614,11 +737,20 @@ fn card_stress<B: BarrierSet>(bits: BarrierBits, conditional: bool, name: &'stat
 
 #[test]
 fn gc_stress_card_template() {
-    card_stress::<SerialBarriers>(BarrierBits::SERIAL, false, "serial (card)");
+    card_stress::<SerialBarriers>(BarrierBits::SERIAL, || build_card(false), "serial (card)");
 }
 
 #[test]
 fn gc_stress_conditional_card_template() {
     const BITS: u16 = Barrier::CardCond.bit();
-    card_stress::<Static<BITS>>(BarrierBits(BITS), true, "card-cond");
+    card_stress::<Static<BITS>>(BarrierBits(BITS), || build_card(true), "card-cond");
+}
+
+#[test]
+fn gc_stress_g1_card_template() {
+    let slow0 = G1_SLOW.load(Ordering::Relaxed);
+    card_stress::<G1Barriers>(BarrierBits::G1, build_g1_card, "g1");
+    let slow = G1_SLOW.load(Ordering::Relaxed) - slow0;
+    println!("x64_gc_stress g1: the G1 card stub called the library's slow path {slow} times");
+    assert!(slow > 0, "no store took the G1 card slow path");
 }

@@ -4,9 +4,11 @@
  * slow/done sites at it (fastpath_jit_patch), install through the code
  * cache and run. Lock enter/exit on the real
  * thread block with the library's _on slow paths (single thread, then
- * four pthreads with an exact counter); poll, SATB/LRB idle, card (plain,
- * conditional), Brooks, reference CAS, TLAB bump and on-spin-wait against
- * a test block at the published offsets; and the refusals. */
+ * four pthreads with an exact counter), the exit expecting a header word
+ * (right, wrong and recursive guesses); poll, SATB/LRB idle, card (plain,
+ * conditional), G1's filtered card (every filter), Brooks read and write
+ * barriers, reference CAS, TLAB bump and on-spin-wait against a test
+ * block at the published offsets; and the refusals. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdint.h>
@@ -213,6 +215,51 @@ static void lock_tests(void) {
   CHECK(!held);
   printf("test_jit: %d threads x %d template critical sections, %lu slow enters, %lu slow exits\n",
          THREADS, ITERATIONS, slow_enters, slow_exits);
+
+  /* The exit expecting a header word: fn(block, header, word), the word
+   * in the third argument register (x86-64: rdx, the enter's mark
+   * temporary; AArch64: x2). */
+  typedef int (*exit_expecting_fn)(fastpath_block *, fastpath_header *, size_t);
+  exit_expecting_fn exit_exp;
+  {
+    buf f = {.n = 0};
+#if defined(__x86_64__)
+    fastpath_jit_regs r = {.thread = A0, .obj = A1, .tmp0 = T0, .tmp1 = T1, .imm = A2};
+    uint32_t budget = 12;
+#else
+    fastpath_jit_regs r = {.thread = A0, .obj = A1, .tmp0 = T0, .tmp1 = T1, .tmp2 = T2, .tmp3 = T3, .tmp4 = T4, .imm = A2};
+    uint32_t budget = 18; /* the exit's budget; the expecting form runs 17 */
+#endif
+    fastpath_jit_code c = emit(&f, FASTPATH_JIT_LOCK_EXIT_EXPECTING, r);
+    CHECK(c.n_slow >= 2 && c.n_done == 0 && c.budget == budget);
+    ret_imm(&f, 0);
+    patch(&f, c.slow_sites, c.n_slow, f.n);
+    tail_call(&f, (const void *)slow_exit);
+    void *p = install(&f);
+    memcpy(&exit_exp, &p, sizeof p);
+  }
+  unsigned long slow0 = slow_exits;
+  size_t word;
+  CHECK(enter_fn(t, &h) == 0);
+  memcpy(&word, &h, sizeof word); /* the word the enter's CAS stored */
+  CHECK(exit_exp(t, &h, word) == 0);
+  CHECK_OK(fastpath_holds_lock(&h, &held));
+  CHECK(!held && slow_exits == slow0);
+  /* A wrong guess: the CAS fails, the slow site's library exit unlocks. */
+  CHECK(enter_fn(t, &h) == 0);
+  CHECK(exit_exp(t, &h, 0x1234) == 1 && slow_exits == slow0 + 1);
+  CHECK_OK(fastpath_holds_lock(&h, &held));
+  CHECK(!held);
+  /* Recursive: the inner exit pops without reading the guess. */
+  CHECK(enter_fn(t, &h) == 0 && enter_fn(t, &h) == 0);
+  memcpy(&word, &h, sizeof word);
+  CHECK(exit_exp(t, &h, 0x5678) == 0);
+  CHECK(exit_exp(t, &h, word) == 0);
+  CHECK_OK(fastpath_holds_lock(&h, &held));
+  CHECK(!held && slow_exits == slow0 + 1);
+  /* Not held: the slow site's library exit refuses. */
+  CHECK(exit_exp(t, &h, word) == 2);
+
   CHECK_OK(fastpath_header_destroy(&other));
   CHECK_OK(fastpath_header_destroy(&h));
 }
@@ -282,6 +329,74 @@ static void block_tests(void) {
     p = install(&f), memcpy(&rb, &p, sizeof p);
     uint64_t obj[2] = {0x1234, 0};
     CHECK(rb(obj + 1) == 0x1234);
+  }
+
+  /* Brooks write barrier: fn(block, obj) -> the object to write (its
+   * forwardee), or 0xFFFFFFFF from the slow site (evacuation running or
+   * forwarded objects). */
+  {
+    buf f = {.n = 0};
+    fastpath_jit_regs wr = {.thread = A0, .obj = A1, .tmp0 = T0, .imm = -8};
+    fastpath_jit_code c = emit(&f, FASTPATH_JIT_BROOKS_WRITE_BARRIER, wr);
+#if defined(__x86_64__)
+    CHECK(c.budget == 3 && c.clobbers == 1u << A1 && c.n_slow == 1);
+#else
+    CHECK(c.budget == 4 && c.clobbers == (1u << A1 | 1u << T0) && c.n_slow == 2);
+#endif
+    CHECK(c.n_done == 0);
+    ret_reg(&f, A1);
+    patch(&f, c.slow_sites, c.n_slow, f.n);
+    ret_imm(&f, 0xFFFFFFFFu);
+    uint64_t (*wb)(uint8_t *, uint64_t *);
+    p = install(&f), memcpy(&wb, &p, sizeof p);
+    uint64_t obj[2] = {0x1234, 0};
+    CHECK(wb(block, obj + 1) == 0x1234);
+    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 1; /* marking only */
+    CHECK(wb(block, obj + 1) == 0x1234);
+    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 2; /* evacuation */
+    CHECK(wb(block, obj + 1) == 0xFFFFFFFFu);
+    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 4; /* has forwarded objects */
+    CHECK(wb(block, obj + 1) == 0xFFFFFFFFu);
+    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 0;
+  }
+
+  /* G1's filtered card: fn(block, field, value) -> 2 from the done sites
+   * (same region, null), 1 from the slow site (a clean card), 0 when it
+   * falls through (a dirty card); 4 KiB regions (imm = 12), 512-byte cards
+   * (clean 1, dirty 0). */
+  {
+    buf f = {.n = 0};
+#if defined(__x86_64__)
+    fastpath_jit_regs gr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = RAX, .imm = 12};
+    uint32_t budget = 11, clobbers = 1u << RAX;
+#else
+    fastpath_jit_regs gr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = T0, .tmp2 = T1, .imm = 12};
+    uint32_t budget = 8, clobbers = 1u << T0 | 1u << T1;
+#endif
+    fastpath_jit_code c = emit(&f, FASTPATH_JIT_G1_CARD, gr);
+    CHECK(c.n_slow == 1 && c.n_done == 2 && c.budget == budget && c.clobbers == clobbers);
+    ret_imm(&f, 0);
+    patch(&f, c.done_sites, c.n_done, f.n);
+    ret_imm(&f, 2);
+    patch(&f, c.slow_sites, c.n_slow, f.n);
+    ret_imm(&f, 1);
+    int (*g1)(uint8_t *, void *, void *);
+    p = install(&f), memcpy(&g1, &p, sizeof p);
+    static _Alignas(4096) uint8_t gheap[4 * 4096];
+    uint8_t gcards[4 * 4096 / 512], want[sizeof gcards];
+    memset(gcards, 1, sizeof gcards);
+    uintptr_t gbiased = (uintptr_t)gcards - ((uintptr_t)gheap >> 9);
+    memcpy(block + FASTPATH_THREAD_CARD_TABLE_BASE_OFFSET, &gbiased, 8);
+    void *field = gheap + 4096 + 520; /* region 1, card 9 */
+    CHECK(g1(block, field, gheap + 4096 + 8) == 2);
+    CHECK(g1(block, field, NULL) == 2);
+    CHECK(g1(block, field, gheap + 3 * 4096) == 1);
+    CHECK(g1(block, field, gheap + 16) == 1);
+    gcards[9] = 0; /* the stub would have dirtied it */
+    CHECK(g1(block, field, gheap + 3 * 4096) == 0);
+    CHECK(g1(block, gheap + 4096 + 1024, gheap) == 1); /* card 10: clean */
+    memset(want, 1, sizeof want), want[9] = 0;
+    CHECK(memcmp(gcards, want, sizeof want) == 0); /* the template writes no card */
   }
 
   /* Reference CAS: fn(block, field, expected, new) -> witnessed, or
@@ -372,6 +487,15 @@ static void refusals(void) {
                FASTPATH_ERR_INVALID_ARGUMENT);
   bad = r, bad.obj = not_a_register;
   CHECK_STATUS(fastpath_jit_emit(FASTPATH_JIT_CARD_MARK, &bad, small, sizeof small, &c),
+               FASTPATH_ERR_INVALID_ARGUMENT);
+  bad = r, bad.imm = 0; /* a G1 region shift of 0 */
+  CHECK_STATUS(fastpath_jit_emit(FASTPATH_JIT_G1_CARD, &bad, small, sizeof small, &c),
+               FASTPATH_ERR_INVALID_ARGUMENT);
+  bad = r, bad.imm = 64;
+  CHECK_STATUS(fastpath_jit_emit(FASTPATH_JIT_G1_CARD, &bad, small, sizeof small, &c),
+               FASTPATH_ERR_INVALID_ARGUMENT);
+  bad = r, bad.imm = bad.tmp0; /* the expected word in the exit's first temporary */
+  CHECK_STATUS(fastpath_jit_emit(FASTPATH_JIT_LOCK_EXIT_EXPECTING, &bad, small, sizeof small, &c),
                FASTPATH_ERR_INVALID_ARGUMENT);
   /* Patching: outside the buffer, and (AArch64) a word that is no branch. */
   uint8_t code[8] = {0};

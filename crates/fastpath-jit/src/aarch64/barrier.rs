@@ -5,6 +5,11 @@
 //! `ldrb tmp, [thread, #gc_state]`, one `tbnz tmp, #bit, slow` per state
 //! bit, `ldur obj, [obj, #fwd]` (4 with fastpath's two bits); after its
 //! slow stub, [`BrooksStoreVal`] (`cbz val, done; ldur val, [val, #fwd]`).
+//! The G1 post-barrier (as [`crate::x64::G1Card`], HotSpot's
+//! `generate_post_barrier_fast_path`): `eor tmp, addr, val; lsr tmp, tmp,
+//! #region_shift; cbz tmp, done; cbz val, done; lsr tmp, addr,
+//! #card_shift; ldr tmp2, [thread, #base]; ldrb wtmp2, [tmp2, tmp]; cbnz
+//! wtmp2, slow` (8 with a zero dirty value; `cmp; b.ne` for another).
 //! The forwarding loads are plain, as the read barrier's: every later
 //! access is through the loaded address (an address dependency orders it
 //! after the load, as the Rust `forwardee`'s Acquire does).
@@ -212,6 +217,75 @@ impl Template for CardMark {
         } else {
             let dirty = u32::from(self.layout.dirty_card);
             dynasm!(ops ; .arch aarch64 ; movz W(x2), dirty ; strb W(x2), [X(x), X(a)]);
+        }
+        Ok(())
+    }
+}
+
+/// G1's filtered card post-barrier for a store of `val` into the field at
+/// `addr` (both kept); see the module docs. Falls through when the card is
+/// already dirty, jumps to `done` for a store within a region or of null,
+/// and to `slow` for a card to dirty; the
+/// JIT's stub there calls [`crate::slow::g1_card`] with the block and
+/// `addr`.
+#[derive(Clone, Copy, Debug)]
+pub struct G1Card {
+    /// The thread register.
+    pub thread: Reg,
+    /// Address of the field stored to (kept).
+    pub addr: Reg,
+    /// The reference stored (kept).
+    pub val: Reg,
+    /// Scratch: the filters, then the card's index.
+    pub tmp: Reg,
+    /// Scratch: the base, then the card's value.
+    pub tmp2: Reg,
+    /// log2 of the region size (1..64; HotSpot `LogOfHRGrainBytes`).
+    pub region_shift: u8,
+    /// The block's layout (offset of the base, card shift, dirty value).
+    pub layout: ThreadLayout,
+}
+
+impl Template for G1Card {
+    fn name(&self) -> &'static str {
+        "G1 card post-barrier"
+    }
+    fn clobbers(&self) -> RegSet {
+        RegSet::of(&[self.tmp, self.tmp2])
+    }
+    /// The longest path that stays inline: a non-null store across regions
+    /// into a dirty card (within a region: 3; null: 4).
+    fn budget(&self) -> usize {
+        8 + usize::from(self.layout.dirty_card != 0)
+    }
+    fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+        let off = uimm12(self.layout.card_table_base, 8)?;
+        for shift in [self.region_shift, self.layout.card_shift] {
+            if !(1..64).contains(&shift) {
+                return Err(TemplateError::Offset {
+                    offset: i32::from(shift),
+                    accepts: "a shift in 1..64 (LSR)",
+                });
+            }
+        }
+        let (t, a, v, x, x2) = (self.thread.0, self.addr.0, self.val.0, self.tmp.0, self.tmp2.0);
+        let (rshift, cshift) = (u32::from(self.region_shift), u32::from(self.layout.card_shift));
+        let (done, slow) = (labels.done, labels.slow);
+        dynasm!(ops
+            ; .arch aarch64
+            ; eor X(x), X(a), X(v)
+            ; lsr X(x), X(x), rshift
+            ; cbz X(x), =>done
+            ; cbz X(v), =>done
+            ; lsr X(x), X(a), cshift
+            ; ldr X(x2), [X(t), off]
+            ; ldrb W(x2), [X(x2), X(x)]
+        );
+        if self.layout.dirty_card == 0 {
+            dynasm!(ops ; .arch aarch64 ; cbnz W(x2), =>slow);
+        } else {
+            let dirty = u32::from(self.layout.dirty_card);
+            dynasm!(ops ; .arch aarch64 ; cmp WSP(x2), #dirty ; b.ne =>slow);
         }
         Ok(())
     }

@@ -9,6 +9,9 @@
 //! - card post-barrier: `lsr addr, addr, #shift; ldr tmp, [thread, #base];
 //!   strb wzr, [tmp, addr]` (3 when the dirty value is 0, as HotSpot's;
 //!   one `mov` more otherwise; the conditional form adds `ldrb; cbz done`).
+//! - G1 filtered card post-barrier: `eor; lsr; cbz done; cbz val, done;
+//!   lsr; ldr; ldrb; cbnz slow` (8; HotSpot's shape, which materializes
+//!   the base with `load_byte_map_base` and adds it before its `ldrb`).
 //! - reference CAS: `casal` (4 on success), TLAB bump (6).
 //! - the SATB enqueue (8) and LRB collection-set (12) medium paths
 //!   ([`gc_medium`]), out of line after the idle tests.
@@ -34,7 +37,7 @@ pub mod stub;
 pub mod thread;
 
 pub use crate::reg::LockRegError;
-pub use barrier::{BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, CasRef};
+pub use barrier::{BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, CasRef, G1Card};
 pub use gc_medium::{CsetMap, LrbCset, SatbEnqueue, SatbQueueLayout};
 pub use lock::{ExpectingError, LockEnter, LockExit, LockRegs};
 pub use spin::SpinWait;

@@ -21,6 +21,19 @@
 //!   so an already dirty card is not written again (no false sharing on
 //!   the card table). A plain byte store, as the Rust barrier's: cards are
 //!   only ever set to dirty by mutators and cleaned at a pause.
+//! - G1 post-barrier (HotSpot `G1BarrierSetAssembler`'s
+//!   `generate_post_barrier_fast_path`, JDK 24's late-expanded form): the
+//!   cross-region filter `mov tmp, addr; xor tmp, val; shr tmp,
+//!   region_shift; jz done`, the null filter `test val, val; jz done`,
+//!   then the card of the field: `mov tmp, addr; shr tmp, card_shift; add
+//!   tmp, [thread+card_table_base]; cmp byte [tmp], dirty; jne slow` (11;
+//!   with the base as an immediate `mov tmp2, imm64; cmp byte [tmp+tmp2],
+//!   dirty; jne slow`, also 11; HotSpot: 12, its `movptr imm64; addptr`
+//!   cannot fold). A store within a region takes 4, a null one 6. At
+//!   `slow` the JIT puts a [`super::SlowStub`] calling
+//!   [`crate::slow::g1_card`] (block, field): G1's StoreLoad fence, the
+//!   re-check, the dirtying and the enqueue, the Rust `g1-card` barrier's
+//!   slow path. Only loads inline: the card is written by the library.
 //! - Reference CAS: `lock cmpxchg [addr], new` with the expected value in
 //!   rax, success to `done`; a failure while forwarded objects exist may be
 //!   a false one (the field holds the other copy of the expected object),
@@ -211,6 +224,87 @@ impl Template for CardMark {
             dynasm!(ops ; .arch x64 ; cmp BYTE [Rq(t) + Rq(a)], dirty ; je =>done);
         }
         dynasm!(ops ; .arch x64 ; mov BYTE [Rq(t) + Rq(a)], dirty);
+    }
+}
+
+/// G1's filtered card post-barrier for a store of `val` into the field at
+/// `addr`; see the module docs. Falls through when the card is already
+/// dirty, jumps to `done` for a store within a region or of null, and to
+/// `slow` for a card to dirty (the stub recomputes the card from `addr`).
+#[derive(Clone, Copy, Debug)]
+pub struct G1Card {
+    /// Address of the field stored to (kept).
+    pub addr: Reg,
+    /// The reference stored (kept).
+    pub val: Reg,
+    /// Scratch: the filters, then the card (its index, or its address
+    /// with the block's base).
+    pub tmp: Reg,
+    /// Scratch for an immediate base ([`CardBase::Imm`]); unused otherwise.
+    pub tmp2: Reg,
+    /// Where the biased card-table base comes from.
+    pub base: CardBase,
+    /// log2 of the region size: addresses that agree above it are in one
+    /// region (HotSpot `LogOfHRGrainBytes`; fastpath: the heap's
+    /// `region_bytes.trailing_zeros()`; 1..64).
+    pub region_shift: u8,
+    /// The block's layout (offset of the base, card shift, dirty value).
+    pub layout: ThreadLayout,
+}
+
+impl Template for G1Card {
+    fn name(&self) -> &'static str {
+        "G1 card post-barrier"
+    }
+    fn clobbers(&self) -> RegSet {
+        match self.base {
+            CardBase::Thread(_) => RegSet::of(&[self.tmp]),
+            CardBase::Imm(_) => RegSet::of(&[self.tmp, self.tmp2]),
+        }
+    }
+    /// The longest path that stays inline: a non-null store across regions
+    /// into a dirty card (within a region: 4; null: 6).
+    fn budget(&self) -> usize {
+        11
+    }
+    fn emit<A: X64Asm>(&self, ops: &mut A, labels: Labels) {
+        let (a, v, t, t2) = (self.addr.0, self.val.0, self.tmp.0, self.tmp2.0);
+        let (rshift, cshift, dirty) = (
+            self.region_shift as i8,
+            self.layout.card_shift as i8,
+            self.layout.dirty_card as i8,
+        );
+        let (done, slow) = (labels.done, labels.slow);
+        dynasm!(ops
+            ; .arch x64
+            ; mov Rq(t), Rq(a)
+            ; xor Rq(t), Rq(v)
+            ; shr Rq(t), rshift
+            ; jz =>done
+            ; test Rq(v), Rq(v)
+            ; jz =>done
+            ; mov Rq(t), Rq(a)
+            ; shr Rq(t), cshift
+        );
+        match self.base {
+            CardBase::Thread(thread) => {
+                let off = self.layout.card_table_base;
+                dynasm!(ops
+                    ; .arch x64
+                    ; add Rq(t), QWORD [Rq(thread.0) + off]
+                    ; cmp BYTE [Rq(t)], dirty
+                    ; jne =>slow
+                );
+            }
+            CardBase::Imm(base) => {
+                dynasm!(ops
+                    ; .arch x64
+                    ; mov Rq(t2), QWORD base as i64
+                    ; cmp BYTE [Rq(t) + Rq(t2)], dirty
+                    ; jne =>slow
+                );
+            }
+        }
     }
 }
 

@@ -15,7 +15,7 @@
 //!   after the fast path).
 //! - It writes only [`Template::clobbers`] and RFLAGS.
 //! - Its common path is at most [`Template::budget`] instructions (the
-//!   budgets: poll 2, SATB/LRB idle 2, card 3, Brooks RB 1, Brooks WB 3, monitor enter 15,
+//!   budgets: poll 2, SATB/LRB idle 2, card 3, G1 card 11, Brooks RB 1, Brooks WB 3, monitor enter 15,
 //!   monitor exit 12), checked
 //!   by decoding the emitted bytes in the tests.
 //! - Its shared-memory protocol is the Rust fast path's: plain loads of
@@ -28,7 +28,7 @@
 //! | [`spin`] | on-spin-wait: the configured pause (PAUSE, none, TPAUSE) |
 //! | [`thread`] | thread-block tests: safepoint poll, SATB and LRB idle tests, TLAB bump |
 //! | [`lock`] | lightweight monitor enter and exit |
-//! | [`barrier`] | Brooks read and write barriers, card post-barrier (plain and conditional), reference CAS |
+//! | [`barrier`] | Brooks read and write barriers, card post-barrier (plain and conditional), G1 filtered card post-barrier, reference CAS |
 //! | [`gc_medium`] | the SATB enqueue and LRB collection-set medium paths, out of line after the idle tests |
 //! | [`stub`] | the out-of-line slow-path stub |
 
@@ -44,7 +44,7 @@ pub mod spin;
 pub mod stub;
 pub mod thread;
 
-pub use barrier::{BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, CasRef};
+pub use barrier::{BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, CasRef, G1Card};
 pub use gc_medium::{CsetMap, LrbCset, SatbEnqueue, SatbQueueLayout};
 pub use lock::{LockEnter, LockExit, LockRegError, LockRegs};
 pub use spin::SpinWait;

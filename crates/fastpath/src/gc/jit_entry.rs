@@ -1,7 +1,8 @@
 //! The `extern "C"` slow paths generated code calls: the out-of-line stubs
 //! of the SATB and load-reference barrier templates (HotSpot's
 //! `ShenandoahRuntime::write_ref_field_pre` and
-//! `load_reference_barrier_strong`) land here with the thread block and
+//! `load_reference_barrier_strong`, and G1's
+//! `write_ref_field_post_entry`) land here with the thread block and
 //! the object or field, and run the same slow path as the Rust barriers
 //! (`barriers/satb.rs`'s `satb_enqueue`, `barriers/lrb.rs`'s
 //! `lrb_resolve`) for the mutator attached to that block.
@@ -23,9 +24,11 @@
 //! a barrier has no error value to return, and going on would corrupt the
 //! heap.
 
+use std::sync::atomic::{fence, Ordering};
+
 use super::attached;
 use super::forwarding;
-use super::heap::Lab;
+use super::heap::{Lab, CARD_SHIFT, DIRTY_CARD};
 use super::runtime::{HeapInner, EVACUATION};
 use crate::thread::{self, ThreadBlock};
 
@@ -121,5 +124,36 @@ pub extern "C" fn brooks_wb_slow_entry(block: *const ThreadBlock, obj: usize) ->
         to
     } else {
         forwarding::forwardee(s.fwd(obj))
+    }
+}
+
+/// G1's post-write barrier slow path for generated code: the G1 card
+/// template found a store of a non-null reference at `field` across regions
+/// into a card that was not dirty. Runs the Rust `g1-card` barrier's slow
+/// path (`barriers/g1_card.rs`): G1's StoreLoad fence, the card re-read,
+/// then, if still not dirty, dirty it and enqueue it for refinement. The
+/// card goes straight to the heap's card queue (the Rust barrier first
+/// buffers it in its mutator, which the block does not reach); a card
+/// takes this path at most once per cycle per thread, so the queue's lock
+/// is off the common path.
+///
+/// `block` must be [`crate::thread::current`]'s block, of a thread whose
+/// [`super::Mutator`] lives, and `field` a word of its heap (the module
+/// contract); otherwise the process aborts with a message.
+pub extern "C" fn g1_card_slow_entry(block: *const ThreadBlock, field: usize) {
+    let (_, heap, _) = entry(block);
+    let s = &heap.space;
+    if !s.contains(field) || field % 8 != 0 {
+        contract_violated("with a field that is not a word of the mutator's heap");
+    }
+    // SeqCst fence: G1's StoreLoad between the reference store and the
+    // card re-read, as the Rust slow path's.
+    fence(Ordering::SeqCst);
+    let card = s.card(field);
+    // Relaxed: a card is a hint, read by the collector in pauses (as the
+    // Rust barrier's).
+    if card.load(Ordering::Relaxed) != DIRTY_CARD {
+        card.store(DIRTY_CARD, Ordering::Relaxed);
+        heap.card_queue().push((field - s.base) >> CARD_SHIFT);
     }
 }

@@ -174,7 +174,7 @@ pub use barrier::{
     ShenandoahBarriers, Static, WithBarrierSet,
 };
 #[cfg(not(loom))]
-pub use jit_entry::{brooks_wb_slow_entry, lrb_slow_entry, satb_slow_entry};
+pub use jit_entry::{brooks_wb_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry};
 #[cfg(not(loom))]
 pub use mutator::{Mutator, MutatorWaits};
 #[cfg(not(loom))]

@@ -11,7 +11,8 @@
 //! 5 reference loads (each followed by the LRB idle test when `lrb` is in
 //! the set), 2 reference stores and 1 reference CAS (each preceded by the
 //! SATB idle test and followed by the card mark of the object, plain or
-//! conditional, for `satb`, `card` and `card-cond`), 2 objects read and
+//! conditional, for `satb`, `card` and `card-cond`, or by G1's filtered
+//! card barrier on the field for `g1-card` and `g1`), 2 objects read and
 //! written through their Brooks forwarding word (`brooks-rb`: a node's
 //! accesses go through one read barrier, as C2 hoists it; `brooks-wb`:
 //! through one write barrier instead, as both objects are written and
@@ -41,7 +42,7 @@ use fastpath_jit::reg::{x64::*, Reg, RegSet};
 use fastpath_jit::x64::barrier::CardBase;
 use fastpath_jit::x64::thread::GcBarrier;
 use fastpath_jit::x64::{
-    BrooksReadBarrier, BrooksWriteBarrier, CardMark, CasRef, GcStateTest, SlowStub, Template,
+    BrooksReadBarrier, BrooksWriteBarrier, CardMark, CasRef, G1Card, GcStateTest, SlowStub, Template,
 };
 use fastpath_jit::{Labels, ThreadLayout};
 
@@ -81,6 +82,8 @@ pub struct Set {
     pub card: bool,
     /// The card mark tests the card first.
     pub card_cond: bool,
+    /// G1's filtered card barrier on the field after each store and CAS.
+    pub g1: bool,
     /// Brooks read barrier on each object before its accesses.
     pub brooks: bool,
     /// Brooks write barrier on each object before its accesses (in place
@@ -97,6 +100,7 @@ const NONE: Set = Set {
     lrb: false,
     card: false,
     card_cond: false,
+    g1: false,
     brooks: false,
     brooks_wb: false,
     cas: false,
@@ -112,10 +116,9 @@ const fn bits(b: &[Barrier]) -> BarrierBits {
     BarrierBits(v)
 }
 
-/// The sets of the table (seed 003's, those the templates cover): none,
-/// each barrier alone, the `serial`, `shenandoah` and `shenandoah-2017`
-/// presets.
-pub const SETS: [Set; 10] = [
+/// The sets of the table (seed 003's): none, each barrier alone, the
+/// `serial`, `shenandoah`, `shenandoah-2017` and `g1` presets.
+pub const SETS: [Set; 12] = [
     NONE,
     Set {
         name: "card",
@@ -128,6 +131,12 @@ pub const SETS: [Set; 10] = [
         bits: bits(&[Barrier::CardCond]),
         card: true,
         card_cond: true,
+        ..NONE
+    },
+    Set {
+        name: "g1-card",
+        bits: bits(&[Barrier::G1Card]),
+        g1: true,
         ..NONE
     },
     Set {
@@ -176,13 +185,14 @@ pub const SETS: [Set; 10] = [
         cas: true,
         ..NONE
     },
+    Set {
+        name: "g1",
+        bits: BarrierBits::G1,
+        satb: true,
+        g1: true,
+        ..NONE
+    },
 ];
-
-/// Seed 003's sets the templates do not cover, and why (the table says so).
-pub const NOT_COVERED: &[(&str, &str)] = &[(
-    "g1 / g1-card",
-    "no template for G1's filtered card mark (null and same-region filters, then the card queue)",
-)];
 
 impl Set {
     /// Barrier executions per operation under this set.
@@ -194,7 +204,7 @@ impl Set {
         if self.lrb {
             e += LOADS;
         }
-        if self.card {
+        if self.card || self.g1 {
             e += STORES;
         }
         if self.brooks || self.brooks_wb {
@@ -319,6 +329,16 @@ fn emit(set: Set, card_base: u64) -> anyhow::Result<Vec<u8>> {
     let layout = ThreadLayout::fastpath().map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let mut stubs: Vec<(Labels, Reg)> = Vec::new();
+    // G1 card stubs: (labels, field register), to the library's slow path.
+    let mut g1_stubs: Vec<Labels> = Vec::new();
+    let region_shift = HeapConfig::new(8 << 20, set.bits, GcMode::Passive)
+        .region_bytes
+        .trailing_zeros() as u8;
+    let g1 = G1 {
+        on: set.g1,
+        layout,
+        region_shift,
+    };
     let (top, end) = (ops.new_dynamic_label(), ops.new_dynamic_label());
     // Five pushes: rsp 16-aligned for the stubs' calls.
     dynasm!(ops
@@ -367,9 +387,17 @@ fn emit(set: Set, card_base: u64) -> anyhow::Result<Vec<u8>> {
     satb(&mut ops, set, layout, R12, &mut stubs);
     dynasm!(ops ; .arch x64 ; mov QWORD [r12 + r9 * 8 + REFS], r15);
     card(&mut ops, set, layout, card_base, R12);
+    if g1.on {
+        dynasm!(ops ; .arch x64 ; lea rbx, [r12 + r9 * 8 + REFS]);
+        g1.emit(&mut ops, R15, &mut g1_stubs);
+    }
     satb(&mut ops, set, layout, R13, &mut stubs);
     dynasm!(ops ; .arch x64 ; mov QWORD [r13 + r10 * 8 + REFS], r14);
     card(&mut ops, set, layout, card_base, R13);
+    if g1.on {
+        dynasm!(ops ; .arch x64 ; lea rbx, [r13 + r10 * 8 + REFS]);
+        g1.emit(&mut ops, R14, &mut g1_stubs);
+    }
     // k = (s + 1) & 3; CAS a.e[k] from its current value to b.
     dynasm!(ops
         ; .arch x64
@@ -396,6 +424,11 @@ fn emit(set: Set, card_base: u64) -> anyhow::Result<Vec<u8>> {
         dynasm!(ops ; .arch x64 ; lock cmpxchg QWORD [r12 + r9 * 8 + REFS], r13);
     }
     card(&mut ops, set, layout, card_base, R12);
+    if g1.on {
+        // The field CASed (to b, in r13); rax is free after the CAS.
+        dynasm!(ops ; .arch x64 ; lea rbx, [r12 + r9 * 8 + REFS]);
+        g1.emit(&mut ops, R13, &mut g1_stubs);
+    }
     // b's visit counter (a data word: no barrier in these sets).
     dynasm!(ops
         ; .arch x64
@@ -418,8 +451,49 @@ fn emit(set: Set, card_base: u64) -> anyhow::Result<Vec<u8>> {
         .emit(&mut ops, l.slow, l.done)
         .map_err(|e| anyhow::anyhow!("slow stub: {e}"))?;
     }
+    for l in g1_stubs {
+        // The library's slow path (the card dirtied and enqueued): counting
+        // it instead would leave the card clean and every later store to
+        // it on the slow path.
+        SlowStub {
+            func: fastpath_jit::slow::g1_card as *const () as usize,
+            args: vec![RDI, RBX],
+            ret: None,
+            live,
+        }
+        .emit(&mut ops, l.slow, l.done)
+        .map_err(|e| anyhow::anyhow!("slow stub: {e}"))?;
+    }
     ops.finalize()
         .map_err(|e| anyhow::anyhow!("assembling the graph kernel: {e:?}"))
+}
+
+/// G1's filtered card barrier of the kernel: on the field address in rbx
+/// (a copy: callee-saved, kept by the stub's call), rax scratch (free at
+/// every card barrier of the kernel), the base from the thread block.
+struct G1 {
+    on: bool,
+    layout: ThreadLayout,
+    region_shift: u8,
+}
+
+impl G1 {
+    /// After a store of `value` into the field at rbx.
+    fn emit(&self, ops: &mut VecAssembler<X64Relocation>, value: Reg, stubs: &mut Vec<Labels>) {
+        let l = labels(ops);
+        G1Card {
+            addr: RBX,
+            val: value,
+            tmp: RAX,
+            tmp2: RAX,
+            base: CardBase::Thread(RDI),
+            region_shift: self.region_shift,
+            layout: self.layout,
+        }
+        .emit(ops, l);
+        dynasm!(ops ; .arch x64 ; =>l.done);
+        stubs.push(l);
+    }
 }
 
 /// The Brooks write barrier (or else the read barrier) on the object in
