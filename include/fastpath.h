@@ -560,6 +560,34 @@ enum fastpath_jit_template
    * On-spin-wait: the process's configured pause; no register.
    */
   FASTPATH_JIT_SPIN_WAIT = 10,
+  /**
+   * Brooks write barrier (Shenandoah 2017) [thread, obj = the object
+   * written to, replaced by its forwardee; a64: tmp0 scratch; imm = the
+   * forwarding word's offset, e.g. -8]: a slow site while evacuation
+   * runs or forwarded objects exist, where the JIT's stub resolves the
+   * object (evacuating it if in the collection set) and the stored
+   * value.
+   */
+  FASTPATH_JIT_BROOKS_WRITE_BARRIER = 11,
+  /**
+   * Lightweight monitor exit with its expected header word in a
+   * register instead of loaded from the header [as the exit; imm = the
+   * register holding the word, normally enter's tmp1 (a64: tmp2) kept
+   * live since the enter; x86-64: not tmp0 or rsp, a64: not tmp0,
+   * tmp1 or tmp4]; any value is safe (a wrong one takes the slow
+   * site); slow: `fastpath_monitor_exit_on`.
+   */
+  FASTPATH_JIT_LOCK_EXIT_EXPECTING = 12,
+  /**
+   * G1's filtered card post-barrier after a reference store [thread,
+   * obj = the field's address (kept), tmp0 = the value stored (kept),
+   * tmp1 scratch; a64: tmp2 too; imm = log2 of the region size,
+   * 1..63]: done sites for a store within a region and for null, a slow
+   * site for a card not dirty (the stub dirties and enqueues it: G1's
+   * StoreLoad fence, re-check, dirty, enqueue); a dirty card falls
+   * through.
+   */
+  FASTPATH_JIT_G1_CARD = 13,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

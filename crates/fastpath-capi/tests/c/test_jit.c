@@ -238,28 +238,32 @@ static void lock_tests(void) {
     void *p = install(&f);
     memcpy(&exit_exp, &p, sizeof p);
   }
+  /* A fresh header (h may be inflated after the threads' contention). */
+  fastpath_header x;
+  CHECK_OK(fastpath_header_init(&x));
   unsigned long slow0 = slow_exits;
   size_t word;
-  CHECK(enter_fn(t, &h) == 0);
-  memcpy(&word, &h, sizeof word); /* the word the enter's CAS stored */
-  CHECK(exit_exp(t, &h, word) == 0);
-  CHECK_OK(fastpath_holds_lock(&h, &held));
+  CHECK(enter_fn(t, &x) == 0);
+  memcpy(&word, &x, sizeof word); /* the word the enter's CAS stored */
+  CHECK(exit_exp(t, &x, word) == 0);
+  CHECK_OK(fastpath_holds_lock(&x, &held));
   CHECK(!held && slow_exits == slow0);
   /* A wrong guess: the CAS fails, the slow site's library exit unlocks. */
-  CHECK(enter_fn(t, &h) == 0);
-  CHECK(exit_exp(t, &h, 0x1234) == 1 && slow_exits == slow0 + 1);
-  CHECK_OK(fastpath_holds_lock(&h, &held));
+  CHECK(enter_fn(t, &x) == 0);
+  CHECK(exit_exp(t, &x, 0x1234) == 1 && slow_exits == slow0 + 1);
+  CHECK_OK(fastpath_holds_lock(&x, &held));
   CHECK(!held);
   /* Recursive: the inner exit pops without reading the guess. */
-  CHECK(enter_fn(t, &h) == 0 && enter_fn(t, &h) == 0);
-  memcpy(&word, &h, sizeof word);
-  CHECK(exit_exp(t, &h, 0x5678) == 0);
-  CHECK(exit_exp(t, &h, word) == 0);
-  CHECK_OK(fastpath_holds_lock(&h, &held));
+  CHECK(enter_fn(t, &x) == 0 && enter_fn(t, &x) == 0);
+  memcpy(&word, &x, sizeof word);
+  CHECK(exit_exp(t, &x, 0x5678) == 0);
+  CHECK(exit_exp(t, &x, word) == 0);
+  CHECK_OK(fastpath_holds_lock(&x, &held));
   CHECK(!held && slow_exits == slow0 + 1);
   /* Not held: the slow site's library exit refuses. */
-  CHECK(exit_exp(t, &h, word) == 2);
+  CHECK(exit_exp(t, &x, word) == 2);
 
+  CHECK_OK(fastpath_header_destroy(&x));
   CHECK_OK(fastpath_header_destroy(&other));
   CHECK_OK(fastpath_header_destroy(&h));
 }
