@@ -21,7 +21,7 @@
 //! |---|---|
 //! | [`reg`] | registers by number, register sets (clobbers) |
 //! | [`layout`] | the thread block's offsets and constants, the layout version check |
-//! | [`slow`] | the library's monitor, SATB and LRB slow paths as `extern "C"` functions |
+//! | [`slow`] | the library's monitor, SATB, LRB, Brooks write barrier and G1 card slow paths as `extern "C"` functions |
 //! | [`x64`] | x86-64 templates and the slow-path stub |
 //! | [`aarch64`] | AArch64 templates and stub (emitted on any host; encodings checked against reference words on every host, run from the `CodeCache` on AArch64 and under qemu) |
 //!
