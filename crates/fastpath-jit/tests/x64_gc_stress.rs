@@ -28,6 +28,15 @@
 //! store of a non-null reference across regions the field's card is dirty,
 //! and after every collection each card so dirtied is clean again (it was
 //! enqueued: the collection cleans exactly the enqueued cards).
+//!
+//! The `shenandoah-2017` configuration runs the Brooks write barrier
+//! template in concurrent mode (aggressive cycles, the verifier after
+//! each): every reference store goes through it (its stub calling
+//! `fastpath::gc::brooks_wb_slow_entry`, which evacuates the object while
+//! evacuation runs, then the stored value's resolution), the field
+//! recomputed in the object to write, the SATB idle test and enqueue path,
+//! and the store; loads go through the Rust accessors (Brooks read
+//! barrier). The same checksums as the all-Rust run.
 #![cfg(target_arch = "x86_64")]
 // dynasm's dynamic registers (`Rq(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
@@ -39,7 +48,7 @@ use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembl
 use fastpath::code::{CodeCache, Entry};
 use fastpath::gc::{
     Barrier, BarrierBits, BarrierSet, G1Barriers, GcMode, GcStats, Handle, Heap, HeapConfig, Mutator,
-    SerialBarriers, ShenandoahBarriers, Static,
+    SerialBarriers, Shenandoah2017Barriers, ShenandoahBarriers, Static,
 };
 use fastpath::thread::{self, ThreadBlock};
 use fastpath_jit::reg::{x64::*, RegSet};
@@ -63,6 +72,8 @@ fn node_data(obj: usize, j: usize) -> usize {
 static LRB_SLOW: AtomicUsize = AtomicUsize::new(0);
 static SATB_SLOW: AtomicUsize = AtomicUsize::new(0);
 static G1_SLOW: AtomicUsize = AtomicUsize::new(0);
+static BROOKS_SLOW: AtomicUsize = AtomicUsize::new(0);
+static BROOKS_SATB_SLOW: AtomicUsize = AtomicUsize::new(0);
 /// Cards the G1 template dirtied, found clean after the next collection.
 static G1_CLEANED: AtomicUsize = AtomicUsize::new(0);
 
@@ -73,6 +84,14 @@ extern "C" fn lrb_counted(t: *const ThreadBlock, obj: usize, field: usize) -> us
 }
 extern "C" fn satb_counted(t: *const ThreadBlock, prev: usize) {
     SATB_SLOW.fetch_add(1, Ordering::Relaxed);
+    fastpath_jit::slow::satb_enqueue(t, prev)
+}
+extern "C" fn brooks_counted(t: *const ThreadBlock, obj: usize) -> usize {
+    BROOKS_SLOW.fetch_add(1, Ordering::Relaxed);
+    fastpath_jit::slow::brooks_wb(t, obj)
+}
+extern "C" fn brooks_satb_counted(t: *const ThreadBlock, prev: usize) {
+    BROOKS_SATB_SLOW.fetch_add(1, Ordering::Relaxed);
     fastpath_jit::slow::satb_enqueue(t, prev)
 }
 extern "C" fn g1_counted(t: *const ThreadBlock, field: usize) {
@@ -94,6 +113,8 @@ struct Jit {
     store: StoreFn,
     /// What the store does to the cards (checked after each store).
     cards: Cards,
+    /// Loads go through the Rust accessors (`load` is unused).
+    rust_loads: bool,
 }
 
 /// The card barrier a generated store runs.
@@ -205,6 +226,115 @@ fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
         load,
         store,
         cards: Cards::None,
+        rust_loads: false,
+    }
+}
+
+/// The `shenandoah-2017` configuration's store (loads are the Rust
+/// accessors'): the Brooks write barrier on the object (its stub calling
+/// `fastpath::gc::brooks_wb_slow_entry`, resuming at the stored value's
+/// resolution), the field recomputed in the object to write, then the SATB
+/// idle test, enqueue medium path and stub, and the store: the Rust
+/// barrier's order (`store_raw`: write barrier, SATB, store).
+fn build_brooks() -> Jit {
+    let layout = ThreadLayout::fastpath().unwrap();
+    let cache = CodeCache::new(16 * 1024).unwrap();
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    dynasm!(ops ; .arch x64 ; mov rax, QWORD [rsi] ; ret);
+    let load_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    // store(block = rdi, field = rsi, value = rdx, object = rcx).
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let (wb_slow, storeval, wb_done) = (
+        ops.new_dynamic_label(),
+        ops.new_dynamic_label(),
+        ops.new_dynamic_label(),
+    );
+    let idle = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    let satb_stub = ops.new_dynamic_label();
+    // `sub rsp, 8`: rsp 16-aligned for the stubs' calls; rsi becomes the
+    // field's offset in the object.
+    dynasm!(ops ; .arch x64 ; sub rsp, 8 ; sub rsi, rcx);
+    BrooksWriteBarrier {
+        thread: RDI,
+        obj: RCX,
+        gc_state: layout.gc_state,
+        state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
+        forwarding: -8,
+    }
+    .emit(
+        &mut ops,
+        Labels {
+            slow: wb_slow,
+            done: wb_done,
+        },
+    );
+    dynasm!(ops ; .arch x64 ; =>wb_done ; add rsi, rcx);
+    GcStateTest {
+        barrier: GcBarrier::Satb,
+        thread: RDI,
+        layout,
+    }
+    .emit(&mut ops, idle);
+    dynasm!(ops ; .arch x64 ; =>idle.done ; mov QWORD [rsi], rdx ; add rsp, 8 ; ret ; =>idle.slow);
+    SatbEnqueue {
+        thread: RDI,
+        field: RSI,
+        prev: RCX,
+        tmp: RAX,
+        queue: SatbQueueLayout::fastpath().unwrap(),
+    }
+    .emit(
+        &mut ops,
+        Labels {
+            slow: satb_stub,
+            done: idle.done,
+        },
+    );
+    dynasm!(ops ; .arch x64 ; jmp =>idle.done);
+    SlowStub {
+        func: brooks_satb_counted as *const () as usize,
+        args: vec![RDI, RCX],
+        ret: None,
+        live: RegSet::of(&[RDI, RSI, RDX]),
+    }
+    .emit(&mut ops, satb_stub, idle.done)
+    .unwrap();
+    SlowStub {
+        func: brooks_counted as *const () as usize,
+        args: vec![RDI, RCX],
+        ret: Some(RCX),
+        live: RegSet::of(&[RDI, RSI, RDX]),
+    }
+    .emit(&mut ops, wb_slow, storeval)
+    .unwrap();
+    dynasm!(ops ; .arch x64 ; =>storeval);
+    BrooksStoreVal {
+        val: RDX,
+        forwarding: -8,
+    }
+    .emit(
+        &mut ops,
+        Labels {
+            slow: wb_done,
+            done: wb_done,
+        },
+    );
+    dynasm!(ops ; .arch x64 ; jmp =>wb_done);
+    let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    // SAFETY: complete functions of these signatures (the stubs keep rsp
+    // aligned), called only on this thread with its block, on fields of its
+    // mutator's heap, between its stops (module docs).
+    let (load, store) = unsafe { (load_entry.as_fn::<LoadFn>(), store_entry.as_fn::<StoreFn>()) };
+    Jit {
+        _cache: cache,
+        _entries: vec![load_entry, store_entry],
+        load,
+        store,
+        cards: Cards::None,
+        rust_loads: true,
     }
 }
 
@@ -246,6 +376,7 @@ fn build_card(conditional: bool) -> Jit {
         load,
         store,
         cards: Cards::Object,
+        rust_loads: false,
     }
 }
 
@@ -297,6 +428,7 @@ fn build_g1_card() -> Jit {
         load,
         store,
         cards: Cards::G1 { region_bytes },
+        rust_loads: false,
     }
 }
 
@@ -402,13 +534,19 @@ impl<B: BarrierSet> Run<'_, B> {
         }
     }
 
+    /// The generated accessors if they also load (the Brooks run loads
+    /// through the Rust accessors and stores through the templates).
+    fn jit_loads(&self) -> Option<&Jit> {
+        self.jit.filter(|j| !j.rust_loads)
+    }
+
     fn block(&self) -> *const ThreadBlock {
         thread::current().as_ptr()
     }
     /// The node in array slot `i` (its address, valid until the next stop).
     fn slot(&self, i: usize) -> usize {
         let a = self.m.get(self.array).unwrap();
-        match self.jit {
+        match self.jit_loads() {
             Some(j) => (j.load)(self.block(), ref_field(a.addr(), i)),
             None => self.m.load(a, i).unwrap().unwrap().addr(),
         }
@@ -416,7 +554,7 @@ impl<B: BarrierSet> Run<'_, B> {
     /// Slot `i`'s node's edge `e`'s target's id (0 for null).
     fn edge_id(&self, i: usize, e: usize) -> usize {
         let a = self.m.get(self.array).unwrap();
-        match self.jit {
+        match self.jit_loads() {
             Some(j) => {
                 let n = (j.load)(self.block(), ref_field(a.addr(), i));
                 let t = (j.load)(self.block(), ref_field(n, e));
@@ -438,7 +576,7 @@ impl<B: BarrierSet> Run<'_, B> {
     }
     /// Slot `i`'s node's data word `j`.
     fn data(&self, i: usize, j: usize) -> usize {
-        match self.jit {
+        match self.jit_loads() {
             // SAFETY: as in `edge_id`.
             Some(_) => unsafe { (node_data(self.slot(i), j) as *const usize).read_volatile() },
             None => {
@@ -761,4 +899,75 @@ fn gc_stress_g1_card_template() {
         G1_CLEANED.load(Ordering::Relaxed)
     );
     assert!(slow > 0, "no store took the G1 card slow path");
+}
+
+/// The Brooks write barrier template (with the SATB idle test and enqueue
+/// path) storing for the workload on a `shenandoah-2017` heap in concurrent
+/// mode, aggressive back-to-back cycles, the verifier after every cycle;
+/// loads through the Rust accessors. The same checksums as the all-Rust
+/// run.
+#[test]
+fn gc_stress_brooks_write_barrier_template_concurrent() {
+    const SEED: u64 = 0xB400_C5ED;
+    let budget = Duration::from_millis(stress_ms());
+    let heap = || {
+        let mut c = HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH_2017, GcMode::Concurrent);
+        c.aggressive = true;
+        c.verify = true;
+        Heap::new(c).unwrap()
+    };
+    let run = move |jit: Option<&Jit>, steps: usize, deadline: Option<Instant>| {
+        let h = heap();
+        let mut m = h.mutator::<Shenandoah2017Barriers>().unwrap();
+        let array = m.alloc(SLOTS, 0).unwrap();
+        let mut run = Run {
+            m,
+            jit,
+            array,
+            collect_every: None,
+            dirtied: Default::default(),
+        };
+        let (steps, sum) = workload(&mut run, SEED, steps, deadline);
+        drop(run);
+        (steps, sum, h.stats())
+    };
+    let (steps, jit_sum, stats) = std::thread::spawn(move || {
+        let jit = build_brooks();
+        run(Some(&jit), usize::MAX, Some(Instant::now() + budget))
+    })
+    .join()
+    .unwrap();
+    let (rust_steps, rust_sum, rust_stats) =
+        std::thread::spawn(move || run(None, steps, None)).join().unwrap();
+    let (wb_slow, satb_slow) = (
+        BROOKS_SLOW.load(Ordering::Relaxed),
+        BROOKS_SATB_SLOW.load(Ordering::Relaxed),
+    );
+    println!(
+        "x64_gc_stress shenandoah-2017: {steps} steps checked, stores through the Brooks write barrier template, \
+         checksum {jit_sum:#018x} (Rust accessors: {rust_steps} steps, {rust_sum:#018x}); template run: {} cycles, {} \
+         verified ({} objects), {} copies by the collector, {} by the mutator; slow stubs called: Brooks WB \
+         {wb_slow}, SATB {satb_slow}; Rust run: {} cycles, {} verified",
+        stats.cycles,
+        stats.verified_cycles,
+        stats.verified_objects,
+        stats.evacuated_by_collector,
+        stats.evacuated_by_mutators,
+        rust_stats.cycles,
+        rust_stats.verified_cycles,
+    );
+    assert_eq!(stats.verify_errors, Vec::<String>::new());
+    assert_eq!(rust_stats.verify_errors, Vec::<String>::new());
+    assert!(steps > 0);
+    assert_eq!(rust_steps, steps);
+    assert_eq!(
+        jit_sum, rust_sum,
+        "the template run's checksums differ from the Rust run's"
+    );
+    assert!(stats.cycles >= 3, "only {} cycles ran", stats.cycles);
+    assert_eq!(
+        stats.verified_cycles, stats.cycles,
+        "the verifier ran after every cycle"
+    );
+    assert!(wb_slow > 0, "no store took the Brooks write barrier's slow path");
 }
