@@ -106,6 +106,10 @@ impl Table {
     ///    to one width and none below [`MIN_WRAPPED`]; a row's other cells
     ///    stay on its first line, so numbers keep their alignment and a row
     ///    is still found, whole, by its first column;
+    ///
+    ///    2b. if that leaves the last column narrower than [`SPILL_BELOW`]
+    ///    (a long sequence or reason beside many columns), it is printed
+    ///    instead under each row, full width, as `header: text`;
     /// 3. columns are separated by one space instead of two (step 2 redone
     ///    with the room that frees);
     /// 4. the columns are split into blocks printed one under another, each
@@ -135,7 +139,19 @@ impl Table {
             .collect();
         let all: Vec<usize> = (0..n).collect();
         let whole = Layout::fit(&all, &natural, |c| c > 0 && free_text[c]);
-        let blocks = if whole.fits || self.whole_rows {
+        let last = n.saturating_sub(1);
+        // The last column cut narrow: moved under the rows (step 2b) if the
+        // other columns then fit.
+        let spilled = (n > 1 && free_text[last] && whole.widths[last] < natural[last].min(SPILL_BELOW))
+            .then(|| Layout::fit(&all[..last], &natural, |c| c > 0 && free_text[c]))
+            .filter(|l| l.fits)
+            .map(|l| Layout {
+                spilled: Some(last),
+                ..l
+            });
+        let blocks = if let Some(l) = spilled {
+            vec![l]
+        } else if whole.fits || self.whole_rows {
             vec![whole]
         } else {
             let blocks = self.blocks(&natural, &free_text);
@@ -284,6 +300,16 @@ impl Table {
                     .collect();
                 line(&parts, out);
             }
+            if let Some(c) = layout.spilled.filter(|&c| !r[c].is_empty()) {
+                let text = format!("{}: {}", self.headers[c], r[c]);
+                for (i, l) in wrap(&text, TEXT_WIDTH - 4, TEXT_WIDTH - 6)
+                    .into_iter()
+                    .enumerate()
+                {
+                    let indent = if i == 0 { "    " } else { "      " };
+                    let _ = writeln!(out, "{indent}{l}");
+                }
+            }
         }
     }
 
@@ -347,6 +373,11 @@ pub const TEXT_WIDTH: usize = 120;
 /// few words would take more lines than it saves columns.
 pub const MIN_WRAPPED: usize = 16;
 
+/// A last column that would be wrapped narrower than this is printed under
+/// each row instead: a sequence of instructions or a reason with a path in
+/// it reads better on full-width lines than in a column of a few words.
+pub const SPILL_BELOW: usize = 40;
+
 /// The columns of one block of a table's text form and their widths.
 #[derive(Debug)]
 struct Layout {
@@ -359,6 +390,8 @@ struct Layout {
     gap: usize,
     /// Whether the block is within [`TEXT_WIDTH`].
     fits: bool,
+    /// The column printed under each row rather than beside it.
+    spilled: Option<usize>,
 }
 
 impl Layout {
@@ -400,6 +433,7 @@ impl Layout {
                 widths,
                 gap,
                 fits: total <= TEXT_WIDTH,
+                spilled: None,
             };
             if layout.fits {
                 return layout;
@@ -762,20 +796,22 @@ mod tests {
             "CPUID leaf 0 (X86ICacheSync=4, HotSpot's cross_modify_fence fallback), timed in a boxed closure";
         let note = "not run: no peers/jvm/results/jit.json; run ONLY=jit ./run.sh in peers/jvm (JDK 21 to 25) and pass --jvm";
         let label = "a row label of forty characters, at most";
-        let mut t = Table::new("T", &["operation", "what", "ns/op", "median", "note"]);
+        // Two long text columns between numbers (a last one would go under
+        // the rows instead).
+        let mut t = Table::new("T", &["operation", "what", "ns/op", "note", "median"]);
         t.row(vec![
             label.into(),
             what.into(),
             "12.34 ± 0.56".into(),
-            "12.3".into(),
             note.into(),
+            "12.3".into(),
         ])
         .row(vec![
             "empty".into(),
             "the baseline".into(),
             "1.00 ± 0.01".into(),
-            "1.00".into(),
             String::new(),
+            "1.00".into(),
         ]);
         let text = t.to_text();
         assert!(widest(&text) <= TEXT_WIDTH, "{text}");
@@ -789,7 +825,7 @@ mod tests {
             "{text}"
         );
         // Nothing lost or cut: the same words, on the row's lines.
-        let cells = [label, what, "12.34 ± 0.56", "12.3", note];
+        let cells = [label, what, "12.34 ± 0.56", note, "12.3"];
         assert_eq!(words(first.iter().copied()), words(cells), "{text}");
         // The numbers on the first line, right-aligned with the other row's.
         let empty = row_lines(&text, "empty");
@@ -823,7 +859,8 @@ mod tests {
         };
         let ns_at = first[0][..first[0].find("12.34 ±").unwrap()].chars().count();
         let what_width = width_in(what_at, ns_at);
-        let note_width = width_in(note_at, TEXT_WIDTH);
+        let median_at = first[0][..first[0].rfind("12.3").unwrap()].chars().count();
+        let note_width = width_in(note_at, median_at);
         // Each cut to the shared width, which the two share about evenly
         // (neither kept near its natural width at the other's expense).
         assert!(what_width >= MIN_WRAPPED && note_width >= MIN_WRAPPED, "{text}");
@@ -831,6 +868,68 @@ mod tests {
             what_width < what.len() * 3 / 4 && note_width < note.len() * 3 / 4,
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_last_column_left_too_narrow_goes_under_its_rows() {
+        // The JIT tables' shape: seven short columns, then a long reason.
+        let why = "not run: no /tmp/x/jit.json; `fastpath jit --hotspot` (the lock shapes) or cd peers/jvm && ONLY=jit ./run.sh (every shape; --jvm DIR reads another folder)";
+        let mut t = Table::new(
+            "T",
+            &[
+                "operation",
+                "form",
+                "ns/op",
+                "median",
+                "instr/op",
+                "ratio",
+                "× parking-lot",
+                "note",
+            ],
+        );
+        for (op, form, note) in [
+            ("cas-pair", "rust", ""),
+            ("cas-pair", "hotspot-c2", why),
+            ("uncontended", "template-expecting", ""),
+        ] {
+            let timed = note.is_empty();
+            let n = |v: &str| if timed { v.to_string() } else { "-".into() };
+            t.row(vec![
+                op.into(),
+                form.into(),
+                n("144.7 ± 103.4"),
+                n("47.73"),
+                n("12.00"),
+                n("1.00×"),
+                n("0.93×"),
+                note.into(),
+            ]);
+        }
+        let text = t.to_text();
+        assert!(widest(&text) <= TEXT_WIDTH, "{text}");
+        // Each row one line; the reason under its row, labelled with the
+        // column's header, whole once its lines are joined.
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("cas-pair     hotspot-c2"))
+            .unwrap();
+        assert!(lines[at + 1].starts_with("    note: not run:"), "{text}");
+        let spilled: Vec<&str> = lines[at + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("    "))
+            .map(|l| l.trim())
+            .collect();
+        assert_eq!(spilled.join(" "), format!("note: {why}"), "{text}");
+        assert!(lines[at + 1 + spilled.len()].starts_with("uncontended"), "{text}");
+        // No row of the header names the moved column.
+        assert!(!text.lines().take(at).any(|l| l.contains("note")), "{text}");
+        // The first row, with an empty reason, has no line under it.
+        let first = lines
+            .iter()
+            .position(|l| l.starts_with("cas-pair     rust"))
+            .unwrap();
+        assert!(lines[first + 1].starts_with("cas-pair"), "{text}");
     }
 
     #[test]
