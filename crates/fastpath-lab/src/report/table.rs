@@ -190,15 +190,15 @@ impl Table {
         let key_width: usize = natural[..keys].iter().map(|w| w + 2).sum();
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let mut width = key_width;
-        for c in keys..natural.len() {
+        for (c, &w) in natural.iter().enumerate().skip(keys) {
             match groups.last_mut() {
-                Some(g) if width + 2 + natural[c] <= TEXT_WIDTH => {
+                Some(g) if width + 2 + w <= TEXT_WIDTH => {
                     g.push(c);
-                    width += 2 + natural[c];
+                    width += 2 + w;
                 }
                 _ => {
                     groups.push(vec![c]);
-                    width = key_width + natural[c];
+                    width = key_width + w;
                 }
             }
         }
