@@ -1,8 +1,9 @@
 //! The lab's terminal output fits 120 columns: quick runs of the
 //! experiments whose tables carry long free text (the icache serializing
 //! primitives' descriptions, the GC barrier fast paths' instruction
-//! sequences, the JIT tables' "not run" reasons with a path in them) print
-//! no line wider than `TEXT_WIDTH`, and the wrapped cells lose no word.
+//! sequences, the JIT tables' "not run" reasons with a path in them, the
+//! GC pause tables' two dozen columns) print no line wider than
+//! `TEXT_WIDTH`, and the wrapped cells lose no word.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -74,6 +75,33 @@ fn gc_fast_path_sequences_fit_120_columns() {
             "no instruction sequence under its row:\n{text}"
         );
     }
+}
+
+#[test]
+fn gc_pause_tables_fit_120_columns_in_blocks() {
+    // The mutators' side has 23 columns of figures: no wrap fits them, so
+    // they print in blocks, each opening with the set.
+    let text = run(&[
+        "gc",
+        "--quick",
+        "--only",
+        "pauses",
+        "--mutators",
+        "1",
+        "--heap-mib",
+        "16",
+        "--seconds",
+        "1",
+    ]);
+    assert_fits("gc pauses", &text);
+    let side = text
+        .split("the mutators' side")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no mutators' side table:\n{text}"));
+    let blocks = side.lines().filter(|l| l.starts_with("---")).count();
+    assert!(blocks >= 2, "{side}");
+    let keyed = side.lines().filter(|l| l.starts_with("shenandoah-2017 ")).count();
+    assert_eq!(keyed, blocks, "each block repeats the row's set:\n{side}");
 }
 
 #[test]
