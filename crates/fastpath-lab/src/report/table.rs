@@ -233,7 +233,17 @@ impl Table {
     /// columns: a cell wider than its column wraps onto continuation lines,
     /// the other cells of its row blank there.
     fn render(&self, layout: &Layout, headers: &[Vec<String>], numeric: &[bool], out: &mut String) {
-        let w = &layout.widths;
+        // Headers broken for the whole table's width go back on one line
+        // where this block has the room for them all.
+        let one_line: Vec<usize> = layout
+            .cols
+            .iter()
+            .zip(&layout.widths)
+            .map(|(&c, &w)| w.max(self.headers[c].chars().count()))
+            .collect();
+        let gaps = layout.gap * layout.cols.len().saturating_sub(1);
+        let unbroken = one_line.iter().sum::<usize>() + gaps <= TEXT_WIDTH;
+        let w = if unbroken { &one_line } else { &layout.widths };
         let gap = " ".repeat(layout.gap);
         let line = |cells: &[&str], out: &mut String| {
             let mut s = String::new();
@@ -259,7 +269,9 @@ impl Table {
             .iter()
             .zip(w)
             .map(|(&c, &width)| {
-                if headers[c].iter().any(|l| l.chars().count() > width) {
+                if unbroken {
+                    vec![self.headers[c].clone()]
+                } else if headers[c].iter().any(|l| l.chars().count() > width) {
                     wrap(&self.headers[c], width, width)
                 } else {
                     headers[c].clone()
@@ -282,8 +294,7 @@ impl Table {
                 .collect();
             line(&cells, out);
         }
-        let total: usize = w.iter().sum::<usize>() + layout.gap * w.len().saturating_sub(1);
-        out.push_str(&"-".repeat(total));
+        out.push_str(&"-".repeat(w.iter().sum::<usize>() + gaps));
         out.push('\n');
         for r in &self.rows {
             let cells: Vec<Vec<String>> = layout
