@@ -401,6 +401,9 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
         "compare: baseline vs change",
         &["benchmark", "unit", "baseline", "change", "%", "better"],
     );
+    // A row is one line, read by whitespace (`name [threads=N] mode=M  unit
+    // a ± e  b ± e  %  verdict`), however long its name.
+    t.keep_rows_whole();
     let mut cmp = Comparison {
         table: Table::default(),
         compared: 0,
