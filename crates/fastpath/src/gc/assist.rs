@@ -23,7 +23,9 @@
 //!   marked, unscanned objects. What is left when its slice ends goes to
 //!   the heap's *grey* list ([`Assists::give_back`]), which the collector's
 //!   marking loop, final-mark and a degenerated mark take before they
-//!   conclude, so no object is left unscanned.
+//!   conclude, so no object is left unscanned. The next slice takes from
+//!   the grey list first ([`Assists::steal_grey`]), so assists go on
+//!   marking while the collector's threads are descheduled.
 //! - Evacuation and update-refs: the phase's [`RegionClaims`], the same
 //!   atomic claim index the workers take regions by; an assist claims a
 //!   region and processes all of it (evacuating with its own GCLAB, as its
@@ -167,6 +169,18 @@ impl Assists {
         }
     }
 
+    /// An assist takes half of the grey list (rounded up) into `local`;
+    /// whether anything was taken. Grey objects are marked and unscanned,
+    /// whoever scans them: so marking goes on from slice to slice while
+    /// the collector's threads are off their CPUs.
+    pub(crate) fn steal_grey(&self, local: &mut Vec<usize>) -> bool {
+        let mut grey = lock(&self.grey);
+        let n = grey.len().div_ceil(2);
+        let start = grey.len() - n;
+        local.extend(grey.drain(start..));
+        n > 0
+    }
+
     /// Takes the grey list (the collector, before concluding marking).
     pub(crate) fn take_grey(&self) -> Vec<usize> {
         std::mem::take(&mut *lock(&self.grey))
@@ -194,13 +208,15 @@ impl Assists {
     }
 }
 
-/// A marking slice over `q`'s queues: steals, runs `scan(obj, local)`
-/// (which pushes what it marks and returns the object's words) until
-/// `budget` words are done or nothing is left to steal; returns the words
-/// done, leaving in `local` what it did not scan. `local` may hold work
-/// on entry (the SATB entries the caller marked).
+/// A marking slice over `q`'s queues and the grey list of `assists`:
+/// takes grey objects or steals, runs `scan(obj, local)` (which pushes
+/// what it marks and returns the object's words) until `budget` words are
+/// done or nothing is left to take; returns the words done, leaving in
+/// `local` what it did not scan. `local` may hold work on entry (the SATB
+/// entries the caller marked).
 pub(crate) fn mark_slice(
     q: &TaskQueues,
+    assists: &Assists,
     local: &mut Vec<usize>,
     budget: usize,
     mut scan: impl FnMut(usize, &mut Vec<usize>) -> usize,
@@ -213,7 +229,7 @@ pub(crate) fn mark_slice(
                 return words;
             }
         }
-        if !q.steal(local) {
+        if !assists.steal_grey(local) && !q.steal(local) {
             return words;
         }
     }
@@ -271,7 +287,7 @@ mod loom_tests {
                         let mut local = Vec::new();
                         // A budget of one item: what it steals beyond is
                         // given back.
-                        mark_slice(&q, &mut local, 1, |k, local| {
+                        mark_slice(&q, &assists, &mut local, 1, |k, local| {
                             seen[k].fetch_add(1, Ordering::Relaxed);
                             children(k, local);
                             1

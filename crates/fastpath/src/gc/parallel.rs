@@ -206,7 +206,7 @@ impl HeapInner {
                     self.mark_object(v, &mut local);
                 }
                 let mut unreported = 0;
-                let words = mark_slice(&q, &mut local, budget, |obj, local| {
+                let words = mark_slice(&q, &self.assists, &mut local, budget, |obj, local| {
                     let w = self.scan(obj, local);
                     unreported += w;
                     if unreported >= super::collector::PACER_BATCH {
