@@ -32,7 +32,6 @@
 //!   [`PARALLEL_ROOTS`] roots.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-
 use std::sync::Arc;
 
 use super::assist::{mark_slice, region_slice, Published, RegionClaims, RegionWork};
@@ -151,6 +150,7 @@ impl HeapInner {
     /// Calls `f(lab, i)` for every region index of `list`, spread over the
     /// workers (each claims the next index), each with its own LAB.
     pub(super) fn par_regions(&self, list: &[usize], f: impl Fn(&Lab, usize) + Sync) {
+        // Not published: the claims' work tag is never read.
         self.par_claims(&RegionClaims::new(list.to_vec(), RegionWork::UpdateRefs), f);
     }
 
