@@ -48,7 +48,11 @@
 //! pacer's unit: the debt of the refill that asked, in the pacer's words,
 //! [`MIN_SLICE_WORDS`]..=[`MAX_SLICE_WORDS`]; a region is the smallest unit
 //! of evacuation and update-refs, so a slice there may run one region past
-//! its bound.
+//! its bound. A slice also ends as soon as a pause is requested (the
+//! mutator's poll word is armed: Go's assists check for preemption the
+//! same way), after the object or region at hand: every pause waits for
+//! the assisting mutator, so a slice must not make the time to safepoint
+//! its own length, least of all when the mutator is descheduled in it.
 
 #[cfg(not(loom))]
 use super::atomic::AtomicU64;
@@ -211,21 +215,22 @@ impl Assists {
 /// A marking slice over `q`'s queues and the grey list of `assists`:
 /// takes grey objects or steals, runs `scan(obj, local)` (which pushes
 /// what it marks and returns the object's words) until `budget` words are
-/// done or nothing is left to take; returns the words done, leaving in
-/// `local` what it did not scan. `local` may hold work on entry (the SATB
-/// entries the caller marked).
+/// done, nothing is left to take, or `stop()` (a pause is requested);
+/// returns the words done, leaving in `local` what it did not scan.
+/// `local` may hold work on entry (the SATB entries the caller marked).
 pub(crate) fn mark_slice(
     q: &TaskQueues,
     assists: &Assists,
     local: &mut Vec<usize>,
     budget: usize,
+    stop: &dyn Fn() -> bool,
     mut scan: impl FnMut(usize, &mut Vec<usize>) -> usize,
 ) -> usize {
     let mut words = 0;
     loop {
         while let Some(obj) = local.pop() {
             words += scan(obj, local);
-            if words >= budget {
+            if words >= budget || stop() {
                 return words;
             }
         }
@@ -237,14 +242,16 @@ pub(crate) fn mark_slice(
 
 /// A region slice over `c`: claims regions and runs `process(region)`
 /// (which returns the region's words of work) until `budget` words are
-/// done or no region is left; returns the words done.
+/// done, no region is left, or `stop()` (a pause is requested); returns
+/// the words done.
 pub(crate) fn region_slice(
     c: &RegionClaims,
     budget: usize,
+    stop: &dyn Fn() -> bool,
     mut process: impl FnMut(usize) -> usize,
 ) -> usize {
     let mut words = 0;
-    while words < budget {
+    while words < budget && !stop() {
         let Some(i) = c.claim() else { break };
         words += process(i);
     }
@@ -287,7 +294,7 @@ mod loom_tests {
                         let mut local = Vec::new();
                         // A budget of one item: what it steals beyond is
                         // given back.
-                        mark_slice(&q, &assists, &mut local, 1, |k, local| {
+                        mark_slice(&q, &assists, &mut local, 1, &|| false, |k, local| {
                             seen[k].fetch_add(1, Ordering::Relaxed);
                             children(k, local);
                             1
@@ -327,7 +334,7 @@ mod loom_tests {
                 let (assists, seen) = (assists.clone(), seen.clone());
                 thread::spawn(move || {
                     if let Some(Published::Regions(c)) = assists.current() {
-                        region_slice(&c, 1, |i| {
+                        region_slice(&c, 1, &|| false, |i| {
                             seen[i].fetch_add(1, Ordering::Relaxed);
                             1
                         });

@@ -566,7 +566,9 @@ impl<B: BarrierSet> Mutator<B> {
     /// counted in this mutator's waits; returns the words done.
     pub(super) fn assist(&self, words: usize) -> usize {
         let start = Instant::now();
-        let done = self.heap.assist(&self.gclab, words);
+        // A pause requested meanwhile ends the slice (`assist.rs`).
+        let block = self.block;
+        let done = self.heap.assist(&self.gclab, words, &|| block.poll_armed());
         if done > 0 {
             let took = start.elapsed();
             self.add_wait(|w| {

@@ -191,8 +191,9 @@ impl HeapInner {
     /// A mutator's assist slice (`assist.rs`): up to about `budget` words of
     /// the running concurrent phase's work, copying with `lab`; returns the
     /// words done (0: no phase offers work now, or its units are all
-    /// taken). Called outside any safe region, so no pause overlaps it.
-    pub(crate) fn assist(&self, lab: &Lab, budget: usize) -> usize {
+    /// taken). Called outside any safe region, so no pause overlaps it;
+    /// `stop()` (the caller's poll word armed) ends it early.
+    pub(crate) fn assist(&self, lab: &Lab, budget: usize, stop: &dyn Fn() -> bool) -> usize {
         let Some(work) = self.assists.current() else {
             return 0;
         };
@@ -206,7 +207,7 @@ impl HeapInner {
                     self.mark_object(v, &mut local);
                 }
                 let mut unreported = 0;
-                let words = mark_slice(&q, &self.assists, &mut local, budget, |obj, local| {
+                let words = mark_slice(&q, &self.assists, &mut local, budget, stop, |obj, local| {
                     let w = self.scan(obj, local);
                     unreported += w;
                     if unreported >= super::collector::PACER_BATCH {
@@ -219,7 +220,7 @@ impl HeapInner {
                 self.assists.give_back(&mut local);
                 words
             }
-            Published::Regions(c) => region_slice(&c, budget, |i| match c.work {
+            Published::Regions(c) => region_slice(&c, budget, stop, |i| match c.work {
                 RegionWork::Evacuate => self.evacuate_region(i, lab),
                 RegionWork::UpdateRefs => self.update_region(i),
             }),
