@@ -1057,3 +1057,35 @@ fn region_assists_evacuate_and_update_the_regions_they_claim() {
     assert_eq!(m.waits().assist_slices, 2);
     end_evacuation(&h, &mut m);
 }
+
+/// A pause requested ends a slice after the object (marking) or before
+/// the next region (evacuation, update-refs) at hand, whatever its budget:
+/// the pause waits for the assisting mutator.
+#[test]
+fn an_assist_ends_at_the_object_at_hand_when_a_pause_is_requested() {
+    use super::assist::{Published, RegionClaims, RegionWork};
+    use super::heap::Lab;
+    use super::workers::TaskQueues;
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 8);
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let first = m.alloc(1, 0).unwrap();
+    let second = m.alloc(1, 0).unwrap();
+    let (a, b) = (m.get(first).unwrap(), m.get(second).unwrap());
+    m.store(b, 0, Some(a)).unwrap();
+    let (a, b) = (a.addr(), b.addr());
+    begin_marking_for_test(&h, &m);
+    let inner = &h.inner;
+    let mut seeds = Vec::new();
+    inner.mark_object(b, &mut seeds);
+    let q = std::sync::Arc::new(TaskQueues::new(1, seeds));
+    inner.assists.publish(Published::Mark(q));
+    let lab = Lab::default();
+    let words = inner.assist(&lab, usize::MAX, &|| true);
+    assert_eq!(words, inner.space.cell_words(b), "one object scanned");
+    assert_eq!(inner.assists.take_grey(), vec![a], "its child given back");
+    let claims = std::sync::Arc::new(RegionClaims::new(vec![0, 1], RegionWork::UpdateRefs));
+    inner.assists.publish(Published::Regions(claims.clone()));
+    assert_eq!(inner.assist(&lab, usize::MAX, &|| true), 0, "no region claimed");
+    assert_eq!(claims.claim(), Some(0), "the claims are untouched");
+    inner.assists.withdraw();
+}
