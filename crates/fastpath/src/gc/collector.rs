@@ -71,6 +71,7 @@ use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use super::assist::RegionWork;
 use super::forwarding;
 use super::heap::{Lab, Space, CLEAN_CARD, HUMONGOUS_CONT, HUMONGOUS_START};
 use super::runtime::{
@@ -247,11 +248,13 @@ impl HeapInner {
             self.init_mark(&mut stack);
             self.set_state(MARKING);
         });
-        // Concurrent mark: trace, then take what SATB enqueued, until dry.
+        // Concurrent mark: trace, then take what SATB enqueued and what
+        // assists left unscanned, until dry.
         while !self.degenerate_requested() {
-            self.trace_parallel(&mut stack);
+            self.trace_concurrent(&mut stack);
             let satb = std::mem::take(&mut *self.satb_queue());
-            if satb.is_empty() {
+            let grey = self.take_grey(&mut stack);
+            if satb.is_empty() && !grey {
                 break;
             }
             for v in satb {
@@ -263,6 +266,9 @@ impl HeapInner {
         }
         let (has_cset, left_full) = self
             .pause(PauseKind::FinalMark, false, || {
+                // Every assist has ended (this is a pause): its leftovers are
+                // on the grey list.
+                self.take_grey(&mut stack);
                 let satb = std::mem::take(&mut *self.satb_queue());
                 for v in satb {
                     self.mark_object(v, &mut stack);
@@ -283,7 +289,7 @@ impl HeapInner {
         if !has_cset {
             return left_full;
         }
-        self.evacuate_cset();
+        self.evacuate_cset(true);
         if self.degenerate_requested() {
             return self.degenerated(Phase::Evacuation, &mut stack);
         }
@@ -291,7 +297,7 @@ impl HeapInner {
             self.set_state(HAS_FORWARDED);
             self.init_update_refs();
         });
-        self.update_refs();
+        self.update_refs(true);
         if self.degenerate_requested() {
             return self.degenerated(Phase::UpdateRefs, &mut stack);
         }
@@ -314,6 +320,7 @@ impl HeapInner {
         self.pause(PauseKind::Degenerated, false, || {
             let mut has_cset = from != Phase::Mark;
             if from == Phase::Mark {
+                self.take_grey(stack);
                 let satb = std::mem::take(&mut *self.satb_queue());
                 for v in satb {
                     self.mark_object(v, stack);
@@ -329,11 +336,11 @@ impl HeapInner {
             }
             if has_cset {
                 if from != Phase::UpdateRefs {
-                    self.evacuate_cset();
+                    self.evacuate_cset(false);
                     self.set_state(HAS_FORWARDED);
                     self.init_update_refs();
                 }
-                self.update_refs();
+                self.update_refs(false);
                 self.update_roots();
                 self.set_state(0);
                 self.free_cset();
@@ -367,10 +374,10 @@ impl HeapInner {
         if self.choose_cset(true) {
             self.set_state(EVACUATION | HAS_FORWARDED);
             self.evacuate_roots();
-            self.evacuate_cset();
+            self.evacuate_cset(false);
             self.set_state(HAS_FORWARDED);
             self.init_update_refs();
-            self.update_refs();
+            self.update_refs(false);
             self.update_roots();
             self.set_state(0);
             self.free_cset();
@@ -555,18 +562,27 @@ impl HeapInner {
 
     /// Copies every marked object of the collection set: the set's regions
     /// are claimed one at a time by the workers (`parallel.rs`), each
-    /// copying with its own LAB.
-    fn evacuate_cset(&self) {
+    /// copying with its own LAB, and, when `concurrent`, by the mutators'
+    /// assists (`assist.rs`).
+    fn evacuate_cset(&self, concurrent: bool) {
         // Relaxed `in_cset`: set in the final-mark pause and unchanged
         // until the cycle's last pause (see `Region`).
         let set: Vec<usize> = (0..self.space.regions.len())
             .filter(|&i| self.space.regions[i].in_cset.load(Ordering::Relaxed))
             .collect();
-        self.par_regions(&set, |lab, i| self.evacuate_region(i, lab));
+        let f = |lab: &Lab, i| {
+            self.evacuate_region(i, lab);
+        };
+        if concurrent {
+            self.par_regions_concurrent(set, RegionWork::Evacuate, f);
+        } else {
+            self.par_regions(&set, f);
+        }
     }
 
-    /// Copies the marked objects of set region `i` with `lab`.
-    fn evacuate_region(&self, i: usize, lab: &Lab) {
+    /// Copies the marked objects of set region `i` with `lab`; returns the
+    /// words of work (the region's live words, the pacer's measure).
+    pub(super) fn evacuate_region(&self, i: usize, lab: &Lab) -> usize {
         let r = &self.space.regions[i];
         // Relaxed `top`: unchanged for a set region until the cycle ends.
         self.space.parse(r, r.top.load(Ordering::Relaxed), |obj| {
@@ -574,7 +590,9 @@ impl HeapInner {
                 self.evacuate(obj, lab);
             }
         });
-        self.pacer.report(r.live_words.load(Ordering::Relaxed));
+        let words = r.live_words.load(Ordering::Relaxed);
+        self.pacer.report(words);
+        words
     }
 
     /// In a pause: every LAB is closed; record what update-refs parses and
@@ -612,8 +630,9 @@ impl HeapInner {
     }
 
     /// Updates every reference into the set, in every region update-refs
-    /// parses: the regions are claimed one at a time by the workers.
-    fn update_refs(&self) {
+    /// parses: the regions are claimed one at a time by the workers and,
+    /// when `concurrent`, by the mutators' assists (`assist.rs`).
+    fn update_refs(&self, concurrent: bool) {
         let s = &self.space;
         // Relaxed region metadata: set in pauses, unchanged until the next
         // (see `Region`).
@@ -625,10 +644,19 @@ impl HeapInner {
                     && r.humongous() != HUMONGOUS_CONT
             })
             .collect();
-        self.par_regions(&regions, |_, i| self.update_region(i));
+        let f = |_: &Lab, i| {
+            self.update_region(i);
+        };
+        if concurrent {
+            self.par_regions_concurrent(regions, RegionWork::UpdateRefs, f);
+        } else {
+            self.par_regions(&regions, f);
+        }
     }
 
-    fn update_region(&self, i: usize) {
+    /// Updates the references into the set in region `i`, below its
+    /// watermark; returns the words of work (the words parsed).
+    pub(super) fn update_region(&self, i: usize) -> usize {
         let s = &self.space;
         let r = &s.regions[i];
         let failed = r.evac_failed.load(Ordering::Relaxed);
@@ -648,8 +676,9 @@ impl HeapInner {
                 }
             }
         });
-        self.pacer
-            .report((r.watermark.load(Ordering::Relaxed) - r.bottom) / 8);
+        let words = (r.watermark.load(Ordering::Relaxed) - r.bottom) / 8;
+        self.pacer.report(words);
+        words
     }
 
     fn update_roots(&self) {

@@ -20,6 +20,7 @@
 //! | `safepoint.rs` | stopping mutators for pauses |
 //! | `trigger.rs` | when a concurrent cycle starts (allocation rate × cycle time) |
 //! | `pacer.rs` | delaying mutators that allocate faster than a cycle reclaims |
+//! | `assist.rs` | mutator assists: a paced mutator does a slice of the phase's work |
 //! | `roots.rs` | the handle stack the collector scans |
 //! | `mutator.rs` | the per-thread context: roots, allocation, polls, safe regions |
 //! | `access.rs` | the checked API: loads, stores, CAS, data, locks |
@@ -111,6 +112,9 @@
 //! ```
 
 mod atomic;
+// Under `--cfg loom` only its models use the hand-offs.
+#[cfg_attr(loom, allow(dead_code))]
+mod assist;
 // Under `--cfg loom` only the models use the protocol (the heap is not built):
 // what only the heap calls is unused there.
 #[cfg_attr(loom, allow(dead_code))]

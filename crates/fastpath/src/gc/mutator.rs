@@ -189,12 +189,19 @@ pub struct MutatorWaits {
     /// scheduler's wake-up latency; on a loaded machine, most of a long
     /// wait). Not part of `safepoint` or `paced`.
     pub resume: Duration,
+    /// Not a wait but the collector's all the same: this mutator's assist
+    /// slices (`HeapConfig::assists`), the running phase's work done on
+    /// its own thread in its allocation slow path instead of waiting.
+    pub assist: Duration,
+    /// The assist slices that found work.
+    pub assist_slices: u64,
 }
 
 impl MutatorWaits {
-    /// The collector's waits together (`resume` is not one).
+    /// The time the collector took from this mutator: its waits and its
+    /// assists (`resume` is not the collector's).
     pub fn total(&self) -> Duration {
-        self.safepoint + self.paced + self.stalled
+        self.safepoint + self.paced + self.stalled + self.assist
     }
 }
 
@@ -506,23 +513,29 @@ impl<B: BarrierSet> Mutator<B> {
     /// concurrent mode the failure asks the collector for a degenerated
     /// cycle, which finishes the cycle stop-the-world and compacts if that
     /// left the heap full (`collector.rs`, `compact.rs`).
+    ///
+    /// A refill over the pacer's budget (concurrent cycles only) first
+    /// assists: a slice of the running phase's work worth the debt
+    /// (`assist.rs`), outside any safe region, so no pause overlaps it; it
+    /// waits in the pacer only if that found too little work. A refill that
+    /// finds no memory during a cycle assists while the phase has work,
+    /// before it asks for a degenerated cycle.
     #[cold]
     fn alloc_slow(&mut self, bytes: usize) -> Result<usize, GcError> {
-        // Pacing (concurrent cycles only): a refill over the cycle's budget
-        // waits a little for the collector, safe (pauses go on meanwhile).
-        if let Some(delay) = self.heap.pacer.claim(self.space().tlab_bytes.max(bytes)) {
-            let heap = self.heap.clone();
-            let waited = self.safe_region(|| heap.pacer.wait(delay));
-            // Past the pacer's deadline: the scheduler's wake-up.
-            let late = waited.saturating_sub(delay);
-            self.add_wait(|w| {
-                w.paced += waited - late;
-                w.resume += late;
-            });
-            let mut stats = self.heap.stats();
-            stats.paced_refills += 1;
-            stats.paced_time += waited;
-            stats.longest_paced_wait = stats.longest_paced_wait.max(waited);
+        let refill = self.space().tlab_bytes.max(bytes);
+        if let Some(delay) = self.heap.pacer.claim(refill) {
+            let pacer = &self.heap.pacer;
+            let wanted = pacer
+                .words_for(pacer.debt().max(refill))
+                .clamp(super::assist::MIN_SLICE_WORDS, super::assist::MAX_SLICE_WORDS);
+            let done = if self.heap.config.assists {
+                self.assist(wanted)
+            } else {
+                0
+            };
+            if done < wanted && self.heap.pacer.debt() > 0 {
+                self.pace(delay);
+            }
         }
         let mut last_chance = false;
         loop {
@@ -533,12 +546,53 @@ impl<B: BarrierSet> Mutator<B> {
             if last_chance {
                 return Err(GcError::OutOfMemory);
             }
+            if self.heap.config.assists
+                && self.heap.config.mode == GcMode::Concurrent
+                && self.assist(super::assist::MAX_SLICE_WORDS) > 0
+            {
+                // The phase had work: the cycle is nearer its end; try
+                // again before stopping the world for it.
+                continue;
+            }
             match self.collect_for(Some(bytes))? {
                 Collected::Refilled(cell) => return Ok(cell),
                 Collected::Retry => {}
                 Collected::Full => last_chance = true,
             }
         }
+    }
+
+    /// One assist slice of about `words` of work (`HeapInner::assist`),
+    /// counted in this mutator's waits; returns the words done.
+    pub(super) fn assist(&self, words: usize) -> usize {
+        let start = Instant::now();
+        // A pause requested meanwhile ends the slice (`assist.rs`).
+        let block = self.block;
+        let done = self.heap.assist(&self.gclab, words, &|| block.poll_armed());
+        if done > 0 {
+            let took = start.elapsed();
+            self.add_wait(|w| {
+                w.assist += took;
+                w.assist_slices += 1;
+            });
+        }
+        done
+    }
+
+    /// Waits in the pacer for up to `delay` (safe: pauses go on meanwhile).
+    fn pace(&mut self, delay: Duration) {
+        let heap = self.heap.clone();
+        let waited = self.safe_region(|| heap.pacer.wait(delay));
+        // Past the pacer's deadline: the scheduler's wake-up.
+        let late = waited.saturating_sub(delay);
+        self.add_wait(|w| {
+            w.paced += waited - late;
+            w.resume += late;
+        });
+        let mut stats = self.heap.stats();
+        stats.paced_refills += 1;
+        stats.paced_time += waited;
+        stats.longest_paced_wait = stats.longest_paced_wait.max(waited);
     }
 
     /// Runs a collection: stop-the-world in passive mode; in concurrent

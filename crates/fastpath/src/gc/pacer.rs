@@ -29,6 +29,12 @@
 //! by the refill failing (`Mutator::alloc_slow` then collects, and returns
 //! `GcError::OutOfMemory` only once a collection left the heap full). The
 //! wait is a safe region, so pauses go on.
+//!
+//! Before waiting, a mutator over budget assists (`assist.rs`): it does a
+//! slice of the running phase's work itself, worth the debt in this
+//! pacer's words ([`Pacer::words_for`]); the work is reported here like
+//! the collector's, and the mutator waits only if the phase had no work to
+//! give and the budget is still below zero.
 
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -135,6 +141,23 @@ impl Pacer {
         Some(STEP_DELAY.saturating_mul(steps).min(MAX_DELAY))
     }
 
+    /// Bytes below zero the budget is (0 when it is not).
+    pub(crate) fn debt(&self) -> usize {
+        // Relaxed: see `begin_cycle`; a hint for an assist's size.
+        self.budget.load(Ordering::Relaxed).min(0).unsigned_abs()
+    }
+
+    /// Words of collector work that earn `bytes` of budget this cycle (an
+    /// assist's size, `assist.rs`); `usize::MAX` when work earns nothing.
+    pub(crate) fn words_for(&self, bytes: usize) -> usize {
+        // Relaxed: see `begin_cycle`.
+        let rate = self.rate.load(Ordering::Relaxed);
+        if rate == 0 {
+            return usize::MAX;
+        }
+        (((bytes as u128) << RATE_SHIFT).div_ceil(rate as u128)).min(usize::MAX as u128) as usize
+    }
+
     /// Waits (the caller is in a safe region) until the budget is back
     /// above zero, the cycle ends, or `delay` (from [`Pacer::claim`]) passes;
     /// returns how long it waited.
@@ -217,5 +240,24 @@ mod tests {
         assert!(p.budget.load(Ordering::Relaxed) >= 0);
         assert_eq!(p.end_cycle(), 1);
         assert_eq!(p.claim(1 << 20), None, "the cycle is over");
+    }
+
+    /// An assist's size: the words of work that earn a debt back, at the
+    /// cycle's rate; the debt is the budget below zero.
+    #[test]
+    fn words_for_a_debt_follow_the_cycles_rate() {
+        let p = Pacer::default();
+        assert_eq!(p.words_for(100), usize::MAX, "no rate yet: work earns nothing");
+        // 9000 bytes earned over 1000 words: 9 bytes a word.
+        p.begin_cycle(10_000, 1000);
+        assert_eq!(p.debt(), 0);
+        assert_eq!(p.words_for(90), 10);
+        assert_eq!(p.words_for(91), 11, "rounded up");
+        assert_eq!(p.claim(1000), None);
+        assert!(p.claim(900).is_some());
+        assert_eq!(p.debt(), 900);
+        p.report(p.words_for(p.debt()));
+        assert_eq!(p.debt(), 0, "the assist's words repay the debt");
+        p.end_cycle();
     }
 }

@@ -32,10 +32,29 @@
 //!   [`PARALLEL_ROOTS`] roots.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
+use super::assist::{mark_slice, region_slice, Published, RegionClaims, RegionWork};
 use super::heap::{Lab, Space};
 use super::runtime::HeapInner;
 use super::workers::TaskQueues;
+
+/// A phase's work offered to the assists while this lives: withdrawn on
+/// drop, a worker's panic included (before the pause after the phase).
+struct Offer<'a>(&'a HeapInner);
+
+impl<'a> Offer<'a> {
+    fn new(heap: &'a HeapInner, work: Published) -> Offer<'a> {
+        heap.assists.publish(work);
+        Offer(heap)
+    }
+}
+
+impl Drop for Offer<'_> {
+    fn drop(&mut self) {
+        self.0.assists.withdraw();
+    }
+}
 
 /// Objects traced on the calling thread before workers are started.
 pub(crate) const SERIAL_BUDGET: usize = 4096;
@@ -94,38 +113,72 @@ impl HeapInner {
             return;
         }
         let q = TaskQueues::new(n, std::mem::take(stack));
-        self.run_workers(
-            n,
-            &|w| {
-                let mut words = 0;
-                q.run(w, |obj, local| {
-                    words += self.scan(obj, local);
-                    if words >= super::collector::PACER_BATCH {
-                        self.pacer.report(words);
-                        words = 0;
-                    }
-                });
+        self.run_workers(n, &|w| self.mark_worker(&q, w), &|w| q.absent(w), &|| q.abort());
+    }
+
+    /// Concurrent marking: as [`HeapInner::trace_parallel`], with the
+    /// phase's queues published to the mutators' assists (`assist.rs`), on
+    /// one worker too. What an assist takes and leaves unscanned goes to
+    /// the grey list, which the caller takes before concluding marking.
+    pub(super) fn trace_concurrent(&self, stack: &mut Vec<usize>) {
+        if !self.config.assists {
+            self.trace_parallel(stack);
+            return;
+        }
+        if self.trace_bounded(stack, SERIAL_BUDGET) {
+            return;
+        }
+        let n = self.config.workers.max(1);
+        let q = Arc::new(TaskQueues::new(n, std::mem::take(stack)));
+        let _offered = Offer::new(self, Published::Mark(q.clone()));
+        self.run_workers(n, &|w| self.mark_worker(&q, w), &|w| q.absent(w), &|| q.abort());
+    }
+
+    /// Worker `w` of a parallel marking phase over `q`.
+    fn mark_worker(&self, q: &TaskQueues, w: usize) {
+        let mut words = 0;
+        q.run(w, |obj, local| {
+            words += self.scan(obj, local);
+            if words >= super::collector::PACER_BATCH {
                 self.pacer.report(words);
-            },
-            &|w| q.absent(w),
-            &|| q.abort(),
-        );
+                words = 0;
+            }
+        });
+        self.pacer.report(words);
     }
 
     /// Calls `f(lab, i)` for every region index of `list`, spread over the
     /// workers (each claims the next index), each with its own LAB.
     pub(super) fn par_regions(&self, list: &[usize], f: impl Fn(&Lab, usize) + Sync) {
-        let n = self.config.workers.min(list.len()).max(1);
-        let next = AtomicUsize::new(0);
+        // Not published: the claims' work tag is never read.
+        self.par_claims(&RegionClaims::new(list.to_vec(), RegionWork::UpdateRefs), f);
+    }
+
+    /// A concurrent region phase (evacuation or update-refs) over `list`:
+    /// the claims are published to the mutators' assists (`assist.rs`),
+    /// which run `work` on the regions they claim; the workers run `f`.
+    pub(super) fn par_regions_concurrent(
+        &self,
+        list: Vec<usize>,
+        work: RegionWork,
+        f: impl Fn(&Lab, usize) + Sync,
+    ) {
+        let claims = Arc::new(RegionClaims::new(list, work));
+        let _offered = self
+            .config
+            .assists
+            .then(|| Offer::new(self, Published::Regions(claims.clone())));
+        self.par_claims(&claims, f);
+    }
+
+    /// The workers' claim loop over `claims`, each worker with its own LAB.
+    fn par_claims(&self, claims: &RegionClaims, f: impl Fn(&Lab, usize) + Sync) {
+        let n = self.config.workers.min(claims.list.len()).max(1);
         self.run_workers(
             n,
             &|_| {
                 let lab = Lab::default();
-                loop {
-                    // Relaxed: a claim; the regions' data is ordered by the
-                    // pause before the phase, or by the pool's wake (its mutex).
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&i) = list.get(k) else { break };
+                while let Some(i) = claims.claim() {
                     f(&lab, i);
                 }
                 lab.retire(&self.space);
@@ -133,6 +186,49 @@ impl HeapInner {
             &|_| {},
             &|| {},
         );
+    }
+
+    /// A mutator's assist slice (`assist.rs`): up to about `budget` words of
+    /// the running concurrent phase's work, copying with `lab`; returns the
+    /// words done (0: no phase offers work now, or its units are all
+    /// taken). Called outside any safe region, so no pause overlaps it;
+    /// `stop()` (the caller's poll word armed) ends it early.
+    pub(crate) fn assist(&self, lab: &Lab, budget: usize, stop: &dyn Fn() -> bool) -> usize {
+        let Some(work) = self.assists.current() else {
+            return 0;
+        };
+        let start = std::time::Instant::now();
+        let words = match work {
+            Published::Mark(q) => {
+                // The SATB queue too, as the collector's marking loop takes it.
+                let mut local = Vec::new();
+                let satb = std::mem::take(&mut *self.satb_queue());
+                for v in satb {
+                    self.mark_object(v, &mut local);
+                }
+                let mut unreported = 0;
+                let words = mark_slice(&q, &self.assists, &mut local, budget, stop, |obj, local| {
+                    let w = self.scan(obj, local);
+                    unreported += w;
+                    if unreported >= super::collector::PACER_BATCH {
+                        self.pacer.report(unreported);
+                        unreported = 0;
+                    }
+                    w
+                });
+                self.pacer.report(unreported);
+                self.assists.give_back(&mut local);
+                words
+            }
+            Published::Regions(c) => region_slice(&c, budget, stop, |i| match c.work {
+                RegionWork::Evacuate => self.evacuate_region(i, lab),
+                RegionWork::UpdateRefs => self.update_region(i),
+            }),
+        };
+        if words > 0 {
+            self.assists.count(words, start.elapsed());
+        }
+        words
     }
 
     /// Calls `f(lab, root)` on every root slot, in a pause: by mutator,
@@ -198,6 +294,15 @@ impl HeapInner {
             &|_| {},
             &|| {},
         );
+    }
+
+    /// Takes the grey list (what assists marked and left unscanned) onto
+    /// `stack`; whether it held anything.
+    pub(super) fn take_grey(&self, stack: &mut Vec<usize>) -> bool {
+        let grey = self.assists.take_grey();
+        let any = !grey.is_empty();
+        stack.extend(grey);
+        any
     }
 
     /// Traces from `stack` on this thread for at most `budget` objects;

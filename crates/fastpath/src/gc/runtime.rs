@@ -143,6 +143,13 @@ pub struct HeapConfig {
     pub pacing: bool,
     /// How stopped mutators wait for a pause's end (`safepoint.rs`).
     pub safepoint_wait: SafepointWait,
+    /// Concurrent mode, with `pacing`: a mutator whose refill is over the
+    /// cycle's budget (or finds no memory during a cycle) first does a
+    /// bounded slice of the running phase's work itself (marking,
+    /// evacuation, update-refs; `assist.rs`), as Go's GC assists do, and
+    /// waits in the pacer only when the phase has no work to hand out. On
+    /// by default.
+    pub assists: bool,
     /// Collector worker threads for marking, evacuation, update-refs and
     /// the pauses' root work (`parallel.rs`), 1..=64. A tuning knob that
     /// starts from its variable, as `sync`'s do: [`HeapConfig::new`] takes
@@ -165,6 +172,7 @@ impl HeapConfig {
             verify: false,
             evac_lab_limit: None,
             pacing: true,
+            assists: true,
             safepoint_wait: SafepointWait::default(),
             workers: settings::WORKERS.get().0 as usize,
         }
@@ -303,6 +311,16 @@ pub struct GcStats {
     pub paced_time: Duration,
     /// The longest single paced wait.
     pub longest_paced_wait: Duration,
+    /// Mutator assist slices that found work (`HeapConfig::assists`): a
+    /// refill over the pacer's budget, or one that found no memory during
+    /// a cycle, doing part of the running phase's work on its own thread.
+    pub assist_slices: u64,
+    /// The slices' summed wall time (on the mutators' threads, so not in
+    /// `collector_cpu_time`).
+    pub assist_time: Duration,
+    /// The slices' words of work (scanned, copied or parsed: the pacer's
+    /// unit).
+    pub assist_words: u64,
     /// Verifier runs and objects they reached.
     pub verified_cycles: u64,
     /// Objects the verifier reached, summed over its runs.
@@ -371,6 +389,8 @@ pub(crate) struct HeapInner {
     pub(crate) gc_state: StateByte,
     pub(crate) safepoint: Safepoint,
     pub(crate) pacer: Pacer,
+    /// The running phase's work offered to mutator assists (`assist.rs`).
+    pub(crate) assists: super::assist::Assists,
     pub(crate) config: HeapConfig,
     satb: Mutex<Vec<usize>>,
     card_queue: Mutex<Vec<usize>>,
@@ -592,6 +612,7 @@ impl Heap {
             gc_state: StateByte(std::cell::UnsafeCell::new(0)),
             safepoint: Safepoint::new(config.safepoint_wait),
             pacer: Pacer::default(),
+            assists: super::assist::Assists::new(),
             satb: Mutex::new(Vec::new()),
             card_queue: Mutex::new(Vec::new()),
             mutators: Mutex::new(Vec::new()),
@@ -652,6 +673,7 @@ impl Heap {
         s.parallel_phases = self.inner.parallel_phases.load(Ordering::Relaxed);
         s.worker_threads_started = self.inner.worker_threads_started.load(Ordering::Relaxed);
         s.collector_cpu_time = Duration::from_nanos(self.inner.collector_cpu_ns.load(Ordering::Relaxed));
+        (s.assist_slices, s.assist_time, s.assist_words) = self.inner.assists.totals();
         s
     }
 

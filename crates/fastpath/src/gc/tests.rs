@@ -3,7 +3,10 @@
 
 use std::sync::atomic::Ordering;
 
-use super::heap::{CLEAN_CARD, DIRTY_CARD};
+use std::time::Duration;
+
+use super::forwarding;
+use super::heap::{Space, CLEAN_CARD, DIRTY_CARD};
 use super::*;
 
 fn heap(bits: BarrierBits, mode: GcMode, mib: usize) -> Heap {
@@ -900,4 +903,189 @@ fn jit_slow_entries_share_the_rust_slow_paths() {
     );
     assert_eq!(t.satb_index.get(), crate::thread::SATB_BUFFER_WORDS * 8 - 8);
     drop(m);
+}
+
+/// Every region's TAMS at its top and the marks cleared: what init-mark
+/// leaves (the mutator's LABs retired first).
+fn begin_marking_for_test<B: BarrierSet>(h: &Heap, m: &Mutator<B>) {
+    m.retire_local_for_test();
+    let s = &h.inner.space;
+    s.clear_marks();
+    for r in s.regions.iter() {
+        r.tams.store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+        r.live_words.store(0, Ordering::Relaxed);
+    }
+}
+
+/// A marking assist: with a marking phase's queues published, it marks
+/// what the SATB queue holds, steals from the queues, stops at its budget,
+/// and gives back what it marked but did not scan; the collector's trace
+/// of that finishes the marking: every reachable object marked, the
+/// garbage not. Nothing published: no work, nothing counted.
+#[test]
+fn a_marking_assist_steals_scans_and_gives_back_the_rest() {
+    use super::assist::Published;
+    use super::workers::TaskQueues;
+    const CHAIN: usize = 500;
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 8);
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let garbage = m.alloc(1, 0).unwrap();
+    let satb_only = m.alloc(0, 1).unwrap();
+    let mut chain = vec![m.alloc(1, 0).unwrap()];
+    for _ in 1..CHAIN {
+        let next = m.alloc(1, 0).unwrap();
+        let (n, prev) = (m.get(next).unwrap(), m.get(*chain.last().unwrap()).unwrap());
+        m.store(n, 0, Some(prev)).unwrap();
+        chain.push(next);
+    }
+    let addr = |m: &Mutator<ShenandoahBarriers>, x: Handle| m.get(x).unwrap().addr();
+    let (garbage, satb_only) = (addr(&m, garbage), addr(&m, satb_only));
+    let chain: Vec<usize> = chain.iter().map(|&x| addr(&m, x)).collect();
+    begin_marking_for_test(&h, &m);
+    let inner = &h.inner;
+    let mut seeds = Vec::new();
+    inner.mark_object(*chain.last().unwrap(), &mut seeds);
+    let q = std::sync::Arc::new(TaskQueues::new(1, seeds));
+    inner.satb_queue().push(satb_only);
+    assert_eq!(m.assist(64), 0, "nothing published: no work");
+    inner.assists.publish(Published::Mark(q.clone()));
+    let budget = 64;
+    let words = m.assist(budget);
+    let node_words = inner
+        .space
+        .cell_words(chain[0])
+        .max(inner.space.cell_words(satb_only));
+    assert!(
+        words >= budget && words < budget + node_words,
+        "{words} words for a budget of {budget} ({node_words} a node)"
+    );
+    assert!(inner.space.is_marked(satb_only), "the SATB entry is marked");
+    let mut grey = inner.assists.take_grey();
+    assert_eq!(grey.len(), 1, "the chain's next node, marked and not scanned");
+    assert!(!q.steal(&mut Vec::new()), "the seed was stolen");
+    inner.trace(&mut grey);
+    inner.assists.withdraw();
+    for (i, &n) in chain.iter().enumerate() {
+        assert!(inner.space.is_marked(n), "chain node {i} marked");
+    }
+    assert!(!inner.space.is_marked(garbage), "garbage stays unmarked");
+    let w = m.waits();
+    assert_eq!(w.assist_slices, 1);
+    assert!(w.assist > Duration::ZERO && w.total() >= w.assist);
+    let st = h.stats();
+    assert_eq!((st.assist_slices, st.assist_words), (1, words as u64));
+    assert_eq!(m.assist(64), 0, "withdrawn: no work");
+}
+
+/// Region assists: with evacuation's claims published, a slice claims a
+/// set region and copies its marked objects with the mutator's GCLAB (a
+/// region is the unit: a budget of one word still does the whole
+/// region); with the claims exhausted it finds nothing. Then with
+/// update-refs' claims published, a slice heals the references into the
+/// set of the region it claims.
+#[test]
+fn region_assists_evacuate_and_update_the_regions_they_claim() {
+    use super::assist::{Published, RegionClaims, RegionWork};
+    const N: usize = 40;
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 8);
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let objs: Vec<Handle> = (0..N)
+        .map(|i| {
+            let x = m.alloc(0, 1).unwrap();
+            let o = m.get(x).unwrap();
+            m.write(o, 0, 1000 + i).unwrap();
+            x
+        })
+        .collect();
+    // The holder in another region than the objects.
+    m.retire_local_for_test();
+    h.inner.space.lock_alloc().current = None;
+    let holder = m.alloc(N, 0).unwrap();
+    for (i, &x) in objs.iter().enumerate() {
+        let (oh, o) = (m.get(holder).unwrap(), m.get(x).unwrap());
+        m.store(oh, i, Some(o)).unwrap();
+    }
+    let inner = &h.inner;
+    let s = &inner.space;
+    let from: Vec<usize> = objs.iter().map(|&x| m.get(x).unwrap().addr()).collect();
+    let holder_addr = m.get(holder).unwrap().addr();
+    let set = s.region_index(from[0]);
+    assert!(from.iter().all(|&a| s.region_index(a) == set), "one region");
+    assert_ne!(s.region_index(holder_addr), set);
+    begin_marking_for_test(&h, &m);
+    let mut stack = Vec::new();
+    inner.mark_object(holder_addr, &mut stack);
+    inner.trace(&mut stack);
+    assert!(from.iter().all(|&a| s.is_marked(a)));
+    s.regions[set].in_cset.store(true, Ordering::Relaxed);
+    s.lock_alloc().current = None;
+    h.inner.gc_state.set(EVACUATION | HAS_FORWARDED);
+    m.refresh_gc_state_for_test();
+    let claims = std::sync::Arc::new(RegionClaims::new(vec![set], RegionWork::Evacuate));
+    inner.assists.publish(Published::Regions(claims));
+    let words = m.assist(1);
+    assert_eq!(words, s.regions[set].live_words.load(Ordering::Relaxed));
+    assert!(words > 0);
+    for (i, &a) in from.iter().enumerate() {
+        let to = forwarding::forwardee(s.fwd(a));
+        assert_ne!(to, a, "object {i} copied");
+        assert_ne!(s.region_index(to), set);
+        // Relaxed: this thread made the copy.
+        let v = s.word(Space::data_addr(to, 0, 0)).load(Ordering::Relaxed);
+        assert_eq!(v, 1000 + i, "object {i}'s copy holds its data");
+    }
+    assert_eq!(m.assist(1), 0, "every region claimed: no work");
+    inner.assists.withdraw();
+    // Update-refs: every LAB closed, the watermarks at the tops.
+    m.retire_local_for_test();
+    h.inner.gc_state.set(HAS_FORWARDED);
+    m.refresh_gc_state_for_test();
+    for r in s.regions.iter() {
+        r.watermark
+            .store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+    let hr = s.region_index(holder_addr);
+    let claims = std::sync::Arc::new(RegionClaims::new(vec![hr], RegionWork::UpdateRefs));
+    inner.assists.publish(Published::Regions(claims));
+    assert!(m.assist(1) > 0);
+    inner.assists.withdraw();
+    for (i, &a) in from.iter().enumerate() {
+        // Relaxed: this thread healed it.
+        let v = s.word(Space::ref_addr(holder_addr, i)).load(Ordering::Relaxed);
+        assert_eq!(v, forwarding::forwardee(s.fwd(a)), "field {i} healed");
+    }
+    assert_eq!(m.waits().assist_slices, 2);
+    end_evacuation(&h, &mut m);
+}
+
+/// A pause requested ends a slice after the object (marking) or before
+/// the next region (evacuation, update-refs) at hand, whatever its budget:
+/// the pause waits for the assisting mutator.
+#[test]
+fn an_assist_ends_at_the_object_at_hand_when_a_pause_is_requested() {
+    use super::assist::{Published, RegionClaims, RegionWork};
+    use super::heap::Lab;
+    use super::workers::TaskQueues;
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 8);
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let first = m.alloc(1, 0).unwrap();
+    let second = m.alloc(1, 0).unwrap();
+    let (a, b) = (m.get(first).unwrap(), m.get(second).unwrap());
+    m.store(b, 0, Some(a)).unwrap();
+    let (a, b) = (a.addr(), b.addr());
+    begin_marking_for_test(&h, &m);
+    let inner = &h.inner;
+    let mut seeds = Vec::new();
+    inner.mark_object(b, &mut seeds);
+    let q = std::sync::Arc::new(TaskQueues::new(1, seeds));
+    inner.assists.publish(Published::Mark(q));
+    let lab = Lab::default();
+    let words = inner.assist(&lab, usize::MAX, &|| true);
+    assert_eq!(words, inner.space.cell_words(b), "one object scanned");
+    assert_eq!(inner.assists.take_grey(), vec![a], "its child given back");
+    let claims = std::sync::Arc::new(RegionClaims::new(vec![0, 1], RegionWork::UpdateRefs));
+    inner.assists.publish(Published::Regions(claims.clone()));
+    assert_eq!(inner.assist(&lab, usize::MAX, &|| true), 0, "no region claimed");
+    assert_eq!(claims.claim(), Some(0), "the claims are untouched");
+    inner.assists.withdraw();
 }

@@ -141,6 +141,23 @@ impl TaskQueues {
         true
     }
 
+    /// A thread that is not one of the workers (a mutator's assist,
+    /// `assist.rs`) takes half of the first non-empty queue into `local`;
+    /// whether anything was taken. It takes as an idle worker steals and
+    /// never pushes to a queue nor counts as idle, so the termination
+    /// argument (module docs) is the workers' alone; what it took is its
+    /// own to finish or hand back to the phase's caller.
+    pub(crate) fn steal(&self, local: &mut Vec<usize>) -> bool {
+        for from in 0..self.workers {
+            // Relaxed peek: an empty-looking queue is skipped; a stale
+            // length only skips one steal.
+            if self.lens[from].load(Ordering::Relaxed) > 0 && self.take(usize::MAX, from, local) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Worker `w`'s stack is empty: refills it from its own queue or by
     /// stealing, and returns true; or, when every worker has run out,
     /// returns false (the phase is done for every worker).

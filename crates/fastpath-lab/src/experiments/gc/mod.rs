@@ -107,6 +107,13 @@ impl Experiment for Gc {
                 .value_parser(["on", "off"])
                 .help("Pause table: allocation pacing, each a row (default on)"),
         )
+        .arg(
+            Arg::new("assists")
+                .long("assists")
+                .value_delimiter(',')
+                .value_parser(["on", "off"])
+                .help("Pause table: mutator assists (with pacing), each a row (default on)"),
+        )
     }
 
     fn perfnorm_region(&self, id: &str) -> Option<Region<'static>> {
@@ -162,6 +169,11 @@ impl Experiment for Gc {
             let asked = list("sets");
             let waits = list("waits").unwrap_or_else(|| vec!["futex".into()]);
             let pacing = list("pacing").unwrap_or_else(|| vec!["on".into()]);
+            let assists = list("assists").unwrap_or_else(|| vec!["on".into()]);
+            let combos: Vec<(bool, bool)> = pacing
+                .iter()
+                .flat_map(|p| assists.iter().map(move |a| (p == "on", a == "on")))
+                .collect();
             let plan = pauses::Plan {
                 baseline: true,
                 heap_mib: ctx.option("heap-mib"),
@@ -172,16 +184,17 @@ impl Experiment for Gc {
                     .filter(|s| asked.as_ref().is_none_or(|a| a.iter().any(|x| x == *s)))
                     .map(|s| s.to_string())
                     .collect(),
-                variants: pacing
+                variants: combos
                     .iter()
-                    .flat_map(|p| {
+                    .flat_map(|&(pacing, assists)| {
                         waits.iter().map(move |w| pauses::Variant {
                             wait: pauses::WAITS
                                 .iter()
                                 .find(|(n, _)| n == w)
                                 .expect("clap checked")
                                 .1,
-                            pacing: p == "on",
+                            pacing,
+                            assists,
                         })
                     })
                     .collect(),

@@ -62,12 +62,14 @@ struct Split {
     paced: Duration,
     /// Waiting for memory (a collection).
     stalled: Duration,
+    /// Assisting: the collector's work done on the mutator's thread.
+    assist: Duration,
     descheduled: Duration,
 }
 
 impl Split {
     fn collector(&self) -> Duration {
-        self.safepoint + self.paced + self.stalled
+        self.safepoint + self.paced + self.stalled + self.assist
     }
     fn on_cpu(&self) -> Duration {
         self.wall.saturating_sub(self.collector() + self.descheduled)
@@ -78,6 +80,7 @@ impl Split {
         self.pause_cpu += o.pause_cpu;
         self.paced += o.paced;
         self.stalled += o.stalled;
+        self.assist += o.assist;
         self.descheduled += o.descheduled;
     }
 }
@@ -197,13 +200,19 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start, s
                 pause_cpu: w.pause_cpu - waits.pause_cpu,
                 paced: w.paced - waits.paced,
                 stalled: w.stalled - waits.stalled,
+                assist: w.assist - waits.assist,
                 descheduled: Duration::ZERO,
             };
             // Off the CPU since the reading, less the collector's waits
-            // (blocked, so off the CPU too), within this operation.
+            // (blocked, so off the CPU too), within this operation. An
+            // assist is not blocked: its wall time, any descheduling inside
+            // it included, is the collector's part, and the rest of the
+            // operation holds the descheduled part.
             let off = (now - ck_wall).saturating_sub(cpu - ck_cpu);
-            let gc = split.collector().min(took);
-            split.descheduled = off.saturating_sub(gc).min(took - gc);
+            let blocked = (split.collector() - split.assist).min(took);
+            split.descheduled = off
+                .saturating_sub(blocked)
+                .min(took.saturating_sub(split.collector()));
             (ck_wall, ck_cpu) = (now, cpu);
             if split.wall > d.longest.wall {
                 d.longest = split;
@@ -236,6 +245,8 @@ pub struct Variant {
     pub wait: SafepointWait,
     /// Allocation pacing on or off.
     pub pacing: bool,
+    /// Mutator assists on or off (`HeapConfig::assists`; with pacing).
+    pub assists: bool,
 }
 
 /// The names `--waits` accepts, with their [`SafepointWait`].
@@ -298,6 +309,7 @@ fn measure<B: BarrierSet>(
     };
     config.safepoint_wait = v.wait;
     config.pacing = v.pacing;
+    config.assists = v.assists;
     let heap = Heap::new(config)?;
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
@@ -330,6 +342,9 @@ fn measure<B: BarrierSet>(
     stats.cycles -= before_stats.cycles;
     stats.paced_refills -= before_stats.paced_refills;
     stats.paced_time = stats.paced_time.saturating_sub(before_stats.paced_time);
+    stats.assist_slices -= before_stats.assist_slices;
+    stats.assist_time = stats.assist_time.saturating_sub(before_stats.assist_time);
+    stats.assist_words -= before_stats.assist_words;
     stats.collector_cpu_time = stats
         .collector_cpu_time
         .saturating_sub(before_stats.collector_cpu_time);
@@ -396,6 +411,7 @@ fn waited_for(s: &Split) -> String {
         (pause.as_str(), s.safepoint),
         ("pace", s.paced),
         ("mem", s.stalled),
+        ("assist", s.assist),
     ]
     .into_iter()
     .filter(|(_, d)| !d.is_zero())
@@ -425,6 +441,7 @@ fn report(
             run.mutators.to_string(),
             "-".into(),
             "-".into(),
+            "-".into(),
         ]
     } else {
         [
@@ -432,6 +449,7 @@ fn report(
             run.mutators.to_string(),
             wait_name(v.wait).into(),
             if v.pacing { "on" } else { "off" }.into(),
+            if v.assists { "on" } else { "off" }.into(),
         ]
     };
     for (part, get) in PARTS.iter().filter(|_| !baseline) {
@@ -454,6 +472,7 @@ fn report(
                     .param("part", part)
                     .param("wait", wait_name(v.wait))
                     .param("pacing", v.pacing)
+                    .param("assists", v.assists)
                     .threads(run.mutators as u32),
             );
         }
@@ -486,6 +505,8 @@ fn report(
         // the pacer (summed over mutators), stopped in pauses (wall), and
         // the collector threads' share of the machine's CPUs.
         format!("{:.1}", ms(m.stats.paced_time) / m.seconds as f64),
+        m.stats.assist_slices.to_string(),
+        format!("{:.1}", ms(m.stats.assist_time) / m.seconds as f64),
         format!(
             "{:.1}",
             m.pauses.iter().map(|p| ms(p.duration)).sum::<f64>() / m.seconds as f64
@@ -585,7 +606,7 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
         seconds,
         mutators,
     };
-    let keys = ["set", "mutators", "wait", "pacing"];
+    let keys = ["set", "mutators", "wait", "pacing", "assists"];
     let mut parts = Table::new(
         format!("Concurrent mode: pauses decomposed as -Xlog:safepoint does (ms), {mutators} mutators, {heap_mib} MiB heap, half live"),
         &[&keys[..], &["part", "pauses", "p50", "p99", "max"]].concat(),
@@ -608,6 +629,8 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
                 "paced refills",
                 "longest paced wait (ms)",
                 "paced (ms/s)",
+                "assists",
+                "assisting (ms/s)",
                 "paused (ms/s)",
                 "GC CPU (%)",
                 "alloc failures",
@@ -666,7 +689,8 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
     if plan.baseline {
         side.note(format!("no GC work (baseline): the same mutators and live set in passive mode, {} s of churn on a {} MiB heap that never fills (cycles 0: no pause, no pacing); its longest op and ops > 1 ms per s are what the scheduler alone does to {mutators} mutators on {cpus} CPUs.", baseline_seconds(run), baseline_heap_mib(run)));
     }
-    side.note(format!("where the time goes, per second of churn: paced: the mutators' summed waits for the pacer; paused: the pauses' total (request to release), which stops every mutator; GC CPU: the collector threads' CPU time (its thread, and the worker threads of its parallel phases: FASTPATH_GC_WORKERS, default half the CPUs) as a share of the {cpus} CPUs."));
+    side.note("assists: a refill over the pacer's budget (or one that finds no memory during a cycle) first does a slice of the running phase's work itself (marking, evacuation or update-refs; HeapConfig::assists, after Go's GC assists) and waits in the pacer only when the phase has too little work to hand out; an op's GC part includes its assists (\"assist\" in the most-GC column).");
+    side.note(format!("where the time goes, per second of churn: paced: the mutators' summed waits for the pacer; assisting: the mutators' summed assist slices (their count in assists); paused: the pauses' total (request to release), which stops every mutator; GC CPU: the collector threads' CPU time (its thread, and the worker threads of its parallel phases: FASTPATH_GC_WORKERS, default half the CPUs) as a share of the {cpus} CPUs."));
     side.note("alloc failures: allocations that got OutOfMemory (skipped; only when a full compaction left no room); evac failures: cycles whose evacuation ran out of space (objects left in place); degen/full: cycles finished stop-the-world because a mutator found no memory (Shenandoah's degenerated GC) / full compactions; parallel phases/threads started: phases run on more than one worker thread, and worker threads started for them (the pool's threads are started once and parked between phases: a thread per phase would be one per phase and worker).");
     Ok(vec![parts, side])
 }
@@ -689,10 +713,12 @@ mod tests {
                 Variant {
                     wait: SafepointWait::Futex,
                     pacing: true,
+                    assists: true,
                 },
                 Variant {
                     wait: SafepointWait::Condvar,
                     pacing: false,
+                    assists: false,
                 },
             ],
             baseline: true,
