@@ -509,7 +509,8 @@ fn report(
         format!("{:.1}", ms(m.stats.assist_time) / m.seconds as f64),
         format!(
             "{:.1}",
-            m.pauses.iter().map(|p| ms(p.duration)).sum::<f64>() / m.seconds as f64
+            // `+ 0.0`: an empty f64 sum is -0.0, printed "-0.0".
+            (m.pauses.iter().map(|p| ms(p.duration)).sum::<f64>() + 0.0) / m.seconds as f64
         ),
         format!(
             "{:.0}",
