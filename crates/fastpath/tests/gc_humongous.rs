@@ -15,6 +15,11 @@ use fastpath::gc::{
     BarrierBits, Dynamic, GcError, GcMode, GcStats, Handle, Heap, HeapConfig, Mutator, Preset,
 };
 
+/// The longest a test may run before it fails as hung: generous, since
+/// the stress tests run until they have seen a collection, however slow
+/// the machine (a loaded CI machine, qemu, AddressSanitizer).
+const CAP: Duration = Duration::from_secs(300);
+
 /// Runs `f` on its own thread; fails the test if it has not returned
 /// within `limit` (a hang), and returns what it returned.
 fn within<T: Send + 'static>(limit: Duration, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
@@ -75,7 +80,7 @@ fn check(m: &Mutator<Dynamic>, o: fastpath::gc::Obj<'_>, tag: usize) {
 #[test]
 fn humongous_allocate_keep_drop_reuse() {
     for mode in [GcMode::Passive, GcMode::Concurrent] {
-        let stats = within(Duration::from_secs(60), "humongous reuse", move || {
+        let stats = within(CAP, "humongous reuse", move || {
             let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, mode);
             c.verify = true;
             let heap = Heap::new(c).unwrap();
@@ -234,7 +239,7 @@ fn humongous_and_small_objects_through_cycles() {
         }
     }
     for (preset, mode) in runs {
-        let stats = within(Duration::from_secs(60), "humongous graph", move || {
+        let stats = within(CAP, "humongous graph", move || {
             let mut c = HeapConfig::new(8 << 20, preset.bits(), mode);
             c.verify = true;
             c.aggressive = true;
@@ -271,7 +276,7 @@ fn humongous_and_small_objects_through_cycles() {
 #[test]
 fn fragmentation_is_compacted_before_a_humongous_allocation_fails() {
     for mode in [GcMode::Passive, GcMode::Concurrent] {
-        let stats = within(Duration::from_secs(60), "fragmented heap", move || {
+        let stats = within(CAP, "fragmented heap", move || {
             let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, mode);
             c.verify = true;
             c.evac_lab_limit = Some(0);
@@ -321,7 +326,7 @@ fn fragmentation_is_compacted_before_a_humongous_allocation_fails() {
 #[test]
 fn no_run_between_humongous_objects_is_out_of_memory() {
     for mode in [GcMode::Passive, GcMode::Concurrent] {
-        let (err, stats, free, region) = within(Duration::from_secs(60), "no run", move || {
+        let (err, stats, free, region) = within(CAP, "no run", move || {
             let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, mode);
             c.verify = true;
             let heap = Heap::new(c).unwrap();

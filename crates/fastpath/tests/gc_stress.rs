@@ -2,19 +2,36 @@
 //! CASing shared slots while aggressive concurrent cycles run back to back.
 //! Every step checks the mutator's graph against its model (a checksum
 //! read through the barriers); the verifier runs after every cycle. Bounded
-//! in time; prints the operations and cycles it checked.
+//! in time (`SECONDS`), and past that until the cycles the assertions need
+//! have run (three, with copies, and with evacuation failures where those
+//! are provoked), so a loaded machine, an emulator or AddressSanitizer
+//! still tests something; a hard cap fails a collector that makes no
+//! progress. Prints the operations and cycles it checked.
 
 // The heap is not built under `--cfg loom` (only the forwarding protocol is).
 #![cfg(not(loom))]
 
 use std::time::{Duration, Instant};
 
-use fastpath::gc::{BarrierBits, Dynamic, GcMode, GlobalHandle, Heap, HeapConfig, Mutator};
+use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, GlobalHandle, Heap, HeapConfig, Mutator};
 
 const SLOTS: usize = 48;
 const SHARED: usize = 8;
 const MUTATORS: usize = 3;
 const SECONDS: u64 = 2;
+
+/// The longest a run may take to see the cycles it needs: past it the test
+/// fails instead of running on.
+const NO_PROGRESS_LIMIT: Duration = Duration::from_secs(300);
+
+/// Whether the heap has done what the assertions below need: three cycles,
+/// an object copied, and where evacuation is starved (`evac_lab_limit`)
+/// an evacuation that failed and kept its region.
+fn collector_progressed(s: &GcStats, evac_lab_limit: Option<usize>) -> bool {
+    s.cycles >= 3
+        && s.evacuated_by_collector + s.evacuated_by_mutators > 0
+        && (evac_lab_limit.is_none() || (s.evacuation_failures > 0 && s.regions_kept > 0))
+}
 
 struct Rng(u64);
 impl Rng {
@@ -81,7 +98,13 @@ fn tree_sum(m: &Mutator<Dynamic>, node: Option<fastpath::gc::Obj<'_>>) -> usize 
     }
 }
 
-fn mutator_loop(heap: &Heap, shared: GlobalHandle, seed: u64, deadline: Instant) -> (usize, usize) {
+fn mutator_loop(
+    heap: &Heap,
+    shared: GlobalHandle,
+    seed: u64,
+    deadline: Instant,
+    evac_lab_limit: Option<usize>,
+) -> (usize, usize) {
     let mut m = heap.mutator::<Dynamic>().unwrap();
     let mut rng = Rng(seed | 1);
     let mut next_id = (seed as usize) << 40;
@@ -101,7 +124,16 @@ fn mutator_loop(heap: &Heap, shared: GlobalHandle, seed: u64, deadline: Instant)
         m.truncate_roots(d);
     }
     let (mut ops, mut cas_wins) = (0, 0);
-    while Instant::now() < deadline {
+    let started = Instant::now();
+    while Instant::now() < deadline || !collector_progressed(&heap.stats(), evac_lab_limit) {
+        assert!(
+            started.elapsed() < NO_PROGRESS_LIMIT,
+            "the cycles needed did not run in {NO_PROGRESS_LIMIT:?}: {} cycles, {} copies, {} evacuation failures, {} regions kept",
+            heap.stats().cycles,
+            heap.stats().evacuated_by_collector + heap.stats().evacuated_by_mutators,
+            heap.stats().evacuation_failures,
+            heap.stats().regions_kept
+        );
         let d = m.roots_len();
         match rng.next() % 8 {
             0..=2 => {
@@ -188,7 +220,7 @@ fn stress(bits: BarrierBits, evac_lab_limit: Option<usize>) {
         let handles: Vec<_> = (0..MUTATORS)
             .map(|t| {
                 let heap = &heap;
-                s.spawn(move || mutator_loop(heap, shared, 0x9E37_79B9 + t as u64, deadline))
+                s.spawn(move || mutator_loop(heap, shared, 0x9E37_79B9 + t as u64, deadline, evac_lab_limit))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()

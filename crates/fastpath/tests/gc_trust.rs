@@ -1,7 +1,9 @@
 //! The collector's edges, as a runtime meets them through the public API:
 //! `OutOfMemory` only when the heap is really full, misuse refused as error
-//! values, a heap dropped in any order, sizes that overflow. Each test is
-//! bounded in time: a hang fails it (the stuck thread is left behind).
+//! values, a heap dropped in any order, sizes that overflow. Each test runs
+//! until it has seen what it checks (collections, pauses), whatever the
+//! machine's speed (a loaded CI machine, qemu, AddressSanitizer), under a
+//! generous hard cap: a hang fails it (the stuck thread is left behind).
 
 // The heap is not built under `--cfg loom` (only the forwarding protocol is).
 #![cfg(not(loom))]
@@ -10,6 +12,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use fastpath::gc::{BarrierBits, Dynamic, GcError, GcMode, Heap, HeapConfig};
+
+/// The longest a test may take to see what it checks, or to return: past
+/// it the test fails (a hang, or a collector that makes no progress).
+const CAP: Duration = Duration::from_secs(300);
 
 /// Runs `f` on its own thread; fails the test if it has not returned
 /// within `limit` (a hang), and returns what it returned.
@@ -25,19 +31,26 @@ fn within<T: Send + 'static>(limit: Duration, what: &str, f: impl FnOnce() -> T 
     }
 }
 
+/// Collections a garbage run must see: what it tests is the allocations
+/// that meet a full heap and must get the space a collection freed, so a
+/// run too short to fill the heap a few times would prove nothing.
+const GARBAGE_CYCLES: u64 = 4;
+
 /// `threads` mutators each allocating garbage (a live set of nothing but
-/// the object under construction) for `for_time`: no allocation may fail,
-/// since the heap is almost empty after any collection. Returns the
-/// allocations done.
+/// the object under construction) for `for_time`, and past it until the
+/// heap has run [`GARBAGE_CYCLES`] collections (at most [`CAP`]): no
+/// allocation may fail, since the heap is almost empty after any
+/// collection. Returns the allocations done and the collections run.
 fn garbage_only(
     bits: BarrierBits,
     mode: GcMode,
     heap_bytes: usize,
     threads: usize,
     for_time: Duration,
-) -> u64 {
+) -> (u64, u64) {
     let heap = std::sync::Arc::new(Heap::new(HeapConfig::new(heap_bytes, bits, mode)).unwrap());
-    let deadline = Instant::now() + for_time;
+    let started = Instant::now();
+    let deadline = started + for_time;
     let workers: Vec<_> = (0..threads)
         .map(|_| {
             let heap = heap.clone();
@@ -48,7 +61,12 @@ fn garbage_only(
                     m.alloc(1, 4).unwrap();
                 }
                 let mut n = 0u64;
-                while Instant::now() < deadline {
+                while Instant::now() < deadline || heap.stats().cycles < GARBAGE_CYCLES {
+                    assert!(
+                        started.elapsed() < CAP,
+                        "{} collections in {CAP:?}",
+                        heap.stats().cycles
+                    );
                     for _ in 0..256 {
                         let d = m.roots_len();
                         if let Err(e) = m.alloc(1, 16) {
@@ -66,7 +84,8 @@ fn garbage_only(
             })
         })
         .collect();
-    workers.into_iter().map(|w| w.join().expect("mutator")).sum()
+    let n = workers.into_iter().map(|w| w.join().expect("mutator")).sum();
+    (n, heap.stats().cycles)
 }
 
 /// Two passive mutators allocating garbage in a 4 MiB heap never see
@@ -74,28 +93,30 @@ fn garbage_only(
 /// refills, losing the space its own collection freed to the other thread).
 #[test]
 fn passive_garbage_never_runs_out() {
-    let n = garbage_only(
+    let (n, cycles) = garbage_only(
         BarrierBits::G1,
         GcMode::Passive,
         4 << 20,
         2,
         Duration::from_millis(1500),
     );
-    println!("passive, 2 mutators: {n} allocations, none failed");
+    println!("passive, 2 mutators: {n} allocations through {cycles} collections, none failed");
+    assert!(cycles >= GARBAGE_CYCLES, "{cycles} collections");
     assert!(n > 10_000, "{n}");
 }
 
 /// The same with four mutators under the concurrent collector.
 #[test]
 fn concurrent_garbage_never_runs_out() {
-    let n = garbage_only(
+    let (n, cycles) = garbage_only(
         BarrierBits::SHENANDOAH,
         GcMode::Concurrent,
         4 << 20,
         4,
         Duration::from_millis(1500),
     );
-    println!("concurrent, 4 mutators: {n} allocations, none failed");
+    println!("concurrent, 4 mutators: {n} allocations through {cycles} cycles, none failed");
+    assert!(cycles >= GARBAGE_CYCLES, "{cycles} cycles");
     assert!(n > 10_000, "{n}");
 }
 
@@ -107,7 +128,7 @@ fn a_full_heap_is_out_of_memory() {
         (BarrierBits::G1, GcMode::Passive),
         (BarrierBits::SHENANDOAH, GcMode::Concurrent),
     ] {
-        let kept = within(Duration::from_secs(60), "filling the heap", move || {
+        let kept = within(CAP, "filling the heap", move || {
             let heap = Heap::new(HeapConfig::new(4 << 20, bits, mode)).unwrap();
             let mut m = heap.mutator::<Dynamic>().unwrap();
             let mut kept = Vec::new();
@@ -157,12 +178,29 @@ fn absurd_sizes_are_object_too_large() {
     assert!(m.alloc(0, 0).is_ok());
 }
 
+/// Whether the collector has armed this thread's poll word: a pause is
+/// requested and waits for this thread's mutator to stop.
+fn poll_armed() -> bool {
+    let block: *const u8 = fastpath::thread::current().as_ptr().cast();
+    // SAFETY: the block is this thread's (alive while it runs) and the
+    // poll word at its published offset is an `AtomicUsize`, aligned, that
+    // the collector stores to: it is read as that atomic.
+    let word = unsafe {
+        &*block
+            .add(fastpath::thread::POLL_WORD_OFFSET)
+            .cast::<std::sync::atomic::AtomicUsize>()
+    };
+    // Relaxed: only whether it is armed; nothing is read through it.
+    word.load(std::sync::atomic::Ordering::Relaxed) & 1 != 0
+}
+
 /// Dropping the heap while the dropping thread still holds a mutator of
-/// it, during a concurrent cycle, returns; the mutator goes on working
-/// (allocating through further cycles) until it is dropped.
+/// it, during a concurrent cycle (a pause requested and waiting for that
+/// very mutator), returns; the mutator goes on working (allocating
+/// through further cycles) until it is dropped.
 #[test]
 fn dropping_the_heap_before_its_mutator_is_harmless() {
-    let done = within(Duration::from_secs(30), "drop(heap) with a live mutator", || {
+    let done = within(CAP, "drop(heap) with a live mutator", || {
         let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Concurrent);
         c.aggressive = true; // a cycle is always under way
         c.verify = true;
@@ -170,7 +208,14 @@ fn dropping_the_heap_before_its_mutator_is_harmless() {
         let mut m = heap.mutator::<Dynamic>().unwrap();
         let keep = m.alloc(1, 1).unwrap();
         m.write(m.get(keep).unwrap(), 0, 77).unwrap();
-        std::thread::sleep(Duration::from_millis(20));
+        // The cycle's first pause, requested and waiting for this mutator
+        // (which does not poll here): the drop meets a collector stopped
+        // on it, however long the collector thread took to get there.
+        let began = Instant::now();
+        while !poll_armed() {
+            assert!(began.elapsed() < CAP, "no pause requested in {CAP:?}");
+            std::thread::sleep(Duration::from_millis(1));
+        }
         drop(heap);
         for _ in 0..100_000 {
             let d = m.roots_len();
@@ -204,16 +249,12 @@ fn rooting_a_foreign_object_is_refused() {
             .join()
             .unwrap()
         });
-        within(
-            Duration::from_secs(30),
-            "collecting after the refused root",
-            move || {
-                let mut m = heap.mutator::<Dynamic>().unwrap();
-                assert_eq!(m.root(foreign), Err(GcError::ForeignObject));
-                m.collect().unwrap();
-                m.collect().unwrap();
-            },
-        );
+        within(CAP, "collecting after the refused root", move || {
+            let mut m = heap.mutator::<Dynamic>().unwrap();
+            assert_eq!(m.root(foreign), Err(GcError::ForeignObject));
+            m.collect().unwrap();
+            m.collect().unwrap();
+        });
     }
 }
 
@@ -253,39 +294,35 @@ fn check_list(m: &fastpath::gc::Mutator<Dynamic>, head: fastpath::gc::Handle, n:
 /// compaction behind it make allocation go on far beyond that.
 #[test]
 fn no_room_to_copy_does_not_exhaust_the_heap() {
-    let stats = within(
-        Duration::from_secs(120),
-        "allocating with no room to copy",
-        || {
-            let mut c = HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Concurrent);
-            c.aggressive = true;
-            c.verify = true;
-            c.evac_lab_limit = Some(0);
-            let heap = Heap::new(c).unwrap();
-            let mut m = heap.mutator::<Dynamic>().unwrap();
-            let list = build_list(&mut m, 500);
-            // 64 MiB of allocation, a survivor every 32 KiB: without a copy,
-            // every region ends up holding survivors and none can be freed.
-            let mut survivors = Vec::new();
-            for i in 0..(64 << 20) / 160 {
-                let d = m.roots_len();
-                let h = m
-                    .alloc(1, 16)
-                    .unwrap_or_else(|e| panic!("after {} bytes: {e}", i * 160));
-                if i % 200 == 0 {
-                    let o = m.get(h).unwrap();
-                    m.write(o, 0, i).unwrap();
-                    survivors.push((i, m.make_global(o).unwrap()));
-                }
-                m.truncate_roots(d);
+    let stats = within(CAP, "allocating with no room to copy", || {
+        let mut c = HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Concurrent);
+        c.aggressive = true;
+        c.verify = true;
+        c.evac_lab_limit = Some(0);
+        let heap = Heap::new(c).unwrap();
+        let mut m = heap.mutator::<Dynamic>().unwrap();
+        let list = build_list(&mut m, 500);
+        // 64 MiB of allocation, a survivor every 32 KiB: without a copy,
+        // every region ends up holding survivors and none can be freed.
+        let mut survivors = Vec::new();
+        for i in 0..(64 << 20) / 160 {
+            let d = m.roots_len();
+            let h = m
+                .alloc(1, 16)
+                .unwrap_or_else(|e| panic!("after {} bytes: {e}", i * 160));
+            if i % 200 == 0 {
+                let o = m.get(h).unwrap();
+                m.write(o, 0, i).unwrap();
+                survivors.push((i, m.make_global(o).unwrap()));
             }
-            check_list(&m, list, 500);
-            for &(i, g) in &survivors {
-                assert_eq!(m.read(m.global(g).unwrap(), 0).unwrap(), i);
-            }
-            heap.stats()
-        },
-    );
+            m.truncate_roots(d);
+        }
+        check_list(&m, list, 500);
+        for &(i, g) in &survivors {
+            assert_eq!(m.read(m.global(g).unwrap(), 0).unwrap(), i);
+        }
+        heap.stats()
+    });
     println!(
         "64 MiB allocated in an 8 MiB heap with no room to copy: {} cycles, {} degenerated, {} full compactions, {} verified runs",
         stats.cycles, stats.degenerated_cycles, stats.full_compactions, stats.verified_cycles
@@ -389,11 +426,13 @@ fn stress_degenerated_and_full_collections() {
 /// garbage until two cycles ran. Passive: a lone mutator that fills the heap
 /// stalls for the collections it runs, and never stops for another's pause.
 /// Runs until the cycles happened (any machine speed, qemu included), with
-/// a hard cap that fails clearly.
+/// a hard cap that fails clearly. The cycles counted begin after the
+/// poller is registered: a poller thread started late (a loaded machine)
+/// would otherwise miss every pause.
 #[test]
 fn mutator_waits_tell_pauses_from_stalls() {
-    within(Duration::from_secs(120), "waits", || {
-        let cap = Duration::from_secs(60);
+    within(CAP, "waits", || {
+        let cap = CAP - Duration::from_secs(30);
         let heap = Heap::new(HeapConfig::new(
             8 << 20,
             BarrierBits::SHENANDOAH,
@@ -401,18 +440,24 @@ fn mutator_waits_tell_pauses_from_stalls() {
         ))
         .unwrap();
         let stop = std::sync::atomic::AtomicBool::new(false);
+        let (registered_tx, registered) = mpsc::channel();
         let (poller, pauses) = std::thread::scope(|s| {
             let poller = s.spawn(|| {
                 let mut m = heap.mutator::<Dynamic>().unwrap();
+                registered_tx.send(()).unwrap();
                 // Relaxed: a stop flag; the result comes back by the join.
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                     m.safepoint_poll();
                 }
                 m.waits()
             });
+            registered.recv().expect("the poller registered");
             let mut m = heap.mutator::<Dynamic>().unwrap();
+            // Two cycles begun after the poller registered (the one under
+            // way may have begun before).
+            let from = heap.stats().cycles + 1;
             let began = Instant::now();
-            while heap.stats().cycles < 2 {
+            while heap.stats().cycles < from + 2 {
                 assert!(began.elapsed() < cap, "no two concurrent cycles in {cap:?}");
                 for _ in 0..1000 {
                     let d = m.roots_len();

@@ -142,13 +142,15 @@ fn a_spin_takes_a_briefly_held_lock_without_a_monitor() {
     // The largest budget (2^20 pauses: milliseconds of the waiter's CPU
     // time) against a hold of ~5 µs after the waiter announced itself: the
     // waiter should get the fast-lock. A loaded machine can still deschedule
-    // the holder for longer than the budget, so tries repeat (up to 3 s) until
-    // three clean wins; one shows the path, and every try must count exactly.
+    // the holder for longer than the budget, so tries repeat (for 3 s at
+    // least) until three clean wins, and past 3 s until the first (one
+    // shows the path) under a generous cap; every try must count exactly.
     let _b = Budget::set(20, 0);
     lightweight();
     let (mut wins, mut tries) = (0, 0);
-    let deadline = Instant::now() + Duration::from_secs(3);
-    while wins < 3 && Instant::now() < deadline {
+    let began = Instant::now();
+    let (enough, cap) = (Duration::from_secs(3), Duration::from_secs(120));
+    while wins < 3 && (began.elapsed() < enough || (wins == 0 && began.elapsed() < cap)) {
         tries += 1;
         let o = Obj::new();
         let held = Arc::new(AtomicBool::new(false));
@@ -194,7 +196,11 @@ fn a_spin_takes_a_briefly_held_lock_without_a_monitor() {
         "spin took the lock without inflating in {wins} of {tries} tries ({:.2} ns per pause)",
         fastpath::spin::calibration().ns_per_pause
     );
-    assert!(wins >= 1, "no try in 3 s took a 5 µs hold by spinning");
+    assert!(
+        wins >= 1,
+        "no try in {:?} ({tries} tries) took a 5 µs hold by spinning",
+        began.elapsed()
+    );
 }
 
 #[test]
@@ -213,7 +219,10 @@ fn a_lock_held_long_still_inflates_and_the_waiter_parks_on_its_monitor() {
             // object (bounded: a broken spin that never gives up fails).
             let t = Instant::now();
             while o.header.lock_state() != LockState::Inflated {
-                assert!(t.elapsed() < Duration::from_secs(20), "the waiter never inflated");
+                assert!(
+                    t.elapsed() < Duration::from_secs(300),
+                    "the waiter never inflated"
+                );
                 thread::sleep(Duration::from_micros(200));
             }
             // Long enough for the waiter to park on the monitor.

@@ -1,11 +1,13 @@
 //! jcstress-style stress tests of `fastpath::sync`, each bounded in time
-//! (about a second in a debug build) and printing how many operations it
-//! checked. Run with `--nocapture` to see the counts.
+//! (about a second in a debug build; the timeout and interrupt race runs on
+//! until both races happened, under a hard cap) and printing how many
+//! operations it checked. Run with `--nocapture` to see the counts.
 //!
 //! Orderings: every `stop` flag and side counter here is Relaxed. A flag only
 //! ends a loop (it publishes nothing), and counters are read after the
-//! threads are joined, which synchronizes; what a test checks is protected by
-//! the lock under test, never by these atomics.
+//! threads are joined, which synchronizes, or before only to decide when to
+//! stop; what a test checks is protected by the lock under test, never by
+//! these atomics.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
@@ -18,6 +20,9 @@ mod sync_workloads;
 use sync_workloads::{bump, header, Obj};
 
 const BUDGET: Duration = Duration::from_millis(800);
+
+/// The longest a test that runs until something happened may run.
+const RACES_CAP: Duration = Duration::from_secs(300);
 
 /// SynchronizedMutexTest: two actors increment a pair inside the lock and
 /// check it is consistent; only serial outcomes are allowed.
@@ -210,10 +215,13 @@ fn stress_timeouts_and_interrupts_race_notify() {
     let obj = Arc::pin(Synchronized::new(()));
     let stop = Arc::new(AtomicBool::new(false));
     let moved = Arc::new(AtomicU64::new(0));
+    let seen_timeouts = Arc::new(AtomicU64::new(0));
+    let seen_interrupts = Arc::new(AtomicU64::new(0));
     let (tx, rx) = std::sync::mpsc::channel();
     let waiters: Vec<_> = (0..4u64)
         .map(|i| {
             let (o, stop, tx) = (obj.clone(), stop.clone(), tx.clone());
+            let (seen_to, seen_int) = (seen_timeouts.clone(), seen_interrupts.clone());
             thread::spawn(move || {
                 tx.send(sync::current_thread()).unwrap();
                 let (mut ok, mut timed_out, mut interrupted) = (0u64, 0u64, 0u64);
@@ -222,8 +230,14 @@ fn stress_timeouts_and_interrupts_race_notify() {
                     let timeout = Duration::from_micros(50 + 100 * i);
                     match g.wait(Some(timeout)) {
                         Ok(()) => ok += 1,
-                        Err(sync::SyncError::TimedOut) => timed_out += 1,
-                        Err(sync::SyncError::Interrupted) => interrupted += 1,
+                        Err(sync::SyncError::TimedOut) => {
+                            timed_out += 1;
+                            seen_to.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(sync::SyncError::Interrupted) => {
+                            interrupted += 1;
+                            seen_int.fetch_add(1, Ordering::Relaxed);
+                        }
                         Err(e) => panic!("{e:?}"),
                     }
                 }
@@ -265,7 +279,16 @@ fn stress_timeouts_and_interrupts_race_notify() {
             }
         })
     };
+    // For the budget, and past it until both races happened (a loaded
+    // machine or an emulator can keep the interrupter or the notifier's
+    // quiet spells off the CPU for all of it), under a generous cap.
+    let began = Instant::now();
     thread::sleep(BUDGET);
+    while (seen_timeouts.load(Ordering::Relaxed) == 0 || seen_interrupts.load(Ordering::Relaxed) == 0)
+        && began.elapsed() < RACES_CAP
+    {
+        thread::sleep(Duration::from_millis(10));
+    }
     stop.store(true, Ordering::Relaxed);
     notifier.join().unwrap();
     interrupter.join().unwrap();

@@ -22,6 +22,12 @@ use fastpath::config::LockingMode;
 use fastpath::sync::{self, Header, LockRecord, LockState, SyncError, Synchronized, LOCK_STACK_CAPACITY};
 
 mod sync_workloads;
+
+/// The longest a loop of explicit deflation passes may take to deflate an
+/// idle monitor (a pass by the deflation thread or a parallel test may hold
+/// it up; a loaded machine or an emulator can stall any of them): past it
+/// the test fails.
+const DEFLATION_CAP: Duration = Duration::from_secs(300);
 use sync_workloads::{bump, header, Obj};
 
 const MODES: [LockingMode; 3] = [
@@ -107,7 +113,7 @@ fn held_by_another_thread_fails_without_blocking_or_inflating() {
                 let before = header(&o).lock_state();
                 let start = Instant::now();
                 assert!(!sync::try_enter(header(&o)), "{holder:?} holds, {mode:?} tries");
-                assert!(start.elapsed() < Duration::from_secs(5), "try_enter blocked");
+                assert!(start.elapsed() < Duration::from_secs(60), "try_enter blocked");
                 assert_eq!(header(&o).lock_state(), before, "nothing changed");
                 assert!(!sync::holds_lock(&header(&o)));
                 assert!(sync::try_lock(header(&o)).is_none());
@@ -252,7 +258,7 @@ fn after_deflation_the_object_is_acquired_again() {
         let start = Instant::now();
         while h.is_inflated() {
             sync::deflate_idle_monitors();
-            assert!(start.elapsed() < Duration::from_secs(10), "never deflated");
+            assert!(start.elapsed() < DEFLATION_CAP, "never deflated");
         }
         assert!(sync::try_enter(h.as_ref()), "{mode:?}");
         if mode == LockingMode::Lightweight {

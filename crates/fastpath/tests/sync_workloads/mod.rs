@@ -67,7 +67,7 @@ pub fn wait_notify_latch() -> u64 {
         threads.push(thread::spawn(move || {
             for i in 0..PER_THREAD {
                 let mut g = b.as_ref().lock().unwrap();
-                g.wait_while(|b| b.items.len() >= 4, Some(Duration::from_secs(30)))
+                g.wait_while(|b| b.items.len() >= 4, Some(Duration::from_secs(300)))
                     .unwrap();
                 g.items.push_back(p * PER_THREAD + i + 1);
                 g.produced += 1;
@@ -80,7 +80,7 @@ pub fn wait_notify_latch() -> u64 {
         threads.push(thread::spawn(move || {
             for _ in 0..PER_THREAD {
                 let mut g = b.as_ref().lock().unwrap();
-                g.wait_while(|b| b.items.is_empty(), Some(Duration::from_secs(30)))
+                g.wait_while(|b| b.items.is_empty(), Some(Duration::from_secs(300)))
                     .unwrap();
                 let v = g.items.pop_front().unwrap();
                 g.consumed_sum += v;
