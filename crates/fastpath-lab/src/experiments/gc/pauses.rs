@@ -124,11 +124,12 @@ struct MutatorRun {
 }
 
 /// One mutator of table 3: builds its share of the live set, then replaces
-/// random nodes (making garbage at the allocation rate) for `seconds`.
+/// random nodes (making garbage at the allocation rate) until `start`
+/// says the churn is over.
 /// A failed allocation (the collector fell behind, even with pacing) is
 /// counted and the operation skipped, not a panic: the table reports it.
 /// Each operation of at least [`SLOW_OP`] is broken down ([`Split`]).
-fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start, seconds: u64) -> MutatorRun {
+fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start) -> MutatorRun {
     let mut m = heap.mutator::<B>().expect("the heap's barrier set");
     let chunk_len = (heap.max_object_words() - 3).min(4000);
     let chunks = live_nodes.div_ceil(chunk_len);
@@ -150,13 +151,13 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start, s
         m.store(sp, c, Some(ch)).unwrap();
         m.truncate_roots(d);
     }
-    let deadline = m.safe_region(|| start.arrive_and_wait()) + Duration::from_secs(seconds);
+    m.safe_region(|| start.arrive_and_wait());
     let mut x = 0x9E37_79B9_7F4A_7C15usize ^ (live_nodes << 3);
     let mut run = MutatorRun::default();
     let d = &mut run.delays;
     // The last CPU clock reading, and the wall clock then.
     let (mut ck_wall, mut ck_cpu) = (Instant::now(), thread_cpu());
-    while Instant::now() < deadline {
+    while !start.over() {
         let t = Instant::now();
         if t - ck_wall > CPU_CHECK {
             (ck_wall, ck_cpu) = (t, thread_cpu());
@@ -270,8 +271,9 @@ struct Measured {
     delays: Delays,
     /// The scheduler baseline's row (no GC work), not a collector's.
     baseline: bool,
-    /// Seconds of churn measured.
-    seconds: u64,
+    /// Seconds of churn measured (from the start signal to the end
+    /// signal).
+    seconds: f64,
 }
 
 /// The scheduler baseline's churn: at most 2 s (without GC work the
@@ -314,11 +316,11 @@ fn measure<B: BarrierSet>(
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
     let start = Start::default();
-    let (before, before_stats, stats, ops, failed, delays) = std::thread::scope(|s| {
+    let (before, before_stats, stats, ops, failed, delays, churned) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..mutators)
             .map(|_| {
                 let (heap, start) = (&heap, &start);
-                s.spawn(move || pause_mutator::<B>(heap, per_mutator, start, seconds))
+                s.spawn(move || pause_mutator::<B>(heap, per_mutator, start))
             })
             .collect();
         // Wait for every mutator's live set (or for a mutator's failure).
@@ -327,7 +329,21 @@ fn measure<B: BarrierSet>(
         }
         let before_stats = heap.stats();
         let before = before_stats.pauses.len();
-        start.go();
+        let went = start.go();
+        // The churn lasts `seconds`, and in concurrent mode past that
+        // until a pause of the churn's own has happened (a row decomposes
+        // pauses: on a loaded machine a short churn can see none), under
+        // a cap that only a hung collector reaches.
+        std::thread::sleep(Duration::from_secs(seconds));
+        while !baseline
+            && heap.stats().pauses.len() == before
+            && went.elapsed() < CHURN_CAP
+            && !handles.iter().any(|h| h.is_finished())
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        start.end();
+        let churned = went.elapsed().as_secs_f64();
         let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("mutator")).collect();
         let ops: u64 = results.iter().map(|r| r.ops).sum();
         let failed: u64 = results.iter().map(|r| r.failed).sum();
@@ -335,7 +351,7 @@ fn measure<B: BarrierSet>(
         for r in &results {
             delays.merge(&r.delays);
         }
-        (before, before_stats, heap.stats(), ops, failed, delays)
+        (before, before_stats, heap.stats(), ops, failed, delays, churned)
     });
     let mut stats = stats;
     // Count only the churn: the build of the live set is not measured.
@@ -360,7 +376,7 @@ fn measure<B: BarrierSet>(
         failed,
         delays,
         baseline,
-        seconds,
+        seconds: churned,
     })
 }
 
@@ -481,7 +497,7 @@ fn report(
     let mut row = label.to_vec();
     row.extend([
         m.stats.cycles.to_string(),
-        num(m.ops as f64 / m.seconds as f64),
+        num(m.ops as f64 / m.seconds),
         format!("{:.3}", ms(worst_cpu)),
         format!("{:.2}", ms(m.delays.longest.wall)),
         split(&m.delays.longest),
@@ -492,29 +508,29 @@ fn report(
             waited_for(&m.delays.worst_collector)
         ),
         format!("{:.2}", ms(m.delays.worst_descheduled.descheduled)),
-        format!("{:.1}", m.delays.slow_ops as f64 / m.seconds as f64),
+        format!("{:.1}", m.delays.slow_ops as f64 / m.seconds),
         format!(
             "{:.1}/{:.1}/{:.1}",
-            ms(m.delays.slow.collector()) / m.seconds as f64,
-            ms(m.delays.slow.descheduled) / m.seconds as f64,
-            ms(m.delays.slow.on_cpu()) / m.seconds as f64
+            ms(m.delays.slow.collector()) / m.seconds,
+            ms(m.delays.slow.descheduled) / m.seconds,
+            ms(m.delays.slow.on_cpu()) / m.seconds
         ),
         m.stats.paced_refills.to_string(),
         format!("{:.2}", ms(m.stats.longest_paced_wait)),
         // Where the mutators' time went, per second of churn: waiting for
         // the pacer (summed over mutators), stopped in pauses (wall), and
         // the collector threads' share of the machine's CPUs.
-        format!("{:.1}", ms(m.stats.paced_time) / m.seconds as f64),
+        format!("{:.1}", ms(m.stats.paced_time) / m.seconds),
         m.stats.assist_slices.to_string(),
-        format!("{:.1}", ms(m.stats.assist_time) / m.seconds as f64),
+        format!("{:.1}", ms(m.stats.assist_time) / m.seconds),
         format!(
             "{:.1}",
             // `+ 0.0`: an empty f64 sum is -0.0, printed "-0.0".
-            (m.pauses.iter().map(|p| ms(p.duration)).sum::<f64>() + 0.0) / m.seconds as f64
+            (m.pauses.iter().map(|p| ms(p.duration)).sum::<f64>() + 0.0) / m.seconds
         ),
         format!(
             "{:.0}",
-            100.0 * m.stats.collector_cpu_time.as_secs_f64() / (m.seconds as f64 * cpus() as f64)
+            100.0 * m.stats.collector_cpu_time.as_secs_f64() / (m.seconds * cpus() as f64)
         ),
         m.failed.to_string(),
         m.stats.evacuation_failures.to_string(),
@@ -531,6 +547,8 @@ struct Start {
     ready: std::sync::atomic::AtomicUsize,
     go: std::sync::Mutex<Option<Instant>>,
     cv: std::sync::Condvar,
+    /// Set when the churn is over.
+    over: std::sync::atomic::AtomicBool,
 }
 
 impl Start {
@@ -551,11 +569,28 @@ impl Start {
         // by the mutex and condvar of `go`.
         self.ready.load(std::sync::atomic::Ordering::Relaxed)
     }
-    fn go(&self) {
-        *self.go.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+    /// Starts the churn; returns when.
+    fn go(&self) -> Instant {
+        let now = Instant::now();
+        *self.go.lock().unwrap_or_else(|e| e.into_inner()) = Some(now);
         self.cv.notify_all();
+        now
+    }
+    /// Ends the churn: each mutator stops after its current operation.
+    fn end(&self) {
+        // Relaxed: a stop flag with no data behind it; the results are
+        // handed over by the threads' join.
+        self.over.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn over(&self) -> bool {
+        // Relaxed: see `end`.
+        self.over.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
+
+/// The longest a concurrent row's churn runs while waiting for its first
+/// pause: reached only by a collector that no longer runs.
+const CHURN_CAP: Duration = Duration::from_secs(300);
 
 /// What to run in table 3.
 pub struct Plan {
@@ -680,7 +715,7 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
         ));
     }
     parts.note(format!(
-        "{seconds} s of churn per row after building the live set; {cpus} CPUs here, shared with the collector thread (and anything else running)."
+        "{seconds} s of churn per row after building the live set (a concurrent row runs on until its first pause; rates are per second of the churn it ran); {cpus} CPUs here, shared with the collector thread (and anything else running)."
     ));
     parts.note("reaching: request until the last mutator stopped (HotSpot's \"Reaching safepoint\", TTSP); at safepoint: the pause's work (HotSpot's \"At safepoint\", what a GC log's \"Pause Init Mark\" reports);");
     parts.note("leaving: from the work's end to the release (HotSpot's \"Leaving safepoint\"); total: request to release (HotSpot's \"Total\"); resume: after the release, the longest any stopped mutator took to run again (not in HotSpot's log).");
