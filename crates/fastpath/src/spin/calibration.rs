@@ -193,10 +193,10 @@ mod tests {
         assert!(c.pauses_timed > 0);
         assert!(std::ptr::eq(c, calibration()));
         assert_eq!(c.strategy, crate::spin::active());
-        // The limit holds unless the test thread was preempted; a noisy
-        // shared machine can do that, so allow a generous margin rather
-        // than fail on scheduling.
-        assert!(c.took < Duration::from_millis(50), "{c:?}");
+        // Calibration takes about a millisecond of wall time; the bound is
+        // for an order-of-magnitude regression, with room for a preempted
+        // thread on a shared machine, emulation and AddressSanitizer.
+        assert!(c.took < Duration::from_millis(500), "{c:?}");
         if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
             let hz = c.counter_hz.expect("a counter");
             assert!(hz > 1e6 && hz < 1e11, "{hz}");
