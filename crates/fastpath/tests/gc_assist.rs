@@ -138,7 +138,8 @@ fn run(bits: BarrierBits, workers: usize, evac_lab_limit: Option<usize>) -> (GcS
     c.workers = workers;
     c.verify = true;
     c.evac_lab_limit = evac_lab_limit;
-    assert!(c.pacing && c.assists, "on by default");
+    assert!(c.pacing && !c.assists, "pacing on and assists off by default");
+    c.assists = true;
     let heap = Heap::new(c).unwrap();
     let deadline = Instant::now() + stress_time();
     let (checked, slices) = std::thread::scope(|s| {

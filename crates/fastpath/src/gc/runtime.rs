@@ -147,8 +147,11 @@ pub struct HeapConfig {
     /// cycle's budget (or finds no memory during a cycle) first does a
     /// bounded slice of the running phase's work itself (marking,
     /// evacuation, update-refs; `assist.rs`), as Go's GC assists do, and
-    /// waits in the pacer only when the phase has no work to hand out. On
-    /// by default.
+    /// waits in the pacer only when the phase has no work to hand out. Off
+    /// by default: on an otherwise idle 2-CPU machine they cost the lab's
+    /// pauses workload 15-20% of its throughput and doubled its longest
+    /// operation (BENCHMARKS.md); they helped when other processes held
+    /// the CPUs and the collector thread got too little of them.
     pub assists: bool,
     /// Collector worker threads for marking, evacuation, update-refs and
     /// the pauses' root work (`parallel.rs`), 1..=64. A tuning knob that
@@ -172,7 +175,7 @@ impl HeapConfig {
             verify: false,
             evac_lab_limit: None,
             pacing: true,
-            assists: true,
+            assists: false,
             safepoint_wait: SafepointWait::default(),
             workers: settings::WORKERS.get().0 as usize,
         }

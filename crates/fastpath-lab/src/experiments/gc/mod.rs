@@ -112,7 +112,7 @@ impl Experiment for Gc {
                 .long("assists")
                 .value_delimiter(',')
                 .value_parser(["on", "off"])
-                .help("Pause table: mutator assists (with pacing), each a row (default on)"),
+                .help("Pause table: mutator assists (with pacing), each a row (default off, as HeapConfig's)"),
         )
     }
 
@@ -169,7 +169,7 @@ impl Experiment for Gc {
             let asked = list("sets");
             let waits = list("waits").unwrap_or_else(|| vec!["futex".into()]);
             let pacing = list("pacing").unwrap_or_else(|| vec!["on".into()]);
-            let assists = list("assists").unwrap_or_else(|| vec!["on".into()]);
+            let assists = list("assists").unwrap_or_else(|| vec!["off".into()]);
             let combos: Vec<(bool, bool)> = pacing
                 .iter()
                 .flat_map(|p| assists.iter().map(move |a| (p == "on", a == "on")))
