@@ -278,6 +278,8 @@ mod loom_tests {
             const ITEMS: usize = 4;
             let assists = Arc::new(Assists::new());
             let q = Arc::new(TaskQueues::with_publish(1, vec![0], 1));
+            // Relaxed counts throughout: each is read only after every
+            // thread that adds to it has been joined.
             let seen: Arc<Vec<AtomicUsize>> = Arc::new((0..ITEMS).map(|_| AtomicUsize::new(0)).collect());
             let children = |k: usize, local: &mut Vec<usize>| {
                 for c in [2 * k + 1, 2 * k + 2] {
@@ -328,6 +330,8 @@ mod loom_tests {
             const REGIONS: usize = 3;
             let assists = Arc::new(Assists::new());
             let c = Arc::new(RegionClaims::new((0..REGIONS).collect(), RegionWork::UpdateRefs));
+            // Relaxed counts throughout: each is read only after every
+            // thread that adds to it has been joined.
             let seen: Arc<Vec<AtomicUsize>> = Arc::new((0..REGIONS).map(|_| AtomicUsize::new(0)).collect());
             assists.publish(Published::Regions(c.clone()));
             let assist = {
