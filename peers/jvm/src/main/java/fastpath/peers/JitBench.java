@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.CompilerControl;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -69,19 +70,29 @@ public class JitBench {
         return counter;
     }
 
-    /** The same pairs inside an outer hold of the object: recursive fast paths. */
+    /**
+     * The same pairs inside an outer hold of the object: recursive fast paths. The inner pair is a
+     * method C2 inlines: written inline, javac's exception ranges for a monitor nested in a loop
+     * make C2 (and C1's OSR) refuse the method as "unbalanced monitors", and the row would time
+     * the interpreter.
+     */
     @Benchmark
     @OperationsPerInvocation(N)
     public long recursive() {
         Object o = lock;
         synchronized (o) {
             for (int i = 0; i < N; i++) {
-                synchronized (o) {
-                    counter++;
-                }
+                increment(o);
             }
         }
         return counter;
+    }
+
+    @CompilerControl(CompilerControl.Mode.INLINE)
+    private void increment(Object o) {
+        synchronized (o) {
+            counter++;
+        }
     }
 
     /** A fresh object per pair (single-use locks: seed 001's reason for fast-locking). */

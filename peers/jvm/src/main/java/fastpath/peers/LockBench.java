@@ -144,14 +144,29 @@ public class LockBench {
         }
     }
 
+    /**
+     * Each level of the nested pair is a method of its own that C2 inlines: two `synchronized`
+     * blocks nested in one method make JDK 25's C2 (and C1) refuse it as "unbalanced monitors"
+     * (javac's exception ranges for the inner monitor), and the row would time the interpreter.
+     */
     private void recursive(Object o) {
         for (int i = 0; i < INNER; i++) {
-            synchronized (o) {
-                synchronized (o) {
-                    dummy1++;
-                    dummy2++;
-                }
-            }
+            outerHold(o);
+        }
+    }
+
+    @CompilerControl(CompilerControl.Mode.INLINE)
+    private void outerHold(Object o) {
+        synchronized (o) {
+            innerHold(o);
+        }
+    }
+
+    @CompilerControl(CompilerControl.Mode.INLINE)
+    private void innerHold(Object o) {
+        synchronized (o) {
+            dummy1++;
+            dummy2++;
         }
     }
 
