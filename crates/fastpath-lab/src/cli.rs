@@ -108,7 +108,7 @@ pub fn prepare_out(dir: &Path) -> anyhow::Result<()> {
     }
     fs::create_dir_all(dir)
         .with_context(|| format!("--out {}: cannot create the directory", dir.display()))?;
-    let probe = dir.join(format!(".fastpath-write-test-{}", std::process::id()));
+    let probe = dir.join(crate::interrupt::out_probe_name());
     fs::write(&probe, b"").with_context(|| format!("--out {}: cannot write a file there", dir.display()))?;
     let _ = fs::remove_file(&probe);
     Ok(())
@@ -820,6 +820,9 @@ mod tests {
 
     #[test]
     fn prepare_out_names_the_path_and_creates_a_missing_directory() {
+        let _serial = crate::interrupt::OUT_TEST_LOCK
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         let base = std::env::temp_dir().join(format!("fastpath-prepare-out-{}", std::process::id()));
         let nested = base.join("a/b");
         prepare_out(&nested).unwrap();

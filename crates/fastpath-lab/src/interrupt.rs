@@ -149,9 +149,21 @@ pub fn clear_on_stop() {
     pending().action = None;
 }
 
-/// Removes the `--out` directory this run created if it is still empty.
+/// The name of the empty file [`prepare_out`](crate::cli::prepare_out)
+/// writes and removes to prove `--out` is writable (the process id keeps two
+/// runs sharing a folder apart).
+pub fn out_probe_name() -> String {
+    format!(".fastpath-write-test-{}", std::process::id())
+}
+
+/// Removes the `--out` directory this run created if it is still empty
+/// (but for this run's own write probe, which a stop right after creating
+/// the directory can leave behind).
 pub fn remove_out_if_empty() {
     let created = std::mem::take(&mut pending().created_out);
+    if let Some(deepest) = created.first() {
+        let _ = std::fs::remove_file(deepest.join(out_probe_name()));
+    }
     for dir in created {
         // remove_dir fails on a directory that has anything in it: exactly
         // the directories to keep (and then their ancestors too).
@@ -189,4 +201,33 @@ pub fn stop(why: &str, code: i32) -> ! {
         eprintln!("fastpath: {why}: stopped");
     }
     std::process::exit(code)
+}
+
+/// Serialises the tests that set the process-wide `--out` bookkeeping.
+#[cfg(test)]
+pub(crate) static OUT_TEST_LOCK: Mutex<()> = Mutex::new(());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_out_directory_is_removed_with_a_left_over_write_probe() {
+        let _serial = OUT_TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let base = std::env::temp_dir().join(format!("fastpath-out-probe-{}", std::process::id()));
+        let nested = base.join("a");
+        std::fs::create_dir_all(&nested).unwrap();
+        std::fs::write(nested.join(out_probe_name()), b"").unwrap();
+        watch_out_dir(vec![nested.clone(), base.clone()]);
+        remove_out_if_empty();
+        assert!(!base.exists(), "the created folders and the probe are gone");
+
+        // A folder holding anything else is kept, with its ancestors.
+        std::fs::create_dir_all(&nested).unwrap();
+        std::fs::write(nested.join("lock.json"), b"{}").unwrap();
+        watch_out_dir(vec![nested.clone(), base.clone()]);
+        remove_out_if_empty();
+        assert!(nested.join("lock.json").exists());
+        let _ = std::fs::remove_dir_all(&base);
+    }
 }
