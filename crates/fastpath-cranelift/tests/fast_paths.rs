@@ -12,11 +12,12 @@
 //! slow path the library's), reference CAS, TLAB
 //! bump and on-spin-wait against plain memory.
 
-#[path = "../../fastpath-jit/tests/brooks_world/mod.rs"]
+#[path = "../../fastpath-jit/tests/common/brooks_world.rs"]
 mod brooks_world;
-#[path = "../../fastpath-jit/tests/g1_world/mod.rs"]
+#[path = "../../fastpath-jit/tests/common/g1_world.rs"]
 mod g1_world;
-#[path = "../../fastpath-jit/tests/lock_world/mod.rs"]
+#[path = "../../fastpath-jit/tests/common/lock_world.rs"]
+#[allow(dead_code)] // the parts the dynasm harnesses use too
 mod lock_world;
 
 use std::cell::Cell;
@@ -32,7 +33,7 @@ use fastpath::sync::Header;
 use fastpath::thread::{self as fthread, ThreadBlock};
 use fastpath_cranelift::*;
 use fastpath_jit::slow;
-use lock_world::{Op, Run};
+use lock_world::{Guess, Op, Run};
 
 /// Compiles `fn(i64 × params) -> ret?` whose body `body` emits (returning
 /// the result value), links import `i` to `imports[i]`, installs it.
@@ -95,21 +96,6 @@ struct Harness {
     _cache: CodeCache,
     entry: Entry,
     op: Op,
-}
-
-/// The exit's expected word for `lock_exit_expecting` (x64_lock.rs's guesses).
-#[derive(Clone, Copy, Debug)]
-enum Guess {
-    /// The header's word: right when fast-locked.
-    Loaded,
-    /// The header's word with lock bits 10: masked to 00, right too.
-    LoadedInflated,
-    /// 0: right for a header with no hash.
-    Zero,
-    /// All ones: never a header's word.
-    Ones,
-    /// The header's word with another hash bit: wrong.
-    Other,
 }
 
 impl Harness {

@@ -2,15 +2,16 @@
 //! ARM, as GNU as assembles them), on any host: emitting is pure bit
 //! manipulation. The words also give each template's instruction count.
 
-use dynasmrt::aarch64::Aarch64Relocation;
-use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+mod common;
+
+use common::a64::{words, X9};
 use fastpath::spin::strategy::{PauseInstruction, SpinPause};
 use fastpath_jit::aarch64::{
     thread::GcBarrier, BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, G1Card, GcStateTest,
     SafepointPoll, SpinWait, Template, TemplateError, RTHREAD,
 };
 use fastpath_jit::reg::Reg;
-use fastpath_jit::{Labels, ThreadLayout};
+use fastpath_jit::ThreadLayout;
 
 fn layout(dirty_card: u8) -> ThreadLayout {
     ThreadLayout {
@@ -26,29 +27,6 @@ fn layout(dirty_card: u8) -> ThreadLayout {
         tlab_end: 32,
     }
 }
-
-/// The template's words, with `slow` and `done` bound right after it.
-fn words<T: Template>(t: &T) -> Result<Vec<u32>, TemplateError> {
-    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    t.emit(&mut ops, labels)?;
-    let n = ops.offset().0 / 4;
-    dynasm!(ops ; .arch aarch64 ; =>labels.slow ; =>labels.done ; brk 0);
-    let code = ops.finalize().unwrap();
-    let w: Vec<u32> = code
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    assert!(w.len() == n + 1);
-    println!("aarch64 {}: {n} instructions, budget {}", t.name(), t.budget());
-    assert!(n <= t.budget());
-    Ok(w[..n].to_vec())
-}
-
-const X9: Reg = Reg(9);
 
 #[test]
 fn poll_and_idle_tests_are_ldrb_tbnz() {

@@ -3,13 +3,13 @@
 //! aarch64_lock.rs): each gives a harness per operation that runs the
 //! template from fastpath's `CodeCache` with the real thread block
 //! (`fastpath::thread::current()`) in its thread register.
-#![allow(dead_code)] // each binary uses its own subset
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use fastpath::code::{CodeCache, Entry};
 use fastpath::sync::{self, Header, LockState, LockingMode};
 use fastpath::thread as fthread;
 use fastpath_jit::slow;
@@ -25,6 +25,55 @@ pub enum Op {
 /// path ran (exit: 2 it reported an error).
 pub trait Run: Sync {
     fn run(&self, obj: &Header) -> u64;
+}
+
+/// A generated `extern "C" fn(thread, obj) -> u64` (see [`Run`]), run on
+/// the calling thread with its real block; alive as long as its cache.
+pub struct Harness {
+    _cache: CodeCache,
+    entry: Entry,
+}
+
+type HarnessFn = unsafe extern "C" fn(*const fthread::ThreadBlock, *const Header) -> u64;
+
+impl Harness {
+    /// Installs `code`, a complete `HarnessFn`.
+    pub fn install(code: &[u8]) -> Harness {
+        let cache = CodeCache::new(4096).unwrap();
+        let entry = cache.install(code).unwrap();
+        Harness { _cache: cache, entry }
+    }
+}
+
+impl Run for Harness {
+    fn run(&self, obj: &Header) -> u64 {
+        // SAFETY: the harness is a complete `HarnessFn` (`install`'s
+        // contract); it is called on this thread with this thread's block
+        // and a live pinned header.
+        unsafe {
+            let f: HarnessFn = self.entry.as_fn();
+            f(fthread::current().as_ptr(), obj)
+        }
+    }
+}
+
+/// What a guessed exit's harness puts in the guess register before the
+/// template runs (`LockExit::emit_expecting`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guess {
+    /// The header's word: right when fast-locked, the monitor's word when
+    /// inflated (the guess that must not be trusted).
+    Loaded,
+    /// The header's word with lock bits 10 (an inflated-looking word): the
+    /// template forces the bits to 00, so it is the right guess too.
+    LoadedInflated,
+    /// 0: masked, the word of a header with no hash (right for a fresh
+    /// header, wrong for a hashed one).
+    Zero,
+    /// All ones: never a header's word.
+    Ones,
+    /// The header's word with another hash bit: wrong.
+    Other,
 }
 
 /// The lock-stack as seen from the block: `top` and the live entries.
