@@ -13,7 +13,7 @@ mod common;
 use common::a64::{count, X0, X1, X2, X3, X4};
 use common::gc_world::{self, layout, queue, TestThread};
 use dynasmrt::aarch64::Aarch64Relocation;
-use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+use dynasmrt::{dynasm, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
 use fastpath_jit::aarch64::thread::GcBarrier;
 use fastpath_jit::aarch64::*;

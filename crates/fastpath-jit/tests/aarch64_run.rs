@@ -12,7 +12,7 @@ mod common;
 use common::aarch64::{run, run3, ARG, DONE, FELL_THROUGH, SLOW};
 use common::block::{layout, TestThread, HAS_FORWARDED, MARKING};
 use dynasmrt::aarch64::Aarch64Relocation;
-use dynasmrt::{DynasmLabelApi, VecAssembler};
+use dynasmrt::VecAssembler;
 use fastpath_jit::aarch64::thread::GcBarrier;
 use fastpath_jit::aarch64::*;
 use fastpath_jit::reg::Reg;
