@@ -174,10 +174,7 @@ fn guessed_exit_refuses_the_registers_written_before_the_guess() {
         assert!(exit.emit_expecting(&mut ops, l, r).is_err(), "{r:?}");
     }
     assert!(exit.emit_expecting(&mut ops, l, t[2]).is_ok(), "mark");
-    assert_eq!(
-        count(&|a, l| exit.emit_expecting(a, l, t[2]).unwrap()),
-        17
-    );
+    assert_eq!(count(&|a, l| exit.emit_expecting(a, l, t[2]).unwrap()), 17);
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use common::block::{layout, TestThread, HAS_FORWARDED, MARKING};
-use common::x64::{decode, run, Reached};
+use common::x64::{check_stub_code, decode, run, stub_code, Reached};
 use dynasmrt::{x64::X64Relocation, VecAssembler};
 use fastpath_jit::reg::{x64::*, RegSet};
 use fastpath_jit::x64::barrier::CardBase;
@@ -320,4 +320,27 @@ fn decoder_check_catches_an_undeclared_write() {
 fn summary<T: Template>(t: &T) -> (usize, Vec<String>) {
     let d = decode(t);
     (d.count(), d.mnemonics())
+}
+
+/// The stub check catches a stub that does not save a live caller-saved
+/// register it declares (the bytes of one made without it).
+#[test]
+fn stub_check_catches_an_unsaved_register() {
+    let declared = SlowStub {
+        func: 0x1234,
+        args: vec![RDI, RSI],
+        ret: Some(RSI),
+        live: RegSet::of(&[RDI, RSI, RCX, R8]),
+    };
+    assert_eq!(
+        check_stub_code(&declared, &stub_code(&declared)),
+        RegSet::of(&[RCX, RDI, R8])
+    );
+    let forgetful = SlowStub {
+        live: RegSet::of(&[RDI, RSI, R8]),
+        ..declared.clone()
+    };
+    let caught = std::panic::catch_unwind(|| check_stub_code(&declared, &stub_code(&forgetful))).unwrap_err();
+    let msg = caught.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("saves first"), "{msg}");
 }

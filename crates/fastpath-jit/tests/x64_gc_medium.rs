@@ -12,7 +12,7 @@
 mod common;
 
 use common::gc_world::{self, layout, queue, TestThread};
-use common::x64::check;
+use common::x64::{check, check_stub};
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
 use fastpath_jit::reg::{x64::*, RegSet};
@@ -139,4 +139,30 @@ fn machine_checks_of_the_medium_paths() {
             fastpath::thread::SATB_BUFFER_OFFSET
         )
     );
+}
+
+/// The two stubs as laid out above and as the GC stress lays them out:
+/// each saves and restores the live caller-saved registers but its
+/// result, writes memory only through rsp, one call (`check_stub`).
+#[test]
+fn the_medium_paths_stubs_save_what_they_declare() {
+    let stub = |args: Vec<_>, ret, live| SlowStub {
+        func: fastpath_jit::slow::satb_enqueue as *const () as usize,
+        args,
+        ret,
+        live,
+    };
+    // SATB: (block, previous value), field and value live.
+    let satb = stub(vec![RDI, RDX], None, RegSet::of(&[RDI, RSI]));
+    assert_eq!(check_stub(&satb), RegSet::of(&[RSI, RDI]));
+    let satb = stub(vec![RDI, RCX], None, RegSet::of(&[RDI, RSI, RDX]));
+    assert_eq!(check_stub(&satb), RegSet::of(&[RDX, RSI, RDI]));
+    // LRB: (block, object[, field]) -> the reference, in the object's register.
+    let lrb = stub(vec![RDI, RSI], Some(RSI), RegSet::of(&[RDI]));
+    assert_eq!(check_stub(&lrb), RegSet::of(&[RDI]));
+    let lrb = stub(vec![RDI, RAX, RSI], Some(RAX), RegSet::of(&[RDI, RSI, RAX]));
+    assert_eq!(check_stub(&lrb), RegSet::of(&[RSI, RDI]));
+    // r15 as the thread: callee-saved, not saved by the stub.
+    let lrb = stub(vec![R15, R8, R9], Some(R8), RegSet::of(&[R15, R8, R9, RBX]));
+    assert_eq!(check_stub(&lrb), RegSet::of(&[R9]));
 }

@@ -280,18 +280,27 @@ pub fn check<T: Template>(t: &T, allowed_write_bases: &[Reg]) -> Decoded {
 /// itself writes are the arguments', rax, the result's and the saved
 /// ones (restored). Returns the saved set.
 pub fn check_stub(s: &SlowStub) -> RegSet {
+    check_stub_code(s, &stub_code(s))
+}
+
+/// The bytes `s` emits (resuming at a label before them).
+pub fn stub_code(s: &SlowStub) -> Vec<u8> {
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let (slow, resume) = (ops.new_dynamic_label(), ops.new_dynamic_label());
     dynasm!(ops ; .arch x64 ; =>resume ; ret);
     let start = ops.offset().0;
     s.emit(&mut ops, slow, resume).unwrap();
-    let code = ops.finalize().unwrap();
+    ops.finalize().unwrap()[start..].to_vec()
+}
+
+/// [`check_stub`] of `code` as the stub `s` declares.
+pub fn check_stub_code(s: &SlowStub, code: &[u8]) -> RegSet {
     let args = RegSet::of(&ARGS[..s.args.len()]);
     let mut may_write = args.with(RAX).with(RSP);
     for r in s.saved().iter().chain(s.ret) {
         may_write = may_write.with(r);
     }
-    let d = decode_bytes("slow-path stub", &code[start..], may_write);
+    let d = decode_bytes("slow-path stub", code, may_write);
     for m in &d.mem_writes {
         assert_eq!(m.base, RSP, "the stub writes memory: {}", m.text);
     }
