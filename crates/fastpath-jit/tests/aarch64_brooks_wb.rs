@@ -11,12 +11,9 @@
 // dynasm's dynamic registers (`X(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
-use std::mem::offset_of;
-
 mod common;
 use common::a64::{X0, X1, X2, X3, X4};
-use common::brooks_real;
-use common::brooks_world::{self, slow_entry, TestThread, Wb, EVACUATION, HAS_FORWARDED};
+use common::brooks_world::{EVACUATION, HAS_FORWARDED};
 
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmLabelApi, VecAssembler};
@@ -76,26 +73,4 @@ fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
     unsafe { e.as_fn() }
 }
 
-#[test]
-fn brooks_wb_template_matches_the_rust_barrier_on_every_case() {
-    let cache = CodeCache::new(64 * 1024).unwrap();
-    let gc_state = offset_of!(TestThread, gc_state) as i32;
-    let wb: Wb = wb_function(&cache, gc_state, slow_entry as *const () as usize);
-    brooks_world::differential(wb);
-}
-
-/// The same function with the real block's offset and the library's slow
-/// path, on a concurrent `shenandoah-2017` heap (`brooks_real`): the stub
-/// copies or finds the copy, the original forwards to it.
-#[test]
-fn brooks_wb_stub_reaches_the_library_on_a_concurrent_heap() {
-    std::thread::spawn(|| {
-        let cache = CodeCache::new(64 * 1024).unwrap();
-        let gc_state = fastpath::thread::GC_STATE_OFFSET as i32;
-        let wb: brooks_real::Wb =
-            wb_function(&cache, gc_state, brooks_real::slow_counted as *const () as usize);
-        brooks_real::copies_through_the_stub(wb);
-    })
-    .join()
-    .unwrap();
-}
+common::cases::brooks_wb_tests!(wb_function);

@@ -11,7 +11,7 @@
 mod common;
 
 use common::a64::{count, X0, X1, X2, X3, X4};
-use common::gc_world::{self, layout, queue, TestThread};
+use common::gc_world::{self, layout, queue};
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
@@ -59,28 +59,15 @@ fn satb_function(cache: &CodeCache) -> Entry {
     cache.install(&ops.finalize().unwrap()).unwrap()
 }
 
-#[test]
-fn satb_records_every_overwritten_non_null_value_once() {
-    let cache = CodeCache::new(64 * 1024).unwrap();
-    let e = satb_function(&cache);
-    // SAFETY: an `extern "C" fn(*mut TestThread, *mut u64)` reading the
-    // field and the test block, writing the block and its buffer.
-    let barrier: extern "C" fn(*mut TestThread, *mut u64) = unsafe { e.as_fn() };
-    gc_world::satb_records_every_overwritten_non_null_value_once(barrier);
-}
-
-#[test]
-fn lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path() {
-    let cache = CodeCache::new(64 * 1024).unwrap();
-    let heap = gc_world::lrb_heap();
-    let cset = heap.cset;
+/// fn(thread, obj) -> obj as the caller may use it: the LRB idle test,
+/// the collection-set medium path on `cset`, the stub.
+fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
     let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
     let (medium, slow, done) = (
         ops.new_dynamic_label(),
         ops.new_dynamic_label(),
         ops.new_dynamic_label(),
     );
-    // fn(thread, obj) -> obj as the caller may use it.
     dynasm!(ops ; .arch aarch64 ; stp x29, x30, [sp, #-16]! ; mov x29, sp);
     GcStateTest {
         barrier: GcBarrier::Lrb,
@@ -109,12 +96,10 @@ fn lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path() {
     }
     .emit(&mut ops, slow, done)
     .unwrap();
-    let e = cache.install(&ops.finalize().unwrap()).unwrap();
-    // SAFETY: an `extern "C" fn(*mut TestThread, u64) -> u64` reading the
-    // test block, the map and the objects' forwarding words.
-    let lrb: extern "C" fn(*mut TestThread, u64) -> u64 = unsafe { e.as_fn() };
-    gc_world::lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path(&heap, lrb);
+    cache.install(&ops.finalize().unwrap()).unwrap()
 }
+
+common::cases::gc_medium_tests!(satb_function, lrb_function);
 
 #[test]
 fn budgets_hold() {

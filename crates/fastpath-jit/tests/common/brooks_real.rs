@@ -101,8 +101,8 @@ pub fn copies_through_the_stub(wb: Wb) -> (usize, usize, usize) {
             let mut out = [0usize; 2];
             wb(block, o, v, &mut out);
             writes += 1;
-            // SAFETY (every `word` below): `o`, `v` were just loaded from
-            // the heap and `out` returned by the call; no poll since.
+            // SAFETY: every `word` below reads `o`, `v` (just loaded from
+            // the heap) or `out` (returned by the call); no poll since.
             unsafe {
                 if out[0] != o {
                     changed += 1;

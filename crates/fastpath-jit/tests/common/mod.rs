@@ -9,11 +9,12 @@
 //! | [`brooks_real`] | the Brooks write barrier on a concurrent `shenandoah-2017` heap, its stub calling the library | every host |
 //! | [`g1_world`] | G1's card barrier differential on twin `g1` heaps | every host |
 //! | [`lock_world`] | the monitor templates' differential, mixed and stress tests | every host |
+//! | [`cases`] | the cases every architecture runs alike, as macros over its builders | every host |
 //! | [`a64`] | AArch64 register names, a template's words (emitting is bit manipulation) | every host |
 //! | [`x64`] | the x86-64 run harness (label reached, registers after) and the iced-x86 checks | x86-64 |
 //! | [`aarch64`] | the AArch64 run harness (label reached, result register) | AArch64 |
+// Each test binary uses its own part.
 #![allow(dead_code)]
-// each test binary uses its own part
 // dynasm's dynamic registers (`Rq(n)`, `X(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
@@ -23,6 +24,7 @@ pub mod aarch64;
 pub mod block;
 pub mod brooks_real;
 pub mod brooks_world;
+pub mod cases;
 pub mod g1_world;
 pub mod gc_world;
 pub mod lock_world;
