@@ -110,13 +110,9 @@ impl Harness {
 
 #[test]
 fn differential_template_and_rust_agree_on_every_state() {
-    let mut checked = 0;
-    for regs in assignments() {
-        for op in [Op::Enter, Op::Exit] {
-            checked += lock_world::differential(op, &Harness::new(op, regs, false), &format!("{regs:?}"));
-        }
-    }
-    println!("aarch64 differential: {checked} (registers, operation, state) cases, each against a Rust twin");
+    lock_world::differential_every("aarch64 ", &assignments(), |op, regs| {
+        Harness::new(op, regs, false)
+    });
 }
 
 /// Every guess (as x64_lock.rs's), in the mark register, the expected
@@ -125,37 +121,15 @@ fn differential_template_and_rust_agree_on_every_state() {
 /// exits to `slow`, every outcome equals Rust's.
 #[test]
 fn guessed_exit_agrees_with_rust_whatever_the_guess() {
-    let (mut checked, mut to_slow) = (0, 0);
-    for regs in assignments() {
-        let t = regs.temps();
-        for w in [t[2], t[3], Reg(15)] {
-            for kind in [
-                Guess::Loaded,
-                Guess::LoadedInflated,
-                Guess::Zero,
-                Guess::Ones,
-                Guess::Other,
-            ] {
-                let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
-                let wrong = matches!(kind, Guess::Ones | Guess::Other);
-                let (c, sl) = lock_world::differential_guessed(
-                    &Harness::guessed(regs, false, (w, kind)),
-                    &format!("{regs:?}, guess {kind:?} in {w:?}"),
-                    right,
-                );
-                if wrong {
-                    assert!(sl > 0, "a wrong guess ({kind:?}) never failed the CAS");
-                }
-                checked += c;
-                to_slow += sl;
-            }
-        }
-    }
-    println!("aarch64 guessed exit: {checked} (registers, guess, state) cases against the Rust exit; {to_slow} wrong guesses sent a fast exit to slow, none changed anything");
-    let regs = assignments()[0];
-    lock_world::mixed(
-        &Harness::new(Op::Enter, regs, true),
-        &Harness::guessed(regs, true, (regs.temps()[2], Guess::Loaded)),
+    lock_world::guessed_every(
+        "aarch64 ",
+        &assignments(),
+        |regs| {
+            let t = regs.temps();
+            [t[2], t[3], Reg(15)]
+        },
+        Harness::guessed,
+        |regs| Harness::new(Op::Enter, regs, true),
     );
 }
 

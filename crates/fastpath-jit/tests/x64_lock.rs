@@ -108,13 +108,7 @@ impl Harness {
 
 #[test]
 fn differential_template_and_rust_agree_on_every_state() {
-    let mut checked = 0;
-    for regs in ASSIGNMENTS {
-        for op in [Op::Enter, Op::Exit] {
-            checked += lock_world::differential(op, &Harness::new(op, regs, false), &format!("{regs:?}"));
-        }
-    }
-    println!("differential: {checked} (registers, operation, state) cases, each against a Rust twin");
+    lock_world::differential_every("", &ASSIGNMENTS, |op, regs| Harness::new(op, regs, false));
 }
 
 /// The exit expecting a register's word: every state, five guesses (the
@@ -125,38 +119,12 @@ fn differential_template_and_rust_agree_on_every_state() {
 /// every outcome equals Rust's.
 #[test]
 fn guessed_exit_agrees_with_rust_whatever_the_guess() {
-    let (mut checked, mut to_slow) = (0, 0);
-    for regs in ASSIGNMENTS {
-        for w in [regs.3, R11, RAX] {
-            for kind in [
-                Guess::Loaded,
-                Guess::LoadedInflated,
-                Guess::Zero,
-                Guess::Ones,
-                Guess::Other,
-            ] {
-                let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
-                let wrong = matches!(kind, Guess::Ones | Guess::Other);
-                let h = Harness::guessed(regs, false, (w, kind));
-                let (c, s) = lock_world::differential_guessed(
-                    &h,
-                    &format!("{regs:?}, guess {kind:?} in {w:?}"),
-                    right,
-                );
-                if wrong {
-                    assert!(s > 0, "a wrong guess ({kind:?}) never failed the CAS");
-                }
-                checked += c;
-                to_slow += s;
-            }
-        }
-    }
-    println!("guessed exit: {checked} (registers, guess, state) cases against the Rust exit; {to_slow} wrong guesses sent a fast exit to slow, none changed anything");
-    // The mixed pairs with the right guess kept in the mark register.
-    let regs = ASSIGNMENTS[0];
-    lock_world::mixed(
-        &Harness::new(Op::Enter, regs, true),
-        &Harness::guessed(regs, true, (regs.3, Guess::Loaded)),
+    lock_world::guessed_every(
+        "",
+        &ASSIGNMENTS,
+        |regs| [regs.3, R11, RAX],
+        Harness::guessed,
+        |regs| Harness::new(Op::Enter, regs, true),
     );
 }
 

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use fastpath::code::{CodeCache, Entry};
 use fastpath::sync::{self, Header, LockState, LockingMode};
 use fastpath::thread as fthread;
+use fastpath_jit::reg::Reg;
 use fastpath_jit::slow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -320,6 +321,70 @@ pub fn differential(op: Op, h: &dyn Run, what: &str) -> usize {
         checked += 1;
     }
     checked
+}
+
+/// [`differential`] of both operations for every register assignment,
+/// each through the harness `build` makes; prints and returns the cases.
+pub fn differential_every<R: Copy + std::fmt::Debug, H: Run>(
+    arch: &str,
+    assignments: &[R],
+    build: impl Fn(Op, R) -> H,
+) -> usize {
+    let mut checked = 0;
+    for &regs in assignments {
+        for op in [Op::Enter, Op::Exit] {
+            checked += differential(op, &build(op, regs), &format!("{regs:?}"));
+        }
+    }
+    println!("{arch}differential: {checked} (registers, operation, state) cases, each against a Rust twin");
+    checked
+}
+
+/// [`differential_guessed`] for every register assignment, every guess
+/// register `guess_regs` names for it and every [`Guess`], through the
+/// exit `guessed(regs, guess)` makes (no stub): the right guesses reach
+/// the table's labels, each wrong one sends some fast exit to `slow`;
+/// then [`mixed`] with `enter(regs)` and the right guess in the first
+/// guess register of the first assignment (`guessed_with_stub`).
+pub fn guessed_every<R: Copy + std::fmt::Debug, H: Run>(
+    arch: &str,
+    assignments: &[R],
+    guess_regs: impl Fn(R) -> [Reg; 3],
+    guessed: impl Fn(R, bool, (Reg, Guess)) -> H,
+    enter: impl Fn(R) -> H,
+) {
+    let (mut checked, mut to_slow) = (0, 0);
+    for &regs in assignments {
+        for w in guess_regs(regs) {
+            for kind in [
+                Guess::Loaded,
+                Guess::LoadedInflated,
+                Guess::Zero,
+                Guess::Ones,
+                Guess::Other,
+            ] {
+                let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
+                let wrong = matches!(kind, Guess::Ones | Guess::Other);
+                let (c, s) = differential_guessed(
+                    &guessed(regs, false, (w, kind)),
+                    &format!("{regs:?}, guess {kind:?} in {w:?}"),
+                    right,
+                );
+                if wrong {
+                    assert!(s > 0, "a wrong guess ({kind:?}) never failed the CAS");
+                }
+                checked += c;
+                to_slow += s;
+            }
+        }
+    }
+    println!("{arch}guessed exit: {checked} (registers, guess, state) cases against the Rust exit; {to_slow} wrong guesses sent a fast exit to slow, none changed anything");
+    // The mixed pairs with the right guess kept in the mark register.
+    let regs = assignments[0];
+    mixed(
+        &enter(regs),
+        &guessed(regs, true, (guess_regs(regs)[0], Guess::Loaded)),
+    );
 }
 
 /// [`differential`] for an exit whose expected word is a guess: the
