@@ -765,6 +765,20 @@ fn gc_stress_template_barriers() {
         rust_stats.cycles,
         rust_stats.verified_cycles,
     );
+    check_concurrent_runs((steps, jit_sum, &stats), (rust_steps, rust_sum, &rust_stats));
+    assert!(
+        stats.evacuated_by_collector + stats.evacuated_by_mutators > 0,
+        "nothing was evacuated"
+    );
+}
+
+/// A concurrent configuration's two runs (template, Rust: steps,
+/// checksum, heap statistics) agree: no verifier error, the same steps
+/// and checksums, at least [`MIN_CYCLES`] cycles, each verified.
+fn check_concurrent_runs(
+    (steps, jit_sum, stats): (usize, u64, &GcStats),
+    (rust_steps, rust_sum, rust_stats): (usize, u64, &GcStats),
+) {
     assert_eq!(stats.verify_errors, Vec::<String>::new());
     assert_eq!(rust_stats.verify_errors, Vec::<String>::new());
     assert!(steps > 0);
@@ -777,10 +791,6 @@ fn gc_stress_template_barriers() {
     assert_eq!(
         stats.verified_cycles, stats.cycles,
         "the verifier ran after every cycle"
-    );
-    assert!(
-        stats.evacuated_by_collector + stats.evacuated_by_mutators > 0,
-        "nothing was evacuated"
     );
 }
 
@@ -941,18 +951,6 @@ fn gc_stress_brooks_write_barrier_template_concurrent() {
         rust_stats.cycles,
         rust_stats.verified_cycles,
     );
-    assert_eq!(stats.verify_errors, Vec::<String>::new());
-    assert_eq!(rust_stats.verify_errors, Vec::<String>::new());
-    assert!(steps > 0);
-    assert_eq!(rust_steps, steps);
-    assert_eq!(
-        jit_sum, rust_sum,
-        "the template run's checksums differ from the Rust run's"
-    );
-    assert!(stats.cycles >= MIN_CYCLES, "only {} cycles ran", stats.cycles);
-    assert_eq!(
-        stats.verified_cycles, stats.cycles,
-        "the verifier ran after every cycle"
-    );
+    check_concurrent_runs((steps, jit_sum, &stats), (rust_steps, rust_sum, &rust_stats));
     assert!(wb_slow > 0, "no store took the Brooks write barrier's slow path");
 }
