@@ -77,6 +77,18 @@ pub enum Guess {
     Other,
 }
 
+/// [`stress`]'s deflater deflates every idle monitor of the process, the
+/// twin worlds of a scenario test running beside it included (a test
+/// binary runs its tests on several threads): `stress` runs alone (write),
+/// the scenario tests beside each other (read).
+static DEFLATION: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// Held by a scenario test while it runs (a test that failed while
+/// holding it does not fail the others).
+fn beside_each_other() -> std::sync::RwLockReadGuard<'static, ()> {
+    DEFLATION.read().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The lock-stack as seen from the block: `top` and the live entries.
 pub fn lock_stack() -> (u32, Vec<usize>) {
     let b = fthread::current().as_ptr() as *const u8;
@@ -307,6 +319,7 @@ pub fn scenarios() -> Vec<(Scenario, [Option<bool>; 2])> {
 /// `slow`) and through Rust on a twin; outcome, header and lock-stack must
 /// match, and the label the table expects. Returns the cases checked.
 pub fn differential(op: Op, h: &dyn Run, what: &str) -> usize {
+    let _alone_from_the_deflater = beside_each_other();
     let mut checked = 0;
     for (sc, expect) in scenarios() {
         let want = expect[(op == Op::Exit) as usize];
@@ -392,6 +405,7 @@ pub fn guessed_every<R: Copy + std::fmt::Debug, H: Run>(
 /// Rust twin's in every scenario, and the label the table's, except that a
 /// wrong guess (`exact` false) may send a fast exit to `slow`.
 pub fn differential_guessed(h: &dyn Run, what: &str, exact: bool) -> (usize, usize) {
+    let _alone_from_the_deflater = beside_each_other();
     let (mut checked, mut to_slow) = (0, 0);
     for (sc, expect) in scenarios() {
         let want = expect[1];
@@ -425,6 +439,7 @@ pub fn depth_of(h: &Header) -> usize {
 /// Template enter with Rust exit and the reverse, recursively interleaved,
 /// and through the stubs; `enter`/`exit` are harnesses with stubs.
 pub fn mixed(enter: &dyn Run, exit: &dyn Run) {
+    let _alone_from_the_deflater = beside_each_other();
     std::thread::scope(|s| {
         s.spawn(move || {
             let me = fthread::current();
@@ -488,6 +503,7 @@ pub struct Counted {
 /// equal the critical sections), nothing left held. Returns (critical
 /// sections, template slow paths, monitors deflated).
 pub fn stress(enter: &dyn Run, exit: &dyn Run, ms: u64) -> (u64, u64, usize) {
+    let _alone = DEFLATION.write().unwrap_or_else(|e| e.into_inner());
     const THREADS: usize = 3;
     let ms = std::env::var("FASTPATH_STRESS_MS")
         .ok()
