@@ -6,17 +6,21 @@
 //! path), mixed and deflater-stress tests as the dynasm templates
 //! (`lock_world`, shared with fastpath-jit's tests); card (plain,
 //! conditional, immediate base), Brooks read barrier, Brooks write
-//! barrier (`brooks_world`'s differential against the Rust model, shared
-//! with fastpath-jit's tests), G1's filtered card barrier (`g1_world`'s
+//! barrier (`brooks_world`'s differential against the Rust model, and
+//! `brooks_real`'s run on a concurrent heap with the library's slow path,
+//! both shared with fastpath-jit's tests), G1's filtered card barrier (`g1_world`'s
 //! differential against the library's Rust barrier on a real heap, the
 //! slow path the library's), reference CAS, TLAB
 //! bump and on-spin-wait against plain memory.
 
-#[path = "../../fastpath-jit/tests/brooks_world/mod.rs"]
+#[path = "../../fastpath-jit/tests/common/brooks_real.rs"]
+mod brooks_real;
+#[path = "../../fastpath-jit/tests/common/brooks_world.rs"]
 mod brooks_world;
-#[path = "../../fastpath-jit/tests/g1_world/mod.rs"]
+#[path = "../../fastpath-jit/tests/common/g1_world.rs"]
 mod g1_world;
-#[path = "../../fastpath-jit/tests/lock_world/mod.rs"]
+#[path = "../../fastpath-jit/tests/common/lock_world.rs"]
+#[allow(dead_code)] // the parts the dynasm harnesses use too
 mod lock_world;
 
 use std::cell::Cell;
@@ -32,7 +36,7 @@ use fastpath::sync::Header;
 use fastpath::thread::{self as fthread, ThreadBlock};
 use fastpath_cranelift::*;
 use fastpath_jit::slow;
-use lock_world::{Op, Run};
+use lock_world::{Guess, Op, Run};
 
 /// Compiles `fn(i64 × params) -> ret?` whose body `body` emits (returning
 /// the result value), links import `i` to `imports[i]`, installs it.
@@ -95,21 +99,6 @@ struct Harness {
     _cache: CodeCache,
     entry: Entry,
     op: Op,
-}
-
-/// The exit's expected word for `lock_exit_expecting` (x64_lock.rs's guesses).
-#[derive(Clone, Copy, Debug)]
-enum Guess {
-    /// The header's word: right when fast-locked.
-    Loaded,
-    /// The header's word with lock bits 10: masked to 00, right too.
-    LoadedInflated,
-    /// 0: right for a header with no hash.
-    Zero,
-    /// All ones: never a header's word.
-    Ones,
-    /// The header's word with another hash bit: wrong.
-    Other,
 }
 
 impl Harness {
@@ -676,40 +665,62 @@ fn load_reference_barrier_resolves_forwarded_and_evacuates_through_the_slow_path
 // ---------------------------------------------------------------------
 // The Brooks write barrier.
 
+/// `fn(block, obj, val, out)`: `brooks_write_barrier` on `obj` (the
+/// block's GC-state byte at `gc_state`) calling `slow`, `out` = [object to
+/// write, value to store].
+fn brooks_wb_function(cache: &CodeCache, gc_state: i32, slow: usize) -> Entry {
+    use brooks_world::{EVACUATION, HAS_FORWARDED};
+    compile(cache, 4, None, &[slow], |b, args| {
+        let slow = import_slow_path_with_result(b, 0, 2, I64, true);
+        let (o, v) = brooks_write_barrier(
+            b,
+            args[0],
+            args[1],
+            args[2],
+            gc_state,
+            EVACUATION | HAS_FORWARDED,
+            -8,
+            slow,
+        );
+        let flags = cranelift_codegen::ir::MemFlagsData::trusted();
+        b.ins().store(flags, o, args[3], 0);
+        b.ins().store(flags, v, args[3], 8);
+        None
+    })
+}
+
 #[test]
 fn brooks_write_barrier_matches_the_rust_barrier_on_every_case() {
-    use brooks_world::{TestThread, EVACUATION, HAS_FORWARDED};
+    use brooks_world::TestThread;
     let cache = CodeCache::new(64 * 1024).unwrap();
-    // fn(thread, obj, val, out): out = [object to write, value to store].
-    let e = compile(
-        &cache,
-        4,
-        None,
-        &[brooks_world::slow_entry as *const () as usize],
-        |b, args| {
-            let slow = import_slow_path_with_result(b, 0, 2, I64, true);
-            let gc_state = std::mem::offset_of!(TestThread, gc_state) as i32;
-            let (o, v) = brooks_write_barrier(
-                b,
-                args[0],
-                args[1],
-                args[2],
-                gc_state,
-                EVACUATION | HAS_FORWARDED,
-                -8,
-                slow,
-            );
-            let flags = cranelift_codegen::ir::MemFlagsData::trusted();
-            b.ins().store(flags, o, args[3], 0);
-            b.ins().store(flags, v, args[3], 8);
-            None
-        },
-    );
+    let gc_state = std::mem::offset_of!(TestThread, gc_state) as i32;
+    let e = brooks_wb_function(&cache, gc_state, brooks_world::slow_entry as *const () as usize);
     // SAFETY: a complete `extern "C" fn(*mut TestThread, usize, usize,
     // *mut [usize; 2])` reading the block and the forwarding words,
     // writing `out` (and the world through the slow path).
     let wb: brooks_world::Wb = unsafe { e.as_fn() };
     brooks_world::differential(wb);
+}
+
+/// The same function on the real block with the library's slow path
+/// (`fastpath_jit::slow::brooks_wb`, counted) on a concurrent
+/// `shenandoah-2017` heap: the slow call copies or finds the copy, the
+/// original forwards to it (`brooks_real`, shared with fastpath-jit).
+#[test]
+fn brooks_write_barrier_reaches_the_library_on_a_concurrent_heap() {
+    std::thread::spawn(|| {
+        let cache = CodeCache::new(64 * 1024).unwrap();
+        let gc_state = fthread::GC_STATE_OFFSET as i32;
+        let e = brooks_wb_function(&cache, gc_state, brooks_real::slow_counted as *const () as usize);
+        // SAFETY: a complete `extern "C" fn(*const ThreadBlock, usize,
+        // usize, *mut [usize; 2])`, called by `brooks_real` on this thread
+        // with its block, on objects of its mutator's heap, between its
+        // stops.
+        let wb: brooks_real::Wb = unsafe { e.as_fn() };
+        brooks_real::copies_through_the_stub(wb);
+    })
+    .join()
+    .unwrap();
 }
 
 // ---------------------------------------------------------------------

@@ -4,32 +4,28 @@
 //! store-value resolution; run from the `CodeCache` (on AArch64, or under
 //! qemu in .ci/aarch64) differentially against the Rust model of
 //! `fastpath::gc`'s Brooks write barrier on every GC state × object ×
-//! value case (`brooks_world`).
+//! value case (`common::brooks_world`); and the same function with the
+//! library's `brooks_wb_slow_entry` on a concurrent heap, reaching it and
+//! checking the copy (`common::brooks_real`).
 #![cfg(target_arch = "aarch64")]
 // dynasm's dynamic registers (`X(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
-use std::mem::offset_of;
-
-mod brooks_world;
-use brooks_world::{slow_entry, TestThread, Wb, EVACUATION, HAS_FORWARDED};
+mod common;
+use common::a64::{X0, X1, X2, X3, X4};
+use common::brooks_world::{EVACUATION, HAS_FORWARDED};
 
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
 use fastpath_jit::aarch64::*;
-use fastpath_jit::reg::{Reg, RegSet};
+use fastpath_jit::reg::RegSet;
 
-const X0: Reg = Reg(0);
-const X1: Reg = Reg(1);
-const X2: Reg = Reg(2);
-const X3: Reg = Reg(3);
-const X4: Reg = Reg(4);
-
-/// fn(thread x0, obj x1, val x2, out x3): out = [object, value].
-fn wb_function(cache: &CodeCache) -> Wb {
+/// fn(thread x0, obj x1, val x2, out x3): out = [object, value]; the
+/// block's GC-state byte at `gc_state`, the stub calling `slow`.
+fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
     let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
-    let (slow, storeval, done) = (
+    let (stub, storeval, done) = (
         ops.new_dynamic_label(),
         ops.new_dynamic_label(),
         ops.new_dynamic_label(),
@@ -39,11 +35,11 @@ fn wb_function(cache: &CodeCache) -> Wb {
         thread: X0,
         obj: X1,
         tmp: X4,
-        gc_state: offset_of!(TestThread, gc_state) as i32,
+        gc_state,
         state_bits: EVACUATION | HAS_FORWARDED,
         forwarding: -8,
     }
-    .emit(&mut ops, Labels { slow, done })
+    .emit(&mut ops, Labels { slow: stub, done })
     .unwrap();
     dynasm!(ops
         ; .arch aarch64
@@ -54,12 +50,12 @@ fn wb_function(cache: &CodeCache) -> Wb {
         ; ret
     );
     SlowStub {
-        func: slow_entry as *const () as usize,
+        func: slow,
         args: vec![X0, X1],
         ret: Some(X1),
         live: RegSet::of(&[X0, X2, X3]),
     }
-    .emit(&mut ops, slow, storeval)
+    .emit(&mut ops, stub, storeval)
     .unwrap();
     dynasm!(ops ; .arch aarch64 ; =>storeval);
     BrooksStoreVal {
@@ -70,14 +66,11 @@ fn wb_function(cache: &CodeCache) -> Wb {
     .unwrap();
     dynasm!(ops ; .arch aarch64 ; b =>done);
     let e = cache.install(&ops.finalize().unwrap()).unwrap();
-    // SAFETY: a complete `extern "C" fn(*mut TestThread, usize, usize,
-    // *mut [usize; 2])` reading the block and the objects' forwarding
-    // words, writing only `out` (and the world through the slow path).
+    // SAFETY: a complete `extern "C" fn(block, usize, usize, *mut [usize;
+    // 2])` (`F`, the caller's block type) reading the block's GC-state byte
+    // and the objects' forwarding words, writing only `out` (and the heap
+    // through the slow path).
     unsafe { e.as_fn() }
 }
 
-#[test]
-fn brooks_wb_template_matches_the_rust_barrier_on_every_case() {
-    let cache = CodeCache::new(64 * 1024).unwrap();
-    brooks_world::differential(wb_function(&cache));
-}
+common::cases::brooks_wb_tests!(wb_function);

@@ -2,15 +2,16 @@
 //! ARM, as GNU as assembles them), on any host: emitting is pure bit
 //! manipulation. The words also give each template's instruction count.
 
-use dynasmrt::aarch64::Aarch64Relocation;
-use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+mod common;
+
+use common::a64::{check_stub_words, stub_words, words, X0, X1, X2, X3, X9};
 use fastpath::spin::strategy::{PauseInstruction, SpinPause};
 use fastpath_jit::aarch64::{
     thread::GcBarrier, BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, G1Card, GcStateTest,
     SafepointPoll, SpinWait, Template, TemplateError, RTHREAD,
 };
 use fastpath_jit::reg::Reg;
-use fastpath_jit::{Labels, ThreadLayout};
+use fastpath_jit::ThreadLayout;
 
 fn layout(dirty_card: u8) -> ThreadLayout {
     ThreadLayout {
@@ -26,29 +27,6 @@ fn layout(dirty_card: u8) -> ThreadLayout {
         tlab_end: 32,
     }
 }
-
-/// The template's words, with `slow` and `done` bound right after it.
-fn words<T: Template>(t: &T) -> Result<Vec<u32>, TemplateError> {
-    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    t.emit(&mut ops, labels)?;
-    let n = ops.offset().0 / 4;
-    dynasm!(ops ; .arch aarch64 ; =>labels.slow ; =>labels.done ; brk 0);
-    let code = ops.finalize().unwrap();
-    let w: Vec<u32> = code
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    assert!(w.len() == n + 1);
-    println!("aarch64 {}: {n} instructions, budget {}", t.name(), t.budget());
-    assert!(n <= t.budget());
-    Ok(w[..n].to_vec())
-}
-
-const X9: Reg = Reg(9);
 
 #[test]
 fn poll_and_idle_tests_are_ldrb_tbnz() {
@@ -287,4 +265,71 @@ fn brooks_write_barrier_is_ldrb_tbnz_per_bit_ldur() {
         ..sv
     })
     .is_err());
+}
+
+/// The slow-path stub as the Brooks write barrier, G1 card, SATB and
+/// monitor tests lay it out: saves and restores every live caller-saved
+/// register but the result and x30, marshals the arguments, one call
+/// (`check_stub_words`); and the check catches a stub that does not save
+/// a live register it declares.
+#[test]
+fn slow_stubs_save_what_they_declare() {
+    use fastpath_jit::aarch64::SlowStub;
+    use fastpath_jit::reg::RegSet;
+    let stub = |func: usize, args: Vec<Reg>, ret, live| SlowStub {
+        func,
+        args,
+        ret,
+        live,
+    };
+    let brooks = fastpath_jit::slow::brooks_wb as *const () as usize;
+    let g1 = fastpath_jit::slow::g1_card as *const () as usize;
+    let satb = fastpath_jit::slow::satb_enqueue as *const () as usize;
+    for (s, want) in [
+        // Brooks WB: (block, object) -> the object to write, in its register.
+        (
+            stub(brooks, vec![X0, X1], Some(X1), RegSet::of(&[X0, X2, X3])),
+            RegSet::of(&[X0, X2, X3]),
+        ),
+        (
+            stub(
+                brooks,
+                vec![RTHREAD, X9],
+                Some(X9),
+                RegSet::of(&[RTHREAD, X9, X1, Reg(20)]),
+            ),
+            RegSet::of(&[X1]),
+        ),
+        // G1 card: (block, field), no result.
+        (
+            stub(g1, vec![X0, X1], None, RegSet::of(&[X0, X1, X2])),
+            RegSet::of(&[X0, X1, X2]),
+        ),
+        (
+            stub(
+                g1,
+                vec![RTHREAD, Reg(10)],
+                None,
+                RegSet::of(&[RTHREAD, Reg(10), Reg(11), Reg(18)]),
+            ),
+            RegSet::of(&[Reg(10), Reg(11), Reg(18)]),
+        ),
+        // SATB: (block, previous value); the result in x0 needs no move.
+        (
+            stub(satb, vec![X0, X2], None, RegSet::of(&[X0, X1])),
+            RegSet::of(&[X0, X1]),
+        ),
+        (
+            stub(brooks, vec![X1, X0], Some(X0), RegSet::of(&[X0, X1])),
+            RegSet::of(&[X1]),
+        ),
+    ] {
+        assert_eq!(check_stub_words(&s, &stub_words(&s)), want, "{s:?}");
+    }
+    let declared = stub(brooks, vec![X0, X1], Some(X1), RegSet::of(&[X0, X2, X3]));
+    let forgetful = stub(brooks, vec![X0, X1], Some(X1), RegSet::of(&[X0, X3]));
+    let caught =
+        std::panic::catch_unwind(|| check_stub_words(&declared, &stub_words(&forgetful))).unwrap_err();
+    let msg = caught.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("saves first"), "{msg}");
 }

@@ -9,20 +9,17 @@
 // dynasm's dynamic registers (`X(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
-mod g1_world;
+mod common;
+
+use common::a64::{X0, X1, X2, X3, X4};
+use common::g1_world;
 
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
 use fastpath_jit::aarch64::*;
-use fastpath_jit::reg::{Reg, RegSet};
+use fastpath_jit::reg::RegSet;
 use fastpath_jit::ThreadLayout;
-
-const X0: Reg = Reg(0);
-const X1: Reg = Reg(1);
-const X2: Reg = Reg(2);
-const X3: Reg = Reg(3);
-const X4: Reg = Reg(4);
 
 fn template(layout: ThreadLayout) -> G1Card {
     G1Card {

@@ -11,17 +11,15 @@
 // dynasm's dynamic registers (`X(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
-mod lock_world;
+mod common;
 
+use common::a64::count;
+use common::lock_world::{self, Guess, Harness, Op};
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
-use fastpath::code::{CodeCache, Entry};
-use fastpath::sync::Header;
-use fastpath::thread::{self as fthread, ThreadBlock};
 use fastpath_jit::aarch64::{LockEnter, LockExit, LockRegs, SlowStub, Template, RTHREAD};
 use fastpath_jit::reg::{Reg, RegSet};
 use fastpath_jit::{slow, Labels, LockStackLayout};
-use lock_world::{Op, Run};
 
 /// Register assignments the tests run: HotSpot's thread register x28 with
 /// the object in an argument register, and an all-callee-saved one.
@@ -31,14 +29,6 @@ fn assignments() -> [LockRegs; 2] {
         LockRegs::new(Reg(19), Reg(20), [Reg(2), Reg(21), Reg(3), Reg(22), Reg(14)]).unwrap(),
     ]
 }
-
-/// `extern "C" fn(thread, obj) -> u64`, as the x86-64 harness.
-struct Harness {
-    _cache: CodeCache,
-    entry: Entry,
-}
-
-type HarnessFn = unsafe extern "C" fn(*const ThreadBlock, *const Header) -> u64;
 
 impl Harness {
     fn new(op: Op, regs: LockRegs, with_stub: bool) -> Harness {
@@ -114,48 +104,15 @@ impl Harness {
             ; ldp x23, x24, [sp], #16 ; ldp x21, x22, [sp], #16
             ; ldp x19, x20, [sp], #16 ; ldp x29, x30, [sp], #16
             ; ret);
-        let cache = CodeCache::new(4096).unwrap();
-        let entry = cache.install(&ops.finalize().unwrap()).unwrap();
-        Harness { _cache: cache, entry }
-    }
-}
-
-impl Run for Harness {
-    fn run(&self, obj: &Header) -> u64 {
-        // SAFETY: the harness is a complete `HarnessFn`; it is called on
-        // this thread with this thread's block and a live pinned header.
-        unsafe {
-            let f: HarnessFn = self.entry.as_fn();
-            f(fthread::current().as_ptr(), obj)
-        }
+        Harness::install(&ops.finalize().unwrap())
     }
 }
 
 #[test]
 fn differential_template_and_rust_agree_on_every_state() {
-    let mut checked = 0;
-    for regs in assignments() {
-        for op in [Op::Enter, Op::Exit] {
-            checked += lock_world::differential(op, &Harness::new(op, regs, false), &format!("{regs:?}"));
-        }
-    }
-    println!("aarch64 differential: {checked} (registers, operation, state) cases, each against a Rust twin");
-}
-
-/// The exit's expected word in a register (`LockExit::emit_expecting`).
-#[derive(Clone, Copy, Debug)]
-enum Guess {
-    /// The header's word: right when fast-locked, the monitor's word when
-    /// inflated (the guess that must not be trusted).
-    Loaded,
-    /// The header's word with lock bits 10: masked to 00, right too.
-    LoadedInflated,
-    /// 0: right for a header with no hash, wrong for a hashed one.
-    Zero,
-    /// All ones: never a header's word.
-    Ones,
-    /// The header's word with another hash bit: wrong.
-    Other,
+    lock_world::differential_every("aarch64 ", &assignments(), |op, regs| {
+        Harness::new(op, regs, false)
+    });
 }
 
 /// Every guess (as x64_lock.rs's), in the mark register, the expected
@@ -164,37 +121,15 @@ enum Guess {
 /// exits to `slow`, every outcome equals Rust's.
 #[test]
 fn guessed_exit_agrees_with_rust_whatever_the_guess() {
-    let (mut checked, mut to_slow) = (0, 0);
-    for regs in assignments() {
-        let t = regs.temps();
-        for w in [t[2], t[3], Reg(15)] {
-            for kind in [
-                Guess::Loaded,
-                Guess::LoadedInflated,
-                Guess::Zero,
-                Guess::Ones,
-                Guess::Other,
-            ] {
-                let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
-                let wrong = matches!(kind, Guess::Ones | Guess::Other);
-                let (c, sl) = lock_world::differential_guessed(
-                    &Harness::guessed(regs, false, (w, kind)),
-                    &format!("{regs:?}, guess {kind:?} in {w:?}"),
-                    right,
-                );
-                if wrong {
-                    assert!(sl > 0, "a wrong guess ({kind:?}) never failed the CAS");
-                }
-                checked += c;
-                to_slow += sl;
-            }
-        }
-    }
-    println!("aarch64 guessed exit: {checked} (registers, guess, state) cases against the Rust exit; {to_slow} wrong guesses sent a fast exit to slow, none changed anything");
-    let regs = assignments()[0];
-    lock_world::mixed(
-        &Harness::new(Op::Enter, regs, true),
-        &Harness::guessed(regs, true, (regs.temps()[2], Guess::Loaded)),
+    lock_world::guessed_every(
+        "aarch64 ",
+        &assignments(),
+        |regs| {
+            let t = regs.temps();
+            [t[2], t[3], Reg(15)]
+        },
+        Harness::guessed,
+        |regs| Harness::new(Op::Enter, regs, true),
     );
 }
 
@@ -213,13 +148,7 @@ fn guessed_exit_refuses_the_registers_written_before_the_guess() {
         assert!(exit.emit_expecting(&mut ops, l, r).is_err(), "{r:?}");
     }
     assert!(exit.emit_expecting(&mut ops, l, t[2]).is_ok(), "mark");
-    assert_eq!(
-        count(|a, l| exit.emit_expecting(a, l, t[2]).map_err(|e| match e {
-            fastpath_jit::aarch64::ExpectingError::Template(e) => e,
-            e => panic!("{e}"),
-        })),
-        17
-    );
+    assert_eq!(count(&|a, l| exit.emit_expecting(a, l, t[2]).unwrap()), 17);
 }
 
 #[test]
@@ -248,31 +177,16 @@ fn budgets_hold() {
     for (name, n, budget) in [
         (
             "enter",
-            count(|a, l| LockEnter { regs, layout }.emit(a, l)),
+            count(&|a, l| LockEnter { regs, layout }.emit(a, l).unwrap()),
             LockEnter { regs, layout }.budget(),
         ),
         (
             "exit",
-            count(|a, l| LockExit { regs, layout }.emit(a, l)),
+            count(&|a, l| LockExit { regs, layout }.emit(a, l).unwrap()),
             LockExit { regs, layout }.budget(),
         ),
     ] {
         println!("aarch64 {name}: {n} instructions, budget {budget}");
         assert!(n <= budget);
     }
-}
-
-fn count(
-    emit: impl Fn(
-        &mut VecAssembler<Aarch64Relocation>,
-        Labels,
-    ) -> Result<(), fastpath_jit::aarch64::TemplateError>,
-) -> usize {
-    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    emit(&mut ops, labels).unwrap();
-    ops.offset().0 / 4
 }

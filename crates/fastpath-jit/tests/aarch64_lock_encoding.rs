@@ -3,35 +3,17 @@
 //! x0, temporaries x9–x13, lock-stack top at 4 and end at 200), with
 //! `slow` bound right after the template; and the CAS's ordering bits.
 
-use dynasmrt::aarch64::Aarch64Relocation;
-use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+mod common;
+
+use common::a64::words;
 use fastpath_jit::aarch64::lock::{LockEnter, LockExit, LockRegs};
-use fastpath_jit::aarch64::{LockRegError, Template, TemplateError, RTHREAD};
+use fastpath_jit::aarch64::{LockRegError, TemplateError, RTHREAD};
 use fastpath_jit::reg::Reg;
-use fastpath_jit::{Labels, LockStackLayout};
+use fastpath_jit::LockStackLayout;
 
 const LAYOUT: LockStackLayout = LockStackLayout { top: 4, end: 200 };
 fn regs() -> LockRegs {
     LockRegs::new(RTHREAD, Reg(0), [Reg(9), Reg(10), Reg(11), Reg(12), Reg(13)]).unwrap()
-}
-
-fn words<T: Template>(t: &T) -> Result<Vec<u32>, TemplateError> {
-    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    t.emit(&mut ops, labels)?;
-    let n = ops.offset().0 / 4;
-    dynasm!(ops ; .arch aarch64 ; =>labels.slow ; =>labels.done ; brk 0);
-    let code = ops.finalize().unwrap();
-    let w: Vec<u32> = code
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    println!("aarch64 {}: {n} instructions, budget {}", t.name(), t.budget());
-    assert!(n <= t.budget());
-    Ok(w[..n].to_vec())
 }
 
 /// CAS family (`cas{,a,l,al}` 64-bit): its ordering bits.

@@ -1,7 +1,7 @@
-//! Every x86-64 template run from fastpath's `CodeCache` in a harness that
-//! loads a `#[repr(C)]` test thread block into the thread register, sets
-//! every other register to a known value, and reports which label the
-//! template reached and every register's final value; and every template
+//! Every x86-64 thread-block, barrier and spin template run from
+//! fastpath's `CodeCache` in the harness of `common::x64` (a test thread
+//! block in the thread register, every other register set to a known
+//! value; the label reached and every register's final value), and
 //! decoded with iced-x86 (registers written ⊆ declared clobbers,
 //! instruction count within budget, the only memory writes the expected
 //! ones).
@@ -9,219 +9,21 @@
 // dynasm's dynamic registers (`Rq(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
-use std::mem::offset_of;
+mod common;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
-use fastpath::code::CodeCache;
-use fastpath_jit::reg::{x64::*, Reg, RegSet};
+use common::block::{layout, TestThread, HAS_FORWARDED, MARKING};
+use common::x64::{check_stub_code, decode, run, stub_code, Reached};
+use dynasmrt::{x64::X64Relocation, VecAssembler};
+use fastpath_jit::reg::{x64::*, RegSet};
 use fastpath_jit::x64::barrier::CardBase;
 use fastpath_jit::x64::thread::GcBarrier;
 use fastpath_jit::x64::*;
-use fastpath_jit::ThreadLayout;
-use iced_x86::{Decoder, DecoderOptions, InstructionInfoFactory, OpAccess};
-
-/// A plain thread block for the tests (the real one publishes its offsets
-/// the same way).
-#[repr(C)]
-#[derive(Default)]
-struct TestThread {
-    gc_state: u8,
-    poll: u8,
-    card_base: usize,
-    tlab_top: usize,
-    tlab_end: usize,
-}
-
-const MARKING: u8 = 1;
-const HAS_FORWARDED: u8 = 4;
-
-fn layout() -> ThreadLayout {
-    ThreadLayout {
-        gc_state: offset_of!(TestThread, gc_state) as i32,
-        marking_bit: MARKING,
-        has_forwarded_bit: HAS_FORWARDED,
-        poll: offset_of!(TestThread, poll) as i32,
-        poll_bit: 1,
-        card_table_base: offset_of!(TestThread, card_base) as i32,
-        card_shift: 9,
-        dirty_card: 0,
-        tlab_top: offset_of!(TestThread, tlab_top) as i32,
-        tlab_end: offset_of!(TestThread, tlab_end) as i32,
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reached {
-    FellThrough,
-    Done,
-    Slow,
-}
-
-struct Outcome {
-    reached: Reached,
-    regs: [u64; 16],
-}
-
-fn initial(r: usize) -> u64 {
-    0x5EED_0000_0000_0000 | (r as u64) << 8 | 0x11
-}
 
 /// Serializes the slow-path call records.
 static SLOW_LOCK: Mutex<()> = Mutex::new(());
-
-/// Assembles harness + template (+ stub), installs it, runs it on `thread`.
-fn run<T: Template>(
-    t: &T,
-    thread_reg: Reg,
-    thread: *mut TestThread,
-    set: &[(Reg, u64)],
-    stub: Option<&SlowStub>,
-) -> Outcome {
-    let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    let (slow, done) = (labels.slow, labels.done);
-    let mut init = [0u64; 16];
-    for (r, v) in init.iter_mut().enumerate() {
-        *v = initial(r);
-    }
-    for &(r, v) in set {
-        init[r.0 as usize] = v;
-    }
-    dynasm!(ops
-        ; .arch x64
-        ; push rbp ; push rbx ; push r12 ; push r13 ; push r14 ; push r15
-        ; push rsi ; push 0 ; sub rsp, 8
-        ; mov Rq(thread_reg.0), rdi
-    );
-    for r in 0..16u8 {
-        if r != RSP.0 && r != thread_reg.0 {
-            let v = init[r as usize] as i64;
-            dynasm!(ops ; .arch x64 ; mov Rq(r), QWORD v);
-        }
-    }
-    t.emit(&mut ops, labels);
-    dynasm!(ops ; .arch x64 ; mov QWORD [rsp + 8], 0 ; jmp >exit);
-    if stub.is_none() {
-        dynasm!(ops ; .arch x64 ; =>slow ; mov QWORD [rsp + 8], 2 ; jmp >exit);
-    }
-    dynasm!(ops
-        ; .arch x64
-        ; =>done ; mov QWORD [rsp + 8], 1
-        ; exit:
-        ; push rax
-        ; mov rax, [rsp + 24]
-    );
-    for r in 1..16u8 {
-        if r != RSP.0 {
-            let off = 8 * r as i32;
-            dynasm!(ops ; .arch x64 ; mov [rax + off], Rq(r));
-        }
-    }
-    dynasm!(ops
-        ; .arch x64
-        ; pop rcx ; mov [rax], rcx
-        ; add rsp, 8 ; pop rax ; add rsp, 8
-        ; pop r15 ; pop r14 ; pop r13 ; pop r12 ; pop rbx ; pop rbp
-        ; ret
-    );
-    if let Some(s) = stub {
-        s.emit(&mut ops, slow, done).unwrap();
-    }
-    let code = ops.finalize().unwrap();
-    let cache = CodeCache::new(64 * 1024).unwrap();
-    let entry = cache.install(&code).unwrap();
-    // SAFETY: the harness is a complete extern "C" fn(*mut TestThread, *mut
-    // [u64; 16]) -> u64 that saves and restores every callee-saved register
-    // and keeps rsp 16-aligned at the template and its stub.
-    let f: extern "C" fn(*mut TestThread, *mut [u64; 16]) -> u64 = unsafe { entry.as_fn() };
-    let mut regs = [0u64; 16];
-    let label = f(thread, &mut regs);
-    cache.free(entry).unwrap();
-    let reached = match label {
-        0 => Reached::FellThrough,
-        1 => Reached::Done,
-        2 => Reached::Slow,
-        l => panic!("harness returned {l}"),
-    };
-    // Every register outside the clobbers (and the thread register, which
-    // holds the block) kept its value.
-    let mut expect_kept = RegSet(0xFFFF & !(1 << RSP.0) & !(1 << thread_reg.0) & !t.clobbers().0);
-    if let Some(s) = stub {
-        expect_kept = RegSet(expect_kept.0 & (s.saved().0 | !fastpath_jit::x64::stub::CALLER_SAVED.0));
-        if let Some(r) = s.ret {
-            expect_kept = RegSet(expect_kept.0 & !(1 << r.0));
-        }
-    }
-    for r in expect_kept.iter() {
-        assert_eq!(
-            regs[r.0 as usize],
-            init[r.0 as usize],
-            "{} changed {r:?}",
-            t.name()
-        );
-    }
-    assert_eq!(regs[thread_reg.0 as usize], thread as u64);
-    Outcome { reached, regs }
-}
-
-/// Decodes the template alone: returns (instructions, memory-writing
-/// instructions' mnemonics) after checking writes ⊆ clobbers.
-fn decode<T: Template>(t: &T) -> (usize, Vec<String>) {
-    let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    t.emit(&mut ops, labels);
-    let end = ops.offset().0;
-    dynasm!(ops ; .arch x64 ; =>labels.slow ; =>labels.done ; int3);
-    let code = ops.finalize().unwrap();
-    let mut decoder = Decoder::with_ip(64, &code[..end], 0, DecoderOptions::NONE);
-    let mut factory = InstructionInfoFactory::new();
-    let (mut count, mut mem_writes) = (0, Vec::new());
-    let mut written = RegSet::EMPTY;
-    for insn in decoder.iter() {
-        assert!(!insn.is_invalid(), "{}: undecodable bytes", t.name());
-        count += 1;
-        let info = factory.info(&insn);
-        for u in info.used_registers() {
-            if matches!(
-                u.access(),
-                OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite
-            ) {
-                let full = u.register().full_register();
-                assert!(full.is_gpr64(), "{}: writes {:?}", t.name(), u.register());
-                written = written.with(Reg(full.number() as u8));
-            }
-        }
-        if info.used_memory().iter().any(|m| {
-            matches!(
-                m.access(),
-                OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite
-            )
-        }) {
-            let lock = if insn.has_lock_prefix() { "lock " } else { "" };
-            mem_writes.push(format!("{lock}{:?}", insn.mnemonic()).to_lowercase());
-        }
-    }
-    assert!(
-        written.is_subset(t.clobbers()),
-        "{} writes {written:?}, declares {:?}",
-        t.name(),
-        t.clobbers()
-    );
-    println!(
-        "{}: {count} instructions, budget {}, writes {written:?}",
-        t.name(),
-        t.budget()
-    );
-    (count, mem_writes)
-}
 
 #[test]
 fn safepoint_poll_runs_reaches_slow_only_when_armed_and_its_stub_calls_rust() {
@@ -264,7 +66,7 @@ fn safepoint_poll_runs_reaches_slow_only_when_armed_and_its_stub_calls_rust() {
         assert_eq!(CALLS.load(Ordering::Relaxed), before + 1);
         assert_eq!(ARG.load(Ordering::Relaxed), &mut t as *mut TestThread as u64);
     }
-    let (n, w) = decode(&SafepointPoll {
+    let (n, w) = summary(&SafepointPoll {
         thread: R15,
         layout: layout(),
     });
@@ -291,7 +93,7 @@ fn satb_and_lrb_idle_tests_branch_on_their_own_bit_and_the_lrb_stub_resolves() {
         assert_eq!(run(&test, R15, &mut t, &[], None).reached, Reached::FellThrough);
         t.gc_state = bit;
         assert_eq!(run(&test, R15, &mut t, &[], None).reached, Reached::Slow);
-        let (n, w) = decode(&test);
+        let (n, w) = summary(&test);
         assert_eq!((n, w.len()), (2, 0), "{barrier:?}");
     }
     let lrb = GcStateTest {
@@ -325,7 +127,7 @@ fn brooks_read_barrier_follows_the_forwarding_word() {
     let mut t = TestThread::default();
     let out = run(&rb, R15, &mut t, &[(R8, addr)], None);
     assert_eq!((out.reached, out.regs[8]), (Reached::FellThrough, 0xC0FF_EE00));
-    assert_eq!(decode(&rb), (1, vec![]));
+    assert_eq!(summary(&rb), (1, vec![]));
 }
 
 #[test]
@@ -364,7 +166,7 @@ fn card_mark_dirties_exactly_the_card_of_the_address() {
                     Reached::Done
                 );
             }
-            let (n, w) = decode(&card);
+            let (n, w) = summary(&card);
             assert_eq!((n, w), (card.budget(), vec!["mov".to_string()]));
         }
     }
@@ -391,7 +193,7 @@ fn reference_cas_succeeds_fails_and_sends_forwarded_failures_slow() {
     t.gc_state = HAS_FORWARDED;
     let out = run(&cas, R15, &mut t, &[(RDI, p), (RAX, 0xAAAA), (R9, 0xCCCC)], None);
     assert_eq!((out.reached, field), (Reached::Slow, 0xBBBB));
-    let (n, w) = decode(&cas);
+    let (n, w) = summary(&cas);
     assert!(cas.budget() <= n, "the common path is a prefix");
     assert_eq!(
         (n, w),
@@ -426,7 +228,7 @@ fn tlab_bump_allocates_until_the_end_then_goes_slow() {
     assert_eq!(t.tlab_top, start + 48);
     assert_eq!(run(&alloc, R15, &mut t, &[], None).reached, Reached::Slow);
     assert_eq!(t.tlab_top, start + 48, "a failed bump leaves the TLAB alone");
-    let (n, w) = decode(&alloc);
+    let (n, w) = summary(&alloc);
     assert_eq!((n, w), (5, vec!["mov".to_string()]));
 }
 
@@ -439,11 +241,11 @@ fn spin_wait_emits_the_configured_pause_and_refuses_what_the_cpu_lacks() {
         run(&configured, R15, &mut t, &[], None).reached,
         Reached::FellThrough
     );
-    assert_eq!(decode(&configured).0, configured.budget());
+    assert_eq!(summary(&configured).0, configured.budget());
     for (instruction, repeat, per) in [(PauseInstruction::Pause, 3, 1), (PauseInstruction::None, 1, 0)] {
         let s = SpinWait::new(SpinPause { instruction, repeat }).unwrap();
         assert_eq!(run(&s, R15, &mut t, &[], None).reached, Reached::FellThrough);
-        assert_eq!(decode(&s), (per * repeat as usize, vec![]));
+        assert_eq!(summary(&s), (per * repeat as usize, vec![]));
     }
     let tpause = SpinWait::new(SpinPause {
         instruction: PauseInstruction::Tpause,
@@ -452,7 +254,7 @@ fn spin_wait_emits_the_configured_pause_and_refuses_what_the_cpu_lacks() {
     if fastpath::cpu::info().has(fastpath::cpu::Feature::Waitpkg) {
         let s = tpause.unwrap();
         assert_eq!(run(&s, R15, &mut t, &[], None).reached, Reached::FellThrough);
-        assert_eq!(decode(&s).0, 5);
+        assert_eq!(summary(&s).0, 5);
     } else {
         let e = tpause.unwrap_err();
         assert!(e.to_string().contains("FASTPATH_SPIN_PAUSE"), "{e}");
@@ -508,7 +310,37 @@ fn decoder_check_catches_an_undeclared_write() {
         obj: R8,
         forwarding: -8,
     });
-    let caught = std::panic::catch_unwind(|| decode(&lying)).unwrap_err();
+    let caught = std::panic::catch_unwind(|| summary(&lying)).unwrap_err();
     let msg = caught.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(msg.contains("lying writes {r8}"), "{msg}");
+}
+
+/// (instructions, memory-writing instructions' mnemonics) of a template,
+/// after the decoder's checks (writes ⊆ clobbers).
+fn summary<T: Template>(t: &T) -> (usize, Vec<String>) {
+    let d = decode(t);
+    (d.count(), d.mnemonics())
+}
+
+/// The stub check catches a stub that does not save a live caller-saved
+/// register it declares (the bytes of one made without it).
+#[test]
+fn stub_check_catches_an_unsaved_register() {
+    let declared = SlowStub {
+        func: 0x1234,
+        args: vec![RDI, RSI],
+        ret: Some(RSI),
+        live: RegSet::of(&[RDI, RSI, RCX, R8]),
+    };
+    assert_eq!(
+        check_stub_code(&declared, &stub_code(&declared)),
+        RegSet::of(&[RCX, RDI, R8])
+    );
+    let forgetful = SlowStub {
+        live: RegSet::of(&[RDI, RSI, R8]),
+        ..declared.clone()
+    };
+    let caught = std::panic::catch_unwind(|| check_stub_code(&declared, &stub_code(&forgetful))).unwrap_err();
+    let msg = caught.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("saves first"), "{msg}");
 }

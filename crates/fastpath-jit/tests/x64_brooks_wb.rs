@@ -5,42 +5,46 @@
 //! words, a collection set, a slow path that evacuates as the library's
 //! `brooks_wb_slow_entry` does), differentially against a Rust model of
 //! `fastpath::gc`'s Brooks write barrier (`barriers/brooks_wb.rs`) on
-//! every GC state × object × value case. And iced-x86 checks: registers
-//! written ⊆ clobbers, no memory written, counts within budget.
+//! every GC state × object × value case; the same function with the
+//! library's `brooks_wb_slow_entry` on a concurrent heap, reaching it and
+//! checking the copy (`common::brooks_real`). And iced-x86 checks:
+//! registers written ⊆ clobbers, no memory written, counts within budget;
+//! the stub saves what it must.
 #![cfg(target_arch = "x86_64")]
 // dynasm's dynamic registers (`Rq(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
-use std::mem::offset_of;
-
-mod brooks_world;
-use brooks_world::{slow_entry, TestThread, Wb, EVACUATION, HAS_FORWARDED};
+mod common;
+use common::brooks_world::{EVACUATION, HAS_FORWARDED};
+use common::x64::{check, check_stub};
 
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
 use fastpath_jit::reg::{x64::*, Reg, RegSet};
 use fastpath_jit::x64::*;
-use iced_x86::{Decoder, DecoderOptions, InstructionInfoFactory, OpAccess};
 
-fn barrier(thread: Reg, obj: Reg) -> BrooksWriteBarrier {
+fn barrier(thread: Reg, obj: Reg, gc_state: i32) -> BrooksWriteBarrier {
     BrooksWriteBarrier {
         thread,
         obj,
-        gc_state: offset_of!(TestThread, gc_state) as i32,
+        gc_state,
         state_bits: EVACUATION | HAS_FORWARDED,
         forwarding: -8,
     }
 }
 
-fn wb_function(cache: &CodeCache) -> Wb {
+/// `fn(block, obj, val, out)`: the barrier on `obj` (the block's GC-state
+/// byte at `gc_state`), its stub calling `slow`, the stored value's
+/// resolution; `out` = [object to write, value to store].
+fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
     let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let (slow, storeval, done) = (
+    let (stub, storeval, done) = (
         ops.new_dynamic_label(),
         ops.new_dynamic_label(),
         ops.new_dynamic_label(),
     );
     dynasm!(ops ; .arch x64 ; push rbx); // rsp 16-aligned for the stub's call
-    barrier(RDI, RSI).emit(&mut ops, Labels { slow, done });
+    barrier(RDI, RSI, gc_state).emit(&mut ops, Labels { slow: stub, done });
     dynasm!(ops
         ; .arch x64
         ; =>done
@@ -50,12 +54,12 @@ fn wb_function(cache: &CodeCache) -> Wb {
         ; ret
     );
     SlowStub {
-        func: slow_entry as *const () as usize,
+        func: slow,
         args: vec![RDI, RSI],
         ret: Some(RSI),
         live: RegSet::of(&[RDI, RDX, RCX]),
     }
-    .emit(&mut ops, slow, storeval)
+    .emit(&mut ops, stub, storeval)
     .unwrap();
     dynasm!(ops ; .arch x64 ; =>storeval);
     BrooksStoreVal {
@@ -65,60 +69,14 @@ fn wb_function(cache: &CodeCache) -> Wb {
     .emit(&mut ops, Labels { slow: done, done });
     dynasm!(ops ; .arch x64 ; jmp =>done);
     let e = cache.install(&ops.finalize().unwrap()).unwrap();
-    // SAFETY: a complete `extern "C" fn(*mut TestThread, usize, usize,
-    // *mut [usize; 2])` reading the block and the objects' forwarding
-    // words, writing only `out` (and the world through the slow path).
+    // SAFETY: a complete `extern "C" fn(block, usize, usize, *mut [usize;
+    // 2])` (`F`, the caller's block type) reading the block's GC-state byte
+    // and the objects' forwarding words, writing only `out` (and the heap
+    // through the slow path).
     unsafe { e.as_fn() }
 }
 
-#[test]
-fn brooks_wb_template_matches_the_rust_barrier_on_every_case() {
-    let cache = CodeCache::new(64 * 1024).unwrap();
-    brooks_world::differential(wb_function(&cache));
-}
-
-/// Decodes a template: registers written ⊆ clobbers, no memory written,
-/// common path within budget.
-fn check<T: Template>(t: &T) -> usize {
-    let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    t.emit(&mut ops, labels);
-    let end = ops.offset().0;
-    dynasm!(ops ; .arch x64 ; =>labels.slow ; =>labels.done ; int3);
-    let code = ops.finalize().unwrap();
-    let mut factory = InstructionInfoFactory::new();
-    let mut n = 0;
-    let is_write = |a: OpAccess| {
-        matches!(
-            a,
-            OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite
-        )
-    };
-    for insn in Decoder::with_ip(64, &code[..end], 0, DecoderOptions::NONE).iter() {
-        n += 1;
-        let info = factory.info(&insn);
-        for u in info.used_registers() {
-            if is_write(u.access()) {
-                let r = Reg(u.register().full_register().number() as u8);
-                assert!(t.clobbers().contains(r), "{}: writes {r:?}: {insn}", t.name());
-            }
-        }
-        for m in info.used_memory() {
-            assert!(!is_write(m.access()), "{}: writes memory: {insn}", t.name());
-        }
-    }
-    assert!(
-        n <= t.budget(),
-        "{}: {n} instructions, budget {}",
-        t.name(),
-        t.budget()
-    );
-    println!("{}: {n} instructions, budget {}", t.name(), t.budget());
-    n
-}
+common::cases::brooks_wb_tests!(wb_function);
 
 #[test]
 fn machine_checks_of_the_brooks_write_barrier() {
@@ -126,16 +84,43 @@ fn machine_checks_of_the_brooks_write_barrier() {
         let wb = BrooksWriteBarrier {
             state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
             gc_state: fastpath::thread::GC_STATE_OFFSET as i32,
-            ..barrier(thread, obj)
+            ..barrier(thread, obj, 0)
         };
-        assert_eq!(check(&wb), 3);
+        assert_eq!(check(&wb, &[]).count(), 3);
         assert_eq!(wb.clobbers(), RegSet::of(&[obj]));
         assert_eq!(
-            check(&BrooksStoreVal {
-                val: obj,
-                forwarding: -8
-            }),
+            check(
+                &BrooksStoreVal {
+                    val: obj,
+                    forwarding: -8
+                },
+                &[]
+            )
+            .count(),
             3
         );
+    }
+}
+
+/// The Brooks write barrier's stub as a JIT lays it out (object in, the
+/// object to write out, the stored value and the field live): saves and
+/// restores the live caller-saved registers but the result, writes memory
+/// only through rsp, one call to the library's slow path.
+#[test]
+fn the_brooks_wb_stub_saves_what_it_declares() {
+    for (thread, obj, live) in [
+        (R15, RAX, RegSet::of(&[R15, RAX, RDX, RCX])),
+        (RDI, RSI, RegSet::of(&[RDI, RSI, RDX, RCX, R8])),
+        (R12, R11, RegSet::of(&[R12, R11, RBX, R10])),
+    ] {
+        let stub = SlowStub {
+            func: fastpath_jit::slow::brooks_wb as *const () as usize,
+            args: vec![thread, obj],
+            ret: Some(obj),
+            live,
+        };
+        let saved = check_stub(&stub);
+        let want = RegSet(live.0 & fastpath_jit::x64::stub::CALLER_SAVED.0 & !(1 << obj.0));
+        assert_eq!(saved, want, "{thread:?}, {obj:?}");
     }
 }

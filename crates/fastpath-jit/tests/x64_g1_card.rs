@@ -11,15 +11,17 @@
 // dynasm's dynamic registers (`Rq(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
-mod g1_world;
+mod common;
+
+use common::g1_world;
+use common::x64::{check, check_stub};
 
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
-use fastpath_jit::reg::{x64::*, Reg, RegSet};
+use fastpath_jit::reg::{x64::*, RegSet};
 use fastpath_jit::x64::barrier::CardBase;
 use fastpath_jit::x64::*;
 use fastpath_jit::ThreadLayout;
-use iced_x86::{Decoder, DecoderOptions, FlowControl, InstructionInfoFactory, OpAccess};
 
 fn template(base: CardBase, region_shift: u8) -> G1Card {
     G1Card {
@@ -120,53 +122,6 @@ fn g1_card_template_with_an_immediate_base() {
     .unwrap();
 }
 
-fn is_write(a: OpAccess) -> bool {
-    matches!(
-        a,
-        OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite
-    )
-}
-
-/// Decodes the template: the instruction count to each of its exits (the
-/// two filters' branches to `done`, the end), registers written ⊆
-/// clobbers, no memory written.
-fn check(t: &G1Card) -> Vec<usize> {
-    let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    t.emit(&mut ops, labels);
-    let end = ops.offset().0;
-    dynasm!(ops ; .arch x64 ; =>labels.slow ; =>labels.done ; int3);
-    let code = ops.finalize().unwrap();
-    let mut factory = InstructionInfoFactory::new();
-    let (mut n, mut exits) = (0, Vec::new());
-    for insn in Decoder::with_ip(64, &code[..end], 0, DecoderOptions::NONE).iter() {
-        n += 1;
-        let info = factory.info(&insn);
-        for u in info.used_registers() {
-            if is_write(u.access()) {
-                let r = Reg(u.register().full_register().number() as u8);
-                assert!(t.clobbers().contains(r), "{}: writes {r:?}: {insn}", t.name());
-            }
-        }
-        for m in info.used_memory() {
-            assert!(!is_write(m.access()), "{}: writes memory: {insn}", t.name());
-        }
-        if insn.flow_control() == FlowControl::ConditionalBranch {
-            exits.push(n);
-        }
-    }
-    assert!(
-        n <= t.budget(),
-        "{}: {n} instructions, budget {}",
-        t.name(),
-        t.budget()
-    );
-    exits
-}
-
 #[test]
 fn machine_checks_of_the_g1_card_template() {
     let shift = g1_world::region_shift();
@@ -181,7 +136,7 @@ fn machine_checks_of_the_g1_card_template() {
         // Same region: 4 (exits at the first `jz`); null: 6; a dirty card:
         // 11 (falls through after the `jne` to the stub). HotSpot's C2:
         // 4, 6 and 12.
-        let exits = check(&t);
+        let exits = check(&t, &[]).exits();
         assert_eq!(exits, [4, 6, 11], "{base:?}");
         println!("G1 card post-barrier ({base:?}): same region 4, null 6, dirty card 11 instructions (HotSpot C2: 4, 6, 12)");
         let want = match base {
@@ -192,36 +147,15 @@ fn machine_checks_of_the_g1_card_template() {
     }
 }
 
-/// The stub: writes memory only through rsp (its pushes), and calls.
+/// The stub: writes memory only through rsp (its pushes), one call, and
+/// saves and restores every live caller-saved register (`check_stub`).
 #[test]
 fn the_g1_card_stub_writes_only_its_stack() {
-    let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let (slow, done) = (ops.new_dynamic_label(), ops.new_dynamic_label());
-    dynasm!(ops ; .arch x64 ; =>done ; ret);
-    let start = ops.offset().0;
-    SlowStub {
+    let saved = check_stub(&SlowStub {
         func: fastpath_jit::slow::g1_card as *const () as usize,
         args: vec![R15, R8],
         ret: None,
         live: RegSet::of(&[R15, R8, R9, RAX, RCX]),
-    }
-    .emit(&mut ops, slow, done)
-    .unwrap();
-    let code = ops.finalize().unwrap();
-    let mut factory = InstructionInfoFactory::new();
-    let mut calls = 0;
-    for insn in Decoder::with_ip(64, &code[start..], 0, DecoderOptions::NONE).iter() {
-        let info = factory.info(&insn);
-        for m in info.used_memory() {
-            if is_write(m.access()) {
-                assert_eq!(
-                    m.base(),
-                    iced_x86::Register::RSP,
-                    "the stub writes memory: {insn}"
-                );
-            }
-        }
-        calls += usize::from(insn.flow_control() == FlowControl::IndirectCall);
-    }
-    assert_eq!(calls, 1);
+    });
+    assert_eq!(saved, RegSet::of(&[RAX, RCX, R8, R9]), "r15 is callee-saved");
 }

@@ -130,16 +130,93 @@ enum Cards {
     },
 }
 
+impl Jit {
+    /// The generated accessors, from their entries in `cache`.
+    ///
+    /// # Safety
+    /// `load` and `store` are complete functions of [`LoadFn`] and
+    /// [`StoreFn`]'s signatures (the SysV ABI; any stub keeps rsp aligned);
+    /// they are called only on the building thread with its block, on
+    /// fields of its mutator's heap, between its stops (module docs).
+    unsafe fn new(cache: CodeCache, load: Entry, store: Entry, cards: Cards, rust_loads: bool) -> Jit {
+        // SAFETY: per this function's contract.
+        let (load_fn, store_fn) = unsafe { (load.as_fn::<LoadFn>(), store.as_fn::<StoreFn>()) };
+        Jit {
+            _cache: cache,
+            _entries: vec![load, store],
+            load: load_fn,
+            store: store_fn,
+            cards,
+            rust_loads,
+        }
+    }
+}
+
+/// `load(block = rdi, field = rsi) -> reference (rax)`: a plain load (no
+/// load barrier in the set, or loads through the Rust accessors).
+fn plain_load(cache: &CodeCache) -> Entry {
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    dynasm!(ops ; .arch x64 ; mov rax, QWORD [rsi] ; ret);
+    cache.install(&ops.finalize().unwrap()).unwrap()
+}
+
+/// The SATB pre-barrier of a store and the store: the idle test inline,
+/// at `idle.done` the store of rdx into [rsi], `add rsp, 8` and `ret`; the
+/// enqueue medium path at `idle.slow` (previous value in rcx, rax
+/// scratch), its stub calling `satb` with (block, previous value). The
+/// thread block in rdi; rsp 8 below 16-alignment on entry to the
+/// function's tail (the caller's `sub rsp, 8`).
+fn emit_satb_store(ops: &mut VecAssembler<X64Relocation>, idle: Labels, satb: usize) {
+    let layout = ThreadLayout::fastpath().unwrap();
+    let stub = ops.new_dynamic_label();
+    GcStateTest {
+        barrier: GcBarrier::Satb,
+        thread: RDI,
+        layout,
+    }
+    .emit(ops, idle);
+    // The store itself: a plain `mov` is a Release store on x86-64, as the
+    // Rust accessor's.
+    dynasm!(ops ; .arch x64 ; =>idle.done ; mov QWORD [rsi], rdx ; add rsp, 8 ; ret ; =>idle.slow);
+    SatbEnqueue {
+        thread: RDI,
+        field: RSI,
+        prev: RCX,
+        tmp: RAX,
+        queue: SatbQueueLayout::fastpath().unwrap(),
+    }
+    .emit(
+        ops,
+        Labels {
+            slow: stub,
+            done: idle.done,
+        },
+    );
+    dynasm!(ops ; .arch x64 ; jmp =>idle.done);
+    SlowStub {
+        func: satb,
+        args: vec![RDI, RCX],
+        ret: None,
+        live: RegSet::of(&[RDI, RSI, RDX]),
+    }
+    .emit(ops, stub, idle.done)
+    .unwrap();
+}
+
+fn labels(ops: &mut VecAssembler<X64Relocation>) -> Labels {
+    Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    }
+}
+
 fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
     let layout = ThreadLayout::fastpath().unwrap();
     let cset = CsetMap::of(m);
     let cache = CodeCache::new(64 * 1024).unwrap();
     // load(block = rdi, field = rsi) -> reference (rax).
     let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let idle = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
+    let idle = labels(&mut ops);
     let stub = ops.new_dynamic_label();
     // `sub rsp, 8`: rsp 16-aligned where the templates run (the stubs'
     // precondition, as in a JIT's frame).
@@ -177,57 +254,13 @@ fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
     let load_entry = cache.install(&ops.finalize().unwrap()).unwrap();
     // store(block = rdi, field = rsi, value = rdx, object = rcx: unused).
     let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let idle = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    let stub = ops.new_dynamic_label();
+    let idle = labels(&mut ops);
     dynasm!(ops ; .arch x64 ; sub rsp, 8);
-    GcStateTest {
-        barrier: GcBarrier::Satb,
-        thread: RDI,
-        layout,
-    }
-    .emit(&mut ops, idle);
-    // The store itself: a plain `mov` is a Release store on x86-64, as the
-    // Rust accessor's.
-    dynasm!(ops ; .arch x64 ; =>idle.done ; mov QWORD [rsi], rdx ; add rsp, 8 ; ret ; =>idle.slow);
-    SatbEnqueue {
-        thread: RDI,
-        field: RSI,
-        prev: RCX,
-        tmp: RAX,
-        queue: SatbQueueLayout::fastpath().unwrap(),
-    }
-    .emit(
-        &mut ops,
-        Labels {
-            slow: stub,
-            done: idle.done,
-        },
-    );
-    dynasm!(ops ; .arch x64 ; jmp =>idle.done);
-    SlowStub {
-        func: satb_counted as *const () as usize,
-        args: vec![RDI, RCX],
-        ret: None,
-        live: RegSet::of(&[RDI, RSI, RDX]),
-    }
-    .emit(&mut ops, stub, idle.done)
-    .unwrap();
+    emit_satb_store(&mut ops, idle, satb_counted as *const () as usize);
     let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
-    // SAFETY: complete functions of these signatures (the SysV ABI; the
-    // stubs keep rsp aligned), called only on this thread with its block,
-    // on fields of its mutator's heap, between its stops (module docs).
-    let (load, store) = unsafe { (load_entry.as_fn::<LoadFn>(), store_entry.as_fn::<StoreFn>()) };
-    Jit {
-        _cache: cache,
-        _entries: vec![load_entry, store_entry],
-        load,
-        store,
-        cards: Cards::None,
-        rust_loads: false,
-    }
+    // SAFETY: complete functions of the accessors' signatures, used as the
+    // module docs say.
+    unsafe { Jit::new(cache, load_entry, store_entry, Cards::None, false) }
 }
 
 /// The `shenandoah-2017` configuration's store (loads are the Rust
@@ -239,9 +272,7 @@ fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
 fn build_brooks() -> Jit {
     let layout = ThreadLayout::fastpath().unwrap();
     let cache = CodeCache::new(16 * 1024).unwrap();
-    let mut ops = VecAssembler::<X64Relocation>::new(0);
-    dynasm!(ops ; .arch x64 ; mov rax, QWORD [rsi] ; ret);
-    let load_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    let load_entry = plain_load(&cache);
     // store(block = rdi, field = rsi, value = rdx, object = rcx).
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let (wb_slow, storeval, wb_done) = (
@@ -249,11 +280,7 @@ fn build_brooks() -> Jit {
         ops.new_dynamic_label(),
         ops.new_dynamic_label(),
     );
-    let idle = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    let satb_stub = ops.new_dynamic_label();
+    let idle = labels(&mut ops);
     // `sub rsp, 8`: rsp 16-aligned for the stubs' calls; rsi becomes the
     // field's offset in the object.
     dynasm!(ops ; .arch x64 ; sub rsp, 8 ; sub rsi, rcx);
@@ -272,36 +299,7 @@ fn build_brooks() -> Jit {
         },
     );
     dynasm!(ops ; .arch x64 ; =>wb_done ; add rsi, rcx);
-    GcStateTest {
-        barrier: GcBarrier::Satb,
-        thread: RDI,
-        layout,
-    }
-    .emit(&mut ops, idle);
-    dynasm!(ops ; .arch x64 ; =>idle.done ; mov QWORD [rsi], rdx ; add rsp, 8 ; ret ; =>idle.slow);
-    SatbEnqueue {
-        thread: RDI,
-        field: RSI,
-        prev: RCX,
-        tmp: RAX,
-        queue: SatbQueueLayout::fastpath().unwrap(),
-    }
-    .emit(
-        &mut ops,
-        Labels {
-            slow: satb_stub,
-            done: idle.done,
-        },
-    );
-    dynasm!(ops ; .arch x64 ; jmp =>idle.done);
-    SlowStub {
-        func: brooks_satb_counted as *const () as usize,
-        args: vec![RDI, RCX],
-        ret: None,
-        live: RegSet::of(&[RDI, RSI, RDX]),
-    }
-    .emit(&mut ops, satb_stub, idle.done)
-    .unwrap();
+    emit_satb_store(&mut ops, idle, brooks_satb_counted as *const () as usize);
     SlowStub {
         func: brooks_counted as *const () as usize,
         args: vec![RDI, RCX],
@@ -324,18 +322,9 @@ fn build_brooks() -> Jit {
     );
     dynasm!(ops ; .arch x64 ; jmp =>wb_done);
     let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
-    // SAFETY: complete functions of these signatures (the stubs keep rsp
-    // aligned), called only on this thread with its block, on fields of its
-    // mutator's heap, between its stops (module docs).
-    let (load, store) = unsafe { (load_entry.as_fn::<LoadFn>(), store_entry.as_fn::<StoreFn>()) };
-    Jit {
-        _cache: cache,
-        _entries: vec![load_entry, store_entry],
-        load,
-        store,
-        cards: Cards::None,
-        rust_loads: true,
-    }
+    // SAFETY: complete functions of the accessors' signatures, used as the
+    // module docs say.
+    unsafe { Jit::new(cache, load_entry, store_entry, Cards::None, true) }
 }
 
 /// The card configurations' accessors: a plain load (no read barrier in
@@ -344,15 +333,10 @@ fn build_brooks() -> Jit {
 fn build_card(conditional: bool) -> Jit {
     let layout = ThreadLayout::fastpath().unwrap();
     let cache = CodeCache::new(16 * 1024).unwrap();
-    let mut ops = VecAssembler::<X64Relocation>::new(0);
-    dynasm!(ops ; .arch x64 ; mov rax, QWORD [rsi] ; ret);
-    let load_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    let load_entry = plain_load(&cache);
     // store(block = rdi, field = rsi, value = rdx, object = rcx).
     let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let l = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
+    let l = labels(&mut ops);
     dynasm!(ops ; .arch x64 ; mov QWORD [rsi], rdx);
     CardMark {
         addr: RCX,
@@ -366,18 +350,9 @@ fn build_card(conditional: bool) -> Jit {
     // jumps to it.
     dynasm!(ops ; .arch x64 ; =>l.done ; ret ; =>l.slow ; ret);
     let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
-    // SAFETY: complete functions of these signatures (leaf functions, no
-    // stack use), called only on this thread with its block, on fields of
-    // its mutator's heap, between its stops (module docs).
-    let (load, store) = unsafe { (load_entry.as_fn::<LoadFn>(), store_entry.as_fn::<StoreFn>()) };
-    Jit {
-        _cache: cache,
-        _entries: vec![load_entry, store_entry],
-        load,
-        store,
-        cards: Cards::Object,
-        rust_loads: false,
-    }
+    // SAFETY: complete functions of the accessors' signatures (leaf
+    // functions, no stack use), used as the module docs say.
+    unsafe { Jit::new(cache, load_entry, store_entry, Cards::Object, false) }
 }
 
 /// The `g1` configuration's accessors: a plain load, and a store followed
@@ -387,15 +362,10 @@ fn build_g1_card() -> Jit {
     let layout = ThreadLayout::fastpath().unwrap();
     let region_bytes = g1_config().region_bytes;
     let cache = CodeCache::new(16 * 1024).unwrap();
-    let mut ops = VecAssembler::<X64Relocation>::new(0);
-    dynasm!(ops ; .arch x64 ; mov rax, QWORD [rsi] ; ret);
-    let load_entry = cache.install(&ops.finalize().unwrap()).unwrap();
+    let load_entry = plain_load(&cache);
     // store(block = rdi, field = rsi, value = rdx, object = rcx: unused).
     let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let l = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
+    let l = labels(&mut ops);
     // `sub rsp, 8`: rsp 16-aligned for the stub's call.
     dynasm!(ops ; .arch x64 ; sub rsp, 8 ; mov QWORD [rsi], rdx);
     G1Card {
@@ -418,18 +388,9 @@ fn build_g1_card() -> Jit {
     .emit(&mut ops, l.slow, l.done)
     .unwrap();
     let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
-    // SAFETY: complete functions of these signatures (the stub keeps rsp
-    // aligned), called only on this thread with its block, on fields of its
-    // mutator's heap, between its stops (module docs).
-    let (load, store) = unsafe { (load_entry.as_fn::<LoadFn>(), store_entry.as_fn::<StoreFn>()) };
-    Jit {
-        _cache: cache,
-        _entries: vec![load_entry, store_entry],
-        load,
-        store,
-        cards: Cards::G1 { region_bytes },
-        rust_loads: false,
-    }
+    // SAFETY: complete functions of the accessors' signatures (the stub
+    // keeps rsp aligned), used as the module docs say.
+    unsafe { Jit::new(cache, load_entry, store_entry, Cards::G1 { region_bytes }, false) }
 }
 
 fn g1_config() -> HeapConfig {
@@ -804,6 +765,20 @@ fn gc_stress_template_barriers() {
         rust_stats.cycles,
         rust_stats.verified_cycles,
     );
+    check_concurrent_runs((steps, jit_sum, &stats), (rust_steps, rust_sum, &rust_stats));
+    assert!(
+        stats.evacuated_by_collector + stats.evacuated_by_mutators > 0,
+        "nothing was evacuated"
+    );
+}
+
+/// A concurrent configuration's two runs (template, Rust: steps,
+/// checksum, heap statistics) agree: no verifier error, the same steps
+/// and checksums, at least [`MIN_CYCLES`] cycles, each verified.
+fn check_concurrent_runs(
+    (steps, jit_sum, stats): (usize, u64, &GcStats),
+    (rust_steps, rust_sum, rust_stats): (usize, u64, &GcStats),
+) {
     assert_eq!(stats.verify_errors, Vec::<String>::new());
     assert_eq!(rust_stats.verify_errors, Vec::<String>::new());
     assert!(steps > 0);
@@ -816,10 +791,6 @@ fn gc_stress_template_barriers() {
     assert_eq!(
         stats.verified_cycles, stats.cycles,
         "the verifier ran after every cycle"
-    );
-    assert!(
-        stats.evacuated_by_collector + stats.evacuated_by_mutators > 0,
-        "nothing was evacuated"
     );
 }
 
@@ -980,18 +951,6 @@ fn gc_stress_brooks_write_barrier_template_concurrent() {
         rust_stats.cycles,
         rust_stats.verified_cycles,
     );
-    assert_eq!(stats.verify_errors, Vec::<String>::new());
-    assert_eq!(rust_stats.verify_errors, Vec::<String>::new());
-    assert!(steps > 0);
-    assert_eq!(rust_steps, steps);
-    assert_eq!(
-        jit_sum, rust_sum,
-        "the template run's checksums differ from the Rust run's"
-    );
-    assert!(stats.cycles >= MIN_CYCLES, "only {} cycles ran", stats.cycles);
-    assert_eq!(
-        stats.verified_cycles, stats.cycles,
-        "the verifier ran after every cycle"
-    );
+    check_concurrent_runs((steps, jit_sum, &stats), (rust_steps, rust_sum, &rust_stats));
     assert!(wb_slow > 0, "no store took the Brooks write barrier's slow path");
 }

@@ -8,31 +8,19 @@
 // dynasm's dynamic registers (`Rq(n)`) expand to `n.into()`, a no-op for `u8`.
 #![allow(clippy::useless_conversion)]
 
-mod lock_world;
+mod common;
 
+use common::lock_world::{self, Guess, Harness, Op};
+use common::x64::{decode_bytes, emitted};
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
-use fastpath::code::{CodeCache, Entry};
-use fastpath::sync::Header;
-use fastpath::thread::{self as fthread, ThreadBlock};
 use fastpath_jit::reg::{x64::*, Reg, RegSet};
 use fastpath_jit::x64::{LockEnter, LockExit, LockRegs, SlowStub, Template};
 use fastpath_jit::{slow, Labels, LockStackLayout};
-use iced_x86::{Decoder, DecoderOptions, FlowControl, InstructionInfoFactory, OpAccess, Register};
-use lock_world::{Op, Run};
+use iced_x86::FlowControl;
 
 /// Register assignments the tests run: HotSpot's (thread in r15), and one
 /// with callee-saved object and extended temporaries.
 const ASSIGNMENTS: [(Reg, Reg, Reg, Reg); 2] = [(R15, RSI, RCX, RDX), (RBX, R13, R8, R12)];
-
-/// A harness `extern "C" fn(thread, obj) -> u64`: 0 the template fell
-/// through to `done`; without a stub 1 it reached `slow`; with the stub 1
-/// the slow path ran (exit: 2 it reported an error).
-struct Harness {
-    _cache: CodeCache,
-    entry: Entry,
-}
-
-type HarnessFn = unsafe extern "C" fn(*const ThreadBlock, *const Header) -> u64;
 
 /// Emits a template into a test buffer.
 type Emitter = Box<dyn Fn(&mut VecAssembler<X64Relocation>, Labels)>;
@@ -43,25 +31,6 @@ fn template(op: Op, regs: LockRegs) -> Emitter {
         Op::Enter => Box::new(move |a, l| LockEnter { regs, layout }.emit(a, l)),
         Op::Exit => Box::new(move |a, l| LockExit { regs, layout }.emit(a, l)),
     }
-}
-
-/// What the guessed exit's harness puts in the guess register before the
-/// template runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Guess {
-    /// The header's word: right when fast-locked, the monitor's word when
-    /// inflated (the guess that must not be trusted).
-    Loaded,
-    /// The header's word with lock bits 10 (an inflated-looking word): the
-    /// template forces the bits to 00, so it is the right guess too.
-    LoadedInflated,
-    /// 0: masked, the word of a header with no hash (right for a fresh
-    /// header, wrong for a hashed one).
-    Zero,
-    /// All ones: never a header's word.
-    Ones,
-    /// The header's word with another hash bit: wrong.
-    Other,
 }
 
 impl Harness {
@@ -133,37 +102,13 @@ impl Harness {
             dynasm!(ops ; .arch x64 ; =>labels.slow ; =>labels.done ; mov eax, 1);
         }
         dynasm!(ops ; .arch x64 ; =>end ; pop r15 ; pop r14 ; pop r13 ; pop r12 ; pop rbx ; ret);
-        let cache = CodeCache::new(4096).unwrap();
-        let entry = cache.install(&ops.finalize().unwrap()).unwrap();
-        Harness { _cache: cache, entry }
-    }
-
-    /// Runs on the calling thread with its real block.
-    fn run(&self, obj: &Header) -> u64 {
-        // SAFETY: the harness is a complete `HarnessFn`; it is called on
-        // this thread with this thread's block and a live pinned header.
-        unsafe {
-            let f: HarnessFn = self.entry.as_fn();
-            f(fthread::current().as_ptr(), obj)
-        }
-    }
-}
-
-impl Run for Harness {
-    fn run(&self, obj: &Header) -> u64 {
-        Harness::run(self, obj)
+        Harness::install(&ops.finalize().unwrap())
     }
 }
 
 #[test]
 fn differential_template_and_rust_agree_on_every_state() {
-    let mut checked = 0;
-    for regs in ASSIGNMENTS {
-        for op in [Op::Enter, Op::Exit] {
-            checked += lock_world::differential(op, &Harness::new(op, regs, false), &format!("{regs:?}"));
-        }
-    }
-    println!("differential: {checked} (registers, operation, state) cases, each against a Rust twin");
+    lock_world::differential_every("", &ASSIGNMENTS, |op, regs| Harness::new(op, regs, false));
 }
 
 /// The exit expecting a register's word: every state, five guesses (the
@@ -174,38 +119,12 @@ fn differential_template_and_rust_agree_on_every_state() {
 /// every outcome equals Rust's.
 #[test]
 fn guessed_exit_agrees_with_rust_whatever_the_guess() {
-    let (mut checked, mut to_slow) = (0, 0);
-    for regs in ASSIGNMENTS {
-        for w in [regs.3, R11, RAX] {
-            for kind in [
-                Guess::Loaded,
-                Guess::LoadedInflated,
-                Guess::Zero,
-                Guess::Ones,
-                Guess::Other,
-            ] {
-                let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
-                let wrong = matches!(kind, Guess::Ones | Guess::Other);
-                let h = Harness::guessed(regs, false, (w, kind));
-                let (c, s) = lock_world::differential_guessed(
-                    &h,
-                    &format!("{regs:?}, guess {kind:?} in {w:?}"),
-                    right,
-                );
-                if wrong {
-                    assert!(s > 0, "a wrong guess ({kind:?}) never failed the CAS");
-                }
-                checked += c;
-                to_slow += s;
-            }
-        }
-    }
-    println!("guessed exit: {checked} (registers, guess, state) cases against the Rust exit; {to_slow} wrong guesses sent a fast exit to slow, none changed anything");
-    // The mixed pairs with the right guess kept in the mark register.
-    let regs = ASSIGNMENTS[0];
-    lock_world::mixed(
-        &Harness::new(Op::Enter, regs, true),
-        &Harness::guessed(regs, true, (regs.3, Guess::Loaded)),
+    lock_world::guessed_every(
+        "",
+        &ASSIGNMENTS,
+        |regs| [regs.3, R11, RAX],
+        Harness::guessed,
+        |regs| Harness::new(Op::Enter, regs, true),
     );
 }
 
@@ -275,68 +194,28 @@ fn decode_lock_guessed(op: Op, (t, o, p, m): (Reg, Reg, Reg, Reg), guess: Option
             LockExit { regs, layout }.budget(),
         ),
     };
-    let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    match guess {
-        None => template(op, regs)(&mut ops, labels),
-        Some(w) => LockExit { regs, layout }
-            .emit_expecting(&mut ops, labels, w)
-            .unwrap(),
-    }
-    let end = ops.offset().0;
-    dynasm!(ops ; .arch x64 ; =>labels.slow ; =>labels.done ; int3);
-    let code = ops.finalize().unwrap();
-    let insns: Vec<_> = Decoder::with_ip(64, &code[..end], 0, DecoderOptions::NONE)
-        .iter()
-        .collect();
-    let mut factory = InstructionInfoFactory::new();
-    let mut written = RegSet::EMPTY;
-    let reg_of = |r: Register| Reg(r.full_register().number() as u8);
-    let is_write = |a: OpAccess| {
-        matches!(
-            a,
-            OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite
-        )
-    };
+    let code = emitted(|ops, labels| match guess {
+        None => template(op, regs)(ops, labels),
+        Some(w) => LockExit { regs, layout }.emit_expecting(ops, labels, w).unwrap(),
+    });
+    let end = code.len();
+    let d = decode_bytes(&format!("{op:?}"), &code, clobbers);
     let mut locked = 0;
-    for insn in &insns {
-        assert!(!insn.is_invalid());
-        let info = factory.info(insn);
-        for u in info.used_registers() {
-            if is_write(u.access()) {
-                assert!(
-                    u.register().full_register().is_gpr64(),
-                    "{op:?} writes {:?}",
-                    u.register()
-                );
-                written = written.with(reg_of(u.register()));
-            }
-        }
-        for mem in info.used_memory() {
-            if !is_write(mem.access()) {
-                continue;
-            }
-            if insn.has_lock_prefix() {
-                assert_eq!(insn.mnemonic(), iced_x86::Mnemonic::Cmpxchg);
-                assert_eq!(reg_of(mem.base()), o, "{op:?}: the locked CAS is on the header");
-                locked += 1;
-            } else {
-                assert_eq!(
-                    reg_of(mem.base()),
-                    t,
-                    "{op:?}: an unlocked write outside the thread block: {insn}"
-                );
-            }
+    for mem in &d.mem_writes {
+        if mem.locked {
+            assert_eq!(mem.mnemonic, "lock cmpxchg");
+            assert_eq!(mem.base, o, "{op:?}: the locked CAS is on the header");
+            locked += 1;
+        } else {
+            assert_eq!(
+                mem.base, t,
+                "{op:?}: an unlocked write outside the thread block: {}",
+                mem.text
+            );
         }
     }
     assert_eq!(locked, 1, "{op:?}: exactly one locked CAS");
-    assert!(
-        written.is_subset(clobbers),
-        "{op:?} writes {written:?}, declares {clobbers:?}"
-    );
+    let (insns, written) = (&d.insns, d.written);
     // Paths: all fall through; or the first branch to a local target taken.
     let local = insns
         .iter()

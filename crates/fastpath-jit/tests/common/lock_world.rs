@@ -3,15 +3,16 @@
 //! aarch64_lock.rs): each gives a harness per operation that runs the
 //! template from fastpath's `CodeCache` with the real thread block
 //! (`fastpath::thread::current()`) in its thread register.
-#![allow(dead_code)] // each binary uses its own subset
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use fastpath::code::{CodeCache, Entry};
 use fastpath::sync::{self, Header, LockState, LockingMode};
 use fastpath::thread as fthread;
+use fastpath_jit::reg::Reg;
 use fastpath_jit::slow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +26,67 @@ pub enum Op {
 /// path ran (exit: 2 it reported an error).
 pub trait Run: Sync {
     fn run(&self, obj: &Header) -> u64;
+}
+
+/// A generated `extern "C" fn(thread, obj) -> u64` (see [`Run`]), run on
+/// the calling thread with its real block; alive as long as its cache.
+pub struct Harness {
+    _cache: CodeCache,
+    entry: Entry,
+}
+
+type HarnessFn = unsafe extern "C" fn(*const fthread::ThreadBlock, *const Header) -> u64;
+
+impl Harness {
+    /// Installs `code`, a complete `HarnessFn`.
+    pub fn install(code: &[u8]) -> Harness {
+        let cache = CodeCache::new(4096).unwrap();
+        let entry = cache.install(code).unwrap();
+        Harness { _cache: cache, entry }
+    }
+}
+
+impl Run for Harness {
+    fn run(&self, obj: &Header) -> u64 {
+        // SAFETY: the harness is a complete `HarnessFn` (`install`'s
+        // contract); it is called on this thread with this thread's block
+        // and a live pinned header.
+        unsafe {
+            let f: HarnessFn = self.entry.as_fn();
+            f(fthread::current().as_ptr(), obj)
+        }
+    }
+}
+
+/// What a guessed exit's harness puts in the guess register before the
+/// template runs (`LockExit::emit_expecting`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guess {
+    /// The header's word: right when fast-locked, the monitor's word when
+    /// inflated (the guess that must not be trusted).
+    Loaded,
+    /// The header's word with lock bits 10 (an inflated-looking word): the
+    /// template forces the bits to 00, so it is the right guess too.
+    LoadedInflated,
+    /// 0: masked, the word of a header with no hash (right for a fresh
+    /// header, wrong for a hashed one).
+    Zero,
+    /// All ones: never a header's word.
+    Ones,
+    /// The header's word with another hash bit: wrong.
+    Other,
+}
+
+/// [`stress`]'s deflater deflates every idle monitor of the process, the
+/// twin worlds of a scenario test running beside it included (a test
+/// binary runs its tests on several threads): `stress` runs alone (write),
+/// the scenario tests beside each other (read).
+static DEFLATION: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// Held by a scenario test while it runs (a test that failed while
+/// holding it does not fail the others).
+fn beside_each_other() -> std::sync::RwLockReadGuard<'static, ()> {
+    DEFLATION.read().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The lock-stack as seen from the block: `top` and the live entries.
@@ -257,6 +319,7 @@ pub fn scenarios() -> Vec<(Scenario, [Option<bool>; 2])> {
 /// `slow`) and through Rust on a twin; outcome, header and lock-stack must
 /// match, and the label the table expects. Returns the cases checked.
 pub fn differential(op: Op, h: &dyn Run, what: &str) -> usize {
+    let _alone_from_the_deflater = beside_each_other();
     let mut checked = 0;
     for (sc, expect) in scenarios() {
         let want = expect[(op == Op::Exit) as usize];
@@ -273,11 +336,76 @@ pub fn differential(op: Op, h: &dyn Run, what: &str) -> usize {
     checked
 }
 
+/// [`differential`] of both operations for every register assignment,
+/// each through the harness `build` makes; prints and returns the cases.
+pub fn differential_every<R: Copy + std::fmt::Debug, H: Run>(
+    arch: &str,
+    assignments: &[R],
+    build: impl Fn(Op, R) -> H,
+) -> usize {
+    let mut checked = 0;
+    for &regs in assignments {
+        for op in [Op::Enter, Op::Exit] {
+            checked += differential(op, &build(op, regs), &format!("{regs:?}"));
+        }
+    }
+    println!("{arch}differential: {checked} (registers, operation, state) cases, each against a Rust twin");
+    checked
+}
+
+/// [`differential_guessed`] for every register assignment, every guess
+/// register `guess_regs` names for it and every [`Guess`], through the
+/// exit `guessed(regs, guess)` makes (no stub): the right guesses reach
+/// the table's labels, each wrong one sends some fast exit to `slow`;
+/// then [`mixed`] with `enter(regs)` and the right guess in the first
+/// guess register of the first assignment (`guessed_with_stub`).
+pub fn guessed_every<R: Copy + std::fmt::Debug, H: Run>(
+    arch: &str,
+    assignments: &[R],
+    guess_regs: impl Fn(R) -> [Reg; 3],
+    guessed: impl Fn(R, bool, (Reg, Guess)) -> H,
+    enter: impl Fn(R) -> H,
+) {
+    let (mut checked, mut to_slow) = (0, 0);
+    for &regs in assignments {
+        for w in guess_regs(regs) {
+            for kind in [
+                Guess::Loaded,
+                Guess::LoadedInflated,
+                Guess::Zero,
+                Guess::Ones,
+                Guess::Other,
+            ] {
+                let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
+                let wrong = matches!(kind, Guess::Ones | Guess::Other);
+                let (c, s) = differential_guessed(
+                    &guessed(regs, false, (w, kind)),
+                    &format!("{regs:?}, guess {kind:?} in {w:?}"),
+                    right,
+                );
+                if wrong {
+                    assert!(s > 0, "a wrong guess ({kind:?}) never failed the CAS");
+                }
+                checked += c;
+                to_slow += s;
+            }
+        }
+    }
+    println!("{arch}guessed exit: {checked} (registers, guess, state) cases against the Rust exit; {to_slow} wrong guesses sent a fast exit to slow, none changed anything");
+    // The mixed pairs with the right guess kept in the mark register.
+    let regs = assignments[0];
+    mixed(
+        &enter(regs),
+        &guessed(regs, true, (guess_regs(regs)[0], Guess::Loaded)),
+    );
+}
+
 /// [`differential`] for an exit whose expected word is a guess: the
 /// outcome (template, then the slow path if it went there) must equal the
 /// Rust twin's in every scenario, and the label the table's, except that a
 /// wrong guess (`exact` false) may send a fast exit to `slow`.
 pub fn differential_guessed(h: &dyn Run, what: &str, exact: bool) -> (usize, usize) {
+    let _alone_from_the_deflater = beside_each_other();
     let (mut checked, mut to_slow) = (0, 0);
     for (sc, expect) in scenarios() {
         let want = expect[1];
@@ -311,6 +439,7 @@ pub fn depth_of(h: &Header) -> usize {
 /// Template enter with Rust exit and the reverse, recursively interleaved,
 /// and through the stubs; `enter`/`exit` are harnesses with stubs.
 pub fn mixed(enter: &dyn Run, exit: &dyn Run) {
+    let _alone_from_the_deflater = beside_each_other();
     std::thread::scope(|s| {
         s.spawn(move || {
             let me = fthread::current();
@@ -374,6 +503,7 @@ pub struct Counted {
 /// equal the critical sections), nothing left held. Returns (critical
 /// sections, template slow paths, monitors deflated).
 pub fn stress(enter: &dyn Run, exit: &dyn Run, ms: u64) -> (u64, u64, usize) {
+    let _alone = DEFLATION.write().unwrap_or_else(|e| e.into_inner());
     const THREADS: usize = 3;
     let ms = std::env::var("FASTPATH_STRESS_MS")
         .ok()

@@ -1,0 +1,82 @@
+//! The test cases every architecture runs the same way on its own
+//! builders, as macros a test binary expands once: each case builds the
+//! generated function with the binary's builder and runs the shared
+//! scenario on it.
+// Each binary expands the macros of its own cases.
+#![allow(unused_macros, unused_imports)]
+
+/// The SATB enqueue and LRB collection-set scenarios (`gc_world`), on
+/// `$satb(&CodeCache) -> Entry` (a [`super::gc_world::SatbFn`]) and
+/// `$lrb(&CodeCache, CsetMap) -> Entry` (a [`super::gc_world::LrbFn`]).
+macro_rules! gc_medium_tests {
+    ($satb:path, $lrb:path) => {
+        #[test]
+        fn satb_records_every_overwritten_non_null_value_once() {
+            let cache = fastpath::code::CodeCache::new(64 * 1024).unwrap();
+            let e = $satb(&cache);
+            // SAFETY: an `extern "C" fn(*mut TestThread, *mut u64)` reading
+            // the field and the test block, writing the block and its
+            // buffer.
+            let barrier: crate::common::gc_world::SatbFn = unsafe { e.as_fn() };
+            crate::common::gc_world::satb_records_every_overwritten_non_null_value_once(barrier);
+        }
+
+        #[test]
+        fn lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path() {
+            let cache = fastpath::code::CodeCache::new(64 * 1024).unwrap();
+            let heap = crate::common::gc_world::lrb_heap();
+            let e = $lrb(&cache, heap.cset);
+            // SAFETY: an `extern "C" fn(*mut TestThread, u64) -> u64`
+            // reading the test block, the map and the objects' forwarding
+            // words.
+            let lrb: crate::common::gc_world::LrbFn = unsafe { e.as_fn() };
+            crate::common::gc_world::lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path(
+                &heap, lrb,
+            );
+        }
+    };
+}
+pub(crate) use gc_medium_tests;
+
+/// The Brooks write barrier's differential against the Rust model
+/// (`brooks_world`) and its run with the library's slow path on a
+/// concurrent heap (`brooks_real`), on `$wb(&CodeCache, gc_state offset,
+/// slow path) -> F`, the binary's `fn(block, obj, val, out)` builder.
+macro_rules! brooks_wb_tests {
+    ($wb:path) => {
+        #[test]
+        fn brooks_wb_template_matches_the_rust_barrier_on_every_case() {
+            use crate::common::brooks_world;
+            let cache = fastpath::code::CodeCache::new(64 * 1024).unwrap();
+            let gc_state = std::mem::offset_of!(brooks_world::TestThread, gc_state) as i32;
+            let wb: brooks_world::Wb = $wb(
+                &cache,
+                gc_state,
+                brooks_world::slow_entry as *const () as usize,
+            );
+            brooks_world::differential(wb);
+        }
+
+        /// The same function with the real block's offset and the
+        /// library's slow path, on a concurrent `shenandoah-2017` heap
+        /// (`brooks_real`): the stub copies or finds the copy, the
+        /// original forwards to it.
+        #[test]
+        fn brooks_wb_stub_reaches_the_library_on_a_concurrent_heap() {
+            use crate::common::brooks_real;
+            std::thread::spawn(|| {
+                let cache = fastpath::code::CodeCache::new(64 * 1024).unwrap();
+                let gc_state = fastpath::thread::GC_STATE_OFFSET as i32;
+                let wb: brooks_real::Wb = $wb(
+                    &cache,
+                    gc_state,
+                    brooks_real::slow_counted as *const () as usize,
+                );
+                brooks_real::copies_through_the_stub(wb);
+            })
+            .join()
+            .unwrap();
+        }
+    };
+}
+pub(crate) use brooks_wb_tests;

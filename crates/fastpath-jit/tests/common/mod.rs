@@ -1,0 +1,32 @@
+//! The harness the JIT template tests share, one module per concern; each
+//! test file holds only its cases and declares `mod common;`.
+//!
+//! | module | what | built for |
+//! |---|---|---|
+//! | [`block`] | a `#[repr(C)]` test thread block and its [`fastpath_jit::ThreadLayout`] | every host |
+//! | [`gc_world`] | the SATB buffer, collection-set heap and Rust slow paths the SATB/LRB medium paths run against, with their scenarios | every host |
+//! | [`brooks_world`] | the Brooks write barrier's differential against a Rust model | every host |
+//! | [`brooks_real`] | the Brooks write barrier on a concurrent `shenandoah-2017` heap, its stub calling the library | every host |
+//! | [`g1_world`] | G1's card barrier differential on twin `g1` heaps | every host |
+//! | [`lock_world`] | the monitor templates' differential, mixed and stress tests | every host |
+//! | [`cases`] | the cases every architecture runs alike, as macros over its builders | every host |
+//! | [`a64`] | AArch64 register names, a template's words, a slow-path stub's words checked against what it declares (emitting is bit manipulation) | every host |
+//! | [`x64`] | the x86-64 run harness (label reached, registers after) and the iced-x86 checks of templates and slow-path stubs | x86-64 |
+//! | [`aarch64`] | the AArch64 run harness (label reached, result register) | AArch64 |
+// Each test binary uses its own part.
+#![allow(dead_code)]
+// dynasm's dynamic registers (`Rq(n)`, `X(n)`) expand to `n.into()`, a no-op for `u8`.
+#![allow(clippy::useless_conversion)]
+
+pub mod a64;
+#[cfg(target_arch = "aarch64")]
+pub mod aarch64;
+pub mod block;
+pub mod brooks_real;
+pub mod brooks_world;
+pub mod cases;
+pub mod g1_world;
+pub mod gc_world;
+pub mod lock_world;
+#[cfg(target_arch = "x86_64")]
+pub mod x64;
