@@ -119,6 +119,46 @@ fn the_pair_table_times_every_variant_beside_the_baselines() {
     );
 }
 
+/// `--header-offset`/`--counter-offset` put every lock row's header and
+/// counter at those offsets from the thread block modulo 4096 (the
+/// column says where each landed), and a header at the lock-stack top
+/// field's offset is flagged as aliasing it.
+#[test]
+fn the_pair_table_places_headers_and_counters_where_asked() {
+    for (header, counter, aliased) in [("1024", "2048", false), ("0", "2048", true)] {
+        let out = fastpath()
+            .args(["jit", "--quick", "--only", "pair", "--header-offset", header])
+            .args(["--counter-offset", counter])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}\n{text}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let want = format!(
+            "+{:#x}, +{:#x}",
+            header.parse::<u32>().unwrap(),
+            counter.parse::<u32>().unwrap()
+        );
+        let mut placed = 0;
+        for l in text.lines() {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let lock_row = matches!(
+                w.as_slice(),
+                ["pair", "template" | "template-expecting" | "copy", ..]
+            ) || matches!(w.as_slice(), ["uncontended", "rust", ..]);
+            if lock_row {
+                assert!(l.contains(&want), "{want} not in {l}");
+                assert_eq!(l.contains("(aliases the lock-stack top field)"), aliased, "{l}");
+                placed += 1;
+            }
+        }
+        assert_eq!(placed, 4, "{text}");
+    }
+}
+
 #[test]
 fn hotspot_rows_come_from_jitbench_json() {
     let dir = scratch("hotspot");
@@ -161,6 +201,13 @@ fn options_out_of_range_exit_2_before_anything_runs() {
         (&["--iterations", "1001"][..], "2..=1000"),
         (&["--only", "gc"][..], "locks"),
         (&["--jvm", "/nonexistent/jvm-results"][..], "not a folder"),
+        (&["--only", "pair", "--header-offset", "4096"][..], "0..=4088"),
+        (&["--only", "pair", "--counter-offset", "12"][..], "multiple of 8"),
+        (
+            &["--only", "locks", "--header-offset", "8"][..],
+            "needs --only pair",
+        ),
+        (&["--counter-offset", "8"][..], "needs --only pair"),
     ] {
         let out = fastpath().arg("jit").args(args).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);

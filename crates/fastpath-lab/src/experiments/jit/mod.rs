@@ -63,6 +63,10 @@ const PROFILED_OPS: u64 = 100_000;
 /// The tables, in order.
 const GROUPS: [&str; 4] = ["locks", "poll", "barriers", "graph"];
 
+/// The largest `--header-offset`/`--counter-offset`: the last word of a
+/// 4 KiB page.
+const MAX_OFFSET: u16 = (pair::PAGE - 8) as u16;
+
 /// What `--only` takes: a table of [`GROUPS`], or `pair`, the lock pair's
 /// variants ([`pair`]), which only `--only pair` runs.
 const ONLY: [&str; 5] = ["locks", "poll", "barriers", "graph", "pair"];
@@ -223,18 +227,21 @@ impl Fixture {
     }
 }
 
-/// A pair variant's loop on a header and a counter of its own.
+/// A pair variant's loop on a header and a counter of its own, each where
+/// the allocator put it or at a [`pair::Placement`] from the thread block.
 struct PairFixture {
     name: &'static str,
     code: code::Installed,
-    header: Pin<Box<Header>>,
-    counter: Box<u64>,
+    /// The block of the thread the fixture was placed for (and runs on).
+    thread: *const fastpath::thread::ThreadBlock,
+    header: pair::Placed<Header>,
+    counter: pair::Placed<u64>,
     /// parking_lot's shape's lock word (0: unlocked).
     word: Box<AtomicUsize>,
 }
 
 impl PairFixture {
-    fn new(v: &pair::Variant) -> anyhow::Result<PairFixture> {
+    fn new(v: &pair::Variant, place: pair::Placement) -> anyhow::Result<PairFixture> {
         // One lock through the library registers the thread for
         // lightweight locking (an unregistered thread's lock-stack top is
         // the inactive value, which sends the templates' enter to the slow
@@ -242,32 +249,36 @@ impl PairFixture {
         // need the fast one).
         let h = Box::pin(Header::new());
         drop(sync::lock(h.as_ref()));
+        let thread = fastpath::thread::current().as_ptr();
+        let (header, counter) = placed_pair(place);
         Ok(PairFixture {
             name: v.name,
             code: pair::generate(v)?,
-            header: Box::pin(Header::new()),
-            counter: Box::new(0),
+            thread,
+            header,
+            counter,
             word: Box::new(AtomicUsize::new(0)),
         })
     }
 
+    /// The header's and the counter's offsets past the thread block,
+    /// modulo 4096.
+    fn offsets(&self) -> (usize, usize) {
+        let t = self.thread as usize;
+        (self.header.offset_from(t), self.counter.offset_from(t))
+    }
+
     fn run(&mut self, n: u64) {
         let thread = fastpath::thread::current().as_ptr();
-        let obj: *const u8 = (&*self.header as *const Header).cast();
+        assert_eq!(
+            thread, self.thread,
+            "a pair fixture runs on the thread it was placed for"
+        );
+        let obj: *const u8 = (self.header.get() as *const Header).cast();
         let word: *const u64 = (&*self.word as *const AtomicUsize).cast();
-        let top = || {
-            // SAFETY: this thread's block; the lock-stack top is a u32 at
-            // its published offset, written only by this thread.
-            unsafe {
-                (thread as *const u8)
-                    .add(fastpath::thread::LOCK_STACK_TOP_OFFSET)
-                    .cast::<u32>()
-                    .read()
-            }
-        };
-        let before = top();
-        (self.code.func())(thread, obj, &mut *self.counter, n, word);
-        let after = top();
+        let before = lock_stack_top(fastpath::thread::current());
+        (self.code.func())(thread, obj, self.counter.get_mut(), n, word);
+        let after = lock_stack_top(fastpath::thread::current());
         assert_eq!(
             before, after,
             "the {} pair left the lock-stack's top at {after:#x} (was {before:#x})",
@@ -276,11 +287,57 @@ impl PairFixture {
     }
 }
 
+/// A lock row's header and counter at `place` from the current thread's
+/// block; where `place` leaves the header to the allocator and the
+/// allocator's address aliases one of the pair's stores (4 KiB aliasing,
+/// [`pair::Placement`]), the header goes to [`pair::UNALIASED_HEADER`]
+/// instead, so an unplaced row times the common case whatever the
+/// environment's size did to the heap's layout.
+fn placed_pair(place: pair::Placement) -> (pair::Placed<Header>, pair::Placed<u64>) {
+    let t = fastpath::thread::current();
+    let at = t.as_ptr() as usize;
+    let counter = pair::Placed::new(at, place.counter, || 0u64);
+    let header = pair::Placed::new(at, place.header, Header::new);
+    let aliased = pair::aliased_store(
+        header.offset_from(at),
+        lock_stack_top(t) as usize,
+        counter.offset_from(at),
+    );
+    if place.header.is_none() && aliased.is_some() {
+        let header = pair::Placed::new(at, Some(pair::UNALIASED_HEADER), Header::new);
+        return (header, counter);
+    }
+    (header, counter)
+}
+
+/// The lock-stack top of the current thread's block `t` (its published
+/// `u32`; the entry a pair pushes is at the block + this).
+fn lock_stack_top(t: &fastpath::thread::ThreadBlock) -> u32 {
+    // SAFETY: the current thread's block, which lives as long as the
+    // thread; the lock-stack top is a u32 at its published offset, written
+    // only by this thread.
+    unsafe {
+        (t.as_ptr() as *const u8)
+            .add(fastpath::thread::LOCK_STACK_TOP_OFFSET)
+            .cast::<u32>()
+            .read()
+    }
+}
+
 /// `--only pair`: the template pair's variants and the Rust baselines,
 /// interleaved (every row one short sample per round, in a fresh order
 /// each round), each against parking_lot's pair and the Rust fast path of
 /// the same run.
-fn pair_table(quick: bool, prof: Option<&Profiler>, counters: &mut ProfileTable) -> anyhow::Result<Table> {
+///
+/// The lock rows (the generated pairs and the Rust fast path) put their
+/// header and counter at `place` from the thread block (else where the
+/// allocator does), and the table gives each one's offsets modulo 4096.
+fn pair_table(
+    quick: bool,
+    place: pair::Placement,
+    prof: Option<&Profiler>,
+    counters: &mut ProfileTable,
+) -> anyhow::Result<Table> {
     use crate::harness::interleave::{measure_rows, row, Sampler};
     let baselines: [(&str, &str, &str); 3] = [
         (
@@ -306,7 +363,30 @@ fn pair_table(quick: bool, prof: Option<&Profiler>, counters: &mut ProfileTable)
     );
     let mut counted = Vec::new();
     let mut samplers: Vec<Sampler<'_>> = Vec::new();
+    let thread = fastpath::thread::current().as_ptr() as usize;
+    // Per row, the header's and the counter's offsets past the thread
+    // block modulo 4096, where the row places them.
+    let mut offsets: Vec<Option<(usize, usize)>> = Vec::new();
     for (op, form, _) in &ids {
+        if op == "pair" {
+            let v = pair::VARIANTS
+                .iter()
+                .find(|v| v.name == form.as_str())
+                .ok_or_else(|| anyhow::anyhow!("pair/{form}: no such variant"))?;
+            let mut f = PairFixture::new(v, place)?;
+            offsets.push(Some(f.offsets()));
+            samplers.push(row(move |n| f.run(n)));
+            continue;
+        }
+        if (op.as_str(), form.as_str()) == ("uncontended", "rust") {
+            let (h, mut c) = placed_pair(place);
+            offsets.push(Some((h.offset_from(thread), c.offset_from(thread))));
+            samplers.push(row(move |n| {
+                rust::enter_exit_on(fastpath::thread::current(), h.pinned(), c.get_mut(), n)
+            }));
+            continue;
+        }
+        offsets.push(None);
         let mut region = match region(op, form) {
             Some(Ok(r)) => r,
             Some(Err(why)) => anyhow::bail!("{op}/{form}: {why}"),
@@ -337,9 +417,19 @@ fn pair_table(quick: bool, prof: Option<&Profiler>, counters: &mut ProfileTable)
     }
     let median = |i: usize| stats[i].median;
     let (pl, rust) = (median(0), median(1));
+    let top = lock_stack_top(fastpath::thread::current()) as usize;
     let mut t = Table::new(
         "The uncontended lock + unlock pair: the template, variants one change away, and the Rust baselines, interleaved; ns/op (median of short samples)",
-        &["row", "form", "ns/op (median)", "× parking-lot", "× rust fast path", "instr/op", "what"],
+        &[
+            "row",
+            "form",
+            "ns/op (median)",
+            "× parking-lot",
+            "× rust fast path",
+            "instr/op",
+            "header, counter at",
+            "what",
+        ],
     );
     for (i, (op, form, what)) in ids.iter().enumerate() {
         t.row(vec![
@@ -349,9 +439,31 @@ fn pair_table(quick: bool, prof: Option<&Profiler>, counters: &mut ProfileTable)
             ratio(median(i), pl),
             ratio(median(i), rust),
             counted[i].clone(),
+            offsets[i].map_or_else(
+                || "-".into(),
+                |(h, c)| match pair::aliased_store(h, top, c) {
+                    Some(store) => format!("+{h:#x}, +{c:#x} (aliases {store})"),
+                    None => format!("+{h:#x}, +{c:#x}"),
+                },
+            ),
             what.clone(),
         ]);
     }
+    t.note(format!(
+        "header, counter at: their offsets past the thread block modulo 4096 ({}; the block itself at {:#x} modulo 4096; instruction counts are of unplaced copies); the pair stores to the block's lock-stack top (+{:#x}) and the entry it pushes (+{:#x}) and to the counter, and loads the header after them: an offset equal to one of those is 4 KiB aliasing (a load held behind a store whose address bits 11:0 match; a header at the top field's offset times about 15 % slower in template-expecting on the Intel guest): a row the allocator put there is moved to +{:#x}",
+        match (place.header, place.counter) {
+            (None, None) => "where the allocator put them".to_string(),
+            (h, c) => format!(
+                "placed: --header-offset {}, --counter-offset {}",
+                h.map_or_else(|| "none".into(), |h| h.to_string()),
+                c.map_or_else(|| "none".into(), |c| c.to_string())
+            ),
+        },
+        thread % pair::PAGE,
+        fastpath::thread::LOCK_STACK_TOP_OFFSET,
+        top,
+        pair::UNALIASED_HEADER,
+    ));
     t.note(format!(
         "{} rounds after {} warm-up, samples of {:?}, each round's rows in a fresh random order; every generated row is a loop of `dec rcx; jnz` trips (2 instructions per pair)",
         plan.rounds, plan.warmup_rounds, plan.sample_time
@@ -384,7 +496,7 @@ fn region(op: &str, form: &str) -> Option<Result<Region<'static>, String>> {
     let r = |run: Box<dyn FnMut(u64)>| Some(Ok(Region::new(PROFILED_OPS, run)));
     if op == "pair" {
         let v = pair::VARIANTS.iter().find(|v| v.name == form)?;
-        return match PairFixture::new(v) {
+        return match PairFixture::new(v, pair::Placement::default()) {
             Ok(mut f) => r(Box::new(move |n| f.run(n))),
             Err(e) => err(e),
         };
@@ -509,6 +621,20 @@ impl Experiment for Jit {
                 .help("Run HotSpot's JitBench lock shapes first (peers/jvm's benchmarks jar, built with Maven if missing; a JDK 21-25), 2 ms iterations summarised by their median as the lab's rows, into jit-locks.json in the --jvm folder, so the hotspot-c2 lock rows are timed in this invocation beside the template's"),
         )
         .arg(
+            Arg::new("header-offset")
+                .long("header-offset")
+                .value_name("BYTES")
+                .value_parser(value_parser!(u16).range(0..=MAX_OFFSET as i64))
+                .help("With --only pair: put the lock rows' header (the generated pairs' and the Rust fast path's) this many bytes past the thread block modulo 4096, a multiple of 8 from 0 to 4088 (the table's notes give the lock-stack's offsets), to time the pair with its header load aliasing a store's 4 KiB offset or not"),
+        )
+        .arg(
+            Arg::new("counter-offset")
+                .long("counter-offset")
+                .value_name("BYTES")
+                .value_parser(value_parser!(u16).range(0..=MAX_OFFSET as i64))
+                .help("With --only pair: put the lock rows' counter this many bytes past the thread block modulo 4096, a multiple of 8 from 0 to 4088"),
+        )
+        .arg(
             Arg::new("jvm")
                 .long("jvm")
                 .value_name("DIR")
@@ -518,6 +644,27 @@ impl Experiment for Jit {
     }
 
     fn check(&self, matches: &ArgMatches, _quick: bool) -> Result<(), String> {
+        let pair = matches
+            .try_get_one::<String>("only")
+            .ok()
+            .flatten()
+            .map(String::as_str)
+            == Some("pair");
+        for name in ["header-offset", "counter-offset"] {
+            match matches.try_get_one::<u16>(name).ok().flatten() {
+                Some(_) if !pair => {
+                    return Err(format!(
+                        "--{name} places the pair table's rows: it needs --only pair"
+                    ))
+                }
+                Some(n) if n % 8 != 0 => {
+                    return Err(format!(
+                        "--{name} {n}: not a multiple of 8 (the header and the counter are words)"
+                    ))
+                }
+                _ => {}
+            }
+        }
         // With --hotspot the folder is made (run.sh writes into it).
         let made_here = matches.try_get_one::<bool>("hotspot").ok().flatten() == Some(&true);
         match matches.try_get_one::<PathBuf>("jvm").ok().flatten() {
@@ -557,9 +704,13 @@ impl Experiment for Jit {
         let mut counters = ProfileTable::new("JIT fast paths");
         code::SLOW_CALLS.store(0, Ordering::Relaxed);
         if only.as_deref() == Some("pair") {
+            let place = pair::Placement {
+                header: ctx.option::<u16>("header-offset"),
+                counter: ctx.option::<u16>("counter-offset"),
+            };
             report
                 .tables
-                .push(pair_table(ctx.quick, prof.as_ref(), &mut counters)?);
+                .push(pair_table(ctx.quick, place, prof.as_ref(), &mut counters)?);
             if let Some(p) = prof {
                 report.tables.push(counters.finish(&p));
             }

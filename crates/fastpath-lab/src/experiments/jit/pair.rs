@@ -30,6 +30,121 @@ use fastpath_jit::{slow, Labels, LockStackLayout};
 
 use super::code::Installed;
 
+/// The page size whose address bits a load is compared on against the
+/// store buffer (4 KiB aliasing, below).
+pub const PAGE: usize = 4096;
+
+/// Where `--only pair` puts the lock rows' header and counter: each a byte
+/// offset past the running thread's block, modulo [`PAGE`], or wherever
+/// the allocator put them (`None`).
+///
+/// What it tests, 4 KiB aliasing: an Intel core decides whether a load
+/// may pass the stores still in its store buffer by comparing address
+/// bits 11:0 only, so a load whose low bits match an older store's is held
+/// (or replayed) as if it depended on it, though the full addresses
+/// differ. The pair's stores are the lock-stack entry it pushes (the block
+/// + `top`), the `top` field (block + [`fastpath::thread::LOCK_STACK_TOP_OFFSET`])
+/// and the counter; its header loads follow them. A header at the
+/// offset of one of them (or of the counter) modulo 4096 would slow the
+/// pair by an amount that depends on where the heap and the thread's TLS
+/// landed; parking_lot's pair loads nothing between its stores and CASes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// The header's offset past the thread block, modulo 4096.
+    pub header: Option<u16>,
+    /// The counter's offset past the thread block, modulo 4096.
+    pub counter: Option<u16>,
+}
+
+/// Which of the pair's stores a header `header` bytes past the thread
+/// block (modulo [`PAGE`]) aliases, if any: the lock-stack top field, the
+/// entry the pair pushes (at the block + `top`) or the counter (at
+/// `counter`). Only the top field's has been measured to cost (the header
+/// load of the next enter waits behind the exit's store to `top`).
+pub fn aliased_store(header: usize, top: usize, counter: usize) -> Option<&'static str> {
+    let overlaps = |a: usize, alen: usize, b: usize, blen: usize| {
+        b.wrapping_sub(a) % PAGE < alen || a.wrapping_sub(b) % PAGE < blen
+    };
+    let top_field = fastpath::thread::LOCK_STACK_TOP_OFFSET;
+    if overlaps(header, 8, top_field, 4) {
+        Some("the lock-stack top field")
+    } else if overlaps(header, 8, top, 8) {
+        Some("the pushed lock-stack entry")
+    } else if overlaps(header, 8, counter, 8) {
+        Some("the counter")
+    } else {
+        None
+    }
+}
+
+/// Where an unplaced row's header goes if the allocator's address aliases
+/// one of the pair's stores: past the block's hot fields, away from
+/// everything the pair stores to (the sweep's control offset).
+pub const UNALIASED_HEADER: u16 = 0x400;
+
+/// A value at a chosen offset from an address modulo [`PAGE`]: one element
+/// of a boxed slice long enough to hold every 8-byte residue.
+pub struct Placed<T> {
+    slots: Box<[T]>,
+    index: usize,
+}
+
+impl<T> Placed<T> {
+    /// `make()`'s value at `from + at` modulo [`PAGE`] (`at` a multiple of
+    /// `T`'s size, `from` aligned to it), or in a box of its own without
+    /// `at`.
+    pub fn new(from: usize, at: Option<u16>, mut make: impl FnMut() -> T) -> Placed<T> {
+        let size = std::mem::size_of::<T>();
+        assert!(size > 0 && PAGE % size == 0, "placed values divide the page");
+        let n = if at.is_some() { PAGE / size + 1 } else { 1 };
+        let slots: Box<[T]> = (0..n).map(|_| make()).collect();
+        let index = match at {
+            None => 0,
+            Some(at) => {
+                let want = from.wrapping_add(at as usize);
+                let index = want.wrapping_sub(slots.as_ptr() as usize) % PAGE / size;
+                assert_eq!(
+                    (slots.as_ptr() as usize + index * size) % PAGE,
+                    want % PAGE,
+                    "offset {at} from {from:#x} is not a multiple of the {size}-byte element"
+                );
+                index
+            }
+        };
+        Placed { slots, index }
+    }
+
+    /// The placed value.
+    pub fn get(&self) -> &T {
+        &self.slots[self.index]
+    }
+
+    /// The placed value, mutably.
+    pub fn get_mut(&mut self) -> &mut T {
+        &mut self.slots[self.index]
+    }
+
+    /// Its address.
+    pub fn addr(&self) -> usize {
+        self.get() as *const T as usize
+    }
+
+    /// Its address's offset past `from`, modulo [`PAGE`].
+    pub fn offset_from(&self, from: usize) -> usize {
+        self.addr().wrapping_sub(from) % PAGE
+    }
+}
+
+impl Placed<fastpath::sync::Header> {
+    /// The placed header, pinned.
+    pub fn pinned(&self) -> std::pin::Pin<&fastpath::sync::Header> {
+        // SAFETY: the header is an element of a boxed slice this value owns
+        // and never replaces or hands out mutably, so it stays at this
+        // address until the slice is dropped in place with it.
+        unsafe { std::pin::Pin::new_unchecked(self.get()) }
+    }
+}
+
 /// One generated pair loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
