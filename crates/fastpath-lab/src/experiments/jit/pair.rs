@@ -505,3 +505,46 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
         .map_err(|e| anyhow::anyhow!("installing the {} loop: {e}", v.name))?;
     Ok(Installed::new(entry, cache, code.len()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placed_values_land_at_every_asked_offset_from_any_base() {
+        let mut checked = 0;
+        for base in [0x1000usize, 0x7f00_1234_5008, 0x55aa_0c08] {
+            for at in (0..PAGE as u16).step_by(8) {
+                let p = Placed::new(base, Some(at), || 0u64);
+                assert_eq!(p.offset_from(base), at as usize, "base {base:#x}, at {at}");
+                assert_eq!(p.addr() % 8, 0);
+                checked += 1;
+            }
+        }
+        let unplaced = Placed::new(0x1000, None, || 7u64);
+        assert_eq!(*unplaced.get(), 7);
+        assert_eq!(checked, 3 * PAGE / 8);
+    }
+
+    #[test]
+    fn aliasing_is_an_overlap_of_the_low_12_bits() {
+        let top = fastpath::thread::LOCK_STACK_OFFSET;
+        let field = fastpath::thread::LOCK_STACK_TOP_OFFSET;
+        assert_eq!(aliased_store(field, top, 0x800), Some("the lock-stack top field"));
+        // A word starting 7 bytes below the 4-byte field still overlaps it;
+        // one starting at its end does not.
+        assert_eq!(
+            aliased_store(field.wrapping_sub(7) % PAGE, top, 0x800),
+            Some("the lock-stack top field")
+        );
+        assert_eq!(aliased_store(field + 4, top, 0x800), None);
+        assert_eq!(
+            aliased_store(top, top, 0x800),
+            Some("the pushed lock-stack entry")
+        );
+        assert_eq!(aliased_store(top + 8, top, 0x800), None);
+        assert_eq!(aliased_store(0x800, top, 0x800), Some("the counter"));
+        assert_eq!(aliased_store(0x804, top, 0x800), Some("the counter"));
+        assert_eq!(aliased_store(UNALIASED_HEADER as usize, top, 0x800), None);
+    }
+}
