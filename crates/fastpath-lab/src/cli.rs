@@ -182,19 +182,20 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                     "A result file is what `fastpath <experiment> --out DIR` writes \
                      (DIR/<experiment>.json) or what JMH writes with -rf json (peers/jvm/run.sh). \
                      Exits 1 when no row pairs.\n\n\
-                     Whole-run shifts: a process can run faster or slower as a whole (every row \
-                     of a run 16% slower than the run before, on a shared machine), which no \
+                     Whole-run shifts: a process can run faster or slower as a whole (the CAS \
+                     pair 18% faster than in the run before, most rows with it), which no \
                      interval from inside a run sees. A row measured against a baseline row of \
                      its own run (a `ratio_to_<row>` metric: the lock pairs table's rows against \
-                     cas-pair) is judged on its ratio to that row, the `ratio %` column: the \
-                     median of the per-round ratios of the two rows' samples (taken side by side \
-                     in the run), with that median's 99.9% interval, so a shift of both cancels \
-                     and a change of the row against the baseline shows. The `%` column keeps \
-                     the row's own change; a header line above the table gives the baseline \
-                     row's (`whole-run shift: baseline row cas-pair +16.1% …`), and the baseline \
-                     row says `reference`. Rows with no baseline row in their run (other tables, \
-                     JMH files) are judged on their own figures, `ratio %` `-`, and the header \
-                     counts them. --raw judges every row on its own figures.",
+                     cas-pair) is judged on its own figures (`%`) and on its ratio to that row \
+                     (`ratio %`: the median of the per-round ratios of the two rows' samples, \
+                     taken side by side, with its 99.9% interval), and has moved only when both \
+                     moved, the same way: a shift that moves the row with its baseline leaves the \
+                     ratio, one that passes the row by leaves its figure, a change of the row \
+                     moves both. A header line above the table gives the baseline row's change \
+                     (`whole-run shift: baseline row cas-pair +16.1% …`), and the baseline row \
+                     says `reference`. Rows with no baseline row in their run (other tables, JMH \
+                     files) are judged on their own figures, `ratio %` `-`, and the header counts \
+                     them. --raw judges every row on its own figures alone.",
                 )
                 .arg(
                     Arg::new("baseline")

@@ -11,27 +11,30 @@
 //! What it can honestly assert on a loaded 2-CPU machine: the
 //! single-threaded rows are each one thread timing itself in short
 //! interleaved samples, round by round beside the CAS pair, and `compare`
-//! judges each on the median of its per-round ratios to the CAS pair, so
-//! a process that runs faster or slower as a whole (every row of a run
-//! 16% slower than the run before, std's and parking_lot's mutexes too,
-//! a state of the host that holds for seconds) moves nothing. What is left
-//! between two processes is what one process fixes for one row and not
-//! for the CAS pair (where a row's code and data sit), which `compare`'s
-//! least change, 10%, is the margin for: at most [`MAY_MOVE`] rows may
-//! move, by less than 30% of their ratio. The one two-thread row,
-//! `contended-2t`, times how two threads share two vCPUs that other
-//! processes also use: its samples come in stretches, and `compare`'s
-//! interval, which counts the samples' serial dependence, is as wide as
-//! that makes it, so it is held to `same` like the others (within the same
-//! allowance, with no bound on its %: a stretch can halve it). The two
-//! recursive rows' verdicts (1.1–1.9 ns, a handful of cycles) are not
-//! asserted: one cycle more or less between two processes is 15–20% of
-//! them (parking-lot-reentrant-recursive came out 1.42, 1.63, 1.70 and
-//! 1.88 ns in different processes of one build at load 2–13), more than
-//! the least change; they too must pair and be judged, and the 20%
-//! slowdown must still show wherever their intervals allow. And the
-//! slowdown must show on some rows at least: intervals so wide that
-//! nothing could move would pass the first half vacuously.
+//! calls a row moved only when it moved both on its own figures and on
+//! its ratio to the CAS pair (the median of its per-round ratios), the
+//! same way. A process that runs faster or slower as a whole (the CAS
+//! pair at 17.4 against 21.2 ns, a state of the host that holds for
+//! seconds) moves most rows with the CAS pair, which leaves their ratios,
+//! and passes some by (`churn`, `contended-2t`), which leaves their own
+//! figures: either way no row moves, with address-space randomisation or
+//! without. So every row that is not [`CYCLE_SIZED`] must say `same`
+//! ([`MAY_MOVE`] is 0), with `compare`'s least change, 10%, as the margin
+//! for what one process fixes for one row and not for another (where its
+//! code and data sit). The one two-thread row, `contended-2t`, times how
+//! two threads share two vCPUs that other processes also use: its samples
+//! come in stretches, and `compare`'s interval, which counts the samples'
+//! serial dependence, is as wide as that makes it; it must be judged, and
+//! its verdict is printed, not asserted. The two recursive rows' verdicts
+//! (1.0–1.9 ns, a handful of cycles) are not asserted: one cycle more or
+//! less between two processes is 15–20% of them (parking-lot-reentrant-
+//! recursive came out 1.42, 1.63, 1.70 and 1.88 ns in different processes
+//! of one build at load 2–13), and in a whole-run shift they move about
+//! twice as much as the CAS pair (-38% against -18%), past both tests;
+//! they too must pair and be judged, and the 20% slowdown must still show
+//! wherever their intervals allow. And the slowdown must show on some rows
+//! at least: intervals so wide that nothing could move would pass the
+//! first half vacuously.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -66,12 +69,14 @@ const SINGLE_THREADED: [&str; 12] = [
     "parking-lot-reentrant-recursive",
 ];
 
-/// How many of the other ten rows may still move between two runs of one
-/// build, by less than 30% of their ratio to the CAS pair: one process's
-/// placement of one row's code or data (monitor-churn, whose monitors the
-/// library allocates, was seen at 31.7 against 37.5 ns), which the CAS
-/// pair does not share.
-const MAY_MOVE: usize = 1;
+/// How many of the ten rows that are neither the CAS pair nor
+/// [`CYCLE_SIZED`] may move between two runs of one build: none. In 70
+/// pairs of quick runs on a 2-vCPU guest at load 1.3–4 (50 with
+/// address-space randomisation, 20 without), 7 of them with the CAS pair
+/// 12–21% apart, none of these rows moved by `compare`'s rule, where
+/// judging rows on their own figures alone moved 17 of them (in 3 pairs)
+/// and on their ratios alone 2.
+const MAY_MOVE: usize = 0;
 
 /// Whether the verdicts that depend on how steady this build's timings are
 /// (how many rows move between two runs, and how many a 20% slowdown shows
@@ -171,10 +176,10 @@ fn samples(r: &BenchResult) -> Vec<f64> {
 }
 
 /// What two runs of one build must show: the CAS pair as `reference`,
-/// every single-threaded row judged on its ratio to it, and (where
+/// every single-threaded row judged on its ratio to it too, and (where
 /// [`TIMING_ASSERTED`]) at most [`MAY_MOVE`] of the rows that are not
-/// [`CYCLE_SIZED`] moved, each by less than 30%. `Err` says which rule
-/// failed, with the comparison.
+/// [`CYCLE_SIZED`] moved, each by less than 30% of its ratio. `Err` says
+/// which rule failed, with the comparison.
 fn same_build_verdicts(rows: &BTreeMap<String, Row>, text: &str) -> Result<Vec<&'static str>, String> {
     let mut moved = Vec::new();
     for name in SINGLE_THREADED {
@@ -216,7 +221,10 @@ fn two_quick_runs_of_one_build_compare_same_and_a_20_percent_slowdown_is_moved()
         moved_same_build.len(),
         shift * 100.0
     );
-    assert!(header.contains("verdicts on ratios to it (13 row(s)"), "{text}");
+    assert!(
+        header.contains("verdicts on ratios to it too: 13 row(s)"),
+        "{text}"
+    );
     let two = rows.get(THREADED).expect("contended-2t compared");
     assert!(
         ["same", "change", "baseline"].contains(&two.verdict.as_str()),
@@ -227,9 +235,9 @@ fn two_quick_runs_of_one_build_compare_same_and_a_20_percent_slowdown_is_moved()
     }
 
     // The first run again, each single-threaded row but the CAS pair 20%
-    // slower: moved exactly where the interval of the row's per-round
-    // ratios to the CAS pair is narrower than 20% (1.2 × its low end above
-    // its high end), and to the baseline's side.
+    // slower: moved exactly where both the row's own interval and that of
+    // its per-round ratios to the CAS pair are narrower than 20% (1.2 × the
+    // low end above the high end), and to the baseline's side.
     let text1 = std::fs::read_to_string(&run1).unwrap();
     let first: Vec<BenchResult> = jmh::from_json(&text1).unwrap();
     let cas = samples(
@@ -247,9 +255,14 @@ fn two_quick_runs_of_one_build_compare_same_and_a_20_percent_slowdown_is_moved()
         else {
             continue;
         };
-        let ratios: Vec<f64> = samples(r).iter().zip(&cas).map(|(x, b)| x / b).collect();
-        let (lo, hi) = serial_median_interval(&ratios, CONFIDENCE).expect("60 samples");
-        expected.insert(*name, if 1.2 * lo > hi { "baseline" } else { "same" });
+        let own = samples(r);
+        let ratios: Vec<f64> = own.iter().zip(&cas).map(|(x, b)| x / b).collect();
+        let sees = |xs: &[f64]| {
+            let (lo, hi) = serial_median_interval(xs, CONFIDENCE).expect("60 samples");
+            1.2 * lo > hi
+        };
+        let moved = sees(&own) && sees(&ratios);
+        expected.insert(*name, if moved { "baseline" } else { "same" });
         scale(&mut r.primary_metric, 1.2);
     }
     let slow_file = dir.join("run1-slow.json");
