@@ -52,19 +52,23 @@
 //! least change moved every such row. A row that names the row it was
 //! measured against in its own run, by a secondary metric
 //! `ratio_to_<row>` ([`RATIO_PREFIX`]; the lock pairs table's
-//! `ratio_to_cas_pair` names `cas-pair`), is judged by the same rule twice,
-//! on its own figures and on its ratio to that baseline row
-//! ([`Estimate::ratio`]), and has moved only when both moved, the same way
-//! ([`both_ways`]). Neither alone would do: not every row follows the
-//! baseline row in such a shift (in the run 17.6% faster, `churn`, whose
-//! time is mostly allocation, and `contended-2t`, two threads sharing the
-//! CPUs, did not move, so their ratios moved 17–21%; the rows of a few
-//! cycles moved twice as much). A shift that moves a row with its baseline
-//! leaves its ratio; one that passes the row by leaves its own figure; a
-//! change of the row's own code moves both. The price: a change that a
-//! shift of the opposite sign offsets reads `same`, which
+//! `ratio_to_cas_pair` names `cas-pair`), is judged by the rule on its
+//! ratio to that baseline row ([`Estimate::ratio`]), and has moved only
+//! when, besides, its own figure changed by at least the least change, the
+//! same way ([`own_followed`], [`with_own_change`]). The ratio alone would
+//! not do: not every row follows the baseline row in such a shift (in a
+//! run 17.6% faster, `churn`, whose time is mostly allocation, and
+//! `contended-2t`, two threads sharing the CPUs, changed by 2%, so their
+//! ratios moved 17–21%; the rows of a few cycles moved twice as much as
+//! the baseline). A shift that moves a row with its baseline leaves its
+//! ratio; one that passes the row by leaves its own figure within the
+//! least change; a change of the row's own code moves both. The own
+//! figure is held to the least change, not to its intervals: those carry
+//! the load's swings within the run, which the ratio cancels and which
+//! would hide a 20% slowdown on a loaded machine. The price: a change
+//! that a shift of the opposite sign offsets reads `same`, which
 //! [`Comparison::warnings`] says whenever the baseline row itself moved.
-//!
+
 //! The ratio's interval pairs the two rows' samples where the run took
 //! them side by side (the lab's interleaved tables take sample k of every
 //! row in round k, milliseconds apart, so the ratio of the k-th samples
@@ -291,19 +295,35 @@ pub fn judge(b: &Estimate, c: &Estimate, higher_is_better: bool, rule: &Rule) ->
     }
 }
 
-/// The verdict on a row judged both on its own figures (`own`) and on its
-/// ratio to its run's baseline row (`against`), each by [`judge`]: moved
-/// only when both moved, the same way. A whole-run shift that moves the
-/// row with its baseline leaves the ratio `same`; one that moves the
-/// baseline but not the row (a row whose time is not the baseline's kind
-/// of work) leaves the row's own figure `same`; a change of the row itself
-/// moves both. `no error` or `n/a` on either side carries over.
-pub fn both_ways(own: &'static str, against: &'static str) -> &'static str {
-    match (own, against) {
-        ("n/a", _) | (_, "n/a") => "n/a",
-        ("no error", _) | (_, "no error") => "no error",
-        (x, y) if x == y => x,
-        _ => "same",
+/// `(c − b) / b` of two estimates' centres, in percent (NaN when `b`'s
+/// is 0 or either is not a number).
+fn relative_change(b: &Estimate, c: &Estimate) -> f64 {
+    if b.center != 0.0 && b.center.is_finite() && c.center.is_finite() {
+        (c.center / b.center - 1.0) * 100.0
+    } else {
+        f64::NAN
+    }
+}
+
+/// Whether a row's own figure changed with its ratio to its baseline row:
+/// by at least [`Rule::min_change_percent`] of it, the way the ratio
+/// changed. A shift of the whole run that moved the baseline row and
+/// passed this row by changes its ratio, not its figure.
+pub fn own_followed(own_change_percent: f64, ratio_change_percent: f64, rule: &Rule) -> bool {
+    own_change_percent.abs() >= rule.min_change_percent
+        && own_change_percent.signum() == ratio_change_percent.signum()
+}
+
+/// The verdict on a row with a baseline row (the module's docs,
+/// "Whole-run shifts"): [`judge`]'s verdict on its ratios (`against`),
+/// kept only when the row's own figure moved with it ([`own_followed`]),
+/// else `same`. A shift that moves the row with its baseline leaves the
+/// ratio `same`; one that passes the row by leaves its own figure; a
+/// change of the row itself moves both.
+pub fn with_own_change(against: &'static str, own_followed: bool) -> &'static str {
+    match against {
+        "change" | "baseline" if !own_followed => "same",
+        v => v,
     }
 }
 
@@ -760,13 +780,23 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
             };
             let width =
                 |x: &Estimate, y: &Estimate| (x.half_width() + y.half_width()) / x.center.abs() * 100.0;
-            let (verdict, resolution, ratio_pct) = match &ratios {
+            let own_change = relative_change(&be, &ce);
+            let (verdict, resolution, pct, ratio_pct) = match &ratios {
                 Some((rb, rc, key)) => {
                     ratio_keys.push(key.clone());
                     let against = judge(rb, rc, higher, rule);
+                    let ratio_change = relative_change(rb, rc);
+                    let followed = own_followed(own_change, ratio_change, rule);
                     (
-                        both_ways(own, against),
-                        width(&be, &ce).max(width(rb, rc)),
+                        with_own_change(against, followed),
+                        width(rb, rc),
+                        // Here ~ on % marks an own change too small (or the
+                        // wrong way) for the row to have moved.
+                        if followed || pct == "n/a" {
+                            pct
+                        } else {
+                            format!("~{pct}")
+                        },
                         marked(against, percent(rc.center, rb.center)),
                     )
                 }
@@ -774,7 +804,7 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
                     if !rule.raw {
                         cmp.without_baseline += 1;
                     }
-                    (own, width(&be, &ce), "-".into())
+                    (own, width(&be, &ce), marked(own, pct), "-".into())
                 }
             };
             match verdict {
@@ -789,7 +819,6 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
             if verdict != "no error" && be.center != 0.0 && resolution.is_finite() {
                 resolutions.push(resolution);
             }
-            let pct = marked(own, pct);
             t.row(vec![
                 by.label(b, Some(c)),
                 unit,
@@ -833,7 +862,7 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
         t.note(format!("moved (\"better\" names a side) only when the two intervals do not overlap and the change is at least {}% of the baseline; otherwise \"same\", its % marked ~; \"no error\": a side has no error estimate, not judged", rule.min_change_percent));
     } else {
         t.note(format!("{RATIO_COLUMN}: the change of the row's ratio to its run's baseline row (the header names it), from the median of the per-round ratios of the two rows' samples; -: no baseline row; \"reference\": the baseline row itself"));
-        t.note(format!("a % moved when the two intervals do not overlap and the change is at least {}% of the baseline, else it is marked ~; a row moved (\"better\" names a side) when its % moved and, where it has one, its {RATIO_COLUMN} too, the same way, so that a shift of a whole run, which moves a row with its baseline or passes it by, moves no row; otherwise \"same\"; \"no error\": a side has no error estimate, not judged", rule.min_change_percent));
+        t.note(format!("a row with a figure in {RATIO_COLUMN} moved (\"better\" names a side) when the intervals of its ratios do not overlap and the ratio changed by at least {}%, and its own figure (%) changed by at least {}% the same way; any other row when its own intervals do not overlap and it changed by at least {}%; a figure that does not meet its part is marked ~ and the row says \"same\"; a shift of a whole run moves a row with its baseline row or passes it by, and moves no row; \"no error\": a side has no error estimate, not judged", rule.min_change_percent, rule.min_change_percent, rule.min_change_percent));
     }
     super::perfnorm_diff::append(&mut t, baseline, change, |b, c| by.pairs(b, c));
     strip_common_prefix(&mut t);
@@ -1268,19 +1297,23 @@ mod tests {
         assert_eq!((c.moved, c.moved_to_baseline), (1, 0));
     }
 
-    /// Moved only when the row moved both on its own figures and on its
-    /// ratio, the same way; an unjudgeable side carries over.
+    /// Moved only when the ratio moved and the row's own figure moved by
+    /// the least change, the same way; other verdicts carry over.
     #[test]
-    fn both_ways_needs_both_verdicts_to_agree() {
-        assert_eq!(both_ways("baseline", "baseline"), "baseline");
-        assert_eq!(both_ways("change", "change"), "change");
-        assert_eq!(both_ways("baseline", "same"), "same");
-        assert_eq!(both_ways("same", "change"), "same");
-        assert_eq!(both_ways("baseline", "change"), "same");
-        assert_eq!(both_ways("same", "same"), "same");
-        assert_eq!(both_ways("no error", "change"), "no error");
-        assert_eq!(both_ways("same", "no error"), "no error");
-        assert_eq!(both_ways("n/a", "no error"), "n/a");
+    fn a_ratio_that_moved_needs_the_rows_own_change() {
+        let rule = Rule::default();
+        assert!(own_followed(30.0, 30.0, &rule));
+        assert!(own_followed(-10.0, -25.0, &rule));
+        assert!(!own_followed(9.9, 30.0, &rule), "under the least change");
+        assert!(!own_followed(-15.0, 15.0, &rule), "the other way");
+        assert!(!own_followed(f64::NAN, 15.0, &rule));
+        assert_eq!(with_own_change("baseline", true), "baseline");
+        assert_eq!(with_own_change("change", true), "change");
+        assert_eq!(with_own_change("baseline", false), "same");
+        assert_eq!(with_own_change("change", false), "same");
+        assert_eq!(with_own_change("same", true), "same");
+        assert_eq!(with_own_change("no error", false), "no error");
+        assert_eq!(with_own_change("n/a", true), "n/a");
     }
 
     /// Samples taken side by side share the machine's state: a run whose
