@@ -790,9 +790,9 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
                     (
                         with_own_change(against, followed),
                         width(rb, rc),
-                        // Here ~ on % marks an own change too small (or the
-                        // wrong way) for the row to have moved.
-                        if followed || pct == "n/a" {
+                        // Here ~ on % marks an own change under the least
+                        // change, too small for the row to have moved.
+                        if own_change.abs() >= rule.min_change_percent || pct == "n/a" {
                             pct
                         } else {
                             format!("~{pct}")
@@ -862,7 +862,7 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
         t.note(format!("moved (\"better\" names a side) only when the two intervals do not overlap and the change is at least {}% of the baseline; otherwise \"same\", its % marked ~; \"no error\": a side has no error estimate, not judged", rule.min_change_percent));
     } else {
         t.note(format!("{RATIO_COLUMN}: the change of the row's ratio to its run's baseline row (the header names it), from the median of the per-round ratios of the two rows' samples; -: no baseline row; \"reference\": the baseline row itself"));
-        t.note(format!("a row with a figure in {RATIO_COLUMN} moved (\"better\" names a side) when the intervals of its ratios do not overlap and the ratio changed by at least {}%, and its own figure (%) changed by at least {}% the same way; any other row when its own intervals do not overlap and it changed by at least {}%; a figure that does not meet its part is marked ~ and the row says \"same\"; a shift of a whole run moves a row with its baseline row or passes it by, and moves no row; \"no error\": a side has no error estimate, not judged", rule.min_change_percent, rule.min_change_percent, rule.min_change_percent));
+        t.note(format!("a row with a figure in {RATIO_COLUMN} moved (\"better\" names a side) when the intervals of its ratios do not overlap and the ratio changed by at least {}%, and its own figure (%) changed by at least {}% the same way; any other row when its own intervals do not overlap and it changed by at least {}%; a ratio or a row's own figure that does not meet its part is marked ~ and the row says \"same\" (as does a row whose % and ratio % moved opposite ways); a shift of a whole run moves a row with its baseline row or passes it by, and moves no row; \"no error\": a side has no error estimate, not judged", rule.min_change_percent, rule.min_change_percent, rule.min_change_percent));
     }
     super::perfnorm_diff::append(&mut t, baseline, change, |b, c| by.pairs(b, c));
     strip_common_prefix(&mut t);
