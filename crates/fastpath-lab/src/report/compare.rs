@@ -68,7 +68,7 @@
 //! would hide a 20% slowdown on a loaded machine. The price: a change
 //! that a shift of the opposite sign offsets reads `same`, which
 //! [`Comparison::warnings`] says whenever the baseline row itself moved.
-
+//!
 //! The ratio's interval pairs the two rows' samples where the run took
 //! them side by side (the lab's interleaved tables take sample k of every
 //! row in round k, milliseconds apart, so the ratio of the k-th samples
@@ -475,7 +475,7 @@ pub struct Comparison {
     /// "Whole-run shifts"), one per yardstick.
     pub shifts: Vec<Shift>,
     /// Compared rows judged on their own figures because their run has no
-    /// baseline row for them, while other rows of the comparison had one.
+    /// baseline row for them (0 under [`Rule::raw`]).
     pub without_baseline: usize,
     /// Whether the rule judged every row on its own figures ([`Rule::raw`]).
     pub raw: bool,
@@ -589,7 +589,7 @@ impl Comparison {
             .filter(|s| s.moved && !self.raw && s.judged_on_ratio > 0)
         {
             w.push(format!(
-                "the baseline row {} moved {:+.1}%, beyond the noise: the whole run ran at another speed; a row is called moved only if it moved both on its own figures and against {}, so a change of a row that this shift offsets reads `same`; repeat both runs before trusting a `same`",
+                "the baseline row {} moved {:+.1}%, beyond the noise: the whole run ran at another speed; a row is called moved only if its ratio to {} moved and its own figure changed by the least change too, so a change of a row that this shift offsets reads `same`; repeat both runs before trusting a `same`",
                 s.row, s.percent, s.row
             ));
         }
@@ -1230,7 +1230,7 @@ mod tests {
         );
         assert_eq!(
             c.warnings(),
-            ["the baseline row cas-pair moved +16.0%, beyond the noise: the whole run ran at another speed; a row is called moved only if it moved both on its own figures and against cas-pair, so a change of a row that this shift offsets reads `same`; repeat both runs before trusting a `same`"]
+            ["the baseline row cas-pair moved +16.0%, beyond the noise: the whole run ran at another speed; a row is called moved only if its ratio to cas-pair moved and its own figure changed by the least change too, so a change of a row that this shift offsets reads `same`; repeat both runs before trusting a `same`"]
         );
         // --raw: the old verdicts, every row moved, and the header says so.
         let raw = Rule {
