@@ -181,7 +181,21 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                 .after_help(
                     "A result file is what `fastpath <experiment> --out DIR` writes \
                      (DIR/<experiment>.json) or what JMH writes with -rf json (peers/jvm/run.sh). \
-                     Exits 1 when no row pairs.",
+                     Exits 1 when no row pairs.\n\n\
+                     Whole-run shifts: a process can run faster or slower as a whole (the CAS \
+                     pair 18% faster than in the run before, most rows with it), which no \
+                     interval from inside a run sees. A row measured against a baseline row of \
+                     its own run (a `ratio_to_<row>` metric: the lock pairs table's rows against \
+                     cas-pair) is judged on its own figures (`%`) and on its ratio to that row \
+                     (`ratio %`: the median of the per-round ratios of the two rows' samples, \
+                     taken side by side, with its 99.9% interval), and has moved only when both \
+                     moved, the same way: a shift that moves the row with its baseline leaves the \
+                     ratio, one that passes the row by leaves its figure, a change of the row \
+                     moves both. A header line above the table gives the baseline row's change \
+                     (`whole-run shift: baseline row cas-pair +16.1% …`), and the baseline row \
+                     says `reference`. Rows with no baseline row in their run (other tables, JMH \
+                     files) are judged on their own figures, `ratio %` `-`, and the header counts \
+                     them. --raw judges every row on its own figures alone.",
                 )
                 .arg(
                     Arg::new("baseline")
@@ -208,6 +222,11 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
                              them, and units of one kind are converted (ops/us to ops/s)",
                         ),
                 )
+                .arg(Arg::new("raw").long("raw").action(ArgAction::SetTrue).help(
+                    "Judge every row on its own figures, also rows that have a baseline \
+                             row in their run, so that a shift of the whole run moves them (the \
+                             header still states the shift)",
+                ))
                 .arg(
                     Arg::new("min-change")
                         .long("min-change")
@@ -656,10 +675,14 @@ pub fn run_compare(m: &ArgMatches) -> anyhow::Result<()> {
         }
         let rule = report::compare::Rule {
             min_change_percent: *m.get_one::<f64>("min-change").expect("has a default"),
+            raw: m.get_flag("raw"),
         };
         let c = report::compare::pair_with(&ra, &rb, by, &rule);
         if !name.is_empty() {
             outln!("== {name} ==");
+        }
+        for line in c.header() {
+            outln!("{line}");
         }
         outln!("{}", c.table.to_text());
         let label = if name.is_empty() {

@@ -275,8 +275,68 @@ fn help_documents_the_environment_and_compare_arguments() {
         help.contains("BASELINE.json") && help.contains("The reference run"),
         "{help}"
     );
+    assert!(
+        help.contains("--raw") && help.contains("whole-run shift: baseline row"),
+        "{help}"
+    );
     let out = fastpath().args(["all", "--help"]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("--full"));
+}
+
+/// Two runs of an interleaved table, the second 16% slower as a whole:
+/// `compare` states the shift above the table and moves no row; `--raw`
+/// judges the rows on their own figures and moves them all.
+#[test]
+fn compare_states_a_whole_run_shift_and_raw_judges_without_it() {
+    use fastpath_lab::harness::Stats;
+    use fastpath_lab::report::{jmh, BenchResult, Metric, Mode};
+    let dir = scratch("shift");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |name: &str, k: f64| {
+        let rows: Vec<BenchResult> = [("cas-pair", 20.0), ("uncontended", 26.0), ("std-mutex", 17.0)]
+            .iter()
+            .enumerate()
+            .map(|(j, (row, level))| {
+                let xs = (0..60)
+                    .map(|i| level * k * (1.0 + 0.002 * ((i * 7 + j * 3) % 11) as f64))
+                    .collect();
+                BenchResult::new("lock", row, Mode::AverageTime, &Stats::from_samples(xs), "ns/op")
+                    .secondary("ratio_to_cas_pair", Metric::single(1.0, "x"))
+            })
+            .collect();
+        let path = dir.join(name);
+        std::fs::write(&path, jmh::to_json(&rows)).unwrap();
+        path
+    };
+    let (a, b) = (run("a.json", 1.0), run("b.json", 1.16));
+    let verdicts = |raw: bool| -> (String, Vec<String>) {
+        let mut cmd = fastpath();
+        cmd.arg("compare").arg(&a).arg(&b);
+        if raw {
+            cmd.arg("--raw");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let v = text
+            .lines()
+            .filter(|l| l.contains(" [threads="))
+            .map(|l| l.split_whitespace().last().unwrap().to_string())
+            .collect();
+        (text, v)
+    };
+    let (text, v) = verdicts(false);
+    assert!(
+        text.starts_with(
+            "whole-run shift: baseline row cas-pair +16.0% (beyond its intervals and the least change)"
+        ),
+        "{text}"
+    );
+    assert_eq!(v, ["reference", "same", "same"], "{text}");
+    let (text, v) = verdicts(true);
+    assert!(text.contains("(--raw)"), "{text}");
+    assert_eq!(v, ["reference", "baseline", "baseline"], "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every numeric option has a range, checked before anything runs: exit 2

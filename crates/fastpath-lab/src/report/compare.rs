@@ -42,6 +42,47 @@
 //! judged and says `no error`, whatever its %. When the intervals are so
 //! wide that a change of a few percent would read `same` anyway (quick mode
 //! on a busy machine), [`Comparison::warnings`] says so.
+//!
+//! Whole-run shifts. A process can run faster or slower as a whole: on a
+//! shared 2-vCPU guest the lock table's CAS-pair row came out at two levels
+//! about 16–21% apart from one process to the next (17.4 against 21.2 ns),
+//! a state of the host that holds for seconds, and most rows of the run
+//! moved with it (the lock rows and the std and parking_lot mutexes by
+//! 14–23%). No interval from inside one run sees it, so a shift past the
+//! least change moved every such row. A row that names the row it was
+//! measured against in its own run, by a secondary metric
+//! `ratio_to_<row>` ([`RATIO_PREFIX`]; the lock pairs table's
+//! `ratio_to_cas_pair` names `cas-pair`), is judged by the rule on its
+//! ratio to that baseline row ([`Estimate::ratio`]), and has moved only
+//! when, besides, its own figure changed by at least the least change, the
+//! same way ([`own_followed`], [`with_own_change`]). The ratio alone would
+//! not do: not every row follows the baseline row in such a shift (in a
+//! run 17.6% faster, `churn`, whose time is mostly allocation, and
+//! `contended-2t`, two threads sharing the CPUs, changed by 2%, so their
+//! ratios moved 17–21%; the rows of a few cycles moved twice as much as
+//! the baseline). A shift that moves a row with its baseline leaves its
+//! ratio; one that passes the row by leaves its own figure within the
+//! least change; a change of the row's own code moves both. The own
+//! figure is held to the least change, not to its intervals: those carry
+//! the load's swings within the run, which the ratio cancels and which
+//! would hide a 20% slowdown on a loaded machine. The price: a change
+//! that a shift of the opposite sign offsets reads `same`, which
+//! [`Comparison::warnings`] says whenever the baseline row itself moved.
+//!
+//! The ratio's interval pairs the two rows' samples where the run took
+//! them side by side (the lab's interleaved tables take sample k of every
+//! row in round k, milliseconds apart, so the ratio of the k-th samples
+//! sees the machine in one state): the median of the per-round ratios with
+//! its serially dependent interval, which counts what the two rows share
+//! instead of adding their errors as if independent. Rows without samples
+//! to pair get the interval of the quotient of the two intervals (both
+//! rows' relative errors added: wider than the truth, never narrower).
+//! The baseline row itself is the yardstick and says `reference`; its %
+//! is the shift, which [`Comparison::header`] states above the table so
+//! that a run that was 16% slower as a whole still says so. A row with no
+//! baseline row in its run (another table, a JMH file) is judged on its
+//! own figures, and the header counts them. [`Rule::raw`] judges every
+//! row on its own figures alone (`compare --raw`).
 
 use std::collections::BTreeMap;
 
@@ -61,19 +102,49 @@ pub const MEDIAN_SAMPLES: usize = 11;
 pub const DEFAULT_MIN_CHANGE_PERCENT: f64 = 10.0;
 
 /// What it takes for [`judge`] to call a row moved, beyond intervals that
-/// do not overlap.
+/// do not overlap, and what it judges.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rule {
     /// The least change, in percent of the baseline.
     pub min_change_percent: f64,
+    /// Judge every row on its own figures, even a row with a baseline row
+    /// in its run (see the module's docs, "Whole-run shifts").
+    pub raw: bool,
 }
 
 impl Default for Rule {
     fn default() -> Rule {
         Rule {
             min_change_percent: DEFAULT_MIN_CHANGE_PERCENT,
+            raw: false,
         }
     }
+}
+
+/// The prefix of a secondary metric that names the row a row was measured
+/// against in its own run: `ratio_to_cas_pair` on a row of
+/// `fastpath.lock` names `fastpath.lock.cas-pair` (`_` read as `-`).
+pub const RATIO_PREFIX: &str = "ratio_to_";
+
+/// The row of `file` that `r` was measured against in its run, if `r`
+/// names one by a [`RATIO_PREFIX`] secondary metric, exactly one row of
+/// `file` is that benchmark and it has `r`'s unit (so that the ratio has
+/// none). The baseline row names itself (its ratio to itself is 1): the
+/// result is then `r`'s own row. Metrics that name no row of the file
+/// (`ratio_to_best_peer`, a figure derived from several rows) are skipped.
+pub fn baseline_row<'a>(file: &'a [BenchResult], r: &BenchResult) -> Option<&'a BenchResult> {
+    let experiment = r.benchmark.rsplit_once('.').map_or("", |(e, _)| e);
+    r.secondary_metrics
+        .keys()
+        .filter_map(|k| k.strip_prefix(RATIO_PREFIX))
+        .find_map(|name| {
+            let target = format!("{experiment}.{}", name.replace('_', "-"));
+            let mut rows = file.iter().filter(|s| s.benchmark == target);
+            match (rows.next(), rows.next()) {
+                (Some(s), None) if s.primary_metric.score_unit == r.primary_metric.score_unit => Some(s),
+                _ => None,
+            }
+        })
 }
 
 /// One side of a row: its centre and 99.9% interval, in the baseline's
@@ -96,21 +167,8 @@ impl Estimate {
     fn of(m: &Metric, factor: f64, use_median: bool) -> Estimate {
         let samples: Vec<f64> = m.raw_data.iter().flatten().map(|x| x * factor).collect();
         if use_median {
-            if let Some((lo, hi)) = serial_median_interval(&samples, CONFIDENCE) {
-                let mut sorted = samples.clone();
-                sorted.sort_by(f64::total_cmp);
-                let n = sorted.len();
-                let center = if n % 2 == 1 {
-                    sorted[n / 2]
-                } else {
-                    (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-                };
-                return Estimate {
-                    center,
-                    lo,
-                    hi,
-                    median: true,
-                };
+            if let Some(e) = Estimate::median_of(&samples) {
+                return e;
             }
         }
         let (s, e) = (m.score * factor, m.score_error * factor);
@@ -118,6 +176,73 @@ impl Estimate {
             center: s,
             lo: s - e,
             hi: s + e,
+            median: false,
+        }
+    }
+
+    /// The median of `samples` (taken in this order) with its serially
+    /// dependent interval; `None` when they are too few or one is not
+    /// finite.
+    fn median_of(samples: &[f64]) -> Option<Estimate> {
+        let (lo, hi) = serial_median_interval(samples, CONFIDENCE)?;
+        let mut sorted = samples.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let center = if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+        };
+        Some(Estimate {
+            center,
+            lo,
+            hi,
+            median: true,
+        })
+    }
+
+    /// The estimate of `row / base`, two rows of one run (the module's
+    /// docs, "Whole-run shifts"). Where both carry as many samples, at
+    /// least [`MEDIAN_SAMPLES`], all finite and the baseline's positive,
+    /// the k-th samples are taken to be one round's (the lab's
+    /// interleaved tables sample every row once per round, in round
+    /// order): the median of the per-round ratios with its serially
+    /// dependent interval. A shift of the machine within the run moves
+    /// both samples of a round alike and leaves their ratio, so the
+    /// interval is that of the ratio itself, not of two figures that share
+    /// their noise. Otherwise, the quotient of the two rows' intervals
+    /// (their extreme quotients: both relative errors added), which holds
+    /// the ratio whenever both intervals hold their figures; NaN ends (no
+    /// error) when the baseline's interval reaches zero or either has none.
+    pub fn ratio(row: &Metric, base: &Metric) -> Estimate {
+        let xs: Vec<f64> = row.raw_data.iter().flatten().copied().collect();
+        let bs: Vec<f64> = base.raw_data.iter().flatten().copied().collect();
+        let pairable = xs.len() == bs.len()
+            && xs.len() >= MEDIAN_SAMPLES
+            && xs.iter().all(|x| x.is_finite())
+            && bs.iter().all(|b| b.is_finite() && *b > 0.0);
+        if pairable {
+            let ratios: Vec<f64> = xs.iter().zip(&bs).map(|(x, b)| x / b).collect();
+            if let Some(e) = Estimate::median_of(&ratios) {
+                return e;
+            }
+        }
+        let medians = Estimate::medians_apply(row, base);
+        let (x, b) = (Estimate::of(row, 1.0, medians), Estimate::of(base, 1.0, medians));
+        let center = x.center / b.center;
+        let ends = [x.lo / b.lo, x.lo / b.hi, x.hi / b.lo, x.hi / b.hi];
+        let (lo, hi) = if b.lo > 0.0 && ends.iter().all(|e| e.is_finite()) {
+            (
+                ends.iter().copied().fold(f64::INFINITY, f64::min),
+                ends.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            )
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        Estimate {
+            center,
+            lo,
+            hi,
             median: false,
         }
     }
@@ -167,6 +292,38 @@ pub fn judge(b: &Estimate, c: &Estimate, higher_is_better: bool, rule: &Rule) ->
         "change"
     } else {
         "baseline"
+    }
+}
+
+/// `(c − b) / b` of two estimates' centres, in percent (NaN when `b`'s
+/// is 0 or either is not a number).
+fn relative_change(b: &Estimate, c: &Estimate) -> f64 {
+    if b.center != 0.0 && b.center.is_finite() && c.center.is_finite() {
+        (c.center / b.center - 1.0) * 100.0
+    } else {
+        f64::NAN
+    }
+}
+
+/// Whether a row's own figure changed with its ratio to its baseline row:
+/// by at least [`Rule::min_change_percent`] of it, the way the ratio
+/// changed. A shift of the whole run that moved the baseline row and
+/// passed this row by changes its ratio, not its figure.
+pub fn own_followed(own_change_percent: f64, ratio_change_percent: f64, rule: &Rule) -> bool {
+    own_change_percent.abs() >= rule.min_change_percent
+        && own_change_percent.signum() == ratio_change_percent.signum()
+}
+
+/// The verdict on a row with a baseline row (the module's docs,
+/// "Whole-run shifts"): [`judge`]'s verdict on its ratios (`against`),
+/// kept only when the row's own figure moved with it ([`own_followed`]),
+/// else `same`. A shift that moves the row with its baseline leaves the
+/// ratio `same`; one that passes the row by leaves its own figure; a
+/// change of the row itself moves both.
+pub fn with_own_change(against: &'static str, own_followed: bool) -> &'static str {
+    match against {
+        "change" | "baseline" if !own_followed => "same",
+        v => v,
     }
 }
 
@@ -314,6 +471,30 @@ pub struct Comparison {
     pub moved: usize,
     /// Of the moved rows, those on which the baseline is better.
     pub moved_to_baseline: usize,
+    /// The baseline rows found in both runs (see the module's docs,
+    /// "Whole-run shifts"), one per yardstick.
+    pub shifts: Vec<Shift>,
+    /// Compared rows judged on their own figures because their run has no
+    /// baseline row for them (0 under [`Rule::raw`]).
+    pub without_baseline: usize,
+    /// Whether the rule judged every row on its own figures ([`Rule::raw`]).
+    pub raw: bool,
+}
+
+/// A baseline row present in both runs: how much the whole second run
+/// moved against the first, as that row saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shift {
+    /// The row's workload name (`cas-pair`).
+    pub row: String,
+    /// The row's change in % of its baseline figure (NaN when not a
+    /// number).
+    pub percent: f64,
+    /// Whether the row itself moved by the rule (its intervals disjoint and
+    /// the change at least the least change).
+    pub moved: bool,
+    /// Rows judged on their ratio to it (0 under [`Rule::raw`]).
+    pub judged_on_ratio: usize,
 }
 
 /// At least this many moved rows, all favouring one side, get
@@ -325,6 +506,49 @@ pub const ONE_WAY_ROWS: usize = 3;
 pub const COARSE_PERCENT: f64 = 5.0;
 
 impl Comparison {
+    /// The lines printed above the table: per baseline row, the whole
+    /// run's shift as it saw it and what the verdicts were judged on
+    /// (`whole-run shift: baseline row cas-pair +16.1% (beyond its
+    /// intervals and the least change); verdicts on ratios to it too: 13
+    /// row(s) moved only if both % and `ratio %` moved`), then how many
+    /// rows had no baseline row. Empty when no row of either run names a
+    /// baseline row.
+    pub fn header(&self) -> Vec<String> {
+        let mut h = Vec::new();
+        for s in &self.shifts {
+            let pct = if s.percent.is_finite() {
+                // -0.04% reads +0.0%, as the table's % does for equal figures.
+                format!("{:+.1}%", s.percent).replace("-0.0%", "+0.0%")
+            } else {
+                "n/a".into()
+            };
+            let noise = if s.moved {
+                "beyond its intervals and the least change"
+            } else {
+                "within the noise"
+            };
+            let verdicts = if self.raw {
+                "verdicts on each row's own figures (--raw), this shift included".to_string()
+            } else {
+                format!(
+                    "verdicts on ratios to it too: {} row(s) moved only if both % and `ratio %` moved",
+                    s.judged_on_ratio
+                )
+            };
+            h.push(format!(
+                "whole-run shift: baseline row {} {pct} ({noise}); {verdicts}",
+                s.row
+            ));
+        }
+        if !self.shifts.is_empty() && !self.raw && self.without_baseline > 0 {
+            h.push(format!(
+                "{} row(s) have no baseline row in their run and are judged on their own figures (`ratio %` is -), which a whole-run shift moves too",
+                self.without_baseline
+            ));
+        }
+        h
+    }
+
     /// What went unpaired, in sentences for stderr; empty when every row
     /// paired.
     pub fn warnings(&self) -> Vec<String> {
@@ -357,6 +581,16 @@ impl Comparison {
             w.push(format!(
                 "all {} moved rows favour the {side}: a change that affects every path, or one run on a busier machine (a neighbour's load that held for a whole run, which no interval from inside a run can see); repeat both runs, alternating them, before trusting these verdicts",
                 self.moved
+            ));
+        }
+        for s in self
+            .shifts
+            .iter()
+            .filter(|s| s.moved && !self.raw && s.judged_on_ratio > 0)
+        {
+            w.push(format!(
+                "the baseline row {} moved {:+.1}%, beyond the noise: the whole run ran at another speed; a row is called moved only if its ratio to {} moved and its own figure changed by the least change too, so a change of a row that this shift offsets reads `same`; repeat both runs before trusting a `same`",
+                s.row, s.percent, s.row
             ));
         }
         if self.unjudged > 0 {
@@ -395,14 +629,23 @@ pub fn pair(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy) -> Co
 }
 
 /// Pairs the rows of `baseline` and `change` by `by` and judges each pair
-/// by `rule`.
+/// by `rule`: on its ratio to its run's baseline row where both runs have
+/// one (unless [`Rule::raw`]), else on its own figures.
 pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, rule: &Rule) -> Comparison {
     let mut t = Table::new(
         "compare: baseline vs change",
-        &["benchmark", "unit", "baseline", "change", "%", "better"],
+        &[
+            "benchmark",
+            "unit",
+            "baseline",
+            "change",
+            "%",
+            RATIO_COLUMN,
+            "better",
+        ],
     );
     // A row is one line, read by whitespace (`name [threads=N] mode=M  unit
-    // a ± e  b ± e  %  verdict`), however long its name.
+    // a ± e  b ± e  %  [ratio %]  verdict`), however long its name.
     t.keep_rows_whole();
     let mut cmp = Comparison {
         table: Table::default(),
@@ -414,9 +657,23 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
         unjudged: 0,
         moved: 0,
         moved_to_baseline: 0,
+        shifts: Vec::new(),
+        without_baseline: 0,
+        raw: rule.raw,
     };
     let mut resolutions = Vec::new();
     let mut change_paired = vec![false; change.len()];
+    // Per paired row: its baseline rows in the two runs, where both have
+    // one and they pair with each other.
+    let yardsticks = |b: &BenchResult, c: &BenchResult| {
+        let sb = baseline_row(baseline, b)?;
+        let sc = baseline_row(change, c)?;
+        by.pairs(sb, sc).then_some((sb, sc))
+    };
+    // The key (in the baseline run) of each shift's baseline row, and of
+    // the baseline row each ratio-judged row was judged against.
+    let mut shift_keys: Vec<String> = Vec::new();
+    let mut ratio_keys: Vec<String> = Vec::new();
     for b in baseline {
         let candidates: Vec<usize> = (0..change.len()).filter(|&i| by.pairs(b, &change[i])).collect();
         // A partner with exactly the same parameters beats one that merely
@@ -435,6 +692,7 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
                 num(b.primary_metric.score),
                 "(missing)".into(),
                 "n/a".into(),
+                "-".into(),
                 String::new(),
             ]);
         }
@@ -459,6 +717,7 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
                     num(b.primary_metric.score),
                     num(c.primary_metric.score),
                     "n/a".into(),
+                    "-".into(),
                     "units differ".into(),
                 ]);
                 continue;
@@ -472,7 +731,82 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
             } else {
                 format!("{bu} (change from {cu})")
             };
-            let verdict = judge(&be, &ce, b.mode.higher_is_better(), rule);
+            let higher = b.mode.higher_is_better();
+            let own = judge(&be, &ce, higher, rule);
+            let pct = percent(ce.center, be.center);
+            let marked = |verdict: &str, pct: String| {
+                // A % inside the errors is noise: flagged, not hidden.
+                if verdict == "same" && pct != "n/a" {
+                    format!("~{pct}")
+                } else {
+                    pct
+                }
+            };
+            let yardstick = yardsticks(b, c);
+            // The baseline row itself: the yardstick, whose change is the
+            // whole run's shift (the header states it).
+            if yardstick.is_some_and(|(sb, sc)| sb.key() == b.key() && sc.key() == c.key()) {
+                shift_keys.push(b.key());
+                cmp.shifts.push(Shift {
+                    row: b.benchmark.rsplit('.').next().unwrap_or(&b.benchmark).to_string(),
+                    percent: if be.center != 0.0 {
+                        (ce.center / be.center - 1.0) * 100.0
+                    } else {
+                        f64::NAN
+                    },
+                    moved: own == "change" || own == "baseline",
+                    judged_on_ratio: 0,
+                });
+                t.row(vec![
+                    by.label(b, Some(c)),
+                    unit,
+                    be.cell(),
+                    ce.cell(),
+                    marked(own, pct),
+                    "-".into(),
+                    "reference".into(),
+                ]);
+                continue;
+            }
+            // The row's ratios to its baseline row in each run, where it
+            // has one and the rule looks at them.
+            let ratios = match yardstick {
+                Some((sb, sc)) if !rule.raw => Some((
+                    Estimate::ratio(&b.primary_metric, &sb.primary_metric),
+                    Estimate::ratio(&c.primary_metric, &sc.primary_metric),
+                    sb.key(),
+                )),
+                _ => None,
+            };
+            let width =
+                |x: &Estimate, y: &Estimate| (x.half_width() + y.half_width()) / x.center.abs() * 100.0;
+            let own_change = relative_change(&be, &ce);
+            let (verdict, resolution, pct, ratio_pct) = match &ratios {
+                Some((rb, rc, key)) => {
+                    ratio_keys.push(key.clone());
+                    let against = judge(rb, rc, higher, rule);
+                    let ratio_change = relative_change(rb, rc);
+                    let followed = own_followed(own_change, ratio_change, rule);
+                    (
+                        with_own_change(against, followed),
+                        width(rb, rc),
+                        // Here ~ on % marks an own change under the least
+                        // change, too small for the row to have moved.
+                        if own_change.abs() >= rule.min_change_percent || pct == "n/a" {
+                            pct
+                        } else {
+                            format!("~{pct}")
+                        },
+                        marked(against, percent(rc.center, rb.center)),
+                    )
+                }
+                None => {
+                    if !rule.raw {
+                        cmp.without_baseline += 1;
+                    }
+                    (own, width(&be, &ce), marked(own, pct), "-".into())
+                }
+            };
             match verdict {
                 "no error" => cmp.unjudged += 1,
                 "change" => cmp.moved += 1,
@@ -482,21 +816,16 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
                 }
                 _ => {}
             }
-            if verdict != "no error" && be.center != 0.0 && be.center.is_finite() {
-                resolutions.push((be.half_width() + ce.half_width()) / be.center.abs() * 100.0);
+            if verdict != "no error" && be.center != 0.0 && resolution.is_finite() {
+                resolutions.push(resolution);
             }
-            let pct = percent(ce.center, be.center);
             t.row(vec![
                 by.label(b, Some(c)),
                 unit,
                 be.cell(),
                 ce.cell(),
-                // A % inside the errors is noise: flagged, not hidden.
-                if verdict == "same" && pct != "n/a" {
-                    format!("~{pct}")
-                } else {
-                    pct
-                },
+                pct,
+                ratio_pct,
                 verdict.to_string(),
             ]);
         }
@@ -510,9 +839,13 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
                 "(missing)".into(),
                 num(c.primary_metric.score),
                 "n/a".into(),
+                "-".into(),
                 String::new(),
             ]);
         }
+    }
+    for (shift, key) in cmp.shifts.iter_mut().zip(&shift_keys) {
+        shift.judged_on_ratio = ratio_keys.iter().filter(|k| *k == key).count();
     }
     if !resolutions.is_empty() {
         resolutions.sort_by(f64::total_cmp);
@@ -520,12 +853,27 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
     }
     t.note("% is change against baseline; \"better\" follows the mode (lower time, higher throughput)");
     t.note("baseline, change: the median of the samples ± the larger side of its 99.9% interval (rows with 11 samples or more on both sides), else the score ± its 99.9% error");
-    t.note(format!("moved (\"better\" names a side) only when the two intervals do not overlap and the change is at least {}% of the baseline; otherwise \"same\", its % marked ~; \"no error\": a side has no error estimate, not judged", rule.min_change_percent));
+    if ratio_keys.is_empty() {
+        // No row judged on a ratio: the column would say `-` throughout.
+        t.headers.remove(RATIO_INDEX);
+        for r in &mut t.rows {
+            r.remove(RATIO_INDEX);
+        }
+        t.note(format!("moved (\"better\" names a side) only when the two intervals do not overlap and the change is at least {}% of the baseline; otherwise \"same\", its % marked ~; \"no error\": a side has no error estimate, not judged", rule.min_change_percent));
+    } else {
+        t.note(format!("{RATIO_COLUMN}: the change of the row's ratio to its run's baseline row (the header names it), from the median of the per-round ratios of the two rows' samples; -: no baseline row; \"reference\": the baseline row itself"));
+        t.note(format!("a row with a figure in {RATIO_COLUMN} moved (\"better\" names a side) when the intervals of its ratios do not overlap and the ratio changed by at least {}%, and its own figure (%) changed by at least {}% the same way; any other row when its own intervals do not overlap and it changed by at least {}%; a ratio or a row's own figure that does not meet its part is marked ~ and the row says \"same\" (as does a row whose % and ratio % moved opposite ways); a shift of a whole run moves a row with its baseline row or passes it by, and moves no row; \"no error\": a side has no error estimate, not judged", rule.min_change_percent, rule.min_change_percent, rule.min_change_percent));
+    }
     super::perfnorm_diff::append(&mut t, baseline, change, |b, c| by.pairs(b, c));
     strip_common_prefix(&mut t);
     cmp.table = t;
     cmp
 }
+
+/// The header of the column of changes of the rows' ratios to their
+/// run's baseline row, and its place (before "better").
+pub const RATIO_COLUMN: &str = "ratio %";
+const RATIO_INDEX: usize = 5;
 
 /// Moves the dotted prefix every row's label shares (`fastpath.lock.`)
 /// into the title, so that the table is that much narrower.
@@ -640,6 +988,7 @@ mod tests {
         // With no least change it names a winner again.
         let any = Rule {
             min_change_percent: 0.0,
+            ..Rule::default()
         };
         let c = pair_with(&[a], &[near], MatchBy::Exact, &any);
         assert_eq!(c.table.rows[0][5], "change");
@@ -789,6 +1138,259 @@ mod tests {
             "{:?}",
             c.warnings()
         );
+    }
+
+    /// One run of an interleaved table: per row (name, level), 60
+    /// samples, sample k taken in round k when the machine ran at
+    /// `machine(k)` times its speed, with a little noise of the row's own;
+    /// every row names `cas-pair` as its baseline row, as the lock pairs
+    /// table's do.
+    fn interleaved(rows: &[(&str, f64)], machine: impl Fn(usize) -> f64) -> Vec<BenchResult> {
+        rows.iter()
+            .enumerate()
+            .map(|(j, (name, level))| {
+                let xs: Vec<f64> = (0..60)
+                    .map(|k| level * machine(k) * (1.0 + 0.002 * ((k * 7 + j * 3) % 11) as f64))
+                    .collect();
+                let ratio = Metric::single(1.0, "x");
+                BenchResult::new("lock", name, Mode::AverageTime, &Stats::from_samples(xs), "ns/op")
+                    .param(
+                        "mode",
+                        if *name == "cas-pair" {
+                            "baseline"
+                        } else {
+                            "lightweight"
+                        },
+                    )
+                    .secondary("ratio_to_cas_pair", ratio.clone())
+                    .secondary("ratio_to_best_peer", ratio)
+            })
+            .collect()
+    }
+
+    const PAIRS: [(&str, f64); 4] = [
+        ("cas-pair", 20.0),
+        ("uncontended", 26.0),
+        ("churn", 32.0),
+        ("std-mutex", 40.0),
+    ];
+
+    fn verdicts(c: &Comparison) -> Vec<(&str, &str)> {
+        c.table
+            .rows
+            .iter()
+            .map(|r| (r[0].split(' ').next().unwrap(), r[r.len() - 1].as_str()))
+            .collect()
+    }
+
+    /// A second run 16% slower as a whole, every row alike: on their
+    /// own figures every row has moved; on their ratios to the CAS pair
+    /// none has, and the header states the shift.
+    #[test]
+    fn a_whole_run_shift_moves_no_row_judged_on_its_ratio() {
+        let first = interleaved(&PAIRS, |_| 1.0);
+        let slower = interleaved(&PAIRS, |_| 1.16);
+        let c = pair(&first, &slower, MatchBy::Exact);
+        assert_eq!(
+            verdicts(&c),
+            [
+                ("cas-pair", "reference"),
+                ("uncontended", "same"),
+                ("churn", "same"),
+                ("std-mutex", "same")
+            ],
+            "{}",
+            c.table.to_text()
+        );
+        assert_eq!((c.moved, c.compared, c.unjudged), (0, 4, 0));
+        assert_eq!(
+            c.table.headers,
+            [
+                "benchmark",
+                "unit",
+                "baseline",
+                "change",
+                "%",
+                "ratio %",
+                "better"
+            ]
+        );
+        // The row's own change stays in %, unmarked; the judged ratio's in
+        // `ratio %`, marked as noise.
+        let churn = &c.table.rows[2];
+        assert_eq!(churn[4], "+16.0%");
+        assert!(
+            churn[5].starts_with('~') && churn[5].ends_with("0.0%"),
+            "{churn:?}"
+        );
+        assert_eq!(c.table.rows[0][5], "-");
+        assert_eq!(
+            c.header(),
+            ["whole-run shift: baseline row cas-pair +16.0% (beyond its intervals and the least change); verdicts on ratios to it too: 3 row(s) moved only if both % and `ratio %` moved"]
+        );
+        assert_eq!(
+            c.warnings(),
+            ["the baseline row cas-pair moved +16.0%, beyond the noise: the whole run ran at another speed; a row is called moved only if its ratio to cas-pair moved and its own figure changed by the least change too, so a change of a row that this shift offsets reads `same`; repeat both runs before trusting a `same`"]
+        );
+        // --raw: the old verdicts, every row moved, and the header says so.
+        let raw = Rule {
+            raw: true,
+            ..Rule::default()
+        };
+        let r = pair_with(&first, &slower, MatchBy::Exact, &raw);
+        assert_eq!(r.table.headers.len(), 6, "no ratio column under --raw");
+        assert_eq!((r.moved, r.moved_to_baseline), (3, 3));
+        assert_eq!(verdicts(&r)[0], ("cas-pair", "reference"));
+        assert_eq!(
+            r.header(),
+            ["whole-run shift: baseline row cas-pair +16.0% (beyond its intervals and the least change); verdicts on each row's own figures (--raw), this shift included"]
+        );
+        // No shift at all: the header says it is within the noise.
+        let again = pair(&first, &first, MatchBy::Exact);
+        assert!(again.header()[0].contains("cas-pair +0.0% (within the noise)"));
+        assert!(again.warnings().is_empty(), "{:?}", again.warnings());
+    }
+
+    /// A row 30% slower against its baseline row, in a run that is also
+    /// 16% slower as a whole, is moved (to the baseline's side), and a row
+    /// 30% faster in a run without a shift is moved the other way; a row
+    /// that the shift passed by (its own figure unchanged, its ratio 14%
+    /// lower: churn and contended-2t in a real shift) is `same`, as are
+    /// the rows that followed the shift.
+    #[test]
+    fn a_row_that_moves_against_its_baseline_row_is_moved() {
+        let first = interleaved(&PAIRS, |_| 1.0);
+        let mut rows = PAIRS;
+        rows[1].1 *= 1.3;
+        rows[3].1 /= 1.16;
+        let changed = interleaved(&rows, |_| 1.16);
+        let c = pair(&first, &changed, MatchBy::Exact);
+        assert_eq!(
+            verdicts(&c),
+            [
+                ("cas-pair", "reference"),
+                ("uncontended", "baseline"),
+                ("churn", "same"),
+                ("std-mutex", "same")
+            ],
+            "{}",
+            c.table.to_text()
+        );
+        assert_eq!(
+            (c.table.rows[1][4].as_str(), c.table.rows[1][5].as_str()),
+            ("+50.8%", "+30.0%")
+        );
+        // std-mutex: its own figure ~0%, its ratio -13.8%, moved alone.
+        let std = &c.table.rows[3];
+        assert!(std[4].starts_with('~') && std[4].ends_with("0.0%"), "{std:?}");
+        assert_eq!(std[5], "-13.8%");
+        assert_eq!((c.moved, c.moved_to_baseline), (1, 1));
+
+        let mut rows = PAIRS;
+        rows[2].1 *= 0.7;
+        let c = pair(&first, &interleaved(&rows, |_| 1.0), MatchBy::Exact);
+        assert_eq!(verdicts(&c)[2], ("churn", "change"), "{}", c.table.to_text());
+        assert_eq!(
+            (c.table.rows[2][4].as_str(), c.table.rows[2][5].as_str()),
+            ("-30.0%", "-30.0%")
+        );
+        assert_eq!((c.moved, c.moved_to_baseline), (1, 0));
+    }
+
+    /// Moved only when the ratio moved and the row's own figure moved by
+    /// the least change, the same way; other verdicts carry over.
+    #[test]
+    fn a_ratio_that_moved_needs_the_rows_own_change() {
+        let rule = Rule::default();
+        assert!(own_followed(30.0, 30.0, &rule));
+        assert!(own_followed(-10.0, -25.0, &rule));
+        assert!(!own_followed(9.9, 30.0, &rule), "under the least change");
+        assert!(!own_followed(-15.0, 15.0, &rule), "the other way");
+        assert!(!own_followed(f64::NAN, 15.0, &rule));
+        assert_eq!(with_own_change("baseline", true), "baseline");
+        assert_eq!(with_own_change("change", true), "change");
+        assert_eq!(with_own_change("baseline", false), "same");
+        assert_eq!(with_own_change("change", false), "same");
+        assert_eq!(with_own_change("same", true), "same");
+        assert_eq!(with_own_change("no error", false), "no error");
+        assert_eq!(with_own_change("n/a", true), "n/a");
+    }
+
+    /// Samples taken side by side share the machine's state: a run whose
+    /// machine ran at two speeds in stretches (rounds 20-39 20% slower)
+    /// leaves each row's own interval wide, the per-round ratios' narrow.
+    /// Without samples to pair, the ratio's interval is the quotient of
+    /// the two intervals, wider than either.
+    #[test]
+    fn the_ratios_interval_pairs_samples_of_one_round() {
+        let run = interleaved(&PAIRS[..2], |k| if (20..40).contains(&k) { 1.2 } else { 1.0 });
+        let (base, row) = (&run[0].primary_metric, &run[1].primary_metric);
+        let own = Estimate::of(row, 1.0, true);
+        let paired = Estimate::ratio(row, base);
+        assert!(paired.median);
+        let rel = |e: &Estimate| (e.hi - e.lo) / e.center;
+        assert!(
+            rel(&paired) < rel(&own) / 5.0,
+            "paired {paired:?} against the row's own {own:?}"
+        );
+        assert!((paired.center - 1.3).abs() < 0.01, "{paired:?}");
+        // Unequal sample counts: nothing to pair.
+        let mut short = run[1].primary_metric.clone();
+        short.raw_data[0].truncate(50);
+        let q = Estimate::ratio(&short, base);
+        assert!(!q.median);
+        let (x, b) = (Estimate::of(&short, 1.0, true), Estimate::of(base, 1.0, true));
+        assert_eq!((q.lo, q.hi), (x.lo / b.hi, x.hi / b.lo));
+        assert!(rel(&q) > rel(&x) && rel(&q) > rel(&b), "{q:?}");
+        // A baseline without an error estimate: the ratio has none.
+        let one = Metric::single(20.0, "ns/op");
+        let single = Metric::single(26.0, "ns/op");
+        assert!(Estimate::ratio(&single, &one).lo.is_nan());
+    }
+
+    /// Rows with no baseline row in their run are judged on their own
+    /// figures: in a file without one, exactly as before (no ratio column,
+    /// no header); beside rows that have one, with `-` for a ratio and a
+    /// header line that counts them. A run whose baseline row is missing
+    /// from the other run judges every row on its own figures.
+    #[test]
+    fn rows_without_a_baseline_row_are_judged_on_their_own_figures() {
+        let strip = |mut rows: Vec<BenchResult>| {
+            for r in &mut rows {
+                r.secondary_metrics.clear();
+            }
+            rows
+        };
+        let first = strip(interleaved(&PAIRS, |_| 1.0));
+        let slower = strip(interleaved(&PAIRS, |_| 1.16));
+        let c = pair(&first, &slower, MatchBy::Exact);
+        assert!(c.header().is_empty());
+        assert_eq!(c.table.headers.len(), 6);
+        assert_eq!(c.moved, 4, "{}", c.table.to_text());
+
+        // One row of a table that has a baseline row does not name it.
+        let mut first = interleaved(&PAIRS, |_| 1.0);
+        let mut slower = interleaved(&PAIRS, |_| 1.16);
+        for run in [&mut first, &mut slower] {
+            run[3].secondary_metrics.clear();
+        }
+        let c = pair(&first, &slower, MatchBy::Exact);
+        assert_eq!(c.table.rows[3][5], "-");
+        assert_eq!(c.table.rows[3][6], "baseline", "{}", c.table.to_text());
+        assert_eq!(c.without_baseline, 1);
+        assert_eq!(
+            c.header()[1],
+            "1 row(s) have no baseline row in their run and are judged on their own figures (`ratio %` is -), which a whole-run shift moves too"
+        );
+        assert!(c.header()[0].contains("verdicts on ratios to it too: 2 row(s)"));
+
+        // The change run lacks the baseline row: nothing to take ratios to.
+        let first = interleaved(&PAIRS, |_| 1.0);
+        let slower = interleaved(&PAIRS[1..], |_| 1.16);
+        let c = pair(&first, &slower, MatchBy::Exact);
+        assert!(c.header().is_empty());
+        assert_eq!(c.table.headers.len(), 6);
+        assert_eq!((c.moved, c.only_baseline), (3, 1));
     }
 
     #[test]

@@ -139,14 +139,20 @@ pub fn append(
                     } else {
                         "n/a".into()
                     };
-                    t.row(vec![
+                    let mut cells = vec![
                         format!("{} :{name}", b.key()),
                         bm.score_unit.clone(),
                         format!("{} ± {}", num(bm.score), num(err(bm))),
                         format!("{} ± {}", num(cm.score), num(err(cm))),
                         pct,
                         format(&m),
-                    ]);
+                    ];
+                    // The compare table's other columns (its ratio column)
+                    // say `-`: the difference stays last.
+                    while cells.len() < t.headers.len() {
+                        cells.insert(cells.len() - 1, "-".into());
+                    }
+                    t.row(cells);
                 }
                 None => within += 1,
             }
