@@ -184,7 +184,7 @@ pub use mutator::{Mutator, MutatorWaits};
 #[cfg(not(loom))]
 pub use roots::{Global as GlobalHandle, Handle, Obj};
 #[cfg(not(loom))]
-pub use runtime::{GcError, GcStats, Heap, HeapConfig, Pause as GcPause, PauseKind};
+pub use runtime::{CyclePhases, GcError, GcStats, Heap, HeapConfig, Pause as GcPause, PauseKind, PhaseTime};
 // The state bits are the barriers' and the collector's business (and the
 // tests'); a runtime never reads them.
 #[cfg(all(test, not(loom)))]
