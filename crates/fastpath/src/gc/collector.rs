@@ -51,13 +51,21 @@
 //!
 //! Degenerated cycles (Shenandoah's degenerated GC): a mutator whose
 //! refill fails during a cycle raises the heap's `degenerate` flag and
-//! waits; the collector looks at the flag at each phase boundary (after
-//! concurrent mark, evacuation, update-refs) and finishes the cycle from
-//! there in one [`PauseKind::Degenerated`] pause, with the phases' own code
-//! run stop-the-world (evacuation and update-refs are idempotent). If the
-//! heap is still full after that, the same pause runs a full compaction
-//! (`compact.rs`), which needs no room to copy. Both are counted in
-//! [`super::GcStats`] (`degenerated_cycles`, `full_compactions`).
+//! waits; the collector looks at the flag at each phase boundary. After
+//! concurrent mark it finishes the cycle in one [`PauseKind::Degenerated`]
+//! pause, with the phases' own code run stop-the-world. After evacuation it
+//! goes on: init-update-refs returns the unused evacuation reserve to the
+//! mutators, and those waiting for memory retry then. After update-refs
+//! (that phase complete) the degenerated pause does final-update-refs'
+//! work only. If the heap is still full after a degenerated pause, the
+//! same pause runs a full compaction (`compact.rs`), which needs no room
+//! to copy. Both are counted in [`super::GcStats`] (`degenerated_cycles`,
+//! `full_compactions`), and where a mutator ran dry in `GcStats::phases`.
+//!
+//! During update-refs no copy is made, so the mutators may take part of
+//! the standing evacuation reserve: as many regions as final-update-refs
+//! will free (`AllocState::mutator_floor`), and the pacer's budget is set
+//! up again for that phase from the free space then.
 //!
 //! Locked objects: [`super::Mutator::lock`] pins the object's region; a
 //! pinned region is never chosen for the set nor freed, so a lock-stack
@@ -333,6 +341,7 @@ impl HeapInner {
             // returned: a mutator failing after this pause asks anew.
             self.degenerate.store(false, Ordering::SeqCst);
         });
+        self.pace_update_refs();
         {
             let mut c = self.control();
             c.releases += 1;
@@ -581,7 +590,7 @@ impl HeapInner {
         }
         self.stats().cset_regions += chosen as u64;
         if chosen > 0 {
-            // Set aside what the copies need (their size and a fifth, plus a
+            // Set aside what the copies need (their size and a quarter, plus a
             // LAB per worker of slack), within the room computed above.
             let need = (total * 5 / 4).div_ceil(region_words) + 1 + self.config.workers;
             let keep = a.free.len() - need.min(room);
@@ -673,10 +682,43 @@ impl HeapInner {
         a.evac_current = None;
         let rest = std::mem::take(&mut a.evac_free);
         a.free.extend(rest);
+        let mut freed_at_end = 0;
         for r in self.space.regions.iter() {
             r.watermark
                 .store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+            freed_at_end +=
+                usize::from(r.in_cset.load(Ordering::Relaxed) && !r.evac_failed.load(Ordering::Relaxed));
         }
+        // No copy is made from here to the set's release, which gives back
+        // at least what the mutators may now take of the standing reserve.
+        a.mutator_floor = s.reserve_regions.saturating_sub(freed_at_end);
+    }
+
+    /// After init-update-refs: the pacer's budget for update-refs is what
+    /// the mutators may take now (the free regions down to their floor),
+    /// earned over the words update-refs parses (Shenandoah's pacer sets
+    /// each phase up this way, from the free space and the phase's work).
+    /// Evacuation keeps the cycle's budget: set up from the free space
+    /// after final-mark's reserve, the mutators ran dry during evacuation
+    /// more often, not less (the lab's pauses workload).
+    fn pace_update_refs(&self) {
+        if !self.config.pacing {
+            return;
+        }
+        let s = &self.space;
+        let allowance = {
+            let a = s.lock_alloc();
+            a.free.len().saturating_sub(a.mutator_floor) * s.region_bytes
+        };
+        // Relaxed region metadata: set in the pause just ended, unchanged
+        // until the next (see `Region`).
+        let words: usize = s
+            .regions
+            .iter()
+            .filter(|r| r.used.load(Ordering::Relaxed) && !r.in_cset.load(Ordering::Relaxed))
+            .map(|r| (r.watermark.load(Ordering::Relaxed) - r.bottom) / 8)
+            .sum();
+        self.pacer.restart(allowance, words);
     }
 
     /// Updates every reference into the set, in every region update-refs
@@ -742,6 +784,7 @@ impl HeapInner {
     fn free_cset(&self) {
         let s = &self.space;
         let mut a = s.lock_alloc();
+        a.mutator_floor = s.reserve_regions;
         let mut freed = 0;
         // Relaxed: in a pause (see `Region`).
         for i in 0..s.regions.len() {

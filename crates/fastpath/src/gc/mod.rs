@@ -149,6 +149,10 @@ mod parallel;
 // Under `--cfg loom` only its models use the protocol.
 #[cfg_attr(loom, allow(dead_code))]
 mod pool;
+// A loom model of how a mutator that ran dry and the collector hand off
+// the degenerate request (`runtime.rs`'s `wait_for_cycle`, `collector.rs`).
+#[cfg(all(test, loom))]
+mod loom_degenerate;
 // Public for the lab's disassembly (`fastpath gc --only fast-paths`) and
 // the tests that count barrier instructions; nothing a runtime calls.
 #[cfg(not(loom))]

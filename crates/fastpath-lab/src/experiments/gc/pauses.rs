@@ -404,7 +404,17 @@ fn measure<B: BarrierSet>(
             delays.merge(&r.delays);
             waits = waits_sum(waits, r.waits);
         }
-        (before, before_stats, heap.stats(), ops, failed, delays, churned, waits, cpu)
+        (
+            before,
+            before_stats,
+            heap.stats(),
+            ops,
+            failed,
+            delays,
+            churned,
+            waits,
+            cpu,
+        )
     });
     let mut stats = stats;
     // Count only the churn: the build of the live set is not measured.
@@ -521,7 +531,14 @@ fn waited_for(s: &Split) -> String {
 
 /// Adds one configuration's rows to the three tables: the pauses' parts,
 /// the mutators' side, where the time goes.
-fn report(name: &str, run: PauseRun, v: Variant, m: &Measured, results: &mut Vec<BenchResult>, tables: &mut [Table; 3]) {
+fn report(
+    name: &str,
+    run: PauseRun,
+    v: Variant,
+    m: &Measured,
+    results: &mut Vec<BenchResult>,
+    tables: &mut [Table; 3],
+) {
     let [parts, mutators, breakdown] = tables;
     let baseline = m.baseline;
     let label = if baseline {
@@ -617,7 +634,10 @@ fn report(name: &str, run: PauseRun, v: Variant, m: &Measured, results: &mut Vec
     let ph = phases(&m.stats.phases);
     let mut row = label.to_vec();
     row.extend([
-        format!("{:.0}", 100.0 * m.process_cpu.as_secs_f64() / (m.seconds * cpus() as f64)),
+        format!(
+            "{:.0}",
+            100.0 * m.process_cpu.as_secs_f64() / (m.seconds * cpus() as f64)
+        ),
         format!(
             "{:.0}",
             100.0 * m.stats.collector_cpu_time.as_secs_f64() / (m.seconds * cpus() as f64)
@@ -637,13 +657,22 @@ fn report(name: &str, run: PauseRun, v: Variant, m: &Measured, results: &mut Vec
             m.stats.cset_regions as f64 / cycles,
             m.stats.regions_freed as f64 / cycles
         ),
-        ph.iter().map(|p| format!("{:.0}", per_s(p.wall))).collect::<Vec<_>>().join("/"),
-        ph.iter().map(|p| format!("{:.0}", per_s(p.cpu))).collect::<Vec<_>>().join("/"),
+        ph.iter()
+            .map(|p| format!("{:.0}", per_s(p.wall)))
+            .collect::<Vec<_>>()
+            .join("/"),
+        ph.iter()
+            .map(|p| format!("{:.0}", per_s(p.cpu)))
+            .collect::<Vec<_>>()
+            .join("/"),
         ph.iter()
             .map(|p| format!("{:.1}", p.regions_taken as f64 / cycles))
             .collect::<Vec<_>>()
             .join("/"),
-        ph.iter().map(|p| p.ran_dry.to_string()).collect::<Vec<_>>().join("/"),
+        ph.iter()
+            .map(|p| p.ran_dry.to_string())
+            .collect::<Vec<_>>()
+            .join("/"),
     ]);
     breakdown.row(row);
 }
