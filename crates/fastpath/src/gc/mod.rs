@@ -28,6 +28,7 @@
 //! | `jit_entry.rs` | the `extern "C"` SATB and LRB slow paths the JIT templates' stubs call |
 //! | `attached.rs` | the calling thread's mutator's heap and GCLAB, for those slow paths |
 //! | `collector.rs` | the cycle: mark, evacuate, update-refs; degenerated cycles; the verifier |
+//! | `loom_degenerate.rs` | a loom model: a mutator that ran dry and the collector hand off the degenerate request |
 //! | `workers.rs` | work stealing and termination for parallel marking |
 //! | `parallel.rs` | the parallel phases: marking, evacuation, update-refs, roots |
 //! | `pool.rs` | the workers' threads: started once, parked between phases, woken per phase |
