@@ -14,77 +14,18 @@
 // The heap is not built under `--cfg loom` (only the protocols are).
 #![cfg(not(loom))]
 
+mod common;
+
 use std::time::{Duration, Instant};
 
-use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, Handle, Heap, HeapConfig, Mutator};
-
-fn stress_time() -> Duration {
-    let ms = std::env::var("FASTPATH_STRESS_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400);
-    Duration::from_millis(ms)
-}
+use common::{stress_time, xorshift, Lists, NO_PROGRESS_LIMIT};
+use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, Heap, HeapConfig};
 
 const SLOTS: usize = 128;
-const LIST: usize = 32;
-
-/// The longest a configuration may run without the progress it needs.
-const NO_PROGRESS_LIMIT: Duration = Duration::from_secs(300);
-
-/// A node's checksum word: a mix of its slot, index and generation.
-fn checksum(s: usize, i: usize, generation: usize) -> usize {
-    let x = (s as u64) << 40 ^ (i as u64) << 20 ^ generation as u64;
-    (x.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 7) as usize
-}
-
-/// Builds slot `s`'s list of `LIST + 1` nodes (refs [next], data [slot,
-/// index, generation, checksum]) and stores it in the array.
-fn build(m: &mut Mutator<Dynamic>, array: Handle, s: usize, generation: usize) {
-    let d = m.roots_len();
-    let mut head: Option<Handle> = None;
-    for i in (0..=LIST).rev() {
-        let node = m.alloc(1, 4).unwrap();
-        let n = m.get(node).unwrap();
-        for (j, v) in [s, i, generation, checksum(s, i, generation)]
-            .into_iter()
-            .enumerate()
-        {
-            m.write(n, j, v).unwrap();
-        }
-        if let Some(h) = head {
-            let (n, h) = (m.get(node).unwrap(), m.get(h).unwrap());
-            m.store(n, 0, Some(h)).unwrap();
-        }
-        head = Some(node);
-    }
-    let h = m.get(head.unwrap()).unwrap();
-    m.store(m.get(array).unwrap(), s, Some(h)).unwrap();
-    m.truncate_roots(d);
-}
-
-/// Walks slot `s`'s list against the model; returns the nodes checked.
-fn check(m: &Mutator<Dynamic>, array: Handle, s: usize, generation: usize) -> u64 {
-    let mut cur = m.load(m.get(array).unwrap(), s).unwrap();
-    let mut i = 0;
-    let mut sum = 0usize;
-    while let Some(n) = cur {
-        assert_eq!(m.read(n, 0).unwrap(), s, "slot {s}: node {i}'s slot");
-        assert_eq!(m.read(n, 1).unwrap(), i, "slot {s}: node {i}'s index");
-        assert_eq!(
-            m.read(n, 2).unwrap(),
-            generation,
-            "slot {s}: node {i}'s generation"
-        );
-        sum = sum.wrapping_add(m.read(n, 3).unwrap());
-        cur = m.load(n, 0).unwrap();
-        i += 1;
-    }
-    assert_eq!(i, LIST + 1, "slot {s}: nodes missing");
-    let want = (0..=LIST).fold(0usize, |a, k| a.wrapping_add(checksum(s, k, generation)));
-    assert_eq!(sum, want, "slot {s}: the list's checksum");
-    i as u64
-}
+const LISTS: Lists = Lists {
+    slots: SLOTS,
+    len: 32,
+};
 
 /// A verified cycle ran and assists did work.
 fn progressed(heap: &Heap) -> bool {
@@ -95,11 +36,8 @@ fn progressed(heap: &Heap) -> bool {
 /// Returns (objects checked, this mutator's assist slices).
 fn mutator_loop(heap: &Heap, seed: u64, deadline: Instant) -> (u64, u64) {
     let mut m = heap.mutator::<Dynamic>().unwrap();
-    let array = m.alloc(SLOTS, 0).unwrap();
+    let array = LISTS.build_all(&mut m);
     let mut generation = vec![0usize; SLOTS];
-    for s in 0..SLOTS {
-        build(&mut m, array, s, 0);
-    }
     let mut rng = seed | 1;
     let mut checked = 0u64;
     let started = Instant::now();
@@ -110,12 +48,9 @@ fn mutator_loop(heap: &Heap, seed: u64, deadline: Instant) -> (u64, u64) {
             heap.stats()
         );
         for _ in 0..8 {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let s = rng as usize % SLOTS;
+            let s = xorshift(&mut rng) as usize % SLOTS;
             generation[s] += 1;
-            build(&mut m, array, s, generation[s]);
+            LISTS.build(&mut m, array, s, generation[s]);
             // Garbage, fast: what runs the pacer's budget out.
             let d = m.roots_len();
             for _ in 0..64 {
@@ -124,11 +59,11 @@ fn mutator_loop(heap: &Heap, seed: u64, deadline: Instant) -> (u64, u64) {
             m.truncate_roots(d);
         }
         for s in (rng as usize % 16..SLOTS).step_by(16) {
-            checked += check(&m, array, s, generation[s]);
+            checked += LISTS.check(&m, array, s, generation[s]);
         }
     }
     for (s, &g) in generation.iter().enumerate() {
-        checked += check(&m, array, s, g);
+        checked += LISTS.check(&m, array, s, g);
     }
     (checked, m.waits().assist_slices)
 }

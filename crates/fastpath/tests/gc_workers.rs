@@ -12,66 +12,18 @@
 // The heap is not built under `--cfg loom` (only the protocols are).
 #![cfg(not(loom))]
 
-use std::time::{Duration, Instant};
+mod common;
 
-use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, Handle, Heap, HeapConfig, Mutator};
+use std::time::Instant;
 
-fn stress_time() -> Duration {
-    let ms = std::env::var("FASTPATH_STRESS_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400);
-    Duration::from_millis(ms)
-}
+use common::{stress_time, xorshift, Lists, NO_PROGRESS_LIMIT};
+use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, Heap, HeapConfig};
 
 const SLOTS: usize = 256;
-const LIST: usize = 48;
-
-/// Builds slot `s`'s list of `LIST` nodes (refs [next], data [slot, index,
-/// generation]) and stores it in the array.
-fn build(m: &mut Mutator<Dynamic>, array: Handle, s: usize, generation: usize) {
-    let d = m.roots_len();
-    let head = m.alloc(1, 3).unwrap();
-    for i in 0..LIST {
-        let (h, o) = (m.get(head).unwrap(), i);
-        m.write(h, 0, s).unwrap();
-        m.write(h, 1, LIST - o).unwrap();
-        m.write(h, 2, generation).unwrap();
-        let node = m.alloc(1, 3).unwrap();
-        let (n, h) = (m.get(node).unwrap(), m.get(head).unwrap());
-        m.store(n, 0, Some(h)).unwrap();
-        m.set_root(head, n).unwrap();
-    }
-    let h = m.get(head).unwrap();
-    m.write(h, 0, s).unwrap();
-    m.write(h, 1, 0).unwrap();
-    m.write(h, 2, generation).unwrap();
-    m.store(m.get(array).unwrap(), s, Some(h)).unwrap();
-    m.truncate_roots(d);
-}
-
-/// Walks slot `s`'s list; returns the nodes checked.
-fn check(m: &Mutator<Dynamic>, array: Handle, s: usize, generation: usize) -> u64 {
-    let mut cur = m.load(m.get(array).unwrap(), s).unwrap();
-    let mut i = 0;
-    while let Some(n) = cur {
-        assert_eq!(m.read(n, 0).unwrap(), s, "slot {s}: node {i}'s slot");
-        assert_eq!(m.read(n, 1).unwrap(), i, "slot {s}: node {i}'s index");
-        assert_eq!(
-            m.read(n, 2).unwrap(),
-            generation,
-            "slot {s}: node {i}'s generation"
-        );
-        cur = m.load(n, 0).unwrap();
-        i += 1;
-    }
-    assert_eq!(i, LIST + 1, "slot {s}: nodes missing");
-    i as u64
-}
-
-/// The longest a configuration may run before its first verified cycle (or
-/// parallel phase): past it the test fails instead of running on.
-const NO_PROGRESS_LIMIT: Duration = Duration::from_secs(300);
+const LISTS: Lists = Lists {
+    slots: SLOTS,
+    len: 48,
+};
 
 /// Whether the heap has done what the assertions below need: a verified
 /// cycle, and with more than one worker a phase run in parallel.
@@ -82,11 +34,8 @@ fn collector_progressed(heap: &Heap) -> bool {
 
 fn mutator_loop(heap: &Heap, seed: u64, many_roots: bool, deadline: Instant) -> u64 {
     let mut m = heap.mutator::<Dynamic>().unwrap();
-    let array = m.alloc(SLOTS, 0).unwrap();
+    let array = LISTS.build_all(&mut m);
     let mut generation = vec![0usize; SLOTS];
-    for s in 0..SLOTS {
-        build(&mut m, array, s, 0);
-    }
     // Thousands of handles, each to a small object holding its index.
     let mut held = Vec::new();
     if many_roots {
@@ -106,12 +55,9 @@ fn mutator_loop(heap: &Heap, seed: u64, many_roots: bool, deadline: Instant) -> 
             "no verified cycle (or parallel phase) in {NO_PROGRESS_LIMIT:?}"
         );
         for _ in 0..8 {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let s = rng as usize % SLOTS;
+            let s = xorshift(&mut rng) as usize % SLOTS;
             generation[s] += 1;
-            build(&mut m, array, s, generation[s]);
+            LISTS.build(&mut m, array, s, generation[s]);
             let d = m.roots_len();
             for _ in 0..32 {
                 m.alloc(2, 6).unwrap();
@@ -119,7 +65,7 @@ fn mutator_loop(heap: &Heap, seed: u64, many_roots: bool, deadline: Instant) -> 
             m.truncate_roots(d);
         }
         for s in (rng as usize % 16..SLOTS).step_by(16) {
-            checked += check(&m, array, s, generation[s]);
+            checked += LISTS.check(&m, array, s, generation[s]);
         }
         rounds += 1;
         if heap.config().mode == GcMode::Passive && rounds % 16 == 0 {
@@ -133,7 +79,7 @@ fn mutator_loop(heap: &Heap, seed: u64, many_roots: bool, deadline: Instant) -> 
         }
     }
     for (s, &g) in generation.iter().enumerate() {
-        checked += check(&m, array, s, g);
+        checked += LISTS.check(&m, array, s, g);
     }
     checked
 }

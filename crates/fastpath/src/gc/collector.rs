@@ -51,13 +51,21 @@
 //!
 //! Degenerated cycles (Shenandoah's degenerated GC): a mutator whose
 //! refill fails during a cycle raises the heap's `degenerate` flag and
-//! waits; the collector looks at the flag at each phase boundary (after
-//! concurrent mark, evacuation, update-refs) and finishes the cycle from
-//! there in one [`PauseKind::Degenerated`] pause, with the phases' own code
-//! run stop-the-world (evacuation and update-refs are idempotent). If the
-//! heap is still full after that, the same pause runs a full compaction
-//! (`compact.rs`), which needs no room to copy. Both are counted in
-//! [`super::GcStats`] (`degenerated_cycles`, `full_compactions`).
+//! waits; the collector looks at the flag at each phase boundary. After
+//! concurrent mark it finishes the cycle in one [`PauseKind::Degenerated`]
+//! pause, with the phases' own code run stop-the-world. After evacuation it
+//! goes on: init-update-refs returns the unused evacuation reserve to the
+//! mutators, and those waiting for memory retry then. After update-refs
+//! (that phase complete) the degenerated pause does final-update-refs'
+//! work only. If the heap is still full after a degenerated pause, the
+//! same pause runs a full compaction (`compact.rs`), which needs no room
+//! to copy. Both are counted in [`super::GcStats`] (`degenerated_cycles`,
+//! `full_compactions`), and where a mutator ran dry in `GcStats::phases`.
+//!
+//! During update-refs no copy is made, so the mutators may take part of
+//! the standing evacuation reserve: as many regions as final-update-refs
+//! will free (`AllocState::mutator_floor`), and the pacer's budget is set
+//! up again for that phase from the free space then.
 //!
 //! Locked objects: [`super::Mutator::lock`] pins the object's region; a
 //! pinned region is never chosen for the set nor freed, so a lock-stack
@@ -75,7 +83,8 @@ use super::assist::RegionWork;
 use super::forwarding;
 use super::heap::{Lab, Space, CLEAN_CARD, HUMONGOUS_CONT, HUMONGOUS_START};
 use super::runtime::{
-    panic_message, thread_cpu_time, HeapInner, Pause, PauseKind, EVACUATION, HAS_FORWARDED, MARKING,
+    panic_message, thread_cpu_time, CyclePhases, HeapInner, Pause, PauseKind, PhaseTime, EVACUATION,
+    HAS_FORWARDED, MARKING,
 };
 use super::trigger::{CycleEnd, Trigger};
 use crate::sync::LockState;
@@ -90,8 +99,6 @@ pub(crate) const PACER_BATCH: usize = 4096;
 enum Phase {
     /// During concurrent marking (before final-mark).
     Mark,
-    /// After concurrent evacuation (before init-update-refs).
-    Evacuation,
     /// After concurrent update-refs (before final-update-refs).
     UpdateRefs,
 }
@@ -115,6 +122,7 @@ impl HeapInner {
                     if c.requested || self.config.aggressive || trigger.should_start(&self.space, free) {
                         c.requested = false;
                         c.cycles_started += 1;
+                        self.stats().free_regions_at_start += free as u64;
                         break;
                     }
                     c = self
@@ -157,7 +165,12 @@ impl HeapInner {
     /// ended, for the trigger).
     fn cycle_ends(&self) -> (u64, u64) {
         let s = self.stats();
-        (s.degenerated_cycles, s.full_compactions)
+        // A cycle in which a mutator ran dry started too late, whether it
+        // degenerated or the evacuation reserve's return served the mutator.
+        (
+            s.degenerated_cycles + s.phases.evacuation.ran_dry,
+            s.full_compactions,
+        )
     }
 
     /// Opens the pacer's budget for a cycle: the mutators may allocate what
@@ -237,12 +250,29 @@ impl HeapInner {
         self.degenerate.load(Ordering::SeqCst)
     }
 
+    /// Runs the concurrent phase `f` on this thread, adding its time to the
+    /// phase `pick` names in the statistics.
+    fn phase<R>(&self, pick: fn(&mut CyclePhases) -> &mut PhaseTime, f: impl FnOnce() -> R) -> R {
+        // Relaxed: a statistic's counter.
+        let taken = || self.space.taken_regions.load(Ordering::Relaxed);
+        let (wall, cpu, taken_before) = (Instant::now(), thread_cpu_time(), taken());
+        let r = f();
+        let cpu = thread_cpu_time().saturating_sub(cpu);
+        let taken_during = taken().saturating_sub(taken_before) as u64;
+        let mut stats = self.stats();
+        let p = pick(&mut stats.phases);
+        p.wall += wall.elapsed();
+        p.cpu += cpu;
+        p.regions_taken += taken_during;
+        r
+    }
+
     /// One concurrent cycle; returns whether it left the heap full (judged
     /// in its last pause, before any mutator could allocate again). At each
     /// phase boundary, a mutator's failed allocation turns the rest of the
     /// cycle into one degenerated pause (`degenerated`).
     fn concurrent_cycle(&self) -> bool {
-        self.space.clear_marks();
+        self.phase(|p| &mut p.reset, || self.space.clear_marks());
         let mut stack = Vec::new();
         self.pause(PauseKind::InitMark, false, || {
             self.init_mark(&mut stack);
@@ -250,18 +280,24 @@ impl HeapInner {
         });
         // Concurrent mark: trace, then take what SATB enqueued and what
         // assists left unscanned, until dry.
-        while !self.degenerate_requested() {
-            self.trace_concurrent(&mut stack);
-            let satb = std::mem::take(&mut *self.satb_queue());
-            let grey = self.take_grey(&mut stack);
-            if satb.is_empty() && !grey {
-                break;
-            }
-            for v in satb {
-                self.mark_object(v, &mut stack);
-            }
-        }
+        self.phase(
+            |p| &mut p.mark,
+            || {
+                while !self.degenerate_requested() {
+                    self.trace_concurrent(&mut stack);
+                    let satb = std::mem::take(&mut *self.satb_queue());
+                    let grey = self.take_grey(&mut stack);
+                    if satb.is_empty() && !grey {
+                        break;
+                    }
+                    for v in satb {
+                        self.mark_object(v, &mut stack);
+                    }
+                }
+            },
+        );
         if self.degenerate_requested() {
+            self.stats().phases.mark.ran_dry += 1;
             return self.degenerated(Phase::Mark, &mut stack);
         }
         let (has_cset, left_full) = self
@@ -289,16 +325,31 @@ impl HeapInner {
         if !has_cset {
             return left_full;
         }
-        self.evacuate_cset(true);
+        self.phase(|p| &mut p.evacuation, || self.evacuate_cset(true));
+        // A mutator that ran dry during evacuation is not served by
+        // finishing the cycle stop-the-world: init-update-refs gives the
+        // mutators the unused evacuation reserve, and the mutators waiting
+        // for memory retry then (`wait_for_cycle`); one that still finds
+        // none asks again, and update-refs' end sees it.
         if self.degenerate_requested() {
-            return self.degenerated(Phase::Evacuation, &mut stack);
+            self.stats().phases.evacuation.ran_dry += 1;
         }
         self.pause(PauseKind::InitUpdateRefs, false, || {
             self.set_state(HAS_FORWARDED);
             self.init_update_refs();
+            // SeqCst: see `wait_for_cycle`. Cleared with the reserve
+            // returned: a mutator failing after this pause asks anew.
+            self.degenerate.store(false, Ordering::SeqCst);
         });
-        self.update_refs(true);
+        self.pace_update_refs();
+        {
+            let mut c = self.control();
+            c.releases += 1;
+            self.control_cv.notify_all();
+        }
+        self.phase(|p| &mut p.update_refs, || self.update_refs(true));
         if self.degenerate_requested() {
+            self.stats().phases.update_refs.ran_dry += 1;
             return self.degenerated(Phase::UpdateRefs, &mut stack);
         }
         self.pause(PauseKind::FinalUpdateRefs, false, || {
@@ -313,9 +364,11 @@ impl HeapInner {
 
     /// Shenandoah's degenerated GC: the rest of the cycle, from `from`, in
     /// one pause; then, if that left the heap full, a full compaction in
-    /// the same pause. Each phase below is the concurrent one run with the
-    /// world stopped (evacuation and update-refs are idempotent, so work a
-    /// concurrent phase left half done is finished, not redone wrongly).
+    /// the same pause. From marking, each phase below is the concurrent one
+    /// run with the world stopped. From update-refs, that phase is complete
+    /// (its workers finished every region before returning, and an assist
+    /// finishes the region it claimed before this pause can begin), so only
+    /// final-update-refs' work is left.
     fn degenerated(&self, from: Phase, stack: &mut Vec<usize>) -> bool {
         self.pause(PauseKind::Degenerated, false, || {
             let mut has_cset = from != Phase::Mark;
@@ -335,12 +388,12 @@ impl HeapInner {
                 }
             }
             if has_cset {
-                if from != Phase::UpdateRefs {
+                if from == Phase::Mark {
                     self.evacuate_cset(false);
                     self.set_state(HAS_FORWARDED);
                     self.init_update_refs();
+                    self.update_refs(false);
                 }
-                self.update_refs(false);
                 self.update_roots();
                 self.set_state(0);
                 self.free_cset();
@@ -398,8 +451,13 @@ impl HeapInner {
     }
 
     /// End-of-cycle work inside the last pause: refine (clean) the cards,
-    /// count the cycle, verify.
+    /// count the cycle, verify; clear a mutator's request for a degenerated
+    /// cycle (each mutator waiting for memory retries at the cycle's end and
+    /// asks anew if it still finds none, so a request left standing would
+    /// only make the next cycle degenerate for nothing).
     fn finish_cycle(&self) {
+        // SeqCst: see `wait_for_cycle`.
+        self.degenerate.store(false, Ordering::SeqCst);
         for c in std::mem::take(&mut *self.card_queue()) {
             self.space.cards[c].store(CLEAN_CARD, Ordering::Relaxed);
         }
@@ -530,8 +588,9 @@ impl HeapInner {
             chosen += 1;
             s.regions[i].in_cset.store(true, Ordering::Relaxed);
         }
+        self.stats().cset_regions += chosen as u64;
         if chosen > 0 {
-            // Set aside what the copies need (their size and a fifth, plus a
+            // Set aside what the copies need (their size and a quarter, plus a
             // LAB per worker of slack), within the room computed above.
             let need = (total * 5 / 4).div_ceil(region_words) + 1 + self.config.workers;
             let keep = a.free.len() - need.min(room);
@@ -623,10 +682,43 @@ impl HeapInner {
         a.evac_current = None;
         let rest = std::mem::take(&mut a.evac_free);
         a.free.extend(rest);
+        let mut freed_at_end = 0;
         for r in self.space.regions.iter() {
             r.watermark
                 .store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+            freed_at_end +=
+                usize::from(r.in_cset.load(Ordering::Relaxed) && !r.evac_failed.load(Ordering::Relaxed));
         }
+        // No copy is made from here to the set's release, which gives back
+        // at least what the mutators may now take of the standing reserve.
+        a.mutator_floor = s.reserve_regions.saturating_sub(freed_at_end);
+    }
+
+    /// After init-update-refs: the pacer's budget for update-refs is what
+    /// the mutators may take now (the free regions down to their floor),
+    /// earned over the words update-refs parses (Shenandoah's pacer sets
+    /// each phase up this way, from the free space and the phase's work).
+    /// Evacuation keeps the cycle's budget: set up from the free space
+    /// after final-mark's reserve, the mutators ran dry during evacuation
+    /// more often, not less (the lab's pauses workload).
+    fn pace_update_refs(&self) {
+        if !self.config.pacing {
+            return;
+        }
+        let s = &self.space;
+        let allowance = {
+            let a = s.lock_alloc();
+            a.free.len().saturating_sub(a.mutator_floor) * s.region_bytes
+        };
+        // Relaxed region metadata: set in the pause just ended, unchanged
+        // until the next (see `Region`).
+        let words: usize = s
+            .regions
+            .iter()
+            .filter(|r| r.used.load(Ordering::Relaxed) && !r.in_cset.load(Ordering::Relaxed))
+            .map(|r| (r.watermark.load(Ordering::Relaxed) - r.bottom) / 8)
+            .sum();
+        self.pacer.restart(allowance, words);
     }
 
     /// Updates every reference into the set, in every region update-refs
@@ -692,6 +784,7 @@ impl HeapInner {
     fn free_cset(&self) {
         let s = &self.space;
         let mut a = s.lock_alloc();
+        a.mutator_floor = s.reserve_regions;
         let mut freed = 0;
         // Relaxed: in a pause (see `Region`).
         for i in 0..s.regions.len() {

@@ -130,6 +130,12 @@ pub(crate) struct AllocState {
     pub(crate) evac_current: Option<usize>,
     /// Evacuation LABs carved this cycle (for `Space::evac_lab_limit`).
     pub(crate) evac_taken: usize,
+    /// Free regions TLABs leave alone: the standing evacuation reserve
+    /// (`Space::reserve_regions`), except during update-refs, when no copy
+    /// is made and the collection set about to be freed restores it: then
+    /// the reserve less the regions final-update-refs frees (set in
+    /// init-update-refs, restored when the set is freed).
+    pub(crate) mutator_floor: usize,
 }
 
 /// Where a chunk is carved from.
@@ -309,6 +315,7 @@ impl Space {
     ) -> Option<Space> {
         let base = map_aligned(heap_bytes, region_bytes)?;
         let nregions = heap_bytes / region_bytes;
+        let reserve_regions = (nregions / 16).max(2);
         let cset_map: Box<[AtomicBool]> = (0..nregions).map(|_| AtomicBool::new(false)).collect();
         let regions = (0..nregions)
             .map(|i| {
@@ -336,7 +343,7 @@ impl Space {
             region_shift: region_bytes.trailing_zeros(),
             region_bytes,
             tlab_bytes: (region_bytes / 8).clamp(64, 64 * 1024),
-            reserve_regions: (nregions / 16).max(2),
+            reserve_regions,
             evac_lab_limit,
             evac_scope: forwarding::EvacScope::default(),
             regions,
@@ -351,6 +358,7 @@ impl Space {
                 current: None,
                 evac_current: None,
                 evac_taken: 0,
+                mutator_floor: reserve_regions,
             }),
             humongous_wanted: AtomicUsize::new(0),
             taken_regions: AtomicUsize::new(0),
@@ -592,6 +600,7 @@ impl Space {
             }
             a.evac_taken += 1;
         }
+        let floor = a.mutator_floor;
         let mut none = Vec::new();
         let (current, mut sources) = match pool {
             Pool::Mutator => (&mut a.current, [&mut a.free, &mut none]),
@@ -610,7 +619,7 @@ impl Space {
                     return Some((top, top + size));
                 }
             }
-            if pool == Pool::Mutator && sources[0].len() <= self.reserve_regions {
+            if pool == Pool::Mutator && sources[0].len() <= floor {
                 return None;
             }
             let next = sources.iter_mut().find_map(|s| s.pop())?;
@@ -737,5 +746,37 @@ impl Lab {
         space.fill(self.cur.get(), self.end.get());
         self.cur.set(0);
         self.end.set(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TLABs stop at the mutators' floor: the standing reserve, or less
+    /// while update-refs has lowered it; evacuation LABs take any region.
+    #[test]
+    fn tlabs_stop_at_the_mutator_floor() {
+        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let (n, reserve, region) = (space.regions.len(), space.reserve_regions, space.region_bytes);
+        let mut tlabs = 0;
+        while space.carve(region, region, Pool::Mutator).is_some() {
+            tlabs += 1;
+        }
+        assert_eq!(tlabs, n - reserve, "the standing reserve is left");
+        space.lock_alloc().mutator_floor = reserve - 3;
+        for _ in 0..3 {
+            assert!(
+                space.carve(region, region, Pool::Mutator).is_some(),
+                "3 of the reserve"
+            );
+        }
+        assert!(space.carve(region, region, Pool::Mutator).is_none());
+        space.lock_alloc().mutator_floor = reserve;
+        assert!(
+            space.carve(region, region, Pool::Evacuation).is_some(),
+            "copies take what the mutators may not"
+        );
+        assert_eq!(space.lock_alloc().free.len(), reserve - 4);
     }
 }

@@ -28,6 +28,7 @@
 //! | `jit_entry.rs` | the `extern "C"` SATB and LRB slow paths the JIT templates' stubs call |
 //! | `attached.rs` | the calling thread's mutator's heap and GCLAB, for those slow paths |
 //! | `collector.rs` | the cycle: mark, evacuate, update-refs; degenerated cycles; the verifier |
+//! | `loom_degenerate.rs` | a loom model: a mutator that ran dry and the collector hand off the degenerate request |
 //! | `workers.rs` | work stealing and termination for parallel marking |
 //! | `parallel.rs` | the parallel phases: marking, evacuation, update-refs, roots |
 //! | `pool.rs` | the workers' threads: started once, parked between phases, woken per phase |
@@ -149,6 +150,10 @@ mod parallel;
 // Under `--cfg loom` only its models use the protocol.
 #[cfg_attr(loom, allow(dead_code))]
 mod pool;
+// A loom model of how a mutator that ran dry and the collector hand off
+// the degenerate request (`runtime.rs`'s `wait_for_cycle`, `collector.rs`).
+#[cfg(all(test, loom))]
+mod loom_degenerate;
 // Public for the lab's disassembly (`fastpath gc --only fast-paths`) and
 // the tests that count barrier instructions; nothing a runtime calls.
 #[cfg(not(loom))]
@@ -184,7 +189,7 @@ pub use mutator::{Mutator, MutatorWaits};
 #[cfg(not(loom))]
 pub use roots::{Global as GlobalHandle, Handle, Obj};
 #[cfg(not(loom))]
-pub use runtime::{GcError, GcStats, Heap, HeapConfig, Pause as GcPause, PauseKind};
+pub use runtime::{CyclePhases, GcError, GcStats, Heap, HeapConfig, Pause as GcPause, PauseKind, PhaseTime};
 // The state bits are the barriers' and the collector's business (and the
 // tests'); a runtime never reads them.
 #[cfg(all(test, not(loom)))]

@@ -75,9 +75,19 @@ impl Pacer {
     /// is full; the cycle is expected to take as much work as the last one,
     /// or `first_estimate` words if none ran yet.
     pub(crate) fn begin_cycle(&self, allowance: usize, first_estimate: usize) {
-        // Relaxed: see below.
+        // Relaxed: see `restart`.
         let last = self.last_work.load(Ordering::Relaxed);
         let expected_work = if last > 0 { last } else { first_estimate };
+        self.work.store(0, Ordering::Relaxed);
+        self.restart(allowance, expected_work);
+        self.active.store(true, Ordering::Relaxed);
+    }
+
+    /// A phase of the cycle starts with `allowance` bytes the mutators may
+    /// take before it ends and `expected_work` words to do: a tenth of the
+    /// allowance at once, the rest in proportion to the work (any debt is
+    /// forgiven: the allowance is measured from the free space now).
+    pub(crate) fn restart(&self, allowance: usize, expected_work: usize) {
         let earned = allowance - allowance / 10;
         let rate = ((earned as u128) << RATE_SHIFT) / expected_work.max(1) as u128;
         // Relaxed: the pacer's words are independent hints; a waiter is
@@ -85,8 +95,9 @@ impl Pacer {
         self.rate
             .store(rate.min(usize::MAX as u128) as usize, Ordering::Relaxed);
         self.budget.store((allowance / 10) as isize, Ordering::Relaxed);
-        self.work.store(0, Ordering::Relaxed);
-        self.active.store(true, Ordering::Relaxed);
+        if self.waiters.load(Ordering::SeqCst) > 0 {
+            self.wake();
+        }
     }
 
     /// The collector did `words` of work: grant its share of the allowance.
@@ -240,6 +251,27 @@ mod tests {
         assert!(p.budget.load(Ordering::Relaxed) >= 0);
         assert_eq!(p.end_cycle(), 1);
         assert_eq!(p.claim(1 << 20), None, "the cycle is over");
+    }
+
+    /// A phase's restart forgives the debt and grants a tenth of the new
+    /// allowance at once, the rest over the phase's words; the cycle's
+    /// words go on counting (the next cycle's estimate).
+    #[test]
+    fn a_phase_restart_sets_the_budget_from_the_allowance_now() {
+        let p = Pacer::default();
+        p.begin_cycle(1000, 100);
+        p.report(10);
+        assert!(p.claim(5000).is_some());
+        assert!(p.debt() > 0);
+        // 20 000 bytes over 1000 words: 2000 now, 18 a word.
+        p.restart(20_000, 1000);
+        assert_eq!(p.debt(), 0, "the debt is forgiven");
+        assert_eq!(p.claim(2000), None, "a tenth granted up front");
+        assert!(p.claim(1).is_some(), "and no more");
+        p.report(1);
+        assert_eq!(p.debt(), 0, "18 bytes a word repay the 1 byte");
+        assert_eq!(p.words_for(18), 1);
+        assert_eq!(p.end_cycle(), 11, "the cycle's words, both phases'");
     }
 
     /// An assist's size: the words of work that earn a debt back, at the

@@ -264,6 +264,40 @@ pub(crate) fn thread_cpu_time() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// One concurrent phase's time, summed over cycles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseTime {
+    /// Wall time on the collector thread, from the phase's start to its end.
+    pub wall: Duration,
+    /// The collector thread's CPU time in it (its workers' is counted in
+    /// [`GcStats::collector_cpu_time`] only). Wall time beyond it is the
+    /// thread off its CPU: descheduled, or waiting for its workers.
+    pub cpu: Duration,
+    /// Regions the mutators took for new objects meanwhile.
+    pub regions_taken: u64,
+    /// Cycles in which a mutator found no memory during this phase (seen
+    /// at the phase's end): marking's finish stop-the-world (degenerated);
+    /// evacuation's go on to init-update-refs, which hands the unused
+    /// evacuation reserve to the mutators; update-refs' end in a
+    /// degenerated pause that does only final-update-refs' work.
+    pub ran_dry: u64,
+}
+
+/// The concurrent phases of a cycle (collector.rs), each summed over
+/// cycles: the mutators run meanwhile, and a degenerated cycle's phase
+/// ends where the mutator's request was seen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CyclePhases {
+    /// Concurrent reset: clearing the mark bitmap and live counts.
+    pub reset: PhaseTime,
+    /// Concurrent marking, SATB rounds included.
+    pub mark: PhaseTime,
+    /// Concurrent evacuation of the collection set.
+    pub evacuation: PhaseTime,
+    /// Concurrent update-refs.
+    pub update_refs: PhaseTime,
+}
+
 /// What the collector has done.
 #[derive(Clone, Debug, Default)]
 pub struct GcStats {
@@ -324,6 +358,14 @@ pub struct GcStats {
     /// The slices' words of work (scanned, copied or parsed: the pacer's
     /// unit).
     pub assist_words: u64,
+    /// The collector thread's concurrent phases (concurrent mode), summed
+    /// over cycles: where a cycle's time goes between its pauses.
+    pub phases: CyclePhases,
+    /// Free regions when each concurrent cycle began, summed over cycles
+    /// (divided by `cycles`: how early the trigger starts them).
+    pub free_regions_at_start: u64,
+    /// Collection-set regions chosen, summed over cycles.
+    pub cset_regions: u64,
     /// Verifier runs and objects they reached.
     pub verified_cycles: u64,
     /// Objects the verifier reached, summed over its runs.
@@ -341,6 +383,10 @@ pub(crate) struct Control {
     /// Whether the last cycle to end left no free region a mutator may
     /// take (see `HeapInner::left_full`).
     pub(crate) last_left_full: bool,
+    /// Times a running cycle handed memory to the mutators before its end
+    /// (init-update-refs returning the unused evacuation reserve): a
+    /// mutator waiting for memory retries then.
+    pub(crate) releases: u64,
     pub(crate) requested: bool,
     /// The `Heap` was dropped: the collector thread exits once no mutator
     /// is registered.
@@ -517,22 +563,29 @@ impl HeapInner {
 
     /// Waits (from a safe region) until the next cycle end, requesting a
     /// cycle if none runs; with `degenerate` (an allocation failed), the
-    /// cycle is to finish stop-the-world and compact if it must. [`Collected::Full`] if the cycle that ended
+    /// cycle is to finish stop-the-world and compact if it must, and the
+    /// wait ends early, with [`Collected::Retry`], when the running cycle
+    /// hands memory to the mutators (`Control::releases`). [`Collected::Full`] if the cycle that ended
     /// began after this call and left the heap full; [`Collected::Retry`]
     /// otherwise (the cycle under way at the call may have chosen its
     /// collection set before the caller's garbage died).
     pub(crate) fn wait_for_cycle(&self, degenerate: bool) -> Result<Collected, GcError> {
-        if degenerate {
-            // SeqCst: read by the collector at its phase boundaries; a
-            // request it misses there is seen by the next cycle's.
-            self.degenerate.store(true, Ordering::SeqCst);
-        }
         let mut c = self.control();
         let started = c.cycles_started;
         let target = c.cycles_done + 1;
+        let releases = c.releases;
+        if degenerate {
+            // SeqCst: read by the collector at its phase boundaries; a
+            // request it misses there is seen by the next cycle's. Raised
+            // after reading the counts above, under the control lock: the
+            // collector clears it in a pause (init-update-refs, a cycle's
+            // last) and only then counts the release or the cycle's end, so
+            // a request cleared before it was seen still ends this wait.
+            self.degenerate.store(true, Ordering::SeqCst);
+        }
         c.requested = true;
         self.control_cv.notify_all();
-        while c.cycles_done < target {
+        while c.cycles_done < target && !(degenerate && c.releases != releases) {
             self.check_poison()?;
             c = self.control_cv.wait(c).unwrap_or_else(|e| e.into_inner());
         }

@@ -121,6 +121,47 @@ struct MutatorRun {
     ops: u64,
     failed: u64,
     delays: Delays,
+    /// Its waits for the collector during the churn, every operation's.
+    waits: gc::MutatorWaits,
+}
+
+/// `a - b`, field by field (waits only grow).
+fn waits_since(a: gc::MutatorWaits, b: gc::MutatorWaits) -> gc::MutatorWaits {
+    gc::MutatorWaits {
+        safepoint: a.safepoint.saturating_sub(b.safepoint),
+        pause_cpu: a.pause_cpu.saturating_sub(b.pause_cpu),
+        paced: a.paced.saturating_sub(b.paced),
+        stalled: a.stalled.saturating_sub(b.stalled),
+        resume: a.resume.saturating_sub(b.resume),
+        assist: a.assist.saturating_sub(b.assist),
+        assist_slices: a.assist_slices.saturating_sub(b.assist_slices),
+    }
+}
+
+/// `a + b`, field by field.
+fn waits_sum(a: gc::MutatorWaits, b: gc::MutatorWaits) -> gc::MutatorWaits {
+    gc::MutatorWaits {
+        safepoint: a.safepoint + b.safepoint,
+        pause_cpu: a.pause_cpu + b.pause_cpu,
+        paced: a.paced + b.paced,
+        stalled: a.stalled + b.stalled,
+        resume: a.resume + b.resume,
+        assist: a.assist + b.assist,
+        assist_slices: a.assist_slices + b.assist_slices,
+    }
+}
+
+/// This process's CPU time, every thread's (getrusage, user + system).
+fn process_cpu() -> Duration {
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `u` is a valid, writable rusage; RUSAGE_SELF exists on every
+    // Linux the lab builds for.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return Duration::ZERO;
+    }
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(u.ru_utime) + tv(u.ru_stime)
 }
 
 /// One mutator of table 3: builds its share of the live set, then replaces
@@ -154,6 +195,7 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start) -
     m.safe_region(|| start.arrive_and_wait());
     let mut x = 0x9E37_79B9_7F4A_7C15usize ^ (live_nodes << 3);
     let mut run = MutatorRun::default();
+    let waits_before = m.waits();
     let d = &mut run.delays;
     // The last CPU clock reading, and the wall clock then.
     let (mut ck_wall, mut ck_cpu) = (Instant::now(), thread_cpu());
@@ -228,6 +270,7 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start) -
             d.slow_ops += 1;
         }
     }
+    run.waits = waits_since(m.waits(), waits_before);
     run
 }
 
@@ -274,6 +317,10 @@ struct Measured {
     /// Seconds of churn measured (from the start signal to the end
     /// signal).
     seconds: f64,
+    /// The mutators' waits for the collector during the churn, summed.
+    waits: gc::MutatorWaits,
+    /// The process's CPU time during the churn (every thread's).
+    process_cpu: Duration,
 }
 
 /// The scheduler baseline's churn: at most 2 s (without GC work the
@@ -318,7 +365,7 @@ fn measure<B: BarrierSet>(
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
     let start = Start::default();
-    let (before, before_stats, stats, ops, failed, delays, churned) = std::thread::scope(|s| {
+    let (before, before_stats, stats, ops, failed, delays, churned, waits, cpu) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..mutators)
             .map(|_| {
                 let (heap, start) = (&heap, &start);
@@ -331,6 +378,7 @@ fn measure<B: BarrierSet>(
         }
         let before_stats = heap.stats();
         let before = before_stats.pauses.len();
+        let cpu_before = process_cpu();
         let went = start.go();
         // The churn lasts `seconds`, and in concurrent mode past that
         // until a pause of the churn's own has happened (a row decomposes
@@ -346,14 +394,27 @@ fn measure<B: BarrierSet>(
         }
         start.end();
         let churned = went.elapsed().as_secs_f64();
+        let cpu = process_cpu().saturating_sub(cpu_before);
         let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("mutator")).collect();
         let ops: u64 = results.iter().map(|r| r.ops).sum();
         let failed: u64 = results.iter().map(|r| r.failed).sum();
         let mut delays = Delays::default();
+        let mut waits = gc::MutatorWaits::default();
         for r in &results {
             delays.merge(&r.delays);
+            waits = waits_sum(waits, r.waits);
         }
-        (before, before_stats, heap.stats(), ops, failed, delays, churned)
+        (
+            before,
+            before_stats,
+            heap.stats(),
+            ops,
+            failed,
+            delays,
+            churned,
+            waits,
+            cpu,
+        )
     });
     let mut stats = stats;
     // Count only the churn: the build of the live set is not measured.
@@ -371,6 +432,18 @@ fn measure<B: BarrierSet>(
     stats.full_compactions -= before_stats.full_compactions;
     stats.parallel_phases -= before_stats.parallel_phases;
     stats.worker_threads_started -= before_stats.worker_threads_started;
+    stats.regions_freed -= before_stats.regions_freed;
+    stats.free_regions_at_start -= before_stats.free_regions_at_start;
+    stats.cset_regions -= before_stats.cset_regions;
+    for (p, b) in phases_mut(&mut stats.phases)
+        .into_iter()
+        .zip(phases(&before_stats.phases))
+    {
+        p.wall = p.wall.saturating_sub(b.wall);
+        p.cpu = p.cpu.saturating_sub(b.cpu);
+        p.regions_taken -= b.regions_taken;
+        p.ran_dry -= b.ran_dry;
+    }
     Ok(Measured {
         pauses: stats.pauses[before..].to_vec(),
         stats,
@@ -379,7 +452,21 @@ fn measure<B: BarrierSet>(
         delays,
         baseline,
         seconds: churned,
+        waits,
+        process_cpu: cpu,
     })
+}
+
+/// The concurrent phases' names, in a cycle's order.
+const PHASES: [&str; 4] = ["reset", "mark", "evacuation", "update-refs"];
+
+/// The phases of [`PHASES`], in its order.
+fn phases(p: &gc::CyclePhases) -> [gc::PhaseTime; 4] {
+    [p.reset, p.mark, p.evacuation, p.update_refs]
+}
+
+fn phases_mut(p: &mut gc::CyclePhases) -> [&mut gc::PhaseTime; 4] {
+    [&mut p.reset, &mut p.mark, &mut p.evacuation, &mut p.update_refs]
 }
 
 /// Reads one part of a pause.
@@ -442,16 +529,17 @@ fn waited_for(s: &Split) -> String {
     }
 }
 
-/// Adds one configuration's rows to both tables.
+/// Adds one configuration's rows to the three tables: the pauses' parts,
+/// the mutators' side, where the time goes.
 fn report(
     name: &str,
     run: PauseRun,
     v: Variant,
     m: &Measured,
     results: &mut Vec<BenchResult>,
-    parts: &mut Table,
-    mutators: &mut Table,
+    tables: &mut [Table; 3],
 ) {
+    let [parts, mutators, breakdown] = tables;
     let baseline = m.baseline;
     let label = if baseline {
         [
@@ -540,6 +628,53 @@ fn report(
         format!("{}/{}", m.stats.parallel_phases, m.stats.worker_threads_started),
     ]);
     mutators.row(row);
+    let per_s = |d: Duration| ms(d) / m.seconds;
+    let cycles = m.stats.cycles.max(1) as f64;
+    let w = &m.waits;
+    let ph = phases(&m.stats.phases);
+    let mut row = label.to_vec();
+    row.extend([
+        format!(
+            "{:.0}",
+            100.0 * m.process_cpu.as_secs_f64() / (m.seconds * cpus() as f64)
+        ),
+        format!(
+            "{:.0}",
+            100.0 * m.stats.collector_cpu_time.as_secs_f64() / (m.seconds * cpus() as f64)
+        ),
+        format!(
+            "{:.0}/{:.0}/{:.0}/{:.0}",
+            per_s(w.safepoint),
+            per_s(w.paced),
+            per_s(w.stalled),
+            per_s(w.resume)
+        ),
+        format!("{:.1}", m.stats.cycles as f64 / m.seconds),
+        format!("{}/{}", m.stats.degenerated_cycles, m.stats.full_compactions),
+        format!(
+            "{:.1}/{:.1}/{:.1}",
+            m.stats.free_regions_at_start as f64 / cycles,
+            m.stats.cset_regions as f64 / cycles,
+            m.stats.regions_freed as f64 / cycles
+        ),
+        ph.iter()
+            .map(|p| format!("{:.0}", per_s(p.wall)))
+            .collect::<Vec<_>>()
+            .join("/"),
+        ph.iter()
+            .map(|p| format!("{:.0}", per_s(p.cpu)))
+            .collect::<Vec<_>>()
+            .join("/"),
+        ph.iter()
+            .map(|p| format!("{:.1}", p.regions_taken as f64 / cycles))
+            .collect::<Vec<_>>()
+            .join("/"),
+        ph.iter()
+            .map(|p| p.ran_dry.to_string())
+            .collect::<Vec<_>>()
+            .join("/"),
+    ]);
+    breakdown.row(row);
 }
 
 /// The start line of table 3: mutators build their live sets, arrive, and
@@ -645,11 +780,11 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
         mutators,
     };
     let keys = ["set", "mutators", "wait", "pacing", "assists"];
-    let mut parts = Table::new(
+    let parts = Table::new(
         format!("Concurrent mode: pauses decomposed as -Xlog:safepoint does (ms), {mutators} mutators, {heap_mib} MiB heap, half live"),
         &[&keys[..], &["part", "pauses", "p50", "p99", "max"]].concat(),
     );
-    let mut side = Table::new(
+    let side = Table::new(
         format!("Concurrent mode: the mutators' side, {mutators} mutators, {heap_mib} MiB heap"),
         &[
             &keys[..],
@@ -679,6 +814,26 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
         ]
         .concat(),
     );
+    let breakdown = Table::new(
+        format!("Concurrent mode: where the time goes, {mutators} mutators, {heap_mib} MiB heap"),
+        &[
+            &keys[..],
+            &[
+                "process CPU (%)",
+                "GC CPU (%)",
+                "mutator waits (ms/s): pause/paced/stalled/resume",
+                "cycles/s",
+                "degen/full",
+                "per cycle: free at start/cset/freed (regions)",
+                &format!("phases wall (ms/s): {}", PHASES.join("/")),
+                "phases collector-thread CPU (ms/s)",
+                "regions taken per cycle, by phase",
+                "cycles a mutator ran dry in, by phase",
+            ],
+        ]
+        .concat(),
+    );
+    let mut tables = [parts, side, breakdown];
     for set in &plan.sets {
         // The first set's rows open with the scheduler baseline.
         let baseline = (plan.baseline && set == &plan.sets[0]).then_some(true);
@@ -690,9 +845,10 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
             let bits: BarrierBits = set.parse()?;
             gc::settings::check_pair(bits, GcMode::Concurrent)?;
             let m = with_barrier_set(bits, Measure { run, v, baseline })?;
-            report(set, run, v, &m, results, &mut parts, &mut side);
+            report(set, run, v, &m, results, &mut tables);
         }
     }
+    let [mut parts, mut side, mut breakdown] = tables;
     // The goal (at-safepoint p99 under 1 ms, max under 5 ms), read as
     // HotSpot reads a GC pause (at safepoint): a note starting with PASS or
     // FAIL, which report.md's summary lists.
@@ -730,7 +886,10 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
     side.note("assists: a refill over the pacer's budget (or one that finds no memory during a cycle) first does a slice of the running phase's work itself (marking, evacuation or update-refs; HeapConfig::assists, after Go's GC assists) and waits in the pacer only when the phase has too little work to hand out; an op's GC part includes its assists (\"assist\" in the most-GC column).");
     side.note(format!("where the time goes, per second of churn: paced: the mutators' summed waits for the pacer; assisting: the mutators' summed assist slices (their count in assists); paused: the pauses' total (request to release), which stops every mutator; GC CPU: the collector threads' CPU time (its thread, and the worker threads of its parallel phases: FASTPATH_GC_WORKERS, default half the CPUs) as a share of the {cpus} CPUs."));
     side.note("alloc failures: allocations that got OutOfMemory (skipped; only when a full compaction left no room); evac failures: cycles whose evacuation ran out of space (objects left in place); degen/full: cycles finished stop-the-world because a mutator found no memory (Shenandoah's degenerated GC) / full compactions; parallel phases/threads started: phases run on more than one worker thread, and worker threads started for them (the pool's threads are started once and parked between phases: a thread per phase would be one per phase and worker).");
-    Ok(vec![parts, side])
+    breakdown.note(format!("process CPU: every thread of this process (mutators, collector, workers) as a share of the {cpus} CPUs, during the churn: below 100, CPUs stood idle (or ran something else); GC CPU: the collector's threads alone."));
+    breakdown.note("mutator waits: Mutator::waits over the churn, summed over the mutators, per second: stopped in pauses / held by the pacer / stalled for memory (a refill that found none, waiting for a cycle or a degenerated one) / the scheduler's wake-up after a pause or a pacer wait.");
+    breakdown.note("per cycle: free regions when the cycle started (the trigger's choice), collection-set regions, regions freed (the set and immediate garbage); phases: the collector thread's concurrent phases (between the pauses), wall and its own CPU time per second of churn, and the regions the mutators took for new objects during each, per cycle (GcStats::phases).");
+    Ok(vec![parts, side, breakdown])
 }
 
 #[cfg(test)]
