@@ -8,6 +8,16 @@
 //! set from the heap at run time, for any set: correct, but each barrier
 //! adds a test of the set to its fast path. [`with_barrier_set`] turns a
 //! set chosen at run time into its type.
+//!
+//! One set, one name per layer: the type (`ShenandoahBarriers`) in code,
+//! the preset's word (`shenandoah`, a [`Preset`]) in `FASTPATH_GC_BARRIERS`
+//! and the lab, and [`BarrierBits::SHENANDOAH`] as the value both stand
+//! for. A program that picks its set in code names it once, as the type:
+//! [`HeapConfig::for_set`](super::HeapConfig::for_set) builds the heap from
+//! it, so its mutators of that type always match; a heap whose set comes
+//! from the environment is checked against a static mutator type when the
+//! mutator is made ([`super::GcError::BarrierMismatch`]), or is used
+//! through [`Dynamic`].
 
 use super::settings::{Barrier, BarrierBits, Preset};
 use crate::setting::Choices;

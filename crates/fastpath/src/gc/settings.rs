@@ -394,6 +394,26 @@ impl super::HeapConfig {
         let barriers = BARRIERS.get();
         super::HeapConfig::new(heap_bytes, barriers, process_mode())
     }
+
+    /// A heap of `heap_bytes` whose barrier set is the type `B` its
+    /// mutators name ([`ShenandoahBarriers`](super::ShenandoahBarriers),
+    /// [`G1Barriers`](super::G1Barriers), …): the set is written once, as a
+    /// type, and `heap.mutator::<B>()` cannot fail with
+    /// [`BarrierMismatch`](super::GcError::BarrierMismatch). For
+    /// [`Dynamic`](super::Dynamic) the set is the process's, as
+    /// [`from_config`](Self::from_config). `mode` as in
+    /// [`HeapConfig::new`](super::HeapConfig::new); a concurrent mode with a
+    /// set that cannot run it is refused by [`Heap::new`](super::Heap::new).
+    ///
+    /// ```
+    /// use fastpath::gc::{G1Barriers, GcMode, Heap, HeapConfig};
+    /// let heap = Heap::new(HeapConfig::for_set::<G1Barriers>(8 << 20, GcMode::Passive)).unwrap();
+    /// let _m = heap.mutator::<G1Barriers>().unwrap();
+    /// ```
+    pub fn for_set<B: super::BarrierSet>(heap_bytes: usize, mode: GcMode) -> super::HeapConfig {
+        let barriers = B::BITS.map_or_else(|| BARRIERS.get(), BarrierBits);
+        super::HeapConfig::new(heap_bytes, barriers, mode)
+    }
 }
 
 #[cfg(test)]

@@ -47,6 +47,19 @@ fn foreign_object(other: &Heap) -> (Handle, usize) {
 }
 
 #[test]
+fn a_heap_made_for_a_set_type_takes_its_mutators() {
+    let h = Heap::new(HeapConfig::for_set::<G1Barriers>(4 << 20, GcMode::Passive)).unwrap();
+    assert_eq!(h.config().barriers, BarrierBits::G1);
+    drop(h.mutator::<G1Barriers>().unwrap());
+    assert!(matches!(
+        h.mutator::<ShenandoahBarriers>(),
+        Err(GcError::BarrierMismatch { .. })
+    ));
+    let d = Heap::new(HeapConfig::for_set::<Dynamic>(4 << 20, GcMode::Passive)).unwrap();
+    assert_eq!(d.config().barriers, HeapConfig::from_config(4 << 20).barriers);
+}
+
+#[test]
 fn errors_are_values() {
     let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
     let other = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
