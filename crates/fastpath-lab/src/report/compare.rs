@@ -127,23 +127,44 @@ impl Default for Rule {
 pub const RATIO_PREFIX: &str = "ratio_to_";
 
 /// The row of `file` that `r` was measured against in its run, if `r`
-/// names one by a [`RATIO_PREFIX`] secondary metric, exactly one row of
-/// `file` is that benchmark and it has `r`'s unit (so that the ratio has
-/// none). The baseline row names itself (its ratio to itself is 1): the
-/// result is then `r`'s own row. Metrics that name no row of the file
+/// names one by a [`RATIO_PREFIX`] secondary metric and that names exactly
+/// one row of `file` with `r`'s unit (so that the ratio has none). The
+/// name is a benchmark of `r`'s experiment (`ratio_to_cas_pair`: the
+/// `cas-pair` row; `ratio_to_short_cs_parking_lot`: the
+/// `short-cs-parking-lot` row), or else a parameter value of `r`'s own
+/// benchmark (`ratio_to_legacy` on `monitor-bench mode=lightweight`: its
+/// `mode=legacy` row). Where several rows carry the name, the one with
+/// `r`'s thread count is meant, and among those the one with `r`'s
+/// parameters. The baseline row names itself (its ratio to itself is 1):
+/// the result is then `r`'s own row. Metrics that name no single row
 /// (`ratio_to_best_peer`, a figure derived from several rows) are skipped.
 pub fn baseline_row<'a>(file: &'a [BenchResult], r: &BenchResult) -> Option<&'a BenchResult> {
     let experiment = r.benchmark.rsplit_once('.').map_or("", |(e, _)| e);
+    let unique = |rows: Vec<&'a BenchResult>| -> Option<&'a BenchResult> {
+        if rows.len() == 1 {
+            return Some(rows[0]);
+        }
+        let threads: Vec<&BenchResult> = rows.iter().copied().filter(|s| s.threads == r.threads).collect();
+        if threads.len() == 1 {
+            return Some(threads[0]);
+        }
+        let params: Vec<&BenchResult> = threads.into_iter().filter(|s| s.params == r.params).collect();
+        (params.len() == 1).then(|| params[0])
+    };
     r.secondary_metrics
         .keys()
         .filter_map(|k| k.strip_prefix(RATIO_PREFIX))
         .find_map(|name| {
             let target = format!("{experiment}.{}", name.replace('_', "-"));
-            let mut rows = file.iter().filter(|s| s.benchmark == target);
-            match (rows.next(), rows.next()) {
-                (Some(s), None) if s.primary_metric.score_unit == r.primary_metric.score_unit => Some(s),
-                _ => None,
-            }
+            let named: Vec<&BenchResult> = file.iter().filter(|s| s.benchmark == target).collect();
+            let rows = if named.is_empty() {
+                file.iter()
+                    .filter(|s| s.benchmark == r.benchmark && s.params.values().any(|v| v == name))
+                    .collect()
+            } else {
+                named
+            };
+            unique(rows).filter(|s| s.primary_metric.score_unit == r.primary_metric.score_unit)
         })
 }
 
@@ -497,6 +518,10 @@ pub struct Shift {
     pub judged_on_ratio: usize,
 }
 
+/// More baseline rows than this are summarised in one header line
+/// ([`Comparison::header`]).
+pub const MAX_SHIFT_LINES: usize = 2;
+
 /// At least this many moved rows, all favouring one side, get
 /// [`Comparison::warnings`]' note that the machine may have moved them.
 pub const ONE_WAY_ROWS: usize = 3;
@@ -511,11 +536,19 @@ impl Comparison {
     /// (`whole-run shift: baseline row cas-pair +16.1% (beyond its
     /// intervals and the least change); verdicts on ratios to it too: 13
     /// row(s) moved only if both % and `ratio %` moved`), then how many
-    /// rows had no baseline row. Empty when no row of either run names a
+    /// rows had no baseline row; more than [`MAX_SHIFT_LINES`] baseline
+    /// rows in one summary line. Empty when no row of either run names a
     /// baseline row.
     pub fn header(&self) -> Vec<String> {
         let mut h = Vec::new();
-        for s in &self.shifts {
+        if self.shifts.len() > MAX_SHIFT_LINES {
+            h.push(self.shifts_summary());
+        }
+        for s in self
+            .shifts
+            .iter()
+            .filter(|_| self.shifts.len() <= MAX_SHIFT_LINES)
+        {
             let pct = if s.percent.is_finite() {
                 // -0.04% reads +0.0%, as the table's % does for equal figures.
                 format!("{:+.1}%", s.percent).replace("-0.0%", "+0.0%")
@@ -547,6 +580,39 @@ impl Comparison {
             ));
         }
         h
+    }
+
+    /// One line for many baseline rows: how far the runs moved as they saw
+    /// it (the median and the range of their changes) and what the
+    /// verdicts were judged on.
+    fn shifts_summary(&self) -> String {
+        let mut pcts: Vec<f64> = self
+            .shifts
+            .iter()
+            .map(|s| s.percent)
+            .filter(|p| p.is_finite())
+            .collect();
+        pcts.sort_by(f64::total_cmp);
+        let span = match (pcts.first(), pcts.last()) {
+            (Some(lo), Some(hi)) => format!(
+                "median {:+.1}% (from {lo:+.1}% to {hi:+.1}%)",
+                pcts[pcts.len() / 2]
+            ),
+            _ => "n/a".into(),
+        };
+        let moved = self.shifts.iter().filter(|s| s.moved).count();
+        let verdicts = if self.raw {
+            "verdicts on each row's own figures (--raw), these shifts included".to_string()
+        } else {
+            format!(
+                "verdicts on ratios to them too: {} row(s) moved only if both % and `ratio %` moved",
+                self.shifts.iter().map(|s| s.judged_on_ratio).sum::<usize>()
+            )
+        };
+        format!(
+            "whole-run shifts seen by {} baseline rows (each `reference` row below): {span}, {moved} beyond their noise; {verdicts}",
+            self.shifts.len()
+        )
     }
 
     /// What went unpaired, in sentences for stderr; empty when every row
@@ -583,10 +649,22 @@ impl Comparison {
                 self.moved
             ));
         }
-        for s in self
+        let moved_shifts: Vec<&Shift> = self
             .shifts
             .iter()
             .filter(|s| s.moved && !self.raw && s.judged_on_ratio > 0)
+            .collect();
+        if moved_shifts.len() > MAX_SHIFT_LINES {
+            w.push(format!(
+                "{} baseline rows moved beyond their noise (from {} to {}): parts of the run ran at another speed; a row is called moved only if its ratio to its baseline row moved and its own figure changed by the least change too, so a change of a row that such a shift offsets reads `same`; repeat both runs before trusting a `same`",
+                moved_shifts.len(),
+                moved_shifts[0].row,
+                moved_shifts[moved_shifts.len() - 1].row
+            ));
+        }
+        for s in moved_shifts
+            .iter()
+            .filter(|_| moved_shifts.len() <= MAX_SHIFT_LINES)
         {
             w.push(format!(
                 "the baseline row {} moved {:+.1}%, beyond the noise: the whole run ran at another speed; a row is called moved only if its ratio to {} moved and its own figure changed by the least change too, so a change of a row that this shift offsets reads `same`; repeat both runs before trusting a `same`",
@@ -748,7 +826,7 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
             if yardstick.is_some_and(|(sb, sc)| sb.key() == b.key() && sc.key() == c.key()) {
                 shift_keys.push(b.key());
                 cmp.shifts.push(Shift {
-                    row: b.benchmark.rsplit('.').next().unwrap_or(&b.benchmark).to_string(),
+                    row: short_label(baseline, b),
                     percent: if be.center != 0.0 {
                         (ce.center / be.center - 1.0) * 100.0
                     } else {
@@ -868,6 +946,21 @@ pub fn pair_with(baseline: &[BenchResult], change: &[BenchResult], by: MatchBy, 
     strip_common_prefix(&mut t);
     cmp.table = t;
     cmp
+}
+
+/// `r`'s workload name (`cas-pair`), with its thread count and parameters
+/// where other rows of `file` share the name (`short-cs-parking-lot
+/// [threads=2] lock=parking_lot::Mutex`).
+fn short_label(file: &[BenchResult], r: &BenchResult) -> String {
+    let name = r.benchmark.rsplit('.').next().unwrap_or(&r.benchmark);
+    if file.iter().filter(|s| s.benchmark == r.benchmark).count() <= 1 {
+        return name.to_string();
+    }
+    let mut label = format!("{name} [threads={}]", r.threads);
+    for (k, v) in &r.params {
+        label.push_str(&format!(" {k}={v}"));
+    }
+    label
 }
 
 /// The header of the column of changes of the rows' ratios to their
@@ -1353,6 +1446,79 @@ mod tests {
     /// no header); beside rows that have one, with `-` for a ratio and a
     /// header line that counts them. A run whose baseline row is missing
     /// from the other run judges every row on its own figures.
+    #[test]
+    fn a_baseline_row_is_named_by_workload_and_thread_count_or_by_a_parameter_value() {
+        // The contended table: one peer row per thread count.
+        let sample = |name: &str, threads: u32, lock: &str, level: f64, ratio_to: &str| {
+            let xs: Vec<f64> = (0..20).map(|k| level * (1.0 + 0.001 * (k % 5) as f64)).collect();
+            BenchResult::new("lock", name, Mode::Throughput, &Stats::from_samples(xs), "ops/us")
+                .param("lock", lock)
+                .threads(threads)
+                .secondary(ratio_to, Metric::single(1.0, "x"))
+        };
+        let run = |level: f64| {
+            let mut rows = Vec::new();
+            for t in [1, 2, 4] {
+                let peer = "ratio_to_short-cs-parking-lot";
+                rows.push(sample("short-cs", t, "fastpath", level * 30.0 / t as f64, peer));
+                rows.push(sample(
+                    "short-cs-parking-lot",
+                    t,
+                    "parking_lot::Mutex",
+                    level * 28.0 / t as f64,
+                    peer,
+                ));
+            }
+            rows
+        };
+        let rows = run(1.0);
+        for r in &rows {
+            let base = baseline_row(&rows, r).expect("a baseline row");
+            assert_eq!(base.benchmark, "fastpath.lock.short-cs-parking-lot");
+            assert_eq!(base.threads, r.threads);
+        }
+        // Each thread count's peer moved alike with its own rows: no row moved,
+        // three baseline rows summarised in one line.
+        let c = pair(&rows, &run(1.3), MatchBy::Exact);
+        assert_eq!(c.moved, 0, "{}", c.table.to_text());
+        assert_eq!(c.shifts.len(), 3);
+        assert_eq!(c.header().len(), 1, "{:?}", c.header());
+        assert!(
+            c.header()[0].starts_with("whole-run shifts seen by 3 baseline rows"),
+            "{:?}",
+            c.header()
+        );
+        assert!(c.shifts[1].row.contains("[threads=2]"), "{:?}", c.shifts);
+
+        // The workloads table: `ratio_to_legacy` names the row of the same
+        // workload whose mode is `legacy`.
+        let mode_row = |mode: &str| {
+            BenchResult::new(
+                "lock",
+                "monitor-bench",
+                Mode::AverageTime,
+                &Stats::from_samples(vec![5.0; 20]),
+                "ns/op",
+            )
+            .param("mode", mode)
+            .threads(2)
+            .secondary("ratio_to_legacy", Metric::single(1.0, "x"))
+        };
+        let rows = vec![mode_row("legacy"), mode_row("lightweight"), mode_row("monitor")];
+        for r in &rows {
+            assert_eq!(baseline_row(&rows, r).unwrap().params["mode"], "legacy");
+        }
+        // A name that is neither a row nor a value names nothing.
+        let r = rows[1]
+            .clone()
+            .secondary("ratio_to_best_peer", Metric::single(1.0, "x"));
+        let mut only_peer = r.clone();
+        only_peer
+            .secondary_metrics
+            .retain(|k, _| k == "ratio_to_best_peer");
+        assert!(baseline_row(&rows, &only_peer).is_none());
+    }
+
     #[test]
     fn rows_without_a_baseline_row_are_judged_on_their_own_figures() {
         let strip = |mut rows: Vec<BenchResult>| {

@@ -143,6 +143,10 @@ const SHORT_LOCKS: [&str; 5] = [
 ];
 /// The peers' indices in [`LOCKS`].
 const PEERS: std::ops::Range<usize> = 1..4;
+/// The index in [`LOCKS`] of the row `compare` judges the others'
+/// changes against (their `ratio_to_…` metric): parking_lot's mutex, a
+/// peer measured in the same rounds.
+const YARDSTICK: usize = 1;
 /// The diagnostic row's index.
 const INFLATED: usize = 4;
 /// The workload-name suffix per lock, so `compare --by-workload` pairs
@@ -578,6 +582,13 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                     .param("lock", LOCKS[k])
                     .threads(n as u32)
                     .secondary("ratio_to_best_peer", Metric::single(st.median / best_peer, "x"))
+                    // The yardstick `compare` judges the row against: the
+                    // parking_lot::Mutex row of the same section and thread
+                    // count, sampled in the same rounds.
+                    .secondary(
+                        &format!("ratio_to_{}{}", sec.name, SUFFIX[YARDSTICK]),
+                        Metric::single(st.median / stats[YARDSTICK].median, "x"),
+                    )
                     .secondary("fairness_min_over_max", Metric::single(fairness, "ratio"))
                     .secondary("handovers_per_op", Metric::single(handovers, "ratio"))
                     .secondary(
