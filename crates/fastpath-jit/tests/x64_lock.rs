@@ -35,12 +35,17 @@ fn template(op: Op, regs: LockRegs) -> Emitter {
 
 impl Harness {
     fn new(op: Op, regs: (Reg, Reg, Reg, Reg), with_stub: bool) -> Harness {
-        Harness::build(op, regs, with_stub, None)
+        Harness::build(op, regs, with_stub, None, None)
+    }
+
+    /// The enter whose CAS first tries `header` (`LockEnter::emit_guessing`).
+    fn guessing_enter(regs: (Reg, Reg, Reg, Reg), with_stub: bool, header: u64) -> Harness {
+        Harness::build(Op::Enter, regs, with_stub, None, Some(header))
     }
 
     /// The exit with its expected word from `guess.0`, set as `guess.1` says.
     fn guessed((t, o, p, m): (Reg, Reg, Reg, Reg), with_stub: bool, guess: (Reg, Guess)) -> Harness {
-        Harness::build(Op::Exit, (t, o, p, m), with_stub, Some(guess))
+        Harness::build(Op::Exit, (t, o, p, m), with_stub, Some(guess), None)
     }
 
     fn build(
@@ -48,6 +53,7 @@ impl Harness {
         (t, o, p, m): (Reg, Reg, Reg, Reg),
         with_stub: bool,
         guess: Option<(Reg, Guess)>,
+        enter_guess: Option<u64>,
     ) -> Harness {
         let regs = LockRegs::new(t, o, p, m).unwrap();
         let mut ops = VecAssembler::<X64Relocation>::new(0);
@@ -61,7 +67,14 @@ impl Harness {
             ; push rbx ; push r12 ; push r13 ; push r14 ; push r15
             ; push rdi ; push rsi ; pop Rq(o.0) ; pop Rq(t.0));
         match guess {
-            None => template(op, regs)(&mut ops, labels),
+            None => match enter_guess {
+                Some(header) => LockEnter {
+                    regs,
+                    layout: LockStackLayout::fastpath().unwrap(),
+                }
+                .emit_guessing(&mut ops, labels, header),
+                None => template(op, regs)(&mut ops, labels),
+            },
             Some((w, kind)) => {
                 let w = w.0;
                 match kind {
@@ -117,6 +130,29 @@ fn differential_template_and_rust_agree_on_every_state() {
 /// outside the template's and in rax, against the Rust exit. The right guesses reach
 /// the table's labels; the wrong ones send the fast exits to `slow`, and
 /// every outcome equals Rust's.
+/// The enter guessing the header: every state, against the Rust enter,
+/// with the right guess (a fresh header's word, with and without its lock
+/// bits), and wrong ones (0, all ones, another hash bit: each falls back to
+/// the loaded form's checks on the word the failed CAS found). The labels
+/// and every outcome equal the loaded form's and Rust's. Then the guessing
+/// enter paired with the Rust exit and the template exit expecting its
+/// word, recursively and on fresh objects.
+#[test]
+fn guessing_enter_agrees_with_rust_whatever_the_guess() {
+    let fresh = fastpath::sync::Header::new().raw() as u64;
+    let guesses = [fresh, fresh & !0b11, 0, u64::MAX, fresh ^ (1 << 8)];
+    let mut checked = 0;
+    for regs in ASSIGNMENTS {
+        for guess in guesses {
+            let h = Harness::guessing_enter(regs, false, guess);
+            checked += lock_world::differential(Op::Enter, &h, &format!("{regs:?}, guess {guess:#x}"));
+        }
+        let enter = Harness::guessing_enter(regs, true, fresh);
+        lock_world::mixed(&enter, &Harness::new(Op::Exit, regs, true));
+    }
+    println!("guessing enter: {checked} (registers, guess, state) cases, each against a Rust twin");
+}
+
 #[test]
 fn guessed_exit_agrees_with_rust_whatever_the_guess() {
     lock_world::guessed_every(
@@ -255,6 +291,56 @@ fn machine_checks_writes_clobbers_and_counts() {
             let n = if w == RAX { 11 } else { 12 };
             assert_eq!((g.common, g.recursive), (n, 6), "exit expecting {w:?}");
         }
+    }
+}
+
+/// The guessing enter: its writes are the two locked CASes on the header
+/// (the second only after the first failed) and the lock-stack push; its
+/// registers within the loaded form's clobbers; 11 instructions when the
+/// guess is right, 7 on a recursive enter.
+#[test]
+fn guessing_enter_machine_checks() {
+    for (t, o, p, m) in ASSIGNMENTS {
+        let regs = LockRegs::new(t, o, p, m).unwrap();
+        let layout = LockStackLayout::fastpath().unwrap();
+        let enter = LockEnter { regs, layout };
+        let code = emitted(|ops, labels| {
+            enter.emit_guessing(ops, labels, fastpath::sync::Header::new().raw() as u64)
+        });
+        let end = code.len() as u64;
+        let d = decode_bytes("guessing enter", &code, enter.clobbers());
+        for mem in &d.mem_writes {
+            if mem.locked {
+                assert_eq!(
+                    (mem.mnemonic.as_str(), mem.base),
+                    ("lock cmpxchg", o),
+                    "{}",
+                    mem.text
+                );
+            } else {
+                assert_eq!(
+                    mem.base, t,
+                    "an unlocked write outside the thread block: {}",
+                    mem.text
+                );
+            }
+        }
+        assert_eq!(d.mem_writes.iter().filter(|w| w.locked).count(), 2);
+        // The right guess: the branch after the first CAS is taken to the push.
+        let insns = &d.insns;
+        let first_cas = insns.iter().position(|i| i.has_lock_prefix()).unwrap();
+        let je = &insns[first_cas + 1];
+        assert_eq!(je.flow_control(), FlowControl::ConditionalBranch);
+        let push = je.near_branch_target();
+        assert!(push < end);
+        let common = first_cas + 2 + insns.iter().filter(|i| i.ip() >= push).count();
+        // Recursive: the first local branch (the on-top check) taken.
+        let recursive_branch = insns
+            .iter()
+            .position(|i| i.flow_control() == FlowControl::ConditionalBranch && i.near_branch_target() < end)
+            .unwrap();
+        let recursive = recursive_branch + 1 + insns.iter().filter(|i| i.ip() >= push).count();
+        assert_eq!((common, recursive), (11, 7), "{:?}", (t, o, p, m));
     }
 }
 

@@ -50,6 +50,7 @@ fn a_quick_run_prints_every_table_and_writes_its_json() {
     }
     for (op, form) in [
         ("uncontended", "template"),
+        ("uncontended", "template-guessing"),
         ("recursive", "template"),
         ("churn", "template"),
         ("uncontended", "cranelift"),
@@ -71,7 +72,7 @@ fn a_quick_run_prints_every_table_and_writes_its_json() {
     let rows = fastpath_lab::report::jmh::from_json(&json).unwrap();
     // Every measured row (template, cranelift where it has the fast path,
     // rust); HotSpot's are read, not measured, and absent here.
-    assert_eq!(rows.len(), 42, "{json}");
+    assert_eq!(rows.len(), 43, "{json}");
     assert!(rows
         .iter()
         .all(|r| r.primary_metric.score.is_finite() && r.primary_metric.score > 0.0));
@@ -93,6 +94,7 @@ fn the_pair_table_times_every_variant_beside_the_baselines() {
     for form in [
         "template",
         "template-expecting",
+        "template-guessing",
         "copy",
         "cas-2-loads",
         "cas-1-load",

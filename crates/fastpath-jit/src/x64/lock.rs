@@ -175,6 +175,62 @@ impl Template for LockEnter {
     }
 }
 
+impl LockEnter {
+    /// The enter with its CAS first trying a header word the JIT guesses
+    /// instead of the one loaded from the object: pass the neutral header
+    /// an object of the class gets at allocation (`Header::new(spare).raw()`
+    /// in fastpath; its lock bits are forced to 01 here). When the object
+    /// has never been hashed or locked differently, that is its header, and
+    /// the pair runs with no load between its locked instructions.
+    ///
+    /// Why: x86-64's locked `cmpxchg` is a full fence, so the load of the
+    /// header before enter's CAS waits for the previous exit's CAS and the
+    /// CAS waits for the load: `fastpath jit --only pair` measures that one
+    /// load as most of the lightweight pair's cost beyond parking_lot's
+    /// (which expects a constant). parking_lot can guess because its
+    /// unlocked word is 0; a JIT that knows the class can guess the same
+    /// way.
+    ///
+    /// Any guess is safe. The bounds and recursive checks come first, as
+    /// in [`LockEnter::emit`]; the guessed CAS succeeds only when the
+    /// header is exactly the guess with lock bits 01 (unlocked), and then
+    /// stores what the loaded form would (the same word with lock bits 00).
+    /// A failed `lock cmpxchg` writes nothing and leaves the header it found
+    /// in rax: from there the loaded form's checks and CAS run on that word
+    /// (no second load). Common path 11 instructions when the guess is right
+    /// (the loaded form: 15), 7 on a recursive enter; a wrong guess costs a
+    /// failed CAS and 7 more. `mark` holds the locked word on success, as
+    /// [`LockExit::emit_expecting`] wants.
+    pub fn emit_guessing<A: X64Asm>(&self, ops: &mut A, labels: Labels, header: u64) {
+        let [t, o, p, m] = self.regs.numbers();
+        let (top_off, end, slow) = (self.layout.top, self.layout.end, labels.slow);
+        let guess = ((header & !0b11) | 0b01) as i64;
+        dynasm!(ops
+            ; .arch x64
+            ; mov Rd(p), DWORD [Rq(t) + top_off]
+            ; cmp Rd(p), end
+            ; jae =>slow
+            ; cmp Rq(o), QWORD [Rq(t) + Rq(p) - 8]
+            ; je >push
+            ; mov rax, QWORD guess
+            ; lea Rq(m), [rax - 1]
+            ; lock cmpxchg QWORD [Rq(o)], Rq(m)
+            ; je >push
+            // rax: the header the failed CAS found.
+            ; mov Rq(m), rax
+            ; test Rd(m), 2
+            ; jnz =>slow
+            ; or rax, 1
+            ; and Rq(m), -2
+            ; lock cmpxchg QWORD [Rq(o)], Rq(m)
+            ; jne =>slow
+            ; push:
+            ; mov QWORD [Rq(t) + Rq(p)], Rq(o)
+            ; add DWORD [Rq(t) + top_off], 8
+        );
+    }
+}
+
 /// `monitorexit`'s lightweight fast path.
 #[derive(Clone, Copy, Debug)]
 pub struct LockExit {

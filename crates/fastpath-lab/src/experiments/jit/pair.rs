@@ -171,6 +171,9 @@ pub struct Variant {
     /// holds); in the copy, the word used unmasked, which is only right
     /// after a first-level fast enter (a measurement, not a template).
     pub exit_word_reg: bool,
+    /// Enter's CAS first tries the fresh header's word
+    /// (`LockEnter::emit_guessing`), no load of the header before it.
+    pub enter_guess: bool,
     /// `add qword [counter], 1` between enter and exit.
     pub counter: bool,
     /// What is locked.
@@ -203,6 +206,7 @@ const BASE: Variant = Variant {
     exit_dword: false,
     exit_reload: true,
     exit_word_reg: false,
+    enter_guess: false,
     counter: true,
     shape: Shape::Lock,
     shift: 0,
@@ -215,6 +219,13 @@ pub const VARIANTS: &[Variant] = &[
         name: "template-expecting",
         what: "the shipped LockEnter + LockExit::emit_expecting(mark): exit's expected word from enter's mark register, no header load after enter's CAS",
         exit_word_reg: true,
+        ..BASE
+    },
+    Variant {
+        name: "template-guessing",
+        what: "the shipped LockEnter::emit_guessing(fresh header) + LockExit::emit_expecting(mark): no header load between the pair's CASes, as a JIT that knows the class's neutral header emits",
+        exit_word_reg: true,
+        enter_guess: true,
         ..BASE
     },
     Variant {
@@ -333,6 +344,11 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
     }
     dynasm!(ops ; .arch x64 ; =>top);
     match v.shape {
+        Shape::Lock if v.shipped && v.enter_guess => LockEnter { regs, layout }.emit_guessing(
+            &mut ops,
+            enter,
+            fastpath::sync::Header::new().raw() as u64,
+        ),
         Shape::Lock if v.shipped => LockEnter { regs, layout }.emit(&mut ops, enter),
         Shape::Lock => {
             dynasm!(ops
