@@ -161,13 +161,10 @@ impl Template for LockEnter {
             ; cmp Rq(o), QWORD [Rq(t) + Rq(p) - 8]
             ; je >push
             ; mov Rq(m), QWORD [Rq(o)]
-            ; test Rd(m), 2
-            ; jnz =>slow
-            ; mov rax, Rq(m)
-            ; or rax, 1
-            ; and Rq(m), -2
-            ; lock cmpxchg QWORD [Rq(o)], Rq(m)
-            ; jne =>slow
+        );
+        self.emit_cas_from_mark(ops, slow);
+        dynasm!(ops
+            ; .arch x64
             ; push:
             ; mov QWORD [Rq(t) + Rq(p)], Rq(o)
             ; add DWORD [Rq(t) + top_off], 8
@@ -176,6 +173,23 @@ impl Template for LockEnter {
 }
 
 impl LockEnter {
+    /// The lock from the header word in `mark`: an inflated or GC word
+    /// goes to `slow`; else the CAS from the word with lock bits 01 to the
+    /// word with 00 (`mark` keeps the latter), a lost CAS to `slow`.
+    fn emit_cas_from_mark<A: X64Asm>(&self, ops: &mut A, slow: dynasmrt::DynamicLabel) {
+        let [_, o, _, m] = self.regs.numbers();
+        dynasm!(ops
+            ; .arch x64
+            ; test Rd(m), 2
+            ; jnz =>slow
+            ; mov rax, Rq(m)
+            ; or rax, 1
+            ; and Rq(m), -2
+            ; lock cmpxchg QWORD [Rq(o)], Rq(m)
+            ; jne =>slow
+        );
+    }
+
     /// The enter with its CAS first trying a header word the JIT guesses
     /// instead of the one loaded from the object: pass the neutral header
     /// an object of the class gets at allocation (`Header::new(spare).raw()`
@@ -199,7 +213,7 @@ impl LockEnter {
     /// in rax: from there the loaded form's checks and CAS run on that word
     /// (no second load). Common path 11 instructions when the guess is right
     /// (the loaded form: 15), 7 on a recursive enter; a wrong guess costs a
-    /// failed CAS and 7 more. `mark` holds the locked word on success, as
+    /// failed CAS and 8 more. `mark` holds the locked word on success, as
     /// [`LockExit::emit_expecting`] wants.
     pub fn emit_guessing<A: X64Asm>(&self, ops: &mut A, labels: Labels, header: u64) {
         let [t, o, p, m] = self.regs.numbers();
@@ -218,12 +232,10 @@ impl LockEnter {
             ; je >push
             // rax: the header the failed CAS found.
             ; mov Rq(m), rax
-            ; test Rd(m), 2
-            ; jnz =>slow
-            ; or rax, 1
-            ; and Rq(m), -2
-            ; lock cmpxchg QWORD [Rq(o)], Rq(m)
-            ; jne =>slow
+        );
+        self.emit_cas_from_mark(ops, slow);
+        dynasm!(ops
+            ; .arch x64
             ; push:
             ; mov QWORD [Rq(t) + Rq(p)], Rq(o)
             ; add DWORD [Rq(t) + top_off], 8
