@@ -18,7 +18,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{stress_time, xorshift, Lists, NO_PROGRESS_LIMIT};
+use common::{stress_time, ListModel, Lists, NO_PROGRESS_LIMIT};
 use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, Heap, HeapConfig};
 
 const SLOTS: usize = 128;
@@ -36,10 +36,7 @@ fn progressed(heap: &Heap) -> bool {
 /// Returns (objects checked, this mutator's assist slices).
 fn mutator_loop(heap: &Heap, seed: u64, deadline: Instant) -> (u64, u64) {
     let mut m = heap.mutator::<Dynamic>().unwrap();
-    let array = LISTS.build_all(&mut m);
-    let mut generation = vec![0usize; SLOTS];
-    let mut rng = seed | 1;
-    let mut checked = 0u64;
+    let mut model = ListModel::new(LISTS, &mut m, seed);
     let started = Instant::now();
     while Instant::now() < deadline || !progressed(heap) {
         assert!(
@@ -48,23 +45,12 @@ fn mutator_loop(heap: &Heap, seed: u64, deadline: Instant) -> (u64, u64) {
             heap.stats()
         );
         for _ in 0..8 {
-            let s = xorshift(&mut rng) as usize % SLOTS;
-            generation[s] += 1;
-            LISTS.build(&mut m, array, s, generation[s]);
             // Garbage, fast: what runs the pacer's budget out.
-            let d = m.roots_len();
-            for _ in 0..64 {
-                m.alloc(2, 14).unwrap();
-            }
-            m.truncate_roots(d);
+            model.churn(&mut m, 64, 2, 14);
         }
-        for s in (rng as usize % 16..SLOTS).step_by(16) {
-            checked += LISTS.check(&m, array, s, generation[s]);
-        }
+        model.check_some(&m, 16);
     }
-    for (s, &g) in generation.iter().enumerate() {
-        checked += LISTS.check(&m, array, s, g);
-    }
+    let checked = model.check_all(&m);
     (checked, m.waits().assist_slices)
 }
 

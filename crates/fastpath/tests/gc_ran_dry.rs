@@ -20,7 +20,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::{stress_time, xorshift, Lists, NO_PROGRESS_LIMIT};
+use common::{stress_time, ListModel, Lists, NO_PROGRESS_LIMIT};
 use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, Heap, HeapConfig};
 
 const SLOTS: usize = 64;
@@ -37,10 +37,7 @@ fn progressed(s: &GcStats) -> bool {
 
 fn mutator_loop(heap: &Heap, seed: u64, deadline: Instant) -> u64 {
     let mut m = heap.mutator::<Dynamic>().unwrap();
-    let array = LISTS.build_all(&mut m);
-    let mut generation = vec![0usize; SLOTS];
-    let mut rng = seed | 1;
-    let mut checked = 0u64;
+    let mut model = ListModel::new(LISTS, &mut m, seed);
     let started = Instant::now();
     while Instant::now() < deadline || !progressed(&heap.stats()) {
         assert!(
@@ -49,24 +46,11 @@ fn mutator_loop(heap: &Heap, seed: u64, deadline: Instant) -> u64 {
             heap.stats()
         );
         for _ in 0..4 {
-            let s = xorshift(&mut rng) as usize % SLOTS;
-            generation[s] += 1;
-            LISTS.build(&mut m, array, s, generation[s]);
-            let d = m.roots_len();
-            for _ in 0..256 {
-                m.alloc(2, 14)
-                    .expect("a collection frees the garbage: no OutOfMemory");
-            }
-            m.truncate_roots(d);
+            model.churn(&mut m, 256, 2, 14);
         }
-        for s in (xorshift(&mut rng) as usize % 8..SLOTS).step_by(8) {
-            checked += LISTS.check(&m, array, s, generation[s]);
-        }
+        model.check_some(&m, 8);
     }
-    for (s, &g) in generation.iter().enumerate() {
-        checked += LISTS.check(&m, array, s, g);
-    }
-    checked
+    model.check_all(&m)
 }
 
 fn ran_dry(bits: BarrierBits) {

@@ -16,7 +16,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::{stress_time, xorshift, Lists, NO_PROGRESS_LIMIT};
+use common::{stress_time, ListModel, Lists, NO_PROGRESS_LIMIT};
 use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, Heap, HeapConfig};
 
 const SLOTS: usize = 256;
@@ -34,8 +34,7 @@ fn collector_progressed(heap: &Heap) -> bool {
 
 fn mutator_loop(heap: &Heap, seed: u64, many_roots: bool, deadline: Instant) -> u64 {
     let mut m = heap.mutator::<Dynamic>().unwrap();
-    let array = LISTS.build_all(&mut m);
-    let mut generation = vec![0usize; SLOTS];
+    let mut model = ListModel::new(LISTS, &mut m, seed);
     // Thousands of handles, each to a small object holding its index.
     let mut held = Vec::new();
     if many_roots {
@@ -45,8 +44,6 @@ fn mutator_loop(heap: &Heap, seed: u64, many_roots: bool, deadline: Instant) -> 
             held.push(h);
         }
     }
-    let mut rng = seed | 1;
-    let mut checked = 0u64;
     let mut rounds = 0u64;
     let started = Instant::now();
     while Instant::now() < deadline || !collector_progressed(heap) {
@@ -55,18 +52,9 @@ fn mutator_loop(heap: &Heap, seed: u64, many_roots: bool, deadline: Instant) -> 
             "no verified cycle (or parallel phase) in {NO_PROGRESS_LIMIT:?}"
         );
         for _ in 0..8 {
-            let s = xorshift(&mut rng) as usize % SLOTS;
-            generation[s] += 1;
-            LISTS.build(&mut m, array, s, generation[s]);
-            let d = m.roots_len();
-            for _ in 0..32 {
-                m.alloc(2, 6).unwrap();
-            }
-            m.truncate_roots(d);
+            model.churn(&mut m, 32, 2, 6);
         }
-        for s in (rng as usize % 16..SLOTS).step_by(16) {
-            checked += LISTS.check(&m, array, s, generation[s]);
-        }
+        model.check_some(&m, 16);
         rounds += 1;
         if heap.config().mode == GcMode::Passive && rounds % 16 == 0 {
             // Passive mode collects only when full: a collection now and
@@ -75,13 +63,10 @@ fn mutator_loop(heap: &Heap, seed: u64, many_roots: bool, deadline: Instant) -> 
         }
         for (i, &h) in held.iter().enumerate().step_by(97) {
             assert_eq!(m.read(m.get(h).unwrap(), 0).unwrap(), i, "handle {i}");
-            checked += 1;
+            model.checked += 1;
         }
     }
-    for (s, &g) in generation.iter().enumerate() {
-        checked += LISTS.check(&m, array, s, g);
-    }
-    checked
+    model.check_all(&m)
 }
 
 fn run(bits: BarrierBits, mode: GcMode, workers: usize, evac_lab_limit: Option<usize>) -> (GcStats, u64) {

@@ -152,16 +152,9 @@ impl Template for LockEnter {
     }
     fn emit<A: X64Asm>(&self, ops: &mut A, labels: Labels) {
         let [t, o, p, m] = self.regs.numbers();
-        let (top_off, end, slow) = (self.layout.top, self.layout.end, labels.slow);
-        dynasm!(ops
-            ; .arch x64
-            ; mov Rd(p), DWORD [Rq(t) + top_off]
-            ; cmp Rd(p), end
-            ; jae =>slow
-            ; cmp Rq(o), QWORD [Rq(t) + Rq(p) - 8]
-            ; je >push
-            ; mov Rq(m), QWORD [Rq(o)]
-        );
+        let (top_off, slow) = (self.layout.top, labels.slow);
+        self.emit_bounds_and_recursion(ops, slow);
+        dynasm!(ops ; .arch x64 ; mov Rq(m), QWORD [Rq(o)]);
         self.emit_cas_from_mark(ops, slow);
         dynasm!(ops
             ; .arch x64
@@ -173,6 +166,23 @@ impl Template for LockEnter {
 }
 
 impl LockEnter {
+    /// The checks before any look at the header: a full lock-stack (or a
+    /// thread not running lightweight locking) to `slow`, the object on
+    /// top of the lock-stack to the `push` label that follows (recursive).
+    /// Leaves `top` in its register.
+    fn emit_bounds_and_recursion<A: X64Asm>(&self, ops: &mut A, slow: dynasmrt::DynamicLabel) {
+        let [t, o, p, _] = self.regs.numbers();
+        let (top_off, end) = (self.layout.top, self.layout.end);
+        dynasm!(ops
+            ; .arch x64
+            ; mov Rd(p), DWORD [Rq(t) + top_off]
+            ; cmp Rd(p), end
+            ; jae =>slow
+            ; cmp Rq(o), QWORD [Rq(t) + Rq(p) - 8]
+            ; je >push
+        );
+    }
+
     /// The lock from the header word in `mark`: an inflated or GC word
     /// goes to `slow`; else the CAS from the word with lock bits 01 to the
     /// word with 00 (`mark` keeps the latter), a lost CAS to `slow`.
@@ -217,15 +227,11 @@ impl LockEnter {
     /// [`LockExit::emit_expecting`] wants.
     pub fn emit_guessing<A: X64Asm>(&self, ops: &mut A, labels: Labels, header: u64) {
         let [t, o, p, m] = self.regs.numbers();
-        let (top_off, end, slow) = (self.layout.top, self.layout.end, labels.slow);
+        let (top_off, slow) = (self.layout.top, labels.slow);
         let guess = ((header & !0b11) | 0b01) as i64;
+        self.emit_bounds_and_recursion(ops, slow);
         dynasm!(ops
             ; .arch x64
-            ; mov Rd(p), DWORD [Rq(t) + top_off]
-            ; cmp Rd(p), end
-            ; jae =>slow
-            ; cmp Rq(o), QWORD [Rq(t) + Rq(p) - 8]
-            ; je >push
             ; mov rax, QWORD guess
             ; lea Rq(m), [rax - 1]
             ; lock cmpxchg QWORD [Rq(o)], Rq(m)

@@ -1,8 +1,8 @@
 //! Scaffolding shared by the GC stress tests (`gc_workers.rs`,
-//! `gc_assist.rs`): the time budget, the cap on a run that makes no
-//! progress, and lists of checksummed nodes hanging off an array, which a
-//! mutator rebuilds (making garbage) and checks against its model of each
-//! slot's generation while cycles run.
+//! `gc_assist.rs`, `gc_ran_dry.rs`): the time budget, the cap on a run that
+//! makes no progress, and lists of checksummed nodes hanging off an array,
+//! which a mutator rebuilds (making garbage) and checks against its model
+//! of each slot's generation while cycles run ([`ListModel`]).
 
 use std::time::Duration;
 
@@ -101,5 +101,59 @@ impl Lists {
         let want = (0..=self.len).fold(0usize, |a, k| a.wrapping_add(checksum(s, k, generation)));
         assert_eq!(sum, want, "slot {s}: the list's checksum");
         i as u64
+    }
+}
+
+/// One mutator's lists and its model of them: each slot's generation, the
+/// random stream that picks slots, and the nodes checked so far.
+pub struct ListModel {
+    lists: Lists,
+    array: Handle,
+    generation: Vec<usize>,
+    rng: u64,
+    /// Nodes checked against the model.
+    pub checked: u64,
+}
+
+impl ListModel {
+    /// Builds every list at generation 0 (`seed` starts the slot picks).
+    pub fn new(lists: Lists, m: &mut Mutator<Dynamic>, seed: u64) -> ListModel {
+        ListModel {
+            lists,
+            array: lists.build_all(m),
+            generation: vec![0; lists.slots],
+            rng: seed | 1,
+            checked: 0,
+        }
+    }
+
+    /// Rebuilds a random slot's list at its next generation, then makes
+    /// `garbage` objects of `refs` references and `words` data words and
+    /// drops them; no allocation may fail.
+    pub fn churn(&mut self, m: &mut Mutator<Dynamic>, garbage: usize, refs: usize, words: usize) {
+        let s = xorshift(&mut self.rng) as usize % self.lists.slots;
+        self.generation[s] += 1;
+        self.lists.build(m, self.array, s, self.generation[s]);
+        let d = m.roots_len();
+        for _ in 0..garbage {
+            m.alloc(refs, words)
+                .expect("a collection frees the garbage: no OutOfMemory");
+        }
+        m.truncate_roots(d);
+    }
+
+    /// Checks every `stride`-th slot from a random one below `stride`.
+    pub fn check_some(&mut self, m: &Mutator<Dynamic>, stride: usize) {
+        for s in (self.rng as usize % stride..self.lists.slots).step_by(stride) {
+            self.checked += self.lists.check(m, self.array, s, self.generation[s]);
+        }
+    }
+
+    /// Checks every slot; returns all the nodes checked.
+    pub fn check_all(mut self, m: &Mutator<Dynamic>) -> u64 {
+        for (s, &g) in self.generation.iter().enumerate() {
+            self.checked += self.lists.check(m, self.array, s, g);
+        }
+        self.checked
     }
 }
