@@ -28,6 +28,17 @@ pub fn yield_hint() {
     unsafe { asm!("yield", options(nomem, nostack, preserves_flags)) }
 }
 
+/// `PRFM PLDL1KEEP, [addr]`: asks for the cache line of `addr` in L1 for a
+/// load; a hint, so any address is allowed (a prefetch never faults). The
+/// collector's marking loop asks for an object's line some scans before it
+/// reads the object (`gc/marking.rs`).
+#[inline(always)]
+pub fn prefetch_read(addr: usize) {
+    // SAFETY: PRFM is in the base architecture; it reads nothing
+    // architecturally and never faults, whatever the address.
+    unsafe { asm!("prfm pldl1keep, [{}]", in(reg) addr, options(nostack, preserves_flags, readonly)) }
+}
+
 /// `NOP` (`D503201F`).
 #[inline(always)]
 pub fn nop() {

@@ -15,6 +15,7 @@
 //! | `iret_to_self`, `rdssp` | no user shadow stack, - | | |
 //! | `clflush`, `clflushopt`, `clwb` | CLFSH, CLFLUSHOPT, CLWB | `dc_cvau`, `ic_ivau` | - |
 //! | `mfence`, `sfence`, `lfence` | - | | |
+//! | `prefetch_read` (`prefetcht0`) | - | `prefetch_read` (`prfm pldl1keep`) | - |
 //! | `rdtsc`, `rdtscp` | -, RDTSCP | | |
 
 #[cfg(target_arch = "x86_64")]

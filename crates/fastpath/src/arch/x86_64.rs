@@ -256,6 +256,17 @@ pub fn lfence() {
     unsafe { asm!("lfence", options(nostack, preserves_flags)) }
 }
 
+/// `PREFETCHT0` (`0F 18 /1`): asks for the cache line of `addr` in every
+/// cache level; a hint, so any address is allowed (a prefetch never faults).
+/// The collector's marking loop asks for an object's line some scans before
+/// it reads the object (`gc/marking.rs`).
+#[inline(always)]
+pub fn prefetch_read(addr: usize) {
+    // SAFETY: PREFETCHT0 is in the x86-64 base (SSE); it reads nothing
+    // architecturally and never faults, whatever the address.
+    unsafe { asm!("prefetcht0 [{}]", in(reg) addr, options(nostack, preserves_flags, readonly)) }
+}
+
 /// `RDTSC` (`0F 31`): the time-stamp counter, not ordered with surrounding
 /// instructions; pair it with [`lfence`] when that matters.
 #[inline(always)]

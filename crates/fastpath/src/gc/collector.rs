@@ -82,6 +82,7 @@ use std::time::{Duration, Instant};
 use super::assist::RegionWork;
 use super::forwarding;
 use super::heap::{Lab, Space, CLEAN_CARD, HUMONGOUS_CONT, HUMONGOUS_START};
+use super::marking::Scanner;
 use super::runtime::{
     panic_message, thread_cpu_time, CyclePhases, HeapInner, Pause, PauseKind, PhaseTime, EVACUATION,
     HAS_FORWARDED, MARKING,
@@ -489,7 +490,10 @@ impl HeapInner {
         self.mark_roots(stack);
     }
 
-    /// Marks `obj` if it is below its region's TAMS and unmarked.
+    /// Marks `obj` if it is below its region's TAMS and unmarked, pushing
+    /// it grey. Only the mark bit is touched: the object's words are read
+    /// when it is scanned (`marking.rs`, which also counts it live then).
+    #[inline]
     pub(super) fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
         if obj == 0 {
             return;
@@ -499,21 +503,16 @@ impl HeapInner {
             return; // allocated during the cycle: live, and not traced
         }
         if self.space.mark(obj) {
-            region
-                .live_words
-                .fetch_add(self.space.cell_words(obj), Ordering::Relaxed);
-            if self.space.header(obj).lock_state() != LockState::Unlocked {
-                region.monitor_seen.store(true, Ordering::Relaxed);
-            }
             stack.push(obj);
         }
     }
 
     /// Marks everything reachable from `stack`, on this thread.
     pub(super) fn trace(&self, stack: &mut Vec<usize>) {
+        let mut scanner = Scanner::new(self);
         let mut words = 0;
         while let Some(obj) = stack.pop() {
-            words += self.scan(obj, stack);
+            words += scanner.step(obj, stack);
             if words >= PACER_BATCH {
                 self.pacer.report(words);
                 words = 0;

@@ -141,6 +141,9 @@ mod attached;
 // The `extern "C"` slow paths of the barrier templates' stubs.
 #[cfg(not(loom))]
 mod jit_entry;
+// The mark loop's prefetch FIFO and live-words cache.
+#[cfg(not(loom))]
+mod marking;
 #[cfg(not(loom))]
 mod mutator;
 #[cfg(not(loom))]

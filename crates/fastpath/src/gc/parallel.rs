@@ -35,7 +35,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::assist::{mark_slice, region_slice, Published, RegionClaims, RegionWork};
-use super::heap::{Lab, Space};
+use super::heap::Lab;
+use super::marking::Scanner;
 use super::runtime::HeapInner;
 use super::workers::TaskQueues;
 
@@ -136,9 +137,10 @@ impl HeapInner {
 
     /// Worker `w` of a parallel marking phase over `q`.
     fn mark_worker(&self, q: &TaskQueues, w: usize) {
+        let mut scanner = Scanner::new(self);
         let mut words = 0;
         q.run(w, |obj, local| {
-            words += self.scan(obj, local);
+            words += scanner.step(obj, local);
             if words >= super::collector::PACER_BATCH {
                 self.pacer.report(words);
                 words = 0;
@@ -207,8 +209,9 @@ impl HeapInner {
                     self.mark_object(v, &mut local);
                 }
                 let mut unreported = 0;
+                let mut scanner = Scanner::new(self);
                 let words = mark_slice(&q, &self.assists, &mut local, budget, stop, |obj, local| {
-                    let w = self.scan(obj, local);
+                    let w = scanner.step(obj, local);
                     unreported += w;
                     if unreported >= super::collector::PACER_BATCH {
                         self.pacer.report(unreported);
@@ -217,6 +220,7 @@ impl HeapInner {
                     w
                 });
                 self.pacer.report(unreported);
+                scanner.give_back(&mut local);
                 self.assists.give_back(&mut local);
                 words
             }
@@ -308,26 +312,14 @@ impl HeapInner {
     /// Traces from `stack` on this thread for at most `budget` objects;
     /// true if the stack ran dry.
     fn trace_bounded(&self, stack: &mut Vec<usize>, budget: usize) -> bool {
+        let mut scanner = Scanner::new(self);
         let mut words = 0;
         for _ in 0..budget {
             let Some(obj) = stack.pop() else { break };
-            words += self.scan(obj, stack);
+            words += scanner.step(obj, stack);
         }
+        scanner.give_back(stack);
         self.pacer.report(words);
         stack.is_empty()
-    }
-
-    /// Marks the objects `obj`'s fields name, pushing the newly marked on
-    /// `stack`; returns `obj`'s size in words (the pacer's work).
-    #[inline]
-    pub(super) fn scan(&self, obj: usize, stack: &mut Vec<usize>) -> usize {
-        let (nrefs, _) = self.space.layout_of(obj);
-        for i in 0..nrefs {
-            // Acquire: pairs with the Release of the store that put the
-            // reference there, so the object it names is initialized.
-            let v = self.space.word(Space::ref_addr(obj, i)).load(Ordering::Acquire);
-            self.mark_object(v, stack);
-        }
-        self.space.cell_words(obj)
     }
 }

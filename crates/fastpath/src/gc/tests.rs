@@ -1102,3 +1102,104 @@ fn an_assist_ends_at_the_object_at_hand_when_a_pause_is_requested() {
     assert_eq!(claims.claim(), Some(0), "the claims are untouched");
     inner.assists.withdraw();
 }
+
+/// The marking scanner (`marking.rs`): a scan stopped part-way gives its
+/// prefetch FIFO's objects back to the stack, so the trace that resumes
+/// from that stack marks every reachable object and no garbage; each
+/// region's live words are then exactly the cell words of its reachable
+/// objects (the per-scanner cache flushed), and `monitor_seen` is set on
+/// the region of a locked object and on no other.
+#[test]
+fn marking_gives_back_its_fifo_and_counts_live_words_per_region() {
+    use super::marking::{Scanner, RING};
+    const FAN: usize = 3 * RING;
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 8);
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let root = m.alloc(FAN, 0).unwrap();
+    let mut reachable = vec![root];
+    let mut garbage = Vec::new();
+    let mut first_kid = None;
+    for i in 0..FAN {
+        // Sizes vary so that a miscount of any one object shows.
+        let kid = m.alloc(2, i % 5).unwrap();
+        first_kid.get_or_insert(kid);
+        for j in 0..2 {
+            let leaf = m.alloc(0, (i + j) % 3).unwrap();
+            let (k, l) = (m.get(kid).unwrap(), m.get(leaf).unwrap());
+            m.store(k, j, Some(l)).unwrap();
+            // The first kid's second field is rewired below.
+            if (i, j) == (0, 1) {
+                garbage.push(leaf);
+            } else {
+                reachable.push(leaf);
+            }
+        }
+        garbage.push(m.alloc(1, 1).unwrap());
+        let (r, k) = (m.get(root).unwrap(), m.get(kid).unwrap());
+        m.store(r, i, Some(k)).unwrap();
+        reachable.push(kid);
+    }
+    // A locked object, alone in its own region, reached from the first kid.
+    m.retire_local_for_test();
+    h.inner.space.lock_alloc().current = None;
+    let locked = m.alloc(0, 1).unwrap();
+    let (k0, lo) = (m.get(first_kid.unwrap()).unwrap(), m.get(locked).unwrap());
+    m.store(k0, 1, Some(lo)).unwrap();
+    reachable.push(locked);
+    let guard = m.lock(locked).unwrap();
+    let addrs = |m: &Mutator<ShenandoahBarriers>, xs: &[Handle]| -> Vec<usize> {
+        xs.iter().map(|&x| m.get(x).unwrap().addr()).collect()
+    };
+    let (live, dead) = (addrs(&m, &reachable), addrs(&m, &garbage));
+    let locked_region = h.inner.space.region_index(m.get(locked).unwrap().addr());
+    begin_marking_for_test(&h, &m);
+    let inner = &h.inner;
+    let s = &inner.space;
+    for r in s.regions.iter() {
+        r.monitor_seen.store(false, Ordering::Relaxed);
+    }
+    let mut stack = Vec::new();
+    inner.mark_object(live[0], &mut stack);
+    {
+        let mut scanner = Scanner::new(inner);
+        let obj = stack.pop().unwrap();
+        scanner.step(obj, &mut stack);
+        assert_eq!(stack.len(), FAN, "the root scanned: its kids grey");
+        for _ in 0..RING / 2 {
+            let obj = stack.pop().unwrap();
+            scanner.step(obj, &mut stack);
+        }
+        assert_eq!(
+            stack.len(),
+            FAN - RING / 2,
+            "half a FIFO queued, none scanned yet"
+        );
+        scanner.give_back(&mut stack);
+        assert_eq!(stack.len(), FAN, "the queued kids back on the stack");
+    }
+    inner.trace(&mut stack);
+    assert!(stack.is_empty());
+    for (i, &a) in live.iter().enumerate() {
+        assert!(s.is_marked(a), "reachable object {i} marked");
+    }
+    for (i, &a) in dead.iter().enumerate() {
+        assert!(!s.is_marked(a), "garbage object {i} unmarked");
+    }
+    let mut expected = vec![0; s.regions.len()];
+    for &a in &live {
+        expected[s.region_index(a)] += s.cell_words(a);
+    }
+    for (i, r) in s.regions.iter().enumerate() {
+        assert_eq!(
+            r.live_words.load(Ordering::Relaxed),
+            expected[i],
+            "region {i}'s live words"
+        );
+        assert_eq!(
+            r.monitor_seen.load(Ordering::Relaxed),
+            i == locked_region,
+            "region {i}'s monitor_seen"
+        );
+    }
+    drop(guard);
+}

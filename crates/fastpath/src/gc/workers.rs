@@ -117,6 +117,9 @@ impl TaskQueues {
 
     #[cold]
     fn publish_half(&self, w: usize, local: &mut Vec<usize>) {
+        // Rounds down, so a non-empty `local` stays non-empty: a marking
+        // worker's prefetch FIFO holds objects only while its stack does
+        // (`marking.rs`), and `run` ends a worker's loop on an empty stack.
         let half = local.len() / 2;
         let mut q = self.lock(w);
         q.extend(local.drain(..half));
