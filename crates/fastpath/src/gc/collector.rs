@@ -502,7 +502,12 @@ impl HeapInner {
         if obj >= region.tams.load(Ordering::Relaxed) {
             return; // allocated during the cycle: live, and not traced
         }
-        if self.space.mark(obj) {
+        let newly = if self.sole_marker {
+            self.space.mark_as_sole_marker(obj)
+        } else {
+            self.space.mark(obj)
+        };
+        if newly {
             stack.push(obj);
         }
     }

