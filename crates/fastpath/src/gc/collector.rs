@@ -756,6 +756,7 @@ impl HeapInner {
         let s = &self.space;
         let r = &s.regions[i];
         let failed = r.evac_failed.load(Ordering::Relaxed);
+        let mut heals = Heals::new(s);
         s.parse(r, r.watermark.load(Ordering::Relaxed), |obj| {
             // In a region kept by evacuation failure, a copied original
             // is dead: only the objects that stayed are updated.
@@ -764,14 +765,15 @@ impl HeapInner {
             }
             let (nrefs, _) = s.layout_of(obj);
             for i in 0..nrefs {
-                let field = s.word(Space::ref_addr(obj, i));
+                let field = Space::ref_addr(obj, i);
                 // Relaxed: we only compare and CAS the value.
-                let v = field.load(Ordering::Relaxed);
+                let v = s.word(field).load(Ordering::Relaxed);
                 if v != 0 && s.in_cset(v) {
-                    forwarding::heal(field, v, forwarding::forwardee(s.fwd(v)));
+                    heals.push(field, v);
                 }
             }
         });
+        heals.finish();
         let words = (r.watermark.load(Ordering::Relaxed) - r.bottom) / 8;
         self.pacer.report(words);
         words
@@ -880,5 +882,56 @@ impl HeapInner {
             }
         }
         Ok(seen.len())
+    }
+}
+
+/// Update-refs' heals of one region, each started with a prefetch of the
+/// stale referent's forwarding word and finished [`HEAL_AHEAD`] heals
+/// later, so that the forwarding words' misses (the set's objects lie
+/// anywhere) overlap instead of stalling the heal's CAS one at a time.
+struct Heals<'s> {
+    space: &'s Space,
+    /// `(field address, stale reference)`, oldest at `head`.
+    ring: [(usize, usize); HEAL_AHEAD],
+    head: usize,
+    len: usize,
+}
+
+/// Heals in flight in [`Heals`].
+const HEAL_AHEAD: usize = 16;
+
+impl<'s> Heals<'s> {
+    fn new(space: &'s Space) -> Heals<'s> {
+        Heals {
+            space,
+            ring: [(0, 0); HEAL_AHEAD],
+            head: 0,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, field: usize, stale: usize) {
+        super::marking::prefetch(stale - 8);
+        if self.len == HEAL_AHEAD {
+            self.heal_oldest();
+        }
+        self.ring[(self.head + self.len) % HEAL_AHEAD] = (field, stale);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn heal_oldest(&mut self) {
+        let (field, stale) = self.ring[self.head];
+        self.head = (self.head + 1) % HEAL_AHEAD;
+        self.len -= 1;
+        let s = self.space;
+        forwarding::heal(s.word(field), stale, forwarding::forwardee(s.fwd(stale)));
+    }
+
+    fn finish(mut self) {
+        while self.len > 0 {
+            self.heal_oldest();
+        }
     }
 }

@@ -168,7 +168,7 @@ impl Drop for Scanner<'_> {
 /// Asks for the cache line at `addr` (a hint: no effect on a target
 /// without a prefetch wrapper).
 #[inline(always)]
-fn prefetch(addr: usize) {
+pub(crate) fn prefetch(addr: usize) {
     #[cfg(target_arch = "x86_64")]
     crate::arch::x86_64::prefetch_read(addr);
     #[cfg(target_arch = "aarch64")]
