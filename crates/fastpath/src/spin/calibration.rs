@@ -17,6 +17,8 @@
 //! (an interrupt, a preemption, a sibling hyperthread) only ever adds time.
 //! Everything stops once [`Calibration::TIME_LIMIT`] (100 µs) would be
 //! exceeded, so the first caller pays at most that (plus any preemption).
+//! A batch that a preemption interrupted is timed again, not kept
+//! ([`fastest_batch`]).
 //!
 //! The hardware counter (x86 TSC, AArch64 CNTVCT_EL0) is read alongside to
 //! report ticks per pause. Its frequency is not trusted from CPUID leaf 0x15
@@ -59,7 +61,8 @@ impl Calibration {
     /// division in [`Calibration::pauses_for`] finite.
     pub const MIN_NS_PER_PAUSE: f64 = 0.01;
 
-    /// Measures `strategy` now, in at most [`Calibration::TIME_LIMIT`].
+    /// Measures `strategy` now, in at most [`Calibration::TIME_LIMIT`] of
+    /// batches that ran undisturbed.
     pub fn measure<S: PauseStrategy>(strategy: S) -> Calibration {
         // One untimed pause first: for `Global` the first call resolves the
         // configuration (CPUID exits under a hypervisor, tens of µs), which
@@ -67,11 +70,7 @@ impl Calibration {
         strategy.pause();
         let start = Instant::now();
         let c_start = counter();
-        let mut batch: u64 = 8;
-        let mut best: Option<(f64, Option<f64>)> = None;
-        let mut good_batches = 0;
-        let mut pauses_timed = 0u64;
-        loop {
+        let (ns, ticks, pauses_timed) = fastest_batch(|batch| {
             let t0 = Instant::now();
             let k0 = counter();
             for i in 0..batch {
@@ -81,36 +80,13 @@ impl Calibration {
                 black_box(i);
             }
             let k1 = counter();
-            let dt = t0.elapsed();
-            pauses_timed += batch;
-            let per = dt.as_nanos() as f64 / batch as f64;
-            let ticks = k0.zip(k1).map(|(a, b)| b.wrapping_sub(a) as f64 / batch as f64);
-            if dt >= Self::MIN_BATCH {
-                good_batches += 1;
-                if best.is_none_or(|(b, _)| per < b) {
-                    best = Some((per, ticks));
-                }
-            } else {
-                // Too short to trust; the last (longest) one stands in if
-                // nothing longer fits in the time limit.
-                if good_batches == 0 {
-                    best = Some((per, ticks));
-                }
-                batch = batch.saturating_mul(2);
-            }
-            let elapsed = start.elapsed();
-            // Stop before a next batch (at most twice this one) would cross
-            // the limit.
-            if good_batches >= 16 || elapsed + dt * 2 >= Self::TIME_LIMIT {
-                break;
-            }
-        }
+            (t0.elapsed(), k0.zip(k1).map(|(a, b)| b.wrapping_sub(a) as f64))
+        });
         let took = start.elapsed();
         let counter_hz = c_start
             .zip(counter())
             .map(|(a, b)| b.wrapping_sub(a) as f64 / took.as_secs_f64())
             .filter(|hz| hz.is_finite() && *hz > 0.0);
-        let (ns, ticks) = best.expect("the loop times at least one batch");
         Calibration {
             strategy: strategy.describe(),
             ns_per_pause: if ns.is_finite() {
@@ -153,6 +129,65 @@ impl Calibration {
             n as u32
         }
     }
+}
+
+/// A batch this long was interrupted (preempted, or its vCPU descheduled):
+/// batches only grow while shorter than [`Calibration::MIN_BATCH`], so an
+/// undisturbed one lasts a few microseconds.
+const INTERRUPTED_BATCH: Duration = Duration::from_micros(25);
+
+/// Interrupted batches timed again, at most, before one is kept anyway (a
+/// strategy whose eight pauses truly take that long).
+const MAX_RETIMED: u32 = 16;
+
+/// The batch policy of [`Calibration::measure`]: `time(n)` runs `n`
+/// pauses and returns their wall time and counter ticks. Doubles the batch
+/// until it lasts [`Calibration::MIN_BATCH`], then keeps the fastest batch
+/// of that size, until 16 were timed or the next would cross
+/// [`Calibration::TIME_LIMIT`]. An interrupted batch is timed again rather
+/// than kept: one that counted would end the calibration (its length alone
+/// crosses the limit) with a cost per pause a thousand times too high, and
+/// every spin budget after it a thousand times too short. Returns the
+/// fastest batch's nanoseconds and ticks per pause, and the pauses timed.
+fn fastest_batch(mut time: impl FnMut(u64) -> (Duration, Option<f64>)) -> (f64, Option<f64>, u64) {
+    let mut batch: u64 = 8;
+    let mut best: Option<(f64, Option<f64>)> = None;
+    let mut good_batches = 0;
+    let mut pauses_timed = 0u64;
+    // Time spent in batches that were not interrupted.
+    let mut spent = Duration::ZERO;
+    let mut retimed = 0;
+    loop {
+        let (dt, ticks) = time(batch);
+        pauses_timed += batch;
+        if dt >= INTERRUPTED_BATCH && retimed < MAX_RETIMED {
+            retimed += 1;
+            continue;
+        }
+        spent += dt;
+        let per = dt.as_nanos() as f64 / batch as f64;
+        let ticks = ticks.map(|t| t / batch as f64);
+        if dt >= Calibration::MIN_BATCH {
+            good_batches += 1;
+            if best.is_none_or(|(b, _)| per < b) {
+                best = Some((per, ticks));
+            }
+        } else {
+            // Too short to trust; the last (longest) one stands in if
+            // nothing longer fits in the time limit.
+            if good_batches == 0 {
+                best = Some((per, ticks));
+            }
+            batch = batch.saturating_mul(2);
+        }
+        // Stop before a next batch (at most twice this one) would cross
+        // the limit.
+        if good_batches >= 16 || spent + dt * 2 >= Calibration::TIME_LIMIT {
+            break;
+        }
+    }
+    let (ns, ticks) = best.expect("the loop times at least one batch");
+    (ns, ticks, pauses_timed)
 }
 
 /// The calibration of the process-wide strategy ([`super::pause`], dispatch
@@ -209,6 +244,34 @@ mod tests {
                 "{ticks} ticks per pause against {expected} from ns and Hz: {c:?}"
             );
         }
+    }
+
+    /// A batch interrupted by a preemption is timed again, not kept: kept,
+    /// it ends the calibration at once with a cost per pause far too high.
+    #[test]
+    fn an_interrupted_batch_is_timed_again() {
+        // 1 ns a pause, except the first batch of 16, which a 5 ms
+        // preemption interrupts.
+        let mut calls = 0;
+        let (ns, ticks, timed) = fastest_batch(|n| {
+            calls += 1;
+            let ns = if n == 16 && calls == 2 { 5_000_000 } else { n };
+            (Duration::from_nanos(ns), Some(ns as f64 * 3.0))
+        });
+        assert_eq!(ns, 1.0, "the undisturbed batches' cost");
+        assert_eq!(ticks, Some(3.0));
+        assert!(
+            timed > 16 * 2048,
+            "batches of 2048 pauses (2 µs) timed after: {timed}"
+        );
+        // A strategy whose every batch is that slow still gets its measure.
+        let (ns, _, timed) = fastest_batch(|n| (Duration::from_micros(30 * n), None));
+        assert_eq!(ns, 30_000.0);
+        assert_eq!(
+            timed,
+            8 * (u64::from(MAX_RETIMED) + 1),
+            "retimed at most MAX_RETIMED times"
+        );
     }
 
     #[test]
