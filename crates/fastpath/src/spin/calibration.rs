@@ -18,7 +18,7 @@
 //! Everything stops once [`Calibration::TIME_LIMIT`] (100 µs) would be
 //! exceeded, so the first caller pays at most that (plus any preemption).
 //! A batch that a preemption interrupted is timed again, not kept
-//! ([`fastest_batch`]).
+//! (`fastest_batch`).
 //!
 //! The hardware counter (x86 TSC, AArch64 CNTVCT_EL0) is read alongside to
 //! report ticks per pause. Its frequency is not trusted from CPUID leaf 0x15
