@@ -102,6 +102,11 @@ use crate::sync::LockState;
 /// more degenerated cycles; 80 gained nothing more.
 const COPY_ROOM_PERCENT: usize = 70;
 
+/// Copies the collector makes inside one entry of the evacuation scope
+/// (`evacuate_region`): a thread that finds no space for a copy waits
+/// for the batch to end, a few microseconds.
+const COPY_BATCH: usize = 128;
+
 /// Marking reports its work to the pacer in batches of this many words,
 /// to keep the pacer's atomics off the marking loop.
 pub(crate) const PACER_BATCH: usize = 4096;
@@ -620,9 +625,7 @@ impl HeapInner {
     /// Copies `obj` (in the set) with the collector's LAB, unless done.
     fn evacuate(&self, obj: usize, lab: &Lab) -> usize {
         let (to, won) = self.space.evacuate(obj, lab);
-        if won {
-            self.count_collector_evacuation();
-        }
+        self.count_collector_evacuations(u64::from(won));
         to
     }
 
@@ -660,12 +663,43 @@ impl HeapInner {
     /// words of work (the region's live words, the pacer's measure).
     pub(super) fn evacuate_region(&self, i: usize, lab: &Lab) -> usize {
         let r = &self.space.regions[i];
+        let s = &self.space;
+        // The copies run in batches of `COPY_BATCH`, each inside one entry
+        // of the evacuation scope, instead of entering and leaving it per
+        // copy (two locked read-modify-writes of one shared word, beside
+        // the forwarding CAS), as a Shenandoah worker holds its
+        // `ShenandoahEvacOOMScope` across its evacuation task. The batch
+        // bounds how long a thread that found no space waits for this one
+        // to leave. After a failure the rest of the region stays in place.
+        let mut inside = s.evac_scope.enter();
+        let (mut in_batch, mut won) = (0, 0);
         // Relaxed `top`: unchanged for a set region until the cycle ends.
         // A set region's TAMS is its top (`choose_cset`): its live objects
         // are its marked ones.
-        self.space.for_each_live(r, r.top.load(Ordering::Relaxed), |obj| {
-            self.evacuate(obj, lab);
+        s.for_each_live(r, r.top.load(Ordering::Relaxed), |obj| {
+            if !inside || forwarding::forwardee(s.fwd(obj)) != obj {
+                return;
+            }
+            match s.evacuate_inside_scope(obj, lab) {
+                Some((_, true)) => won += 1,
+                Some((_, false)) => {}
+                None => {
+                    s.evac_scope.fail();
+                    inside = false;
+                    return;
+                }
+            }
+            in_batch += 1;
+            if in_batch == COPY_BATCH {
+                s.evac_scope.leave();
+                inside = s.evac_scope.enter();
+                in_batch = 0;
+            }
         });
+        if inside {
+            s.evac_scope.leave();
+        }
+        self.count_collector_evacuations(won);
         let words = r.live_words.load(Ordering::Relaxed);
         self.pacer.report(words);
         words

@@ -534,6 +534,27 @@ impl Space {
         (to, won)
     }
 
+    /// As [`Space::evacuate`], for a caller already inside the evacuation
+    /// scope (`collector.rs`'s batches) and an object not yet forwarded
+    /// when it looked: `Some((forwardee, whether this call's copy won))`,
+    /// or `None` when `lab` found no space for the copy (the caller must
+    /// then fail the scope, which leaves it).
+    pub(crate) fn evacuate_inside_scope(&self, obj: usize, lab: &Lab) -> Option<(usize, bool)> {
+        let bytes = self.cell_words(obj) * 8;
+        let mut copied = 0;
+        let to = super::forwarding::evacuate_inside(
+            self.fwd(obj),
+            obj,
+            || {
+                copied = lab.alloc(self, bytes, Pool::Evacuation)?;
+                Some(self.copy_object(obj, copied))
+            },
+            // The losing copy is `cell + 8` (`copy_object`): roll it back.
+            |lost| lab.undo(lost - 8, bytes),
+        )?;
+        Some((to, to == copied + 8))
+    }
+
     /// Writes a filler over `[start, end)`.
     pub(crate) fn fill(&self, start: usize, end: usize) {
         if start < end {

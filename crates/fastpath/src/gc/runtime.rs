@@ -549,9 +549,11 @@ impl HeapInner {
         }
     }
 
-    pub(crate) fn count_collector_evacuation(&self) {
-        // Relaxed: a statistic.
-        self.collector_evacuations.fetch_add(1, Ordering::Relaxed);
+    pub(crate) fn count_collector_evacuations(&self, n: u64) {
+        if n > 0 {
+            // Relaxed: a statistic.
+            self.collector_evacuations.fetch_add(n, Ordering::Relaxed);
+        }
     }
 
     /// Calls `f` on every root slot (mutators' handles, then globals).
