@@ -57,8 +57,8 @@ pub(crate) fn forwardee(fwd: &AtomicUsize) -> usize {
 
 /// Evacuates the object at `from` (whose forwarding word is `fwd`): if it is
 /// already forwarded, returns the forwardee; otherwise, inside `scope`,
-/// `copy()` makes a private copy and returns its address, and the CAS
-/// decides the winner; a loser's copy is handed to `discard`. When `copy()`
+/// `race()` copies it and races for the forwarding word ([`evacuate_inside`]
+/// with the caller's copy and discard) and returns the winner. When `race()`
 /// finds no space (`None`), or evacuation has already failed, the object is
 /// left in place: the result is then the final forwardee, `from` itself
 /// unless a copy won before evacuation closed.
@@ -67,8 +67,7 @@ pub(crate) fn evacuate(
     scope: &EvacScope,
     fwd: &AtomicUsize,
     from: usize,
-    copy: impl FnOnce() -> Option<usize>,
-    discard: impl FnOnce(usize),
+    race: impl FnOnce() -> Option<usize>,
 ) -> usize {
     let current = forwardee(fwd);
     if current != from {
@@ -78,7 +77,7 @@ pub(crate) fn evacuate(
         // Closed: `enter` waited until no copier was left, so this is final.
         return forwardee(fwd);
     }
-    match evacuate_inside(fwd, from, copy, discard) {
+    match race() {
         Some(to) => {
             scope.leave();
             to
@@ -251,19 +250,20 @@ mod loom_tests {
     /// One evacuator: copies object 1 into `slot`, races for the forwarding
     /// word, returns the winner and checks the winner's payload is there.
     fn evacuator(t: &Toy, slot: usize, discarded: &AtomicUsize) -> usize {
-        let to = evacuate(
-            &t.scope,
-            &t.fwd[1],
-            1,
-            || {
-                t.payload[slot].store(t.payload[1].load(Ordering::Relaxed), Ordering::Relaxed);
-                t.fwd[slot].store(slot, Ordering::Relaxed);
-                Some(slot)
-            },
-            |lost| {
-                discarded.fetch_add(lost, Ordering::Relaxed);
-            },
-        );
+        let to = evacuate(&t.scope, &t.fwd[1], 1, || {
+            evacuate_inside(
+                &t.fwd[1],
+                1,
+                || {
+                    t.payload[slot].store(t.payload[1].load(Ordering::Relaxed), Ordering::Relaxed);
+                    t.fwd[slot].store(slot, Ordering::Relaxed);
+                    Some(slot)
+                },
+                |lost| {
+                    discarded.fetch_add(lost, Ordering::Relaxed);
+                },
+            )
+        });
         // Complete: the original's 42 (or a later write into the winner),
         // never the 0 of a copy slot not yet filled.
         assert_ne!(
@@ -421,7 +421,7 @@ mod loom_tests {
                 }
                 got
             });
-            let failed = evacuate(&t.scope, &t.fwd[2], 2, || None, |_| unreachable!("no copy"));
+            let failed = evacuate(&t.scope, &t.fwd[2], 2, || None);
             t.payload[failed].store(43, Ordering::Relaxed);
             let got = batch.join().unwrap();
             let fwd2 = t.fwd[2].load(Ordering::Relaxed);
@@ -455,7 +455,7 @@ mod loom_tests {
                 let lost = AtomicUsize::new(0);
                 evacuator(&t2, 2, &lost)
             });
-            let failed = evacuate(&t.scope, &t.fwd[1], 1, || None, |_| unreachable!("no copy"));
+            let failed = evacuate(&t.scope, &t.fwd[1], 1, || None);
             t.payload[failed].store(43, Ordering::Relaxed);
             let copied = copier.join().unwrap();
             let fwd = t.fwd[1].load(Ordering::Relaxed);

@@ -508,29 +508,12 @@ impl Space {
     /// forwardee is `obj` itself when evacuation failed (no space for
     /// copies this cycle): the object then stays where it is.
     pub(crate) fn evacuate(&self, obj: usize, lab: &Lab) -> (usize, bool) {
-        let bytes = self.cell_words(obj) * 8;
-        let mut copied = None;
-        let to = super::forwarding::evacuate(
-            &self.evac_scope,
-            self.fwd(obj),
-            obj,
-            || {
-                let cell = lab.alloc(self, bytes, Pool::Evacuation)?;
-                copied = Some(cell);
-                Some(self.copy_object(obj, cell))
-            },
-            |_lost| {}, // rolled back below, where the cell is known
-        );
-        let won = match copied {
-            Some(cell) if to == cell + 8 => true,
-            Some(cell) => {
-                lab.undo(cell, bytes);
-                false
-            }
-            // No space: `to` is final; `obj` itself means it stays in place
-            // for this cycle (its region is then kept: collector.rs).
-            None => false,
-        };
+        let mut won = false;
+        let to = super::forwarding::evacuate(&self.evac_scope, self.fwd(obj), obj, || {
+            let (to, w) = self.evacuate_inside_scope(obj, lab)?;
+            won = w;
+            Some(to)
+        });
         (to, won)
     }
 
