@@ -259,12 +259,8 @@ fn contended_raw_monitors_block_in_a_safe_region() {
         }
     });
     let m = h.mutator::<Dynamic>().unwrap();
-    let o = m
-        .get(
-            m.root(unsafe { Obj::from_addr(shared.0.lock().unwrap()[0]) })
-                .unwrap(),
-        )
-        .unwrap();
+    // SAFETY: the heap's scanner reports the slot; no safepoint since.
+    let o = unsafe { Obj::from_addr(shared.0.lock().unwrap()[0]) };
     assert_eq!(m.read(o, 0).unwrap(), 2 * PER_THREAD);
     println!(
         "{} locked increments over {} cycles",
