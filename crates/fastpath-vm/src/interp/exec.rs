@@ -165,7 +165,7 @@ impl<B: BarrierSet> JThread<B> {
         let d = self.ensure_decoded(m)?;
         let st: &ThreadStack = &self.stack;
         let frame_end = base as usize + (d.max_locals as usize + HEADER_SLOTS + d.max_stack as usize) * 8;
-        if frame_end + STACK_RESERVE * 8 > limit && frame_end > limit.saturating_sub(STACK_RESERVE * 8 / 2) {
+        if frame_end > self.stack_limit() {
             return Err(self.throw_stack_overflow());
         }
         // SAFETY: within the stack (checked above).
@@ -219,9 +219,31 @@ impl<B: BarrierSet> JThread<B> {
         Ok(())
     }
 
+    /// Where frames must end: the reserve below the stack's end is kept
+    /// for making a `StackOverflowError`, and used while one is made.
+    #[inline]
+    fn stack_limit(&self) -> usize {
+        let limit = self.stack.limit() as usize;
+        if self.stack.in_overflow.get() {
+            limit
+        } else {
+            limit.saturating_sub(STACK_RESERVE * 8)
+        }
+    }
+
+    /// Throws `StackOverflowError`, made in the stack's reserve; an
+    /// overflow while making it throws the one made at start-up.
     #[cold]
     fn throw_stack_overflow(&mut self) -> Thrown {
-        self.throw_new("java/lang/StackOverflowError", None)
+        if self.stack.in_overflow.get() {
+            // Acquire: the preallocated error's initialization.
+            let pre = self.vm.preallocated_soe.get().map_or(0, |s| s.load(Ordering::Acquire));
+            return self.set_pending(pre);
+        }
+        self.stack.in_overflow.set(true);
+        let t = self.throw_new("java/lang/StackOverflowError", None);
+        self.stack.in_overflow.set(false);
+        t
     }
 
     /// Runs from the current top frame (an entry frame at its first
@@ -244,7 +266,7 @@ impl<B: BarrierSet> JThread<B> {
             let mut locals: *mut u64 = (fp as *mut u64).sub(d.max_locals as usize);
             let mut sp: *mut u64 = (fp as *mut u64).add(HEADER_SLOTS);
             let mut pc: *const Insn = d.insns.as_ptr();
-            let soft_limit = ((*st).limit() as usize).saturating_sub(STACK_RESERVE * 8);
+            let soft_limit = self.stack_limit();
 
             macro_rules! push {
                 ($v:expr) => {{

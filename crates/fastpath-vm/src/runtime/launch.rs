@@ -78,6 +78,13 @@ impl<B: BarrierSet> JThread<B> {
             let slot = vm.globals.alloc(e).ok_or("no global slot")?;
             let _ = vm.preallocated_oom.set(slot);
         }
+        let soe = vm.class("java/lang/StackOverflowError").map_err(|e| e.to_string())?;
+        let _ = self.throw_instance_of(soe, None);
+        let e = self.take_pending();
+        if e != 0 && std::ptr::eq(self.class_of(e), soe) {
+            let slot = vm.globals.alloc(e).ok_or("no global slot")?;
+            let _ = vm.preallocated_soe.set(slot);
+        }
         Ok(())
     }
 
