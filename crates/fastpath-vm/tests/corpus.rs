@@ -8,7 +8,7 @@
 //! | variable | effect |
 //! |---|---|
 //! | `FASTPATH_VM_CORPUS_MATRIX=locking` | programs tagged `monitor` in each locking mode |
-//! | `FASTPATH_VM_CORPUS_MATRIX=gc` | programs tagged `gc` under every barrier preset, passive and concurrent, with the heap verifier |
+//! | `FASTPATH_VM_CORPUS_MATRIX=gc` | programs tagged `gc` under every barrier preset, passive and concurrent, with a 16 MiB heap (each run must collect) and the heap verifier after every cycle |
 //! | `FASTPATH_VM_CORPUS_ONLY=A,B` | only these programs |
 //! | `FASTPATH_VM_CORPUS=DIR` | the corpus directory (default `tests/java`) |
 //! | `FASTPATH_VM_JDK=DIR` | the JDK (default `JAVA_HOME`, then Temurin 25's Debian path) |
@@ -52,14 +52,17 @@ fn corpus_matches_hotspot() {
                             if mode == "concurrent" && !matches!(set, "shenandoah" | "shenandoah-2017") {
                                 continue; // concurrent mode needs SATB, CAS and LRB or Brooks
                             }
-                            runs.push(Run::with_env(
-                                p,
-                                &[
-                                    ("FASTPATH_GC_BARRIERS", set),
-                                    ("FASTPATH_GC_MODE", mode),
-                                    ("FASTPATH_VM_VERIFY_HEAP", "1"),
-                                ],
-                            ));
+                            runs.push(
+                                Run::with_env(
+                                    p,
+                                    &[
+                                        ("FASTPATH_GC_BARRIERS", set),
+                                        ("FASTPATH_GC_MODE", mode),
+                                        ("FASTPATH_VM_VERIFY_HEAP", "1"),
+                                    ],
+                                )
+                                .collecting(p, "16m"),
+                            );
                         }
                     }
                 }

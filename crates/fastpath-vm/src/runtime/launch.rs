@@ -35,6 +35,19 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
         }
     });
     super::natives::io::flush_stdout();
+    if std::env::var_os("FASTPATH_VM_GC_STATS").is_some() {
+        let s = vm.heap.stats();
+        eprintln!(
+            "fastpath-vm gc: {} cycles, {} degenerated, {} full compactions, {} pauses, {} objects evacuated, verifier {} cycles {} errors",
+            s.cycles,
+            s.degenerated_cycles,
+            s.full_compactions,
+            s.pauses.len(),
+            s.evacuated_by_collector + s.evacuated_by_mutators,
+            s.verified_cycles,
+            s.verify_errors.len()
+        );
+    }
     // The main thread keeps its mutator: the process ends here (daemon
     // threads with it), so nothing waits for the heap to be torn down.
     std::mem::forget(t);

@@ -25,6 +25,11 @@ pub struct Program {
 pub struct Run {
     pub program: String,
     pub env: Vec<(String, String)>,
+    /// VM options added before the program's own.
+    pub vm_args: Vec<String>,
+    /// The run must have collected (the VM's `FASTPATH_VM_GC_STATS` line,
+    /// taken off stderr before the comparison, says how often).
+    pub expect_gc: bool,
 }
 
 impl Run {
@@ -32,13 +37,28 @@ impl Run {
         Run {
             program: p.name.clone(),
             env: Vec::new(),
+            vm_args: Vec::new(),
+            expect_gc: false,
         }
     }
     pub fn with_env(p: &Program, env: &[(&str, &str)]) -> Run {
         Run {
             program: p.name.clone(),
             env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            vm_args: Vec::new(),
+            expect_gc: false,
         }
+    }
+
+    /// This run must collect: with a small heap (unless the program sets
+    /// its own) and the VM's collection statistics checked.
+    pub fn collecting(mut self, p: &Program, heap: &str) -> Run {
+        if !p.args.iter().any(|a| a.starts_with("-Xmx")) {
+            self.vm_args.push(format!("-Xmx{heap}"));
+        }
+        self.env.push(("FASTPATH_VM_GC_STATS".into(), "1".into()));
+        self.expect_gc = true;
+        self
     }
     fn label(&self) -> String {
         if self.env.is_empty() {
@@ -221,6 +241,17 @@ fn hotspot(p: &Program, jdk: &Path, classes: &Path) -> Result<Output, String> {
     Ok(out)
 }
 
+/// Removes the VM's `fastpath-vm gc: N cycles ...` line from the end of
+/// stderr; returns N.
+fn take_gc_stats(stderr: &mut Vec<u8>) -> Option<u64> {
+    let text = String::from_utf8_lossy(stderr).to_string();
+    let start = text.rfind("fastpath-vm gc: ")?;
+    let line = &text[start..];
+    let cycles = line["fastpath-vm gc: ".len()..].split_whitespace().next()?.parse().ok()?;
+    stderr.truncate(start);
+    Some(cycles)
+}
+
 /// The first line where two outputs differ, for the report.
 fn first_difference(what: &str, vm: &[u8], hs: &[u8]) -> String {
     let (a, b) = (String::from_utf8_lossy(vm), String::from_utf8_lossy(hs));
@@ -287,18 +318,25 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
                     }
                 }
                 let mut cmd = Command::new(&vm);
-                cmd.args(&p.args).arg("-cp").arg(&classes).arg(&p.name);
+                cmd.args(&run.vm_args).args(&p.args).arg("-cp").arg(&classes).arg(&p.name);
                 for (k, v) in &run.env {
                     cmd.env(k, v);
                 }
                 let t0 = Instant::now();
-                let out = match run_with_limit(cmd, Duration::from_secs(120)) {
+                let mut out = match run_with_limit(cmd, Duration::from_secs(120)) {
                     Ok(o) => o,
                     Err(e) => {
                         fail(format!("fastpath-vm {e}"));
                         continue;
                     }
                 };
+                if run.expect_gc {
+                    match take_gc_stats(&mut out.stderr) {
+                        Some(cycles) if cycles > 0 => {}
+                        Some(_) => fail("no collection ran (the run was to collect)".into()),
+                        None => fail("no collection statistics on stderr".into()),
+                    }
+                }
                 timings.lock().unwrap().push((run.label(), t0.elapsed()));
                 let mut diffs = Vec::new();
                 if out.status != hs.status {
