@@ -83,6 +83,6 @@ final class Bounce extends Benchmark {
 
     @Override
     int defaultInner() {
-        return 1500;
+        return 600;
     }
 }

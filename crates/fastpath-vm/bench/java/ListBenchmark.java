@@ -68,6 +68,6 @@ final class ListBenchmark extends Benchmark {
 
     @Override
     int defaultInner() {
-        return 40;
+        return 600;
     }
 }

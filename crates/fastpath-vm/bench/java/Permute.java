@@ -57,6 +57,6 @@ final class Permute extends Benchmark {
 
     @Override
     int defaultInner() {
-        return 60;
+        return 200;
     }
 }

@@ -57,6 +57,6 @@ final class Queens extends Benchmark {
 
     @Override
     int defaultInner() {
-        return 100;
+        return 200;
     }
 }

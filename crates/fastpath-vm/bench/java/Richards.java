@@ -291,6 +291,6 @@ final class Richards extends Benchmark {
 
     @Override
     int defaultInner() {
-        return 10;
+        return 20;
     }
 }

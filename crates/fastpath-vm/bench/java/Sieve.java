@@ -31,6 +31,6 @@ final class Sieve extends Benchmark {
 
     @Override
     int defaultInner() {
-        return 1500;
+        return 800;
     }
 }

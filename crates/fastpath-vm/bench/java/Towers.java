@@ -78,6 +78,6 @@ final class Towers extends Benchmark {
 
     @Override
     int defaultInner() {
-        return 60;
+        return 150;
     }
 }
