@@ -1,8 +1,8 @@
 // Bounce: balls with random positions and velocities move in a 500x500 box and reflect off
-// the walls; the result is the number of wall bounces. Exercises object field access, virtual
-// calls and simple arithmetic. Each inner iteration restarts from the same seed, so it counts
-// the same bounces: 1267, a number fixed by the generator (Benchmark.Lcg) and recomputed by an
-// independent implementation when the benchmark was written.
+// the walls; the result is the number of wall bounces. Exercises object field access, small
+// method calls and integer arithmetic. Each inner iteration restarts from the same seed, so
+// it counts the same bounces: 1267, a number fixed by the generator (Benchmark.Lcg) and
+// recomputed by an independent implementation when the benchmark was written.
 final class Bounce extends Benchmark {
     static final int BALLS = 100;
     static final int STEPS = 50;

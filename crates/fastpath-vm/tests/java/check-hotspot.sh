@@ -127,5 +127,10 @@ for name in "${names[@]}"; do
     printf '%-24s release %-2s jdks %-5s -Xint(25) %5s ms  %s%s\n' "$name" "$release" \
         "$(for j in "${jdks[@]}"; do printf '%s' "${j%%:*},"; done | sed 's/,$//')" "$xint_ms" "$status" "$flag"
 done
+for exp in "$here"/expected/*.out; do
+    [ -f "$exp" ] || continue
+    base="$(basename "$exp" .out)"
+    [ -f "$here/$base.java" ] || fail "$base" "expected/$base.out has no program"
+done
 echo "$failures failure(s) over ${#names[@]} program(s)"
 [ $failures -eq 0 ]
