@@ -17,7 +17,7 @@ class Slow {
         for (int i = 0; i < t.length; i++) {
             t[i] = i * i;
             if (i % 100 == 0) {
-                Thread.yield();
+                Thread.onSpinWait();
             }
         }
         try {
