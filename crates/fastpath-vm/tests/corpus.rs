@@ -72,5 +72,11 @@ fn corpus_matches_hotspot() {
     }
     let report = run_all(&jdk, &programs, &runs);
     println!("{}", report.summary);
-    assert!(report.failures.is_empty(), "{} of {} runs differ from HotSpot:\n{}", report.failures.len(), runs.len(), report.failures.join("\n"));
+    assert!(
+        report.failures.is_empty(),
+        "{} of {} runs differ from HotSpot:\n{}",
+        report.failures.len(),
+        runs.len(),
+        report.failures.join("\n")
+    );
 }

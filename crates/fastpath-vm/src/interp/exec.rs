@@ -103,7 +103,8 @@ impl<B: BarrierSet> JThread<B> {
     /// The native implementation of `m`, linked on first use.
     fn native_of(&mut self, m: &'static Method) -> JResult<NativeFn<B>> {
         let f = *m.native.get_or_init(|| {
-            crate::runtime::natives::lookup::<B>(&m.class.name, &m.name, &m.descriptor).map_or(0, |f| f as usize)
+            crate::runtime::natives::lookup::<B>(&m.class.name, &m.name, &m.descriptor)
+                .map_or(0, |f| f as usize)
         });
         if f == 0 {
             let msg = format!(
@@ -237,7 +238,11 @@ impl<B: BarrierSet> JThread<B> {
     fn throw_stack_overflow(&mut self) -> Thrown {
         if self.stack.in_overflow.get() {
             // Acquire: the preallocated error's initialization.
-            let pre = self.vm.preallocated_soe.get().map_or(0, |s| s.load(Ordering::Acquire));
+            let pre = self
+                .vm
+                .preallocated_soe
+                .get()
+                .map_or(0, |s| s.load(Ordering::Acquire));
             return self.set_pending(pre);
         }
         self.stack.in_overflow.set(true);
@@ -251,7 +256,7 @@ impl<B: BarrierSet> JThread<B> {
     #[allow(clippy::cognitive_complexity)]
     fn run(&mut self) -> JResult<u64> {
         let st: *const ThreadStack = &*self.stack;
-        // SAFETY (for every raw access below): `fp`, `locals` and `sp`
+        // SAFETY: for every raw access below, `fp`, `locals` and `sp`
         // point into this thread's slot stack, within the current frame
         // (locals below `fp`, the operand stack above it, `max_stack` deep
         // at most: the reference-map analysis bounded every instruction's
@@ -310,7 +315,7 @@ impl<B: BarrierSet> JThread<B> {
             }
 
             'dispatch: loop {
-                let insn = *pc;
+                let insn: &Insn = &*pc;
                 pc = pc.add(1);
                 let thrown: Thrown = 'op: {
                     macro_rules! throw {
@@ -327,7 +332,59 @@ impl<B: BarrierSet> JThread<B> {
                             }
                         }};
                     }
-                    match insn {
+                    macro_rules! aload {
+                        ($k:expr, $push:ident) => {{
+                            let i = pop!() as i32;
+                            let arr = pop!() as usize;
+                            null_check!(arr);
+                            let len = self.array_len(arr);
+                            if i as u32 >= len as u32 {
+                                throw!(self.throw_aioobe(i, len));
+                            }
+                            let v = load_kind(self.elem_ptr(arr, $k, i as usize), $k, Ordering::Relaxed);
+                            $push!(v);
+                        }};
+                    }
+                    macro_rules! astore {
+                        ($k:expr, $pop:ident) => {{
+                            let v = $pop!();
+                            let i = pop!() as i32;
+                            let arr = pop!() as usize;
+                            null_check!(arr);
+                            let len = self.array_len(arr);
+                            if i as u32 >= len as u32 {
+                                throw!(self.throw_aioobe(i, len));
+                            }
+                            store_kind(
+                                self.elem_ptr_mut(arr, $k, i as usize),
+                                $k,
+                                v,
+                                Ordering::Relaxed,
+                            );
+                        }};
+                    }
+                    macro_rules! getfield {
+                        ($off:expr, $k:expr, $push:ident) => {{
+                            let obj = pop!() as usize;
+                            null_check!(obj);
+                            let v = load_kind(self.data(obj).add($off as usize), $k, Ordering::Relaxed);
+                            $push!(v);
+                        }};
+                    }
+                    macro_rules! putfield {
+                        ($off:expr, $k:expr, $pop:ident) => {{
+                            let v = $pop!();
+                            let obj = pop!() as usize;
+                            null_check!(obj);
+                            store_kind(
+                                self.data_mut(obj).add($off as usize),
+                                $k,
+                                v,
+                                Ordering::Relaxed,
+                            );
+                        }};
+                    }
+                    match *insn {
                         Insn::Nop => {}
                         Insn::Iconst(v) => push!(v as i64 as u64),
                         Insn::Fconst(b) => push!(b as u64),
@@ -370,68 +427,62 @@ impl<B: BarrierSet> JThread<B> {
                             let p = locals.add(n as usize);
                             *p = (*p as i32).wrapping_add(c as i32) as i64 as u64;
                         }
-                        Insn::ArrayLoad(k) => {
+                        Insn::ALoad4 => aload!(Kind::Int, push),
+                        Insn::ALoad8 => aload!(Kind::Long, push2),
+                        Insn::ALoadI8 => aload!(Kind::Byte, push),
+                        Insn::ALoadU16 => aload!(Kind::Char, push),
+                        Insn::ALoadI16 => aload!(Kind::Short, push),
+                        Insn::ALoadRef => {
                             let i = pop!() as i32;
                             let arr = pop!() as usize;
                             null_check!(arr);
-                            if k == Kind::Ref {
-                                let len = self.nrefs(arr);
-                                if i as u32 as usize >= len {
-                                    throw!(self.throw_aioobe(i, len as i32));
-                                }
-                                push!(self.load_ref(arr, i as usize) as u64);
-                            } else {
-                                let len = self.array_len(arr);
-                                if i as u32 >= len as u32 {
-                                    throw!(self.throw_aioobe(i, len));
-                                }
-                                let v = load_kind(self.elem_ptr(arr, k, i as usize), k, Ordering::Relaxed);
-                                if k.slots() == 2 {
-                                    push2!(v);
-                                } else {
-                                    push!(v);
-                                }
+                            let len = self.nrefs(arr);
+                            if i as u32 as usize >= len {
+                                throw!(self.throw_aioobe(i, len as i32));
                             }
+                            push!(self.load_ref(arr, i as usize) as u64);
                         }
-                        Insn::ArrayStore(k) => {
-                            if k == Kind::Ref {
-                                let v = pop!() as usize;
-                                let i = pop!() as i32;
-                                let arr = pop!() as usize;
-                                null_check!(arr);
-                                let len = self.nrefs(arr);
-                                if i as u32 as usize >= len {
-                                    throw!(self.throw_aioobe(i, len as i32));
-                                }
-                                if v != 0 {
-                                    let ac = self.class_of(arr);
-                                    let vc = self.class_of(v);
-                                    if let Some(comp) = ac.component {
-                                        if !vc.is_subclass_of(comp) {
-                                            throw!(self.throw_new(
-                                                "java/lang/ArrayStoreException",
-                                                Some(&vc.java_name())
-                                            ));
-                                        }
+                        Insn::AStore4 => astore!(Kind::Int, pop),
+                        Insn::AStore8 => astore!(Kind::Long, pop2),
+                        Insn::AStore16 => astore!(Kind::Char, pop),
+                        Insn::AStore8Bit => {
+                            let v = pop!();
+                            let i = pop!() as i32;
+                            let arr = pop!() as usize;
+                            null_check!(arr);
+                            let len = self.array_len(arr);
+                            if i as u32 >= len as u32 {
+                                throw!(self.throw_aioobe(i, len));
+                            }
+                            let k = if self.class_of(arr).elem_kind() == Some(Kind::Boolean) {
+                                Kind::Boolean
+                            } else {
+                                Kind::Byte
+                            };
+                            store_kind(self.elem_ptr_mut(arr, k, i as usize), k, v, Ordering::Relaxed);
+                        }
+                        Insn::AStoreRef => {
+                            let v = pop!() as usize;
+                            let i = pop!() as i32;
+                            let arr = pop!() as usize;
+                            null_check!(arr);
+                            let len = self.nrefs(arr);
+                            if i as u32 as usize >= len {
+                                throw!(self.throw_aioobe(i, len as i32));
+                            }
+                            if v != 0 {
+                                let ac = self.class_of(arr);
+                                let vc = self.class_of(v);
+                                if let Some(comp) = ac.component {
+                                    if !std::ptr::eq(vc, comp) && !vc.is_subclass_of(comp) {
+                                        throw!(self.throw_new(
+                                            "java/lang/ArrayStoreException",
+                                            Some(&vc.java_name())
+                                        ));
                                     }
                                 }
-                                self.store_ref(arr, i as usize, v);
-                            } else {
-                                let v = if k.slots() == 2 { pop2!() } else { pop!() };
-                                let i = pop!() as i32;
-                                let arr = pop!() as usize;
-                                null_check!(arr);
-                                let len = self.array_len(arr);
-                                if i as u32 >= len as u32 {
-                                    throw!(self.throw_aioobe(i, len));
-                                }
-                                let k = if k == Kind::Byte && self.class_of(arr).elem_kind() == Some(Kind::Boolean) {
-                                    Kind::Boolean
-                                } else {
-                                    k
-                                };
-                                store_kind(self.elem_ptr_mut(arr, k, i as usize), k, v, Ordering::Relaxed);
                             }
+                            self.store_ref(arr, i as usize, v);
                         }
                         Insn::Pop => sp = sp.sub(1),
                         Insn::Pop2 => sp = sp.sub(2),
@@ -492,7 +543,8 @@ impl<B: BarrierSet> JThread<B> {
                                 Arith::Mul => a.wrapping_mul(b),
                                 Arith::Div | Arith::Rem => {
                                     if b == 0 {
-                                        throw!(self.throw_new("java/lang/ArithmeticException", Some("/ by zero")));
+                                        throw!(self
+                                            .throw_new("java/lang/ArithmeticException", Some("/ by zero")));
                                     }
                                     if op == Arith::Div {
                                         a.wrapping_div(b)
@@ -697,7 +749,11 @@ impl<B: BarrierSet> JThread<B> {
                         Insn::TableSwitch(i) | Insn::LookupSwitch(i) => {
                             let key = pop!() as i32;
                             let t = match &d.switches[i as usize] {
-                                Switch::Table { default, low, targets } => {
+                                Switch::Table {
+                                    default,
+                                    low,
+                                    targets,
+                                } => {
                                     let k = (key as i64) - (*low as i64);
                                     if k >= 0 && (k as usize) < targets.len() {
                                         targets[k as usize]
@@ -705,7 +761,11 @@ impl<B: BarrierSet> JThread<B> {
                                         *default
                                     }
                                 }
-                                Switch::Lookup { default, keys, targets } => match keys.binary_search(&key) {
+                                Switch::Lookup {
+                                    default,
+                                    keys,
+                                    targets,
+                                } => match keys.binary_search(&key) {
                                     Ok(j) => targets[j],
                                     Err(_) => *default,
                                 },
@@ -715,14 +775,14 @@ impl<B: BarrierSet> JThread<B> {
                             self.m.safepoint_poll();
                         }
                         Insn::Return | Insn::Return1 | Insn::Return2 => {
-                            let (v, n) = match insn {
+                            let (v, n) = match *insn {
                                 Insn::Return1 => (*sp.sub(1), 1),
                                 Insn::Return2 => (*sp.sub(2), 2),
                                 _ => (0, 0),
                             };
                             if (*fp).sync_obj != 0 {
                                 save!();
-                                let obj = (*fp).sync_obj as usize;
+                                let obj = (*fp).sync_obj;
                                 if self.m.monitor_exit_unchecked(obj).is_err() {
                                     break 'op self.throw_new("java/lang/IllegalMonitorStateException", None);
                                 }
@@ -760,7 +820,11 @@ impl<B: BarrierSet> JThread<B> {
                                     break 'op t;
                                 }
                             }
-                            let order = if volatile { Ordering::SeqCst } else { Ordering::Relaxed };
+                            let order = if volatile {
+                                Ordering::SeqCst
+                            } else {
+                                Ordering::Relaxed
+                            };
                             let v = class.statics[slot as usize].load(order);
                             if kind.slots() == 2 {
                                 push2!(v);
@@ -782,17 +846,45 @@ impl<B: BarrierSet> JThread<B> {
                             }
                             let v = if kind.slots() == 2 { pop2!() } else { pop!() };
                             let v = normalize(kind, v);
-                            let order = if volatile { Ordering::SeqCst } else { Ordering::Release };
+                            let order = if volatile {
+                                Ordering::SeqCst
+                            } else {
+                                Ordering::Release
+                            };
                             class.statics[slot as usize].store(v, order);
                         }
-                        Insn::GetField { off, kind, volatile } => {
+                        Insn::GetFieldRef(off) => {
+                            let obj = pop!() as usize;
+                            null_check!(obj);
+                            push!(self.load_ref(obj, off as usize) as u64);
+                        }
+                        Insn::GetField4(off) => getfield!(off, Kind::Int, push),
+                        Insn::GetField8(off) => getfield!(off, Kind::Long, push2),
+                        Insn::GetFieldI8(off) => getfield!(off, Kind::Byte, push),
+                        Insn::GetFieldU8(off) => getfield!(off, Kind::Boolean, push),
+                        Insn::GetFieldU16(off) => getfield!(off, Kind::Char, push),
+                        Insn::GetFieldI16(off) => getfield!(off, Kind::Short, push),
+                        Insn::PutFieldRef(off) => {
+                            let v = pop!() as usize;
+                            let obj = pop!() as usize;
+                            null_check!(obj);
+                            self.store_ref(obj, off as usize, v);
+                        }
+                        Insn::PutField4(off) => putfield!(off, Kind::Int, pop),
+                        Insn::PutField8(off) => putfield!(off, Kind::Long, pop2),
+                        Insn::PutField1(off) => putfield!(off, Kind::Byte, pop),
+                        Insn::PutFieldBool(off) => putfield!(off, Kind::Boolean, pop),
+                        Insn::PutField2(off) => putfield!(off, Kind::Char, pop),
+                        Insn::GetFieldVolatile { off, kind } => {
                             let obj = pop!() as usize;
                             null_check!(obj);
                             if kind == Kind::Ref {
+                                // Acquire (the reference load), and the
+                                // SeqCst fence after each volatile store
+                                // orders it after those.
                                 push!(self.load_ref(obj, off as usize) as u64);
                             } else {
-                                let order = if volatile { Ordering::SeqCst } else { Ordering::Relaxed };
-                                let v = load_kind(self.data(obj).add(off as usize), kind, order);
+                                let v = load_kind(self.data(obj).add(off as usize), kind, Ordering::SeqCst);
                                 if kind.slots() == 2 {
                                     push2!(v);
                                 } else {
@@ -800,25 +892,23 @@ impl<B: BarrierSet> JThread<B> {
                                 }
                             }
                         }
-                        Insn::PutField { off, kind, volatile } => {
+                        Insn::PutFieldVolatile { off, kind } => {
                             let v = if kind.slots() == 2 { pop2!() } else { pop!() };
                             let obj = pop!() as usize;
                             null_check!(obj);
                             if kind == Kind::Ref {
                                 self.store_ref(obj, off as usize, v as usize);
-                                if volatile {
-                                    fence(Ordering::SeqCst);
-                                }
+                                // The JMM's StoreLoad after a volatile store.
+                                fence(Ordering::SeqCst);
                             } else {
-                                let order = if volatile { Ordering::SeqCst } else { Ordering::Relaxed };
-                                store_kind(self.data_mut(obj).add(off as usize), kind, v, order);
+                                store_kind(self.data_mut(obj).add(off as usize), kind, v, Ordering::SeqCst);
                             }
                         }
                         Insn::InvokeStatic(_)
                         | Insn::InvokeDirect(_)
                         | Insn::InvokeVirtual { .. }
                         | Insn::InvokeInterface { .. } => {
-                            let callee: &'static Method = match insn {
+                            let callee: &'static Method = match *insn {
                                 Insn::InvokeStatic(m) => {
                                     if !m.class.is_initialized() {
                                         save!();
@@ -946,8 +1036,9 @@ impl<B: BarrierSet> JThread<B> {
                         }
                         Insn::MultiANewArray(c, dims) => {
                             save!();
-                            let counts: Vec<i32> =
-                                (0..dims as usize).map(|k| *sp.sub(dims as usize - k) as i32).collect();
+                            let counts: Vec<i32> = (0..dims as usize)
+                                .map(|k| *sp.sub(dims as usize - k) as i32)
+                                .collect();
                             match self.multi_array(c, &counts) {
                                 Ok(o) => {
                                     sp = sp.sub(dims as usize);
@@ -1012,7 +1103,8 @@ impl<B: BarrierSet> JThread<B> {
                     let exc = self.pending();
                     // An exception while entering a frame is at no
                     // instruction of it (`at` is then before the first).
-                    let idx = (at as usize).wrapping_sub(d.insns.as_ptr() as usize) / std::mem::size_of::<Insn>();
+                    let idx =
+                        (at as usize).wrapping_sub(d.insns.as_ptr() as usize) / std::mem::size_of::<Insn>();
                     let ec = self.class_of(exc);
                     let found = d.handlers.iter().find(|h| {
                         (h.start as usize..h.end as usize).contains(&idx)

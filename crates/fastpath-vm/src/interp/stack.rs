@@ -5,7 +5,7 @@
 //! Where it sits: the interpreter (`exec.rs`) pushes and pops frames here
 //! and publishes its position (top frame, current instruction, first free
 //! slot) before every point where the thread may stop for the collector;
-//! the collector calls [`StackScanner::scan`] in its pauses (registered on
+//! the collector calls [`StackScanner`]'s `scan` in its pauses (registered on
 //! the thread's mutator as a `fastpath::gc::RootScanner`).
 //!
 //! A frame (HotSpot's interpreter frame, simplified):
@@ -201,7 +201,11 @@ impl ThreadStack {
                         }
                     }
                     let depth = maps.depth[idx] as usize;
-                    let live = if full { depth } else { depth.saturating_sub(callee_args) };
+                    let live = if full {
+                        depth
+                    } else {
+                        depth.saturating_sub(callee_args)
+                    };
                     let stack = (fp as *mut u64).wrapping_add(HEADER_SLOTS);
                     for j in 0..live {
                         if maps.stack_is_ref(idx, j) {

@@ -37,11 +37,20 @@ enum Arg {
     Int(i32),
     Class(String),
     MethodType(String),
-    Handle { kind: u8, class: String, name: String, desc: String, interface: bool },
+    Handle {
+        kind: u8,
+        class: String,
+        name: String,
+        desc: String,
+        interface: bool,
+    },
     /// `ClassDesc.of("a.b.C")` as a dynamic constant (internal name).
     ClassDesc(String),
     /// `EnumDesc.of(ClassDesc, "NAME")` as a dynamic constant.
-    EnumConst { class: String, name: String },
+    EnumConst {
+        class: String,
+        name: String,
+    },
     Other,
 }
 
@@ -51,7 +60,9 @@ fn arg(host: &Class, index: u16) -> Result<Arg, Error> {
         Constant::String { utf8 } => Arg::Str(cp.utf8_entry(*utf8).map_err(Error::from)?.to_utf16()),
         Constant::Integer(v) => Arg::Int(*v),
         Constant::Class { name } => Arg::Class(cp.utf8(*name).map_err(Error::from)?.to_string()),
-        Constant::MethodType { descriptor } => Arg::MethodType(cp.utf8(*descriptor).map_err(Error::from)?.to_string()),
+        Constant::MethodType { descriptor } => {
+            Arg::MethodType(cp.utf8(*descriptor).map_err(Error::from)?.to_string())
+        }
         Constant::MethodHandle { kind, reference } => {
             let (t, m) = cp.member_ref(*reference).map_err(Error::from)?;
             Arg::Handle {
@@ -92,7 +103,9 @@ fn dynamic_arg(host: &Class, bootstrap: u16, depth: u32) -> Result<Arg, Error> {
         });
     }
     Ok(match args.as_slice() {
-        [Arg::Handle { class, name, .. }, Arg::Str(s)] if class == "java/lang/constant/ClassDesc" && name == "of" => {
+        [Arg::Handle { class, name, .. }, Arg::Str(s)]
+            if class == "java/lang/constant/ClassDesc" && name == "of" =>
+        {
             Arg::ClassDesc(String::from_utf16_lossy(s).replace('.', "/"))
         }
         [Arg::Handle { class, name, .. }, Arg::ClassDesc(c), Arg::Str(n)]
@@ -114,7 +127,8 @@ pub fn link(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'stati
         .resolved
         .get(index as usize)
         .ok_or_else(|| Error::verify("bad invokedynamic index"))?;
-    match slot.get_or_init(|| link_uncached(vm, host, index).map_or_else(Resolved::Failed, Resolved::Method)) {
+    match slot.get_or_init(|| link_uncached(vm, host, index).map_or_else(Resolved::Failed, Resolved::Method))
+    {
         Resolved::Method(m) => Ok(m),
         Resolved::Failed(e) => Err(e.clone()),
         _ => Err(Error::verify("bad invokedynamic entry")),
@@ -140,7 +154,11 @@ fn link_uncached(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'
     else {
         return Err(bme("bootstrap method is not a method handle"));
     };
-    let args: Vec<Arg> = bsm.arguments.iter().map(|&a| arg(host, a)).collect::<Result<_, _>>()?;
+    let args: Vec<Arg> = bsm
+        .arguments
+        .iter()
+        .map(|&a| arg(host, a))
+        .collect::<Result<_, _>>()?;
     let md = MethodDescriptor::parse(desc).map_err(Error::from)?;
     let n = SPUN.fetch_add(1, Ordering::Relaxed);
     let file = match (bclass.as_str(), bname.as_str()) {
@@ -259,8 +277,10 @@ fn convert(w: &mut ClassWriter, asm: &mut Asm, from: &FieldType, to: &FieldType)
             let (bc, _) = box_class(from).expect("a primitive");
             let m = w.method_ref(bc, "valueOf", &format!("({})L{bc};", from.descriptor()), false);
             asm.emit_cp(op::INVOKESTATIC, m, 1 - from.slots() as i32);
-            if !matches!(internal_name(to).as_str(), "java/lang/Object" | "java/lang/Number" | "java/lang/Comparable" | "java/io/Serializable")
-                && internal_name(to) != bc
+            if !matches!(
+                internal_name(to).as_str(),
+                "java/lang/Object" | "java/lang/Number" | "java/lang/Comparable" | "java/io/Serializable"
+            ) && internal_name(to) != bc
             {
                 let c = w.class(&internal_name(to));
                 asm.emit_cp(op::CHECKCAST, c, 0);
@@ -284,10 +304,21 @@ fn lambda_class(
     args: &[Arg],
     alt: bool,
 ) -> Result<crate::classfile::ClassFile, Error> {
-    let (Some(Arg::MethodType(sam)), Some(Arg::Handle { kind, class: iclass, name: iname, desc: idesc, interface: iiface }), Some(Arg::MethodType(inst))) =
-        (args.first(), args.get(1), args.get(2))
+    let (
+        Some(Arg::MethodType(sam)),
+        Some(Arg::Handle {
+            kind,
+            class: iclass,
+            name: iname,
+            desc: idesc,
+            interface: iiface,
+        }),
+        Some(Arg::MethodType(inst)),
+    ) = (args.first(), args.get(1), args.get(2))
     else {
-        return Err(bme("LambdaMetafactory needs (MethodType, MethodHandle, MethodType)"));
+        return Err(bme(
+            "LambdaMetafactory needs (MethodType, MethodHandle, MethodType)",
+        ));
     };
     let Some(FieldType::Object(iface)) = &site.ret else {
         return Err(bme("a lambda call site returns its interface"));
@@ -330,7 +361,11 @@ fn lambda_class(
     let mut w = ClassWriter::new(&name, "java/lang/Object", interfaces);
     let captured = &site.params;
     for (i, t) in captured.iter().enumerate() {
-        w.field(access::PRIVATE | access::FINAL, &format!("arg${}", i + 1), &t.descriptor())?;
+        w.field(
+            access::PRIVATE | access::FINAL,
+            &format!("arg${}", i + 1),
+            &t.descriptor(),
+        )?;
     }
     // <init>(captured)
     let ctor_desc = format!(
@@ -357,7 +392,11 @@ fn lambda_class(
     {
         let mut a = Asm::default();
         if captured.is_empty() {
-            w.field(access::PRIVATE | access::STATIC | access::FINAL, "INSTANCE", &format!("L{name};"))?;
+            w.field(
+                access::PRIVATE | access::STATIC | access::FINAL,
+                "INSTANCE",
+                &format!("L{name};"),
+            )?;
             let f = w.field_ref(&name, "INSTANCE", &format!("L{name};"));
             let mut c = Asm::default();
             let cls = w.class(&name);
@@ -452,7 +491,10 @@ fn lambda_class(
             impl_md.ret.clone()
         };
         match (&produced, &sam_md.ret) {
-            (Some(p), None) => a.emit(&[if p.slots() == 2 { op::POP2 } else { op::POP }], -(p.slots() as i32)),
+            (Some(p), None) => a.emit(
+                &[if p.slots() == 2 { op::POP2 } else { op::POP }],
+                -(p.slots() as i32),
+            ),
             (Some(p), Some(r)) => {
                 let inst_r = inst_md.ret.as_ref().unwrap_or(r);
                 convert(&mut w, &mut a, p, inst_r);
@@ -461,7 +503,12 @@ fn lambda_class(
             _ => {}
         }
         a.ret(sam_md.ret.as_ref());
-        let flags = access::PUBLIC | if sdesc == *sam { 0 } else { access::BRIDGE | access::SYNTHETIC };
+        let flags = access::PUBLIC
+            | if sdesc == *sam {
+                0
+            } else {
+                access::BRIDGE | access::SYNTHETIC
+            };
         w.method(flags, sam_name, &sdesc, a, slot)?;
     }
     w.finish()
@@ -478,7 +525,12 @@ fn sb_append(w: &mut ClassWriter, a: &mut Asm, t: &FieldType) {
         FieldType::Object(n) if n == "java/lang/String" => "(Ljava/lang/String;)",
         _ => "(Ljava/lang/Object;)",
     };
-    let m = w.method_ref("java/lang/StringBuilder", "append", &format!("{d}Ljava/lang/StringBuilder;"), false);
+    let m = w.method_ref(
+        "java/lang/StringBuilder",
+        "append",
+        &format!("{d}Ljava/lang/StringBuilder;"),
+        false,
+    );
     a.emit_cp(op::INVOKEVIRTUAL, m, -(t.slots() as i32));
 }
 
@@ -513,7 +565,10 @@ fn concat_class(
         match u {
             1 => {
                 flush(&mut w, &mut a, &mut literal);
-                let t = site.params.get(arg).ok_or_else(|| bme("concat recipe has more arguments than the call site"))?;
+                let t = site
+                    .params
+                    .get(arg)
+                    .ok_or_else(|| bme("concat recipe has more arguments than the call site"))?;
                 a.load(t, slot);
                 slot += t.slots() as u16;
                 arg += 1;
@@ -531,7 +586,12 @@ fn concat_class(
         }
     }
     flush(&mut w, &mut a, &mut literal);
-    let ts = w.method_ref("java/lang/StringBuilder", "toString", "()Ljava/lang/String;", false);
+    let ts = w.method_ref(
+        "java/lang/StringBuilder",
+        "toString",
+        "()Ljava/lang/String;",
+        false,
+    );
     a.emit_cp(op::INVOKEVIRTUAL, ts, 0);
     a.ret(Some(&string));
     w.method(access::PUBLIC | access::STATIC, "get", site_desc, a, 0)?;
@@ -543,10 +603,19 @@ fn concat_class(
 /// integers, enum constants by class and name) and whose factory calls
 /// the class library's `SwitchBootstraps.typeSwitch(target, restart,
 /// labels)`.
-fn type_switch_class(host: &Class, n: usize, site_desc: &str, labels: &[Arg]) -> Result<crate::classfile::ClassFile, Error> {
+fn type_switch_class(
+    host: &Class,
+    n: usize,
+    site_desc: &str,
+    labels: &[Arg],
+) -> Result<crate::classfile::ClassFile, Error> {
     let name = format!("{}$$Switch${n}", host.name);
     let mut w = ClassWriter::new(&name, "java/lang/Object", Vec::new());
-    w.field(access::PRIVATE | access::STATIC | access::FINAL, "LABELS", "[Ljava/lang/Object;")?;
+    w.field(
+        access::PRIVATE | access::STATIC | access::FINAL,
+        "LABELS",
+        "[Ljava/lang/Object;",
+    )?;
     let labels_ref = w.field_ref(&name, "LABELS", "[Ljava/lang/Object;");
     let mut c = Asm::default();
     let count = labels.len() as u16;
@@ -626,7 +695,11 @@ fn record_class(
         return Err(bme("ObjectMethods.bootstrap needs (Class, String, getters...)"));
     };
     let names = String::from_utf16_lossy(names);
-    let names: Vec<&str> = if names.is_empty() { Vec::new() } else { names.split(';').collect() };
+    let names: Vec<&str> = if names.is_empty() {
+        Vec::new()
+    } else {
+        names.split(';').collect()
+    };
     let mut getters: Vec<(String, FieldType)> = Vec::new();
     for g in &args[2..] {
         if let Arg::Handle { name, desc, .. } = g {
@@ -670,7 +743,12 @@ fn record_class(
             let s = w.string_utf16(&units);
             a.emit_cp(op::LDC_W, s, 1);
             sb_append(&mut w, &mut a, &string);
-            let ts = w.method_ref("java/lang/StringBuilder", "toString", "()Ljava/lang/String;", false);
+            let ts = w.method_ref(
+                "java/lang/StringBuilder",
+                "toString",
+                "()Ljava/lang/String;",
+                false,
+            );
             a.emit_cp(op::INVOKEVIRTUAL, ts, 0);
             a.ret(Some(&string));
         }
@@ -681,17 +759,22 @@ fn record_class(
                 a.emit(&[op::IMUL], -1);
                 get(&mut w, &mut a, 0, g);
                 let (cls, d) = match &g.1 {
-                    FieldType::Object(_) | FieldType::Array(_) => ("java/util/Objects", "(Ljava/lang/Object;)I"),
-                    t => (box_class(t).expect("a primitive").0, match t {
-                        FieldType::Boolean => "(Z)I",
-                        FieldType::Byte => "(B)I",
-                        FieldType::Char => "(C)I",
-                        FieldType::Short => "(S)I",
-                        FieldType::Int => "(I)I",
-                        FieldType::Long => "(J)I",
-                        FieldType::Float => "(F)I",
-                        _ => "(D)I",
-                    }),
+                    FieldType::Object(_) | FieldType::Array(_) => {
+                        ("java/util/Objects", "(Ljava/lang/Object;)I")
+                    }
+                    t => (
+                        box_class(t).expect("a primitive").0,
+                        match t {
+                            FieldType::Boolean => "(Z)I",
+                            FieldType::Byte => "(B)I",
+                            FieldType::Char => "(C)I",
+                            FieldType::Short => "(S)I",
+                            FieldType::Int => "(I)I",
+                            FieldType::Long => "(J)I",
+                            FieldType::Float => "(F)I",
+                            _ => "(D)I",
+                        },
+                    ),
                 };
                 let m = w.method_ref(cls, "hashCode", d, false);
                 a.emit_cp(op::INVOKESTATIC, m, 1 - g.1.slots() as i32);
@@ -702,7 +785,12 @@ fn record_class(
         "equals" => {
             // (R this, Object o): a static helper on the record class does
             // the work, as a branch-free method cannot.
-            let m = w.method_ref("java/lang/Record", "equalsByComponents", "(Ljava/lang/Object;Ljava/lang/Object;)Z", false);
+            let m = w.method_ref(
+                "java/lang/Record",
+                "equalsByComponents",
+                "(Ljava/lang/Object;Ljava/lang/Object;)Z",
+                false,
+            );
             a.emit(&[op::ALOAD_0], 1);
             a.emit(&[op::ALOAD_1], 1);
             a.emit_cp(op::INVOKESTATIC, m, -1);

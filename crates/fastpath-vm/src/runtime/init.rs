@@ -61,7 +61,8 @@ impl<B: BarrierSet> JThread<B> {
                 InitState::Linked => {
                     // Relaxed: under the lock; readers of the state use it.
                     c.init_thread.store(me, Ordering::Relaxed);
-                    c.init_state.store(InitState::Initializing as u8, Ordering::Release);
+                    c.init_state
+                        .store(InitState::Initializing as u8, Ordering::Release);
                     break;
                 }
             }
@@ -180,5 +181,7 @@ impl<B: BarrierSet> JThread<B> {
 }
 
 fn declares_defaults(i: &Class) -> bool {
-    i.methods.iter().any(|m| !m.is_static() && !m.is_abstract() && &*m.name != "<clinit>")
+    i.methods
+        .iter()
+        .any(|m| !m.is_static() && !m.is_abstract() && &*m.name != "<clinit>")
 }

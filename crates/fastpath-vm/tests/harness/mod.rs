@@ -1,3 +1,6 @@
+// Shared by several test binaries, each using a part of it.
+#![allow(dead_code)]
+
 //! The corpus harness: headers, compilation and HotSpot runs (cached), VM
 //! runs with a time limit, byte comparison.
 
@@ -117,7 +120,9 @@ pub fn load_programs(dir: &Path) -> Vec<Program> {
         .ok()
         .map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
     let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
     for e in entries.flatten() {
         let path = e.path();
         if path.extension().is_none_or(|x| x != "java") {
@@ -135,7 +140,8 @@ pub fn load_programs(dir: &Path) -> Vec<Program> {
             name,
             tags: tags.split_whitespace().map(str::to_string).collect(),
             release,
-            args: header(&text, "args").map_or(Vec::new(), |a| a.split_whitespace().map(str::to_string).collect()),
+            args: header(&text, "args")
+                .map_or(Vec::new(), |a| a.split_whitespace().map(str::to_string).collect()),
             exit: header(&text, "exit").map_or(0, |e| e.parse().expect("an exit status")),
             source: path,
         });
@@ -162,7 +168,9 @@ fn key(p: &Program, jdk: &Path) -> String {
 
 /// Runs `cmd` with empty stdin, killing it after `limit`.
 pub fn run_with_limit(mut cmd: Command, limit: Duration) -> Result<Output, String> {
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let mut child = cmd.spawn().map_err(|e| format!("cannot start: {e}"))?;
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();
@@ -205,7 +213,14 @@ fn compile(p: &Program, jdk: &Path) -> Result<PathBuf, String> {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&classes).unwrap();
     let o = Command::new(jdk.join("bin/javac"))
-        .args(["-Xlint:-options", "--release", &p.release, "-encoding", "UTF-8", "-d"])
+        .args([
+            "-Xlint:-options",
+            "--release",
+            &p.release,
+            "-encoding",
+            "UTF-8",
+            "-d",
+        ])
         .arg(&classes)
         .arg(&p.source)
         .output()
@@ -237,7 +252,11 @@ fn hotspot(p: &Program, jdk: &Path, classes: &Path) -> Result<Output, String> {
     let out = run_with_limit(cmd, Duration::from_secs(120)).map_err(|e| format!("HotSpot: {e}"))?;
     std::fs::write(f("hotspot.out"), &out.stdout).unwrap();
     std::fs::write(f("hotspot.err"), &out.stderr).unwrap();
-    std::fs::write(f("hotspot.status"), out.status.map_or("none".into(), |s| s.to_string())).unwrap();
+    std::fs::write(
+        f("hotspot.status"),
+        out.status.map_or("none".into(), |s| s.to_string()),
+    )
+    .unwrap();
     Ok(out)
 }
 
@@ -247,7 +266,11 @@ fn take_gc_stats(stderr: &mut Vec<u8>) -> Option<u64> {
     let text = String::from_utf8_lossy(stderr).to_string();
     let start = text.rfind("fastpath-vm gc: ")?;
     let line = &text[start..];
-    let cycles = line["fastpath-vm gc: ".len()..].split_whitespace().next()?.parse().ok()?;
+    let cycles = line["fastpath-vm gc: ".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
     stderr.truncate(start);
     Some(cycles)
 }
@@ -308,7 +331,8 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
                 // The oracle itself: HotSpot against the recorded expectation.
                 let expected_dir = p.source.parent().unwrap().join("expected");
                 if let Ok(exp) = std::fs::read(expected_dir.join(format!("{}.out", p.name))) {
-                    let exp_err = std::fs::read(expected_dir.join(format!("{}.err", p.name))).unwrap_or_default();
+                    let exp_err =
+                        std::fs::read(expected_dir.join(format!("{}.err", p.name))).unwrap_or_default();
                     if exp != hs.stdout || exp_err != hs.stderr || hs.status != Some(p.exit) {
                         fail(format!(
                             "the JDK at {} does not print the recorded expectation (is it JDK 25?)",
@@ -318,7 +342,11 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
                     }
                 }
                 let mut cmd = Command::new(&vm);
-                cmd.args(&run.vm_args).args(&p.args).arg("-cp").arg(&classes).arg(&p.name);
+                cmd.args(&run.vm_args)
+                    .args(&p.args)
+                    .arg("-cp")
+                    .arg(&classes)
+                    .arg(&p.name);
                 for (k, v) in &run.env {
                     cmd.env(k, v);
                 }
@@ -340,7 +368,10 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
                 timings.lock().unwrap().push((run.label(), t0.elapsed()));
                 let mut diffs = Vec::new();
                 if out.status != hs.status {
-                    diffs.push(format!("exit status: vm {:?}, hotspot {:?}", out.status, hs.status));
+                    diffs.push(format!(
+                        "exit status: vm {:?}, hotspot {:?}",
+                        out.status, hs.status
+                    ));
                 }
                 if out.stdout != hs.stdout {
                     diffs.push(first_difference("stdout", &out.stdout, &hs.stdout));
@@ -355,7 +386,7 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
         }
     });
     let mut timings = timings.into_inner().unwrap();
-    timings.sort_by(|a, b| b.1.cmp(&a.1));
+    timings.sort_by_key(|t| std::cmp::Reverse(t.1));
     let slowest: Vec<String> = timings
         .iter()
         .take(5)

@@ -59,6 +59,19 @@ fn char_prop(cp: i32, f: fn(char) -> bool) -> u64 {
     char::from_u32(cp as u32).is_some_and(f) as u64
 }
 
+/// Unicode category Nd (Java's `isDigit`): numeric characters less the
+/// letter-like (Nl) and other (No) numbers of the blocks where those live.
+fn is_decimal_digit(c: char) -> bool {
+    c.is_numeric()
+        && !matches!(
+            c as u32,
+            0xb2..=0xb3 | 0xb9 | 0xbc..=0xbe | 0x9f4..=0x9f9 | 0xbf0..=0xbf2 | 0x1369..=0x137c | 0x16ee..=0x16f0
+                | 0x2070..=0x2079 | 0x2080..=0x2089 | 0x2150..=0x218b | 0x2460..=0x24ff | 0x2776..=0x2793
+                | 0x3007 | 0x3021..=0x3029 | 0x3038..=0x303a | 0x3192..=0x3195 | 0x3220..=0x3229 | 0x3248..=0x324f
+                | 0x3251..=0x325f | 0x3280..=0x3289 | 0x32b1..=0x32bf
+        )
+}
+
 fn to_upper(cp: i32) -> i32 {
     match char::from_u32(cp as u32) {
         Some(c) => {
@@ -97,14 +110,18 @@ fn record_equals<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     if !std::ptr::eq(c, t.class_of(y)) {
         return Ok(0);
     }
-    let object_equals = t
-        .vm
-        .object_class()
-        .vtable
+    let object_equals =
+        t.vm.object_class()
+            .vtable
+            .iter()
+            .position(|m| m.matches("equals", "(Ljava/lang/Object;)Z"))
+            .expect("Object.equals");
+    let fields: Vec<(Kind, u32)> = c
+        .fields
         .iter()
-        .position(|m| m.matches("equals", "(Ljava/lang/Object;)Z"))
-        .expect("Object.equals");
-    let fields: Vec<(Kind, u32)> = c.fields.iter().filter(|f| !f.is_static()).map(|f| (f.kind, f.offset)).collect();
+        .filter(|f| !f.is_static())
+        .map(|f| (f.kind, f.offset))
+        .collect();
     let mark = t.stack.temps_len();
     let (kx, ky) = (t.stack.push_temp(x), t.stack.push_temp(y));
     let mut result = 1;
@@ -159,7 +176,11 @@ fn field_offset<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let mut k: Option<&'static Class> = Some(c);
     while let Some(cls) = k {
         if let Some(f) = cls.fields.iter().find(|f| *f.name == *name && !f.is_static()) {
-            let tok = if f.kind == Kind::Ref { REF_TOKEN | f.offset as i32 } else { f.offset as i32 };
+            let tok = if f.kind == Kind::Ref {
+                REF_TOKEN | f.offset as i32
+            } else {
+                f.offset as i32
+            };
             return Ok(tok as i64 as u64);
         }
         k = cls.super_class;
@@ -182,10 +203,7 @@ fn long_cell<B: BarrierSet>(t: &JThread<B>, o: usize, off: i32) -> &'static Atom
 fn int_elem<B: BarrierSet>(t: &mut JThread<B>, arr: usize, i: i32) -> JResult<&'static AtomicI32> {
     let len = t.array_len(arr);
     if i < 0 || i >= len {
-        return Err(t.throw_new(
-            "java/lang/IndexOutOfBoundsException",
-            Some(&format!("index {i}")),
-        ));
+        return Err(t.throw_new("java/lang/IndexOutOfBoundsException", Some(&format!("index {i}"))));
     }
     // SAFETY: in bounds; used before the next safepoint.
     Ok(unsafe { &*(t.elem_ptr_mut(arr, Kind::Int, i as usize) as *const AtomicI32) })
@@ -194,10 +212,7 @@ fn int_elem<B: BarrierSet>(t: &mut JThread<B>, arr: usize, i: i32) -> JResult<&'
 fn long_elem<B: BarrierSet>(t: &mut JThread<B>, arr: usize, i: i32) -> JResult<&'static AtomicI64> {
     let len = t.array_len(arr);
     if i < 0 || i >= len {
-        return Err(t.throw_new(
-            "java/lang/IndexOutOfBoundsException",
-            Some(&format!("index {i}")),
-        ));
+        return Err(t.throw_new("java/lang/IndexOutOfBoundsException", Some(&format!("index {i}"))));
     }
     // SAFETY: in bounds; used before the next safepoint.
     Ok(unsafe { &*(t.elem_ptr_mut(arr, Kind::Long, i as usize) as *const AtomicI64) })
@@ -240,64 +255,92 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
     Some(match (class, name, desc) {
         ("java/util/Arrays", "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;") => new_array::<B>,
         ("java/lang/Float", "parseFloat", "(Ljava/lang/String;)F") => parse_float::<B>,
-        ("java/lang/Record", "equalsByComponents", "(Ljava/lang/Object;Ljava/lang/Object;)Z") => record_equals::<B>,
-        ("java/lang/Character", "isDigit0", "(I)Z") => |_t, a| Ok(char_prop(a.int(0), |c| c.is_numeric() && c.to_digit(10).is_some() || matches!(c as u32, 0x660..=0x669 | 0x6f0..=0x6f9 | 0x966..=0x96f | 0xff10..=0xff19))),
+        ("java/lang/Record", "equalsByComponents", "(Ljava/lang/Object;Ljava/lang/Object;)Z") => {
+            record_equals::<B>
+        }
+        ("java/lang/Character", "isDigit0", "(I)Z") => |_t, a| Ok(char_prop(a.int(0), is_decimal_digit)),
         ("java/lang/Character", "isLetter0", "(I)Z") => |_t, a| Ok(char_prop(a.int(0), char::is_alphabetic)),
-        ("java/lang/Character", "isAlphabetic0", "(I)Z") => |_t, a| Ok(char_prop(a.int(0), char::is_alphabetic)),
-        ("java/lang/Character", "isUpperCase0", "(I)Z") => |_t, a| Ok(char_prop(a.int(0), char::is_uppercase)),
-        ("java/lang/Character", "isLowerCase0", "(I)Z") => |_t, a| Ok(char_prop(a.int(0), char::is_lowercase)),
+        ("java/lang/Character", "isAlphabetic0", "(I)Z") => {
+            |_t, a| Ok(char_prop(a.int(0), char::is_alphabetic))
+        }
+        ("java/lang/Character", "isUpperCase0", "(I)Z") => {
+            |_t, a| Ok(char_prop(a.int(0), char::is_uppercase))
+        }
+        ("java/lang/Character", "isLowerCase0", "(I)Z") => {
+            |_t, a| Ok(char_prop(a.int(0), char::is_lowercase))
+        }
         ("java/lang/Character", "toUpperCase0", "(I)I") => |_t, a| Ok(to_upper(a.int(0)) as i64 as u64),
         ("java/lang/Character", "toLowerCase0", "(I)I") => |_t, a| Ok(to_lower(a.int(0)) as i64 as u64),
         ("java/lang/Character", "digit0", "(I)I") => |_t, a| {
-            let d = char::from_u32(a.int(0) as u32).and_then(|c| c.to_digit(10)).map_or(-1, |d| d as i32);
+            let d = char::from_u32(a.int(0) as u32)
+                .and_then(|c| c.to_digit(10))
+                .map_or(-1, |d| d as i32);
             Ok(d as i64 as u64)
         },
         (A, "fieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)I") => field_offset::<B>,
         (A, "casInt", "(Ljava/lang/Object;III)Z") => |t, a| {
             let c = int_cell(t, a.obj(0), a.int(1));
-            Ok(c.compare_exchange(a.int(2), a.int(3), Ordering::SeqCst, Ordering::SeqCst).is_ok() as u64)
+            Ok(
+                c.compare_exchange(a.int(2), a.int(3), Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok() as u64,
+            )
         },
-        (A, "getAndAddInt", "(Ljava/lang/Object;II)I") => |t, a| {
-            Ok(int_cell(t, a.obj(0), a.int(1)).fetch_add(a.int(2), Ordering::SeqCst) as i64 as u64)
-        },
-        (A, "getAndSetInt", "(Ljava/lang/Object;II)I") => |t, a| {
-            Ok(int_cell(t, a.obj(0), a.int(1)).swap(a.int(2), Ordering::SeqCst) as i64 as u64)
-        },
+        (A, "getAndAddInt", "(Ljava/lang/Object;II)I") => {
+            |t, a| Ok(int_cell(t, a.obj(0), a.int(1)).fetch_add(a.int(2), Ordering::SeqCst) as i64 as u64)
+        }
+        (A, "getAndSetInt", "(Ljava/lang/Object;II)I") => {
+            |t, a| Ok(int_cell(t, a.obj(0), a.int(1)).swap(a.int(2), Ordering::SeqCst) as i64 as u64)
+        }
         (A, "casLong", "(Ljava/lang/Object;IJJ)Z") => |t, a| {
             let c = long_cell(t, a.obj(0), a.int(1));
-            Ok(c.compare_exchange(a.long(2), a.long(4), Ordering::SeqCst, Ordering::SeqCst).is_ok() as u64)
+            Ok(
+                c.compare_exchange(a.long(2), a.long(4), Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok() as u64,
+            )
         },
-        (A, "getAndAddLong", "(Ljava/lang/Object;IJ)J") => |t, a| {
-            Ok(long_cell(t, a.obj(0), a.int(1)).fetch_add(a.long(2), Ordering::SeqCst) as u64)
-        },
-        (A, "getAndSetLong", "(Ljava/lang/Object;IJ)J") => |t, a| {
-            Ok(long_cell(t, a.obj(0), a.int(1)).swap(a.long(2), Ordering::SeqCst) as u64)
-        },
+        (A, "getAndAddLong", "(Ljava/lang/Object;IJ)J") => {
+            |t, a| Ok(long_cell(t, a.obj(0), a.int(1)).fetch_add(a.long(2), Ordering::SeqCst) as u64)
+        }
+        (A, "getAndSetLong", "(Ljava/lang/Object;IJ)J") => {
+            |t, a| Ok(long_cell(t, a.obj(0), a.int(1)).swap(a.long(2), Ordering::SeqCst) as u64)
+        }
         (A, "casRef", "(Ljava/lang/Object;ILjava/lang/Object;Ljava/lang/Object;)Z") => cas_ref::<B>,
-        (A, "getAndSetRef", "(Ljava/lang/Object;ILjava/lang/Object;)Ljava/lang/Object;") => get_and_set_ref::<B>,
+        (A, "getAndSetRef", "(Ljava/lang/Object;ILjava/lang/Object;)Ljava/lang/Object;") => {
+            get_and_set_ref::<B>
+        }
         (A, "casIntElem", "([IIII)Z") => |t, a| {
             let (arr, i) = (a.obj(0), a.int(1));
             let c = int_elem(t, arr, i)?;
-            Ok(c.compare_exchange(a.int(2), a.int(3), Ordering::SeqCst, Ordering::SeqCst).is_ok() as u64)
+            Ok(
+                c.compare_exchange(a.int(2), a.int(3), Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok() as u64,
+            )
         },
         (A, "getAndAddIntElem", "([III)I") => |t, a| {
             let c = int_elem(t, a.obj(0), a.int(1))?;
             Ok(c.fetch_add(a.int(2), Ordering::SeqCst) as i64 as u64)
         },
-        (A, "getIntElem", "([II)I") => |t, a| Ok(int_elem(t, a.obj(0), a.int(1))?.load(Ordering::SeqCst) as i64 as u64),
+        (A, "getIntElem", "([II)I") => {
+            |t, a| Ok(int_elem(t, a.obj(0), a.int(1))?.load(Ordering::SeqCst) as i64 as u64)
+        }
         (A, "setIntElem", "([III)V") => |t, a| {
             int_elem(t, a.obj(0), a.int(1))?.store(a.int(2), Ordering::SeqCst);
             Ok(0)
         },
         (A, "casLongElem", "([JIJJ)Z") => |t, a| {
             let c = long_elem(t, a.obj(0), a.int(1))?;
-            Ok(c.compare_exchange(a.long(2), a.long(4), Ordering::SeqCst, Ordering::SeqCst).is_ok() as u64)
+            Ok(
+                c.compare_exchange(a.long(2), a.long(4), Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok() as u64,
+            )
         },
         (A, "getAndAddLongElem", "([JIJ)J") => |t, a| {
             let c = long_elem(t, a.obj(0), a.int(1))?;
             Ok(c.fetch_add(a.long(2), Ordering::SeqCst) as u64)
         },
-        (A, "getLongElem", "([JI)J") => |t, a| Ok(long_elem(t, a.obj(0), a.int(1))?.load(Ordering::SeqCst) as u64),
+        (A, "getLongElem", "([JI)J") => {
+            |t, a| Ok(long_elem(t, a.obj(0), a.int(1))?.load(Ordering::SeqCst) as u64)
+        }
         (A, "setLongElem", "([JIJ)V") => |t, a| {
             long_elem(t, a.obj(0), a.int(1))?.store(a.long(2), Ordering::SeqCst);
             Ok(0)

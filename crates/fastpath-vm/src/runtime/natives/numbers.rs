@@ -133,7 +133,11 @@ fn round_half_up(mut digits: Vec<u8>, mut exp: i32, keep: i32) -> (Vec<u8>, i32)
 pub fn format_fixed(v: f64, prec: usize) -> String {
     let a = v.abs();
     if a == 0.0 {
-        return if prec == 0 { "0".into() } else { format!("0.{}", "0".repeat(prec)) };
+        return if prec == 0 {
+            "0".into()
+        } else {
+            format!("0.{}", "0".repeat(prec))
+        };
     }
     let (digits, exp) = shortest(a, false);
     // Digits kept: those before the point (exp + 1) plus `prec`.
@@ -209,9 +213,7 @@ pub fn parse_java_double(s: &str) -> Option<f64> {
     } else if body == "Infinity" {
         f64::INFINITY
     } else {
-        let body = body
-            .strip_suffix(['f', 'F', 'd', 'D'])
-            .unwrap_or(body);
+        let body = body.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(body);
         let (mant, exp) = match body.find(['e', 'E']) {
             Some(i) => (&body[..i], Some(&body[i + 1..])),
             None => (body, None),
@@ -251,7 +253,10 @@ fn parse_double<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let text = t.string_text(s);
     match parse_java_double(&text) {
         Some(v) => Ok(v.to_bits()),
-        None => Err(t.throw_new("java/lang/NumberFormatException", Some(&parse_error_message(&text)))),
+        None => Err(t.throw_new(
+            "java/lang/NumberFormatException",
+            Some(&parse_error_message(&text)),
+        )),
     }
 }
 
@@ -261,7 +266,11 @@ pub fn parse_error_message(text: &str) -> String {
     let t = text.trim_matches(|c: char| c <= ' ');
     if t.is_empty() {
         "empty String".to_string()
-    } else if t.split(['e', 'E']).next().is_some_and(|m| m.matches('.').count() > 1) {
+    } else if t
+        .split(['e', 'E'])
+        .next()
+        .is_some_and(|m| m.matches('.').count() > 1)
+    {
         "multiple points".to_string()
     } else {
         format!("For input string: \"{text}\"")
@@ -270,7 +279,11 @@ pub fn parse_error_message(text: &str) -> String {
 
 fn format_double<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let (v, prec, conv) = (a.double(0), a.int(2).max(0) as usize, a.int(3) as u8);
-    let s = if conv == b'e' { format_sci(v, prec) } else { format_fixed(v, prec) };
+    let s = if conv == b'e' {
+        format_sci(v, prec)
+    } else {
+        format_fixed(v, prec)
+    };
     Ok(t.new_string_from(&s)? as u64)
 }
 
@@ -408,7 +421,7 @@ mod tests {
         assert_eq!(format_fixed(2.0005, 3), "2.001");
         assert_eq!(format_fixed(0.5, 0), "1");
         assert_eq!(format_fixed(2.5, 0), "3");
-        assert_eq!(format_fixed(3.14159, 3), "3.142");
+        assert_eq!(format_fixed(1.23456, 3), "1.235");
         assert_eq!(format_fixed(0.0004, 2), "0.00");
         assert_eq!(format_fixed(0.006, 2), "0.01");
         assert_eq!(format_fixed(99.996, 2), "100.00");
