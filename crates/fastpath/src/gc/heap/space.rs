@@ -2,7 +2,7 @@
 //!
 //! Where it sits: the bottom of `gc`. [`super::mutator`] allocates here
 //! through TLABs and reads objects with the layout helpers;
-//! [`super::collector`] marks, parses and frees regions here.
+//! [`crate::gc::collector::cycle`] marks, parses and frees regions here.
 //!
 //! Memory is one zeroed, region-aligned block (an anonymous mapping) cut
 //! into fixed-size regions.
@@ -86,14 +86,14 @@ pub(crate) struct Region {
     /// (evacuation failed): kept, not freed, at the cycle's end; a later
     /// cycle may collect it.
     pub(crate) evac_failed: AtomicBool,
-    /// Objects locked through [`super::Mutator::lock`]: a pinned region is
+    /// Objects locked through [`crate::gc::Mutator::lock`]: a pinned region is
     /// never evacuated nor freed.
     pub(crate) pins: AtomicUsize,
     /// A live object here had a header that was not plain unlocked (locked,
     /// or left inflated by a contended lock) during this cycle: the region
     /// is not evacuated, so a monitor's object address stays valid.
     pub(crate) monitor_seen: AtomicBool,
-    /// An object here was locked through [`super::Mutator::lock`] since the
+    /// An object here was locked through [`crate::gc::Mutator::lock`] since the
     /// region was last freed, so a dead object's header may still name a
     /// monitor: freeing the region first releases those (see
     /// [`Space::release_dead_locks`]). Sticky until then.
@@ -200,7 +200,7 @@ pub(crate) struct Space {
     /// since the last cycle judged the heap (`humongous.rs`).
     pub(crate) humongous_wanted: AtomicUsize,
     /// Regions the mutators have taken, ever (TLAB regions and humongous
-    /// runs): the allocation rate the cycle trigger learns (`trigger.rs`).
+    /// runs): the allocation rate the cycle trigger learns (`collector/trigger.rs`).
     pub(crate) taken_regions: AtomicUsize,
     /// Humongous objects allocated, and reclaimed (statistics).
     pub(crate) humongous_allocated: AtomicU64,
@@ -390,7 +390,7 @@ impl Space {
     }
 
     /// The object's header, pinned (it never moves while its lock is held:
-    /// see [`super::Mutator::lock`]).
+    /// see [`crate::gc::Mutator::lock`]).
     #[inline(always)]
     pub(crate) fn header(&self, obj: usize) -> Pin<&Header> {
         debug_assert!(self.contains(obj));
@@ -518,7 +518,7 @@ impl Space {
     }
 
     /// As [`Space::evacuate`], for a caller already inside the evacuation
-    /// scope (`collector.rs`'s batches) and an object not yet forwarded
+    /// scope (`collector/cycle.rs`'s batches) and an object not yet forwarded
     /// when it looked: `Some((forwardee, whether this call's copy won))`,
     /// or `None` when `lab` found no space for the copy (the caller must
     /// then fail the scope, which leaves it).
@@ -663,7 +663,7 @@ impl Space {
             // Relaxed: under the allocation lock (see `Region`).
             self.regions[next].used.store(true, Ordering::Relaxed);
             if pool == Pool::Mutator {
-                // Relaxed: a statistic's counter (`trigger.rs`).
+                // Relaxed: a statistic's counter (`collector/trigger.rs`).
                 self.taken_regions.fetch_add(1, Ordering::Relaxed);
             }
             *current = Some(next);
@@ -714,8 +714,7 @@ impl Space {
     /// Another thread may read the word meanwhile (`is_marked`): it sees
     /// the word before or after, as with `fetch_or`. What the sole marker
     /// saves is the lock prefix, which on x86-64 also stops the loads after
-    /// it until the bitmap's line is in the cache (measured: marking's time
-    /// per cycle -10% on the lab's pauses workload).
+    /// it until the bitmap's line is in the cache.
     #[inline]
     pub(crate) fn mark_as_sole_marker(&self, obj: usize) -> bool {
         let w = (obj - 8 - self.base) / 8;

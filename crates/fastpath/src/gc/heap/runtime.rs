@@ -2,10 +2,10 @@
 //! shared state mutators and the collector meet in.
 //!
 //! Where it sits: the entry point of `gc`. [`Heap::new`] validates a
-//! [`HeapConfig`], allocates the [`super::heap::Space`], and in concurrent
-//! mode starts the collector thread ([`super::collector`]);
+//! [`HeapConfig`], allocates the [`super::space::Space`], and in concurrent
+//! mode starts the collector thread ([`crate::gc::collector::cycle`]);
 //! [`Heap::mutator`] (in `mutator.rs`) gives each thread its
-//! [`super::Mutator`].
+//! [`crate::gc::Mutator`].
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -13,11 +13,12 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::heap::Space;
-use super::pacer::Pacer;
 use super::roots::MutatorShared;
 use super::safepoint::{Released, Safepoint, SafepointWait};
-use super::settings::{self, BarrierBits, GcMode};
+use super::space::Space;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::collector::pacer::Pacer;
+use crate::gc::settings::{self, BarrierBits, GcMode};
 use crate::setting::ConfigError;
 
 /// GC state bit: concurrent marking runs (SATB barriers take their slow path).
@@ -137,7 +138,7 @@ pub struct HeapConfig {
     /// whatever is free.
     pub evac_lab_limit: Option<usize>,
     /// Concurrent mode: pace allocation during a cycle (Shenandoah's
-    /// pacer, `pacer.rs`): a TLAB refill over the cycle's budget waits for
+    /// pacer, `collector/pacer.rs`): a TLAB refill over the cycle's budget waits for
     /// the collector in proportion to the debt, 1 ms at most. On by
     /// default, as in Shenandoah.
     pub pacing: bool,
@@ -146,15 +147,15 @@ pub struct HeapConfig {
     /// Concurrent mode, with `pacing`: a mutator whose refill is over the
     /// cycle's budget (or finds no memory during a cycle) first does a
     /// bounded slice of the running phase's work itself (marking,
-    /// evacuation, update-refs; `assist.rs`), as Go's GC assists do, and
+    /// evacuation, update-refs; `collector/assist.rs`), as Go's GC assists do, and
     /// waits in the pacer only when the phase has no work to hand out. Off
-    /// by default: on an otherwise idle 2-CPU machine they cost the lab's
-    /// pauses workload 15-20% of its throughput and doubled its longest
-    /// operation (BENCHMARKS.md); they helped when other processes held
-    /// the CPUs and the collector thread got too little of them.
+    /// by default: where the collector thread gets a CPU of its own they
+    /// take more from the mutators than pacing does (BENCHMARKS.md); they
+    /// help where other processes hold the CPUs and the collector thread
+    /// gets too little of them.
     pub assists: bool,
     /// Collector worker threads for marking, evacuation, update-refs and
-    /// the pauses' root work (`parallel.rs`), 1..=64. A tuning knob that
+    /// the pauses' root work (`collector/parallel.rs`), 1..=64. A tuning knob that
     /// starts from its variable, as `sync`'s do: [`HeapConfig::new`] takes
     /// the process's `FASTPATH_GC_WORKERS` (default half the CPUs, 1..=8:
     /// [`settings::GcWorkers`]).
@@ -202,6 +203,45 @@ impl HeapConfig {
         crate::setting::Setting::validate(settings::GcWorkers(workers), crate::cpu::info())
             .map_err(GcError::Config)?;
         settings::check_pair(self.barriers, self.mode).map_err(GcError::Config)
+    }
+}
+
+// The process-wide settings (`settings.rs`) as a configuration.
+impl HeapConfig {
+    /// A heap of `heap_bytes` (as [`HeapConfig::new`])
+    /// with the process's barrier set and mode: `FASTPATH_GC_BARRIERS` and
+    /// `FASTPATH_GC_MODE`, or what `config::init`/`set` installed (and, as
+    /// `new`, the process's `FASTPATH_GC_WORKERS`).
+    ///
+    /// ```
+    /// use fastpath::gc::{Heap, HeapConfig};
+    /// let config = HeapConfig::from_config(8 << 20);
+    /// let heap = Heap::new(config).unwrap();
+    /// let _m = heap.mutator::<fastpath::gc::Dynamic>().unwrap();
+    /// ```
+    pub fn from_config(heap_bytes: usize) -> HeapConfig {
+        let barriers = settings::BARRIERS.get();
+        HeapConfig::new(heap_bytes, barriers, settings::process_mode())
+    }
+
+    /// A heap of `heap_bytes` whose barrier set is the type `B` its
+    /// mutators name ([`ShenandoahBarriers`](crate::gc::ShenandoahBarriers),
+    /// [`G1Barriers`](crate::gc::G1Barriers), …): the set is written once, as a
+    /// type, and `heap.mutator::<B>()` cannot fail with
+    /// [`BarrierMismatch`](crate::gc::GcError::BarrierMismatch). For
+    /// [`Dynamic`](crate::gc::Dynamic) the set is the process's, as
+    /// [`from_config`](Self::from_config). `mode` as in
+    /// [`HeapConfig::new`]; a concurrent mode with a
+    /// set that cannot run it is refused by [`Heap::new`](crate::gc::Heap::new).
+    ///
+    /// ```
+    /// use fastpath::gc::{G1Barriers, GcMode, Heap, HeapConfig};
+    /// let heap = Heap::new(HeapConfig::for_set::<G1Barriers>(8 << 20, GcMode::Passive)).unwrap();
+    /// let _m = heap.mutator::<G1Barriers>().unwrap();
+    /// ```
+    pub fn for_set<B: BarrierSet>(heap_bytes: usize, mode: GcMode) -> HeapConfig {
+        let barriers = B::BITS.map_or_else(|| settings::BARRIERS.get(), BarrierBits);
+        HeapConfig::new(heap_bytes, barriers, mode)
     }
 }
 
@@ -319,7 +359,7 @@ pub struct GcStats {
     /// Concurrent cycles finished stop-the-world (a mutator found no
     /// memory during the cycle): [`PauseKind::Degenerated`] pauses.
     pub degenerated_cycles: u64,
-    /// Full compacting collections (sliding, `compact.rs`): after a
+    /// Full compacting collections (sliding, `collector/compact.rs`): after a
     /// degenerated cycle or a passive collection that left too little free.
     pub full_compactions: u64,
     /// Humongous objects allocated (larger than a region: a run of
@@ -438,8 +478,8 @@ pub(crate) struct HeapInner {
     pub(crate) gc_state: StateByte,
     pub(crate) safepoint: Safepoint,
     pub(crate) pacer: Pacer,
-    /// The running phase's work offered to mutator assists (`assist.rs`).
-    pub(crate) assists: super::assist::Assists,
+    /// The running phase's work offered to mutator assists (`collector/assist.rs`).
+    pub(crate) assists: crate::gc::collector::assist::Assists,
     pub(crate) config: HeapConfig,
     /// One thread sets marks: one worker (the collector's own thread, or
     /// in passive mode the mutator that collects, one collection at a
@@ -456,23 +496,23 @@ pub(crate) struct HeapInner {
     pub(crate) stats: Mutex<GcStats>,
     mutator_evacuations: AtomicU64,
     collector_evacuations: AtomicU64,
-    /// Phases run on more than one worker (`parallel.rs`).
+    /// Phases run on more than one worker (`collector/parallel.rs`).
     pub(crate) parallel_phases: AtomicU64,
-    /// Pool threads started (`pool.rs`; statistics).
+    /// Pool threads started (`collector/pool.rs`; statistics).
     pub(crate) worker_threads_started: AtomicU64,
-    /// The parallel phases' worker threads (`pool.rs`).
-    pub(crate) pool: super::pool::WorkerPool,
+    /// The parallel phases' worker threads (`collector/pool.rs`).
+    pub(crate) pool: crate::gc::collector::pool::WorkerPool,
     /// Nanoseconds of CPU the collector's threads used (statistics).
     pub(crate) collector_cpu_ns: AtomicU64,
     /// This heap's identity, unique in the process (never reused, unlike
-    /// its address): what a [`super::Global`] names.
+    /// its address): what a [`Global`](super::roots::Global) names.
     pub(crate) id: u64,
     /// Set when the collector panicked (`poison`); then `poison_message`
     /// holds the panic's text.
     poisoned: AtomicBool,
     poison_message: Mutex<String>,
     /// A mutator found no memory during a concurrent cycle: the collector
-    /// finishes the cycle stop-the-world (`collector.rs`). Set by the
+    /// finishes the cycle stop-the-world (`collector/cycle.rs`). Set by the
     /// mutator, cleared by the collector in the degenerated pause.
     pub(crate) degenerate: AtomicBool,
     /// Test hook: the next pause the collector thread runs panics.
@@ -651,8 +691,8 @@ impl HeapInner {
 /// Dropping a `Heap` while mutators of it are alive is harmless, whatever
 /// thread holds them and whatever the collector is doing: `drop` returns at
 /// once, and the heap (its memory, and in concurrent mode its collector
-/// thread, which goes on running cycles) lives until its last [`super::Mutator`]
-/// and [`super::ObjLock`] are dropped; the collector thread then exits by
+/// thread, which goes on running cycles) lives until its last [`crate::gc::Mutator`]
+/// and [`crate::gc::ObjLock`] are dropped; the collector thread then exits by
 /// itself. With no mutator alive, `drop` also waits for the collector
 /// thread to exit. (Waiting for the thread while a mutator is alive could
 /// deadlock: a pause waits for every mutator, the dropping thread's own
@@ -676,7 +716,7 @@ impl Heap {
             gc_state: StateByte(std::cell::UnsafeCell::new(0)),
             safepoint: Safepoint::new(config.safepoint_wait),
             pacer: Pacer::default(),
-            assists: super::assist::Assists::new(),
+            assists: crate::gc::collector::assist::Assists::new(),
             sole_marker: config.workers <= 1 && !config.assists,
             satb: Mutex::new(Vec::new()),
             card_queue: Mutex::new(Vec::new()),
@@ -689,7 +729,7 @@ impl Heap {
             collector_evacuations: AtomicU64::new(0),
             parallel_phases: AtomicU64::new(0),
             worker_threads_started: AtomicU64::new(0),
-            pool: super::pool::WorkerPool::new(),
+            pool: crate::gc::collector::pool::WorkerPool::new(),
             collector_cpu_ns: AtomicU64::new(0),
             id: next_heap_id(),
             poisoned: AtomicBool::new(false),

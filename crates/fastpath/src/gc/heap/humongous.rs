@@ -5,7 +5,7 @@
 //! Where it sits: beside the TLAB allocation. A mutator's TLAB refill for
 //! an object larger than a region (`Mutator::tlab_refill`, on the thread
 //! block's TLAB) lands here instead of carving a TLAB; the collector
-//! ([`super::collector`], [`super::compact`]) treats the run as one object.
+//! ([`crate::gc::collector::cycle`], [`crate::gc::collector::compact`]) treats the run as one object.
 //!
 //! The layout: the object's cell begins at the bottom of the run's first
 //! region (*start*, [`HUMONGOUS_START`]); the others (*continuations*,
@@ -28,13 +28,13 @@
 //!   ([`Space::humongous_wanted`]): the pause that judges whether a cycle
 //!   left the heap full counts "no run for it" as full, so a degenerated
 //!   cycle runs a full compaction (which gathers the free regions into
-//!   runs) before [`super::GcError::OutOfMemory`] is the answer. That
+//!   runs) before [`crate::gc::GcError::OutOfMemory`] is the answer. That
 //!   answer is honest: a full compaction, every mutator stopped, left no
 //!   run long enough.
 
 use std::sync::atomic::Ordering;
 
-use super::heap::{AllocState, Space, HUMONGOUS_CONT, HUMONGOUS_START};
+use super::space::{AllocState, Space, HUMONGOUS_CONT, HUMONGOUS_START};
 
 impl Space {
     /// The largest object, in words (header words included): a humongous

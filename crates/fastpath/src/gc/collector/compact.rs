@@ -2,7 +2,7 @@
 //! heap in one pause, the last resort before an allocation fails
 //! (HotSpot Shenandoah's "Full GC", which also slides: `ShenandoahFullGC`).
 //!
-//! Where it sits: called by the collector ([`super::collector`]) at the end
+//! Where it sits: called by the collector ([`super::cycle`]) at the end
 //! of a degenerated cycle that left the heap full, and by a passive-mode
 //! collection whose own refill still failed; always in a pause with every
 //! mutator stopped, every LAB retired (the heap parsable to each region's
@@ -35,18 +35,18 @@
 //!    Each region's top becomes its compaction end; regions left empty are
 //!    freed.
 //!
-//! Humongous objects (`humongous.rs`) are fixed too: marked and scanned
+//! Humongous objects (`heap/humongous.rs`) are fixed too: marked and scanned
 //! like any object, never moved; a dead one's run is freed at the end.
 //!
 //! Dead objects in movable regions that may still name a monitor (the
 //! region's `lock_seen`) have their headers dropped before anything moves,
-//! as freeing a region does ([`super::heap::Space::release_dead_locks`]).
+//! as freeing a region does ([`crate::gc::heap::space::Space::release_dead_locks`]).
 
 use std::sync::atomic::Ordering;
 
-use super::forwarding;
-use super::heap::{Space, HUMONGOUS_CONT, HUMONGOUS_START};
-use super::runtime::HeapInner;
+use crate::gc::heap::forwarding;
+use crate::gc::heap::runtime::HeapInner;
+use crate::gc::heap::space::{Space, HUMONGOUS_CONT, HUMONGOUS_START};
 
 impl HeapInner {
     /// Slides every live object towards the bottom of the heap (module

@@ -4,8 +4,8 @@
 //!
 //! Where it sits: on its own thread (concurrent mode) or on the thread of
 //! a mutator whose TLAB could not be refilled (passive mode). It writes the
-//! GC state byte the barriers in [`super::mutator`] test, and only inside
-//! pauses ([`super::safepoint`]).
+//! GC state byte the barriers in [`crate::gc::heap::mutator`] test, and only inside
+//! pauses ([`crate::gc::heap::safepoint`]).
 //!
 //! A cycle (state byte bits in brackets):
 //!
@@ -25,7 +25,7 @@
 //!    holding to-space references only.
 //! 5. *Concurrent evacuation*: copy every marked object of the set. A
 //!    mutator's `lrb` or `brooks-wb` may copy one first: the forwarding
-//!    CAS picks one winner ([`super::forwarding`]).
+//!    CAS picks one winner ([`crate::gc::heap::forwarding`]).
 //! 6. **Init-update-refs** pause: close every LAB (the heap becomes
 //!    parsable), record each region's update watermark; clear EVACUATION.
 //! 7. *Concurrent update-refs*: in every live object below the watermarks,
@@ -39,7 +39,7 @@
 //!
 //! Evacuation failure: a copy that finds no space (the reserve and every
 //! free region taken, or the test knob `HeapConfig::evac_lab_limit`) closes
-//! evacuation for the cycle ([`super::forwarding::EvacScope`], Shenandoah's
+//! evacuation for the cycle ([`crate::gc::heap::forwarding::EvacScope`], Shenandoah's
 //! evac-OOM protocol): objects not yet copied stay where they are, which
 //! every barrier and update-refs then resolve to, as if forwarded to
 //! themselves. Init-update-refs marks each set region still holding such a
@@ -59,7 +59,7 @@
 //! (that phase complete) the degenerated pause does final-update-refs'
 //! work only. If the heap is still full after a degenerated pause, the
 //! same pause runs a full compaction (`compact.rs`), which needs no room
-//! to copy. Both are counted in [`super::GcStats`] (`degenerated_cycles`,
+//! to copy. Both are counted in [`crate::gc::GcStats`] (`degenerated_cycles`,
 //! `full_compactions`), and where a mutator ran dry in `GcStats::phases`.
 //!
 //! During update-refs no copy is made, so the mutators may take part of
@@ -67,7 +67,7 @@
 //! will free (`AllocState::mutator_floor`), and the pacer's budget is set
 //! up again for that phase from the free space then.
 //!
-//! Locked objects: [`super::Mutator::lock`] pins the object's region; a
+//! Locked objects: [`crate::gc::Mutator::lock`] pins the object's region; a
 //! pinned region is never chosen for the set nor freed, so a lock-stack
 //! entry or a monitor's object address never goes stale. Marking also
 //! flags a region holding a live object whose header is not plain unlocked
@@ -80,26 +80,23 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::assist::RegionWork;
-use super::forwarding;
-use super::heap::{Lab, Space, CLEAN_CARD, HUMONGOUS_CONT, HUMONGOUS_START};
 use super::marking::Scanner;
-use super::runtime::{
+use super::trigger::{CycleEnd, Trigger};
+use crate::gc::heap::forwarding;
+use crate::gc::heap::runtime::{
     panic_message, thread_cpu_time, CyclePhases, HeapInner, Pause, PauseKind, PhaseTime, EVACUATION,
     HAS_FORWARDED, MARKING,
 };
-use super::trigger::{CycleEnd, Trigger};
+use crate::gc::heap::space::{Lab, Space, CLEAN_CARD, HUMONGOUS_CONT, HUMONGOUS_START};
 use crate::sync::LockState;
 
 /// The share of the free regions outside the standing reserve that
 /// final-mark may set aside for the collection set's copies, in percent;
 /// the rest is the mutators' until the cycle ends. A cycle's net gain is
 /// its set less the copies, so on a heap whose garbage is spread evenly a
-/// larger room buys fewer cycles for a little more copying. Measured on
-/// the lab's pauses workload (2 mutators, 32 MiB, two thirds live per
-/// region; Zen 4 guest, 2 vCPUs), against one half: a set of 50 regions
-/// instead of 44, throughput +3 to +12 % (the mean over seven paired
-/// invocations, each a ratio to its own no-GC baseline), with no
-/// more degenerated cycles; 80 gained nothing more.
+/// larger room buys fewer cycles for a little more copying; the memory it
+/// holds back is memory the mutators cannot take until evacuation ends
+/// (the value chosen by measurement: BENCHMARKS.md, concurrent mode).
 const COPY_ROOM_PERCENT: usize = 70;
 
 /// Copies the collector makes inside one entry of the evacuation scope
@@ -480,7 +477,7 @@ impl HeapInner {
         for c in std::mem::take(&mut *self.card_queue()) {
             self.space.cards[c].store(CLEAN_CARD, Ordering::Relaxed);
         }
-        if self.config.mode == super::GcMode::Concurrent {
+        if self.config.mode == crate::gc::GcMode::Concurrent {
             self.stats().cycles += 1;
         }
         self.verify_if_asked();
@@ -512,7 +509,7 @@ impl HeapInner {
     /// it grey. Only the mark bit is touched: the object's words are read
     /// when it is scanned (`marking.rs`, which also counts it live then).
     #[inline]
-    pub(super) fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
+    pub(in crate::gc) fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
         if obj == 0 {
             return;
         }
@@ -531,7 +528,7 @@ impl HeapInner {
     }
 
     /// Marks everything reachable from `stack`, on this thread.
-    pub(super) fn trace(&self, stack: &mut Vec<usize>) {
+    pub(in crate::gc) fn trace(&self, stack: &mut Vec<usize>) {
         let mut scanner = Scanner::new(self);
         let mut words = 0;
         while let Some(obj) = stack.pop() {
@@ -661,7 +658,7 @@ impl HeapInner {
 
     /// Copies the marked objects of set region `i` with `lab`; returns the
     /// words of work (the region's live words, the pacer's measure).
-    pub(super) fn evacuate_region(&self, i: usize, lab: &Lab) -> usize {
+    pub(in crate::gc) fn evacuate_region(&self, i: usize, lab: &Lab) -> usize {
         let r = &self.space.regions[i];
         let s = &self.space;
         // The copies run in batches of `COPY_BATCH`, each inside one entry
@@ -749,9 +746,9 @@ impl HeapInner {
     /// the mutators may take now (the free regions down to their floor),
     /// earned over the words update-refs parses (Shenandoah's pacer sets
     /// each phase up this way, from the free space and the phase's work).
-    /// Evacuation keeps the cycle's budget: set up from the free space
-    /// after final-mark's reserve, the mutators ran dry during evacuation
-    /// more often, not less (the lab's pauses workload).
+    /// Evacuation keeps the cycle's budget: one set up again from the free
+    /// space after final-mark's reserve made the mutators run dry during
+    /// evacuation more often, not less (docs/benchmarks-log-2026.md).
     fn pace_update_refs(&self) {
         if !self.config.pacing {
             return;
@@ -799,7 +796,7 @@ impl HeapInner {
 
     /// Updates the references into the set in region `i`, below its
     /// watermark; returns the words of work (the words parsed).
-    pub(super) fn update_region(&self, i: usize) -> usize {
+    pub(in crate::gc) fn update_region(&self, i: usize) -> usize {
         let s = &self.space;
         let r = &s.regions[i];
         let failed = r.evac_failed.load(Ordering::Relaxed);
