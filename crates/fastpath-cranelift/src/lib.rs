@@ -1,10 +1,12 @@
 //! fastpath's fast paths as Cranelift IR: emitters that add the safepoint
 //! poll, the SATB/LRB idle tests, lightweight monitor enter and exit
 //! ([`lock`]), the card post-barrier (plain and conditional), G1's
-//! filtered card post-barrier, the Brooks read and write barriers, the reference CAS, TLAB bump allocation ([`barrier`]) and
-//! on-spin-wait ([`spin`]) to the caller's `FunctionBuilder`, and
-//! [`install`], which compiles a function with cranelift-codegen and
-//! installs it with its relocations in fastpath's W^X `CodeCache`.
+//! filtered card post-barrier, the Brooks read and write barriers, the
+//! reference CAS, TLAB bump allocation, the SATB and LRB barriers whole
+//! ([`barrier`]) and on-spin-wait ([`spin`]) to the caller's
+//! `FunctionBuilder`, and [`install`], which compiles a function with
+//! cranelift-codegen and installs it with its relocations in fastpath's
+//! W^X `CodeCache`.
 //!
 //! Where it sits: for Cranelift JITs (wasmtime-style), which have no inline
 //! assembly, this is the way to inline the fast paths; the thread block is
@@ -14,6 +16,29 @@
 //! dual-mapped cache (it runs code where it wrote it), so [`install`]
 //! does the linking: cranelift's relocations become
 //! [`fastpath::code::Reloc`]s applied at the executable address.
+//!
+//! Each emitter is the CLIF form of a template described once in
+//! `fastpath_jit::template`: the description's roles are the emitter's
+//! `Value`s (its scratch roles have no counterpart: Cranelift allocates),
+//! its protocol and budget the template's, its slow call the same
+//! arguments. A JIT imports the library's slow path with
+//! [`import_library_slow_path`] (signature from `fastpath_jit::slow::LibraryPath`)
+//! and resolves it to [`LibraryPath::addr`](fastpath_jit::slow::LibraryPath::addr)
+//! in [`install`]:
+//!
+//! | emitter | description | slow call |
+//! |---|---|---|
+//! | [`safepoint_poll`] | `SafepointPoll` | the runtime's safepoint `(thread)` |
+//! | [`satb_pre_barrier`], [`lrb_idle_test`] | `GcStateTest` | `SatbEnqueue` `(thread, previous)`; the runtime's `(thread, obj)` |
+//! | [`lock_enter`], [`lock_exit`], [`lock_exit_expecting`] | `LockEnter`, `LockExit`, `LockExitExpecting` | `MonitorEnter` `(thread, obj)`; `MonitorExit` `(thread, obj) -> status` |
+//! | [`card_mark`] | `CardMark` | none |
+//! | [`g1_card`] | `G1Card` | `G1Card` `(thread, field)` |
+//! | [`brooks_read_barrier`] | `BrooksReadBarrier` | none |
+//! | [`brooks_write_barrier`] | `BrooksWriteBarrier` then `BrooksStoreVal` | `BrooksWb` `(thread, obj) -> obj` |
+//! | [`cas_ref`] | `CasRef` | the runtime's retry `(thread, addr, expected, new) -> witnessed` |
+//! | [`tlab_alloc`] | `TlabAlloc` | the runtime's refill `(thread, size) -> address` |
+//! | [`satb_enqueue`] | `GcStateTest` then `SatbEnqueue` | `SatbEnqueue` `(thread, previous)` |
+//! | [`load_reference_barrier`] | `GcStateTest` then `LrbCset` | `Lrb` `(thread, obj, field) -> the reference` |
 //!
 //! Shapes (x86-64 after lowering, cranelift 0.135 `opt_level=speed`):
 //! - poll: `movzx r, byte [thread+poll]; test r, bit; jnz cold` (Cranelift
@@ -80,6 +105,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::{Context, FinalizedRelocTarget};
 use cranelift_frontend::FunctionBuilder;
 use fastpath::code::{Blob, CodeCache, Entry, Reloc, RelocKind, Target};
+use fastpath_jit::slow::{LibraryPath, SlowResult};
 pub use fastpath_jit::{LockStackLayout, ThreadLayout};
 
 pub mod barrier;
@@ -90,7 +116,7 @@ pub use barrier::{
     brooks_read_barrier, brooks_write_barrier, card_mark, cas_ref, g1_card, load_reference_barrier,
     satb_enqueue, tlab_alloc, CardTable,
 };
-pub use fastpath_jit::x64::gc_medium::{CsetMap, SatbQueueLayout};
+pub use fastpath_jit::{CsetMap, SatbQueueLayout};
 pub use lock::{lock_enter, lock_enter_with_mark, lock_exit, lock_exit_expecting};
 pub use spin::{install_pause, spin_wait};
 
@@ -155,6 +181,22 @@ pub fn import_slow_path_with_result(
     import(b, index, args, Some(ret), colocated)
 }
 
+/// Imports the library's slow path `path` named `(namespace 1, index)`,
+/// with its signature (its arguments, and a `u32` status as `I32` or a word
+/// as `I64`); `install`'s `resolve` maps `index` to `path.addr()`.
+pub fn import_library_slow_path(
+    b: &mut FunctionBuilder<'_>,
+    index: u32,
+    path: LibraryPath,
+    colocated: bool,
+) -> FuncRef {
+    let ret = path.result().map(|r| match r {
+        SlowResult::Status => I32,
+        SlowResult::Word => I64,
+    });
+    import(b, index, path.args().len(), ret, colocated)
+}
+
 fn import(
     b: &mut FunctionBuilder<'_>,
     index: u32,
@@ -193,11 +235,34 @@ fn test_and_call(
     let v = b.ins().uload8(I32, MemFlagsData::trusted(), thread, off);
     let bit = b.ins().band_imm_u(v, i64::from(mask));
     b.ins().brif(bit, cold, &[], cont, &[]);
-    b.set_cold_block(cold);
-    b.switch_to_block(cold);
-    b.ins().call(slow, args);
-    b.ins().jump(cont, &[]);
+    cold_call(b, cold, slow, args, cont);
     b.switch_to_block(cont);
+}
+
+/// Fills `block` (marked cold; the builder may already be in it, with the
+/// arguments computed there): `slow(args)`, then a jump to `cont` with the
+/// call's result as its argument if `cont` takes one. Returns the result,
+/// if any.
+fn cold_call(
+    b: &mut FunctionBuilder<'_>,
+    block: ir::Block,
+    slow: FuncRef,
+    args: &[Value],
+    cont: ir::Block,
+) -> Option<Value> {
+    b.set_cold_block(block);
+    if b.current_block() != Some(block) {
+        b.switch_to_block(block);
+    }
+    let call = b.ins().call(slow, args);
+    let r = b.inst_results(call).first().copied();
+    let pass: Vec<ir::BlockArg> = if b.func.dfg.num_block_params(cont) > 0 {
+        r.into_iter().map(Into::into).collect()
+    } else {
+        Vec::new()
+    };
+    b.ins().jump(cont, &pass);
+    r
 }
 
 /// The safepoint poll: `slow(thread)` when the poll bit is set.

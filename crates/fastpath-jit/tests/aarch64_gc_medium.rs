@@ -10,14 +10,13 @@
 
 mod common;
 
-use common::a64::{count, X0, X1, X2, X3, X4};
+use common::a64::count;
 use common::gc_world::{self, layout, queue};
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
-use fastpath_jit::aarch64::thread::GcBarrier;
-use fastpath_jit::aarch64::*;
-use fastpath_jit::reg::{Reg, RegSet};
+use fastpath_jit::reg::{aarch64::*, RegSet};
+use fastpath_jit::*;
 
 /// fn(thread, field) -> void: the SATB barrier of a store to `field`.
 fn satb_function(cache: &CodeCache) -> Entry {
@@ -59,8 +58,9 @@ fn satb_function(cache: &CodeCache) -> Entry {
     cache.install(&ops.finalize().unwrap()).unwrap()
 }
 
-/// fn(thread, obj) -> obj as the caller may use it: the LRB idle test,
-/// the collection-set medium path on `cset`, the stub.
+/// fn(thread, obj, field) -> obj as the caller may use it: the LRB idle
+/// test, the collection-set medium path on `cset`, the stub passing the
+/// field as the library's slow path takes it.
 fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
     let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
     let (medium, slow, done) = (
@@ -72,7 +72,7 @@ fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
     GcStateTest {
         barrier: GcBarrier::Lrb,
         thread: X0,
-        tmp: X2,
+        tmp: X3,
         layout: layout(),
     }
     .emit(&mut ops, Labels { slow: medium, done })
@@ -80,8 +80,8 @@ fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
     dynasm!(ops ; .arch aarch64 ; =>done ; mov x0, x1 ; ldp x29, x30, [sp], #16 ; ret ; =>medium);
     LrbCset {
         obj: X1,
-        tmp: X2,
-        tmp2: X3,
+        tmp: X3,
+        tmp2: X4,
         cset,
         forwarding: -8,
     }
@@ -90,9 +90,9 @@ fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
     dynasm!(ops ; .arch aarch64 ; b =>done);
     SlowStub {
         func: gc_world::lrb_evacuate as *const () as usize,
-        args: vec![X0, X1],
+        args: vec![X0, X1, X2],
         ret: Some(X1),
-        live: RegSet::of(&[X0]),
+        live: RegSet::of(&[X0, X2]),
     }
     .emit(&mut ops, slow, done)
     .unwrap();
@@ -104,7 +104,7 @@ common::cases::gc_medium_tests!(satb_function, lrb_function);
 #[test]
 fn budgets_hold() {
     let satb = SatbEnqueue {
-        thread: Reg(28),
+        thread: RTHREAD,
         field: X1,
         prev: X2,
         tmp: X3,
@@ -122,8 +122,8 @@ fn budgets_hold() {
         forwarding: -8,
     };
     let n = count(&|o, l| satb.emit(o, l).unwrap());
-    assert_eq!(n, satb.budget());
+    assert_eq!(n, satb.budget(Isa::Aarch64));
     let m = count(&|o, l| lrb.emit(o, l).unwrap());
-    assert_eq!(m, lrb.budget());
+    assert_eq!(m, lrb.budget(Isa::Aarch64));
     println!("aarch64 SATB enqueue {n}, LRB collection-set path {m}");
 }

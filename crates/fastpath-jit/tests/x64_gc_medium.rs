@@ -16,8 +16,7 @@ use common::x64::{check, check_stub};
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
 use fastpath_jit::reg::{x64::*, RegSet};
-use fastpath_jit::x64::thread::GcBarrier;
-use fastpath_jit::x64::*;
+use fastpath_jit::*;
 
 /// fn(thread, field) -> void: the SATB barrier of a store to `field`.
 fn satb_function(cache: &CodeCache) -> Entry {
@@ -31,18 +30,22 @@ fn satb_function(cache: &CodeCache) -> Entry {
     GcStateTest {
         barrier: GcBarrier::Satb,
         thread: RDI,
+        tmp: RAX,
         layout: layout(),
     }
-    .emit(&mut ops, Labels { slow: medium, done });
+    .emit(&mut ops, Labels { slow: medium, done })
+    .unwrap();
     dynasm!(ops ; .arch x64 ; =>done ; pop rbx ; ret ; =>medium);
     SatbEnqueue {
         thread: RDI,
         field: RSI,
         prev: RDX,
         tmp: RCX,
+        tmp2: RAX,
         queue: queue(),
     }
-    .emit(&mut ops, Labels { slow, done });
+    .emit(&mut ops, Labels { slow, done })
+    .unwrap();
     dynasm!(ops ; .arch x64 ; jmp =>done);
     SlowStub {
         func: gc_world::satb_flush as *const () as usize,
@@ -55,8 +58,9 @@ fn satb_function(cache: &CodeCache) -> Entry {
     cache.install(&ops.finalize().unwrap()).unwrap()
 }
 
-/// fn(thread, obj) -> obj as the caller may use it: the LRB idle test,
-/// the collection-set medium path on `cset`, the stub.
+/// fn(thread, obj, field) -> obj as the caller may use it: the LRB idle
+/// test, the collection-set medium path on `cset`, the stub passing the
+/// field as the library's slow path takes it.
 fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let (medium, slow, done) = (
@@ -68,24 +72,27 @@ fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
     GcStateTest {
         barrier: GcBarrier::Lrb,
         thread: RDI,
+        tmp: RAX,
         layout: layout(),
     }
-    .emit(&mut ops, Labels { slow: medium, done });
+    .emit(&mut ops, Labels { slow: medium, done })
+    .unwrap();
     dynasm!(ops ; .arch x64 ; =>done ; mov rax, rsi ; pop rbx ; ret ; =>medium);
     LrbCset {
         obj: RSI,
         tmp: RCX,
-        tmp2: RDX,
+        tmp2: R8,
         cset,
         forwarding: -8,
     }
-    .emit(&mut ops, Labels { slow, done });
+    .emit(&mut ops, Labels { slow, done })
+    .unwrap();
     dynasm!(ops ; .arch x64 ; jmp =>done);
     SlowStub {
         func: gc_world::lrb_evacuate as *const () as usize,
-        args: vec![RDI, RSI],
+        args: vec![RDI, RSI, RDX],
         ret: Some(RSI),
-        live: RegSet::of(&[RDI]),
+        live: RegSet::of(&[RDI, RDX]),
     }
     .emit(&mut ops, slow, done)
     .unwrap();
@@ -101,6 +108,7 @@ fn machine_checks_of_the_medium_paths() {
         field: RSI,
         prev: RDX,
         tmp: RCX,
+        tmp2: RAX,
         queue: SatbQueueLayout::fastpath().unwrap(),
     };
     assert_eq!(check(&satb, &[R15, RCX]).count(), 10);

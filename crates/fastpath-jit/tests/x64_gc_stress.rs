@@ -52,9 +52,7 @@ use fastpath::gc::{
 };
 use fastpath::thread::{self, ThreadBlock};
 use fastpath_jit::reg::{x64::*, RegSet};
-use fastpath_jit::x64::thread::GcBarrier;
-use fastpath_jit::x64::*;
-use fastpath_jit::{Labels, ThreadLayout};
+use fastpath_jit::*;
 
 const SLOTS: usize = 32;
 
@@ -172,9 +170,11 @@ fn emit_satb_store(ops: &mut VecAssembler<X64Relocation>, idle: Labels, satb: us
     GcStateTest {
         barrier: GcBarrier::Satb,
         thread: RDI,
+        tmp: RAX,
         layout,
     }
-    .emit(ops, idle);
+    .emit(ops, idle)
+    .unwrap();
     // The store itself: a plain `mov` is a Release store on x86-64, as the
     // Rust accessor's.
     dynasm!(ops ; .arch x64 ; =>idle.done ; mov QWORD [rsi], rdx ; add rsp, 8 ; ret ; =>idle.slow);
@@ -183,6 +183,7 @@ fn emit_satb_store(ops: &mut VecAssembler<X64Relocation>, idle: Labels, satb: us
         field: RSI,
         prev: RCX,
         tmp: RAX,
+        tmp2: RAX,
         queue: SatbQueueLayout::fastpath().unwrap(),
     }
     .emit(
@@ -191,7 +192,8 @@ fn emit_satb_store(ops: &mut VecAssembler<X64Relocation>, idle: Labels, satb: us
             slow: stub,
             done: idle.done,
         },
-    );
+    )
+    .unwrap();
     dynasm!(ops ; .arch x64 ; jmp =>idle.done);
     SlowStub {
         func: satb,
@@ -224,9 +226,11 @@ fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
     GcStateTest {
         barrier: GcBarrier::Lrb,
         thread: RDI,
+        tmp: RCX,
         layout,
     }
-    .emit(&mut ops, idle);
+    .emit(&mut ops, idle)
+    .unwrap();
     dynasm!(ops ; .arch x64 ; =>idle.done ; add rsp, 8 ; ret ; =>idle.slow);
     LrbCset {
         obj: RAX,
@@ -241,7 +245,8 @@ fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
             slow: stub,
             done: idle.done,
         },
-    );
+    )
+    .unwrap();
     dynasm!(ops ; .arch x64 ; jmp =>idle.done);
     SlowStub {
         func: lrb_counted as *const () as usize,
@@ -287,6 +292,7 @@ fn build_brooks() -> Jit {
     BrooksWriteBarrier {
         thread: RDI,
         obj: RCX,
+        tmp: RAX,
         gc_state: layout.gc_state,
         state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
         forwarding: -8,
@@ -297,7 +303,8 @@ fn build_brooks() -> Jit {
             slow: wb_slow,
             done: wb_done,
         },
-    );
+    )
+    .unwrap();
     dynasm!(ops ; .arch x64 ; =>wb_done ; add rsi, rcx);
     emit_satb_store(&mut ops, idle, brooks_satb_counted as *const () as usize);
     SlowStub {
@@ -319,7 +326,8 @@ fn build_brooks() -> Jit {
             slow: wb_done,
             done: wb_done,
         },
-    );
+    )
+    .unwrap();
     dynasm!(ops ; .arch x64 ; jmp =>wb_done);
     let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
     // SAFETY: complete functions of the accessors' signatures, used as the
@@ -341,11 +349,13 @@ fn build_card(conditional: bool) -> Jit {
     CardMark {
         addr: RCX,
         tmp: RAX,
-        base: barrier::CardBase::Thread(RDI),
+        tmp2: RAX,
+        base: CardBase::Thread(RDI),
         conditional,
         layout,
     }
-    .emit(&mut ops, l);
+    .emit(&mut ops, l)
+    .unwrap();
     // The card template has no slow path: `slow` is bound where nothing
     // jumps to it.
     dynasm!(ops ; .arch x64 ; =>l.done ; ret ; =>l.slow ; ret);
@@ -373,11 +383,12 @@ fn build_g1_card() -> Jit {
         val: RDX,
         tmp: RAX,
         tmp2: R8,
-        base: barrier::CardBase::Thread(RDI),
+        base: CardBase::Thread(RDI),
         region_shift: region_bytes.trailing_zeros() as u8,
         layout,
     }
-    .emit(&mut ops, l);
+    .emit(&mut ops, l)
+    .unwrap();
     dynasm!(ops ; .arch x64 ; =>l.done ; add rsp, 8 ; ret);
     SlowStub {
         func: g1_counted as *const () as usize,

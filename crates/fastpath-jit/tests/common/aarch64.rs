@@ -7,8 +7,8 @@
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
-use fastpath_jit::aarch64::{Labels, Template};
 use fastpath_jit::reg::Reg;
+use fastpath_jit::{Emit, Isa, Labels};
 
 use super::block::TestThread;
 
@@ -16,7 +16,7 @@ pub const ARG: Reg = Reg(9);
 
 /// Runs `t` with x28 = `thread`, x9 = `arg`: `(reached slow, x9 after)`
 /// (`done` and the fall-through both count as not slow).
-pub fn run<T: Template>(t: &T, thread: &mut TestThread, arg: u64) -> (bool, u64) {
+pub fn run<T: Emit<Aarch64Relocation>>(t: &T, thread: &mut TestThread, arg: u64) -> (bool, u64) {
     let (label, x9) = run3(t, thread, [arg, 0, 0]);
     (label == SLOW, x9)
 }
@@ -27,7 +27,7 @@ pub const DONE: u64 = 2;
 
 /// Runs `t` with x28 = `thread`, x9/x12/x13 = `args`: the label reached
 /// and x9 after.
-pub fn run3<T: Template>(t: &T, thread: &mut TestThread, args: [u64; 3]) -> (u64, u64) {
+pub fn run3<T: Emit<Aarch64Relocation>>(t: &T, thread: &mut TestThread, args: [u64; 3]) -> (u64, u64) {
     let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
     let labels = Labels {
         slow: ops.new_dynamic_label(),
@@ -43,7 +43,11 @@ pub fn run3<T: Template>(t: &T, thread: &mut TestThread, args: [u64; 3]) -> (u64
     let n0 = ops.offset().0;
     t.emit(&mut ops, labels).unwrap();
     let n = (ops.offset().0 - n0) / 4;
-    assert!(n <= t.budget() + 2, "{}: {n} instructions emitted", t.name());
+    assert!(
+        n <= t.budget(Isa::Aarch64) + 2,
+        "{}: {n} instructions emitted",
+        t.name()
+    );
     dynasm!(ops ; .arch aarch64
         ; movz x0, #FELL_THROUGH as u32 ; b =>end
         ; =>labels.done ; movz x0, #DONE as u32 ; b =>end
@@ -64,7 +68,7 @@ pub fn run3<T: Template>(t: &T, thread: &mut TestThread, args: [u64; 3]) -> (u64
     println!(
         "aarch64 {}: {n} instructions emitted, budget {}",
         t.name(),
-        t.budget()
+        t.budget(Isa::Aarch64)
     );
     (label, out)
 }
