@@ -508,25 +508,36 @@ common::cases::brooks_wb_tests!(wb_function);
 // ---------------------------------------------------------------------
 // G1's filtered card post-barrier.
 
+/// `fn(block, field, value)`: with `store`, the store of the value into
+/// the field, then `g1_card` for regions of `1 << region_shift` bytes, its
+/// slow path `g1_world::slow_counted` (the library's, counted).
+fn g1_function(cache: &CodeCache, region_shift: u8, store: bool) -> Entry {
+    let layout = ThreadLayout::fastpath().unwrap();
+    let slow = g1_world::slow_counted as *const () as usize;
+    compile(cache, 3, None, &[slow], |b, a| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::G1Card, true);
+        if store {
+            let flags = cranelift_codegen::ir::MemFlagsData::trusted();
+            b.ins().store(flags, a[2], a[1], 0);
+        }
+        g1_card(
+            b,
+            a[0],
+            a[1],
+            a[2],
+            &layout,
+            CardTable::Thread,
+            region_shift,
+            slow,
+        );
+        None
+    })
+}
+
 #[test]
 fn g1_card_matches_the_rust_barrier_on_every_filter_case() {
     let cache = CodeCache::new(64 * 1024).unwrap();
-    let layout = ThreadLayout::fastpath().unwrap();
-    let shift = g1_world::region_shift();
-    // fn(block, field, value): the store, then the barrier.
-    let e = compile(
-        &cache,
-        3,
-        None,
-        &[g1_world::slow_counted as *const () as usize],
-        |b, a| {
-            let slow = import_library_slow_path(b, 0, LibraryPath::G1Card, true);
-            let flags = cranelift_codegen::ir::MemFlagsData::trusted();
-            b.ins().store(flags, a[2], a[1], 0);
-            g1_card(b, a[0], a[1], a[2], &layout, CardTable::Thread, shift, slow);
-            None
-        },
-    );
+    let e = g1_function(&cache, g1_world::region_shift(), true);
     // SAFETY: a complete `extern "C" fn(block, field, value)` storing into
     // the field and running the barrier; `g1_world` calls it with this
     // thread's block, on fields of its mutator's heap, between its stops.
@@ -544,18 +555,7 @@ fn g1_card_matches_the_rust_barrier_on_every_filter_case() {
 fn compiled_g1_card_exits() {
     use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter, Mnemonic};
     let cache = CodeCache::new(64 * 1024).unwrap();
-    let layout = ThreadLayout::fastpath().unwrap();
-    let e = compile(
-        &cache,
-        3,
-        None,
-        &[g1_world::slow_counted as *const () as usize],
-        |b, a| {
-            let slow = import_library_slow_path(b, 0, LibraryPath::G1Card, true);
-            g1_card(b, a[0], a[1], a[2], &layout, CardTable::Thread, 16, slow);
-            None
-        },
-    );
+    let e = g1_function(&cache, 16, false);
     // SAFETY: the entry's bytes are mapped readable while `e` lives.
     let code = unsafe { std::slice::from_raw_parts(e.addr(), e.len()) };
     let insns: Vec<_> = Decoder::with_ip(64, code, 0, DecoderOptions::NONE)

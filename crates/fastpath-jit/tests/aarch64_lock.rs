@@ -14,6 +14,7 @@
 mod common;
 
 use common::a64::count;
+use common::aarch64::{restore_and_return, start};
 use common::lock_world::{self, Guess, Harness, Op};
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
@@ -45,19 +46,8 @@ impl Harness {
     fn build(op: Op, regs: LockRegs, with_stub: bool, guess: Option<(Reg, Guess)>) -> Harness {
         let layout = LockStackLayout::fastpath().unwrap();
         let (t, o) = (regs.thread().0, regs.obj().0);
-        let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
-        let labels = Labels {
-            slow: ops.new_dynamic_label(),
-            done: ops.new_dynamic_label(),
-        };
-        let end = ops.new_dynamic_label();
-        // Frame record and every callee-saved register: sp stays 16-aligned.
-        dynasm!(ops ; .arch aarch64
-            ; stp x29, x30, [sp, #-16]! ; mov x29, sp
-            ; stp x19, x20, [sp, #-16]! ; stp x21, x22, [sp, #-16]!
-            ; stp x23, x24, [sp, #-16]! ; stp x25, x26, [sp, #-16]!
-            ; stp x27, x28, [sp, #-16]!
-            ; mov x16, x0 ; mov x17, x1 ; mov X(t), x16 ; mov X(o), x17);
+        let (mut ops, labels, end) = start();
+        dynasm!(ops ; .arch aarch64 ; mov x16, x0 ; mov x17, x1 ; mov X(t), x16 ; mov X(o), x17);
         match (op, guess) {
             (Op::Enter, _) => LockEnter { regs, layout }.emit(&mut ops, labels).unwrap(),
             (Op::Exit, None) => LockExit { regs, layout }.emit(&mut ops, labels).unwrap(),
@@ -101,11 +91,8 @@ impl Harness {
         } else {
             dynasm!(ops ; .arch aarch64 ; =>labels.slow ; =>labels.done ; movz x0, #1);
         }
-        dynasm!(ops ; .arch aarch64 ; =>end
-            ; ldp x27, x28, [sp], #16 ; ldp x25, x26, [sp], #16
-            ; ldp x23, x24, [sp], #16 ; ldp x21, x22, [sp], #16
-            ; ldp x19, x20, [sp], #16 ; ldp x29, x30, [sp], #16
-            ; ret);
+        dynasm!(ops ; .arch aarch64 ; =>end);
+        restore_and_return(&mut ops);
         Harness::install(&ops.finalize().unwrap())
     }
 }

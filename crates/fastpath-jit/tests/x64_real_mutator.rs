@@ -93,9 +93,9 @@ fn templates_share_the_real_mutators_block_fields() {
             SatbEnqueue {
                 thread: RDI,
                 field: RSI,
-                prev: RDX,
-                tmp: RCX,
-                tmp2: RAX,
+                prev: R8,
+                tmp: R9,
+                tmp2: R9,
                 queue,
             }
             .emit(ops, l)

@@ -174,33 +174,48 @@ pub struct LockEnter {
     pub layout: LockStackLayout,
 }
 
-impl Template for LockEnter {
-    fn name(&self) -> &'static str {
-        "lightweight monitor enter"
-    }
-    fn operands(&self, isa: Isa) -> Vec<Reg> {
-        self.regs.operands(isa)
-    }
-    fn clobbers(&self, isa: Isa) -> RegSet {
-        self.regs.clobbers(isa)
-    }
-    fn budget(&self, isa: Isa) -> usize {
-        match isa {
-            Isa::X64 => 15,
-            Isa::Aarch64 => 18,
+/// The Template impl of a lock operation: its registers' roles, clobbers
+/// and checks are [`LockRegs`]'s, its slow call the library's `$path` on
+/// (thread, object); the operations differ in name and budget.
+macro_rules! lock_operation {
+    ($t:ty, $name:literal, x64: $x64:literal, aarch64: $a64:literal, $path:expr) => {
+        impl Template for $t {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn operands(&self, isa: Isa) -> Vec<Reg> {
+                self.regs.operands(isa)
+            }
+            fn clobbers(&self, isa: Isa) -> RegSet {
+                self.regs.clobbers(isa)
+            }
+            fn budget(&self, isa: Isa) -> usize {
+                match isa {
+                    Isa::X64 => $x64,
+                    Isa::Aarch64 => $a64,
+                }
+            }
+            fn slow_call(&self) -> Option<SlowCall> {
+                Some(SlowCall::library(
+                    $path,
+                    &[self.regs.thread, self.regs.obj],
+                    None,
+                ))
+            }
+            fn check(&self, isa: Isa) -> Result<(), TemplateError> {
+                self.regs.check(isa)
+            }
         }
-    }
-    fn slow_call(&self) -> Option<SlowCall> {
-        Some(SlowCall::library(
-            LibraryPath::MonitorEnter,
-            &[self.regs.thread, self.regs.obj],
-            None,
-        ))
-    }
-    fn check(&self, isa: Isa) -> Result<(), TemplateError> {
-        self.regs.check(isa)
-    }
+    };
 }
+
+lock_operation!(
+    LockEnter,
+    "lightweight monitor enter",
+    x64: 15,
+    aarch64: 18,
+    LibraryPath::MonitorEnter
+);
 
 /// `monitorexit`'s lightweight fast path.
 #[derive(Clone, Copy, Debug)]
@@ -232,35 +247,15 @@ impl LockExit {
     }
 }
 
-impl Template for LockExit {
-    fn name(&self) -> &'static str {
-        "lightweight monitor exit"
-    }
-    fn operands(&self, isa: Isa) -> Vec<Reg> {
-        self.regs.operands(isa)
-    }
-    fn clobbers(&self, isa: Isa) -> RegSet {
-        self.regs.clobbers(isa)
-    }
-    fn budget(&self, isa: Isa) -> usize {
-        match isa {
-            Isa::X64 => 12,
-            Isa::Aarch64 => 18,
-        }
-    }
-    /// `monitor_exit`'s status (1: not the owner) is for the JIT to read
-    /// in the result register it chooses; the template resumes without it.
-    fn slow_call(&self) -> Option<SlowCall> {
-        Some(SlowCall::library(
-            LibraryPath::MonitorExit,
-            &[self.regs.thread, self.regs.obj],
-            None,
-        ))
-    }
-    fn check(&self, isa: Isa) -> Result<(), TemplateError> {
-        self.regs.check(isa)
-    }
-}
+// `monitor_exit`'s status (1: not the owner) is for the JIT to read in the
+// result register it chooses; the template resumes without it.
+lock_operation!(
+    LockExit,
+    "lightweight monitor exit",
+    x64: 12,
+    aarch64: 18,
+    LibraryPath::MonitorExit
+);
 
 /// The exit with its expected header word taken from register `word`
 /// instead of loaded from the header: pass the `mark` register of the

@@ -32,25 +32,34 @@ pub struct SafepointPoll {
     pub layout: ThreadLayout,
 }
 
+/// The roles of a test of a thread-block byte (`self.thread`, `self.tmp`):
+/// the thread, and the scratch AArch64 loads the byte into (x86-64 tests
+/// it in memory); 2 instructions, the load or test and the branch.
+macro_rules! byte_test_roles {
+    () => {
+        fn operands(&self, isa: Isa) -> Vec<Reg> {
+            match isa {
+                Isa::X64 => vec![self.thread],
+                Isa::Aarch64 => vec![self.thread, self.tmp],
+            }
+        }
+        fn clobbers(&self, isa: Isa) -> RegSet {
+            match isa {
+                Isa::X64 => RegSet::EMPTY,
+                Isa::Aarch64 => RegSet::of(&[self.tmp]),
+            }
+        }
+        fn budget(&self, _isa: Isa) -> usize {
+            2
+        }
+    };
+}
+
 impl Template for SafepointPoll {
     fn name(&self) -> &'static str {
         "safepoint poll"
     }
-    fn operands(&self, isa: Isa) -> Vec<Reg> {
-        match isa {
-            Isa::X64 => vec![self.thread],
-            Isa::Aarch64 => vec![self.thread, self.tmp],
-        }
-    }
-    fn clobbers(&self, isa: Isa) -> RegSet {
-        match isa {
-            Isa::X64 => RegSet::EMPTY,
-            Isa::Aarch64 => RegSet::of(&[self.tmp]),
-        }
-    }
-    fn budget(&self, _isa: Isa) -> usize {
-        2
-    }
+    byte_test_roles!();
     fn slow_call(&self) -> Option<SlowCall> {
         Some(SlowCall::runtime("the safepoint: (thread)", &[self.thread], None))
     }
@@ -99,21 +108,7 @@ impl Template for GcStateTest {
             GcBarrier::Lrb => "LRB idle test",
         }
     }
-    fn operands(&self, isa: Isa) -> Vec<Reg> {
-        match isa {
-            Isa::X64 => vec![self.thread],
-            Isa::Aarch64 => vec![self.thread, self.tmp],
-        }
-    }
-    fn clobbers(&self, isa: Isa) -> RegSet {
-        match isa {
-            Isa::X64 => RegSet::EMPTY,
-            Isa::Aarch64 => RegSet::of(&[self.tmp]),
-        }
-    }
-    fn budget(&self, _isa: Isa) -> usize {
-        2
-    }
+    byte_test_roles!();
     /// The library's barrier whole, with the values only the JIT holds
     /// (what the medium paths load or are given).
     fn slow_call(&self) -> Option<SlowCall> {

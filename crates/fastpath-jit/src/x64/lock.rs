@@ -45,17 +45,11 @@ fn numbers(regs: &LockRegs) -> [u8; 4] {
 
 impl Emit<X64Relocation> for LockEnter {
     fn emit_checked<A: X64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        let [t, o, p, m] = numbers(&self.regs);
-        let (top_off, slow) = (self.layout.top, labels.slow);
-        self.emit_bounds_and_recursion(ops, slow);
+        let [_, o, _, m] = numbers(&self.regs);
+        self.emit_bounds_and_recursion(ops, labels.slow);
         dynasm!(ops ; .arch x64 ; mov Rq(m), QWORD [Rq(o)]);
-        self.emit_cas_from_mark(ops, slow);
-        dynasm!(ops
-            ; .arch x64
-            ; push:
-            ; mov QWORD [Rq(t) + Rq(p)], Rq(o)
-            ; add DWORD [Rq(t) + top_off], 8
-        );
+        self.emit_cas_from_mark(ops, labels.slow);
+        self.emit_push(ops);
         Ok(())
     }
 }
@@ -75,6 +69,19 @@ impl LockEnter {
             ; jae =>slow
             ; cmp Rq(o), QWORD [Rq(t) + Rq(p) - 8]
             ; je >push
+        );
+    }
+
+    /// The `push` label the recursive check and the CAS reach: the object
+    /// onto the lock-stack.
+    fn emit_push<A: X64Asm>(&self, ops: &mut A) {
+        let [t, o, p, _] = numbers(&self.regs);
+        let top_off = self.layout.top;
+        dynasm!(ops
+            ; .arch x64
+            ; push:
+            ; mov QWORD [Rq(t) + Rq(p)], Rq(o)
+            ; add DWORD [Rq(t) + top_off], 8
         );
     }
 
@@ -129,10 +136,9 @@ impl LockEnter {
         header: u64,
     ) -> Result<(), TemplateError> {
         self.check(crate::Isa::X64)?;
-        let [t, o, p, m] = numbers(&self.regs);
-        let (top_off, slow) = (self.layout.top, labels.slow);
+        let [_, o, _, m] = numbers(&self.regs);
         let guess = ((header & !0b11) | 0b01) as i64;
-        self.emit_bounds_and_recursion(ops, slow);
+        self.emit_bounds_and_recursion(ops, labels.slow);
         dynasm!(ops
             ; .arch x64
             ; mov rax, QWORD guess
@@ -142,13 +148,8 @@ impl LockEnter {
             // rax: the header the failed CAS found.
             ; mov Rq(m), rax
         );
-        self.emit_cas_from_mark(ops, slow);
-        dynasm!(ops
-            ; .arch x64
-            ; push:
-            ; mov QWORD [Rq(t) + Rq(p)], Rq(o)
-            ; add DWORD [Rq(t) + top_off], 8
-        );
+        self.emit_cas_from_mark(ops, labels.slow);
+        self.emit_push(ops);
         Ok(())
     }
 }

@@ -5,7 +5,7 @@
 //! result register.
 
 use dynasmrt::aarch64::Aarch64Relocation;
-use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+use dynasmrt::{dynasm, DynamicLabel, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
 use fastpath_jit::reg::Reg;
 use fastpath_jit::{Emit, Isa, Labels};
@@ -13,6 +13,38 @@ use fastpath_jit::{Emit, Isa, Labels};
 use super::block::TestThread;
 
 pub const ARG: Reg = Reg(9);
+
+/// Opens a frame saving the frame record and every callee-saved register
+/// (x19–x28): sp stays 16-aligned, and the function may use any register.
+pub fn save_callee_saved(ops: &mut VecAssembler<Aarch64Relocation>) {
+    dynasm!(ops ; .arch aarch64
+        ; stp x29, x30, [sp, #-16]! ; mov x29, sp
+        ; stp x19, x20, [sp, #-16]! ; stp x21, x22, [sp, #-16]!
+        ; stp x23, x24, [sp, #-16]! ; stp x25, x26, [sp, #-16]!
+        ; stp x27, x28, [sp, #-16]!);
+}
+
+/// A function's start: its assembler, a template's labels and an `end`
+/// label, and [`save_callee_saved`]'s frame.
+pub fn start() -> (VecAssembler<Aarch64Relocation>, Labels, DynamicLabel) {
+    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
+    let labels = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    let end = ops.new_dynamic_label();
+    save_callee_saved(&mut ops);
+    (ops, labels, end)
+}
+
+/// Closes [`save_callee_saved`]'s frame and returns.
+pub fn restore_and_return(ops: &mut VecAssembler<Aarch64Relocation>) {
+    dynasm!(ops ; .arch aarch64
+        ; ldp x27, x28, [sp], #16 ; ldp x25, x26, [sp], #16
+        ; ldp x23, x24, [sp], #16 ; ldp x21, x22, [sp], #16
+        ; ldp x19, x20, [sp], #16 ; ldp x29, x30, [sp], #16
+        ; ret);
+}
 
 /// Runs `t` with x28 = `thread`, x9 = `arg`: `(reached slow, x9 after)`
 /// (`done` and the fall-through both count as not slow).
@@ -28,16 +60,9 @@ pub const DONE: u64 = 2;
 /// Runs `t` with x28 = `thread`, x9/x12/x13 = `args`: the label reached
 /// and x9 after.
 pub fn run3<T: Emit<Aarch64Relocation>>(t: &T, thread: &mut TestThread, args: [u64; 3]) -> (u64, u64) {
-    let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
-    let labels = Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    let end = ops.new_dynamic_label();
-    // fn(thread, a9, out: *mut u64, a12, a13) -> label; x28 saved.
+    // fn(thread, a9, out: *mut u64, a12, a13) -> label.
+    let (mut ops, labels, end) = start();
     dynasm!(ops ; .arch aarch64
-        ; stp x29, x30, [sp, #-16]! ; mov x29, sp
-        ; stp x27, x28, [sp, #-16]!
         ; stp x2, x3, [sp, #-16]!
         ; mov x28, x0 ; mov x9, x1 ; mov x12, x3 ; mov x13, x4);
     let n0 = ops.offset().0;
@@ -53,8 +78,8 @@ pub fn run3<T: Emit<Aarch64Relocation>>(t: &T, thread: &mut TestThread, args: [u
         ; =>labels.done ; movz x0, #DONE as u32 ; b =>end
         ; =>labels.slow ; movz x0, #SLOW as u32
         ; =>end
-        ; ldp x2, x3, [sp], #16 ; str x9, [x2]
-        ; ldp x27, x28, [sp], #16 ; ldp x29, x30, [sp], #16 ; ret);
+        ; ldp x2, x3, [sp], #16 ; str x9, [x2]);
+    restore_and_return(&mut ops);
     let cache = CodeCache::new(4096).unwrap();
     let entry = cache.install(&ops.finalize().unwrap()).unwrap();
     let mut out = 0u64;

@@ -4,7 +4,7 @@
 //! compiled method.
 //!
 //! Where it sits: [`super`] times these loops and hands them to the
-//! profiler as regions; the templates come from `fastpath_jit::x64`
+//! profiler as regions; the templates come from `fastpath_jit` (its x86-64 emitters)
 //! unchanged, their slow-path stubs out of line after the loop (HotSpot's
 //! late expansion).
 //!
