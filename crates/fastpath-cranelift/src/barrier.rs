@@ -37,7 +37,7 @@ use cranelift_codegen::ir::{types::I32, types::I64, types::I8, FuncRef, InstBuil
 use cranelift_frontend::FunctionBuilder;
 use fastpath_jit::{CsetMap, SatbQueueLayout, ThreadLayout};
 
-use crate::cold_call;
+use crate::slow::cold_call;
 
 /// Where the card post-barrier finds the biased card-table base.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -207,7 +207,7 @@ fn exit(
     let zero = b.ins().iconst(I32, 0);
     b.ins().jump(cont, &[zero.into()]);
 
-    crate::cold_call(b, cold, slow, &[thread, obj], cont);
+    crate::slow::cold_call(b, cold, slow, &[thread, obj], cont);
     b.switch_to_block(cont);
     status
 }

@@ -11,7 +11,7 @@ use dynasmrt::VecAssembler;
 use fastpath::code::{CodeCache, Entry};
 use fastpath_jit::{Emit, Isa, SpinWait};
 
-use crate::Error;
+use crate::link::Error;
 
 /// Installs `pause; ret` for the process's configured pause in `cache`:
 /// the function [`spin_wait`]'s import resolves to.

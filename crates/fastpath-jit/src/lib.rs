@@ -127,17 +127,7 @@ pub use layout::{
 };
 pub use template::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, Emit, EmitStub,
-    Emitter, G1Card, GcBarrier, GcStateTest, LockEnter, LockExit, LockExitExpecting, LockRegs, LrbCset,
-    SafepointPoll, SatbEnqueue, SlowArg, SlowCall, SlowPath, SlowStub, SpinWait, StubError, Template,
-    TemplateError, TlabAlloc,
+    Emitter, G1Card, GcBarrier, GcStateTest, Labels, LockEnter, LockExit, LockExitExpecting, LockRegs,
+    LrbCset, SafepointPoll, SatbEnqueue, SlowArg, SlowCall, SlowPath, SlowStub, SpinWait, StubError,
+    Template, TemplateError, TlabAlloc,
 };
-
-/// The labels a template branches to; the JIT creates and binds them.
-#[derive(Clone, Copy, Debug)]
-pub struct Labels {
-    /// The uncommon case: where the JIT emits the slow-path stub.
-    pub slow: dynasmrt::DynamicLabel,
-    /// Where the stub resumes (and where a template's filters that need no
-    /// work branch).
-    pub done: dynasmrt::DynamicLabel,
-}

@@ -37,17 +37,23 @@ fn regs() -> ([Reg; 3], [Reg; 3]) {
     }
 }
 
+/// The host's idle test of `barrier`: thread and scratch.
+fn idle_test(barrier: GcBarrier) -> GcStateTest {
+    let ([thread, ..], [tmp, ..]) = regs();
+    GcStateTest {
+        barrier,
+        thread,
+        tmp,
+        layout: layout(),
+    }
+}
+
 /// fn(thread, field) -> void: the SATB barrier of a store to `field`, its
 /// stub the enqueue's slow call (`gc_world::satb_flush` in the library's
 /// place).
 fn satb_function(cache: &CodeCache) -> Entry {
     let ([thread, field, prev], [tmp, tmp2, _]) = regs();
-    let idle = GcStateTest {
-        barrier: GcBarrier::Satb,
-        thread,
-        tmp,
-        layout: layout(),
-    };
+    let idle = idle_test(GcBarrier::Satb);
     let enqueue = SatbEnqueue {
         thread,
         field,
@@ -70,12 +76,7 @@ fn satb_function(cache: &CodeCache) -> Entry {
 /// signature).
 fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
     let ([thread, obj, field], [tmp, tmp2, _]) = regs();
-    let idle = GcStateTest {
-        barrier: GcBarrier::Lrb,
-        thread,
-        tmp,
-        layout: layout(),
-    };
+    let idle = idle_test(GcBarrier::Lrb);
     let medium = LrbCset {
         obj,
         tmp,

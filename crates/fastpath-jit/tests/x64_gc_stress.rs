@@ -173,13 +173,7 @@ fn plain_load(cache: &CodeCache) -> Entry {
 /// rsp 8 below 16-alignment on entry to the function's tail (the caller's
 /// `sub rsp, 8`).
 fn emit_satb_store(ops: &mut VecAssembler<X64Relocation>, satb: usize) {
-    let layout = ThreadLayout::fastpath().unwrap();
-    let idle = GcStateTest {
-        barrier: GcBarrier::Satb,
-        thread: RDI,
-        tmp: RAX,
-        layout,
-    };
+    let idle = idle_test(GcBarrier::Satb);
     let enqueue = SatbEnqueue {
         thread: RDI,
         field: RSI,
@@ -203,6 +197,16 @@ fn emit_satb_store(ops: &mut VecAssembler<X64Relocation>, satb: usize) {
     );
 }
 
+/// The idle test of `barrier` on the real block, thread in rdi.
+fn idle_test(barrier: GcBarrier) -> GcStateTest {
+    GcStateTest {
+        barrier,
+        thread: RDI,
+        tmp: RAX,
+        layout: ThreadLayout::fastpath().unwrap(),
+    }
+}
+
 fn labels(ops: &mut VecAssembler<X64Relocation>) -> Labels {
     Labels {
         slow: ops.new_dynamic_label(),
@@ -211,7 +215,6 @@ fn labels(ops: &mut VecAssembler<X64Relocation>) -> Labels {
 }
 
 fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
-    let layout = ThreadLayout::fastpath().unwrap();
     let cset = CsetMap::of(m);
     let cache = CodeCache::new(64 * 1024).unwrap();
     // load(block = rdi, field = rsi) -> reference (rax): the LRB, its stub
@@ -220,12 +223,7 @@ fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
     // `sub rsp, 8`: rsp 16-aligned where the templates run (the stubs'
     // precondition, as in a JIT's frame).
     dynasm!(ops ; .arch x64 ; sub rsp, 8 ; mov rax, QWORD [rsi]);
-    let idle = GcStateTest {
-        barrier: GcBarrier::Lrb,
-        thread: RDI,
-        tmp: RCX,
-        layout,
-    };
+    let idle = idle_test(GcBarrier::Lrb);
     let medium = LrbCset {
         obj: RAX,
         tmp: RCX,

@@ -24,12 +24,13 @@
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
 use super::{one_bit, simm9, uimm12, Aarch64Asm};
+use crate::isa::Isa;
 use crate::reg::Reg;
+use crate::template::Labels;
 use crate::template::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, Emit, G1Card,
     TemplateError,
 };
-use crate::{Isa, Labels};
 
 impl Emit<Aarch64Relocation> for BrooksReadBarrier {
     fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, _labels: Labels) -> Result<(), TemplateError> {

@@ -22,8 +22,8 @@
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
 use super::{halves, simm9, uimm12, Aarch64Asm};
+use crate::template::Labels;
 use crate::template::{Emit, LrbCset, SatbEnqueue, TemplateError};
-use crate::Labels;
 
 impl Emit<Aarch64Relocation> for SatbEnqueue {
     fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {

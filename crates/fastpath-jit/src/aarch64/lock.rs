@@ -37,18 +37,21 @@
 //!   sub  wtop, wtop, #8 ; str wtop, [thread, #top_off]
 //! ```
 
-use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
+use dynasmrt::{aarch64::Aarch64Relocation, dynasm, DynamicLabel};
 
 use super::{uimm12, Aarch64Asm};
 use crate::reg::Reg;
+use crate::template::Labels;
 use crate::template::{Emit, LockEnter, LockExit, LockExitExpecting, LockRegs, TemplateError};
-use crate::Labels;
 
 /// What both lock templates emit with: the layout's offsets as
 /// immediates (`top_off`, `end`) and the registers as the numbers dynasm
 /// takes: thread, object, then the temporaries by role (top, mark, slot,
 /// expected, old).
-fn operands(regs: &LockRegs, layout: &crate::LockStackLayout) -> Result<(u32, u32, [u8; 7]), TemplateError> {
+fn operands(
+    regs: &LockRegs,
+    layout: &crate::layout::LockStackLayout,
+) -> Result<(u32, u32, [u8; 7]), TemplateError> {
     let t = regs.temps();
     let r = [regs.thread(), regs.obj(), t[0], t[1], t[2], t[3], t[4]];
     Ok((uimm12(layout.top, 4)?, uimm12(layout.end, 1)?, r.map(|r| r.0)))
@@ -71,10 +74,10 @@ impl Emit<Aarch64Relocation> for LockEnter {
             ; tbnz X(m), #1, =>slow
             ; orr XSP(e), X(m), #1
             ; and XSP(m), X(m), #0xffff_ffff_ffff_fffe
-            ; mov X(c), X(e)
-            ; casa X(c), X(m), [X(o)]
-            ; cmp X(c), X(e)
-            ; b.ne =>slow
+        );
+        emit_cas(ops, Ordering::Acquire, [o, m, e, c], slow);
+        dynasm!(ops
+            ; .arch aarch64
             ; push:
             ; str X(o), [X(a)]
             ; add WSP(p), WSP(p), #8
@@ -94,6 +97,23 @@ impl Emit<Aarch64Relocation> for LockExitExpecting {
     fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
         emit_exit(&self.exit, ops, labels, Some(self.word))
     }
+}
+
+/// Which CAS a lock operation makes: `casa` on enter, `casl` on exit.
+enum Ordering {
+    Acquire,
+    Release,
+}
+
+/// The CAS of header `[obj]` from `exp` to `new` (`old` its result) and
+/// its check, a lost CAS to `slow`.
+fn emit_cas<A: Aarch64Asm>(ops: &mut A, order: Ordering, [o, new, e, c]: [u8; 4], slow: DynamicLabel) {
+    dynasm!(ops ; .arch aarch64 ; mov X(c), X(e));
+    match order {
+        Ordering::Acquire => dynasm!(ops ; .arch aarch64 ; casa X(c), X(new), [X(o)]),
+        Ordering::Release => dynasm!(ops ; .arch aarch64 ; casl X(c), X(new), [X(o)]),
+    }
+    dynasm!(ops ; .arch aarch64 ; cmp X(c), X(e) ; b.ne =>slow);
 }
 
 /// The exit, its expected word loaded from the header or taken from `word`.
@@ -134,10 +154,10 @@ fn emit_exit<A: Aarch64Asm>(
         ; .arch aarch64
         ; orr XSP(e), X(e), #0x8000_0000_0000_0000
         ; orr XSP(m), X(e), #1
-        ; mov X(c), X(e)
-        ; casl X(c), X(m), [X(o)]
-        ; cmp X(c), X(e)
-        ; b.ne =>slow
+    );
+    emit_cas(ops, Ordering::Release, [o, m, e, c], slow);
+    dynasm!(ops
+        ; .arch aarch64
         ; pop:
         ; sub WSP(p), WSP(p), #8
         ; str W(p), [X(t), top_off]

@@ -7,8 +7,9 @@ use dynasmrt::aarch64::Aarch64Relocation;
 use fastpath::spin::strategy::PauseInstruction;
 
 use super::Aarch64Asm;
+use crate::isa::Isa;
+use crate::template::Labels;
 use crate::template::{Emit, SpinWait, TemplateError};
-use crate::{Isa, Labels};
 
 /// `ISB` (`isb sy`).
 pub const ISB: u32 = 0xD503_3FDF;

@@ -14,10 +14,10 @@
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm, DynamicLabel};
 
 use super::{halves, Aarch64Asm};
+use crate::isa::Isa;
 pub use crate::reg::aarch64::{CALLER_SAVED, LR};
 use crate::reg::Reg;
 use crate::template::{EmitStub, SlowStub, StubError};
-use crate::Isa;
 
 impl EmitStub<Aarch64Relocation> for SlowStub {
     fn emit<A: Aarch64Asm>(

@@ -12,8 +12,8 @@ use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
 use super::{one_bit, uimm12, Aarch64Asm};
 use crate::reg::Reg;
+use crate::template::Labels;
 use crate::template::{Emit, GcStateTest, SafepointPoll, TemplateError, TlabAlloc};
-use crate::Labels;
 
 fn test_bit<A: Aarch64Asm>(
     ops: &mut A,

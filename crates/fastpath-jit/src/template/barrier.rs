@@ -46,7 +46,8 @@
 //! after the load on AArch64, as the Rust `forwardee`'s Acquire does; on
 //! x86-64 an Acquire load is a plain `mov`).
 
-use super::{Isa, SlowCall, Template};
+use super::contract::{SlowArg, SlowCall, SlowPath, Template, TemplateError};
+use crate::isa::Isa;
 use crate::layout::ThreadLayout;
 use crate::reg::{x64::RAX, Reg, RegSet};
 use crate::slow::LibraryPath;
@@ -332,26 +333,26 @@ impl Template for G1Card {
     }
     /// The operands, and the region shift: in 1..64 (a shift by 0 would
     /// leave x86-64's flags stale, one by 64 is no shift).
-    fn check(&self, isa: Isa) -> Result<(), super::TemplateError> {
+    fn check(&self, isa: Isa) -> Result<(), TemplateError> {
         if !(1..64).contains(&self.region_shift) {
-            return Err(super::TemplateError::Offset {
+            return Err(TemplateError::Offset {
                 offset: i32::from(self.region_shift),
                 accepts: "a region shift in 1..64",
             });
         }
         isa.check_operands(&self.operands(isa))
-            .map_err(super::TemplateError::Register)
+            .map_err(TemplateError::Register)
     }
     /// The thread is the block's base register; with an immediate base the
     /// JIT passes its thread register itself.
     fn slow_call(&self) -> Option<SlowCall> {
         let thread = match self.base.thread() {
-            Some(t) => super::SlowArg::Reg(t),
-            None => super::SlowArg::Jit("thread"),
+            Some(t) => SlowArg::Reg(t),
+            None => SlowArg::Jit("thread"),
         };
         Some(SlowCall {
-            path: super::SlowPath::Library(LibraryPath::G1Card),
-            args: vec![thread, super::SlowArg::Reg(self.addr)],
+            path: SlowPath::Library(LibraryPath::G1Card),
+            args: vec![thread, SlowArg::Reg(self.addr)],
             ret: None,
         })
     }
@@ -425,11 +426,11 @@ impl Template for CasRef {
             Isa::Aarch64 => 4,
         }
     }
-    fn check(&self, isa: Isa) -> Result<(), super::TemplateError> {
+    fn check(&self, isa: Isa) -> Result<(), TemplateError> {
         if isa == Isa::X64 {
             for r in [self.expected, self.old] {
                 if r != RAX {
-                    return Err(super::TemplateError::Register(crate::reg::RegError::Fixed {
+                    return Err(TemplateError::Register(crate::reg::RegError::Fixed {
                         given: r,
                         fixed: RAX,
                     }));
@@ -437,7 +438,7 @@ impl Template for CasRef {
             }
         }
         isa.check_operands(&self.operands(isa))
-            .map_err(super::TemplateError::Register)
+            .map_err(TemplateError::Register)
     }
     fn slow_call(&self) -> Option<SlowCall> {
         Some(SlowCall::runtime(

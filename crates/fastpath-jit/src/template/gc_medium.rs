@@ -41,7 +41,8 @@
 //! address across that mutator's stops (`tests/x64_gc_stress.rs` runs the
 //! two paths under concurrent cycles against the Rust barriers).
 
-use super::{Isa, SlowArg, SlowCall, SlowPath, Template};
+use super::contract::{SlowArg, SlowCall, SlowPath, Template};
+use crate::isa::Isa;
 pub use crate::layout::{CsetMap, SatbQueueLayout};
 use crate::reg::{Reg, RegSet};
 use crate::slow::LibraryPath;

@@ -49,11 +49,11 @@
 
 use dynasmrt::DynasmLabelApi;
 
-use super::{Arch, Emit, Isa, SlowCall, Template, TemplateError};
+use super::contract::{Emit, Labels, SlowCall, Template, TemplateError};
+use crate::isa::{Arch, Isa};
 use crate::layout::LockStackLayout;
 use crate::reg::{x64::RAX, Reg, RegError, RegSet};
 use crate::slow::LibraryPath;
-use crate::Labels;
 
 /// The registers of a lock template: the thread block, the object (its
 /// header word's address) and the temporaries, in the order of their

@@ -6,7 +6,8 @@
 use fastpath::config::ConfigError;
 use fastpath::spin::strategy::{PauseInstruction, SpinPause};
 
-use super::{Isa, SlowCall, Template};
+use super::contract::{SlowCall, Template};
+use crate::isa::Isa;
 use crate::reg::{x64, Reg, RegSet};
 
 /// The pause template, for one resolved strategy.

@@ -15,7 +15,7 @@
 
 use dynasmrt::{DynamicLabel, DynasmLabelApi};
 
-use super::{Arch, Isa};
+use crate::isa::{Arch, Isa};
 use crate::reg::{aarch64, x64, Reg, RegSet};
 
 /// A call to an `extern "C"` slow path from a template's `slow` label

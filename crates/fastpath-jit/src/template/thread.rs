@@ -15,7 +15,8 @@
 //! a safepoint/handshake, as the Rust `Mutator` reads its `gc_state` copy:
 //! no ordering beyond program order is needed.
 
-use super::{Isa, SlowArg, SlowCall, SlowPath, Template};
+use super::contract::{SlowArg, SlowCall, SlowPath, Template};
+use crate::isa::Isa;
 use crate::layout::ThreadLayout;
 use crate::reg::{Reg, RegSet};
 use crate::slow::LibraryPath;

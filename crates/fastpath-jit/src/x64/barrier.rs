@@ -20,11 +20,11 @@
 use dynasmrt::{dynasm, x64::X64Relocation};
 
 use super::X64Asm;
+use crate::template::Labels;
 use crate::template::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, Emit, G1Card,
     TemplateError,
 };
-use crate::Labels;
 
 impl Emit<X64Relocation> for BrooksReadBarrier {
     fn emit_checked<A: X64Asm>(&self, ops: &mut A, _labels: Labels) -> Result<(), TemplateError> {

@@ -24,8 +24,8 @@
 use dynasmrt::{dynasm, x64::X64Relocation};
 
 use super::X64Asm;
+use crate::template::Labels;
 use crate::template::{Emit, LrbCset, SatbEnqueue, TemplateError};
-use crate::Labels;
 
 impl Emit<X64Relocation> for SatbEnqueue {
     fn emit_checked<A: X64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {

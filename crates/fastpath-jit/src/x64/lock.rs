@@ -34,8 +34,8 @@ use dynasmrt::{dynasm, x64::X64Relocation, DynamicLabel};
 
 use super::X64Asm;
 use crate::reg::{x64::RAX, Reg};
+use crate::template::Labels;
 use crate::template::{Emit, LockEnter, LockExit, LockExitExpecting, LockRegs, Template, TemplateError};
-use crate::Labels;
 
 /// Thread, object, top and mark as the register numbers dynasm takes.
 fn numbers(regs: &LockRegs) -> [u8; 4] {
@@ -135,7 +135,7 @@ impl LockEnter {
         labels: Labels,
         header: u64,
     ) -> Result<(), TemplateError> {
-        self.check(crate::Isa::X64)?;
+        self.check(crate::isa::Isa::X64)?;
         let [_, o, _, m] = numbers(&self.regs);
         let guess = ((header & !0b11) | 0b01) as i64;
         self.emit_bounds_and_recursion(ops, labels.slow);

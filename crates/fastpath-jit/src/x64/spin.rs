@@ -11,8 +11,9 @@ use dynasmrt::{dynasm, x64::X64Relocation};
 use fastpath::spin::strategy::PauseInstruction;
 
 use super::X64Asm;
+use crate::isa::Isa;
+use crate::template::Labels;
 use crate::template::{Emit, SpinWait, TemplateError};
-use crate::{Isa, Labels};
 
 /// TSC ticks to the TPAUSE deadline: `fastpath::spin::Tpause::DEADLINE_TICKS`
 /// (about one PAUSE), so template and Rust pause alike.

@@ -14,10 +14,10 @@
 use dynasmrt::{dynasm, x64::X64Relocation, DynamicLabel};
 
 use super::X64Asm;
+use crate::isa::Isa;
 use crate::reg::x64::RAX;
 pub use crate::reg::x64::{ARGS, CALLER_SAVED};
 use crate::template::{EmitStub, SlowStub, StubError};
-use crate::Isa;
 
 impl EmitStub<X64Relocation> for SlowStub {
     fn emit<A: X64Asm>(

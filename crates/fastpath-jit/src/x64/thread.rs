@@ -8,8 +8,8 @@ use dynasmrt::{dynasm, x64::X64Relocation};
 
 use super::X64Asm;
 use crate::reg::Reg;
+use crate::template::Labels;
 use crate::template::{Emit, GcStateTest, SafepointPoll, TemplateError, TlabAlloc};
-use crate::Labels;
 
 impl Emit<X64Relocation> for SafepointPoll {
     fn emit_checked<A: X64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
