@@ -236,11 +236,14 @@ mod host {
     /// The rows, indexed by `fastpath_jit_template`; the roles each takes
     /// from `fastpath_jit_regs` are the ones its C documentation lists.
     const TABLE: [Row; 14] = [
+        // FASTPATH_JIT_LOCK_ENTER
         |r| {
             let LockExit { regs, layout } = lock(r)?;
             obj(LockEnter { regs, layout })
         },
+        // FASTPATH_JIT_LOCK_EXIT
         |r| obj(lock(r)?),
+        // FASTPATH_JIT_SAFEPOINT_POLL
         |r| {
             obj(SafepointPoll {
                 thread: Reg(r.thread),
@@ -248,16 +251,22 @@ mod host {
                 layout: layout()?,
             })
         },
+        // FASTPATH_JIT_SATB_IDLE
         |r| idle(r, GcBarrier::Satb),
+        // FASTPATH_JIT_LRB_IDLE
         |r| idle(r, GcBarrier::Lrb),
+        // FASTPATH_JIT_CARD_MARK
         |r| card(r, false),
+        // FASTPATH_JIT_CARD_MARK_CONDITIONAL
         |r| card(r, true),
+        // FASTPATH_JIT_BROOKS_READ_BARRIER
         |r| {
             obj(BrooksReadBarrier {
                 obj: Reg(r.obj),
                 forwarding: r.imm,
             })
         },
+        // FASTPATH_JIT_CAS_REF
         |r| {
             let layout = layout()?;
             obj(match ISA {
@@ -273,6 +282,7 @@ mod host {
                 },
             })
         },
+        // FASTPATH_JIT_TLAB_ALLOC
         |r| {
             obj(TlabAlloc {
                 thread: Reg(r.thread),
@@ -283,7 +293,9 @@ mod host {
                 layout: layout()?,
             })
         },
+        // FASTPATH_JIT_SPIN_WAIT
         |_| obj(SpinWait::configured()),
+        // FASTPATH_JIT_BROOKS_WRITE_BARRIER
         |r| {
             obj(BrooksWriteBarrier {
                 thread: Reg(r.thread),
@@ -294,10 +306,12 @@ mod host {
                 forwarding: r.imm,
             })
         },
+        // FASTPATH_JIT_LOCK_EXIT_EXPECTING
         |r| {
             let word = u8::try_from(r.imm).map_err(|_| invalid("imm: the expected word's register"))?;
             obj(lock(r)?.expecting(Reg(word)))
         },
+        // FASTPATH_JIT_G1_CARD
         |r| {
             let region_shift = u8::try_from(r.imm).map_err(|_| invalid("imm: the region shift, 1..63"))?;
             obj(G1Card {
@@ -311,6 +325,9 @@ mod host {
             })
         },
     ];
+
+    // One row per `fastpath_jit_template` value, in order.
+    const _: () = assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_G1_CARD as usize + 1);
 
     /// Template `template` for `r`, its registers checked for the host:
     /// `FASTPATH_ERR_INVALID_ARGUMENT` for an unknown template or a
