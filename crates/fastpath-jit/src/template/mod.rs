@@ -43,6 +43,7 @@
 //! | [`gc_medium`] | the SATB enqueue and LRB collection-set medium paths, out of line after the idle tests |
 //! | [`spin`] | on-spin-wait |
 //! | [`stub`] | the out-of-line slow-path stub |
+//! | `contract.rs` (its items re-exported here) | what every template shares: [`Template`], [`Emit`], [`Emitter`], [`Labels`], [`SlowCall`], [`TemplateError`] |
 //!
 //! A new template is its description here (a struct and its `Template`
 //! impl) and one `Emit` impl in each of `x64/` and `aarch64/`; the C ABI
