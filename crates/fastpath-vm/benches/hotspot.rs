@@ -21,8 +21,20 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const PROGRAMS: [&str; 14] = [
-    "Bounce", "List", "Permute", "Queens", "Sieve", "Storage", "Towers", "Richards", "DeltaBlue", "Json", "NBody",
-    "Mandelbrot", "CD", "Havlak",
+    "Bounce",
+    "List",
+    "Permute",
+    "Queens",
+    "Sieve",
+    "Storage",
+    "Towers",
+    "Richards",
+    "DeltaBlue",
+    "Json",
+    "NBody",
+    "Mandelbrot",
+    "CD",
+    "Havlak",
 ];
 
 fn jdk() -> PathBuf {
@@ -42,13 +54,19 @@ fn vm() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap();
     let p = dir.join("fastpath-vm");
-    assert!(p.is_file(), "build the VM first: cargo build --release -p fastpath-vm ({})", p.display());
+    assert!(
+        p.is_file(),
+        "build the VM first: cargo build --release -p fastpath-vm ({})",
+        p.display()
+    );
     p
 }
 
 /// Runs `cmd` to completion; wall time, peak RSS in KiB, stdout.
 fn timed(cmd: &mut Command) -> (Duration, i64, String) {
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null());
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
     let start = Instant::now();
     let child = cmd.spawn().expect("start");
     let pid = child.id() as libc::pid_t;
@@ -66,7 +84,10 @@ fn timed(cmd: &mut Command) -> (Duration, i64, String) {
     let wall = start.elapsed();
     assert_eq!(r, pid, "wait4");
     let stdout = reader.join().unwrap();
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{cmd:?} failed");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{cmd:?} failed"
+    );
     (wall, usage.ru_maxrss, stdout)
 }
 
@@ -96,7 +117,11 @@ fn compile(jdk: &Path, src: &Path, out: &Path) {
         .args(&files)
         .output()
         .unwrap();
-    assert!(o.status.success(), "javac: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "javac: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 fn startup(jdk: &Path, classes: &Path, rounds: usize) {
@@ -141,12 +166,23 @@ fn interp(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[
     println!("| benchmark | fastpath-vm ms | HotSpot `-Xint` ms | ratio |");
     println!("|---|---:|---:|---:|");
     let mut logs = Vec::new();
-    for p in PROGRAMS.iter().filter(|p| only.is_empty() || only.iter().any(|o| o == *p)) {
+    for p in PROGRAMS
+        .iter()
+        .filter(|p| only.is_empty() || only.iter().any(|o| o == *p))
+    {
         let (mut v, mut h) = (Vec::new(), Vec::new());
         let n = iterations.to_string();
         for _ in 0..rounds {
-            v.push(harness_run(Command::new(&vm).arg("-cp").arg(classes).args(["Harness", p, &n])));
-            h.push(harness_run(Command::new(&java).arg("-Xint").arg("-cp").arg(classes).args(["Harness", p, &n])));
+            v.push(harness_run(
+                Command::new(&vm).arg("-cp").arg(classes).args(["Harness", p, &n]),
+            ));
+            h.push(harness_run(
+                Command::new(&java)
+                    .arg("-Xint")
+                    .arg("-cp")
+                    .arg(classes)
+                    .args(["Harness", p, &n]),
+            ));
         }
         let (v, h) = (median(&mut v), median(&mut h));
         logs.push((v / h).ln());
@@ -180,7 +216,10 @@ fn main() {
     let classes = std::env::temp_dir().join(format!("fastpath-vm-bench-{}", std::process::id()));
     compile(&jdk, &src, &classes);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    println!("load average at start: {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    println!(
+        "load average at start: {}",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
     if what == "startup" || what == "all" {
         startup(&jdk, &classes, opt("--rounds", 21));
     }
@@ -188,6 +227,9 @@ fn main() {
         interp(&jdk, &classes, opt("--rounds", 3), opt("--iterations", 4), &only);
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    println!("load average at end: {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    println!(
+        "load average at end: {}",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
     let _ = std::fs::remove_dir_all(&classes);
 }

@@ -32,6 +32,10 @@ pub struct Loader {
     all: Mutex<Vec<&'static Class>>,
 }
 
+/// The deepest chain of classes loading one another (superclasses,
+/// interfaces) a thread may have.
+const MAX_LOAD_DEPTH: usize = 256;
+
 std::thread_local! {
     /// Classes this thread is loading (ClassCircularityError detection).
     static LOADING: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
@@ -89,7 +93,21 @@ impl Loader {
         if let Some(k) = primitive_kind(name) {
             return Ok(self.publish(primitive_class(k)));
         }
-        let circular = LOADING.with(|l| l.borrow().iter().any(|n| n == name));
+        let (circular, depth) = LOADING.with(|l| {
+            let l = l.borrow();
+            (l.iter().any(|n| n == name), l.len())
+        });
+        if depth >= MAX_LOAD_DEPTH {
+            // A hostile class path can chain superclasses without end; the
+            // loader's recursion must not run the native stack out.
+            return Err(Error::new(
+                "java/lang/StackOverflowError",
+                format!(
+                    "class hierarchy deeper than {MAX_LOAD_DEPTH} at {}",
+                    name.replace('/', ".")
+                ),
+            ));
+        }
         if circular {
             return Err(Error::new(
                 "java/lang/ClassCircularityError",
@@ -584,4 +602,95 @@ fn build_itable(
 /// The descriptor a method of this name and type would have (tests).
 pub fn parse_method_descriptor(d: &str) -> Option<MethodDescriptor> {
     MethodDescriptor::parse(d).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loader() -> Loader {
+        Loader::new(Archive::open(crate::CLASSLIB), ClassPath::default())
+    }
+
+    #[test]
+    fn layouts_keep_inherited_fields_in_place_and_pack_primitives() {
+        let l = loader();
+        let hm = l.load("java/util/HashMap").unwrap();
+        let lhm = l.load("java/util/LinkedHashMap").unwrap();
+        // A subclass keeps every inherited field's reference index and
+        // data offset, and adds its own after them.
+        for f in hm.fields.iter().filter(|f| !f.is_static()) {
+            let (owner, g) = crate::link::resolve::find_field(lhm, &f.name, &f.descriptor).unwrap();
+            assert!(std::ptr::eq(owner, hm));
+            assert_eq!(f.offset, g.offset);
+        }
+        assert!(lhm.nrefs > hm.nrefs && lhm.data_bytes >= hm.data_bytes);
+        // Every primitive field is aligned to its size, after the class word,
+        // and inside the data area.
+        for c in [
+            hm,
+            lhm,
+            l.load("java/lang/String").unwrap(),
+            l.load("java/lang/Thread").unwrap(),
+        ] {
+            for f in c.fields.iter().filter(|f| !f.is_static() && f.kind != Kind::Ref) {
+                let size = f.kind.size() as u32;
+                assert_eq!(f.offset % size, 0, "{}.{}", c.name, f.name);
+                assert!(
+                    f.offset >= 8 && f.offset + size <= c.data_bytes,
+                    "{}.{}",
+                    c.name,
+                    f.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn vtables_override_in_place_and_itables_find_defaults() {
+        let l = loader();
+        let object = l.load("java/lang/Object").unwrap();
+        let string = l.load("java/lang/String").unwrap();
+        let i = object
+            .vtable
+            .iter()
+            .position(|m| m.matches("hashCode", "()I"))
+            .unwrap();
+        assert!(
+            std::ptr::eq(string.vtable[i].class, string),
+            "String overrides hashCode in Object's slot"
+        );
+        // LinkedList does not declare `replaceAll`: its itable entry is
+        // List's default method.
+        let list = l.load("java/util/List").unwrap();
+        let ll = l.load("java/util/LinkedList").unwrap();
+        let k = list
+            .methods
+            .iter()
+            .position(|m| m.matches("replaceAll", "(Ljava/util/function/UnaryOperator;)V"))
+            .unwrap();
+        let imp = ll.itable_method(list, k).unwrap();
+        assert!(std::ptr::eq(imp.class, list) && !imp.is_abstract());
+        assert!(ll.is_subclass_of(list) && !list.is_subclass_of(ll));
+    }
+
+    #[test]
+    fn arrays_primitives_and_errors() {
+        let l = loader();
+        let a = l.load("[[Ljava/lang/String;").unwrap();
+        assert_eq!(a.elem_kind(), Some(Kind::Ref));
+        let obj_arr = l.load("[Ljava/lang/Object;").unwrap();
+        assert!(a.is_subclass_of(obj_arr));
+        assert!(a.is_subclass_of(l.load("java/lang/Cloneable").unwrap()));
+        let ints = l.load("[I").unwrap();
+        assert_eq!(ints.component.unwrap().java_name(), "int");
+        assert!(!ints.is_subclass_of(obj_arr));
+        // A user class named like a descriptor letter is a class, not `int`.
+        assert_eq!(l.load("I").unwrap_err().class, "java/lang/NoClassDefFoundError");
+        assert_eq!(
+            l.load("java/lang/Nope").unwrap_err().class,
+            "java/lang/NoClassDefFoundError"
+        );
+        assert_eq!(l.load("[Q").unwrap_err().class, "java/lang/NoClassDefFoundError");
+    }
 }
