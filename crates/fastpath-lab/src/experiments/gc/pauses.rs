@@ -211,7 +211,7 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start) -
         let depth = m.roots_len();
         let n = match m.alloc(NODE_REFS, NODE_DATA) {
             Ok(n) => n,
-            Err(fastpath::gc::GcError::OutOfMemory) => {
+            Err(fastpath::gc::GcError::OutOfMemory { .. }) => {
                 run.failed += 1;
                 m.truncate_roots(depth);
                 continue;

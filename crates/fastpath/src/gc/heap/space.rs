@@ -196,9 +196,6 @@ pub(crate) struct Space {
     marks: Box<[AtomicU64]>,
     pub(crate) cards: Box<[AtomicU8]>,
     pub(crate) alloc: Mutex<AllocState>,
-    /// Regions the largest humongous allocation that found no run wants,
-    /// since the last cycle judged the heap (`humongous.rs`).
-    pub(crate) humongous_wanted: AtomicUsize,
     /// Regions the mutators have taken, ever (TLAB regions and humongous
     /// runs): the allocation rate the cycle trigger learns (`collector/trigger.rs`).
     pub(crate) taken_regions: AtomicUsize,
@@ -360,7 +357,6 @@ impl Space {
                 evac_taken: 0,
                 mutator_floor: reserve_regions,
             }),
-            humongous_wanted: AtomicUsize::new(0),
             taken_regions: AtomicUsize::new(0),
             humongous_allocated: AtomicU64::new(0),
             humongous_reclaimed: AtomicU64::new(0),
