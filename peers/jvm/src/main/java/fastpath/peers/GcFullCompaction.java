@@ -34,6 +34,12 @@ public final class GcFullCompaction {
 
     static Node[][] spine;
 
+    /**
+     * Where each dropped node is stored once, so that it escapes and is allocated (C2 would
+     * otherwise replace a node that never leaves the loop by its fields) and dies at the next one.
+     */
+    static Node sink;
+
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         long heap = Runtime.getRuntime().maxMemory();
@@ -54,7 +60,9 @@ public final class GcFullCompaction {
                     Node n = new Node();
                     n.d0 = i;
                     chunk[i] = n;
-                    new Node().d0 = i; // the dropped half, between the kept ones
+                    Node dropped = new Node(); // the dropped half, between the kept ones
+                    dropped.d0 = i;
+                    sink = dropped;
                 }
             }
             long t0 = System.nanoTime();
