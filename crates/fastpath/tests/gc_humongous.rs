@@ -355,16 +355,25 @@ fn assert_no_room(err: GcError, requested_regions: usize, run_regions: usize, re
     );
 }
 
-/// The case: eight small survivors, a dead humongous object of 40
-/// regions, then requests of 56 regions and of the largest the survivors
-/// leave room for: both fit once the compaction has slid the survivors to
-/// the bottom; one region more is `OutOfMemory` naming the request and the
-/// run.
+/// The case, in every barrier set and mode (the five presets
+/// passive, the two complete sets concurrent): eight small survivors, a
+/// dead humongous object of 40 regions, then requests of 56 regions and of
+/// the largest the survivors leave room for: both fit once the compaction
+/// has slid the survivors to the bottom; one region more is `OutOfMemory`
+/// naming the request and the run.
 #[test]
 fn a_dead_humongous_object_and_a_few_survivors_leave_one_run() {
-    for mode in [GcMode::Passive, GcMode::Concurrent] {
+    let mut runs = Vec::new();
+    for p in Preset::all() {
+        runs.push((p, GcMode::Passive));
+        if p.bits().missing_for_concurrent().is_empty() {
+            runs.push((p, GcMode::Concurrent));
+        }
+    }
+    assert_eq!(runs.len(), 7);
+    for (preset, mode) in runs {
         let stats = within(CAP, "one run", move || {
-            let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, mode);
+            let mut c = HeapConfig::new(4 << 20, preset.bits(), mode);
             c.verify = true;
             let heap = Heap::new(c).unwrap();
             let (regions, reserve, region_words) = shape(&heap);
@@ -387,7 +396,7 @@ fn a_dead_humongous_object_and_a_few_survivors_leave_one_run() {
             for want in [56, largest] {
                 let h = m
                     .alloc(0, ndata_for(&heap, want))
-                    .unwrap_or_else(|e| panic!("{mode}: {want} regions: {e}; {:?}", heap.stats()));
+                    .unwrap_or_else(|e| panic!("{preset:?} {mode}: {want} regions: {e}; {:?}", heap.stats()));
                 fill(&m, h, want);
                 check(&m, m.get(h).unwrap(), want);
                 m.truncate_roots(d);
@@ -400,13 +409,13 @@ fn a_dead_humongous_object_and_a_few_survivors_leave_one_run() {
             heap.stats()
         });
         println!(
-            "{mode}: {} full compactions, {} degenerated cycles, {} verified runs",
+            "{preset:?} {mode}: {} full compactions, {} degenerated cycles, {} verified runs",
             stats.full_compactions, stats.degenerated_cycles, stats.verified_cycles
         );
         assert_verified(&stats);
         assert!(
             stats.full_compactions >= 1,
-            "{mode}: the run came from a compaction"
+            "{preset:?} {mode}: the run came from a compaction"
         );
     }
 }
