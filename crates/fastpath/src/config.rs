@@ -43,7 +43,10 @@
 //!   instruction against [`crate::cpu::info`], and returns a [`ConfigError`]
 //!   naming the bad value, the values that can work on this CPU, and which
 //!   CPUs the others are for. A runtime calls it at start, as HotSpot
-//!   refuses to start on a bad flag; the lab does.
+//!   refuses to start on a bad flag; the lab does. Called after a subsystem
+//!   has read a setting lazily, it no longer refuses that setting's bad
+//!   value (reported then, its default in force): it returns what is in
+//!   force, whichever subsystem read first.
 //! - lazy: a subsystem that reads its setting before any `init` reads its
 //!   variable then: a valid one is kept, a bad one falls back to its default
 //!   and is reported once (to the hook set by [`on_invalid_variable`], else
