@@ -675,7 +675,7 @@ fn random_garbage_up_to_the_largest_is_never_refused() {
                                 let mut m = heap.mutator::<Dynamic>().unwrap();
                                 let mut rng = (t as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
                                 let mut served = 0;
-                                for i in 0..40 {
+                                for i in 0..20 {
                                     rng ^= rng << 13;
                                     rng ^= rng >> 7;
                                     rng ^= rng << 17;
@@ -702,7 +702,7 @@ fn random_garbage_up_to_the_largest_is_never_refused() {
                 stats.full_compactions
             );
             assert_verified(&stats);
-            assert_eq!(served, 40 * mutators);
+            assert_eq!(served, 20 * mutators);
         }
     }
 }
