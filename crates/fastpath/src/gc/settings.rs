@@ -245,6 +245,15 @@ impl FromStr for BarrierBits {
         for word in wanted.split(',').map(str::trim) {
             match Barrier::TABLE.iter().find(|c| c.name == word) {
                 Some(c) => bits.0 |= c.value.bit(),
+                None if Preset::TABLE.iter().any(|c| c.name == word) => {
+                    return Err(Self::refusal(
+                        s,
+                        format!(
+                        "{word:?} is a preset, and a preset stands alone: a comma list names barriers ({})",
+                        Barrier::ACCEPTED.join(", ")
+                    ),
+                    ))
+                }
                 None => {
                     return Err(Self::refusal(
                         s,
@@ -432,6 +441,14 @@ mod tests {
         let e = "satb,lbr".parse::<BarrierBits>().unwrap_err();
         assert!(e.to_string().contains("lbr") && e.to_string().contains("brooks-wb"));
         assert!("card,g1-card".parse::<BarrierBits>().is_err());
+        // A preset in a list is refused as one, with what a list may name.
+        for list in ["satb,none", "shenandoah, cas", "lrb,G1"] {
+            let e = list.parse::<BarrierBits>().unwrap_err().to_string();
+            assert!(
+                e.contains("is a preset, and a preset stands alone") && e.contains("satb, card, card-cond"),
+                "{list}: {e}"
+            );
+        }
         assert!("paused"
             .parse::<GcMode>()
             .unwrap_err()

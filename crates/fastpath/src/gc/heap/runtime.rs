@@ -76,8 +76,14 @@ pub enum GcError {
     BadSize(String),
     /// The system refused the memory for the heap's block.
     HeapMemory {
-        /// The block's size, in bytes.
+        /// The heap's size, as configured ([`HeapConfig::heap_bytes`]).
         bytes: usize,
+        /// The mapping asked of the system: the heap and one region more,
+        /// so that the block can start on a region boundary (the unused
+        /// head and tail are given back at once).
+        reserved: usize,
+        /// The system's answer.
+        reason: String,
     },
     /// The collector thread could not be started.
     CollectorThread(String),
@@ -119,7 +125,17 @@ impl fmt::Display for GcError {
             }
             GcError::Config(e) => e.fmt(f),
             GcError::BadSize(s) => f.write_str(s),
-            GcError::HeapMemory { bytes } => write!(f, "cannot allocate the heap's {bytes} bytes"),
+            GcError::HeapMemory {
+                bytes,
+                reserved,
+                reason,
+            } => write!(
+                f,
+                "cannot map the heap of {bytes} bytes ({} MiB): the system refused a mapping of \
+                 {reserved} bytes (the heap and one region more, to align it on a region \
+                 boundary): {reason}",
+                bytes >> 20
+            ),
             GcError::CollectorThread(e) => write!(f, "cannot start the collector thread: {e}"),
             GcError::Poisoned(e) => write!(f, "the collector panicked ({e}); the heap cannot collect"),
             GcError::ThreadHasMutator => {
@@ -769,11 +785,14 @@ impl Heap {
     /// Builds a heap; in concurrent mode, starts its collector thread.
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;
-        let space = Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit).ok_or(
-            GcError::HeapMemory {
-                bytes: config.heap_bytes,
-            },
-        )?;
+        let space =
+            Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit).map_err(|e| {
+                GcError::HeapMemory {
+                    bytes: config.heap_bytes,
+                    reserved: e.reserved,
+                    reason: e.reason,
+                }
+            })?;
         let inner = Arc::new(HeapInner {
             space,
             gc_state: StateByte(std::cell::UnsafeCell::new(0)),
