@@ -34,6 +34,37 @@
 //! TLAB and poll word, live in its thread's block), `sync` (every object
 //! starts with a `sync::Header`) and `setting` (the settings machinery).
 //!
+//! ## Humongous objects and the full compaction
+//!
+//! An object larger than a region is *humongous* (`heap/humongous.rs`): it
+//! takes a run of contiguous free regions of its own, from the top of the
+//! free space (TLABs are carved from its bottom), and a cycle never copies
+//! it; it is freed whole when dead. The largest object is
+//! [`Heap::max_object_words`]: every region outside the mutators' reserve.
+//!
+//! When an allocation finds no room, the heap collects (passive: in the
+//! allocating mutator's pause; concurrent: a cycle the request turns
+//! stop-the-world, a degenerated one). If that leaves the heap full for a
+//! waiting request (no free region outside the reserve for a TLAB, or no
+//! run long enough for the largest waiting humongous request), the
+//! collection's last pause runs a *full compaction*
+//! (`collector/compact.rs`): a sliding compaction of the whole heap, as
+//! HotSpot Shenandoah's full GC, which moves every live object that may
+//! move, humongous ones included, to the bottom of the heap, so the free
+//! regions form one run at the top. An object locked through
+//! [`Mutator::lock`], or whose header names a monitor, may not move: its
+//! region (a humongous object's whole run) stays where it is and may split
+//! the free space.
+//!
+//! Each waiting request is then judged on its own against what the
+//! compaction left: one that fits is served (if another mutator takes the
+//! room first, it collects again); one that does not fails at once with
+//! [`GcError::OutOfMemory`], naming its size and the longest run left, and
+//! costs the other mutators' requests nothing. So a request of any size up
+//! to [`Heap::max_object_words`] succeeds whenever the live data leaves room
+//! for it, in every barrier set and mode, as a humongous allocation in
+//! HotSpot succeeds unless a full GC cannot make room for it.
+//!
 //! ## The GC state byte
 //!
 //! One byte in the heap, written only in pauses; each [`Mutator`] keeps its

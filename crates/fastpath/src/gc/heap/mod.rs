@@ -12,7 +12,7 @@
 //! |---|---|
 //! | `runtime.rs` | `Heap`, `HeapConfig`, `GcError`, statistics; `HeapInner`, the state mutators and the collector share |
 //! | `space.rs` | regions, object layout, LABs, mark bitmap, cards |
-//! | `humongous.rs` | objects larger than a region: runs of regions, never copied |
+//! | `humongous.rs` | objects larger than a region: runs of regions, never copied by a cycle |
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing, the evacuation-failure scope |
 //! | `mutator.rs` | a thread's context: roots, allocation (TLAB, slow path), polls, safe regions |
 //! | `attached.rs` | the calling thread's mutator's heap and GCLAB, for slow paths entered from generated code |
