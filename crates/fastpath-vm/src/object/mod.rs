@@ -160,7 +160,7 @@ impl<B: BarrierSet> JThread<B> {
     #[cold]
     pub fn alloc_failed(&mut self, e: GcError) -> crate::runtime::Thrown {
         match e {
-            GcError::OutOfMemory | GcError::ObjectTooLarge { .. } => self.throw_oom("Java heap space"),
+            GcError::OutOfMemory { .. } | GcError::ObjectTooLarge { .. } => self.throw_oom("Java heap space"),
             other => self.throw_new("java/lang/InternalError", Some(&format!("heap: {other}"))),
         }
     }
