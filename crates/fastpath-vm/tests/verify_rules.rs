@@ -853,12 +853,41 @@ fn instructions_are_checked_structurally() {
     rejects(
         method("()V", 0, 0, vec![SIPUSH, 0], vec![]),
         VERIFY,
-        "Code truncated",
+        "Bad instruction",
     );
     rejects(
         method("()V", 1, 1, vec![WIDE, NOP, 0, 0, RETURN], vec![]),
         VERIFY,
-        "Bad instruction after wide",
+        "Bad instruction",
+    );
+    // Bad operands are found where the pass reaches them (a type error
+    // before them comes first), an unknown opcode before anything else.
+    rejects(
+        method(
+            "()V",
+            1,
+            0,
+            vec![FCONST_0, INEG, ICONST_0, NEWARRAY, 3, RETURN],
+            vec![],
+        ),
+        VERIFY,
+        "Bad type on operand stack",
+    );
+    rejects(
+        method("()V", 1, 0, vec![ICONST_0, NEWARRAY, 3, POP, RETURN], vec![]),
+        VERIFY,
+        "Bad newarray type 3",
+    );
+    rejects(
+        method(
+            "(I)V",
+            1,
+            1,
+            vec![ILOAD_0, IFEQ, 0, 4, 0xcb, RETURN],
+            vec![frame(9, vec![], vec![])],
+        ),
+        VERIFY,
+        "Bad instruction",
     );
     // jsr and ret are not allowed from version 51 (50 would fail over
     // to type inference in HotSpot)

@@ -12,7 +12,7 @@ use super::frame::{check_assignable, Frame, Want};
 use super::stackmaps::{CodeShape, StackMap, INSTRUCTION, NEW_INSTRUCTION};
 use super::types::{Type, OBJECT};
 use super::ClassContext;
-use crate::classfile::bytecode::{decode_all, op, Instruction, Operands};
+use crate::classfile::bytecode::{decode_all, decode_at, op, Instruction, Operands};
 use crate::classfile::constant_pool::{tag, Constant};
 use crate::classfile::reader::Reader;
 use crate::classfile::{Code, MethodInfo};
@@ -36,6 +36,90 @@ pub(super) struct MethodChecker<'m, 'c, 'h> {
     pub handlers: Vec<(u32, u32, u32, Type)>,
     /// The smallest `start_pc` and largest `end_pc` of the handlers.
     pub try_range: (u32, u32),
+    /// An instruction whose operands the decoder refused: its offset and
+    /// the error, reported when the pass reaches it.
+    pub pending: Option<(u32, VerifyError)>,
+}
+
+/// Decodes `code` (HotSpot's `generate_code_data` and the operand checks
+/// of its linear pass). An unknown opcode, a bad `wide` or an instruction
+/// running past the end stops here ("Bad instruction"), before anything
+/// else is checked; an instruction whose length is known but whose
+/// operands are bad (a branch outside the code, a switch's keys, a
+/// `newarray` type, `invokeinterface` bytes) is reported when the linear
+/// pass reaches it, as HotSpot does: the instructions before it are
+/// returned with it. Also returns the instruction starts.
+#[allow(clippy::type_complexity)]
+fn decode(code: &[u8]) -> Result<(Vec<Instruction>, Vec<u8>, Option<(u32, VerifyError)>), VerifyError> {
+    let mark = |starts: &mut Vec<u8>, pc: usize| {
+        starts[pc] = if code[pc] == op::NEW {
+            NEW_INSTRUCTION
+        } else {
+            INSTRUCTION
+        };
+    };
+    let mut starts = vec![0u8; code.len()];
+    if let Ok(insns) = decode_all(code) {
+        for i in &insns {
+            mark(&mut starts, i.pc as usize);
+        }
+        return Ok((insns, starts, None));
+    }
+    let mut insns = Vec::new();
+    let mut pending = None;
+    let mut pc = 0;
+    while pc < code.len() {
+        let Some(len) = raw_length(code, pc) else {
+            return Err(VerifyError::verify("Bad instruction").at_bci(pc as u32));
+        };
+        mark(&mut starts, pc);
+        if pending.is_none() {
+            match decode_at(code, pc) {
+                Ok(i) => insns.push(i),
+                Err(e) => pending = Some((pc as u32, VerifyError::verify(e.to_string()))),
+            }
+        }
+        pc += len;
+    }
+    Ok((insns, starts, pending))
+}
+
+/// An instruction's length as HotSpot's `RawBytecodeStream` computes it,
+/// operands unchecked; `None` for an unknown opcode, a bad `wide`, or an
+/// instruction that does not fit in the code.
+fn raw_length(code: &[u8], pc: usize) -> Option<usize> {
+    let i32_at = |i: usize| Some(i32::from_be_bytes(code.get(i..i + 4)?.try_into().ok()?) as i64);
+    let len = match code[pc] {
+        0x00..=0x0f | 0x1a..=0x35 | 0x3b..=0x83 | 0x85..=0x98 | 0xac..=0xb1 | 0xbe | 0xbf | 0xc2 | 0xc3 => 1,
+        0x10 | 0x12 | 0x15..=0x19 | 0x36..=0x3a | 0xa9 | 0xbc => 2,
+        0x11 | 0x13 | 0x14 | 0x84 | 0x99..=0xa8 | 0xb2..=0xb8 | 0xbb | 0xbd | 0xc0 | 0xc1 | 0xc6 | 0xc7 => 3,
+        0xc5 => 4,
+        0xb9 | 0xba | 0xc8 | 0xc9 => 5,
+        op::WIDE => match *code.get(pc + 1)? {
+            0x15..=0x19 | 0x36..=0x3a | 0xa9 => 4,
+            op::IINC => 6,
+            _ => return None,
+        },
+        op::TABLESWITCH | op::LOOKUPSWITCH => {
+            let aligned = (pc + 4) & !3;
+            let table = code[pc] == op::TABLESWITCH;
+            if aligned + if table { 12 } else { 8 } >= code.len() {
+                return None;
+            }
+            let words = if table {
+                3 + i32_at(aligned + 8)? - i32_at(aligned + 4)? + 1
+            } else {
+                2 + 2 * i32_at(aligned + 4)?
+            };
+            let len = (aligned - pc) as i64 + 4 * words;
+            if len <= 0 || len > i32::MAX as i64 {
+                return None;
+            }
+            len as usize
+        }
+        _ => return None,
+    };
+    (pc + len <= code.len()).then_some(len)
 }
 
 /// Checks `method`'s `code` (see the module documentation of
@@ -45,15 +129,7 @@ pub(super) fn verify_method<'c>(
     method: &'c MethodInfo,
     code: &'c Code,
 ) -> Result<(), VerifyError> {
-    let insns = decode_all(&code.code).map_err(|e| VerifyError::verify(e.to_string()))?;
-    let mut starts = vec![0u8; code.code.len()];
-    for i in &insns {
-        starts[i.pc as usize] = if i.opcode == op::NEW && !i.wide {
-            NEW_INSTRUCTION
-        } else {
-            INSTRUCTION
-        };
-    }
+    let (insns, starts, pending) = decode(&code.code)?;
     let mut checker = MethodChecker {
         cx,
         method,
@@ -65,6 +141,7 @@ pub(super) fn verify_method<'c>(
         return_type: super::types::return_type(method.method_descriptor.ret.as_ref()),
         handlers: Vec::new(),
         try_range: (u32::MAX, 0),
+        pending,
     };
     checker.check_exception_table()?;
     checker.check_local_variable_tables()?;
@@ -215,6 +292,11 @@ impl<'c> MethodChecker<'_, 'c, '_> {
             frame.verify(self.max_stack);
         }
         self.insns = insns;
+        if let Some((pc, e)) = self.pending.take() {
+            self.match_stack_map(&mut frame, pc, &mut next_map_index, no_control_flow)
+                .map_err(|e| e.at_bci(pc))?;
+            return Err(e.at_bci(pc));
+        }
         if !no_control_flow {
             return Err(VerifyError::verify("Control flow falls through code end")
                 .at_bci(self.code.code.len() as u32));
