@@ -46,6 +46,7 @@ pub mod op {
     pub const FLOAD_0: u8 = 0x22;
     pub const DLOAD_0: u8 = 0x26;
     pub const ALOAD_0: u8 = 0x2a;
+    pub const ALOAD_1: u8 = 0x2b;
     pub const IALOAD: u8 = 0x2e;
     pub const LALOAD: u8 = 0x2f;
     pub const FALOAD: u8 = 0x30;

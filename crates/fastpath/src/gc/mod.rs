@@ -22,6 +22,8 @@
 //! | `pacer.rs` | delaying mutators that allocate faster than a cycle reclaims |
 //! | `assist.rs` | mutator assists: a paced mutator does a slice of the phase's work |
 //! | `roots.rs` | the handle stack the collector scans |
+//! | `root_scanner.rs` | a runtime's own roots (frames, statics), enumerated in pauses |
+//! | `raw.rs` | access for runtimes that keep their own roots: unrooted allocation, raw data, monitors |
 //! | `mutator.rs` | the per-thread context: roots, allocation, polls, safe regions |
 //! | `access.rs` | the checked API: loads, stores, CAS, data, locks |
 //! | `barriers/` | one file per barrier: its fast and slow path |
@@ -163,6 +165,10 @@ mod loom_degenerate;
 #[doc(hidden)]
 pub mod probe;
 #[cfg(not(loom))]
+mod raw;
+#[cfg(not(loom))]
+mod root_scanner;
+#[cfg(not(loom))]
 mod roots;
 #[cfg(not(loom))]
 mod runtime;
@@ -189,6 +195,8 @@ pub use barrier::{
 pub use jit_entry::{brooks_wb_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry};
 #[cfg(not(loom))]
 pub use mutator::{Mutator, MutatorWaits};
+#[cfg(not(loom))]
+pub use root_scanner::{RootScanner, RootScannerId};
 #[cfg(not(loom))]
 pub use roots::{Global as GlobalHandle, Handle, Obj};
 #[cfg(not(loom))]

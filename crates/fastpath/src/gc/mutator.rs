@@ -480,6 +480,14 @@ impl<B: BarrierSet> Mutator<B> {
     /// mutator took part in, begun after this allocation failed, left the
     /// heap full.
     pub fn alloc(&mut self, nrefs: usize, ndata: usize) -> Result<Handle, GcError> {
+        let obj = self.alloc_addr(nrefs, ndata)?;
+        Ok(self.push_root(obj))
+    }
+
+    /// [`Mutator::alloc`] without the root: the new object's address
+    /// (`raw.rs`'s `alloc_unrooted` hands it out).
+    #[inline]
+    pub(super) fn alloc_addr(&mut self, nrefs: usize, ndata: usize) -> Result<usize, GcError> {
         // Larger than a region is humongous (`humongous.rs`): the refill in
         // `alloc_slow` gives it a run of regions.
         let max = self.space().max_object_words();
@@ -498,8 +506,7 @@ impl<B: BarrierSet> Mutator<B> {
             Some(cell) => cell,
             None => self.alloc_slow(bytes)?,
         };
-        let obj = self.space().init_object(cell, nrefs, ndata);
-        Ok(self.push_root(obj))
+        Ok(self.space().init_object(cell, nrefs, ndata))
     }
 
     /// The TLAB is exhausted: refill it, collecting as often as collections

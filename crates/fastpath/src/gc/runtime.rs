@@ -451,6 +451,8 @@ pub(crate) struct HeapInner {
     card_queue: Mutex<Vec<usize>>,
     mutators: Mutex<Vec<Arc<MutatorShared>>>,
     globals: Mutex<Vec<usize>>,
+    /// The runtime's process-wide root scanners (`root_scanner.rs`).
+    pub(crate) root_scanners: super::root_scanner::HeapScanners,
     pub(crate) control: Mutex<Control>,
     pub(crate) control_cv: Condvar,
     pub(crate) stats: Mutex<GcStats>,
@@ -556,16 +558,23 @@ impl HeapInner {
         }
     }
 
-    /// Calls `f` on every root slot (mutators' handles, then globals).
+    /// Calls `f` on every root slot (mutators' handles and root scanners,
+    /// then globals and the heap's root scanners).
     /// Only in a pause, when no mutator runs.
     pub(crate) fn for_each_root(&self, mut f: impl FnMut(&mut usize)) {
         for m in self.mutators().iter() {
             for slot in m.roots().iter_mut() {
                 f(&mut slot.addr);
             }
+            if let Some(s) = m.scanner.get() {
+                s.scan(&mut |r| f(r));
+            }
         }
         for g in self.globals().iter_mut() {
             f(g);
+        }
+        for s in self.root_scanners.snapshot() {
+            s.scan(&mut |r| f(r));
         }
     }
 
@@ -682,6 +691,7 @@ impl Heap {
             card_queue: Mutex::new(Vec::new()),
             mutators: Mutex::new(Vec::new()),
             globals: Mutex::new(Vec::new()),
+            root_scanners: Default::default(),
             control: Mutex::new(Control::default()),
             control_cv: Condvar::new(),
             stats: Mutex::new(GcStats::default()),

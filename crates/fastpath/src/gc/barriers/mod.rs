@@ -56,6 +56,7 @@ mod card_cond;
 mod cas;
 mod g1_card;
 mod lrb;
+mod raw;
 mod satb;
 
 pub(super) use lrb::lrb_resolve;

@@ -1,0 +1,317 @@
+//! The pre-decoded instruction set the interpreter runs: one 16-byte
+//! [`Insn`] per bytecode instruction, its operands resolved (field offsets
+//! and kinds, classes, methods, vtable indices, branch targets as
+//! instruction indices), so the dispatch loop reads no constant pool and
+//! makes no lookup on its common path.
+//!
+//! Where it sits: `decode.rs` builds a method's `Box<[Insn]>` when the
+//! method first runs; `exec.rs` dispatches on it. Instruction indices
+//! stand in for bytecode offsets everywhere after decoding (branch targets,
+//! exception ranges, reference maps); `Decoded::bcis` maps them back for
+//! stack traces.
+
+use crate::link::{Class, Kind, Method};
+use crate::runtime::vm::Literal;
+
+/// A branch condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Cond {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `>=`
+    Ge,
+    /// `>`
+    Gt,
+    /// `<=`
+    Le,
+}
+
+impl Cond {
+    /// Whether `a cond b`.
+    #[inline(always)]
+    pub fn test(self, a: i32, b: i32) -> bool {
+        match self {
+            Cond::Eq => a == b,
+            Cond::Ne => a != b,
+            Cond::Lt => a < b,
+            Cond::Ge => a >= b,
+            Cond::Gt => a > b,
+            Cond::Le => a <= b,
+        }
+    }
+}
+
+/// One pre-decoded instruction. Slots are 64 bits; long and double take two
+/// (the value in the lower, as the JVM numbers locals and stack slots).
+#[derive(Clone, Copy, Debug)]
+pub enum Insn {
+    /// `nop`
+    Nop,
+    /// Push an int (iconst, bipush, sipush, ldc of an int).
+    Iconst(i32),
+    /// Push a float's bits.
+    Fconst(u32),
+    /// Push a long (two slots).
+    Lconst(i64),
+    /// Push a double's bits (two slots).
+    Dconst(u64),
+    /// `aconst_null`
+    Null,
+    /// Push a string literal (interned; made on first use).
+    LdcString(&'static Literal),
+    /// Push a class's `java.lang.Class` object (made on first use).
+    LdcClass(&'static Class),
+    /// Push local n (one slot).
+    Load(u16),
+    /// Push locals n, n+1 (long, double).
+    Load2(u16),
+    /// Pop into local n.
+    Store(u16),
+    /// Pop two slots into locals n, n+1.
+    Store2(u16),
+    /// `iinc`
+    Iinc(u16, i16),
+    /// `xaload` for element kind.
+    ArrayLoad(Kind),
+    /// `xastore` for element kind.
+    ArrayStore(Kind),
+    /// `pop`
+    Pop,
+    /// `pop2`
+    Pop2,
+    /// `dup`
+    Dup,
+    /// `dup_x1`
+    DupX1,
+    /// `dup_x2`
+    DupX2,
+    /// `dup2`
+    Dup2,
+    /// `dup2_x1`
+    Dup2X1,
+    /// `dup2_x2`
+    Dup2X2,
+    /// `swap`
+    Swap,
+    /// Integer arithmetic on two ints (`Arith` names the operation).
+    IArith(Arith),
+    /// Long arithmetic (shifts take an int count).
+    LArith(Arith),
+    /// Float arithmetic.
+    FArith(Arith),
+    /// Double arithmetic.
+    DArith(Arith),
+    /// `ineg`
+    INeg,
+    /// `lneg`
+    LNeg,
+    /// `fneg`
+    FNeg,
+    /// `dneg`
+    DNeg,
+    /// A conversion.
+    Convert(Conv),
+    /// `lcmp`
+    LCmp,
+    /// `fcmpl` (false) / `fcmpg` (true: NaN compares greater).
+    FCmp(bool),
+    /// `dcmpl` / `dcmpg`.
+    DCmp(bool),
+    /// `if<cond>` against 0; target instruction index.
+    If(Cond, u32),
+    /// `if_icmp<cond>`.
+    IfICmp(Cond, u32),
+    /// `if_acmpeq` (true) / `if_acmpne` (false).
+    IfACmp(bool, u32),
+    /// `ifnull` (true) / `ifnonnull` (false).
+    IfNull(bool, u32),
+    /// `goto`.
+    Goto(u32),
+    /// `tableswitch`: index into `Decoded::switches`.
+    TableSwitch(u32),
+    /// `lookupswitch`: index into `Decoded::switches`.
+    LookupSwitch(u32),
+    /// Return void.
+    Return,
+    /// Return one slot.
+    Return1,
+    /// Return two slots.
+    Return2,
+    /// `getstatic`: the declaring class (its statics, its init state).
+    GetStatic {
+        /// The class holding the field.
+        class: &'static Class,
+        /// Slot in its statics.
+        slot: u16,
+        /// Field kind.
+        kind: Kind,
+        /// Volatile.
+        volatile: bool,
+    },
+    /// `putstatic`.
+    PutStatic {
+        /// The class holding the field.
+        class: &'static Class,
+        /// Slot in its statics.
+        slot: u16,
+        /// Field kind.
+        kind: Kind,
+        /// Volatile.
+        volatile: bool,
+    },
+    /// `getfield`: reference index (`Ref`) or data byte offset.
+    GetField {
+        /// Offset.
+        off: u32,
+        /// Kind.
+        kind: Kind,
+        /// Volatile.
+        volatile: bool,
+    },
+    /// `putfield`.
+    PutField {
+        /// Offset.
+        off: u32,
+        /// Kind.
+        kind: Kind,
+        /// Volatile.
+        volatile: bool,
+    },
+    /// `invokestatic`.
+    InvokeStatic(&'static Method),
+    /// A call with no dispatch: `invokespecial`, and `invokevirtual` of a
+    /// final or private method (receiver null-checked).
+    InvokeDirect(&'static Method),
+    /// `invokevirtual` through the receiver's vtable.
+    InvokeVirtual {
+        /// The resolved method (arguments, name for errors).
+        method: &'static Method,
+        /// Its vtable index.
+        index: u32,
+    },
+    /// `invokeinterface` through the receiver's itable.
+    InvokeInterface {
+        /// The resolved interface method.
+        method: &'static Method,
+        /// Its index among its interface's methods.
+        index: u32,
+    },
+    /// `new`.
+    New(&'static Class),
+    /// `newarray`: the array class of a primitive kind.
+    NewArray(&'static Class),
+    /// `anewarray`: the array class.
+    ANewArray(&'static Class),
+    /// `multianewarray`: the array class and the dimensions given.
+    MultiANewArray(&'static Class, u8),
+    /// `arraylength`
+    ArrayLength,
+    /// `athrow`
+    AThrow,
+    /// `checkcast`
+    CheckCast(&'static Class),
+    /// `instanceof`
+    InstanceOf(&'static Class),
+    /// `monitorenter`
+    MonitorEnter,
+    /// `monitorexit`
+    MonitorExit,
+    /// Throw `Decoded::errors[i]` (a resolution failed while decoding).
+    Throw(u32),
+}
+
+/// A binary arithmetic or logic operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Arith {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `>>>`
+    Ushr,
+    /// `&`
+    And,
+    /// `|`
+    Or,
+    /// `^`
+    Xor,
+}
+
+/// A conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+#[allow(missing_docs)]
+pub enum Conv {
+    I2L,
+    I2F,
+    I2D,
+    L2I,
+    L2F,
+    L2D,
+    F2I,
+    F2L,
+    F2D,
+    D2I,
+    D2L,
+    D2F,
+    I2B,
+    I2C,
+    I2S,
+}
+
+const _: () = assert!(std::mem::size_of::<Insn>() == 16, "an instruction is 16 bytes");
+
+/// A switch's table.
+#[derive(Clone, Debug)]
+pub enum Switch {
+    /// `tableswitch`.
+    Table {
+        /// Default target.
+        default: u32,
+        /// First key.
+        low: i32,
+        /// Targets from `low`.
+        targets: Box<[u32]>,
+    },
+    /// `lookupswitch`, keys sorted.
+    Lookup {
+        /// Default target.
+        default: u32,
+        /// Keys.
+        keys: Box<[i32]>,
+        /// Targets, one per key.
+        targets: Box<[u32]>,
+    },
+}
+
+/// An exception handler, in instruction indices.
+#[derive(Clone, Copy, Debug)]
+pub struct Handler {
+    /// First covered instruction.
+    pub start: u32,
+    /// End (exclusive).
+    pub end: u32,
+    /// Handler instruction.
+    pub handler: u32,
+    /// The class caught (`None`: any; also when the class failed to
+    /// resolve, kept as `unresolved` so it matches nothing).
+    pub catch: Option<&'static Class>,
+    /// The catch type could not be resolved: the handler matches nothing.
+    pub unresolved: bool,
+}
