@@ -31,7 +31,9 @@ fn javac() -> Option<PathBuf> {
 }
 
 fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -61,7 +63,17 @@ fn main() {
         )
     });
     let status = Command::new(&javac)
-        .args(["-source", "8", "-target", "8", "-Xlint:-options", "-nowarn", "-encoding", "UTF-8", "-g:source,lines"])
+        .args([
+            "-source",
+            "8",
+            "-target",
+            "8",
+            "-Xlint:-options",
+            "-nowarn",
+            "-encoding",
+            "UTF-8",
+            "-g:source,lines",
+        ])
         .arg("-bootclasspath")
         .arg(&src)
         .arg("-d")
@@ -69,7 +81,11 @@ fn main() {
         .args(&sources)
         .status()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", javac.display()));
-    assert!(status.success(), "javac failed on the class library ({})", javac.display());
+    assert!(
+        status.success(),
+        "javac failed on the class library ({})",
+        javac.display()
+    );
     let mut files = Vec::new();
     collect(&classes, "class", &mut files);
     let mut entries: Vec<(String, Vec<u8>)> = files

@@ -29,7 +29,8 @@ pub fn parse_size(s: &str) -> Option<usize> {
     num.parse::<usize>().ok()?.checked_mul(mul)
 }
 
-const USAGE: &str = "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint] <mainclass> [args...]";
+const USAGE: &str =
+    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint] <mainclass> [args...]";
 
 /// Parses `args` (without the program name). `Err` holds the message java
 /// prints for a bad command line.
@@ -66,7 +67,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     options.stack_bytes = size.max(64 << 10);
                 }
             }
-            _ if a.starts_with("-D") || a.starts_with("-XX:") || a == "-ea" || a == "-da" || a.starts_with("-ea:") => {}
+            _ if a.starts_with("-D")
+                || a.starts_with("-XX:")
+                || a == "-ea"
+                || a == "-da"
+                || a.starts_with("-ea:") => {}
             _ if a.starts_with('-') => {
                 return Err(format!("Unrecognized option: {a}\nError: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit."));
             }
@@ -93,15 +98,22 @@ mod tests {
 
     #[test]
     fn parses_javas_options() {
-        let c = parse(&v(&["-cp", "a:b.jar", "-Xmx64m", "-Xss2m", "-Xint", "Main", "x", "-y"])).unwrap();
+        let c = parse(&v(&[
+            "-cp", "a:b.jar", "-Xmx64m", "-Xss2m", "-Xint", "Main", "x", "-y",
+        ]))
+        .unwrap();
         assert_eq!(c.options.class_path, "a:b.jar");
         assert_eq!(c.options.heap_bytes, 64 << 20);
         assert_eq!(c.options.stack_bytes, 2 << 20);
         assert_eq!(c.main_class, "Main");
         assert_eq!(c.args, v(&["x", "-y"]));
-        assert!(parse(&v(&["-Xmxfoo", "M"])).unwrap_err().contains("Invalid heap size"));
+        assert!(parse(&v(&["-Xmxfoo", "M"]))
+            .unwrap_err()
+            .contains("Invalid heap size"));
         assert!(parse(&v(&["-cp"])).is_err());
-        assert!(parse(&v(&["--bogus", "M"])).unwrap_err().starts_with("Unrecognized option"));
+        assert!(parse(&v(&["--bogus", "M"]))
+            .unwrap_err()
+            .starts_with("Unrecognized option"));
         assert!(parse(&v(&[])).is_err());
         assert_eq!(parse_size("1g"), Some(1 << 30));
         assert_eq!(parse_size("12k"), Some(12 << 10));

@@ -4,7 +4,10 @@
 //! preset (every barrier's fast path compiled for exactly that set), and
 //! any other comma list runs the run-time-checked `Dynamic` set.
 
-use fastpath::gc::{BarrierBits, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers, ShenandoahBarriers};
+use fastpath::gc::{
+    BarrierBits, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers,
+    ShenandoahBarriers,
+};
 use fastpath_vm::runtime::Vm;
 
 fn run<B: BarrierSet>(vm: &'static Vm, main: &str, args: &[String]) -> i32 {

@@ -19,7 +19,19 @@
 //! - `max_stack`/`max_locals` and exception-table edits;
 //! - one to three of the above at once.
 //!
+//! Then some of the mutated classes that verified run in the VM (the
+//! `fastpath-vm` binary, in a child process with a time limit), in place
+//! of their original, running their program: the run must throw a
+//! `LinkageError` (`VerifyError`, `ClassFormatError`,
+//! `NoClassDefFoundError`, `NoSuchMethodError`, ...), or print what the
+//! unmutated program prints, or print what HotSpot prints running the same
+//! mutated class (a verified mutation may well change what a program does:
+//! `iadd` into `isub`); never crash, panic, or hang where HotSpot does not.
+//! Only programs whose unmutated run in the VM prints their recorded
+//! output are used.
+//!
 //! `FASTPATH_VM_FUZZ_CASES` sets the number of cases (default 3000),
+//! `FASTPATH_VM_FUZZ_RUNS` how many verified ones run (default 30),
 //! `FASTPATH_VM_FUZZ_SEED` the seed, `FASTPATH_VM_FUZZ_DUMP` a directory
 //! to write every case the parser accepts to (`case-N.class`, and a line
 //! of `index.tsv`: case, class, its program's class directory, outcome,
@@ -341,6 +353,7 @@ fn mutated_classes_are_refused_or_verified_never_a_crash() {
         std::fs::create_dir_all(d).unwrap();
         std::io::BufWriter::new(std::fs::File::create(d.join("index.tsv")).unwrap())
     });
+    let mut verified_cases: Vec<VerifiedCase> = Vec::new();
     let mut class_paths: HashMap<usize, ClassPath> = HashMap::new();
     let mut table: BTreeMap<(Mutation, Outcome), usize> = BTreeMap::new();
     let mut panics = Vec::new();
@@ -397,6 +410,16 @@ fn mutated_classes_are_refused_or_verified_never_a_crash() {
         match result {
             Ok((outcome, parsed)) => {
                 *table.entry((first, outcome)).or_default() += 1;
+                if outcome == Outcome::Passed {
+                    verified_cases.push(VerifiedCase {
+                        first,
+                        case,
+                        program: *pi,
+                        class: parsed.as_ref().map(|(c, _)| c.clone()).unwrap_or_default(),
+                        bytes: bytes.clone(),
+                        what: what.join("; "),
+                    });
+                }
                 if let (Some(dir), Some((class, message))) = (&dump, parsed) {
                     std::fs::write(dir.join(format!("case-{case}.class")), &bytes).unwrap();
                     let line = format!(
@@ -454,4 +477,220 @@ fn mutated_classes_are_refused_or_verified_never_a_crash() {
         "only {verified} of {cases} cases got past the parser"
     );
     assert!(table.keys().any(|(_, o)| *o == Outcome::Verify));
+
+    let runs: usize = std::env::var("FASTPATH_VM_FUZZ_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30);
+    run_verified_cases(programs, &verified_cases, runs);
+}
+
+/// A mutated class that verified.
+struct VerifiedCase {
+    /// The first mutation (semantic ones run first).
+    first: Mutation,
+    case: usize,
+    program: usize,
+    /// Its name (where the class path puts it).
+    class: String,
+    bytes: Vec<u8>,
+    what: String,
+}
+
+/// How a run ended.
+#[derive(Debug)]
+enum Run {
+    /// Exited by itself: its status (`None`: killed by a signal), stdout
+    /// and stderr.
+    Exited(Option<i32>, Vec<u8>, String),
+    /// Still running at the time limit.
+    TimedOut,
+}
+
+/// A run's time limit (a debug VM on a loaded machine).
+const RUN_LIMIT: Duration = Duration::from_secs(20);
+/// Output past this much is cut off (a mutated loop may print forever).
+const OUTPUT_LIMIT: u64 = 4 << 20;
+
+/// Runs `cmd` with its output in files under `dir`, killed at
+/// [`RUN_LIMIT`] or when its output passes [`OUTPUT_LIMIT`] (then it
+/// counts as timed out: it would not have ended).
+fn run(mut cmd: std::process::Command, dir: &std::path::Path) -> Run {
+    let (out, err) = (dir.join("stdout"), dir.join("stderr"));
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap());
+    let mut child = cmd.spawn().expect("spawning a JVM");
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let stdout = std::fs::read(&out).unwrap_or_default();
+            let stderr = String::from_utf8_lossy(&std::fs::read(&err).unwrap_or_default()).into_owned();
+            return Run::Exited(status.code(), stdout, stderr);
+        }
+        let flooding = std::fs::metadata(&out).map_or(0, |m| m.len()) > OUTPUT_LIMIT
+            || std::fs::metadata(&err).map_or(0, |m| m.len()) > OUTPUT_LIMIT;
+        if start.elapsed() > RUN_LIMIT || flooding {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Run::TimedOut;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The `LinkageError`s a run may end with instead of its output.
+const LINKAGE_ERRORS: &[&str] = &[
+    "java.lang.LinkageError",
+    "java.lang.VerifyError",
+    "java.lang.ClassFormatError",
+    "java.lang.UnsupportedClassVersionError",
+    "java.lang.NoClassDefFoundError",
+    "java.lang.ClassCircularityError",
+    "java.lang.IncompatibleClassChangeError",
+    "java.lang.AbstractMethodError",
+    "java.lang.IllegalAccessError",
+    "java.lang.InstantiationError",
+    "java.lang.NoSuchFieldError",
+    "java.lang.NoSuchMethodError",
+    "java.lang.UnsatisfiedLinkError",
+    "java.lang.ExceptionInInitializerError",
+    "java.lang.BootstrapMethodError",
+];
+
+/// Runs up to `runs` of `cases` (spread over them) in the VM, and in
+/// HotSpot where the VM's output is not the original's (module docs).
+fn run_verified_cases(programs: &[corpus::Program], cases: &[VerifiedCase], runs: usize) {
+    if runs == 0 || cases.is_empty() {
+        return;
+    }
+    let vm = env!("CARGO_BIN_EXE_fastpath-vm");
+    let java = corpus::find_java();
+    if java.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "a JDK's java is needed under CI"
+        );
+        eprintln!("no java (set FASTPATH_VM_JDK): VM runs are compared with the original output only");
+    }
+    let work =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-runs-{}", std::process::id()));
+    let command = |program: &corpus::Program, jvm: &str, overlay: &std::path::Path| {
+        let mut c = std::process::Command::new(jvm);
+        c.args(&program.jvm_args)
+            .arg("-cp")
+            .arg(format!("{}:{}", overlay.display(), program.class_dir.display()))
+            .arg(&program.name);
+        c
+    };
+    // Whether the VM runs a program as recorded (checked once each).
+    let mut runnable: HashMap<usize, bool> = HashMap::new();
+    let (mut done, mut same, mut linkage, mut as_hotspot) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    let started = Instant::now();
+    // Mutations that change what code does first (opcodes, constants,
+    // bytes, branches), then those that mostly change what the verifier
+    // sees (tables, max_stack); spread over the cases within each.
+    let semantic = |m: Mutation| !matches!(m, Mutation::StackMapTable | Mutation::CodeHeaderOrHandlers);
+    let mut order: Vec<usize> = Vec::with_capacity(cases.len());
+    for pass in [true, false] {
+        let group: Vec<usize> = (0..cases.len())
+            .filter(|&i| semantic(cases[i].first) == pass)
+            .collect();
+        let step = (group.len() / runs).max(1);
+        order.extend((0..step).flat_map(|offset| group.iter().copied().skip(offset).step_by(step)));
+    }
+    for i in order {
+        if done == runs {
+            break;
+        }
+        let c = &cases[i];
+        let p = &programs[c.program];
+        let Some(expected) = &p.expected_out else { continue };
+        let ok = *runnable.entry(c.program).or_insert_with(|| {
+            let dir = work.join(format!("original-{}", c.program));
+            std::fs::create_dir_all(&dir).unwrap();
+            matches!(run(command(p, vm, &dir), &dir),
+                Run::Exited(code, out, _) if code == Some(p.exit) && out == *expected)
+        });
+        if !ok {
+            continue;
+        }
+        done += 1;
+        let dir = work.join(format!("case-{}", c.case));
+        let class_file = dir.join("classes").join(format!("{}.class", c.class));
+        std::fs::create_dir_all(class_file.parent().unwrap()).unwrap();
+        std::fs::write(&class_file, &c.bytes).unwrap();
+        let overlay = dir.join("classes");
+        let describe = |r: &Run| match r {
+            Run::Exited(code, out, err) => format!(
+                "exit {code:?}, {} bytes of stdout, stderr {:?}",
+                out.len(),
+                err.chars().take(300).collect::<String>()
+            ),
+            Run::TimedOut => "timed out".into(),
+        };
+        let in_vm = run(command(p, vm, &overlay), &dir);
+        let verdict = match &in_vm {
+            Run::Exited(code, _, err)
+                if code.is_none() || *code == Some(101) || err.contains("panicked at") =>
+            {
+                Err("the VM crashed or panicked".to_string())
+            }
+            Run::Exited(_, _, err) if LINKAGE_ERRORS.iter().any(|l| err.contains(l)) => {
+                linkage += 1;
+                Ok(())
+            }
+            Run::Exited(code, out, _) if *code == Some(p.exit) && out == expected => {
+                same += 1;
+                Ok(())
+            }
+            _ => match &java {
+                None => Err("the output differs from the original's".to_string()),
+                Some(java) => {
+                    let hs_dir = dir.join("hotspot");
+                    std::fs::create_dir_all(&hs_dir).unwrap();
+                    let on_hotspot = run(command(p, java.to_str().unwrap(), &overlay), &hs_dir);
+                    match (&in_vm, &on_hotspot) {
+                        (Run::TimedOut, Run::TimedOut) => {
+                            as_hotspot += 1;
+                            Ok(())
+                        }
+                        (Run::Exited(a, out_a, _), Run::Exited(b, out_b, _)) if a == b && out_a == out_b => {
+                            as_hotspot += 1;
+                            Ok(())
+                        }
+                        _ => Err(format!("HotSpot: {}", describe(&on_hotspot))),
+                    }
+                }
+            },
+        };
+        if let Err(why) = verdict {
+            failures.push(format!(
+                "case {} ({}: {}): {why}; the VM: {}",
+                c.case,
+                c.class,
+                c.what,
+                describe(&in_vm)
+            ));
+        } else {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+    eprintln!(
+        "{done} verified mutants run in the VM in {:.2?}: {same} printed the original output, {linkage} threw a \
+         LinkageError, {as_hotspot} did what HotSpot does; {} programs tried, {} runnable",
+        started.elapsed(),
+        runnable.len(),
+        runnable.values().filter(|&&r| r).count()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} runs failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    if failures.is_empty() {
+        let _ = std::fs::remove_dir_all(&work);
+    }
 }

@@ -115,3 +115,42 @@ fn accepts_every_class_of_java_base() {
         failures.join("\n")
     );
 }
+
+/// Every class of the VM's own class library (`classlib/`, embedded in
+/// the crate): the linker trusts it as HotSpot trusts the boot loader's
+/// classes, and this checks the trust is deserved. The archive's format is
+/// `link/archive.rs`'s: "FPVMCL01", a count, then (name offset, name
+/// length, data offset, data length) per class, little-endian u32s.
+#[test]
+fn accepts_every_class_of_the_vm_class_library() {
+    let a = fastpath_vm::CLASSLIB;
+    assert_eq!(&a[..8], b"FPVMCL01");
+    let word = |at: usize| u32::from_le_bytes(a[at..at + 4].try_into().unwrap()) as usize;
+    let count = word(8);
+    let mut classes: HashMap<String, Rc<[u8]>> = HashMap::new();
+    for i in 0..count {
+        let e = 12 + 16 * i;
+        let name = std::str::from_utf8(&a[word(e)..word(e) + word(e + 4)])
+            .unwrap()
+            .to_string();
+        classes.insert(name, Rc::from(&a[word(e + 8)..word(e + 8) + word(e + 12)]));
+    }
+    let mut path = ClassPath::new(classes.clone(), None);
+    let mut failures = Vec::new();
+    let mut names: Vec<&String> = classes.keys().collect();
+    names.sort();
+    for name in names {
+        let class = ClassFile::parse(&classes[name]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Err(e) = verify_class(&class, &mut path) {
+            failures.push(format!("{name}: {}: {e}", e.java_class()));
+        }
+    }
+    eprintln!("verified {count} classes of the class library");
+    assert!(count > 100);
+    assert!(
+        failures.is_empty(),
+        "{} rejected:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

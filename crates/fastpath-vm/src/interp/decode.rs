@@ -76,7 +76,8 @@ impl<B: BarrierSet> JThread<B> {
         let code = m.code.as_ref().ok_or_else(|| Error::verify("no code"))?;
         let class = m.class;
         let cp = class.cp();
-        let raw = bytecode::decode_all(&code.code).map_err(|e| Error::verify(format!("{e} in method {}", m.name)))?;
+        let raw = bytecode::decode_all(&code.code)
+            .map_err(|e| Error::verify(format!("{e} in method {}", m.name)))?;
         let mut index_of = vec![u32::MAX; code.code.len()];
         for (i, insn) in raw.iter().enumerate() {
             index_of[insn.pc as usize] = i as u32;
@@ -188,13 +189,19 @@ impl<B: BarrierSet> JThread<B> {
                 _ => unreachable!("push operand"),
             },
             op::LDC | op::LDC_W | op::LDC2_W => self.translate_ldc(class, cp_index())?,
-            op::ILOAD | op::FLOAD | op::ALOAD | op::ILOAD_0..=0x1d | op::FLOAD_0..=0x25 | op::ALOAD_0..=0x2d => {
-                Insn::Load(local())
-            }
+            op::ILOAD
+            | op::FLOAD
+            | op::ALOAD
+            | op::ILOAD_0..=0x1d
+            | op::FLOAD_0..=0x25
+            | op::ALOAD_0..=0x2d => Insn::Load(local()),
             op::LLOAD | op::DLOAD | op::LLOAD_0..=0x21 | op::DLOAD_0..=0x29 => Insn::Load2(local()),
-            op::ISTORE | op::FSTORE | op::ASTORE | op::ISTORE_0..=0x3e | op::FSTORE_0..=0x46 | op::ASTORE_0..=0x4e => {
-                Insn::Store(local())
-            }
+            op::ISTORE
+            | op::FSTORE
+            | op::ASTORE
+            | op::ISTORE_0..=0x3e
+            | op::FSTORE_0..=0x46
+            | op::ASTORE_0..=0x4e => Insn::Store(local()),
             op::LSTORE | op::DSTORE | op::LSTORE_0..=0x42 | op::DSTORE_0..=0x4a => Insn::Store2(local()),
             op::IALOAD => Insn::ArrayLoad(Kind::Int),
             op::LALOAD => Insn::ArrayLoad(Kind::Long),
@@ -224,7 +231,8 @@ impl<B: BarrierSet> JThread<B> {
             op::DUP2_X2 => Insn::Dup2X2,
             op::SWAP => Insn::Swap,
             op::IADD..=op::DREM => {
-                let a = [Arith::Add, Arith::Sub, Arith::Mul, Arith::Div, Arith::Rem][((o - op::IADD) / 4) as usize];
+                let a = [Arith::Add, Arith::Sub, Arith::Mul, Arith::Div, Arith::Rem]
+                    [((o - op::IADD) / 4) as usize];
                 match (o - op::IADD) % 4 {
                     0 => Insn::IArith(a),
                     1 => Insn::LArith(a),
@@ -237,7 +245,14 @@ impl<B: BarrierSet> JThread<B> {
             op::FNEG => Insn::FNeg,
             op::DNEG => Insn::DNeg,
             op::ISHL..=op::LXOR => {
-                let a = [Arith::Shl, Arith::Shr, Arith::Ushr, Arith::And, Arith::Or, Arith::Xor][((o - op::ISHL) / 2) as usize];
+                let a = [
+                    Arith::Shl,
+                    Arith::Shr,
+                    Arith::Ushr,
+                    Arith::And,
+                    Arith::Or,
+                    Arith::Xor,
+                ][((o - op::ISHL) / 2) as usize];
                 if (o - op::ISHL) % 2 == 0 {
                     Insn::IArith(a)
                 } else {
@@ -280,7 +295,11 @@ impl<B: BarrierSet> JThread<B> {
             op::IFNONNULL => Insn::IfNull(false, br()),
             op::GOTO | op::GOTO_W => Insn::Goto(br()),
             op::TABLESWITCH => match &insn.operands {
-                Operands::Table { default, low, targets } => {
+                Operands::Table {
+                    default,
+                    low,
+                    targets,
+                } => {
                     switches.push(Switch::Table {
                         default: target(*default),
                         low: *low,
@@ -365,7 +384,11 @@ impl<B: BarrierSet> JThread<B> {
                         if !target_m.is_static() {
                             return Err(Error::incompatible(format!(
                                 "Expected static method '{}'",
-                                crate::link::resolve::pretty_method(target_m.class, &target_m.name, &target_m.descriptor)
+                                crate::link::resolve::pretty_method(
+                                    target_m.class,
+                                    &target_m.name,
+                                    &target_m.descriptor
+                                )
                             )));
                         }
                         Insn::InvokeStatic(target_m)
@@ -373,18 +396,27 @@ impl<B: BarrierSet> JThread<B> {
                     _ if target_m.is_static() => {
                         return Err(Error::incompatible(format!(
                             "Expecting non-static method '{}'",
-                            crate::link::resolve::pretty_method(target_m.class, &target_m.name, &target_m.descriptor)
+                            crate::link::resolve::pretty_method(
+                                target_m.class,
+                                &target_m.name,
+                                &target_m.descriptor
+                            )
                         )))
                     }
                     op::INVOKESPECIAL => {
-                        if &*target_m.name == "<init>" || target_m.is_private() || target_m.class.is_interface() {
+                        if &*target_m.name == "<init>"
+                            || target_m.is_private()
+                            || target_m.class.is_interface()
+                        {
                             Insn::InvokeDirect(target_m)
                         } else {
                             // super.m(): the method as seen from the current
                             // class's superclass (JVMS 6.5 invokespecial).
                             let sel = class
                                 .super_class
-                                .and_then(|s| crate::link::resolve::find_method(s, &target_m.name, &target_m.descriptor))
+                                .and_then(|s| {
+                                    crate::link::resolve::find_method(s, &target_m.name, &target_m.descriptor)
+                                })
                                 .filter(|_| !target_m.class.is_interface())
                                 .unwrap_or(target_m);
                             Insn::InvokeDirect(sel)
@@ -397,15 +429,22 @@ impl<B: BarrierSet> JThread<B> {
                         } else if !target_m.class.is_interface() {
                             // An Object method called through an interface.
                             let index = object_vtable_index(self.vm.object_class(), target_m);
-                            Insn::InvokeVirtual { method: target_m, index }
+                            Insn::InvokeVirtual {
+                                method: target_m,
+                                index,
+                            }
                         } else {
                             let index = target_m
                                 .class
                                 .methods
                                 .iter()
                                 .position(|x| std::ptr::eq(*x, target_m))
-                                .expect("an interface method is among its interface's") as u32;
-                            Insn::InvokeInterface { method: target_m, index }
+                                .expect("an interface method is among its interface's")
+                                as u32;
+                            Insn::InvokeInterface {
+                                method: target_m,
+                                index,
+                            }
                         }
                     }
                 }
@@ -456,7 +495,12 @@ impl<B: BarrierSet> JThread<B> {
         crate::link::indy::link(self.vm, class, index)
     }
 
-    fn virtual_call(&self, class: &'static Class, _index: u16, target_m: &'static Method) -> Result<Insn, Error> {
+    fn virtual_call(
+        &self,
+        class: &'static Class,
+        _index: u16,
+        target_m: &'static Method,
+    ) -> Result<Insn, Error> {
         let final_ = target_m.flags & crate::classfile::access::FINAL != 0
             || target_m.class.flags & crate::classfile::access::FINAL != 0
             || target_m.is_private();
@@ -467,7 +511,11 @@ impl<B: BarrierSet> JThread<B> {
         // subclasses keep it): found by name and descriptor.
         let (_, mref) = class.cp().member_ref(_index).map_err(Error::from)?;
         let named = self.vm.loader.load(mref.class)?;
-        let vt_class = if named.is_array() { self.vm.object_class() } else { named };
+        let vt_class = if named.is_array() {
+            self.vm.object_class()
+        } else {
+            named
+        };
         let index = vt_class
             .vtable
             .iter()
@@ -520,7 +568,12 @@ fn cond(k: u8) -> Cond {
 
 /// JVMS 5.4.4 access control for a member (public, private, package;
 /// protected is treated as package-or-subclass).
-fn check_member_access(from: &'static Class, owner: &'static Class, flags: u16, name: &str) -> Result<(), Error> {
+fn check_member_access(
+    from: &'static Class,
+    owner: &'static Class,
+    flags: u16,
+    name: &str,
+) -> Result<(), Error> {
     use crate::classfile::access;
     let ok = if flags & access::PUBLIC != 0 {
         true

@@ -103,7 +103,8 @@ impl<B: BarrierSet> JThread<B> {
     /// The native implementation of `m`, linked on first use.
     fn native_of(&mut self, m: &'static Method) -> JResult<NativeFn<B>> {
         let f = *m.native.get_or_init(|| {
-            crate::runtime::natives::lookup::<B>(&m.class.name, &m.name, &m.descriptor).map_or(0, |f| f as usize)
+            crate::runtime::natives::lookup::<B>(&m.class.name, &m.name, &m.descriptor)
+                .map_or(0, |f| f as usize)
         });
         if f == 0 {
             let msg = format!(
@@ -403,7 +404,9 @@ impl<B: BarrierSet> JThread<B> {
                                 if i as u32 >= len as u32 {
                                     throw!(self.throw_aioobe(i, len));
                                 }
-                                let k = if k == Kind::Byte && self.class_of(arr).elem_kind() == Some(Kind::Boolean) {
+                                let k = if k == Kind::Byte
+                                    && self.class_of(arr).elem_kind() == Some(Kind::Boolean)
+                                {
                                     Kind::Boolean
                                 } else {
                                     k
@@ -470,7 +473,8 @@ impl<B: BarrierSet> JThread<B> {
                                 Arith::Mul => a.wrapping_mul(b),
                                 Arith::Div | Arith::Rem => {
                                     if b == 0 {
-                                        throw!(self.throw_new("java/lang/ArithmeticException", Some("/ by zero")));
+                                        throw!(self
+                                            .throw_new("java/lang/ArithmeticException", Some("/ by zero")));
                                     }
                                     if op == Arith::Div {
                                         a.wrapping_div(b)
@@ -675,7 +679,11 @@ impl<B: BarrierSet> JThread<B> {
                         Insn::TableSwitch(i) | Insn::LookupSwitch(i) => {
                             let key = pop!() as i32;
                             let t = match &d.switches[i as usize] {
-                                Switch::Table { default, low, targets } => {
+                                Switch::Table {
+                                    default,
+                                    low,
+                                    targets,
+                                } => {
                                     let k = (key as i64) - (*low as i64);
                                     if k >= 0 && (k as usize) < targets.len() {
                                         targets[k as usize]
@@ -683,7 +691,11 @@ impl<B: BarrierSet> JThread<B> {
                                         *default
                                     }
                                 }
-                                Switch::Lookup { default, keys, targets } => match keys.binary_search(&key) {
+                                Switch::Lookup {
+                                    default,
+                                    keys,
+                                    targets,
+                                } => match keys.binary_search(&key) {
                                     Ok(j) => targets[j],
                                     Err(_) => *default,
                                 },
@@ -738,7 +750,11 @@ impl<B: BarrierSet> JThread<B> {
                                     break 'op t;
                                 }
                             }
-                            let order = if volatile { Ordering::SeqCst } else { Ordering::Relaxed };
+                            let order = if volatile {
+                                Ordering::SeqCst
+                            } else {
+                                Ordering::Relaxed
+                            };
                             let v = class.statics[slot as usize].load(order);
                             if kind.slots() == 2 {
                                 push2!(v);
@@ -760,7 +776,11 @@ impl<B: BarrierSet> JThread<B> {
                             }
                             let v = if kind.slots() == 2 { pop2!() } else { pop!() };
                             let v = normalize(kind, v);
-                            let order = if volatile { Ordering::SeqCst } else { Ordering::Release };
+                            let order = if volatile {
+                                Ordering::SeqCst
+                            } else {
+                                Ordering::Release
+                            };
                             class.statics[slot as usize].store(v, order);
                         }
                         Insn::GetField { off, kind, volatile } => {
@@ -769,7 +789,11 @@ impl<B: BarrierSet> JThread<B> {
                             if kind == Kind::Ref {
                                 push!(self.load_ref(obj, off as usize) as u64);
                             } else {
-                                let order = if volatile { Ordering::SeqCst } else { Ordering::Relaxed };
+                                let order = if volatile {
+                                    Ordering::SeqCst
+                                } else {
+                                    Ordering::Relaxed
+                                };
                                 let v = load_kind(self.data(obj).add(off as usize), kind, order);
                                 if kind.slots() == 2 {
                                     push2!(v);
@@ -788,7 +812,11 @@ impl<B: BarrierSet> JThread<B> {
                                     fence(Ordering::SeqCst);
                                 }
                             } else {
-                                let order = if volatile { Ordering::SeqCst } else { Ordering::Relaxed };
+                                let order = if volatile {
+                                    Ordering::SeqCst
+                                } else {
+                                    Ordering::Relaxed
+                                };
                                 store_kind(self.data_mut(obj).add(off as usize), kind, v, order);
                             }
                         }
@@ -924,8 +952,9 @@ impl<B: BarrierSet> JThread<B> {
                         }
                         Insn::MultiANewArray(c, dims) => {
                             save!();
-                            let counts: Vec<i32> =
-                                (0..dims as usize).map(|k| *sp.sub(dims as usize - k) as i32).collect();
+                            let counts: Vec<i32> = (0..dims as usize)
+                                .map(|k| *sp.sub(dims as usize - k) as i32)
+                                .collect();
                             match self.multi_array(c, &counts) {
                                 Ok(o) => {
                                     sp = sp.sub(dims as usize);
@@ -990,7 +1019,8 @@ impl<B: BarrierSet> JThread<B> {
                     let exc = self.pending();
                     // An exception while entering a frame is at no
                     // instruction of it (`at` is then before the first).
-                    let idx = (at as usize).wrapping_sub(d.insns.as_ptr() as usize) / std::mem::size_of::<Insn>();
+                    let idx =
+                        (at as usize).wrapping_sub(d.insns.as_ptr() as usize) / std::mem::size_of::<Insn>();
                     let ec = self.class_of(exc);
                     let found = d.handlers.iter().find(|h| {
                         (h.start as usize..h.end as usize).contains(&idx)

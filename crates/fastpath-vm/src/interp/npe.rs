@@ -91,22 +91,47 @@ pub mod npe_text_impl {
         };
         match o {
             op::NOP => {}
-            op::ACONST_NULL..=op::SIPUSH => push(st, if matches!(o, op::LCONST_0 | op::LCONST_1 | op::DCONST_0 | op::DCONST_1) { 2 } else { 1 }),
+            op::ACONST_NULL..=op::SIPUSH => push(
+                st,
+                if matches!(o, op::LCONST_0 | op::LCONST_1 | op::DCONST_0 | op::DCONST_1) {
+                    2
+                } else {
+                    1
+                },
+            ),
             op::LDC | op::LDC_W => push(st, 1),
             op::LDC2_W => push(st, 2),
             op::ILOAD..=0x2d => {
-                let wide = matches!(o, op::LLOAD | op::DLOAD) || (0x1e..=0x21).contains(&o) || (0x26..=0x29).contains(&o);
+                let wide = matches!(o, op::LLOAD | op::DLOAD)
+                    || (0x1e..=0x21).contains(&o)
+                    || (0x26..=0x29).contains(&o);
                 push(st, if wide { 2 } else { 1 })
             }
             op::IALOAD..=op::SALOAD => {
                 pop(st, 2)?;
-                push(st, if matches!(o, op::LALOAD | op::DALOAD) { 2 } else { 1 })
+                push(
+                    st,
+                    if matches!(o, op::LALOAD | op::DALOAD) {
+                        2
+                    } else {
+                        1
+                    },
+                )
             }
             op::ISTORE..=0x4e => {
-                let wide = matches!(o, op::LSTORE | op::DSTORE) || (0x3f..=0x42).contains(&o) || (0x47..=0x4a).contains(&o);
+                let wide = matches!(o, op::LSTORE | op::DSTORE)
+                    || (0x3f..=0x42).contains(&o)
+                    || (0x47..=0x4a).contains(&o);
                 pop(st, if wide { 2 } else { 1 })?
             }
-            op::IASTORE..=op::SASTORE => pop(st, if matches!(o, op::LASTORE | op::DASTORE) { 4 } else { 3 })?,
+            op::IASTORE..=op::SASTORE => pop(
+                st,
+                if matches!(o, op::LASTORE | op::DASTORE) {
+                    4
+                } else {
+                    3
+                },
+            )?,
             op::POP => pop(st, 1)?,
             op::POP2 => pop(st, 2)?,
             op::DUP => {
@@ -116,8 +141,19 @@ pub mod npe_text_impl {
             op::DUP_X1..=op::SWAP => return None,
             op::IADD..=op::DREM | op::ISHL..=op::LXOR => {
                 let (a, r) = match o {
-                    op::LADD | op::LSUB | op::LMUL | op::LDIV | op::LREM | op::DADD | op::DSUB | op::DMUL | op::DDIV
-                    | op::DREM | op::LAND | op::LOR | op::LXOR => (4, 2),
+                    op::LADD
+                    | op::LSUB
+                    | op::LMUL
+                    | op::LDIV
+                    | op::LREM
+                    | op::DADD
+                    | op::DSUB
+                    | op::DMUL
+                    | op::DDIV
+                    | op::DREM
+                    | op::LAND
+                    | op::LOR
+                    | op::LXOR => (4, 2),
                     op::LSHL | op::LSHR | op::LUSHR => (3, 2),
                     _ => (2, 1),
                 };
@@ -145,7 +181,9 @@ pub mod npe_text_impl {
                 push(st, 1)
             }
             op::GETSTATIC | op::GETFIELD | op::PUTSTATIC | op::PUTFIELD => {
-                let Operands::Cp(i) = insn.operands else { return None };
+                let Operands::Cp(i) = insn.operands else {
+                    return None;
+                };
                 let (_, r) = cp.member_ref(i).ok()?;
                 let n = FieldType::parse(r.descriptor).ok()?.slots();
                 match o {
@@ -165,7 +203,9 @@ pub mod npe_text_impl {
                 };
                 let desc = if o == op::INVOKEDYNAMIC {
                     match cp.get(i).ok()? {
-                        crate::classfile::Constant::InvokeDynamic(d) => cp.name_and_type(d.name_and_type).ok()?.1.to_string(),
+                        crate::classfile::Constant::InvokeDynamic(d) => {
+                            cp.name_and_type(d.name_and_type).ok()?.1.to_string()
+                        }
                         _ => return None,
                     }
                 } else {
@@ -192,7 +232,9 @@ pub mod npe_text_impl {
             op::IFEQ..=op::LOOKUPSWITCH | op::IFNULL | op::IFNONNULL | op::GOTO_W => {}
             op::IRETURN..=op::RETURN | op::ATHROW => {}
             op::MULTIANEWARRAY => {
-                let Operands::MultiArray(_, dims) = insn.operands else { return None };
+                let Operands::MultiArray(_, dims) = insn.operands else {
+                    return None;
+                };
                 pop(st, dims as usize)?;
                 push(st, 1)
             }
@@ -238,8 +280,10 @@ pub mod npe_text_impl {
             }
             let mut succ = Vec::new();
             let o = insn.opcode;
-            let ends = matches!(o, op::GOTO | op::GOTO_W | op::TABLESWITCH | op::LOOKUPSWITCH | op::ATHROW)
-                || (op::IRETURN..=op::RETURN).contains(&o);
+            let ends = matches!(
+                o,
+                op::GOTO | op::GOTO_W | op::TABLESWITCH | op::LOOKUPSWITCH | op::ATHROW
+            ) || (op::IRETURN..=op::RETURN).contains(&o);
             if !ends && i + 1 < insns.len() {
                 succ.push(i + 1);
             }
@@ -344,12 +388,16 @@ pub mod npe_text_impl {
             },
             op::ILOAD | op::ILOAD_0..=0x1d => local_name(m, super::super::oopmap::local_index(insn, o)),
             op::GETSTATIC => {
-                let Operands::Cp(k) = insn.operands else { return None };
+                let Operands::Cp(k) = insn.operands else {
+                    return None;
+                };
                 let (_, r) = cp.member_ref(k).ok()?;
                 format!("{}.{}", strip_lang(r.class), r.name)
             }
             op::GETFIELD => {
-                let Operands::Cp(k) = insn.operands else { return None };
+                let Operands::Cp(k) = insn.operands else {
+                    return None;
+                };
                 let (_, r) = cp.member_ref(k).ok()?;
                 match operand(0).and_then(|p| source(m, insns, index_of, entry, p, depth + 1)) {
                     Some(obj) => format!("{obj}.{}", r.name),
@@ -401,11 +449,18 @@ pub mod npe_text_impl {
         };
         let (action, slot_from_top) = match o {
             op::GETFIELD => {
-                let Operands::Cp(k) = insn.operands else { return None };
-                (format!("Cannot read field \"{}\"", cp.member_ref(k).ok()?.1.name), 0)
+                let Operands::Cp(k) = insn.operands else {
+                    return None;
+                };
+                (
+                    format!("Cannot read field \"{}\"", cp.member_ref(k).ok()?.1.name),
+                    0,
+                )
             }
             op::PUTFIELD => {
-                let Operands::Cp(k) = insn.operands else { return None };
+                let Operands::Cp(k) = insn.operands else {
+                    return None;
+                };
                 let (_, r) = cp.member_ref(k).ok()?;
                 let n = FieldType::parse(r.descriptor).ok()?.slots();
                 (format!("Cannot assign field \"{}\"", r.name), n)
@@ -422,7 +477,11 @@ pub mod npe_text_impl {
             op::IALOAD..=op::SALOAD => (format!("Cannot load from {} array", elem(o)), 1),
             op::IASTORE..=op::SASTORE => (
                 format!("Cannot store to {} array", elem(o)),
-                if matches!(o, op::LASTORE | op::DASTORE) { 3 } else { 2 },
+                if matches!(o, op::LASTORE | op::DASTORE) {
+                    3
+                } else {
+                    2
+                },
             ),
             op::ARRAYLENGTH => ("Cannot read the array length".to_string(), 0),
             op::ATHROW => ("Cannot throw exception".to_string(), 0),
@@ -433,7 +492,11 @@ pub mod npe_text_impl {
         let entry = producers(m, &insns, &index_of);
         let because = entry[i]
             .as_ref()
-            .and_then(|st| st.get(st.len().checked_sub(slot_from_top + 1)?).copied().flatten())
+            .and_then(|st| {
+                st.get(st.len().checked_sub(slot_from_top + 1)?)
+                    .copied()
+                    .flatten()
+            })
             .and_then(|p| source(m, &insns, &index_of, &entry, p, 0));
         Some(match because {
             Some(b) => format!("{action} because {b} is null"),

@@ -111,7 +111,9 @@ impl State {
         Ok(())
     }
     fn pop(&mut self, pc: u32) -> Result<Slot, Error> {
-        self.stack.pop().ok_or_else(|| verr(pc, "Operand stack underflow"))
+        self.stack
+            .pop()
+            .ok_or_else(|| verr(pc, "Operand stack underflow"))
     }
     fn pop_ref(&mut self, pc: u32) -> Result<(), Error> {
         match self.pop(pc)? {
@@ -122,7 +124,10 @@ impl State {
     fn pop_prim(&mut self, pc: u32) -> Result<(), Error> {
         match self.pop(pc)? {
             Slot::V => Ok(()),
-            _ => Err(verr(pc, "Bad type on operand stack: expected a one-slot primitive")),
+            _ => Err(verr(
+                pc,
+                "Bad type on operand stack: expected a one-slot primitive",
+            )),
         }
     }
     fn pop_wide(&mut self, pc: u32) -> Result<(), Error> {
@@ -261,7 +266,10 @@ pub fn compute(m: &MethodShape<'_>) -> Result<OopMaps, Error> {
         let insn = &m.insns[i];
         // Exception edges: the handler sees this instruction's locals.
         for &(start, end, handler) in &handler_ranges {
-            if (start..end).contains(&i) && merge_into(&mut entry, handler, &locals, &[Slot::R], insn.pc)? && !queued[handler] {
+            if (start..end).contains(&i)
+                && merge_into(&mut entry, handler, &locals, &[Slot::R], insn.pc)?
+                && !queued[handler]
+            {
                 queued[handler] = true;
                 work.push(handler);
             }
@@ -293,7 +301,11 @@ pub fn compute(m: &MethodShape<'_>) -> Result<OopMaps, Error> {
         if let Some((l, s)) = e {
             depth[i] = s.len() as u16;
             for (j, &x) in l.iter().chain(s.iter()).enumerate() {
-                let b = if j < l.len() { j } else { m.max_locals + (j - l.len()) };
+                let b = if j < l.len() {
+                    j
+                } else {
+                    m.max_locals + (j - l.len())
+                };
                 if x == Slot::R {
                     bits[i * words + b / 64] |= 1 << (b % 64);
                 }
@@ -314,7 +326,9 @@ struct Successors {
 }
 
 fn member_type(cp: &ConstantPool, index: u16, pc: u32) -> Result<String, Error> {
-    let (_, m) = cp.member_ref(index).map_err(|_| verr(pc, "Bad constant pool index"))?;
+    let (_, m) = cp
+        .member_ref(index)
+        .map_err(|_| verr(pc, "Bad constant pool index"))?;
     Ok(m.descriptor.to_string())
 }
 
@@ -339,14 +353,25 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
     match o {
         op::NOP => {}
         op::ACONST_NULL => push!(Slot::R),
-        op::ICONST_M1..=op::ICONST_5 | op::BIPUSH | op::SIPUSH | op::FCONST_0..=op::FCONST_2 => push!(Slot::V),
+        op::ICONST_M1..=op::ICONST_5 | op::BIPUSH | op::SIPUSH | op::FCONST_0..=op::FCONST_2 => {
+            push!(Slot::V)
+        }
         op::LCONST_0 | op::LCONST_1 | op::DCONST_0 | op::DCONST_1 => wide!(),
         op::LDC | op::LDC_W | op::LDC2_W => {
-            let Operands::Cp(i) = insn.operands else { unreachable!("ldc has an index") };
-            match m.cp.get(i).map_err(|_| verr(pc, "Bad constant pool index in ldc"))? {
+            let Operands::Cp(i) = insn.operands else {
+                unreachable!("ldc has an index")
+            };
+            match m
+                .cp
+                .get(i)
+                .map_err(|_| verr(pc, "Bad constant pool index in ldc"))?
+            {
                 Constant::Integer(_) | Constant::Float(_) if o != op::LDC2_W => push!(Slot::V),
                 Constant::Long(_) | Constant::Double(_) if o == op::LDC2_W => wide!(),
-                Constant::String { .. } | Constant::Class { .. } | Constant::MethodType { .. } | Constant::MethodHandle { .. }
+                Constant::String { .. }
+                | Constant::Class { .. }
+                | Constant::MethodType { .. }
+                | Constant::MethodHandle { .. }
                     if o != op::LDC2_W =>
                 {
                     push!(Slot::R)
@@ -520,14 +545,39 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
             push!(b);
         }
         // int/float binary ops
-        op::IADD | op::FADD | op::ISUB | op::FSUB | op::IMUL | op::FMUL | op::IDIV | op::FDIV | op::IREM | op::FREM
-        | op::ISHL | op::ISHR | op::IUSHR | op::IAND | op::IOR | op::IXOR => {
+        op::IADD
+        | op::FADD
+        | op::ISUB
+        | op::FSUB
+        | op::IMUL
+        | op::FMUL
+        | op::IDIV
+        | op::FDIV
+        | op::IREM
+        | op::FREM
+        | op::ISHL
+        | op::ISHR
+        | op::IUSHR
+        | op::IAND
+        | op::IOR
+        | op::IXOR => {
             st.pop_prim(pc)?;
             st.pop_prim(pc)?;
             push!(Slot::V)
         }
-        op::LADD | op::DADD | op::LSUB | op::DSUB | op::LMUL | op::DMUL | op::LDIV | op::DDIV | op::LREM | op::DREM
-        | op::LAND | op::LOR | op::LXOR => {
+        op::LADD
+        | op::DADD
+        | op::LSUB
+        | op::DSUB
+        | op::LMUL
+        | op::DMUL
+        | op::LDIV
+        | op::DDIV
+        | op::LREM
+        | op::DREM
+        | op::LAND
+        | op::LOR
+        | op::LXOR => {
             st.pop_wide(pc)?;
             st.pop_wide(pc)?;
             wide!()
@@ -546,7 +596,9 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
             wide!()
         }
         op::IINC => {
-            let Operands::Iinc(n, _) = insn.operands else { unreachable!("iinc operands") };
+            let Operands::Iinc(n, _) = insn.operands else {
+                unreachable!("iinc operands")
+            };
             if st.local(n as usize, pc)? != Slot::V {
                 return Err(verr(pc, "Bad local variable type in iinc"));
             }
@@ -600,7 +652,10 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
             branches.push(target(insn));
         }
         op::JSR | op::JSR_W | op::RET => {
-            return Err(verr(pc, "jsr/ret are not supported (class files before version 50 only)"));
+            return Err(verr(
+                pc,
+                "jsr/ret are not supported (class files before version 50 only)",
+            ));
         }
         op::TABLESWITCH | op::LOOKUPSWITCH => {
             st.pop_prim(pc)?;
@@ -622,8 +677,12 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
             let ok = match (o, want) {
                 (op::RETURN, None) => true,
                 (op::ARETURN, Some(t)) if t.is_reference() => st.pop_ref(pc).is_ok(),
-                (op::LRETURN | op::DRETURN, Some(t)) if t.slots() == 2 && !t.is_reference() => st.pop_wide(pc).is_ok(),
-                (op::IRETURN | op::FRETURN, Some(t)) if t.slots() == 1 && !t.is_reference() => st.pop_prim(pc).is_ok(),
+                (op::LRETURN | op::DRETURN, Some(t)) if t.slots() == 2 && !t.is_reference() => {
+                    st.pop_wide(pc).is_ok()
+                }
+                (op::IRETURN | op::FRETURN, Some(t)) if t.slots() == 1 && !t.is_reference() => {
+                    st.pop_prim(pc).is_ok()
+                }
                 _ => false,
             };
             if !ok {
@@ -632,7 +691,9 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
             falls_through = false;
         }
         op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
-            let Operands::Cp(i) = insn.operands else { unreachable!("field index") };
+            let Operands::Cp(i) = insn.operands else {
+                unreachable!("field index")
+            };
             let d = member_type(m.cp, i, pc)?;
             let t = FieldType::parse(&d).map_err(Error::from)?;
             match o {
@@ -648,14 +709,23 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
                 }
             }
         }
-        op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC | op::INVOKEINTERFACE | op::INVOKEDYNAMIC => {
+        op::INVOKEVIRTUAL
+        | op::INVOKESPECIAL
+        | op::INVOKESTATIC
+        | op::INVOKEINTERFACE
+        | op::INVOKEDYNAMIC => {
             let i = match insn.operands {
                 Operands::Cp(i) | Operands::Interface(i, _) => i,
                 _ => unreachable!("invoke index"),
             };
             let d = if o == op::INVOKEDYNAMIC {
                 match m.cp.get(i).map_err(|_| verr(pc, "Bad constant pool index"))? {
-                    Constant::InvokeDynamic(d) => m.cp.name_and_type(d.name_and_type).map_err(Error::from)?.1.to_string(),
+                    Constant::InvokeDynamic(d) => {
+                        m.cp.name_and_type(d.name_and_type)
+                            .map_err(Error::from)?
+                            .1
+                            .to_string()
+                    }
                     _ => return Err(verr(pc, "invokedynamic needs an InvokeDynamic constant")),
                 }
             } else {
@@ -695,7 +765,9 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
         }
         op::MONITORENTER | op::MONITOREXIT => st.pop_ref(pc)?,
         op::MULTIANEWARRAY => {
-            let Operands::MultiArray(_, dims) = insn.operands else { unreachable!("dims") };
+            let Operands::MultiArray(_, dims) = insn.operands else {
+                unreachable!("dims")
+            };
             for _ in 0..dims {
                 st.pop_prim(pc)?;
             }
@@ -703,7 +775,10 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
         }
         other => return Err(verr(pc, &format!("Bad instruction {other:#04x}"))),
     }
-    Ok(Successors { falls_through, branches })
+    Ok(Successors {
+        falls_through,
+        branches,
+    })
 }
 
 fn target(insn: &Instruction) -> u32 {

@@ -197,7 +197,11 @@ impl ThreadStack {
                         }
                     }
                     let depth = maps.depth[idx] as usize;
-                    let live = if full { depth } else { depth.saturating_sub(callee_args) };
+                    let live = if full {
+                        depth
+                    } else {
+                        depth.saturating_sub(callee_args)
+                    };
                     let stack = (fp as *mut u64).wrapping_add(HEADER_SLOTS);
                     for j in 0..live {
                         if maps.stack_is_ref(idx, j) {

@@ -401,7 +401,9 @@ impl Class {
             return false;
         }
         // `other` a class: the display.
-        self.supers.get(other.depth).is_some_and(|c| std::ptr::eq(*c, other))
+        self.supers
+            .get(other.depth)
+            .is_some_and(|c| std::ptr::eq(*c, other))
     }
 
     /// The declared field `name` with `descriptor`.
@@ -434,7 +436,11 @@ impl Class {
 
     /// The constant pool (instance classes).
     pub fn cp(&self) -> &crate::classfile::ConstantPool {
-        &self.file.as_ref().expect("an instance class has a class file").constant_pool
+        &self
+            .file
+            .as_ref()
+            .expect("an instance class has a class file")
+            .constant_pool
     }
 
     /// The package part of the name (`java/lang` for `java/lang/String`).

@@ -37,7 +37,13 @@ enum Arg {
     Int(i32),
     Class(String),
     MethodType(String),
-    Handle { kind: u8, class: String, name: String, desc: String, interface: bool },
+    Handle {
+        kind: u8,
+        class: String,
+        name: String,
+        desc: String,
+        interface: bool,
+    },
     Other,
 }
 
@@ -47,7 +53,9 @@ fn arg(host: &Class, index: u16) -> Result<Arg, Error> {
         Constant::String { utf8 } => Arg::Str(cp.utf8_entry(*utf8).map_err(Error::from)?.to_utf16()),
         Constant::Integer(v) => Arg::Int(*v),
         Constant::Class { name } => Arg::Class(cp.utf8(*name).map_err(Error::from)?.to_string()),
-        Constant::MethodType { descriptor } => Arg::MethodType(cp.utf8(*descriptor).map_err(Error::from)?.to_string()),
+        Constant::MethodType { descriptor } => {
+            Arg::MethodType(cp.utf8(*descriptor).map_err(Error::from)?.to_string())
+        }
         Constant::MethodHandle { kind, reference } => {
             let (t, m) = cp.member_ref(*reference).map_err(Error::from)?;
             Arg::Handle {
@@ -69,7 +77,8 @@ pub fn link(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'stati
         .resolved
         .get(index as usize)
         .ok_or_else(|| Error::verify("bad invokedynamic index"))?;
-    match slot.get_or_init(|| link_uncached(vm, host, index).map_or_else(Resolved::Failed, Resolved::Method)) {
+    match slot.get_or_init(|| link_uncached(vm, host, index).map_or_else(Resolved::Failed, Resolved::Method))
+    {
         Resolved::Method(m) => Ok(m),
         Resolved::Failed(e) => Err(e.clone()),
         _ => Err(Error::verify("bad invokedynamic entry")),
@@ -95,7 +104,11 @@ fn link_uncached(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'
     else {
         return Err(bme("bootstrap method is not a method handle"));
     };
-    let args: Vec<Arg> = bsm.arguments.iter().map(|&a| arg(host, a)).collect::<Result<_, _>>()?;
+    let args: Vec<Arg> = bsm
+        .arguments
+        .iter()
+        .map(|&a| arg(host, a))
+        .collect::<Result<_, _>>()?;
     let md = MethodDescriptor::parse(desc).map_err(Error::from)?;
     let n = SPUN.fetch_add(1, Ordering::Relaxed);
     let file = match (bclass.as_str(), bname.as_str()) {
@@ -213,8 +226,10 @@ fn convert(w: &mut ClassWriter, asm: &mut Asm, from: &FieldType, to: &FieldType)
             let (bc, _) = box_class(from).expect("a primitive");
             let m = w.method_ref(bc, "valueOf", &format!("({})L{bc};", from.descriptor()), false);
             asm.emit_cp(op::INVOKESTATIC, m, 1 - from.slots() as i32);
-            if !matches!(internal_name(to).as_str(), "java/lang/Object" | "java/lang/Number" | "java/lang/Comparable" | "java/io/Serializable")
-                && internal_name(to) != bc
+            if !matches!(
+                internal_name(to).as_str(),
+                "java/lang/Object" | "java/lang/Number" | "java/lang/Comparable" | "java/io/Serializable"
+            ) && internal_name(to) != bc
             {
                 let c = w.class(&internal_name(to));
                 asm.emit_cp(op::CHECKCAST, c, 0);
@@ -238,10 +253,21 @@ fn lambda_class(
     args: &[Arg],
     alt: bool,
 ) -> Result<crate::classfile::ClassFile, Error> {
-    let (Some(Arg::MethodType(sam)), Some(Arg::Handle { kind, class: iclass, name: iname, desc: idesc, interface: iiface }), Some(Arg::MethodType(inst))) =
-        (args.first(), args.get(1), args.get(2))
+    let (
+        Some(Arg::MethodType(sam)),
+        Some(Arg::Handle {
+            kind,
+            class: iclass,
+            name: iname,
+            desc: idesc,
+            interface: iiface,
+        }),
+        Some(Arg::MethodType(inst)),
+    ) = (args.first(), args.get(1), args.get(2))
     else {
-        return Err(bme("LambdaMetafactory needs (MethodType, MethodHandle, MethodType)"));
+        return Err(bme(
+            "LambdaMetafactory needs (MethodType, MethodHandle, MethodType)",
+        ));
     };
     let Some(FieldType::Object(iface)) = &site.ret else {
         return Err(bme("a lambda call site returns its interface"));
@@ -284,7 +310,11 @@ fn lambda_class(
     let mut w = ClassWriter::new(&name, "java/lang/Object", interfaces);
     let captured = &site.params;
     for (i, t) in captured.iter().enumerate() {
-        w.field(access::PRIVATE | access::FINAL, &format!("arg${}", i + 1), &t.descriptor())?;
+        w.field(
+            access::PRIVATE | access::FINAL,
+            &format!("arg${}", i + 1),
+            &t.descriptor(),
+        )?;
     }
     // <init>(captured)
     let ctor_desc = format!(
@@ -311,7 +341,11 @@ fn lambda_class(
     {
         let mut a = Asm::default();
         if captured.is_empty() {
-            w.field(access::PRIVATE | access::STATIC | access::FINAL, "INSTANCE", &format!("L{name};"))?;
+            w.field(
+                access::PRIVATE | access::STATIC | access::FINAL,
+                "INSTANCE",
+                &format!("L{name};"),
+            )?;
             let f = w.field_ref(&name, "INSTANCE", &format!("L{name};"));
             let mut c = Asm::default();
             let cls = w.class(&name);
@@ -406,7 +440,10 @@ fn lambda_class(
             impl_md.ret.clone()
         };
         match (&produced, &sam_md.ret) {
-            (Some(p), None) => a.emit(&[if p.slots() == 2 { op::POP2 } else { op::POP }], -(p.slots() as i32)),
+            (Some(p), None) => a.emit(
+                &[if p.slots() == 2 { op::POP2 } else { op::POP }],
+                -(p.slots() as i32),
+            ),
             (Some(p), Some(r)) => {
                 let inst_r = inst_md.ret.as_ref().unwrap_or(r);
                 convert(&mut w, &mut a, p, inst_r);
@@ -415,7 +452,12 @@ fn lambda_class(
             _ => {}
         }
         a.ret(sam_md.ret.as_ref());
-        let flags = access::PUBLIC | if sdesc == *sam { 0 } else { access::BRIDGE | access::SYNTHETIC };
+        let flags = access::PUBLIC
+            | if sdesc == *sam {
+                0
+            } else {
+                access::BRIDGE | access::SYNTHETIC
+            };
         w.method(flags, sam_name, &sdesc, a, slot)?;
     }
     w.finish()
@@ -432,7 +474,12 @@ fn sb_append(w: &mut ClassWriter, a: &mut Asm, t: &FieldType) {
         FieldType::Object(n) if n == "java/lang/String" => "(Ljava/lang/String;)",
         _ => "(Ljava/lang/Object;)",
     };
-    let m = w.method_ref("java/lang/StringBuilder", "append", &format!("{d}Ljava/lang/StringBuilder;"), false);
+    let m = w.method_ref(
+        "java/lang/StringBuilder",
+        "append",
+        &format!("{d}Ljava/lang/StringBuilder;"),
+        false,
+    );
     a.emit_cp(op::INVOKEVIRTUAL, m, -(t.slots() as i32));
 }
 
@@ -467,7 +514,10 @@ fn concat_class(
         match u {
             1 => {
                 flush(&mut w, &mut a, &mut literal);
-                let t = site.params.get(arg).ok_or_else(|| bme("concat recipe has more arguments than the call site"))?;
+                let t = site
+                    .params
+                    .get(arg)
+                    .ok_or_else(|| bme("concat recipe has more arguments than the call site"))?;
                 a.load(t, slot);
                 slot += t.slots() as u16;
                 arg += 1;
@@ -485,7 +535,12 @@ fn concat_class(
         }
     }
     flush(&mut w, &mut a, &mut literal);
-    let ts = w.method_ref("java/lang/StringBuilder", "toString", "()Ljava/lang/String;", false);
+    let ts = w.method_ref(
+        "java/lang/StringBuilder",
+        "toString",
+        "()Ljava/lang/String;",
+        false,
+    );
     a.emit_cp(op::INVOKEVIRTUAL, ts, 0);
     a.ret(Some(&string));
     w.method(access::PUBLIC | access::STATIC, "get", site_desc, a, 0)?;
@@ -509,7 +564,11 @@ fn record_class(
         return Err(bme("ObjectMethods.bootstrap needs (Class, String, getters...)"));
     };
     let names = String::from_utf16_lossy(names);
-    let names: Vec<&str> = if names.is_empty() { Vec::new() } else { names.split(';').collect() };
+    let names: Vec<&str> = if names.is_empty() {
+        Vec::new()
+    } else {
+        names.split(';').collect()
+    };
     let mut getters: Vec<(String, FieldType)> = Vec::new();
     for g in &args[2..] {
         if let Arg::Handle { name, desc, .. } = g {
@@ -553,7 +612,12 @@ fn record_class(
             let s = w.string_utf16(&units);
             a.emit_cp(op::LDC_W, s, 1);
             sb_append(&mut w, &mut a, &string);
-            let ts = w.method_ref("java/lang/StringBuilder", "toString", "()Ljava/lang/String;", false);
+            let ts = w.method_ref(
+                "java/lang/StringBuilder",
+                "toString",
+                "()Ljava/lang/String;",
+                false,
+            );
             a.emit_cp(op::INVOKEVIRTUAL, ts, 0);
             a.ret(Some(&string));
         }
@@ -564,17 +628,22 @@ fn record_class(
                 a.emit(&[op::IMUL], -1);
                 get(&mut w, &mut a, 0, g);
                 let (cls, d) = match &g.1 {
-                    FieldType::Object(_) | FieldType::Array(_) => ("java/util/Objects", "(Ljava/lang/Object;)I"),
-                    t => (box_class(t).expect("a primitive").0, match t {
-                        FieldType::Boolean => "(Z)I",
-                        FieldType::Byte => "(B)I",
-                        FieldType::Char => "(C)I",
-                        FieldType::Short => "(S)I",
-                        FieldType::Int => "(I)I",
-                        FieldType::Long => "(J)I",
-                        FieldType::Float => "(F)I",
-                        _ => "(D)I",
-                    }),
+                    FieldType::Object(_) | FieldType::Array(_) => {
+                        ("java/util/Objects", "(Ljava/lang/Object;)I")
+                    }
+                    t => (
+                        box_class(t).expect("a primitive").0,
+                        match t {
+                            FieldType::Boolean => "(Z)I",
+                            FieldType::Byte => "(B)I",
+                            FieldType::Char => "(C)I",
+                            FieldType::Short => "(S)I",
+                            FieldType::Int => "(I)I",
+                            FieldType::Long => "(J)I",
+                            FieldType::Float => "(F)I",
+                            _ => "(D)I",
+                        },
+                    ),
                 };
                 let m = w.method_ref(cls, "hashCode", d, false);
                 a.emit_cp(op::INVOKESTATIC, m, 1 - g.1.slots() as i32);
@@ -585,7 +654,12 @@ fn record_class(
         "equals" => {
             // (R this, Object o): a static helper on the record class does
             // the work, as a branch-free method cannot.
-            let m = w.method_ref("java/lang/Record", "equalsByComponents", "(Ljava/lang/Object;Ljava/lang/Object;)Z", false);
+            let m = w.method_ref(
+                "java/lang/Record",
+                "equalsByComponents",
+                "(Ljava/lang/Object;Ljava/lang/Object;)Z",
+                false,
+            );
             a.emit(&[op::ALOAD_0], 1);
             a.emit(&[op::ALOAD_1], 1);
             a.emit_cp(op::INVOKESTATIC, m, -1);

@@ -91,7 +91,10 @@ impl Loader {
         }
         let circular = LOADING.with(|l| l.borrow().iter().any(|n| n == name));
         if circular {
-            return Err(Error::new("java/lang/ClassCircularityError", name.replace('/', ".")));
+            return Err(Error::new(
+                "java/lang/ClassCircularityError",
+                name.replace('/', "."),
+            ));
         }
         LOADING.with(|l| l.borrow_mut().push(name.to_string()));
         let r = self.load_instance(name);
@@ -176,7 +179,8 @@ impl Loader {
         }
         // Every interface, transitively: the superclass's, then each direct
         // one's, each once.
-        let mut all_interfaces: Vec<&'static Class> = super_class.map_or(Vec::new(), |s| s.all_interfaces.clone());
+        let mut all_interfaces: Vec<&'static Class> =
+            super_class.map_or(Vec::new(), |s| s.all_interfaces.clone());
         for i in &interfaces {
             for j in i.all_interfaces.iter().chain(std::iter::once(i)) {
                 if !all_interfaces.iter().any(|k| std::ptr::eq(*k, *j)) {
@@ -285,7 +289,12 @@ impl Loader {
             };
             methods.push(self.register_method(method));
         }
-        let vtable = build_vtable(super_class, &methods, &class_ref.all_interfaces, class_ref.is_interface());
+        let vtable = build_vtable(
+            super_class,
+            &methods,
+            &class_ref.all_interfaces,
+            class_ref.is_interface(),
+        );
         let itable = build_itable(&vtable, &class_ref.all_interfaces, class_ref.is_interface());
         // SAFETY: `class_ptr` is the leaked class, not yet published to any
         // other thread or stored anywhere else; the only references made so
@@ -458,7 +467,9 @@ fn primitive_class(k: Kind) -> Class {
 /// `class` (JVMS 5.4.5: public or protected, or package-private in the
 /// same package).
 fn overridable(m: &Method, class_package: &str) -> bool {
-    !m.is_private() && !m.is_static() && (m.flags & (access::PUBLIC | access::PROTECTED) != 0 || m.class.package() == class_package)
+    !m.is_private()
+        && !m.is_static()
+        && (m.flags & (access::PUBLIC | access::PROTECTED) != 0 || m.class.package() == class_package)
 }
 
 /// The vtable: the superclass's, each entry replaced by an overriding
@@ -482,7 +493,9 @@ fn build_vtable(
         }
         let mut overrode = false;
         for slot in vt.iter_mut() {
-            if slot.matches(&m.name, &m.descriptor) && (slot.class.is_interface() || overridable(slot, package)) {
+            if slot.matches(&m.name, &m.descriptor)
+                && (slot.class.is_interface() || overridable(slot, package))
+            {
                 *slot = m;
                 overrode = true;
             }

@@ -102,9 +102,8 @@ pub fn resolve_field(
             _ => unreachable!("checked above"),
         };
         let c = resolve_class(loader, from, class_index)?;
-        let (owner, f) = find_field(c, m.name, m.descriptor).ok_or_else(|| {
-            Error::new("java/lang/NoSuchFieldError", m.name.to_string())
-        })?;
+        let (owner, f) = find_field(c, m.name, m.descriptor)
+            .ok_or_else(|| Error::new("java/lang/NoSuchFieldError", m.name.to_string()))?;
         Ok(Resolved::Field(owner, f))
     })?;
     match r {
@@ -132,7 +131,9 @@ pub fn resolve_method(loader: &Loader, from: &'static Class, index: u16) -> Resu
     let r = cached(from, index, || {
         let (t, m) = from.cp().member_ref(index).map_err(Error::from)?;
         let class_index = match from.cp().get(index).map_err(Error::from)? {
-            crate::classfile::Constant::MethodRef(i) | crate::classfile::Constant::InterfaceMethodRef(i) => i.class,
+            crate::classfile::Constant::MethodRef(i) | crate::classfile::Constant::InterfaceMethodRef(i) => {
+                i.class
+            }
             _ => return Err(Error::verify("expected a method reference")),
         };
         let c = resolve_class(loader, from, class_index)?;

@@ -12,7 +12,9 @@ use std::collections::HashMap;
 
 use crate::classfile::bytecode::op;
 use crate::classfile::constant_pool::{decode_modified_utf8, MemberRefIndices};
-use crate::classfile::{access, ClassFile, Code, Constant, ConstantPool, FieldInfo, FieldType, MethodDescriptor, MethodInfo};
+use crate::classfile::{
+    access, ClassFile, Code, Constant, ConstantPool, FieldInfo, FieldType, MethodDescriptor, MethodInfo,
+};
 use crate::runtime::Error;
 
 /// A class being written.
@@ -139,7 +141,13 @@ impl ClassWriter {
 
     fn name_and_type(&mut self, name: &str, desc: &str) -> u16 {
         let (n, d) = (self.utf8(name), self.utf8(desc));
-        self.add(format!("N{name} {desc}"), Constant::NameAndType { name: n, descriptor: d })
+        self.add(
+            format!("N{name} {desc}"),
+            Constant::NameAndType {
+                name: n,
+                descriptor: d,
+            },
+        )
     }
 
     /// A method reference (`interface`: an `InterfaceMethodref`).
@@ -188,7 +196,14 @@ impl ClassWriter {
 
     /// Adds a method with the assembled body (`max_locals` from the
     /// descriptor unless larger).
-    pub fn method(&mut self, flags: u16, name: &str, desc: &str, asm: Asm, max_locals: u16) -> Result<(), Error> {
+    pub fn method(
+        &mut self,
+        flags: u16,
+        name: &str,
+        desc: &str,
+        asm: Asm,
+        max_locals: u16,
+    ) -> Result<(), Error> {
         let md = MethodDescriptor::parse(desc).map_err(Error::from)?;
         self.utf8(name);
         self.utf8(desc);

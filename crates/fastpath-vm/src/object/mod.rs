@@ -30,7 +30,9 @@
 
 pub mod strings;
 
-use std::sync::atomic::{AtomicI16, AtomicI32, AtomicI8, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{
+    AtomicI16, AtomicI32, AtomicI8, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering,
+};
 
 use fastpath::gc::{BarrierSet, GcError, Obj};
 
@@ -213,14 +215,22 @@ impl<B: BarrierSet> JThread<B> {
     pub fn elem_ptr(&self, arr: usize, k: Kind, i: usize) -> *const u8 {
         // SAFETY: `i` is in bounds (the caller checked); primitive arrays
         // have no references, so their data starts at the known place.
-        unsafe { self.m.data_unchecked(self.obj(arr), 0).add(ELEMENTS + i * k.size()) }
+        unsafe {
+            self.m
+                .data_unchecked(self.obj(arr), 0)
+                .add(ELEMENTS + i * k.size())
+        }
     }
 
     /// Address of element `i` of primitive array `arr`, to write.
     #[inline(always)]
     pub fn elem_ptr_mut(&self, arr: usize, k: Kind, i: usize) -> *mut u8 {
         // SAFETY: as `elem_ptr`.
-        unsafe { self.m.data_mut_unchecked(self.obj(arr), 0).add(ELEMENTS + i * k.size()) }
+        unsafe {
+            self.m
+                .data_mut_unchecked(self.obj(arr), 0)
+                .add(ELEMENTS + i * k.size())
+        }
     }
 
     /// A primitive field at data byte `off` of `obj`.

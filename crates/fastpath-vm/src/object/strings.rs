@@ -57,7 +57,9 @@ impl<B: BarrierSet> JThread<B> {
         let n = self.array_len(arr) as usize;
         let p = self.elem_ptr(arr, Kind::Char, 0) as *const std::sync::atomic::AtomicU16;
         // SAFETY: `n` chars from the array's first element.
-        (0..n).map(|i| unsafe { (*p.add(i)).load(Ordering::Relaxed) }).collect()
+        (0..n)
+            .map(|i| unsafe { (*p.add(i)).load(Ordering::Relaxed) })
+            .collect()
     }
 
     /// The text of `String` `s` (unpaired surrogates as U+FFFD).
@@ -78,7 +80,10 @@ impl<B: BarrierSet> JThread<B> {
         }
         let s = self.new_string(&lit.units)?;
         // AcqRel: publishes our string, or reads the winner's.
-        match lit.slot.compare_exchange(0, s, Ordering::AcqRel, Ordering::Acquire) {
+        match lit
+            .slot
+            .compare_exchange(0, s, Ordering::AcqRel, Ordering::Acquire)
+        {
             Ok(_) => Ok(s),
             Err(winner) => Ok(winner),
         }
@@ -96,7 +101,10 @@ impl<B: BarrierSet> JThread<B> {
         // `s` itself becomes the interned one (it may have moved: re-read
         // through the caller's root is not possible here, so store the
         // value we were given, valid since no safepoint happened).
-        match lit.slot.compare_exchange(0, s, Ordering::AcqRel, Ordering::Acquire) {
+        match lit
+            .slot
+            .compare_exchange(0, s, Ordering::AcqRel, Ordering::Acquire)
+        {
             Ok(_) => Ok(s),
             Err(winner) => Ok(winner),
         }

@@ -90,12 +90,24 @@ impl<B: BarrierSet> JThread<B> {
         let depth = self.stack.temps_len();
         let t = self.throw_new("java/lang/OutOfMemoryError", Some(message));
         let p = self.pending();
-        if p != 0 && std::ptr::eq(self.class_of(p), self.vm.loader.find_loaded("java/lang/OutOfMemoryError").unwrap_or(self.class_of(p))) {
+        if p != 0
+            && std::ptr::eq(
+                self.class_of(p),
+                self.vm
+                    .loader
+                    .find_loaded("java/lang/OutOfMemoryError")
+                    .unwrap_or(self.class_of(p)),
+            )
+        {
             return t;
         }
         self.stack.truncate_temps(depth);
         // Acquire: the preallocated error's initialization.
-        let pre = self.vm.preallocated_oom.get().map_or(0, |s| s.load(Ordering::Acquire));
+        let pre = self
+            .vm
+            .preallocated_oom
+            .get()
+            .map_or(0, |s| s.load(Ordering::Acquire));
         if pre != 0 {
             return self.set_pending(pre);
         }
@@ -113,7 +125,8 @@ impl<B: BarrierSet> JThread<B> {
             let h: &FrameHeader = unsafe { &*fp };
             let bci = match h.method.decoded.get() {
                 Some(Ok(d)) => {
-                    let idx = (pc as usize).wrapping_sub(d.insns.as_ptr() as usize) / std::mem::size_of::<Insn>();
+                    let idx =
+                        (pc as usize).wrapping_sub(d.insns.as_ptr() as usize) / std::mem::size_of::<Insn>();
                     d.bcis.get(idx).copied().unwrap_or(u32::MAX)
                 }
                 _ => u32::MAX,

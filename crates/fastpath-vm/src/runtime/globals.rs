@@ -28,7 +28,9 @@ pub struct GlobalSlots {
 impl Default for GlobalSlots {
     fn default() -> Self {
         GlobalSlots {
-            chunks: (0..CHUNKS).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
+            chunks: (0..CHUNKS)
+                .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+                .collect(),
             len: AtomicUsize::new(0),
             free: Mutex::new(Vec::new()),
         }
@@ -85,7 +87,8 @@ impl GlobalSlots {
             let chunk = self.chunks[c].load(Ordering::Acquire);
             // SAFETY: installed chunks are never freed.
             let base = unsafe { (*chunk).as_ptr() };
-            let off = (slot as *const AtomicUsize as usize).wrapping_sub(base as usize) / std::mem::size_of::<AtomicUsize>();
+            let off = (slot as *const AtomicUsize as usize).wrapping_sub(base as usize)
+                / std::mem::size_of::<AtomicUsize>();
             if (slot as *const AtomicUsize as usize) >= base as usize && off < CHUNK {
                 free.push(c * CHUNK + off);
                 return;

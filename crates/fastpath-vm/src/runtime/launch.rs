@@ -71,7 +71,9 @@ impl<B: BarrierSet> JThread<B> {
         let record = self.thread_record(self.stack.thread_obj.get());
         self.bind_thread_record(record);
         // The preallocated OutOfMemoryError.
-        let oom = vm.class("java/lang/OutOfMemoryError").map_err(|e| e.to_string())?;
+        let oom = vm
+            .class("java/lang/OutOfMemoryError")
+            .map_err(|e| e.to_string())?;
         let _ = self.throw_instance_of(oom, Some("Java heap space"));
         let e = self.take_pending();
         if e != 0 && std::ptr::eq(self.class_of(e), oom) {
@@ -89,7 +91,10 @@ impl<B: BarrierSet> JThread<B> {
                 eprintln!("Error: Could not find or load main class {name}\nCaused by: java.lang.ClassNotFoundException: {name}");
                 return 1;
             }
-            Err(e) if e.class == "java/lang/NoClassDefFoundError" && e.message.as_deref() == Some(internal.as_str()) => {
+            Err(e)
+                if e.class == "java/lang/NoClassDefFoundError"
+                    && e.message.as_deref() == Some(internal.as_str()) =>
+            {
                 eprintln!("Error: Could not find or load main class {name}\nCaused by: java.lang.ClassNotFoundException: {name}");
                 return 1;
             }
@@ -197,5 +202,7 @@ impl<B: BarrierSet> JThread<B> {
 
 /// Whether the preallocated error is set (tests).
 pub fn has_preallocated_oom(vm: &Vm) -> bool {
-    vm.preallocated_oom.get().is_some_and(|s| s.load(Ordering::Relaxed) != 0)
+    vm.preallocated_oom
+        .get()
+        .is_some_and(|s| s.load(Ordering::Relaxed) != 0)
 }

@@ -43,7 +43,11 @@ impl<B: BarrierSet> JThread<B> {
         let stack = Arc::new(ThreadStack::new(vm.options.stack_bytes));
         m.set_root_scanner(Some(Arc::new(StackScanner(stack.clone()))));
         // Relaxed: a unique number, nothing else.
-        let id = vm.threads.started.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let id = vm
+            .threads
+            .started
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
         Ok(JThread { vm, m, stack, id })
     }
 

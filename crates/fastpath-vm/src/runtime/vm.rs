@@ -128,7 +128,8 @@ impl Vm {
     pub fn boot(options: Options, archive: Option<&'static [u8]>) -> Result<&'static Vm, String> {
         let mut config = HeapConfig::from_config(options.heap_bytes);
         config.verify = options.verify_heap;
-        let heap = Heap::new(config).map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
+        let heap =
+            Heap::new(config).map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let boot = archive.and_then(Archive::open);
         let vm: &'static Vm = Box::leak(Box::new(Vm {
             loader: Loader::new(boot, ClassPath::parse(&options.class_path)),
@@ -152,18 +153,25 @@ impl Vm {
             return Ok(c);
         }
         let c = self.loader.load(name)?;
-        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(name, c);
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name, c);
         Ok(c)
     }
 
     /// `java.lang.Object`.
     pub fn object_class(&self) -> &'static Class {
-        self.known.object.get_or_init(|| self.loader.load("java/lang/Object").expect("java.lang.Object"))
+        self.known
+            .object
+            .get_or_init(|| self.loader.load("java/lang/Object").expect("java.lang.Object"))
     }
 
     /// `java.lang.String`.
     pub fn string_class(&self) -> &'static Class {
-        self.known.string.get_or_init(|| self.loader.load("java/lang/String").expect("java.lang.String"))
+        self.known
+            .string
+            .get_or_init(|| self.loader.load("java/lang/String").expect("java.lang.String"))
     }
 
     /// The interned literal with `units` (made, with an empty slot, if new).
@@ -172,7 +180,10 @@ impl Vm {
         if let Some(l) = map.get(units.as_slice()) {
             return l;
         }
-        let slot = self.globals.alloc(0).expect("the VM's global roots are exhausted");
+        let slot = self
+            .globals
+            .alloc(0)
+            .expect("the VM's global roots are exhausted");
         let units: Box<[u16]> = units.into_boxed_slice();
         let lit: &'static Literal = Box::leak(Box::new(Literal {
             slot,
@@ -184,6 +195,8 @@ impl Vm {
 
     /// `char[]`.
     pub fn char_array_class(&self) -> &'static Class {
-        self.known.char_array.get_or_init(|| self.loader.load("[C").expect("char[]"))
+        self.known
+            .char_array
+            .get_or_init(|| self.loader.load("[C").expect("char[]"))
     }
 }

@@ -58,6 +58,14 @@ pub fn find_javac() -> Option<PathBuf> {
     candidates.into_iter().find(|p| p.is_file())
 }
 
+/// java for running the corpus: `FASTPATH_VM_JDK`'s, else Temurin 25's
+/// (it runs every release), else the one on the PATH.
+pub fn find_java() -> Option<PathBuf> {
+    let javac = find_javac()?;
+    let java = javac.with_file_name("java");
+    java.is_file().then_some(java)
+}
+
 /// The value of the first `// key: value` line of a source.
 fn header<'a>(source: &'a str, key: &str) -> Option<&'a str> {
     let prefix = format!("// {key}:");

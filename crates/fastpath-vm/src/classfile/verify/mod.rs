@@ -114,6 +114,7 @@ mod constructor;
 pub mod error;
 pub mod frame;
 pub mod hierarchy;
+pub mod linker;
 mod members;
 mod method;
 pub mod stackmaps;

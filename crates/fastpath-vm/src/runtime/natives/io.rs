@@ -72,7 +72,11 @@ pub fn flush_stdout() {
 fn write_string<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let fd = a.int(0);
     let s = a.obj(1);
-    let units = if s == 0 { "null".encode_utf16().collect() } else { t.string_units(s) };
+    let units = if s == 0 {
+        "null".encode_utf16().collect()
+    } else {
+        t.string_units(s)
+    };
     write_fd(fd, &encode(&units));
     Ok(0)
 }

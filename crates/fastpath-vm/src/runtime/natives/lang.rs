@@ -26,11 +26,18 @@ impl<B: BarrierSet> JThread<B> {
             // Acquire: the mirror's initialization.
             return Ok(slot.load(Ordering::Acquire));
         }
-        let cc = self.vm.class("java/lang/Class").map_err(|e| self.throw_error(&e))?;
+        let cc = self
+            .vm
+            .class("java/lang/Class")
+            .map_err(|e| self.throw_error(&e))?;
         let m = self.alloc_object(cc)?;
         let off = field_offset(cc, "vmClass", "J") as u32;
         self.put_prim(m, off, Kind::Long, c as *const Class as u64);
-        let slot = self.vm.globals.alloc(m).expect("the VM's global roots are exhausted");
+        let slot = self
+            .vm
+            .globals
+            .alloc(m)
+            .expect("the VM's global roots are exhausted");
         if c.mirror.set(slot).is_err() {
             // Another thread made it first: ours is garbage.
             self.vm.globals.free(slot);
@@ -83,7 +90,10 @@ fn clone<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
 fn monitor_error<B: BarrierSet>(t: &mut JThread<B>, e: SyncError) -> Thrown {
     match e {
         SyncError::Interrupted => t.throw_new("java/lang/InterruptedException", None),
-        _ => t.throw_new("java/lang/IllegalMonitorStateException", Some("current thread is not owner")),
+        _ => t.throw_new(
+            "java/lang/IllegalMonitorStateException",
+            Some("current thread is not owner"),
+        ),
     }
 }
 
@@ -99,7 +109,10 @@ fn notify<B: BarrierSet>(t: &mut JThread<B>, a: Args, all: bool) -> JResult<u64>
 fn wait<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let (o, ms) = (a.obj(0), a.long(1));
     if ms < 0 {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("timeout value is negative")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("timeout value is negative"),
+        ));
     }
     let timeout = (ms > 0).then(|| Duration::from_millis(ms as u64));
     // SAFETY: a live object of this heap (the receiver, a root).
@@ -116,10 +129,18 @@ fn arraycopy<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     }
     let (sc, dc) = (t.class_of(src), t.class_of(dst));
     let (Some(sk), Some(dk)) = (sc.elem_kind(), dc.elem_kind()) else {
-        let which = if sc.is_array() { ("destination", dc) } else { ("source", sc) };
+        let which = if sc.is_array() {
+            ("destination", dc)
+        } else {
+            ("source", sc)
+        };
         return Err(t.throw_new(
             "java/lang/ArrayStoreException",
-            Some(&format!("arraycopy: {} type {} is not an array", which.0, which.1.java_name())),
+            Some(&format!(
+                "arraycopy: {} type {} is not an array",
+                which.0,
+                which.1.java_name()
+            )),
         ));
     };
     let type_name = |c: &Class| {
@@ -205,7 +226,9 @@ fn nano_time<B: BarrierSet>(_t: &mut JThread<B>, _a: Args) -> JResult<u64> {
 }
 
 fn current_time_millis<B: BarrierSet>(_t: &mut JThread<B>, _a: Args) -> JResult<u64> {
-    Ok(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64))
+    Ok(SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64))
 }
 
 fn halt<B: BarrierSet>(_t: &mut JThread<B>, a: Args) -> JResult<u64> {
@@ -290,7 +313,10 @@ fn is_assignable_from<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64
 
 fn primitive_class<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let name = t.string_text(a.obj(0));
-    if !matches!(name.as_str(), "boolean" | "byte" | "char" | "short" | "int" | "float" | "long" | "double") {
+    if !matches!(
+        name.as_str(),
+        "boolean" | "byte" | "char" | "short" | "int" | "float" | "long" | "double"
+    ) {
         return Ok(0);
     }
     let c = t.vm.loader.load(&name).map_err(|e| t.throw_error(&e))?;
@@ -326,10 +352,15 @@ fn fill_in_stack_trace<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u6
     let frames = t.backtrace();
     let this_class = t.class_of(a.obj(0));
     let mut skip = 0;
-    while skip < frames.len() && (&*frames[skip].0.name == "fillInStackTrace" || &*frames[skip].0.name == "fillInStackTrace0") {
+    while skip < frames.len()
+        && (&*frames[skip].0.name == "fillInStackTrace" || &*frames[skip].0.name == "fillInStackTrace0")
+    {
         skip += 1;
     }
-    while skip < frames.len() && &*frames[skip].0.name == "<init>" && this_class.is_subclass_of(frames[skip].0.class) {
+    while skip < frames.len()
+        && &*frames[skip].0.name == "<init>"
+        && this_class.is_subclass_of(frames[skip].0.class)
+    {
         skip += 1;
     }
     // Hidden classes' frames are left out; at most 1024 frames are kept
@@ -363,24 +394,36 @@ fn stack_trace<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     } else {
         let n = t.array_len(bt) as usize;
         // SAFETY: `n` longs of the backtrace array.
-        (0..n).map(|i| unsafe { (t.elem_ptr(bt, Kind::Long, i) as *const u64).read() }).collect()
+        (0..n)
+            .map(|i| unsafe { (t.elem_ptr(bt, Kind::Long, i) as *const u64).read() })
+            .collect()
     };
-    let ste = t.vm.class("java/lang/StackTraceElement").map_err(|e| t.throw_error(&e))?;
+    let ste =
+        t.vm.class("java/lang/StackTraceElement")
+            .map_err(|e| t.throw_error(&e))?;
     t.ensure_initialized(ste)?;
     let ctor = ste
-        .declared_method("<init>", "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;IZ)V")
+        .declared_method(
+            "<init>",
+            "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;IZ)V",
+        )
         .expect("StackTraceElement's VM constructor");
     let ac = t.vm.loader.array_of(ste).map_err(|e| t.throw_error(&e))?;
     let arr = t.alloc_array(ac, words.len() as i32)?;
     let mark = t.stack.temps_len();
     let at = t.stack.push_temp(arr);
     for (i, w) in words.iter().enumerate() {
-        let Some(m) = t.vm.loader.method((w >> 32) as u32) else { continue };
+        let Some(m) = t.vm.loader.method((w >> 32) as u32) else {
+            continue;
+        };
         let bci = *w as u32;
         let line = if m.is_native() {
             -2
         } else {
-            m.code.as_ref().and_then(|c| c.line_of(bci)).map_or(-1, |l| l as i32)
+            m.code
+                .as_ref()
+                .and_then(|c| c.line_of(bci))
+                .map_or(-1, |l| l as i32)
         };
         let mut strs = Vec::new();
         for s in [
@@ -462,7 +505,9 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
         ("java/lang/Class", "getComponentType", "()Ljava/lang/Class;") => component_type::<B>,
         ("java/lang/Class", "isInstance", "(Ljava/lang/Object;)Z") => is_instance::<B>,
         ("java/lang/Class", "isAssignableFrom", "(Ljava/lang/Class;)Z") => is_assignable_from::<B>,
-        ("java/lang/Class", "getPrimitiveClass", "(Ljava/lang/String;)Ljava/lang/Class;") => primitive_class::<B>,
+        ("java/lang/Class", "getPrimitiveClass", "(Ljava/lang/String;)Ljava/lang/Class;") => {
+            primitive_class::<B>
+        }
         ("java/lang/Class", "forName", "(Ljava/lang/String;)Ljava/lang/Class;") => for_name::<B>,
         ("java/lang/Class", "getEnumConstants0", "()[Ljava/lang/Object;") => enum_constants::<B>,
         ("java/lang/Throwable", "fillInStackTrace0", "()Ljava/lang/Throwable;") => fill_in_stack_trace::<B>,

@@ -133,7 +133,11 @@ fn round_half_up(mut digits: Vec<u8>, mut exp: i32, keep: i32) -> (Vec<u8>, i32)
 pub fn format_fixed(v: f64, prec: usize) -> String {
     let a = v.abs();
     if a == 0.0 {
-        return if prec == 0 { "0".into() } else { format!("0.{}", "0".repeat(prec)) };
+        return if prec == 0 {
+            "0".into()
+        } else {
+            format!("0.{}", "0".repeat(prec))
+        };
     }
     let (digits, exp) = shortest(a, false);
     // Digits kept: those before the point (exp + 1) plus `prec`.
@@ -209,9 +213,7 @@ pub fn parse_java_double(s: &str) -> Option<f64> {
     } else if body == "Infinity" {
         f64::INFINITY
     } else {
-        let body = body
-            .strip_suffix(['f', 'F', 'd', 'D'])
-            .unwrap_or(body);
+        let body = body.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(body);
         let (mant, exp) = match body.find(['e', 'E']) {
             Some(i) => (&body[..i], Some(&body[i + 1..])),
             None => (body, None),
@@ -264,7 +266,11 @@ fn parse_double<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
 
 fn format_double<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let (v, prec, conv) = (a.double(0), a.int(2).max(0) as usize, a.int(3) as u8);
-    let s = if conv == b'e' { format_sci(v, prec) } else { format_fixed(v, prec) };
+    let s = if conv == b'e' {
+        format_sci(v, prec)
+    } else {
+        format_fixed(v, prec)
+    };
     Ok(t.new_string_from(&s)? as u64)
 }
 

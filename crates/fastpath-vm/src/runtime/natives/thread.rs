@@ -43,7 +43,11 @@ fn fields(vm: &'static Vm) -> &'static ThreadFields {
     static F: OnceLock<ThreadFields> = OnceLock::new();
     F.get_or_init(|| {
         let c = vm.loader.load("java/lang/Thread").expect("java.lang.Thread");
-        let f = |n: &str, d: &str| c.declared_field(n, d).unwrap_or_else(|| panic!("Thread.{n}")).offset;
+        let f = |n: &str, d: &str| {
+            c.declared_field(n, d)
+                .unwrap_or_else(|| panic!("Thread.{n}"))
+                .offset
+        };
         ThreadFields {
             eetop: f("eetop", "J"),
             status: f("threadStatus", "I"),
@@ -103,7 +107,10 @@ fn start0<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     if !daemon {
         *vm.threads.non_daemon.lock().unwrap_or_else(|e| e.into_inner()) += 1;
     }
-    let slot = vm.globals.alloc(this).expect("the VM's global roots are exhausted");
+    let slot = vm
+        .globals
+        .alloc(this)
+        .expect("the VM's global roots are exhausted");
     let spawn = std::thread::Builder::new()
         .stack_size(16 << 20)
         .spawn(move || thread_main::<B>(vm, slot, record, daemon));
@@ -126,7 +133,12 @@ fn thread_ended(vm: &'static Vm) {
 }
 
 /// A started thread's life (module docs).
-fn thread_main<B: BarrierSet>(vm: &'static Vm, slot: &'static std::sync::atomic::AtomicUsize, record: &'static ThreadRecord, daemon: bool) {
+fn thread_main<B: BarrierSet>(
+    vm: &'static Vm,
+    slot: &'static std::sync::atomic::AtomicUsize,
+    record: &'static ThreadRecord,
+    daemon: bool,
+) {
     let mut t = match JThread::<B>::attach(vm) {
         Ok(t) => t,
         Err(e) => {
@@ -142,7 +154,12 @@ fn thread_main<B: BarrierSet>(vm: &'static Vm, slot: &'static std::sync::atomic:
     vm.globals.free(slot);
     t.bind_thread_record(record);
     let this = t.current_thread_obj();
-    let run = t.class_of(this).vtable.iter().copied().find(|m| m.matches("run", "()V"));
+    let run = t
+        .class_of(this)
+        .vtable
+        .iter()
+        .copied()
+        .find(|m| m.matches("run", "()V"));
     if let Some(run) = run {
         if t.call(run, &[this as u64]).is_err() {
             t.report_uncaught();
@@ -172,8 +189,14 @@ impl<B: BarrierSet> JThread<B> {
         let exc = self.take_pending();
         let this = self.current_thread_obj();
         let tc = self.class_of(this);
-        let m = tc.vtable.iter().copied().find(|m| m.matches("dispatchUncaughtException", "(Ljava/lang/Throwable;)V"));
-        let m = m.or_else(|| crate::link::resolve::find_method(tc, "dispatchUncaughtException", "(Ljava/lang/Throwable;)V"));
+        let m = tc
+            .vtable
+            .iter()
+            .copied()
+            .find(|m| m.matches("dispatchUncaughtException", "(Ljava/lang/Throwable;)V"));
+        let m = m.or_else(|| {
+            crate::link::resolve::find_method(tc, "dispatchUncaughtException", "(Ljava/lang/Throwable;)V")
+        });
         if let Some(m) = m {
             if self.call(m, &[this as u64, exc as u64]).is_err() {
                 let _ = self.take_pending();
@@ -185,7 +208,10 @@ impl<B: BarrierSet> JThread<B> {
 fn sleep<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let ms = a.long(0);
     if ms < 0 {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("timeout value is negative")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("timeout value is negative"),
+        ));
     }
     if sync::interrupted() {
         return Err(t.throw_new("java/lang/InterruptedException", Some("sleep interrupted")));
@@ -207,7 +233,10 @@ fn sleep<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
                 break;
             }
             let left = if ms == 0 { Duration::ZERO } else { deadline - now };
-            match t.m.monitor_wait_unchecked(t.stack.temp(k), Some(left.max(Duration::from_nanos(1)))) {
+            match t
+                .m
+                .monitor_wait_unchecked(t.stack.temp(k), Some(left.max(Duration::from_nanos(1))))
+            {
                 Err(SyncError::Interrupted) => {
                     result = Err(());
                     break;
@@ -236,7 +265,10 @@ fn interrupt0<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
 
 fn is_interrupted<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let r = t.thread_record(a.obj(0));
-    Ok((r.sync.get().is_some_and(SyncThread::is_interrupted) || r.interrupt_pending.load(Ordering::Acquire)) as u64)
+    Ok(
+        (r.sync.get().is_some_and(SyncThread::is_interrupted) || r.interrupt_pending.load(Ordering::Acquire))
+            as u64,
+    )
 }
 
 fn interrupted<B: BarrierSet>(_t: &mut JThread<B>, _a: Args) -> JResult<u64> {
