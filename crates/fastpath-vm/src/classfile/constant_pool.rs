@@ -2,7 +2,7 @@
 //! and typed accessors that turn a wrong index or kind into a
 //! `ClassFormatError` instead of a panic.
 //!
-//! Where it sits: [`super::parse`] reads it first; everything else in a
+//! Where it sits: [`super::ClassFile::parse`] reads it first; everything else in a
 //! class file names constants by index, and the linker (`crate::link`)
 //! resolves the symbolic references through these accessors.
 

@@ -117,7 +117,7 @@ impl MethodChecker<'_, '_, '_> {
                 frame.initialize_object(&object, &new_class);
             }
             other => {
-                let found = format!("{other:?}");
+                let found = format!("{other}");
                 return Err(VerifyError::verify("Bad operand type when invoking <init>")
                     .with_reason(|| format!("Invalid type: {found} (current frame, stack top)")));
             }

@@ -52,6 +52,8 @@ pub struct Failure {
     pub reason: Option<String>,
     /// The offset of the instruction (or stack map frame) at fault.
     pub bci: Option<u32>,
+    /// The mnemonic of the instruction at `bci`, if it is one.
+    pub instruction: Option<&'static str>,
     /// The method, when the failure is inside one.
     pub method: Option<Box<MethodName>>,
 }
@@ -62,6 +64,7 @@ impl Failure {
             message,
             reason: None,
             bci: None,
+            instruction: None,
             method: None,
         }
     }
@@ -109,11 +112,16 @@ impl VerifyError {
         self
     }
 
-    /// This error in `method`, unless it has one.
-    pub fn in_method(mut self, method: impl FnOnce() -> MethodName) -> VerifyError {
+    /// This error in `method`, unless it has one; `code` names the
+    /// instruction at its offset.
+    pub fn in_method(mut self, method: impl FnOnce() -> MethodName, code: &[u8]) -> VerifyError {
         if let VerifyError::Verify(f) | VerifyError::Format(f) = &mut self {
             if f.method.is_none() {
                 f.method = Some(Box::new(method()));
+                f.instruction = f
+                    .bci
+                    .and_then(|b| code.get(b as usize))
+                    .map(|&op| super::mnemonic::mnemonic(op));
             }
         }
         self
@@ -174,6 +182,9 @@ impl fmt::Display for VerifyError {
                     )?;
                     if let Some(bci) = failure.bci {
                         write!(f, " @{bci}")?;
+                        if let Some(i) = failure.instruction {
+                            write!(f, ": {i}")?;
+                        }
                     }
                     if let Some(reason) = &failure.reason {
                         write!(f, "\n  Reason:\n    {reason}")?;

@@ -2,7 +2,7 @@
 //! offset, and the `flagThisUninit` flag (JVMS 4.10.1.3, HotSpot's
 //! `StackMapFrame`).
 //!
-//! Where it sits: [`super::method`] keeps one current frame and steps it
+//! Where it sits: `super::method` keeps one current frame and steps it
 //! through the code; [`super::stackmaps`] builds one per `StackMapTable`
 //! entry, which the current frame must be assignable to wherever control
 //! reaches that offset.
@@ -33,7 +33,7 @@ pub struct Frame {
 }
 
 fn bad_type(found: &Type, wanted: &str) -> impl FnOnce() -> String {
-    let found = format!("{found:?}");
+    let found = format!("{found}");
     let wanted = wanted.to_string();
     move || format!("Type {found} is not assignable to {wanted}")
 }
@@ -50,6 +50,17 @@ pub enum Want<'t> {
     /// Any reference or uninitialized object (`astore`, `if_acmpeq`,
     /// `monitorenter`: JVMS `reference`).
     Reference,
+}
+
+impl std::fmt::Display for Want<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Want::Type(t) => t.fmt(f),
+            Want::Category1 => f.write_str("category1"),
+            Want::Category2 => f.write_str("category2"),
+            Want::Reference => f.write_str("reference type"),
+        }
+    }
 }
 
 impl Frame {
@@ -107,11 +118,8 @@ impl Frame {
         if ok {
             Ok(top)
         } else {
-            let wanted = match want {
-                Want::Type(t) => format!("{t:?}"),
-                other => format!("{other:?}"),
-            };
-            Err(VerifyError::verify("Bad type on operand stack").with_reason(bad_type(&top, &wanted)))
+            Err(VerifyError::verify("Bad type on operand stack")
+                .with_reason(bad_type(&top, &want.to_string())))
         }
     }
 
@@ -122,8 +130,7 @@ impl Frame {
         if top == t {
             Ok(())
         } else {
-            Err(VerifyError::verify("Bad type on operand stack")
-                .with_reason(bad_type(&top, &format!("{t:?}"))))
+            Err(VerifyError::verify("Bad type on operand stack").with_reason(bad_type(&top, &format!("{t}"))))
         }
     }
 
@@ -168,7 +175,7 @@ impl Frame {
         if ok {
             Ok(t.clone())
         } else {
-            Err(VerifyError::verify("Bad local variable type").with_reason(bad_type(t, &format!("{want:?}"))))
+            Err(VerifyError::verify("Bad local variable type").with_reason(bad_type(t, &format!("{want}"))))
         }
     }
 
@@ -181,7 +188,7 @@ impl Frame {
         let second = first.second_half().expect("two-slot type");
         if self.locals[index] != first || self.locals[index + 1] != second {
             return Err(VerifyError::verify("Bad local variable type")
-                .with_reason(bad_type(&self.locals[index], &format!("{first:?}"))));
+                .with_reason(bad_type(&self.locals[index], &format!("{first}"))));
         }
         Ok(())
     }
@@ -289,14 +296,14 @@ pub fn check_assignable(
     for (i, (from, to)) in locals.iter().zip(&target.locals).enumerate() {
         if !a.is_assignable(to, from)? {
             return Ok(Some(format!(
-                "Type {from:?} (current frame, locals[{i}]) is not assignable to {to:?} (stack map, locals[{i}])"
+                "Type {from} (current frame, locals[{i}]) is not assignable to {to} (stack map, locals[{i}])"
             )));
         }
     }
     for (i, (from, to)) in stack.iter().zip(&target.stack).enumerate() {
         if !a.is_assignable(to, from)? {
             return Ok(Some(format!(
-                "Type {from:?} (current frame, stack[{i}]) is not assignable to {to:?} (stack map, stack[{i}])"
+                "Type {from} (current frame, stack[{i}]) is not assignable to {to} (stack map, stack[{i}])"
             )));
         }
     }

@@ -4,20 +4,27 @@
 //! which precedes initialization; HotSpot's `InstanceKlass::link_class_impl`).
 //!
 //! Where it sits: between the loader (`link/loader.rs`), which has loaded
-//! and laid out the class, and initialization. A class's code runs only
-//! after it is initialized (the interpreter's first `new`, `getstatic`,
-//! `putstatic` or `invokestatic` of it, or `main`; a subclass's
-//! initialization initializes it first; an interface whose default methods
-//! can run is initialized with its implementors), so every method of a
-//! verified class is checked before it first runs. A class that fails
-//! stays linked but uninitialized, and every later attempt checks it again
-//! and throws again, as HotSpot re-verifies.
+//! and laid out the class, and initialization. Linking a class verifies
+//! its superclasses and all its superinterfaces first, then the class (as
+//! HotSpot's `link_class_impl` links them), each once per process: an
+//! interface's default method may run on an instance of a class that
+//! implements it through another interface, without the interface ever
+//! being initialized, and must have been verified all the same. A class's
+//! code runs only after it or a subclass or implementor is initialized
+//! (the interpreter's first `new`, `getstatic`, `putstatic` or
+//! `invokestatic` of it, or `main`), so every method of a class is checked
+//! before it first runs. A class that fails stays linked but
+//! uninitialized, and every later attempt checks it again and throws
+//! again, as HotSpot re-verifies.
 //!
 //! Which classes: as HotSpot's default `-Xverify:remote`
 //! (`BytecodeVerificationRemote` on, `BytecodeVerificationLocal` off), the
 //! classes from the class path; not the built-in class library (the boot
 //! loader's, trusted) and not the classes the VM spins for
 //! `invokedynamic`.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
 
 use super::{verify_class, ClassHierarchy, LinkageError, Member, VerifyError};
 use crate::link::{Class, Loader};
@@ -29,13 +36,38 @@ pub fn needs_verification(class: &Class) -> bool {
     !class.is_boot && !class.hidden && class.file.is_some()
 }
 
-/// Verifies `class` if it [`needs_verification`]. The error is the Java
-/// exception to throw: `VerifyError`, `ClassFormatError`, or what loading
-/// a class the verifier needed threw.
+/// The classes verified so far, by address (classes live for the whole
+/// process, so an address names one class for good).
+static VERIFIED: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+
+fn is_verified(class: &'static Class) -> bool {
+    let set = VERIFIED.lock().unwrap_or_else(|e| e.into_inner());
+    set.as_ref()
+        .is_some_and(|s| s.contains(&(class as *const Class as usize)))
+}
+
+fn set_verified(class: &'static Class) {
+    let mut set = VERIFIED.lock().unwrap_or_else(|e| e.into_inner());
+    set.get_or_insert_with(HashSet::new)
+        .insert(class as *const Class as usize);
+}
+
+/// Verifies `class`, its superclasses and its superinterfaces (those that
+/// [`needs_verification`] and were not verified before). The error is the
+/// Java exception to throw: `VerifyError`, `ClassFormatError`, or what
+/// loading a class the verifier needed threw.
 pub fn verify_linked(loader: &Loader, class: &'static Class) -> Result<(), Error> {
-    if !needs_verification(class) {
-        return Ok(());
+    let supers = class.supers.iter().copied().filter(|s| !std::ptr::eq(*s, class));
+    for c in supers.chain(class.all_interfaces.iter().copied()).chain([class]) {
+        if needs_verification(c) && !is_verified(c) {
+            verify_one(loader, c)?;
+            set_verified(c);
+        }
     }
+    Ok(())
+}
+
+fn verify_one(loader: &Loader, class: &'static Class) -> Result<(), Error> {
     let file = class.file.as_ref().expect("checked by needs_verification");
     let mut hierarchy = LoadedClasses { loader, error: None };
     verify_class(file, &mut hierarchy).map_err(|e| match e {

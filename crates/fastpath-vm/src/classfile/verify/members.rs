@@ -93,7 +93,7 @@ impl<'c> MethodChecker<'_, 'c, '_> {
         }
         let this_type = self.cx.this_type.clone();
         if !self.cx.assign.is_assignable_protected(&this_type, object)? {
-            let found = format!("{object:?}");
+            let found = format!("{object}");
             return Err(
                 VerifyError::verify(format!("Bad access to protected data in {instruction}")).with_reason(
                     || {
@@ -150,8 +150,8 @@ impl<'c> MethodChecker<'_, 'c, '_> {
                     object = self.cx.this_type.clone();
                 }
                 if !self.cx.assign.is_assignable(&class, &object)? {
-                    let found = format!("{object:?}");
-                    let wanted = format!("{class:?}");
+                    let found = format!("{object}");
+                    let wanted = format!("{class}");
                     return Err(
                         VerifyError::verify("Bad type on operand stack in putfield").with_reason(|| {
                             format!("Type {found} (current frame, stack top) is not assignable to {wanted}")

@@ -765,9 +765,9 @@ impl<'c> MethodChecker<'_, 'c, '_> {
                     return Err(VerifyError::verify("Method does not expect a return value"));
                 };
                 if !self.cx.assign.is_assignable(ret, &t)? {
-                    let ret = format!("{ret:?}");
+                    let ret = format!("{ret}");
                     return Err(VerifyError::verify("Bad return type").with_reason(|| {
-                        format!("Type {t:?} is not assignable to {ret} (from method signature)")
+                        format!("Type {t} is not assignable to {ret} (from method signature)")
                     }));
                 }
                 no_control_flow = true;
@@ -996,7 +996,7 @@ fn pop_pair_rest(
 
 /// "Bad type on operand stack in <instruction>".
 pub(super) fn bad_operand(name: &str, found: &Type) -> VerifyError {
-    let found = format!("{found:?}");
+    let found = format!("{found}");
     VerifyError::verify(format!("Bad type on operand stack in {name}"))
         .with_reason(move || format!("Invalid type: {found} (current frame, stack top)"))
 }

@@ -117,6 +117,7 @@ pub mod hierarchy;
 pub mod linker;
 mod members;
 mod method;
+pub mod mnemonic;
 pub mod stackmaps;
 pub mod types;
 
@@ -147,11 +148,14 @@ pub fn verify_class(class: &ClassFile, hierarchy: &mut dyn ClassHierarchy) -> Re
     for m in &class.methods {
         if let Some(code) = &m.code {
             method::verify_method(&mut cx, m, code).map_err(|e| {
-                e.in_method(|| MethodName {
-                    class: class.this_class.clone(),
-                    name: m.name.clone(),
-                    descriptor: m.descriptor.clone(),
-                })
+                e.in_method(
+                    || MethodName {
+                        class: class.this_class.clone(),
+                        name: m.name.clone(),
+                        descriptor: m.descriptor.clone(),
+                    },
+                    &code.code,
+                )
             })?;
         }
     }

@@ -1,7 +1,7 @@
 //! A method's `StackMapTable` (JVMS 4.7.4) as the type checker uses it:
 //! one full [`Frame`] per entry, at an absolute offset, in offset order.
 //!
-//! Where it sits: [`super::method`] reads the table once before checking
+//! Where it sits: `super::method` reads the table once before checking
 //! the code, then matches the current frame against [`StackMap::at`]
 //! wherever control can reach an offset other than by falling through
 //! (branch targets, exception handlers, the instruction after an

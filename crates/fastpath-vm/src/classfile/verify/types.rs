@@ -187,6 +187,30 @@ impl Type {
     }
 }
 
+impl std::fmt::Display for Type {
+    /// HotSpot's spelling (`VerificationType::print_on`): `integer`,
+    /// `'java/lang/String'`, `uninitialized 7`, `top`...
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Type::Top => f.write_str("top"),
+            Type::Integer => f.write_str("integer"),
+            Type::Float => f.write_str("float"),
+            Type::Long => f.write_str("long"),
+            Type::Double => f.write_str("double"),
+            Type::Long2 => f.write_str("long_2nd"),
+            Type::Double2 => f.write_str("double_2nd"),
+            Type::Null => f.write_str("null"),
+            Type::UninitializedThis => f.write_str("uninitializedThis"),
+            Type::Uninitialized(bci) => write!(f, "uninitialized {bci}"),
+            Type::Reference(name) => write!(f, "'{name}'"),
+            Type::Boolean => f.write_str("boolean"),
+            Type::Byte => f.write_str("byte"),
+            Type::Char => f.write_str("char"),
+            Type::Short => f.write_str("short"),
+        }
+    }
+}
+
 /// Appends the slots of a value of field type `t` as the operand stack
 /// and locals hold it: boolean, byte, char, short and int are `int`; long
 /// and double are two slots (HotSpot's `change_sig_to_verificationType`).
