@@ -3,13 +3,17 @@
 //! on HotSpot's split verifier (`classfile/verifier.cpp`,
 //! `stackMapTable.cpp`, `stackMapFrame.cpp`, `verificationType.cpp`).
 //!
-//! Where it sits: between parsing and initialization. The linker calls
-//! [`verify_class`] when it links a class (JVMS 5.4.1), after
-//! [`super::ClassFile::parse`] and before `<clinit>` runs; a class that
-//! fails is never initialized and its methods never run, so the
-//! interpreter may rely on what is checked here (see "What the interpreter
-//! may assume"). Class questions go to the linker through
-//! [`ClassHierarchy`].
+//! Where it sits: between parsing and initialization. Class initialization
+//! (`runtime/init.rs`) calls [`linker::verify_linked`] before a class's
+//! `<clinit>`, which runs [`verify_class`] on the class, its superclasses
+//! and its superinterfaces (JVMS 5.4.1: verification is part of linking);
+//! a class that fails is never initialized and its methods never run, so
+//! the interpreter may rely on what is checked here (see "What the
+//! interpreter may assume"). Class questions go to the loader through
+//! [`ClassHierarchy`] ([`linker::LoadedClasses`] in the VM). Files:
+//! `method.rs` (the pass), `members.rs` (fields, invokes, protected
+//! access), `constructor.rs` (`<init>` calls), `frame.rs`, `types.rs`,
+//! `stackmaps.rs`, `hierarchy.rs`, `linker.rs`, `error.rs`, `mnemonic.rs`.
 //!
 //! # The algorithm
 //! Each method with code is checked in one linear pass (HotSpot's
@@ -95,6 +99,14 @@
 //!   linked; both are ClassFormatErrors.
 //! - HotSpot's `ends_in_athrow` can loop forever on a handler whose
 //!   switch jumps to itself; here each switch is followed once.
+//! - Methods are checked in class-file order; HotSpot checks them in its
+//!   own (sorted) order, so a class with faults in several methods may be
+//!   reported with another method's error (of another kind, sometimes).
+//! - `new` does not check that `uninitialized(Offset)` is absent from the
+//!   stack (JVMS's rule), as HotSpot does not: two objects of one `new`
+//!   in a loop share a type, and initializing one initializes both in the
+//!   verifier's eyes (the other is a zeroed object of its class, never a
+//!   memory-safety issue).
 //!
 //! # What the interpreter may assume
 //! For every method of a verified class, at every instruction reachable
