@@ -35,7 +35,7 @@
 //! Only programs whose unmutated run in the VM prints their recorded
 //! output are used.
 //!
-//! `FASTPATH_VM_FUZZ_CASES` sets the number of cases (default 3000),
+//! `FASTPATH_VM_FUZZ_CASES` sets the number of cases (default 20,000),
 //! `FASTPATH_VM_FUZZ_RUNS` how many verified ones run (default 30),
 //! `FASTPATH_VM_FUZZ_SEED` the seed, `FASTPATH_VM_FUZZ_DUMP` a directory
 //! to write every case the parser accepts to (`case-N.class`, and a line
@@ -315,7 +315,7 @@ fn mutated_classes_are_refused_or_verified_never_a_crash() {
     let cases: usize = std::env::var("FASTPATH_VM_FUZZ_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(3000);
+        .unwrap_or(20_000);
     let seed: u64 = std::env::var("FASTPATH_VM_FUZZ_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
