@@ -910,6 +910,27 @@ fn instructions_are_checked_structurally() {
     );
 }
 
+/// A stack map frame may name a `new` that lies past an instruction whose
+/// operands are bad (which the pass reports only when it gets there): an
+/// `<init>` call before it still finds the `new`.
+#[test]
+fn a_frame_may_name_a_new_past_a_bad_instruction() {
+    let bytes = class("T", "java/lang/Object", |c| {
+        let s = c.class("java/lang/String");
+        let init = call(c, INVOKESPECIAL, "java/lang/String", "<init>", "()V");
+        // 0: return; 1: invokespecial String.<init>; 4: return;
+        // 5: newarray 3 (bad); 7: new String; 10: return
+        let mut code = vec![RETURN];
+        code.extend(init);
+        code.extend([RETURN, NEWARRAY, 3, NEW]);
+        code.extend(u2(s));
+        code.push(RETURN);
+        let frames = vec![frame(1, vec![], vec![Vt::Uninit(7)]), frame(5, vec![], vec![])];
+        c.method(MethodSpec::new(PS, "m", "()V", 1, 0, code).frames(frames));
+    });
+    rejects(bytes, VERIFY, "Bad newarray type 3");
+}
+
 #[test]
 fn class_file_versions() {
     let straight = |major| {

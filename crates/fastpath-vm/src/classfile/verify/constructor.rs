@@ -25,7 +25,7 @@ use super::method::{branch_target, MethodChecker};
 use super::stackmaps::NEW_INSTRUCTION;
 use super::types::Type;
 use crate::classfile::access;
-use crate::classfile::bytecode::{op, Instruction, Operands};
+use crate::classfile::bytecode::{decode_at, op, Instruction, Operands};
 
 impl MethodChecker<'_, '_, '_> {
     /// Pops the object of an `<init>` call to `class` and initializes it.
@@ -75,11 +75,19 @@ impl MethodChecker<'_, '_, '_> {
                         VerifyError::verify("Expecting new instruction").at_bci(u32::from(new_offset))
                     );
                 }
-                let new = &insns[insns
-                    .binary_search_by_key(&u32::from(new_offset), |i| i.pc)
-                    .expect("an instruction start")];
-                let Operands::Cp(new_class_index) = new.operands else {
-                    unreachable!("new's operand")
+                // Decoded here rather than looked up: a stack map frame may
+                // name a `new` past an instruction whose operands are bad,
+                // which the pass has not decoded.
+                let new_class_index = match decode_at(&self.code.code, new_offset as usize) {
+                    Ok(Instruction {
+                        operands: Operands::Cp(index),
+                        ..
+                    }) => index,
+                    _ => {
+                        return Err(
+                            VerifyError::verify("Expecting new instruction").at_bci(u32::from(new_offset))
+                        )
+                    }
                 };
                 let new_class = self.cp_class(new_class_index)?;
                 if new_class != *class {

@@ -522,7 +522,10 @@ impl<'c> MethodChecker<'_, 'c, '_> {
                     DALOAD => frame.push2(Type::Double, ms)?,
                     FALOAD => frame.push(Type::Float, ms)?,
                     AALOAD if array == Type::Null => frame.push(Type::Null, ms)?,
-                    AALOAD => frame.push(array.component().expect("a reference array"), ms)?,
+                    AALOAD => match array.component() {
+                        Some(component) => frame.push(component, ms)?,
+                        None => return Err(bad_operand("aaload", &array)),
+                    },
                     _ => frame.push(Type::Integer, ms)?,
                 }
             }
