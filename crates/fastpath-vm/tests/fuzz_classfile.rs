@@ -33,7 +33,8 @@
 //! parser's fault: it is listed, not failed; where HotSpot throws a
 //! `VerifyError` or `ClassFormatError` the VM must too.
 //! Only programs whose unmutated run in the VM prints their recorded
-//! output are used.
+//! output are used. A few refused mutants run too: the VM must refuse
+//! them (a `ClassFormatError` or `VerifyError`) or never load them.
 //!
 //! `FASTPATH_VM_FUZZ_CASES` sets the number of cases (default 20,000),
 //! `FASTPATH_VM_FUZZ_RUNS` how many verified ones run (default 30),
@@ -358,7 +359,9 @@ fn mutated_classes_are_refused_or_verified_never_a_crash() {
         std::fs::create_dir_all(d).unwrap();
         std::io::BufWriter::new(std::fs::File::create(d.join("index.tsv")).unwrap())
     });
-    let mut verified_cases: Vec<VerifiedCase> = Vec::new();
+    let mut verified_cases: Vec<RunCase> = Vec::new();
+    // Every 97th refused case, in place of its original class.
+    let mut refused_cases: Vec<RunCase> = Vec::new();
     let mut class_paths: HashMap<usize, ClassPath> = HashMap::new();
     let mut table: BTreeMap<(Mutation, Outcome), usize> = BTreeMap::new();
     let mut panics = Vec::new();
@@ -416,11 +419,20 @@ fn mutated_classes_are_refused_or_verified_never_a_crash() {
             Ok((outcome, parsed)) => {
                 *table.entry((first, outcome)).or_default() += 1;
                 if outcome == Outcome::Passed {
-                    verified_cases.push(VerifiedCase {
+                    verified_cases.push(RunCase {
                         first,
                         case,
                         program: *pi,
                         class: parsed.as_ref().map(|(c, _)| c.clone()).unwrap_or_default(),
+                        bytes: bytes.clone(),
+                        what: what.join("; "),
+                    });
+                } else if case % 97 == 0 {
+                    refused_cases.push(RunCase {
+                        first,
+                        case,
+                        program: *pi,
+                        class: name.to_string(),
                         bytes: bytes.clone(),
                         what: what.join("; "),
                     });
@@ -487,16 +499,21 @@ fn mutated_classes_are_refused_or_verified_never_a_crash() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(30);
-    run_verified_cases(programs, &verified_cases, runs);
+    let mut runnable = HashMap::new();
+    run_cases(programs, &verified_cases, runs, "verified", &mut runnable);
+    run_cases(programs, &refused_cases, runs / 3, "refused", &mut runnable);
 }
 
-/// A mutated class that verified.
-struct VerifiedCase {
+/// A mutated class to run in the VM: one that verified, or one that the
+/// parser or the verifier refused (then the VM must refuse it too, or
+/// never load it).
+struct RunCase {
     /// The first mutation (semantic ones run first).
     first: Mutation,
     case: usize,
     program: usize,
-    /// Its name (where the class path puts it).
+    /// Its name (where the class path puts it: the mutated class's own
+    /// name, or the original's for a class that does not parse).
     class: String,
     bytes: Vec<u8>,
     what: String,
@@ -579,8 +596,16 @@ fn resolution_error(stderr: &str) -> Option<String> {
 }
 
 /// Runs up to `runs` of `cases` (spread over them) in the VM, and in
-/// HotSpot where the VM's output is not the original's (module docs).
-fn run_verified_cases(programs: &[corpus::Program], cases: &[VerifiedCase], runs: usize) {
+/// HotSpot where the VM's output is not the original's (module docs);
+/// `kind` names them in the summary; `runnable` remembers which programs
+/// the VM runs as recorded (checked once each).
+fn run_cases(
+    programs: &[corpus::Program],
+    cases: &[RunCase],
+    runs: usize,
+    kind: &str,
+    runnable: &mut HashMap<usize, bool>,
+) {
     if runs == 0 || cases.is_empty() {
         return;
     }
@@ -603,8 +628,6 @@ fn run_verified_cases(programs: &[corpus::Program], cases: &[VerifiedCase], runs
             .arg(&program.name);
         c
     };
-    // Whether the VM runs a program as recorded (checked once each).
-    let mut runnable: HashMap<usize, bool> = HashMap::new();
     let (mut done, mut same, mut linkage, mut as_hotspot) = (0, 0, 0, 0);
     let mut lenient = Vec::new();
     let mut failures = Vec::new();
@@ -711,7 +734,7 @@ fn run_verified_cases(programs: &[corpus::Program], cases: &[VerifiedCase], runs
         }
     }
     eprintln!(
-        "{done} verified mutants run in the VM in {:.2?}: {same} printed the original output, {linkage} threw a \
+        "{done} {kind} mutants run in the VM in {:.2?}: {same} printed the original output, {linkage} threw a \
          LinkageError, {as_hotspot} did what HotSpot does; {} programs tried, {} runnable",
         started.elapsed(),
         runnable.len(),
