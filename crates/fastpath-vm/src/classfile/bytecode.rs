@@ -42,6 +42,7 @@ pub mod op {
     pub const DLOAD: u8 = 0x18;
     pub const ALOAD: u8 = 0x19;
     pub const ILOAD_0: u8 = 0x1a;
+    pub const ILOAD_1: u8 = 0x1b;
     pub const LLOAD_0: u8 = 0x1e;
     pub const FLOAD_0: u8 = 0x22;
     pub const DLOAD_0: u8 = 0x26;

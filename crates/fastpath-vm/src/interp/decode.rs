@@ -203,24 +203,19 @@ impl<B: BarrierSet> JThread<B> {
             | op::FSTORE_0..=0x46
             | op::ASTORE_0..=0x4e => Insn::Store(local()),
             op::LSTORE | op::DSTORE | op::LSTORE_0..=0x42 | op::DSTORE_0..=0x4a => Insn::Store2(local()),
-            op::IALOAD => Insn::ArrayLoad(Kind::Int),
-            op::LALOAD => Insn::ArrayLoad(Kind::Long),
-            op::FALOAD => Insn::ArrayLoad(Kind::Float),
-            op::DALOAD => Insn::ArrayLoad(Kind::Double),
-            op::AALOAD => Insn::ArrayLoad(Kind::Ref),
-            // baload serves byte and boolean arrays: the array's own kind
-            // decides at run time.
-            op::BALOAD => Insn::ArrayLoad(Kind::Byte),
-            op::CALOAD => Insn::ArrayLoad(Kind::Char),
-            op::SALOAD => Insn::ArrayLoad(Kind::Short),
-            op::IASTORE => Insn::ArrayStore(Kind::Int),
-            op::LASTORE => Insn::ArrayStore(Kind::Long),
-            op::FASTORE => Insn::ArrayStore(Kind::Float),
-            op::DASTORE => Insn::ArrayStore(Kind::Double),
-            op::AASTORE => Insn::ArrayStore(Kind::Ref),
-            op::BASTORE => Insn::ArrayStore(Kind::Byte),
-            op::CASTORE => Insn::ArrayStore(Kind::Char),
-            op::SASTORE => Insn::ArrayStore(Kind::Short),
+            op::IALOAD | op::FALOAD => Insn::ALoad4,
+            op::LALOAD | op::DALOAD => Insn::ALoad8,
+            op::AALOAD => Insn::ALoadRef,
+            // baload serves byte and boolean arrays (booleans hold 0 or 1,
+            // the same sign-extended).
+            op::BALOAD => Insn::ALoadI8,
+            op::CALOAD => Insn::ALoadU16,
+            op::SALOAD => Insn::ALoadI16,
+            op::IASTORE | op::FASTORE => Insn::AStore4,
+            op::LASTORE | op::DASTORE => Insn::AStore8,
+            op::AASTORE => Insn::AStoreRef,
+            op::BASTORE => Insn::AStore8Bit,
+            op::CASTORE | op::SASTORE => Insn::AStore16,
             op::POP => Insn::Pop,
             op::POP2 => Insn::Pop2,
             op::DUP => Insn::Dup,
@@ -364,15 +359,30 @@ impl<B: BarrierSet> JThread<B> {
                         kind: f.kind,
                         volatile,
                     },
-                    op::GETFIELD => Insn::GetField {
+                    op::GETFIELD if volatile => Insn::GetFieldVolatile {
                         off: f.offset,
                         kind: f.kind,
-                        volatile,
                     },
-                    _ => Insn::PutField {
+                    op::GETFIELD => match f.kind {
+                        Kind::Ref => Insn::GetFieldRef(f.offset),
+                        Kind::Int | Kind::Float => Insn::GetField4(f.offset),
+                        Kind::Long | Kind::Double => Insn::GetField8(f.offset),
+                        Kind::Byte => Insn::GetFieldI8(f.offset),
+                        Kind::Boolean => Insn::GetFieldU8(f.offset),
+                        Kind::Char => Insn::GetFieldU16(f.offset),
+                        Kind::Short => Insn::GetFieldI16(f.offset),
+                    },
+                    _ if volatile => Insn::PutFieldVolatile {
                         off: f.offset,
                         kind: f.kind,
-                        volatile,
+                    },
+                    _ => match f.kind {
+                        Kind::Ref => Insn::PutFieldRef(f.offset),
+                        Kind::Int | Kind::Float => Insn::PutField4(f.offset),
+                        Kind::Long | Kind::Double => Insn::PutField8(f.offset),
+                        Kind::Byte => Insn::PutField1(f.offset),
+                        Kind::Boolean => Insn::PutFieldBool(f.offset),
+                        Kind::Char | Kind::Short => Insn::PutField2(f.offset),
                     },
                 }
             }

@@ -166,7 +166,7 @@ impl<B: BarrierSet> JThread<B> {
         let d = self.ensure_decoded(m)?;
         let st: &ThreadStack = &self.stack;
         let frame_end = base as usize + (d.max_locals as usize + HEADER_SLOTS + d.max_stack as usize) * 8;
-        if frame_end + STACK_RESERVE * 8 > limit && frame_end > limit.saturating_sub(STACK_RESERVE * 8 / 2) {
+        if frame_end > self.stack_limit() {
             return Err(self.throw_stack_overflow());
         }
         // SAFETY: within the stack (checked above).
@@ -220,9 +220,35 @@ impl<B: BarrierSet> JThread<B> {
         Ok(())
     }
 
+    /// Where frames must end: the reserve below the stack's end is kept
+    /// for making a `StackOverflowError`, and used while one is made.
+    #[inline]
+    fn stack_limit(&self) -> usize {
+        let limit = self.stack.limit() as usize;
+        if self.stack.in_overflow.get() {
+            limit
+        } else {
+            limit.saturating_sub(STACK_RESERVE * 8)
+        }
+    }
+
+    /// Throws `StackOverflowError`, made in the stack's reserve; an
+    /// overflow while making it throws the one made at start-up.
     #[cold]
     fn throw_stack_overflow(&mut self) -> Thrown {
-        self.throw_new("java/lang/StackOverflowError", None)
+        if self.stack.in_overflow.get() {
+            // Acquire: the preallocated error's initialization.
+            let pre = self
+                .vm
+                .preallocated_soe
+                .get()
+                .map_or(0, |s| s.load(Ordering::Acquire));
+            return self.set_pending(pre);
+        }
+        self.stack.in_overflow.set(true);
+        let t = self.throw_new("java/lang/StackOverflowError", None);
+        self.stack.in_overflow.set(false);
+        t
     }
 
     /// Runs from the current top frame (an entry frame at its first
@@ -230,7 +256,7 @@ impl<B: BarrierSet> JThread<B> {
     #[allow(clippy::cognitive_complexity)]
     fn run(&mut self) -> JResult<u64> {
         let st: *const ThreadStack = &*self.stack;
-        // SAFETY (for every raw access below): `fp`, `locals` and `sp`
+        // SAFETY: for every raw access below, `fp`, `locals` and `sp`
         // point into this thread's slot stack, within the current frame
         // (locals below `fp`, the operand stack above it, `max_stack` deep
         // at most: the reference-map analysis bounded every instruction's
@@ -245,7 +271,7 @@ impl<B: BarrierSet> JThread<B> {
             let mut locals: *mut u64 = (fp as *mut u64).sub(d.max_locals as usize);
             let mut sp: *mut u64 = (fp as *mut u64).add(HEADER_SLOTS);
             let mut pc: *const Insn = d.insns.as_ptr();
-            let soft_limit = ((*st).limit() as usize).saturating_sub(STACK_RESERVE * 8);
+            let soft_limit = self.stack_limit();
 
             macro_rules! push {
                 ($v:expr) => {{
@@ -289,7 +315,7 @@ impl<B: BarrierSet> JThread<B> {
             }
 
             'dispatch: loop {
-                let insn = *pc;
+                let insn: &Insn = &*pc;
                 pc = pc.add(1);
                 let thrown: Thrown = 'op: {
                     macro_rules! throw {
@@ -306,7 +332,59 @@ impl<B: BarrierSet> JThread<B> {
                             }
                         }};
                     }
-                    match insn {
+                    macro_rules! aload {
+                        ($k:expr, $push:ident) => {{
+                            let i = pop!() as i32;
+                            let arr = pop!() as usize;
+                            null_check!(arr);
+                            let len = self.array_len(arr);
+                            if i as u32 >= len as u32 {
+                                throw!(self.throw_aioobe(i, len));
+                            }
+                            let v = load_kind(self.elem_ptr(arr, $k, i as usize), $k, Ordering::Relaxed);
+                            $push!(v);
+                        }};
+                    }
+                    macro_rules! astore {
+                        ($k:expr, $pop:ident) => {{
+                            let v = $pop!();
+                            let i = pop!() as i32;
+                            let arr = pop!() as usize;
+                            null_check!(arr);
+                            let len = self.array_len(arr);
+                            if i as u32 >= len as u32 {
+                                throw!(self.throw_aioobe(i, len));
+                            }
+                            store_kind(
+                                self.elem_ptr_mut(arr, $k, i as usize),
+                                $k,
+                                v,
+                                Ordering::Relaxed,
+                            );
+                        }};
+                    }
+                    macro_rules! getfield {
+                        ($off:expr, $k:expr, $push:ident) => {{
+                            let obj = pop!() as usize;
+                            null_check!(obj);
+                            let v = load_kind(self.data(obj).add($off as usize), $k, Ordering::Relaxed);
+                            $push!(v);
+                        }};
+                    }
+                    macro_rules! putfield {
+                        ($off:expr, $k:expr, $pop:ident) => {{
+                            let v = $pop!();
+                            let obj = pop!() as usize;
+                            null_check!(obj);
+                            store_kind(
+                                self.data_mut(obj).add($off as usize),
+                                $k,
+                                v,
+                                Ordering::Relaxed,
+                            );
+                        }};
+                    }
+                    match *insn {
                         Insn::Nop => {}
                         Insn::Iconst(v) => push!(v as i64 as u64),
                         Insn::Fconst(b) => push!(b as u64),
@@ -349,70 +427,62 @@ impl<B: BarrierSet> JThread<B> {
                             let p = locals.add(n as usize);
                             *p = (*p as i32).wrapping_add(c as i32) as i64 as u64;
                         }
-                        Insn::ArrayLoad(k) => {
+                        Insn::ALoad4 => aload!(Kind::Int, push),
+                        Insn::ALoad8 => aload!(Kind::Long, push2),
+                        Insn::ALoadI8 => aload!(Kind::Byte, push),
+                        Insn::ALoadU16 => aload!(Kind::Char, push),
+                        Insn::ALoadI16 => aload!(Kind::Short, push),
+                        Insn::ALoadRef => {
                             let i = pop!() as i32;
                             let arr = pop!() as usize;
                             null_check!(arr);
-                            if k == Kind::Ref {
-                                let len = self.nrefs(arr);
-                                if i as u32 as usize >= len {
-                                    throw!(self.throw_aioobe(i, len as i32));
-                                }
-                                push!(self.load_ref(arr, i as usize) as u64);
-                            } else {
-                                let len = self.array_len(arr);
-                                if i as u32 >= len as u32 {
-                                    throw!(self.throw_aioobe(i, len));
-                                }
-                                let v = load_kind(self.elem_ptr(arr, k, i as usize), k, Ordering::Relaxed);
-                                if k.slots() == 2 {
-                                    push2!(v);
-                                } else {
-                                    push!(v);
-                                }
+                            let len = self.nrefs(arr);
+                            if i as u32 as usize >= len {
+                                throw!(self.throw_aioobe(i, len as i32));
                             }
+                            push!(self.load_ref(arr, i as usize) as u64);
                         }
-                        Insn::ArrayStore(k) => {
-                            if k == Kind::Ref {
-                                let v = pop!() as usize;
-                                let i = pop!() as i32;
-                                let arr = pop!() as usize;
-                                null_check!(arr);
-                                let len = self.nrefs(arr);
-                                if i as u32 as usize >= len {
-                                    throw!(self.throw_aioobe(i, len as i32));
-                                }
-                                if v != 0 {
-                                    let ac = self.class_of(arr);
-                                    let vc = self.class_of(v);
-                                    if let Some(comp) = ac.component {
-                                        if !vc.is_subclass_of(comp) {
-                                            throw!(self.throw_new(
-                                                "java/lang/ArrayStoreException",
-                                                Some(&vc.java_name())
-                                            ));
-                                        }
+                        Insn::AStore4 => astore!(Kind::Int, pop),
+                        Insn::AStore8 => astore!(Kind::Long, pop2),
+                        Insn::AStore16 => astore!(Kind::Char, pop),
+                        Insn::AStore8Bit => {
+                            let v = pop!();
+                            let i = pop!() as i32;
+                            let arr = pop!() as usize;
+                            null_check!(arr);
+                            let len = self.array_len(arr);
+                            if i as u32 >= len as u32 {
+                                throw!(self.throw_aioobe(i, len));
+                            }
+                            let k = if self.class_of(arr).elem_kind() == Some(Kind::Boolean) {
+                                Kind::Boolean
+                            } else {
+                                Kind::Byte
+                            };
+                            store_kind(self.elem_ptr_mut(arr, k, i as usize), k, v, Ordering::Relaxed);
+                        }
+                        Insn::AStoreRef => {
+                            let v = pop!() as usize;
+                            let i = pop!() as i32;
+                            let arr = pop!() as usize;
+                            null_check!(arr);
+                            let len = self.nrefs(arr);
+                            if i as u32 as usize >= len {
+                                throw!(self.throw_aioobe(i, len as i32));
+                            }
+                            if v != 0 {
+                                let ac = self.class_of(arr);
+                                let vc = self.class_of(v);
+                                if let Some(comp) = ac.component {
+                                    if !std::ptr::eq(vc, comp) && !vc.is_subclass_of(comp) {
+                                        throw!(self.throw_new(
+                                            "java/lang/ArrayStoreException",
+                                            Some(&vc.java_name())
+                                        ));
                                     }
                                 }
-                                self.store_ref(arr, i as usize, v);
-                            } else {
-                                let v = if k.slots() == 2 { pop2!() } else { pop!() };
-                                let i = pop!() as i32;
-                                let arr = pop!() as usize;
-                                null_check!(arr);
-                                let len = self.array_len(arr);
-                                if i as u32 >= len as u32 {
-                                    throw!(self.throw_aioobe(i, len));
-                                }
-                                let k = if k == Kind::Byte
-                                    && self.class_of(arr).elem_kind() == Some(Kind::Boolean)
-                                {
-                                    Kind::Boolean
-                                } else {
-                                    k
-                                };
-                                store_kind(self.elem_ptr_mut(arr, k, i as usize), k, v, Ordering::Relaxed);
                             }
+                            self.store_ref(arr, i as usize, v);
                         }
                         Insn::Pop => sp = sp.sub(1),
                         Insn::Pop2 => sp = sp.sub(2),
@@ -705,14 +775,14 @@ impl<B: BarrierSet> JThread<B> {
                             self.m.safepoint_poll();
                         }
                         Insn::Return | Insn::Return1 | Insn::Return2 => {
-                            let (v, n) = match insn {
+                            let (v, n) = match *insn {
                                 Insn::Return1 => (*sp.sub(1), 1),
                                 Insn::Return2 => (*sp.sub(2), 2),
                                 _ => (0, 0),
                             };
                             if (*fp).sync_obj != 0 {
                                 save!();
-                                let obj = (*fp).sync_obj as usize;
+                                let obj = (*fp).sync_obj;
                                 if self.m.monitor_exit_unchecked(obj).is_err() {
                                     break 'op self.throw_new("java/lang/IllegalMonitorStateException", None);
                                 }
@@ -783,18 +853,38 @@ impl<B: BarrierSet> JThread<B> {
                             };
                             class.statics[slot as usize].store(v, order);
                         }
-                        Insn::GetField { off, kind, volatile } => {
+                        Insn::GetFieldRef(off) => {
+                            let obj = pop!() as usize;
+                            null_check!(obj);
+                            push!(self.load_ref(obj, off as usize) as u64);
+                        }
+                        Insn::GetField4(off) => getfield!(off, Kind::Int, push),
+                        Insn::GetField8(off) => getfield!(off, Kind::Long, push2),
+                        Insn::GetFieldI8(off) => getfield!(off, Kind::Byte, push),
+                        Insn::GetFieldU8(off) => getfield!(off, Kind::Boolean, push),
+                        Insn::GetFieldU16(off) => getfield!(off, Kind::Char, push),
+                        Insn::GetFieldI16(off) => getfield!(off, Kind::Short, push),
+                        Insn::PutFieldRef(off) => {
+                            let v = pop!() as usize;
+                            let obj = pop!() as usize;
+                            null_check!(obj);
+                            self.store_ref(obj, off as usize, v);
+                        }
+                        Insn::PutField4(off) => putfield!(off, Kind::Int, pop),
+                        Insn::PutField8(off) => putfield!(off, Kind::Long, pop2),
+                        Insn::PutField1(off) => putfield!(off, Kind::Byte, pop),
+                        Insn::PutFieldBool(off) => putfield!(off, Kind::Boolean, pop),
+                        Insn::PutField2(off) => putfield!(off, Kind::Char, pop),
+                        Insn::GetFieldVolatile { off, kind } => {
                             let obj = pop!() as usize;
                             null_check!(obj);
                             if kind == Kind::Ref {
+                                // Acquire (the reference load), and the
+                                // SeqCst fence after each volatile store
+                                // orders it after those.
                                 push!(self.load_ref(obj, off as usize) as u64);
                             } else {
-                                let order = if volatile {
-                                    Ordering::SeqCst
-                                } else {
-                                    Ordering::Relaxed
-                                };
-                                let v = load_kind(self.data(obj).add(off as usize), kind, order);
+                                let v = load_kind(self.data(obj).add(off as usize), kind, Ordering::SeqCst);
                                 if kind.slots() == 2 {
                                     push2!(v);
                                 } else {
@@ -802,29 +892,23 @@ impl<B: BarrierSet> JThread<B> {
                                 }
                             }
                         }
-                        Insn::PutField { off, kind, volatile } => {
+                        Insn::PutFieldVolatile { off, kind } => {
                             let v = if kind.slots() == 2 { pop2!() } else { pop!() };
                             let obj = pop!() as usize;
                             null_check!(obj);
                             if kind == Kind::Ref {
                                 self.store_ref(obj, off as usize, v as usize);
-                                if volatile {
-                                    fence(Ordering::SeqCst);
-                                }
+                                // The JMM's StoreLoad after a volatile store.
+                                fence(Ordering::SeqCst);
                             } else {
-                                let order = if volatile {
-                                    Ordering::SeqCst
-                                } else {
-                                    Ordering::Relaxed
-                                };
-                                store_kind(self.data_mut(obj).add(off as usize), kind, v, order);
+                                store_kind(self.data_mut(obj).add(off as usize), kind, v, Ordering::SeqCst);
                             }
                         }
                         Insn::InvokeStatic(_)
                         | Insn::InvokeDirect(_)
                         | Insn::InvokeVirtual { .. }
                         | Insn::InvokeInterface { .. } => {
-                            let callee: &'static Method = match insn {
+                            let callee: &'static Method = match *insn {
                                 Insn::InvokeStatic(m) => {
                                     if !m.class.is_initialized() {
                                         save!();

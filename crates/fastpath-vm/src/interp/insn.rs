@@ -76,10 +76,28 @@ pub enum Insn {
     Store2(u16),
     /// `iinc`
     Iinc(u16, i16),
-    /// `xaload` for element kind.
-    ArrayLoad(Kind),
-    /// `xastore` for element kind.
-    ArrayStore(Kind),
+    /// `iaload` (and `faload`: four bytes, sign-extended into the slot).
+    ALoad4,
+    /// `laload`, `daload`.
+    ALoad8,
+    /// `aaload`.
+    ALoadRef,
+    /// `baload` (byte and boolean arrays).
+    ALoadI8,
+    /// `caload`.
+    ALoadU16,
+    /// `saload`.
+    ALoadI16,
+    /// `iastore`, `fastore`.
+    AStore4,
+    /// `lastore`, `dastore`.
+    AStore8,
+    /// `aastore` (with the array store check).
+    AStoreRef,
+    /// `bastore` (a boolean array stores `& 1`).
+    AStore8Bit,
+    /// `castore`, `sastore`.
+    AStore16,
     /// `pop`
     Pop,
     /// `pop2`
@@ -164,23 +182,45 @@ pub enum Insn {
         /// Volatile.
         volatile: bool,
     },
-    /// `getfield`: reference index (`Ref`) or data byte offset.
-    GetField {
-        /// Offset.
+    /// `getfield` of a reference: its reference index.
+    GetFieldRef(u32),
+    /// `getfield` of an int or float: data byte offset.
+    GetField4(u32),
+    /// `getfield` of a long or double.
+    GetField8(u32),
+    /// `getfield` of a byte.
+    GetFieldI8(u32),
+    /// `getfield` of a boolean.
+    GetFieldU8(u32),
+    /// `getfield` of a char.
+    GetFieldU16(u32),
+    /// `getfield` of a short.
+    GetFieldI16(u32),
+    /// `putfield` of a reference.
+    PutFieldRef(u32),
+    /// `putfield` of an int or float.
+    PutField4(u32),
+    /// `putfield` of a long or double.
+    PutField8(u32),
+    /// `putfield` of a byte.
+    PutField1(u32),
+    /// `putfield` of a boolean (`& 1`).
+    PutFieldBool(u32),
+    /// `putfield` of a char or short.
+    PutField2(u32),
+    /// `getfield` of a volatile field (sequentially consistent).
+    GetFieldVolatile {
+        /// Reference index or data byte offset.
         off: u32,
         /// Kind.
         kind: Kind,
-        /// Volatile.
-        volatile: bool,
     },
-    /// `putfield`.
-    PutField {
-        /// Offset.
+    /// `putfield` of a volatile field.
+    PutFieldVolatile {
+        /// Reference index or data byte offset.
         off: u32,
         /// Kind.
         kind: Kind,
-        /// Volatile.
-        volatile: bool,
     },
     /// `invokestatic`.
     InvokeStatic(&'static Method),

@@ -46,10 +46,13 @@ pub mod npe_text_impl {
     /// disagree).
     type Producers = Vec<Option<u32>>;
 
+    /// HotSpot's `print_klass_name`: Object and String without their
+    /// package, every other class with it.
     fn strip_lang(name: &str) -> String {
         let n = name.replace('/', ".");
-        match n.strip_prefix("java.lang.") {
-            Some(rest) if !rest.contains('.') => rest.to_string(),
+        match n.as_str() {
+            "java.lang.Object" => "Object".into(),
+            "java.lang.String" => "String".into(),
             _ => n,
         }
     }
@@ -217,13 +220,10 @@ pub mod npe_text_impl {
                 push(st, d.ret_slots())
             }
             op::NEW => push(st, 1),
-            op::NEWARRAY | op::ANEWARRAY | op::CHECKCAST | op::INSTANCEOF | op::ARRAYLENGTH => {
+            // The cast value is still the original's: its producer stays.
+            op::CHECKCAST => {}
+            op::NEWARRAY | op::ANEWARRAY | op::INSTANCEOF | op::ARRAYLENGTH => {
                 pop(st, 1)?;
-                if o == op::CHECKCAST {
-                    // The cast value is still the original's.
-                    st.push(None);
-                    return Some(());
-                }
                 push(st, 1)
             }
             op::MONITORENTER | op::MONITOREXIT => pop(st, 1)?,

@@ -5,7 +5,7 @@
 //! Where it sits: the interpreter (`exec.rs`) pushes and pops frames here
 //! and publishes its position (top frame, current instruction, first free
 //! slot) before every point where the thread may stop for the collector;
-//! the collector calls [`StackScanner::scan`] in its pauses (registered on
+//! the collector calls [`StackScanner`]'s `scan` in its pauses (registered on
 //! the thread's mutator as a `fastpath::gc::RootScanner`).
 //!
 //! A frame (HotSpot's interpreter frame, simplified):
@@ -75,6 +75,9 @@ pub struct ThreadStack {
     pub pending: Cell<usize>,
     /// The `java.lang.Thread` object of the thread (0 until made).
     pub thread_obj: Cell<usize>,
+    /// A `StackOverflowError` is being made: frames may use the reserve
+    /// below the stack's end (the interpreter's yellow zone).
+    pub in_overflow: Cell<bool>,
     _mem: Box<[u64]>,
 }
 
@@ -104,6 +107,7 @@ impl ThreadStack {
             temp_roots: UnsafeCell::new(Vec::new()),
             pending: Cell::new(0),
             thread_obj: Cell::new(0),
+            in_overflow: Cell::new(false),
             _mem: mem,
         }
     }

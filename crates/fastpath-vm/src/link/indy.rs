@@ -44,6 +44,13 @@ enum Arg {
         desc: String,
         interface: bool,
     },
+    /// `ClassDesc.of("a.b.C")` as a dynamic constant (internal name).
+    ClassDesc(String),
+    /// `EnumDesc.of(ClassDesc, "NAME")` as a dynamic constant.
+    EnumConst {
+        class: String,
+        name: String,
+    },
     Other,
 }
 
@@ -64,6 +71,49 @@ fn arg(host: &Class, index: u16) -> Result<Arg, Error> {
                 name: m.name.to_string(),
                 desc: m.descriptor.to_string(),
                 interface: t == crate::classfile::constant_pool::tag::INTERFACE_METHODREF,
+            }
+        }
+        Constant::Dynamic(d) => dynamic_arg(host, d.bootstrap, 0)?,
+        _ => Arg::Other,
+    })
+}
+
+/// A dynamic constant javac emits for pattern labels: `ConstantBootstraps.invoke`
+/// of `ClassDesc.of(name)` or `EnumDesc.of(classDesc, name)`.
+fn dynamic_arg(host: &Class, bootstrap: u16, depth: u32) -> Result<Arg, Error> {
+    if depth > 4 {
+        return Ok(Arg::Other);
+    }
+    let file = host.file.as_ref().expect("an instance class");
+    let Some(bsm) = file.bootstrap_methods.get(bootstrap as usize) else {
+        return Ok(Arg::Other);
+    };
+    let Arg::Handle { class, name, .. } = arg(host, bsm.method_ref)? else {
+        return Ok(Arg::Other);
+    };
+    if class != "java/lang/invoke/ConstantBootstraps" || name != "invoke" {
+        return Ok(Arg::Other);
+    }
+    let cp = host.cp();
+    let mut args = Vec::new();
+    for &a in &bsm.arguments {
+        args.push(match cp.get(a).map_err(Error::from)? {
+            Constant::Dynamic(d) => dynamic_arg(host, d.bootstrap, depth + 1)?,
+            _ => arg(host, a)?,
+        });
+    }
+    Ok(match args.as_slice() {
+        [Arg::Handle { class, name, .. }, Arg::Str(s)]
+            if class == "java/lang/constant/ClassDesc" && name == "of" =>
+        {
+            Arg::ClassDesc(String::from_utf16_lossy(s).replace('.', "/"))
+        }
+        [Arg::Handle { class, name, .. }, Arg::ClassDesc(c), Arg::Str(n)]
+            if class == "java/lang/Enum$EnumDesc" && name == "of" =>
+        {
+            Arg::EnumConst {
+                class: c.clone(),
+                name: String::from_utf16_lossy(n),
             }
         }
         _ => Arg::Other,
@@ -126,6 +176,7 @@ fn link_uncached(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'
             concat_class(host, n, desc, &md, &recipe, &[])?
         }
         ("java/lang/runtime/ObjectMethods", "bootstrap") => record_class(host, n, name, desc, &md, &args)?,
+        ("java/lang/runtime/SwitchBootstraps", "typeSwitch") => type_switch_class(host, n, desc, &args)?,
         _ => {
             return Err(bme(format!(
                 "bootstrap method {}.{} is not supported by fastpath-vm",
@@ -544,6 +595,86 @@ fn concat_class(
     a.emit_cp(op::INVOKEVIRTUAL, ts, 0);
     a.ret(Some(&string));
     w.method(access::PUBLIC | access::STATIC, "get", site_desc, a, 0)?;
+    w.finish()
+}
+
+/// `SwitchBootstraps.typeSwitch(lookup, name, (T, int)int, labels...)`: a
+/// class whose `<clinit>` builds the label array (classes, strings,
+/// integers, enum constants by class and name) and whose factory calls
+/// the class library's `SwitchBootstraps.typeSwitch(target, restart,
+/// labels)`.
+fn type_switch_class(
+    host: &Class,
+    n: usize,
+    site_desc: &str,
+    labels: &[Arg],
+) -> Result<crate::classfile::ClassFile, Error> {
+    let name = format!("{}$$Switch${n}", host.name);
+    let mut w = ClassWriter::new(&name, "java/lang/Object", Vec::new());
+    w.field(
+        access::PRIVATE | access::STATIC | access::FINAL,
+        "LABELS",
+        "[Ljava/lang/Object;",
+    )?;
+    let labels_ref = w.field_ref(&name, "LABELS", "[Ljava/lang/Object;");
+    let mut c = Asm::default();
+    let count = labels.len() as u16;
+    let [hi, lo] = count.to_be_bytes();
+    c.emit(&[op::SIPUSH, hi, lo], 1);
+    let object = w.class("java/lang/Object");
+    c.emit_cp(op::ANEWARRAY, object, 0);
+    for (i, label) in labels.iter().enumerate() {
+        c.emit(&[op::DUP], 1);
+        let [hi, lo] = (i as u16).to_be_bytes();
+        c.emit(&[op::SIPUSH, hi, lo], 1);
+        match label {
+            Arg::Class(cn) => {
+                let k = w.class(cn);
+                c.emit_cp(op::LDC_W, k, 1);
+            }
+            Arg::Str(s) => {
+                let k = w.string_utf16(s);
+                c.emit_cp(op::LDC_W, k, 1);
+            }
+            Arg::Int(v) => {
+                let k = w.int(*v);
+                c.emit_cp(op::LDC_W, k, 1);
+                let m = w.method_ref("java/lang/Integer", "valueOf", "(I)Ljava/lang/Integer;", false);
+                c.emit_cp(op::INVOKESTATIC, m, 0);
+            }
+            Arg::EnumConst { class, name: cname } => {
+                let el = "java/lang/runtime/SwitchBootstraps$EnumLabel";
+                let k = w.class(el);
+                c.emit_cp(op::NEW, k, 1);
+                c.emit(&[op::DUP], 1);
+                let ec = w.class(class);
+                c.emit_cp(op::LDC_W, ec, 1);
+                let units: Vec<u16> = cname.encode_utf16().collect();
+                let sn = w.string_utf16(&units);
+                c.emit_cp(op::LDC_W, sn, 1);
+                let init = w.method_ref(el, "<init>", "(Ljava/lang/Class;Ljava/lang/String;)V", false);
+                c.emit_cp(op::INVOKESPECIAL, init, -3);
+            }
+            _ => return Err(bme("unsupported typeSwitch label")),
+        }
+        c.emit(&[op::AASTORE], -3);
+    }
+    c.emit_cp(op::PUTSTATIC, labels_ref, -1);
+    c.ret(None);
+    w.method(access::STATIC, "<clinit>", "()V", c, 0)?;
+    let mut a = Asm::default();
+    a.emit(&[op::ALOAD_0], 1);
+    a.emit(&[op::ILOAD_1], 1);
+    a.emit_cp(op::GETSTATIC, labels_ref, 1);
+    let ts = w.method_ref(
+        "java/lang/runtime/SwitchBootstraps",
+        "typeSwitch",
+        "(Ljava/lang/Object;I[Ljava/lang/Object;)I",
+        false,
+    );
+    a.emit_cp(op::INVOKESTATIC, ts, -2);
+    a.ret(Some(&FieldType::Int));
+    w.method(access::PUBLIC | access::STATIC, "get", site_desc, a, 2)?;
     w.finish()
 }
 

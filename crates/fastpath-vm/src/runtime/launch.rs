@@ -35,6 +35,19 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
         }
     });
     super::natives::io::flush_stdout();
+    if std::env::var_os("FASTPATH_VM_GC_STATS").is_some() {
+        let s = vm.heap.stats();
+        eprintln!(
+            "fastpath-vm gc: {} cycles, {} degenerated, {} full compactions, {} pauses, {} objects evacuated, verifier {} cycles {} errors",
+            s.cycles,
+            s.degenerated_cycles,
+            s.full_compactions,
+            s.pauses.len(),
+            s.evacuated_by_collector + s.evacuated_by_mutators,
+            s.verified_cycles,
+            s.verify_errors.len()
+        );
+    }
     // The main thread keeps its mutator: the process ends here (daemon
     // threads with it), so nothing waits for the heap to be torn down.
     std::mem::forget(t);
@@ -79,6 +92,15 @@ impl<B: BarrierSet> JThread<B> {
         if e != 0 && std::ptr::eq(self.class_of(e), oom) {
             let slot = vm.globals.alloc(e).ok_or("no global slot")?;
             let _ = vm.preallocated_oom.set(slot);
+        }
+        let soe = vm
+            .class("java/lang/StackOverflowError")
+            .map_err(|e| e.to_string())?;
+        let _ = self.throw_instance_of(soe, None);
+        let e = self.take_pending();
+        if e != 0 && std::ptr::eq(self.class_of(e), soe) {
+            let slot = vm.globals.alloc(e).ok_or("no global slot")?;
+            let _ = vm.preallocated_soe.set(slot);
         }
         Ok(())
     }

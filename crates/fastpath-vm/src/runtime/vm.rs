@@ -75,6 +75,9 @@ pub struct Vm {
     /// An `OutOfMemoryError` made at start-up, thrown when even a new one
     /// cannot be allocated.
     pub preallocated_oom: OnceLock<&'static AtomicUsize>,
+    /// A `StackOverflowError` made at start-up, thrown when even the
+    /// reserve is not enough to make a new one.
+    pub preallocated_soe: OnceLock<&'static AtomicUsize>,
     /// The built-in classes `ldc`'s and natives need, by name.
     cache: Mutex<HashMap<&'static str, &'static Class>>,
 }
@@ -141,6 +144,7 @@ impl Vm {
             threads: Threads::default(),
             known: Known::default(),
             preallocated_oom: OnceLock::new(),
+            preallocated_soe: OnceLock::new(),
             cache: Mutex::new(HashMap::new()),
         }));
         vm.heap.add_root_scanner(Arc::new(VmRoots(vm)));

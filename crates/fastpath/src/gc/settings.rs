@@ -4,11 +4,13 @@
 //!
 //! Where it sits: the top of the GC's data flow. A runtime (or the lab)
 //! gets a [`BarrierBits`] and a [`GcMode`] here (parsed, or the process's
-//! values through [`super::HeapConfig::from_config`]), hands both to
-//! [`super::HeapConfig`], and [`super::HeapConfig::validate`] refuses a concurrent heap
-//! whose barrier set the collector cannot be correct with
-//! ([`check_pair`]). `super::barrier` turns a set into the type that
-//! monomorphises the fast paths.
+//! values through [`HeapConfig::from_config`](crate::gc::HeapConfig::from_config)),
+//! hands both to [`HeapConfig`](crate::gc::HeapConfig), and
+//! [`HeapConfig::validate`](crate::gc::HeapConfig::validate) refuses a
+//! concurrent heap whose barrier set the collector cannot be correct with
+//! ([`check_pair`]).
+//! `barrier_set.rs` turns a set into the type that monomorphises the fast
+//! paths.
 //!
 //! Each name is listed once, in a table of [`Choice`]s: barriers
 //! ([`Barrier`]), presets ([`Preset`]) and modes ([`GcMode`]); parsing, the
@@ -17,8 +19,8 @@
 //! `FASTPATH_*` variable: `GcMode` is a table setting, `BarrierBits` (a
 //! preset or a comma list of barriers) implements [`Setting`] by hand.
 //!
-//! Adding a barrier: its variant and row here, and its code in
-//! `mutator.rs`; everything that lists barriers (the parser, `--help`, the
+//! Adding a barrier: its variant and row here, and its file in
+//! `barriers/`; everything that lists barriers (the parser, `--help`, the
 //! lab's rows, the probes' names, the set→type dispatch) reads the table.
 
 use std::fmt;
@@ -126,7 +128,7 @@ impl Preset {
 }
 
 /// A barrier set as a bit set of [`Barrier::bit`]s. The fast paths test
-/// these bits at compile time (see [`super::BarrierSet`]). Its `Default`
+/// these bits at compile time (see [`BarrierSet`](crate::gc::BarrierSet)). Its `Default`
 /// is `FASTPATH_GC_BARRIERS`' default, [`BarrierBits::SHENANDOAH`] (the
 /// empty set is [`BarrierBits::NONE`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -325,7 +327,7 @@ setting::choices_api!(GcMode);
 setting::number_setting! {
     /// Collector worker threads for the parallel phases: marking (with work
     /// stealing), evacuation, update-refs and the pauses' root work
-    /// (`workers.rs`). The default is half the CPUs this process may run
+    /// (`collector/workers.rs`). The default is half the CPUs this process may run
     /// on, at least 1 and at most 8: the concurrent phases share the CPUs
     /// with the mutators, which HotSpot answers with `ConcGCThreads` a
     /// quarter of `ParallelGCThreads` (itself the CPU count up to 8); one
@@ -375,45 +377,6 @@ pub(crate) static MODE: ProcessValue<GcMode> = ProcessValue::new();
 #[cfg_attr(loom, allow(dead_code))]
 pub(crate) fn process_mode() -> GcMode {
     MODE.get_fitting(|mode| check_pair(BARRIERS.get(), mode))
-}
-
-#[cfg(not(loom))]
-impl super::HeapConfig {
-    /// A heap of `heap_bytes` (as [`HeapConfig::new`](super::HeapConfig::new))
-    /// with the process's barrier set and mode: `FASTPATH_GC_BARRIERS` and
-    /// `FASTPATH_GC_MODE`, or what `config::init`/`set` installed (and, as
-    /// `new`, the process's `FASTPATH_GC_WORKERS`).
-    ///
-    /// ```
-    /// use fastpath::gc::{Heap, HeapConfig};
-    /// let config = HeapConfig::from_config(8 << 20);
-    /// let heap = Heap::new(config).unwrap();
-    /// let _m = heap.mutator::<fastpath::gc::Dynamic>().unwrap();
-    /// ```
-    pub fn from_config(heap_bytes: usize) -> super::HeapConfig {
-        let barriers = BARRIERS.get();
-        super::HeapConfig::new(heap_bytes, barriers, process_mode())
-    }
-
-    /// A heap of `heap_bytes` whose barrier set is the type `B` its
-    /// mutators name ([`ShenandoahBarriers`](super::ShenandoahBarriers),
-    /// [`G1Barriers`](super::G1Barriers), …): the set is written once, as a
-    /// type, and `heap.mutator::<B>()` cannot fail with
-    /// [`BarrierMismatch`](super::GcError::BarrierMismatch). For
-    /// [`Dynamic`](super::Dynamic) the set is the process's, as
-    /// [`from_config`](Self::from_config). `mode` as in
-    /// [`HeapConfig::new`](super::HeapConfig::new); a concurrent mode with a
-    /// set that cannot run it is refused by [`Heap::new`](super::Heap::new).
-    ///
-    /// ```
-    /// use fastpath::gc::{G1Barriers, GcMode, Heap, HeapConfig};
-    /// let heap = Heap::new(HeapConfig::for_set::<G1Barriers>(8 << 20, GcMode::Passive)).unwrap();
-    /// let _m = heap.mutator::<G1Barriers>().unwrap();
-    /// ```
-    pub fn for_set<B: super::BarrierSet>(heap_bytes: usize, mode: GcMode) -> super::HeapConfig {
-        let barriers = B::BITS.map_or_else(|| BARRIERS.get(), BarrierBits);
-        super::HeapConfig::new(heap_bytes, barriers, mode)
-    }
 }
 
 #[cfg(test)]

@@ -25,8 +25,7 @@ use dynasmrt::x64::X64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
 use fastpath_jit::reg::{x64::*, RegSet};
-use fastpath_jit::x64::{LockEnter, LockExit, LockRegs, SlowStub, Template};
-use fastpath_jit::{slow, Labels, LockStackLayout};
+use fastpath_jit::{slow, Emit, EmitStub, Labels, LockEnter, LockExit, LockRegs, LockStackLayout, SlowStub};
 
 use super::code::Installed;
 
@@ -319,7 +318,7 @@ pub const VARIANTS: &[Variant] = &[
 /// header, counter, n) and installs it.
 pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
     let layout = LockStackLayout::fastpath().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let regs = LockRegs::new(RDI, RSI, R9, R10).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let regs = LockRegs::new(RDI, RSI, &[R9, R10]).map_err(|e| anyhow::anyhow!("{e}"))?;
     let live = RegSet::of(&[RDI, RSI, RDX, RCX, R8, R11, RAX]);
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let enter = Labels {
@@ -344,12 +343,12 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
     }
     dynasm!(ops ; .arch x64 ; =>top);
     match v.shape {
-        Shape::Lock if v.shipped && v.enter_guess => LockEnter { regs, layout }.emit_guessing(
-            &mut ops,
-            enter,
-            fastpath::sync::Header::new().raw() as u64,
-        ),
-        Shape::Lock if v.shipped => LockEnter { regs, layout }.emit(&mut ops, enter),
+        Shape::Lock if v.shipped && v.enter_guess => LockEnter { regs, layout }
+            .emit_guessing(&mut ops, enter, fastpath::sync::Header::new().raw() as u64)
+            .map_err(|e| anyhow::anyhow!("{e}"))?,
+        Shape::Lock if v.shipped => LockEnter { regs, layout }
+            .emit(&mut ops, enter)
+            .map_err(|e| anyhow::anyhow!("{e}"))?,
         Shape::Lock => {
             dynasm!(ops
                 ; .arch x64
@@ -406,7 +405,9 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
         Shape::Lock if v.shipped && v.exit_word_reg => LockExit { regs, layout }
             .emit_expecting(&mut ops, exit, R10)
             .map_err(|e| anyhow::anyhow!("{e}"))?,
-        Shape::Lock if v.shipped => LockExit { regs, layout }.emit(&mut ops, exit),
+        Shape::Lock if v.shipped => LockExit { regs, layout }
+            .emit(&mut ops, exit)
+            .map_err(|e| anyhow::anyhow!("{e}"))?,
         Shape::Lock => {
             if !v.exit_reload {
                 // r9 holds enter's top + 8 (store_top); the entry is rsi.

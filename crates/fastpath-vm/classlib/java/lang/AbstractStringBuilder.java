@@ -194,7 +194,7 @@ abstract class AbstractStringBuilder implements Appendable, CharSequence {
     public CharSequence subSequence(int start, int end) { return substring(start, end); }
 
     public AbstractStringBuilder insert(int offset, String str) {
-        if (offset < 0 || offset > count) throw new StringIndexOutOfBoundsException("offset " + offset + ", length " + count);
+        if (offset < 0 || offset > count) throw new StringIndexOutOfBoundsException("Range [" + offset + ", " + count + ") out of bounds for length " + count);
         if (str == null) str = "null";
         int len = str.length();
         ensureCapacity(count + len);

@@ -39,7 +39,7 @@ public final class Integer extends Number implements Comparable<Integer> {
     public static int parseInt(String s) throws NumberFormatException { return parseInt(s, 10); }
 
     public static int parseInt(String s, int radix) throws NumberFormatException {
-        if (s == null) throw new NumberFormatException("Cannot parse null string: null");
+        if (s == null) throw new NumberFormatException("Cannot parse null string");
         if (radix < Character.MIN_RADIX) throw new NumberFormatException("radix " + radix + " less than Character.MIN_RADIX");
         if (radix > Character.MAX_RADIX) throw new NumberFormatException("radix " + radix + " greater than Character.MAX_RADIX");
         int len = s.length();

@@ -28,7 +28,7 @@ public final class Long extends Number implements Comparable<Long> {
     public static long parseLong(String s) throws NumberFormatException { return parseLong(s, 10); }
 
     public static long parseLong(String s, int radix) throws NumberFormatException {
-        if (s == null) throw new NumberFormatException("Cannot parse null string: null");
+        if (s == null) throw new NumberFormatException("Cannot parse null string");
         if (radix < Character.MIN_RADIX) throw new NumberFormatException("radix " + radix + " less than Character.MIN_RADIX");
         if (radix > Character.MAX_RADIX) throw new NumberFormatException("radix " + radix + " greater than Character.MAX_RADIX");
         int len = s.length();
@@ -144,6 +144,22 @@ public final class Long extends Number implements Comparable<Long> {
     public int compareTo(Long anotherLong) { return compare(value, anotherLong.value); }
     public static int compare(long x, long y) { return (x < y) ? -1 : ((x == y) ? 0 : 1); }
     public static int compareUnsigned(long x, long y) { return compare(x + MIN_VALUE, y + MIN_VALUE); }
+    public static long divideUnsigned(long dividend, long divisor) {
+        if (divisor >= 0) {
+            final long q = (dividend >>> 1) / divisor << 1;
+            final long r = dividend - q * divisor;
+            return q + ((r | ~(r - divisor)) >>> (Long.SIZE - 1));
+        }
+        return (dividend & ~(dividend - divisor)) >>> (Long.SIZE - 1);
+    }
+    public static long remainderUnsigned(long dividend, long divisor) {
+        if (divisor >= 0) {
+            final long q = (dividend >>> 1) / divisor << 1;
+            final long r = dividend - q * divisor;
+            return r - ((~(r - divisor) >> (Long.SIZE - 1)) & divisor);
+        }
+        return dividend - (((dividend & ~(dividend - divisor)) >> (Long.SIZE - 1)) & divisor);
+    }
     public static int signum(long i) { return (int) ((i >> 63) | (-i >>> 63)); }
     public static long sum(long a, long b) { return a + b; }
     public static long max(long a, long b) { return Math.max(a, b); }

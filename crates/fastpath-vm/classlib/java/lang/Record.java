@@ -6,5 +6,5 @@ public abstract class Record {
     public abstract int hashCode();
     public abstract String toString();
     /** Used by the VM's record methods: same class and equal components. */
-    static native boolean equalsByComponents(Object a, Object b);
+    public static native boolean equalsByComponents(Object a, Object b);
 }

@@ -185,5 +185,107 @@ public final class StrictMath {
         if (d == Double.MAX_VALUE) return Math.pow(2, 971);
         return Double.longBitsToDouble(Double.doubleToRawLongBits(d) + 1) - d;
     }
-    public static double fma(double a, double b, double c) { return a * b + c; }
+    public static native double fma(double a, double b, double c);
+    public static long decrementExact(long a) {
+        if (a == Long.MIN_VALUE) throw new ArithmeticException("long overflow");
+        return a - 1L;
+    }
+    public static int decrementExact(int a) {
+        if (a == Integer.MIN_VALUE) throw new ArithmeticException("integer overflow");
+        return a - 1;
+    }
+    public static long incrementExact(long a) {
+        if (a == Long.MAX_VALUE) throw new ArithmeticException("long overflow");
+        return a + 1L;
+    }
+    public static long negateExact(long a) {
+        if (a == Long.MIN_VALUE) throw new ArithmeticException("long overflow");
+        return -a;
+    }
+    public static long absExact(long a) {
+        if (a == Long.MIN_VALUE) throw new ArithmeticException("Overflow to represent absolute value of Long.MIN_VALUE");
+        return abs(a);
+    }
+    public static long multiplyFull(int x, int y) { return (long) x * (long) y; }
+    public static long multiplyHigh(long x, long y) {
+        long x1 = x >> 32, x2 = x & 0xFFFFFFFFL, y1 = y >> 32, y2 = y & 0xFFFFFFFFL;
+        long z2 = x2 * y2;
+        long t = x1 * y2 + (z2 >>> 32);
+        long z1 = t & 0xFFFFFFFFL;
+        long z0 = t >> 32;
+        z1 += x2 * y1;
+        return x1 * y1 + z0 + (z1 >> 32);
+    }
+    public static int ceilDiv(int x, int y) {
+        int q = x / y;
+        if ((x ^ y) >= 0 && (q * y != x)) q++;
+        return q;
+    }
+    public static long ceilDiv(long x, long y) {
+        long q = x / y;
+        if ((x ^ y) >= 0 && (q * y != x)) q++;
+        return q;
+    }
+    public static int ceilMod(int x, int y) {
+        int r = x % y;
+        if ((x ^ y) >= 0 && r != 0) r -= y;
+        return r;
+    }
+    public static double nextUp(double d) {
+        if (d != d || d == Double.POSITIVE_INFINITY) return d;
+        d += 0.0d;
+        return Double.longBitsToDouble(Double.doubleToRawLongBits(d) + ((d >= 0.0d) ? +1L : -1L));
+    }
+    public static float nextUp(float f) {
+        if (f != f || f == Float.POSITIVE_INFINITY) return f;
+        f += 0.0f;
+        return Float.intBitsToFloat(Float.floatToRawIntBits(f) + ((f >= 0.0f) ? +1 : -1));
+    }
+    public static double nextDown(double d) {
+        if (d != d || d == Double.NEGATIVE_INFINITY) return d;
+        if (d == 0.0) return -Double.MIN_VALUE;
+        return Double.longBitsToDouble(Double.doubleToRawLongBits(d) + ((d > 0.0d) ? -1L : +1L));
+    }
+    public static float nextDown(float f) {
+        if (f != f || f == Float.NEGATIVE_INFINITY) return f;
+        if (f == 0.0f) return -Float.MIN_VALUE;
+        return Float.intBitsToFloat(Float.floatToRawIntBits(f) + ((f > 0.0f) ? -1 : +1));
+    }
+    public static double nextAfter(double start, double direction) {
+        if (start > direction) return nextDown(start);
+        if (start < direction) return nextUp(start);
+        if (start == direction) return direction;
+        return start + direction;
+    }
+    public static double copySign(double magnitude, double sign) {
+        return Double.longBitsToDouble((Double.doubleToRawLongBits(sign) & 0x8000000000000000L)
+            | (Double.doubleToRawLongBits(magnitude) & 0x7fffffffffffffffL));
+    }
+    public static float copySign(float magnitude, float sign) {
+        return Float.intBitsToFloat((Float.floatToRawIntBits(sign) & 0x80000000) | (Float.floatToRawIntBits(magnitude) & 0x7fffffff));
+    }
+    public static int getExponent(double d) {
+        return (int) (((Double.doubleToRawLongBits(d) & 0x7ff0000000000000L) >> 52) - 1023);
+    }
+    public static int getExponent(float f) {
+        return ((Float.floatToRawIntBits(f) & 0x7f800000) >> 23) - 127;
+    }
+    public static native double scalb(double d, int scaleFactor);
+    public static float scalb(float f, int scaleFactor) {
+        int sf = Math.max(Math.min(scaleFactor, 278), -278);
+        return (float) ((double) f * scalb(1.0, sf));
+    }
+    public static native double IEEEremainder(double f1, double f2);
+    public static double clamp(double value, double min, double max) {
+        if (!(min < max)) {
+            if (Double.isNaN(min)) throw new IllegalArgumentException("min is NaN");
+            if (Double.isNaN(max)) throw new IllegalArgumentException("max is NaN");
+            if (Double.compare(min, max) > 0) throw new IllegalArgumentException(min + " > " + max);
+        }
+        return Math.min(max, Math.max(value, min));
+    }
+    public static long clamp(long value, long min, long max) {
+        if (min > max) throw new IllegalArgumentException(min + " > " + max);
+        return Math.min(max, Math.max(value, min));
+    }
 }

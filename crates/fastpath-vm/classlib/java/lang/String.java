@@ -76,13 +76,13 @@ public final class String implements java.io.Serializable, Comparable<String>, C
 
     static void checkBoundsOffCount(int offset, int count, int length) {
         if (offset < 0 || count < 0 || offset > length - count) {
-            throw new StringIndexOutOfBoundsException("offset " + offset + ", count " + count + ", length " + length);
+            throw new StringIndexOutOfBoundsException("Range [" + offset + ", " + offset + " + " + count + ") out of bounds for length " + length);
         }
     }
 
     static void checkBoundsBeginEnd(int begin, int end, int length) {
         if (begin < 0 || begin > end || end > length) {
-            throw new StringIndexOutOfBoundsException("begin " + begin + ", end " + end + ", length " + length);
+            throw new StringIndexOutOfBoundsException("Range [" + begin + ", " + end + ") out of bounds for length " + length);
         }
     }
 

@@ -324,6 +324,127 @@ public class HashMap<K, V> extends AbstractMap<K, V> implements Map<K, V>, Clone
         return null;
     }
 
+    /** The node of `key` in bin `first`, or null. */
+    private Node<K, V> findInBin(Node<K, V> first, int hash, Object key) {
+        for (Node<K, V> e = first; e != null; e = e.next) {
+            K k;
+            if (e.hash == hash && ((k = e.key) == key || (key != null && key.equals(k)))) return e;
+        }
+        return null;
+    }
+
+    // computeIfAbsent, compute and merge follow OpenJDK's: a resize first
+    // when the map is over its threshold, a new node at the head of its bin.
+
+    public V computeIfAbsent(K key, java.util.function.Function<? super K, ? extends V> mappingFunction) {
+        if (mappingFunction == null) throw new NullPointerException();
+        int hash = hash(key);
+        Node<K, V>[] tab;
+        int n, i;
+        if (size > threshold || (tab = table) == null || (n = tab.length) == 0) n = (tab = resize()).length;
+        Node<K, V> first = tab[i = (n - 1) & hash];
+        Node<K, V> old = findInBin(first, hash, key);
+        V oldValue;
+        if (old != null && (oldValue = old.value) != null) {
+            afterNodeAccess(old);
+            return oldValue;
+        }
+        int mc = modCount;
+        V v = mappingFunction.apply(key);
+        if (mc != modCount) throw new ConcurrentModificationException();
+        if (v == null) return null;
+        if (old != null) {
+            old.value = v;
+            afterNodeAccess(old);
+            return v;
+        }
+        tab[i] = newNode(hash, key, v, first);
+        modCount = mc + 1;
+        ++size;
+        afterNodeInsertion(true);
+        return v;
+    }
+
+    public V computeIfPresent(K key, java.util.function.BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
+        if (remappingFunction == null) throw new NullPointerException();
+        Node<K, V> e;
+        V oldValue;
+        if ((e = getNode(key)) != null && (oldValue = e.value) != null) {
+            int mc = modCount;
+            V v = remappingFunction.apply(key, oldValue);
+            if (mc != modCount) throw new ConcurrentModificationException();
+            if (v != null) {
+                e.value = v;
+                afterNodeAccess(e);
+                return v;
+            } else {
+                int hash = hash(key);
+                removeNode(hash, key, null, false, true);
+            }
+        }
+        return null;
+    }
+
+    public V compute(K key, java.util.function.BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
+        if (remappingFunction == null) throw new NullPointerException();
+        int hash = hash(key);
+        Node<K, V>[] tab;
+        int n, i;
+        if (size > threshold || (tab = table) == null || (n = tab.length) == 0) n = (tab = resize()).length;
+        Node<K, V> first = tab[i = (n - 1) & hash];
+        Node<K, V> old = findInBin(first, hash, key);
+        V oldValue = (old == null) ? null : old.value;
+        int mc = modCount;
+        V v = remappingFunction.apply(key, oldValue);
+        if (mc != modCount) throw new ConcurrentModificationException();
+        if (old != null) {
+            if (v != null) {
+                old.value = v;
+                afterNodeAccess(old);
+            } else {
+                removeNode(hash, key, null, false, true);
+            }
+        } else if (v != null) {
+            tab[i] = newNode(hash, key, v, first);
+            modCount = mc + 1;
+            ++size;
+            afterNodeInsertion(true);
+        }
+        return v;
+    }
+
+    public V merge(K key, V value, java.util.function.BiFunction<? super V, ? super V, ? extends V> remappingFunction) {
+        if (value == null || remappingFunction == null) throw new NullPointerException();
+        int hash = hash(key);
+        Node<K, V>[] tab;
+        int n, i;
+        if (size > threshold || (tab = table) == null || (n = tab.length) == 0) n = (tab = resize()).length;
+        Node<K, V> first = tab[i = (n - 1) & hash];
+        Node<K, V> old = findInBin(first, hash, key);
+        if (old != null) {
+            V v;
+            if (old.value != null) {
+                int mc = modCount;
+                v = remappingFunction.apply(old.value, value);
+                if (mc != modCount) throw new ConcurrentModificationException();
+            } else {
+                v = value;
+            }
+            if (v != null) {
+                old.value = v;
+                afterNodeAccess(old);
+            } else {
+                removeNode(hash, key, null, false, true);
+            }
+            return v;
+        }
+        tab[i] = newNode(hash, key, value, first);
+        ++modCount;
+        ++size;
+        afterNodeInsertion(true);
+        return value;
+    }
+
     public void forEach(BiConsumer<? super K, ? super V> action) {
         Node<K, V>[] tab;
         if (action == null) throw new NullPointerException();

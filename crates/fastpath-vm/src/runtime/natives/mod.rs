@@ -16,9 +16,11 @@
 //! | `numbers.rs` | Float, Double, Math, StrictMath, the formatter's digits |
 //! | `thread.rs` | Thread, and the VM's thread start and exit |
 //! | `io.rs` | the standard streams |
+//! | `misc.rs` | arrays of a class, Unicode properties, `parseFloat`, records, atomics |
 
 pub mod io;
 pub mod lang;
+pub mod misc;
 pub mod numbers;
 pub mod thread;
 
@@ -32,4 +34,5 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
         .or_else(|| numbers::lookup::<B>(class, name, desc))
         .or_else(|| thread::lookup::<B>(class, name, desc))
         .or_else(|| io::lookup::<B>(class, name, desc))
+        .or_else(|| misc::lookup::<B>(class, name, desc))
 }

@@ -253,14 +253,27 @@ fn parse_double<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     let text = t.string_text(s);
     match parse_java_double(&text) {
         Some(v) => Ok(v.to_bits()),
-        None => {
-            let msg = if text.trim().is_empty() {
-                "empty String".to_string()
-            } else {
-                format!("For input string: \"{text}\"")
-            };
-            Err(t.throw_new("java/lang/NumberFormatException", Some(&msg)))
-        }
+        None => Err(t.throw_new(
+            "java/lang/NumberFormatException",
+            Some(&parse_error_message(&text)),
+        )),
+    }
+}
+
+/// `FloatingDecimal.readJavaFormatString`'s messages: "empty String",
+/// "multiple points", else the input quoted.
+pub fn parse_error_message(text: &str) -> String {
+    let t = text.trim_matches(|c: char| c <= ' ');
+    if t.is_empty() {
+        "empty String".to_string()
+    } else if t
+        .split(['e', 'E'])
+        .next()
+        .is_some_and(|m| m.matches('.').count() > 1)
+    {
+        "multiple points".to_string()
+    } else {
+        format!("For input string: \"{text}\"")
     }
 }
 
@@ -316,8 +329,51 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
         (_, "pow", "(DD)D") if math => math2!(java_pow),
         (_, "atan2", "(DD)D") if math => math2!(f64::atan2),
         (_, "hypot", "(DD)D") if math => math2!(f64::hypot),
+        (_, "IEEEremainder", "(DD)D") if math => math2!(ieee_remainder),
+        (_, "fma", "(DDD)D") if math => |_t, a| Ok(a.double(0).mul_add(a.double(2), a.double(4)).to_bits()),
+        (_, "scalb", "(DI)D") if math => |_t, a| Ok(scalb(a.double(0), a.int(2)).to_bits()),
         _ => return None,
     })
+}
+
+/// `Math.IEEEremainder`: `x - n·y` with `n` the integer nearest `x/y`
+/// (ties to even), from the exact `fmod`.
+fn ieee_remainder(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y == 0.0 {
+        return f64::NAN;
+    }
+    if y.is_infinite() {
+        return x;
+    }
+    let r = x % y; // exact, sign of x
+    let ay = y.abs();
+    let ar = r.abs();
+    // The quotient's parity: (x - r)/y is an exact integer here.
+    let q_odd = (((x - r) / y).abs() % 2.0) == 1.0;
+    let adjust = ar > ay / 2.0 || (ar == ay / 2.0 && q_odd);
+    let out = if adjust { r - ay.copysign(r) } else { r };
+    if out == 0.0 {
+        0.0f64.copysign(x)
+    } else {
+        out
+    }
+}
+
+/// `Math.scalb`: `d · 2^n`, rounded once when the result is subnormal.
+fn scalb(d: f64, n: i32) -> f64 {
+    let n = n.clamp(-2200, 2200);
+    let mut v = d;
+    let mut k = n;
+    while k > 1000 {
+        v *= 2f64.powi(1000);
+        k -= 1000;
+    }
+    while k < -1000 {
+        // Down in steps that stay normal until the last.
+        v *= 2f64.powi(-1000);
+        k += 1000;
+    }
+    v * 2f64.powi(k)
 }
 
 /// `Math.pow` with Java's special cases where C's `pow` differs (a NaN
@@ -365,7 +421,7 @@ mod tests {
         assert_eq!(format_fixed(2.0005, 3), "2.001");
         assert_eq!(format_fixed(0.5, 0), "1");
         assert_eq!(format_fixed(2.5, 0), "3");
-        assert_eq!(format_fixed(3.14159, 3), "3.142");
+        assert_eq!(format_fixed(1.23456, 3), "1.235");
         assert_eq!(format_fixed(0.0004, 2), "0.00");
         assert_eq!(format_fixed(0.006, 2), "0.01");
         assert_eq!(format_fixed(99.996, 2), "100.00");

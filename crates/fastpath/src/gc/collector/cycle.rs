@@ -1,0 +1,991 @@
+//! The collector: concurrent SATB marking and concurrent evacuation with
+//! update-refs, after Shenandoah (JDK 12+ phases), and the passive mode's
+//! stop-the-world collection built from the same phases.
+//!
+//! Where it sits: on its own thread (concurrent mode) or on the thread of
+//! a mutator whose TLAB could not be refilled (passive mode). It writes the
+//! GC state byte the barriers in [`crate::gc::heap::mutator`] test, and only inside
+//! pauses ([`crate::gc::heap::safepoint`]).
+//!
+//! A cycle (state byte bits in brackets):
+//!
+//! 1. *Concurrent reset*: clear the mark bitmap and live counts.
+//! 2. **Init-mark** pause: every region's TAMS := top; mark the roots;
+//!    set [MARKING]. Mutators retired their TLABs on stopping, so every
+//!    object allocated from now on is above TAMS, hence live.
+//! 3. *Concurrent mark*: trace from the marked objects; drain the SATB
+//!    queue, where the `satb` barrier puts every reference a store
+//!    overwrites, so no object reachable at init-mark is missed
+//!    (Yuasa's snapshot-at-the-beginning).
+//! 4. **Final-mark** pause: drain the rest of SATB, finish the trace; clear
+//!    MARKING; free regions with nothing live; choose the collection set
+//!    (regions with no allocation since TAMS, no pinned object, sized to
+//!    fit the evacuation reserve, though running out is survived: below); set [EVACUATION | HAS_FORWARDED]; evacuate the
+//!    objects the roots point to and update the roots, so mutators resume
+//!    holding to-space references only.
+//! 5. *Concurrent evacuation*: copy every marked object of the set. A
+//!    mutator's `lrb` or `brooks-wb` may copy one first: the forwarding
+//!    CAS picks one winner ([`crate::gc::heap::forwarding`]).
+//! 6. **Init-update-refs** pause: close every LAB (the heap becomes
+//!    parsable), record each region's update watermark; clear EVACUATION.
+//! 7. *Concurrent update-refs*: in every live object below the watermarks,
+//!    CAS each reference into the set to the forwardee. Objects above the
+//!    watermarks were allocated when every barrier already returned
+//!    to-space references (LRB on loads; the storeval part of `brooks-wb`).
+//! 8. **Final-update-refs** pause: update the roots; clear HAS_FORWARDED;
+//!    free the collection set; clean the cards (their refinement: this
+//!    collector is not generational, so dirty cards feed no remembered set;
+//!    the card barriers are there to be costed); verify, if asked.
+//!
+//! Evacuation failure: a copy that finds no space (the reserve and every
+//! free region taken, or the test knob `HeapConfig::evac_lab_limit`) closes
+//! evacuation for the cycle ([`crate::gc::heap::forwarding::EvacScope`], Shenandoah's
+//! evac-OOM protocol): objects not yet copied stay where they are, which
+//! every barrier and update-refs then resolve to, as if forwarded to
+//! themselves. Init-update-refs marks each set region still holding such a
+//! live object *evacuation-failed*; update-refs parses those regions too
+//! (their objects that stayed may point into the set), and final-update-refs
+//! keeps them (out of the set, not freed). The next cycle marks them like
+//! any region, so it can collect them. Allocation pacing (`pacer.rs`) keeps
+//! mutators from emptying the heap during a cycle in the first place.
+//!
+//! Degenerated cycles (Shenandoah's degenerated GC): a mutator whose
+//! refill fails during a cycle raises the heap's `degenerate` flag and
+//! waits; the collector looks at the flag at each phase boundary. After
+//! concurrent mark it finishes the cycle in one [`PauseKind::Degenerated`]
+//! pause, with the phases' own code run stop-the-world. After evacuation it
+//! goes on: init-update-refs returns the unused evacuation reserve to the
+//! mutators, and those waiting for memory retry then. After update-refs
+//! (that phase complete) the degenerated pause does final-update-refs'
+//! work only. If the heap is still full after a degenerated pause, the
+//! same pause runs a full compaction (`compact.rs`), which needs no room
+//! to copy. Both are counted in [`crate::gc::GcStats`] (`degenerated_cycles`,
+//! `full_compactions`), and where a mutator ran dry in `GcStats::phases`.
+//!
+//! During update-refs no copy is made, so the mutators may take part of
+//! the standing evacuation reserve: as many regions as final-update-refs
+//! will free (`AllocState::mutator_floor`), and the pacer's budget is set
+//! up again for that phase from the free space then.
+//!
+//! Locked objects: [`crate::gc::Mutator::lock`] pins the object's region; a
+//! pinned region is never chosen for the set nor freed, so a lock-stack
+//! entry or a monitor's object address never goes stale. Marking also
+//! flags a region holding a live object whose header is not plain unlocked
+//! (fast-locked, or inflated: a monitor remembers the object's address),
+//! and so does unlocking an object that a contended lock left inflated;
+//! final-mark never chooses a flagged region.
+
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::assist::RegionWork;
+use super::marking::Scanner;
+use super::trigger::{CycleEnd, Trigger};
+use crate::gc::heap::forwarding;
+use crate::gc::heap::runtime::{
+    panic_message, thread_cpu_time, CyclePhases, HeapInner, Pause, PauseKind, PhaseTime, EVACUATION,
+    HAS_FORWARDED, MARKING,
+};
+use crate::gc::heap::space::{Lab, Space, CLEAN_CARD, HUMONGOUS_CONT, HUMONGOUS_START};
+use crate::sync::LockState;
+
+/// The share of the free regions outside the standing reserve that
+/// final-mark may set aside for the collection set's copies, in percent;
+/// the rest is the mutators' until the cycle ends. A cycle's net gain is
+/// its set less the copies, so on a heap whose garbage is spread evenly a
+/// larger room buys fewer cycles for a little more copying; the memory it
+/// holds back is memory the mutators cannot take until evacuation ends
+/// (the value chosen by measurement: BENCHMARKS.md, concurrent mode).
+const COPY_ROOM_PERCENT: usize = 70;
+
+/// Copies the collector makes inside one entry of the evacuation scope
+/// (`evacuate_region`): a thread that finds no space for a copy waits
+/// for the batch to end, a few microseconds.
+const COPY_BATCH: usize = 128;
+
+/// Marking reports its work to the pacer in batches of this many words,
+/// to keep the pacer's atomics off the marking loop.
+pub(crate) const PACER_BATCH: usize = 4096;
+
+/// Where a concurrent cycle was when a mutator's failed allocation turned
+/// it into a degenerated one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// During concurrent marking (before final-mark).
+    Mark,
+    /// After concurrent update-refs (before final-update-refs).
+    UpdateRefs,
+}
+
+impl HeapInner {
+    /// The collector thread's body: a cycle whenever one is requested (a
+    /// mutator's failed allocation, `Mutator::collect`) or the heap runs
+    /// low; exits once the `Heap` is dropped and no mutator is left. A
+    /// panic in a cycle poisons the heap (after its pause, if it was in
+    /// one, has released the mutators) and ends the thread.
+    pub(crate) fn collector_loop(&self) {
+        let mut trigger = Trigger::new(&self.space);
+        loop {
+            {
+                let mut c = self.control();
+                loop {
+                    if c.shutdown && self.safepoint.registered() == 0 {
+                        return;
+                    }
+                    let free = self.space.lock_alloc().free.len();
+                    if c.requested || self.config.aggressive || trigger.should_start(&self.space, free) {
+                        c.requested = false;
+                        c.cycles_started += 1;
+                        self.stats().free_regions_at_start += free as u64;
+                        break;
+                    }
+                    c = self
+                        .control_cv
+                        .wait_timeout(c, Duration::from_millis(5))
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
+            }
+            self.begin_pacing();
+            let ends_before = self.cycle_ends();
+            let (cpu, began) = (thread_cpu_time(), Instant::now());
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.concurrent_cycle()));
+            self.count_collector_cpu(thread_cpu_time().saturating_sub(cpu));
+            let ends_after = self.cycle_ends();
+            let end = if ends_after.1 > ends_before.1 {
+                CycleEnd::Full
+            } else if ends_after.0 > ends_before.0 {
+                CycleEnd::Degenerated
+            } else {
+                CycleEnd::Concurrent
+            };
+            trigger.cycle_done(began.elapsed(), end);
+            self.pacer.end_cycle();
+            let left_full = match outcome {
+                Ok(full) => full,
+                Err(p) => {
+                    self.poison(panic_message(&*p));
+                    return;
+                }
+            };
+            let mut c = self.control();
+            c.cycles_done += 1;
+            c.last_left_full = left_full;
+            self.control_cv.notify_all();
+        }
+    }
+
+    /// The degenerated cycles and full compactions so far (how a cycle
+    /// ended, for the trigger).
+    fn cycle_ends(&self) -> (u64, u64) {
+        let s = self.stats();
+        // A cycle in which a mutator ran dry started too late, whether it
+        // degenerated or the evacuation reserve's return served the mutator.
+        (
+            s.degenerated_cycles + s.phases.evacuation.ran_dry,
+            s.full_compactions,
+        )
+    }
+
+    /// Opens the pacer's budget for a cycle: the mutators may allocate what
+    /// is free outside the reserves: the heap's standing one, and half of
+    /// the free regions for the copies (final-mark sets aside
+    /// [`COPY_ROOM_PERCENT`] of what the mutators left by then:
+    /// `choose_cset`); with no cycle behind it, the work is estimated as
+    /// the used words (update-refs parses them all).
+    fn begin_pacing(&self) {
+        if !self.config.pacing {
+            return;
+        }
+        let s = &self.space;
+        let free = s.lock_alloc().free.len();
+        let allowance = (free / 2).saturating_sub(s.reserve_regions) * s.region_bytes;
+        let used_words = (s.regions.len() - free) * s.region_bytes / 8;
+        self.pacer.begin_cycle(allowance, used_words);
+    }
+
+    /// Runs `f` in a pause and records it.
+    fn pause<R>(&self, kind: PauseKind, as_mutator: bool, f: impl FnOnce() -> R) -> Option<R> {
+        let start = Instant::now();
+        if !self.safepoint.begin(as_mutator) {
+            return None;
+        }
+        let time_to_safepoint = start.elapsed();
+        let cpu = thread_cpu_time();
+        // A panic in the pause's work must not leave the mutators stopped:
+        // the heap is poisoned, the pause ends (below), then the panic goes
+        // on to the cycle's caller.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            #[cfg(test)]
+            if self.panic_in_next_pause.swap(false, Ordering::Relaxed) {
+                panic!("a test's injected panic in a {kind:?} pause");
+            }
+            f()
+        }));
+        if let Err(p) = &r {
+            self.poison(panic_message(&**p));
+        }
+        let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
+        let work = start.elapsed() - time_to_safepoint;
+        // Recorded before the release, so a released mutator finds it.
+        let index = self.push_pause(Pause {
+            kind,
+            duration: time_to_safepoint + work,
+            time_to_safepoint,
+            work,
+            work_cpu_time,
+            resume: Duration::ZERO,
+        });
+        let released = self.safepoint.end(as_mutator, index);
+        self.set_pause_duration(index, released - start);
+        match r {
+            Ok(r) => Some(r),
+            Err(p) => std::panic::resume_unwind(p),
+        }
+    }
+
+    /// Records a pause; returns its index in the statistics.
+    fn push_pause(&self, p: Pause) -> usize {
+        let mut stats = self.stats();
+        stats.pauses.push(p);
+        stats.pauses.len() - 1
+    }
+
+    fn set_pause_duration(&self, index: usize, duration: Duration) {
+        self.stats().pauses[index].duration = duration;
+    }
+
+    fn set_state(&self, bits: u8) {
+        self.gc_state.set(bits);
+    }
+
+    /// Whether a mutator asked for a degenerated cycle.
+    fn degenerate_requested(&self) -> bool {
+        // SeqCst: see `wait_for_cycle`.
+        self.degenerate.load(Ordering::SeqCst)
+    }
+
+    /// Runs the concurrent phase `f` on this thread, adding its time to the
+    /// phase `pick` names in the statistics.
+    fn phase<R>(&self, pick: fn(&mut CyclePhases) -> &mut PhaseTime, f: impl FnOnce() -> R) -> R {
+        // Relaxed: a statistic's counter.
+        let taken = || self.space.taken_regions.load(Ordering::Relaxed);
+        let (wall, cpu, taken_before) = (Instant::now(), thread_cpu_time(), taken());
+        let r = f();
+        let cpu = thread_cpu_time().saturating_sub(cpu);
+        let taken_during = taken().saturating_sub(taken_before) as u64;
+        let mut stats = self.stats();
+        let p = pick(&mut stats.phases);
+        p.wall += wall.elapsed();
+        p.cpu += cpu;
+        p.regions_taken += taken_during;
+        r
+    }
+
+    /// One concurrent cycle; returns whether it left the heap full (judged
+    /// in its last pause, before any mutator could allocate again). At each
+    /// phase boundary, a mutator's failed allocation turns the rest of the
+    /// cycle into one degenerated pause (`degenerated`).
+    fn concurrent_cycle(&self) -> bool {
+        self.phase(|p| &mut p.reset, || self.space.clear_marks());
+        let mut stack = Vec::new();
+        self.pause(PauseKind::InitMark, false, || {
+            self.init_mark(&mut stack);
+            self.set_state(MARKING);
+        });
+        // Concurrent mark: trace, then take what SATB enqueued and what
+        // assists left unscanned, until dry.
+        self.phase(
+            |p| &mut p.mark,
+            || {
+                while !self.degenerate_requested() {
+                    self.trace_concurrent(&mut stack);
+                    let satb = std::mem::take(&mut *self.satb_queue());
+                    let grey = self.take_grey(&mut stack);
+                    if satb.is_empty() && !grey {
+                        break;
+                    }
+                    for v in satb {
+                        self.mark_object(v, &mut stack);
+                    }
+                }
+            },
+        );
+        if self.degenerate_requested() {
+            self.stats().phases.mark.ran_dry += 1;
+            return self.degenerated(Phase::Mark, &mut stack);
+        }
+        let (has_cset, left_full) = self
+            .pause(PauseKind::FinalMark, false, || {
+                // Every assist has ended (this is a pause): its leftovers are
+                // on the grey list.
+                self.take_grey(&mut stack);
+                let satb = std::mem::take(&mut *self.satb_queue());
+                for v in satb {
+                    self.mark_object(v, &mut stack);
+                }
+                self.trace_parallel(&mut stack);
+                self.set_state(0);
+                let chosen = self.choose_cset(false);
+                if chosen {
+                    self.set_state(EVACUATION | HAS_FORWARDED);
+                    self.evacuate_roots();
+                    (true, false)
+                } else {
+                    self.finish_cycle();
+                    (false, self.left_full(self.space.take_humongous_wanted()))
+                }
+            })
+            .unwrap_or((false, false));
+        if !has_cset {
+            return left_full;
+        }
+        self.phase(|p| &mut p.evacuation, || self.evacuate_cset(true));
+        // A mutator that ran dry during evacuation is not served by
+        // finishing the cycle stop-the-world: init-update-refs gives the
+        // mutators the unused evacuation reserve, and the mutators waiting
+        // for memory retry then (`wait_for_cycle`); one that still finds
+        // none asks again, and update-refs' end sees it.
+        if self.degenerate_requested() {
+            self.stats().phases.evacuation.ran_dry += 1;
+        }
+        self.pause(PauseKind::InitUpdateRefs, false, || {
+            self.set_state(HAS_FORWARDED);
+            self.init_update_refs();
+            // SeqCst: see `wait_for_cycle`. Cleared with the reserve
+            // returned: a mutator failing after this pause asks anew.
+            self.degenerate.store(false, Ordering::SeqCst);
+        });
+        self.pace_update_refs();
+        {
+            let mut c = self.control();
+            c.releases += 1;
+            self.control_cv.notify_all();
+        }
+        self.phase(|p| &mut p.update_refs, || self.update_refs(true));
+        if self.degenerate_requested() {
+            self.stats().phases.update_refs.ran_dry += 1;
+            return self.degenerated(Phase::UpdateRefs, &mut stack);
+        }
+        self.pause(PauseKind::FinalUpdateRefs, false, || {
+            self.update_roots();
+            self.set_state(0);
+            self.free_cset();
+            self.finish_cycle();
+            self.left_full(self.space.take_humongous_wanted())
+        })
+        .unwrap_or(false)
+    }
+
+    /// Shenandoah's degenerated GC: the rest of the cycle, from `from`, in
+    /// one pause; then, if that left the heap full, a full compaction in
+    /// the same pause. From marking, each phase below is the concurrent one
+    /// run with the world stopped. From update-refs, that phase is complete
+    /// (its workers finished every region before returning, and an assist
+    /// finishes the region it claimed before this pause can begin), so only
+    /// final-update-refs' work is left.
+    fn degenerated(&self, from: Phase, stack: &mut Vec<usize>) -> bool {
+        self.pause(PauseKind::Degenerated, false, || {
+            let mut has_cset = from != Phase::Mark;
+            if from == Phase::Mark {
+                self.take_grey(stack);
+                let satb = std::mem::take(&mut *self.satb_queue());
+                for v in satb {
+                    self.mark_object(v, stack);
+                }
+                self.trace_parallel(stack);
+                self.set_state(0);
+                // Stop-the-world: the whole free space may take copies.
+                has_cset = self.choose_cset(true);
+                if has_cset {
+                    self.set_state(EVACUATION | HAS_FORWARDED);
+                    self.evacuate_roots();
+                }
+            }
+            if has_cset {
+                if from == Phase::Mark {
+                    self.evacuate_cset(false);
+                    self.set_state(HAS_FORWARDED);
+                    self.init_update_refs();
+                    self.update_refs(false);
+                }
+                self.update_roots();
+                self.set_state(0);
+                self.free_cset();
+            }
+            self.stats().degenerated_cycles += 1;
+            // SeqCst: see `wait_for_cycle`. Cleared before the free space
+            // is judged: a mutator failing after this pause asks anew.
+            self.degenerate.store(false, Ordering::SeqCst);
+            // A humongous allocation that found no run counts as full: the
+            // compaction gathers the free regions into runs.
+            let humongous = self.space.take_humongous_wanted();
+            if self.left_full(humongous) {
+                self.full_compact();
+            }
+            self.finish_cycle();
+            self.left_full(humongous)
+        })
+        .unwrap_or(false)
+    }
+
+    /// Passive mode: the whole cycle in one pause, on the calling mutator's
+    /// thread (every other mutator is stopped). Returns the pause's index,
+    /// for the caller's release.
+    pub(crate) fn stw_collect(&self) -> usize {
+        let start = Instant::now();
+        let cpu = thread_cpu_time();
+        self.space.clear_marks();
+        let mut stack = Vec::new();
+        self.init_mark(&mut stack);
+        self.trace_parallel(&mut stack);
+        if self.choose_cset(true) {
+            self.set_state(EVACUATION | HAS_FORWARDED);
+            self.evacuate_roots();
+            self.evacuate_cset(false);
+            self.set_state(HAS_FORWARDED);
+            self.init_update_refs();
+            self.update_refs(false);
+            self.update_roots();
+            self.set_state(0);
+            self.free_cset();
+        }
+        self.finish_cycle();
+        self.stats().cycles += 1;
+        let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
+        self.count_collector_cpu(work_cpu_time);
+        // The caller began the pause: its time-to-safepoint is not seen here.
+        self.push_pause(Pause {
+            kind: PauseKind::Full,
+            duration: start.elapsed(),
+            time_to_safepoint: Duration::ZERO,
+            work: start.elapsed(),
+            work_cpu_time,
+            resume: Duration::ZERO,
+        })
+    }
+
+    /// End-of-cycle work inside the last pause: refine (clean) the cards,
+    /// count the cycle, verify; clear a mutator's request for a degenerated
+    /// cycle (each mutator waiting for memory retries at the cycle's end and
+    /// asks anew if it still finds none, so a request left standing would
+    /// only make the next cycle degenerate for nothing).
+    fn finish_cycle(&self) {
+        // SeqCst: see `wait_for_cycle`.
+        self.degenerate.store(false, Ordering::SeqCst);
+        for c in std::mem::take(&mut *self.card_queue()) {
+            self.space.cards[c].store(CLEAN_CARD, Ordering::Relaxed);
+        }
+        if self.config.mode == crate::gc::GcMode::Concurrent {
+            self.stats().cycles += 1;
+        }
+        self.verify_if_asked();
+    }
+
+    /// Runs the verifier if the configuration asks for it (in a pause, at
+    /// the end of a collection), recording the outcome.
+    pub(crate) fn verify_if_asked(&self) {
+        if self.config.verify {
+            let result = self.verify();
+            let mut stats = self.stats();
+            stats.verified_cycles += 1;
+            match result {
+                Ok(n) => stats.verified_objects += n as u64,
+                Err(e) => stats.verify_errors.push(e),
+            }
+        }
+    }
+
+    fn init_mark(&self, stack: &mut Vec<usize>) {
+        for r in self.space.regions.iter() {
+            r.tams.store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+            r.monitor_seen.store(false, Ordering::Relaxed);
+        }
+        self.mark_roots(stack);
+    }
+
+    /// Marks `obj` if it is below its region's TAMS and unmarked, pushing
+    /// it grey. Only the mark bit is touched: the object's words are read
+    /// when it is scanned (`marking.rs`, which also counts it live then).
+    #[inline]
+    pub(in crate::gc) fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
+        if obj == 0 {
+            return;
+        }
+        let region = self.space.region(obj);
+        if obj >= region.tams.load(Ordering::Relaxed) {
+            return; // allocated during the cycle: live, and not traced
+        }
+        let newly = if self.sole_marker {
+            self.space.mark_as_sole_marker(obj)
+        } else {
+            self.space.mark(obj)
+        };
+        if newly {
+            stack.push(obj);
+        }
+    }
+
+    /// Marks everything reachable from `stack`, on this thread.
+    pub(in crate::gc) fn trace(&self, stack: &mut Vec<usize>) {
+        let mut scanner = Scanner::new(self);
+        let mut words = 0;
+        while let Some(obj) = stack.pop() {
+            words += scanner.step(obj, stack);
+            if words >= PACER_BATCH {
+                self.pacer.report(words);
+                words = 0;
+            }
+        }
+        self.pacer.report(words);
+    }
+
+    /// Frees regions with nothing live and picks the collection set; true if
+    /// the set is not empty. In a pause.
+    fn choose_cset(&self, stw: bool) -> bool {
+        let s = &self.space;
+        let region_words = s.region_bytes / 8;
+        let mut a = s.lock_alloc();
+        a.current = None;
+        a.evac_current = None;
+        a.evac_taken = 0;
+        let mut candidates = Vec::new();
+        // Relaxed region metadata: in a pause (see `Region`).
+        for (i, r) in s.regions.iter().enumerate() {
+            if !r.used.load(Ordering::Relaxed)
+                || r.top.load(Ordering::Relaxed) != r.tams.load(Ordering::Relaxed)
+                || r.pins.load(Ordering::SeqCst) != 0
+                || r.humongous() == HUMONGOUS_CONT
+            {
+                continue;
+            }
+            let live = r.live_words.load(Ordering::Relaxed);
+            if r.humongous() == HUMONGOUS_START {
+                // Never copied: reclaimed whole when dead, else kept.
+                if live == 0 {
+                    let n = s.free_humongous(&mut a, i);
+                    self.stats().regions_freed += n as u64;
+                }
+                continue;
+            }
+            if live == 0 {
+                s.free_region(&mut a, i);
+                self.stats().regions_freed += 1;
+                continue;
+            }
+            let used = (r.top.load(Ordering::Relaxed) - r.bottom) / 8;
+            if (self.config.aggressive || live * 4 < used * 3) && !r.monitor_seen.load(Ordering::Relaxed) {
+                candidates.push((live, i));
+            }
+        }
+        candidates.sort_unstable();
+        // Room for copies: the mutators' standing reserve (which TLABs
+        // never take, Shenandoah's `ShenandoahEvacReserve`) and
+        // `COPY_ROOM_PERCENT` of the other free regions, the rest left for
+        // the mutators' allocation until the cycle ends (all of them when
+        // the world is stopped). The set's live words may fill four fifths
+        // of that room: the rest absorbs LAB tails and losing copies
+        // (Shenandoah's `ShenandoahEvacWaste`, 1.2). The larger the set, the
+        // more a cycle reclaims where garbage is spread evenly (each region
+        // half live, say), hence the fewer cycles and pauses.
+        let free = a.free.len();
+        let room = if stw {
+            free
+        } else {
+            let standing = self.space.reserve_regions.min(free);
+            standing + (free - standing) * COPY_ROOM_PERCENT / 100
+        };
+        let budget = room * region_words * 4 / 5;
+        let mut total = 0;
+        let mut chosen = 0;
+        for (live, i) in candidates {
+            if total + live > budget {
+                break;
+            }
+            total += live;
+            chosen += 1;
+            s.regions[i].in_cset.store(true, Ordering::Relaxed);
+        }
+        self.stats().cset_regions += chosen as u64;
+        if chosen > 0 {
+            // Set aside what the copies need (their size and a quarter, plus a
+            // LAB per worker of slack), within the room computed above.
+            let need = (total * 5 / 4).div_ceil(region_words) + 1 + self.config.workers;
+            let keep = a.free.len() - need.min(room);
+            let reserved: Vec<usize> = a.free.drain(keep..).collect();
+            a.evac_free = reserved;
+        }
+        chosen > 0
+    }
+
+    /// Copies `obj` (in the set) with the collector's LAB, unless done.
+    fn evacuate(&self, obj: usize, lab: &Lab) -> usize {
+        let (to, won) = self.space.evacuate(obj, lab);
+        self.count_collector_evacuations(u64::from(won));
+        to
+    }
+
+    /// In final-mark: copies what the roots point to in the set, and points
+    /// the roots at the copies (by the workers when the roots are many).
+    fn evacuate_roots(&self) {
+        self.par_roots(|lab, r| {
+            if *r != 0 && self.space.in_cset(*r) {
+                *r = self.evacuate(*r, lab);
+            }
+        });
+    }
+
+    /// Copies every marked object of the collection set: the set's regions
+    /// are claimed one at a time by the workers (`parallel.rs`), each
+    /// copying with its own LAB, and, when `concurrent`, by the mutators'
+    /// assists (`assist.rs`).
+    fn evacuate_cset(&self, concurrent: bool) {
+        // Relaxed `in_cset`: set in the final-mark pause and unchanged
+        // until the cycle's last pause (see `Region`).
+        let set: Vec<usize> = (0..self.space.regions.len())
+            .filter(|&i| self.space.regions[i].in_cset.load(Ordering::Relaxed))
+            .collect();
+        let f = |lab: &Lab, i| {
+            self.evacuate_region(i, lab);
+        };
+        if concurrent {
+            self.par_regions_concurrent(set, RegionWork::Evacuate, f);
+        } else {
+            self.par_regions(&set, f);
+        }
+    }
+
+    /// Copies the marked objects of set region `i` with `lab`; returns the
+    /// words of work (the region's live words, the pacer's measure).
+    pub(in crate::gc) fn evacuate_region(&self, i: usize, lab: &Lab) -> usize {
+        let r = &self.space.regions[i];
+        let s = &self.space;
+        // The copies run in batches of `COPY_BATCH`, each inside one entry
+        // of the evacuation scope, instead of entering and leaving it per
+        // copy (two locked read-modify-writes of one shared word, beside
+        // the forwarding CAS), as a Shenandoah worker holds its
+        // `ShenandoahEvacOOMScope` across its evacuation task. The batch
+        // bounds how long a thread that found no space waits for this one
+        // to leave. After a failure the rest of the region stays in place.
+        let mut inside = s.evac_scope.enter();
+        let (mut in_batch, mut won) = (0, 0);
+        // Relaxed `top`: unchanged for a set region until the cycle ends.
+        // A set region's TAMS is its top (`choose_cset`): its live objects
+        // are its marked ones.
+        s.for_each_live(r, r.top.load(Ordering::Relaxed), |obj| {
+            if !inside || forwarding::forwardee(s.fwd(obj)) != obj {
+                return;
+            }
+            match s.evacuate_inside_scope(obj, lab) {
+                Some((_, true)) => won += 1,
+                Some((_, false)) => {}
+                None => {
+                    s.evac_scope.fail();
+                    inside = false;
+                    return;
+                }
+            }
+            in_batch += 1;
+            if in_batch == COPY_BATCH {
+                s.evac_scope.leave();
+                inside = s.evac_scope.enter();
+                in_batch = 0;
+            }
+        });
+        if inside {
+            s.evac_scope.leave();
+        }
+        self.count_collector_evacuations(won);
+        let words = r.live_words.load(Ordering::Relaxed);
+        self.pacer.report(words);
+        words
+    }
+
+    /// In a pause: every LAB is closed; record what update-refs parses and
+    /// give back the unused reserve; close evacuation, keeping each region
+    /// of the set that still holds a live object nobody could copy.
+    fn init_update_refs(&self) {
+        let s = &self.space;
+        if s.evac_scope.failed() {
+            let mut kept = 0;
+            // Relaxed region metadata: in a pause (see `Region`).
+            for r in s.regions.iter().filter(|r| r.in_cset.load(Ordering::Relaxed)) {
+                let mut stayed = false;
+                s.parse(r, r.top.load(Ordering::Relaxed), |obj| {
+                    stayed |= s.is_marked(obj) && forwarding::forwardee(s.fwd(obj)) == obj;
+                });
+                if stayed {
+                    r.evac_failed.store(true, Ordering::Relaxed);
+                    kept += 1;
+                }
+            }
+            let mut stats = self.stats();
+            stats.evacuation_failures += 1;
+            stats.regions_kept += kept;
+        }
+        s.evac_scope.reset();
+        let mut a = self.space.lock_alloc();
+        a.current = None;
+        a.evac_current = None;
+        let rest = std::mem::take(&mut a.evac_free);
+        a.free.extend(rest);
+        let mut freed_at_end = 0;
+        for r in self.space.regions.iter() {
+            r.watermark
+                .store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+            freed_at_end +=
+                usize::from(r.in_cset.load(Ordering::Relaxed) && !r.evac_failed.load(Ordering::Relaxed));
+        }
+        // No copy is made from here to the set's release, which gives back
+        // at least what the mutators may now take of the standing reserve.
+        a.mutator_floor = s.reserve_regions.saturating_sub(freed_at_end);
+    }
+
+    /// After init-update-refs: the pacer's budget for update-refs is what
+    /// the mutators may take now (the free regions down to their floor),
+    /// earned over the words update-refs parses (Shenandoah's pacer sets
+    /// each phase up this way, from the free space and the phase's work).
+    /// Evacuation keeps the cycle's budget: one set up again from the free
+    /// space after final-mark's reserve made the mutators run dry during
+    /// evacuation more often, not less (docs/benchmarks-log-2026.md).
+    fn pace_update_refs(&self) {
+        if !self.config.pacing {
+            return;
+        }
+        let s = &self.space;
+        let allowance = {
+            let a = s.lock_alloc();
+            a.free.len().saturating_sub(a.mutator_floor) * s.region_bytes
+        };
+        // Relaxed region metadata: set in the pause just ended, unchanged
+        // until the next (see `Region`).
+        let words: usize = s
+            .regions
+            .iter()
+            .filter(|r| r.used.load(Ordering::Relaxed) && !r.in_cset.load(Ordering::Relaxed))
+            .map(|r| (r.watermark.load(Ordering::Relaxed) - r.bottom) / 8)
+            .sum();
+        self.pacer.restart(allowance, words);
+    }
+
+    /// Updates every reference into the set, in every region update-refs
+    /// parses: the regions are claimed one at a time by the workers and,
+    /// when `concurrent`, by the mutators' assists (`assist.rs`).
+    fn update_refs(&self, concurrent: bool) {
+        let s = &self.space;
+        // Relaxed region metadata: set in pauses, unchanged until the next
+        // (see `Region`).
+        let regions: Vec<usize> = (0..s.regions.len())
+            .filter(|&i| {
+                let r = &s.regions[i];
+                r.used.load(Ordering::Relaxed)
+                    && (!r.in_cset.load(Ordering::Relaxed) || r.evac_failed.load(Ordering::Relaxed))
+                    && r.humongous() != HUMONGOUS_CONT
+            })
+            .collect();
+        let f = |_: &Lab, i| {
+            self.update_region(i);
+        };
+        if concurrent {
+            self.par_regions_concurrent(regions, RegionWork::UpdateRefs, f);
+        } else {
+            self.par_regions(&regions, f);
+        }
+    }
+
+    /// Updates the references into the set in region `i`, below its
+    /// watermark; returns the words of work (the words parsed).
+    pub(in crate::gc) fn update_region(&self, i: usize) -> usize {
+        let s = &self.space;
+        let r = &s.regions[i];
+        let failed = r.evac_failed.load(Ordering::Relaxed);
+        let mut heals = Heals::new(s);
+        let watermark = r.watermark.load(Ordering::Relaxed);
+        let mut each = |obj| {
+            // In a region kept by evacuation failure, a copied original
+            // is dead: only the objects that stayed are updated.
+            if failed && forwarding::forwardee(s.fwd(obj)) != obj {
+                return;
+            }
+            let (nrefs, _) = s.layout_of(obj);
+            for i in 0..nrefs {
+                let field = Space::ref_addr(obj, i);
+                // Relaxed: we only compare and CAS the value.
+                let v = s.word(field).load(Ordering::Relaxed);
+                if v != 0 && s.in_cset(v) {
+                    heals.push(field, v);
+                }
+            }
+        };
+        if r.humongous() == HUMONGOUS_START {
+            s.parse(r, watermark, |obj| {
+                if s.is_live(obj) {
+                    each(obj);
+                }
+            });
+        } else {
+            s.for_each_live(r, watermark, &mut each);
+        }
+        heals.finish();
+        let words = (watermark - r.bottom) / 8;
+        self.pacer.report(words);
+        words
+    }
+
+    fn update_roots(&self) {
+        self.par_roots(|_, r| {
+            if *r != 0 && self.space.in_cset(*r) {
+                *r = forwarding::forwardee(self.space.fwd(*r));
+            }
+        });
+    }
+
+    fn free_cset(&self) {
+        let s = &self.space;
+        let mut a = s.lock_alloc();
+        a.mutator_floor = s.reserve_regions;
+        let mut freed = 0;
+        // Relaxed: in a pause (see `Region`).
+        for i in 0..s.regions.len() {
+            let r = &s.regions[i];
+            if r.evac_failed.swap(false, Ordering::Relaxed) {
+                // Kept: its objects that stayed are live and every reference
+                // to them is theirs; the copied originals in it are garbage
+                // that the next cycle finds unmarked.
+                r.in_cset.store(false, Ordering::Relaxed);
+            } else if r.in_cset.load(Ordering::Relaxed) {
+                s.free_region(&mut a, i);
+                freed += 1;
+            }
+        }
+        self.stats().regions_freed += freed;
+    }
+
+    /// The heap verifier (in a pause, after a cycle): every object reachable
+    /// from the roots lies below its region's top in a used region outside
+    /// any collection set, is not forwarded, has a sane layout and a header
+    /// not in the GC-reserved state; the state byte is clear; every free
+    /// region's cards are clean. Returns how many objects it reached.
+    pub(crate) fn verify(&self) -> Result<usize, String> {
+        let s = &self.space;
+        let state = self.gc_state.get();
+        if state != 0 {
+            return Err(format!("GC state {state:#x} after the cycle"));
+        }
+        let mut roots = Vec::new();
+        self.for_each_root(|r| roots.push(*r));
+        let mut seen = HashSet::new();
+        let mut stack: Vec<usize> = roots.into_iter().filter(|&r| r != 0).collect();
+        // Larger objects are humongous.
+        let max_words = s.region_bytes / 8;
+        while let Some(obj) = stack.pop() {
+            if !seen.insert(obj) {
+                continue;
+            }
+            if !s.contains(obj) || obj % 8 != 0 {
+                return Err(format!("{obj:#x} is not a heap address"));
+            }
+            let r = s.region(obj);
+            if !r.used.load(Ordering::Relaxed) || r.in_cset.load(Ordering::Relaxed) {
+                return Err(format!("{obj:#x} is in a free or collected region"));
+            }
+            let max_words = match r.humongous() {
+                HUMONGOUS_START if obj == r.bottom + 8 => {
+                    s.verify_humongous(s.region_index(obj))?;
+                    s.max_object_words()
+                }
+                0 => max_words,
+                _ => return Err(format!("{obj:#x} lies inside a humongous object")),
+            };
+            if obj >= r.top.load(Ordering::Relaxed) {
+                return Err(format!("{obj:#x} is above its region's top"));
+            }
+            let fwd = s.fwd(obj).load(Ordering::Relaxed);
+            if fwd != obj {
+                return Err(format!("{obj:#x} is forwarded to {fwd:#x} after update-refs"));
+            }
+            if s.cell_words(obj) > max_words {
+                return Err(format!("{obj:#x} has a corrupt layout"));
+            }
+            if s.header(obj).lock_state() == LockState::GcReserved {
+                return Err(format!("{obj:#x} has a GC-reserved header"));
+            }
+            let (nrefs, _) = s.layout_of(obj);
+            for i in 0..nrefs {
+                // Relaxed: the verifier runs in a pause, every mutator stopped.
+                let v = s.word(Space::ref_addr(obj, i)).load(Ordering::Relaxed);
+                if v != 0 {
+                    stack.push(v);
+                }
+            }
+        }
+        let a = s.lock_alloc();
+        for (i, r) in s.regions.iter().enumerate() {
+            if r.used.load(Ordering::Relaxed) && r.humongous() == HUMONGOUS_START {
+                s.verify_humongous(i)?;
+            }
+        }
+        for &i in a.free.iter() {
+            if s.regions[i].humongous() != 0 {
+                return Err(format!("free region {i} is marked humongous"));
+            }
+            let bottom = s.regions[i].bottom;
+            if s.card(bottom).load(Ordering::Relaxed) != CLEAN_CARD {
+                return Err(format!("free region {i} has a dirty card"));
+            }
+        }
+        Ok(seen.len())
+    }
+}
+
+/// Update-refs' heals of one region, each started with a prefetch of the
+/// stale referent's forwarding word and finished [`HEAL_AHEAD`] heals
+/// later, so that the forwarding words' misses (the set's objects lie
+/// anywhere) overlap instead of stalling the heal's CAS one at a time.
+struct Heals<'s> {
+    space: &'s Space,
+    /// `(field address, stale reference)`, oldest at `head`.
+    ring: [(usize, usize); HEAL_AHEAD],
+    head: usize,
+    len: usize,
+}
+
+/// Heals in flight in [`Heals`].
+const HEAL_AHEAD: usize = 16;
+
+impl<'s> Heals<'s> {
+    fn new(space: &'s Space) -> Heals<'s> {
+        Heals {
+            space,
+            ring: [(0, 0); HEAL_AHEAD],
+            head: 0,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, field: usize, stale: usize) {
+        super::marking::prefetch(stale - 8);
+        if self.len == HEAL_AHEAD {
+            self.heal_oldest();
+        }
+        self.ring[(self.head + self.len) % HEAL_AHEAD] = (field, stale);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn heal_oldest(&mut self) {
+        let (field, stale) = self.ring[self.head];
+        self.head = (self.head + 1) % HEAL_AHEAD;
+        self.len -= 1;
+        let s = self.space;
+        forwarding::heal(s.word(field), stale, forwarding::forwardee(s.fwd(stale)));
+    }
+
+    fn finish(mut self) {
+        while self.len > 0 {
+            self.heal_oldest();
+        }
+    }
+}

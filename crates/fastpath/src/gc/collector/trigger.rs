@@ -1,0 +1,190 @@
+//! When a concurrent cycle starts: Shenandoah's adaptive heuristics,
+//! simplified. A cycle must start early enough that the mutators do not
+//! run out of free regions before it ends, or the cycle degenerates (the
+//! mutator that finds no memory stops the world for the rest of it).
+//!
+//! Where it sits: read by the collector thread's idle loop
+//! ([`super::cycle`]) every few milliseconds. It learns two numbers:
+//! the mutators' allocation rate (regions taken per second, from a counter
+//! the allocation lock's holders bump: [`Space::taken_regions`]), averaged
+//! over the recent samples, and how long a cycle takes (the last cycles',
+//! averaged). It starts a cycle when the free regions outside the
+//! mutators' reserve would last less than one and a half expected cycles
+//! at that rate, plus a margin for spikes (Shenandoah's
+//! `ShenandoahAllocSpikeFactor` and its adaptive trigger "free < average
+//! cycle time × allocation rate"). The plain floor still holds: a cycle
+//! starts whenever less than a quarter of the heap is free.
+//!
+//! The margin learns from the cycles' outcomes, as Shenandoah's adaptive
+//! heuristic penalises its trigger after a degenerated or full GC: it
+//! starts at a tenth of the heap, widens by a tenth of the heap after a
+//! cycle that degenerated (a mutator ran the heap dry before the cycle
+//! ended: the cycle started too late) and by a fifth after one that
+//! needed a full compaction, up to half the heap; each cycle that finished
+//! concurrently narrows it again by a hundredth of the heap, down to the
+//! starting tenth. A widened margin starts cycles earlier, trading
+//! collector work for never stopping the world for want of memory.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use crate::gc::heap::space::Space;
+
+/// Samples of the allocation rate are at least this far apart.
+const SAMPLE: Duration = Duration::from_millis(10);
+
+/// The spike margin, in hundredths of the heap: where it starts and
+/// narrows back to, its ceiling, and its steps.
+const MARGIN_BASE: usize = 10;
+const MARGIN_MAX: usize = 50;
+const MARGIN_DEGENERATED: usize = 10;
+const MARGIN_FULL: usize = 20;
+const MARGIN_RECOVER: usize = 1;
+
+/// How a cycle ended, for the trigger's margin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CycleEnd {
+    /// Finished concurrently.
+    Concurrent,
+    /// A mutator found no memory: the cycle finished stop-the-world.
+    Degenerated,
+    /// Degenerated, and then compacted (that freed too little).
+    Full,
+}
+
+/// The collector thread's trigger state (only that thread touches it).
+pub(crate) struct Trigger {
+    /// Regions taken per second, averaged.
+    rate: f64,
+    /// Seconds a cycle takes, averaged (0 until one ran).
+    cycle_secs: f64,
+    /// Spike margin, hundredths of the heap (see the module's text).
+    margin_pct: usize,
+    last_taken: usize,
+    last_sample: Instant,
+}
+
+impl Trigger {
+    pub(crate) fn new(space: &Space) -> Trigger {
+        Trigger {
+            rate: 0.0,
+            cycle_secs: 0.0,
+            margin_pct: MARGIN_BASE,
+            // Relaxed: a statistic's counter.
+            last_taken: space.taken_regions.load(Ordering::Relaxed),
+            last_sample: Instant::now(),
+        }
+    }
+
+    /// Whether a cycle should start now, with `free` regions free.
+    pub(crate) fn should_start(&mut self, space: &Space, free: usize) -> bool {
+        let now = Instant::now();
+        let dt = now - self.last_sample;
+        if dt >= SAMPLE {
+            // Relaxed: a statistic's counter; a late value only lags.
+            let taken = space.taken_regions.load(Ordering::Relaxed);
+            let r = (taken - self.last_taken) as f64 / dt.as_secs_f64();
+            self.rate = if self.rate == 0.0 {
+                r
+            } else {
+                0.7 * self.rate + 0.3 * r
+            };
+            self.last_taken = taken;
+            self.last_sample = now;
+        }
+        let regions = space.regions.len();
+        if free * 4 < regions {
+            return true;
+        }
+        if self.cycle_secs == 0.0 {
+            return false;
+        }
+        let available = free.saturating_sub(space.reserve_regions) as f64;
+        let margin = (regions * self.margin_pct) as f64 / 100.0;
+        let needed = self.rate * self.cycle_secs * 1.5 + margin;
+        available < needed
+    }
+
+    /// The spike margin, hundredths of the heap.
+    #[cfg(test)]
+    fn margin_pct(&self) -> usize {
+        self.margin_pct
+    }
+
+    /// A cycle took `took` and ended as `end`: the next estimates lean on
+    /// it, and the margin widens after a degenerated or full one.
+    pub(crate) fn cycle_done(&mut self, took: Duration, end: CycleEnd) {
+        self.margin_pct = match end {
+            CycleEnd::Concurrent => self.margin_pct.saturating_sub(MARGIN_RECOVER).max(MARGIN_BASE),
+            CycleEnd::Degenerated => (self.margin_pct + MARGIN_DEGENERATED).min(MARGIN_MAX),
+            CycleEnd::Full => (self.margin_pct + MARGIN_FULL).min(MARGIN_MAX),
+        };
+        let t = took.as_secs_f64();
+        self.cycle_secs = if self.cycle_secs == 0.0 {
+            t
+        } else {
+            0.5 * self.cycle_secs + 0.5 * t
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The floor always starts a cycle; above it, a cycle starts once the
+    /// free regions would not last one and a half cycles at the learnt rate.
+    #[test]
+    fn starts_at_the_floor_or_when_the_free_space_would_not_last_a_cycle() {
+        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let n = space.regions.len(); // 128
+        let mut t = Trigger::new(&space);
+        assert!(!t.should_start(&space, n), "an empty heap, nothing learnt");
+        assert!(t.should_start(&space, n / 4 - 1), "the floor");
+        // 100 regions a second, cycles of 0.2 s: 30 regions + 12.8 margin.
+        t.cycle_done(Duration::from_millis(200), CycleEnd::Concurrent);
+        t.last_sample -= Duration::from_secs(1);
+        space.taken_regions.fetch_add(100, Ordering::Relaxed);
+        assert!(!t.should_start(&space, n), "plenty free");
+        let reserve = space.reserve_regions;
+        assert!(!t.should_start(&space, reserve + 50), "50 regions last");
+        assert!(t.should_start(&space, reserve + 40), "40 do not (42.8 needed)");
+    }
+
+    /// A degenerated cycle widens the margin (cycles start earlier), a full
+    /// one more; concurrent cycles narrow it back to the base, never below;
+    /// it never passes its ceiling.
+    #[test]
+    fn the_margin_widens_after_degenerated_cycles_and_recovers() {
+        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let reserve = space.reserve_regions;
+        let mut t = Trigger::new(&space);
+        let cycle = Duration::from_millis(200);
+        t.cycle_done(cycle, CycleEnd::Concurrent);
+        assert_eq!(t.margin_pct(), MARGIN_BASE, "never below the base");
+        // 100 regions a second, held (a sample far ahead: `now - last_sample`
+        // saturates to zero, so no new sample changes the rate however slowly
+        // this test runs).
+        t.rate = 100.0;
+        t.last_sample = Instant::now() + Duration::from_secs(3600);
+        // 30 regions for the cycle + 12.8 margin: 50 free outside the reserve last.
+        assert!(!t.should_start(&space, reserve + 50));
+        t.cycle_done(cycle, CycleEnd::Degenerated);
+        assert_eq!(t.margin_pct(), MARGIN_BASE + MARGIN_DEGENERATED);
+        // 30 + 25.6: 50 no longer last.
+        assert!(
+            t.should_start(&space, reserve + 50),
+            "a degenerated cycle starts the next earlier"
+        );
+        assert!(!t.should_start(&space, reserve + 60));
+        for _ in 0..5 {
+            t.cycle_done(cycle, CycleEnd::Full);
+        }
+        assert_eq!(t.margin_pct(), MARGIN_MAX, "capped");
+        for k in 1..=MARGIN_MAX {
+            t.cycle_done(cycle, CycleEnd::Concurrent);
+            assert_eq!(t.margin_pct(), (MARGIN_MAX - k * MARGIN_RECOVER).max(MARGIN_BASE));
+        }
+        assert_eq!(t.margin_pct(), MARGIN_BASE);
+    }
+}

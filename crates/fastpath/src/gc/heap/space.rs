@@ -1,0 +1,893 @@
+//! The heap: regions, object layout, bump allocation, marks and cards.
+//!
+//! Where it sits: the bottom of `gc`. [`super::mutator`] allocates here
+//! through TLABs and reads objects with the layout helpers;
+//! [`crate::gc::collector::cycle`] marks, parses and frees regions here.
+//!
+//! Memory is one zeroed, region-aligned block (an anonymous mapping) cut
+//! into fixed-size regions.
+//! Each object is a *cell*:
+//!
+//! ```text
+//!  cell+0   forwarding word  (the object's own address, or its copy's)
+//!  cell+8   Header           <- the object's address ("obj"); fastpath::sync locks it
+//!  cell+16  layout word      (nrefs | ndata << 32), immutable
+//!  cell+24  nrefs reference fields (0 = null)
+//!  ...      ndata data words
+//! ```
+//!
+//! The forwarding word sits at `obj - 8`, where Shenandoah 2017 kept its
+//! Brooks pointer, so the Brooks read barrier is one `mov -0x8(%obj), %obj`.
+//!
+//! Allocation: a mutator bump-allocates in its TLAB, a chunk carved from the
+//! current allocation region under the heap's allocation lock. Every chunk
+//! is filled to its end when retired (a *filler*: a word with the low bit
+//! set, whose other bits give its length in words; forwarding words hold
+//! aligned addresses, so the low bit tells them apart), so a region is
+//! parsable from its bottom to its `top` whenever no TLAB is open in it,
+//! which every pause guarantees.
+//!
+//! Objects larger than a region are *humongous* (`humongous.rs`): each
+//! takes a run of contiguous free regions of its own, its cell at the
+//! first one's bottom; the others are continuations, never parsed.
+//!
+//! Liveness: one mark bit per heap word (the object's cell start), and per
+//! region a TAMS (top at mark start). Objects at or above TAMS were
+//! allocated during the cycle and are live by construction (Shenandoah's
+//! TAMS rule); below it, live means marked.
+
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use super::forwarding;
+use crate::sync::{Header, LockState};
+
+/// Words before the reference fields: forwarding, header, layout.
+pub(crate) const CELL_OVERHEAD_WORDS: usize = 3;
+/// Log2 of the card size (512 bytes, HotSpot's).
+pub(crate) const CARD_SHIFT: u32 = 9;
+/// A dirty card (HotSpot's `dirty_card_val()` is 0, so marking is `movb $0`).
+pub(crate) const DIRTY_CARD: u8 = 0;
+/// A clean card.
+pub(crate) const CLEAN_CARD: u8 = 1;
+
+const NDATA_SHIFT: u32 = 32;
+const FIELD_MASK: usize = (1 << NDATA_SHIFT) - 1;
+
+const _: () = assert!(
+    std::mem::size_of::<Header>() == 8,
+    "the header must be exactly the one word the layout reserves"
+);
+
+/// One region's metadata. Every field is an atomic read and written Relaxed:
+/// the collector changes them only in pauses (every mutator stopped; the
+/// safepoint orders their writes before and the collector's after: its
+/// mutex on the way in, the release's epoch word on the way out) or
+/// under the allocation lock (whose mutex orders them), and a mutator reads
+/// them only under that lock or between pauses, when they do not change.
+/// The orderings that publish objects are on the words themselves.
+pub(crate) struct Region {
+    pub(crate) bottom: usize,
+    /// End of the allocated part (chunks are carved below it).
+    pub(crate) top: AtomicUsize,
+    /// Top at mark start.
+    pub(crate) tams: AtomicUsize,
+    /// Top when update-refs began: what update-refs parses.
+    pub(crate) watermark: AtomicUsize,
+    /// Words of marked objects (counted during marking).
+    pub(crate) live_words: AtomicUsize,
+    /// In the collection set of the current cycle: this region's byte of
+    /// the space's collection-set map ([`CsetFlag`]).
+    pub(crate) in_cset: CsetFlag,
+    /// Holds allocations (not on a free list).
+    pub(crate) used: AtomicBool,
+    /// In the collection set, with a live object that could not be copied
+    /// (evacuation failed): kept, not freed, at the cycle's end; a later
+    /// cycle may collect it.
+    pub(crate) evac_failed: AtomicBool,
+    /// Objects locked through [`crate::gc::Mutator::lock`]: a pinned region is
+    /// never evacuated nor freed.
+    pub(crate) pins: AtomicUsize,
+    /// A live object here had a header that was not plain unlocked (locked,
+    /// or left inflated by a contended lock) during this cycle: the region
+    /// is not evacuated, so a monitor's object address stays valid.
+    pub(crate) monitor_seen: AtomicBool,
+    /// An object here was locked through [`crate::gc::Mutator::lock`] since the
+    /// region was last freed, so a dead object's header may still name a
+    /// monitor: freeing the region first releases those (see
+    /// [`Space::release_dead_locks`]). Sticky until then.
+    pub(crate) lock_seen: AtomicBool,
+    /// [`HUMONGOUS_START`] or [`HUMONGOUS_CONT`] when the region holds part
+    /// of a humongous object (`humongous.rs`), else 0.
+    pub(crate) humongous: AtomicU8,
+}
+
+/// A region whose bottom holds a humongous object's cell.
+pub(crate) const HUMONGOUS_START: u8 = 1;
+/// A region holding the rest of the humongous object that starts below it:
+/// no cell begins in it, so it is never parsed.
+pub(crate) const HUMONGOUS_CONT: u8 = 2;
+
+impl Region {
+    /// What part of a humongous object the region holds (0: none).
+    #[inline]
+    pub(crate) fn humongous(&self) -> u8 {
+        // Relaxed: see the type's comment.
+        self.humongous.load(Ordering::Relaxed)
+    }
+}
+
+/// The allocation lock's state.
+pub(crate) struct AllocState {
+    /// Free regions, by index.
+    pub(crate) free: Vec<usize>,
+    /// Regions reserved for evacuation copies during a cycle.
+    pub(crate) evac_free: Vec<usize>,
+    /// The region TLABs are carved from.
+    pub(crate) current: Option<usize>,
+    /// The region evacuation LABs are carved from.
+    pub(crate) evac_current: Option<usize>,
+    /// Evacuation LABs carved this cycle (for `Space::evac_lab_limit`).
+    pub(crate) evac_taken: usize,
+    /// Free regions TLABs leave alone: the standing evacuation reserve
+    /// (`Space::reserve_regions`), except during update-refs, when no copy
+    /// is made and the collection set about to be freed restores it: then
+    /// the reserve less the regions final-update-refs frees (set in
+    /// init-update-refs, restored when the set is freed).
+    pub(crate) mutator_floor: usize,
+}
+
+/// Where a chunk is carved from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Pool {
+    /// New objects.
+    Mutator,
+    /// Evacuation copies (the reserve first, then any free region).
+    Evacuation,
+}
+
+/// A region's collection-set flag: its byte of [`Space::cset_map`], one
+/// byte per region (0 or 1, an `AtomicBool`), which generated code reads
+/// as HotSpot's C2 reads Shenandoah's `biased_map_address()`: the byte of
+/// address `a` at `biased + (a >> region_shift)` ([`Space::cset_biased`]).
+/// The region's flag *is* that byte, so the map and the flags cannot
+/// disagree; it is written, as every region flag, only in pauses (see
+/// [`Region`]), so generated code between pauses reads a fixed set.
+pub(crate) struct CsetFlag(core::ptr::NonNull<AtomicBool>);
+
+impl core::ops::Deref for CsetFlag {
+    type Target = AtomicBool;
+    #[inline(always)]
+    fn deref(&self) -> &AtomicBool {
+        // SAFETY: points into the `cset_map` of the `Space` that owns this
+        // region (a boxed slice: its address is fixed), which lives as long
+        // as the region (both are fields of the one `Space`).
+        unsafe { self.0.as_ref() }
+    }
+}
+
+// SAFETY: a shared reference to an `AtomicBool` (which is `Send + Sync`)
+// in the same `Space`; the wrapper adds no state.
+unsafe impl Send for CsetFlag {}
+// SAFETY: as `Send`.
+unsafe impl Sync for CsetFlag {}
+
+/// The heap's memory and metadata (shared by mutators and the collector).
+pub(crate) struct Space {
+    pub(crate) base: usize,
+    pub(crate) end: usize,
+    pub(crate) region_shift: u32,
+    pub(crate) region_bytes: usize,
+    /// The size of a TLAB (and the largest object, in bytes).
+    pub(crate) tlab_bytes: usize,
+    /// Free regions that new objects may not take: room for evacuation
+    /// when the heap is otherwise full (Shenandoah's `ShenandoahEvacReserve`).
+    pub(crate) reserve_regions: usize,
+    /// At most this many evacuation LABs per cycle (a test knob that forces
+    /// evacuation failure; `None`: no limit).
+    pub(crate) evac_lab_limit: Option<usize>,
+    /// Who is copying, and whether evacuation failed this cycle.
+    pub(crate) evac_scope: forwarding::EvacScope,
+    pub(crate) regions: Box<[Region]>,
+    /// One byte per region, 1 while it is in the collection set: the
+    /// regions' `in_cset` flags ([`CsetFlag`]), for generated code.
+    cset_map: Box<[AtomicBool]>,
+    marks: Box<[AtomicU64]>,
+    pub(crate) cards: Box<[AtomicU8]>,
+    pub(crate) alloc: Mutex<AllocState>,
+    /// Regions the largest humongous allocation that found no run wants,
+    /// since the last cycle judged the heap (`humongous.rs`).
+    pub(crate) humongous_wanted: AtomicUsize,
+    /// Regions the mutators have taken, ever (TLAB regions and humongous
+    /// runs): the allocation rate the cycle trigger learns (`collector/trigger.rs`).
+    pub(crate) taken_regions: AtomicUsize,
+    /// Humongous objects allocated, and reclaimed (statistics).
+    pub(crate) humongous_allocated: AtomicU64,
+    pub(crate) humongous_reclaimed: AtomicU64,
+}
+
+/// Maps `bytes` of zeroed memory aligned to `align` (a power of two): an
+/// anonymous mapping `align` larger, its unaligned head and tail unmapped
+/// (how HotSpot reserves an aligned heap). `None` when the system refuses
+/// (the address space or the commit limit); from `mmap` directly, not the
+/// global allocator, so a refusal is an answer and never an abort.
+fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
+    use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
+    #[cfg(test)]
+    if let Some(base) = map_at_test_hint(bytes) {
+        return Some(base);
+    }
+    let len = bytes.checked_add(align)?;
+    // SAFETY: a fresh anonymous mapping at an address the kernel picks
+    // touches no existing memory.
+    let start = unsafe {
+        mmap_anonymous(
+            std::ptr::null_mut(),
+            len,
+            ProtFlags::READ | ProtFlags::WRITE,
+            MapFlags::PRIVATE,
+        )
+    }
+    .ok()? as usize;
+    let base = (start + align - 1) & !(align - 1);
+    let (head, tail) = (base - start, start + len - (base + bytes));
+    // SAFETY: both ranges lie inside the mapping just made, outside the
+    // block kept; nothing refers to them. A failed unmap only leaves
+    // address space mapped.
+    unsafe {
+        if head > 0 {
+            let _ = munmap(start as *mut std::ffi::c_void, head);
+        }
+        if tail > 0 {
+            let _ = munmap((base + bytes) as *mut std::ffi::c_void, tail);
+        }
+    }
+    Some(base)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: the address this thread's next heap asks to be mapped
+    /// at (0: anywhere), so a test can put a new heap where a dropped one
+    /// was without hoping the kernel reuses the range by itself.
+    pub(crate) static NEXT_HEAP_AT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Tests only: maps `bytes` at [`NEXT_HEAP_AT`] (consumed) when that range
+/// is free; `None` (nothing kept) otherwise.
+#[cfg(test)]
+fn map_at_test_hint(bytes: usize) -> Option<usize> {
+    use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
+    let at = NEXT_HEAP_AT.with(|c| c.replace(0));
+    if at == 0 {
+        return None;
+    }
+    // SAFETY: `at` is only a hint (no MAP_FIXED): the kernel maps there if
+    // the range is free and elsewhere otherwise, never over existing memory.
+    let got = unsafe {
+        mmap_anonymous(
+            at as *mut std::ffi::c_void,
+            bytes,
+            ProtFlags::READ | ProtFlags::WRITE,
+            MapFlags::PRIVATE,
+        )
+    }
+    .ok()? as usize;
+    if got == at {
+        return Some(got);
+    }
+    // SAFETY: the mapping just made elsewhere, referred to by nothing.
+    let _ = unsafe { munmap(got as *mut std::ffi::c_void, bytes) };
+    None
+}
+
+// SAFETY: the raw block is owned by `Space` (unmapped in Drop) and only ever
+// accessed through atomics (`word`), so sharing it between threads is sound.
+unsafe impl Send for Space {}
+// SAFETY: as above: every access to the block is atomic.
+unsafe impl Sync for Space {}
+
+impl Drop for Space {
+    fn drop(&mut self) {
+        // Every mutator is gone (each holds the heap), so every region is
+        // parseable (mutators retire their buffers when dropped) and no
+        // `ObjLock` is alive (each holds the heap too).
+        for r in &self.regions {
+            if r.used.load(Ordering::Relaxed) && r.lock_seen.load(Ordering::Relaxed) {
+                self.release_dead_locks(r);
+            }
+        }
+        // SAFETY: `[base, end)` is the mapping `Space::new` made and kept,
+        // unmapped once, here; every header that named a monitor was
+        // dropped above, so nothing in `fastpath::sync` (a deflation pass, a
+        // thread exit) still holds an address into the block.
+        let _ = unsafe { rustix::mm::munmap(self.base as *mut std::ffi::c_void, self.end - self.base) };
+    }
+}
+
+impl Space {
+    /// Maps the block; sizes are validated by the caller.
+    pub(crate) fn new(
+        heap_bytes: usize,
+        region_bytes: usize,
+        evac_lab_limit: Option<usize>,
+    ) -> Option<Space> {
+        let base = map_aligned(heap_bytes, region_bytes)?;
+        let nregions = heap_bytes / region_bytes;
+        let reserve_regions = (nregions / 16).max(2);
+        let cset_map: Box<[AtomicBool]> = (0..nregions).map(|_| AtomicBool::new(false)).collect();
+        let regions = (0..nregions)
+            .map(|i| {
+                let bottom = base + i * region_bytes;
+                Region {
+                    bottom,
+                    top: AtomicUsize::new(bottom),
+                    tams: AtomicUsize::new(bottom),
+                    watermark: AtomicUsize::new(bottom),
+                    live_words: AtomicUsize::new(0),
+                    in_cset: CsetFlag(core::ptr::NonNull::from(&cset_map[i])),
+                    used: AtomicBool::new(false),
+                    evac_failed: AtomicBool::new(false),
+                    pins: AtomicUsize::new(0),
+                    monitor_seen: AtomicBool::new(false),
+                    lock_seen: AtomicBool::new(false),
+                    humongous: AtomicU8::new(0),
+                }
+            })
+            .collect();
+        let words = heap_bytes / 8;
+        Some(Space {
+            base,
+            end: base + heap_bytes,
+            region_shift: region_bytes.trailing_zeros(),
+            region_bytes,
+            tlab_bytes: (region_bytes / 8).clamp(64, 64 * 1024),
+            reserve_regions,
+            evac_lab_limit,
+            evac_scope: forwarding::EvacScope::default(),
+            regions,
+            cset_map,
+            marks: (0..words.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            cards: (0..heap_bytes >> CARD_SHIFT)
+                .map(|_| AtomicU8::new(CLEAN_CARD))
+                .collect(),
+            alloc: Mutex::new(AllocState {
+                free: (0..nregions).rev().collect(),
+                evac_free: Vec::new(),
+                current: None,
+                evac_current: None,
+                evac_taken: 0,
+                mutator_floor: reserve_regions,
+            }),
+            humongous_wanted: AtomicUsize::new(0),
+            taken_regions: AtomicUsize::new(0),
+            humongous_allocated: AtomicU64::new(0),
+            humongous_reclaimed: AtomicU64::new(0),
+        })
+    }
+
+    pub(crate) fn lock_alloc(&self) -> MutexGuard<'_, AllocState> {
+        // Nothing panics under this lock; see Safepoint::lock.
+        self.alloc.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether `addr` lies in this heap.
+    #[inline(always)]
+    pub(crate) fn contains(&self, addr: usize) -> bool {
+        addr >= self.base && addr < self.end
+    }
+
+    /// The heap word at `addr`.
+    #[inline(always)]
+    pub(crate) fn word(&self, addr: usize) -> &AtomicUsize {
+        debug_assert!(self.contains(addr) && addr % 8 == 0, "{addr:#x}");
+        // SAFETY: every caller passes an 8-aligned address inside the block
+        // (an object address from this heap plus an offset bounded by its
+        // layout, or a region offset below `end`); zeroed memory is a valid
+        // AtomicUsize, and the block lives as long as `self`.
+        unsafe { &*(addr as *const AtomicUsize) }
+    }
+
+    /// The object's header, pinned (it never moves while its lock is held:
+    /// see [`crate::gc::Mutator::lock`]).
+    #[inline(always)]
+    pub(crate) fn header(&self, obj: usize) -> Pin<&Header> {
+        debug_assert!(self.contains(obj));
+        // SAFETY: `obj` is an object address of this heap, where a Header was
+        // written at allocation (or its word copied, at evacuation); the
+        // memory outlives the borrow of `self`; a heap object is not moved
+        // in memory by Rust, only copied by the collector, which never copies
+        // a locked object (pinned regions are never evacuated).
+        unsafe { Pin::new_unchecked(&*(obj as *const Header)) }
+    }
+
+    #[inline(always)]
+    pub(crate) fn region_index(&self, addr: usize) -> usize {
+        (addr - self.base) >> self.region_shift
+    }
+
+    #[inline(always)]
+    pub(crate) fn region(&self, addr: usize) -> &Region {
+        &self.regions[self.region_index(addr)]
+    }
+
+    /// Whether `addr` is in the collection set (set and cleared in pauses,
+    /// read after them: the safepoint orders it, so Relaxed).
+    #[inline(always)]
+    pub(crate) fn in_cset(&self, addr: usize) -> bool {
+        self.region(addr).in_cset.load(Ordering::Relaxed)
+    }
+
+    /// The collection-set map's address biased by the heap's base: the
+    /// byte of heap address `a` is at `cset_biased() + (a >> region_shift)`
+    /// (a wrapping computation; only heap addresses land in the map).
+    pub(crate) fn cset_biased(&self) -> usize {
+        (self.cset_map.as_ptr() as usize).wrapping_sub(self.base >> self.region_shift)
+    }
+
+    /// The forwarding word of `obj`.
+    #[inline(always)]
+    pub(crate) fn fwd(&self, obj: usize) -> &AtomicUsize {
+        self.word(obj - 8)
+    }
+
+    /// `(nrefs, ndata)` of `obj`.
+    #[inline(always)]
+    pub(crate) fn layout_of(&self, obj: usize) -> (usize, usize) {
+        // Relaxed: the layout word is written before the object is published
+        // (by a Release store or a pause) and never changes.
+        let w = self.word(obj + 8).load(Ordering::Relaxed);
+        (w & FIELD_MASK, w >> NDATA_SHIFT)
+    }
+
+    /// Size of `obj`'s cell, in words.
+    #[inline(always)]
+    pub(crate) fn cell_words(&self, obj: usize) -> usize {
+        let (r, d) = self.layout_of(obj);
+        CELL_OVERHEAD_WORDS + r + d
+    }
+
+    /// Address of reference field `i`.
+    #[inline(always)]
+    pub(crate) fn ref_addr(obj: usize, i: usize) -> usize {
+        obj + 16 + 8 * i
+    }
+
+    /// Address of data word `j` of an object with `nrefs` references.
+    #[inline(always)]
+    pub(crate) fn data_addr(obj: usize, nrefs: usize, j: usize) -> usize {
+        obj + 16 + 8 * (nrefs + j)
+    }
+
+    /// Writes a fresh object into the cell at `cell`.
+    pub(crate) fn init_object(&self, cell: usize, nrefs: usize, ndata: usize) -> usize {
+        let obj = cell + 8;
+        self.word(cell).store(obj, Ordering::Relaxed);
+        // SAFETY: the header word is a valid, 8-aligned word of the block that
+        // no other thread can reach yet (the object is unpublished); a Header
+        // is exactly one word (asserted above), so writing one overwrites
+        // nothing else; the old contents need no drop (this word held a
+        // filler or a dead object, whose header, if it named a lock, was
+        // dropped when its region was freed: `release_dead_locks`).
+        unsafe { std::ptr::write(obj as *mut Header, Header::new()) };
+        self.word(obj + 8)
+            .store(nrefs | (ndata << NDATA_SHIFT), Ordering::Relaxed);
+        for i in 0..nrefs + ndata {
+            self.word(obj + 16 + 8 * i).store(0, Ordering::Relaxed);
+        }
+        obj
+    }
+
+    /// Copies `obj` into the cell at `cell` (evacuation); returns the copy.
+    pub(crate) fn copy_object(&self, obj: usize, cell: usize) -> usize {
+        let copy = cell + 8;
+        let words = self.cell_words(obj);
+        debug_assert_eq!(
+            self.header(obj).lock_state(),
+            LockState::Unlocked,
+            "a locked object's region is pinned, never evacuated"
+        );
+        // Relaxed: the copy is published by the forwarding-word CAS (AcqRel)
+        // that follows, not by this store.
+        self.word(cell).store(copy, Ordering::Relaxed);
+        // The header (with its hash), the layout and the fields, word by
+        // word. Nobody writes a from-space object once evacuation has begun,
+        // so the copy is a snapshot. Relaxed: the forwarding CAS publishes
+        // the copy with Release.
+        for k in 0..words - 1 {
+            let v = self.word(obj + 8 * k).load(Ordering::Relaxed);
+            self.word(copy + 8 * k).store(v, Ordering::Relaxed);
+        }
+        copy
+    }
+
+    /// Evacuates `obj` (in the collection set) into `lab`, racing any other
+    /// evacuator ([`super::forwarding::evacuate`]); returns the forwardee
+    /// and whether this call's copy won (a losing copy is rolled back). The
+    /// forwardee is `obj` itself when evacuation failed (no space for
+    /// copies this cycle): the object then stays where it is.
+    pub(crate) fn evacuate(&self, obj: usize, lab: &Lab) -> (usize, bool) {
+        let mut won = false;
+        let to = super::forwarding::evacuate(&self.evac_scope, self.fwd(obj), obj, || {
+            let (to, w) = self.evacuate_inside_scope(obj, lab)?;
+            won = w;
+            Some(to)
+        });
+        (to, won)
+    }
+
+    /// As [`Space::evacuate`], for a caller already inside the evacuation
+    /// scope (`collector/cycle.rs`'s batches) and an object not yet forwarded
+    /// when it looked: `Some((forwardee, whether this call's copy won))`,
+    /// or `None` when `lab` found no space for the copy (the caller must
+    /// then fail the scope, which leaves it).
+    pub(crate) fn evacuate_inside_scope(&self, obj: usize, lab: &Lab) -> Option<(usize, bool)> {
+        let bytes = self.cell_words(obj) * 8;
+        let mut copied = 0;
+        let to = super::forwarding::evacuate_inside(
+            self.fwd(obj),
+            obj,
+            || {
+                copied = lab.alloc(self, bytes, Pool::Evacuation)?;
+                Some(self.copy_object(obj, copied))
+            },
+            // The losing copy is `cell + 8` (`copy_object`): roll it back.
+            |lost| lab.undo(lost - 8, bytes),
+        )?;
+        Some((to, to == copied + 8))
+    }
+
+    /// Writes a filler over `[start, end)`.
+    pub(crate) fn fill(&self, start: usize, end: usize) {
+        if start < end {
+            self.word(start)
+                .store((((end - start) / 8) << 1) | 1, Ordering::Relaxed);
+        }
+    }
+
+    /// Drops the header of every object in `region` that still names a
+    /// lock, so `fastpath::sync` forgets the address before the memory is
+    /// reused or freed. Without it a dead object left inflated keeps its
+    /// monitor, and a later deflation pass would write the restored header
+    /// into whatever object then lives there.
+    ///
+    /// Called on a region that is being freed (in a pause, or when the heap
+    /// drops) and parseable to its top. A forwarded object is skipped: its
+    /// header word was copied and now belongs to the copy (and a locked
+    /// object is never copied, so the original names no lock anyway).
+    #[cold]
+    pub(crate) fn release_dead_locks(&self, region: &Region) {
+        // Relaxed: in a pause, or when the heap drops (see `Region`).
+        let top = region.top.load(Ordering::Relaxed);
+        self.parse(region, top, |obj| {
+            if forwarding::forwardee(self.fwd(obj)) != obj {
+                return;
+            }
+            if self.header(obj).lock_state() == LockState::Unlocked {
+                return;
+            }
+            // SAFETY: `obj` holds a Header written at allocation. The object
+            // is dead (its region is being freed: nothing live remains in it,
+            // and no mutator can reach it) and no `ObjLock` pins the region,
+            // so no thread is inside a call on this header; a concurrent
+            // deflation pass is ordered against the drop by sync's registry
+            // lock (lifecycle.rs). The word is never used as a Header again
+            // without `init_object` writing a fresh one.
+            unsafe { std::ptr::drop_in_place(obj as *mut Header) };
+        });
+    }
+
+    /// Calls `f` with every object in `[bottom of region, limit)`.
+    pub(crate) fn parse(&self, region: &Region, limit: usize, f: impl FnMut(usize)) {
+        self.parse_from(region.bottom, limit, f);
+    }
+
+    /// Calls `f` with every live object of `region` below `limit`, in
+    /// address order: below the region's TAMS the marked ones, found in the
+    /// mark bitmap (a dead object's memory is never read), and from TAMS up
+    /// every object, parsed (allocated since mark start: live). As
+    /// Shenandoah iterates a region's marked objects through its marking
+    /// context. Valid from final-mark until the next reset clears the marks.
+    pub(crate) fn for_each_live(&self, region: &Region, limit: usize, mut f: impl FnMut(usize)) {
+        // Relaxed: `tams` and the marks are written before final-mark's
+        // pause and read after it (ordered by the safepoint).
+        let tams = region.tams.load(Ordering::Relaxed).min(limit);
+        let end = (tams - self.base) / 8;
+        let mut w = (region.bottom - self.base) / 8;
+        while w < end {
+            let word = w / 64;
+            let next = (word + 1) * 64;
+            let mut bits = self.marks[word].load(Ordering::Relaxed) & (!0u64 << (w % 64));
+            if next > end {
+                bits &= (1u64 << (end % 64)) - 1;
+            }
+            while bits != 0 {
+                let cell = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                f(self.base + cell * 8 + 8);
+            }
+            w = next;
+        }
+        self.parse_from(tams, limit, f);
+    }
+
+    /// Calls `f` with every object in `[p, limit)`, `p` a cell's start.
+    fn parse_from(&self, mut p: usize, limit: usize, mut f: impl FnMut(usize)) {
+        while p < limit {
+            let w = self.word(p).load(Ordering::Relaxed);
+            if w & 1 == 1 {
+                p += (w >> 1) * 8;
+            } else {
+                let obj = p + 8;
+                let words = self.cell_words(obj);
+                f(obj);
+                p += words * 8;
+            }
+        }
+    }
+
+    /// Carves a chunk of at least `min` and at most `want` bytes from `pool`.
+    pub(crate) fn carve(&self, min: usize, want: usize, pool: Pool) -> Option<(usize, usize)> {
+        let mut a = self.lock_alloc();
+        let a = &mut *a;
+        if pool == Pool::Evacuation {
+            if self.evac_lab_limit.is_some_and(|limit| a.evac_taken >= limit) {
+                return None;
+            }
+            a.evac_taken += 1;
+        }
+        let floor = a.mutator_floor;
+        let mut none = Vec::new();
+        let (current, mut sources) = match pool {
+            Pool::Mutator => (&mut a.current, [&mut a.free, &mut none]),
+            Pool::Evacuation => (&mut a.evac_current, [&mut a.evac_free, &mut a.free]),
+        };
+        loop {
+            if let Some(r) = *current {
+                let region = &self.regions[r];
+                let top = region.top.load(Ordering::Relaxed);
+                let room = region.bottom + self.region_bytes - top;
+                if room >= min {
+                    let size = room.min(want);
+                    // Relaxed: `top` is read by the collector only in pauses
+                    // (ordered by the safepoint) and by this lock's holders.
+                    region.top.store(top + size, Ordering::Relaxed);
+                    return Some((top, top + size));
+                }
+            }
+            if pool == Pool::Mutator && sources[0].len() <= floor {
+                return None;
+            }
+            let next = sources.iter_mut().find_map(|s| s.pop())?;
+            // Relaxed: under the allocation lock (see `Region`).
+            self.regions[next].used.store(true, Ordering::Relaxed);
+            if pool == Pool::Mutator {
+                // Relaxed: a statistic's counter (`collector/trigger.rs`).
+                self.taken_regions.fetch_add(1, Ordering::Relaxed);
+            }
+            *current = Some(next);
+        }
+    }
+
+    /// Returns a region to the free list, empty.
+    pub(crate) fn free_region(&self, a: &mut AllocState, r: usize) {
+        // Relaxed throughout: in a pause or under the allocation lock (`a`),
+        // see `Region`.
+        let region = &self.regions[r];
+        if region.lock_seen.swap(false, Ordering::Relaxed) {
+            self.release_dead_locks(region);
+        }
+        for addr in (region.bottom..region.bottom + self.region_bytes).step_by(1 << CARD_SHIFT) {
+            self.card(addr).store(CLEAN_CARD, Ordering::Relaxed);
+        }
+        region.top.store(region.bottom, Ordering::Relaxed);
+        region.tams.store(region.bottom, Ordering::Relaxed);
+        region.watermark.store(region.bottom, Ordering::Relaxed);
+        region.live_words.store(0, Ordering::Relaxed);
+        region.in_cset.store(false, Ordering::Relaxed);
+        region.evac_failed.store(false, Ordering::Relaxed);
+        region.used.store(false, Ordering::Relaxed);
+        region.humongous.store(0, Ordering::Relaxed);
+        a.free.push(r);
+    }
+
+    /// The card of `addr`.
+    #[inline(always)]
+    pub(crate) fn card(&self, addr: usize) -> &AtomicU8 {
+        &self.cards[(addr - self.base) >> CARD_SHIFT]
+    }
+
+    /// Marks `obj`; true if this call set the bit.
+    #[inline]
+    pub(crate) fn mark(&self, obj: usize) -> bool {
+        let w = (obj - 8 - self.base) / 8;
+        let bit = 1u64 << (w % 64);
+        // Relaxed: the bit is only a set-once flag; the object's contents
+        // are read through the reference that led here (Acquire).
+        self.marks[w / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
+    }
+
+    /// Marks `obj` as [`Space::mark`] does, with a plain read and write of
+    /// its bitmap word instead of a locked read-modify-write: only for the
+    /// one thread that sets marks in this heap (`HeapInner::sole_marker`).
+    /// Another thread may read the word meanwhile (`is_marked`): it sees
+    /// the word before or after, as with `fetch_or`. What the sole marker
+    /// saves is the lock prefix, which on x86-64 also stops the loads after
+    /// it until the bitmap's line is in the cache.
+    #[inline]
+    pub(crate) fn mark_as_sole_marker(&self, obj: usize) -> bool {
+        let w = (obj - 8 - self.base) / 8;
+        let bit = 1u64 << (w % 64);
+        let word = &self.marks[w / 64];
+        // Relaxed: as in `mark`; no other thread writes this word while
+        // the sole marker marks (the caller's guarantee), so the read sees
+        // every bit set before it.
+        let v = word.load(Ordering::Relaxed);
+        if v & bit != 0 {
+            return false;
+        }
+        word.store(v | bit, Ordering::Relaxed);
+        true
+    }
+
+    /// Whether `obj` is marked.
+    #[inline]
+    pub(crate) fn is_marked(&self, obj: usize) -> bool {
+        let w = (obj - 8 - self.base) / 8;
+        self.marks[w / 64].load(Ordering::Relaxed) & (1u64 << (w % 64)) != 0
+    }
+
+    /// Live in the current cycle: allocated since mark start, or marked.
+    #[inline]
+    pub(crate) fn is_live(&self, obj: usize) -> bool {
+        obj >= self.region(obj).tams.load(Ordering::Relaxed) || self.is_marked(obj)
+    }
+
+    /// Clears every mark and live count (the concurrent reset).
+    pub(crate) fn clear_marks(&self) {
+        for m in self.marks.iter() {
+            m.store(0, Ordering::Relaxed);
+        }
+        for r in self.regions.iter() {
+            r.live_words.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A local allocation buffer: a TLAB (new objects) or a GCLAB (copies).
+/// Only its owner touches it; `Cell`s let the barrier slow paths, which
+/// take `&Mutator`, allocate copies.
+#[derive(Default)]
+pub(crate) struct Lab {
+    cur: std::cell::Cell<usize>,
+    end: std::cell::Cell<usize>,
+}
+
+impl Lab {
+    /// Bump-allocates `bytes`, or `None` when the LAB is too small.
+    #[inline(always)]
+    pub(crate) fn bump(&self, bytes: usize) -> Option<usize> {
+        let cur = self.cur.get();
+        if self.end.get() - cur >= bytes {
+            self.cur.set(cur + bytes);
+            Some(cur)
+        } else {
+            None
+        }
+    }
+
+    /// Retires the LAB and carves a new one for an allocation of `bytes`
+    /// (a copy: humongous objects are never copied, so `bytes` fits a
+    /// region; the mutator's TLAB lives in the thread block and gives a
+    /// humongous object its run in `Mutator::tlab_refill`).
+    pub(crate) fn refill(&self, space: &Space, bytes: usize, pool: Pool) -> Option<usize> {
+        self.retire(space);
+        debug_assert!(bytes <= space.region_bytes, "humongous objects are never copied");
+        let (start, end) = space.carve(bytes, space.tlab_bytes.max(bytes), pool)?;
+        self.cur.set(start + bytes);
+        self.end.set(end);
+        Some(start)
+    }
+
+    /// Allocates `bytes`, refilling from `pool` when needed.
+    pub(crate) fn alloc(&self, space: &Space, bytes: usize, pool: Pool) -> Option<usize> {
+        self.bump(bytes).or_else(|| self.refill(space, bytes, pool))
+    }
+
+    /// Takes back the allocation at `cell` of `bytes`, the LAB's latest.
+    pub(crate) fn undo(&self, cell: usize, bytes: usize) {
+        debug_assert_eq!(self.cur.get(), cell + bytes);
+        self.cur.set(cell);
+    }
+
+    /// Fills the unused tail so the region stays parsable; the LAB is empty.
+    pub(crate) fn retire(&self, space: &Space) {
+        space.fill(self.cur.get(), self.end.get());
+        self.cur.set(0);
+        self.end.set(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TLABs stop at the mutators' floor: the standing reserve, or less
+    /// while update-refs has lowered it; evacuation LABs take any region.
+    #[test]
+    fn tlabs_stop_at_the_mutator_floor() {
+        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let (n, reserve, region) = (space.regions.len(), space.reserve_regions, space.region_bytes);
+        let mut tlabs = 0;
+        while space.carve(region, region, Pool::Mutator).is_some() {
+            tlabs += 1;
+        }
+        assert_eq!(tlabs, n - reserve, "the standing reserve is left");
+        space.lock_alloc().mutator_floor = reserve - 3;
+        for _ in 0..3 {
+            assert!(
+                space.carve(region, region, Pool::Mutator).is_some(),
+                "3 of the reserve"
+            );
+        }
+        assert!(space.carve(region, region, Pool::Mutator).is_none());
+        space.lock_alloc().mutator_floor = reserve;
+        assert!(
+            space.carve(region, region, Pool::Evacuation).is_some(),
+            "copies take what the mutators may not"
+        );
+        assert_eq!(space.lock_alloc().free.len(), reserve - 4);
+    }
+
+    /// `for_each_live` yields, in address order, the marked objects below
+    /// TAMS (never an unmarked one, whatever bitmap word its bit falls in)
+    /// and every object from TAMS to the limit, fillers skipped; a stale bit
+    /// above TAMS yields its object once.
+    #[test]
+    fn for_each_live_yields_the_marked_below_tams_and_all_above() {
+        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let (start, end) = space
+            .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
+            .expect("a region");
+        let region = space.region(start + 8);
+        let mut objects = Vec::new();
+        let mut p = start;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        loop {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (nrefs, ndata) = ((seed >> 33) as usize % 4, (seed >> 40) as usize % 12);
+            let words = CELL_OVERHEAD_WORDS + nrefs + ndata;
+            if p + words * 8 > end - 64 {
+                break;
+            }
+            objects.push(space.init_object(p, nrefs, ndata));
+            p += words * 8;
+        }
+        space.fill(p, end);
+        let tams = objects[objects.len() * 2 / 3] - 8;
+        region.tams.store(tams, Ordering::Relaxed);
+        let mut expected = Vec::new();
+        for (k, &obj) in objects.iter().enumerate() {
+            if obj > tams {
+                // A bit above TAMS would be stale: it must not count twice.
+                space.mark(obj);
+                expected.push(obj);
+            } else if k % 3 != 1 {
+                assert!(space.mark(obj));
+                expected.push(obj);
+            }
+        }
+        let mut seen = Vec::new();
+        space.for_each_live(region, end, |obj| seen.push(obj));
+        assert_eq!(seen, expected);
+        // A limit at a marked object's cell, inside a bitmap word.
+        let limit = objects[objects.len() / 3 / 3 * 3] - 8;
+        seen.clear();
+        space.for_each_live(region, limit, |obj| seen.push(obj));
+        let below: Vec<usize> = expected.iter().copied().filter(|&o| o < limit).collect();
+        assert_eq!(seen, below, "a limit below TAMS clips the bitmap walk");
+    }
+}
