@@ -27,6 +27,7 @@ pub mod descriptor;
 pub mod error;
 pub mod reader;
 pub mod stackmap;
+pub mod verify;
 
 use std::collections::HashSet;
 

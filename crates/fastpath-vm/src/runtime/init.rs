@@ -67,6 +67,22 @@ impl<B: BarrierSet> JThread<B> {
                 }
             }
         }
+        // Linking's verification (JVMS 5.4.1), before anything of the class
+        // runs. Outside the heap: a safe region, so collections go on. A
+        // class that fails goes back to Linked: every use throws again.
+        let vm = self.vm;
+        if let Err(e) = self
+            .m
+            .safe_region(|| crate::classfile::verify::linker::verify_linked(&vm.loader, c))
+        {
+            {
+                let (lock, cv) = &c.init_lock;
+                let _g = lock.lock().unwrap_or_else(|e| e.into_inner());
+                c.init_state.store(InitState::Linked as u8, Ordering::Release);
+                cv.notify_all();
+            }
+            return Err(self.throw_error(&e));
+        }
         // Step 7: the superclass, and superinterfaces with defaults.
         let mut result = Ok(());
         if !c.is_interface() {
