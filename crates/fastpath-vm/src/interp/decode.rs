@@ -115,6 +115,7 @@ impl<B: BarrierSet> JThread<B> {
             };
             insns.push(i);
         }
+        fuse(&mut insns);
         let mut handlers = Vec::with_capacity(code.exception_table.len());
         for h in &code.exception_table {
             let (catch, unresolved) = if h.catch_type == 0 {
@@ -620,3 +621,87 @@ fn nestmates(a: &Class, b: &Class) -> bool {
 /// A global slot for a string literal (reserved empty when new: the first
 /// `ldc` to run makes the string).
 pub type LiteralSlot = &'static AtomicUsize;
+
+/// Replaces the first instruction of each run javac emits together with
+/// its superinstruction (see `Insn::LoadLoad` and after). The runs' other
+/// instructions are kept, so branch targets and exception ranges inside a
+/// run stay valid; runs are matched on the unfused instructions, so they
+/// may overlap.
+pub fn fuse(insns: &mut [Insn]) {
+    let orig: Vec<Insn> = insns.to_vec();
+    let at = |i: usize| orig.get(i).copied();
+    for i in 0..orig.len() {
+        let fused = match (orig[i], at(i + 1), at(i + 2)) {
+            (Insn::Load(a), Some(Insn::Load(b)), Some(Insn::IfICmp(c, t))) => {
+                Some(Insn::IfICmpLL { a, b, c, t })
+            }
+            (Insn::Load(a), Some(Insn::Iconst(v)), Some(Insn::IfICmp(c, t))) => {
+                Some(Insn::IfICmpLC { a, c, v, t })
+            }
+            (Insn::Load(a), Some(Insn::Load(b)), Some(Insn::IArith(op))) if !op.int_can_throw() => {
+                Some(Insn::IArithLL(op, a, b))
+            }
+            (Insn::Load(a), Some(Insn::Iconst(v)), Some(Insn::IArith(op))) if !op.int_can_throw() => {
+                Some(Insn::IArithLC(op, a, v))
+            }
+            (Insn::Load2(a), Some(Insn::Load2(b)), Some(Insn::DArith(op))) => Some(Insn::DArithLL(op, a, b)),
+            (Insn::Load(a), Some(Insn::GetField8(off)), _) => Some(Insn::GetField8L(a, off)),
+            (Insn::Load(a), Some(Insn::If(c, t)), _) => Some(Insn::IfL(a, c, t)),
+            (Insn::Load(a), Some(Insn::GetFieldRef(off)), _) => Some(Insn::GetFieldRefL(a, off)),
+            (Insn::Load(a), Some(Insn::GetField4(off)), _) => Some(Insn::GetField4L(a, off)),
+            (Insn::Load(a), Some(Insn::Load(b)), _) => Some(Insn::LoadLoad(a, b)),
+            (Insn::Load2(a), Some(Insn::Load2(b)), _) => Some(Insn::Load2Load2(a, b)),
+            _ => None,
+        };
+        if let Some(f) = fused {
+            insns[i] = f;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::insn::Arith;
+
+    #[test]
+    fn fusion_replaces_a_runs_first_instruction_and_keeps_the_rest() {
+        let mut v = vec![
+            Insn::Load(1),
+            Insn::Load(2),
+            Insn::IfICmp(Cond::Lt, 0),
+            Insn::Load(3),
+            Insn::Iconst(2),
+            Insn::IArith(Arith::Div),
+            Insn::Load(0),
+            Insn::GetFieldRef(1),
+            Insn::Return1,
+        ];
+        fuse(&mut v);
+        assert!(matches!(
+            v[0],
+            Insn::IfICmpLL {
+                a: 1,
+                b: 2,
+                c: Cond::Lt,
+                t: 0
+            }
+        ));
+        // The run's other instructions stay, for a branch into the run.
+        assert!(matches!(v[1], Insn::Load(2)) && matches!(v[2], Insn::IfICmp(Cond::Lt, 0)));
+        // A division can throw: only its loads are fused.
+        assert!(matches!(v[3], Insn::Load(3)) && matches!(v[5], Insn::IArith(Arith::Div)));
+        assert!(matches!(v[6], Insn::GetFieldRefL(0, 1)) && matches!(v[7], Insn::GetFieldRef(1)));
+    }
+
+    #[test]
+    fn conditions_test_like_java() {
+        let all = [Cond::Eq, Cond::Ne, Cond::Lt, Cond::Ge, Cond::Gt, Cond::Le];
+        for (a, b) in [(1, 2), (2, 2), (3, 2), (i32::MIN, i32::MAX), (i32::MAX, i32::MIN)] {
+            let want = [a == b, a != b, a < b, a >= b, a > b, a <= b];
+            for (c, w) in all.iter().zip(want) {
+                assert_eq!(c.test(a, b), w, "{a} {c:?} {b}");
+            }
+        }
+    }
+}

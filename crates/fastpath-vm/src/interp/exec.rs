@@ -615,14 +615,7 @@ impl<B: BarrierSet> JThread<B> {
                         Insn::DArith(op) => {
                             let b = f64::from_bits(pop2!());
                             let a = f64::from_bits(pop2!());
-                            let r = match op {
-                                Arith::Add => a + b,
-                                Arith::Sub => a - b,
-                                Arith::Mul => a * b,
-                                Arith::Div => a / b,
-                                _ => a % b,
-                            };
-                            push2!(r.to_bits());
+                            push2!(op.double(a, b).to_bits());
                         }
                         Insn::INeg => {
                             let a = pop!() as i32;
@@ -852,6 +845,99 @@ impl<B: BarrierSet> JThread<B> {
                                 Ordering::Release
                             };
                             class.statics[slot as usize].store(v, order);
+                        }
+                        Insn::LoadLoad(a, b) => {
+                            *sp = *locals.add(a as usize);
+                            *sp.add(1) = *locals.add(b as usize);
+                            sp = sp.add(2);
+                            pc = pc.add(1);
+                        }
+                        Insn::Load2Load2(a, b) => {
+                            *sp = *locals.add(a as usize);
+                            *sp.add(1) = *locals.add(a as usize + 1);
+                            *sp.add(2) = *locals.add(b as usize);
+                            *sp.add(3) = *locals.add(b as usize + 1);
+                            sp = sp.add(4);
+                            pc = pc.add(1);
+                        }
+                        Insn::IfICmpLL { a, b, c, t } => {
+                            let x = *locals.add(a as usize) as i32;
+                            let y = *locals.add(b as usize) as i32;
+                            pc = pc.add(2);
+                            if c.test(x, y) {
+                                jump!(t);
+                            }
+                        }
+                        Insn::IfICmpLC { a, c, v, t } => {
+                            let x = *locals.add(a as usize) as i32;
+                            pc = pc.add(2);
+                            if c.test(x, v) {
+                                jump!(t);
+                            }
+                        }
+                        Insn::IfL(a, c, t) => {
+                            let x = *locals.add(a as usize) as i32;
+                            pc = pc.add(1);
+                            if c.test(x, 0) {
+                                jump!(t);
+                            }
+                        }
+                        Insn::IArithLL(op, a, b) => {
+                            let x = *locals.add(a as usize) as i32;
+                            let y = *locals.add(b as usize) as i32;
+                            pc = pc.add(2);
+                            push!(op.int_nothrow(x, y) as i64 as u64);
+                        }
+                        Insn::IArithLC(op, a, v) => {
+                            let x = *locals.add(a as usize) as i32;
+                            pc = pc.add(2);
+                            push!(op.int_nothrow(x, v) as i64 as u64);
+                        }
+                        Insn::GetFieldRefL(a, off) => {
+                            let obj = *locals.add(a as usize) as usize;
+                            pc = pc.add(1);
+                            if obj == 0 {
+                                // The getfield's own state: its operand (null)
+                                // on the stack its reference map describes.
+                                *sp = 0;
+                                save!();
+                                break 'op self.throw_npe(pc.sub(1), d);
+                            }
+                            push!(self.load_ref(obj, off as usize) as u64);
+                        }
+                        Insn::GetField4L(a, off) => {
+                            let obj = *locals.add(a as usize) as usize;
+                            pc = pc.add(1);
+                            if obj == 0 {
+                                *sp = 0;
+                                save!();
+                                break 'op self.throw_npe(pc.sub(1), d);
+                            }
+                            push!(load_kind(
+                                self.data(obj).add(off as usize),
+                                Kind::Int,
+                                Ordering::Relaxed
+                            ));
+                        }
+                        Insn::GetField8L(a, off) => {
+                            let obj = *locals.add(a as usize) as usize;
+                            pc = pc.add(1);
+                            if obj == 0 {
+                                *sp = 0;
+                                save!();
+                                break 'op self.throw_npe(pc.sub(1), d);
+                            }
+                            push2!(load_kind(
+                                self.data(obj).add(off as usize),
+                                Kind::Long,
+                                Ordering::Relaxed
+                            ));
+                        }
+                        Insn::DArithLL(op, a, b) => {
+                            let x = f64::from_bits(*locals.add(a as usize));
+                            let y = f64::from_bits(*locals.add(b as usize));
+                            pc = pc.add(2);
+                            push2!(op.double(x, y).to_bits());
                         }
                         Insn::GetFieldRef(off) => {
                             let obj = pop!() as usize;

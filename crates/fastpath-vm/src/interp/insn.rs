@@ -13,36 +13,32 @@
 use crate::link::{Class, Kind, Method};
 use crate::runtime::vm::Literal;
 
-/// A branch condition.
+/// A branch condition. Each discriminant is the set of orderings it
+/// accepts (bit 0: less, bit 1: equal, bit 2: greater), so a test is a
+/// compare and a shift, with no branch on the condition itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Cond {
     /// `==`
-    Eq,
+    Eq = 0b010,
     /// `!=`
-    Ne,
+    Ne = 0b101,
     /// `<`
-    Lt,
+    Lt = 0b001,
     /// `>=`
-    Ge,
+    Ge = 0b110,
     /// `>`
-    Gt,
+    Gt = 0b100,
     /// `<=`
-    Le,
+    Le = 0b011,
 }
 
 impl Cond {
     /// Whether `a cond b`.
     #[inline(always)]
     pub fn test(self, a: i32, b: i32) -> bool {
-        match self {
-            Cond::Eq => a == b,
-            Cond::Ne => a != b,
-            Cond::Lt => a < b,
-            Cond::Ge => a >= b,
-            Cond::Gt => a > b,
-            Cond::Le => a <= b,
-        }
+        let ord = (a >= b) as u32 + (a > b) as u32; // 0: <, 1: ==, 2: >
+        (self as u32 >> ord) & 1 != 0
     }
 }
 
@@ -263,6 +259,91 @@ pub enum Insn {
     MonitorExit,
     /// Throw `Decoded::errors[i]` (a resolution failed while decoding).
     Throw(u32),
+
+    // Superinstructions (`decode::fuse`): a run of instructions javac
+    // emits together, done in one dispatch. The fused instruction replaces
+    // the run's first; the others stay in place, so a branch into the run
+    // still finds them, and the fused one moves `pc` past them (before
+    // anything that can throw, so a throw is at the run's last instruction,
+    // whose reference map and handler ranges apply).
+    /// `load a; load b` (one-slot locals).
+    LoadLoad(u16, u16),
+    /// `load2 a; load2 b` (long and double locals).
+    Load2Load2(u16, u16),
+    /// `iload a; iload b; if_icmp<c> t`.
+    IfICmpLL {
+        /// First local.
+        a: u16,
+        /// Second local.
+        b: u16,
+        /// Condition.
+        c: Cond,
+        /// Target.
+        t: u32,
+    },
+    /// `iload a; <int constant v>; if_icmp<c> t`.
+    IfICmpLC {
+        /// The local.
+        a: u16,
+        /// Condition.
+        c: Cond,
+        /// The constant.
+        v: i32,
+        /// Target.
+        t: u32,
+    },
+    /// `iload a; if<c> t`.
+    IfL(u16, Cond, u32),
+    /// `iload a; iload b; <int op>` for an operation that cannot throw.
+    IArithLL(Arith, u16, u16),
+    /// `iload a; <int constant v>; <int op>` for an operation that cannot
+    /// throw.
+    IArithLC(Arith, u16, i32),
+    /// `aload a; getfield` of a reference (reference index).
+    GetFieldRefL(u16, u32),
+    /// `aload a; getfield` of an int or float (data byte offset).
+    GetField4L(u16, u32),
+    /// `aload a; getfield` of a long or double (data byte offset).
+    GetField8L(u16, u32),
+    /// `dload a; dload b; <double op>`.
+    DArithLL(Arith, u16, u16),
+}
+
+impl Arith {
+    /// The double operation (`+ - * / %`).
+    #[inline(always)]
+    pub fn double(self, a: f64, b: f64) -> f64 {
+        match self {
+            Arith::Add => a + b,
+            Arith::Sub => a - b,
+            Arith::Mul => a * b,
+            Arith::Div => a / b,
+            _ => a % b,
+        }
+    }
+
+    /// Whether an int operation can throw (division by zero).
+    pub fn int_can_throw(self) -> bool {
+        matches!(self, Arith::Div | Arith::Rem)
+    }
+
+    /// The int operation, for one that cannot throw.
+    #[inline(always)]
+    pub fn int_nothrow(self, a: i32, b: i32) -> i32 {
+        match self {
+            Arith::Add => a.wrapping_add(b),
+            Arith::Sub => a.wrapping_sub(b),
+            Arith::Mul => a.wrapping_mul(b),
+            Arith::Shl => a.wrapping_shl(b as u32 & 31),
+            Arith::Shr => a.wrapping_shr(b as u32 & 31),
+            Arith::Ushr => ((a as u32) >> (b as u32 & 31)) as i32,
+            Arith::And => a & b,
+            Arith::Or => a | b,
+            Arith::Xor => a ^ b,
+            // Never fused (`int_can_throw`).
+            Arith::Div | Arith::Rem => 0,
+        }
+    }
 }
 
 /// A binary arithmetic or logic operation.
