@@ -63,6 +63,8 @@ fn vm() -> PathBuf {
 }
 
 /// Runs `cmd` to completion; wall time, peak RSS in KiB, stdout.
+// The child is reaped by `wait4` (for its `rusage`), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn timed(cmd: &mut Command) -> (Duration, i64, String) {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
