@@ -13,3 +13,4 @@ pub mod experiments;
 pub mod harness;
 pub mod interrupt;
 pub mod report;
+pub mod stats;

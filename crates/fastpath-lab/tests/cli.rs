@@ -124,8 +124,8 @@ fn icache_refuses_sizes_it_cannot_run() {
 
 /// A result file with one row, for the `compare` tests.
 fn result_file(dir: &std::path::Path, name: &str, workload: &str) -> PathBuf {
-    use fastpath_lab::harness::Stats;
     use fastpath_lab::report::{jmh, BenchResult, Mode};
+    use fastpath_lab::stats::Stats;
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join(name);
     let r = BenchResult::new(
@@ -288,8 +288,8 @@ fn help_documents_the_environment_and_compare_arguments() {
 /// judges the rows on their own figures and moves them all.
 #[test]
 fn compare_states_a_whole_run_shift_and_raw_judges_without_it() {
-    use fastpath_lab::harness::Stats;
     use fastpath_lab::report::{jmh, BenchResult, Metric, Mode};
+    use fastpath_lab::stats::Stats;
     let dir = scratch("shift");
     std::fs::create_dir_all(&dir).unwrap();
     let run = |name: &str, k: f64| {

@@ -41,8 +41,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use fastpath_lab::harness::stats::{serial_median_interval, CONFIDENCE};
 use fastpath_lab::report::jmh::{self, BenchResult, Metric};
+use fastpath_lab::stats::{serial_median_interval, CONFIDENCE};
 
 fn fastpath() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fastpath"))

@@ -41,10 +41,11 @@ use super::{Context, Experiment};
 use crate::harness::interleave::{rounds, Order};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region, Source};
 use crate::harness::rng::SplitMix64;
-use crate::harness::{black_box, progress, Stats};
+use crate::harness::{black_box, progress};
 use crate::report::svg::{LinePlot, Scale};
 use crate::report::table::{num, percent, ratio};
 use crate::report::{BenchResult, Metric, Mode, Report, Table};
+use crate::stats::Stats;
 
 /// The experiment.
 pub struct ICache;

@@ -64,9 +64,10 @@ use clap::{Arg, ArgAction, Command};
 use super::{Context, Experiment};
 use crate::harness::interleave::{batched, fresh, measure_rows, row, Plan, Sampler};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
-use crate::harness::{black_box, progress, Stats};
+use crate::harness::{black_box, progress};
 use crate::report::table::{num, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Report, Table};
+use crate::stats::Stats;
 
 /// The experiment.
 pub struct Lock;

@@ -32,9 +32,10 @@ use fastpath::cpu::{self, files::NativeFiles, microcode, MicrocodeSource};
 use super::{Context, Experiment};
 use crate::harness::interleave::{rounds, Order};
 use crate::harness::process::{run_timed, ProcessSample};
-use crate::harness::{progress, Stats};
+use crate::harness::progress;
 use crate::report::table::{num, ratio};
 use crate::report::{BenchResult, Metric, Mode, Report, Table};
+use crate::stats::Stats;
 
 /// The hidden subcommand the parent spawns.
 pub const CHILD_COMMAND: &str = "__identify";

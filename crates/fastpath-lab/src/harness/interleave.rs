@@ -25,7 +25,8 @@ use std::pin::{pin, Pin};
 use std::time::Duration;
 
 use super::rng::SplitMix64;
-use super::{black_box, calibrate_batch, run_for, Settings, Stats};
+use super::{black_box, calibrate_batch, run_for, Settings};
+use crate::stats::Stats;
 
 /// The order of candidates within a round.
 #[derive(Clone, Debug)]

@@ -16,7 +16,6 @@ pub mod interleave;
 pub mod perfnorm;
 pub mod process;
 pub mod rng;
-pub mod stats;
 pub mod ticks;
 pub mod zipf;
 
@@ -25,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-pub use stats::Stats;
+use crate::stats::Stats;
 
 /// How long to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,7 +21,7 @@
 //! The verdict rule ([`judge`]). Each side is an estimate with a 99.9%
 //! interval: the median of its raw samples with the distribution-free
 //! interval of the median, widened by the samples' serial dependence
-//! ([`crate::harness::stats::serial_median_interval`]: a row whose samples
+//! ([`crate::stats::serial_median_interval`]: a row whose samples
 //! come in stretches of one level, as a row that starts threads does,
 //! gets the interval its effective number of samples allows) when
 //! both sides carry at least [`MEDIAN_SAMPLES`] samples, else JMH's score
@@ -88,7 +88,7 @@ use std::collections::BTreeMap;
 
 use super::jmh::{BenchResult, Metric};
 use super::table::{num, percent, score, Table};
-use crate::harness::stats::{serial_median_interval, CONFIDENCE};
+use crate::stats::{serial_median_interval, CONFIDENCE};
 
 /// The least samples on each side for [`judge`] to use medians: the
 /// fewest for which a 99.9% interval of the median exists.
@@ -1001,9 +1001,9 @@ fn strip_common_prefix(t: &mut Table) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::stats::median_interval;
-    use crate::harness::Stats;
     use crate::report::jmh::Mode;
+    use crate::stats::median_interval;
+    use crate::stats::Stats;
 
     fn r(name: &str, v: f64, mode: Mode) -> BenchResult {
         BenchResult::new("x", name, mode, &Stats::from_samples(vec![v, v]), "ns/op")

@@ -27,9 +27,9 @@ use fastpath::gc::{BarrierBits, GcMode, Handle, Heap, HeapConfig, Mutator, Obj, 
 use super::passive::paired_ratio;
 use crate::harness::black_box;
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
-use crate::harness::Stats;
 use crate::report::table::num;
 use crate::report::{BenchResult, Mode, Table};
+use crate::stats::Stats;
 
 type M = Mutator<ShenandoahBarriers>;
 

@@ -12,9 +12,9 @@ use fastpath::gc::{
     self, with_barrier_set, BarrierBits, BarrierSet, GcMode, Heap, HeapConfig, SafepointWait, WithBarrierSet,
 };
 
-use crate::harness::Stats;
 use crate::report::table::num;
 use crate::report::{BenchResult, Mode, Table};
+use crate::stats::Stats;
 
 /// The pause workload's node: 2 references, 4 data words (72 bytes).
 const NODE_REFS: usize = 2;
@@ -30,17 +30,8 @@ const CPU_CHECK: Duration = Duration::from_micros(100);
 
 /// This thread's CPU time (CLOCK_THREAD_CPUTIME_ID).
 fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock exists on every
-    // Linux the lab builds for.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// Where one operation's wall time went: waiting for the collector (the

@@ -46,9 +46,10 @@ use fastpath::sync::{self, Header, Synchronized};
 
 use super::{Context, Experiment};
 use crate::harness::perfnorm::{Profile, ProfileTable, Profiler, Region};
-use crate::harness::{measure_ns_per_op, progress, Settings, Stats};
+use crate::harness::{measure_ns_per_op, progress, Settings};
 use crate::report::table::{num, ratio, score};
 use crate::report::{BenchResult, Mode, Report, Table};
+use crate::stats::Stats;
 use code::Body;
 
 /// The experiment.

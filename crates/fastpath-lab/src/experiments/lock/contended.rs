@@ -44,10 +44,11 @@ use std::time::{Duration, Instant};
 use fastpath::sync::fast_lock_spin::{self, fast_lock_spin_stats, FastLockSpinStats};
 use fastpath::sync::{LockState, Synchronized};
 
+use crate::harness::black_box;
 use crate::harness::perfnorm::{ProfileTable, Profiler};
-use crate::harness::{black_box, Stats};
 use crate::report::table::{num, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Table};
+use crate::stats::Stats;
 
 use super::profile;
 use super::NAME;

@@ -46,11 +46,12 @@ use std::time::{Duration, Instant};
 use fastpath::config::LockingMode;
 use fastpath::sync::{self, Header, Synchronized};
 
+use crate::harness::black_box;
 use crate::harness::interleave::{batched, measure_rows, Plan, Sampler};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
-use crate::harness::{black_box, Stats};
 use crate::report::table::{num, percent};
 use crate::report::{BenchResult, Metric, Mode, Table};
+use crate::stats::Stats;
 
 use super::contended::work;
 use super::profile::{self, ModeScope, RowRegion};
