@@ -10,7 +10,8 @@
 
 mod common;
 
-use fastpath_lab::experiments::{lock::Lock, Context, Experiment};
+use fastpath_lab::experiment::{Context, Experiment};
+use fastpath_lab::experiments::lock::Lock;
 use fastpath_lab::report::jmh;
 
 /// The pairs table's single-threaded rows (all but `contended-2t`).
@@ -33,12 +34,9 @@ const SINGLE_THREADED_PAIRS: [&str; 12] = [
 fn lock_experiment_runs_quick_and_reports_every_row() {
     let e = Lock;
     let cmd = e.args(clap::Command::new("lock"));
-    let ctx = Context {
-        quick: true,
-        out: None,
-        matches: cmd.get_matches_from(["lock"]),
-    };
-    let report = e.run(&ctx).unwrap();
+    let ctx = Context::new(true, None, cmd.get_matches_from(["lock"]));
+    e.run(&ctx).unwrap();
+    let report = ctx.kept();
     let json = jmh::to_json(&report.results);
     let back = jmh::from_json(&json).unwrap();
     let names: Vec<&str> = back.iter().map(|r| r.benchmark.as_str()).collect();

@@ -37,7 +37,7 @@ use fastpath::code::memory::CodeMemory;
 use fastpath::code::CodeCache;
 use fastpath::config::ICacheSync;
 
-use super::{Context, Experiment};
+use crate::experiment::{Context, Experiment};
 use crate::harness::interleave::{rounds, Order};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region, Source};
 use crate::harness::rng::SplitMix64;
@@ -99,7 +99,7 @@ impl Experiment for ICache {
         Some(region)
     }
 
-    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+    fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let strategies: Vec<Strategy> = Strategy::supported()
             .into_iter()
             .map(Strategy::new)
@@ -114,15 +114,19 @@ impl Experiment for ICache {
             .unwrap_or(if ctx.quick { 200 } else { 5000 });
         let stubs = ctx.option::<u32>("stubs").map(|n| n as usize).unwrap_or(10_000);
         let prof = ctx.profiler(self.name())?;
-        let mut report = Report::default();
-        icache_table(&strategies, iterations, &mut report)?;
+        // Each part is kept as soon as it is measured (the ICacheTest
+        // tables with the counters profiled into their rows).
+        let mut part = Report::default();
+        icache_table(&strategies, iterations, &mut part)?;
         if let Some(p) = &prof {
-            let t = counters_table(p, &strategies, &mut report.results)?;
-            report.tables.push(t);
+            let t = counters_table(p, &strategies, &mut part.results)?;
+            part.tables.push(t);
         }
-        install_storm(&strategies, stubs, ctx.quick, &mut report)?;
-        fences(ctx, &mut report);
-        Ok(report)
+        ctx.keep(std::mem::take(&mut part))?;
+        install_storm(&strategies, stubs, ctx.quick, &mut part)?;
+        ctx.keep(std::mem::take(&mut part))?;
+        fences(ctx, &mut part);
+        ctx.keep(part)
     }
 }
 
@@ -660,6 +664,8 @@ fn fences(ctx: &Context, report: &mut Report) {
             }
         })
     };
+    let bar = progress(ops.len() as u64 + 1, "serializing");
+    bar.set_message("publish (peer spinning)");
     let with_peer = crate::harness::measure_ns_per_op(&settings, |n| {
         for _ in 0..n {
             black_box(fastpath::code::publish());
@@ -667,6 +673,7 @@ fn fences(ctx: &Context, report: &mut Report) {
     });
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let _ = spinner.join();
+    bar.inc(1);
 
     let mut t = Table::new(
         "Serializing primitives (ns per call)",
@@ -674,6 +681,7 @@ fn fences(ctx: &Context, report: &mut Report) {
     );
     let mut base = f64::NAN;
     for (name, what, op) in ops.iter_mut() {
+        bar.set_message(name.to_string());
         let stats = crate::harness::measure_ns_per_op(&settings, |n| {
             for _ in 0..n {
                 op();
@@ -697,7 +705,9 @@ fn fences(ctx: &Context, report: &mut Report) {
             BenchResult::new(EXPERIMENT, "serializing", Mode::AverageTime, &stats, "ns/op")
                 .param("operation", *name),
         );
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     t.row(vec![
         "publish (peer spinning)".into(),
         "publish() while a second thread of this process spins: one IPI to interrupt".into(),

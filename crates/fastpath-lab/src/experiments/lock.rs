@@ -61,7 +61,7 @@ use fastpath::sync::{self, Header, Synchronized};
 
 use clap::{Arg, ArgAction, Command};
 
-use super::{Context, Experiment};
+use crate::experiment::{Context, Experiment};
 use crate::harness::interleave::{batched, fresh, measure_rows, row, Plan, Sampler};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
 use crate::harness::{black_box, progress};
@@ -379,27 +379,34 @@ impl Experiment for Lock {
         region?.ok()
     }
 
-    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+    fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let prof = ctx.profiler(self.name())?;
         let only = ctx.option::<String>("only");
         let wanted = |table: &str| only.as_deref().is_none_or(|o| o == table);
-        let stats0 = sync::stats();
-        let mut report = Report {
-            tables: vec![],
-            results: vec![],
-            plots: vec![],
+        // Each table (with its counters table, when profiled) is kept as
+        // soon as it is measured, with the inflations it caused.
+        let keep = |(mut tables, results): (Vec<Table>, Vec<BenchResult>), before: sync::SyncStats| {
+            let inflations = sync::stats().since(&before);
+            if let Some(t) = tables.first_mut() {
+                // `SyncStats`' Display labels each cause.
+                t.note(format!("during this table: {inflations}"));
+            }
+            ctx.keep(Report {
+                tables,
+                results,
+                plots: Vec::new(),
+            })
         };
         if wanted("pairs") {
-            let (t, r) = pairs(ctx, prof.as_ref())?;
-            report.tables.extend(t);
-            report.results.extend(r);
+            let before = sync::stats();
+            keep(pairs(ctx, prof.as_ref())?, before)?;
         }
         if wanted("workloads") {
-            let (t, r) = workloads::run(&Plan::new(ctx.quick), prof.as_ref())?;
-            report.tables.extend(t);
-            report.results.extend(r);
+            let before = sync::stats();
+            keep(workloads::run(&Plan::new(ctx.quick), prof.as_ref())?, before)?;
         }
         if wanted("contended") {
+            let before = sync::stats();
             let extra: Vec<usize> = ctx
                 .matches
                 .try_get_many::<usize>("threads")
@@ -418,15 +425,9 @@ impl Experiment for Lock {
                 lost == 0,
                 "a lock lost {lost} updates in the contended table: mutual exclusion is broken"
             );
-            report.tables.extend(t);
-            report.results.extend(r);
+            keep((t, r), before)?;
         }
-        let inflations = sync::stats().since(&stats0);
-        if let Some(t) = report.tables.last_mut() {
-            // `SyncStats`' Display labels each cause.
-            t.note(format!("during the experiment (all its tables): {inflations}"));
-        }
-        Ok(report)
+        Ok(())
     }
 }
 
