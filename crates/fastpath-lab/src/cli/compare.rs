@@ -176,13 +176,17 @@ pub fn run_compare(m: &ArgMatches) -> anyhow::Result<()> {
             raw: m.get_flag("raw"),
         };
         let c = report::compare::pair_with(&ra, &rb, by, &rule);
-        if !name.is_empty() {
-            outln!("== {name} ==");
+        // A pair of files with no row in common prints no table: only
+        // the warnings, which name the rows.
+        if c.compared + c.incompatible_units > 0 {
+            if !name.is_empty() {
+                outln!("== {name} ==");
+            }
+            for line in c.header() {
+                outln!("{line}");
+            }
+            outln!("{}", c.table.to_text());
         }
-        for line in c.header() {
-            outln!("{line}");
-        }
-        outln!("{}", c.table.to_text());
         let label = if name.is_empty() {
             String::new()
         } else {

@@ -432,17 +432,20 @@ fn auto_check(strategies: &[Strategy], cells: &[Vec<Cell>], results: &mut [Bench
             );
         }
     }
-    t.note(if failures.is_empty() {
-        format!(
-            "PASS: auto within {AUTO_TOLERANCE}× of the fastest explicit strategy at all {} sizes",
-            SIZES.len()
-        )
-    } else {
-        format!(
-            "FAIL: auto {} of the fastest explicit strategy (goal ≤ {AUTO_TOLERANCE}×; noisy machine? rerun with more --iterations)",
-            failures.join(", ")
-        )
-    });
+    t.note(crate::report::timing_verdict(
+        failures.is_empty(),
+        &if failures.is_empty() {
+            format!(
+                "auto within {AUTO_TOLERANCE}× of the fastest explicit strategy at all {} sizes",
+                SIZES.len()
+            )
+        } else {
+            format!(
+                "auto {} of the fastest explicit strategy (goal ≤ {AUTO_TOLERANCE}×; rerun with more --iterations)",
+                failures.join(", ")
+            )
+        },
+    ));
     Some(t)
 }
 

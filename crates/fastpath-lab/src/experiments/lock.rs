@@ -357,7 +357,7 @@ impl Experiment for Lock {
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
-                .value_parser(clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))
+                .value_parser(clap::builder::RangedI64ValueParser::<usize>::new().range(1..=MAX_THREADS as i64))
                 .action(ArgAction::Append)
                 .help("Also run the contended table at N threads, 1 to 1024 (repeatable); default 1, 2, 4, … up to 2× the CPUs"),
         )
@@ -520,17 +520,19 @@ fn measure_pairs(plan: &Plan) -> anyhow::Result<Vec<Stats>> {
         ))),
     ];
     debug_assert_eq!(rows.len(), PAIR_ROWS.len());
-    measure_rows(plan, PAIRS_SEED, &mut rows).map_err(|e| anyhow::anyhow!(e))
+    measure_rows(plan, PAIRS_SEED, &mut rows, "lock pairs").map_err(|e| anyhow::anyhow!(e))
 }
 
 /// The first table: lock+unlock pairs against the CAS pair and the peers.
 /// With a profiler, the table of the rows' counters follows it.
 fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, Vec<BenchResult>)> {
     let plan = Plan::new(ctx.quick);
-    let bar = progress(1, "lock");
-    bar.set_message("pairs, interleaved");
     let measured = measure_pairs(&plan)?;
-    bar.inc(1);
+    // The rows' loops counted one by one, when profiled.
+    let bar = match prof {
+        Some(_) => progress(PAIR_ROWS.len() as u64, "lock perfnorm"),
+        None => indicatif::ProgressBar::hidden(),
+    };
     let stats_of = |name: &str| {
         let i = PAIR_ROWS
             .iter()
@@ -601,6 +603,7 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
             bar.set_message(format!("perfnorm {name}"));
             let region = pair_region(name).unwrap_or_else(|| profile::not_profiled("no region"));
             r = profile::profile_row(p, &mut counters, &format!("pairs/{name}"), region, r);
+            bar.inc(1);
         }
         results.push(r);
     }
@@ -608,10 +611,9 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
     // with PASS or FAIL.
     if !verdicts.is_empty() {
         let all_pass = verdicts.iter().all(|v| !v.contains("FAIL"));
-        t.note(format!(
-            "{}: {} (* in the goal column)",
-            if all_pass { "PASS" } else { "FAIL" },
-            verdicts.join("; ")
+        t.note(crate::report::timing_verdict(
+            all_pass,
+            &format!("{} (* in the goal column)", verdicts.join("; ")),
         ));
     }
     t.note("ratio = median / median of cas-pair, both measured in this run");

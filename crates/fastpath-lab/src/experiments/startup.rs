@@ -204,14 +204,14 @@ impl Experiment for Startup {
                 .long("runs")
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(1..=1000))
-                .help("Timed runs per source and phase [default: 10 cold, 30 warm; 2 cold and 5 warm with --quick]"),
+                .help("Timed runs per source and phase, 1 to 1000 (default 10 cold, 30 warm; 2 cold and 5 warm with --quick)"),
         )
         .arg(
             Arg::new("idle-ms")
                 .long("idle-ms")
                 .value_name("MS")
-                .value_parser(value_parser!(u64).range(0..=60_000))
-                .help("Idle time before each cold run [default: 1050, as the seed; 300 with --quick]"),
+                .value_parser(clap::builder::RangedI64ValueParser::<u64>::new().range(0..=60_000))
+                .help("Idle time before each cold run in ms, 0 to 60000 (default 1050, as the seed; 300 with --quick)"),
         )
     }
 

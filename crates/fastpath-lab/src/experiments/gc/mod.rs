@@ -88,7 +88,7 @@ impl Experiment for Gc {
         .arg(
             Arg::new("seconds")
                 .long("seconds")
-                .value_parser(value_parser!(u64).range(1..=3600))
+                .value_parser(clap::builder::RangedI64ValueParser::<u64>::new().range(1..=3600))
                 .help("Seconds of churn per row of the pause table, 1 to 3600 (default 10, quick 1)"),
         )
         .arg(
@@ -228,9 +228,10 @@ const MIN_HEAP_MIB: usize = 16;
 /// less than this, building the live set runs the heap out of memory.
 const MIB_PER_MUTATOR: usize = 4;
 
-/// A `usize` option's parser with its range, which clap prints on refusal.
-fn ranged(lo: usize, hi: usize) -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::<usize>::new().range(lo as u64..=hi as u64)
+/// A `usize` option's parser with its range, which clap prints on refusal
+/// (a negative number too: it is parsed as an `i64` first).
+fn ranged(lo: usize, hi: usize) -> clap::builder::RangedI64ValueParser<usize> {
+    clap::builder::RangedI64ValueParser::<usize>::new().range(lo as i64..=hi as i64)
 }
 
 /// `--heap-mib` and `--mutators` together, the other at its default where

@@ -825,6 +825,9 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
         .concat(),
     );
     let mut tables = [parts, side, breakdown];
+    let row_count =
+        plan.sets.len() * plan.variants.len() + usize::from(plan.baseline && !plan.sets.is_empty());
+    let bar = crate::harness::progress(row_count as u64, "gc pauses");
     for set in &plan.sets {
         // The first set's rows open with the scheduler baseline.
         let baseline = (plan.baseline && set == &plan.sets[0]).then_some(true);
@@ -833,12 +836,15 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
             .into_iter()
             .chain(plan.variants.iter().map(|&v| (v, false)))
         {
+            bar.set_message(set.clone());
             let bits: BarrierBits = set.parse()?;
             gc::settings::check_pair(bits, GcMode::Concurrent)?;
             let m = with_barrier_set(bits, Measure { run, v, baseline })?;
             report(set, run, v, &m, results, &mut tables);
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     let [mut parts, mut side, mut breakdown] = tables;
     // The goal (at-safepoint p99 under 1 ms, max under 5 ms), read as
     // HotSpot reads a GC pause (at safepoint): a note starting with PASS or
@@ -858,9 +864,12 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
     if misses.is_empty() {
         parts.note(format!("PASS: at safepoint (HotSpot's pause) p99 < 1 ms and max < 5 ms in every row, {mutators} mutators on {heap_mib} MiB"));
     } else {
-        parts.note(format!(
-            "FAIL: at safepoint (HotSpot's pause) p99 < 1 ms and max < 5 ms: {}",
-            misses.join("; ")
+        parts.note(crate::report::timing_verdict(
+            false,
+            &format!(
+                "at safepoint (HotSpot's pause) p99 < 1 ms and max < 5 ms: {}",
+                misses.join("; ")
+            ),
         ));
     }
     parts.note(format!(

@@ -363,7 +363,7 @@ fn measure_locks(
             None => why.push(Some("no loop for this row".into())),
         }
     }
-    let stats = measure_rows(&plan, 0x10C5, &mut samplers).map_err(|e| anyhow::anyhow!(e))?;
+    let stats = measure_rows(&plan, 0x10C5, &mut samplers, "jit locks").map_err(|e| anyhow::anyhow!(e))?;
     drop(samplers);
     let mut out = Vec::new();
     let mut results = Vec::new();
@@ -478,7 +478,7 @@ fn measure_graph(
             told.recv().map_err(|_| "the kernel's thread ended".to_string())?
         }));
     }
-    let stats = measure_rows(&plan, 0x6EA9, &mut samplers).map_err(|e| anyhow::anyhow!(e));
+    let stats = measure_rows(&plan, 0x6EA9, &mut samplers, "jit graph").map_err(|e| anyhow::anyhow!(e));
     drop(samplers);
     for t in threads {
         let _ = t.join();

@@ -453,7 +453,7 @@ pub(super) fn pair_table(
         samplers.push(row(move |n| (region.run)(n)));
     }
     let plan = short_plan(quick);
-    let stats = measure_rows(&plan, 0x9A1E, &mut samplers).map_err(|e| anyhow::anyhow!(e))?;
+    let stats = measure_rows(&plan, 0x9A1E, &mut samplers, "jit pair").map_err(|e| anyhow::anyhow!(e))?;
     drop(samplers);
     for (op, form, _) in &ids {
         counted.push(match (prof, region(op, form)) {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use fastpath::spin::{lock::SpinParkMutex, Budget, Calibration, PauseStrategy};
 
-use super::{budget_label, load_average, lru, Candidate, ContentionRun};
+use super::{budget_label, lru, Candidate, ContentionRun};
 use crate::harness::zipf::{ScrambledZipfian, SplitMix64};
 use crate::harness::{black_box, interleave};
 use crate::report::table::{percent, score};
@@ -115,7 +115,7 @@ pub(super) fn lru_table(run: &ContentionRun<'_>) -> (Table, Vec<BenchResult>) {
         cpus,
         bar,
     } = *run;
-    let load_at_start = load_average();
+    let load_at_start = crate::report::run_info::load_average_line();
     let keys = zipf_keys();
     // Caffeine's @Setup: put every drawn key once.
     let mut prefilled = lru::Lru::new(2 * LRU_SIZE);

@@ -276,13 +276,3 @@ fn budget_label(b: Budget) -> String {
     }
     s
 }
-
-/// The system's load averages, to read a noisy row by (a shared machine:
-/// other processes' threads compete with the measured ones). Read once per
-/// table, outside the timed region.
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|| "unknown".to_string())
-}
