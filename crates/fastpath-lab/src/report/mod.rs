@@ -30,7 +30,7 @@ pub fn timing_verdict(pass: bool, text: &str) -> String {
     if pass {
         format!("PASS: {text}")
     } else {
-        format!("FAIL: {text} ({})", run_info::busy_machine_note())
+        format!("FAIL: {text}; {}", run_info::busy_machine_note())
     }
 }
 

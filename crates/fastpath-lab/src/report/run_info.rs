@@ -134,10 +134,12 @@ pub fn busy_machine_note() -> String {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     match load_averages() {
         Some([one, five, _]) if one > cpus as f64 => format!(
-            "measured at load {one:.1} (1 min; {five:.1} over 5) on {cpus} CPUs, this run's threads included: \
-             a busy machine misses timing goals for its own sake; repeat on a quiet machine before trusting this FAIL"
+            "measured at load {one:.1} over the last minute, {five:.1} over five, on {cpus} CPUs, this run's threads \
+             included: a busy machine misses timing goals for its own sake; repeat on a quiet machine before trusting this FAIL"
         ),
-        Some([one, five, _]) => format!("measured at load {one:.1} (1 min; {five:.1} over 5) on {cpus} CPUs"),
+        Some([one, five, _]) => {
+            format!("measured at load {one:.1} over the last minute, {five:.1} over five, on {cpus} CPUs")
+        }
         None => format!("load unknown, {cpus} CPUs"),
     }
 }

@@ -27,7 +27,7 @@ pub mod pauses;
 pub mod per_execution;
 pub mod workloads;
 
-use clap::{value_parser, Arg, ArgAction, Command as ClapCommand};
+use clap::{Arg, ArgAction, Command as ClapCommand};
 
 use crate::experiment::{Context, Experiment};
 use crate::harness::perfnorm::Region;
