@@ -1,18 +1,11 @@
 //! The CLI as a user meets it: exit codes, `all` writing a parseable report,
 //! `compare` reading it back.
 
+mod common;
+
+use common::{fastpath, scratch};
+
 use std::path::PathBuf;
-use std::process::Command;
-
-fn fastpath() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fastpath"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fastpath-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 #[test]
 fn unknown_experiment_and_bad_option_exit_2() {
@@ -650,6 +643,18 @@ fn stderr_until(
     }
 }
 
+/// `fastpath args… dir` started, its stdout and stderr piped.
+fn spawn_piped(args: &[&str], dir: &std::path::Path) -> std::process::Child {
+    use std::process::Stdio;
+    fastpath()
+        .args(args)
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 fn interrupt(child: &std::process::Child) {
     // SAFETY: kill(2) with the pid of a child this test spawned and has
     // not yet waited for.
@@ -722,15 +727,8 @@ fn ctrl_c_removes_an_empty_out_folder_and_keeps_alls_partial_report() {
 #[test]
 fn a_closed_pipe_stops_all_after_the_first_table() {
     use std::io::Read as _;
-    use std::process::Stdio;
     let dir = scratch("epipe-all");
-    let mut child = fastpath()
-        .args(["all", "--quick", "--out"])
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["all", "--quick", "--out"], &dir);
     let mut stdout = child.stdout.take().unwrap();
     let mut first = [0u8; 1];
     stdout.read_exact(&mut first).expect("the first table begins");
@@ -834,16 +832,9 @@ fn an_existing_result_is_not_silently_replaced() {
 #[test]
 fn an_interrupted_experiment_keeps_its_finished_tables() {
     use std::io::Read as _;
-    use std::process::Stdio;
     let dir = scratch("keep-tables");
     let json = dir.join("lock.json");
-    let mut child = fastpath()
-        .args(["lock", "--quick", "--out"])
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["lock", "--quick", "--out"], &dir);
     // The pairs table (the first) is kept when its last line, the
     // inflations it caused, is printed: lock.json is written before it.
     let mut stdout = child.stdout.take().unwrap();

@@ -3,7 +3,7 @@
 //! first (what ran, on which CPU and configuration, which goals were met,
 //! with the measured values), then every experiment's tables.
 //!
-//! Where it sits: under the CLI, over [`run_one`](super::run_one). Each
+//! Where it sits: under the CLI, over [`run_one`]. Each
 //! experiment prints and writes its tables as it keeps them, as it does
 //! when run alone; a stop (Ctrl-C, a closed pipe) writes a partial
 //! `report.md` of the experiments that finished and the tables the running

@@ -587,22 +587,21 @@ fn install_storm(strategies: &[Strategy], n: usize, quick: bool, report: &mut Re
     for (k, st) in strategies.iter().enumerate() {
         let e = per_stub(&each[k]);
         let b = per_stub(&batch[k]);
+        let vs_none = |v: f64, none: f64| {
+            if k == 0 {
+                "baseline".into()
+            } else {
+                percent(v, none)
+            }
+        };
         t.row(vec![
             label(st),
             num(e.median * n as f64 / 1e6),
             num(e.median),
-            if k == 0 {
-                "baseline".into()
-            } else {
-                percent(e.median, none_each)
-            },
+            vs_none(e.median, none_each),
             num(b.median * n as f64 / 1e6),
             num(b.median),
-            if k == 0 {
-                "baseline".into()
-            } else {
-                percent(b.median, none_batch)
-            },
+            vs_none(b.median, none_batch),
             ratio(e.median, b.median),
         ]);
         for (mode, stats) in [("each", &e), ("batch", &b)] {

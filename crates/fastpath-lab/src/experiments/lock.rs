@@ -62,6 +62,7 @@ use fastpath::sync::{self, Header, Synchronized};
 use clap::{Arg, ArgAction, Command};
 
 use crate::experiment::{Context, Experiment};
+use crate::harness::baseline::cas_pair;
 use crate::harness::interleave::{batched, fresh, measure_rows, row, Plan, Sampler};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
 use crate::harness::{black_box, progress};
@@ -73,22 +74,6 @@ use crate::stats::Stats;
 pub struct Lock;
 
 const NAME: &str = "lock";
-
-#[inline(never)]
-fn cas_pair(word: &AtomicUsize, n: u64) {
-    for _ in 0..n {
-        let w = black_box(word);
-        // The orderings of a lock's fast path, so the baseline pays what a
-        // lock must: Acquire on taking, Release on giving back; the load and
-        // the failure orderings are Relaxed because the CAS validates them.
-        let v = w.load(Ordering::Relaxed);
-        if w.compare_exchange(v, v & !3, Ordering::Acquire, Ordering::Relaxed)
-            .is_ok()
-        {
-            let _ = w.compare_exchange(v & !3, v, Ordering::Release, Ordering::Relaxed);
-        }
-    }
-}
 
 #[inline(never)]
 fn lock_pairs(h: std::pin::Pin<&Header>, n: u64) {
@@ -232,7 +217,7 @@ fn pair_region(row: &str) -> Option<profile::RowRegion> {
     Some(Ok(match row {
         "cas-pair" => {
             let word = AtomicUsize::new(1);
-            Region::new(OPS, move |n| cas_pair(&word, n))
+            Region::new(OPS, move |n| cas_pair(&word, n, || {}))
         }
         "uncontended" => {
             let h = header();
@@ -482,7 +467,10 @@ fn measure_pairs(plan: &Plan) -> anyhow::Result<Vec<Stats>> {
     let deflated = deflated_header()?;
     let ok = |mut f: Box<dyn FnMut(&Plan) -> f64>| -> Sampler<'_> { Box::new(move |p| Ok(f(p))) };
     let mut rows: Vec<Sampler<'_>> = vec![
-        ok(Box::new(fresh(|| AtomicUsize::new(1), |w, n| cas_pair(&w, n)))),
+        ok(Box::new(fresh(
+            || AtomicUsize::new(1),
+            |w, n| cas_pair(&w, n, || {}),
+        ))),
         ok(Box::new(fresh(Header::new, lock_pairs))),
         ok(Box::new(fresh(Header::new, |h, n| {
             profile::lock_pairs_on(fastpath::thread::current(), h, n)

@@ -12,6 +12,7 @@
 //! until its time is up and scores total time / total operations; the error
 //! is the 99.9% confidence half-width over iterations.
 
+pub mod baseline;
 pub mod interleave;
 pub mod perfnorm;
 pub mod process;

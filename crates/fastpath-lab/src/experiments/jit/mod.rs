@@ -35,6 +35,7 @@ mod fixture;
 pub mod graph;
 pub mod hotspot;
 pub mod pair;
+mod pair_table;
 mod regions;
 pub mod rust;
 mod tables;
@@ -69,7 +70,7 @@ const GROUPS: [&str; 4] = ["locks", "poll", "barriers", "graph"];
 const MAX_OFFSET: u16 = (pair::PAGE - 8) as u16;
 
 /// What `--only` takes: a table of [`GROUPS`], or `pair`, the lock pair's
-/// variants ([`pair`]), which only `--only pair` runs.
+/// forms ([`pair`]), which only `--only pair` runs.
 const ONLY: [&str; 5] = ["locks", "poll", "barriers", "graph", "pair"];
 
 /// (table, operation, form) of every row, in table order. The first row
@@ -144,6 +145,18 @@ struct Row {
     insns: Result<f64, String>,
 }
 
+impl Row {
+    /// A row neither timed nor counted, and why.
+    fn missing(op: &'static str, form: &'static str, why: String) -> Row {
+        Row {
+            op,
+            form,
+            ns: Err(why.clone()),
+            insns: Err(why),
+        }
+    }
+}
+
 impl Experiment for Jit {
     fn name(&self) -> &'static str {
         NAME
@@ -159,7 +172,7 @@ impl Experiment for Jit {
                 .long("only")
                 .value_name("TABLE")
                 .value_parser(ONLY)
-                .help("Run one table: locks (seed 001's shapes), poll, barriers (seed 003's, idle as in passive mode), graph (the graph workload as JIT code, per barrier set) or pair (the uncontended lock pair's variants against the Rust baselines, interleaved; not part of the default run)"),
+                .help("Run one table: locks (seed 001's shapes), poll, barriers (seed 003's, idle as in passive mode), graph (the graph workload as JIT code, per barrier set) or pair (the template's uncontended pair in its three forms against the Rust baselines, interleaved; not part of the default run)"),
         )
         .arg(
             Arg::new("iterations")
@@ -258,7 +271,7 @@ impl Experiment for Jit {
                 header: ctx.option::<u16>("header-offset"),
                 counter: ctx.option::<u16>("counter-offset"),
             };
-            let t = pair::pair_table(ctx.quick, place, prof.as_ref(), &mut counters)?;
+            let t = pair_table::pair_table(ctx.quick, place, prof.as_ref(), &mut counters)?;
             ctx.keep_table(t, Vec::new())?;
         }
         for group in GROUPS {
@@ -375,13 +388,7 @@ fn measure_locks(
             continue;
         }
         let Some(k) = timed.iter().position(|&t| t == i) else {
-            let w = why[i].clone().unwrap_or_default();
-            out.push(Row {
-                op,
-                form,
-                ns: Err(w.clone()),
-                insns: Err(w),
-            });
+            out.push(Row::missing(op, form, why[i].clone().unwrap_or_default()));
             continue;
         };
         let (row, result) = timed_row(op, form, stats[k].clone(), prof, counters);
@@ -506,15 +513,7 @@ fn measure(
     if form == "hotspot-c2" {
         let Some((method, gc)) = hotspot::method_of(op) else {
             let why = format!("not run: {}", hotspot::why_none(op));
-            return (
-                Row {
-                    op,
-                    form,
-                    ns: Err(why.clone()),
-                    insns: Err(why),
-                },
-                None,
-            );
+            return (Row::missing(op, form, why), None);
         };
         return match jvm.row(method, gc) {
             Ok(r) => {
@@ -562,15 +561,7 @@ fn measure(
                 Some(Err(why)) => why,
                 _ => "no loop for this row".to_string(),
             };
-            return (
-                Row {
-                    op,
-                    form,
-                    ns: Err(why.clone()),
-                    insns: Err(why),
-                },
-                None,
-            );
+            return (Row::missing(op, form, why), None);
         }
     };
     let stats = measure_ns_per_op(s, |n| (region.run)(n));

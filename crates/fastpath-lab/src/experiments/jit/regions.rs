@@ -15,6 +15,8 @@ use super::code::Body;
 use super::fixture::Fixture;
 use super::pair::{PairFixture, Placement, VARIANTS};
 use super::{clif, graph, rust};
+use crate::harness::baseline::cas_pair;
+use crate::harness::black_box;
 use crate::harness::perfnorm::Region;
 
 /// The generated loop's body of operation `op`.
@@ -97,7 +99,7 @@ fn rust_region(op: &str, form: &str) -> Option<Result<Region<'static>, String>> 
     match (op, form) {
         ("cas-pair", "rust") => {
             let (word, mut c) = (AtomicUsize::new(1), 0u64);
-            ok(Box::new(move |n| rust::cas_pair(&word, &mut c, n)))
+            ok(Box::new(move |n| cas_pair(&word, n, || *black_box(&mut c) += 1)))
         }
         ("parking-lot", "rust") => {
             let m = parking_lot::Mutex::new(0u64);

@@ -35,9 +35,9 @@ pub struct Comparison {
     /// "Whole-run shifts"), one per yardstick.
     pub shifts: Vec<Shift>,
     /// Compared rows judged on their own figures because their run has no
-    /// baseline row for them (0 under [`Rule::raw`]).
+    /// baseline row for them (0 under [`Rule::raw`](super::Rule::raw)).
     pub without_baseline: usize,
-    /// Whether the rule judged every row on its own figures ([`Rule::raw`]).
+    /// Whether the rule judged every row on its own figures ([`Rule::raw`](super::Rule::raw)).
     pub raw: bool,
     /// The rows with no partner, as labelled (baseline rows first).
     pub unpaired: Vec<String>,
@@ -59,7 +59,7 @@ pub struct Shift {
     /// Whether the row itself moved by the rule (its intervals disjoint and
     /// the change at least the least change).
     pub moved: bool,
-    /// Rows judged on their ratio to it (0 under [`Rule::raw`]).
+    /// Rows judged on their ratio to it (0 under [`Rule::raw`](super::Rule::raw)).
     pub judged_on_ratio: usize,
 }
 
