@@ -70,11 +70,15 @@ fi
 once() {
   awk -v seen="$SEEN" '
     BEGIN { while ((getline l < seen) > 0) done[l] = 1 }
-    /^(OpenJDK 64-Bit Server VM warning|WARNING): / {
-      if ($0 in done) next
-      done[$0] = 1; print $0 >>seen; fflush(seen)
-    }
-    { print; fflush() }'
+    {
+      # The line without the colour codes a previous tool may have left before it.
+      line = $0; gsub(/\033\[[0-9;]*m/, "", line)
+      if (line ~ /^(OpenJDK 64-Bit Server VM warning|WARNING): /) {
+        if (line in done) next
+        done[line] = 1; print line >>seen; fflush(seen)
+      }
+      print; fflush()
+    }'
 }
 
 # One JMH run into $TMP/$1 (the other arguments go to JMH). Fails when JMH fails or when the
