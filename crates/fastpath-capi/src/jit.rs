@@ -21,10 +21,6 @@
 //! (`FASTPATH_THREAD_*`, layout version checked here), write only the
 //! `clobbers` registers and the flags, and need nothing else.
 
-use dynasmrt::{DynasmLabelApi, VecAssembler};
-use fastpath_jit::reg::Reg;
-use fastpath_jit::{Labels, LockStackLayout, ThreadLayout};
-
 use crate::status::fastpath_status::{self, *};
 use crate::status::{fail, ffi, put};
 
@@ -203,26 +199,244 @@ fn emit(_template: i32, _regs: fastpath_jit_regs) -> Result<Emitted, fastpath_st
     ))
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn emit(template: i32, regs: fastpath_jit_regs) -> Result<Emitted, fastpath_status> {
-    describe(&X64::new(template, regs)?)
+    describe(&*host::build(template, &regs)?)
 }
 
-#[cfg(target_arch = "aarch64")]
-fn emit(template: i32, regs: fastpath_jit_regs) -> Result<Emitted, fastpath_status> {
-    describe(&A64::new(template, regs)?)
-}
+/// The templates of the host's ISA, by `fastpath_jit_template` value: one
+/// row each, filling the template's description
+/// (`fastpath_jit::template`) from `fastpath_jit_regs`; the description
+/// checks its registers for the ISA and its emitter writes the bytes.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod host {
+    use fastpath_jit::reg::{aarch64, Reg};
+    use fastpath_jit::*;
 
-/// A checked template of the host's architecture.
-trait Shape {
+    use super::fastpath_jit_regs;
+    use crate::status::fail;
+    use crate::status::fastpath_status::{self, *};
+
+    /// The relocation type of the host's assembler, which selects its
+    /// emitters.
+    #[cfg(target_arch = "x86_64")]
+    pub(super) type Host = dynasmrt::x64::X64Relocation;
+    #[cfg(target_arch = "aarch64")]
+    pub(super) type Host = dynasmrt::aarch64::Aarch64Relocation;
+
+    /// The host's ISA.
+    pub(super) const ISA: Isa = <Host as Arch>::ISA;
+
+    /// A template filled from the C registers.
+    pub(super) type Built = Box<dyn Emitter<Host>>;
+
+    /// One row: the description of a template from the C registers.
+    type Row = fn(&fastpath_jit_regs) -> Result<Built, fastpath_status>;
+
+    /// The rows, indexed by `fastpath_jit_template`; the roles each takes
+    /// from `fastpath_jit_regs` are the ones its C documentation lists.
+    const TABLE: [Row; 14] = [
+        // FASTPATH_JIT_LOCK_ENTER
+        |r| {
+            let LockExit { regs, layout } = lock(r)?;
+            obj(LockEnter { regs, layout })
+        },
+        // FASTPATH_JIT_LOCK_EXIT
+        |r| obj(lock(r)?),
+        // FASTPATH_JIT_SAFEPOINT_POLL
+        |r| {
+            obj(SafepointPoll {
+                thread: Reg(r.thread),
+                tmp: Reg(r.tmp0),
+                layout: layout()?,
+            })
+        },
+        // FASTPATH_JIT_SATB_IDLE
+        |r| idle(r, GcBarrier::Satb),
+        // FASTPATH_JIT_LRB_IDLE
+        |r| idle(r, GcBarrier::Lrb),
+        // FASTPATH_JIT_CARD_MARK
+        |r| card(r, false),
+        // FASTPATH_JIT_CARD_MARK_CONDITIONAL
+        |r| card(r, true),
+        // FASTPATH_JIT_BROOKS_READ_BARRIER
+        |r| {
+            obj(BrooksReadBarrier {
+                obj: Reg(r.obj),
+                forwarding: r.imm,
+            })
+        },
+        // FASTPATH_JIT_CAS_REF
+        |r| {
+            let layout = layout()?;
+            obj(match ISA {
+                Isa::X64 => CasRef::x64(Reg(r.thread), Reg(r.obj), Reg(r.tmp0), layout),
+                Isa::Aarch64 => CasRef {
+                    thread: Reg(r.thread),
+                    addr: Reg(r.obj),
+                    expected: Reg(r.tmp0),
+                    new: Reg(r.tmp1),
+                    old: Reg(r.tmp2),
+                    tmp: Reg(r.tmp3),
+                    layout,
+                },
+            })
+        },
+        // FASTPATH_JIT_TLAB_ALLOC
+        |r| {
+            obj(TlabAlloc {
+                thread: Reg(r.thread),
+                obj: Reg(r.obj),
+                end: Reg(r.tmp0),
+                tmp: Reg(r.tmp1),
+                size: r.imm,
+                layout: layout()?,
+            })
+        },
+        // FASTPATH_JIT_SPIN_WAIT
+        |_| obj(SpinWait::configured()),
+        // FASTPATH_JIT_BROOKS_WRITE_BARRIER
+        |r| {
+            obj(BrooksWriteBarrier {
+                thread: Reg(r.thread),
+                obj: Reg(r.obj),
+                tmp: Reg(r.tmp0),
+                gc_state: layout()?.gc_state,
+                state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
+                forwarding: r.imm,
+            })
+        },
+        // FASTPATH_JIT_LOCK_EXIT_EXPECTING
+        |r| {
+            let word = u8::try_from(r.imm).map_err(|_| invalid("imm: the expected word's register"))?;
+            obj(lock(r)?.expecting(Reg(word)))
+        },
+        // FASTPATH_JIT_G1_CARD
+        |r| {
+            let region_shift = u8::try_from(r.imm).map_err(|_| invalid("imm: the region shift, 1..63"))?;
+            obj(G1Card {
+                addr: Reg(r.obj),
+                val: Reg(r.tmp0),
+                tmp: Reg(r.tmp1),
+                tmp2: Reg(r.tmp2),
+                base: CardBase::Thread(Reg(r.thread)),
+                region_shift,
+                layout: layout()?,
+            })
+        },
+    ];
+
+    // One row per `fastpath_jit_template` value, in order.
+    const _: () = assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_G1_CARD as usize + 1);
+
+    /// Template `template` for `r`, its registers checked for the host:
+    /// `FASTPATH_ERR_INVALID_ARGUMENT` for an unknown template or a
+    /// register a role or the ISA refuses (and on AArch64 x16/x17, the
+    /// scratch of the C JIT's stubs as of fastpath's).
+    pub(super) fn build(template: i32, r: &fastpath_jit_regs) -> Result<Built, fastpath_status> {
+        let row = usize::try_from(template)
+            .ok()
+            .and_then(|i| TABLE.get(i))
+            .ok_or_else(|| invalid("unknown template"))?;
+        let t = row(r)?;
+        t.check(ISA).map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
+        let scratch = [aarch64::X16, aarch64::X17];
+        if ISA == Isa::Aarch64 && t.operands(ISA).iter().any(|r| scratch.contains(r)) {
+            return Err(invalid("x16/x17 are the slow-path stubs' call scratch"));
+        }
+        Ok(t)
+    }
+
+    fn obj<T: Emitter<Host> + 'static>(t: T) -> Result<Built, fastpath_status> {
+        Ok(Box::new(t))
+    }
+
+    fn invalid(what: &str) -> fastpath_status {
+        fail(FASTPATH_ERR_INVALID_ARGUMENT, what)
+    }
+
+    fn layout() -> Result<ThreadLayout, fastpath_status> {
+        ThreadLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e))
+    }
+
+    /// The lock templates' registers: x86-64's temporaries tmp0 (top) and
+    /// tmp1 (mark); AArch64's tmp0 (top), tmp1 (slot), tmp2 (mark), tmp3
+    /// (expected), tmp4 (CAS result), in the description's order of roles.
+    fn lock(r: &fastpath_jit_regs) -> Result<LockExit, fastpath_status> {
+        let temps = match ISA {
+            Isa::X64 => vec![r.tmp0, r.tmp1],
+            Isa::Aarch64 => vec![r.tmp0, r.tmp2, r.tmp1, r.tmp3, r.tmp4],
+        };
+        let temps: Vec<Reg> = temps.into_iter().map(Reg).collect();
+        let regs = LockRegs::new(Reg(r.thread), Reg(r.obj), &temps)
+            .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
+        let layout = LockStackLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e))?;
+        Ok(LockExit { regs, layout })
+    }
+
+    fn idle(r: &fastpath_jit_regs, barrier: GcBarrier) -> Result<Built, fastpath_status> {
+        obj(GcStateTest {
+            barrier,
+            thread: Reg(r.thread),
+            tmp: Reg(r.tmp0),
+            layout: layout()?,
+        })
+    }
+
+    fn card(r: &fastpath_jit_regs, conditional: bool) -> Result<Built, fastpath_status> {
+        obj(CardMark {
+            addr: Reg(r.obj),
+            tmp: Reg(r.tmp0),
+            tmp2: Reg(r.tmp1),
+            base: CardBase::Thread(Reg(r.thread)),
+            conditional,
+            layout: layout()?,
+        })
+    }
+
     /// How far a label moves to find the branches to it: one byte
     /// (x86-64) or one instruction (AArch64).
-    const STEP: usize;
-    /// The template with `slow` bound `slow_at` bytes after its end and
-    /// `done` `done_at` bytes after it (padding between: a trap).
-    fn bytes(&self, slow_at: usize, done_at: usize) -> Result<Vec<u8>, fastpath_status>;
-    fn clobbers(&self) -> u32;
-    fn budget(&self) -> u32;
+    pub(super) const STEP: usize = match ISA {
+        Isa::X64 => 1,
+        Isa::Aarch64 => 4,
+    };
+
+    /// `t` with `slow` bound `slow_at` bytes after its end and `done`
+    /// `done_at` bytes after it (padding between: a trap, `int3` or `brk
+    /// #0`).
+    pub(super) fn bytes(
+        t: &dyn Emitter<Host>,
+        slow_at: usize,
+        done_at: usize,
+    ) -> Result<Vec<u8>, fastpath_status> {
+        use dynasmrt::{DynasmLabelApi, VecAssembler};
+        let trap: &[u8] = match ISA {
+            Isa::X64 => &[0xCC],
+            Isa::Aarch64 => &[0x00, 0x00, 0x20, 0xD4],
+        };
+        let mut ops = VecAssembler::<Host>::new(0);
+        let labels = Labels {
+            slow: ops.new_dynamic_label(),
+            done: ops.new_dynamic_label(),
+        };
+        t.emit_into(&mut ops, labels)
+            .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
+        let mut i = 0;
+        loop {
+            if i == slow_at {
+                ops.dynamic_label(labels.slow);
+            }
+            if i == done_at {
+                ops.dynamic_label(labels.done);
+            }
+            if i >= slow_at.max(done_at) {
+                break;
+            }
+            ops.extend(trap.iter().copied());
+            i += STEP;
+        }
+        Ok(ops.finalize().expect("both labels are bound"))
+    }
 }
 
 /// The bytes and the sites. Where the template branches to `slow` and
@@ -232,16 +446,20 @@ trait Shape {
 /// ones; AArch64: the instruction's offset field). A site is the first
 /// changed byte (AArch64: its instruction), and the 4 bytes from it are
 /// one field.
-fn describe<T: Shape>(t: &T) -> Result<Emitted, fastpath_status> {
-    let plain = t.bytes(0, 0)?;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn describe(t: &dyn fastpath_jit::Emitter<host::Host>) -> Result<Emitted, fastpath_status> {
+    use host::STEP;
+    let plain = host::bytes(t, 0, 0)?;
     let len = plain.len();
     let moved = |slow_at, done_at| -> Result<Vec<u32>, fastpath_status> {
-        let other = t.bytes(slow_at, done_at)?;
+        let other = host::bytes(t, slow_at, done_at)?;
         let mut sites = Vec::new();
         let mut i = 0;
         while i < len {
             if other[i] != plain[i] {
-                let site = i - i % T::STEP;
+                // The instruction's start (x86-64: STEP is 1, the byte itself).
+                #[allow(clippy::modulo_one)]
+                let site = i - i % STEP;
                 sites.push(site as u32);
                 i = site + 4;
             } else {
@@ -256,488 +474,18 @@ fn describe<T: Shape>(t: &T) -> Result<Emitted, fastpath_status> {
         }
         Ok(sites)
     };
-    let (slow, done) = (moved(T::STEP, 0)?, moved(0, T::STEP)?);
+    let (slow, done) = (moved(STEP, 0)?, moved(0, STEP)?);
     let mut info = fastpath_jit_code {
         len,
         n_slow: slow.len() as u32,
         n_done: done.len() as u32,
-        clobbers: t.clobbers(),
-        budget: t.budget(),
+        clobbers: t.clobbers(host::ISA).0,
+        budget: t.budget(host::ISA) as u32,
         ..fastpath_jit_code::default()
     };
     info.slow_sites[..slow.len()].copy_from_slice(&slow);
     info.done_sites[..done.len()].copy_from_slice(&done);
     Ok(Emitted { bytes: plain, info })
-}
-
-/// The G1 card template's region shift from `imm` (1..63).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-fn region_shift(imm: i32) -> Result<u8, fastpath_status> {
-    u8::try_from(imm)
-        .ok()
-        .filter(|s| (1..64).contains(s))
-        .ok_or_else(|| fail(FASTPATH_ERR_INVALID_ARGUMENT, "imm: the region shift, 1..63"))
-}
-
-/// Binds `labels` `slow_at`/`done_at` bytes after the current end, padding
-/// with `trap` (of `step` bytes).
-fn bind_after<A: DynasmLabelApi>(
-    ops: &mut A,
-    labels: Labels,
-    slow_at: usize,
-    done_at: usize,
-    step: usize,
-    trap: &[u8],
-) {
-    let pad = slow_at.max(done_at);
-    let mut i = 0;
-    loop {
-        if i == slow_at {
-            ops.dynamic_label(labels.slow);
-        }
-        if i == done_at {
-            ops.dynamic_label(labels.done);
-        }
-        if i >= pad {
-            break;
-        }
-        ops.extend(trap.iter().copied());
-        i += step;
-    }
-}
-
-/// One x86-64 template, checked.
-#[cfg(target_arch = "x86_64")]
-enum X64 {
-    Enter(fastpath_jit::x64::LockEnter),
-    Exit(fastpath_jit::x64::LockExit),
-    Poll(fastpath_jit::x64::SafepointPoll),
-    Gc(fastpath_jit::x64::GcStateTest),
-    Card(fastpath_jit::x64::CardMark),
-    Brooks(fastpath_jit::x64::BrooksReadBarrier),
-    Cas(fastpath_jit::x64::CasRef),
-    Tlab(fastpath_jit::x64::TlabAlloc),
-    Spin(fastpath_jit::x64::SpinWait),
-    BrooksWb(fastpath_jit::x64::BrooksWriteBarrier),
-    ExitExpecting(fastpath_jit::x64::LockExit, Reg),
-    G1(fastpath_jit::x64::G1Card),
-}
-
-#[cfg(target_arch = "x86_64")]
-impl X64 {
-    fn new(template: i32, r: fastpath_jit_regs) -> Result<X64, fastpath_status> {
-        use fastpath_jit::x64::{self as x, thread::GcBarrier};
-        let bad = |what: &str| fail(FASTPATH_ERR_INVALID_ARGUMENT, what);
-        let layout = || ThreadLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e));
-        // Distinct general registers, none rsp.
-        let regs = |rs: &[u8]| -> Result<Vec<Reg>, fastpath_status> {
-            for (i, &n) in rs.iter().enumerate() {
-                if n > 15 || n == 4 || rs[..i].contains(&n) {
-                    return Err(bad("registers: 0-15, not rsp (4), one role each"));
-                }
-            }
-            Ok(rs.iter().map(|&n| Reg(n)).collect())
-        };
-        Ok(match template {
-            0 | 1 => {
-                let lr = x::LockRegs::new(Reg(r.thread), Reg(r.obj), Reg(r.tmp0), Reg(r.tmp1))
-                    .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
-                let layout = LockStackLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e))?;
-                if template == 0 {
-                    X64::Enter(x::LockEnter { regs: lr, layout })
-                } else {
-                    X64::Exit(x::LockExit { regs: lr, layout })
-                }
-            }
-            2 => X64::Poll(x::SafepointPoll {
-                thread: regs(&[r.thread])?[0],
-                layout: layout()?,
-            }),
-            3 | 4 => X64::Gc(x::GcStateTest {
-                barrier: if template == 3 {
-                    GcBarrier::Satb
-                } else {
-                    GcBarrier::Lrb
-                },
-                thread: regs(&[r.thread])?[0],
-                layout: layout()?,
-            }),
-            5 | 6 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0])?;
-                X64::Card(x::CardMark {
-                    addr: v[1],
-                    tmp: v[2],
-                    base: x::barrier::CardBase::Thread(v[0]),
-                    conditional: template == 6,
-                    layout: layout()?,
-                })
-            }
-            7 => X64::Brooks(x::BrooksReadBarrier {
-                obj: regs(&[r.obj])?[0],
-                forwarding: r.imm,
-            }),
-            8 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0, 0])?;
-                X64::Cas(x::CasRef {
-                    thread: v[0],
-                    addr: v[1],
-                    new: v[2],
-                    layout: layout()?,
-                })
-            }
-            9 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0])?;
-                X64::Tlab(x::TlabAlloc {
-                    thread: v[0],
-                    obj: v[1],
-                    end: v[2],
-                    size: r.imm,
-                    layout: layout()?,
-                })
-            }
-            10 => X64::Spin(x::SpinWait::configured()),
-            11 => {
-                let v = regs(&[r.thread, r.obj])?;
-                X64::BrooksWb(x::BrooksWriteBarrier {
-                    thread: v[0],
-                    obj: v[1],
-                    gc_state: layout()?.gc_state,
-                    state_bits: x::BrooksWriteBarrier::FASTPATH_STATE_BITS,
-                    forwarding: r.imm,
-                })
-            }
-            12 => {
-                let lr = x::LockRegs::new(Reg(r.thread), Reg(r.obj), Reg(r.tmp0), Reg(r.tmp1))
-                    .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
-                let layout = LockStackLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e))?;
-                let word = u8::try_from(r.imm)
-                    .ok()
-                    .filter(|&n| n <= 15 && n != 4 && n != r.tmp0)
-                    .ok_or_else(|| bad("imm: the expected word's register, 0-15, not rsp (4) or tmp0"))?;
-                X64::ExitExpecting(x::LockExit { regs: lr, layout }, Reg(word))
-            }
-            13 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1])?;
-                X64::G1(x::G1Card {
-                    addr: v[1],
-                    val: v[2],
-                    tmp: v[3],
-                    tmp2: v[3],
-                    base: x::barrier::CardBase::Thread(v[0]),
-                    region_shift: region_shift(r.imm)?,
-                    layout: layout()?,
-                })
-            }
-            _ => return Err(bad("unknown template")),
-        })
-    }
-
-    fn emit(&self, ops: &mut VecAssembler<dynasmrt::x64::X64Relocation>, l: Labels) {
-        use fastpath_jit::x64::Template;
-        match self {
-            X64::BrooksWb(t) => t.emit(ops, l),
-            X64::ExitExpecting(t, word) => t
-                .emit_expecting(ops, l, *word)
-                .expect("the word register was checked"),
-            X64::G1(t) => t.emit(ops, l),
-            X64::Enter(t) => t.emit(ops, l),
-            X64::Exit(t) => t.emit(ops, l),
-            X64::Poll(t) => t.emit(ops, l),
-            X64::Gc(t) => t.emit(ops, l),
-            X64::Card(t) => t.emit(ops, l),
-            X64::Brooks(t) => t.emit(ops, l),
-            X64::Cas(t) => t.emit(ops, l),
-            X64::Tlab(t) => t.emit(ops, l),
-            X64::Spin(t) => t.emit(ops, l),
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Shape for X64 {
-    const STEP: usize = 1;
-
-    fn bytes(&self, slow_at: usize, done_at: usize) -> Result<Vec<u8>, fastpath_status> {
-        let mut ops = VecAssembler::<dynasmrt::x64::X64Relocation>::new(0);
-        let labels = Labels {
-            slow: ops.new_dynamic_label(),
-            done: ops.new_dynamic_label(),
-        };
-        self.emit(&mut ops, labels);
-        bind_after(&mut ops, labels, slow_at, done_at, 1, &[0xCC]);
-        Ok(ops.finalize().expect("both labels are bound"))
-    }
-
-    fn clobbers(&self) -> u32 {
-        use fastpath_jit::x64::Template;
-        match self {
-            X64::Enter(t) => t.clobbers(),
-            X64::Exit(t) => t.clobbers(),
-            X64::Poll(t) => t.clobbers(),
-            X64::Gc(t) => t.clobbers(),
-            X64::Card(t) => t.clobbers(),
-            X64::Brooks(t) => t.clobbers(),
-            X64::Cas(t) => t.clobbers(),
-            X64::Tlab(t) => t.clobbers(),
-            X64::Spin(t) => t.clobbers(),
-            X64::BrooksWb(t) => t.clobbers(),
-            X64::ExitExpecting(t, _) => t.clobbers(),
-            X64::G1(t) => t.clobbers(),
-        }
-        .0
-    }
-
-    fn budget(&self) -> u32 {
-        use fastpath_jit::x64::Template;
-        (match self {
-            X64::Enter(t) => t.budget(),
-            X64::Exit(t) => t.budget(),
-            X64::Poll(t) => t.budget(),
-            X64::Gc(t) => t.budget(),
-            X64::Card(t) => t.budget(),
-            X64::Brooks(t) => t.budget(),
-            X64::Cas(t) => t.budget(),
-            X64::Tlab(t) => t.budget(),
-            X64::Spin(t) => t.budget(),
-            X64::BrooksWb(t) => t.budget(),
-            X64::ExitExpecting(t, _) => t.budget(),
-            X64::G1(t) => t.budget(),
-        }) as u32
-    }
-}
-
-/// One AArch64 template, checked.
-#[cfg(target_arch = "aarch64")]
-enum A64 {
-    Enter(fastpath_jit::aarch64::LockEnter),
-    Exit(fastpath_jit::aarch64::LockExit),
-    Poll(fastpath_jit::aarch64::SafepointPoll),
-    Gc(fastpath_jit::aarch64::GcStateTest),
-    Card(fastpath_jit::aarch64::CardMark),
-    Brooks(fastpath_jit::aarch64::BrooksReadBarrier),
-    Cas(fastpath_jit::aarch64::CasRef),
-    Tlab(fastpath_jit::aarch64::TlabAlloc),
-    Spin(fastpath_jit::aarch64::SpinWait),
-    BrooksWb(fastpath_jit::aarch64::BrooksWriteBarrier),
-    ExitExpecting(fastpath_jit::aarch64::LockExit, Reg),
-    G1(fastpath_jit::aarch64::G1Card),
-}
-
-#[cfg(target_arch = "aarch64")]
-impl A64 {
-    fn new(template: i32, r: fastpath_jit_regs) -> Result<A64, fastpath_status> {
-        use fastpath_jit::aarch64::{self as a, thread::GcBarrier};
-        let bad = |what: &str| fail(FASTPATH_ERR_INVALID_ARGUMENT, what);
-        let layout = || ThreadLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e));
-        // Distinct x0–x30, not x16/x17 (a stub's call scratch).
-        let regs = |rs: &[u8]| -> Result<Vec<Reg>, fastpath_status> {
-            for (i, &n) in rs.iter().enumerate() {
-                if n > 30 || n == 16 || n == 17 || rs[..i].contains(&n) {
-                    return Err(bad("registers: x0-x30, not x16/x17, one role each"));
-                }
-            }
-            Ok(rs.iter().map(|&n| Reg(n)).collect())
-        };
-        Ok(match template {
-            0 | 1 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1, r.tmp2, r.tmp3, r.tmp4])?;
-                let lr = a::LockRegs::new(v[0], v[1], [v[2], v[3], v[4], v[5], v[6]])
-                    .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
-                let layout = LockStackLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e))?;
-                if template == 0 {
-                    A64::Enter(a::LockEnter { regs: lr, layout })
-                } else {
-                    A64::Exit(a::LockExit { regs: lr, layout })
-                }
-            }
-            2 => {
-                let v = regs(&[r.thread, r.tmp0])?;
-                A64::Poll(a::SafepointPoll {
-                    thread: v[0],
-                    tmp: v[1],
-                    layout: layout()?,
-                })
-            }
-            3 | 4 => {
-                let v = regs(&[r.thread, r.tmp0])?;
-                A64::Gc(a::GcStateTest {
-                    barrier: if template == 3 {
-                        GcBarrier::Satb
-                    } else {
-                        GcBarrier::Lrb
-                    },
-                    thread: v[0],
-                    tmp: v[1],
-                    layout: layout()?,
-                })
-            }
-            5 | 6 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1])?;
-                A64::Card(a::CardMark {
-                    thread: v[0],
-                    addr: v[1],
-                    tmp: v[2],
-                    tmp2: v[3],
-                    conditional: template == 6,
-                    layout: layout()?,
-                })
-            }
-            7 => A64::Brooks(a::BrooksReadBarrier {
-                obj: regs(&[r.obj])?[0],
-                forwarding: r.imm,
-            }),
-            8 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1, r.tmp2, r.tmp3])?;
-                A64::Cas(a::CasRef {
-                    thread: v[0],
-                    addr: v[1],
-                    expected: v[2],
-                    new: v[3],
-                    old: v[4],
-                    tmp: v[5],
-                    layout: layout()?,
-                })
-            }
-            9 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1])?;
-                A64::Tlab(a::TlabAlloc {
-                    thread: v[0],
-                    obj: v[1],
-                    end: v[2],
-                    tmp: v[3],
-                    size: r.imm,
-                    layout: layout()?,
-                })
-            }
-            10 => A64::Spin(a::SpinWait::configured()),
-            11 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0])?;
-                A64::BrooksWb(a::BrooksWriteBarrier {
-                    thread: v[0],
-                    obj: v[1],
-                    tmp: v[2],
-                    gc_state: layout()?.gc_state,
-                    state_bits: a::BrooksWriteBarrier::FASTPATH_STATE_BITS,
-                    forwarding: r.imm,
-                })
-            }
-            12 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1, r.tmp2, r.tmp3, r.tmp4])?;
-                let lr = a::LockRegs::new(v[0], v[1], [v[2], v[3], v[4], v[5], v[6]])
-                    .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
-                let layout = LockStackLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e))?;
-                let word = u8::try_from(r.imm)
-                    .ok()
-                    .filter(|&n| n <= 30 && ![r.tmp0, r.tmp1, r.tmp4].contains(&n))
-                    .ok_or_else(|| {
-                        bad("imm: the expected word's register, x0-x30, not tmp0, tmp1 or tmp4")
-                    })?;
-                A64::ExitExpecting(a::LockExit { regs: lr, layout }, Reg(word))
-            }
-            13 => {
-                let v = regs(&[r.thread, r.obj, r.tmp0, r.tmp1, r.tmp2])?;
-                A64::G1(a::G1Card {
-                    thread: v[0],
-                    addr: v[1],
-                    val: v[2],
-                    tmp: v[3],
-                    tmp2: v[4],
-                    region_shift: region_shift(r.imm)?,
-                    layout: layout()?,
-                })
-            }
-            _ => return Err(bad("unknown template")),
-        })
-    }
-
-    fn emit(
-        &self,
-        ops: &mut VecAssembler<dynasmrt::aarch64::Aarch64Relocation>,
-        l: Labels,
-    ) -> Result<(), fastpath_jit::aarch64::TemplateError> {
-        use fastpath_jit::aarch64::Template;
-        match self {
-            A64::Enter(t) => t.emit(ops, l),
-            A64::Exit(t) => t.emit(ops, l),
-            A64::Poll(t) => t.emit(ops, l),
-            A64::Gc(t) => t.emit(ops, l),
-            A64::Card(t) => t.emit(ops, l),
-            A64::Brooks(t) => t.emit(ops, l),
-            A64::Cas(t) => t.emit(ops, l),
-            A64::Tlab(t) => t.emit(ops, l),
-            A64::Spin(t) => t.emit(ops, l),
-            A64::BrooksWb(t) => t.emit(ops, l),
-            A64::ExitExpecting(t, word) => t.emit_expecting(ops, l, *word).map_err(|e| match e {
-                fastpath_jit::aarch64::ExpectingError::Template(e) => e,
-                fastpath_jit::aarch64::ExpectingError::Register(_) => {
-                    unreachable!("the word register was checked")
-                }
-            }),
-            A64::G1(t) => t.emit(ops, l),
-        }
-    }
-}
-
-#[cfg(target_arch = "aarch64")]
-impl Shape for A64 {
-    const STEP: usize = 4;
-
-    fn bytes(&self, slow_at: usize, done_at: usize) -> Result<Vec<u8>, fastpath_status> {
-        let mut ops = VecAssembler::<dynasmrt::aarch64::Aarch64Relocation>::new(0);
-        let labels = Labels {
-            slow: ops.new_dynamic_label(),
-            done: ops.new_dynamic_label(),
-        };
-        self.emit(&mut ops, labels)
-            .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
-        // brk #0
-        bind_after(
-            &mut ops,
-            labels,
-            slow_at,
-            done_at,
-            4,
-            &0xD420_0000u32.to_le_bytes(),
-        );
-        Ok(ops.finalize().expect("both labels are bound"))
-    }
-
-    fn clobbers(&self) -> u32 {
-        use fastpath_jit::aarch64::Template;
-        match self {
-            A64::Enter(t) => t.clobbers(),
-            A64::Exit(t) => t.clobbers(),
-            A64::Poll(t) => t.clobbers(),
-            A64::Gc(t) => t.clobbers(),
-            A64::Card(t) => t.clobbers(),
-            A64::Brooks(t) => t.clobbers(),
-            A64::Cas(t) => t.clobbers(),
-            A64::Tlab(t) => t.clobbers(),
-            A64::Spin(t) => t.clobbers(),
-            A64::BrooksWb(t) => t.clobbers(),
-            A64::ExitExpecting(t, _) => t.clobbers(),
-            A64::G1(t) => t.clobbers(),
-        }
-        .0
-    }
-
-    fn budget(&self) -> u32 {
-        use fastpath_jit::aarch64::Template;
-        (match self {
-            A64::Enter(t) => t.budget(),
-            A64::Exit(t) => t.budget(),
-            A64::Poll(t) => t.budget(),
-            A64::Gc(t) => t.budget(),
-            A64::Card(t) => t.budget(),
-            A64::Brooks(t) => t.budget(),
-            A64::Cas(t) => t.budget(),
-            A64::Tlab(t) => t.budget(),
-            A64::Spin(t) => t.budget(),
-            A64::BrooksWb(t) => t.budget(),
-            A64::ExitExpecting(t, _) => t.budget(),
-            A64::G1(t) => t.budget(),
-        }) as u32
-    }
 }
 
 /// Points the branch at `site` of `code` (`len` bytes; a site

@@ -1,12 +1,13 @@
-//! Object barriers and TLAB allocation as CLIF, the shapes of the dynasm
-//! templates (`fastpath_jit::x64::barrier`, `x64::thread::TlabAlloc`):
+//! Object barriers and TLAB allocation as CLIF, the shapes of the
+//! templates described in `fastpath_jit::template::barrier` and
+//! `template::thread::TlabAlloc`:
 //!
 //! - [`card_mark`]: `idx = addr >> shift; base = [thread+card_table_base]`
 //!   (or an immediate base, as HotSpot embeds it); `store8 dirty,
 //!   [base+idx]`; conditional (`UseCondCardMark`): an already dirty card is
 //!   not written again. A plain byte store, as the Rust barrier's.
 //! - [`g1_card`] (G1's filtered post-barrier, the shape of
-//!   `fastpath_jit::x64::G1Card`): `(addr ^ val) >> region_shift == 0`
+//!   `fastpath_jit::G1Card`): `(addr ^ val) >> region_shift == 0`
 //!   (same region), `val == 0`, then the card `[base + (addr >>
 //!   card_shift)]` compared with dirty; a clean card calls `slow(thread,
 //!   addr)` in a cold block (fastpath's: `fastpath_jit::slow::g1_card`:
@@ -27,14 +28,16 @@
 //!   `[thread+tlab_end]`, else the slow path's allocation.
 //! - [`satb_enqueue`], [`load_reference_barrier`]: the SATB and LRB
 //!   barriers whole, the idle test inline and the medium paths of
-//!   `fastpath_jit::x64::gc_medium` (the queue push; the collection-set
-//!   test and forwarding load) in cold blocks before the slow call.
+//!   `fastpath_jit::template::gc_medium` (the queue push; the
+//!   collection-set test and forwarding load) in cold blocks before the
+//!   slow call.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types::I32, types::I64, types::I8, FuncRef, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::FunctionBuilder;
-use fastpath_jit::x64::gc_medium::{CsetMap, SatbQueueLayout};
-use fastpath_jit::ThreadLayout;
+use fastpath_jit::{CsetMap, SatbQueueLayout, ThreadLayout};
+
+use crate::slow::cold_call;
 
 /// Where the card post-barrier finds the biased card-table base.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,11 +121,7 @@ pub fn g1_card(
         .icmp_imm_u(IntCC::NotEqual, now, i64::from(layout.dirty_card));
     b.ins().brif(clean, call, &[], cont, &[]);
 
-    b.set_cold_block(call);
-    b.switch_to_block(call);
-    b.ins().call(slow, &[thread, addr]);
-    b.ins().jump(cont, &[]);
-
+    cold_call(b, call, slow, &[thread, addr], cont);
     b.switch_to_block(cont);
 }
 
@@ -138,7 +137,7 @@ pub fn brooks_read_barrier(b: &mut FunctionBuilder<'_>, obj: Value, forwarding: 
 /// the load of `obj`'s forwarding word (at `obj + forwarding`, Brooks:
 /// −8), `val` unchanged. When a bit is set, in cold blocks:
 /// `slow(thread, obj) -> obj'` and `val`'s forwarding word (null kept).
-/// `state_bits` for fastpath: `fastpath_jit::x64::BrooksWriteBarrier::FASTPATH_STATE_BITS`.
+/// `state_bits` for fastpath: `fastpath_jit::BrooksWriteBarrier::FASTPATH_STATE_BITS`.
 #[allow(clippy::too_many_arguments)] // the template's fields, one per argument
 pub fn brooks_write_barrier(
     b: &mut FunctionBuilder<'_>,
@@ -208,12 +207,7 @@ pub fn cas_ref(
     let forwarded = b.ins().band_imm_u(gc, i64::from(layout.has_forwarded_bit));
     b.ins().brif(forwarded, cold, &[], cont, &[old.into()]);
 
-    b.set_cold_block(cold);
-    b.switch_to_block(cold);
-    let call = b.ins().call(slow, &[thread, addr, expected, new]);
-    let r = b.inst_results(call)[0];
-    b.ins().jump(cont, &[r.into()]);
-
+    cold_call(b, cold, slow, &[thread, addr, expected, new], cont);
     b.switch_to_block(cont);
     result
 }
@@ -241,20 +235,16 @@ pub fn tlab_alloc(
     b.ins().store(trusted, new_top, thread, layout.tlab_top);
     b.ins().jump(cont, &[top.into()]);
 
-    b.set_cold_block(cold);
     b.switch_to_block(cold);
     let size = b.ins().iconst(I64, i64::from(size));
-    let call = b.ins().call(slow, &[thread, size]);
-    let r = b.inst_results(call)[0];
-    b.ins().jump(cont, &[r.into()]);
-
+    cold_call(b, cold, slow, &[thread, size], cont);
     b.switch_to_block(cont);
     result
 }
 
 /// The whole SATB pre-barrier of a store to the field at `field`: the
 /// idle test inline, then in cold blocks the medium path of
-/// `fastpath_jit::x64::gc_medium` (load the previous value, skip null,
+/// `fastpath_jit::SatbEnqueue` (load the previous value, skip null,
 /// push it on the thread's `SATBMarkQueue` at `queue`'s offsets) and, when
 /// the buffer is full, `slow(thread, previous)`.
 pub fn satb_enqueue(
@@ -277,7 +267,7 @@ pub fn satb_enqueue(
     let marking = b.ins().band_imm_u(gc, i64::from(layout.marking_bit));
     b.ins().brif(marking, medium, &[], cont, &[]);
 
-    for cold in [medium, check, push, call] {
+    for cold in [medium, check, push] {
         b.set_cold_block(cold);
     }
     b.switch_to_block(medium);
@@ -296,22 +286,23 @@ pub fn satb_enqueue(
     b.ins().store(trusted, prev, slot, 0);
     b.ins().jump(cont, &[]);
 
-    b.switch_to_block(call);
-    b.ins().call(slow, &[thread, prev]);
-    b.ins().jump(cont, &[]);
-
+    cold_call(b, call, slow, &[thread, prev], cont);
     b.switch_to_block(cont);
 }
 
-/// The whole load-reference barrier of a reference `obj` just loaded:
-/// the idle test inline, then in cold blocks the collection-set test on
-/// `cset`'s byte map and the forwarding load (the word at `obj +
-/// forwarding`), and `slow(thread, obj) -> copy` for an object in the
-/// collection set not copied yet. Returns the reference to use.
+/// The whole load-reference barrier of a reference `obj` just loaded from
+/// the field at `field`: the idle test inline, then in cold blocks the
+/// collection-set test on `cset`'s byte map and the forwarding load (the
+/// word at `obj + forwarding`), and `slow(thread, obj, field) -> copy` for
+/// an object in the collection set not copied yet (the library's
+/// `fastpath_jit::slow::lrb`, which also heals the field). Returns the
+/// reference to use.
+#[allow(clippy::too_many_arguments)] // the template's fields, one per argument
 pub fn load_reference_barrier(
     b: &mut FunctionBuilder<'_>,
     thread: Value,
     obj: Value,
+    field: Value,
     layout: &ThreadLayout,
     cset: &CsetMap,
     forwarding: i32,
@@ -330,7 +321,7 @@ pub fn load_reference_barrier(
     let forwarded = b.ins().band_imm_u(gc, i64::from(layout.has_forwarded_bit));
     b.ins().brif(forwarded, medium, &[], cont, &[obj.into()]);
 
-    for cold in [medium, test, fwd, call] {
+    for cold in [medium, test, fwd] {
         b.set_cold_block(cold);
     }
     b.switch_to_block(medium);
@@ -351,11 +342,7 @@ pub fn load_reference_barrier(
     let not_copied = b.ins().icmp(IntCC::Equal, to, obj);
     b.ins().brif(not_copied, call, &[], cont, &[to.into()]);
 
-    b.switch_to_block(call);
-    let c = b.ins().call(slow, &[thread, obj]);
-    let r = b.inst_results(c)[0];
-    b.ins().jump(cont, &[r.into()]);
-
+    cold_call(b, call, slow, &[thread, obj, field], cont);
     b.switch_to_block(cont);
     result
 }

@@ -1,6 +1,6 @@
 //! Lightweight monitor enter and exit as CLIF (HotSpot lightweight
-//! locking), the same protocol and shape as the dynasm templates
-//! (`fastpath_jit::x64::lock`): the lock-stack in the thread block at a
+//! locking), the same protocol and shape as the templates described in
+//! `fastpath_jit::template::lock`: the lock-stack in the thread block at a
 //! [`LockStackLayout`]'s offsets, one CAS on the header, every uncommon
 //! state to a cold block calling the library's slow path
 //! (`fastpath_jit::slow::monitor_enter` / `monitor_exit`, imported by the
@@ -142,7 +142,7 @@ pub fn lock_exit(
 }
 
 /// [`lock_exit`] with its expected header word taken from `word` instead
-/// of loaded from the header (as `fastpath_jit::x64::LockExit::emit_expecting`):
+/// of loaded from the header (as `fastpath_jit::LockExitExpecting`):
 /// pass [`lock_enter_with_mark`]'s result for the same lock. Saves the
 /// exit's load of the header. Any value is safe: the expected word still
 /// gets lock bits 00 and the own-word bit forced, so the CAS succeeds only
@@ -207,12 +207,7 @@ fn exit(
     let zero = b.ins().iconst(I32, 0);
     b.ins().jump(cont, &[zero.into()]);
 
-    b.set_cold_block(cold);
-    b.switch_to_block(cold);
-    let call = b.ins().call(slow, &[thread, obj]);
-    let r = b.inst_results(call)[0];
-    b.ins().jump(cont, &[r.into()]);
-
+    crate::slow::cold_call(b, cold, slow, &[thread, obj], cont);
     b.switch_to_block(cont);
     status
 }

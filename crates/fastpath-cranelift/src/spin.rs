@@ -7,10 +7,11 @@
 
 use cranelift_codegen::ir::{FuncRef, InstBuilder};
 use cranelift_frontend::FunctionBuilder;
-use dynasmrt::{DynasmApi, VecAssembler};
+use dynasmrt::VecAssembler;
 use fastpath::code::{CodeCache, Entry};
+use fastpath_jit::{Emit, Isa, SpinWait};
 
-use crate::Error;
+use crate::link::Error;
 
 /// Installs `pause; ret` for the process's configured pause in `cache`:
 /// the function [`spin_wait`]'s import resolves to.
@@ -19,31 +20,26 @@ pub fn install_pause(cache: &CodeCache) -> Result<Entry, Error> {
     cache.install(&bytes).map_err(Error::Install)
 }
 
-#[cfg(target_arch = "x86_64")]
+/// The configured pause's template bytes and a return.
 fn pause_bytes() -> Vec<u8> {
-    use fastpath_jit::x64::Template;
-    let mut ops = VecAssembler::<dynasmrt::x64::X64Relocation>::new(0);
+    #[cfg(target_arch = "x86_64")]
+    type Host = dynasmrt::x64::X64Relocation;
+    #[cfg(target_arch = "aarch64")]
+    type Host = dynasmrt::aarch64::Aarch64Relocation;
+    let mut ops = VecAssembler::<Host>::new(0);
     let labels = fastpath_jit::Labels {
         slow: ops.new_dynamic_label(),
         done: ops.new_dynamic_label(),
     };
-    fastpath_jit::x64::SpinWait::configured().emit(&mut ops, labels);
-    ops.push(0xC3); // ret
-    ops.finalize().expect("no label is referenced")
-}
-
-#[cfg(target_arch = "aarch64")]
-fn pause_bytes() -> Vec<u8> {
-    use fastpath_jit::aarch64::Template;
-    let mut ops = VecAssembler::<dynasmrt::aarch64::Aarch64Relocation>::new(0);
-    let labels = fastpath_jit::Labels {
-        slow: ops.new_dynamic_label(),
-        done: ops.new_dynamic_label(),
-    };
-    fastpath_jit::aarch64::SpinWait::configured()
+    SpinWait::configured()
         .emit(&mut ops, labels)
-        .expect("the configured pause is an AArch64 one");
-    ops.push_u32(0xD65F_03C0); // ret
+        .expect("the configured pause is the host's");
+    // x86-64 `ret` (C3); AArch64 `ret` (D65F03C0).
+    let ret: &[u8] = match <Host as fastpath_jit::Arch>::ISA {
+        Isa::X64 => &[0xC3],
+        Isa::Aarch64 => &[0xC0, 0x03, 0x5F, 0xD6],
+    };
+    ops.extend(ret.iter().copied());
     ops.finalize().expect("no label is referenced")
 }
 

@@ -1,69 +1,34 @@
 //! Every Cranelift emitter beyond the poll and idle tests compiled with
 //! cranelift-codegen for the host, installed through
 //! `CodeCache::install_relocated` (the slow paths reached through
-//! relocated calls) and run: lightweight monitor enter and exit through
-//! the same differential (header × lock-stack states against the Rust
-//! path), mixed and deflater-stress tests as the dynasm templates
-//! (`lock_world`, shared with fastpath-jit's tests); card (plain,
-//! conditional, immediate base), Brooks read barrier, Brooks write
-//! barrier (`brooks_world`'s differential against the Rust model, and
+//! relocated calls) and run on the scenarios the dynasm templates run
+//! (fastpath-jit's test worlds and cases, `common`): lightweight monitor
+//! enter and exit through the same differential (header × lock-stack
+//! states against the Rust path), mixed and deflater-stress tests
+//! (`lock_world`); the SATB and LRB barriers whole (`gc_world`'s
+//! scenarios, the cases `gc_medium_tests!`); the Brooks write barrier
+//! (`brooks_world`'s differential against the Rust model and
 //! `brooks_real`'s run on a concurrent heap with the library's slow path,
-//! both shared with fastpath-jit's tests), G1's filtered card barrier (`g1_world`'s
-//! differential against the library's Rust barrier on a real heap, the
-//! slow path the library's), reference CAS, TLAB
-//! bump and on-spin-wait against plain memory.
+//! the cases `brooks_wb_tests!`); G1's filtered card barrier
+//! (`g1_world`'s differential against the library's Rust barrier on a
+//! real heap); card (plain, conditional, immediate base), Brooks read
+//! barrier, reference CAS, TLAB bump and on-spin-wait against plain
+//! memory.
 
-#[path = "../../fastpath-jit/tests/common/brooks_real.rs"]
-mod brooks_real;
-#[path = "../../fastpath-jit/tests/common/brooks_world.rs"]
-mod brooks_world;
-#[path = "../../fastpath-jit/tests/common/g1_world.rs"]
-mod g1_world;
-#[path = "../../fastpath-jit/tests/common/lock_world.rs"]
-#[allow(dead_code)] // the parts the dynasm harnesses use too
-mod lock_world;
+mod common;
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use cranelift_codegen::ir::{
-    types::I32, types::I64, AbiParam, Function, InstBuilder, Signature, Type, UserFuncName, Value,
-};
-use cranelift_codegen::isa::CallConv;
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use common::block::{layout, TestThread};
+use common::lock_world::{self, Guess, Op, Run};
+use common::{brooks_world, compile, g1_world, gc_world};
+use cranelift_codegen::ir::{types::I32, types::I64, InstBuilder};
 use fastpath::code::{CodeCache, Entry};
 use fastpath::sync::Header;
 use fastpath::thread::{self as fthread, ThreadBlock};
 use fastpath_cranelift::*;
-use fastpath_jit::slow;
-use lock_world::{Guess, Op, Run};
-
-/// Compiles `fn(i64 × params) -> ret?` whose body `body` emits (returning
-/// the result value), links import `i` to `imports[i]`, installs it.
-fn compile(
-    cache: &CodeCache,
-    params: usize,
-    ret: Option<Type>,
-    imports: &[usize],
-    body: impl FnOnce(&mut FunctionBuilder<'_>, &[Value]) -> Option<Value>,
-) -> Entry {
-    let isa = host_isa();
-    let mut sig = Signature::new(CallConv::SystemV);
-    sig.params.extend((0..params).map(|_| AbiParam::new(I64)));
-    sig.returns.extend(ret.map(AbiParam::new));
-    let mut func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
-    let mut fctx = FunctionBuilderContext::new();
-    let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-    let entry = b.create_block();
-    b.append_block_params_for_function_params(entry);
-    b.switch_to_block(entry);
-    let args = b.block_params(entry).to_vec();
-    let r = body(&mut b, &args);
-    b.ins().return_(r.as_slice());
-    b.seal_all_blocks();
-    b.finalize(isa.frontend_config());
-    install(cache, &*isa, func, |i| imports[i as usize]).unwrap()
-}
+use fastpath_jit::slow::{self, LibraryPath};
 
 // ---------------------------------------------------------------------
 // Lock enter and exit.
@@ -112,7 +77,7 @@ impl Harness {
             Some(I32),
             &[mark_slow as *const () as usize],
             |b, a| {
-                let f = import_slow_path_with_result(b, 0, 2, I32, true);
+                let f = import_library_slow_path(b, 0, LibraryPath::MonitorExit, true);
                 let flags = cranelift_codegen::ir::MemFlagsData::trusted();
                 let word = match kind {
                     Guess::Loaded => b.ins().load(I64, flags, a[1], 0),
@@ -150,12 +115,12 @@ impl Harness {
         let entry = compile(&cache, 2, Some(I32), &[slow], |b, a| {
             Some(match op {
                 Op::Enter => {
-                    let f = import_slow_path(b, 0, 2, false);
+                    let f = import_library_slow_path(b, 0, LibraryPath::MonitorEnter, false);
                     lock_enter(b, a[0], a[1], &layout, f);
                     b.ins().iconst(I32, 0)
                 }
                 Op::Exit => {
-                    let f = import_slow_path_with_result(b, 0, 2, I32, true);
+                    let f = import_library_slow_path(b, 0, LibraryPath::MonitorExit, true);
                     lock_exit(b, a[0], a[1], &layout, f)
                 }
             })
@@ -203,26 +168,7 @@ fn lock_differential_against_the_rust_path() {
 /// equals Rust's.
 #[test]
 fn guessed_exit_agrees_with_rust_whatever_the_guess() {
-    let (mut checked, mut to_slow) = (0, 0);
-    for kind in [
-        Guess::Loaded,
-        Guess::LoadedInflated,
-        Guess::Zero,
-        Guess::Ones,
-        Guess::Other,
-    ] {
-        let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
-        let (c, sl) = lock_world::differential_guessed(
-            &Harness::guessed(kind),
-            &format!("cranelift, guess {kind:?}"),
-            right,
-        );
-        if matches!(kind, Guess::Ones | Guess::Other) {
-            assert!(sl > 0, "a wrong guess ({kind:?}) never failed the CAS");
-        }
-        checked += c;
-        to_slow += sl;
-    }
+    let (checked, to_slow) = lock_world::every_guess("cranelift", Harness::guessed);
     println!("cranelift guessed exit: {checked} (guess, state) cases against the Rust exit; {to_slow} wrong guesses sent a fast exit to slow");
 }
 
@@ -284,32 +230,6 @@ fn lock_stress_with_the_deflater() {
 
 // ---------------------------------------------------------------------
 // Barriers, allocation, spin.
-
-#[repr(C)]
-#[derive(Default)]
-struct TestThread {
-    gc_state: u8,
-    poll: u8,
-    card_base: usize,
-    tlab_top: usize,
-    tlab_end: usize,
-}
-
-fn layout() -> ThreadLayout {
-    use std::mem::offset_of;
-    ThreadLayout {
-        gc_state: offset_of!(TestThread, gc_state) as i32,
-        marking_bit: 1,
-        has_forwarded_bit: 4,
-        poll: offset_of!(TestThread, poll) as i32,
-        poll_bit: 1,
-        card_table_base: offset_of!(TestThread, card_base) as i32,
-        card_shift: 9,
-        dirty_card: 0,
-        tlab_top: offset_of!(TestThread, tlab_top) as i32,
-        tlab_end: offset_of!(TestThread, tlab_end) as i32,
-    }
-}
 
 #[test]
 fn card_marks_dirty_the_card_plain_conditional_and_immediate() {
@@ -525,142 +445,31 @@ fn compiled_lock_paths_have_one_locked_cas() {
 // ---------------------------------------------------------------------
 // SATB and LRB, whole: idle test, medium path, slow call.
 
-#[repr(C)]
-struct GcThread {
-    gc_state: u8,
-    satb_index: usize,
-    satb_buffer: *mut u64,
-    buffer: [u64; 4],
-}
-
-fn gc_layout() -> (ThreadLayout, SatbQueueLayout) {
-    use std::mem::offset_of;
-    (
-        ThreadLayout {
-            gc_state: offset_of!(GcThread, gc_state) as i32,
-            ..layout()
-        },
-        SatbQueueLayout {
-            index: offset_of!(GcThread, satb_index) as i32,
-            buffer: offset_of!(GcThread, satb_buffer) as i32,
-        },
-    )
-}
-
-/// The SATB slow path's values: a flushed buffer (oldest first), then the
-/// value that did not fit.
-static SATB_SEEN: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
-
-extern "C" fn satb_flush(t: *mut GcThread, prev: u64) {
-    // SAFETY: the compiled code passes the live test block it was given.
-    let t = unsafe { &mut *t };
-    let mut seen = SATB_SEEN.lock().unwrap();
-    seen.extend(t.buffer[t.satb_index / 8..].iter().rev());
-    seen.push(prev);
-    t.satb_index = 32;
-}
-
-#[test]
-fn satb_barrier_records_every_overwritten_non_null_value_once() {
-    let cache = CodeCache::new(64 * 1024).unwrap();
-    let (l, q) = gc_layout();
-    let e = compile(&cache, 2, None, &[satb_flush as *const () as usize], |b, a| {
-        let slow = import_slow_path(b, 0, 2, true);
+/// `fn(thread, field)`: the SATB barrier of a store to `field`, on
+/// `gc_world`'s block and queue, its slow path `gc_world::satb_flush`.
+fn satb_function(cache: &CodeCache) -> Entry {
+    let (l, q) = (gc_world::layout(), gc_world::queue());
+    let flush = gc_world::satb_flush as *const () as usize;
+    compile(cache, 2, None, &[flush], |b, a| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::SatbEnqueue, true);
         satb_enqueue(b, a[0], a[1], &l, &q, slow);
         None
-    });
-    // SAFETY: an `extern "C" fn(*mut GcThread, *mut u64)` reading the
-    // field and the block, writing the block's queue.
-    let barrier: extern "C" fn(*mut GcThread, *mut u64) = unsafe { e.as_fn() };
-    let mut t = Box::new(GcThread {
-        gc_state: 0,
-        satb_index: 32,
-        satb_buffer: std::ptr::null_mut(),
-        buffer: [0; 4],
-    });
-    t.satb_buffer = t.buffer.as_mut_ptr();
-    let mut field = 7u64;
-    barrier(&mut *t, &mut field);
-    assert_eq!(t.satb_index, 32, "idle: nothing enqueued");
-    t.gc_state = 1; // marking
-    let mut expected = Vec::new();
-    for v in 1..=11u64 {
-        barrier(&mut *t, &mut field);
-        if field != 0 {
-            expected.push(field);
-        }
-        field = if v % 3 == 0 { 0 } else { 100 + v };
-    }
-    let mut got = SATB_SEEN.lock().unwrap().clone();
-    got.extend(t.buffer[t.satb_index / 8..].iter().rev());
-    assert_eq!(got, expected, "every non-null old value, once, in order");
-    assert!(
-        SATB_SEEN.lock().unwrap().len() > 4,
-        "the full buffer reached the slow path"
-    );
+    })
 }
 
-/// The LRB slow path's evacuations: forwards to the next region.
-static LRB_EVACUATED: AtomicU64 = AtomicU64::new(0);
-extern "C" fn lrb_evacuate(_t: *mut GcThread, obj: u64) -> u64 {
-    LRB_EVACUATED.fetch_add(1, Ordering::Relaxed);
-    // SAFETY: `obj` is one of the test heap's objects, its forwarding word
-    // 8 bytes below it.
-    unsafe { ((obj - 8) as *mut u64).write(obj + 4096) };
-    obj + 4096
+/// `fn(thread, obj, field) -> obj as the caller may use it`: the whole
+/// load-reference barrier on `cset`, its slow path
+/// `gc_world::lrb_evacuate` (the library's signature).
+fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
+    let l = gc_world::layout();
+    let evacuate = gc_world::lrb_evacuate as *const () as usize;
+    compile(cache, 3, Some(I64), &[evacuate], |b, a| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::Lrb, true);
+        Some(load_reference_barrier(b, a[0], a[1], a[2], &l, &cset, -8, slow))
+    })
 }
 
-#[test]
-fn load_reference_barrier_resolves_forwarded_and_evacuates_through_the_slow_path() {
-    let cache = CodeCache::new(64 * 1024).unwrap();
-    let (l, _) = gc_layout();
-    let mut heap = vec![0u64; 5 * 4096 / 8];
-    let base = (heap.as_mut_ptr() as usize + 4095) & !4095;
-    let mut map = [0u8, 1, 0, 0];
-    let cset = CsetMap {
-        biased: (map.as_mut_ptr() as usize).wrapping_sub(base >> 12),
-        region_shift: 12,
-    };
-    let obj = |region: usize, i: usize| (base + region * 4096 + 16 + 32 * i) as u64;
-    let set_fwd = |o: u64, to: u64| {
-        // SAFETY: inside the test heap, 8 bytes below an object.
-        unsafe { ((o - 8) as *mut u64).write(to) }
-    };
-    let (a, b_, c, d) = (obj(0, 0), obj(1, 0), obj(1, 1), obj(2, 0));
-    for o in [a, b_, c, d] {
-        set_fwd(o, o);
-    }
-    set_fwd(b_, d);
-    let e = compile(
-        &cache,
-        2,
-        Some(I64),
-        &[lrb_evacuate as *const () as usize],
-        |b, args| {
-            let slow = import_slow_path_with_result(b, 0, 2, I64, true);
-            Some(load_reference_barrier(b, args[0], args[1], &l, &cset, -8, slow))
-        },
-    );
-    // SAFETY: an `extern "C" fn(*mut GcThread, u64) -> u64` reading the
-    // block, the map and the forwarding words.
-    let lrb: extern "C" fn(*mut GcThread, u64) -> u64 = unsafe { e.as_fn() };
-    let mut t = GcThread {
-        gc_state: 0,
-        satb_index: 0,
-        satb_buffer: std::ptr::null_mut(),
-        buffer: [0; 4],
-    };
-    assert_eq!(lrb(&mut t, b_), b_, "idle");
-    t.gc_state = 4; // has forwarded objects
-    assert_eq!(lrb(&mut t, 0), 0, "null");
-    assert_eq!(lrb(&mut t, a), a, "outside the collection set");
-    assert_eq!(lrb(&mut t, b_), d, "forwarded: the copy");
-    assert_eq!(LRB_EVACUATED.load(Ordering::Relaxed), 0);
-    assert_eq!(lrb(&mut t, c), c + 4096, "not copied yet: the slow path");
-    assert_eq!(lrb(&mut t, c), c + 4096, "then forwarded");
-    assert_eq!(LRB_EVACUATED.load(Ordering::Relaxed), 1);
-    drop(heap);
-}
+common::cases::gc_medium_tests!(satb_function, lrb_function);
 
 // ---------------------------------------------------------------------
 // The Brooks write barrier.
@@ -668,10 +477,10 @@ fn load_reference_barrier_resolves_forwarded_and_evacuates_through_the_slow_path
 /// `fn(block, obj, val, out)`: `brooks_write_barrier` on `obj` (the
 /// block's GC-state byte at `gc_state`) calling `slow`, `out` = [object to
 /// write, value to store].
-fn brooks_wb_function(cache: &CodeCache, gc_state: i32, slow: usize) -> Entry {
+fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
     use brooks_world::{EVACUATION, HAS_FORWARDED};
-    compile(cache, 4, None, &[slow], |b, args| {
-        let slow = import_slow_path_with_result(b, 0, 2, I64, true);
+    let e = compile(cache, 4, None, &[slow], |b, args| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::BrooksWb, true);
         let (o, v) = brooks_write_barrier(
             b,
             args[0],
@@ -686,65 +495,49 @@ fn brooks_wb_function(cache: &CodeCache, gc_state: i32, slow: usize) -> Entry {
         b.ins().store(flags, o, args[3], 0);
         b.ins().store(flags, v, args[3], 8);
         None
-    })
+    });
+    // SAFETY: a complete `extern "C" fn(block, usize, usize, *mut [usize;
+    // 2])` (`F`, the caller's block type) reading the block's GC-state byte
+    // and the objects' forwarding words, writing only `out` (and the heap
+    // through the slow path).
+    unsafe { e.as_fn() }
 }
 
-#[test]
-fn brooks_write_barrier_matches_the_rust_barrier_on_every_case() {
-    use brooks_world::TestThread;
-    let cache = CodeCache::new(64 * 1024).unwrap();
-    let gc_state = std::mem::offset_of!(TestThread, gc_state) as i32;
-    let e = brooks_wb_function(&cache, gc_state, brooks_world::slow_entry as *const () as usize);
-    // SAFETY: a complete `extern "C" fn(*mut TestThread, usize, usize,
-    // *mut [usize; 2])` reading the block and the forwarding words,
-    // writing `out` (and the world through the slow path).
-    let wb: brooks_world::Wb = unsafe { e.as_fn() };
-    brooks_world::differential(wb);
-}
-
-/// The same function on the real block with the library's slow path
-/// (`fastpath_jit::slow::brooks_wb`, counted) on a concurrent
-/// `shenandoah-2017` heap: the slow call copies or finds the copy, the
-/// original forwards to it (`brooks_real`, shared with fastpath-jit).
-#[test]
-fn brooks_write_barrier_reaches_the_library_on_a_concurrent_heap() {
-    std::thread::spawn(|| {
-        let cache = CodeCache::new(64 * 1024).unwrap();
-        let gc_state = fthread::GC_STATE_OFFSET as i32;
-        let e = brooks_wb_function(&cache, gc_state, brooks_real::slow_counted as *const () as usize);
-        // SAFETY: a complete `extern "C" fn(*const ThreadBlock, usize,
-        // usize, *mut [usize; 2])`, called by `brooks_real` on this thread
-        // with its block, on objects of its mutator's heap, between its
-        // stops.
-        let wb: brooks_real::Wb = unsafe { e.as_fn() };
-        brooks_real::copies_through_the_stub(wb);
-    })
-    .join()
-    .unwrap();
-}
+common::cases::brooks_wb_tests!(wb_function);
 
 // ---------------------------------------------------------------------
 // G1's filtered card post-barrier.
 
+/// `fn(block, field, value)`: with `store`, the store of the value into
+/// the field, then `g1_card` for regions of `1 << region_shift` bytes, its
+/// slow path `g1_world::slow_counted` (the library's, counted).
+fn g1_function(cache: &CodeCache, region_shift: u8, store: bool) -> Entry {
+    let layout = ThreadLayout::fastpath().unwrap();
+    let slow = g1_world::slow_counted as *const () as usize;
+    compile(cache, 3, None, &[slow], |b, a| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::G1Card, true);
+        if store {
+            let flags = cranelift_codegen::ir::MemFlagsData::trusted();
+            b.ins().store(flags, a[2], a[1], 0);
+        }
+        g1_card(
+            b,
+            a[0],
+            a[1],
+            a[2],
+            &layout,
+            CardTable::Thread,
+            region_shift,
+            slow,
+        );
+        None
+    })
+}
+
 #[test]
 fn g1_card_matches_the_rust_barrier_on_every_filter_case() {
     let cache = CodeCache::new(64 * 1024).unwrap();
-    let layout = ThreadLayout::fastpath().unwrap();
-    let shift = g1_world::region_shift();
-    // fn(block, field, value): the store, then the barrier.
-    let e = compile(
-        &cache,
-        3,
-        None,
-        &[g1_world::slow_counted as *const () as usize],
-        |b, a| {
-            let slow = import_slow_path(b, 0, 2, true);
-            let flags = cranelift_codegen::ir::MemFlagsData::trusted();
-            b.ins().store(flags, a[2], a[1], 0);
-            g1_card(b, a[0], a[1], a[2], &layout, CardTable::Thread, shift, slow);
-            None
-        },
-    );
+    let e = g1_function(&cache, g1_world::region_shift(), true);
     // SAFETY: a complete `extern "C" fn(block, field, value)` storing into
     // the field and running the barrier; `g1_world` calls it with this
     // thread's block, on fields of its mutator's heap, between its stops.
@@ -762,18 +555,7 @@ fn g1_card_matches_the_rust_barrier_on_every_filter_case() {
 fn compiled_g1_card_exits() {
     use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter, Mnemonic};
     let cache = CodeCache::new(64 * 1024).unwrap();
-    let layout = ThreadLayout::fastpath().unwrap();
-    let e = compile(
-        &cache,
-        3,
-        None,
-        &[g1_world::slow_counted as *const () as usize],
-        |b, a| {
-            let slow = import_slow_path(b, 0, 2, true);
-            g1_card(b, a[0], a[1], a[2], &layout, CardTable::Thread, 16, slow);
-            None
-        },
-    );
+    let e = g1_function(&cache, 16, false);
     // SAFETY: the entry's bytes are mapped readable while `e` lives.
     let code = unsafe { std::slice::from_raw_parts(e.addr(), e.len()) };
     let insns: Vec<_> = Decoder::with_ip(64, code, 0, DecoderOptions::NONE)

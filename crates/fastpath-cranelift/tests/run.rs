@@ -6,13 +6,12 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use cranelift_codegen::ir::{types::I64, AbiParam, Function, InstBuilder, Signature, UserFuncName};
-use cranelift_codegen::isa::CallConv;
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+mod common;
+
+use common::compile;
+use cranelift_codegen::ir::{types::I64, InstBuilder};
 use fastpath::code::{CodeCache, Entry};
-use fastpath_cranelift::{
-    host_isa, import_slow_path, install, lrb_idle_test, safepoint_poll, satb_pre_barrier, ThreadLayout,
-};
+use fastpath_cranelift::{import_slow_path, lrb_idle_test, safepoint_poll, satb_pre_barrier, ThreadLayout};
 use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter, Mnemonic};
 
 #[repr(C)]
@@ -53,42 +52,27 @@ extern "C" fn slow2(_t: *mut Thread, v: u64) {
 
 /// `fn(thread, x) -> x + 1` with the fast path first.
 fn build(which: Which, colocated: bool, cache: &CodeCache) -> Entry {
-    let isa = host_isa();
-    let mut sig = Signature::new(CallConv::SystemV);
-    sig.params.extend([AbiParam::new(I64), AbiParam::new(I64)]);
-    sig.returns.push(AbiParam::new(I64));
-    let mut func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
-    let mut fctx = FunctionBuilderContext::new();
-    let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-    let entry = b.create_block();
-    b.append_block_params_for_function_params(entry);
-    b.switch_to_block(entry);
-    let (thread, x) = (b.block_params(entry)[0], b.block_params(entry)[1]);
-    match which {
-        Which::Poll => {
-            let slow = import_slow_path(&mut b, 0, 1, colocated);
-            safepoint_poll(&mut b, thread, &LAYOUT, slow);
+    let slow = [slow1 as *const () as usize, slow2 as *const () as usize];
+    compile(cache, 2, Some(I64), &slow, |b, a| {
+        let (thread, x) = (a[0], a[1]);
+        match which {
+            Which::Poll => {
+                let slow = import_slow_path(b, 0, 1, colocated);
+                safepoint_poll(b, thread, &LAYOUT, slow);
+            }
+            Which::Satb => {
+                let slow = import_slow_path(b, 1, 2, colocated);
+                let one = b.ins().iconst(I64, 1);
+                satb_pre_barrier(b, thread, one, &LAYOUT, slow);
+            }
+            Which::Lrb => {
+                let slow = import_slow_path(b, 1, 2, colocated);
+                let two = b.ins().iconst(I64, 2);
+                lrb_idle_test(b, thread, two, &LAYOUT, slow);
+            }
         }
-        Which::Satb => {
-            let slow = import_slow_path(&mut b, 1, 2, colocated);
-            let one = b.ins().iconst(I64, 1);
-            satb_pre_barrier(&mut b, thread, one, &LAYOUT, slow);
-        }
-        Which::Lrb => {
-            let slow = import_slow_path(&mut b, 1, 2, colocated);
-            let two = b.ins().iconst(I64, 2);
-            lrb_idle_test(&mut b, thread, two, &LAYOUT, slow);
-        }
-    }
-    let r = b.ins().iadd_imm_s(x, 1);
-    b.ins().return_(&[r]);
-    b.seal_all_blocks();
-    b.finalize(isa.frontend_config());
-    install(cache, &*isa, func, |index| match index {
-        0 => slow1 as *const () as usize,
-        _ => slow2 as *const () as usize,
+        Some(b.ins().iadd_imm_s(x, 1))
     })
-    .unwrap()
 }
 
 fn call(e: &Entry, t: &mut Thread, x: u64) -> u64 {

@@ -7,7 +7,9 @@
 //! hard-codes a layout, so one template set serves every block that
 //! publishes these fields (the complaint against hard-coded metadata
 //! layouts in MMTk's bindings). Offsets are signed bytes from the thread
-//! register; bits are masks of one byte.
+//! register; bits are masks of one byte. Beside the block: the SATB
+//! queue's offsets ([`SatbQueueLayout`]) and the heap's collection-set map
+//! ([`CsetMap`]), which the GC medium paths read.
 
 /// Offsets and constants a thread-relative template needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,6 +133,49 @@ impl LockStackLayout {
             top: off(t::LOCK_STACK_TOP_OFFSET),
             end: off(t::LOCK_STACK_END_OFFSET),
         })
+    }
+}
+
+/// The SATB queue's place in the thread block (HotSpot `SATBMarkQueue`:
+/// the index is the byte offset of the last filled slot, the buffer fills
+/// downwards, 0 = full).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SatbQueueLayout {
+    /// Offset of the index word (bytes; 0 = full).
+    pub index: i32,
+    /// Offset of the buffer pointer.
+    pub buffer: i32,
+}
+
+impl SatbQueueLayout {
+    /// fastpath's thread block (`SATB_INDEX_OFFSET`, `SATB_BUFFER_OFFSET`),
+    /// after the layout version check.
+    pub fn fastpath() -> Result<SatbQueueLayout, LayoutMismatch> {
+        use fastpath::thread as t;
+        check_layout_version()?;
+        Ok(SatbQueueLayout {
+            index: off(t::SATB_INDEX_OFFSET),
+            buffer: off(t::SATB_BUFFER_OFFSET),
+        })
+    }
+}
+
+/// The collection set as generated code tests it: one byte per region,
+/// bit 0 set while the region is in the collection set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CsetMap {
+    /// The map's address minus `heap_base >> region_shift`, so the byte of
+    /// address `a` is at `biased + (a >> region_shift)`.
+    pub biased: usize,
+    /// log2 of the region size.
+    pub region_shift: u8,
+}
+
+impl CsetMap {
+    /// The collection-set map of `m`'s heap (`fastpath::gc::Mutator::cset_map`).
+    pub fn of<B: fastpath::gc::BarrierSet>(m: &fastpath::gc::Mutator<B>) -> CsetMap {
+        let (biased, region_shift) = m.cset_map();
+        CsetMap { biased, region_shift }
     }
 }
 

@@ -4,26 +4,31 @@
 //!
 //! Where it sits: beside the library's Rust fast paths, with the same
 //! protocols and slow paths. Generated code holds the thread block in a
-//! register the JIT chooses (HotSpot: r15) and reads it at the offsets of a
-//! [`ThreadLayout`] the caller supplies; each template declares what it
-//! clobbers, branches to a `slow` label the JIT binds to a [`x64::SlowStub`]
-//! (HotSpot's late expansion), and resumes at `done`. The JIT installs the
-//! result in fastpath's W^X `CodeCache` (with relocations, if it has any).
+//! register the JIT chooses (HotSpot: r15, x28) and reads it at the offsets
+//! of a [`ThreadLayout`] the caller supplies. Each template is described
+//! once ([`template`]: its roles, what it clobbers and its budget on each
+//! ISA, its slow call) and emitted by one emitter per ISA ([`x64`],
+//! [`aarch64`]), chosen by the assembler's relocation type. A template
+//! branches to a `slow` label the JIT binds to a [`SlowStub`] (HotSpot's
+//! late expansion) and resumes at `done`. The JIT installs the result in
+//! fastpath's W^X `CodeCache` (with relocations, if it has any).
 //!
 //! ```text
-//!  JIT ── registers, labels ─▶ Template::emit ─▶ dynasm buffer ─┐
-//!                                SlowStub::emit (out of line) ──┤
-//!                                                               ▼
+//!  JIT ── description (registers, layout) ─▶ Emit::emit ─▶ dynasm buffer ─┐
+//!          SlowCall ─▶ SlowStub ─▶ EmitStub::emit (out of line) ──────────┤
+//!                                                                         ▼
 //!                      fastpath::code::CodeCache::install(_relocated) ─▶ callable code
 //! ```
 //!
 //! | module | concept |
 //! |---|---|
-//! | [`reg`] | registers by number, register sets (clobbers) |
-//! | [`layout`] | the thread block's offsets and constants, the layout version check |
-//! | [`slow`] | the library's monitor, SATB, LRB, Brooks write barrier and G1 card slow paths as `extern "C"` functions |
-//! | [`x64`] | x86-64 templates and the slow-path stub |
-//! | [`aarch64`] | AArch64 templates and stub (emitted on any host; encodings checked against reference words on every host, run from the `CodeCache` on AArch64 and under qemu) |
+//! | [`template`] | one description per template, the [`Template`] contract, the [`Emit`] emitters and their object form [`Emitter`] |
+//! | [`isa`] | the ISAs ([`Isa`]) and what each fixes about registers; [`Arch`], the relocation type naming an emitter's ISA |
+//! | [`reg`] | registers by number and name, register sets (clobbers), the calling conventions' sets |
+//! | [`layout`] | the thread block's offsets and constants, the SATB queue and collection-set map, the layout version check |
+//! | [`slow`] | the library's monitor, SATB, LRB, Brooks write barrier and G1 card slow paths as `extern "C"` functions, and as data ([`slow::LibraryPath`]) |
+//! | [`x64`] | the x86-64 emitters and stub |
+//! | [`aarch64`] | the AArch64 emitters and stub (emitted on any host; encodings checked against reference words on every host, run from the `CodeCache` on AArch64 and under qemu) |
 //!
 //! A ten-line JIT: a function that polls for a safepoint and counts, the
 //! poll's slow path a Rust `extern "C"` function reached through the stub.
@@ -31,7 +36,7 @@
 //! ```
 //! # #[cfg(target_arch = "x86_64")] {
 //! use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler, x64::X64Relocation};
-//! use fastpath_jit::{reg::x64::*, reg::RegSet, x64::*, ThreadLayout};
+//! use fastpath_jit::{reg::x64::*, reg::RegSet, Emit, EmitStub, Labels, SafepointPoll, SlowStub, ThreadLayout};
 //! use std::sync::atomic::{AtomicU64, Ordering};
 //!
 //! #[repr(C)] struct Thread { poll: u8 }
@@ -44,7 +49,7 @@
 //! let labels = Labels { slow: ops.new_dynamic_label(), done: ops.new_dynamic_label() };
 //! // fn(thread, n) -> n + 1, polling first; rdi = thread, rsi = n.
 //! dynasm!(ops ; .arch x64 ; push rbx ; mov rbx, rsi);          // rsp is 16-aligned after the push
-//! SafepointPoll { thread: RDI, layout }.emit(&mut ops, labels);
+//! SafepointPoll { thread: RDI, tmp: RAX, layout }.emit(&mut ops, labels).unwrap(); // tmp: AArch64's
 //! dynasm!(ops ; .arch x64 ; =>labels.done ; lea rax, [rbx + 1] ; pop rbx ; ret);
 //! SlowStub { func: at_safepoint as *const () as usize, args: vec![RDI], ret: None, live: RegSet::of(&[RDI]) }
 //!     .emit(&mut ops, labels.slow, labels.done).unwrap();
@@ -67,24 +72,28 @@
 //! # #[cfg(target_arch = "x86_64")] {
 //! use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler, x64::X64Relocation};
 //! use fastpath::{sync::{self, Header}, thread::{self, ThreadBlock}};
-//! use fastpath_jit::{reg::x64::*, reg::RegSet, slow, x64::*, Labels, LockStackLayout};
+//! use fastpath_jit::{reg::x64::*, reg::RegSet, slow, Emit, EmitStub, Labels, LockEnter, LockExit, LockRegs};
+//! use fastpath_jit::{LockStackLayout, Template};
 //!
 //! let layout = LockStackLayout::fastpath().unwrap(); // checks the block's layout version
-//! let regs = LockRegs::new(RDI, RSI, R8, R9).unwrap(); // thread, object, two temporaries
+//! let regs = LockRegs::new(RDI, RSI, &[R8, R9]).unwrap(); // thread, object, x86-64's two temporaries
 //! let mut ops = VecAssembler::<X64Relocation>::new(0);
 //! let mut labels = || Labels { slow: ops.new_dynamic_label(), done: ops.new_dynamic_label() };
 //! let (enter, exit) = (labels(), labels());
 //! // extern "C" fn(thread, obj, counter): rdi, rsi, rdx.
 //! dynasm!(ops ; .arch x64 ; push rbx);                  // rsp 16-aligned for the stubs' calls
-//! LockEnter { regs, layout }.emit(&mut ops, enter);
+//! let (lock, unlock) = (LockEnter { regs, layout }, LockExit { regs, layout });
+//! lock.emit(&mut ops, enter).unwrap();
 //! dynasm!(ops ; .arch x64 ; =>enter.done ; add QWORD [rdx], 1);
-//! LockExit { regs, layout }.emit(&mut ops, exit);
+//! unlock.emit(&mut ops, exit).unwrap();
 //! dynasm!(ops ; .arch x64 ; =>exit.done ; pop rbx ; ret);
 //! let live = RegSet::of(&[RDI, RSI, RDX]);
-//! SlowStub { func: slow::monitor_enter as *const () as usize, args: vec![RDI, RSI], ret: None, live }
-//!     .emit(&mut ops, enter.slow, enter.done).unwrap();
-//! SlowStub { func: slow::monitor_exit as *const () as usize, args: vec![RDI, RSI], ret: None, live }
-//!     .emit(&mut ops, exit.slow, exit.done).unwrap();
+//! for (t, l) in [(&lock as &dyn Template, enter), (&unlock, exit)] {
+//!     // Each template's slow call: the library's enter or exit on (thread, obj).
+//!     let call = t.slow_call().unwrap();
+//!     let fastpath_jit::SlowPath::Library(path) = call.path else { unreachable!() };
+//!     call.stub(path.addr(), &[], live).unwrap().emit(&mut ops, l.slow, l.done).unwrap();
+//! }
 //!
 //! let cache = fastpath::code::CodeCache::new(4096).unwrap();
 //! let entry = cache.install(&ops.finalize().unwrap()).unwrap();
@@ -105,18 +114,20 @@
 #![allow(clippy::useless_conversion)]
 
 pub mod aarch64;
+pub mod isa;
 pub mod layout;
 pub mod reg;
 pub mod slow;
+pub mod template;
 pub mod x64;
 
-pub use layout::{check_layout_version, LayoutMismatch, LockStackLayout, ThreadLayout};
-
-/// The labels a template branches to; the JIT creates and binds them.
-#[derive(Clone, Copy, Debug)]
-pub struct Labels {
-    /// The uncommon case: where the JIT emits the slow-path stub.
-    pub slow: dynasmrt::DynamicLabel,
-    /// Where the stub resumes.
-    pub done: dynasmrt::DynamicLabel,
-}
+pub use isa::{Arch, Isa};
+pub use layout::{
+    check_layout_version, CsetMap, LayoutMismatch, LockStackLayout, SatbQueueLayout, ThreadLayout,
+};
+pub use template::{
+    BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, Emit, EmitStub,
+    Emitter, G1Card, GcBarrier, GcStateTest, Labels, LockEnter, LockExit, LockExitExpecting, LockRegs,
+    LrbCset, SafepointPoll, SatbEnqueue, SlowArg, SlowCall, SlowPath, SlowStub, SpinWait, StubError,
+    Template, TemplateError, TlabAlloc,
+};

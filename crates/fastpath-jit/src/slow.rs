@@ -1,5 +1,7 @@
 //! The library's slow paths as `extern "C"` functions a
-//! [`crate::x64::SlowStub`] calls from a template's `slow` label.
+//! [`SlowStub`](crate::SlowStub) calls from a template's `slow` label, and
+//! [`LibraryPath`], the same list as data (signature by role, address),
+//! which each template's [`SlowCall`](crate::SlowCall) names.
 //!
 //! Where it sits: the templates handle the common cases inline and leave
 //! every other state unchanged; these run the library's own slow paths.
@@ -7,10 +9,10 @@
 //! | template | stub calls | arguments | result |
 //! |---|---|---|---|
 //! | monitor enter / exit | [`monitor_enter`] / [`monitor_exit`]: `fastpath::sync::enter_on` / `exit_on` (whose own fast path fails the same way, then the inflation, contention and mode-specific paths) | block, object | exit: 0 or 1 |
-//! | [`crate::x64::SatbEnqueue`] (queue full), or the SATB idle test's stub directly | [`satb_enqueue`] (`fastpath::gc::satb_slow_entry`): flush the full buffer to the heap's queue, push the value | block, previous value | - |
-//! | [`crate::x64::LrbCset`] (in the collection set, not yet copied), or the LRB idle test's stub directly | [`lrb`] (`fastpath::gc::lrb_slow_entry`): evacuate or resolve, heal the field | block, loaded reference, field address | the reference to use |
-//! | [`crate::x64::BrooksWriteBarrier`] (evacuation or forwarded objects) | [`brooks_wb`] (`fastpath::gc::brooks_wb_slow_entry`): evacuate the object if in the collection set while evacuating, else its forwardee | block, object | the object to write |
-//! | [`crate::x64::G1Card`] (a non-null store across regions into a card not dirty) | [`g1_card`] (`fastpath::gc::g1_card_slow_entry`): StoreLoad fence, re-check the card, dirty it and enqueue it | block, field address | - |
+//! | [`crate::SatbEnqueue`] (queue full), or the SATB idle test's stub directly | [`satb_enqueue`] (`fastpath::gc::satb_slow_entry`): flush the full buffer to the heap's queue, push the value | block, previous value | - |
+//! | [`crate::LrbCset`] (in the collection set, not yet copied), or the LRB idle test's stub directly | [`lrb`] (`fastpath::gc::lrb_slow_entry`): evacuate or resolve, heal the field | block, loaded reference, field address | the reference to use |
+//! | [`crate::BrooksWriteBarrier`] (evacuation or forwarded objects) | [`brooks_wb`] (`fastpath::gc::brooks_wb_slow_entry`): evacuate the object if in the collection set while evacuating, else its forwardee | block, object | the object to write |
+//! | [`crate::G1Card`] (a non-null store across regions into a card not dirty) | [`g1_card`] (`fastpath::gc::g1_card_slow_entry`): StoreLoad fence, re-check the card, dirty it and enqueue it | block, field address | - |
 //!
 //! The GC entries run the Rust barriers' slow paths for the calling
 //! thread's live `fastpath::gc::Mutator`; generated code must hold no
@@ -49,5 +51,90 @@ pub unsafe extern "C" fn monitor_exit(thread: *const ThreadBlock, obj: *const He
     match unsafe { fastpath::sync::exit_on(&*thread, Pin::new_unchecked(&*obj)) } {
         Ok(()) => 0,
         Err(_) => 1,
+    }
+}
+
+/// One of the library's slow paths: what a JIT imports and calls from a
+/// template's `slow` label (a dynasm stub's `func`, a Cranelift import's
+/// target), with its C signature by role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LibraryPath {
+    /// [`monitor_enter`]: `(thread, obj)`.
+    MonitorEnter,
+    /// [`monitor_exit`]: `(thread, obj) -> u32` status (1: not the owner).
+    MonitorExit,
+    /// [`satb_enqueue`]: `(thread, previous value)`.
+    SatbEnqueue,
+    /// [`lrb`]: `(thread, obj, field) -> the reference to use`.
+    Lrb,
+    /// [`brooks_wb`]: `(thread, obj) -> the object to write`.
+    BrooksWb,
+    /// [`g1_card`]: `(thread, field)`.
+    G1Card,
+}
+
+/// What a slow path returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SlowResult {
+    /// A `u32` status (0: done).
+    Status,
+    /// A pointer-sized word: a reference or an address.
+    Word,
+}
+
+impl LibraryPath {
+    /// The function's address.
+    pub fn addr(self) -> usize {
+        match self {
+            LibraryPath::MonitorEnter => monitor_enter as *const () as usize,
+            LibraryPath::MonitorExit => monitor_exit as *const () as usize,
+            LibraryPath::SatbEnqueue => satb_enqueue as *const () as usize,
+            LibraryPath::Lrb => lrb as *const () as usize,
+            LibraryPath::BrooksWb => brooks_wb as *const () as usize,
+            LibraryPath::G1Card => g1_card as *const () as usize,
+        }
+    }
+
+    /// Its arguments, by role, in order (each a pointer-sized integer).
+    pub fn args(self) -> &'static [&'static str] {
+        match self {
+            LibraryPath::MonitorEnter | LibraryPath::MonitorExit | LibraryPath::BrooksWb => {
+                &["thread", "obj"]
+            }
+            LibraryPath::SatbEnqueue => &["thread", "previous value"],
+            LibraryPath::Lrb => &["thread", "obj", "field"],
+            LibraryPath::G1Card => &["thread", "field"],
+        }
+    }
+
+    /// What it returns.
+    pub fn result(self) -> Option<SlowResult> {
+        match self {
+            LibraryPath::MonitorExit => Some(SlowResult::Status),
+            LibraryPath::Lrb | LibraryPath::BrooksWb => Some(SlowResult::Word),
+            LibraryPath::MonitorEnter | LibraryPath::SatbEnqueue | LibraryPath::G1Card => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn library_paths_name_distinct_functions() {
+        let all = [
+            LibraryPath::MonitorEnter,
+            LibraryPath::MonitorExit,
+            LibraryPath::SatbEnqueue,
+            LibraryPath::Lrb,
+            LibraryPath::BrooksWb,
+            LibraryPath::G1Card,
+        ];
+        let addrs: std::collections::HashSet<usize> = all.iter().map(|p| p.addr()).collect();
+        assert_eq!(addrs.len(), all.len());
+        for p in all {
+            assert_eq!(p.args()[0], "thread", "{p:?}");
+        }
     }
 }

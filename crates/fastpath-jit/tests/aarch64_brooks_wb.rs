@@ -12,14 +12,13 @@
 #![allow(clippy::useless_conversion)]
 
 mod common;
-use common::a64::{X0, X1, X2, X3, X4};
 use common::brooks_world::{EVACUATION, HAS_FORWARDED};
 
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
-use fastpath_jit::aarch64::*;
-use fastpath_jit::reg::RegSet;
+use fastpath_jit::reg::{aarch64::*, RegSet};
+use fastpath_jit::*;
 
 /// fn(thread x0, obj x1, val x2, out x3): out = [object, value]; the
 /// block's GC-state byte at `gc_state`, the stub calling `slow`.

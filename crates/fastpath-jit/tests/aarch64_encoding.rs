@@ -4,14 +4,13 @@
 
 mod common;
 
-use common::a64::{check_stub_words, stub_words, words, X0, X1, X2, X3, X9};
+use common::a64::{check_stub_words, stub_words, words};
 use fastpath::spin::strategy::{PauseInstruction, SpinPause};
-use fastpath_jit::aarch64::{
-    thread::GcBarrier, BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, G1Card, GcStateTest,
-    SafepointPoll, SpinWait, Template, TemplateError, RTHREAD,
+use fastpath_jit::reg::{aarch64::*, Reg};
+use fastpath_jit::{
+    BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, G1Card, GcBarrier,
+    GcStateTest, Isa, SafepointPoll, SpinWait, Template, TemplateError, ThreadLayout,
 };
-use fastpath_jit::reg::Reg;
-use fastpath_jit::ThreadLayout;
 
 fn layout(dirty_card: u8) -> ThreadLayout {
     ThreadLayout {
@@ -93,7 +92,7 @@ fn brooks_read_barrier_is_one_ldur() {
 #[test]
 fn card_mark_is_lsr_ldr_strb() {
     let card = CardMark {
-        thread: RTHREAD,
+        base: CardBase::Thread(RTHREAD),
         addr: Reg(1),
         tmp: Reg(11),
         tmp2: Reg(12),
@@ -128,12 +127,23 @@ fn card_mark_is_lsr_ldr_strb() {
         ..card
     };
     assert!(words(&misaligned).is_err());
+    let immediate = CardMark {
+        base: CardBase::Imm(0x1000),
+        ..card
+    };
+    assert_eq!(
+        words(&immediate),
+        Err(TemplateError::Unsupported {
+            what: "an immediate card-table base",
+            isa: Isa::Aarch64
+        })
+    );
 }
 
 #[test]
 fn g1_card_is_eor_lsr_cbz_cbz_lsr_ldr_ldrb_cbnz() {
     let g1 = G1Card {
-        thread: RTHREAD,
+        base: CardBase::Thread(RTHREAD),
         addr: Reg(1),
         val: Reg(2),
         tmp: Reg(11),
@@ -205,23 +215,24 @@ fn spin_wait_words() {
         let s = SpinWait::for_instruction(SpinPause {
             instruction,
             repeat: 2,
-        })
-        .unwrap();
+        });
         assert_eq!(words(&s).unwrap(), [word, word]);
     }
     let none = SpinWait::for_instruction(SpinPause {
         instruction: PauseInstruction::None,
         repeat: 3,
-    })
-    .unwrap();
+    });
     assert!(words(&none).unwrap().is_empty());
     let pause = SpinPause {
         instruction: PauseInstruction::Pause,
         repeat: 1,
     };
     assert_eq!(
-        SpinWait::for_instruction(pause),
-        Err(TemplateError::NotAarch64("pause"))
+        words(&SpinWait::for_instruction(pause)),
+        Err(TemplateError::Unsupported {
+            what: "pause",
+            isa: Isa::Aarch64
+        })
     );
 }
 
@@ -241,8 +252,11 @@ fn brooks_write_barrier_is_ldrb_tbnz_per_bit_ldur() {
         words(&wb).unwrap(),
         [0x3940_4389, 0x3708_0069, 0x3710_0049, 0xF85F_8063]
     );
-    assert_eq!(wb.budget(), 4);
-    assert_eq!(wb.clobbers(), fastpath_jit::reg::RegSet::of(&[Reg(3), X9]));
+    assert_eq!(wb.budget(Isa::Aarch64), 4);
+    assert_eq!(
+        wb.clobbers(Isa::Aarch64),
+        fastpath_jit::reg::RegSet::of(&[Reg(3), X9])
+    );
     // cbz x5, .+8 ; ldur x5, [x5, #-8]
     let sv = BrooksStoreVal {
         val: Reg(5),
@@ -274,8 +288,8 @@ fn brooks_write_barrier_is_ldrb_tbnz_per_bit_ldur() {
 /// a live register it declares.
 #[test]
 fn slow_stubs_save_what_they_declare() {
-    use fastpath_jit::aarch64::SlowStub;
     use fastpath_jit::reg::RegSet;
+    use fastpath_jit::SlowStub;
     let stub = |func: usize, args: Vec<Reg>, ret, live| SlowStub {
         func,
         args,

@@ -11,19 +11,17 @@
 
 mod common;
 
-use common::a64::{X0, X1, X2, X3, X4};
 use common::g1_world;
 
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
-use fastpath_jit::aarch64::*;
-use fastpath_jit::reg::RegSet;
-use fastpath_jit::ThreadLayout;
+use fastpath_jit::reg::{aarch64::*, RegSet};
+use fastpath_jit::*;
 
 fn template(layout: ThreadLayout) -> G1Card {
     G1Card {
-        thread: X0,
+        base: CardBase::Thread(X0),
         addr: X1,
         val: X2,
         tmp: X3,
@@ -79,8 +77,8 @@ fn g1_card_budgets_and_errors() {
         };
         t.emit(&mut ops, l).unwrap();
         let n = ops.offset().0 / 4;
-        assert_eq!((n, t.budget()), (budget, budget), "dirty {dirty:#x}");
-        assert_eq!(t.clobbers(), RegSet::of(&[X3, X4]));
+        assert_eq!((n, t.budget(Isa::Aarch64)), (budget, budget), "dirty {dirty:#x}");
+        assert_eq!(t.clobbers(Isa::Aarch64), RegSet::of(&[X3, X4]));
     }
     let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
     let l = Labels {

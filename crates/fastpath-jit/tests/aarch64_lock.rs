@@ -14,19 +14,22 @@
 mod common;
 
 use common::a64::count;
+use common::aarch64::{restore_and_return, start};
 use common::lock_world::{self, Guess, Harness, Op};
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
-use fastpath_jit::aarch64::{LockEnter, LockExit, LockRegs, SlowStub, Template, RTHREAD};
-use fastpath_jit::reg::{Reg, RegSet};
-use fastpath_jit::{slow, Labels, LockStackLayout};
+use fastpath_jit::reg::{aarch64::RTHREAD, Reg, RegSet};
+use fastpath_jit::{
+    slow, Emit, EmitStub, Isa, Labels, LockEnter, LockExit, LockRegs, LockStackLayout, SlowStub, Template,
+};
 
 /// Register assignments the tests run: HotSpot's thread register x28 with
-/// the object in an argument register, and an all-callee-saved one.
+/// the object in an argument register, and an all-callee-saved one (the
+/// temporaries by role: top, mark, slot, expected, CAS result).
 fn assignments() -> [LockRegs; 2] {
     [
-        LockRegs::new(RTHREAD, Reg(1), [Reg(9), Reg(10), Reg(11), Reg(12), Reg(13)]).unwrap(),
-        LockRegs::new(Reg(19), Reg(20), [Reg(2), Reg(21), Reg(3), Reg(22), Reg(14)]).unwrap(),
+        LockRegs::new(RTHREAD, Reg(1), &[Reg(9), Reg(11), Reg(10), Reg(12), Reg(13)]).unwrap(),
+        LockRegs::new(Reg(19), Reg(20), &[Reg(2), Reg(3), Reg(21), Reg(22), Reg(14)]).unwrap(),
     ]
 }
 
@@ -43,19 +46,8 @@ impl Harness {
     fn build(op: Op, regs: LockRegs, with_stub: bool, guess: Option<(Reg, Guess)>) -> Harness {
         let layout = LockStackLayout::fastpath().unwrap();
         let (t, o) = (regs.thread().0, regs.obj().0);
-        let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
-        let labels = Labels {
-            slow: ops.new_dynamic_label(),
-            done: ops.new_dynamic_label(),
-        };
-        let end = ops.new_dynamic_label();
-        // Frame record and every callee-saved register: sp stays 16-aligned.
-        dynasm!(ops ; .arch aarch64
-            ; stp x29, x30, [sp, #-16]! ; mov x29, sp
-            ; stp x19, x20, [sp, #-16]! ; stp x21, x22, [sp, #-16]!
-            ; stp x23, x24, [sp, #-16]! ; stp x25, x26, [sp, #-16]!
-            ; stp x27, x28, [sp, #-16]!
-            ; mov x16, x0 ; mov x17, x1 ; mov X(t), x16 ; mov X(o), x17);
+        let (mut ops, labels, end) = start();
+        dynasm!(ops ; .arch aarch64 ; mov x16, x0 ; mov x17, x1 ; mov X(t), x16 ; mov X(o), x17);
         match (op, guess) {
             (Op::Enter, _) => LockEnter { regs, layout }.emit(&mut ops, labels).unwrap(),
             (Op::Exit, None) => LockExit { regs, layout }.emit(&mut ops, labels).unwrap(),
@@ -99,11 +91,8 @@ impl Harness {
         } else {
             dynasm!(ops ; .arch aarch64 ; =>labels.slow ; =>labels.done ; movz x0, #1);
         }
-        dynasm!(ops ; .arch aarch64 ; =>end
-            ; ldp x27, x28, [sp], #16 ; ldp x25, x26, [sp], #16
-            ; ldp x23, x24, [sp], #16 ; ldp x21, x22, [sp], #16
-            ; ldp x19, x20, [sp], #16 ; ldp x29, x30, [sp], #16
-            ; ret);
+        dynasm!(ops ; .arch aarch64 ; =>end);
+        restore_and_return(&mut ops);
         Harness::install(&ops.finalize().unwrap())
     }
 }
@@ -126,7 +115,7 @@ fn guessed_exit_agrees_with_rust_whatever_the_guess() {
         &assignments(),
         |regs| {
             let t = regs.temps();
-            [t[2], t[3], Reg(15)]
+            [t[1], t[3], Reg(15)]
         },
         Harness::guessed,
         |regs| Harness::new(Op::Enter, regs, true),
@@ -144,11 +133,12 @@ fn guessed_exit_refuses_the_registers_written_before_the_guess() {
         done: ops.new_dynamic_label(),
     };
     let exit = LockExit { regs, layout };
-    for r in [t[0], t[1], t[4], Reg(31)] {
+    // top, slot, CAS result; sp/zr.
+    for r in [t[0], t[2], t[4], Reg(31)] {
         assert!(exit.emit_expecting(&mut ops, l, r).is_err(), "{r:?}");
     }
-    assert!(exit.emit_expecting(&mut ops, l, t[2]).is_ok(), "mark");
-    assert_eq!(count(&|a, l| exit.emit_expecting(a, l, t[2]).unwrap()), 17);
+    assert!(exit.emit_expecting(&mut ops, l, t[1]).is_ok(), "mark");
+    assert_eq!(count(&|a, l| exit.emit_expecting(a, l, t[1]).unwrap()), 17);
 }
 
 #[test]
@@ -178,12 +168,12 @@ fn budgets_hold() {
         (
             "enter",
             count(&|a, l| LockEnter { regs, layout }.emit(a, l).unwrap()),
-            LockEnter { regs, layout }.budget(),
+            LockEnter { regs, layout }.budget(Isa::Aarch64),
         ),
         (
             "exit",
             count(&|a, l| LockExit { regs, layout }.emit(a, l).unwrap()),
-            LockExit { regs, layout }.budget(),
+            LockExit { regs, layout }.budget(Isa::Aarch64),
         ),
     ] {
         println!("aarch64 {name}: {n} instructions, budget {budget}");

@@ -6,14 +6,15 @@
 mod common;
 
 use common::a64::words;
-use fastpath_jit::aarch64::lock::{LockEnter, LockExit, LockRegs};
-use fastpath_jit::aarch64::{LockRegError, TemplateError, RTHREAD};
-use fastpath_jit::reg::Reg;
-use fastpath_jit::LockStackLayout;
+use fastpath_jit::reg::{aarch64::RTHREAD, Reg, RegError};
+use fastpath_jit::{LockEnter, LockExit, LockRegs, LockStackLayout, TemplateError};
 
 const LAYOUT: LockStackLayout = LockStackLayout { top: 4, end: 200 };
+/// The temporaries by role: top x9, mark x11, slot x10, expected x12, CAS
+/// result x13.
+const TEMPS: [Reg; 5] = [Reg(9), Reg(11), Reg(10), Reg(12), Reg(13)];
 fn regs() -> LockRegs {
-    LockRegs::new(RTHREAD, Reg(0), [Reg(9), Reg(10), Reg(11), Reg(12), Reg(13)]).unwrap()
+    LockRegs::new(RTHREAD, Reg(0), &TEMPS).unwrap()
 }
 
 /// CAS family (`cas{,a,l,al}` 64-bit): its ordering bits.
@@ -90,17 +91,25 @@ fn exit_matches_the_reference_and_releases() {
 
 #[test]
 fn bad_registers_and_offsets_are_errors() {
-    let t = [Reg(9), Reg(10), Reg(11), Reg(12), Reg(13)];
     assert_eq!(
-        LockRegs::new(RTHREAD, Reg(0), [Reg(9), Reg(9), Reg(11), Reg(12), Reg(13)]),
-        Err(LockRegError::Aliased(Reg(9)))
+        LockRegs::new(RTHREAD, Reg(0), &[Reg(9), Reg(9), Reg(11), Reg(12), Reg(13)]),
+        Err(TemplateError::Register(RegError::Aliased(Reg(9))))
     );
     assert_eq!(
-        LockRegs::new(RTHREAD, Reg(31), t),
-        Err(LockRegError::NotARegister(Reg(31)))
+        LockRegs::new(RTHREAD, Reg(31), &TEMPS),
+        Err(TemplateError::Register(RegError::NotARegister(Reg(31))))
     );
     let r = regs();
-    assert_eq!((r.thread(), r.obj(), r.temps()), (RTHREAD, Reg(0), t));
+    assert_eq!((r.thread(), r.obj(), r.temps()), (RTHREAD, Reg(0), &TEMPS[..]));
+    // x86-64's two temporaries are not enough for AArch64's form.
+    let short = LockRegs::new(RTHREAD, Reg(0), &TEMPS[..2]).unwrap();
+    assert_eq!(
+        words(&LockEnter {
+            regs: short,
+            layout: LAYOUT
+        }),
+        Err(TemplateError::Temps { needed: 5, given: 2 })
+    );
     let odd = LockStackLayout { top: 2, end: 200 };
     assert!(matches!(
         words(&LockEnter {

@@ -17,10 +17,8 @@ use std::sync::Mutex;
 use common::block::{layout, TestThread, HAS_FORWARDED, MARKING};
 use common::x64::{check_stub_code, decode, run, stub_code, Reached};
 use dynasmrt::{x64::X64Relocation, VecAssembler};
-use fastpath_jit::reg::{x64::*, RegSet};
-use fastpath_jit::x64::barrier::CardBase;
-use fastpath_jit::x64::thread::GcBarrier;
-use fastpath_jit::x64::*;
+use fastpath_jit::reg::{x64::*, Reg, RegSet};
+use fastpath_jit::*;
 
 /// Serializes the slow-path call records.
 static SLOW_LOCK: Mutex<()> = Mutex::new(());
@@ -38,6 +36,7 @@ fn safepoint_poll_runs_reaches_slow_only_when_armed_and_its_stub_calls_rust() {
     for thread_reg in [R15, RBX, R9] {
         let poll = SafepointPoll {
             thread: thread_reg,
+            tmp: RAX,
             layout: layout(),
         };
         let mut t = TestThread::default();
@@ -68,6 +67,7 @@ fn safepoint_poll_runs_reaches_slow_only_when_armed_and_its_stub_calls_rust() {
     }
     let (n, w) = summary(&SafepointPoll {
         thread: R15,
+        tmp: RAX,
         layout: layout(),
     });
     assert_eq!((n, w.len()), (2, 0));
@@ -85,6 +85,7 @@ fn satb_and_lrb_idle_tests_branch_on_their_own_bit_and_the_lrb_stub_resolves() {
         let test = GcStateTest {
             barrier,
             thread: R15,
+            tmp: RAX,
             layout: layout(),
         };
         let mut t = TestThread::default();
@@ -99,6 +100,7 @@ fn satb_and_lrb_idle_tests_branch_on_their_own_bit_and_the_lrb_stub_resolves() {
     let lrb = GcStateTest {
         barrier: GcBarrier::Lrb,
         thread: R15,
+        tmp: RAX,
         layout: layout(),
     };
     let mut t = TestThread {
@@ -145,6 +147,7 @@ fn card_mark_dirties_exactly_the_card_of_the_address() {
             let card = CardMark {
                 addr: RSI,
                 tmp: R11,
+                tmp2: R11,
                 base,
                 conditional,
                 layout: layout(),
@@ -167,19 +170,14 @@ fn card_mark_dirties_exactly_the_card_of_the_address() {
                 );
             }
             let (n, w) = summary(&card);
-            assert_eq!((n, w), (card.budget(), vec!["mov".to_string()]));
+            assert_eq!((n, w), (card.budget(Isa::X64), vec!["mov".to_string()]));
         }
     }
 }
 
 #[test]
 fn reference_cas_succeeds_fails_and_sends_forwarded_failures_slow() {
-    let cas = CasRef {
-        thread: R15,
-        addr: RDI,
-        new: R9,
-        layout: layout(),
-    };
+    let cas = CasRef::x64(R15, RDI, R9, layout());
     let mut field = 0xAAAAu64;
     let p = &mut field as *mut u64 as u64;
     let mut t = TestThread::default();
@@ -194,7 +192,7 @@ fn reference_cas_succeeds_fails_and_sends_forwarded_failures_slow() {
     let out = run(&cas, R15, &mut t, &[(RDI, p), (RAX, 0xAAAA), (R9, 0xCCCC)], None);
     assert_eq!((out.reached, field), (Reached::Slow, 0xBBBB));
     let (n, w) = summary(&cas);
-    assert!(cas.budget() <= n, "the common path is a prefix");
+    assert!(cas.budget(Isa::X64) <= n, "the common path is a prefix");
     assert_eq!(
         (n, w),
         (4, vec!["lock cmpxchg".to_string()]),
@@ -210,6 +208,7 @@ fn tlab_bump_allocates_until_the_end_then_goes_slow() {
         thread: R15,
         obj: RAX,
         end: RCX,
+        tmp: RDX,
         size: 24,
         layout: layout(),
     };
@@ -241,7 +240,7 @@ fn spin_wait_emits_the_configured_pause_and_refuses_what_the_cpu_lacks() {
         run(&configured, R15, &mut t, &[], None).reached,
         Reached::FellThrough
     );
-    assert_eq!(summary(&configured).0, configured.budget());
+    assert_eq!(summary(&configured).0, configured.budget(Isa::X64));
     for (instruction, repeat, per) in [(PauseInstruction::Pause, 3, 1), (PauseInstruction::None, 1, 0)] {
         let s = SpinWait::new(SpinPause { instruction, repeat }).unwrap();
         assert_eq!(run(&s, R15, &mut t, &[], None).reached, Reached::FellThrough);
@@ -259,16 +258,28 @@ fn spin_wait_emits_the_configured_pause_and_refuses_what_the_cpu_lacks() {
         let e = tpause.unwrap_err();
         assert!(e.to_string().contains("FASTPATH_SPIN_PAUSE"), "{e}");
     }
-    assert!(SpinWait::new(SpinPause {
+    let isb = SpinPause {
         instruction: PauseInstruction::Isb,
-        repeat: 1
-    })
-    .is_err());
+        repeat: 1,
+    };
+    assert!(SpinWait::new(isb).is_err());
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let l = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    assert_eq!(
+        SpinWait::for_instruction(isb).emit(&mut ops, l),
+        Err(TemplateError::Unsupported {
+            what: "isb",
+            isa: Isa::X64
+        }),
+        "an AArch64 pause is refused when emitted for x86-64"
+    );
 }
 
 #[test]
 fn stub_refuses_bad_shapes() {
-    use fastpath_jit::x64::stub::StubError;
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let (a, b) = (ops.new_dynamic_label(), ops.new_dynamic_label());
     let s = SlowStub {
@@ -284,7 +295,7 @@ fn stub_refuses_bad_shapes() {
         ret: None,
         live: RegSet::EMPTY,
     };
-    assert_eq!(s.emit(&mut ops, a, b), Err(StubError::StackPointer));
+    assert_eq!(s.emit(&mut ops, a, b), Err(StubError::Reserved(RSP)));
 }
 
 /// The decoder check catches a template that writes a register it does
@@ -296,13 +307,21 @@ fn decoder_check_catches_an_undeclared_write() {
         fn name(&self) -> &'static str {
             "lying"
         }
-        fn clobbers(&self) -> RegSet {
+        fn operands(&self, isa: Isa) -> Vec<Reg> {
+            self.0.operands(isa)
+        }
+        fn clobbers(&self, _isa: Isa) -> RegSet {
             RegSet::EMPTY
         }
-        fn budget(&self) -> usize {
+        fn budget(&self, _isa: Isa) -> usize {
             1
         }
-        fn emit<A: X64Asm>(&self, ops: &mut A, labels: Labels) {
+        fn slow_call(&self) -> Option<SlowCall> {
+            None
+        }
+    }
+    impl Emit<X64Relocation> for Lying {
+        fn emit_checked<A: x64::X64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
             self.0.emit(ops, labels)
         }
     }
@@ -317,7 +336,7 @@ fn decoder_check_catches_an_undeclared_write() {
 
 /// (instructions, memory-writing instructions' mnemonics) of a template,
 /// after the decoder's checks (writes ⊆ clobbers).
-fn summary<T: Template>(t: &T) -> (usize, Vec<String>) {
+fn summary<T: Emit<X64Relocation>>(t: &T) -> (usize, Vec<String>) {
     let d = decode(t);
     (d.count(), d.mnemonics())
 }

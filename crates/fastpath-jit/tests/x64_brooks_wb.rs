@@ -21,12 +21,13 @@ use common::x64::{check, check_stub};
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
 use fastpath_jit::reg::{x64::*, Reg, RegSet};
-use fastpath_jit::x64::*;
+use fastpath_jit::*;
 
 fn barrier(thread: Reg, obj: Reg, gc_state: i32) -> BrooksWriteBarrier {
     BrooksWriteBarrier {
         thread,
         obj,
+        tmp: obj,
         gc_state,
         state_bits: EVACUATION | HAS_FORWARDED,
         forwarding: -8,
@@ -44,7 +45,9 @@ fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
         ops.new_dynamic_label(),
     );
     dynasm!(ops ; .arch x64 ; push rbx); // rsp 16-aligned for the stub's call
-    barrier(RDI, RSI, gc_state).emit(&mut ops, Labels { slow: stub, done });
+    barrier(RDI, RSI, gc_state)
+        .emit(&mut ops, Labels { slow: stub, done })
+        .unwrap();
     dynasm!(ops
         ; .arch x64
         ; =>done
@@ -66,7 +69,8 @@ fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
         val: RDX,
         forwarding: -8,
     }
-    .emit(&mut ops, Labels { slow: done, done });
+    .emit(&mut ops, Labels { slow: done, done })
+    .unwrap();
     dynasm!(ops ; .arch x64 ; jmp =>done);
     let e = cache.install(&ops.finalize().unwrap()).unwrap();
     // SAFETY: a complete `extern "C" fn(block, usize, usize, *mut [usize;
@@ -87,7 +91,7 @@ fn machine_checks_of_the_brooks_write_barrier() {
             ..barrier(thread, obj, 0)
         };
         assert_eq!(check(&wb, &[]).count(), 3);
-        assert_eq!(wb.clobbers(), RegSet::of(&[obj]));
+        assert_eq!(wb.clobbers(Isa::X64), RegSet::of(&[obj]));
         assert_eq!(
             check(
                 &BrooksStoreVal {
@@ -120,7 +124,7 @@ fn the_brooks_wb_stub_saves_what_it_declares() {
             live,
         };
         let saved = check_stub(&stub);
-        let want = RegSet(live.0 & fastpath_jit::x64::stub::CALLER_SAVED.0 & !(1 << obj.0));
+        let want = RegSet(live.0 & CALLER_SAVED.0 & !(1 << obj.0));
         assert_eq!(saved, want, "{thread:?}, {obj:?}");
     }
 }

@@ -19,9 +19,7 @@ use common::x64::{check, check_stub};
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
 use fastpath_jit::reg::{x64::*, RegSet};
-use fastpath_jit::x64::barrier::CardBase;
-use fastpath_jit::x64::*;
-use fastpath_jit::ThreadLayout;
+use fastpath_jit::*;
 
 fn template(base: CardBase, region_shift: u8) -> G1Card {
     G1Card {
@@ -46,7 +44,7 @@ fn store_function(cache: &CodeCache, t: &G1Card, slow: usize) -> (Entry, g1_worl
     // `sub rsp, 8`: rsp 16-aligned where the template runs (the stub's
     // precondition, as in a JIT's frame).
     dynasm!(ops ; .arch x64 ; sub rsp, 8 ; mov QWORD [rsi], rdx);
-    t.emit(&mut ops, l);
+    t.emit(&mut ops, l).unwrap();
     dynasm!(ops ; .arch x64 ; =>l.done ; add rsp, 8 ; ret);
     SlowStub {
         func: slow,
@@ -143,7 +141,7 @@ fn machine_checks_of_the_g1_card_template() {
             CardBase::Thread(_) => RegSet::of(&[R10]),
             CardBase::Imm(_) => RegSet::of(&[R10, R11]),
         };
-        assert_eq!(t.clobbers(), want);
+        assert_eq!(t.clobbers(Isa::X64), want);
     }
 }
 

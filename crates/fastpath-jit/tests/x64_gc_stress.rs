@@ -52,9 +52,14 @@ use fastpath::gc::{
 };
 use fastpath::thread::{self, ThreadBlock};
 use fastpath_jit::reg::{x64::*, RegSet};
-use fastpath_jit::x64::thread::GcBarrier;
-use fastpath_jit::x64::*;
-use fastpath_jit::{Labels, ThreadLayout};
+use fastpath_jit::*;
+
+mod common;
+/// The graph workload's model, gc_stress.rs's.
+#[path = "../../fastpath/tests/common/graph.rs"]
+mod graph;
+
+use common::frame::idle_then_medium;
 
 const SLOTS: usize = 32;
 
@@ -160,47 +165,46 @@ fn plain_load(cache: &CodeCache) -> Entry {
     cache.install(&ops.finalize().unwrap()).unwrap()
 }
 
-/// The SATB pre-barrier of a store and the store: the idle test inline,
-/// at `idle.done` the store of rdx into [rsi], `add rsp, 8` and `ret`; the
-/// enqueue medium path at `idle.slow` (previous value in rcx, rax
-/// scratch), its stub calling `satb` with (block, previous value). The
-/// thread block in rdi; rsp 8 below 16-alignment on entry to the
-/// function's tail (the caller's `sub rsp, 8`).
-fn emit_satb_store(ops: &mut VecAssembler<X64Relocation>, idle: Labels, satb: usize) {
-    let layout = ThreadLayout::fastpath().unwrap();
-    let stub = ops.new_dynamic_label();
-    GcStateTest {
-        barrier: GcBarrier::Satb,
-        thread: RDI,
-        layout,
-    }
-    .emit(ops, idle);
-    // The store itself: a plain `mov` is a Release store on x86-64, as the
-    // Rust accessor's.
-    dynasm!(ops ; .arch x64 ; =>idle.done ; mov QWORD [rsi], rdx ; add rsp, 8 ; ret ; =>idle.slow);
-    SatbEnqueue {
+/// The SATB pre-barrier of a store and the store
+/// (`common::frame::idle_then_medium`): the idle test inline, at its
+/// `done` the store of rdx into [rsi], `add rsp, 8` and `ret`; the enqueue
+/// medium path out of line (previous value in rcx, rax scratch), its stub
+/// calling `satb` with (block, previous value). The thread block in rdi;
+/// rsp 8 below 16-alignment on entry to the function's tail (the caller's
+/// `sub rsp, 8`).
+fn emit_satb_store(ops: &mut VecAssembler<X64Relocation>, satb: usize) {
+    let idle = idle_test(GcBarrier::Satb);
+    let enqueue = SatbEnqueue {
         thread: RDI,
         field: RSI,
         prev: RCX,
         tmp: RAX,
+        tmp2: RAX,
         queue: SatbQueueLayout::fastpath().unwrap(),
-    }
-    .emit(
+    };
+    let stub = enqueue
+        .slow_call()
+        .unwrap()
+        .stub(satb, &[], RegSet::of(&[RDI, RSI, RDX]));
+    // The store itself: a plain `mov` is a Release store on x86-64, as the
+    // Rust accessor's.
+    idle_then_medium(
         ops,
-        Labels {
-            slow: stub,
-            done: idle.done,
-        },
+        &idle,
+        &enqueue,
+        &stub.unwrap(),
+        |ops| dynasm!(ops ; .arch x64 ; mov QWORD [rsi], rdx ; add rsp, 8 ; ret),
     );
-    dynasm!(ops ; .arch x64 ; jmp =>idle.done);
-    SlowStub {
-        func: satb,
-        args: vec![RDI, RCX],
-        ret: None,
-        live: RegSet::of(&[RDI, RSI, RDX]),
+}
+
+/// The idle test of `barrier` on the real block, thread in rdi.
+fn idle_test(barrier: GcBarrier) -> GcStateTest {
+    GcStateTest {
+        barrier,
+        thread: RDI,
+        tmp: RAX,
+        layout: ThreadLayout::fastpath().unwrap(),
     }
-    .emit(ops, stub, idle.done)
-    .unwrap();
 }
 
 fn labels(ops: &mut VecAssembler<X64Relocation>) -> Labels {
@@ -211,52 +215,39 @@ fn labels(ops: &mut VecAssembler<X64Relocation>) -> Labels {
 }
 
 fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
-    let layout = ThreadLayout::fastpath().unwrap();
     let cset = CsetMap::of(m);
     let cache = CodeCache::new(64 * 1024).unwrap();
-    // load(block = rdi, field = rsi) -> reference (rax).
+    // load(block = rdi, field = rsi) -> reference (rax): the LRB, its stub
+    // the collection-set path's slow call with the thread and the field.
     let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let idle = labels(&mut ops);
-    let stub = ops.new_dynamic_label();
     // `sub rsp, 8`: rsp 16-aligned where the templates run (the stubs'
     // precondition, as in a JIT's frame).
     dynasm!(ops ; .arch x64 ; sub rsp, 8 ; mov rax, QWORD [rsi]);
-    GcStateTest {
-        barrier: GcBarrier::Lrb,
-        thread: RDI,
-        layout,
-    }
-    .emit(&mut ops, idle);
-    dynasm!(ops ; .arch x64 ; =>idle.done ; add rsp, 8 ; ret ; =>idle.slow);
-    LrbCset {
+    let idle = idle_test(GcBarrier::Lrb);
+    let medium = LrbCset {
         obj: RAX,
         tmp: RCX,
         tmp2: RDX,
         cset,
         forwarding: -8,
-    }
-    .emit(
+    };
+    let lrb = lrb_counted as *const () as usize;
+    let stub = medium
+        .slow_call()
+        .unwrap()
+        .stub(lrb, &[RDI, RSI], RegSet::of(&[RDI, RSI, RAX]));
+    idle_then_medium(
         &mut ops,
-        Labels {
-            slow: stub,
-            done: idle.done,
-        },
+        &idle,
+        &medium,
+        &stub.unwrap(),
+        |ops| dynasm!(ops ; .arch x64 ; add rsp, 8 ; ret),
     );
-    dynasm!(ops ; .arch x64 ; jmp =>idle.done);
-    SlowStub {
-        func: lrb_counted as *const () as usize,
-        args: vec![RDI, RAX, RSI],
-        ret: Some(RAX),
-        live: RegSet::of(&[RDI, RSI, RAX]),
-    }
-    .emit(&mut ops, stub, idle.done)
-    .unwrap();
     let load_entry = cache.install(&ops.finalize().unwrap()).unwrap();
     // store(block = rdi, field = rsi, value = rdx, object = rcx: unused).
     let mut ops = VecAssembler::<X64Relocation>::new(0);
-    let idle = labels(&mut ops);
     dynasm!(ops ; .arch x64 ; sub rsp, 8);
-    emit_satb_store(&mut ops, idle, satb_counted as *const () as usize);
+    emit_satb_store(&mut ops, satb_counted as *const () as usize);
     let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
     // SAFETY: complete functions of the accessors' signatures, used as the
     // module docs say.
@@ -280,13 +271,13 @@ fn build_brooks() -> Jit {
         ops.new_dynamic_label(),
         ops.new_dynamic_label(),
     );
-    let idle = labels(&mut ops);
     // `sub rsp, 8`: rsp 16-aligned for the stubs' calls; rsi becomes the
     // field's offset in the object.
     dynasm!(ops ; .arch x64 ; sub rsp, 8 ; sub rsi, rcx);
     BrooksWriteBarrier {
         thread: RDI,
         obj: RCX,
+        tmp: RAX,
         gc_state: layout.gc_state,
         state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
         forwarding: -8,
@@ -297,9 +288,10 @@ fn build_brooks() -> Jit {
             slow: wb_slow,
             done: wb_done,
         },
-    );
+    )
+    .unwrap();
     dynasm!(ops ; .arch x64 ; =>wb_done ; add rsi, rcx);
-    emit_satb_store(&mut ops, idle, brooks_satb_counted as *const () as usize);
+    emit_satb_store(&mut ops, brooks_satb_counted as *const () as usize);
     SlowStub {
         func: brooks_counted as *const () as usize,
         args: vec![RDI, RCX],
@@ -319,7 +311,8 @@ fn build_brooks() -> Jit {
             slow: wb_done,
             done: wb_done,
         },
-    );
+    )
+    .unwrap();
     dynasm!(ops ; .arch x64 ; jmp =>wb_done);
     let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
     // SAFETY: complete functions of the accessors' signatures, used as the
@@ -341,11 +334,13 @@ fn build_card(conditional: bool) -> Jit {
     CardMark {
         addr: RCX,
         tmp: RAX,
-        base: barrier::CardBase::Thread(RDI),
+        tmp2: RAX,
+        base: CardBase::Thread(RDI),
         conditional,
         layout,
     }
-    .emit(&mut ops, l);
+    .emit(&mut ops, l)
+    .unwrap();
     // The card template has no slow path: `slow` is bound where nothing
     // jumps to it.
     dynasm!(ops ; .arch x64 ; =>l.done ; ret ; =>l.slow ; ret);
@@ -373,11 +368,12 @@ fn build_g1_card() -> Jit {
         val: RDX,
         tmp: RAX,
         tmp2: R8,
-        base: barrier::CardBase::Thread(RDI),
+        base: CardBase::Thread(RDI),
         region_shift: region_bytes.trailing_zeros() as u8,
         layout,
     }
-    .emit(&mut ops, l);
+    .emit(&mut ops, l)
+    .unwrap();
     dynasm!(ops ; .arch x64 ; =>l.done ; add rsp, 8 ; ret);
     SlowStub {
         func: g1_counted as *const () as usize,
@@ -415,23 +411,6 @@ fn card_of(addr: usize) -> u8 {
         let base = ((block + thread::CARD_TABLE_BASE_OFFSET) as *const usize).read();
         ((base + (addr >> ThreadLayout::fastpath().unwrap().card_shift)) as *const u8).read_volatile()
     }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 as usize
-    }
-}
-
-#[derive(Clone, Copy, Default)]
-struct Model {
-    id: usize,
-    value: usize,
-    edges: [usize; 2],
 }
 
 /// How the workload reaches the heap: the generated accessors or the Rust
@@ -589,36 +568,24 @@ fn workload<B: BarrierSet>(
     steps: usize,
     until: Option<&dyn Fn() -> bool>,
 ) -> (usize, u64) {
-    let mut rng = Rng(seed | 1);
-    let mut model = vec![Model::default(); SLOTS];
-    for (i, slot) in model.iter_mut().enumerate() {
-        run.replace(i, i + 1, i);
-        *slot = Model {
-            id: i + 1,
-            value: i,
-            edges: [0, 0],
-        };
+    let mut g = graph::Graph::new(SLOTS, 0, seed);
+    for i in 0..SLOTS {
+        let id = g.replace(i, i);
+        run.replace(i, id, i);
     }
-    let mut next_id = SLOTS;
     let mut sum: u64 = 0xcbf2_9ce4_8422_2325;
     let mut n = 0;
     while n < steps && !(n % 64 == 0 && until.is_some_and(|done| done())) {
-        match rng.next() % 8 {
+        match g.rng.next() % 8 {
             0..=4 => {
-                let (i, k, e) = (rng.next() % SLOTS, rng.next() % SLOTS, rng.next() % 2);
+                let (i, e, k) = g.pick_rewire();
                 run.rewire(i, e, k);
-                model[i].edges[e] = model[k].id;
+                g.rewire(i, e, k);
             }
             5 | 6 => {
-                let i = rng.next() % SLOTS;
-                next_id += 1;
-                let value = rng.next() % 1000;
-                run.replace(i, next_id, value);
-                model[i] = Model {
-                    id: next_id,
-                    value,
-                    edges: [0, 0],
-                };
+                let (i, value) = g.pick_replace();
+                let id = g.replace(i, value);
+                run.replace(i, id, value);
             }
             _ => {
                 // Garbage, so cycles have something to reclaim and copy.
@@ -630,7 +597,7 @@ fn workload<B: BarrierSet>(
             }
         }
         run.m.safepoint_poll();
-        for (i, want) in model.iter().enumerate() {
+        for (i, want) in g.slots.iter().enumerate() {
             let (id, value) = (run.data(i, 0), run.data(i, 1));
             assert_eq!((id, value), (want.id, want.value), "step {n} slot {i}");
             for e in 0..2 {

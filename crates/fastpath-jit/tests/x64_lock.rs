@@ -14,8 +14,7 @@ use common::lock_world::{self, Guess, Harness, Op};
 use common::x64::{decode_bytes, emitted};
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath_jit::reg::{x64::*, Reg, RegSet};
-use fastpath_jit::x64::{LockEnter, LockExit, LockRegs, SlowStub, Template};
-use fastpath_jit::{slow, Labels, LockStackLayout};
+use fastpath_jit::{Emit, EmitStub, Isa, Labels, LockEnter, LockExit, LockRegs, LockStackLayout, Template};
 use iced_x86::FlowControl;
 
 /// Register assignments the tests run: HotSpot's (thread in r15), and one
@@ -28,8 +27,8 @@ type Emitter = Box<dyn Fn(&mut VecAssembler<X64Relocation>, Labels)>;
 fn template(op: Op, regs: LockRegs) -> Emitter {
     let layout = LockStackLayout::fastpath().unwrap();
     match op {
-        Op::Enter => Box::new(move |a, l| LockEnter { regs, layout }.emit(a, l)),
-        Op::Exit => Box::new(move |a, l| LockExit { regs, layout }.emit(a, l)),
+        Op::Enter => Box::new(move |a, l| LockEnter { regs, layout }.emit(a, l).unwrap()),
+        Op::Exit => Box::new(move |a, l| LockExit { regs, layout }.emit(a, l).unwrap()),
     }
 }
 
@@ -55,7 +54,7 @@ impl Harness {
         guess: Option<(Reg, Guess)>,
         enter_guess: Option<u64>,
     ) -> Harness {
-        let regs = LockRegs::new(t, o, p, m).unwrap();
+        let regs = LockRegs::new(t, o, &[p, m]).unwrap();
         let mut ops = VecAssembler::<X64Relocation>::new(0);
         let labels = Labels {
             slow: ops.new_dynamic_label(),
@@ -72,7 +71,8 @@ impl Harness {
                     regs,
                     layout: LockStackLayout::fastpath().unwrap(),
                 }
-                .emit_guessing(&mut ops, labels, header),
+                .emit_guessing(&mut ops, labels, header)
+                .unwrap(),
                 None => template(op, regs)(&mut ops, labels),
             },
             Some((w, kind)) => {
@@ -93,20 +93,19 @@ impl Harness {
         }
         dynasm!(ops ; .arch x64 ; xor eax, eax ; jmp =>end);
         if with_stub {
-            let stub = match op {
-                Op::Enter => SlowStub {
-                    func: slow::monitor_enter as *const () as usize,
-                    args: vec![t, o],
-                    ret: None,
-                    live: RegSet::of(&[t, o]),
-                },
-                Op::Exit => SlowStub {
-                    func: slow::monitor_exit as *const () as usize,
-                    args: vec![t, o],
-                    ret: Some(RAX),
-                    live: RegSet::of(&[t, o]),
-                },
+            // The template's own slow call (the library's enter or exit on
+            // thread and object), exit's status in rax.
+            let layout = LockStackLayout::fastpath().unwrap();
+            let call = match op {
+                Op::Enter => LockEnter { regs, layout }.slow_call(),
+                Op::Exit => LockExit { regs, layout }.slow_call(),
+            }
+            .unwrap();
+            let fastpath_jit::SlowPath::Library(path) = call.path else {
+                panic!("{call:?}")
             };
+            let mut stub = call.stub(path.addr(), &[], RegSet::of(&[t, o])).unwrap();
+            stub.ret = (op == Op::Exit).then_some(RAX);
             stub.emit(&mut ops, labels.slow, labels.done).unwrap();
             let ok = if op == Op::Enter { 0 } else { 1 };
             dynasm!(ops ; .arch x64 ; =>labels.done ; add eax, 1 ; imul eax, eax, ok ; add eax, 1 - ok ; jmp =>end);
@@ -167,7 +166,7 @@ fn guessed_exit_agrees_with_rust_whatever_the_guess() {
 #[test]
 fn guessed_exit_refuses_the_top_register_and_rsp() {
     let layout = LockStackLayout::fastpath().unwrap();
-    let regs = LockRegs::new(R15, RSI, RCX, RDX).unwrap();
+    let regs = LockRegs::new(R15, RSI, &[RCX, RDX]).unwrap();
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let l = Labels {
         slow: ops.new_dynamic_label(),
@@ -218,16 +217,16 @@ fn decode_lock(op: Op, regs: (Reg, Reg, Reg, Reg)) -> Decoded {
 
 /// `guess`: the exit expecting that register's word.
 fn decode_lock_guessed(op: Op, (t, o, p, m): (Reg, Reg, Reg, Reg), guess: Option<Reg>) -> Decoded {
-    let regs = LockRegs::new(t, o, p, m).unwrap();
+    let regs = LockRegs::new(t, o, &[p, m]).unwrap();
     let layout = LockStackLayout::fastpath().unwrap();
     let (clobbers, budget) = match op {
         Op::Enter => (
-            LockEnter { regs, layout }.clobbers(),
-            LockEnter { regs, layout }.budget(),
+            LockEnter { regs, layout }.clobbers(Isa::X64),
+            LockEnter { regs, layout }.budget(Isa::X64),
         ),
         Op::Exit => (
-            LockExit { regs, layout }.clobbers(),
-            LockExit { regs, layout }.budget(),
+            LockExit { regs, layout }.clobbers(Isa::X64),
+            LockExit { regs, layout }.budget(Isa::X64),
         ),
     };
     let code = emitted(|ops, labels| match guess {
@@ -301,14 +300,16 @@ fn machine_checks_writes_clobbers_and_counts() {
 #[test]
 fn guessing_enter_machine_checks() {
     for (t, o, p, m) in ASSIGNMENTS {
-        let regs = LockRegs::new(t, o, p, m).unwrap();
+        let regs = LockRegs::new(t, o, &[p, m]).unwrap();
         let layout = LockStackLayout::fastpath().unwrap();
         let enter = LockEnter { regs, layout };
         let code = emitted(|ops, labels| {
-            enter.emit_guessing(ops, labels, fastpath::sync::Header::new().raw() as u64)
+            enter
+                .emit_guessing(ops, labels, fastpath::sync::Header::new().raw() as u64)
+                .unwrap()
         });
         let end = code.len() as u64;
-        let d = decode_bytes("guessing enter", &code, enter.clobbers());
+        let d = decode_bytes("guessing enter", &code, enter.clobbers(Isa::X64));
         for mem in &d.mem_writes {
             if mem.locked {
                 assert_eq!(
@@ -344,14 +345,30 @@ fn guessing_enter_machine_checks() {
     }
 }
 
+/// x86-64's rules for the lock templates' registers: rax (`cmpxchg`'s)
+/// and rsp in no role, 0–15, one register per role, two temporaries; the
+/// description refuses what no ISA accepts, the emitter the rest.
 #[test]
 fn bad_registers_are_refused_with_an_error() {
-    use fastpath_jit::x64::LockRegError as E;
-    assert_eq!(LockRegs::new(R15, RAX, RCX, RDX), Err(E::Reserved(RAX)));
-    assert_eq!(LockRegs::new(R15, RSI, RSP, RDX), Err(E::Reserved(RSP)));
-    assert_eq!(LockRegs::new(R15, RSI, RSI, RDX), Err(E::Aliased(RSI)));
+    use fastpath_jit::reg::RegError as E;
+    use fastpath_jit::TemplateError as T;
+    let layout = LockStackLayout::fastpath().unwrap();
+    let refused = |t: Reg, o: Reg, temps: &[Reg]| {
+        let regs = LockRegs::new(t, o, temps)?;
+        let mut ops = VecAssembler::<X64Relocation>::new(0);
+        let l = Labels {
+            slow: ops.new_dynamic_label(),
+            done: ops.new_dynamic_label(),
+        };
+        LockEnter { regs, layout }.emit(&mut ops, l)
+    };
+    assert_eq!(refused(R15, RAX, &[RCX, RDX]), Err(T::Register(E::Reserved(RAX))));
+    assert_eq!(refused(R15, RSI, &[RSP, RDX]), Err(T::Register(E::Reserved(RSP))));
+    assert_eq!(refused(R15, RSI, &[RSI, RDX]), Err(T::Register(E::Aliased(RSI))));
     assert_eq!(
-        LockRegs::new(R15, RSI, RCX, Reg(16)),
-        Err(E::NotARegister(Reg(16)))
+        refused(R15, RSI, &[RCX, Reg(16)]),
+        Err(T::Register(E::NotARegister(Reg(16))))
     );
+    assert_eq!(refused(R15, RSI, &[RCX]), Err(T::Temps { needed: 2, given: 1 }));
+    assert_eq!(refused(R15, RSI, &[RCX, RDX]), Ok(()));
 }

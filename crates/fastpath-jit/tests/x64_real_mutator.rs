@@ -9,13 +9,39 @@
 #![allow(clippy::useless_conversion)]
 
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
-use fastpath::code::CodeCache;
-use fastpath::gc::{BarrierBits, GcMode, Heap, HeapConfig, SerialBarriers};
+use fastpath::code::{CodeCache, Entry};
+use fastpath::gc::{BarrierBits, BarrierSet, GcMode, Heap, HeapConfig, Mutator, SerialBarriers};
 use fastpath::thread;
 use fastpath_jit::reg::x64::*;
 use fastpath_jit::reg::RegSet;
-use fastpath_jit::x64::*;
-use fastpath_jit::{Labels, ThreadLayout};
+use fastpath_jit::*;
+
+/// Installs in `cache` the code `body` emits with a pair of labels.
+fn install(cache: &CodeCache, body: impl FnOnce(&mut VecAssembler<X64Relocation>, Labels)) -> Entry {
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let l = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    body(&mut ops, l);
+    cache.install(&ops.finalize().unwrap()).unwrap()
+}
+
+/// On a thread of its own: a passive heap of `bits` with this thread's
+/// mutator of set `B`, the block's layout and a code cache, handed to `f`.
+fn on_a_mutator<B: BarrierSet>(
+    bits: BarrierBits,
+    f: impl FnOnce(&mut Mutator<B>, ThreadLayout, &CodeCache) + Send + 'static,
+) {
+    std::thread::spawn(move || {
+        let heap = Heap::new(HeapConfig::new(4 << 20, bits, GcMode::Passive)).unwrap();
+        let mut m = heap.mutator::<B>().unwrap();
+        let cache = CodeCache::new(64 * 1024).unwrap();
+        f(&mut m, ThreadLayout::fastpath().unwrap(), &cache);
+    })
+    .join()
+    .unwrap();
+}
 
 /// The word at `off` of this thread's block.
 fn at(off: usize) -> usize {
@@ -31,19 +57,23 @@ fn at(off: usize) -> usize {
 
 #[test]
 fn templates_share_the_real_mutators_block_fields() {
-    std::thread::spawn(|| {
-        let heap = Heap::new(HeapConfig::new(4 << 20, BarrierBits::SERIAL, GcMode::Passive)).unwrap();
-        let mut m = heap.mutator::<SerialBarriers>().unwrap();
-        let layout = ThreadLayout::fastpath().unwrap();
-        let cache = CodeCache::new(64 * 1024).unwrap();
+    on_a_mutator::<SerialBarriers>(BarrierBits::SERIAL, |m, layout, cache| {
         let a = m.alloc(1, 1).unwrap();
         let oa = m.get(a).unwrap().addr();
         // TLAB: fn(block) -> object or 0.
-        let mut ops = VecAssembler::<X64Relocation>::new(0);
-        let l = Labels { slow: ops.new_dynamic_label(), done: ops.new_dynamic_label() };
-        TlabAlloc { thread: RDI, obj: RAX, end: RCX, size: 48, layout }.emit(&mut ops, l);
-        dynasm!(ops ; .arch x64 ; ret ; =>l.slow ; =>l.done ; xor eax, eax ; ret);
-        let e = cache.install(&ops.finalize().unwrap()).unwrap();
+        let e = install(cache, |ops, l| {
+            TlabAlloc {
+                thread: RDI,
+                obj: RAX,
+                end: RCX,
+                tmp: RDX,
+                size: 48,
+                layout,
+            }
+            .emit(ops, l)
+            .unwrap();
+            dynasm!(ops ; .arch x64 ; ret ; =>l.slow ; =>l.done ; xor eax, eax ; ret);
+        });
         // SAFETY: a complete `extern "C" fn(block) -> object or 0`, called
         // on this thread with its block.
         let f: extern "C" fn(*const thread::ThreadBlock) -> usize = unsafe { e.as_fn() };
@@ -53,13 +83,25 @@ fn templates_share_the_real_mutators_block_fields() {
         assert_eq!(at(thread::TLAB_TOP_OFFSET), top0 + 48);
         let b = m.alloc(1, 1).unwrap();
         let ob = m.get(b).unwrap().addr();
-        assert!(ob >= t + 48, "the mutator allocates after the template's object: {ob:#x} vs {t:#x}");
+        assert!(
+            ob >= t + 48,
+            "the mutator allocates after the template's object: {ob:#x} vs {t:#x}"
+        );
         // SATB: the template enqueues into the block's queue.
-        let mut ops = VecAssembler::<X64Relocation>::new(0);
-        let l = Labels { slow: ops.new_dynamic_label(), done: ops.new_dynamic_label() };
-        SatbEnqueue { thread: RDI, field: RSI, prev: RDX, tmp: RCX, queue: SatbQueueLayout::fastpath().unwrap() }.emit(&mut ops, l);
-        dynasm!(ops ; .arch x64 ; xor eax, eax ; ret ; =>l.done ; mov eax, 1 ; ret ; =>l.slow ; mov eax, 2 ; ret);
-        let e = cache.install(&ops.finalize().unwrap()).unwrap();
+        let e = install(cache, |ops, l| {
+            let queue = SatbQueueLayout::fastpath().unwrap();
+            SatbEnqueue {
+                thread: RDI,
+                field: RSI,
+                prev: R8,
+                tmp: R9,
+                tmp2: R9,
+                queue,
+            }
+            .emit(ops, l)
+            .unwrap();
+            dynasm!(ops ; .arch x64 ; xor eax, eax ; ret ; =>l.done ; mov eax, 1 ; ret ; =>l.slow ; mov eax, 2 ; ret);
+        });
         // SAFETY: a complete `extern "C" fn(block, field) -> label`; the
         // block's queue is the attached mutator's.
         let g: extern "C" fn(*const thread::ThreadBlock, *const usize) -> u32 = unsafe { e.as_fn() };
@@ -73,11 +115,20 @@ fn templates_share_the_real_mutators_block_fields() {
         // just wrote that slot).
         assert_eq!(unsafe { ((buf + idx) as *const usize).read() }, oa);
         // Card: the template dirties the card the block's base names.
-        let mut ops = VecAssembler::<X64Relocation>::new(0);
-        let l = Labels { slow: ops.new_dynamic_label(), done: ops.new_dynamic_label() };
-        CardMark { addr: RSI, tmp: RCX, base: barrier::CardBase::Thread(RDI), conditional: false, layout }.emit(&mut ops, l);
-        dynasm!(ops ; .arch x64 ; =>l.done ; ret);
-        let e = cache.install(&ops.finalize().unwrap()).unwrap();
+        let e = install(cache, |ops, l| {
+            let base = CardBase::Thread(RDI);
+            CardMark {
+                addr: RSI,
+                tmp: RCX,
+                tmp2: RCX,
+                base,
+                conditional: false,
+                layout,
+            }
+            .emit(ops, l)
+            .unwrap();
+            dynasm!(ops ; .arch x64 ; =>l.done ; ret);
+        });
         // SAFETY: a complete `extern "C" fn(block, address)`; the address
         // is in the heap the block's card base covers.
         let c: extern "C" fn(*const thread::ThreadBlock, usize) = unsafe { e.as_fn() };
@@ -88,8 +139,7 @@ fn templates_share_the_real_mutators_block_fields() {
         // The mutator goes on: a collection flushes the template's SATB entry.
         m.collect().unwrap();
         println!("real mutator: TLAB {t:#x}, SATB index {idx0}->{idx}, card of {ob:#x} dirty; collect ok, index now {}", at(thread::SATB_INDEX_OFFSET));
-        drop(m);
-    }).join().unwrap();
+    });
 }
 
 /// The Brooks write barrier template on a `shenandoah-2017` heap's real
@@ -100,39 +150,46 @@ fn templates_share_the_real_mutators_block_fields() {
 /// object outside the collection set to itself.
 #[test]
 fn brooks_write_barrier_on_the_real_mutators_objects() {
-    std::thread::spawn(|| {
-        let heap = Heap::new(HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH_2017, GcMode::Passive)).unwrap();
-        let mut m = heap.mutator::<fastpath::gc::Shenandoah2017Barriers>().unwrap();
-        let layout = ThreadLayout::fastpath().unwrap();
-        let cache = CodeCache::new(64 * 1024).unwrap();
+    on_a_mutator::<fastpath::gc::Shenandoah2017Barriers>(BarrierBits::SHENANDOAH_2017, |m, layout, cache| {
         let a = m.alloc(1, 1).unwrap();
         let oa = m.get(a).unwrap().addr();
-        // fn(block, obj) -> object to write.
-        let mut ops = VecAssembler::<X64Relocation>::new(0);
-        let l = Labels { slow: ops.new_dynamic_label(), done: ops.new_dynamic_label() };
-        dynasm!(ops ; .arch x64 ; push rbx);
-        BrooksWriteBarrier {
-            thread: RDI,
-            obj: RSI,
-            gc_state: layout.gc_state,
-            state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
-            forwarding: -8,
-        }
-        .emit(&mut ops, l);
-        dynasm!(ops ; .arch x64 ; =>l.done ; mov rax, rsi ; pop rbx ; ret);
-        SlowStub { func: fastpath_jit::slow::brooks_wb as *const () as usize, args: vec![RDI, RSI], ret: Some(RSI), live: RegSet::EMPTY }
-            .emit(&mut ops, l.slow, l.done)
-            .unwrap();
-        let e = cache.install(&ops.finalize().unwrap()).unwrap();
+        // fn(block, obj) -> object to write, the stub the template's slow call.
+        let e = install(cache, |ops, l| {
+            dynasm!(ops ; .arch x64 ; push rbx);
+            let wb = BrooksWriteBarrier {
+                thread: RDI,
+                obj: RSI,
+                tmp: RAX,
+                gc_state: layout.gc_state,
+                state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
+                forwarding: -8,
+            };
+            wb.emit(ops, l).unwrap();
+            dynasm!(ops ; .arch x64 ; =>l.done ; mov rax, rsi ; pop rbx ; ret);
+            let call = wb.slow_call().unwrap();
+            assert_eq!(call.path, SlowPath::Library(slow::LibraryPath::BrooksWb));
+            let stub = call
+                .stub(slow::LibraryPath::BrooksWb.addr(), &[], RegSet::EMPTY)
+                .unwrap();
+            stub.emit(ops, l.slow, l.done).unwrap();
+        });
         // SAFETY: a complete `extern "C" fn(block, obj) -> obj`, called on
         // this thread with its block and a live object of its mutator's
         // heap (no allocation or stop in between).
         let wb: extern "C" fn(*const thread::ThreadBlock, usize) -> usize = unsafe { e.as_fn() };
         // SAFETY: this thread's block, alive while it runs; its GC-state
         // byte at the published offset, written only by this thread.
-        let state = unsafe { (thread::current().as_ptr() as *const u8).add(thread::GC_STATE_OFFSET).read_volatile() };
+        let state = unsafe {
+            (thread::current().as_ptr() as *const u8)
+                .add(thread::GC_STATE_OFFSET)
+                .read_volatile()
+        };
         assert_eq!(state, 0, "passive: the state is idle");
-        assert_eq!(wb(thread::current().as_ptr(), oa), oa, "not forwarded: the object itself");
+        assert_eq!(
+            wb(thread::current().as_ptr(), oa),
+            oa,
+            "not forwarded: the object itself"
+        );
         // The stub's slow path, called as the stub calls it: outside the
         // collection set, the forwardee (itself).
         assert_eq!(fastpath_jit::slow::brooks_wb(thread::current().as_ptr(), oa), oa);
@@ -140,8 +197,5 @@ fn brooks_write_barrier_on_the_real_mutators_objects() {
         let oa2 = m.get(a).unwrap().addr();
         assert_eq!(wb(thread::current().as_ptr(), oa2), oa2, "after a collection");
         println!("real mutator: Brooks WB on {oa:#x} (then {oa2:#x}) through the real forwarding word and slow entry");
-        drop(m);
-    })
-    .join()
-    .unwrap();
+    });
 }

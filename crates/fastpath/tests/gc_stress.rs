@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 
 use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, GlobalHandle, Heap, HeapConfig, Mutator};
 
+#[path = "common/graph.rs"]
+mod graph;
+use graph::{Graph, Node};
+
 const SLOTS: usize = 48;
 const SHARED: usize = 8;
 const MUTATORS: usize = 3;
@@ -33,24 +37,6 @@ fn collector_progressed(s: &GcStats, evac_lab_limit: Option<usize>) -> bool {
         && (evac_lab_limit.is_none() || (s.evacuation_failures > 0 && s.regions_kept > 0))
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 as usize
-    }
-}
-
-/// The model of one slot's node: its id, value and its edges' target ids.
-#[derive(Clone, Copy, Default)]
-struct Model {
-    id: usize,
-    value: usize,
-    edges: [usize; 2],
-}
-
 /// Node layout: refs [edge0, edge1], data [id, value].
 fn new_node(m: &mut Mutator<Dynamic>, id: usize, value: usize) -> fastpath::gc::Handle {
     let h = m.alloc(2, 2).unwrap();
@@ -61,7 +47,7 @@ fn new_node(m: &mut Mutator<Dynamic>, id: usize, value: usize) -> fastpath::gc::
 }
 
 /// Reads the graph through the barriers and compares it with the model.
-fn check(m: &Mutator<Dynamic>, array: fastpath::gc::Handle, model: &[Model]) {
+fn check(m: &Mutator<Dynamic>, array: fastpath::gc::Handle, model: &[Node]) {
     let a = m.get(array).unwrap();
     for (i, want) in model.iter().enumerate() {
         let node = m.load(a, i).unwrap().expect("slot filled");
@@ -74,13 +60,12 @@ fn check(m: &Mutator<Dynamic>, array: fastpath::gc::Handle, model: &[Model]) {
     }
 }
 
-fn build_tree(m: &mut Mutator<Dynamic>, depth: u32, next: &mut usize) -> fastpath::gc::Handle {
-    let h = new_node(m, *next, 1);
-    *next += 1;
+fn build_tree(m: &mut Mutator<Dynamic>, depth: u32, g: &mut Graph) -> fastpath::gc::Handle {
+    let h = new_node(m, g.next_id(), 1);
     if depth > 0 {
         for e in 0..2 {
             let d = m.roots_len();
-            let child = build_tree(m, depth - 1, next);
+            let child = build_tree(m, depth - 1, g);
             let (p, c) = (m.get(h).unwrap(), m.get(child).unwrap());
             m.store(p, e, Some(c)).unwrap();
             m.truncate_roots(d);
@@ -106,21 +91,13 @@ fn mutator_loop(
     evac_lab_limit: Option<usize>,
 ) -> (usize, usize) {
     let mut m = heap.mutator::<Dynamic>().unwrap();
-    let mut rng = Rng(seed | 1);
-    let mut next_id = (seed as usize) << 40;
+    let mut g = Graph::new(SLOTS, (seed as usize) << 40, seed);
     let array = m.alloc(SLOTS, 0).unwrap();
-    let mut model = vec![Model::default(); SLOTS];
-    for (i, slot) in model.iter_mut().enumerate() {
+    for i in 0..SLOTS {
         let d = m.roots_len();
-        next_id += 1;
-        let n = new_node(&mut m, next_id, i);
+        let n = new_node(&mut m, g.replace(i, i), i);
         let (a, o) = (m.get(array).unwrap(), m.get(n).unwrap());
         m.store(a, i, Some(o)).unwrap();
-        *slot = Model {
-            id: next_id,
-            value: i,
-            edges: [0, 0],
-        };
         m.truncate_roots(d);
     }
     let (mut ops, mut cas_wins) = (0, 0);
@@ -135,51 +112,44 @@ fn mutator_loop(
             heap.stats().regions_kept
         );
         let d = m.roots_len();
-        match rng.next() % 8 {
+        match g.rng.next() % 8 {
             0..=2 => {
-                // Rewire: slot i's edge e := slot j's node.
-                let (i, j, e) = (rng.next() % SLOTS, rng.next() % SLOTS, rng.next() % 2);
+                // Rewire: slot i's edge e := slot k's node.
+                let (i, e, k) = g.pick_rewire();
                 let a = m.get(array).unwrap();
-                let (ni, nj) = (m.load(a, i).unwrap().unwrap(), m.load(a, j).unwrap().unwrap());
-                m.store(ni, e, Some(nj)).unwrap();
-                model[i].edges[e] = model[j].id;
+                let (ni, nk) = (m.load(a, i).unwrap().unwrap(), m.load(a, k).unwrap().unwrap());
+                m.store(ni, e, Some(nk)).unwrap();
+                g.rewire(i, e, k);
             }
             3 => {
                 // Replace slot i with a new node (the old one stays reachable
                 // through edges, or becomes garbage).
-                let i = rng.next() % SLOTS;
-                next_id += 1;
-                let value = rng.next() % 1000;
-                let n = new_node(&mut m, next_id, value);
+                let (i, value) = g.pick_replace();
+                let n = new_node(&mut m, g.replace(i, value), value);
                 let (a, o) = (m.get(array).unwrap(), m.get(n).unwrap());
                 m.store(a, i, Some(o)).unwrap();
-                model[i] = Model {
-                    id: next_id,
-                    value,
-                    edges: [0, 0],
-                };
             }
             4 => {
                 // Bump a value.
-                let i = rng.next() % SLOTS;
+                let i = g.rng.next() % SLOTS;
                 let a = m.get(array).unwrap();
                 let n = m.load(a, i).unwrap().unwrap();
-                model[i].value += 1;
-                m.write(n, 1, model[i].value).unwrap();
+                g.slots[i].value += 1;
+                m.write(n, 1, g.slots[i].value).unwrap();
             }
             5 => {
                 // Build a tree, check it, tear it down.
-                let t = build_tree(&mut m, 5, &mut next_id);
+                let t = build_tree(&mut m, 5, &mut g);
                 assert_eq!(tree_sum(&m, Some(m.get(t).unwrap())), 63);
             }
             _ => {
                 // CAS a shared slot to a new node; check what we replaced.
-                let s = rng.next() % SHARED;
-                next_id += 1;
+                let s = g.rng.next() % SHARED;
+                let id = g.next_id();
                 let n = m.alloc(0, 2).unwrap();
                 let o = m.get(n).unwrap();
-                m.write(o, 0, next_id).unwrap();
-                m.write(o, 1, !next_id).unwrap();
+                m.write(o, 0, id).unwrap();
+                m.write(o, 1, !id).unwrap();
                 let g = m.global(shared).unwrap();
                 let old = m.load(g, s).unwrap();
                 if let Some(old) = old {
@@ -195,7 +165,7 @@ fn mutator_loop(
             }
         }
         m.truncate_roots(d);
-        check(&m, array, &model);
+        check(&m, array, &g.slots);
         ops += 1;
     }
     (ops, cas_wins)

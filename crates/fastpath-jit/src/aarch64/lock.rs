@@ -1,8 +1,9 @@
-//! Lightweight monitor enter and exit on AArch64 (HotSpot lightweight
-//! locking, `c2_MacroAssembler_aarch64.cpp`), the shape of
-//! [`crate::x64::lock`] with an LSE CAS: `casa` (acquire) on enter, `casl`
-//! (release) on exit, the orderings of the Rust fast path's
-//! `compare_exchange` (Acquire on enter, Release on exit).
+//! AArch64 lightweight monitor enter and exit ([`crate::template::lock`]:
+//! the protocol), HotSpot's `c2_MacroAssembler_aarch64.cpp` shape with an
+//! LSE CAS: `casa` (acquire) on enter, `casl` (release) on exit, the
+//! orderings of the Rust fast path's `compare_exchange`. Requires ARMv8.1
+//! LSE. Temporaries by role: `top`, `mark`, `slot` (the entry's address),
+//! `exp` (the expected word), `old` (the CAS's result).
 //!
 //! Enter, 18 instructions on a first-level lock, 10 on a recursive one:
 //! ```text
@@ -20,8 +21,8 @@
 //!   add  wtop, wtop, #8 ; str wtop, [thread, #top_off]
 //! ```
 //! Exit, 18 instructions on a last-level unlock, 10 on a recursive one
-//! (no bounds instruction: the low byte of an inactive thread's top is the
-//! empty lock-stack's, see [`crate::x64::lock`]):
+//! (expecting a register's word: 17, the lock-stack checks in `old` so
+//! that `mark` may hold the guess, `and xexp, xword, #~3` for the load):
 //! ```text
 //!   ldrb wtop, [thread, #top_off]
 //!   add  xslot, thread, xtop
@@ -35,115 +36,30 @@
 //! pop:
 //!   sub  wtop, wtop, #8 ; str wtop, [thread, #top_off]
 //! ```
-//! The shared-memory protocol is the Rust fast path's, which loom checks
-//! (see [`crate::x64::lock`]); the lock-stack stores go to the thread
-//! block only. Requires ARMv8.1 LSE (`casa`/`casl`).
 
-use dynasmrt::dynasm;
+use dynasmrt::{aarch64::Aarch64Relocation, dynasm, DynamicLabel};
 
-use super::{uimm12, Aarch64Asm, Labels, Template, TemplateError};
-use crate::layout::LockStackLayout;
-use crate::reg::{LockRegError, Reg, RegSet};
+use super::{uimm12, Aarch64Asm};
+use crate::reg::Reg;
+use crate::template::Labels;
+use crate::template::{Emit, LockEnter, LockExit, LockExitExpecting, LockRegs, TemplateError};
 
-/// The registers of an AArch64 lock template, checked at construction:
-/// the thread block, the object (its header word's address), and five
-/// temporaries, all distinct x0–x30. The same shape as
-/// [`crate::x64::LockRegs`] (constructor, error type, accessors); only the
-/// number of temporaries differs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LockRegs {
-    thread: Reg,
-    obj: Reg,
-    tmp: [Reg; 5],
+/// What both lock templates emit with: the layout's offsets as
+/// immediates (`top_off`, `end`) and the registers as the numbers dynasm
+/// takes: thread, object, then the temporaries by role (top, mark, slot,
+/// expected, old).
+fn operands(
+    regs: &LockRegs,
+    layout: &crate::layout::LockStackLayout,
+) -> Result<(u32, u32, [u8; 7]), TemplateError> {
+    let t = regs.temps();
+    let r = [regs.thread(), regs.obj(), t[0], t[1], t[2], t[3], t[4]];
+    Ok((uimm12(layout.top, 4)?, uimm12(layout.end, 1)?, r.map(|r| r.0)))
 }
 
-impl LockRegs {
-    /// `thread`: the thread block; `obj`: the object; `tmp`: top, slot
-    /// address, mark, expected word, CAS result. All distinct, each x0–x30
-    /// (31 is the zero register or sp, never an operand).
-    pub fn new(thread: Reg, obj: Reg, tmp: [Reg; 5]) -> Result<LockRegs, LockRegError> {
-        let mut all = vec![thread, obj];
-        all.extend(tmp);
-        for (i, &r) in all.iter().enumerate() {
-            if r.0 > 30 {
-                return Err(LockRegError::NotARegister(r));
-            }
-            if all[..i].contains(&r) {
-                return Err(LockRegError::Aliased(r));
-            }
-        }
-        Ok(LockRegs { thread, obj, tmp })
-    }
-
-    /// The thread register.
-    pub fn thread(&self) -> Reg {
-        self.thread
-    }
-
-    /// The object register.
-    pub fn obj(&self) -> Reg {
-        self.obj
-    }
-
-    /// The temporaries, in the order given to [`LockRegs::new`].
-    pub fn temps(&self) -> [Reg; 5] {
-        self.tmp
-    }
-
-    /// What a lock template writes (NZCV besides): the temporaries.
-    pub fn clobbers(&self) -> RegSet {
-        RegSet::of(&self.tmp)
-    }
-
-    /// The registers as the numbers dynasm takes, and the layout's offsets
-    /// as immediates.
-    fn operands(&self, layout: &LockStackLayout) -> Result<Operands, TemplateError> {
-        Ok(Operands {
-            top_off: uimm12(layout.top, 4)?,
-            end: uimm12(layout.end, 1)?,
-            t: self.thread.0,
-            o: self.obj.0,
-            tmp: self.tmp.map(|r| r.0),
-        })
-    }
-}
-
-/// What both lock templates emit with (see [`LockRegs::operands`]).
-struct Operands {
-    top_off: u32,
-    end: u32,
-    t: u8,
-    o: u8,
-    tmp: [u8; 5],
-}
-
-/// `monitorenter`'s lightweight fast path.
-#[derive(Clone, Copy, Debug)]
-pub struct LockEnter {
-    /// Registers.
-    pub regs: LockRegs,
-    /// The lock-stack's offsets.
-    pub layout: LockStackLayout,
-}
-
-impl Template for LockEnter {
-    fn name(&self) -> &'static str {
-        "lightweight monitor enter"
-    }
-    fn clobbers(&self) -> RegSet {
-        self.regs.clobbers()
-    }
-    fn budget(&self) -> usize {
-        18
-    }
-    fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        let Operands {
-            top_off,
-            end,
-            t,
-            o,
-            tmp: [p, a, m, e, c],
-        } = self.regs.operands(&self.layout)?;
+impl Emit<Aarch64Relocation> for LockEnter {
+    fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+        let (top_off, end, [t, o, p, m, a, e, c]) = operands(&self.regs, &self.layout)?;
         let slow = labels.slow;
         dynasm!(ops
             ; .arch aarch64
@@ -158,10 +74,10 @@ impl Template for LockEnter {
             ; tbnz X(m), #1, =>slow
             ; orr XSP(e), X(m), #1
             ; and XSP(m), X(m), #0xffff_ffff_ffff_fffe
-            ; mov X(c), X(e)
-            ; casa X(c), X(m), [X(o)]
-            ; cmp X(c), X(e)
-            ; b.ne =>slow
+        );
+        emit_cas(ops, Ordering::Acquire, [o, m, e, c], slow);
+        dynasm!(ops
+            ; .arch aarch64
             ; push:
             ; str X(o), [X(a)]
             ; add WSP(p), WSP(p), #8
@@ -171,136 +87,80 @@ impl Template for LockEnter {
     }
 }
 
-/// `monitorexit`'s lightweight fast path.
-#[derive(Clone, Copy, Debug)]
-pub struct LockExit {
-    /// Registers.
-    pub regs: LockRegs,
-    /// The lock-stack's offsets.
-    pub layout: LockStackLayout,
-}
-
-impl Template for LockExit {
-    fn name(&self) -> &'static str {
-        "lightweight monitor exit"
-    }
-    fn clobbers(&self) -> RegSet {
-        self.regs.clobbers()
-    }
-    fn budget(&self) -> usize {
-        18
-    }
-    fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        self.emit_with(ops, labels, None)
+impl Emit<Aarch64Relocation> for LockExit {
+    fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+        emit_exit(self, ops, labels, None)
     }
 }
 
-/// Why [`LockExit::emit_expecting`] refused its arguments.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExpectingError {
-    /// The guess register cannot be used (see the method).
-    Register(LockRegError),
-    /// The template itself cannot be emitted.
-    Template(TemplateError),
-}
-
-impl std::fmt::Display for ExpectingError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ExpectingError::Register(e) => write!(f, "the expected-word register: {e}"),
-            ExpectingError::Template(e) => e.fmt(f),
-        }
+impl Emit<Aarch64Relocation> for LockExitExpecting {
+    fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+        emit_exit(&self.exit, ops, labels, Some(self.word))
     }
 }
 
-impl std::error::Error for ExpectingError {}
+/// Which CAS a lock operation makes: `casa` on enter, `casl` on exit.
+enum Ordering {
+    Acquire,
+    Release,
+}
 
-impl LockExit {
-    /// The exit with its expected header word taken from register `word`
-    /// instead of loaded from the header (as the x86-64
-    /// `LockExit::emit_expecting`): pass the `mark` register (`tmp[2]`) of
-    /// the [`LockEnter`] that took this lock, kept live by the JIT between
-    /// the two (after a first-level enter it holds the word enter's CAS
-    /// stored). Saves the exit's load of the header and its latency (17
-    /// instructions instead of 18; the recursive path unchanged).
-    ///
-    /// Any value is safe: the expected word still gets lock bits 00 and the
-    /// own-word bit forced, so the CAS succeeds only on a word the loaded
-    /// form would have accepted, with the object on top of this thread's
-    /// lock-stack and not recursive (the checks before it are unchanged,
-    /// done in `tmp[4]` here so that `tmp[2]` still holds the guess). A
-    /// wrong guess fails the CAS and goes to `slow` with nothing changed.
-    ///
-    /// `word` is any general register (0–30) except `tmp[0]`, `tmp[1]` and
-    /// `tmp[4]` (written before the guess is read); it is only read.
-    pub fn emit_expecting<A: Aarch64Asm>(
-        &self,
-        ops: &mut A,
-        labels: Labels,
-        word: Reg,
-    ) -> Result<(), ExpectingError> {
-        if word.0 > 30 {
-            return Err(ExpectingError::Register(LockRegError::NotARegister(word)));
-        }
-        let tmp = self.regs.tmp;
-        if [tmp[0], tmp[1], tmp[4]].contains(&word) {
-            return Err(ExpectingError::Register(LockRegError::Aliased(word)));
-        }
-        self.emit_with(ops, labels, Some(word))
-            .map_err(ExpectingError::Template)
+/// The CAS of header `[obj]` from `exp` to `new` (`old` its result) and
+/// its check, a lost CAS to `slow`.
+fn emit_cas<A: Aarch64Asm>(ops: &mut A, order: Ordering, [o, new, e, c]: [u8; 4], slow: DynamicLabel) {
+    dynasm!(ops ; .arch aarch64 ; mov X(c), X(e));
+    match order {
+        Ordering::Acquire => dynasm!(ops ; .arch aarch64 ; casa X(c), X(new), [X(o)]),
+        Ordering::Release => dynasm!(ops ; .arch aarch64 ; casl X(c), X(new), [X(o)]),
     }
+    dynasm!(ops ; .arch aarch64 ; cmp X(c), X(e) ; b.ne =>slow);
+}
 
-    fn emit_with<A: Aarch64Asm>(
-        &self,
-        ops: &mut A,
-        labels: Labels,
-        word: Option<Reg>,
-    ) -> Result<(), TemplateError> {
-        let Operands {
-            top_off,
-            end: _,
-            t,
-            o,
-            tmp: [p, a, m, e, c],
-        } = self.regs.operands(&self.layout)?;
-        let slow = labels.slow;
-        // The lock-stack checks' scratch: `m`, or `c` when `m` may hold the
-        // guess.
-        let k = if word.is_some() { c } else { m };
-        dynasm!(ops
+/// The exit, its expected word loaded from the header or taken from `word`.
+fn emit_exit<A: Aarch64Asm>(
+    exit: &LockExit,
+    ops: &mut A,
+    labels: Labels,
+    word: Option<Reg>,
+) -> Result<(), TemplateError> {
+    let (top_off, _, [t, o, p, m, a, e, c]) = operands(&exit.regs, &exit.layout)?;
+    let slow = labels.slow;
+    // The lock-stack checks' scratch: `mark`, or `old` when `mark` may hold
+    // the guess.
+    let k = if word.is_some() { c } else { m };
+    dynasm!(ops
+        ; .arch aarch64
+        ; ldrb W(p), [X(t), top_off]
+        ; add X(a), X(t), X(p)
+        ; ldur X(k), [X(a), -8]
+        ; cmp X(k), X(o)
+        ; b.ne =>slow
+        ; ldur X(k), [X(a), -16]
+        ; cmp X(k), X(o)
+        ; b.eq >pop
+    );
+    match word {
+        None => dynasm!(ops
             ; .arch aarch64
-            ; ldrb W(p), [X(t), top_off]
-            ; add X(a), X(t), X(p)
-            ; ldur X(k), [X(a), -8]
-            ; cmp X(k), X(o)
-            ; b.ne =>slow
-            ; ldur X(k), [X(a), -16]
-            ; cmp X(k), X(o)
-            ; b.eq >pop
-        );
-        match word {
-            None => dynasm!(ops
-                ; .arch aarch64
-                ; ldr X(e), [X(o)]
-                ; and XSP(e), X(e), #0xffff_ffff_ffff_fffc
-            ),
-            Some(w) => dynasm!(ops
-                ; .arch aarch64
-                ; and XSP(e), X(w.0), #0xffff_ffff_ffff_fffc
-            ),
-        }
-        dynasm!(ops
+            ; ldr X(e), [X(o)]
+            ; and XSP(e), X(e), #0xffff_ffff_ffff_fffc
+        ),
+        Some(w) => dynasm!(ops
             ; .arch aarch64
-            ; orr XSP(e), X(e), #0x8000_0000_0000_0000
-            ; orr XSP(m), X(e), #1
-            ; mov X(c), X(e)
-            ; casl X(c), X(m), [X(o)]
-            ; cmp X(c), X(e)
-            ; b.ne =>slow
-            ; pop:
-            ; sub WSP(p), WSP(p), #8
-            ; str W(p), [X(t), top_off]
-        );
-        Ok(())
+            ; and XSP(e), X(w.0), #0xffff_ffff_ffff_fffc
+        ),
     }
+    dynasm!(ops
+        ; .arch aarch64
+        ; orr XSP(e), X(e), #0x8000_0000_0000_0000
+        ; orr XSP(m), X(e), #1
+    );
+    emit_cas(ops, Ordering::Release, [o, m, e, c], slow);
+    dynasm!(ops
+        ; .arch aarch64
+        ; pop:
+        ; sub WSP(p), WSP(p), #8
+        ; str W(p), [X(t), top_off]
+    );
+    Ok(())
 }

@@ -1,33 +1,27 @@
-//! AArch64 templates, emitted through the same dynasm traits with
-//! AArch64 relocations (any host can emit them; they run on AArch64).
+//! The AArch64 emitters: one `Emit<Aarch64Relocation>` per template
+//! ([`crate::template`]), through the same dynasm traits with AArch64
+//! relocations (any host can emit them; they run on AArch64), and the
+//! slow-path stub's.
 //!
-//! HotSpot's shapes (`cpu/aarch64`, thread in x28 `rthread`):
-//! - on-spin-wait: `ISB`, `YIELD`, `NOP` or `SB` (`OnSpinWaitInst`), repeated;
-//! - safepoint poll and SATB/LRB idle tests: `ldrb wtmp, [thread, #off];
-//!   tbnz wtmp, #bit, slow` (2);
-//! - Brooks read barrier: `ldur obj, [obj, #fwd]` (1);
-//! - card post-barrier: `lsr addr, addr, #shift; ldr tmp, [thread, #base];
-//!   strb wzr, [tmp, addr]` (3 when the dirty value is 0, as HotSpot's;
-//!   one `mov` more otherwise; the conditional form adds `ldrb; cbz done`).
-//! - G1 filtered card post-barrier: `eor; lsr; cbz done; cbz val, done;
-//!   lsr; ldr; ldrb; cbnz slow` (8; HotSpot's shape, which materializes
-//!   the base with `load_byte_map_base` and adds it before its `ldrb`).
-//! - reference CAS: `casal` (4 on success), TLAB bump (6).
-//! - the SATB enqueue (8) and LRB collection-set (12) medium paths
-//!   ([`gc_medium`]), out of line after the idle tests.
-//! - lightweight monitor enter and exit ([`lock`]): HotSpot's shape with an
-//!   LSE CAS, `casa` on enter and `casl` on exit (18 and 18 instructions).
-//! - the out-of-line slow-path stub ([`stub`]): saves the live caller-saved
-//!   registers and x30, calls the library's `extern "C"` slow path.
+//! HotSpot's shapes (`cpu/aarch64`, thread in x28 `rthread`); each file's
+//! header lists its instructions:
 //!
-//! Same contract as [`crate::x64`]: common path falls through, `slow` for
-//! the uncommon case, writes only the declared clobbers and NZCV.
+//! | file | emitters |
+//! |---|---|
+//! | [`thread`] | safepoint poll and SATB/LRB idle tests (`ldrb; tbnz`, 2), TLAB bump (6) |
+//! | [`lock`] | lightweight monitor enter and exit with an LSE CAS, `casa` on enter and `casl` on exit (18 and 18) |
+//! | [`barrier`] | Brooks read barrier (1) and write barrier (4), card post-barrier (3 with a zero dirty value), G1 filtered card post-barrier (8), reference CAS with `casal` (4) |
+//! | [`gc_medium`] | the SATB enqueue (8) and LRB collection-set (12) medium paths |
+//! | [`spin`] | on-spin-wait: `ISB`, `YIELD`, `NOP` or `SB`, repeated |
+//! | [`stub`] | the slow-path stub: saves the live caller-saved registers and x30 |
+//!
+//! Immediates the instructions cannot take are [`TemplateError`]s, never
+//! a panic: offsets out of range or misaligned, masks of more than one bit.
 
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::DynasmLabelApi;
 
-use crate::reg::RegSet;
-pub use crate::Labels;
+use crate::template::TemplateError;
 
 pub mod barrier;
 pub mod gc_medium;
@@ -36,67 +30,9 @@ pub mod spin;
 pub mod stub;
 pub mod thread;
 
-pub use crate::reg::LockRegError;
-pub use barrier::{BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardMark, CasRef, G1Card};
-pub use gc_medium::{CsetMap, LrbCset, SatbEnqueue, SatbQueueLayout};
-pub use lock::{ExpectingError, LockEnter, LockExit, LockRegs};
-pub use spin::SpinWait;
-pub use stub::SlowStub;
-pub use thread::{GcStateTest, SafepointPoll, TlabAlloc};
-
-/// The thread register HotSpot uses on AArch64 (`rthread`).
-pub const RTHREAD: crate::reg::Reg = crate::reg::Reg(28);
-
 /// An assembler emitting AArch64.
 pub trait Aarch64Asm: DynasmLabelApi<Relocation = Aarch64Relocation> {}
 impl<T: DynasmLabelApi<Relocation = Aarch64Relocation>> Aarch64Asm for T {}
-
-/// An AArch64 template that cannot be emitted for the values given.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TemplateError {
-    /// A byte-offset out of the instruction's immediate range or alignment.
-    Offset {
-        /// The offset.
-        offset: i32,
-        /// What the instruction accepts.
-        accepts: &'static str,
-    },
-    /// A mask that is not exactly one bit (`tbnz` tests one).
-    NotOneBit(u8),
-    /// A mask of no bits (a state test that could never take its slow
-    /// path).
-    NoBit,
-    /// A pause instruction that is not an AArch64 one (or `auto`, which
-    /// only the running process can resolve).
-    NotAarch64(&'static str),
-}
-
-impl std::fmt::Display for TemplateError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TemplateError::Offset { offset, accepts } => write!(f, "offset {offset} out of range: {accepts}"),
-            TemplateError::NotOneBit(m) => write!(f, "mask {m:#04x} is not a single bit"),
-            TemplateError::NoBit => {
-                f.write_str("an empty state mask: the test would never take its slow path")
-            }
-            TemplateError::NotAarch64(n) => write!(f, "pause `{n}` is not an AArch64 instruction"),
-        }
-    }
-}
-
-impl std::error::Error for TemplateError {}
-
-/// A fast path the JIT inlines (AArch64).
-pub trait Template {
-    /// Short name for reports.
-    fn name(&self) -> &'static str;
-    /// The registers the template may write (NZCV always).
-    fn clobbers(&self) -> RegSet;
-    /// Most instructions on the common path.
-    fn budget(&self) -> usize;
-    /// Emits the fast path at the assembler's current offset.
-    fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError>;
-}
 
 /// `off` as a scaled unsigned 12-bit offset of an access of `size` bytes.
 fn uimm12(off: i32, size: i32) -> Result<u32, TemplateError> {
@@ -108,4 +44,30 @@ fn uimm12(off: i32, size: i32) -> Result<u32, TemplateError> {
             accepts: "a non-negative multiple of the access size below 4096 × size",
         })
     }
+}
+
+/// `off` as `ldur`'s signed 9-bit offset (a forwarding word's).
+fn simm9(off: i32) -> Result<i32, TemplateError> {
+    if (-256..256).contains(&off) {
+        Ok(off)
+    } else {
+        Err(TemplateError::Offset {
+            offset: off,
+            accepts: "-256..256 (LDUR)",
+        })
+    }
+}
+
+/// The bit `tbnz` tests for a one-bit `mask`.
+fn one_bit(mask: u8) -> Result<u32, TemplateError> {
+    if mask.count_ones() == 1 {
+        Ok(mask.trailing_zeros())
+    } else {
+        Err(TemplateError::NotOneBit(mask))
+    }
+}
+
+/// `movz`/`movk` halves of a 64-bit immediate, low first.
+fn halves(x: u64) -> [u32; 4] {
+    [0, 16, 32, 48].map(|s| (x >> s) as u32 & 0xffff)
 }

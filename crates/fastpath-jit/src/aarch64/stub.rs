@@ -1,7 +1,5 @@
-//! The out-of-line slow-path stub on AArch64 (HotSpot's late expansion:
-//! the fast path inline, this stub after the method body, `C2CodeStub`).
-//!
-//! Shape, bound at the template's `slow` label (AAPCS64):
+//! The AArch64 slow-path stub ([`crate::template::stub`]), bound at a
+//! template's `slow` label (AAPCS64):
 //! ```text
 //! slow:  sub  sp, sp, #frame                  ; 16-byte multiple
 //!        str  <live ∩ caller-saved, except ret>, [sp, #8i]
@@ -12,90 +10,24 @@
 //!        ldr  <saved>, x30 ; add sp, sp, #frame
 //!        b    resume
 //! ```
-//! Precondition: sp is 16-byte aligned (AArch64 requires it at every sp
-//! access). The stub writes `ret`, NZCV, x16/x17 and the caller-saved
-//! registers not in `live`; x30 is restored; callee-saved registers are
-//! kept by the `extern "C"` callee.
 
-use dynasmrt::{dynasm, DynamicLabel};
+use dynasmrt::{aarch64::Aarch64Relocation, dynasm, DynamicLabel};
 
-use super::Aarch64Asm;
-use crate::reg::{Reg, RegSet};
+use super::{halves, Aarch64Asm};
+use crate::isa::Isa;
+pub use crate::reg::aarch64::{CALLER_SAVED, LR};
+use crate::reg::Reg;
+use crate::template::{EmitStub, SlowStub, StubError};
 
-/// AAPCS64 caller-saved general registers: x0–x18 (x18 included: on Linux
-/// it is an ordinary temporary).
-pub const CALLER_SAVED: RegSet = RegSet((1 << 19) - 1);
-
-/// The link register.
-pub const LR: Reg = Reg(30);
-
-/// A call to an `extern "C"` slow path from a template's `slow` label.
-#[derive(Clone, Debug)]
-pub struct SlowStub {
-    /// Address of the `extern "C"` function.
-    pub func: usize,
-    /// Registers passed as its arguments, in order (at most 8).
-    pub args: Vec<Reg>,
-    /// Register receiving its result, if any.
-    pub ret: Option<Reg>,
-    /// Registers live across the fast path.
-    pub live: RegSet,
-}
-
-/// A stub that cannot be emitted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StubError {
-    /// More than 8 arguments.
-    TooManyArgs(usize),
-    /// Register 31 (sp/zr), or x16/x17 (the stub's call scratch), as an
-    /// argument, result or live register.
-    Reserved(Reg),
-}
-
-impl std::fmt::Display for StubError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StubError::TooManyArgs(n) => {
-                write!(f, "{n} arguments; a slow-path stub passes at most 8 in registers")
-            }
-            StubError::Reserved(r) => write!(
-                f,
-                "{r:?} cannot be a stub argument, result or live register (sp/zr, or the call scratch x16/x17)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for StubError {}
-
-impl SlowStub {
-    /// The registers the stub saves and restores around the call (x30
-    /// besides, always).
-    pub fn saved(&self) -> RegSet {
-        let mut s = self.live.intersect(CALLER_SAVED);
-        if let Some(r) = self.ret {
-            s = RegSet(s.0 & !(1 << r.0));
-        }
-        s
-    }
-
-    /// Binds `slow` and emits the stub, which resumes at `resume`.
-    pub fn emit<A: Aarch64Asm>(
+impl EmitStub<Aarch64Relocation> for SlowStub {
+    fn emit<A: Aarch64Asm>(
         &self,
         ops: &mut A,
         slow: DynamicLabel,
         resume: DynamicLabel,
     ) -> Result<(), StubError> {
-        if self.args.len() > 8 {
-            return Err(StubError::TooManyArgs(self.args.len()));
-        }
-        let used = self.live.iter().chain(self.args.iter().copied()).chain(self.ret);
-        for r in used {
-            if r.0 >= 31 || r.0 == 16 || r.0 == 17 {
-                return Err(StubError::Reserved(r));
-            }
-        }
-        let saved: Vec<Reg> = self.saved().iter().chain([LR]).collect();
+        self.check(Isa::Aarch64)?;
+        let saved: Vec<Reg> = self.saved(Isa::Aarch64).iter().chain([LR]).collect();
         let slots = saved.len() + self.args.len();
         let frame = (slots * 8).div_ceil(16) as u32 * 16;
         dynasm!(ops ; .arch aarch64 ; =>slow ; sub sp, sp, #frame);
@@ -112,8 +44,7 @@ impl SlowStub {
             let off = 8 * (base + j) as u32;
             dynasm!(ops ; .arch aarch64 ; ldr X(j as u8), [sp, off]);
         }
-        let f = self.func as u64;
-        let [h0, h1, h2, h3] = [0, 16, 32, 48].map(|s| (f >> s) as u32 & 0xffff);
+        let [h0, h1, h2, h3] = halves(self.func as u64);
         dynasm!(ops
             ; .arch aarch64
             ; movz x16, #h0

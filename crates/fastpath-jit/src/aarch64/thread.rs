@@ -1,28 +1,29 @@
-//! Thread-block tests on AArch64: the safepoint poll and the SATB/LRB idle
-//! tests, `ldrb wtmp, [thread, #off]; tbnz wtmp, #bit, slow` (2
-//! instructions, HotSpot's `ldr; tbnz` poll). Loads of thread-private bytes,
-//! as in [`crate::x64::thread`].
+//! AArch64 thread-block tests ([`crate::template::thread`]):
+//! - poll and SATB/LRB idle tests: `ldrb wtmp, [thread, #off]; tbnz wtmp,
+//!   #bit, slow` (2, HotSpot's `ldr; tbnz` poll);
+//! - TLAB bump, 6:
+//! ```text
+//!   ldr obj, [thread, #tlab_top] ; add end, obj, #size
+//!   ldr tmp, [thread, #tlab_end] ; cmp end, tmp ; b.hi slow
+//!   str end, [thread, #tlab_top]
+//! ```
 
-use dynasmrt::dynasm;
+use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
-use super::{uimm12, Aarch64Asm, Labels, Template, TemplateError};
-use crate::layout::ThreadLayout;
-use crate::reg::{Reg, RegSet};
-pub use crate::x64::thread::GcBarrier;
+use super::{one_bit, uimm12, Aarch64Asm};
+use crate::reg::Reg;
+use crate::template::Labels;
+use crate::template::{Emit, GcStateTest, SafepointPoll, TemplateError, TlabAlloc};
 
 fn test_bit<A: Aarch64Asm>(
     ops: &mut A,
-    thread: Reg,
-    tmp: Reg,
+    (thread, tmp): (Reg, Reg),
     off: i32,
     mask: u8,
     labels: Labels,
 ) -> Result<(), TemplateError> {
-    if mask.count_ones() != 1 {
-        return Err(TemplateError::NotOneBit(mask));
-    }
+    let bit = one_bit(mask)?;
     let off = uimm12(off, 1)?;
-    let bit = mask.trailing_zeros();
     let (t, x, slow) = (thread.0, tmp.0, labels.slow);
     dynasm!(ops
         ; .arch aarch64
@@ -32,107 +33,22 @@ fn test_bit<A: Aarch64Asm>(
     Ok(())
 }
 
-/// The safepoint poll; `tmp` receives the poll byte.
-#[derive(Clone, Copy, Debug)]
-pub struct SafepointPoll {
-    /// The thread register.
-    pub thread: Reg,
-    /// Scratch.
-    pub tmp: Reg,
-    /// The block's layout.
-    pub layout: ThreadLayout,
-}
-
-impl Template for SafepointPoll {
-    fn name(&self) -> &'static str {
-        "safepoint poll"
-    }
-    fn clobbers(&self) -> RegSet {
-        RegSet::of(&[self.tmp])
-    }
-    fn budget(&self) -> usize {
-        2
-    }
-    fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        test_bit(
-            ops,
-            self.thread,
-            self.tmp,
-            self.layout.poll,
-            self.layout.poll_bit,
-            labels,
-        )
+impl Emit<Aarch64Relocation> for SafepointPoll {
+    fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+        let l = &self.layout;
+        test_bit(ops, (self.thread, self.tmp), l.poll, l.poll_bit, labels)
     }
 }
 
-/// The SATB or LRB idle test; `tmp` receives the GC-state byte.
-#[derive(Clone, Copy, Debug)]
-pub struct GcStateTest {
-    /// Which barrier.
-    pub barrier: GcBarrier,
-    /// The thread register.
-    pub thread: Reg,
-    /// Scratch.
-    pub tmp: Reg,
-    /// The block's layout.
-    pub layout: ThreadLayout,
-}
-
-impl Template for GcStateTest {
-    fn name(&self) -> &'static str {
-        match self.barrier {
-            GcBarrier::Satb => "SATB idle test",
-            GcBarrier::Lrb => "LRB idle test",
-        }
-    }
-    fn clobbers(&self) -> RegSet {
-        RegSet::of(&[self.tmp])
-    }
-    fn budget(&self) -> usize {
-        2
-    }
-    fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        let bit = match self.barrier {
-            GcBarrier::Satb => self.layout.marking_bit,
-            GcBarrier::Lrb => self.layout.has_forwarded_bit,
-        };
-        test_bit(ops, self.thread, self.tmp, self.layout.gc_state, bit, labels)
+impl Emit<Aarch64Relocation> for GcStateTest {
+    fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+        let off = self.layout.gc_state;
+        test_bit(ops, (self.thread, self.tmp), off, self.mask(), labels)
     }
 }
 
-/// TLAB bump allocation (as [`crate::x64::TlabAlloc`]), 6 instructions:
-/// ```text
-///   ldr obj, [thread, #tlab_top] ; add end, obj, #size
-///   ldr tmp, [thread, #tlab_end] ; cmp end, tmp ; b.hi slow
-///   str end, [thread, #tlab_top]
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct TlabAlloc {
-    /// The thread register.
-    pub thread: Reg,
-    /// Receives the new object's address.
-    pub obj: Reg,
-    /// Scratch: the new top.
-    pub end: Reg,
-    /// Scratch: the TLAB's end.
-    pub tmp: Reg,
-    /// Bytes to allocate, 0–4095 (aligned as the heap requires).
-    pub size: i32,
-    /// The block's layout.
-    pub layout: ThreadLayout,
-}
-
-impl Template for TlabAlloc {
-    fn name(&self) -> &'static str {
-        "TLAB allocation"
-    }
-    fn clobbers(&self) -> RegSet {
-        RegSet::of(&[self.obj, self.end, self.tmp])
-    }
-    fn budget(&self) -> usize {
-        6
-    }
-    fn emit<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+impl Emit<Aarch64Relocation> for TlabAlloc {
+    fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
         let (top, end) = (uimm12(self.layout.tlab_top, 8)?, uimm12(self.layout.tlab_end, 8)?);
         if !(0..4096).contains(&self.size) {
             return Err(TemplateError::Offset {

@@ -1,22 +1,15 @@
-//! AArch64 register names and a template's instruction words, on any host
-//! (emitting is bit manipulation).
+//! An AArch64 template's instruction words and a slow-path stub's words
+//! checked against what it declares, on any host (emitting is bit
+//! manipulation).
 
 use dynasmrt::aarch64::Aarch64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
-use fastpath_jit::aarch64::{Template, TemplateError};
 use fastpath_jit::reg::Reg;
-use fastpath_jit::Labels;
-
-pub const X0: Reg = Reg(0);
-pub const X1: Reg = Reg(1);
-pub const X2: Reg = Reg(2);
-pub const X3: Reg = Reg(3);
-pub const X4: Reg = Reg(4);
-pub const X9: Reg = Reg(9);
+use fastpath_jit::{Emit, EmitStub, Isa, Labels, SlowStub, TemplateError};
 
 /// The template's words, with `slow` and `done` bound right after it;
 /// checks the count within the budget.
-pub fn words<T: Template>(t: &T) -> Result<Vec<u32>, TemplateError> {
+pub fn words<T: Emit<Aarch64Relocation>>(t: &T) -> Result<Vec<u32>, TemplateError> {
     let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
     let labels = Labels {
         slow: ops.new_dynamic_label(),
@@ -31,8 +24,12 @@ pub fn words<T: Template>(t: &T) -> Result<Vec<u32>, TemplateError> {
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect();
     assert!(w.len() == n + 1);
-    println!("aarch64 {}: {n} instructions, budget {}", t.name(), t.budget());
-    assert!(n <= t.budget());
+    println!(
+        "aarch64 {}: {n} instructions, budget {}",
+        t.name(),
+        t.budget(Isa::Aarch64)
+    );
+    assert!(n <= t.budget(Isa::Aarch64));
     Ok(w[..n].to_vec())
 }
 
@@ -48,7 +45,7 @@ pub fn count(emit: &dyn Fn(&mut VecAssembler<Aarch64Relocation>, Labels)) -> usi
 }
 
 /// The words `s` emits (resuming at a label before them).
-pub fn stub_words(s: &fastpath_jit::aarch64::SlowStub) -> Vec<u32> {
+pub fn stub_words(s: &SlowStub) -> Vec<u32> {
     let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
     let (slow, resume) = (ops.new_dynamic_label(), ops.new_dynamic_label());
     dynasm!(ops ; .arch aarch64 ; =>resume ; ret);
@@ -71,7 +68,7 @@ fn sp_access(w: u32) -> Option<(bool, u8, u32)> {
 /// Checks the words of a slow-path stub against what it declares, as the
 /// x86-64 `check_stub`: `sub sp, sp, #frame` first and `add sp, sp,
 /// #frame; b` last; before the call (`movz/movk x16; blr x16`), stores of
-/// [`SlowStub::saved`](fastpath_jit::aarch64::SlowStub::saved) and x30 to
+/// [`SlowStub::saved`] and x30 to
 /// their slots, then of the arguments, then loads of the argument slots
 /// into x0, x1, …; after it, the result moved from x0 (if elsewhere) and
 /// every saved register and x30 loaded from the slot it was stored to.
@@ -79,7 +76,7 @@ fn sp_access(w: u32) -> Option<(bool, u8, u32)> {
 /// argument registers, x16, the result and the restored ones. So every
 /// live caller-saved register but the result keeps its value. Returns the
 /// saved set (x30 not included).
-pub fn check_stub_words(s: &fastpath_jit::aarch64::SlowStub, w: &[u32]) -> fastpath_jit::reg::RegSet {
+pub fn check_stub_words(s: &SlowStub, w: &[u32]) -> fastpath_jit::reg::RegSet {
     let frame = match w.first() {
         Some(&x) if x & 0xFFC0_03FF == 0xD100_03FF => (x >> 10) & 0xFFF,
         other => panic!("the stub starts with {other:#x?}, not sub sp, sp, #frame"),
@@ -98,7 +95,7 @@ pub fn check_stub_words(s: &fastpath_jit::aarch64::SlowStub, w: &[u32]) -> fastp
         "add sp, sp, #frame before the jump back"
     );
     assert_eq!(w[n - 1] & 0xFC00_0000, 0x1400_0000, "resumes with b");
-    let saved: Vec<Reg> = s.saved().iter().chain([Reg(30)]).collect();
+    let saved: Vec<Reg> = s.saved(Isa::Aarch64).iter().chain([Reg(30)]).collect();
     let before: Vec<(bool, u8, u32)> = w[1..call].iter().filter_map(|&x| sp_access(x)).collect();
     let stores: Vec<(u8, u32)> = before.iter().filter(|a| !a.0).map(|a| (a.1, a.2)).collect();
     let want: Vec<(u8, u32)> = saved
@@ -141,9 +138,9 @@ pub fn check_stub_words(s: &fastpath_jit::aarch64::SlowStub, w: &[u32]) -> fastp
     assert_eq!(restored, want, "restores what it saved");
     for r in s.live.iter() {
         assert!(
-            r.0 >= 19 || s.saved().contains(r) || s.ret == Some(r),
+            r.0 >= 19 || s.saved(Isa::Aarch64).contains(r) || s.ret == Some(r),
             "live {r:?} is neither saved nor callee-saved"
         );
     }
-    s.saved()
+    s.saved(Isa::Aarch64)
 }

@@ -1,7 +1,7 @@
-//! The test cases every architecture runs the same way on its own
-//! builders, as macros a test binary expands once: each case builds the
-//! generated function with the binary's builder and runs the shared
-//! scenario on it.
+//! The test cases every architecture (and fastpath-cranelift's CLIF
+//! emitters) run the same way on their own builders, as macros a test
+//! binary expands once: each case builds the generated function with the
+//! binary's builder and runs the shared scenario on it.
 // Each binary expands the macros of its own cases.
 #![allow(unused_macros, unused_imports)]
 
@@ -26,7 +26,7 @@ macro_rules! gc_medium_tests {
             let cache = fastpath::code::CodeCache::new(64 * 1024).unwrap();
             let heap = crate::common::gc_world::lrb_heap();
             let e = $lrb(&cache, heap.cset);
-            // SAFETY: an `extern "C" fn(*mut TestThread, u64) -> u64`
+            // SAFETY: an `extern "C" fn(*mut TestThread, u64, u64) -> u64`
             // reading the test block, the map and the objects' forwarding
             // words.
             let lrb: crate::common::gc_world::LrbFn = unsafe { e.as_fn() };

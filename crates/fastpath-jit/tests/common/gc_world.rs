@@ -8,8 +8,8 @@
 use std::mem::offset_of;
 use std::sync::Mutex;
 
-use fastpath_jit::x64::{CsetMap, SatbQueueLayout};
 use fastpath_jit::ThreadLayout;
+use fastpath_jit::{CsetMap, SatbQueueLayout};
 
 pub use super::block::{HAS_FORWARDED, MARKING};
 
@@ -103,23 +103,27 @@ pub fn satb_records_every_overwritten_non_null_value_once(barrier: SatbFn) {
     );
 }
 
-/// The copies the LRB slow path made (Relaxed bookkeeping for the test).
-static EVACUATED: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+/// The copies the LRB slow path made and the field each was loaded from.
+static EVACUATED: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
 
-/// The "runtime": forwards `obj` to `obj + 4096` (the next region) and
-/// returns the copy.
-pub extern "C" fn lrb_evacuate(_t: *mut TestThread, obj: u64) -> u64 {
+/// The "runtime", with the library's signature (`fastpath_jit::slow::lrb`):
+/// forwards `obj` to `obj + 4096` (the next region) and returns the copy;
+/// the field (which the library heals) is recorded, not written.
+pub extern "C" fn lrb_evacuate(_t: *mut TestThread, obj: u64, field: u64) -> u64 {
     let copy = obj + 4096;
     // SAFETY: `obj` is one of the test heap's objects, its forwarding word
     // 8 bytes below it, both in the live test heap.
     unsafe { ((obj - 8) as *mut u64).write(copy) };
-    EVACUATED.lock().unwrap().push(obj);
+    EVACUATED.lock().unwrap().push((obj, field));
     copy
 }
 
-/// The load-reference barrier of a loaded reference: `fn(thread, obj) ->
-/// obj as the caller may use it`.
-pub type LrbFn = extern "C" fn(*mut TestThread, u64) -> u64;
+/// The load-reference barrier of a reference loaded from a field:
+/// `fn(thread, obj, field) -> obj as the caller may use it`.
+pub type LrbFn = extern "C" fn(*mut TestThread, u64, u64) -> u64;
+
+/// The field address the scenario passes (never dereferenced).
+const FIELD: u64 = 0xf1e1_d000;
 
 /// Four 4 KiB regions, region 1 in the collection set; objects `a` (region
 /// 0), `b` and `c` (region 1; `b` copied to `d`), `d` (region 2).
@@ -177,18 +181,22 @@ pub fn lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path(h: &Lr
         satb_buffer: std::ptr::null_mut(),
         buffer: [0; SLOTS],
     };
-    assert_eq!(lrb(&mut t, b), b, "idle: the reference as loaded");
+    assert_eq!(lrb(&mut t, b, FIELD), b, "idle: the reference as loaded");
     t.gc_state = HAS_FORWARDED;
-    assert_eq!(lrb(&mut t, 0), 0, "null");
-    assert_eq!(lrb(&mut t, a), a, "outside the collection set");
-    assert_eq!(lrb(&mut t, d), d, "outside the collection set (a copy)");
-    assert_eq!(lrb(&mut t, b), d, "forwarded: the copy, no call");
+    assert_eq!(lrb(&mut t, 0, FIELD), 0, "null");
+    assert_eq!(lrb(&mut t, a, FIELD), a, "outside the collection set");
+    assert_eq!(lrb(&mut t, d, FIELD), d, "outside the collection set (a copy)");
+    assert_eq!(lrb(&mut t, b, FIELD), d, "forwarded: the copy, no call");
     assert!(EVACUATED.lock().unwrap().is_empty());
     assert_eq!(
-        lrb(&mut t, c),
+        lrb(&mut t, c, FIELD),
         c + 4096,
         "not copied yet: the slow path evacuates"
     );
-    assert_eq!(lrb(&mut t, c), c + 4096, "then forwarded: no second call");
-    assert_eq!(*EVACUATED.lock().unwrap(), [c]);
+    assert_eq!(lrb(&mut t, c, FIELD), c + 4096, "then forwarded: no second call");
+    assert_eq!(
+        *EVACUATED.lock().unwrap(),
+        [(c, FIELD)],
+        "one call, with the field"
+    );
 }

@@ -353,12 +353,34 @@ pub fn differential_every<R: Copy + std::fmt::Debug, H: Run>(
     checked
 }
 
-/// [`differential_guessed`] for every register assignment, every guess
-/// register `guess_regs` names for it and every [`Guess`], through the
-/// exit `guessed(regs, guess)` makes (no stub): the right guesses reach
-/// the table's labels, each wrong one sends some fast exit to `slow`;
-/// then [`mixed`] with `enter(regs)` and the right guess in the first
-/// guess register of the first assignment (`guessed_with_stub`).
+/// [`differential_guessed`] for every [`Guess`], each through the exit
+/// `guessed(guess)` makes (no stub): the right guesses reach the table's
+/// labels, each wrong one sends some fast exit to `slow`. Returns the
+/// cases checked and the fast exits the wrong guesses sent to `slow`.
+pub fn every_guess<H: Run>(what: &str, guessed: impl Fn(Guess) -> H) -> (usize, usize) {
+    let (mut checked, mut to_slow) = (0, 0);
+    for kind in [
+        Guess::Loaded,
+        Guess::LoadedInflated,
+        Guess::Zero,
+        Guess::Ones,
+        Guess::Other,
+    ] {
+        let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
+        let (c, s) = differential_guessed(&guessed(kind), &format!("{what}, guess {kind:?}"), right);
+        if matches!(kind, Guess::Ones | Guess::Other) {
+            assert!(s > 0, "{what}: a wrong guess ({kind:?}) never failed the CAS");
+        }
+        checked += c;
+        to_slow += s;
+    }
+    (checked, to_slow)
+}
+
+/// [`every_guess`] for every register assignment and every guess
+/// register `guess_regs` names for it, through the exit `guessed(regs,
+/// guess)` makes; then [`mixed`] with `enter(regs)` and the right guess in
+/// the first guess register of the first assignment (`guessed_with_stub`).
 pub fn guessed_every<R: Copy + std::fmt::Debug, H: Run>(
     arch: &str,
     assignments: &[R],
@@ -369,26 +391,11 @@ pub fn guessed_every<R: Copy + std::fmt::Debug, H: Run>(
     let (mut checked, mut to_slow) = (0, 0);
     for &regs in assignments {
         for w in guess_regs(regs) {
-            for kind in [
-                Guess::Loaded,
-                Guess::LoadedInflated,
-                Guess::Zero,
-                Guess::Ones,
-                Guess::Other,
-            ] {
-                let right = matches!(kind, Guess::Loaded | Guess::LoadedInflated);
-                let wrong = matches!(kind, Guess::Ones | Guess::Other);
-                let (c, s) = differential_guessed(
-                    &guessed(regs, false, (w, kind)),
-                    &format!("{regs:?}, guess {kind:?} in {w:?}"),
-                    right,
-                );
-                if wrong {
-                    assert!(s > 0, "a wrong guess ({kind:?}) never failed the CAS");
-                }
-                checked += c;
-                to_slow += s;
-            }
+            let (c, s) = every_guess(&format!("{regs:?}, in {w:?}"), |kind| {
+                guessed(regs, false, (w, kind))
+            });
+            checked += c;
+            to_slow += s;
         }
     }
     println!("{arch}guessed exit: {checked} (registers, guess, state) cases against the Rust exit; {to_slow} wrong guesses sent a fast exit to slow, none changed anything");

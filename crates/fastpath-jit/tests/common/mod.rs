@@ -10,7 +10,8 @@
 //! | [`g1_world`] | G1's card barrier differential on twin `g1` heaps | every host |
 //! | [`lock_world`] | the monitor templates' differential, mixed and stress tests | every host |
 //! | [`cases`] | the cases every architecture runs alike, as macros over its builders | every host |
-//! | [`a64`] | AArch64 register names, a template's words, a slow-path stub's words checked against what it declares (emitting is bit manipulation) | every host |
+//! | [`frame`] | each ISA's frame of a test function, and a barrier laid out with its medium path out of line, over it | every host |
+//! | [`a64`] | a template's AArch64 words, a slow-path stub's words checked against what it declares (emitting is bit manipulation) | every host |
 //! | [`x64`] | the x86-64 run harness (label reached, registers after) and the iced-x86 checks of templates and slow-path stubs | x86-64 |
 //! | [`aarch64`] | the AArch64 run harness (label reached, result register) | AArch64 |
 // Each test binary uses its own part.
@@ -25,6 +26,7 @@ pub mod block;
 pub mod brooks_real;
 pub mod brooks_world;
 pub mod cases;
+pub mod frame;
 pub mod g1_world;
 pub mod gc_world;
 pub mod lock_world;

@@ -8,8 +8,7 @@
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
 use fastpath_jit::reg::{x64::*, Reg, RegSet};
-use fastpath_jit::x64::stub::{ARGS, CALLER_SAVED};
-use fastpath_jit::x64::{Labels, SlowStub, Template};
+use fastpath_jit::{Emit, EmitStub, Isa, Labels, SlowStub};
 use iced_x86::{Decoder, DecoderOptions, FlowControl, Instruction, InstructionInfoFactory, OpAccess};
 
 use super::block::TestThread;
@@ -35,7 +34,7 @@ fn initial(r: usize) -> u64 {
 /// register outside the clobbers (and the stub's unsaved caller-saved
 /// registers and result) kept its value, and the thread register the
 /// block.
-pub fn run<T: Template>(
+pub fn run<T: Emit<X64Relocation>>(
     t: &T,
     thread_reg: Reg,
     thread: *mut TestThread,
@@ -67,7 +66,7 @@ pub fn run<T: Template>(
             dynasm!(ops ; .arch x64 ; mov Rq(r), QWORD v);
         }
     }
-    t.emit(&mut ops, labels);
+    t.emit(&mut ops, labels).unwrap();
     dynasm!(ops ; .arch x64 ; mov QWORD [rsp + 8], 0 ; jmp >exit);
     if stub.is_none() {
         dynasm!(ops ; .arch x64 ; =>slow ; mov QWORD [rsp + 8], 2 ; jmp >exit);
@@ -113,9 +112,9 @@ pub fn run<T: Template>(
     };
     // Every register outside the clobbers (and the thread register, which
     // holds the block) kept its value.
-    let mut expect_kept = RegSet(0xFFFF & !(1 << RSP.0) & !(1 << thread_reg.0) & !t.clobbers().0);
+    let mut expect_kept = RegSet(0xFFFF & !(1 << RSP.0) & !(1 << thread_reg.0) & !t.clobbers(Isa::X64).0);
     if let Some(s) = stub {
-        expect_kept = RegSet(expect_kept.0 & (s.saved().0 | !CALLER_SAVED.0));
+        expect_kept = RegSet(expect_kept.0 & (s.saved(Isa::X64).0 | !CALLER_SAVED.0));
         if let Some(r) = s.ret {
             expect_kept = RegSet(expect_kept.0 & !(1 << r.0));
         }
@@ -235,13 +234,17 @@ pub fn emitted(emit: impl FnOnce(&mut VecAssembler<X64Relocation>, Labels)) -> V
 }
 
 /// Decodes the template alone ([`decode_bytes`]'s checks).
-pub fn decode<T: Template>(t: &T) -> Decoded {
-    let d = decode_bytes(t.name(), &emitted(|a, l| t.emit(a, l)), t.clobbers());
+pub fn decode<T: Emit<X64Relocation>>(t: &T) -> Decoded {
+    let d = decode_bytes(
+        t.name(),
+        &emitted(|a, l| t.emit(a, l).unwrap()),
+        t.clobbers(Isa::X64),
+    );
     println!(
         "{}: {} instructions, budget {}, writes {:?}",
         t.name(),
         d.count(),
-        t.budget(),
+        t.budget(Isa::X64),
         d.written
     );
     d
@@ -249,7 +252,7 @@ pub fn decode<T: Template>(t: &T) -> Decoded {
 
 /// [`decode`], and: memory written only through `allowed_write_bases`,
 /// unlocked; the common path within budget.
-pub fn check<T: Template>(t: &T, allowed_write_bases: &[Reg]) -> Decoded {
+pub fn check<T: Emit<X64Relocation>>(t: &T, allowed_write_bases: &[Reg]) -> Decoded {
     let d = decode(t);
     for m in &d.mem_writes {
         assert!(
@@ -262,11 +265,11 @@ pub fn check<T: Template>(t: &T, allowed_write_bases: &[Reg]) -> Decoded {
         assert!(!m.locked, "{}: a locked write: {}", t.name(), m.text);
     }
     assert!(
-        d.count() <= t.budget(),
+        d.count() <= t.budget(Isa::X64),
         "{}: {} instructions, budget {}",
         t.name(),
         d.count(),
-        t.budget()
+        t.budget(Isa::X64)
     );
     d
 }
@@ -297,7 +300,7 @@ pub fn stub_code(s: &SlowStub) -> Vec<u8> {
 pub fn check_stub_code(s: &SlowStub, code: &[u8]) -> RegSet {
     let args = RegSet::of(&ARGS[..s.args.len()]);
     let mut may_write = args.with(RAX).with(RSP);
-    for r in s.saved().iter().chain(s.ret) {
+    for r in s.saved(Isa::X64).iter().chain(s.ret) {
         may_write = may_write.with(r);
     }
     let d = decode_bytes("slow-path stub", code, may_write);
@@ -330,7 +333,7 @@ pub fn check_stub_code(s: &SlowStub, code: &[u8]) -> RegSet {
             .map(|i| reg_of(i.op0_register()))
             .collect()
     };
-    let saved: Vec<Reg> = s.saved().iter().collect();
+    let saved: Vec<Reg> = s.saved(Isa::X64).iter().collect();
     let before = pushes(&d.insns[..call]);
     assert_eq!(before[..saved.len()], saved[..], "saves first");
     assert_eq!(before[saved.len()..], s.args[..], "then the arguments");
@@ -344,7 +347,7 @@ pub fn check_stub_code(s: &SlowStub, code: &[u8]) -> RegSet {
     assert!(pushes(&d.insns[call..]).is_empty());
     // What the JIT may rely on: every live register kept but the result.
     let mut kept_by_callee = RegSet(s.live.0 & !CALLER_SAVED.0);
-    for r in s.saved().iter() {
+    for r in s.saved(Isa::X64).iter() {
         kept_by_callee = kept_by_callee.with(r);
     }
     for r in s.live.iter() {
@@ -358,5 +361,5 @@ pub fn check_stub_code(s: &SlowStub, code: &[u8]) -> RegSet {
         Some(FlowControl::UnconditionalBranch),
         "resumes with a jump"
     );
-    s.saved()
+    s.saved(Isa::X64)
 }

@@ -31,7 +31,7 @@ pub fn yield_hint() {
 /// `PRFM PLDL1KEEP, [addr]`: asks for the cache line of `addr` in L1 for a
 /// load; a hint, so any address is allowed (a prefetch never faults). The
 /// collector's marking loop asks for an object's line some scans before it
-/// reads the object (`gc/marking.rs`).
+/// reads the object (`gc/collector/marking.rs`).
 #[inline(always)]
 pub fn prefetch_read(addr: usize) {
     // SAFETY: PRFM is in the base architecture; it reads nothing

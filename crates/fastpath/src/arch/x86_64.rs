@@ -259,7 +259,7 @@ pub fn lfence() {
 /// `PREFETCHT0` (`0F 18 /1`): asks for the cache line of `addr` in every
 /// cache level; a hint, so any address is allowed (a prefetch never faults).
 /// The collector's marking loop asks for an object's line some scans before
-/// it reads the object (`gc/marking.rs`).
+/// it reads the object (`gc/collector/marking.rs`).
 #[inline(always)]
 pub fn prefetch_read(addr: usize) {
     // SAFETY: PREFETCHT0 is in the x86-64 base (SSE); it reads nothing

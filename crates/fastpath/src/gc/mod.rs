@@ -4,37 +4,66 @@
 //! Where it sits: a runtime creates a [`Heap`] (barrier set and mode from
 //! [`settings`] or code), gives each thread a [`Mutator`], and does every
 //! allocation and reference access through it; the barriers inside those
-//! accesses keep a concurrent collector (the phases in `collector.rs`) correct.
+//! accesses keep a concurrent collector (the phases in `collector/cycle.rs`) correct.
 //! Headers are `fastpath::sync` headers, so heap objects can be locked
 //! ([`Mutator::lock`]) while the collector runs.
 //!
-//! ## Files
+//! ## Parts
 //!
-//! | file | what |
-//! |---|---|
-//! | `settings.rs` | names: barriers, presets, modes; `FASTPATH_GC_*`; `HeapConfig::from_config` |
-//! | `barrier.rs` | barrier sets as types (monomorphised fast paths); set → type |
-//! | `heap.rs` | regions, object layout, LABs, marks, cards |
-//! | `humongous.rs` | objects larger than a region: runs of regions, never copied |
-//! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing |
-//! | `safepoint.rs` | stopping mutators for pauses |
-//! | `trigger.rs` | when a concurrent cycle starts (allocation rate × cycle time) |
-//! | `pacer.rs` | delaying mutators that allocate faster than a cycle reclaims |
-//! | `assist.rs` | mutator assists: a paced mutator does a slice of the phase's work |
-//! | `roots.rs` | the handle stack the collector scans |
-//! | `mutator.rs` | the per-thread context: roots, allocation, polls, safe regions |
-//! | `access.rs` | the checked API: loads, stores, CAS, data, locks |
-//! | `barriers/` | one file per barrier: its fast and slow path |
-//! | `jit_entry.rs` | the `extern "C"` SATB and LRB slow paths the JIT templates' stubs call |
-//! | `attached.rs` | the calling thread's mutator's heap and GCLAB, for those slow paths |
-//! | `collector.rs` | the cycle: mark, evacuate, update-refs; degenerated cycles; the verifier |
-//! | `loom_degenerate.rs` | a loom model: a mutator that ran dry and the collector hand off the degenerate request |
-//! | `workers.rs` | work stealing and termination for parallel marking |
-//! | `parallel.rs` | the parallel phases: marking, evacuation, update-refs, roots |
-//! | `pool.rs` | the workers' threads: started once, parked between phases, woken per phase |
-//! | `compact.rs` | the full compacting collection (sliding), the last resort |
-//! | `runtime.rs` | `Heap`, `HeapConfig`, errors, statistics |
-//! | `probe.rs` | one function per fast path, for disassembly |
+//! The folders are the three parts of a collected heap; a runtime that
+//! brings its own collector replaces `collector/` and keeps the other two.
+//!
+//! | part | what | files |
+//! |---|---|---|
+//! | `barriers/` | what a runtime inlines: each access's barriers (fast and slow path), the checked access API, the `extern "C"` slow paths generated code calls | one file per barrier, `access.rs`, `jit_entry.rs` |
+//! | `heap/` | the machinery every collector of this heap shares: regions and objects, humongous runs, the forwarding word, mutators, roots, safepoints, the `Heap` itself | `space.rs`, `humongous.rs`, `forwarding.rs`, `mutator.rs`, `attached.rs`, `roots.rs`, `safepoint.rs`, `runtime.rs` |
+//! | `collector/` | the policy: the cycle's phases, when a cycle starts, marking, the parallel workers, pacing, assists, the full compaction | `cycle.rs`, `trigger.rs`, `marking.rs`, `parallel.rs`, `workers.rs`, `pool.rs`, `pacer.rs`, `assist.rs`, `compact.rs` |
+//!
+//! Beside them: `settings.rs` (names: barriers, presets, modes;
+//! `FASTPATH_GC_*` and the process's values, which
+//! [`HeapConfig::from_config`] reads), `barrier_set.rs` (barrier
+//! sets as types, which monomorphise the fast paths: `Mutator<B>`'s `B`),
+//! `probe.rs` (one function per fast path, for disassembly), `atomic.rs`
+//! (the loom shim the protocols use). Each folder's module lists its files.
+//!
+//! Dependencies: `barriers/` reads objects and the mutator from `heap/`;
+//! `collector/` marks, copies and frees through `heap/`; `heap/` holds the
+//! collector's shared state (pacer, assists, worker pool) and starts its
+//! thread, the one arrow from the machinery to the policy. Outside `gc`:
+//! `thread` (each mutator's GC fields, the state byte's copy, SATB queue,
+//! TLAB and poll word, live in its thread's block), `sync` (every object
+//! starts with a `sync::Header`) and `setting` (the settings machinery).
+//!
+//! ## Humongous objects and the full compaction
+//!
+//! An object larger than a region is *humongous* (`heap/humongous.rs`): it
+//! takes a run of contiguous free regions of its own, from the top of the
+//! free space (TLABs are carved from its bottom), and a cycle never copies
+//! it; it is freed whole when dead. The largest object is
+//! [`Heap::max_object_words`]: every region outside the mutators' reserve.
+//!
+//! When an allocation finds no room, the heap collects (passive: in the
+//! allocating mutator's pause; concurrent: a cycle the request turns
+//! stop-the-world, a degenerated one). If that leaves the heap full for a
+//! waiting request (no free region outside the reserve for a TLAB, or no
+//! run long enough for the largest waiting humongous request), the
+//! collection's last pause runs a *full compaction*
+//! (`collector/compact.rs`): a sliding compaction of the whole heap, as
+//! HotSpot Shenandoah's full GC, which moves every live object that may
+//! move, humongous ones included, to the bottom of the heap, so the free
+//! regions form one run at the top. An object locked through
+//! [`Mutator::lock`], or whose header names a monitor, may not move: its
+//! region (a humongous object's whole run) stays where it is and may split
+//! the free space.
+//!
+//! Each waiting request is then judged on its own against what the
+//! compaction left: one that fits is served (if another mutator takes the
+//! room first, it collects again); one that does not fails at once with
+//! [`GcError::OutOfMemory`], naming its size and the longest run left, and
+//! costs the other mutators' requests nothing. So a request of any size up
+//! to [`Heap::max_object_words`] succeeds whenever the live data leaves room
+//! for it, in every barrier set and mode, as a humongous allocation in
+//! HotSpot succeeds unless a full GC cannot make room for it.
 //!
 //! ## The GC state byte
 //!
@@ -46,7 +75,7 @@
 //! is refreshed on every way out of a stop (poll, safe region, collection)
 //! and at creation: since a pause runs only while every mutator is stopped,
 //! no state change can happen between a refresh and the barrier code that
-//! follows it (the full argument is in `mutator.rs`).
+//! follows it (the full argument is in `heap/mutator.rs`).
 //!
 //! | bit | set | cleared | barriers that look |
 //! |---|---|---|---|
@@ -113,94 +142,47 @@
 //! ```
 
 mod atomic;
-// Under `--cfg loom` only its models use the hand-offs.
-#[cfg_attr(loom, allow(dead_code))]
-mod assist;
-// Under `--cfg loom` only the models use the protocol (the heap is not built):
-// what only the heap calls is unused there.
-#[cfg_attr(loom, allow(dead_code))]
-pub(crate) mod forwarding;
+pub(crate) mod collector;
+pub(crate) mod heap;
+pub mod settings;
 
 #[cfg(not(loom))]
-mod access;
-#[cfg(not(loom))]
-mod barrier;
+mod barrier_set;
 #[cfg(not(loom))]
 mod barriers;
-#[cfg(not(loom))]
-mod collector;
-#[cfg(not(loom))]
-mod compact;
-#[cfg(not(loom))]
-mod heap;
-#[cfg(not(loom))]
-mod humongous;
-// The calling thread's mutator's heap and GCLAB, for the slow paths below.
-#[cfg(not(loom))]
-mod attached;
-// The `extern "C"` slow paths of the barrier templates' stubs.
-#[cfg(not(loom))]
-mod jit_entry;
-// The mark loop's prefetch FIFO and live-words cache.
-#[cfg(not(loom))]
-mod marking;
-#[cfg(not(loom))]
-mod mutator;
-#[cfg(not(loom))]
-mod pacer;
-#[cfg(not(loom))]
-mod parallel;
-// Under `--cfg loom` only its models use the protocol.
-#[cfg_attr(loom, allow(dead_code))]
-mod pool;
-// A loom model of how a mutator that ran dry and the collector hand off
-// the degenerate request (`runtime.rs`'s `wait_for_cycle`, `collector.rs`).
-#[cfg(all(test, loom))]
-mod loom_degenerate;
 // Public for the lab's disassembly (`fastpath gc --only fast-paths`) and
 // the tests that count barrier instructions; nothing a runtime calls.
 #[cfg(not(loom))]
 #[doc(hidden)]
 pub mod probe;
-#[cfg(not(loom))]
-mod roots;
-#[cfg(not(loom))]
-mod runtime;
-#[cfg(not(loom))]
-mod trigger;
-// Under `--cfg loom` only its models use it.
-#[cfg_attr(loom, allow(dead_code))]
-mod workers;
-// Under loom, only its models use it.
-#[cfg_attr(loom, allow(dead_code))]
-mod safepoint;
-pub mod settings;
 #[cfg(all(test, not(loom)))]
 mod tests;
 
 #[cfg(not(loom))]
-pub use access::ObjLock;
-#[cfg(not(loom))]
-pub use barrier::{
+pub use barrier_set::{
     with_barrier_set, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers,
     ShenandoahBarriers, Static, WithBarrierSet,
 };
 #[cfg(not(loom))]
-pub use jit_entry::{brooks_wb_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry};
+pub use barriers::access::ObjLock;
 #[cfg(not(loom))]
-pub use mutator::{Mutator, MutatorWaits};
+pub use barriers::jit_entry::{brooks_wb_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry};
 #[cfg(not(loom))]
-pub use roots::{Global as GlobalHandle, Handle, Obj};
+pub use heap::mutator::{Mutator, MutatorWaits};
 #[cfg(not(loom))]
-pub use runtime::{CyclePhases, GcError, GcStats, Heap, HeapConfig, Pause as GcPause, PauseKind, PhaseTime};
+pub use heap::roots::{Global as GlobalHandle, Handle, Obj};
+#[cfg(not(loom))]
+pub use heap::runtime::{
+    CyclePhases, GcError, GcStats, Heap, HeapConfig, Pause as GcPause, PauseKind, PhaseTime,
+};
 // The state bits are the barriers' and the collector's business (and the
 // tests'); a runtime never reads them.
 #[cfg(all(test, not(loom)))]
-pub(crate) use runtime::{EVACUATION, HAS_FORWARDED, MARKING};
+pub(crate) use heap::runtime::{EVACUATION, HAS_FORWARDED, MARKING};
 #[cfg(not(loom))]
-pub use safepoint::SafepointWait;
+pub use heap::safepoint::SafepointWait;
 // Named by `SafepointWait`'s docs; a tuning constant, not an API.
 #[cfg(not(loom))]
 #[doc(hidden)]
-pub use safepoint::SPIN_LIMIT;
+pub use heap::safepoint::SPIN_LIMIT;
 pub use settings::{Barrier, BarrierBits, GcMode, GcWorkers, Preset};

@@ -15,8 +15,8 @@
 //!
 //! The lab's `fastpath gc` experiment and the `gc_disasm` test count them.
 
-use super::barrier::Static;
-use super::mutator::{Bound, Mutator};
+use super::barrier_set::Static;
+use super::heap::mutator::{Bound, Mutator};
 use super::settings::Barrier;
 use crate::setting::Choices;
 use crate::thread::ThreadBlock;

@@ -4,11 +4,13 @@
 //!
 //! Where it sits: the top of the GC's data flow. A runtime (or the lab)
 //! gets a [`BarrierBits`] and a [`GcMode`] here (parsed, or the process's
-//! values through [`super::HeapConfig::from_config`]), hands both to
-//! [`super::HeapConfig`], and [`super::HeapConfig::validate`] refuses a concurrent heap
-//! whose barrier set the collector cannot be correct with
-//! ([`check_pair`]). `super::barrier` turns a set into the type that
-//! monomorphises the fast paths.
+//! values through [`HeapConfig::from_config`](crate::gc::HeapConfig::from_config)),
+//! hands both to [`HeapConfig`](crate::gc::HeapConfig), and
+//! [`HeapConfig::validate`](crate::gc::HeapConfig::validate) refuses a
+//! concurrent heap whose barrier set the collector cannot be correct with
+//! ([`check_pair`]).
+//! `barrier_set.rs` turns a set into the type that monomorphises the fast
+//! paths.
 //!
 //! Each name is listed once, in a table of [`Choice`]s: barriers
 //! ([`Barrier`]), presets ([`Preset`]) and modes ([`GcMode`]); parsing, the
@@ -17,8 +19,8 @@
 //! `FASTPATH_*` variable: `GcMode` is a table setting, `BarrierBits` (a
 //! preset or a comma list of barriers) implements [`Setting`] by hand.
 //!
-//! Adding a barrier: its variant and row here, and its code in
-//! `mutator.rs`; everything that lists barriers (the parser, `--help`, the
+//! Adding a barrier: its variant and row here, and its file in
+//! `barriers/`; everything that lists barriers (the parser, `--help`, the
 //! lab's rows, the probes' names, the set→type dispatch) reads the table.
 
 use std::fmt;
@@ -126,7 +128,7 @@ impl Preset {
 }
 
 /// A barrier set as a bit set of [`Barrier::bit`]s. The fast paths test
-/// these bits at compile time (see [`super::BarrierSet`]). Its `Default`
+/// these bits at compile time (see [`BarrierSet`](crate::gc::BarrierSet)). Its `Default`
 /// is `FASTPATH_GC_BARRIERS`' default, [`BarrierBits::SHENANDOAH`] (the
 /// empty set is [`BarrierBits::NONE`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -243,6 +245,15 @@ impl FromStr for BarrierBits {
         for word in wanted.split(',').map(str::trim) {
             match Barrier::TABLE.iter().find(|c| c.name == word) {
                 Some(c) => bits.0 |= c.value.bit(),
+                None if Preset::TABLE.iter().any(|c| c.name == word) => {
+                    return Err(Self::refusal(
+                        s,
+                        format!(
+                        "{word:?} is a preset, and a preset stands alone: a comma list names barriers ({})",
+                        Barrier::ACCEPTED.join(", ")
+                    ),
+                    ))
+                }
                 None => {
                     return Err(Self::refusal(
                         s,
@@ -325,7 +336,7 @@ setting::choices_api!(GcMode);
 setting::number_setting! {
     /// Collector worker threads for the parallel phases: marking (with work
     /// stealing), evacuation, update-refs and the pauses' root work
-    /// (`workers.rs`). The default is half the CPUs this process may run
+    /// (`collector/workers.rs`). The default is half the CPUs this process may run
     /// on, at least 1 and at most 8: the concurrent phases share the CPUs
     /// with the mutators, which HotSpot answers with `ConcGCThreads` a
     /// quarter of `ParallelGCThreads` (itself the CPU count up to 8); one
@@ -364,55 +375,35 @@ pub fn check_pair(bits: BarrierBits, mode: GcMode) -> Result<(), ConfigError> {
 pub(crate) static BARRIERS: ProcessValue<BarrierBits> = ProcessValue::new();
 
 /// The process-wide mode (`FASTPATH_GC_MODE`, or what `config::init`/`set`
-/// installed). Read through [`process_mode`], which refuses a concurrent
-/// mode the process's barrier set cannot support.
+/// installed). Every lazy read checks the pair: a concurrent mode read from
+/// the environment with an incomplete process barrier set is reported once
+/// and falls back to passive, as any bad variable does, whichever reader
+/// comes first ([`ModeValue`]).
 #[cfg_attr(loom, allow(dead_code))]
-pub(crate) static MODE: ProcessValue<GcMode> = ProcessValue::new();
+pub(crate) static MODE: ModeValue = ModeValue(ProcessValue::new());
 
-/// The process-wide mode; a concurrent mode read from the environment with
-/// an incomplete process barrier set is reported and falls back to passive,
-/// as any bad variable does.
+/// The process-wide mode's value: a [`ProcessValue`] whose only lazy read
+/// is the one that checks the mode against the process's barrier set, so
+/// no reader can fix an unsupported pair.
+pub(crate) struct ModeValue(ProcessValue<GcMode>);
+
 #[cfg_attr(loom, allow(dead_code))]
-pub(crate) fn process_mode() -> GcMode {
-    MODE.get_fitting(|mode| check_pair(BARRIERS.get(), mode))
-}
-
-#[cfg(not(loom))]
-impl super::HeapConfig {
-    /// A heap of `heap_bytes` (as [`HeapConfig::new`](super::HeapConfig::new))
-    /// with the process's barrier set and mode: `FASTPATH_GC_BARRIERS` and
-    /// `FASTPATH_GC_MODE`, or what `config::init`/`set` installed (and, as
-    /// `new`, the process's `FASTPATH_GC_WORKERS`).
-    ///
-    /// ```
-    /// use fastpath::gc::{Heap, HeapConfig};
-    /// let config = HeapConfig::from_config(8 << 20);
-    /// let heap = Heap::new(config).unwrap();
-    /// let _m = heap.mutator::<fastpath::gc::Dynamic>().unwrap();
-    /// ```
-    pub fn from_config(heap_bytes: usize) -> super::HeapConfig {
-        let barriers = BARRIERS.get();
-        super::HeapConfig::new(heap_bytes, barriers, process_mode())
+impl ModeValue {
+    /// The mode in force; the first call reads `FASTPATH_GC_MODE` and the
+    /// process's barrier set ([`check_pair`]).
+    pub(crate) fn get(&self) -> GcMode {
+        self.0.get_fitting(|mode| check_pair(BARRIERS.get(), mode))
     }
 
-    /// A heap of `heap_bytes` whose barrier set is the type `B` its
-    /// mutators name ([`ShenandoahBarriers`](super::ShenandoahBarriers),
-    /// [`G1Barriers`](super::G1Barriers), …): the set is written once, as a
-    /// type, and `heap.mutator::<B>()` cannot fail with
-    /// [`BarrierMismatch`](super::GcError::BarrierMismatch). For
-    /// [`Dynamic`](super::Dynamic) the set is the process's, as
-    /// [`from_config`](Self::from_config). `mode` as in
-    /// [`HeapConfig::new`](super::HeapConfig::new); a concurrent mode with a
-    /// set that cannot run it is refused by [`Heap::new`](super::Heap::new).
-    ///
-    /// ```
-    /// use fastpath::gc::{G1Barriers, GcMode, Heap, HeapConfig};
-    /// let heap = Heap::new(HeapConfig::for_set::<G1Barriers>(8 << 20, GcMode::Passive)).unwrap();
-    /// let _m = heap.mutator::<G1Barriers>().unwrap();
-    /// ```
-    pub fn for_set<B: super::BarrierSet>(heap_bytes: usize, mode: GcMode) -> super::HeapConfig {
-        let barriers = B::BITS.map_or_else(|| BARRIERS.get(), BarrierBits);
-        super::HeapConfig::new(heap_bytes, barriers, mode)
+    /// The mode, if one is fixed already.
+    pub(crate) fn peek(&self) -> Option<GcMode> {
+        self.0.peek()
+    }
+
+    /// Fixes `mode` unless one is fixed already (`config::init`/`set`,
+    /// which check the pair first); returns the one in force.
+    pub(crate) fn install(&self, mode: GcMode) -> GcMode {
+        self.0.install(mode)
     }
 }
 
@@ -450,6 +441,14 @@ mod tests {
         let e = "satb,lbr".parse::<BarrierBits>().unwrap_err();
         assert!(e.to_string().contains("lbr") && e.to_string().contains("brooks-wb"));
         assert!("card,g1-card".parse::<BarrierBits>().is_err());
+        // A preset in a list is refused as one, with what a list may name.
+        for list in ["satb,none", "shenandoah, cas", "lrb,G1"] {
+            let e = list.parse::<BarrierBits>().unwrap_err().to_string();
+            assert!(
+                e.contains("is a preset, and a preset stands alone") && e.contains("satb, card, card-cond"),
+                "{list}: {e}"
+            );
+        }
         assert!("paused"
             .parse::<GcMode>()
             .unwrap_err()

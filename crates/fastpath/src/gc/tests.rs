@@ -5,8 +5,8 @@ use std::sync::atomic::Ordering;
 
 use std::time::Duration;
 
-use super::forwarding;
-use super::heap::{Space, CLEAN_CARD, DIRTY_CARD};
+use super::heap::forwarding;
+use super::heap::space::{Space, CLEAN_CARD, DIRTY_CARD};
 use super::*;
 
 fn heap(bits: BarrierBits, mode: GcMode, mib: usize) -> Heap {
@@ -754,7 +754,7 @@ fn a_stale_global_is_refused_by_a_heap_at_the_same_address() {
             let a = m.alloc(0, 0).unwrap();
             (m.make_global(m.get(a).unwrap()).unwrap(), h.inner.space.base)
         };
-        crate::gc::heap::NEXT_HEAP_AT.with(|c| c.set(base));
+        crate::gc::heap::space::NEXT_HEAP_AT.with(|c| c.set(base));
         let h = heap(BarrierBits::G1, GcMode::Passive, 64);
         same_address += usize::from(h.inner.space.base == base);
         let mut m = h.mutator::<G1Barriers>().unwrap();
@@ -781,7 +781,26 @@ fn an_unallocatable_heap_is_heap_memory() {
     let bytes = 1 << 48;
     let mut c = HeapConfig::new(bytes, BarrierBits::G1, GcMode::Passive);
     c.region_bytes = 32 << 20;
-    assert_eq!(Heap::new(c).err(), Some(GcError::HeapMemory { bytes }));
+    let e = Heap::new(c).err().expect("refused");
+    let GcError::HeapMemory {
+        bytes: named,
+        reserved,
+        reason,
+    } = &e
+    else {
+        panic!("{e:?}");
+    };
+    // The size asked for, the mapping's real size (one region more, to
+    // align it) and the system's answer, each named.
+    assert_eq!((*named, *reserved), (bytes, bytes + (32 << 20)));
+    assert!(!reason.is_empty());
+    let text = e.to_string();
+    assert!(
+        text.contains(&format!("{bytes} bytes ({} MiB)", bytes >> 20))
+            && text.contains(&format!("mapping of {} bytes", bytes + (32 << 20)))
+            && text.contains("align"),
+        "{text}"
+    );
 }
 
 /// The full compaction slides a sparse heap together: survivors and the
@@ -937,8 +956,8 @@ fn begin_marking_for_test<B: BarrierSet>(h: &Heap, m: &Mutator<B>) {
 /// garbage not. Nothing published: no work, nothing counted.
 #[test]
 fn a_marking_assist_steals_scans_and_gives_back_the_rest() {
-    use super::assist::Published;
-    use super::workers::TaskQueues;
+    use super::collector::assist::Published;
+    use super::collector::workers::TaskQueues;
     const CHAIN: usize = 500;
     let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 8);
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
@@ -998,7 +1017,7 @@ fn a_marking_assist_steals_scans_and_gives_back_the_rest() {
 /// set of the region it claims.
 #[test]
 fn region_assists_evacuate_and_update_the_regions_they_claim() {
-    use super::assist::{Published, RegionClaims, RegionWork};
+    use super::collector::assist::{Published, RegionClaims, RegionWork};
     const N: usize = 40;
     let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 8);
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
@@ -1076,9 +1095,9 @@ fn region_assists_evacuate_and_update_the_regions_they_claim() {
 /// the pause waits for the assisting mutator.
 #[test]
 fn an_assist_ends_at_the_object_at_hand_when_a_pause_is_requested() {
-    use super::assist::{Published, RegionClaims, RegionWork};
-    use super::heap::Lab;
-    use super::workers::TaskQueues;
+    use super::collector::assist::{Published, RegionClaims, RegionWork};
+    use super::collector::workers::TaskQueues;
+    use super::heap::space::Lab;
     let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 8);
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
     let first = m.alloc(1, 0).unwrap();
@@ -1103,7 +1122,7 @@ fn an_assist_ends_at_the_object_at_hand_when_a_pause_is_requested() {
     inner.assists.withdraw();
 }
 
-/// The marking scanner (`marking.rs`): a scan stopped part-way gives its
+/// The marking scanner (`collector/marking.rs`): a scan stopped part-way gives its
 /// prefetch FIFO's objects back to the stack, so the trace that resumes
 /// from that stack marks every reachable object and no garbage; each
 /// region's live words are then exactly the cell words of its reachable
@@ -1111,7 +1130,7 @@ fn an_assist_ends_at_the_object_at_hand_when_a_pause_is_requested() {
 /// the region of a locked object and on no other.
 #[test]
 fn marking_gives_back_its_fifo_and_counts_live_words_per_region() {
-    use super::marking::{Scanner, RING};
+    use super::collector::marking::{Scanner, RING};
     const FAN: usize = 3 * RING;
     let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 8);
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();

@@ -9,7 +9,7 @@
 //! fields from the heap), every barrier fast path and the TLAB bump read
 //! them here, the mutator's stops refresh them, and `Mutator`'s drop
 //! detaches the block (every field back to its idle value). The collector
-//! writes only the poll word (`gc/safepoint.rs` arms and disarms it).
+//! writes only the poll word (`gc/heap/safepoint.rs` arms and disarms it).
 //!
 //! The rules a block imposes:
 //! - A thread is the mutator of at most one heap at a time (HotSpot: a
@@ -24,7 +24,7 @@
 //!   writes the poll word, only for a registered mutator, under the heap's
 //!   safepoint mutex, and a thread that exits while still attached (a
 //!   leaked mutator) is unregistered from arming before its block's memory
-//!   goes (`gc/mutator.rs`, the exit guard).
+//!   goes (`gc/heap/mutator.rs`, the exit guard).
 //!
 //! Idle values (a thread that is no heap's mutator: never attached, or
 //! detached): every GC field 0 or null. Each fast path then takes its slow
@@ -108,7 +108,7 @@ impl ThreadBlock {
     #[inline(always)]
     pub(crate) fn poll_armed(&self) -> bool {
         // Relaxed: a hint; the stop is decided under the safepoint mutex
-        // (`gc/safepoint.rs`), and a missed arm only delays the stop to the
+        // (`gc/heap/safepoint.rs`), and a missed arm only delays the stop to the
         // next poll.
         self.poll_word.load(core::sync::atomic::Ordering::Relaxed) & POLL_ARMED != 0
     }

@@ -202,7 +202,7 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start) -
         let depth = m.roots_len();
         let n = match m.alloc(NODE_REFS, NODE_DATA) {
             Ok(n) => n,
-            Err(fastpath::gc::GcError::OutOfMemory) => {
+            Err(fastpath::gc::GcError::OutOfMemory { .. }) => {
                 run.failed += 1;
                 m.truncate_roots(depth);
                 continue;
@@ -352,7 +352,16 @@ fn measure<B: BarrierSet>(
     config.safepoint_wait = v.wait;
     config.pacing = v.pacing;
     config.assists = v.assists;
-    let heap = Heap::new(config)?;
+    let heap = Heap::new(config).map_err(|e| {
+        if baseline {
+            anyhow::anyhow!(
+                "the no-GC baseline's heap of {} MiB (half of --heap-mib {heap_mib} for the live set, and 512 MiB per second of churn so that it never collects): {e}",
+                baseline_heap_mib(run)
+            )
+        } else {
+            anyhow::anyhow!("the {heap_mib} MiB heap (--heap-mib): {e}")
+        }
+    })?;
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
     let start = Start::default();

@@ -4,7 +4,7 @@
 //! compiled method.
 //!
 //! Where it sits: [`super`] times these loops and hands them to the
-//! profiler as regions; the templates come from `fastpath_jit::x64`
+//! profiler as regions; the templates come from `fastpath_jit` (its x86-64 emitters)
 //! unchanged, their slow-path stubs out of line after the loop (HotSpot's
 //! late expansion).
 //!
@@ -29,13 +29,10 @@ use fastpath::code::{CodeCache, Entry};
 use fastpath::sync::Header;
 use fastpath::thread::ThreadBlock;
 use fastpath_jit::reg::{x64::*, RegSet};
-use fastpath_jit::x64::barrier::CardBase;
-use fastpath_jit::x64::thread::GcBarrier;
-use fastpath_jit::x64::{
-    BrooksReadBarrier, CardMark, GcStateTest, LockEnter, LockExit, LockRegs, SafepointPoll, SlowStub,
-    Template,
+use fastpath_jit::{
+    slow, BrooksReadBarrier, CardBase, CardMark, Emit, EmitStub, GcBarrier, GcStateTest, Labels, LockEnter,
+    LockExit, LockRegs, LockStackLayout, SafepointPoll, SlowStub, ThreadLayout,
 };
-use fastpath_jit::{slow, Labels, LockStackLayout, ThreadLayout};
 
 /// The signature of every generated loop: thread block, object, an
 /// auxiliary pointer (the counter, the value stored), operations, and a
@@ -123,7 +120,7 @@ impl Installed {
 pub fn generate(body: Body) -> anyhow::Result<Installed> {
     let lock_layout = LockStackLayout::fastpath().map_err(|e| anyhow::anyhow!("{e}"))?;
     let layout = ThreadLayout::fastpath().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let regs = LockRegs::new(RDI, RSI, R9, R10).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let regs = LockRegs::new(RDI, RSI, &[R9, R10]).map_err(|e| anyhow::anyhow!("{e}"))?;
     // What the loop keeps across each operation: the arguments.
     let live = RegSet::of(&[RDI, RSI, RDX, RCX, R8, R11]);
     let mut ops = VecAssembler::<X64Relocation>::new(0);
@@ -161,7 +158,8 @@ pub fn generate(body: Body) -> anyhow::Result<Installed> {
                 regs,
                 layout: lock_layout,
             }
-            .emit(&mut ops, first);
+            .emit(&mut ops, first)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
             dynasm!(ops ; .arch x64 ; =>first.done ; add QWORD [rdx], 1);
             // The critical section makes no call, so enter's mark register
             // (r10) still holds the word its CAS stored: the exit expects
@@ -177,7 +175,13 @@ pub fn generate(body: Body) -> anyhow::Result<Installed> {
             stubs.push((second, slow::monitor_exit as *const () as usize, vec![RDI, RSI]));
         }
         Body::Poll => {
-            SafepointPoll { thread: RDI, layout }.emit(&mut ops, first);
+            SafepointPoll {
+                thread: RDI,
+                tmp: RAX,
+                layout,
+            }
+            .emit(&mut ops, first)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
             dynasm!(ops ; .arch x64 ; =>first.done);
             stubs.push((first, count, vec![RDI]));
         }
@@ -188,9 +192,11 @@ pub fn generate(body: Body) -> anyhow::Result<Installed> {
             GcStateTest {
                 barrier: GcBarrier::Satb,
                 thread: RDI,
+                tmp: RAX,
                 layout,
             }
-            .emit(&mut ops, first);
+            .emit(&mut ops, first)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
             dynasm!(ops ; .arch x64 ; =>first.done ; mov QWORD [rsi + 8], rdx);
             stubs.push((first, count, vec![RDI, RSI]));
         }
@@ -199,11 +205,13 @@ pub fn generate(body: Body) -> anyhow::Result<Installed> {
             CardMark {
                 addr: R9,
                 tmp: R10,
+                tmp2: R10,
                 base: CardBase::Imm(base),
                 conditional: false,
                 layout,
             }
-            .emit(&mut ops, first);
+            .emit(&mut ops, first)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
             dynasm!(ops ; .arch x64 ; =>first.done);
         }
         Body::Load => {
@@ -214,9 +222,11 @@ pub fn generate(body: Body) -> anyhow::Result<Installed> {
             GcStateTest {
                 barrier: GcBarrier::Lrb,
                 thread: RDI,
+                tmp: R10,
                 layout,
             }
-            .emit(&mut ops, first);
+            .emit(&mut ops, first)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
             dynasm!(ops ; .arch x64 ; =>first.done ; add r11, QWORD [rax + 16]);
             stubs.push((first, count, vec![RDI, RAX]));
         }
@@ -226,7 +236,8 @@ pub fn generate(body: Body) -> anyhow::Result<Installed> {
                 obj: R9,
                 forwarding: -8,
             }
-            .emit(&mut ops, first);
+            .emit(&mut ops, first)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
             dynasm!(ops ; .arch x64 ; mov rax, QWORD [r9 + 8] ; add r11, QWORD [rax + 16]);
         }
     }

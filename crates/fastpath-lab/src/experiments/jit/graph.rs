@@ -39,12 +39,10 @@ use fastpath::code::{CodeCache, Entry};
 use fastpath::gc::{Barrier, BarrierBits, Dynamic, GcMode, Handle, Heap, HeapConfig, Mutator};
 use fastpath::thread::ThreadBlock;
 use fastpath_jit::reg::{x64::*, Reg, RegSet};
-use fastpath_jit::x64::barrier::CardBase;
-use fastpath_jit::x64::thread::GcBarrier;
-use fastpath_jit::x64::{
-    BrooksReadBarrier, BrooksWriteBarrier, CardMark, CasRef, G1Card, GcStateTest, SlowStub, Template,
+use fastpath_jit::{
+    BrooksReadBarrier, BrooksWriteBarrier, CardBase, CardMark, CasRef, Emit, EmitStub, G1Card, GcBarrier,
+    GcStateTest, Labels, SlowStub, ThreadLayout,
 };
-use fastpath_jit::{Labels, ThreadLayout};
 
 /// Nodes in the graph (the Rust workload's).
 pub const NODES: usize = 1000;
@@ -405,13 +403,9 @@ fn emit(set: Set, card_base: u64) -> anyhow::Result<Vec<u8>> {
         // failure test's slow path is counted like the others.
         let l = labels(&mut ops);
         dynasm!(ops ; .arch x64 ; lea r8, [r12 + r9 * 8 + REFS]);
-        CasRef {
-            thread: RDI,
-            addr: R8,
-            new: R13,
-            layout,
-        }
-        .emit(&mut ops, l);
+        CasRef::x64(RDI, R8, R13, layout)
+            .emit(&mut ops, l)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         dynasm!(ops ; .arch x64 ; =>l.done);
         stubs.push((l, R8));
     } else {
@@ -485,7 +479,8 @@ impl G1 {
             region_shift: self.region_shift,
             layout: self.layout,
         }
-        .emit(ops, l);
+        .emit(ops, l)
+        .expect("the kernel's fixed registers and layout");
         dynasm!(ops ; .arch x64 ; =>l.done);
         stubs.push(l);
     }
@@ -505,16 +500,20 @@ fn brooks(
         BrooksWriteBarrier {
             thread: RDI,
             obj,
+            tmp: RAX,
             gc_state: layout.gc_state,
             state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
             forwarding: -8,
         }
-        .emit(ops, l);
+        .emit(ops, l)
+        .expect("the kernel's fixed registers and layout");
         dynasm!(ops ; .arch x64 ; =>l.done);
         stubs.push((l, obj));
     } else if set.brooks {
         let l = labels(ops);
-        BrooksReadBarrier { obj, forwarding: -8 }.emit(ops, l);
+        BrooksReadBarrier { obj, forwarding: -8 }
+            .emit(ops, l)
+            .expect("the kernel's fixed registers and layout");
         dynasm!(ops ; .arch x64 ; =>l.done);
     }
 }
@@ -539,9 +538,11 @@ fn lrb(
         GcStateTest {
             barrier: GcBarrier::Lrb,
             thread: RDI,
+            tmp: RAX,
             layout,
         }
-        .emit(ops, l);
+        .emit(ops, l)
+        .expect("the kernel's fixed registers and layout");
         dynasm!(ops ; .arch x64 ; =>l.done);
         stubs.push((l, value));
     }
@@ -560,9 +561,11 @@ fn satb(
         GcStateTest {
             barrier: GcBarrier::Satb,
             thread: RDI,
+            tmp: RAX,
             layout,
         }
-        .emit(ops, l);
+        .emit(ops, l)
+        .expect("the kernel's fixed registers and layout");
         dynasm!(ops ; .arch x64 ; =>l.done);
         stubs.push((l, obj));
     }
@@ -579,11 +582,13 @@ fn card(ops: &mut VecAssembler<X64Relocation>, set: Set, layout: ThreadLayout, b
         CardMark {
             addr: RBX,
             tmp: RAX,
+            tmp2: RAX,
             base: CardBase::Imm(base),
             conditional: set.card_cond,
             layout,
         }
-        .emit(ops, l);
+        .emit(ops, l)
+        .expect("the kernel's fixed registers and layout");
         dynasm!(ops ; .arch x64 ; =>l.done);
     }
 }

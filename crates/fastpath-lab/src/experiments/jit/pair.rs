@@ -24,8 +24,7 @@ use dynasmrt::x64::X64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
 use fastpath_jit::reg::{x64::*, RegSet};
-use fastpath_jit::x64::{LockEnter, LockExit, LockRegs, SlowStub, Template};
-use fastpath_jit::{slow, Labels, LockStackLayout};
+use fastpath_jit::{slow, Emit, EmitStub, Labels, LockEnter, LockExit, LockRegs, LockStackLayout, SlowStub};
 
 use fastpath::sync::{self, Header};
 
@@ -209,7 +208,7 @@ pub const VARIANTS: &[Variant] = &[
 /// header, counter, n; the fifth argument unused) and installs it.
 pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
     let layout = LockStackLayout::fastpath().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let regs = LockRegs::new(RDI, RSI, R9, R10).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let regs = LockRegs::new(RDI, RSI, &[R9, R10]).map_err(|e| anyhow::anyhow!("{e}"))?;
     let live = RegSet::of(&[RDI, RSI, RDX, RCX, R8, R11, RAX]);
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let enter = Labels {
@@ -233,9 +232,13 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
     }
     dynasm!(ops ; .arch x64 ; =>top);
     if v.enter_guess {
-        LockEnter { regs, layout }.emit_guessing(&mut ops, enter, fastpath::sync::Header::new().raw() as u64);
+        LockEnter { regs, layout }
+            .emit_guessing(&mut ops, enter, fastpath::sync::Header::new().raw() as u64)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     } else {
-        LockEnter { regs, layout }.emit(&mut ops, enter);
+        LockEnter { regs, layout }
+            .emit(&mut ops, enter)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     dynasm!(ops
         ; .arch x64
@@ -247,7 +250,9 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
             .emit_expecting(&mut ops, exit, R10)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
     } else {
-        LockExit { regs, layout }.emit(&mut ops, exit);
+        LockExit { regs, layout }
+            .emit(&mut ops, exit)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     dynasm!(ops
         ; .arch x64

@@ -3,10 +3,10 @@
 //! so reads see the to-space copy once there is one. Fast path: one load
 //! (`mov -0x8(%obj),%obj`); no slow path.
 
-use super::super::barrier::BarrierSet;
-use super::super::forwarding;
-use super::super::mutator::Bound;
-use super::super::settings::Barrier;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::forwarding;
+use crate::gc::heap::mutator::Bound;
+use crate::gc::settings::Barrier;
 
 impl<B: BarrierSet> Bound<'_, B> {
     /// The object to read `obj` through.

@@ -8,11 +8,11 @@
 //! then done out of line (`store_slow`, `write_slow` in `mod.rs`), so the
 //! fast path keeps no register live across a call.
 
-use super::super::barrier::BarrierSet;
-use super::super::forwarding;
-use super::super::mutator::Bound;
-use super::super::runtime::{EVACUATION, HAS_FORWARDED};
-use super::super::settings::Barrier;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::forwarding;
+use crate::gc::heap::mutator::Bound;
+use crate::gc::heap::runtime::{EVACUATION, HAS_FORWARDED};
+use crate::gc::settings::Barrier;
 
 impl<B: BarrierSet> Bound<'_, B> {
     /// Whether `brooks-wb` must take its slow path: the state byte's test.

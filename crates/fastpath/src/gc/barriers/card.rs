@@ -6,9 +6,9 @@
 
 use std::sync::atomic::Ordering;
 
-use super::super::barrier::BarrierSet;
-use super::super::heap::DIRTY_CARD;
-use super::super::mutator::Bound;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::mutator::Bound;
+use crate::gc::heap::space::DIRTY_CARD;
 
 impl<B: BarrierSet> Bound<'_, B> {
     /// Dirties the card of `obj`.

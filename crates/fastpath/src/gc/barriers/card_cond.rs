@@ -8,9 +8,9 @@ use std::sync::atomic::AtomicU8;
 #[cfg(not(target_arch = "x86_64"))]
 use std::sync::atomic::Ordering;
 
-use super::super::barrier::BarrierSet;
-use super::super::heap::DIRTY_CARD;
-use super::super::mutator::Bound;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::mutator::Bound;
+use crate::gc::heap::space::DIRTY_CARD;
 
 impl<B: BarrierSet> Bound<'_, B> {
     /// `card-cond`: dirty `card` unless it is dirty already.

@@ -6,11 +6,11 @@
 
 use std::sync::atomic::Ordering;
 
-use super::super::barrier::BarrierSet;
-use super::super::forwarding;
-use super::super::mutator::{Bound, Mutator};
-use super::super::runtime::HAS_FORWARDED;
-use super::super::settings::Barrier;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::forwarding;
+use crate::gc::heap::mutator::{Bound, Mutator};
+use crate::gc::heap::runtime::HAS_FORWARDED;
+use crate::gc::settings::Barrier;
 
 impl<B: BarrierSet> Bound<'_, B> {
     /// Whether a failed reference CAS must take the slow path.

@@ -6,10 +6,10 @@
 
 use std::sync::atomic::Ordering;
 
-use super::super::barrier::BarrierSet;
-use super::super::heap::{CARD_SHIFT, DIRTY_CARD};
-use super::super::mutator::Bound;
 use super::QUEUE_BUFFER;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::mutator::Bound;
+use crate::gc::heap::space::{CARD_SHIFT, DIRTY_CARD};
 
 impl<B: BarrierSet> Bound<'_, B> {
     /// The filters, for a store of `v` into the field at `addr`.

@@ -6,12 +6,12 @@
 //! null and references outside the collection set, evacuate or resolve,
 //! CAS the field to the copy.
 
-use super::super::barrier::BarrierSet;
-use super::super::forwarding;
-use super::super::heap::Lab;
-use super::super::mutator::Bound;
-use super::super::runtime::{HeapInner, EVACUATION, HAS_FORWARDED};
-use super::super::settings::Barrier;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::forwarding;
+use crate::gc::heap::mutator::Bound;
+use crate::gc::heap::runtime::{HeapInner, EVACUATION, HAS_FORWARDED};
+use crate::gc::heap::space::Lab;
+use crate::gc::settings::Barrier;
 use crate::thread::ThreadBlock;
 
 impl<B: BarrierSet> Bound<'_, B> {
@@ -37,7 +37,7 @@ impl<B: BarrierSet> Bound<'_, B> {
 /// objects exist. Null and references outside the collection set pass;
 /// the rest is evacuated (while evacuation runs) or resolved to its copy,
 /// and the field is healed. The Rust barrier and generated code's stub
-/// (`gc/jit_entry.rs`) both end here.
+/// (`gc/barriers/jit_entry.rs`) both end here.
 pub(in crate::gc) fn lrb_resolve(
     heap: &HeapInner,
     lab: &Lab,

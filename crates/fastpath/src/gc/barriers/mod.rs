@@ -4,17 +4,17 @@
 //! slow path (the real work: enqueue for SATB, evacuate and self-heal,
 //! dirty and enqueue a card).
 //!
-//! Where it sits: under [`super::access`] (the checked API, which validates
-//! an access then calls the unchecked one here) and [`super::probe`] (the
-//! bare accesses, for disassembly); above [`super::heap`] and
-//! [`super::forwarding`]. The collector ([`super::collector`]) writes the
+//! Where it sits: under [`self::access`] (the checked API, which validates
+//! an access then calls the unchecked one here) and [`crate::gc::probe`] (the
+//! bare accesses, for disassembly); above [`crate::gc::heap::space`] and
+//! [`crate::gc::heap::forwarding`]. The collector ([`crate::gc::collector::cycle`]) writes the
 //! state byte the fast paths test, only in pauses; each mutator copies it
-//! into its thread block on its way out of every stop (`mutator.rs` says
+//! into its thread block on its way out of every stop (`heap/mutator.rs` says
 //! why the copy is never stale where a barrier reads it).
 //!
 //! The shape is MMTk's: this file is the `Barrier` (for each access, the
 //! hooks that run before and after it, composed from the set `B`: every
-//! `B::has` is a constant for a [`super::Static`] set, so only the set's
+//! `B::has` is a constant for a [`crate::gc::Static`] set, so only the set's
 //! barriers are compiled in), and each barrier's file holds its
 //! `BarrierSemantics` (the slow path the hook calls). The hooks are methods
 //! of [`Bound`], a mutator with its thread block in a register of its own:
@@ -44,17 +44,20 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use super::barrier::BarrierSet;
-use super::heap::{Space, CARD_SHIFT};
-use super::mutator::Bound;
-use super::settings::Barrier;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::mutator::Bound;
+use crate::gc::heap::space::{Space, CARD_SHIFT};
+use crate::gc::settings::Barrier;
 
+pub(super) mod access;
 mod brooks_rb;
 mod brooks_wb;
 mod card;
 mod card_cond;
 mod cas;
 mod g1_card;
+// The `extern "C"` slow paths of the barrier templates' stubs.
+pub(super) mod jit_entry;
 mod lrb;
 mod satb;
 
@@ -219,7 +222,7 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
     }
 
     /// The GC state byte copy in the thread block, as of the mutator's last
-    /// stop (`mutator.rs` says why it is never stale here).
+    /// stop (`heap/mutator.rs` says why it is never stale here).
     #[inline(always)]
     pub(super) fn gc_state(self) -> u8 {
         self.t.gc_state.get()

@@ -8,12 +8,12 @@
 
 use std::sync::atomic::Ordering;
 
-use super::super::barrier::BarrierSet;
-use super::super::heap::Space;
-use super::super::mutator::{flush_satb, Bound};
-use super::super::runtime::HeapInner;
-use super::super::runtime::MARKING;
-use super::super::settings::Barrier;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::mutator::{flush_satb, Bound};
+use crate::gc::heap::runtime::HeapInner;
+use crate::gc::heap::runtime::MARKING;
+use crate::gc::heap::space::Space;
+use crate::gc::settings::Barrier;
 use crate::thread::{ThreadBlock, SATB_BUFFER_WORDS};
 
 impl<B: BarrierSet> Bound<'_, B> {
@@ -50,7 +50,7 @@ impl<B: BarrierSet> Bound<'_, B> {
 /// queue (HotSpot `SATBMarkQueue`: the index is the bytes still free at the
 /// buffer's start; see `thread/gc.rs`). A full buffer goes to the heap's
 /// queue first. The Rust barrier and generated code's stub
-/// (`gc/jit_entry.rs`) both end here.
+/// (`gc/barriers/jit_entry.rs`) both end here.
 pub(in crate::gc) fn satb_enqueue(heap: &HeapInner, t: &ThreadBlock, old: usize) {
     if old == 0 {
         return;

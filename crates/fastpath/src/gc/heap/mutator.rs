@@ -3,7 +3,7 @@
 //!
 //! Where it sits: a runtime's thread gets one from [`Heap::mutator`] and
 //! makes every heap access through it: allocation and roots here, the
-//! checked accesses in `access.rs`, the barriers they run in `barriers/`.
+//! checked accesses in `barriers/access.rs`, the barriers they run in `barriers/`.
 //!
 //! A mutator is a view of its thread's block ([`crate::thread::ThreadBlock`],
 //! `thread/gc.rs`) plus its heap: while it lives, the block holds its copy
@@ -13,7 +13,7 @@
 //! `ShenandoahThreadLocalData::gc_state` at a fixed offset from the thread
 //! register, `testb $mask, off(%r15)`); the Rust barriers ([`Bound`]: the
 //! block in one register, the mutator in another) and the TLAB bump read
-//! the same words. [`super::collector`] drives the heap's byte; each mutator
+//! the same words. [`crate::gc::collector::cycle`] drives the heap's byte; each mutator
 //! copies it into its block ([`Mutator::refresh_gc_state`]) on every path
 //! out of a pause, and the collector arms the block's poll word
 //! (`safepoint.rs`).
@@ -59,11 +59,11 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::barrier::BarrierSet;
-use super::heap::{Lab, Pool, Space, CARD_SHIFT, CELL_OVERHEAD_WORDS};
 use super::roots::{Global, Handle, MutatorShared, Obj, Slot};
 use super::runtime::{panic_message, Collected, GcError, Heap, HeapInner};
-use super::settings::{Barrier, BarrierBits, GcMode};
+use super::space::{Lab, Pool, Space, CARD_SHIFT, CELL_OVERHEAD_WORDS};
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::settings::{Barrier, BarrierBits, GcMode};
 use crate::thread::{self, GcFields, ThreadBlock, SATB_BUFFER_WORDS};
 
 const _: () = assert!(
@@ -137,25 +137,25 @@ pub struct Mutator<B: BarrierSet> {
     /// This thread's block, whose GC fields hold this mutator's per-thread
     /// state while it lives (module docs). A `&'static ThreadBlock` is
     /// `!Send` (the block is `!Sync`): a `Mutator` stays on its thread.
-    pub(super) block: &'static ThreadBlock,
+    pub(in crate::gc) block: &'static ThreadBlock,
     /// The region size (a power of two), for `g1-card`'s same-region filter.
-    pub(super) region_bytes: usize,
-    /// The heap's run-time barrier set (used by [`super::Dynamic`] only).
+    pub(in crate::gc) region_bytes: usize,
+    /// The heap's run-time barrier set (used by [`crate::gc::Dynamic`] only).
     bits: u16,
-    pub(super) heap: Arc<HeapInner>,
+    pub(in crate::gc) heap: Arc<HeapInner>,
     pub(crate) shared: Arc<MutatorShared>,
     id: u32,
     next_stamp: Cell<u64>,
     /// Where this mutator's barriers copy objects (evacuation); boxed, so
     /// generated code's slow paths find it at a fixed address
-    /// (`attached.rs`, read by `jit_entry.rs`).
-    pub(super) gclab: Box<Lab>,
+    /// (`attached.rs`, read by `barriers/jit_entry.rs`).
+    pub(in crate::gc) gclab: Box<Lab>,
     /// The SATB buffer's storage, [`SATB_BUFFER_WORDS`] words from
     /// `Box::into_raw`, freed by the drop; the block's `satb_buffer` points
     /// here, and every access goes through that pointer.
     satb_storage: *mut [usize; SATB_BUFFER_WORDS],
     /// G1 card buffer (`barriers/g1_card.rs`).
-    pub(super) cards: RefCell<Vec<usize>>,
+    pub(in crate::gc) cards: RefCell<Vec<usize>>,
     /// Where this mutator has waited for the collector ([`Mutator::waits`]).
     waits: Cell<MutatorWaits>,
     _set: PhantomData<B>,
@@ -207,7 +207,7 @@ impl MutatorWaits {
 
 impl Heap {
     /// A mutator for the calling thread, with the static barrier set `B`
-    /// (which must be the heap's) or [`super::Dynamic`].
+    /// (which must be the heap's) or [`crate::gc::Dynamic`].
     /// [`GcError::ThreadHasMutator`] if this thread's mutator of any heap
     /// is still alive (one per thread, module docs);
     /// [`GcError::ThreadExiting`] from a thread-local destructor late in the
@@ -350,7 +350,7 @@ impl<B: BarrierSet> Mutator<B> {
     }
 
     #[inline(always)]
-    pub(super) fn has(&self, b: Barrier) -> bool {
+    pub(in crate::gc) fn has(&self, b: Barrier) -> bool {
         B::has(b, self.bits)
     }
 
@@ -378,14 +378,14 @@ impl<B: BarrierSet> Mutator<B> {
     }
 
     #[inline(always)]
-    pub(super) fn space(&self) -> &Space {
+    pub(in crate::gc) fn space(&self) -> &Space {
         &self.heap.space
     }
 
     /// `obj`'s address if it is this heap's ([`GcError::ForeignObject`]
     /// otherwise): the ownership check of every entry point.
     #[inline(always)]
-    pub(super) fn check(&self, obj: Obj<'_>) -> Result<usize, GcError> {
+    pub(in crate::gc) fn check(&self, obj: Obj<'_>) -> Result<usize, GcError> {
         if self.space().contains(obj.addr) {
             Ok(obj.addr)
         } else {
@@ -477,8 +477,10 @@ impl<B: BarrierSet> Mutator<B> {
     /// Allocates an object with `nrefs` null references and `ndata` zero
     /// words, rooted by the returned handle. May stop for a safepoint or
     /// collect. [`GcError::OutOfMemory`] only when a collection that every
-    /// mutator took part in, begun after this allocation failed, left the
-    /// heap full.
+    /// mutator took part in, begun after this allocation failed, compacted
+    /// the heap and left no run of free regions long enough for this
+    /// request (the `gc` module docs, "Humongous objects and the full
+    /// compaction").
     pub fn alloc(&mut self, nrefs: usize, ndata: usize) -> Result<Handle, GcError> {
         // Larger than a region is humongous (`humongous.rs`): the refill in
         // `alloc_slow` gives it a run of regions.
@@ -505,18 +507,23 @@ impl<B: BarrierSet> Mutator<B> {
     /// The TLAB is exhausted: refill it, collecting as often as collections
     /// make progress. There is no fixed number of attempts: a mutator gives
     /// up only when a collection begun after its failure, in which every
-    /// mutator stopped, left no free region ([`Collected::Full`]), and the
-    /// space that collection left was tried. Before that, the heap is
-    /// compacted: in passive mode the collecting mutator's pause runs a full
-    /// compaction when its own refill (made inside the pause, so no other
-    /// mutator can take what the collection freed) still fails; in
-    /// concurrent mode the failure asks the collector for a degenerated
-    /// cycle, which finishes the cycle stop-the-world and compacts if that
-    /// left the heap full (`collector.rs`, `compact.rs`).
+    /// mutator stopped, left no run of free regions long enough for its own
+    /// request ([`Collected::Judged`]), and its refill after it still
+    /// failed. Before that, the heap is compacted: in passive mode the
+    /// collecting mutator's pause runs a full compaction when its own refill
+    /// (made inside the pause, so no other mutator can take what the
+    /// collection freed) still fails; in concurrent mode the failure asks
+    /// the collector for a degenerated cycle, which finishes the cycle
+    /// stop-the-world, and the cycle's last pause compacts if the largest
+    /// waiting request finds no room (`collector/cycle.rs`,
+    /// `collector/compact.rs`). Each waiting request is judged on its own
+    /// against what the compaction left: one that fits but finds its room
+    /// taken by another mutator meanwhile collects again; one that does not
+    /// fit fails then, naming its size and the longest run.
     ///
     /// A refill over the pacer's budget (concurrent cycles only) first
     /// assists: a slice of the running phase's work worth the debt
-    /// (`assist.rs`), outside any safe region, so no pause overlaps it; it
+    /// (`collector/assist.rs`), outside any safe region, so no pause overlaps it; it
     /// waits in the pacer only if that found too little work. A refill that
     /// finds no memory during a cycle assists while the phase has work,
     /// before it asks for a degenerated cycle.
@@ -525,9 +532,10 @@ impl<B: BarrierSet> Mutator<B> {
         let refill = self.space().tlab_bytes.max(bytes);
         if let Some(delay) = self.heap.pacer.claim(refill) {
             let pacer = &self.heap.pacer;
-            let wanted = pacer
-                .words_for(pacer.debt().max(refill))
-                .clamp(super::assist::MIN_SLICE_WORDS, super::assist::MAX_SLICE_WORDS);
+            let wanted = pacer.words_for(pacer.debt().max(refill)).clamp(
+                crate::gc::collector::assist::MIN_SLICE_WORDS,
+                crate::gc::collector::assist::MAX_SLICE_WORDS,
+            );
             let done = if self.heap.config.assists {
                 self.assist(wanted)
             } else {
@@ -537,18 +545,27 @@ impl<B: BarrierSet> Mutator<B> {
                 self.pace(delay);
             }
         }
-        let mut last_chance = false;
+        // The longest run a collection every mutator took part in left.
+        let mut judged = None;
         loop {
             self.heap.check_poison()?;
             if let Some(cell) = self.tlab_refill(bytes) {
                 return Ok(cell);
             }
-            if last_chance {
-                return Err(GcError::OutOfMemory);
+            if let Some(available_run) = judged.take() {
+                let space = self.space();
+                if space.regions_for(bytes) > available_run {
+                    return Err(GcError::OutOfMemory {
+                        requested_words: bytes / 8,
+                        largest_run_words: available_run * space.region_bytes / 8,
+                    });
+                }
+                // It fitted after that collection, and another mutator
+                // took the room since: collect again.
             }
             if self.heap.config.assists
                 && self.heap.config.mode == GcMode::Concurrent
-                && self.assist(super::assist::MAX_SLICE_WORDS) > 0
+                && self.assist(crate::gc::collector::assist::MAX_SLICE_WORDS) > 0
             {
                 // The phase had work: the cycle is nearer its end; try
                 // again before stopping the world for it.
@@ -557,16 +574,16 @@ impl<B: BarrierSet> Mutator<B> {
             match self.collect_for(Some(bytes))? {
                 Collected::Refilled(cell) => return Ok(cell),
                 Collected::Retry => {}
-                Collected::Full => last_chance = true,
+                Collected::Judged { available_run } => judged = Some(available_run),
             }
         }
     }
 
     /// One assist slice of about `words` of work (`HeapInner::assist`),
     /// counted in this mutator's waits; returns the words done.
-    pub(super) fn assist(&self, words: usize) -> usize {
+    pub(in crate::gc) fn assist(&self, words: usize) -> usize {
         let start = Instant::now();
-        // A pause requested meanwhile ends the slice (`assist.rs`).
+        // A pause requested meanwhile ends the slice (`collector/assist.rs`).
         let block = self.block;
         let done = self.heap.assist(&self.gclab, words, &|| block.poll_armed());
         if done > 0 {
@@ -629,28 +646,29 @@ impl<B: BarrierSet> Mutator<B> {
                     let this = &*self;
                     let heap = &self.heap;
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        let pause = heap.stw_collect();
-                        let mut cell = refill.and_then(|bytes| this.tlab_refill(bytes));
-                        if let (Some(bytes), None) = (refill, cell) {
-                            // Still no room: slide the heap together
-                            // before the allocation may fail.
-                            heap.full_compact();
-                            heap.verify_if_asked();
-                            cell = this.tlab_refill(bytes);
-                        }
-                        (pause, cell)
+                        heap.stw_collect(|| {
+                            let mut cell = refill.and_then(|bytes| this.tlab_refill(bytes));
+                            if let (Some(bytes), None) = (refill, cell) {
+                                // Still no room: slide the heap together
+                                // before the allocation may fail.
+                                heap.full_compact();
+                                heap.verify_if_asked();
+                                cell = this.tlab_refill(bytes);
+                            }
+                            cell.ok_or_else(|| heap.available_run())
+                        })
                     }));
                     let (pause, cell) = match r {
                         Ok(v) => v,
                         Err(p) => {
                             self.heap.poison(panic_message(&*p));
-                            (usize::MAX, None)
+                            (usize::MAX, Err(0))
                         }
                     };
                     self.heap.safepoint.end(true, pause);
                     match cell {
-                        Some(cell) => Collected::Refilled(cell),
-                        None => Collected::Full,
+                        Ok(cell) => Collected::Refilled(cell),
+                        Err(available_run) => Collected::Judged { available_run },
                     }
                 } else {
                     // Another mutator's collection came first: this one
@@ -666,7 +684,8 @@ impl<B: BarrierSet> Mutator<B> {
             }
             GcMode::Concurrent => {
                 let heap = self.heap.clone();
-                self.safe_region(|| heap.wait_for_cycle(refill.is_some()))
+                let wanted = refill.map(|bytes| self.space().regions_for(bytes));
+                self.safe_region(|| heap.wait_for_cycle(wanted))
             }
         }
     }
@@ -782,7 +801,7 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// Retires the LABs and flushes the barrier queues: what a mutator owes
     /// the collector before it stops.
-    pub(super) fn retire_local(&self) {
+    pub(in crate::gc) fn retire_local(&self) {
         self.tlab_retire();
         self.gclab.retire(self.space());
         self.flush_queues();
@@ -796,7 +815,7 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// Moves the entries of the block's SATB queue to the heap's
     /// ([`flush_satb`]).
-    pub(super) fn flush_satb(&self, t: &ThreadBlock) {
+    pub(in crate::gc) fn flush_satb(&self, t: &ThreadBlock) {
         flush_satb(&self.heap, t);
     }
 
@@ -811,7 +830,7 @@ impl<B: BarrierSet> Mutator<B> {
 
 /// Moves the entries of the SATB queue of `t` (attached to a mutator of
 /// `heap`) to the heap's; the queue is empty (index = its size in bytes).
-pub(super) fn flush_satb(heap: &HeapInner, t: &ThreadBlock) {
+pub(in crate::gc) fn flush_satb(heap: &HeapInner, t: &ThreadBlock) {
     let index = t.satb_index.get();
     let full = SATB_BUFFER_WORDS * 8;
     if index < full {

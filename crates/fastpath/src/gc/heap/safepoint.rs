@@ -1,7 +1,7 @@
 //! Safepoints: stopping every mutator for a pause.
 //!
 //! Where it sits: between [`super::mutator`] (which polls) and
-//! [`super::collector`] (which requests pauses). A mutator is either
+//! [`crate::gc::collector::cycle`] (which requests pauses). A mutator is either
 //! *running* (it may touch the heap and hold raw object addresses) or
 //! *stopped* (at a poll, or in a safe region: blocked in native code or on a
 //! lock, holding no raw address). A pause begins when every registered
@@ -56,7 +56,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::atomic::{AtomicU32, AtomicU64, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
+use crate::gc::atomic::{AtomicU32, AtomicU64, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
 
 /// The poll word's armed value (bit 0; `crate::thread::POLL_ARMED`).
 pub(crate) const POLL_ARMED: usize = 1;

@@ -4,7 +4,7 @@
 //! worker; MMTk's work packets are the same shape).
 //!
 //! Where it sits: under `parallel.rs`, which runs the collector's phases on
-//! [`super::HeapInner`]'s worker threads. Marking is the one phase whose
+//! [`crate::gc::heap::runtime::HeapInner`]'s worker threads. Marking is the one phase whose
 //! work grows as it is done (each object marked brings its fields), so it
 //! is the one that needs stealing; evacuation and update-refs split the
 //! heap by region with an atomic claim index instead.
@@ -32,7 +32,7 @@
 //! argument holds for the workers that run. The seeds go to worker 0's
 //! queue; worker 0 is the thread that runs the phase, always present.
 
-use super::atomic::{yield_now, AtomicBool, AtomicUsize, Mutex, MutexGuard, Ordering};
+use crate::gc::atomic::{yield_now, AtomicBool, AtomicUsize, Mutex, MutexGuard, Ordering};
 
 /// A worker moves half its stack to its shared queue when the stack holds
 /// more than this and the queue is empty.

@@ -8,16 +8,15 @@
 //! hands it to [`Scanner::step`] instead of scanning it at once.
 //!
 //! Why: marking touches each live object once, at random addresses (a
-//! graph's objects are rarely where their referrer is), so the mark loop
-//! waits on a cache miss per object; on the lab's pauses workload that
-//! load was half the loop's samples. Marking an object (`mark_object`) now
-//! only sets its bit; the object's own words (header, layout, fields) are
-//! read when it is scanned, and `step` asks for its lines with prefetches
-//! and scans it [`RING`] steps later, so that up to `RING` misses are in
-//! flight at once (the prefetch-on-grey FIFO of Cher, Hosking and
-//! Vijaykumar, "Software prefetching for mark-sweep garbage collection",
-//! ASPLOS 2004; the Boehm collector's `GC_PREFETCH_FOR_WRITE` loop is the
-//! same idea).
+//! graph's objects are rarely where their referrer is), so a loop that
+//! scans each object as it marks it waits on a cache miss per object.
+//! Marking an object (`mark_object`) only sets its bit; the object's own
+//! words (header, layout, fields) are read when it is scanned, and `step`
+//! asks for its lines with prefetches and scans it [`RING`] steps later,
+//! so that up to `RING` misses are in flight at once (the prefetch-on-grey
+//! FIFO of Cher, Hosking and Vijaykumar, "Software prefetching for
+//! mark-sweep garbage collection", ASPLOS 2004; the Boehm collector's
+//! `GC_PREFETCH_FOR_WRITE` loop is the same idea).
 //!
 //! What the scan counts: the object's cell words into its region's live
 //! count, and whether its header is not plain unlocked (`monitor_seen`).
@@ -28,10 +27,9 @@
 //! The live words are summed in the scanner, one entry per region, and
 //! added to `Region::live_words` when the scanner is dropped (Shenandoah's
 //! per-worker `ShenandoahLiveData`): one shared atomic add per region a
-//! scanner touched instead of one per object. A graph's objects lie in
-//! regions at random, so a small cache of regions would miss three times
-//! in four on the pauses workload; the whole array (a word per region)
-//! took a further fifth off marking's time per cycle there.
+//! scanner touched instead of one per object. The scanner keeps a word
+//! for every region, not a small cache of recent ones: a graph's objects
+//! lie in regions at random, so such a cache would mostly miss.
 //!
 //! Invariant (what keeps a grey object from being lost in the FIFO): when
 //! `step` returns with the mark stack empty, the FIFO is empty too. The
@@ -42,16 +40,15 @@
 
 use std::sync::atomic::Ordering;
 
-use super::heap::Space;
-use super::runtime::HeapInner;
+use crate::gc::heap::runtime::HeapInner;
+use crate::gc::heap::space::Space;
 use crate::sync::LockState;
 
-/// Objects between the prefetch of an object's line and its scan. Measured
-/// on the lab's pauses workload (`fastpath gc --only pauses`, Emerald
-/// Rapids guest): 32 cut marking's time per cycle by a third, 16 and 64 by
-/// less. A core keeps 16 to 24 misses in flight; scanning an object adds
-/// misses of its own (its referents' mark-bitmap words), so the FIFO runs
-/// somewhat deeper than the fill buffers.
+/// Objects between the prefetch of an object's line and its scan. A core
+/// keeps 16 to 24 misses in flight; scanning an object adds misses of its
+/// own (its referents' mark-bitmap words), so the FIFO runs somewhat
+/// deeper than the fill buffers (the depth is measured in BENCHMARKS.md,
+/// concurrent mode).
 pub(crate) const RING: usize = 32;
 
 /// A marking thread's scanning state (module docs). Dropping it flushes
@@ -89,9 +86,8 @@ impl<'h> Scanner<'h> {
     pub(crate) fn step(&mut self, obj: usize, stack: &mut Vec<usize>) -> usize {
         // The header, the layout word and the first two reference fields
         // (`obj .. obj + 32`): one line, or two when the object starts in
-        // the second half of a line (cells are not line-aligned). Asking
-        // for the second line too took two fifths off marking's time per
-        // cycle on the pauses workload, whose nodes have two fields.
+        // the second half of a line (cells are not line-aligned), so that
+        // the scan of a small object finds every word it reads in the cache.
         prefetch(obj);
         prefetch(obj + 31);
         let mut words = 0;

@@ -2,7 +2,7 @@
 //!
 //! Where it sits: the bottom of `gc`. [`super::mutator`] allocates here
 //! through TLABs and reads objects with the layout helpers;
-//! [`super::collector`] marks, parses and frees regions here.
+//! [`crate::gc::collector::cycle`] marks, parses and frees regions here.
 //!
 //! Memory is one zeroed, region-aligned block (an anonymous mapping) cut
 //! into fixed-size regions.
@@ -86,14 +86,14 @@ pub(crate) struct Region {
     /// (evacuation failed): kept, not freed, at the cycle's end; a later
     /// cycle may collect it.
     pub(crate) evac_failed: AtomicBool,
-    /// Objects locked through [`super::Mutator::lock`]: a pinned region is
+    /// Objects locked through [`crate::gc::Mutator::lock`]: a pinned region is
     /// never evacuated nor freed.
     pub(crate) pins: AtomicUsize,
     /// A live object here had a header that was not plain unlocked (locked,
     /// or left inflated by a contended lock) during this cycle: the region
     /// is not evacuated, so a monitor's object address stays valid.
     pub(crate) monitor_seen: AtomicBool,
-    /// An object here was locked through [`super::Mutator::lock`] since the
+    /// An object here was locked through [`crate::gc::Mutator::lock`] since the
     /// region was last freed, so a dead object's header may still name a
     /// monitor: freeing the region first releases those (see
     /// [`Space::release_dead_locks`]). Sticky until then.
@@ -196,29 +196,39 @@ pub(crate) struct Space {
     marks: Box<[AtomicU64]>,
     pub(crate) cards: Box<[AtomicU8]>,
     pub(crate) alloc: Mutex<AllocState>,
-    /// Regions the largest humongous allocation that found no run wants,
-    /// since the last cycle judged the heap (`humongous.rs`).
-    pub(crate) humongous_wanted: AtomicUsize,
     /// Regions the mutators have taken, ever (TLAB regions and humongous
-    /// runs): the allocation rate the cycle trigger learns (`trigger.rs`).
+    /// runs): the allocation rate the cycle trigger learns (`collector/trigger.rs`).
     pub(crate) taken_regions: AtomicUsize,
     /// Humongous objects allocated, and reclaimed (statistics).
     pub(crate) humongous_allocated: AtomicU64,
     pub(crate) humongous_reclaimed: AtomicU64,
 }
 
+/// The system refused the heap's block: how much was asked of it, and its
+/// answer.
+#[derive(Debug)]
+pub(crate) struct MapRefused {
+    /// The mapping asked for: the heap and one region more, to align it.
+    pub(crate) reserved: usize,
+    /// Why (the system's error, or an overflow of the address space).
+    pub(crate) reason: String,
+}
+
 /// Maps `bytes` of zeroed memory aligned to `align` (a power of two): an
 /// anonymous mapping `align` larger, its unaligned head and tail unmapped
-/// (how HotSpot reserves an aligned heap). `None` when the system refuses
+/// (how HotSpot reserves an aligned heap). Refused when the system refuses
 /// (the address space or the commit limit); from `mmap` directly, not the
 /// global allocator, so a refusal is an answer and never an abort.
-fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
+fn map_aligned(bytes: usize, align: usize) -> Result<usize, MapRefused> {
     use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
     #[cfg(test)]
     if let Some(base) = map_at_test_hint(bytes) {
-        return Some(base);
+        return Ok(base);
     }
-    let len = bytes.checked_add(align)?;
+    let len = bytes.checked_add(align).ok_or_else(|| MapRefused {
+        reserved: usize::MAX,
+        reason: "the size overflows the address space".into(),
+    })?;
     // SAFETY: a fresh anonymous mapping at an address the kernel picks
     // touches no existing memory.
     let start = unsafe {
@@ -229,7 +239,10 @@ fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
             MapFlags::PRIVATE,
         )
     }
-    .ok()? as usize;
+    .map_err(|e| MapRefused {
+        reserved: len,
+        reason: std::io::Error::from(e).to_string(),
+    })? as usize;
     let base = (start + align - 1) & !(align - 1);
     let (head, tail) = (base - start, start + len - (base + bytes));
     // SAFETY: both ranges lie inside the mapping just made, outside the
@@ -243,7 +256,7 @@ fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
             let _ = munmap((base + bytes) as *mut std::ffi::c_void, tail);
         }
     }
-    Some(base)
+    Ok(base)
 }
 
 #[cfg(test)]
@@ -312,7 +325,7 @@ impl Space {
         heap_bytes: usize,
         region_bytes: usize,
         evac_lab_limit: Option<usize>,
-    ) -> Option<Space> {
+    ) -> Result<Space, MapRefused> {
         let base = map_aligned(heap_bytes, region_bytes)?;
         let nregions = heap_bytes / region_bytes;
         let reserve_regions = (nregions / 16).max(2);
@@ -337,7 +350,7 @@ impl Space {
             })
             .collect();
         let words = heap_bytes / 8;
-        Some(Space {
+        Ok(Space {
             base,
             end: base + heap_bytes,
             region_shift: region_bytes.trailing_zeros(),
@@ -360,7 +373,6 @@ impl Space {
                 evac_taken: 0,
                 mutator_floor: reserve_regions,
             }),
-            humongous_wanted: AtomicUsize::new(0),
             taken_regions: AtomicUsize::new(0),
             humongous_allocated: AtomicU64::new(0),
             humongous_reclaimed: AtomicU64::new(0),
@@ -390,7 +402,7 @@ impl Space {
     }
 
     /// The object's header, pinned (it never moves while its lock is held:
-    /// see [`super::Mutator::lock`]).
+    /// see [`crate::gc::Mutator::lock`]).
     #[inline(always)]
     pub(crate) fn header(&self, obj: usize) -> Pin<&Header> {
         debug_assert!(self.contains(obj));
@@ -518,7 +530,7 @@ impl Space {
     }
 
     /// As [`Space::evacuate`], for a caller already inside the evacuation
-    /// scope (`collector.rs`'s batches) and an object not yet forwarded
+    /// scope (`collector/cycle.rs`'s batches) and an object not yet forwarded
     /// when it looked: `Some((forwardee, whether this call's copy won))`,
     /// or `None` when `lab` found no space for the copy (the caller must
     /// then fail the scope, which leaves it).
@@ -663,7 +675,7 @@ impl Space {
             // Relaxed: under the allocation lock (see `Region`).
             self.regions[next].used.store(true, Ordering::Relaxed);
             if pool == Pool::Mutator {
-                // Relaxed: a statistic's counter (`trigger.rs`).
+                // Relaxed: a statistic's counter (`collector/trigger.rs`).
                 self.taken_regions.fetch_add(1, Ordering::Relaxed);
             }
             *current = Some(next);
@@ -714,8 +726,7 @@ impl Space {
     /// Another thread may read the word meanwhile (`is_marked`): it sees
     /// the word before or after, as with `fetch_or`. What the sole marker
     /// saves is the lock prefix, which on x86-64 also stops the loads after
-    /// it until the bitmap's line is in the cache (measured: marking's time
-    /// per cycle -10% on the lab's pauses workload).
+    /// it until the bitmap's line is in the cache.
     #[inline]
     pub(crate) fn mark_as_sole_marker(&self, obj: usize) -> bool {
         let w = (obj - 8 - self.base) / 8;

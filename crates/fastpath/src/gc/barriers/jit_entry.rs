@@ -12,8 +12,8 @@
 //! block names no mutator (a `Mutator` is a value that moves), so each
 //! thread keeps, while its mutator lives, what the slow paths need beyond
 //! the block: the heap and the mutator's GCLAB (boxed, so its address is
-//! fixed). [`super::Mutator`]'s constructor sets it, its drop clears it
-//! (`attached.rs`).
+//! fixed). [`crate::gc::Mutator`]'s constructor sets it, its drop clears it
+//! (`heap/attached.rs`).
 //!
 //! The contract (for the JIT): call only from the thread that owns the
 //! block, with the block of [`crate::thread::current`], while that
@@ -26,10 +26,10 @@
 
 use std::sync::atomic::{fence, Ordering};
 
-use super::attached;
-use super::forwarding;
-use super::heap::{Lab, CARD_SHIFT, DIRTY_CARD};
-use super::runtime::{HeapInner, EVACUATION};
+use crate::gc::heap::attached;
+use crate::gc::heap::forwarding;
+use crate::gc::heap::runtime::{HeapInner, EVACUATION};
+use crate::gc::heap::space::{Lab, CARD_SHIFT, DIRTY_CARD};
 use crate::thread::{self, ThreadBlock};
 
 #[cold]
@@ -66,14 +66,14 @@ fn entry<'a>(block: *const ThreadBlock) -> (&'a ThreadBlock, &'a HeapInner, &'a 
 /// flushing the full buffer to the heap's. Null is ignored.
 ///
 /// `block` must be [`crate::thread::current`]'s block, of a thread whose
-/// [`super::Mutator`] lives (the module contract); otherwise the process
+/// [`crate::gc::Mutator`] lives (the module contract); otherwise the process
 /// aborts with a message.
 pub extern "C" fn satb_slow_entry(block: *const ThreadBlock, prev: usize) {
     let (t, heap, _) = entry(block);
     if prev != 0 && !heap.space.contains(prev) {
         contract_violated("with a previous value outside the heap");
     }
-    super::barriers::satb_enqueue(heap, t, prev);
+    super::satb_enqueue(heap, t, prev);
 }
 
 /// The load-reference barrier's slow path for generated code: `obj` was
@@ -84,7 +84,7 @@ pub extern "C" fn satb_slow_entry(block: *const ThreadBlock, prev: usize) {
 /// evacuating it first while evacuation runs, and heals `field` to it.
 ///
 /// `block` must be [`crate::thread::current`]'s block, of a thread whose
-/// [`super::Mutator`] lives, and `field` a word of its heap (the module
+/// [`crate::gc::Mutator`] lives, and `field` a word of its heap (the module
 /// contract); otherwise the process aborts with a message.
 pub extern "C" fn lrb_slow_entry(block: *const ThreadBlock, obj: usize, field: usize) -> usize {
     let (t, heap, lab) = entry(block);
@@ -95,7 +95,7 @@ pub extern "C" fn lrb_slow_entry(block: *const ThreadBlock, obj: usize, field: u
     if obj != 0 && !s.contains(obj) {
         contract_violated("with a reference outside the heap");
     }
-    super::barriers::lrb_resolve(heap, lab, t, field, obj)
+    super::lrb_resolve(heap, lab, t, field, obj)
 }
 
 /// The Brooks write barrier's slow path for generated code: a write to
@@ -108,7 +108,7 @@ pub extern "C" fn lrb_slow_entry(block: *const ThreadBlock, obj: usize, field: u
 /// forwarding word, which the template does inline.
 ///
 /// `block` must be [`crate::thread::current`]'s block, of a thread whose
-/// [`super::Mutator`] lives, and `obj` an object of its heap (the module
+/// [`crate::gc::Mutator`] lives, and `obj` an object of its heap (the module
 /// contract); otherwise the process aborts with a message.
 pub extern "C" fn brooks_wb_slow_entry(block: *const ThreadBlock, obj: usize) -> usize {
     let (t, heap, lab) = entry(block);
@@ -138,7 +138,7 @@ pub extern "C" fn brooks_wb_slow_entry(block: *const ThreadBlock, obj: usize) ->
 /// is off the common path.
 ///
 /// `block` must be [`crate::thread::current`]'s block, of a thread whose
-/// [`super::Mutator`] lives, and `field` a word of its heap (the module
+/// [`crate::gc::Mutator`] lives, and `field` a word of its heap (the module
 /// contract); otherwise the process aborts with a message.
 pub extern "C" fn g1_card_slow_entry(block: *const ThreadBlock, field: usize) {
     let (_, heap, _) = entry(block);

@@ -2,10 +2,10 @@
 //! shared state mutators and the collector meet in.
 //!
 //! Where it sits: the entry point of `gc`. [`Heap::new`] validates a
-//! [`HeapConfig`], allocates the [`super::heap::Space`], and in concurrent
-//! mode starts the collector thread ([`super::collector`]);
+//! [`HeapConfig`], allocates the [`super::space::Space`], and in concurrent
+//! mode starts the collector thread ([`crate::gc::collector::cycle`]);
 //! [`Heap::mutator`] (in `mutator.rs`) gives each thread its
-//! [`super::Mutator`].
+//! [`crate::gc::Mutator`].
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -13,11 +13,12 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::heap::Space;
-use super::pacer::Pacer;
 use super::roots::MutatorShared;
 use super::safepoint::{Released, Safepoint, SafepointWait};
-use super::settings::{self, BarrierBits, GcMode};
+use super::space::Space;
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::collector::pacer::Pacer;
+use crate::gc::settings::{self, BarrierBits, GcMode};
 use crate::setting::ConfigError;
 
 /// GC state bit: concurrent marking runs (SATB barriers take their slow path).
@@ -30,8 +31,17 @@ pub const HAS_FORWARDED: u8 = 1 << 2;
 /// What can go wrong, as values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GcError {
-    /// No space even after collecting.
-    OutOfMemory,
+    /// No room for the request even after a collection that compacted the
+    /// heap: the live data leaves no run of free regions that long
+    /// (`gc` module docs, "Humongous objects and the full compaction").
+    OutOfMemory {
+        /// The request, in words (the object's fields and header words).
+        requested_words: usize,
+        /// The largest object the heap could take then, in words: the
+        /// longest run of free regions outside the mutators' reserve
+        /// (0 when only the reserve is free).
+        largest_run_words: usize,
+    },
     /// The object is larger than the heap allows ([`Heap::max_object_words`]:
     /// a run of every region outside the mutators' reserve).
     ObjectTooLarge {
@@ -66,8 +76,14 @@ pub enum GcError {
     BadSize(String),
     /// The system refused the memory for the heap's block.
     HeapMemory {
-        /// The block's size, in bytes.
+        /// The heap's size, as configured ([`HeapConfig::heap_bytes`]).
         bytes: usize,
+        /// The mapping asked of the system: the heap and one region more,
+        /// so that the block can start on a region boundary (the unused
+        /// head and tail are given back at once).
+        reserved: usize,
+        /// The system's answer.
+        reason: String,
     },
     /// The collector thread could not be started.
     CollectorThread(String),
@@ -87,7 +103,14 @@ pub enum GcError {
 impl fmt::Display for GcError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GcError::OutOfMemory => f.write_str("out of memory after collecting"),
+            GcError::OutOfMemory {
+                requested_words,
+                largest_run_words,
+            } => write!(
+                f,
+                "out of memory after a full compaction: {requested_words} words requested, \
+                 the longest run of free regions holds {largest_run_words}"
+            ),
             GcError::ObjectTooLarge { words, max_words } => {
                 write!(f, "object of {words} words exceeds the maximum of {max_words}")
             }
@@ -102,7 +125,17 @@ impl fmt::Display for GcError {
             }
             GcError::Config(e) => e.fmt(f),
             GcError::BadSize(s) => f.write_str(s),
-            GcError::HeapMemory { bytes } => write!(f, "cannot allocate the heap's {bytes} bytes"),
+            GcError::HeapMemory {
+                bytes,
+                reserved,
+                reason,
+            } => write!(
+                f,
+                "cannot map the heap of {bytes} bytes ({} MiB): the system refused a mapping of \
+                 {reserved} bytes (the heap and one region more, to align it on a region \
+                 boundary): {reason}",
+                bytes >> 20
+            ),
             GcError::CollectorThread(e) => write!(f, "cannot start the collector thread: {e}"),
             GcError::Poisoned(e) => write!(f, "the collector panicked ({e}); the heap cannot collect"),
             GcError::ThreadHasMutator => {
@@ -137,7 +170,7 @@ pub struct HeapConfig {
     /// whatever is free.
     pub evac_lab_limit: Option<usize>,
     /// Concurrent mode: pace allocation during a cycle (Shenandoah's
-    /// pacer, `pacer.rs`): a TLAB refill over the cycle's budget waits for
+    /// pacer, `collector/pacer.rs`): a TLAB refill over the cycle's budget waits for
     /// the collector in proportion to the debt, 1 ms at most. On by
     /// default, as in Shenandoah.
     pub pacing: bool,
@@ -146,15 +179,15 @@ pub struct HeapConfig {
     /// Concurrent mode, with `pacing`: a mutator whose refill is over the
     /// cycle's budget (or finds no memory during a cycle) first does a
     /// bounded slice of the running phase's work itself (marking,
-    /// evacuation, update-refs; `assist.rs`), as Go's GC assists do, and
+    /// evacuation, update-refs; `collector/assist.rs`), as Go's GC assists do, and
     /// waits in the pacer only when the phase has no work to hand out. Off
-    /// by default: on an otherwise idle 2-CPU machine they cost the lab's
-    /// pauses workload 15-20% of its throughput and doubled its longest
-    /// operation (BENCHMARKS.md); they helped when other processes held
-    /// the CPUs and the collector thread got too little of them.
+    /// by default: where the collector thread gets a CPU of its own they
+    /// take more from the mutators than pacing does (BENCHMARKS.md); they
+    /// help where other processes hold the CPUs and the collector thread
+    /// gets too little of them.
     pub assists: bool,
     /// Collector worker threads for marking, evacuation, update-refs and
-    /// the pauses' root work (`parallel.rs`), 1..=64. A tuning knob that
+    /// the pauses' root work (`collector/parallel.rs`), 1..=64. A tuning knob that
     /// starts from its variable, as `sync`'s do: [`HeapConfig::new`] takes
     /// the process's `FASTPATH_GC_WORKERS` (default half the CPUs, 1..=8:
     /// [`settings::GcWorkers`]).
@@ -202,6 +235,45 @@ impl HeapConfig {
         crate::setting::Setting::validate(settings::GcWorkers(workers), crate::cpu::info())
             .map_err(GcError::Config)?;
         settings::check_pair(self.barriers, self.mode).map_err(GcError::Config)
+    }
+}
+
+// The process-wide settings (`settings.rs`) as a configuration.
+impl HeapConfig {
+    /// A heap of `heap_bytes` (as [`HeapConfig::new`])
+    /// with the process's barrier set and mode: `FASTPATH_GC_BARRIERS` and
+    /// `FASTPATH_GC_MODE`, or what `config::init`/`set` installed (and, as
+    /// `new`, the process's `FASTPATH_GC_WORKERS`).
+    ///
+    /// ```
+    /// use fastpath::gc::{Heap, HeapConfig};
+    /// let config = HeapConfig::from_config(8 << 20);
+    /// let heap = Heap::new(config).unwrap();
+    /// let _m = heap.mutator::<fastpath::gc::Dynamic>().unwrap();
+    /// ```
+    pub fn from_config(heap_bytes: usize) -> HeapConfig {
+        let barriers = settings::BARRIERS.get();
+        HeapConfig::new(heap_bytes, barriers, settings::MODE.get())
+    }
+
+    /// A heap of `heap_bytes` whose barrier set is the type `B` its
+    /// mutators name ([`ShenandoahBarriers`](crate::gc::ShenandoahBarriers),
+    /// [`G1Barriers`](crate::gc::G1Barriers), …): the set is written once, as a
+    /// type, and `heap.mutator::<B>()` cannot fail with
+    /// [`BarrierMismatch`](crate::gc::GcError::BarrierMismatch). For
+    /// [`Dynamic`](crate::gc::Dynamic) the set is the process's, as
+    /// [`from_config`](Self::from_config). `mode` as in
+    /// [`HeapConfig::new`]; a concurrent mode with a
+    /// set that cannot run it is refused by [`Heap::new`](crate::gc::Heap::new).
+    ///
+    /// ```
+    /// use fastpath::gc::{G1Barriers, GcMode, Heap, HeapConfig};
+    /// let heap = Heap::new(HeapConfig::for_set::<G1Barriers>(8 << 20, GcMode::Passive)).unwrap();
+    /// let _m = heap.mutator::<G1Barriers>().unwrap();
+    /// ```
+    pub fn for_set<B: BarrierSet>(heap_bytes: usize, mode: GcMode) -> HeapConfig {
+        let barriers = B::BITS.map_or_else(|| settings::BARRIERS.get(), BarrierBits);
+        HeapConfig::new(heap_bytes, barriers, mode)
     }
 }
 
@@ -319,11 +391,14 @@ pub struct GcStats {
     /// Concurrent cycles finished stop-the-world (a mutator found no
     /// memory during the cycle): [`PauseKind::Degenerated`] pauses.
     pub degenerated_cycles: u64,
-    /// Full compacting collections (sliding, `compact.rs`): after a
+    /// Full compacting collections (sliding, `collector/compact.rs`): after a
     /// degenerated cycle or a passive collection that left too little free.
     pub full_compactions: u64,
+    /// Wall time of the full compactions, summed (each inside its pause:
+    /// its own marking, plan, adjust and move).
+    pub full_compaction_time: Duration,
     /// Humongous objects allocated (larger than a region: a run of
-    /// regions of their own, never copied).
+    /// regions of their own, never copied by a cycle).
     pub humongous_allocated: u64,
     /// Humongous objects found dead and their runs freed.
     pub humongous_reclaimed: u64,
@@ -380,9 +455,14 @@ pub(crate) struct Control {
     pub(crate) cycles_started: u64,
     /// Cycles ended; a cycle ends in the order it began.
     pub(crate) cycles_done: u64,
-    /// Whether the last cycle to end left no free region a mutator may
-    /// take (see `HeapInner::left_full`).
-    pub(crate) last_left_full: bool,
+    /// The longest run of free regions the mutators may take that the last
+    /// cycle to end left, judged in its last pause
+    /// ([`Space::available_run`]).
+    pub(crate) last_available_run: usize,
+    /// The sizes, in regions, of the failed allocations whose mutators wait
+    /// for a cycle (`wait_for_cycle`): a cycle's last pause compacts the
+    /// heap if the largest finds no room.
+    pub(crate) wanted: Vec<usize>,
     /// Times a running cycle handed memory to the mutators before its end
     /// (init-update-refs returning the unused evacuation reserve): a
     /// mutator waiting for memory retries then.
@@ -401,8 +481,14 @@ pub(crate) enum Collected {
     /// of which other mutators may have taken: try again.
     Retry,
     /// A collection that every mutator took part in, begun after the
-    /// failed allocation, left no free region a mutator may take.
-    Full,
+    /// failed allocation, ended (after a full compaction, if it found the
+    /// heap full for any waiting request) with this many regions in the
+    /// longest run a mutator may take: each request is judged against it
+    /// on its own (`Mutator::alloc_slow`).
+    Judged {
+        /// [`Space::available_run`] at the collection's end.
+        available_run: usize,
+    },
 }
 
 /// The GC state byte. Written only inside pauses (by the collector, with
@@ -438,8 +524,8 @@ pub(crate) struct HeapInner {
     pub(crate) gc_state: StateByte,
     pub(crate) safepoint: Safepoint,
     pub(crate) pacer: Pacer,
-    /// The running phase's work offered to mutator assists (`assist.rs`).
-    pub(crate) assists: super::assist::Assists,
+    /// The running phase's work offered to mutator assists (`collector/assist.rs`).
+    pub(crate) assists: crate::gc::collector::assist::Assists,
     pub(crate) config: HeapConfig,
     /// One thread sets marks: one worker (the collector's own thread, or
     /// in passive mode the mutator that collects, one collection at a
@@ -456,23 +542,23 @@ pub(crate) struct HeapInner {
     pub(crate) stats: Mutex<GcStats>,
     mutator_evacuations: AtomicU64,
     collector_evacuations: AtomicU64,
-    /// Phases run on more than one worker (`parallel.rs`).
+    /// Phases run on more than one worker (`collector/parallel.rs`).
     pub(crate) parallel_phases: AtomicU64,
-    /// Pool threads started (`pool.rs`; statistics).
+    /// Pool threads started (`collector/pool.rs`; statistics).
     pub(crate) worker_threads_started: AtomicU64,
-    /// The parallel phases' worker threads (`pool.rs`).
-    pub(crate) pool: super::pool::WorkerPool,
+    /// The parallel phases' worker threads (`collector/pool.rs`).
+    pub(crate) pool: crate::gc::collector::pool::WorkerPool,
     /// Nanoseconds of CPU the collector's threads used (statistics).
     pub(crate) collector_cpu_ns: AtomicU64,
     /// This heap's identity, unique in the process (never reused, unlike
-    /// its address): what a [`super::Global`] names.
+    /// its address): what a [`Global`](super::roots::Global) names.
     pub(crate) id: u64,
     /// Set when the collector panicked (`poison`); then `poison_message`
     /// holds the panic's text.
     poisoned: AtomicBool,
     poison_message: Mutex<String>,
     /// A mutator found no memory during a concurrent cycle: the collector
-    /// finishes the cycle stop-the-world (`collector.rs`). Set by the
+    /// finishes the cycle stop-the-world (`collector/cycle.rs`). Set by the
     /// mutator, cleared by the collector in the degenerated pause.
     pub(crate) degenerate: AtomicBool,
     /// Test hook: the next pause the collector thread runs panics.
@@ -570,19 +656,29 @@ impl HeapInner {
     }
 
     /// Waits (from a safe region) until the next cycle end, requesting a
-    /// cycle if none runs; with `degenerate` (an allocation failed), the
+    /// cycle if none runs; with `wanted` (an allocation failed), the
     /// cycle is to finish stop-the-world and compact if it must, and the
     /// wait ends early, with [`Collected::Retry`], when the running cycle
-    /// hands memory to the mutators (`Control::releases`). [`Collected::Full`] if the cycle that ended
-    /// began after this call and left the heap full; [`Collected::Retry`]
-    /// otherwise (the cycle under way at the call may have chosen its
-    /// collection set before the caller's garbage died).
-    pub(crate) fn wait_for_cycle(&self, degenerate: bool) -> Result<Collected, GcError> {
+    /// hands memory to the mutators (`Control::releases`).
+    /// [`Collected::Judged`] if the cycle that ended began after this call;
+    /// [`Collected::Retry`] otherwise (the cycle under way at the call may
+    /// have chosen its collection set before the caller's garbage died).
+    ///
+    /// `wanted` is the failed allocation's size in regions (a TLAB refill
+    /// is one; `None`: no allocation failed). It stays in
+    /// [`Control::wanted`] while this call waits, registered under the
+    /// control lock with the counts read, so every cycle that begins after
+    /// the call judges the heap with it in its last pause (and compacts if
+    /// it finds no room for it): a [`Collected::Judged`] answer, from any
+    /// such cycle, always considered this request.
+    pub(crate) fn wait_for_cycle(&self, wanted: Option<usize>) -> Result<Collected, GcError> {
+        let degenerate = wanted.is_some();
         let mut c = self.control();
         let started = c.cycles_started;
         let target = c.cycles_done + 1;
         let releases = c.releases;
-        if degenerate {
+        if let Some(regions) = wanted {
+            c.wanted.push(regions);
             // SeqCst: read by the collector at its phase boundaries; a
             // request it misses there is seen by the next cycle's. Raised
             // after reading the counts above, under the control lock: the
@@ -593,27 +689,44 @@ impl HeapInner {
         }
         c.requested = true;
         self.control_cv.notify_all();
-        while c.cycles_done < target && !(degenerate && c.releases != releases) {
-            self.check_poison()?;
+        while c.cycles_done < target && !(degenerate && c.releases != releases) && !self.poisoned() {
             c = self.control_cv.wait(c).unwrap_or_else(|e| e.into_inner());
         }
+        if let Some(regions) = wanted {
+            let mine = c
+                .wanted
+                .iter()
+                .position(|&w| w == regions)
+                .expect("registered above");
+            c.wanted.swap_remove(mine);
+        }
         self.check_poison()?;
-        Ok(if c.cycles_done > started && c.last_left_full {
-            Collected::Full
+        Ok(if c.cycles_done > started {
+            Collected::Judged {
+                available_run: c.last_available_run,
+            }
         } else {
             Collected::Retry
         })
     }
 
     /// Whether the free regions are down to the mutators' reserve (none a
-    /// mutator may take), or no run of `humongous` free regions is left
-    /// for the humongous allocation that wanted one (0: none did; see
-    /// [`Space::take_humongous_wanted`]). At the end of a collection, in
-    /// its pause.
-    pub(crate) fn left_full(&self, humongous: usize) -> bool {
-        let a = self.space.lock_alloc();
-        a.free.len() <= self.space.reserve_regions
-            || (humongous > 0 && self.space.free_run(&a, humongous).is_none())
+    /// mutator may take), or no run of `wanted` free regions is left for
+    /// the allocation that wants one (0: none does). At the end of a
+    /// collection, in its pause.
+    pub(crate) fn left_full(&self, wanted: usize) -> bool {
+        self.available_run() < wanted.max(1)
+    }
+
+    /// The largest allocation, in regions, whose mutator waits for a cycle
+    /// (0: none).
+    pub(crate) fn largest_wanted(&self) -> usize {
+        self.control().wanted.iter().copied().max().unwrap_or(0)
+    }
+
+    /// [`Space::available_run`], under the allocation lock.
+    pub(crate) fn available_run(&self) -> usize {
+        self.space.available_run(&self.space.lock_alloc())
     }
 
     /// The collector panicked: record it, and wake every mutator waiting
@@ -635,6 +748,12 @@ impl HeapInner {
         self.pacer.end_cycle();
     }
 
+    /// Whether the collector has panicked.
+    fn poisoned(&self) -> bool {
+        // Acquire: see `poison`.
+        self.poisoned.load(Ordering::Acquire)
+    }
+
     /// `Err(Poisoned)` once the collector has panicked.
     #[inline]
     pub(crate) fn check_poison(&self) -> Result<(), GcError> {
@@ -651,8 +770,8 @@ impl HeapInner {
 /// Dropping a `Heap` while mutators of it are alive is harmless, whatever
 /// thread holds them and whatever the collector is doing: `drop` returns at
 /// once, and the heap (its memory, and in concurrent mode its collector
-/// thread, which goes on running cycles) lives until its last [`super::Mutator`]
-/// and [`super::ObjLock`] are dropped; the collector thread then exits by
+/// thread, which goes on running cycles) lives until its last [`crate::gc::Mutator`]
+/// and [`crate::gc::ObjLock`] are dropped; the collector thread then exits by
 /// itself. With no mutator alive, `drop` also waits for the collector
 /// thread to exit. (Waiting for the thread while a mutator is alive could
 /// deadlock: a pause waits for every mutator, the dropping thread's own
@@ -666,17 +785,20 @@ impl Heap {
     /// Builds a heap; in concurrent mode, starts its collector thread.
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;
-        let space = Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit).ok_or(
-            GcError::HeapMemory {
-                bytes: config.heap_bytes,
-            },
-        )?;
+        let space =
+            Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit).map_err(|e| {
+                GcError::HeapMemory {
+                    bytes: config.heap_bytes,
+                    reserved: e.reserved,
+                    reason: e.reason,
+                }
+            })?;
         let inner = Arc::new(HeapInner {
             space,
             gc_state: StateByte(std::cell::UnsafeCell::new(0)),
             safepoint: Safepoint::new(config.safepoint_wait),
             pacer: Pacer::default(),
-            assists: super::assist::Assists::new(),
+            assists: crate::gc::collector::assist::Assists::new(),
             sole_marker: config.workers <= 1 && !config.assists,
             satb: Mutex::new(Vec::new()),
             card_queue: Mutex::new(Vec::new()),
@@ -689,7 +811,7 @@ impl Heap {
             collector_evacuations: AtomicU64::new(0),
             parallel_phases: AtomicU64::new(0),
             worker_threads_started: AtomicU64::new(0),
-            pool: super::pool::WorkerPool::new(),
+            pool: crate::gc::collector::pool::WorkerPool::new(),
             collector_cpu_ns: AtomicU64::new(0),
             id: next_heap_id(),
             poisoned: AtomicBool::new(false),

@@ -4,8 +4,8 @@
 //!
 //! Where it sits: on its own thread (concurrent mode) or on the thread of
 //! a mutator whose TLAB could not be refilled (passive mode). It writes the
-//! GC state byte the barriers in [`super::mutator`] test, and only inside
-//! pauses ([`super::safepoint`]).
+//! GC state byte the barriers in [`crate::gc::heap::mutator`] test, and only inside
+//! pauses ([`crate::gc::heap::safepoint`]).
 //!
 //! A cycle (state byte bits in brackets):
 //!
@@ -25,7 +25,7 @@
 //!    holding to-space references only.
 //! 5. *Concurrent evacuation*: copy every marked object of the set. A
 //!    mutator's `lrb` or `brooks-wb` may copy one first: the forwarding
-//!    CAS picks one winner ([`super::forwarding`]).
+//!    CAS picks one winner ([`crate::gc::heap::forwarding`]).
 //! 6. **Init-update-refs** pause: close every LAB (the heap becomes
 //!    parsable), record each region's update watermark; clear EVACUATION.
 //! 7. *Concurrent update-refs*: in every live object below the watermarks,
@@ -39,7 +39,7 @@
 //!
 //! Evacuation failure: a copy that finds no space (the reserve and every
 //! free region taken, or the test knob `HeapConfig::evac_lab_limit`) closes
-//! evacuation for the cycle ([`super::forwarding::EvacScope`], Shenandoah's
+//! evacuation for the cycle ([`crate::gc::heap::forwarding::EvacScope`], Shenandoah's
 //! evac-OOM protocol): objects not yet copied stay where they are, which
 //! every barrier and update-refs then resolve to, as if forwarded to
 //! themselves. Init-update-refs marks each set region still holding such a
@@ -59,7 +59,7 @@
 //! (that phase complete) the degenerated pause does final-update-refs'
 //! work only. If the heap is still full after a degenerated pause, the
 //! same pause runs a full compaction (`compact.rs`), which needs no room
-//! to copy. Both are counted in [`super::GcStats`] (`degenerated_cycles`,
+//! to copy. Both are counted in [`crate::gc::GcStats`] (`degenerated_cycles`,
 //! `full_compactions`), and where a mutator ran dry in `GcStats::phases`.
 //!
 //! During update-refs no copy is made, so the mutators may take part of
@@ -67,7 +67,7 @@
 //! will free (`AllocState::mutator_floor`), and the pacer's budget is set
 //! up again for that phase from the free space then.
 //!
-//! Locked objects: [`super::Mutator::lock`] pins the object's region; a
+//! Locked objects: [`crate::gc::Mutator::lock`] pins the object's region; a
 //! pinned region is never chosen for the set nor freed, so a lock-stack
 //! entry or a monitor's object address never goes stale. Marking also
 //! flags a region holding a live object whose header is not plain unlocked
@@ -80,26 +80,23 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::assist::RegionWork;
-use super::forwarding;
-use super::heap::{Lab, Space, CLEAN_CARD, HUMONGOUS_CONT, HUMONGOUS_START};
 use super::marking::Scanner;
-use super::runtime::{
+use super::trigger::{CycleEnd, Trigger};
+use crate::gc::heap::forwarding;
+use crate::gc::heap::runtime::{
     panic_message, thread_cpu_time, CyclePhases, HeapInner, Pause, PauseKind, PhaseTime, EVACUATION,
     HAS_FORWARDED, MARKING,
 };
-use super::trigger::{CycleEnd, Trigger};
+use crate::gc::heap::space::{Lab, Space, CLEAN_CARD, HUMONGOUS_CONT, HUMONGOUS_START};
 use crate::sync::LockState;
 
 /// The share of the free regions outside the standing reserve that
 /// final-mark may set aside for the collection set's copies, in percent;
 /// the rest is the mutators' until the cycle ends. A cycle's net gain is
 /// its set less the copies, so on a heap whose garbage is spread evenly a
-/// larger room buys fewer cycles for a little more copying. Measured on
-/// the lab's pauses workload (2 mutators, 32 MiB, two thirds live per
-/// region; Zen 4 guest, 2 vCPUs), against one half: a set of 50 regions
-/// instead of 44, throughput +3 to +12 % (the mean over seven paired
-/// invocations, each a ratio to its own no-GC baseline), with no
-/// more degenerated cycles; 80 gained nothing more.
+/// larger room buys fewer cycles for a little more copying; the memory it
+/// holds back is memory the mutators cannot take until evacuation ends
+/// (the value chosen by measurement: BENCHMARKS.md, concurrent mode).
 const COPY_ROOM_PERCENT: usize = 70;
 
 /// Copies the collector makes inside one entry of the evacuation scope
@@ -165,8 +162,8 @@ impl HeapInner {
             };
             trigger.cycle_done(began.elapsed(), end);
             self.pacer.end_cycle();
-            let left_full = match outcome {
-                Ok(full) => full,
+            let available_run = match outcome {
+                Ok(run) => run,
                 Err(p) => {
                     self.poison(panic_message(&*p));
                     return;
@@ -174,7 +171,7 @@ impl HeapInner {
             };
             let mut c = self.control();
             c.cycles_done += 1;
-            c.last_left_full = left_full;
+            c.last_available_run = available_run;
             self.control_cv.notify_all();
         }
     }
@@ -286,11 +283,12 @@ impl HeapInner {
         r
     }
 
-    /// One concurrent cycle; returns whether it left the heap full (judged
-    /// in its last pause, before any mutator could allocate again). At each
+    /// One concurrent cycle; returns the longest run of free regions the
+    /// mutators may take that it left ([`Space::available_run`], judged in
+    /// its last pause, before any mutator could allocate again). At each
     /// phase boundary, a mutator's failed allocation turns the rest of the
     /// cycle into one degenerated pause (`degenerated`).
-    fn concurrent_cycle(&self) -> bool {
+    fn concurrent_cycle(&self) -> usize {
         self.phase(|p| &mut p.reset, || self.space.clear_marks());
         let mut stack = Vec::new();
         self.pause(PauseKind::InitMark, false, || {
@@ -319,7 +317,7 @@ impl HeapInner {
             self.stats().phases.mark.ran_dry += 1;
             return self.degenerated(Phase::Mark, &mut stack);
         }
-        let (has_cset, left_full) = self
+        let (has_cset, available_run) = self
             .pause(PauseKind::FinalMark, false, || {
                 // Every assist has ended (this is a pause): its leftovers are
                 // on the grey list.
@@ -334,15 +332,16 @@ impl HeapInner {
                 if chosen {
                     self.set_state(EVACUATION | HAS_FORWARDED);
                     self.evacuate_roots();
-                    (true, false)
+                    (true, 0)
                 } else {
+                    let available_run = self.judge();
                     self.finish_cycle();
-                    (false, self.left_full(self.space.take_humongous_wanted()))
+                    (false, available_run)
                 }
             })
-            .unwrap_or((false, false));
+            .unwrap_or((false, 0));
         if !has_cset {
-            return left_full;
+            return available_run;
         }
         self.phase(|p| &mut p.evacuation, || self.evacuate_cset(true));
         // A mutator that ran dry during evacuation is not served by
@@ -375,20 +374,22 @@ impl HeapInner {
             self.update_roots();
             self.set_state(0);
             self.free_cset();
+            let available_run = self.judge();
             self.finish_cycle();
-            self.left_full(self.space.take_humongous_wanted())
+            available_run
         })
-        .unwrap_or(false)
+        .unwrap_or(0)
     }
 
     /// Shenandoah's degenerated GC: the rest of the cycle, from `from`, in
-    /// one pause; then, if that left the heap full, a full compaction in
-    /// the same pause. From marking, each phase below is the concurrent one
+    /// one pause, which then judges the heap ([`Self::judge`]: a full
+    /// compaction if the largest waiting request finds no room). Returns
+    /// [`Space::available_run`] after it. From marking, each phase below is the concurrent one
     /// run with the world stopped. From update-refs, that phase is complete
     /// (its workers finished every region before returning, and an assist
     /// finishes the region it claimed before this pause can begin), so only
     /// final-update-refs' work is left.
-    fn degenerated(&self, from: Phase, stack: &mut Vec<usize>) -> bool {
+    fn degenerated(&self, from: Phase, stack: &mut Vec<usize>) -> usize {
         self.pause(PauseKind::Degenerated, false, || {
             let mut has_cset = from != Phase::Mark;
             if from == Phase::Mark {
@@ -421,22 +422,32 @@ impl HeapInner {
             // SeqCst: see `wait_for_cycle`. Cleared before the free space
             // is judged: a mutator failing after this pause asks anew.
             self.degenerate.store(false, Ordering::SeqCst);
-            // A humongous allocation that found no run counts as full: the
-            // compaction gathers the free regions into runs.
-            let humongous = self.space.take_humongous_wanted();
-            if self.left_full(humongous) {
-                self.full_compact();
-            }
+            let available_run = self.judge();
             self.finish_cycle();
-            self.left_full(humongous)
+            available_run
         })
-        .unwrap_or(false)
+        .unwrap_or(0)
+    }
+
+    /// Judges the heap at a cycle's end, in its last pause (the state byte
+    /// clear): if the largest allocation waiting for this cycle finds no
+    /// room (a TLAB's region, or a humongous object's run), a full
+    /// compaction gathers the free regions into one run. Returns the
+    /// longest run the mutators may take then, against which each waiting
+    /// mutator judges its own request (`Mutator::alloc_slow`).
+    fn judge(&self) -> usize {
+        if self.left_full(self.largest_wanted()) {
+            self.full_compact();
+        }
+        self.available_run()
     }
 
     /// Passive mode: the whole cycle in one pause, on the calling mutator's
-    /// thread (every other mutator is stopped). Returns the pause's index,
-    /// for the caller's release.
-    pub(crate) fn stw_collect(&self) -> usize {
+    /// thread (every other mutator is stopped), then `rest` in the same
+    /// pause (the collecting mutator's refill, and the full compaction if
+    /// it still fails), which the pause's record covers too. Returns the
+    /// pause's index, for the caller's release, and what `rest` returned.
+    pub(crate) fn stw_collect<R>(&self, rest: impl FnOnce() -> R) -> (usize, R) {
         let start = Instant::now();
         let cpu = thread_cpu_time();
         self.space.clear_marks();
@@ -456,17 +467,19 @@ impl HeapInner {
         }
         self.finish_cycle();
         self.stats().cycles += 1;
+        let r = rest();
         let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
         self.count_collector_cpu(work_cpu_time);
         // The caller began the pause: its time-to-safepoint is not seen here.
-        self.push_pause(Pause {
+        let index = self.push_pause(Pause {
             kind: PauseKind::Full,
             duration: start.elapsed(),
             time_to_safepoint: Duration::ZERO,
             work: start.elapsed(),
             work_cpu_time,
             resume: Duration::ZERO,
-        })
+        });
+        (index, r)
     }
 
     /// End-of-cycle work inside the last pause: refine (clean) the cards,
@@ -480,7 +493,7 @@ impl HeapInner {
         for c in std::mem::take(&mut *self.card_queue()) {
             self.space.cards[c].store(CLEAN_CARD, Ordering::Relaxed);
         }
-        if self.config.mode == super::GcMode::Concurrent {
+        if self.config.mode == crate::gc::GcMode::Concurrent {
             self.stats().cycles += 1;
         }
         self.verify_if_asked();
@@ -512,7 +525,7 @@ impl HeapInner {
     /// it grey. Only the mark bit is touched: the object's words are read
     /// when it is scanned (`marking.rs`, which also counts it live then).
     #[inline]
-    pub(super) fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
+    pub(in crate::gc) fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
         if obj == 0 {
             return;
         }
@@ -531,7 +544,7 @@ impl HeapInner {
     }
 
     /// Marks everything reachable from `stack`, on this thread.
-    pub(super) fn trace(&self, stack: &mut Vec<usize>) {
+    pub(in crate::gc) fn trace(&self, stack: &mut Vec<usize>) {
         let mut scanner = Scanner::new(self);
         let mut words = 0;
         while let Some(obj) = stack.pop() {
@@ -661,7 +674,7 @@ impl HeapInner {
 
     /// Copies the marked objects of set region `i` with `lab`; returns the
     /// words of work (the region's live words, the pacer's measure).
-    pub(super) fn evacuate_region(&self, i: usize, lab: &Lab) -> usize {
+    pub(in crate::gc) fn evacuate_region(&self, i: usize, lab: &Lab) -> usize {
         let r = &self.space.regions[i];
         let s = &self.space;
         // The copies run in batches of `COPY_BATCH`, each inside one entry
@@ -749,9 +762,9 @@ impl HeapInner {
     /// the mutators may take now (the free regions down to their floor),
     /// earned over the words update-refs parses (Shenandoah's pacer sets
     /// each phase up this way, from the free space and the phase's work).
-    /// Evacuation keeps the cycle's budget: set up from the free space
-    /// after final-mark's reserve, the mutators ran dry during evacuation
-    /// more often, not less (the lab's pauses workload).
+    /// Evacuation keeps the cycle's budget: one set up again from the free
+    /// space after final-mark's reserve made the mutators run dry during
+    /// evacuation more often, not less (docs/benchmarks-log-2026.md).
     fn pace_update_refs(&self) {
         if !self.config.pacing {
             return;
@@ -799,7 +812,7 @@ impl HeapInner {
 
     /// Updates the references into the set in region `i`, below its
     /// watermark; returns the words of work (the words parsed).
-    pub(super) fn update_region(&self, i: usize) -> usize {
+    pub(in crate::gc) fn update_region(&self, i: usize) -> usize {
         let s = &self.space;
         let r = &s.regions[i];
         let failed = r.evac_failed.load(Ordering::Relaxed);
@@ -927,6 +940,19 @@ impl HeapInner {
         for (i, r) in s.regions.iter().enumerate() {
             if r.used.load(Ordering::Relaxed) && r.humongous() == HUMONGOUS_START {
                 s.verify_humongous(i)?;
+            }
+        }
+        // The free lists hold each region that is not in use, once.
+        let mut listed = vec![false; s.regions.len()];
+        for &i in a.free.iter().chain(a.evac_free.iter()) {
+            if std::mem::replace(&mut listed[i], true) {
+                return Err(format!("region {i} is on the free lists twice"));
+            }
+        }
+        for (i, r) in s.regions.iter().enumerate() {
+            let used = r.used.load(Ordering::Relaxed);
+            if used == listed[i] {
+                return Err(format!("region {i}: in use {used}, on a free list {}", listed[i]));
             }
         }
         for &i in a.free.iter() {

@@ -1,13 +1,13 @@
 //! The checked access API: every reference load, store and CAS, data read
 //! and write, and lock a runtime makes, validated (the object is this
 //! heap's, the field index within its layout) and then done by the
-//! unchecked access with the set's barriers ([`super::barriers`]).
+//! unchecked access with the set's barriers ([`crate::gc::barriers`]).
 //!
 //! Where it sits: between the runtime and the barriers. An [`Obj`] (a raw
 //! object address) borrows its [`Mutator`], so the borrow checker forbids
 //! keeping one across [`Mutator::alloc`] or [`Mutator::safepoint_poll`]
 //! (both take `&mut self`), the only points where the collector can move
-//! it; a [`super::Handle`] survives them. Bad input is an error value.
+//! it; a [`crate::gc::Handle`] survives them. Bad input is an error value.
 //!
 //! Beside each checked access, an `unsafe` unchecked one
 //! (`Mutator::load_unchecked`, `store_unchecked`, `read_unchecked`,
@@ -19,11 +19,11 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use super::barrier::BarrierSet;
-use super::forwarding;
-use super::mutator::Mutator;
-use super::roots::{Handle, Obj};
-use super::runtime::{GcError, HeapInner};
+use crate::gc::barrier_set::BarrierSet;
+use crate::gc::heap::forwarding;
+use crate::gc::heap::mutator::Mutator;
+use crate::gc::heap::roots::{Handle, Obj};
+use crate::gc::heap::runtime::{GcError, HeapInner};
 use crate::sync;
 
 /// A lock on a heap object, held through `fastpath::sync`; dropping it

@@ -1,9 +1,9 @@
 //! The collector's parallel phases: marking with work stealing,
 //! evacuation and update-refs by region, the pauses' root work by mutator
 //! (Shenandoah's `ShenandoahParallelGCThreads` workers, here
-//! [`super::HeapConfig::workers`]).
+//! [`crate::gc::HeapConfig::workers`]).
 //!
-//! Where it sits: called by [`super::collector`] (concurrent phases, the
+//! Where it sits: called by [`super::cycle`] (concurrent phases, the
 //! pauses, the degenerated and passive collections) on its own thread,
 //! which is worker 0; workers 1.. are the heap's pool threads (`pool.rs`:
 //! started once, parked between phases, woken per phase), and every phase
@@ -35,10 +35,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::assist::{mark_slice, region_slice, Published, RegionClaims, RegionWork};
-use super::heap::Lab;
 use super::marking::Scanner;
-use super::runtime::HeapInner;
 use super::workers::TaskQueues;
+use crate::gc::heap::runtime::HeapInner;
+use crate::gc::heap::space::Lab;
 
 /// A phase's work offered to the assists while this lives: withdrawn on
 /// drop, a worker's panic included (before the pause after the phase).
@@ -79,10 +79,10 @@ impl HeapInner {
         let guarded = |w: usize| {
             // A pool thread's CPU time in this phase is the collector's
             // (worker 0's is counted by its caller).
-            let cpu = (w > 0).then(super::runtime::thread_cpu_time);
+            let cpu = (w > 0).then(crate::gc::heap::runtime::thread_cpu_time);
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(w)));
             if let Some(cpu) = cpu {
-                self.count_collector_cpu(super::runtime::thread_cpu_time().saturating_sub(cpu));
+                self.count_collector_cpu(crate::gc::heap::runtime::thread_cpu_time().saturating_sub(cpu));
             }
             if let Err(p) = r {
                 abort();
@@ -104,7 +104,7 @@ impl HeapInner {
 
     /// Marks everything reachable from `stack` (marked, unscanned objects):
     /// on the calling thread for a small graph, else with every worker.
-    pub(super) fn trace_parallel(&self, stack: &mut Vec<usize>) {
+    pub(in crate::gc) fn trace_parallel(&self, stack: &mut Vec<usize>) {
         let n = self.config.workers;
         if n <= 1 {
             self.trace(stack);
@@ -121,7 +121,7 @@ impl HeapInner {
     /// phase's queues published to the mutators' assists (`assist.rs`), on
     /// one worker too. What an assist takes and leaves unscanned goes to
     /// the grey list, which the caller takes before concluding marking.
-    pub(super) fn trace_concurrent(&self, stack: &mut Vec<usize>) {
+    pub(in crate::gc) fn trace_concurrent(&self, stack: &mut Vec<usize>) {
         if !self.config.assists {
             self.trace_parallel(stack);
             return;
@@ -141,7 +141,7 @@ impl HeapInner {
         let mut words = 0;
         q.run(w, |obj, local| {
             words += scanner.step(obj, local);
-            if words >= super::collector::PACER_BATCH {
+            if words >= super::cycle::PACER_BATCH {
                 self.pacer.report(words);
                 words = 0;
             }
@@ -151,7 +151,7 @@ impl HeapInner {
 
     /// Calls `f(lab, i)` for every region index of `list`, spread over the
     /// workers (each claims the next index), each with its own LAB.
-    pub(super) fn par_regions(&self, list: &[usize], f: impl Fn(&Lab, usize) + Sync) {
+    pub(in crate::gc) fn par_regions(&self, list: &[usize], f: impl Fn(&Lab, usize) + Sync) {
         // Not published: the claims' work tag is never read.
         self.par_claims(&RegionClaims::new(list.to_vec(), RegionWork::UpdateRefs), f);
     }
@@ -159,7 +159,7 @@ impl HeapInner {
     /// A concurrent region phase (evacuation or update-refs) over `list`:
     /// the claims are published to the mutators' assists (`assist.rs`),
     /// which run `work` on the regions they claim; the workers run `f`.
-    pub(super) fn par_regions_concurrent(
+    pub(in crate::gc) fn par_regions_concurrent(
         &self,
         list: Vec<usize>,
         work: RegionWork,
@@ -213,7 +213,7 @@ impl HeapInner {
                 let words = mark_slice(&q, &self.assists, &mut local, budget, stop, |obj, local| {
                     let w = scanner.step(obj, local);
                     unreported += w;
-                    if unreported >= super::collector::PACER_BATCH {
+                    if unreported >= super::cycle::PACER_BATCH {
                         self.pacer.report(unreported);
                         unreported = 0;
                     }
@@ -237,7 +237,7 @@ impl HeapInner {
 
     /// Calls `f(lab, root)` on every root slot, in a pause: by mutator,
     /// over the workers when there are [`PARALLEL_ROOTS`] or more.
-    pub(super) fn par_roots(&self, f: impl Fn(&Lab, &mut usize) + Sync) {
+    pub(in crate::gc) fn par_roots(&self, f: impl Fn(&Lab, &mut usize) + Sync) {
         self.par_roots_with(Lab::default, |lab, r| f(lab, r), |lab| lab.retire(&self.space));
     }
 
@@ -245,7 +245,7 @@ impl HeapInner {
     /// `stack`: by mutator, over the workers when there are
     /// [`PARALLEL_ROOTS`] or more, each with its own stack (the mark bit's
     /// `fetch_or` picks one worker per object).
-    pub(super) fn mark_roots(&self, stack: &mut Vec<usize>) {
+    pub(in crate::gc) fn mark_roots(&self, stack: &mut Vec<usize>) {
         let found = std::sync::Mutex::new(std::mem::take(stack));
         self.par_roots_with(
             Vec::new,
@@ -302,7 +302,7 @@ impl HeapInner {
 
     /// Takes the grey list (what assists marked and left unscanned) onto
     /// `stack`; whether it held anything.
-    pub(super) fn take_grey(&self, stack: &mut Vec<usize>) -> bool {
+    pub(in crate::gc) fn take_grey(&self, stack: &mut Vec<usize>) -> bool {
         let grey = self.assists.take_grey();
         let any = !grey.is_empty();
         stack.extend(grey);

@@ -4,8 +4,8 @@
 //! when its TLAB cannot be refilled (Shenandoah's `ShenandoahPacer`,
 //! simplified).
 //!
-//! Where it sits: between [`super::mutator`] (which claims budget on every
-//! TLAB refill, its allocation slow path) and [`super::collector`] (which
+//! Where it sits: between [`crate::gc::heap::mutator`] (which claims budget on every
+//! TLAB refill, its allocation slow path) and [`super::cycle`] (which
 //! opens a budget when a cycle starts and earns more with every word of
 //! work it does). Nothing on the allocation fast path: a TLAB bump never
 //! looks here.

@@ -4,7 +4,7 @@
 //! mutator that finds no memory stops the world for the rest of it).
 //!
 //! Where it sits: read by the collector thread's idle loop
-//! ([`super::collector`]) every few milliseconds. It learns two numbers:
+//! ([`super::cycle`]) every few milliseconds. It learns two numbers:
 //! the mutators' allocation rate (regions taken per second, from a counter
 //! the allocation lock's holders bump: [`Space::taken_regions`]), averaged
 //! over the recent samples, and how long a cycle takes (the last cycles',
@@ -28,7 +28,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::heap::Space;
+use crate::gc::heap::space::Space;
 
 /// Samples of the allocation rate are at least this far apart.
 const SAMPLE: Duration = Duration::from_millis(10);

@@ -6,7 +6,7 @@
 //! get little CPU, so it ends before the heap is full and mutators rarely
 //! fall into a degenerated (stop-the-world) cycle.
 //!
-//! Where it sits: between [`super::mutator`] (whose `alloc_slow` asks for a
+//! Where it sits: between [`crate::gc::heap::mutator`] (whose `alloc_slow` asks for a
 //! slice when [`super::pacer::Pacer::claim`] finds the budget spent, and
 //! when a refill finds no memory during a cycle) and [`super::parallel`]
 //! (whose concurrent phases publish their work units here while they run).
@@ -34,7 +34,7 @@
 //!
 //! Why an assist never overlaps a pause: it runs on a mutator outside any
 //! safe region, and a pause begins only when every mutator is stopped
-//! (`safepoint.rs`). So a pause that follows a phase waits for every slice
+//! (`heap/safepoint.rs`). So a pause that follows a phase waits for every slice
 //! of that phase to end, and the state the phase depends on (the GC state
 //! byte, TAMS, the set, the watermarks: written in the pause before the
 //! phase, which the assisting mutator passed through) is fixed while it
@@ -54,10 +54,10 @@
 //! the assisting mutator, so a slice must not make the time to safepoint
 //! its own length, least of all when the mutator is descheduled in it.
 
-#[cfg(not(loom))]
-use super::atomic::AtomicU64;
-use super::atomic::{AtomicUsize, Mutex, MutexGuard, Ordering};
 use super::workers::TaskQueues;
+#[cfg(not(loom))]
+use crate::gc::atomic::AtomicU64;
+use crate::gc::atomic::{AtomicUsize, Mutex, MutexGuard, Ordering};
 
 /// The least work a slice asks for, in words: a slice pays a lock or two
 /// to find its work, which should stay small beside the work.

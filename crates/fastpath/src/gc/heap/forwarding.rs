@@ -1,7 +1,7 @@
 //! The forwarding word and the evacuation race.
 //!
 //! Where it sits: below the barriers' slow paths ([`super::mutator`]) and
-//! the collector's evacuation ([`super::collector`]). Every object is
+//! the collector's evacuation ([`crate::gc::collector::cycle`]). Every object is
 //! preceded by one *forwarding word* (Brooks, "Trading data space for
 //! reduced time and code space in real-time garbage collection", 1984; as
 //! Shenandoah had it until JDK 13): it holds the object's own address until
@@ -37,13 +37,12 @@
 //! waits the same way and copies nothing. After that wait every copy that
 //! will ever win has won, so the forwardee read then is final: objects not
 //! copied stay in place for good this cycle (self-forwarded, in effect), and
-//! their regions are kept, not freed (`collector.rs`). A mutator's barrier
+//! their regions are kept, not freed (`collector/cycle.rs`). A mutator's barrier
 //! enters the scope for its one copy ([`evacuate`]); the collector enters
 //! it once for a batch of copies ([`evacuate_inside`]), which spares two
-//! locked read-modify-writes of the scope's shared word per object (half
-//! of evacuation's time per cycle on the lab's pauses workload).
+//! locked read-modify-writes of the scope's shared word per object.
 
-use super::atomic::{AtomicUsize, Ordering};
+use crate::gc::atomic::{AtomicUsize, Ordering};
 
 /// The forwardee of an object whose forwarding word is `fwd`: the object
 /// itself when not forwarded.
@@ -90,7 +89,7 @@ pub(crate) fn evacuate(
 }
 
 /// [`evacuate`]'s copy and race, for a caller already inside the scope
-/// (the collector enters it once for a batch of copies: `collector.rs`),
+/// (the collector enters it once for a batch of copies: `collector/cycle.rs`),
 /// for an object not yet forwarded when the caller looked: `copy()` makes
 /// the private copy and the CAS decides the winner, whose address is
 /// returned (a loser's copy goes to `discard`). `None`: `copy()` found no
@@ -188,7 +187,7 @@ impl EvacScope {
         // next read of a forwarding word. A copier inside is between its
         // allocation and its CAS: it leaves in bounded time.
         while self.state.load(Ordering::Acquire) != Self::FAILED {
-            super::atomic::yield_now();
+            crate::gc::atomic::yield_now();
         }
     }
 

@@ -4,7 +4,7 @@
 //! address that borrows its mutator), a [`Handle`] (a slot of the stack),
 //! a [`Global`] (a root of the whole heap).
 //!
-//! Where it sits: a [`super::Mutator`] pushes and pops slots (`mutator.rs`);
+//! Where it sits: a [`crate::gc::Mutator`] pushes and pops slots (`mutator.rs`);
 //! the heap keeps every mutator's stack in its list (`runtime.rs`), which
 //! the collector scans and updates in pauses, when no mutator runs.
 
@@ -30,7 +30,7 @@ impl Obj<'_> {
     }
 
     /// The object's address (its header's). In a Brooks heap two `Obj`s of
-    /// one object may differ during a cycle; compare with [`super::Mutator::same`].
+    /// one object may differ during a cycle; compare with [`crate::gc::Mutator::same`].
     pub fn addr(self) -> usize {
         self.addr
     }

@@ -3,7 +3,7 @@
 //! `WorkerThreads::run_task`, MMTk's `GCWorkerGroup`), so a short phase,
 //! a pause's above all, does not pay a thread spawn and join per worker.
 //!
-//! Where it sits: owned by [`super::runtime::HeapInner`]; `parallel.rs`'s
+//! Where it sits: owned by [`crate::gc::heap::runtime::HeapInner`]; `parallel.rs`'s
 //! `run_workers` hands it each phase. The protocol ([`PoolShared`]) is
 //! model-checked with loom; the thread handles around it ([`WorkerPool`])
 //! are std only.
@@ -32,7 +32,7 @@
 
 use std::any::Any;
 
-use super::atomic::{Condvar, Mutex, MutexGuard};
+use crate::gc::atomic::{Condvar, Mutex, MutexGuard};
 
 /// A phase's work: called once per worker index taking part.
 pub(crate) type Job<'a> = &'a (dyn Fn(usize) + Sync);

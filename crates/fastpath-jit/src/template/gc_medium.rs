@@ -1,0 +1,145 @@
+//! The SATB and LRB medium paths (HotSpot's Shenandoah barrier stubs,
+//! `shenandoahBarrierSetAssembler_*.cpp`): what runs out of line after the
+//! 2-instruction idle test ([`crate::GcStateTest`]) found its bit set,
+//! before any call into the library. The JIT binds the idle test's `slow`
+//! label to the medium path's code, whose own `slow` is the
+//! [`crate::SlowStub`] and whose `done` is the idle test's `done`. The
+//! instructions are in each ISA's emitter (`x64/gc_medium.rs`: 10 and 11;
+//! `aarch64/gc_medium.rs`: 8 and 12).
+//!
+//! SATB enqueue (a reference store while marking): the field's current
+//! value loaded; null → `done`; the queue's index (bytes left) 0 → `slow`
+//! (full: the library flushes it); else index −= 8 and the value stored at
+//! `buffer + index`. The queue is HotSpot's `SATBMarkQueue`
+//! ([`SatbQueueLayout`]); buffer and index are the thread's own
+//! (thread-private plain stores, as the Rust barrier's `Vec` push); the
+//! marker takes buffers only at handshakes, so no ordering is needed. The
+//! slow path receives `(thread, prev)`: fastpath's is
+//! [`crate::slow::satb_enqueue`] (`fastpath::gc::satb_slow_entry`), which
+//! flushes the full buffer to the heap's queue and pushes `prev`.
+//!
+//! LRB collection-set path (a loaded reference while forwarded objects
+//! exist): null → `done`; the region's byte in the collection-set map
+//! ([`CsetMap`]) clear → `done`; the forwarding word loaded; equal to the
+//! object (not copied yet) → `slow`; else the object replaced by its
+//! copy. As `fastpath::gc`'s LRB slow path: null and objects outside the
+//! collection set pass; a forwarded object resolves to its copy with one
+//! load (read as the Rust `forwardee`: on x86-64 an Acquire load is a
+//! plain `mov`; on AArch64 the address dependency from the loaded
+//! forwardee orders every read through it, what HotSpot relies on for the
+//! same load); the rest calls the library, which evacuates (or finds the
+//! object left in place) and heals the field. The template does not heal
+//! the field itself: a field left unhealed costs the next load through it
+//! this medium path again, never a from-space reference. The slow path
+//! receives `(thread, obj, field)` and returns the reference to use:
+//! fastpath's is [`crate::slow::lrb`] (`fastpath::gc::lrb_slow_entry`).
+//! The map is the heap's ([`CsetMap::of`]): the regions' collection-set
+//! flags themselves, written only in pauses.
+//!
+//! Both slow paths run on the calling thread's live `fastpath::gc::Mutator`
+//! (its block in the thread register); generated code holds no object
+//! address across that mutator's stops (`tests/x64_gc_stress.rs` runs the
+//! two paths under concurrent cycles against the Rust barriers).
+
+use super::contract::{SlowArg, SlowCall, SlowPath, Template};
+use crate::isa::Isa;
+pub use crate::layout::{CsetMap, SatbQueueLayout};
+use crate::reg::{Reg, RegSet};
+use crate::slow::LibraryPath;
+
+/// The SATB medium path: enqueue the field's current value.
+#[derive(Clone, Copy, Debug)]
+pub struct SatbEnqueue {
+    /// The thread register.
+    pub thread: Reg,
+    /// The field's address (kept).
+    pub field: Reg,
+    /// Receives the previous value (the slow path's second argument).
+    pub prev: Reg,
+    /// Scratch: the index (x86-64: then the slot's address).
+    pub tmp: Reg,
+    /// Scratch, AArch64: the buffer; unused on x86-64.
+    pub tmp2: Reg,
+    /// The queue's offsets.
+    pub queue: SatbQueueLayout,
+}
+
+impl Template for SatbEnqueue {
+    fn name(&self) -> &'static str {
+        "SATB enqueue"
+    }
+    fn operands(&self, isa: Isa) -> Vec<Reg> {
+        match isa {
+            Isa::X64 => vec![self.thread, self.field, self.prev, self.tmp],
+            Isa::Aarch64 => vec![self.thread, self.field, self.prev, self.tmp, self.tmp2],
+        }
+    }
+    fn clobbers(&self, isa: Isa) -> RegSet {
+        match isa {
+            Isa::X64 => RegSet::of(&[self.prev, self.tmp]),
+            Isa::Aarch64 => RegSet::of(&[self.prev, self.tmp, self.tmp2]),
+        }
+    }
+    /// A value buffered: every branch falls through.
+    fn budget(&self, isa: Isa) -> usize {
+        match isa {
+            Isa::X64 => 10,
+            Isa::Aarch64 => 8,
+        }
+    }
+    fn slow_call(&self) -> Option<SlowCall> {
+        Some(SlowCall::library(
+            LibraryPath::SatbEnqueue,
+            &[self.thread, self.prev],
+            None,
+        ))
+    }
+}
+
+/// The LRB medium path: the collection-set test and the forwarding load.
+#[derive(Clone, Copy, Debug)]
+pub struct LrbCset {
+    /// The loaded reference; replaced by its copy when forwarded.
+    pub obj: Reg,
+    /// Scratch.
+    pub tmp: Reg,
+    /// Scratch (the map's address).
+    pub tmp2: Reg,
+    /// The collection set.
+    pub cset: CsetMap,
+    /// Offset of the forwarding word from the object (fastpath: −8;
+    /// AArch64: −256..256).
+    pub forwarding: i32,
+}
+
+impl Template for LrbCset {
+    fn name(&self) -> &'static str {
+        "LRB collection-set path"
+    }
+    fn operands(&self, _isa: Isa) -> Vec<Reg> {
+        vec![self.obj, self.tmp, self.tmp2]
+    }
+    fn clobbers(&self, _isa: Isa) -> RegSet {
+        RegSet::of(&[self.obj, self.tmp, self.tmp2])
+    }
+    /// A forwarded object: every branch falls through.
+    fn budget(&self, isa: Isa) -> usize {
+        match isa {
+            Isa::X64 => 11,
+            Isa::Aarch64 => 12,
+        }
+    }
+    /// The JIT passes the thread and the field (the template holds
+    /// neither); the result replaces the reference.
+    fn slow_call(&self) -> Option<SlowCall> {
+        Some(SlowCall {
+            path: SlowPath::Library(LibraryPath::Lrb),
+            args: vec![
+                SlowArg::Jit("thread"),
+                SlowArg::Reg(self.obj),
+                SlowArg::Jit("field"),
+            ],
+            ret: Some(self.obj),
+        })
+    }
+}

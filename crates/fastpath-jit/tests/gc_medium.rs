@@ -1,0 +1,189 @@
+//! The SATB enqueue and LRB collection-set medium paths as a JIT lays them
+//! out (`common::frame::idle_then_medium`): the idle test inline, the
+//! medium path out of line at its `slow` label, the slow-path stub (the
+//! medium path's slow call) calling a Rust `extern "C"` function; run on
+//! the host's ISA (x86-64; AArch64 natively or under qemu in .ci/aarch64)
+//! from the `CodeCache` against a hand-built thread block, SATB buffer,
+//! heap with forwarding words and collection-set map (`gc_world`'s
+//! scenarios, which the Cranelift forms run too). And the machine checks:
+//! on x86-64 iced-x86's (registers written ⊆ clobbers, counts within
+//! budget, memory written only the thread block and the SATB buffer, the
+//! stubs' saves); on every host AArch64's counts against their budgets.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+
+mod common;
+
+use common::a64::count;
+use common::frame::idle_then_medium_function;
+use common::gc_world::{self, layout, queue};
+use fastpath::code::{CodeCache, Entry};
+use fastpath_jit::reg::{aarch64, x64, Reg, RegSet};
+use fastpath_jit::*;
+
+#[cfg(target_arch = "x86_64")]
+type Host = dynasmrt::x64::X64Relocation;
+#[cfg(target_arch = "aarch64")]
+type Host = dynasmrt::aarch64::Aarch64Relocation;
+
+/// The host's registers: the generated function's first three arguments
+/// (thread; the field or the object; the LRB's field) and three scratch.
+fn regs() -> ([Reg; 3], [Reg; 3]) {
+    match <Host as Arch>::ISA {
+        Isa::X64 => ([x64::RDI, x64::RSI, x64::RDX], [x64::RCX, x64::R8, x64::RAX]),
+        Isa::Aarch64 => (
+            [aarch64::X0, aarch64::X1, aarch64::X2],
+            [aarch64::X3, aarch64::X4, Reg(5)],
+        ),
+    }
+}
+
+/// The host's idle test of `barrier`: thread and scratch.
+fn idle_test(barrier: GcBarrier) -> GcStateTest {
+    let ([thread, ..], [tmp, ..]) = regs();
+    GcStateTest {
+        barrier,
+        thread,
+        tmp,
+        layout: layout(),
+    }
+}
+
+/// fn(thread, field) -> void: the SATB barrier of a store to `field`, its
+/// stub the enqueue's slow call (`gc_world::satb_flush` in the library's
+/// place).
+fn satb_function(cache: &CodeCache) -> Entry {
+    let ([thread, field, prev], [tmp, tmp2, _]) = regs();
+    let idle = idle_test(GcBarrier::Satb);
+    let enqueue = SatbEnqueue {
+        thread,
+        field,
+        prev,
+        tmp,
+        tmp2,
+        queue: queue(),
+    };
+    let flush = gc_world::satb_flush as *const () as usize;
+    let stub = enqueue
+        .slow_call()
+        .unwrap()
+        .stub(flush, &[], RegSet::of(&[thread, field]));
+    idle_then_medium_function::<Host>(cache, &idle, &enqueue, &stub.unwrap(), None)
+}
+
+/// fn(thread, obj, field) -> obj as the caller may use it: the LRB idle
+/// test, the collection-set medium path on `cset`, its stub the slow call
+/// with the thread and the field (`gc_world::lrb_evacuate`, the library's
+/// signature).
+fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
+    let ([thread, obj, field], [tmp, tmp2, _]) = regs();
+    let idle = idle_test(GcBarrier::Lrb);
+    let medium = LrbCset {
+        obj,
+        tmp,
+        tmp2,
+        cset,
+        forwarding: -8,
+    };
+    let evacuate = gc_world::lrb_evacuate as *const () as usize;
+    let live = RegSet::of(&[thread, field]);
+    let stub = medium.slow_call().unwrap().stub(evacuate, &[thread, field], live);
+    idle_then_medium_function::<Host>(cache, &idle, &medium, &stub.unwrap(), Some(obj))
+}
+
+common::cases::gc_medium_tests!(satb_function, lrb_function);
+
+/// The medium paths with fastpath's published queue offsets and a
+/// 64-bit map address: each ISA's count equals its budget (all branches
+/// falling through: a value buffered, a forwarded object).
+#[test]
+fn aarch64_counts_are_the_budgets() {
+    use aarch64::*;
+    let satb = SatbEnqueue {
+        thread: RTHREAD,
+        field: X1,
+        prev: X2,
+        tmp: X3,
+        tmp2: X4,
+        queue: SatbQueueLayout::fastpath().unwrap(),
+    };
+    let lrb = LrbCset {
+        obj: X1,
+        tmp: X2,
+        tmp2: X3,
+        cset: CsetMap {
+            biased: 0x1234_5678_9abc,
+            region_shift: 19,
+        },
+        forwarding: -8,
+    };
+    let n = count(&|o, l| satb.emit(o, l).unwrap());
+    assert_eq!(n, satb.budget(Isa::Aarch64));
+    let m = count(&|o, l| lrb.emit(o, l).unwrap());
+    assert_eq!(m, lrb.budget(Isa::Aarch64));
+    println!("aarch64 SATB enqueue {n}, LRB collection-set path {m}");
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn x64_machine_checks_of_the_medium_paths() {
+    use common::x64::check;
+    use x64::*;
+    let satb = SatbEnqueue {
+        thread: R15,
+        field: RSI,
+        prev: RDX,
+        tmp: RCX,
+        tmp2: RAX,
+        queue: SatbQueueLayout::fastpath().unwrap(),
+    };
+    assert_eq!(check(&satb, &[R15, RCX]).count(), 10);
+    let lrb = LrbCset {
+        obj: RSI,
+        tmp: R8,
+        tmp2: R9,
+        cset: CsetMap {
+            biased: 0x1234_5678,
+            region_shift: 19,
+        },
+        forwarding: -8,
+    };
+    assert_eq!(check(&lrb, &[]).count(), 11);
+    // The published block's SATB offsets are the ones used.
+    let q = SatbQueueLayout::fastpath().unwrap();
+    assert_eq!(
+        (q.index as usize, q.buffer as usize),
+        (
+            fastpath::thread::SATB_INDEX_OFFSET,
+            fastpath::thread::SATB_BUFFER_OFFSET
+        )
+    );
+}
+
+/// The two stubs as laid out above and as the GC stress lays them out:
+/// each saves and restores the live caller-saved registers but its
+/// result, writes memory only through rsp, one call (`check_stub`).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn x64_medium_paths_stubs_save_what_they_declare() {
+    use common::x64::check_stub;
+    use x64::*;
+    let stub = |args: Vec<_>, ret, live| SlowStub {
+        func: fastpath_jit::slow::satb_enqueue as *const () as usize,
+        args,
+        ret,
+        live,
+    };
+    // SATB: (block, previous value), field and value live.
+    let satb = stub(vec![RDI, RDX], None, RegSet::of(&[RDI, RSI]));
+    assert_eq!(check_stub(&satb), RegSet::of(&[RSI, RDI]));
+    let satb = stub(vec![RDI, RCX], None, RegSet::of(&[RDI, RSI, RDX]));
+    assert_eq!(check_stub(&satb), RegSet::of(&[RDX, RSI, RDI]));
+    // LRB: (block, object, field) -> the reference, in the object's register.
+    let lrb = stub(vec![RDI, RSI, RDX], Some(RSI), RegSet::of(&[RDI, RDX]));
+    assert_eq!(check_stub(&lrb), RegSet::of(&[RDI, RDX]));
+    let lrb = stub(vec![RDI, RAX, RSI], Some(RAX), RegSet::of(&[RDI, RSI, RAX]));
+    assert_eq!(check_stub(&lrb), RegSet::of(&[RSI, RDI]));
+    // r15 as the thread: callee-saved, not saved by the stub.
+    let lrb = stub(vec![R15, R8, R9], Some(R8), RegSet::of(&[R15, R8, R9, RBX]));
+    assert_eq!(check_stub(&lrb), RegSet::of(&[R9]));
+}

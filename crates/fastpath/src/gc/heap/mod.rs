@@ -1,0 +1,52 @@
+//! The heap's machinery: memory, objects, mutators, roots and safepoints,
+//! which every collector of this heap shares.
+//!
+//! Where it sits: between the barriers above ([`super::barriers`], which
+//! read objects through the layout and the forwarding word here) and the
+//! collector's policy beside it ([`super::collector`], which marks, copies
+//! and frees through the same). A runtime creates a [`runtime::Heap`] and
+//! gives each thread a [`mutator::Mutator`]; nothing here decides *when*
+//! to collect or *what* to copy.
+//!
+//! | file | what |
+//! |---|---|
+//! | `runtime.rs` | `Heap`, `HeapConfig`, `GcError`, statistics; `HeapInner`, the state mutators and the collector share |
+//! | `space.rs` | regions, object layout, LABs, mark bitmap, cards |
+//! | `humongous.rs` | objects larger than a region: runs of regions, never copied by a cycle |
+//! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing, the evacuation-failure scope |
+//! | `mutator.rs` | a thread's context: roots, allocation (TLAB, slow path), polls, safe regions |
+//! | `attached.rs` | the calling thread's mutator's heap and GCLAB, for slow paths entered from generated code |
+//! | `roots.rs` | the handle stack and globals the collector scans: `Obj`, `Handle`, `Global` |
+//! | `safepoint.rs` | stopping every mutator for a pause, and releasing them |
+//!
+//! What ties this part to the collector, the seam a runtime bringing its
+//! own collector replaces: [`runtime::HeapInner`] holds the collector's
+//! shared state (its pacer, assists and worker pool) and starts its thread
+//! (`collector_loop`); a mutator whose refill fails runs a collection
+//! (`stw_collect`, or asks the collector thread for a cycle) and, when
+//! paced, assists. The roots a collector scans are the mutators' handle
+//! stacks and the heap's globals (`roots.rs`); a runtime's own roots (a
+//! VM's frames) would be scanned beside them.
+
+// Under `--cfg loom` only the models use the protocol (the heap is not built):
+// what only the heap calls is unused there.
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) mod forwarding;
+// Under loom, only its models use it.
+#[cfg_attr(loom, allow(dead_code))]
+pub(super) mod safepoint;
+
+// The calling thread's mutator's heap and GCLAB, for the slow paths
+// generated code calls (`barriers/jit_entry.rs`).
+#[cfg(not(loom))]
+pub(super) mod attached;
+#[cfg(not(loom))]
+pub(super) mod humongous;
+#[cfg(not(loom))]
+pub(super) mod mutator;
+#[cfg(not(loom))]
+pub(super) mod roots;
+#[cfg(not(loom))]
+pub(super) mod runtime;
+#[cfg(not(loom))]
+pub(super) mod space;
