@@ -60,7 +60,8 @@ fn common_args(cmd: Command) -> Command {
         Arg::new("force")
             .long("force")
             .action(ArgAction::SetTrue)
-            .help("Replace an earlier run's results in the --out folder: they are removed before this run starts"),
+            .help("Replace an earlier run's results in the --out folder: they are removed before this run starts \
+                 (without it, a folder named by --out that holds them is refused; `all`'s default folder moves them into its earlier/)"),
     )
     .arg(prof_arg())
 }
@@ -171,9 +172,10 @@ pub fn context(m: &ArgMatches, force_quick: bool) -> Context {
 }
 
 /// [`context`], after checking `--out` for what the run writes
-/// ([`prepare_out`], with `--force`): what the CLI uses, so that a bad
-/// directory, or one holding an earlier run's results, is refused before
-/// anything is measured.
+/// ([`prepare_out`]): what the CLI uses, so that a bad directory is refused
+/// before anything is measured, and an earlier run's results in it are
+/// refused (`--out DIR`), removed (`--force`) or, in the default folder,
+/// kept in its `earlier/`.
 pub fn checked_context(
     m: &ArgMatches,
     force_quick: bool,
@@ -181,7 +183,14 @@ pub fn checked_context(
 ) -> anyhow::Result<Context> {
     let ctx = context(m, force_quick);
     if let Some(dir) = &ctx.out {
-        prepare_out(dir, writes, m.get_flag("force"))?;
+        let on_earlier = if m.get_flag("force") {
+            out::OnEarlier::Replace
+        } else if m.value_source("out") == Some(clap::parser::ValueSource::DefaultValue) {
+            out::OnEarlier::Keep
+        } else {
+            out::OnEarlier::Refuse
+        };
+        prepare_out(dir, writes, on_earlier)?;
     }
     Ok(ctx)
 }
