@@ -1,5 +1,10 @@
 //! Summary statistics over iteration samples, as JMH reports them.
 //!
+//! Where it sits: at the bottom of the lab, below both the `harness`
+//! (which summarises each row's samples into a [`Stats`]) and `report`
+//! (which writes them as JMH scores and judges two runs by their
+//! intervals in `compare`); it depends on neither.
+//!
 //! JMH's "score error" is the half-width of a 99.9% confidence interval of
 //! the mean under Student's t distribution with n − 1 degrees of freedom:
 //! `t(1 − 0.001/2, n − 1) · s / √n`. With a single sample it is undefined
