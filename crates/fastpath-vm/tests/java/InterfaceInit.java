@@ -83,12 +83,12 @@ interface Diamond extends Left, AbstractOnly {
     }
 }
 
-class Base implements Left {
-    static int BASE = Log.log("Base initialized");
+class Ancestor implements Left {
+    static int BASE = Log.log("Ancestor initialized");
 }
 
-class Derived extends Base implements Diamond, Right {
-    static int DERIVED = Log.log("Derived initialized");
+class Descendant extends Ancestor implements Diamond, Right {
+    static int DERIVED = Log.log("Descendant initialized");
 
     public void run() {}
 }
@@ -172,8 +172,8 @@ public class InterfaceInit {
         flush("new Chain (Chain implements Bottom extends Middle extends Top)");
         System.out.println("  " + chain.top() + " " + chain.middle() + " " + chain.bottom());
 
-        Derived d = new Derived();
-        flush("new Derived (Derived extends Base implements Left; Derived implements Diamond, Right)");
+        Descendant d = new Descendant();
+        flush("new Descendant (Descendant extends Ancestor implements Left; Descendant implements Diamond, Right)");
         System.out.println("  " + d.left() + " " + d.right() + " " + d.diamond());
 
         System.out.println("AbstractOnly.helper() = " + AbstractOnly.helper());
