@@ -362,9 +362,11 @@ fn check_record(cp: &ConstantPool, data: &[u8], class: &str) -> Result<()> {
         let name_index = c.u2()?;
         let name = match cp.get(name_index) {
             Ok(Constant::Utf8(u)) if name_index != 0 => u.text.to_string(),
-            _ => return Err(bad(format!(
+            _ => {
+                return Err(bad(format!(
                 "Invalid constant pool index {name_index} for name in Record attribute in class file {class}"
-            ))),
+            )))
+            }
         };
         let descriptor_index = c.u2()?;
         let descriptor = match cp.get(descriptor_index) {
