@@ -1,8 +1,7 @@
 //! Class initialization (JVMS 5.5): once per class, in order (superclass
 //! first, then every superinterface, direct or indirect, that declares a
-//! non-abstract instance method: see [`JThread::initialize_super_interfaces`]),
-//! thread-safe,
-//! with the recursive request of the initializing thread allowed, other
+//! non-abstract instance method: see `JThread::initialize_super_interfaces`),
+//! thread-safe, with the recursive request of the initializing thread allowed, other
 //! threads waiting (in a safe region, so collections go on), and a failed
 //! `<clinit>` making the class erroneous (`ExceptionInInitializerError`
 //! the first time, `NoClassDefFoundError` after).
