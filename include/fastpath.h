@@ -54,6 +54,114 @@
 #define FASTPATH_CPU_FEATURES 32
 
 /**
+ * The object layout these constants describe; check it against
+ * `fastpath_gc_layout_version()` at start.
+ */
+#define FASTPATH_GC_LAYOUT_VERSION 1
+
+/**
+ * Bytes of every word of an object (forwarding, header, layout,
+ * references, data).
+ */
+#define FASTPATH_GC_WORD_BYTES 8
+
+/**
+ * The forwarding word, from the object's address: the object's own
+ * address, or its copy's (Brooks pointer).
+ */
+#define FASTPATH_GC_FORWARDING_OFFSET (0 - 8)
+
+/**
+ * The header (a `fastpath_header`'s word): the object's address is its
+ * header's.
+ */
+#define FASTPATH_GC_HEADER_OFFSET 0
+
+/**
+ * The layout word: `nrefs | ndata << 32`, never changed.
+ */
+#define FASTPATH_GC_LAYOUT_WORD_OFFSET 8
+
+/**
+ * Reference 0; reference i at `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word
+ * j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)`.
+ */
+#define FASTPATH_GC_REFS_OFFSET 16
+
+/**
+ * The object's address minus its cell's (the forwarding word first).
+ */
+#define FASTPATH_GC_CELL_TO_OBJECT 8
+
+/**
+ * Words of a cell before reference 0: a cell is `8 * (3 + nrefs + ndata)`
+ * bytes.
+ */
+#define FASTPATH_GC_CELL_HEADER_WORDS 3
+
+/**
+ * The layout word's `nrefs` bits (the low 32).
+ */
+#define FASTPATH_GC_LAYOUT_NREFS_MASK 4294967295
+
+/**
+ * The layout word's shift to `ndata`.
+ */
+#define FASTPATH_GC_LAYOUT_NDATA_SHIFT 32
+
+/**
+ * The header word of a new object (unlocked, no hash, no spare bits).
+ */
+#define FASTPATH_GC_INITIAL_HEADER 9223372036854775809ull
+
+/**
+ * GC-state bit (the block's `FASTPATH_THREAD_GC_STATE_OFFSET` byte):
+ * marking runs.
+ */
+#define FASTPATH_GC_STATE_MARKING 1
+
+/**
+ * GC-state bit: evacuation runs.
+ */
+#define FASTPATH_GC_STATE_EVACUATION 2
+
+/**
+ * GC-state bit: forwarded objects exist.
+ */
+#define FASTPATH_GC_STATE_HAS_FORWARDED 4
+
+/**
+ * log2 of the card size: the card of address a is the byte at the block's
+ * biased card-table base plus `a >> FASTPATH_GC_CARD_SHIFT`.
+ */
+#define FASTPATH_GC_CARD_SHIFT 9
+
+/**
+ * A dirty card.
+ */
+#define FASTPATH_GC_CARD_DIRTY 0
+
+/**
+ * A clean card.
+ */
+#define FASTPATH_GC_CARD_CLEAN 1
+
+/**
+ * log2 of the smallest region (64 KiB).
+ */
+#define FASTPATH_GC_MIN_REGION_SHIFT 16
+
+/**
+ * log2 of the largest region (32 MiB).
+ */
+#define FASTPATH_GC_MAX_REGION_SHIFT 25
+
+/**
+ * A region's byte in the collection-set map while it is in the set.
+ */
+#define FASTPATH_GC_CSET_IN 1
+
+/**
  * Most sites of one kind a template has.
  */
 #define FASTPATH_JIT_MAX_SITES 4
@@ -1492,6 +1600,12 @@ fastpath_status fastpath_gc_lock(struct fastpath_gc_mutator *m,
  * that took it; the lock must not be used again.
  */
 fastpath_status fastpath_gc_unlock(struct fastpath_gc_object_lock *l);
+
+/**
+ * The layout version of the library's heap objects; a consumer compiled
+ * against `FASTPATH_GC_LAYOUT_VERSION` refuses to run on another.
+ */
+uint32_t fastpath_gc_layout_version(void);
 
 /**
  * Emits `template` for `regs` into `buf` (`cap` bytes) and describes it in

@@ -95,7 +95,7 @@
 //! # }
 //! ```
 
-pub use fastpath_jit::{CsetMap, LockStackLayout, SatbQueueLayout, ThreadLayout};
+pub use fastpath_jit::{CsetMap, LockStackLayout, ObjectLayout, SatbQueueLayout, ThreadLayout};
 
 pub mod barrier;
 pub mod link;

@@ -513,6 +513,13 @@ static void refusals(void) {
 
 int main(void) {
   CHECK(fastpath_thread_layout_version() == FASTPATH_THREAD_LAYOUT_VERSION);
+  /* The object layout a C JIT addresses objects with (each constant is
+   * asserted equal to the library's when the library is built). */
+  CHECK(fastpath_gc_layout_version() == FASTPATH_GC_LAYOUT_VERSION);
+  CHECK(FASTPATH_GC_FORWARDING_OFFSET == -(intptr_t)FASTPATH_GC_CELL_TO_OBJECT);
+  CHECK(FASTPATH_GC_REFS_OFFSET + FASTPATH_GC_CELL_TO_OBJECT ==
+        FASTPATH_GC_CELL_HEADER_WORDS * FASTPATH_GC_WORD_BYTES);
+  CHECK((FASTPATH_GC_INITIAL_HEADER & 3) == 1); /* unlocked */
   CHECK_OK(fastpath_code_cache_new(256 * 1024, &cache));
   refusals();
   lock_tests();

@@ -146,6 +146,10 @@ pub(crate) mod collector;
 pub(crate) mod heap;
 pub mod settings;
 
+// The object layout generated code reads (offsets, layout word, GC-state
+// bits, cards, regions), published with a version as the thread block's.
+pub use heap::layout;
+
 #[cfg(not(loom))]
 mod barrier_set;
 #[cfg(not(loom))]
