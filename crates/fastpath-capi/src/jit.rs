@@ -53,10 +53,16 @@ pub enum fastpath_jit_template {
     /// word's offset, e.g. -8]; no branch.
     FASTPATH_JIT_BROOKS_READ_BARRIER = 7,
     /// Reference CAS [thread, obj = the field's address, tmp0 = the new
-    /// value; expected in rax, the witnessed value in rax after; a64:
-    /// tmp0 = expected, tmp1 = new, tmp2 receives the witnessed value,
-    /// tmp3 scratch]: a done site (success) and a slow site (a failure
-    /// while forwarded objects exist); a genuine failure falls through.
+    /// value, tmp1 = the expected value (kept; not rax), the witnessed value
+    /// in rax after; a64: tmp0 = expected, tmp1 = new, tmp2 receives the
+    /// witnessed value, tmp3 scratch]: a done site (success) and a slow site
+    /// (a failure while forwarded objects exist, maybe a false one: the
+    /// field holds the other copy of the expected object), where the JIT's
+    /// stub retries on resolved copies with (thread, field, expected, new)
+    /// and puts its result (expected on success, else the witnessed value)
+    /// in the witness register (on fastpath's heap the Rust library's
+    /// `gc::cas_ref_slow_entry` is that retry; this header does not bind
+    /// the GC slow entries); a genuine failure falls through.
     FASTPATH_JIT_CAS_REF = 8,
     /// TLAB bump allocation [thread, obj = receives the address, tmp0;
     /// a64: tmp1 too, imm below 4096; imm = bytes].
@@ -270,7 +276,7 @@ mod host {
         |r| {
             let layout = layout()?;
             obj(match ISA {
-                Isa::X64 => CasRef::x64(Reg(r.thread), Reg(r.obj), Reg(r.tmp0), layout),
+                Isa::X64 => CasRef::x64(Reg(r.thread), Reg(r.obj), Reg(r.tmp1), Reg(r.tmp0), layout),
                 Isa::Aarch64 => CasRef {
                     thread: Reg(r.thread),
                     addr: Reg(r.obj),

@@ -127,8 +127,8 @@ pub use layout::{
     ObjectLayout, SatbQueueLayout, ThreadLayout,
 };
 pub use template::{
-    BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, Emit, EmitStub,
-    Emitter, G1Card, GcBarrier, GcStateTest, Labels, LockEnter, LockExit, LockExitExpecting, LockRegs,
-    LrbCset, SafepointPoll, SatbEnqueue, SlowArg, SlowCall, SlowPath, SlowStub, SpinWait, StubError,
-    Template, TemplateError, TlabAlloc,
+    BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, DataBarrier, DataLoad,
+    DataStore, DataWidth, Emit, EmitStub, Emitter, G1Card, GcBarrier, GcStateTest, Labels, LockEnter,
+    LockExit, LockExitExpecting, LockRegs, LrbCset, SafepointPoll, SatbEnqueue, SlowArg, SlowCall, SlowPath,
+    SlowStub, SpinWait, StubError, Template, TemplateError, TlabAlloc,
 };

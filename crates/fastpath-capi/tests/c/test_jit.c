@@ -408,9 +408,8 @@ static void block_tests(void) {
   {
     buf f = {.n = 0};
 #if defined(__x86_64__)
-    put1(&f, 0x48), put1(&f, 0x89), put1(&f, 0xD0); /* mov rax, rdx: expected */
-    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3};
-    int witnessed = RAX, expected = RAX;
+    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3, .tmp1 = A2};
+    int witnessed = RAX, expected = A2;
 #else
     fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = A3, .tmp2 = A4, .tmp3 = A5};
     int witnessed = A4, expected = A2;

@@ -170,7 +170,9 @@ pub use barrier_set::{
 #[cfg(not(loom))]
 pub use barriers::access::ObjLock;
 #[cfg(not(loom))]
-pub use barriers::jit_entry::{brooks_wb_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry};
+pub use barriers::jit_entry::{
+    brooks_wb_slow_entry, cas_ref_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry,
+};
 #[cfg(not(loom))]
 pub use heap::mutator::{Mutator, MutatorWaits};
 #[cfg(not(loom))]
