@@ -129,6 +129,6 @@ pub use layout::{
 pub use template::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, DataBarrier, DataLoad,
     DataStore, DataWidth, Emit, EmitStub, Emitter, G1Card, GcBarrier, GcStateTest, Labels, LockEnter,
-    LockExit, LockExitExpecting, LockRegs, LrbCset, SafepointPoll, SatbEnqueue, SlowArg, SlowCall, SlowPath,
-    SlowStub, SpinWait, StubError, Template, TemplateError, TlabAlloc,
+    LockEnterGuessing, LockExit, LockExitExpecting, LockRegs, LrbCset, SafepointPoll, SatbEnqueue, SlowArg,
+    SlowCall, SlowPath, SlowStub, SpinWait, StubError, Template, TemplateError, TlabAlloc,
 };

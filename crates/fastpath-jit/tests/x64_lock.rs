@@ -372,3 +372,24 @@ fn bad_registers_are_refused_with_an_error() {
     assert_eq!(refused(R15, RSI, &[RCX]), Err(T::Temps { needed: 2, given: 1 }));
     assert_eq!(refused(R15, RSI, &[RCX, RDX]), Ok(()));
 }
+
+/// The shared guessing-enter description emits `emit_guessing`'s bytes on
+/// x86-64, with its budget (11) and the loaded form's registers.
+#[test]
+fn the_guessing_description_is_emit_guessing() {
+    for (t, o, p, m) in ASSIGNMENTS {
+        let regs = LockRegs::new(t, o, &[p, m]).unwrap();
+        let enter = LockEnter {
+            regs,
+            layout: LockStackLayout::fastpath().unwrap(),
+        };
+        let header = fastpath::gc::layout::INITIAL_HEADER as u64;
+        let direct = emitted(|ops, labels| enter.emit_guessing(ops, labels, header).unwrap());
+        let described = emitted(|ops, labels| enter.guessing(header).emit(ops, labels).unwrap());
+        assert_eq!(direct, described);
+        let g = enter.guessing(header);
+        assert_eq!(g.budget(Isa::X64), 11);
+        assert_eq!(g.clobbers(Isa::X64), enter.clobbers(Isa::X64));
+        assert_eq!(g.slow_call(), enter.slow_call());
+    }
+}

@@ -41,7 +41,7 @@
 //! | file | templates |
 //! |---|---|
 //! | [`thread`] | thread-block tests: safepoint poll, SATB and LRB idle tests, TLAB bump |
-//! | [`lock`] | lightweight monitor enter and exit, and the exit expecting a register's word |
+//! | [`lock`] | lightweight monitor enter and exit, the enter guessing the header word, and the exit expecting a register's word |
 //! | [`barrier`] | Brooks read and write barriers and the stored value's resolution, card post-barrier (plain and conditional), G1 filtered card post-barrier, reference CAS |
 //! | [`data`] | data loads and stores (fields and elements, 1 to 8 bytes) with the barrier the set needs on data |
 //! | [`gc_medium`] | the SATB enqueue and LRB collection-set medium paths, out of line after the idle tests |
@@ -69,7 +69,7 @@ pub use barrier::{
 pub use contract::{Emit, Emitter, Labels, SlowArg, SlowCall, SlowPath, Template, TemplateError};
 pub use data::{DataBarrier, DataLoad, DataStore, DataWidth};
 pub use gc_medium::{LrbCset, SatbEnqueue};
-pub use lock::{LockEnter, LockExit, LockExitExpecting, LockRegs};
+pub use lock::{LockEnter, LockEnterGuessing, LockExit, LockExitExpecting, LockRegs};
 pub use spin::SpinWait;
 pub use stub::{EmitStub, SlowStub, StubError};
 pub use thread::{GcBarrier, GcStateTest, SafepointPoll, TlabAlloc};
