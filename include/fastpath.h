@@ -653,10 +653,16 @@ enum fastpath_jit_template
   FASTPATH_JIT_BROOKS_READ_BARRIER = 7,
   /**
    * Reference CAS [thread, obj = the field's address, tmp0 = the new
-   * value; expected in rax, the witnessed value in rax after; a64:
-   * tmp0 = expected, tmp1 = new, tmp2 receives the witnessed value,
-   * tmp3 scratch]: a done site (success) and a slow site (a failure
-   * while forwarded objects exist); a genuine failure falls through.
+   * value, tmp1 = the expected value (kept; not rax), the witnessed value
+   * in rax after; a64: tmp0 = expected, tmp1 = new, tmp2 receives the
+   * witnessed value, tmp3 scratch]: a done site (success) and a slow site
+   * (a failure while forwarded objects exist, maybe a false one: the
+   * field holds the other copy of the expected object), where the JIT's
+   * stub retries on resolved copies with (thread, field, expected, new)
+   * and puts its result (expected on success, else the witnessed value)
+   * in the witness register (on fastpath's heap the Rust library's
+   * `gc::cas_ref_slow_entry` is that retry; this header does not bind
+   * the GC slow entries); a genuine failure falls through.
    */
   FASTPATH_JIT_CAS_REF = 8,
   /**
@@ -696,6 +702,16 @@ enum fastpath_jit_template
    * through.
    */
   FASTPATH_JIT_G1_CARD = 13,
+  /**
+   * Lightweight monitor enter whose CAS first tries a guessed header
+   * word instead of one loaded from the header [as the enter; `guess`
+   * = the neutral header word of the object's kind, e.g. a fresh
+   * `fastpath_header`'s, its lock bits ignored (01 is tried)]; any
+   * guess is safe: a wrong one costs the failed CAS, then the enter
+   * goes on from the word that CAS found as the loaded form does; slow:
+   * `fastpath_monitor_enter_on`.
+   */
+  FASTPATH_JIT_LOCK_ENTER_GUESSING = 14,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1042,6 +1058,10 @@ typedef struct fastpath_jit_regs {
    * Offset or size, per template.
    */
   int32_t imm;
+  /**
+   * The guessed header word (`FASTPATH_JIT_LOCK_ENTER_GUESSING`).
+   */
+  uint64_t guess;
 } fastpath_jit_regs;
 
 /**

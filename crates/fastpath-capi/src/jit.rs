@@ -91,6 +91,14 @@ pub enum fastpath_jit_template {
     /// StoreLoad fence, re-check, dirty, enqueue); a dirty card falls
     /// through.
     FASTPATH_JIT_G1_CARD = 13,
+    /// Lightweight monitor enter whose CAS first tries a guessed header
+    /// word instead of one loaded from the header [as the enter; `guess`
+    /// = the neutral header word of the object's kind, e.g. a fresh
+    /// `fastpath_header`'s, its lock bits ignored (01 is tried)]; any
+    /// guess is safe: a wrong one costs the failed CAS, then the enter
+    /// goes on from the word that CAS found as the loaded form does; slow:
+    /// `fastpath_monitor_enter_on`.
+    FASTPATH_JIT_LOCK_ENTER_GUESSING = 14,
 }
 
 /// Registers by encoding number (x86-64: 0 rax … 15 r15; AArch64: 0 x0 …
@@ -116,6 +124,8 @@ pub struct fastpath_jit_regs {
     pub tmp4: u8,
     /// Offset or size, per template.
     pub imm: i32,
+    /// The guessed header word (`FASTPATH_JIT_LOCK_ENTER_GUESSING`).
+    pub guess: u64,
 }
 
 /// Most sites of one kind a template has.
@@ -241,7 +251,7 @@ mod host {
 
     /// The rows, indexed by `fastpath_jit_template`; the roles each takes
     /// from `fastpath_jit_regs` are the ones its C documentation lists.
-    const TABLE: [Row; 14] = [
+    const TABLE: [Row; 15] = [
         // FASTPATH_JIT_LOCK_ENTER
         |r| {
             let LockExit { regs, layout } = lock(r)?;
@@ -330,10 +340,16 @@ mod host {
                 layout: layout()?,
             })
         },
+        // FASTPATH_JIT_LOCK_ENTER_GUESSING
+        |r| {
+            let LockExit { regs, layout } = lock(r)?;
+            obj(LockEnter { regs, layout }.guessing(r.guess))
+        },
     ];
 
     // One row per `fastpath_jit_template` value, in order.
-    const _: () = assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_G1_CARD as usize + 1);
+    const _: () =
+        assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_LOCK_ENTER_GUESSING as usize + 1);
 
     /// Template `template` for `r`, its registers checked for the host:
     /// `FASTPATH_ERR_INVALID_ARGUMENT` for an unknown template or a

@@ -14,7 +14,6 @@
 //! |---|---|
 //! | [`thread`] | safepoint poll, SATB and LRB idle tests, TLAB bump |
 //! | [`lock`] | lightweight monitor enter (and the enter guessing the header word) and exit |
-//! | [`lock_guessing`] | the shared guessing-enter description's emitter: `lock`'s `emit_guessing` |
 //! | [`barrier`] | Brooks read and write barriers, card post-barrier, G1 filtered card post-barrier, reference CAS |
 //! | [`data`] | data loads and stores with the set's barrier (none, the forwarding word, the Brooks write barrier) |
 //! | [`gc_medium`] | the SATB enqueue and LRB collection-set medium paths |
@@ -28,7 +27,6 @@ pub mod barrier;
 pub mod data;
 pub mod gc_medium;
 pub mod lock;
-pub mod lock_guessing;
 pub mod spin;
 pub mod stub;
 pub mod thread;
