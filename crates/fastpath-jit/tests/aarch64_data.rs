@@ -15,7 +15,7 @@ mod common;
 
 use common::data_world::{Access, LoadFn, StoreFn};
 use dynasmrt::aarch64::Aarch64Relocation;
-use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+use dynasmrt::{dynasm, DynasmLabelApi, VecAssembler};
 use fastpath::code::CodeCache;
 use fastpath_jit::reg::{aarch64::*, Reg, RegSet};
 use fastpath_jit::*;
