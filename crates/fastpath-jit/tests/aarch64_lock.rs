@@ -202,6 +202,19 @@ fn stress_mixed_paths_with_the_deflater_lose_no_update() {
     );
 }
 
+/// x64_lock.rs's stress of the guessing enter (a fresh header's word)
+/// with the template exit, contention and the deflater, on AArch64.
+#[test]
+fn stress_guessing_enter_with_the_deflater_loses_no_update() {
+    let regs = assignments()[1];
+    let fresh = fastpath::sync::Header::new().raw() as u64;
+    lock_world::stress(
+        &Harness::guessing_enter(regs, true, fresh),
+        &Harness::new(Op::Exit, regs, true),
+        300,
+    );
+}
+
 #[test]
 fn budgets_hold() {
     let layout = LockStackLayout::fastpath().unwrap();

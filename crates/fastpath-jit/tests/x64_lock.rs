@@ -201,6 +201,21 @@ fn stress_mixed_paths_with_the_deflater_lose_no_update() {
     );
 }
 
+/// The guessing enter (a fresh header's word) with the template exit
+/// under the stress's contention and deflation: its guessed CAS loses to
+/// other threads' locks, meets inflated headers and the deflater's
+/// restored ones, and no counter update is lost.
+#[test]
+fn stress_guessing_enter_with_the_deflater_loses_no_update() {
+    let regs = ASSIGNMENTS[1];
+    let fresh = fastpath::sync::Header::new().raw() as u64;
+    lock_world::stress(
+        &Harness::guessing_enter(regs, true, fresh),
+        &Harness::new(Op::Exit, regs, true),
+        300,
+    );
+}
+
 // ---------------------------------------------------------------------
 // Machine checks (iced-x86).
 
