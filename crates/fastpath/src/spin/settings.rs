@@ -288,3 +288,99 @@ impl SpinPause {
         Ok(requested)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// MIDR_EL1 values as Linux prints them in /proc/cpuinfo (implementer,
+    /// variant, part, revision) on the machines named.
+    const NEOVERSE_N1_GRAVITON2: u64 = 0x413f_d0c1;
+    const NEOVERSE_V1_GRAVITON3: u64 = 0x411f_d401;
+    const NEOVERSE_N2: u64 = 0x410f_d490;
+    const NEOVERSE_V2_GRAVITON4: u64 = 0x410f_d4f1;
+    const AMPERE_ONE: u64 = 0xc00f_ac30;
+    const AMPERE_ONE_A: u64 = 0xc00f_ac41;
+    const AMPERE_ONE_B: u64 = 0xc00f_ac50;
+    const AMPERE_ALTRA_IS_N1: u64 = 0x413f_d0c1;
+    const CORTEX_A72_RPI4: u64 = 0x410f_d083;
+    const APPLE_M1_FIRESTORM: u64 = 0x611f_0230;
+    const THUNDERX2: u64 = 0x431f_0af1;
+
+    fn isb(n: u8) -> SpinPause {
+        SpinPause {
+            instruction: PauseInstruction::Isb,
+            repeat: n,
+        }
+    }
+
+    #[test]
+    fn midr_fields() {
+        assert_eq!(midr_implementer_part(NEOVERSE_N1_GRAVITON2), (0x41, 0xd0c));
+        assert_eq!(midr_implementer_part(AMPERE_ONE_A), (0xc0, 0xac4));
+    }
+
+    #[test]
+    fn aarch64_defaults_follow_hotspot_ergonomics() {
+        for m in [
+            NEOVERSE_N1_GRAVITON2,
+            NEOVERSE_V1_GRAVITON3,
+            NEOVERSE_N2,
+            NEOVERSE_V2_GRAVITON4,
+            AMPERE_ALTRA_IS_N1,
+        ] {
+            assert_eq!(aarch64_auto_for_midr(Some(m)), isb(1), "{m:#x}");
+        }
+        for m in [AMPERE_ONE, AMPERE_ONE_A, AMPERE_ONE_B] {
+            assert_eq!(aarch64_auto_for_midr(Some(m)), isb(2), "{m:#x}");
+        }
+        for m in [
+            Some(CORTEX_A72_RPI4),
+            Some(APPLE_M1_FIRESTORM),
+            Some(THUNDERX2),
+            None,
+        ] {
+            assert_eq!(
+                aarch64_auto_for_midr(m).instruction,
+                PauseInstruction::None,
+                "{m:x?}"
+            );
+        }
+        // The part number alone is not enough: implementer must be Arm.
+        assert_eq!(
+            aarch64_auto_for_midr(Some(0xc00f_d0c0)).instruction,
+            PauseInstruction::None
+        );
+    }
+
+    #[test]
+    fn auto_resolves_per_cpu_and_keeps_an_explicit_count() {
+        let mut cpu = crate::cpu::info().clone();
+        cpu.midr = Some(AMPERE_ONE);
+        let auto = SpinPause::default();
+        let r = auto.resolve(&cpu).unwrap();
+        assert_ne!(r.instruction, PauseInstruction::Auto);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(r, "pause".parse().unwrap());
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(r, isb(2));
+        let r3 = SpinPause::resolve(
+            SpinPause {
+                repeat: 3,
+                ..SpinPause::default()
+            },
+            &cpu,
+        )
+        .unwrap();
+        assert_eq!(r3.repeat, 3);
+        // A count outside 1–99 built in code is refused for `auto` too.
+        for repeat in [0, 100, 255] {
+            let bad = SpinPause {
+                repeat,
+                ..SpinPause::default()
+            };
+            let e = bad.resolve(&cpu).unwrap_err();
+            assert!(e.reason.contains("1 to 99"), "{e}");
+        }
+    }
+}
