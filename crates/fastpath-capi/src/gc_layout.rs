@@ -66,7 +66,7 @@ pub const FASTPATH_GC_CSET_IN: u8 = 1;
 
 const _: () = {
     use fastpath_core::gc::layout as l;
-    assert!(FASTPATH_GC_LAYOUT_VERSION == l::LAYOUT_VERSION);
+    assert!(FASTPATH_GC_LAYOUT_VERSION == l::OBJECT_LAYOUT_VERSION);
     assert!(FASTPATH_GC_WORD_BYTES == l::WORD_BYTES);
     assert!(FASTPATH_GC_FORWARDING_OFFSET == l::FORWARDING_OFFSET);
     assert!(FASTPATH_GC_HEADER_OFFSET == l::HEADER_OFFSET);
@@ -92,5 +92,5 @@ const _: () = {
 /// against `FASTPATH_GC_LAYOUT_VERSION` refuses to run on another.
 #[no_mangle]
 pub extern "C" fn fastpath_gc_layout_version() -> u32 {
-    fastpath_core::gc::layout::layout_version()
+    fastpath_core::gc::layout::object_layout_version()
 }

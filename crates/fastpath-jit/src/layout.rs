@@ -48,7 +48,7 @@ pub struct ThreadLayout {
 pub const EXPECTED_LAYOUT_VERSION: u32 = 2;
 
 /// The heap-object layout version these templates were written against
-/// (`fastpath::gc::layout::LAYOUT_VERSION` when they were last checked).
+/// (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` when they were last checked).
 pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 1;
 
 /// The library's published layout differs from the one the templates know.
@@ -90,7 +90,7 @@ pub fn check_object_layout_version() -> Result<(), LayoutMismatch> {
     check_version(
         "heap-object",
         EXPECTED_OBJECT_LAYOUT_VERSION,
-        fastpath::gc::layout::layout_version(),
+        fastpath::gc::layout::object_layout_version(),
     )
 }
 

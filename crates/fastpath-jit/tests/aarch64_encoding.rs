@@ -5,7 +5,7 @@
 mod common;
 
 use common::a64::{check_stub_words, stub_words, words};
-use fastpath::spin::strategy::{PauseInstruction, SpinPause};
+use fastpath::spin::{PauseInstruction, SpinPause};
 use fastpath_jit::reg::{aarch64::*, Reg};
 use fastpath_jit::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, G1Card, GcBarrier,

@@ -280,7 +280,7 @@ fn tlab_bump_allocates_until_the_end_then_goes_slow() {
 
 #[test]
 fn spin_wait_emits_the_configured_pause_and_refuses_what_the_cpu_lacks() {
-    use fastpath::spin::strategy::{PauseInstruction, SpinPause};
+    use fastpath::spin::{PauseInstruction, SpinPause};
     let configured = SpinWait::configured();
     let mut t = TestThread::default();
     assert_eq!(

@@ -3,7 +3,7 @@
 //! the offsets of an object's words from its address, how to read its
 //! layout word, the GC-state bits the barriers test, the card table's
 //! shift and values, the region sizes and the collection-set map's byte.
-//! A JIT compiled against these checks [`LAYOUT_VERSION`] (C:
+//! A JIT compiled against these checks [`OBJECT_LAYOUT_VERSION`] (C:
 //! `FASTPATH_GC_LAYOUT_VERSION` against `fastpath_gc_layout_version()`)
 //! once at start, as it checks the thread block's.
 //!
@@ -63,13 +63,13 @@
 use crate::sync::Header;
 
 /// Layout version: a consumer compiled against these constants checks it
-/// against [`layout_version`] (C: `fastpath_gc_layout_version()`) at start.
+/// against [`object_layout_version`] (C: `fastpath_gc_layout_version()`) at start.
 /// Changes whenever a constant or a word's meaning does.
-pub const LAYOUT_VERSION: u32 = 1;
+pub const OBJECT_LAYOUT_VERSION: u32 = 1;
 
-/// The layout version this library was built with ([`LAYOUT_VERSION`]).
-pub fn layout_version() -> u32 {
-    LAYOUT_VERSION
+/// The layout version this library was built with ([`OBJECT_LAYOUT_VERSION`]).
+pub fn object_layout_version() -> u32 {
+    OBJECT_LAYOUT_VERSION
 }
 
 /// Bytes of every word of a cell (forwarding, header, layout, each
@@ -240,7 +240,7 @@ mod tests {
             );
         }
         assert_eq!(INITIAL_HEADER, Header::new().raw());
-        assert_eq!(layout_version(), LAYOUT_VERSION);
+        assert_eq!(object_layout_version(), OBJECT_LAYOUT_VERSION);
         // The values generated code is compiled against (version 1).
         assert_eq!(
             (FORWARDING_OFFSET, HEADER_OFFSET, LAYOUT_WORD_OFFSET, REFS_OFFSET),
