@@ -184,6 +184,8 @@ mod loom_churn;
 #[cfg(all(test, loom))]
 mod loom_contention;
 #[cfg(all(test, loom))]
+mod loom_guess;
+#[cfg(all(test, loom))]
 mod loom_lean;
 #[cfg(all(test, loom))]
 mod loom_release_order;
@@ -213,7 +215,10 @@ pub use settings::{
     DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
 };
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
-pub use synchronizer::{enter, enter_on, exit, exit_on, holds_lock, try_enter};
+pub use synchronizer::{
+    enter, enter_guessing, enter_guessing_on, enter_on, exit, exit_guessing, exit_guessing_on, exit_on,
+    holds_lock, try_enter,
+};
 pub use thread::{
     current_thread, current_thread_locking_mode, interrupt, interrupted, set_current_thread_locking_mode,
     SyncThread,

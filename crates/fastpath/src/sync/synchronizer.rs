@@ -34,7 +34,7 @@ use std::time::Duration;
 
 use super::atomic::{spin_pause, Ordering};
 use super::error::SyncError;
-use super::header::Header;
+use super::header::{Header, NEUTRAL};
 use super::inflate::{claim_from_record, inflate_owned, inflate_stack_locked, monitor_of};
 use super::legacy;
 use super::lightweight;
@@ -52,7 +52,7 @@ use crate::thread::{Critical, Section, ThreadBlock, ThreadMode, ThreadState};
 /// runtime needs: unstructured locking works.
 #[inline]
 pub fn enter(obj: Pin<&Header>) {
-    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref(), Holder::Raw));
+    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref(), NEUTRAL, Holder::Raw));
 }
 
 /// [`enter`] with the current thread's block passed in, for runtimes that
@@ -63,7 +63,59 @@ pub fn enter(obj: Pin<&Header>) {
 #[inline]
 pub fn enter_on(thread: &ThreadBlock, obj: Pin<&Header>) {
     debug_assert_current(thread);
-    enter_in(thread, obj.get_ref(), Holder::Raw);
+    enter_in(thread, obj.get_ref(), NEUTRAL, Holder::Raw);
+}
+
+/// [`enter`] whose fast path guesses that `obj`'s header is `neutral`,
+/// the word an unlocked object of its kind holds until it is first hashed
+/// ([`Header::neutral_word`] of the spare bits the runtime gives such
+/// objects; [`enter`] guesses [`Header::new`]'s). The guess saves the load
+/// of the header between the previous exit's locked instruction and this
+/// enter's, which on x86-64 is most of the fast path's cost over a lock
+/// that expects a constant. Any `neutral` is safe: a wrong guess costs one
+/// failed CAS, after which the fast path goes on from the word the CAS
+/// found (and loads the header of that object while it remains the
+/// thread's last miss). Pair it with [`exit_guessing`] and the same word.
+///
+/// ```
+/// use std::pin::pin;
+/// use fastpath::sync::{self, Header};
+///
+/// const CLASS_BITS: usize = 0b1100; // the runtime's per-class spare bits
+/// let neutral = Header::neutral_word(CLASS_BITS);
+/// let obj = pin!(Header::with_spare_bits(CLASS_BITS));
+/// sync::enter_guessing(obj.as_ref(), neutral);
+/// assert!(sync::holds_lock(&obj));
+/// sync::exit_guessing(obj.as_ref(), neutral).unwrap();
+/// assert_eq!(obj.raw(), neutral);
+/// ```
+#[inline]
+pub fn enter_guessing(obj: Pin<&Header>, neutral: usize) {
+    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref(), neutral, Holder::Raw));
+}
+
+/// [`enter_guessing`] with the current thread's block passed in (see
+/// [`enter_on`]).
+#[inline]
+pub fn enter_guessing_on(thread: &ThreadBlock, obj: Pin<&Header>, neutral: usize) {
+    debug_assert_current(thread);
+    enter_in(thread, obj.get_ref(), neutral, Holder::Raw);
+}
+
+/// [`exit`] whose fast path guesses that `obj`'s header is `neutral` with
+/// its lock bits fast-locked, as [`enter_guessing`] with the same word
+/// leaves it.
+#[inline]
+pub fn exit_guessing(obj: Pin<&Header>, neutral: usize) -> Result<(), SyncError> {
+    thread::with_lock_stack(|ls| exit_in(ls, obj.get_ref(), neutral))
+}
+
+/// [`exit_guessing`] with the current thread's block passed in (see
+/// [`enter_on`]).
+#[inline]
+pub fn exit_guessing_on(thread: &ThreadBlock, obj: Pin<&Header>, neutral: usize) -> Result<(), SyncError> {
+    debug_assert_current(thread);
+    exit_in(thread, obj.get_ref(), neutral)
 }
 
 /// `monitorexit`: releases one level of `obj`. Returns
@@ -71,14 +123,14 @@ pub fn enter_on(thread: &ThreadBlock, obj: Pin<&Header>) {
 /// thread does not hold it.
 #[inline]
 pub fn exit(obj: Pin<&Header>) -> Result<(), SyncError> {
-    thread::with_lock_stack(|ls| exit_in(ls, obj.get_ref()))
+    thread::with_lock_stack(|ls| exit_in(ls, obj.get_ref(), NEUTRAL))
 }
 
 /// [`exit`] with the current thread's block passed in (see [`enter_on`]).
 #[inline]
 pub fn exit_on(thread: &ThreadBlock, obj: Pin<&Header>) -> Result<(), SyncError> {
     debug_assert_current(thread);
-    exit_in(thread, obj.get_ref())
+    exit_in(thread, obj.get_ref(), NEUTRAL)
 }
 
 /// `monitorenter` if it needs no waiting (HotSpot
@@ -128,7 +180,7 @@ pub(crate) fn debug_assert_current(thread: &ThreadBlock) {
 pub(crate) fn enter_guard(h: &Header, wait: bool) -> Option<*const LockRecord> {
     thread::with_lock_stack(|ls| {
         if wait {
-            Some(enter_in(ls, h, Holder::Guard))
+            Some(enter_in(ls, h, NEUTRAL, Holder::Guard))
         } else {
             try_enter_in(ls, h, Holder::Guard)
         }
@@ -143,7 +195,7 @@ pub(crate) fn enter_guard(h: &Header, wait: bool) -> Option<*const LockRecord> {
 pub(crate) fn exit_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
     thread::with_lock_stack(|ls| {
         if record.is_null() {
-            exit_in(ls, h)
+            exit_in(ls, h, NEUTRAL)
         } else {
             // `None`: a raw `exit` took this guard's level; release another.
             legacy::guard_exit(h, record).unwrap_or_else(|| exit_slow(h, ls))
@@ -152,8 +204,8 @@ pub(crate) fn exit_guard(h: &Header, record: *const LockRecord) -> Result<(), Sy
 }
 
 #[inline(always)]
-fn enter_in(ls: &LockStack, h: &Header, holder: Holder) -> *const LockRecord {
-    if ls.try_fast_enter(h) {
+fn enter_in(ls: &LockStack, h: &Header, neutral: usize, holder: Holder) -> *const LockRecord {
+    if ls.try_fast_enter_guessing(h, neutral) {
         return core::ptr::null();
     }
     enter_not_fast(h, ls, holder)
@@ -168,8 +220,8 @@ fn try_enter_in(ls: &LockStack, h: &Header, holder: Holder) -> Option<*const Loc
 }
 
 #[inline(always)]
-fn exit_in(ls: &LockStack, h: &Header) -> Result<(), SyncError> {
-    if ls.try_fast_exit(h) {
+fn exit_in(ls: &LockStack, h: &Header, neutral: usize) -> Result<(), SyncError> {
+    if ls.try_fast_exit_guessing(h, neutral) {
         Ok(())
     } else {
         exit_not_fast(h, ls)
