@@ -200,6 +200,21 @@ impl LockStack {
     /// as the caller's runtime makes it ([`Header::neutral_word`]).
     #[inline(always)]
     pub(crate) fn try_fast_enter_guessing(&self, obj: &Header, neutral: usize) -> bool {
+        self.fast_enter::<false>(obj, neutral)
+    }
+
+    /// [`try_fast_enter`](Self::try_fast_enter) with no call on any path: a
+    /// guess that misses returns `false` (the caller's full enter takes it
+    /// from there, and remembers the object), so that a caller whose only
+    /// other path is a tail call saves no register.
+    #[inline(always)]
+    pub(crate) fn try_fast_enter_leaf(&self, obj: &Header) -> bool {
+        self.fast_enter::<true>(obj, NEUTRAL)
+    }
+
+    /// The fast enter; `LEAF`: without the out-of-line miss path.
+    #[inline(always)]
+    fn fast_enter<const LEAF: bool>(&self, obj: &Header, neutral: usize) -> bool {
         let top = self.lock_stack_top.get();
         if top >= END32 {
             return false; // full, unregistered, monitor-only, legacy or exited
@@ -215,7 +230,7 @@ impl LockStack {
             return true;
         }
         // SAFETY: `top` is the top, in `[START, END)` (tested above).
-        unsafe { self.try_fast_lock_push(obj, top, neutral) }
+        unsafe { self.try_fast_lock_push::<LEAF>(obj, top, neutral) }
     }
 
     /// The CAS 01→00 of `obj` and its push at byte offset `top` (< END).
@@ -225,8 +240,8 @@ impl LockStack {
     /// # Safety
     /// `top` is the current top and in `[START, END)`.
     #[inline(always)]
-    unsafe fn try_fast_lock_push(&self, obj: &Header, top: u32, neutral: usize) -> bool {
-        if !self.fast_lock(obj, neutral) {
+    unsafe fn try_fast_lock_push<const LEAF: bool>(&self, obj: &Header, top: u32, neutral: usize) -> bool {
+        if !self.fast_lock::<LEAF>(obj, neutral) {
             return false;
         }
         // SAFETY: the contract: `top` is in `[START, END)`, an entry's offset.
@@ -254,7 +269,7 @@ impl LockStack {
     /// so that an object whose header is not the guess (hashed, inflated)
     /// pays a failed CAS once, not at every lock.
     #[inline(always)]
-    fn fast_lock(&self, obj: &Header, neutral: usize) -> bool {
+    fn fast_lock<const LEAF: bool>(&self, obj: &Header, neutral: usize) -> bool {
         if self.guess_missed.get() == obj.addr() {
             return fast_lock_loaded(obj);
         }
@@ -270,7 +285,7 @@ impl LockStack {
             super::atomic::Ordering::Relaxed,
         ) {
             Ok(()) => true,
-            Err(found) => self.fast_lock_missed(obj, found),
+            Err(found) => !LEAF && self.fast_lock_missed(obj, found),
         }
     }
 
@@ -316,7 +331,7 @@ impl LockStack {
             return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy, exited
         }
         // SAFETY: `top` is the top, in `[START, END)` (tested above).
-        if !unsafe { self.try_fast_lock_push(obj, top, NEUTRAL) } {
+        if !unsafe { self.try_fast_lock_push::<false>(obj, top, NEUTRAL) } {
             // Not unlocked (or the CAS lost): held already if on top (a
             // word this thread holds is never unlocked), else the slow path.
             // SAFETY: `top` in `[START, END)`, as in `try_fast_enter`.
@@ -345,7 +360,7 @@ impl LockStack {
         // (unchanged: not marked) and the store.
         let marks = self.guarded.get();
         let cleared = marks & !mark_at(top - 8);
-        if cleared == marks || !self.try_fast_unlock_pop(obj, top - 8, NEUTRAL) {
+        if cleared == marks || !self.try_fast_unlock_pop::<false>(obj, top - 8, NEUTRAL) {
             return false;
         }
         self.guarded.set(cleared);
@@ -359,7 +374,7 @@ impl LockStack {
     /// on failure; checking before popping is the same thing). The CAS
     /// guesses the header ([`NEUTRAL`]; see
     /// [`try_fast_exit_guessing`](Self::try_fast_exit_guessing)).
-    #[cfg_attr(any(not(test), loom), allow(dead_code))] // the raw exit guesses through `try_fast_exit_guessing`
+    #[cfg_attr(any(not(test), loom), allow(dead_code))] // the paths call the guessing or the leaf form
     #[inline(always)]
     pub(crate) fn try_fast_exit(&self, obj: &Header) -> bool {
         self.try_fast_exit_guessing(obj, NEUTRAL)
@@ -370,6 +385,19 @@ impl LockStack {
     /// with the same `neutral` left it.
     #[inline(always)]
     pub(crate) fn try_fast_exit_guessing(&self, obj: &Header, neutral: usize) -> bool {
+        self.fast_exit::<false>(obj, neutral)
+    }
+
+    /// [`try_fast_exit`](Self::try_fast_exit) with no call on any path (see
+    /// [`try_fast_enter_leaf`](Self::try_fast_enter_leaf)).
+    #[inline(always)]
+    pub(crate) fn try_fast_exit_leaf(&self, obj: &Header) -> bool {
+        self.fast_exit::<true>(obj, NEUTRAL)
+    }
+
+    /// The fast exit; `LEAF`: without the out-of-line miss path.
+    #[inline(always)]
+    fn fast_exit<const LEAF: bool>(&self, obj: &Header, neutral: usize) -> bool {
         let top = self.top_low_byte();
         let addr = obj.addr();
         // SAFETY: `top` in `[START, END]` (`top_low_byte`): `top - 8` is the
@@ -385,15 +413,15 @@ impl LockStack {
             self.verify("after recursive fast exit");
             return true;
         }
-        self.try_fast_unlock_pop(obj, top - 8, neutral)
+        self.try_fast_unlock_pop::<LEAF>(obj, top - 8, neutral)
     }
 
     /// The CAS 00→01 of the object on top (at byte offset `i`), and its pop.
     /// `false`: not fast-locked (a contender inflated it), or the CAS lost;
     /// nothing changed.
     #[inline(always)]
-    fn try_fast_unlock_pop(&self, obj: &Header, i: u32, neutral: usize) -> bool {
-        if !self.fast_unlock(obj, neutral) {
+    fn try_fast_unlock_pop<const LEAF: bool>(&self, obj: &Header, i: u32, neutral: usize) -> bool {
+        if !self.fast_unlock::<LEAF>(obj, neutral) {
             return false;
         }
         self.lock_stack_top.set(i);
@@ -411,7 +439,7 @@ impl LockStack {
     /// word. A failed CAS continues from the word it found
     /// ([`fast_unlock_missed`](Self::fast_unlock_missed)).
     #[inline(always)]
-    fn fast_unlock(&self, obj: &Header, neutral: usize) -> bool {
+    fn fast_unlock<const LEAF: bool>(&self, obj: &Header, neutral: usize) -> bool {
         if self.guess_missed.get() == obj.addr() {
             return fast_unlock_loaded(obj);
         }
@@ -426,7 +454,7 @@ impl LockStack {
             super::atomic::Ordering::Relaxed,
         ) {
             Ok(()) => true,
-            Err(found) => self.fast_unlock_missed(obj, found),
+            Err(found) => !LEAF && self.fast_unlock_missed(obj, found),
         }
     }
 

@@ -217,7 +217,7 @@ pub use settings::{
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
 pub use synchronizer::{
     enter, enter_guessing, enter_guessing_on, enter_on, exit, exit_guessing, exit_guessing_on, exit_on,
-    holds_lock, try_enter,
+    holds_lock, try_enter, try_enter_fast_on, try_exit_fast_on,
 };
 pub use thread::{
     current_thread, current_thread_locking_mode, interrupt, interrupted, set_current_thread_locking_mode,

@@ -118,6 +118,28 @@ pub fn exit_guessing_on(thread: &ThreadBlock, obj: Pin<&Header>, neutral: usize)
     exit_in(thread, obj.get_ref(), neutral)
 }
 
+/// The inline part of [`enter_on`] alone: `true` if it took `obj` (an
+/// unlocked object fast-locked, or one more level of the object on top of
+/// the thread's lock-stack); `false` changed nothing, and the caller goes
+/// on with [`enter_on`] (or [`try_enter`]), which finishes the job. No
+/// call, no loop, no panic: for a foreign-function wrapper or an
+/// interpreter that keeps everything else out of line, behind its own
+/// frame (the C ABI's `fastpath_monitor_enter` does).
+#[inline(always)]
+pub fn try_enter_fast_on(thread: &ThreadBlock, obj: Pin<&Header>) -> bool {
+    debug_assert_current(thread);
+    thread.try_fast_enter_leaf(obj.get_ref())
+}
+
+/// The inline part of [`exit_on`] alone (see [`try_enter_fast_on`]): `true`
+/// if it released one level of `obj`, fast-locked on top of the thread's
+/// lock-stack; `false` changed nothing, and [`exit_on`] decides.
+#[inline(always)]
+pub fn try_exit_fast_on(thread: &ThreadBlock, obj: Pin<&Header>) -> bool {
+    debug_assert_current(thread);
+    thread.try_fast_exit_leaf(obj.get_ref())
+}
+
 /// `monitorexit`: releases one level of `obj`. Returns
 /// [`SyncError::IllegalMonitorState`] (and changes nothing) if the current
 /// thread does not hold it.
