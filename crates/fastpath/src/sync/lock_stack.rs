@@ -235,18 +235,29 @@ impl LockStack {
 
     /// The CAS 01→00 of `obj` and its push at byte offset `top` (< END).
     /// `false`: not unlocked (held, by this thread too, or inflated), or
-    /// the CAS lost; nothing changed.
+    /// the CAS lost; nothing changed but the stale word above `top`.
+    ///
+    /// The push comes first and is undone (`top` stored back) if the CAS
+    /// fails: a locked instruction waits for every store before it to
+    /// drain, so stores between enter's CAS and exit's make exit's wait,
+    /// while stores before enter's CAS drain in the same wait as the
+    /// previous exit's pop. The lock-stack is its thread's alone, so
+    /// nothing sees the push before the CAS. Measured on the Intel guest
+    /// (a scratch copy of this pair, interleaved with parking_lot's):
+    /// pushing after the CAS cost 1.09–1.19× parking_lot's pair, pushing
+    /// before it 1.01–1.03×.
     ///
     /// # Safety
     /// `top` is the current top and in `[START, END)`.
     #[inline(always)]
     unsafe fn try_fast_lock_push<const LEAF: bool>(&self, obj: &Header, top: u32, neutral: usize) -> bool {
-        if !self.fast_lock::<LEAF>(obj, neutral) {
-            return false;
-        }
         // SAFETY: the contract: `top` is in `[START, END)`, an entry's offset.
         unsafe { self.set_entry_at(top, obj.addr()) };
         self.lock_stack_top.set(top + 8);
+        if !self.fast_lock::<LEAF>(obj, neutral) {
+            self.lock_stack_top.set(top);
+            return false;
+        }
         self.verify("after fast enter");
         true
     }
@@ -330,8 +341,13 @@ impl LockStack {
         if top >= END32 {
             return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy, exited
         }
+        // The mark before the CAS, with the push (`try_fast_lock_push`
+        // says why), and undone with it.
+        let marks = self.guarded.get();
+        self.guarded.set(marks | mark_at(top));
         // SAFETY: `top` is the top, in `[START, END)` (tested above).
         if !unsafe { self.try_fast_lock_push::<false>(obj, top, NEUTRAL) } {
+            self.guarded.set(marks);
             // Not unlocked (or the CAS lost): held already if on top (a
             // word this thread holds is never unlocked), else the slow path.
             // SAFETY: `top` in `[START, END)`, as in `try_fast_enter`.
@@ -340,7 +356,6 @@ impl LockStack {
             }
             return GuardedEnter::Slow;
         }
-        self.guarded.set(self.guarded.get() | mark_at(top));
         GuardedEnter::Acquired
     }
 

@@ -213,16 +213,21 @@ pub(crate) fn enter_guard(h: &Header, wait: bool) -> Option<*const LockRecord> {
 /// guard's level is any level of its object, in every mode: if a raw
 /// [`exit`] already released the one its legacy record held, the drop
 /// releases another, as a lock-stack or monitor level would be.
-#[inline]
+#[inline(always)]
 pub(crate) fn exit_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
-    thread::with_lock_stack(|ls| {
-        if record.is_null() {
-            exit_in(ls, h, NEUTRAL)
-        } else {
-            // `None`: a raw `exit` took this guard's level; release another.
-            legacy::guard_exit(h, record).unwrap_or_else(|| exit_slow(h, ls))
-        }
-    })
+    if record.is_null() {
+        thread::with_lock_stack(|ls| exit_in(ls, h, NEUTRAL))
+    } else {
+        exit_guard_record(h, record)
+    }
+}
+
+/// [`exit_guard`] of a legacy guard's record, out of line so that the
+/// other guards' drop inlines the fast exit alone.
+#[inline(never)]
+fn exit_guard_record(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
+    // `None`: a raw `exit` took this guard's level; release another.
+    legacy::guard_exit(h, record).unwrap_or_else(|| thread::with_lock_stack(|ls| exit_slow(h, ls)))
 }
 
 #[inline(always)]
