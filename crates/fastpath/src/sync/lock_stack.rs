@@ -56,21 +56,13 @@ const END32: u32 = END as u32;
 /// `Sync`: only its thread reads or writes it.
 pub(crate) type LockStack = crate::thread::ThreadBlock;
 
-/// The `SyncGuard` mark of the entry at byte offset `off`: bit `off % 64`
-/// of the thread block's `guarded` word. The entries' offsets are eight
-/// consecutive multiples of 8, so they are distinct modulo 64; and x86's
-/// 64-bit shifts take their count modulo 64 already, so a mark is one
-/// shift of the offset the fast path holds, with no index computed.
-#[inline(always)]
-fn mark_at(off: u32) -> u64 {
-    1u64 << (off % 64)
-}
-
-/// The mark of entry `i` (0 = bottom).
-#[inline(always)]
-fn mark_of(i: usize) -> u64 {
-    mark_at(START32 + 8 * i as u32)
-}
+/// Bit 0 of an entry: the entry is held by a live `SyncGuard` (its mark).
+/// Headers are 8-aligned, so an address never has it; the fast paths
+/// compare whole words, so a marked entry is another object's to them
+/// (`Synchronized`'s header is never locked through them: it is not
+/// pinned outside its type). The mark is set by the push itself and
+/// cleared by the pop: no word beside the entry to keep in step.
+const GUARD_MARK: usize = 1;
 
 /// What [`LockStack::try_fast_enter_guarded`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,10 +222,11 @@ impl LockStack {
             return true;
         }
         // SAFETY: `top` is the top, in `[START, END)` (tested above).
-        unsafe { self.try_fast_lock_push::<LEAF>(obj, top, neutral) }
+        unsafe { self.try_fast_lock_push::<LEAF>(obj, addr, top, neutral) }
     }
 
-    /// The CAS 01→00 of `obj` and its push at byte offset `top` (< END).
+    /// The CAS 01→00 of `obj` and the push of `entry` (its address, marked
+    /// or not) at byte offset `top` (< END).
     /// `false`: not unlocked (held, by this thread too, or inflated), or
     /// the CAS lost; nothing changed but the stale word above `top`.
     ///
@@ -250,9 +243,15 @@ impl LockStack {
     /// # Safety
     /// `top` is the current top and in `[START, END)`.
     #[inline(always)]
-    unsafe fn try_fast_lock_push<const LEAF: bool>(&self, obj: &Header, top: u32, neutral: usize) -> bool {
+    unsafe fn try_fast_lock_push<const LEAF: bool>(
+        &self,
+        obj: &Header,
+        entry: usize,
+        top: u32,
+        neutral: usize,
+    ) -> bool {
         // SAFETY: the contract: `top` is in `[START, END)`, an entry's offset.
-        unsafe { self.set_entry_at(top, obj.addr()) };
+        unsafe { self.set_entry_at(top, entry) };
         self.lock_stack_top.set(top + 8);
         if !self.fast_lock::<LEAF>(obj, neutral) {
             self.lock_stack_top.set(top);
@@ -341,17 +340,13 @@ impl LockStack {
         if top >= END32 {
             return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy, exited
         }
-        // The mark before the CAS, with the push (`try_fast_lock_push`
-        // says why), and undone with it.
-        let marks = self.guarded.get();
-        self.guarded.set(marks | mark_at(top));
         // SAFETY: `top` is the top, in `[START, END)` (tested above).
-        if !unsafe { self.try_fast_lock_push::<false>(obj, top, NEUTRAL) } {
-            self.guarded.set(marks);
+        if !unsafe { self.try_fast_lock_push::<false>(obj, obj.addr() | GUARD_MARK, top, NEUTRAL) } {
             // Not unlocked (or the CAS lost): held already if on top (a
-            // word this thread holds is never unlocked), else the slow path.
+            // word this thread holds is never unlocked), marked or not,
+            // else the slow path.
             // SAFETY: `top` in `[START, END)`, as in `try_fast_enter`.
-            if unsafe { self.word_at(top as usize - 8) } == obj.addr() {
+            if unsafe { self.word_at(top as usize - 8) } & !GUARD_MARK == obj.addr() {
                 return GuardedEnter::AlreadyHeld;
             }
             return GuardedEnter::Slow;
@@ -359,27 +354,21 @@ impl LockStack {
         GuardedEnter::Acquired
     }
 
-    /// A `SyncGuard`'s fast exit: its marked entry on top, unlocked by the
-    /// CAS 00→01 and popped, the mark cleared. `false` changes nothing (the
+    /// A `SyncGuard`'s fast exit: its marked entry on top (one compare
+    /// with the marked word says both), unlocked by the CAS 00→01 and
+    /// popped, which takes the mark with it. `false` changes nothing (the
     /// caller forgets the guard with [`forget_guard`](Self::forget_guard)
-    /// and exits the slow way).
+    /// and exits the slow way). No recursion test: a `SyncGuard`'s object
+    /// is held once.
     #[inline(always)]
     pub(crate) fn try_fast_exit_guarded(&self, obj: &Header) -> bool {
         let top = self.top_low_byte();
         // SAFETY: `top` in `[START, END]` (`top_low_byte`), so `top - 8` is
         // the sentinel's (never an address) or an entry's offset.
-        if unsafe { self.word_at(top as usize - 8) } != obj.addr() {
+        if unsafe { self.word_at(top as usize - 8) } != obj.addr() | GUARD_MARK {
             return false;
         }
-        // The mask with the mark cleared, computed once: it is the test
-        // (unchanged: not marked) and the store.
-        let marks = self.guarded.get();
-        let cleared = marks & !mark_at(top - 8);
-        if cleared == marks || !self.try_fast_unlock_pop::<false>(obj, top - 8, NEUTRAL) {
-            return false;
-        }
-        self.guarded.set(cleared);
-        true
+        self.try_fast_unlock_pop::<false>(obj, top - 8, NEUTRAL)
     }
 
     /// The fast path of `monitorexit` (HotSpot `lightweight_unlock`): `obj`
@@ -528,11 +517,6 @@ impl LockStack {
             "lock-stack {when}: sentinel overwritten"
         );
         let n = self.len();
-        assert_eq!(
-            self.guarded.get() & !(0..n).fold(0, |m, i| m | mark_of(i)),
-            0,
-            "lock-stack {when}: guard marks above the top"
-        );
         let inline = if self.mode() == ThreadMode::Legacy {
             core::ptr::null()
         } else {
@@ -595,7 +579,6 @@ impl LockStack {
         } else {
             INACTIVE
         });
-        self.guarded.set(0);
         self.update_inline_state();
         self.verify("after a mode change");
     }
@@ -624,9 +607,14 @@ impl LockStack {
         self.lock_stack_top.get() == END32
     }
 
-    /// Entry `i` (0 = bottom).
+    /// The object of entry `i` (0 = bottom), its mark left off.
     pub(crate) fn at(&self, i: usize) -> usize {
-        self.lock_stack[i].get()
+        self.lock_stack[i].get() & !GUARD_MARK
+    }
+
+    /// Whether entry `i` is held by a live `SyncGuard`.
+    fn is_marked(&self, i: usize) -> bool {
+        self.lock_stack[i].get() & GUARD_MARK != 0
     }
 
     /// The top entry.
@@ -692,24 +680,17 @@ impl LockStack {
             return 0;
         }
         let mut kept = 0;
-        let marks = self.guarded.get();
-        let mut kept_marks = 0;
         let mut removed_marked = false;
         for i in 0..t {
-            let e = self.at(i);
-            let marked = marks & mark_of(i) != 0;
-            if e != addr {
-                self.lock_stack[kept].set(e);
-                if marked {
-                    kept_marks |= mark_of(kept);
-                }
+            if self.at(i) != addr {
+                // The word itself: the mark moves with its entry.
+                self.lock_stack[kept].set(self.lock_stack[i].get());
                 kept += 1;
             } else {
-                removed_marked |= marked;
+                removed_marked |= self.is_marked(i);
             }
         }
         self.set_len(kept);
-        self.guarded.set(kept_marks);
         if removed_marked {
             // A `SyncGuard`'s entry moved into a monitor (inflation): the
             // guard still holds the object, now off the stack.
@@ -736,12 +717,10 @@ impl LockStack {
     /// mark on the stack and its entry in the list.
     #[inline]
     pub(crate) fn forget_guard(&self, addr: usize) {
-        let marks = self.guarded.get();
-        if marks != 0 {
-            let mine = (0..self.len())
-                .filter(|&i| self.at(i) == addr)
-                .fold(0, |m, i| m | mark_of(i));
-            self.guarded.set(marks & !mine);
+        for i in 0..self.len() {
+            if self.at(i) == addr {
+                self.lock_stack[i].set(addr);
+            }
         }
         // Guards nest, so the entry is almost always the last one.
         let n = self.guarded_elsewhere_len.get();
@@ -765,9 +744,8 @@ impl LockStack {
     /// list. Frees the list's buffer when it is empty (thread exit).
     pub(crate) fn guarded_objects(&self) -> Vec<usize> {
         let mut list = self.guarded_overflow.borrow_mut();
-        let marks = self.guarded.get();
         let mut all: Vec<usize> = (0..self.len())
-            .filter(|&i| marks & mark_of(i) != 0)
+            .filter(|&i| self.is_marked(i))
             .map(|i| self.at(i))
             .collect();
         all.extend((0..self.guarded_elsewhere_len.get()).map(|i| self.guarded_elsewhere[i].get()));
@@ -1049,6 +1027,16 @@ mod tests {
             "held, not on top"
         );
         assert_eq!(ls.guarded_objects(), [a.addr(), c.addr()]);
+        // The mark is bit 0 of the entry's word; `at` leaves it off.
+        assert_eq!(
+            (0..3).map(|i| ls.lock_stack[i].get()).collect::<Vec<_>>(),
+            [a.addr() | GUARD_MARK, b.addr(), c.addr() | GUARD_MARK]
+        );
+        assert_eq!((ls.at(0), ls.top()), (a.addr(), Some(c.addr())));
+        assert!(
+            !ls.try_fast_exit(c),
+            "a marked entry is another object's to the raw exit"
+        );
         // b leaves: c's mark moves down with it.
         assert_eq!(ls.remove(b.addr()), 1);
         assert_eq!(ls.guarded_objects(), [a.addr(), c.addr()]);

@@ -147,6 +147,8 @@ pub struct ThreadBlock {
     /// Always 0, just below the entries (HotSpot `_bad_oop_sentinel`).
     pub(crate) lock_stack_sentinel: usize,
     /// Header addresses, bottom first; those at `top` and above are stale.
+    /// Bit 0 set: held by a `SyncGuard` (`sync`'s mark; generated code never
+    /// pushes one, and takes one for another object's entry).
     pub(crate) lock_stack: [Cell<usize>; LOCK_STACK_CAPACITY],
     /// The last object whose header differed from the neutral word a Rust
     /// fast path guessed (hashed, inflated, other spare bits): its fast
@@ -160,10 +162,6 @@ pub struct ThreadBlock {
     pub(crate) current: Cell<*const std::sync::Arc<ThreadState>>,
     /// The state behind `inline_state`, also while in legacy mode.
     pub(crate) sync_state: Cell<*const ThreadState>,
-    /// Bit `off % 64` set: the entry at byte offset `off` is held by a live
-    /// `SyncGuard` (see `sync::thread`); entries at the depth and above
-    /// have no mark.
-    pub(crate) guarded: Cell<u64>,
     /// Entries used in `guarded_elsewhere`.
     pub(crate) guarded_elsewhere_len: Cell<usize>,
     /// Objects held by live `SyncGuard`s and not marked above, first
@@ -264,7 +262,6 @@ impl ThreadBlock {
             guess_missed: Cell::new(0),
             current: Cell::new(core::ptr::null()),
             sync_state: Cell::new(core::ptr::null()),
-            guarded: Cell::new(0),
             guarded_elsewhere_len: Cell::new(0),
             guarded_elsewhere: [EMPTY; LOCK_STACK_CAPACITY],
             guarded_overflow: ManuallyDrop::new(RefCell::new(Vec::new())),
