@@ -184,6 +184,8 @@ mod loom_churn;
 #[cfg(all(test, loom))]
 mod loom_contention;
 #[cfg(all(test, loom))]
+mod loom_deflate_on_exit;
+#[cfg(all(test, loom))]
 mod loom_guess;
 #[cfg(all(test, loom))]
 mod loom_lean;
@@ -196,8 +198,9 @@ mod tests;
 
 pub use api::{lock, notify, notify_all, try_lock, wait, Guard, SyncGuard, Synchronized};
 pub use deflate::{
-    deflate_idle_monitors, deflates_after_contention, deflation_policy, set_deflate_after_contention,
-    set_deflation_policy, DeflationPolicy, DeflationReport,
+    deflate_idle_monitors, deflates_after_contention, deflates_on_exit, deflation_policy,
+    set_deflate_after_contention, set_deflate_on_exit, set_deflation_policy, DeflationPolicy,
+    DeflationReport,
 };
 #[doc(hidden)]
 pub use embed::private as embed_private;

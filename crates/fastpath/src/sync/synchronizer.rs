@@ -33,6 +33,7 @@ use core::pin::Pin;
 use std::time::Duration;
 
 use super::atomic::{spin_pause, Ordering};
+use super::deflate::{deflate_idle_on_exit, deflate_on_exit};
 use super::error::SyncError;
 use super::header::{Header, NEUTRAL};
 use super::inflate::{claim_from_record, inflate_owned, inflate_stack_locked, monitor_of};
@@ -448,20 +449,32 @@ fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
     // may take the monitor while the exit still looks for a successor.
     on_installed_monitor(h, critical, false, |m, inside| {
         let id = ls.owner_id.get();
-        m.is_owned_by(id) && exit_owned(m, id, inside)
+        m.is_owned_by(id) && exit_owned(h, m, id, inside)
     })
 }
 
-/// [`Monitor::exit`] by its owner `id`, inside the critical section
-/// `inside`: the inline part, and the cold part (a hand-off, a wake-up)
-/// out of line, which takes the section with it so that nothing here
+/// [`Monitor::exit`] by its owner `id` of `h`'s monitor `m`, inside the
+/// critical section `inside`: the inline part, and the cold parts (a
+/// hand-off, a wake-up, the deflation of a contention monitor left idle)
+/// out of line, each taking the section with it so that nothing here
 /// lives across a call. Returns `true` (exited).
 #[inline(always)]
-fn exit_owned(m: &Monitor, id: usize, inside: Section<'_>) -> bool {
+fn exit_owned(h: &Header, m: &Monitor, id: usize, inside: Section<'_>) -> bool {
     match m.exit_inline() {
+        ExitRest::Done if m.deflates_on_exit() => deflate_on_exit_inside(h, m, inside),
         ExitRest::Done => true,
         rest => finish_exit_inside(m, rest, id, inside),
     }
+}
+
+/// [`exit_owned`]'s deflation on exit ([`super::deflate`]); leaves the
+/// critical section after it.
+#[cold]
+#[inline(never)]
+fn deflate_on_exit_inside(h: &Header, m: &Monitor, inside: Section<'_>) -> bool {
+    deflate_idle_on_exit(h, m);
+    drop(inside);
+    true
 }
 
 /// [`exit_owned`]'s cold part; leaves the critical section after it.
@@ -596,7 +609,7 @@ fn exit_guard_held(h: &Header) -> bool {
         // In a critical section, as `try_exit_inflated`.
         on_installed_monitor(h, critical, false, |m, inside| {
             let id = ls.owner_id.get();
-            m.is_owned_by(id) && m.take_guard_held() && exit_owned(m, id, inside)
+            m.is_owned_by(id) && m.take_guard_held() && exit_owned(h, m, id, inside)
         })
     })
 }
@@ -618,6 +631,7 @@ fn exit_guard_held_looked_up(h: &Header) -> bool {
             return false;
         }
         m.exit(me);
+        deflate_on_exit(h, m);
         true
     })
 }
