@@ -49,7 +49,8 @@ java=("$JAVA_HOME/bin/java")
 OUT=${OUT:-../../fastpath-report/jvm}
 mkdir -p "$OUT"
 TMP=$(mktemp -d "${OUT%/}.tmp.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+SEEN=$(mktemp)
+trap 'rm -rf "$TMP" "$SEEN"' EXIT
 # Ctrl-C or a kill ends the whole run (JMH exits on its own after SIGINT, and the loop would go
 # on to the next benchmark); the EXIT trap then drops the partial results.
 trap 'echo "run.sh: interrupted; $OUT left as it was" >&2; exit 130' INT TERM
@@ -63,12 +64,29 @@ else
   iters=(-wi 3 -w 1s -i 5 -r 1s -f 1)
 fi
 
+# Copies JMH's output through, each JVM warning line only the first time this run meets it: every
+# fork of JDK 24+ prints "Option LockingMode was deprecated", and every JVM that loads JMH prints
+# the same four lines about sun.misc.Unsafe.
+once() {
+  awk -v seen="$SEEN" '
+    BEGIN { while ((getline l < seen) > 0) done[l] = 1 }
+    {
+      # The line without the colour codes a previous tool may have left before it.
+      line = $0; gsub(/\033\[[0-9;]*m/, "", line)
+      if (line ~ /^(OpenJDK 64-Bit Server VM warning|WARNING): /) {
+        if (line in done) next
+        done[line] = 1; print line >>seen; fflush(seen)
+      }
+      print; fflush()
+    }'
+}
+
 # One JMH run into $TMP/$1 (the other arguments go to JMH). Fails when JMH fails or when the
 # file holds no result row (a fork that died on an unknown VM option leaves "[ ]").
 jmh() {
   local file=$1
   shift
-  "${java[@]}" -jar target/benchmarks.jar "$@" -rf json -rff "$TMP/$file"
+  "${java[@]}" -jar target/benchmarks.jar "$@" -rf json -rff "$TMP/$file" 2>&1 | once
   if ! grep -q '"primaryMetric"' "$TMP/$file"; then
     echo "run.sh: $file: JMH wrote no result (see its output above)" >&2
     exit 1

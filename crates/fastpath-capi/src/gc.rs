@@ -159,7 +159,7 @@ pub struct fastpath_gc_object_lock {
 
 fn gc_status(e: GcError) -> fastpath_status {
     let status = match &e {
-        GcError::OutOfMemory => FASTPATH_ERR_OUT_OF_MEMORY,
+        GcError::OutOfMemory { .. } => FASTPATH_ERR_OUT_OF_MEMORY,
         GcError::ObjectTooLarge { .. } => FASTPATH_ERR_OBJECT_TOO_LARGE,
         GcError::FieldOutOfRange { .. } => FASTPATH_ERR_FIELD_OUT_OF_RANGE,
         // Every handle this file passes is one of the mutator's own (checked

@@ -63,10 +63,10 @@ const CPUID_RUNS: usize = 1000;
 struct Timing {
     first: Duration,
     first_cpuid: u32,
-    fresh: harness::Stats,
+    fresh: crate::stats::Stats,
     fresh_cpuid: u32,
     files_opened: Vec<String>,
-    one_cpuid_ns: Option<harness::Stats>,
+    one_cpuid_ns: Option<crate::stats::Stats>,
     cached_ns: f64,
 }
 

@@ -9,7 +9,10 @@
 
 pub mod cli;
 pub mod cpu_command;
+pub mod experiment;
 pub mod experiments;
 pub mod harness;
 pub mod interrupt;
+pub mod output;
 pub mod report;
+pub mod stats;

@@ -1,13 +1,13 @@
 //! `fastpath`: the lab CLI. Each experiment is a subcommand; `all` runs every
 //! one (quick unless `--full`) and writes a report; `compare` diffs two
 //! JMH-format result files (or two folders of them). Output to a closed
-//! pipe stops the run quietly (see `cli::print_out`); Ctrl-C stops it
+//! pipe stops the run quietly (see `output::print_out`); Ctrl-C stops it
 //! cleanly (see `interrupt`).
 
 use std::process::ExitCode;
 
 use fastpath_lab::cli::{self, USAGE_ERROR};
-use fastpath_lab::{experiments, interrupt};
+use fastpath_lab::{experiments, interrupt, output};
 
 fn main() -> ExitCode {
     // First, before any thread exists: every thread inherits the mask.
@@ -69,11 +69,11 @@ fn main() -> ExitCode {
                 .iter()
                 .find(|e| e.name() == name)
                 .expect("clap only accepts registered names");
-            cli::checked_context(m, false).and_then(|ctx| cli::run_one(*e, &ctx).map(|_| ()))
+            cli::run_single(*e, m)
         }
     };
     match result {
-        Ok(()) if cli::stdout_failed() => {
+        Ok(()) if output::stdout_failed() => {
             interrupt::remove_out_if_empty();
             eprintln!("fastpath: the output is incomplete (writing to stdout failed)");
             ExitCode::FAILURE

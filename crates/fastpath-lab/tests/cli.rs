@@ -1,18 +1,11 @@
 //! The CLI as a user meets it: exit codes, `all` writing a parseable report,
 //! `compare` reading it back.
 
+mod common;
+
+use common::{fastpath, scratch};
+
 use std::path::PathBuf;
-use std::process::Command;
-
-fn fastpath() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fastpath"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fastpath-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 #[test]
 fn unknown_experiment_and_bad_option_exit_2() {
@@ -124,8 +117,8 @@ fn icache_refuses_sizes_it_cannot_run() {
 
 /// A result file with one row, for the `compare` tests.
 fn result_file(dir: &std::path::Path, name: &str, workload: &str) -> PathBuf {
-    use fastpath_lab::harness::Stats;
     use fastpath_lab::report::{jmh, BenchResult, Mode};
+    use fastpath_lab::stats::Stats;
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join(name);
     let r = BenchResult::new(
@@ -257,7 +250,12 @@ fn compare_of_unrelated_files_says_so_and_fails() {
         "{err}"
     );
     assert!(err.contains("no row was compared"), "{err}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("(missing)"));
+    // No table of rows that pair with nothing: the warning names them.
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        err.contains("left out of the table") && err.contains("one"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -288,8 +286,8 @@ fn help_documents_the_environment_and_compare_arguments() {
 /// judges the rows on their own figures and moves them all.
 #[test]
 fn compare_states_a_whole_run_shift_and_raw_judges_without_it() {
-    use fastpath_lab::harness::Stats;
     use fastpath_lab::report::{jmh, BenchResult, Metric, Mode};
+    use fastpath_lab::stats::Stats;
     let dir = scratch("shift");
     std::fs::create_dir_all(&dir).unwrap();
     let run = |name: &str, k: f64| {
@@ -364,6 +362,13 @@ fn every_numeric_option_out_of_range_exits_2_with_its_range() {
             &["compare", "--min-change=-1", "a.json", "b.json"],
             "from 0 to 1000",
         ),
+        (
+            &["compare", "--min-change", "-1", "a.json", "b.json"],
+            "from 0 to 1000",
+        ),
+        (&["lock", "--threads", "-1"], "1..=1024"),
+        (&["startup", "--idle-ms", "-5"], "0..=60000"),
+        (&["startup", "--runs", "-2"], "1..=1000"),
         // In range each, but not together: the pause table's live set
         // would not fit (this used to panic once per mutator thread).
         (
@@ -390,7 +395,8 @@ fn every_numeric_option_out_of_range_exits_2_with_its_range() {
     }
 }
 
-/// `--prof` on a command that measures nothing is refused, not ignored.
+/// `--prof` on a command that measures nothing is refused, not ignored,
+/// and not offered by its `--help`.
 #[test]
 fn prof_is_refused_by_commands_that_measure_nothing() {
     for args in [
@@ -403,6 +409,97 @@ fn prof_is_refused_by_commands_that_measure_nothing() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("--prof"), "{args:?}: {err}");
     }
+    let experiments = fastpath_lab::experiments::registry();
+    let mut cli = fastpath_lab::cli::cli(&experiments);
+    for sub in ["cpu", "compare"] {
+        let help = cli
+            .find_subcommand_mut(sub)
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        assert!(!help.contains("--prof"), "{sub} --help offers --prof: {help}");
+    }
+    let help = cli
+        .find_subcommand_mut("lock")
+        .unwrap()
+        .render_long_help()
+        .to_string();
+    assert!(help.contains("--prof"), "{help}");
+}
+
+/// Every numeric option of every command shows its range in `--help`, and
+/// a negative number gets that range back (exit 2), not clap's
+/// "unexpected argument '-1'". Walks the command line definition, so an
+/// option added later is checked too.
+#[test]
+fn every_numeric_option_shows_its_range_and_refuses_a_negative_with_it() {
+    use clap::builder::ValueParser;
+    let experiments = fastpath_lab::experiments::registry();
+    let cli = fastpath_lab::cli::cli(&experiments);
+    let numeric: Vec<_> = [
+        ValueParser::from(clap::value_parser!(u8)),
+        clap::value_parser!(u16).into(),
+        clap::value_parser!(u32).into(),
+        clap::value_parser!(u64).into(),
+        clap::value_parser!(usize).into(),
+        clap::value_parser!(i64).into(),
+        clap::value_parser!(f64).into(),
+    ]
+    .iter()
+    .map(|p: &ValueParser| p.type_id())
+    .collect();
+    let mut checked = 0;
+    for sub in cli.get_subcommands().filter(|s| !s.is_hide_set()) {
+        // The arguments a run of `sub` needs besides the one under test.
+        let required: Vec<String> = sub
+            .get_positionals()
+            .filter(|a| a.is_required_set())
+            .map(|a| format!("{}.json", a.get_id()))
+            .collect();
+        for arg in sub.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if !numeric.contains(&arg.get_value_parser().type_id()) {
+                continue;
+            }
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            // "… 1 to 1024 …" in the help; clap's refusal says 1..=1024.
+            let words: Vec<&str> = help
+                .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == ';')
+                .filter(|w| !w.is_empty())
+                .collect();
+            let range = words.windows(3).find_map(|t| {
+                let num = |w: &str| w.parse::<f64>().ok().map(|_| w.to_string());
+                Some((num(t[0])?, (t[1] == "to").then_some(())?, num(t[2])?))
+            });
+            let Some((lo, (), hi)) = range else {
+                panic!("{} --{long}: no range in its help: {help}", sub.get_name());
+            };
+            let mut argv = vec![
+                "fastpath".to_string(),
+                sub.get_name().to_string(),
+                format!("--{long}"),
+                "-1".into(),
+            ];
+            argv.extend(required.iter().cloned());
+            let err = cli
+                .clone()
+                .try_get_matches_from(&argv)
+                .expect_err("a negative number is refused");
+            let text = err.to_string();
+            assert_eq!(err.exit_code(), 2, "{argv:?}: {text}");
+            assert!(
+                !text.contains("unexpected argument") && text.contains("-1"),
+                "{argv:?}: {text}"
+            );
+            assert!(
+                text.contains(&format!("{lo}..={hi}")) || text.contains(&format!("{lo} to {hi}")),
+                "{argv:?}: the refusal does not give the range {lo} to {hi}: {text}"
+            );
+            checked += 1;
+        }
+    }
+    println!("{checked} numeric options refuse a negative number with their range");
+    assert!(checked >= 12, "{checked}");
 }
 
 /// A failed write to stdout (a full disk) is a failure, not exit 0.
@@ -546,6 +643,18 @@ fn stderr_until(
     }
 }
 
+/// `fastpath args… dir` started, its stdout and stderr piped.
+fn spawn_piped(args: &[&str], dir: &std::path::Path) -> std::process::Child {
+    use std::process::Stdio;
+    fastpath()
+        .args(args)
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 fn interrupt(child: &std::process::Child) {
     // SAFETY: kill(2) with the pid of a child this test spawned and has
     // not yet waited for.
@@ -618,15 +727,8 @@ fn ctrl_c_removes_an_empty_out_folder_and_keeps_alls_partial_report() {
 #[test]
 fn a_closed_pipe_stops_all_after_the_first_table() {
     use std::io::Read as _;
-    use std::process::Stdio;
     let dir = scratch("epipe-all");
-    let mut child = fastpath()
-        .args(["all", "--quick", "--out"])
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["all", "--quick", "--out"], &dir);
     let mut stdout = child.stdout.take().unwrap();
     let mut first = [0u8; 1];
     stdout.read_exact(&mut first).expect("the first table begins");
@@ -665,6 +767,111 @@ fn a_pipe_closed_before_the_start_stops_all_at_once() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(!err.contains("== spin =="), "ran on: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A finished result is never replaced without the user asking: a second
+/// run into the same folder is refused before it measures anything,
+/// naming the file and `--force`; with `--force` it replaces it. `all`
+/// refuses a folder holding an earlier report the same way.
+#[test]
+fn an_existing_result_is_not_silently_replaced() {
+    let dir = scratch("keep");
+    let icache = |force: bool| {
+        let mut cmd = fastpath();
+        cmd.args(["icache", "--quick", "--iterations", "2", "--stubs", "1", "--out"])
+            .arg(&dir);
+        if force {
+            cmd.arg("--force");
+        }
+        cmd.output().unwrap()
+    };
+    let first = icache(false);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let json = dir.join("icache.json");
+    let written = std::fs::read_to_string(&json).unwrap();
+    let again = icache(false);
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(1), "{err}");
+    assert!(err.contains("icache.json") && err.contains("--force"), "{err}");
+    assert!(again.stdout.is_empty(), "measured before refusing");
+    assert_eq!(
+        std::fs::read_to_string(&json).unwrap(),
+        written,
+        "the earlier result changed"
+    );
+    let forced = icache(true);
+    assert!(
+        forced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&forced.stderr)
+    );
+    assert_ne!(
+        std::fs::read_to_string(&json).unwrap(),
+        written,
+        "--force did not replace it"
+    );
+    // `all` into a folder with an earlier run's files: refused at once.
+    let out = fastpath().args(["all", "--out"]).arg(&dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("icache.json") && !err.contains("== startup =="),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ctrl-C during a single experiment keeps the tables it finished: the
+/// lock experiment interrupted after its pairs table has printed it and
+/// written its rows, exits 130, and says what it kept.
+#[test]
+fn an_interrupted_experiment_keeps_its_finished_tables() {
+    use std::io::Read as _;
+    let dir = scratch("keep-tables");
+    let json = dir.join("lock.json");
+    let mut child = spawn_piped(&["lock", "--quick", "--out"], &dir);
+    // The pairs table (the first) is kept when its last line, the
+    // inflations it caused, is printed: lock.json is written before it.
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let (mut all, mut buf) = (String::new(), [0u8; 4096]);
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            all.push_str(&String::from_utf8_lossy(&buf[..n]));
+            if all.contains("during this table:") && all.ends_with('\n') {
+                let _ = tx.send(());
+            }
+        }
+        all
+    });
+    let kept = rx
+        .recv_timeout(std::time::Duration::from_secs(STAGE_CAP_SECS))
+        .is_ok();
+    interrupt(&child);
+    let out = child.wait_with_output().unwrap();
+    let stdout = reader.join().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(kept, "the pairs table was never printed: {err}\n{stdout}");
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        stdout.contains("Lock + unlock pair"),
+        "the pairs table was not printed: {stdout}"
+    );
+    let rows = fastpath_lab::report::jmh::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(
+        rows.iter().any(|r| r.benchmark.ends_with(".cas-pair")),
+        "{} rows",
+        rows.len()
+    );
+    assert!(err.contains("kept the") && err.contains("lock.json"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

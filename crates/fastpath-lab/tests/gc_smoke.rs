@@ -12,7 +12,7 @@
 
 mod common;
 
-use std::process::Command;
+use common::{fastpath, scratch, stdout_of};
 
 use fastpath_lab::report::jmh;
 
@@ -34,29 +34,23 @@ fn prof_perfnorm_prints_counters_per_op_and_per_barrier_execution() {
     if !common::can_profile("gc_smoke") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("fastpath-gc-prof-{}", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_fastpath"))
-        .args([
-            "gc",
-            "--quick",
-            "--only",
-            "throughput",
-            "--sets",
-            "brooks-wb",
-            "--rounds",
-            "1",
-            "--prof",
-            "perfnorm",
-            "--out",
-        ])
-        .arg(&dir)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    let dir = scratch("gc-prof");
+    let text = stdout_of(
+        fastpath()
+            .args([
+                "gc",
+                "--quick",
+                "--only",
+                "throughput",
+                "--sets",
+                "brooks-wb",
+                "--rounds",
+                "1",
+                "--prof",
+                "perfnorm",
+                "--out",
+            ])
+            .arg(&dir),
     );
     // The seed's shape: ops/min per set and the change against none.
     for w in ["xml", "graph"] {

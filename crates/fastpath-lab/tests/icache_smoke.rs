@@ -25,7 +25,8 @@ fn icache_quick_runs_and_reports_every_row() {
     assert_eq!(name, "icache");
     let ctx = cli::context(sub, true);
     let e = experiments.iter().find(|e| e.name() == "icache").unwrap();
-    let report = e.run(&ctx).unwrap();
+    e.run(&ctx).unwrap();
+    let report = ctx.kept();
 
     let text = report.to_text();
     assert!(text.contains("ICacheTest: none"), "{text}");

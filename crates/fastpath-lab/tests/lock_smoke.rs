@@ -10,35 +10,19 @@
 
 mod common;
 
-use fastpath_lab::experiments::{lock::Lock, Context, Experiment};
-use fastpath_lab::report::jmh;
+use common::{fastpath, scratch, stdout_of, SINGLE_THREADED_PAIRS};
 
-/// The pairs table's single-threaded rows (all but `contended-2t`).
-const SINGLE_THREADED_PAIRS: [&str; 12] = [
-    "cas-pair",
-    "uncontended",
-    "after-deflation",
-    "recursive",
-    "churn",
-    "synchronized",
-    "monitor-mode",
-    "monitor-churn",
-    "parking-lot-mutex",
-    "parking-lot-reentrant",
-    "std-mutex",
-    "parking-lot-reentrant-recursive",
-];
+use fastpath_lab::experiment::{Context, Experiment};
+use fastpath_lab::experiments::lock::Lock;
+use fastpath_lab::report::jmh;
 
 #[test]
 fn lock_experiment_runs_quick_and_reports_every_row() {
     let e = Lock;
     let cmd = e.args(clap::Command::new("lock"));
-    let ctx = Context {
-        quick: true,
-        out: None,
-        matches: cmd.get_matches_from(["lock"]),
-    };
-    let report = e.run(&ctx).unwrap();
+    let ctx = Context::new(true, None, cmd.get_matches_from(["lock"]));
+    e.run(&ctx).unwrap();
+    let report = ctx.kept();
     let json = jmh::to_json(&report.results);
     let back = jmh::from_json(&json).unwrap();
     let names: Vec<&str> = back.iter().map(|r| r.benchmark.as_str()).collect();
@@ -119,19 +103,13 @@ fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
     if !common::can_profile("lock_smoke") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("fastpath-lock-prof-{}", std::process::id()));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fastpath"))
-        .args([
-            "lock", "--quick", "--only", "pairs", "--prof", "perfnorm", "--out",
-        ])
-        .arg(&dir)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    let dir = scratch("lock-prof");
+    let text = stdout_of(
+        fastpath()
+            .args([
+                "lock", "--quick", "--only", "pairs", "--prof", "perfnorm", "--out",
+            ])
+            .arg(&dir),
     );
     let json = std::fs::read_to_string(dir.join("lock.json")).expect("lock.json");
     let _ = std::fs::remove_dir_all(&dir);
@@ -195,19 +173,12 @@ fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
 /// monitor-mode run never pairs with a lightweight one in `compare`.
 #[test]
 fn pairs_rows_are_labelled_with_the_mode_they_ran_in() {
-    let dir = std::env::temp_dir().join(format!("fastpath-lock-mode-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fastpath"))
-        .env("FASTPATH_LOCKING_MODE", "monitor")
-        .args(["lock", "--quick", "--only", "pairs", "--out"])
-        .arg(&dir)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    let dir = scratch("lock-mode");
+    let text = stdout_of(
+        fastpath()
+            .env("FASTPATH_LOCKING_MODE", "monitor")
+            .args(["lock", "--quick", "--only", "pairs", "--out"])
+            .arg(&dir),
     );
     let json = std::fs::read_to_string(dir.join("lock.json")).expect("lock.json");
     let _ = std::fs::remove_dir_all(&dir);

@@ -58,7 +58,7 @@ fn simulated_counters_of_a_tiny_region() {
         "spin",
         "latency",
         Mode::AverageTime,
-        &fastpath_lab::harness::Stats::from_samples(vec![1.0, 1.2]),
+        &fastpath_lab::stats::Stats::from_samples(vec![1.0, 1.2]),
         "ns/op",
     );
     let r = p.attach(r);
@@ -80,7 +80,7 @@ fn compare_prints_the_seed_diff() {
             "xv",
             "test",
             Mode::Throughput,
-            &fastpath_lab::harness::Stats::from_samples(vec![236.0, 237.0]),
+            &fastpath_lab::stats::Stats::from_samples(vec![236.0, 237.0]),
             "ops/min",
         )
         .secondary("L1-dcache-loads", m)

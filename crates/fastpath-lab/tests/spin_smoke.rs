@@ -2,7 +2,8 @@
 //! JMH-format JSON parses back with the expected rows.
 
 use fastpath_lab::cli;
-use fastpath_lab::experiments::{self, Experiment};
+use fastpath_lab::experiment::Experiment;
+use fastpath_lab::experiments;
 use fastpath_lab::report::jmh;
 
 #[test]
@@ -16,7 +17,9 @@ fn spin_quick_produces_four_tables_and_parseable_json() {
         .try_get_matches_from(["fastpath", "spin", "--quick"])
         .expect("cli parses");
     let sub = matches.subcommand_matches("spin").expect("spin subcommand");
-    let report = spin.run(&cli::context(sub, true)).expect("runs");
+    let ctx = cli::context(sub, true);
+    spin.run(&ctx).expect("runs");
+    let report = ctx.kept();
 
     assert_eq!(report.tables.len(), 4, "latency, budget check, handoff, lru");
     let text = report.to_text();

@@ -5,24 +5,14 @@
 //! GC pause tables' two dozen columns) print no line wider than
 //! `TEXT_WIDTH`, and the wrapped cells lose no word.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
+use common::{fastpath, scratch, stdout_of};
 use fastpath_lab::report::table::TEXT_WIDTH;
 
 /// `fastpath args…`'s stdout, after checking it succeeded.
 fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_fastpath"))
-        .args(args)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{args:?}:\n{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
+    stdout_of(fastpath().args(args))
 }
 
 /// Every line of `text` within `TEXT_WIDTH` characters; the number of
@@ -39,14 +29,6 @@ fn assert_fits(what: &str, text: &str) -> usize {
     assert!(n > 5, "{what}: no table printed:\n{text}");
     eprintln!("{what}: {n} lines within {TEXT_WIDTH} columns");
     n
-}
-
-/// A fresh, empty folder for this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fastpath-width-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]
@@ -108,7 +90,8 @@ fn gc_pause_tables_fit_120_columns_in_blocks() {
 fn jit_not_run_rows_fit_120_columns() {
     // An empty --jvm folder: every hotspot-c2 row says "not run", naming
     // the missing file's path and how to produce it.
-    let dir = scratch("jvm");
+    let dir = scratch("width-jvm");
+    std::fs::create_dir_all(&dir).unwrap();
     let text = run(&[
         "jit",
         "--quick",

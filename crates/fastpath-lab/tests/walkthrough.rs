@@ -37,38 +37,15 @@
 //! at least: intervals so wide that nothing could move would pass the
 //! first half vacuously.
 
+mod common;
+
+use common::{fastpath, scratch, SINGLE_THREADED_PAIRS as SINGLE_THREADED};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use fastpath_lab::harness::stats::{serial_median_interval, CONFIDENCE};
 use fastpath_lab::report::jmh::{self, BenchResult, Metric};
-
-fn fastpath() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fastpath"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fastpath-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// The rows whose verdict on two runs of one build is asserted.
-const SINGLE_THREADED: [&str; 12] = [
-    "cas-pair",
-    "uncontended",
-    "after-deflation",
-    "recursive",
-    "churn",
-    "synchronized",
-    "monitor-mode",
-    "monitor-churn",
-    "parking-lot-mutex",
-    "parking-lot-reentrant",
-    "std-mutex",
-    "parking-lot-reentrant-recursive",
-];
+use fastpath_lab::stats::{serial_median_interval, CONFIDENCE};
 
 /// How many of the ten rows that are neither the CAS pair nor
 /// [`CYCLE_SIZED`] may move between two runs of one build: none. Over 520

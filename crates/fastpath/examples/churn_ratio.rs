@@ -5,7 +5,8 @@
 //! the per-round ratios and the ratio of the per-row minima.
 //!
 //! `cargo run --release -p fastpath --example churn_ratio -- [rounds]`
-//! (BENCHMARKS.md, "Locking, sync-churn").
+//! (the benchmarks notebook, `docs/benchmarks-log-2026.md`, "Locking,
+//! sync-churn", has its figures).
 
 use std::pin::pin;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -9,14 +9,15 @@
 //!
 //! It prints how long the very first lock + unlock took, the batch the
 //! lab's calibration settles on, and ns per pair in each 20 ms iteration.
-//! The mechanism: when the first inflation registered `membarrier` on the
-//! inflating thread, that first pair took 4–15 ms (a scheduler grace
-//! period in the kernel), ≥ the 1 ms calibration target, so the batch was
-//! 1 and every sample timed one pair plus a clock read. The deflation
-//! thread now registers itself; the first pair costs the thread spawn.
+//! The mechanism it shows: a `membarrier` registration on the inflating
+//! thread makes the first pair take milliseconds (a scheduler grace period
+//! in the kernel), over the 1 ms calibration target, so the batch would be
+//! 1 and every sample would time one pair plus a clock read. The deflation
+//! thread registers itself, so the first pair costs the thread spawn.
 //!
 //! `cargo run --release -p fastpath --example first_inflation -- first`
-//! (BENCHMARKS.md, "Locking, sync-churn", has the figures and the cause).
+//! (the benchmarks notebook, `docs/benchmarks-log-2026.md`, "Locking,
+//! sync-churn", has the figures and the cause).
 
 use std::pin::pin;
 use std::time::Instant;

@@ -43,7 +43,10 @@
 //!   instruction against [`crate::cpu::info`], and returns a [`ConfigError`]
 //!   naming the bad value, the values that can work on this CPU, and which
 //!   CPUs the others are for. A runtime calls it at start, as HotSpot
-//!   refuses to start on a bad flag; the lab does.
+//!   refuses to start on a bad flag; the lab does. Called after a subsystem
+//!   has read a setting lazily, it no longer refuses that setting's bad
+//!   value (reported then, its default in force): it returns what is in
+//!   force, whichever subsystem read first.
 //! - lazy: a subsystem that reads its setting before any `init` reads its
 //!   variable then: a valid one is kept, a bad one falls back to its default
 //!   and is reported once (to the hook set by [`on_invalid_variable`], else
@@ -181,9 +184,7 @@ impl Config {
         macro_rules! in_force {
             ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => { Config { $($field: $value.get(),)* } };
         }
-        let mut c = for_each_setting!(in_force!());
-        c.gc_mode = crate::gc::settings::process_mode();
-        c
+        for_each_setting!(in_force!())
     }
 }
 
@@ -246,15 +247,35 @@ fn install(c: Config) -> Result<&'static Config, ConfigError> {
 /// Parses the environment, validates it against this CPU and installs it as
 /// the process-wide configuration. Returns the configuration in force: if
 /// one was already installed (by an earlier `init`, [`set`] or [`global`]),
-/// that one, unchanged.
+/// that one, unchanged. A bad value is refused, naming it, unless a
+/// subsystem already read that setting lazily: it was reported then, its
+/// default is in force, and `init` returns the configuration in force, as
+/// after [`global`], whichever reader came first.
 pub fn init() -> Result<&'static Config, ConfigError> {
     if let Some(c) = IN_FORCE.get() {
         return Ok(c);
     }
-    let c = Config::from_env()?;
-    c.validate(crate::cpu::info())?;
-    // A subsystem that read its variable lazily read the same environment.
-    Ok(install(c).unwrap_or_else(|_| global()))
+    let cpu = crate::cpu::info();
+    let (c, errors) = Config::read(|k| std::env::var(k).ok(), Some(cpu));
+    if errors.is_empty() {
+        c.validate(cpu)?;
+        // A subsystem that read its variable lazily read the same environment.
+        return Ok(install(c).unwrap_or_else(|_| global()));
+    }
+    match errors.into_iter().find(|e| !read_lazily(e.setting)) {
+        Some(e) => Err(e),
+        None => Ok(global()),
+    }
+}
+
+/// Whether the setting named `var` has its process value fixed already.
+fn read_lazily(var: &str) -> bool {
+    macro_rules! fixed {
+        ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => {
+            false $(|| (<$ty as Setting>::VAR == var && $value.peek().is_some()))*
+        };
+    }
+    for_each_setting!(fixed!())
 }
 
 /// Installs `config` as the process-wide configuration, after validating it.

@@ -1,14 +1,19 @@
-//! Humongous objects (larger than a region) through the public API: they
-//! are allocated, kept, dropped and their regions reused; they refer to
-//! small objects and back through concurrent cycles under every preset;
-//! a fragmented heap is compacted before a humongous allocation fails, and
-//! `OutOfMemory` is the answer only when no run can be made. The verifier
-//! runs after every cycle. Each test is bounded in time.
+//! Humongous objects (larger than a region) and the full compaction
+//! through the public API: they are allocated, kept, dropped and their
+//! regions reused; they refer to small objects and back through concurrent
+//! cycles under every preset; a heap fragmented by a few survivors anywhere
+//! (bottom, middle, top, scattered, in 1 to 4 mutators) or by live
+//! humongous objects is compacted into one run before a request fails, so
+//! the largest request the live data leaves room for always succeeds, and
+//! one region more is `OutOfMemory` naming the request and the run; requests
+//! that can never fit fail beside ones that fit without costing them
+//! anything. The verifier runs after every cycle. Each test is bounded in
+//! time.
 
 // The heap is not built under `--cfg loom` (only the forwarding protocol is).
 #![cfg(not(loom))]
 
-use std::sync::mpsc;
+use std::sync::{mpsc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
 use fastpath::gc::{
@@ -320,59 +325,450 @@ fn fragmentation_is_compacted_before_a_humongous_allocation_fails() {
     }
 }
 
-/// Free space in runs too short, between humongous objects that never
-/// move: a full compaction cannot make a run, and `OutOfMemory` is the
-/// honest answer, given only after that compaction was tried.
+/// The heap's shape in regions: (regions, the mutators' reserve, words
+/// per region).
+fn shape(heap: &Heap) -> (usize, usize, usize) {
+    let region_words = heap.config().region_bytes / 8;
+    let regions = heap.config().heap_bytes / heap.config().region_bytes;
+    (
+        regions,
+        regions - heap.max_object_words() / region_words,
+        region_words,
+    )
+}
+
+/// Data words of an object whose cell spans exactly `regions` regions (a
+/// cell is its fields and three header words).
+fn ndata_for(heap: &Heap, regions: usize) -> usize {
+    regions * shape(heap).2 - 3
+}
+
+/// A request that cannot fit is `OutOfMemory` naming it and the longest
+/// run left; anything else is a failure of the test.
+fn assert_no_room(err: GcError, requested_regions: usize, run_regions: usize, region_words: usize) {
+    assert_eq!(
+        err,
+        GcError::OutOfMemory {
+            requested_words: requested_regions * region_words,
+            largest_run_words: run_regions * region_words,
+        }
+    );
+}
+
+/// The case, in every barrier set and mode (the five presets
+/// passive, the two complete sets concurrent): eight small survivors, a
+/// dead humongous object of 40 regions, then requests of 56 regions and of
+/// the largest the survivors leave room for: both fit once the compaction
+/// has slid the survivors to the bottom; one region more is `OutOfMemory`
+/// naming the request and the run.
 #[test]
-fn no_run_between_humongous_objects_is_out_of_memory() {
+fn a_dead_humongous_object_and_a_few_survivors_leave_one_run() {
+    let mut runs = Vec::new();
+    for p in Preset::all() {
+        runs.push((p, GcMode::Passive));
+        if p.bits().missing_for_concurrent().is_empty() {
+            runs.push((p, GcMode::Concurrent));
+        }
+    }
+    assert_eq!(runs.len(), 7);
+    for (preset, mode) in runs {
+        let stats = within(CAP, "one run", move || {
+            let mut c = HeapConfig::new(4 << 20, preset.bits(), mode);
+            c.verify = true;
+            let heap = Heap::new(c).unwrap();
+            let (regions, reserve, region_words) = shape(&heap);
+            let mut m = heap.mutator::<Dynamic>().unwrap();
+            let survivors: Vec<Handle> = (0..8)
+                .map(|i| {
+                    let h = m.alloc(1, 6).unwrap();
+                    fill(&m, h, i);
+                    h
+                })
+                .collect();
+            let d = m.roots_len();
+            let big = m.alloc(0, ndata_for(&heap, 40)).unwrap();
+            fill(&m, big, 40);
+            m.truncate_roots(d);
+            // A collection copies the survivors somewhere in the heap: the
+            // free space is split around them.
+            m.collect().unwrap();
+            let largest = regions - reserve - 1;
+            for want in [56, largest] {
+                let h = m
+                    .alloc(0, ndata_for(&heap, want))
+                    .unwrap_or_else(|e| panic!("{preset:?} {mode}: {want} regions: {e}; {:?}", heap.stats()));
+                fill(&m, h, want);
+                check(&m, m.get(h).unwrap(), want);
+                m.truncate_roots(d);
+            }
+            let err = m.alloc(0, ndata_for(&heap, largest + 1)).unwrap_err();
+            assert_no_room(err, largest + 1, largest, region_words);
+            for (i, &h) in survivors.iter().enumerate() {
+                check(&m, m.get(h).unwrap(), i);
+            }
+            heap.stats()
+        });
+        println!(
+            "{preset:?} {mode}: {} full compactions, {} degenerated cycles, {} verified runs",
+            stats.full_compactions, stats.degenerated_cycles, stats.verified_cycles
+        );
+        assert_verified(&stats);
+        assert!(
+            stats.full_compactions >= 1,
+            "{preset:?} {mode}: the run came from a compaction"
+        );
+    }
+}
+
+/// Where a test leaves its few survivors before asking for the largest
+/// request: after this share of the free space has been allocated (and
+/// dropped) in small objects, or spread over the whole heap.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    Bottom,
+    Middle,
+    Top,
+    Scattered,
+}
+
+/// A few survivors anywhere in the heap, in 1 to 4 mutators, in each mode:
+/// every mutator in turn gets the largest request the survivors leave room
+/// for (one region holds them all after a compaction), and one region more
+/// is `OutOfMemory` naming the request and that run. The mutators not
+/// asking wait in a safe region; every survivor is checked at the end.
+#[test]
+fn the_largest_request_fits_wherever_a_few_survivors_lie() {
+    let mut runs = 0;
     for mode in [GcMode::Passive, GcMode::Concurrent] {
-        let (err, stats, free, region) = within(CAP, "no run", move || {
+        for mutators in 1..=4usize {
+            for place in [Place::Bottom, Place::Middle, Place::Top, Place::Scattered] {
+                let stats = within(CAP, "largest request", move || {
+                    largest_request_run(mode, mutators, place)
+                });
+                assert_verified(&stats);
+                runs += 1;
+            }
+        }
+    }
+    println!("{runs} configurations: each mutator got the largest run, then OutOfMemory for one region more");
+}
+
+fn largest_request_run(mode: GcMode, mutators: usize, place: Place) -> GcStats {
+    let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, mode);
+    c.verify = true;
+    let heap = Heap::new(c).unwrap();
+    let (regions, reserve, region_words) = shape(&heap);
+    let largest = regions - reserve - 1;
+    // Turns: mutator `t` places its survivors in turn `t`, then asks for
+    // the largest run in turn `mutators + t`; the others wait in a safe
+    // region (a collection needs every mutator stopped).
+    let turn = Mutex::new(0usize);
+    let start = Barrier::new(mutators);
+    let garbage_bytes = heap.free_bytes() - (reserve + 4) * heap.config().region_bytes;
+    std::thread::scope(|s| {
+        for t in 0..mutators {
+            let (heap, turn, start) = (&heap, &turn, &start);
+            s.spawn(move || {
+                let mut m = heap.mutator::<Dynamic>().unwrap();
+                start.wait();
+                let wait_turn = |m: &mut Mutator<Dynamic>, mine: usize| loop {
+                    if *turn.lock().unwrap() == mine {
+                        return;
+                    }
+                    m.safe_region(|| std::thread::sleep(Duration::from_micros(200)));
+                };
+                wait_turn(&mut m, t);
+                // Garbage of ~4 KiB objects, then the survivors: two per
+                // mutator, the first placed by `place`.
+                let share = garbage_bytes / mutators;
+                let before = match place {
+                    Place::Bottom => 0,
+                    Place::Middle => share / 2,
+                    Place::Top | Place::Scattered => share,
+                };
+                let mut survivors = Vec::new();
+                let mut done = 0;
+                for k in 0..2 {
+                    let until = if matches!(place, Place::Scattered) {
+                        share * (k + 1) / 2
+                    } else {
+                        before
+                    };
+                    while done < until {
+                        let d = m.roots_len();
+                        m.alloc(0, 500).unwrap();
+                        m.truncate_roots(d);
+                        done += 4024;
+                    }
+                    let h = m.alloc(1, 12).unwrap();
+                    fill(&m, h, t * 2 + k);
+                    survivors.push(h);
+                }
+                *turn.lock().unwrap() += 1;
+                wait_turn(&mut m, mutators + t);
+                let d = m.roots_len();
+                let h = m.alloc(0, ndata_for(heap, largest)).unwrap_or_else(|e| {
+                    panic!("{mode} {mutators} mutators {place:?}: mutator {t}, {largest} regions: {e}")
+                });
+                fill(&m, h, 1000 + t);
+                check(&m, m.get(h).unwrap(), 1000 + t);
+                m.truncate_roots(d);
+                let err = m.alloc(0, ndata_for(heap, largest + 1)).unwrap_err();
+                assert_no_room(err, largest + 1, largest, region_words);
+                for (k, &h) in survivors.iter().enumerate() {
+                    check(&m, m.get(h).unwrap(), t * 2 + k);
+                }
+                *turn.lock().unwrap() += 1;
+                // Stay registered (stopping in a safe region) until every
+                // mutator has had its turn.
+                wait_turn(&mut m, 2 * mutators);
+            });
+        }
+    });
+    heap.stats()
+}
+
+/// Requests that can never fit (the largest object the heap allows, with
+/// survivors in it) from two mutators, beside two whose requests always
+/// fit (even all at once), concurrent mode: the first two get
+/// `OutOfMemory` naming the request, every time, and the other two never
+/// do. The heap's "full" judgement is each request's own, not the largest
+/// waiting one's.
+#[test]
+fn requests_that_never_fit_fail_beside_ones_that_fit() {
+    let (stats, refused, served) = within(CAP, "never fit", move || {
+        let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Concurrent);
+        c.verify = true;
+        let heap = Heap::new(c).unwrap();
+        let (_, _, region_words) = shape(&heap);
+        let never = heap.max_object_words();
+        let rounds = 12;
+        let (refused, served) = std::thread::scope(|s| {
+            let heap = &heap;
+            let threads: Vec<_> = (0..4usize)
+                .map(|t| {
+                    s.spawn(move || {
+                        let mut m = heap.mutator::<Dynamic>().unwrap();
+                        let keep = m.alloc(1, 12).unwrap();
+                        fill(&m, keep, t);
+                        let (mut refused, mut served) = (0, 0);
+                        for round in 0..rounds {
+                            let d = m.roots_len();
+                            if t < 2 {
+                                match m.alloc(0, never - 3) {
+                                    Err(GcError::OutOfMemory {
+                                        requested_words,
+                                        largest_run_words,
+                                    }) => {
+                                        assert_eq!(requested_words, never);
+                                        assert!(largest_run_words < never);
+                                        assert_eq!(largest_run_words % region_words, 0);
+                                        refused += 1;
+                                    }
+                                    other => panic!("mutator {t}: {other:?} for a request that cannot fit"),
+                                }
+                            } else {
+                                // 24 regions each: both at once, the
+                                // survivors and the reserve fit in 64.
+                                let h = m.alloc(0, 24 * region_words - 3).unwrap_or_else(|e| {
+                                    panic!("mutator {t}, round {round}: {e}; {:?}", heap.stats())
+                                });
+                                fill(&m, h, round);
+                                for _ in 0..64 {
+                                    let d = m.roots_len();
+                                    m.alloc(2, 8).unwrap();
+                                    m.truncate_roots(d);
+                                }
+                                check(&m, m.get(h).unwrap(), round);
+                                served += 1;
+                            }
+                            m.truncate_roots(d);
+                        }
+                        check(&m, m.get(keep).unwrap(), t);
+                        (refused, served)
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .map(|t| t.join().unwrap())
+                .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        });
+        (heap.stats(), refused, served)
+    });
+    println!(
+        "{refused} requests refused, {served} served; {} degenerated cycles, {} full compactions",
+        stats.degenerated_cycles, stats.full_compactions
+    );
+    assert_verified(&stats);
+    assert_eq!((refused, served), (24, 24));
+}
+
+/// Live humongous objects slide too: objects of two regions, every other
+/// one dead, leave two-region gaps between live ones; a request longer
+/// than any gap fits after the compaction slides the live ones together,
+/// and the survivors are intact.
+#[test]
+fn live_humongous_objects_are_slid_together() {
+    for mode in [GcMode::Passive, GcMode::Concurrent] {
+        let (stats, objects) = within(CAP, "humongous slide", move || {
             let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, mode);
             c.verify = true;
             let heap = Heap::new(c).unwrap();
-            let region = heap.config().region_bytes;
+            let (regions, reserve, _) = shape(&heap);
             let mut m = heap.mutator::<Dynamic>().unwrap();
-            // Two-region objects until the heap holds no more.
+            // Two-region objects over the heap outside the reserve.
             let mut objs = Vec::new();
-            loop {
-                match m.alloc(0, region / 8 + 16) {
-                    Ok(h) => objs.push(h),
-                    Err(GcError::OutOfMemory) => break,
-                    Err(e) => panic!("{e}"),
-                }
+            for i in 0..(regions - reserve) / 2 {
+                let h = m.alloc(0, ndata_for(&heap, 2)).unwrap();
+                fill(&m, h, i);
+                objs.push(h);
             }
-            assert!(objs.len() >= 20, "{} objects", objs.len());
-            // Every other one dies: free two-region gaps between live ones
-            // (and the reserve's few regions at the bottom).
             let keep: Vec<_> = objs
                 .iter()
+                .enumerate()
                 .step_by(2)
-                .map(|&h| m.make_global(m.get(h).unwrap()).unwrap())
+                .map(|(i, &h)| (i, m.make_global(m.get(h).unwrap()).unwrap()))
                 .collect();
             m.truncate_roots(0);
-            m.collect().unwrap();
-            m.collect().unwrap();
-            let before = heap.stats().full_compactions;
-            // Seven regions: longer than any gap (the longest, at the
-            // bottom, is the reserve's four and one dead object's two).
-            let err = m.alloc(0, 6 * region / 8 + 16).unwrap_err();
-            let stats = heap.stats();
-            assert!(stats.full_compactions > before, "a compaction was tried first");
-            // The survivors are intact.
-            for g in keep {
-                m.global(g).unwrap();
+            // Every region the live ones leave, in one run.
+            let want = regions - reserve - 2 * keep.len();
+            let h = m
+                .alloc(0, ndata_for(&heap, want))
+                .unwrap_or_else(|e| panic!("{mode}: {want} regions: {e}; {:?}", heap.stats()));
+            fill(&m, h, 99);
+            check(&m, m.get(h).unwrap(), 99);
+            for &(i, g) in &keep {
+                check(&m, m.global(g).unwrap(), i);
             }
-            (err, stats, heap.free_bytes(), region)
+            (heap.stats(), keep.len())
         });
         println!(
-            "{mode}: {err} with {free} bytes free in two-region gaps; {} full compactions",
+            "{mode}: {objects} live two-region objects slid together; {} full compactions",
             stats.full_compactions
         );
-        assert_eq!(err, GcError::OutOfMemory);
-        assert!(
-            free >= 10 * 2 * region,
-            "{mode}: the space was there, in short runs"
-        );
         assert_verified(&stats);
+        assert!(stats.full_compactions >= 1);
     }
+}
+
+/// Garbage of random sizes up to what the mutators leave each other (the
+/// whole heap outside the reserve, shared among 1, 2 or 4 mutators), in
+/// each mode: no request is ever refused.
+#[test]
+fn random_garbage_up_to_the_largest_is_never_refused() {
+    for mode in [GcMode::Passive, GcMode::Concurrent] {
+        for mutators in [1usize, 2, 4] {
+            let (stats, served) = within(CAP, "random garbage", move || {
+                let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, mode);
+                c.verify = true;
+                let heap = Heap::new(c).unwrap();
+                let (regions, reserve, region_words) = shape(&heap);
+                // Each mutator's object at most its share, less a region
+                // for the small objects and the tails.
+                let most = (regions - reserve) / mutators - 1;
+                let served: usize = std::thread::scope(|s| {
+                    let heap = &heap;
+                    let threads: Vec<_> = (0..mutators)
+                        .map(|t| {
+                            s.spawn(move || {
+                                let mut m = heap.mutator::<Dynamic>().unwrap();
+                                let mut rng = (t as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                                let mut served = 0;
+                                for i in 0..20 {
+                                    rng ^= rng << 13;
+                                    rng ^= rng >> 7;
+                                    rng ^= rng << 17;
+                                    let words = 1 + (rng as usize) % (most * region_words - 3);
+                                    let d = m.roots_len();
+                                    let h = m.alloc(0, words).unwrap_or_else(|e| {
+                                        panic!("{mode}, {mutators} mutators: mutator {t}, request {i} of {words} words: {e}")
+                                    });
+                                    fill(&m, h, i);
+                                    check(&m, m.get(h).unwrap(), i);
+                                    m.truncate_roots(d);
+                                    served += 1;
+                                }
+                                served
+                            })
+                        })
+                        .collect();
+                    threads.into_iter().map(|t| t.join().unwrap()).sum()
+                });
+                (heap.stats(), served)
+            });
+            println!(
+                "{mode}, {mutators} mutators: {served} requests served; {} full compactions",
+                stats.full_compactions
+            );
+            assert_verified(&stats);
+            assert_eq!(served, 20 * mutators);
+        }
+    }
+}
+
+/// A locked object may not move: its region stays, and the compaction
+/// slides everything else (small survivors and a live humongous object)
+/// to the bottom around it. The free space is then two runs, below and
+/// above the locked object's region: the longer is the largest request
+/// that fits, one region more is `OutOfMemory` naming that run, and the
+/// locked object kept its address.
+#[test]
+fn a_locked_object_stays_and_the_rest_slides_around_it() {
+    let (stats, fixed) = within(CAP, "locked object", move || {
+        let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
+        c.verify = true;
+        let heap = Heap::new(c).unwrap();
+        let (regions, reserve, region_words) = shape(&heap);
+        let region_bytes = heap.config().region_bytes;
+        let mut m = heap.mutator::<Dynamic>().unwrap();
+        // A fresh heap carves its first TLAB at the bottom of region 0.
+        let first = m.alloc(1, 12).unwrap();
+        let base = m.get(first).unwrap().addr() - 8;
+        assert_eq!(base % region_bytes, 0, "the first object opens the heap");
+        fill(&m, first, 1);
+        let big = m.alloc(0, ndata_for(&heap, 3)).unwrap();
+        fill(&m, big, 3);
+        // Garbage up to region 30, where the locked object goes.
+        let region_of = |addr: usize| (addr - base) / region_bytes;
+        loop {
+            let g = m.alloc(0, 500).unwrap();
+            if region_of(m.get(g).unwrap().addr()) >= 30 {
+                break;
+            }
+        }
+        m.truncate_roots(2);
+        let x = m.alloc(1, 12).unwrap();
+        fill(&m, x, 2);
+        let at = m.get(x).unwrap().addr();
+        let fixed = region_of(at);
+        let lock = m.lock(x).unwrap();
+        // Movable live data after the compaction: the small survivor's
+        // region and the humongous run, regions 0..=3; the locked
+        // object's region stays.
+        let (below, above) = (fixed - 4, regions - 1 - fixed);
+        let free = regions - 4 - 1;
+        let largest = below.max(above).min(free - reserve);
+        let d = m.roots_len();
+        let h = m
+            .alloc(0, ndata_for(&heap, largest))
+            .unwrap_or_else(|e| panic!("{largest} regions beside region {fixed}: {e}; {:?}", heap.stats()));
+        fill(&m, h, 4);
+        check(&m, m.get(h).unwrap(), 4);
+        m.truncate_roots(d);
+        let err = m.alloc(0, ndata_for(&heap, largest + 1)).unwrap_err();
+        assert_no_room(err, largest + 1, largest, region_words);
+        assert_eq!(m.get(x).unwrap().addr(), at, "the locked object did not move");
+        drop(lock);
+        check(&m, m.get(first).unwrap(), 1);
+        check(&m, m.get(big).unwrap(), 3);
+        check(&m, m.get(x).unwrap(), 2);
+        (heap.stats(), fixed)
+    });
+    println!(
+        "region {fixed} locked: {} full compactions, the rest slid around it",
+        stats.full_compactions
+    );
+    assert_verified(&stats);
+    assert!(stats.full_compactions >= 1);
 }

@@ -139,7 +139,7 @@ fn a_full_heap_is_out_of_memory() {
                         m.write(o, 0, kept.len()).unwrap();
                         kept.push(h);
                     }
-                    Err(GcError::OutOfMemory) => break,
+                    Err(GcError::OutOfMemory { .. }) => break,
                     Err(e) => panic!("{e}"),
                 }
             }

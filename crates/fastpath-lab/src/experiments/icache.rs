@@ -37,14 +37,15 @@ use fastpath::code::memory::CodeMemory;
 use fastpath::code::CodeCache;
 use fastpath::config::ICacheSync;
 
-use super::{Context, Experiment};
+use crate::experiment::{Context, Experiment};
 use crate::harness::interleave::{rounds, Order};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region, Source};
 use crate::harness::rng::SplitMix64;
-use crate::harness::{black_box, progress, Stats};
+use crate::harness::{black_box, progress};
 use crate::report::svg::{LinePlot, Scale};
 use crate::report::table::{num, percent, ratio};
 use crate::report::{BenchResult, Metric, Mode, Report, Table};
+use crate::stats::Stats;
 
 /// The experiment.
 pub struct ICache;
@@ -98,7 +99,7 @@ impl Experiment for ICache {
         Some(region)
     }
 
-    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+    fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let strategies: Vec<Strategy> = Strategy::supported()
             .into_iter()
             .map(Strategy::new)
@@ -113,15 +114,19 @@ impl Experiment for ICache {
             .unwrap_or(if ctx.quick { 200 } else { 5000 });
         let stubs = ctx.option::<u32>("stubs").map(|n| n as usize).unwrap_or(10_000);
         let prof = ctx.profiler(self.name())?;
-        let mut report = Report::default();
-        icache_table(&strategies, iterations, &mut report)?;
+        // Each part is kept as soon as it is measured (the ICacheTest
+        // tables with the counters profiled into their rows).
+        let mut part = Report::default();
+        icache_table(&strategies, iterations, &mut part)?;
         if let Some(p) = &prof {
-            let t = counters_table(p, &strategies, &mut report.results)?;
-            report.tables.push(t);
+            let t = counters_table(p, &strategies, &mut part.results)?;
+            part.tables.push(t);
         }
-        install_storm(&strategies, stubs, ctx.quick, &mut report)?;
-        fences(ctx, &mut report);
-        Ok(report)
+        ctx.keep(std::mem::take(&mut part))?;
+        install_storm(&strategies, stubs, ctx.quick, &mut part)?;
+        ctx.keep(std::mem::take(&mut part))?;
+        fences(ctx, &mut part);
+        ctx.keep(part)
     }
 }
 
@@ -427,17 +432,20 @@ fn auto_check(strategies: &[Strategy], cells: &[Vec<Cell>], results: &mut [Bench
             );
         }
     }
-    t.note(if failures.is_empty() {
-        format!(
-            "PASS: auto within {AUTO_TOLERANCE}× of the fastest explicit strategy at all {} sizes",
-            SIZES.len()
-        )
-    } else {
-        format!(
-            "FAIL: auto {} of the fastest explicit strategy (goal ≤ {AUTO_TOLERANCE}×; noisy machine? rerun with more --iterations)",
-            failures.join(", ")
-        )
-    });
+    t.note(crate::report::timing_verdict(
+        failures.is_empty(),
+        &if failures.is_empty() {
+            format!(
+                "auto within {AUTO_TOLERANCE}× of the fastest explicit strategy at all {} sizes",
+                SIZES.len()
+            )
+        } else {
+            format!(
+                "auto {} of the fastest explicit strategy (goal ≤ {AUTO_TOLERANCE}×; rerun with more --iterations)",
+                failures.join(", ")
+            )
+        },
+    ));
     Some(t)
 }
 
@@ -579,22 +587,21 @@ fn install_storm(strategies: &[Strategy], n: usize, quick: bool, report: &mut Re
     for (k, st) in strategies.iter().enumerate() {
         let e = per_stub(&each[k]);
         let b = per_stub(&batch[k]);
+        let vs_none = |v: f64, none: f64| {
+            if k == 0 {
+                "baseline".into()
+            } else {
+                percent(v, none)
+            }
+        };
         t.row(vec![
             label(st),
             num(e.median * n as f64 / 1e6),
             num(e.median),
-            if k == 0 {
-                "baseline".into()
-            } else {
-                percent(e.median, none_each)
-            },
+            vs_none(e.median, none_each),
             num(b.median * n as f64 / 1e6),
             num(b.median),
-            if k == 0 {
-                "baseline".into()
-            } else {
-                percent(b.median, none_batch)
-            },
+            vs_none(b.median, none_batch),
             ratio(e.median, b.median),
         ]);
         for (mode, stats) in [("each", &e), ("batch", &b)] {
@@ -659,6 +666,8 @@ fn fences(ctx: &Context, report: &mut Report) {
             }
         })
     };
+    let bar = progress(ops.len() as u64 + 1, "serializing");
+    bar.set_message("publish (peer spinning)");
     let with_peer = crate::harness::measure_ns_per_op(&settings, |n| {
         for _ in 0..n {
             black_box(fastpath::code::publish());
@@ -666,6 +675,7 @@ fn fences(ctx: &Context, report: &mut Report) {
     });
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let _ = spinner.join();
+    bar.inc(1);
 
     let mut t = Table::new(
         "Serializing primitives (ns per call)",
@@ -673,6 +683,7 @@ fn fences(ctx: &Context, report: &mut Report) {
     );
     let mut base = f64::NAN;
     for (name, what, op) in ops.iter_mut() {
+        bar.set_message(name.to_string());
         let stats = crate::harness::measure_ns_per_op(&settings, |n| {
             for _ in 0..n {
                 op();
@@ -696,7 +707,9 @@ fn fences(ctx: &Context, report: &mut Report) {
             BenchResult::new(EXPERIMENT, "serializing", Mode::AverageTime, &stats, "ns/op")
                 .param("operation", *name),
         );
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     t.row(vec![
         "publish (peer spinning)".into(),
         "publish() while a second thread of this process spins: one IPI to interrupt".into(),

@@ -66,33 +66,19 @@ use fastpath::sync::{self, Header, Synchronized};
 
 use clap::{Arg, ArgAction, Command};
 
-use super::{Context, Experiment};
+use crate::experiment::{Context, Experiment};
+use crate::harness::baseline::cas_pair;
 use crate::harness::interleave::{batched, fresh, measure_rows, row, Plan, Sampler};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
-use crate::harness::{black_box, progress, Stats};
+use crate::harness::{black_box, progress};
 use crate::report::table::{num, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Report, Table};
+use crate::stats::Stats;
 
 /// The experiment.
 pub struct Lock;
 
 const NAME: &str = "lock";
-
-#[inline(never)]
-fn cas_pair(word: &AtomicUsize, n: u64) {
-    for _ in 0..n {
-        let w = black_box(word);
-        // The orderings of a lock's fast path, so the baseline pays what a
-        // lock must: Acquire on taking, Release on giving back; the load and
-        // the failure orderings are Relaxed because the CAS validates them.
-        let v = w.load(Ordering::Relaxed);
-        if w.compare_exchange(v, v & !3, Ordering::Acquire, Ordering::Relaxed)
-            .is_ok()
-        {
-            let _ = w.compare_exchange(v & !3, v, Ordering::Release, Ordering::Relaxed);
-        }
-    }
-}
 
 #[inline(never)]
 fn lock_pairs(h: std::pin::Pin<&Header>, n: u64) {
@@ -263,7 +249,7 @@ fn pair_region(row: &str) -> Option<profile::RowRegion> {
     Some(Ok(match row {
         "cas-pair" => {
             let word = AtomicUsize::new(1);
-            Region::new(OPS, move |n| cas_pair(&word, n))
+            Region::new(OPS, move |n| cas_pair(&word, n, || {}))
         }
         "uncontended" => {
             let h = header();
@@ -408,7 +394,7 @@ impl Experiment for Lock {
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
-                .value_parser(clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))
+                .value_parser(clap::builder::RangedI64ValueParser::<usize>::new().range(1..=MAX_THREADS as i64))
                 .action(ArgAction::Append)
                 .help("Also run the contended table at N threads, 1 to 1024 (repeatable); default 1, 2, 4, … up to 2× the CPUs"),
         )
@@ -430,27 +416,34 @@ impl Experiment for Lock {
         region?.ok()
     }
 
-    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+    fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let prof = ctx.profiler(self.name())?;
         let only = ctx.option::<String>("only");
         let wanted = |table: &str| only.as_deref().is_none_or(|o| o == table);
-        let stats0 = sync::stats();
-        let mut report = Report {
-            tables: vec![],
-            results: vec![],
-            plots: vec![],
+        // Each table (with its counters table, when profiled) is kept as
+        // soon as it is measured, with the inflations it caused.
+        let keep = |(mut tables, results): (Vec<Table>, Vec<BenchResult>), before: sync::SyncStats| {
+            let inflations = sync::stats().since(&before);
+            if let Some(t) = tables.first_mut() {
+                // `SyncStats`' Display labels each cause.
+                t.note(format!("during this table: {inflations}"));
+            }
+            ctx.keep(Report {
+                tables,
+                results,
+                plots: Vec::new(),
+            })
         };
         if wanted("pairs") {
-            let (t, r) = pairs(ctx, prof.as_ref())?;
-            report.tables.extend(t);
-            report.results.extend(r);
+            let before = sync::stats();
+            keep(pairs(ctx, prof.as_ref())?, before)?;
         }
         if wanted("workloads") {
-            let (t, r) = workloads::run(&Plan::new(ctx.quick), prof.as_ref())?;
-            report.tables.extend(t);
-            report.results.extend(r);
+            let before = sync::stats();
+            keep(workloads::run(&Plan::new(ctx.quick), prof.as_ref())?, before)?;
         }
         if wanted("contended") {
+            let before = sync::stats();
             let extra: Vec<usize> = ctx
                 .matches
                 .try_get_many::<usize>("threads")
@@ -469,15 +462,9 @@ impl Experiment for Lock {
                 lost == 0,
                 "a lock lost {lost} updates in the contended table: mutual exclusion is broken"
             );
-            report.tables.extend(t);
-            report.results.extend(r);
+            keep((t, r), before)?;
         }
-        let inflations = sync::stats().since(&stats0);
-        if let Some(t) = report.tables.last_mut() {
-            // `SyncStats`' Display labels each cause.
-            t.note(format!("during the experiment (all its tables): {inflations}"));
-        }
-        Ok(report)
+        Ok(())
     }
 }
 
@@ -537,7 +524,10 @@ fn measure_pairs(plan: &Plan) -> anyhow::Result<Vec<Stats>> {
     let clif = clif_pair::ClifPair::compile()?;
     let ok = |mut f: Box<dyn FnMut(&Plan) -> f64>| -> Sampler<'_> { Box::new(move |p| Ok(f(p))) };
     let mut rows: Vec<Sampler<'_>> = vec![
-        ok(Box::new(fresh(|| AtomicUsize::new(1), |w, n| cas_pair(&w, n)))),
+        ok(Box::new(fresh(
+            || AtomicUsize::new(1),
+            |w, n| cas_pair(&w, n, || {}),
+        ))),
         ok(Box::new(fresh(Header::new, lock_pairs))),
         ok(Box::new(fresh(Header::new, |h, n| {
             profile::lock_pairs_on(fastpath::thread::current(), h, n)
@@ -585,17 +575,19 @@ fn measure_pairs(plan: &Plan) -> anyhow::Result<Vec<Stats>> {
         ))),
     ];
     debug_assert_eq!(rows.len(), PAIR_ROWS.len());
-    measure_rows(plan, PAIRS_SEED, &mut rows).map_err(|e| anyhow::anyhow!(e))
+    measure_rows(plan, PAIRS_SEED, &mut rows, "lock pairs").map_err(|e| anyhow::anyhow!(e))
 }
 
 /// The first table: lock+unlock pairs against the CAS pair and the peers.
 /// With a profiler, the table of the rows' counters follows it.
 fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, Vec<BenchResult>)> {
     let plan = Plan::new(ctx.quick);
-    let bar = progress(1, "lock");
-    bar.set_message("pairs, interleaved");
     let measured = measure_pairs(&plan)?;
-    bar.inc(1);
+    // The rows' loops counted one by one, when profiled.
+    let bar = match prof {
+        Some(_) => progress(PAIR_ROWS.len() as u64, "lock perfnorm"),
+        None => indicatif::ProgressBar::hidden(),
+    };
     let stats_of = |name: &str| {
         let i = PAIR_ROWS
             .iter()
@@ -670,6 +662,7 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
             bar.set_message(format!("perfnorm {name}"));
             let region = pair_region(name).unwrap_or_else(|| profile::not_profiled("no region"));
             r = profile::profile_row(p, &mut counters, &format!("pairs/{name}"), region, r);
+            bar.inc(1);
         }
         results.push(r);
     }
@@ -677,10 +670,9 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
     // with PASS or FAIL.
     if !verdicts.is_empty() {
         let all_pass = verdicts.iter().all(|v| !v.contains("FAIL"));
-        t.note(format!(
-            "{}: {} (* in the goal column)",
-            if all_pass { "PASS" } else { "FAIL" },
-            verdicts.join("; ")
+        t.note(crate::report::timing_verdict(
+            all_pass,
+            &format!("{} (* in the goal column)", verdicts.join("; ")),
         ));
     }
     t.note("ratio = median / median of cas-pair, both measured in this run");

@@ -29,12 +29,13 @@ use anyhow::Context as _;
 use clap::{value_parser, Arg, Command as ClapCommand};
 use fastpath::cpu::{self, files::NativeFiles, microcode, MicrocodeSource};
 
-use super::{Context, Experiment};
+use crate::experiment::{Context, Experiment};
 use crate::harness::interleave::{rounds, Order};
 use crate::harness::process::{run_timed, ProcessSample};
-use crate::harness::{progress, Stats};
+use crate::harness::progress;
 use crate::report::table::{num, ratio};
-use crate::report::{BenchResult, Metric, Mode, Report, Table};
+use crate::report::{BenchResult, Metric, Mode, Table};
+use crate::stats::Stats;
 
 /// The hidden subcommand the parent spawns.
 pub const CHILD_COMMAND: &str = "__identify";
@@ -203,18 +204,18 @@ impl Experiment for Startup {
                 .long("runs")
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(1..=1000))
-                .help("Timed runs per source and phase [default: 10 cold, 30 warm; 2 cold and 5 warm with --quick]"),
+                .help("Timed runs per source and phase, 1 to 1000 (default 10 cold, 30 warm; 2 cold and 5 warm with --quick)"),
         )
         .arg(
             Arg::new("idle-ms")
                 .long("idle-ms")
                 .value_name("MS")
-                .value_parser(value_parser!(u64).range(0..=60_000))
-                .help("Idle time before each cold run [default: 1050, as the seed; 300 with --quick]"),
+                .value_parser(clap::builder::RangedI64ValueParser::<u64>::new().range(0..=60_000))
+                .help("Idle time before each cold run in ms, 0 to 60000 (default 1050, as the seed; 300 with --quick)"),
         )
     }
 
-    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+    fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let exe = std::env::current_exe().context("locating the fastpath binary")?;
         let runs = ctx.option::<u32>("runs");
         let cold_runs = runs.unwrap_or(if ctx.quick { 2 } else { 10 }) as usize;
@@ -234,13 +235,14 @@ impl Experiment for Startup {
         let sources = IdentifySource::ALL;
         // One untimed probe per source: checks the child works and records
         // what each source answered on this machine.
+        let total = (1 + cold_runs + warm_runs) * sources.len();
+        let bar = progress(total as u64, "startup");
         let mut answers = Vec::new();
         for s in sources {
             answers.push((s, child_answer(&spawn(s)?)));
+            bar.inc(1);
         }
 
-        let total = (cold_runs + warm_runs) * sources.len();
-        let bar = progress(total as u64, "startup");
         let mut series: Vec<[Series; 2]> = sources.iter().map(|_| Default::default()).collect();
         // Cold: the idle comes before every run, so every run is cold.
         let cold = rounds(sources.len(), 0, cold_runs, Order::RoundRobin, |_, i| {
@@ -361,10 +363,6 @@ impl Experiment for Startup {
         }
         table
             .note("the machine may be shared and noisy: compare rows of one run, not runs of different days");
-        Ok(Report {
-            tables: vec![table],
-            results,
-            plots: Vec::new(),
-        })
+        ctx.keep_table(table, results)
     }
 }

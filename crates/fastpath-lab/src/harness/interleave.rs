@@ -25,7 +25,8 @@ use std::pin::{pin, Pin};
 use std::time::Duration;
 
 use super::rng::SplitMix64;
-use super::{black_box, calibrate_batch, run_for, Settings, Stats};
+use super::{black_box, calibrate_batch, run_for, Settings};
+use crate::stats::Stats;
 
 /// The order of candidates within a round.
 #[derive(Clone, Debug)]
@@ -236,16 +237,28 @@ pub fn row<'a>(op: impl FnMut(u64) + 'a) -> Sampler<'a> {
 /// [`Plan::rounds`] measured rounds, each round in a fresh random order
 /// (seeded by `seed`: a row never always follows the same neighbour), and
 /// returns each row's [`Stats`] in the rows' order. The first sampler's
-/// error ends the table.
-pub fn measure_rows(plan: &Plan, seed: u64, rows: &mut [Sampler<'_>]) -> Result<Vec<Stats>, String> {
+/// error ends the table. A progress bar labelled `what` counts the rounds
+/// on a terminal.
+pub fn measure_rows(
+    plan: &Plan,
+    seed: u64,
+    rows: &mut [Sampler<'_>],
+    what: &str,
+) -> Result<Vec<Stats>, String> {
+    let measured = plan.rounds.max(1);
+    let bar = super::progress((plan.warmup_rounds + measured) as u64, what);
     let per = rounds(
         rows.len(),
         plan.warmup_rounds,
-        plan.rounds.max(1),
+        measured,
         Order::Shuffled(SplitMix64::new(seed)),
-        |_, i| rows[i](plan),
-    )?;
-    Ok(per.into_iter().map(Stats::from_samples).collect())
+        |round, i| {
+            bar.set_position(round.index as u64);
+            rows[i](plan)
+        },
+    );
+    bar.finish_and_clear();
+    Ok(per?.into_iter().map(Stats::from_samples).collect())
 }
 
 #[cfg(test)]
@@ -274,7 +287,7 @@ mod tests {
                 b[0] += 1;
             }),
         ];
-        let stats = measure_rows(&plan, 7, &mut rows).unwrap();
+        let stats = measure_rows(&plan, 7, &mut rows, "test").unwrap();
         drop(rows);
         assert_eq!(calls[0], 13, "one call per round, warm-up included");
         assert!(calls[1] > 13, "batched samples run several batches");

@@ -12,11 +12,11 @@
 //! until its time is up and scores total time / total operations; the error
 //! is the 99.9% confidence half-width over iterations.
 
+pub mod baseline;
 pub mod interleave;
 pub mod perfnorm;
 pub mod process;
 pub mod rng;
-pub mod stats;
 pub mod ticks;
 pub mod zipf;
 
@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-pub use stats::Stats;
+use crate::stats::Stats;
 
 /// How long to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,9 +82,9 @@ pub fn measure_ns_per_op(settings: &Settings, mut op: impl FnMut(u64)) -> Stats 
 /// A size is accepted only when a second run of it also takes a quarter of
 /// the target: one slow call (a first call that registers with the kernel,
 /// faults pages in or spawns a thread) must not fix the batch at 1 and turn
-/// every sample into one operation plus a clock read. The first inflation in
-/// `fastpath lock` did exactly that (5–16 ms in `membarrier` registration,
-/// BENCHMARKS "Locking, sync-churn").
+/// every sample into one operation plus a clock read (a first inflation
+/// that registers `membarrier` takes milliseconds: the benchmarks notebook,
+/// `docs/benchmarks-log-2026.md`, "Locking, sync-churn").
 pub(crate) fn calibrate_batch(sample: Duration, op: &mut impl FnMut(u64)) -> u64 {
     let target = sample / 20;
     let mut n = 1u64;

@@ -8,7 +8,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::harness::Stats;
+use crate::stats::Stats;
+
+/// The secondary metric that marks a row's counters as Callgrind's
+/// simulation (`--prof perfnorm` without hardware counters): deterministic
+/// counts, exact without an error estimate.
+pub const SIMULATED_MARKER: &str = "perfnorm:callgrind-simulated";
 
 /// JMH benchmark mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

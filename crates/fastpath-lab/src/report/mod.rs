@@ -23,6 +23,17 @@ pub use jmh::{BenchResult, Metric, Mode};
 pub use run_info::RunInfo;
 pub use table::Table;
 
+/// The note of a timing goal's verdict: `PASS: {text}`, or `FAIL: {text}`
+/// followed by the machine's load ([`run_info::busy_machine_note`]), so
+/// that a miss on a loaded machine says so.
+pub fn timing_verdict(pass: bool, text: &str) -> String {
+    if pass {
+        format!("PASS: {text}")
+    } else {
+        format!("FAIL: {text}; {}", run_info::busy_machine_note())
+    }
+}
+
 /// Everything one experiment produced.
 #[derive(Clone, Debug, Default)]
 pub struct Report {

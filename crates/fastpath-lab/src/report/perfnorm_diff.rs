@@ -96,7 +96,7 @@ pub fn format(m: &Moved) -> String {
 /// estimate and any difference is real.
 fn exact(r: &BenchResult) -> bool {
     r.secondary_metrics
-        .contains_key(crate::harness::perfnorm::SIMULATED_MARKER)
+        .contains_key(crate::report::jmh::SIMULATED_MARKER)
 }
 
 /// Appends to a compare table, for every row of `baseline` matched in
@@ -226,7 +226,7 @@ mod tests {
                 "e",
                 "w",
                 crate::report::Mode::Throughput,
-                &crate::harness::Stats::from_samples(vec![1.0, 1.1]),
+                &crate::stats::Stats::from_samples(vec![1.0, 1.1]),
                 "ops/s",
             )
             .secondary("L1-dcache-loads", m(loads, 1.0))
@@ -249,13 +249,13 @@ mod tests {
                 "e",
                 "w",
                 crate::report::Mode::AverageTime,
-                &crate::harness::Stats::from_samples(vec![1.0, 1.1]),
+                &crate::stats::Stats::from_samples(vec![1.0, 1.1]),
                 "ns/op",
             )
             .secondary("ratio_to_cas_pair", m(ratio, f64::NAN))
             .secondary("instructions", m(insns, f64::NAN));
             if simulated {
-                r.secondary(crate::harness::perfnorm::SIMULATED_MARKER, m(100.0, f64::NAN))
+                r.secondary(crate::report::jmh::SIMULATED_MARKER, m(100.0, f64::NAN))
             } else {
                 r
             }

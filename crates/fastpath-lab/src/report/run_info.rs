@@ -110,6 +110,40 @@ pub fn cpu_line() -> String {
     )
 }
 
+/// The system's 1-, 5- and 15-minute load averages (`/proc/loadavg`).
+pub fn load_averages() -> Option<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let mut it = text.split_whitespace().map(|v| v.parse::<f64>().ok());
+    Some([it.next()??, it.next()??, it.next()??])
+}
+
+/// The load averages as `1.20 0.95 0.70` (1, 5, 15 min), or `unknown`: to
+/// read a noisy row by, on a shared machine.
+pub fn load_average_line() -> String {
+    load_averages().map_or_else(
+        || "unknown".to_string(),
+        |[a, b, c]| format!("{a:.2} {b:.2} {c:.2}"),
+    )
+}
+
+/// What a missed timing goal says about the machine it ran on: the load
+/// average beside the CPU count, and on a busy machine (a 1-minute load
+/// above the CPUs) that the miss may be the machine's, to be repeated on
+/// a quiet one.
+pub fn busy_machine_note() -> String {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match load_averages() {
+        Some([one, five, _]) if one > cpus as f64 => format!(
+            "measured at load {one:.1} over the last minute, {five:.1} over five, on {cpus} CPUs, this run's threads \
+             included: a busy machine misses timing goals for its own sake; repeat on a quiet machine before trusting this FAIL"
+        ),
+        Some([one, five, _]) => {
+            format!("measured at load {one:.1} over the last minute, {five:.1} over five, on {cpus} CPUs")
+        }
+        None => format!("load unknown, {cpus} CPUs"),
+    }
+}
+
 /// Now, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn utc_now() -> String {
     let secs = std::time::SystemTime::now()

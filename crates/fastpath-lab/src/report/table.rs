@@ -626,25 +626,16 @@ mod tests {
 
     #[test]
     fn a_wide_table_fits_by_wrapping_headers_then_narrowing_gaps() {
-        // The contended table's shape: 15 columns of short data under
-        // long headers, a row label as long as its longest one.
-        let headers = [
-            "cs",
-            "thr",
-            "lock",
-            "Mops/s",
-            "× best peer",
-            "min /max",
-            "hand-overs /1k",
-            "vol cs/1k",
-            "invol cs/1k",
-            "lost",
-            "infl /run",
-            "defl /run",
-            "fair h-o /run",
-            "infl. share",
-            "spin won:gave up",
-        ];
+        // The contended lock table's shape: 15 columns of short data
+        // under headers of 2 to 16 characters, most of two or three words
+        // to wrap at, a row label as long as its longest one.
+        let lengths = [2, 3, 4, 6, 11, 8, 14, 9, 11, 4, 9, 9, 13, 11, 16];
+        let names: Vec<String> = lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| format!("{i:x} col by /1k run").chars().take(n).collect())
+            .collect();
+        let headers: Vec<&str> = names.iter().map(String::as_str).collect();
         let mut t = Table::new(format!("T{}", " long title".repeat(20)), &headers);
         t.row(
             [

@@ -1,5 +1,10 @@
-//! What the smoke tests share.
+//! What the lab's integration tests share: the binary, scratch folders, a
+//! run that must succeed, the pairs table's rows, and whether
+//! `--prof perfnorm` can count here.
+// Each test binary uses its own part.
+#![allow(dead_code)]
 
+use std::path::PathBuf;
 use std::process::Command;
 
 use fastpath_lab::harness::perfnorm::{Profiler, Source};
@@ -26,3 +31,45 @@ pub fn can_profile(name: &str) -> bool {
     eprintln!("{name}: no hardware counters, valgrind not installed and CI unset: nothing checked");
     false
 }
+
+/// The `fastpath` binary of this build.
+pub fn fastpath() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fastpath"))
+}
+
+/// A scratch folder path for test `name`, unique to this process, empty
+/// (an earlier one removed); not created.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fastpath-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs `cmd`, which must succeed, and returns its stdout (on failure the
+/// assertion shows stdout and stderr).
+pub fn stdout_of(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// The lock pairs table's single-threaded rows (all but `contended-2t`).
+pub const SINGLE_THREADED_PAIRS: [&str; 12] = [
+    "cas-pair",
+    "uncontended",
+    "after-deflation",
+    "recursive",
+    "churn",
+    "synchronized",
+    "monitor-mode",
+    "monitor-churn",
+    "parking-lot-mutex",
+    "parking-lot-reentrant",
+    "std-mutex",
+    "parking-lot-reentrant-recursive",
+];

@@ -15,8 +15,8 @@
 //!
 //! | part | what | files |
 //! |---|---|---|
-//! | `barriers/` | what a runtime inlines: each access's barriers (fast and slow path), the checked access API, the `extern "C"` slow paths generated code calls | one file per barrier, `access.rs`, `jit_entry.rs` |
-//! | `heap/` | the machinery every collector of this heap shares: regions and objects, humongous runs, the forwarding word, mutators, roots, safepoints, the `Heap` itself | `space.rs`, `humongous.rs`, `forwarding.rs`, `mutator.rs`, `attached.rs`, `roots.rs`, `safepoint.rs`, `runtime.rs` |
+//! | `barriers/` | what a runtime inlines: each access's barriers (fast and slow path), the checked access API, the `extern "C"` slow paths generated code calls | one file per barrier, `access.rs`, `raw_access.rs` (for runtimes with their own roots), `jit_entry.rs` |
+//! | `heap/` | the machinery every collector of this heap shares: regions and objects, humongous runs, the forwarding word, mutators, roots, safepoints, the `Heap` itself | `space.rs`, `humongous.rs`, `forwarding.rs`, `mutator.rs`, `attached.rs`, `roots.rs`, `root_scanner.rs`, `safepoint.rs`, `runtime.rs` |
 //! | `collector/` | the policy: the cycle's phases, when a cycle starts, marking, the parallel workers, pacing, assists, the full compaction | `cycle.rs`, `trigger.rs`, `marking.rs`, `parallel.rs`, `workers.rs`, `pool.rs`, `pacer.rs`, `assist.rs`, `compact.rs` |
 //!
 //! Beside them: `settings.rs` (names: barriers, presets, modes;
@@ -33,6 +33,37 @@
 //! `thread` (each mutator's GC fields, the state byte's copy, SATB queue,
 //! TLAB and poll word, live in its thread's block), `sync` (every object
 //! starts with a `sync::Header`) and `setting` (the settings machinery).
+//!
+//! ## Humongous objects and the full compaction
+//!
+//! An object larger than a region is *humongous* (`heap/humongous.rs`): it
+//! takes a run of contiguous free regions of its own, from the top of the
+//! free space (TLABs are carved from its bottom), and a cycle never copies
+//! it; it is freed whole when dead. The largest object is
+//! [`Heap::max_object_words`]: every region outside the mutators' reserve.
+//!
+//! When an allocation finds no room, the heap collects (passive: in the
+//! allocating mutator's pause; concurrent: a cycle the request turns
+//! stop-the-world, a degenerated one). If that leaves the heap full for a
+//! waiting request (no free region outside the reserve for a TLAB, or no
+//! run long enough for the largest waiting humongous request), the
+//! collection's last pause runs a *full compaction*
+//! (`collector/compact.rs`): a sliding compaction of the whole heap, as
+//! HotSpot Shenandoah's full GC, which moves every live object that may
+//! move, humongous ones included, to the bottom of the heap, so the free
+//! regions form one run at the top. An object locked through
+//! [`Mutator::lock`], or whose header names a monitor, may not move: its
+//! region (a humongous object's whole run) stays where it is and may split
+//! the free space.
+//!
+//! Each waiting request is then judged on its own against what the
+//! compaction left: one that fits is served (if another mutator takes the
+//! room first, it collects again); one that does not fails at once with
+//! [`GcError::OutOfMemory`], naming its size and the longest run left, and
+//! costs the other mutators' requests nothing. So a request of any size up
+//! to [`Heap::max_object_words`] succeeds whenever the live data leaves room
+//! for it, in every barrier set and mode, as a humongous allocation in
+//! HotSpot succeeds unless a full GC cannot make room for it.
 //!
 //! ## The GC state byte
 //!
@@ -138,6 +169,8 @@ pub use barriers::access::ObjLock;
 pub use barriers::jit_entry::{brooks_wb_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry};
 #[cfg(not(loom))]
 pub use heap::mutator::{Mutator, MutatorWaits};
+#[cfg(not(loom))]
+pub use heap::root_scanner::{RootScanner, RootScannerId};
 #[cfg(not(loom))]
 pub use heap::roots::{Global as GlobalHandle, Handle, Obj};
 #[cfg(not(loom))]

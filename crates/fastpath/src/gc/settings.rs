@@ -245,6 +245,15 @@ impl FromStr for BarrierBits {
         for word in wanted.split(',').map(str::trim) {
             match Barrier::TABLE.iter().find(|c| c.name == word) {
                 Some(c) => bits.0 |= c.value.bit(),
+                None if Preset::TABLE.iter().any(|c| c.name == word) => {
+                    return Err(Self::refusal(
+                        s,
+                        format!(
+                        "{word:?} is a preset, and a preset stands alone: a comma list names barriers ({})",
+                        Barrier::ACCEPTED.join(", ")
+                    ),
+                    ))
+                }
                 None => {
                     return Err(Self::refusal(
                         s,
@@ -366,17 +375,36 @@ pub fn check_pair(bits: BarrierBits, mode: GcMode) -> Result<(), ConfigError> {
 pub(crate) static BARRIERS: ProcessValue<BarrierBits> = ProcessValue::new();
 
 /// The process-wide mode (`FASTPATH_GC_MODE`, or what `config::init`/`set`
-/// installed). Read through [`process_mode`], which refuses a concurrent
-/// mode the process's barrier set cannot support.
+/// installed). Every lazy read checks the pair: a concurrent mode read from
+/// the environment with an incomplete process barrier set is reported once
+/// and falls back to passive, as any bad variable does, whichever reader
+/// comes first ([`ModeValue`]).
 #[cfg_attr(loom, allow(dead_code))]
-pub(crate) static MODE: ProcessValue<GcMode> = ProcessValue::new();
+pub(crate) static MODE: ModeValue = ModeValue(ProcessValue::new());
 
-/// The process-wide mode; a concurrent mode read from the environment with
-/// an incomplete process barrier set is reported and falls back to passive,
-/// as any bad variable does.
+/// The process-wide mode's value: a [`ProcessValue`] whose only lazy read
+/// is the one that checks the mode against the process's barrier set, so
+/// no reader can fix an unsupported pair.
+pub(crate) struct ModeValue(ProcessValue<GcMode>);
+
 #[cfg_attr(loom, allow(dead_code))]
-pub(crate) fn process_mode() -> GcMode {
-    MODE.get_fitting(|mode| check_pair(BARRIERS.get(), mode))
+impl ModeValue {
+    /// The mode in force; the first call reads `FASTPATH_GC_MODE` and the
+    /// process's barrier set ([`check_pair`]).
+    pub(crate) fn get(&self) -> GcMode {
+        self.0.get_fitting(|mode| check_pair(BARRIERS.get(), mode))
+    }
+
+    /// The mode, if one is fixed already.
+    pub(crate) fn peek(&self) -> Option<GcMode> {
+        self.0.peek()
+    }
+
+    /// Fixes `mode` unless one is fixed already (`config::init`/`set`,
+    /// which check the pair first); returns the one in force.
+    pub(crate) fn install(&self, mode: GcMode) -> GcMode {
+        self.0.install(mode)
+    }
 }
 
 #[cfg(test)]
@@ -413,6 +441,14 @@ mod tests {
         let e = "satb,lbr".parse::<BarrierBits>().unwrap_err();
         assert!(e.to_string().contains("lbr") && e.to_string().contains("brooks-wb"));
         assert!("card,g1-card".parse::<BarrierBits>().is_err());
+        // A preset in a list is refused as one, with what a list may name.
+        for list in ["satb,none", "shenandoah, cas", "lrb,G1"] {
+            let e = list.parse::<BarrierBits>().unwrap_err().to_string();
+            assert!(
+                e.contains("is a preset, and a preset stands alone") && e.contains("satb, card, card-cond"),
+                "{list}: {e}"
+            );
+        }
         assert!("paused"
             .parse::<GcMode>()
             .unwrap_err()

@@ -781,7 +781,26 @@ fn an_unallocatable_heap_is_heap_memory() {
     let bytes = 1 << 48;
     let mut c = HeapConfig::new(bytes, BarrierBits::G1, GcMode::Passive);
     c.region_bytes = 32 << 20;
-    assert_eq!(Heap::new(c).err(), Some(GcError::HeapMemory { bytes }));
+    let e = Heap::new(c).err().expect("refused");
+    let GcError::HeapMemory {
+        bytes: named,
+        reserved,
+        reason,
+    } = &e
+    else {
+        panic!("{e:?}");
+    };
+    // The size asked for, the mapping's real size (one region more, to
+    // align it) and the system's answer, each named.
+    assert_eq!((*named, *reserved), (bytes, bytes + (32 << 20)));
+    assert!(!reason.is_empty());
+    let text = e.to_string();
+    assert!(
+        text.contains(&format!("{bytes} bytes ({} MiB)", bytes >> 20))
+            && text.contains(&format!("mapping of {} bytes", bytes + (32 << 20)))
+            && text.contains("align"),
+        "{text}"
+    );
 }
 
 /// The full compaction slides a sparse heap together: survivors and the

@@ -41,7 +41,7 @@
 //! ```
 //!
 //! How the default compares with the others (what each spends before it
-//! blocks; pause costs are this machine's, see BENCHMARKS.md):
+//! blocks; the pause cost is a 2-vCPU Zen 5 KVM guest's 26 ns PAUSE):
 //!
 //! | | pauses | yields | then |
 //! |---|---|---|---|
@@ -68,15 +68,13 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default: 30 µs of pauses, then 2 yields. Chosen from
-    /// `fastpath spin` on the 2-vCPU Zen 5 KVM guest this project is built
-    /// on (figures in BENCHMARKS.md): a park/wake cycle there costs about
-    /// 23–31 µs (the "park at once" handoff row), and spinning about as long
-    /// as blocking costs is the 2-competitive rule (Karlin, Li, Manasse,
-    /// Owicki, "Empirical studies of competitive spinning for a
-    /// shared-memory multiprocessor", SOSP 1991). The handoff peaked at
-    /// 10–30 µs in every run; the LRU rows did as well or better at 100 µs,
-    /// within their (large) errors; 30 µs is near the best of both.
+    /// The default: 30 µs of pauses, then 2 yields: about what a park/wake
+    /// cycle costs on a 2-vCPU KVM guest (23–31 µs, the "park at once"
+    /// handoff row of `fastpath spin`), as the 2-competitive rule spins as
+    /// long as blocking costs (Karlin, Li, Manasse, Owicki, "Empirical
+    /// studies of competitive spinning for a shared-memory multiprocessor",
+    /// SOSP 1991), and near the best budget of both the handoff and the
+    /// LRU tables (BENCHMARKS.md, "Spin pauses").
     pub const DEFAULT: Budget = Budget {
         spin_ns: 30_000,
         yields: 2,

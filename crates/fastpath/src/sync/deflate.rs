@@ -67,8 +67,9 @@
 //! `fast_lock_spin.rs`) and would otherwise keep paying the inflated path
 //! until the 60 s guaranteed pass. Monitors installed for `wait` do not
 //! count: a wait/notify protocol needs its monitor again. Off by default,
-//! so HotSpot's defaults stand, for three reasons measured in BENCHMARKS.md
-//! (the locking section on when monitors deflate): each pass is a
+//! so HotSpot's defaults stand, for three reasons measured in the
+//! benchmarks notebook (`docs/benchmarks-log-2026.md`, "Locking,
+//! sync-spin"): each pass is a
 //! registry walk plus, when it deflates anything, a `membarrier` IPI to
 //! every running thread of the process; an object contended often re-inflates within milliseconds
 //! (the next preemption of a holder mid-section), so a 250 ms pass leaves
@@ -342,10 +343,9 @@ pub(crate) fn ensure_thread_started() {
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
         // The `membarrier` registration is the new thread's first act, not
-        // ours: it waits for a scheduler grace period (4–15 ms here), which
-        // stalled the inflating thread's first lock and, through the lab's
-        // batch calibration, its whole measurement (BENCHMARKS.md,
-        // the first-inflation-thread effect under monitor churn).
+        // ours: it waits for a scheduler grace period (milliseconds), which
+        // would otherwise stall the inflating thread's first lock (the
+        // benchmarks notebook, "Locking, sync-churn").
         let spawned = std::thread::Builder::new()
             .name("fastpath-deflater".into())
             .spawn(deflation_thread);

@@ -33,12 +33,11 @@
 //! miss at its exit CAS. The accumulated budget is
 //! `2^log_spins − log_spins − 1` pauses, about 8 k for HotSpot's 13: ~30 µs
 //! where PAUSE costs 10 cycles, ~0.4 ms where it costs Skylake's 140 or
-//! where the hypervisor intercepts it (this project's 2-vCPU KVM guest
-//! measures ~50 ns per pause). Long enough to outlast a short critical
+//! where the hypervisor intercepts it (~50 ns a pause). Long enough to outlast a short critical
 //! section many times over, short against a scheduler time slice, so a
 //! waiter whose holder was preempted stops burning its CPU and inflates,
 //! then parks on the monitor. On a loaded machine that is the common case
-//! (BENCHMARKS.md, the locking section on spinning before inflating).
+//! (the benchmarks notebook, `docs/benchmarks-log-2026.md`, "Locking, sync-spin").
 //!
 //! A second phase, fastpath's own and on by default
 //! ([`set_fast_locking_yields`], [`DEFAULT_FAST_LOCKING_YIELDS`]): after the
@@ -46,12 +45,10 @@
 //! targets what the pauses cannot outlast: a holder preempted inside its
 //! section and waiting for a CPU, perhaps ours. It is what parking_lot's
 //! `SpinWait` does before parking (a few doubling spins, then yields);
-//! HotSpot has no such phase (0 restores HotSpot's behaviour). Measured on
-//! this project's 2-vCPU guest, quiet, 3 runs each interleaved: the 2-thread
-//! short-section row stays thin for nearly the whole run (inflated 0–2 % of
-//! it, against 38–57 % without) and goes from 0.49–0.79× to 0.70–0.98× the
-//! best peer; 4 and 8 threads are unchanged within the noise (BENCHMARKS.md,
-//! the locking rows measured with this phase on). Its cost is bounded:
+//! HotSpot has no such phase (0 restores HotSpot's behaviour). On two
+//! vCPUs it keeps a two-thread short critical section thin for nearly the
+//! whole run, where the pauses alone let it inflate (BENCHMARKS.md,
+//! "Contended, short and long critical sections"). Its cost is bounded:
 //! at most `n` system calls per enter that would otherwise inflate and park
 //! at once, and a yield with nothing else runnable returns in about a
 //! microsecond.

@@ -28,7 +28,7 @@
 //! header drop finds the monitor in its own slot, unowned, and takes it out
 //! with one CAS (`free_young_on_drop`). Before, each object took the
 //! process-wide lock twice (insert, remove), a third of the operation
-//! (BENCHMARKS.md, "Locking, sync-churn"). HotSpot once kept per-thread
+//! (the benchmarks notebook, `docs/benchmarks-log-2026.md`, "Locking, sync-churn"). HotSpot once kept per-thread
 //! monitor lists too (`omInUseList`, until JDK 15), walked at safepoints;
 //! this library has no safepoints, so the others *steal*:
 //! - Under the lock, a slot is emptied only by a CAS (`steal`), and its
@@ -66,7 +66,7 @@ use super::stats;
 /// operation's instructions, and hashbrown with a one-multiply hasher still
 /// spent about 130 instructions per insert + remove on its group probing and
 /// duplicate checks; this table, kept at most half full, usually finds the
-/// slot at the first probe (BENCHMARKS.md, "Locking, sync-churn"). Keys are
+/// slot at the first probe (the benchmarks notebook, "Locking, sync-churn"). Keys are
 /// heap addresses, never 0, which marks an empty slot.
 pub(crate) struct MonitorSet {
     slots: Vec<usize>,

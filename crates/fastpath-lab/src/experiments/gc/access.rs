@@ -27,9 +27,9 @@ use fastpath::gc::{BarrierBits, GcMode, Handle, Heap, HeapConfig, Mutator, Obj, 
 use super::passive::paired_ratio;
 use crate::harness::black_box;
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
-use crate::harness::Stats;
 use crate::report::table::num;
 use crate::report::{BenchResult, Mode, Table};
+use crate::stats::Stats;
 
 type M = Mutator<ShenandoahBarriers>;
 
@@ -252,9 +252,11 @@ pub fn access(
     };
     let ns = {
         let bench = Bench::new()?;
+        let bar = crate::harness::progress(rounds as u64 + 1, "gc access");
         for r in ROWS {
             bench.run(r.3, n / 10); // warm-up
         }
+        bar.inc(1);
         let mut ns: Vec<Vec<f64>> = vec![Vec::new(); ROWS.len()];
         for _ in 0..rounds {
             for (k, r) in ROWS.iter().enumerate() {
@@ -262,7 +264,9 @@ pub fn access(
                 bench.run(r.3, n);
                 ns[k].push(start.elapsed().as_nanos() as f64 / n as f64);
             }
+            bar.inc(1);
         }
+        bar.finish_and_clear();
         ns
         // The bench's mutator drops here: the profiler's regions below
         // each make their own (in this thread, for the hardware path).

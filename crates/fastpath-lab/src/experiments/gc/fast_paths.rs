@@ -118,10 +118,13 @@ pub fn fast_paths(check: bool) -> anyhow::Result<(Table, Counts)> {
             "instructions",
         ],
     );
+    let bar = crate::harness::progress(1, "gc fast paths");
+    bar.set_message("objdump -d of this binary");
     let out = Command::new("objdump")
         .args(["-d", "--no-show-raw-insn", "-C"])
         .arg(&exe)
         .output();
+    bar.finish_and_clear();
     let text = match out {
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).into_owned(),
         _ => {

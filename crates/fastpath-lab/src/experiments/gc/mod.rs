@@ -27,9 +27,9 @@ pub mod pauses;
 pub mod per_execution;
 pub mod workloads;
 
-use clap::{value_parser, Arg, ArgAction, Command as ClapCommand};
+use clap::{Arg, ArgAction, Command as ClapCommand};
 
-use super::{Context, Experiment};
+use crate::experiment::{Context, Experiment};
 use crate::harness::perfnorm::Region;
 use crate::report::Report;
 
@@ -88,7 +88,7 @@ impl Experiment for Gc {
         .arg(
             Arg::new("seconds")
                 .long("seconds")
-                .value_parser(value_parser!(u64).range(1..=3600))
+                .value_parser(clap::builder::RangedI64ValueParser::<u64>::new().range(1..=3600))
                 .help("Seconds of churn per row of the pause table, 1 to 3600 (default 10, quick 1)"),
         )
         .arg(
@@ -126,19 +126,26 @@ impl Experiment for Gc {
         check_pause_sizes(heap, mutators, quick)
     }
 
-    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+    fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let only: Option<String> = ctx.option("only");
         let check = ctx.option::<bool>("check").unwrap_or(false);
         let prof = ctx.profiler(self.name())?;
         let want = |t: &str| only.as_deref().is_none_or(|o| o == t);
-        let mut report = Report::default();
+        // Each table (or group of tables) is kept as soon as it is measured.
+        let keep = |tables: Vec<crate::report::Table>, results: Vec<crate::report::BenchResult>| {
+            ctx.keep(Report {
+                tables,
+                results,
+                plots: Vec::new(),
+            })
+        };
         let mut counts = fast_paths::Counts::new();
         // The per-execution table needs the fast-path counts too.
         if want("fast-paths") || (want("throughput") && prof.is_some()) {
             let (t, c) = fast_paths::fast_paths(check)?;
             counts = c;
             if want("fast-paths") {
-                report.tables.push(t);
+                keep(vec![t], Vec::new())?;
             }
         }
         if want("throughput") {
@@ -155,8 +162,9 @@ impl Experiment for Gc {
                         .map(|v| v.cloned().collect()),
                 ),
             };
-            let t = passive::run(&plan, ctx.quick, prof.as_ref(), &counts, &mut report.results)?;
-            report.tables.extend(t);
+            let mut results = Vec::new();
+            let t = passive::run(&plan, ctx.quick, prof.as_ref(), &counts, &mut results)?;
+            keep(t, results)?;
         }
         if want("pauses") {
             let list = |id: &str| -> Option<Vec<String>> {
@@ -199,16 +207,16 @@ impl Experiment for Gc {
                     })
                     .collect(),
             };
-            report
-                .tables
-                .extend(pauses::pauses(ctx.quick, &plan, &mut report.results)?);
+            let mut results = Vec::new();
+            let t = pauses::pauses(ctx.quick, &plan, &mut results)?;
+            keep(t, results)?;
         }
         if want("access") {
-            report
-                .tables
-                .extend(access::access(ctx.quick, prof.as_ref(), &mut report.results)?);
+            let mut results = Vec::new();
+            let t = access::access(ctx.quick, prof.as_ref(), &mut results)?;
+            keep(t, results)?;
         }
-        Ok(report)
+        Ok(())
     }
 }
 
@@ -220,9 +228,10 @@ const MIN_HEAP_MIB: usize = 16;
 /// less than this, building the live set runs the heap out of memory.
 const MIB_PER_MUTATOR: usize = 4;
 
-/// A `usize` option's parser with its range, which clap prints on refusal.
-fn ranged(lo: usize, hi: usize) -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::<usize>::new().range(lo as u64..=hi as u64)
+/// A `usize` option's parser with its range, which clap prints on refusal
+/// (a negative number too: it is parsed as an `i64` first).
+fn ranged(lo: usize, hi: usize) -> clap::builder::RangedI64ValueParser<usize> {
+    clap::builder::RangedI64ValueParser::<usize>::new().range(lo as i64..=hi as i64)
 }
 
 /// `--heap-mib` and `--mutators` together, the other at its default where

@@ -22,9 +22,10 @@ use super::per_execution::{executions, fast_path_of, per_execution, COUNTERS};
 use super::workloads::{self, count_accesses, NoTally, Workload};
 use crate::harness::interleave::{rounds, Order};
 use crate::harness::perfnorm::{Profile, ProfileTable, Profiler, Region};
-use crate::harness::{black_box, progress, Stats};
+use crate::harness::{black_box, progress};
 use crate::report::table::{num, num_pair, percent};
 use crate::report::{BenchResult, Mode, Table};
+use crate::stats::Stats;
 
 /// Every row's barrier set: the presets, then each barrier alone, as
 /// `FASTPATH_GC_BARRIERS` lists them. `none` first: the baseline of the

@@ -12,9 +12,9 @@ use fastpath::gc::{
     self, with_barrier_set, BarrierBits, BarrierSet, GcMode, Heap, HeapConfig, SafepointWait, WithBarrierSet,
 };
 
-use crate::harness::Stats;
 use crate::report::table::num;
 use crate::report::{BenchResult, Mode, Table};
+use crate::stats::Stats;
 
 /// The pause workload's node: 2 references, 4 data words (72 bytes).
 const NODE_REFS: usize = 2;
@@ -30,17 +30,8 @@ const CPU_CHECK: Duration = Duration::from_micros(100);
 
 /// This thread's CPU time (CLOCK_THREAD_CPUTIME_ID).
 fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock exists on every
-    // Linux the lab builds for.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// Where one operation's wall time went: waiting for the collector (the
@@ -211,7 +202,7 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start) -
         let depth = m.roots_len();
         let n = match m.alloc(NODE_REFS, NODE_DATA) {
             Ok(n) => n,
-            Err(fastpath::gc::GcError::OutOfMemory) => {
+            Err(fastpath::gc::GcError::OutOfMemory { .. }) => {
                 run.failed += 1;
                 m.truncate_roots(depth);
                 continue;
@@ -361,7 +352,16 @@ fn measure<B: BarrierSet>(
     config.safepoint_wait = v.wait;
     config.pacing = v.pacing;
     config.assists = v.assists;
-    let heap = Heap::new(config)?;
+    let heap = Heap::new(config).map_err(|e| {
+        if baseline {
+            anyhow::anyhow!(
+                "the no-GC baseline's heap of {} MiB (half of --heap-mib {heap_mib} for the live set, and 512 MiB per second of churn so that it never collects): {e}",
+                baseline_heap_mib(run)
+            )
+        } else {
+            anyhow::anyhow!("the {heap_mib} MiB heap (--heap-mib): {e}")
+        }
+    })?;
     let live_bytes = (heap_mib << 20) / 2;
     let per_mutator = live_bytes / ((3 + NODE_REFS + NODE_DATA) * 8) / mutators;
     let start = Start::default();
@@ -834,6 +834,9 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
         .concat(),
     );
     let mut tables = [parts, side, breakdown];
+    let row_count =
+        plan.sets.len() * plan.variants.len() + usize::from(plan.baseline && !plan.sets.is_empty());
+    let bar = crate::harness::progress(row_count as u64, "gc pauses");
     for set in &plan.sets {
         // The first set's rows open with the scheduler baseline.
         let baseline = (plan.baseline && set == &plan.sets[0]).then_some(true);
@@ -842,12 +845,15 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
             .into_iter()
             .chain(plan.variants.iter().map(|&v| (v, false)))
         {
+            bar.set_message(set.clone());
             let bits: BarrierBits = set.parse()?;
             gc::settings::check_pair(bits, GcMode::Concurrent)?;
             let m = with_barrier_set(bits, Measure { run, v, baseline })?;
             report(set, run, v, &m, results, &mut tables);
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     let [mut parts, mut side, mut breakdown] = tables;
     // The goal (at-safepoint p99 under 1 ms, max under 5 ms), read as
     // HotSpot reads a GC pause (at safepoint): a note starting with PASS or
@@ -867,9 +873,12 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
     if misses.is_empty() {
         parts.note(format!("PASS: at safepoint (HotSpot's pause) p99 < 1 ms and max < 5 ms in every row, {mutators} mutators on {heap_mib} MiB"));
     } else {
-        parts.note(format!(
-            "FAIL: at safepoint (HotSpot's pause) p99 < 1 ms and max < 5 ms: {}",
-            misses.join("; ")
+        parts.note(crate::report::timing_verdict(
+            false,
+            &format!(
+                "at safepoint (HotSpot's pause) p99 < 1 ms and max < 5 ms: {}",
+                misses.join("; ")
+            ),
         ));
     }
     parts.note(format!(

@@ -50,12 +50,6 @@ impl Compiled {
     }
 }
 
-/// The poll's and barriers' slow path: counted as the dynasm loops' is.
-extern "C" fn count_slow(_thread: usize, _value: usize) {
-    // Relaxed: a tally read after the loops ran.
-    super::code::SLOW_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-}
-
 /// Whether fastpath-cranelift emits `body`'s fast path.
 pub fn has(body: Body) -> bool {
     matches!(
@@ -64,7 +58,8 @@ pub fn has(body: Body) -> bool {
     )
 }
 
-/// Import indices of the lock loops' slow paths (index 0 is `count_slow`).
+/// Import indices of the lock loops' slow paths (index 0 is the counted
+/// slow path, `code::count_slow_ptr`).
 const ENTER: u32 = 1;
 const EXIT: u32 = 2;
 
@@ -73,7 +68,7 @@ fn resolve(index: u32) -> usize {
     match index {
         ENTER => slow::monitor_enter as *const () as usize,
         EXIT => slow::monitor_exit as *const () as usize,
-        _ => count_slow as *const () as usize,
+        _ => super::code::count_slow_ptr(),
     }
 }
 
@@ -174,7 +169,7 @@ pub fn compile(body: Body) -> anyhow::Result<Compiled> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Fixture;
+    use super::super::fixture::Fixture;
     use super::*;
     use fastpath::sync::{self, LockState};
 

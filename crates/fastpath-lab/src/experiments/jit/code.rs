@@ -75,13 +75,15 @@ pub enum Body {
 /// starts a GC cycle): a non-zero count is reported, not hidden.
 pub static SLOW_CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// The poll's and barriers' slow path: counts the call.
+/// The slow path of every generated poll and barrier loop (the dynasm,
+/// Cranelift and graph loops): counts the call.
 extern "C" fn count_slow(_thread: *const ThreadBlock, _value: usize) {
     // Relaxed: a tally read after the loops ran, on this thread.
     SLOW_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// [`count_slow`]'s address, for stubs emitted elsewhere.
+/// [`count_slow`]'s address, for the stubs of the Cranelift and graph
+/// loops.
 pub(crate) fn count_slow_ptr() -> usize {
     count_slow as *const () as usize
 }

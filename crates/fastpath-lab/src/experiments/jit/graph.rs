@@ -316,12 +316,6 @@ impl Kernel {
     }
 }
 
-/// The barriers' slow path: counted (never expected while passive).
-extern "C" fn count_slow(_thread: *const ThreadBlock, _value: usize) {
-    // Relaxed: a tally read after the loops ran.
-    super::code::SLOW_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-}
-
 /// Assembles the kernel for `set`.
 fn emit(set: Set, card_base: u64) -> anyhow::Result<Vec<u8>> {
     let layout = ThreadLayout::fastpath().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -437,7 +431,8 @@ fn emit(set: Set, card_base: u64) -> anyhow::Result<Vec<u8>> {
     let live = RegSet::of(&[RDI, RSI, RDX, RCX, R8, R9, R10, R11, RAX]);
     for (l, value) in stubs {
         SlowStub {
-            func: count_slow as *const () as usize,
+            // Counted: never expected while passive.
+            func: super::code::count_slow_ptr(),
             args: vec![RDI, value],
             ret: None,
             live,

@@ -1,25 +1,24 @@
 //! `fastpath jit --only pair`: where the inlined lock + unlock pair's time
-//! goes. The shipped template pair and variants of it, each one change
-//! away, generated as loops like [`super::code`]'s and timed interleaved
-//! (every row one short sample per round, rounds in a fresh random order)
-//! with the Rust baselines of the same run: a variant that moves the time
-//! names the cause, one that does not rules it out.
+//! goes. The shipped template pair in its three forms (`template`: the
+//! exit loads the header; `template-expecting`: the exit expects the word
+//! enter's CAS stored; `template-guessing`: enter's CAS also expects the
+//! class's neutral header, so no load sits between the two locked CASes)
+//! and the `template` loop shifted against its 64-byte-aligned head,
+//! generated as loops like [`super::code`]'s and timed interleaved (every
+//! row one short sample per round, rounds in a fresh random order) with
+//! the Rust baselines of the same run, each row's header and counter where
+//! the allocator put them or at a [`Placement`] from the thread block.
 //!
-//! Every variant keeps the lock protocol of the template (the header's CAS
-//! 01→00 and 00→01, the lock-stack push and pop in the thread block) and
-//! its slow paths (the library's enter and exit through the template's
-//! stubs), except the controls: the header's CAS pair alone with two
-//! loads (the template's) or one (Rust's `cas-pair`), and parking_lot's
-//! shape (CASes against constants, no load), as generated code.
-//!
-//! What the variants show on x86-64: a locked instruction is a full
-//! fence, so a load after it (the header word, the lock-stack's top and
-//! entries) cannot complete before it has, and the next locked instruction
-//! waits for those loads: each load between two CASes adds its latency to
-//! the pair. parking_lot's pair has none (its expected values are
-//! constants); the lightweight protocol (HotSpot's and the Rust fast
-//! path's alike) has the header load and the lock-stack loads before each
-//! CAS.
+//! What the forms show on x86-64: a locked instruction is a full fence, so
+//! a load after it (the header word) cannot complete before it has, and the
+//! next locked instruction waits for that load: each load between two CASes
+//! adds its latency to the pair. parking_lot's pair has none (its expected
+//! values are constants); the lightweight protocol (HotSpot's and the Rust
+//! fast path's alike) loads the header before each CAS, which the
+//! expecting and guessing forms remove one at a time. Hand-written
+//! variants one change away from the template (the lock-stack's loads and
+//! stores, the increment, the header CASes alone) located it and are
+//! recorded in the benchmarks notebook (`docs/benchmarks-log-2026.md`).
 
 use dynasmrt::x64::X64Relocation;
 use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
@@ -27,7 +26,9 @@ use fastpath::code::CodeCache;
 use fastpath_jit::reg::{x64::*, RegSet};
 use fastpath_jit::{slow, Emit, EmitStub, Labels, LockEnter, LockExit, LockRegs, LockStackLayout, SlowStub};
 
-use super::code::Installed;
+use fastpath::sync::{self, Header};
+
+use super::code::{self, Installed};
 
 /// The page size whose address bits a load is compared on against the
 /// store buffer (4 KiB aliasing, below).
@@ -147,67 +148,29 @@ impl Placed<fastpath::sync::Header> {
     }
 }
 
-/// One generated pair loop.
+/// One generated pair loop: the shipped templates, in one of their forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// Row name.
     pub name: &'static str,
-    /// What the row changes against `template`.
+    /// What the row is.
     pub what: &'static str,
-    /// The shipped templates (else the hand-written copy below, changed).
-    pub shipped: bool,
-    /// `top` written back from the register (`add`/`sub` on the register,
-    /// a 32-bit store) instead of an `add`/`sub` on memory.
-    pub store_top: bool,
-    /// Exit reads `top` as the 32-bit word enter wrote, not its low byte.
-    pub exit_dword: bool,
-    /// Exit reads `top` back from memory at all (else it keeps enter's
-    /// register: what a JIT that knows the pair is adjacent could emit).
-    pub exit_reload: bool,
     /// Exit's expected header word is the one enter's CAS stored, kept in
-    /// its register (no load of the header after enter's locked CAS): with
-    /// `shipped`, `LockExit::emit_expecting` (safe whatever the register
-    /// holds); in the copy, the word used unmasked, which is only right
-    /// after a first-level fast enter (a measurement, not a template).
-    pub exit_word_reg: bool,
+    /// its register (`LockExit::emit_expecting`, safe whatever the register
+    /// holds): no load of the header after enter's locked CAS.
+    pub exit_expecting: bool,
     /// Enter's CAS first tries the fresh header's word
     /// (`LockEnter::emit_guessing`), no load of the header before it.
     pub enter_guess: bool,
-    /// `add qword [counter], 1` between enter and exit.
-    pub counter: bool,
-    /// What is locked.
-    pub shape: Shape,
     /// Bytes of `nop` after the 64-byte-aligned loop head, before the body.
     pub shift: u8,
-}
-
-/// What a variant's pair does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
-    /// The lightweight lock: lock-stack and the header's CASes.
-    Lock,
-    /// The header's CASes alone, each after a load of the header (the
-    /// template's two loads after a locked instruction).
-    CasTwoLoads,
-    /// The header's CASes, one load: the second CAS expects the word the
-    /// first stored (Rust's `cas-pair` baseline).
-    CasOneLoad,
-    /// parking_lot's raw mutex as generated code: CAS 0→1 and 1→0 on a
-    /// word of its own, expected values constants, no load at all.
-    ParkingLot,
 }
 
 const BASE: Variant = Variant {
     name: "template",
     what: "fastpath-jit's LockEnter + add qword [counter], 1 + LockExit (loading the header), loop head 64-aligned",
-    shipped: true,
-    store_top: false,
-    exit_dword: false,
-    exit_reload: true,
-    exit_word_reg: false,
+    exit_expecting: false,
     enter_guess: false,
-    counter: true,
-    shape: Shape::Lock,
     shift: 0,
 };
 
@@ -216,88 +179,15 @@ pub const VARIANTS: &[Variant] = &[
     BASE,
     Variant {
         name: "template-expecting",
-        what: "the shipped LockEnter + LockExit::emit_expecting(mark): exit's expected word from enter's mark register, no header load after enter's CAS",
-        exit_word_reg: true,
+        what: "LockEnter + LockExit::emit_expecting(mark): exit's expected word from enter's mark register, no header load after enter's CAS",
+        exit_expecting: true,
         ..BASE
     },
     Variant {
         name: "template-guessing",
-        what: "the shipped LockEnter::emit_guessing(fresh header) + LockExit::emit_expecting(mark): no header load between the pair's CASes, as a JIT that knows the class's neutral header emits",
-        exit_word_reg: true,
+        what: "LockEnter::emit_guessing(fresh header) + LockExit::emit_expecting(mark): no header load between the pair's CASes, as a JIT that knows the class's neutral header emits",
+        exit_expecting: true,
         enter_guess: true,
-        ..BASE
-    },
-    Variant {
-        name: "copy",
-        what: "the hand-written copy of the template (must time as `template`)",
-        shipped: false,
-        ..BASE
-    },
-    Variant {
-        name: "store-top",
-        what: "top updated in the register and stored (mov), not add/sub on memory",
-        shipped: false,
-        store_top: true,
-        ..BASE
-    },
-    Variant {
-        name: "exit-dword",
-        what: "exit loads top as a dword (as enter stored it), not movzx byte",
-        shipped: false,
-        exit_dword: true,
-        ..BASE
-    },
-    Variant {
-        name: "store-top+dword",
-        what: "both of the above",
-        shipped: false,
-        store_top: true,
-        exit_dword: true,
-        ..BASE
-    },
-    Variant {
-        name: "no-reload",
-        what: "exit keeps enter's top register (no load of top, no load of the entry it just pushed)",
-        shipped: false,
-        store_top: true,
-        exit_reload: false,
-        ..BASE
-    },
-    Variant {
-        name: "no-counter",
-        what: "template without the increment",
-        shipped: false,
-        counter: false,
-        ..BASE
-    },
-    Variant {
-        name: "exit-word-reg",
-        what: "the copy, its exit's expected word enter's register unmasked (right only after a first-level fast enter): the bound of template-expecting",
-        shipped: false,
-        store_top: true,
-        exit_reload: false,
-        exit_word_reg: true,
-        ..BASE
-    },
-    Variant {
-        name: "cas-2-loads",
-        what: "no lock-stack: the header loaded before each of its two CASes (the template's memory chain without the lock-stack)",
-        shipped: false,
-        shape: Shape::CasTwoLoads,
-        ..BASE
-    },
-    Variant {
-        name: "cas-1-load",
-        what: "no lock-stack: one header load, the second CAS expects the word the first stored (Rust's cas-pair as generated code)",
-        shipped: false,
-        shape: Shape::CasOneLoad,
-        ..BASE
-    },
-    Variant {
-        name: "pl-shape",
-        what: "parking_lot's raw mutex as generated code: CAS 0→1, increment, CAS 1→0 on a word of its own, no load",
-        shipped: false,
-        shape: Shape::ParkingLot,
         ..BASE
     },
     Variant {
@@ -315,7 +205,7 @@ pub const VARIANTS: &[Variant] = &[
 ];
 
 /// Generates `v`'s loop (the [`super::code::LoopFn`] signature: thread,
-/// header, counter, n) and installs it.
+/// header, counter, n; the fifth argument unused) and installs it.
 pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
     let layout = LockStackLayout::fastpath().map_err(|e| anyhow::anyhow!("{e}"))?;
     let regs = LockRegs::new(RDI, RSI, &[R9, R10]).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -330,7 +220,6 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
         done: ops.new_dynamic_label(),
     };
     let (top, end) = (ops.new_dynamic_label(), ops.new_dynamic_label());
-    let (top_off, stack_end) = (layout.top, layout.end);
     dynasm!(ops
         ; .arch x64
         ; push rbx
@@ -342,148 +231,28 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
         dynasm!(ops ; .arch x64 ; nop);
     }
     dynasm!(ops ; .arch x64 ; =>top);
-    match v.shape {
-        Shape::Lock if v.shipped && v.enter_guess => LockEnter { regs, layout }
+    if v.enter_guess {
+        LockEnter { regs, layout }
             .emit_guessing(&mut ops, enter, fastpath::sync::Header::new().raw() as u64)
-            .map_err(|e| anyhow::anyhow!("{e}"))?,
-        Shape::Lock if v.shipped => LockEnter { regs, layout }
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    } else {
+        LockEnter { regs, layout }
             .emit(&mut ops, enter)
-            .map_err(|e| anyhow::anyhow!("{e}"))?,
-        Shape::Lock => {
-            dynasm!(ops
-                ; .arch x64
-                ; mov r9d, DWORD [rdi + top_off]
-                ; cmp r9d, stack_end
-                ; jae =>enter.slow
-                ; cmp rsi, QWORD [rdi + r9 - 8]
-                ; je >push
-                ; mov r10, QWORD [rsi]
-                ; test r10d, 2
-                ; jnz =>enter.slow
-                ; mov rax, r10
-                ; or rax, 1
-                ; and r10, -2
-                ; lock cmpxchg QWORD [rsi], r10
-                ; jne =>enter.slow
-                ; push:
-                ; mov QWORD [rdi + r9], rsi
-            );
-            if v.store_top {
-                dynasm!(ops ; .arch x64 ; add r9d, 8 ; mov DWORD [rdi + top_off], r9d);
-            } else {
-                dynasm!(ops ; .arch x64 ; add DWORD [rdi + top_off], 8);
-            }
-        }
-        Shape::CasTwoLoads | Shape::CasOneLoad => {
-            dynasm!(ops
-                ; .arch x64
-                ; mov r10, QWORD [rsi]
-                ; test r10d, 2
-                ; jnz =>enter.slow
-                ; mov rax, r10
-                ; or rax, 1
-                ; and r10, -2
-                ; lock cmpxchg QWORD [rsi], r10
-                ; jne =>enter.slow
-            );
-        }
-        Shape::ParkingLot => {
-            dynasm!(ops
-                ; .arch x64
-                ; xor eax, eax
-                ; mov r10d, 1
-                ; lock cmpxchg QWORD [r8], r10
-                ; jne =>enter.slow
-            );
-        }
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
-    dynasm!(ops ; .arch x64 ; =>enter.done);
-    if v.counter {
-        dynasm!(ops ; .arch x64 ; add QWORD [rdx], 1);
-    }
-    match v.shape {
-        Shape::Lock if v.shipped && v.exit_word_reg => LockExit { regs, layout }
+    dynasm!(ops
+        ; .arch x64
+        ; =>enter.done
+        ; add QWORD [rdx], 1
+    );
+    if v.exit_expecting {
+        LockExit { regs, layout }
             .emit_expecting(&mut ops, exit, R10)
-            .map_err(|e| anyhow::anyhow!("{e}"))?,
-        Shape::Lock if v.shipped => LockExit { regs, layout }
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    } else {
+        LockExit { regs, layout }
             .emit(&mut ops, exit)
-            .map_err(|e| anyhow::anyhow!("{e}"))?,
-        Shape::Lock => {
-            if !v.exit_reload {
-                // r9 holds enter's top + 8 (store_top); the entry is rsi.
-                dynasm!(ops
-                    ; .arch x64
-                    ; cmp rsi, QWORD [rdi + r9 - 16]
-                    ; je >pop
-                );
-            } else {
-                if v.exit_dword {
-                    dynasm!(ops ; .arch x64 ; mov r9d, DWORD [rdi + top_off]);
-                } else {
-                    dynasm!(ops ; .arch x64 ; movzx r9d, BYTE [rdi + top_off]);
-                }
-                dynasm!(ops
-                    ; .arch x64
-                    ; cmp rsi, QWORD [rdi + r9 - 8]
-                    ; jne =>exit.slow
-                    ; cmp rsi, QWORD [rdi + r9 - 16]
-                    ; je >pop
-                );
-            }
-            if v.exit_word_reg {
-                // Not recursive, so enter took its CAS path: r10 is the
-                // word it stored.
-                dynasm!(ops ; .arch x64 ; mov rax, r10);
-            } else {
-                dynasm!(ops
-                    ; .arch x64
-                    ; mov rax, QWORD [rsi]
-                    ; and rax, -4
-                    ; bts rax, 63
-                );
-            }
-            dynasm!(ops
-                ; .arch x64
-                ; lea r10, [rax + 1]
-                ; lock cmpxchg QWORD [rsi], r10
-                ; jne =>exit.slow
-                ; pop:
-            );
-            if v.store_top {
-                dynasm!(ops ; .arch x64 ; sub r9d, 8 ; mov DWORD [rdi + top_off], r9d);
-            } else {
-                dynasm!(ops ; .arch x64 ; sub DWORD [rdi + top_off], 8);
-            }
-        }
-        Shape::CasTwoLoads => {
-            dynasm!(ops
-                ; .arch x64
-                ; mov rax, QWORD [rsi]
-                ; and rax, -4
-                ; bts rax, 63
-                ; lea r10, [rax + 1]
-                ; lock cmpxchg QWORD [rsi], r10
-                ; jne =>exit.slow
-            );
-        }
-        Shape::CasOneLoad => {
-            dynasm!(ops
-                ; .arch x64
-                ; mov rax, r10
-                ; lea r10, [rax + 1]
-                ; lock cmpxchg QWORD [rsi], r10
-                ; jne =>exit.slow
-            );
-        }
-        Shape::ParkingLot => {
-            dynasm!(ops
-                ; .arch x64
-                ; mov eax, 1
-                ; xor r10d, r10d
-                ; lock cmpxchg QWORD [r8], r10
-                ; jne =>exit.slow
-            );
-        }
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     dynasm!(ops
         ; .arch x64
@@ -496,17 +265,11 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
     );
     // The library's enter and exit: never reached uncontended (the table
     // reports the lock-stack's depth after each run), and correct if they
-    // were for every `Lock` variant; the others do not lock through the
-    // library, so their stubs only count.
-    let (fe, fx) = if v.shape == Shape::Lock {
-        (
-            slow::monitor_enter as *const () as usize,
-            slow::monitor_exit as *const () as usize,
-        )
-    } else {
-        (super::code::count_slow_ptr(), super::code::count_slow_ptr())
-    };
-    for (l, func) in [(enter, fe), (exit, fx)] {
+    // were.
+    for (l, func) in [
+        (enter, slow::monitor_enter as *const () as usize),
+        (exit, slow::monitor_exit as *const () as usize),
+    ] {
         SlowStub {
             func,
             args: vec![RDI, RSI],
@@ -524,6 +287,99 @@ pub fn generate(v: &Variant) -> anyhow::Result<Installed> {
         .install(&code)
         .map_err(|e| anyhow::anyhow!("installing the {} loop: {e}", v.name))?;
     Ok(Installed::new(entry, cache, code.len()))
+}
+
+/// A pair row's loop on a header and a counter of its own, each where
+/// the allocator put it or at a [`Placement`] from the thread block.
+pub(super) struct PairFixture {
+    name: &'static str,
+    code: code::Installed,
+    /// The block of the thread the fixture was placed for (and runs on).
+    thread: *const fastpath::thread::ThreadBlock,
+    header: Placed<Header>,
+    counter: Placed<u64>,
+}
+
+impl PairFixture {
+    pub(super) fn new(v: &Variant, place: Placement) -> anyhow::Result<PairFixture> {
+        // One lock through the library registers the thread for
+        // lightweight locking (an unregistered thread's lock-stack top is
+        // the inactive value, which sends the templates' enter to the slow
+        // path, and the variants that keep enter's registers for the exit
+        // need the fast one).
+        let h = Box::pin(Header::new());
+        drop(sync::lock(h.as_ref()));
+        let thread = fastpath::thread::current().as_ptr();
+        let (header, counter) = placed_pair(place);
+        Ok(PairFixture {
+            name: v.name,
+            code: generate(v)?,
+            thread,
+            header,
+            counter,
+        })
+    }
+
+    /// The header's and the counter's offsets past the thread block,
+    /// modulo 4096.
+    pub(super) fn offsets(&self) -> (usize, usize) {
+        let t = self.thread as usize;
+        (self.header.offset_from(t), self.counter.offset_from(t))
+    }
+
+    pub(super) fn run(&mut self, n: u64) {
+        let thread = fastpath::thread::current().as_ptr();
+        assert_eq!(
+            thread, self.thread,
+            "a pair fixture runs on the thread it was placed for"
+        );
+        let obj: *const u8 = (self.header.get() as *const Header).cast();
+        let before = lock_stack_top(fastpath::thread::current());
+        (self.code.func())(thread, obj, self.counter.get_mut(), n, std::ptr::null());
+        let after = lock_stack_top(fastpath::thread::current());
+        assert_eq!(
+            before, after,
+            "the {} pair left the lock-stack's top at {after:#x} (was {before:#x})",
+            self.name
+        );
+    }
+}
+
+/// A lock row's header and counter at `place` from the current thread's
+/// block; where `place` leaves the header to the allocator and the
+/// allocator's address aliases one of the pair's stores (4 KiB aliasing,
+/// [`Placement`]), the header goes to [`UNALIASED_HEADER`]
+/// instead, so an unplaced row times the common case whatever the
+/// environment's size did to the heap's layout.
+pub(super) fn placed_pair(place: Placement) -> (Placed<Header>, Placed<u64>) {
+    let t = fastpath::thread::current();
+    let at = t.as_ptr() as usize;
+    let counter = Placed::new(at, place.counter, || 0u64);
+    let header = Placed::new(at, place.header, Header::new);
+    let aliased = aliased_store(
+        header.offset_from(at),
+        lock_stack_top(t) as usize,
+        counter.offset_from(at),
+    );
+    if place.header.is_none() && aliased.is_some() {
+        let header = Placed::new(at, Some(UNALIASED_HEADER), Header::new);
+        return (header, counter);
+    }
+    (header, counter)
+}
+
+/// The lock-stack top of the current thread's block `t` (its published
+/// `u32`; the entry a pair pushes is at the block + this).
+pub(super) fn lock_stack_top(t: &fastpath::thread::ThreadBlock) -> u32 {
+    // SAFETY: the current thread's block, which lives as long as the
+    // thread; the lock-stack top is a u32 at its published offset, written
+    // only by this thread.
+    unsafe {
+        (t.as_ptr() as *const u8)
+            .add(fastpath::thread::LOCK_STACK_TOP_OFFSET)
+            .cast::<u32>()
+            .read()
+    }
 }
 
 #[cfg(test)]

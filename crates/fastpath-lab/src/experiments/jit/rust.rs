@@ -1,14 +1,14 @@
 //! The Rust rows of `fastpath jit`: the same operations as the generated
 //! loops, written as Rust calls into the library (what a runtime without a
-//! JIT, or a JIT that calls instead of inlining, pays), and the baselines
-//! of the same run (a CAS pair, parking_lot's uncontended pair).
+//! JIT, or a JIT that calls instead of inlining, pays), and parking_lot's
+//! uncontended pair, a baseline of the same run (the other, the CAS pair,
+//! is `harness::baseline::cas_pair` around the same increment).
 //!
 //! Where it sits: beside [`super::code`] and [`super::clif`]; each
 //! function is an `#[inline(never)]` loop of `n` operations with the body
 //! the generated loop has (`*counter += 1` inside each lock pair).
 
 use std::pin::{pin, Pin};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fastpath::gc::{BarrierBits, NoBarriers};
 use fastpath::gc::{GcMode, Heap, HeapConfig, Mutator, Static};
@@ -16,25 +16,6 @@ use fastpath::sync::{self, Header, Synchronized};
 use fastpath::thread::ThreadBlock;
 
 use crate::harness::black_box;
-
-/// CAS 01→00 then 00→01 on a word around the increment, Acquire /
-/// Release as a lock's fast paths: the baseline of the locking rows.
-#[inline(never)]
-pub fn cas_pair(word: &AtomicUsize, counter: &mut u64, n: u64) {
-    for _ in 0..n {
-        let w = black_box(word);
-        // Relaxed load: the CAS validates it. Acquire on taking, Release on
-        // giving back, as the lock fast paths; failure orderings Relaxed
-        // (nothing is read through a failed CAS).
-        let v = w.load(Ordering::Relaxed);
-        if w.compare_exchange(v, v & !3, Ordering::Acquire, Ordering::Relaxed)
-            .is_ok()
-        {
-            *black_box(&mut *counter) += 1;
-            let _ = w.compare_exchange(v & !3, v, Ordering::Release, Ordering::Relaxed);
-        }
-    }
-}
 
 /// parking_lot's uncontended lock, increment, unlock.
 #[inline(never)]

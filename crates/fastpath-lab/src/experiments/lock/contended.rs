@@ -46,10 +46,11 @@ use std::time::{Duration, Instant};
 use fastpath::sync::fast_lock_spin::{self, fast_lock_spin_stats, FastLockSpinStats};
 use fastpath::sync::{LockState, Synchronized};
 
+use crate::harness::black_box;
 use crate::harness::perfnorm::{ProfileTable, Profiler};
-use crate::harness::{black_box, Stats};
 use crate::report::table::{num, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Table};
+use crate::stats::Stats;
 
 use super::profile;
 use super::NAME;
@@ -543,12 +544,17 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
     let mut worst_lost = 0;
     let mut round_robin = 0usize;
     let mut counters = ProfileTable::new("contended table");
+    let kinds_of = |n: usize| if n == 1 { LOCKS.len() } else { INFLATED };
+    let all_runs: usize = threads.iter().map(|&n| kinds_of(n)).sum::<usize>() * SECTIONS.len() * plan.rounds;
+    let bar = crate::harness::progress(all_runs as u64, "lock contended");
     for sec in SECTIONS {
         for &n in threads {
-            let kinds = if n == 1 { LOCKS.len() } else { INFLATED };
+            let kinds = kinds_of(n);
             let mut runs: Vec<Vec<Run>> = vec![Vec::new(); kinds];
+            bar.set_message(format!("{n} threads"));
             for _ in 0..plan.rounds {
                 for k in 0..kinds {
+                    bar.inc(1);
                     let which = (k + round_robin) % kinds;
                     runs[which].push(run_lock(
                         which,
@@ -643,6 +649,7 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
             }
         }
     }
+    bar.finish_and_clear();
     t.note(format!(
         "short-cs: ~5 ns inside (counter + work), ~25 ns outside; long-cs: ~1 µs inside; work calibrated at {:.2} ns/unit; {} rounds × {} ms per lock, round-robin",
         unit,

@@ -46,11 +46,12 @@ use std::time::{Duration, Instant};
 use fastpath::config::LockingMode;
 use fastpath::sync::{self, Header, Synchronized};
 
+use crate::harness::black_box;
 use crate::harness::interleave::{batched, measure_rows, Plan, Sampler};
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
-use crate::harness::{black_box, Stats};
 use crate::report::table::{num, percent};
 use crate::report::{BenchResult, Metric, Mode, Table};
+use crate::stats::Stats;
 
 use super::contended::work;
 use super::profile::{self, ModeScope, RowRegion};
@@ -609,7 +610,8 @@ pub fn run(plan: &Plan, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
         .iter()
         .flat_map(|w| MODES.iter().map(|&m| w.run.sampler(m)))
         .collect();
-    let measured = measure_rows(plan, WORKLOADS_SEED, &mut rows).map_err(|e| anyhow::anyhow!(e))?;
+    let measured =
+        measure_rows(plan, WORKLOADS_SEED, &mut rows, "lock workloads").map_err(|e| anyhow::anyhow!(e))?;
     drop(rows);
     for (w, st) in WORKLOADS.iter().zip(measured.chunks(MODES.len())) {
         let threads = if w.threads == 0 { cpus() as u32 } else { w.threads };

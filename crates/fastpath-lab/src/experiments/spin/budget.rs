@@ -8,9 +8,10 @@ use std::time::Instant;
 use fastpath::spin::{Budget, Calibration, PauseStrategy, SpinWait, Step};
 
 use super::Candidate;
-use crate::harness::{black_box, Stats};
+use crate::harness::black_box;
 use crate::report::table::{num, percent};
 use crate::report::{BenchResult, Metric, Mode, Table};
+use crate::stats::Stats;
 
 /// Budgets whose spin time the budget table checks.
 const CHECKED_BUDGETS_NS: [u64; 3] = [1_000, 10_000, 100_000];

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use fastpath::spin::{handoff, Budget, Calibration, PauseStrategy};
 
-use super::{budget_label, load_average, Candidate, ContentionRun};
+use super::{budget_label, Candidate, ContentionRun};
 use crate::harness::interleave;
 use crate::report::table::{percent, score};
 use crate::report::{BenchResult, Metric, Mode, Table};
@@ -87,7 +87,7 @@ pub(super) fn handoff_table(run: &ContentionRun<'_>) -> (Table, Vec<BenchResult>
         cpus,
         bar,
     } = *run;
-    let load_at_start = load_average();
+    let load_at_start = crate::report::run_info::load_average_line();
     // Producer on CPU 0, consumer on CPU 1, so the scheduler's placement
     // (both on one CPU or not) is not a hidden variable of the table.
     let pin = cpus >= 2

@@ -6,9 +6,10 @@ use fastpath::spin::{self, PauseStrategy};
 
 use super::Candidate;
 use crate::harness::perfnorm::{ProfileTable, Profiler, Region};
-use crate::harness::{self, black_box, ticks, Settings, Stats};
+use crate::harness::{self, black_box, ticks, Settings};
 use crate::report::table::{num, percent, ratio, score};
 use crate::report::{BenchResult, Metric, Mode, Table};
+use crate::stats::Stats;
 
 /// The measured loop: `n` pauses, one loop iteration per pause even for
 /// `none` (as in `Calibration::measure`). Timed by the table, counted by

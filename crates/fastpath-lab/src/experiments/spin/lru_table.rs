@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use fastpath::spin::{lock::SpinParkMutex, Budget, Calibration, PauseStrategy};
 
-use super::{budget_label, load_average, lru, Candidate, ContentionRun};
+use super::{budget_label, lru, Candidate, ContentionRun};
 use crate::harness::zipf::{ScrambledZipfian, SplitMix64};
 use crate::harness::{black_box, interleave};
 use crate::report::table::{percent, score};
@@ -108,14 +108,8 @@ fn lru_sample<S: PauseStrategy>(
 }
 
 pub(super) fn lru_table(run: &ContentionRun<'_>) -> (Table, Vec<BenchResult>) {
-    let ContentionRun {
-        settings,
-        strategies,
-        cals,
-        cpus,
-        bar,
-    } = *run;
-    let load_at_start = load_average();
+    let ContentionRun { cals, cpus, .. } = *run;
+    let load_at_start = crate::report::run_info::load_average_line();
     let keys = zipf_keys();
     // Caffeine's @Setup: put every drawn key once.
     let mut prefilled = lru::Lru::new(2 * LRU_SIZE);
@@ -135,14 +129,14 @@ pub(super) fn lru_table(run: &ContentionRun<'_>) -> (Table, Vec<BenchResult>) {
         };
         for budget in lru_budgets(threads) {
             let budget_label = budget_label(budget);
-            bar.set_message(format!("lru x{threads} {budget_label}"));
+            run.bar.set_message(format!("lru x{threads} {budget_label}"));
             let measured = interleave::stats_with_mean(
-                settings,
-                strategies.len(),
-                |i| with_strategy!(strategies[i], s => lru_sample(s, &cals[i], budget, &prefilled, threads, &keys, settings.iteration_time)),
+                run.settings,
+                run.strategies.len(),
+                |i| with_strategy!(run.strategies[i], s => lru_sample(s, &cals[i], budget, &prefilled, threads, &keys, run.settings.iteration_time)),
             );
             let base = measured[0].0.median;
-            for (c, (stats, parks)) in strategies.iter().zip(&measured) {
+            for (c, (stats, parks)) in run.strategies.iter().zip(&measured) {
                 let median = stats.median;
                 table.row(vec![
                     label.clone(),
@@ -159,7 +153,7 @@ pub(super) fn lru_table(run: &ContentionRun<'_>) -> (Table, Vec<BenchResult>) {
                         .param("spin_ns", budget.spin_ns)
                         .secondary("parks_per_mop", Metric::single(*parks, "parks/Mop")),
                 );
-                bar.inc(1);
+                run.bar.inc(1);
             }
         }
     }

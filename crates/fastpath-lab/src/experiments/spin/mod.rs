@@ -30,7 +30,7 @@
 
 use fastpath::spin::{self, Budget, Calibration, PauseStrategy};
 
-use crate::experiments::{Context, Experiment};
+use crate::experiment::{Context, Experiment};
 use crate::harness;
 use crate::harness::perfnorm::Region;
 use crate::report::Report;
@@ -146,7 +146,7 @@ impl Experiment for Spin {
         Some(latency::region(c))
     }
 
-    fn run(&self, ctx: &Context) -> anyhow::Result<Report> {
+    fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let settings = ctx.settings();
         let cpus = fastpath::cpu::info().logical_cpus;
         let (all, missing) = candidates();
@@ -155,23 +155,28 @@ impl Experiment for Spin {
             .iter()
             .map(|&t| lru_table::lru_budgets(t).len())
             .sum();
-        let steps = all.len() + contention.len() * (handoff::HANDOFF_BUDGETS.len() + lru_rows);
+        let steps = all.len() + contention.len() * (1 + handoff::HANDOFF_BUDGETS.len() + lru_rows);
         let bar = harness::progress(steps as u64, "spin");
-        let mut report = Report::default();
 
         let prof = ctx.profiler(self.name())?;
         let (tables, results) = latency::latency_table(&settings, &all, &missing, prof.as_ref(), &bar);
-        report.tables.extend(tables);
-        report.results.extend(results);
+        ctx.keep(Report {
+            tables,
+            results,
+            plots: Vec::new(),
+        })?;
 
+        bar.set_message("calibration");
         let cals: Vec<Calibration> = contention
             .iter()
-            .map(|c| with_strategy!(*c, s => Calibration::measure(s)))
+            .map(|c| {
+                let cal = with_strategy!(*c, s => Calibration::measure(s));
+                bar.inc(1);
+                cal
+            })
             .collect();
-
         let (table, results) = budget::budget_table(ctx.quick, &contention, &cals);
-        report.tables.push(table);
-        report.results.extend(results);
+        ctx.keep_table(table, results)?;
 
         let run = ContentionRun {
             settings: &settings,
@@ -181,14 +186,12 @@ impl Experiment for Spin {
             bar: &bar,
         };
         let (table, results) = handoff::handoff_table(&run);
-        report.tables.push(table);
-        report.results.extend(results);
+        ctx.keep_table(table, results)?;
 
         let (table, results) = lru_table::lru_table(&run);
-        report.tables.push(table);
-        report.results.extend(results);
+        ctx.keep_table(table, results)?;
         bar.finish_and_clear();
-        Ok(report)
+        Ok(())
     }
 }
 
@@ -272,14 +275,4 @@ fn budget_label(b: Budget) -> String {
         s.push_str(" (default)");
     }
     s
-}
-
-/// The system's load averages, to read a noisy row by (a shared machine:
-/// other processes' threads compete with the measured ones). Read once per
-/// table, outside the timed region.
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|| "unknown".to_string())
 }

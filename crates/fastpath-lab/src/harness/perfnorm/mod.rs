@@ -34,9 +34,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::Stats;
 use crate::report::table::num;
 use crate::report::{BenchResult, Metric, Table};
+use crate::stats::Stats;
 
 /// The hidden subcommand that runs one region under Valgrind.
 pub const CHILD_COMMAND: &str = "__perfnorm";
@@ -121,14 +121,10 @@ impl Source {
     fn marker(&self) -> &'static str {
         match self {
             Source::Hardware => "perfnorm:perf_event",
-            Source::Simulated => SIMULATED_MARKER,
+            Source::Simulated => crate::report::jmh::SIMULATED_MARKER,
         }
     }
 }
-
-/// The secondary metric that marks a row's counters as Callgrind's
-/// simulation: deterministic counts, exact without an error estimate.
-pub const SIMULATED_MARKER: &str = "perfnorm:callgrind-simulated";
 
 enum PathKind {
     Hardware(Vec<hardware::Sensed>),

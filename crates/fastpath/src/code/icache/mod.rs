@@ -44,12 +44,10 @@
 //! wait for the write-backs still in flight (about 190 ns against 30 ns at
 //! 256 B; the seed's Zen 3 shows the same shape). A serializing instruction
 //! leaves the caches alone, so its read-back is the `none` read-back and its
-//! cost is one constant. Measured with `fastpath icache` on this project's
-//! machine (AMD EPYC Zen 5, family 26, KVM guest, no SERIALIZE), flush plus
-//! read-back medians: IRET-to-self (about 50 ns) beats every line loop at
-//! every size from 256 B to 256 KiB (0.4–0.6× the best of them, CLWB), while
-//! CPUID is a VM exit of about 4.5 µs and only catches up with the loops
-//! at 256 KiB.
+//! cost is one constant: IRET-to-self (about 50 ns) beats every line loop at
+//! every size from 256 B to 256 KiB on a Zen 5 KVM guest without SERIALIZE,
+//! while CPUID is a VM exit of microseconds there (BENCHMARKS.md, "icache
+//! sync").
 //!
 //! So `auto` on x86-64 is one serializing instruction, chosen by features:
 //!
@@ -68,8 +66,7 @@
 //!    a hypervisor.
 //!
 //! The rule depends on features, not on the vendor: an Intel and an AMD part
-//! with the same features resolve alike. On this machine `auto` is
-//! IRET-to-self. `fastpath icache` prints, from its own run, whether `auto`
+//! with the same features resolve alike. `fastpath icache` prints, from its own run, whether `auto`
 //! stays within 1.1× of the fastest explicit strategy at every size, so a
 //! reader on other hardware can see whether the rule still holds there.
 //!
@@ -442,7 +439,7 @@ fn resolve(requested: ICacheSync, _cpu: &CpuInfo) -> Result<Method, String> {
 /// stack is active on this thread (shadow stacks are per thread), else
 /// CPUID. (HotSpot's `OrderAccess::cross_modify_fence` uses SERIALIZE else
 /// CPUID; IRET-to-self is Linux's `sync_core()` choice and avoids CPUID's VM
-/// exit, about 5 µs against 40 ns on the project's KVM guest.)
+/// exit, microseconds against tens of nanoseconds under KVM.)
 #[cfg(target_arch = "x86_64")]
 #[doc(hidden)] // for the lab's table, as `Serializer`
 pub fn cross_modify_serializer() -> Serializer {

@@ -5,7 +5,8 @@
 //! dirty and enqueue a card).
 //!
 //! Where it sits: under [`self::access`] (the checked API, which validates
-//! an access then calls the unchecked one here) and [`crate::gc::probe`] (the
+//! an access then calls the unchecked one here), `raw_access.rs` (the
+//! unchecked API for runtimes with their own roots) and [`crate::gc::probe`] (the
 //! bare accesses, for disassembly); above [`crate::gc::heap::space`] and
 //! [`crate::gc::heap::forwarding`]. The collector ([`crate::gc::collector::cycle`]) writes the
 //! state byte the fast paths test, only in pauses; each mutator copies it
@@ -59,6 +60,7 @@ mod g1_card;
 // The `extern "C"` slow paths of the barrier templates' stubs.
 pub(super) mod jit_entry;
 mod lrb;
+mod raw_access;
 mod satb;
 
 pub(super) use lrb::lrb_resolve;

@@ -10,51 +10,72 @@
 //! needs no free space: objects slide towards the bottom of the heap,
 //! within it, so it also works where evacuation cannot (no room to copy).
 //!
+//! What it guarantees: every live object that may move ends up below every
+//! free region except those above a *fixed* region (below), so the free
+//! regions form one run at the top of the heap, and a request fits after
+//! it whenever the live data leaves room for it. A region is fixed when
+//! nothing in it may move: it holds an object locked through
+//! `Mutator::lock` (pinned), or a live object whose header names a lock
+//! (`monitor_seen`: `fastpath::sync`'s monitor remembers the address); a
+//! fixed humongous object fixes its whole run. Every other region is a
+//! *target*, free ones included.
+//!
 //! The phases (Lisp-2, using each object's forwarding word as the
 //! forwarding pointer, as Shenandoah's full GC does):
 //!
 //! 1. *Mark* from the roots, every region's TAMS at its top (so live means
-//!    marked). Marking flags a region holding a locked or inflated object
-//!    (`monitor_seen`); such regions and pinned ones are *fixed*: nothing
-//!    in them moves and nothing moves into them. Parallel: the roots by
-//!    mutator, the trace with work stealing (`parallel.rs`).
-//! 2. *Plan*: walk the movable regions in address order with a compaction
-//!    point that starts at the first one's bottom; each live object gets
-//!    the next address that fits (the point skips to the next movable
-//!    region when one does not), written into its forwarding word. The
-//!    point never passes the object it places (every object before it is
-//!    placed no higher than itself), so the moves below never overwrite an
-//!    object not yet moved.
+//!    marked). Marking flags the regions with a locked or inflated object.
+//!    Parallel: the roots by mutator, the trace with work stealing
+//!    (`parallel.rs`).
+//! 2. *Plan*: walk the regions in address order with a compaction point
+//!    that starts at the bottom of the lowest target; each live object in
+//!    a target gets the next address that fits, written into its forwarding
+//!    word. A small object that does not fit in the point's region moves
+//!    the point to the next target's bottom; a humongous object moves it to
+//!    the bottom of the next run of targets as long as the object (its own
+//!    run is one), and the point continues in the target after that run.
+//!    The point never passes the object it places (everything placed before
+//!    it came from below it, and every target between the point and the
+//!    object is free for it), so the moves below never overwrite an object
+//!    not yet moved. Objects in fixed regions forward to themselves.
 //! 3. *Adjust*: every reference in a live object, and every root, becomes
-//!    its target's forwarding word (a fixed object forwards to itself).
-//!    Parallel by region (each worker writes only its regions' fields).
+//!    its target's forwarding word. Parallel by region (each worker writes
+//!    only its regions' fields).
 //! 4. *Move*: in address order (serial, as the plan: one compaction point
 //!    sliding through the heap; HotSpot splits the heap into per-worker
-//!    slices to run these in parallel), each live object is copied word by word,
-//!    upwards, to its new place (which may overlap the old one, lower).
-//!    Each region's top becomes its compaction end; regions left empty are
-//!    freed.
+//!    slices to run these in parallel), each live object is copied word by
+//!    word, upwards, to its new place (which may overlap the old one,
+//!    lower); a humongous object's whole run at once.
+//! 5. *Regions*: each target takes the top and kind (small, humongous start
+//!    or continuation) the plan gave it; those left empty are freed, and the
+//!    free list is rebuilt lowest region last, so TLABs are carved from the
+//!    bottom of the free run and humongous runs from its top.
 //!
-//! Humongous objects (`heap/humongous.rs`) are fixed too: marked and scanned
-//! like any object, never moved; a dead one's run is freed at the end.
-//!
-//! Dead objects in movable regions that may still name a monitor (the
-//! region's `lock_seen`) have their headers dropped before anything moves,
-//! as freeing a region does ([`crate::gc::heap::space::Space::release_dead_locks`]).
+//! Dead objects in targets that may still name a monitor (the region's
+//! `lock_seen`) have their headers dropped before anything moves, as
+//! freeing a region does ([`crate::gc::heap::space::Space::release_dead_locks`]).
 
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use crate::gc::heap::forwarding;
 use crate::gc::heap::runtime::HeapInner;
 use crate::gc::heap::space::{Space, HUMONGOUS_CONT, HUMONGOUS_START};
 
 impl HeapInner {
-    /// Slides every live object towards the bottom of the heap (module
-    /// docs). In a pause, the state byte clear; returns the regions freed.
+    /// Slides every live object that may move towards the bottom of the
+    /// heap (module docs). In a pause, the state byte clear; returns the
+    /// regions freed (net: used before less used after).
     pub(crate) fn full_compact(&self) -> usize {
+        let began = Instant::now();
         let s = &self.space;
         debug_assert_eq!(self.gc_state.get(), 0, "no cycle's copies outstanding");
         // Relaxed region metadata throughout: in a pause (see `Region`).
+        let used_before = s
+            .regions
+            .iter()
+            .filter(|r| r.used.load(Ordering::Relaxed))
+            .count();
         {
             let mut a = s.lock_alloc();
             a.current = None;
@@ -73,45 +94,76 @@ impl HeapInner {
         let mut stack = Vec::new();
         self.mark_roots(&mut stack);
         self.trace_parallel(&mut stack);
-        let movable = |i: usize| {
-            let r = &s.regions[i];
-            r.used.load(Ordering::Relaxed)
-                && r.pins.load(Ordering::SeqCst) == 0
-                && !r.monitor_seen.load(Ordering::Relaxed)
-                && r.humongous() == 0
-        };
+        let n = s.regions.len();
+        let fixed = self.fixed_regions();
+        // Dead objects' headers may name monitors: dropped before the
+        // memory is reused. A target's `lock_seen` is void afterwards: a
+        // live object in a target is unlocked (else its region is fixed).
         for (i, r) in s.regions.iter().enumerate() {
-            if movable(i) && r.lock_seen.swap(false, Ordering::Relaxed) {
+            if !fixed[i] && r.lock_seen.swap(false, Ordering::Relaxed) {
                 s.release_dead_locks(r);
             }
         }
-        // 2. Plan: the compaction point, and each movable region's new top.
-        let n = s.regions.len();
+        // 2. Plan: each target's new top and kind.
         let mut new_top: Vec<usize> = s.regions.iter().map(|r| r.bottom).collect();
-        let mut target = (0..n).find(|&i| movable(i));
+        let mut new_kind = vec![0u8; n];
+        let next_target = |from: usize| (from..n).find(|&j| !fixed[j]);
+        let mut target = next_target(0);
         let mut point = target.map_or(0, |t| s.regions[t].bottom);
+        let mut dead_humongous = 0u64;
         for i in 0..n {
             let r = &s.regions[i];
             if !r.used.load(Ordering::Relaxed) || r.humongous() == HUMONGOUS_CONT {
                 continue;
             }
-            let fixed = !movable(i);
-            s.parse(r, r.top.load(Ordering::Relaxed), |obj| {
+            let top = r.top.load(Ordering::Relaxed);
+            if fixed[i] {
+                s.parse(r, top, |obj| {
+                    if s.is_marked(obj) {
+                        // Relaxed: in a pause; the adjust phase reads it.
+                        s.fwd(obj).store(obj, Ordering::Relaxed);
+                    }
+                });
+                continue;
+            }
+            if r.humongous() == HUMONGOUS_START {
+                let obj = r.bottom + 8;
+                if !s.is_marked(obj) {
+                    dead_humongous += 1;
+                    continue;
+                }
+                let bytes = s.cell_words(obj) * 8;
+                let len = s.humongous_regions(bytes);
+                let mut t = target.expect("the object's own run holds targets");
+                if point != s.regions[t].bottom {
+                    new_top[t] = point;
+                    t = next_target(t + 1).expect("the object's own run is above");
+                }
+                // The lowest run of `len` targets from `t`: the object's
+                // own run is one, so it is found at or below it.
+                while (t..t + len).any(|j| fixed[j]) {
+                    t = next_target(t + 1).expect("the object's own run is above");
+                }
+                debug_assert!(t <= i, "the point never passes the object it places");
+                s.fwd(obj).store(s.regions[t].bottom + 8, Ordering::Relaxed);
+                for k in 0..len {
+                    let part = (bytes - k * s.region_bytes).min(s.region_bytes);
+                    new_top[t + k] = s.regions[t + k].bottom + part;
+                    new_kind[t + k] = if k == 0 { HUMONGOUS_START } else { HUMONGOUS_CONT };
+                }
+                target = next_target(t + len);
+                point = target.map_or(0, |t| s.regions[t].bottom);
+                continue;
+            }
+            s.parse(r, top, |obj| {
                 if !s.is_marked(obj) {
                     return;
                 }
-                if fixed {
-                    // Relaxed: in a pause; the adjust phase reads it.
-                    s.fwd(obj).store(obj, Ordering::Relaxed);
-                    return;
-                }
                 let bytes = s.cell_words(obj) * 8;
-                let mut t = target.expect("a movable region holds this object");
+                let mut t = target.expect("a target holds this object");
                 if point + bytes > s.regions[t].bottom + s.region_bytes {
                     new_top[t] = point;
-                    t = (t + 1..n)
-                        .find(|&j| movable(j))
-                        .expect("the object's own region is movable");
+                    t = next_target(t + 1).expect("the object's own region is a target");
                     target = Some(t);
                     point = s.regions[t].bottom;
                 }
@@ -121,7 +173,9 @@ impl HeapInner {
             });
         }
         if let Some(t) = target {
-            new_top[t] = point;
+            if new_kind[t] == 0 {
+                new_top[t] = point;
+            }
         }
         // 3. Adjust references (live objects only: a dead one's fields may
         // name objects that are gone).
@@ -157,10 +211,11 @@ impl HeapInner {
         // 4. Move, in address order. Each object's size and new place are
         // read before its words are overwritten (by its own move or a
         // later one, never an earlier one: module docs).
-        for (i, r) in s.regions.iter().enumerate() {
-            if !movable(i) {
+        for &i in &used {
+            if fixed[i] {
                 continue;
             }
+            let r = &s.regions[i];
             let top = r.top.load(Ordering::Relaxed);
             let mut p = r.bottom;
             while p < top {
@@ -189,37 +244,66 @@ impl HeapInner {
                 s.word(cell).store(to, Ordering::Relaxed);
             }
         }
-        // New tops; free what is left empty.
-        let mut freed = 0;
+        // 5. Regions: the plan's tops and kinds; free what is left empty.
         let mut a = s.lock_alloc();
         for (i, r) in s.regions.iter().enumerate() {
-            if r.humongous() == HUMONGOUS_START
-                && r.pins.load(Ordering::SeqCst) == 0
-                && !s.is_marked(r.bottom + 8)
-            {
-                // A dead humongous object: its whole run.
-                freed += s.free_humongous(&mut a, i);
+            if fixed[i] {
                 continue;
             }
-            if !movable(i) {
+            let (t, kind) = (new_top[i], new_kind[i]);
+            if t == r.bottom && kind == 0 {
+                if r.used.load(Ordering::Relaxed) {
+                    // Pushed on the free list, rebuilt below.
+                    s.free_region(&mut a, i);
+                }
                 continue;
             }
-            let t = new_top[i];
-            if t == r.bottom {
-                s.free_region(&mut a, i);
-                freed += 1;
-            } else {
-                r.top.store(t, Ordering::Relaxed);
-                r.tams.store(t, Ordering::Relaxed);
-                r.watermark.store(t, Ordering::Relaxed);
-            }
+            r.used.store(true, Ordering::Relaxed);
+            r.humongous.store(kind, Ordering::Relaxed);
+            r.top.store(t, Ordering::Relaxed);
+            r.tams.store(t, Ordering::Relaxed);
+            r.watermark.store(t, Ordering::Relaxed);
         }
+        // Lowest last: TLABs pop the bottom of the free run, humongous
+        // runs are taken from its top (`free_run`).
+        a.free = (0..n)
+            .rev()
+            .filter(|&i| !s.regions[i].used.load(Ordering::Relaxed))
+            .collect();
+        let used_after = n - a.free.len();
         drop(a);
         // The marks named the old places: clear them for the next cycle.
         s.clear_marks();
+        // Relaxed: a statistic.
+        s.humongous_reclaimed.fetch_add(dead_humongous, Ordering::Relaxed);
+        let freed = used_before.saturating_sub(used_after);
         let mut stats = self.stats();
         stats.full_compactions += 1;
+        stats.full_compaction_time += began.elapsed();
         stats.regions_freed += freed as u64;
         freed
+    }
+
+    /// Which regions the compaction leaves where they are (module docs):
+    /// pinned, or holding a live object whose header is not plain unlocked;
+    /// a humongous object's whole run when its start region is. After the
+    /// compaction's marking.
+    fn fixed_regions(&self) -> Vec<bool> {
+        let s = &self.space;
+        let mut fixed: Vec<bool> = s
+            .regions
+            .iter()
+            .map(|r| {
+                r.used.load(Ordering::Relaxed)
+                    && (r.pins.load(Ordering::SeqCst) != 0 || r.monitor_seen.load(Ordering::Relaxed))
+            })
+            .collect();
+        for (i, r) in s.regions.iter().enumerate() {
+            if fixed[i] && r.humongous() == HUMONGOUS_START {
+                let len = s.humongous_regions(s.cell_words(r.bottom + 8) * 8);
+                fixed[i..i + len].iter_mut().for_each(|f| *f = true);
+            }
+        }
+        fixed
     }
 }

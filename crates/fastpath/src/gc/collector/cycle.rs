@@ -162,8 +162,8 @@ impl HeapInner {
             };
             trigger.cycle_done(began.elapsed(), end);
             self.pacer.end_cycle();
-            let left_full = match outcome {
-                Ok(full) => full,
+            let available_run = match outcome {
+                Ok(run) => run,
                 Err(p) => {
                     self.poison(panic_message(&*p));
                     return;
@@ -171,7 +171,7 @@ impl HeapInner {
             };
             let mut c = self.control();
             c.cycles_done += 1;
-            c.last_left_full = left_full;
+            c.last_available_run = available_run;
             self.control_cv.notify_all();
         }
     }
@@ -283,11 +283,12 @@ impl HeapInner {
         r
     }
 
-    /// One concurrent cycle; returns whether it left the heap full (judged
-    /// in its last pause, before any mutator could allocate again). At each
+    /// One concurrent cycle; returns the longest run of free regions the
+    /// mutators may take that it left ([`Space::available_run`], judged in
+    /// its last pause, before any mutator could allocate again). At each
     /// phase boundary, a mutator's failed allocation turns the rest of the
     /// cycle into one degenerated pause (`degenerated`).
-    fn concurrent_cycle(&self) -> bool {
+    fn concurrent_cycle(&self) -> usize {
         self.phase(|p| &mut p.reset, || self.space.clear_marks());
         let mut stack = Vec::new();
         self.pause(PauseKind::InitMark, false, || {
@@ -316,7 +317,7 @@ impl HeapInner {
             self.stats().phases.mark.ran_dry += 1;
             return self.degenerated(Phase::Mark, &mut stack);
         }
-        let (has_cset, left_full) = self
+        let (has_cset, available_run) = self
             .pause(PauseKind::FinalMark, false, || {
                 // Every assist has ended (this is a pause): its leftovers are
                 // on the grey list.
@@ -331,15 +332,16 @@ impl HeapInner {
                 if chosen {
                     self.set_state(EVACUATION | HAS_FORWARDED);
                     self.evacuate_roots();
-                    (true, false)
+                    (true, 0)
                 } else {
+                    let available_run = self.judge();
                     self.finish_cycle();
-                    (false, self.left_full(self.space.take_humongous_wanted()))
+                    (false, available_run)
                 }
             })
-            .unwrap_or((false, false));
+            .unwrap_or((false, 0));
         if !has_cset {
-            return left_full;
+            return available_run;
         }
         self.phase(|p| &mut p.evacuation, || self.evacuate_cset(true));
         // A mutator that ran dry during evacuation is not served by
@@ -372,20 +374,22 @@ impl HeapInner {
             self.update_roots();
             self.set_state(0);
             self.free_cset();
+            let available_run = self.judge();
             self.finish_cycle();
-            self.left_full(self.space.take_humongous_wanted())
+            available_run
         })
-        .unwrap_or(false)
+        .unwrap_or(0)
     }
 
     /// Shenandoah's degenerated GC: the rest of the cycle, from `from`, in
-    /// one pause; then, if that left the heap full, a full compaction in
-    /// the same pause. From marking, each phase below is the concurrent one
+    /// one pause, which then judges the heap ([`Self::judge`]: a full
+    /// compaction if the largest waiting request finds no room). Returns
+    /// [`Space::available_run`] after it. From marking, each phase below is the concurrent one
     /// run with the world stopped. From update-refs, that phase is complete
     /// (its workers finished every region before returning, and an assist
     /// finishes the region it claimed before this pause can begin), so only
     /// final-update-refs' work is left.
-    fn degenerated(&self, from: Phase, stack: &mut Vec<usize>) -> bool {
+    fn degenerated(&self, from: Phase, stack: &mut Vec<usize>) -> usize {
         self.pause(PauseKind::Degenerated, false, || {
             let mut has_cset = from != Phase::Mark;
             if from == Phase::Mark {
@@ -418,22 +422,32 @@ impl HeapInner {
             // SeqCst: see `wait_for_cycle`. Cleared before the free space
             // is judged: a mutator failing after this pause asks anew.
             self.degenerate.store(false, Ordering::SeqCst);
-            // A humongous allocation that found no run counts as full: the
-            // compaction gathers the free regions into runs.
-            let humongous = self.space.take_humongous_wanted();
-            if self.left_full(humongous) {
-                self.full_compact();
-            }
+            let available_run = self.judge();
             self.finish_cycle();
-            self.left_full(humongous)
+            available_run
         })
-        .unwrap_or(false)
+        .unwrap_or(0)
+    }
+
+    /// Judges the heap at a cycle's end, in its last pause (the state byte
+    /// clear): if the largest allocation waiting for this cycle finds no
+    /// room (a TLAB's region, or a humongous object's run), a full
+    /// compaction gathers the free regions into one run. Returns the
+    /// longest run the mutators may take then, against which each waiting
+    /// mutator judges its own request (`Mutator::alloc_slow`).
+    fn judge(&self) -> usize {
+        if self.left_full(self.largest_wanted()) {
+            self.full_compact();
+        }
+        self.available_run()
     }
 
     /// Passive mode: the whole cycle in one pause, on the calling mutator's
-    /// thread (every other mutator is stopped). Returns the pause's index,
-    /// for the caller's release.
-    pub(crate) fn stw_collect(&self) -> usize {
+    /// thread (every other mutator is stopped), then `rest` in the same
+    /// pause (the collecting mutator's refill, and the full compaction if
+    /// it still fails), which the pause's record covers too. Returns the
+    /// pause's index, for the caller's release, and what `rest` returned.
+    pub(crate) fn stw_collect<R>(&self, rest: impl FnOnce() -> R) -> (usize, R) {
         let start = Instant::now();
         let cpu = thread_cpu_time();
         self.space.clear_marks();
@@ -453,17 +467,19 @@ impl HeapInner {
         }
         self.finish_cycle();
         self.stats().cycles += 1;
+        let r = rest();
         let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
         self.count_collector_cpu(work_cpu_time);
         // The caller began the pause: its time-to-safepoint is not seen here.
-        self.push_pause(Pause {
+        let index = self.push_pause(Pause {
             kind: PauseKind::Full,
             duration: start.elapsed(),
             time_to_safepoint: Duration::ZERO,
             work: start.elapsed(),
             work_cpu_time,
             resume: Duration::ZERO,
-        })
+        });
+        (index, r)
     }
 
     /// End-of-cycle work inside the last pause: refine (clean) the cards,
@@ -924,6 +940,19 @@ impl HeapInner {
         for (i, r) in s.regions.iter().enumerate() {
             if r.used.load(Ordering::Relaxed) && r.humongous() == HUMONGOUS_START {
                 s.verify_humongous(i)?;
+            }
+        }
+        // The free lists hold each region that is not in use, once.
+        let mut listed = vec![false; s.regions.len()];
+        for &i in a.free.iter().chain(a.evac_free.iter()) {
+            if std::mem::replace(&mut listed[i], true) {
+                return Err(format!("region {i} is on the free lists twice"));
+            }
+        }
+        for (i, r) in s.regions.iter().enumerate() {
+            let used = r.used.load(Ordering::Relaxed);
+            if used == listed[i] {
+                return Err(format!("region {i}: in use {used}, on a free list {}", listed[i]));
             }
         }
         for &i in a.free.iter() {

@@ -258,8 +258,8 @@ impl HeapInner {
 
     /// The roots' claim loop: each worker makes its state with `make`,
     /// calls `f(state, slot)` on every slot of each mutator's handle stack
-    /// (one claim each) and of the globals (one claim), and hands its state
-    /// to `done`.
+    /// and its root scanner (one claim each) and of the globals and the
+    /// heap's root scanners (one claim), and hands its state to `done`.
     fn par_roots_with<T>(
         &self,
         make: impl Fn() -> T + Sync,
@@ -285,9 +285,15 @@ impl HeapInner {
                         for slot in m.roots().iter_mut() {
                             f(&mut state, &mut slot.addr);
                         }
+                        if let Some(s) = m.scanner.get() {
+                            s.scan(&mut |r| f(&mut state, r));
+                        }
                     } else if k == stacks.len() {
                         for g in self.globals().iter_mut() {
                             f(&mut state, g);
+                        }
+                        for s in self.root_scanners.snapshot() {
+                            s.scan(&mut |r| f(&mut state, r));
                         }
                     } else {
                         break;

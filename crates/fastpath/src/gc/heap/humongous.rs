@@ -17,20 +17,25 @@
 //!
 //! The rules:
 //! - allocated directly, never in a TLAB, from the highest run that fits
-//!   (small objects are carved from the bottom up and the full compaction
-//!   slides them down, so runs stay together at the top), leaving the
-//!   mutators' reserve free as a TLAB refill does;
-//! - never copied: a humongous region is never in a collection set and
-//!   the full compaction neither moves it nor moves anything into it;
+//!   (TLABs are carved from the lowest free regions and the full
+//!   compaction slides everything down, so the free space stays one run
+//!   between them), leaving the mutators' reserve free as a TLAB refill
+//!   does;
+//! - never copied by a cycle: a humongous region is never in a collection
+//!   set; the full compaction slides the whole run down like any object
+//!   (unless it is locked or its header names a monitor: then the run
+//!   stays);
 //! - reclaimed whole, when final-mark (or a full compaction) finds its
 //!   object unmarked and allocated before the cycle began;
-//! - an allocation that finds no run records how many regions it wanted
-//!   ([`Space::humongous_wanted`]): the pause that judges whether a cycle
-//!   left the heap full counts "no run for it" as full, so a degenerated
-//!   cycle runs a full compaction (which gathers the free regions into
-//!   runs) before [`crate::gc::GcError::OutOfMemory`] is the answer. That
-//!   answer is honest: a full compaction, every mutator stopped, left no
-//!   run long enough.
+//! - an allocation that finds no run asks for a collection with how many
+//!   regions it wants (`HeapInner::wait_for_cycle`): the last pause of a
+//!   cycle counts "no run for the largest waiting request" as full and runs
+//!   a full compaction (which gathers the free regions into one run)
+//!   before any request is judged; each request is then judged on its own
+//!   against [`Space::available_run`], and
+//!   [`crate::gc::GcError::OutOfMemory`] is the answer only for one that
+//!   does not fit: a full compaction, every mutator stopped, left no run
+//!   long enough for it.
 
 use std::sync::atomic::Ordering;
 
@@ -76,19 +81,42 @@ impl Space {
         None
     }
 
+    /// The longest run of free regions the mutators may take: the longest
+    /// run of free regions, at most the free regions outside the reserve.
+    /// A request of `n` regions (a TLAB refill is one) finds room exactly
+    /// when `n` is at most this ([`Space::free_run`], `Space::carve`).
+    /// Under the allocation lock (`a`).
+    pub(crate) fn available_run(&self, a: &AllocState) -> usize {
+        let mut free = vec![false; self.regions.len()];
+        for &r in a.free.iter() {
+            free[r] = true;
+        }
+        let (mut longest, mut run) = (0, 0);
+        for f in free {
+            run = if f { run + 1 } else { 0 };
+            longest = longest.max(run);
+        }
+        longest.min(a.free.len().saturating_sub(self.reserve_regions))
+    }
+
+    /// Regions a request of `bytes` needs from the free list: its run when
+    /// humongous, else one (a TLAB's region).
+    pub(crate) fn regions_for(&self, bytes: usize) -> usize {
+        if bytes > self.region_bytes {
+            self.humongous_regions(bytes)
+        } else {
+            1
+        }
+    }
+
     /// Allocates the run for a humongous cell of `bytes`; returns the
-    /// cell (the start region's bottom), or `None` when no run fits (and
-    /// records the want for the next judgement of the heap).
+    /// cell (the start region's bottom), or `None` when no run fits (the
+    /// mutator then asks for a collection, recording the want:
+    /// `HeapInner::wait_for_cycle`).
     pub(crate) fn alloc_humongous(&self, bytes: usize) -> Option<usize> {
         let n = self.humongous_regions(bytes);
         let mut a = self.lock_alloc();
-        let Some(start) = self.free_run(&a, n) else {
-            drop(a);
-            // SeqCst: read by the collector in the pause that judges the
-            // heap; a want it misses there is seen by the next cycle's.
-            self.humongous_wanted.fetch_max(n, Ordering::SeqCst);
-            return None;
-        };
+        let start = self.free_run(&a, n)?;
         a.free.retain(|r| !(start..start + n).contains(r));
         // Relaxed region metadata: under the allocation lock (see `Region`).
         for (k, i) in (start..start + n).enumerate() {
@@ -122,13 +150,6 @@ impl Space {
         // Relaxed: a statistic.
         self.humongous_reclaimed.fetch_add(1, Ordering::Relaxed);
         n
-    }
-
-    /// Takes the regions the largest failed humongous allocation wanted
-    /// since the last call (0: none). In the pause that judges the heap.
-    pub(crate) fn take_humongous_wanted(&self) -> usize {
-        // SeqCst: see `alloc_humongous`.
-        self.humongous_wanted.swap(0, Ordering::SeqCst)
     }
 
     /// Checks one humongous start region for the verifier: its object

@@ -12,11 +12,12 @@
 //! |---|---|
 //! | `runtime.rs` | `Heap`, `HeapConfig`, `GcError`, statistics; `HeapInner`, the state mutators and the collector share |
 //! | `space.rs` | regions, object layout, LABs, mark bitmap, cards |
-//! | `humongous.rs` | objects larger than a region: runs of regions, never copied |
+//! | `humongous.rs` | objects larger than a region: runs of regions, never copied by a cycle |
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing, the evacuation-failure scope |
 //! | `mutator.rs` | a thread's context: roots, allocation (TLAB, slow path), polls, safe regions |
 //! | `attached.rs` | the calling thread's mutator's heap and GCLAB, for slow paths entered from generated code |
 //! | `roots.rs` | the handle stack and globals the collector scans: `Obj`, `Handle`, `Global` |
+//! | `root_scanner.rs` | a runtime's own roots (its frames, its statics), enumerated by scanners the collector calls in its pauses |
 //! | `safepoint.rs` | stopping every mutator for a pause, and releasing them |
 //!
 //! What ties this part to the collector, the seam a runtime bringing its
@@ -25,8 +26,8 @@
 //! (`collector_loop`); a mutator whose refill fails runs a collection
 //! (`stw_collect`, or asks the collector thread for a cycle) and, when
 //! paced, assists. The roots a collector scans are the mutators' handle
-//! stacks and the heap's globals (`roots.rs`); a runtime's own roots (a
-//! VM's frames) would be scanned beside them.
+//! stacks and the heap's globals (`roots.rs`), and a runtime's own roots
+//! (a VM's frames and statics) through its scanners (`root_scanner.rs`).
 
 // Under `--cfg loom` only the models use the protocol (the heap is not built):
 // what only the heap calls is unused there.
@@ -44,6 +45,8 @@ pub(super) mod attached;
 pub(super) mod humongous;
 #[cfg(not(loom))]
 pub(super) mod mutator;
+#[cfg(not(loom))]
+pub(super) mod root_scanner;
 #[cfg(not(loom))]
 pub(super) mod roots;
 #[cfg(not(loom))]

@@ -477,9 +477,19 @@ impl<B: BarrierSet> Mutator<B> {
     /// Allocates an object with `nrefs` null references and `ndata` zero
     /// words, rooted by the returned handle. May stop for a safepoint or
     /// collect. [`GcError::OutOfMemory`] only when a collection that every
-    /// mutator took part in, begun after this allocation failed, left the
-    /// heap full.
+    /// mutator took part in, begun after this allocation failed, compacted
+    /// the heap and left no run of free regions long enough for this
+    /// request (the `gc` module docs, "Humongous objects and the full
+    /// compaction").
     pub fn alloc(&mut self, nrefs: usize, ndata: usize) -> Result<Handle, GcError> {
+        let obj = self.alloc_addr(nrefs, ndata)?;
+        Ok(self.push_root(obj))
+    }
+
+    /// [`Mutator::alloc`] without the root: the new object's address
+    /// (`barriers/raw_access.rs`'s `alloc_unrooted` hands it out).
+    #[inline]
+    pub(crate) fn alloc_addr(&mut self, nrefs: usize, ndata: usize) -> Result<usize, GcError> {
         // Larger than a region is humongous (`humongous.rs`): the refill in
         // `alloc_slow` gives it a run of regions.
         let max = self.space().max_object_words();
@@ -498,21 +508,25 @@ impl<B: BarrierSet> Mutator<B> {
             Some(cell) => cell,
             None => self.alloc_slow(bytes)?,
         };
-        let obj = self.space().init_object(cell, nrefs, ndata);
-        Ok(self.push_root(obj))
+        Ok(self.space().init_object(cell, nrefs, ndata))
     }
 
     /// The TLAB is exhausted: refill it, collecting as often as collections
     /// make progress. There is no fixed number of attempts: a mutator gives
     /// up only when a collection begun after its failure, in which every
-    /// mutator stopped, left no free region ([`Collected::Full`]), and the
-    /// space that collection left was tried. Before that, the heap is
-    /// compacted: in passive mode the collecting mutator's pause runs a full
-    /// compaction when its own refill (made inside the pause, so no other
-    /// mutator can take what the collection freed) still fails; in
-    /// concurrent mode the failure asks the collector for a degenerated
-    /// cycle, which finishes the cycle stop-the-world and compacts if that
-    /// left the heap full (`collector/cycle.rs`, `collector/compact.rs`).
+    /// mutator stopped, left no run of free regions long enough for its own
+    /// request ([`Collected::Judged`]), and its refill after it still
+    /// failed. Before that, the heap is compacted: in passive mode the
+    /// collecting mutator's pause runs a full compaction when its own refill
+    /// (made inside the pause, so no other mutator can take what the
+    /// collection freed) still fails; in concurrent mode the failure asks
+    /// the collector for a degenerated cycle, which finishes the cycle
+    /// stop-the-world, and the cycle's last pause compacts if the largest
+    /// waiting request finds no room (`collector/cycle.rs`,
+    /// `collector/compact.rs`). Each waiting request is judged on its own
+    /// against what the compaction left: one that fits but finds its room
+    /// taken by another mutator meanwhile collects again; one that does not
+    /// fit fails then, naming its size and the longest run.
     ///
     /// A refill over the pacer's budget (concurrent cycles only) first
     /// assists: a slice of the running phase's work worth the debt
@@ -538,14 +552,23 @@ impl<B: BarrierSet> Mutator<B> {
                 self.pace(delay);
             }
         }
-        let mut last_chance = false;
+        // The longest run a collection every mutator took part in left.
+        let mut judged = None;
         loop {
             self.heap.check_poison()?;
             if let Some(cell) = self.tlab_refill(bytes) {
                 return Ok(cell);
             }
-            if last_chance {
-                return Err(GcError::OutOfMemory);
+            if let Some(available_run) = judged.take() {
+                let space = self.space();
+                if space.regions_for(bytes) > available_run {
+                    return Err(GcError::OutOfMemory {
+                        requested_words: bytes / 8,
+                        largest_run_words: available_run * space.region_bytes / 8,
+                    });
+                }
+                // It fitted after that collection, and another mutator
+                // took the room since: collect again.
             }
             if self.heap.config.assists
                 && self.heap.config.mode == GcMode::Concurrent
@@ -558,7 +581,7 @@ impl<B: BarrierSet> Mutator<B> {
             match self.collect_for(Some(bytes))? {
                 Collected::Refilled(cell) => return Ok(cell),
                 Collected::Retry => {}
-                Collected::Full => last_chance = true,
+                Collected::Judged { available_run } => judged = Some(available_run),
             }
         }
     }
@@ -630,28 +653,29 @@ impl<B: BarrierSet> Mutator<B> {
                     let this = &*self;
                     let heap = &self.heap;
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        let pause = heap.stw_collect();
-                        let mut cell = refill.and_then(|bytes| this.tlab_refill(bytes));
-                        if let (Some(bytes), None) = (refill, cell) {
-                            // Still no room: slide the heap together
-                            // before the allocation may fail.
-                            heap.full_compact();
-                            heap.verify_if_asked();
-                            cell = this.tlab_refill(bytes);
-                        }
-                        (pause, cell)
+                        heap.stw_collect(|| {
+                            let mut cell = refill.and_then(|bytes| this.tlab_refill(bytes));
+                            if let (Some(bytes), None) = (refill, cell) {
+                                // Still no room: slide the heap together
+                                // before the allocation may fail.
+                                heap.full_compact();
+                                heap.verify_if_asked();
+                                cell = this.tlab_refill(bytes);
+                            }
+                            cell.ok_or_else(|| heap.available_run())
+                        })
                     }));
                     let (pause, cell) = match r {
                         Ok(v) => v,
                         Err(p) => {
                             self.heap.poison(panic_message(&*p));
-                            (usize::MAX, None)
+                            (usize::MAX, Err(0))
                         }
                     };
                     self.heap.safepoint.end(true, pause);
                     match cell {
-                        Some(cell) => Collected::Refilled(cell),
-                        None => Collected::Full,
+                        Ok(cell) => Collected::Refilled(cell),
+                        Err(available_run) => Collected::Judged { available_run },
                     }
                 } else {
                     // Another mutator's collection came first: this one
@@ -667,7 +691,8 @@ impl<B: BarrierSet> Mutator<B> {
             }
             GcMode::Concurrent => {
                 let heap = self.heap.clone();
-                self.safe_region(|| heap.wait_for_cycle(refill.is_some()))
+                let wanted = refill.map(|bytes| self.space().regions_for(bytes));
+                self.safe_region(|| heap.wait_for_cycle(wanted))
             }
         }
     }

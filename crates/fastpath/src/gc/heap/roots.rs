@@ -70,17 +70,26 @@ pub(crate) struct Slot {
 /// The part of a mutator the collector reads in pauses.
 pub(crate) struct MutatorShared {
     pub(crate) roots: Mutex<Vec<Slot>>,
+    /// The runtime's scanner of this thread's own roots (`root_scanner.rs`).
+    pub(crate) scanner: super::root_scanner::MutatorScanner,
 }
 
 impl MutatorShared {
     pub(crate) fn new() -> MutatorShared {
         MutatorShared {
             roots: Mutex::new(Vec::new()),
+            scanner: Default::default(),
         }
     }
 
     pub(crate) fn roots(&self) -> std::sync::MutexGuard<'_, Vec<Slot>> {
         // No code panics while holding it; see Safepoint::lock.
         self.roots.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn scanner(
+        &self,
+    ) -> std::sync::MutexGuard<'_, Option<std::sync::Arc<dyn super::root_scanner::RootScanner>>> {
+        self.scanner.lock()
     }
 }

@@ -31,8 +31,17 @@ pub const HAS_FORWARDED: u8 = 1 << 2;
 /// What can go wrong, as values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GcError {
-    /// No space even after collecting.
-    OutOfMemory,
+    /// No room for the request even after a collection that compacted the
+    /// heap: the live data leaves no run of free regions that long
+    /// (`gc` module docs, "Humongous objects and the full compaction").
+    OutOfMemory {
+        /// The request, in words (the object's fields and header words).
+        requested_words: usize,
+        /// The largest object the heap could take then, in words: the
+        /// longest run of free regions outside the mutators' reserve
+        /// (0 when only the reserve is free).
+        largest_run_words: usize,
+    },
     /// The object is larger than the heap allows ([`Heap::max_object_words`]:
     /// a run of every region outside the mutators' reserve).
     ObjectTooLarge {
@@ -67,8 +76,14 @@ pub enum GcError {
     BadSize(String),
     /// The system refused the memory for the heap's block.
     HeapMemory {
-        /// The block's size, in bytes.
+        /// The heap's size, as configured ([`HeapConfig::heap_bytes`]).
         bytes: usize,
+        /// The mapping asked of the system: the heap and one region more,
+        /// so that the block can start on a region boundary (the unused
+        /// head and tail are given back at once).
+        reserved: usize,
+        /// The system's answer.
+        reason: String,
     },
     /// The collector thread could not be started.
     CollectorThread(String),
@@ -88,7 +103,14 @@ pub enum GcError {
 impl fmt::Display for GcError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GcError::OutOfMemory => f.write_str("out of memory after collecting"),
+            GcError::OutOfMemory {
+                requested_words,
+                largest_run_words,
+            } => write!(
+                f,
+                "out of memory after a full compaction: {requested_words} words requested, \
+                 the longest run of free regions holds {largest_run_words}"
+            ),
             GcError::ObjectTooLarge { words, max_words } => {
                 write!(f, "object of {words} words exceeds the maximum of {max_words}")
             }
@@ -103,7 +125,17 @@ impl fmt::Display for GcError {
             }
             GcError::Config(e) => e.fmt(f),
             GcError::BadSize(s) => f.write_str(s),
-            GcError::HeapMemory { bytes } => write!(f, "cannot allocate the heap's {bytes} bytes"),
+            GcError::HeapMemory {
+                bytes,
+                reserved,
+                reason,
+            } => write!(
+                f,
+                "cannot map the heap of {bytes} bytes ({} MiB): the system refused a mapping of \
+                 {reserved} bytes (the heap and one region more, to align it on a region \
+                 boundary): {reason}",
+                bytes >> 20
+            ),
             GcError::CollectorThread(e) => write!(f, "cannot start the collector thread: {e}"),
             GcError::Poisoned(e) => write!(f, "the collector panicked ({e}); the heap cannot collect"),
             GcError::ThreadHasMutator => {
@@ -221,7 +253,7 @@ impl HeapConfig {
     /// ```
     pub fn from_config(heap_bytes: usize) -> HeapConfig {
         let barriers = settings::BARRIERS.get();
-        HeapConfig::new(heap_bytes, barriers, settings::process_mode())
+        HeapConfig::new(heap_bytes, barriers, settings::MODE.get())
     }
 
     /// A heap of `heap_bytes` whose barrier set is the type `B` its
@@ -362,8 +394,11 @@ pub struct GcStats {
     /// Full compacting collections (sliding, `collector/compact.rs`): after a
     /// degenerated cycle or a passive collection that left too little free.
     pub full_compactions: u64,
+    /// Wall time of the full compactions, summed (each inside its pause:
+    /// its own marking, plan, adjust and move).
+    pub full_compaction_time: Duration,
     /// Humongous objects allocated (larger than a region: a run of
-    /// regions of their own, never copied).
+    /// regions of their own, never copied by a cycle).
     pub humongous_allocated: u64,
     /// Humongous objects found dead and their runs freed.
     pub humongous_reclaimed: u64,
@@ -420,9 +455,14 @@ pub(crate) struct Control {
     pub(crate) cycles_started: u64,
     /// Cycles ended; a cycle ends in the order it began.
     pub(crate) cycles_done: u64,
-    /// Whether the last cycle to end left no free region a mutator may
-    /// take (see `HeapInner::left_full`).
-    pub(crate) last_left_full: bool,
+    /// The longest run of free regions the mutators may take that the last
+    /// cycle to end left, judged in its last pause
+    /// ([`Space::available_run`]).
+    pub(crate) last_available_run: usize,
+    /// The sizes, in regions, of the failed allocations whose mutators wait
+    /// for a cycle (`wait_for_cycle`): a cycle's last pause compacts the
+    /// heap if the largest finds no room.
+    pub(crate) wanted: Vec<usize>,
     /// Times a running cycle handed memory to the mutators before its end
     /// (init-update-refs returning the unused evacuation reserve): a
     /// mutator waiting for memory retries then.
@@ -441,8 +481,14 @@ pub(crate) enum Collected {
     /// of which other mutators may have taken: try again.
     Retry,
     /// A collection that every mutator took part in, begun after the
-    /// failed allocation, left no free region a mutator may take.
-    Full,
+    /// failed allocation, ended (after a full compaction, if it found the
+    /// heap full for any waiting request) with this many regions in the
+    /// longest run a mutator may take: each request is judged against it
+    /// on its own (`Mutator::alloc_slow`).
+    Judged {
+        /// [`Space::available_run`] at the collection's end.
+        available_run: usize,
+    },
 }
 
 /// The GC state byte. Written only inside pauses (by the collector, with
@@ -491,6 +537,8 @@ pub(crate) struct HeapInner {
     card_queue: Mutex<Vec<usize>>,
     mutators: Mutex<Vec<Arc<MutatorShared>>>,
     globals: Mutex<Vec<usize>>,
+    /// The runtime's process-wide root scanners (`root_scanner.rs`).
+    pub(crate) root_scanners: super::root_scanner::HeapScanners,
     pub(crate) control: Mutex<Control>,
     pub(crate) control_cv: Condvar,
     pub(crate) stats: Mutex<GcStats>,
@@ -596,33 +644,50 @@ impl HeapInner {
         }
     }
 
-    /// Calls `f` on every root slot (mutators' handles, then globals).
+    /// Calls `f` on every root slot (mutators' handles and root scanners,
+    /// then globals and the heap's root scanners).
     /// Only in a pause, when no mutator runs.
     pub(crate) fn for_each_root(&self, mut f: impl FnMut(&mut usize)) {
         for m in self.mutators().iter() {
             for slot in m.roots().iter_mut() {
                 f(&mut slot.addr);
             }
+            if let Some(s) = m.scanner.get() {
+                s.scan(&mut |r| f(r));
+            }
         }
         for g in self.globals().iter_mut() {
             f(g);
         }
+        for s in self.root_scanners.snapshot() {
+            s.scan(&mut |r| f(r));
+        }
     }
 
     /// Waits (from a safe region) until the next cycle end, requesting a
-    /// cycle if none runs; with `degenerate` (an allocation failed), the
+    /// cycle if none runs; with `wanted` (an allocation failed), the
     /// cycle is to finish stop-the-world and compact if it must, and the
     /// wait ends early, with [`Collected::Retry`], when the running cycle
-    /// hands memory to the mutators (`Control::releases`). [`Collected::Full`] if the cycle that ended
-    /// began after this call and left the heap full; [`Collected::Retry`]
-    /// otherwise (the cycle under way at the call may have chosen its
-    /// collection set before the caller's garbage died).
-    pub(crate) fn wait_for_cycle(&self, degenerate: bool) -> Result<Collected, GcError> {
+    /// hands memory to the mutators (`Control::releases`).
+    /// [`Collected::Judged`] if the cycle that ended began after this call;
+    /// [`Collected::Retry`] otherwise (the cycle under way at the call may
+    /// have chosen its collection set before the caller's garbage died).
+    ///
+    /// `wanted` is the failed allocation's size in regions (a TLAB refill
+    /// is one; `None`: no allocation failed). It stays in
+    /// [`Control::wanted`] while this call waits, registered under the
+    /// control lock with the counts read, so every cycle that begins after
+    /// the call judges the heap with it in its last pause (and compacts if
+    /// it finds no room for it): a [`Collected::Judged`] answer, from any
+    /// such cycle, always considered this request.
+    pub(crate) fn wait_for_cycle(&self, wanted: Option<usize>) -> Result<Collected, GcError> {
+        let degenerate = wanted.is_some();
         let mut c = self.control();
         let started = c.cycles_started;
         let target = c.cycles_done + 1;
         let releases = c.releases;
-        if degenerate {
+        if let Some(regions) = wanted {
+            c.wanted.push(regions);
             // SeqCst: read by the collector at its phase boundaries; a
             // request it misses there is seen by the next cycle's. Raised
             // after reading the counts above, under the control lock: the
@@ -633,27 +698,44 @@ impl HeapInner {
         }
         c.requested = true;
         self.control_cv.notify_all();
-        while c.cycles_done < target && !(degenerate && c.releases != releases) {
-            self.check_poison()?;
+        while c.cycles_done < target && !(degenerate && c.releases != releases) && !self.poisoned() {
             c = self.control_cv.wait(c).unwrap_or_else(|e| e.into_inner());
         }
+        if let Some(regions) = wanted {
+            let mine = c
+                .wanted
+                .iter()
+                .position(|&w| w == regions)
+                .expect("registered above");
+            c.wanted.swap_remove(mine);
+        }
         self.check_poison()?;
-        Ok(if c.cycles_done > started && c.last_left_full {
-            Collected::Full
+        Ok(if c.cycles_done > started {
+            Collected::Judged {
+                available_run: c.last_available_run,
+            }
         } else {
             Collected::Retry
         })
     }
 
     /// Whether the free regions are down to the mutators' reserve (none a
-    /// mutator may take), or no run of `humongous` free regions is left
-    /// for the humongous allocation that wanted one (0: none did; see
-    /// [`Space::take_humongous_wanted`]). At the end of a collection, in
-    /// its pause.
-    pub(crate) fn left_full(&self, humongous: usize) -> bool {
-        let a = self.space.lock_alloc();
-        a.free.len() <= self.space.reserve_regions
-            || (humongous > 0 && self.space.free_run(&a, humongous).is_none())
+    /// mutator may take), or no run of `wanted` free regions is left for
+    /// the allocation that wants one (0: none does). At the end of a
+    /// collection, in its pause.
+    pub(crate) fn left_full(&self, wanted: usize) -> bool {
+        self.available_run() < wanted.max(1)
+    }
+
+    /// The largest allocation, in regions, whose mutator waits for a cycle
+    /// (0: none).
+    pub(crate) fn largest_wanted(&self) -> usize {
+        self.control().wanted.iter().copied().max().unwrap_or(0)
+    }
+
+    /// [`Space::available_run`], under the allocation lock.
+    pub(crate) fn available_run(&self) -> usize {
+        self.space.available_run(&self.space.lock_alloc())
     }
 
     /// The collector panicked: record it, and wake every mutator waiting
@@ -673,6 +755,12 @@ impl HeapInner {
         self.control_cv.notify_all();
         drop(_c);
         self.pacer.end_cycle();
+    }
+
+    /// Whether the collector has panicked.
+    fn poisoned(&self) -> bool {
+        // Acquire: see `poison`.
+        self.poisoned.load(Ordering::Acquire)
     }
 
     /// `Err(Poisoned)` once the collector has panicked.
@@ -706,11 +794,14 @@ impl Heap {
     /// Builds a heap; in concurrent mode, starts its collector thread.
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;
-        let space = Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit).ok_or(
-            GcError::HeapMemory {
-                bytes: config.heap_bytes,
-            },
-        )?;
+        let space =
+            Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit).map_err(|e| {
+                GcError::HeapMemory {
+                    bytes: config.heap_bytes,
+                    reserved: e.reserved,
+                    reason: e.reason,
+                }
+            })?;
         let inner = Arc::new(HeapInner {
             space,
             gc_state: StateByte(std::cell::UnsafeCell::new(0)),
@@ -722,6 +813,7 @@ impl Heap {
             card_queue: Mutex::new(Vec::new()),
             mutators: Mutex::new(Vec::new()),
             globals: Mutex::new(Vec::new()),
+            root_scanners: Default::default(),
             control: Mutex::new(Control::default()),
             control_cv: Condvar::new(),
             stats: Mutex::new(GcStats::default()),

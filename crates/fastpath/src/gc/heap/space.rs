@@ -196,9 +196,6 @@ pub(crate) struct Space {
     marks: Box<[AtomicU64]>,
     pub(crate) cards: Box<[AtomicU8]>,
     pub(crate) alloc: Mutex<AllocState>,
-    /// Regions the largest humongous allocation that found no run wants,
-    /// since the last cycle judged the heap (`humongous.rs`).
-    pub(crate) humongous_wanted: AtomicUsize,
     /// Regions the mutators have taken, ever (TLAB regions and humongous
     /// runs): the allocation rate the cycle trigger learns (`collector/trigger.rs`).
     pub(crate) taken_regions: AtomicUsize,
@@ -207,18 +204,31 @@ pub(crate) struct Space {
     pub(crate) humongous_reclaimed: AtomicU64,
 }
 
+/// The system refused the heap's block: how much was asked of it, and its
+/// answer.
+#[derive(Debug)]
+pub(crate) struct MapRefused {
+    /// The mapping asked for: the heap and one region more, to align it.
+    pub(crate) reserved: usize,
+    /// Why (the system's error, or an overflow of the address space).
+    pub(crate) reason: String,
+}
+
 /// Maps `bytes` of zeroed memory aligned to `align` (a power of two): an
 /// anonymous mapping `align` larger, its unaligned head and tail unmapped
-/// (how HotSpot reserves an aligned heap). `None` when the system refuses
+/// (how HotSpot reserves an aligned heap). Refused when the system refuses
 /// (the address space or the commit limit); from `mmap` directly, not the
 /// global allocator, so a refusal is an answer and never an abort.
-fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
+fn map_aligned(bytes: usize, align: usize) -> Result<usize, MapRefused> {
     use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
     #[cfg(test)]
     if let Some(base) = map_at_test_hint(bytes) {
-        return Some(base);
+        return Ok(base);
     }
-    let len = bytes.checked_add(align)?;
+    let len = bytes.checked_add(align).ok_or_else(|| MapRefused {
+        reserved: usize::MAX,
+        reason: "the size overflows the address space".into(),
+    })?;
     // SAFETY: a fresh anonymous mapping at an address the kernel picks
     // touches no existing memory.
     let start = unsafe {
@@ -229,7 +239,10 @@ fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
             MapFlags::PRIVATE,
         )
     }
-    .ok()? as usize;
+    .map_err(|e| MapRefused {
+        reserved: len,
+        reason: std::io::Error::from(e).to_string(),
+    })? as usize;
     let base = (start + align - 1) & !(align - 1);
     let (head, tail) = (base - start, start + len - (base + bytes));
     // SAFETY: both ranges lie inside the mapping just made, outside the
@@ -243,7 +256,7 @@ fn map_aligned(bytes: usize, align: usize) -> Option<usize> {
             let _ = munmap((base + bytes) as *mut std::ffi::c_void, tail);
         }
     }
-    Some(base)
+    Ok(base)
 }
 
 #[cfg(test)]
@@ -312,7 +325,7 @@ impl Space {
         heap_bytes: usize,
         region_bytes: usize,
         evac_lab_limit: Option<usize>,
-    ) -> Option<Space> {
+    ) -> Result<Space, MapRefused> {
         let base = map_aligned(heap_bytes, region_bytes)?;
         let nregions = heap_bytes / region_bytes;
         let reserve_regions = (nregions / 16).max(2);
@@ -337,7 +350,7 @@ impl Space {
             })
             .collect();
         let words = heap_bytes / 8;
-        Some(Space {
+        Ok(Space {
             base,
             end: base + heap_bytes,
             region_shift: region_bytes.trailing_zeros(),
@@ -360,7 +373,6 @@ impl Space {
                 evac_taken: 0,
                 mutator_floor: reserve_regions,
             }),
-            humongous_wanted: AtomicUsize::new(0),
             taken_regions: AtomicUsize::new(0),
             humongous_allocated: AtomicU64::new(0),
             humongous_reclaimed: AtomicU64::new(0),

@@ -1,0 +1,39 @@
+// The contract between Harness and a benchmark: one timed iteration runs `run(inner, threads)`,
+// whose result `verify` checks (outside the timed region) before the next iteration starts.
+// `inner` scales the work of one iteration; `defaultInner()` sizes it to 5-50 ms on HotSpot's
+// C2 in steady state. Benchmarks that use threads take their count from `threads`; the others
+// ignore it.
+abstract class Benchmark {
+    abstract Object run(int inner, int threads);
+
+    /** Returns null when the result is right, otherwise what was wrong. */
+    abstract String verify(Object result, int inner, int threads);
+
+    abstract int defaultInner();
+
+    int defaultThreads() {
+        return 1;
+    }
+
+    /** A small, fully specified generator (a 31-bit Park-Miller-style LCG) shared by benchmarks. */
+    static final class Lcg {
+        private int seed;
+
+        Lcg(int seed) {
+            this.seed = seed;
+        }
+
+        int next() {
+            seed = (int) ((seed * 16807L) % 2147483647L);
+            return seed;
+        }
+
+        int next(int bound) {
+            return next() % bound;
+        }
+    }
+
+    static String expect(String what, long actual, long expected) {
+        return actual == expected ? null : what + " was " + actual + ", expected " + expected;
+    }
+}

@@ -1,0 +1,237 @@
+//! fastpath-vm beside HotSpot on the same machine, in one run:
+//!
+//! - `startup`: `Hello` to exit, wall time and peak RSS (the child's
+//!   `ru_maxrss` from `wait4`), fastpath-vm and `java -cp . Hello`
+//!   interleaved round by round; medians and their ratio.
+//! - `interp`: the benchmark programs of `bench/java` (the Are We Fast Yet
+//!   kinds) through their `Harness`, fastpath-vm and `java -Xint`
+//!   interleaved round by round; each run's figure is the median of its
+//!   iterations after the first, each side's the median over rounds; the
+//!   ratio per program and the geometric mean.
+//!
+//! `cargo bench -p fastpath-vm --bench hotspot -- [startup|interp|all]
+//! [--rounds N] [--iterations N] [--only A,B]`, with the release build of
+//! the VM (`cargo bench` builds it). Prints Markdown tables (BENCHMARKS.md
+//! keeps them with their machine, load and command). Needs JDK 25
+//! (`FASTPATH_VM_JDK`, `JAVA_HOME`, or Temurin 25's Debian path);
+//! `FASTPATH_VM_BENCH_SRC` names another directory of the programs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const PROGRAMS: [&str; 14] = [
+    "Bounce",
+    "List",
+    "Permute",
+    "Queens",
+    "Sieve",
+    "Storage",
+    "Towers",
+    "Richards",
+    "DeltaBlue",
+    "Json",
+    "NBody",
+    "Mandelbrot",
+    "CD",
+    "Havlak",
+];
+
+fn jdk() -> PathBuf {
+    [
+        std::env::var_os("FASTPATH_VM_JDK").map(PathBuf::from),
+        std::env::var_os("JAVA_HOME").map(PathBuf::from),
+        Some(PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|d| d.join("bin/java").is_file() && d.join("bin/javac").is_file())
+    .expect("JDK 25 (set FASTPATH_VM_JDK or JAVA_HOME)")
+}
+
+/// The release binary next to this bench's executable.
+fn vm() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let p = dir.join("fastpath-vm");
+    assert!(
+        p.is_file(),
+        "build the VM first: cargo build --release -p fastpath-vm ({})",
+        p.display()
+    );
+    p
+}
+
+/// Runs `cmd` to completion; wall time, peak RSS in KiB, stdout.
+// The child is reaped by `wait4` (for its `rusage`), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn timed(cmd: &mut Command) -> (Duration, i64, String) {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let start = Instant::now();
+    let child = cmd.spawn().expect("start");
+    let pid = child.id() as libc::pid_t;
+    let mut out = child.stdout.expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut out, &mut s).ok();
+        s
+    });
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet reaped; both pointers are valid.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let wall = start.elapsed();
+    assert_eq!(r, pid, "wait4");
+    let stdout = reader.join().unwrap();
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{cmd:?} failed"
+    );
+    (wall, usage.ru_maxrss, stdout)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn compile(jdk: &Path, src: &Path, out: &Path) {
+    let _ = std::fs::remove_dir_all(out);
+    std::fs::create_dir_all(out).unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(src)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .collect();
+    files.sort();
+    let o = Command::new(jdk.join("bin/javac"))
+        .args(["-nowarn", "--release", "17", "-d"])
+        .arg(out)
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "javac: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn startup(jdk: &Path, classes: &Path, rounds: usize) {
+    let java = jdk.join("bin/java");
+    let vm = vm();
+    let (mut vt, mut ht, mut vr, mut hr) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let (t, rss, out) = timed(Command::new(&vm).arg("-cp").arg(classes).arg("Hello"));
+        assert_eq!(out, "Hello, world!\n");
+        vt.push(t.as_secs_f64() * 1e3);
+        vr.push(rss as f64);
+        let (t, rss, out) = timed(Command::new(&java).arg("-cp").arg(classes).arg("Hello"));
+        assert_eq!(out, "Hello, world!\n");
+        ht.push(t.as_secs_f64() * 1e3);
+        hr.push(rss as f64);
+    }
+    let (vt, ht, vr, hr) = (median(&mut vt), median(&mut ht), median(&mut vr), median(&mut hr));
+    println!("### Start-up: `Hello` to exit ({rounds} rounds, interleaved; medians)\n");
+    println!("| VM | wall ms | peak RSS MiB |");
+    println!("|---|---:|---:|");
+    println!("| fastpath-vm | {vt:.1} | {:.1} |", vr / 1024.0);
+    println!("| HotSpot `java -cp . Hello` | {ht:.1} | {:.1} |", hr / 1024.0);
+    println!("| ratio | {:.3} | {:.3} |\n", vt / ht, vr / hr);
+}
+
+/// Median time per iteration (ms) of one Harness run, iterations after the first.
+fn harness_run(cmd: &mut Command) -> f64 {
+    let (_, _, out) = timed(cmd);
+    let mut ns: Vec<f64> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(3).and_then(|x| x.parse::<f64>().ok()))
+        .skip(1)
+        .collect();
+    assert!(!ns.is_empty(), "no iterations: {out}");
+    median(&mut ns) / 1e6
+}
+
+fn interp(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[String]) {
+    let java = jdk.join("bin/java");
+    let vm = vm();
+    println!("### Interpreter: time per iteration ({rounds} rounds of {iterations} iterations, interleaved; medians)\n");
+    println!("| benchmark | fastpath-vm ms | HotSpot `-Xint` ms | ratio |");
+    println!("|---|---:|---:|---:|");
+    let mut logs = Vec::new();
+    for p in PROGRAMS
+        .iter()
+        .filter(|p| only.is_empty() || only.iter().any(|o| o == *p))
+    {
+        let (mut v, mut h) = (Vec::new(), Vec::new());
+        let n = iterations.to_string();
+        for _ in 0..rounds {
+            v.push(harness_run(
+                Command::new(&vm).arg("-cp").arg(classes).args(["Harness", p, &n]),
+            ));
+            h.push(harness_run(
+                Command::new(&java)
+                    .arg("-Xint")
+                    .arg("-cp")
+                    .arg(classes)
+                    .args(["Harness", p, &n]),
+            ));
+        }
+        let (v, h) = (median(&mut v), median(&mut h));
+        logs.push((v / h).ln());
+        println!("| {p} | {v:.1} | {h:.1} | {:.2} |", v / h);
+    }
+    let geo = (logs.iter().sum::<f64>() / logs.len() as f64).exp();
+    let worst = logs.iter().cloned().fold(f64::MIN, f64::max).exp();
+    println!("| **geometric mean** | | | **{geo:.2}** (worst {worst:.2}) |\n");
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let what = args.first().cloned().unwrap_or_else(|| "all".into());
+    let opt = |name: &str, default: usize| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let only: Vec<String> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|v| v.split(',').map(str::to_string).collect())
+        .unwrap_or_default();
+    let jdk = jdk();
+    let src = std::env::var_os("FASTPATH_VM_BENCH_SRC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/java"));
+    let classes = std::env::temp_dir().join(format!("fastpath-vm-bench-{}", std::process::id()));
+    compile(&jdk, &src, &classes);
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "load average at start: {}",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
+    if what == "startup" || what == "all" {
+        startup(&jdk, &classes, opt("--rounds", 21));
+    }
+    if what == "interp" || what == "all" {
+        interp(&jdk, &classes, opt("--rounds", 3), opt("--iterations", 4), &only);
+    }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "load average at end: {}",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
+    let _ = std::fs::remove_dir_all(&classes);
+}

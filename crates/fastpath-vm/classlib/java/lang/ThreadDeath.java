@@ -1,0 +1,5 @@
+package java.lang;
+
+public class ThreadDeath extends Error {
+    public ThreadDeath() {}
+}

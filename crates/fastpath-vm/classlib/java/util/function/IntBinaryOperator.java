@@ -1,0 +1,5 @@
+package java.util.function;
+
+public interface IntBinaryOperator {
+    int applyAsInt(int left, int right);
+}

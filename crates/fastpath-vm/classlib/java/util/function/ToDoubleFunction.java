@@ -1,0 +1,5 @@
+package java.util.function;
+
+public interface ToDoubleFunction<T> {
+    double applyAsDouble(T value);
+}

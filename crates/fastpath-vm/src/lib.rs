@@ -1,0 +1,28 @@
+//! fastpath-vm: a JVM built from the fastpath library's public API.
+//!
+//! javac's class files run on an interpreter whose objects are
+//! `fastpath::gc` heap objects (the header a `fastpath::sync` header), whose
+//! `synchronized` is `fastpath::sync`, whose threads are native threads with
+//! their thread block and mutator, and whose `Thread.onSpinWait()` is
+//! `fastpath::spin::pause()`.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`classfile`] | class-file parsing and format checks (the verifier in `classfile/verify/`) |
+//! | [`link`] | loading, linking, dispatch tables, resolution, `invokedynamic` |
+//! | [`object`] | Java objects and arrays as `fastpath::gc` heap objects |
+//! | [`interp`] | pre-decoding, reference maps, frames, the dispatch loop |
+//! | [`runtime`] | the VM, threads, exceptions, initialization, natives, launch |
+//! | [`cli`] | `java`'s command line |
+
+#![warn(missing_docs)]
+
+pub mod classfile;
+pub mod cli;
+pub mod interp;
+pub mod link;
+pub mod object;
+pub mod runtime;
+
+/// The built-in class library (`classlib/`, compiled by `build.rs`).
+pub static CLASSLIB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/classlib.fpvm"));

@@ -1,0 +1,24 @@
+//! Loading, linking, resolution and initialization (JVMS chapter 5).
+//!
+//! | file | what |
+//! |---|---|
+//! | `class.rs` | `Class`, `Field`, `Method`: the linked metadata, at stable addresses |
+//! | `loader.rs` | finding, parsing and linking classes: layout, vtables, itables |
+//! | `archive.rs` | the built-in class library, embedded in the binary |
+//! | `classpath.rs` | directories and jars of `-cp` |
+//! | `jar.rs` | ZIP directories and inflate |
+//! | `resolve.rs` | symbolic references to classes, fields, methods |
+//! | `indy.rs` | `invokedynamic`: lambdas, string concatenation, records |
+//! | `synth.rs` | the classes the VM writes (for `indy.rs`) |
+
+pub mod archive;
+pub mod class;
+pub mod classpath;
+pub mod indy;
+pub mod jar;
+pub mod loader;
+pub mod resolve;
+pub mod synth;
+
+pub use class::{Class, ClassKind, Field, InitState, Kind, Method};
+pub use loader::Loader;

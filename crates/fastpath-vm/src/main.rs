@@ -1,0 +1,43 @@
+//! The `fastpath-vm` command: runs a Java program as `java` does
+//! (`fastpath_vm::cli` has the options), on the barrier set
+//! `FASTPATH_GC_BARRIERS` names: the interpreter is monomorphised for each
+//! preset (every barrier's fast path compiled for exactly that set), and
+//! any other comma list runs the run-time-checked `Dynamic` set.
+
+use fastpath::gc::{
+    BarrierBits, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers,
+    ShenandoahBarriers,
+};
+use fastpath_vm::runtime::Vm;
+
+fn run<B: BarrierSet>(vm: &'static Vm, main: &str, args: &[String]) -> i32 {
+    fastpath_vm::runtime::launch::run_main::<B>(vm, main, args)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cmd = match fastpath_vm::cli::parse(&args) {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("{msg}");
+            std::process::exit(1);
+        }
+    };
+    let vm = match Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)) {
+        Ok(vm) => vm,
+        Err(msg) => {
+            eprintln!("{msg}");
+            std::process::exit(1);
+        }
+    };
+    let (main, a) = (cmd.main_class.as_str(), cmd.args.as_slice());
+    let status = match vm.heap.config().barriers {
+        BarrierBits::NONE => run::<NoBarriers>(vm, main, a),
+        BarrierBits::SERIAL => run::<SerialBarriers>(vm, main, a),
+        BarrierBits::G1 => run::<G1Barriers>(vm, main, a),
+        BarrierBits::SHENANDOAH_2017 => run::<Shenandoah2017Barriers>(vm, main, a),
+        BarrierBits::SHENANDOAH => run::<ShenandoahBarriers>(vm, main, a),
+        _ => run::<Dynamic>(vm, main, a),
+    };
+    std::process::exit(status);
+}

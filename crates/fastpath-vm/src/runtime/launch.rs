@@ -1,0 +1,230 @@
+//! Launching a program as `java` does: the main thread's `Thread` object,
+//! the main class and method (JDK 25's launch protocol: `static
+//! main(String[])`, then `static main()`, then an instance `main` with a
+//! no-argument constructor, JEP 512), the uncaught-exception report, and
+//! `DestroyJavaVM`'s wait for the non-daemon threads before the exit.
+
+use std::sync::atomic::Ordering;
+
+use fastpath::gc::BarrierSet;
+
+use super::{JThread, Vm};
+use crate::link::{ClassKind, Method};
+
+/// Runs `main_class` with `args` on the calling thread and returns the
+/// process's exit status (0; 1 after an uncaught exception or a launch
+/// error). Never returns for `System.exit`, which exits at once.
+pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String]) -> i32 {
+    let mut t = match JThread::<B>::attach(vm) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("Error occurred during initialization of VM\n{e}");
+            return 1;
+        }
+    };
+    if let Err(msg) = t.boot_thread() {
+        eprintln!("Error occurred during initialization of VM\n{msg}");
+        return 1;
+    }
+    let status = t.run_main_class(main_class, args);
+    // DestroyJavaVM: wait (in a safe region) for every non-daemon thread.
+    t.m.safe_region(|| {
+        let mut n = vm.threads.non_daemon.lock().unwrap_or_else(|e| e.into_inner());
+        while *n > 0 {
+            n = vm.threads.ended.wait(n).unwrap_or_else(|e| e.into_inner());
+        }
+    });
+    super::natives::io::flush_stdout();
+    if std::env::var_os("FASTPATH_VM_GC_STATS").is_some() {
+        let s = vm.heap.stats();
+        eprintln!(
+            "fastpath-vm gc: {} cycles, {} degenerated, {} full compactions, {} pauses, {} objects evacuated, verifier {} cycles {} errors",
+            s.cycles,
+            s.degenerated_cycles,
+            s.full_compactions,
+            s.pauses.len(),
+            s.evacuated_by_collector + s.evacuated_by_mutators,
+            s.verified_cycles,
+            s.verify_errors.len()
+        );
+    }
+    // The main thread keeps its mutator: the process ends here (daemon
+    // threads with it), so nothing waits for the heap to be torn down.
+    std::mem::forget(t);
+    status
+}
+
+impl<B: BarrierSet> JThread<B> {
+    /// Makes the main thread's `java.lang.Thread` and the preallocated
+    /// `OutOfMemoryError`.
+    fn boot_thread(&mut self) -> Result<(), String> {
+        let vm = self.vm;
+        let tc = vm.class("java/lang/Thread").map_err(|e| e.to_string())?;
+        let ctor = tc
+            .declared_method("<init>", "(Ljava/lang/String;Z)V")
+            .ok_or("java.lang.Thread lacks its VM constructor")?;
+        let describe = |t: &mut Self| {
+            let e = t.take_pending();
+            if e == 0 {
+                "an exception".to_string()
+            } else {
+                t.class_of(e).java_name()
+            }
+        };
+        if self.ensure_initialized(tc).is_err() {
+            return Err(describe(self));
+        }
+        let obj = self.alloc_object(tc).map_err(|_| describe(self))?;
+        self.stack.thread_obj.set(obj);
+        let name = self.new_string_from("main").map_err(|_| describe(self))?;
+        let obj = self.stack.thread_obj.get();
+        if self.call(ctor, &[obj as u64, name as u64, 1]).is_err() {
+            return Err(describe(self));
+        }
+        let record = self.thread_record(self.stack.thread_obj.get());
+        self.bind_thread_record(record);
+        // The preallocated OutOfMemoryError.
+        let oom = vm
+            .class("java/lang/OutOfMemoryError")
+            .map_err(|e| e.to_string())?;
+        let _ = self.throw_instance_of(oom, Some("Java heap space"));
+        let e = self.take_pending();
+        if e != 0 && std::ptr::eq(self.class_of(e), oom) {
+            let slot = vm.globals.alloc(e).ok_or("no global slot")?;
+            let _ = vm.preallocated_oom.set(slot);
+        }
+        let soe = vm
+            .class("java/lang/StackOverflowError")
+            .map_err(|e| e.to_string())?;
+        let _ = self.throw_instance_of(soe, None);
+        let e = self.take_pending();
+        if e != 0 && std::ptr::eq(self.class_of(e), soe) {
+            let slot = vm.globals.alloc(e).ok_or("no global slot")?;
+            let _ = vm.preallocated_soe.set(slot);
+        }
+        Ok(())
+    }
+
+    fn run_main_class(&mut self, name: &str, args: &[String]) -> i32 {
+        let internal = name.replace('.', "/");
+        let class = match self.vm.loader.load(&internal) {
+            Ok(c) if matches!(c.kind, ClassKind::Instance) => c,
+            Ok(_) => {
+                eprintln!("Error: Could not find or load main class {name}\nCaused by: java.lang.ClassNotFoundException: {name}");
+                return 1;
+            }
+            Err(e)
+                if e.class == "java/lang/NoClassDefFoundError"
+                    && e.message.as_deref() == Some(internal.as_str()) =>
+            {
+                eprintln!("Error: Could not find or load main class {name}\nCaused by: java.lang.ClassNotFoundException: {name}");
+                return 1;
+            }
+            Err(e) => {
+                eprintln!("Error: LinkageError occurred while loading main class {name}\n\t{e}");
+                return 1;
+            }
+        };
+        let find = |n: &str, d: &str, want_static: bool| -> Option<&'static Method> {
+            crate::link::resolve::find_method(class, n, d)
+                .filter(|m| m.is_static() == want_static && !m.is_private() && !m.is_abstract())
+        };
+        let sa = "([Ljava/lang/String;)V";
+        let (method, with_args, instance) = if let Some(m) = find("main", sa, true) {
+            (m, true, false)
+        } else if let Some(m) = find("main", "()V", true) {
+            (m, false, false)
+        } else if let Some(m) = find("main", sa, false) {
+            (m, true, true)
+        } else if let Some(m) = find("main", "()V", false) {
+            (m, false, true)
+        } else {
+            eprintln!(
+                "Error: Main method not found in class {name}, please define the main method as:\n   public static void main(String[] args)\nor a JavaFX application class must extend javafx.application.Application"
+            );
+            return 1;
+        };
+        if self.ensure_initialized(class).is_err() {
+            self.report_uncaught();
+            return 1;
+        }
+        let mark = self.stack.temps_len();
+        let mut call_args: Vec<u64> = Vec::new();
+        let receiver_slot = if instance {
+            let Some(ctor) = class.declared_method("<init>", "()V").filter(|m| !m.is_private()) else {
+                eprintln!("Error: Non-static main() method requires a no-arg constructor in class {name}");
+                return 1;
+            };
+            let obj = match self.alloc_object(class) {
+                Ok(o) => o,
+                Err(_) => {
+                    self.report_uncaught();
+                    return 1;
+                }
+            };
+            let k = self.stack.push_temp(obj);
+            if self.call(ctor, &[obj as u64]).is_err() {
+                self.report_uncaught();
+                return 1;
+            }
+            Some(k)
+        } else {
+            None
+        };
+        let args_slot = if with_args {
+            match self.string_array(args) {
+                Ok(a) => Some(self.stack.push_temp(a)),
+                Err(_) => {
+                    self.report_uncaught();
+                    return 1;
+                }
+            }
+        } else {
+            None
+        };
+        if let Some(k) = receiver_slot {
+            call_args.push(self.stack.temp(k) as u64);
+        }
+        if let Some(k) = args_slot {
+            call_args.push(self.stack.temp(k) as u64);
+        }
+        self.stack.truncate_temps(mark);
+        match self.call(method, &call_args) {
+            Ok(_) => 0,
+            Err(_) => {
+                self.report_uncaught();
+                1
+            }
+        }
+    }
+
+    /// A `String[]` of `items`.
+    pub fn string_array(&mut self, items: &[String]) -> super::JResult<usize> {
+        let sc = self.vm.string_class();
+        let ac = self.vm.loader.array_of(sc).map_err(|e| self.throw_error(&e))?;
+        let arr = self.alloc_array(ac, items.len() as i32)?;
+        let mark = self.stack.temps_len();
+        let k = self.stack.push_temp(arr);
+        for (i, s) in items.iter().enumerate() {
+            let js = match self.new_string_from(s) {
+                Ok(js) => js,
+                Err(e) => {
+                    self.stack.truncate_temps(mark);
+                    return Err(e);
+                }
+            };
+            let arr = self.stack.temp(k);
+            self.store_ref(arr, i, js);
+        }
+        let arr = self.stack.temp(k);
+        self.stack.truncate_temps(mark);
+        Ok(arr)
+    }
+}
+
+/// Whether the preallocated error is set (tests).
+pub fn has_preallocated_oom(vm: &Vm) -> bool {
+    vm.preallocated_oom
+        .get()
+        .is_some_and(|s| s.load(Ordering::Relaxed) != 0)
+}

@@ -1,0 +1,314 @@
+//! Natives of `java.lang.Thread`: each Java thread is a native thread with
+//! its own thread block, `fastpath::sync` registration and heap mutator.
+//!
+//! Where it sits: `Thread.start()` (Java) calls `start0`, which registers
+//! the thread as alive and non-daemon (if so), and spawns the native
+//! thread; that thread attaches to the VM ([`JThread::attach`]), runs
+//! `run()`, reports an uncaught exception through
+//! `Thread.dispatchUncaughtException`, marks itself terminated, wakes its
+//! joiners (`notifyAll` on the `Thread` object: `join` is Java's
+//! `while (isAlive()) wait()`), and detaches. Blocking natives (`sleep`)
+//! block in a safe region. Interrupts are `fastpath::sync`'s (they wake
+//! a `wait`); an interrupt sent before the thread registered is kept and
+//! delivered when it does.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use fastpath::gc::{BarrierSet, Obj};
+use fastpath::sync::{self, SyncError, SyncThread};
+
+use crate::interp::{Args, NativeFn};
+use crate::link::Kind;
+use crate::runtime::{JResult, JThread, Vm};
+
+/// The VM side of a `java.lang.Thread` (its `eetop` field points here).
+#[derive(Default)]
+pub struct ThreadRecord {
+    /// The thread's `sync` identity, once it runs.
+    pub sync: OnceLock<SyncThread>,
+    /// An interrupt sent before `sync` was set.
+    pub interrupt_pending: AtomicBool,
+}
+
+/// `Thread`'s field offsets.
+struct ThreadFields {
+    eetop: u32,
+    status: u32,
+    daemon: u32,
+}
+
+fn fields(vm: &'static Vm) -> &'static ThreadFields {
+    static F: OnceLock<ThreadFields> = OnceLock::new();
+    F.get_or_init(|| {
+        let c = vm.loader.load("java/lang/Thread").expect("java.lang.Thread");
+        let f = |n: &str, d: &str| {
+            c.declared_field(n, d)
+                .unwrap_or_else(|| panic!("Thread.{n}"))
+                .offset
+        };
+        ThreadFields {
+            eetop: f("eetop", "J"),
+            status: f("threadStatus", "I"),
+            daemon: f("daemon", "Z"),
+        }
+    })
+}
+
+/// `threadStatus` values (as `Thread.State`: NEW, RUNNABLE, TERMINATED).
+pub const STATUS_NEW: i32 = 0;
+/// Started, not ended.
+pub const STATUS_ALIVE: i32 = 1;
+/// Ended.
+pub const STATUS_TERMINATED: i32 = 2;
+
+impl<B: BarrierSet> JThread<B> {
+    /// The record of `Thread` object `t`, made if it has none.
+    pub fn thread_record(&self, t: usize) -> &'static ThreadRecord {
+        let f = fields(self.vm);
+        let p = self.get_prim(t, f.eetop, Kind::Long) as usize;
+        if p != 0 {
+            // SAFETY: `eetop` holds a leaked `ThreadRecord` (set below).
+            return unsafe { &*(p as *const ThreadRecord) };
+        }
+        let r: &'static ThreadRecord = Box::leak(Box::default());
+        self.put_prim(t, f.eetop, Kind::Long, r as *const ThreadRecord as u64);
+        r
+    }
+
+    /// Makes this native thread's `sync` identity the record's, delivering
+    /// an interrupt that arrived before.
+    pub fn bind_thread_record(&self, r: &'static ThreadRecord) {
+        let me = sync::current_thread();
+        let _ = r.sync.set(me.clone());
+        if r.interrupt_pending.swap(false, Ordering::AcqRel) {
+            sync::interrupt(&me);
+        }
+    }
+
+    /// The `Thread` object of this thread.
+    pub fn current_thread_obj(&self) -> usize {
+        self.stack.thread_obj.get()
+    }
+}
+
+fn current_thread<B: BarrierSet>(t: &mut JThread<B>, _a: Args) -> JResult<u64> {
+    Ok(t.current_thread_obj() as u64)
+}
+
+fn start0<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
+    let this = a.obj(0);
+    let vm = t.vm;
+    let f = fields(vm);
+    let record = t.thread_record(this);
+    let daemon = t.get_prim(this, f.daemon, Kind::Boolean) != 0;
+    t.put_prim(this, f.status, Kind::Int, STATUS_ALIVE as u64);
+    if !daemon {
+        *vm.threads.non_daemon.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+    }
+    let slot = vm
+        .globals
+        .alloc(this)
+        .expect("the VM's global roots are exhausted");
+    let spawn = std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(move || thread_main::<B>(vm, slot, record, daemon));
+    if let Err(e) = spawn {
+        vm.globals.free(slot);
+        let this = a.obj(0);
+        t.put_prim(this, f.status, Kind::Int, STATUS_NEW as u64);
+        if !daemon {
+            thread_ended(vm);
+        }
+        return Err(t.throw_oom(&format!("unable to create native thread: {e}")));
+    }
+    Ok(0)
+}
+
+fn thread_ended(vm: &'static Vm) {
+    let mut n = vm.threads.non_daemon.lock().unwrap_or_else(|e| e.into_inner());
+    *n -= 1;
+    vm.threads.ended.notify_all();
+}
+
+/// A started thread's life (module docs).
+fn thread_main<B: BarrierSet>(
+    vm: &'static Vm,
+    slot: &'static std::sync::atomic::AtomicUsize,
+    record: &'static ThreadRecord,
+    daemon: bool,
+) {
+    let mut t = match JThread::<B>::attach(vm) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("fastpath-vm: cannot attach a thread: {e}");
+            if !daemon {
+                thread_ended(vm);
+            }
+            return;
+        }
+    };
+    // Acquire: the parent's writes to the Thread object.
+    t.stack.thread_obj.set(slot.load(Ordering::Acquire));
+    vm.globals.free(slot);
+    t.bind_thread_record(record);
+    let this = t.current_thread_obj();
+    let run = t
+        .class_of(this)
+        .vtable
+        .iter()
+        .copied()
+        .find(|m| m.matches("run", "()V"));
+    if let Some(run) = run {
+        if t.call(run, &[this as u64]).is_err() {
+            t.report_uncaught();
+        }
+    }
+    // Terminated: wake the joiners.
+    let this = t.current_thread_obj();
+    t.put_prim(this, fields(vm).status, Kind::Int, STATUS_TERMINATED as u64);
+    // SAFETY: `this` is the thread's own object, a root of its stack.
+    unsafe {
+        t.m.monitor_enter_unchecked(this);
+        let this = t.current_thread_obj();
+        let _ = t.m.monitor_notify_unchecked(Obj::from_addr(this), true);
+        let _ = t.m.monitor_exit_unchecked(this);
+    }
+    drop(t);
+    if !daemon {
+        thread_ended(vm);
+    }
+}
+
+impl<B: BarrierSet> JThread<B> {
+    /// Reports the pending exception as uncaught in this thread
+    /// (`Thread.dispatchUncaughtException`, which prints
+    /// `Exception in thread "name" ...` and the stack trace).
+    pub fn report_uncaught(&mut self) {
+        let exc = self.take_pending();
+        let this = self.current_thread_obj();
+        let tc = self.class_of(this);
+        let m = tc
+            .vtable
+            .iter()
+            .copied()
+            .find(|m| m.matches("dispatchUncaughtException", "(Ljava/lang/Throwable;)V"));
+        let m = m.or_else(|| {
+            crate::link::resolve::find_method(tc, "dispatchUncaughtException", "(Ljava/lang/Throwable;)V")
+        });
+        if let Some(m) = m {
+            if self.call(m, &[this as u64, exc as u64]).is_err() {
+                let _ = self.take_pending();
+            }
+        }
+    }
+}
+
+fn sleep<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
+    let ms = a.long(0);
+    if ms < 0 {
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("timeout value is negative"),
+        ));
+    }
+    if sync::interrupted() {
+        return Err(t.throw_new("java/lang/InterruptedException", Some("sleep interrupted")));
+    }
+    // An interruptible timed block: a wait on a private object, which only
+    // an interrupt wakes early.
+    let obj = t.alloc_object(t.vm.object_class())?;
+    let mark = t.stack.temps_len();
+    let k = t.stack.push_temp(obj);
+    let deadline = std::time::Instant::now() + Duration::from_millis(ms as u64);
+    let mut result = Ok(0);
+    // SAFETY: `obj` is rooted in the temporary roots for the whole block,
+    // and re-read after each call that may reach a safepoint.
+    unsafe {
+        t.m.monitor_enter_unchecked(t.stack.temp(k));
+        loop {
+            let now = std::time::Instant::now();
+            if now >= deadline && ms > 0 {
+                break;
+            }
+            let left = if ms == 0 { Duration::ZERO } else { deadline - now };
+            match t
+                .m
+                .monitor_wait_unchecked(t.stack.temp(k), Some(left.max(Duration::from_nanos(1))))
+            {
+                Err(SyncError::Interrupted) => {
+                    result = Err(());
+                    break;
+                }
+                _ if ms == 0 => break,
+                _ => {}
+            }
+        }
+        let _ = t.m.monitor_exit_unchecked(t.stack.temp(k));
+    }
+    t.stack.truncate_temps(mark);
+    match result {
+        Ok(v) => Ok(v),
+        Err(()) => Err(t.throw_new("java/lang/InterruptedException", Some("sleep interrupted"))),
+    }
+}
+
+fn interrupt0<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
+    let r = t.thread_record(a.obj(0));
+    match r.sync.get() {
+        Some(s) => sync::interrupt(s),
+        None => r.interrupt_pending.store(true, Ordering::Release),
+    }
+    Ok(0)
+}
+
+fn is_interrupted<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
+    let r = t.thread_record(a.obj(0));
+    Ok(
+        (r.sync.get().is_some_and(SyncThread::is_interrupted) || r.interrupt_pending.load(Ordering::Acquire))
+            as u64,
+    )
+}
+
+fn interrupted<B: BarrierSet>(_t: &mut JThread<B>, _a: Args) -> JResult<u64> {
+    Ok(sync::interrupted() as u64)
+}
+
+fn yield_now<B: BarrierSet>(_t: &mut JThread<B>, _a: Args) -> JResult<u64> {
+    std::thread::yield_now();
+    Ok(0)
+}
+
+fn on_spin_wait<B: BarrierSet>(_t: &mut JThread<B>, _a: Args) -> JResult<u64> {
+    fastpath::spin::pause();
+    Ok(0)
+}
+
+fn holds_lock<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
+    let o = a.obj(0);
+    if o == 0 {
+        return Err(t.throw_npe_plain());
+    }
+    // SAFETY: a live object of this heap.
+    Ok(unsafe { t.m.holds_monitor_unchecked(Obj::from_addr(o)) } as u64)
+}
+
+/// The natives of this file.
+pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<NativeFn<B>> {
+    if class != "java/lang/Thread" {
+        return None;
+    }
+    Some(match (name, desc) {
+        ("currentThread", "()Ljava/lang/Thread;") => current_thread::<B>,
+        ("start0", "()V") => start0::<B>,
+        ("sleep0", "(J)V") => sleep::<B>,
+        ("interrupt0", "()V") => interrupt0::<B>,
+        ("isInterrupted", "()Z") => is_interrupted::<B>,
+        ("interrupted", "()Z") => interrupted::<B>,
+        ("yield", "()V") => yield_now::<B>,
+        ("onSpinWait", "()V") => on_spin_wait::<B>,
+        ("holdsLock", "(Ljava/lang/Object;)Z") => holds_lock::<B>,
+        _ => return None,
+    })
+}

@@ -1,0 +1,206 @@
+//! The VM: one per process, reachable from one pointer (the JIT's
+//! `vmctx`): the class registry, the heap, the global roots, the interned
+//! strings, the options, and the threads' bookkeeping.
+//!
+//! Where it sits: at the top of `runtime`; `main.rs` builds it from the
+//! command line ([`Vm::boot`]), every thread holds `&'static Vm`.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+
+use fastpath::gc::{Heap, HeapConfig, RootScanner};
+
+use super::globals::GlobalSlots;
+use crate::link::archive::Archive;
+use crate::link::classpath::ClassPath;
+use crate::link::{Class, Loader};
+use crate::runtime::Error;
+
+/// What the command line and environment chose.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The class path.
+    pub class_path: String,
+    /// `-Xmx` in bytes.
+    pub heap_bytes: usize,
+    /// `-Xss` in bytes (each Java thread's slot stack).
+    pub stack_bytes: usize,
+    /// Run the collector's heap verifier after every cycle
+    /// (`FASTPATH_VM_VERIFY_HEAP=1`).
+    pub verify_heap: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            class_path: ".".into(),
+            heap_bytes: 256 << 20,
+            stack_bytes: 1 << 20,
+            verify_heap: false,
+        }
+    }
+}
+
+/// Live threads, for the VM's exit rule (it ends when every non-daemon
+/// thread has ended).
+#[derive(Default)]
+pub struct Threads {
+    /// Non-daemon Java threads started and not yet ended (main excluded).
+    pub non_daemon: Mutex<usize>,
+    /// Signalled when `non_daemon` drops.
+    pub ended: Condvar,
+    /// Threads ever started (for names `Thread-N`).
+    pub started: AtomicUsize,
+}
+
+/// The VM.
+pub struct Vm {
+    /// Classes.
+    pub loader: Loader,
+    /// The heap.
+    pub heap: Heap,
+    /// Global roots.
+    pub globals: GlobalSlots,
+    /// Interned strings: contents → the literal (its global slot).
+    pub interned: Mutex<HashMap<Box<[u16]>, &'static Literal>>,
+    /// `String.value`'s reference index.
+    pub string_value_index: OnceLock<usize>,
+    /// Options.
+    pub options: Options,
+    /// Thread bookkeeping.
+    pub threads: Threads,
+    /// Classes the runtime names often.
+    pub known: Known,
+    /// An `OutOfMemoryError` made at start-up, thrown when even a new one
+    /// cannot be allocated.
+    pub preallocated_oom: OnceLock<&'static AtomicUsize>,
+    /// A `StackOverflowError` made at start-up, thrown when even the
+    /// reserve is not enough to make a new one.
+    pub preallocated_soe: OnceLock<&'static AtomicUsize>,
+    /// The built-in classes `ldc`'s and natives need, by name.
+    cache: Mutex<HashMap<&'static str, &'static Class>>,
+}
+
+/// An interned string: its contents and the global slot of its `String`
+/// (0 until the first thread that needs the object makes it).
+#[derive(Debug)]
+pub struct Literal {
+    /// The global root holding the `String`.
+    pub slot: &'static AtomicUsize,
+    /// Its characters.
+    pub units: Box<[u16]>,
+}
+
+/// Classes the interpreter and natives use on hot paths.
+#[derive(Default)]
+pub struct Known {
+    /// `java.lang.Object`
+    pub object: OnceLock<&'static Class>,
+    /// `java.lang.String`
+    pub string: OnceLock<&'static Class>,
+    /// `char[]`
+    pub char_array: OnceLock<&'static Class>,
+    /// `java.lang.Class`
+    pub class: OnceLock<&'static Class>,
+}
+
+/// The heap-wide roots: global slots and every class's static references.
+struct VmRoots(&'static Vm);
+
+impl RootScanner for VmRoots {
+    fn scan(&self, visit: &mut dyn FnMut(&mut usize)) {
+        self.0.globals.scan(visit);
+        self.0.loader.for_each_class(|c| {
+            for &i in &c.static_refs {
+                let s = &c.statics[i as usize];
+                // Relaxed: in a pause (globals.rs says why).
+                let mut v = s.load(Ordering::Relaxed) as usize;
+                if v != 0 {
+                    visit(&mut v);
+                    s.store(v as u64, Ordering::Relaxed);
+                }
+            }
+        });
+    }
+}
+
+impl Vm {
+    /// Builds the VM: the heap from `FASTPATH_GC_*` and `-Xmx`, the class
+    /// library from the archive built into the binary, the class path.
+    pub fn boot(options: Options, archive: Option<&'static [u8]>) -> Result<&'static Vm, String> {
+        let mut config = HeapConfig::from_config(options.heap_bytes);
+        config.verify = options.verify_heap;
+        let heap =
+            Heap::new(config).map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
+        let boot = archive.and_then(Archive::open);
+        let vm: &'static Vm = Box::leak(Box::new(Vm {
+            loader: Loader::new(boot, ClassPath::parse(&options.class_path)),
+            heap,
+            globals: GlobalSlots::default(),
+            interned: Mutex::new(HashMap::new()),
+            string_value_index: OnceLock::new(),
+            options,
+            threads: Threads::default(),
+            known: Known::default(),
+            preallocated_oom: OnceLock::new(),
+            preallocated_soe: OnceLock::new(),
+            cache: Mutex::new(HashMap::new()),
+        }));
+        vm.heap.add_root_scanner(Arc::new(VmRoots(vm)));
+        Ok(vm)
+    }
+
+    /// A built-in class by name (cached).
+    pub fn class(&self, name: &'static str) -> Result<&'static Class, Error> {
+        if let Some(c) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+            return Ok(c);
+        }
+        let c = self.loader.load(name)?;
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name, c);
+        Ok(c)
+    }
+
+    /// `java.lang.Object`.
+    pub fn object_class(&self) -> &'static Class {
+        self.known
+            .object
+            .get_or_init(|| self.loader.load("java/lang/Object").expect("java.lang.Object"))
+    }
+
+    /// `java.lang.String`.
+    pub fn string_class(&self) -> &'static Class {
+        self.known
+            .string
+            .get_or_init(|| self.loader.load("java/lang/String").expect("java.lang.String"))
+    }
+
+    /// The interned literal with `units` (made, with an empty slot, if new).
+    pub fn literal(&self, units: Vec<u16>) -> &'static Literal {
+        let mut map = self.interned.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = map.get(units.as_slice()) {
+            return l;
+        }
+        let slot = self
+            .globals
+            .alloc(0)
+            .expect("the VM's global roots are exhausted");
+        let units: Box<[u16]> = units.into_boxed_slice();
+        let lit: &'static Literal = Box::leak(Box::new(Literal {
+            slot,
+            units: units.clone(),
+        }));
+        map.insert(units, lit);
+        lit
+    }
+
+    /// `char[]`.
+    pub fn char_array_class(&self) -> &'static Class {
+        self.known
+            .char_array
+            .get_or_init(|| self.loader.load("[C").expect("char[]"))
+    }
+}

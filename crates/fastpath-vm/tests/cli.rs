@@ -1,0 +1,163 @@
+//! The `fastpath-vm` command line as java's: the class path (directories
+//! and jars, stored and deflated entries), the launch errors and their
+//! exit status, option errors, and the program's arguments.
+
+mod harness;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn jdk() -> PathBuf {
+    harness::jdk_dir().expect("these tests need JDK 25 (javac, jar): set FASTPATH_VM_JDK or JAVA_HOME")
+}
+
+fn vm() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fastpath-vm"))
+}
+
+/// Compiles `sources` (name, text) into a fresh directory under the
+/// target directory.
+fn compile(tag: &str, sources: &[(&str, &str)]) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.ancestors().nth(3).unwrap().join("fastpath-vm-cli").join(tag);
+    let _ = std::fs::remove_dir_all(&dir);
+    let src = dir.join("src");
+    let classes = dir.join("classes");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::create_dir_all(&classes).unwrap();
+    let mut files = Vec::new();
+    for (name, text) in sources {
+        let f = src.join(format!("{name}.java"));
+        std::fs::write(&f, text).unwrap();
+        files.push(f);
+    }
+    let o = Command::new(jdk().join("bin/javac"))
+        .args(["--release", "17", "-d"])
+        .arg(&classes)
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "javac: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    dir
+}
+
+fn jar(dir: &Path, name: &str, stored: bool) -> PathBuf {
+    let j = dir.join(name);
+    let mut cmd = Command::new(jdk().join("bin/jar"));
+    cmd.arg(if stored { "--no-compress" } else { "-c" });
+    if stored {
+        cmd.arg("-c");
+    }
+    let o = cmd
+        .arg("-f")
+        .arg(&j)
+        .arg("-C")
+        .arg(dir.join("classes"))
+        .arg(".")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "jar: {}", String::from_utf8_lossy(&o.stderr));
+    j
+}
+
+const MAIN: &str = r#"
+package app;
+public class Main {
+    public static void main(String[] args) {
+        StringBuilder sb = new StringBuilder();
+        for (String a : args) sb.append('[').append(a).append(']');
+        System.out.println("args " + args.length + " " + sb + " " + util.Helper.twice(21));
+        if (args.length > 0 && args[0].equals("exit")) System.exit(Integer.parseInt(args[1]));
+        if (args.length > 0 && args[0].equals("throw")) throw new IllegalStateException("from main");
+    }
+}
+"#;
+
+const HELPER: &str = r#"
+package util;
+public class Helper {
+    public static int twice(int x) { return 2 * x; }
+}
+"#;
+
+fn run(cmd: &mut Command) -> (String, String, Option<i32>) {
+    let o = cmd.output().unwrap();
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.status.code(),
+    )
+}
+
+#[test]
+fn runs_from_directories_and_jars_with_arguments() {
+    let dir = compile("cp", &[("Main", MAIN), ("Helper", HELPER)]);
+    let classes = dir.join("classes");
+    let (out, err, code) = run(vm().arg("-cp").arg(&classes).args(["app.Main", "a b", "-x"]));
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        ("args 2 [a b][-x] 42\n", "", Some(0))
+    );
+    for stored in [false, true] {
+        let j = jar(&dir, if stored { "stored.jar" } else { "deflated.jar" }, stored);
+        // A missing entry first on the path is skipped, as java skips it.
+        let path = format!("{}:{}", dir.join("nope").display(), j.display());
+        let (out, err, code) = run(vm().args(["-classpath", &path, "app/Main"]));
+        assert_eq!(
+            (out.as_str(), err.as_str(), code),
+            ("args 0  42\n", "", Some(0)),
+            "stored {stored}"
+        );
+    }
+}
+
+#[test]
+fn exit_statuses_and_launch_errors_are_javas() {
+    let dir = compile("exit", &[("Main", MAIN), ("Helper", HELPER)]);
+    let cp = dir.join("classes");
+    let (_, _, code) = run(vm().arg("-cp").arg(&cp).args(["app.Main", "exit", "7"]));
+    assert_eq!(code, Some(7));
+    let (_, err, code) = run(vm().arg("-cp").arg(&cp).args(["app.Main", "throw"]));
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with("Exception in thread \"main\" java.lang.IllegalStateException: from main\n\tat app.Main.main(Main.java:"),
+        "{err}"
+    );
+    let (_, err, code) = run(vm().arg("-cp").arg(&cp).arg("app.Nope"));
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        "Error: Could not find or load main class app.Nope\nCaused by: java.lang.ClassNotFoundException: app.Nope\n"
+    );
+    let (_, err, code) = run(vm().arg("-cp").arg(&cp).arg("util.Helper"));
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with("Error: Main method not found in class util.Helper"),
+        "{err}"
+    );
+    let (_, err, code) = run(vm().args(["-Xmx12q", "app.Main"]));
+    assert_eq!(code, Some(1));
+    assert!(err.starts_with("Invalid heap size: -Xmx12q"), "{err}");
+    let (_, err, code) = run(vm().args(["--frobnicate", "app.Main"]));
+    assert_eq!(code, Some(1));
+    assert!(err.starts_with("Unrecognized option: --frobnicate"), "{err}");
+}
+
+#[test]
+fn a_damaged_main_class_is_a_linkage_error_not_a_crash() {
+    let dir = compile("damaged", &[("Main", MAIN), ("Helper", HELPER)]);
+    let f = dir.join("classes/app/Main.class");
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&f, &bytes).unwrap();
+    let (_, err, code) = run(vm().arg("-cp").arg(dir.join("classes")).arg("app.Main"));
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        "Error: LinkageError occurred while loading main class app.Main\n\tjava.lang.ClassFormatError: Truncated class file\n"
+    );
+}

@@ -1,0 +1,82 @@
+//! The corpus: Java programs compiled by javac at test time, each run on
+//! fastpath-vm and on HotSpot; stdout, stderr and the exit status must be
+//! byte-identical.
+//!
+//! `cargo test -p fastpath-vm --test corpus` runs every program once, with
+//! the default settings. The matrix runs (CI) are chosen by environment:
+//!
+//! | variable | effect |
+//! |---|---|
+//! | `FASTPATH_VM_CORPUS_MATRIX=locking` | programs tagged `monitor` in each locking mode |
+//! | `FASTPATH_VM_CORPUS_MATRIX=gc` | programs tagged `gc` under every barrier preset, passive and concurrent, with a 16 MiB heap (each run must collect) and the heap verifier after every cycle |
+//! | `FASTPATH_VM_CORPUS_ONLY=A,B` | only these programs |
+//! | `FASTPATH_VM_CORPUS=DIR` | the corpus directory (default `tests/java`) |
+//! | `FASTPATH_VM_JDK=DIR` | the JDK (default `JAVA_HOME`, then Temurin 25's Debian path) |
+//!
+//! The programs' conventions (header lines, expected outputs recorded from
+//! JDK 25) are in `tests/java/README.md`. Compiled classes and HotSpot's
+//! outputs are cached under `target/` by a hash of the source, the release
+//! and the JDK, so a second run compiles and runs HotSpot only for what
+//! changed. HotSpot's output is also checked against `expected/` (the
+//! oracle recorded when the program was written): a JDK that prints
+//! something else is reported as such, not as a VM failure.
+
+mod harness;
+
+use harness::{corpus_dir, jdk_dir, load_programs, run_all, Run};
+
+#[test]
+fn corpus_matches_hotspot() {
+    let dir = corpus_dir();
+    let jdk = jdk_dir().expect(
+        "the corpus needs JDK 25 (javac and java): set FASTPATH_VM_JDK or JAVA_HOME, or install Temurin 25",
+    );
+    let programs = load_programs(&dir);
+    assert!(!programs.is_empty(), "no programs in {}", dir.display());
+    let matrix = std::env::var("FASTPATH_VM_CORPUS_MATRIX").unwrap_or_default();
+    let mut runs: Vec<Run> = Vec::new();
+    for p in &programs {
+        match matrix.as_str() {
+            "" => runs.push(Run::default_for(p)),
+            "locking" => {
+                if p.tags.iter().any(|t| t == "monitor") {
+                    for mode in ["lightweight", "legacy", "monitor"] {
+                        runs.push(Run::with_env(p, &[("FASTPATH_LOCKING_MODE", mode)]));
+                    }
+                }
+            }
+            "gc" => {
+                if p.tags.iter().any(|t| t == "gc") {
+                    for set in ["none", "serial", "g1", "shenandoah-2017", "shenandoah"] {
+                        for mode in ["passive", "concurrent"] {
+                            if mode == "concurrent" && !matches!(set, "shenandoah" | "shenandoah-2017") {
+                                continue; // concurrent mode needs SATB, CAS and LRB or Brooks
+                            }
+                            runs.push(
+                                Run::with_env(
+                                    p,
+                                    &[
+                                        ("FASTPATH_GC_BARRIERS", set),
+                                        ("FASTPATH_GC_MODE", mode),
+                                        ("FASTPATH_VM_VERIFY_HEAP", "1"),
+                                    ],
+                                )
+                                .collecting(p, "16m"),
+                            );
+                        }
+                    }
+                }
+            }
+            other => panic!("unknown FASTPATH_VM_CORPUS_MATRIX={other} (locking, gc)"),
+        }
+    }
+    let report = run_all(&jdk, &programs, &runs);
+    println!("{}", report.summary);
+    assert!(
+        report.failures.is_empty(),
+        "{} of {} runs differ from HotSpot:\n{}",
+        report.failures.len(),
+        runs.len(),
+        report.failures.join("\n")
+    );
+}

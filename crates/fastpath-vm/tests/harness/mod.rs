@@ -1,0 +1,408 @@
+// Shared by several test binaries, each using a part of it.
+#![allow(dead_code)]
+
+//! The corpus harness: headers, compilation and HotSpot runs (cached), VM
+//! runs with a time limit, byte comparison.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One corpus program and its header lines.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub source: PathBuf,
+    pub tags: Vec<String>,
+    pub release: String,
+    pub args: Vec<String>,
+    pub exit: i32,
+}
+
+/// One run of a program on the VM, with its environment.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub program: String,
+    pub env: Vec<(String, String)>,
+    /// VM options added before the program's own.
+    pub vm_args: Vec<String>,
+    /// The run must have collected (the VM's `FASTPATH_VM_GC_STATS` line,
+    /// taken off stderr before the comparison, says how often).
+    pub expect_gc: bool,
+}
+
+impl Run {
+    pub fn default_for(p: &Program) -> Run {
+        Run {
+            program: p.name.clone(),
+            env: Vec::new(),
+            vm_args: Vec::new(),
+            expect_gc: false,
+        }
+    }
+    pub fn with_env(p: &Program, env: &[(&str, &str)]) -> Run {
+        Run {
+            program: p.name.clone(),
+            env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            vm_args: Vec::new(),
+            expect_gc: false,
+        }
+    }
+
+    /// This run must collect: with a small heap (unless the program sets
+    /// its own) and the VM's collection statistics checked.
+    pub fn collecting(mut self, p: &Program, heap: &str) -> Run {
+        if !p.args.iter().any(|a| a.starts_with("-Xmx")) {
+            self.vm_args.push(format!("-Xmx{heap}"));
+        }
+        self.env.push(("FASTPATH_VM_GC_STATS".into(), "1".into()));
+        self.expect_gc = true;
+        self
+    }
+    fn label(&self) -> String {
+        if self.env.is_empty() {
+            self.program.clone()
+        } else {
+            let e: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{} [{}]", self.program, e.join(" "))
+        }
+    }
+}
+
+/// What a process printed and returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub status: Option<i32>,
+}
+
+pub fn corpus_dir() -> PathBuf {
+    std::env::var_os("FASTPATH_VM_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/java"))
+}
+
+/// The JDK 25 home (its `bin/javac` and `bin/java`).
+pub fn jdk_dir() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("FASTPATH_VM_JDK").map(PathBuf::from),
+        std::env::var_os("JAVA_HOME").map(PathBuf::from),
+        Some(PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|d| d.join("bin/javac").is_file() && d.join("bin/java").is_file() && is_jdk25(d))
+}
+
+fn is_jdk25(d: &Path) -> bool {
+    Command::new(d.join("bin/java"))
+        .arg("-version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stderr).contains("\"25"))
+        .unwrap_or(false)
+}
+
+fn header(text: &str, key: &str) -> Option<String> {
+    let prefix = format!("// {key}:");
+    text.lines()
+        .take_while(|l| l.starts_with("//") || l.trim().is_empty())
+        .find_map(|l| l.strip_prefix(&prefix).map(|v| v.trim().to_string()))
+}
+
+pub fn load_programs(dir: &Path) -> Vec<Program> {
+    let only: Option<Vec<String>> = std::env::var("FASTPATH_VM_CORPUS_ONLY")
+        .ok()
+        .map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.extension().is_none_or(|x| x != "java") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if only.as_ref().is_some_and(|o| !o.contains(&name)) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (Some(tags), Some(release)) = (header(&text, "tags"), header(&text, "release")) else {
+            panic!("{} lacks its // tags: or // release: line", path.display());
+        };
+        out.push(Program {
+            name,
+            tags: tags.split_whitespace().map(str::to_string).collect(),
+            release,
+            args: header(&text, "args")
+                .map_or(Vec::new(), |a| a.split_whitespace().map(str::to_string).collect()),
+            exit: header(&text, "exit").map_or(0, |e| e.parse().expect("an exit status")),
+            source: path,
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+fn cache_root() -> PathBuf {
+    // target/<profile>/deps/corpus-... → target/fastpath-vm-corpus
+    let exe = std::env::current_exe().unwrap();
+    let target = exe.ancestors().nth(3).unwrap().to_path_buf();
+    target.join("fastpath-vm-corpus")
+}
+
+fn key(p: &Program, jdk: &Path) -> String {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    std::fs::read(&p.source).unwrap().hash(&mut h);
+    p.release.hash(&mut h);
+    p.args.hash(&mut h);
+    jdk.hash(&mut h);
+    format!("{}-{:016x}", p.name, h.finish())
+}
+
+/// Runs `cmd` with empty stdin, killing it after `limit`.
+pub fn run_with_limit(mut cmd: Command, limit: Duration) -> Result<Output, String> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().map_err(|e| format!("cannot start: {e}"))?;
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("timed out after {} s", limit.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Ok(Output {
+        stdout: t_out.join().unwrap(),
+        stderr: t_err.join().unwrap(),
+        status: status.code(),
+    })
+}
+
+/// Compiles `p` (cached); returns its class directory.
+fn compile(p: &Program, jdk: &Path) -> Result<PathBuf, String> {
+    let dir = cache_root().join(key(p, jdk));
+    let classes = dir.join("classes");
+    if dir.join("compiled").is_file() {
+        return Ok(classes);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&classes).unwrap();
+    let o = Command::new(jdk.join("bin/javac"))
+        .args([
+            "-Xlint:-options",
+            "--release",
+            &p.release,
+            "-encoding",
+            "UTF-8",
+            "-d",
+        ])
+        .arg(&classes)
+        .arg(&p.source)
+        .output()
+        .map_err(|e| format!("javac: {e}"))?;
+    if !o.status.success() {
+        return Err(format!("javac failed:\n{}", String::from_utf8_lossy(&o.stderr)));
+    }
+    std::fs::write(dir.join("compiled"), b"").unwrap();
+    Ok(classes)
+}
+
+/// HotSpot's output for `p` (cached).
+fn hotspot(p: &Program, jdk: &Path, classes: &Path) -> Result<Output, String> {
+    let dir = cache_root().join(key(p, jdk));
+    let f = |n: &str| dir.join(n);
+    if let (Ok(o), Ok(e), Ok(s)) = (
+        std::fs::read(f("hotspot.out")),
+        std::fs::read(f("hotspot.err")),
+        std::fs::read_to_string(f("hotspot.status")),
+    ) {
+        return Ok(Output {
+            stdout: o,
+            stderr: e,
+            status: s.trim().parse().ok(),
+        });
+    }
+    let mut cmd = Command::new(jdk.join("bin/java"));
+    cmd.args(&p.args).arg("-cp").arg(classes).arg(&p.name);
+    let out = run_with_limit(cmd, Duration::from_secs(120)).map_err(|e| format!("HotSpot: {e}"))?;
+    std::fs::write(f("hotspot.out"), &out.stdout).unwrap();
+    std::fs::write(f("hotspot.err"), &out.stderr).unwrap();
+    std::fs::write(
+        f("hotspot.status"),
+        out.status.map_or("none".into(), |s| s.to_string()),
+    )
+    .unwrap();
+    Ok(out)
+}
+
+/// Removes the VM's `fastpath-vm gc: N cycles ...` line from the end of
+/// stderr; returns N.
+fn take_gc_stats(stderr: &mut Vec<u8>) -> Option<u64> {
+    let text = String::from_utf8_lossy(stderr).to_string();
+    let start = text.rfind("fastpath-vm gc: ")?;
+    let line = &text[start..];
+    let cycles = line["fastpath-vm gc: ".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    stderr.truncate(start);
+    Some(cycles)
+}
+
+/// The first line where two outputs differ, for the report.
+fn first_difference(what: &str, vm: &[u8], hs: &[u8]) -> String {
+    let (a, b) = (String::from_utf8_lossy(vm), String::from_utf8_lossy(hs));
+    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    for i in 0..la.len().max(lb.len()) {
+        if la.get(i) != lb.get(i) {
+            return format!(
+                "{what} line {}:\n      vm:      {:?}\n      hotspot: {:?}",
+                i + 1,
+                la.get(i).copied().unwrap_or("<end>"),
+                lb.get(i).copied().unwrap_or("<end>")
+            );
+        }
+    }
+    format!("{what}: differ in line endings")
+}
+
+pub struct Report {
+    pub failures: Vec<String>,
+    pub summary: String,
+}
+
+/// Compiles and runs everything (programs in parallel), comparing each VM
+/// run with HotSpot's output.
+pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
+    let vm = PathBuf::from(env!("CARGO_BIN_EXE_fastpath-vm"));
+    let by_name: HashMap<&str, &Program> = programs.iter().map(|p| (p.name.as_str(), p)).collect();
+    let failures = Mutex::new(Vec::new());
+    let timings = Mutex::new(Vec::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(4);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(run) = runs.get(i) else { break };
+                let p = by_name[run.program.as_str()];
+                let fail = |m: String| failures.lock().unwrap().push(format!("  {}: {m}", run.label()));
+                let classes = match compile(p, jdk) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        fail(e);
+                        continue;
+                    }
+                };
+                let hs = match hotspot(p, jdk, &classes) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        fail(e);
+                        continue;
+                    }
+                };
+                // The oracle itself: HotSpot against the recorded expectation.
+                let expected_dir = p.source.parent().unwrap().join("expected");
+                if let Ok(exp) = std::fs::read(expected_dir.join(format!("{}.out", p.name))) {
+                    let exp_err =
+                        std::fs::read(expected_dir.join(format!("{}.err", p.name))).unwrap_or_default();
+                    if exp != hs.stdout || exp_err != hs.stderr || hs.status != Some(p.exit) {
+                        fail(format!(
+                            "the JDK at {} does not print the recorded expectation (is it JDK 25?)",
+                            jdk.display()
+                        ));
+                        continue;
+                    }
+                }
+                let mut cmd = Command::new(&vm);
+                cmd.args(&run.vm_args)
+                    .args(&p.args)
+                    .arg("-cp")
+                    .arg(&classes)
+                    .arg(&p.name);
+                for (k, v) in &run.env {
+                    cmd.env(k, v);
+                }
+                let t0 = Instant::now();
+                let mut out = match run_with_limit(cmd, Duration::from_secs(120)) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        fail(format!("fastpath-vm {e}"));
+                        continue;
+                    }
+                };
+                if run.expect_gc {
+                    match take_gc_stats(&mut out.stderr) {
+                        Some(cycles) if cycles > 0 => {}
+                        Some(_) => fail("no collection ran (the run was to collect)".into()),
+                        None => fail("no collection statistics on stderr".into()),
+                    }
+                }
+                timings.lock().unwrap().push((run.label(), t0.elapsed()));
+                let mut diffs = Vec::new();
+                if out.status != hs.status {
+                    diffs.push(format!(
+                        "exit status: vm {:?}, hotspot {:?}",
+                        out.status, hs.status
+                    ));
+                }
+                if out.stdout != hs.stdout {
+                    diffs.push(first_difference("stdout", &out.stdout, &hs.stdout));
+                }
+                if out.stderr != hs.stderr {
+                    diffs.push(first_difference("stderr", &out.stderr, &hs.stderr));
+                }
+                if !diffs.is_empty() {
+                    fail(diffs.join("\n    "));
+                }
+            });
+        }
+    });
+    let mut timings = timings.into_inner().unwrap();
+    timings.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let slowest: Vec<String> = timings
+        .iter()
+        .take(5)
+        .map(|(l, d)| format!("{l} {:.2} s", d.as_secs_f64()))
+        .collect();
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    Report {
+        summary: format!(
+            "corpus: {} runs of {} programs in {:.1} s, {} differ; slowest: {}",
+            runs.len(),
+            programs.len(),
+            start.elapsed().as_secs_f64(),
+            failures.len(),
+            slowest.join(", ")
+        ),
+        failures,
+    }
+}
