@@ -8,9 +8,9 @@
 //! Why: inside `libfastpath.so` the Rust library's thread-local block is
 //! reached through `__tls_get_addr` (the general-dynamic model a shared
 //! object gets; stable Rust cannot ask for another per variable): a call
-//! through the PLT on every enter and every exit, which is what made the
-//! thread-local pair through the `.so` 1.71× the Rust pair (BENCHMARKS.md,
-//! the C ABI). An initial-exec word is one `%fs`-relative load through a
+//! through the PLT on every enter and every exit: 1.71× the Rust pair for
+//! the thread-local pair through the `.so` on a Zen 4 guest (the benchmarks
+//! notebook, "Locking, part 3"). An initial-exec word is one `%fs`-relative load through a
 //! GOT slot the loader fills once. The word is defined here in assembly
 //! (`.tbss`, zero for every new thread) because a Rust `static` cannot be
 //! declared thread-local with a model of its choosing on stable.
