@@ -1776,6 +1776,13 @@ fastpath_status fastpath_header_lock_state(const struct fastpath_header *h,
  * while another thread holds it; reentrant. Pair every enter with a
  * `fastpath_monitor_exit` on the same thread (in any order: unstructured
  * locking works).
+ *
+ * The common case is a leaf: the argument checks and the library's
+ * inline fast path (`sync::try_enter_fast_on`), with no call and no
+ * register saved; anything else (a bad argument, registration,
+ * contention, an inflated object, a panic turned into a status) is one
+ * tail call to the full path. The same holds for the other monitor
+ * enters and exits below.
  */
 fastpath_status fastpath_monitor_enter(struct fastpath_header *h);
 

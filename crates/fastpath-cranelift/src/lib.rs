@@ -32,7 +32,7 @@
 //! |---|---|---|
 //! | [`safepoint_poll`] | `SafepointPoll` | the runtime's safepoint `(thread)` |
 //! | [`satb_pre_barrier`], [`lrb_idle_test`] | `GcStateTest` | `SatbEnqueue` `(thread, previous)`; the runtime's `(thread, obj)` |
-//! | [`lock_enter`], [`lock_exit`], [`lock_exit_expecting`] | `LockEnter`, `LockExit`, `LockExitExpecting` | `MonitorEnter` `(thread, obj)`; `MonitorExit` `(thread, obj) -> status` |
+//! | [`lock_enter`], [`lock_exit`], [`lock_exit_expecting`], [`lock_enter_guessing`], [`lock_exit_guessing`] | `LockEnter` (guessing: `emit_guessing`), `LockExit`, `LockExitExpecting` | `MonitorEnter` `(thread, obj)`; `MonitorExit` `(thread, obj) -> status` |
 //! | [`card_mark`] | `CardMark` | none |
 //! | [`g1_card`] | `G1Card` | `G1Card` `(thread, field)` |
 //! | [`brooks_read_barrier`] | `BrooksReadBarrier` | none |
@@ -52,7 +52,11 @@
 //!   last-level unlock (the templates: 15 and 12): Cranelift copies the CAS
 //!   operands into rax and compares its result again instead of branching
 //!   on ZF, and loads the own-word constant from its constant pool
-//!   (counted and listed by `tests/fast_paths.rs`);
+//!   (counted and listed by `tests/fast_paths.rs`); the guessing forms
+//!   15 and 14, with no load of the header between the locked
+//!   instructions (the common path branches once, from the CAS's test to
+//!   the push or pop: Cranelift lays a block out after all its
+//!   predecessors, so the miss path gets its own);
 //! - on-spin-wait: a call to the installed pause template ([`spin`]).
 //!
 //! ```
@@ -113,7 +117,9 @@ pub use barrier::{
 };
 pub use data::{data_load, data_store};
 pub use link::{host_isa, install, Error};
-pub use lock::{lock_enter, lock_enter_with_mark, lock_exit, lock_exit_expecting};
+pub use lock::{
+    lock_enter, lock_enter_guessing, lock_enter_with_mark, lock_exit, lock_exit_expecting, lock_exit_guessing,
+};
 pub use slow::{import_library_slow_path, import_slow_path, import_slow_path_with_result};
 pub use spin::{install_pause, spin_wait};
 pub use thread::{lrb_idle_test, safepoint_poll, satb_pre_barrier};

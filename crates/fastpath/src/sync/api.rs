@@ -112,7 +112,7 @@ impl Guard<'_> {
 }
 
 impl Drop for Guard<'_> {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
         // Releases one level of the object. Only fails if the runtime also
         // used the raw `exit` on this object and unbalanced it, or the

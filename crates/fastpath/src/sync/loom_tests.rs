@@ -30,8 +30,11 @@ unsafe impl Send for Counted {}
 
 impl Counted {
     pub(super) fn new() -> Counted {
+        Counted::with_header(Header::new())
+    }
+    pub(super) fn with_header(header: Header) -> Counted {
         Counted {
-            header: Box::pin(Header::new()),
+            header: Box::pin(header),
             value: loom::cell::UnsafeCell::new(0),
         }
     }

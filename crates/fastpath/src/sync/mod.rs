@@ -184,6 +184,10 @@ mod loom_churn;
 #[cfg(all(test, loom))]
 mod loom_contention;
 #[cfg(all(test, loom))]
+mod loom_deflate_on_exit;
+#[cfg(all(test, loom))]
+mod loom_guess;
+#[cfg(all(test, loom))]
 mod loom_lean;
 #[cfg(all(test, loom))]
 mod loom_release_order;
@@ -194,8 +198,9 @@ mod tests;
 
 pub use api::{lock, notify, notify_all, try_lock, wait, Guard, SyncGuard, Synchronized};
 pub use deflate::{
-    deflate_idle_monitors, deflates_after_contention, deflation_policy, set_deflate_after_contention,
-    set_deflation_policy, DeflationPolicy, DeflationReport,
+    deflate_idle_monitors, deflates_after_contention, deflates_on_exit, deflation_policy,
+    set_deflate_after_contention, set_deflate_on_exit, set_deflation_policy, DeflationPolicy,
+    DeflationReport,
 };
 #[doc(hidden)]
 pub use embed::private as embed_private;
@@ -213,7 +218,10 @@ pub use settings::{
     DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
 };
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
-pub use synchronizer::{enter, enter_on, exit, exit_on, holds_lock, try_enter};
+pub use synchronizer::{
+    enter, enter_guessing, enter_guessing_on, enter_on, exit, exit_guessing, exit_guessing_on, exit_on,
+    holds_lock, try_enter, try_enter_fast_on, try_exit_fast_on,
+};
 pub use thread::{
     current_thread, current_thread_locking_mode, interrupt, interrupted, set_current_thread_locking_mode,
     SyncThread,

@@ -55,6 +55,52 @@ fn uncontended_lock_is_fast_and_restores_the_header() {
     assert_eq!(on_stack(&h), 0);
 }
 
+/// The inline parts alone (`try_enter_fast_on`, `try_exit_fast_on`, what
+/// the C ABI's fast paths run): they take and release a thin lock and a
+/// recursion level; a thread that is not registered yet, a header whose
+/// word is not the guess and an inflated object are refused with nothing
+/// changed, and the full path after them does the job (and teaches the
+/// fast path the hashed header).
+#[test]
+fn fast_parts_alone_refuse_what_they_cannot_do_and_change_nothing() {
+    std::thread::spawn(|| {
+        let me = crate::thread::current();
+        let h = pin!(Header::new());
+        assert!(!try_enter_fast_on(me, h.as_ref()), "unregistered: refused");
+        assert_eq!(h.lock_state(), LockState::Unlocked);
+        lightweight_only();
+        assert!(try_enter_fast_on(me, h.as_ref()));
+        assert!(try_enter_fast_on(me, h.as_ref()), "one more level");
+        assert_eq!(on_stack(&h), 2);
+        assert!(try_exit_fast_on(me, h.as_ref()) && try_exit_fast_on(me, h.as_ref()));
+        assert!(!try_exit_fast_on(me, h.as_ref()), "not held: refused");
+        assert_eq!((h.lock_state(), on_stack(&h)), (LockState::Unlocked, 0));
+
+        let hashed = pin!(Header::new());
+        let hash = identity_hash(&hashed);
+        assert!(!try_enter_fast_on(me, hashed.as_ref()), "the guess misses");
+        assert_eq!(hashed.lock_state(), LockState::Unlocked);
+        enter_on(me, hashed.as_ref());
+        assert!(try_exit_fast_on(me, hashed.as_ref()), "the loaded form now");
+        assert!(try_enter_fast_on(me, hashed.as_ref()) && try_exit_fast_on(me, hashed.as_ref()));
+        assert_eq!(
+            (identity_hash(&hashed), hashed.lock_state()),
+            (hash, LockState::Unlocked)
+        );
+
+        let inflated = pin!(Header::new());
+        enter_on(me, inflated.as_ref());
+        wait(inflated.as_ref(), Some(Duration::ZERO)).unwrap_err();
+        assert!(inflated.is_inflated());
+        assert!(!try_exit_fast_on(me, inflated.as_ref()), "a monitor: refused");
+        exit_on(me, inflated.as_ref()).unwrap();
+        assert!(!try_enter_fast_on(me, inflated.as_ref()), "a monitor: refused");
+        assert!(!holds_lock(&inflated));
+    })
+    .join()
+    .unwrap();
+}
+
 #[test]
 fn recursion_is_a_consecutive_run_on_the_lock_stack() {
     lightweight_only();

@@ -39,7 +39,7 @@
 //! each thread knows the headers it holds through live `SyncGuard`s, and the
 //! exit release leaves them locked, moved into monitors owned by the thread.
 //! Kept cheaply: `Synchronized::lock`'s fast path marks its lock-stack entry
-//! (one bit beside the entry; the guard's drop clears it with the pop); on
+//! (bit 0 of the entry's word, pushed with it; the guard's drop pops it); on
 //! an inflated object it marks the monitor it acquires (an owner-only word
 //! beside `recursions`, cleared by the guard's drop before the monitor's
 //! exit), which the exit release reads as it walks the monitors it owns.
