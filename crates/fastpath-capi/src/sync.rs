@@ -606,7 +606,7 @@ pub extern "C" fn fastpath_holds_lock(h: *const fastpath_header, out: *mut bool)
 #[no_mangle]
 pub extern "C" fn fastpath_thread_attach() -> fastpath_status {
     ffi(|| {
-        drop(sync::current_thread());
+        drop(sync::current_sync_thread());
         Ok(())
     })
 }
@@ -634,7 +634,7 @@ pub extern "C" fn fastpath_thread_current(out: *mut *mut fastpath_thread) -> fas
     ffi(|| {
         put(
             out,
-            Box::into_raw(Box::new(fastpath_thread(sync::current_thread()))),
+            Box::into_raw(Box::new(fastpath_thread(sync::current_sync_thread()))),
         )
     })
 }

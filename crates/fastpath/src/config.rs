@@ -164,7 +164,7 @@ impl Config {
         for_each_setting!(read!());
         // The pair: a concurrent mode the set cannot support falls back to
         // the default mode, reported as the other bad values are.
-        if let Err(e) = crate::gc::settings::check_pair(c.gc_barriers, c.gc_mode) {
+        if let Err(e) = crate::gc::settings::check_barriers_for_mode(c.gc_barriers, c.gc_mode) {
             errors.push(e);
             c.gc_mode = GcMode::default();
         }
@@ -180,7 +180,7 @@ impl Config {
             ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => {$( self.$field.validate(cpu)?; )*};
         }
         for_each_setting!(validate!());
-        crate::gc::settings::check_pair(self.gc_barriers, self.gc_mode)
+        crate::gc::settings::check_barriers_for_mode(self.gc_barriers, self.gc_mode)
     }
 
     /// The values in force, each from its owner (reading its variable if

@@ -19,7 +19,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use fastpath::sync::LockingMode;
-use fastpath::sync::{self, Header, LockRecord, LockState, SyncError, Synchronized, LOCK_STACK_CAPACITY};
+use fastpath::sync::{self, Header, LockRecord, LockState, SyncError, Synchronized};
+use fastpath::thread::LOCK_STACK_CAPACITY;
 
 mod sync_workloads;
 

@@ -56,7 +56,7 @@ const END32: u32 = END as u32;
 /// `Sync`: only its thread reads or writes it.
 pub(crate) type LockStack = crate::thread::ThreadBlock;
 
-/// Bit 0 of an entry: the entry is held by a live `SyncGuard` (its mark).
+/// Bit 0 of an entry: the entry is held by a live `SynchronizedGuard` (its mark).
 /// Headers are 8-aligned, so an address never has it; the fast paths
 /// compare whole words, so a marked entry is another object's to them
 /// (`Synchronized`'s header is never locked through them: it is not
@@ -67,7 +67,7 @@ const GUARD_MARK: usize = 1;
 /// What [`LockStack::try_fast_enter_guarded`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum GuardedEnter {
-    /// Fast-locked and pushed, marked as a `SyncGuard`'s.
+    /// Fast-locked and pushed, marked as a `SynchronizedGuard`'s.
     Acquired,
     /// The object is on top: this thread holds it already.
     AlreadyHeld,
@@ -327,7 +327,7 @@ impl LockStack {
     /// that also answers the re-entrancy question from the lock-stack
     /// itself (the object on top: held already, nothing changes) instead of
     /// a `holds_lock` before the lock, and marks the entry as a
-    /// `SyncGuard`'s, instead of a push on a separate per-thread list. A CAS
+    /// `SynchronizedGuard`'s, instead of a push on a separate per-thread list. A CAS
     /// that succeeds proves no thread held the object, this one included.
     ///
     /// The lock attempt comes first (unlike [`try_fast_enter`](Self::try_fast_enter)):
@@ -354,11 +354,11 @@ impl LockStack {
         GuardedEnter::Acquired
     }
 
-    /// A `SyncGuard`'s fast exit: its marked entry on top (one compare
+    /// A `SynchronizedGuard`'s fast exit: its marked entry on top (one compare
     /// with the marked word says both), unlocked by the CAS 00→01 and
     /// popped, which takes the mark with it. `false` changes nothing (the
     /// caller forgets the guard with [`forget_guard`](Self::forget_guard)
-    /// and exits the slow way). No recursion test: a `SyncGuard`'s object
+    /// and exits the slow way). No recursion test: a `SynchronizedGuard`'s object
     /// is held once.
     #[inline(always)]
     pub(crate) fn try_fast_exit_guarded(&self, obj: &Header) -> bool {
@@ -612,7 +612,7 @@ impl LockStack {
         self.lock_stack[i].get() & !GUARD_MARK
     }
 
-    /// Whether entry `i` is held by a live `SyncGuard`.
+    /// Whether entry `i` is held by a live `SynchronizedGuard`.
     fn is_marked(&self, i: usize) -> bool {
         self.lock_stack[i].get() & GUARD_MARK != 0
     }
@@ -692,7 +692,7 @@ impl LockStack {
         }
         self.set_len(kept);
         if removed_marked {
-            // A `SyncGuard`'s entry moved into a monitor (inflation): the
+            // A `SynchronizedGuard`'s entry moved into a monitor (inflation): the
             // guard still holds the object, now off the stack.
             self.note_guarded_elsewhere(addr);
         }
@@ -700,7 +700,7 @@ impl LockStack {
         t - kept
     }
 
-    /// A `SyncGuard` holds `addr` without a mark on this stack (module
+    /// A `SynchronizedGuard` holds `addr` without a mark on this stack (module
     /// docs of `thread.rs`).
     #[inline]
     pub(crate) fn note_guarded_elsewhere(&self, addr: usize) {
@@ -713,7 +713,7 @@ impl LockStack {
         }
     }
 
-    /// The `SyncGuard` holding `addr` is going (or its object is): clear its
+    /// The `SynchronizedGuard` holding `addr` is going (or its object is): clear its
     /// mark on the stack and its entry in the list.
     #[inline]
     pub(crate) fn forget_guard(&self, addr: usize) {
@@ -740,7 +740,7 @@ impl LockStack {
         }
     }
 
-    /// Every object a live `SyncGuard` holds: the marked entries and the
+    /// Every object a live `SynchronizedGuard` holds: the marked entries and the
     /// list. Frees the list's buffer when it is empty (thread exit).
     pub(crate) fn guarded_objects(&self) -> Vec<usize> {
         let mut list = self.guarded_overflow.borrow_mut();
@@ -1007,7 +1007,7 @@ mod tests {
         ls.verify("uncached");
     }
 
-    /// The `SyncGuard` marks follow their entries through `remove`; a
+    /// The `SynchronizedGuard` marks follow their entries through `remove`; a
     /// marked entry removed (moved into a monitor) goes on the list;
     /// `forget_guard` clears both; `guarded_objects` reports both.
     #[test]

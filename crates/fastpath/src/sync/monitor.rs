@@ -15,7 +15,7 @@
 //!   [`RECORD_OWNER`] (it was stack-locked; the thread whose record it is
 //!   claims it the same way, HotSpot's `set_owner_from_BasicLock`). `recursions` is only touched by the owner.
 //! - `guard_held` is owner-only too: set while the owner holds the monitor
-//!   through a live [`SyncGuard`](super::SyncGuard) (`Synchronized::lock` on
+//!   through a live [`SynchronizedGuard`](super::SynchronizedGuard) (`Synchronized::lock` on
 //!   an inflated object), so that the thread-exit release keeps that lock
 //!   (see [`super::thread`]) without a per-thread list of guarded objects.
 //!   `wait` saves and restores it with `recursions`.
@@ -279,7 +279,7 @@ pub(crate) struct Monitor {
     /// Owner-only.
     recursions: AtomicUsize,
     /// Owner-only: 1 while the owner holds the monitor through a live
-    /// `SyncGuard` (module docs), else 0. At most one guard per monitor,
+    /// `SynchronizedGuard` (module docs), else 0. At most one guard per monitor,
     /// since `Synchronized::lock` refuses an object its thread holds.
     guard_held: AtomicUsize,
     /// 1: the monitor was installed for a contention, and its last owner's
@@ -293,7 +293,7 @@ pub(crate) struct Monitor {
     /// bits live here while the monitor is installed.
     pub(crate) header: AtomicUsize,
     /// The header's address: thread exit skips the monitors of objects held
-    /// through live `SyncGuard`s by it; the deflater restores the header
+    /// through live `SynchronizedGuard`s by it; the deflater restores the header
     /// through it.
     /// 0 once the object is gone (its header dropped while another thread
     /// owned the monitor): the deflater then frees the monitor without
@@ -458,7 +458,7 @@ impl Monitor {
     }
 
     /// The owner (the caller, just after acquiring) holds the monitor
-    /// through a `SyncGuard` now.
+    /// through a `SynchronizedGuard` now.
     #[inline]
     pub(crate) fn set_guard_held(&self) {
         // Relaxed: owner-only field; the next owner acquires `owner` after
@@ -467,7 +467,7 @@ impl Monitor {
         self.guard_held.store(1, Ordering::Relaxed);
     }
 
-    /// The owner's `SyncGuard` is being dropped: clears the mark and says
+    /// The owner's `SynchronizedGuard` is being dropped: clears the mark and says
     /// whether it was set (if not, the guard's lock was taken another way).
     #[inline]
     pub(crate) fn take_guard_held(&self) -> bool {
@@ -480,7 +480,7 @@ impl Monitor {
         held
     }
 
-    /// Whether the owner holds the monitor through a live `SyncGuard`:
+    /// Whether the owner holds the monitor through a live `SynchronizedGuard`:
     /// only meaningful to the owner (thread exit's release).
     #[inline]
     pub(crate) fn is_guard_held(&self) -> bool {

@@ -34,9 +34,9 @@ pub enum InflateCause {
     Notify,
     /// A monitor-only-mode thread locked an unlocked object.
     MonitorMode,
-    /// A thread exited holding the object through a live `SyncGuard`
+    /// A thread exited holding the object through a live `SynchronizedGuard`
     /// (kept in a thread-local, or forgotten): the lock is kept, moved to a
-    /// monitor owned by the exiting thread (see `sync::SyncGuard`).
+    /// monitor owned by the exiting thread (see `sync::SynchronizedGuard`).
     ThreadExit,
     /// The identity hash (or spare bits) of a stack-locked object (legacy
     /// mode) that its record cannot give: another thread's record, or no

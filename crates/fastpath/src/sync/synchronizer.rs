@@ -195,7 +195,7 @@ pub(crate) fn debug_assert_current(thread: &ThreadBlock) {
     let _ = thread;
 }
 
-/// A guard's lock ([`Guard`](super::Guard)): [`enter`] (`wait`) or
+/// A guard's lock ([`HeaderGuard`](super::HeaderGuard)): [`enter`] (`wait`) or
 /// [`try_enter`], returning the lock record a legacy thread's guard owns
 /// (null in the other modes); `None`: another thread holds `h` (`try`
 /// only). Release it with [`exit_guard`].

@@ -147,7 +147,7 @@ pub struct ThreadBlock {
     /// Always 0, just below the entries (HotSpot `_bad_oop_sentinel`).
     pub(crate) lock_stack_sentinel: usize,
     /// Header addresses, bottom first; those at `top` and above are stale.
-    /// Bit 0 set: held by a `SyncGuard` (`sync`'s mark; generated code never
+    /// Bit 0 set: held by a `SynchronizedGuard` (`sync`'s mark; generated code never
     /// pushes one, and takes one for another object's entry).
     pub(crate) lock_stack: [Cell<usize>; LOCK_STACK_CAPACITY],
     /// The last object whose header differed from the neutral word a Rust
@@ -164,7 +164,7 @@ pub struct ThreadBlock {
     pub(crate) sync_state: Cell<*const ThreadState>,
     /// Entries used in `guarded_elsewhere`.
     pub(crate) guarded_elsewhere_len: Cell<usize>,
-    /// Objects held by live `SyncGuard`s and not marked above, first
+    /// Objects held by live `SynchronizedGuard`s and not marked above, first
     /// [`LOCK_STACK_CAPACITY`] inline.
     pub(crate) guarded_elsewhere: [Cell<usize>; LOCK_STACK_CAPACITY],
     /// The list beyond `guarded_elsewhere`. `ManuallyDrop`: keeps the block

@@ -190,7 +190,7 @@ pub struct HeapConfig {
     /// the pauses' root work (`collector/parallel.rs`), 1..=64. A tuning knob that
     /// starts from its variable, as `sync`'s do: [`HeapConfig::new`] takes
     /// the process's `FASTPATH_GC_WORKERS` (default half the CPUs, 1..=8:
-    /// [`settings::GcWorkers`]).
+    /// [`GcWorkers`](crate::gc::GcWorkers)).
     pub workers: usize,
 }
 
@@ -234,7 +234,7 @@ impl HeapConfig {
         let workers = u32::try_from(self.workers).unwrap_or(u32::MAX);
         crate::setting::Setting::validate(settings::GcWorkers(workers), crate::cpu::info())
             .map_err(GcError::Config)?;
-        settings::check_pair(self.barriers, self.mode).map_err(GcError::Config)
+        settings::check_barriers_for_mode(self.barriers, self.mode).map_err(GcError::Config)
     }
 }
 
