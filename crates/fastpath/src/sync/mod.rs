@@ -211,7 +211,7 @@ pub use header::{Header, LockState, SPARE_MASK};
 pub use legacy::{enter_with_record, exit_with_record};
 #[cfg(not(loom))]
 pub use lifecycle::release_held_locks_of_current_thread;
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
 pub use record::LockRecord;
 pub use registry::live_monitors;
