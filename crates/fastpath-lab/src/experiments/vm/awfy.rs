@@ -34,7 +34,12 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let configs = configs(run);
     let groups: Vec<Vec<Cell>> = programs
         .iter()
-        .map(|p| configs.iter().map(|c| run.cell(p, p.inner(run.quick), 1, c.clone())).collect())
+        .map(|p| {
+            configs
+                .iter()
+                .map(|c| run.cell(p, p.inner(run.quick), 1, c.clone()))
+                .collect()
+        })
         .collect();
     let plan = run.plan(0);
     let bar = run.progress(&groups, &plan, "vm programs");
@@ -48,7 +53,11 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let hj = find(Engine::HotSpot, Tier::Jit);
 
     let mut headers: Vec<String> = vec!["program".into(), "kind".into(), "inner".into()];
-    headers.extend(configs.iter().map(|c| format!("{} [ms]", c.tier.heading(c.engine))));
+    headers.extend(
+        configs
+            .iter()
+            .map(|c| format!("{} [ms]", c.tier.heading(c.engine))),
+    );
     let ratio_cols: Vec<(&str, Option<usize>, Option<usize>)> = [
         ("fastpath-vm interpreter ÷ HotSpot -Xint", fi, hi),
         ("fastpath-vm JIT ÷ HotSpot C2", fj, hj),
@@ -73,13 +82,21 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
         "ratio of medians (1 = as fast as HotSpot)",
         1.0,
     )
-    .series(ratio_cols.iter().filter(|(h, _, _)| h.starts_with("fastpath")).map(|(h, _, _)| h.to_string()));
+    .series(
+        ratio_cols
+            .iter()
+            .filter(|(h, _, _)| h.starts_with("fastpath"))
+            .map(|(h, _, _)| h.to_string()),
+    );
     for ((p, cells), row) in programs.iter().zip(&groups).zip(&measured) {
         let mut cells_text = vec![p.name.to_string(), p.kind.to_string(), cells[0].inner.to_string()];
         cells_text.extend(row.iter().map(ms));
         let mut chart_values = Vec::new();
         for (k, (h, a, b)) in ratio_cols.iter().enumerate() {
-            let (a, b) = (row[a.expect("filtered")].median(), row[b.expect("filtered")].median());
+            let (a, b) = (
+                row[a.expect("filtered")].median(),
+                row[b.expect("filtered")].median(),
+            );
             cells_text.push(times(a, b));
             ratios[k].push(a / b);
             if h.starts_with("fastpath") {
@@ -107,7 +124,11 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     geo.extend(configs.iter().map(|_| String::new()));
     for r in &ratios {
         let (g, n) = geomean(r.iter().copied());
-        geo.push(if n == r.len() { format!("{}×", num(g)) } else { format!("{}× ({n} of {})", num(g), r.len()) });
+        geo.push(if n == r.len() {
+            format!("{}×", num(g))
+        } else {
+            format!("{}× ({n} of {})", num(g), r.len())
+        });
     }
     table.row(geo);
     if let Some(n) = run.setup.no_jit_note() {

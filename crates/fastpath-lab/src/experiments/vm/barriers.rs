@@ -110,12 +110,26 @@ fn configs(run: &VmRun) -> (Vec<RunConfig>, Vec<String>) {
 pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let programs = run.programs(
         &["GcTrees", "GcListChurn"],
-        Some(&["GcTrees", "GcListChurn", "Richards", "DeltaBlue", "Havlak", "Json", "CD", "Storage"]),
+        Some(&[
+            "GcTrees",
+            "GcListChurn",
+            "Richards",
+            "DeltaBlue",
+            "Havlak",
+            "Json",
+            "CD",
+            "Storage",
+        ]),
     );
     let (configs, skipped) = configs(run);
     let groups: Vec<Vec<Cell>> = programs
         .iter()
-        .map(|p| configs.iter().map(|c| run.cell(p, p.inner(run.quick), 1, c.clone())).collect())
+        .map(|p| {
+            configs
+                .iter()
+                .map(|c| run.cell(p, p.inner(run.quick), 1, c.clone()))
+                .collect()
+        })
         .collect();
     let plan = run.plan(0);
     let bar = run.progress(&groups, &plan, "vm barriers");
@@ -323,7 +337,10 @@ fn counters_table(
             cell.inner = p.quick_inner;
             match counting.per_iteration(run, &cell) {
                 Ok(v) => {
-                    let b = base.iter().find(|(e, _)| *e == cell.config.engine).map(|(_, b)| b.clone());
+                    let b = base
+                        .iter()
+                        .find(|(e, _)| *e == cell.config.engine)
+                        .map(|(_, b)| b.clone());
                     let mut row = vec![
                         p.name.to_string(),
                         cell.config.tier.heading(cell.config.engine).to_string(),
@@ -348,7 +365,10 @@ fn counters_table(
                         i,
                         Profile {
                             id: format!("barriers/{}/{}", p.name, cell.config.label),
-                            per_op: Ok(v.iter().map(|(n, x)| (*n, Stats::from_samples(vec![*x]))).collect()),
+                            per_op: Ok(v
+                                .iter()
+                                .map(|(n, x)| (*n, Stats::from_samples(vec![*x])))
+                                .collect()),
                             source: counting.source(),
                             ops: cell.inner as u64,
                             multiplexed: false,
@@ -385,6 +405,10 @@ mod tests {
             assert_eq!(bits.preset().is_some(), preset, "{label}");
         }
         let same: BarrierBits = "shenandoah".parse().unwrap();
-        assert_eq!(same, "satb,lrb,cas".parse::<BarrierBits>().unwrap(), "HotSpot's +SATB+LRB+CAS is the preset");
+        assert_eq!(
+            same,
+            "satb,lrb,cas".parse::<BarrierBits>().unwrap(),
+            "HotSpot's +SATB+LRB+CAS is the preset"
+        );
     }
 }

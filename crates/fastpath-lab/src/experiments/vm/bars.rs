@@ -63,7 +63,9 @@ impl BarChart {
 
     /// Whether any bar would be drawn.
     pub fn has_values(&self) -> bool {
-        self.categories.iter().any(|(_, v)| v.iter().any(|x| x.is_finite()))
+        self.categories
+            .iter()
+            .any(|(_, v)| v.iter().any(|x| x.is_finite()))
     }
 
     /// The value range drawn: every finite value and the reference, padded.
@@ -74,7 +76,9 @@ impl BarChart {
             .flat_map(|(_, v)| v.iter().copied())
             .filter(|x| x.is_finite())
             .chain([self.reference]);
-        let (lo, hi) = vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+        let (lo, hi) = vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+            (a.min(x), b.max(x))
+        });
         let pad = ((hi - lo) * 0.05).max(1e-9);
         (lo - if lo < self.reference { pad } else { 0.0 }, hi + pad)
     }
@@ -145,7 +149,10 @@ impl BarChart {
                     top + si as f64 * BAR,
                     (b - a).max(0.5),
                     PALETTE[si % PALETTE.len()],
-                    escape(&format!("{name}, {}", self.series.get(si).map_or("", String::as_str))),
+                    escape(&format!(
+                        "{name}, {}",
+                        self.series.get(si).map_or("", String::as_str)
+                    )),
                     escape(&tick_label(*v))
                 );
             }
@@ -218,6 +225,9 @@ mod tests {
     fn ticks_are_round_and_cover_the_range() {
         assert_eq!(ticks(0.0, 3.0), [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0]);
         let t = ticks(-12.0, 40.0);
-        assert!(t.contains(&0.0) && t.first().unwrap() >= &-12.0 && t.last().unwrap() <= &40.0, "{t:?}");
+        assert!(
+            t.contains(&0.0) && t.first().unwrap() >= &-12.0 && t.last().unwrap() <= &40.0,
+            "{t:?}"
+        );
     }
 }

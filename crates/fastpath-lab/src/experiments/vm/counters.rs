@@ -99,7 +99,11 @@ impl Counting {
     /// The counters per iteration of `cell` (its `iterations` ignored:
     /// `w` and `w + m` are chosen here), by [`EVENTS`] name.
     pub fn per_iteration(&self, run: &VmRun, cell: &Cell) -> Result<Vec<(&'static str, f64)>, String> {
-        let (w, m) = if cell.config.tier.compiles() { (10, 10) } else { (1, 2) };
+        let (w, m) = if cell.config.tier.compiles() {
+            (10, 10)
+        } else {
+            (1, 2)
+        };
         let count = |iterations: usize| -> Result<Vec<(&'static str, u64)>, String> {
             let args = [
                 cell.program.name.to_string(),
@@ -163,10 +167,17 @@ impl Counting {
 /// were not counted are left out, and none at all is an error.
 pub fn parse_perf_stat(text: &str) -> Result<Vec<(&'static str, u64)>, String> {
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split(',').collect();
-        let (Some(value), Some(event)) = (f.first(), f.get(2)) else { continue };
-        let Ok(v) = value.trim().parse::<f64>() else { continue };
+        let (Some(value), Some(event)) = (f.first(), f.get(2)) else {
+            continue;
+        };
+        let Ok(v) = value.trim().parse::<f64>() else {
+            continue;
+        };
         // `instructions`, `instructions:u`, `cpu_core/instructions/`.
         let name = event.trim().trim_start_matches("cpu_core/").trim_end_matches('/');
         let name = name.split(':').next().unwrap_or(name);
@@ -175,7 +186,11 @@ pub fn parse_perf_stat(text: &str) -> Result<Vec<(&'static str, u64)>, String> {
         }
     }
     if out.is_empty() {
-        Err(format!("perf stat counted none of {}: {}", EVENTS.join(", "), tail(text)))
+        Err(format!(
+            "perf stat counted none of {}: {}",
+            EVENTS.join(", "),
+            tail(text)
+        ))
     } else {
         Ok(out)
     }

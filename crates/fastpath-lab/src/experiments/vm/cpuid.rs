@@ -41,7 +41,11 @@ fn files_opened(run: &VmRun, config: &RunConfig) -> Result<Vec<String>, String> 
     let text = std::fs::read_to_string(&trace).unwrap_or_default();
     let _ = std::fs::remove_file(&trace);
     if o.status != Some(0) {
-        return Err(format!("strace exited {:?}: {}", o.status, super::launch::tail(&o.stderr)));
+        return Err(format!(
+            "strace exited {:?}: {}",
+            o.status,
+            super::launch::tail(&o.stderr)
+        ));
     }
     let mut files: Vec<String> = text
         .lines()
@@ -50,7 +54,13 @@ fn files_opened(run: &VmRun, config: &RunConfig) -> Result<Vec<String>, String> 
         .map(|p| {
             // One entry per kind of file, not per thread or pid.
             p.split('/')
-                .map(|w| if w.chars().all(|c| c.is_ascii_digit()) && !w.is_empty() { "N" } else { w })
+                .map(|w| {
+                    if w.chars().all(|c| c.is_ascii_digit()) && !w.is_empty() {
+                        "N"
+                    } else {
+                        w
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join("/")
         })
@@ -64,7 +74,11 @@ fn files_opened(run: &VmRun, config: &RunConfig) -> Result<Vec<String>, String> 
 pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     // The VM as a user starts it: its default tiers (the interpreter alone
     // without a JIT, which is what `-Xint` asks of such a build).
-    let fastpath_tier = if run.setup.jit.is_ok() { Tier::Jit } else { Tier::Interpreter };
+    let fastpath_tier = if run.setup.jit.is_ok() {
+        Tier::Jit
+    } else {
+        Tier::Interpreter
+    };
     let mut configs = vec![run.fastpath(fastpath_tier, "cpuid-only (its one source, lazily)")];
     if run.setup.hotspot.is_ok() {
         configs.push(run.hotspot(Tier::Jit, "sysfs microcode, /proc/cpuinfo fallback (JDK-8283199)"));
@@ -72,7 +86,9 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let plan = StartPlan {
         cold: if run.quick { 2 } else { 10 },
         warm: if run.quick { 5 } else { 30 },
-        idle: run.idle.unwrap_or(Duration::from_millis(if run.quick { 300 } else { 1050 })),
+        idle: run
+            .idle
+            .unwrap_or(Duration::from_millis(if run.quick { 300 } else { 1050 })),
         deadline: run.deadline(),
     };
     let bar = crate::harness::progress(plan.processes(configs.len()) as u64, "vm cpuid");
@@ -106,8 +122,10 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
                 c.engine.name().to_string(),
                 c.label.clone(),
                 phase.to_string(),
-                st.as_ref()
-                    .map_or_else(|| "failed".into(), |s| format!("{} ± {}", num(s.mean), num(s.stddev))),
+                st.as_ref().map_or_else(
+                    || "failed".into(),
+                    |s| format!("{} ± {}", num(s.mean), num(s.stddev)),
+                ),
                 num(s.median()),
                 st.as_ref()
                     .map_or_else(String::new, |s| format!("{} … {}", num(s.min), num(s.max))),
@@ -124,22 +142,34 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
                 Engine::Fastpath => "cpuid-only",
                 Engine::HotSpot => "hotspot-default",
             };
-            let mut r = BenchResult::new(super::rows::EXPERIMENT, "cpuid.Hello", Mode::SingleShot, &st, "ms/op")
-                .param("vm", c.engine.name())
-                .param("source", source)
-                .param("phase", phase)
-                .param("idle_ms", plan.idle.as_millis())
-                .secondary("user", Metric::single(Starts::mean(&s.user_ms), "ms/op"))
-                .secondary("sys", Metric::single(Starts::mean(&s.sys_ms), "ms/op"));
+            let mut r = BenchResult::new(
+                super::rows::EXPERIMENT,
+                "cpuid.Hello",
+                Mode::SingleShot,
+                &st,
+                "ms/op",
+            )
+            .param("vm", c.engine.name())
+            .param("source", source)
+            .param("phase", phase)
+            .param("idle_ms", plan.idle.as_millis())
+            .secondary("user", Metric::single(Starts::mean(&s.user_ms), "ms/op"))
+            .secondary("sys", Metric::single(Starts::mean(&s.sys_ms), "ms/op"));
             if phase == "cold" && warm.median().is_finite() {
-                r = r.secondary("median_ratio_cold_over_warm", Metric::single(st.median / warm.median(), "ratio"));
+                r = r.secondary(
+                    "median_ratio_cold_over_warm",
+                    Metric::single(st.median / warm.median(), "ratio"),
+                );
             }
             results.push(r);
         }
     }
     for c in &configs {
         match files_opened(run, c) {
-            Ok(f) if f.is_empty() => table.note(format!("{} opens no file under /proc or /sys at start (strace -f)", c.engine.name())),
+            Ok(f) if f.is_empty() => table.note(format!(
+                "{} opens no file under /proc or /sys at start (strace -f)",
+                c.engine.name()
+            )),
             Ok(f) => table.note(format!(
                 "{} opens {} files under /proc and /sys at start (strace -f; digits as N): {}",
                 c.engine.name(),
@@ -160,7 +190,11 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     for n in run.setup.origin_notes() {
         table.note(n);
     }
-    let failed: Vec<&str> = starts.iter().flatten().filter_map(|s| s.error.as_deref()).collect();
+    let failed: Vec<&str> = starts
+        .iter()
+        .flatten()
+        .filter_map(|s| s.error.as_deref())
+        .collect();
     if !failed.is_empty() {
         table.note(format!("runs that failed: {}", failed.join(" | ")));
     }

@@ -45,7 +45,11 @@ const AUTO_LIMIT: f64 = 1.1;
 fn hotspot_default_mode(run: &VmRun) -> Option<u32> {
     let h = run.setup.hotspot.as_ref().ok()?;
     let o = super::launch::Launch::new(&h.java)
-        .args(["-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintFlagsFinal", "-version"])
+        .args([
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:+PrintFlagsFinal",
+            "-version",
+        ])
         .deadline(Duration::from_secs(120))
         .run_ok()
         .ok()?;
@@ -58,7 +62,11 @@ fn hotspot_default_mode(run: &VmRun) -> Option<u32> {
 
 /// Measures and builds the table.
 pub fn run(run: &VmRun) -> anyhow::Result<Part> {
-    let tiers: &[Tier] = if run.quick { &[Tier::Jit] } else { &[Tier::Xcomp, Tier::Jit] };
+    let tiers: &[Tier] = if run.quick {
+        &[Tier::Jit]
+    } else {
+        &[Tier::Xcomp, Tier::Jit]
+    };
     let mut configs: Vec<RunConfig> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     let (strategies, refused) = values_here(ICacheSync::VAR, ICacheSync::ACCEPTED);
@@ -81,9 +89,10 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     if run.setup.hotspot.is_ok() {
         for &tier in tiers {
             for (mode, what) in HOTSPOT_MODES {
-                let c = run
-                    .hotspot(tier, &format!("X86ICacheSync={mode}"))
-                    .flags(["-XX:+UnlockDiagnosticVMOptions".to_string(), format!("-XX:X86ICacheSync={mode}")]);
+                let c = run.hotspot(tier, &format!("X86ICacheSync={mode}")).flags([
+                    "-XX:+UnlockDiagnosticVMOptions".to_string(),
+                    format!("-XX:X86ICacheSync={mode}"),
+                ]);
                 match c.runnable(run.setup) {
                     Ok(()) => configs.push(c),
                     Err(e) => notes.push(format!("HotSpot X86ICacheSync={mode} ({what}) not run: {e}")),
@@ -97,7 +106,9 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let plan = StartPlan {
         cold: if run.quick { 1 } else { 5 },
         warm: if run.quick { 3 } else { 15 },
-        idle: run.idle.unwrap_or(Duration::from_millis(if run.quick { 300 } else { 1050 })),
+        idle: run
+            .idle
+            .unwrap_or(Duration::from_millis(if run.quick { 300 } else { 1050 })),
         deadline: run.deadline(),
     };
     let bar = crate::harness::progress(plan.processes(configs.len()) as u64, "vm icache");
@@ -143,17 +154,23 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     for (i, c) in configs.iter().enumerate() {
         let [cold, warm] = &starts[i];
         let base = baseline_of(c);
-        let (bw, bc) = base.map_or((f64::NAN, f64::NAN), |b| (starts[b][1].median(), starts[b][0].median()));
+        let (bw, bc) = base.map_or((f64::NAN, f64::NAN), |b| {
+            (starts[b][1].median(), starts[b][0].median())
+        });
         let label = match (c.engine, hotspot_default) {
-            (Engine::HotSpot, Some(d)) if c.label == format!("X86ICacheSync={d}") => format!("{} (HotSpot's default here)", c.label),
+            (Engine::HotSpot, Some(d)) if c.label == format!("X86ICacheSync={d}") => {
+                format!("{} (HotSpot's default here)", c.label)
+            }
             _ => c.label.clone(),
         };
         table.row(vec![
             c.engine.name().to_string(),
             c.tier.heading(c.engine).to_string(),
             label,
-            warm.stats()
-                .map_or_else(|| "failed".into(), |s| format!("{} ± {}", num(s.mean), num(s.stddev))),
+            warm.stats().map_or_else(
+                || "failed".into(),
+                |s| format!("{} ± {}", num(s.mean), num(s.stddev)),
+            ),
             num(warm.median()),
             num(Starts::mean(&warm.user_ms)),
             num(Starts::mean(&warm.sys_ms)),
@@ -161,16 +178,25 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
             num(cold.median()),
             times(cold.median(), bc),
         ]);
-        chart.category(format!("{} {} {}", c.engine.name(), c.tier.name(), c.label), vec![slower_pct(warm.median(), bw)]);
+        chart.category(
+            format!("{} {} {}", c.engine.name(), c.tier.name(), c.label),
+            vec![slower_pct(warm.median(), bw)],
+        );
         for (phase, s) in [("cold", cold), ("warm", warm)] {
             let Some(st) = s.stats() else { continue };
-            let mut r = BenchResult::new(super::rows::EXPERIMENT, "icache.Hello", Mode::SingleShot, &st, "ms/op")
-                .param("vm", c.engine.name())
-                .param("tier", c.tier.name())
-                .param("config", &c.label)
-                .param("phase", phase)
-                .secondary("user", Metric::single(Starts::mean(&s.user_ms), "ms/op"))
-                .secondary("sys", Metric::single(Starts::mean(&s.sys_ms), "ms/op"));
+            let mut r = BenchResult::new(
+                super::rows::EXPERIMENT,
+                "icache.Hello",
+                Mode::SingleShot,
+                &st,
+                "ms/op",
+            )
+            .param("vm", c.engine.name())
+            .param("tier", c.tier.name())
+            .param("config", &c.label)
+            .param("phase", phase)
+            .secondary("user", Metric::single(Starts::mean(&s.user_ms), "ms/op"))
+            .secondary("sys", Metric::single(Starts::mean(&s.sys_ms), "ms/op"));
             let b = if phase == "cold" { bc } else { bw };
             if b.is_finite() {
                 r = r.secondary("median_ratio_vs_no_sync", Metric::single(st.median / b, "ratio"));
@@ -215,7 +241,11 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     for n in run.setup.origin_notes() {
         table.note(n);
     }
-    let failed: Vec<&str> = starts.iter().flatten().filter_map(|s| s.error.as_deref()).collect();
+    let failed: Vec<&str> = starts
+        .iter()
+        .flatten()
+        .filter_map(|s| s.error.as_deref())
+        .collect();
     if !failed.is_empty() {
         table.note(format!("runs that failed: {}", failed.join(" | ")));
     }

@@ -138,8 +138,18 @@ impl Launch {
                 String::from_utf8_lossy(&bytes).into_owned()
             })
         };
-        let out = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
-        let err = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+        let out = drain(
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+        );
+        let err = drain(
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+        );
 
         // The watchdog: (done, killed) under one lock.
         let state = Arc::new((Mutex::new((false, false)), Condvar::new()));
@@ -232,7 +242,10 @@ impl Outcome {
                 [_, "iteration", i, t] => {
                     let i: usize = i.parse().with_context(|| format!("iteration line `{line}`"))?;
                     anyhow::ensure!(i == ns.len(), "iteration {i} out of order in `{line}`");
-                    ns.push(t.parse::<f64>().with_context(|| format!("iteration line `{line}`"))?);
+                    ns.push(
+                        t.parse::<f64>()
+                            .with_context(|| format!("iteration line `{line}`"))?,
+                    );
                 }
                 _ => anyhow::bail!("not a Harness line: `{line}`"),
             }
@@ -343,7 +356,10 @@ mod tests {
             .run_ok()
             .unwrap_err()
             .to_string();
-        assert!(e.contains("X_LAB=1 sh") && e.contains("refused") && e.contains("exit 1"), "{e}");
+        assert!(
+            e.contains("X_LAB=1 sh") && e.contains("refused") && e.contains("exit 1"),
+            "{e}"
+        );
     }
 
     #[test]

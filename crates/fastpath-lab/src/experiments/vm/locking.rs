@@ -89,12 +89,29 @@ pub struct MonitorCounts {
     pub deflated: u64,
 }
 
-/// HotSpot's counts from a `-Xlog:monitorinflation=trace` log.
+/// HotSpot's counts from a `-Xlog:monitorinflation=trace` log. JDK 25
+/// writes an installation two ways: `inflate: object=…` from the
+/// lightweight synchronizer (`LockingMode=2`), and `inflate(<mark's
+/// state>): object=…` (`unlocked`, `has_locker`, `neutral`, …) from
+/// `ObjectSynchronizer::inflate`, which legacy and monitor modes use; a
+/// deflation is `deflate_monitor: object=…` in every mode.
 pub fn hotspot_counts(log: &str) -> MonitorCounts {
-    MonitorCounts {
-        inflated: log.lines().filter(|l| l.contains("inflate: object=")).count() as u64,
-        deflated: log.lines().filter(|l| l.contains("deflate_monitor: object=")).count() as u64,
+    let message = |l: &str| -> Option<String> {
+        let m = &l[l.find("[monitorinflation]")? + "[monitorinflation]".len()..];
+        Some(m.trim_start().to_string())
+    };
+    let mut counts = MonitorCounts::default();
+    for m in log.lines().filter_map(message) {
+        if !m.contains("object=") {
+            continue;
+        }
+        if m.starts_with("inflate:") || m.starts_with("inflate(") {
+            counts.inflated += 1;
+        } else if m.starts_with("deflate_monitor:") {
+            counts.deflated += 1;
+        }
     }
+    counts
 }
 
 /// fastpath-vm's counts from its `fastpath-vm sync: monitors installed: N
@@ -103,7 +120,10 @@ pub fn fastpath_counts(stderr: &str) -> Option<MonitorCounts> {
     let line = stderr.lines().find_map(|l| l.strip_prefix("fastpath-vm sync:"))?;
     let after = |key: &str| -> Option<u64> {
         let rest = &line[line.find(key)? + key.len()..];
-        rest.split(|c: char| !c.is_ascii_digit()).find(|w| !w.is_empty())?.parse().ok()
+        rest.split(|c: char| !c.is_ascii_digit())
+            .find(|w| !w.is_empty())?
+            .parse()
+            .ok()
     };
     Some(MonitorCounts {
         inflated: after("monitors installed:")?,
@@ -118,9 +138,10 @@ fn config(run: &VmRun, engine: Engine, tier: Tier, mode: Mode) -> RunConfig {
             .fastpath(tier, &mode.label(engine))
             .env(LockingMode::VAR, mode.fastpath().name())
             .env(SYNC_STATS_VAR, "1"),
-        Engine::HotSpot => run
-            .hotspot(tier, &mode.label(engine))
-            .flags(["-XX:+UseParallelGC".to_string(), format!("-XX:LockingMode={}", mode.hotspot())]),
+        Engine::HotSpot => run.hotspot(tier, &mode.label(engine)).flags([
+            "-XX:+UseParallelGC".to_string(),
+            format!("-XX:LockingMode={}", mode.hotspot()),
+        ]),
     }
 }
 
@@ -264,7 +285,12 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
                         slower > NO_INTERVAL_BAND_PCT
                     };
                     if slower > SEED_BAND_PCT && beyond_noise {
-                        misses.push(format!("{} ×{} on the {heading}: {}", p.name, p.threads_label(t), pct(-slower)));
+                        misses.push(format!(
+                            "{} ×{} on the {heading}: {}",
+                            p.name,
+                            p.threads_label(t),
+                            pct(-slower)
+                        ));
                     }
                 }
             }
@@ -272,8 +298,12 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
                 let Some(i) = i else { continue };
                 let cell = &groups[r][i];
                 let Some(stats) = row[i].stats() else { continue };
-                let mut res = with_ratio(cell_result("locking", cell, &stats), "ratio_vs_legacy", stats.median / base)
-                    .param("mode", MODES[k].fastpath().name());
+                let mut res = with_ratio(
+                    cell_result("locking", cell, &stats),
+                    "ratio_vs_legacy",
+                    stats.median / base,
+                )
+                .param("mode", MODES[k].fastpath().name());
                 if let Some(c) = counts[k] {
                     res = res
                         .secondary("monitors_inflated", Metric::single(c.inflated as f64, "#/run"))
@@ -346,7 +376,24 @@ mod tests {
                    [0.2s][trace][monitorinflation] inflate: object=0x3, mark=0x2, type='SyncCounter'\n\
                    [0.3s][trace][monitorinflation] deflate_monitor: object=0x1, mark=0x2, type='java.lang.Object'\n\
                    [0.3s][info][monitorinflation] deflated_count=1, {unlinked,deleted}_count=1 monitors in 0.0 secs\n";
-        assert_eq!(hotspot_counts(log), MonitorCounts { inflated: 2, deflated: 1 });
+        assert_eq!(
+            hotspot_counts(log),
+            MonitorCounts {
+                inflated: 2,
+                deflated: 1
+            }
+        );
+        // Legacy and monitor modes name the mark's state.
+        let legacy = "[0.1s][trace][monitorinflation] inflate(unlocked): object=0x1, mark=0x1, type='[I'\n\
+                      [0.2s][trace][monitorinflation] inflate(has_locker): object=0x3, mark=0x7f, type='SyncCounter'\n\
+                      [0.2s][info ][monitorinflation] In-use monitor info (eliding idle monitors):\n";
+        assert_eq!(
+            hotspot_counts(legacy),
+            MonitorCounts {
+                inflated: 2,
+                deflated: 0
+            }
+        );
     }
 
     #[test]
@@ -355,14 +402,20 @@ mod tests {
         let line = "fastpath-vm sync: monitors installed: 7 (contention=5, wait=2); notifies on an inflated object: 0; freed with their object: 1; released at thread exit: 0; deflated: 3 in 2 passes (15 µs); fair hand-offs: 0";
         assert_eq!(
             fastpath_counts(&format!("warning\n{line}\n")),
-            Some(MonitorCounts { inflated: 7, deflated: 3 })
+            Some(MonitorCounts {
+                inflated: 7,
+                deflated: 3
+            })
         );
         assert_eq!(fastpath_counts("fastpath-vm gc: 0 cycles"), None);
         // And the library's own line, whatever its counts are now.
         let s = fastpath::sync::stats();
         assert_eq!(
             fastpath_counts(&format!("fastpath-vm sync: {s}")),
-            Some(MonitorCounts { inflated: s.monitors_installed(), deflated: s.monitors_deflated })
+            Some(MonitorCounts {
+                inflated: s.monitors_installed(),
+                deflated: s.monitors_deflated
+            })
         );
     }
 

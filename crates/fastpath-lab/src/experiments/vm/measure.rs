@@ -81,7 +81,8 @@ pub struct Measured {
 impl Measured {
     /// The samples' statistics, `None` for a failed or empty cell.
     pub fn stats(&self) -> Option<Stats> {
-        (self.error.is_none() && !self.samples_ms.is_empty()).then(|| Stats::from_samples(self.samples_ms.clone()))
+        (self.error.is_none() && !self.samples_ms.is_empty())
+            .then(|| Stats::from_samples(self.samples_ms.clone()))
     }
 
     /// The median, NaN for a failed cell.
@@ -121,7 +122,13 @@ pub fn kept(ns: &[f64]) -> &[f64] {
 /// Runs every group's cells, interleaved within the group, and returns
 /// what each measured (`result[g][c]` for `groups[g][c]`). `bar` is
 /// advanced once per process.
-pub fn measure(setup: &Setup, groups: &[Vec<Cell>], plan: &Plan, bar: &ProgressBar, seed: u64) -> Vec<Vec<Measured>> {
+pub fn measure(
+    setup: &Setup,
+    groups: &[Vec<Cell>],
+    plan: &Plan,
+    bar: &ProgressBar,
+    seed: u64,
+) -> Vec<Vec<Measured>> {
     let mut rng = SplitMix64::new(seed);
     groups
         .iter()

@@ -35,8 +35,8 @@
 //! filled with another figure.
 
 pub mod awfy;
-pub mod bars;
 pub mod barriers;
+pub mod bars;
 pub mod counters;
 pub mod cpuid;
 pub mod icache;
@@ -168,7 +168,11 @@ impl VmRun<'_> {
             return only.iter().copied().filter(|p| keep(p)).collect();
         }
         let named = |names: &[&str]| -> Vec<&'static Program> {
-            names.iter().filter_map(|n| programs::by_name(n)).filter(|p| keep(p)).collect()
+            names
+                .iter()
+                .filter_map(|n| programs::by_name(n))
+                .filter(|p| keep(p))
+                .collect()
         };
         match (self.quick, full) {
             (true, _) => named(quick),

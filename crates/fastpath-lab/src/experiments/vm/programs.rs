@@ -65,7 +65,13 @@ impl Program {
     }
 }
 
-const fn p(name: &'static str, kind: &'static str, threads: Threads, full_inner: u32, quick_inner: u32) -> Program {
+const fn p(
+    name: &'static str,
+    kind: &'static str,
+    threads: Threads,
+    full_inner: u32,
+    quick_inner: u32,
+) -> Program {
     Program {
         name,
         kind,
@@ -91,12 +97,36 @@ pub const ALL: [Program; 20] = [
     p("Mandelbrot", "double loops", Threads::One, 250, 100),
     p("CD", "HashMap, HashSet", Threads::One, 30, 6),
     p("Havlak", "graph code", Threads::One, 2, 1),
-    p("SyncCounter", "synchronized counter", Threads::Workers, 500_000, 100_000),
+    p(
+        "SyncCounter",
+        "synchronized counter",
+        Threads::Workers,
+        500_000,
+        100_000,
+    ),
     p("WaitNotifyQueue", "wait/notifyAll", Threads::Pairs, 20_000, 4_000),
-    p("LruCache", "synchronized LRU (seed 004)", Threads::Workers, 100_000, 20_000),
-    p("HandOff", "SynchronousQueue (seed 004)", Threads::Pairs, 5_000, 1_000),
+    p(
+        "LruCache",
+        "synchronized LRU (seed 004)",
+        Threads::Workers,
+        100_000,
+        20_000,
+    ),
+    p(
+        "HandOff",
+        "SynchronousQueue (seed 004)",
+        Threads::Pairs,
+        5_000,
+        1_000,
+    ),
     p("GcTrees", "allocation, live tree", Threads::Workers, 100, 20),
-    p("GcListChurn", "allocation, live lists", Threads::One, 10_000, 2_000),
+    p(
+        "GcListChurn",
+        "allocation, live lists",
+        Threads::One,
+        10_000,
+        2_000,
+    ),
 ];
 
 /// The program named `name`.
@@ -117,9 +147,14 @@ mod tests {
     /// Harness creates by that name.
     #[test]
     fn every_program_is_one_the_harness_knows() {
-        let harness = std::fs::read_to_string(format!("{}/Harness.java", super::super::setup::JAVA_SOURCES)).unwrap();
+        let harness =
+            std::fs::read_to_string(format!("{}/Harness.java", super::super::setup::JAVA_SOURCES)).unwrap();
         for p in &ALL {
-            assert!(harness.contains(&format!("case \"{}\":", p.name)), "{} is not in Harness.java", p.name);
+            assert!(
+                harness.contains(&format!("case \"{}\":", p.name)),
+                "{} is not in Harness.java",
+                p.name
+            );
             assert!(p.quick_inner >= 1 && p.quick_inner <= p.full_inner, "{}", p.name);
         }
         assert_eq!(by_name("HandOff").unwrap().threads_label(2), "2 pairs");

@@ -16,12 +16,18 @@ pub const EXPERIMENT: &str = "vm";
 /// with the VM, tier, configuration and size as parameters, time per
 /// iteration in ms (average-time mode: lower is better).
 pub fn cell_result(table: &str, cell: &Cell, stats: &Stats) -> BenchResult {
-    BenchResult::new(EXPERIMENT, &format!("{table}.{}", cell.program.name), Mode::AverageTime, stats, "ms/op")
-        .param("vm", cell.config.engine.name())
-        .param("tier", cell.config.tier.name())
-        .param("config", &cell.config.label)
-        .param("inner", cell.inner)
-        .threads(cell.threads)
+    BenchResult::new(
+        EXPERIMENT,
+        &format!("{table}.{}", cell.program.name),
+        Mode::AverageTime,
+        stats,
+        "ms/op",
+    )
+    .param("vm", cell.config.engine.name())
+    .param("tier", cell.config.tier.name())
+    .param("config", &cell.config.label)
+    .param("inner", cell.inner)
+    .threads(cell.threads)
 }
 
 /// Adds `name` = `value` (a ratio) to a row.
@@ -97,7 +103,10 @@ pub fn geomean(values: impl IntoIterator<Item = f64>) -> (f64, usize) {
 /// Whether `a`'s median interval lies wholly above `b`'s (both need 11
 /// samples for an interval; without one, `false`: not shown).
 pub fn clearly_above(a: &Measured, b: &Measured) -> bool {
-    match (a.stats().and_then(|s| s.median_interval()), b.stats().and_then(|s| s.median_interval())) {
+    match (
+        a.stats().and_then(|s| s.median_interval()),
+        b.stats().and_then(|s| s.median_interval()),
+    ) {
         (Some((a_lo, _)), Some((_, b_hi))) => a_lo > b_hi,
         _ => false,
     }

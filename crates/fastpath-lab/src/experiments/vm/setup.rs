@@ -121,7 +121,12 @@ impl Setup {
         let classes = compile(&javac)?;
         let (vm, vm_origin, vm_is_debug) = locate_vm(loc.vm.as_deref(), say)?;
         let hello = Launch::new(&vm)
-            .args(["-Xcomp".into(), OsString::from("-cp"), classes.dir.clone().into_os_string(), "Hello".into()])
+            .args([
+                "-Xcomp".into(),
+                OsString::from("-cp"),
+                classes.dir.clone().into_os_string(),
+                "Hello".into(),
+            ])
             .deadline(Duration::from_secs(300))
             .run()?;
         let jit = if hello.status == Some(0) && hello.stdout == "Hello, world!\n" {
@@ -131,7 +136,11 @@ impl Setup {
         };
         // The VM must run a program at all; everything after relies on it.
         let o = Launch::new(&vm)
-            .args([OsString::from("-cp"), classes.dir.clone().into_os_string(), "Hello".into()])
+            .args([
+                OsString::from("-cp"),
+                classes.dir.clone().into_os_string(),
+                "Hello".into(),
+            ])
             .deadline(Duration::from_secs(300))
             .run_ok()?;
         anyhow::ensure!(
@@ -180,7 +189,8 @@ impl HotSpot {
             .deadline(Duration::from_secs(120))
             .run()
             .map_err(|e| format!("{e:#}"))?;
-        let major = parse_major(&o.stderr).ok_or_else(|| format!("{}: no version in `{}`", java.display(), tail(&o.stderr)))?;
+        let major = parse_major(&o.stderr)
+            .ok_or_else(|| format!("{}: no version in `{}`", java.display(), tail(&o.stderr)))?;
         if major < 21 {
             return Err(format!(
                 "{} is JDK {major}; HotSpot's columns need JDK 21 or newer (-XX:LockingMode, Shenandoah's passive mode): set --jdk or {JDK_VAR}",
@@ -263,7 +273,10 @@ fn find_jdk(option: Option<&Path>) -> Option<PathBuf> {
     let from_env = [JDK_VAR, "JAVA_HOME"]
         .iter()
         .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
-        .chain([PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64"), PathBuf::from("/usr/lib/jvm/temurin-25-jdk-arm64")])
+        .chain([
+            PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64"),
+            PathBuf::from("/usr/lib/jvm/temurin-25-jdk-arm64"),
+        ])
         .find(|d| is_jdk(d));
     if from_env.is_some() {
         return from_env;
@@ -289,7 +302,11 @@ fn find_jdk(option: Option<&Path>) -> Option<PathBuf> {
 fn find_javac(jdk: Option<&Path>) -> Option<PathBuf> {
     jdk.map(|d| d.join("bin/javac"))
         .filter(|p| p.is_file())
-        .or_else(|| std::env::var_os("JAVAC").map(PathBuf::from).filter(|p| p.is_file()))
+        .or_else(|| {
+            std::env::var_os("JAVAC")
+                .map(PathBuf::from)
+                .filter(|p| p.is_file())
+        })
         .or_else(|| on_path("javac"))
 }
 
@@ -337,14 +354,24 @@ fn locate_vm(option: Option<&Path>, say: &dyn Fn(&str)) -> anyhow::Result<(PathB
         return Ok((p.to_path_buf(), "--vm".into(), false));
     }
     let workspace = Path::new(WORKSPACE);
-    let cargo = std::env::var_os("CARGO").map(PathBuf::from).or_else(|| on_path("cargo"));
+    let cargo = std::env::var_os("CARGO")
+        .map(PathBuf::from)
+        .or_else(|| on_path("cargo"));
     if let (true, Some(cargo)) = (workspace.join("crates/fastpath-vm/Cargo.toml").is_file(), cargo) {
         let profile = if debug { "dev" } else { "release" };
         say(&format!(
             "vm: building fastpath-vm if needed (cargo build --profile {profile} -p fastpath-vm)"
         ));
         let o = Launch::new(&cargo)
-            .args(["build", "--profile", profile, "-p", "fastpath-vm", "--bin", "fastpath-vm"])
+            .args([
+                "build",
+                "--profile",
+                profile,
+                "-p",
+                "fastpath-vm",
+                "--bin",
+                "fastpath-vm",
+            ])
             .args(["--message-format", "json-render-diagnostics"])
             .deadline(Duration::from_secs(3600))
             .run()?;
@@ -355,9 +382,12 @@ fn locate_vm(option: Option<&Path>, say: &dyn Fn(&str)) -> anyhow::Result<(PathB
             "cargo build -p fastpath-vm failed (pass --vm PATH to use a built one): {}",
             tail(&o.stderr)
         );
-        let exe = built_executable(&o.stdout)
-            .context("cargo build reported no fastpath-vm executable")?;
-        return Ok((exe, format!("cargo build --profile {profile}, from {}", workspace.display()), debug));
+        let exe = built_executable(&o.stdout).context("cargo build reported no fastpath-vm executable")?;
+        return Ok((
+            exe,
+            format!("cargo build --profile {profile}, from {}", workspace.display()),
+            debug,
+        ));
     }
     let exe = std::env::current_exe().ok();
     let beside = exe
@@ -366,7 +396,11 @@ fn locate_vm(option: Option<&Path>, say: &dyn Fn(&str)) -> anyhow::Result<(PathB
         .map(|d| d.join("fastpath-vm"))
         .find(|p| p.is_file());
     if let Some(p) = beside {
-        return Ok((p, "beside the lab's binary (no source tree or cargo to rebuild it)".into(), false));
+        return Ok((
+            p,
+            "beside the lab's binary (no source tree or cargo to rebuild it)".into(),
+            false,
+        ));
     }
     if let Some(p) = on_path("fastpath-vm") {
         return Ok((p, "from PATH".into(), false));
@@ -408,7 +442,10 @@ mod tests {
             "\n",
             r#"{"reason":"build-finished","success":true}"#,
         );
-        assert_eq!(built_executable(msgs), Some(PathBuf::from("/t/release/fastpath-vm")));
+        assert_eq!(
+            built_executable(msgs),
+            Some(PathBuf::from("/t/release/fastpath-vm"))
+        );
         assert_eq!(built_executable(r#"{"reason":"build-finished"}"#), None);
     }
 

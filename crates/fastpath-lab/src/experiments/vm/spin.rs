@@ -69,7 +69,12 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let rows = rows(run);
     let groups: Vec<Vec<Cell>> = rows
         .iter()
-        .map(|&(p, t)| configs.iter().map(|c| run.cell(p, p.inner(run.quick), t, c.clone())).collect())
+        .map(|&(p, t)| {
+            configs
+                .iter()
+                .map(|c| run.cell(p, p.inner(run.quick), t, c.clone()))
+                .collect()
+        })
         .collect();
     let plan = run.plan(0);
     let bar = run.progress(&groups, &plan, "vm spin");
@@ -99,7 +104,12 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     );
     let chart_series: Vec<String> = fp_tiers
         .iter()
-        .flat_map(|t| strategies.iter().filter(|s| **s != "none").map(move |s| format!("{} {s}", t.heading(Engine::Fastpath))))
+        .flat_map(|t| {
+            strategies
+                .iter()
+                .filter(|s| **s != "none")
+                .map(move |s| format!("{} {s}", t.heading(Engine::Fastpath)))
+        })
         .collect();
     for (r, (&(p, t), row)) in rows.iter().zip(&measured).enumerate() {
         let none_of = |tier: Tier| {

@@ -79,41 +79,48 @@ impl StartPlan {
 }
 
 /// Times `configs` starting `Hello`: `[cold, warm]` per configuration.
-pub fn time_starts(setup: &Setup, configs: &[RunConfig], plan: &StartPlan, bar: &ProgressBar, seed: u64) -> Vec<[Starts; 2]> {
+pub fn time_starts(
+    setup: &Setup,
+    configs: &[RunConfig],
+    plan: &StartPlan,
+    bar: &ProgressBar,
+    seed: u64,
+) -> Vec<[Starts; 2]> {
     let mut out: Vec<[Starts; 2]> = configs.iter().map(|_| Default::default()).collect();
     let mut rng = SplitMix64::new(seed);
     for (phase, (warmup, measured)) in [(0, plan.cold), (2, plan.warm)].into_iter().enumerate() {
         let order = Order::Shuffled(SplitMix64::new(rng.next_u64()));
-        let Ok(_) = rounds::<(), std::convert::Infallible>(configs.len(), warmup, measured, order, |round, i| {
-            bar.inc(1);
-            let s = &mut out[i][phase];
-            if s.error.is_some() {
-                return Ok(());
-            }
-            if phase == 0 {
-                std::thread::sleep(plan.idle);
-            }
-            let launch = configs[i].launch(setup, &[], "Hello", &[], plan.deadline);
-            match launch.run_ok() {
-                Ok(o) if o.stdout == "Hello, world!\n" => {
-                    if round.measured {
-                        s.wall_ms.push(o.wall.as_secs_f64() * 1e3);
-                        s.user_ms.push(o.user.as_secs_f64() * 1e3);
-                        s.sys_ms.push(o.sys.as_secs_f64() * 1e3);
+        let Ok(_) =
+            rounds::<(), std::convert::Infallible>(configs.len(), warmup, measured, order, |round, i| {
+                bar.inc(1);
+                let s = &mut out[i][phase];
+                if s.error.is_some() {
+                    return Ok(());
+                }
+                if phase == 0 {
+                    std::thread::sleep(plan.idle);
+                }
+                let launch = configs[i].launch(setup, &[], "Hello", &[], plan.deadline);
+                match launch.run_ok() {
+                    Ok(o) if o.stdout == "Hello, world!\n" => {
+                        if round.measured {
+                            s.wall_ms.push(o.wall.as_secs_f64() * 1e3);
+                            s.user_ms.push(o.user.as_secs_f64() * 1e3);
+                            s.sys_ms.push(o.sys.as_secs_f64() * 1e3);
+                        }
                     }
+                    Ok(o) => {
+                        s.error = Some(format!(
+                            "{}: printed {:?}; stderr: {}",
+                            configs[i].describe(),
+                            o.stdout,
+                            tail(&o.stderr)
+                        ))
+                    }
+                    Err(e) => s.error = Some(format!("{}: {e:#}", configs[i].describe())),
                 }
-                Ok(o) => {
-                    s.error = Some(format!(
-                        "{}: printed {:?}; stderr: {}",
-                        configs[i].describe(),
-                        o.stdout,
-                        tail(&o.stderr)
-                    ))
-                }
-                Err(e) => s.error = Some(format!("{}: {e:#}", configs[i].describe())),
-            }
-            Ok(())
-        });
+                Ok(())
+            });
     }
     out
 }

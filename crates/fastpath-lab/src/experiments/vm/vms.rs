@@ -155,7 +155,14 @@ impl RunConfig {
     /// The process that runs `main` with `args` on this configuration.
     /// `extra` VM options go after the configuration's own (a log flag of
     /// one counting run).
-    pub fn launch(&self, setup: &Setup, extra: &[String], main: &str, args: &[String], deadline: Duration) -> Launch {
+    pub fn launch(
+        &self,
+        setup: &Setup,
+        extra: &[String],
+        main: &str,
+        args: &[String],
+        deadline: Duration,
+    ) -> Launch {
         let program = match (self.engine, &setup.hotspot) {
             (Engine::Fastpath, _) => setup.vm.clone(),
             (Engine::HotSpot, Ok(h)) => h.java.clone(),
@@ -208,7 +215,10 @@ mod tests {
 
     #[test]
     fn auto_and_none_run_everywhere_and_a_foreign_value_is_refused() {
-        let (ok, _) = values_here(fastpath::config::ICacheSync::VAR, fastpath::config::ICacheSync::ACCEPTED);
+        let (ok, _) = values_here(
+            fastpath::config::ICacheSync::VAR,
+            fastpath::config::ICacheSync::ACCEPTED,
+        );
         assert!(ok.contains(&"auto") && ok.contains(&"none"), "{ok:?}");
         let (ok, refused) = values_here(fastpath::config::SpinPause::VAR, &["none", "no-such-pause"]);
         assert_eq!(ok, ["none"]);
