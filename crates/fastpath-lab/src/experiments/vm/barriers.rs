@@ -384,9 +384,9 @@ fn counters_table(
     }
     bar.finish_and_clear();
     table.note(counting.label());
-    table.note(format!(
+    table.note(
         "each program at its quick size (inner as in `fastpath vm --quick`); a count per iteration is (count of w+m iterations − count of w) ÷ m, w = 1 and m = 2 on an interpreter; Δ against the same VM's no-barrier run: the seed's +220..257M instructions (+14%) for ~40M barrier executions"
-    ));
+    );
     if !errors.is_empty() {
         table.note(format!("not counted: {}", errors.join(" | ")));
     }

@@ -317,6 +317,12 @@ impl Experiment for Vm {
                 return Err(format!("--vm {}: no such file", p.display()));
             }
         }
+        if let Some(d) = matches.try_get_one::<PathBuf>("jdk").ok().flatten() {
+            setup::check_jdk_dir(d, "--jdk")?;
+        }
+        if let Some(d) = std::env::var_os(setup::JDK_VAR) {
+            setup::check_jdk_dir(std::path::Path::new(&d), setup::JDK_VAR)?;
+        }
         Ok(())
     }
 

@@ -108,13 +108,28 @@ impl Setup {
     /// programs, and asks the VM whether it has a JIT. `say` reports a
     /// step that may take a while (a build).
     pub fn prepare(loc: &Locations, say: &dyn Fn(&str)) -> anyhow::Result<Setup> {
-        let jdk = find_jdk(loc.jdk.as_deref());
-        let hotspot = match &jdk {
-            Some(dir) => HotSpot::at(dir),
-            None => Err(format!(
-                "no JDK found (--jdk, {JDK_VAR}, JAVA_HOME, /usr/lib/jvm): HotSpot columns are not run"
-            )),
-        };
+        let candidates = jdk_candidates(loc.jdk.as_deref());
+        let mut hotspot = Err(format!(
+            "no JDK found (--jdk, {JDK_VAR}, JAVA_HOME, /usr/lib/jvm): HotSpot columns are not run"
+        ));
+        let mut jdk = candidates.first().cloned();
+        for (i, dir) in candidates.iter().enumerate() {
+            match HotSpot::at(dir) {
+                Ok(h) => {
+                    hotspot = Ok(h);
+                    jdk = Some(dir.clone());
+                    break;
+                }
+                Err(e) if i == 0 => hotspot = Err(e),
+                Err(_) => {}
+            }
+        }
+        // A JDK the user named must be usable; one found by looking
+        // around may be too old, and HotSpot's columns are then left out.
+        let named = loc.jdk.is_some() || std::env::var_os(JDK_VAR).is_some();
+        if let (true, Err(e)) = (named, &hotspot) {
+            anyhow::bail!("HotSpot: {e}");
+        }
         let javac = find_javac(jdk.as_deref()).context(
             "javac not found: the programs are Java (install a JDK 17 or newer, e.g. Temurin 25, or set JAVAC, JAVA_HOME or --jdk)",
         )?;
@@ -264,27 +279,36 @@ fn is_jdk(dir: &Path) -> bool {
     dir.join("bin/java").is_file()
 }
 
-/// The JDK for HotSpot: the option, the variables, Temurin 25, then the
-/// newest one under /usr/lib/jvm.
-fn find_jdk(option: Option<&Path>) -> Option<PathBuf> {
+/// A JDK folder named by `what` (`--jdk`, [`JDK_VAR`]) must hold
+/// `bin/java`: a named JDK that is not one is an error, never a silent
+/// fall-back to another JDK.
+pub fn check_jdk_dir(dir: &Path, what: &str) -> Result<(), String> {
+    if is_jdk(dir) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} {}: not a JDK (no bin/java there); name a JDK 21 or newer, e.g. /usr/lib/jvm/temurin-25-jdk-amd64",
+            dir.display()
+        ))
+    }
+}
+
+/// The JDKs to try for HotSpot, in order: the option alone, else
+/// [`JDK_VAR`] alone (a JDK the user names is the one used), else
+/// `JAVA_HOME`, Temurin 25's Debian paths, then every JDK under
+/// /usr/lib/jvm, newest first by the version in the folder's name
+/// (`temurin-25-jdk-…`, `java-17-openjdk-…`: cheaper than starting each).
+/// The first that is JDK 21 or newer is HotSpot.
+fn jdk_candidates(option: Option<&Path>) -> Vec<PathBuf> {
     if let Some(d) = option {
-        return Some(d.to_path_buf());
+        return vec![d.to_path_buf()];
     }
-    let from_env = [JDK_VAR, "JAVA_HOME"]
-        .iter()
-        .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
-        .chain([
-            PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64"),
-            PathBuf::from("/usr/lib/jvm/temurin-25-jdk-arm64"),
-        ])
-        .find(|d| is_jdk(d));
-    if from_env.is_some() {
-        return from_env;
+    if let Some(d) = std::env::var_os(JDK_VAR) {
+        return vec![PathBuf::from(d)];
     }
-    // The newest by the version in the folder's name (`temurin-25-jdk-…`,
-    // `java-17-openjdk-…`): cheaper than starting each.
     let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/jvm")
-        .ok()?
+        .into_iter()
+        .flatten()
         .flatten()
         .map(|e| e.path())
         .filter(|d| is_jdk(d) && !d.is_symlink())
@@ -294,8 +318,19 @@ fn find_jdk(option: Option<&Path>) -> Option<PathBuf> {
             Some((v, d))
         })
         .collect();
-    found.sort();
-    found.pop().map(|(_, d)| d)
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
+    let mut all: Vec<PathBuf> = std::env::var_os("JAVA_HOME")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([
+            PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64"),
+            PathBuf::from("/usr/lib/jvm/temurin-25-jdk-arm64"),
+        ])
+        .chain(found.into_iter().map(|(_, d)| d))
+        .filter(|d| is_jdk(d))
+        .collect();
+    all.dedup();
+    all
 }
 
 /// javac: the JDK's, `JAVAC`, or the first on `PATH`.
