@@ -64,6 +64,11 @@ pub struct Setup {
     /// `Ok` when the VM accepts `-Xcomp` (its JIT is built in), else what
     /// it answered.
     pub jit: Result<(), String>,
+    /// Whether the VM takes `-Xmixed` (its default tiers named on the
+    /// command line): its JIT columns then pass it, so that no
+    /// `FASTPATH_VM_JIT` in the environment turns them into interpreter
+    /// runs.
+    pub mixed_switch: bool,
     /// HotSpot, or why there is none.
     pub hotspot: Result<HotSpot, String>,
     /// The compiled programs.
@@ -149,6 +154,17 @@ impl Setup {
         } else {
             Err(format!("`fastpath-vm -Xcomp` answers: {}", tail(&hello.stderr)))
         };
+        let mixed_switch = jit.is_ok()
+            && Launch::new(&vm)
+                .args([
+                    "-Xmixed".into(),
+                    OsString::from("-cp"),
+                    classes.dir.clone().into_os_string(),
+                    "Hello".into(),
+                ])
+                .deadline(Duration::from_secs(300))
+                .run()
+                .is_ok_and(|o| o.status == Some(0) && o.stdout == "Hello, world!\n");
         // The VM must run a program at all; everything after relies on it.
         let o = Launch::new(&vm)
             .args([
@@ -169,6 +185,7 @@ impl Setup {
             vm_origin,
             vm_is_debug,
             jit,
+            mixed_switch,
             hotspot,
             classes,
         })

@@ -11,7 +11,10 @@
 //! before it first runs). fastpath-vm without a JIT refuses `-Xcomp`
 //! ([`Setup::jit`](super::setup::Setup::jit)), and its default is its
 //! interpreter: the tables ask for [`Tier::Jit`] only when the JIT is
-//! there, so an interpreter figure never stands under a JIT heading.
+//! there, so an interpreter figure never stands under a JIT heading. Where
+//! fastpath-vm takes `-Xmixed`, its default tiers are named by that switch
+//! ([`Setup::mixed_switch`](super::setup::Setup::mixed_switch)), so an
+//! environment that selects its interpreter cannot either.
 
 use std::ffi::OsString;
 use std::time::Duration;
@@ -169,7 +172,10 @@ impl RunConfig {
             // `runnable` said no; the launch then fails naming the VM.
             (Engine::HotSpot, Err(_)) => "java".into(),
         };
+        let mixed = (self.engine == Engine::Fastpath && self.tier == Tier::Jit && setup.mixed_switch)
+            .then_some("-Xmixed".to_string());
         let mut l = Launch::new(program)
+            .args(mixed)
             .args(self.vm_options())
             .args(extra.iter().cloned())
             .args([
