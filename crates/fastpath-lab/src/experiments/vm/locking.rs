@@ -318,7 +318,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
             ));
         }
         if engine == Engine::HotSpot {
-            table.note("HotSpot: -XX:+UseParallelGC as the seed; monitors counted from -Xlog:monitorinflation=trace (inflate: and deflate_monitor: lines) in an untimed run of the same configuration; -XX:LockingMode is deprecated in JDK 24+ and HotSpot says so once per run");
+            table.note("HotSpot: -XX:+UseParallelGC as the seed; monitors counted from -Xlog:monitorinflation=trace (its inflate: and inflate(<mark state>): lines, and deflate_monitor:) in an untimed run of the same configuration; -XX:LockingMode is deprecated in JDK 24+ and HotSpot says so once per run; JDK 25 deflates when the monitors in use pass MonitorUsedDeflationThreshold (90% of its ceiling) or every GuaranteedAsyncDeflationInterval (60 s), so runs of seconds deflate nothing");
         }
         table.note("each figure: the median time per iteration ± its 99.9% interval, the second half of every process's iterations, configurations interleaved in rounds of whole processes; threads: the Harness's thread count (pairs: producer/consumer pairs)");
         match &mut part {
