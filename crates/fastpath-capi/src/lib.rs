@@ -17,6 +17,7 @@
 //! | `lock_record.rs` | legacy stack-locking with a caller's lock record (`BasicLock`) |
 //! | `deflation.rs` | a deflation pass on request, the deflation thread's policy |
 //! | `gc.rs` | a GC heap by barrier-set and mode names, mutators, handles, accesses, safepoints, locks, collections |
+//! | `gc_layout.rs` | the heap's object layout for C JITs (`FASTPATH_GC_*` offsets, bits, cards, regions) and its version |
 //! | `code.rs` | code caches, install/batch/patch/free, fence, publish |
 //! | `spin.rs` | the pause, its calibration, a budgeted spin-wait |
 //! | `cpu.rs` | the identification struct, feature names and string, microcode |
@@ -46,6 +47,7 @@ pub mod config;
 pub mod cpu;
 pub mod deflation;
 pub mod gc;
+pub mod gc_layout;
 pub mod jit;
 pub mod lock_record;
 pub mod spin;

@@ -28,7 +28,7 @@ use core::ffi::c_char;
 use core::pin::Pin;
 use std::time::Duration;
 
-use fastpath_core::config::LockingMode;
+use fastpath_core::sync::LockingMode;
 use fastpath_core::sync::{self, Header, InflateCause, LockState, SyncError, SyncThread};
 
 use crate::status::fastpath_status::{self, *};

@@ -11,8 +11,12 @@
 //! `brooks_real`'s run on a concurrent heap with the library's slow path,
 //! the cases `brooks_wb_tests!`); G1's filtered card barrier
 //! (`g1_world`'s differential against the library's Rust barrier on a
-//! real heap); card (plain, conditional, immediate base), Brooks read
-//! barrier, reference CAS, TLAB bump and on-spin-wait against plain
+//! real heap); the data loads and stores (`data_world`'s runs against the
+//! Rust accessors in every preset and during evacuation, the cases
+//! `data_access_tests!`); the reference CAS's false failures retried by
+//! the library's slow entry on a concurrent heap (`cas_real`, the cases
+//! `cas_ref_tests!`); card (plain, conditional, immediate base), Brooks
+//! read barrier, reference CAS, TLAB bump and on-spin-wait against plain
 //! memory.
 
 mod common;
@@ -504,6 +508,92 @@ fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
 }
 
 common::cases::brooks_wb_tests!(wb_function);
+
+// ---------------------------------------------------------------------
+// Data loads and stores, and the reference CAS on a real heap.
+
+/// `fn(block, obj, index) -> value`: `data_load` for `a`.
+fn data_load_function(cache: &CodeCache, a: common::data_world::Access) -> common::data_world::LoadFn {
+    let e = compile(cache, 3, Some(I64), &[], |b, args| {
+        let index = a.indexed.then_some(args[2]);
+        Some(data_load(b, args[1], index, a.offset, a.width, a.barrier).unwrap())
+    });
+    // SAFETY: a complete `extern "C" fn(block, obj, index) -> u64` reading
+    // the object (and its forwarding word).
+    unsafe { e.as_fn() }
+}
+
+/// `fn(block, obj, index, value) -> the object written`: `data_store` for
+/// `a`, its slow path `slow` (the library's Brooks entry's signature).
+fn data_store_function(
+    cache: &CodeCache,
+    a: common::data_world::Access,
+    slow: usize,
+) -> common::data_world::StoreFn {
+    let e = compile(cache, 4, Some(I64), &[slow], |b, args| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::BrooksWb, true);
+        let index = a.indexed.then_some(args[2]);
+        Some(
+            data_store(
+                b,
+                args[0],
+                args[1],
+                index,
+                a.offset,
+                a.width,
+                args[3],
+                a.barrier,
+                Some(slow),
+            )
+            .unwrap(),
+        )
+    });
+    // SAFETY: a complete `extern "C" fn(block, obj, index, value) -> obj`
+    // writing the object's data (and through the slow path the heap).
+    unsafe { e.as_fn() }
+}
+
+common::cases::data_access_tests!(data_load_function, data_store_function);
+
+/// `fn(block, field, expected, new) -> expected or the witness`: `cas_ref`
+/// on fastpath's block, its slow path `slow` (the library's signature).
+fn cas_function(cache: &CodeCache, slow: usize) -> common::cas_real::CasFn {
+    let l = ThreadLayout::fastpath().unwrap();
+    let e = compile(cache, 4, Some(I64), &[slow], |b, a| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::CasRef, true);
+        Some(cas_ref(b, a[0], a[1], a[2], a[3], &l, slow))
+    });
+    // SAFETY: a complete `extern "C" fn(block, field, expected, new) ->
+    // usize` CASing the field, calling `slow` on a failure while forwarded.
+    unsafe { e.as_fn() }
+}
+
+common::cases::cas_ref_tests!(cas_function);
+
+/// A misaligned offset, the write barrier on a load, and the write
+/// barrier without its slow path are errors, not code.
+#[test]
+fn data_accesses_refuse_what_the_description_refuses() {
+    let cache = CodeCache::new(64 * 1024).unwrap();
+    let wb = fastpath_jit::DataBarrier::BrooksWrite {
+        gc_state: 4,
+        state_bits: 6,
+        forwarding: -8,
+    };
+    let _unused = compile(&cache, 3, Some(I64), &[], |b, a| {
+        use fastpath_jit::{DataBarrier, DataWidth};
+        assert!(data_load(b, a[1], None, 17, DataWidth::U16, DataBarrier::None).is_err());
+        assert!(data_load(b, a[1], None, 16, DataWidth::U16, wb).is_err());
+        assert!(data_store(b, a[0], a[1], None, 16, DataWidth::U8, a[2], wb, None).is_err());
+        let nobit = fastpath_jit::DataBarrier::BrooksWrite {
+            gc_state: 4,
+            state_bits: 0,
+            forwarding: -8,
+        };
+        assert!(data_store(b, a[0], a[1], None, 16, DataWidth::U8, a[2], nobit, None).is_err());
+        Some(a[2])
+    });
+}
 
 // ---------------------------------------------------------------------
 // G1's filtered card post-barrier.

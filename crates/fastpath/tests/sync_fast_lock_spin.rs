@@ -16,11 +16,11 @@ use std::sync::{Arc, Barrier, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use fastpath::config::LockingMode;
 use fastpath::sync::fast_lock_spin::{
     fast_lock_spin_stats, fast_locking_spins, set_fast_locking_spins, set_fast_locking_yields,
     DEFAULT_FAST_LOCKING_SPINS, DEFAULT_FAST_LOCKING_YIELDS,
 };
+use fastpath::sync::LockingMode;
 use fastpath::sync::{self, LockState};
 
 /// The spin is lightweight locking's: the single-lock tests pin both

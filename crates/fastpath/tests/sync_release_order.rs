@@ -19,7 +19,7 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use fastpath::config::LockingMode;
+use fastpath::sync::LockingMode;
 use fastpath::sync::{
     self, current_thread_locking_mode, enter_with_record, exit_with_record, holds_lock, Guard, Header,
     LockRecord, SyncError, LOCK_STACK_CAPACITY,

@@ -56,7 +56,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use fastpath::config::LockingMode;
+use fastpath::sync::LockingMode;
 use fastpath::sync::{self, Header, Synchronized};
 
 use clap::{Arg, ArgAction, Command};

@@ -146,6 +146,10 @@ pub(crate) mod collector;
 pub(crate) mod heap;
 pub mod settings;
 
+// The object layout generated code reads (offsets, layout word, GC-state
+// bits, cards, regions), published with a version as the thread block's.
+pub use heap::layout;
+
 #[cfg(not(loom))]
 mod barrier_set;
 #[cfg(not(loom))]
@@ -166,7 +170,9 @@ pub use barrier_set::{
 #[cfg(not(loom))]
 pub use barriers::access::ObjLock;
 #[cfg(not(loom))]
-pub use barriers::jit_entry::{brooks_wb_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry};
+pub use barriers::jit_entry::{
+    brooks_wb_slow_entry, cas_ref_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry,
+};
 #[cfg(not(loom))]
 pub use heap::mutator::{Mutator, MutatorWaits};
 #[cfg(not(loom))]

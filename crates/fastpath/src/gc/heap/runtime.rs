@@ -22,11 +22,11 @@ use crate::gc::settings::{self, BarrierBits, GcMode};
 use crate::setting::ConfigError;
 
 /// GC state bit: concurrent marking runs (SATB barriers take their slow path).
-pub const MARKING: u8 = 1 << 0;
+pub const MARKING: u8 = super::layout::GC_STATE_MARKING;
 /// GC state bit: evacuation runs (Brooks WB and LRB may copy objects).
-pub const EVACUATION: u8 = 1 << 1;
+pub const EVACUATION: u8 = super::layout::GC_STATE_EVACUATION;
 /// GC state bit: forwarded objects exist (LRB and the CAS barrier look).
-pub const HAS_FORWARDED: u8 = 1 << 2;
+pub const HAS_FORWARDED: u8 = super::layout::GC_STATE_HAS_FORWARDED;
 
 /// What can go wrong, as values.
 #[derive(Clone, Debug, PartialEq, Eq)]
