@@ -25,7 +25,7 @@
 //! HotSpot's with SATB + LRB + CAS on the like tier (interpreter against
 //! `-Xint`, JIT against C2), within 3 points.
 
-use fastpath::config::{BarrierBits, GcMode};
+use fastpath::gc::{BarrierBits, GcMode};
 
 use super::bars::BarChart;
 use super::counters::{Counting, EVENTS};

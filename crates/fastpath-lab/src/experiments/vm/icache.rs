@@ -18,7 +18,7 @@
 
 use std::time::Duration;
 
-use fastpath::config::ICacheSync;
+use fastpath::code::ICacheSync;
 
 use super::bars::BarChart;
 use super::rows::{slower_pct, times};

@@ -23,7 +23,7 @@
 //! program, as the seed found it (within its ±3%): a program misses it
 //! when lightweight is more than 3% slower and that is beyond the noise.
 
-use fastpath::config::LockingMode;
+use fastpath::sync::LockingMode;
 
 use super::bars::BarChart;
 use super::measure::{measure, Cell, Measured};

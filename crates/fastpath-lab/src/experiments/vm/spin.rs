@@ -18,7 +18,7 @@
 //! hand-off (within 5%: on x86-64 `auto` is `pause`, the same
 //! instruction, so the band is the noise).
 
-use fastpath::config::SpinPause;
+use fastpath::spin::SpinPause;
 
 use super::bars::BarChart;
 use super::measure::{measure, Cell};

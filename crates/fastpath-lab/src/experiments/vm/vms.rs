@@ -222,11 +222,11 @@ mod tests {
     #[test]
     fn auto_and_none_run_everywhere_and_a_foreign_value_is_refused() {
         let (ok, _) = values_here(
-            fastpath::config::ICacheSync::VAR,
-            fastpath::config::ICacheSync::ACCEPTED,
+            fastpath::code::ICacheSync::VAR,
+            fastpath::code::ICacheSync::ACCEPTED,
         );
         assert!(ok.contains(&"auto") && ok.contains(&"none"), "{ok:?}");
-        let (ok, refused) = values_here(fastpath::config::SpinPause::VAR, &["none", "no-such-pause"]);
+        let (ok, refused) = values_here(fastpath::spin::SpinPause::VAR, &["none", "no-such-pause"]);
         assert_eq!(ok, ["none"]);
         assert!(refused[0].starts_with("no-such-pause"), "{refused:?}");
     }
