@@ -282,6 +282,7 @@ pub fn known_variables() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = fastpath::config::variables().iter().map(|v| v.var).collect();
     v.extend([
         crate::experiments::lock::contended::DEFLATE_AFTER_CONTENTION_VAR,
+        crate::experiments::vm::setup::JDK_VAR,
         "FASTPATH_BLESS",
         "FASTPATH_SYNC_ABORT_CHILD",
         "FASTPATH_STRESS_MS",

@@ -14,6 +14,7 @@ pub mod jit;
 pub mod lock;
 pub mod spin;
 pub mod startup;
+pub mod vm;
 
 use crate::experiment::Experiment;
 
@@ -26,5 +27,6 @@ pub fn registry() -> Vec<&'static dyn Experiment> {
         &lock::Lock,
         &gc::Gc,
         &jit::Jit,
+        &vm::Vm,
     ]
 }

@@ -48,6 +48,11 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
             s.verify_errors.len()
         );
     }
+    if std::env::var_os("FASTPATH_VM_SYNC_STATS").is_some() {
+        // The library's monitor counters for the whole run (the lab's
+        // `fastpath vm` locking table reads this line).
+        eprintln!("fastpath-vm sync: {}", fastpath::sync::stats());
+    }
     // The main thread keeps its mutator: the process ends here (daemon
     // threads with it), so nothing waits for the heap to be torn down.
     std::mem::forget(t);
