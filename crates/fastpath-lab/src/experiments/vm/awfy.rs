@@ -8,7 +8,6 @@
 //! an interpreter that is itself 2× slower is not a 3% on C2).
 
 use super::bars::BarChart;
-use super::measure::{measure, Cell};
 use super::rows::{cell_result, failures_note, geomean, ms, times, with_ratio};
 use super::vms::{Engine, RunConfig, Tier};
 use super::{Part, VmRun};
@@ -32,19 +31,8 @@ fn configs(run: &VmRun) -> Vec<RunConfig> {
 pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let programs = run.programs(&["Bounce", "Richards", "DeltaBlue", "Json"], None);
     let configs = configs(run);
-    let groups: Vec<Vec<Cell>> = programs
-        .iter()
-        .map(|p| {
-            configs
-                .iter()
-                .map(|c| run.cell(p, p.inner(run.quick), 1, c.clone()))
-                .collect()
-        })
-        .collect();
-    let plan = run.plan(0);
-    let bar = run.progress(&groups, &plan, "vm programs");
-    let measured = measure(run.setup, &groups, &plan, &bar, 0x51_0001);
-    bar.finish_and_clear();
+    let groups = run.cells(&programs, &configs);
+    let (plan, measured) = run.measure(&groups, 0, "vm programs", 0x51_0001);
 
     let find = |engine: Engine, tier: Tier| configs.iter().position(|c| c.engine == engine && c.tier == tier);
     let fi = find(Engine::Fastpath, Tier::Interpreter);

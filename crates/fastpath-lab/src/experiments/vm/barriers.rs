@@ -29,7 +29,7 @@ use fastpath::gc::{BarrierBits, GcMode};
 
 use super::bars::BarChart;
 use super::counters::{Counting, EVENTS};
-use super::measure::{measure, Cell};
+use super::measure::Cell;
 use super::rows::{cell_result, failures_note, ms, pct, slower_pct, with_ratio};
 use super::vms::{Engine, RunConfig, Tier};
 use super::{Part, VmRun};
@@ -122,19 +122,8 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
         ]),
     );
     let (configs, skipped) = configs(run);
-    let groups: Vec<Vec<Cell>> = programs
-        .iter()
-        .map(|p| {
-            configs
-                .iter()
-                .map(|c| run.cell(p, p.inner(run.quick), 1, c.clone()))
-                .collect()
-        })
-        .collect();
-    let plan = run.plan(0);
-    let bar = run.progress(&groups, &plan, "vm barriers");
-    let measured = measure(run.setup, &groups, &plan, &bar, 0x51_0003);
-    bar.finish_and_clear();
+    let groups = run.cells(&programs, &configs);
+    let (plan, measured) = run.measure(&groups, 0, "vm barriers", 0x51_0003);
 
     let mut part: Option<Part> = None;
     let mut results = Vec::new();

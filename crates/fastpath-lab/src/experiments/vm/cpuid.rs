@@ -19,7 +19,7 @@
 use std::time::Duration;
 
 use super::launch::Launch;
-use super::startup::{time_starts, StartPlan, Starts};
+use super::startup::{time_starts, Starts};
 use super::vms::{Engine, RunConfig, Tier};
 use super::{Part, VmRun};
 use crate::report::table::num;
@@ -83,14 +83,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     if run.setup.hotspot.is_ok() {
         configs.push(run.hotspot(Tier::Jit, "sysfs microcode, /proc/cpuinfo fallback (JDK-8283199)"));
     }
-    let plan = StartPlan {
-        cold: if run.quick { 2 } else { 10 },
-        warm: if run.quick { 5 } else { 30 },
-        idle: run
-            .idle
-            .unwrap_or(Duration::from_millis(if run.quick { 300 } else { 1050 })),
-        deadline: run.deadline(),
-    };
+    let plan = run.start_plan((2, 5), (10, 30));
     let bar = crate::harness::progress(plan.processes(configs.len()) as u64, "vm cpuid");
     let starts = time_starts(run.setup, &configs, &plan, &bar, 0x51_0005);
     bar.finish_and_clear();

@@ -22,7 +22,7 @@ use fastpath::code::ICacheSync;
 
 use super::bars::BarChart;
 use super::rows::{slower_pct, times};
-use super::startup::{time_starts, StartPlan, Starts};
+use super::startup::{time_starts, Starts};
 use super::vms::{values_here, Engine, RunConfig, Tier};
 use super::{Part, VmRun};
 use crate::report::table::num;
@@ -103,14 +103,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     if run.quick {
         notes.push("--quick: the default tiers only and few starts; -Xcomp (every method installed, the seed's point) runs without --quick".into());
     }
-    let plan = StartPlan {
-        cold: if run.quick { 1 } else { 5 },
-        warm: if run.quick { 3 } else { 15 },
-        idle: run
-            .idle
-            .unwrap_or(Duration::from_millis(if run.quick { 300 } else { 1050 })),
-        deadline: run.deadline(),
-    };
+    let plan = run.start_plan((1, 3), (5, 15));
     let bar = crate::harness::progress(plan.processes(configs.len()) as u64, "vm icache");
     let starts = time_starts(run.setup, &configs, &plan, &bar, 0x51_0004);
     bar.finish_and_clear();

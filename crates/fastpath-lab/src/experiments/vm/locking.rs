@@ -26,7 +26,7 @@
 use fastpath::sync::LockingMode;
 
 use super::bars::BarChart;
-use super::measure::{measure, Cell, Measured};
+use super::measure::{Cell, Measured};
 use super::programs::Program;
 use super::rows::{cell_result, clearly_above, failures_note, faster_pct, ms, pct, with_ratio};
 use super::vms::{Engine, RunConfig, Tier};
@@ -191,10 +191,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
                 .collect()
         })
         .collect();
-    let plan = run.plan(1);
-    let bar = run.progress(&groups, &plan, "vm locking");
-    let measured = measure(run.setup, &groups, &plan, &bar, 0x51_0002);
-    bar.finish_and_clear();
+    let (plan, measured) = run.measure(&groups, 1, "vm locking", 0x51_0002);
 
     let mut part: Option<Part> = None;
     let mut results = Vec::new();

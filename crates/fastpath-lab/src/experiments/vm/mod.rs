@@ -223,6 +223,51 @@ impl VmRun<'_> {
         Duration::from_secs(if self.quick { 180 } else { 900 })
     }
 
+    /// One group per program: a cell of it under each of `configs` (one
+    /// iteration's inner size as the run asks, one thread).
+    pub fn cells(&self, programs: &[&'static Program], configs: &[RunConfig]) -> Vec<Vec<Cell>> {
+        programs
+            .iter()
+            .map(|p| {
+                configs
+                    .iter()
+                    .map(|c| self.cell(p, p.inner(self.quick), 1, c.clone()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Times `groups` in interleaved rounds (`warmup_rounds` discarded
+    /// first) behind a progress bar named `what`; `seed` fixes the order.
+    pub fn measure(
+        &self,
+        groups: &[Vec<Cell>],
+        warmup_rounds: usize,
+        what: &str,
+        seed: u64,
+    ) -> (Plan, Vec<Vec<measure::Measured>>) {
+        let plan = self.plan(warmup_rounds);
+        let bar = self.progress(groups, &plan, what);
+        let measured = measure::measure(self.setup, groups, &plan, &bar, seed);
+        bar.finish_and_clear();
+        (plan, measured)
+    }
+
+    /// The start plan of a start-up table: `(cold, warm)` starts quick and
+    /// full, each cold start after `--idle-ms` (default 300 ms quick, 1050
+    /// ms full: past the host's idle states).
+    pub fn start_plan(&self, quick: (usize, usize), full: (usize, usize)) -> startup::StartPlan {
+        let (cold, warm) = if self.quick { quick } else { full };
+        startup::StartPlan {
+            cold,
+            warm,
+            idle: self
+                .idle
+                .unwrap_or(Duration::from_millis(if self.quick { 300 } else { 1050 })),
+            deadline: self.deadline(),
+        }
+    }
+
     /// A progress bar over every process of `groups`.
     pub fn progress(&self, groups: &[Vec<Cell>], plan: &Plan, what: &str) -> ProgressBar {
         let n: usize = groups.iter().map(Vec::len).sum();
