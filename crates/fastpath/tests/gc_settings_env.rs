@@ -74,9 +74,8 @@ fn every_order_of_first_readers_gives_one_configuration_and_one_report() {
             orders.push((set, (0..4).map(|k| READERS[(first + k) % 4]).collect()));
         }
     }
-    let exe = std::env::current_exe().unwrap();
     for (set, order) in &orders {
-        let mut child = Command::new(&exe);
+        let mut child = self_command();
         child.args([
             "--ignored",
             "--exact",
@@ -105,6 +104,31 @@ fn every_order_of_first_readers_gives_one_configuration_and_one_report() {
         "{} orders: each gave the set passive and one report",
         orders.len()
     );
+}
+
+/// The variable naming cargo's runner for the target this test binary was
+/// built for (`CARGO_TARGET_<TRIPLE>_RUNNER`, cargo's own spelling).
+#[cfg(target_arch = "aarch64")]
+const RUNNER_VAR: &str = "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER";
+#[cfg(not(target_arch = "aarch64"))]
+const RUNNER_VAR: &str = "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER";
+
+/// A command that runs this test binary again, as a child process: through
+/// cargo's runner when one is given (a cross-built binary under a user-mode
+/// emulator, which the host kernel cannot execute: the child would exit 127
+/// without a word), directly otherwise.
+fn self_command() -> Command {
+    let exe = std::env::current_exe().unwrap();
+    let runner = std::env::var(RUNNER_VAR).unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut cmd = Command::new(program);
+            cmd.args(words).arg(exe);
+            cmd
+        }
+        None => Command::new(exe),
+    }
 }
 
 /// Every order of `items`.
