@@ -139,7 +139,7 @@ impl<B: BarrierSet> JThread<B> {
     /// first free slot, or a compiled caller's argument slots) and returns
     /// its result slot: an entry frame above the current top frame, run
     /// by the interpreter or by compiled code.
-    pub fn call_at(&mut self, m: &'static Method, base: *mut u64) -> JResult<u64> {
+    pub(crate) fn call_at(&mut self, m: &'static Method, base: *mut u64) -> JResult<u64> {
         let st: &ThreadStack = &self.stack;
         let (saved_frame, saved_pc) = (st.top_frame.get(), st.top_pc.get());
         let nargs = m.arg_slots as usize;

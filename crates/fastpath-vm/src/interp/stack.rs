@@ -317,7 +317,9 @@ impl ThreadStack {
 fn call_arg_slots(insn: &Insn) -> usize {
     match *insn {
         Insn::InvokeStatic(m) | Insn::InvokeDirect(m) => m.arg_slots as usize,
-        Insn::InvokeVirtual { method, .. } | Insn::InvokeInterface { method, .. } => method.arg_slots as usize,
+        Insn::InvokeVirtual { method, .. } | Insn::InvokeInterface { method, .. } => {
+            method.arg_slots as usize
+        }
         _ => 0,
     }
 }

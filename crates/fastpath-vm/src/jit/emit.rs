@@ -89,7 +89,11 @@ impl Translator<'_, '_> {
         if !(self.has(Barrier::BrooksRb) || self.has(Barrier::BrooksWb)) {
             return eq;
         }
-        let (diff, both, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let (diff, both, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
         let r = self.b.append_block_param(join, I8);
         self.b.ins().brif(eq, join, &[eq.into()], diff, &[]);
         self.b.switch_to_block(diff);
@@ -160,7 +164,14 @@ impl Translator<'_, '_> {
             // The card of the object's start, as the Rust barrier marks
             // (HotSpot's imprecise marking for instance fields).
             let cond = !self.has(Barrier::Card);
-            fastpath_cranelift::card_mark(&mut self.b, self.thread, o, &self.env.thread, CardTable::Thread, cond);
+            fastpath_cranelift::card_mark(
+                &mut self.b,
+                self.thread,
+                o,
+                &self.env.thread,
+                CardTable::Thread,
+                cond,
+            );
         } else if self.has(Barrier::G1Card) {
             let slow = self.library_ref(LibraryPath::G1Card);
             fastpath_cranelift::g1_card(
@@ -318,10 +329,12 @@ impl Translator<'_, '_> {
             let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
             self.load_ref_at(o, field)
         } else {
-            let len = self
-                .b
-                .ins()
-                .load(I32, MemFlagsData::trusted().with_readonly(), o, REFS + LENGTH_WORD);
+            let len = self.b.ins().load(
+                I32,
+                MemFlagsData::trusted().with_readonly(),
+                o,
+                REFS + LENGTH_WORD,
+            );
             self.bounds(i, len);
             let addr = self.prim_elem(o, i, k.size());
             self.load_kind(k, addr, 0, false)
@@ -354,10 +367,12 @@ impl Translator<'_, '_> {
             self.store_ref_at(o, field, v);
         } else {
             let ro = self.resolve_read(a);
-            let len = self
-                .b
-                .ins()
-                .load(I32, MemFlagsData::trusted().with_readonly(), ro, REFS + LENGTH_WORD);
+            let len = self.b.ins().load(
+                I32,
+                MemFlagsData::trusted().with_readonly(),
+                ro,
+                REFS + LENGTH_WORD,
+            );
             self.bounds(i, len);
             let zero = self.b.ins().iconst(I64, 0);
             let (o, _) = self.resolve_write(a, zero);
@@ -387,7 +402,11 @@ impl Translator<'_, '_> {
     /// `aastore`'s check: a non-null value's class must be the array's
     /// component class or a subtype (`ArrayStoreException`).
     fn array_store_check(&mut self, a: Value, v: Value) {
-        let (nonnull, check, cont) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let (nonnull, check, cont) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
         self.b.ins().brif(v, nonnull, &[], cont, &[]);
         self.b.switch_to_block(nonnull);
         let ac = self.class_of(a);
@@ -401,7 +420,9 @@ impl Translator<'_, '_> {
         let same = self.b.ins().icmp(IntCC::Equal, comp, vc);
         self.b.ins().brif(same, cont, &[], check, &[]);
         self.b.switch_to_block(check);
-        let is = self.call_helper(Helper::IsSubclass, &[vc, comp]).expect("a result");
+        let is = self
+            .call_helper(Helper::IsSubclass, &[vc, comp])
+            .expect("a result");
         self.check_or_throw(is, Helper::ThrowStore, &[v]);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
@@ -411,10 +432,19 @@ impl Translator<'_, '_> {
 
     /// Bumps the TLAB by `bytes` (a value): the cell, or from a cold
     /// block the runtime's `slow()` result (already an object).
-    fn tlab_bump(&mut self, bytes: Value, init: impl FnOnce(&mut Self, Value), slow: impl FnOnce(&mut Self) -> Value) -> Value {
+    fn tlab_bump(
+        &mut self,
+        bytes: Value,
+        init: impl FnOnce(&mut Self, Value),
+        slow: impl FnOnce(&mut Self) -> Value,
+    ) -> Value {
         let l = self.env.thread;
         let trusted = MemFlagsData::trusted();
-        let (fast, cold, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let (fast, cold, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
         let result = self.b.append_block_param(join, I64);
         let top = self.b.ins().load(I64, trusted, self.thread, l.tlab_top);
         let new_top = self.b.ins().iadd(top, bytes);
@@ -442,7 +472,11 @@ impl Translator<'_, '_> {
 
     /// Stores zero in the words `[from, to)` (8-aligned addresses).
     fn zero_words(&mut self, from: Value, to: Value) {
-        let (head, body, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let (head, body, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
         let p = self.b.append_block_param(head, I64);
         self.b.ins().jump(head, &[from.into()]);
         self.b.switch_to_block(head);
@@ -474,7 +508,8 @@ impl Translator<'_, '_> {
                     t.b.ins().store(trusted, zero, obj, REFS + 8 * w as i32);
                 }
                 let cv = t.b.ins().iconst(I64, c as *const Class as i64);
-                t.b.ins().store(trusted, cv, obj, REFS + 8 * nrefs as i32 + CLASS_WORD);
+                t.b.ins()
+                    .store(trusted, cv, obj, REFS + 8 * nrefs as i32 + CLASS_WORD);
             },
             |t| {
                 let cv = t.b.ins().iconst(I64, c as *const Class as i64);
@@ -491,10 +526,17 @@ impl Translator<'_, '_> {
     pub(super) fn alloc_array(&mut self, ac: &'static Class, n: Value) -> Value {
         let elem = ac.elem_kind().expect("an array class");
         let idx = self.idx;
-        let (inline, slow_b, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let (inline, slow_b, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
         let result = self.b.append_block_param(join, I64);
         // Negative and large lengths go to the runtime.
-        let small = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, n, INLINE_ARRAY_MAX);
+        let small = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, n, INLINE_ARRAY_MAX);
         self.b.ins().brif(small, inline, &[], slow_b, &[]);
 
         self.b.switch_to_block(inline);
@@ -603,7 +645,10 @@ impl Translator<'_, '_> {
         let ro = MemFlagsData::trusted().with_readonly();
         let vl = self.env.vtable;
         let len = self.b.ins().load(I64, ro, class, vl.len);
-        let ok = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, len, i64::from(index));
+        let ok = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, len, i64::from(index));
         let mv = self.b.ins().iconst(I64, m as *const Method as i64);
         self.check_or_throw(ok, Helper::ThrowAbstract, &[recv, mv]);
         let table = self.b.ins().load(I64, ro, class, vl.ptr);
@@ -616,7 +661,9 @@ impl Translator<'_, '_> {
         let class = self.class_of(recv);
         let iface = self.b.ins().iconst(I64, m.class as *const Class as i64);
         let iv = self.b.ins().iconst(I64, i64::from(index));
-        let t = self.call_helper(Helper::Itable, &[class, iface, iv]).expect("a result");
+        let t = self
+            .call_helper(Helper::Itable, &[class, iface, iv])
+            .expect("a result");
         let mv = self.b.ins().iconst(I64, m as *const Method as i64);
         let found = self.b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
         self.check_or_throw(found, Helper::ThrowInterface, &[class, mv]);

@@ -4,9 +4,9 @@
 //! Where it sits: the interpreter's invoke (`interp/exec.rs`) and
 //! `JThread::call` ask [`JThread::jit_entry`] for a callee's compiled
 //! entry (which counts the call and compiles a hot method) and enter it
-//! with [`JThread::call_compiled`]; compiled code calls a method without
+//! with `JThread::call_compiled`; compiled code calls a method without
 //! compiled code through the `Invoke` helper, which lands in
-//! [`JThread::invoke_from_compiled`].
+//! `JThread::invoke_from_compiled`.
 //!
 //! An adapter is compiled once per signature shape: `(ctx, entry, args,
 //! caller) -> (value, status)`, it keeps the caller's pinned register,
@@ -100,7 +100,11 @@ impl<B: BarrierSet> JThread<B> {
         }
         let jit = &self.vm.jit;
         // Relaxed: a heuristic count; lost increments only delay a compile.
-        let n = m.jit.invocations.load(std::sync::atomic::Ordering::Relaxed).wrapping_add(1);
+        let n = m
+            .jit
+            .invocations
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .wrapping_add(1);
         m.jit.invocations.store(n, std::sync::atomic::Ordering::Relaxed);
         if n <= jit.invoke_threshold {
             return 0;
@@ -125,7 +129,7 @@ impl<B: BarrierSet> JThread<B> {
     /// `args` (its locals 0..), from the frame `caller` at `caller_pc`
     /// (an interpreted caller's invoke) or from Rust (`from_rust`: the
     /// caller's operands are all live). Returns the result as slot bits.
-    pub fn call_compiled(
+    pub(crate) fn call_compiled(
         &mut self,
         m: &'static Method,
         entry: usize,
@@ -166,7 +170,7 @@ impl<B: BarrierSet> JThread<B> {
     /// The `Invoke` helper's work: calls `m` (no compiled code: an
     /// interpreted, native or abstract method) with its arguments in the
     /// compiled caller's slots at `args`.
-    pub fn invoke_from_compiled(&mut self, m: &'static Method, args: *mut u64) -> JResult<u64> {
+    pub(crate) fn invoke_from_compiled(&mut self, m: &'static Method, args: *mut u64) -> JResult<u64> {
         if m.is_abstract() {
             // SAFETY: an instance method's receiver is in slot 0.
             let recv = unsafe { *args } as usize;

@@ -13,7 +13,7 @@
 //! compiled.
 
 use super::ops::{Const, Dispatch, Op, K};
-use crate::interp::insn::{Arith, Conv, Switch};
+use crate::interp::insn::{Conv, Switch};
 use crate::interp::Decoded;
 use crate::link::{Kind, Method};
 
@@ -277,12 +277,10 @@ fn step(st: &State, op: &Op, d: &Decoded, i: usize) -> Result<(Option<State>, Ve
             s.stack.extend([a, b]);
             fall
         }
-        Op::Arith(k, a) => {
-            if k == K::J && matches!(a, Arith::Shl | Arith::Shr | Arith::Ushr) {
-                s.pop()?;
-            } else {
-                s.pop()?;
-            }
+        Op::Arith(k, _) => {
+            // The second operand: an int shift count for a long shift,
+            // else one value of kind `k` (a slot either way).
+            s.pop()?;
             s.pop()?;
             s.push(k);
             fall

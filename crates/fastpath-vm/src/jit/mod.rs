@@ -75,9 +75,7 @@ impl Mode {
                 "int" => Ok(Some(Mode::Int)),
                 "mixed" => Ok(Some(Mode::Mixed)),
                 "comp" => Ok(Some(Mode::Comp)),
-                other => Err(format!(
-                    "FASTPATH_VM_JIT={other}: expected int, mixed or comp"
-                )),
+                other => Err(format!("FASTPATH_VM_JIT={other}: expected int, mixed or comp")),
             },
             Err(_) => Ok(None),
         }
@@ -190,7 +188,11 @@ fn jit_isa() -> OwnedTargetIsa {
     let mut flags = settings::builder();
     flags.set("opt_level", "speed").expect("a known setting");
     flags.set("enable_pinned_reg", "true").expect("a known setting");
-    flags.set("enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })
+    flags
+        .set(
+            "enable_verifier",
+            if cfg!(debug_assertions) { "true" } else { "false" },
+        )
         .expect("a known setting");
     let triple = if cfg!(target_arch = "aarch64") {
         "aarch64-unknown-linux-gnu"
@@ -259,7 +261,11 @@ impl Jit {
     /// Sets up what compiling needs for barrier set `B` (its helpers), once
     /// per process, from the first thread that runs Java. `Err`: the JIT
     /// cannot run here (the VM then interprets everything).
-    pub fn init<B: BarrierSet>(&self, m: &mut fastpath::gc::Mutator<B>, vm: &crate::runtime::Vm) -> Result<(), String> {
+    pub fn init<B: BarrierSet>(
+        &self,
+        m: &mut fastpath::gc::Mutator<B>,
+        vm: &crate::runtime::Vm,
+    ) -> Result<(), String> {
         if !self.enabled() || self.env.get().is_some() {
             return Ok(());
         }
@@ -298,14 +304,13 @@ impl Jit {
         let s = &m.jit.state;
         // Acquire/Relaxed: the winner of the CAS compiles; a loser reads
         // `entry` (Acquire) for whatever is there.
-        if s
-            .compare_exchange(
-                State::Interpreted as u8,
-                State::Compiling as u8,
-                Ordering::Acquire,
-                Ordering::Relaxed,
-            )
-            .is_err()
+        if s.compare_exchange(
+            State::Interpreted as u8,
+            State::Compiling as u8,
+            Ordering::Acquire,
+            Ordering::Relaxed,
+        )
+        .is_err()
         {
             return m.jit.entry();
         }
@@ -358,7 +363,12 @@ impl Jit {
     }
 
     /// Compiles and installs `func`, resolving helper and library imports.
-    fn install(&self, cache: &CodeCache, env: &CompileEnv, func: cranelift_codegen::ir::Function) -> Result<Entry, String> {
+    fn install(
+        &self,
+        cache: &CodeCache,
+        env: &CompileEnv,
+        func: cranelift_codegen::ir::Function,
+    ) -> Result<Entry, String> {
         let entry = fastpath_cranelift::install(cache, &*self.isa, func, |index| {
             if index < helpers::LIBRARY_BASE {
                 env.helpers.addr(Helper::ALL[index as usize])

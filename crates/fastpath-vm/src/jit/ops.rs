@@ -332,7 +332,11 @@ fn op_of(raw: &Instruction, insn: Insn, cp: &ConstantPool) -> Result<Op, String>
         Insn::ALoadU16 => Op::ALoad(Kind::Char),
         Insn::ALoadI16 => Op::ALoad(Kind::Short),
         Insn::AStore4 => Op::AStore(if o == op::FASTORE { Kind::Float } else { Kind::Int }),
-        Insn::AStore8 => Op::AStore(if o == op::DASTORE { Kind::Double } else { Kind::Long }),
+        Insn::AStore8 => Op::AStore(if o == op::DASTORE {
+            Kind::Double
+        } else {
+            Kind::Long
+        }),
         Insn::AStoreRef => Op::AStore(Kind::Ref),
         Insn::AStore8Bit => Op::AStore(Kind::Byte),
         Insn::AStore16 => Op::AStore(Kind::Char),

@@ -147,7 +147,11 @@ extern "C" fn throw<B: BarrierSet>(ctx: *const JitCtx, exc: usize) {
     t.set_pending(exc);
 }
 
-extern "C" fn throw_stack_overflow<B: BarrierSet>(ctx: *const JitCtx, caller: *mut FrameHeader, sp: *mut u64) {
+extern "C" fn throw_stack_overflow<B: BarrierSet>(
+    ctx: *const JitCtx,
+    caller: *mut FrameHeader,
+    sp: *mut u64,
+) {
     // SAFETY: as `poll`.
     let t = unsafe { thread::<B>(ctx) };
     // The frame that overflowed was never set up: the error is its

@@ -30,8 +30,8 @@ use std::collections::HashMap;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8};
 use cranelift_codegen::ir::{
-    self, AbiParam, Block, ExtFuncData, ExternalName, FuncRef, Function, InstBuilder, MemFlagsData,
-    SigRef, Signature, Type, UserExternalName, UserFuncName, Value,
+    self, AbiParam, Block, ExtFuncData, ExternalName, FuncRef, Function, InstBuilder, MemFlagsData, SigRef,
+    Signature, Type, UserExternalName, UserFuncName, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -219,8 +219,12 @@ impl<'e, 'f> Translator<'e, 'f> {
                 }
                 Op::Switch(k) => {
                     match &self.d.switches[k as usize] {
-                        Switch::Table { default, targets: ts, .. }
-                        | Switch::Lookup { default, targets: ts, .. } => {
+                        Switch::Table {
+                            default, targets: ts, ..
+                        }
+                        | Switch::Lookup {
+                            default, targets: ts, ..
+                        } => {
                             targets.extend(ts.iter().copied());
                             targets.push(*default);
                         }
@@ -258,7 +262,10 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
         self.stackp = self.b.ins().load(I64, readonly, self.ctx, off::CTX_STACK);
         self.fp = self.b.ins().iadd_imm_s(sp, (self.ml * 8) as i64);
-        let end = self.b.ins().iadd_imm_s(self.fp, ((HEADER_SLOTS + self.d.max_stack as usize) * 8) as i64);
+        let end = self
+            .b
+            .ins()
+            .iadd_imm_s(self.fp, ((HEADER_SLOTS + self.d.max_stack as usize) * 8) as i64);
         let limit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_LIMIT);
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
         let overflow = self.b.create_block();
@@ -449,7 +456,10 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// Calls `h`; all its results.
     pub(super) fn call_helper_all(&mut self, h: Helper, args: &[Value]) -> Vec<Value> {
         let f = self.helper_ref(h);
-        let takes_ctx = !matches!(h, Helper::IsSubclass | Helper::Itable | Helper::Drem | Helper::Frem);
+        let takes_ctx = !matches!(
+            h,
+            Helper::IsSubclass | Helper::Itable | Helper::Drem | Helper::Frem
+        );
         let mut all = Vec::with_capacity(args.len() + 1);
         if takes_ctx {
             all.push(self.ctx);
@@ -491,7 +501,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         let pos = idx | if call_args.is_some() { IN_CALL } else { 0 };
         let posv = self.b.ins().iconst(I64, pos as i64);
         self.b.ins().store(trusted, posv, self.fp, off::FRAME_LINK);
-        self.b.ins().store(trusted, self.fp, self.stackp, off::STACK_TOP_FRAME);
+        self.b
+            .ins()
+            .store(trusted, self.fp, self.stackp, off::STACK_TOP_FRAME);
         let end = self
             .b
             .ins()
@@ -942,12 +954,15 @@ impl<'e, 'f> Translator<'e, 'f> {
                 volatile,
             } => {
                 self.init_check(class);
-                let addr = self.b.ins().iconst(I64, class.statics.as_ptr() as i64 + i64::from(slot) * 8);
+                let addr = self
+                    .b
+                    .ins()
+                    .iconst(I64, class.statics.as_ptr() as i64 + i64::from(slot) * 8);
                 let k = K::of(kind);
                 let flags = MemFlagsData::trusted();
                 let v = if volatile {
                     let w = self.b.ins().atomic_load(I64, flags, addr);
-                    self.from_slot_bits(k, w)
+                    self.value_of_slot_bits(k, w)
                 } else {
                     self.b.ins().load(ty(k), flags, addr, 0)
                 };
@@ -961,7 +976,10 @@ impl<'e, 'f> Translator<'e, 'f> {
             } => {
                 self.init_check(class);
                 let v = self.pop_v();
-                let addr = self.b.ins().iconst(I64, class.statics.as_ptr() as i64 + i64::from(slot) * 8);
+                let addr = self
+                    .b
+                    .ins()
+                    .iconst(I64, class.statics.as_ptr() as i64 + i64::from(slot) * 8);
                 let bits = self.static_bits(kind, v);
                 let flags = MemFlagsData::trusted();
                 // Release, as the interpreter's (SeqCst for volatile).
@@ -1020,7 +1038,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                         .ins()
                         .store(trusted, w, self.fp, ((HEADER_SLOTS + base + j) * 8) as i32);
                 }
-                let counts = self.b.ins().iadd_imm_s(self.fp, ((HEADER_SLOTS + base) * 8) as i64);
+                let counts = self
+                    .b
+                    .ins()
+                    .iadd_imm_s(self.fp, ((HEADER_SLOTS + base) * 8) as i64);
                 let cv = self.b.ins().iconst(I64, c as *const _ as i64);
                 let dv = self.b.ins().iconst(I64, i64::from(dims));
                 let s = self.safepoint(self.idx, None);
@@ -1292,7 +1313,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// A value as the interpreter's slot holds it (`u64` bits).
-    pub(super) fn to_slot_bits(&mut self, k: K, v: Value) -> Value {
+    pub(super) fn slot_bits_of(&mut self, k: K, v: Value) -> Value {
         match k {
             K::I => self.b.ins().sextend(I64, v),
             K::F => {
@@ -1305,7 +1326,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// A value of kind `k` from slot bits.
-    pub(super) fn from_slot_bits(&mut self, k: K, w: Value) -> Value {
+    pub(super) fn value_of_slot_bits(&mut self, k: K, w: Value) -> Value {
         match k {
             K::I => self.b.ins().ireduce(I32, w),
             K::F => {
@@ -1353,17 +1374,13 @@ impl<'e, 'f> Translator<'e, 'f> {
         if class.is_initialized() {
             return;
         }
-        let state = self.b.ins().iconst(
-            I64,
-            &class.init_state as *const _ as i64,
-        );
+        let state = self.b.ins().iconst(I64, &class.init_state as *const _ as i64);
         // Acquire: the statics `<clinit>` wrote (an x86-64 load).
         let s = self.b.ins().atomic_load(I8, MemFlagsData::trusted(), state);
-        let done = self.b.ins().icmp_imm_s(
-            IntCC::Equal,
-            s,
-            crate::link::InitState::Initialized as i64,
-        );
+        let done = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, s, crate::link::InitState::Initialized as i64);
         let (slow, cont) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(done, cont, &[], slow, &[]);
         self.b.set_cold_block(slow);
@@ -1427,7 +1444,11 @@ impl<'e, 'f> Translator<'e, 'f> {
             target,
             (std::mem::offset_of!(Method, jit) + super::MethodJit::ENTRY_OFFSET) as i32,
         );
-        let (compiled, interp, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let (compiled, interp, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
         let rt = ret_type(m);
         let rv = self.b.append_block_param(join, rt);
         let st = self.b.append_block_param(join, I64);
@@ -1444,13 +1465,13 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.switch_to_block(interp);
         let mut slot = 0;
         for (k, v) in &args {
-            let bits = self.to_slot_bits(*k, *v);
+            let bits = self.slot_bits_of(*k, *v);
             self.b.ins().store(trusted, bits, sp_args, (slot * 8) as i32);
             slot += k.slots();
         }
         let results = self.call_helper_all(Helper::Invoke, &[target, sp_args, self.fp]);
         let v = match m.desc.ret.as_ref() {
-            Some(t) => self.from_slot_bits(K::of_type(t), results[0]),
+            Some(t) => self.value_of_slot_bits(K::of_type(t), results[0]),
             None => results[0],
         };
         self.b.ins().jump(join, &[v.into(), results[1].into()]);

@@ -53,6 +53,12 @@ impl Run {
         }
     }
 
+    /// Adds a VM option (before the program's own).
+    pub fn vm_arg(mut self, a: &str) -> Run {
+        self.vm_args.push(a.to_string());
+        self
+    }
+
     /// This run must collect: with a small heap (unless the program sets
     /// its own) and the VM's collection statistics checked.
     pub fn collecting(mut self, p: &Program, heap: &str) -> Run {
@@ -64,10 +70,11 @@ impl Run {
         self
     }
     fn label(&self) -> String {
-        if self.env.is_empty() {
+        let mut e: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        e.extend(self.vm_args.iter().cloned());
+        if e.is_empty() {
             self.program.clone()
         } else {
-            let e: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
             format!("{} [{}]", self.program, e.join(" "))
         }
     }
@@ -203,6 +210,10 @@ pub fn run_with_limit(mut cmd: Command, limit: Duration) -> Result<Output, Strin
     })
 }
 
+/// Held while a program is compiled and run on HotSpot for the cache, so
+/// that two runs of one program never write its cache directory at once.
+static CACHE: Mutex<()> = Mutex::new(());
+
 /// Compiles `p` (cached); returns its class directory.
 fn compile(p: &Program, jdk: &Path) -> Result<PathBuf, String> {
     let dir = cache_root().join(key(p, jdk));
@@ -314,6 +325,7 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
                 let Some(run) = runs.get(i) else { break };
                 let p = by_name[run.program.as_str()];
                 let fail = |m: String| failures.lock().unwrap().push(format!("  {}: {m}", run.label()));
+                let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
                 let classes = match compile(p, jdk) {
                     Ok(c) => c,
                     Err(e) => {
@@ -328,6 +340,7 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
                         continue;
                     }
                 };
+                drop(cache);
                 // The oracle itself: HotSpot against the recorded expectation.
                 let expected_dir = p.source.parent().unwrap().join("expected");
                 if let Ok(exp) = std::fs::read(expected_dir.join(format!("{}.out", p.name))) {
@@ -387,9 +400,14 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
     });
     let mut timings = timings.into_inner().unwrap();
     timings.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let shown = if std::env::var_os("FASTPATH_VM_CORPUS_TIMES").is_some() {
+        timings.len()
+    } else {
+        5
+    };
     let slowest: Vec<String> = timings
         .iter()
-        .take(5)
+        .take(shown)
         .map(|(l, d)| format!("{l} {:.2} s", d.as_secs_f64()))
         .collect();
     let mut failures = failures.into_inner().unwrap();
