@@ -304,6 +304,7 @@ impl<B: BarrierSet> JThread<B> {
             let soft_limit = self.stack_limit();
             let jit_counting = self.vm.jit.enabled();
             let jit_threshold = self.vm.jit.invoke_threshold;
+            let jit_backedges = self.vm.jit.backedge_threshold;
 
             macro_rules! push {
                 ($v:expr) => {{
@@ -342,6 +343,11 @@ impl<B: BarrierSet> JThread<B> {
                     if t & BACKWARD != 0 {
                         (*st).top_pc.set(pc);
                         self.m.safepoint_poll();
+                        if jit_counting {
+                            // Relaxed: a heuristic count (as invocations).
+                            let c = &method.jit.backedges;
+                            c.store(c.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+                        }
                     }
                 }};
             }
@@ -1111,7 +1117,9 @@ impl<B: BarrierSet> JThread<B> {
                                 // Relaxed: a heuristic count (jit/entry.rs).
                                 let n = callee.jit.invocations.load(Ordering::Relaxed).wrapping_add(1);
                                 callee.jit.invocations.store(n, Ordering::Relaxed);
-                                if n > jit_threshold {
+                                if n > jit_threshold
+                                    || callee.jit.backedges.load(Ordering::Relaxed) > jit_backedges
+                                {
                                     // The arguments stay in this frame's
                                     // operand stack, reported, meanwhile.
                                     save!();

@@ -89,7 +89,9 @@ fn decoded_of(m: &'static Method) -> Option<&'static Decoded> {
 
 impl<B: BarrierSet> JThread<B> {
     /// `m`'s compiled entry, or 0. Counts an interpreted invocation, and
-    /// compiles `m` when it is hot (or at once under `-Xcomp`); the
+    /// compiles `m` when it is hot (past the invocation threshold, or past
+    /// the back-edge threshold with the loops of earlier invocations), or
+    /// at once under `-Xcomp`; the
     /// caller's frame must be published (the compilation runs in a safe
     /// region).
     #[inline]
@@ -106,7 +108,9 @@ impl<B: BarrierSet> JThread<B> {
             .load(std::sync::atomic::Ordering::Relaxed)
             .wrapping_add(1);
         m.jit.invocations.store(n, std::sync::atomic::Ordering::Relaxed);
-        if n <= jit.invoke_threshold {
+        if n <= jit.invoke_threshold
+            && m.jit.backedges.load(std::sync::atomic::Ordering::Relaxed) <= jit.backedge_threshold
+        {
             return 0;
         }
         self.jit_compile(m, d)

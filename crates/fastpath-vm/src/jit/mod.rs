@@ -3,7 +3,8 @@
 //!
 //! Where it sits: beside the interpreter, which stays the semantic
 //! reference. Methods start interpreted; the interpreter counts each
-//! method's invocations and, past [`Jit::invoke_threshold`], compiles it
+//! method's invocations and backward branches and, past
+//! [`Jit::invoke_threshold`] or [`Jit::backedge_threshold`], compiles it
 //! (on the calling thread, in a safe region: compiling reads class
 //! metadata only, never the heap). A method the translator cannot compile
 //! stays interpreted for good. `-Xint` never compiles; `-Xcomp` compiles
@@ -168,6 +169,11 @@ pub struct Jit {
     pub mode: Mode,
     /// Interpreted invocations before a method is compiled.
     pub invoke_threshold: u32,
+    /// Backward branches taken in a method's interpreted runs before its
+    /// next invocation is compiled (a method called rarely whose loops are
+    /// hot; without on-stack replacement the running invocation finishes
+    /// interpreted).
+    pub backedge_threshold: u32,
     isa: OwnedTargetIsa,
     cache: OnceLock<CodeCache>,
     env: OnceLock<CompileEnv>,
@@ -241,6 +247,14 @@ impl Jit {
             invoke_threshold: match mode {
                 Mode::Int => u32::MAX,
                 Mode::Mixed => threshold.max(1),
+                Mode::Comp => 0,
+            },
+            // A backward branch weighs 1/16 of an invocation (HotSpot's
+            // tiers weigh it less still: Tier3InvocationThreshold 200,
+            // Tier3BackEdgeThreshold 60000, but they also have OSR).
+            backedge_threshold: match mode {
+                Mode::Int => u32::MAX,
+                Mode::Mixed => threshold.max(1).saturating_mul(16),
                 Mode::Comp => 0,
             },
             isa: jit_isa(),
@@ -398,6 +412,12 @@ impl Jit {
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(e);
         map.insert(key, a);
         Ok(a)
+    }
+
+    /// Whether each compilation and the summary at exit are printed
+    /// (`FASTPATH_VM_JIT_LOG=1`).
+    pub fn logging(&self) -> bool {
+        self.log
     }
 
     /// A one-line summary (`FASTPATH_VM_JIT_LOG`).
