@@ -8,7 +8,7 @@
 //! | variable | effect |
 //! |---|---|
 //! | `FASTPATH_VM_CORPUS_MATRIX=locking` | programs tagged `monitor` in each locking mode |
-//! | `FASTPATH_VM_CORPUS_MATRIX=jit` | every program under `-Xint` and under the default tiers with a compile threshold of 2 invocations; the `XCOMP` set under `-Xcomp`; programs tagged `gc` under `-Xcomp` with the concurrent collector, a 16 MiB heap and the heap verifier after every cycle |
+//! | `FASTPATH_VM_CORPUS_MATRIX=jit` | every program under `-Xint` and under the default tiers with a compile threshold of 2 invocations; the `XCOMP` set under `-Xcomp`; programs tagged `monitor` after 2 calls in the legacy and monitor locking modes; programs tagged `gc` under `-Xcomp` with the passive (evacuating, at safepoints) collector, a 16 MiB heap and the heap verifier after every cycle |
 //! | `FASTPATH_VM_CORPUS_MATRIX=gc` | programs tagged `gc` under every barrier preset, passive and concurrent, with a 16 MiB heap (each run must collect) and the heap verifier after every cycle |
 //! | `FASTPATH_VM_CORPUS_ONLY=A,B` | only these programs |
 //! | `FASTPATH_VM_CORPUS_TIMES=1` | every run's time in the summary, not only the five slowest |
@@ -73,15 +73,29 @@ fn corpus_matches_hotspot() {
                 if XCOMP.contains(&p.name.as_str()) {
                     runs.push(Run::default_for(p).vm_arg("-Xcomp"));
                 }
+                if p.tags.iter().any(|t| t == "monitor") {
+                    // Compiled monitors in the other locking modes (the
+                    // runs above use the default, lightweight).
+                    for mode in ["legacy", "monitor"] {
+                        runs.push(Run::with_env(
+                            p,
+                            &[
+                                ("FASTPATH_VM_JIT_THRESHOLD", "2"),
+                                ("FASTPATH_LOCKING_MODE", mode),
+                            ],
+                        ));
+                    }
+                }
                 if p.tags.iter().any(|t| t == "gc") {
                     // GC stress with compiled code: a small heap, the
-                    // concurrent collector, the verifier after every cycle.
+                    // evacuating collector at safepoints (passive), the
+                    // verifier after every cycle.
                     runs.push(
                         Run::with_env(
                             p,
                             &[
                                 ("FASTPATH_GC_BARRIERS", "shenandoah"),
-                                ("FASTPATH_GC_MODE", "concurrent"),
+                                ("FASTPATH_GC_MODE", "passive"),
                                 ("FASTPATH_VM_VERIFY_HEAP", "1"),
                             ],
                         )
