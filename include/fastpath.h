@@ -54,6 +54,114 @@
 #define FASTPATH_CPU_FEATURES 32
 
 /**
+ * The object layout these constants describe; check it against
+ * `fastpath_gc_layout_version()` at start.
+ */
+#define FASTPATH_GC_LAYOUT_VERSION 1
+
+/**
+ * Bytes of every word of an object (forwarding, header, layout,
+ * references, data).
+ */
+#define FASTPATH_GC_WORD_BYTES 8
+
+/**
+ * The forwarding word, from the object's address: the object's own
+ * address, or its copy's (Brooks pointer).
+ */
+#define FASTPATH_GC_FORWARDING_OFFSET (0 - 8)
+
+/**
+ * The header (a `fastpath_header`'s word): the object's address is its
+ * header's.
+ */
+#define FASTPATH_GC_HEADER_OFFSET 0
+
+/**
+ * The layout word: `nrefs | ndata << 32`, never changed.
+ */
+#define FASTPATH_GC_LAYOUT_WORD_OFFSET 8
+
+/**
+ * Reference 0; reference i at `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word
+ * j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)`.
+ */
+#define FASTPATH_GC_REFS_OFFSET 16
+
+/**
+ * The object's address minus its cell's (the forwarding word first).
+ */
+#define FASTPATH_GC_CELL_TO_OBJECT 8
+
+/**
+ * Words of a cell before reference 0: a cell is `8 * (3 + nrefs + ndata)`
+ * bytes.
+ */
+#define FASTPATH_GC_CELL_HEADER_WORDS 3
+
+/**
+ * The layout word's `nrefs` bits (the low 32).
+ */
+#define FASTPATH_GC_LAYOUT_NREFS_MASK 4294967295
+
+/**
+ * The layout word's shift to `ndata`.
+ */
+#define FASTPATH_GC_LAYOUT_NDATA_SHIFT 32
+
+/**
+ * The header word of a new object (unlocked, no hash, no spare bits).
+ */
+#define FASTPATH_GC_INITIAL_HEADER 9223372036854775809ull
+
+/**
+ * GC-state bit (the block's `FASTPATH_THREAD_GC_STATE_OFFSET` byte):
+ * marking runs.
+ */
+#define FASTPATH_GC_STATE_MARKING 1
+
+/**
+ * GC-state bit: evacuation runs.
+ */
+#define FASTPATH_GC_STATE_EVACUATION 2
+
+/**
+ * GC-state bit: forwarded objects exist.
+ */
+#define FASTPATH_GC_STATE_HAS_FORWARDED 4
+
+/**
+ * log2 of the card size: the card of address a is the byte at the block's
+ * biased card-table base plus `a >> FASTPATH_GC_CARD_SHIFT`.
+ */
+#define FASTPATH_GC_CARD_SHIFT 9
+
+/**
+ * A dirty card.
+ */
+#define FASTPATH_GC_CARD_DIRTY 0
+
+/**
+ * A clean card.
+ */
+#define FASTPATH_GC_CARD_CLEAN 1
+
+/**
+ * log2 of the smallest region (64 KiB).
+ */
+#define FASTPATH_GC_MIN_REGION_SHIFT 16
+
+/**
+ * log2 of the largest region (32 MiB).
+ */
+#define FASTPATH_GC_MAX_REGION_SHIFT 25
+
+/**
+ * A region's byte in the collection-set map while it is in the set.
+ */
+#define FASTPATH_GC_CSET_IN 1
+
+/**
  * Most sites of one kind a template has.
  */
 #define FASTPATH_JIT_MAX_SITES 4
@@ -545,10 +653,16 @@ enum fastpath_jit_template
   FASTPATH_JIT_BROOKS_READ_BARRIER = 7,
   /**
    * Reference CAS [thread, obj = the field's address, tmp0 = the new
-   * value; expected in rax, the witnessed value in rax after; a64:
-   * tmp0 = expected, tmp1 = new, tmp2 receives the witnessed value,
-   * tmp3 scratch]: a done site (success) and a slow site (a failure
-   * while forwarded objects exist); a genuine failure falls through.
+   * value, tmp1 = the expected value (kept; not rax), the witnessed value
+   * in rax after; a64: tmp0 = expected, tmp1 = new, tmp2 receives the
+   * witnessed value, tmp3 scratch]: a done site (success) and a slow site
+   * (a failure while forwarded objects exist, maybe a false one: the
+   * field holds the other copy of the expected object), where the JIT's
+   * stub retries on resolved copies with (thread, field, expected, new)
+   * and puts its result (expected on success, else the witnessed value)
+   * in the witness register (on fastpath's heap the Rust library's
+   * `gc::cas_ref_slow_entry` is that retry; this header does not bind
+   * the GC slow entries); a genuine failure falls through.
    */
   FASTPATH_JIT_CAS_REF = 8,
   /**
@@ -588,6 +702,16 @@ enum fastpath_jit_template
    * through.
    */
   FASTPATH_JIT_G1_CARD = 13,
+  /**
+   * Lightweight monitor enter whose CAS first tries a guessed header
+   * word instead of one loaded from the header [as the enter; `guess`
+   * = the neutral header word of the object's kind, e.g. a fresh
+   * `fastpath_header`'s, its lock bits ignored (01 is tried)]; any
+   * guess is safe: a wrong one costs the failed CAS, then the enter
+   * goes on from the word that CAS found as the loaded form does; slow:
+   * `fastpath_monitor_enter_on`.
+   */
+  FASTPATH_JIT_LOCK_ENTER_GUESSING = 14,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -934,6 +1058,10 @@ typedef struct fastpath_jit_regs {
    * Offset or size, per template.
    */
   int32_t imm;
+  /**
+   * The guessed header word (`FASTPATH_JIT_LOCK_ENTER_GUESSING`).
+   */
+  uint64_t guess;
 } fastpath_jit_regs;
 
 /**
@@ -1494,6 +1622,12 @@ fastpath_status fastpath_gc_lock(struct fastpath_gc_mutator *m,
 fastpath_status fastpath_gc_unlock(struct fastpath_gc_object_lock *l);
 
 /**
+ * The layout version of the library's heap objects; a consumer compiled
+ * against `FASTPATH_GC_LAYOUT_VERSION` refuses to run on another.
+ */
+uint32_t fastpath_gc_layout_version(void);
+
+/**
  * Emits `template` for `regs` into `buf` (`cap` bytes) and describes it in
  * `out`. `FASTPATH_ERR_INVALID_ARGUMENT`: an unknown template, a register
  * outside the architecture's (x86-64: above 15, or rsp; AArch64: above
@@ -1642,6 +1776,13 @@ fastpath_status fastpath_header_lock_state(const struct fastpath_header *h,
  * while another thread holds it; reentrant. Pair every enter with a
  * `fastpath_monitor_exit` on the same thread (in any order: unstructured
  * locking works).
+ *
+ * The common case is a leaf: the argument checks and the library's
+ * inline fast path (`sync::try_enter_fast_on`), with no call and no
+ * register saved; anything else (a bad argument, registration,
+ * contention, an inflated object, a panic turned into a status) is one
+ * tail call to the full path. The same holds for the other monitor
+ * enters and exits below.
  */
 fastpath_status fastpath_monitor_enter(struct fastpath_header *h);
 

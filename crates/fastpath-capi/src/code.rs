@@ -21,8 +21,8 @@
 use core::ffi::c_char;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use fastpath_core::code::{self, CodeCache, Entry, Error, PublishGuarantee, Strategy};
-use fastpath_core::config::ICacheSync;
+use fastpath_core::code::ICacheSync;
+use fastpath_core::code::{self, CodeCache, CodeCacheError, Entry, ICacheStrategy, PublishGuarantee};
 
 use crate::config::{unknown_name, unsupported};
 use crate::status::fastpath_status::{self, *};
@@ -79,15 +79,15 @@ pub struct fastpath_code_cache_info {
 /// all that is needed.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
-fn code_status(e: Error) -> fastpath_status {
+fn code_status(e: CodeCacheError) -> fastpath_status {
     let status = match &e {
-        Error::Empty => FASTPATH_ERR_CODE_EMPTY,
-        Error::Oversized { .. } => FASTPATH_ERR_CODE_OVERSIZED,
-        Error::OutOfSpace { .. } => FASTPATH_ERR_CODE_FULL,
-        Error::OutOfBounds { .. } => FASTPATH_ERR_CODE_OUT_OF_BOUNDS,
-        Error::NotInstalled => FASTPATH_ERR_FOREIGN_ENTRY,
-        Error::Os(_) => FASTPATH_ERR_OS,
-        Error::Config(c) => return unsupported(c.clone()),
+        CodeCacheError::Empty => FASTPATH_ERR_CODE_EMPTY,
+        CodeCacheError::Oversized { .. } => FASTPATH_ERR_CODE_OVERSIZED,
+        CodeCacheError::OutOfSpace { .. } => FASTPATH_ERR_CODE_FULL,
+        CodeCacheError::OutOfBounds { .. } => FASTPATH_ERR_CODE_OUT_OF_BOUNDS,
+        CodeCacheError::NotInstalled => FASTPATH_ERR_FOREIGN_ENTRY,
+        CodeCacheError::Os(_) => FASTPATH_ERR_OS,
+        CodeCacheError::Config(c) => return unsupported(c.clone()),
         _ => FASTPATH_ERR_INVALID_ARGUMENT,
     };
     fail(status, e)
@@ -132,7 +132,7 @@ fn bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], fastpath_status> {
 
 fn new_cache(
     capacity: usize,
-    strategy: Strategy,
+    strategy: ICacheStrategy,
     out: *mut *mut fastpath_code_cache,
 ) -> Result<(), fastpath_status> {
     crate::status::out_ptr(out)?;
@@ -152,7 +152,7 @@ pub extern "C" fn fastpath_code_cache_new(
     capacity: usize,
     out: *mut *mut fastpath_code_cache,
 ) -> fastpath_status {
-    ffi(|| new_cache(capacity, Strategy::from_config().map_err(unsupported)?, out))
+    ffi(|| new_cache(capacity, ICacheStrategy::from_config().map_err(unsupported)?, out))
 }
 
 /// As `fastpath_code_cache_new` with an explicit icache sync strategy name
@@ -171,7 +171,11 @@ pub extern "C" fn fastpath_code_cache_new_with_strategy(
             None => ICacheSync::Auto,
             Some(name) => name.parse::<ICacheSync>().map_err(unknown_name)?,
         };
-        new_cache(capacity, Strategy::new(requested).map_err(unsupported)?, out)
+        new_cache(
+            capacity,
+            ICacheStrategy::new(requested).map_err(unsupported)?,
+            out,
+        )
     })
 }
 

@@ -9,8 +9,11 @@
 
 use core::ffi::c_char;
 
-use fastpath_core::config::{self, Config, ConfigError, ICacheSync, LockingMode, SpinPause};
+use fastpath_core::code::ICacheSync;
+use fastpath_core::config::{self, Config, ConfigError};
 use fastpath_core::cpu;
+use fastpath_core::spin::SpinPause;
+use fastpath_core::sync::LockingMode;
 
 use crate::status::fastpath_status::{self, *};
 use crate::status::{copy_out, fail, ffi, opt_str};

@@ -53,10 +53,16 @@ pub enum fastpath_jit_template {
     /// word's offset, e.g. -8]; no branch.
     FASTPATH_JIT_BROOKS_READ_BARRIER = 7,
     /// Reference CAS [thread, obj = the field's address, tmp0 = the new
-    /// value; expected in rax, the witnessed value in rax after; a64:
-    /// tmp0 = expected, tmp1 = new, tmp2 receives the witnessed value,
-    /// tmp3 scratch]: a done site (success) and a slow site (a failure
-    /// while forwarded objects exist); a genuine failure falls through.
+    /// value, tmp1 = the expected value (kept; not rax), the witnessed value
+    /// in rax after; a64: tmp0 = expected, tmp1 = new, tmp2 receives the
+    /// witnessed value, tmp3 scratch]: a done site (success) and a slow site
+    /// (a failure while forwarded objects exist, maybe a false one: the
+    /// field holds the other copy of the expected object), where the JIT's
+    /// stub retries on resolved copies with (thread, field, expected, new)
+    /// and puts its result (expected on success, else the witnessed value)
+    /// in the witness register (on fastpath's heap the Rust library's
+    /// `gc::cas_ref_slow_entry` is that retry; this header does not bind
+    /// the GC slow entries); a genuine failure falls through.
     FASTPATH_JIT_CAS_REF = 8,
     /// TLAB bump allocation [thread, obj = receives the address, tmp0;
     /// a64: tmp1 too, imm below 4096; imm = bytes].
@@ -85,6 +91,14 @@ pub enum fastpath_jit_template {
     /// StoreLoad fence, re-check, dirty, enqueue); a dirty card falls
     /// through.
     FASTPATH_JIT_G1_CARD = 13,
+    /// Lightweight monitor enter whose CAS first tries a guessed header
+    /// word instead of one loaded from the header [as the enter; `guess`
+    /// = the neutral header word of the object's kind, e.g. a fresh
+    /// `fastpath_header`'s, its lock bits ignored (01 is tried)]; any
+    /// guess is safe: a wrong one costs the failed CAS, then the enter
+    /// goes on from the word that CAS found as the loaded form does; slow:
+    /// `fastpath_monitor_enter_on`.
+    FASTPATH_JIT_LOCK_ENTER_GUESSING = 14,
 }
 
 /// Registers by encoding number (x86-64: 0 rax … 15 r15; AArch64: 0 x0 …
@@ -110,6 +124,8 @@ pub struct fastpath_jit_regs {
     pub tmp4: u8,
     /// Offset or size, per template.
     pub imm: i32,
+    /// The guessed header word (`FASTPATH_JIT_LOCK_ENTER_GUESSING`).
+    pub guess: u64,
 }
 
 /// Most sites of one kind a template has.
@@ -235,7 +251,7 @@ mod host {
 
     /// The rows, indexed by `fastpath_jit_template`; the roles each takes
     /// from `fastpath_jit_regs` are the ones its C documentation lists.
-    const TABLE: [Row; 14] = [
+    const TABLE: [Row; 15] = [
         // FASTPATH_JIT_LOCK_ENTER
         |r| {
             let LockExit { regs, layout } = lock(r)?;
@@ -270,7 +286,7 @@ mod host {
         |r| {
             let layout = layout()?;
             obj(match ISA {
-                Isa::X64 => CasRef::x64(Reg(r.thread), Reg(r.obj), Reg(r.tmp0), layout),
+                Isa::X64 => CasRef::x64(Reg(r.thread), Reg(r.obj), Reg(r.tmp1), Reg(r.tmp0), layout),
                 Isa::Aarch64 => CasRef {
                     thread: Reg(r.thread),
                     addr: Reg(r.obj),
@@ -324,10 +340,16 @@ mod host {
                 layout: layout()?,
             })
         },
+        // FASTPATH_JIT_LOCK_ENTER_GUESSING
+        |r| {
+            let LockExit { regs, layout } = lock(r)?;
+            obj(LockEnter { regs, layout }.guessing(r.guess))
+        },
     ];
 
     // One row per `fastpath_jit_template` value, in order.
-    const _: () = assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_G1_CARD as usize + 1);
+    const _: () =
+        assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_LOCK_ENTER_GUESSING as usize + 1);
 
     /// Template `template` for `r`, its registers checked for the host:
     /// `FASTPATH_ERR_INVALID_ARGUMENT` for an unknown template or a

@@ -14,9 +14,11 @@
 //! |---|---|
 //! | `status.rs` | `fastpath_status`, `fastpath_status_str`, `fastpath_last_error`, panic containment |
 //! | `sync.rs` | headers, enter/exit/try-enter, wait/notify, hash, threads, locking mode, stats |
+//! | `block_cache.rs` | the calling thread's block in an initial-exec TLS word, for the thread-local monitor fast paths |
 //! | `lock_record.rs` | legacy stack-locking with a caller's lock record (`BasicLock`) |
 //! | `deflation.rs` | a deflation pass on request, the deflation thread's policy |
 //! | `gc.rs` | a GC heap by barrier-set and mode names, mutators, handles, accesses, safepoints, locks, collections |
+//! | `gc_layout.rs` | the heap's object layout for C JITs (`FASTPATH_GC_*` offsets, bits, cards, regions) and its version |
 //! | `code.rs` | code caches, install/batch/patch/free, fence, publish |
 //! | `spin.rs` | the pause, its calibration, a budgeted spin-wait |
 //! | `cpu.rs` | the identification struct, feature names and string, microcode |
@@ -41,11 +43,13 @@
 // in the header, and each dereference has its SAFETY comment.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+mod block_cache;
 pub mod code;
 pub mod config;
 pub mod cpu;
 pub mod deflation;
 pub mod gc;
+pub mod gc_layout;
 pub mod jit;
 pub mod lock_record;
 pub mod spin;

@@ -28,9 +28,10 @@ use core::ffi::c_char;
 use core::pin::Pin;
 use std::time::Duration;
 
-use fastpath_core::config::LockingMode;
+use fastpath_core::sync::LockingMode;
 use fastpath_core::sync::{self, Header, InflateCause, LockState, SyncError, SyncThread};
 
+use crate::block_cache;
 use crate::status::fastpath_status::{self, *};
 use crate::status::{aligned, fail, ffi, put, put_opt};
 
@@ -293,8 +294,35 @@ pub extern "C" fn fastpath_header_lock_state(
 /// while another thread holds it; reentrant. Pair every enter with a
 /// `fastpath_monitor_exit` on the same thread (in any order: unstructured
 /// locking works).
+///
+/// The common case is a leaf: the argument checks and the library's
+/// inline fast path (`sync::try_enter_fast_on`), with no call and no
+/// register saved; anything else (a bad argument, registration,
+/// contention, an inflated object, a panic turned into a status) is one
+/// tail call to the full path. The same holds for the other monitor
+/// enters and exits below.
 #[no_mangle]
 pub extern "C" fn fastpath_monitor_enter(h: *mut fastpath_header) -> fastpath_status {
+    let Some(obj) = header_fast(h) else {
+        return monitor_enter_full(h);
+    };
+    let Some(thread) = block_cache::cached() else {
+        return monitor_enter_full(h);
+    };
+    if sync::try_enter_fast_on(thread, obj) {
+        return FASTPATH_OK;
+    }
+    monitor_enter_full(h)
+}
+
+/// `fastpath_monitor_enter` past its inline fast path (caching the block
+/// for the next call). `extern "C"`: it cannot unwind (a panic inside it
+/// aborts, after `ffi` has caught every one it can), so the fast path
+/// tail-calls it with no landing pad.
+#[cold]
+#[inline(never)]
+extern "C" fn monitor_enter_full(h: *mut fastpath_header) -> fastpath_status {
+    block_cache::fill();
     ffi(|| {
         sync::enter(header(h)?);
         Ok(())
@@ -305,7 +333,47 @@ pub extern "C" fn fastpath_monitor_enter(h: *mut fastpath_header) -> fastpath_st
 /// (nothing changes) if the calling thread does not hold it.
 #[no_mangle]
 pub extern "C" fn fastpath_monitor_exit(h: *mut fastpath_header) -> fastpath_status {
+    let Some(obj) = header_fast(h) else {
+        return monitor_exit_full(h);
+    };
+    let Some(thread) = block_cache::cached() else {
+        return monitor_exit_full(h);
+    };
+    if sync::try_exit_fast_on(thread, obj) {
+        return FASTPATH_OK;
+    }
+    monitor_exit_full(h)
+}
+
+/// `fastpath_monitor_exit` past its inline fast path (as
+/// [`monitor_enter_full`]).
+#[cold]
+#[inline(never)]
+extern "C" fn monitor_exit_full(h: *mut fastpath_header) -> fastpath_status {
+    block_cache::fill();
     ffi(|| sync::exit(header(h)?).map_err(sync_status))
+}
+
+/// The header behind `h` if it is non-NULL and aligned, for the fast
+/// paths; `None` leaves the reporting of a bad one to [`header`].
+#[inline(always)]
+fn header_fast<'a>(h: *const fastpath_header) -> Option<Pin<&'a Header>> {
+    if (h as usize) % core::mem::align_of::<Header>() != 0 || h.is_null() {
+        return None;
+    }
+    // SAFETY: as in `header` (the same checks, made above).
+    Some(unsafe { Pin::new_unchecked(&*h.cast::<Header>()) })
+}
+
+/// The block behind `t` if it is non-NULL and aligned, for the fast paths;
+/// `None` leaves the reporting of a bad one to [`block`].
+#[inline(always)]
+fn block_fast<'a>(t: *const fastpath_block) -> Option<&'a fastpath_core::thread::ThreadBlock> {
+    if (t as usize) % core::mem::align_of::<fastpath_core::thread::ThreadBlock>() != 0 || t.is_null() {
+        return None;
+    }
+    // SAFETY: as in `block` (the same checks, made above).
+    Some(unsafe { &*t.cast::<fastpath_core::thread::ThreadBlock>() })
 }
 
 /// The calling thread's block (`fastpath::thread::ThreadBlock`): every fast
@@ -412,6 +480,20 @@ pub extern "C" fn fastpath_monitor_enter_on(
     t: *mut fastpath_block,
     h: *mut fastpath_header,
 ) -> fastpath_status {
+    let (Some(thread), Some(obj)) = (block_fast(t), header_fast(h)) else {
+        return monitor_enter_on_full(t, h);
+    };
+    if sync::try_enter_fast_on(thread, obj) {
+        return FASTPATH_OK;
+    }
+    monitor_enter_on_full(t, h)
+}
+
+/// `fastpath_monitor_enter_on` past its inline fast path (`extern "C"`:
+/// as [`monitor_enter_full`]).
+#[cold]
+#[inline(never)]
+extern "C" fn monitor_enter_on_full(t: *mut fastpath_block, h: *mut fastpath_header) -> fastpath_status {
     ffi(|| {
         sync::enter_on(block(t)?, header(h)?);
         Ok(())
@@ -424,6 +506,20 @@ pub extern "C" fn fastpath_monitor_exit_on(
     t: *mut fastpath_block,
     h: *mut fastpath_header,
 ) -> fastpath_status {
+    let (Some(thread), Some(obj)) = (block_fast(t), header_fast(h)) else {
+        return monitor_exit_on_full(t, h);
+    };
+    if sync::try_exit_fast_on(thread, obj) {
+        return FASTPATH_OK;
+    }
+    monitor_exit_on_full(t, h)
+}
+
+/// `fastpath_monitor_exit_on` past its inline fast path (`extern "C"`:
+/// as [`monitor_enter_full`]).
+#[cold]
+#[inline(never)]
+extern "C" fn monitor_exit_on_full(t: *mut fastpath_block, h: *mut fastpath_header) -> fastpath_status {
     ffi(|| sync::exit_on(block(t)?, header(h)?).map_err(sync_status))
 }
 
@@ -510,7 +606,7 @@ pub extern "C" fn fastpath_holds_lock(h: *const fastpath_header, out: *mut bool)
 #[no_mangle]
 pub extern "C" fn fastpath_thread_attach() -> fastpath_status {
     ffi(|| {
-        drop(sync::current_thread());
+        drop(sync::current_sync_thread());
         Ok(())
     })
 }
@@ -538,7 +634,7 @@ pub extern "C" fn fastpath_thread_current(out: *mut *mut fastpath_thread) -> fas
     ffi(|| {
         put(
             out,
-            Box::into_raw(Box::new(fastpath_thread(sync::current_thread()))),
+            Box::into_raw(Box::new(fastpath_thread(sync::current_sync_thread()))),
         )
     })
 }

@@ -22,8 +22,9 @@
 //! - [`cas_ref`]: `atomic_cas [addr], expected → new`; a failure while
 //!   forwarded objects exist (`gc_state` has-forwarded bit) may be a false
 //!   one, so it calls the slow path, which retries on resolved copies
-//!   (Shenandoah's CAS barrier); otherwise the witnessed value is the
-//!   result. The CAS is the only shared write.
+//!   (Shenandoah's CAS barrier; fastpath's: `fastpath_jit::slow::cas_ref`,
+//!   returning `expected` on success); otherwise the witnessed value is
+//!   the result. The CAS is the only shared write inline.
 //! - [`tlab_alloc`]: bump `[thread+tlab_top]` by `size` unless it passes
 //!   `[thread+tlab_end]`, else the slow path's allocation.
 //! - [`satb_enqueue`], [`load_reference_barrier`]: the SATB and LRB
@@ -184,8 +185,10 @@ pub fn brooks_write_barrier(
 }
 
 /// The reference CAS on the field at `addr`: the witnessed value (equal to
-/// `expected` on success); `slow(thread, addr, expected, new) -> witnessed`
-/// in a cold block on a failure while forwarded objects exist.
+/// `expected` on success); `slow(thread, addr, expected, new) -> expected
+/// on success, else the witness` in a cold block on a failure while
+/// forwarded objects exist (fastpath's: `import_library_slow_path` of
+/// `LibraryPath::CasRef`, the library's retry of a false failure).
 pub fn cas_ref(
     b: &mut FunctionBuilder<'_>,
     thread: Value,

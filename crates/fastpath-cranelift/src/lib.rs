@@ -3,7 +3,8 @@
 //! enter and exit ([`lock`]), the card post-barrier (plain and
 //! conditional), G1's filtered card post-barrier, the Brooks read and
 //! write barriers, the reference CAS, TLAB bump allocation, the SATB and
-//! LRB barriers whole ([`barrier`]) and on-spin-wait ([`spin`]) to the
+//! LRB barriers whole ([`barrier`]), data loads and stores with the
+//! set's barrier ([`data`]) and on-spin-wait ([`spin`]) to the
 //! caller's `FunctionBuilder`; the slow paths' imports and cold calls
 //! ([`slow`]); and [`install`] ([`link`]), which compiles a function with
 //! cranelift-codegen and installs it with its relocations in fastpath's
@@ -31,12 +32,13 @@
 //! |---|---|---|
 //! | [`safepoint_poll`] | `SafepointPoll` | the runtime's safepoint `(thread)` |
 //! | [`satb_pre_barrier`], [`lrb_idle_test`] | `GcStateTest` | `SatbEnqueue` `(thread, previous)`; the runtime's `(thread, obj)` |
-//! | [`lock_enter`], [`lock_exit`], [`lock_exit_expecting`] | `LockEnter`, `LockExit`, `LockExitExpecting` | `MonitorEnter` `(thread, obj)`; `MonitorExit` `(thread, obj) -> status` |
+//! | [`lock_enter`], [`lock_exit`], [`lock_exit_expecting`], [`lock_enter_guessing`], [`lock_exit_guessing`] | `LockEnter` (guessing: `emit_guessing`), `LockExit`, `LockExitExpecting` | `MonitorEnter` `(thread, obj)`; `MonitorExit` `(thread, obj) -> status` |
 //! | [`card_mark`] | `CardMark` | none |
 //! | [`g1_card`] | `G1Card` | `G1Card` `(thread, field)` |
 //! | [`brooks_read_barrier`] | `BrooksReadBarrier` | none |
 //! | [`brooks_write_barrier`] | `BrooksWriteBarrier` then `BrooksStoreVal` | `BrooksWb` `(thread, obj) -> obj` |
-//! | [`cas_ref`] | `CasRef` | the runtime's retry `(thread, addr, expected, new) -> witnessed` |
+//! | [`cas_ref`] | `CasRef` | `CasRef` `(thread, field, expected, new) -> expected, or the witness` |
+//! | [`data_load`], [`data_store`] | `DataLoad`, `DataStore` | `BrooksWb` `(thread, obj) -> obj` (the store under the Brooks write barrier) |
 //! | [`tlab_alloc`] | `TlabAlloc` | the runtime's refill `(thread, size) -> address` |
 //! | [`satb_enqueue`] | `GcStateTest` then `SatbEnqueue` | `SatbEnqueue` `(thread, previous)` |
 //! | [`load_reference_barrier`] | `GcStateTest` then `LrbCset` | `Lrb` `(thread, obj, field) -> the reference` |
@@ -50,7 +52,11 @@
 //!   last-level unlock (the templates: 15 and 12): Cranelift copies the CAS
 //!   operands into rax and compares its result again instead of branching
 //!   on ZF, and loads the own-word constant from its constant pool
-//!   (counted and listed by `tests/fast_paths.rs`);
+//!   (counted and listed by `tests/fast_paths.rs`); the guessing forms
+//!   15 and 14, with no load of the header between the locked
+//!   instructions (the common path branches once, from the CAS's test to
+//!   the push or pop: Cranelift lays a block out after all its
+//!   predecessors, so the miss path gets its own);
 //! - on-spin-wait: a call to the installed pause template ([`spin`]).
 //!
 //! ```
@@ -95,9 +101,10 @@
 //! # }
 //! ```
 
-pub use fastpath_jit::{CsetMap, LockStackLayout, SatbQueueLayout, ThreadLayout};
+pub use fastpath_jit::{CsetMap, LockStackLayout, ObjectLayout, SatbQueueLayout, ThreadLayout};
 
 pub mod barrier;
+pub mod data;
 pub mod link;
 pub mod lock;
 pub mod slow;
@@ -108,8 +115,11 @@ pub use barrier::{
     brooks_read_barrier, brooks_write_barrier, card_mark, cas_ref, g1_card, load_reference_barrier,
     satb_enqueue, tlab_alloc, CardTable,
 };
+pub use data::{data_load, data_store};
 pub use link::{host_isa, install, Error};
-pub use lock::{lock_enter, lock_enter_with_mark, lock_exit, lock_exit_expecting};
+pub use lock::{
+    lock_enter, lock_enter_guessing, lock_enter_with_mark, lock_exit, lock_exit_expecting, lock_exit_guessing,
+};
 pub use slow::{import_library_slow_path, import_slow_path, import_slow_path_with_result};
 pub use spin::{install_pause, spin_wait};
 pub use thread::{lrb_idle_test, safepoint_poll, satb_pre_barrier};

@@ -11,7 +11,7 @@ use cranelift_codegen::ir::{self, ExternalName};
 use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::{Context, FinalizedRelocTarget};
-use fastpath::code::{Blob, CodeCache, Entry, Reloc, RelocKind, Target};
+use fastpath::code::{Blob, CodeCache, Entry, Reloc, RelocKind, RelocTarget};
 
 /// Why a function could not be compiled or installed.
 #[derive(Debug)]
@@ -22,7 +22,7 @@ pub enum Error {
     /// A relocation this installer does not map (named in the message).
     Unsupported(String),
     /// The code cache refused the code.
-    Install(fastpath::code::Error),
+    Install(fastpath::code::CodeCacheError),
 }
 
 impl std::fmt::Display for Error {
@@ -74,9 +74,9 @@ pub fn install(
         let target = match &r.target {
             FinalizedRelocTarget::ExternalName(ExternalName::User(name)) => {
                 let user = &names[*name];
-                Target::Addr(resolve(user.index))
+                RelocTarget::Addr(resolve(user.index))
             }
-            FinalizedRelocTarget::Func(off) => Target::Blob {
+            FinalizedRelocTarget::Func(off) => RelocTarget::Blob {
                 index: 0,
                 offset: *off as usize,
             },

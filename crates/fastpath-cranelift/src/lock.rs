@@ -126,6 +126,166 @@ fn enter(
     marked
 }
 
+/// [`lock_enter`] whose CAS first expects `neutral`, the header word an
+/// object of the class holds until it is hashed or locked (its lock bits
+/// forced to 01), instead of the word loaded from the header (as
+/// `fastpath_jit::LockEnter::emit_guessing`). On x86-64 the load of the
+/// header between the previous exit's locked instruction and this enter's
+/// is most of the loaded pair's cost over a lock that expects a constant;
+/// with the guess right the pair loads nothing between its CASes.
+///
+/// Any guess is safe: the CAS succeeds only on the unlocked word equal to
+/// the guess and stores it with lock bits 00, as the loaded form would. A
+/// failed CAS returns the word it found, and the loaded form's checks and
+/// CAS run on that word (no second load): a monitor or GC word goes to the
+/// cold block, an unlocked one (hashed, other spare bits) is locked by a
+/// second CAS. Pair it with [`lock_exit_guessing`] and the same word.
+pub fn lock_enter_guessing(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    neutral: u64,
+    layout: &LockStackLayout,
+    slow: FuncRef,
+) {
+    let trusted = MemFlagsData::trusted();
+    let (check, guess, found, cas, undo, cold, cont) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
+    let top = b.ins().load(I32, trusted, thread, layout.top);
+    let full = b
+        .ins()
+        .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, top, i64::from(layout.end));
+    b.ins().brif(full, cold, &[], check, &[]);
+
+    // The push before the CAS, undone if it fails: a locked instruction
+    // waits for the stores before it to drain, so stores between enter's
+    // CAS and exit's would make exit's wait (the library's fast path,
+    // `sync/lock_stack.rs`, measures it). A recursive enter is the push
+    // alone.
+    b.switch_to_block(check);
+    let top64 = b.ins().uextend(I64, top);
+    let slot = b.ins().iadd(thread, top64);
+    let prev = b.ins().load(I64, trusted, slot, -8);
+    b.ins().store(trusted, obj, slot, 0);
+    let next = b.ins().iadd_imm_s(top, 8);
+    b.ins().store(trusted, next, thread, layout.top);
+    let recursive = b.ins().icmp(IntCC::Equal, prev, obj);
+    b.ins().brif(recursive, cont, &[], guess, &[]);
+
+    b.switch_to_block(guess);
+    let unlocked = ((neutral & !0b11) | 0b01) as i64;
+    let expected = b.ins().iconst(I64, unlocked);
+    let new = b.ins().iconst(I64, unlocked - 1);
+    let old = b.ins().atomic_cas(header_flags(), obj, expected, new);
+    let lost = b.ins().icmp_imm_s(IntCC::NotEqual, old, unlocked);
+    b.ins().brif(lost, found, &[], cont, &[]);
+
+    // The word the failed CAS found: the loaded form's checks on it.
+    b.switch_to_block(found);
+    let monitor = b.ins().band_imm_u(old, 2);
+    b.ins().brif(monitor, undo, &[], cas, &[]);
+
+    b.switch_to_block(cas);
+    let expected = b.ins().bor_imm_u(old, 1);
+    let new = b.ins().band_imm_s(old, -2);
+    let old2 = b.ins().atomic_cas(header_flags(), obj, expected, new);
+    let won = b.ins().icmp(IntCC::Equal, old2, expected);
+    b.ins().brif(won, cont, &[], undo, &[]);
+
+    // Not locked: the push taken back before the slow path looks.
+    b.set_cold_block(undo);
+    b.switch_to_block(undo);
+    b.ins().store(trusted, top, thread, layout.top);
+    b.ins().jump(cold, &[]);
+
+    crate::slow::cold_call(b, cold, slow, &[thread, obj], cont);
+    b.switch_to_block(cont);
+}
+
+/// [`lock_exit`] whose CAS first expects `neutral` fast-locked (lock bits
+/// 00, own-word bit set), as [`lock_enter_guessing`] with the same word
+/// leaves it: no load of the header between the two locked instructions.
+/// A failed CAS goes on from the word it found: a fast-locked word (hashed
+/// while held, other spare bits) is unlocked by a second CAS; anything
+/// else (a contender's monitor) goes to the cold block. Returns the status
+/// as [`lock_exit`] does.
+pub fn lock_exit_guessing(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    neutral: u64,
+    layout: &LockStackLayout,
+    slow: FuncRef,
+) -> Value {
+    let trusted = MemFlagsData::trusted();
+    let (below, guess, found, cas, pop, cold, cont) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
+    let status = b.append_block_param(cont, I32);
+    let top = b.ins().uload8(I64, trusted, thread, layout.top);
+    let slot = b.ins().iadd(thread, top);
+    let prev = b.ins().load(I64, trusted, slot, -8);
+    let on_top = b.ins().icmp(IntCC::Equal, prev, obj);
+    b.ins().brif(on_top, below, &[], cold, &[]);
+
+    b.switch_to_block(below);
+    let prev2 = b.ins().load(I64, trusted, slot, -16);
+    let recursive = b.ins().icmp(IntCC::Equal, prev2, obj);
+    b.ins().brif(recursive, pop, &[], guess, &[]);
+
+    b.switch_to_block(guess);
+    let locked = ((neutral & !0b11) | (1 << 63)) as i64;
+    let expected = b.ins().iconst(I64, locked);
+    let new = b.ins().iconst(I64, locked | 1);
+    let old = b.ins().atomic_cas(header_flags(), obj, expected, new);
+    let lost = b.ins().icmp_imm_s(IntCC::NotEqual, old, locked);
+    b.ins().brif(lost, found, &[], pop, &[]);
+
+    // The pop the right guess falls through to (the miss path has its
+    // own, as the enter's push).
+    let pop_after_miss = b.create_block();
+    for block in [pop, pop_after_miss] {
+        b.switch_to_block(block);
+        let top32 = b.ins().ireduce(I32, top);
+        let next = b.ins().iadd_imm_s(top32, -8);
+        b.ins().store(trusted, next, thread, layout.top);
+        let zero = b.ins().iconst(I32, 0);
+        b.ins().jump(cont, &[zero.into()]);
+    }
+
+    // The word the failed CAS found: fast-locked (own-word bit, lock bits
+    // 00) or to the cold block.
+    b.switch_to_block(found);
+    let bits = b.ins().band_imm_u(old, 0b11);
+    let own = b.ins().icmp_imm_s(IntCC::SignedLessThan, old, 0);
+    let zero_bits = b.ins().icmp_imm_u(IntCC::Equal, bits, 0);
+    let fast_locked = b.ins().band(own, zero_bits);
+    b.ins().brif(fast_locked, cas, &[], cold, &[]);
+
+    b.switch_to_block(cas);
+    let new = b.ins().bor_imm_u(old, 1);
+    let old2 = b.ins().atomic_cas(header_flags(), obj, old, new);
+    let won = b.ins().icmp(IntCC::Equal, old2, old);
+    b.ins().brif(won, pop_after_miss, &[], cold, &[]);
+
+    crate::slow::cold_call(b, cold, slow, &[thread, obj], cont);
+    b.switch_to_block(cont);
+    status
+}
+
 /// `monitorexit`'s lightweight fast path on `obj`, `slow(thread, obj)` in
 /// a cold block otherwise (a slow path returning a `u32` status, as
 /// `fastpath_jit::slow::monitor_exit`). Returns the status as an `i32`

@@ -11,8 +11,12 @@
 //! `brooks_real`'s run on a concurrent heap with the library's slow path,
 //! the cases `brooks_wb_tests!`); G1's filtered card barrier
 //! (`g1_world`'s differential against the library's Rust barrier on a
-//! real heap); card (plain, conditional, immediate base), Brooks read
-//! barrier, reference CAS, TLAB bump and on-spin-wait against plain
+//! real heap); the data loads and stores (`data_world`'s runs against the
+//! Rust accessors in every preset and during evacuation, the cases
+//! `data_access_tests!`); the reference CAS's false failures retried by
+//! the library's slow entry on a concurrent heap (`cas_real`, the cases
+//! `cas_ref_tests!`); card (plain, conditional, immediate base), Brooks
+//! read barrier, reference CAS, TLAB bump and on-spin-wait against plain
 //! memory.
 
 mod common;
@@ -133,6 +137,38 @@ impl Harness {
     }
 }
 
+impl Harness {
+    /// The guessing enter or exit (`lock_enter_guessing`,
+    /// `lock_exit_guessing`) with `neutral` as the guess.
+    fn guessing(op: Op, neutral: u64, with_slow_path: bool) -> Harness {
+        let layout = LockStackLayout::fastpath().unwrap();
+        let cache = CodeCache::new(64 * 1024).unwrap();
+        let slow = match (op, with_slow_path) {
+            (_, false) => mark_slow as *const () as usize,
+            (Op::Enter, true) => enter_slow as *const () as usize,
+            (Op::Exit, true) => exit_slow as *const () as usize,
+        };
+        let entry = compile(&cache, 2, Some(I32), &[slow], |b, a| {
+            Some(match op {
+                Op::Enter => {
+                    let f = import_library_slow_path(b, 0, LibraryPath::MonitorEnter, false);
+                    lock_enter_guessing(b, a[0], a[1], neutral, &layout, f);
+                    b.ins().iconst(I32, 0)
+                }
+                Op::Exit => {
+                    let f = import_library_slow_path(b, 0, LibraryPath::MonitorExit, true);
+                    lock_exit_guessing(b, a[0], a[1], neutral, &layout, f)
+                }
+            })
+        });
+        Harness {
+            _cache: cache,
+            entry,
+            op,
+        }
+    }
+}
+
 impl Run for Harness {
     /// 0 fell through; 1 the cold block ran (with the slow path: it
     /// succeeded); 2 the exit slow path reported an error.
@@ -216,6 +252,39 @@ fn enter_mark_feeds_the_expecting_exit() {
             fastpath::sync::exit(x.as_ref()).unwrap();
         }
     }
+}
+
+/// The guessing enter and exit: every state against the Rust path, with
+/// the right guess (a fresh header's word, with and without its lock bits)
+/// and wrong ones (0, all ones, another hash bit, spare bits the header
+/// lacks): a miss goes on from the word the failed CAS found, so every
+/// label is the table's and every outcome Rust's. Then the guessing pair
+/// mixed with the Rust path, and under the deflater's stress.
+#[test]
+fn guessing_pair_agrees_with_rust_whatever_the_guess() {
+    let fresh = Header::new().raw() as u64;
+    let guesses = [
+        fresh,
+        fresh & !0b11,
+        0,
+        u64::MAX,
+        fresh ^ (1 << 8),
+        fresh | (1 << 40),
+    ];
+    let mut checked = 0;
+    for guess in guesses {
+        for op in [Op::Enter, Op::Exit] {
+            let h = Harness::guessing(op, guess, false);
+            checked += lock_world::differential(op, &h, &format!("cranelift guessing, {guess:#x}"));
+        }
+    }
+    println!("cranelift guessing pair: {checked} (guess, operation, state) cases, each against a Rust twin");
+    let (enter, exit) = (
+        Harness::guessing(Op::Enter, fresh, true),
+        Harness::guessing(Op::Exit, fresh, true),
+    );
+    lock_world::mixed(&enter, &exit);
+    lock_world::stress(&enter, &exit, 200);
 }
 
 #[test]
@@ -442,6 +511,82 @@ fn compiled_lock_paths_have_one_locked_cas() {
     }
 }
 
+/// The guessing forms decoded: the common path (the guess right: the
+/// recursion test fails, the first CAS wins) has one locked CAS and no load
+/// of the header (no memory operand on the object's register but the
+/// CAS's); the second CAS is off it (a miss). Cranelift lays each block out
+/// after all its predecessors, so the common path branches from the CAS's
+/// test to the push or pop the miss path does not share; the path is
+/// followed through that one branch.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn compiled_guessing_paths_load_no_header() {
+    use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter, Mnemonic, OpKind, Register};
+    let fresh = Header::new().raw() as u64;
+    for op in [Op::Enter, Op::Exit] {
+        let h = Harness::guessing(op, fresh, true);
+        // SAFETY: the entry's bytes are mapped readable while `h` lives.
+        let code = unsafe { std::slice::from_raw_parts(h.entry.addr(), h.entry.len()) };
+        let (mut listing, mut fmt) = (String::new(), IntelFormatter::new());
+        let insns: Vec<_> = Decoder::with_ip(64, code, 0, DecoderOptions::NONE)
+            .iter()
+            .collect();
+        for insn in &insns {
+            listing.push_str(&format!("{:3x}: ", insn.ip()));
+            fmt.format(insn, &mut listing);
+            listing.push('\n');
+        }
+        // Up to the first CAS's branch, then from the branch target (or on,
+        // if it falls through) to the `ret`.
+        let cas = insns.iter().position(|i| i.has_lock_prefix()).expect("a CAS");
+        let branch = cas + 2;
+        assert!(
+            matches!(insns[branch].mnemonic(), Mnemonic::Je | Mnemonic::Jne)
+                && insns[cas + 1].mnemonic() == Mnemonic::Cmp,
+            "{op:?}: the CAS's test and branch\n{listing}"
+        );
+        let target = insns[branch].near_branch_target();
+        let resume = if insns[branch].mnemonic() == Mnemonic::Je {
+            insns.iter().position(|i| i.ip() == target).expect("the target")
+        } else {
+            branch + 1
+        };
+        let ret = resume
+            + insns[resume..]
+                .iter()
+                .position(|i| i.mnemonic() == Mnemonic::Ret)
+                .expect("a ret");
+        let path: Vec<_> = insns[..=branch].iter().chain(&insns[resume..ret]).collect();
+        assert_eq!(
+            path.iter().filter(|i| i.has_lock_prefix()).count(),
+            1,
+            "{op:?}\n{listing}"
+        );
+        // The object is the second argument (rsi): only the CAS touches it.
+        let header_loads = path
+            .iter()
+            .filter(|i| {
+                (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+                    && i.memory_base() == Register::RSI
+                    && !i.has_lock_prefix()
+            })
+            .count();
+        assert_eq!(header_loads, 0, "{op:?}: the header is loaded\n{listing}");
+        assert!(
+            path[..path.len() - 3]
+                .iter()
+                .all(|i| i.mnemonic() != Mnemonic::Jmp),
+            "{op:?}: one branch taken on the common path\n{listing}"
+        );
+        // Less the frame (push rbp; mov rbp, rsp) and the epilogue (xor eax,
+        // eax; mov rsp, rbp; pop rbp), as `compiled_lock_paths_have_one_locked_cas`.
+        let common = path.len() - 2 - 3;
+        println!("cranelift guessing {op:?}: common path {common} instructions\n{listing}");
+        // cranelift is pinned (=0.135.8): its lowering is stable.
+        assert_eq!(common, if op == Op::Enter { 15 } else { 14 }, "{listing}");
+    }
+}
+
 // ---------------------------------------------------------------------
 // SATB and LRB, whole: idle test, medium path, slow call.
 
@@ -504,6 +649,92 @@ fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
 }
 
 common::cases::brooks_wb_tests!(wb_function);
+
+// ---------------------------------------------------------------------
+// Data loads and stores, and the reference CAS on a real heap.
+
+/// `fn(block, obj, index) -> value`: `data_load` for `a`.
+fn data_load_function(cache: &CodeCache, a: common::data_world::Access) -> common::data_world::LoadFn {
+    let e = compile(cache, 3, Some(I64), &[], |b, args| {
+        let index = a.indexed.then_some(args[2]);
+        Some(data_load(b, args[1], index, a.offset, a.width, a.barrier).unwrap())
+    });
+    // SAFETY: a complete `extern "C" fn(block, obj, index) -> u64` reading
+    // the object (and its forwarding word).
+    unsafe { e.as_fn() }
+}
+
+/// `fn(block, obj, index, value) -> the object written`: `data_store` for
+/// `a`, its slow path `slow` (the library's Brooks entry's signature).
+fn data_store_function(
+    cache: &CodeCache,
+    a: common::data_world::Access,
+    slow: usize,
+) -> common::data_world::StoreFn {
+    let e = compile(cache, 4, Some(I64), &[slow], |b, args| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::BrooksWb, true);
+        let index = a.indexed.then_some(args[2]);
+        Some(
+            data_store(
+                b,
+                args[0],
+                args[1],
+                index,
+                a.offset,
+                a.width,
+                args[3],
+                a.barrier,
+                Some(slow),
+            )
+            .unwrap(),
+        )
+    });
+    // SAFETY: a complete `extern "C" fn(block, obj, index, value) -> obj`
+    // writing the object's data (and through the slow path the heap).
+    unsafe { e.as_fn() }
+}
+
+common::cases::data_access_tests!(data_load_function, data_store_function);
+
+/// `fn(block, field, expected, new) -> expected or the witness`: `cas_ref`
+/// on fastpath's block, its slow path `slow` (the library's signature).
+fn cas_function(cache: &CodeCache, slow: usize) -> common::cas_real::CasFn {
+    let l = ThreadLayout::fastpath().unwrap();
+    let e = compile(cache, 4, Some(I64), &[slow], |b, a| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::CasRef, true);
+        Some(cas_ref(b, a[0], a[1], a[2], a[3], &l, slow))
+    });
+    // SAFETY: a complete `extern "C" fn(block, field, expected, new) ->
+    // usize` CASing the field, calling `slow` on a failure while forwarded.
+    unsafe { e.as_fn() }
+}
+
+common::cases::cas_ref_tests!(cas_function);
+
+/// A misaligned offset, the write barrier on a load, and the write
+/// barrier without its slow path are errors, not code.
+#[test]
+fn data_accesses_refuse_what_the_description_refuses() {
+    let cache = CodeCache::new(64 * 1024).unwrap();
+    let wb = fastpath_jit::DataBarrier::BrooksWrite {
+        gc_state: 4,
+        state_bits: 6,
+        forwarding: -8,
+    };
+    let _unused = compile(&cache, 3, Some(I64), &[], |b, a| {
+        use fastpath_jit::{DataBarrier, DataWidth};
+        assert!(data_load(b, a[1], None, 17, DataWidth::U16, DataBarrier::None).is_err());
+        assert!(data_load(b, a[1], None, 16, DataWidth::U16, wb).is_err());
+        assert!(data_store(b, a[0], a[1], None, 16, DataWidth::U8, a[2], wb, None).is_err());
+        let nobit = fastpath_jit::DataBarrier::BrooksWrite {
+            gc_state: 4,
+            state_bits: 0,
+            forwarding: -8,
+        };
+        assert!(data_store(b, a[0], a[1], None, 16, DataWidth::U8, a[2], nobit, None).is_err());
+        Some(a[2])
+    });
+}
 
 // ---------------------------------------------------------------------
 // G1's filtered card post-barrier.

@@ -1,5 +1,6 @@
-//! The thread block's layout as generated code sees it: offsets from the
-//! thread register and the bit masks and constants tested there.
+//! The thread block's and the heap objects' layouts as generated code
+//! sees them: offsets from the thread register and the bit masks and
+//! constants tested there, and offsets from an object's address.
 //!
 //! Where it sits: the caller fills a [`ThreadLayout`] from the thread
 //! block's published offsets (or, in tests, from a plain `#[repr(C)]`
@@ -8,8 +9,13 @@
 //! publishes these fields (the complaint against hard-coded metadata
 //! layouts in MMTk's bindings). Offsets are signed bytes from the thread
 //! register; bits are masks of one byte. Beside the block: the SATB
-//! queue's offsets ([`SatbQueueLayout`]) and the heap's collection-set map
-//! ([`CsetMap`]), which the GC medium paths read.
+//! queue's offsets ([`SatbQueueLayout`]), the heap's collection-set map
+//! ([`CsetMap`]), which the GC medium paths read, and the object layout
+//! ([`ObjectLayout`]: forwarding word, references, data words), which the
+//! barrier and data-access templates address objects with. fastpath's
+//! values come from the library's published layouts
+//! (`fastpath::thread`'s offsets, `fastpath::gc::layout`), each behind a
+//! check of its version.
 
 /// Offsets and constants a thread-relative template needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,9 +47,15 @@ pub struct ThreadLayout {
 /// (`fastpath::thread::LAYOUT_VERSION` when they were last checked).
 pub const EXPECTED_LAYOUT_VERSION: u32 = 2;
 
+/// The heap-object layout version these templates were written against
+/// (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` when they were last checked).
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 1;
+
 /// The library's published layout differs from the one the templates know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LayoutMismatch {
+    /// Which layout: `"thread-block"` or `"heap-object"`.
+    pub layout: &'static str,
     /// What the templates were written against.
     pub expected: u32,
     /// What the linked library reports.
@@ -54,8 +66,8 @@ impl std::fmt::Display for LayoutMismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "thread-block layout version {} (templates expect {}): regenerate the templates",
-            self.found, self.expected
+            "{} layout version {} (templates expect {}): regenerate the templates",
+            self.layout, self.found, self.expected
         )
     }
 }
@@ -65,15 +77,30 @@ impl std::error::Error for LayoutMismatch {}
 /// Checks the linked library's thread-block layout version, as a JIT does
 /// once at start before emitting any thread-relative template.
 pub fn check_layout_version() -> Result<(), LayoutMismatch> {
-    check_version(fastpath::thread::layout_version())
+    check_version(
+        "thread-block",
+        EXPECTED_LAYOUT_VERSION,
+        fastpath::thread::layout_version(),
+    )
 }
 
-fn check_version(found: u32) -> Result<(), LayoutMismatch> {
-    if found == EXPECTED_LAYOUT_VERSION {
+/// Checks the linked library's heap-object layout version, as a JIT does
+/// once at start before emitting any template that addresses an object.
+pub fn check_object_layout_version() -> Result<(), LayoutMismatch> {
+    check_version(
+        "heap-object",
+        EXPECTED_OBJECT_LAYOUT_VERSION,
+        fastpath::gc::layout::object_layout_version(),
+    )
+}
+
+fn check_version(layout: &'static str, expected: u32, found: u32) -> Result<(), LayoutMismatch> {
+    if found == expected {
         Ok(())
     } else {
         Err(LayoutMismatch {
-            expected: EXPECTED_LAYOUT_VERSION,
+            layout,
+            expected,
             found,
         })
     }
@@ -86,25 +113,67 @@ fn off(o: usize) -> i32 {
 
 impl ThreadLayout {
     /// fastpath's own thread block (`fastpath::thread::ThreadBlock`): its
-    /// published offsets, the GC-state bits of `fastpath::gc` (marking
-    /// `1 << 0`, has-forwarded `1 << 2`), poll bit 1, HotSpot's 512-byte
-    /// cards with 0 as dirty. Fails when the library's layout version is
-    /// not the one these templates know.
+    /// published offsets, the GC-state bits, card shift and dirty value of
+    /// `fastpath::gc::layout` (marking `1 << 0`, has-forwarded `1 << 2`,
+    /// HotSpot's 512-byte cards with 0 as dirty), poll bit 1. Fails when
+    /// either library layout's version is not the one these templates
+    /// know.
     pub fn fastpath() -> Result<ThreadLayout, LayoutMismatch> {
+        use fastpath::gc::layout as g;
         use fastpath::thread as t;
         check_layout_version()?;
+        check_object_layout_version()?;
         Ok(ThreadLayout {
             gc_state: off(t::GC_STATE_OFFSET),
-            marking_bit: 1 << 0,
-            has_forwarded_bit: 1 << 2,
+            marking_bit: g::GC_STATE_MARKING,
+            has_forwarded_bit: g::GC_STATE_HAS_FORWARDED,
             poll: off(t::POLL_WORD_OFFSET),
             poll_bit: 1,
             card_table_base: off(t::CARD_TABLE_BASE_OFFSET),
-            card_shift: 9,
-            dirty_card: 0,
+            card_shift: g::CARD_SHIFT as u8,
+            dirty_card: g::CARD_DIRTY,
             tlab_top: off(t::TLAB_TOP_OFFSET),
             tlab_end: off(t::TLAB_END_OFFSET),
         })
+    }
+}
+
+/// A heap object as generated code addresses it, from the object's address
+/// (its header's): the forwarding word (Brooks pointer) below it, then
+/// after the header and layout words the references and the data words,
+/// one word each (fastpath: `fastpath::gc::layout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ObjectLayout {
+    /// Offset of the forwarding word (fastpath: −8).
+    pub forwarding: i32,
+    /// Offset of reference 0 (fastpath: 16); reference `i` and data word
+    /// `j` of an object with `nrefs` references follow at 8-byte steps.
+    pub refs: i32,
+}
+
+impl ObjectLayout {
+    /// fastpath's heap objects (`fastpath::gc::layout`'s
+    /// `FORWARDING_OFFSET` and `REFS_OFFSET`), after the object layout's
+    /// version check.
+    pub fn fastpath() -> Result<ObjectLayout, LayoutMismatch> {
+        use fastpath::gc::layout as g;
+        check_object_layout_version()?;
+        Ok(ObjectLayout {
+            forwarding: g::FORWARDING_OFFSET as i32,
+            refs: off(g::REFS_OFFSET),
+        })
+    }
+
+    /// Offset of reference `i`; `None` past `i32`'s range.
+    pub fn ref_offset(&self, i: u32) -> Option<i32> {
+        i32::try_from(i64::from(self.refs) + 8 * i64::from(i)).ok()
+    }
+
+    /// Offset of data word `j` of an object with `nrefs` references (byte
+    /// `k` of it is at this plus `k`: little-endian); `None` past `i32`'s
+    /// range.
+    pub fn data_offset(&self, nrefs: u32, j: u32) -> Option<i32> {
+        i32::try_from(i64::from(self.refs) + 8 * (i64::from(nrefs) + i64::from(j))).ok()
     }
 }
 
@@ -185,14 +254,39 @@ mod tests {
 
     #[test]
     fn version_check_refuses_another_layout() {
-        assert_eq!(check_version(EXPECTED_LAYOUT_VERSION), Ok(()));
-        let e = check_version(EXPECTED_LAYOUT_VERSION + 1).unwrap_err();
-        assert_eq!(e.found, EXPECTED_LAYOUT_VERSION + 1);
+        assert_eq!(check_version("thread-block", 2, 2), Ok(()));
+        let e = check_version("heap-object", 1, 2).unwrap_err();
+        assert_eq!((e.layout, e.expected, e.found), ("heap-object", 1, 2));
+        assert!(e.to_string().contains("heap-object layout version 2"));
         assert!(e.to_string().contains("regenerate"));
         assert_eq!(
             check_layout_version(),
             Ok(()),
             "the linked library's layout is the known one"
+        );
+        assert_eq!(check_object_layout_version(), Ok(()));
+    }
+
+    /// The object layout is the library's published one, and its offsets
+    /// are the library's functions' (which the heap itself uses).
+    #[test]
+    fn object_layout_is_the_published_one() {
+        use fastpath::gc::layout as g;
+        let l = ObjectLayout::fastpath().unwrap();
+        assert_eq!((l.forwarding, l.refs), (-8, 16));
+        for (nrefs, j) in [(0u32, 0u32), (3, 0), (3, 4), (1000, 7)] {
+            assert_eq!(l.ref_offset(j), Some(g::ref_offset(j as usize) as i32));
+            assert_eq!(
+                l.data_offset(nrefs, j),
+                Some(g::data_offset(nrefs as usize, j as usize) as i32)
+            );
+        }
+        assert_eq!(l.ref_offset(u32::MAX), None, "past i32");
+        assert_eq!(l.data_offset(u32::MAX / 2, u32::MAX / 2), None);
+        let t = ThreadLayout::fastpath().unwrap();
+        assert_eq!(
+            (t.marking_bit, t.has_forwarded_bit, t.card_shift, t.dirty_card),
+            (g::GC_STATE_MARKING, g::GC_STATE_HAS_FORWARDED, 9, g::CARD_DIRTY)
         );
     }
 

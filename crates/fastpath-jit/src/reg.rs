@@ -178,7 +178,7 @@ pub enum RegError {
     /// Not a general register of the architecture (x86-64: 0–15; AArch64: 0–30).
     NotARegister(Reg),
     /// The ISA fixes the role's register (x86-64's reference CAS: the
-    /// expected and witnessed value in rax, `cmpxchg`'s operand).
+    /// witnessed value in rax, `cmpxchg`'s operand).
     Fixed {
         /// The register given.
         given: Reg,

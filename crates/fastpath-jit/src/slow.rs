@@ -13,6 +13,8 @@
 //! | [`crate::LrbCset`] (in the collection set, not yet copied), or the LRB idle test's stub directly | [`lrb`] (`fastpath::gc::lrb_slow_entry`): evacuate or resolve, heal the field | block, loaded reference, field address | the reference to use |
 //! | [`crate::BrooksWriteBarrier`] (evacuation or forwarded objects) | [`brooks_wb`] (`fastpath::gc::brooks_wb_slow_entry`): evacuate the object if in the collection set while evacuating, else its forwardee | block, object | the object to write |
 //! | [`crate::G1Card`] (a non-null store across regions into a card not dirty) | [`g1_card`] (`fastpath::gc::g1_card_slow_entry`): StoreLoad fence, re-check the card, dirty it and enqueue it | block, field address | - |
+//! | [`crate::CasRef`] (a failed CAS while forwarded objects exist) | [`cas_ref`] (`fastpath::gc::cas_ref_slow_entry`): retry while the field holds `expected` or another copy of its object | block, field address, expected, new | `expected` on success, else the witnessed value |
+//! | [`crate::DataStore`] under `brooks-wb` (evacuation or forwarded objects) | [`brooks_wb`] | block, object | the object to write |
 //!
 //! The GC entries run the Rust barriers' slow paths for the calling
 //! thread's live `fastpath::gc::Mutator`; generated code must hold no
@@ -21,6 +23,7 @@
 //! a safepoint poll after which it reloads its references from roots.
 
 pub use fastpath::gc::brooks_wb_slow_entry as brooks_wb;
+pub use fastpath::gc::cas_ref_slow_entry as cas_ref;
 pub use fastpath::gc::g1_card_slow_entry as g1_card;
 pub use fastpath::gc::lrb_slow_entry as lrb;
 pub use fastpath::gc::satb_slow_entry as satb_enqueue;
@@ -71,6 +74,9 @@ pub enum LibraryPath {
     BrooksWb,
     /// [`g1_card`]: `(thread, field)`.
     G1Card,
+    /// [`cas_ref`]: `(thread, field, expected, new) -> expected on success,
+    /// else the witnessed value`.
+    CasRef,
 }
 
 /// What a slow path returns.
@@ -92,6 +98,7 @@ impl LibraryPath {
             LibraryPath::Lrb => lrb as *const () as usize,
             LibraryPath::BrooksWb => brooks_wb as *const () as usize,
             LibraryPath::G1Card => g1_card as *const () as usize,
+            LibraryPath::CasRef => cas_ref as *const () as usize,
         }
     }
 
@@ -104,6 +111,7 @@ impl LibraryPath {
             LibraryPath::SatbEnqueue => &["thread", "previous value"],
             LibraryPath::Lrb => &["thread", "obj", "field"],
             LibraryPath::G1Card => &["thread", "field"],
+            LibraryPath::CasRef => &["thread", "field", "expected", "new"],
         }
     }
 
@@ -111,7 +119,7 @@ impl LibraryPath {
     pub fn result(self) -> Option<SlowResult> {
         match self {
             LibraryPath::MonitorExit => Some(SlowResult::Status),
-            LibraryPath::Lrb | LibraryPath::BrooksWb => Some(SlowResult::Word),
+            LibraryPath::Lrb | LibraryPath::BrooksWb | LibraryPath::CasRef => Some(SlowResult::Word),
             LibraryPath::MonitorEnter | LibraryPath::SatbEnqueue | LibraryPath::G1Card => None,
         }
     }
@@ -130,6 +138,7 @@ mod tests {
             LibraryPath::Lrb,
             LibraryPath::BrooksWb,
             LibraryPath::G1Card,
+            LibraryPath::CasRef,
         ];
         let addrs: std::collections::HashSet<usize> = all.iter().map(|p| p.addr()).collect();
         assert_eq!(addrs.len(), all.len());

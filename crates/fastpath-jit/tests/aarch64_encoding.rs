@@ -5,7 +5,7 @@
 mod common;
 
 use common::a64::{check_stub_words, stub_words, words};
-use fastpath::spin::strategy::{PauseInstruction, SpinPause};
+use fastpath::spin::{PauseInstruction, SpinPause};
 use fastpath_jit::reg::{aarch64::*, Reg};
 use fastpath_jit::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, G1Card, GcBarrier,
@@ -346,4 +346,139 @@ fn slow_stubs_save_what_they_declare() {
         std::panic::catch_unwind(|| check_stub_words(&declared, &stub_words(&forgetful))).unwrap_err();
     let msg = caught.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(msg.contains("saves first"), "{msg}");
+}
+
+/// A template's words with only `slow` bound after them (the data store
+/// under the Brooks write barrier binds `done` itself); the count checked
+/// against the budget.
+fn words_binding_slow<T: fastpath_jit::Emit<dynasmrt::aarch64::Aarch64Relocation>>(
+    t: &T,
+) -> Result<Vec<u32>, TemplateError> {
+    use dynasmrt::{dynasm, DynasmApi, DynasmLabelApi, VecAssembler};
+    let mut ops = VecAssembler::<dynasmrt::aarch64::Aarch64Relocation>::new(0);
+    let labels = fastpath_jit::Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    t.emit(&mut ops, labels)?;
+    let n = ops.offset().0 / 4;
+    dynasm!(ops ; .arch aarch64 ; =>labels.slow ; brk 0);
+    let code = ops.finalize().unwrap();
+    assert!(n <= t.budget(Isa::Aarch64), "{}: {n}", t.name());
+    Ok(code[..4 * n]
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect())
+}
+
+/// The data loads and stores, word by word (GNU as's encodings): the
+/// scaled, unscaled and register-offset forms, sign extension, the
+/// forwarding load, the Brooks write barrier's test, and the refusals of
+/// offsets no form takes.
+#[test]
+fn data_accesses_are_the_expected_words() {
+    use fastpath_jit::{DataBarrier, DataLoad, DataStore, DataWidth};
+    let load = |width, index, offset, barrier| DataLoad {
+        obj: X1,
+        dst: X9,
+        index,
+        offset,
+        width,
+        barrier,
+    };
+    let fwd = DataBarrier::Forwarded { forwarding: -8 };
+    let none = DataBarrier::None;
+    // ldrb w9, [x1, #24]
+    assert_eq!(
+        words(&load(DataWidth::U8, None, 24, none)).unwrap(),
+        [0x3940_6029]
+    );
+    // ldur x9, [x1, #-8] ; ldrsb x9, [x9, #24]
+    assert_eq!(
+        words(&load(DataWidth::I8, None, 24, fwd)).unwrap(),
+        [0xf85f_8029, 0x3980_6129]
+    );
+    // add x9, x1, #32 ; ldrsw x9, [x9, x2, lsl #2]
+    assert_eq!(
+        words(&load(DataWidth::I32, Some(X2), 32, none)).unwrap(),
+        [0x9100_8029, 0xb8a2_7929]
+    );
+    // ldrh w9, [x1, x2, lsl #1]
+    assert_eq!(
+        words(&load(DataWidth::U16, Some(X2), 0, none)).unwrap(),
+        [0x7862_7829]
+    );
+    // ldrb w9, [x1, x2]
+    assert_eq!(
+        words(&load(DataWidth::U8, Some(X2), 0, none)).unwrap(),
+        [0x3862_6829]
+    );
+    // ldur w9, [x1, #-4]
+    assert_eq!(
+        words(&load(DataWidth::U32, None, -4, none)).unwrap(),
+        [0xb85f_c029]
+    );
+    for (width, index, offset) in [
+        (DataWidth::U64, None, 8 * 4096),
+        (DataWidth::U16, None, -258),
+        (DataWidth::U8, Some(X2), 4096),
+        (DataWidth::U8, Some(X2), -8),
+    ] {
+        assert!(
+            matches!(
+                words(&load(width, index, offset, none)),
+                Err(TemplateError::Offset { .. })
+            ),
+            "{width:?} {index:?} {offset}"
+        );
+    }
+    let store = |width, index, offset, barrier| DataStore {
+        thread: RTHREAD,
+        obj: Reg(19),
+        src: X3,
+        index,
+        tmp: Reg(10),
+        offset,
+        width,
+        barrier,
+    };
+    let wb = DataBarrier::BrooksWrite {
+        gc_state: 4,
+        state_bits: 6,
+        forwarding: -8,
+    };
+    // ldrb w10, [x28, #4] ; tbnz w10, #1, slow ; tbnz w10, #2, slow ;
+    // ldur x19, [x19, #-8] ; done: add x10, x19, #40 ; strh w3, [x10, x2, lsl #1]
+    assert_eq!(
+        words_binding_slow(&store(DataWidth::I16, Some(X2), 40, wb)).unwrap(),
+        [
+            0x3940_138a,
+            0x3708_00aa,
+            0x3710_008a,
+            0xf85f_8273,
+            0x9100_a26a,
+            0x7822_7943
+        ]
+    );
+    // ldur x19, [x19, #-8] ; str x3, [x19, #16]
+    assert_eq!(
+        words(&store(DataWidth::U64, None, 16, fwd)).unwrap(),
+        [0xf85f_8273, 0xf900_0a63]
+    );
+    // sturb w3, [x19, #-1]
+    assert_eq!(
+        words(&store(DataWidth::U8, None, -1, none)).unwrap(),
+        [0x381f_f263]
+    );
+    // strb w3, [x19, x2]
+    assert_eq!(
+        words(&store(DataWidth::I8, Some(X2), 0, none)).unwrap(),
+        [0x3822_6a63]
+    );
+    let s = store(DataWidth::U8, Some(X2), 8, wb);
+    assert_eq!(
+        s.operands(Isa::Aarch64),
+        [RTHREAD, Reg(19), X3, X2, Reg(10)],
+        "the write barrier's state byte and the element address in tmp"
+    );
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::a64::words;
+use common::a64::{all_words, words};
 use fastpath_jit::reg::{aarch64::RTHREAD, Reg, RegError};
 use fastpath_jit::{LockEnter, LockExit, LockRegs, LockStackLayout, TemplateError};
 
@@ -124,4 +124,66 @@ fn bad_registers_and_offsets_are_errors() {
         layout: LockStackLayout::fastpath().unwrap()
     })
     .is_ok());
+}
+
+/// The enter guessing fastpath's neutral header
+/// (`0x8000_0000_0000_0001`): the loaded form's checks, the guess in two
+/// words, the guessed `casa` and its hit to the push, then on a miss the
+/// loaded form's checks and CAS on the word found (no second load); 17 on
+/// the common path, both CASes acquire. Other guesses take one `movk` per
+/// further non-zero half, and the budget follows.
+#[test]
+fn guessing_enter_matches_the_reference_and_acquires() {
+    use fastpath_jit::{Isa, Template};
+    let enter = LockEnter {
+        regs: regs(),
+        layout: LAYOUT,
+    };
+    let neutral = fastpath::gc::layout::INITIAL_HEADER as u64;
+    let g = enter.guessing(neutral);
+    let w = all_words(&g).unwrap();
+    let want: [u32; 25] = [
+        0xb940_0789, // ldr w9, [x28, #4]
+        0x7103_213f, // cmp w9, #200
+        0x5400_02e2, // b.hs slow
+        0x8b09_038a, // add x10, x28, x9
+        0xf85f_814b, // ldur x11, [x10, #-8]
+        0xeb00_017f, // cmp x11, x0
+        0x5400_0200, // b.eq push
+        0xd280_002c, // movz x12, #1
+        0xf2f0_000c, // movk x12, #0x8000, lsl #48
+        0xd100_058b, // sub x11, x12, #1
+        0xaa0c_03ed, // mov x13, x12
+        0xc8ed_7c0b, // casa x13, x11, [x0]
+        0xeb0c_01bf, // cmp x13, x12
+        0x5400_0120, // b.eq push
+        0xaa0d_03eb, // mov x11, x13: the header found
+        0x3708_014b, // tbnz x11, #1, slow
+        0xb240_016c, // orr x12, x11, #1
+        0x927f_f96b, // and x11, x11, #~1
+        0xaa0c_03ed, // mov x13, x12
+        0xc8ed_7c0b, // casa x13, x11, [x0]
+        0xeb0c_01bf, // cmp x13, x12
+        0x5400_0081, // b.ne slow
+        0xf900_0140, // push: str x0, [x10]
+        0x1100_2129, // add w9, w9, #8
+        0xb900_0789, // str w9, [x28, #4]
+    ];
+    assert_eq!(w, want, "{:08x?}", w);
+    let cas: Vec<_> = w.iter().filter_map(|&w| cas_order(w)).collect();
+    assert_eq!(cas, [(true, false), (true, false)], "two CASes, each acquire");
+    // Right guess: 14 up to the hit's b.eq, then the 3 of push.
+    assert_eq!(g.budget(Isa::Aarch64), 14 + 3);
+    // The lock bits of the guess are forced to 01; each further non-zero
+    // half costs a movk.
+    assert_eq!(all_words(&enter.guessing(neutral & !3)).unwrap(), want);
+    for (guess, n) in [(0u64, 24), (u64::MAX, 27), (0x0001_0002_0003_0005, 27)] {
+        let g = enter.guessing(guess);
+        assert_eq!(all_words(&g).unwrap().len(), n, "{guess:#x}");
+        assert_eq!(
+            g.budget(Isa::Aarch64),
+            n - 8,
+            "{guess:#x}: the miss path's 8 are off it"
+        );
+    }
 }

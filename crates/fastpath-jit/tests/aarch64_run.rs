@@ -116,7 +116,7 @@ fn spin_wait_runs_the_configured_pause() {
     println!("configured pause: {:?}", fastpath::spin::active());
     assert_eq!(run(&s, &mut TestThread::default(), 3), (false, 3));
     for p in ["isb", "yield", "nop", "none"] {
-        let pause: fastpath::spin::strategy::SpinPause = p.parse().unwrap();
+        let pause: fastpath::spin::SpinPause = p.parse().unwrap();
         let s = SpinWait::for_instruction(pause);
         assert_eq!(run(&s, &mut TestThread::default(), 3), (false, 3), "{p}");
     }

@@ -177,28 +177,75 @@ fn card_mark_dirties_exactly_the_card_of_the_address() {
 
 #[test]
 fn reference_cas_succeeds_fails_and_sends_forwarded_failures_slow() {
-    let cas = CasRef::x64(R15, RDI, R9, layout());
+    let cas = CasRef::x64(R15, RDI, RDX, R9, layout());
     let mut field = 0xAAAAu64;
     let p = &mut field as *mut u64 as u64;
     let mut t = TestThread::default();
-    let out = run(&cas, R15, &mut t, &[(RDI, p), (RAX, 0xAAAA), (R9, 0xBBBB)], None);
-    assert_eq!((out.reached, field), (Reached::Done, 0xBBBB));
-    let out = run(&cas, R15, &mut t, &[(RDI, p), (RAX, 0xAAAA), (R9, 0xCCCC)], None);
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, 0xAAAA), (R9, 0xBBBB)], None);
+    assert_eq!((out.reached, out.regs[0], field), (Reached::Done, 0xAAAA, 0xBBBB));
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, 0xAAAA), (R9, 0xCCCC)], None);
     assert_eq!(
-        (out.reached, out.regs[0], field),
-        (Reached::FellThrough, 0xBBBB, 0xBBBB)
+        (out.reached, out.regs[0], out.regs[2], field),
+        (Reached::FellThrough, 0xBBBB, 0xAAAA, 0xBBBB),
+        "the witness in rax, expected kept"
     );
     t.gc_state = HAS_FORWARDED;
-    let out = run(&cas, R15, &mut t, &[(RDI, p), (RAX, 0xAAAA), (R9, 0xCCCC)], None);
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, 0xAAAA), (R9, 0xCCCC)], None);
     assert_eq!((out.reached, field), (Reached::Slow, 0xBBBB));
     let (n, w) = summary(&cas);
     assert!(cas.budget(Isa::X64) <= n, "the common path is a prefix");
     assert_eq!(
         (n, w),
-        (4, vec!["lock cmpxchg".to_string()]),
+        (5, vec!["lock cmpxchg".to_string()]),
         "the only shared write is the locked CAS"
     );
+    let call = cas.slow_call().unwrap();
+    assert_eq!(call.path, SlowPath::Library(slow::LibraryPath::CasRef));
+    assert_eq!(call.ret, Some(RAX));
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let l = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    assert!(
+        CasRef::x64(R15, RDI, RAX, R9, layout())
+            .emit(&mut ops, l)
+            .is_err(),
+        "expected in rax: lost to the witness"
+    );
+    assert!(
+        CasRef { old: RCX, ..cas }.emit(&mut ops, l).is_err(),
+        "the witness is rax's"
+    );
 }
+
+/// `fn(block rdi, field rsi, expected rdx, new rcx) -> expected on success,
+/// else the witness`: the template on fastpath's block, its own slow call
+/// (the library's retry, or `slow` with its signature) in its stub.
+fn cas_function(cache: &fastpath::code::CodeCache, slow: usize) -> common::cas_real::CasFn {
+    use dynasmrt::{dynasm, DynasmLabelApi};
+    let cas = CasRef::x64(RDI, RSI, RDX, RCX, ThreadLayout::fastpath().unwrap());
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let l = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    dynasm!(ops ; .arch x64 ; push rbx); // rsp 16-aligned for the stub's call
+    cas.emit(&mut ops, l).unwrap();
+    dynasm!(ops ; .arch x64 ; =>l.done ; pop rbx ; ret);
+    cas.slow_call()
+        .unwrap()
+        .stub(slow, &[], RegSet::of(&[RDI, RSI, RDX, RCX]))
+        .unwrap()
+        .emit(&mut ops, l.slow, l.done)
+        .unwrap();
+    let e = cache.install(&ops.finalize().unwrap()).unwrap();
+    // SAFETY: a complete `extern "C" fn(block, field, expected, new) ->
+    // usize`, the CAS on the field, the stub calling `slow`.
+    unsafe { e.as_fn() }
+}
+
+common::cases::cas_ref_tests!(cas_function);
 
 #[test]
 fn tlab_bump_allocates_until_the_end_then_goes_slow() {
@@ -233,7 +280,7 @@ fn tlab_bump_allocates_until_the_end_then_goes_slow() {
 
 #[test]
 fn spin_wait_emits_the_configured_pause_and_refuses_what_the_cpu_lacks() {
-    use fastpath::spin::strategy::{PauseInstruction, SpinPause};
+    use fastpath::spin::{PauseInstruction, SpinPause};
     let configured = SpinWait::configured();
     let mut t = TestThread::default();
     assert_eq!(

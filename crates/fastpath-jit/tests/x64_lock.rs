@@ -201,6 +201,21 @@ fn stress_mixed_paths_with_the_deflater_lose_no_update() {
     );
 }
 
+/// The guessing enter (a fresh header's word) with the template exit
+/// under the stress's contention and deflation: its guessed CAS loses to
+/// other threads' locks, meets inflated headers and the deflater's
+/// restored ones, and no counter update is lost.
+#[test]
+fn stress_guessing_enter_with_the_deflater_loses_no_update() {
+    let regs = ASSIGNMENTS[1];
+    let fresh = fastpath::sync::Header::new().raw() as u64;
+    lock_world::stress(
+        &Harness::guessing_enter(regs, true, fresh),
+        &Harness::new(Op::Exit, regs, true),
+        300,
+    );
+}
+
 // ---------------------------------------------------------------------
 // Machine checks (iced-x86).
 
@@ -371,4 +386,24 @@ fn bad_registers_are_refused_with_an_error() {
     );
     assert_eq!(refused(R15, RSI, &[RCX]), Err(T::Temps { needed: 2, given: 1 }));
     assert_eq!(refused(R15, RSI, &[RCX, RDX]), Ok(()));
+}
+
+/// The guessing enter's description keeps the loaded form's contract
+/// (operands, clobbers, slow call: a JIT swaps one for the other without
+/// touching its register allocation or stub), its budget the 11 that
+/// `guessing_enter_machine_checks` counts on the emitted code.
+#[test]
+fn the_guessing_description_shares_the_enters_contract() {
+    for (t, o, p, m) in ASSIGNMENTS {
+        let regs = LockRegs::new(t, o, &[p, m]).unwrap();
+        let enter = LockEnter {
+            regs,
+            layout: LockStackLayout::fastpath().unwrap(),
+        };
+        let g = enter.guessing(fastpath::gc::layout::INITIAL_HEADER as u64);
+        assert_eq!(g.budget(Isa::X64), 11);
+        assert_eq!(g.operands(Isa::X64), enter.operands(Isa::X64));
+        assert_eq!(g.clobbers(Isa::X64), enter.clobbers(Isa::X64));
+        assert_eq!(g.slow_call(), enter.slow_call());
+    }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use fastpath::cpu::{self, CpuInfo, Identification};
+use fastpath::cpu::{self, CpuInfo, MeasuredIdentification};
 use serde_json::{json, Value};
 
 use crate::harness::{self, Settings};
@@ -71,10 +71,10 @@ struct Timing {
 }
 
 fn measure() -> Timing {
-    let first: &Identification = cpu::identification();
+    let first: &MeasuredIdentification = cpu::first_identification();
     let mut last = None;
     let fresh = harness::measure_single_shot(1, FRESH_RUNS, || {
-        last = Some(harness::black_box(cpu::identify()));
+        last = Some(harness::black_box(cpu::identify_fresh()));
     });
     let last = last.expect("at least one run");
     #[cfg(target_arch = "x86_64")]
@@ -136,9 +136,9 @@ pub fn run(m: &ArgMatches) -> anyhow::Result<()> {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            let src = cpu::cpuid::RecordedCpuid::parse(&text)
+            let src = cpu::testing::RecordedCpuid::parse(&text)
                 .with_context(|| format!("{} is not a CPUID dump", path.display()))?;
-            let id = cpu::identify_with(&src, &cpu::files::RecordedFiles::new());
+            let id = cpu::testing::identify_x86_with(&src, &cpu::testing::RecordedFiles::new());
             eprintln!(
                 "fastpath: decoded {} ({} records) with {} CPUIDs; logical CPUs are this machine's",
                 path.display(),
@@ -260,7 +260,7 @@ pub fn run(m: &ArgMatches) -> anyhow::Result<()> {
             t.first_cpuid
         );
         crate::outln!(
-            "  fresh cpu::identify() x{}:    median {}, min {}, max {}; {} CPUID each, files opened: {}",
+            "  fresh cpu::identify_fresh() x{}:    median {}, min {}, max {}; {} CPUID each, files opened: {}",
             t.fresh.samples.len(),
             us(Duration::from_nanos(t.fresh.median as u64)),
             us(Duration::from_nanos(t.fresh.min as u64)),
@@ -288,7 +288,7 @@ pub fn run(m: &ArgMatches) -> anyhow::Result<()> {
 
 #[cfg(target_arch = "x86_64")]
 fn dump() -> anyhow::Result<()> {
-    crate::out!("{}", cpu::cpuid::dump(&cpu::cpuid::NativeCpuid::new()));
+    crate::out!("{}", cpu::testing::dump_cpuid(&cpu::testing::NativeCpuid::new()));
     Ok(())
 }
 

@@ -40,7 +40,7 @@ fn icache_quick_runs_and_reports_every_row() {
     }
 
     let results = jmh::from_json(&jmh::to_json(&report.results)).unwrap();
-    let strategies: Vec<String> = fastpath::code::Strategy::supported()
+    let strategies: Vec<String> = fastpath::code::ICacheStrategy::supported()
         .iter()
         .map(|s| s.name().to_string())
         .collect();

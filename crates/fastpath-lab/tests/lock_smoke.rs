@@ -67,8 +67,8 @@ fn lock_experiment_runs_quick_and_reports_every_row() {
     }
     // While legacy stack-locking is lightweight underneath, the table says so.
     let legacy_real = std::thread::spawn(|| {
-        fastpath::sync::set_current_thread_locking_mode(fastpath::config::LockingMode::Legacy).unwrap();
-        fastpath::sync::current_thread_locking_mode() == fastpath::config::LockingMode::Legacy
+        fastpath::sync::set_current_thread_locking_mode(fastpath::sync::LockingMode::Legacy).unwrap();
+        fastpath::sync::current_thread_locking_mode() == fastpath::sync::LockingMode::Legacy
     })
     .join()
     .unwrap();

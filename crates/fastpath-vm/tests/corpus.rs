@@ -20,9 +20,12 @@
 //! matrix adds the interpreter alone (`-Xint`) and the JIT's other forms.
 //!
 //! The programs' conventions (header lines, expected outputs recorded from
-//! JDK 25) are in `tests/java/README.md`. Compiled classes and HotSpot's
-//! outputs are cached under `target/` by a hash of the source, the release
-//! and the JDK, so a second run compiles and runs HotSpot only for what
+//! JDK 25) are in `tests/java/README.md`. Programs are compiled by release
+//! group with the compile the class-file tests share
+//! (`classfile_support/corpus.rs`: 18 javac runs, cached under `target/`
+//! by a hash of the group's sources, the release and the javac), and
+//! HotSpot's outputs are cached by a hash of the source, the release and
+//! the JDK, so a second run compiles and runs HotSpot only for what
 //! changed. HotSpot's output is also checked against `expected/` (the
 //! oracle recorded when the program was written): a JDK that prints
 //! something else is reported as such, not as a VM failure.

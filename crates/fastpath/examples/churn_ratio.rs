@@ -12,7 +12,7 @@ use std::pin::pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use fastpath::config::LockingMode;
+use fastpath::sync::LockingMode;
 use fastpath::sync::{self, Header};
 
 /// The lab's baseline: CAS 01→00 then 00→01, Acquire / Release.

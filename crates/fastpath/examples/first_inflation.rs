@@ -22,7 +22,7 @@
 use std::pin::pin;
 use std::time::Instant;
 
-use fastpath::config::LockingMode;
+use fastpath::sync::LockingMode;
 use fastpath::sync::{self, Header};
 
 #[inline(never)]

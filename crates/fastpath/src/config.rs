@@ -11,8 +11,8 @@
 //! | variable | values | default | owner |
 //! |---|---|---|---|
 //! | `FASTPATH_LOCKING_MODE` | `lightweight`, `legacy`, `monitor` | `lightweight` | `sync` ([`LockingMode`]) |
-//! | `FASTPATH_ICACHE_SYNC` | `auto`, `none`, `clflush`, `clflushopt`, `clwb`, `cpuid`, `serialize`, `iret`; aarch64: `auto`, `none`, `dc-ic` | `auto` | `code::icache` ([`ICacheSync`]) |
-//! | `FASTPATH_SPIN_PAUSE` | `auto`, `none`, `pause`, `tpause`; aarch64: `auto`, `none`, `isb`, `yield`, `nop`, `sb`; each optionally `:N` (repeat 1–99) | `auto` | `spin::strategy` ([`SpinPause`]) |
+//! | `FASTPATH_ICACHE_SYNC` | `auto`, `none`, `clflush`, `clflushopt`, `clwb`, `cpuid`, `serialize`, `iret`; aarch64: `auto`, `none`, `dc-ic` | `auto` | `code` ([`ICacheSync`]) |
+//! | `FASTPATH_SPIN_PAUSE` | `auto`, `none`, `pause`, `tpause`; aarch64: `auto`, `none`, `isb`, `yield`, `nop`, `sb`; each optionally `:N` (repeat 1–99) | `auto` | `spin` ([`SpinPause`]) |
 //! | `FASTPATH_GC_BARRIERS` | a preset (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma list of barriers (`satb`, `card`, `card-cond`, `g1-card`, `brooks-rb`, `brooks-wb`, `lrb`, `cas`) | `shenandoah` | `gc::settings` ([`BarrierBits`]) |
 //! | `FASTPATH_GC_MODE` | `passive`, `concurrent` (which needs a complete set: `satb`, `lrb` or both Brooks barriers, `cas`) | `passive` | `gc::settings` ([`GcMode`]) |
 //! | `FASTPATH_GC_WORKERS` | 1–64 | half the CPUs, 1–8 | `gc::settings` ([`GcWorkers`]) |
@@ -55,7 +55,8 @@
 //!   path for every setting at once.
 //!
 //! ```
-//! use fastpath::config::{Config, SpinPause};
+//! use fastpath::config::Config;
+//! use fastpath::spin::SpinPause;
 //! let c = Config::from_lookup(|var| match var {
 //!     "FASTPATH_SPIN_PAUSE" => Some("none:2".to_string()),
 //!     _ => None,
@@ -71,11 +72,15 @@ use std::sync::{Mutex, OnceLock};
 use crate::cpu::CpuInfo;
 use crate::setting;
 
-pub use crate::code::icache::ICacheSync;
-pub use crate::gc::{BarrierBits, GcMode, GcWorkers};
+// The setting types stay in their owners (`sync::LockingMode`,
+// `code::ICacheSync`, `spin::SpinPause`, `gc::BarrierBits`, ...): one path
+// each. This module exports only the machinery they share. (`sync`'s own
+// tests name `crate::config::LockingMode`, hence the crate-wide import.)
+use crate::code::ICacheSync;
+use crate::gc::{BarrierBits, GcMode, GcWorkers};
 pub use crate::setting::{on_invalid_variable, Choice, Choices, ConfigError, Setting, Variable};
-pub use crate::spin::strategy::{PauseInstruction, SpinPause};
-pub use crate::sync::{
+use crate::spin::SpinPause;
+pub(crate) use crate::sync::{
     DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
 };
 
@@ -88,9 +93,9 @@ macro_rules! for_each_setting {
             /// Locking mode for `sync`.
             locking_mode: LockingMode = crate::sync::settings::LOCKING_MODE,
             /// Instruction-cache sync for `code`.
-            icache_sync: ICacheSync = crate::code::icache::ICACHE_SYNC,
+            icache_sync: ICacheSync = crate::code::ICACHE_SYNC,
             /// Spin pause for `spin` (and the spinning of `sync`).
-            spin_pause: SpinPause = crate::spin::strategy::SPIN_PAUSE,
+            spin_pause: SpinPause = crate::spin::SPIN_PAUSE,
             /// Barrier set of a heap made by `gc::HeapConfig::from_config`.
             gc_barriers: BarrierBits = crate::gc::settings::BARRIERS,
             /// Mode of a heap made by `gc::HeapConfig::from_config`.
@@ -159,7 +164,7 @@ impl Config {
         for_each_setting!(read!());
         // The pair: a concurrent mode the set cannot support falls back to
         // the default mode, reported as the other bad values are.
-        if let Err(e) = crate::gc::settings::check_pair(c.gc_barriers, c.gc_mode) {
+        if let Err(e) = crate::gc::settings::check_barriers_for_mode(c.gc_barriers, c.gc_mode) {
             errors.push(e);
             c.gc_mode = GcMode::default();
         }
@@ -175,7 +180,7 @@ impl Config {
             ($($(#[$doc:meta])* $field:ident: $ty:ty = $value:path,)*) => {$( self.$field.validate(cpu)?; )*};
         }
         for_each_setting!(validate!());
-        crate::gc::settings::check_pair(self.gc_barriers, self.gc_mode)
+        crate::gc::settings::check_barriers_for_mode(self.gc_barriers, self.gc_mode)
     }
 
     /// The values in force, each from its owner (reading its variable if
@@ -304,6 +309,7 @@ fn global_slow() -> &'static Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spin::PauseInstruction;
 
     #[cfg(target_arch = "x86_64")]
     #[test]
@@ -538,6 +544,7 @@ mod tests {
 #[cfg(test)]
 mod read_tests {
     use super::*;
+    use crate::spin::PauseInstruction;
 
     fn env(vars: &'static [(&'static str, &'static str)]) -> impl FnMut(&str) -> Option<String> {
         move |k| vars.iter().find(|(v, _)| *v == k).map(|(_, x)| x.to_string())

@@ -2,7 +2,7 @@
 //! on, checked against what that CPU is said to be.
 //!
 //! Where it sits: the end-to-end check of `cpu::aarch64` (MIDR, HWCAP,
-//! CTR_EL0 read natively), `spin::strategy`'s per-core `auto` (HotSpot's
+//! CTR_EL0 read natively), `spin`'s per-core `auto` (HotSpot's
 //! rule), FEAT_SB gating, and `code` (CTR_EL0 geometry, `dc-ic` sync of code
 //! installed and patched in a `CodeCache`). Built for aarch64 only.
 //!
@@ -33,10 +33,10 @@
 
 use std::collections::HashMap;
 
-use fastpath::code::icache::{ICacheSync, Method};
-use fastpath::code::{CodeCache, Strategy};
+use fastpath::code::testing::{icache_method, icache_method_for, Method};
+use fastpath::code::{CodeCache, ICacheStrategy, ICacheSync};
 use fastpath::cpu::{self, Feature, Vendor};
-use fastpath::spin::strategy::{self, PauseInstruction, SpinPause};
+use fastpath::spin::{PauseInstruction, SpinPause};
 use fastpath::spin::{PauseStrategy, Sb};
 
 /// The expectation passed in, if any.
@@ -92,7 +92,7 @@ fn ctr_el0() -> u64 {
 
 #[test]
 fn midr_identifies_the_core() {
-    let id = cpu::identification();
+    let id = cpu::first_identification();
     let info = &id.info;
     println!(
         "midr {:?}, brand {:?}, features {}",
@@ -131,8 +131,8 @@ fn midr_identifies_the_core() {
 #[test]
 fn auto_pause_is_hotspots_choice_for_this_core() {
     let info = cpu::info();
-    let auto = strategy::resolve(SpinPause::default(), info).expect("auto always resolves");
-    assert_eq!(auto, strategy::aarch64_default_for_midr(info.midr));
+    let auto = SpinPause::default().resolve(info).expect("auto always resolves");
+    assert_eq!(auto, fastpath::spin::testing::aarch64_auto_for_midr(info.midr));
     assert_ne!(auto.instruction, PauseInstruction::Sb, "auto never picks SB");
     // The process-wide pause is the same (the CI leaves FASTPATH_SPIN_PAUSE
     // unset) and runs.
@@ -164,11 +164,11 @@ fn sb_only_where_feat_sb_is_reported() {
             for _ in 0..1000 {
                 sb.pause();
             }
-            assert_eq!(strategy::resolve(explicit, info), Ok(explicit));
+            assert_eq!(explicit.resolve(info), Ok(explicit));
         }
         Err(e) => {
             assert!(!has_sb);
-            let refused = strategy::resolve(explicit, info).expect_err("sb refused");
+            let refused = explicit.resolve(info).expect_err("sb refused");
             assert_eq!(refused.setting, "FASTPATH_SPIN_PAUSE");
             assert!(!refused.accepted.iter().any(|a| *a == "sb"), "{e}");
         }
@@ -185,8 +185,8 @@ fn ctr_el0_geometry_comes_from_the_register() {
     let dline = 4u32 << ((ctr >> 16) & 0xf);
     let iline = 4u32 << (ctr & 0xf);
     let (idc, dic) = ((ctr >> 28) & 1 != 0, (ctr >> 29) & 1 != 0);
-    let s = Strategy::new(ICacheSync::Auto).expect("auto resolves");
-    assert_eq!(s.method(), Method::DcIc);
+    let s = ICacheStrategy::new(ICacheSync::Auto).expect("auto resolves");
+    assert_eq!(icache_method(&s), Method::DcIc);
     let g = s.geometry();
     assert_eq!((g.dline, g.iline, g.idc, g.dic), (dline, iline, idc, dic));
     assert_eq!((info.cache_line_size, info.icache_line_size), (dline, iline));
@@ -220,8 +220,8 @@ type BinOp = extern "C" fn(i32, i32) -> i32;
 /// a body length that spans more than two of its lines, so that the
 /// maintenance loops cover several lines per install.
 fn dc_ic_cache() -> (CodeCache, usize) {
-    let s = Strategy::new(ICacheSync::DcIc).unwrap();
-    assert_eq!(s.method(), Method::DcIc);
+    let s = ICacheStrategy::new(ICacheSync::DcIc).unwrap();
+    assert_eq!(icache_method(&s), Method::DcIc);
     let g = s.geometry();
     let nops = 2 * g.dline.max(g.iline) as usize / 4 + 1;
     (CodeCache::with_strategy(1 << 20, s).unwrap(), nops)
@@ -330,13 +330,13 @@ fn dc_ic_patched_code_runs_as_patched() {
 /// the setting and lists only aarch64 values; every base-architecture
 /// aarch64 name is accepted (SB: see [`sb_only_where_feat_sb_is_reported`]).
 /// The aarch64 counterpart of the x86-64 refusal tests in `code::icache`
-/// and `spin::strategy`.
+/// and `spin`'s settings.
 #[test]
 fn aarch64_spellings_are_accepted_and_x86_64_ones_refused() {
     let info = cpu::info();
     for name in ["auto", "none", "dc-ic"] {
         let s: ICacheSync = name.parse().expect("an aarch64 spelling parses");
-        Strategy::method_for(s, info).unwrap_or_else(|e| panic!("{name}: {e}"));
+        icache_method_for(s, info).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     for name in ["clflush", "clflushopt", "clwb", "cpuid", "serialize", "iret"] {
         // Refused by the parser (the name exists, not on this architecture),
@@ -348,7 +348,7 @@ fn aarch64_spellings_are_accepted_and_x86_64_ones_refused() {
         let s = ICacheSync::all()
             .find(|s| s.name() == name)
             .expect("in the table");
-        let e2 = Strategy::new(s).expect_err("an x86-64 strategy is refused on aarch64");
+        let e2 = ICacheStrategy::new(s).expect_err("an x86-64 strategy is refused on aarch64");
         assert_eq!(e.accepted, e2.accepted);
         assert_eq!(e.setting, "FASTPATH_ICACHE_SYNC");
         assert!(!e.accepted.contains(&name), "{name} listed as accepted: {e}");
@@ -356,11 +356,11 @@ fn aarch64_spellings_are_accepted_and_x86_64_ones_refused() {
     }
     for name in ["auto", "none", "isb", "yield", "nop", "isb:2", "yield:7"] {
         let s: SpinPause = name.parse().expect("an aarch64 spelling parses");
-        strategy::resolve(s, info).unwrap_or_else(|e| panic!("{name}: {e}"));
+        s.resolve(info).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     for name in ["pause", "pause:7", "tpause"] {
         let e = match name.parse::<SpinPause>() {
-            Ok(s) => strategy::resolve(s, info).expect_err("an x86-64 pause is refused"),
+            Ok(s) => s.resolve(info).expect_err("an x86-64 pause is refused"),
             Err(e) => e,
         };
         assert_eq!(e.setting, "FASTPATH_SPIN_PAUSE");

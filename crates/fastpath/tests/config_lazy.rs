@@ -8,7 +8,9 @@
 
 use std::sync::{Arc, Barrier, Mutex};
 
-use fastpath::config::{self, LockingMode, SpinPause};
+use fastpath::config;
+use fastpath::spin::SpinPause;
+use fastpath::sync::LockingMode;
 
 #[test]
 fn a_bad_variable_is_reported_once_to_the_hook_and_the_rest_are_kept() {
@@ -46,7 +48,7 @@ fn a_bad_variable_is_reported_once_to_the_hook_and_the_rest_are_kept() {
     for c in &seen {
         assert_eq!(c.locking_mode, LockingMode::Lightweight, "the bad one falls back");
         assert_eq!(c.spin_pause, expected_pause, "the valid ones are kept");
-        assert_eq!(c.icache_sync, config::ICacheSync::None);
+        assert_eq!(c.icache_sync, fastpath::code::ICacheSync::None);
     }
     let reports = reports.lock().unwrap();
     assert_eq!(reports.len(), 1, "{reports:?}");

@@ -7,8 +7,8 @@
 //! which is process-wide, and turns the deflation thread off so that only
 //! the heap can release the monitors it checks.
 
-use fastpath::config::LockingMode;
 use fastpath::gc::{BarrierBits, Dynamic, GcMode, Heap, HeapConfig};
+use fastpath::sync::LockingMode;
 use fastpath::sync::{self, DeflationPolicy};
 
 /// Allocates `n` objects, locks each once in monitor mode (so each header

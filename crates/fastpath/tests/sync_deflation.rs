@@ -11,7 +11,7 @@ use std::sync::{mpsc, Arc, Barrier, Once, RwLock, RwLockReadGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use fastpath::config::LockingMode;
+use fastpath::sync::LockingMode;
 use fastpath::sync::{self, DeflationPolicy, Header, LockState, SyncError, Synchronized};
 
 mod sync_workloads;

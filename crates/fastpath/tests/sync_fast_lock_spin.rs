@@ -3,7 +3,8 @@
 //! and 8 threads with the spin on, the same with it off and with its
 //! smallest budget, a spin that takes a briefly held lock without a monitor,
 //! and a lock held long that still inflates (the spin gives up, the waiter
-//! parks on the monitor, nothing is lost). Each stress run is bounded in
+//! parks on the monitor, nothing is lost) and deflates again on the exit
+//! that leaves the monitor idle (or, deflation on exit off, stays). Each stress run is bounded in
 //! time and prints the operations it checked and what the spins did.
 //!
 //! The spin budget and the counters are process-wide, so the tests of this
@@ -16,11 +17,11 @@ use std::sync::{Arc, Barrier, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use fastpath::config::LockingMode;
 use fastpath::sync::fast_lock_spin::{
     fast_lock_spin_stats, fast_locking_spins, set_fast_locking_spins, set_fast_locking_yields,
     DEFAULT_FAST_LOCKING_SPINS, DEFAULT_FAST_LOCKING_YIELDS,
 };
+use fastpath::sync::LockingMode;
 use fastpath::sync::{self, LockState};
 
 /// The spin is lightweight locking's: the single-lock tests pin both
@@ -203,10 +204,31 @@ fn a_spin_takes_a_briefly_held_lock_without_a_monitor() {
     );
 }
 
+/// A lock held long: the waiter's spin gives up, it inflates the object
+/// and parks on the monitor; nothing is lost. Its exit, the one that
+/// leaves the contention monitor idle, deflates it (deflation on exit, the
+/// default); with that off the monitor stays (the deflation thread is off
+/// meanwhile, so that no pass can take it).
 #[test]
 fn a_lock_held_long_still_inflates_and_the_waiter_parks_on_its_monitor() {
     let _one = serial();
     lightweight();
+    for on_exit in [true, false] {
+        sync::set_deflate_on_exit(on_exit);
+        let policy = sync::deflation_policy();
+        if !on_exit {
+            sync::set_deflation_policy(sync::DeflationPolicy {
+                enabled: false,
+                ..policy
+            });
+        }
+        held_long(on_exit);
+        sync::set_deflation_policy(policy);
+        sync::set_deflate_on_exit(true);
+    }
+}
+
+fn held_long(on_exit: bool) {
     let o = Obj::new();
     let held = Arc::new(AtomicBool::new(false));
     let holder = {
@@ -252,7 +274,15 @@ fn a_lock_held_long_still_inflates_and_the_waiter_parks_on_its_monitor() {
         "the waiter inflated the held object once"
     );
     assert!(spins.gave_up >= 1, "the waiter's spin gave up first");
-    // The monitor stays (deflation is the deflater's business); the object
-    // locks through it.
-    assert_eq!(o.header.lock_state(), LockState::Inflated);
+    if on_exit {
+        // The waiter's exit left the contention monitor idle and deflated
+        // it: the object is thin again.
+        assert_eq!(o.header.lock_state(), LockState::Unlocked);
+    } else {
+        assert_eq!(o.header.lock_state(), LockState::Inflated, "kept until a pass");
+    }
+    println!(
+        "deflation on exit {on_exit}: the object ended {:?}",
+        o.header.lock_state()
+    );
 }

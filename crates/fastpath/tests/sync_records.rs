@@ -4,7 +4,7 @@
 
 use std::pin::pin;
 
-use fastpath::config::LockingMode;
+use fastpath::sync::LockingMode;
 use fastpath::sync::{self, enter_with_record, exit_with_record, holds_lock, Header, LockRecord};
 
 #[test]

@@ -19,11 +19,12 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use fastpath::config::LockingMode;
+use fastpath::sync::LockingMode;
 use fastpath::sync::{
-    self, current_thread_locking_mode, enter_with_record, exit_with_record, holds_lock, Guard, Header,
-    LockRecord, SyncError, LOCK_STACK_CAPACITY,
+    self, current_thread_locking_mode, enter_with_record, exit_with_record, holds_lock, Header, HeaderGuard,
+    LockRecord, SyncError,
 };
+use fastpath::thread::LOCK_STACK_CAPACITY;
 
 const MODES: [LockingMode; 3] = [
     LockingMode::Lightweight,
@@ -115,7 +116,7 @@ enum Kind {
 /// One level held by the current thread.
 struct Level<'a> {
     obj: Pin<&'a Header>,
-    guard: Option<Guard<'a>>,
+    guard: Option<HeaderGuard<'a>>,
     /// The record of a level taken with one; `None` for the other kinds.
     record: Option<Pin<Box<LockRecord>>>,
     raw: bool,

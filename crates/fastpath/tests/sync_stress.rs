@@ -223,7 +223,7 @@ fn stress_timeouts_and_interrupts_race_notify() {
             let (o, stop, tx) = (obj.clone(), stop.clone(), tx.clone());
             let (seen_to, seen_int) = (seen_timeouts.clone(), seen_interrupts.clone());
             thread::spawn(move || {
-                tx.send(sync::current_thread()).unwrap();
+                tx.send(sync::current_sync_thread()).unwrap();
                 let (mut ok, mut timed_out, mut interrupted) = (0u64, 0u64, 0u64);
                 while !stop.load(Ordering::Relaxed) {
                     let mut g = o.as_ref().lock().unwrap();

@@ -18,8 +18,9 @@ use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use fastpath::config::LockingMode;
-use fastpath::sync::{self, Header, LockRecord, LockState, SyncError, Synchronized, LOCK_STACK_CAPACITY};
+use fastpath::sync::LockingMode;
+use fastpath::sync::{self, Header, LockRecord, LockState, SyncError, Synchronized};
+use fastpath::thread::LOCK_STACK_CAPACITY;
 
 mod sync_workloads;
 

@@ -5,7 +5,8 @@
  * cache and run. Lock enter/exit on the real
  * thread block with the library's _on slow paths (single thread, then
  * four pthreads with an exact counter), the exit expecting a header word
- * (right, wrong and recursive guesses); poll, SATB/LRB idle, card (plain,
+ * (right, wrong and recursive guesses), the enter guessing the header
+ * (right, wrong, recursive, not on top); poll, SATB/LRB idle, card (plain,
  * conditional), G1's filtered card (every filter), Brooks read and write
  * barriers, reference CAS, TLAB bump and on-spin-wait against a test
  * block at the published offsets; and the refusals. */
@@ -263,6 +264,59 @@ static void lock_tests(void) {
   /* Not held: the slow site's library exit refuses. */
   CHECK(exit_exp(t, &x, word) == 2);
 
+  /* The enter guessing the header: fn(block, header), the guess a fresh
+   * header's word (the neutral header every fastpath_header starts
+   * with). Right, it locks with the one CAS; wrong, the CAS fails and
+   * the enter goes on from the word it found, still without the slow
+   * path; recursive, it pushes before any CAS; held elsewhere in the
+   * lock-stack (not on top), the slow path inflates as the loaded form's. */
+  fastpath_header fresh;
+  CHECK_OK(fastpath_header_init(&fresh));
+  uint64_t neutral;
+  memcpy(&neutral, &fresh, sizeof neutral);
+  CHECK((neutral & 3) == 1 && neutral == FASTPATH_GC_INITIAL_HEADER);
+  lock_fn guessing[2];
+  for (int g = 0; g < 2; g++) {
+    buf f = {.n = 0};
+#if defined(__x86_64__)
+    fastpath_jit_regs r = {.thread = A0, .obj = A1, .tmp0 = T0, .tmp1 = T1};
+    uint32_t budget = 11;
+#else
+    fastpath_jit_regs r = {.thread = A0, .obj = A1, .tmp0 = T0, .tmp1 = T1, .tmp2 = T2, .tmp3 = T3, .tmp4 = T4};
+    uint32_t budget = 17; /* 15 and a movz/movk per non-zero half of the guess: 2 here */
+#endif
+    r.guess = g == 0 ? neutral : 0x0123456789abcdefu;
+    fastpath_jit_code c = emit(&f, FASTPATH_JIT_LOCK_ENTER_GUESSING, r);
+    CHECK(c.n_slow >= 2 && c.n_done == 0);
+    CHECK(g == 1 || c.budget == budget);
+    ret_imm(&f, 0);
+    patch(&f, c.slow_sites, c.n_slow, f.n);
+    tail_call(&f, (const void *)slow_enter);
+    void *p = install(&f);
+    memcpy(&guessing[g], &p, sizeof p);
+  }
+  unsigned long enters0 = slow_enters;
+  slow0 = slow_exits;
+  for (int g = 0; g < 2; g++) {
+    CHECK(guessing[g](t, &fresh) == 0);
+    CHECK_OK(fastpath_holds_lock(&fresh, &held));
+    CHECK(held);
+    CHECK(guessing[g](t, &fresh) == 0); /* recursive */
+    CHECK(exit_fn(t, &fresh) == 0 && exit_fn(t, &fresh) == 0);
+    CHECK_OK(fastpath_holds_lock(&fresh, &held));
+    CHECK(!held);
+  }
+  CHECK(slow_enters == enters0 && slow_exits == slow0);
+  memcpy(&word, &fresh, sizeof word);
+  CHECK(word == neutral); /* unlocked again: the guess stays right */
+  /* Not on top of the lock-stack: the slow site's library enter. */
+  CHECK(guessing[0](t, &fresh) == 0 && enter_fn(t, &x) == 0);
+  CHECK(guessing[0](t, &fresh) == 1 && slow_enters == enters0 + 1);
+  CHECK(exit_fn(t, &fresh) == 1 && exit_fn(t, &x) == 0 && exit_fn(t, &fresh) == 1);
+  CHECK_OK(fastpath_holds_lock(&fresh, &held));
+  CHECK(!held);
+  CHECK_OK(fastpath_header_destroy(&fresh));
+
   CHECK_OK(fastpath_header_destroy(&x));
   CHECK_OK(fastpath_header_destroy(&other));
   CHECK_OK(fastpath_header_destroy(&h));
@@ -408,9 +462,8 @@ static void block_tests(void) {
   {
     buf f = {.n = 0};
 #if defined(__x86_64__)
-    put1(&f, 0x48), put1(&f, 0x89), put1(&f, 0xD0); /* mov rax, rdx: expected */
-    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3};
-    int witnessed = RAX, expected = RAX;
+    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3, .tmp1 = A2};
+    int witnessed = RAX, expected = A2;
 #else
     fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = A3, .tmp2 = A4, .tmp3 = A5};
     int witnessed = A4, expected = A2;
@@ -513,6 +566,13 @@ static void refusals(void) {
 
 int main(void) {
   CHECK(fastpath_thread_layout_version() == FASTPATH_THREAD_LAYOUT_VERSION);
+  /* The object layout a C JIT addresses objects with (each constant is
+   * asserted equal to the library's when the library is built). */
+  CHECK(fastpath_gc_layout_version() == FASTPATH_GC_LAYOUT_VERSION);
+  CHECK(FASTPATH_GC_FORWARDING_OFFSET == -(intptr_t)FASTPATH_GC_CELL_TO_OBJECT);
+  CHECK(FASTPATH_GC_REFS_OFFSET + FASTPATH_GC_CELL_TO_OBJECT ==
+        FASTPATH_GC_CELL_HEADER_WORDS * FASTPATH_GC_WORD_BYTES);
+  CHECK((FASTPATH_GC_INITIAL_HEADER & 3) == 1); /* unlocked */
   CHECK_OK(fastpath_code_cache_new(256 * 1024, &cache));
   refusals();
   lock_tests();

@@ -20,8 +20,12 @@ pub mod block;
 pub mod brooks_real;
 #[path = "../../../fastpath-jit/tests/common/brooks_world.rs"]
 pub mod brooks_world;
+#[path = "../../../fastpath-jit/tests/common/cas_real.rs"]
+pub mod cas_real;
 #[path = "../../../fastpath-jit/tests/common/cases.rs"]
 pub mod cases;
+#[path = "../../../fastpath-jit/tests/common/data_world.rs"]
+pub mod data_world;
 #[path = "../../../fastpath-jit/tests/common/g1_world.rs"]
 pub mod g1_world;
 #[path = "../../../fastpath-jit/tests/common/gc_world.rs"]

@@ -20,6 +20,10 @@
 //!   str  obj, [xslot]
 //!   add  wtop, wtop, #8 ; str wtop, [thread, #top_off]
 //! ```
+//! The enter guessing the header (`LockEnterGuessing`): 17 with
+//! fastpath's neutral header when the guess is right (its emitter's
+//! comment lists it).
+//!
 //! Exit, 18 instructions on a last-level unlock, 10 on a recursive one
 //! (expecting a register's word: 17, the lock-stack checks in `old` so
 //! that `mark` may hold the guess, `and xexp, xword, #~3` for the load):
@@ -39,10 +43,12 @@
 
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm, DynamicLabel};
 
-use super::{uimm12, Aarch64Asm};
+use super::{halves, uimm12, Aarch64Asm};
 use crate::reg::Reg;
 use crate::template::Labels;
-use crate::template::{Emit, LockEnter, LockExit, LockExitExpecting, LockRegs, TemplateError};
+use crate::template::{
+    Emit, LockEnter, LockEnterGuessing, LockExit, LockExitExpecting, LockRegs, TemplateError,
+};
 
 /// What both lock templates emit with: the layout's offsets as
 /// immediates (`top_off`, `end`) and the registers as the numbers dynasm
@@ -71,11 +77,85 @@ impl Emit<Aarch64Relocation> for LockEnter {
             ; cmp X(m), X(o)
             ; b.eq >push
             ; ldr X(m), [X(o)]
-            ; tbnz X(m), #1, =>slow
-            ; orr XSP(e), X(m), #1
-            ; and XSP(m), X(m), #0xffff_ffff_ffff_fffe
         );
-        emit_cas(ops, Ordering::Acquire, [o, m, e, c], slow);
+        emit_cas_from_mark(ops, [o, m, e, c], slow);
+        dynasm!(ops
+            ; .arch aarch64
+            ; push:
+            ; str X(o), [X(a)]
+            ; add WSP(p), WSP(p), #8
+            ; str W(p), [X(t), top_off]
+        );
+        Ok(())
+    }
+}
+
+/// The lock from the header word in `mark` (the loaded form's, and the
+/// guessing form's after a missed guess): an inflated or GC word to
+/// `slow`; else the CAS from the word with lock bits 01 to the word with
+/// 00 (`mark` keeps the latter), a lost CAS to `slow`.
+fn emit_cas_from_mark<A: Aarch64Asm>(ops: &mut A, [o, m, e, c]: [u8; 4], slow: DynamicLabel) {
+    dynasm!(ops
+        ; .arch aarch64
+        ; tbnz X(m), #1, =>slow
+        ; orr XSP(e), X(m), #1
+        ; and XSP(m), X(m), #0xffff_ffff_ffff_fffe
+    );
+    emit_cas(ops, Ordering::Acquire, [o, m, e, c], slow);
+}
+
+/// The enter guessing the header ([`crate::template::LockEnterGuessing`]):
+/// the loaded form's bounds and recursive checks; the guess with lock bits
+/// 01 materialised in `exp` (`movz`, then a `movk` per further non-zero
+/// half); `mark` = the guess with lock bits 00; `casa` from the guess; a
+/// hit to the push; a miss (`old`: the header found) falls back to the
+/// loaded form's checks and CAS on that word.
+/// ```text
+///   ldr  wtop, [thread, #top_off] ; cmp wtop, #end ; b.hs slow
+///   add  xslot, thread, xtop
+///   ldur xmark, [xslot, #-8] ; cmp xmark, obj ; b.eq push
+///   movz xexp, #guess0 ; movk xexp, #guess3, lsl #48   ; fastpath's 0x8000_0000_0000_0001
+///   sub  xmark, xexp, #1
+///   mov  xold, xexp ; casa xold, xmark, [obj]
+///   cmp  xold, xexp ; b.eq push
+///   mov  xmark, xold                                    ; the header the CAS found
+///   tbnz xmark, #1, slow ; orr xexp, xmark, #1 ; and xmark, xmark, #~1
+///   mov  xold, xexp ; casa xold, xmark, [obj] ; cmp xold, xexp ; b.ne slow
+/// push:
+///   str  obj, [xslot] ; add wtop, wtop, #8 ; str wtop, [thread, #top_off]
+/// ```
+impl Emit<Aarch64Relocation> for LockEnterGuessing {
+    fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+        let (top_off, end, [t, o, p, m, a, e, c]) = operands(&self.enter.regs, &self.enter.layout)?;
+        let slow = labels.slow;
+        dynasm!(ops
+            ; .arch aarch64
+            ; ldr W(p), [X(t), top_off]
+            ; cmp WSP(p), #end
+            ; b.hs =>slow
+            ; add X(a), X(t), X(p)
+            ; ldur X(m), [X(a), -8]
+            ; cmp X(m), X(o)
+            ; b.eq >push
+        );
+        let h = halves(self.expected());
+        dynasm!(ops ; .arch aarch64 ; movz X(e), h[0]);
+        for (k, &half) in h.iter().enumerate().skip(1) {
+            if half != 0 {
+                let shift = 16 * k as u32;
+                dynasm!(ops ; .arch aarch64 ; movk X(e), half, lsl shift);
+            }
+        }
+        dynasm!(ops
+            ; .arch aarch64
+            ; sub XSP(m), XSP(e), #1
+            ; mov X(c), X(e)
+            ; casa X(c), X(m), [X(o)]
+            ; cmp X(c), X(e)
+            ; b.eq >push
+            ; mov X(m), X(c)
+        );
+        emit_cas_from_mark(ops, [o, m, e, c], slow);
         dynasm!(ops
             ; .arch aarch64
             ; push:

@@ -9,8 +9,9 @@
 //! | file | emitters |
 //! |---|---|
 //! | [`thread`] | safepoint poll and SATB/LRB idle tests (`ldrb; tbnz`, 2), TLAB bump (6) |
-//! | [`lock`] | lightweight monitor enter and exit with an LSE CAS, `casa` on enter and `casl` on exit (18 and 18) |
+//! | [`lock`] | lightweight monitor enter and exit with an LSE CAS, `casa` on enter and `casl` on exit (18 and 18), and the enter guessing the header (17 with fastpath's neutral header) |
 //! | [`barrier`] | Brooks read barrier (1) and write barrier (4), card post-barrier (3 with a zero dirty value), G1 filtered card post-barrier (8), reference CAS with `casal` (4) |
+//! | [`data`] | data loads and stores with the set's barrier: 1 plain, 2 through the forwarding word, 5 with the Brooks write barrier (fastpath's two bits); one `add` more for an element at an offset |
 //! | [`gc_medium`] | the SATB enqueue (8) and LRB collection-set (12) medium paths |
 //! | [`spin`] | on-spin-wait: `ISB`, `YIELD`, `NOP` or `SB`, repeated |
 //! | [`stub`] | the slow-path stub: saves the live caller-saved registers and x30 |
@@ -24,6 +25,7 @@ use dynasmrt::DynasmLabelApi;
 use crate::template::TemplateError;
 
 pub mod barrier;
+pub mod data;
 pub mod gc_medium;
 pub mod lock;
 pub mod spin;

@@ -4,7 +4,7 @@
 //! (fixed encodings, no operands).
 
 use dynasmrt::aarch64::Aarch64Relocation;
-use fastpath::spin::strategy::PauseInstruction;
+use fastpath::spin::PauseInstruction;
 
 use super::Aarch64Asm;
 use crate::isa::Isa;

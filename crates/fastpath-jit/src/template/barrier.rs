@@ -36,10 +36,16 @@
 //! - Reference CAS (Shenandoah's CAS barrier): the CAS, success to `done`;
 //!   a failure while forwarded objects exist may be a false one (the field
 //!   holds the other copy of the expected object), so it goes to `slow`,
-//!   whose slow path retries on resolved copies; a genuine failure falls
-//!   through with the witnessed value in `old`. The CAS (x86-64 `lock
-//!   cmpxchg`, AArch64 `casal`: the Rust barrier's `AcqRel`) is the only
-//!   shared write.
+//!   where the JIT puts a stub calling [`crate::slow::cas_ref`] (block,
+//!   field, expected, new → `expected` on success, else the witnessed
+//!   value, into `old`), the retry of the Rust `cas` barrier's slow path;
+//!   a genuine failure falls through with the witnessed value in `old`. So
+//!   after the template and its stub, `old == expected` says the CAS took
+//!   place. `expected` is kept (x86-64 copies it into rax, `cmpxchg`'s
+//!   operand, which then holds the witness: the slow path needs both, as
+//!   HotSpot's `cmpxchg_oop` keeps `oldval` in `tmp1`). The CAS (x86-64
+//!   `lock cmpxchg`, AArch64 `casal`: the Rust barrier's `AcqRel`) is the
+//!   only shared write inline.
 //!
 //! The forwarding loads are plain, as the read barrier's: every later
 //! access is through the loaded address (an address dependency orders it
@@ -359,19 +365,22 @@ impl Template for G1Card {
 }
 
 /// The reference CAS on the field at `addr` (Shenandoah's CAS barrier);
-/// see the module docs.
+/// see the module docs. The set's other barriers around a reference CAS
+/// are the JIT's, as around a store: the SATB pre-barrier before it, the
+/// card post-barrier after a success, and under `brooks-wb` the object
+/// and `new` resolved before it.
 #[derive(Clone, Copy, Debug)]
 pub struct CasRef {
     /// The thread register (for the GC-state test after a failure).
     pub thread: Reg,
     /// Address of the reference field.
     pub addr: Reg,
-    /// The expected reference (kept on AArch64; x86-64: rax, `cmpxchg`'s).
+    /// The expected reference (kept; x86-64: not rax).
     pub expected: Reg,
     /// The new reference (kept).
     pub new: Reg,
-    /// Receives the witnessed value (x86-64: rax, the same register as
-    /// `expected`).
+    /// Receives the witnessed value, `expected` on success (x86-64: rax,
+    /// `cmpxchg`'s operand).
     pub old: Reg,
     /// Scratch: AArch64's GC-state byte; unused on x86-64.
     pub tmp: Reg,
@@ -380,12 +389,13 @@ pub struct CasRef {
 }
 
 impl CasRef {
-    /// x86-64's form: expected and witnessed value in rax.
-    pub fn x64(thread: Reg, addr: Reg, new: Reg, layout: ThreadLayout) -> CasRef {
+    /// x86-64's form: the witnessed value in rax, `expected` in a register
+    /// of its own (kept, for the slow path).
+    pub fn x64(thread: Reg, addr: Reg, expected: Reg, new: Reg, layout: ThreadLayout) -> CasRef {
         CasRef {
             thread,
             addr,
-            expected: RAX,
+            expected,
             new,
             old: RAX,
             tmp: RAX,
@@ -398,10 +408,10 @@ impl Template for CasRef {
     fn name(&self) -> &'static str {
         "reference CAS"
     }
-    /// x86-64: rax once, as the expected and witnessed value.
+    /// x86-64: rax as the witnessed value (`old`); `tmp` unused.
     fn operands(&self, isa: Isa) -> Vec<Reg> {
         match isa {
-            Isa::X64 => vec![self.thread, self.addr, self.new, RAX],
+            Isa::X64 => vec![self.thread, self.addr, self.expected, self.new, RAX],
             Isa::Aarch64 => vec![
                 self.thread,
                 self.addr,
@@ -418,31 +428,35 @@ impl Template for CasRef {
             Isa::Aarch64 => RegSet::of(&[self.old, self.tmp]),
         }
     }
-    /// The successful CAS and its branch: x86-64 `lock cmpxchg; je`;
-    /// AArch64 `mov; casal; cmp; b.eq`.
+    /// The successful CAS and its branch: x86-64 `mov rax, expected; lock
+    /// cmpxchg; je`; AArch64 `mov; casal; cmp; b.eq`.
     fn budget(&self, isa: Isa) -> usize {
         match isa {
-            Isa::X64 => 2,
+            Isa::X64 => 3,
             Isa::Aarch64 => 4,
         }
     }
+    /// x86-64: `old` must be rax and `expected` another register (the
+    /// failed `cmpxchg` overwrites rax with the witness); then the
+    /// operands, distinct.
     fn check(&self, isa: Isa) -> Result<(), TemplateError> {
         if isa == Isa::X64 {
-            for r in [self.expected, self.old] {
-                if r != RAX {
-                    return Err(TemplateError::Register(crate::reg::RegError::Fixed {
-                        given: r,
-                        fixed: RAX,
-                    }));
-                }
+            if self.old != RAX {
+                return Err(TemplateError::Register(crate::reg::RegError::Fixed {
+                    given: self.old,
+                    fixed: RAX,
+                }));
+            }
+            if self.expected == RAX {
+                return Err(TemplateError::Register(crate::reg::RegError::Reserved(RAX)));
             }
         }
         isa.check_operands(&self.operands(isa))
             .map_err(TemplateError::Register)
     }
     fn slow_call(&self) -> Option<SlowCall> {
-        Some(SlowCall::runtime(
-            "the CAS retried on resolved copies: (thread, addr, expected, new) -> witnessed",
+        Some(SlowCall::library(
+            LibraryPath::CasRef,
             &[self.thread, self.addr, self.expected, self.new],
             Some(self.old),
         ))

@@ -2,7 +2,8 @@
 //! `c2_MacroAssembler_x86.cpp` / `_aarch64.cpp` `fast_lock_lightweight` /
 //! `fast_unlock_lightweight`) against fastpath's thread block; the
 //! instructions are in each ISA's emitter (`x64/lock.rs`: 15 and 12 on the
-//! first-level paths; `aarch64/lock.rs`: 18 and 18 with an LSE CAS).
+//! first-level paths; `aarch64/lock.rs`: 18 and 18 with an LSE CAS), and
+//! the enter guessing the header ([`LockEnterGuessing`]) on both.
 //!
 //! Enter: `top = u32 [thread+top_off]`; `top >= end` → slow (full, or a
 //! thread not running lightweight locking); `[thread+top-8] == obj` → push
@@ -216,6 +217,99 @@ lock_operation!(
     aarch64: 18,
     LibraryPath::MonitorEnter
 );
+
+impl LockEnter {
+    /// This enter with its CAS first trying `header`, the neutral header
+    /// word the JIT guesses for the object's class ([`LockEnterGuessing`]).
+    pub fn guessing(self, header: u64) -> LockEnterGuessing {
+        LockEnterGuessing { enter: self, header }
+    }
+
+    /// Emits [`LockEnter::guessing`]`(header)`.
+    pub fn emit_guessing<R: Arch, A: DynasmLabelApi<Relocation = R>>(
+        &self,
+        ops: &mut A,
+        labels: Labels,
+        header: u64,
+    ) -> Result<(), TemplateError>
+    where
+        LockEnterGuessing: Emit<R>,
+    {
+        self.guessing(header).emit(ops, labels)
+    }
+}
+
+/// The enter whose CAS first tries a header word the JIT guesses instead
+/// of the one loaded from the object: the neutral header an object of the
+/// class gets at allocation (`Header::new()`'s word, or
+/// `Header::with_spare_bits`'s; fastpath's heap: `gc::layout::INITIAL_HEADER`;
+/// its lock bits are forced to 01 here). When the object has never been
+/// hashed or locked differently, that is its header, and the enter runs
+/// with no load of the header before its CAS.
+///
+/// Any guess is safe. The bounds and recursive checks come first, as in
+/// the loaded form; the guessed CAS succeeds only when the header is
+/// exactly the guess with lock bits 01 (unlocked), and then stores what
+/// the loaded form would (the same word with lock bits 00). A failed CAS
+/// writes nothing and returns the header it found: from there the loaded
+/// form's checks and CAS run on that word (no second load). `mark` holds
+/// the locked word on success, as [`LockExitExpecting`] wants. Same
+/// registers and clobbers as the loaded form.
+///
+/// x86-64: 11 instructions when the guess is
+/// right (the loaded form: 15), 7 on a recursive enter; why it pays there:
+/// a locked `cmpxchg` is a full fence, so the loaded form's header load
+/// waits for the previous exit's CAS (`fastpath jit --only pair`).
+/// AArch64: the guess materialised by `movz`/`movk` (one per non-zero
+/// 16-bit half: 2 for fastpath's neutral header), then `sub; mov; casa;
+/// cmp; b.eq` to the push: 17 with fastpath's header (the loaded form:
+/// 18), 10 on a recursive enter. Whether it is faster there (`casa` is no
+/// full fence, so the loaded form's load is not held behind the previous
+/// exit's CAS the same way) is unmeasured: it needs AArch64 hardware.
+#[derive(Clone, Copy, Debug)]
+pub struct LockEnterGuessing {
+    /// The enter.
+    pub enter: LockEnter,
+    /// The guessed header word (its lock bits are ignored: 01 is tried).
+    pub header: u64,
+}
+
+impl LockEnterGuessing {
+    /// The word the CAS expects: the guess with lock bits 01.
+    pub fn expected(&self) -> u64 {
+        (self.header & !0b11) | 0b01
+    }
+}
+
+impl Template for LockEnterGuessing {
+    fn name(&self) -> &'static str {
+        "lightweight monitor enter guessing the header"
+    }
+    fn operands(&self, isa: Isa) -> Vec<Reg> {
+        self.enter.operands(isa)
+    }
+    fn clobbers(&self, isa: Isa) -> RegSet {
+        self.enter.clobbers(isa)
+    }
+    /// With the guess right: x86-64 11; AArch64 15 plus one `movz`/`movk`
+    /// per non-zero 16-bit half of the guess (at least one).
+    fn budget(&self, isa: Isa) -> usize {
+        match isa {
+            Isa::X64 => 11,
+            Isa::Aarch64 => {
+                let e = self.expected();
+                let halves = (0..4).filter(|k| (e >> (16 * k)) & 0xffff != 0).count();
+                15 + halves.max(1)
+            }
+        }
+    }
+    fn slow_call(&self) -> Option<SlowCall> {
+        self.enter.slow_call()
+    }
+    fn check(&self, isa: Isa) -> Result<(), TemplateError> {
+        self.enter.check(isa)
+    }
+}
 
 /// `monitorexit`'s lightweight fast path.
 #[derive(Clone, Copy, Debug)]

@@ -27,7 +27,10 @@
 //!   [`SlowCall`]; `labels.done` is where the stub resumes, bound by the
 //!   JIT (normally right after the fast path). Some templates branch to
 //!   `done` themselves (a filter that needs no work: null, same region, an
-//!   already dirty card).
+//!   already dirty card). A template that finishes an access after its
+//!   slow path ([`DataStore`] under the Brooks write barrier) binds `done`
+//!   itself, before the access: the stub resumes there, and the JIT binds
+//!   nothing.
 //! - It writes only [`Template::clobbers`] and the flags (RFLAGS, NZCV).
 //! - Its common path is at most [`Template::budget`] instructions, checked
 //!   by decoding (x86-64, iced-x86) or counting words (AArch64) in the tests.
@@ -38,8 +41,9 @@
 //! | file | templates |
 //! |---|---|
 //! | [`thread`] | thread-block tests: safepoint poll, SATB and LRB idle tests, TLAB bump |
-//! | [`lock`] | lightweight monitor enter and exit, and the exit expecting a register's word |
+//! | [`lock`] | lightweight monitor enter and exit, the enter guessing the header word, and the exit expecting a register's word |
 //! | [`barrier`] | Brooks read and write barriers and the stored value's resolution, card post-barrier (plain and conditional), G1 filtered card post-barrier, reference CAS |
+//! | [`data`] | data loads and stores (fields and elements, 1 to 8 bytes) with the barrier the set needs on data |
 //! | [`gc_medium`] | the SATB enqueue and LRB collection-set medium paths, out of line after the idle tests |
 //! | [`spin`] | on-spin-wait |
 //! | [`stub`] | the out-of-line slow-path stub |
@@ -51,6 +55,7 @@
 
 pub mod barrier;
 mod contract;
+pub mod data;
 pub mod gc_medium;
 pub mod lock;
 pub mod spin;
@@ -62,8 +67,9 @@ pub use barrier::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, G1Card,
 };
 pub use contract::{Emit, Emitter, Labels, SlowArg, SlowCall, SlowPath, Template, TemplateError};
+pub use data::{DataBarrier, DataLoad, DataStore, DataWidth};
 pub use gc_medium::{LrbCset, SatbEnqueue};
-pub use lock::{LockEnter, LockExit, LockExitExpecting, LockRegs};
+pub use lock::{LockEnter, LockEnterGuessing, LockExit, LockExitExpecting, LockRegs};
 pub use spin::SpinWait;
 pub use stub::{EmitStub, SlowStub, StubError};
 pub use thread::{GcBarrier, GcStateTest, SafepointPoll, TlabAlloc};

@@ -4,7 +4,7 @@
 //! `aarch64/spin.rs`: ISB, YIELD, NOP, SB); `none` emits nothing on both.
 
 use fastpath::config::ConfigError;
-use fastpath::spin::strategy::{PauseInstruction, SpinPause};
+use fastpath::spin::{PauseInstruction, SpinPause};
 
 use super::contract::{SlowCall, Template};
 use crate::isa::Isa;
@@ -29,7 +29,7 @@ impl SpinWait {
     /// `fastpath::spin` gives for the same request.
     pub fn new(pause: SpinPause) -> Result<SpinWait, ConfigError> {
         let cpu = fastpath::cpu::info();
-        let pause = fastpath::spin::strategy::resolve(pause, cpu)?;
+        let pause = pause.resolve(cpu)?;
         #[cfg(target_arch = "x86_64")]
         if pause.instruction == PauseInstruction::Tpause {
             // The same proof `fastpath::spin` requires before executing it.

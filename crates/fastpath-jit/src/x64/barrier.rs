@@ -13,9 +13,9 @@
 //!   (11; with an immediate base `mov tmp2, imm64; cmp byte [tmp+tmp2],
 //!   dirty; jne slow`, also 11). A store within a region takes 4, a null
 //!   one 6.
-//! - Reference CAS: `lock cmpxchg [addr], new; je done; test byte
-//!   [thread+gc_state], has_forwarded; jnz slow` (2 on success), expected
-//!   and witnessed value in rax.
+//! - Reference CAS: `mov rax, expected; lock cmpxchg [addr], new; je done;
+//!   test byte [thread+gc_state], has_forwarded; jnz slow` (3 on success),
+//!   the witnessed value in rax, `expected` kept for the slow path.
 
 use dynasmrt::{dynasm, x64::X64Relocation};
 
@@ -141,10 +141,12 @@ impl Emit<X64Relocation> for G1Card {
 
 impl Emit<X64Relocation> for CasRef {
     fn emit_checked<A: X64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        let (t, a, n, done, slow) = (self.thread.0, self.addr.0, self.new.0, labels.done, labels.slow);
+        let (t, a, e, n) = (self.thread.0, self.addr.0, self.expected.0, self.new.0);
+        let (done, slow) = (labels.done, labels.slow);
         let (off, bit) = (self.layout.gc_state, self.layout.has_forwarded_bit as i8);
         dynasm!(ops
             ; .arch x64
+            ; mov rax, Rq(e)
             ; lock cmpxchg QWORD [Rq(a)], Rq(n)
             ; je =>done
             ; test BYTE [Rq(t) + off], bit

@@ -17,6 +17,10 @@
 //!   mov   [thread+top], obj
 //!   add   dword [thread+top_off], 8
 //! ```
+//! The enter guessing the header (`LockEnterGuessing`): 11 when the guess
+//! is right, `mov rax, guess ; lea mark, [rax-1]` and the CAS in place of
+//! the load (its emitter's comment lists it).
+//!
 //! Exit, 12 instructions on a last-level unlock, 6 on a recursive one:
 //! ```text
 //!   movzx top32, byte [thread+top_off]   ; low byte: an inactive thread's reads as empty
@@ -35,7 +39,9 @@ use dynasmrt::{dynasm, x64::X64Relocation, DynamicLabel};
 use super::X64Asm;
 use crate::reg::{x64::RAX, Reg};
 use crate::template::Labels;
-use crate::template::{Emit, LockEnter, LockExit, LockExitExpecting, LockRegs, Template, TemplateError};
+use crate::template::{
+    Emit, LockEnter, LockEnterGuessing, LockExit, LockExitExpecting, LockRegs, TemplateError,
+};
 
 /// Thread, object, top and mark as the register numbers dynasm takes.
 fn numbers(regs: &LockRegs) -> [u8; 4] {
@@ -101,44 +107,36 @@ impl LockEnter {
             ; jne =>slow
         );
     }
+}
 
-    /// The enter with its CAS first trying a header word the JIT guesses
-    /// instead of the one loaded from the object (x86-64 only): pass the
-    /// neutral header an object of the class gets at allocation
-    /// (`Header::new(spare).raw()` in fastpath; its lock bits are forced to
-    /// 01 here). When the object has never been hashed or locked
-    /// differently, that is its header, and the pair runs with no load
-    /// between its locked instructions.
-    ///
-    /// Why: x86-64's locked `cmpxchg` is a full fence, so the load of the
-    /// header before enter's CAS waits for the previous exit's CAS and the
-    /// CAS waits for the load: `fastpath jit --only pair` measures that one
-    /// load as most of the lightweight pair's cost beyond parking_lot's
-    /// (which expects a constant). parking_lot can guess because its
-    /// unlocked word is 0; a JIT that knows the class can guess the same
-    /// way.
-    ///
-    /// Any guess is safe. The bounds and recursive checks come first, as
-    /// in the loaded form; the guessed CAS succeeds only when the header is
-    /// exactly the guess with lock bits 01 (unlocked), and then stores what
-    /// the loaded form would (the same word with lock bits 00). A failed
-    /// `lock cmpxchg` writes nothing and leaves the header it found in
-    /// rax: from there the loaded form's checks and CAS run on that word
-    /// (no second load). Common path 11 instructions when the guess is
-    /// right (the loaded form: 15), 7 on a recursive enter; a wrong guess
-    /// costs a failed CAS and 8 more. `mark` holds the locked word on
-    /// success, as [`LockExitExpecting`] wants. Same clobbers as the
-    /// loaded form.
-    pub fn emit_guessing<A: X64Asm>(
-        &self,
-        ops: &mut A,
-        labels: Labels,
-        header: u64,
-    ) -> Result<(), TemplateError> {
-        self.check(crate::isa::Isa::X64)?;
-        let [_, o, _, m] = numbers(&self.regs);
-        let guess = ((header & !0b11) | 0b01) as i64;
-        self.emit_bounds_and_recursion(ops, labels.slow);
+/// The enter guessing the header ([`LockEnterGuessing`]): the loaded
+/// form's bounds and recursive checks, then `lock cmpxchg` from the guess
+/// with lock bits 01 (in rax) to it with 00 (`mark`, `lea m, [rax - 1]`);
+/// a hit to the push; a miss leaves the header it found in rax, from
+/// which the loaded form's checks and CAS run (no second load). 11
+/// instructions when the guess is right (the loaded form: 15), 7 on a
+/// recursive enter; a wrong guess costs the failed CAS and 8 more.
+///
+/// Why it pays here: a locked `cmpxchg` is a full fence, so the loaded
+/// form's header load waits for the previous exit's CAS and its CAS for
+/// the load; `fastpath jit --only pair` measures that one load as most of
+/// the lightweight pair's cost beyond parking_lot's (which expects a
+/// constant, its unlocked word 0).
+/// ```text
+///   mov top, dword [thread + top_off] ; cmp top, end ; jae slow
+///   cmp obj, [thread + top - 8] ; je push
+///   mov rax, guess ; lea mark, [rax - 1]
+///   lock cmpxchg [obj], mark ; je push
+///   mov mark, rax ; (the loaded form's checks and CAS on mark)
+/// push:
+///   mov [thread + top], obj ; add dword [thread + top_off], 8
+/// ```
+impl Emit<X64Relocation> for LockEnterGuessing {
+    fn emit_checked<A: X64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
+        let enter = &self.enter;
+        let [_, o, _, m] = numbers(&enter.regs);
+        let guess = self.expected() as i64;
+        enter.emit_bounds_and_recursion(ops, labels.slow);
         dynasm!(ops
             ; .arch x64
             ; mov rax, QWORD guess
@@ -148,8 +146,8 @@ impl LockEnter {
             // rax: the header the failed CAS found.
             ; mov Rq(m), rax
         );
-        self.emit_cas_from_mark(ops, labels.slow);
-        self.emit_push(ops);
+        enter.emit_cas_from_mark(ops, labels.slow);
+        enter.emit_push(ops);
         Ok(())
     }
 }

@@ -13,8 +13,9 @@
 //! | file | emitters |
 //! |---|---|
 //! | [`thread`] | safepoint poll, SATB and LRB idle tests, TLAB bump |
-//! | [`lock`] | lightweight monitor enter (and the enter guessing the header word, x86-64 only) and exit |
+//! | [`lock`] | lightweight monitor enter (and the enter guessing the header word) and exit |
 //! | [`barrier`] | Brooks read and write barriers, card post-barrier, G1 filtered card post-barrier, reference CAS |
+//! | [`data`] | data loads and stores with the set's barrier (none, the forwarding word, the Brooks write barrier) |
 //! | [`gc_medium`] | the SATB enqueue and LRB collection-set medium paths |
 //! | [`spin`] | on-spin-wait: PAUSE, none, TPAUSE |
 //! | [`stub`] | the out-of-line slow-path stub |
@@ -23,6 +24,7 @@ use dynasmrt::x64::X64Relocation;
 use dynasmrt::DynasmLabelApi;
 
 pub mod barrier;
+pub mod data;
 pub mod gc_medium;
 pub mod lock;
 pub mod spin;

@@ -8,7 +8,7 @@
 //!   unless the CPU has WAITPKG: a value error, never `#UD`).
 
 use dynasmrt::{dynasm, x64::X64Relocation};
-use fastpath::spin::strategy::PauseInstruction;
+use fastpath::spin::PauseInstruction;
 
 use super::X64Asm;
 use crate::isa::Isa;

@@ -80,3 +80,58 @@ macro_rules! brooks_wb_tests {
     };
 }
 pub(crate) use brooks_wb_tests;
+
+/// The data load and store templates against the Rust accessors
+/// (`data_world`), on `$load(&CodeCache, Access) -> LoadFn` and
+/// `$store(&CodeCache, Access, slow) -> StoreFn`, the binary's builders:
+/// every preset in passive mode, then a concurrent Brooks heap and a
+/// concurrent LRB heap during evacuation (each on a thread of its own: a
+/// thread is one heap's mutator at a time).
+macro_rules! data_access_tests {
+    ($load:path, $store:path) => {
+        #[test]
+        fn data_templates_agree_with_the_rust_accessors_in_every_preset() {
+            std::thread::spawn(|| {
+                crate::common::data_world::every_form_agrees_with_the_rust_accessors($load, $store)
+            })
+            .join()
+            .unwrap();
+        }
+
+        #[test]
+        fn brooks_data_stores_reach_the_copy_during_evacuation() {
+            std::thread::spawn(|| {
+                crate::common::data_world::brooks_stores_reach_the_copy_during_evacuation($load, $store)
+            })
+            .join()
+            .unwrap();
+        }
+
+        #[test]
+        fn lrb_data_accesses_need_no_barrier_during_evacuation() {
+            std::thread::spawn(|| {
+                crate::common::data_world::lrb_accesses_need_no_barrier_during_evacuation($load, $store)
+            })
+            .join()
+            .unwrap();
+        }
+    };
+}
+pub(crate) use data_access_tests;
+
+/// The reference CAS template's false failures retried by the library's
+/// slow entry on a concurrent heap (`cas_real`), on `$cas(&CodeCache,
+/// slow) -> CasFn`, the binary's builder.
+macro_rules! cas_ref_tests {
+    ($cas:path) => {
+        #[test]
+        fn reference_cas_false_failures_succeed_through_the_library_slow_entry() {
+            std::thread::spawn(|| {
+                crate::common::cas_real::false_failures_succeed_through_the_slow_entry($cas)
+            })
+            .join()
+            .unwrap();
+        }
+    };
+}
+pub(crate) use cas_ref_tests;

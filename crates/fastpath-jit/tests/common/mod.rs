@@ -8,6 +8,8 @@
 //! | [`brooks_world`] | the Brooks write barrier's differential against a Rust model | every host |
 //! | [`brooks_real`] | the Brooks write barrier on a concurrent `shenandoah-2017` heap, its stub calling the library | every host |
 //! | [`g1_world`] | G1's card barrier differential on twin `g1` heaps | every host |
+//! | [`data_world`] | the data load and store templates against the Rust accessors, in every preset and during evacuation | every host |
+//! | [`cas_real`] | the reference CAS's false failures retried by the library's slow entry on a concurrent heap | every host |
 //! | [`lock_world`] | the monitor templates' differential, mixed and stress tests | every host |
 //! | [`cases`] | the cases every architecture runs alike, as macros over its builders | every host |
 //! | [`frame`] | each ISA's frame of a test function, and a barrier laid out with its medium path out of line, over it | every host |
@@ -25,7 +27,9 @@ pub mod aarch64;
 pub mod block;
 pub mod brooks_real;
 pub mod brooks_world;
+pub mod cas_real;
 pub mod cases;
+pub mod data_world;
 pub mod frame;
 pub mod g1_world;
 pub mod gc_world;

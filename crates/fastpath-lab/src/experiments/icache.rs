@@ -32,10 +32,10 @@
 use std::time::Instant;
 
 use clap::{value_parser, Arg, Command};
-use fastpath::code::icache::Strategy;
-use fastpath::code::memory::CodeMemory;
 use fastpath::code::CodeCache;
-use fastpath::config::ICacheSync;
+use fastpath::code::CodeMemory;
+use fastpath::code::ICacheStrategy;
+use fastpath::code::ICacheSync;
 
 use crate::experiment::{Context, Experiment};
 use crate::harness::interleave::{rounds, Order};
@@ -93,16 +93,16 @@ impl Experiment for ICache {
     fn perfnorm_region(&self, id: &str) -> Option<Region<'static>> {
         let (name, size) = id.split_once('/')?;
         let size: usize = size.parse().ok().filter(|s| PROFILED_SIZES.contains(s))?;
-        let st = Strategy::new(name.parse().ok()?).ok()?;
+        let st = ICacheStrategy::new(name.parse().ok()?).ok()?;
         let region = sync_region(st, size).ok()?;
         debug_assert_eq!(region_id(&st, size), id);
         Some(region)
     }
 
     fn run(&self, ctx: &Context) -> anyhow::Result<()> {
-        let strategies: Vec<Strategy> = Strategy::supported()
+        let strategies: Vec<ICacheStrategy> = ICacheStrategy::supported()
             .into_iter()
-            .map(Strategy::new)
+            .map(ICacheStrategy::new)
             .collect::<Result<_, _>>()?;
         anyhow::ensure!(
             strategies.first().map(|s| s.requested()) == Some(ICacheSync::None),
@@ -143,7 +143,7 @@ impl Cell {
     }
 }
 
-fn label(s: &Strategy) -> String {
+fn label(s: &ICacheStrategy) -> String {
     if s.requested() == ICacheSync::Auto {
         format!("auto ({})", s.describe())
     } else {
@@ -165,7 +165,7 @@ unsafe fn read_back(p: *const u8, len: usize) -> u64 {
 }
 
 /// Part 1: measures every (size, strategy) cell, then reports them.
-fn icache_table(strategies: &[Strategy], iterations: usize, report: &mut Report) -> anyhow::Result<()> {
+fn icache_table(strategies: &[ICacheStrategy], iterations: usize, report: &mut Report) -> anyhow::Result<()> {
     let cells = measure_cells(strategies, iterations)?;
     for (k, st) in strategies.iter().enumerate() {
         report
@@ -187,7 +187,7 @@ fn icache_table(strategies: &[Strategy], iterations: usize, report: &mut Report)
 /// `cells[size][strategy]`: at each size, `iterations` rounds in which
 /// every strategy dirties the buffer, syncs it and reads it back once, in a
 /// fresh random order per round (see the module comment for why).
-fn measure_cells(strategies: &[Strategy], iterations: usize) -> anyhow::Result<Vec<Vec<Cell>>> {
+fn measure_cells(strategies: &[ICacheStrategy], iterations: usize) -> anyhow::Result<Vec<Vec<Cell>>> {
     let max = *SIZES.last().expect("sizes");
     let mem = CodeMemory::new(max)?;
     let warmup = (iterations / 10).max(1);
@@ -227,7 +227,7 @@ fn measure_cells(strategies: &[Strategy], iterations: usize) -> anyhow::Result<V
 /// One sample: dirty `size` bytes through the RW view with `fill` (every
 /// line modified in this core's cache, as freshly written code is), sync
 /// them with `st`, read them back through the RX view: (sync ns, read ns).
-fn sync_and_read_back(mem: &CodeMemory, st: &Strategy, size: usize, fill: u8) -> (f64, f64) {
+fn sync_and_read_back(mem: &CodeMemory, st: &ICacheStrategy, size: usize, fill: u8) -> (f64, f64) {
     // SAFETY: `size ≤ mem.len()` (SIZES' largest is the mapping's size);
     // the RW view is writable and no reference to it exists.
     unsafe { mem.rw().write_bytes(fill, size) };
@@ -251,7 +251,7 @@ const PROFILED_SIZES: [usize; 3] = [256, 4096, 65536];
 /// rows.
 fn counters_table(
     prof: &Profiler,
-    strategies: &[Strategy],
+    strategies: &[ICacheStrategy],
     results: &mut [BenchResult],
 ) -> anyhow::Result<Table> {
     let mut table = ProfileTable::new("ICacheTest sync + read-back");
@@ -276,12 +276,12 @@ fn counters_table(
 }
 
 /// `<strategy>/<bytes>`, e.g. `clflushopt/4096`.
-fn region_id(st: &Strategy, size: usize) -> String {
+fn region_id(st: &ICacheStrategy, size: usize) -> String {
     format!("{}/{size}", st.requested().name())
 }
 
 /// The profiled loop of one ICacheTest cell, owning its code memory.
-fn sync_region(st: Strategy, size: usize) -> std::io::Result<Region<'static>> {
+fn sync_region(st: ICacheStrategy, size: usize) -> std::io::Result<Region<'static>> {
     let mem = CodeMemory::new(size)?;
     Ok(Region::new(2_000, move |n| {
         for i in 0..n {
@@ -293,7 +293,7 @@ fn sync_region(st: Strategy, size: usize) -> std::io::Result<Region<'static>> {
 /// The ICacheTest table of strategy `k` (and its JSON rows), `%` against
 /// `none` (strategy 0) at each size.
 fn strategy_table(
-    st: &Strategy,
+    st: &ICacheStrategy,
     k: usize,
     cells: &[Vec<Cell>],
     iterations: usize,
@@ -361,7 +361,7 @@ fn unmeasured_strategies() -> Vec<String> {
         .iter()
         .filter_map(|name| name.parse::<ICacheSync>().ok())
         .filter_map(|s| {
-            Strategy::new(s)
+            ICacheStrategy::new(s)
                 .err()
                 .map(|e| format!("{} not measured: {}", s.name(), why_not(&e.to_string())))
         })
@@ -381,7 +381,11 @@ fn why_not(error: &str) -> &str {
 /// The done-criterion: `auto` against the fastest explicit strategy other
 /// than `none`, on flush + read-back medians of this very run (`None` when
 /// there is no `auto` row). Adds `auto_vs_fastest` to auto's JSON rows.
-fn auto_check(strategies: &[Strategy], cells: &[Vec<Cell>], results: &mut [BenchResult]) -> Option<Table> {
+fn auto_check(
+    strategies: &[ICacheStrategy],
+    cells: &[Vec<Cell>],
+    results: &mut [BenchResult],
+) -> Option<Table> {
     let a = strategies
         .iter()
         .position(|s| s.requested() == ICacheSync::Auto)?;
@@ -451,7 +455,7 @@ fn auto_check(strategies: &[Strategy], cells: &[Vec<Cell>], results: &mut [Bench
 
 /// Two SVG plots, flush and read-back medians against size, a series per
 /// strategy.
-fn plots(strategies: &[Strategy], cells: &[Vec<Cell>]) -> Vec<(String, String)> {
+fn plots(strategies: &[ICacheStrategy], cells: &[Vec<Cell>]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (file, what, pick) in [
         ("icache-flush.svg", "flushed in", 0usize),
@@ -529,7 +533,12 @@ fn verify(entries: &[fastpath::code::Entry]) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn install_storm(strategies: &[Strategy], n: usize, quick: bool, report: &mut Report) -> anyhow::Result<()> {
+fn install_storm(
+    strategies: &[ICacheStrategy],
+    n: usize,
+    quick: bool,
+    report: &mut Report,
+) -> anyhow::Result<()> {
     let stubs = make_stubs(n);
     let refs: Vec<&[u8]> = stubs.iter().map(Vec::as_slice).collect();
     let bytes: usize = stubs.iter().map(Vec::len).sum();
@@ -622,7 +631,7 @@ fn install_storm(strategies: &[Strategy], n: usize, quick: bool, report: &mut Re
 
 fn fences(ctx: &Context, report: &mut Report) {
     let settings = ctx.settings();
-    let guarantee = fastpath::code::publish::guarantee();
+    let guarantee = fastpath::code::publish_guarantee();
     #[allow(clippy::type_complexity)]
     let mut ops: Vec<(&str, String, Box<dyn FnMut()>)> = vec![
         (
@@ -728,10 +737,10 @@ fn fences(ctx: &Context, report: &mut Report) {
 
 fn cross_modify_name() -> &'static str {
     #[cfg(target_arch = "x86_64")]
-    return match fastpath::code::icache::cross_modify_serializer() {
-        fastpath::code::icache::Serializer::Cpuid => "CPUID",
-        fastpath::code::icache::Serializer::Serialize => "SERIALIZE",
-        fastpath::code::icache::Serializer::IretToSelf => "IRET-to-self",
+    return match fastpath::code::testing::cross_modify_serializer() {
+        fastpath::code::testing::Serializer::Cpuid => "CPUID",
+        fastpath::code::testing::Serializer::Serialize => "SERIALIZE",
+        fastpath::code::testing::Serializer::IretToSelf => "IRET-to-self",
     };
     #[cfg(target_arch = "aarch64")]
     return "ISB";

@@ -8,6 +8,9 @@
 //! - `cas-pair` (baseline): CAS 01→00 then CAS 00→01 on a word, Acquire /
 //!   Release, as the fast paths do, with no lock-stack and no checks.
 //! - `uncontended`: `sync::enter` + `sync::exit` on one object.
+//! - `guard`: `sync::lock` and the guard's drop (the safe API's pair).
+//! - `cranelift-guessing`: the pair fastpath-cranelift's guessing emitters
+//!   make, in a Cranelift-compiled loop ([`clif_pair`]).
 //! - `after-deflation`: `uncontended` on an object that was inflated (a
 //!   zero-timeout `wait`) and deflated again (`sync::deflate_idle_monitors`)
 //!   before timing: the goal "after deflation an object locks at
@@ -26,8 +29,9 @@
 //!   pair, both threads' pairs counted).
 //! - The peers a Rust user would otherwise pick, same run:
 //!   `parking-lot-mutex`, `parking-lot-reentrant`, `std-mutex` lock+unlock
-//!   beside `uncontended`, and `parking-lot-reentrant-recursive` beside
-//!   `recursive`. The `× best peer` column sets each fastpath row against
+//!   beside `uncontended`, `parking-lot-reentrant-recursive` beside
+//!   `recursive`, and `parking-lot-mutex-u64`, `std-mutex-u64` (lock,
+//!   increment, unlock) beside `synchronized`. The `× best peer` column sets each fastpath row against
 //!   the best of them; the goal column says pass or FAIL, and the note
 //!   under the table gives the measured ratios beside the goal's limits.
 //!
@@ -47,6 +51,7 @@
 //! `lock/mca/` holds the fast paths' instruction sequences, copied from the
 //! release binary, for `llvm-mca` (BENCHMARKS.md has the commands).
 
+pub mod clif_pair;
 pub mod contended;
 pub mod profile;
 pub mod workloads;
@@ -56,7 +61,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use fastpath::config::LockingMode;
+use fastpath::sync::LockingMode;
 use fastpath::sync::{self, Header, Synchronized};
 
 use clap::{Arg, ArgAction, Command};
@@ -81,6 +86,15 @@ fn lock_pairs(h: std::pin::Pin<&Header>, n: u64) {
         let h = black_box(h);
         sync::enter(h);
         let _ = sync::exit(h);
+    }
+}
+
+/// `sync::lock` and the guard's drop: the safe API's pair, what a Rust
+/// user of `Header` writes.
+#[inline(never)]
+fn guard_pairs(h: std::pin::Pin<&Header>, n: u64) {
+    for _ in 0..n {
+        drop(sync::lock(black_box(h)));
     }
 }
 
@@ -146,6 +160,24 @@ fn reentrant_pairs<T>(m: &parking_lot::ReentrantMutex<T>, n: u64) {
 fn std_pairs<T>(m: &std::sync::Mutex<T>, n: u64) {
     for _ in 0..n {
         drop(black_box(m).lock());
+    }
+}
+
+/// `synchronized`'s loop on parking_lot's mutex: lock, increment through
+/// the guard, unlock.
+#[inline(never)]
+fn mutex_bumps(m: &parking_lot::Mutex<u64>, n: u64) {
+    for _ in 0..n {
+        *black_box(m).lock() += 1;
+    }
+}
+
+/// `synchronized`'s loop on std's mutex.
+#[inline(never)]
+fn std_bumps(m: &std::sync::Mutex<u64>, n: u64) {
+    for _ in 0..n {
+        // A poisoned lock still counts: poisoning marks a panic, not a race.
+        *black_box(m).lock().unwrap_or_else(|e| e.into_inner()) += 1;
     }
 }
 
@@ -223,6 +255,18 @@ fn pair_region(row: &str) -> Option<profile::RowRegion> {
             let h = header();
             Region::new(OPS, move |n| lock_pairs(h.as_ref(), n))
         }
+        "guard" => {
+            let h = header();
+            Region::new(OPS, move |n| guard_pairs(h.as_ref(), n))
+        }
+        "cranelift-guessing" => {
+            let pair = match clif_pair::ClifPair::compile() {
+                Ok(p) => p,
+                Err(e) => return Some(profile::not_profiled(e.to_string())),
+            };
+            let h = header();
+            Region::new(OPS, move |n| pair.run(h.as_ref(), n))
+        }
         "after-deflation" => match deflated_header() {
             Ok(h) => Region::new(OPS, move |n| lock_pairs(h.as_ref(), n)),
             Err(e) => return Some(profile::not_profiled(e.to_string())),
@@ -278,6 +322,14 @@ fn pair_region(row: &str) -> Option<profile::RowRegion> {
                 let _outer = m.lock();
                 reentrant_pairs(&m, n)
             })
+        }
+        "parking-lot-mutex-u64" => {
+            let m = parking_lot::Mutex::new(0u64);
+            Region::new(OPS, move |n| mutex_bumps(&m, n))
+        }
+        "std-mutex-u64" => {
+            let m = std::sync::Mutex::new(0u64);
+            Region::new(OPS, move |n| std_bumps(&m, n))
         }
         _ => return profile::pair_region(row),
     }))
@@ -422,10 +474,12 @@ impl Experiment for Lock {
 const THREAD_MODE: &str = "thread";
 
 /// The pairs table's rows: name, mode column, goal.
-const PAIR_ROWS: [(&str, &str, Option<Goal>); 14] = [
+const PAIR_ROWS: [(&str, &str, Option<Goal>); 18] = [
     ("cas-pair", "baseline", None),
     ("uncontended", THREAD_MODE, Some(UNCONTENDED_GOAL)),
     (profile::ON_ROW, THREAD_MODE, None),
+    ("guard", THREAD_MODE, None),
+    ("cranelift-guessing", THREAD_MODE, None),
     ("after-deflation", THREAD_MODE, None),
     ("recursive", THREAD_MODE, Some(RECURSIVE_GOAL)),
     ("churn", THREAD_MODE, None),
@@ -439,6 +493,8 @@ const PAIR_ROWS: [(&str, &str, Option<Goal>); 14] = [
     ("parking-lot-reentrant", "peer", None),
     ("std-mutex", "peer", None),
     ("parking-lot-reentrant-recursive", "peer", None),
+    ("parking-lot-mutex-u64", "peer", None),
+    ("std-mutex-u64", "peer", None),
 ];
 
 /// The label of a pairs row's mode column: [`THREAD_MODE`] becomes the
@@ -465,6 +521,7 @@ const PAIRS_SEED: u64 = 0x0010_C4ED;
 /// nothing between samples.
 fn measure_pairs(plan: &Plan) -> anyhow::Result<Vec<Stats>> {
     let deflated = deflated_header()?;
+    let clif = clif_pair::ClifPair::compile()?;
     let ok = |mut f: Box<dyn FnMut(&Plan) -> f64>| -> Sampler<'_> { Box::new(move |p| Ok(f(p))) };
     let mut rows: Vec<Sampler<'_>> = vec![
         ok(Box::new(fresh(
@@ -475,6 +532,8 @@ fn measure_pairs(plan: &Plan) -> anyhow::Result<Vec<Stats>> {
         ok(Box::new(fresh(Header::new, |h, n| {
             profile::lock_pairs_on(fastpath::thread::current(), h, n)
         }))),
+        ok(Box::new(fresh(Header::new, guard_pairs))),
+        ok(Box::new(fresh(Header::new, |h, n| clif.run(h, n)))),
         row(|n| lock_pairs(deflated.as_ref(), n)),
         ok(Box::new(fresh(Header::new, |h, n| {
             let _outer = sync::lock(h);
@@ -505,6 +564,14 @@ fn measure_pairs(plan: &Plan) -> anyhow::Result<Vec<Stats>> {
                 let _outer = m.lock();
                 reentrant_pairs(&m, n)
             },
+        ))),
+        ok(Box::new(fresh(
+            || parking_lot::Mutex::new(0u64),
+            |m, n| mutex_bumps(&m, n),
+        ))),
+        ok(Box::new(fresh(
+            || std::sync::Mutex::new(0u64),
+            |m, n| std_bumps(&m, n),
         ))),
     ];
     debug_assert_eq!(rows.len(), PAIR_ROWS.len());
@@ -544,8 +611,12 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
         .collect();
     let best_uncontended = pl.median.min(st.median);
     let best_recursive = re_rec.median;
+    let best_bump = stats_of("parking-lot-mutex-u64")
+        .median
+        .min(stats_of("std-mutex-u64").median);
     let peer_base = move |name: &str| match name {
         "recursive" => best_recursive,
+        "synchronized" => best_bump,
         "contended-2t" => f64::NAN,
         _ => best_uncontended,
     };
@@ -605,7 +676,7 @@ fn pairs(ctx: &Context, prof: Option<&Profiler>) -> anyhow::Result<(Vec<Table>, 
         ));
     }
     t.note("ratio = median / median of cas-pair, both measured in this run");
-    t.note("× best peer: uncontended rows against the faster of parking-lot-mutex and std-mutex, recursive against parking-lot-reentrant-recursive (the outer hold taken once); peers' rows are lock+unlock of an empty Mutex<()> / ReentrantMutex<()>");
+    t.note("× best peer: uncontended rows against the faster of parking-lot-mutex and std-mutex, recursive against parking-lot-reentrant-recursive (the outer hold taken once), synchronized against the faster of parking-lot-mutex-u64 and std-mutex-u64 (the same increment under the lock); the other peers' rows are lock+unlock of an empty Mutex<()> / ReentrantMutex<()>");
     t.note("contended-2t: 2 threads on 2 shared vCPUs; noisy, for scale only");
     t.note(format!(
         "rows interleaved: {} rounds (after {} warm-up), each row one sample per round in a shuffled order, {} µs per sample ({} ms for contended-2t), each on an object made for the sample at a random stack depth",

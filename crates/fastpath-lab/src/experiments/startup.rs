@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::{value_parser, Arg, Command as ClapCommand};
-use fastpath::cpu::{self, files::NativeFiles, microcode, MicrocodeSource};
+use fastpath::cpu::testing::{read_microcode, NativeFiles};
+use fastpath::cpu::{self, MicrocodeSource};
 
 use crate::experiment::{Context, Experiment};
 use crate::harness::interleave::{rounds, Order};
@@ -97,7 +98,7 @@ pub fn child_main(source: IdentifySource) -> anyhow::Result<()> {
             } else {
                 MicrocodeSource::Sysfs
             };
-            match microcode::read(&NativeFiles, &[only]) {
+            match read_microcode(&NativeFiles, &[only]) {
                 Ok(m) => format!("microcode {:#x} from {}", m.revision, m.source),
                 Err(e) => format!("{e}"),
             }

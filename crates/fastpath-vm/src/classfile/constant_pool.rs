@@ -276,8 +276,18 @@ impl ConstantPool {
                     }
                 }
                 Constant::NameAndType { name, descriptor } => {
-                    self.utf8_at(name, i)?;
-                    self.utf8_at(descriptor, i)?;
+                    // Every NameAndType is format-checked, referenced or not,
+                    // as a method's when its descriptor starts with `(`, else
+                    // as a field's (HotSpot's class-file parser does so).
+                    let n = self.utf8_at(name, i)?;
+                    let d = self.utf8_at(descriptor, i)?;
+                    if n.is_empty() || d.is_empty() {
+                        return Err(bad(format!(
+                            "Illegal zero length constant pool entry at {} in class file",
+                            if d.is_empty() { descriptor } else { name }
+                        )));
+                    }
+                    check_member_name_and_descriptor(n, d, !d.starts_with('('))?;
                 }
                 Constant::MethodHandle { kind, reference } => {
                     let target = self.get_at(reference, i)?;
@@ -471,7 +481,9 @@ impl ConstantPool {
 }
 
 /// Checks a member reference's name and descriptor (JVMS 4.2.2, 4.3).
-fn check_member_name_and_descriptor(name: &str, desc: &str, field: bool) -> Result<()> {
+/// A field's or method's name and descriptor, as JVMS 4.2.2 and 4.3 allow
+/// them (`<init>` and `<clinit>` only for methods, returning void).
+pub(crate) fn check_member_name_and_descriptor(name: &str, desc: &str, field: bool) -> Result<()> {
     if field {
         if !is_unqualified_name(name, false) {
             return Err(bad(format!("Illegal field name \"{name}\" in class file")));

@@ -18,10 +18,12 @@
 //! one `Code` attribute for methods that are neither native nor abstract and
 //! none for those, code length 1 to 65535, exception-table ranges inside
 //! the code, `max_locals` holding the parameters, no bytes after the last
-//! attribute. The type checker (JVMS 4.10.1) and the static constraints on
+//! attribute, every NameAndType's name and descriptor, and the class
+//! attributes' structure ([`class_attributes`]). The type checker (JVMS 4.10.1) and the static constraints on
 //! instructions (4.9) are `verify/`'s.
 
 pub mod bytecode;
+pub mod class_attributes;
 pub mod constant_pool;
 pub mod descriptor;
 pub mod error;
@@ -331,6 +333,7 @@ impl ClassFile {
         if !r.at_end() {
             return Err(bad(format!("Extra bytes at the end of class file {this_class}")));
         }
+        class_attributes::check(&cp, &attributes, major, access_flags, &this_class)?;
         // (invoke)dynamic constants name bootstrap methods by index.
         for c in cp.entries() {
             if let Constant::Dynamic(d) | Constant::InvokeDynamic(d) = c {
@@ -363,7 +366,7 @@ impl ClassFile {
     }
 }
 
-fn check_class_flags(flags: u16, major: u16, name: &str) -> Result<()> {
+pub(crate) fn check_class_flags(flags: u16, major: u16, name: &str) -> Result<()> {
     let interface = flags & access::INTERFACE != 0;
     let abstract_ = flags & access::ABSTRACT != 0;
     let final_ = flags & access::FINAL != 0;

@@ -220,16 +220,18 @@ pub fn library_index(p: LibraryPath) -> u32 {
         LibraryPath::Lrb => 3,
         LibraryPath::BrooksWb => 4,
         LibraryPath::G1Card => 5,
+        LibraryPath::CasRef => 6,
     }
 }
 
-const LIBRARY_PATHS: [LibraryPath; 6] = [
+const LIBRARY_PATHS: [LibraryPath; 7] = [
     LibraryPath::MonitorEnter,
     LibraryPath::MonitorExit,
     LibraryPath::SatbEnqueue,
     LibraryPath::Lrb,
     LibraryPath::BrooksWb,
     LibraryPath::G1Card,
+    LibraryPath::CasRef,
 ];
 
 impl Jit {

@@ -16,6 +16,8 @@
 //! appends each argument and constant to a `StringBuilder` (whose
 //! `append`s are `String.valueOf`'s, the factory's semantics).
 
+mod concat;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::class::{Class, Method};
@@ -24,6 +26,7 @@ use super::synth::{Asm, ClassWriter};
 use crate::classfile::bytecode::op;
 use crate::classfile::{access, Constant, FieldType, MethodDescriptor};
 use crate::runtime::{Error, Vm};
+use concat::sb_append;
 
 static SPUN: AtomicUsize = AtomicUsize::new(0);
 
@@ -35,6 +38,9 @@ fn bme(msg: impl Into<String>) -> Error {
 enum Arg {
     Str(Vec<u16>),
     Int(i32),
+    Long(i64),
+    Float(f32),
+    Double(f64),
     Class(String),
     MethodType(String),
     Handle {
@@ -59,6 +65,9 @@ fn arg(host: &Class, index: u16) -> Result<Arg, Error> {
     Ok(match cp.get(index).map_err(Error::from)? {
         Constant::String { utf8 } => Arg::Str(cp.utf8_entry(*utf8).map_err(Error::from)?.to_utf16()),
         Constant::Integer(v) => Arg::Int(*v),
+        Constant::Long(v) => Arg::Long(*v),
+        Constant::Float(v) => Arg::Float(*v),
+        Constant::Double(v) => Arg::Double(*v),
         Constant::Class { name } => Arg::Class(cp.utf8(*name).map_err(Error::from)?.to_string()),
         Constant::MethodType { descriptor } => {
             Arg::MethodType(cp.utf8(*descriptor).map_err(Error::from)?.to_string())
@@ -147,13 +156,16 @@ fn link_uncached(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'
         .get(d.bootstrap as usize)
         .ok_or_else(|| bme("bad bootstrap method index"))?;
     let Arg::Handle {
+        kind,
         class: bclass,
         name: bname,
-        ..
+        desc: bdesc,
+        interface,
     } = arg(host, bsm.method_ref)?
     else {
         return Err(bme("bootstrap method is not a method handle"));
     };
+    check_bootstrap_handle(kind, &bclass, &bname, &bdesc, interface)?;
     let args: Vec<Arg> = bsm
         .arguments
         .iter()
@@ -166,14 +178,12 @@ fn link_uncached(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'
             lambda_class(host, n, name, desc, &md, &args, bname == "altMetafactory")?
         }
         ("java/lang/invoke/StringConcatFactory", "makeConcatWithConstants") => {
-            let Some(Arg::Str(recipe)) = args.first() else {
-                return Err(bme("makeConcatWithConstants without a recipe"));
-            };
-            concat_class(host, n, desc, &md, recipe, &args[1..])?
+            let pieces = concat::link_pieces(vm, concat::Factory::WithConstants, &md, &args)?;
+            concat::spin(host, n, desc, &md, &pieces)?
         }
         ("java/lang/invoke/StringConcatFactory", "makeConcat") => {
-            let recipe = vec![1u16; md.params.len()];
-            concat_class(host, n, desc, &md, &recipe, &[])?
+            let pieces = concat::link_pieces(vm, concat::Factory::Plain, &md, &args)?;
+            concat::spin(host, n, desc, &md, &pieces)?
         }
         ("java/lang/runtime/ObjectMethods", "bootstrap") => record_class(host, n, name, desc, &md, &args)?,
         ("java/lang/runtime/SwitchBootstraps", "typeSwitch") => type_switch_class(host, n, desc, &args)?,
@@ -190,6 +200,101 @@ fn link_uncached(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'
     c.declared_method("get", desc)
         .ok_or_else(|| bme(format!("spun class {class_name} lacks its factory")))
 }
+
+/// The bootstrap methods the VM links, with their JDK descriptors.
+const BOOTSTRAPS: &[(&str, &str, &str)] = &[
+    (
+        "java/lang/invoke/LambdaMetafactory",
+        "metafactory",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;\
+         Ljava/lang/invoke/MethodType;Ljava/lang/invoke/MethodHandle;Ljava/lang/invoke/MethodType;)\
+         Ljava/lang/invoke/CallSite;",
+    ),
+    (
+        "java/lang/invoke/LambdaMetafactory",
+        "altMetafactory",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;\
+         [Ljava/lang/Object;)Ljava/lang/invoke/CallSite;",
+    ),
+    (
+        "java/lang/invoke/StringConcatFactory",
+        "makeConcatWithConstants",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;\
+         Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/invoke/CallSite;",
+    ),
+    (
+        "java/lang/invoke/StringConcatFactory",
+        "makeConcat",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;)\
+         Ljava/lang/invoke/CallSite;",
+    ),
+    (
+        "java/lang/runtime/ObjectMethods",
+        "bootstrap",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/TypeDescriptor;\
+         Ljava/lang/Class;Ljava/lang/String;[Ljava/lang/invoke/MethodHandle;)Ljava/lang/Object;",
+    ),
+    (
+        "java/lang/runtime/SwitchBootstraps",
+        "typeSwitch",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;\
+         [Ljava/lang/Object;)Ljava/lang/invoke/CallSite;",
+    ),
+];
+
+/// Resolves the bootstrap method handle of a method the VM links as
+/// HotSpot would (JVMS 5.4.3.5): the method must exist with the
+/// descriptor named (`NoSuchMethodError`), in a class referenced as a
+/// class, and, being static, be invoked by `REF_invokeStatic`
+/// (`IncompatibleClassChangeError`). Other bootstrap methods are refused
+/// later, by name.
+fn check_bootstrap_handle(
+    kind: u8,
+    class: &str,
+    name: &str,
+    desc: &str,
+    interface: bool,
+) -> Result<(), Error> {
+    let Some(&(_, _, real)) = BOOTSTRAPS.iter().find(|(c, n, _)| *c == class && *n == name) else {
+        return Ok(());
+    };
+    let shown = |d: &str| {
+        let c = class.replace('/', ".");
+        match MethodDescriptor::parse(d) {
+            Ok(md) => format!(
+                "'{} {c}.{name}({})'",
+                md.ret
+                    .as_ref()
+                    .map_or("void".to_string(), super::resolve::pretty_type),
+                md.params
+                    .iter()
+                    .map(super::resolve::pretty_type)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Err(_) => format!("'{c}.{name}{d}'"),
+        }
+    };
+    if interface {
+        return Err(Error::incompatible(format!(
+            "Found class {}, but interface was expected",
+            class.replace('/', ".")
+        )));
+    }
+    if desc != real {
+        return Err(Error::new("java/lang/NoSuchMethodError", shown(desc)));
+    }
+    if kind != REF_INVOKE_STATIC {
+        return Err(Error::incompatible(format!(
+            "Expecting non-static method {}",
+            shown(desc)
+        )));
+    }
+    Ok(())
+}
+
+/// `REF_invokeStatic` (JVMS 4.4.8).
+const REF_INVOKE_STATIC: u8 = 6;
 
 fn box_class(t: &FieldType) -> Option<(&'static str, &'static str)> {
     Some(match t {
@@ -511,90 +616,6 @@ fn lambda_class(
             };
         w.method(flags, sam_name, &sdesc, a, slot)?;
     }
-    w.finish()
-}
-
-fn sb_append(w: &mut ClassWriter, a: &mut Asm, t: &FieldType) {
-    let d = match t {
-        FieldType::Boolean => "(Z)",
-        FieldType::Char => "(C)",
-        FieldType::Byte | FieldType::Short | FieldType::Int => "(I)",
-        FieldType::Long => "(J)",
-        FieldType::Float => "(F)",
-        FieldType::Double => "(D)",
-        FieldType::Object(n) if n == "java/lang/String" => "(Ljava/lang/String;)",
-        _ => "(Ljava/lang/Object;)",
-    };
-    let m = w.method_ref(
-        "java/lang/StringBuilder",
-        "append",
-        &format!("{d}Ljava/lang/StringBuilder;"),
-        false,
-    );
-    a.emit_cp(op::INVOKEVIRTUAL, m, -(t.slots() as i32));
-}
-
-fn concat_class(
-    host: &Class,
-    n: usize,
-    site_desc: &str,
-    site: &MethodDescriptor,
-    recipe: &[u16],
-    constants: &[Arg],
-) -> Result<crate::classfile::ClassFile, Error> {
-    let name = format!("{}$$Concat${n}", host.name);
-    let mut w = ClassWriter::new(&name, "java/lang/Object", Vec::new());
-    let mut a = Asm::default();
-    let sb = w.class("java/lang/StringBuilder");
-    a.emit_cp(op::NEW, sb, 1);
-    a.emit(&[op::DUP], 1);
-    let init = w.method_ref("java/lang/StringBuilder", "<init>", "()V", false);
-    a.emit_cp(op::INVOKESPECIAL, init, -1);
-    let string = FieldType::Object("java/lang/String".into());
-    let (mut arg, mut slot, mut constant) = (0usize, 0u16, 0usize);
-    let mut literal: Vec<u16> = Vec::new();
-    let flush = |w: &mut ClassWriter, a: &mut Asm, lit: &mut Vec<u16>| {
-        if !lit.is_empty() {
-            let s = w.string_utf16(lit);
-            a.emit_cp(op::LDC_W, s, 1);
-            sb_append(w, a, &string);
-            lit.clear();
-        }
-    };
-    for &u in recipe {
-        match u {
-            1 => {
-                flush(&mut w, &mut a, &mut literal);
-                let t = site
-                    .params
-                    .get(arg)
-                    .ok_or_else(|| bme("concat recipe has more arguments than the call site"))?;
-                a.load(t, slot);
-                slot += t.slots() as u16;
-                arg += 1;
-                sb_append(&mut w, &mut a, t);
-            }
-            2 => {
-                match constants.get(constant) {
-                    Some(Arg::Str(s)) => literal.extend_from_slice(s),
-                    Some(Arg::Int(v)) => literal.extend(v.to_string().encode_utf16()),
-                    _ => return Err(bme("unsupported concat constant")),
-                }
-                constant += 1;
-            }
-            _ => literal.push(u),
-        }
-    }
-    flush(&mut w, &mut a, &mut literal);
-    let ts = w.method_ref(
-        "java/lang/StringBuilder",
-        "toString",
-        "()Ljava/lang/String;",
-        false,
-    );
-    a.emit_cp(op::INVOKEVIRTUAL, ts, 0);
-    a.ret(Some(&string));
-    w.method(access::PUBLIC | access::STATIC, "get", site_desc, a, 0)?;
     w.finish()
 }
 

@@ -13,6 +13,8 @@ pub struct Error {
     pub class: &'static str,
     /// Its detail message (`None`: null).
     pub message: Option<String>,
+    /// Its cause (`Throwable.getCause`), if any.
+    pub cause: Option<Box<Error>>,
 }
 
 impl Error {
@@ -21,7 +23,14 @@ impl Error {
         Error {
             class,
             message: Some(message.into()),
+            cause: None,
         }
+    }
+
+    /// This error with `cause` as its cause.
+    pub fn caused_by(mut self, cause: Error) -> Error {
+        self.cause = Some(Box::new(cause));
+        self
     }
 
     /// `NoClassDefFoundError`.

@@ -28,10 +28,47 @@ impl<B: BarrierSet> JThread<B> {
         self.throw_instance_of(c, message)
     }
 
-    /// Throws a linkage-style error described by `e`.
+    /// Throws a linkage-style error described by `e` (with its causes).
     #[cold]
     pub fn throw_error(&mut self, e: &Error) -> Thrown {
-        self.throw_new(e.class, e.message.as_deref())
+        match &e.cause {
+            None => self.throw_new(e.class, e.message.as_deref()),
+            Some(cause) => self.throw_caused(e, cause),
+        }
+    }
+
+    /// Throws `e` with `cause` (made first) set by `Throwable.initCause`.
+    #[cold]
+    fn throw_caused(&mut self, e: &Error, cause: &Error) -> Thrown {
+        let t = self.throw_error(cause);
+        let cause_obj = self.take_pending();
+        if cause_obj == 0 {
+            return t;
+        }
+        let mark = self.stack.temps_len();
+        let ct = self.stack.push_temp(cause_obj);
+        let t = self.throw_new(e.class, e.message.as_deref());
+        let obj = self.take_pending();
+        let ot = self.stack.push_temp(obj);
+        let init_cause = self
+            .vm
+            .loader
+            .find_loaded("java/lang/Throwable")
+            .and_then(|c| c.declared_method("initCause", "(Ljava/lang/Throwable;)Ljava/lang/Throwable;"));
+        let made = obj != 0 && self.class_of(obj).name.as_ref() == e.class;
+        if let (Some(m), true) = (init_cause, made) {
+            let (o, c) = (self.stack.temp(ot), self.stack.temp(ct));
+            if let Err(t) = self.call(m, &[o as u64, c as u64]) {
+                self.stack.truncate_temps(mark);
+                return t;
+            }
+        }
+        let obj = self.stack.temp(ot);
+        self.stack.truncate_temps(mark);
+        if obj == 0 {
+            return t;
+        }
+        self.set_pending(obj)
     }
 
     /// Throws a new instance of `c`, constructed with `message` (its

@@ -1,6 +1,7 @@
 //! Class initialization (JVMS 5.5): once per class, in order (superclass
-//! first, then superinterfaces that declare default methods), thread-safe,
-//! with the recursive request of the initializing thread allowed, other
+//! first, then every superinterface, direct or indirect, that declares a
+//! non-abstract instance method: see `JThread::initialize_super_interfaces`),
+//! thread-safe, with the recursive request of the initializing thread allowed, other
 //! threads waiting (in a safe region, so collections go on), and a failed
 //! `<clinit>` making the class erroneous (`ExceptionInInitializerError`
 //! the first time, `NoClassDefFoundError` after).
@@ -83,21 +84,14 @@ impl<B: BarrierSet> JThread<B> {
             }
             return Err(self.throw_error(&e));
         }
-        // Step 7: the superclass, and superinterfaces with defaults.
+        // Step 7: the superclass, then the superinterfaces.
         let mut result = Ok(());
         if !c.is_interface() {
             if let Some(s) = c.super_class {
                 result = self.ensure_initialized(s);
             }
             if result.is_ok() {
-                for i in &c.interfaces {
-                    if declares_defaults(i) {
-                        result = self.ensure_initialized(i);
-                        if result.is_err() {
-                            break;
-                        }
-                    }
-                }
+                result = self.initialize_super_interfaces(c, &mut Vec::new());
             }
         }
         // Step 9: constant values, then <clinit>.
@@ -129,6 +123,34 @@ impl<B: BarrierSet> JThread<B> {
         c.init_state.store(state as u8, Ordering::Release);
         cv.notify_all();
         result
+    }
+
+    /// JVMS 5.5 step 7's superinterfaces of `c`: every interface `c`
+    /// implements, directly or through other interfaces, that declares a
+    /// non-abstract, non-static method (a default or a private instance
+    /// method). The order is HotSpot's (`InstanceKlass::
+    /// initialize_super_interfaces`): for each direct superinterface in
+    /// declaration order, its own superinterfaces first (depth first, so
+    /// the top of each hierarchy initializes first), then itself.
+    /// Interfaces reached twice (a diamond) are walked once: a second walk
+    /// would find them initialized, or being initialized by this thread.
+    /// The superclass's interfaces are the superclass's initialization's.
+    fn initialize_super_interfaces(
+        &mut self,
+        c: &'static Class,
+        walked: &mut Vec<&'static Class>,
+    ) -> JResult<()> {
+        for &i in &c.interfaces {
+            if walked.iter().any(|w| std::ptr::eq(*w, i)) {
+                continue;
+            }
+            walked.push(i);
+            self.initialize_super_interfaces(i, walked)?;
+            if declares_defaults(i) {
+                self.ensure_initialized(i)?;
+            }
+        }
+        Ok(())
     }
 
     /// Replaces the pending exception by an `ExceptionInInitializerError`
@@ -196,8 +218,8 @@ impl<B: BarrierSet> JThread<B> {
     }
 }
 
+/// Whether interface `i` declares a non-abstract, non-static method (JVMS
+/// 5.5 step 7; HotSpot's `declares_nonstatic_concrete_methods`).
 fn declares_defaults(i: &Class) -> bool {
-    i.methods
-        .iter()
-        .any(|m| !m.is_static() && !m.is_abstract() && &*m.name != "<clinit>")
+    i.methods.iter().any(|m| !m.is_static() && !m.is_abstract())
 }

@@ -20,7 +20,9 @@ enum Entry {
     InterfaceMethodRef(u16, u16),
     NameAndType(u16, u16),
     MethodType(u16),
+    MethodHandle(u8, u16),
     Dynamic(u16, u16),
+    InvokeDynamic(u16, u16),
 }
 
 /// A verification type for a stack map frame.
@@ -126,6 +128,11 @@ pub struct ClassBuilder {
     index: HashMap<Entry, u16>,
     fields: Vec<(u16, String, String)>,
     methods: Vec<MethodSpec>,
+    /// `BootstrapMethods` entries: a method handle and its arguments.
+    bootstrap_methods: Vec<(u16, Vec<u16>)>,
+    /// Class attributes written as given (name, body), after
+    /// `BootstrapMethods`.
+    pub attributes: Vec<(String, Vec<u8>)>,
 }
 
 pub fn u2(v: u16) -> [u8; 2] {
@@ -145,6 +152,8 @@ impl ClassBuilder {
             index: HashMap::new(),
             fields: Vec::new(),
             methods: Vec::new(),
+            bootstrap_methods: Vec::new(),
+            attributes: Vec::new(),
         }
     }
 
@@ -225,6 +234,26 @@ impl ClassBuilder {
         self.add(Entry::MethodType(d))
     }
 
+    /// A `MethodHandle` of `kind` (JVMS 4.4.8) to the member `reference`.
+    pub fn method_handle(&mut self, kind: u8, reference: u16) -> u16 {
+        self.add(Entry::MethodHandle(kind, reference))
+    }
+    /// A `BootstrapMethods` entry; returns its index.
+    pub fn bootstrap_method(&mut self, handle: u16, arguments: Vec<u16>) -> u16 {
+        self.bootstrap_methods.push((handle, arguments));
+        (self.bootstrap_methods.len() - 1) as u16
+    }
+    /// An `InvokeDynamic` constant for bootstrap method `bootstrap`.
+    pub fn invoke_dynamic(&mut self, bootstrap: u16, name: &str, descriptor: &str) -> u16 {
+        let nt = self.name_and_type(name, descriptor);
+        self.add(Entry::InvokeDynamic(bootstrap, nt))
+    }
+    /// A `Dynamic` constant for bootstrap method `bootstrap`.
+    pub fn dynamic(&mut self, bootstrap: u16, name: &str, descriptor: &str) -> u16 {
+        let nt = self.name_and_type(name, descriptor);
+        self.add(Entry::Dynamic(bootstrap, nt))
+    }
+
     pub fn field(&mut self, access: u16, name: &str, descriptor: &str) -> &mut Self {
         self.fields.push((access, name.into(), descriptor.into()));
         self
@@ -277,6 +306,22 @@ impl ClassBuilder {
             .iter()
             .map(|(a, n, d)| (*a, self.utf8(n), self.utf8(d)))
             .collect();
+        let mut class_attributes: Vec<(u16, Vec<u8>)> = Vec::new();
+        if !self.bootstrap_methods.is_empty() {
+            let mut body = Vec::new();
+            body.extend(u2(self.bootstrap_methods.len() as u16));
+            for (handle, arguments) in &self.bootstrap_methods {
+                body.extend(u2(*handle));
+                body.extend(u2(arguments.len() as u16));
+                for a in arguments {
+                    body.extend(u2(*a));
+                }
+            }
+            class_attributes.push((self.utf8("BootstrapMethods"), body));
+        }
+        for (name, body) in self.attributes.clone() {
+            class_attributes.push((self.utf8(&name), body));
+        }
         let code_name = self.utf8("Code");
         let smt_name = self.utf8("StackMapTable");
         let mut methods = Vec::new();
@@ -409,8 +454,13 @@ impl ClassBuilder {
                     out.push(16);
                     out.extend(u2(*d));
                 }
-                Entry::Dynamic(b, nt) => {
-                    out.push(17);
+                Entry::MethodHandle(kind, reference) => {
+                    out.push(15);
+                    out.push(*kind);
+                    out.extend(u2(*reference));
+                }
+                Entry::Dynamic(b, nt) | Entry::InvokeDynamic(b, nt) => {
+                    out.push(if matches!(e, Entry::Dynamic(..)) { 17 } else { 18 });
                     out.extend(u2(*b));
                     out.extend(u2(*nt));
                 }
@@ -434,7 +484,12 @@ impl ClassBuilder {
         for m in methods {
             out.extend(m);
         }
-        out.extend(u2(0));
+        out.extend(u2(class_attributes.len() as u16));
+        for (name, body) in class_attributes {
+            out.extend(u2(name));
+            out.extend((body.len() as u32).to_be_bytes());
+            out.extend(body);
+        }
         out
     }
 }

@@ -2,11 +2,13 @@
 //! names), compiled with each program's `// release:` by a JDK's javac,
 //! as `tests/java/check-hotspot.sh` compiles it.
 //!
-//! Programs of one release are compiled together; the class files are
-//! kept under the target directory keyed by a hash of the sources, the
-//! release and the javac used, so only a changed release group is
-//! compiled again. A class belongs to the program whose source its
-//! `SourceFile` attribute names.
+//! Programs of one release are compiled together (18 javac runs for the
+//! whole corpus); the class files are kept under the target directory
+//! keyed by a hash of the sources, the release and the javac used, so only
+//! a changed release group is compiled again, and the corpus harness
+//! (`tests/harness`, which runs the programs from these directories) and
+//! the class-file tests share one compile. A class belongs to the program
+//! whose source its `SourceFile` attribute names.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -90,9 +92,9 @@ pub fn compiled() -> Result<&'static [Program], Unavailable> {
     CORPUS.get_or_init(compile_all).as_deref().map_err(Clone::clone)
 }
 
-fn compile_all() -> Result<Vec<Program>, Unavailable> {
-    let dir = corpus_dir();
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+/// The corpus's sources by release: path and text.
+fn sources_by_release(dir: &Path) -> BTreeMap<u32, Vec<(PathBuf, String)>> {
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|x| x == "java"))
@@ -100,10 +102,6 @@ fn compile_all() -> Result<Vec<Program>, Unavailable> {
         })
         .unwrap_or_default();
     sources.sort();
-    if sources.is_empty() {
-        return Err(Unavailable::NoPrograms(dir));
-    }
-    let javac = find_javac().ok_or(Unavailable::NoJavac)?;
     let mut by_release: BTreeMap<u32, Vec<(PathBuf, String)>> = BTreeMap::new();
     for path in sources {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -112,11 +110,25 @@ fn compile_all() -> Result<Vec<Program>, Unavailable> {
             .unwrap_or_else(|| panic!("{}: no `// release: N` line", path.display()));
         by_release.entry(release).or_default().push((path, text));
     }
+    by_release
+}
+
+/// The class directory of each release group of the corpus in `dir` that
+/// `wanted` names, compiled by `javac` unless already there.
+///
+/// Every test binary that needs the corpus compiled calls this (the
+/// fuzzer, the verifier's tests and the corpus harness), and the cache is
+/// keyed by the canonical javac, the release and every source of the
+/// group, so a fresh machine compiles each group once for all of them.
+pub fn release_dirs(javac: &Path, dir: &Path, wanted: impl Fn(u32) -> bool) -> BTreeMap<u32, PathBuf> {
+    let by_release = sources_by_release(dir);
+    let javac_key = std::fs::canonicalize(javac).unwrap_or_else(|_| javac.to_path_buf());
     let cache_root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fastpath-vm-corpus");
+    let mut dirs = BTreeMap::new();
     let mut jobs = Vec::new();
-    for (release, files) in &by_release {
+    for (release, files) in by_release.iter().filter(|(r, _)| wanted(**r)) {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        javac.hash(&mut h);
+        javac_key.hash(&mut h);
         release.hash(&mut h);
         for (p, text) in files {
             p.file_name().hash(&mut h);
@@ -127,9 +139,10 @@ fn compile_all() -> Result<Vec<Program>, Unavailable> {
             jobs.push((
                 *release,
                 files.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(),
-                out,
+                out.clone(),
             ));
         }
+        dirs.insert(*release, out);
     }
     // Three javac processes at a time.
     for chunk in jobs.chunks(3) {
@@ -139,7 +152,7 @@ fn compile_all() -> Result<Vec<Program>, Unavailable> {
                 let tmp = out.with_extension(format!("tmp{}", std::process::id()));
                 let _ = std::fs::remove_dir_all(&tmp);
                 std::fs::create_dir_all(&tmp).unwrap();
-                let child = Command::new(&javac)
+                let child = Command::new(javac)
                     .args([
                         "-J-XX:TieredStopAtLevel=1",
                         "-J-Xshare:auto",
@@ -171,18 +184,22 @@ fn compile_all() -> Result<Vec<Program>, Unavailable> {
             }
         }
     }
+    dirs
+}
+
+fn compile_all() -> Result<Vec<Program>, Unavailable> {
+    let dir = corpus_dir();
+    let by_release = sources_by_release(&dir);
+    if by_release.is_empty() {
+        return Err(Unavailable::NoPrograms(dir));
+    }
+    let javac = find_javac().ok_or(Unavailable::NoJavac)?;
+    let dirs = release_dirs(&javac, &dir, |_| true);
     let mut programs = Vec::new();
     for (release, files) in &by_release {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        javac.hash(&mut h);
-        release.hash(&mut h);
-        for (p, text) in files {
-            p.file_name().hash(&mut h);
-            text.hash(&mut h);
-        }
-        let out = cache_root.join(format!("release-{release}-{:016x}", h.finish()));
+        let out = &dirs[release];
         let mut by_source: HashMap<String, Vec<(String, Vec<u8>)>> = HashMap::new();
-        for class_file in walk(&out) {
+        for class_file in walk(out) {
             let bytes = std::fs::read(&class_file).unwrap();
             let class = ClassFile::parse(&bytes)
                 .unwrap_or_else(|e| panic!("javac's {} does not parse: {e}", class_file.display()));

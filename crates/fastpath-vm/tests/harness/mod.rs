@@ -2,7 +2,12 @@
 #![allow(dead_code)]
 
 //! The corpus harness: headers, compilation and HotSpot runs (cached), VM
-//! runs with a time limit, byte comparison.
+//! runs with a time limit, byte comparison. Programs are compiled by
+//! release group with the class-file tests' compile (`corpus_build`), so
+//! one compile serves every test binary.
+
+#[path = "../classfile_support/corpus.rs"]
+mod corpus_build;
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -210,42 +215,14 @@ pub fn run_with_limit(mut cmd: Command, limit: Duration) -> Result<Output, Strin
     })
 }
 
-/// Held while a program is compiled and run on HotSpot for the cache, so
-/// that two runs of one program never write its cache directory at once.
+/// Held while a program's HotSpot output is recorded for the cache, so
+/// that two runs of one program never write its cache files at once.
 static CACHE: Mutex<()> = Mutex::new(());
-
-/// Compiles `p` (cached); returns its class directory.
-fn compile(p: &Program, jdk: &Path) -> Result<PathBuf, String> {
-    let dir = cache_root().join(key(p, jdk));
-    let classes = dir.join("classes");
-    if dir.join("compiled").is_file() {
-        return Ok(classes);
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&classes).unwrap();
-    let o = Command::new(jdk.join("bin/javac"))
-        .args([
-            "-Xlint:-options",
-            "--release",
-            &p.release,
-            "-encoding",
-            "UTF-8",
-            "-d",
-        ])
-        .arg(&classes)
-        .arg(&p.source)
-        .output()
-        .map_err(|e| format!("javac: {e}"))?;
-    if !o.status.success() {
-        return Err(format!("javac failed:\n{}", String::from_utf8_lossy(&o.stderr)));
-    }
-    std::fs::write(dir.join("compiled"), b"").unwrap();
-    Ok(classes)
-}
 
 /// HotSpot's output for `p` (cached).
 fn hotspot(p: &Program, jdk: &Path, classes: &Path) -> Result<Output, String> {
     let dir = cache_root().join(key(p, jdk));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let f = |n: &str| dir.join(n);
     if let (Ok(o), Ok(e), Ok(s)) = (
         std::fs::read(f("hotspot.out")),
@@ -313,6 +290,24 @@ pub struct Report {
 pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
     let vm = PathBuf::from(env!("CARGO_BIN_EXE_fastpath-vm"));
     let by_name: HashMap<&str, &Program> = programs.iter().map(|p| (p.name.as_str(), p)).collect();
+    // The release groups of the programs that run, compiled (or found
+    // compiled) before any run starts.
+    let releases: std::collections::BTreeSet<u32> = runs
+        .iter()
+        .filter_map(|r| by_name[r.program.as_str()].release.parse().ok())
+        .collect();
+    let dir = programs
+        .first()
+        .and_then(|p| p.source.parent())
+        .map_or_else(corpus_dir, Path::to_path_buf);
+    let class_dirs = corpus_build::release_dirs(&jdk.join("bin/javac"), &dir, |r| releases.contains(&r));
+    let compile = |p: &Program| -> Result<PathBuf, String> {
+        p.release
+            .parse::<u32>()
+            .ok()
+            .and_then(|r| class_dirs.get(&r).cloned())
+            .ok_or_else(|| format!("no compiled release group for `// release: {}`", p.release))
+    };
     let failures = Mutex::new(Vec::new());
     let timings = Mutex::new(Vec::new());
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -325,14 +320,14 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
                 let Some(run) = runs.get(i) else { break };
                 let p = by_name[run.program.as_str()];
                 let fail = |m: String| failures.lock().unwrap().push(format!("  {}: {m}", run.label()));
-                let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-                let classes = match compile(p, jdk) {
+                let classes = match compile(p) {
                     Ok(c) => c,
                     Err(e) => {
                         fail(e);
                         continue;
                     }
                 };
+                let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
                 let hs = match hotspot(p, jdk, &classes) {
                     Ok(o) => o,
                     Err(e) => {

@@ -3,7 +3,7 @@
 //!
 //! Where it sits: the API of `code`. [`CodeCache::install`] allocates a
 //! block, copies the bytes through the RW view of its
-//! [`CodeMemory`], runs the [`Strategy`] over the RX addresses and returns an
+//! [`CodeMemory`], runs the [`ICacheStrategy`] over the RX addresses and returns an
 //! [`Entry`]; [`CodeCache::install_batch`] does the same for many blobs with
 //! one sync; [`CodeCache::patch`] rewrites bytes of a live entry in place and
 //! syncs; [`CodeCache::free`] returns the block to the free list, where the
@@ -47,10 +47,10 @@ use loom::sync::{Mutex, MutexGuard};
 #[cfg(not(loom))]
 use std::sync::{Mutex, MutexGuard};
 
-use super::icache::Strategy;
+use super::icache::ICacheStrategy;
 use super::memory::CodeMemory;
 use super::reloc::{self, Blob};
-use super::{Error, Result};
+use super::{CodeCacheError, Result};
 
 /// What unused and freed code memory holds, repeated: a byte whose
 /// repetition traps when executed. x86: INT3 (`CC`). AArch64: zero bytes,
@@ -67,7 +67,7 @@ static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
 /// in-place patching.
 pub struct CodeCache {
     memory: CodeMemory,
-    strategy: Strategy,
+    strategy: ICacheStrategy,
     align: usize,
     id: u64,
     state: Mutex<State>,
@@ -93,7 +93,7 @@ struct State {
 /// `#[must_use]`.
 ///
 /// ```
-/// # fn main() -> Result<(), fastpath::code::Error> {
+/// # fn main() -> Result<(), fastpath::code::CodeCacheError> {
 /// use fastpath::code::CodeCache;
 /// let cache = CodeCache::new(64 * 1024)?;
 /// let entry = cache.install(&[0xC3])?; // x86 RET
@@ -178,13 +178,13 @@ impl CodeCache {
     /// A cache of at least `capacity` bytes using the process-wide
     /// `FASTPATH_ICACHE_SYNC` strategy.
     pub fn new(capacity: usize) -> Result<CodeCache> {
-        CodeCache::with_strategy(capacity, Strategy::from_config()?)
+        CodeCache::with_strategy(capacity, ICacheStrategy::from_config()?)
     }
 
     /// A cache of at least `capacity` bytes (rounded up to pages) syncing
     /// with `strategy`.
-    pub fn with_strategy(capacity: usize, strategy: Strategy) -> Result<CodeCache> {
-        let memory = CodeMemory::new(capacity).map_err(Error::Os)?;
+    pub fn with_strategy(capacity: usize, strategy: ICacheStrategy) -> Result<CodeCache> {
+        let memory = CodeMemory::new(capacity).map_err(CodeCacheError::Os)?;
         // SAFETY: the RW view covers `memory.len()` bytes and nothing else
         // refers to it yet.
         unsafe { memory.rw().write_bytes(TRAP, memory.len()) };
@@ -204,7 +204,7 @@ impl CodeCache {
     }
 
     /// The strategy every install and patch runs.
-    pub fn strategy(&self) -> &Strategy {
+    pub fn strategy(&self) -> &ICacheStrategy {
         &self.strategy
     }
 
@@ -263,23 +263,23 @@ impl CodeCache {
 
     /// Installs code a JIT assembled for no particular address: every blob
     /// is placed, its [`Reloc`](super::Reloc)s are computed against the blocks'
-    /// executable addresses (see [`reloc`] for each kind's
+    /// executable addresses (see [`RelocKind`](super::RelocKind) for each kind's
     /// patch, and the veneers that carry branches out of range), the linked
     /// images are copied through the RW view and the whole batch is synced
-    /// once. A [`Target::Blob`](super::reloc::Target::Blob) refers to
+    /// once. A [`RelocTarget::Blob`](super::reloc::RelocTarget::Blob) refers to
     /// another blob of the same batch, so mutually calling functions install
     /// together. All or nothing: a refused relocation
-    /// ([`Error::Relocation`]) or a full cache installs nothing.
+    /// ([`CodeCacheError::Relocation`]) or a full cache installs nothing.
     ///
     /// Each entry's length covers its code and the veneers it uses.
     ///
     /// ```
     /// # #[cfg(target_arch = "x86_64")] {
-    /// use fastpath::code::{Blob, CodeCache, Reloc, RelocKind, Target};
+    /// use fastpath::code::{Blob, CodeCache, Reloc, RelocKind, RelocTarget};
     /// extern "C" fn twice(x: u64) -> u64 { 2 * x }
     /// // sub rsp,8 ; call rel32 (field at 5) ; add rsp,8 ; ret
     /// let code = [0x48, 0x83, 0xEC, 0x08, 0xE8, 0, 0, 0, 0, 0x48, 0x83, 0xC4, 0x08, 0xC3];
-    /// let target = Target::Addr(twice as *const () as usize);
+    /// let target = RelocTarget::Addr(twice as *const () as usize);
     /// let relocs = [Reloc::new(5, RelocKind::X86Branch32, target)];
     /// let cache = CodeCache::new(64 * 1024).unwrap();
     /// let entry = cache.install_relocated(&[Blob { code: &code, relocs: &relocs }]).unwrap().remove(0);
@@ -289,7 +289,7 @@ impl CodeCache {
     /// # }
     /// ```
     pub fn install_relocated(&self, blobs: &[Blob<'_>]) -> Result<Vec<Entry>> {
-        reloc::validate(blobs).map_err(Error::Relocation)?;
+        reloc::validate(blobs).map_err(CodeCacheError::Relocation)?;
         let sizes = blobs
             .iter()
             .map(|b| self.block_size(reloc::reserved_len(b)))
@@ -309,7 +309,7 @@ impl CodeCache {
                 for (&o, &s) in offsets.iter().zip(&sizes) {
                     st.release(o, s);
                 }
-                return Err(Error::Relocation(e));
+                return Err(CodeCacheError::Relocation(e));
             }
         };
         let entries: Vec<Entry> = offsets
@@ -338,7 +338,7 @@ impl CodeCache {
             .filter(|&end| end <= entry.len)
             .is_none()
         {
-            return Err(Error::OutOfBounds {
+            return Err(CodeCacheError::OutOfBounds {
                 offset,
                 len: bytes.len(),
                 entry_len: entry.len,
@@ -395,10 +395,10 @@ impl CodeCache {
 
     fn block_size(&self, len: usize) -> Result<usize> {
         if len == 0 {
-            return Err(Error::Empty);
+            return Err(CodeCacheError::Empty);
         }
         if len > self.memory.len() {
-            return Err(Error::Oversized {
+            return Err(CodeCacheError::Oversized {
                 requested: len,
                 capacity: self.memory.len(),
             });
@@ -426,11 +426,11 @@ impl CodeCache {
 
     fn check_live(&self, st: &State, entry: &Entry) -> Result<usize> {
         if entry.cache != self.id {
-            return Err(Error::NotInstalled);
+            return Err(CodeCacheError::NotInstalled);
         }
         match st.live.get(&entry.offset) {
             Some(&size) if size >= entry.len => Ok(size),
-            _ => Err(Error::NotInstalled),
+            _ => Err(CodeCacheError::NotInstalled),
         }
     }
 
@@ -459,7 +459,7 @@ impl State {
             .find(|(_, &len)| len >= size)
             .map(|(&o, &l)| (o, l));
         let Some((offset, len)) = found else {
-            return Err(Error::OutOfSpace {
+            return Err(CodeCacheError::OutOfSpace {
                 requested: size,
                 largest_free: self.free.values().copied().max().unwrap_or(0),
             });
@@ -523,8 +523,8 @@ unsafe fn store_patch(dst: *mut u8, bytes: &[u8]) {
 #[cfg(all(test, not(loom), target_arch = "x86_64"))]
 mod tests {
     use super::*;
-    use crate::code::icache::ICacheSync;
     use crate::code::memory::find_writable_executable_mapping;
+    use crate::code::ICacheSync;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     use std::time::{Duration, Instant};
@@ -547,18 +547,18 @@ mod tests {
     }
 
     fn cache(strategy: ICacheSync, capacity: usize) -> CodeCache {
-        CodeCache::with_strategy(capacity, Strategy::new(strategy).unwrap()).unwrap()
+        CodeCache::with_strategy(capacity, ICacheStrategy::new(strategy).unwrap()).unwrap()
     }
 
     #[test]
     fn install_call_patch_call_under_every_supported_strategy() {
-        let supported = Strategy::supported();
+        let supported = ICacheStrategy::supported();
         assert!(supported.contains(&ICacheSync::Clflush) && supported.contains(&ICacheSync::Auto));
         for s in ICacheSync::ACCEPTED {
             let s: ICacheSync = s.parse().unwrap();
             if !supported.contains(&s) {
                 // e.g. `serialize` on the project's Zen 5: refused, never run.
-                let err = Strategy::new(s).unwrap_err();
+                let err = ICacheStrategy::new(s).unwrap_err();
                 assert!(err.to_string().contains("FASTPATH_ICACHE_SYNC"), "{err}");
                 continue;
             }
@@ -589,9 +589,12 @@ mod tests {
         let big = vec![0xC3u8; 40 * 1024];
         let before = c.used();
         let err = c.install_batch(&[&big, &big]).unwrap_err();
-        assert!(matches!(err, Error::OutOfSpace { .. }), "{err}");
+        assert!(matches!(err, CodeCacheError::OutOfSpace { .. }), "{err}");
         assert_eq!(c.used(), before);
-        assert!(matches!(c.install_batch(&[&big, &[]]), Err(Error::Empty)));
+        assert!(matches!(
+            c.install_batch(&[&big, &[]]),
+            Err(CodeCacheError::Empty)
+        ));
     }
 
     #[test]
@@ -626,14 +629,14 @@ mod tests {
     #[test]
     fn errors_are_values() {
         let c = cache(ICacheSync::Auto, 4096);
-        assert!(matches!(c.install(&[]), Err(Error::Empty)));
+        assert!(matches!(c.install(&[]), Err(CodeCacheError::Empty)));
         let huge = vec![0u8; c.capacity() + 1];
-        assert!(matches!(c.install(&huge), Err(Error::Oversized { .. })));
+        assert!(matches!(c.install(&huge), Err(CodeCacheError::Oversized { .. })));
         let half = vec![0xC3u8; c.capacity() / 2 + 1];
         let _first = c.install(&half).unwrap();
         let e = c.install(&half).unwrap_err();
         assert!(
-            matches!(e, Error::OutOfSpace { requested, largest_free } if largest_free < requested),
+            matches!(e, CodeCacheError::OutOfSpace { requested, largest_free } if largest_free < requested),
             "{e}"
         );
         assert!(e.to_string().contains("full"));
@@ -642,13 +645,16 @@ mod tests {
         for (off, len) in [(small.len(), 1), (small.len() - 1, 2), (usize::MAX, 2)] {
             assert!(matches!(
                 c.patch(&small, off, &vec![0; len]),
-                Err(Error::OutOfBounds { .. })
+                Err(CodeCacheError::OutOfBounds { .. })
             ));
         }
         let other = cache(ICacheSync::Auto, 4096);
-        assert!(matches!(other.patch(&small, IMM, &[1]), Err(Error::NotInstalled)));
+        assert!(matches!(
+            other.patch(&small, IMM, &[1]),
+            Err(CodeCacheError::NotInstalled)
+        ));
         let other_entry = other.install(&ret_imm(1)).unwrap();
-        assert!(matches!(c.free(other_entry), Err(Error::NotInstalled)));
+        assert!(matches!(c.free(other_entry), Err(CodeCacheError::NotInstalled)));
         assert_eq!(call(&small), 5);
     }
 
@@ -693,14 +699,14 @@ mod tests {
                         };
                         match c.install(&stub(tag)) {
                             Ok(e) => mine.push((e, tag)),
-                            Err(Error::OutOfSpace { .. }) => full += 1,
+                            Err(CodeCacheError::OutOfSpace { .. }) => full += 1,
                             Err(e) => panic!("{e}"),
                         }
                         let blobs: Vec<Vec<u8>> = (0..4).map(|k| stub(tag ^ (k << 20))).collect();
                         let refs: Vec<&[u8]> = blobs.iter().map(Vec::as_slice).collect();
                         match c.install_batch(&refs) {
                             Ok(es) => mine.extend(es.into_iter().zip((0..4).map(|k| tag ^ (k << 20)))),
-                            Err(Error::OutOfSpace { .. }) => full += 1,
+                            Err(CodeCacheError::OutOfSpace { .. }) => full += 1,
                             Err(e) => panic!("{e}"),
                         }
                         for (e, v) in &mine {
@@ -743,7 +749,7 @@ mod tests {
     fn patch_while_calling_with_publish() {
         let c = Arc::new(cache(ICacheSync::Auto, 4096));
         let e = Arc::new(c.install(&ret_imm(0)).unwrap());
-        let guarantee = crate::code::publish::guarantee();
+        let guarantee = crate::code::publish_guarantee();
         let published = Arc::new(AtomicU32::new(0));
         let written = Arc::new(AtomicU32::new(0));
         let stop = Arc::new(AtomicBool::new(false));
@@ -803,15 +809,15 @@ mod tests {
 #[cfg(all(test, not(loom), target_arch = "x86_64"))]
 mod reloc_tests {
     use super::*;
-    use crate::code::icache::ICacheSync;
-    use crate::code::reloc::{x86_rel32, Reloc, RelocKind, RelocProblem, Target};
+    use crate::code::reloc::{x86_rel32, Reloc, RelocKind, RelocProblem, RelocTarget};
+    use crate::code::ICacheSync;
 
     extern "C" fn add7(x: u64) -> u64 {
         x + 7
     }
 
     fn cache() -> CodeCache {
-        CodeCache::with_strategy(64 * 1024, Strategy::new(ICacheSync::Auto).unwrap()).unwrap()
+        CodeCache::with_strategy(64 * 1024, ICacheStrategy::new(ICacheSync::Auto).unwrap()).unwrap()
     }
 
     fn call(e: &Entry, x: u64) -> u64 {
@@ -843,12 +849,12 @@ mod reloc_tests {
         let rel = [Reloc::new(
             5,
             RelocKind::X86Branch32,
-            Target::Addr(add7 as *const () as usize),
+            RelocTarget::Addr(add7 as *const () as usize),
         )];
         let abs = [Reloc::new(
             6,
             RelocKind::Abs64,
-            Target::Addr(add7 as *const () as usize),
+            RelocTarget::Addr(add7 as *const () as usize),
         )];
         let es = c
             .install_relocated(&[
@@ -885,7 +891,7 @@ mod reloc_tests {
         let rel = [Reloc::new(
             5,
             RelocKind::X86Branch32,
-            Target::Addr(add7 as *const () as usize),
+            RelocTarget::Addr(add7 as *const () as usize),
         )];
         let first = c
             .install_relocated(&[Blob {
@@ -896,13 +902,21 @@ mod reloc_tests {
         let abs = [Reloc::new(
             6,
             RelocKind::Abs64,
-            Target::Addr(add7 as *const () as usize),
+            RelocTarget::Addr(add7 as *const () as usize),
         )];
         // Blob 0 calls blob 1 (same batch) and then `first` (installed
         // before); both are in the cache, so no veneer.
         let two = [
-            Reloc::new(5, RelocKind::X86Branch32, Target::Blob { index: 1, offset: 0 }),
-            Reloc::new(13, RelocKind::X86Branch32, Target::Addr(first[0].addr() as usize)),
+            Reloc::new(
+                5,
+                RelocKind::X86Branch32,
+                RelocTarget::Blob { index: 1, offset: 0 },
+            ),
+            Reloc::new(
+                13,
+                RelocKind::X86Branch32,
+                RelocTarget::Addr(first[0].addr() as usize),
+            ),
         ];
         let es = c
             .install_relocated(&[
@@ -926,11 +940,11 @@ mod reloc_tests {
         let far = c.memory.rx() as usize + (3usize << 30);
         // lea rax, [rip+disp32]; ret
         let lea = [0x48, 0x8D, 0x05, 0, 0, 0, 0, 0xC3];
-        let data = [Reloc::new(3, RelocKind::X86PcRel32, Target::Addr(far))];
+        let data = [Reloc::new(3, RelocKind::X86PcRel32, RelocTarget::Addr(far))];
         let ok = [Reloc::new(
             5,
             RelocKind::X86Branch32,
-            Target::Addr(add7 as *const () as usize),
+            RelocTarget::Addr(add7 as *const () as usize),
         )];
         let err = c
             .install_relocated(&[
@@ -945,7 +959,7 @@ mod reloc_tests {
             ])
             .unwrap_err();
         match &err {
-            Error::Relocation(e) => {
+            CodeCacheError::Relocation(e) => {
                 assert_eq!((e.blob, e.reloc), (1, 0));
                 assert!(matches!(e.problem, RelocProblem::OutOfRange { .. }));
             }
@@ -953,13 +967,13 @@ mod reloc_tests {
         }
         assert!(err.to_string().contains("out of range"), "{err}");
         assert_eq!(c.used(), 0);
-        let bad = [Reloc::new(12, RelocKind::X86Branch32, Target::Addr(0))];
+        let bad = [Reloc::new(12, RelocKind::X86Branch32, RelocTarget::Addr(0))];
         assert!(matches!(
             c.install_relocated(&[Blob {
                 code: &CALL_REL32,
                 relocs: &bad
             }]),
-            Err(Error::Relocation(_))
+            Err(CodeCacheError::Relocation(_))
         ));
         assert_eq!(c.used(), 0);
     }
@@ -976,11 +990,11 @@ mod reloc_tests {
         }
         let far = c.memory.rx() as usize + (1usize << 30);
         let relocs = [
-            Reloc::new(0, RelocKind::Aarch64Branch26, Target::Addr(far)),
+            Reloc::new(0, RelocKind::Aarch64Branch26, RelocTarget::Addr(far)),
             Reloc::new(
                 4,
                 RelocKind::Aarch64Branch26,
-                Target::Blob { index: 0, offset: 8 },
+                RelocTarget::Blob { index: 0, offset: 8 },
             ),
         ];
         let e = c
@@ -1006,8 +1020,8 @@ mod reloc_tests {
 #[cfg(all(test, not(loom), target_arch = "aarch64"))]
 mod reloc_tests_aarch64 {
     use super::*;
-    use crate::code::icache::ICacheSync;
-    use crate::code::reloc::{Reloc, RelocKind, Target};
+    use crate::code::reloc::{Reloc, RelocKind, RelocTarget};
+    use crate::code::ICacheSync;
 
     extern "C" fn add7(x: u64) -> u64 {
         x + 7
@@ -1024,17 +1038,17 @@ mod reloc_tests_aarch64 {
 
     #[test]
     fn bl_into_rust_and_between_blobs_runs() {
-        let c = CodeCache::with_strategy(64 * 1024, Strategy::new(ICacheSync::Auto).unwrap()).unwrap();
+        let c = CodeCache::with_strategy(64 * 1024, ICacheStrategy::new(ICacheSync::Auto).unwrap()).unwrap();
         let code = call_bl();
         let to_rust = [Reloc::new(
             4,
             RelocKind::Aarch64Branch26,
-            Target::Addr(add7 as *const () as usize),
+            RelocTarget::Addr(add7 as *const () as usize),
         )];
         let to_blob = [Reloc::new(
             4,
             RelocKind::Aarch64Branch26,
-            Target::Blob { index: 0, offset: 0 },
+            RelocTarget::Blob { index: 0, offset: 0 },
         )];
         let es = c
             .install_relocated(&[
@@ -1061,16 +1075,16 @@ mod reloc_tests_aarch64 {
 
 /// Loom models of the allocator's locking: concurrent installs, an
 /// all-or-nothing batch that must roll back, and frees, ending with the
-/// free list coalesced back into one block. Strategy `none`, so no
+/// free list coalesced back into one block. ICacheStrategy `none`, so no
 /// instruction beyond plain stores runs inside the model.
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
-    use crate::code::icache::ICacheSync;
+    use crate::code::ICacheSync;
     use loom::sync::Arc;
 
     fn cache() -> CodeCache {
-        let s = Strategy::new(ICacheSync::None).unwrap();
+        let s = ICacheStrategy::new(ICacheSync::None).unwrap();
         CodeCache::with_strategy(4096, s).unwrap()
     }
 

@@ -3,9 +3,9 @@
 //!
 //! Where it sits: a runtime that generates machine code (a JIT, an AOT
 //! loader, a stub generator) hands the bytes to a [`CodeCache`]; the cache
-//! copies them into [`memory::CodeMemory`] through its writable view, makes
+//! copies them into [`CodeMemory`] through its writable view, makes
 //! them visible to instruction fetch with the configured
-//! [`icache::Strategy`], and returns an [`Entry`] whose address is callable
+//! [`ICacheStrategy`], and returns an [`Entry`] whose address is callable
 //! through the executable view. Later rewrites go through
 //! [`CodeCache::patch`]. Code assembled for no particular address comes with
 //! [`Reloc`]s; [`CodeCache::install_relocated`] links it at the executable
@@ -14,19 +14,20 @@
 //! running thread calls [`cross_modify_fence`] (itself).
 //!
 //! ```text
-//!  icache::ICacheSync ──resolve──▶ icache::Strategy ─┐
-//!                                                    ▼
+//!  ICacheSync ──resolve──▶ ICacheStrategy ─┐
+//!                                          ▼
 //!  bytes ─▶ CodeCache::install ─▶ RW view ─ sync(RX range) ─▶ Entry (RX address)
 //!                     patch ───▶ RW view ─ sync ─▶ publish() ─▶ other threads
 //! ```
 //!
-//! | file | concept |
+//! | file (private; every item is re-exported here) | concept |
 //! |---|---|
-//! | [`memory`] | executable memory that is never writable and executable at once (memfd, two views) |
-//! | [`icache`] | the sync strategies, `auto`, [`cross_modify_fence`]; one file per architecture |
-//! | [`cache`] | [`CodeCache`]: allocation with a coalescing free list, install, batch install, patch, free |
-//! | [`reloc`] | relocations a JIT hands over with its bytes (x86-64 rel32, abs64, AArch64 B/BL imm26), veneers for far branches |
-//! | [`publish`](mod@publish) | [`publish()`]: membarrier `PRIVATE_EXPEDITED_SYNC_CORE`, registered on first use, with fallbacks |
+//! | `memory.rs` | [`CodeMemory`]: executable memory that is never writable and executable at once (memfd, two views) |
+//! | `icache/` | the sync strategies ([`ICacheSync`] → [`ICacheStrategy`]), `auto`, [`cross_modify_fence`]; one file per architecture, the setting in `settings.rs` |
+//! | `cache.rs` | [`CodeCache`]: allocation with a coalescing free list, install, batch install, patch, free |
+//! | `reloc.rs` | relocations a JIT hands over with its bytes ([`Reloc`]: x86-64 rel32, abs64, AArch64 B/BL imm26), veneers for far branches |
+//! | `publish.rs` | [`publish()`]: membarrier `PRIVATE_EXPEDITED_SYNC_CORE`, registered on first use, with fallbacks |
+//! | [`testing`] | what a resolved strategy executes, for the lab and tests |
 //!
 //! Theory in one paragraph. x86 keeps its instruction caches coherent with
 //! stores, and a core notices a store to an instruction it has already
@@ -53,23 +54,51 @@
 //! # }
 //! ```
 
-pub mod cache;
-pub mod icache;
-pub mod memory;
-pub mod publish;
-pub mod reloc;
+mod cache;
+mod icache;
+mod memory;
+mod publish;
+mod reloc;
 
 use std::fmt;
 
 pub use cache::{CodeCache, Entry};
-pub use icache::{cross_modify_fence, Strategy};
-pub use publish::{publish, PublishGuarantee};
-pub use reloc::{Blob, Reloc, RelocKind, Target};
+pub use icache::{cross_modify_fence, CacheGeometry, ICacheStrategy, ICacheSync};
+pub use memory::CodeMemory;
+pub use publish::{publish, publish_guarantee, PublishGuarantee};
+pub use reloc::{Blob, Reloc, RelocError, RelocKind, RelocProblem, RelocTarget};
+
+pub(crate) use icache::ICACHE_SYNC;
+
+/// What the lab and tests look at below the code cache's API: the
+/// instruction sequence an [`ICacheStrategy`] resolved to, and the rules
+/// that pick it. A runtime needs none of it ([`ICacheStrategy::describe`]
+/// says the same in words).
+pub mod testing {
+    use crate::config::ConfigError;
+    use crate::cpu::CpuInfo;
+
+    #[cfg(target_arch = "x86_64")]
+    pub use super::icache::{cross_modify_serializer, resolve_auto};
+    pub use super::icache::{LineFlush, Method, Serializer};
+    use super::{ICacheStrategy, ICacheSync};
+
+    /// What `strategy` executes.
+    pub fn icache_method(strategy: &ICacheStrategy) -> Method {
+        strategy.method()
+    }
+
+    /// What `requested` would resolve to on `cpu` (any machine, recorded or
+    /// real), or why it is refused there. Executes nothing.
+    pub fn icache_method_for(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, ConfigError> {
+        ICacheStrategy::method_for(requested, cpu)
+    }
+}
 
 /// Why a code-cache operation was refused.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum Error {
+pub enum CodeCacheError {
     /// An empty code blob: there is nothing to call.
     Empty,
     /// The blob is larger than the whole cache can ever hold.
@@ -106,22 +135,22 @@ pub enum Error {
     Relocation(reloc::RelocError),
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for CodeCacheError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Empty => f.write_str("empty code blob"),
-            Error::Oversized { requested, capacity } => write!(
+            CodeCacheError::Empty => f.write_str("empty code blob"),
+            CodeCacheError::Oversized { requested, capacity } => write!(
                 f,
                 "code blob of {requested} bytes exceeds the cache capacity of {capacity} bytes"
             ),
-            Error::OutOfSpace {
+            CodeCacheError::OutOfSpace {
                 requested,
                 largest_free,
             } => write!(
                 f,
                 "code cache full: {requested} bytes requested, largest free block {largest_free} bytes"
             ),
-            Error::OutOfBounds {
+            CodeCacheError::OutOfBounds {
                 offset,
                 len,
                 entry_len,
@@ -129,30 +158,30 @@ impl fmt::Display for Error {
                 f,
                 "patch of {len} bytes at offset {offset} does not fit an entry of {entry_len} bytes"
             ),
-            Error::NotInstalled => f.write_str("entry is not installed in this code cache"),
-            Error::Os(e) => write!(f, "executable memory: {e}"),
-            Error::Config(e) => write!(f, "icache sync: {e}"),
-            Error::Relocation(e) => write!(f, "{e}"),
+            CodeCacheError::NotInstalled => f.write_str("entry is not installed in this code cache"),
+            CodeCacheError::Os(e) => write!(f, "executable memory: {e}"),
+            CodeCacheError::Config(e) => write!(f, "icache sync: {e}"),
+            CodeCacheError::Relocation(e) => write!(f, "{e}"),
         }
     }
 }
 
-impl std::error::Error for Error {
+impl std::error::Error for CodeCacheError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Os(e) => Some(e),
-            Error::Config(e) => Some(e),
-            Error::Relocation(e) => Some(e),
+            CodeCacheError::Os(e) => Some(e),
+            CodeCacheError::Config(e) => Some(e),
+            CodeCacheError::Relocation(e) => Some(e),
             _ => None,
         }
     }
 }
 
-impl From<crate::setting::ConfigError> for Error {
-    fn from(e: crate::setting::ConfigError) -> Error {
-        Error::Config(e)
+impl From<crate::setting::ConfigError> for CodeCacheError {
+    fn from(e: crate::setting::ConfigError) -> CodeCacheError {
+        CodeCacheError::Config(e)
     }
 }
 
-/// `Result` with the code cache's [`Error`].
-pub type Result<T> = std::result::Result<T, Error>;
+/// `Result` with the code cache's [`CodeCacheError`].
+pub type Result<T> = std::result::Result<T, CodeCacheError>;

@@ -95,7 +95,7 @@ pub fn publish() -> PublishGuarantee {
 
 /// The guarantee [`publish`] gives in this process (registering if needed),
 /// without issuing a barrier.
-pub fn guarantee() -> PublishGuarantee {
+pub fn publish_guarantee() -> PublishGuarantee {
     registered().guarantee()
 }
 
@@ -215,6 +215,6 @@ mod tests {
         let g = publish();
         assert_eq!(g, PublishGuarantee::SyncCore, "membarrier fallback in use");
         assert_eq!(publish(), g);
-        assert_eq!(guarantee(), g);
+        assert_eq!(publish_guarantee(), g);
     }
 }

@@ -14,7 +14,7 @@
 //! Algorithm:
 //! 1. [`validate`] (no address needed): every field lies inside the code,
 //!    no two fields overlap, AArch64 fields are 4-byte aligned and hold a
-//!    `B`/`BL`, every [`Target::Blob`] names a blob and an offset inside it.
+//!    `B`/`BL`, every [`RelocTarget::Blob`] names a blob and an offset inside it.
 //! 2. [`reserved_len`]: the block holds the code, then (16-aligned) one
 //!    16-byte veneer slot per branch relocation, so a branch can always
 //!    be routed through a veneer in its own block, which is in range.
@@ -76,7 +76,7 @@ impl RelocKind {
 
 /// What a relocation refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
+pub enum RelocTarget {
     /// An absolute address: a Rust `extern "C"` function, an entry already
     /// installed ([`Entry::addr`](super::Entry::addr)), a data word.
     Addr(usize),
@@ -98,14 +98,14 @@ pub struct Reloc {
     /// Encoding of the field.
     pub kind: RelocKind,
     /// What the field refers to.
-    pub target: Target,
+    pub target: RelocTarget,
     /// Added to the target address (see [`RelocKind`]).
     pub addend: i64,
 }
 
 impl Reloc {
     /// A relocation with addend 0.
-    pub fn new(offset: usize, kind: RelocKind, target: Target) -> Reloc {
+    pub fn new(offset: usize, kind: RelocKind, target: RelocTarget) -> Reloc {
         Reloc {
             offset,
             kind,
@@ -164,7 +164,7 @@ pub enum RelocProblem {
         /// The instruction word found.
         insn: u32,
     },
-    /// A [`Target::Blob`] naming no blob, or an offset outside it.
+    /// A [`RelocTarget::Blob`] naming no blob, or an offset outside it.
     BadTarget {
         /// The blob index named.
         index: usize,
@@ -176,7 +176,7 @@ pub enum RelocProblem {
     OutOfRange {
         /// The field's encoding.
         kind: RelocKind,
-        /// Target minus field address (before the encoding's bias).
+        /// The target minus field address (before the encoding's bias).
         distance: i128,
     },
 }
@@ -214,13 +214,13 @@ impl fmt::Display for RelocError {
 impl std::error::Error for RelocError {}
 
 /// Bytes of one veneer slot (both architectures).
-pub const VENEER_SIZE: usize = 16;
+pub(crate) const VENEER_SIZE: usize = 16;
 
 /// `imm26` of an AArch64 `B`/`BL` reaches ±128 MiB.
-pub const AARCH64_BRANCH26_RANGE: i64 = 128 << 20;
+pub(crate) const AARCH64_BRANCH26_RANGE: i64 = 128 << 20;
 
 /// Checks everything about `blobs` that needs no address.
-pub fn validate(blobs: &[Blob<'_>]) -> Result<(), RelocError> {
+pub(crate) fn validate(blobs: &[Blob<'_>]) -> Result<(), RelocError> {
     for (b, blob) in blobs.iter().enumerate() {
         let err = |reloc, problem| RelocError {
             blob: b,
@@ -254,7 +254,7 @@ pub fn validate(blobs: &[Blob<'_>]) -> Result<(), RelocError> {
                     return Err(err(i, RelocProblem::NotABranch { insn }));
                 }
             }
-            if let Target::Blob { index, offset } = r.target {
+            if let RelocTarget::Blob { index, offset } = r.target {
                 if blobs.get(index).is_none_or(|t| offset >= t.code.len()) {
                     return Err(err(i, RelocProblem::BadTarget { index, offset }));
                 }
@@ -273,7 +273,7 @@ pub fn validate(blobs: &[Blob<'_>]) -> Result<(), RelocError> {
 
 /// Bytes a block needs for `blob`: the code, and when it has branch
 /// relocations, a 16-aligned veneer area with one slot per branch.
-pub fn reserved_len(blob: &Blob<'_>) -> usize {
+pub(crate) fn reserved_len(blob: &Blob<'_>) -> usize {
     let branches = blob.relocs.iter().filter(|r| r.kind.is_branch()).count();
     if branches == 0 {
         blob.code.len()
@@ -285,8 +285,8 @@ pub fn reserved_len(blob: &Blob<'_>) -> usize {
 /// The linked image of blob `blob_index` (a validated blob) placed at executable
 /// address `at`: the code with every field patched, followed by the veneers
 /// it uses. The image is at most [`reserved_len`] bytes; its length is the
-/// entry's length. `resolve` gives a [`Target::Blob`]'s address.
-pub fn link(
+/// entry's length. `resolve` gives a [`RelocTarget::Blob`]'s address.
+pub(crate) fn link(
     blob_index: usize,
     blob: &Blob<'_>,
     at: u64,
@@ -297,8 +297,8 @@ pub fn link(
     let mut veneers: HashMap<(RelocKind, u64), u64> = HashMap::new();
     for (i, r) in blob.relocs.iter().enumerate() {
         let target = match r.target {
-            Target::Addr(a) => a as u64,
-            Target::Blob { index, offset } => resolve(index, offset),
+            RelocTarget::Addr(a) => a as u64,
+            RelocTarget::Blob { index, offset } => resolve(index, offset),
         }
         .wrapping_add(r.addend as u64);
         let p = at + r.offset as u64;
@@ -373,7 +373,7 @@ fn kind_arch(kind: RelocKind) -> usize {
 }
 
 /// One veneer slot jumping to `target`, for branches of `kind`.
-pub fn veneer_bytes(kind: RelocKind, target: u64) -> [u8; VENEER_SIZE] {
+pub(crate) fn veneer_bytes(kind: RelocKind, target: u64) -> [u8; VENEER_SIZE] {
     let mut v = [0u8; VENEER_SIZE];
     match kind {
         RelocKind::Aarch64Branch26 => {
@@ -392,21 +392,21 @@ pub fn veneer_bytes(kind: RelocKind, target: u64) -> [u8; VENEER_SIZE] {
 }
 
 /// `ldr x16, #8` (LDR literal, 64-bit: `0x58000000 | imm19 << 5 | Rt`).
-pub const AARCH64_LDR_X16_PC8: u32 = 0x5800_0000 | (2 << 5) | 16;
+pub(crate) const AARCH64_LDR_X16_PC8: u32 = 0x5800_0000 | (2 << 5) | 16;
 /// `br x16` (`0xD61F0000 | Rn << 5`).
-pub const AARCH64_BR_X16: u32 = 0xD61F_0000 | (16 << 5);
+pub(crate) const AARCH64_BR_X16: u32 = 0xD61F_0000 | (16 << 5);
 
 /// The x86-64 rel32 of a 4-byte field at `field` reaching `target`
 /// (relative to the field's end), or `None` out of ±2 GiB.
 #[inline]
-pub fn x86_rel32(field: u64, target: u64) -> Option<i32> {
+pub(crate) fn x86_rel32(field: u64, target: u64) -> Option<i32> {
     let rel = target as i128 - (field as i128 + 4);
     i32::try_from(rel).ok()
 }
 
 /// Why an AArch64 branch cannot be encoded directly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Branch26Error {
+pub(crate) enum Branch26Error {
     /// Displacement not a multiple of 4.
     Unaligned(i64),
     /// Displacement outside ±128 MiB.
@@ -416,7 +416,7 @@ pub enum Branch26Error {
 /// `insn` (a `B` or `BL`) at address `pc` re-encoded to branch to
 /// `target`: bits 25..0 get `(target − pc) / 4`, bits 31..26 are kept.
 #[inline]
-pub fn aarch64_branch26(insn: u32, pc: u64, target: u64) -> Result<u32, Branch26Error> {
+pub(crate) fn aarch64_branch26(insn: u32, pc: u64, target: u64) -> Result<u32, Branch26Error> {
     let d = target as i128 - pc as i128;
     if !(-(AARCH64_BRANCH26_RANGE as i128)..AARCH64_BRANCH26_RANGE as i128).contains(&d) {
         return Err(Branch26Error::OutOfRange(d));
@@ -430,14 +430,14 @@ pub fn aarch64_branch26(insn: u32, pc: u64, target: u64) -> Result<u32, Branch26
 
 /// The displacement in bytes an AArch64 `B`/`BL` encodes (sign-extended
 /// `imm26 × 4`).
-#[inline]
-pub fn aarch64_branch26_displacement(insn: u32) -> i64 {
+#[cfg(test)]
+pub(crate) fn aarch64_branch26_displacement(insn: u32) -> i64 {
     (((insn & 0x03FF_FFFF) << 6) as i32 >> 6) as i64 * 4
 }
 
 /// Whether `insn` is an AArch64 `B` (`000101…`) or `BL` (`100101…`).
 #[inline]
-pub fn is_aarch64_b_or_bl(insn: u32) -> bool {
+pub(crate) fn is_aarch64_b_or_bl(insn: u32) -> bool {
     insn & 0x7C00_0000 == 0x1400_0000
 }
 
@@ -496,7 +496,7 @@ mod tests {
     #[test]
     fn validation_errors_are_values() {
         let code = [0u8; 16];
-        let abs = |o| Reloc::new(o, RelocKind::Abs64, Target::Addr(1));
+        let abs = |o| Reloc::new(o, RelocKind::Abs64, RelocTarget::Addr(1));
         let problem = |blobs: &[Blob<'_>]| validate(blobs).unwrap_err().problem;
         assert!(matches!(
             problem(&[blob(&code, &[abs(9)])]),
@@ -518,7 +518,7 @@ mod tests {
         assert!(e.to_string().contains("overlaps"), "{e}");
         let mut a64 = [0u8; 8];
         a64[4..].copy_from_slice(&BL.to_le_bytes());
-        let br = |o| Reloc::new(o, RelocKind::Aarch64Branch26, Target::Addr(0));
+        let br = |o| Reloc::new(o, RelocKind::Aarch64Branch26, RelocTarget::Addr(0));
         assert_eq!(
             problem(&[blob(&a64, &[br(2)])]),
             RelocProblem::Unaligned { value: 2 }
@@ -528,7 +528,7 @@ mod tests {
             RelocProblem::NotABranch { insn: 0 }
         );
         validate(&[blob(&a64, &[br(4)])]).unwrap();
-        let to = |index, offset| Reloc::new(0, RelocKind::Abs64, Target::Blob { index, offset });
+        let to = |index, offset| Reloc::new(0, RelocKind::Abs64, RelocTarget::Blob { index, offset });
         assert_eq!(
             problem(&[blob(&code, &[to(1, 0)])]),
             RelocProblem::BadTarget { index: 1, offset: 0 }
@@ -550,12 +550,12 @@ mod tests {
         let at = 0x7000_0000_0000u64;
         let far = at + (1 << 30);
         let relocs = [
-            Reloc::new(0, RelocKind::Aarch64Branch26, Target::Addr(far as usize)),
-            Reloc::new(4, RelocKind::Aarch64Branch26, Target::Addr(far as usize)),
+            Reloc::new(0, RelocKind::Aarch64Branch26, RelocTarget::Addr(far as usize)),
+            Reloc::new(4, RelocKind::Aarch64Branch26, RelocTarget::Addr(far as usize)),
             Reloc::new(
                 8,
                 RelocKind::Aarch64Branch26,
-                Target::Blob { index: 0, offset: 12 },
+                RelocTarget::Blob { index: 0, offset: 12 },
             ),
         ];
         let b = blob(&code, &relocs);
@@ -586,9 +586,9 @@ mod tests {
         let near = at + 0x1000;
         let far = at + (3 << 30);
         let relocs = [
-            Reloc::new(1, RelocKind::X86Branch32, Target::Addr(near as usize)),
-            Reloc::new(6, RelocKind::X86Branch32, Target::Addr(far as usize)),
-            Reloc::new(13, RelocKind::X86PcRel32, Target::Addr(near as usize)),
+            Reloc::new(1, RelocKind::X86Branch32, RelocTarget::Addr(near as usize)),
+            Reloc::new(6, RelocKind::X86Branch32, RelocTarget::Addr(far as usize)),
+            Reloc::new(13, RelocKind::X86PcRel32, RelocTarget::Addr(near as usize)),
         ];
         let b = blob(&code, &relocs);
         let image = link(0, &b, at, |_, _| unreachable!()).unwrap();
@@ -602,7 +602,11 @@ mod tests {
         );
         assert_eq!(&image[32..46], &veneer_bytes(RelocKind::X86Branch32, far)[..14]);
         assert_eq!(at as i64 + 17 + rel(13), near as i64);
-        let data_far = [Reloc::new(13, RelocKind::X86PcRel32, Target::Addr(far as usize))];
+        let data_far = [Reloc::new(
+            13,
+            RelocKind::X86PcRel32,
+            RelocTarget::Addr(far as usize),
+        )];
         let e = link(3, &blob(&code, &data_far), at, |_, _| 0).unwrap_err();
         assert_eq!((e.blob, e.reloc), (3, 0));
         assert!(matches!(

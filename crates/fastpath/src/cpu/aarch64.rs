@@ -1,7 +1,7 @@
 //! AArch64 identification: HWCAP, MIDR_EL1 and CTR_EL0 → [`CpuInfo`].
 //!
 //! Where it sits: the aarch64 counterpart of [`super::x86`], called once
-//! per process by [`super::identification`] on aarch64 Linux. The decoder is
+//! per process by [`super::first_identification`] on aarch64 Linux. The decoder is
 //! plain data and compiles (and is tested) on every target; only
 //! `NativeAarch64`, which reads the auxiliary vector, CTR_EL0 and MIDR_EL1,
 //! is compiled on aarch64. The decoding is unit-tested everywhere with
@@ -138,7 +138,7 @@ impl Aarch64Source for RecordedAarch64 {
 
 /// The fields of MIDR_EL1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Midr {
+pub(crate) struct Midr {
     /// Implementer, bits \[31:24\] (0x41 Arm, 0xc0 Ampere, ...).
     pub implementer: u32,
     /// Variant (major revision), bits \[23:20\].
@@ -181,7 +181,7 @@ fn part_name(implementer: u32, part: u32) -> Option<&'static str> {
 }
 
 /// Reads and parses MIDR_EL1 from sysfs ("0x00000000413fd0c1").
-pub fn read_midr(files: &dyn FileSource) -> Option<u64> {
+pub(crate) fn read_midr(files: &dyn FileSource) -> Option<u64> {
     let mut line = String::new();
     files.open(MIDR_PATH).ok()?.read_line(&mut line).ok()?;
     let hex = line.trim().strip_prefix("0x")?;
@@ -192,7 +192,7 @@ pub fn read_midr(files: &dyn FileSource) -> Option<u64> {
 ///
 /// Family/model/stepping carry MIDR's variant/part/revision, the numbers
 /// HotSpot's aarch64 features string prints (`0x41:0x3:0xd0c:1`).
-pub fn decode(src: &dyn Aarch64Source, files: &dyn FileSource, logical_cpus: u32) -> CpuInfo {
+pub(crate) fn decode(src: &dyn Aarch64Source, files: &dyn FileSource, logical_cpus: u32) -> CpuInfo {
     let hw = src.hwcap();
     let hw2 = src.hwcap2();
     let ctr_el0 = src.ctr_el0();

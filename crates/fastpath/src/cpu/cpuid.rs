@@ -12,7 +12,7 @@
 //! The recorded format is the one AIDA64 writes and InstLatx64 publishes
 //! (`CPUID 00000007: 00000002-F3BFBFFB-BB417FEE-FFDD4430 [SL 00]`: leaf,
 //! then EAX-EBX-ECX-EDX, then the subleaf for leaves that have them), so a
-//! new fixture is a copy of a published file. [`dump`] writes the same
+//! new fixture is a copy of a published file. [`dump_cpuid`] writes the same
 //! format from any source, which is how this machine's fixture was made
 //! (`fastpath cpu --dump`).
 //!
@@ -141,7 +141,7 @@ pub struct RecordedCpuid {
 
 /// A line of a dump that is neither a recognised record nor ignorable.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DumpError {
+pub struct CpuidDumpError {
     /// 1-based line number; 0 when the dump as a whole is wrong (it holds
     /// no CPUID record).
     pub line: usize,
@@ -149,7 +149,7 @@ pub struct DumpError {
     pub reason: String,
 }
 
-impl std::fmt::Display for DumpError {
+impl std::fmt::Display for CpuidDumpError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.line == 0 {
             write!(f, "CPUID dump: {}", self.reason)
@@ -159,7 +159,7 @@ impl std::fmt::Display for DumpError {
     }
 }
 
-impl std::error::Error for DumpError {}
+impl std::error::Error for CpuidDumpError {}
 
 impl RecordedCpuid {
     /// Parses the first logical CPU of a dump.
@@ -171,11 +171,11 @@ impl RecordedCpuid {
     /// `Logical CPU #` header. Without an `XCR0` line the OS is assumed to
     /// enable every state component the CPU supports (CPUID.0xD.0:EDX:EAX)
     /// when OSXSAVE is set: true of any current Linux.
-    pub fn parse(text: &str) -> Result<RecordedCpuid, DumpError> {
+    pub fn parse(text: &str) -> Result<RecordedCpuid, CpuidDumpError> {
         let mut rec = RecordedCpuid::default();
         let mut cpu_headers = 0;
         for (i, line) in text.lines().enumerate() {
-            let err = |reason: &str| DumpError {
+            let err = |reason: &str| CpuidDumpError {
                 line: i + 1,
                 reason: format!("{reason}: {line:?}"),
             };
@@ -216,7 +216,7 @@ impl RecordedCpuid {
             rec.leaves.insert((leaf, subleaf), Leaf { eax, ebx, ecx, edx });
         }
         if rec.leaves.is_empty() {
-            return Err(DumpError {
+            return Err(CpuidDumpError {
                 line: 0,
                 reason: "no CPUID records".to_string(),
             });
@@ -295,7 +295,7 @@ fn subleaves(src: &dyn CpuidSource, leaf: u32, sl0: Leaf) -> Option<Vec<u32>> {
 ///
 /// This is a scan of a hundred-odd leaves: a diagnostic for recording a
 /// machine (`fastpath cpu --dump`), never part of identification.
-pub fn dump(src: &dyn CpuidSource) -> String {
+pub fn dump_cpuid(src: &dyn CpuidSource) -> String {
     let mut out = String::from("------[ CPUID Registers / Logical CPU #0 ]------\n\n");
     let mut line = |leaf: u32, sl: Option<u32>, l: Leaf| {
         let _ = write!(
@@ -411,7 +411,7 @@ CPUID 00000000: FFFFFFFF-756E6547-6C65746E-49656E69 [GenuineIntel]
     #[test]
     fn dump_round_trips() {
         let r = RecordedCpuid::parse(SAMPLE).unwrap();
-        let again = RecordedCpuid::parse(&dump(&r)).unwrap();
+        let again = RecordedCpuid::parse(&dump_cpuid(&r)).unwrap();
         for (leaf, sub) in [(0, 0), (1, 0), (4, 0), (4, 1), (0xd, 0)] {
             assert_eq!(again.cpuid(leaf, sub), r.cpuid(leaf, sub), "leaf {leaf:#x}.{sub}");
         }

@@ -218,11 +218,11 @@ fn features_string_is_hotspot_shaped_and_microcode_only_when_given() {
     );
 
     let files = RecordedFiles::new().with(microcode::SYSFS_PATH, "0x2b000603\n");
-    let mc = microcode::read(&files, &MicrocodeSource::DEFAULT_ORDER);
+    let mc = microcode::read_microcode(&files, &MicrocodeSource::DEFAULT_ORDER);
     let with = c.features_string(Some(&mc));
     assert!(with.contains("stepping 8 microcode 0x2b000603, sse2"), "{with}");
 
-    let missing = microcode::read(&RecordedFiles::new(), &MicrocodeSource::DEFAULT_ORDER);
+    let missing = microcode::read_microcode(&RecordedFiles::new(), &MicrocodeSource::DEFAULT_ORDER);
     assert!(c
         .features_string(Some(&missing))
         .contains("microcode unavailable"));
@@ -244,7 +244,7 @@ impl FileSource for NoFiles {
 fn default_path_opens_no_file_and_stays_within_the_cpuid_budget() {
     for (name, text) in ALL {
         let src = RecordedCpuid::parse(text).unwrap();
-        let id = super::identify_with(&src, &NoFiles);
+        let id = super::testing::identify_x86_with(&src, &NoFiles);
         assert!(id.files_opened.is_empty(), "{name}: {:?}", id.files_opened);
         assert!(
             id.cpuid_instructions <= CPUID_BUDGET,
@@ -259,7 +259,7 @@ fn default_path_opens_no_file_and_stays_within_the_cpuid_budget() {
 #[test]
 fn the_real_cpu_through_the_default_path() {
     let native = super::cpuid::NativeCpuid::new();
-    let id = super::identify_with(&native, &NoFiles);
+    let id = super::testing::identify_x86_with(&native, &NoFiles);
     assert!(id.files_opened.is_empty());
     assert!(
         (1..=CPUID_BUDGET).contains(&id.cpuid_instructions),
@@ -272,14 +272,15 @@ fn the_real_cpu_through_the_default_path() {
     );
 
     // The cached path agrees with a fresh one, and counts the same.
-    let cached = super::identification();
+    let cached = super::first_identification();
     assert_eq!(cached.info, id.info);
     assert_eq!(cached.cpuid_instructions, id.cpuid_instructions);
     assert!(std::ptr::eq(super::info(), super::info()));
 
     // Dumping the real CPU and decoding the dump gives the same answer:
     // the recorded-machine path is the real path.
-    let recorded = RecordedCpuid::parse(&super::cpuid::dump(&super::cpuid::NativeCpuid::new())).unwrap();
+    let recorded =
+        RecordedCpuid::parse(&super::cpuid::dump_cpuid(&super::cpuid::NativeCpuid::new())).unwrap();
     assert_eq!(x86::decode(&recorded, id.info.logical_cpus), id.info);
 }
 
@@ -295,7 +296,7 @@ fn aarch64_default_path_opens_only_the_midr_file() {
     let files = RecordedFiles::new()
         .with(MIDR_PATH, "0x00000000413fd0c1\n")
         .with(microcode::PROC_CPUINFO_PATH, "processor : 0\n");
-    let id = super::identify_with_aarch64(&regs, &files);
+    let id = super::testing::identify_aarch64_with(&regs, &files);
     assert_eq!(id.files_opened, [MIDR_PATH]);
     assert_eq!(id.cpuid_instructions, 0);
     assert_eq!(id.info.isa(), super::Isa::Aarch64);

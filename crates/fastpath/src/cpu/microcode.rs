@@ -28,16 +28,16 @@ use std::time::{Duration, Instant};
 use super::files::FileSource;
 
 /// Where the kernel's microcode driver publishes CPU 0's revision.
-pub const SYSFS_PATH: &str = "/sys/devices/system/cpu/cpu0/microcode/version";
+pub(crate) const SYSFS_PATH: &str = "/sys/devices/system/cpu/cpu0/microcode/version";
 /// The fallback, whose first read after a quiet second stalled on 5.x.
-pub const PROC_CPUINFO_PATH: &str = "/proc/cpuinfo";
+pub(crate) const PROC_CPUINFO_PATH: &str = "/proc/cpuinfo";
 
 /// A place the revision can be read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MicrocodeSource {
-    /// [`SYSFS_PATH`]: one small file, one hex number.
+    /// `/sys/devices/system/cpu/cpu0/microcode/version`: one small file, one hex number.
     Sysfs,
-    /// [`PROC_CPUINFO_PATH`]: the first `microcode : 0x...` line.
+    /// `/proc/cpuinfo`: the first `microcode : 0x...` line.
     ProcCpuinfo,
 }
 
@@ -70,7 +70,7 @@ impl fmt::Display for MicrocodeSource {
 
 /// Why one source did not answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AttemptError {
+pub enum MicrocodeAttemptError {
     /// Opening or reading failed (NotFound where the driver is absent).
     Io {
         /// The error's kind.
@@ -85,28 +85,28 @@ pub enum AttemptError {
     Unparsable(String),
 }
 
-impl fmt::Display for AttemptError {
+impl fmt::Display for MicrocodeAttemptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AttemptError::Io { message, .. } => f.write_str(message),
-            AttemptError::NoMicrocodeLine => f.write_str("no `microcode` line"),
-            AttemptError::Unparsable(v) => write!(f, "unparsable value {v:?}"),
+            MicrocodeAttemptError::Io { message, .. } => f.write_str(message),
+            MicrocodeAttemptError::NoMicrocodeLine => f.write_str("no `microcode` line"),
+            MicrocodeAttemptError::Unparsable(v) => write!(f, "unparsable value {v:?}"),
         }
     }
 }
 
 /// One source tried.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attempt {
+pub struct MicrocodeAttempt {
     /// Which.
     pub source: MicrocodeSource,
     /// Wall-clock time the attempt took (open, read, parse).
     pub elapsed: Duration,
     /// The revision, or why not.
-    pub outcome: Result<u64, AttemptError>,
+    pub outcome: Result<u64, MicrocodeAttemptError>,
 }
 
-impl fmt::Display for Attempt {
+impl fmt::Display for MicrocodeAttempt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({}): ", self.source, self.source.path())?;
         match &self.outcome {
@@ -125,7 +125,7 @@ pub struct Microcode {
     /// The source that answered.
     pub source: MicrocodeSource,
     /// Every source tried, in order, the last one being `source`.
-    pub attempts: Vec<Attempt>,
+    pub attempts: Vec<MicrocodeAttempt>,
 }
 
 impl Microcode {
@@ -139,7 +139,7 @@ impl Microcode {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MicrocodeError {
     /// Every source tried and why each failed.
-    pub attempts: Vec<Attempt>,
+    pub attempts: Vec<MicrocodeAttempt>,
 }
 
 impl fmt::Display for MicrocodeError {
@@ -156,13 +156,16 @@ impl fmt::Display for MicrocodeError {
 impl std::error::Error for MicrocodeError {}
 
 /// Tries each source in `order` until one answers.
-pub fn read(files: &dyn FileSource, order: &[MicrocodeSource]) -> Result<Microcode, MicrocodeError> {
+pub fn read_microcode(
+    files: &dyn FileSource,
+    order: &[MicrocodeSource],
+) -> Result<Microcode, MicrocodeError> {
     let mut attempts = Vec::with_capacity(order.len());
     for &source in order {
         let start = Instant::now();
         let outcome = read_one(files, source);
         let answered = outcome.as_ref().ok().copied();
-        attempts.push(Attempt {
+        attempts.push(MicrocodeAttempt {
             source,
             elapsed: start.elapsed(),
             outcome,
@@ -178,14 +181,14 @@ pub fn read(files: &dyn FileSource, order: &[MicrocodeSource]) -> Result<Microco
     Err(MicrocodeError { attempts })
 }
 
-fn io_error(e: io::Error) -> AttemptError {
-    AttemptError::Io {
+fn io_error(e: io::Error) -> MicrocodeAttemptError {
+    MicrocodeAttemptError::Io {
         kind: e.kind(),
         message: e.to_string(),
     }
 }
 
-fn read_one(files: &dyn FileSource, source: MicrocodeSource) -> Result<u64, AttemptError> {
+fn read_one(files: &dyn FileSource, source: MicrocodeSource) -> Result<u64, MicrocodeAttemptError> {
     let mut reader = files.open(source.path()).map_err(io_error)?;
     match source {
         MicrocodeSource::Sysfs => {
@@ -205,11 +208,11 @@ fn read_one(files: &dyn FileSource, source: MicrocodeSource) -> Result<u64, Atte
             loop {
                 line.clear();
                 if reader.read_line(&mut line).map_err(io_error)? == 0 {
-                    return Err(AttemptError::NoMicrocodeLine);
+                    return Err(MicrocodeAttemptError::NoMicrocodeLine);
                 }
                 let Some((key, value)) = line.split_once(':') else {
                     if seen_fields && line.trim().is_empty() {
-                        return Err(AttemptError::NoMicrocodeLine);
+                        return Err(MicrocodeAttemptError::NoMicrocodeLine);
                     }
                     continue;
                 };
@@ -223,10 +226,10 @@ fn read_one(files: &dyn FileSource, source: MicrocodeSource) -> Result<u64, Atte
 }
 
 /// "0x1000065", " 0x1\n" or "1000065" (HotSpot's `%x`) → the number.
-fn parse_hex(s: &str) -> Result<u64, AttemptError> {
+fn parse_hex(s: &str) -> Result<u64, MicrocodeAttemptError> {
     let t = s.trim();
     let digits = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
-    u64::from_str_radix(digits, 16).map_err(|_| AttemptError::Unparsable(t.to_string()))
+    u64::from_str_radix(digits, 16).map_err(|_| MicrocodeAttemptError::Unparsable(t.to_string()))
 }
 
 #[cfg(test)]
@@ -245,13 +248,13 @@ mod tests {
     fn falls_back_to_proc_cpuinfo_when_sysfs_is_absent() {
         let files = RecordedFiles::new().with(PROC_CPUINFO_PATH, THIS_GUEST);
         let log = OpenLog::new(&files);
-        let m = read(&log, &MicrocodeSource::DEFAULT_ORDER).unwrap();
+        let m = read_microcode(&log, &MicrocodeSource::DEFAULT_ORDER).unwrap();
         assert_eq!(m.revision, 0x1000065);
         assert_eq!(m.source, MicrocodeSource::ProcCpuinfo);
         assert_eq!(m.attempts.len(), 2);
         assert!(matches!(
             m.attempts[0].outcome,
-            Err(AttemptError::Io {
+            Err(MicrocodeAttemptError::Io {
                 kind: io::ErrorKind::NotFound,
                 ..
             })
@@ -265,7 +268,7 @@ mod tests {
             .with(SYSFS_PATH, "0x2b000603\n")
             .with(PROC_CPUINFO_PATH, THIS_GUEST);
         let log = OpenLog::new(&files);
-        let m = read(&log, &MicrocodeSource::DEFAULT_ORDER).unwrap();
+        let m = read_microcode(&log, &MicrocodeSource::DEFAULT_ORDER).unwrap();
         assert_eq!((m.revision, m.source), (0x2b00_0603, MicrocodeSource::Sysfs));
         assert_eq!(log.opened(), [SYSFS_PATH]);
     }
@@ -273,26 +276,34 @@ mod tests {
     #[test]
     fn the_issue_guest_says_0x1() {
         let files = RecordedFiles::new().with(PROC_CPUINFO_PATH, "processor : 0\nmicrocode : 0x1\n");
-        assert_eq!(read(&files, &MicrocodeSource::DEFAULT_ORDER).unwrap().revision, 1);
+        assert_eq!(
+            read_microcode(&files, &MicrocodeSource::DEFAULT_ORDER)
+                .unwrap()
+                .revision,
+            1
+        );
     }
 
     #[test]
     fn missing_and_unparsable_are_error_values() {
-        let none = read(&RecordedFiles::new(), &MicrocodeSource::DEFAULT_ORDER).unwrap_err();
+        let none = read_microcode(&RecordedFiles::new(), &MicrocodeSource::DEFAULT_ORDER).unwrap_err();
         assert_eq!(none.attempts.len(), 2);
         let text = none.to_string();
         assert!(text.contains("sysfs") && text.contains("proc-cpuinfo"), "{text}");
 
         let garbage = RecordedFiles::new().with(SYSFS_PATH, "zz\n");
-        let e = read(&garbage, &[MicrocodeSource::Sysfs]).unwrap_err();
-        assert_eq!(e.attempts[0].outcome, Err(AttemptError::Unparsable("zz".into())));
+        let e = read_microcode(&garbage, &[MicrocodeSource::Sysfs]).unwrap_err();
+        assert_eq!(
+            e.attempts[0].outcome,
+            Err(MicrocodeAttemptError::Unparsable("zz".into()))
+        );
 
         // aarch64's /proc/cpuinfo has no microcode line: stop at the end
         // of the first record.
         let arm = "processor\t: 0\nBogoMIPS\t: 50.00\n\nprocessor\t: 1\nmicrocode : 0x5\n";
         let files = RecordedFiles::new().with(PROC_CPUINFO_PATH, arm);
-        let e = read(&files, &[MicrocodeSource::ProcCpuinfo]).unwrap_err();
-        assert_eq!(e.attempts[0].outcome, Err(AttemptError::NoMicrocodeLine));
+        let e = read_microcode(&files, &[MicrocodeSource::ProcCpuinfo]).unwrap_err();
+        assert_eq!(e.attempts[0].outcome, Err(MicrocodeAttemptError::NoMicrocodeLine));
     }
 
     #[test]

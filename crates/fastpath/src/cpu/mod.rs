@@ -18,36 +18,86 @@
 //!
 //! Layout, one concept per file:
 //!
-//! | file | what |
+//! | file (private; the API is re-exported here) | what |
 //! |---|---|
-//! | [`cpuid`] | `CpuidSource`: the CPU, or a recorded AIDA64/InstLatx64 dump; counts CPUIDs; `dump` |
-//! | [`x86`] | CPUID leaves → [`CpuInfo`] |
-//! | [`aarch64`] | HWCAP, MIDR, CTR_EL0 → [`CpuInfo`] (native source run under QEMU only) |
-//! | [`files`] | `FileSource`: the file system, or recorded files; `OpenLog` |
-//! | [`microcode`](mod@microcode) | the lazy revision, sources and costs |
-//! | `affinity` | logical CPU count by `sched_getaffinity` |
+//! | `cpuid.rs` | `CpuidSource`: the CPU, or a recorded AIDA64/InstLatx64 dump; counts CPUIDs; `dump_cpuid` |
+//! | `x86.rs` | CPUID leaves → [`CpuInfo`] |
+//! | `aarch64.rs` | HWCAP, MIDR, CTR_EL0 → [`CpuInfo`] (native source run under QEMU only) |
+//! | `files.rs` | `FileSource`: the file system, or recorded files; `OpenLog` |
+//! | `microcode.rs` | the lazy revision ([`microcode()`]), sources and costs |
+//! | `affinity.rs` | logical CPU count by `sched_getaffinity` ([`available_cpus`]) |
 //!
 //! Everything the identification reads goes through a source trait, so the
 //! tests decode recorded machines (fixtures under `cpu/fixtures/`) and prove
 //! what the default path touched: the CPUID count and the files opened are
-//! part of every [`Identification`].
+//! part of every [`MeasuredIdentification`]. Those sources, and the
+//! identification run on them, are the [`testing`] module: a runtime's own
+//! tests can decode a recorded CPU the same way.
 
-pub mod aarch64;
+mod aarch64;
 mod affinity;
-pub mod cpuid;
-pub mod files;
-pub mod microcode;
-pub mod x86;
+mod cpuid;
+mod files;
+mod microcode;
+mod x86;
 
 #[cfg(test)]
 mod fixture_tests;
 
 use std::fmt::Write as _;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use affinity::available_cpus;
-pub use microcode::{Microcode, MicrocodeError, MicrocodeSource};
+pub use microcode::{Microcode, MicrocodeAttempt, MicrocodeAttemptError, MicrocodeError, MicrocodeSource};
+
+/// The seams of the identification, for tests (this crate's, the lab's, a
+/// runtime's): the sources it reads (the CPU or a recording), the
+/// identification run on chosen sources with its cost, and the recording
+/// format. The default path ([`info`]) uses the native sources.
+pub mod testing {
+    #[cfg(target_arch = "aarch64")]
+    pub use super::aarch64::NativeAarch64;
+    pub use super::aarch64::{Aarch64Source, RecordedAarch64, MIDR_PATH};
+    #[cfg(target_arch = "x86_64")]
+    pub use super::cpuid::NativeCpuid;
+    pub use super::cpuid::{dump_cpuid, CpuidDumpError, CpuidSource, Leaf, RecordedCpuid};
+    pub use super::files::{FileSource, NativeFiles, OpenLog, RecordedFiles};
+    pub use super::microcode::read_microcode;
+
+    use super::{available_cpus, MeasuredIdentification};
+
+    /// The default path with injected sources (x86-64): decodes `cpuid`, asks
+    /// the kernel for the affinity mask, and is handed `files` so a test can
+    /// prove it opens none.
+    pub fn identify_x86_with(cpuid: &dyn CpuidSource, files: &dyn FileSource) -> MeasuredIdentification {
+        let start = std::time::Instant::now();
+        let log = OpenLog::new(files);
+        let before = cpuid.executed();
+        let info = super::x86::decode(cpuid, available_cpus());
+        MeasuredIdentification {
+            info,
+            cpuid_instructions: cpuid.executed() - before,
+            files_opened: log.opened(),
+            elapsed: start.elapsed(),
+        }
+    }
+
+    /// The default path with injected sources (aarch64). Compiled on every
+    /// target so that its tests run on the x86-64 machines this project has;
+    /// only the native source is aarch64-only.
+    pub fn identify_aarch64_with(regs: &dyn Aarch64Source, files: &dyn FileSource) -> MeasuredIdentification {
+        let start = std::time::Instant::now();
+        let log = OpenLog::new(files);
+        let info = super::aarch64::decode(regs, &log, available_cpus());
+        MeasuredIdentification {
+            info,
+            cpuid_instructions: 0,
+            files_opened: log.opened(),
+            elapsed: start.elapsed(),
+        }
+    }
+}
 
 /// CPU vendor, from CPUID leaf 0 (x86) or MIDR implementer (aarch64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -374,7 +424,7 @@ impl CpuInfo {
 
 /// One identification and what it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Identification {
+pub struct MeasuredIdentification {
     /// The result.
     pub info: CpuInfo,
     /// CPUID instructions executed (0 on aarch64).
@@ -386,39 +436,39 @@ pub struct Identification {
     pub elapsed: Duration,
 }
 
-static IDENTIFICATION: OnceLock<Identification> = OnceLock::new();
+static FIRST_IDENTIFICATION: OnceLock<MeasuredIdentification> = OnceLock::new();
 
 /// The CPU this process runs on, identified on first call and cached.
 #[inline]
 pub fn info() -> &'static CpuInfo {
-    &identification().info
+    &first_identification().info
 }
 
 /// The identification [`info`] returns, with its cost: the CPUID count and
 /// the time the first call took.
 #[inline]
-pub fn identification() -> &'static Identification {
-    IDENTIFICATION.get_or_init(identify)
+pub fn first_identification() -> &'static MeasuredIdentification {
+    FIRST_IDENTIFICATION.get_or_init(identify_fresh)
 }
 
 /// A fresh, uncached identification of this CPU by the default path (what
 /// the first [`info`] call does). For measuring it; everything else should
 /// call [`info`].
 #[cold]
-pub fn identify() -> Identification {
+pub fn identify_fresh() -> MeasuredIdentification {
     #[cfg(target_arch = "x86_64")]
     {
-        identify_with(&cpuid::NativeCpuid::new(), &files::NativeFiles)
+        testing::identify_x86_with(&cpuid::NativeCpuid::new(), &files::NativeFiles)
     }
     #[cfg(target_arch = "aarch64")]
     {
-        identify_with_aarch64(&aarch64::NativeAarch64, &files::NativeFiles)
+        testing::identify_aarch64_with(&aarch64::NativeAarch64, &files::NativeFiles)
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         let start = Instant::now();
         let logical = available_cpus();
-        Identification {
+        MeasuredIdentification {
             info: CpuInfo {
                 vendor: Vendor::Other,
                 vendor_string: String::new(),
@@ -443,40 +493,6 @@ pub fn identify() -> Identification {
     }
 }
 
-/// The default path with injected sources (x86-64): decodes `cpuid`, asks
-/// the kernel for the affinity mask, and is handed `files` so a test can
-/// prove it opens none.
-pub fn identify_with(cpuid: &dyn cpuid::CpuidSource, files: &dyn files::FileSource) -> Identification {
-    let start = Instant::now();
-    let log = files::OpenLog::new(files);
-    let before = cpuid.executed();
-    let info = x86::decode(cpuid, available_cpus());
-    Identification {
-        info,
-        cpuid_instructions: cpuid.executed() - before,
-        files_opened: log.opened(),
-        elapsed: start.elapsed(),
-    }
-}
-
-/// The default path with injected sources (aarch64). Compiled on every
-/// target so that its tests run on the x86-64 machines this project has;
-/// only the native source is aarch64-only.
-pub fn identify_with_aarch64(
-    regs: &dyn aarch64::Aarch64Source,
-    files: &dyn files::FileSource,
-) -> Identification {
-    let start = Instant::now();
-    let log = files::OpenLog::new(files);
-    let info = aarch64::decode(regs, &log, available_cpus());
-    Identification {
-        info,
-        cpuid_instructions: 0,
-        files_opened: log.opened(),
-        elapsed: start.elapsed(),
-    }
-}
-
 static MICROCODE: OnceLock<Result<Microcode, MicrocodeError>> = OnceLock::new();
 
 /// The microcode revision of CPU 0: sysfs first, /proc/cpuinfo as the
@@ -485,7 +501,7 @@ static MICROCODE: OnceLock<Result<Microcode, MicrocodeError>> = OnceLock::new();
 /// file is an error value.
 pub fn microcode() -> Result<Microcode, MicrocodeError> {
     MICROCODE
-        .get_or_init(|| microcode::read(&files::NativeFiles, &MicrocodeSource::DEFAULT_ORDER))
+        .get_or_init(|| microcode::read_microcode(&files::NativeFiles, &MicrocodeSource::DEFAULT_ORDER))
         .clone()
 }
 

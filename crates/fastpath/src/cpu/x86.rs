@@ -1,6 +1,6 @@
 //! x86-64 identification: CPUID leaves → [`CpuInfo`].
 //!
-//! Where it sits: called once per process by [`super::identification`]
+//! Where it sits: called once per process by [`super::first_identification`]
 //! with the real CPU, and by the tests with recorded machines. It asks a
 //! [`CpuidSource`] for a fixed, short list of leaves and decodes them; it
 //! opens no file and makes no system call (the caller supplies the logical
@@ -98,7 +98,7 @@ fn ascii(regs: &[u32]) -> String {
 
 /// Decodes the CPU behind `src`. `logical_cpus` is what the OS lets this
 /// process run on (the caller asks the kernel; CPUID cannot know).
-pub fn decode(src: &dyn CpuidSource, logical_cpus: u32) -> CpuInfo {
+pub(crate) fn decode(src: &dyn CpuidSource, logical_cpus: u32) -> CpuInfo {
     let l0 = src.cpuid(0, 0);
     let max_leaf = l0.eax;
     let vendor_string = ascii(&[l0.ebx, l0.edx, l0.ecx]);
@@ -227,7 +227,7 @@ pub fn decode(src: &dyn CpuidSource, logical_cpus: u32) -> CpuInfo {
 /// (arch/x86/lib/cpu.c `x86_family`/`x86_model`): the extended family is
 /// added only when the base family is 0xF, and the extended model is
 /// prepended when the family is 6 or above 0xF.
-pub fn signature(eax: u32) -> (u32, u32, u32) {
+pub(crate) fn signature(eax: u32) -> (u32, u32, u32) {
     let stepping = eax & 0xf;
     let base_model = (eax >> 4) & 0xf;
     let base_family = (eax >> 8) & 0xf;

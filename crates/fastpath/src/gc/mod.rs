@@ -2,7 +2,7 @@
 //! concurrent collector (seed 003: Shenandoah's write-barrier fast path).
 //!
 //! Where it sits: a runtime creates a [`Heap`] (barrier set and mode from
-//! [`settings`] or code), gives each thread a [`Mutator`], and does every
+//! the `FASTPATH_GC_*` settings ([`HeapConfig::from_config`]) or code), gives each thread a [`Mutator`], and does every
 //! allocation and reference access through it; the barriers inside those
 //! accesses keep a concurrent collector (the phases in `collector/cycle.rs`) correct.
 //! Headers are `fastpath::sync` headers, so heap objects can be locked
@@ -144,7 +144,11 @@
 mod atomic;
 pub(crate) mod collector;
 pub(crate) mod heap;
-pub mod settings;
+pub(crate) mod settings;
+
+// The object layout generated code reads (offsets, layout word, GC-state
+// bits, cards, regions), published with a version as the thread block's.
+pub use heap::layout;
 
 #[cfg(not(loom))]
 mod barrier_set;
@@ -166,7 +170,9 @@ pub use barrier_set::{
 #[cfg(not(loom))]
 pub use barriers::access::ObjLock;
 #[cfg(not(loom))]
-pub use barriers::jit_entry::{brooks_wb_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry};
+pub use barriers::jit_entry::{
+    brooks_wb_slow_entry, cas_ref_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry,
+};
 #[cfg(not(loom))]
 pub use heap::mutator::{Mutator, MutatorWaits};
 #[cfg(not(loom))]
@@ -187,4 +193,4 @@ pub use heap::safepoint::SafepointWait;
 #[cfg(not(loom))]
 #[doc(hidden)]
 pub use heap::safepoint::SPIN_LIMIT;
-pub use settings::{Barrier, BarrierBits, GcMode, GcWorkers, Preset};
+pub use settings::{check_barriers_for_mode, Barrier, BarrierBits, GcMode, GcWorkers, Preset};

@@ -8,7 +8,7 @@
 //! hands both to [`HeapConfig`](crate::gc::HeapConfig), and
 //! [`HeapConfig::validate`](crate::gc::HeapConfig::validate) refuses a
 //! concurrent heap whose barrier set the collector cannot be correct with
-//! ([`check_pair`]).
+//! ([`check_barriers_for_mode`]).
 //! `barrier_set.rs` turns a set into the type that monomorphises the fast
 //! paths.
 //!
@@ -352,7 +352,7 @@ setting::number_setting! {
 pub(crate) static WORKERS: ProcessValue<GcWorkers> = ProcessValue::new();
 
 /// Refuses concurrent mode with a barrier set that is missing a barrier.
-pub fn check_pair(bits: BarrierBits, mode: GcMode) -> Result<(), ConfigError> {
+pub fn check_barriers_for_mode(bits: BarrierBits, mode: GcMode) -> Result<(), ConfigError> {
     let missing = bits.missing_for_concurrent();
     if mode == GcMode::Concurrent && !missing.is_empty() {
         let complete: Vec<&str> = Preset::all()
@@ -390,9 +390,10 @@ pub(crate) struct ModeValue(ProcessValue<GcMode>);
 #[cfg_attr(loom, allow(dead_code))]
 impl ModeValue {
     /// The mode in force; the first call reads `FASTPATH_GC_MODE` and the
-    /// process's barrier set ([`check_pair`]).
+    /// process's barrier set ([`check_barriers_for_mode`]).
     pub(crate) fn get(&self) -> GcMode {
-        self.0.get_fitting(|mode| check_pair(BARRIERS.get(), mode))
+        self.0
+            .get_fitting(|mode| check_barriers_for_mode(BARRIERS.get(), mode))
     }
 
     /// The mode, if one is fixed already.
@@ -465,7 +466,7 @@ mod tests {
 
     #[test]
     fn concurrent_refuses_incomplete_sets_naming_what_is_missing() {
-        let pair = |b: &str| check_pair(b.parse().unwrap(), GcMode::Concurrent);
+        let pair = |b: &str| check_barriers_for_mode(b.parse().unwrap(), GcMode::Concurrent);
         assert!(pair("shenandoah").is_ok());
         assert!(pair("shenandoah-2017").is_ok());
         let e = pair("g1").unwrap_err();
@@ -478,6 +479,6 @@ mod tests {
         let e = pair("satb,brooks-rb,cas").unwrap_err().to_string();
         assert!(e.contains("brooks-wb"), "{e}");
         // Passive accepts any subset.
-        assert!(check_pair("card".parse().unwrap(), GcMode::Passive).is_ok());
+        assert!(check_barriers_for_mode("card".parse().unwrap(), GcMode::Passive).is_ok());
     }
 }

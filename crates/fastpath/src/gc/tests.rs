@@ -937,6 +937,67 @@ fn jit_slow_entries_share_the_rust_slow_paths() {
     drop(m);
 }
 
+/// The reference CAS's `extern "C"` slow path: a false failure (the field
+/// holds the from-space copy of the expected object) is retried and
+/// succeeds, returning `expected`; a genuine failure returns the field's
+/// value; null expected against a non-null field fails; `expected` itself
+/// in the field succeeds.
+#[test]
+fn jit_cas_slow_entry_retries_false_failures() {
+    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let holder = m.alloc(2, 0).unwrap();
+    let target = m.alloc(0, 1).unwrap();
+    let other = m.alloc(0, 0).unwrap();
+    let (oh, ot) = (m.get(holder).unwrap(), m.get(target).unwrap());
+    m.store(oh, 0, Some(ot)).unwrap();
+    m.store(oh, 1, Some(ot)).unwrap();
+    let (from, other) = (ot.addr(), m.get(other).unwrap().addr());
+    let field = oh.addr() + super::layout::ref_offset(1);
+    force_evacuation(&h, &mut m, from);
+    let s = &h.inner.space;
+    if s.region_index(field) != s.region_index(from) {
+        s.region(field).in_cset.store(false, Ordering::Relaxed);
+    }
+    // Field 0's load evacuates the target and heals field 0; field 1 still
+    // names the from-space copy.
+    let oh = m.get(holder).unwrap();
+    let to = m.load(oh, 0).unwrap().unwrap().addr();
+    assert_ne!(to, from);
+    assert_eq!(s.word(field).load(Ordering::Relaxed), from);
+    let block = crate::thread::current().as_ptr();
+    assert_eq!(
+        cas_ref_slow_entry(block, field, other, 0),
+        from,
+        "genuine: the witness"
+    );
+    assert_eq!(
+        cas_ref_slow_entry(block, field, 0, other),
+        from,
+        "null expected: genuine"
+    );
+    assert_eq!(s.word(field).load(Ordering::Relaxed), from, "nothing written");
+    assert_eq!(
+        cas_ref_slow_entry(block, field, to, other),
+        to,
+        "the false failure retried"
+    );
+    assert_eq!(s.word(field).load(Ordering::Relaxed), other);
+    assert_eq!(
+        cas_ref_slow_entry(block, field, other, 0),
+        other,
+        "expected itself"
+    );
+    assert_eq!(s.word(field).load(Ordering::Relaxed), 0);
+    assert_eq!(
+        cas_ref_slow_entry(block, field, 0, to),
+        0,
+        "null expected, null field"
+    );
+    assert_eq!(s.word(field).load(Ordering::Relaxed), to);
+    end_evacuation(&h, &mut m);
+}
+
 /// Every region's TAMS at its top and the marks cleared: what init-mark
 /// leaves (the mutator's LABs retired first).
 fn begin_marking_for_test<B: BarrierSet>(h: &Heap, m: &Mutator<B>) {

@@ -30,7 +30,8 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use super::strategy::{Global, PauseStrategy, SpinPause};
+use super::settings::SpinPause;
+use super::strategy::{ConfiguredPause, PauseStrategy};
 
 /// Nanoseconds per pause for one strategy on this CPU.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,7 +65,7 @@ impl Calibration {
     /// Measures `strategy` now, in at most [`Calibration::TIME_LIMIT`] of
     /// batches that ran undisturbed.
     pub fn measure<S: PauseStrategy>(strategy: S) -> Calibration {
-        // One untimed pause first: for `Global` the first call resolves the
+        // One untimed pause first: for `ConfiguredPause` the first call resolves the
         // configuration (CPUID exits under a hypervisor, tens of µs), which
         // would otherwise eat the time limit inside the first batch.
         strategy.pause();
@@ -194,7 +195,7 @@ fn fastest_batch(mut time: impl FnMut(u64) -> (Duration, Option<f64>)) -> (f64, 
 /// included), measured on first call (≤ 100 µs) and cached.
 pub fn calibration() -> &'static Calibration {
     static CAL: OnceLock<Calibration> = OnceLock::new();
-    CAL.get_or_init(|| Calibration::measure(Global))
+    CAL.get_or_init(|| Calibration::measure(ConfiguredPause))
 }
 
 /// The hardware counter, read after prior instructions completed.

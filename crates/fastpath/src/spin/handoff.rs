@@ -27,9 +27,9 @@
 //! Dropping either end sets CLOSED, so the other end never waits forever.
 //!
 //! ```
-//! use fastpath::spin::{handoff, Budget, calibration, Global};
+//! use fastpath::spin::{calibration, handoff_channel, Budget, ConfiguredPause};
 //! use std::num::NonZeroU32;
-//! let (mut tx, mut rx) = handoff::channel(Global, Budget::DEFAULT.limits(calibration()));
+//! let (mut tx, mut rx) = handoff_channel(ConfiguredPause, Budget::DEFAULT.limits(calibration()));
 //! let t = std::thread::spawn(move || {
 //!     for i in 1..=3 {
 //!         tx.put(NonZeroU32::new(i).unwrap()).unwrap();
@@ -61,25 +61,25 @@ struct Slot {
 
 /// The consumer is gone; the token was not delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Closed(pub NonZeroU32);
+pub struct HandoffClosed(pub NonZeroU32);
 
-impl std::fmt::Display for Closed {
+impl std::fmt::Display for HandoffClosed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "handoff closed: token {} not delivered", self.0)
     }
 }
 
-impl std::error::Error for Closed {}
+impl std::error::Error for HandoffClosed {}
 
 /// The sending end (exactly one: it is not `Clone`).
-pub struct Producer<S: PauseStrategy> {
+pub struct HandoffProducer<S: PauseStrategy> {
     slot: Arc<Slot>,
     strategy: S,
     limits: SpinLimits,
 }
 
 /// The receiving end (exactly one: it is not `Clone`).
-pub struct Consumer<S: PauseStrategy> {
+pub struct HandoffConsumer<S: PauseStrategy> {
     slot: Arc<Slot>,
     strategy: S,
     limits: SpinLimits,
@@ -87,18 +87,21 @@ pub struct Consumer<S: PauseStrategy> {
 
 /// A handoff whose two ends each spin with `strategy` for `limits` before
 /// parking.
-pub fn channel<S: PauseStrategy>(strategy: S, limits: SpinLimits) -> (Producer<S>, Consumer<S>) {
+pub fn handoff_channel<S: PauseStrategy>(
+    strategy: S,
+    limits: SpinLimits,
+) -> (HandoffProducer<S>, HandoffConsumer<S>) {
     let slot = Arc::new(Slot {
         state: AtomicU64::new(0),
         parking: Parking::new(),
     });
     (
-        Producer {
+        HandoffProducer {
             slot: slot.clone(),
             strategy,
             limits,
         },
-        Consumer {
+        HandoffConsumer {
             slot,
             strategy,
             limits,
@@ -150,16 +153,16 @@ impl Slot {
     }
 }
 
-impl<S: PauseStrategy> Producer<S> {
+impl<S: PauseStrategy> HandoffProducer<S> {
     /// Hands `token` over: waits (spin, then park) until the slot is empty,
     /// then fills it and returns without waiting for the consumer to take
     /// it. Fails if the consumer was dropped.
-    pub fn put(&mut self, token: NonZeroU32) -> Result<(), Closed> {
+    pub fn put(&mut self, token: NonZeroU32) -> Result<(), HandoffClosed> {
         let s = self.slot.wait(self.strategy, self.limits, PRODUCER_PARKED, |s| {
             s >> TOKEN_SHIFT == 0 || s & CLOSED != 0
         });
         if s & CLOSED != 0 {
-            return Err(Closed(token));
+            return Err(HandoffClosed(token));
         }
         // Release: publishes the producer's writes before the handover. The
         // token field is zero and only this (single) producer fills it, so
@@ -180,7 +183,7 @@ impl<S: PauseStrategy> Producer<S> {
     }
 }
 
-impl<S: PauseStrategy> Consumer<S> {
+impl<S: PauseStrategy> HandoffConsumer<S> {
     /// Takes the next token: waits (spin, then park) until the slot is
     /// full. `None` once the producer was dropped and the slot is empty.
     pub fn take(&mut self) -> Option<NonZeroU32> {
@@ -207,13 +210,13 @@ impl<S: PauseStrategy> Consumer<S> {
     }
 }
 
-impl<S: PauseStrategy> Drop for Producer<S> {
+impl<S: PauseStrategy> Drop for HandoffProducer<S> {
     fn drop(&mut self) {
         self.slot.close();
     }
 }
 
-impl<S: PauseStrategy> Drop for Consumer<S> {
+impl<S: PauseStrategy> Drop for HandoffConsumer<S> {
     fn drop(&mut self) {
         self.slot.close();
     }
@@ -222,24 +225,24 @@ impl<S: PauseStrategy> Drop for Consumer<S> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::spin::{calibration, Budget, Global};
+    use crate::spin::{calibration, Budget, ConfiguredPause};
     use std::time::{Duration, Instant};
 
     #[test]
     fn closing_either_end_releases_the_other() {
-        let (tx, mut rx) = channel(Global, Budget::PARK_AT_ONCE.limits(calibration()));
+        let (tx, mut rx) = handoff_channel(ConfiguredPause, Budget::PARK_AT_ONCE.limits(calibration()));
         let t = std::thread::spawn(move || rx.take());
         std::thread::sleep(Duration::from_millis(20));
         drop(tx);
         assert_eq!(t.join().unwrap(), None);
 
-        let (mut tx, rx) = channel(Global, Budget::PARK_AT_ONCE.limits(calibration()));
+        let (mut tx, rx) = handoff_channel(ConfiguredPause, Budget::PARK_AT_ONCE.limits(calibration()));
         let one = NonZeroU32::new(1).unwrap();
         tx.put(one).unwrap();
         let t = std::thread::spawn(move || tx.put(NonZeroU32::new(2).unwrap()));
         std::thread::sleep(Duration::from_millis(20));
         drop(rx);
-        assert_eq!(t.join().unwrap(), Err(Closed(NonZeroU32::new(2).unwrap())));
+        assert_eq!(t.join().unwrap(), Err(HandoffClosed(NonZeroU32::new(2).unwrap())));
     }
 
     /// Passes a counter through the slot for a bounded time, half of it with
@@ -250,7 +253,7 @@ mod tests {
         let mut checked = 0u64;
         let mut parks = 0u64;
         for budget in [Budget::new(200, 0), Budget::DEFAULT] {
-            let (mut tx, mut rx) = channel(Global, budget.limits(calibration()));
+            let (mut tx, mut rx) = handoff_channel(ConfiguredPause, budget.limits(calibration()));
             let deadline = Instant::now() + Duration::from_millis(500);
             let producer = std::thread::spawn(move || {
                 let mut sent = 0u32;
@@ -291,7 +294,7 @@ mod loom_tests {
     /// Acquire of `take`), which the tokens alone could not show.
     fn model_two_tokens(limits: SpinLimits) {
         loom::model(move || {
-            let (mut tx, mut rx) = channel(NoPause, limits);
+            let (mut tx, mut rx) = handoff_channel(NoPause, limits);
             let payload = Arc::new([UnsafeCell::new(0u32), UnsafeCell::new(0u32)]);
             let written = payload.clone();
             let t = loom::thread::spawn(move || {

@@ -25,9 +25,9 @@
 //! fairness. Why no wake-up is lost is argued once, in `park`.
 //!
 //! ```
-//! use fastpath::spin::lock::SpinParkMutex;
-//! use fastpath::spin::{calibration, Budget, Global};
-//! let m = SpinParkMutex::new(0u64, Global, Budget::DEFAULT.limits(calibration()));
+//! use fastpath::spin::SpinParkMutex;
+//! use fastpath::spin::{calibration, Budget, ConfiguredPause};
+//! let m = SpinParkMutex::new(0u64, ConfiguredPause, Budget::DEFAULT.limits(calibration()));
 //! std::thread::scope(|s| {
 //!     for _ in 0..2 {
 //!         s.spawn(|| for _ in 0..1000 { *m.lock() += 1 });
@@ -59,7 +59,7 @@ pub struct SpinParkLock<S: PauseStrategy> {
 
 /// Holds a [`SpinParkLock`]; unlocks when dropped.
 #[must_use = "the lock is released when the guard is dropped"]
-pub struct LockGuard<'a, S: PauseStrategy> {
+pub struct SpinParkLockGuard<'a, S: PauseStrategy> {
     lock: &'a SpinParkLock<S>,
 }
 
@@ -77,7 +77,7 @@ impl<S: PauseStrategy> SpinParkLock<S> {
     /// Acquires the lock, spinning and then parking while another thread
     /// holds it.
     #[inline]
-    pub fn lock(&self) -> LockGuard<'_, S> {
+    pub fn lock(&self) -> SpinParkLockGuard<'_, S> {
         // Acquire on success: pairs with the Release of the previous unlock.
         // Relaxed on failure: nothing is read then.
         if self
@@ -87,14 +87,14 @@ impl<S: PauseStrategy> SpinParkLock<S> {
         {
             self.lock_slow();
         }
-        LockGuard { lock: self }
+        SpinParkLockGuard { lock: self }
     }
 
     /// Acquires the lock if it is free now.
     #[inline]
-    pub fn try_lock(&self) -> Option<LockGuard<'_, S>> {
+    pub fn try_lock(&self) -> Option<SpinParkLockGuard<'_, S>> {
         // `then`, not `then_some`: a guard built eagerly would unlock on drop.
-        self.try_acquire().then(|| LockGuard { lock: self })
+        self.try_acquire().then(|| SpinParkLockGuard { lock: self })
     }
 
     /// Times a waiter went to sleep.
@@ -145,7 +145,7 @@ impl<S: PauseStrategy> SpinParkLock<S> {
     }
 }
 
-impl<S: PauseStrategy> Drop for LockGuard<'_, S> {
+impl<S: PauseStrategy> Drop for SpinParkLockGuard<'_, S> {
     #[inline]
     fn drop(&mut self) {
         self.lock.unlock();
@@ -166,8 +166,8 @@ unsafe impl<T: Send, S: PauseStrategy> Sync for SpinParkMutex<T, S> {}
 
 /// Access to the data of a [`SpinParkMutex`]; unlocks when dropped.
 #[must_use = "the lock is released when the guard is dropped"]
-pub struct SpinParkGuard<'a, T, S: PauseStrategy> {
-    _held: LockGuard<'a, S>,
+pub struct SpinParkMutexGuard<'a, T, S: PauseStrategy> {
+    _held: SpinParkLockGuard<'a, S>,
     data: &'a UnsafeCell<T>,
 }
 
@@ -182,8 +182,8 @@ impl<T, S: PauseStrategy> SpinParkMutex<T, S> {
 
     /// Locks and returns access to the data.
     #[inline]
-    pub fn lock(&self) -> SpinParkGuard<'_, T, S> {
-        SpinParkGuard {
+    pub fn lock(&self) -> SpinParkMutexGuard<'_, T, S> {
+        SpinParkMutexGuard {
             _held: self.lock.lock(),
             data: &self.data,
         }
@@ -200,7 +200,7 @@ impl<T, S: PauseStrategy> SpinParkMutex<T, S> {
     }
 }
 
-impl<T, S: PauseStrategy> Deref for SpinParkGuard<'_, T, S> {
+impl<T, S: PauseStrategy> Deref for SpinParkMutexGuard<'_, T, S> {
     type Target = T;
     fn deref(&self) -> &T {
         // SAFETY: the guard holds the lock, so no other reference to the data
@@ -209,7 +209,7 @@ impl<T, S: PauseStrategy> Deref for SpinParkGuard<'_, T, S> {
     }
 }
 
-impl<T, S: PauseStrategy> DerefMut for SpinParkGuard<'_, T, S> {
+impl<T, S: PauseStrategy> DerefMut for SpinParkMutexGuard<'_, T, S> {
     fn deref_mut(&mut self) -> &mut T {
         // SAFETY: as in `deref`; `&mut self` makes this the only access
         // through the guard.
@@ -220,12 +220,12 @@ impl<T, S: PauseStrategy> DerefMut for SpinParkGuard<'_, T, S> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::spin::{calibration, Budget, Global};
+    use crate::spin::{calibration, Budget, ConfiguredPause};
     use std::time::{Duration, Instant};
 
     #[test]
     fn try_lock_fails_while_held() {
-        let l = SpinParkLock::new(Global, Budget::DEFAULT.limits(calibration()));
+        let l = SpinParkLock::new(ConfiguredPause, Budget::DEFAULT.limits(calibration()));
         let g = l.lock();
         assert!(l.try_lock().is_none());
         drop(g);
@@ -237,7 +237,11 @@ mod tests {
     /// enough that they park; the count must match the operations done.
     #[test]
     fn stress_mutual_exclusion() {
-        let m = SpinParkMutex::new((0u64, false), Global, Budget::new(500, 1).limits(calibration()));
+        let m = SpinParkMutex::new(
+            (0u64, false),
+            ConfiguredPause,
+            Budget::new(500, 1).limits(calibration()),
+        );
         let deadline = Instant::now() + Duration::from_millis(400);
         let done: u64 = std::thread::scope(|s| {
             let handles: Vec<_> = (0..4)

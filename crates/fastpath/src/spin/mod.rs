@@ -1,22 +1,23 @@
 //! Spin pauses (seed 004: "AArch64: implementing spin pauses with ISB"),
 //! time-calibrated, and the spin-then-yield-then-park waiting built on them.
 //!
-//! Where it sits: [`strategy`] owns and parses `FASTPATH_SPIN_PAUSE`; this
-//! module resolves `auto` for the CPU ([`strategy::default_for`], HotSpot's
-//! ergonomics), emits the instructions through [`crate::arch`], and offers
+//! Where it sits: `settings.rs` owns and parses `FASTPATH_SPIN_PAUSE`
+//! ([`SpinPause`]) and resolves `auto` for the CPU ([`SpinPause::auto_for`],
+//! HotSpot's ergonomics); this module emits the instructions through [`crate::arch`], and offers
 //! them to every spin loop of the runtime: [`pause`] for code that spins
 //! with the process-wide choice (the object monitors of `sync` call it),
 //! the [`PauseStrategy`] types for code generic over a strategy (the lab
 //! compares them in one process), and on top:
 //!
-//! | file | what |
+//! | file (private; the API is re-exported here) | what |
 //! |---|---|
-//! | [`strategy`] | one zero-sized type per instruction, `Repeat<S, N>`, resolution of `auto` |
-//! | [`calibration`](mod@calibration) | nanoseconds per pause on this CPU, measured once in ≤ 100 µs |
-//! | [`wait`] | [`SpinWait`]: a budget in nanoseconds → pauses, then yields, then "park" |
-//! | `park` | the parking half: a mutex + condition variable keyed by a state word |
-//! | [`handoff`] | a one-slot producer/consumer exchange (the seed's SynchronousQueue) |
-//! | [`lock`] | a spin-then-park mutex (the seed's `synchronized` LinkedHashMap) |
+//! | `settings.rs` | the setting: [`SpinPause`], [`PauseInstruction`], resolution of `auto` |
+//! | `strategy.rs` | [`PauseStrategy`]: one zero-sized type per instruction, [`Repeat<S, N>`](Repeat), [`ConfiguredPause`] |
+//! | `calibration.rs` | [`Calibration`]: nanoseconds per pause on this CPU, measured once in ≤ 100 µs |
+//! | `wait.rs` | [`SpinWait`]: a [`Budget`] in nanoseconds → pauses, then yields, then "park" |
+//! | `park.rs` | the parking half: a mutex + condition variable keyed by a state word |
+//! | `handoff.rs` | [`handoff_channel`]: a one-slot producer/consumer exchange (the seed's SynchronousQueue) |
+//! | `lock.rs` | [`SpinParkMutex`], [`SpinParkLock`]: spin-then-park locks (the seed's `synchronized` LinkedHashMap) |
 //!
 //! # The cost of [`pause`]
 //! The configured strategy is only known at run time, so [`pause`] is one
@@ -34,26 +35,36 @@
 //! runs it; so no initialisation call is needed and nothing is checked on
 //! the fast path.
 
-pub mod calibration;
-pub mod handoff;
-pub mod lock;
+mod calibration;
+mod handoff;
+mod lock;
 mod park;
 mod primitives;
-pub mod strategy;
-pub mod wait;
+mod settings;
+mod strategy;
+mod wait;
 
 use core::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 pub use calibration::{calibration, Calibration};
-pub use strategy::{Global, NoPause, PauseStrategy, Repeat};
+pub use handoff::{handoff_channel, HandoffClosed, HandoffConsumer, HandoffProducer};
+pub use lock::{SpinParkLock, SpinParkLockGuard, SpinParkMutex, SpinParkMutexGuard};
+pub use settings::{PauseInstruction, SpinPause};
+pub use strategy::{ConfiguredPause, NoPause, PauseStrategy, Repeat};
 #[cfg(target_arch = "aarch64")]
 pub use strategy::{Isb, Nop, Sb, Yield};
 #[cfg(target_arch = "x86_64")]
 pub use strategy::{Pause, Tpause};
 pub use wait::{Budget, SpinLimits, SpinWait, Step};
 
-use strategy::{PauseInstruction, SpinPause};
+pub(crate) use settings::SPIN_PAUSE;
+
+/// The `auto` rule's AArch64 half as a pure function of a MIDR, for the
+/// fixture tests that check it per core on any build machine.
+pub mod testing {
+    pub use super::settings::aarch64_auto_for_midr;
+}
 
 /// The function [`pause`] calls: always an `fn()` (stored as a data pointer
 /// because there is no atomic function pointer). Starts at the resolver.
@@ -97,7 +108,10 @@ pub fn active() -> SpinPause {
         // The setting was validated against this CPU when it was read or
         // installed, so `resolve` fails only if the two disagree; fall back
         // to `auto` rather than trust it then.
-        strategy::resolve(strategy::SPIN_PAUSE.get(), cpu).unwrap_or_else(|_| strategy::default_for(cpu))
+        SPIN_PAUSE
+            .get()
+            .resolve(cpu)
+            .unwrap_or_else(|_| SpinPause::auto_for(cpu))
     })
 }
 
@@ -132,7 +146,7 @@ enum Unrolled {
 /// what makes the `new_unchecked` calls sound.
 fn target_for(s: SpinPause) -> (fn(), Unrolled) {
     // SAFETY (for every `run::<S>` below): `s` came out of
-    // `strategy::resolve` against `cpu::info()`, which refuses an
+    // `SpinPause::resolve` against `cpu::info()`, which refuses an
     // instruction the CPU lacks; `run` is only reachable through TARGET,
     // which only `resolve_then_pause` fills.
     fn pick<S: PauseStrategy>(repeat: u8) -> (fn(), Unrolled) {
@@ -187,7 +201,7 @@ mod tests {
         assert!((1..=99).contains(&a.repeat));
         // After the first call the target is no longer the resolver.
         assert_ne!(TARGET.load(Ordering::Relaxed), resolve_then_pause as *mut ());
-        assert_eq!(Global.describe(), a);
+        assert_eq!(ConfiguredPause.describe(), a);
     }
 
     /// Each strategy gets the target of its repeat count (straight-line for

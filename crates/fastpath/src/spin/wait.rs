@@ -56,7 +56,7 @@
 //! are ~3.3 µs and parking_lot's 14 are ~0.4 µs (each then yields).
 
 use super::calibration::{calibration, Calibration};
-use super::strategy::{Global, PauseStrategy};
+use super::strategy::{ConfiguredPause, PauseStrategy};
 
 /// How long to spin, and how many yields to try, before parking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,7 +102,7 @@ impl Budget {
             yields: self.yields,
             max_step: cal
                 .pauses_for(Self::MAX_STEP_NS)
-                .clamp(1, SpinWait::<Global>::MAX_PAUSES_PER_STEP),
+                .clamp(1, SpinWait::<ConfiguredPause>::MAX_PAUSES_PER_STEP),
         }
     }
 }
@@ -150,7 +150,7 @@ pub enum Step {
 
 /// The state of one wait: how much of its budget is spent.
 #[derive(Clone, Copy, Debug)]
-pub struct SpinWait<S: PauseStrategy = Global> {
+pub struct SpinWait<S: PauseStrategy = ConfiguredPause> {
     strategy: S,
     limits: SpinLimits,
     pauses: u32,
@@ -158,7 +158,7 @@ pub struct SpinWait<S: PauseStrategy = Global> {
     step: u32,
 }
 
-impl SpinWait<Global> {
+impl SpinWait<ConfiguredPause> {
     /// A wait with [`Budget::DEFAULT`] and the process-wide strategy.
     pub fn new() -> Self {
         Self::with_budget(Budget::DEFAULT)
@@ -167,11 +167,11 @@ impl SpinWait<Global> {
     /// A wait with `budget` and the process-wide strategy, using
     /// [`calibration`] (measured on first use, ≤ 100 µs).
     pub fn with_budget(budget: Budget) -> Self {
-        SpinWait::with_limits(Global, budget.limits(calibration()))
+        SpinWait::with_limits(ConfiguredPause, budget.limits(calibration()))
     }
 }
 
-impl Default for SpinWait<Global> {
+impl Default for SpinWait<ConfiguredPause> {
     fn default() -> Self {
         Self::new()
     }
@@ -311,7 +311,7 @@ mod tests {
         let cal = calibration();
         let mut last = 0;
         for ns in [0, 1, 10, 100, 1_000, 5_000, 10_000, 50_000, 1_000_000] {
-            let mut w = SpinWait::with_limits(Global, Budget::new(ns, 0).limits(cal));
+            let mut w = SpinWait::with_limits(ConfiguredPause, Budget::new(ns, 0).limits(cal));
             let (_, pauses, _) = drain(&mut w);
             assert!(pauses >= last, "{ns} ns -> {pauses} pauses < {last}");
             assert_eq!(pauses, cal.pauses_for(ns));

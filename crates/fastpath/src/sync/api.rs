@@ -40,7 +40,7 @@ use super::thread;
 /// Holds `obj` until dropped; reentrant: a thread may hold several guards
 /// on one object. Not `Send`: a lock is released by the thread that took it.
 #[must_use = "the lock is released when the guard is dropped"]
-pub struct Guard<'a> {
+pub struct HeaderGuard<'a> {
     obj: Pin<&'a Header>,
     /// The lock record this guard owns when it was taken in legacy mode
     /// (an arena record: a guard moves, its record must not); null when the
@@ -51,10 +51,10 @@ pub struct Guard<'a> {
 
 /// Acquires `obj` (blocking while another thread holds it).
 #[inline]
-pub fn lock(obj: Pin<&Header>) -> Guard<'_> {
+pub fn lock(obj: Pin<&Header>) -> HeaderGuard<'_> {
     // Waiting never fails: always `Some`.
     let record = synchronizer::enter_guard(obj.get_ref(), true).unwrap_or(core::ptr::null());
-    Guard {
+    HeaderGuard {
         obj,
         record,
         _not_send: PhantomData,
@@ -65,16 +65,16 @@ pub fn lock(obj: Pin<&Header>) -> Guard<'_> {
 /// `None` if another thread holds it. Reentrant like [`lock`]: a thread
 /// that holds `obj` gets another guard.
 #[inline]
-pub fn try_lock(obj: Pin<&Header>) -> Option<Guard<'_>> {
+pub fn try_lock(obj: Pin<&Header>) -> Option<HeaderGuard<'_>> {
     let record = synchronizer::enter_guard(obj.get_ref(), false)?;
-    Some(Guard {
+    Some(HeaderGuard {
         obj,
         record,
         _not_send: PhantomData,
     })
 }
 
-impl Guard<'_> {
+impl HeaderGuard<'_> {
     /// The object held.
     pub fn header(&self) -> Pin<&Header> {
         self.obj
@@ -111,8 +111,8 @@ impl Guard<'_> {
     }
 }
 
-impl Drop for Guard<'_> {
-    #[inline]
+impl Drop for HeaderGuard<'_> {
+    #[inline(always)]
     fn drop(&mut self) {
         // Releases one level of the object. Only fails if the runtime also
         // used the raw `exit` on this object and unbalanced it, or the
@@ -161,7 +161,7 @@ pub struct Synchronized<T> {
     value: UnsafeCell<T>,
 }
 
-// SAFETY: the value is only reached through a `SyncGuard`, which exists
+// SAFETY: the value is only reached through a `SynchronizedGuard`, which exists
 // only while the current thread holds the header's lock: access is
 // exclusive, as with `std::sync::Mutex<T>` (same bounds).
 unsafe impl<T: Send> Sync for Synchronized<T> {}
@@ -185,7 +185,7 @@ impl<T> Synchronized<T> {
     /// Deliberately an unpinned `&Header`: the raw API ([`enter`](crate::sync::enter),
     /// [`exit`](crate::sync::exit), [`wait`](crate::sync::wait), [`lock`])
     /// takes `Pin<&Header>`, so it cannot be used on a `Synchronized`. A raw
-    /// `exit` or `wait` would release the lock under a live [`SyncGuard`] and
+    /// `exit` or `wait` would release the lock under a live [`SynchronizedGuard`] and
     /// let another thread take a second `&mut T`.
     ///
     /// ```compile_fail
@@ -213,9 +213,9 @@ impl<T> Synchronized<T> {
     /// The fast path is the raw lock's (one CAS, one lock-stack push) plus a
     /// mark on the entry: whether the thread already holds it is read off
     /// the lock-stack, and the entry's mark is what the thread-exit release
-    /// keeps (see [`SyncGuard`]). Anything else takes the slow path.
+    /// keeps (see [`SynchronizedGuard`]). Anything else takes the slow path.
     #[inline]
-    pub fn lock(self: Pin<&Self>) -> Result<SyncGuard<'_, T>, SyncError> {
+    pub fn lock(self: Pin<&Self>) -> Result<SynchronizedGuard<'_, T>, SyncError> {
         thread::with_lock_stack(|ls| self.lock_in(ls))
     }
 
@@ -227,13 +227,13 @@ impl<T> Synchronized<T> {
     pub fn lock_on(
         self: Pin<&Self>,
         thread: &crate::thread::ThreadBlock,
-    ) -> Result<SyncGuard<'_, T>, SyncError> {
+    ) -> Result<SynchronizedGuard<'_, T>, SyncError> {
         synchronizer::debug_assert_current(thread);
         self.lock_in(thread)
     }
 
     #[inline(always)]
-    fn lock_in(self: Pin<&Self>, ls: &LockStack) -> Result<SyncGuard<'_, T>, SyncError> {
+    fn lock_in(self: Pin<&Self>, ls: &LockStack) -> Result<SynchronizedGuard<'_, T>, SyncError> {
         match ls.try_fast_enter_guarded(self.pinned_header().get_ref()) {
             GuardedEnter::Acquired => Ok(self.guard(core::ptr::null(), false)),
             GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
@@ -247,13 +247,13 @@ impl<T> Synchronized<T> {
     /// the thread-exit release keeps; anything else its cold path's).
     /// The out-of-line part returns two words in registers
     /// ([`lock_slow_words`](Self::lock_slow_words)); a
-    /// `Result<SyncGuard, SyncError>` would come back through memory (its
+    /// `Result<SynchronizedGuard, SyncError>` would come back through memory (its
     /// error variant keeps it from being a pair of scalars), which made the
     /// fast path store every guard it built into that memory too.
     #[inline(always)]
-    fn lock_slow(self: Pin<&Self>, try_only: bool) -> Result<SyncGuard<'_, T>, SyncError> {
+    fn lock_slow(self: Pin<&Self>, try_only: bool) -> Result<SynchronizedGuard<'_, T>, SyncError> {
         match self.lock_slow_words(try_only) {
-            (SLOW_OK, how) => Ok(SyncGuard {
+            (SLOW_OK, how) => Ok(SynchronizedGuard {
                 sync: self,
                 how,
                 _not_send: PhantomData,
@@ -263,7 +263,7 @@ impl<T> Synchronized<T> {
     }
 
     /// [`lock_slow`](Self::lock_slow)'s work: `(SLOW_OK, how)` (the guard's
-    /// [`SyncGuard::how`]) or `(SLOW_ERR, error)` ([`error_word`]).
+    /// [`SynchronizedGuard::how`]) or `(SLOW_ERR, error)` ([`error_word`]).
     /// Not cold: once an object has been inflated, every lock of it comes
     /// here; and no call but the slow path's tail call, so nothing to save.
     /// Out of line: inlined into `lock`, it cost the thin pair 14
@@ -277,12 +277,12 @@ impl<T> Synchronized<T> {
         }
     }
 
-    /// The guard of a lock just taken (`record` as `Guard` keeps it;
+    /// The guard of a lock just taken (`record` as `HeaderGuard` keeps it;
     /// `on_monitor`: [`Exclusive::OnMonitor`]).
     #[inline(always)]
-    fn guard(self: Pin<&Self>, record: *const LockRecord, on_monitor: bool) -> SyncGuard<'_, T> {
+    fn guard(self: Pin<&Self>, record: *const LockRecord, on_monitor: bool) -> SynchronizedGuard<'_, T> {
         debug_assert!(record.is_null() || !on_monitor, "a monitor lock has no record");
-        SyncGuard {
+        SynchronizedGuard {
             sync: self,
             how: if on_monitor { ON_MONITOR } else { record as usize },
             _not_send: PhantomData,
@@ -293,7 +293,7 @@ impl<T> Synchronized<T> {
     /// std's `try_lock`): [`SyncError::WouldBlock`] if another thread holds
     /// it, [`SyncError::AlreadyHeld`] if this thread does.
     #[inline]
-    pub fn try_lock(self: Pin<&Self>) -> Result<SyncGuard<'_, T>, SyncError> {
+    pub fn try_lock(self: Pin<&Self>) -> Result<SynchronizedGuard<'_, T>, SyncError> {
         let header = self.pinned_header();
         // The fast path is one attempt already.
         match thread::with_lock_stack(|ls| ls.try_fast_enter_guarded(header.get_ref())) {
@@ -312,13 +312,13 @@ impl<T> Synchronized<T> {
 /// Access to a [`Synchronized`] value while its lock is held.
 ///
 /// Thread exit releases the locks a thread still holds (see
-/// [`crate::sync`]), but never one held through a live `SyncGuard`: a guard
+/// [`crate::sync`]), but never one held through a live `SynchronizedGuard`: a guard
 /// kept in a thread-local whose destructor runs after that release still
 /// owns its lock, and releases it when dropped. A guard that is never
 /// dropped (`mem::forget`, a leaked box) leaves the value locked forever,
 /// like a forgotten `std::sync::MutexGuard`.
 #[must_use = "the lock is released when the guard is dropped"]
-pub struct SyncGuard<'a, T> {
+pub struct SynchronizedGuard<'a, T> {
     /// What is locked; the guard releases it in its own `Drop`.
     sync: Pin<&'a Synchronized<T>>,
     /// How the lock was taken: 0 on the lock-stack (its entry marked) or
@@ -328,14 +328,14 @@ pub struct SyncGuard<'a, T> {
     /// guard lives, as an owned monitor is not deflated and thread exit
     /// keeps it owned); else the address of the legacy lock record the
     /// guard owns. One word, so that the guard is two and
-    /// `Result<SyncGuard, SyncError>` comes back from the out-of-line lock
+    /// `Result<SynchronizedGuard, SyncError>` comes back from the out-of-line lock
     /// paths in registers.
     how: usize,
     /// Not `Send`: a lock is released by the thread that took it.
     _not_send: PhantomData<*const ()>,
 }
 
-/// [`SyncGuard::how`] of a guard on a monitor (records are aligned, so no
+/// [`SynchronizedGuard::how`] of a guard on a monitor (records are aligned, so no
 /// record is at this address).
 const ON_MONITOR: usize = 1;
 
@@ -365,7 +365,7 @@ fn error_from_word(w: usize) -> SyncError {
     .unwrap_or(SyncError::IllegalMonitorState)
 }
 
-impl<T> SyncGuard<'_, T> {
+impl<T> SynchronizedGuard<'_, T> {
     /// The guard's `how`, the guard itself forgotten (its lock stays held:
     /// [`Synchronized::lock_slow`] builds the same guard again from it).
     #[inline(always)]
@@ -375,7 +375,7 @@ impl<T> SyncGuard<'_, T> {
         how
     }
 
-    /// `Object.wait`; see [`Guard::wait`]. The value may have changed when
+    /// `Object.wait`; see [`HeaderGuard::wait`]. The value may have changed when
     /// it returns.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<(), SyncError> {
         synchronizer::wait(self.sync.pinned_header(), timeout)
@@ -407,7 +407,7 @@ impl<T> SyncGuard<'_, T> {
     }
 }
 
-impl<T> Drop for SyncGuard<'_, T> {
+impl<T> Drop for SynchronizedGuard<'_, T> {
     #[inline]
     fn drop(&mut self) {
         let h = &self.sync.get_ref().header;
@@ -421,7 +421,7 @@ impl<T> Drop for SyncGuard<'_, T> {
     }
 }
 
-/// A `SyncGuard`'s release past the lock-stack: the synchronizer's
+/// A `SynchronizedGuard`'s release past the lock-stack: the synchronizer's
 /// exclusive exit, told how the lock is held. Out of line so that the
 /// guard's `Drop` inlines; not cold: every unlock of an inflated object
 /// comes here.
@@ -437,7 +437,7 @@ fn unlock_not_fast(h: &Header, how: usize) {
     );
 }
 
-impl<T> Deref for SyncGuard<'_, T> {
+impl<T> Deref for SynchronizedGuard<'_, T> {
     type Target = T;
     fn deref(&self) -> &T {
         // SAFETY: the guard proves the current thread holds the lock; other
@@ -448,7 +448,7 @@ impl<T> Deref for SyncGuard<'_, T> {
     }
 }
 
-impl<T> DerefMut for SyncGuard<'_, T> {
+impl<T> DerefMut for SynchronizedGuard<'_, T> {
     fn deref_mut(&mut self) -> &mut T {
         // SAFETY: as in `deref`.
         unsafe { &mut *self.sync.value.get() }

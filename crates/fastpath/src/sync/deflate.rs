@@ -26,6 +26,27 @@
 //! it helps restore; so after a deflation an object locks at fast-lock cost
 //! again.
 //!
+//! Deflation on exit, fastpath's own and on by default
+//! ([`set_deflate_on_exit`]): a monitor installed for a contention (another
+//! thread's thin lock outlasted the fast-lock spin) is deflated by the
+//! exit that leaves it idle: the exiting owner, right after its release
+//! found nobody queued, runs the same protocol as a pass
+//! ([`Monitor::try_deflate`]: `owner` NO_OWNER → DEFLATER_MARKER, the
+//! re-check, `contentions` 0 → DEFLATED) and puts the displaced header back
+//! ([`deflate_on_exit`]), inside its critical section; the monitor stays
+//! registered, marked, until the next pass frees it after its grace period
+//! (the deflation thread runs one every interval while any wait). So an
+//! object contended for a moment goes back to fast-locking as soon as the
+//! contention is over, as parking_lot's lock word goes back to plain when
+//! its queue empties, instead of paying the inflated path until a pass
+//! (HotSpot's triggers rarely fire within seconds: the locking section of
+//! BENCHMARKS.md). Monitors installed for `wait` (a wait/notify protocol
+//! needs them again), for monitor-only locking and for the owner's own
+//! reasons (a full lock-stack, interleaved or unstructured locking) stay.
+//! A contention that outlasts the spin again inflates again: one
+//! allocation and registration per contended episode, against the
+//! inflated path on every operation between two passes.
+//!
 //! Triggers (HotSpot's flags, same defaults): a pass runs every
 //! `AsyncDeflationInterval` (250 ms) if the monitors in use exceed
 //! `MonitorUsedDeflationThreshold` (90 %) of a ceiling of
@@ -56,7 +77,7 @@
 //! and re-inflated costs an allocation, a registration and a free each
 //! round.
 
-use std::sync::atomic::{AtomicBool, Ordering as StdOrdering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as StdOrdering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -120,7 +141,8 @@ impl Default for DeflationPolicy {
 pub struct DeflationReport {
     /// Monitors looked at.
     pub scanned: usize,
-    /// Monitors deflated (and freed).
+    /// Monitors freed: deflated by this pass, or on their owner's exit
+    /// before it ([`set_deflate_on_exit`]).
     pub deflated: usize,
     /// Time the pass took, grace period included.
     pub elapsed: Duration,
@@ -183,6 +205,57 @@ pub fn deflates_after_contention() -> bool {
     AFTER_CONTENTION.load(StdOrdering::Relaxed)
 }
 
+/// Whether contention monitors deflate on their last owner's exit (module
+/// docs). A setting, not protocol state: relaxed.
+static ON_EXIT: AtomicBool = AtomicBool::new(true);
+
+/// Monitors deflated on exit and not yet freed: the deflation thread's
+/// cue. A count, not protocol state (the monitors are found by their
+/// mark): relaxed.
+static DEFLATED_ON_EXIT: AtomicUsize = AtomicUsize::new(0);
+
+/// Turns deflation on exit on (the default) or off (HotSpot's behaviour: a
+/// contention monitor stays until a pass): when on, a monitor installed for
+/// a contention from then on is deflated by the exit that leaves it idle
+/// (module docs). Process-wide; monitors installed before keep the setting
+/// they were installed with.
+pub fn set_deflate_on_exit(on: bool) {
+    ON_EXIT.store(on, StdOrdering::Relaxed);
+}
+
+/// Whether [`set_deflate_on_exit`] is on.
+pub fn deflates_on_exit() -> bool {
+    ON_EXIT.load(StdOrdering::Relaxed)
+}
+
+/// An exit by the owner of `m`, installed in `obj`, just released it:
+/// deflate it if it deflates on exit and is idle (module docs). The
+/// caller is inside a critical section (it read `m` from the header).
+#[inline(always)]
+pub(crate) fn deflate_on_exit(obj: &Header, m: &Monitor) {
+    if m.deflates_on_exit() {
+        deflate_idle_on_exit(obj, m);
+    }
+}
+
+/// [`deflate_on_exit`]'s work: the pass's protocol on one monitor, then
+/// the header restored and the monitor marked for the next pass to free.
+/// `false` if the monitor was busy (recursion levels still held, a thread
+/// queued, spinning or waiting, another owner already), which leaves it
+/// as it was.
+#[cold]
+#[inline(never)]
+pub(crate) fn deflate_idle_on_exit(obj: &Header, m: &Monitor) -> bool {
+    if !m.try_deflate() {
+        return false;
+    }
+    restore_deflated(obj, m);
+    m.set_deflated_by_owner();
+    DEFLATED_ON_EXIT.fetch_add(1, StdOrdering::Relaxed);
+    stats::count_deflation_on_exit();
+    true
+}
+
 /// Contention inflations so far, process-wide (the extra trigger's clock).
 #[cfg_attr(loom, allow(dead_code))]
 fn contention_inflations() -> u64 {
@@ -195,15 +268,19 @@ fn contention_inflations() -> u64 {
 /// grace period); do not call it while holding a lock another thread needs
 /// to get there.
 pub fn deflate_idle_monitors() -> DeflationReport {
-    deflation_pass()
+    deflation_pass(true)
 }
 
-fn deflation_pass() -> DeflationReport {
+/// One pass: with `deflate_idle`, every idle monitor is deflated (a
+/// HotSpot pass); without, only the monitors already deflated on exit are
+/// freed. Both free the latter.
+fn deflation_pass(deflate_idle: bool) -> DeflationReport {
     // Poisoning: the guard protects no data.
     let _one = PASS.lock().unwrap_or_else(|e| e.into_inner());
     init_asymmetric_barrier();
     let start = Instant::now();
     let mut deflated: Vec<*const Monitor> = Vec::new();
+    let mut by_owners = 0;
     let scanned = {
         // Young monitors too: idle ones deflate like any other.
         let mut reg = registry::registry_all();
@@ -213,7 +290,15 @@ fn deflation_pass() -> DeflationReport {
             // pass (one at a time) and header `Drop` free registered
             // monitors, both under the lock we hold.
             let m = unsafe { &*(m as *const Monitor) };
-            if !m.try_deflate() {
+            if m.is_deflated_by_owner() {
+                // Its owner put the header back before leaving the
+                // critical section the grace period waits for; the object
+                // may be gone since: not looked at.
+                by_owners += 1;
+                deflated.push(m);
+                return false;
+            }
+            if !deflate_idle || !m.try_deflate() {
                 return true;
             }
             let obj = m.object();
@@ -234,6 +319,7 @@ fn deflation_pass() -> DeflationReport {
         wait_for_readers();
     }
     let n = deflated.len();
+    DEFLATED_ON_EXIT.fetch_sub(by_owners, StdOrdering::Relaxed);
     for m in deflated {
         // SAFETY: allocated by `inflate`, out of its header and the
         // registry, and no thread is still inside a critical section that
@@ -241,7 +327,8 @@ fn deflation_pass() -> DeflationReport {
         drop(unsafe { Box::from_raw(m as *mut Monitor) });
     }
     let elapsed = start.elapsed();
-    stats::count_deflation(n, elapsed);
+    // Those deflated on exit were counted then.
+    stats::count_deflation(n - by_owners, elapsed);
     DeflationReport {
         scanned,
         deflated: n,
@@ -304,13 +391,18 @@ fn deflation_thread() {
                 last.elapsed(),
             )
         {
-            let report = deflation_pass();
+            let report = deflation_pass(true);
             last = Instant::now();
             // A busy monitor is not idle at the pass: keep looking every
             // interval until one goes (or a newer contention comes).
             if report.deflated > 0 || !after_contention {
                 contended_at_last = contended;
             }
+        } else if DEFLATED_ON_EXIT.load(StdOrdering::Relaxed) > 0 {
+            // Monitors deflated on exit wait to be freed: a pass that
+            // frees them and deflates nothing else (HotSpot's triggers
+            // decide that).
+            deflation_pass(false);
         }
     }
 }

@@ -23,7 +23,7 @@
 
 use core::pin::Pin;
 
-use super::api::Guard;
+use super::api::HeaderGuard;
 use super::header::Header;
 
 /// A type that can give its header pinned. Implement it with
@@ -109,7 +109,7 @@ pub trait HasHeader {
     /// Locks the object (its header) until the guard is dropped; see
     /// [`super::lock`].
     #[inline]
-    fn lock(self: Pin<&Self>) -> Guard<'_> {
+    fn lock(self: Pin<&Self>) -> HeaderGuard<'_> {
         super::lock(self.header())
     }
 }

@@ -78,6 +78,9 @@ pub(crate) const OWN_WORD_BIT: usize = 1 << 63;
 pub(crate) const INFLATING: usize = 0;
 /// Bits that belong to neither the lock nor the hash: kept verbatim.
 pub const SPARE_MASK: usize = !(HASH_MASK | LOCK_MASK | OWN_WORD_BIT);
+/// The neutral word of [`Header::new`]: unlocked, no hash, no spare bits.
+/// The fast paths' guess when the caller has none.
+pub(crate) const NEUTRAL: usize = OWN_WORD_BIT | UNLOCKED;
 
 const _: () = assert!(
     usize::BITS == 64,
@@ -192,9 +195,20 @@ impl Header {
     /// bits here (HotSpot keeps the GC age); locking never changes them.
     pub fn with_spare_bits(spare: usize) -> Header {
         Header {
-            word: AtomicUsize::new((spare & SPARE_MASK) | OWN_WORD_BIT | UNLOCKED),
+            word: AtomicUsize::new(Header::neutral_word(spare)),
             _pinned: PhantomPinned,
         }
+    }
+
+    /// The word a header made by [`with_spare_bits(spare)`](Self::with_spare_bits)
+    /// holds until it is first hashed or locked: its *neutral* word
+    /// (HotSpot's `markWord::prototype`). [`Header::new`]'s is
+    /// `neutral_word(0)`. A runtime that keeps per-class bits in the spare
+    /// bits passes its class's neutral word to
+    /// [`enter_guessing`](crate::sync::enter_guessing), so that the lock
+    /// guesses the header instead of loading it.
+    pub const fn neutral_word(spare: usize) -> usize {
+        (spare & SPARE_MASK) | OWN_WORD_BIT | UNLOCKED
     }
 
     /// The raw word, as it is now.

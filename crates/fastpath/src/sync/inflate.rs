@@ -121,12 +121,11 @@ pub(crate) fn inflate_owned<'a>(
 /// owned by `ANONYMOUS_OWNER`. `None` if the header changed meanwhile.
 pub(crate) fn inflate_contended(obj: &Header, mark: Mark) -> Option<&Monitor> {
     debug_assert!(mark.is_fast_locked());
-    install(
-        obj,
-        mark,
-        Monitor::new(mark, ANONYMOUS_OWNER, obj.addr()),
-        InflateCause::Contention,
-    )
+    let m = Monitor::new(mark, ANONYMOUS_OWNER, obj.addr());
+    if super::deflate::deflates_on_exit() {
+        m.set_deflate_on_exit();
+    }
+    install(obj, mark, m, InflateCause::Contention)
 }
 
 /// `obj` was unlocked (word `mark`): install a monitor owned by `me`.
@@ -322,6 +321,7 @@ pub(crate) fn exit_through_monitor(obj: &Header, me: &ThreadState) -> Result<(),
         let m = monitor_of(obj, mark);
         if m.is_owned_by(me.id) {
             m.exit(me);
+            super::deflate::deflate_on_exit(obj, m);
             return Ok(());
         }
     }

@@ -64,7 +64,7 @@
 //! the header and the thread's count (the recursive enter already looked at
 //! the header and the thread's records).
 //!
-//! A raw `exit` may also release a level a [`Guard`](super::Guard) took (a
+//! A raw `exit` may also release a level a [`HeaderGuard`](super::HeaderGuard) took (a
 //! guard's level is any level of its object, in every mode): see
 //! [`raw_exit`] and [`guard_exit`].
 

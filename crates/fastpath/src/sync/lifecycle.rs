@@ -34,11 +34,11 @@
 //! thread exit out while the monitor is freed.
 //!
 //! Thread exit (the registration's destructor): every lock-stack entry and
-//! every arena lock record in use, unless kept for a live `SyncGuard`, is
+//! every arena lock record in use, unless kept for a live `SynchronizedGuard`, is
 //! unlocked (fast-locked: CAS 00→01; stack-locked: CAS back the displaced
 //! header; inflated: claimed and released fully), then every monitor the thread owns
 //! is released fully, waking its contenders, except those marked held by a
-//! guard (`Monitor::set_guard_held`: a `SyncGuard` on an inflated object);
+//! guard (`Monitor::set_guard_held`: a `SynchronizedGuard` on an inflated object);
 //! kept entries move into monitors owned by the exiting thread's identity
 //! (see [`super::thread`]).
 
@@ -83,7 +83,7 @@ impl Drop for Registration {
 #[cold]
 fn header_dropped_while_locked(obj: &Header, mark: Mark) {
     let addr = obj.addr();
-    // A `Synchronized` dropped under a forgotten `SyncGuard`: its entry in
+    // A `Synchronized` dropped under a forgotten `SynchronizedGuard`: its entry in
     // the list of guarded headers must not outlive it (a no-op for others).
     thread::note_data_guard_dropped(addr);
     if mark.is_stack_locked() {
@@ -208,10 +208,10 @@ fn free_on_header_drop(
 /// identity; it may lock again. Each lock released is counted in
 /// [`super::SyncStats::released_at_thread_exit`].
 ///
-/// Locks held through a live [`super::SyncGuard`] are kept, as at exit (its
+/// Locks held through a live [`super::SynchronizedGuard`] are kept, as at exit (its
 /// value stays guarded), and so are locks taken with the caller's own
 /// [`super::LockRecord`] (a frame's lock slot, which only the caller can
-/// find: it exits them). A live [`super::Guard`], or a raw lock the caller
+/// find: it exits them). A live [`super::HeaderGuard`], or a raw lock the caller
 /// still means to exit, loses its lock: its exit then reports
 /// [`SyncError::IllegalMonitorState`](super::SyncError::IllegalMonitorState) and changes nothing. Call it
 /// where the runtime knows its thread holds nothing it will unlock itself.
@@ -224,7 +224,7 @@ pub fn release_held_locks_of_current_thread() {
 }
 
 /// Thread exit: release everything still held, except objects locked
-/// through a live `SyncGuard` (see [`super::thread`]).
+/// through a live `SynchronizedGuard` (see [`super::thread`]).
 fn release_on_thread_exit(me: &Arc<ThreadState>) {
     // Monitors read from headers below must not be freed by a deflation.
     let keeps_any = me.in_critical(|| release_held_locks(me));
@@ -243,7 +243,7 @@ fn release_on_thread_exit(me: &Arc<ThreadState>) {
     }
 }
 
-/// Releases what `me` (the caller) holds, except what live `SyncGuard`s
+/// Releases what `me` (the caller) holds, except what live `SynchronizedGuard`s
 /// hold; `true` if such locks are kept.
 fn release_held_locks(me: &Arc<ThreadState>) -> bool {
     let kept = thread::take_data_guarded_at_exit();
@@ -307,7 +307,7 @@ fn release_held_locks(me: &Arc<ThreadState>) -> bool {
 
 /// Thread exit, legacy stack-locks: every arena record in use (the raw
 /// stack's, and guards' still alive in later thread-local destructors)
-/// releases its lock, except objects kept for a live `SyncGuard`, which move
+/// releases its lock, except objects kept for a live `SynchronizedGuard`, which move
 /// into monitors owned by this thread, as on the lock-stack. A caller's own
 /// records cannot outlive the frames that pinned them, which are gone.
 fn release_records_at_exit(me: &Arc<ThreadState>, kept: &[usize]) {
@@ -365,7 +365,7 @@ fn release_records_at_exit(me: &Arc<ThreadState>, kept: &[usize]) {
 }
 
 /// Thread exit: release every monitor `me` owns except those held by live
-/// `SyncGuard`s: marked so in the monitor (`Synchronized::lock` on an
+/// `SynchronizedGuard`s: marked so in the monitor (`Synchronized::lock` on an
 /// inflated object), or the objects in `kept` (the thread's list; its
 /// lock-stack entries are handled by the caller). Holds the registry lock
 /// throughout, so no header `Drop` frees a monitor under it. Returns how

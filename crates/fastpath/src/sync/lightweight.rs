@@ -214,7 +214,9 @@ fn exit(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) -> Result<(), SyncE
                 // A contender inflated it while we held it fast-locked: the
                 // monitor is ours (ANONYMOUS_OWNER) with one recursion level
                 // per entry beyond the first.
-                claim_from_lock_stack(monitor_of(obj, mark), addr, me, ls).exit(me);
+                let m = claim_from_lock_stack(monitor_of(obj, mark), addr, me, ls);
+                m.exit(me);
+                super::deflate::deflate_on_exit(obj, m);
                 return Ok(());
             } else if mark.is_unlocked() {
                 // Cannot happen (an entry means we hold it); drop the stale

@@ -30,8 +30,11 @@ unsafe impl Send for Counted {}
 
 impl Counted {
     pub(super) fn new() -> Counted {
+        Counted::with_header(Header::new())
+    }
+    pub(super) fn with_header(header: Header) -> Counted {
         Counted {
-            header: Box::pin(Header::new()),
+            header: Box::pin(header),
             value: loom::cell::UnsafeCell::new(0),
         }
     }
@@ -210,7 +213,7 @@ fn loom_interrupt_races_notify() {
         let c2 = c.clone();
         let (tx, rx) = loom::sync::mpsc::channel();
         let t = thread::spawn(move || {
-            tx.send(current_thread()).unwrap();
+            tx.send(current_sync_thread()).unwrap();
             enter(c2.header.as_ref());
             c2.bump();
             let r = wait(c2.header.as_ref(), None);

@@ -19,7 +19,7 @@
 //! [`crate::thread`], sits below all of it):
 //!
 //! ```text
-//!  api::lock / Guard / Synchronized        raw enter / exit / try_enter (+ _on)
+//!  api::lock / HeaderGuard / Synchronized        raw enter / exit / try_enter (+ _on)
 //!                 \                          /        enter_with_record
 //!   synchronizer ── fast path: lock_stack + one CAS on the header
 //!                ── inline inflated path: the monitor's owner CAS (block's owner id)
@@ -36,7 +36,7 @@
 //!
 //! | file | concept |
 //! |---|---|
-//! | `api.rs` | the safe API: `Guard`, `Synchronized` |
+//! | `api.rs` | the safe API: `HeaderGuard`, `Synchronized` |
 //! | `synchronizer.rs` | enter/exit/try_enter and their guard forms, wait/notify, `holds_lock`: the fast paths, the inline inflated paths and the one dispatch on the mode |
 //! | `op.rs` | what the dispatch hands a protocol (`Op`, `Holder`) and its one-word answer (`Outcome`) |
 //! | `lightweight.rs` | lightweight locking's slow paths |
@@ -184,6 +184,10 @@ mod loom_churn;
 #[cfg(all(test, loom))]
 mod loom_contention;
 #[cfg(all(test, loom))]
+mod loom_deflate_on_exit;
+#[cfg(all(test, loom))]
+mod loom_guess;
+#[cfg(all(test, loom))]
 mod loom_lean;
 #[cfg(all(test, loom))]
 mod loom_release_order;
@@ -192,10 +196,11 @@ mod loom_try_enter;
 #[cfg(all(test, not(loom)))]
 mod tests;
 
-pub use api::{lock, notify, notify_all, try_lock, wait, Guard, SyncGuard, Synchronized};
+pub use api::{lock, notify, notify_all, try_lock, wait, HeaderGuard, Synchronized, SynchronizedGuard};
 pub use deflate::{
-    deflate_idle_monitors, deflates_after_contention, deflation_policy, set_deflate_after_contention,
-    set_deflation_policy, DeflationPolicy, DeflationReport,
+    deflate_idle_monitors, deflates_after_contention, deflates_on_exit, deflation_policy,
+    set_deflate_after_contention, set_deflate_on_exit, set_deflation_policy, DeflationPolicy,
+    DeflationReport,
 };
 #[doc(hidden)]
 pub use embed::private as embed_private;
@@ -206,15 +211,19 @@ pub use header::{Header, LockState, SPARE_MASK};
 pub use legacy::{enter_with_record, exit_with_record};
 #[cfg(not(loom))]
 pub use lifecycle::release_held_locks_of_current_thread;
-pub use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
+#[cfg(test)]
+use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
 pub use record::LockRecord;
 pub use registry::live_monitors;
 pub use settings::{
     DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
 };
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
-pub use synchronizer::{enter, enter_on, exit, exit_on, holds_lock, try_enter};
+pub use synchronizer::{
+    enter, enter_guessing, enter_guessing_on, enter_on, exit, exit_guessing, exit_guessing_on, exit_on,
+    holds_lock, try_enter, try_enter_fast_on, try_exit_fast_on,
+};
 pub use thread::{
-    current_thread, current_thread_locking_mode, interrupt, interrupted, set_current_thread_locking_mode,
-    SyncThread,
+    current_sync_thread, current_thread_locking_mode, interrupt, interrupted,
+    set_current_thread_locking_mode, SyncThread,
 };

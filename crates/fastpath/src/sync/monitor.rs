@@ -15,7 +15,7 @@
 //!   [`RECORD_OWNER`] (it was stack-locked; the thread whose record it is
 //!   claims it the same way, HotSpot's `set_owner_from_BasicLock`). `recursions` is only touched by the owner.
 //! - `guard_held` is owner-only too: set while the owner holds the monitor
-//!   through a live [`SyncGuard`](super::SyncGuard) (`Synchronized::lock` on
+//!   through a live [`SynchronizedGuard`](super::SynchronizedGuard) (`Synchronized::lock` on
 //!   an inflated object), so that the thread-exit release keeps that lock
 //!   (see [`super::thread`]) without a per-thread list of guarded objects.
 //!   `wait` saves and restores it with `recursions`.
@@ -279,22 +279,31 @@ pub(crate) struct Monitor {
     /// Owner-only.
     recursions: AtomicUsize,
     /// Owner-only: 1 while the owner holds the monitor through a live
-    /// `SyncGuard` (module docs), else 0. At most one guard per monitor,
+    /// `SynchronizedGuard` (module docs), else 0. At most one guard per monitor,
     /// since `Synchronized::lock` refuses an object its thread holds.
     guard_held: AtomicUsize,
+    /// 1: the monitor was installed for a contention, and its last owner's
+    /// exit deflates it once it is idle (`deflate.rs`, deflation on exit).
+    /// Set before the monitor is published, read by every exit, on the
+    /// owner's line.
+    deflate_on_exit: AtomicUsize,
 
     // Cold fields, between the owner's and the contenders'.
     /// The object's header before inflation (unlocked form): hash and spare
     /// bits live here while the monitor is installed.
     pub(crate) header: AtomicUsize,
     /// The header's address: thread exit skips the monitors of objects held
-    /// through live `SyncGuard`s by it; the deflater restores the header
+    /// through live `SynchronizedGuard`s by it; the deflater restores the header
     /// through it.
     /// 0 once the object is gone (its header dropped while another thread
     /// owned the monitor): the deflater then frees the monitor without
     /// touching a header. Written and read under the registry lock (a std
     /// atomic only to be shared).
     object: std::sync::atomic::AtomicUsize,
+    /// 1 once an exiting owner deflated the monitor and put the displaced
+    /// header back (deflation on exit): the next pass frees it without
+    /// touching the object, which may be gone by then.
+    deflated_by_owner: AtomicUsize,
     /// Fair hand-offs done on this monitor (tests and diagnostics; a std
     /// atomic: it orders nothing).
     hand_offs: std::sync::atomic::AtomicU64,
@@ -333,6 +342,8 @@ impl Monitor {
             hand_off_to: AtomicPtr::new(core::ptr::null_mut()),
             recursions: AtomicUsize::new(0),
             guard_held: AtomicUsize::new(0),
+            deflate_on_exit: AtomicUsize::new(0),
+            deflated_by_owner: AtomicUsize::new(0),
             entry_list: AtomicPtr::new(core::ptr::null_mut()),
             succ: AtomicUsize::new(NO_OWNER),
             wait_set: std::sync::Mutex::new(VecDeque::new()),
@@ -344,6 +355,37 @@ impl Monitor {
             object: std::sync::atomic::AtomicUsize::new(object),
             _gap: [0; CONTENDER_GAP],
         })
+    }
+
+    /// Marks a monitor about to be installed for a contention as one its
+    /// last owner's exit deflates once idle (`deflate.rs`).
+    pub(crate) fn set_deflate_on_exit(&self) {
+        // Relaxed: before the monitor is published (the installing CAS
+        // releases it).
+        self.deflate_on_exit.store(1, Ordering::Relaxed);
+    }
+
+    /// Whether an exit that released the monitor should try to deflate it
+    /// ([`set_deflate_on_exit`](Self::set_deflate_on_exit)).
+    #[inline(always)]
+    pub(crate) fn deflates_on_exit(&self) -> bool {
+        // Relaxed: written once, before the monitor was published.
+        self.deflate_on_exit.load(Ordering::Relaxed) != 0
+    }
+
+    /// The exiting owner deflated the monitor and restored the header:
+    /// the next pass frees it.
+    pub(crate) fn set_deflated_by_owner(&self) {
+        // Release: the pass that sees it (Acquire) also sees the header
+        // restored, so it frees the monitor without looking at the object.
+        self.deflated_by_owner.store(1, Ordering::Release);
+    }
+
+    /// Whether an exiting owner deflated the monitor (and restored the
+    /// header). Under the registry lock, by a pass.
+    pub(crate) fn is_deflated_by_owner(&self) -> bool {
+        // Acquire: pairs with `set_deflated_by_owner`.
+        self.deflated_by_owner.load(Ordering::Acquire) != 0
     }
 
     /// The owner word now.
@@ -416,7 +458,7 @@ impl Monitor {
     }
 
     /// The owner (the caller, just after acquiring) holds the monitor
-    /// through a `SyncGuard` now.
+    /// through a `SynchronizedGuard` now.
     #[inline]
     pub(crate) fn set_guard_held(&self) {
         // Relaxed: owner-only field; the next owner acquires `owner` after
@@ -425,7 +467,7 @@ impl Monitor {
         self.guard_held.store(1, Ordering::Relaxed);
     }
 
-    /// The owner's `SyncGuard` is being dropped: clears the mark and says
+    /// The owner's `SynchronizedGuard` is being dropped: clears the mark and says
     /// whether it was set (if not, the guard's lock was taken another way).
     #[inline]
     pub(crate) fn take_guard_held(&self) -> bool {
@@ -438,7 +480,7 @@ impl Monitor {
         held
     }
 
-    /// Whether the owner holds the monitor through a live `SyncGuard`:
+    /// Whether the owner holds the monitor through a live `SynchronizedGuard`:
     /// only meaningful to the owner (thread exit's release).
     #[inline]
     pub(crate) fn is_guard_held(&self) -> bool {

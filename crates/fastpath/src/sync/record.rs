@@ -9,7 +9,7 @@
 //!   [`enter_with_record`](super::enter_with_record) /
 //!   [`exit_with_record`](super::exit_with_record), exactly as compiled code
 //!   passes a `BasicLock`;
-//! - a [`Guard`](super::Guard) taken in legacy mode owns one from this
+//! - a [`HeaderGuard`](super::HeaderGuard) taken in legacy mode owns one from this
 //!   thread's arena (a guard moves, so it cannot embed a record whose
 //!   address the header holds);
 //! - the record-less raw [`enter`](super::enter)/[`exit`](super::exit)

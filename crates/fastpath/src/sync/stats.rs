@@ -34,9 +34,9 @@ pub enum InflateCause {
     Notify,
     /// A monitor-only-mode thread locked an unlocked object.
     MonitorMode,
-    /// A thread exited holding the object through a live `SyncGuard`
+    /// A thread exited holding the object through a live `SynchronizedGuard`
     /// (kept in a thread-local, or forgotten): the lock is kept, moved to a
-    /// monitor owned by the exiting thread (see `sync::SyncGuard`).
+    /// monitor owned by the exiting thread (see `sync::SynchronizedGuard`).
     ThreadExit,
     /// The identity hash (or spare bits) of a stack-locked object (legacy
     /// mode) that its record cannot give: another thread's record, or no
@@ -95,7 +95,9 @@ pub struct SyncStats {
     pub monitors_freed: u64,
     /// Locks released on behalf of exiting threads.
     pub released_at_thread_exit: u64,
-    /// Monitors deflated (and freed) by async deflation.
+    /// Monitors deflated: by async deflation (a pass, which frees them),
+    /// or on their last owner's exit (`set_deflate_on_exit`; freed by the
+    /// next pass).
     pub monitors_deflated: u64,
     /// Deflation passes run (by the deflation thread or on request).
     pub deflation_passes: u64,
@@ -261,6 +263,12 @@ pub(crate) fn count_deflation(deflated: usize, elapsed: std::time::Duration) {
     GLOBAL
         .deflation_nanos
         .fetch_add(elapsed.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
+}
+
+/// A monitor deflated on its last owner's exit (freed by a later pass,
+/// which does not count it again).
+pub(crate) fn count_deflation_on_exit() {
+    GLOBAL.monitors_deflated.fetch_add(1, Ordering::Relaxed);
 }
 
 /// A fair hand-off (process-wide only: the exiting owner that makes it is

@@ -33,8 +33,9 @@ use core::pin::Pin;
 use std::time::Duration;
 
 use super::atomic::{spin_pause, Ordering};
+use super::deflate::{deflate_idle_on_exit, deflate_on_exit};
 use super::error::SyncError;
-use super::header::Header;
+use super::header::{Header, NEUTRAL};
 use super::inflate::{claim_from_record, inflate_owned, inflate_stack_locked, monitor_of};
 use super::legacy;
 use super::lightweight;
@@ -52,7 +53,7 @@ use crate::thread::{Critical, Section, ThreadBlock, ThreadMode, ThreadState};
 /// runtime needs: unstructured locking works.
 #[inline]
 pub fn enter(obj: Pin<&Header>) {
-    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref(), Holder::Raw));
+    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref(), NEUTRAL, Holder::Raw));
 }
 
 /// [`enter`] with the current thread's block passed in, for runtimes that
@@ -63,7 +64,81 @@ pub fn enter(obj: Pin<&Header>) {
 #[inline]
 pub fn enter_on(thread: &ThreadBlock, obj: Pin<&Header>) {
     debug_assert_current(thread);
-    enter_in(thread, obj.get_ref(), Holder::Raw);
+    enter_in(thread, obj.get_ref(), NEUTRAL, Holder::Raw);
+}
+
+/// [`enter`] whose fast path guesses that `obj`'s header is `neutral`,
+/// the word an unlocked object of its kind holds until it is first hashed
+/// ([`Header::neutral_word`] of the spare bits the runtime gives such
+/// objects; [`enter`] guesses [`Header::new`]'s). The guess saves the load
+/// of the header between the previous exit's locked instruction and this
+/// enter's, which on x86-64 is most of the fast path's cost over a lock
+/// that expects a constant. Any `neutral` is safe: a wrong guess costs one
+/// failed CAS, after which the fast path goes on from the word the CAS
+/// found (and loads the header of that object while it remains the
+/// thread's last miss). Pair it with [`exit_guessing`] and the same word.
+///
+/// ```
+/// use std::pin::pin;
+/// use fastpath::sync::{self, Header};
+///
+/// const CLASS_BITS: usize = 0b1100; // the runtime's per-class spare bits
+/// let neutral = Header::neutral_word(CLASS_BITS);
+/// let obj = pin!(Header::with_spare_bits(CLASS_BITS));
+/// sync::enter_guessing(obj.as_ref(), neutral);
+/// assert!(sync::holds_lock(&obj));
+/// sync::exit_guessing(obj.as_ref(), neutral).unwrap();
+/// assert_eq!(obj.raw(), neutral);
+/// ```
+#[inline]
+pub fn enter_guessing(obj: Pin<&Header>, neutral: usize) {
+    thread::with_lock_stack(|ls| enter_in(ls, obj.get_ref(), neutral, Holder::Raw));
+}
+
+/// [`enter_guessing`] with the current thread's block passed in (see
+/// [`enter_on`]).
+#[inline]
+pub fn enter_guessing_on(thread: &ThreadBlock, obj: Pin<&Header>, neutral: usize) {
+    debug_assert_current(thread);
+    enter_in(thread, obj.get_ref(), neutral, Holder::Raw);
+}
+
+/// [`exit`] whose fast path guesses that `obj`'s header is `neutral` with
+/// its lock bits fast-locked, as [`enter_guessing`] with the same word
+/// leaves it.
+#[inline]
+pub fn exit_guessing(obj: Pin<&Header>, neutral: usize) -> Result<(), SyncError> {
+    thread::with_lock_stack(|ls| exit_in(ls, obj.get_ref(), neutral))
+}
+
+/// [`exit_guessing`] with the current thread's block passed in (see
+/// [`enter_on`]).
+#[inline]
+pub fn exit_guessing_on(thread: &ThreadBlock, obj: Pin<&Header>, neutral: usize) -> Result<(), SyncError> {
+    debug_assert_current(thread);
+    exit_in(thread, obj.get_ref(), neutral)
+}
+
+/// The inline part of [`enter_on`] alone: `true` if it took `obj` (an
+/// unlocked object fast-locked, or one more level of the object on top of
+/// the thread's lock-stack); `false` changed nothing, and the caller goes
+/// on with [`enter_on`] (or [`try_enter`]), which finishes the job. No
+/// call, no loop, no panic: for a foreign-function wrapper or an
+/// interpreter that keeps everything else out of line, behind its own
+/// frame (the C ABI's `fastpath_monitor_enter` does).
+#[inline(always)]
+pub fn try_enter_fast_on(thread: &ThreadBlock, obj: Pin<&Header>) -> bool {
+    debug_assert_current(thread);
+    thread.try_fast_enter_leaf(obj.get_ref())
+}
+
+/// The inline part of [`exit_on`] alone (see [`try_enter_fast_on`]): `true`
+/// if it released one level of `obj`, fast-locked on top of the thread's
+/// lock-stack; `false` changed nothing, and [`exit_on`] decides.
+#[inline(always)]
+pub fn try_exit_fast_on(thread: &ThreadBlock, obj: Pin<&Header>) -> bool {
+    debug_assert_current(thread);
+    thread.try_fast_exit_leaf(obj.get_ref())
 }
 
 /// `monitorexit`: releases one level of `obj`. Returns
@@ -71,14 +146,14 @@ pub fn enter_on(thread: &ThreadBlock, obj: Pin<&Header>) {
 /// thread does not hold it.
 #[inline]
 pub fn exit(obj: Pin<&Header>) -> Result<(), SyncError> {
-    thread::with_lock_stack(|ls| exit_in(ls, obj.get_ref()))
+    thread::with_lock_stack(|ls| exit_in(ls, obj.get_ref(), NEUTRAL))
 }
 
 /// [`exit`] with the current thread's block passed in (see [`enter_on`]).
 #[inline]
 pub fn exit_on(thread: &ThreadBlock, obj: Pin<&Header>) -> Result<(), SyncError> {
     debug_assert_current(thread);
-    exit_in(thread, obj.get_ref())
+    exit_in(thread, obj.get_ref(), NEUTRAL)
 }
 
 /// `monitorenter` if it needs no waiting (HotSpot
@@ -120,7 +195,7 @@ pub(crate) fn debug_assert_current(thread: &ThreadBlock) {
     let _ = thread;
 }
 
-/// A guard's lock ([`Guard`](super::Guard)): [`enter`] (`wait`) or
+/// A guard's lock ([`HeaderGuard`](super::HeaderGuard)): [`enter`] (`wait`) or
 /// [`try_enter`], returning the lock record a legacy thread's guard owns
 /// (null in the other modes); `None`: another thread holds `h` (`try`
 /// only). Release it with [`exit_guard`].
@@ -128,7 +203,7 @@ pub(crate) fn debug_assert_current(thread: &ThreadBlock) {
 pub(crate) fn enter_guard(h: &Header, wait: bool) -> Option<*const LockRecord> {
     thread::with_lock_stack(|ls| {
         if wait {
-            Some(enter_in(ls, h, Holder::Guard))
+            Some(enter_in(ls, h, NEUTRAL, Holder::Guard))
         } else {
             try_enter_in(ls, h, Holder::Guard)
         }
@@ -139,21 +214,26 @@ pub(crate) fn enter_guard(h: &Header, wait: bool) -> Option<*const LockRecord> {
 /// guard's level is any level of its object, in every mode: if a raw
 /// [`exit`] already released the one its legacy record held, the drop
 /// releases another, as a lock-stack or monitor level would be.
-#[inline]
+#[inline(always)]
 pub(crate) fn exit_guard(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
-    thread::with_lock_stack(|ls| {
-        if record.is_null() {
-            exit_in(ls, h)
-        } else {
-            // `None`: a raw `exit` took this guard's level; release another.
-            legacy::guard_exit(h, record).unwrap_or_else(|| exit_slow(h, ls))
-        }
-    })
+    if record.is_null() {
+        thread::with_lock_stack(|ls| exit_in(ls, h, NEUTRAL))
+    } else {
+        exit_guard_record(h, record)
+    }
+}
+
+/// [`exit_guard`] of a legacy guard's record, out of line so that the
+/// other guards' drop inlines the fast exit alone.
+#[inline(never)]
+fn exit_guard_record(h: &Header, record: *const LockRecord) -> Result<(), SyncError> {
+    // `None`: a raw `exit` took this guard's level; release another.
+    legacy::guard_exit(h, record).unwrap_or_else(|| thread::with_lock_stack(|ls| exit_slow(h, ls)))
 }
 
 #[inline(always)]
-fn enter_in(ls: &LockStack, h: &Header, holder: Holder) -> *const LockRecord {
-    if ls.try_fast_enter(h) {
+fn enter_in(ls: &LockStack, h: &Header, neutral: usize, holder: Holder) -> *const LockRecord {
+    if ls.try_fast_enter_guessing(h, neutral) {
         return core::ptr::null();
     }
     enter_not_fast(h, ls, holder)
@@ -168,8 +248,8 @@ fn try_enter_in(ls: &LockStack, h: &Header, holder: Holder) -> Option<*const Loc
 }
 
 #[inline(always)]
-fn exit_in(ls: &LockStack, h: &Header) -> Result<(), SyncError> {
-    if ls.try_fast_exit(h) {
+fn exit_in(ls: &LockStack, h: &Header, neutral: usize) -> Result<(), SyncError> {
+    if ls.try_fast_exit_guessing(h, neutral) {
         Ok(())
     } else {
         exit_not_fast(h, ls)
@@ -369,20 +449,32 @@ fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
     // may take the monitor while the exit still looks for a successor.
     on_installed_monitor(h, critical, false, |m, inside| {
         let id = ls.owner_id.get();
-        m.is_owned_by(id) && exit_owned(m, id, inside)
+        m.is_owned_by(id) && exit_owned(h, m, id, inside)
     })
 }
 
-/// [`Monitor::exit`] by its owner `id`, inside the critical section
-/// `inside`: the inline part, and the cold part (a hand-off, a wake-up)
-/// out of line, which takes the section with it so that nothing here
+/// [`Monitor::exit`] by its owner `id` of `h`'s monitor `m`, inside the
+/// critical section `inside`: the inline part, and the cold parts (a
+/// hand-off, a wake-up, the deflation of a contention monitor left idle)
+/// out of line, each taking the section with it so that nothing here
 /// lives across a call. Returns `true` (exited).
 #[inline(always)]
-fn exit_owned(m: &Monitor, id: usize, inside: Section<'_>) -> bool {
+fn exit_owned(h: &Header, m: &Monitor, id: usize, inside: Section<'_>) -> bool {
     match m.exit_inline() {
+        ExitRest::Done if m.deflates_on_exit() => deflate_on_exit_inside(h, m, inside),
         ExitRest::Done => true,
         rest => finish_exit_inside(m, rest, id, inside),
     }
+}
+
+/// [`exit_owned`]'s deflation on exit ([`super::deflate`]); leaves the
+/// critical section after it.
+#[cold]
+#[inline(never)]
+fn deflate_on_exit_inside(h: &Header, m: &Monitor, inside: Section<'_>) -> bool {
+    deflate_idle_on_exit(h, m);
+    drop(inside);
+    true
 }
 
 /// [`exit_owned`]'s cold part; leaves the critical section after it.
@@ -517,7 +609,7 @@ fn exit_guard_held(h: &Header) -> bool {
         // In a critical section, as `try_exit_inflated`.
         on_installed_monitor(h, critical, false, |m, inside| {
             let id = ls.owner_id.get();
-            m.is_owned_by(id) && m.take_guard_held() && exit_owned(m, id, inside)
+            m.is_owned_by(id) && m.take_guard_held() && exit_owned(h, m, id, inside)
         })
     })
 }
@@ -539,6 +631,7 @@ fn exit_guard_held_looked_up(h: &Header) -> bool {
             return false;
         }
         m.exit(me);
+        deflate_on_exit(h, m);
         true
     })
 }

@@ -55,6 +55,52 @@ fn uncontended_lock_is_fast_and_restores_the_header() {
     assert_eq!(on_stack(&h), 0);
 }
 
+/// The inline parts alone (`try_enter_fast_on`, `try_exit_fast_on`, what
+/// the C ABI's fast paths run): they take and release a thin lock and a
+/// recursion level; a thread that is not registered yet, a header whose
+/// word is not the guess and an inflated object are refused with nothing
+/// changed, and the full path after them does the job (and teaches the
+/// fast path the hashed header).
+#[test]
+fn fast_parts_alone_refuse_what_they_cannot_do_and_change_nothing() {
+    std::thread::spawn(|| {
+        let me = crate::thread::current();
+        let h = pin!(Header::new());
+        assert!(!try_enter_fast_on(me, h.as_ref()), "unregistered: refused");
+        assert_eq!(h.lock_state(), LockState::Unlocked);
+        lightweight_only();
+        assert!(try_enter_fast_on(me, h.as_ref()));
+        assert!(try_enter_fast_on(me, h.as_ref()), "one more level");
+        assert_eq!(on_stack(&h), 2);
+        assert!(try_exit_fast_on(me, h.as_ref()) && try_exit_fast_on(me, h.as_ref()));
+        assert!(!try_exit_fast_on(me, h.as_ref()), "not held: refused");
+        assert_eq!((h.lock_state(), on_stack(&h)), (LockState::Unlocked, 0));
+
+        let hashed = pin!(Header::new());
+        let hash = identity_hash(&hashed);
+        assert!(!try_enter_fast_on(me, hashed.as_ref()), "the guess misses");
+        assert_eq!(hashed.lock_state(), LockState::Unlocked);
+        enter_on(me, hashed.as_ref());
+        assert!(try_exit_fast_on(me, hashed.as_ref()), "the loaded form now");
+        assert!(try_enter_fast_on(me, hashed.as_ref()) && try_exit_fast_on(me, hashed.as_ref()));
+        assert_eq!(
+            (identity_hash(&hashed), hashed.lock_state()),
+            (hash, LockState::Unlocked)
+        );
+
+        let inflated = pin!(Header::new());
+        enter_on(me, inflated.as_ref());
+        wait(inflated.as_ref(), Some(Duration::ZERO)).unwrap_err();
+        assert!(inflated.is_inflated());
+        assert!(!try_exit_fast_on(me, inflated.as_ref()), "a monitor: refused");
+        exit_on(me, inflated.as_ref()).unwrap();
+        assert!(!try_enter_fast_on(me, inflated.as_ref()), "a monitor: refused");
+        assert!(!holds_lock(&inflated));
+    })
+    .join()
+    .unwrap();
+}
+
 #[test]
 fn recursion_is_a_consecutive_run_on_the_lock_stack() {
     lightweight_only();
@@ -407,7 +453,7 @@ fn interrupt_ends_a_wait_and_is_consumed() {
     let h2 = h.clone();
     let (tx, rx) = std::sync::mpsc::channel();
     let waiter = std::thread::spawn(move || {
-        tx.send(current_thread()).unwrap();
+        tx.send(current_sync_thread()).unwrap();
         let g = lock(h2.as_ref());
         let r = g.wait(None);
         let still_interrupted = interrupted();
@@ -423,7 +469,7 @@ fn interrupt_ends_a_wait_and_is_consumed() {
     assert!(held, "wait re-acquires before returning");
 
     // A pending interrupt fails the next wait at once.
-    let me = current_thread();
+    let me = current_sync_thread();
     interrupt(&me);
     let g = lock(h.as_ref());
     assert_eq!(g.wait(None), Err(SyncError::Interrupted));
@@ -492,7 +538,7 @@ fn thread_exit_releases_fast_locked_and_inflated_locks() {
     }
 }
 
-/// What a thread-local destructor saw while it held a `SyncGuard` past its
+/// What a thread-local destructor saw while it held a `SynchronizedGuard` past its
 /// thread's exit, and what a contender saw when it got in.
 #[derive(Default)]
 struct LateGuardLog {
@@ -503,15 +549,15 @@ struct LateGuardLog {
     /// The value the destructor read back after its sleep (1 unless a
     /// contender got in under the guard).
     reread: AtomicUsize,
-    /// Set by the plain `Guard`'s late drop, which must not panic.
+    /// Set by the plain `HeaderGuard`'s late drop, which must not panic.
     plain_guard_dropped: AtomicBool,
 }
 
 /// Lives in a thread-local of the holder thread; its destructor runs after
 /// `sync`'s own thread-exit release.
 struct LateGuards {
-    data: Option<SyncGuard<'static, u64>>,
-    plain: Option<Guard<'static>>,
+    data: Option<SynchronizedGuard<'static, u64>>,
+    plain: Option<HeaderGuard<'static>>,
     log: Arc<LateGuardLog>,
 }
 
@@ -535,10 +581,10 @@ impl Drop for LateGuards {
     }
 }
 
-/// Soundness of the thread-exit release: a `SyncGuard<'static>` stored in a
+/// Soundness of the thread-exit release: a `SynchronizedGuard<'static>` stored in a
 /// thread-local whose destructor runs after `sync`'s own (it hands out
 /// `&mut T`) must keep its lock until it is dropped, so no other thread can
-/// lock the value meanwhile. A plain `Guard` protects no data: its object is
+/// lock the value meanwhile. A plain `HeaderGuard` protects no data: its object is
 /// released at exit as before, and its later drop is a harmless no-op.
 fn sync_guard_outlives_thread_exit(mode: crate::config::LockingMode) {
     sync_guard_outlives_thread_exit_on(mode, false);
@@ -593,11 +639,11 @@ fn sync_guard_outlives_thread_exit_on(mode: crate::config::LockingMode, inflated
     });
     let (after_destructor, seen) = rx
         .recv_timeout(Duration::from_secs(300))
-        .expect("the late SyncGuard's drop did not release the value");
+        .expect("the late SynchronizedGuard's drop did not release the value");
     holder.join().unwrap();
     assert!(
         after_destructor,
-        "{mode:?}: a contender locked the value under a live SyncGuard"
+        "{mode:?}: a contender locked the value under a live SynchronizedGuard"
     );
     assert_eq!(seen, 2, "{mode:?}: the contender saw the destructor's last write");
     assert_eq!(
@@ -610,7 +656,7 @@ fn sync_guard_outlives_thread_exit_on(mode: crate::config::LockingMode, inflated
     assert!(is_free(&plain), "{mode:?}: plain header still held");
     drop(lock(plain));
     assert_eq!(*value.lock().unwrap(), 100);
-    println!("{mode:?} (inflated: {inflated}): late SyncGuard kept its lock through thread exit; 1 contender held off");
+    println!("{mode:?} (inflated: {inflated}): late SynchronizedGuard kept its lock through thread exit; 1 contender held off");
 }
 
 #[test]
@@ -623,7 +669,7 @@ fn sync_guard_in_a_late_thread_local_keeps_its_lock_monitor_mode() {
     sync_guard_outlives_thread_exit(crate::config::LockingMode::Monitor);
 }
 
-/// A `SyncGuard` forgotten on a thread that then exits keeps its value
+/// A `SynchronizedGuard` forgotten on a thread that then exits keeps its value
 /// locked (like a forgotten `MutexGuard`), in a monitor owned by the dead
 /// thread: dropping the value elsewhere later leaks that monitor instead of
 /// aborting the process as a fast-locked header would.
@@ -1408,7 +1454,7 @@ fn on_a_thread_per_mode(kept: bool, body: fn(crate::config::LockingMode, Pin<&'s
     }
 }
 
-/// A `SyncGuard` taken on the fast path (its lock-stack entry marked) whose
+/// A `SynchronizedGuard` taken on the fast path (its lock-stack entry marked) whose
 /// object is then inflated (`wait`) is still known to the thread-exit
 /// release: the mark moves to the list with the entry. Forgotten, its lock
 /// survives the thread's exit; were the mark lost, the exit release would
@@ -1568,7 +1614,7 @@ fn contention_fair_hand_off_leaves_no_request_behind() {
 /// first by a timed wait), asserted to be marked there, so that the test
 /// covers the monitor mark and not the lock-stack or list. Retries if a
 /// deflation pass took the monitor between the wait and the lock.
-fn lock_on_its_monitor(value: Pin<&'static Synchronized<u64>>) -> SyncGuard<'static, u64> {
+fn lock_on_its_monitor(value: Pin<&'static Synchronized<u64>>) -> SynchronizedGuard<'static, u64> {
     for _ in 0..100 {
         {
             let mut g = value.lock().unwrap();
@@ -1596,7 +1642,7 @@ fn inflated_sync_guard_in_a_late_thread_local_keeps_its_lock_monitor_mode() {
 /// thread that takes the value (and marks and clears the mark itself)
 /// while the guard's owner waits does not take the owner's mark away, and
 /// the owner's guard, forgotten, still keeps the lock through thread exit.
-/// A plain `Guard` marks nothing. Lightweight and monitor mode (a legacy
+/// A plain `HeaderGuard` marks nothing. Lightweight and monitor mode (a legacy
 /// thread's guards take records).
 #[test]
 fn monitor_guard_mark_survives_a_wait_and_is_owner_only() {
@@ -1707,7 +1753,7 @@ fn explicit_thread_lock_stack_follows_the_published_layout() {
         }
     };
     assert_eq!(top() as usize, t::LOCK_STACK_OFFSET);
-    assert_eq!(word(t::OWNER_ID_OFFSET), current_thread().id());
+    assert_eq!(word(t::OWNER_ID_OFFSET), current_sync_thread().id());
     let h = pin!(Header::new());
     let h = h.as_ref();
     enter_on(me, h);

@@ -32,26 +32,26 @@
 //! released at exit.
 //!
 //! One exception keeps that release sound: an object locked through a live
-//! [`SyncGuard`](super::SyncGuard) (which hands out `&mut T`) is *not*
+//! [`SynchronizedGuard`](super::SynchronizedGuard) (which hands out `&mut T`) is *not*
 //! released. Such a guard can outlive the release in a thread-local whose
 //! destructor runs later; releasing under it would let another thread take a
 //! second `&mut T` while the destructor still writes through the first. So
-//! each thread knows the headers it holds through live `SyncGuard`s, and the
+//! each thread knows the headers it holds through live `SynchronizedGuard`s, and the
 //! exit release leaves them locked, moved into monitors owned by the thread.
 //! Kept cheaply: `Synchronized::lock`'s fast path marks its lock-stack entry
-//! (one bit beside the entry; the guard's drop clears it with the pop); on
+//! (bit 0 of the entry's word, pushed with it; the guard's drop pops it); on
 //! an inflated object it marks the monitor it acquires (an owner-only word
 //! beside `recursions`, cleared by the guard's drop before the monitor's
 //! exit), which the exit release reads as it walks the monitors it owns.
 //! Only the other slow paths, or an inflation that moves a marked entry off
 //! the stack, list the header ([`note_data_guard_taken`] /
-//! [`note_data_guard_dropped`]); the raw and `Guard` paths touch none of
+//! [`note_data_guard_dropped`]); the raw and `HeaderGuard` paths touch none of
 //! these. A guard dropped later releases its lock
 //! normally: the thread keeps its identity (the orphan state *is* the
 //! exiting thread's state) so it still owns the monitor. A guard that is
 //! never dropped (`mem::forget`) leaves its value locked forever, as a
 //! forgotten `std::sync::MutexGuard` does; dropping that value later, from
-//! another thread, leaks its monitor rather than abort. A plain `Guard`
+//! another thread, leaks its monitor rather than abort. A plain `HeaderGuard`
 //! protects no data, so its object is released as before and its late drop
 //! finds nothing to release (an ignored `IllegalMonitorState`).
 
@@ -223,30 +223,30 @@ pub(crate) fn with_current<R>(f: impl FnOnce(&Arc<ThreadState>) -> R) -> R {
     me.in_critical(|| f(me))
 }
 
-/// A `SyncGuard` taken by a slow path now holds the header at `addr`
+/// A `SynchronizedGuard` taken by a slow path now holds the header at `addr`
 /// (module docs). At most one per header: `Synchronized::lock` refuses a
 /// header already held. (The fast path marks its lock-stack entry instead.)
 pub(crate) fn note_data_guard_taken(addr: usize) {
     with_lock_stack(|ls| ls.note_guarded_elsewhere(addr));
 }
 
-/// The `SyncGuard` on the header at `addr` is being dropped the slow way
+/// The `SynchronizedGuard` on the header at `addr` is being dropped the slow way
 /// (or the header itself is, after the guard was forgotten): forget it.
 pub(crate) fn note_data_guard_dropped(addr: usize) {
     let _ = try_with_lock_stack(|ls| ls.forget_guard(addr));
 }
 
 /// Thread exit: the headers the thread-exit release must leave locked (held
-/// through live `SyncGuard`s). Frees the list's buffer when it is empty.
+/// through live `SynchronizedGuard`s). Frees the list's buffer when it is empty.
 pub(crate) fn take_data_guarded_at_exit() -> Vec<usize> {
     try_with_lock_stack(|ls| ls.guarded_objects()).unwrap_or_default()
 }
 
-/// Thread exit with locks left held by live `SyncGuard`s: whatever this
+/// Thread exit with locks left held by live `SynchronizedGuard`s: whatever this
 /// thread runs after its registration is gone (later thread-local
 /// destructors, which drop those guards) runs as `state`, so that it still
 /// owns those locks and can release them. Leaks one `Arc` clone, and only
-/// for a thread that exits with a live `SyncGuard`.
+/// for a thread that exits with a live `SynchronizedGuard`.
 pub(crate) fn keep_identity_after_exit(state: &Arc<ThreadState>) {
     let p: *const Arc<ThreadState> = Box::leak(Box::new(state.clone()));
     let _ = ORPHAN.try_with(|o| o.set(p));
@@ -300,7 +300,7 @@ impl core::fmt::Debug for SyncThread {
 }
 
 /// The current thread's handle (registering it if needed).
-pub fn current_thread() -> SyncThread {
+pub fn current_sync_thread() -> SyncThread {
     with_current(|t| SyncThread(t.clone()))
 }
 
@@ -310,7 +310,7 @@ pub fn current_thread() -> SyncThread {
 /// thread meeting a fast-locked object inflates it like any contender).
 /// Fails with [`SyncError::IllegalMonitorState`] if the thread holds
 /// fast-locks or raw-API stack-locks (their lock-stack entries or records
-/// would be orphaned). Locks held through a [`Guard`](super::Guard) or a
+/// would be orphaned). Locks held through a [`HeaderGuard`](super::HeaderGuard) or a
 /// caller's [`LockRecord`](super::LockRecord) in legacy mode carry their
 /// record, so they do not stop a switch.
 pub fn set_current_thread_locking_mode(mode: LockingMode) -> Result<(), SyncError> {

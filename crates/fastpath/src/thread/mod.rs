@@ -147,7 +147,14 @@ pub struct ThreadBlock {
     /// Always 0, just below the entries (HotSpot `_bad_oop_sentinel`).
     pub(crate) lock_stack_sentinel: usize,
     /// Header addresses, bottom first; those at `top` and above are stale.
+    /// Bit 0 set: held by a `SynchronizedGuard` (`sync`'s mark; generated code never
+    /// pushes one, and takes one for another object's entry).
     pub(crate) lock_stack: [Cell<usize>; LOCK_STACK_CAPACITY],
+    /// The last object whose header differed from the neutral word a Rust
+    /// fast path guessed (hashed, inflated, other spare bits): its fast
+    /// paths load the header instead of guessing (`sync/lock_stack.rs`).
+    /// Hot, but not published: generated code guesses its own way.
+    pub(crate) guess_missed: Cell<usize>,
     // ---- cold: slow paths only ----
     /// The thread's registered state (the registration's `Arc`, or a leaked
     /// orphan's), null until registered and again once the registration
@@ -155,13 +162,9 @@ pub struct ThreadBlock {
     pub(crate) current: Cell<*const std::sync::Arc<ThreadState>>,
     /// The state behind `inline_state`, also while in legacy mode.
     pub(crate) sync_state: Cell<*const ThreadState>,
-    /// Bit `off % 64` set: the entry at byte offset `off` is held by a live
-    /// `SyncGuard` (see `sync::thread`); entries at the depth and above
-    /// have no mark.
-    pub(crate) guarded: Cell<u64>,
     /// Entries used in `guarded_elsewhere`.
     pub(crate) guarded_elsewhere_len: Cell<usize>,
-    /// Objects held by live `SyncGuard`s and not marked above, first
+    /// Objects held by live `SynchronizedGuard`s and not marked above, first
     /// [`LOCK_STACK_CAPACITY`] inline.
     pub(crate) guarded_elsewhere: [Cell<usize>; LOCK_STACK_CAPACITY],
     /// The list beyond `guarded_elsewhere`. `ManuallyDrop`: keeps the block
@@ -210,11 +213,16 @@ pub const LOCK_STACK_END_OFFSET: usize = LOCK_STACK_OFFSET + 8 * LOCK_STACK_CAPA
 /// thread and fails its on-top check: the bounds check is in the data, as
 /// HotSpot's `_bad_oop_sentinel` holds the underflow check.
 pub const LOCK_STACK_INACTIVE: u32 = 0xffff_ff00 | LOCK_STACK_OFFSET as u32;
-/// Every hot field ends at or below this offset.
+/// Every published hot field ends at or below this offset (the library's
+/// own hot word, its guess cache, follows within the first 255 bytes).
 pub const HOT_END: usize = LOCK_STACK_END_OFFSET;
 
 const _: () = {
     assert!(HOT_END <= 255, "hot fields within the first 255 bytes");
+    assert!(
+        offset_of!(ThreadBlock, guess_missed) + 8 <= 255,
+        "the guess cache is hot too"
+    );
     assert!(LOCK_STACK_SENTINEL_OFFSET + 8 == LOCK_STACK_OFFSET);
     assert!(
         core::mem::size_of::<usize>() == 8,
@@ -251,9 +259,9 @@ impl ThreadBlock {
             tlab_end: Cell::new(0),
             lock_stack_sentinel: 0,
             lock_stack: [EMPTY; LOCK_STACK_CAPACITY],
+            guess_missed: Cell::new(0),
             current: Cell::new(core::ptr::null()),
             sync_state: Cell::new(core::ptr::null()),
-            guarded: Cell::new(0),
             guarded_elsewhere_len: Cell::new(0),
             guarded_elsewhere: [EMPTY; LOCK_STACK_CAPACITY],
             guarded_overflow: ManuallyDrop::new(RefCell::new(Vec::new())),

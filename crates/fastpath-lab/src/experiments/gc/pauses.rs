@@ -847,7 +847,7 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
         {
             bar.set_message(set.clone());
             let bits: BarrierBits = set.parse()?;
-            gc::settings::check_pair(bits, GcMode::Concurrent)?;
+            gc::check_barriers_for_mode(bits, GcMode::Concurrent)?;
             let m = with_barrier_set(bits, Measure { run, v, baseline })?;
             report(set, run, v, &m, results, &mut tables);
             bar.inc(1);

@@ -390,20 +390,24 @@ fn emit(set: Set, card_base: u64) -> anyhow::Result<Vec<u8>> {
         dynasm!(ops ; .arch x64 ; lea rbx, [r13 + r10 * 8 + REFS]);
         g1.emit(&mut ops, R14, &mut g1_stubs);
     }
-    // k = (s + 1) & 3; CAS a.e[k] from its current value to b.
-    dynasm!(ops
-        ; .arch x64
-        ; add r9, 1 ; and r9, 3
-        ; mov rax, QWORD [r12 + r9 * 8 + REFS]
-    );
-    lrb(&mut ops, set, layout, RAX, &mut stubs);
+    // k = (s + 1) & 3; CAS a.e[k] from its current value to b. The
+    // template keeps the expected value in a register of its own (r10,
+    // free here) and moves it into rax itself.
+    let expected = if set.cas { R10 } else { RAX };
+    dynasm!(ops ; .arch x64 ; add r9, 1 ; and r9, 3);
+    if set.cas {
+        dynasm!(ops ; .arch x64 ; mov r10, QWORD [r12 + r9 * 8 + REFS]);
+    } else {
+        dynasm!(ops ; .arch x64 ; mov rax, QWORD [r12 + r9 * 8 + REFS]);
+    }
+    lrb(&mut ops, set, layout, expected, &mut stubs);
     satb(&mut ops, set, layout, R12, &mut stubs);
     if set.cas {
         // The CAS template on the field's address (r8, free here); its
         // failure test's slow path is counted like the others.
         let l = labels(&mut ops);
         dynasm!(ops ; .arch x64 ; lea r8, [r12 + r9 * 8 + REFS]);
-        CasRef::x64(RDI, R8, R13, layout)
+        CasRef::x64(RDI, R8, expected, R13, layout)
             .emit(&mut ops, l)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         dynasm!(ops ; .arch x64 ; =>l.done);

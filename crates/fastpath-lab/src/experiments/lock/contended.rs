@@ -27,8 +27,10 @@
 //!   fast-lock spins before inflation did (`sync::fast_lock_spin`).
 //!
 //! `FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS=N` runs the table with the
-//! opt-in deflate-after-contention trigger at an N ms interval (an
-//! experiment: the table says so in a note). The fast-lock spin's yields
+//! opt-in deflate-after-contention trigger at an N ms interval, and
+//! `FASTPATH_LAB_DEFLATE_ON_EXIT=0` with deflation on exit off (HotSpot's
+//! behaviour: a contention monitor stays until a pass); experiments, which
+//! the table names in a note. The fast-lock spin's yields
 //! are the library's setting (`FASTPATH_FAST_LOCKING_YIELDS`, 0: HotSpot's
 //! behaviour); the table notes a value other than the default.
 //!
@@ -444,10 +446,15 @@ impl Plan {
 /// experiment: the default is HotSpot's triggers only).
 pub const DEFLATE_AFTER_CONTENTION_VAR: &str = "FASTPATH_LAB_DEFLATE_AFTER_CONTENTION_MS";
 
+/// The environment variable that turns deflation on exit off for this
+/// table (`0`; an experiment: the library's default is on).
+pub const DEFLATE_ON_EXIT_VAR: &str = "FASTPATH_LAB_DEFLATE_ON_EXIT";
+
 /// The settings an experiment changed, put back when the table is done.
 #[derive(Default)]
 struct Restore {
     policy: Option<fastpath::sync::DeflationPolicy>,
+    on_exit: Option<bool>,
 }
 
 impl Drop for Restore {
@@ -455,6 +462,9 @@ impl Drop for Restore {
         if let Some(policy) = self.policy {
             fastpath::sync::set_deflate_after_contention(false);
             fastpath::sync::set_deflation_policy(policy);
+        }
+        if let Some(on) = self.on_exit {
+            fastpath::sync::set_deflate_on_exit(on);
         }
     }
 }
@@ -486,6 +496,15 @@ fn experiments() -> (Vec<String>, Restore) {
         }
         Some(Err(note)) => notes.push(note),
         None => {}
+    }
+    match std::env::var(DEFLATE_ON_EXIT_VAR).ok().as_deref().map(str::trim) {
+        Some("0") => {
+            restore.on_exit = Some(fastpath::sync::deflates_on_exit());
+            fastpath::sync::set_deflate_on_exit(false);
+            notes.push(format!("{DEFLATE_ON_EXIT_VAR}=0: contention monitors stay until a deflation pass (HotSpot's behaviour; not the default)"));
+        }
+        Some("1") | None => {}
+        Some(v) => notes.push(format!("{DEFLATE_ON_EXIT_VAR}={v:?} ignored: 0 or 1")),
     }
     let yields = fast_lock_spin::fast_locking_yields();
     if yields != fast_lock_spin::DEFAULT_FAST_LOCKING_YIELDS {

@@ -18,8 +18,8 @@
 //! thread; Valgrind serialises threads); rows that cannot be re-run as a
 //! loop of counted operations say why instead ([`not_profiled`]).
 
-use fastpath::config::LockingMode;
 use fastpath::sync;
+use fastpath::sync::LockingMode;
 
 use std::pin::Pin;
 

@@ -6,7 +6,7 @@ use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use fastpath::spin::{handoff, Budget, Calibration, PauseStrategy};
+use fastpath::spin::{handoff_channel, Budget, Calibration, PauseStrategy};
 
 use super::{budget_label, Candidate, ContentionRun};
 use crate::harness::interleave;
@@ -40,7 +40,7 @@ fn handoff_once<S: PauseStrategy>(
     time: Duration,
     pin: bool,
 ) -> (f64, f64) {
-    let (mut tx, mut rx) = handoff::channel(s, budget.limits(cal));
+    let (mut tx, mut rx) = handoff_channel(s, budget.limits(cal));
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let stop = &stop;

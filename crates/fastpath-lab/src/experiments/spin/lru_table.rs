@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use fastpath::spin::{lock::SpinParkMutex, Budget, Calibration, PauseStrategy};
+use fastpath::spin::{Budget, Calibration, PauseStrategy, SpinParkMutex};
 
 use super::{budget_label, lru, Candidate, ContentionRun};
 use crate::harness::zipf::{ScrambledZipfian, SplitMix64};

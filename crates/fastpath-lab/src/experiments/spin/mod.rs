@@ -70,7 +70,7 @@ macro_rules! with_strategy {
                 $body
             }
             Candidate::Global => {
-                let $s = fastpath::spin::Global;
+                let $s = fastpath::spin::ConfiguredPause;
                 $body
             }
             #[cfg(target_arch = "x86_64")]

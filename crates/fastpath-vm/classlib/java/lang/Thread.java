@@ -16,6 +16,8 @@ public class Thread implements Runnable {
     private Runnable target;
     private final long tid;
     private volatile UncaughtExceptionHandler uncaughtExceptionHandler;
+    /** This thread's ThreadLocal values (read and written by this thread only). */
+    java.util.IdentityHashMap<ThreadLocal<?>, Object> threadLocals;
     private static volatile UncaughtExceptionHandler defaultUncaughtExceptionHandler;
 
     private static int threadInitNumber;

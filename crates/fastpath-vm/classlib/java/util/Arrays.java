@@ -995,6 +995,14 @@ public final class Arrays {
 
     public static <T> List<T> asList(T... a) { return new ArrayListView<T>(a); }
 
+    public static <T> java.util.stream.Stream<T> stream(T[] array) { return asList(array).stream(); }
+
+    public static <T> java.util.stream.Stream<T> stream(T[] array, int startInclusive, int endExclusive) {
+        return asList(array).subList(startInclusive, endExclusive).stream();
+    }
+
+    public static java.util.stream.IntStream stream(int[] array) { return java.util.stream.IntStream.of(array); }
+
     private static class ArrayListView<E> extends AbstractList<E> implements RandomAccess, java.io.Serializable {
         private final E[] a;
         ArrayListView(E[] array) { a = Objects.requireNonNull(array); }

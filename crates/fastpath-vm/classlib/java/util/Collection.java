@@ -29,6 +29,10 @@ public interface Collection<E> extends Iterable<E> {
         return removed;
     }
     boolean retainAll(Collection<?> c);
+    default Spliterator<E> spliterator() { return Spliterators.spliterator(this, 0); }
+    /** A sequential stream over this collection's iterator. */
+    default java.util.stream.Stream<E> stream() { return java.util.stream.StreamSupport.stream(spliterator(), false); }
+    default java.util.stream.Stream<E> parallelStream() { return stream(); }
     void clear();
     boolean equals(Object o);
     int hashCode();

@@ -9,4 +9,7 @@ public interface NavigableSet<E> extends SortedSet<E> {
     E pollLast();
     NavigableSet<E> descendingSet();
     Iterator<E> descendingIterator();
+    NavigableSet<E> subSet(E fromElement, boolean fromInclusive, E toElement, boolean toInclusive);
+    NavigableSet<E> headSet(E toElement, boolean inclusive);
+    NavigableSet<E> tailSet(E fromElement, boolean inclusive);
 }

@@ -2,14 +2,15 @@ package java.util;
 
 /**
  * A red-black tree (Cormen et al.'s algorithms) ordered by the keys' natural order or a
- * comparator. The range views (headMap, tailMap, subMap, descendingMap) are snapshots here, not
- * live views.
+ * comparator. The range and descending views (headMap, tailMap, subMap, descendingMap, and
+ * their key sets) are live: a View is the tree seen between two optional bounds, in either
+ * direction; reads and writes go to the tree, and a key outside the bounds cannot be put.
  */
 public class TreeMap<K, V> extends AbstractMap<K, V> implements NavigableMap<K, V>, Cloneable, java.io.Serializable {
     private final Comparator<? super K> comparator;
     private transient Entry<K, V> root;
     private transient int size = 0;
-    private transient int modCount = 0;
+    transient int modCount = 0;
 
     private static final boolean RED = false;
     private static final boolean BLACK = true;
@@ -249,7 +250,7 @@ public class TreeMap<K, V> extends AbstractMap<K, V> implements NavigableMap<K, 
         root.color = BLACK;
     }
 
-    private void deleteEntry(Entry<K, V> p) {
+    final void deleteEntry(Entry<K, V> p) {
         modCount++;
         size--;
         if (p.left != null && p.right != null) {
@@ -334,7 +335,7 @@ public class TreeMap<K, V> extends AbstractMap<K, V> implements NavigableMap<K, 
     }
 
     /** The entry nearest `key`: `lo` and `inclusive` choose which side. */
-    private Entry<K, V> near(K key, boolean below, boolean inclusive) {
+    final Entry<K, V> near(Object key, boolean below, boolean inclusive) {
         Entry<K, V> best = null;
         Entry<K, V> p = root;
         while (p != null) {
@@ -349,13 +350,13 @@ public class TreeMap<K, V> extends AbstractMap<K, V> implements NavigableMap<K, 
         return best;
     }
 
-    private static <K, V> Map.Entry<K, V> export(Entry<K, V> e) {
+    static <K, V> Map.Entry<K, V> export(Entry<K, V> e) {
         return e == null ? null : new AbstractMap.SimpleImmutableEntry<K, V>(e);
     }
 
-    private static <K> K keyOrNull(Entry<K, ?> e) { return e == null ? null : e.key; }
+    static <K> K keyOrNull(Entry<K, ?> e) { return e == null ? null : e.key; }
 
-    private static <K> K key(Entry<K, ?> e) {
+    static <K> K key(Entry<K, ?> e) {
         if (e == null) throw new NoSuchElementException();
         return e.key;
     }
@@ -385,43 +386,20 @@ public class TreeMap<K, V> extends AbstractMap<K, V> implements NavigableMap<K, 
     public Map.Entry<K, V> higherEntry(K key) { return export(near(key, false, false)); }
     public K higherKey(K key) { return keyOrNull(near(key, false, false)); }
 
-    private TreeMap<K, V> range(K from, boolean fromIn, boolean hasFrom, K to, boolean toIn, boolean hasTo) {
-        TreeMap<K, V> m = new TreeMap<K, V>(comparator);
-        for (Entry<K, V> e = getFirstEntry(); e != null; e = successor(e)) {
-            if (hasFrom) {
-                int c = compare(e.key, from);
-                if (c < 0 || (c == 0 && !fromIn)) continue;
-            }
-            if (hasTo) {
-                int c = compare(e.key, to);
-                if (c > 0 || (c == 0 && !toIn)) break;
-            }
-            m.put(e.key, e.value);
-        }
-        return m;
+    public NavigableMap<K, V> headMap(K toKey, boolean inclusive) {
+        return new View<K, V>(this, true, null, true, false, toKey, inclusive, false);
     }
-
-    public NavigableMap<K, V> headMap(K toKey, boolean inclusive) { return range(null, false, false, toKey, inclusive, true); }
     public SortedMap<K, V> headMap(K toKey) { return headMap(toKey, false); }
-    public NavigableMap<K, V> tailMap(K fromKey, boolean inclusive) { return range(fromKey, inclusive, true, null, false, false); }
+    public NavigableMap<K, V> tailMap(K fromKey, boolean inclusive) {
+        return new View<K, V>(this, false, fromKey, inclusive, true, null, true, false);
+    }
     public SortedMap<K, V> tailMap(K fromKey) { return tailMap(fromKey, true); }
     public NavigableMap<K, V> subMap(K fromKey, boolean fromInclusive, K toKey, boolean toInclusive) {
-        return range(fromKey, fromInclusive, true, toKey, toInclusive, true);
+        return new View<K, V>(this, false, fromKey, fromInclusive, false, toKey, toInclusive, false);
     }
     public SortedMap<K, V> subMap(K fromKey, K toKey) { return subMap(fromKey, true, toKey, false); }
-
-    public NavigableMap<K, V> descendingMap() {
-        TreeMap<K, V> m = new TreeMap<K, V>(Collections.reverseOrder(comparator));
-        m.putAll(this);
-        return m;
-    }
-
-    public NavigableSet<K> navigableKeySet() {
-        TreeSet<K> s = new TreeSet<K>(comparator);
-        s.addAll(keySet());
-        return s;
-    }
-
+    public NavigableMap<K, V> descendingMap() { return new View<K, V>(this, true, null, true, true, null, true, true); }
+    public NavigableSet<K> navigableKeySet() { return new KeySet<K>(this); }
     public NavigableSet<K> descendingKeySet() { return descendingMap().navigableKeySet(); }
 
     abstract class PrivateEntryIterator<T> implements Iterator<T> {
@@ -465,24 +443,7 @@ public class TreeMap<K, V> extends AbstractMap<K, V> implements NavigableMap<K, 
         };
     }
 
-    public Set<K> keySet() {
-        return new AbstractSet<K>() {
-            public Iterator<K> iterator() {
-                return new PrivateEntryIterator<K>(getFirstEntry()) {
-                    public K next() { return nextEntry().key; }
-                };
-            }
-            public int size() { return TreeMap.this.size(); }
-            public boolean contains(Object o) { return containsKey(o); }
-            public boolean remove(Object o) {
-                Entry<K, V> e = getEntry(o);
-                if (e == null) return false;
-                deleteEntry(e);
-                return true;
-            }
-            public void clear() { TreeMap.this.clear(); }
-        };
-    }
+    public Set<K> keySet() { return navigableKeySet(); }
 
     public Collection<V> values() {
         return new AbstractCollection<V>() {
@@ -494,5 +455,229 @@ public class TreeMap<K, V> extends AbstractMap<K, V> implements NavigableMap<K, 
             public int size() { return TreeMap.this.size(); }
             public void clear() { TreeMap.this.clear(); }
         };
+    }
+
+    /**
+     * A live view of the tree: the keys between two optional bounds (lo, hi; each inclusive or
+     * not), in ascending or descending order. Bounds are kept in the tree's own (ascending)
+     * order; the abs* lookups answer in that order and the public methods swap them when the
+     * view descends. Every read and write goes to the tree, so a view sees the tree's later
+     * changes and its removals change the tree.
+     */
+    static final class View<K, V> extends AbstractMap<K, V> implements NavigableMap<K, V>, java.io.Serializable {
+        final TreeMap<K, V> m;
+        final boolean fromStart, loInclusive, toEnd, hiInclusive, descending;
+        final K lo, hi;
+
+        View(TreeMap<K, V> m, boolean fromStart, K lo, boolean loInclusive, boolean toEnd, K hi, boolean hiInclusive,
+                boolean descending) {
+            if (!fromStart && !toEnd) {
+                if (m.compare(lo, hi) > 0) throw new IllegalArgumentException("fromKey > toKey");
+            } else {
+                // The bounds must be comparable keys (a null or foreign key throws here).
+                if (!fromStart) m.compare(lo, lo);
+                if (!toEnd) m.compare(hi, hi);
+            }
+            this.m = m;
+            this.fromStart = fromStart;
+            this.lo = lo;
+            this.loInclusive = loInclusive;
+            this.toEnd = toEnd;
+            this.hi = hi;
+            this.hiInclusive = hiInclusive;
+            this.descending = descending;
+        }
+
+        final boolean tooLow(Object key) {
+            if (fromStart) return false;
+            int c = m.compare(key, lo);
+            return c < 0 || (c == 0 && !loInclusive);
+        }
+
+        final boolean tooHigh(Object key) {
+            if (toEnd) return false;
+            int c = m.compare(key, hi);
+            return c > 0 || (c == 0 && !hiInclusive);
+        }
+
+        final boolean inRange(Object key) { return !tooLow(key) && !tooHigh(key); }
+
+        /** A new bound's check: an exclusive bound may equal this view's exclusive bound. */
+        final boolean inRange(Object key, boolean inclusive) {
+            if (inclusive) return inRange(key);
+            return (fromStart || m.compare(key, lo) >= 0) && (toEnd || m.compare(hi, key) >= 0);
+        }
+
+        private TreeMap.Entry<K, V> belowHi(TreeMap.Entry<K, V> e) { return (e == null || tooHigh(e.key)) ? null : e; }
+        private TreeMap.Entry<K, V> aboveLo(TreeMap.Entry<K, V> e) { return (e == null || tooLow(e.key)) ? null : e; }
+
+        final TreeMap.Entry<K, V> absLowest() {
+            return belowHi(fromStart ? m.getFirstEntry() : m.near(lo, false, loInclusive));
+        }
+        final TreeMap.Entry<K, V> absHighest() {
+            return aboveLo(toEnd ? m.getLastEntry() : m.near(hi, true, hiInclusive));
+        }
+        final TreeMap.Entry<K, V> absCeiling(Object key) { return tooLow(key) ? absLowest() : belowHi(m.near(key, false, true)); }
+        final TreeMap.Entry<K, V> absHigher(Object key) { return tooLow(key) ? absLowest() : belowHi(m.near(key, false, false)); }
+        final TreeMap.Entry<K, V> absFloor(Object key) { return tooHigh(key) ? absHighest() : aboveLo(m.near(key, true, true)); }
+        final TreeMap.Entry<K, V> absLower(Object key) { return tooHigh(key) ? absHighest() : aboveLo(m.near(key, true, false)); }
+
+        final TreeMap.Entry<K, V> first() { return descending ? absHighest() : absLowest(); }
+        final TreeMap.Entry<K, V> last() { return descending ? absLowest() : absHighest(); }
+        /** The entry after `e` in this view's order, or null past its end. */
+        final TreeMap.Entry<K, V> following(TreeMap.Entry<K, V> e) {
+            return descending ? aboveLo(predecessor(e)) : belowHi(successor(e));
+        }
+
+        public boolean isEmpty() { return first() == null; }
+        public int size() {
+            if (fromStart && toEnd) return m.size();
+            int n = 0;
+            for (TreeMap.Entry<K, V> e = absLowest(); e != null; e = belowHi(successor(e))) n++;
+            return n;
+        }
+        public boolean containsKey(Object key) { return inRange(key) && m.containsKey(key); }
+        public V get(Object key) { return inRange(key) ? m.get(key) : null; }
+        public V put(K key, V value) {
+            if (!inRange(key)) throw new IllegalArgumentException("key out of range");
+            return m.put(key, value);
+        }
+        public V remove(Object key) { return inRange(key) ? m.remove(key) : null; }
+        public Comparator<? super K> comparator() {
+            return descending ? Collections.reverseOrder(m.comparator()) : m.comparator();
+        }
+
+        public K firstKey() { return key(first()); }
+        public K lastKey() { return key(last()); }
+        public Map.Entry<K, V> firstEntry() { return export(first()); }
+        public Map.Entry<K, V> lastEntry() { return export(last()); }
+        public Map.Entry<K, V> pollFirstEntry() { return poll(first()); }
+        public Map.Entry<K, V> pollLastEntry() { return poll(last()); }
+        private Map.Entry<K, V> poll(TreeMap.Entry<K, V> e) {
+            Map.Entry<K, V> result = export(e);
+            if (e != null) m.deleteEntry(e);
+            return result;
+        }
+        public Map.Entry<K, V> lowerEntry(K key) { return export(descending ? absHigher(key) : absLower(key)); }
+        public K lowerKey(K key) { return keyOrNull(descending ? absHigher(key) : absLower(key)); }
+        public Map.Entry<K, V> floorEntry(K key) { return export(descending ? absCeiling(key) : absFloor(key)); }
+        public K floorKey(K key) { return keyOrNull(descending ? absCeiling(key) : absFloor(key)); }
+        public Map.Entry<K, V> ceilingEntry(K key) { return export(descending ? absFloor(key) : absCeiling(key)); }
+        public K ceilingKey(K key) { return keyOrNull(descending ? absFloor(key) : absCeiling(key)); }
+        public Map.Entry<K, V> higherEntry(K key) { return export(descending ? absLower(key) : absHigher(key)); }
+        public K higherKey(K key) { return keyOrNull(descending ? absLower(key) : absHigher(key)); }
+
+        public NavigableMap<K, V> subMap(K fromKey, boolean fromInclusive, K toKey, boolean toInclusive) {
+            if (!inRange(fromKey, fromInclusive)) throw new IllegalArgumentException("fromKey out of range");
+            if (!inRange(toKey, toInclusive)) throw new IllegalArgumentException("toKey out of range");
+            if (descending) return new View<K, V>(m, false, toKey, toInclusive, false, fromKey, fromInclusive, true);
+            return new View<K, V>(m, false, fromKey, fromInclusive, false, toKey, toInclusive, false);
+        }
+        public SortedMap<K, V> subMap(K fromKey, K toKey) { return subMap(fromKey, true, toKey, false); }
+        public NavigableMap<K, V> headMap(K toKey, boolean inclusive) {
+            if (!inRange(toKey, inclusive)) throw new IllegalArgumentException("toKey out of range");
+            if (descending) return new View<K, V>(m, false, toKey, inclusive, toEnd, hi, hiInclusive, true);
+            return new View<K, V>(m, fromStart, lo, loInclusive, false, toKey, inclusive, false);
+        }
+        public SortedMap<K, V> headMap(K toKey) { return headMap(toKey, false); }
+        public NavigableMap<K, V> tailMap(K fromKey, boolean inclusive) {
+            if (!inRange(fromKey, inclusive)) throw new IllegalArgumentException("fromKey out of range");
+            if (descending) return new View<K, V>(m, fromStart, lo, loInclusive, false, fromKey, inclusive, true);
+            return new View<K, V>(m, false, fromKey, inclusive, toEnd, hi, hiInclusive, false);
+        }
+        public SortedMap<K, V> tailMap(K fromKey) { return tailMap(fromKey, true); }
+        public NavigableMap<K, V> descendingMap() {
+            return new View<K, V>(m, fromStart, lo, loInclusive, toEnd, hi, hiInclusive, !descending);
+        }
+        public NavigableSet<K> navigableKeySet() { return new KeySet<K>(this); }
+        public NavigableSet<K> descendingKeySet() { return descendingMap().navigableKeySet(); }
+        public Set<K> keySet() { return navigableKeySet(); }
+
+        public Set<Map.Entry<K, V>> entrySet() {
+            return new AbstractSet<Map.Entry<K, V>>() {
+                public Iterator<Map.Entry<K, V>> iterator() { return new ViewIterator(); }
+                public int size() { return View.this.size(); }
+                public boolean isEmpty() { return View.this.isEmpty(); }
+            };
+        }
+
+        /** The view's entries in its order; remove() deletes from the tree. */
+        final class ViewIterator implements Iterator<Map.Entry<K, V>> {
+            TreeMap.Entry<K, V> next = first();
+            TreeMap.Entry<K, V> lastReturned;
+            int expectedModCount = m.modCount;
+
+            public boolean hasNext() { return next != null; }
+            public Map.Entry<K, V> next() {
+                TreeMap.Entry<K, V> e = next;
+                if (e == null) throw new NoSuchElementException();
+                if (m.modCount != expectedModCount) throw new ConcurrentModificationException();
+                next = following(e);
+                lastReturned = e;
+                return e;
+            }
+            public void remove() {
+                if (lastReturned == null) throw new IllegalStateException();
+                if (m.modCount != expectedModCount) throw new ConcurrentModificationException();
+                // Deleting a node with two children moves its successor's key and value into
+                // it: in ascending order that successor is `next`, which now lives there.
+                if (!descending && next != null && lastReturned.left != null && lastReturned.right != null) {
+                    next = lastReturned;
+                }
+                m.deleteEntry(lastReturned);
+                expectedModCount = m.modCount;
+                lastReturned = null;
+            }
+        }
+    }
+
+    /** The keys of a TreeMap or of one of its views, as a live NavigableSet. */
+    static final class KeySet<E> extends AbstractSet<E> implements NavigableSet<E> {
+        private final NavigableMap<E, ?> m;
+
+        KeySet(NavigableMap<E, ?> m) { this.m = m; }
+
+        public Iterator<E> iterator() {
+            final Iterator<? extends Map.Entry<E, ?>> entries = m.entrySet().iterator();
+            return new Iterator<E>() {
+                public boolean hasNext() { return entries.hasNext(); }
+                public E next() { return entries.next().getKey(); }
+                public void remove() { entries.remove(); }
+            };
+        }
+        public Iterator<E> descendingIterator() { return descendingSet().iterator(); }
+        public int size() { return m.size(); }
+        public boolean isEmpty() { return m.isEmpty(); }
+        public boolean contains(Object o) { return m.containsKey(o); }
+        public void clear() { m.clear(); }
+        public boolean remove(Object o) {
+            int before = size();
+            m.remove(o);
+            return size() != before;
+        }
+        public Comparator<? super E> comparator() { return m.comparator(); }
+        public E first() { return m.firstKey(); }
+        public E last() { return m.lastKey(); }
+        public E lower(E e) { return m.lowerKey(e); }
+        public E floor(E e) { return m.floorKey(e); }
+        public E ceiling(E e) { return m.ceilingKey(e); }
+        public E higher(E e) { return m.higherKey(e); }
+        public E pollFirst() {
+            Map.Entry<E, ?> e = m.pollFirstEntry();
+            return (e == null) ? null : e.getKey();
+        }
+        public E pollLast() {
+            Map.Entry<E, ?> e = m.pollLastEntry();
+            return (e == null) ? null : e.getKey();
+        }
+        public NavigableSet<E> descendingSet() { return new KeySet<E>(m.descendingMap()); }
+        public NavigableSet<E> subSet(E fromElement, boolean fromInclusive, E toElement, boolean toInclusive) {
+            return new KeySet<E>(m.subMap(fromElement, fromInclusive, toElement, toInclusive));
+        }
+        public NavigableSet<E> headSet(E toElement, boolean inclusive) { return new KeySet<E>(m.headMap(toElement, inclusive)); }
+        public NavigableSet<E> tailSet(E fromElement, boolean inclusive) { return new KeySet<E>(m.tailMap(fromElement, inclusive)); }
+        public SortedSet<E> subSet(E fromElement, E toElement) { return subSet(fromElement, true, toElement, false); }
+        public SortedSet<E> headSet(E toElement) { return headSet(toElement, false); }
+        public SortedSet<E> tailSet(E fromElement) { return tailSet(fromElement, true); }
     }
 }

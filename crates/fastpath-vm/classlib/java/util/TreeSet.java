@@ -1,12 +1,16 @@
 package java.util;
 
-/** A sorted set on a TreeMap. The range views are snapshots here, not live views. */
+/**
+ * A sorted set: the keys of a NavigableMap (a TreeMap, or one of its live views for the range
+ * and descending sets, which therefore are live too).
+ */
 public class TreeSet<E> extends AbstractSet<E> implements NavigableSet<E>, Cloneable, java.io.Serializable {
-    private transient TreeMap<E, Object> m;
+    private transient NavigableMap<E, Object> m;
     private static final Object PRESENT = new Object();
 
-    public TreeSet() { m = new TreeMap<E, Object>(); }
-    public TreeSet(Comparator<? super E> comparator) { m = new TreeMap<E, Object>(comparator); }
+    TreeSet(NavigableMap<E, Object> m) { this.m = m; }
+    public TreeSet() { this(new TreeMap<E, Object>()); }
+    public TreeSet(Comparator<? super E> comparator) { this(new TreeMap<E, Object>(comparator)); }
     public TreeSet(Collection<? extends E> c) {
         this();
         addAll(c);
@@ -16,13 +20,9 @@ public class TreeSet<E> extends AbstractSet<E> implements NavigableSet<E>, Clone
         addAll(s);
     }
 
-    public Iterator<E> iterator() { return m.keySet().iterator(); }
-    public Iterator<E> descendingIterator() { return descendingSet().iterator(); }
-    public NavigableSet<E> descendingSet() {
-        TreeSet<E> s = new TreeSet<E>(Collections.reverseOrder(m.comparator()));
-        s.addAll(this);
-        return s;
-    }
+    public Iterator<E> iterator() { return m.navigableKeySet().iterator(); }
+    public Iterator<E> descendingIterator() { return m.descendingKeySet().iterator(); }
+    public NavigableSet<E> descendingSet() { return new TreeSet<E>(m.descendingMap()); }
     public int size() { return m.size(); }
     public boolean isEmpty() { return m.isEmpty(); }
     public boolean contains(Object o) { return m.containsKey(o); }
@@ -44,14 +44,14 @@ public class TreeSet<E> extends AbstractSet<E> implements NavigableSet<E>, Clone
         Map.Entry<E, ?> e = m.pollLastEntry();
         return (e == null) ? null : e.getKey();
     }
-    private TreeSet<E> of(SortedMap<E, Object> sub) {
-        TreeSet<E> s = new TreeSet<E>(m.comparator());
-        s.addAll(sub.keySet());
-        return s;
+    public NavigableSet<E> subSet(E fromElement, boolean fromInclusive, E toElement, boolean toInclusive) {
+        return new TreeSet<E>(m.subMap(fromElement, fromInclusive, toElement, toInclusive));
     }
-    public SortedSet<E> subSet(E fromElement, E toElement) { return of(m.subMap(fromElement, toElement)); }
-    public SortedSet<E> headSet(E toElement) { return of(m.headMap(toElement)); }
-    public SortedSet<E> tailSet(E fromElement) { return of(m.tailMap(fromElement)); }
+    public NavigableSet<E> headSet(E toElement, boolean inclusive) { return new TreeSet<E>(m.headMap(toElement, inclusive)); }
+    public NavigableSet<E> tailSet(E fromElement, boolean inclusive) { return new TreeSet<E>(m.tailMap(fromElement, inclusive)); }
+    public SortedSet<E> subSet(E fromElement, E toElement) { return subSet(fromElement, true, toElement, false); }
+    public SortedSet<E> headSet(E toElement) { return headSet(toElement, false); }
+    public SortedSet<E> tailSet(E fromElement) { return tailSet(fromElement, true); }
     public Object clone() {
         TreeSet<E> s = new TreeSet<E>(m.comparator());
         s.addAll(this);

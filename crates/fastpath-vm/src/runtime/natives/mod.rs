@@ -17,7 +17,9 @@
 //! | `thread.rs` | Thread, and the VM's thread start and exit |
 //! | `io.rs` | the standard streams |
 //! | `misc.rs` | arrays of a class, Unicode properties, `parseFloat`, records, atomics |
+//! | `collections.rs` | what `HashMap`'s tree bins ask of a key's class |
 
+pub mod collections;
 pub mod io;
 pub mod lang;
 pub mod misc;
@@ -35,4 +37,5 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
         .or_else(|| thread::lookup::<B>(class, name, desc))
         .or_else(|| io::lookup::<B>(class, name, desc))
         .or_else(|| misc::lookup::<B>(class, name, desc))
+        .or_else(|| collections::lookup::<B>(class, name, desc))
 }

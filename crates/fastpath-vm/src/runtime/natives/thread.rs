@@ -80,7 +80,7 @@ impl<B: BarrierSet> JThread<B> {
     /// Makes this native thread's `sync` identity the record's, delivering
     /// an interrupt that arrived before.
     pub fn bind_thread_record(&self, r: &'static ThreadRecord) {
-        let me = sync::current_thread();
+        let me = sync::current_sync_thread();
         let _ = r.sync.set(me.clone());
         if r.interrupt_pending.swap(false, Ordering::AcqRel) {
             sync::interrupt(&me);

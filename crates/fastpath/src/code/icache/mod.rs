@@ -1,18 +1,18 @@
 //! Instruction-cache sync strategies: what runs after new code is written and
 //! before it is executed (HotSpot `ICache::invalidate_range`, seed 000).
 //!
-//! Where it sits: between its setting (`setting.rs`) and the code cache. [`Strategy::new`]
+//! Where it sits: between its setting (`setting.rs`) and the code cache. [`ICacheStrategy::new`]
 //! turns a requested [`ICacheSync`] into a resolved method, checking it
-//! against the CPU; [`Strategy::sync_range`] runs it over the executable
-//! addresses of the bytes that changed; [`Strategy::sync_ranges`] runs it
+//! against the CPU; [`ICacheStrategy::sync_range`] runs it over the executable
+//! addresses of the bytes that changed; [`ICacheStrategy::sync_ranges`] runs it
 //! once over many (a batch: one fence pair, one serializing instruction, one
 //! AArch64 barrier sequence). The instructions live in `arch`; this module
 //! only decides which, how often, and over which lines.
 //!
-//! A [`Strategy`] can only be built through [`Strategy::new`], which refuses
+//! A [`ICacheStrategy`] can only be built through [`ICacheStrategy::new`], which refuses
 //! an instruction the CPU lacks with a [`ConfigError`]; that is what makes
 //! the `unsafe` instruction wrappers sound to call from the safe
-//! [`Strategy::sync`]. Asking for `serialize` on a CPU without SERIALIZE is
+//! [`ICacheStrategy::sync`]. Asking for `serialize` on a CPU without SERIALIZE is
 //! an error value, never SIGILL.
 //!
 //! # The x86-64 strategies (`FASTPATH_ICACHE_SYNC`)
@@ -87,7 +87,7 @@
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
-mod setting;
+mod settings;
 
 // Compiled everywhere: the CTR_EL0 decoding is plain arithmetic and is
 // unit-tested on the x86-64 CI; only the instruction loop is aarch64-only.
@@ -102,8 +102,8 @@ use crate::cpu::Feature;
 use crate::setting::{refused, validate_choice, ConfigError};
 
 pub use aarch64::CacheGeometry;
-pub use setting::ICacheSync;
-pub(crate) use setting::ICACHE_SYNC;
+pub use settings::ICacheSync;
+pub(crate) use settings::ICACHE_SYNC;
 
 /// Calls `f` with the first address of each line the ranges touch.
 ///
@@ -128,9 +128,6 @@ unsafe fn each_line(ranges: &[(*const u8, usize)], line: usize, f: impl Fn(*cons
     }
 }
 
-// Public for the lab's tables and tests (what a resolved strategy executes);
-// a runtime needs only `Strategy` and its `describe()`.
-#[doc(hidden)]
 /// A per-line cache maintenance instruction for the x86 line loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineFlush {
@@ -153,9 +150,6 @@ impl LineFlush {
     }
 }
 
-// Public for the lab's tables and tests (what a resolved strategy executes);
-// a runtime needs only `Strategy` and its `describe()`.
-#[doc(hidden)]
 /// A serializing instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Serializer {
@@ -179,9 +173,6 @@ impl Serializer {
     }
 }
 
-// Public for the lab's tables and tests (what a resolved strategy executes);
-// a runtime needs only `Strategy` and its `describe()`.
-#[doc(hidden)]
 /// What a resolved strategy executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -201,15 +192,15 @@ pub enum Method {
 /// the method executes exists on the CPU, which is what lets [`sync`]
 /// be safe.
 ///
-/// [`sync`]: Strategy::sync
+/// [`sync`]: ICacheStrategy::sync
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Strategy {
+pub struct ICacheStrategy {
     requested: ICacheSync,
     method: Method,
     geometry: CacheGeometry,
 }
 
-impl Strategy {
+impl ICacheStrategy {
     /// Resolves `requested` for the CPU this process runs on
     /// ([`crate::cpu::info`]; `auto` becomes a concrete method). Fails,
     /// naming the setting and the accepted values, when the CPU lacks an
@@ -217,14 +208,15 @@ impl Strategy {
     /// architecture.
     ///
     /// There is deliberately no constructor taking a [`CpuInfo`]: a
-    /// `Strategy` executes its instructions, so it is only ever checked
+    /// `ICacheStrategy` executes its instructions, so it is only ever checked
     /// against the real CPU (a doctored `CpuInfo` could otherwise claim
     /// SERIALIZE and turn a safe `sync` into SIGILL). Use
-    /// `Strategy::method_for` to ask what a recorded machine would get.
-    pub fn new(requested: ICacheSync) -> Result<Strategy, ConfigError> {
+    /// [`testing::icache_method_for`](crate::code::testing::icache_method_for)
+    /// to ask what a recorded machine would get.
+    pub fn new(requested: ICacheSync) -> Result<ICacheStrategy, ConfigError> {
         let cpu = crate::cpu::info();
-        let method = Strategy::method_for(requested, cpu)?;
-        Ok(Strategy {
+        let method = ICacheStrategy::method_for(requested, cpu)?;
+        Ok(ICacheStrategy {
             requested,
             method,
             geometry: geometry_for(cpu),
@@ -233,20 +225,19 @@ impl Strategy {
 
     /// What `requested` would resolve to on `cpu` (any machine, recorded or
     /// real), or why it is refused there. Executes nothing.
-    #[doc(hidden)] // returns a `Method`, as `method`
-    pub fn method_for(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, ConfigError> {
+    pub(crate) fn method_for(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, ConfigError> {
         resolve(requested, cpu).map_err(|why| refused(requested, why, cpu))
     }
 
     /// The strategy of the process-wide configuration, for this CPU.
-    pub fn from_config() -> Result<Strategy, ConfigError> {
-        Strategy::new(ICACHE_SYNC.get())
+    pub fn from_config() -> Result<ICacheStrategy, ConfigError> {
+        ICacheStrategy::new(ICACHE_SYNC.get())
     }
 
     /// Every strategy name this CPU can run (`auto` last), for experiments
     /// and tests.
     pub fn supported() -> Vec<ICacheSync> {
-        Strategy::supported_on(crate::cpu::info())
+        ICacheStrategy::supported_on(crate::cpu::info())
     }
 
     /// Every strategy name `cpu` could run (`auto` last).
@@ -266,8 +257,7 @@ impl Strategy {
     }
 
     /// What runs.
-    #[doc(hidden)] // for the lab and tests; `describe` says it in words
-    pub fn method(&self) -> Method {
+    pub(crate) fn method(&self) -> Method {
         self.method
     }
 
@@ -312,7 +302,7 @@ impl Strategy {
 
     /// Syncs many ranges as one: one fence pair around all lines, or one
     /// serializing instruction (the seed's "do it more nicely for temporally
-    /// close uses"). The method is the one resolved by [`Strategy::new`]
+    /// close uses"). The method is the one resolved by [`ICacheStrategy::new`]
     /// (for `auto`, fixed by the CPU's features, whatever the ranges' size).
     ///
     /// # Safety
@@ -393,7 +383,6 @@ fn resolve(requested: ICacheSync, cpu: &CpuInfo) -> Result<Method, String> {
 /// The `auto` rule on x86-64 (module docs), as a pure function of the CPU's
 /// features and whether a user shadow stack is active.
 #[cfg(target_arch = "x86_64")]
-#[doc(hidden)] // for the lab and tests, as `Method`
 pub fn resolve_auto(cpu: &CpuInfo, shadow_stack: bool) -> Method {
     if cpu.has(Feature::Serialize) {
         Method::Serializing(Serializer::Serialize)
@@ -441,7 +430,6 @@ fn resolve(requested: ICacheSync, _cpu: &CpuInfo) -> Result<Method, String> {
 /// CPUID; IRET-to-self is Linux's `sync_core()` choice and avoids CPUID's VM
 /// exit, microseconds against tens of nanoseconds under KVM.)
 #[cfg(target_arch = "x86_64")]
-#[doc(hidden)] // for the lab's table, as `Serializer`
 pub fn cross_modify_serializer() -> Serializer {
     match cross_modify_choice() {
         Serializer::IretToSelf if x86_64::shadow_stack_active() => Serializer::Cpuid,
@@ -468,7 +456,9 @@ fn cross_modify_choice() -> Serializer {
 /// Serializes this thread's instruction stream: call it in a thread that is
 /// about to run code another thread changed, when no [`publish`] covered it
 /// (HotSpot `OrderAccess::cross_modify_fence`). x86-64: SERIALIZE, else
-/// IRET-to-self, else CPUID (see [`cross_modify_serializer`]); AArch64: ISB.
+/// IRET-to-self, else CPUID (see
+/// [`testing::cross_modify_serializer`](crate::code::testing::cross_modify_serializer));
+/// AArch64: ISB.
 ///
 /// [`publish`]: super::publish()
 #[inline]
@@ -530,18 +520,18 @@ mod tests {
             ICacheSync::Serialize,
             ICacheSync::DcIc,
         ] {
-            let e = Strategy::method_for(s, &bare).unwrap_err();
+            let e = ICacheStrategy::method_for(s, &bare).unwrap_err();
             assert_eq!(e.setting, "FASTPATH_ICACHE_SYNC");
             assert_eq!(e.value, s.name());
         }
         for s in [ICacheSync::None, ICacheSync::Cpuid, ICacheSync::Auto] {
-            Strategy::method_for(s, &bare).unwrap();
+            ICacheStrategy::method_for(s, &bare).unwrap();
         }
         let mut baseline = vec![ICacheSync::None, ICacheSync::Cpuid, ICacheSync::Auto];
         if !x86_64::shadow_stack_active() {
             baseline.insert(2, ICacheSync::Iret);
         }
-        assert_eq!(Strategy::supported_on(&bare), baseline);
+        assert_eq!(ICacheStrategy::supported_on(&bare), baseline);
     }
 
     /// The setting's validation (what `config::init()` asks) is this
@@ -578,10 +568,10 @@ mod tests {
         let mut claims = crate::cpu::info().clone();
         claims.features.insert(Feature::Serialize);
         assert_eq!(
-            Strategy::method_for(ICacheSync::Serialize, &claims).unwrap(),
+            ICacheStrategy::method_for(ICacheSync::Serialize, &claims).unwrap(),
             Method::Serializing(Serializer::Serialize)
         );
-        let real = Strategy::new(ICacheSync::Serialize);
+        let real = ICacheStrategy::new(ICacheSync::Serialize);
         assert_eq!(real.is_ok(), crate::cpu::info().has(Feature::Serialize));
     }
 
@@ -626,8 +616,8 @@ mod tests {
     #[test]
     fn every_supported_strategy_syncs_a_buffer() {
         let buf = vec![0x90u8; 5000];
-        for s in Strategy::supported() {
-            let st = Strategy::new(s).unwrap();
+        for s in ICacheStrategy::supported() {
+            let st = ICacheStrategy::new(s).unwrap();
             st.sync(&buf);
             st.sync(&buf[..10]);
             st.sync(&[]);

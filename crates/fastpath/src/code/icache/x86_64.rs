@@ -16,7 +16,7 @@ use crate::cpu::Feature;
 /// orders them with the stores before and after).
 ///
 /// # Safety
-/// The CPU has `op`'s feature (checked by `Strategy::new`); every range is
+/// The CPU has `op`'s feature (checked by `ICacheStrategy::new`); every range is
 /// mapped readable; `line` is a power of two.
 #[inline]
 pub(super) unsafe fn flush_lines(op: LineFlush, ranges: &[(*const u8, usize)], line: usize) {

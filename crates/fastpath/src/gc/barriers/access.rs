@@ -30,7 +30,7 @@ use crate::sync;
 /// unlocks. The object's region is pinned meanwhile: it is neither
 /// evacuated nor freed, so the lock-stack's address stays the object's.
 pub struct ObjLock {
-    guard: Option<sync::Guard<'static>>,
+    guard: Option<sync::HeaderGuard<'static>>,
     obj: usize,
     region: usize,
     heap: Arc<HeapInner>,

@@ -1,11 +1,12 @@
 //! The `extern "C"` slow paths generated code calls: the out-of-line stubs
-//! of the SATB and load-reference barrier templates (HotSpot's
-//! `ShenandoahRuntime::write_ref_field_pre` and
-//! `load_reference_barrier_strong`, and G1's
-//! `write_ref_field_post_entry`) land here with the thread block and
-//! the object or field, and run the same slow path as the Rust barriers
-//! (`barriers/satb.rs`'s `satb_enqueue`, `barriers/lrb.rs`'s
-//! `lrb_resolve`) for the mutator attached to that block.
+//! of the SATB, load-reference, Brooks write, G1 card and reference-CAS
+//! barrier templates (HotSpot's `ShenandoahRuntime::write_ref_field_pre`
+//! and `load_reference_barrier_strong`, G1's `write_ref_field_post_entry`,
+//! the retry of Shenandoah's `cmpxchg_oop`) land here with the thread
+//! block and the object or field, and run the same slow path as the Rust
+//! barriers (`barriers/satb.rs`'s `satb_enqueue`, `barriers/lrb.rs`'s
+//! `lrb_resolve`, `brooks_wb.rs`, `g1_card.rs`, `cas.rs`) for the mutator
+//! attached to that block.
 //!
 //! Where it sits: between generated code (which holds the block in its
 //! thread register and tests its GC fields inline) and the barriers. A
@@ -155,5 +156,67 @@ pub extern "C" fn g1_card_slow_entry(block: *const ThreadBlock, field: usize) {
     if card.load(Ordering::Relaxed) != DIRTY_CARD {
         card.store(DIRTY_CARD, Ordering::Relaxed);
         heap.card_queue().push((field - s.base) >> CARD_SHIFT);
+    }
+}
+
+/// The reference CAS barrier's slow path for generated code: the
+/// template's CAS of `expected` → `new` on the reference field at `field`
+/// failed while forwarded objects exist, so the failure may be a false one
+/// (the field holds the other copy of the expected object: Shenandoah's
+/// CAS barrier). Retries as the Rust `cas` barrier does (`barriers/cas.rs`):
+/// while the field's value is `expected` or another copy of the same object
+/// (both resolve through their forwarding words to one object), CAS the
+/// field from that value to `new`. Returns `expected` when a CAS succeeded,
+/// else the value the field held (a genuine failure: null, or another
+/// object; never `expected`), so generated code tests the result against
+/// `expected` after either path. Each CAS is the Rust barrier's
+/// (`AcqRel`, an `Acquire` failure).
+///
+/// The set's other barriers around a reference CAS stay the generated
+/// code's, as on the template's fast path: the SATB pre-barrier before it
+/// (fastpath's collector never marks while forwarded objects exist), the
+/// card post-barrier after a success, and under `brooks-wb` the object and
+/// `new` resolved before it.
+///
+/// `block` must be [`crate::thread::current`]'s block, of a thread whose
+/// [`crate::gc::Mutator`] lives, `field` a word of its heap and `expected`
+/// null or an object of it (the module contract); otherwise the process
+/// aborts with a message.
+pub extern "C" fn cas_ref_slow_entry(
+    block: *const ThreadBlock,
+    field: usize,
+    expected: usize,
+    new: usize,
+) -> usize {
+    let (_, heap, _) = entry(block);
+    let s = &heap.space;
+    if !s.contains(field) || field % 8 != 0 {
+        contract_violated("with a field that is not a word of the mutator's heap");
+    }
+    if expected != 0 && !s.contains(expected) {
+        contract_violated("with an expected reference outside the heap");
+    }
+    let target = |x: usize| {
+        if x == 0 {
+            0
+        } else {
+            forwarding::forwardee(s.fwd(x))
+        }
+    };
+    let word = s.word(field);
+    // Acquire: as the failed CAS's witness (the referenced object's
+    // contents, or its copy's, are read through it below).
+    let mut actual = word.load(Ordering::Acquire);
+    loop {
+        let same = actual == expected || actual != 0 && expected != 0 && target(actual) == target(expected);
+        if !same {
+            return actual;
+        }
+        // AcqRel: as the Rust barrier's (`cas_raw`): Release publishes
+        // `new`, Acquire reads what it replaces.
+        match word.compare_exchange(actual, new, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return expected,
+            Err(now) => actual = now,
+        }
     }
 }

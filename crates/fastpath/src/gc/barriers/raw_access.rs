@@ -36,6 +36,19 @@ use crate::sync::{self, Header, SyncError};
 impl Obj<'_> {
     /// The object at `addr`.
     ///
+    /// Serves compiled code as it serves an interpreter: an address a
+    /// template or the runtime's generated code loaded (a reference field
+    /// read after the set's load barrier, the result of a slow entry such
+    /// as `lrb_slow_entry`, an object a TLAB bump allocated and initialised
+    /// as [`crate::gc::layout`] says) is an `Obj` for the Rust accessors
+    /// until the mutator's next safepoint, the same rule as generated
+    /// code's own: no object address is held across a stop. It checks
+    /// nothing (it is the identity on the address, no load); under a
+    /// Brooks set two addresses of one object may differ while copies
+    /// exist, which [`Mutator::same`] compares. The `Obj` borrows no
+    /// mutator (`'static` is allowed): keep it within the call that loaded
+    /// the address.
+    ///
     /// # Safety
     ///
     /// `addr` is an object of the heap it is used with, valid at this point

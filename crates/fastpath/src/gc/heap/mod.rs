@@ -11,6 +11,7 @@
 //! | file | what |
 //! |---|---|
 //! | `runtime.rs` | `Heap`, `HeapConfig`, `GcError`, statistics; `HeapInner`, the state mutators and the collector share |
+//! | `layout.rs` | the object layout published for generated code: offsets, layout word, GC-state bits, cards, regions; its version |
 //! | `space.rs` | regions, object layout, LABs, mark bitmap, cards |
 //! | `humongous.rs` | objects larger than a region: runs of regions, never copied by a cycle |
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing, the evacuation-failure scope |
@@ -29,6 +30,8 @@
 //! stacks and the heap's globals (`roots.rs`), and a runtime's own roots
 //! (a VM's frames and statics) through its scanners (`root_scanner.rs`).
 
+// The published object layout (`fastpath::gc::layout`).
+pub mod layout;
 // Under `--cfg loom` only the models use the protocol (the heap is not built):
 // what only the heap calls is unused there.
 #[cfg_attr(loom, allow(dead_code))]

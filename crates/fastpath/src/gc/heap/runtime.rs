@@ -22,11 +22,11 @@ use crate::gc::settings::{self, BarrierBits, GcMode};
 use crate::setting::ConfigError;
 
 /// GC state bit: concurrent marking runs (SATB barriers take their slow path).
-pub const MARKING: u8 = 1 << 0;
+pub const MARKING: u8 = super::layout::GC_STATE_MARKING;
 /// GC state bit: evacuation runs (Brooks WB and LRB may copy objects).
-pub const EVACUATION: u8 = 1 << 1;
+pub const EVACUATION: u8 = super::layout::GC_STATE_EVACUATION;
 /// GC state bit: forwarded objects exist (LRB and the CAS barrier look).
-pub const HAS_FORWARDED: u8 = 1 << 2;
+pub const HAS_FORWARDED: u8 = super::layout::GC_STATE_HAS_FORWARDED;
 
 /// What can go wrong, as values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,7 +190,7 @@ pub struct HeapConfig {
     /// the pauses' root work (`collector/parallel.rs`), 1..=64. A tuning knob that
     /// starts from its variable, as `sync`'s do: [`HeapConfig::new`] takes
     /// the process's `FASTPATH_GC_WORKERS` (default half the CPUs, 1..=8:
-    /// [`settings::GcWorkers`]).
+    /// [`GcWorkers`](crate::gc::GcWorkers)).
     pub workers: usize,
 }
 
@@ -234,7 +234,7 @@ impl HeapConfig {
         let workers = u32::try_from(self.workers).unwrap_or(u32::MAX);
         crate::setting::Setting::validate(settings::GcWorkers(workers), crate::cpu::info())
             .map_err(GcError::Config)?;
-        settings::check_pair(self.barriers, self.mode).map_err(GcError::Config)
+        settings::check_barriers_for_mode(self.barriers, self.mode).map_err(GcError::Config)
     }
 }
 

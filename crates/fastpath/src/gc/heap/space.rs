@@ -6,7 +6,9 @@
 //!
 //! Memory is one zeroed, region-aligned block (an anonymous mapping) cut
 //! into fixed-size regions.
-//! Each object is a *cell*:
+//! Each object is a *cell*, laid out as `layout.rs` publishes it (the
+//! offsets below are its constants, and the functions here that address
+//! an object's words are its functions):
 //!
 //! ```text
 //!  cell+0   forwarding word  (the object's own address, or its copy's)
@@ -41,22 +43,20 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use super::forwarding;
+use super::layout;
 use crate::sync::{Header, LockState};
 
 /// Words before the reference fields: forwarding, header, layout.
-pub(crate) const CELL_OVERHEAD_WORDS: usize = 3;
+pub(crate) const CELL_OVERHEAD_WORDS: usize = layout::CELL_HEADER_WORDS;
 /// Log2 of the card size (512 bytes, HotSpot's).
-pub(crate) const CARD_SHIFT: u32 = 9;
+pub(crate) const CARD_SHIFT: u32 = layout::CARD_SHIFT;
 /// A dirty card (HotSpot's `dirty_card_val()` is 0, so marking is `movb $0`).
-pub(crate) const DIRTY_CARD: u8 = 0;
+pub(crate) const DIRTY_CARD: u8 = layout::CARD_DIRTY;
 /// A clean card.
-pub(crate) const CLEAN_CARD: u8 = 1;
-
-const NDATA_SHIFT: u32 = 32;
-const FIELD_MASK: usize = (1 << NDATA_SHIFT) - 1;
+pub(crate) const CLEAN_CARD: u8 = layout::CARD_CLEAN;
 
 const _: () = assert!(
-    std::mem::size_of::<Header>() == 8,
+    std::mem::size_of::<Header>() == layout::WORD_BYTES,
     "the header must be exactly the one word the layout reserves"
 );
 
@@ -441,7 +441,7 @@ impl Space {
     /// The forwarding word of `obj`.
     #[inline(always)]
     pub(crate) fn fwd(&self, obj: usize) -> &AtomicUsize {
-        self.word(obj - 8)
+        self.word(obj.wrapping_add_signed(layout::FORWARDING_OFFSET))
     }
 
     /// `(nrefs, ndata)` of `obj`.
@@ -449,8 +449,10 @@ impl Space {
     pub(crate) fn layout_of(&self, obj: usize) -> (usize, usize) {
         // Relaxed: the layout word is written before the object is published
         // (by a Release store or a pause) and never changes.
-        let w = self.word(obj + 8).load(Ordering::Relaxed);
-        (w & FIELD_MASK, w >> NDATA_SHIFT)
+        let w = self
+            .word(obj + layout::LAYOUT_WORD_OFFSET)
+            .load(Ordering::Relaxed);
+        layout::decode_layout_word(w)
     }
 
     /// Size of `obj`'s cell, in words.
@@ -463,18 +465,18 @@ impl Space {
     /// Address of reference field `i`.
     #[inline(always)]
     pub(crate) fn ref_addr(obj: usize, i: usize) -> usize {
-        obj + 16 + 8 * i
+        obj + layout::ref_offset(i)
     }
 
     /// Address of data word `j` of an object with `nrefs` references.
     #[inline(always)]
     pub(crate) fn data_addr(obj: usize, nrefs: usize, j: usize) -> usize {
-        obj + 16 + 8 * (nrefs + j)
+        obj + layout::data_offset(nrefs, j)
     }
 
     /// Writes a fresh object into the cell at `cell`.
     pub(crate) fn init_object(&self, cell: usize, nrefs: usize, ndata: usize) -> usize {
-        let obj = cell + 8;
+        let obj = cell + layout::CELL_TO_OBJECT;
         self.word(cell).store(obj, Ordering::Relaxed);
         // SAFETY: the header word is a valid, 8-aligned word of the block that
         // no other thread can reach yet (the object is unpublished); a Header
@@ -482,18 +484,18 @@ impl Space {
         // nothing else; the old contents need no drop (this word held a
         // filler or a dead object, whose header, if it named a lock, was
         // dropped when its region was freed: `release_dead_locks`).
-        unsafe { std::ptr::write(obj as *mut Header, Header::new()) };
-        self.word(obj + 8)
-            .store(nrefs | (ndata << NDATA_SHIFT), Ordering::Relaxed);
+        unsafe { std::ptr::write((obj + layout::HEADER_OFFSET) as *mut Header, Header::new()) };
+        self.word(obj + layout::LAYOUT_WORD_OFFSET)
+            .store(layout::layout_word(nrefs, ndata), Ordering::Relaxed);
         for i in 0..nrefs + ndata {
-            self.word(obj + 16 + 8 * i).store(0, Ordering::Relaxed);
+            self.word(obj + layout::ref_offset(i)).store(0, Ordering::Relaxed);
         }
         obj
     }
 
     /// Copies `obj` into the cell at `cell` (evacuation); returns the copy.
     pub(crate) fn copy_object(&self, obj: usize, cell: usize) -> usize {
-        let copy = cell + 8;
+        let copy = cell + layout::CELL_TO_OBJECT;
         let words = self.cell_words(obj);
         debug_assert_eq!(
             self.header(obj).lock_state(),

@@ -2,9 +2,9 @@
 //!
 //! Where it sits: this table says how each value is spelled, which
 //! architecture and CPUs run it, and whether this CPU can;
-//! [`super::Strategy::new`] turns the value into what executes, and
-//! [`super::Strategy::from_config`] reads the process-wide value
-//! ([`ICACHE_SYNC`]). The check ([`Choices::check`]) is `Strategy`'s own
+//! [`super::ICacheStrategy::new`] turns the value into what executes, and
+//! [`super::ICacheStrategy::from_config`] reads the process-wide value
+//! ([`ICACHE_SYNC`]). The check ([`Choices::check`]) is `ICacheStrategy`'s own
 //! resolution, so `config::init` refuses exactly what `CodeCache::new`
 //! would, including `iret` on a thread with a CET user shadow stack.
 

@@ -1,0 +1,96 @@
+//! The heap's object layout for C JITs (over `fastpath::gc::layout`): the
+//! offsets of an object's words from its address, the layout word's
+//! fields, the GC-state bits, the card table's shift and values, the
+//! region sizes and the collection-set byte, with the layout's version.
+//!
+//! Where it sits: beside the thread block's `FASTPATH_THREAD_*` offsets
+//! (`sync.rs`), which locate the per-thread words; these locate an
+//! object's. Each constant is asserted equal to the Rust library's at
+//! compile time; a C program compiled against them checks
+//! `fastpath_gc_layout_version()` against `FASTPATH_GC_LAYOUT_VERSION` at
+//! start. The rules for using them (which barrier before which access,
+//! how an object allocated inline is initialised) are the Rust module's
+//! documentation.
+
+/// The object layout these constants describe; check it against
+/// `fastpath_gc_layout_version()` at start.
+pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 1;
+/// Bytes of every word of an object (forwarding, header, layout,
+/// references, data).
+pub const FASTPATH_GC_WORD_BYTES: usize = 8;
+/// The forwarding word, from the object's address: the object's own
+/// address, or its copy's (Brooks pointer).
+// Parenthesised so that cbindgen writes `(0 - 8)`: a bare `-8` macro would
+// make `obj-FASTPATH_GC_FORWARDING_OFFSET` a decrement in C.
+#[allow(unused_parens)]
+pub const FASTPATH_GC_FORWARDING_OFFSET: isize = (0 - 8);
+/// The header (a `fastpath_header`'s word): the object's address is its
+/// header's.
+pub const FASTPATH_GC_HEADER_OFFSET: usize = 0;
+/// The layout word: `nrefs | ndata << 32`, never changed.
+pub const FASTPATH_GC_LAYOUT_WORD_OFFSET: usize = 8;
+/// Reference 0; reference i at `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word
+/// j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)`.
+pub const FASTPATH_GC_REFS_OFFSET: usize = 16;
+/// The object's address minus its cell's (the forwarding word first).
+pub const FASTPATH_GC_CELL_TO_OBJECT: usize = 8;
+/// Words of a cell before reference 0: a cell is `8 * (3 + nrefs + ndata)`
+/// bytes.
+pub const FASTPATH_GC_CELL_HEADER_WORDS: usize = 3;
+/// The layout word's `nrefs` bits (the low 32).
+pub const FASTPATH_GC_LAYOUT_NREFS_MASK: u64 = 0xffff_ffff;
+/// The layout word's shift to `ndata`.
+pub const FASTPATH_GC_LAYOUT_NDATA_SHIFT: u32 = 32;
+/// The header word of a new object (unlocked, no hash, no spare bits).
+pub const FASTPATH_GC_INITIAL_HEADER: u64 = 0x8000_0000_0000_0001;
+/// GC-state bit (the block's `FASTPATH_THREAD_GC_STATE_OFFSET` byte):
+/// marking runs.
+pub const FASTPATH_GC_STATE_MARKING: u8 = 1;
+/// GC-state bit: evacuation runs.
+pub const FASTPATH_GC_STATE_EVACUATION: u8 = 2;
+/// GC-state bit: forwarded objects exist.
+pub const FASTPATH_GC_STATE_HAS_FORWARDED: u8 = 4;
+/// log2 of the card size: the card of address a is the byte at the block's
+/// biased card-table base plus `a >> FASTPATH_GC_CARD_SHIFT`.
+pub const FASTPATH_GC_CARD_SHIFT: u32 = 9;
+/// A dirty card.
+pub const FASTPATH_GC_CARD_DIRTY: u8 = 0;
+/// A clean card.
+pub const FASTPATH_GC_CARD_CLEAN: u8 = 1;
+/// log2 of the smallest region (64 KiB).
+pub const FASTPATH_GC_MIN_REGION_SHIFT: u32 = 16;
+/// log2 of the largest region (32 MiB).
+pub const FASTPATH_GC_MAX_REGION_SHIFT: u32 = 25;
+/// A region's byte in the collection-set map while it is in the set.
+pub const FASTPATH_GC_CSET_IN: u8 = 1;
+
+const _: () = {
+    use fastpath_core::gc::layout as l;
+    assert!(FASTPATH_GC_LAYOUT_VERSION == l::OBJECT_LAYOUT_VERSION);
+    assert!(FASTPATH_GC_WORD_BYTES == l::WORD_BYTES);
+    assert!(FASTPATH_GC_FORWARDING_OFFSET == l::FORWARDING_OFFSET);
+    assert!(FASTPATH_GC_HEADER_OFFSET == l::HEADER_OFFSET);
+    assert!(FASTPATH_GC_LAYOUT_WORD_OFFSET == l::LAYOUT_WORD_OFFSET);
+    assert!(FASTPATH_GC_REFS_OFFSET == l::REFS_OFFSET);
+    assert!(FASTPATH_GC_CELL_TO_OBJECT == l::CELL_TO_OBJECT);
+    assert!(FASTPATH_GC_CELL_HEADER_WORDS == l::CELL_HEADER_WORDS);
+    assert!(FASTPATH_GC_LAYOUT_NREFS_MASK == l::LAYOUT_NREFS_MASK as u64);
+    assert!(FASTPATH_GC_LAYOUT_NDATA_SHIFT == l::LAYOUT_NDATA_SHIFT);
+    assert!(FASTPATH_GC_INITIAL_HEADER == l::INITIAL_HEADER as u64);
+    assert!(FASTPATH_GC_STATE_MARKING == l::GC_STATE_MARKING);
+    assert!(FASTPATH_GC_STATE_EVACUATION == l::GC_STATE_EVACUATION);
+    assert!(FASTPATH_GC_STATE_HAS_FORWARDED == l::GC_STATE_HAS_FORWARDED);
+    assert!(FASTPATH_GC_CARD_SHIFT == l::CARD_SHIFT);
+    assert!(FASTPATH_GC_CARD_DIRTY == l::CARD_DIRTY);
+    assert!(FASTPATH_GC_CARD_CLEAN == l::CARD_CLEAN);
+    assert!(FASTPATH_GC_MIN_REGION_SHIFT == l::MIN_REGION_SHIFT);
+    assert!(FASTPATH_GC_MAX_REGION_SHIFT == l::MAX_REGION_SHIFT);
+    assert!(FASTPATH_GC_CSET_IN == l::CSET_IN);
+};
+
+/// The layout version of the library's heap objects; a consumer compiled
+/// against `FASTPATH_GC_LAYOUT_VERSION` refuses to run on another.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_layout_version() -> u32 {
+    fastpath_core::gc::layout::object_layout_version()
+}
