@@ -8,8 +8,14 @@
 //!   interleaved round by round; each run's figure is the median of its
 //!   iterations after the first, each side's the median over rounds; the
 //!   ratio per program and the geometric mean.
+//! - `jit`: the same programs, peak time per iteration (the median of the
+//!   iterations of a run's second half) under fastpath-vm's three tiers
+//!   (`-Xint`, the default, `-Xcomp`) beside HotSpot `-Xint` and its
+//!   default (C2), the five interleaved round by round; each side's figure
+//!   the median over rounds; the default tiers' ratio to C2 per program
+//!   and the geometric means.
 //!
-//! `cargo bench -p fastpath-vm --bench hotspot -- [startup|interp|all]
+//! `cargo bench -p fastpath-vm --bench hotspot -- [startup|interp|jit|all]
 //! [--rounds N] [--iterations N] [--only A,B]`, with the release build of
 //! the VM (`cargo bench` builds it). Prints Markdown tables (BENCHMARKS.md
 //! keeps them with their machine, load and command). Needs JDK 25
@@ -161,6 +167,77 @@ fn harness_run(cmd: &mut Command) -> f64 {
     median(&mut ns) / 1e6
 }
 
+/// Peak time per iteration (ms) of one Harness run: the median of the
+/// iterations of its second half (after warm-up and compilation).
+fn harness_peak(cmd: &mut Command) -> f64 {
+    let (_, _, out) = timed(cmd);
+    let ns: Vec<f64> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(3).and_then(|x| x.parse::<f64>().ok()))
+        .collect();
+    assert!(ns.len() >= 2, "too few iterations: {out}");
+    let mut tail = ns[ns.len() / 2..].to_vec();
+    median(&mut tail) / 1e6
+}
+
+fn jit(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[String]) {
+    let java = jdk.join("bin/java");
+    let vm = vm();
+    println!(
+        "### Tiers: peak time per iteration ({rounds} rounds of {iterations} iterations, the median of each run's second half; interleaved; medians over rounds)\n"
+    );
+    println!("| benchmark | fastpath-vm `-Xint` ms | fastpath-vm default ms | fastpath-vm `-Xcomp` ms | HotSpot `-Xint` ms | HotSpot C2 ms | default / C2 | `-Xcomp` / C2 |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    let sides: [(&Path, &[&str]); 5] = [
+        (&vm, &["-Xint"]),
+        (&vm, &[]),
+        (&vm, &["-Xcomp"]),
+        (&java, &["-Xint"]),
+        (&java, &[]),
+    ];
+    let mut logs = [Vec::new(), Vec::new()];
+    for p in PROGRAMS
+        .iter()
+        .filter(|p| only.is_empty() || only.iter().any(|o| o == *p))
+    {
+        let mut t: [Vec<f64>; 5] = Default::default();
+        let n = iterations.to_string();
+        for _ in 0..rounds {
+            for (i, (exe, opts)) in sides.iter().enumerate() {
+                t[i].push(harness_peak(
+                    Command::new(exe)
+                        .args(*opts)
+                        .arg("-cp")
+                        .arg(classes)
+                        .args(["Harness", p, &n]),
+                ));
+            }
+        }
+        let m: Vec<f64> = t.iter_mut().map(|v| median(v)).collect();
+        logs[0].push((m[1] / m[4]).ln());
+        logs[1].push((m[2] / m[4]).ln());
+        println!(
+            "| {p} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} |",
+            m[0],
+            m[1],
+            m[2],
+            m[3],
+            m[4],
+            m[1] / m[4],
+            m[2] / m[4]
+        );
+    }
+    let geo = |l: &[f64]| (l.iter().sum::<f64>() / l.len() as f64).exp();
+    let worst = |l: &[f64]| l.iter().cloned().fold(f64::MIN, f64::max).exp();
+    println!(
+        "| **geometric mean** | | | | | | **{:.2}** (worst {:.2}) | **{:.2}** (worst {:.2}) |\n",
+        geo(&logs[0]),
+        worst(&logs[0]),
+        geo(&logs[1]),
+        worst(&logs[1])
+    );
+}
+
 fn interp(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[String]) {
     let java = jdk.join("bin/java");
     let vm = vm();
@@ -227,6 +304,9 @@ fn main() {
     }
     if what == "interp" || what == "all" {
         interp(&jdk, &classes, opt("--rounds", 3), opt("--iterations", 4), &only);
+    }
+    if what == "jit" || what == "all" {
+        jit(&jdk, &classes, opt("--rounds", 3), opt("--iterations", 10), &only);
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(

@@ -1,8 +1,11 @@
 //! `java`'s command line: `fastpath-vm [-cp|-classpath|--class-path PATH]
-//! [-Xmx SIZE] [-Xss SIZE] [-Xint] MAINCLASS [ARGS...]`, and what the VM
-//! reads from the environment besides the library's `FASTPATH_*` settings
-//! (`FASTPATH_VM_VERIFY_HEAP=1`: the collector's verifier after every
-//! cycle).
+//! [-Xmx SIZE] [-Xss SIZE] [-Xint|-Xcomp|-Xmixed] MAINCLASS [ARGS...]`, and
+//! what the VM reads from the environment besides the library's
+//! `FASTPATH_*` settings (`FASTPATH_VM_VERIFY_HEAP=1`: the collector's
+//! verifier after every cycle; `FASTPATH_VM_JIT=int|mixed|comp`: the tiers
+//! when the command line names none; `FASTPATH_VM_JIT_THRESHOLD=N`: the
+//! invocations before a method is compiled; `FASTPATH_VM_JIT_LOG=1`: each
+//! compilation on stderr).
 
 use crate::runtime::vm::Options;
 
@@ -30,7 +33,7 @@ pub fn parse_size(s: &str) -> Option<usize> {
 }
 
 const USAGE: &str =
-    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint] <mainclass> [args...]";
+    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint|-Xcomp|-Xmixed] <mainclass> [args...]";
 
 /// Parses `args` (without the program name). `Err` holds the message java
 /// prints for a bad command line.
@@ -38,6 +41,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut options = Options {
         class_path: std::env::var("CLASSPATH").unwrap_or_else(|_| ".".into()),
         verify_heap: std::env::var("FASTPATH_VM_VERIFY_HEAP").is_ok_and(|v| v == "1"),
+        jit: crate::jit::Mode::from_env()?.unwrap_or(crate::jit::Mode::Mixed),
         ..Options::default()
     };
     let mut i = 0;
@@ -51,7 +55,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     .ok_or_else(|| format!("Error: {a} requires class path specification\n{USAGE}"))?
                     .clone();
             }
-            "-Xint" | "-server" | "-client" => {}
+            "-Xint" => options.jit = crate::jit::Mode::Int,
+            "-Xcomp" => options.jit = crate::jit::Mode::Comp,
+            "-Xmixed" => options.jit = crate::jit::Mode::Mixed,
+            "-server" | "-client" => {}
             _ if a.starts_with("-Xmx") || a.starts_with("-Xss") || a.starts_with("-Xms") => {
                 let size = parse_size(&a[4..]).filter(|&n| n > 0).ok_or_else(|| {
                     let what = if a.starts_with("-Xss") {

@@ -12,6 +12,7 @@
 //! | [`link`] | loading, linking, dispatch tables, resolution, `invokedynamic` |
 //! | [`object`] | Java objects and arrays as `fastpath::gc` heap objects |
 //! | [`interp`] | pre-decoding, reference maps, frames, the dispatch loop |
+//! | [`jit`] | Cranelift-compiled methods with fastpath's fast paths inlined |
 //! | [`runtime`] | the VM, threads, exceptions, initialization, natives, launch |
 //! | [`cli`] | `java`'s command line |
 
@@ -20,6 +21,7 @@
 pub mod classfile;
 pub mod cli;
 pub mod interp;
+pub mod jit;
 pub mod link;
 pub mod object;
 pub mod runtime;

@@ -8,10 +8,16 @@
 //! | variable | effect |
 //! |---|---|
 //! | `FASTPATH_VM_CORPUS_MATRIX=locking` | programs tagged `monitor` in each locking mode |
+//! | `FASTPATH_VM_CORPUS_MATRIX=jit` | every program under `-Xint` and under the default tiers with a compile threshold of 2 invocations; the `XCOMP` set under `-Xcomp`; programs tagged `monitor` after 2 calls in the legacy and monitor locking modes; programs tagged `gc` under `-Xcomp` with the passive (evacuating, at safepoints) collector, a 16 MiB heap and the heap verifier after every cycle |
 //! | `FASTPATH_VM_CORPUS_MATRIX=gc` | programs tagged `gc` under every barrier preset, passive and concurrent, with a 16 MiB heap (each run must collect) and the heap verifier after every cycle |
 //! | `FASTPATH_VM_CORPUS_ONLY=A,B` | only these programs |
+//! | `FASTPATH_VM_CORPUS_TIMES=1` | every run's time in the summary, not only the five slowest |
 //! | `FASTPATH_VM_CORPUS=DIR` | the corpus directory (default `tests/java`) |
 //! | `FASTPATH_VM_JDK=DIR` | the JDK (default `JAVA_HOME`, then Temurin 25's Debian path) |
+//!
+//! The default run and the `locking` and `gc` matrices use the VM's
+//! default tiers (interpreted, compiled after 1000 invocations); the `jit`
+//! matrix adds the interpreter alone (`-Xint`) and the JIT's other forms.
 //!
 //! The programs' conventions (header lines, expected outputs recorded from
 //! JDK 25) are in `tests/java/README.md`. Programs are compiled by release
@@ -28,6 +34,25 @@ mod harness;
 
 use harness::{corpus_dir, jdk_dir, load_programs, run_all, Run};
 
+/// The programs the `jit` matrix also runs under `-Xcomp` (every method,
+/// the class library's included, compiled before its first run: seconds of
+/// Cranelift per program in the debug build, so a set covering each kind
+/// of bytecode rather than the whole corpus).
+const XCOMP: [&str; 12] = [
+    "IntArith",
+    "LongArith",
+    "FloatDouble",
+    "Conversions",
+    "ControlFlow23",
+    "Switches",
+    "ArrayKinds",
+    "Dispatch",
+    "ExceptionFlow",
+    "StackTraces",
+    "SyncCounter",
+    "NullPointerMessages",
+];
+
 #[test]
 fn corpus_matches_hotspot() {
     let dir = corpus_dir();
@@ -41,6 +66,47 @@ fn corpus_matches_hotspot() {
     for p in &programs {
         match matrix.as_str() {
             "" => runs.push(Run::default_for(p)),
+            "jit" => {
+                // Every program with methods compiled after 2 calls: calls
+                // both ways between the tiers at every depth, exceptions
+                // unwinding through compiled frames, compiled frames in
+                // stack traces and the collector's root scan.
+                runs.push(Run::default_for(p).vm_arg("-Xint"));
+                runs.push(Run::with_env(p, &[("FASTPATH_VM_JIT_THRESHOLD", "2")]));
+                if XCOMP.contains(&p.name.as_str()) {
+                    runs.push(Run::default_for(p).vm_arg("-Xcomp"));
+                }
+                if p.tags.iter().any(|t| t == "monitor") {
+                    // Compiled monitors in the other locking modes (the
+                    // runs above use the default, lightweight).
+                    for mode in ["legacy", "monitor"] {
+                        runs.push(Run::with_env(
+                            p,
+                            &[
+                                ("FASTPATH_VM_JIT_THRESHOLD", "2"),
+                                ("FASTPATH_LOCKING_MODE", mode),
+                            ],
+                        ));
+                    }
+                }
+                if p.tags.iter().any(|t| t == "gc") {
+                    // GC stress with compiled code: a small heap, the
+                    // evacuating collector at safepoints (passive), the
+                    // verifier after every cycle.
+                    runs.push(
+                        Run::with_env(
+                            p,
+                            &[
+                                ("FASTPATH_GC_BARRIERS", "shenandoah"),
+                                ("FASTPATH_GC_MODE", "passive"),
+                                ("FASTPATH_VM_VERIFY_HEAP", "1"),
+                            ],
+                        )
+                        .vm_arg("-Xcomp")
+                        .collecting(p, "16m"),
+                    );
+                }
+            }
             "locking" => {
                 if p.tags.iter().any(|t| t == "monitor") {
                     for mode in ["lightweight", "legacy", "monitor"] {
@@ -70,7 +136,7 @@ fn corpus_matches_hotspot() {
                     }
                 }
             }
-            other => panic!("unknown FASTPATH_VM_CORPUS_MATRIX={other} (locking, gc)"),
+            other => panic!("unknown FASTPATH_VM_CORPUS_MATRIX={other} (locking, gc, jit)"),
         }
     }
     let report = run_all(&jdk, &programs, &runs);

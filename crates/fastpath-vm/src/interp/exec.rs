@@ -30,7 +30,7 @@ use crate::runtime::{JResult, JThread, Thrown};
 /// Slots kept free below the stack's end for the work of throwing
 /// `StackOverflowError` itself (its constructor and stack trace), as
 /// HotSpot's yellow zone.
-const STACK_RESERVE: usize = 16 * 1024;
+pub const STACK_RESERVE: usize = 16 * 1024;
 
 /// A native method: the thread and a pointer to its argument slots (the
 /// receiver first), returning its result as a slot value (long and double
@@ -124,30 +124,43 @@ impl<B: BarrierSet> JThread<B> {
     /// result slot. Reference arguments must be current (read from a root
     /// since the last safepoint).
     pub fn call(&mut self, m: &'static Method, args: &[u64]) -> JResult<u64> {
-        let st: &ThreadStack = &self.stack;
-        let base = st.sp.get();
-        let (saved_frame, saved_pc) = (st.top_frame.get(), st.top_pc.get());
-        let limit = st.limit() as usize;
+        let base = self.stack.sp.get();
+        let limit = self.stack.limit() as usize;
         if (base as usize) + (args.len() + HEADER_SLOTS + 64) * 8 > limit {
             return Err(self.throw_stack_overflow());
         }
         // SAFETY: `base` is the first free slot and the check above leaves
         // room for the arguments.
         unsafe { std::ptr::copy_nonoverlapping(args.as_ptr(), base, args.len()) };
+        self.call_at(m, base)
+    }
+
+    /// Calls `m` with its arguments already in the slots at `base` (the
+    /// first free slot, or a compiled caller's argument slots) and returns
+    /// its result slot: an entry frame above the current top frame, run
+    /// by the interpreter or by compiled code.
+    pub(crate) fn call_at(&mut self, m: &'static Method, base: *mut u64) -> JResult<u64> {
+        let st: &ThreadStack = &self.stack;
+        let (saved_frame, saved_pc) = (st.top_frame.get(), st.top_pc.get());
+        let nargs = m.arg_slots as usize;
+        let limit = st.limit() as usize;
+        if (base as usize) + (nargs + HEADER_SLOTS + 64) * 8 > limit {
+            return Err(self.throw_stack_overflow());
+        }
         if m.is_native() {
             let f = self.native_of(m)?;
             let st: &ThreadStack = &self.stack;
             // A frame with no code: its header follows the arguments, and
             // the scanner reports the reference arguments by descriptor.
             // SAFETY: room checked above.
-            let fp = unsafe { base.add(args.len()) } as *mut FrameHeader;
+            let fp = unsafe { base.add(nargs) } as *mut FrameHeader;
             // SAFETY: `fp` is inside the stack, above every live slot.
             unsafe {
                 fp.write(FrameHeader {
                     method: m,
                     caller: saved_frame,
                     caller_pc: saved_pc,
-                    caller_locals: std::ptr::null_mut(),
+                    link: 0,
                     flags: ENTRY,
                     sync_obj: 0,
                 });
@@ -177,13 +190,28 @@ impl<B: BarrierSet> JThread<B> {
                 method: m,
                 caller: saved_frame,
                 caller_pc: saved_pc,
-                caller_locals: std::ptr::null_mut(),
+                link: 0,
                 flags: ENTRY,
                 sync_obj: 0,
             });
         }
         st.top_frame.set(fp);
         st.top_pc.set(d.insns.as_ptr());
+        // The frame reports the arguments (its locals) while the method may
+        // be compiled, in a safe region; compiled code then takes the same
+        // place, entered from Rust.
+        let entry = self.jit_entry(m, d);
+        if entry != 0 {
+            let st: &ThreadStack = &self.stack;
+            st.top_frame.set(saved_frame);
+            st.top_pc.set(saved_pc);
+            let r = self.call_compiled(m, entry, base, saved_frame, saved_pc, true);
+            let st: &ThreadStack = &self.stack;
+            st.top_frame.set(saved_frame);
+            st.top_pc.set(saved_pc);
+            st.sp.set(base);
+            return r;
+        }
         let r = match self.enter_frame(m, fp) {
             Ok(()) => self.run(),
             Err(t) => {
@@ -235,7 +263,7 @@ impl<B: BarrierSet> JThread<B> {
     /// Throws `StackOverflowError`, made in the stack's reserve; an
     /// overflow while making it throws the one made at start-up.
     #[cold]
-    fn throw_stack_overflow(&mut self) -> Thrown {
+    pub(crate) fn throw_stack_overflow(&mut self) -> Thrown {
         if self.stack.in_overflow.get() {
             // Acquire: the preallocated error's initialization.
             let pre = self
@@ -246,7 +274,9 @@ impl<B: BarrierSet> JThread<B> {
             return self.set_pending(pre);
         }
         self.stack.in_overflow.set(true);
+        let soft = self.stack.jit.limit.replace(self.stack.limit() as usize);
         let t = self.throw_new("java/lang/StackOverflowError", None);
+        self.stack.jit.limit.set(soft);
         self.stack.in_overflow.set(false);
         t
     }
@@ -272,6 +302,9 @@ impl<B: BarrierSet> JThread<B> {
             let mut sp: *mut u64 = (fp as *mut u64).add(HEADER_SLOTS);
             let mut pc: *const Insn = d.insns.as_ptr();
             let soft_limit = self.stack_limit();
+            let jit_counting = self.vm.jit.enabled();
+            let jit_threshold = self.vm.jit.invoke_threshold;
+            let jit_backedges = self.vm.jit.backedge_threshold;
 
             macro_rules! push {
                 ($v:expr) => {{
@@ -310,6 +343,11 @@ impl<B: BarrierSet> JThread<B> {
                     if t & BACKWARD != 0 {
                         (*st).top_pc.set(pc);
                         self.m.safepoint_poll();
+                        if jit_counting {
+                            // Relaxed: a heuristic count (as invocations).
+                            let c = &method.jit.backedges;
+                            c.store(c.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+                        }
                     }
                 }};
             }
@@ -794,7 +832,7 @@ impl<B: BarrierSet> JThread<B> {
                                 *sp = v;
                                 sp = sp.add(n);
                             }
-                            locals = h.caller_locals;
+                            locals = h.link as *mut u64;
                             pc = h.caller_pc.add(1);
                             fp = h.caller;
                             method = (*fp).method;
@@ -1074,6 +1112,37 @@ impl<B: BarrierSet> JThread<B> {
                                     }
                                 }
                             };
+                            let mut entry = callee.jit.entry();
+                            if entry == 0 && jit_counting {
+                                // Relaxed: a heuristic count (jit/entry.rs).
+                                let n = callee.jit.invocations.load(Ordering::Relaxed).wrapping_add(1);
+                                callee.jit.invocations.store(n, Ordering::Relaxed);
+                                if n > jit_threshold
+                                    || callee.jit.backedges.load(Ordering::Relaxed) > jit_backedges
+                                {
+                                    // The arguments stay in this frame's
+                                    // operand stack, reported, meanwhile.
+                                    save!();
+                                    entry = self.jit_compile(callee, cd);
+                                }
+                            }
+                            if entry != 0 {
+                                save!();
+                                let r = self.call_compiled(callee, entry, args, fp, pc.sub(1), false);
+                                (*st).top_frame.set(fp);
+                                match r {
+                                    Ok(v) => {
+                                        sp = args;
+                                        match callee.ret_slots {
+                                            0 => {}
+                                            1 => push!(v),
+                                            _ => push2!(v),
+                                        }
+                                    }
+                                    Err(t) => break 'op t,
+                                }
+                                continue 'dispatch;
+                            }
                             let new_fp = args.add(cd.max_locals as usize) as *mut FrameHeader;
                             if (new_fp as usize) + (HEADER_SLOTS + cd.max_stack as usize) * 8 > soft_limit {
                                 save!();
@@ -1083,7 +1152,7 @@ impl<B: BarrierSet> JThread<B> {
                                 method: callee,
                                 caller: fp,
                                 caller_pc: pc.sub(1),
-                                caller_locals: locals,
+                                link: locals as usize,
                                 flags: 0,
                                 sync_obj: 0,
                             });
@@ -1214,7 +1283,7 @@ impl<B: BarrierSet> JThread<B> {
                         return Err(Thrown);
                     }
                     at = h.caller_pc;
-                    locals = h.caller_locals;
+                    locals = h.link as *mut u64;
                     fp = h.caller;
                     method = (*fp).method;
                     d = decoded_of(method);
@@ -1227,7 +1296,7 @@ impl<B: BarrierSet> JThread<B> {
 
     /// `ArrayIndexOutOfBoundsException` with HotSpot's message.
     #[cold]
-    fn throw_aioobe(&mut self, i: i32, len: i32) -> Thrown {
+    pub(crate) fn throw_aioobe(&mut self, i: i32, len: i32) -> Thrown {
         self.throw_new(
             "java/lang/ArrayIndexOutOfBoundsException",
             Some(&format!("Index {i} out of bounds for length {len}")),
@@ -1236,7 +1305,7 @@ impl<B: BarrierSet> JThread<B> {
 
     /// `ClassCastException` with HotSpot's message.
     #[cold]
-    fn throw_class_cast(&mut self, from: &'static Class, to: &'static Class) -> Thrown {
+    pub(crate) fn throw_class_cast(&mut self, from: &'static Class, to: &'static Class) -> Thrown {
         let place = |c: &Class| {
             if c.is_boot {
                 "module java.base of loader 'bootstrap'".to_string()
@@ -1269,7 +1338,7 @@ impl<B: BarrierSet> JThread<B> {
     }
 
     #[cold]
-    fn interface_call_failed(&mut self, rc: &'static Class, m: &'static Method) -> Thrown {
+    pub(crate) fn interface_call_failed(&mut self, rc: &'static Class, m: &'static Method) -> Thrown {
         if !rc.is_subclass_of(m.class) {
             self.throw_new(
                 "java/lang/IncompatibleClassChangeError",
@@ -1293,7 +1362,7 @@ impl<B: BarrierSet> JThread<B> {
 
     /// `multianewarray`: nested arrays, each level kept in a temporary
     /// root while the next is allocated.
-    fn multi_array(&mut self, c: &'static Class, counts: &[i32]) -> JResult<usize> {
+    pub(crate) fn multi_array(&mut self, c: &'static Class, counts: &[i32]) -> JResult<usize> {
         if let Some(&n) = counts.iter().find(|&&n| n < 0) {
             return Err(self.throw_new("java/lang/NegativeArraySizeException", Some(&n.to_string())));
         }

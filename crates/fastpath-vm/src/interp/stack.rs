@@ -13,7 +13,8 @@
 //! ```text
 //!  locals[0 .. max_locals]        the caller's pushed arguments are locals 0..
 //!  FrameHeader (HEADER_SLOTS)     method, caller frame, caller instruction,
-//!                                 caller locals, flags, the synchronized lock
+//!                                 link (caller locals, or a compiled frame's
+//!                                 position), flags, the synchronized lock
 //!  operand stack[0 .. max_stack]
 //! ```
 //!
@@ -25,10 +26,16 @@
 //! except below a frame entered from Rust (`ENTRY`): that caller is in
 //! the middle of an instruction whose operands are all still live (a
 //! native's arguments, the operands of a `new` running `<clinit>`).
+//!
+//! Compiled frames (`jit/frame.rs`) have the same layout and flag
+//! `COMPILED`: each says its own position (`link`), the instruction whose
+//! map names the references it stored there at its last safepoint, with
+//! `IN_CALL` when a callee owns its arguments.
 
 use std::cell::{Cell, UnsafeCell};
 
 use super::insn::Insn;
+use crate::jit::frame::{JitCtx, CALLER_ENTRY, COMPILED, IN_CALL, POSITION_MASK};
 use crate::link::Method;
 
 /// Slots a frame header takes.
@@ -49,15 +56,44 @@ pub struct FrameHeader {
     /// The caller's current instruction (the invoke, or the instruction
     /// that called into Rust).
     pub caller_pc: *const Insn,
-    /// The caller's locals.
-    pub caller_locals: *mut u64,
-    /// [`ENTRY`] or 0.
+    /// An interpreted frame's caller's locals (a `*mut u64`); a compiled
+    /// frame's position (`jit::frame`).
+    pub link: usize,
+    /// [`ENTRY`], `jit::frame::COMPILED`, or 0.
     pub flags: usize,
     /// The object a synchronized method locked (0 otherwise): a root.
     pub sync_obj: usize,
 }
 
 const _: () = assert!(std::mem::size_of::<FrameHeader>() == HEADER_SLOTS * 8);
+
+impl FrameHeader {
+    /// Whether compiled code runs this frame.
+    #[inline]
+    pub fn is_compiled(&self) -> bool {
+        self.flags & COMPILED != 0
+    }
+
+    /// The calling frame (a compiled frame tags its caller word).
+    #[inline]
+    pub fn caller_frame(&self) -> *mut FrameHeader {
+        (self.caller as usize & !CALLER_ENTRY) as *mut FrameHeader
+    }
+
+    /// Whether the frame was entered from Rust (its caller's operands are
+    /// all live).
+    #[inline]
+    pub fn entered_from_rust(&self) -> bool {
+        self.flags & ENTRY != 0 || (self.is_compiled() && self.caller as usize & CALLER_ENTRY != 0)
+    }
+
+    /// A compiled frame's current instruction, and whether a callee owns
+    /// its call's arguments.
+    #[inline]
+    pub fn compiled_position(&self) -> (usize, bool) {
+        (self.link & POSITION_MASK, self.link & IN_CALL != 0)
+    }
+}
 
 /// The slot array and the published position of the interpreter in it.
 pub struct ThreadStack {
@@ -78,6 +114,8 @@ pub struct ThreadStack {
     /// A `StackOverflowError` is being made: frames may use the reserve
     /// below the stack's end (the interpreter's yellow zone).
     pub in_overflow: Cell<bool>,
+    /// The context compiled code runs with (`jit/frame.rs`).
+    pub jit: JitCtx,
     _mem: Box<[u64]>,
 }
 
@@ -108,6 +146,13 @@ impl ThreadStack {
             pending: Cell::new(0),
             thread_obj: Cell::new(0),
             in_overflow: Cell::new(false),
+            jit: JitCtx {
+                block: Cell::new(std::ptr::null()),
+                stack: Cell::new(std::ptr::null()),
+                limit: Cell::new(0),
+                native_limit: Cell::new(0),
+                thread: Cell::new(std::ptr::null_mut()),
+            },
             _mem: mem,
         }
     }
@@ -174,6 +219,43 @@ impl ThreadStack {
             // from the published top frame.
             let h = unsafe { &mut *fp };
             let m = h.method;
+            if h.is_compiled() {
+                // A compiled frame: the references its position's map
+                // names, stored there at its last safepoint (a callee owns
+                // the call's arguments).
+                if let Some(Ok(d)) = m.decoded.get() {
+                    let (idx, in_call) = h.compiled_position();
+                    if idx < d.insns.len() {
+                        let maps = &d.maps;
+                        let locals = (fp as *mut u64).wrapping_sub(d.max_locals as usize);
+                        for i in 0..d.max_locals as usize {
+                            if maps.local_is_ref(idx, i) {
+                                v(locals.wrapping_add(i));
+                            }
+                        }
+                        let depth = maps.depth[idx] as usize;
+                        let live = if in_call {
+                            depth.saturating_sub(call_arg_slots(&d.insns[idx]))
+                        } else {
+                            depth
+                        };
+                        let stack = (fp as *mut u64).wrapping_add(HEADER_SLOTS);
+                        for j in 0..live {
+                            if maps.stack_is_ref(idx, j) {
+                                v(stack.wrapping_add(j));
+                            }
+                        }
+                    }
+                }
+                if m.is_synchronized() && h.sync_obj != 0 {
+                    v(&mut h.sync_obj as *mut usize as *mut u64);
+                }
+                callee_args = m.arg_slots as usize;
+                full = h.entered_from_rust();
+                pc = h.caller_pc;
+                fp = h.caller_frame();
+                continue;
+            }
             if m.is_native() {
                 // A native called from Rust: its reference arguments, by
                 // its descriptor, below the header.
@@ -218,9 +300,9 @@ impl ThreadStack {
                 v(&mut h.sync_obj as *mut usize as *mut u64);
             }
             callee_args = m.arg_slots as usize;
-            full = h.flags & ENTRY != 0;
+            full = h.entered_from_rust();
             pc = h.caller_pc;
-            fp = h.caller;
+            fp = h.caller_frame();
         }
         // SAFETY: the thread is stopped (as above).
         for r in unsafe { &mut *self.temp_roots.get() }.iter_mut() {
@@ -228,6 +310,17 @@ impl ThreadStack {
         }
         v(self.pending.as_ptr() as *mut u64);
         v(self.thread_obj.as_ptr() as *mut u64);
+    }
+}
+
+/// The argument slots of the call at a compiled frame's position.
+fn call_arg_slots(insn: &Insn) -> usize {
+    match *insn {
+        Insn::InvokeStatic(m) | Insn::InvokeDirect(m) => m.arg_slots as usize,
+        Insn::InvokeVirtual { method, .. } | Insn::InvokeInterface { method, .. } => {
+            method.arg_slots as usize
+        }
+        _ => 0,
     }
 }
 

@@ -198,6 +198,8 @@ pub struct Method {
     pub native: OnceLock<usize>,
     /// Index in the VM's method table (a stack trace names methods by it).
     pub id: u32,
+    /// Its compiled code and tier counters (`jit`).
+    pub jit: crate::jit::MethodJit,
 }
 
 /// A `u32` cell written while linking, read afterwards.

@@ -302,6 +302,7 @@ impl Loader {
                 vtable_index: AtomicU32Cell::default(),
                 code: m.code.clone(),
                 decoded: OnceLock::new(),
+                jit: Default::default(),
                 native: OnceLock::new(),
                 id: 0,
             };

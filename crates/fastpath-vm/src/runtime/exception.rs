@@ -162,15 +162,18 @@ impl<B: BarrierSet> JThread<B> {
             let h: &FrameHeader = unsafe { &*fp };
             let bci = match h.method.decoded.get() {
                 Some(Ok(d)) => {
-                    let idx =
-                        (pc as usize).wrapping_sub(d.insns.as_ptr() as usize) / std::mem::size_of::<Insn>();
+                    let idx = if h.is_compiled() {
+                        h.compiled_position().0
+                    } else {
+                        (pc as usize).wrapping_sub(d.insns.as_ptr() as usize) / std::mem::size_of::<Insn>()
+                    };
                     d.bcis.get(idx).copied().unwrap_or(u32::MAX)
                 }
                 _ => u32::MAX,
             };
             out.push((h.method, bci));
             pc = h.caller_pc;
-            fp = h.caller;
+            fp = h.caller_frame();
         }
         out
     }

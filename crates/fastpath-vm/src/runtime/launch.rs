@@ -53,6 +53,9 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
         // `fastpath vm` locking table reads this line).
         eprintln!("fastpath-vm sync: {}", fastpath::sync::stats());
     }
+    if vm.jit.logging() {
+        eprintln!("{}", vm.jit.summary());
+    }
     // The main thread keeps its mutator: the process ends here (daemon
     // threads with it), so nothing waits for the heap to be torn down.
     std::mem::forget(t);

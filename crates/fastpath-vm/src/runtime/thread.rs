@@ -14,6 +14,11 @@ use fastpath::gc::{BarrierSet, Mutator};
 use super::vm::Vm;
 use crate::interp::stack::{StackScanner, ThreadStack};
 
+/// The native stack every thread that runs Java has at least (the
+/// main thread's default, 8 MiB; threads the VM starts get more): compiled
+/// code keeps its frames within it.
+pub const NATIVE_STACK_BYTES: usize = 8 << 20;
+
 /// An exception is being thrown: the object is in the thread's pending
 /// slot (a root). Returned by everything that can throw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,9 +44,23 @@ impl<B: BarrierSet> JThread<B> {
     /// Attaches the calling native thread to the VM: a mutator and a stack
     /// of `-Xss` bytes whose frames the collector scans.
     pub fn attach(vm: &'static Vm) -> Result<JThread<B>, String> {
-        let m = vm.heap.mutator::<B>().map_err(|e| e.to_string())?;
+        let mut m = vm.heap.mutator::<B>().map_err(|e| e.to_string())?;
         let stack = Arc::new(ThreadStack::new(vm.options.stack_bytes));
         m.set_root_scanner(Some(Arc::new(StackScanner(stack.clone()))));
+        // The context compiled code runs with (`jit/frame.rs`).
+        let here = 0u8;
+        let ctx = &stack.jit;
+        ctx.block.set(fastpath::thread::current());
+        ctx.stack.set(Arc::as_ptr(&stack));
+        ctx.limit
+            .set((stack.limit() as usize).saturating_sub(crate::interp::exec::STACK_RESERVE * 8));
+        ctx.native_limit.set(crate::jit::frame::native_limit_below(
+            &here as *const u8 as usize,
+            NATIVE_STACK_BYTES,
+        ));
+        if let Err(e) = vm.jit.init(&mut m, vm) {
+            return Err(format!("the JIT cannot run: {e}"));
+        }
         // Relaxed: a unique number, nothing else.
         let id = vm
             .threads

@@ -29,6 +29,8 @@ pub struct Options {
     /// Run the collector's heap verifier after every cycle
     /// (`FASTPATH_VM_VERIFY_HEAP=1`).
     pub verify_heap: bool,
+    /// Which tiers run (`-Xint`, `-Xcomp`, `FASTPATH_VM_JIT`).
+    pub jit: crate::jit::Mode,
 }
 
 impl Default for Options {
@@ -38,6 +40,7 @@ impl Default for Options {
             heap_bytes: 256 << 20,
             stack_bytes: 1 << 20,
             verify_heap: false,
+            jit: crate::jit::Mode::Mixed,
         }
     }
 }
@@ -72,6 +75,8 @@ pub struct Vm {
     pub threads: Threads,
     /// Classes the runtime names often.
     pub known: Known,
+    /// The JIT.
+    pub jit: crate::jit::Jit,
     /// An `OutOfMemoryError` made at start-up, thrown when even a new one
     /// cannot be allocated.
     pub preallocated_oom: OnceLock<&'static AtomicUsize>,
@@ -134,6 +139,7 @@ impl Vm {
         let heap =
             Heap::new(config).map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let boot = archive.and_then(Archive::open);
+        let jit = crate::jit::Jit::new(options.jit)?;
         let vm: &'static Vm = Box::leak(Box::new(Vm {
             loader: Loader::new(boot, ClassPath::parse(&options.class_path)),
             heap,
@@ -143,6 +149,7 @@ impl Vm {
             options,
             threads: Threads::default(),
             known: Known::default(),
+            jit,
             preallocated_oom: OnceLock::new(),
             preallocated_soe: OnceLock::new(),
             cache: Mutex::new(HashMap::new()),

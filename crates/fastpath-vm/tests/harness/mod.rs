@@ -58,6 +58,12 @@ impl Run {
         }
     }
 
+    /// Adds a VM option (before the program's own).
+    pub fn vm_arg(mut self, a: &str) -> Run {
+        self.vm_args.push(a.to_string());
+        self
+    }
+
     /// This run must collect: with a small heap (unless the program sets
     /// its own) and the VM's collection statistics checked.
     pub fn collecting(mut self, p: &Program, heap: &str) -> Run {
@@ -69,10 +75,11 @@ impl Run {
         self
     }
     fn label(&self) -> String {
-        if self.env.is_empty() {
+        let mut e: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        e.extend(self.vm_args.iter().cloned());
+        if e.is_empty() {
             self.program.clone()
         } else {
-            let e: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
             format!("{} [{}]", self.program, e.join(" "))
         }
     }
@@ -208,6 +215,10 @@ pub fn run_with_limit(mut cmd: Command, limit: Duration) -> Result<Output, Strin
     })
 }
 
+/// Held while a program's HotSpot output is recorded for the cache, so
+/// that two runs of one program never write its cache files at once.
+static CACHE: Mutex<()> = Mutex::new(());
+
 /// HotSpot's output for `p` (cached).
 fn hotspot(p: &Program, jdk: &Path, classes: &Path) -> Result<Output, String> {
     let dir = cache_root().join(key(p, jdk));
@@ -316,6 +327,7 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
                         continue;
                     }
                 };
+                let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
                 let hs = match hotspot(p, jdk, &classes) {
                     Ok(o) => o,
                     Err(e) => {
@@ -323,6 +335,7 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
                         continue;
                     }
                 };
+                drop(cache);
                 // The oracle itself: HotSpot against the recorded expectation.
                 let expected_dir = p.source.parent().unwrap().join("expected");
                 if let Ok(exp) = std::fs::read(expected_dir.join(format!("{}.out", p.name))) {
@@ -382,9 +395,14 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
     });
     let mut timings = timings.into_inner().unwrap();
     timings.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let shown = if std::env::var_os("FASTPATH_VM_CORPUS_TIMES").is_some() {
+        timings.len()
+    } else {
+        5
+    };
     let slowest: Vec<String> = timings
         .iter()
-        .take(5)
+        .take(shown)
         .map(|(l, d)| format!("{l} {:.2} s", d.as_secs_f64()))
         .collect();
     let mut failures = failures.into_inner().unwrap();

@@ -1,0 +1,691 @@
+//! The object model in compiled code: field and array accesses with the
+//! heap's barrier set, TLAB allocation, monitors, type checks and the
+//! dispatch of virtual and interface calls.
+//!
+//! Where it sits: methods of the translator (`translate.rs`) for the
+//! instructions that touch objects. Every barrier is the library's
+//! Cranelift form (`fastpath_cranelift`), composed for the set the heap
+//! runs as the library's Rust barriers compose it (`fastpath::gc`'s
+//! `barriers/mod.rs` table): Brooks read barrier before a read, Brooks
+//! write barrier before a write, SATB before a reference store, the card
+//! barriers after it, the load-reference barrier after a reference load.
+//! Object addresses follow `layout.rs`.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use fastpath::gc::Barrier;
+use fastpath_cranelift::CardTable;
+use fastpath_jit::slow::LibraryPath;
+
+use super::helpers::Helper;
+use super::layout::{CELL_OVERHEAD_WORDS, CLASS_WORD, ELEMENTS, FORWARDING, LAYOUT, LENGTH_WORD, REFS};
+use super::ops::K;
+use super::translate::Translator;
+use crate::link::{Class, Kind, Method};
+
+/// Arrays longer than this are allocated by the runtime (no inline
+/// zeroing loop of megabytes; the size computation cannot overflow).
+const INLINE_ARRAY_MAX: i64 = 1 << 16;
+
+impl Translator<'_, '_> {
+    fn has(&self, b: Barrier) -> bool {
+        self.env.barriers.has(b)
+    }
+
+    /// The copy of `obj` to read (`brooks-rb`: through its forwarding word).
+    pub(super) fn resolve_read(&mut self, obj: Value) -> Value {
+        if self.has(Barrier::BrooksRb) {
+            fastpath_cranelift::brooks_read_barrier(&mut self.b, obj, FORWARDING)
+        } else {
+            obj
+        }
+    }
+
+    /// The copy of `obj` to write, and `val` resolved as a stored value
+    /// must be (`brooks-wb`: the copy, evacuating it while evacuation runs;
+    /// else the read barrier's).
+    fn resolve_write(&mut self, obj: Value, val: Value) -> (Value, Value) {
+        if self.has(Barrier::BrooksWb) {
+            let slow = self.library_ref(LibraryPath::BrooksWb);
+            fastpath_cranelift::brooks_write_barrier(
+                &mut self.b,
+                self.thread,
+                obj,
+                val,
+                self.env.thread.gc_state,
+                fastpath_jit::BrooksWriteBarrier::FASTPATH_STATE_BITS,
+                FORWARDING,
+                slow,
+            )
+        } else {
+            (self.resolve_read(obj), val)
+        }
+    }
+
+    /// The address of data word 0 of the resolved object `o`.
+    fn data_of(&mut self, o: Value) -> Value {
+        // The layout word never changes: a read-only load.
+        let flags = MemFlagsData::trusted().with_readonly();
+        let nrefs = self.b.ins().uload32(flags, o, LAYOUT);
+        let bytes = self.b.ins().ishl_imm_s(nrefs, 3);
+        let base = self.b.ins().iadd(o, bytes);
+        self.b.ins().iadd_imm_s(base, i64::from(REFS))
+    }
+
+    /// The class of the object `obj` (not null): its class word.
+    pub(super) fn class_of(&mut self, obj: Value) -> Value {
+        let o = self.resolve_read(obj);
+        let data = self.data_of(o);
+        self.b
+            .ins()
+            .load(I64, MemFlagsData::trusted().with_readonly(), data, CLASS_WORD)
+    }
+
+    /// Whether `a` and `b` are the same object (i8): with Brooks barriers
+    /// two copies of one object compare by their forwardees.
+    pub(super) fn same_object(&mut self, a: Value, b: Value) -> Value {
+        let eq = self.b.ins().icmp(IntCC::Equal, a, b);
+        if !(self.has(Barrier::BrooksRb) || self.has(Barrier::BrooksWb)) {
+            return eq;
+        }
+        let (diff, both, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let r = self.b.append_block_param(join, I8);
+        self.b.ins().brif(eq, join, &[eq.into()], diff, &[]);
+        self.b.switch_to_block(diff);
+        let az = self.b.ins().icmp_imm_s(IntCC::Equal, a, 0);
+        let bz = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+        let any = self.b.ins().bor(az, bz);
+        let no = self.b.ins().iconst(I8, 0);
+        self.b.ins().brif(any, join, &[no.into()], both, &[]);
+        self.b.switch_to_block(both);
+        let fa = self.b.ins().load(I64, MemFlagsData::trusted(), a, FORWARDING);
+        let fb = self.b.ins().load(I64, MemFlagsData::trusted(), b, FORWARDING);
+        let same = self.b.ins().icmp(IntCC::Equal, fa, fb);
+        self.b.ins().jump(join, &[same.into()]);
+        self.b.switch_to_block(join);
+        r
+    }
+
+    // ---- references ----------------------------------------------------------------
+
+    /// Loads reference `i` of `obj` (a field index, or an element index
+    /// as a value) through the barriers.
+    fn load_ref_at(&mut self, obj: Value, field: Value) -> Value {
+        // Acquire: the referenced object's initialization (the Rust
+        // barrier's ordering; a plain load on x86-64).
+        let v = self.b.ins().atomic_load(I64, MemFlagsData::trusted(), field);
+        let _ = obj;
+        if self.has(Barrier::Lrb) {
+            let slow = self.library_ref(LibraryPath::Lrb);
+            fastpath_cranelift::load_reference_barrier(
+                &mut self.b,
+                self.thread,
+                v,
+                field,
+                &self.env.thread,
+                &self.env.cset,
+                FORWARDING,
+                slow,
+            )
+        } else {
+            v
+        }
+    }
+
+    /// `getfield` of a reference: field `i` of `obj` (not null).
+    pub(super) fn load_ref_field(&mut self, obj: Value, i: i64) -> Value {
+        let o = self.resolve_read(obj);
+        let field = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i);
+        self.load_ref_at(o, field)
+    }
+
+    /// Stores `val` into the reference at `field` of the resolved object
+    /// `o`: SATB before, the card barrier after.
+    fn store_ref_at(&mut self, o: Value, field: Value, val: Value) {
+        if self.has(Barrier::Satb) {
+            let slow = self.library_ref(LibraryPath::SatbEnqueue);
+            fastpath_cranelift::satb_enqueue(
+                &mut self.b,
+                self.thread,
+                field,
+                &self.env.thread,
+                &self.env.satb,
+                slow,
+            );
+        }
+        // Release: publishes the stored object's initialization.
+        self.b.ins().atomic_store(MemFlagsData::trusted(), val, field);
+        if self.has(Barrier::Card) || self.has(Barrier::CardCond) {
+            // The card of the object's start, as the Rust barrier marks
+            // (HotSpot's imprecise marking for instance fields).
+            let cond = !self.has(Barrier::Card);
+            fastpath_cranelift::card_mark(
+                &mut self.b,
+                self.thread,
+                o,
+                &self.env.thread,
+                CardTable::Thread,
+                cond,
+            );
+        } else if self.has(Barrier::G1Card) {
+            let slow = self.library_ref(LibraryPath::G1Card);
+            fastpath_cranelift::g1_card(
+                &mut self.b,
+                self.thread,
+                field,
+                val,
+                &self.env.thread,
+                CardTable::Thread,
+                self.env.cset.region_shift,
+                slow,
+            );
+        }
+    }
+
+    /// `putfield` of a reference.
+    pub(super) fn store_ref_field(&mut self, obj: Value, i: i64, val: Value) {
+        let (o, v) = self.resolve_write(obj, val);
+        let field = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i);
+        self.store_ref_at(o, field, v);
+    }
+
+    // ---- primitive data ------------------------------------------------------------
+
+    fn load_kind(&mut self, kind: Kind, addr: Value, off: i32, volatile: bool) -> Value {
+        let f = MemFlagsData::trusted();
+        if volatile {
+            let t = match kind {
+                Kind::Boolean | Kind::Byte => I8,
+                Kind::Char | Kind::Short => I16,
+                Kind::Int | Kind::Float => I32,
+                _ => I64,
+            };
+            let a = self.b.ins().iadd_imm_s(addr, i64::from(off));
+            let raw = self.b.ins().atomic_load(t, f, a);
+            return match kind {
+                Kind::Boolean | Kind::Char => self.b.ins().uextend(I32, raw),
+                Kind::Byte | Kind::Short => self.b.ins().sextend(I32, raw),
+                Kind::Float => self.b.ins().bitcast(F32, MemFlagsData::new(), raw),
+                Kind::Double => self.b.ins().bitcast(F64, MemFlagsData::new(), raw),
+                _ => raw,
+            };
+        }
+        match kind {
+            Kind::Boolean => self.b.ins().uload8(I32, f, addr, off),
+            Kind::Byte => self.b.ins().sload8(I32, f, addr, off),
+            Kind::Char => self.b.ins().uload16(I32, f, addr, off),
+            Kind::Short => self.b.ins().sload16(I32, f, addr, off),
+            Kind::Int => self.b.ins().load(I32, f, addr, off),
+            Kind::Float => self.b.ins().load(F32, f, addr, off),
+            Kind::Long | Kind::Ref => self.b.ins().load(I64, f, addr, off),
+            Kind::Double => self.b.ins().load(F64, f, addr, off),
+        }
+    }
+
+    fn store_kind(&mut self, kind: Kind, addr: Value, off: i32, v: Value, volatile: bool) {
+        let f = MemFlagsData::trusted();
+        let v = if kind == Kind::Boolean {
+            self.b.ins().band_imm_s(v, 1)
+        } else {
+            v
+        };
+        if volatile {
+            let a = self.b.ins().iadd_imm_s(addr, i64::from(off));
+            let narrow = match kind {
+                Kind::Boolean | Kind::Byte => self.b.ins().ireduce(I8, v),
+                Kind::Char | Kind::Short => self.b.ins().ireduce(I16, v),
+                Kind::Float => self.b.ins().bitcast(I32, MemFlagsData::new(), v),
+                Kind::Double => self.b.ins().bitcast(I64, MemFlagsData::new(), v),
+                _ => v,
+            };
+            self.b.ins().atomic_store(f, narrow, a);
+            // The JMM's StoreLoad after a volatile store.
+            self.b.ins().fence();
+            return;
+        }
+        match kind {
+            Kind::Boolean | Kind::Byte => {
+                self.b.ins().istore8(f, v, addr, off);
+            }
+            Kind::Char | Kind::Short => {
+                self.b.ins().istore16(f, v, addr, off);
+            }
+            _ => {
+                self.b.ins().store(f, v, addr, off);
+            }
+        }
+    }
+
+    /// A primitive field at data byte `off` of `obj` (not null).
+    pub(super) fn read_data(&mut self, obj: Value, off: i32, kind: Kind, volatile: bool) -> Value {
+        let o = self.resolve_read(obj);
+        let data = self.data_of(o);
+        self.load_kind(kind, data, off, volatile)
+    }
+
+    /// Sets a primitive field.
+    pub(super) fn write_data(&mut self, obj: Value, off: i32, kind: Kind, v: Value, volatile: bool) {
+        let zero = self.b.ins().iconst(I64, 0);
+        let (o, _) = self.resolve_write(obj, zero);
+        let data = self.data_of(o);
+        self.store_kind(kind, data, off, v, volatile);
+    }
+
+    // ---- arrays ----------------------------------------------------------------------
+
+    /// The length of array `a` (not null), reference or primitive.
+    pub(super) fn array_length(&mut self, a: Value) -> Value {
+        let o = self.resolve_read(a);
+        let data = self.data_of(o);
+        self.b
+            .ins()
+            .load(I32, MemFlagsData::trusted().with_readonly(), data, LENGTH_WORD)
+    }
+
+    /// Bounds check of `i` against `len`, throwing from a cold block.
+    fn bounds(&mut self, i: Value, len: Value) {
+        let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+        self.check_or_throw(ok, Helper::ThrowIndex, &[i, len]);
+    }
+
+    /// The length of a reference array `o` (resolved): its reference count.
+    fn ref_array_length(&mut self, o: Value) -> Value {
+        self.b
+            .ins()
+            .load(I32, MemFlagsData::trusted().with_readonly(), o, LAYOUT)
+    }
+
+    /// The address of element `i` of the primitive array `o` (resolved).
+    fn prim_elem(&mut self, o: Value, i: Value, size: usize) -> Value {
+        let i64v = self.b.ins().sextend(I64, i);
+        let scaled = if size > 1 {
+            self.b.ins().ishl_imm_s(i64v, size.trailing_zeros() as i64)
+        } else {
+            i64v
+        };
+        let a = self.b.ins().iadd(o, scaled);
+        self.b.ins().iadd_imm_s(a, i64::from(REFS + ELEMENTS))
+    }
+
+    pub(super) fn array_load(&mut self, k: Kind) {
+        let i = self.pop_v();
+        let a = self.pop_v();
+        // The checks report the instruction's entry state (both operands).
+        self.stack.push(K::R);
+        self.stack.push(K::I);
+        self.null_check(a);
+        let o = self.resolve_read(a);
+        let v = if k == Kind::Ref {
+            let len = self.ref_array_length(o);
+            self.bounds(i, len);
+            let i64v = self.b.ins().sextend(I64, i);
+            let off = self.b.ins().ishl_imm_s(i64v, 3);
+            let f = self.b.ins().iadd(o, off);
+            let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
+            self.load_ref_at(o, field)
+        } else {
+            let len = self.b.ins().load(
+                I32,
+                MemFlagsData::trusted().with_readonly(),
+                o,
+                REFS + LENGTH_WORD,
+            );
+            self.bounds(i, len);
+            let addr = self.prim_elem(o, i, k.size());
+            self.load_kind(k, addr, 0, false)
+        };
+        self.stack.truncate(self.stack.len() - 2);
+        self.push(K::of(k), v);
+    }
+
+    pub(super) fn array_store(&mut self, k: Kind) {
+        let (vk, v) = self.pop();
+        let i = self.pop_v();
+        let a = self.pop_v();
+        self.stack.push(K::R);
+        self.stack.push(K::I);
+        self.stack.push(vk);
+        if vk.slots() == 2 {
+            self.stack.push(K::Hi);
+        }
+        self.null_check(a);
+        if k == Kind::Ref {
+            let ro = self.resolve_read(a);
+            let len = self.ref_array_length(ro);
+            self.bounds(i, len);
+            self.array_store_check(a, v);
+            let (o, v) = self.resolve_write(a, v);
+            let i64v = self.b.ins().sextend(I64, i);
+            let off = self.b.ins().ishl_imm_s(i64v, 3);
+            let f = self.b.ins().iadd(o, off);
+            let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
+            self.store_ref_at(o, field, v);
+        } else {
+            let ro = self.resolve_read(a);
+            let len = self.b.ins().load(
+                I32,
+                MemFlagsData::trusted().with_readonly(),
+                ro,
+                REFS + LENGTH_WORD,
+            );
+            self.bounds(i, len);
+            let zero = self.b.ins().iconst(I64, 0);
+            let (o, _) = self.resolve_write(a, zero);
+            let addr = self.prim_elem(o, i, k.size());
+            let v = if k == Kind::Byte {
+                // `bastore` into a boolean array stores `& 1`.
+                let class = self.class_of(a);
+                let is_bool = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::Equal, class, self.env.bool_array as i64);
+                let masked = self.b.ins().band_imm_s(v, 1);
+                self.b.ins().select(is_bool, masked, v)
+            } else {
+                v
+            };
+            let store_as = match k {
+                Kind::Char | Kind::Short => Kind::Char,
+                other => other,
+            };
+            self.store_kind(store_as, addr, 0, v, false);
+        }
+        let n = 2 + vk.slots();
+        self.stack.truncate(self.stack.len() - n);
+    }
+
+    /// `aastore`'s check: a non-null value's class must be the array's
+    /// component class or a subtype (`ArrayStoreException`).
+    fn array_store_check(&mut self, a: Value, v: Value) {
+        let (nonnull, check, cont) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(v, nonnull, &[], cont, &[]);
+        self.b.switch_to_block(nonnull);
+        let ac = self.class_of(a);
+        let comp = self.b.ins().load(
+            I64,
+            MemFlagsData::trusted().with_readonly(),
+            ac,
+            std::mem::offset_of!(Class, component) as i32,
+        );
+        let vc = self.class_of(v);
+        let same = self.b.ins().icmp(IntCC::Equal, comp, vc);
+        self.b.ins().brif(same, cont, &[], check, &[]);
+        self.b.switch_to_block(check);
+        let is = self
+            .call_helper(Helper::IsSubclass, &[vc, comp])
+            .expect("a result");
+        self.check_or_throw(is, Helper::ThrowStore, &[v]);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    // ---- allocation -------------------------------------------------------------------
+
+    /// Bumps the TLAB by `bytes` (a value): the cell, or from a cold
+    /// block the runtime's `slow()` result (already an object).
+    fn tlab_bump(
+        &mut self,
+        bytes: Value,
+        init: impl FnOnce(&mut Self, Value),
+        slow: impl FnOnce(&mut Self) -> Value,
+    ) -> Value {
+        let l = self.env.thread;
+        let trusted = MemFlagsData::trusted();
+        let (fast, cold, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let result = self.b.append_block_param(join, I64);
+        let top = self.b.ins().load(I64, trusted, self.thread, l.tlab_top);
+        let new_top = self.b.ins().iadd(top, bytes);
+        let end = self.b.ins().load(I64, trusted, self.thread, l.tlab_end);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, new_top, end);
+        self.b.ins().brif(over, cold, &[], fast, &[]);
+
+        self.b.switch_to_block(fast);
+        self.b.ins().store(trusted, new_top, self.thread, l.tlab_top);
+        let obj = self.b.ins().iadd_imm_s(top, 8);
+        // The cell: forwarding word (its own address), header, layout.
+        self.b.ins().store(trusted, obj, top, 0);
+        let neutral = self.b.ins().iconst(I64, self.env.neutral as i64);
+        self.b.ins().store(trusted, neutral, obj, 0);
+        init(self, obj);
+        self.b.ins().jump(join, &[obj.into()]);
+
+        self.b.set_cold_block(cold);
+        self.b.switch_to_block(cold);
+        let o = slow(self);
+        self.b.ins().jump(join, &[o.into()]);
+        self.b.switch_to_block(join);
+        result
+    }
+
+    /// Stores zero in the words `[from, to)` (8-aligned addresses).
+    fn zero_words(&mut self, from: Value, to: Value) {
+        let (head, body, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let p = self.b.append_block_param(head, I64);
+        self.b.ins().jump(head, &[from.into()]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, to);
+        self.b.ins().brif(more, body, &[], done, &[]);
+        self.b.switch_to_block(body);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().store(MemFlagsData::trusted(), zero, p, 0);
+        let next = self.b.ins().iadd_imm_s(p, 8);
+        self.b.ins().jump(head, &[next.into()]);
+        self.b.switch_to_block(done);
+    }
+
+    /// `new c` (initialized): the TLAB bump inline, the runtime otherwise.
+    pub(super) fn alloc_instance(&mut self, c: &'static Class) -> Value {
+        let nrefs = c.nrefs as usize;
+        let ndata = c.data_bytes as usize / 8;
+        let words = CELL_OVERHEAD_WORDS + nrefs + ndata;
+        let bytes = self.b.ins().iconst(I64, (words * 8) as i64);
+        let idx = self.idx;
+        self.tlab_bump(
+            bytes,
+            |t, obj| {
+                let trusted = MemFlagsData::trusted();
+                let layout = t.b.ins().iconst(I64, (nrefs | (ndata << 32)) as i64);
+                t.b.ins().store(trusted, layout, obj, LAYOUT);
+                let zero = t.b.ins().iconst(I64, 0);
+                for w in 0..nrefs + ndata {
+                    t.b.ins().store(trusted, zero, obj, REFS + 8 * w as i32);
+                }
+                let cv = t.b.ins().iconst(I64, c as *const Class as i64);
+                t.b.ins()
+                    .store(trusted, cv, obj, REFS + 8 * nrefs as i32 + CLASS_WORD);
+            },
+            |t| {
+                let cv = t.b.ins().iconst(I64, c as *const Class as i64);
+                let s = t.safepoint(idx, None);
+                let o = t.call_helper(Helper::New, &[cv]).expect("a result");
+                t.reload(s);
+                t.check_result(o);
+                o
+            },
+        )
+    }
+
+    /// `newarray`/`anewarray` of `n` elements of array class `ac`.
+    pub(super) fn alloc_array(&mut self, ac: &'static Class, n: Value) -> Value {
+        let elem = ac.elem_kind().expect("an array class");
+        let idx = self.idx;
+        let (inline, slow_b, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let result = self.b.append_block_param(join, I64);
+        // Negative and large lengths go to the runtime.
+        let small = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, n, INLINE_ARRAY_MAX);
+        self.b.ins().brif(small, inline, &[], slow_b, &[]);
+
+        self.b.switch_to_block(inline);
+        let n64 = self.b.ins().uextend(I64, n);
+        let (nrefs, ndata) = if elem == Kind::Ref {
+            (n64, self.b.ins().iconst(I64, 2))
+        } else {
+            // 2 + ceil(n * size / 8) data words.
+            let bytes = self.b.ins().imul_imm_s(n64, elem.size() as i64);
+            let w = self.b.ins().iadd_imm_s(bytes, 7);
+            let w = self.b.ins().ushr_imm_s(w, 3);
+            (self.b.ins().iconst(I64, 0), self.b.ins().iadd_imm_s(w, 2))
+        };
+        let words = self.b.ins().iadd(nrefs, ndata);
+        let total = self.b.ins().iadd_imm_s(words, CELL_OVERHEAD_WORDS as i64);
+        let bytes = self.b.ins().ishl_imm_s(total, 3);
+        let o = self.tlab_bump(
+            bytes,
+            |t, obj| {
+                let trusted = MemFlagsData::trusted();
+                let hi = t.b.ins().ishl_imm_s(ndata, 32);
+                let layout = t.b.ins().bor(nrefs, hi);
+                t.b.ins().store(trusted, layout, obj, LAYOUT);
+                let from = t.b.ins().iadd_imm_s(obj, i64::from(REFS));
+                let wb = t.b.ins().ishl_imm_s(words, 3);
+                let to = t.b.ins().iadd(from, wb);
+                t.zero_words(from, to);
+                let rb = t.b.ins().ishl_imm_s(nrefs, 3);
+                let data = t.b.ins().iadd(from, rb);
+                let cv = t.b.ins().iconst(I64, ac as *const Class as i64);
+                t.b.ins().store(trusted, cv, data, CLASS_WORD);
+                t.b.ins().store(trusted, n64, data, LENGTH_WORD);
+            },
+            |t| t.array_slow(ac, n, idx),
+        );
+        self.b.ins().jump(join, &[o.into()]);
+
+        self.b.set_cold_block(slow_b);
+        self.b.switch_to_block(slow_b);
+        let o = self.array_slow(ac, n, idx);
+        self.b.ins().jump(join, &[o.into()]);
+        self.b.switch_to_block(join);
+        result
+    }
+
+    fn array_slow(&mut self, ac: &'static Class, n: Value, idx: usize) -> Value {
+        let cv = self.b.ins().iconst(I64, ac as *const Class as i64);
+        let s = self.safepoint(idx, None);
+        let o = self.call_helper(Helper::NewArray, &[cv, n]).expect("a result");
+        self.reload(s);
+        self.check_result(o);
+        o
+    }
+
+    // ---- type checks -------------------------------------------------------------------
+
+    /// Whether the non-null `obj`'s class is `c` or a subtype (i8 or i32).
+    fn is_instance(&mut self, obj: Value, c: &'static Class) -> Value {
+        let oc = self.class_of(obj);
+        let cv = self.b.ins().iconst(I64, c as *const Class as i64);
+        let exact = self.b.ins().icmp(IntCC::Equal, oc, cv);
+        if c.flags & crate::classfile::access::FINAL != 0 && !c.is_array() {
+            return exact;
+        }
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        let r = self.b.append_block_param(join, I8);
+        self.b.ins().brif(exact, join, &[exact.into()], slow, &[]);
+        self.b.switch_to_block(slow);
+        let is = self.call_helper(Helper::IsSubclass, &[oc, cv]).expect("a result");
+        let is = self.b.ins().ireduce(I8, is);
+        self.b.ins().jump(join, &[is.into()]);
+        self.b.switch_to_block(join);
+        r
+    }
+
+    pub(super) fn check_cast(&mut self, o: Value, c: &'static Class) {
+        let (nonnull, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(o, nonnull, &[], cont, &[]);
+        self.b.switch_to_block(nonnull);
+        let ok = self.is_instance(o, c);
+        let cv = self.b.ins().iconst(I64, c as *const Class as i64);
+        self.check_or_throw(ok, Helper::ThrowCast, &[o, cv]);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    pub(super) fn instance_of(&mut self, o: Value, c: &'static Class) -> Value {
+        let (nonnull, join) = (self.b.create_block(), self.b.create_block());
+        let r = self.b.append_block_param(join, I32);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b.ins().brif(o, nonnull, &[], join, &[zero.into()]);
+        self.b.switch_to_block(nonnull);
+        let is = self.is_instance(o, c);
+        let is = self.b.ins().uextend(I32, is);
+        self.b.ins().jump(join, &[is.into()]);
+        self.b.switch_to_block(join);
+        r
+    }
+
+    // ---- dispatch ------------------------------------------------------------------------
+
+    /// The method a virtual call of `m` (vtable `index`) on the non-null
+    /// `recv` runs.
+    pub(super) fn vtable_target(&mut self, recv: Value, index: u32, m: &'static Method) -> Value {
+        let class = self.class_of(recv);
+        let ro = MemFlagsData::trusted().with_readonly();
+        let vl = self.env.vtable;
+        let len = self.b.ins().load(I64, ro, class, vl.len);
+        let ok = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, len, i64::from(index));
+        let mv = self.b.ins().iconst(I64, m as *const Method as i64);
+        self.check_or_throw(ok, Helper::ThrowAbstract, &[recv, mv]);
+        let table = self.b.ins().load(I64, ro, class, vl.ptr);
+        self.b.ins().load(I64, ro, table, (index * 8) as i32)
+    }
+
+    /// The method an interface call of `m` (its `index` among its
+    /// interface's methods) on the non-null `recv` runs.
+    pub(super) fn itable_target(&mut self, recv: Value, index: u32, m: &'static Method) -> Value {
+        let class = self.class_of(recv);
+        let iface = self.b.ins().iconst(I64, m.class as *const Class as i64);
+        let iv = self.b.ins().iconst(I64, i64::from(index));
+        let t = self
+            .call_helper(Helper::Itable, &[class, iface, iv])
+            .expect("a result");
+        let mv = self.b.ins().iconst(I64, m as *const Method as i64);
+        let found = self.b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
+        self.check_or_throw(found, Helper::ThrowInterface, &[class, mv]);
+        t
+    }
+
+    // ---- monitors ----------------------------------------------------------------------
+
+    /// Acquires `obj`'s monitor (not null) at a published safepoint (the
+    /// caller spilled the frame's references and reloads them after).
+    pub(super) fn monitor_enter_obj(&mut self, obj: Value) {
+        self.call_helper(Helper::MonitorEnter, &[obj]);
+    }
+
+    /// Releases `obj`'s monitor; with `throws`, a thread that does not
+    /// hold it throws `IllegalMonitorStateException` (a synchronized
+    /// method's exit cannot fail: its enter succeeded).
+    pub(super) fn monitor_exit_obj(&mut self, obj: Value, throws: bool) {
+        let st = self.call_helper(Helper::MonitorExit, &[obj]).expect("a status");
+        if throws {
+            let ok = self.b.ins().icmp_imm_s(IntCC::Equal, st, 0);
+            self.check_or_throw(ok, Helper::ThrowMonitorState, &[]);
+        }
+    }
+}

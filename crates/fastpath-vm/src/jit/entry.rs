@@ -1,0 +1,190 @@
+//! Entering compiled code from the interpreter and from Rust, and the
+//! way back: the adapters, and the `JThread` side of both directions.
+//!
+//! Where it sits: the interpreter's invoke (`interp/exec.rs`) and
+//! `JThread::call` ask [`JThread::jit_entry`] for a callee's compiled
+//! entry (which counts the call and compiles a hot method) and enter it
+//! with `JThread::call_compiled`; compiled code calls a method without
+//! compiled code through the `Invoke` helper, which lands in
+//! `JThread::invoke_from_compiled`.
+//!
+//! An adapter is compiled once per signature shape: `(ctx, entry, args,
+//! caller) -> (value, status)`, it keeps the caller's pinned register,
+//! sets the context there, loads the arguments from the interpreter's
+//! slots (`args`, the callee's locals 0..) into registers, calls the
+//! entry and returns the result as slot bits.
+
+use cranelift_codegen::ir::types::{F32, F64, I32, I64};
+use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlagsData, Signature, UserFuncName};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use fastpath::gc::BarrierSet;
+
+use super::frame::{JitCtx, Ret, CALLER_ENTRY};
+use super::ops::K;
+use super::translate::{java_signature, ty};
+use crate::interp::stack::{FrameHeader, HEADER_SLOTS};
+use crate::interp::{Decoded, Insn};
+use crate::link::Method;
+use crate::runtime::{JResult, JThread, Thrown};
+
+/// The adapter function for `m`'s signature shape.
+pub fn adapter(m: &Method, frontend: cranelift_codegen::isa::TargetFrontendConfig) -> Function {
+    let mut sig = Signature::new(CallConv::SystemV);
+    sig.params.extend([AbiParam::new(I64); 4]);
+    sig.returns.extend([AbiParam::new(I64); 2]);
+    let mut func = Function::with_name_signature(UserFuncName::user(2, m.id), sig);
+    let mut fctx = FunctionBuilderContext::new();
+    let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let p = b.block_params(entry).to_vec();
+    let (ctx, target, args, caller) = (p[0], p[1], p[2], p[3]);
+    let saved = b.ins().get_pinned_reg(I64);
+    b.ins().set_pinned_reg(ctx);
+    let flags = MemFlagsData::trusted();
+    let mut call_args = vec![args, caller];
+    let mut slot = 0i32;
+    let mut kinds: Vec<K> = Vec::new();
+    if !m.is_static() {
+        kinds.push(K::R);
+    }
+    kinds.extend(m.desc.params.iter().map(K::of_type));
+    for k in kinds {
+        // Slots hold ints sign-extended and floats as their bits in the
+        // low half (little-endian: at the slot's address).
+        call_args.push(b.ins().load(ty(k), flags, args, slot * 8));
+        slot += k.slots() as i32;
+    }
+    let sigref = b.import_signature(java_signature(m));
+    let call = b.ins().call_indirect(sigref, target, &call_args);
+    let r = b.inst_results(call).to_vec();
+    b.ins().set_pinned_reg(saved);
+    let bits = match m.desc.ret.as_ref().map(K::of_type) {
+        Some(K::I) => b.ins().sextend(I64, r[0]),
+        Some(K::F) => {
+            let i = b.ins().bitcast(I32, MemFlagsData::new(), r[0]);
+            b.ins().uextend(I64, i)
+        }
+        Some(K::D) => b.ins().bitcast(I64, MemFlagsData::new(), r[0]),
+        _ => r[0],
+    };
+    b.ins().return_(&[bits, r[1]]);
+    b.seal_all_blocks();
+    b.finalize(frontend);
+    let _ = (F32, F64);
+    func
+}
+
+/// An adapter's type.
+type AdapterFn = unsafe extern "C" fn(*const JitCtx, usize, *mut u64, usize) -> Ret;
+
+fn decoded_of(m: &'static Method) -> Option<&'static Decoded> {
+    match m.decoded.get() {
+        Some(Ok(d)) => Some(d),
+        _ => None,
+    }
+}
+
+impl<B: BarrierSet> JThread<B> {
+    /// `m`'s compiled entry, or 0. Counts an interpreted invocation, and
+    /// compiles `m` when it is hot (past the invocation threshold, or past
+    /// the back-edge threshold with the loops of earlier invocations), or
+    /// at once under `-Xcomp`; the
+    /// caller's frame must be published (the compilation runs in a safe
+    /// region).
+    #[inline]
+    pub fn jit_entry(&mut self, m: &'static Method, d: &'static Decoded) -> usize {
+        let e = m.jit.entry();
+        if e != 0 {
+            return e;
+        }
+        let jit = &self.vm.jit;
+        // Relaxed: a heuristic count; lost increments only delay a compile.
+        let n = m
+            .jit
+            .invocations
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .wrapping_add(1);
+        m.jit.invocations.store(n, std::sync::atomic::Ordering::Relaxed);
+        if n <= jit.invoke_threshold
+            && m.jit.backedges.load(std::sync::atomic::Ordering::Relaxed) <= jit.backedge_threshold
+        {
+            return 0;
+        }
+        self.jit_compile(m, d)
+    }
+
+    /// Compiles `m` now (in a safe region: compiling reads no heap
+    /// object, and may take milliseconds another thread's pause must not
+    /// wait for).
+    #[cold]
+    #[inline(never)]
+    pub fn jit_compile(&mut self, m: &'static Method, d: &'static Decoded) -> usize {
+        if m.jit.state.load(std::sync::atomic::Ordering::Relaxed) != super::State::Interpreted as u8 {
+            return m.jit.entry();
+        }
+        let vm = self.vm;
+        self.m.safe_region(|| vm.jit.compile(m, d))
+    }
+
+    /// Calls compiled `m` at `entry` with its arguments in the slots at
+    /// `args` (its locals 0..), from the frame `caller` at `caller_pc`
+    /// (an interpreted caller's invoke) or from Rust (`from_rust`: the
+    /// caller's operands are all live). Returns the result as slot bits.
+    pub(crate) fn call_compiled(
+        &mut self,
+        m: &'static Method,
+        entry: usize,
+        args: *mut u64,
+        caller: *mut FrameHeader,
+        caller_pc: *const Insn,
+        from_rust: bool,
+    ) -> JResult<u64> {
+        let d = decoded_of(m).expect("a compiled method is decoded");
+        let fp = args.wrapping_add(d.max_locals as usize) as *mut FrameHeader;
+        // The header's caller_pc is written before the callee's own stack
+        // check: check that much here.
+        if (fp as usize) + HEADER_SLOTS * 8 > self.stack.jit.limit.get() {
+            return Err(self.throw_stack_overflow());
+        }
+        // SAFETY: `fp` is inside the slot stack (checked above), above
+        // every live slot of the caller (the callee's frame).
+        unsafe { (*fp).caller_pc = caller_pc };
+        let ctx: *const JitCtx = &self.stack.jit;
+        let me = self as *mut Self as *mut ();
+        self.stack.jit.thread.set(me);
+        let a = m.jit.adapter.load(std::sync::atomic::Ordering::Acquire);
+        // SAFETY: the adapter was compiled for `m`'s shape and installed
+        // before `entry` was published (Release/Acquire); `entry` is `m`'s
+        // compiled code, which stays installed for the process's life.
+        let f: AdapterFn = unsafe { std::mem::transmute::<usize, AdapterFn>(a) };
+        let tag = if from_rust { CALLER_ENTRY } else { 0 };
+        // SAFETY: the adapter's contract: a live context of this thread,
+        // `args` holding `m`'s arguments, `caller` a frame of this stack.
+        let r = unsafe { f(ctx, entry, args, caller as usize | tag) };
+        if r.status != 0 {
+            Err(Thrown)
+        } else {
+            Ok(r.value)
+        }
+    }
+
+    /// The `Invoke` helper's work: calls `m` (no compiled code: an
+    /// interpreted, native or abstract method) with its arguments in the
+    /// compiled caller's slots at `args`.
+    pub(crate) fn invoke_from_compiled(&mut self, m: &'static Method, args: *mut u64) -> JResult<u64> {
+        if m.is_abstract() {
+            // SAFETY: an instance method's receiver is in slot 0.
+            let recv = unsafe { *args } as usize;
+            let msg = format!(
+                "Receiver class {} does not define or inherit an implementation of the resolved method '{}'",
+                self.class_of(recv).java_name(),
+                crate::link::resolve::pretty_method(m.class, &m.name, &m.descriptor)
+            );
+            return Err(self.throw_new("java/lang/AbstractMethodError", Some(&msg)));
+        }
+        self.call_at(m, args)
+    }
+}

@@ -1,0 +1,122 @@
+//! Compiled frames and the context compiled code reaches the VM through.
+//!
+//! Where it sits: between the interpreter's slot stack (`interp/stack.rs`)
+//! and the code `translate.rs` emits. A compiled method keeps its values
+//! in Cranelift's registers and native stack, and also owns a frame on the
+//! thread's slot stack with exactly the interpreter's layout (locals, a
+//! [`FrameHeader`], operand stack), which it fills only at safepoints:
+//!
+//! ```text
+//!  locals[0 .. max_locals]     a reference local is stored here before a safepoint
+//!  FrameHeader                 method, caller (bit 0: entered from Rust),
+//!                              caller_pc (when the caller is interpreted),
+//!                              link = the position, flags = COMPILED, sync_obj
+//!  operand stack[0 .. max_stack]
+//! ```
+//!
+//! Before every call that can reach a safepoint, compiled code writes its
+//! position (the instruction index, with [`IN_CALL`] while a callee owns
+//! the arguments) into `link`, stores every reference the interpreter's
+//! reference map names at that instruction into its slot, and publishes
+//! the frame as the thread's top frame; after the call it reloads those
+//! references (the collector may have moved them). So the root scanner,
+//! stack traces and the unwinder walk one chain of frames, interpreted and
+//! compiled alike, and read a compiled frame with the interpreter's maps
+//! (the scheme Cranelift's user stack maps implement, with the spill
+//! slots in the slot stack instead of the native frame: no native stack
+//! walking, and the same layout on x86-64 and AArch64).
+//!
+//! [`JitCtx`] is the per-thread context compiled code holds in Cranelift's
+//! pinned register (r15 on x86-64, x21 on AArch64), as wasmtime's
+//! `vmctx`: the thread block (the fast paths' state at its published
+//! offsets), the slot stack's limit, the thread.
+
+use std::cell::Cell;
+
+use fastpath::thread::ThreadBlock;
+
+use crate::interp::stack::{FrameHeader, ThreadStack};
+
+/// `FrameHeader::flags`: a compiled frame (its `link` is its position).
+pub const COMPILED: usize = 2;
+
+/// In a compiled frame's position: a call is in progress, so the callee
+/// owns the arguments (the scanner leaves them to the callee's frame).
+pub const IN_CALL: usize = 1 << 32;
+
+/// The position word's instruction index.
+pub const POSITION_MASK: usize = IN_CALL - 1;
+
+/// In a compiled frame's `caller` word: the frame was entered from Rust
+/// (its caller's operands are all live, as below an interpreter entry
+/// frame).
+pub const CALLER_ENTRY: usize = 1;
+
+/// The per-thread context of compiled code (in the pinned register).
+#[repr(C)]
+pub struct JitCtx {
+    /// The thread block.
+    pub block: Cell<*const ThreadBlock>,
+    /// The thread's slot stack.
+    pub stack: Cell<*const ThreadStack>,
+    /// The highest slot address a compiled frame may end at (the slot
+    /// stack's end less the reserve kept for throwing
+    /// `StackOverflowError`, or the end itself while one is made).
+    pub limit: Cell<usize>,
+    /// The lowest native stack address compiled code may grow to.
+    pub native_limit: Cell<usize>,
+    /// The `JThread` running on this thread (set at every entry from
+    /// Rust: it is the same object, at the same address, for the thread's
+    /// whole life in Java code).
+    pub thread: Cell<*mut ()>,
+}
+
+/// Byte offsets compiled code reads.
+pub mod off {
+    use super::*;
+
+    /// `JitCtx::block`.
+    pub const CTX_BLOCK: i32 = std::mem::offset_of!(JitCtx, block) as i32;
+    /// `JitCtx::stack`.
+    pub const CTX_STACK: i32 = std::mem::offset_of!(JitCtx, stack) as i32;
+    /// `JitCtx::limit`.
+    pub const CTX_LIMIT: i32 = std::mem::offset_of!(JitCtx, limit) as i32;
+    /// `JitCtx::native_limit`.
+    pub const CTX_NATIVE_LIMIT: i32 = std::mem::offset_of!(JitCtx, native_limit) as i32;
+    /// `ThreadStack::top_frame`.
+    pub const STACK_TOP_FRAME: i32 = std::mem::offset_of!(ThreadStack, top_frame) as i32;
+    /// `ThreadStack::sp`.
+    pub const STACK_SP: i32 = std::mem::offset_of!(ThreadStack, sp) as i32;
+    /// `ThreadStack::pending`.
+    pub const STACK_PENDING: i32 = std::mem::offset_of!(ThreadStack, pending) as i32;
+    /// `FrameHeader::method`.
+    pub const FRAME_METHOD: i32 = std::mem::offset_of!(FrameHeader, method) as i32;
+    /// `FrameHeader::caller`.
+    pub const FRAME_CALLER: i32 = std::mem::offset_of!(FrameHeader, caller) as i32;
+    /// `FrameHeader::link`.
+    pub const FRAME_LINK: i32 = std::mem::offset_of!(FrameHeader, link) as i32;
+    /// `FrameHeader::flags`.
+    pub const FRAME_FLAGS: i32 = std::mem::offset_of!(FrameHeader, flags) as i32;
+    /// `FrameHeader::sync_obj`.
+    pub const FRAME_SYNC_OBJ: i32 = std::mem::offset_of!(FrameHeader, sync_obj) as i32;
+}
+
+/// How deep the native stack may grow below the address of a local of the
+/// function that attaches a thread: its size less a margin for the Rust
+/// frames (the interpreter's, the natives') between two checks.
+pub fn native_limit_below(top: usize, native_stack_bytes: usize) -> usize {
+    const MARGIN: usize = 512 << 10;
+    top.saturating_sub(native_stack_bytes.saturating_sub(MARGIN))
+}
+
+/// What a compiled method returns through an adapter, and a helper that
+/// runs Java for compiled code: the result's bits as an interpreter slot
+/// holds them, and 0 (normal) or 1 (an exception is pending).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Ret {
+    /// The value (long and double whole, int sign-extended, float bits).
+    pub value: u64,
+    /// 0, or 1 when an exception is pending.
+    pub status: u64,
+}

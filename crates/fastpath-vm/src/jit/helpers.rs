@@ -1,0 +1,165 @@
+//! The runtime functions compiled code calls, as data: each [`Helper`]'s
+//! C signature (for the translator's imports) and whether it can reach a
+//! safepoint (then the call site spills and reloads the frame's
+//! references). Their implementations, generic over the barrier set, are
+//! in `runtime.rs`; [`HelperTable`] holds their addresses for one set.
+//!
+//! Where it sits: the translator is not generic (one copy of Cranelift
+//! code, whatever the barrier set): it names a helper by this enum and
+//! `install` resolves the name through the table.
+
+use cranelift_codegen::ir::types::{F32, F64, I32, I64};
+use cranelift_codegen::ir::Type;
+
+/// A runtime function compiled code calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Helper {
+    /// `(ctx)`: stop for a safepoint (the poll was armed).
+    Poll,
+    /// `(ctx, class) -> obj` (0: an exception is pending): `new`, with the
+    /// class's initialization.
+    New,
+    /// `(ctx, array class, length: i32) -> obj`.
+    NewArray,
+    /// `(ctx, array class, dims, counts) -> obj`.
+    MultiNewArray,
+    /// `(ctx, class) -> status`: initializes `class`.
+    InitClass,
+    /// `(ctx, literal) -> obj`: the interned string.
+    LdcString,
+    /// `(ctx, class) -> obj`: the class's `java.lang.Class`.
+    Mirror,
+    /// `(ctx, method, index)`: `NullPointerException` at that instruction.
+    ThrowNpe,
+    /// `(ctx, index: i32, length: i32)`.
+    ThrowIndex,
+    /// `(ctx)`: `ArithmeticException: / by zero`.
+    ThrowDivide,
+    /// `(ctx, obj, class)`: `ClassCastException`.
+    ThrowCast,
+    /// `(ctx, value)`: `ArrayStoreException`.
+    ThrowStore,
+    /// `(ctx, method, error index)`: the method's resolution error.
+    ThrowError,
+    /// `(ctx)`: `IllegalMonitorStateException`.
+    ThrowMonitorState,
+    /// `(ctx, exception)`: makes it pending (`athrow`).
+    Throw,
+    /// `(ctx, caller frame, sp)`: `StackOverflowError` in the caller.
+    ThrowStackOverflow,
+    /// `(ctx, receiver class, method)`: a failed interface call.
+    ThrowInterface,
+    /// `(ctx, receiver, method)`: `AbstractMethodError`.
+    ThrowAbstract,
+    /// `(sub, class) -> i32`: whether `sub` is `class` or a subtype.
+    IsSubclass,
+    /// `(ctx, method, args, caller frame) -> (value, status)`: calls a
+    /// method with no compiled code (interpreted, native, abstract).
+    Invoke,
+    /// `(class, interface, index) -> method` (0: none).
+    Itable,
+    /// `(ctx, obj)`: `monitorenter` (blocks in a safe region when contended).
+    MonitorEnter,
+    /// `(ctx, obj) -> status` (1: not the owner).
+    MonitorExit,
+    /// `(f64, f64) -> f64`: `drem`.
+    Drem,
+    /// `(f32, f32) -> f32`: `frem`.
+    Frem,
+}
+
+impl Helper {
+    /// Every helper, in index order.
+    pub const ALL: [Helper; 25] = [
+        Helper::Poll,
+        Helper::New,
+        Helper::NewArray,
+        Helper::MultiNewArray,
+        Helper::InitClass,
+        Helper::LdcString,
+        Helper::Mirror,
+        Helper::ThrowNpe,
+        Helper::ThrowIndex,
+        Helper::ThrowDivide,
+        Helper::ThrowCast,
+        Helper::ThrowStore,
+        Helper::ThrowError,
+        Helper::ThrowMonitorState,
+        Helper::Throw,
+        Helper::ThrowStackOverflow,
+        Helper::ThrowInterface,
+        Helper::ThrowAbstract,
+        Helper::IsSubclass,
+        Helper::Invoke,
+        Helper::Itable,
+        Helper::MonitorEnter,
+        Helper::MonitorExit,
+        Helper::Drem,
+        Helper::Frem,
+    ];
+
+    /// Its arguments' and results' Cranelift types.
+    pub fn signature(self) -> (&'static [Type], &'static [Type]) {
+        match self {
+            Helper::Poll | Helper::ThrowDivide | Helper::ThrowMonitorState => (&[I64], &[]),
+            Helper::New | Helper::LdcString | Helper::Mirror => (&[I64, I64], &[I64]),
+            Helper::InitClass => (&[I64, I64], &[I64]),
+            Helper::NewArray => (&[I64, I64, I32], &[I64]),
+            Helper::MultiNewArray => (&[I64, I64, I64, I64], &[I64]),
+            Helper::ThrowNpe | Helper::ThrowError => (&[I64, I64, I64], &[]),
+            Helper::ThrowIndex => (&[I64, I32, I32], &[]),
+            Helper::ThrowCast | Helper::ThrowInterface | Helper::ThrowAbstract => (&[I64, I64, I64], &[]),
+            Helper::ThrowStore | Helper::Throw => (&[I64, I64], &[]),
+            Helper::ThrowStackOverflow => (&[I64, I64, I64], &[]),
+            Helper::IsSubclass => (&[I64, I64], &[I32]),
+            Helper::Invoke => (&[I64, I64, I64, I64], &[I64, I64]),
+            Helper::Itable => (&[I64, I64, I64], &[I64]),
+            Helper::MonitorEnter => (&[I64, I64], &[]),
+            Helper::MonitorExit => (&[I64, I64], &[I32]),
+            Helper::Drem => (&[F64, F64], &[F64]),
+            Helper::Frem => (&[F32, F32], &[F32]),
+        }
+    }
+
+    /// Whether a call can reach a safepoint (allocate, run Java, block):
+    /// the call site publishes its frame and spills its references first.
+    pub fn safepoint(self) -> bool {
+        !matches!(
+            self,
+            Helper::IsSubclass | Helper::Itable | Helper::MonitorExit | Helper::Drem | Helper::Frem
+        )
+    }
+
+    /// The import index (`install` resolves it through [`HelperTable`]).
+    pub fn index(self) -> u32 {
+        self as u32
+    }
+}
+
+/// The library's slow paths compiled code calls from the inlined fast
+/// paths, after the helpers in the import index space.
+pub const LIBRARY_BASE: u32 = Helper::ALL.len() as u32;
+
+/// The address of each helper, for one barrier set.
+#[derive(Clone, Debug)]
+pub struct HelperTable(pub [usize; Helper::ALL.len()]);
+
+impl HelperTable {
+    /// The address of `h`.
+    pub fn addr(&self, h: Helper) -> usize {
+        self.0[h as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers_are_listed_in_index_order() {
+        for (i, h) in Helper::ALL.iter().enumerate() {
+            assert_eq!(h.index() as usize, i, "{h:?}");
+        }
+    }
+}

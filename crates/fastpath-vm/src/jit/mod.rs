@@ -1,0 +1,437 @@
+//! The JIT: hot Java methods compiled by Cranelift, with fastpath's fast
+//! paths inlined.
+//!
+//! Where it sits: beside the interpreter, which stays the semantic
+//! reference. Methods start interpreted; the interpreter counts each
+//! method's invocations and backward branches and, past
+//! [`Jit::invoke_threshold`] or [`Jit::backedge_threshold`], compiles it
+//! (on the calling thread, in a safe region: compiling reads class
+//! metadata only, never the heap). A method the translator cannot compile
+//! stays interpreted for good. `-Xint` never compiles; `-Xcomp` compiles
+//! each method before its first run.
+//!
+//! | file | what |
+//! |---|---|
+//! | `ops.rs` | the instructions, typed for the JIT |
+//! | `kinds.rs` | the kind of every slot at every instruction (dataflow) |
+//! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
+//! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
+//! | `frame.rs` | compiled frames on the slot stack, the per-thread context |
+//! | `layout.rs` | the heap object layout compiled code reads |
+//! | `helpers.rs` | the runtime functions compiled code calls, as data |
+//! | `runtime.rs` | their implementations |
+//! | `entry.rs` | calls from the interpreter and from Rust into compiled code |
+//!
+//! Calls between the tiers: compiled code calls a callee's compiled entry
+//! (`MethodJit::entry`, non-zero once installed) with the arguments in
+//! registers, or the `Invoke` helper when it has none; the interpreter
+//! and Rust call compiled code through an adapter per signature shape
+//! (`entry.rs`), which loads the arguments from the slots where the
+//! interpreter keeps them and sets the context register.
+
+pub mod emit;
+pub mod entry;
+pub mod frame;
+pub mod helpers;
+pub mod kinds;
+pub mod layout;
+pub mod ops;
+pub mod runtime;
+pub mod translate;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::FunctionBuilderContext;
+use fastpath::code::{CodeCache, Entry};
+use fastpath::gc::{BarrierBits, BarrierSet};
+use fastpath_jit::slow::LibraryPath;
+use fastpath_jit::{CsetMap, LockStackLayout, SatbQueueLayout, ThreadLayout};
+
+use crate::interp::Decoded;
+use crate::link::Method;
+use helpers::{Helper, HelperTable};
+use layout::VecLayout;
+
+/// Which tiers run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `-Xint`: the interpreter only.
+    Int,
+    /// The default: interpreted first, compiled when hot.
+    Mixed,
+    /// `-Xcomp`: every method compiled before its first run.
+    Comp,
+}
+
+impl Mode {
+    /// The mode named by `FASTPATH_VM_JIT` (`int`, `mixed`, `comp`), if set.
+    pub fn from_env() -> Result<Option<Mode>, String> {
+        match std::env::var("FASTPATH_VM_JIT") {
+            Ok(v) => match v.as_str() {
+                "int" => Ok(Some(Mode::Int)),
+                "mixed" => Ok(Some(Mode::Mixed)),
+                "comp" => Ok(Some(Mode::Comp)),
+                other => Err(format!("FASTPATH_VM_JIT={other}: expected int, mixed or comp")),
+            },
+            Err(_) => Ok(None),
+        }
+    }
+}
+
+/// A method's JIT state, in its `Method` (compiled code reads `entry`).
+#[derive(Debug, Default)]
+#[repr(C)]
+pub struct MethodJit {
+    /// The compiled code's address (0: none; calls go to the interpreter).
+    pub entry: AtomicUsize,
+    /// The adapter that calls `entry` from the interpreter and Rust.
+    pub adapter: AtomicUsize,
+    /// Interpreted invocations (racy increments: a heuristic).
+    pub invocations: AtomicU32,
+    /// Backward branches taken while interpreted.
+    pub backedges: AtomicU32,
+    /// [`State`] as a byte.
+    pub state: AtomicU8,
+}
+
+impl MethodJit {
+    /// `entry`'s byte offset (compiled callers load it).
+    pub const ENTRY_OFFSET: usize = std::mem::offset_of!(MethodJit, entry);
+
+    /// The compiled entry (0: none).
+    #[inline(always)]
+    pub fn entry(&self) -> usize {
+        // Acquire: the code was installed (and published) before the
+        // Release store of its address.
+        self.entry.load(Ordering::Acquire)
+    }
+}
+
+/// A method's compilation state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum State {
+    /// Not compiled (yet).
+    Interpreted = 0,
+    /// A thread is compiling it.
+    Compiling = 1,
+    /// Compiled: `entry` is set.
+    Compiled = 2,
+    /// The JIT could not compile it: it stays interpreted.
+    Failed = 3,
+}
+
+/// What the translator needs of the VM and the heap, fixed for the
+/// process (built once the barrier set's type is known).
+#[derive(Debug)]
+pub struct CompileEnv {
+    /// The runtime helpers' addresses.
+    pub helpers: HelperTable,
+    /// The thread block's offsets.
+    pub thread: ThreadLayout,
+    /// The lock-stack's.
+    pub lock: LockStackLayout,
+    /// The SATB queue's.
+    pub satb: SatbQueueLayout,
+    /// The collection-set map (and the region size, for G1's filter).
+    pub cset: CsetMap,
+    /// The heap's barrier set.
+    pub barriers: BarrierBits,
+    /// Where `Class::vtable`'s pointer and length lie.
+    pub vtable: VecLayout,
+    /// `boolean[]`'s class (a `bastore` into it stores `& 1`).
+    pub bool_array: usize,
+    /// A new object's header.
+    pub neutral: u64,
+}
+
+/// Counters of the JIT's work.
+#[derive(Debug, Default)]
+pub struct JitStats {
+    /// Methods compiled.
+    pub compiled: AtomicU64,
+    /// Methods the JIT refused (they stay interpreted).
+    pub failed: AtomicU64,
+    /// Nanoseconds spent compiling.
+    pub nanos: AtomicU64,
+    /// Bytes of code installed.
+    pub bytes: AtomicU64,
+}
+
+/// The VM's JIT.
+pub struct Jit {
+    /// Which tiers run.
+    pub mode: Mode,
+    /// Interpreted invocations before a method is compiled.
+    pub invoke_threshold: u32,
+    /// Backward branches taken in a method's interpreted runs before its
+    /// next invocation is compiled (a method called rarely whose loops are
+    /// hot; without on-stack replacement the running invocation finishes
+    /// interpreted).
+    pub backedge_threshold: u32,
+    isa: OwnedTargetIsa,
+    cache: OnceLock<CodeCache>,
+    env: OnceLock<CompileEnv>,
+    entries: Mutex<Vec<Entry>>,
+    adapters: Mutex<HashMap<String, usize>>,
+    /// Counters.
+    pub stats: JitStats,
+    /// Print each compilation (`FASTPATH_VM_JIT_LOG=1`).
+    log: bool,
+}
+
+/// The code cache's size.
+const CODE_CACHE_BYTES: usize = 128 << 20;
+
+/// The ISA compiled code is generated for: the host's, optimizing, with
+/// the context in the pinned register.
+fn jit_isa() -> OwnedTargetIsa {
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").expect("a known setting");
+    flags.set("enable_pinned_reg", "true").expect("a known setting");
+    flags
+        .set(
+            "enable_verifier",
+            if cfg!(debug_assertions) { "true" } else { "false" },
+        )
+        .expect("a known setting");
+    let triple = if cfg!(target_arch = "aarch64") {
+        "aarch64-unknown-linux-gnu"
+    } else {
+        "x86_64-unknown-linux-gnu"
+    };
+    cranelift_codegen::isa::lookup_by_name(triple)
+        .expect("cranelift built with host-arch")
+        .finish(settings::Flags::new(flags))
+        .expect("valid flags")
+}
+
+/// The library slow path's index among the library imports.
+pub fn library_index(p: LibraryPath) -> u32 {
+    match p {
+        LibraryPath::MonitorEnter => 0,
+        LibraryPath::MonitorExit => 1,
+        LibraryPath::SatbEnqueue => 2,
+        LibraryPath::Lrb => 3,
+        LibraryPath::BrooksWb => 4,
+        LibraryPath::G1Card => 5,
+        LibraryPath::CasRef => 6,
+    }
+}
+
+const LIBRARY_PATHS: [LibraryPath; 7] = [
+    LibraryPath::MonitorEnter,
+    LibraryPath::MonitorExit,
+    LibraryPath::SatbEnqueue,
+    LibraryPath::Lrb,
+    LibraryPath::BrooksWb,
+    LibraryPath::G1Card,
+    LibraryPath::CasRef,
+];
+
+impl Jit {
+    /// A JIT in `mode` (`FASTPATH_VM_JIT_THRESHOLD` overrides the
+    /// invocation threshold).
+    pub fn new(mode: Mode) -> Result<Jit, String> {
+        let threshold = match std::env::var("FASTPATH_VM_JIT_THRESHOLD") {
+            Ok(v) => v
+                .parse::<u32>()
+                .map_err(|_| format!("FASTPATH_VM_JIT_THRESHOLD={v}: expected a number"))?,
+            Err(_) => 1000,
+        };
+        Ok(Jit {
+            mode,
+            invoke_threshold: match mode {
+                Mode::Int => u32::MAX,
+                Mode::Mixed => threshold.max(1),
+                Mode::Comp => 0,
+            },
+            // A backward branch weighs 1/16 of an invocation (HotSpot's
+            // tiers weigh it less still: Tier3InvocationThreshold 200,
+            // Tier3BackEdgeThreshold 60000, but they also have OSR).
+            backedge_threshold: match mode {
+                Mode::Int => u32::MAX,
+                Mode::Mixed => threshold.max(1).saturating_mul(16),
+                Mode::Comp => 0,
+            },
+            isa: jit_isa(),
+            cache: OnceLock::new(),
+            env: OnceLock::new(),
+            entries: Mutex::new(Vec::new()),
+            adapters: Mutex::new(HashMap::new()),
+            stats: JitStats::default(),
+            log: std::env::var_os("FASTPATH_VM_JIT_LOG").is_some_and(|v| v == "1"),
+        })
+    }
+
+    /// Whether methods are ever compiled.
+    pub fn enabled(&self) -> bool {
+        self.mode != Mode::Int
+    }
+
+    /// Sets up what compiling needs for barrier set `B` (its helpers), once
+    /// per process, from the first thread that runs Java. `Err`: the JIT
+    /// cannot run here (the VM then interprets everything).
+    pub fn init<B: BarrierSet>(
+        &self,
+        m: &mut fastpath::gc::Mutator<B>,
+        vm: &crate::runtime::Vm,
+    ) -> Result<(), String> {
+        if !self.enabled() || self.env.get().is_some() {
+            return Ok(());
+        }
+        layout::check(m)?;
+        let object = vm.object_class();
+        let sample = *object.vtable.first().ok_or("java.lang.Object has no methods")?;
+        let vtable = VecLayout::probe(sample).ok_or("a Vec's layout could not be found")?;
+        let bool_array = vm.loader.load("[Z").map_err(|e| e.to_string())? as *const _ as usize;
+        let env = CompileEnv {
+            helpers: runtime::table::<B>(),
+            thread: ThreadLayout::fastpath().map_err(|e| e.to_string())?,
+            lock: LockStackLayout::fastpath().map_err(|e| e.to_string())?,
+            satb: SatbQueueLayout::fastpath().map_err(|e| e.to_string())?,
+            cset: CsetMap::of(m),
+            barriers: vm.heap.config().barriers,
+            vtable,
+            bool_array,
+            neutral: layout::neutral_header(),
+        };
+        let cache = CodeCache::new(CODE_CACHE_BYTES).map_err(|e| e.to_string())?;
+        let _ = self.cache.set(cache);
+        let _ = self.env.set(env);
+        Ok(())
+    }
+
+    fn ready(&self) -> Option<(&CodeCache, &CompileEnv)> {
+        Some((self.cache.get()?, self.env.get()?))
+    }
+
+    /// Compiles `m` (decoded as `d`) unless another thread does or did;
+    /// returns its entry, 0 if it has none.
+    pub fn compile(&self, m: &'static Method, d: &'static Decoded) -> usize {
+        let Some((cache, env)) = self.ready() else {
+            return 0;
+        };
+        let s = &m.jit.state;
+        // Acquire/Relaxed: the winner of the CAS compiles; a loser reads
+        // `entry` (Acquire) for whatever is there.
+        if s.compare_exchange(
+            State::Interpreted as u8,
+            State::Compiling as u8,
+            Ordering::Acquire,
+            Ordering::Relaxed,
+        )
+        .is_err()
+        {
+            return m.jit.entry();
+        }
+        let start = Instant::now();
+        let result = self.compile_now(cache, env, m, d);
+        let nanos = start.elapsed().as_nanos() as u64;
+        // Relaxed: statistics.
+        self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
+        match result {
+            Ok((entry, adapter, len)) => {
+                self.stats.compiled.fetch_add(1, Ordering::Relaxed);
+                self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
+                if self.log {
+                    eprintln!("jit: {m:?} {len} bytes in {} us", nanos / 1000);
+                }
+                // Release: the adapter before the entry that names it.
+                m.jit.adapter.store(adapter, Ordering::Release);
+                m.jit.entry.store(entry, Ordering::Release);
+                s.store(State::Compiled as u8, Ordering::Release);
+                entry
+            }
+            Err(why) => {
+                self.stats.failed.fetch_add(1, Ordering::Relaxed);
+                if self.log {
+                    eprintln!("jit: {m:?} not compiled: {why}");
+                }
+                s.store(State::Failed as u8, Ordering::Release);
+                0
+            }
+        }
+    }
+
+    fn compile_now(
+        &self,
+        cache: &CodeCache,
+        env: &CompileEnv,
+        m: &'static Method,
+        d: &'static Decoded,
+    ) -> Result<(usize, usize, usize), String> {
+        if m.is_native() || m.is_abstract() {
+            return Err("no bytecode".into());
+        }
+        let adapter = self.adapter_for(cache, m)?;
+        let mut fctx = FunctionBuilderContext::new();
+        let func = translate::translate(env, m, d, &mut fctx, self.isa.frontend_config()).map_err(|e| e.0)?;
+        let entry = self.install(cache, env, func)?;
+        let (addr, len) = (entry.addr() as usize, entry.len());
+        self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
+        Ok((addr, adapter, len))
+    }
+
+    /// Compiles and installs `func`, resolving helper and library imports.
+    fn install(
+        &self,
+        cache: &CodeCache,
+        env: &CompileEnv,
+        func: cranelift_codegen::ir::Function,
+    ) -> Result<Entry, String> {
+        let entry = fastpath_cranelift::install(cache, &*self.isa, func, |index| {
+            if index < helpers::LIBRARY_BASE {
+                env.helpers.addr(Helper::ALL[index as usize])
+            } else {
+                LIBRARY_PATHS[(index - helpers::LIBRARY_BASE) as usize].addr()
+            }
+        })
+        .map_err(|e| e.to_string())?;
+        // Other threads may call the code as soon as its address is stored:
+        // make every core's instruction stream see it (a serializing
+        // membarrier where the kernel has it).
+        let _ = fastpath::code::publish();
+        Ok(entry)
+    }
+
+    /// The adapter for `m`'s signature shape, compiled on first need.
+    fn adapter_for(&self, cache: &CodeCache, m: &'static Method) -> Result<usize, String> {
+        let key = translate::shape_key(m);
+        let mut map = self.adapters.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(a) = map.get(&key) {
+            return Ok(*a);
+        }
+        let func = entry::adapter(m, self.isa.frontend_config());
+        let env = self.env.get().ok_or("not initialized")?;
+        let e = self.install(cache, env, func)?;
+        let a = e.addr() as usize;
+        self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(e);
+        map.insert(key, a);
+        Ok(a)
+    }
+
+    /// Whether each compilation and the summary at exit are printed
+    /// (`FASTPATH_VM_JIT_LOG=1`).
+    pub fn logging(&self) -> bool {
+        self.log
+    }
+
+    /// A one-line summary (`FASTPATH_VM_JIT_LOG`).
+    pub fn summary(&self) -> String {
+        let s = &self.stats;
+        // Relaxed: statistics read at exit.
+        format!(
+            "fastpath-vm jit: {} methods compiled, {} refused, {} bytes, {} ms compiling",
+            s.compiled.load(Ordering::Relaxed),
+            s.failed.load(Ordering::Relaxed),
+            s.bytes.load(Ordering::Relaxed),
+            s.nanos.load(Ordering::Relaxed) / 1_000_000
+        )
+    }
+}

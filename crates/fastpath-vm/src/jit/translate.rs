@@ -1,0 +1,1499 @@
+//! Bytecode to Cranelift IR: one compiled function per Java method.
+//!
+//! Where it sits: `mod.rs` hands a decoded method here and installs the
+//! function it gets back. The translation is the interpreter's semantics
+//! instruction by instruction, from the typed [`Op`]s (`ops.rs`) and the
+//! entry kinds of every slot (`kinds.rs`):
+//!
+//! - SSA from the stack machine with `cranelift-frontend` variables, one
+//!   per slot (local or operand-stack position) and value kind, as
+//!   wasmtime's translator keeps wasm locals; a block per branch target,
+//!   handler and fall-through after a branch.
+//! - Safepoints (`safepoint`): the position and the references the
+//!   interpreter's map names are stored into the method's slot-stack frame
+//!   before the call and reloaded after it (`frame.rs`).
+//! - Exceptions: every instruction that can throw branches, with the
+//!   exception pending in the thread, to the dispatch block of its handler
+//!   ranges (`dispatch`), which tests the handlers in table order and
+//!   either jumps to one with the exception pushed or returns status 1
+//!   (the caller dispatches in turn).
+//! - Calls: to the callee's compiled entry when it has one (a load of
+//!   `Method::jit`'s entry and an indirect call with the arguments in
+//!   registers), else through the `Invoke` helper (interpreted, native,
+//!   abstract), with the arguments in the slots where the interpreter
+//!   keeps them.
+//!
+//! The object model, barriers and allocation are in `emit.rs`.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8};
+use cranelift_codegen::ir::{
+    self, AbiParam, Block, ExtFuncData, ExternalName, FuncRef, Function, InstBuilder, MemFlagsData, SigRef,
+    Signature, Type, UserExternalName, UserFuncName, Value,
+};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+
+use super::frame::{off, COMPILED, IN_CALL};
+use super::helpers::Helper;
+use super::kinds::Kinds;
+use super::ops::{Const, Dispatch, Op, Target, K};
+use super::CompileEnv;
+use crate::interp::insn::{Arith, Cond, Conv, Switch};
+use crate::interp::stack::HEADER_SLOTS;
+use crate::interp::Decoded;
+use crate::link::{Kind, Method};
+
+/// Why a method was not compiled (it stays interpreted).
+#[derive(Debug)]
+pub struct Unsupported(pub String);
+
+/// The Cranelift type of a kind's values.
+pub fn ty(k: K) -> Type {
+    match k {
+        K::I => I32,
+        K::F => F32,
+        K::D => F64,
+        _ => I64,
+    }
+}
+
+/// The compiled signature of a method: `(sp, caller, args...) -> (value,
+/// status)`, SystemV, the context in the pinned register.
+pub fn java_signature(m: &Method) -> Signature {
+    let mut sig = Signature::new(CallConv::SystemV);
+    sig.params.push(AbiParam::new(I64));
+    sig.params.push(AbiParam::new(I64));
+    if !m.is_static() {
+        sig.params.push(AbiParam::new(I64));
+    }
+    for p in &m.desc.params {
+        sig.params.push(AbiParam::new(ty(K::of_type(p))));
+    }
+    sig.returns.push(AbiParam::new(ret_type(m)));
+    sig.returns.push(AbiParam::new(I64));
+    sig
+}
+
+/// The type of a method's first result (I64 for void).
+pub fn ret_type(m: &Method) -> Type {
+    m.desc.ret.as_ref().map_or(I64, |t| ty(K::of_type(t)))
+}
+
+/// A key for a method's compiled signature (adapters are shared by it).
+pub fn shape_key(m: &Method) -> String {
+    let mut s = String::new();
+    if !m.is_static() {
+        s.push('L');
+    }
+    for p in &m.desc.params {
+        s.push(kind_letter(K::of_type(p)));
+    }
+    s.push(')');
+    s.push(m.desc.ret.as_ref().map_or('V', |t| kind_letter(K::of_type(t))));
+    s
+}
+
+fn kind_letter(k: K) -> char {
+    match k {
+        K::I => 'I',
+        K::J => 'J',
+        K::F => 'F',
+        K::D => 'D',
+        _ => 'L',
+    }
+}
+
+/// What a safepoint spilled, to reload after the call.
+pub(super) struct Spilled(Vec<(Variable, i32)>);
+
+/// The translation of one method.
+pub(super) struct Translator<'e, 'f> {
+    pub(super) env: &'e CompileEnv,
+    pub(super) b: FunctionBuilder<'f>,
+    pub(super) m: &'static Method,
+    pub(super) d: &'static Decoded,
+    ops: Vec<Op>,
+    kinds: Kinds,
+    /// `max_locals`: stack slot j is variable slot `ml + j`.
+    ml: usize,
+    /// Slots of the frame (locals, header, operand stack).
+    frame_slots: usize,
+    vars: Vec<[Option<Variable>; 5]>,
+    blocks: Vec<Option<Block>>,
+    /// The operand stack's kinds at the current point.
+    pub(super) stack: Vec<K>,
+    pub(super) ctx: Value,
+    pub(super) thread: Value,
+    stackp: Value,
+    pub(super) fp: Value,
+    imports: HashMap<u32, FuncRef>,
+    sigs: HashMap<String, SigRef>,
+    dispatch: HashMap<Vec<u32>, Block>,
+    /// The instruction being translated.
+    pub(super) idx: usize,
+    /// The current block has its terminator.
+    filled: bool,
+    /// Back-edge poll blocks to fill: (block, target index, target block).
+    polls: Vec<(Block, usize, Block)>,
+}
+
+/// Translates `m` into a Cranelift function named `(0, m.id)`.
+pub fn translate(
+    env: &CompileEnv,
+    m: &'static Method,
+    d: &'static Decoded,
+    fctx: &mut FunctionBuilderContext,
+    frontend: cranelift_codegen::isa::TargetFrontendConfig,
+) -> Result<Function, Unsupported> {
+    let mut ops = super::ops::ops_of(m, d).map_err(Unsupported)?;
+    if ops.is_empty() {
+        return Err(Unsupported("no code".into()));
+    }
+    ops.shrink_to_fit();
+    let kinds = super::kinds::compute(m, d, &ops).map_err(Unsupported)?;
+    let mut func = Function::with_name_signature(UserFuncName::user(0, m.id), java_signature(m));
+    let b = FunctionBuilder::new(&mut func, fctx);
+    let ml = d.max_locals as usize;
+    let mut t = Translator {
+        env,
+        b,
+        m,
+        d,
+        kinds,
+        ml,
+        frame_slots: ml + HEADER_SLOTS + d.max_stack as usize,
+        vars: vec![[None; 5]; ml + d.max_stack as usize + 2],
+        blocks: vec![None; ops.len()],
+        ops,
+        stack: Vec::new(),
+        ctx: Value::from_u32(0),
+        thread: Value::from_u32(0),
+        stackp: Value::from_u32(0),
+        fp: Value::from_u32(0),
+        imports: HashMap::new(),
+        sigs: HashMap::new(),
+        dispatch: HashMap::new(),
+        idx: 0,
+        filled: false,
+        polls: Vec::new(),
+    };
+    t.make_blocks();
+    t.prologue();
+    for i in 0..t.ops.len() {
+        t.instruction(i)?;
+    }
+    if !t.filled {
+        // Only an unreachable tail can end without a terminator.
+        t.b.ins().trap(ir::TrapCode::unwrap_user(1));
+    }
+    t.finish_polls();
+    t.finish_dispatch();
+    t.b.seal_all_blocks();
+    t.b.finalize(frontend);
+    Ok(func)
+}
+
+impl<'e, 'f> Translator<'e, 'f> {
+    // ---- structure -----------------------------------------------------------
+
+    fn make_blocks(&mut self) {
+        let n = self.ops.len();
+        let mut leader = vec![false; n];
+        leader[0] = true;
+        for h in self.d.handlers.iter() {
+            leader[h.handler as usize] = true;
+        }
+        for (i, op) in self.ops.iter().enumerate() {
+            let mut targets: Vec<u32> = Vec::new();
+            let ends = match *op {
+                Op::If(_, t) | Op::IfICmp(_, t) | Op::IfACmp(_, t) | Op::IfNull(_, t) => {
+                    targets.push(t.index);
+                    true
+                }
+                Op::Goto(t) => {
+                    targets.push(t.index);
+                    true
+                }
+                Op::Switch(k) => {
+                    match &self.d.switches[k as usize] {
+                        Switch::Table {
+                            default, targets: ts, ..
+                        }
+                        | Switch::Lookup {
+                            default, targets: ts, ..
+                        } => {
+                            targets.extend(ts.iter().copied());
+                            targets.push(*default);
+                        }
+                    }
+                    true
+                }
+                Op::Return(_) | Op::AThrow | Op::Throw(_) => true,
+                _ => false,
+            };
+            for t in targets {
+                leader[t as usize] = true;
+            }
+            if ends && i + 1 < n {
+                leader[i + 1] = true;
+            }
+        }
+        for (i, l) in leader.iter().enumerate() {
+            if *l && self.kinds.stacks[i].is_some() {
+                self.blocks[i] = Some(self.b.create_block());
+            }
+        }
+    }
+
+    /// The entry block: the frame header, the stack checks, the poll, a
+    /// synchronized method's lock; then the first instruction's block.
+    fn prologue(&mut self) {
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        let params: Vec<Value> = self.b.block_params(entry).to_vec();
+        let (sp, caller) = (params[0], params[1]);
+        let trusted = MemFlagsData::trusted();
+        let readonly = trusted.with_readonly();
+        self.ctx = self.b.ins().get_pinned_reg(I64);
+        self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
+        self.stackp = self.b.ins().load(I64, readonly, self.ctx, off::CTX_STACK);
+        self.fp = self.b.ins().iadd_imm_s(sp, (self.ml * 8) as i64);
+        let end = self
+            .b
+            .ins()
+            .iadd_imm_s(self.fp, ((HEADER_SLOTS + self.d.max_stack as usize) * 8) as i64);
+        let limit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_LIMIT);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
+        let overflow = self.b.create_block();
+        let native = self.b.create_block();
+        let setup = self.b.create_block();
+        self.b.ins().brif(over, overflow, &[], native, &[]);
+        self.b.switch_to_block(native);
+        let nsp = self.b.ins().get_stack_pointer(I64);
+        let nlimit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_NATIVE_LIMIT);
+        let deep = self.b.ins().icmp(IntCC::UnsignedLessThan, nsp, nlimit);
+        self.b.ins().brif(deep, overflow, &[], setup, &[]);
+
+        self.b.set_cold_block(overflow);
+        self.b.switch_to_block(overflow);
+        let untagged = self.b.ins().band_imm_s(caller, !1i64);
+        self.call_helper(Helper::ThrowStackOverflow, &[untagged, sp]);
+        self.return_thrown();
+
+        self.b.switch_to_block(setup);
+        let method = self.b.ins().iconst(I64, self.m as *const Method as i64);
+        self.b.ins().store(trusted, method, self.fp, off::FRAME_METHOD);
+        self.b.ins().store(trusted, caller, self.fp, off::FRAME_CALLER);
+        let flags = self.b.ins().iconst(I64, COMPILED as i64);
+        self.b.ins().store(trusted, flags, self.fp, off::FRAME_FLAGS);
+        // The arguments are locals 0..
+        let mut n = 0usize;
+        let mut p = 2;
+        if !self.m.is_static() {
+            self.def_local(0, K::R, params[p]);
+            p += 1;
+            n = 1;
+        }
+        for t in &self.m.desc.params {
+            let k = K::of_type(t);
+            self.def_local(n, k, params[p]);
+            p += 1;
+            n += k.slots();
+        }
+        // The entry poll (the interpreter's, at a frame's entry), reported
+        // at the first instruction, whose map holds the arguments.
+        self.poll(0);
+        if self.m.is_synchronized() {
+            self.lock_method();
+        }
+        let first = self.blocks[0].expect("instruction 0 is reachable");
+        self.b.ins().jump(first, &[]);
+        self.filled = true;
+    }
+
+    /// A synchronized method's lock: the receiver or the class mirror,
+    /// kept in the header's `sync_obj` (a root) until the method ends.
+    fn lock_method(&mut self) {
+        let trusted = MemFlagsData::trusted();
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().store(trusted, zero, self.fp, off::FRAME_SYNC_OBJ);
+        let obj = if self.m.is_static() {
+            let class = self.b.ins().iconst(I64, self.m.class as *const _ as i64);
+            let sp = self.safepoint(0, None);
+            let r = self.call_helper(Helper::Mirror, &[class]).expect("a result");
+            self.reload(sp);
+            // An exception while entering is at no instruction: no handler.
+            let ok = self.b.create_block();
+            let fail = self.b.create_block();
+            self.b.ins().brif(r, ok, &[], fail, &[]);
+            self.b.set_cold_block(fail);
+            self.b.switch_to_block(fail);
+            self.return_thrown();
+            self.b.switch_to_block(ok);
+            r
+        } else {
+            self.use_local(0, K::R)
+        };
+        self.b.ins().store(trusted, obj, self.fp, off::FRAME_SYNC_OBJ);
+        let sp = self.safepoint(0, None);
+        self.monitor_enter_obj(obj);
+        self.reload(sp);
+    }
+
+    /// Unlocks a synchronized method's lock (before a return or an
+    /// exception's way out); the object is reloaded from the header.
+    fn unlock_method(&mut self) {
+        let obj = self
+            .b
+            .ins()
+            .load(I64, MemFlagsData::trusted(), self.fp, off::FRAME_SYNC_OBJ);
+        self.monitor_exit_obj(obj, false);
+    }
+
+    // ---- variables and the operand stack ----------------------------------------
+
+    fn var(&mut self, slot: usize, k: K) -> Variable {
+        if slot >= self.vars.len() {
+            self.vars.resize(slot + 1, [None; 5]);
+        }
+        let i = k.index();
+        if let Some(v) = self.vars[slot][i] {
+            return v;
+        }
+        let v = self.b.declare_var(ty(k));
+        self.vars[slot][i] = Some(v);
+        v
+    }
+
+    pub(super) fn def_local(&mut self, n: usize, k: K, v: Value) {
+        let var = self.var(n, k);
+        self.b.def_var(var, v);
+    }
+
+    pub(super) fn use_local(&mut self, n: usize, k: K) -> Value {
+        let var = self.var(n, k);
+        self.b.use_var(var)
+    }
+
+    /// Pushes `v` of kind `k`.
+    pub(super) fn push(&mut self, k: K, v: Value) {
+        let pos = self.stack.len();
+        let var = self.var(self.ml + pos, k);
+        self.b.def_var(var, v);
+        self.stack.push(k);
+        if k.slots() == 2 {
+            self.stack.push(K::Hi);
+        }
+    }
+
+    /// Pops a value (a whole long or double).
+    pub(super) fn pop(&mut self) -> (K, Value) {
+        let mut k = self.stack.pop().expect("the analysis bounded the stack");
+        if k == K::Hi {
+            k = self.stack.pop().expect("a wide value's low slot");
+        }
+        let pos = self.stack.len();
+        let var = self.var(self.ml + pos, k);
+        (k, self.b.use_var(var))
+    }
+
+    pub(super) fn pop_v(&mut self) -> Value {
+        self.pop().1
+    }
+
+    /// Copies stack slot `from` to slot `to` (a wide value moves by its
+    /// low slot; its high slot carries nothing).
+    fn copy_slot(&mut self, from: usize, to: usize, kinds: &[K]) {
+        let k = kinds[from];
+        if k == K::Hi || k == K::X {
+            return;
+        }
+        let fv = self.var(self.ml + from, k);
+        let v = self.b.use_var(fv);
+        let tv = self.var(self.ml + to, k);
+        self.b.def_var(tv, v);
+    }
+
+    // ---- imports ----------------------------------------------------------------
+
+    fn import(&mut self, index: u32, params: &[Type], returns: &[Type]) -> FuncRef {
+        if let Some(f) = self.imports.get(&index) {
+            return *f;
+        }
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+        sig.returns.extend(returns.iter().map(|&t| AbiParam::new(t)));
+        let sigref = self.b.import_signature(sig);
+        let name = self
+            .b
+            .func
+            .declare_imported_user_function(UserExternalName { namespace: 1, index });
+        let f = self.b.import_function(ExtFuncData {
+            name: ExternalName::user(name),
+            signature: sigref,
+            colocated: false,
+            patchable: false,
+        });
+        self.imports.insert(index, f);
+        f
+    }
+
+    /// The import of a helper.
+    pub(super) fn helper_ref(&mut self, h: Helper) -> FuncRef {
+        let (p, r) = h.signature();
+        self.import(h.index(), p, r)
+    }
+
+    /// Calls `h`, the context first when it takes one; its first result.
+    pub(super) fn call_helper(&mut self, h: Helper, args: &[Value]) -> Option<Value> {
+        self.call_helper_all(h, args).first().copied()
+    }
+
+    /// Calls `h`; all its results.
+    pub(super) fn call_helper_all(&mut self, h: Helper, args: &[Value]) -> Vec<Value> {
+        let f = self.helper_ref(h);
+        let takes_ctx = !matches!(
+            h,
+            Helper::IsSubclass | Helper::Itable | Helper::Drem | Helper::Frem
+        );
+        let mut all = Vec::with_capacity(args.len() + 1);
+        if takes_ctx {
+            all.push(self.ctx);
+        }
+        all.extend_from_slice(args);
+        let call = self.b.ins().call(f, &all);
+        self.b.inst_results(call).to_vec()
+    }
+
+    /// A library slow path's import (the fast paths' uncommon case).
+    pub(super) fn library_ref(&mut self, path: fastpath_jit::slow::LibraryPath) -> FuncRef {
+        let index = super::helpers::LIBRARY_BASE + super::library_index(path);
+        if let Some(f) = self.imports.get(&index) {
+            return *f;
+        }
+        let f = fastpath_cranelift::import_library_slow_path(&mut self.b, index, path, false);
+        self.imports.insert(index, f);
+        f
+    }
+
+    fn java_sigref(&mut self, m: &'static Method) -> SigRef {
+        let key = shape_key(m);
+        if let Some(s) = self.sigs.get(&key) {
+            return *s;
+        }
+        let s = self.b.import_signature(java_signature(m));
+        self.sigs.insert(key, s);
+        s
+    }
+
+    // ---- safepoints ---------------------------------------------------------------
+
+    /// Publishes the frame at instruction `idx` and stores the references
+    /// its map names: all of them, or with `call_args`, all but the
+    /// topmost `call_args` stack slots (a callee's arguments, which it
+    /// owns). Returns what to reload after the call.
+    pub(super) fn safepoint(&mut self, idx: usize, call_args: Option<usize>) -> Spilled {
+        let trusted = MemFlagsData::trusted();
+        let pos = idx | if call_args.is_some() { IN_CALL } else { 0 };
+        let posv = self.b.ins().iconst(I64, pos as i64);
+        self.b.ins().store(trusted, posv, self.fp, off::FRAME_LINK);
+        self.b
+            .ins()
+            .store(trusted, self.fp, self.stackp, off::STACK_TOP_FRAME);
+        let end = self
+            .b
+            .ins()
+            .iadd_imm_s(self.fp, ((self.frame_slots - self.ml) * 8) as i64);
+        self.b.ins().store(trusted, end, self.stackp, off::STACK_SP);
+        let maps = &self.d.maps;
+        let depth = maps.depth[idx] as usize;
+        let live = depth - call_args.unwrap_or(0).min(depth);
+        let mut slots: Vec<(usize, i32)> = Vec::new();
+        for i in 0..self.ml {
+            if maps.local_is_ref(idx, i) {
+                slots.push((i, -(((self.ml - i) * 8) as i32)));
+            }
+        }
+        for j in 0..live {
+            if maps.stack_is_ref(idx, j) {
+                slots.push((self.ml + j, ((HEADER_SLOTS + j) * 8) as i32));
+            }
+        }
+        let mut out = Vec::with_capacity(slots.len());
+        for (slot, offset) in slots {
+            let var = self.var(slot, K::R);
+            let v = self.b.use_var(var);
+            self.b.ins().store(trusted, v, self.fp, offset);
+            out.push((var, offset));
+        }
+        Spilled(out)
+    }
+
+    /// Reloads what a safepoint spilled.
+    pub(super) fn reload(&mut self, s: Spilled) {
+        let trusted = MemFlagsData::trusted();
+        for (var, offset) in s.0 {
+            let v = self.b.ins().load(I64, trusted, self.fp, offset);
+            self.b.def_var(var, v);
+        }
+    }
+
+    /// A safepoint poll reported at instruction `idx`: the thread block's
+    /// poll byte tested inline, the stop in a cold block.
+    pub(super) fn poll(&mut self, idx: usize) {
+        let layout = self.env.thread;
+        let v = self
+            .b
+            .ins()
+            .uload8(I32, MemFlagsData::trusted(), self.thread, layout.poll);
+        let bit = self.b.ins().band_imm_s(v, i64::from(layout.poll_bit));
+        let (cold, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(bit, cold, &[], cont, &[]);
+        self.b.set_cold_block(cold);
+        self.b.switch_to_block(cold);
+        let s = self.safepoint(idx, None);
+        self.call_helper(Helper::Poll, &[]);
+        self.reload(s);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    // ---- exceptions -------------------------------------------------------------
+
+    /// Returns with status 1 (an exception is pending).
+    pub(super) fn return_thrown(&mut self) {
+        let rt = ret_type(self.m);
+        let z = self.zero(rt);
+        let one = self.b.ins().iconst(I64, 1);
+        self.b.ins().return_(&[z, one]);
+    }
+
+    pub(super) fn zero(&mut self, t: Type) -> Value {
+        match t {
+            F32 => self.b.ins().f32const(0.0),
+            F64 => self.b.ins().f64const(0.0),
+            t => self.b.ins().iconst(t, 0),
+        }
+    }
+
+    /// The block that dispatches an exception thrown at instruction `idx`.
+    pub(super) fn dispatch_block(&mut self, idx: usize) -> Block {
+        let key: Vec<u32> = self
+            .d
+            .handlers
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| (h.start as usize..h.end as usize).contains(&idx))
+            .map(|(k, _)| k as u32)
+            .collect();
+        if let Some(b) = self.dispatch.get(&key) {
+            return *b;
+        }
+        let b = self.b.create_block();
+        self.b.set_cold_block(b);
+        self.dispatch.insert(key, b);
+        b
+    }
+
+    /// Jumps to the dispatch of the current instruction.
+    pub(super) fn jump_dispatch(&mut self) {
+        let b = self.dispatch_block(self.idx);
+        self.b.ins().jump(b, &[]);
+    }
+
+    /// Fills the dispatch blocks: the handlers of each, in table order.
+    fn finish_dispatch(&mut self) {
+        let all: Vec<(Vec<u32>, Block)> = self.dispatch.iter().map(|(k, b)| (k.clone(), *b)).collect();
+        let trusted = MemFlagsData::trusted();
+        for (key, block) in all {
+            self.b.switch_to_block(block);
+            let exc = self.b.ins().load(I64, trusted, self.stackp, off::STACK_PENDING);
+            let mut class = None;
+            let mut caught_all = false;
+            for k in key {
+                let h = self.d.handlers[k as usize];
+                if h.unresolved {
+                    continue;
+                }
+                let Some(target) = self.blocks[h.handler as usize] else {
+                    continue;
+                };
+                let Some(c) = h.catch else {
+                    self.take_exception(exc, target);
+                    caught_all = true;
+                    break;
+                };
+                let ec = match class {
+                    Some(v) => v,
+                    None => {
+                        let v = self.class_of(exc);
+                        class = Some(v);
+                        v
+                    }
+                };
+                let cv = self.b.ins().iconst(I64, c as *const _ as i64);
+                let is = self.call_helper(Helper::IsSubclass, &[ec, cv]).expect("a result");
+                let (take, next) = (self.b.create_block(), self.b.create_block());
+                self.b.set_cold_block(take);
+                self.b.set_cold_block(next);
+                self.b.ins().brif(is, take, &[], next, &[]);
+                self.b.switch_to_block(take);
+                self.take_exception(exc, target);
+                self.b.switch_to_block(next);
+            }
+            if caught_all {
+                continue;
+            }
+            if self.m.is_synchronized() {
+                self.unlock_method();
+            }
+            self.return_thrown();
+        }
+    }
+
+    /// Fills the back edges' poll blocks.
+    fn finish_polls(&mut self) {
+        for (pb, target, block) in std::mem::take(&mut self.polls) {
+            self.b.switch_to_block(pb);
+            self.poll(target);
+            self.b.ins().jump(block, &[]);
+        }
+    }
+
+    fn take_exception(&mut self, exc: Value, target: Block) {
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), zero, self.stackp, off::STACK_PENDING);
+        let var = self.var(self.ml, K::R);
+        self.b.def_var(var, exc);
+        self.b.ins().jump(target, &[]);
+    }
+
+    /// Throws with `h(args)` (which makes the exception pending) at the
+    /// current instruction, from a cold block the caller is in.
+    pub(super) fn throw_with(&mut self, h: Helper, args: &[Value]) {
+        let s = self.safepoint(self.idx, None);
+        self.call_helper(h, args);
+        self.reload(s);
+        self.jump_dispatch();
+    }
+
+    /// Branches to a cold block that throws `NullPointerException` when
+    /// `obj` is null; continues in the non-null block.
+    pub(super) fn null_check(&mut self, obj: Value) {
+        let (npe, ok) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(obj, ok, &[], npe, &[]);
+        self.b.set_cold_block(npe);
+        self.b.switch_to_block(npe);
+        let m = self.b.ins().iconst(I64, self.m as *const Method as i64);
+        let i = self.b.ins().iconst(I64, self.idx as i64);
+        self.throw_with(Helper::ThrowNpe, &[m, i]);
+        self.b.switch_to_block(ok);
+    }
+
+    /// Continues when `ok` (an i8 condition) holds; otherwise throws with
+    /// `h(args)` from a cold block.
+    pub(super) fn check_or_throw(&mut self, ok: Value, h: Helper, args: &[Value]) {
+        let (bad, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(ok, cont, &[], bad, &[]);
+        self.b.set_cold_block(bad);
+        self.b.switch_to_block(bad);
+        self.throw_with(h, args);
+        self.b.switch_to_block(cont);
+    }
+
+    /// After a helper returning 0 for "an exception is pending": continue
+    /// when `r` is non-zero.
+    pub(super) fn check_result(&mut self, r: Value) {
+        let (bad, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(r, cont, &[], bad, &[]);
+        self.b.set_cold_block(bad);
+        self.b.switch_to_block(bad);
+        self.jump_dispatch();
+        self.b.switch_to_block(cont);
+    }
+
+    /// After a status (0: normal): continue when it is 0.
+    pub(super) fn check_status(&mut self, st: Value) {
+        let (bad, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(st, bad, &[], cont, &[]);
+        self.b.set_cold_block(bad);
+        self.b.switch_to_block(bad);
+        self.jump_dispatch();
+        self.b.switch_to_block(cont);
+    }
+
+    // ---- instructions ---------------------------------------------------------------
+
+    fn instruction(&mut self, i: usize) -> Result<(), Unsupported> {
+        let Some(stack) = self.kinds.stacks[i].clone() else {
+            return Ok(());
+        };
+        if let Some(block) = self.blocks[i] {
+            if !self.filled {
+                self.b.ins().jump(block, &[]);
+            }
+            self.b.switch_to_block(block);
+            self.filled = false;
+        } else if self.filled {
+            // Unreachable by fall-through and not a leader: skipped (a
+            // reachable instruction after a terminator is a leader).
+            return Ok(());
+        }
+        self.stack = stack.to_vec();
+        self.idx = i;
+        let op = self.ops[i];
+        self.op(op)
+    }
+
+    fn branch_to(&mut self, t: Target) -> Block {
+        self.blocks[t.index as usize].expect("a branch target is a leader")
+    }
+
+    /// The block to branch to for `t`: the target itself, or for a back
+    /// edge a block that polls first (reported at the target).
+    fn edge(&mut self, t: Target) -> Block {
+        let target = self.branch_to(t);
+        if !t.backward {
+            return target;
+        }
+        // Filled once the current block ends (a block is built whole).
+        let pb = self.b.create_block();
+        self.polls.push((pb, t.index as usize, target));
+        pb
+    }
+
+    fn cond_branch(&mut self, c: Value, t: Target) {
+        let target = self.edge(t);
+        let next = self.blocks[self.idx + 1].expect("the instruction after a branch is a leader");
+        self.b.ins().brif(c, target, &[], next, &[]);
+        self.filled = true;
+    }
+
+    fn int_cond(c: Cond) -> IntCC {
+        match c {
+            Cond::Eq => IntCC::Equal,
+            Cond::Ne => IntCC::NotEqual,
+            Cond::Lt => IntCC::SignedLessThan,
+            Cond::Ge => IntCC::SignedGreaterThanOrEqual,
+            Cond::Gt => IntCC::SignedGreaterThan,
+            Cond::Le => IntCC::SignedLessThanOrEqual,
+        }
+    }
+
+    fn op(&mut self, op: Op) -> Result<(), Unsupported> {
+        match op {
+            Op::Nop => {}
+            Op::Const(c) => match c {
+                Const::I(v) => {
+                    let x = self.b.ins().iconst(I32, i64::from(v));
+                    self.push(K::I, x);
+                }
+                Const::J(v) => {
+                    let x = self.b.ins().iconst(I64, v);
+                    self.push(K::J, x);
+                }
+                Const::F(bits) => {
+                    let x = self.b.ins().f32const(f32::from_bits(bits));
+                    self.push(K::F, x);
+                }
+                Const::D(bits) => {
+                    let x = self.b.ins().f64const(f64::from_bits(bits));
+                    self.push(K::D, x);
+                }
+                Const::Null => {
+                    let x = self.b.ins().iconst(I64, 0);
+                    self.push(K::R, x);
+                }
+            },
+            Op::LdcString(lit) => {
+                let slot = self.b.ins().iconst(I64, lit.slot as *const _ as i64);
+                // Acquire: the string's initialization (an x86-64 load).
+                let v = self.b.ins().atomic_load(I64, MemFlagsData::trusted(), slot);
+                let (slow, join) = (self.b.create_block(), self.b.create_block());
+                let r = self.b.append_block_param(join, I64);
+                self.b.ins().brif(v, join, &[v.into()], slow, &[]);
+                self.b.set_cold_block(slow);
+                self.b.switch_to_block(slow);
+                let l = self.b.ins().iconst(I64, lit as *const _ as i64);
+                let s = self.safepoint(self.idx, None);
+                let o = self.call_helper(Helper::LdcString, &[l]).expect("a result");
+                self.reload(s);
+                self.check_result(o);
+                self.b.ins().jump(join, &[o.into()]);
+                self.b.switch_to_block(join);
+                self.push(K::R, r);
+            }
+            Op::LdcClass(c) => {
+                let cv = self.b.ins().iconst(I64, c as *const _ as i64);
+                let s = self.safepoint(self.idx, None);
+                let o = self.call_helper(Helper::Mirror, &[cv]).expect("a result");
+                self.reload(s);
+                self.check_result(o);
+                self.push(K::R, o);
+            }
+            Op::Load(k, n) => {
+                let v = self.use_local(n as usize, k);
+                self.push(k, v);
+            }
+            Op::Store(k, n) => {
+                let (_, v) = self.pop();
+                self.def_local(n as usize, k, v);
+            }
+            Op::Iinc(n, c) => {
+                let v = self.use_local(n as usize, K::I);
+                let r = self.b.ins().iadd_imm_s(v, i64::from(c));
+                self.def_local(n as usize, K::I, r);
+            }
+            Op::ALoad(k) => self.array_load(k),
+            Op::AStore(k) => self.array_store(k),
+            Op::Pop => {
+                self.stack.pop();
+            }
+            Op::Pop2 => {
+                self.stack.pop();
+                self.stack.pop();
+            }
+            Op::Dup | Op::DupX1 | Op::DupX2 | Op::Dup2 | Op::Dup2X1 | Op::Dup2X2 | Op::Swap => {
+                self.shuffle(op);
+            }
+            Op::Arith(k, a) => self.arith(k, a),
+            Op::Neg(k) => {
+                let v = self.pop_v();
+                let r = match k {
+                    K::F | K::D => self.b.ins().fneg(v),
+                    _ => self.b.ins().ineg(v),
+                };
+                self.push(k, r);
+            }
+            Op::Conv(c) => self.convert(c),
+            Op::LCmp => {
+                let b = self.pop_v();
+                let a = self.pop_v();
+                let gt = self.b.ins().icmp(IntCC::SignedGreaterThan, a, b);
+                let lt = self.b.ins().icmp(IntCC::SignedLessThan, a, b);
+                let gt = self.b.ins().uextend(I32, gt);
+                let lt = self.b.ins().uextend(I32, lt);
+                let r = self.b.ins().isub(gt, lt);
+                self.push(K::I, r);
+            }
+            Op::FCmp(g) | Op::DCmp(g) => {
+                let b = self.pop_v();
+                let a = self.pop_v();
+                let one = self.b.ins().iconst(I32, 1);
+                let zero = self.b.ins().iconst(I32, 0);
+                let minus = self.b.ins().iconst(I32, -1);
+                let eq = self.b.ins().fcmp(FloatCC::Equal, a, b);
+                let r = if g {
+                    // NaN compares greater: < gives -1, == 0, else 1.
+                    let lt = self.b.ins().fcmp(FloatCC::LessThan, a, b);
+                    let r = self.b.ins().select(eq, zero, one);
+                    self.b.ins().select(lt, minus, r)
+                } else {
+                    let gt = self.b.ins().fcmp(FloatCC::GreaterThan, a, b);
+                    let r = self.b.ins().select(eq, zero, minus);
+                    self.b.ins().select(gt, one, r)
+                };
+                self.push(K::I, r);
+            }
+            Op::If(c, t) => {
+                let a = self.pop_v();
+                let r = self.b.ins().icmp_imm_s(Self::int_cond(c), a, 0);
+                self.cond_branch(r, t);
+            }
+            Op::IfICmp(c, t) => {
+                let b = self.pop_v();
+                let a = self.pop_v();
+                let r = self.b.ins().icmp(Self::int_cond(c), a, b);
+                self.cond_branch(r, t);
+            }
+            Op::IfACmp(eq, t) => {
+                let b = self.pop_v();
+                let a = self.pop_v();
+                let same = self.same_object(a, b);
+                let r = if eq {
+                    same
+                } else {
+                    self.b.ins().bxor_imm_s(same, 1)
+                };
+                self.cond_branch(r, t);
+            }
+            Op::IfNull(is_null, t) => {
+                let a = self.pop_v();
+                let cc = if is_null { IntCC::Equal } else { IntCC::NotEqual };
+                let r = self.b.ins().icmp_imm_s(cc, a, 0);
+                self.cond_branch(r, t);
+            }
+            Op::Goto(t) => {
+                let target = self.edge(t);
+                self.b.ins().jump(target, &[]);
+                self.filled = true;
+            }
+            Op::Switch(k) => self.switch(k),
+            Op::Return(k) => {
+                let v = match k {
+                    Some(_) => self.pop_v(),
+                    None => self.b.ins().iconst(I64, 0),
+                };
+                if self.m.is_synchronized() {
+                    self.unlock_method();
+                }
+                let zero = self.b.ins().iconst(I64, 0);
+                self.b.ins().return_(&[v, zero]);
+                self.filled = true;
+            }
+            Op::GetStatic {
+                class,
+                slot,
+                kind,
+                volatile,
+            } => {
+                self.init_check(class);
+                let addr = self
+                    .b
+                    .ins()
+                    .iconst(I64, class.statics.as_ptr() as i64 + i64::from(slot) * 8);
+                let k = K::of(kind);
+                let flags = MemFlagsData::trusted();
+                let v = if volatile {
+                    let w = self.b.ins().atomic_load(I64, flags, addr);
+                    self.value_of_slot_bits(k, w)
+                } else {
+                    self.b.ins().load(ty(k), flags, addr, 0)
+                };
+                self.push(k, v);
+            }
+            Op::PutStatic {
+                class,
+                slot,
+                kind,
+                volatile,
+            } => {
+                self.init_check(class);
+                let v = self.pop_v();
+                let addr = self
+                    .b
+                    .ins()
+                    .iconst(I64, class.statics.as_ptr() as i64 + i64::from(slot) * 8);
+                let bits = self.static_bits(kind, v);
+                let flags = MemFlagsData::trusted();
+                // Release, as the interpreter's (SeqCst for volatile).
+                self.b.ins().atomic_store(flags, bits, addr);
+                if volatile {
+                    self.b.ins().fence();
+                }
+            }
+            Op::GetField { off, kind, volatile } => {
+                let obj = self.pop_v();
+                self.null_check(obj);
+                let v = if kind == Kind::Ref {
+                    self.load_ref_field(obj, off as i64)
+                } else {
+                    self.read_data(obj, off as i32, kind, volatile)
+                };
+                self.push(K::of(kind), v);
+            }
+            Op::PutField { off, kind, volatile } => {
+                let v = self.pop_v();
+                let obj = self.pop_v();
+                self.null_check(obj);
+                if kind == Kind::Ref {
+                    self.store_ref_field(obj, off as i64, v);
+                    if volatile {
+                        self.b.ins().fence();
+                    }
+                } else {
+                    self.write_data(obj, off as i32, kind, v, volatile);
+                }
+            }
+            Op::Invoke(dispatch, m) => self.invoke(dispatch, m)?,
+            Op::New(c) => {
+                self.init_check(c);
+                let o = self.alloc_instance(c);
+                self.push(K::R, o);
+            }
+            Op::NewArray(ac) => {
+                let n = self.pop_v();
+                let o = self.alloc_array(ac, n);
+                self.push(K::R, o);
+            }
+            Op::MultiANewArray(c, dims) => {
+                // The counts stay in the frame's operand slots (the
+                // helper reads them there, as the interpreter's).
+                let base = self.stack.len() - dims as usize;
+                let trusted = MemFlagsData::trusted();
+                let mut vals = Vec::new();
+                for _ in 0..dims {
+                    vals.push(self.pop_v());
+                }
+                vals.reverse();
+                for (j, v) in vals.into_iter().enumerate() {
+                    let w = self.b.ins().sextend(I64, v);
+                    self.b
+                        .ins()
+                        .store(trusted, w, self.fp, ((HEADER_SLOTS + base + j) * 8) as i32);
+                }
+                let counts = self
+                    .b
+                    .ins()
+                    .iadd_imm_s(self.fp, ((HEADER_SLOTS + base) * 8) as i64);
+                let cv = self.b.ins().iconst(I64, c as *const _ as i64);
+                let dv = self.b.ins().iconst(I64, i64::from(dims));
+                let s = self.safepoint(self.idx, None);
+                let o = self
+                    .call_helper(Helper::MultiNewArray, &[cv, dv, counts])
+                    .expect("a result");
+                self.reload(s);
+                self.check_result(o);
+                self.push(K::R, o);
+            }
+            Op::ArrayLength => {
+                let a = self.pop_v();
+                self.null_check(a);
+                let len = self.array_length(a);
+                self.push(K::I, len);
+            }
+            Op::AThrow => {
+                let e = *self.stack.last().expect("athrow's operand");
+                debug_assert_eq!(e, K::R);
+                let pos = self.stack.len() - 1;
+                let var = self.var(self.ml + pos, K::R);
+                let exc = self.b.use_var(var);
+                self.null_check(exc);
+                self.throw_with(Helper::Throw, &[exc]);
+                self.filled = true;
+            }
+            Op::CheckCast(c) => {
+                let pos = self.stack.len() - 1;
+                let var = self.var(self.ml + pos, K::R);
+                let o = self.b.use_var(var);
+                self.check_cast(o, c);
+            }
+            Op::InstanceOf(c) => {
+                let o = self.pop_v();
+                let r = self.instance_of(o, c);
+                self.push(K::I, r);
+            }
+            Op::MonitorEnter => {
+                let pos = self.stack.len() - 1;
+                let var = self.var(self.ml + pos, K::R);
+                let o = self.b.use_var(var);
+                self.null_check(o);
+                // The object stays on the stack (a root) through the enter.
+                let s = self.safepoint(self.idx, None);
+                self.monitor_enter_obj(o);
+                self.reload(s);
+                self.stack.pop();
+            }
+            Op::MonitorExit => {
+                let o = self.pop_v();
+                self.null_check(o);
+                self.monitor_exit_obj(o, true);
+            }
+            Op::Throw(e) => {
+                let m = self.b.ins().iconst(I64, self.m as *const Method as i64);
+                let ev = self.b.ins().iconst(I64, i64::from(e));
+                self.throw_with(Helper::ThrowError, &[m, ev]);
+                self.filled = true;
+            }
+        }
+        // A fall-through into a leader is added by the next instruction.
+        Ok(())
+    }
+
+    fn shuffle(&mut self, op: Op) {
+        let before = self.stack.clone();
+        let n = before.len();
+        // (source slot, destination slot) copies, applied in an order
+        // that reads every source before it is overwritten: all reads
+        // first, through temporaries.
+        let moves: Vec<(usize, usize)> = match op {
+            Op::Dup => vec![(n - 1, n)],
+            Op::DupX1 => vec![(n - 1, n), (n - 2, n - 1), (n, n - 2)],
+            Op::DupX2 => vec![(n - 1, n), (n - 2, n - 1), (n - 3, n - 2), (n, n - 3)],
+            Op::Dup2 => vec![(n - 2, n), (n - 1, n + 1)],
+            Op::Dup2X1 => vec![
+                (n - 2, n),
+                (n - 1, n + 1),
+                (n - 3, n - 1),
+                (n, n - 3),
+                (n + 1, n - 2),
+            ],
+            Op::Dup2X2 => vec![
+                (n - 2, n),
+                (n - 1, n + 1),
+                (n - 3, n - 1),
+                (n - 4, n - 2),
+                (n, n - 4),
+                (n + 1, n - 3),
+            ],
+            Op::Swap => vec![(n - 1, n), (n - 2, n - 1), (n, n - 2)],
+            _ => unreachable!("stack shuffles"),
+        };
+        // Simulate on kinds, copying variables in the same order (each
+        // move reads the kind its source holds at that moment).
+        let mut kinds = before.clone();
+        kinds.resize(n + 2, K::X);
+        for (from, to) in moves {
+            let k = kinds[from];
+            self.copy_slot(from, to, &kinds);
+            kinds[to] = k;
+        }
+        let new_len = match op {
+            Op::Dup | Op::DupX1 | Op::DupX2 => n + 1,
+            Op::Dup2 | Op::Dup2X1 | Op::Dup2X2 => n + 2,
+            _ => n,
+        };
+        kinds.truncate(new_len);
+        self.stack = kinds;
+    }
+
+    fn arith(&mut self, k: K, a: Arith) {
+        let y = self.pop_v();
+        let x = self.pop_v();
+        let r = match k {
+            K::I | K::J => match a {
+                Arith::Add => self.b.ins().iadd(x, y),
+                Arith::Sub => self.b.ins().isub(x, y),
+                Arith::Mul => self.b.ins().imul(x, y),
+                Arith::Div | Arith::Rem => self.int_divide(k, a, x, y),
+                Arith::Shl => self.b.ins().ishl(x, y),
+                Arith::Shr => self.b.ins().sshr(x, y),
+                Arith::Ushr => self.b.ins().ushr(x, y),
+                Arith::And => self.b.ins().band(x, y),
+                Arith::Or => self.b.ins().bor(x, y),
+                Arith::Xor => self.b.ins().bxor(x, y),
+            },
+            _ => match a {
+                Arith::Add => self.b.ins().fadd(x, y),
+                Arith::Sub => self.b.ins().fsub(x, y),
+                Arith::Mul => self.b.ins().fmul(x, y),
+                Arith::Div => self.b.ins().fdiv(x, y),
+                _ => {
+                    let h = if k == K::F { Helper::Frem } else { Helper::Drem };
+                    self.call_helper(h, &[x, y]).expect("a result")
+                }
+            },
+        };
+        self.push(k, r);
+    }
+
+    /// Java's `/` and `%`: division by zero throws; `MIN / -1` is `MIN`
+    /// and `MIN % -1` is 0 (Cranelift's would trap).
+    fn int_divide(&mut self, k: K, a: Arith, x: Value, y: Value) -> Value {
+        let t = ty(k);
+        if let Some(c) = self.const_of(y) {
+            if c != 0 && c != -1 {
+                return if a == Arith::Div {
+                    self.b.ins().sdiv(x, y)
+                } else {
+                    self.b.ins().srem(x, y)
+                };
+            }
+        }
+        let nz = self.b.ins().icmp_imm_s(IntCC::NotEqual, y, 0);
+        self.check_or_throw(nz, Helper::ThrowDivide, &[]);
+        let m1 = self.b.ins().icmp_imm_s(IntCC::Equal, y, -1);
+        let one = self.b.ins().iconst(t, 1);
+        let safe = self.b.ins().select(m1, one, y);
+        if a == Arith::Div {
+            let q = self.b.ins().sdiv(x, safe);
+            let neg = self.b.ins().ineg(x);
+            self.b.ins().select(m1, neg, q)
+        } else {
+            let r = self.b.ins().srem(x, safe);
+            let zero = self.b.ins().iconst(t, 0);
+            self.b.ins().select(m1, zero, r)
+        }
+    }
+
+    fn const_of(&self, v: Value) -> Option<i64> {
+        let dfg = &self.b.func.dfg;
+        match dfg.value_def(v) {
+            ir::ValueDef::Result(inst, _) => match dfg.insts[inst] {
+                ir::InstructionData::UnaryImm {
+                    opcode: ir::Opcode::Iconst,
+                    imm,
+                } => {
+                    let t = dfg.value_type(v);
+                    let raw = imm.bits();
+                    Some(if t == I32 { raw as i32 as i64 } else { raw })
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn convert(&mut self, c: Conv) {
+        let v = self.pop_v();
+        let r = match c {
+            Conv::I2L => self.b.ins().sextend(I64, v),
+            Conv::I2F => self.b.ins().fcvt_from_sint(F32, v),
+            Conv::I2D => self.b.ins().fcvt_from_sint(F64, v),
+            Conv::L2I => self.b.ins().ireduce(I32, v),
+            Conv::L2F => self.b.ins().fcvt_from_sint(F32, v),
+            Conv::L2D => self.b.ins().fcvt_from_sint(F64, v),
+            Conv::F2I | Conv::D2I => self.b.ins().fcvt_to_sint_sat(I32, v),
+            Conv::F2L | Conv::D2L => self.b.ins().fcvt_to_sint_sat(I64, v),
+            Conv::F2D => self.b.ins().fpromote(F64, v),
+            Conv::D2F => self.b.ins().fdemote(F32, v),
+            Conv::I2B => {
+                let n = self.b.ins().ireduce(I8, v);
+                self.b.ins().sextend(I32, n)
+            }
+            Conv::I2C => {
+                let n = self.b.ins().ireduce(I16, v);
+                self.b.ins().uextend(I32, n)
+            }
+            Conv::I2S => {
+                let n = self.b.ins().ireduce(I16, v);
+                self.b.ins().sextend(I32, n)
+            }
+        };
+        self.push(super::kinds::conv_result(c), r);
+    }
+
+    fn switch(&mut self, k: u32) {
+        let key = self.pop_v();
+        let sw = self.d.switches[k as usize].clone();
+        let here = self.idx;
+        let backward = move |t: u32| t as usize <= here;
+        let target = |s: &mut Self, t: u32| {
+            s.edge(Target {
+                index: t,
+                backward: backward(t),
+            })
+        };
+        match sw {
+            Switch::Table {
+                default,
+                low,
+                targets,
+            } => {
+                let def = target(self, default);
+                let mut calls = Vec::with_capacity(targets.len());
+                for &t in targets.iter() {
+                    let b = target(self, t);
+                    calls.push(self.b.func.dfg.block_call(b, &[]));
+                }
+                let def_call = self.b.func.dfg.block_call(def, &[]);
+                let jt = self.b.create_jump_table(ir::JumpTableData::new(def_call, &calls));
+                let idx = if low != 0 {
+                    self.b.ins().iadd_imm_s(key, -i64::from(low))
+                } else {
+                    key
+                };
+                // Indices below `low` wrap to large unsigned values: the
+                // table's bounds check sends them to the default.
+                self.b.ins().br_table(idx, jt);
+            }
+            Switch::Lookup {
+                default,
+                keys,
+                targets,
+            } => {
+                let def = target(self, default);
+                for (&kv, &t) in keys.iter().zip(targets.iter()) {
+                    let b = target(self, t);
+                    let hit = self.b.ins().icmp_imm_s(IntCC::Equal, key, i64::from(kv));
+                    let next = self.b.create_block();
+                    self.b.ins().brif(hit, b, &[], next, &[]);
+                    self.b.switch_to_block(next);
+                }
+                self.b.ins().jump(def, &[]);
+            }
+        }
+        self.filled = true;
+    }
+
+    /// A value as the interpreter's slot holds it (`u64` bits).
+    pub(super) fn slot_bits_of(&mut self, k: K, v: Value) -> Value {
+        match k {
+            K::I => self.b.ins().sextend(I64, v),
+            K::F => {
+                let i = self.b.ins().bitcast(I32, MemFlagsData::new(), v);
+                self.b.ins().uextend(I64, i)
+            }
+            K::D => self.b.ins().bitcast(I64, MemFlagsData::new(), v),
+            _ => v,
+        }
+    }
+
+    /// A value of kind `k` from slot bits.
+    pub(super) fn value_of_slot_bits(&mut self, k: K, w: Value) -> Value {
+        match k {
+            K::I => self.b.ins().ireduce(I32, w),
+            K::F => {
+                let i = self.b.ins().ireduce(I32, w);
+                self.b.ins().bitcast(F32, MemFlagsData::new(), i)
+            }
+            K::D => self.b.ins().bitcast(F64, MemFlagsData::new(), w),
+            _ => w,
+        }
+    }
+
+    /// A static field's slot value (narrowed as the field holds it: JVMS
+    /// `putstatic`, booleans `& 1`).
+    fn static_bits(&mut self, kind: Kind, v: Value) -> Value {
+        match kind {
+            Kind::Boolean => {
+                let b = self.b.ins().band_imm_s(v, 1);
+                self.b.ins().uextend(I64, b)
+            }
+            Kind::Byte => {
+                let n = self.b.ins().ireduce(I8, v);
+                self.b.ins().sextend(I64, n)
+            }
+            Kind::Char => {
+                let n = self.b.ins().ireduce(I16, v);
+                self.b.ins().uextend(I64, n)
+            }
+            Kind::Short => {
+                let n = self.b.ins().ireduce(I16, v);
+                self.b.ins().sextend(I64, n)
+            }
+            Kind::Int => self.b.ins().sextend(I64, v),
+            Kind::Float => {
+                let i = self.b.ins().bitcast(I32, MemFlagsData::new(), v);
+                self.b.ins().uextend(I64, i)
+            }
+            Kind::Double => self.b.ins().bitcast(I64, MemFlagsData::new(), v),
+            Kind::Long | Kind::Ref => v,
+        }
+    }
+
+    /// `class` initialized, or initialized now (a class initialized when
+    /// the method was compiled stays so: no check).
+    pub(super) fn init_check(&mut self, class: &'static crate::link::Class) {
+        if class.is_initialized() {
+            return;
+        }
+        let state = self.b.ins().iconst(I64, &class.init_state as *const _ as i64);
+        // Acquire: the statics `<clinit>` wrote (an x86-64 load).
+        let s = self.b.ins().atomic_load(I8, MemFlagsData::trusted(), state);
+        let done = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, s, crate::link::InitState::Initialized as i64);
+        let (slow, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(done, cont, &[], slow, &[]);
+        self.b.set_cold_block(slow);
+        self.b.switch_to_block(slow);
+        let cv = self.b.ins().iconst(I64, class as *const _ as i64);
+        let sp = self.safepoint(self.idx, None);
+        let st = self.call_helper(Helper::InitClass, &[cv]).expect("a status");
+        self.reload(sp);
+        self.check_status(st);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    // ---- calls -------------------------------------------------------------------
+
+    fn invoke(&mut self, dispatch: Dispatch, m: &'static Method) -> Result<(), Unsupported> {
+        if dispatch == Dispatch::Static {
+            self.init_check(m.class);
+        }
+        let nargs = m.desc.params.len() + usize::from(dispatch != Dispatch::Static);
+        let mut args: Vec<(K, Value)> = Vec::with_capacity(nargs);
+        for _ in 0..nargs {
+            args.push(self.pop());
+        }
+        args.reverse();
+        let depth_after = self.stack.len();
+        let arg_slots = m.arg_slots as usize;
+        if dispatch != Dispatch::Static {
+            // The receiver is checked with the arguments still on the
+            // stack (the interpreter's state for the exception).
+            self.stack_restore(&args);
+            self.null_check(args[0].1);
+            self.stack.truncate(depth_after);
+        }
+        let target = match dispatch {
+            Dispatch::Static | Dispatch::Direct => self.b.ins().iconst(I64, m as *const Method as i64),
+            Dispatch::Virtual(index) => {
+                let recv = args[0].1;
+                self.stack_restore(&args);
+                let t = self.vtable_target(recv, index, m);
+                self.stack.truncate(depth_after);
+                t
+            }
+            Dispatch::Interface(index) => {
+                let recv = args[0].1;
+                self.stack_restore(&args);
+                let t = self.itable_target(recv, index, m);
+                self.stack.truncate(depth_after);
+                t
+            }
+        };
+        let trusted = MemFlagsData::trusted();
+        let sp_args = self
+            .b
+            .ins()
+            .iadd_imm_s(self.fp, ((HEADER_SLOTS + depth_after) * 8) as i64);
+        let spilled = self.safepoint(self.idx, Some(arg_slots));
+        let entry = self.b.ins().load(
+            I64,
+            trusted,
+            target,
+            (std::mem::offset_of!(Method, jit) + super::MethodJit::ENTRY_OFFSET) as i32,
+        );
+        let (compiled, interp, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let rt = ret_type(m);
+        let rv = self.b.append_block_param(join, rt);
+        let st = self.b.append_block_param(join, I64);
+        self.b.ins().brif(entry, compiled, &[], interp, &[]);
+
+        self.b.switch_to_block(compiled);
+        let sig = self.java_sigref(m);
+        let mut cargs = vec![sp_args, self.fp];
+        cargs.extend(args.iter().map(|a| a.1));
+        let call = self.b.ins().call_indirect(sig, entry, &cargs);
+        let res: Vec<Value> = self.b.inst_results(call).to_vec();
+        self.b.ins().jump(join, &[res[0].into(), res[1].into()]);
+
+        self.b.switch_to_block(interp);
+        let mut slot = 0;
+        for (k, v) in &args {
+            let bits = self.slot_bits_of(*k, *v);
+            self.b.ins().store(trusted, bits, sp_args, (slot * 8) as i32);
+            slot += k.slots();
+        }
+        let results = self.call_helper_all(Helper::Invoke, &[target, sp_args, self.fp]);
+        let v = match m.desc.ret.as_ref() {
+            Some(t) => self.value_of_slot_bits(K::of_type(t), results[0]),
+            None => results[0],
+        };
+        self.b.ins().jump(join, &[v.into(), results[1].into()]);
+
+        self.b.switch_to_block(join);
+        self.reload(spilled);
+        self.check_status(st);
+        if let Some(t) = &m.desc.ret {
+            self.push(K::of_type(t), rv);
+        }
+        Ok(())
+    }
+
+    /// Puts popped values back on the abstract stack (their variables
+    /// still hold them), for a check that reports the instruction's entry
+    /// state.
+    fn stack_restore(&mut self, args: &[(K, Value)]) {
+        for &(k, _) in args {
+            self.stack.push(k);
+            if k.slots() == 2 {
+                self.stack.push(K::Hi);
+            }
+        }
+    }
+}
