@@ -8,7 +8,7 @@
 //! | variable | effect |
 //! |---|---|
 //! | `FASTPATH_VM_CORPUS_MATRIX=locking` | programs tagged `monitor` in each locking mode |
-//! | `FASTPATH_VM_CORPUS_MATRIX=jit` | every program under `-Xint` and under the default tiers with a compile threshold of 2 invocations; the `XCOMP` set under `-Xcomp`; programs tagged `monitor` after 2 calls in the legacy and monitor locking modes; programs tagged `gc` under `-Xcomp` with the passive (evacuating, at safepoints) collector, a 16 MiB heap and the heap verifier after every cycle |
+//! | `FASTPATH_VM_CORPUS_MATRIX=jit` | every program under `-Xint` and under the default tiers with a compile threshold of 2 invocations; the `XCOMP` set under `-Xcomp`; programs tagged `monitor` after 2 calls in the legacy and monitor locking modes; programs tagged `gc` under `-Xcomp` with the passive (evacuating, at safepoints) and the concurrent collector, a 16 MiB heap and the heap verifier after every cycle |
 //! | `FASTPATH_VM_CORPUS_MATRIX=gc` | programs tagged `gc` under every barrier preset, passive and concurrent, with a 16 MiB heap (each run must collect) and the heap verifier after every cycle |
 //! | `FASTPATH_VM_CORPUS_ONLY=A,B` | only these programs |
 //! | `FASTPATH_VM_CORPUS_TIMES=1` | every run's time in the summary, not only the five slowest |
@@ -91,20 +91,22 @@ fn corpus_matches_hotspot() {
                 }
                 if p.tags.iter().any(|t| t == "gc") {
                     // GC stress with compiled code: a small heap, the
-                    // evacuating collector at safepoints (passive), the
-                    // verifier after every cycle.
-                    runs.push(
-                        Run::with_env(
-                            p,
-                            &[
-                                ("FASTPATH_GC_BARRIERS", "shenandoah"),
-                                ("FASTPATH_GC_MODE", "passive"),
-                                ("FASTPATH_VM_VERIFY_HEAP", "1"),
-                            ],
-                        )
-                        .vm_arg("-Xcomp")
-                        .collecting(p, "16m"),
-                    );
+                    // evacuating collector at safepoints (passive) and the
+                    // concurrent one, the verifier after every cycle.
+                    for mode in ["passive", "concurrent"] {
+                        runs.push(
+                            Run::with_env(
+                                p,
+                                &[
+                                    ("FASTPATH_GC_BARRIERS", "shenandoah"),
+                                    ("FASTPATH_GC_MODE", mode),
+                                    ("FASTPATH_VM_VERIFY_HEAP", "1"),
+                                ],
+                            )
+                            .vm_arg("-Xcomp")
+                            .collecting(p, "16m"),
+                        );
+                    }
                 }
             }
             "locking" => {

@@ -4,8 +4,10 @@
 //! rarely called method whose loops are hot (the back-edge counter) on
 //! its next call; the output is the interpreter's in every tier, with an
 //! exception thrown through compiled frames and caught in an interpreted
-//! one. The corpus (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers
-//! against HotSpot on every program.
+//! one; a compiled synchronized method stopped at its entry poll reports
+//! no lock it has not taken yet. The corpus
+//! (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers against HotSpot on
+//! every program.
 
 mod harness;
 
@@ -57,15 +59,59 @@ public class Tiers {
 }
 "#;
 
-fn classes() -> PathBuf {
+/// A synchronized method entered over stale slot bits while another
+/// thread collects: `six`'s frame header puts its method word where
+/// `bump`'s frame, entered next at the same stack depth, keeps its lock
+/// (`six` has 6 locals, `bump` 1: both words are 6 slots above the
+/// arguments), and a collection requested meanwhile often stops `main`
+/// at `bump`'s entry poll, before the lock is taken.
+const SYNC_ENTRY: &str = r#"
+public class SyncEntry {
+    static volatile boolean done;
+    int count;
+
+    static int six(int a, int b, int c, int d, int e, int f) {
+        return a + b + c + d + e + f;
+    }
+
+    synchronized void bump() {
+        count++;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Thread collector = new Thread() {
+            public void run() {
+                for (int i = 0; i < 40; i++) {
+                    System.gc();
+                }
+                done = true;
+            }
+        };
+        SyncEntry s = new SyncEntry();
+        collector.start();
+        int n = 0;
+        int x = 0;
+        do {
+            x = six(n, 1, 2, 3, 4, 5);
+            s.bump();
+            n++;
+        } while (!done);
+        collector.join();
+        System.out.println("counted " + (s.count == n) + ", summed " + (x == n - 1 + 15));
+    }
+}
+"#;
+
+/// Compiles the class `name` from `source`, in a directory of its own.
+fn classes(name: &str, source: &str) -> PathBuf {
     let jdk = harness::jdk_dir().expect("these tests need JDK 25 (javac): set FASTPATH_VM_JDK or JAVA_HOME");
     let exe = std::env::current_exe().unwrap();
-    let dir = exe.ancestors().nth(3).unwrap().join("fastpath-vm-jit");
+    let dir = exe.ancestors().nth(3).unwrap().join("fastpath-vm-jit").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     let classes = dir.join("classes");
     std::fs::create_dir_all(&classes).unwrap();
-    let src = dir.join("Tiers.java");
-    std::fs::write(&src, PROGRAM).unwrap();
+    let src = dir.join(format!("{name}.java"));
+    std::fs::write(&src, source).unwrap();
     let o = Command::new(jdk.join("bin/javac"))
         .args(["--release", "17", "-d"])
         .arg(&classes)
@@ -82,12 +128,18 @@ fn classes() -> PathBuf {
 
 /// Runs `Tiers` with `opts`; stdout and stderr.
 fn run(classes: &PathBuf, opts: &[&str]) -> (String, String) {
+    run_main(classes, "Tiers", &[], opts)
+}
+
+/// Runs `main` with the environment `env` and `opts`; stdout and stderr.
+fn run_main(classes: &PathBuf, main: &str, env: &[(&str, &str)], opts: &[&str]) -> (String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"))
         .env("FASTPATH_VM_JIT_LOG", "1")
+        .envs(env.iter().copied())
         .args(opts)
         .arg("-cp")
         .arg(classes)
-        .arg("Tiers")
+        .arg(main)
         .output()
         .unwrap();
     let (out, err) = (
@@ -110,7 +162,7 @@ fn counts(err: &str) -> (u64, u64) {
 
 #[test]
 fn tiers_agree_and_compile_what_they_should() {
-    let classes = classes();
+    let classes = classes("Tiers", PROGRAM);
     let (int_out, int_err) = run(&classes, &["-Xint"]);
     assert!(int_out.starts_with("spin "), "{int_out}");
     assert_eq!(counts(&int_err), (0, 0), "-Xint compiled something");
@@ -141,4 +193,26 @@ fn tiers_agree_and_compile_what_they_should() {
         !mixed_err.contains("jit: Tiers.main("),
         "main (called once, loops of 3 and 3000) compiled"
     );
+}
+
+/// A compiled synchronized method's lock word is a root from its first
+/// safepoint, the entry poll before the lock: the scanner must find 0
+/// there, not a word an earlier frame left (here a `Method` address, which
+/// the collector takes for an object outside the heap and panics on).
+#[test]
+fn a_synchronized_frame_stopped_before_its_lock_reports_no_lock() {
+    let classes = classes("SyncEntry", SYNC_ENTRY);
+    for mode in ["passive", "concurrent"] {
+        let (out, err) = run_main(
+            &classes,
+            "SyncEntry",
+            &[("FASTPATH_GC_MODE", mode), ("FASTPATH_VM_VERIFY_HEAP", "1")],
+            &["-Xcomp", "-Xmx16m"],
+        );
+        assert_eq!(out, "counted true, summed true\n", "{mode}:\n{err}");
+        assert!(
+            err.contains("jit: SyncEntry.bump()V"),
+            "bump not compiled ({mode}):\n{err}"
+        );
+    }
 }

@@ -10,7 +10,8 @@
 //!  locals[0 .. max_locals]     a reference local is stored here before a safepoint
 //!  FrameHeader                 method, caller (bit 0: entered from Rust),
 //!                              caller_pc (when the caller is interpreted),
-//!                              link = the position, flags = COMPILED, sync_obj
+//!                              link = the position, flags = COMPILED,
+//!                              sync_obj (zeroed before the entry poll)
 //!  operand stack[0 .. max_stack]
 //! ```
 //!

@@ -290,6 +290,14 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.ins().store(trusted, caller, self.fp, off::FRAME_CALLER);
         let flags = self.b.ins().iconst(I64, COMPILED as i64);
         self.b.ins().store(trusted, flags, self.fp, off::FRAME_FLAGS);
+        if self.m.is_synchronized() {
+            // The root scanner reads a synchronized frame's `sync_obj`
+            // from its first safepoint on, the entry poll below, which
+            // comes before the lock: it must hold no stale slot bits
+            // (a previous frame's) by then.
+            let zero = self.b.ins().iconst(I64, 0);
+            self.b.ins().store(trusted, zero, self.fp, off::FRAME_SYNC_OBJ);
+        }
         // The arguments are locals 0..
         let mut n = 0usize;
         let mut p = 2;
@@ -319,8 +327,6 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// kept in the header's `sync_obj` (a root) until the method ends.
     fn lock_method(&mut self) {
         let trusted = MemFlagsData::trusted();
-        let zero = self.b.ins().iconst(I64, 0);
-        self.b.ins().store(trusted, zero, self.fp, off::FRAME_SYNC_OBJ);
         let obj = if self.m.is_static() {
             let class = self.b.ins().iconst(I64, self.m.class as *const _ as i64);
             let sp = self.safepoint(0, None);
