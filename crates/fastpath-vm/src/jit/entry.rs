@@ -122,6 +122,8 @@ impl<B: BarrierSet> JThread<B> {
     #[cold]
     #[inline(never)]
     pub fn jit_compile(&mut self, m: &'static Method, d: &'static Decoded) -> usize {
+        // Relaxed: a hint; a compiled method's entry is read through
+        // `entry()` (Acquire), and `compile` decides the race itself.
         if m.jit.state.load(std::sync::atomic::Ordering::Relaxed) != super::State::Interpreted as u8 {
             return m.jit.entry();
         }

@@ -353,6 +353,8 @@ impl Jit {
                 if self.log {
                     eprintln!("jit: {m:?} not compiled: {why}");
                 }
+                // Release: as the success path's, so a reader that sees
+                // Failed sees nothing half-installed.
                 s.store(State::Failed as u8, Ordering::Release);
                 0
             }
