@@ -184,10 +184,13 @@ impl CodeCache {
     /// A cache of at least `capacity` bytes (rounded up to pages) syncing
     /// with `strategy`.
     pub fn with_strategy(capacity: usize, strategy: ICacheStrategy) -> Result<CodeCache> {
+        // The memory is left as the OS maps it (zero pages, committed at
+        // first touch): a block is written whole when it is allocated (its
+        // code, then `TRAP` to its end) and refilled with `TRAP` when freed,
+        // so no byte that ever belonged to an entry is left to run, and a
+        // large cache costs nothing until code goes in (HotSpot's code heap
+        // commits as it grows).
         let memory = CodeMemory::new(capacity).map_err(CodeCacheError::Os)?;
-        // SAFETY: the RW view covers `memory.len()` bytes and nothing else
-        // refers to it yet.
-        unsafe { memory.rw().write_bytes(TRAP, memory.len()) };
         let align = (strategy.geometry().dline.max(strategy.geometry().iline) as usize).clamp(16, 4096);
         let mut free = BTreeMap::new();
         free.insert(0, memory.len());
@@ -304,7 +307,7 @@ impl CodeCache {
         let images = match images {
             Ok(images) => images,
             Err(e) => {
-                // Nothing was written: the blocks still hold the trap fill.
+                // Nothing was written: the blocks hold what they held free.
                 let mut st = self.lock();
                 for (&o, &s) in offsets.iter().zip(&sizes) {
                     st.release(o, s);
@@ -528,6 +531,56 @@ mod tests {
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     use std::time::{Duration, Instant};
+
+    /// The resident bytes of the mapping that contains `addr`, from
+    /// `/proc/self/smaps` (this mapping's own pages: other tests' memory does
+    /// not count).
+    fn resident_bytes_of_mapping(addr: usize) -> Option<usize> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+        let mut inside = false;
+        for line in smaps.lines() {
+            let first = line.split_whitespace().next().unwrap_or("");
+            if let Some((lo, hi)) = first.split_once('-') {
+                if let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16)) {
+                    inside = (lo..hi).contains(&addr);
+                    continue;
+                }
+            }
+            if inside {
+                if let Some(kb) = line.strip_prefix("Rss:") {
+                    return kb
+                        .trim()
+                        .trim_end_matches("kB")
+                        .trim()
+                        .parse::<usize>()
+                        .ok()
+                        .map(|k| k * 1024);
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_new_cache_commits_no_memory_until_code_goes_in() {
+        let cache =
+            CodeCache::with_strategy(64 << 20, ICacheStrategy::new(ICacheSync::None).unwrap()).unwrap();
+        let rw = cache.memory.rw() as usize;
+        let Some(before) = resident_bytes_of_mapping(rw) else {
+            panic!("no /proc/self/smaps entry for the cache's RW view");
+        };
+        assert!(
+            before <= 64 << 10,
+            "a fresh 64 MiB cache has {before} bytes resident"
+        );
+        let e = cache.install(&ret_imm(7)).unwrap();
+        // SAFETY: `ret_imm` is a complete x86-64 function of this type.
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(unsafe { e.as_fn::<extern "C" fn() -> u32>() }(), 7);
+        let after = resident_bytes_of_mapping(rw).unwrap();
+        assert!(after <= 1 << 20, "one entry made {after} bytes resident");
+        cache.free(e).unwrap();
+    }
 
     /// `nop; nop; nop; mov eax, imm32; ret`: the immediate sits at offset 4,
     /// 4-byte aligned, so a patch of it is one store.
