@@ -27,7 +27,7 @@
 //! load is not `readonly` (other threads write it).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types::I32, types::I64, FuncRef, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types::I32, types::I64, Block, FuncRef, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::FunctionBuilder;
 use fastpath_jit::LockStackLayout;
 
@@ -235,16 +235,7 @@ pub fn lock_exit_guessing(
         b.create_block(),
     );
     let status = b.append_block_param(cont, I32);
-    let top = b.ins().uload8(I64, trusted, thread, layout.top);
-    let slot = b.ins().iadd(thread, top);
-    let prev = b.ins().load(I64, trusted, slot, -8);
-    let on_top = b.ins().icmp(IntCC::Equal, prev, obj);
-    b.ins().brif(on_top, below, &[], cold, &[]);
-
-    b.switch_to_block(below);
-    let prev2 = b.ins().load(I64, trusted, slot, -16);
-    let recursive = b.ins().icmp(IntCC::Equal, prev2, obj);
-    b.ins().brif(recursive, pop, &[], guess, &[]);
+    let top = exit_top_tests(b, thread, obj, layout, [below, cold, pop, guess]);
 
     b.switch_to_block(guess);
     let locked = ((neutral & !0b11) | (1 << 63)) as i64;
@@ -337,16 +328,7 @@ fn exit(
         b.create_block(),
     );
     let status = b.append_block_param(cont, I32);
-    let top = b.ins().uload8(I64, trusted, thread, layout.top);
-    let slot = b.ins().iadd(thread, top);
-    let prev = b.ins().load(I64, trusted, slot, -8);
-    let on_top = b.ins().icmp(IntCC::Equal, prev, obj);
-    b.ins().brif(on_top, below, &[], cold, &[]);
-
-    b.switch_to_block(below);
-    let prev2 = b.ins().load(I64, trusted, slot, -16);
-    let recursive = b.ins().icmp(IntCC::Equal, prev2, obj);
-    b.ins().brif(recursive, pop, &[], cas, &[]);
+    let top = exit_top_tests(b, thread, obj, layout, [below, cold, pop, cas]);
 
     b.switch_to_block(cas);
     let mark = match word {
@@ -374,6 +356,32 @@ fn exit(
 
 /// The header: aligned and dereferenceable (the JIT passes a live
 /// object), written by other threads.
+/// The exit's two lock-stack tests, shared by both exits: `obj` on top
+/// (else `cold`: the library's exit), then the entry below it (`obj` again:
+/// a recursive exit, to `pop`; else the unlocking CAS, to `unlock`). Leaves
+/// the builder in `below`, after its branch; returns the lock-stack's top
+/// offset.
+fn exit_top_tests(
+    b: &mut FunctionBuilder,
+    thread: Value,
+    obj: Value,
+    layout: &LockStackLayout,
+    [below, cold, pop, unlock]: [Block; 4],
+) -> Value {
+    let trusted = MemFlagsData::trusted();
+    let top = b.ins().uload8(I64, trusted, thread, layout.top);
+    let slot = b.ins().iadd(thread, top);
+    let prev = b.ins().load(I64, trusted, slot, -8);
+    let on_top = b.ins().icmp(IntCC::Equal, prev, obj);
+    b.ins().brif(on_top, below, &[], cold, &[]);
+
+    b.switch_to_block(below);
+    let prev2 = b.ins().load(I64, trusted, slot, -16);
+    let recursive = b.ins().icmp(IntCC::Equal, prev2, obj);
+    b.ins().brif(recursive, pop, &[], unlock, &[]);
+    top
+}
+
 fn header_flags() -> MemFlagsData {
     MemFlagsData::trusted()
 }
