@@ -275,9 +275,33 @@ pub fn perfnorm_child(experiments: &[&'static dyn Experiment], m: &ArgMatches) -
     crate::harness::perfnorm::child_main(e.perfnorm_region(id), name, id, ops)
 }
 
-/// The `FASTPATH_*` names something in this binary reads: the
-/// configuration's ([`fastpath::config::variables`]), the lab's own and the
-/// test suites'.
+/// The `FASTPATH_VM_*` names fastpath-vm reads (its own settings and its
+/// test suites'): the `vm` experiment starts fastpath-vm with the lab's
+/// environment, so they are read, not ignored. A test holds this list
+/// against fastpath-vm's sources.
+pub const VM_VARIABLES: &[&str] = &[
+    "FASTPATH_VM_BENCH_SRC",
+    "FASTPATH_VM_CORPUS",
+    "FASTPATH_VM_CORPUS_MATRIX",
+    "FASTPATH_VM_CORPUS_ONLY",
+    "FASTPATH_VM_CORPUS_TIMES",
+    "FASTPATH_VM_FUZZ_CASES",
+    "FASTPATH_VM_FUZZ_DUMP",
+    "FASTPATH_VM_FUZZ_RUNS",
+    "FASTPATH_VM_FUZZ_SEED",
+    "FASTPATH_VM_GC_STATS",
+    "FASTPATH_VM_JAVA_BASE_STRIDE",
+    "FASTPATH_VM_JDK",
+    "FASTPATH_VM_JIT",
+    "FASTPATH_VM_JIT_LOG",
+    "FASTPATH_VM_JIT_THRESHOLD",
+    "FASTPATH_VM_SYNC_STATS",
+    "FASTPATH_VM_VERIFY_HEAP",
+];
+
+/// The `FASTPATH_*` names something in this binary, or fastpath-vm which
+/// it starts, reads: the configuration's ([`fastpath::config::variables`]),
+/// the lab's own, fastpath-vm's ([`VM_VARIABLES`]) and the test suites'.
 pub fn known_variables() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = fastpath::config::variables().iter().map(|v| v.var).collect();
     v.extend([
@@ -289,6 +313,13 @@ pub fn known_variables() -> Vec<&'static str> {
         "FASTPATH_EXPECT_CPU",
         "FASTPATH_QEMU_CPU",
     ]);
+    v.extend(
+        VM_VARIABLES
+            .iter()
+            .copied()
+            .filter(|n| !v.contains(n))
+            .collect::<Vec<_>>(),
+    );
     v
 }
 
@@ -332,5 +363,44 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         cli(&crate::experiments::registry()).debug_assert();
+    }
+
+    /// Every `FASTPATH_VM_*` name in fastpath-vm's sources and tests is in
+    /// [`VM_VARIABLES`], and every listed name is still read there.
+    #[test]
+    fn vm_variables_match_fastpath_vms_sources() {
+        let vm = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fastpath-vm");
+        let mut found = std::collections::BTreeSet::new();
+        let mut dirs = vec![vm.join("src"), vm.join("tests"), vm.join("benches")];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    let text = std::fs::read_to_string(&p).expect("a readable source");
+                    let mut rest = text.as_str();
+                    while let Some(at) = rest.find("FASTPATH_VM_") {
+                        let tail = &rest[at..];
+                        let end = tail
+                            .find(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+                            .unwrap_or(tail.len());
+                        let name = tail[..end].trim_end_matches('_');
+                        if name.len() > "FASTPATH_VM_".len() {
+                            found.insert(name.to_string());
+                        }
+                        rest = &tail[end..];
+                    }
+                }
+            }
+        }
+        let listed: std::collections::BTreeSet<String> = VM_VARIABLES.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            found, listed,
+            "fastpath-vm's FASTPATH_VM_* names against cli::VM_VARIABLES"
+        );
     }
 }
