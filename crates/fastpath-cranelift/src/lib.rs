@@ -53,10 +53,10 @@
 //!   operands into rax and compares its result again instead of branching
 //!   on ZF, and loads the own-word constant from its constant pool
 //!   (counted and listed by `tests/fast_paths.rs`); the guessing forms
-//!   15 and 14, with no load of the header between the locked
-//!   instructions (the common path branches once, from the CAS's test to
-//!   the push or pop: Cranelift lays a block out after all its
-//!   predecessors, so the miss path gets its own);
+//!   16 and 15 (15 and 15 with a guess that fits a 32-bit immediate), with
+//!   no load of the header or of the constant pool after a locked
+//!   instruction and no taken branch: the CAS's test is `sub new, old; cmp
+//!   imm8; jne` on a 64-bit guess, and a wrong guess's blocks are cold;
 //! - on-spin-wait: a call to the installed pause template ([`spin`]).
 //!
 //! ```

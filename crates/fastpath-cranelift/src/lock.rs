@@ -179,12 +179,18 @@ pub fn lock_enter_guessing(
     let recursive = b.ins().icmp(IntCC::Equal, prev, obj);
     b.ins().brif(recursive, cont, &[], guess, &[]);
 
+    // A wrong guess (a hashed object, a contender's monitor) is the
+    // uncommon case: its blocks go out of line, so that a right guess
+    // falls through to the code after the enter.
+    b.set_cold_block(found);
+    b.set_cold_block(cas);
+
     b.switch_to_block(guess);
     let unlocked = ((neutral & !0b11) | 0b01) as i64;
     let expected = b.ins().iconst(I64, unlocked);
     let new = b.ins().iconst(I64, unlocked - 1);
     let old = b.ins().atomic_cas(header_flags(), obj, expected, new);
-    let lost = b.ins().icmp_imm_s(IntCC::NotEqual, old, unlocked);
+    let lost = cas_lost(b, old, unlocked, new, unlocked - 1);
     b.ins().brif(lost, found, &[], cont, &[]);
 
     // The word the failed CAS found: the loaded form's checks on it.
@@ -236,18 +242,22 @@ pub fn lock_exit_guessing(
     );
     let status = b.append_block_param(cont, I32);
     let top = exit_top_tests(b, thread, obj, layout, [below, cold, pop, guess]);
+    // A wrong guess goes out of line, as the enter's.
+    let pop_after_miss = b.create_block();
+    for block in [found, cas, pop_after_miss] {
+        b.set_cold_block(block);
+    }
 
     b.switch_to_block(guess);
     let locked = ((neutral & !0b11) | (1 << 63)) as i64;
     let expected = b.ins().iconst(I64, locked);
     let new = b.ins().iconst(I64, locked | 1);
     let old = b.ins().atomic_cas(header_flags(), obj, expected, new);
-    let lost = b.ins().icmp_imm_s(IntCC::NotEqual, old, locked);
+    let lost = cas_lost(b, old, locked, new, locked | 1);
     b.ins().brif(lost, found, &[], pop, &[]);
 
     // The pop the right guess falls through to (the miss path has its
     // own, as the enter's push).
-    let pop_after_miss = b.create_block();
     for block in [pop, pop_after_miss] {
         b.switch_to_block(block);
         let top32 = b.ins().ireduce(I32, top);
@@ -354,8 +364,26 @@ fn exit(
     status
 }
 
-/// The header: aligned and dereferenceable (the JIT passes a live
-/// object), written by other threads.
+/// Whether a CAS that expected the constant `expected` and stored `new`
+/// (the constant `new_word`, in a register for the CAS) lost: `old`, the
+/// word it found, differs from `expected`. Cranelift's `atomic_cas` gives
+/// no flags, so the test is a compare after the locked instruction. A
+/// constant that fits a 32-bit immediate is compared as one; a wider one
+/// would be compared from the constant pool (`cmp rax, [rip+k]`, a load
+/// after the locked instruction), so it is tested as `new - old ==
+/// new_word - expected` instead: a subtraction from the register the CAS
+/// already holds (a constant on the left is kept in its register, as
+/// `isub` does not commute) against a small immediate, both exact in
+/// wrapping arithmetic.
+fn cas_lost(b: &mut FunctionBuilder<'_>, old: Value, expected: i64, new: Value, new_word: i64) -> Value {
+    if i32::try_from(expected).is_ok() {
+        return b.ins().icmp_imm_s(IntCC::NotEqual, old, expected);
+    }
+    let diff = b.ins().isub(new, old);
+    b.ins()
+        .icmp_imm_s(IntCC::NotEqual, diff, new_word.wrapping_sub(expected))
+}
+
 /// The exit's two lock-stack tests, shared by both exits: `obj` on top
 /// (else `cold`: the library's exit), then the entry below it (`obj` again:
 /// a recursive exit, to `pop`; else the unlocking CAS, to `unlock`). Leaves
@@ -382,6 +410,8 @@ fn exit_top_tests(
     top
 }
 
+/// The header: aligned and dereferenceable (the JIT passes a live
+/// object), written by other threads.
 fn header_flags() -> MemFlagsData {
     MemFlagsData::trusted()
 }

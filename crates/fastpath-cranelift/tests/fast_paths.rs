@@ -512,78 +512,79 @@ fn compiled_lock_paths_have_one_locked_cas() {
 }
 
 /// The guessing forms decoded: the common path (the guess right: the
-/// recursion test fails, the first CAS wins) has one locked CAS and no load
-/// of the header (no memory operand on the object's register but the
-/// CAS's); the second CAS is off it (a miss). Cranelift lays each block out
-/// after all its predecessors, so the common path branches from the CAS's
-/// test to the push or pop the miss path does not share; the path is
-/// followed through that one branch.
+/// recursion test fails, the first CAS wins) is the fall-through from the
+/// entry to the first `ret` (the miss path's blocks are cold, out of line);
+/// it has one locked CAS, no load of the header (no memory operand on the
+/// object's register but the CAS's), no constant-pool operand (a
+/// RIP-relative load after the locked instruction) and no jump.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn compiled_guessing_paths_load_no_header() {
     use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter, Mnemonic, OpKind, Register};
-    let fresh = Header::new().raw() as u64;
-    for op in [Op::Enter, Op::Exit] {
-        let h = Harness::guessing(op, fresh, true);
-        // SAFETY: the entry's bytes are mapped readable while `h` lives.
-        let code = unsafe { std::slice::from_raw_parts(h.entry.addr(), h.entry.len()) };
-        let (mut listing, mut fmt) = (String::new(), IntelFormatter::new());
-        let insns: Vec<_> = Decoder::with_ip(64, code, 0, DecoderOptions::NONE)
-            .iter()
-            .collect();
-        for insn in &insns {
-            listing.push_str(&format!("{:3x}: ", insn.ip()));
-            fmt.format(insn, &mut listing);
-            listing.push('\n');
-        }
-        // Up to the first CAS's branch, then from the branch target (or on,
-        // if it falls through) to the `ret`.
-        let cas = insns.iter().position(|i| i.has_lock_prefix()).expect("a CAS");
-        let branch = cas + 2;
-        assert!(
-            matches!(insns[branch].mnemonic(), Mnemonic::Je | Mnemonic::Jne)
-                && insns[cas + 1].mnemonic() == Mnemonic::Cmp,
-            "{op:?}: the CAS's test and branch\n{listing}"
-        );
-        let target = insns[branch].near_branch_target();
-        let resume = if insns[branch].mnemonic() == Mnemonic::Je {
-            insns.iter().position(|i| i.ip() == target).expect("the target")
-        } else {
-            branch + 1
-        };
-        let ret = resume
-            + insns[resume..]
+    // The neutral word the library's headers start with (64-bit: needs the
+    // subtracting test) and one that fits a 32-bit immediate (the exit's
+    // expected word has the own-word bit, 1 << 63, set: always wide).
+    for neutral in [Header::new().raw() as u64, 0x1234_5601] {
+        for op in [Op::Enter, Op::Exit] {
+            let wide = op == Op::Exit || i32::try_from(neutral as i64).is_err();
+            let h = Harness::guessing(op, neutral, true);
+            // SAFETY: the entry's bytes are mapped readable while `h` lives.
+            let code = unsafe { std::slice::from_raw_parts(h.entry.addr(), h.entry.len()) };
+            let (mut listing, mut fmt) = (String::new(), IntelFormatter::new());
+            let insns: Vec<_> = Decoder::with_ip(64, code, 0, DecoderOptions::NONE)
+                .iter()
+                .collect();
+            for insn in &insns {
+                listing.push_str(&format!("{:3x}: ", insn.ip()));
+                fmt.format(insn, &mut listing);
+                listing.push('\n');
+            }
+            let ret = insns
                 .iter()
                 .position(|i| i.mnemonic() == Mnemonic::Ret)
                 .expect("a ret");
-        let path: Vec<_> = insns[..=branch].iter().chain(&insns[resume..ret]).collect();
-        assert_eq!(
-            path.iter().filter(|i| i.has_lock_prefix()).count(),
-            1,
-            "{op:?}\n{listing}"
-        );
-        // The object is the second argument (rsi): only the CAS touches it.
-        let header_loads = path
-            .iter()
-            .filter(|i| {
-                (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
-                    && i.memory_base() == Register::RSI
-                    && !i.has_lock_prefix()
-            })
-            .count();
-        assert_eq!(header_loads, 0, "{op:?}: the header is loaded\n{listing}");
-        assert!(
-            path[..path.len() - 3]
+            let path = &insns[..ret];
+            let what = format!("{op:?} guessing {neutral:#x}\n{listing}");
+            assert_eq!(path.iter().filter(|i| i.has_lock_prefix()).count(), 1, "{what}");
+            // The object is the second argument (rsi): only the CAS touches it.
+            let header_loads = path
                 .iter()
-                .all(|i| i.mnemonic() != Mnemonic::Jmp),
-            "{op:?}: one branch taken on the common path\n{listing}"
-        );
-        // Less the frame (push rbp; mov rbp, rsp) and the epilogue (xor eax,
-        // eax; mov rsp, rbp; pop rbp), as `compiled_lock_paths_have_one_locked_cas`.
-        let common = path.len() - 2 - 3;
-        println!("cranelift guessing {op:?}: common path {common} instructions\n{listing}");
-        // cranelift is pinned (=0.135.8): its lowering is stable.
-        assert_eq!(common, if op == Op::Enter { 15 } else { 14 }, "{listing}");
+                .filter(|i| {
+                    (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+                        && i.memory_base() == Register::RSI
+                        && !i.has_lock_prefix()
+                })
+                .count();
+            assert_eq!(header_loads, 0, "the header is loaded: {what}");
+            assert!(
+                path.iter().all(|i| !i.is_ip_rel_memory_operand()),
+                "a constant-pool operand: {what}"
+            );
+            assert!(
+                path.iter().all(|i| i.mnemonic() != Mnemonic::Jmp),
+                "a jump: {what}"
+            );
+            // After the CAS: `sub new, old; cmp, imm8; jne miss` for a wide
+            // guess, `cmp old, imm32; jne miss` for a narrow one.
+            let cas = path.iter().position(|i| i.has_lock_prefix()).unwrap();
+            let test: Vec<_> = path[cas + 1..].iter().take(3).map(|i| i.mnemonic()).collect();
+            let expected: &[Mnemonic] = if wide {
+                &[Mnemonic::Sub, Mnemonic::Cmp, Mnemonic::Jne]
+            } else {
+                &[Mnemonic::Cmp, Mnemonic::Jne]
+            };
+            assert_eq!(&test[..expected.len()], expected, "{what}");
+            // Less the frame (push rbp; mov rbp, rsp) and the epilogue (xor eax,
+            // eax; mov rsp, rbp; pop rbp), as `compiled_lock_paths_have_one_locked_cas`.
+            let common = path.len() - 2 - 3;
+            println!("cranelift guessing {op:?} {neutral:#x}: common path {common} instructions\n{listing}");
+            // cranelift is pinned (=0.135.8): its lowering is stable.
+            let counted = match op {
+                Op::Enter => 15,
+                Op::Exit => 14,
+            } + usize::from(wide);
+            assert_eq!(common, counted, "{what}");
+        }
     }
 }
 

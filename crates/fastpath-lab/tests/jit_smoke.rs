@@ -49,6 +49,7 @@ fn a_quick_run_prints_every_table_and_writes_its_json() {
         ("recursive", "template"),
         ("churn", "template"),
         ("uncontended", "cranelift"),
+        ("uncontended", "cranelift-guessing"),
         ("recursive", "cranelift"),
         ("churn", "cranelift"),
         ("poll", "cranelift"),
@@ -67,7 +68,7 @@ fn a_quick_run_prints_every_table_and_writes_its_json() {
     let rows = fastpath_lab::report::jmh::from_json(&json).unwrap();
     // Every measured row (template, cranelift where it has the fast path,
     // rust); HotSpot's are read, not measured, and absent here.
-    assert_eq!(rows.len(), 43, "{json}");
+    assert_eq!(rows.len(), 44, "{json}");
     assert!(rows
         .iter()
         .all(|r| r.primary_metric.score.is_finite() && r.primary_metric.score > 0.0));

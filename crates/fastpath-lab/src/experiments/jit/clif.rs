@@ -74,6 +74,18 @@ fn resolve(index: u32) -> usize {
 
 /// Builds, compiles and installs `body`'s loop (one of [`has`]'s).
 pub fn compile(body: Body) -> anyhow::Result<Compiled> {
+    build(body, None)
+}
+
+/// The lock pair's loop ([`Body::LockPair`]) with the guessing emitters,
+/// `lock_enter_guessing`/`lock_exit_guessing`, guessing `neutral` (the
+/// `cranelift-guessing` row: the template-guessing row's counterpart).
+pub fn compile_guessing(neutral: u64) -> anyhow::Result<Compiled> {
+    build(Body::LockPair, Some(neutral))
+}
+
+/// `body`'s loop; a lock body's emitters guess `guess` when given.
+fn build(body: Body, guess: Option<u64>) -> anyhow::Result<Compiled> {
     anyhow::ensure!(has(body), "fastpath-cranelift has no emitter for {body:?}");
     let layout = ThreadLayout::fastpath().map_err(|e| anyhow::anyhow!("{e}"))?;
     let lock_layout = LockStackLayout::fastpath().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -116,13 +128,33 @@ pub fn compile(body: Body) -> anyhow::Result<Compiled> {
                 }
                 None => obj,
             };
-            fastpath_cranelift::lock_enter(&mut b, thread, target, &lock_layout, enter);
+            match guess {
+                Some(neutral) => fastpath_cranelift::lock_enter_guessing(
+                    &mut b,
+                    thread,
+                    target,
+                    neutral,
+                    &lock_layout,
+                    enter,
+                ),
+                None => fastpath_cranelift::lock_enter(&mut b, thread, target, &lock_layout, enter),
+            }
             let c = b.ins().load(I64, flags, aux, 0);
             let c1 = b.ins().iadd_imm_s(c, 1);
             b.ins().store(flags, c1, aux, 0);
             // The status (1: not held) is dropped, as the template's stub
             // drops it; the lab's tests check the header after the loop.
-            fastpath_cranelift::lock_exit(&mut b, thread, target, &lock_layout, exit);
+            match guess {
+                Some(neutral) => fastpath_cranelift::lock_exit_guessing(
+                    &mut b,
+                    thread,
+                    target,
+                    neutral,
+                    &lock_layout,
+                    exit,
+                ),
+                None => fastpath_cranelift::lock_exit(&mut b, thread, target, &lock_layout, exit),
+            };
             acc
         }
         Body::Poll => {
@@ -179,12 +211,17 @@ mod tests {
     /// loop's pairs leave the Rust-held lock held until Rust releases it.
     #[test]
     fn lock_loops_count_every_pair_and_leave_the_header_unlocked() {
-        for (body, hold) in [
-            (Body::LockPair, false),
-            (Body::LockPair, true),
-            (Body::LockChurn, false),
+        for (body, hold, guessing) in [
+            (Body::LockPair, false, false),
+            (Body::LockPair, true, false),
+            (Body::LockChurn, false, false),
+            (Body::LockPair, false, true),
         ] {
-            let mut f = Fixture::new(body, true, hold).unwrap();
+            let mut f = if guessing {
+                Fixture::cranelift_guessing().unwrap()
+            } else {
+                Fixture::new(body, true, hold).unwrap()
+            };
             for round in 1..=2u64 {
                 f.run(1000);
                 assert_eq!(*f.counter, 1000 * round, "{body:?} hold={hold}");

@@ -76,7 +76,31 @@ impl Fixture {
             let c = code::generate(body)?;
             (c.func(), Box::new(c))
         };
-        Ok(Fixture {
+        Ok(Fixture::with_loop(object, body, hold, func, code))
+    }
+
+    /// The lock pair's Cranelift loop with the guessing emitters, guessing
+    /// the fresh header's word (`cranelift-guessing`).
+    pub(super) fn cranelift_guessing() -> anyhow::Result<Fixture> {
+        let c = clif::compile_guessing(Header::new().raw() as u64)?;
+        let func = c.func();
+        Ok(Fixture::with_loop(
+            BarrierObject::new(),
+            Body::LockPair,
+            false,
+            func,
+            Box::new(c),
+        ))
+    }
+
+    fn with_loop(
+        object: BarrierObject,
+        body: Body,
+        hold: bool,
+        func: code::LoopFn,
+        code: Box<dyn std::any::Any>,
+    ) -> Fixture {
+        Fixture {
             func,
             _code: code,
             header: Box::pin(Header::new()),
@@ -86,7 +110,7 @@ impl Fixture {
             sum: Box::new(0),
             body,
             hold,
-        })
+        }
     }
 
     pub(super) fn run(&mut self, n: u64) {

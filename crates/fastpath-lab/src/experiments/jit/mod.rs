@@ -82,6 +82,7 @@ const ROWS: &[(&str, &str, &str)] = &[
     ("locks", "uncontended", "template"),
     ("locks", "uncontended", "template-guessing"),
     ("locks", "uncontended", "cranelift"),
+    ("locks", "uncontended", "cranelift-guessing"),
     ("locks", "uncontended", "rust"),
     ("locks", "uncontended", "rust-synchronized"),
     ("locks", "uncontended", "hotspot-c2"),

@@ -57,6 +57,12 @@ pub(super) fn region(op: &str, form: &str) -> Option<Result<Region<'static>, Str
             Err(e) => err(e),
         };
     }
+    if (op, form) == ("uncontended", "cranelift-guessing") {
+        return match Fixture::cranelift_guessing() {
+            Ok(mut f) => r(Box::new(move |n| f.run(n))),
+            Err(e) => err(e),
+        };
+    }
     if op == "graph" {
         let set = *graph::SETS.iter().find(|s| s.name == form)?;
         return match graph::Kernel::new(set) {

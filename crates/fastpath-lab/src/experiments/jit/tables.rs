@@ -40,7 +40,10 @@ pub(super) fn table(group: &str, rows: &[Row], jvm: &hotspot::HotSpot) -> Table 
         match group {
             "locks" => find(
                 "cas-pair",
-                if matches!(form, "template" | "template-guessing" | "cranelift") {
+                if matches!(
+                    form,
+                    "template" | "template-guessing" | "cranelift" | "cranelift-guessing"
+                ) {
                     "rust"
                 } else {
                     form
@@ -127,6 +130,13 @@ pub(super) fn table(group: &str, rows: &[Row], jvm: &hotspot::HotSpot) -> Table 
                 }
                 _ => judged = false,
             }
+            if let (Some(c), Some(p)) = (find("uncontended", "cranelift-guessing"), pl) {
+                let x = c / p;
+                verdicts.push((
+                    x <= 1.05,
+                    format!("the Cranelift guessing pair {x:.2}× parking_lot's pair (goal ≤ 1.05×)"),
+                ));
+            }
             if !verdicts.is_empty() {
                 let pass = verdicts.iter().all(|v| v.0);
                 let text: Vec<String> = verdicts.into_iter().map(|v| v.1).collect();
@@ -141,6 +151,7 @@ pub(super) fn table(group: &str, rows: &[Row], jvm: &hotspot::HotSpot) -> Table 
             t.note("measured interleaved: every timed row one short sample per round, in a fresh order each round; ns/op's median column is the ratios'");
             t.note("template: fastpath-jit's LockEnter and LockExit::emit_expecting(mark) (the exit's expected header word from enter's mark register, as a JIT emits a call-free synchronized block; the plain exit, which loads the header, is `--only pair`'s `template` row) inlined around `add qword [counter], 1` in a dynasm loop; rust: sync::enter_on/exit_on (the thread block passed in) around the same increment; rust-synchronized: Synchronized<u64>::lock; ratio: against cas-pair/rust for template and rust rows, against HotSpot's own casPair for hotspot-c2");
             t.note("template-guessing: LockEnter::emit_guessing(the fresh header's word) + LockExit::emit_expecting(mark), `--only pair`'s loop of that name: no load of the header between the pair's locked CASes, where a JIT knows the class's neutral header (a wrong guess costs a failed CAS and takes the loaded path)");
+            t.note("cranelift-guessing: the cranelift loop with fastpath-cranelift's lock_enter_guessing/lock_exit_guessing (the fresh header's word guessed), the template-guessing row's counterpart: no load of the header between the locked CASes; Cranelift tests each CAS's result with `sub; cmp imm8; jne` (no flags from atomic_cas) and keeps its loop control");
             t.note("recursive: the object held from Rust around the loop (the lock-stack's top entry), each pair a recursive enter/exit; churn: the template and cranelift loops write a fresh header into a stack slot per pair, HotSpot's allocates an Object (JitBench runs with -XX:-EliminateLocks so every pair is real)");
             t.note("cranelift: the template's loop as CLIF, fastpath-cranelift's lock_enter/lock_exit around a load, add and store of the counter (compiled to the same `add qword [counter], 1`), their slow paths fastpath_jit::slow::monitor_enter/monitor_exit in cold blocks; ratio against cas-pair/rust; churn's fresh header is a 16-byte explicit stack slot the prototype word is copied into per pair, as the template's [rsp] slot; its extra instructions per pair over the template's are Cranelift's loop control (7 per trip against `dec; jnz`: the count in a callee-saved register, block-parameter copies, `test; je` and a `jmp` back), register copies around each `lock cmpxchg`, the exit's 1<<63 ORed from the constant pool and its zero status materialised");
         }
