@@ -40,6 +40,8 @@ pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 1;
 // as a `u32`) times 8 to reach the data words.
 const _: () = assert!(heap::LAYOUT_NREFS_MASK == 0xffff_ffff && heap::LAYOUT_NDATA_SHIFT == 32);
 const _: () = assert!(heap::WORD_BYTES == 8);
+// The lock emitters CAS the word at the object's address.
+const _: () = assert!(HEADER == 0);
 
 /// An unlocked, unhashed header: what a new object's header holds, and
 /// the word the guessing lock enter expects.
