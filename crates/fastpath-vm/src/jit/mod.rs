@@ -302,8 +302,16 @@ impl Jit {
         // The locking mode is fixed at start: inline monitors where the
         // lock-stack is live (elsewhere the inline enter only fails over
         // to the runtime, a test and a branch more per lock).
-        let lightweight =
-            fastpath::sync::current_thread_locking_mode() == fastpath::sync::LockingMode::Lightweight;
+        // `FASTPATH_VM_JIT_INLINE_LOCKS=0` calls the runtime for every
+        // enter and exit (the baseline the lock benchmarks compare with).
+        let inline = match std::env::var("FASTPATH_VM_JIT_INLINE_LOCKS") {
+            Ok(v) if v == "0" => false,
+            Ok(v) if v == "1" => true,
+            Ok(v) => return Err(format!("FASTPATH_VM_JIT_INLINE_LOCKS={v}: expected 0 or 1")),
+            Err(_) => true,
+        };
+        let lightweight = inline
+            && fastpath::sync::current_thread_locking_mode() == fastpath::sync::LockingMode::Lightweight;
         let env = CompileEnv {
             helpers,
             thread: ThreadLayout::fastpath().map_err(|e| e.to_string())?,
