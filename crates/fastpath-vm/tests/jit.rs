@@ -5,10 +5,14 @@
 //! its next call; the output is the interpreter's in every tier, with an
 //! exception thrown through compiled frames and caught in an interpreted
 //! one; a compiled synchronized method stopped at its entry poll reports
-//! no lock it has not taken yet. The corpus
+//! no lock it has not taken yet; a compiled `monitorexit` of an object
+//! the thread does not hold throws `IllegalMonitorStateException` in every
+//! locking mode, and leaves the lock-stack and the monitors as they were.
+//! The corpus
 //! (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers against HotSpot on
 //! every program.
 
+mod classfile_support;
 mod harness;
 
 use std::path::PathBuf;
@@ -99,6 +103,53 @@ public class SyncEntry {
         collector.join();
         System.out.println("counted " + (s.count == n) + ", summed " + (x == n - 1 + 15));
     }
+}
+"#;
+
+/// `Unbalanced` is assembled (javac pairs every `monitorexit`):
+/// `exit(o)` is `monitorexit` on `o` alone, `exitTwice(o)` one
+/// `monitorenter` and two exits. `main` exits an object it does not hold,
+/// alone and inside a recursive pair on another object, and exits a lock
+/// once more than it entered it.
+const UNBALANCED_MAIN: &str = r#"
+public class UnbalancedMain {
+    static int caught;
+    static int twice;
+
+    static void tryExit(Object o) {
+        try {
+            Unbalanced.exit(o);
+        } catch (IllegalMonitorStateException e) {
+            caught++;
+        }
+    }
+
+    public static void main(String[] args) {
+        Object free = new Object();
+        Object held = new Object();
+        for (int i = 0; i < 3; i++) {
+            tryExit(free);
+            synchronized (held) {
+                synchronized (held) {
+                    tryExit(free);
+                }
+            }
+            try {
+                Unbalanced.exitTwice(free);
+            } catch (IllegalMonitorStateException e) {
+                twice++;
+            }
+        }
+        System.out.println("caught " + caught + ", twice " + twice + ", holds "
+            + Thread.holdsLock(held) + " " + Thread.holdsLock(free));
+    }
+}
+
+// What javac compiles against; the test replaces its class file.
+class Unbalanced {
+    static void exit(Object o) {}
+
+    static void exitTwice(Object o) {}
 }
 "#;
 
@@ -215,4 +266,57 @@ fn a_synchronized_frame_stopped_before_its_lock_reports_no_lock() {
             "bump not compiled ({mode}):\n{err}"
         );
     }
+}
+
+/// `monitorexit` of an object the thread does not hold, compiled: the
+/// inline exit misses and the runtime's answer throws
+/// `IllegalMonitorStateException`; a held lock's exits succeed and a
+/// second one throws; the thread's locks are as the interpreter leaves
+/// them, in each locking mode (lightweight: the inline paths; legacy and
+/// monitor: the runtime's calls).
+#[test]
+fn an_unbalanced_monitorexit_throws_in_compiled_code() {
+    use classfile_support::asm::{ClassBuilder, MethodSpec};
+    let classes = classes("UnbalancedMain", UNBALANCED_MAIN);
+    let mut c = ClassBuilder::new("Unbalanced", "java/lang/Object");
+    // aload_0; monitorexit; return
+    c.method(MethodSpec::new(
+        0x0009,
+        "exit",
+        "(Ljava/lang/Object;)V",
+        1,
+        1,
+        vec![0x2a, 0xc3, 0xb1],
+    ));
+    // aload_0; monitorenter; aload_0; monitorexit; aload_0; monitorexit; return
+    let twice = vec![0x2a, 0xc2, 0x2a, 0xc3, 0x2a, 0xc3, 0xb1];
+    c.method(MethodSpec::new(
+        0x0009,
+        "exitTwice",
+        "(Ljava/lang/Object;)V",
+        1,
+        1,
+        twice,
+    ));
+    std::fs::write(classes.join("Unbalanced.class"), c.build()).unwrap();
+    // 3 × 2 exits of an object not held, 3 second exits.
+    let expected = "caught 6, twice 3, holds false false\n";
+    let (int_out, _) = run_main(&classes, "UnbalancedMain", &[], &["-Xint"]);
+    for mode in ["lightweight", "legacy", "monitor"] {
+        let (out, err) = run_main(
+            &classes,
+            "UnbalancedMain",
+            &[("FASTPATH_LOCKING_MODE", mode)],
+            &["-Xcomp"],
+        );
+        assert!(
+            err.contains("jit: Unbalanced.exit(Ljava/lang/Object;)V"),
+            "exit not compiled ({mode}):\n{err}"
+        );
+        assert_eq!(
+            out, int_out,
+            "{mode}: -Xcomp printed something else than -Xint:\n{err}"
+        );
+    }
+    assert!(int_out.starts_with(expected), "-Xint:\n{int_out}");
 }
