@@ -12,7 +12,11 @@
 //! (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers against HotSpot on
 //! every program.
 
-mod classfile_support;
+// The class-file assembler alone (`harness` already includes the rest
+// of `classfile_support`'s corpus compile).
+#[allow(dead_code)]
+#[path = "classfile_support/asm.rs"]
+mod asm;
 mod harness;
 
 use std::path::PathBuf;
@@ -276,7 +280,7 @@ fn a_synchronized_frame_stopped_before_its_lock_reports_no_lock() {
 /// monitor: the runtime's calls).
 #[test]
 fn an_unbalanced_monitorexit_throws_in_compiled_code() {
-    use classfile_support::asm::{ClassBuilder, MethodSpec};
+    use asm::{ClassBuilder, MethodSpec};
     let classes = classes("UnbalancedMain", UNBALANCED_MAIN);
     let mut c = ClassBuilder::new("Unbalanced", "java/lang/Object");
     // aload_0; monitorexit; return
