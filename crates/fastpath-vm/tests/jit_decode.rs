@@ -1,13 +1,13 @@
 //! The decoder check of compiled Java methods (x86-64): the fast paths are
-//! inline in the code the JIT installs. A `synchronized` method's
-//! uncontended lock and unlock are the lock-stack push and pop with their
-//! header CASes and the region pin, and its path from the entry to the
-//! return calls nothing (the runtime's enter, exit and the poll are only
-//! on branches to the cold blocks after the return); a reference field
+//! inline in the code the JIT installs. A `synchronized` method has a path
+//! from its entry to its return that calls nothing and goes through the
+//! enter's and the exit's header CASes and the region's pin and unpin (the
+//! uncontended lock and unlock: the runtime's enter and exit, and the
+//! poll, are called only on the branches off it); a reference field
 //! store's SATB barrier is the idle test of the thread block's GC-state
-//! byte and a branch to the cold part, nothing else; and
-//! `Thread.onSpinWait()` is a direct call of the installed pause, not of
-//! the runtime's `Invoke`.
+//! byte and a branch out of line (laid out after the return), with no call
+//! and no locked instruction before the return; and `Thread.onSpinWait()`
+//! is one call of the installed pause stub, not of the runtime's `Invoke`.
 //!
 //! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
 //! and lightweight locking), whose methods' installed code is read back
