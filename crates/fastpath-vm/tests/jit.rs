@@ -5,10 +5,19 @@
 //! its next call; the output is the interpreter's in every tier, with an
 //! exception thrown through compiled frames and caught in an interpreted
 //! one; a compiled synchronized method stopped at its entry poll reports
-//! no lock it has not taken yet. The corpus
+//! no lock it has not taken yet; compiled locks stay balanced while
+//! concurrent and passive cycles run; a compiled `monitorexit` of an object
+//! the thread does not hold throws `IllegalMonitorStateException` in every
+//! locking mode, and leaves the lock-stack and the monitors as they were.
+//! The corpus
 //! (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers against HotSpot on
 //! every program.
 
+// The class-file assembler alone (`harness` already includes the rest
+// of `classfile_support`'s corpus compile).
+#[allow(dead_code)]
+#[path = "classfile_support/asm.rs"]
+mod asm;
 mod harness;
 
 use std::path::PathBuf;
@@ -98,6 +107,129 @@ public class SyncEntry {
         } while (!done);
         collector.join();
         System.out.println("counted " + (s.count == n) + ", summed " + (x == n - 1 + 15));
+    }
+}
+"#;
+
+/// `Unbalanced` is assembled (javac pairs every `monitorexit`):
+/// `exit(o)` is `monitorexit` on `o` alone, `exitTwice(o)` one
+/// `monitorenter` and two exits. `main` exits an object it does not hold,
+/// alone and inside a recursive pair on another object, and exits a lock
+/// once more than it entered it.
+const UNBALANCED_MAIN: &str = r#"
+public class UnbalancedMain {
+    static int caught;
+    static int twice;
+
+    static void tryExit(Object o) {
+        try {
+            Unbalanced.exit(o);
+        } catch (IllegalMonitorStateException e) {
+            caught++;
+        }
+    }
+
+    public static void main(String[] args) {
+        Object free = new Object();
+        Object held = new Object();
+        for (int i = 0; i < 3; i++) {
+            tryExit(free);
+            synchronized (held) {
+                synchronized (held) {
+                    tryExit(free);
+                }
+            }
+            try {
+                Unbalanced.exitTwice(free);
+            } catch (IllegalMonitorStateException e) {
+                twice++;
+            }
+        }
+        System.out.println("caught " + caught + ", twice " + twice + ", holds "
+            + Thread.holdsLock(held) + " " + Thread.holdsLock(free));
+    }
+}
+
+// What javac compiles against; the test replaces its class file.
+class Unbalanced {
+    static void exit(Object o) {}
+
+    static void exitTwice(Object o) {}
+}
+"#;
+
+/// Compiled `synchronized` blocks held while the collector runs: three
+/// workers lock boxes in turn (some recursively), allocate while holding
+/// them (so cycles start with locks held, and objects are locked between
+/// a cycle's marking and its evacuation), and count; a fourth thread asks
+/// for 30 collections. Every increment is under its box's lock, so the
+/// boxes' sum is the workers' total. The boxes are spread among garbage,
+/// so their regions are worth evacuating.
+const LOCKED_WHILE_COLLECTED: &str = r#"
+public class LockedWhileCollected {
+    static final class Box {
+        long n;
+        Object[] junk;
+    }
+
+    static final Box[] BOXES = new Box[64];
+    static volatile boolean done;
+
+    static final class Worker extends Thread {
+        final int seed;
+        long count;
+
+        Worker(int seed) {
+            this.seed = seed;
+        }
+
+        public void run() {
+            int k = seed;
+            while (!done) {
+                Box b = BOXES[k & 63];
+                synchronized (b) {
+                    b.n++;
+                    b.junk = new Object[16];
+                    if ((k & 7) == 0) {
+                        synchronized (b) {
+                            b.n++;
+                            count++;
+                        }
+                    }
+                }
+                count++;
+                k += 7;
+            }
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        // Each box among garbage: its region is worth evacuating.
+        Object keep = null;
+        for (int i = 0; i < BOXES.length; i++) {
+            BOXES[i] = new Box();
+            for (int j = 0; j < 64; j++) {
+                keep = new long[64];
+            }
+        }
+        Worker[] ws = { new Worker(1), new Worker(2), new Worker(3) };
+        for (Worker w : ws) {
+            w.start();
+        }
+        for (int i = 0; i < 30; i++) {
+            System.gc();
+        }
+        done = true;
+        long counted = 0;
+        for (Worker w : ws) {
+            w.join();
+            counted += w.count;
+        }
+        long summed = 0;
+        for (Box b : BOXES) {
+            summed += b.n;
+        }
+        System.out.println("balanced " + (counted == summed) + ", held " + Thread.holdsLock(BOXES[0]));
     }
 }
 "#;
@@ -213,6 +345,94 @@ fn a_synchronized_frame_stopped_before_its_lock_reports_no_lock() {
         assert!(
             err.contains("jit: SyncEntry.bump()V"),
             "bump not compiled ({mode}):\n{err}"
+        );
+    }
+}
+
+/// `monitorexit` of an object the thread does not hold, compiled: the
+/// inline exit misses and the runtime's answer throws
+/// `IllegalMonitorStateException`; a held lock's exits succeed and a
+/// second one throws; the thread's locks are as the interpreter leaves
+/// them, in each locking mode (lightweight: the inline paths; legacy and
+/// monitor: the runtime's calls).
+#[test]
+fn an_unbalanced_monitorexit_throws_in_compiled_code() {
+    use asm::{ClassBuilder, MethodSpec};
+    let classes = classes("UnbalancedMain", UNBALANCED_MAIN);
+    let mut c = ClassBuilder::new("Unbalanced", "java/lang/Object");
+    // aload_0; monitorexit; return
+    c.method(MethodSpec::new(
+        0x0009,
+        "exit",
+        "(Ljava/lang/Object;)V",
+        1,
+        1,
+        vec![0x2a, 0xc3, 0xb1],
+    ));
+    // aload_0; monitorenter; aload_0; monitorexit; aload_0; monitorexit; return
+    let twice = vec![0x2a, 0xc2, 0x2a, 0xc3, 0x2a, 0xc3, 0xb1];
+    c.method(MethodSpec::new(
+        0x0009,
+        "exitTwice",
+        "(Ljava/lang/Object;)V",
+        1,
+        1,
+        twice,
+    ));
+    std::fs::write(classes.join("Unbalanced.class"), c.build()).unwrap();
+    // 3 × 2 exits of an object not held, 3 second exits.
+    let expected = "caught 6, twice 3, holds false false\n";
+    let (int_out, _) = run_main(&classes, "UnbalancedMain", &[], &["-Xint"]);
+    for mode in ["lightweight", "legacy", "monitor"] {
+        let (out, err) = run_main(
+            &classes,
+            "UnbalancedMain",
+            &[("FASTPATH_LOCKING_MODE", mode)],
+            &["-Xcomp"],
+        );
+        assert!(
+            err.contains("jit: Unbalanced.exit(Ljava/lang/Object;)V"),
+            "exit not compiled ({mode}):\n{err}"
+        );
+        assert_eq!(
+            out, int_out,
+            "{mode}: -Xcomp printed something else than -Xint:\n{err}"
+        );
+    }
+    assert!(int_out.starts_with(expected), "-Xint:\n{int_out}");
+}
+
+/// Compiled locks held across collections, concurrent and passive, with
+/// the load-reference barrier set and the Brooks one (the inline enter and
+/// exit on the object resolved for writing): no increment is lost, every
+/// lock is released, and the heap verifier passes after every cycle (each
+/// run evacuates a few thousand objects). What the inline pin prevents, a
+/// concurrent cycle evacuating an object locked after marking scanned it,
+/// needs a narrower window than this run opens: a build without the pin
+/// passed it 6 times out of 6, so it checks the locks' bookkeeping under
+/// collection, not the pin.
+#[test]
+fn compiled_locks_hold_across_collections() {
+    let classes = classes("LockedWhileCollected", LOCKED_WHILE_COLLECTED);
+    for (set, mode) in [
+        ("shenandoah", "concurrent"),
+        ("shenandoah-2017", "concurrent"),
+        ("shenandoah", "passive"),
+    ] {
+        let (out, err) = run_main(
+            &classes,
+            "LockedWhileCollected",
+            &[
+                ("FASTPATH_GC_BARRIERS", set),
+                ("FASTPATH_GC_MODE", mode),
+                ("FASTPATH_VM_VERIFY_HEAP", "1"),
+            ],
+            &["-Xcomp", "-Xmx16m"],
+        );
+        assert_eq!(out, "balanced true, held false\n", "{set} {mode}:\n{err}");
+        assert!(
+            err.contains("jit: LockedWhileCollected$Worker.run()V"),
+            "run not compiled ({set} {mode}):\n{err}"
         );
     }
 }

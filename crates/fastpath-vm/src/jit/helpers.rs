@@ -67,11 +67,21 @@ pub enum Helper {
     Drem,
     /// `(f32, f32) -> f32`: `frem`.
     Frem,
+    /// `(thread block, obj)`: the inline monitor enter's miss (the
+    /// emitter's cold call). Does nothing: the enter is taken over by
+    /// `MonitorEnter` at a safepoint the caller publishes (`emit.rs`).
+    LockMiss,
+    /// `(thread block, obj) -> 1`: the inline monitor exit's miss; the
+    /// exit is taken over by `MonitorExit` (`emit.rs`).
+    UnlockMiss,
+    /// `()`: the configured spin pause (`Thread.onSpinWait`), installed in
+    /// the code cache by `Jit::init` (`fastpath_cranelift::install_pause`).
+    SpinPause,
 }
 
 impl Helper {
     /// Every helper, in index order.
-    pub const ALL: [Helper; 25] = [
+    pub const ALL: [Helper; 28] = [
         Helper::Poll,
         Helper::New,
         Helper::NewArray,
@@ -97,6 +107,9 @@ impl Helper {
         Helper::MonitorExit,
         Helper::Drem,
         Helper::Frem,
+        Helper::LockMiss,
+        Helper::UnlockMiss,
+        Helper::SpinPause,
     ];
 
     /// Its arguments' and results' Cranelift types.
@@ -119,6 +132,9 @@ impl Helper {
             Helper::MonitorExit => (&[I64, I64], &[I32]),
             Helper::Drem => (&[F64, F64], &[F64]),
             Helper::Frem => (&[F32, F32], &[F32]),
+            Helper::LockMiss => (&[I64, I64], &[]),
+            Helper::UnlockMiss => (&[I64, I64], &[I32]),
+            Helper::SpinPause => (&[], &[]),
         }
     }
 
@@ -127,7 +143,14 @@ impl Helper {
     pub fn safepoint(self) -> bool {
         !matches!(
             self,
-            Helper::IsSubclass | Helper::Itable | Helper::MonitorExit | Helper::Drem | Helper::Frem
+            Helper::IsSubclass
+                | Helper::Itable
+                | Helper::MonitorExit
+                | Helper::Drem
+                | Helper::Frem
+                | Helper::LockMiss
+                | Helper::UnlockMiss
+                | Helper::SpinPause
         )
     }
 

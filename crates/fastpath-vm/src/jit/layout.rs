@@ -1,24 +1,30 @@
 //! The heap object layout compiled code reads and writes, and what the
 //! translator needs to know of the VM's own structures.
 //!
-//! Where it sits: the values here are those `fastpath::gc`'s cell layout
-//! gives every object (`[forwarding][Header][layout][refs][data]`, the
-//! object's address its header's) and `object/mod.rs` gives Java values on
-//! it (the class word first in the data area, an array's length after
-//! it); `tests` checks them against the library at run time, and
-//! [`check`] does at start-up, so a layout change in the library refuses
-//! to compile rather than miscompiles.
+//! Where it sits: the cell words (`[forwarding][header][layout][refs][data]`,
+//! the object's address its header's) are the library's published layout,
+//! `fastpath::gc::layout`, whose version [`check`] compares with the one
+//! these constants were written against before anything is compiled (as
+//! `fastpath_jit::ThreadLayout::fastpath` checks the thread block's). The
+//! Java values on the data words (the class word first, an array's length
+//! after it) are the VM's own (`object/mod.rs`). [`check`] also reads the
+//! words of one live object at start-up, so a library whose objects do not
+//! match what it publishes refuses to compile rather than miscompiles.
+
+use fastpath::gc::layout as heap;
 
 use crate::link::{Class, Method};
 
 /// The forwarding word, from the object's address (Brooks: `obj - 8`).
-pub const FORWARDING: i32 = -8;
+pub const FORWARDING: i32 = heap::FORWARDING_OFFSET as i32;
+/// The header word (`fastpath::sync::Header`, the word the lock CASes).
+pub const HEADER: i32 = heap::HEADER_OFFSET as i32;
 /// The layout word (`nrefs | ndata << 32`), immutable.
-pub const LAYOUT: i32 = 8;
+pub const LAYOUT: i32 = heap::LAYOUT_WORD_OFFSET as i32;
 /// Reference field 0.
-pub const REFS: i32 = 16;
+pub const REFS: i32 = heap::REFS_OFFSET as i32;
 /// Words of a cell before its reference fields (forwarding, header, layout).
-pub const CELL_OVERHEAD_WORDS: usize = 3;
+pub const CELL_OVERHEAD_WORDS: usize = heap::CELL_HEADER_WORDS;
 /// The class word's offset in the data area (`object::CLASS_WORD`).
 pub const CLASS_WORD: i32 = crate::object::CLASS_WORD as i32;
 /// The array length's offset in the data area (`object::LENGTH_WORD`).
@@ -26,10 +32,21 @@ pub const LENGTH_WORD: i32 = crate::object::LENGTH_WORD as i32;
 /// A primitive array's first element, from its data area.
 pub const ELEMENTS: i32 = crate::object::ELEMENTS as i32;
 
+/// The heap-object layout version the constants above were written
+/// against (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` then).
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 1;
+
+// The translator adds the layout word's `nrefs` (its low 32 bits, loaded
+// as a `u32`) times 8 to reach the data words.
+const _: () = assert!(heap::LAYOUT_NREFS_MASK == 0xffff_ffff && heap::LAYOUT_NDATA_SHIFT == 32);
+const _: () = assert!(heap::WORD_BYTES == 8);
+// The lock emitters CAS the word at the object's address.
+const _: () = assert!(HEADER == 0);
+
 /// An unlocked, unhashed header: what a new object's header holds, and
 /// the word the guessing lock enter expects.
 pub fn neutral_header() -> u64 {
-    fastpath::sync::Header::new().raw() as u64
+    heap::INITIAL_HEADER as u64
 }
 
 /// Where a `Vec`'s data pointer and length lie in it (the class's vtable is
@@ -82,15 +99,21 @@ impl VecLayout {
 /// Checks the layout constants against the library on one live object:
 /// `Err` names the first that differs.
 pub fn check<B: fastpath::gc::BarrierSet>(m: &mut fastpath::gc::Mutator<B>) -> Result<(), String> {
+    let found = heap::object_layout_version();
+    if found != EXPECTED_OBJECT_LAYOUT_VERSION {
+        return Err(format!(
+            "the library's heap-object layout is version {found}, the JIT was written against {EXPECTED_OBJECT_LAYOUT_VERSION}"
+        ));
+    }
     let o = m.alloc_unrooted(2, 3).map_err(|e| e.to_string())?;
     let addr = o.addr();
     // SAFETY: a fresh object of this heap with 2 references.
     let data = unsafe { m.data_unchecked(fastpath::gc::Obj::from_addr(addr), 2) } as usize;
-    if data != addr + REFS as usize + 16 {
+    if data != addr + heap::data_offset(2, 0) {
         return Err(format!(
             "data area at {:+} from the object, expected {:+}",
             data as isize - addr as isize,
-            REFS + 16
+            heap::data_offset(2, 0)
         ));
     }
     // SAFETY: the layout word and the forwarding word of a fresh object.
@@ -100,15 +123,15 @@ pub fn check<B: fastpath::gc::BarrierSet>(m: &mut fastpath::gc::Mutator<B>) -> R
             ((addr as isize + FORWARDING as isize) as *const usize).read(),
         )
     };
-    if layout != 2 | (3 << 32) {
+    if layout as usize != heap::layout_word(2, 3) {
         return Err(format!("layout word {layout:#x}"));
     }
     if fwd != addr {
         return Err(format!("forwarding word {fwd:#x} for object {addr:#x}"));
     }
     // SAFETY: the header word of a fresh object.
-    let header = unsafe { (addr as *const u64).read() };
-    if header != neutral_header() {
+    let header = unsafe { ((addr as isize + HEADER as isize) as *const u64).read() };
+    if header != neutral_header() || header != fastpath::sync::Header::new().raw() as u64 {
         return Err(format!("a new object's header {header:#x}"));
     }
     Ok(())

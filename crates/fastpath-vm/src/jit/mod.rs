@@ -148,6 +148,10 @@ pub struct CompileEnv {
     pub bool_array: usize,
     /// A new object's header.
     pub neutral: u64,
+    /// The regions' lock words, when monitors are entered and exited
+    /// inline (the process runs lightweight locking); `None`: every
+    /// `monitorenter` and `monitorexit` calls the runtime.
+    pub region_locks: Option<fastpath::gc::RegionLockMap>,
 }
 
 /// Counters of the JIT's work.
@@ -290,8 +294,26 @@ impl Jit {
         let sample = *object.vtable.first().ok_or("java.lang.Object has no methods")?;
         let vtable = VecLayout::probe(sample).ok_or("a Vec's layout could not be found")?;
         let bool_array = vm.loader.load("[Z").map_err(|e| e.to_string())? as *const _ as usize;
+        let cache = CodeCache::new(CODE_CACHE_BYTES).map_err(|e| e.to_string())?;
+        let mut helpers = runtime::table::<B>();
+        let pause = fastpath_cranelift::install_pause(&cache).map_err(|e| e.to_string())?;
+        helpers.0[Helper::SpinPause as usize] = pause.addr() as usize;
+        self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(pause);
+        // The locking mode is fixed at start: inline monitors where the
+        // lock-stack is live (elsewhere the inline enter only fails over
+        // to the runtime, a test and a branch more per lock).
+        // `FASTPATH_VM_JIT_INLINE_LOCKS=0` calls the runtime for every
+        // enter and exit (the baseline the lock benchmarks compare with).
+        let inline = match std::env::var("FASTPATH_VM_JIT_INLINE_LOCKS") {
+            Ok(v) if v == "0" => false,
+            Ok(v) if v == "1" => true,
+            Ok(v) => return Err(format!("FASTPATH_VM_JIT_INLINE_LOCKS={v}: expected 0 or 1")),
+            Err(_) => true,
+        };
+        let lightweight = inline
+            && fastpath::sync::current_thread_locking_mode() == fastpath::sync::LockingMode::Lightweight;
         let env = CompileEnv {
-            helpers: runtime::table::<B>(),
+            helpers,
             thread: ThreadLayout::fastpath().map_err(|e| e.to_string())?,
             lock: LockStackLayout::fastpath().map_err(|e| e.to_string())?,
             satb: SatbQueueLayout::fastpath().map_err(|e| e.to_string())?,
@@ -300,8 +322,8 @@ impl Jit {
             vtable,
             bool_array,
             neutral: layout::neutral_header(),
+            region_locks: lightweight.then(|| m.region_lock_map()),
         };
-        let cache = CodeCache::new(CODE_CACHE_BYTES).map_err(|e| e.to_string())?;
         let _ = self.cache.set(cache);
         let _ = self.env.set(env);
         Ok(())
@@ -416,6 +438,14 @@ impl Jit {
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(e);
         map.insert(key, a);
         Ok(a)
+    }
+
+    /// The installed code `[start, end)` that `entry` (a method's
+    /// `MethodJit::entry`) begins, for disassembly and tests.
+    pub fn code_range(&self, entry: usize) -> Option<(usize, usize)> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let e = entries.iter().find(|e| e.addr() as usize == entry)?;
+        Some((entry, entry + e.len()))
     }
 
     /// Whether each compilation and the summary at exit are printed

@@ -46,6 +46,12 @@ use crate::interp::stack::HEADER_SLOTS;
 use crate::interp::Decoded;
 use crate::link::{Kind, Method};
 
+/// Whether `m` is `java.lang.Thread.onSpinWait()`, which compiled code
+/// runs as the configured spin pause.
+fn is_on_spin_wait(m: &Method) -> bool {
+    &*m.name == "onSpinWait" && &*m.descriptor == "()V" && &*m.class.name == "java/lang/Thread"
+}
+
 /// Why a method was not compiled (it stays interpreted).
 #[derive(Debug)]
 pub struct Unsupported(pub String);
@@ -345,9 +351,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.use_local(0, K::R)
         };
         self.b.ins().store(trusted, obj, self.fp, off::FRAME_SYNC_OBJ);
-        let sp = self.safepoint(0, None);
-        self.monitor_enter_obj(obj);
-        self.reload(sp);
+        // A root from here on (the slow path's safepoint publishes it).
+        self.monitor_enter_obj(obj, 0);
     }
 
     /// Unlocks a synchronized method's lock (before a return or an
@@ -1017,6 +1022,11 @@ impl<'e, 'f> Translator<'e, 'f> {
                     self.write_data(obj, off as i32, kind, v, volatile);
                 }
             }
+            Op::Invoke(Dispatch::Static, m) if is_on_spin_wait(m) => {
+                // `Thread.onSpinWait()`: the configured pause, no frame.
+                let pause = self.helper_ref(Helper::SpinPause);
+                fastpath_cranelift::spin_wait(&mut self.b, pause);
+            }
             Op::Invoke(dispatch, m) => self.invoke(dispatch, m)?,
             Op::New(c) => {
                 self.init_check(c);
@@ -1091,9 +1101,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let o = self.b.use_var(var);
                 self.null_check(o);
                 // The object stays on the stack (a root) through the enter.
-                let s = self.safepoint(self.idx, None);
-                self.monitor_enter_obj(o);
-                self.reload(s);
+                self.monitor_enter_obj(o, self.idx);
                 self.stack.pop();
             }
             Op::MonitorExit => {

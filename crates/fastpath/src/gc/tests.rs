@@ -1,7 +1,7 @@
 //! Unit tests: each barrier's fast and slow path, errors, and collections
 //! in both modes with the verifier on.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use std::time::Duration;
 
@@ -1302,5 +1302,41 @@ fn the_sole_marker_is_one_worker_without_assists() {
         assert!(s.mark_as_sole_marker(a) && !s.mark_as_sole_marker(a));
         assert!(s.is_marked(a) && !s.is_marked(b), "the neighbour's bit untouched");
         assert!(s.mark(b) && !s.mark_as_sole_marker(b));
+    }
+}
+
+/// The region lock map names the words `Mutator::lock` and
+/// `monitor_enter_unchecked` update: the pin count of the locked object's
+/// region (1 while locked, 0 after) and its lock-seen flag, and no other
+/// region's.
+#[test]
+fn region_lock_map_names_the_words_a_lock_updates() {
+    let h = heap(BarrierBits::SERIAL, GcMode::Passive, 4);
+    let mut m = h.mutator::<SerialBarriers>().unwrap();
+    let map = m.region_lock_map();
+    let words = |a: usize| map.biased.wrapping_add((a >> map.region_shift) * map.stride);
+    // SAFETY: the map's words of a heap address (the documented lookup),
+    // live while the heap is; read as the atomics they are.
+    let pins = |a: usize| unsafe { (*((words(a) + map.pins) as *const AtomicUsize)).load(Ordering::SeqCst) };
+    // SAFETY: as `pins`.
+    let seen =
+        |a: usize| unsafe { (*((words(a) + map.lock_seen) as *const AtomicBool)).load(Ordering::SeqCst) };
+    let o = m.alloc(0, 1).unwrap();
+    let a = m.get(o).unwrap().addr();
+    let first = h.inner.space.regions[0].bottom;
+    assert_eq!(words(first), h.inner.space.regions.as_ptr() as usize);
+    assert_eq!((pins(a), seen(a)), (0, false));
+    let lock = m.lock(o).unwrap();
+    assert_eq!((pins(a), seen(a)), (1, true), "Mutator::lock's words");
+    drop(lock);
+    // SAFETY: an object of this heap.
+    unsafe { m.monitor_enter_unchecked(a) };
+    assert_eq!(pins(a), 1, "monitor_enter_unchecked pins the same word");
+    // SAFETY: as above.
+    unsafe { m.monitor_exit_unchecked(a) }.unwrap();
+    assert_eq!(pins(a), 0);
+    let others = h.inner.space.regions.iter().filter(|r| r.bottom != first);
+    for r in others {
+        assert_eq!(r.pins.load(Ordering::SeqCst), 0);
     }
 }

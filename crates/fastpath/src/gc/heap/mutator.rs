@@ -66,6 +66,40 @@ use crate::gc::barrier_set::BarrierSet;
 use crate::gc::settings::{Barrier, BarrierBits, GcMode};
 use crate::thread::{self, GcFields, ThreadBlock, SATB_BUFFER_WORDS};
 
+/// Where a region's lock words lie, for a JIT that locks heap objects
+/// inline ([`Mutator::region_lock_map`]): the words of the region of heap
+/// address `a` start at `biased + (a >> region_shift) * stride` (a
+/// wrapping computation; only heap addresses may be looked up), and live
+/// as long as the heap.
+///
+/// The protocol, the one [`Mutator::lock`] keeps (a locked object's region
+/// is neither evacuated nor freed while the lock is held, so the address
+/// on the lock-stack, or a monitor's, stays the object's):
+/// - after locking the object (resolved for writing: its to-space copy)
+///   and before the thread's next safepoint, add 1 to the `usize` at
+///   `pins` (SeqCst: a `lock xadd` on x86-64) and store 1 in the byte at
+///   `lock_seen` (Relaxed: read in pauses; a dead object's header may then
+///   still name a monitor, which freeing the region releases);
+/// - after unlocking it, subtract 1 at `pins` (SeqCst), and if its header
+///   was left inflated, take the library's exit instead
+///   (`monitor_exit_unchecked` also flags the region for the collector).
+///
+/// Each acquisition pins once, by whichever path took it, and each
+/// release unpins once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionLockMap {
+    /// The region table's address, biased by the heap's first region.
+    pub biased: usize,
+    /// Bytes from one region's words to the next's.
+    pub stride: usize,
+    /// log2 of the region size.
+    pub region_shift: u8,
+    /// Offset of the pin count (`usize`) in a region's words.
+    pub pins: usize,
+    /// Offset of the lock-seen flag (a byte, 0 or 1).
+    pub lock_seen: usize,
+}
+
 const _: () = assert!(
     super::safepoint::POLL_ARMED == thread::POLL_ARMED,
     "the collector arms the bit the mutators test"
@@ -347,6 +381,22 @@ impl<B: BarrierSet> Mutator<B> {
     /// reads a fixed set. Only heap addresses may be looked up.
     pub fn cset_map(&self) -> (usize, u8) {
         (self.space().cset_biased(), self.space().region_shift as u8)
+    }
+
+    /// The regions' lock words as generated code updates them when it
+    /// locks a heap object inline, as [`Mutator::lock`] and
+    /// `monitor_enter_unchecked` do in Rust ([`RegionLockMap`]).
+    pub fn region_lock_map(&self) -> RegionLockMap {
+        let s = self.space();
+        let stride = std::mem::size_of::<super::space::Region>();
+        let base = s.regions.as_ptr() as usize;
+        RegionLockMap {
+            biased: base.wrapping_sub((s.base >> s.region_shift).wrapping_mul(stride)),
+            stride,
+            region_shift: s.region_shift as u8,
+            pins: std::mem::offset_of!(super::space::Region, pins),
+            lock_seen: std::mem::offset_of!(super::space::Region, lock_seen),
+        }
     }
 
     #[inline(always)]

@@ -1,0 +1,295 @@
+//! The decoder check of compiled Java methods (x86-64): the fast paths are
+//! inline in the code the JIT installs. A `synchronized` method has a path
+//! from its entry to its return that calls nothing and goes through the
+//! enter's and the exit's header CASes and the region's pin and unpin (the
+//! uncontended lock and unlock: the runtime's enter and exit, and the
+//! poll, are called only on the branches off it); a reference field
+//! store's SATB barrier is the idle test of the thread block's GC-state
+//! byte and a branch out of line (laid out after the return), with no call
+//! and no locked instruction before the return; and `Thread.onSpinWait()`
+//! is one call of the installed pause stub, not of the runtime's `Invoke`.
+//!
+//! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
+//! and lightweight locking), whose methods' installed code is read back
+//! through `Jit::code_range` and decoded with iced-x86.
+
+#![cfg(target_arch = "x86_64")]
+
+mod harness;
+
+use std::process::Command;
+
+use fastpath::gc::ShenandoahBarriers;
+use fastpath_vm::link::resolve::find_method;
+use fastpath_vm::runtime::Vm;
+use iced_x86::{Code, Decoder, DecoderOptions, FlowControl, Instruction, Mnemonic, OpKind, Register};
+
+const PROGRAM: &str = r#"
+public class Decode {
+    Decode next;
+    int count;
+
+    synchronized void bump() {
+        count++;
+    }
+
+    void link(Decode n) {
+        next = n;
+    }
+
+    static void spin() {
+        Thread.onSpinWait();
+    }
+
+    public static void main(String[] args) {
+        Decode d = new Decode();
+        for (int i = 0; i < 3; i++) {
+            d.bump();
+            d.link(d);
+            spin();
+        }
+        System.out.println("count " + d.count);
+    }
+}
+"#;
+
+/// The code of `name` (`desc`) in class `Decode`, decoded up to its
+/// last `ret` (Cranelift's constants follow).
+fn decode(vm: &Vm, name: &str, desc: &str) -> Vec<Instruction> {
+    let class = vm.loader.load("Decode").expect("Decode is loaded");
+    let m = find_method(class, name, desc).unwrap_or_else(|| panic!("Decode.{name}{desc}"));
+    let entry = m.jit.entry();
+    assert_ne!(entry, 0, "Decode.{name} was not compiled under -Xcomp");
+    let (start, end) = vm.jit.code_range(entry).expect("an installed method");
+    // SAFETY: `[start, end)` is the method's installed code, mapped
+    // readable and executable for the VM's life (the VM is leaked), and
+    // never rewritten once installed.
+    let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, end - start) };
+    let mut all: Vec<Instruction> = Decoder::with_ip(64, bytes, start as u64, DecoderOptions::NONE)
+        .iter()
+        .collect();
+    let last_ret = all
+        .iter()
+        .rposition(|i| i.mnemonic() == Mnemonic::Ret)
+        .unwrap_or_else(|| panic!("Decode.{name}: no ret"));
+    all.truncate(last_ret + 1);
+    assert!(
+        all.iter().all(|i| i.code() != Code::INVALID),
+        "Decode.{name}: undecodable bytes"
+    );
+    all
+}
+
+/// The instructions on some path from the entry to a `ret` that calls
+/// nothing (each conditional branch taken either way), as flags.
+fn call_free_paths(code: &[Instruction]) -> Vec<bool> {
+    let index: std::collections::HashMap<u64, usize> =
+        code.iter().enumerate().map(|(k, i)| (i.ip(), k)).collect();
+    let is_call = |i: &Instruction| matches!(i.flow_control(), FlowControl::Call | FlowControl::IndirectCall);
+    let succ = |k: usize| -> Vec<usize> {
+        let i = &code[k];
+        let target = || index.get(&i.near_branch_target()).copied();
+        match i.flow_control() {
+            FlowControl::Return => vec![],
+            FlowControl::UnconditionalBranch => target().into_iter().collect(),
+            FlowControl::ConditionalBranch => target().into_iter().chain([k + 1]).collect(),
+            _ => vec![k + 1],
+        }
+    };
+    // Forward from the entry, never through a call.
+    let mut from = vec![false; code.len()];
+    let mut stack = vec![0];
+    while let Some(k) = stack.pop() {
+        if k >= code.len() || from[k] || is_call(&code[k]) {
+            continue;
+        }
+        from[k] = true;
+        stack.extend(succ(k));
+    }
+    // Backward from the returns, on the same edges.
+    let mut to = vec![false; code.len()];
+    for (k, i) in code.iter().enumerate() {
+        to[k] = i.mnemonic() == Mnemonic::Ret && from[k];
+    }
+    loop {
+        let mut changed = false;
+        for k in (0..code.len()).rev() {
+            if !to[k] && from[k] && succ(k).iter().any(|&n| n < code.len() && to[n]) {
+                to[k] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    to
+}
+
+fn calls(code: &[Instruction]) -> usize {
+    code.iter()
+        .filter(|i| i.flow_control() == FlowControl::Call || i.flow_control() == FlowControl::IndirectCall)
+        .count()
+}
+
+fn locked(code: &[Instruction], m: Mnemonic) -> usize {
+    code.iter()
+        .filter(|i| i.has_lock_prefix() && i.mnemonic() == m)
+        .count()
+}
+
+/// Whether `i` reads the byte at displacement `disp` from a register.
+fn reads_byte_at(i: &Instruction, disp: usize) -> bool {
+    (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+        && i.memory_displacement64() == disp as u64
+        && i.memory_index() == Register::None
+        && i.memory_size().size() == 1
+}
+
+fn listing(code: &[Instruction]) -> String {
+    code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect()
+}
+
+#[test]
+fn compiled_lock_and_barrier_fast_paths_are_inline() {
+    let jdk = harness::jdk_dir().expect("this test needs JDK 25 (javac): set FASTPATH_VM_JDK or JAVA_HOME");
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.ancestors().nth(3).unwrap().join("fastpath-vm-jit-decode");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("Decode.java");
+    std::fs::write(&src, PROGRAM).unwrap();
+    let o = Command::new(jdk.join("bin/javac"))
+        .args(["--release", "17", "-d"])
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "javac: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+
+    let args: Vec<String> = ["-Xcomp", "-cp", dir.to_str().unwrap(), "Decode"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let cmd = fastpath_vm::cli::parse(&args).unwrap();
+    let vm = Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)).unwrap();
+    assert_eq!(
+        vm.heap.config().barriers,
+        fastpath::gc::BarrierBits::SHENANDOAH,
+        "the check reads the Shenandoah set's store barrier (FASTPATH_GC_BARRIERS unset)"
+    );
+    assert_eq!(
+        fastpath_vm::runtime::launch::run_main::<ShenandoahBarriers>(vm, "Decode", &[]),
+        0
+    );
+
+    // The synchronized method: from the entry to the return, a path that
+    // calls nothing through the enter's and the exit's header CASes and
+    // the region's pin and unpin; the runtime's calls only off it.
+    let all = decode(vm, "bump", "()V");
+    let shown = listing(&all);
+    let on = call_free_paths(&all);
+    let hot: Vec<Instruction> = all.iter().zip(&on).filter(|(_, &o)| o).map(|(i, _)| *i).collect();
+    assert!(
+        hot.iter().any(|i| i.mnemonic() == Mnemonic::Ret),
+        "every path through bump calls something:\n{shown}"
+    );
+    assert!(
+        locked(&hot, Mnemonic::Cmpxchg) >= 2,
+        "bump's call-free path lacks the enter's and the exit's header CAS:\n{shown}"
+    );
+    assert_eq!(
+        locked(&hot, Mnemonic::Add) + locked(&hot, Mnemonic::Xadd),
+        2,
+        "bump's call-free path lacks the region's pin and unpin:\n{shown}"
+    );
+    assert!(
+        calls(&all) >= 3,
+        "bump lacks the runtime's enter, exit and poll on its slow paths:\n{shown}"
+    );
+
+    // The reference store: the SATB barrier's idle test and its branch to
+    // an out-of-line marking path; no call on the idle path.
+    let all = decode(vm, "link", "(LDecode;)V");
+    let shown = listing(&all);
+    let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
+    let hot = &all[..=first_ret];
+    assert_eq!(calls(hot), 0, "a call on link's path:\n{shown}");
+    let gc_state = fastpath::thread::GC_STATE_OFFSET;
+    let tests: Vec<usize> = (0..all.len())
+        .filter(|&k| reads_byte_at(&all[k], gc_state))
+        .collect();
+    assert_eq!(
+        tests.len(),
+        1,
+        "link reads the GC state {} times:\n{shown}",
+        tests.len()
+    );
+    let k = tests[0];
+    assert!(k < first_ret, "the idle test is not on link's path:\n{shown}");
+    let (test, branch) = (&all[k + 1], &all[k + 2]);
+    assert!(
+        matches!(test.mnemonic(), Mnemonic::Test | Mnemonic::And),
+        "the GC-state load is not followed by its test:\n{shown}"
+    );
+    assert_eq!(
+        branch.flow_control(),
+        FlowControl::ConditionalBranch,
+        "no branch after the test:\n{shown}"
+    );
+    assert!(
+        branch.near_branch_target() > hot.last().unwrap().ip(),
+        "the barrier's marking path is not out of line:\n{shown}"
+    );
+    assert_eq!(
+        hot.iter().filter(|i| i.has_lock_prefix()).count(),
+        0,
+        "a locked instruction on link's path:\n{shown}"
+    );
+
+    // onSpinWait: one direct call (the installed pause), not `Invoke`.
+    let all = decode(vm, "spin", "()V");
+    let shown = listing(&all);
+    let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
+    let hot = &all[..=first_ret];
+    assert_eq!(calls(hot), 1, "spin's path:\n{shown}");
+    let c = hot
+        .iter()
+        .position(|i| matches!(i.flow_control(), FlowControl::Call | FlowControl::IndirectCall))
+        .unwrap();
+    let target = match hot[c].op0_kind() {
+        OpKind::Register => {
+            let r = hot[c].op0_register();
+            let set = hot[..c]
+                .iter()
+                .rev()
+                .find(|i| i.mnemonic() == Mnemonic::Mov && i.op0_register() == r)
+                .unwrap_or_else(|| panic!("the call's address is not a constant:\n{shown}"));
+            set.immediate64()
+        }
+        _ => hot[c].near_branch_target(),
+    };
+    // SAFETY: the call's target is installed code (the pause stub, or a
+    // helper in this binary's text), mapped readable; 32 bytes lie within
+    // its mapping (the stub is followed by the cache's trap fill, a helper
+    // by other text).
+    let stub = unsafe { std::slice::from_raw_parts(target as *const u8, 32) };
+    let body: Vec<Instruction> = Decoder::with_ip(64, stub, target, DecoderOptions::NONE)
+        .iter()
+        .take_while(|i| i.mnemonic() != Mnemonic::Ret)
+        .collect();
+    assert!(
+        !body.is_empty()
+            && body.len() <= 8
+            && body.iter().all(|i| matches!(
+                i.mnemonic(),
+                Mnemonic::Pause | Mnemonic::Tpause | Mnemonic::Nop | Mnemonic::Mov | Mnemonic::Xor
+            )),
+        "onSpinWait does not call the pause stub:\n{shown}\nits target:\n{}",
+        listing(&body)
+    );
+}
