@@ -115,6 +115,18 @@ fn vm_quick_runs_every_table_and_its_json_parses() {
         assert!(barriers.iter().any(|r| r.params["config"] == set), "no {set} row");
     }
     // Seed 004: every strategy this CPU runs, `none` among them.
+    let cpuid = rows("cpuid", "fastpath-vm");
+    for source in [
+        "lazy",
+        "cpuid-only",
+        "proc-cpuinfo",
+        "features-string-with-microcode",
+    ] {
+        assert!(
+            cpuid.iter().any(|r| r.params["source"] == source),
+            "no cpuid row for {source}"
+        );
+    }
     let spin = rows("spin", "fastpath-vm");
     assert!(spin.iter().any(|r| r.params["config"] == "none"));
     assert!(spin.iter().any(|r| r.params["config"] == "auto"));

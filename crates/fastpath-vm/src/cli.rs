@@ -5,7 +5,8 @@
 //! verifier after every cycle; `FASTPATH_VM_JIT=int|mixed|comp`: the tiers
 //! when the command line names none; `FASTPATH_VM_JIT_THRESHOLD=N`: the
 //! invocations before a method is compiled; `FASTPATH_VM_JIT_LOG=1`: each
-//! compilation on stderr).
+//! compilation on stderr; `FASTPATH_VM_CPU_SOURCE`: how a start identifies
+//! the CPU, `runtime::launch::cpu_source`).
 
 use crate::runtime::vm::Options;
 

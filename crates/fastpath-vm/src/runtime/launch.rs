@@ -3,6 +3,11 @@
 //! main(String[])`, then `static main()`, then an instance `main` with a
 //! no-argument constructor, JEP 512), the uncaught-exception report, and
 //! `DestroyJavaVM`'s wait for the non-daemon threads before the exit.
+//! Before the main thread, the start identifies the CPU by the source
+//! `FASTPATH_VM_CPU_SOURCE` names ([`cpu_source`]), where HotSpot's
+//! `VM_Version` does.
+
+pub mod cpu_source;
 
 use std::sync::atomic::Ordering;
 
@@ -15,6 +20,17 @@ use crate::link::{ClassKind, Method};
 /// process's exit status (0; 1 after an uncaught exception or a launch
 /// error). Never returns for `System.exit`, which exits at once.
 pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String]) -> i32 {
+    let source = match cpu_source::CpuSource::from_env() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("Error occurred during initialization of VM\n{e}");
+            return 1;
+        }
+    };
+    let identification = cpu_source::identify(source);
+    if cpu_source::logging() {
+        eprintln!("{identification}");
+    }
     let mut t = match JThread::<B>::attach(vm) {
         Ok(t) => t,
         Err(e) => {

@@ -1,6 +1,6 @@
 //! Table 1, the programs: time per iteration of each program on
-//! fastpath-vm's interpreter (and JIT, when it has one) beside HotSpot's
-//! `-Xint` and C2, with the ratios per program and their geometric mean,
+//! fastpath-vm's interpreter (and, when it has a JIT, its default tiers
+//! and, in a full run, `-Xcomp`) beside HotSpot's `-Xint` and C2, with the ratios per program and their geometric mean,
 //! the shape of the Are We Fast Yet report (Marr et al., DLS 2016).
 //!
 //! Where it sits: the first table of `fastpath vm`; its figures are the
@@ -14,11 +14,15 @@ use super::{Part, VmRun};
 use crate::report::table::num;
 use crate::report::Table;
 
-/// The configurations: each VM at each tier it has.
+/// The configurations: each VM at each tier it has (fastpath-vm's
+/// `-Xcomp`, every method compiled before its first call, in a full run).
 fn configs(run: &VmRun) -> Vec<RunConfig> {
     let mut c = vec![run.fastpath(Tier::Interpreter, "default")];
     if run.setup.jit.is_ok() {
         c.push(run.fastpath(Tier::Jit, "default"));
+        if !run.quick {
+            c.push(run.fastpath(Tier::Xcomp, "default"));
+        }
     }
     if run.setup.hotspot.is_ok() {
         c.push(run.hotspot(Tier::Interpreter, "default"));
@@ -37,6 +41,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let find = |engine: Engine, tier: Tier| configs.iter().position(|c| c.engine == engine && c.tier == tier);
     let fi = find(Engine::Fastpath, Tier::Interpreter);
     let fj = find(Engine::Fastpath, Tier::Jit);
+    let fc = find(Engine::Fastpath, Tier::Xcomp);
     let hi = find(Engine::HotSpot, Tier::Interpreter);
     let hj = find(Engine::HotSpot, Tier::Jit);
 
@@ -49,6 +54,8 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let ratio_cols: Vec<(&str, Option<usize>, Option<usize>)> = [
         ("fastpath-vm interpreter ÷ HotSpot -Xint", fi, hi),
         ("fastpath-vm JIT ÷ HotSpot C2", fj, hj),
+        ("fastpath-vm -Xcomp ÷ HotSpot C2", fc, hj),
+        ("fastpath-vm interpreter ÷ JIT", fi, fj),
         ("HotSpot -Xint ÷ C2", hi, hj),
     ]
     .into_iter()
@@ -73,7 +80,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     .series(
         ratio_cols
             .iter()
-            .filter(|(h, _, _)| h.starts_with("fastpath"))
+            .filter(|(h, _, _)| h.ends_with("HotSpot -Xint") || h.ends_with("HotSpot C2"))
             .map(|(h, _, _)| h.to_string()),
     );
     for ((p, cells), row) in programs.iter().zip(&groups).zip(&measured) {
@@ -87,7 +94,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
             );
             cells_text.push(times(a, b));
             ratios[k].push(a / b);
-            if h.starts_with("fastpath") {
+            if h.ends_with("HotSpot -Xint") || h.ends_with("HotSpot C2") {
                 chart_values.push(a / b);
             }
         }

@@ -4,17 +4,21 @@
 //! Where it sits: the fifth table of `fastpath vm`, on
 //! [`startup`](super::startup).
 //!
-//! fastpath-vm has one source: `fastpath::cpu::info()`, CPUID only, no
-//! file, asked lazily (the first `Runtime.availableProcessors()` or `auto`
-//! spin pause); it has no switch that makes it read the microcode from
-//! /proc/cpuinfo or sysfs at boot, as HotSpot's features string does. Its
-//! row is that one source; the per-source rows of the seed on a whole VM
-//! need such a switch (the table says so), and `fastpath startup` times
-//! the library's sources in a minimal process meanwhile. HotSpot reads
-//! the microcode from sysfs since the seed's fix (falling back to
-//! /proc/cpuinfo): its row is that. Besides the times, one untimed start
-//! of each VM under `strace` lists the files it opens under /proc and
-//! /sys, which is what the seed's stall is about.
+//! fastpath-vm's source is `FASTPATH_VM_CPU_SOURCE` (the VM's
+//! `runtime::launch::cpu_source`): `lazy` (its default: nothing at start,
+//! CPUID when first asked), `cpuid-only`, `proc-cpuinfo` (the microcode
+//! from /proc/cpuinfo: HotSpot before the seed's fix), `sysfs-microcode`
+//! and `features-string-with-microcode` (sysfs, falling back to
+//! /proc/cpuinfo: HotSpot after it), the names of `fastpath startup`, which
+//! times the same library calls in a minimal process. Every source is a row,
+//! cold and warm, with its median against `lazy` in the same phase. HotSpot
+//! has no such switch: its row is its own source since the fix (sysfs, then
+//! /proc/cpuinfo). A VM given with `--vm` that lacks the variable (it would
+//! ignore it, and every row would be the same start) is asked first, and
+//! then runs its one row. Besides the times, one untimed start of each row
+//! under `strace` lists the files it opens under /proc and /sys, which is
+//! what the seed's stall is about, and one with `FASTPATH_VM_CPU_LOG=1`
+//! gives each source's own cost inside the process.
 
 use std::time::Duration;
 
@@ -70,6 +74,55 @@ fn files_opened(run: &VmRun, config: &RunConfig) -> Result<Vec<String>, String> 
     Ok(files)
 }
 
+/// fastpath-vm's variable and its values (`runtime::launch::cpu_source`).
+const SOURCE_VAR: &str = "FASTPATH_VM_CPU_SOURCE";
+const SOURCES: [&str; 5] = [
+    "lazy",
+    "cpuid-only",
+    "proc-cpuinfo",
+    "sysfs-microcode",
+    "features-string-with-microcode",
+];
+
+/// Whether `run`'s fastpath-vm refuses a value of [`SOURCE_VAR`] that is
+/// not a source (so it reads the variable), or what it did instead.
+fn has_source_switch(run: &VmRun, base: &RunConfig) -> Result<(), String> {
+    let probe = base.clone().env(SOURCE_VAR, "no-such-source");
+    let o = probe
+        .launch(run.setup, &[], "Hello", &[], run.deadline())
+        .run()
+        .map_err(|e| format!("{e:#}"))?;
+    if o.status == Some(1) && o.stderr.contains(SOURCE_VAR) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{SOURCE_VAR}=no-such-source: exit {:?}, stderr {:?}: this VM does not read the variable",
+            o.status,
+            super::launch::tail(&o.stderr)
+        ))
+    }
+}
+
+/// The identification line a start of `config` prints under
+/// `FASTPATH_VM_CPU_LOG=1`, shortened to the source, its cost and its
+/// microcode answer (the features string left out).
+fn identification_line(run: &VmRun, config: &RunConfig) -> Result<String, String> {
+    let o = config
+        .clone()
+        .env("FASTPATH_VM_CPU_LOG", "1")
+        .launch(run.setup, &[], "Hello", &[], run.deadline())
+        .run_ok()
+        .map_err(|e| format!("{e:#}"))?;
+    let line = o
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("fastpath-vm cpu: source "))
+        .ok_or_else(|| "no identification line".to_string())?;
+    // Up to the features string, which starts with its "(N cores" prefix.
+    let short = line.split("; (").next().unwrap_or(line);
+    Ok(short.to_string())
+}
+
 /// Measures and builds the table.
 pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     // The VM as a user starts it: its default tiers (the interpreter alone
@@ -79,7 +132,15 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     } else {
         Tier::Interpreter
     };
-    let mut configs = vec![run.fastpath(fastpath_tier, "cpuid-only (its one source, lazily)")];
+    let base = run.fastpath(fastpath_tier, "lazy");
+    let switch = has_source_switch(run, &base);
+    let mut configs: Vec<RunConfig> = match &switch {
+        Ok(()) => SOURCES
+            .iter()
+            .map(|s| run.fastpath(fastpath_tier, s).env(SOURCE_VAR, s))
+            .collect(),
+        Err(_) => vec![run.fastpath(fastpath_tier, "cpuid-only (its one source, lazily)")],
+    };
     if run.setup.hotspot.is_ok() {
         configs.push(run.hotspot(Tier::Jit, "sysfs microcode, /proc/cpuinfo fallback (JDK-8283199)"));
     }
@@ -104,13 +165,18 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
             "min … max [ms]",
             "user [ms]",
             "sys [ms]",
+            "× lazy (same phase)",
             "cold ÷ warm",
         ],
     );
+    let lazy = configs
+        .iter()
+        .position(|c| c.engine == Engine::Fastpath && c.label == "lazy");
     let mut results = Vec::new();
     for (c, [cold, warm]) in configs.iter().zip(&starts) {
-        for (phase, s) in [("cold", cold), ("warm", warm)] {
+        for (k, (phase, s)) in [("cold", cold), ("warm", warm)].into_iter().enumerate() {
             let st = s.stats();
+            let lazy_median = lazy.map_or(f64::NAN, |l| starts[l][k].median());
             table.row(vec![
                 c.engine.name().to_string(),
                 c.label.clone(),
@@ -124,6 +190,11 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
                     .map_or_else(String::new, |s| format!("{} … {}", num(s.min), num(s.max))),
                 num(Starts::mean(&s.user_ms)),
                 num(Starts::mean(&s.sys_ms)),
+                if c.engine == Engine::Fastpath {
+                    super::rows::times(s.median(), lazy_median)
+                } else {
+                    String::new()
+                },
                 if phase == "cold" {
                     super::rows::times(cold.median(), warm.median())
                 } else {
@@ -131,9 +202,10 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
                 },
             ]);
             let Some(st) = st else { continue };
-            let source = match c.engine {
-                Engine::Fastpath => "cpuid-only",
-                Engine::HotSpot => "hotspot-default",
+            let source = match (c.engine, &switch) {
+                (Engine::Fastpath, Ok(())) => c.label.as_str(),
+                (Engine::Fastpath, Err(_)) => "cpuid-only",
+                (Engine::HotSpot, _) => "hotspot-default",
             };
             let mut r = BenchResult::new(
                 super::rows::EXPERIMENT,
@@ -148,6 +220,12 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
             .param("idle_ms", plan.idle.as_millis())
             .secondary("user", Metric::single(Starts::mean(&s.user_ms), "ms/op"))
             .secondary("sys", Metric::single(Starts::mean(&s.sys_ms), "ms/op"));
+            if c.engine == Engine::Fastpath && lazy_median.is_finite() {
+                r = r.secondary(
+                    "median_ratio_vs_lazy",
+                    Metric::single(st.median / lazy_median, "ratio"),
+                );
+            }
             if phase == "cold" && warm.median().is_finite() {
                 r = r.secondary(
                     "median_ratio_cold_over_warm",
@@ -158,21 +236,41 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
         }
     }
     for c in &configs {
+        let who = match c.engine {
+            Engine::Fastpath => format!("fastpath-vm {}", c.label),
+            Engine::HotSpot => "HotSpot".to_string(),
+        };
         match files_opened(run, c) {
             Ok(f) if f.is_empty() => table.note(format!(
-                "{} opens no file under /proc or /sys at start (strace -f)",
-                c.engine.name()
+                "{who} opens no file under /proc or /sys at start (strace -f)"
             )),
             Ok(f) => table.note(format!(
-                "{} opens {} files under /proc and /sys at start (strace -f; digits as N): {}",
-                c.engine.name(),
+                "{who} opens {} files under /proc and /sys at start (strace -f; digits as N): {}",
                 f.len(),
                 f.join(", ")
             )),
-            Err(e) => table.note(format!("{}: files opened not listed ({e})", c.engine.name())),
+            Err(e) => table.note(format!("{who}: files opened not listed ({e})")),
         };
     }
-    table.note("fastpath-vm has no CPU-identification switch: it identifies the CPU with CPUID only, lazily, and never reads the microcode, so its one row is that source; the seed's per-source rows on the VM need a switch it does not have (a boot-time read of the features string with the microcode from /proc/cpuinfo or sysfs, selected by a setting); `fastpath startup` times each source of the library in a minimal process");
+    match &switch {
+        Ok(()) => {
+            let lines: Vec<String> = configs
+                .iter()
+                .filter(|c| c.engine == Engine::Fastpath)
+                .map(|c| identification_line(run, c).unwrap_or_else(|e| format!("{}: {e}", c.label)))
+                .collect();
+            table.note(format!(
+                "each source's own cost inside fastpath-vm (one warm start each, FASTPATH_VM_CPU_LOG=1): {}",
+                lines.join(" | ")
+            ));
+            table.note(format!("fastpath-vm's rows: {SOURCE_VAR}=<source>; × lazy: the row's median over lazy's (nothing identified at start) in the same phase"));
+        }
+        Err(why) => {
+            table.note(format!(
+                "fastpath-vm has no CPU-identification switch ({why}): its one row is its default (CPUID only, lazily, no microcode); `fastpath startup` times each source of the library in a minimal process"
+            ));
+        }
+    }
     table.note("the seed: java -version 45 ms cold (sleep 1 before each) against 25 ms warm while HotSpot read /proc/cpuinfo, 25 ms either way once it read sysfs; a stall shows as cold ÷ warm well above 1");
     if run.quick && plan.idle < Duration::from_millis(1050) {
         table.note(format!(

@@ -11,8 +11,8 @@
 //! one file, in the order:
 //!
 //! 1. [`awfy`]: time per iteration per program, fastpath-vm's interpreter
-//!    (and JIT) beside HotSpot's `-Xint` and C2, ratios and their
-//!    geometric mean;
+//!    (and JIT: default tiers, and `-Xcomp` in a full run) beside HotSpot's
+//!    `-Xint` and C2, ratios and their geometric mean;
 //! 2. [`locking`]: seed 001's table on programs, the three locking modes
 //!    of each VM, % against legacy stack-locking, 1/2/4 threads where a
 //!    program takes them, monitors inflated and deflated per run;
@@ -21,17 +21,18 @@
 //!    branches and loads per iteration: [`counters`]), beside Shenandoah
 //!    passive with the same barriers switched on;
 //! 4. [`icache`]: seed 000's, start-up per icache strategy (`-Xcomp`, so
-//!    every method is installed) beside HotSpot's `-XX:X86ICacheSync`;
+//!    every method is installed, and the default tiers) beside HotSpot's
+//!    `-XX:X86ICacheSync`;
 //! 5. [`cpuid`]: seed 002's, cold and warm starts per CPU-identification
-//!    source;
+//!    source (fastpath-vm's `FASTPATH_VM_CPU_SOURCE`) beside HotSpot;
 //! 6. [`spin`]: seed 004's, the SynchronousQueue hand-off and the
 //!    LinkedHashMap LRU per spin-pause strategy, beside HotSpot's
 //!    `Thread.onSpinWait()`.
 //!
 //! Every table is kept (printed, and written as JMH-format rows of
 //! `fastpath.vm.<table>.<program>`) as soon as it is measured; plots go to
-//! `vm-<table>.svg`. What fastpath-vm cannot run yet (a JIT, a CPU
-//! identification switch, monitor counts) is said in the table, never
+//! `vm-<table>.svg`. What the fastpath-vm given cannot run (a JIT, a CPU
+//! identification source, monitor counts) is said in the table, never
 //! filled with another figure.
 
 pub mod awfy;
