@@ -145,6 +145,20 @@ fn exit_statuses_and_launch_errors_are_javas() {
     let (_, err, code) = run(vm().args(["--frobnicate", "app.Main"]));
     assert_eq!(code, Some(1));
     assert!(err.starts_with("Unrecognized option: --frobnicate"), "{err}");
+    // A bad library setting stops the start, naming the variable.
+    for (var, value) in [
+        ("FASTPATH_LOCKING_MODE", "stacked"),
+        ("FASTPATH_ICACHE_SYNC", "flushall"),
+    ] {
+        let (out, err, code) = run(vm().env(var, value).arg("-cp").arg(&cp).arg("app.Main"));
+        assert_eq!((out.as_str(), code), ("", Some(1)), "{var}={value}: {err}");
+        assert!(
+            err.starts_with("Error occurred during initialization of VM\n")
+                && err.contains(var)
+                && err.contains(value),
+            "{var}={value}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -134,6 +134,11 @@ impl Vm {
     /// Builds the VM: the heap from `FASTPATH_GC_*` and `-Xmx`, the class
     /// library from the archive built into the binary, the class path.
     pub fn boot(options: Options, archive: Option<&'static [u8]>) -> Result<&'static Vm, String> {
+        // The library's settings (`FASTPATH_*`: locking mode, barrier set,
+        // GC mode, icache sync, spin pause) are fixed before anything reads
+        // them: a bad value stops the start, as a bad `-XX:` flag stops
+        // HotSpot's, instead of the default being taken with a warning.
+        fastpath::config::init().map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let mut config = HeapConfig::from_config(options.heap_bytes);
         config.verify = options.verify_heap;
         let heap =
