@@ -236,16 +236,19 @@ pub(super) struct Translator<'e, 'f> {
     extent_inst: Option<ir::Inst>,
     /// Bytecode bytes inlined so far.
     inlined_bytes: usize,
+    /// Calls inlined so far.
+    inlined_calls: usize,
 }
 
-/// Translates `m` into a Cranelift function named `(0, m.id)`.
+/// Translates `m` into a Cranelift function named `(0, m.id)`; with it,
+/// the number of calls inlined.
 pub fn translate(
     env: &CompileEnv,
     m: &'static Method,
     d: &'static Decoded,
     fctx: &mut FunctionBuilderContext,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
-) -> Result<Function, Unsupported> {
+) -> Result<(Function, usize), Unsupported> {
     let mut ops = super::ops::ops_of(m, d).map_err(Unsupported)?;
     if ops.is_empty() {
         return Err(Unsupported("no code".into()));
@@ -283,6 +286,7 @@ pub fn translate(
         extent: 0,
         extent_inst: None,
         inlined_bytes: 0,
+        inlined_calls: 0,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
@@ -300,9 +304,10 @@ pub fn translate(
         // The stack check covers the deepest inlined frame.
         t.b.func.replace(inst).iconst(I64, t.extent);
     }
+    let inlined = t.inlined_calls;
     t.b.seal_all_blocks();
     t.b.finalize(frontend);
-    Ok(func)
+    Ok((func, inlined))
 }
 
 impl<'e, 'f> Translator<'e, 'f> {
@@ -1734,6 +1739,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             arg_slots: m.arg_slots as usize,
         });
         self.inlined_bytes += c.bytes;
+        self.inlined_calls += 1;
         self.make_blocks();
         let mut slot = 0;
         for (k, v) in args {
