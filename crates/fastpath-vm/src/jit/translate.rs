@@ -162,6 +162,7 @@ struct Scope {
     polls: Vec<(Block, usize, Block)>,
     exit: Option<InlineExit>,
     fp_offset: i64,
+    receiver: Option<Value>,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -225,6 +226,9 @@ pub(super) struct Translator<'e, 'f> {
     exit: Option<InlineExit>,
     /// The frame's offset from the compiled method's frame, in bytes.
     fp_offset: i64,
+    /// An instance method's receiver as it entered (never null: every
+    /// caller checks it), whose null checks are left out.
+    receiver: Option<Value>,
     /// The callers of the inlined callee being translated, outermost
     /// (the compiled method) first.
     outer: Vec<Outer>,
@@ -282,6 +286,7 @@ pub fn translate(
         polls: Vec::new(),
         exit: None,
         fp_offset: 0,
+        receiver: None,
         outer: Vec::new(),
         extent: 0,
         extent_inst: None,
@@ -416,6 +421,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let mut p = 2;
         if !self.m.is_static() {
             self.def_local(0, K::R, params[p]);
+            self.receiver = Some(params[p]);
             p += 1;
             n = 1;
         }
@@ -816,8 +822,12 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// Branches to a cold block that throws `NullPointerException` when
-    /// `obj` is null; continues in the non-null block.
+    /// `obj` is null; continues in the non-null block. The method's own
+    /// receiver, as it entered, needs no check.
     pub(super) fn null_check(&mut self, obj: Value) {
+        if self.receiver == Some(obj) {
+            return;
+        }
         let (npe, ok) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(obj, ok, &[], npe, &[]);
         self.b.set_cold_block(npe);
@@ -1732,6 +1742,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             polls: Vec::new(),
             exit: Some(InlineExit { ret, unwind }),
             fp_offset,
+            // Checked by the call, which dominates the inlined body.
+            receiver: (!m.is_static()).then(|| args[0].1),
         };
         self.swap_scope(&mut scope);
         self.outer.push(Outer {
@@ -1793,6 +1805,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         swap(&mut self.polls, &mut s.polls);
         swap(&mut self.exit, &mut s.exit);
         swap(&mut self.fp_offset, &mut s.fp_offset);
+        swap(&mut self.receiver, &mut s.receiver);
     }
 }
 
