@@ -67,14 +67,16 @@ fn run(classes: &PathBuf, env: &[(&str, &str)], opts: &[&str]) -> (String, Strin
     (out, rest, inlined)
 }
 
+/// A run's environment and options.
+type Tier = (&'static [(&'static str, &'static str)], &'static [&'static str]);
+
 #[test]
 fn exceptions_and_collections_through_inlined_frames_match_hotspot() {
     let classes = classes();
     let expected = harness::corpus_dir().join("expected");
     let want_out = std::fs::read_to_string(expected.join("InlinedFrames.out")).unwrap();
     let want_err = std::fs::read_to_string(expected.join("InlinedFrames.err")).unwrap();
-    let runs: [(&[(&str, &str)], &[&str]); 2] =
-        [(&[], &["-Xcomp"]), (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &[])];
+    let runs: [Tier; 2] = [(&[], &["-Xcomp"]), (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &[])];
     for (env, opts) in runs {
         let (out, err, inlined) = run(&classes, env, opts);
         assert_eq!(out, want_out, "stdout under {env:?} {opts:?}");
