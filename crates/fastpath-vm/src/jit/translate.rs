@@ -162,7 +162,7 @@ struct Scope {
     polls: Vec<(Block, usize, Block)>,
     exit: Option<InlineExit>,
     fp_offset: i64,
-    receiver: Option<Value>,
+    receiver_fixed: bool,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -226,9 +226,12 @@ pub(super) struct Translator<'e, 'f> {
     exit: Option<InlineExit>,
     /// The frame's offset from the compiled method's frame, in bytes.
     fp_offset: i64,
-    /// An instance method's receiver as it entered (never null: every
-    /// caller checks it), whose null checks are left out.
-    receiver: Option<Value>,
+    /// An instance method that never stores into local 0: the local
+    /// holds the receiver (or, after a safepoint, its reloaded address),
+    /// which every caller checked for null.
+    receiver_fixed: bool,
+    /// Values read from such a local 0, whose null checks are left out.
+    nonnull: std::collections::HashSet<Value>,
     /// The callers of the inlined callee being translated, outermost
     /// (the compiled method) first.
     outer: Vec<Outer>,
@@ -286,7 +289,8 @@ pub fn translate(
         polls: Vec::new(),
         exit: None,
         fp_offset: 0,
-        receiver: None,
+        receiver_fixed: false,
+        nonnull: std::collections::HashSet::new(),
         outer: Vec::new(),
         extent: 0,
         extent_inst: None,
@@ -421,7 +425,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let mut p = 2;
         if !self.m.is_static() {
             self.def_local(0, K::R, params[p]);
-            self.receiver = Some(params[p]);
+            self.receiver_fixed = !stores_local_0(&self.ops);
             p += 1;
             n = 1;
         }
@@ -822,10 +826,10 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// Branches to a cold block that throws `NullPointerException` when
-    /// `obj` is null; continues in the non-null block. The method's own
-    /// receiver, as it entered, needs no check.
+    /// `obj` is null; continues in the non-null block. The receiver read
+    /// from a local 0 never stored into needs no check.
     pub(super) fn null_check(&mut self, obj: Value) {
-        if self.receiver == Some(obj) {
+        if self.nonnull.contains(&obj) {
             return;
         }
         let (npe, ok) = (self.b.create_block(), self.b.create_block());
@@ -981,6 +985,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::Load(k, n) => {
                 let v = self.use_local(n as usize, k);
+                if n == 0 && k == K::R && self.receiver_fixed {
+                    self.nonnull.insert(v);
+                }
                 self.push(k, v);
             }
             Op::Store(k, n) => {
@@ -1725,6 +1732,8 @@ impl<'e, 'f> Translator<'e, 'f> {
         let rk = m.desc.ret.as_ref().map(K::of_type);
         let rv = rk.map(|k| self.b.append_block_param(ret, ty(k)));
         let n = c.ops.len();
+        // The receiver was checked by the call, which dominates the body.
+        let receiver_fixed = !m.is_static() && !stores_local_0(&c.ops);
         let mut scope = Scope {
             m,
             d: c.d,
@@ -1742,8 +1751,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             polls: Vec::new(),
             exit: Some(InlineExit { ret, unwind }),
             fp_offset,
-            // Checked by the call, which dominates the inlined body.
-            receiver: (!m.is_static()).then(|| args[0].1),
+            receiver_fixed,
         };
         self.swap_scope(&mut scope);
         self.outer.push(Outer {
@@ -1805,8 +1813,14 @@ impl<'e, 'f> Translator<'e, 'f> {
         swap(&mut self.polls, &mut s.polls);
         swap(&mut self.exit, &mut s.exit);
         swap(&mut self.fp_offset, &mut s.fp_offset);
-        swap(&mut self.receiver, &mut s.receiver);
+        swap(&mut self.receiver_fixed, &mut s.receiver_fixed);
     }
+}
+
+/// Whether a method's ops store into local 0 (a reference store: `this`
+/// replaced).
+fn stores_local_0(ops: &[Op]) -> bool {
+    ops.iter().any(|op| matches!(op, Op::Store(_, 0)))
 }
 
 /// A callee to inline: its decoded form, ops, kinds and bytecode size.
