@@ -128,7 +128,45 @@ impl<B: BarrierSet> JThread<B> {
             return m.jit.entry();
         }
         let vm = self.vm;
+        if vm.jit.mode == super::Mode::Comp {
+            self.decode_callees(d, super::translate::MAX_INLINE_DEPTH);
+        }
         self.m.safe_region(|| vm.jit.compile(m, d))
+    }
+
+    /// Decodes the small statically bound callees of `d`, `depth` calls
+    /// deep, so that `-Xcomp`, which compiles a method before its callees
+    /// first run, can inline them (the translator inlines only decoded
+    /// methods: decoding resolves, which may load classes, and cannot run
+    /// in the compilation's safe region). Resolution errors stay in the
+    /// decoded form and are thrown where the interpreter would throw them.
+    fn decode_callees(&mut self, d: &'static Decoded, depth: usize) {
+        if depth == 0 {
+            return;
+        }
+        for insn in d.insns.iter() {
+            let callee = match *insn {
+                Insn::InvokeStatic(c) | Insn::InvokeDirect(c) => c,
+                Insn::InvokeVirtual { method, .. }
+                    if method.is_private()
+                        || method.flags & crate::classfile::access::FINAL != 0
+                        || method.class.flags & crate::classfile::access::FINAL != 0 =>
+                {
+                    method
+                }
+                _ => continue,
+            };
+            let small = callee
+                .code
+                .as_ref()
+                .is_some_and(|c| c.code.len() <= super::translate::MAX_INLINE_BYTES);
+            if !small || callee.is_native() || callee.is_abstract() || callee.decoded.get().is_some() {
+                continue;
+            }
+            if let Ok(cd) = callee.decoded.get_or_init(|| self.decode(callee)) {
+                self.decode_callees(cd, depth - 1);
+            }
+        }
     }
 
     /// Calls compiled `m` at `entry` with its arguments in the slots at

@@ -27,6 +27,12 @@
 //! slots in the slot stack instead of the native frame: no native stack
 //! walking, and the same layout on x86-64 and AArch64).
 //!
+//! An inlined callee (`translate.rs`) has its frame where the call would
+//! have put it, and writes it, header included, only at its own
+//! safepoints, its callers' frames with it: between safepoints no one
+//! reads the slot stack, so a frame that is never published costs
+//! nothing.
+//!
 //! [`JitCtx`] is the per-thread context compiled code holds in Cranelift's
 //! pinned register (r15 on x86-64, x21 on AArch64), as wasmtime's
 //! `vmctx`: the thread block (the fast paths' state at its published

@@ -165,6 +165,8 @@ pub struct JitStats {
     pub nanos: AtomicU64,
     /// Bytes of code installed.
     pub bytes: AtomicU64,
+    /// Calls inlined into the methods compiled.
+    pub inlined: AtomicU64,
 }
 
 /// The VM's JIT.
@@ -395,7 +397,10 @@ impl Jit {
         }
         let adapter = self.adapter_for(cache, m)?;
         let mut fctx = FunctionBuilderContext::new();
-        let func = translate::translate(env, m, d, &mut fctx, self.isa.frontend_config()).map_err(|e| e.0)?;
+        let (func, inlined) =
+            translate::translate(env, m, d, &mut fctx, self.isa.frontend_config()).map_err(|e| e.0)?;
+        // Relaxed: statistics.
+        self.stats.inlined.fetch_add(inlined as u64, Ordering::Relaxed);
         let entry = self.install(cache, env, func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
@@ -459,9 +464,10 @@ impl Jit {
         let s = &self.stats;
         // Relaxed: statistics read at exit.
         format!(
-            "fastpath-vm jit: {} methods compiled, {} refused, {} bytes, {} ms compiling",
+            "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling",
             s.compiled.load(Ordering::Relaxed),
             s.failed.load(Ordering::Relaxed),
+            s.inlined.load(Ordering::Relaxed),
             s.bytes.load(Ordering::Relaxed),
             s.nanos.load(Ordering::Relaxed) / 1_000_000
         )

@@ -22,6 +22,39 @@
 //!   registers), else through the `Invoke` helper (interpreted, native,
 //!   abstract), with the arguments in the slots where the interpreter
 //!   keeps them.
+//! - Inlining (`inline_call`): a small statically bound callee (static,
+//!   private, `invokespecial`, a final method or a final class's) that has
+//!   run (it is decoded) is translated into the caller's function in place
+//!   of the call: its locals are variables fed by the arguments, its
+//!   returns jump to the call's continuation, an exception it does not
+//!   catch goes to the caller's dispatch at the call. Its frame is where
+//!   the call would have put it on the slot stack, above the caller's live
+//!   operands, and is written only at the callee's safepoints: there the
+//!   callers are spilled as at a call (position with `IN_CALL`, their
+//!   references less the arguments) and every inlined frame's header
+//!   (method, caller, `COMPILED`) is stored, so the root scanner, stack
+//!   traces and helpful `NullPointerException` messages see the same
+//!   chain of frames as without inlining; a path with no safepoint (a
+//!   getter, a field store) costs no frame at all. The prologue's stack
+//!   check covers the deepest inlined frame. Without `-Xcomp`, a callee
+//!   that never ran is not decoded and stays a call (HotSpot's C2 leaves
+//!   a call it has never seen taken to an uncommon trap); `-Xcomp` decodes
+//!   the small statically bound callees before compiling (`entry.rs`).
+//!
+//!   Virtual calls are inlined only when statically bound. A monomorphic
+//!   virtual call (one receiver class loaded that implements the method)
+//!   would need class-hierarchy analysis: a dependency recorded against
+//!   the method, and, when a class loaded later overrides it, every
+//!   compiled method that inlined it deoptimised (its running frames
+//!   rebuilt as interpreted frames at their current instruction, and its
+//!   entry reset so later calls compile anew). The frames already have
+//!   the interpreter's layout, which makes the rebuilding tractable, but
+//!   the deoptimisation must reach frames in the middle of an inlined
+//!   body, with values only in registers between safepoints: HotSpot
+//!   keeps a debug-info scope per inlined frame at each safepoint for
+//!   that. An inline cache (a receiver-class guard before the inlined
+//!   body, a real call when it fails) needs neither and is the smaller
+//!   next step.
 //!
 //! The object model, barriers and allocation are in `emit.rs`.
 
@@ -112,8 +145,59 @@ fn kind_letter(k: K) -> char {
     }
 }
 
-/// What a safepoint spilled, to reload after the call.
-pub(super) struct Spilled(Vec<(Variable, i32)>);
+/// What a safepoint spilled, to reload after the call: each variable
+/// with its frame pointer and slot offset.
+pub(super) struct Spilled(Vec<(Variable, Value, i32)>);
+
+/// A method's translation state: the compiled method's, or an inlined
+/// callee's while its body is translated into the caller's function.
+struct Scope {
+    m: &'static Method,
+    d: &'static Decoded,
+    ops: Vec<Op>,
+    kinds: Kinds,
+    ml: usize,
+    frame_slots: usize,
+    vars: Vec<[Option<Variable>; 5]>,
+    blocks: Vec<Option<Block>>,
+    stack: Vec<K>,
+    fp: Value,
+    dispatch: HashMap<Vec<u32>, Block>,
+    idx: usize,
+    filled: bool,
+    polls: Vec<(Block, usize, Block)>,
+    exit: Option<InlineExit>,
+    fp_offset: i64,
+    receiver_fixed: bool,
+}
+
+/// Where an inlined callee's body leaves: its returns jump to `ret` with
+/// the result, an exception it does not catch to `unwind` (the caller's
+/// dispatch at the call).
+#[derive(Clone, Copy)]
+struct InlineExit {
+    ret: Block,
+    unwind: Block,
+}
+
+/// A caller suspended at an inlined call: its scope, and the argument
+/// slots its callee owns.
+struct Outer {
+    scope: Scope,
+    arg_slots: usize,
+}
+
+/// The largest callee inlined, in bytecode bytes (HotSpot's
+/// `MaxInlineSize` is 35 and `FreqInlineSize` 325 for hot call sites; a
+/// method is compiled here only once hot, and a callee's cold paths, a
+/// message's concatenation, count in its size).
+pub const MAX_INLINE_BYTES: usize = 60;
+
+/// How deep inlined callees nest.
+pub const MAX_INLINE_DEPTH: usize = 2;
+
+/// The bytecode bytes inlined into one compiled method, at most.
+pub const INLINE_BUDGET_BYTES: usize = 240;
 
 /// The translation of one method.
 pub(super) struct Translator<'e, 'f> {
@@ -144,16 +228,40 @@ pub(super) struct Translator<'e, 'f> {
     filled: bool,
     /// Back-edge poll blocks to fill: (block, target index, target block).
     polls: Vec<(Block, usize, Block)>,
+    /// In an inlined callee: where its body leaves.
+    exit: Option<InlineExit>,
+    /// The frame's offset from the compiled method's frame, in bytes.
+    fp_offset: i64,
+    /// An instance method that never stores into local 0: the local
+    /// holds the receiver (or, after a safepoint, its reloaded address),
+    /// which every caller checked for null.
+    receiver_fixed: bool,
+    /// Values read from such a local 0, whose null checks are left out.
+    nonnull: std::collections::HashSet<Value>,
+    /// The callers of the inlined callee being translated, outermost
+    /// (the compiled method) first.
+    outer: Vec<Outer>,
+    /// The slot-stack bytes past the compiled method's frame pointer its
+    /// frame and its inlined callees' frames reach.
+    extent: i64,
+    /// The `iconst` of `extent` in the prologue's stack check, set once
+    /// every callee is inlined.
+    extent_inst: Option<ir::Inst>,
+    /// Bytecode bytes inlined so far.
+    inlined_bytes: usize,
+    /// Calls inlined so far.
+    inlined_calls: usize,
 }
 
-/// Translates `m` into a Cranelift function named `(0, m.id)`.
+/// Translates `m` into a Cranelift function named `(0, m.id)`; with it,
+/// the number of calls inlined.
 pub fn translate(
     env: &CompileEnv,
     m: &'static Method,
     d: &'static Decoded,
     fctx: &mut FunctionBuilderContext,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
-) -> Result<Function, Unsupported> {
+) -> Result<(Function, usize), Unsupported> {
     let mut ops = super::ops::ops_of(m, d).map_err(Unsupported)?;
     if ops.is_empty() {
         return Err(Unsupported("no code".into()));
@@ -185,7 +293,17 @@ pub fn translate(
         idx: 0,
         filled: false,
         polls: Vec::new(),
+        exit: None,
+        fp_offset: 0,
+        receiver_fixed: false,
+        nonnull: std::collections::HashSet::new(),
+        outer: Vec::new(),
+        extent: 0,
+        extent_inst: None,
+        inlined_bytes: 0,
+        inlined_calls: 0,
     };
+    t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
     t.prologue();
     for i in 0..t.ops.len() {
@@ -197,9 +315,14 @@ pub fn translate(
     }
     t.finish_polls();
     t.finish_dispatch();
+    if let Some(inst) = t.extent_inst {
+        // The stack check covers the deepest inlined frame.
+        t.b.func.replace(inst).iconst(I64, t.extent);
+    }
+    let inlined = t.inlined_calls;
     t.b.seal_all_blocks();
     t.b.finalize(frontend);
-    Ok(func)
+    Ok((func, inlined))
 }
 
 impl<'e, 'f> Translator<'e, 'f> {
@@ -268,10 +391,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
         self.stackp = self.b.ins().load(I64, readonly, self.ctx, off::CTX_STACK);
         self.fp = self.b.ins().iadd_imm_s(sp, (self.ml * 8) as i64);
-        let end = self
-            .b
-            .ins()
-            .iadd_imm_s(self.fp, ((HEADER_SLOTS + self.d.max_stack as usize) * 8) as i64);
+        let extent = self.b.ins().iconst(I64, self.extent);
+        self.extent_inst = self.b.func.dfg.value_def(extent).inst();
+        let end = self.b.ins().iadd(self.fp, extent);
         let limit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_LIMIT);
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
         let overflow = self.b.create_block();
@@ -309,6 +431,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let mut p = 2;
         if !self.m.is_static() {
             self.def_local(0, K::R, params[p]);
+            self.receiver_fixed = !stores_local_0(&self.ops);
             p += 1;
             n = 1;
         }
@@ -368,16 +491,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     // ---- variables and the operand stack ----------------------------------------
 
     fn var(&mut self, slot: usize, k: K) -> Variable {
-        if slot >= self.vars.len() {
-            self.vars.resize(slot + 1, [None; 5]);
-        }
-        let i = k.index();
-        if let Some(v) = self.vars[slot][i] {
-            return v;
-        }
-        let v = self.b.declare_var(ty(k));
-        self.vars[slot][i] = Some(v);
-        v
+        var_in(&mut self.b, &mut self.vars, slot, k)
     }
 
     pub(super) fn def_local(&mut self, n: usize, k: K, v: Value) {
@@ -506,12 +620,50 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// Publishes the frame at instruction `idx` and stores the references
     /// its map names: all of them, or with `call_args`, all but the
     /// topmost `call_args` stack slots (a callee's arguments, which it
-    /// owns). Returns what to reload after the call.
+    /// owns). In an inlined callee, its callers' frames are written too,
+    /// each at its call with the callee owning the arguments, and the
+    /// inlined frames' headers (written only here: an inlined frame exists
+    /// on the slot stack only while it is published). Returns what to
+    /// reload after the call.
     pub(super) fn safepoint(&mut self, idx: usize, call_args: Option<usize>) -> Spilled {
+        let mut out = Vec::new();
+        for k in 0..self.outer.len() {
+            let caller_fp = if k == 0 {
+                None
+            } else {
+                Some(self.outer[k - 1].scope.fp)
+            };
+            let o = &mut self.outer[k];
+            let s = &mut o.scope;
+            if let Some(c) = caller_fp {
+                write_header(&mut self.b, s.fp, s.m, c);
+            }
+            spill_frame(
+                &mut self.b,
+                &mut s.vars,
+                s.d,
+                s.ml,
+                s.fp,
+                s.idx,
+                Some(o.arg_slots),
+                &mut out,
+            );
+        }
+        if let Some(o) = self.outer.last() {
+            let c = o.scope.fp;
+            write_header(&mut self.b, self.fp, self.m, c);
+        }
+        spill_frame(
+            &mut self.b,
+            &mut self.vars,
+            self.d,
+            self.ml,
+            self.fp,
+            idx,
+            call_args,
+            &mut out,
+        );
         let trusted = MemFlagsData::trusted();
-        let pos = idx | if call_args.is_some() { IN_CALL } else { 0 };
-        let posv = self.b.ins().iconst(I64, pos as i64);
-        self.b.ins().store(trusted, posv, self.fp, off::FRAME_LINK);
         self.b
             .ins()
             .store(trusted, self.fp, self.stackp, off::STACK_TOP_FRAME);
@@ -520,35 +672,14 @@ impl<'e, 'f> Translator<'e, 'f> {
             .ins()
             .iadd_imm_s(self.fp, ((self.frame_slots - self.ml) * 8) as i64);
         self.b.ins().store(trusted, end, self.stackp, off::STACK_SP);
-        let maps = &self.d.maps;
-        let depth = maps.depth[idx] as usize;
-        let live = depth - call_args.unwrap_or(0).min(depth);
-        let mut slots: Vec<(usize, i32)> = Vec::new();
-        for i in 0..self.ml {
-            if maps.local_is_ref(idx, i) {
-                slots.push((i, -(((self.ml - i) * 8) as i32)));
-            }
-        }
-        for j in 0..live {
-            if maps.stack_is_ref(idx, j) {
-                slots.push((self.ml + j, ((HEADER_SLOTS + j) * 8) as i32));
-            }
-        }
-        let mut out = Vec::with_capacity(slots.len());
-        for (slot, offset) in slots {
-            let var = self.var(slot, K::R);
-            let v = self.b.use_var(var);
-            self.b.ins().store(trusted, v, self.fp, offset);
-            out.push((var, offset));
-        }
         Spilled(out)
     }
 
     /// Reloads what a safepoint spilled.
     pub(super) fn reload(&mut self, s: Spilled) {
         let trusted = MemFlagsData::trusted();
-        for (var, offset) in s.0 {
-            let v = self.b.ins().load(I64, trusted, self.fp, offset);
+        for (var, fp, offset) in s.0 {
+            let v = self.b.ins().load(I64, trusted, fp, offset);
             self.b.def_var(var, v);
         }
     }
@@ -575,8 +706,13 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     // ---- exceptions -------------------------------------------------------------
 
-    /// Returns with status 1 (an exception is pending).
+    /// Returns with status 1 (an exception is pending); in an inlined
+    /// callee, goes to its caller's dispatch instead.
     pub(super) fn return_thrown(&mut self) {
+        if let Some(exit) = self.exit {
+            self.b.ins().jump(exit.unwind, &[]);
+            return;
+        }
         let rt = ret_type(self.m);
         let z = self.zero(rt);
         let one = self.b.ins().iconst(I64, 1);
@@ -695,8 +831,12 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// Branches to a cold block that throws `NullPointerException` when
-    /// `obj` is null; continues in the non-null block.
+    /// `obj` is null; continues in the non-null block. The receiver read
+    /// from a local 0 never stored into needs no check.
     pub(super) fn null_check(&mut self, obj: Value) {
+        if self.nonnull.contains(&obj) {
+            return;
+        }
         let (npe, ok) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(obj, ok, &[], npe, &[]);
         self.b.set_cold_block(npe);
@@ -850,6 +990,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::Load(k, n) => {
                 let v = self.use_local(n as usize, k);
+                if n == 0 && k == K::R && self.receiver_fixed {
+                    self.nonnull.insert(v);
+                }
                 self.push(k, v);
             }
             Op::Store(k, n) => {
@@ -951,6 +1094,14 @@ impl<'e, 'f> Translator<'e, 'f> {
                     Some(_) => self.pop_v(),
                     None => self.b.ins().iconst(I64, 0),
                 };
+                if let Some(exit) = self.exit {
+                    // An inlined callee (never synchronized): its result
+                    // goes to the caller's continuation.
+                    let args: Vec<ir::BlockArg> = k.map(|_| v.into()).into_iter().collect();
+                    self.b.ins().jump(exit.ret, &args);
+                    self.filled = true;
+                    return Ok(());
+                }
                 if self.m.is_synchronized() {
                     self.unlock_method();
                 }
@@ -1429,6 +1580,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.null_check(args[0].1);
             self.stack.truncate(depth_after);
         }
+        if let Some(callee) = self.inline_candidate(dispatch, m) {
+            return self.inline_call(m, callee, args, depth_after);
+        }
         let target = match dispatch {
             Dispatch::Static | Dispatch::Direct => self.b.ins().iconst(I64, m as *const Method as i64),
             Dispatch::Virtual(index) => {
@@ -1509,5 +1663,243 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.stack.push(K::Hi);
             }
         }
+    }
+
+    // ---- inlining -------------------------------------------------------------------
+
+    /// `m`'s body to inline at this call, or `None` for a real call: a
+    /// statically bound callee (static, private or `invokespecial`, a final
+    /// method or a final class's) with bytecode, not synchronized, no
+    /// monitor instructions, small, already decoded (it has run: decoding
+    /// resolves, which may load classes, and a compilation runs in a safe
+    /// region), not already on the inlined chain, within the depth and the
+    /// method's budget.
+    fn inline_candidate(&self, dispatch: Dispatch, m: &'static Method) -> Option<Callee> {
+        let bound = match dispatch {
+            Dispatch::Static | Dispatch::Direct => true,
+            Dispatch::Virtual(_) => {
+                m.is_private()
+                    || m.flags & crate::classfile::access::FINAL != 0
+                    || m.class.flags & crate::classfile::access::FINAL != 0
+            }
+            Dispatch::Interface(_) => false,
+        };
+        if !bound
+            || m.is_native()
+            || m.is_abstract()
+            || m.is_synchronized()
+            || self.outer.len() >= MAX_INLINE_DEPTH
+        {
+            return None;
+        }
+        let bytes = m.code.as_ref()?.code.len();
+        if bytes > MAX_INLINE_BYTES || self.inlined_bytes + bytes > INLINE_BUDGET_BYTES {
+            return None;
+        }
+        if std::ptr::eq(self.m, m) || self.outer.iter().any(|o| std::ptr::eq(o.scope.m, m)) {
+            return None;
+        }
+        let d = match m.decoded.get() {
+            Some(Ok(d)) => d,
+            _ => return None,
+        };
+        let ops = super::ops::ops_of(m, d).ok()?;
+        if ops.is_empty()
+            || ops
+                .iter()
+                .any(|op| matches!(op, Op::MonitorEnter | Op::MonitorExit))
+        {
+            return None;
+        }
+        let kinds = super::kinds::compute(m, d, &ops).ok()?;
+        kinds.stacks.first()?.as_ref()?;
+        Some(Callee { d, ops, kinds, bytes })
+    }
+
+    /// Translates `m`'s body in place of a call, with `args` its locals
+    /// 0.. and its frame where the call would put it (above the caller's
+    /// live operands): returns jump to a continuation with the result; an
+    /// exception it does not catch goes to the caller's dispatch at the
+    /// call. Its frame is written only at its safepoints (`safepoint`),
+    /// so stack traces and the root scanner see it as a called frame.
+    fn inline_call(
+        &mut self,
+        m: &'static Method,
+        c: Callee,
+        args: Vec<(K, Value)>,
+        depth_after: usize,
+    ) -> Result<(), Unsupported> {
+        let ml = c.d.max_locals as usize;
+        let ms = c.d.max_stack as usize;
+        let rel = ((HEADER_SLOTS + depth_after + ml) * 8) as i64;
+        let fp = self.b.ins().iadd_imm_s(self.fp, rel);
+        let fp_offset = self.fp_offset + rel;
+        self.extent = self.extent.max(fp_offset + ((HEADER_SLOTS + ms) * 8) as i64);
+        let unwind = self.dispatch_block(self.idx);
+        let ret = self.b.create_block();
+        let rk = m.desc.ret.as_ref().map(K::of_type);
+        let rv = rk.map(|k| self.b.append_block_param(ret, ty(k)));
+        let n = c.ops.len();
+        // The receiver was checked by the call, which dominates the body.
+        let receiver_fixed = !m.is_static() && !stores_local_0(&c.ops);
+        let mut scope = Scope {
+            m,
+            d: c.d,
+            ops: c.ops,
+            kinds: c.kinds,
+            ml,
+            frame_slots: ml + HEADER_SLOTS + ms,
+            vars: vec![[None; 5]; ml + ms + 2],
+            blocks: vec![None; n],
+            stack: Vec::new(),
+            fp,
+            dispatch: HashMap::new(),
+            idx: 0,
+            filled: false,
+            polls: Vec::new(),
+            exit: Some(InlineExit { ret, unwind }),
+            fp_offset,
+            receiver_fixed,
+        };
+        self.swap_scope(&mut scope);
+        self.outer.push(Outer {
+            scope,
+            arg_slots: m.arg_slots as usize,
+        });
+        self.inlined_bytes += c.bytes;
+        self.inlined_calls += 1;
+        self.make_blocks();
+        let mut slot = 0;
+        for (k, v) in args {
+            self.def_local(slot, k, v);
+            slot += k.slots();
+        }
+        let first = self.blocks[0].expect("instruction 0 is reachable");
+        self.b.ins().jump(first, &[]);
+        self.filled = true;
+        let mut result = Ok(());
+        for i in 0..n {
+            result = self.instruction(i);
+            if result.is_err() {
+                break;
+            }
+        }
+        if result.is_ok() {
+            if !self.filled {
+                self.b.ins().trap(ir::TrapCode::unwrap_user(1));
+            }
+            self.finish_polls();
+            self.finish_dispatch();
+        }
+        let outer = self.outer.pop().expect("pushed above");
+        let mut scope = outer.scope;
+        self.swap_scope(&mut scope);
+        result?;
+        self.b.switch_to_block(ret);
+        if let (Some(k), Some(v)) = (rk, rv) {
+            self.push(k, v);
+        }
+        Ok(())
+    }
+
+    /// Exchanges the method being translated with `s`.
+    fn swap_scope(&mut self, s: &mut Scope) {
+        use std::mem::swap;
+        swap(&mut self.m, &mut s.m);
+        swap(&mut self.d, &mut s.d);
+        swap(&mut self.ops, &mut s.ops);
+        swap(&mut self.kinds, &mut s.kinds);
+        swap(&mut self.ml, &mut s.ml);
+        swap(&mut self.frame_slots, &mut s.frame_slots);
+        swap(&mut self.vars, &mut s.vars);
+        swap(&mut self.blocks, &mut s.blocks);
+        swap(&mut self.stack, &mut s.stack);
+        swap(&mut self.fp, &mut s.fp);
+        swap(&mut self.dispatch, &mut s.dispatch);
+        swap(&mut self.idx, &mut s.idx);
+        swap(&mut self.filled, &mut s.filled);
+        swap(&mut self.polls, &mut s.polls);
+        swap(&mut self.exit, &mut s.exit);
+        swap(&mut self.fp_offset, &mut s.fp_offset);
+        swap(&mut self.receiver_fixed, &mut s.receiver_fixed);
+    }
+}
+
+/// Whether a method's ops store into local 0 (a reference store: `this`
+/// replaced).
+fn stores_local_0(ops: &[Op]) -> bool {
+    ops.iter().any(|op| matches!(op, Op::Store(_, 0)))
+}
+
+/// A callee to inline: its decoded form, ops, kinds and bytecode size.
+struct Callee {
+    d: &'static Decoded,
+    ops: Vec<Op>,
+    kinds: Kinds,
+    bytes: usize,
+}
+
+/// The variable of slot `slot` and kind `k` in `vars` (declared on first
+/// use).
+fn var_in(b: &mut FunctionBuilder, vars: &mut Vec<[Option<Variable>; 5]>, slot: usize, k: K) -> Variable {
+    if slot >= vars.len() {
+        vars.resize(slot + 1, [None; 5]);
+    }
+    let i = k.index();
+    if let Some(v) = vars[slot][i] {
+        return v;
+    }
+    let v = b.declare_var(ty(k));
+    vars[slot][i] = Some(v);
+    v
+}
+
+/// Writes an inlined frame's header: its method, its caller, compiled.
+fn write_header(b: &mut FunctionBuilder, fp: Value, m: &'static Method, caller: Value) {
+    let trusted = MemFlagsData::trusted();
+    let method = b.ins().iconst(I64, m as *const Method as i64);
+    b.ins().store(trusted, method, fp, off::FRAME_METHOD);
+    b.ins().store(trusted, caller, fp, off::FRAME_CALLER);
+    let flags = b.ins().iconst(I64, COMPILED as i64);
+    b.ins().store(trusted, flags, fp, off::FRAME_FLAGS);
+}
+
+/// Stores a frame's position at instruction `idx` (with `IN_CALL` when a
+/// callee owns the topmost `call_args` slots) and every reference its map
+/// names there, adding each to `out` for the reload.
+#[allow(clippy::too_many_arguments)]
+fn spill_frame(
+    b: &mut FunctionBuilder,
+    vars: &mut Vec<[Option<Variable>; 5]>,
+    d: &Decoded,
+    ml: usize,
+    fp: Value,
+    idx: usize,
+    call_args: Option<usize>,
+    out: &mut Vec<(Variable, Value, i32)>,
+) {
+    let trusted = MemFlagsData::trusted();
+    let pos = idx | if call_args.is_some() { IN_CALL } else { 0 };
+    let posv = b.ins().iconst(I64, pos as i64);
+    b.ins().store(trusted, posv, fp, off::FRAME_LINK);
+    let maps = &d.maps;
+    let depth = maps.depth[idx] as usize;
+    let live = depth - call_args.unwrap_or(0).min(depth);
+    let mut slots: Vec<(usize, i32)> = Vec::new();
+    for i in 0..ml {
+        if maps.local_is_ref(idx, i) {
+            slots.push((i, -(((ml - i) * 8) as i32)));
+        }
+    }
+    for j in 0..live {
+        if maps.stack_is_ref(idx, j) {
+            slots.push((ml + j, ((HEADER_SLOTS + j) * 8) as i32));
+        }
+    }
+    for (slot, offset) in slots {
+        let var = var_in(b, vars, slot, K::R);
+        let v = b.use_var(var);
+        b.ins().store(trusted, v, fp, offset);
+        out.push((var, fp, offset));
     }
 }
