@@ -37,7 +37,9 @@ public class Decode {
         next = n;
     }
 
-    static void spin() {
+    // An instance method of a class that is not final: called
+    // virtually, so it is compiled on its own, not inlined into `main`.
+    void spin() {
         Thread.onSpinWait();
     }
 
@@ -46,7 +48,7 @@ public class Decode {
         for (int i = 0; i < 3; i++) {
             d.bump();
             d.link(d);
-            spin();
+            d.spin();
         }
         System.out.println("count " + d.count);
     }
