@@ -18,30 +18,8 @@ fn vm() -> Command {
 /// Compiles `sources` (name, text) into a fresh directory under the
 /// target directory.
 fn compile(tag: &str, sources: &[(&str, &str)]) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.ancestors().nth(3).unwrap().join("fastpath-vm-cli").join(tag);
-    let _ = std::fs::remove_dir_all(&dir);
-    let src = dir.join("src");
-    let classes = dir.join("classes");
-    std::fs::create_dir_all(&src).unwrap();
-    std::fs::create_dir_all(&classes).unwrap();
-    let mut files = Vec::new();
-    for (name, text) in sources {
-        let f = src.join(format!("{name}.java"));
-        std::fs::write(&f, text).unwrap();
-        files.push(f);
-    }
-    let o = Command::new(jdk().join("bin/javac"))
-        .args(["--release", "17", "-d"])
-        .arg(&classes)
-        .args(&files)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "javac: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let dir = harness::scratch_dir(&format!("fastpath-vm-cli/{tag}"));
+    harness::javac_sources(&dir.join("src"), &dir.join("classes"), sources);
     dir
 }
 

@@ -17,27 +17,14 @@ const SOURCES: [&str; 5] = [
 
 /// `Hello` compiled into a directory under the target directory.
 fn hello_classes() -> PathBuf {
-    let jdk = harness::jdk_dir().expect("these tests need JDK 25 (javac): set FASTPATH_VM_JDK or JAVA_HOME");
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.ancestors().nth(3).unwrap().join("fastpath-vm-cpu-source");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("Hello.java");
-    std::fs::write(
-        &src,
-        "public class Hello { public static void main(String[] a) { System.out.println(\"Hello, world!\"); } }\n",
-    )
-    .unwrap();
-    let o = Command::new(jdk.join("bin/javac"))
-        .args(["--release", "17", "-d"])
-        .arg(&dir)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "javac: {}",
-        String::from_utf8_lossy(&o.stderr)
+    let dir = harness::scratch_dir("fastpath-vm-cpu-source");
+    harness::javac_sources(
+        &dir,
+        &dir,
+        &[(
+            "Hello",
+            "public class Hello { public static void main(String[] a) { System.out.println(\"Hello, world!\"); } }\n",
+        )],
     );
     dir
 }

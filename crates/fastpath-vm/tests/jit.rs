@@ -236,25 +236,9 @@ public class LockedWhileCollected {
 
 /// Compiles the class `name` from `source`, in a directory of its own.
 fn classes(name: &str, source: &str) -> PathBuf {
-    let jdk = harness::jdk_dir().expect("these tests need JDK 25 (javac): set FASTPATH_VM_JDK or JAVA_HOME");
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.ancestors().nth(3).unwrap().join("fastpath-vm-jit").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = harness::scratch_dir(&format!("fastpath-vm-jit/{name}"));
     let classes = dir.join("classes");
-    std::fs::create_dir_all(&classes).unwrap();
-    let src = dir.join(format!("{name}.java"));
-    std::fs::write(&src, source).unwrap();
-    let o = Command::new(jdk.join("bin/javac"))
-        .args(["--release", "17", "-d"])
-        .arg(&classes)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "javac: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    harness::javac_sources(&dir, &classes, &[(name, source)]);
     classes
 }
 

@@ -17,8 +17,6 @@
 
 mod harness;
 
-use std::process::Command;
-
 use fastpath::gc::ShenandoahBarriers;
 use fastpath_vm::link::resolve::find_method;
 use fastpath_vm::runtime::Vm;
@@ -154,24 +152,8 @@ fn listing(code: &[Instruction]) -> String {
 
 #[test]
 fn compiled_lock_and_barrier_fast_paths_are_inline() {
-    let jdk = harness::jdk_dir().expect("this test needs JDK 25 (javac): set FASTPATH_VM_JDK or JAVA_HOME");
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.ancestors().nth(3).unwrap().join("fastpath-vm-jit-decode");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("Decode.java");
-    std::fs::write(&src, PROGRAM).unwrap();
-    let o = Command::new(jdk.join("bin/javac"))
-        .args(["--release", "17", "-d"])
-        .arg(&dir)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "javac: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let dir = harness::scratch_dir("fastpath-vm-jit-decode");
+    harness::javac_sources(&dir, &dir, &[("Decode", PROGRAM)]);
 
     let args: Vec<String> = ["-Xcomp", "-cp", dir.to_str().unwrap(), "Decode"]
         .iter()

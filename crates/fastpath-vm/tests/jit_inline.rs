@@ -17,23 +17,9 @@ use std::time::Duration;
 
 /// Compiles `InlinedFrames` from the corpus into a directory of its own.
 fn classes() -> PathBuf {
-    let jdk = harness::jdk_dir().expect("these tests need JDK 25 (javac): set FASTPATH_VM_JDK or JAVA_HOME");
+    let dir = harness::scratch_dir("fastpath-vm-jit-inline");
     let src = harness::corpus_dir().join("InlinedFrames.java");
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.ancestors().nth(3).unwrap().join("fastpath-vm-jit-inline");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let o = Command::new(jdk.join("bin/javac"))
-        .args(["-Xlint:-options", "--release", "17", "-encoding", "UTF-8", "-d"])
-        .arg(&dir)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "javac: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    harness::javac(&dir, &[src], &["-Xlint:-options", "-encoding", "UTF-8"]);
     dir
 }
 

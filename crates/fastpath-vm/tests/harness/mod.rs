@@ -112,6 +112,50 @@ pub fn jdk_dir() -> Option<PathBuf> {
         .find(|d| d.join("bin/javac").is_file() && d.join("bin/java").is_file() && is_jdk25(d))
 }
 
+/// A fresh directory `name` (a relative path) under the target
+/// directory, emptied first.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.ancestors().nth(3).unwrap().join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Compiles `files` with JDK 25's javac (`--release 17`, then `extra`)
+/// into `classes`; panics with javac's messages if it fails.
+pub fn javac(classes: &Path, files: &[PathBuf], extra: &[&str]) {
+    let jdk = jdk_dir().expect("these tests need JDK 25 (javac): set FASTPATH_VM_JDK or JAVA_HOME");
+    std::fs::create_dir_all(classes).unwrap();
+    let o = Command::new(jdk.join("bin/javac"))
+        .args(extra)
+        .args(["--release", "17", "-d"])
+        .arg(classes)
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "javac: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Writes `sources` (class name, text) as `NAME.java` files into `src`
+/// and compiles them into `classes` ([`javac`]).
+pub fn javac_sources(src: &Path, classes: &Path, sources: &[(&str, &str)]) {
+    std::fs::create_dir_all(src).unwrap();
+    let files: Vec<PathBuf> = sources
+        .iter()
+        .map(|(name, text)| {
+            let f = src.join(format!("{name}.java"));
+            std::fs::write(&f, text).unwrap();
+            f
+        })
+        .collect();
+    javac(classes, &files, &[]);
+}
+
 fn is_jdk25(d: &Path) -> bool {
     Command::new(d.join("bin/java"))
         .arg("-version")
