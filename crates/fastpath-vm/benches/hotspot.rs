@@ -13,7 +13,9 @@
 //!   (`-Xint`, the default, `-Xcomp`) beside HotSpot `-Xint` and its
 //!   default (C2), the five interleaved round by round; each side's figure
 //!   the median over rounds; the default tiers' ratio to C2 per program
-//!   and the geometric means.
+//!   and the geometric means; and each program's warm-up under the
+//!   default tiers and C2: the time from the first iteration to the end of
+//!   the first that runs within 90 % of the run's peak throughput.
 //!
 //! `cargo bench -p fastpath-vm --bench hotspot -- [startup|interp|jit|all]
 //! [--rounds N] [--iterations N] [--only A,B]`, with the release build of
@@ -167,9 +169,12 @@ fn harness_run(cmd: &mut Command) -> f64 {
     median(&mut ns) / 1e6
 }
 
-/// Peak time per iteration (ms) of one Harness run: the median of the
-/// iterations of its second half (after warm-up and compilation).
-fn harness_peak(cmd: &mut Command) -> f64 {
+/// One Harness run's peak and warm-up (ms): the peak is the median of the
+/// iterations of its second half (after warm-up and compilation); the
+/// warm-up is the time from the first iteration's start to the end of the
+/// first iteration that runs within 90 % of that peak's throughput
+/// (`t <= peak / 0.9`), the whole run's if none does.
+fn harness_peak(cmd: &mut Command) -> (f64, f64) {
     let (_, _, out) = timed(cmd);
     let ns: Vec<f64> = out
         .lines()
@@ -177,7 +182,9 @@ fn harness_peak(cmd: &mut Command) -> f64 {
         .collect();
     assert!(ns.len() >= 2, "too few iterations: {out}");
     let mut tail = ns[ns.len() / 2..].to_vec();
-    median(&mut tail) / 1e6
+    let peak = median(&mut tail);
+    let reached = ns.iter().position(|&t| t <= peak / 0.9).unwrap_or(ns.len() - 1);
+    (peak / 1e6, ns[..=reached].iter().sum::<f64>() / 1e6)
 }
 
 fn jit(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[String]) {
@@ -186,8 +193,8 @@ fn jit(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[Str
     println!(
         "### Tiers: peak time per iteration ({rounds} rounds of {iterations} iterations, the median of each run's second half; interleaved; medians over rounds)\n"
     );
-    println!("| benchmark | fastpath-vm `-Xint` ms | fastpath-vm default ms | fastpath-vm `-Xcomp` ms | HotSpot `-Xint` ms | HotSpot C2 ms | default / C2 | `-Xcomp` / C2 |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| benchmark | fastpath-vm `-Xint` ms | fastpath-vm default ms | fastpath-vm `-Xcomp` ms | HotSpot `-Xint` ms | HotSpot C2 ms | default / C2 | `-Xcomp` / C2 | warm-up to 90 % of peak, default / C2 ms | warm-up ratio |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let sides: [(&Path, &[&str]); 5] = [
         (&vm, &["-Xint"]),
         (&vm, &[]),
@@ -196,35 +203,42 @@ fn jit(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[Str
         (&java, &[]),
     ];
     let mut logs = [Vec::new(), Vec::new()];
+    let mut warm_ups = Vec::new();
     for p in PROGRAMS
         .iter()
         .filter(|p| only.is_empty() || only.iter().any(|o| o == *p))
     {
         let mut t: [Vec<f64>; 5] = Default::default();
+        let mut warm: [Vec<f64>; 5] = Default::default();
         let n = iterations.to_string();
         for _ in 0..rounds {
             for (i, (exe, opts)) in sides.iter().enumerate() {
-                t[i].push(harness_peak(
+                let (peak, warm_up) = harness_peak(
                     Command::new(exe)
                         .args(*opts)
                         .arg("-cp")
                         .arg(classes)
                         .args(["Harness", p, &n]),
-                ));
+                );
+                t[i].push(peak);
+                warm[i].push(warm_up);
             }
         }
         let m: Vec<f64> = t.iter_mut().map(|v| median(v)).collect();
+        let (w_default, w_c2) = (median(&mut warm[1]), median(&mut warm[4]));
         logs[0].push((m[1] / m[4]).ln());
         logs[1].push((m[2] / m[4]).ln());
+        warm_ups.push((w_default <= w_c2, w_default / w_c2));
         println!(
-            "| {p} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} |",
+            "| {p} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} | {w_default:.1} / {w_c2:.1} | {:.2} |",
             m[0],
             m[1],
             m[2],
             m[3],
             m[4],
             m[1] / m[4],
-            m[2] / m[4]
+            m[2] / m[4],
+            w_default / w_c2
         );
     }
     let geo = |l: &[f64]| (l.iter().sum::<f64>() / l.len() as f64).exp();
@@ -235,6 +249,11 @@ fn jit(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[Str
         worst(&logs[0]),
         geo(&logs[1]),
         worst(&logs[1])
+    );
+    println!(
+        "Warm-up (the default tiers against C2): at or below C2's on {} of {} programs (the goal: every one)\n",
+        warm_ups.iter().filter(|(met, _)| *met).count(),
+        warm_ups.len()
     );
 }
 
