@@ -316,8 +316,8 @@ impl Translator<'_, '_> {
         let i = self.pop_v();
         let a = self.pop_v();
         // The checks report the instruction's entry state (both operands).
-        self.stack.push(K::R);
-        self.stack.push(K::I);
+        self.s.stack.push(K::R);
+        self.s.stack.push(K::I);
         self.null_check(a);
         let o = self.resolve_read(a);
         let v = if k == Kind::Ref {
@@ -339,7 +339,7 @@ impl Translator<'_, '_> {
             let addr = self.prim_elem(o, i, k.size());
             self.load_kind(k, addr, 0, false)
         };
-        self.stack.truncate(self.stack.len() - 2);
+        self.s.stack.truncate(self.s.stack.len() - 2);
         self.push(K::of(k), v);
     }
 
@@ -347,11 +347,11 @@ impl Translator<'_, '_> {
         let (vk, v) = self.pop();
         let i = self.pop_v();
         let a = self.pop_v();
-        self.stack.push(K::R);
-        self.stack.push(K::I);
-        self.stack.push(vk);
+        self.s.stack.push(K::R);
+        self.s.stack.push(K::I);
+        self.s.stack.push(vk);
         if vk.slots() == 2 {
-            self.stack.push(K::Hi);
+            self.s.stack.push(K::Hi);
         }
         self.null_check(a);
         if k == Kind::Ref {
@@ -396,7 +396,7 @@ impl Translator<'_, '_> {
             self.store_kind(store_as, addr, 0, v, false);
         }
         let n = 2 + vk.slots();
-        self.stack.truncate(self.stack.len() - n);
+        self.s.stack.truncate(self.s.stack.len() - n);
     }
 
     /// `aastore`'s check: a non-null value's class must be the array's
@@ -496,7 +496,7 @@ impl Translator<'_, '_> {
         let ndata = c.data_bytes as usize / 8;
         let words = CELL_OVERHEAD_WORDS + nrefs + ndata;
         let bytes = self.b.ins().iconst(I64, (words * 8) as i64);
-        let idx = self.idx;
+        let idx = self.s.idx;
         self.tlab_bump(
             bytes,
             |t, obj| {
@@ -525,7 +525,7 @@ impl Translator<'_, '_> {
     /// `newarray`/`anewarray` of `n` elements of array class `ac`.
     pub(super) fn alloc_array(&mut self, ac: &'static Class, n: Value) -> Value {
         let elem = ac.elem_kind().expect("an array class");
-        let idx = self.idx;
+        let idx = self.s.idx;
         let (inline, slow_b, join) = (
             self.b.create_block(),
             self.b.create_block(),

@@ -150,24 +150,37 @@ fn kind_letter(k: K) -> char {
 pub(super) struct Spilled(Vec<(Variable, Value, i32)>);
 
 /// A method's translation state: the compiled method's, or an inlined
-/// callee's while its body is translated into the caller's function.
-struct Scope {
-    m: &'static Method,
-    d: &'static Decoded,
+/// callee's while its body is translated into the caller's function
+/// (the caller's waits in [`Outer`]).
+pub(super) struct Scope {
+    pub(super) m: &'static Method,
+    pub(super) d: &'static Decoded,
     ops: Vec<Op>,
     kinds: Kinds,
+    /// `max_locals`: stack slot j is variable slot `ml + j`.
     ml: usize,
+    /// Slots of the frame (locals, header, operand stack).
     frame_slots: usize,
     vars: Vec<[Option<Variable>; 5]>,
     blocks: Vec<Option<Block>>,
-    stack: Vec<K>,
-    fp: Value,
+    /// The operand stack's kinds at the current point.
+    pub(super) stack: Vec<K>,
+    /// The frame's base on the slot stack.
+    pub(super) fp: Value,
     dispatch: HashMap<Vec<u32>, Block>,
-    idx: usize,
+    /// The instruction being translated.
+    pub(super) idx: usize,
+    /// The current block has its terminator.
     filled: bool,
+    /// Back-edge poll blocks to fill: (block, target index, target block).
     polls: Vec<(Block, usize, Block)>,
+    /// In an inlined callee: where its body leaves.
     exit: Option<InlineExit>,
+    /// The frame's offset from the compiled method's frame, in bytes.
     fp_offset: i64,
+    /// An instance method that never stores into local 0: the local
+    /// holds the receiver (or, after a safepoint, its reloaded address),
+    /// which every caller checked for null.
     receiver_fixed: bool,
 }
 
@@ -203,39 +216,13 @@ pub const INLINE_BUDGET_BYTES: usize = 240;
 pub(super) struct Translator<'e, 'f> {
     pub(super) env: &'e CompileEnv,
     pub(super) b: FunctionBuilder<'f>,
-    pub(super) m: &'static Method,
-    pub(super) d: &'static Decoded,
-    ops: Vec<Op>,
-    kinds: Kinds,
-    /// `max_locals`: stack slot j is variable slot `ml + j`.
-    ml: usize,
-    /// Slots of the frame (locals, header, operand stack).
-    frame_slots: usize,
-    vars: Vec<[Option<Variable>; 5]>,
-    blocks: Vec<Option<Block>>,
-    /// The operand stack's kinds at the current point.
-    pub(super) stack: Vec<K>,
+    /// The method whose bytecode is being translated.
+    pub(super) s: Scope,
     pub(super) ctx: Value,
     pub(super) thread: Value,
     stackp: Value,
-    pub(super) fp: Value,
     imports: HashMap<u32, FuncRef>,
     sigs: HashMap<String, SigRef>,
-    dispatch: HashMap<Vec<u32>, Block>,
-    /// The instruction being translated.
-    pub(super) idx: usize,
-    /// The current block has its terminator.
-    filled: bool,
-    /// Back-edge poll blocks to fill: (block, target index, target block).
-    polls: Vec<(Block, usize, Block)>,
-    /// In an inlined callee: where its body leaves.
-    exit: Option<InlineExit>,
-    /// The frame's offset from the compiled method's frame, in bytes.
-    fp_offset: i64,
-    /// An instance method that never stores into local 0: the local
-    /// holds the receiver (or, after a safepoint, its reloaded address),
-    /// which every caller checked for null.
-    receiver_fixed: bool,
     /// Values read from such a local 0, whose null checks are left out.
     nonnull: std::collections::HashSet<Value>,
     /// The callers of the inlined callee being translated, outermost
@@ -274,28 +261,30 @@ pub fn translate(
     let mut t = Translator {
         env,
         b,
-        m,
-        d,
-        kinds,
-        ml,
-        frame_slots: ml + HEADER_SLOTS + d.max_stack as usize,
-        vars: vec![[None; 5]; ml + d.max_stack as usize + 2],
-        blocks: vec![None; ops.len()],
-        ops,
-        stack: Vec::new(),
+        s: Scope {
+            m,
+            d,
+            kinds,
+            ml,
+            frame_slots: ml + HEADER_SLOTS + d.max_stack as usize,
+            vars: vec![[None; 5]; ml + d.max_stack as usize + 2],
+            blocks: vec![None; ops.len()],
+            ops,
+            stack: Vec::new(),
+            fp: Value::from_u32(0),
+            dispatch: HashMap::new(),
+            idx: 0,
+            filled: false,
+            polls: Vec::new(),
+            exit: None,
+            fp_offset: 0,
+            receiver_fixed: false,
+        },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
         stackp: Value::from_u32(0),
-        fp: Value::from_u32(0),
         imports: HashMap::new(),
         sigs: HashMap::new(),
-        dispatch: HashMap::new(),
-        idx: 0,
-        filled: false,
-        polls: Vec::new(),
-        exit: None,
-        fp_offset: 0,
-        receiver_fixed: false,
         nonnull: std::collections::HashSet::new(),
         outer: Vec::new(),
         extent: 0,
@@ -306,10 +295,10 @@ pub fn translate(
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
     t.prologue();
-    for i in 0..t.ops.len() {
+    for i in 0..t.s.ops.len() {
         t.instruction(i)?;
     }
-    if !t.filled {
+    if !t.s.filled {
         // Only an unreachable tail can end without a terminator.
         t.b.ins().trap(ir::TrapCode::unwrap_user(1));
     }
@@ -329,13 +318,13 @@ impl<'e, 'f> Translator<'e, 'f> {
     // ---- structure -----------------------------------------------------------
 
     fn make_blocks(&mut self) {
-        let n = self.ops.len();
+        let n = self.s.ops.len();
         let mut leader = vec![false; n];
         leader[0] = true;
-        for h in self.d.handlers.iter() {
+        for h in self.s.d.handlers.iter() {
             leader[h.handler as usize] = true;
         }
-        for (i, op) in self.ops.iter().enumerate() {
+        for (i, op) in self.s.ops.iter().enumerate() {
             let mut targets: Vec<u32> = Vec::new();
             let ends = match *op {
                 Op::If(_, t) | Op::IfICmp(_, t) | Op::IfACmp(_, t) | Op::IfNull(_, t) => {
@@ -347,7 +336,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                     true
                 }
                 Op::Switch(k) => {
-                    match &self.d.switches[k as usize] {
+                    match &self.s.d.switches[k as usize] {
                         Switch::Table {
                             default, targets: ts, ..
                         }
@@ -371,8 +360,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
         }
         for (i, l) in leader.iter().enumerate() {
-            if *l && self.kinds.stacks[i].is_some() {
-                self.blocks[i] = Some(self.b.create_block());
+            if *l && self.s.kinds.stacks[i].is_some() {
+                self.s.blocks[i] = Some(self.b.create_block());
             }
         }
     }
@@ -390,10 +379,10 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.ctx = self.b.ins().get_pinned_reg(I64);
         self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
         self.stackp = self.b.ins().load(I64, readonly, self.ctx, off::CTX_STACK);
-        self.fp = self.b.ins().iadd_imm_s(sp, (self.ml * 8) as i64);
+        self.s.fp = self.b.ins().iadd_imm_s(sp, (self.s.ml * 8) as i64);
         let extent = self.b.ins().iconst(I64, self.extent);
         self.extent_inst = self.b.func.dfg.value_def(extent).inst();
-        let end = self.b.ins().iadd(self.fp, extent);
+        let end = self.b.ins().iadd(self.s.fp, extent);
         let limit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_LIMIT);
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
         let overflow = self.b.create_block();
@@ -413,29 +402,29 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.return_thrown();
 
         self.b.switch_to_block(setup);
-        let method = self.b.ins().iconst(I64, self.m as *const Method as i64);
-        self.b.ins().store(trusted, method, self.fp, off::FRAME_METHOD);
-        self.b.ins().store(trusted, caller, self.fp, off::FRAME_CALLER);
+        let method = self.b.ins().iconst(I64, self.s.m as *const Method as i64);
+        self.b.ins().store(trusted, method, self.s.fp, off::FRAME_METHOD);
+        self.b.ins().store(trusted, caller, self.s.fp, off::FRAME_CALLER);
         let flags = self.b.ins().iconst(I64, COMPILED as i64);
-        self.b.ins().store(trusted, flags, self.fp, off::FRAME_FLAGS);
-        if self.m.is_synchronized() {
+        self.b.ins().store(trusted, flags, self.s.fp, off::FRAME_FLAGS);
+        if self.s.m.is_synchronized() {
             // The root scanner reads a synchronized frame's `sync_obj`
             // from its first safepoint on, the entry poll below, which
             // comes before the lock: it must hold no stale slot bits
             // (a previous frame's) by then.
             let zero = self.b.ins().iconst(I64, 0);
-            self.b.ins().store(trusted, zero, self.fp, off::FRAME_SYNC_OBJ);
+            self.b.ins().store(trusted, zero, self.s.fp, off::FRAME_SYNC_OBJ);
         }
         // The arguments are locals 0..
         let mut n = 0usize;
         let mut p = 2;
-        if !self.m.is_static() {
+        if !self.s.m.is_static() {
             self.def_local(0, K::R, params[p]);
-            self.receiver_fixed = !stores_local_0(&self.ops);
+            self.s.receiver_fixed = !stores_local_0(&self.s.ops);
             p += 1;
             n = 1;
         }
-        for t in &self.m.desc.params {
+        for t in &self.s.m.desc.params {
             let k = K::of_type(t);
             self.def_local(n, k, params[p]);
             p += 1;
@@ -444,20 +433,20 @@ impl<'e, 'f> Translator<'e, 'f> {
         // The entry poll (the interpreter's, at a frame's entry), reported
         // at the first instruction, whose map holds the arguments.
         self.poll(0);
-        if self.m.is_synchronized() {
+        if self.s.m.is_synchronized() {
             self.lock_method();
         }
-        let first = self.blocks[0].expect("instruction 0 is reachable");
+        let first = self.s.blocks[0].expect("instruction 0 is reachable");
         self.b.ins().jump(first, &[]);
-        self.filled = true;
+        self.s.filled = true;
     }
 
     /// A synchronized method's lock: the receiver or the class mirror,
     /// kept in the header's `sync_obj` (a root) until the method ends.
     fn lock_method(&mut self) {
         let trusted = MemFlagsData::trusted();
-        let obj = if self.m.is_static() {
-            let class = self.b.ins().iconst(I64, self.m.class as *const _ as i64);
+        let obj = if self.s.m.is_static() {
+            let class = self.b.ins().iconst(I64, self.s.m.class as *const _ as i64);
             let sp = self.safepoint(0, None);
             let r = self.call_helper(Helper::Mirror, &[class]).expect("a result");
             self.reload(sp);
@@ -473,7 +462,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         } else {
             self.use_local(0, K::R)
         };
-        self.b.ins().store(trusted, obj, self.fp, off::FRAME_SYNC_OBJ);
+        self.b.ins().store(trusted, obj, self.s.fp, off::FRAME_SYNC_OBJ);
         // A root from here on (the slow path's safepoint publishes it).
         self.monitor_enter_obj(obj, 0);
     }
@@ -484,14 +473,14 @@ impl<'e, 'f> Translator<'e, 'f> {
         let obj = self
             .b
             .ins()
-            .load(I64, MemFlagsData::trusted(), self.fp, off::FRAME_SYNC_OBJ);
+            .load(I64, MemFlagsData::trusted(), self.s.fp, off::FRAME_SYNC_OBJ);
         self.monitor_exit_obj(obj, false);
     }
 
     // ---- variables and the operand stack ----------------------------------------
 
     fn var(&mut self, slot: usize, k: K) -> Variable {
-        var_in(&mut self.b, &mut self.vars, slot, k)
+        var_in(&mut self.b, &mut self.s.vars, slot, k)
     }
 
     pub(super) fn def_local(&mut self, n: usize, k: K, v: Value) {
@@ -506,23 +495,23 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// Pushes `v` of kind `k`.
     pub(super) fn push(&mut self, k: K, v: Value) {
-        let pos = self.stack.len();
-        let var = self.var(self.ml + pos, k);
+        let pos = self.s.stack.len();
+        let var = self.var(self.s.ml + pos, k);
         self.b.def_var(var, v);
-        self.stack.push(k);
+        self.s.stack.push(k);
         if k.slots() == 2 {
-            self.stack.push(K::Hi);
+            self.s.stack.push(K::Hi);
         }
     }
 
     /// Pops a value (a whole long or double).
     pub(super) fn pop(&mut self) -> (K, Value) {
-        let mut k = self.stack.pop().expect("the analysis bounded the stack");
+        let mut k = self.s.stack.pop().expect("the analysis bounded the stack");
         if k == K::Hi {
-            k = self.stack.pop().expect("a wide value's low slot");
+            k = self.s.stack.pop().expect("a wide value's low slot");
         }
-        let pos = self.stack.len();
-        let var = self.var(self.ml + pos, k);
+        let pos = self.s.stack.len();
+        let var = self.var(self.s.ml + pos, k);
         (k, self.b.use_var(var))
     }
 
@@ -537,9 +526,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         if k == K::Hi || k == K::X {
             return;
         }
-        let fv = self.var(self.ml + from, k);
+        let fv = self.var(self.s.ml + from, k);
         let v = self.b.use_var(fv);
-        let tv = self.var(self.ml + to, k);
+        let tv = self.var(self.s.ml + to, k);
         self.b.def_var(tv, v);
     }
 
@@ -651,14 +640,14 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         if let Some(o) = self.outer.last() {
             let c = o.scope.fp;
-            write_header(&mut self.b, self.fp, self.m, c);
+            write_header(&mut self.b, self.s.fp, self.s.m, c);
         }
         spill_frame(
             &mut self.b,
-            &mut self.vars,
-            self.d,
-            self.ml,
-            self.fp,
+            &mut self.s.vars,
+            self.s.d,
+            self.s.ml,
+            self.s.fp,
             idx,
             call_args,
             &mut out,
@@ -666,11 +655,11 @@ impl<'e, 'f> Translator<'e, 'f> {
         let trusted = MemFlagsData::trusted();
         self.b
             .ins()
-            .store(trusted, self.fp, self.stackp, off::STACK_TOP_FRAME);
+            .store(trusted, self.s.fp, self.stackp, off::STACK_TOP_FRAME);
         let end = self
             .b
             .ins()
-            .iadd_imm_s(self.fp, ((self.frame_slots - self.ml) * 8) as i64);
+            .iadd_imm_s(self.s.fp, ((self.s.frame_slots - self.s.ml) * 8) as i64);
         self.b.ins().store(trusted, end, self.stackp, off::STACK_SP);
         Spilled(out)
     }
@@ -709,11 +698,11 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// Returns with status 1 (an exception is pending); in an inlined
     /// callee, goes to its caller's dispatch instead.
     pub(super) fn return_thrown(&mut self) {
-        if let Some(exit) = self.exit {
+        if let Some(exit) = self.s.exit {
             self.b.ins().jump(exit.unwind, &[]);
             return;
         }
-        let rt = ret_type(self.m);
+        let rt = ret_type(self.s.m);
         let z = self.zero(rt);
         let one = self.b.ins().iconst(I64, 1);
         self.b.ins().return_(&[z, one]);
@@ -730,6 +719,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// The block that dispatches an exception thrown at instruction `idx`.
     pub(super) fn dispatch_block(&mut self, idx: usize) -> Block {
         let key: Vec<u32> = self
+            .s
             .d
             .handlers
             .iter()
@@ -737,24 +727,24 @@ impl<'e, 'f> Translator<'e, 'f> {
             .filter(|(_, h)| (h.start as usize..h.end as usize).contains(&idx))
             .map(|(k, _)| k as u32)
             .collect();
-        if let Some(b) = self.dispatch.get(&key) {
+        if let Some(b) = self.s.dispatch.get(&key) {
             return *b;
         }
         let b = self.b.create_block();
         self.b.set_cold_block(b);
-        self.dispatch.insert(key, b);
+        self.s.dispatch.insert(key, b);
         b
     }
 
     /// Jumps to the dispatch of the current instruction.
     pub(super) fn jump_dispatch(&mut self) {
-        let b = self.dispatch_block(self.idx);
+        let b = self.dispatch_block(self.s.idx);
         self.b.ins().jump(b, &[]);
     }
 
     /// Fills the dispatch blocks: the handlers of each, in table order.
     fn finish_dispatch(&mut self) {
-        let all: Vec<(Vec<u32>, Block)> = self.dispatch.iter().map(|(k, b)| (k.clone(), *b)).collect();
+        let all: Vec<(Vec<u32>, Block)> = self.s.dispatch.iter().map(|(k, b)| (k.clone(), *b)).collect();
         let trusted = MemFlagsData::trusted();
         for (key, block) in all {
             self.b.switch_to_block(block);
@@ -762,11 +752,11 @@ impl<'e, 'f> Translator<'e, 'f> {
             let mut class = None;
             let mut caught_all = false;
             for k in key {
-                let h = self.d.handlers[k as usize];
+                let h = self.s.d.handlers[k as usize];
                 if h.unresolved {
                     continue;
                 }
-                let Some(target) = self.blocks[h.handler as usize] else {
+                let Some(target) = self.s.blocks[h.handler as usize] else {
                     continue;
                 };
                 let Some(c) = h.catch else {
@@ -795,7 +785,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             if caught_all {
                 continue;
             }
-            if self.m.is_synchronized() {
+            if self.s.m.is_synchronized() {
                 self.unlock_method();
             }
             self.return_thrown();
@@ -804,7 +794,7 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// Fills the back edges' poll blocks.
     fn finish_polls(&mut self) {
-        for (pb, target, block) in std::mem::take(&mut self.polls) {
+        for (pb, target, block) in std::mem::take(&mut self.s.polls) {
             self.b.switch_to_block(pb);
             self.poll(target);
             self.b.ins().jump(block, &[]);
@@ -816,7 +806,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b
             .ins()
             .store(MemFlagsData::trusted(), zero, self.stackp, off::STACK_PENDING);
-        let var = self.var(self.ml, K::R);
+        let var = self.var(self.s.ml, K::R);
         self.b.def_var(var, exc);
         self.b.ins().jump(target, &[]);
     }
@@ -824,7 +814,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// Throws with `h(args)` (which makes the exception pending) at the
     /// current instruction, from a cold block the caller is in.
     pub(super) fn throw_with(&mut self, h: Helper, args: &[Value]) {
-        let s = self.safepoint(self.idx, None);
+        let s = self.safepoint(self.s.idx, None);
         self.call_helper(h, args);
         self.reload(s);
         self.jump_dispatch();
@@ -841,8 +831,8 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.ins().brif(obj, ok, &[], npe, &[]);
         self.b.set_cold_block(npe);
         self.b.switch_to_block(npe);
-        let m = self.b.ins().iconst(I64, self.m as *const Method as i64);
-        let i = self.b.ins().iconst(I64, self.idx as i64);
+        let m = self.b.ins().iconst(I64, self.s.m as *const Method as i64);
+        let i = self.b.ins().iconst(I64, self.s.idx as i64);
         self.throw_with(Helper::ThrowNpe, &[m, i]);
         self.b.switch_to_block(ok);
     }
@@ -882,28 +872,28 @@ impl<'e, 'f> Translator<'e, 'f> {
     // ---- instructions ---------------------------------------------------------------
 
     fn instruction(&mut self, i: usize) -> Result<(), Unsupported> {
-        let Some(stack) = self.kinds.stacks[i].clone() else {
+        let Some(stack) = self.s.kinds.stacks[i].clone() else {
             return Ok(());
         };
-        if let Some(block) = self.blocks[i] {
-            if !self.filled {
+        if let Some(block) = self.s.blocks[i] {
+            if !self.s.filled {
                 self.b.ins().jump(block, &[]);
             }
             self.b.switch_to_block(block);
-            self.filled = false;
-        } else if self.filled {
+            self.s.filled = false;
+        } else if self.s.filled {
             // Unreachable by fall-through and not a leader: skipped (a
             // reachable instruction after a terminator is a leader).
             return Ok(());
         }
-        self.stack = stack.to_vec();
-        self.idx = i;
-        let op = self.ops[i];
+        self.s.stack = stack.to_vec();
+        self.s.idx = i;
+        let op = self.s.ops[i];
         self.op(op)
     }
 
     fn branch_to(&mut self, t: Target) -> Block {
-        self.blocks[t.index as usize].expect("a branch target is a leader")
+        self.s.blocks[t.index as usize].expect("a branch target is a leader")
     }
 
     /// The block to branch to for `t`: the target itself, or for a back
@@ -915,15 +905,15 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         // Filled once the current block ends (a block is built whole).
         let pb = self.b.create_block();
-        self.polls.push((pb, t.index as usize, target));
+        self.s.polls.push((pb, t.index as usize, target));
         pb
     }
 
     fn cond_branch(&mut self, c: Value, t: Target) {
         let target = self.edge(t);
-        let next = self.blocks[self.idx + 1].expect("the instruction after a branch is a leader");
+        let next = self.s.blocks[self.s.idx + 1].expect("the instruction after a branch is a leader");
         self.b.ins().brif(c, target, &[], next, &[]);
-        self.filled = true;
+        self.s.filled = true;
     }
 
     fn int_cond(c: Cond) -> IntCC {
@@ -972,7 +962,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.b.set_cold_block(slow);
                 self.b.switch_to_block(slow);
                 let l = self.b.ins().iconst(I64, lit as *const _ as i64);
-                let s = self.safepoint(self.idx, None);
+                let s = self.safepoint(self.s.idx, None);
                 let o = self.call_helper(Helper::LdcString, &[l]).expect("a result");
                 self.reload(s);
                 self.check_result(o);
@@ -982,7 +972,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::LdcClass(c) => {
                 let cv = self.b.ins().iconst(I64, c as *const _ as i64);
-                let s = self.safepoint(self.idx, None);
+                let s = self.safepoint(self.s.idx, None);
                 let o = self.call_helper(Helper::Mirror, &[cv]).expect("a result");
                 self.reload(s);
                 self.check_result(o);
@@ -990,7 +980,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::Load(k, n) => {
                 let v = self.use_local(n as usize, k);
-                if n == 0 && k == K::R && self.receiver_fixed {
+                if n == 0 && k == K::R && self.s.receiver_fixed {
                     self.nonnull.insert(v);
                 }
                 self.push(k, v);
@@ -1007,11 +997,11 @@ impl<'e, 'f> Translator<'e, 'f> {
             Op::ALoad(k) => self.array_load(k),
             Op::AStore(k) => self.array_store(k),
             Op::Pop => {
-                self.stack.pop();
+                self.s.stack.pop();
             }
             Op::Pop2 => {
-                self.stack.pop();
-                self.stack.pop();
+                self.s.stack.pop();
+                self.s.stack.pop();
             }
             Op::Dup | Op::DupX1 | Op::DupX2 | Op::Dup2 | Op::Dup2X1 | Op::Dup2X2 | Op::Swap => {
                 self.shuffle(op);
@@ -1086,7 +1076,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             Op::Goto(t) => {
                 let target = self.edge(t);
                 self.b.ins().jump(target, &[]);
-                self.filled = true;
+                self.s.filled = true;
             }
             Op::Switch(k) => self.switch(k),
             Op::Return(k) => {
@@ -1094,20 +1084,20 @@ impl<'e, 'f> Translator<'e, 'f> {
                     Some(_) => self.pop_v(),
                     None => self.b.ins().iconst(I64, 0),
                 };
-                if let Some(exit) = self.exit {
+                if let Some(exit) = self.s.exit {
                     // An inlined callee (never synchronized): its result
                     // goes to the caller's continuation.
                     let args: Vec<ir::BlockArg> = k.map(|_| v.into()).into_iter().collect();
                     self.b.ins().jump(exit.ret, &args);
-                    self.filled = true;
+                    self.s.filled = true;
                     return Ok(());
                 }
-                if self.m.is_synchronized() {
+                if self.s.m.is_synchronized() {
                     self.unlock_method();
                 }
                 let zero = self.b.ins().iconst(I64, 0);
                 self.b.ins().return_(&[v, zero]);
-                self.filled = true;
+                self.s.filled = true;
             }
             Op::GetStatic {
                 class,
@@ -1192,7 +1182,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             Op::MultiANewArray(c, dims) => {
                 // The counts stay in the frame's operand slots (the
                 // helper reads them there, as the interpreter's).
-                let base = self.stack.len() - dims as usize;
+                let base = self.s.stack.len() - dims as usize;
                 let trusted = MemFlagsData::trusted();
                 let mut vals = Vec::new();
                 for _ in 0..dims {
@@ -1203,15 +1193,15 @@ impl<'e, 'f> Translator<'e, 'f> {
                     let w = self.b.ins().sextend(I64, v);
                     self.b
                         .ins()
-                        .store(trusted, w, self.fp, ((HEADER_SLOTS + base + j) * 8) as i32);
+                        .store(trusted, w, self.s.fp, ((HEADER_SLOTS + base + j) * 8) as i32);
                 }
                 let counts = self
                     .b
                     .ins()
-                    .iadd_imm_s(self.fp, ((HEADER_SLOTS + base) * 8) as i64);
+                    .iadd_imm_s(self.s.fp, ((HEADER_SLOTS + base) * 8) as i64);
                 let cv = self.b.ins().iconst(I64, c as *const _ as i64);
                 let dv = self.b.ins().iconst(I64, i64::from(dims));
-                let s = self.safepoint(self.idx, None);
+                let s = self.safepoint(self.s.idx, None);
                 let o = self
                     .call_helper(Helper::MultiNewArray, &[cv, dv, counts])
                     .expect("a result");
@@ -1226,18 +1216,18 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.push(K::I, len);
             }
             Op::AThrow => {
-                let e = *self.stack.last().expect("athrow's operand");
+                let e = *self.s.stack.last().expect("athrow's operand");
                 debug_assert_eq!(e, K::R);
-                let pos = self.stack.len() - 1;
-                let var = self.var(self.ml + pos, K::R);
+                let pos = self.s.stack.len() - 1;
+                let var = self.var(self.s.ml + pos, K::R);
                 let exc = self.b.use_var(var);
                 self.null_check(exc);
                 self.throw_with(Helper::Throw, &[exc]);
-                self.filled = true;
+                self.s.filled = true;
             }
             Op::CheckCast(c) => {
-                let pos = self.stack.len() - 1;
-                let var = self.var(self.ml + pos, K::R);
+                let pos = self.s.stack.len() - 1;
+                let var = self.var(self.s.ml + pos, K::R);
                 let o = self.b.use_var(var);
                 self.check_cast(o, c);
             }
@@ -1247,13 +1237,13 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.push(K::I, r);
             }
             Op::MonitorEnter => {
-                let pos = self.stack.len() - 1;
-                let var = self.var(self.ml + pos, K::R);
+                let pos = self.s.stack.len() - 1;
+                let var = self.var(self.s.ml + pos, K::R);
                 let o = self.b.use_var(var);
                 self.null_check(o);
                 // The object stays on the stack (a root) through the enter.
-                self.monitor_enter_obj(o, self.idx);
-                self.stack.pop();
+                self.monitor_enter_obj(o, self.s.idx);
+                self.s.stack.pop();
             }
             Op::MonitorExit => {
                 let o = self.pop_v();
@@ -1261,10 +1251,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.monitor_exit_obj(o, true);
             }
             Op::Throw(e) => {
-                let m = self.b.ins().iconst(I64, self.m as *const Method as i64);
+                let m = self.b.ins().iconst(I64, self.s.m as *const Method as i64);
                 let ev = self.b.ins().iconst(I64, i64::from(e));
                 self.throw_with(Helper::ThrowError, &[m, ev]);
-                self.filled = true;
+                self.s.filled = true;
             }
         }
         // A fall-through into a leader is added by the next instruction.
@@ -1272,7 +1262,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     fn shuffle(&mut self, op: Op) {
-        let before = self.stack.clone();
+        let before = self.s.stack.clone();
         let n = before.len();
         // (source slot, destination slot) copies, applied in an order
         // that reads every source before it is overwritten: all reads
@@ -1315,7 +1305,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             _ => n,
         };
         kinds.truncate(new_len);
-        self.stack = kinds;
+        self.s.stack = kinds;
     }
 
     fn arith(&mut self, k: K, a: Arith) {
@@ -1426,8 +1416,8 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     fn switch(&mut self, k: u32) {
         let key = self.pop_v();
-        let sw = self.d.switches[k as usize].clone();
-        let here = self.idx;
+        let sw = self.s.d.switches[k as usize].clone();
+        let here = self.s.idx;
         let backward = move |t: u32| t as usize <= here;
         let target = |s: &mut Self, t: u32| {
             s.edge(Target {
@@ -1474,7 +1464,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.b.ins().jump(def, &[]);
             }
         }
-        self.filled = true;
+        self.s.filled = true;
     }
 
     /// A value as the interpreter's slot holds it (`u64` bits).
@@ -1551,7 +1541,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.set_cold_block(slow);
         self.b.switch_to_block(slow);
         let cv = self.b.ins().iconst(I64, class as *const _ as i64);
-        let sp = self.safepoint(self.idx, None);
+        let sp = self.safepoint(self.s.idx, None);
         let st = self.call_helper(Helper::InitClass, &[cv]).expect("a status");
         self.reload(sp);
         self.check_status(st);
@@ -1571,14 +1561,14 @@ impl<'e, 'f> Translator<'e, 'f> {
             args.push(self.pop());
         }
         args.reverse();
-        let depth_after = self.stack.len();
+        let depth_after = self.s.stack.len();
         let arg_slots = m.arg_slots as usize;
         if dispatch != Dispatch::Static {
             // The receiver is checked with the arguments still on the
             // stack (the interpreter's state for the exception).
             self.stack_restore(&args);
             self.null_check(args[0].1);
-            self.stack.truncate(depth_after);
+            self.s.stack.truncate(depth_after);
         }
         if let Some(callee) = self.inline_candidate(dispatch, m) {
             return self.inline_call(m, callee, args, depth_after);
@@ -1589,14 +1579,14 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let recv = args[0].1;
                 self.stack_restore(&args);
                 let t = self.vtable_target(recv, index, m);
-                self.stack.truncate(depth_after);
+                self.s.stack.truncate(depth_after);
                 t
             }
             Dispatch::Interface(index) => {
                 let recv = args[0].1;
                 self.stack_restore(&args);
                 let t = self.itable_target(recv, index, m);
-                self.stack.truncate(depth_after);
+                self.s.stack.truncate(depth_after);
                 t
             }
         };
@@ -1604,8 +1594,8 @@ impl<'e, 'f> Translator<'e, 'f> {
         let sp_args = self
             .b
             .ins()
-            .iadd_imm_s(self.fp, ((HEADER_SLOTS + depth_after) * 8) as i64);
-        let spilled = self.safepoint(self.idx, Some(arg_slots));
+            .iadd_imm_s(self.s.fp, ((HEADER_SLOTS + depth_after) * 8) as i64);
+        let spilled = self.safepoint(self.s.idx, Some(arg_slots));
         let entry = self.b.ins().load(
             I64,
             trusted,
@@ -1624,7 +1614,7 @@ impl<'e, 'f> Translator<'e, 'f> {
 
         self.b.switch_to_block(compiled);
         let sig = self.java_sigref(m);
-        let mut cargs = vec![sp_args, self.fp];
+        let mut cargs = vec![sp_args, self.s.fp];
         cargs.extend(args.iter().map(|a| a.1));
         let call = self.b.ins().call_indirect(sig, entry, &cargs);
         let res: Vec<Value> = self.b.inst_results(call).to_vec();
@@ -1637,7 +1627,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.b.ins().store(trusted, bits, sp_args, (slot * 8) as i32);
             slot += k.slots();
         }
-        let results = self.call_helper_all(Helper::Invoke, &[target, sp_args, self.fp]);
+        let results = self.call_helper_all(Helper::Invoke, &[target, sp_args, self.s.fp]);
         let v = match m.desc.ret.as_ref() {
             Some(t) => self.value_of_slot_bits(K::of_type(t), results[0]),
             None => results[0],
@@ -1658,9 +1648,9 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// state.
     fn stack_restore(&mut self, args: &[(K, Value)]) {
         for &(k, _) in args {
-            self.stack.push(k);
+            self.s.stack.push(k);
             if k.slots() == 2 {
-                self.stack.push(K::Hi);
+                self.s.stack.push(K::Hi);
             }
         }
     }
@@ -1696,7 +1686,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         if bytes > MAX_INLINE_BYTES || self.inlined_bytes + bytes > INLINE_BUDGET_BYTES {
             return None;
         }
-        if std::ptr::eq(self.m, m) || self.outer.iter().any(|o| std::ptr::eq(o.scope.m, m)) {
+        if std::ptr::eq(self.s.m, m) || self.outer.iter().any(|o| std::ptr::eq(o.scope.m, m)) {
             return None;
         }
         let d = match m.decoded.get() {
@@ -1732,10 +1722,10 @@ impl<'e, 'f> Translator<'e, 'f> {
         let ml = c.d.max_locals as usize;
         let ms = c.d.max_stack as usize;
         let rel = ((HEADER_SLOTS + depth_after + ml) * 8) as i64;
-        let fp = self.b.ins().iadd_imm_s(self.fp, rel);
-        let fp_offset = self.fp_offset + rel;
+        let fp = self.b.ins().iadd_imm_s(self.s.fp, rel);
+        let fp_offset = self.s.fp_offset + rel;
         self.extent = self.extent.max(fp_offset + ((HEADER_SLOTS + ms) * 8) as i64);
-        let unwind = self.dispatch_block(self.idx);
+        let unwind = self.dispatch_block(self.s.idx);
         let ret = self.b.create_block();
         let rk = m.desc.ret.as_ref().map(K::of_type);
         let rv = rk.map(|k| self.b.append_block_param(ret, ty(k)));
@@ -1761,7 +1751,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             fp_offset,
             receiver_fixed,
         };
-        self.swap_scope(&mut scope);
+        std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {
             scope,
             arg_slots: m.arg_slots as usize,
@@ -1774,9 +1764,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.def_local(slot, k, v);
             slot += k.slots();
         }
-        let first = self.blocks[0].expect("instruction 0 is reachable");
+        let first = self.s.blocks[0].expect("instruction 0 is reachable");
         self.b.ins().jump(first, &[]);
-        self.filled = true;
+        self.s.filled = true;
         let mut result = Ok(());
         for i in 0..n {
             result = self.instruction(i);
@@ -1785,7 +1775,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
         }
         if result.is_ok() {
-            if !self.filled {
+            if !self.s.filled {
                 self.b.ins().trap(ir::TrapCode::unwrap_user(1));
             }
             self.finish_polls();
@@ -1793,35 +1783,13 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         let outer = self.outer.pop().expect("pushed above");
         let mut scope = outer.scope;
-        self.swap_scope(&mut scope);
+        std::mem::swap(&mut self.s, &mut scope);
         result?;
         self.b.switch_to_block(ret);
         if let (Some(k), Some(v)) = (rk, rv) {
             self.push(k, v);
         }
         Ok(())
-    }
-
-    /// Exchanges the method being translated with `s`.
-    fn swap_scope(&mut self, s: &mut Scope) {
-        use std::mem::swap;
-        swap(&mut self.m, &mut s.m);
-        swap(&mut self.d, &mut s.d);
-        swap(&mut self.ops, &mut s.ops);
-        swap(&mut self.kinds, &mut s.kinds);
-        swap(&mut self.ml, &mut s.ml);
-        swap(&mut self.frame_slots, &mut s.frame_slots);
-        swap(&mut self.vars, &mut s.vars);
-        swap(&mut self.blocks, &mut s.blocks);
-        swap(&mut self.stack, &mut s.stack);
-        swap(&mut self.fp, &mut s.fp);
-        swap(&mut self.dispatch, &mut s.dispatch);
-        swap(&mut self.idx, &mut s.idx);
-        swap(&mut self.filled, &mut s.filled);
-        swap(&mut self.polls, &mut s.polls);
-        swap(&mut self.exit, &mut s.exit);
-        swap(&mut self.fp_offset, &mut s.fp_offset);
-        swap(&mut self.receiver_fixed, &mut s.receiver_fixed);
     }
 }
 
