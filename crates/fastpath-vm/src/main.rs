@@ -23,6 +23,21 @@ fn main() {
             std::process::exit(1);
         }
     };
+    use fastpath_vm::cli::Version;
+    let text = fastpath_vm::cli::version_text(cmd.options.jit);
+    match cmd.version {
+        Some(Version::Exit) => {
+            eprint!("{text}");
+            std::process::exit(0);
+        }
+        Some(Version::ExitStdout) => {
+            print!("{text}");
+            std::process::exit(0);
+        }
+        Some(Version::Show) => eprint!("{text}"),
+        Some(Version::ShowStdout) => print!("{text}"),
+        None => {}
+    }
     let vm = match Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)) {
         Ok(vm) => vm,
         Err(msg) => {

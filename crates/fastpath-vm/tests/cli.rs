@@ -153,3 +153,83 @@ fn a_damaged_main_class_is_a_linkage_error_not_a_crash() {
         "Error: LinkageError occurred while loading main class app.Main\n\tjava.lang.ClassFormatError: Truncated class file\n"
     );
 }
+
+#[test]
+fn xx_flags_select_the_librarys_settings_and_bad_ones_are_refused_as_hotspot_refuses_them() {
+    let dir = compile("xx", &[("Main", MAIN), ("Helper", HELPER)]);
+    let cp = dir.join("classes");
+    // The command line wins over the environment; PrintFlagsFinal shows the
+    // configuration the library installed.
+    let (out, err, code) = run(vm()
+        .env("FASTPATH_LOCKING_MODE", "monitor")
+        .arg("-cp")
+        .arg(&cp)
+        .args([
+            "-XX:LockingMode=1",
+            "-XX:+UseSerialGC",
+            "-XX:+PrintFlagsFinal",
+            "app.Main",
+        ]));
+    assert_eq!((err.as_str(), code), ("", Some(0)), "{out}");
+    let line = |name: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(
+        line("LockingMode").contains("= 1") && line("LockingMode").ends_with("{command line}"),
+        "{out}"
+    );
+    assert!(line("GCBarriers").contains("= serial"), "{out}");
+    assert!(out.ends_with("args 0  42\n"), "{out}");
+    // Refusals: the same words as HotSpot 25 on the same command line.
+    let java = jdk().join("bin/java");
+    let refused: &[&[&str]] = &[
+        &["-XX:+Frobnicate"],
+        &["-XX:+UseShenandoaGC"],
+        &["-XX:UseG1GC"],
+        &["-XX:+UnlockDiagnosticVMOptions", "-XX:X86ICacheSync=9"],
+        &["-XX:X86ICacheSync=2", "-XX:+UnlockDiagnosticVMOptions"],
+        &["-XX:MonitorUsedDeflationThreshold=50"],
+    ];
+    for flags in refused {
+        if !cfg!(target_arch = "x86_64") && flags.iter().any(|f| f.contains("X86")) {
+            continue;
+        }
+        let (_, ours, code) = run(vm().args(*flags).arg("-cp").arg(&cp).arg("app.Main"));
+        assert_eq!(code, Some(1), "{flags:?}: {ours}");
+        let (_, theirs, _) = run(Command::new(&java)
+            .args(*flags)
+            .arg("-cp")
+            .arg(&cp)
+            .arg("app.Main"));
+        assert_eq!(ours, theirs, "{flags:?}");
+    }
+    // A value the library cannot use is refused with the library's reason.
+    let (_, err, code) = run(vm()
+        .args(["-XX:OnSpinWaitInst=spin", "-cp"])
+        .arg(&cp)
+        .arg("app.Main"));
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with("Improperly specified VM option 'OnSpinWaitInst=spin'\n"),
+        "{err}"
+    );
+    let (out, _, code) = run(vm()
+        .args([
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "-XX:+UseCompressedOops",
+            "-cp",
+        ])
+        .arg(&cp)
+        .arg("app.Main"));
+    assert_eq!((out.as_str(), code), ("args 0  42\n", Some(0)));
+    // -version: java's three lines on stderr, no main class needed.
+    let (out, err, code) = run(vm().args(["-Xint", "-version"]));
+    assert_eq!((out.as_str(), code), ("", Some(0)));
+    assert!(
+        err.starts_with("fastpath-vm version \"") && err.contains("interpreted mode"),
+        "{err}"
+    );
+}

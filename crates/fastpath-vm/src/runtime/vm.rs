@@ -31,6 +31,8 @@ pub struct Options {
     pub verify_heap: bool,
     /// Which tiers run (`-Xint`, `-Xcomp`, `FASTPATH_VM_JIT`).
     pub jit: crate::jit::Mode,
+    /// What the `-XX:` flags select (`cli::xx`).
+    pub xx: crate::cli::xx::XxOptions,
 }
 
 impl Default for Options {
@@ -41,6 +43,7 @@ impl Default for Options {
             stack_bytes: 1 << 20,
             verify_heap: false,
             jit: crate::jit::Mode::Mixed,
+            xx: Default::default(),
         }
     }
 }
@@ -138,13 +141,45 @@ impl Vm {
         // GC mode, icache sync, spin pause) are fixed before anything reads
         // them: a bad value stops the start, as a bad `-XX:` flag stops
         // HotSpot's, instead of the default being taken with a warning.
-        fastpath::config::init().map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
+        // `-XX:` flags name some of those settings: theirs win over the
+        // environment's.
+        let settings = if options.xx.settings.is_empty() {
+            fastpath::config::init()
+        } else {
+            let xx = &options.xx.settings;
+            let (c, errors) = fastpath::config::Config::read(
+                |var| {
+                    xx.iter()
+                        .rev()
+                        .find(|(v, _)| *v == var)
+                        .map(|(_, value)| value.clone())
+                        .or_else(|| std::env::var(var).ok())
+                },
+                Some(fastpath::cpu::info()),
+            );
+            match errors.into_iter().next() {
+                Some(e) => Err(e),
+                None => fastpath::config::set(c),
+            }
+        }
+        .map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let mut config = HeapConfig::from_config(options.heap_bytes);
         config.verify = options.verify_heap;
         let heap =
             Heap::new(config).map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let boot = archive.and_then(Archive::open);
-        let jit = crate::jit::Jit::new(options.jit)?;
+        let mut jit = crate::jit::Jit::new(options.jit)?;
+        if let (Some(n), crate::jit::Mode::Mixed) = (options.xx.compile_threshold, options.jit) {
+            // As `FASTPATH_VM_JIT_THRESHOLD`: a back edge weighs 1/16 of a call.
+            jit.invoke_threshold = n.max(1);
+            jit.backedge_threshold = n.max(1).saturating_mul(16);
+        }
+        if options.xx.print_flags_final {
+            print!(
+                "{}",
+                crate::cli::xx::flags_final(settings, &options.xx, jit.invoke_threshold, options.verify_heap)
+            );
+        }
         let vm: &'static Vm = Box::leak(Box::new(Vm {
             loader: Loader::new(boot, ClassPath::parse(&options.class_path)),
             heap,

@@ -1,5 +1,7 @@
 //! `java`'s command line: `fastpath-vm [-cp|-classpath|--class-path PATH]
-//! [-Xmx SIZE] [-Xss SIZE] [-Xint|-Xcomp|-Xmixed] MAINCLASS [ARGS...]`, and
+//! [-Xmx SIZE] [-Xss SIZE] [-Xint|-Xcomp|-Xmixed] [-XX:FLAG ...]
+//! [-version|--version|-showversion|--show-version] MAINCLASS [ARGS...]`
+//! (the `-XX:` flags with a counterpart here: [`xx`]), and
 //! what the VM reads from the environment besides the library's
 //! `FASTPATH_*` settings (`FASTPATH_VM_VERIFY_HEAP=1`: the collector's
 //! verifier after every cycle; `FASTPATH_VM_JIT=int|mixed|comp`: the tiers
@@ -8,7 +10,22 @@
 //! compilation on stderr; `FASTPATH_VM_CPU_SOURCE`: how a start identifies
 //! the CPU, `runtime::launch::cpu_source`).
 
+pub mod xx;
+
 use crate::runtime::vm::Options;
+
+/// Where `-version` and its kin print, and whether the VM goes on to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// `-version`: to stderr, then exit.
+    Exit,
+    /// `--version`: to stdout, then exit.
+    ExitStdout,
+    /// `-showversion`: to stderr, then run.
+    Show,
+    /// `--show-version`: to stdout, then run.
+    ShowStdout,
+}
 
 /// A parsed command line.
 #[derive(Debug)]
@@ -19,6 +36,8 @@ pub struct Command {
     pub main_class: String,
     /// The program's arguments.
     pub args: Vec<String>,
+    /// A version switch, if one was given.
+    pub version: Option<Version>,
 }
 
 /// `-Xmx512m`-style sizes: a number with an optional k/m/g suffix.
@@ -34,7 +53,7 @@ pub fn parse_size(s: &str) -> Option<usize> {
 }
 
 const USAGE: &str =
-    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint|-Xcomp|-Xmixed] <mainclass> [args...]";
+    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint|-Xcomp|-Xmixed] [-XX:<flag>...] [-version] <mainclass> [args...]";
 
 /// Parses `args` (without the program name). `Err` holds the message java
 /// prints for a bad command line.
@@ -45,8 +64,13 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         jit: crate::jit::Mode::from_env()?.unwrap_or(crate::jit::Mode::Mixed),
         ..Options::default()
     };
+    let mut xx: Vec<&str> = Vec::new();
+    let mut version = None;
     let mut i = 0;
-    while i < args.len() {
+    let main = loop {
+        if i >= args.len() {
+            break None;
+        }
         let a = args[i].as_str();
         match a {
             "-cp" | "-classpath" | "--class-path" => {
@@ -60,6 +84,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "-Xcomp" => options.jit = crate::jit::Mode::Comp,
             "-Xmixed" => options.jit = crate::jit::Mode::Mixed,
             "-server" | "-client" => {}
+            "-version" => version = Some(Version::Exit),
+            "--version" => version = Some(Version::ExitStdout),
+            "-showversion" => version = version.or(Some(Version::Show)),
+            "--show-version" => version = version.or(Some(Version::ShowStdout)),
+            _ if a.starts_with("-XX:") => xx.push(&a[4..]),
             _ if a.starts_with("-Xmx") || a.starts_with("-Xss") || a.starts_with("-Xms") => {
                 let size = parse_size(&a[4..]).filter(|&n| n > 0).ok_or_else(|| {
                     let what = if a.starts_with("-Xss") {
@@ -75,25 +104,49 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     options.stack_bytes = size.max(64 << 10);
                 }
             }
-            _ if a.starts_with("-D")
-                || a.starts_with("-XX:")
-                || a == "-ea"
-                || a == "-da"
-                || a.starts_with("-ea:") => {}
+            _ if a.starts_with("-D") || a == "-ea" || a == "-da" || a.starts_with("-ea:") => {}
             _ if a.starts_with('-') => {
                 return Err(format!("Unrecognized option: {a}\nError: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit."));
             }
-            _ => {
-                return Ok(Command {
-                    options,
-                    main_class: a.to_string(),
-                    args: args[i + 1..].to_vec(),
-                })
-            }
+            _ => break Some(i),
         }
         i += 1;
+    };
+    options.xx = xx::parse(&xx)?;
+    if options.xx.verify_after_gc {
+        options.verify_heap = true;
     }
-    Err(USAGE.to_string())
+    let exits = matches!(version, Some(Version::Exit | Version::ExitStdout));
+    match main {
+        Some(i) => Ok(Command {
+            options,
+            main_class: args[i].clone(),
+            args: args[i + 1..].to_vec(),
+            version,
+        }),
+        None if exits => Ok(Command {
+            options,
+            main_class: String::new(),
+            args: Vec::new(),
+            version,
+        }),
+        None => Err(USAGE.to_string()),
+    }
+}
+
+/// What `-version` prints (java's three lines, in fastpath-vm's words;
+/// the last names the tiers as java does).
+pub fn version_text(jit: crate::jit::Mode) -> String {
+    let v = env!("CARGO_PKG_VERSION");
+    let mode = match jit {
+        crate::jit::Mode::Int => "interpreted mode",
+        crate::jit::Mode::Mixed => "mixed mode",
+        crate::jit::Mode::Comp => "compiled mode",
+    };
+    format!(
+        "fastpath-vm version \"{v}\"\nfastpath-vm runtime: class files up to Java 25 on the fastpath library {v}\nfastpath-vm {}-Bit VM (build {v}, {mode})\n",
+        usize::BITS
+    )
 }
 
 #[cfg(test)]
@@ -123,6 +176,29 @@ mod tests {
             .unwrap_err()
             .starts_with("Unrecognized option"));
         assert!(parse(&v(&[])).is_err());
+        let c = parse(&v(&[
+            "-XX:LockingMode=1",
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:+VerifyAfterGC",
+            "M",
+        ]))
+        .unwrap();
+        assert_eq!(
+            c.options.xx.settings,
+            [("FASTPATH_LOCKING_MODE", "legacy".to_string())]
+        );
+        assert!(c.options.verify_heap);
+        assert!(parse(&v(&["-XX:+UseFoo", "M"]))
+            .unwrap_err()
+            .starts_with("Unrecognized VM option 'UseFoo'"));
+        // -version needs no main class; -showversion does.
+        assert_eq!(parse(&v(&["-version"])).unwrap().version, Some(Version::Exit));
+        assert!(parse(&v(&["-showversion"])).is_err());
+        assert_eq!(
+            parse(&v(&["-showversion", "M"])).unwrap().version,
+            Some(Version::Show)
+        );
+        assert!(version_text(crate::jit::Mode::Int).contains("interpreted mode"));
         assert_eq!(parse_size("1g"), Some(1 << 30));
         assert_eq!(parse_size("12k"), Some(12 << 10));
     }
