@@ -6,6 +6,7 @@
 //! class file names constants by index, and the linker (`crate::link`)
 //! resolves the symbolic references through these accessors.
 
+use super::descriptor::is_unqualified_name;
 use super::error::{ClassFileError, Result};
 use super::reader::Reader;
 
@@ -499,15 +500,6 @@ pub(crate) fn check_member_name_and_descriptor(name: &str, desc: &str, field: bo
         }
     }
     Ok(())
-}
-
-/// An unqualified name (JVMS 4.2.2): non-empty, none of `. ; [ /`, and for
-/// methods none of `< >` either.
-pub fn is_unqualified_name(name: &str, method: bool) -> bool {
-    !name.is_empty()
-        && !name
-            .chars()
-            .any(|c| matches!(c, '.' | ';' | '[' | '/') || (method && matches!(c, '<' | '>')))
 }
 
 /// A `CONSTANT_Class` name: a binary name in internal form (`a/b/C`, each

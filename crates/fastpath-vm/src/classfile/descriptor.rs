@@ -1,5 +1,6 @@
-//! Field and method descriptors (JVMS 4.3): parsed, validated, and measured
-//! in JVM slots (long and double take two).
+//! Field and method descriptors (JVMS 4.3) and the unqualified names they
+//! are made of (JVMS 4.2.2): parsed, validated, and measured in JVM slots
+//! (long and double take two).
 //!
 //! Where it sits: the constant pool validates every descriptor it names
 //! with these parsers; the linker lays out fields by [`FieldType`] and the
@@ -60,11 +61,7 @@ impl FieldType {
             'L' => {
                 let end = rest.find(';').ok_or_else(|| bad_desc(s))?;
                 let name = &rest[..end];
-                if name.is_empty()
-                    || !name
-                        .split('/')
-                        .all(|p| super::constant_pool::is_unqualified_name(p, false))
-                {
+                if name.is_empty() || !name.split('/').all(|p| is_unqualified_name(p, false)) {
                     return Err(bad_desc(s));
                 }
                 return Ok((FieldType::Object(name.to_string()), &rest[end + 1..]));
@@ -175,6 +172,15 @@ impl MethodDescriptor {
 
 fn bad_desc(s: &str) -> ClassFileError {
     ClassFileError::format(format!("Invalid descriptor \"{s}\" in class file"))
+}
+
+/// An unqualified name (JVMS 4.2.2): non-empty, none of `. ; [ /`, and for
+/// methods none of `< >` either.
+pub fn is_unqualified_name(name: &str, method: bool) -> bool {
+    !name.is_empty()
+        && !name
+            .chars()
+            .any(|c| matches!(c, '.' | ';' | '[' | '/') || (method && matches!(c, '<' | '>')))
 }
 
 #[cfg(test)]

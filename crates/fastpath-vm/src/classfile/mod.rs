@@ -406,7 +406,7 @@ fn parse_field(r: &mut Reader<'_>, cp: &ConstantPool, is_interface: bool, class:
     let access_flags = r.u2()?;
     let name = cp.utf8(r.u2()?)?.to_string();
     let descriptor = cp.utf8(r.u2()?)?.to_string();
-    if !constant_pool::is_unqualified_name(&name, false) {
+    if !descriptor::is_unqualified_name(&name, false) {
         return Err(bad(format!("Illegal field name \"{name}\" in class {class}")));
     }
     let field_type = FieldType::parse(&descriptor).map_err(|_| {
@@ -488,7 +488,7 @@ fn parse_method(
     let name = cp.utf8(r.u2()?)?.to_string();
     let descriptor = cp.utf8(r.u2()?)?.to_string();
     let special = name == "<init>" || name == "<clinit>";
-    if !(special || constant_pool::is_unqualified_name(&name, true)) {
+    if !(special || descriptor::is_unqualified_name(&name, true)) {
         return Err(bad(format!("Illegal method name \"{name}\" in class {class}")));
     }
     let method_descriptor = MethodDescriptor::parse(&descriptor).map_err(|_| {
