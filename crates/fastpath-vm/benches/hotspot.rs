@@ -16,13 +16,32 @@
 //!   and the geometric means; and each program's warm-up under the
 //!   default tiers and C2: the time from the first iteration to the end of
 //!   the first that runs within 90 % of the run's peak throughput.
+//! - `gc`: the allocation-heavy programs (`GC_PROGRAMS`) with a concurrent
+//!   collector on both sides at the same heap size (`--heap`, default
+//!   64m: `-Xmx` for fastpath-vm, whose heap is reserved whole; `-Xmx` and
+//!   `-Xms` for HotSpot, so that Shenandoah neither grows nor uncommits
+//!   it): fastpath-vm's default tiers with `FASTPATH_GC_MODE=concurrent`
+//!   (the library's default barriers, `shenandoah`) and
+//!   `FASTPATH_VM_GC_STATS=1`, beside HotSpot's default tiers with
+//!   `-XX:+UseShenandoahGC -Xlog:gc,safepoint:file=…`, interleaved round
+//!   by round through `Harness --checksum`. Per program: peak time per
+//!   iteration (as `jit` measures it; the median over rounds) and its
+//!   ratio; each side's collector pauses at the safepoint (fastpath's
+//!   pauses' work; HotSpot's Shenandoah VM operations' "At safepoint",
+//!   see `hotspot/gc_log.rs`): the median of the runs' p50, the largest of
+//!   their p99 and max; pauses and cycles per run (medians) with the
+//!   degenerated and full collections of all runs; and the iterations'
+//!   checksums, which must agree across every run of both sides.
 //!
-//! `cargo bench -p fastpath-vm --bench hotspot -- [startup|interp|jit|all]
-//! [--rounds N] [--iterations N] [--only A,B]`, with the release build of
+//! `cargo bench -p fastpath-vm --bench hotspot -- [startup|interp|jit|gc|all]
+//! [--rounds N] [--iterations N] [--only A,B] [--heap SIZE]`, with the release build of
 //! the VM (`cargo bench` builds it). Prints Markdown tables (BENCHMARKS.md
 //! keeps them with their machine, load and command). Needs JDK 25
 //! (`FASTPATH_VM_JDK`, `JAVA_HOME`, or Temurin 25's Debian path);
 //! `FASTPATH_VM_BENCH_SRC` names another directory of the programs.
+
+#[path = "hotspot/gc_log.rs"]
+mod gc_log;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -44,6 +63,9 @@ const PROGRAMS: [&str; 14] = [
     "CD",
     "Havlak",
 ];
+
+/// The allocation-heavy programs of the `gc` table.
+const GC_PROGRAMS: [&str; 4] = ["GcTrees", "GcListChurn", "GcLruCache", "GcStrings"];
 
 fn jdk() -> PathBuf {
     [
@@ -257,6 +279,194 @@ fn jit(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[Str
     );
 }
 
+/// One `gc` run of either VM: its peak (ms), checksums, and collector figures.
+struct GcRun {
+    peak_ms: f64,
+    checksums: Vec<i64>,
+    cycles: u64,
+    degenerated: u64,
+    full: u64,
+    pauses: u64,
+    /// At safepoint, µs: p50, p99, max.
+    at_safepoint_us: [f64; 3],
+    /// Request to release, µs: p99, max.
+    total_us: [f64; 2],
+}
+
+/// Runs `cmd` to completion, stdout and stderr kept; panics on a failure.
+fn run_output(cmd: &mut Command) -> (String, String) {
+    let o = cmd.stdin(Stdio::null()).output().expect("start");
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert!(o.status.success(), "{cmd:?} failed ({}): {err}", o.status);
+    (out, err)
+}
+
+/// The peak (the median of the second half, as `harness_peak`) and the
+/// checksums of a `Harness --checksum` run's stdout.
+fn gc_iterations(out: &str) -> (f64, Vec<i64>) {
+    let it = gc_log::iterations(out).unwrap_or_else(|e| panic!("{e}"));
+    assert!(it.len() >= 2, "too few iterations: {out}");
+    let mut tail: Vec<f64> = it[it.len() / 2..].iter().map(|&(ns, _)| ns).collect();
+    (median(&mut tail) / 1e6, it.iter().map(|&(_, c)| c).collect())
+}
+
+fn gc_fastpath(vm: &Path, classes: &Path, heap: &str, program: &str, n: &str) -> GcRun {
+    let (out, err) = run_output(
+        Command::new(vm)
+            .env("FASTPATH_GC_MODE", "concurrent")
+            .env("FASTPATH_VM_GC_STATS", "1")
+            .arg(format!("-Xmx{heap}"))
+            .arg("-cp")
+            .arg(classes)
+            .args(["Harness", "--checksum", program, n]),
+    );
+    let (peak_ms, checksums) = gc_iterations(&out);
+    let g = gc_log::FastpathGc::parse(&err).unwrap_or_else(|e| panic!("{e}"));
+    GcRun {
+        peak_ms,
+        checksums,
+        cycles: g.cycles,
+        degenerated: g.degenerated,
+        full: g.full,
+        pauses: g.pauses,
+        at_safepoint_us: g.at_safepoint_us,
+        total_us: g.total_us,
+    }
+}
+
+fn gc_hotspot(java: &Path, classes: &Path, heap: &str, program: &str, n: &str) -> GcRun {
+    let log = classes.join("shenandoah.log");
+    let _ = std::fs::remove_file(&log);
+    let (out, _) = run_output(
+        Command::new(java)
+            .args([
+                "-XX:+UseShenandoahGC",
+                &format!("-Xmx{heap}"),
+                &format!("-Xms{heap}"),
+            ])
+            .arg(format!("-Xlog:gc,safepoint:file={}", log.display()))
+            .arg("-cp")
+            .arg(classes)
+            .args(["Harness", "--checksum", program, n]),
+    );
+    let (peak_ms, checksums) = gc_iterations(&out);
+    let text = std::fs::read_to_string(&log).expect("HotSpot's -Xlog file");
+    let g = gc_log::HotspotGc::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let sorted = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v
+    };
+    let (at, total) = (sorted(&g.at_safepoint_us), sorted(&g.total_us));
+    GcRun {
+        peak_ms,
+        checksums,
+        cycles: g.cycles,
+        degenerated: g.degenerated,
+        full: g.full,
+        pauses: at.len() as u64,
+        at_safepoint_us: [
+            gc_log::nearest_rank(&at, 0.5),
+            gc_log::nearest_rank(&at, 0.99),
+            gc_log::nearest_rank(&at, 1.0),
+        ],
+        total_us: [
+            gc_log::nearest_rank(&total, 0.99),
+            gc_log::nearest_rank(&total, 1.0),
+        ],
+    }
+}
+
+/// One side's figures over its rounds: peak ms (median), at-safepoint
+/// p50 (median of the runs'), p99 and max (the largest), total p99 (the
+/// largest), pauses and cycles per run (medians), degenerated and full
+/// collections (sums over the runs).
+struct GcSide {
+    peak_ms: f64,
+    at_safepoint_us: [f64; 3],
+    total_p99_us: f64,
+    pauses: f64,
+    cycles: f64,
+    degenerated: u64,
+    full: u64,
+}
+
+fn gc_side(runs: &[GcRun]) -> GcSide {
+    let med = |f: &dyn Fn(&GcRun) -> f64| median(&mut runs.iter().map(f).collect::<Vec<_>>());
+    let most = |f: &dyn Fn(&GcRun) -> f64| runs.iter().map(f).fold(0.0, f64::max);
+    GcSide {
+        peak_ms: med(&|r| r.peak_ms),
+        at_safepoint_us: [
+            med(&|r| r.at_safepoint_us[0]),
+            most(&|r| r.at_safepoint_us[1]),
+            most(&|r| r.at_safepoint_us[2]),
+        ],
+        total_p99_us: most(&|r| r.total_us[0]),
+        pauses: med(&|r| r.pauses as f64),
+        cycles: med(&|r| r.cycles as f64),
+        degenerated: runs.iter().map(|r| r.degenerated).sum(),
+        full: runs.iter().map(|r| r.full).sum(),
+    }
+}
+
+fn gc(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, heap: &str, only: &[String]) {
+    let java = jdk.join("bin/java");
+    let vm = vm();
+    println!(
+        "### Allocation-heavy programs, concurrent collectors at `-Xmx{heap}` ({rounds} rounds of {iterations} iterations, interleaved; peak: the median of each run's second half, then over rounds)\n"
+    );
+    println!("| program | fastpath-vm ms | HotSpot Shenandoah ms | fastpath ÷ HotSpot | at safepoint p50 / p99 / max µs, fastpath | at safepoint p50 / p99 / max µs, HotSpot | total p99 µs, fastpath / HotSpot | pauses per run, fastpath / HotSpot | cycles per run, fastpath / HotSpot | degenerated + full, fastpath / HotSpot | checksums |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    let n = iterations.to_string();
+    let (mut throughput_met, mut pauses_met, mut programs) = (0, 0, 0);
+    for p in GC_PROGRAMS
+        .iter()
+        .filter(|p| only.is_empty() || only.iter().any(|o| o == *p))
+    {
+        let (mut f, mut h) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            f.push(gc_fastpath(&vm, classes, heap, p, &n));
+            h.push(gc_hotspot(&java, classes, heap, p, &n));
+        }
+        // Every run of both VMs computes the same results, iteration by iteration.
+        let reference = &h[0].checksums;
+        for r in f.iter().chain(&h) {
+            assert_eq!(&r.checksums, reference, "{p}: checksums differ between runs");
+        }
+        let (fs, hs) = (gc_side(&f), gc_side(&h));
+        let ratio = fs.peak_ms / hs.peak_ms;
+        programs += 1;
+        throughput_met += usize::from(ratio <= 1.0);
+        pauses_met += usize::from(fs.at_safepoint_us[1] < 1000.0);
+        let us3 = |a: [f64; 3]| format!("{:.0} / {:.0} / {:.0}", a[0], a[1], a[2]);
+        println!(
+            "| {p} | {:.1} | {:.1} | {ratio:.2} | {} | {} | {:.0} / {:.0} | {:.0} / {:.0} | {:.0} / {:.0} | {} + {} / {} + {} | agree, {} runs ({}) |",
+            fs.peak_ms,
+            hs.peak_ms,
+            us3(fs.at_safepoint_us),
+            us3(hs.at_safepoint_us),
+            fs.total_p99_us,
+            hs.total_p99_us,
+            fs.pauses,
+            hs.pauses,
+            fs.cycles,
+            hs.cycles,
+            fs.degenerated,
+            fs.full,
+            hs.degenerated,
+            hs.full,
+            f.len() + h.len(),
+            reference.last().unwrap()
+        );
+    }
+    println!(
+        "\nGoal (issue 38): throughput ≥ HotSpot Shenandoah's (ratio ≤ 1.00) on {throughput_met} of {programs} programs; fastpath at-safepoint p99 < 1 ms on {pauses_met} of {programs}\n"
+    );
+}
+
 fn interp(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[String]) {
     let java = jdk.join("bin/java");
     let vm = vm();
@@ -326,6 +536,22 @@ fn main() {
     }
     if what == "jit" || what == "all" {
         jit(&jdk, &classes, opt("--rounds", 3), opt("--iterations", 10), &only);
+    }
+    if what == "gc" || what == "all" {
+        let heap = args
+            .iter()
+            .position(|a| a == "--heap")
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+            .unwrap_or_else(|| "64m".into());
+        gc(
+            &jdk,
+            &classes,
+            opt("--rounds", 3),
+            opt("--iterations", 20),
+            &heap,
+            &only,
+        );
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
