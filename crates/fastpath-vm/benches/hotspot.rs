@@ -24,9 +24,11 @@
 //!   (the library's default barriers, `shenandoah`) and
 //!   `FASTPATH_VM_GC_STATS=1`, beside HotSpot's default tiers with
 //!   `-XX:+UseShenandoahGC -Xlog:gc,safepoint:file=…`, interleaved round
-//!   by round through `Harness --checksum`. Per program: peak time per
-//!   iteration (as `jit` measures it; the median over rounds) and its
-//!   ratio; each side's collector pauses at the safepoint (fastpath's
+//!   by round through `Harness --checksum` with two stop-the-world
+//!   baselines (fastpath-vm `FASTPATH_GC_MODE=passive`, HotSpot
+//!   `-XX:+UseParallelGC`) that tell the collector's share of a gap from
+//!   the compiled code's. Per program: peak time per iteration (as `jit`
+//!   measures it; the median over rounds) and the ratios; each side's collector pauses at the safepoint (fastpath's
 //!   pauses' work; HotSpot's Shenandoah VM operations' "At safepoint",
 //!   see `hotspot/gc_log.rs`): the median of the runs' p50, the largest of
 //!   their p99 and max; pauses and cycles per run (medians) with the
@@ -313,10 +315,11 @@ fn gc_iterations(out: &str) -> (f64, Vec<i64>) {
     (median(&mut tail) / 1e6, it.iter().map(|&(_, c)| c).collect())
 }
 
-fn gc_fastpath(vm: &Path, classes: &Path, heap: &str, program: &str, n: &str) -> GcRun {
+/// fastpath-vm's run, `mode` the library's `FASTPATH_GC_MODE`.
+fn gc_fastpath(vm: &Path, classes: &Path, heap: &str, program: &str, n: &str, mode: &str) -> GcRun {
     let (out, err) = run_output(
         Command::new(vm)
-            .env("FASTPATH_GC_MODE", "concurrent")
+            .env("FASTPATH_GC_MODE", mode)
             .env("FASTPATH_VM_GC_STATS", "1")
             .arg(format!("-Xmx{heap}"))
             .arg("-cp")
@@ -337,16 +340,14 @@ fn gc_fastpath(vm: &Path, classes: &Path, heap: &str, program: &str, n: &str) ->
     }
 }
 
-fn gc_hotspot(java: &Path, classes: &Path, heap: &str, program: &str, n: &str) -> GcRun {
-    let log = classes.join("shenandoah.log");
+/// HotSpot's run, `collector` its `-XX:+Use…GC` flag (the log's pauses
+/// are Shenandoah's only: another collector's read as none).
+fn gc_hotspot(java: &Path, classes: &Path, heap: &str, program: &str, n: &str, collector: &str) -> GcRun {
+    let log = classes.join("hotspot-gc.log");
     let _ = std::fs::remove_file(&log);
     let (out, _) = run_output(
         Command::new(java)
-            .args([
-                "-XX:+UseShenandoahGC",
-                &format!("-Xmx{heap}"),
-                &format!("-Xms{heap}"),
-            ])
+            .args([collector, &format!("-Xmx{heap}"), &format!("-Xms{heap}")])
             .arg(format!("-Xlog:gc,safepoint:file={}", log.display()))
             .arg("-cp")
             .arg(classes)
@@ -415,55 +416,79 @@ fn gc_side(runs: &[GcRun]) -> GcSide {
 fn gc(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, heap: &str, only: &[String]) {
     let java = jdk.join("bin/java");
     let vm = vm();
-    println!(
-        "### Allocation-heavy programs, concurrent collectors at `-Xmx{heap}` ({rounds} rounds of {iterations} iterations, interleaved; peak: the median of each run's second half, then over rounds)\n"
-    );
-    println!("| program | fastpath-vm ms | HotSpot Shenandoah ms | fastpath ÷ HotSpot | at safepoint p50 / p99 / max µs, fastpath | at safepoint p50 / p99 / max µs, HotSpot | total p99 µs, fastpath / HotSpot | pauses per run, fastpath / HotSpot | cycles per run, fastpath / HotSpot | degenerated + full, fastpath / HotSpot | checksums |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     let n = iterations.to_string();
-    let (mut throughput_met, mut pauses_met, mut programs) = (0, 0, 0);
+    let mut rows = Vec::new();
     for p in GC_PROGRAMS
         .iter()
         .filter(|p| only.is_empty() || only.iter().any(|o| o == *p))
     {
-        let (mut f, mut h) = (Vec::new(), Vec::new());
+        // Concurrent fastpath-vm, Shenandoah, and the stop-the-world
+        // baselines: fastpath-vm passive (same barriers, collections in
+        // pauses) and HotSpot's Parallel GC.
+        let mut runs: [Vec<GcRun>; 4] = Default::default();
         for _ in 0..rounds {
-            f.push(gc_fastpath(&vm, classes, heap, p, &n));
-            h.push(gc_hotspot(&java, classes, heap, p, &n));
+            runs[0].push(gc_fastpath(&vm, classes, heap, p, &n, "concurrent"));
+            runs[1].push(gc_hotspot(&java, classes, heap, p, &n, "-XX:+UseShenandoahGC"));
+            runs[2].push(gc_fastpath(&vm, classes, heap, p, &n, "passive"));
+            runs[3].push(gc_hotspot(&java, classes, heap, p, &n, "-XX:+UseParallelGC"));
         }
         // Every run of both VMs computes the same results, iteration by iteration.
-        let reference = &h[0].checksums;
-        for r in f.iter().chain(&h) {
-            assert_eq!(&r.checksums, reference, "{p}: checksums differ between runs");
+        let reference = runs[1][0].checksums.clone();
+        for r in runs.iter().flatten() {
+            assert_eq!(r.checksums, reference, "{p}: checksums differ between runs");
         }
-        let (fs, hs) = (gc_side(&f), gc_side(&h));
-        let ratio = fs.peak_ms / hs.peak_ms;
-        programs += 1;
+        let sides = runs.each_ref().map(|r| gc_side(r));
+        rows.push((p, sides, *reference.last().unwrap()));
+    }
+    println!(
+        "### Allocation-heavy programs: throughput at `-Xmx{heap}` ({rounds} rounds of {iterations} iterations, interleaved; peak: the median of each run's second half, then over rounds)\n"
+    );
+    println!("| program | fastpath-vm concurrent ms | HotSpot Shenandoah ms | concurrent ÷ Shenandoah | fastpath-vm passive ms | HotSpot Parallel ms | passive ÷ Parallel | fastpath concurrent ÷ passive | Shenandoah ÷ Parallel |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let (mut throughput_met, mut pauses_met) = (0, 0);
+    for (p, s, _) in &rows {
+        let ratio = s[0].peak_ms / s[1].peak_ms;
         throughput_met += usize::from(ratio <= 1.0);
-        pauses_met += usize::from(fs.at_safepoint_us[1] < 1000.0);
-        let us3 = |a: [f64; 3]| format!("{:.0} / {:.0} / {:.0}", a[0], a[1], a[2]);
+        pauses_met += usize::from(s[0].at_safepoint_us[1] < 1000.0);
         println!(
-            "| {p} | {:.1} | {:.1} | {ratio:.2} | {} | {} | {:.0} / {:.0} | {:.0} / {:.0} | {:.0} / {:.0} | {} + {} / {} + {} | agree, {} runs ({}) |",
-            fs.peak_ms,
-            hs.peak_ms,
-            us3(fs.at_safepoint_us),
-            us3(hs.at_safepoint_us),
-            fs.total_p99_us,
-            hs.total_p99_us,
-            fs.pauses,
-            hs.pauses,
-            fs.cycles,
-            hs.cycles,
-            fs.degenerated,
-            fs.full,
-            hs.degenerated,
-            hs.full,
-            f.len() + h.len(),
-            reference.last().unwrap()
+            "| {p} | {:.1} | {:.1} | **{ratio:.2}** | {:.1} | {:.1} | {:.2} | {:.2} | {:.2} |",
+            s[0].peak_ms,
+            s[1].peak_ms,
+            s[2].peak_ms,
+            s[3].peak_ms,
+            s[2].peak_ms / s[3].peak_ms,
+            s[0].peak_ms / s[2].peak_ms,
+            s[1].peak_ms / s[3].peak_ms
         );
     }
     println!(
-        "\nGoal (issue 38): throughput ≥ HotSpot Shenandoah's (ratio ≤ 1.00) on {throughput_met} of {programs} programs; fastpath at-safepoint p99 < 1 ms on {pauses_met} of {programs}\n"
+        "\n### Allocation-heavy programs: the concurrent collectors' pauses (the same runs; p50 the median of the runs', p99 and max the largest; per run: medians; degenerated + full: all runs)\n"
+    );
+    println!("| program | at safepoint p50 / p99 / max µs, fastpath | at safepoint p50 / p99 / max µs, Shenandoah | total p99 µs, fastpath / Shenandoah | pauses per run, fastpath / Shenandoah | cycles per run, fastpath / Shenandoah | degenerated + full, fastpath / Shenandoah | checksums (last iteration) |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---|");
+    let us3 = |a: [f64; 3]| format!("{:.0} / {:.0} / {:.0}", a[0], a[1], a[2]);
+    for (p, s, last) in &rows {
+        println!(
+            "| {p} | {} | {} | {:.0} / {:.0} | {:.0} / {:.0} | {:.0} / {:.0} | {} + {} / {} + {} | agree, {} runs ({last}) |",
+            us3(s[0].at_safepoint_us),
+            us3(s[1].at_safepoint_us),
+            s[0].total_p99_us,
+            s[1].total_p99_us,
+            s[0].pauses,
+            s[1].pauses,
+            s[0].cycles,
+            s[1].cycles,
+            s[0].degenerated,
+            s[0].full,
+            s[1].degenerated,
+            s[1].full,
+            4 * rounds
+        );
+    }
+    println!(
+        "\nGoal (issue 38): throughput ≥ HotSpot Shenandoah's (concurrent ÷ Shenandoah ≤ 1.00) on {throughput_met} of {}; fastpath at-safepoint p99 < 1 ms on {pauses_met} of {}\n",
+        rows.len(),
+        rows.len()
     );
 }
 
