@@ -31,7 +31,8 @@
 //!   measures it; the median over rounds) and the ratios; each side's collector pauses at the safepoint (fastpath's
 //!   pauses' work; HotSpot's Shenandoah VM operations' "At safepoint",
 //!   see `hotspot/gc_log.rs`): the median of the runs' p50, the largest of
-//!   their p99 and max; pauses and cycles per run (medians) with the
+//!   their p99 and max, and fastpath's pausing thread's CPU time at p99
+//!   (below the wall time where that thread lost its CPU); pauses and cycles per run (medians) with the
 //!   degenerated and full collections of all runs; and the iterations'
 //!   checksums, which must agree across every run of both sides.
 //!
@@ -291,6 +292,9 @@ struct GcRun {
     pauses: u64,
     /// At safepoint, µs: p50, p99, max.
     at_safepoint_us: [f64; 3],
+    /// The pausing thread's CPU time at the safepoint, µs: p99, max
+    /// (fastpath-vm only; HotSpot's log has no such figure).
+    cpu_us: Option<[f64; 2]>,
     /// Request to release, µs: p99, max.
     total_us: [f64; 2],
 }
@@ -336,6 +340,7 @@ fn gc_fastpath(vm: &Path, classes: &Path, heap: &str, program: &str, n: &str, mo
         full: g.full,
         pauses: g.pauses,
         at_safepoint_us: g.at_safepoint_us,
+        cpu_us: Some(g.cpu_us),
         total_us: g.total_us,
     }
 }
@@ -374,6 +379,7 @@ fn gc_hotspot(java: &Path, classes: &Path, heap: &str, program: &str, n: &str, c
             gc_log::nearest_rank(&at, 0.99),
             gc_log::nearest_rank(&at, 1.0),
         ],
+        cpu_us: None,
         total_us: [
             gc_log::nearest_rank(&total, 0.99),
             gc_log::nearest_rank(&total, 1.0),
@@ -383,11 +389,13 @@ fn gc_hotspot(java: &Path, classes: &Path, heap: &str, program: &str, n: &str, c
 
 /// One side's figures over its rounds: peak ms (median), at-safepoint
 /// p50 (median of the runs'), p99 and max (the largest), total p99 (the
-/// largest), pauses and cycles per run (medians), degenerated and full
-/// collections (sums over the runs).
+/// largest), the pausing thread's CPU time p99 (the largest), pauses and
+/// cycles per run (medians), degenerated and full collections (sums over
+/// the runs).
 struct GcSide {
     peak_ms: f64,
     at_safepoint_us: [f64; 3],
+    cpu_p99_us: Option<f64>,
     total_p99_us: f64,
     pauses: f64,
     cycles: f64,
@@ -405,6 +413,11 @@ fn gc_side(runs: &[GcRun]) -> GcSide {
             most(&|r| r.at_safepoint_us[1]),
             most(&|r| r.at_safepoint_us[2]),
         ],
+        cpu_p99_us: runs
+            .iter()
+            .map(|r| r.cpu_us.map(|c| c[0]))
+            .collect::<Option<Vec<f64>>>()
+            .map(|v| v.into_iter().fold(0.0, f64::max)),
         total_p99_us: most(&|r| r.total_us[0]),
         pauses: med(&|r| r.pauses as f64),
         cycles: med(&|r| r.cycles as f64),
@@ -441,47 +454,41 @@ fn gc(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, heap: &str, 
         rows.push((p, sides, *reference.last().unwrap()));
     }
     println!(
-        "### Allocation-heavy programs: throughput at `-Xmx{heap}` ({rounds} rounds of {iterations} iterations, interleaved; peak: the median of each run's second half, then over rounds)\n"
+        "### Allocation-heavy programs, concurrent collectors at `-Xmx{heap}` ({rounds} rounds of {iterations} iterations, interleaved; peak: the median of each run's second half, then over rounds; at safepoint: p50 the median of the runs', p99 and max the largest; per run: medians; degenerated + full: all runs)\n"
     );
-    println!("| program | fastpath-vm concurrent ms | HotSpot Shenandoah ms | concurrent ÷ Shenandoah | fastpath-vm passive ms | HotSpot Parallel ms | passive ÷ Parallel | fastpath concurrent ÷ passive | Shenandoah ÷ Parallel |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| program | fastpath-vm concurrent ms | HotSpot Shenandoah ms | concurrent ÷ Shenandoah | passive ÷ Parallel (ms) | fastpath concurrent ÷ passive, Shenandoah ÷ Parallel | at safepoint p50 / p99 / max µs (CPU p99), fastpath | at safepoint p50 / p99 / max µs, Shenandoah | total p99 µs, fastpath / Shenandoah | per run pauses, cycles (degenerated + full), fastpath | the same, Shenandoah | checksums |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     let (mut throughput_met, mut pauses_met) = (0, 0);
-    for (p, s, _) in &rows {
+    let us3 = |s: &GcSide| {
+        let a = s.at_safepoint_us;
+        let cpu = s.cpu_p99_us.map_or(String::new(), |c| format!(" ({c:.0})"));
+        format!("{:.0} / {:.0} / {:.0}{cpu}", a[0], a[1], a[2])
+    };
+    let collections = |s: &GcSide| {
+        format!(
+            "{:.0}, {:.0} ({} + {})",
+            s.pauses, s.cycles, s.degenerated, s.full
+        )
+    };
+    for (p, s, last) in &rows {
         let ratio = s[0].peak_ms / s[1].peak_ms;
         throughput_met += usize::from(ratio <= 1.0);
         pauses_met += usize::from(s[0].at_safepoint_us[1] < 1000.0);
         println!(
-            "| {p} | {:.1} | {:.1} | **{ratio:.2}** | {:.1} | {:.1} | {:.2} | {:.2} | {:.2} |",
+            "| {p} | {:.1} | {:.1} | **{ratio:.2}** | {:.2} ({:.1} / {:.1}) | {:.2}, {:.2} | {} | {} | {:.0} / {:.0} | {} | {} | agree in {} runs (last: {last}) |",
             s[0].peak_ms,
             s[1].peak_ms,
+            s[2].peak_ms / s[3].peak_ms,
             s[2].peak_ms,
             s[3].peak_ms,
-            s[2].peak_ms / s[3].peak_ms,
             s[0].peak_ms / s[2].peak_ms,
-            s[1].peak_ms / s[3].peak_ms
-        );
-    }
-    println!(
-        "\n### Allocation-heavy programs: the concurrent collectors' pauses (the same runs; p50 the median of the runs', p99 and max the largest; per run: medians; degenerated + full: all runs)\n"
-    );
-    println!("| program | at safepoint p50 / p99 / max µs, fastpath | at safepoint p50 / p99 / max µs, Shenandoah | total p99 µs, fastpath / Shenandoah | pauses per run, fastpath / Shenandoah | cycles per run, fastpath / Shenandoah | degenerated + full, fastpath / Shenandoah | checksums (last iteration) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---|");
-    let us3 = |a: [f64; 3]| format!("{:.0} / {:.0} / {:.0}", a[0], a[1], a[2]);
-    for (p, s, last) in &rows {
-        println!(
-            "| {p} | {} | {} | {:.0} / {:.0} | {:.0} / {:.0} | {:.0} / {:.0} | {} + {} / {} + {} | agree, {} runs ({last}) |",
-            us3(s[0].at_safepoint_us),
-            us3(s[1].at_safepoint_us),
+            s[1].peak_ms / s[3].peak_ms,
+            us3(&s[0]),
+            us3(&s[1]),
             s[0].total_p99_us,
             s[1].total_p99_us,
-            s[0].pauses,
-            s[1].pauses,
-            s[0].cycles,
-            s[1].cycles,
-            s[0].degenerated,
-            s[0].full,
-            s[1].degenerated,
-            s[1].full,
+            collections(&s[0]),
+            collections(&s[1]),
             4 * rounds
         );
     }

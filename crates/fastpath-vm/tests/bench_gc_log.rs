@@ -11,7 +11,7 @@ use gc_log::{iterations, nearest_rank, FastpathGc, HotspotGc};
 
 #[test]
 fn reads_the_gc_stats_line() {
-    let stderr = "something else\nfastpath-vm gc: 22 cycles, 1 degenerated, 2 full compactions, 88 pauses, at safepoint p50 44.3 us p99 215.9 us max 216.0 us, total p99 9327.5 us max 9400.1 us, 171229 objects evacuated, verifier 0 cycles 0 errors\n";
+    let stderr = "something else\nfastpath-vm gc: 22 cycles, 1 degenerated, 2 full compactions, 88 pauses, at safepoint p50 44.3 us p99 215.9 us max 216.0 us, cpu p99 120.5 us max 130.0 us, total p99 9327.5 us max 9400.1 us, 171229 objects evacuated, verifier 0 cycles 0 errors\n";
     let g = FastpathGc::parse(stderr).unwrap();
     assert_eq!(
         g,
@@ -21,6 +21,7 @@ fn reads_the_gc_stats_line() {
             full: 2,
             pauses: 88,
             at_safepoint_us: [44.3, 215.9, 216.0],
+            cpu_us: [120.5, 130.0],
             total_us: [9327.5, 9400.1],
         }
     );
@@ -94,7 +95,7 @@ fn reads_the_line_launch_rs_prints() {
         rest = &rest[close + 1..];
     }
     line.push_str(rest);
-    assert_eq!(ordinal, 12, "placeholders in `{format}`");
+    assert_eq!(ordinal, 14, "placeholders in `{format}`");
     let g = FastpathGc::parse(&line).unwrap();
     assert_eq!(
         g,
@@ -104,7 +105,8 @@ fn reads_the_line_launch_rs_prints() {
             full: 3,
             pauses: 4,
             at_safepoint_us: [5.0, 6.0, 7.0],
-            total_us: [8.0, 9.0],
+            cpu_us: [8.0, 9.0],
+            total_us: [10.0, 11.0],
         }
     );
 }

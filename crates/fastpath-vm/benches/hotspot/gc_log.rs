@@ -3,7 +3,8 @@
 //!
 //! - fastpath-vm, `FASTPATH_VM_GC_STATS=1`: the one line it prints on
 //!   stderr at exit (`runtime/launch.rs`), with its cycle counts and its
-//!   pauses' at-safepoint percentiles ([`FastpathGc::parse`]).
+//!   pauses' at-safepoint percentiles, wall and CPU time
+//!   ([`FastpathGc::parse`]).
 //! - HotSpot, `-Xlog:gc,safepoint:file=…`: every `[safepoint]` line of a
 //!   Shenandoah VM operation (`Safepoint "ShenandoahInitMark", …, At
 //!   safepoint: N ns, …, Total: N ns, …`) is one pause, its "At safepoint"
@@ -27,6 +28,8 @@ pub struct FastpathGc {
     pub pauses: u64,
     /// At-safepoint p50, p99, max, µs.
     pub at_safepoint_us: [f64; 3],
+    /// The pausing thread's CPU time at the safepoint, p99 and max, µs.
+    pub cpu_us: [f64; 2],
     /// Request to release, p99 and max, µs.
     pub total_us: [f64; 2],
 }
@@ -62,6 +65,21 @@ impl FastpathGc {
             w.parse()
                 .map_err(|_| format!("`{w}` after `{}` in `{line}`", what.join(" ")))
         };
+        // The `max` of the section that starts with the word `section`.
+        let max_after = |section: &str| -> Result<f64, String> {
+            let i = words
+                .iter()
+                .position(|w| *w == section)
+                .ok_or_else(|| format!("no `{section}` in `{line}`"))?;
+            let rest = &words[i..];
+            let j = rest
+                .windows(2)
+                .position(|w| w == ["us", "max"])
+                .ok_or_else(|| format!("no `{section}` max in `{line}`"))?;
+            let w = rest.get(j + 2).copied().unwrap_or("");
+            w.parse()
+                .map_err(|_| format!("`{w}` as the {section} max in `{line}`"))
+        };
         Ok(FastpathGc {
             cycles: before(&["cycles"])? as u64,
             degenerated: before(&["degenerated"])? as u64,
@@ -72,21 +90,8 @@ impl FastpathGc {
                 after(&["us", "p99"])?,
                 after(&["us", "max"])?,
             ],
-            total_us: [after(&["total", "p99"])?, {
-                // The second `us max`: the total's.
-                let i = words
-                    .iter()
-                    .position(|w| *w == "total")
-                    .ok_or_else(|| format!("no `total` in `{line}`"))?;
-                let rest = &words[i..];
-                let j = rest
-                    .windows(2)
-                    .position(|w| w == ["us", "max"])
-                    .ok_or_else(|| format!("no total `max` in `{line}`"))?;
-                let w = rest.get(j + 2).copied().unwrap_or("");
-                w.parse()
-                    .map_err(|_| format!("`{w}` as the total max in `{line}`"))?
-            }],
+            cpu_us: [after(&["cpu", "p99"])?, max_after("cpu")?],
+            total_us: [after(&["total", "p99"])?, max_after("total")?],
         })
     }
 }
