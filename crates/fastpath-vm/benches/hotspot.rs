@@ -16,13 +16,35 @@
 //!   and the geometric means; and each program's warm-up under the
 //!   default tiers and C2: the time from the first iteration to the end of
 //!   the first that runs within 90 % of the run's peak throughput.
+//! - `gc`: the allocation-heavy programs (`GC_PROGRAMS`) with a concurrent
+//!   collector on both sides at the same heap size (`--heap`, default
+//!   64m: `-Xmx` for fastpath-vm, whose heap is reserved whole; `-Xmx` and
+//!   `-Xms` for HotSpot, so that Shenandoah neither grows nor uncommits
+//!   it): fastpath-vm's default tiers with `FASTPATH_GC_MODE=concurrent`
+//!   (the library's default barriers, `shenandoah`) and
+//!   `FASTPATH_VM_GC_STATS=1`, beside HotSpot's default tiers with
+//!   `-XX:+UseShenandoahGC -Xlog:gc,safepoint:file=…`, interleaved round
+//!   by round through `Harness --checksum` with two stop-the-world
+//!   baselines (fastpath-vm `FASTPATH_GC_MODE=passive`, HotSpot
+//!   `-XX:+UseParallelGC`) that tell the collector's share of a gap from
+//!   the compiled code's. Per program: peak time per iteration (as `jit`
+//!   measures it; the median over rounds) and the ratios; each side's collector pauses at the safepoint (fastpath's
+//!   pauses' work; HotSpot's Shenandoah VM operations' "At safepoint",
+//!   see `hotspot/gc_log.rs`): the median of the runs' p50, the largest of
+//!   their p99 and max, and fastpath's pausing thread's CPU time at p99
+//!   (below the wall time where that thread lost its CPU); pauses and cycles per run (medians) with the
+//!   degenerated and full collections of all runs; and the iterations'
+//!   checksums, which must agree across every run of both sides.
 //!
-//! `cargo bench -p fastpath-vm --bench hotspot -- [startup|interp|jit|all]
-//! [--rounds N] [--iterations N] [--only A,B]`, with the release build of
+//! `cargo bench -p fastpath-vm --bench hotspot -- [startup|interp|jit|gc|all]
+//! [--rounds N] [--iterations N] [--only A,B] [--heap SIZE]`, with the release build of
 //! the VM (`cargo bench` builds it). Prints Markdown tables (BENCHMARKS.md
 //! keeps them with their machine, load and command). Needs JDK 25
 //! (`FASTPATH_VM_JDK`, `JAVA_HOME`, or Temurin 25's Debian path);
 //! `FASTPATH_VM_BENCH_SRC` names another directory of the programs.
+
+#[path = "hotspot/gc_log.rs"]
+mod gc_log;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -44,6 +66,9 @@ const PROGRAMS: [&str; 14] = [
     "CD",
     "Havlak",
 ];
+
+/// The allocation-heavy programs of the `gc` table.
+const GC_PROGRAMS: [&str; 4] = ["GcTrees", "GcListChurn", "GcLruCache", "GcStrings"];
 
 fn jdk() -> PathBuf {
     [
@@ -257,6 +282,223 @@ fn jit(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[Str
     );
 }
 
+/// One `gc` run of either VM: its peak (ms), checksums, and collector figures.
+struct GcRun {
+    peak_ms: f64,
+    checksums: Vec<i64>,
+    cycles: u64,
+    degenerated: u64,
+    full: u64,
+    pauses: u64,
+    /// At safepoint, µs: p50, p99, max.
+    at_safepoint_us: [f64; 3],
+    /// The pausing thread's CPU time at the safepoint, µs: p99, max
+    /// (fastpath-vm only; HotSpot's log has no such figure).
+    cpu_us: Option<[f64; 2]>,
+    /// Request to release, µs: p99, max.
+    total_us: [f64; 2],
+}
+
+/// Runs `cmd` to completion, stdout and stderr kept; panics on a failure.
+fn run_output(cmd: &mut Command) -> (String, String) {
+    let o = cmd.stdin(Stdio::null()).output().expect("start");
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert!(o.status.success(), "{cmd:?} failed ({}): {err}", o.status);
+    (out, err)
+}
+
+/// The peak (the median of the second half, as `harness_peak`) and the
+/// checksums of a `Harness --checksum` run's stdout.
+fn gc_iterations(out: &str) -> (f64, Vec<i64>) {
+    let it = gc_log::iterations(out).unwrap_or_else(|e| panic!("{e}"));
+    assert!(it.len() >= 2, "too few iterations: {out}");
+    let mut tail: Vec<f64> = it[it.len() / 2..].iter().map(|&(ns, _)| ns).collect();
+    (median(&mut tail) / 1e6, it.iter().map(|&(_, c)| c).collect())
+}
+
+/// fastpath-vm's run, `mode` the library's `FASTPATH_GC_MODE`.
+fn gc_fastpath(vm: &Path, classes: &Path, heap: &str, program: &str, n: &str, mode: &str) -> GcRun {
+    let (out, err) = run_output(
+        Command::new(vm)
+            .env("FASTPATH_GC_MODE", mode)
+            .env("FASTPATH_VM_GC_STATS", "1")
+            .arg(format!("-Xmx{heap}"))
+            .arg("-cp")
+            .arg(classes)
+            .args(["Harness", "--checksum", program, n]),
+    );
+    let (peak_ms, checksums) = gc_iterations(&out);
+    let g = gc_log::FastpathGc::parse(&err).unwrap_or_else(|e| panic!("{e}"));
+    GcRun {
+        peak_ms,
+        checksums,
+        cycles: g.cycles,
+        degenerated: g.degenerated,
+        full: g.full,
+        pauses: g.pauses,
+        at_safepoint_us: g.at_safepoint_us,
+        cpu_us: Some(g.cpu_us),
+        total_us: g.total_us,
+    }
+}
+
+/// HotSpot's run, `collector` its `-XX:+Use…GC` flag (the log's pauses
+/// are Shenandoah's only: another collector's read as none).
+fn gc_hotspot(java: &Path, classes: &Path, heap: &str, program: &str, n: &str, collector: &str) -> GcRun {
+    let log = classes.join("hotspot-gc.log");
+    let _ = std::fs::remove_file(&log);
+    let (out, _) = run_output(
+        Command::new(java)
+            .args([collector, &format!("-Xmx{heap}"), &format!("-Xms{heap}")])
+            .arg(format!("-Xlog:gc,safepoint:file={}", log.display()))
+            .arg("-cp")
+            .arg(classes)
+            .args(["Harness", "--checksum", program, n]),
+    );
+    let (peak_ms, checksums) = gc_iterations(&out);
+    let text = std::fs::read_to_string(&log).expect("HotSpot's -Xlog file");
+    let g = gc_log::HotspotGc::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let sorted = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v
+    };
+    let (at, total) = (sorted(&g.at_safepoint_us), sorted(&g.total_us));
+    GcRun {
+        peak_ms,
+        checksums,
+        cycles: g.cycles,
+        degenerated: g.degenerated,
+        full: g.full,
+        pauses: at.len() as u64,
+        at_safepoint_us: [
+            gc_log::nearest_rank(&at, 0.5),
+            gc_log::nearest_rank(&at, 0.99),
+            gc_log::nearest_rank(&at, 1.0),
+        ],
+        cpu_us: None,
+        total_us: [
+            gc_log::nearest_rank(&total, 0.99),
+            gc_log::nearest_rank(&total, 1.0),
+        ],
+    }
+}
+
+/// One side's figures over its rounds: peak ms (median), at-safepoint
+/// p50 (median of the runs'), p99 and max (the largest), total p99 (the
+/// largest), the pausing thread's CPU time p99 (the largest), pauses and
+/// cycles per run (medians), degenerated and full collections (sums over
+/// the runs).
+struct GcSide {
+    peak_ms: f64,
+    at_safepoint_us: [f64; 3],
+    cpu_p99_us: Option<f64>,
+    total_p99_us: f64,
+    pauses: f64,
+    cycles: f64,
+    degenerated: u64,
+    full: u64,
+}
+
+fn gc_side(runs: &[GcRun]) -> GcSide {
+    let med = |f: &dyn Fn(&GcRun) -> f64| median(&mut runs.iter().map(f).collect::<Vec<_>>());
+    let most = |f: &dyn Fn(&GcRun) -> f64| runs.iter().map(f).fold(0.0, f64::max);
+    GcSide {
+        peak_ms: med(&|r| r.peak_ms),
+        at_safepoint_us: [
+            med(&|r| r.at_safepoint_us[0]),
+            most(&|r| r.at_safepoint_us[1]),
+            most(&|r| r.at_safepoint_us[2]),
+        ],
+        cpu_p99_us: runs
+            .iter()
+            .map(|r| r.cpu_us.map(|c| c[0]))
+            .collect::<Option<Vec<f64>>>()
+            .map(|v| v.into_iter().fold(0.0, f64::max)),
+        total_p99_us: most(&|r| r.total_us[0]),
+        pauses: med(&|r| r.pauses as f64),
+        cycles: med(&|r| r.cycles as f64),
+        degenerated: runs.iter().map(|r| r.degenerated).sum(),
+        full: runs.iter().map(|r| r.full).sum(),
+    }
+}
+
+fn gc(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, heap: &str, only: &[String]) {
+    let java = jdk.join("bin/java");
+    let vm = vm();
+    let n = iterations.to_string();
+    let mut rows = Vec::new();
+    for p in GC_PROGRAMS
+        .iter()
+        .filter(|p| only.is_empty() || only.iter().any(|o| o == *p))
+    {
+        // Concurrent fastpath-vm, Shenandoah, and the stop-the-world
+        // baselines: fastpath-vm passive (same barriers, collections in
+        // pauses) and HotSpot's Parallel GC.
+        let mut runs: [Vec<GcRun>; 4] = Default::default();
+        for _ in 0..rounds {
+            runs[0].push(gc_fastpath(&vm, classes, heap, p, &n, "concurrent"));
+            runs[1].push(gc_hotspot(&java, classes, heap, p, &n, "-XX:+UseShenandoahGC"));
+            runs[2].push(gc_fastpath(&vm, classes, heap, p, &n, "passive"));
+            runs[3].push(gc_hotspot(&java, classes, heap, p, &n, "-XX:+UseParallelGC"));
+        }
+        // Every run of both VMs computes the same results, iteration by iteration.
+        let reference = runs[1][0].checksums.clone();
+        for r in runs.iter().flatten() {
+            assert_eq!(r.checksums, reference, "{p}: checksums differ between runs");
+        }
+        let sides = runs.each_ref().map(|r| gc_side(r));
+        rows.push((p, sides, *reference.last().unwrap()));
+    }
+    println!(
+        "### Allocation-heavy programs, concurrent collectors at `-Xmx{heap}` ({rounds} rounds of {iterations} iterations, interleaved; peak: the median of each run's second half, then over rounds; at safepoint: p50 the median of the runs', p99 and max the largest; per run: medians; degenerated + full: all runs)\n"
+    );
+    println!("| program | fastpath-vm concurrent ms | HotSpot Shenandoah ms | concurrent ÷ Shenandoah | passive ÷ Parallel (ms) | fastpath concurrent ÷ passive, Shenandoah ÷ Parallel | at safepoint p50 / p99 / max µs (CPU p99), fastpath | at safepoint p50 / p99 / max µs, Shenandoah | total p99 µs, fastpath / Shenandoah | per run pauses, cycles (degenerated + full), fastpath | the same, Shenandoah | checksums |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    let (mut throughput_met, mut pauses_met) = (0, 0);
+    let us3 = |s: &GcSide| {
+        let a = s.at_safepoint_us;
+        let cpu = s.cpu_p99_us.map_or(String::new(), |c| format!(" ({c:.0})"));
+        format!("{:.0} / {:.0} / {:.0}{cpu}", a[0], a[1], a[2])
+    };
+    let collections = |s: &GcSide| {
+        format!(
+            "{:.0}, {:.0} ({} + {})",
+            s.pauses, s.cycles, s.degenerated, s.full
+        )
+    };
+    for (p, s, last) in &rows {
+        let ratio = s[0].peak_ms / s[1].peak_ms;
+        throughput_met += usize::from(ratio <= 1.0);
+        pauses_met += usize::from(s[0].at_safepoint_us[1] < 1000.0);
+        println!(
+            "| {p} | {:.1} | {:.1} | **{ratio:.2}** | {:.2} ({:.1} / {:.1}) | {:.2}, {:.2} | {} | {} | {:.0} / {:.0} | {} | {} | agree in {} runs (last: {last}) |",
+            s[0].peak_ms,
+            s[1].peak_ms,
+            s[2].peak_ms / s[3].peak_ms,
+            s[2].peak_ms,
+            s[3].peak_ms,
+            s[0].peak_ms / s[2].peak_ms,
+            s[1].peak_ms / s[3].peak_ms,
+            us3(&s[0]),
+            us3(&s[1]),
+            s[0].total_p99_us,
+            s[1].total_p99_us,
+            collections(&s[0]),
+            collections(&s[1]),
+            4 * rounds
+        );
+    }
+    println!(
+        "\nGoal (issue 38): throughput ≥ HotSpot Shenandoah's (concurrent ÷ Shenandoah ≤ 1.00) on {throughput_met} of {}; fastpath at-safepoint p99 < 1 ms on {pauses_met} of {}\n",
+        rows.len(),
+        rows.len()
+    );
+}
+
 fn interp(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[String]) {
     let java = jdk.join("bin/java");
     let vm = vm();
@@ -326,6 +568,22 @@ fn main() {
     }
     if what == "jit" || what == "all" {
         jit(&jdk, &classes, opt("--rounds", 3), opt("--iterations", 10), &only);
+    }
+    if what == "gc" || what == "all" {
+        let heap = args
+            .iter()
+            .position(|a| a == "--heap")
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+            .unwrap_or_else(|| "64m".into());
+        gc(
+            &jdk,
+            &classes,
+            opt("--rounds", 3),
+            opt("--iterations", 20),
+            &heap,
+            &only,
+        );
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(

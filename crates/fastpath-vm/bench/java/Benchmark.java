@@ -33,6 +33,21 @@ abstract class Benchmark {
         }
     }
 
+    /**
+     * A result's checksum for `Harness --checksum`: the long[] results' elements folded as
+     * Arrays.hashCode folds them (31 h + x, in 64 bits); other results have none (0).
+     */
+    static long checksum(Object result) {
+        if (!(result instanceof long[])) {
+            return 0;
+        }
+        long h = 1;
+        for (long x : (long[]) result) {
+            h = 31 * h + x;
+        }
+        return h;
+    }
+
     static String expect(String what, long actual, long expected) {
         return actual == expected ? null : what + " was " + actual + ", expected " + expected;
     }

@@ -1,8 +1,10 @@
-// Runs one benchmark: `java -cp DIR Harness <Benchmark> <iterations> [<inner>] [<threads>]`.
+// Runs one benchmark: `java -cp DIR Harness [--checksum] <Benchmark> <iterations> [<inner>] [<threads>]`.
 // For each iteration it times `run` with System.nanoTime, checks the result, and prints
 //     <Benchmark> iteration <i> <nanoseconds>
-// on stdout (i from 0). A failed check prints "<Benchmark> FAILED iteration <i>: <reason>" on
-// stderr and exits with status 1; bad arguments exit with status 2. Nothing else is printed.
+// on stdout (i from 0); with `--checksum`, the line ends with a fifth field, the result's
+// checksum (Benchmark.checksum), so that two VMs' runs can be compared iteration by
+// iteration. A failed check prints "<Benchmark> FAILED iteration <i>: <reason>" on stderr and
+// exits with status 1; bad arguments exit with status 2. Nothing else is printed.
 public class Harness {
     static Benchmark create(String name) {
         switch (name) {
@@ -26,12 +28,15 @@ public class Harness {
             case "HandOff": return new HandOff();
             case "GcTrees": return new GcTrees();
             case "GcListChurn": return new GcListChurn();
+            case "GcLruCache": return new GcLruCache();
+            case "GcStrings": return new GcStrings();
             default: return null;
         }
     }
 
     static final String NAMES = "Bounce List Permute Queens Sieve Storage Towers Richards DeltaBlue Json NBody "
-        + "Mandelbrot CD Havlak SyncCounter WaitNotifyQueue LruCache HandOff GcTrees GcListChurn";
+        + "Mandelbrot CD Havlak SyncCounter WaitNotifyQueue LruCache HandOff GcTrees GcListChurn "
+        + "GcLruCache GcStrings";
 
     static int parse(String what, String text) {
         try {
@@ -48,8 +53,16 @@ public class Harness {
     }
 
     public static void main(String[] args) {
+        boolean checksum = args.length > 0 && args[0].equals("--checksum");
+        if (checksum) {
+            String[] rest = new String[args.length - 1];
+            for (int i = 0; i < rest.length; i++) {
+                rest[i] = args[i + 1];
+            }
+            args = rest;
+        }
         if (args.length < 2 || args.length > 4) {
-            System.err.println("usage: java Harness <Benchmark> <iterations> [<inner>] [<threads>]");
+            System.err.println("usage: java Harness [--checksum] <Benchmark> <iterations> [<inner>] [<threads>]");
             System.err.println("benchmarks: " + NAMES);
             System.exit(2);
         }
@@ -70,7 +83,11 @@ public class Harness {
                 System.err.println(args[0] + " FAILED iteration " + i + ": " + failure);
                 System.exit(1);
             }
-            System.out.println(args[0] + " iteration " + i + " " + elapsed);
+            if (checksum) {
+                System.out.println(args[0] + " iteration " + i + " " + elapsed + " " + Benchmark.checksum(result));
+            } else {
+                System.out.println(args[0] + " iteration " + i + " " + elapsed);
+            }
         }
     }
 }

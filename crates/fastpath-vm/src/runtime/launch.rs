@@ -52,13 +52,42 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
     });
     super::natives::io::flush_stdout();
     if std::env::var_os("FASTPATH_VM_GC_STATS").is_some() {
+        // One line on stderr, read by the `gc` table of `benches/hotspot.rs`
+        // and the tests' harness:
+        // `fastpath-vm gc: C cycles, D degenerated, F full compactions, N
+        // pauses, at safepoint p50 A us p99 B us max M us, cpu p99 P us max Q
+        // us, total p99 T us max U us, E objects evacuated, verifier V cycles
+        // R errors`. "At safepoint" is each pause's work with every mutator
+        // stopped, wall time (HotSpot's `-Xlog:safepoint` "At safepoint");
+        // "cpu" is the CPU time the pausing thread spent on that work (less
+        // than the wall time where it lost its CPU); "total" adds the time
+        // to reach the safepoint and to release it. Percentiles are nearest
+        // rank over the run's pauses; 0 when there were none.
         let s = vm.heap.stats();
+        let mut at_safepoint: Vec<_> = s.pauses.iter().map(|p| p.work).collect();
+        let mut cpu: Vec<_> = s.pauses.iter().map(|p| p.work_cpu_time).collect();
+        let mut total: Vec<_> = s.pauses.iter().map(|p| p.duration).collect();
+        at_safepoint.sort_unstable();
+        cpu.sort_unstable();
+        total.sort_unstable();
+        let us = |sorted: &[std::time::Duration], q: f64| {
+            // Nearest rank: the smallest value with at least q of them at or below it.
+            let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len().max(1));
+            sorted.get(rank - 1).map_or(0.0, |d| d.as_secs_f64() * 1e6)
+        };
         eprintln!(
-            "fastpath-vm gc: {} cycles, {} degenerated, {} full compactions, {} pauses, {} objects evacuated, verifier {} cycles {} errors",
+            "fastpath-vm gc: {} cycles, {} degenerated, {} full compactions, {} pauses, at safepoint p50 {:.1} us p99 {:.1} us max {:.1} us, cpu p99 {:.1} us max {:.1} us, total p99 {:.1} us max {:.1} us, {} objects evacuated, verifier {} cycles {} errors",
             s.cycles,
             s.degenerated_cycles,
             s.full_compactions,
             s.pauses.len(),
+            us(&at_safepoint, 0.5),
+            us(&at_safepoint, 0.99),
+            us(&at_safepoint, 1.0),
+            us(&cpu, 0.99),
+            us(&cpu, 1.0),
+            us(&total, 0.99),
+            us(&total, 1.0),
             s.evacuated_by_collector + s.evacuated_by_mutators,
             s.verified_cycles,
             s.verify_errors.len()
