@@ -159,7 +159,7 @@ impl Translator<'_, '_> {
             );
         }
         // Release: publishes the stored object's initialization.
-        self.b.ins().atomic_store(MemFlagsData::trusted(), val, field);
+        self.release_store(val, field);
         if self.has(Barrier::Card) || self.has(Barrier::CardCond) {
             // The card of the object's start, as the Rust barrier marks
             // (HotSpot's imprecise marking for instance fields).
@@ -184,6 +184,21 @@ impl Translator<'_, '_> {
                 self.env.cset.region_shift,
                 slow,
             );
+        }
+    }
+
+    /// A store other threads may read without a lock, ordered after every
+    /// earlier store (what makes an object's initialization visible before
+    /// a reference to it): x86-64's plain `mov` (TSO keeps stores in
+    /// order), AArch64's `stlr` (Cranelift's `atomic_store`). Cranelift's
+    /// `atomic_store` is sequentially consistent, which x86-64 lowers to
+    /// `mov` + `mfence`: Java asks that of volatile stores only, which add
+    /// their own fence.
+    pub(super) fn release_store(&mut self, v: Value, addr: Value) {
+        if cfg!(target_arch = "x86_64") {
+            self.b.ins().store(MemFlagsData::trusted(), v, addr, 0);
+        } else {
+            self.b.ins().atomic_store(MemFlagsData::trusted(), v, addr);
         }
     }
 
@@ -243,7 +258,7 @@ impl Translator<'_, '_> {
                 Kind::Double => self.b.ins().bitcast(I64, MemFlagsData::new(), v),
                 _ => v,
             };
-            self.b.ins().atomic_store(f, narrow, a);
+            self.release_store(narrow, a);
             // The JMM's StoreLoad after a volatile store.
             self.b.ins().fence();
             return;

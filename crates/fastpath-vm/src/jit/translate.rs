@@ -1133,9 +1133,8 @@ impl<'e, 'f> Translator<'e, 'f> {
                     .ins()
                     .iconst(I64, class.statics.as_ptr() as i64 + i64::from(slot) * 8);
                 let bits = self.static_bits(kind, v);
-                let flags = MemFlagsData::trusted();
                 // Release, as the interpreter's (SeqCst for volatile).
-                self.b.ins().atomic_store(flags, bits, addr);
+                self.release_store(bits, addr);
                 if volatile {
                     self.b.ins().fence();
                 }
