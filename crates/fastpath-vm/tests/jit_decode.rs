@@ -5,8 +5,8 @@
 //! uncontended lock and unlock: the runtime's enter and exit, and the
 //! poll, are called only on the branches off it); a reference field
 //! store's SATB barrier is the idle test of the thread block's GC-state
-//! byte and a branch out of line (laid out after the return), with no call
-//! and no locked instruction before the return; and `Thread.onSpinWait()`
+//! byte and a branch out of line (laid out after the return), with no call,
+//! no locked instruction and no fence before the return; and `Thread.onSpinWait()`
 //! is one call of the installed pause stub, not of the runtime's `Invoke`.
 //!
 //! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
@@ -233,6 +233,14 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
         hot.iter().filter(|i| i.has_lock_prefix()).count(),
         0,
         "a locked instruction on link's path:\n{shown}"
+    );
+    // A plain store: x86-64's TSO already orders it after the object's
+    // initialization; a fence (Cranelift's sequentially consistent
+    // `atomic_store` is `mov` + `mfence`) is for volatile fields only.
+    assert!(
+        !hot.iter()
+            .any(|i| matches!(i.mnemonic(), Mnemonic::Mfence | Mnemonic::Xchg)),
+        "a fence on link's path:\n{shown}"
     );
 
     // onSpinWait: one direct call (the installed pause), not `Invoke`.
