@@ -358,17 +358,68 @@ impl LockStack {
     /// [`GuardedEnter::Acquired`] carries the fast-locked word the CAS
     /// stored, which the guard keeps for its exit
     /// ([`try_fast_exit_guarded`](Self::try_fast_exit_guarded)).
+    ///
+    /// An object whose guess missed (hashed, or inflated: see
+    /// [`fast_lock`](Self::fast_lock)) has its header loaded before the
+    /// push, and one with a monitor goes to the slow path at once: nothing
+    /// pushed to undo, and no re-entrancy test here, which the slow path's
+    /// `holds_lock` makes (the test is only this fast path's shortcut, and
+    /// only the guessed path makes it). So a guard on a contended, inflated
+    /// object pays the monitor's path and one load and branch of this one.
     #[inline(always)]
     pub(crate) fn try_fast_enter_guarded(&self, obj: &Header) -> GuardedEnter {
         let top = self.lock_stack_top.get();
         if top >= END32 {
             return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy, exited
         }
+        if self.guess_missed.get() == obj.addr() {
+            // Relaxed: the load only picks the expected word or the slow
+            // path; the CAS checks the word (and acquires).
+            let mark = obj.load(super::atomic::Ordering::Relaxed);
+            if mark.0 & MONITOR != 0 {
+                return GuardedEnter::Slow; // a monitor (or a GC's `11`)
+            }
+            // `00` or `01`: the CAS succeeds only on the unlocked word (see
+            // `fast_lock_loaded`); a failure is the slow path's to sort
+            // out, re-entry included.
+            let (expected, held) = (Mark(mark.0 | UNLOCKED), mark.0 & !LOCK_MASK);
+            // The push first, undone if the CAS fails: see `try_fast_lock_push`.
+            // SAFETY: `top` is the top, in `[START, END)` (tested above).
+            unsafe { self.set_entry_at(top, obj.addr() | GUARD_MARK) };
+            self.lock_stack_top.set(top + 8);
+            // Acquire: as in `fast_lock`. Relaxed on failure: the slow path
+            // loads the word again.
+            if obj
+                .cas(
+                    expected,
+                    Mark(held),
+                    super::atomic::Ordering::Acquire,
+                    super::atomic::Ordering::Relaxed,
+                )
+                .is_err()
+            {
+                self.lock_stack_top.set(top);
+                return GuardedEnter::Slow;
+            }
+            self.verify("after fast enter");
+            return GuardedEnter::Acquired(held);
+        }
         // The push first, undone if the CAS fails: see `try_fast_lock_push`.
         // SAFETY: `top` is the top, in `[START, END)` (tested above).
         unsafe { self.set_entry_at(top, obj.addr() | GUARD_MARK) };
         self.lock_stack_top.set(top + 8);
-        let held = self.fast_lock_word::<false>(obj, NEUTRAL);
+        let expected = Mark((NEUTRAL & !LOCK_MASK) | UNLOCKED);
+        // Acquire: as in `fast_lock`. Relaxed on failure: the found word
+        // only picks what to try next.
+        let held = match obj.cas(
+            expected,
+            expected.set_fast_locked(),
+            super::atomic::Ordering::Acquire,
+            super::atomic::Ordering::Relaxed,
+        ) {
+            Ok(()) => expected.set_fast_locked().0,
+            Err(found) => self.fast_lock_missed(obj, found),
+        };
         if held == 0 {
             self.lock_stack_top.set(top);
             // Not unlocked (or the CAS lost): held already if on top (a
@@ -1163,6 +1214,20 @@ mod tests {
         odd.cas(Mark(held), hashed, Relaxed, Relaxed).unwrap();
         assert!(ls.try_fast_exit_guarded(&odd, held));
         assert_eq!((odd.load(Relaxed), ls.len()), (hashed.set_unlocked(), 0));
+
+        // A remembered object with a monitor: the slow path at once, even
+        // held on top (the slow path's `holds_lock` answers that), nothing
+        // pushed.
+        let inflated = Header::new();
+        let monitor = Mark(0x1000 | MONITOR);
+        inflated.cas(Mark(NEUTRAL), monitor, Relaxed, Relaxed).unwrap();
+        ls.guess_missed.set(inflated.addr());
+        assert_eq!(ls.try_fast_enter_guarded(&inflated), GuardedEnter::Slow);
+        ls.push(inflated.addr() | GUARD_MARK);
+        assert_eq!(ls.try_fast_enter_guarded(&inflated), GuardedEnter::Slow);
+        assert_eq!((inflated.load(Relaxed), ls.len()), (monitor, 1));
+        pop_raw(&ls);
+        inflated.cas(monitor, Mark(NEUTRAL), Relaxed, Relaxed).unwrap();
 
         // A contender's monitor while held: refused, nothing changed.
         let h = Header::new();
