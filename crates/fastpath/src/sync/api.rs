@@ -31,7 +31,7 @@ use core::pin::Pin;
 use std::time::Duration;
 
 use super::error::SyncError;
-use super::header::Header;
+use super::header::{Header, LOCK_MASK, NEUTRAL, OWN_WORD_BIT};
 use super::lock_stack::{GuardedEnter, LockStack};
 use super::record::LockRecord;
 use super::synchronizer::{self, Exclusive};
@@ -235,7 +235,7 @@ impl<T> Synchronized<T> {
     #[inline(always)]
     fn lock_in(self: Pin<&Self>, ls: &LockStack) -> Result<SynchronizedGuard<'_, T>, SyncError> {
         match ls.try_fast_enter_guarded(self.pinned_header().get_ref()) {
-            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null(), false)),
+            GuardedEnter::Acquired(held) => Ok(self.thin_guard(held)),
             GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
             GuardedEnter::Slow => self.lock_slow(false),
         }
@@ -277,14 +277,34 @@ impl<T> Synchronized<T> {
         }
     }
 
-    /// The guard of a lock just taken (`record` as `HeaderGuard` keeps it;
-    /// `on_monitor`: [`Exclusive::OnMonitor`]).
+    /// The guard of a lock a slow path took (`record` as `HeaderGuard`
+    /// keeps it; `on_monitor`: [`Exclusive::OnMonitor`]). Without a record
+    /// the lock may be on the lock-stack (a fast-lock spin won it): the
+    /// guard keeps the fast-locked neutral word, its exit's guess.
     #[inline(always)]
     fn guard(self: Pin<&Self>, record: *const LockRecord, on_monitor: bool) -> SynchronizedGuard<'_, T> {
         debug_assert!(record.is_null() || !on_monitor, "a monitor lock has no record");
         SynchronizedGuard {
             sync: self,
-            how: if on_monitor { ON_MONITOR } else { record as usize },
+            how: if on_monitor {
+                ON_MONITOR
+            } else if record.is_null() {
+                NEUTRAL_FAST_LOCKED
+            } else {
+                record as usize
+            },
+            _not_send: PhantomData,
+        }
+    }
+
+    /// The guard of a lock the lock-stack fast path took, the header
+    /// fast-locked to `held` ([`GuardedEnter::Acquired`]).
+    #[inline(always)]
+    fn thin_guard(self: Pin<&Self>, held: usize) -> SynchronizedGuard<'_, T> {
+        debug_assert!(held & OWN_WORD_BIT != 0, "a fast-locked word is an own word");
+        SynchronizedGuard {
+            sync: self,
+            how: held,
             _not_send: PhantomData,
         }
     }
@@ -297,7 +317,7 @@ impl<T> Synchronized<T> {
         let header = self.pinned_header();
         // The fast path is one attempt already.
         match thread::with_lock_stack(|ls| ls.try_fast_enter_guarded(header.get_ref())) {
-            GuardedEnter::Acquired => Ok(self.guard(core::ptr::null(), false)),
+            GuardedEnter::Acquired(held) => Ok(self.thin_guard(held)),
             GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
             GuardedEnter::Slow => self.lock_slow(true),
         }
@@ -321,8 +341,11 @@ impl<T> Synchronized<T> {
 pub struct SynchronizedGuard<'a, T> {
     /// What is locked; the guard releases it in its own `Drop`.
     sync: Pin<&'a Synchronized<T>>,
-    /// How the lock was taken: 0 on the lock-stack (its entry marked) or
-    /// by a slow path that listed the header; [`ON_MONITOR`] on an inflated
+    /// How the lock was taken: on the lock-stack (its entry marked) or by
+    /// a slow path that listed the header, a fast-locked word (bit 63 set,
+    /// [`OWN_WORD_BIT`]): the one the fast path stored, or the neutral
+    /// word fast-locked as a slow path's guess, which the fast exit's CAS
+    /// expects (no address has bit 63 set); [`ON_MONITOR`] on an inflated
     /// object's monitor, marked there ([`Exclusive::OnMonitor`]: the drop
     /// goes straight to the monitor; the object stays inflated while the
     /// guard lives, as an owned monitor is not deflated and thread exit
@@ -338,6 +361,11 @@ pub struct SynchronizedGuard<'a, T> {
 /// [`SynchronizedGuard::how`] of a guard on a monitor (records are aligned, so no
 /// record is at this address).
 const ON_MONITOR: usize = 1;
+
+/// [`SynchronizedGuard::how`] of a guard a slow path took without a record:
+/// the word of a never-hashed object, fast-locked (the guess the raw fast
+/// paths make too).
+const NEUTRAL_FAST_LOCKED: usize = NEUTRAL & !LOCK_MASK;
 
 /// [`Synchronized::lock_slow_words`]'s first word: a guard's `how` follows.
 const SLOW_OK: usize = 1;
@@ -414,7 +442,7 @@ impl<T> Drop for SynchronizedGuard<'_, T> {
         // The thin attempt first even for a guard on a monitor (it fails
         // in a few instructions there): testing `on_monitor` first cost the
         // thin pair 5 instructions.
-        if !thread::with_lock_stack(|ls| ls.try_fast_exit_guarded(h)) {
+        if !thread::with_lock_stack(|ls| ls.try_fast_exit_guarded(h, self.how)) {
             unlock_not_fast(h, self.how);
         }
         // Else unlocked, popped, mark cleared.
@@ -431,6 +459,8 @@ fn unlock_not_fast(h: &Header, how: usize) {
         h,
         if how == ON_MONITOR {
             Exclusive::OnMonitor
+        } else if how & OWN_WORD_BIT != 0 {
+            Exclusive::Listed(core::ptr::null()) // a fast-locked word, no record
         } else {
             Exclusive::Listed(how as *const LockRecord)
         },

@@ -67,8 +67,10 @@ const GUARD_MARK: usize = 1;
 /// What [`LockStack::try_fast_enter_guarded`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum GuardedEnter {
-    /// Fast-locked and pushed, marked as a `SynchronizedGuard`'s.
-    Acquired,
+    /// Taken: on the lock-stack, the header fast-locked to the word given
+    /// (what the guard's exit expects: [`LockStack::try_fast_exit_guarded`]);
+    /// on a monitor, 0.
+    Acquired(usize),
     /// The object is on top: this thread holds it already.
     AlreadyHeld,
     /// Nothing changed: the caller's slow path decides.
@@ -280,6 +282,14 @@ impl LockStack {
     /// pays a failed CAS once, not at every lock.
     #[inline(always)]
     fn fast_lock<const LEAF: bool>(&self, obj: &Header, neutral: usize) -> bool {
+        self.fast_lock_word::<LEAF>(obj, neutral) != 0
+    }
+
+    /// [`fast_lock`](Self::fast_lock) that returns the fast-locked word it
+    /// stored, 0 if it stored none (a fast-locked word is an own word, bit
+    /// 63 set: never 0).
+    #[inline(always)]
+    fn fast_lock_word<const LEAF: bool>(&self, obj: &Header, neutral: usize) -> usize {
         if self.guess_missed.get() == obj.addr() {
             return fast_lock_loaded(obj);
         }
@@ -294,25 +304,30 @@ impl LockStack {
             super::atomic::Ordering::Acquire,
             super::atomic::Ordering::Relaxed,
         ) {
-            Ok(()) => true,
-            Err(found) => !LEAF && self.fast_lock_missed(obj, found),
+            Ok(()) => expected.set_fast_locked().0,
+            Err(found) if LEAF => {
+                let _ = found;
+                0
+            }
+            Err(found) => self.fast_lock_missed(obj, found),
         }
     }
 
     /// The guess of [`fast_lock`](Self::fast_lock) missed, finding `found`:
     /// the CAS 01→00 from `found` if it is unlocked (a hash, other spare
-    /// bits). `false`: held, inflated, or the CAS lost. An unlocked or
+    /// bits): the word stored, 0 if none (held, inflated, or the CAS
+    /// lost). An unlocked or
     /// inflated `found` is what the object's header will be next time
     /// too, so `obj` is remembered; a lock another thread holds is not
     /// (contention passes, and the neutral word comes back).
     #[cold]
     #[inline(never)]
-    fn fast_lock_missed(&self, obj: &Header, found: Mark) -> bool {
+    fn fast_lock_missed(&self, obj: &Header, found: Mark) -> usize {
         if found.is_unlocked() || found.has_monitor() {
             self.guess_missed.set(obj.addr());
         }
         // Acquire: as in `fast_lock`.
-        found.is_unlocked()
+        let taken = found.is_unlocked()
             && obj
                 .cas(
                     found,
@@ -320,7 +335,12 @@ impl LockStack {
                     super::atomic::Ordering::Acquire,
                     super::atomic::Ordering::Relaxed,
                 )
-                .is_ok()
+                .is_ok();
+        if taken {
+            found.set_fast_locked().0
+        } else {
+            0
+        }
     }
 
     /// `Synchronized::lock`'s fast path: [`try_fast_enter`](Self::try_fast_enter)
@@ -334,14 +354,74 @@ impl LockStack {
     /// an unlocked object is on no lock-stack, so the re-entrancy test is
     /// only made when the attempt fails; a guard's re-entrancy is an error
     /// path (`Synchronized` refuses a second lock), never a common one.
+    ///
+    /// [`GuardedEnter::Acquired`] carries the fast-locked word the CAS
+    /// stored, which the guard keeps for its exit
+    /// ([`try_fast_exit_guarded`](Self::try_fast_exit_guarded)).
+    ///
+    /// An object whose guess missed (hashed, or inflated: see
+    /// [`fast_lock`](Self::fast_lock)) has its header loaded before the
+    /// push, and one with a monitor goes to the slow path at once: nothing
+    /// pushed to undo, and no re-entrancy test here, which the slow path's
+    /// `holds_lock` makes (the test is only this fast path's shortcut, and
+    /// only the guessed path makes it). So a guard on a contended, inflated
+    /// object pays the monitor's path and one load and branch of this one.
     #[inline(always)]
     pub(crate) fn try_fast_enter_guarded(&self, obj: &Header) -> GuardedEnter {
         let top = self.lock_stack_top.get();
         if top >= END32 {
             return GuardedEnter::Slow; // full, unregistered, monitor-only, legacy, exited
         }
+        if self.guess_missed.get() == obj.addr() {
+            // Relaxed: the load only picks the expected word or the slow
+            // path; the CAS checks the word (and acquires).
+            let mark = obj.load(super::atomic::Ordering::Relaxed);
+            if mark.0 & MONITOR != 0 {
+                return GuardedEnter::Slow; // a monitor (or a GC's `11`)
+            }
+            // `00` or `01`: the CAS succeeds only on the unlocked word (see
+            // `fast_lock_loaded`); a failure is the slow path's to sort
+            // out, re-entry included.
+            let (expected, held) = (Mark(mark.0 | UNLOCKED), mark.0 & !LOCK_MASK);
+            // The push first, undone if the CAS fails: see `try_fast_lock_push`.
+            // SAFETY: `top` is the top, in `[START, END)` (tested above).
+            unsafe { self.set_entry_at(top, obj.addr() | GUARD_MARK) };
+            self.lock_stack_top.set(top + 8);
+            // Acquire: as in `fast_lock`. Relaxed on failure: the slow path
+            // loads the word again.
+            if obj
+                .cas(
+                    expected,
+                    Mark(held),
+                    super::atomic::Ordering::Acquire,
+                    super::atomic::Ordering::Relaxed,
+                )
+                .is_err()
+            {
+                self.lock_stack_top.set(top);
+                return GuardedEnter::Slow;
+            }
+            self.verify("after fast enter");
+            return GuardedEnter::Acquired(held);
+        }
+        // The push first, undone if the CAS fails: see `try_fast_lock_push`.
         // SAFETY: `top` is the top, in `[START, END)` (tested above).
-        if !unsafe { self.try_fast_lock_push::<false>(obj, obj.addr() | GUARD_MARK, top, NEUTRAL) } {
+        unsafe { self.set_entry_at(top, obj.addr() | GUARD_MARK) };
+        self.lock_stack_top.set(top + 8);
+        let expected = Mark((NEUTRAL & !LOCK_MASK) | UNLOCKED);
+        // Acquire: as in `fast_lock`. Relaxed on failure: the found word
+        // only picks what to try next.
+        let held = match obj.cas(
+            expected,
+            expected.set_fast_locked(),
+            super::atomic::Ordering::Acquire,
+            super::atomic::Ordering::Relaxed,
+        ) {
+            Ok(()) => expected.set_fast_locked().0,
+            Err(found) => self.fast_lock_missed(obj, found),
+        };
+        if held == 0 {
+            self.lock_stack_top.set(top);
             // Not unlocked (or the CAS lost): held already if on top (a
             // word this thread holds is never unlocked), marked or not,
             // else the slow path.
@@ -351,7 +431,8 @@ impl LockStack {
             }
             return GuardedEnter::Slow;
         }
-        GuardedEnter::Acquired
+        self.verify("after fast enter");
+        GuardedEnter::Acquired(held)
     }
 
     /// A `SynchronizedGuard`'s fast exit: its marked entry on top (one compare
@@ -360,15 +441,44 @@ impl LockStack {
     /// caller forgets the guard with [`forget_guard`](Self::forget_guard)
     /// and exits the slow way). No recursion test: a `SynchronizedGuard`'s object
     /// is held once.
+    ///
+    /// The CAS expects `held`, the word the guard's enter stored
+    /// ([`GuardedEnter::Acquired`]), or its guess of it (the neutral word
+    /// fast-locked) where a slow path took the lock: no guess to make, so
+    /// no test of [`ThreadBlock::guess_missed`](crate::thread::ThreadBlock)
+    /// as the raw exit has.
+    /// Any `held` is safe: the entry on top proves this thread holds `obj`
+    /// on its lock-stack, so a header equal to a fast-locked `held` is this
+    /// thread's lock, and `held | 01` is that word unlocked; a `held` that
+    /// is not the header (a hash installed meanwhile, a contender's
+    /// monitor, a word that is no fast-lock) fails the CAS, and the missed
+    /// path continues from the word found.
     #[inline(always)]
-    pub(crate) fn try_fast_exit_guarded(&self, obj: &Header) -> bool {
+    pub(crate) fn try_fast_exit_guarded(&self, obj: &Header, held: usize) -> bool {
         let top = self.top_low_byte();
         // SAFETY: `top` in `[START, END]` (`top_low_byte`), so `top - 8` is
         // the sentinel's (never an address) or an entry's offset.
         if unsafe { self.word_at(top as usize - 8) } != obj.addr() | GUARD_MARK {
             return false;
         }
-        self.try_fast_unlock_pop::<false>(obj, top - 8, NEUTRAL)
+        // `held + 1` is `held` with lock bits 01 for a fast-locked word (00),
+        // in one instruction where `set_unlocked` takes three; a `held`
+        // that is no fast-locked word fails the CAS whatever it stores.
+        let (held, unlocked_word) = (Mark(held), Mark(held.wrapping_add(UNLOCKED)));
+        // Release: as in `fast_unlock`.
+        let unlocked = match obj.cas(
+            held,
+            unlocked_word,
+            super::atomic::Ordering::Release,
+            super::atomic::Ordering::Relaxed,
+        ) {
+            Ok(()) => true,
+            Err(found) => self.fast_unlock_missed(obj, found),
+        };
+        if unlocked {
+            self.lock_stack_top.set(top - 8);
+        }
+        unlocked
     }
 
     /// The fast path of `monitorexit` (HotSpot `lightweight_unlock`): `obj`
@@ -766,23 +876,27 @@ impl LockStack {
 /// 01 (`mark | 01`) and stores them at 00 (`mark & !01`): it succeeds only
 /// on the unlocked word read, the same check as testing the lock bits for
 /// 01 before the CAS (a `00` word, fast-locked or a legacy record, differs
-/// from its `| 01`).
+/// from its `| 01`). Returns the word stored, 0 if none (an unlocked
+/// word is an own word, so the fast-locked one is never 0).
 #[inline(always)]
-fn fast_lock_loaded(obj: &Header) -> bool {
+fn fast_lock_loaded(obj: &Header) -> usize {
     // Relaxed: the load only picks the expected value; the CAS checks it
     // (and acquires).
     let mark = obj.load(super::atomic::Ordering::Relaxed);
     if mark.0 & MONITOR != 0 {
-        return false;
+        return 0;
     }
+    let fast_locked = mark.0 & !UNLOCKED;
     // Acquire: as in `LockStack::fast_lock`.
-    obj.cas(
+    match obj.cas(
         Mark(mark.0 | UNLOCKED),
-        Mark(mark.0 & !UNLOCKED),
+        Mark(fast_locked),
         super::atomic::Ordering::Acquire,
         super::atomic::Ordering::Relaxed,
-    )
-    .is_ok()
+    ) {
+        Ok(()) => fast_locked,
+        Err(_) => 0,
+    }
 }
 
 /// The loaded form of the fast exit's CAS. The lock bits are not tested
@@ -1012,14 +1126,15 @@ mod tests {
     /// `forget_guard` clears both; `guarded_objects` reports both.
     #[test]
     fn guard_marks_follow_entries_and_move_to_the_list() {
-        // Leaked: `remove` leaves a header fast-locked (its lock moved to a
-        // monitor in real use), and a locked header must not be dropped.
+        const FL: usize = NEUTRAL & !LOCK_MASK; // a fresh header, fast-locked
+                                                // Leaked: `remove` leaves a header fast-locked (its lock moved to a
+                                                // monitor in real use), and a locked header must not be dropped.
         let header = || -> &'static Header { Box::leak(Box::new(Header::new())) };
         let ls = fresh();
         let (a, b, c) = (header(), header(), header());
-        assert_eq!(ls.try_fast_enter_guarded(a), GuardedEnter::Acquired);
+        assert_eq!(ls.try_fast_enter_guarded(a), GuardedEnter::Acquired(FL));
         assert!(ls.try_fast_enter(b));
-        assert_eq!(ls.try_fast_enter_guarded(c), GuardedEnter::Acquired);
+        assert_eq!(ls.try_fast_enter_guarded(c), GuardedEnter::Acquired(FL));
         assert_eq!(ls.try_fast_enter_guarded(c), GuardedEnter::AlreadyHeld);
         assert_eq!(
             ls.try_fast_enter_guarded(a),
@@ -1040,12 +1155,12 @@ mod tests {
         // b leaves: c's mark moves down with it.
         assert_eq!(ls.remove(b.addr()), 1);
         assert_eq!(ls.guarded_objects(), [a.addr(), c.addr()]);
-        assert!(!ls.try_fast_exit_guarded(a), "not on top");
+        assert!(!ls.try_fast_exit_guarded(a, FL), "not on top");
         // a is inflated: off the stack, onto the list.
         assert_eq!(ls.remove(a.addr()), 1);
         assert_eq!(ls.len(), 1);
         assert_eq!(ls.guarded_objects(), [c.addr(), a.addr()]);
-        assert!(ls.try_fast_exit_guarded(c));
+        assert!(ls.try_fast_exit_guarded(c, FL));
         assert!(ls.is_empty());
         assert_eq!(ls.guarded_objects(), [a.addr()]);
         ls.forget_guard(a.addr());
@@ -1053,14 +1168,78 @@ mod tests {
         // An unmarked entry is not a guard's: its guarded exit refuses.
         let (d, e) = (header(), header());
         assert!(ls.try_fast_enter(d));
-        assert!(!ls.try_fast_exit_guarded(d));
+        assert!(!ls.try_fast_exit_guarded(d, FL));
         assert!(ls.try_fast_exit(d));
         // forget_guard clears a mark left on the stack.
-        assert_eq!(ls.try_fast_enter_guarded(e), GuardedEnter::Acquired);
+        assert_eq!(ls.try_fast_enter_guarded(e), GuardedEnter::Acquired(FL));
         ls.forget_guard(e.addr());
         assert!(ls.guarded_objects().is_empty());
-        assert!(!ls.try_fast_exit_guarded(e));
+        assert!(!ls.try_fast_exit_guarded(e, FL));
         assert!(ls.try_fast_exit(e));
+    }
+
+    /// The guarded pair's words: the enter returns the word it stored
+    /// (the guess, or the word found where the guess missed), the exit's
+    /// CAS expects the word it is given and falls back to the word found
+    /// when the header changed while held (a hash installed), and refuses
+    /// a word that is no fast-lock of its own (a contender's monitor),
+    /// changing nothing.
+    #[test]
+    fn guarded_pair_carries_the_word_it_locked() {
+        use super::super::atomic::Ordering::Relaxed;
+        let ls = fresh();
+        let plain = Header::new();
+        let fl = NEUTRAL & !LOCK_MASK;
+        assert_eq!(ls.try_fast_enter_guarded(&plain), GuardedEnter::Acquired(fl));
+        assert_eq!(plain.raw(), fl);
+        assert!(ls.try_fast_exit_guarded(&plain, fl));
+        assert_eq!((plain.raw(), ls.len()), (NEUTRAL, 0));
+
+        // Spare bits the guess lacks: the missed CAS's word comes back,
+        // and is what the exit expects.
+        let spare = 0x5a << 40;
+        let odd = Header::with_spare_bits(spare);
+        let odd_unlocked = odd.load(Relaxed);
+        let GuardedEnter::Acquired(held) = ls.try_fast_enter_guarded(&odd) else {
+            panic!("not taken");
+        };
+        assert_eq!(held, odd_unlocked.set_fast_locked().0);
+        assert!(ls.try_fast_exit_guarded(&odd, held));
+        assert_eq!((odd.load(Relaxed), ls.len()), (odd_unlocked, 0));
+        // Remembered: the next enter loads the header, same word.
+        assert_eq!(ls.try_fast_enter_guarded(&odd), GuardedEnter::Acquired(held));
+        // A hash installed while held: the stale word misses, the exit
+        // continues from the word found, keeping the hash.
+        let hashed = Mark(held | (0x1234 << super::super::header::HASH_SHIFT));
+        odd.cas(Mark(held), hashed, Relaxed, Relaxed).unwrap();
+        assert!(ls.try_fast_exit_guarded(&odd, held));
+        assert_eq!((odd.load(Relaxed), ls.len()), (hashed.set_unlocked(), 0));
+
+        // A remembered object with a monitor: the slow path at once, even
+        // held on top (the slow path's `holds_lock` answers that), nothing
+        // pushed.
+        let inflated = Header::new();
+        let monitor = Mark(0x1000 | MONITOR);
+        inflated.cas(Mark(NEUTRAL), monitor, Relaxed, Relaxed).unwrap();
+        ls.guess_missed.set(inflated.addr());
+        assert_eq!(ls.try_fast_enter_guarded(&inflated), GuardedEnter::Slow);
+        ls.push(inflated.addr() | GUARD_MARK);
+        assert_eq!(ls.try_fast_enter_guarded(&inflated), GuardedEnter::Slow);
+        assert_eq!((inflated.load(Relaxed), ls.len()), (monitor, 1));
+        pop_raw(&ls);
+        inflated.cas(monitor, Mark(NEUTRAL), Relaxed, Relaxed).unwrap();
+
+        // A contender's monitor while held: refused, nothing changed.
+        let h = Header::new();
+        assert_eq!(ls.try_fast_enter_guarded(&h), GuardedEnter::Acquired(fl));
+        let monitor = Mark(0x1000 | MONITOR);
+        h.cas(Mark(fl), monitor, Relaxed, Relaxed).unwrap();
+        assert!(!ls.try_fast_exit_guarded(&h, fl));
+        assert_eq!((h.load(Relaxed), ls.len()), (monitor, 1));
+        // Unlocked again before it drops (its drop must not take the
+        // made-up word for a monitor to free).
+        h.cas(monitor, Mark(NEUTRAL), Relaxed, Relaxed).unwrap();
+        pop_raw(&ls);
     }
 
     /// The list of guards held off the stack: inline first, then the

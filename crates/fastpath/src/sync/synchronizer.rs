@@ -510,7 +510,7 @@ pub(crate) enum Exclusive {
 #[inline]
 pub(crate) fn enter_exclusive(h: &Header, wait: bool) -> Result<Exclusive, SyncError> {
     match try_enter_inflated_exclusive(h) {
-        GuardedEnter::Acquired => Ok(Exclusive::OnMonitor),
+        GuardedEnter::Acquired(_) => Ok(Exclusive::OnMonitor),
         GuardedEnter::AlreadyHeld => Err(SyncError::AlreadyHeld),
         GuardedEnter::Slow => enter_exclusive_slow(h, wait),
     }
@@ -533,7 +533,7 @@ fn try_enter_inflated_exclusive(h: &Header) -> GuardedEnter {
             // case (free) pays no extra load for the re-entrancy check.
             if m.try_lock(id) {
                 m.set_guard_held(); // not ours before: recursions is 0
-                GuardedEnter::Acquired
+                GuardedEnter::Acquired(0)
             } else if m.is_owned_by(id) {
                 GuardedEnter::AlreadyHeld
             } else {

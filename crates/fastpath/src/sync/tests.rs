@@ -1512,6 +1512,39 @@ fn sync_guards_dropped_out_of_order_release_exactly() {
     });
 }
 
+/// A `Synchronized` fast-locked by this thread and then inflated by a
+/// contender (the monitor's owner anonymous, the marked entry still on top
+/// of this thread's lock-stack): locking it again is refused, not a
+/// deadlock, after this thread's enter remembered the object (its guess
+/// missed: the header is loaded, a monitor goes to the slow path, whose
+/// `holds_lock` answers); the contender gets it when the guard drops.
+#[test]
+fn synchronized_inflated_by_a_contender_while_held_refuses_reentry() {
+    lightweight_only();
+    let value: &'static Pin<Box<Synchronized<u64>>> = Box::leak(Box::new(Box::pin(Synchronized::new(0))));
+    let g = value.as_ref().lock().unwrap();
+    let contender = std::thread::spawn(move || {
+        *value.as_ref().lock().unwrap() += 1;
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !value.header().is_inflated() {
+        assert!(
+            Instant::now() < deadline,
+            "the contender never inflated the object"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for _ in 0..3 {
+        // The first attempt's guess misses and remembers the object; the
+        // later ones load its header and see the monitor.
+        assert_eq!(value.as_ref().lock().err(), Some(SyncError::AlreadyHeld));
+        assert_eq!(value.as_ref().try_lock().err(), Some(SyncError::AlreadyHeld));
+    }
+    drop(g);
+    contender.join().unwrap();
+    assert_eq!(*value.as_ref().lock().unwrap(), 1);
+}
+
 /// `Synchronized` on an object that is already inflated (its lock goes
 /// straight to the monitor): a second lock on the holding thread is
 /// refused, not re-entered; another thread's `try_lock` would block; and a

@@ -243,6 +243,41 @@ struct Run {
     inflated_samples: (u32, u32),
 }
 
+/// One worker's loop until `stop`: (operations, hand-overs). A function
+/// of its own per lock, out of line, so that Callgrind counts one lock's
+/// loop alone (`examples/contended_loop.rs`).
+#[inline(never)]
+fn worker<L: CountedLock>(
+    lock: &L,
+    me: usize,
+    last: &AtomicUsize,
+    stop: &AtomicBool,
+    inside: u32,
+    outside: u32,
+) -> (u64, u64) {
+    let (mut ops, mut handovers) = (0u64, 0u64);
+    // At least one operation per thread, even one descheduled for the
+    // whole run: a row never reads 0 ops for a lock that works.
+    loop {
+        lock.bump(|| {
+            // Relaxed: `last` is written only inside the lock, whose
+            // acquire/release orders it.
+            if last.load(Ordering::Relaxed) != me {
+                last.store(me, Ordering::Relaxed);
+                handovers += 1;
+            }
+            work(inside);
+        });
+        ops += 1;
+        work(outside);
+        // Relaxed: a stop flag that publishes nothing; the counts come
+        // back through `join`.
+        if stop.load(Ordering::Relaxed) {
+            return (ops, handovers);
+        }
+    }
+}
+
 /// One timed run: `threads` threads on a fresh `lock` for `time`.
 fn run_one<L: CountedLock + 'static>(
     lock: L,
@@ -263,27 +298,7 @@ fn run_one<L: CountedLock + 'static>(
             std::thread::spawn(move || {
                 start.wait();
                 let cs0 = context_switches();
-                let (mut ops, mut handovers) = (0u64, 0u64);
-                // At least one operation per thread, even one descheduled
-                // for the whole run: a row never reads 0 ops for a lock that
-                // works. Relaxed: the flag only ends the loop; join()
-                // publishes the counts.
-                loop {
-                    lock.bump(|| {
-                        if last.load(Ordering::Relaxed) != i {
-                            last.store(i, Ordering::Relaxed);
-                            handovers += 1;
-                        }
-                        work(inside);
-                    });
-                    ops += 1;
-                    work(outside);
-                    // Relaxed: a stop flag that publishes nothing; the
-                    // counts come back through `join`.
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                }
+                let (ops, handovers) = worker(&*lock, i, &last, &stop, inside, outside);
                 let cs1 = context_switches();
                 (ops, handovers, cs1.0 - cs0.0, cs1.1 - cs0.1)
             })
@@ -352,6 +367,15 @@ fn run_lock(which: usize, threads: usize, inside: u32, outside: u32, time: Durat
         ),
         _ => run_one(std::sync::Mutex::new(0u64), threads, inside, outside, time),
     }
+}
+
+/// One timed run of the short or long section's loop (`inside`, `outside`:
+/// units of [`work`]) on [`LOCKS`]`[which]` by `threads` threads: the
+/// operations done and the lost updates. For `examples/contended_loop.rs`,
+/// which counts one lock's loop per operation under Callgrind.
+pub fn ops_of_one_run(which: usize, threads: usize, inside: u32, outside: u32, time: Duration) -> (u64, u64) {
+    let r = run_lock(which.min(LOCKS.len() - 1), threads, inside, outside, time);
+    (r.ops, r.lost)
 }
 
 /// A fastpath row's monitor life over its runs (means per run), `None` for
