@@ -15,6 +15,9 @@
 //! a slot, so a frame's reference map on entry to its instruction is exact
 //! at any of them (`stack.rs`). Safepoint polls: method entry, backward
 //! branches and switches, allocation (the mutator polls in `alloc`).
+//! Backward branches also count toward the JIT's thresholds and, in a
+//! hot method, move the running frame into compiled code by on-stack
+//! replacement (`jump!`, `jit/entry.rs`).
 
 use std::sync::atomic::{fence, Ordering};
 
@@ -31,6 +34,13 @@ use crate::runtime::{JResult, JThread, Thrown};
 /// `StackOverflowError` itself (its constructor and stack trace), as
 /// HotSpot's yellow zone.
 pub const STACK_RESERVE: usize = 16 * 1024;
+
+/// Past the OSR threshold, every this many backward branches of a method
+/// ask for on-stack replacement at the branch's target (HotSpot's
+/// interpreter notifies its policy every 2^`Tier0BackedgeNotifyFreqLog`,
+/// 1024, too): a frame enters compiled code at most this many iterations
+/// late, and a loop whose entry is refused costs one lookup per this many.
+const OSR_NOTIFY: u32 = 1024;
 
 /// A native method: the thread and a pointer to its argument slots (the
 /// receiver first), returning its result as a slot value (long and double
@@ -305,6 +315,7 @@ impl<B: BarrierSet> JThread<B> {
             let jit_counting = self.vm.jit.enabled();
             let jit_threshold = self.vm.jit.invoke_threshold;
             let jit_backedges = self.vm.jit.backedge_threshold;
+            let jit_osr = self.vm.jit.osr_threshold;
 
             macro_rules! push {
                 ($v:expr) => {{
@@ -336,21 +347,6 @@ impl<B: BarrierSet> JThread<B> {
                     (*st).sp.set(sp);
                 }};
             }
-            macro_rules! jump {
-                ($t:expr) => {{
-                    let t: u32 = $t;
-                    pc = d.insns.as_ptr().add((t & !BACKWARD) as usize);
-                    if t & BACKWARD != 0 {
-                        (*st).top_pc.set(pc);
-                        self.m.safepoint_poll();
-                        if jit_counting {
-                            // Relaxed: a heuristic count (as invocations).
-                            let c = &method.jit.backedges;
-                            c.store(c.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
-                        }
-                    }
-                }};
-            }
 
             'dispatch: loop {
                 let insn: &Insn = &*pc;
@@ -360,6 +356,67 @@ impl<B: BarrierSet> JThread<B> {
                         ($e:expr) => {{
                             save!();
                             break 'op $e;
+                        }};
+                    }
+                    // A branch; a backward one polls, counts, and every
+                    // `OSR_NOTIFY`th past the OSR threshold moves the
+                    // frame into compiled code at the target (an empty
+                    // operand stack), which runs it to its end: its
+                    // result returns to the caller, its uncaught exception
+                    // goes to the caller's handlers (`jit/entry.rs`).
+                    macro_rules! jump {
+                        ($t:expr) => {{
+                            let t: u32 = $t;
+                            let at = (t & !BACKWARD) as usize;
+                            pc = d.insns.as_ptr().add(at);
+                            if t & BACKWARD != 0 {
+                                (*st).top_pc.set(pc);
+                                self.m.safepoint_poll();
+                                if jit_counting {
+                                    // Relaxed: a heuristic count (as invocations).
+                                    let c = &method.jit.backedges;
+                                    let n = c.load(Ordering::Relaxed).wrapping_add(1);
+                                    c.store(n, Ordering::Relaxed);
+                                    if n > jit_osr && n % OSR_NOTIFY == 0 && d.maps.depth[at] == 0 {
+                                        (*st).sp.set(sp);
+                                        if let Some(r) = self.osr_enter(method, d, fp, at) {
+                                            let h = &*fp;
+                                            if h.flags & ENTRY != 0 {
+                                                (*st).top_frame.set(h.caller);
+                                                (*st).top_pc.set(h.caller_pc);
+                                                // A reference result is current:
+                                                // no safepoint since it returned.
+                                                return r;
+                                            }
+                                            // The frame is popped as by a return
+                                            // (the result may overwrite its header).
+                                            let (ret_slots, caller_pc) = (method.ret_slots, h.caller_pc);
+                                            sp = locals;
+                                            locals = h.link as *mut u64;
+                                            fp = h.caller;
+                                            pc = caller_pc.add(1);
+                                            method = (*fp).method;
+                                            d = decoded_of(method);
+                                            (*st).top_frame.set(fp);
+                                            match r {
+                                                Ok(v) => {
+                                                    match ret_slots {
+                                                        0 => {}
+                                                        1 => push!(v),
+                                                        _ => push2!(v),
+                                                    }
+                                                    continue 'dispatch;
+                                                }
+                                                Err(t) => {
+                                                    // Dispatched at the caller's invoke.
+                                                    (*st).top_pc.set(caller_pc);
+                                                    break 'op t;
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }};
                     }
                     macro_rules! null_check {

@@ -41,6 +41,17 @@
 //!   a call it has never seen taken to an uncommon trap); `-Xcomp` decodes
 //!   the small statically bound callees before compiling (`entry.rs`).
 //!
+//! - On-stack replacement (`prologue_osr`): the same translation with
+//!   another entry block, which takes an interpreted frame of the method
+//!   stopped at a loop head (a backward branch's target with an empty
+//!   operand stack), defines the variable of every local live there (its
+//!   kind from `kinds.rs`) from the frame's slot, and jumps to the loop
+//!   head's block. The frame already has the compiled layout, so nothing
+//!   is copied or moved: the code runs on in the interpreter's frame and
+//!   returns as the method would. The rest of the method is translated
+//!   too (the code after the loop runs compiled); what only the normal
+//!   entry reaches is unreachable and left out by Cranelift.
+//!
 //!   Virtual calls are inlined only when statically bound. A monomorphic
 //!   virtual call (one receiver class loaded that implements the method)
 //!   would need class-hierarchy analysis: a dependency recorded against
@@ -240,22 +251,63 @@ pub(super) struct Translator<'e, 'f> {
     inlined_calls: usize,
 }
 
-/// Translates `m` into a Cranelift function named `(0, m.id)`; with it,
-/// the number of calls inlined.
+/// The signature of an on-stack-replacement entry: `(fp) -> (value,
+/// status)`, SystemV, the context in the pinned register. `fp` is the
+/// header of the interpreter's frame the code continues; status
+/// [`OSR_NOT_ENTERED`](super::frame::OSR_NOT_ENTERED) says the stack
+/// checks failed before anything ran.
+pub fn osr_signature(m: &Method) -> Signature {
+    let mut sig = Signature::new(CallConv::SystemV);
+    sig.params.push(AbiParam::new(I64));
+    sig.returns.push(AbiParam::new(ret_type(m)));
+    sig.returns.push(AbiParam::new(I64));
+    sig
+}
+
+/// A translated method.
+pub struct Translated {
+    /// The function.
+    pub func: Function,
+    /// Calls inlined into it.
+    pub inlined: usize,
+    /// The slot-stack bytes past its frame pointer that its frame and its
+    /// inlined callees' frames reach (an on-stack-replacement entry's
+    /// caller checks them before entering).
+    pub extent: usize,
+}
+
+/// Translates `m` into a Cranelift function: its entry (`osr` `None`,
+/// named `(0, m.id)`, signature [`java_signature`]), or the
+/// on-stack-replacement entry at instruction `osr` (named `(3, m.id)`,
+/// signature [`osr_signature`]): it continues an interpreted frame of `m`
+/// at that instruction, a backward branch's target with an empty operand
+/// stack, from the frame's locals (`prologue_osr`).
 pub fn translate(
     env: &CompileEnv,
     m: &'static Method,
     d: &'static Decoded,
+    osr: Option<usize>,
     fctx: &mut FunctionBuilderContext,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
-) -> Result<(Function, usize), Unsupported> {
+) -> Result<Translated, Unsupported> {
     let mut ops = super::ops::ops_of(m, d).map_err(Unsupported)?;
     if ops.is_empty() {
         return Err(Unsupported("no code".into()));
     }
     ops.shrink_to_fit();
     let kinds = super::kinds::compute(m, d, &ops).map_err(Unsupported)?;
-    let mut func = Function::with_name_signature(UserFuncName::user(0, m.id), java_signature(m));
+    if let Some(at) = osr {
+        match kinds.stacks.get(at) {
+            Some(Some(stack)) if stack.is_empty() => {}
+            Some(Some(_)) => return Err(Unsupported(format!("OSR at {at}: operands on the stack"))),
+            _ => return Err(Unsupported(format!("OSR at {at}: not a reachable instruction"))),
+        }
+    }
+    let (name, sig) = match osr {
+        None => (UserFuncName::user(0, m.id), java_signature(m)),
+        Some(_) => (UserFuncName::user(3, m.id), osr_signature(m)),
+    };
+    let mut func = Function::with_name_signature(name, sig);
     let b = FunctionBuilder::new(&mut func, fctx);
     let ml = d.max_locals as usize;
     let mut t = Translator {
@@ -294,7 +346,10 @@ pub fn translate(
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
-    t.prologue();
+    match osr {
+        None => t.prologue(),
+        Some(at) => t.prologue_osr(at)?,
+    }
     for i in 0..t.s.ops.len() {
         t.instruction(i)?;
     }
@@ -309,9 +364,14 @@ pub fn translate(
         t.b.func.replace(inst).iconst(I64, t.extent);
     }
     let inlined = t.inlined_calls;
+    let extent = t.extent as usize;
     t.b.seal_all_blocks();
     t.b.finalize(frontend);
-    Ok((func, inlined))
+    Ok(Translated {
+        func,
+        inlined,
+        extent,
+    })
 }
 
 impl<'e, 'f> Translator<'e, 'f> {
@@ -439,6 +499,76 @@ impl<'e, 'f> Translator<'e, 'f> {
         let first = self.s.blocks[0].expect("instruction 0 is reachable");
         self.b.ins().jump(first, &[]);
         self.s.filled = true;
+    }
+
+    /// The entry block of an on-stack-replacement entry at instruction
+    /// `at`: the stack checks (on failure, status `OSR_NOT_ENTERED`:
+    /// nothing ran, the interpreter goes on), then every local live at
+    /// `at`, by its kind there, loaded from the interpreter's frame at
+    /// `fp`, and a jump to `at`'s block. The interpreter has made the
+    /// frame compiled (flags, tagged caller, position) and keeps a
+    /// synchronized method's lock, in the header's `sync_obj`, which the
+    /// compiled method releases on its way out as its own; monitors the
+    /// frame's `monitorenter`s hold stay held (compiled `monitorexit`s
+    /// release them as the interpreter's would: both use the same lock
+    /// words and region pins). No entry poll: the interpreter polled at
+    /// the back edge that led here.
+    fn prologue_osr(&mut self, at: usize) -> Result<(), Unsupported> {
+        let target =
+            self.s.blocks[at].ok_or_else(|| Unsupported(format!("OSR at {at}: not a branch target")))?;
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        let fp = self.b.block_params(entry)[0];
+        let trusted = MemFlagsData::trusted();
+        let readonly = trusted.with_readonly();
+        self.ctx = self.b.ins().get_pinned_reg(I64);
+        self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
+        self.stackp = self.b.ins().load(I64, readonly, self.ctx, off::CTX_STACK);
+        self.s.fp = fp;
+        let extent = self.b.ins().iconst(I64, self.extent);
+        self.extent_inst = self.b.func.dfg.value_def(extent).inst();
+        let end = self.b.ins().iadd(fp, extent);
+        let limit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_LIMIT);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
+        let (refuse, native, setup) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(over, refuse, &[], native, &[]);
+        self.b.switch_to_block(native);
+        let nsp = self.b.ins().get_stack_pointer(I64);
+        let nlimit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_NATIVE_LIMIT);
+        let deep = self.b.ins().icmp(IntCC::UnsignedLessThan, nsp, nlimit);
+        self.b.ins().brif(deep, refuse, &[], setup, &[]);
+
+        self.b.set_cold_block(refuse);
+        self.b.switch_to_block(refuse);
+        let rt = ret_type(self.s.m);
+        let z = self.zero(rt);
+        let status = self.b.ins().iconst(I64, super::frame::OSR_NOT_ENTERED as i64);
+        self.b.ins().return_(&[z, status]);
+
+        self.b.switch_to_block(setup);
+        let locals = self.s.kinds.locals[at]
+            .clone()
+            .expect("a reachable instruction has a state");
+        for (n, &k) in locals.iter().enumerate() {
+            if matches!(k, K::Hi | K::X) {
+                continue;
+            }
+            // Slots hold ints sign-extended, floats as their bits in the
+            // low half, longs and doubles whole in their low slot
+            // (little-endian: the value's type loads from the slot).
+            let offset = (n as i64 - self.s.ml as i64) * 8;
+            let v = self.b.ins().load(ty(k), trusted, fp, offset as i32);
+            self.def_local(n, k, v);
+        }
+        self.s.receiver_fixed = !self.s.m.is_static() && !stores_local_0(&self.s.ops);
+        self.b.ins().jump(target, &[]);
+        self.s.filled = true;
+        Ok(())
     }
 
     /// A synchronized method's lock: the receiver or the class mirror,
