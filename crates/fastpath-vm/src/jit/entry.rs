@@ -176,7 +176,9 @@ impl<B: BarrierSet> JThread<B> {
         self.m.safe_region(|| vm.jit.compile(m, d))
     }
 
-    /// Decodes the small statically bound callees of `d`, `depth` calls
+    /// Decodes the small statically bound callees of `d`, and the one
+    /// implementation class-hierarchy analysis finds for a virtual call
+    /// (`cha.rs`), `depth` calls
     /// deep, so that `-Xcomp`, which compiles a method before its callees
     /// first run, can inline them (the translator inlines only decoded
     /// methods: decoding resolves, which may load classes, and cannot run
@@ -195,6 +197,16 @@ impl<B: BarrierSet> JThread<B> {
                         || method.class.flags & crate::classfile::access::FINAL != 0 =>
                 {
                     method
+                }
+                Insn::InvokeVirtual { method, index } => {
+                    match super::cha::single_implementation(
+                        super::cha::Classes(&self.vm.loader),
+                        method,
+                        index,
+                    ) {
+                        Some(t) => t,
+                        None => continue,
+                    }
                 }
                 _ => continue,
             };

@@ -30,6 +30,7 @@
 //! |---|---|
 //! | `ops.rs` | the instructions, typed for the JIT |
 //! | `kinds.rs` | the kind of every slot at every instruction (dataflow) |
+//! | `cha.rs` | class-hierarchy analysis: a virtual call's one implementation |
 //! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
 //! | `frame.rs` | compiled frames on the slot stack, the per-thread context |
@@ -45,6 +46,7 @@
 //! (`entry.rs`), which loads the arguments from the slots where the
 //! interpreter keeps them and sets the context register.
 
+pub mod cha;
 pub mod emit;
 pub mod entry;
 pub mod frame;
@@ -164,6 +166,14 @@ pub struct CompileEnv {
     pub bool_array: usize,
     /// A new object's header.
     pub neutral: u64,
+    /// The class registry (class-hierarchy analysis, `cha.rs`).
+    pub classes: cha::Classes,
+    /// Whether virtual calls class-hierarchy analysis finds monomorphic
+    /// are inlined behind a guard.
+    pub guarded_inlining: bool,
+    /// The counter a guarded inlined call's miss increments, when the
+    /// JIT logs (`None`: misses are not counted).
+    pub guard_misses: Option<&'static AtomicU64>,
     /// The regions' lock words, when monitors are entered and exited
     /// inline (the process runs lightweight locking); `None`: every
     /// `monitorenter` and `monitorexit` calls the runtime.
@@ -189,6 +199,12 @@ pub struct JitStats {
     pub osr_failed: AtomicU64,
     /// Interpreted frames moved into compiled code.
     pub osr_entries: AtomicU64,
+    /// Virtual calls inlined behind a guard on the receiver's vtable
+    /// entry.
+    pub guarded: AtomicU64,
+    /// Guarded inlined calls whose receiver ran another method (counted
+    /// only with `FASTPATH_VM_JIT_LOG=1`).
+    pub guard_misses: AtomicU64,
 }
 
 /// An installed on-stack-replacement entry (`translate.rs`,
@@ -357,7 +373,7 @@ impl Jit {
     pub fn init<B: BarrierSet>(
         &self,
         m: &mut fastpath::gc::Mutator<B>,
-        vm: &crate::runtime::Vm,
+        vm: &'static crate::runtime::Vm,
     ) -> Result<(), String> {
         if !self.enabled() || self.env.get().is_some() {
             return Ok(());
@@ -385,6 +401,15 @@ impl Jit {
         };
         let lightweight = inline
             && fastpath::sync::current_thread_locking_mode() == fastpath::sync::LockingMode::Lightweight;
+        // `FASTPATH_VM_JIT_GUARDED_INLINE=0` leaves every virtual call that
+        // is not statically bound a call (the baseline the guarded
+        // inlining's benchmarks compare with).
+        let guarded_inlining = match std::env::var("FASTPATH_VM_JIT_GUARDED_INLINE") {
+            Ok(v) if v == "0" => false,
+            Ok(v) if v == "1" => true,
+            Ok(v) => return Err(format!("FASTPATH_VM_JIT_GUARDED_INLINE={v}: expected 0 or 1")),
+            Err(_) => true,
+        };
         let env = CompileEnv {
             helpers,
             thread: ThreadLayout::fastpath().map_err(|e| e.to_string())?,
@@ -396,6 +421,9 @@ impl Jit {
             bool_array,
             neutral: layout::neutral_header(),
             region_locks: lightweight.then(|| m.region_lock_map()),
+            classes: cha::Classes(&vm.loader),
+            guarded_inlining,
+            guard_misses: self.log.then_some(&vm.jit.stats.guard_misses),
         };
         let _ = self.cache.set(cache);
         let _ = self.env.set(env);
@@ -431,11 +459,16 @@ impl Jit {
         // Relaxed: statistics.
         self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
         match result {
-            Ok((entry, adapter, len)) => {
+            Ok((entry, adapter, len, guarded)) => {
                 self.stats.compiled.fetch_add(1, Ordering::Relaxed);
                 self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
                 if self.log {
-                    eprintln!("jit: {m:?} {len} bytes in {} us", nanos / 1000);
+                    let note = if guarded > 0 {
+                        format!(", {guarded} calls inlined behind a guard")
+                    } else {
+                        String::new()
+                    };
+                    eprintln!("jit: {m:?} {len} bytes in {} us{note}", nanos / 1000);
                 }
                 // Release: the adapter before the entry that names it.
                 m.jit.adapter.store(adapter, Ordering::Release);
@@ -462,7 +495,7 @@ impl Jit {
         env: &CompileEnv,
         m: &'static Method,
         d: &'static Decoded,
-    ) -> Result<(usize, usize, usize), String> {
+    ) -> Result<(usize, usize, usize, usize), String> {
         if m.is_native() || m.is_abstract() {
             return Err("no bytecode".into());
         }
@@ -472,10 +505,11 @@ impl Jit {
             translate::translate(env, m, d, None, &mut fctx, self.isa.frontend_config()).map_err(|e| e.0)?;
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
+        self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
         let entry = self.install(cache, env, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
-        Ok((addr, adapter, len))
+        Ok((addr, adapter, len, t.guarded))
     }
 
     /// `m`'s OSR entry at instruction `at`, if installed, refused, or
@@ -552,6 +586,7 @@ impl Jit {
             .map_err(|e| e.0)?;
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
+        self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
         let entry = self.install(cache, env, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
@@ -642,7 +677,7 @@ impl Jit {
         // Relaxed: statistics read at exit.
         format!(
             "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling, \
-             {} OSR compiled, {} OSR refused, {} OSR entries",
+             {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses",
             s.compiled.load(Ordering::Relaxed),
             s.failed.load(Ordering::Relaxed),
             s.inlined.load(Ordering::Relaxed),
@@ -650,7 +685,9 @@ impl Jit {
             s.nanos.load(Ordering::Relaxed) / 1_000_000,
             s.osr_compiled.load(Ordering::Relaxed),
             s.osr_failed.load(Ordering::Relaxed),
-            s.osr_entries.load(Ordering::Relaxed)
+            s.osr_entries.load(Ordering::Relaxed),
+            s.guarded.load(Ordering::Relaxed),
+            s.guard_misses.load(Ordering::Relaxed)
         )
     }
 }

@@ -39,7 +39,32 @@
 //!   check covers the deepest inlined frame. Without `-Xcomp`, a callee
 //!   that never ran is not decoded and stays a call (HotSpot's C2 leaves
 //!   a call it has never seen taken to an uncommon trap); `-Xcomp` decodes
-//!   the small statically bound callees before compiling (`entry.rs`).
+//!   the small statically bound callees, and the implementations
+//!   class-hierarchy analysis finds, before compiling (`entry.rs`).
+//!
+//!   A virtual call that is not statically bound is inlined behind a
+//!   guard (`guarded_inline_call`) when class-hierarchy analysis
+//!   (`cha.rs`) finds one implementation among the classes loaded at
+//!   compile time: the receiver's vtable entry at the call's index is
+//!   loaded (class word, vtable pointer, entry: the load chain the call
+//!   itself needs) and compared with that method; equal, its body runs
+//!   inlined; not equal, a cold block makes the ordinary virtual call.
+//!   That is the inline-cache answer to the choice the alternative,
+//!   class-hierarchy analysis with deoptimisation, poses: CHA alone would
+//!   drop the guard and record a dependency, and a class loaded later
+//!   that overrides the method would have to deoptimise every compiled
+//!   method that inlined it, rebuilding its running frames as interpreted
+//!   ones, including frames stopped inside an inlined body with values
+//!   only in registers (HotSpot keeps a debug-info scope per inlined frame
+//!   at every safepoint for that). The guard costs a compare and a
+//!   predicted branch on the vtable entry the call loads anyway; in
+//!   return the compiled code is correct after any class load with nothing
+//!   recorded or invalidated, and a site that turns polymorphic keeps its
+//!   inlined path for the old receivers. HotSpot's C2 inlines a profiled
+//!   receiver behind a class check the same way where CHA proves
+//!   nothing; comparing the method instead of the class lets every
+//!   receiver class that inherits it take the inlined path. Interface
+//!   calls stay calls.
 //!
 //! - On-stack replacement (`prologue_osr`): the same translation with
 //!   another entry block, which takes an interpreted frame of the method
@@ -51,21 +76,6 @@
 //!   returns as the method would. The rest of the method is translated
 //!   too (the code after the loop runs compiled); what only the normal
 //!   entry reaches is unreachable and left out by Cranelift.
-//!
-//!   Virtual calls are inlined only when statically bound. A monomorphic
-//!   virtual call (one receiver class loaded that implements the method)
-//!   would need class-hierarchy analysis: a dependency recorded against
-//!   the method, and, when a class loaded later overrides it, every
-//!   compiled method that inlined it deoptimised (its running frames
-//!   rebuilt as interpreted frames at their current instruction, and its
-//!   entry reset so later calls compile anew). The frames already have
-//!   the interpreter's layout, which makes the rebuilding tractable, but
-//!   the deoptimisation must reach frames in the middle of an inlined
-//!   body, with values only in registers between safepoints: HotSpot
-//!   keeps a debug-info scope per inlined frame at each safepoint for
-//!   that. An inline cache (a receiver-class guard before the inlined
-//!   body, a real call when it fails) needs neither and is the smaller
-//!   next step.
 //!
 //! The object model, barriers and allocation are in `emit.rs`.
 
@@ -249,6 +259,8 @@ pub(super) struct Translator<'e, 'f> {
     inlined_bytes: usize,
     /// Calls inlined so far.
     inlined_calls: usize,
+    /// Of them, virtual calls inlined behind a guard.
+    guarded_calls: usize,
 }
 
 /// The signature of an on-stack-replacement entry: `(fp) -> (value,
@@ -270,6 +282,8 @@ pub struct Translated {
     pub func: Function,
     /// Calls inlined into it.
     pub inlined: usize,
+    /// Of them, virtual calls inlined behind a guard.
+    pub guarded: usize,
     /// The slot-stack bytes past its frame pointer that its frame and its
     /// inlined callees' frames reach (an on-stack-replacement entry's
     /// caller checks them before entering).
@@ -343,6 +357,7 @@ pub fn translate(
         extent_inst: None,
         inlined_bytes: 0,
         inlined_calls: 0,
+        guarded_calls: 0,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
@@ -363,13 +378,14 @@ pub fn translate(
         // The stack check covers the deepest inlined frame.
         t.b.func.replace(inst).iconst(I64, t.extent);
     }
-    let inlined = t.inlined_calls;
+    let (inlined, guarded) = (t.inlined_calls, t.guarded_calls);
     let extent = t.extent as usize;
     t.b.seal_all_blocks();
     t.b.finalize(frontend);
     Ok(Translated {
         func,
         inlined,
+        guarded,
         extent,
     })
 }
@@ -1692,7 +1708,6 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         args.reverse();
         let depth_after = self.s.stack.len();
-        let arg_slots = m.arg_slots as usize;
         if dispatch != Dispatch::Static {
             // The receiver is checked with the arguments still on the
             // stack (the interpreter's state for the exception).
@@ -1702,6 +1717,11 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         if let Some(callee) = self.inline_candidate(dispatch, m) {
             return self.inline_call(m, callee, args, depth_after);
+        }
+        if let Dispatch::Virtual(index) = dispatch {
+            if let Some((t, callee)) = self.guarded_candidate(m, index) {
+                return self.guarded_inline_call(m, index, t, callee, args, depth_after);
+            }
         }
         let target = match dispatch {
             Dispatch::Static | Dispatch::Direct => self.b.ins().iconst(I64, m as *const Method as i64),
@@ -1720,6 +1740,15 @@ impl<'e, 'f> Translator<'e, 'f> {
                 t
             }
         };
+        self.call_method(m, target, &args, depth_after);
+        Ok(())
+    }
+
+    /// Calls `target` (a `Method` of `m`'s signature shape) with `args`,
+    /// the operand stack `depth_after` deep below them: its compiled
+    /// entry when it has one, else the `Invoke` helper; pushes the result.
+    fn call_method(&mut self, m: &'static Method, target: Value, args: &[(K, Value)], depth_after: usize) {
+        let arg_slots = m.arg_slots as usize;
         let trusted = MemFlagsData::trusted();
         let sp_args = self
             .b
@@ -1752,7 +1781,7 @@ impl<'e, 'f> Translator<'e, 'f> {
 
         self.b.switch_to_block(interp);
         let mut slot = 0;
-        for (k, v) in &args {
+        for (k, v) in args {
             let bits = self.slot_bits_of(*k, *v);
             self.b.ins().store(trusted, bits, sp_args, (slot * 8) as i32);
             slot += k.slots();
@@ -1770,6 +1799,58 @@ impl<'e, 'f> Translator<'e, 'f> {
         if let Some(t) = &m.desc.ret {
             self.push(K::of_type(t), rv);
         }
+    }
+
+    /// A virtual call of `m` (vtable index `index`) that class-hierarchy
+    /// analysis found monomorphic, `t` its implementation: `t`'s body
+    /// inlined behind a guard that loads the receiver's vtable entry at
+    /// `index` and compares it with `t`; on a mismatch (a class loaded
+    /// since overrides it) the ordinary virtual call, from a cold block.
+    /// Both ways push the result and meet after the call.
+    fn guarded_inline_call(
+        &mut self,
+        m: &'static Method,
+        index: u32,
+        t: &'static Method,
+        callee: Callee,
+        args: Vec<(K, Value)>,
+        depth_after: usize,
+    ) -> Result<(), Unsupported> {
+        let recv = args[0].1;
+        self.stack_restore(&args);
+        let target = self.vtable_target(recv, index, m);
+        self.s.stack.truncate(depth_after);
+        let hit = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, target, t as *const Method as i64);
+        let (inlined, miss, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(hit, inlined, &[], miss, &[]);
+
+        self.b.switch_to_block(inlined);
+        self.inline_call(t, callee, args.clone(), depth_after)?;
+        self.b.ins().jump(join, &[]);
+
+        self.b.set_cold_block(miss);
+        self.b.switch_to_block(miss);
+        self.s.stack.truncate(depth_after);
+        if let Some(counter) = self.env.guard_misses {
+            // Statistics (logging runs only): a racy add is enough.
+            let addr = self.b.ins().iconst(I64, counter as *const _ as i64);
+            let flags = MemFlagsData::trusted();
+            let n = self.b.ins().load(I64, flags, addr, 0);
+            let n = self.b.ins().iadd_imm_s(n, 1);
+            self.b.ins().store(flags, n, addr, 0);
+        }
+        self.call_method(m, target, &args, depth_after);
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(join);
+        self.guarded_calls += 1;
         Ok(())
     }
 
@@ -1786,6 +1867,19 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     // ---- inlining -------------------------------------------------------------------
+
+    /// The implementation of a virtual call of `m` (vtable index `index`)
+    /// that is not statically bound, to inline behind a guard: the one
+    /// class-hierarchy analysis finds among the loaded classes (`cha.rs`),
+    /// if it passes [`Translator::inline_candidate`]'s tests.
+    fn guarded_candidate(&self, m: &'static Method, index: u32) -> Option<(&'static Method, Callee)> {
+        if !self.env.guarded_inlining || self.outer.len() >= MAX_INLINE_DEPTH {
+            return None;
+        }
+        let t = super::cha::single_implementation(self.env.classes, m, index)?;
+        let callee = self.inline_candidate(Dispatch::Direct, t)?;
+        Some((t, callee))
+    }
 
     /// `m`'s body to inline at this call, or `None` for a real call: a
     /// statically bound callee (static, private or `invokespecial`, a final
