@@ -168,9 +168,6 @@ pub struct CompileEnv {
     pub neutral: u64,
     /// The class registry (class-hierarchy analysis, `cha.rs`).
     pub classes: cha::Classes,
-    /// Whether virtual calls class-hierarchy analysis finds monomorphic
-    /// are inlined behind a guard.
-    pub guarded_inlining: bool,
     /// The counter a guarded inlined call's miss increments, when the
     /// JIT logs (`None`: misses are not counted).
     pub guard_misses: Option<&'static AtomicU64>,
@@ -401,15 +398,6 @@ impl Jit {
         };
         let lightweight = inline
             && fastpath::sync::current_thread_locking_mode() == fastpath::sync::LockingMode::Lightweight;
-        // `FASTPATH_VM_JIT_GUARDED_INLINE=0` leaves every virtual call that
-        // is not statically bound a call (the baseline the guarded
-        // inlining's benchmarks compare with).
-        let guarded_inlining = match std::env::var("FASTPATH_VM_JIT_GUARDED_INLINE") {
-            Ok(v) if v == "0" => false,
-            Ok(v) if v == "1" => true,
-            Ok(v) => return Err(format!("FASTPATH_VM_JIT_GUARDED_INLINE={v}: expected 0 or 1")),
-            Err(_) => true,
-        };
         let env = CompileEnv {
             helpers,
             thread: ThreadLayout::fastpath().map_err(|e| e.to_string())?,
@@ -422,7 +410,6 @@ impl Jit {
             neutral: layout::neutral_header(),
             region_locks: lightweight.then(|| m.region_lock_map()),
             classes: cha::Classes(&vm.loader),
-            guarded_inlining,
             guard_misses: self.log.then_some(&vm.jit.stats.guard_misses),
         };
         let _ = self.cache.set(cache);

@@ -1873,7 +1873,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// class-hierarchy analysis finds among the loaded classes (`cha.rs`),
     /// if it passes [`Translator::inline_candidate`]'s tests.
     fn guarded_candidate(&self, m: &'static Method, index: u32) -> Option<(&'static Method, Callee)> {
-        if !self.env.guarded_inlining || self.outer.len() >= MAX_INLINE_DEPTH {
+        if self.outer.len() >= MAX_INLINE_DEPTH {
             return None;
         }
         let t = super::cha::single_implementation(self.env.classes, m, index)?;
