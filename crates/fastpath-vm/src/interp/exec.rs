@@ -42,6 +42,9 @@ pub const STACK_RESERVE: usize = 16 * 1024;
 /// late, and a loop whose entry is refused costs one lookup per this many.
 const OSR_NOTIFY: u32 = 1024;
 
+/// `ThreadStack::osr_at` when no on-stack replacement is asked for.
+pub const NO_OSR: usize = usize::MAX;
+
 /// A native method: the thread and a pointer to its argument slots (the
 /// receiver first), returning its result as a slot value (long and double
 /// in one `u64`).
@@ -315,7 +318,6 @@ impl<B: BarrierSet> JThread<B> {
             let jit_counting = self.vm.jit.enabled();
             let jit_threshold = self.vm.jit.invoke_threshold;
             let jit_backedges = self.vm.jit.backedge_threshold;
-            let jit_osr = self.vm.jit.osr_threshold;
 
             macro_rules! push {
                 ($v:expr) => {{
@@ -359,11 +361,11 @@ impl<B: BarrierSet> JThread<B> {
                         }};
                     }
                     // A branch; a backward one polls, counts, and every
-                    // `OSR_NOTIFY`th past the OSR threshold moves the
-                    // frame into compiled code at the target (an empty
-                    // operand stack), which runs it to its end: its
-                    // result returns to the caller, its uncaught exception
-                    // goes to the caller's handlers (`jit/entry.rs`).
+                    // `OSR_NOTIFY`th past the OSR threshold leaves the
+                    // instruction for on-stack replacement at the target
+                    // (an empty operand stack), handled once, out of the
+                    // way, where exceptions are (`ThreadStack::osr_at`:
+                    // in memory, not a register of this loop).
                     macro_rules! jump {
                         ($t:expr) => {{
                             let t: u32 = $t;
@@ -377,43 +379,12 @@ impl<B: BarrierSet> JThread<B> {
                                     let c = &method.jit.backedges;
                                     let n = c.load(Ordering::Relaxed).wrapping_add(1);
                                     c.store(n, Ordering::Relaxed);
-                                    if n > jit_osr && n % OSR_NOTIFY == 0 && d.maps.depth[at] == 0 {
-                                        (*st).sp.set(sp);
-                                        if let Some(r) = self.osr_enter(method, d, fp, at) {
-                                            let h = &*fp;
-                                            if h.flags & ENTRY != 0 {
-                                                (*st).top_frame.set(h.caller);
-                                                (*st).top_pc.set(h.caller_pc);
-                                                // A reference result is current:
-                                                // no safepoint since it returned.
-                                                return r;
-                                            }
-                                            // The frame is popped as by a return
-                                            // (the result may overwrite its header).
-                                            let (ret_slots, caller_pc) = (method.ret_slots, h.caller_pc);
-                                            sp = locals;
-                                            locals = h.link as *mut u64;
-                                            fp = h.caller;
-                                            pc = caller_pc.add(1);
-                                            method = (*fp).method;
-                                            d = decoded_of(method);
-                                            (*st).top_frame.set(fp);
-                                            match r {
-                                                Ok(v) => {
-                                                    match ret_slots {
-                                                        0 => {}
-                                                        1 => push!(v),
-                                                        _ => push2!(v),
-                                                    }
-                                                    continue 'dispatch;
-                                                }
-                                                Err(t) => {
-                                                    // Dispatched at the caller's invoke.
-                                                    (*st).top_pc.set(caller_pc);
-                                                    break 'op t;
-                                                }
-                                            }
-                                        }
+                                    if n % OSR_NOTIFY == 0
+                                        && n > self.vm.jit.osr_threshold
+                                        && d.maps.depth[at] == 0
+                                    {
+                                        (*st).osr_at.set(at);
+                                        break 'op Thrown;
                                     }
                                 }
                             }
@@ -1310,6 +1281,49 @@ impl<B: BarrierSet> JThread<B> {
                 // its callers (JVMS 2.10), unlocking synchronized methods'
                 // locks on the way out.
                 let _ = thrown;
+                if (*st).osr_at.get() != NO_OSR {
+                    // Not an exception: a backward branch to `osr_at`
+                    // (`pc`) asks to move the frame into compiled code,
+                    // which runs it to its end: its result returns to the
+                    // caller, its uncaught exception goes to the caller's
+                    // handlers (`jit/entry.rs`).
+                    let target = (*st).osr_at.replace(NO_OSR);
+                    (*st).sp.set(sp);
+                    let Some(r) = self.osr_enter(method, d, fp, target) else {
+                        continue 'dispatch;
+                    };
+                    let h = &*fp;
+                    if h.flags & ENTRY != 0 {
+                        (*st).top_frame.set(h.caller);
+                        (*st).top_pc.set(h.caller_pc);
+                        // A reference result is current: no safepoint
+                        // since it returned.
+                        return r;
+                    }
+                    // The frame is popped as by a return (the result may
+                    // overwrite its header).
+                    let (ret_slots, caller_pc) = (method.ret_slots, h.caller_pc);
+                    sp = locals;
+                    locals = h.link as *mut u64;
+                    fp = h.caller;
+                    pc = caller_pc.add(1);
+                    method = (*fp).method;
+                    d = decoded_of(method);
+                    (*st).top_frame.set(fp);
+                    (*st).top_pc.set(caller_pc);
+                    match r {
+                        Ok(v) => {
+                            match ret_slots {
+                                0 => {}
+                                1 => push!(v),
+                                _ => push2!(v),
+                            }
+                            continue 'dispatch;
+                        }
+                        // Dispatched at the caller's invoke, below.
+                        Err(Thrown) => {}
+                    }
+                }
                 let mut at = pc.sub(1);
                 loop {
                     let exc = self.pending();
