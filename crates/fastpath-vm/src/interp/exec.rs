@@ -1311,18 +1311,15 @@ impl<B: BarrierSet> JThread<B> {
                     d = decoded_of(method);
                     (*st).top_frame.set(fp);
                     (*st).top_pc.set(caller_pc);
-                    match r {
-                        Ok(v) => {
-                            match ret_slots {
-                                0 => {}
-                                1 => push!(v),
-                                _ => push2!(v),
-                            }
-                            continue 'dispatch;
+                    if let Ok(v) = r {
+                        match ret_slots {
+                            0 => {}
+                            1 => push!(v),
+                            _ => push2!(v),
                         }
-                        // Dispatched at the caller's invoke, below.
-                        Err(Thrown) => {}
+                        continue 'dispatch;
                     }
+                    // Its exception: dispatched at the caller's invoke, below.
                 }
                 let mut at = pc.sub(1);
                 loop {
