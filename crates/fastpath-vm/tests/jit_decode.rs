@@ -35,13 +35,26 @@ public class Decode {
         next = n;
     }
 
-    // An instance method of a class that is not final: called
-    // virtually, so it is compiled on its own, not inlined into `main`.
+    // An instance method of a class that is not final, overridden in a
+    // loaded subclass: its virtual calls have two implementations, so it
+    // is compiled on its own, not inlined into `main` (as `link`).
     void spin() {
         Thread.onSpinWait();
     }
 
+    static class Other extends Decode {
+        @Override
+        void link(Decode n) {
+        }
+
+        @Override
+        void spin() {
+        }
+    }
+
     public static void main(String[] args) {
+        Decode other = new Other();
+        other.spin();
         Decode d = new Decode();
         for (int i = 0; i < 3; i++) {
             d.bump();

@@ -15,6 +15,9 @@
 //! a slot, so a frame's reference map on entry to its instruction is exact
 //! at any of them (`stack.rs`). Safepoint polls: method entry, backward
 //! branches and switches, allocation (the mutator polls in `alloc`).
+//! Backward branches also count toward the JIT's thresholds and, in a
+//! hot method, move the running frame into compiled code by on-stack
+//! replacement (`jump!`, `jit/entry.rs`).
 
 use std::sync::atomic::{fence, Ordering};
 
@@ -31,6 +34,16 @@ use crate::runtime::{JResult, JThread, Thrown};
 /// `StackOverflowError` itself (its constructor and stack trace), as
 /// HotSpot's yellow zone.
 pub const STACK_RESERVE: usize = 16 * 1024;
+
+/// Past the OSR threshold, every this many backward branches of a method
+/// ask for on-stack replacement at the branch's target (HotSpot's
+/// interpreter notifies its policy every 2^`Tier0BackedgeNotifyFreqLog`,
+/// 1024, too): a frame enters compiled code at most this many iterations
+/// late, and a loop whose entry is refused costs one lookup per this many.
+const OSR_NOTIFY: u32 = 1024;
+
+/// `ThreadStack::osr_at` when no on-stack replacement is asked for.
+pub const NO_OSR: usize = usize::MAX;
 
 /// A native method: the thread and a pointer to its argument slots (the
 /// receiver first), returning its result as a slot value (long and double
@@ -336,21 +349,6 @@ impl<B: BarrierSet> JThread<B> {
                     (*st).sp.set(sp);
                 }};
             }
-            macro_rules! jump {
-                ($t:expr) => {{
-                    let t: u32 = $t;
-                    pc = d.insns.as_ptr().add((t & !BACKWARD) as usize);
-                    if t & BACKWARD != 0 {
-                        (*st).top_pc.set(pc);
-                        self.m.safepoint_poll();
-                        if jit_counting {
-                            // Relaxed: a heuristic count (as invocations).
-                            let c = &method.jit.backedges;
-                            c.store(c.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
-                        }
-                    }
-                }};
-            }
 
             'dispatch: loop {
                 let insn: &Insn = &*pc;
@@ -360,6 +358,36 @@ impl<B: BarrierSet> JThread<B> {
                         ($e:expr) => {{
                             save!();
                             break 'op $e;
+                        }};
+                    }
+                    // A branch; a backward one polls, counts, and every
+                    // `OSR_NOTIFY`th past the OSR threshold leaves the
+                    // instruction for on-stack replacement at the target
+                    // (an empty operand stack), handled once, out of the
+                    // way, where exceptions are (`ThreadStack::osr_at`:
+                    // in memory, not a register of this loop).
+                    macro_rules! jump {
+                        ($t:expr) => {{
+                            let t: u32 = $t;
+                            let at = (t & !BACKWARD) as usize;
+                            pc = d.insns.as_ptr().add(at);
+                            if t & BACKWARD != 0 {
+                                (*st).top_pc.set(pc);
+                                self.m.safepoint_poll();
+                                if jit_counting {
+                                    // Relaxed: a heuristic count (as invocations).
+                                    let c = &method.jit.backedges;
+                                    let n = c.load(Ordering::Relaxed).wrapping_add(1);
+                                    c.store(n, Ordering::Relaxed);
+                                    if n % OSR_NOTIFY == 0
+                                        && n > self.vm.jit.osr_threshold
+                                        && d.maps.depth[at] == 0
+                                    {
+                                        (*st).osr_at.set(at);
+                                        break 'op Thrown;
+                                    }
+                                }
+                            }
                         }};
                     }
                     macro_rules! null_check {
@@ -1253,6 +1281,46 @@ impl<B: BarrierSet> JThread<B> {
                 // its callers (JVMS 2.10), unlocking synchronized methods'
                 // locks on the way out.
                 let _ = thrown;
+                if (*st).osr_at.get() != NO_OSR {
+                    // Not an exception: a backward branch to `osr_at`
+                    // (`pc`) asks to move the frame into compiled code,
+                    // which runs it to its end: its result returns to the
+                    // caller, its uncaught exception goes to the caller's
+                    // handlers (`jit/entry.rs`).
+                    let target = (*st).osr_at.replace(NO_OSR);
+                    (*st).sp.set(sp);
+                    let Some(r) = self.osr_enter(method, d, fp, target) else {
+                        continue 'dispatch;
+                    };
+                    let h = &*fp;
+                    if h.flags & ENTRY != 0 {
+                        (*st).top_frame.set(h.caller);
+                        (*st).top_pc.set(h.caller_pc);
+                        // A reference result is current: no safepoint
+                        // since it returned.
+                        return r;
+                    }
+                    // The frame is popped as by a return (the result may
+                    // overwrite its header).
+                    let (ret_slots, caller_pc) = (method.ret_slots, h.caller_pc);
+                    sp = locals;
+                    locals = h.link as *mut u64;
+                    fp = h.caller;
+                    pc = caller_pc.add(1);
+                    method = (*fp).method;
+                    d = decoded_of(method);
+                    (*st).top_frame.set(fp);
+                    (*st).top_pc.set(caller_pc);
+                    if let Ok(v) = r {
+                        match ret_slots {
+                            0 => {}
+                            1 => push!(v),
+                            _ => push2!(v),
+                        }
+                        continue 'dispatch;
+                    }
+                    // Its exception: dispatched at the caller's invoke, below.
+                }
                 let mut at = pc.sub(1);
                 loop {
                     let exc = self.pending();

@@ -116,6 +116,10 @@ pub struct ThreadStack {
     pub in_overflow: Cell<bool>,
     /// The context compiled code runs with (`jit/frame.rs`).
     pub jit: JitCtx,
+    /// The instruction a backward branch of the interpreter's current
+    /// frame asks on-stack replacement at (`exec.rs`), or
+    /// `exec::NO_OSR`: kept here, out of the dispatch loop's registers.
+    pub osr_at: Cell<usize>,
     _mem: Box<[u64]>,
 }
 
@@ -146,6 +150,7 @@ impl ThreadStack {
             pending: Cell::new(0),
             thread_obj: Cell::new(0),
             in_overflow: Cell::new(false),
+            osr_at: Cell::new(super::exec::NO_OSR),
             jit: JitCtx {
                 block: Cell::new(std::ptr::null()),
                 stack: Cell::new(std::ptr::null()),

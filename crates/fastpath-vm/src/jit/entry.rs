@@ -13,17 +13,25 @@
 //! sets the context there, loads the arguments from the interpreter's
 //! slots (`args`, the callee's locals 0..) into registers, calls the
 //! entry and returns the result as slot bits.
+//!
+//! On-stack replacement (`JThread::osr_enter`, from the interpreter's
+//! backward branches): an OSR adapter per result kind, `(ctx, entry, fp,
+//! 0) -> (value, status)`, calls a method's OSR entry with the header of
+//! the interpreted frame it continues; the interpreter makes the frame
+//! compiled for the call (`frame.rs`) and takes the result as the
+//! frame's return or its uncaught exception.
 
 use cranelift_codegen::ir::types::{F32, F64, I32, I64};
-use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlagsData, Signature, UserFuncName};
+use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlagsData, Signature, UserFuncName, Value};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use fastpath::gc::BarrierSet;
 
-use super::frame::{JitCtx, Ret, CALLER_ENTRY};
+use super::frame::{JitCtx, Ret, CALLER_ENTRY, COMPILED, OSR_NOT_ENTERED};
 use super::ops::K;
-use super::translate::{java_signature, ty};
-use crate::interp::stack::{FrameHeader, HEADER_SLOTS};
+use super::translate::{java_signature, osr_signature, ty};
+use super::OsrLookup;
+use crate::interp::stack::{FrameHeader, ENTRY, HEADER_SLOTS};
 use crate::interp::{Decoded, Insn};
 use crate::link::Method;
 use crate::runtime::{JResult, JThread, Thrown};
@@ -61,19 +69,53 @@ pub fn adapter(m: &Method, frontend: cranelift_codegen::isa::TargetFrontendConfi
     let call = b.ins().call_indirect(sigref, target, &call_args);
     let r = b.inst_results(call).to_vec();
     b.ins().set_pinned_reg(saved);
-    let bits = match m.desc.ret.as_ref().map(K::of_type) {
-        Some(K::I) => b.ins().sextend(I64, r[0]),
-        Some(K::F) => {
-            let i = b.ins().bitcast(I32, MemFlagsData::new(), r[0]);
-            b.ins().uextend(I64, i)
-        }
-        Some(K::D) => b.ins().bitcast(I64, MemFlagsData::new(), r[0]),
-        _ => r[0],
-    };
+    let bits = slot_bits(&mut b, m, r[0]);
     b.ins().return_(&[bits, r[1]]);
     b.seal_all_blocks();
     b.finalize(frontend);
     let _ = (F32, F64);
+    func
+}
+
+/// `m`'s result `v` as the bits an interpreter slot holds.
+fn slot_bits(b: &mut FunctionBuilder, m: &Method, v: Value) -> Value {
+    match m.desc.ret.as_ref().map(K::of_type) {
+        Some(K::I) => b.ins().sextend(I64, v),
+        Some(K::F) => {
+            let i = b.ins().bitcast(I32, MemFlagsData::new(), v);
+            b.ins().uextend(I64, i)
+        }
+        Some(K::D) => b.ins().bitcast(I64, MemFlagsData::new(), v),
+        _ => v,
+    }
+}
+
+/// The OSR adapter for `m`'s result kind: `(ctx, entry, fp, 0) -> (value,
+/// status)`; it keeps the caller's pinned register, sets the context
+/// there, calls the OSR entry with `fp` and returns its result as slot
+/// bits.
+pub fn osr_adapter(m: &Method, frontend: cranelift_codegen::isa::TargetFrontendConfig) -> Function {
+    let mut sig = Signature::new(CallConv::SystemV);
+    sig.params.extend([AbiParam::new(I64); 4]);
+    sig.returns.extend([AbiParam::new(I64); 2]);
+    let mut func = Function::with_name_signature(UserFuncName::user(4, m.id), sig);
+    let mut fctx = FunctionBuilderContext::new();
+    let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let p = b.block_params(entry).to_vec();
+    let (ctx, target, fp) = (p[0], p[1], p[2]);
+    let saved = b.ins().get_pinned_reg(I64);
+    b.ins().set_pinned_reg(ctx);
+    let sigref = b.import_signature(osr_signature(m));
+    let call = b.ins().call_indirect(sigref, target, &[fp]);
+    let r = b.inst_results(call).to_vec();
+    b.ins().set_pinned_reg(saved);
+    let bits = slot_bits(&mut b, m, r[0]);
+    b.ins().return_(&[bits, r[1]]);
+    b.seal_all_blocks();
+    b.finalize(frontend);
     func
 }
 
@@ -134,7 +176,9 @@ impl<B: BarrierSet> JThread<B> {
         self.m.safe_region(|| vm.jit.compile(m, d))
     }
 
-    /// Decodes the small statically bound callees of `d`, `depth` calls
+    /// Decodes the small statically bound callees of `d`, and the one
+    /// implementation class-hierarchy analysis finds for a virtual call
+    /// (`cha.rs`), `depth` calls
     /// deep, so that `-Xcomp`, which compiles a method before its callees
     /// first run, can inline them (the translator inlines only decoded
     /// methods: decoding resolves, which may load classes, and cannot run
@@ -153,6 +197,16 @@ impl<B: BarrierSet> JThread<B> {
                         || method.class.flags & crate::classfile::access::FINAL != 0 =>
                 {
                     method
+                }
+                Insn::InvokeVirtual { method, index } => {
+                    match super::cha::single_implementation(
+                        super::cha::Classes(&self.vm.loader),
+                        method,
+                        index,
+                    ) {
+                        Some(t) => t,
+                        None => continue,
+                    }
                 }
                 _ => continue,
             };
@@ -209,6 +263,84 @@ impl<B: BarrierSet> JThread<B> {
         } else {
             Ok(r.value)
         }
+    }
+
+    /// Moves the interpreted frame `fp` of `m`, at a backward branch to
+    /// instruction `at` (an empty operand stack; the frame published at
+    /// `at`), into `m`'s OSR entry there, compiling it first when it was
+    /// never asked for (in a safe region). `None`: no entry (refused,
+    /// being compiled by another thread, or no room for its frames): the
+    /// interpreter goes on. Otherwise the frame has run to its end in
+    /// compiled code: its result, or its exception, which no handler of
+    /// the frame catches (pending; the caller's handlers come next), and
+    /// a synchronized method's lock released once, by the compiled code
+    /// (`sync_obj` cleared). The header is the interpreted frame's again.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn osr_enter(
+        &mut self,
+        m: &'static Method,
+        d: &'static Decoded,
+        fp: *mut FrameHeader,
+        at: usize,
+    ) -> Option<JResult<u64>> {
+        // Relaxed: a hint (a method the JIT refused has no OSR entry either).
+        if m.jit.state.load(std::sync::atomic::Ordering::Relaxed) == super::State::Failed as u8 {
+            return None;
+        }
+        let code = match self.vm.jit.osr_lookup(m, at) {
+            OsrLookup::Ready(e) => e,
+            OsrLookup::Unavailable => return None,
+            OsrLookup::Missing => {
+                let vm = self.vm;
+                self.m.safe_region(|| vm.jit.compile_osr(m, d, at))?
+            }
+        };
+        // The frame is there already; the entry's own check covers the
+        // native stack and repeats this one.
+        if (fp as usize) + code.extent > self.stack.jit.limit.get() {
+            return None;
+        }
+        // SAFETY: `fp` is the interpreter's current frame on this thread's
+        // slot stack; nothing else reads its header until the compiled
+        // code's first safepoint, which sees it compiled.
+        let (caller, link, flags) = unsafe { ((*fp).caller, (*fp).link, (*fp).flags) };
+        let tag = if flags & ENTRY != 0 { CALLER_ENTRY } else { 0 };
+        // SAFETY: as above.
+        unsafe {
+            (*fp).flags = COMPILED;
+            (*fp).caller = (caller as usize | tag) as *mut FrameHeader;
+            (*fp).link = at;
+        }
+        let ctx: *const JitCtx = &self.stack.jit;
+        let me = self as *mut Self as *mut ();
+        self.stack.jit.thread.set(me);
+        // SAFETY: the OSR adapter was compiled for `m`'s result kind and
+        // both it and the entry stay installed for the process's life.
+        let f: AdapterFn = unsafe { std::mem::transmute::<usize, AdapterFn>(code.adapter) };
+        // SAFETY: the OSR entry's contract: a live context of this thread,
+        // `fp` a frame of `m` at `at` made compiled, its locals holding
+        // the kinds the entry loads.
+        let r = unsafe { f(ctx, code.entry, fp as *mut u64, 0) };
+        // SAFETY: the frame is still there (the compiled code returned;
+        // it pops nothing of its own).
+        unsafe {
+            (*fp).flags = flags;
+            (*fp).caller = caller;
+            (*fp).link = link;
+        }
+        if r.status == OSR_NOT_ENTERED {
+            return None;
+        }
+        // SAFETY: as above; the compiled code released the method's lock.
+        unsafe { (*fp).sync_obj = 0 };
+        // Relaxed: statistics.
+        self.vm
+            .jit
+            .stats
+            .osr_entries
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some(if r.status != 0 { Err(Thrown) } else { Ok(r.value) })
     }
 
     /// The `Invoke` helper's work: calls `m` (no compiled code: an

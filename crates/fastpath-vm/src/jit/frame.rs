@@ -33,6 +33,15 @@
 //! reads the slot stack, so a frame that is never published costs
 //! nothing.
 //!
+//! On-stack replacement turns an interpreted frame into a compiled one in
+//! place: the layout is the same, so the interpreter (`entry.rs`,
+//! `JThread::osr_enter`) only rewrites the header's `flags` to
+//! `COMPILED`, tags `caller` with [`CALLER_ENTRY`] when the frame was
+//! entered from Rust, sets `link` to the entry's position, and calls the
+//! method's OSR entry (`translate.rs`, `prologue_osr`) with the frame,
+//! which loads the live locals from their slots and runs on; when it
+//! returns, the interpreter restores the header and pops the frame.
+//!
 //! [`JitCtx`] is the per-thread context compiled code holds in Cranelift's
 //! pinned register (r15 on x86-64, x21 on AArch64), as wasmtime's
 //! `vmctx`: the thread block (the fast paths' state at its published
@@ -115,6 +124,10 @@ pub fn native_limit_below(top: usize, native_stack_bytes: usize) -> usize {
     const MARGIN: usize = 512 << 10;
     top.saturating_sub(native_stack_bytes.saturating_sub(MARGIN))
 }
+
+/// The status an on-stack-replacement entry returns when its stack checks
+/// fail before it ran anything (the interpreter keeps the frame).
+pub const OSR_NOT_ENTERED: u64 = 2;
 
 /// What a compiled method returns through an adapter, and a helper that
 /// runs Java for compiled code: the result's bits as an interpreter slot

@@ -10,10 +10,27 @@
 //! stays interpreted for good. `-Xint` never compiles; `-Xcomp` compiles
 //! each method before its first run.
 //!
+//! On-stack replacement moves a running interpreted frame into compiled
+//! code: past [`Jit::osr_threshold`] backward branches, every 1024th
+//! backward branch (HotSpot's interpreter notifies its compilation policy
+//! at the same rate, `Tier0BackedgeNotifyFreqLog` 10) whose target has an
+//! empty operand stack asks for the method's OSR entry at that target
+//! ([`Jit::compile_osr`], cached per method and instruction; a refusal is
+//! remembered) and continues the frame there (`entry.rs`,
+//! `JThread::osr_enter`); what the entry returns, a value or a pending
+//! exception, is the frame's. A target with operands on the stack is
+//! never an OSR entry (javac's loops have none). Monitors the frame holds
+//! stay held across the entry (the tiers lock alike). `-Xint` never
+//! replaces a frame, nor `-Xcomp`, where a method is compiled before its
+//! first run, so an interpreted frame is one the JIT refused.
+//! `FASTPATH_VM_JIT_LOG=1` prints each OSR compilation (`OSR at bci N`)
+//! and the summary counts OSR compilations, refusals and entries.
+//!
 //! | file | what |
 //! |---|---|
 //! | `ops.rs` | the instructions, typed for the JIT |
 //! | `kinds.rs` | the kind of every slot at every instruction (dataflow) |
+//! | `cha.rs` | class-hierarchy analysis: a virtual call's one implementation |
 //! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
 //! | `frame.rs` | compiled frames on the slot stack, the per-thread context |
@@ -29,6 +46,7 @@
 //! (`entry.rs`), which loads the arguments from the slots where the
 //! interpreter keeps them and sets the context register.
 
+pub mod cha;
 pub mod emit;
 pub mod entry;
 pub mod frame;
@@ -148,6 +166,11 @@ pub struct CompileEnv {
     pub bool_array: usize,
     /// A new object's header.
     pub neutral: u64,
+    /// The class registry (class-hierarchy analysis, `cha.rs`).
+    pub classes: cha::Classes,
+    /// The counter a guarded inlined call's miss increments, when the
+    /// JIT logs (`None`: misses are not counted).
+    pub guard_misses: Option<&'static AtomicU64>,
     /// The regions' lock words, when monitors are entered and exited
     /// inline (the process runs lightweight locking); `None`: every
     /// `monitorenter` and `monitorexit` calls the runtime.
@@ -167,6 +190,53 @@ pub struct JitStats {
     pub bytes: AtomicU64,
     /// Calls inlined into the methods compiled.
     pub inlined: AtomicU64,
+    /// On-stack-replacement entries compiled.
+    pub osr_compiled: AtomicU64,
+    /// On-stack-replacement entries the JIT refused.
+    pub osr_failed: AtomicU64,
+    /// Interpreted frames moved into compiled code.
+    pub osr_entries: AtomicU64,
+    /// Virtual calls inlined behind a guard on the receiver's vtable
+    /// entry.
+    pub guarded: AtomicU64,
+    /// Guarded inlined calls whose receiver ran another method (counted
+    /// only with `FASTPATH_VM_JIT_LOG=1`).
+    pub guard_misses: AtomicU64,
+}
+
+/// An installed on-stack-replacement entry (`translate.rs`,
+/// `prologue_osr`).
+#[derive(Clone, Copy, Debug)]
+pub struct OsrEntry {
+    /// The code's address.
+    pub entry: usize,
+    /// The adapter that calls it (`entry::osr_adapter`).
+    pub adapter: usize,
+    /// The slot-stack bytes past the frame pointer the code's frames
+    /// reach.
+    pub extent: usize,
+}
+
+/// An OSR entry's state, per method and instruction.
+#[derive(Clone, Copy, Debug)]
+enum OsrState {
+    /// A thread is compiling it.
+    Compiling,
+    /// Installed.
+    Ready(OsrEntry),
+    /// The JIT refused it: the frame stays interpreted.
+    Failed,
+}
+
+/// What [`Jit::osr_lookup`] found.
+#[derive(Clone, Copy, Debug)]
+pub enum OsrLookup {
+    /// The entry, installed.
+    Ready(OsrEntry),
+    /// Refused, or being compiled by another thread: interpret on.
+    Unavailable,
+    /// Never asked for: compile it.
+    Missing,
 }
 
 /// The VM's JIT.
@@ -177,14 +247,20 @@ pub struct Jit {
     pub invoke_threshold: u32,
     /// Backward branches taken in a method's interpreted runs before its
     /// next invocation is compiled (a method called rarely whose loops are
-    /// hot; without on-stack replacement the running invocation finishes
-    /// interpreted).
+    /// hot; the running invocation moves into compiled code by on-stack
+    /// replacement, [`Jit::osr_threshold`]).
     pub backedge_threshold: u32,
+    /// A method's backward branches (all its interpreted frames') past
+    /// which an interpreted frame of it moves into compiled code at a
+    /// loop head (`u32::MAX`: never).
+    pub osr_threshold: u32,
     isa: OwnedTargetIsa,
     cache: OnceLock<CodeCache>,
     env: OnceLock<CompileEnv>,
     entries: Mutex<Vec<Entry>>,
     adapters: Mutex<HashMap<String, usize>>,
+    /// OSR entries by method address and instruction index.
+    osr: Mutex<HashMap<(usize, u32), OsrState>>,
     /// Counters.
     pub stats: JitStats,
     /// Print each compilation (`FASTPATH_VM_JIT_LOG=1`).
@@ -259,17 +335,25 @@ impl Jit {
             },
             // A backward branch weighs 1/16 of an invocation (HotSpot's
             // tiers weigh it less still: Tier3InvocationThreshold 200,
-            // Tier3BackEdgeThreshold 60000, but they also have OSR).
+            // Tier3BackEdgeThreshold 60000).
             backedge_threshold: match mode {
                 Mode::Int => u32::MAX,
                 Mode::Mixed => threshold.max(1).saturating_mul(16),
                 Mode::Comp => 0,
+            },
+            // The back-edge threshold, which also compiles the method for
+            // its next call (HotSpot's OnStackReplacePercentage makes its
+            // OSR threshold a multiple of the back-edge one).
+            osr_threshold: match mode {
+                Mode::Mixed => threshold.max(1).saturating_mul(16),
+                Mode::Int | Mode::Comp => u32::MAX,
             },
             isa: jit_isa(),
             cache: OnceLock::new(),
             env: OnceLock::new(),
             entries: Mutex::new(Vec::new()),
             adapters: Mutex::new(HashMap::new()),
+            osr: Mutex::new(HashMap::new()),
             stats: JitStats::default(),
             log: std::env::var_os("FASTPATH_VM_JIT_LOG").is_some_and(|v| v == "1"),
         })
@@ -286,7 +370,7 @@ impl Jit {
     pub fn init<B: BarrierSet>(
         &self,
         m: &mut fastpath::gc::Mutator<B>,
-        vm: &crate::runtime::Vm,
+        vm: &'static crate::runtime::Vm,
     ) -> Result<(), String> {
         if !self.enabled() || self.env.get().is_some() {
             return Ok(());
@@ -325,6 +409,8 @@ impl Jit {
             bool_array,
             neutral: layout::neutral_header(),
             region_locks: lightweight.then(|| m.region_lock_map()),
+            classes: cha::Classes(&vm.loader),
+            guard_misses: self.log.then_some(&vm.jit.stats.guard_misses),
         };
         let _ = self.cache.set(cache);
         let _ = self.env.set(env);
@@ -360,11 +446,16 @@ impl Jit {
         // Relaxed: statistics.
         self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
         match result {
-            Ok((entry, adapter, len)) => {
+            Ok((entry, adapter, len, guarded)) => {
                 self.stats.compiled.fetch_add(1, Ordering::Relaxed);
                 self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
                 if self.log {
-                    eprintln!("jit: {m:?} {len} bytes in {} us", nanos / 1000);
+                    let note = if guarded > 0 {
+                        format!(", {guarded} calls inlined behind a guard")
+                    } else {
+                        String::new()
+                    };
+                    eprintln!("jit: {m:?} {len} bytes in {} us{note}", nanos / 1000);
                 }
                 // Release: the adapter before the entry that names it.
                 m.jit.adapter.store(adapter, Ordering::Release);
@@ -391,20 +482,109 @@ impl Jit {
         env: &CompileEnv,
         m: &'static Method,
         d: &'static Decoded,
-    ) -> Result<(usize, usize, usize), String> {
+    ) -> Result<(usize, usize, usize, usize), String> {
         if m.is_native() || m.is_abstract() {
             return Err("no bytecode".into());
         }
         let adapter = self.adapter_for(cache, m)?;
         let mut fctx = FunctionBuilderContext::new();
-        let (func, inlined) =
-            translate::translate(env, m, d, &mut fctx, self.isa.frontend_config()).map_err(|e| e.0)?;
+        let t =
+            translate::translate(env, m, d, None, &mut fctx, self.isa.frontend_config()).map_err(|e| e.0)?;
         // Relaxed: statistics.
-        self.stats.inlined.fetch_add(inlined as u64, Ordering::Relaxed);
-        let entry = self.install(cache, env, func)?;
+        self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
+        self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
+        let entry = self.install(cache, env, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
-        Ok((addr, adapter, len))
+        Ok((addr, adapter, len, t.guarded))
+    }
+
+    /// `m`'s OSR entry at instruction `at`, if installed, refused, or
+    /// never asked for.
+    pub fn osr_lookup(&self, m: &'static Method, at: usize) -> OsrLookup {
+        let map = self.osr.lock().unwrap_or_else(|e| e.into_inner());
+        match map.get(&(m as *const Method as usize, at as u32)) {
+            Some(OsrState::Ready(e)) => OsrLookup::Ready(*e),
+            Some(OsrState::Compiling | OsrState::Failed) => OsrLookup::Unavailable,
+            None => OsrLookup::Missing,
+        }
+    }
+
+    /// Compiles `m`'s OSR entry at instruction `at` (decoded as `d`)
+    /// unless another thread does or did; `None` if it has none (a
+    /// refusal is remembered: never compiled again).
+    pub fn compile_osr(&self, m: &'static Method, d: &'static Decoded, at: usize) -> Option<OsrEntry> {
+        let (cache, env) = self.ready()?;
+        let key = (m as *const Method as usize, at as u32);
+        {
+            let mut map = self.osr.lock().unwrap_or_else(|e| e.into_inner());
+            match map.get(&key) {
+                Some(OsrState::Ready(e)) => return Some(*e),
+                Some(_) => return None,
+                None => {
+                    map.insert(key, OsrState::Compiling);
+                }
+            }
+        }
+        let start = Instant::now();
+        let result = self.compile_osr_now(cache, env, m, d, at);
+        let nanos = start.elapsed().as_nanos() as u64;
+        // Relaxed: statistics.
+        self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
+        let bci = d.bcis.get(at).copied().unwrap_or(u32::MAX);
+        let (state, out) = match result {
+            Ok((e, len)) => {
+                self.stats.osr_compiled.fetch_add(1, Ordering::Relaxed);
+                self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
+                if self.log {
+                    eprintln!("jit: {m:?} OSR at bci {bci} {len} bytes in {} us", nanos / 1000);
+                }
+                (OsrState::Ready(e), Some(e))
+            }
+            Err(why) => {
+                self.stats.osr_failed.fetch_add(1, Ordering::Relaxed);
+                if self.log {
+                    eprintln!("jit: {m:?} OSR at bci {bci} not compiled: {why}");
+                }
+                (OsrState::Failed, None)
+            }
+        };
+        self.osr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, state);
+        out
+    }
+
+    fn compile_osr_now(
+        &self,
+        cache: &CodeCache,
+        env: &CompileEnv,
+        m: &'static Method,
+        d: &'static Decoded,
+        at: usize,
+    ) -> Result<(OsrEntry, usize), String> {
+        if m.is_native() || m.is_abstract() {
+            return Err("no bytecode".into());
+        }
+        let adapter = self.osr_adapter_for(cache, m)?;
+        let mut fctx = FunctionBuilderContext::new();
+        let t = translate::translate(env, m, d, Some(at), &mut fctx, self.isa.frontend_config())
+            .map_err(|e| e.0)?;
+        // Relaxed: statistics.
+        self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
+        self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
+        let entry = self.install(cache, env, t.func)?;
+        let (addr, len) = (entry.addr() as usize, entry.len());
+        self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
+        Ok((
+            OsrEntry {
+                entry: addr,
+                adapter,
+                extent: t.extent,
+            },
+            len,
+        ))
     }
 
     /// Compiles and installs `func`, resolving helper and library imports.
@@ -445,6 +625,25 @@ impl Jit {
         Ok(a)
     }
 
+    /// The OSR adapter for `m`'s result kind, compiled on first need.
+    fn osr_adapter_for(&self, cache: &CodeCache, m: &'static Method) -> Result<usize, String> {
+        let key = format!(
+            "osr){}",
+            translate::shape_key(m).rsplit(')').next().unwrap_or("V")
+        );
+        let mut map = self.adapters.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(a) = map.get(&key) {
+            return Ok(*a);
+        }
+        let func = entry::osr_adapter(m, self.isa.frontend_config());
+        let env = self.env.get().ok_or("not initialized")?;
+        let e = self.install(cache, env, func)?;
+        let a = e.addr() as usize;
+        self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(e);
+        map.insert(key, a);
+        Ok(a)
+    }
+
     /// The installed code `[start, end)` that `entry` (a method's
     /// `MethodJit::entry`) begins, for disassembly and tests.
     pub fn code_range(&self, entry: usize) -> Option<(usize, usize)> {
@@ -464,12 +663,18 @@ impl Jit {
         let s = &self.stats;
         // Relaxed: statistics read at exit.
         format!(
-            "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling",
+            "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling, \
+             {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses",
             s.compiled.load(Ordering::Relaxed),
             s.failed.load(Ordering::Relaxed),
             s.inlined.load(Ordering::Relaxed),
             s.bytes.load(Ordering::Relaxed),
-            s.nanos.load(Ordering::Relaxed) / 1_000_000
+            s.nanos.load(Ordering::Relaxed) / 1_000_000,
+            s.osr_compiled.load(Ordering::Relaxed),
+            s.osr_failed.load(Ordering::Relaxed),
+            s.osr_entries.load(Ordering::Relaxed),
+            s.guarded.load(Ordering::Relaxed),
+            s.guard_misses.load(Ordering::Relaxed)
         )
     }
 }

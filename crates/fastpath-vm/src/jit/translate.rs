@@ -39,22 +39,43 @@
 //!   check covers the deepest inlined frame. Without `-Xcomp`, a callee
 //!   that never ran is not decoded and stays a call (HotSpot's C2 leaves
 //!   a call it has never seen taken to an uncommon trap); `-Xcomp` decodes
-//!   the small statically bound callees before compiling (`entry.rs`).
+//!   the small statically bound callees, and the implementations
+//!   class-hierarchy analysis finds, before compiling (`entry.rs`).
 //!
-//!   Virtual calls are inlined only when statically bound. A monomorphic
-//!   virtual call (one receiver class loaded that implements the method)
-//!   would need class-hierarchy analysis: a dependency recorded against
-//!   the method, and, when a class loaded later overrides it, every
-//!   compiled method that inlined it deoptimised (its running frames
-//!   rebuilt as interpreted frames at their current instruction, and its
-//!   entry reset so later calls compile anew). The frames already have
-//!   the interpreter's layout, which makes the rebuilding tractable, but
-//!   the deoptimisation must reach frames in the middle of an inlined
-//!   body, with values only in registers between safepoints: HotSpot
-//!   keeps a debug-info scope per inlined frame at each safepoint for
-//!   that. An inline cache (a receiver-class guard before the inlined
-//!   body, a real call when it fails) needs neither and is the smaller
-//!   next step.
+//!   A virtual call that is not statically bound is inlined behind a
+//!   guard (`guarded_inline_call`) when class-hierarchy analysis
+//!   (`cha.rs`) finds one implementation among the classes loaded at
+//!   compile time: the receiver's vtable entry at the call's index is
+//!   loaded (class word, vtable pointer, entry: the load chain the call
+//!   itself needs) and compared with that method; equal, its body runs
+//!   inlined; not equal, a cold block makes the ordinary virtual call.
+//!   That is the inline-cache answer to the choice the alternative,
+//!   class-hierarchy analysis with deoptimisation, poses: CHA alone would
+//!   drop the guard and record a dependency, and a class loaded later
+//!   that overrides the method would have to deoptimise every compiled
+//!   method that inlined it, rebuilding its running frames as interpreted
+//!   ones, including frames stopped inside an inlined body with values
+//!   only in registers (HotSpot keeps a debug-info scope per inlined frame
+//!   at every safepoint for that). The guard costs a compare and a
+//!   predicted branch on the vtable entry the call loads anyway; in
+//!   return the compiled code is correct after any class load with nothing
+//!   recorded or invalidated, and a site that turns polymorphic keeps its
+//!   inlined path for the old receivers. HotSpot's C2 inlines a profiled
+//!   receiver behind a class check the same way where CHA proves
+//!   nothing; comparing the method instead of the class lets every
+//!   receiver class that inherits it take the inlined path. Interface
+//!   calls stay calls.
+//!
+//! - On-stack replacement (`prologue_osr`): the same translation with
+//!   another entry block, which takes an interpreted frame of the method
+//!   stopped at a loop head (a backward branch's target with an empty
+//!   operand stack), defines the variable of every local live there (its
+//!   kind from `kinds.rs`) from the frame's slot, and jumps to the loop
+//!   head's block. The frame already has the compiled layout, so nothing
+//!   is copied or moved: the code runs on in the interpreter's frame and
+//!   returns as the method would. The rest of the method is translated
+//!   too (the code after the loop runs compiled); what only the normal
+//!   entry reaches is unreachable and left out by Cranelift.
 //!
 //! The object model, barriers and allocation are in `emit.rs`.
 
@@ -238,24 +259,69 @@ pub(super) struct Translator<'e, 'f> {
     inlined_bytes: usize,
     /// Calls inlined so far.
     inlined_calls: usize,
+    /// Of them, virtual calls inlined behind a guard.
+    guarded_calls: usize,
 }
 
-/// Translates `m` into a Cranelift function named `(0, m.id)`; with it,
-/// the number of calls inlined.
+/// The signature of an on-stack-replacement entry: `(fp) -> (value,
+/// status)`, SystemV, the context in the pinned register. `fp` is the
+/// header of the interpreter's frame the code continues; status
+/// [`OSR_NOT_ENTERED`](super::frame::OSR_NOT_ENTERED) says the stack
+/// checks failed before anything ran.
+pub fn osr_signature(m: &Method) -> Signature {
+    let mut sig = Signature::new(CallConv::SystemV);
+    sig.params.push(AbiParam::new(I64));
+    sig.returns.push(AbiParam::new(ret_type(m)));
+    sig.returns.push(AbiParam::new(I64));
+    sig
+}
+
+/// A translated method.
+pub struct Translated {
+    /// The function.
+    pub func: Function,
+    /// Calls inlined into it.
+    pub inlined: usize,
+    /// Of them, virtual calls inlined behind a guard.
+    pub guarded: usize,
+    /// The slot-stack bytes past its frame pointer that its frame and its
+    /// inlined callees' frames reach (an on-stack-replacement entry's
+    /// caller checks them before entering).
+    pub extent: usize,
+}
+
+/// Translates `m` into a Cranelift function: its entry (`osr` `None`,
+/// named `(0, m.id)`, signature [`java_signature`]), or the
+/// on-stack-replacement entry at instruction `osr` (named `(3, m.id)`,
+/// signature [`osr_signature`]): it continues an interpreted frame of `m`
+/// at that instruction, a backward branch's target with an empty operand
+/// stack, from the frame's locals (`prologue_osr`).
 pub fn translate(
     env: &CompileEnv,
     m: &'static Method,
     d: &'static Decoded,
+    osr: Option<usize>,
     fctx: &mut FunctionBuilderContext,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
-) -> Result<(Function, usize), Unsupported> {
+) -> Result<Translated, Unsupported> {
     let mut ops = super::ops::ops_of(m, d).map_err(Unsupported)?;
     if ops.is_empty() {
         return Err(Unsupported("no code".into()));
     }
     ops.shrink_to_fit();
     let kinds = super::kinds::compute(m, d, &ops).map_err(Unsupported)?;
-    let mut func = Function::with_name_signature(UserFuncName::user(0, m.id), java_signature(m));
+    if let Some(at) = osr {
+        match kinds.stacks.get(at) {
+            Some(Some(stack)) if stack.is_empty() => {}
+            Some(Some(_)) => return Err(Unsupported(format!("OSR at {at}: operands on the stack"))),
+            _ => return Err(Unsupported(format!("OSR at {at}: not a reachable instruction"))),
+        }
+    }
+    let (name, sig) = match osr {
+        None => (UserFuncName::user(0, m.id), java_signature(m)),
+        Some(_) => (UserFuncName::user(3, m.id), osr_signature(m)),
+    };
+    let mut func = Function::with_name_signature(name, sig);
     let b = FunctionBuilder::new(&mut func, fctx);
     let ml = d.max_locals as usize;
     let mut t = Translator {
@@ -291,10 +357,14 @@ pub fn translate(
         extent_inst: None,
         inlined_bytes: 0,
         inlined_calls: 0,
+        guarded_calls: 0,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
-    t.prologue();
+    match osr {
+        None => t.prologue(),
+        Some(at) => t.prologue_osr(at)?,
+    }
     for i in 0..t.s.ops.len() {
         t.instruction(i)?;
     }
@@ -308,10 +378,16 @@ pub fn translate(
         // The stack check covers the deepest inlined frame.
         t.b.func.replace(inst).iconst(I64, t.extent);
     }
-    let inlined = t.inlined_calls;
+    let (inlined, guarded) = (t.inlined_calls, t.guarded_calls);
+    let extent = t.extent as usize;
     t.b.seal_all_blocks();
     t.b.finalize(frontend);
-    Ok((func, inlined))
+    Ok(Translated {
+        func,
+        inlined,
+        guarded,
+        extent,
+    })
 }
 
 impl<'e, 'f> Translator<'e, 'f> {
@@ -439,6 +515,76 @@ impl<'e, 'f> Translator<'e, 'f> {
         let first = self.s.blocks[0].expect("instruction 0 is reachable");
         self.b.ins().jump(first, &[]);
         self.s.filled = true;
+    }
+
+    /// The entry block of an on-stack-replacement entry at instruction
+    /// `at`: the stack checks (on failure, status `OSR_NOT_ENTERED`:
+    /// nothing ran, the interpreter goes on), then every local live at
+    /// `at`, by its kind there, loaded from the interpreter's frame at
+    /// `fp`, and a jump to `at`'s block. The interpreter has made the
+    /// frame compiled (flags, tagged caller, position) and keeps a
+    /// synchronized method's lock, in the header's `sync_obj`, which the
+    /// compiled method releases on its way out as its own; monitors the
+    /// frame's `monitorenter`s hold stay held (compiled `monitorexit`s
+    /// release them as the interpreter's would: both use the same lock
+    /// words and region pins). No entry poll: the interpreter polled at
+    /// the back edge that led here.
+    fn prologue_osr(&mut self, at: usize) -> Result<(), Unsupported> {
+        let target =
+            self.s.blocks[at].ok_or_else(|| Unsupported(format!("OSR at {at}: not a branch target")))?;
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        let fp = self.b.block_params(entry)[0];
+        let trusted = MemFlagsData::trusted();
+        let readonly = trusted.with_readonly();
+        self.ctx = self.b.ins().get_pinned_reg(I64);
+        self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
+        self.stackp = self.b.ins().load(I64, readonly, self.ctx, off::CTX_STACK);
+        self.s.fp = fp;
+        let extent = self.b.ins().iconst(I64, self.extent);
+        self.extent_inst = self.b.func.dfg.value_def(extent).inst();
+        let end = self.b.ins().iadd(fp, extent);
+        let limit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_LIMIT);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
+        let (refuse, native, setup) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(over, refuse, &[], native, &[]);
+        self.b.switch_to_block(native);
+        let nsp = self.b.ins().get_stack_pointer(I64);
+        let nlimit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_NATIVE_LIMIT);
+        let deep = self.b.ins().icmp(IntCC::UnsignedLessThan, nsp, nlimit);
+        self.b.ins().brif(deep, refuse, &[], setup, &[]);
+
+        self.b.set_cold_block(refuse);
+        self.b.switch_to_block(refuse);
+        let rt = ret_type(self.s.m);
+        let z = self.zero(rt);
+        let status = self.b.ins().iconst(I64, super::frame::OSR_NOT_ENTERED as i64);
+        self.b.ins().return_(&[z, status]);
+
+        self.b.switch_to_block(setup);
+        let locals = self.s.kinds.locals[at]
+            .clone()
+            .expect("a reachable instruction has a state");
+        for (n, &k) in locals.iter().enumerate() {
+            if matches!(k, K::Hi | K::X) {
+                continue;
+            }
+            // Slots hold ints sign-extended, floats as their bits in the
+            // low half, longs and doubles whole in their low slot
+            // (little-endian: the value's type loads from the slot).
+            let offset = (n as i64 - self.s.ml as i64) * 8;
+            let v = self.b.ins().load(ty(k), trusted, fp, offset as i32);
+            self.def_local(n, k, v);
+        }
+        self.s.receiver_fixed = !self.s.m.is_static() && !stores_local_0(&self.s.ops);
+        self.b.ins().jump(target, &[]);
+        self.s.filled = true;
+        Ok(())
     }
 
     /// A synchronized method's lock: the receiver or the class mirror,
@@ -1561,7 +1707,6 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         args.reverse();
         let depth_after = self.s.stack.len();
-        let arg_slots = m.arg_slots as usize;
         if dispatch != Dispatch::Static {
             // The receiver is checked with the arguments still on the
             // stack (the interpreter's state for the exception).
@@ -1571,6 +1716,11 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         if let Some(callee) = self.inline_candidate(dispatch, m) {
             return self.inline_call(m, callee, args, depth_after);
+        }
+        if let Dispatch::Virtual(index) = dispatch {
+            if let Some((t, callee)) = self.guarded_candidate(m, index) {
+                return self.guarded_inline_call(m, index, t, callee, args, depth_after);
+            }
         }
         let target = match dispatch {
             Dispatch::Static | Dispatch::Direct => self.b.ins().iconst(I64, m as *const Method as i64),
@@ -1589,6 +1739,15 @@ impl<'e, 'f> Translator<'e, 'f> {
                 t
             }
         };
+        self.call_method(m, target, &args, depth_after);
+        Ok(())
+    }
+
+    /// Calls `target` (a `Method` of `m`'s signature shape) with `args`,
+    /// the operand stack `depth_after` deep below them: its compiled
+    /// entry when it has one, else the `Invoke` helper; pushes the result.
+    fn call_method(&mut self, m: &'static Method, target: Value, args: &[(K, Value)], depth_after: usize) {
+        let arg_slots = m.arg_slots as usize;
         let trusted = MemFlagsData::trusted();
         let sp_args = self
             .b
@@ -1621,7 +1780,7 @@ impl<'e, 'f> Translator<'e, 'f> {
 
         self.b.switch_to_block(interp);
         let mut slot = 0;
-        for (k, v) in &args {
+        for (k, v) in args {
             let bits = self.slot_bits_of(*k, *v);
             self.b.ins().store(trusted, bits, sp_args, (slot * 8) as i32);
             slot += k.slots();
@@ -1639,6 +1798,58 @@ impl<'e, 'f> Translator<'e, 'f> {
         if let Some(t) = &m.desc.ret {
             self.push(K::of_type(t), rv);
         }
+    }
+
+    /// A virtual call of `m` (vtable index `index`) that class-hierarchy
+    /// analysis found monomorphic, `t` its implementation: `t`'s body
+    /// inlined behind a guard that loads the receiver's vtable entry at
+    /// `index` and compares it with `t`; on a mismatch (a class loaded
+    /// since overrides it) the ordinary virtual call, from a cold block.
+    /// Both ways push the result and meet after the call.
+    fn guarded_inline_call(
+        &mut self,
+        m: &'static Method,
+        index: u32,
+        t: &'static Method,
+        callee: Callee,
+        args: Vec<(K, Value)>,
+        depth_after: usize,
+    ) -> Result<(), Unsupported> {
+        let recv = args[0].1;
+        self.stack_restore(&args);
+        let target = self.vtable_target(recv, index, m);
+        self.s.stack.truncate(depth_after);
+        let hit = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, target, t as *const Method as i64);
+        let (inlined, miss, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(hit, inlined, &[], miss, &[]);
+
+        self.b.switch_to_block(inlined);
+        self.inline_call(t, callee, args.clone(), depth_after)?;
+        self.b.ins().jump(join, &[]);
+
+        self.b.set_cold_block(miss);
+        self.b.switch_to_block(miss);
+        self.s.stack.truncate(depth_after);
+        if let Some(counter) = self.env.guard_misses {
+            // Statistics (logging runs only): a racy add is enough.
+            let addr = self.b.ins().iconst(I64, counter as *const _ as i64);
+            let flags = MemFlagsData::trusted();
+            let n = self.b.ins().load(I64, flags, addr, 0);
+            let n = self.b.ins().iadd_imm_s(n, 1);
+            self.b.ins().store(flags, n, addr, 0);
+        }
+        self.call_method(m, target, &args, depth_after);
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(join);
+        self.guarded_calls += 1;
         Ok(())
     }
 
@@ -1655,6 +1866,19 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     // ---- inlining -------------------------------------------------------------------
+
+    /// The implementation of a virtual call of `m` (vtable index `index`)
+    /// that is not statically bound, to inline behind a guard: the one
+    /// class-hierarchy analysis finds among the loaded classes (`cha.rs`),
+    /// if it passes [`Translator::inline_candidate`]'s tests.
+    fn guarded_candidate(&self, m: &'static Method, index: u32) -> Option<(&'static Method, Callee)> {
+        if self.outer.len() >= MAX_INLINE_DEPTH {
+            return None;
+        }
+        let t = super::cha::single_implementation(self.env.classes, m, index)?;
+        let callee = self.inline_candidate(Dispatch::Direct, t)?;
+        Some((t, callee))
+    }
 
     /// `m`'s body to inline at this call, or `None` for a real call: a
     /// statically bound callee (static, private or `invokespecial`, a final
