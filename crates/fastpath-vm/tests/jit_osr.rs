@@ -169,4 +169,16 @@ fn loops_run_once_enter_compiled_code_and_match_hotspot() {
         assert_eq!(count(&r.jit, "OSR entries"), 0, "{opts:?} entered OSR code");
         assert_eq!(count(&r.jit, "OSR compiled"), 0, "{opts:?} compiled OSR code");
     }
+    // HotSpot's switch turns OSR off in the default tiers too.
+    let r = run(
+        &classes,
+        &[("FASTPATH_VM_JIT_THRESHOLD", "2")],
+        &["-XX:-UseOnStackReplacement"],
+    );
+    assert_eq!(r.out, want_out, "stdout without OSR");
+    assert_eq!(
+        count(&r.jit, "OSR entries"),
+        0,
+        "-XX:-UseOnStackReplacement entered OSR code"
+    );
 }

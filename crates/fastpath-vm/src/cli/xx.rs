@@ -22,6 +22,7 @@
 //! | `AsyncDeflationInterval=MS`, `MonitorUsedDeflationThreshold=0..100` (diagnostic) | `FASTPATH_DEFLATION_INTERVAL_MS`, `FASTPATH_DEFLATION_THRESHOLD` |
 //! | `ParallelGCThreads=N`, `ConcGCThreads=N` | `FASTPATH_GC_WORKERS` (one pool serves both) |
 //! | `CompileThreshold=N` | interpreted calls before a method is compiled |
+//! | `-UseOnStackReplacement` | no interpreted loop moves to compiled code while it runs |
 //! | `+VerifyAfterGC` (diagnostic) | the collector's verifier after every cycle |
 //! | `+PrintFlagsFinal` | prints these flags' values in force at start, with `GCBarriers` (fastpath's name for the barrier set in force) |
 //!
@@ -44,6 +45,8 @@ pub struct XxOptions {
     pub settings: Vec<(&'static str, String)>,
     /// `-XX:CompileThreshold`.
     pub compile_threshold: Option<u32>,
+    /// `-XX:-UseOnStackReplacement`.
+    pub no_osr: bool,
     /// `-XX:+VerifyAfterGC`.
     pub verify_after_gc: bool,
     /// `-XX:+PrintFlagsFinal`.
@@ -110,6 +113,7 @@ const FLAGS: &[Flag] = &[
     flag("ParallelGCThreads", Kind::Int(0, u32::MAX as i64), false),
     flag("ConcGCThreads", Kind::Int(0, u32::MAX as i64), false),
     flag("CompileThreshold", Kind::Int(0, i32::MAX as i64), false),
+    flag("UseOnStackReplacement", Kind::Bool, false),
     flag("VerifyAfterGC", Kind::Bool, true),
 ];
 
@@ -326,6 +330,7 @@ impl Read {
             }
             ("ParallelGCThreads" | "ConcGCThreads", Value::Int(n)) => self.set(GcWorkers::VAR, n.to_string(), shown)?,
             ("CompileThreshold", Value::Int(n)) => self.out.compile_threshold = Some(n as u32),
+            ("UseOnStackReplacement", Value::Bool(on)) => self.out.no_osr = !on,
             ("VerifyAfterGC", Value::Bool(on)) => self.out.verify_after_gc = on,
             (name, value) => unreachable!("FLAGS lists {name} with a kind apply does not take: {value:?}"),
         }
@@ -418,7 +423,13 @@ fn check(var: &'static str, value: &str, shown: &str) -> Result<(), String> {
 /// `-XX:+PrintFlagsFinal`'s table: each flag fastpath-vm takes, with the
 /// value in force and where it came from (`command line`, `environment`
 /// for a `FASTPATH_*` variable, `default`).
-pub fn flags_final(config: &Config, xx: &XxOptions, compile_threshold: u32, verify: bool) -> String {
+pub fn flags_final(
+    config: &Config,
+    xx: &XxOptions,
+    compile_threshold: u32,
+    osr: bool,
+    verify: bool,
+) -> String {
     let origin = |var: &str| {
         if xx.settings.iter().any(|(v, _)| *v == var) {
             "{command line}"
@@ -499,6 +510,12 @@ pub fn flags_final(config: &Config, xx: &XxOptions, compile_threshold: u32, veri
             } else {
                 "{default}"
             },
+        ),
+        (
+            "bool",
+            "UseOnStackReplacement",
+            osr.to_string(),
+            if xx.no_osr { "{command line}" } else { "{default}" },
         ),
         (
             "bool",
@@ -733,7 +750,7 @@ mod tests {
         let xx = parse(&["LockingMode=1"]).unwrap();
         let c = Config::from_lookup(|k| xx.settings.iter().find(|(v, _)| *v == k).map(|(_, x)| x.clone()))
             .unwrap();
-        let table = flags_final(&c, &xx, 1000, false);
+        let table = flags_final(&c, &xx, 1000, true, false);
         let line = table.lines().find(|l| l.contains(" LockingMode ")).unwrap();
         assert!(line.contains("= 1") && line.ends_with("{command line}"), "{line}");
         assert!(table

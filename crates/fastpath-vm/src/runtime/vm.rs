@@ -173,11 +173,21 @@ impl Vm {
             // As `FASTPATH_VM_JIT_THRESHOLD`: a back edge weighs 1/16 of a call.
             jit.invoke_threshold = n.max(1);
             jit.backedge_threshold = n.max(1).saturating_mul(16);
+            jit.osr_threshold = jit.backedge_threshold;
+        }
+        if options.xx.no_osr {
+            jit.osr_threshold = u32::MAX;
         }
         if options.xx.print_flags_final {
             print!(
                 "{}",
-                crate::cli::xx::flags_final(settings, &options.xx, jit.invoke_threshold, options.verify_heap)
+                crate::cli::xx::flags_final(
+                    settings,
+                    &options.xx,
+                    jit.invoke_threshold,
+                    jit.osr_threshold != u32::MAX,
+                    options.verify_heap,
+                )
             );
         }
         let vm: &'static Vm = Box::leak(Box::new(Vm {
