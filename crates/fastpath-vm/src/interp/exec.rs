@@ -45,6 +45,16 @@ const OSR_NOTIFY: u32 = 1024;
 /// `ThreadStack::osr_at` when no on-stack replacement is asked for.
 pub const NO_OSR: usize = usize::MAX;
 
+/// Whether a backward branch to `at`, the `n`th of its method, asks for
+/// on-stack replacement: past the threshold, with an empty operand stack
+/// at the target. Out of line: the dispatch loop's branches keep only
+/// the count's test.
+#[cold]
+#[inline(never)]
+fn osr_due(threshold: u32, n: u32, d: &Decoded, at: usize) -> bool {
+    n > threshold && d.maps.depth.get(at) == Some(&0)
+}
+
 /// A native method: the thread and a pointer to its argument slots (the
 /// receiver first), returning its result as a slot value (long and double
 /// in one `u64`).
@@ -379,10 +389,7 @@ impl<B: BarrierSet> JThread<B> {
                                     let c = &method.jit.backedges;
                                     let n = c.load(Ordering::Relaxed).wrapping_add(1);
                                     c.store(n, Ordering::Relaxed);
-                                    if n % OSR_NOTIFY == 0
-                                        && n > self.vm.jit.osr_threshold
-                                        && d.maps.depth[at] == 0
-                                    {
+                                    if n % OSR_NOTIFY == 0 && osr_due(self.vm.jit.osr_threshold, n, d, at) {
                                         (*st).osr_at.set(at);
                                         break 'op Thrown;
                                     }
