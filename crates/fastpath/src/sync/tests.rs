@@ -1521,27 +1521,29 @@ fn sync_guards_dropped_out_of_order_release_exactly() {
 #[test]
 fn synchronized_inflated_by_a_contender_while_held_refuses_reentry() {
     lightweight_only();
-    let value: &'static Pin<Box<Synchronized<u64>>> = Box::leak(Box::new(Box::pin(Synchronized::new(0))));
-    let g = value.as_ref().lock().unwrap();
-    let contender = std::thread::spawn(move || {
-        *value.as_ref().lock().unwrap() += 1;
+    let value = Box::pin(Synchronized::new(0u64));
+    std::thread::scope(|s| {
+        let g = value.as_ref().lock().unwrap();
+        let contender = s.spawn(|| {
+            *value.as_ref().lock().unwrap() += 1;
+        });
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !value.header().is_inflated() {
+            assert!(
+                Instant::now() < deadline,
+                "the contender never inflated the object"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for _ in 0..3 {
+            // The first attempt's guess misses and remembers the object; the
+            // later ones load its header and see the monitor.
+            assert_eq!(value.as_ref().lock().err(), Some(SyncError::AlreadyHeld));
+            assert_eq!(value.as_ref().try_lock().err(), Some(SyncError::AlreadyHeld));
+        }
+        drop(g);
+        contender.join().unwrap();
     });
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !value.header().is_inflated() {
-        assert!(
-            Instant::now() < deadline,
-            "the contender never inflated the object"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    for _ in 0..3 {
-        // The first attempt's guess misses and remembers the object; the
-        // later ones load its header and see the monitor.
-        assert_eq!(value.as_ref().lock().err(), Some(SyncError::AlreadyHeld));
-        assert_eq!(value.as_ref().try_lock().err(), Some(SyncError::AlreadyHeld));
-    }
-    drop(g);
-    contender.join().unwrap();
     assert_eq!(*value.as_ref().lock().unwrap(), 1);
 }
 
