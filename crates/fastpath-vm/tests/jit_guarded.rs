@@ -10,6 +10,8 @@
 
 mod harness;
 
+use harness::summary_count as count;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -68,16 +70,6 @@ fn run(
         .map(|l| format!("{l}\n"))
         .collect();
     (out, rest, log, summary)
-}
-
-/// The number before `what` in a summary's comma-separated parts.
-fn count(summary: &str, what: &str) -> u64 {
-    summary
-        .split(&[',', ':'][..])
-        .map(str::trim)
-        .find_map(|p| p.strip_suffix(what))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no '{what}' in {summary}"))
 }
 
 #[test]

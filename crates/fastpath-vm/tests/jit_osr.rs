@@ -13,6 +13,8 @@
 
 mod harness;
 
+use harness::summary_count as count;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -97,16 +99,6 @@ fn run(classes: &PathBuf, env: &[(&str, &str)], opts: &[&str]) -> Ran {
         jit,
         gc,
     }
-}
-
-/// The number before `what` in a summary's comma-separated parts.
-fn count(summary: &str, what: &str) -> u64 {
-    summary
-        .split(&[',', ':'][..])
-        .map(str::trim)
-        .find_map(|p| p.strip_suffix(what))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no '{what}' in {summary}"))
 }
 
 #[test]

@@ -222,6 +222,18 @@ fn key(p: &Program, jdk: &Path) -> String {
     format!("{}-{:016x}", p.name, h.finish())
 }
 
+/// The number before `what` in the JIT's summary line's comma-separated
+/// parts (`FASTPATH_VM_JIT_LOG=1`: `... 3 OSR compiled, ...`); panics
+/// when the summary has no such part.
+pub fn summary_count(summary: &str, what: &str) -> u64 {
+    summary
+        .split(&[',', ':'][..])
+        .map(str::trim)
+        .find_map(|p| p.strip_suffix(what))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no '{what}' in {summary}"))
+}
+
 /// Runs `cmd` with empty stdin, killing it after `limit`.
 pub fn run_with_limit(mut cmd: Command, limit: Duration) -> Result<Output, String> {
     cmd.stdin(Stdio::null())
