@@ -21,7 +21,7 @@
 //! compiled for the call (`frame.rs`) and takes the result as the
 //! frame's return or its uncaught exception.
 
-use cranelift_codegen::ir::types::{F32, F64, I32, I64};
+use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlagsData, Signature, UserFuncName, Value};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -36,44 +36,69 @@ use crate::interp::{Decoded, Insn};
 use crate::link::Method;
 use crate::runtime::{JResult, JThread, Thrown};
 
-/// The adapter function for `m`'s signature shape.
+/// The adapter function for `m`'s signature shape: `(ctx, entry, args,
+/// caller) -> (value, status)`; it loads the arguments from the slots at
+/// `args` and calls the compiled entry with them and `caller`.
 pub fn adapter(m: &Method, frontend: cranelift_codegen::isa::TargetFrontendConfig) -> Function {
+    adapter_shell(m, 2, frontend, |b, target, args, caller| {
+        let flags = MemFlagsData::trusted();
+        let mut call_args = vec![args, caller];
+        let mut slot = 0i32;
+        let mut kinds: Vec<K> = Vec::new();
+        if !m.is_static() {
+            kinds.push(K::R);
+        }
+        kinds.extend(m.desc.params.iter().map(K::of_type));
+        for k in kinds {
+            // Slots hold ints sign-extended and floats as their bits in the
+            // low half (little-endian: at the slot's address).
+            call_args.push(b.ins().load(ty(k), flags, args, slot * 8));
+            slot += k.slots() as i32;
+        }
+        let sigref = b.import_signature(java_signature(m));
+        b.ins().call_indirect(sigref, target, &call_args)
+    })
+}
+
+/// The OSR adapter for `m`'s result kind: `(ctx, entry, fp, 0) -> (value,
+/// status)`; it calls the OSR entry with `fp`.
+pub fn osr_adapter(m: &Method, frontend: cranelift_codegen::isa::TargetFrontendConfig) -> Function {
+    adapter_shell(m, 4, frontend, |b, target, fp, _| {
+        let sigref = b.import_signature(osr_signature(m));
+        b.ins().call_indirect(sigref, target, &[fp])
+    })
+}
+
+/// What every adapter shares: the [`AdapterFn`] signature, the caller's
+/// pinned register kept and the context set there around the call `call`
+/// emits (given the target and the last two parameters), and the result
+/// returned as slot bits with the status.
+fn adapter_shell(
+    m: &Method,
+    namespace: u32,
+    frontend: cranelift_codegen::isa::TargetFrontendConfig,
+    call: impl FnOnce(&mut FunctionBuilder, Value, Value, Value) -> cranelift_codegen::ir::Inst,
+) -> Function {
     let mut sig = Signature::new(CallConv::SystemV);
     sig.params.extend([AbiParam::new(I64); 4]);
     sig.returns.extend([AbiParam::new(I64); 2]);
-    let mut func = Function::with_name_signature(UserFuncName::user(2, m.id), sig);
+    let mut func = Function::with_name_signature(UserFuncName::user(namespace, m.id), sig);
     let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut func, &mut fctx);
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let p = b.block_params(entry).to_vec();
-    let (ctx, target, args, caller) = (p[0], p[1], p[2], p[3]);
+    let (ctx, target, third, fourth) = (p[0], p[1], p[2], p[3]);
     let saved = b.ins().get_pinned_reg(I64);
     b.ins().set_pinned_reg(ctx);
-    let flags = MemFlagsData::trusted();
-    let mut call_args = vec![args, caller];
-    let mut slot = 0i32;
-    let mut kinds: Vec<K> = Vec::new();
-    if !m.is_static() {
-        kinds.push(K::R);
-    }
-    kinds.extend(m.desc.params.iter().map(K::of_type));
-    for k in kinds {
-        // Slots hold ints sign-extended and floats as their bits in the
-        // low half (little-endian: at the slot's address).
-        call_args.push(b.ins().load(ty(k), flags, args, slot * 8));
-        slot += k.slots() as i32;
-    }
-    let sigref = b.import_signature(java_signature(m));
-    let call = b.ins().call_indirect(sigref, target, &call_args);
-    let r = b.inst_results(call).to_vec();
+    let inst = call(&mut b, target, third, fourth);
+    let r = b.inst_results(inst).to_vec();
     b.ins().set_pinned_reg(saved);
     let bits = slot_bits(&mut b, m, r[0]);
     b.ins().return_(&[bits, r[1]]);
     b.seal_all_blocks();
     b.finalize(frontend);
-    let _ = (F32, F64);
     func
 }
 
@@ -88,35 +113,6 @@ fn slot_bits(b: &mut FunctionBuilder, m: &Method, v: Value) -> Value {
         Some(K::D) => b.ins().bitcast(I64, MemFlagsData::new(), v),
         _ => v,
     }
-}
-
-/// The OSR adapter for `m`'s result kind: `(ctx, entry, fp, 0) -> (value,
-/// status)`; it keeps the caller's pinned register, sets the context
-/// there, calls the OSR entry with `fp` and returns its result as slot
-/// bits.
-pub fn osr_adapter(m: &Method, frontend: cranelift_codegen::isa::TargetFrontendConfig) -> Function {
-    let mut sig = Signature::new(CallConv::SystemV);
-    sig.params.extend([AbiParam::new(I64); 4]);
-    sig.returns.extend([AbiParam::new(I64); 2]);
-    let mut func = Function::with_name_signature(UserFuncName::user(4, m.id), sig);
-    let mut fctx = FunctionBuilderContext::new();
-    let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-    let entry = b.create_block();
-    b.append_block_params_for_function_params(entry);
-    b.switch_to_block(entry);
-    let p = b.block_params(entry).to_vec();
-    let (ctx, target, fp) = (p[0], p[1], p[2]);
-    let saved = b.ins().get_pinned_reg(I64);
-    b.ins().set_pinned_reg(ctx);
-    let sigref = b.import_signature(osr_signature(m));
-    let call = b.ins().call_indirect(sigref, target, &[fp]);
-    let r = b.inst_results(call).to_vec();
-    b.ins().set_pinned_reg(saved);
-    let bits = slot_bits(&mut b, m, r[0]);
-    b.ins().return_(&[bits, r[1]]);
-    b.seal_all_blocks();
-    b.finalize(frontend);
-    func
 }
 
 /// An adapter's type.

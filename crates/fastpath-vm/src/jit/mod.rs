@@ -611,18 +611,9 @@ impl Jit {
 
     /// The adapter for `m`'s signature shape, compiled on first need.
     fn adapter_for(&self, cache: &CodeCache, m: &'static Method) -> Result<usize, String> {
-        let key = translate::shape_key(m);
-        let mut map = self.adapters.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(a) = map.get(&key) {
-            return Ok(*a);
-        }
-        let func = entry::adapter(m, self.isa.frontend_config());
-        let env = self.env.get().ok_or("not initialized")?;
-        let e = self.install(cache, env, func)?;
-        let a = e.addr() as usize;
-        self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(e);
-        map.insert(key, a);
-        Ok(a)
+        self.cached_adapter(cache, translate::shape_key(m), || {
+            entry::adapter(m, self.isa.frontend_config())
+        })
     }
 
     /// The OSR adapter for `m`'s result kind, compiled on first need.
@@ -631,13 +622,23 @@ impl Jit {
             "osr){}",
             translate::shape_key(m).rsplit(')').next().unwrap_or("V")
         );
+        self.cached_adapter(cache, key, || entry::osr_adapter(m, self.isa.frontend_config()))
+    }
+
+    /// The adapter cached under `key`, or the one `build` makes, installed
+    /// and cached.
+    fn cached_adapter(
+        &self,
+        cache: &CodeCache,
+        key: String,
+        build: impl FnOnce() -> cranelift_codegen::ir::Function,
+    ) -> Result<usize, String> {
         let mut map = self.adapters.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(a) = map.get(&key) {
             return Ok(*a);
         }
-        let func = entry::osr_adapter(m, self.isa.frontend_config());
         let env = self.env.get().ok_or("not initialized")?;
-        let e = self.install(cache, env, func)?;
+        let e = self.install(cache, env, build())?;
         let a = e.addr() as usize;
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(e);
         map.insert(key, a);

@@ -305,10 +305,7 @@ impl LockStack {
             super::atomic::Ordering::Relaxed,
         ) {
             Ok(()) => expected.set_fast_locked().0,
-            Err(found) if LEAF => {
-                let _ = found;
-                0
-            }
+            Err(_) if LEAF => 0,
             Err(found) => self.fast_lock_missed(obj, found),
         }
     }
