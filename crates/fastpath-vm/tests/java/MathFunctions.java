@@ -5,7 +5,8 @@
 // the transcendental functions (sin, cos, tan, atan2, exp, log, log10, pow, cbrt, asin, acos,
 // atan, sinh, cosh, tanh) printed rounded to 6 decimals, since HotSpot's intrinsics and
 // another VM's libm may differ in the last place (every printed value is small enough
-// that one ulp is far below the sixth decimal).
+// that one ulp is far below the sixth decimal). StrictMath's exact operations, its exact-arithmetic
+// overflow (the exception's message and trace) and its transcendentals, beside Math's.
 public class MathFunctions {
     static String r(double v) {
         return String.format("%.6f", v);
@@ -56,5 +57,22 @@ public class MathFunctions {
             isum += Math.floorMod(i * 31, 17) + Math.abs(i) % 7 + Math.round(i / 3.0);
         }
         System.out.println("isum " + isum);
+        for (double v : values) {
+            System.out.println("strict " + v + ": floor " + StrictMath.floor(v) + " ceil " + StrictMath.ceil(v) + " rint "
+                + StrictMath.rint(v) + " round " + StrictMath.round(v) + " signum " + StrictMath.signum(v) + " ulp "
+                + StrictMath.ulp(v) + " nextUp " + StrictMath.nextUp(v) + " exponent " + StrictMath.getExponent(v));
+        }
+        System.out.println("strict exact " + StrictMath.floorMod(-7, 3) + " " + StrictMath.floorDiv(-7L, 2L) + " "
+            + StrictMath.multiplyHigh(Long.MAX_VALUE, 3L) + " " + StrictMath.ceilDiv(7, 2) + " "
+            + StrictMath.clamp(5L, 1, 3) + " " + StrictMath.copySign(2.0, -0.0) + " " + StrictMath.abs(Integer.MIN_VALUE)
+            + " " + StrictMath.max(-0.0f, 0.0f) + " " + StrictMath.scalb(1.5f, 4) + " " + r(StrictMath.toDegrees(1.0)));
+        System.out.println("strict transcendental " + r(StrictMath.sin(1.0)) + " " + r(StrictMath.log(10.0)) + " "
+            + r(StrictMath.pow(2, 0.5)) + " " + r(StrictMath.hypot(3, 4)) + " " + r(StrictMath.IEEEremainder(10, 3)));
+        try {
+            System.out.println(StrictMath.addExact(Integer.MAX_VALUE, 1));
+        } catch (ArithmeticException e) {
+            StackTraceElement top = e.getStackTrace()[0];
+            System.out.println("strict overflow " + e.getMessage() + " at " + top.getClassName() + "." + top.getMethodName());
+        }
     }
 }
