@@ -126,18 +126,12 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
         });
     }
     table.row(geo);
-    if let Some(n) = run.setup.no_jit_note() {
-        table.note(n);
-    }
     table.note("each figure: the median time per iteration ± its 99.9% interval over the second half of every process's iterations (the first half warms up: class loading, decoding, compilation), in interleaved rounds of whole processes; ratios are of medians, their geometric mean over the programs as Are We Fast Yet reports it");
     table.note("HotSpot C2 is java's default tiers (C1, then C2); -Xint its template interpreter; both VMs with the same -Xmx, each with its default collector");
-    for n in run.setup.origin_notes() {
-        table.note(n);
-    }
-    if let Some(f) = failures_note(measured.iter().flatten()) {
-        table.note(f);
-    }
-    table.note(run.load_note());
+    run.close_notes(
+        &mut table,
+        failures_note(measured.iter().flatten().map(|m| m.error.as_deref())),
+    );
     let mut part = Part::new(table, results);
     if chart.has_values() {
         part.plot("vm-programs.svg", chart.to_svg());

@@ -23,6 +23,7 @@
 use std::time::Duration;
 
 use super::launch::Launch;
+use super::rows::failures_note;
 use super::startup::{time_starts, Starts};
 use super::vms::{Engine, RunConfig, Tier};
 use super::{Part, VmRun};
@@ -278,17 +279,9 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
             plan.idle.as_millis()
         ));
     }
-    for n in run.setup.origin_notes() {
-        table.note(n);
-    }
-    let failed: Vec<&str> = starts
-        .iter()
-        .flatten()
-        .filter_map(|s| s.error.as_deref())
-        .collect();
-    if !failed.is_empty() {
-        table.note(format!("runs that failed: {}", failed.join(" | ")));
-    }
-    table.note(run.load_note());
+    run.close_notes(
+        &mut table,
+        failures_note(starts.iter().flatten().map(|s| s.error.as_deref())),
+    );
     Ok(Part::new(table, results))
 }

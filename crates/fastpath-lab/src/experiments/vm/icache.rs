@@ -21,7 +21,7 @@ use std::time::Duration;
 use fastpath::code::ICacheSync;
 
 use super::bars::BarChart;
-use super::rows::{slower_pct, times};
+use super::rows::{failures_note, slower_pct, times};
 use super::startup::{time_starts, Starts};
 use super::vms::{values_here, Engine, RunConfig, Tier};
 use super::{Part, VmRun};
@@ -289,18 +289,10 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     }
     table.note("wall time spans spawn to exit (fork, exec, loading, the VM's start, Hello, the exit); user/sys: the child's CPU time from wait4; × baseline: ratio of medians against no sync (fastpath-vm none, HotSpot X86ICacheSync=0) of the same VM and tier");
     table.note("the seed timed -XX:X86ICacheSync=0..4 on a Ryzen 5950X: JavacBenchApp with an AOT cache 362 ms (no sync) to 384 ms (CLFLUSH), HelloStream 30.9 to 31.7 ms; peers/jvm/startup.py runs HotSpot alone with an AOT cache");
-    for n in run.setup.origin_notes() {
-        table.note(n);
-    }
-    let failed: Vec<&str> = starts
-        .iter()
-        .flatten()
-        .filter_map(|s| s.error.as_deref())
-        .collect();
-    if !failed.is_empty() {
-        table.note(format!("runs that failed: {}", failed.join(" | ")));
-    }
-    table.note(run.load_note());
+    run.close_notes(
+        &mut table,
+        failures_note(starts.iter().flatten().map(|s| s.error.as_deref())),
+    );
     let mut part = Part::new(table, results);
     if chart.has_values() {
         part.plot("vm-icache.svg", chart.to_svg());

@@ -362,13 +362,10 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     for s in &skipped {
         last.note(s.clone());
     }
-    if let Some(n) = run.setup.no_jit_note() {
-        last.note(n);
-    }
-    if let Some(f) = failures_note(measured.iter().flatten()) {
-        last.note(f);
-    }
-    last.note(run.load_note());
+    run.close_notes(
+        last,
+        failures_note(measured.iter().flatten().map(|m| m.error.as_deref())),
+    );
     chart = chart.series(series);
     for (name, v) in chart_rows {
         chart.category(name, v);

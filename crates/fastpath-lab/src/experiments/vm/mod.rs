@@ -286,6 +286,23 @@ impl VmRun<'_> {
         )
     }
 
+    /// The notes every table ends with: whether this build has the JIT,
+    /// where the two VMs came from (and a warning when fastpath-vm is a
+    /// dev-profile build), the runs that failed (`failed`, from
+    /// [`rows::failures_note`]), and the load when the table finished.
+    pub fn close_notes(&self, table: &mut Table, failed: Option<String>) {
+        if let Some(n) = self.setup.no_jit_note() {
+            table.note(n);
+        }
+        for n in self.setup.origin_notes() {
+            table.note(n);
+        }
+        if let Some(f) = failed {
+            table.note(f);
+        }
+        table.note(self.load_note());
+    }
+
     /// The load when a table finished.
     pub fn load_note(&self) -> String {
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());

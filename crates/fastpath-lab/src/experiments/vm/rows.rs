@@ -112,10 +112,11 @@ pub fn clearly_above(a: &Measured, b: &Measured) -> bool {
     }
 }
 
-/// The note listing failed cells, if any (not a goal verdict: it starts
-/// with "runs that failed").
-pub fn failures_note<'a>(cells: impl IntoIterator<Item = &'a Measured>) -> Option<String> {
-    let failed: Vec<&str> = cells.into_iter().filter_map(|m| m.error.as_deref()).collect();
+/// The note listing the failed runs among `errors` (a cell's or a start's
+/// `error`), if any (not a goal verdict: it starts with "runs that
+/// failed").
+pub fn failures_note<'a>(errors: impl IntoIterator<Item = Option<&'a str>>) -> Option<String> {
+    let failed: Vec<&str> = errors.into_iter().flatten().collect();
     (!failed.is_empty()).then(|| format!("runs that failed ({}): {}", failed.len(), failed.join(" | ")))
 }
 

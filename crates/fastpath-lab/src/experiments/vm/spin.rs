@@ -209,13 +209,10 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     ));
     table.note("HotSpot has no onSpinWait switch on x86-64 (-XX:OnSpinWaitInst is AArch64's): its row is its one choice; its × none is against fastpath-vm's none of the same tier, a ratio between two VMs");
     table.note("HandOff: threads are producer/consumer pairs passing items through a SynchronousQueue (the taker spins with Thread.onSpinWait() before it parks); LruCache: threads sharing one synchronized LinkedHashMap (contended locks spin before they inflate); the seed found ISB +14-29% on the LRU and 2.9× on the hand-off on Graviton 2 against NOP/YIELD, where x86's PAUSE has no such alternative");
-    if let Some(n) = run.setup.no_jit_note() {
-        table.note(n);
-    }
-    if let Some(f) = failures_note(measured.iter().flatten()) {
-        table.note(f);
-    }
-    table.note(run.load_note());
+    run.close_notes(
+        &mut table,
+        failures_note(measured.iter().flatten().map(|m| m.error.as_deref())),
+    );
     let mut part = Part::new(table, results);
     let chart = {
         let mut c = chart;
