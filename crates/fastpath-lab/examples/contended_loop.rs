@@ -21,11 +21,14 @@
 //! counts depend on the units, not on the time), milliseconds. It prints
 //! the operations and the process's CPU time per operation (the workers'
 //! own time: on a loaded machine the wall clock also counts other
-//! processes' turns).
+//! processes' turns), then the contended table's other columns for the
+//! run (fairness, hand-overs, context switches, fastpath's monitor life).
+//! The table's short section on this machine is `29 147` units (its note
+//! gives the calibration: ~5 ns and ~25 ns).
 
 use std::time::Duration;
 
-use fastpath_lab::experiments::lock::contended::{ops_of_one_run, LOCKS};
+use fastpath_lab::experiments::lock::contended::{one_run, LOCKS};
 
 /// The process's CPU time (user + system, every thread), ns: the workers'
 /// own time, which a loaded machine's time-sharing does not stretch as it
@@ -64,15 +67,30 @@ fn main() {
     let (inside, outside) = (arg(2, 5) as u32, arg(3, 25) as u32);
     let time = Duration::from_millis(arg(4, 200));
     let cpu0 = cpu_ns();
-    let (ops, lost) = ops_of_one_run(which, threads, inside, outside, time);
+    let r = one_run(which, threads, inside, outside, time);
     let cpu = cpu_ns().saturating_sub(cpu0);
     println!(
-        "{}: {threads} thread(s), {inside}/{outside} units in/out, {} ms: {ops} operations, {lost} lost, {:.2} CPU ns/operation",
+        "{}: {threads} thread(s), {inside}/{outside} units in/out, {} ms: {} operations, {} lost, {:.2} CPU ns/operation, {:.2} Mops/s",
         LOCKS[which],
         time.as_millis(),
-        cpu as f64 / ops.max(1) as f64
+        r.ops,
+        r.lost,
+        cpu as f64 / r.ops.max(1) as f64,
+        r.ops as f64 / time.as_secs_f64() / 1e6,
     );
-    if lost != 0 {
+    println!(
+        "  min/max {:.3}; hand-overs/1k {:.2}; voluntary/involuntary cs {}/{}; inflations {}, fair hand-offs {}, spins won:gave up {}:{}, inflated {:.0} %",
+        r.min_ops as f64 / r.max_ops.max(1) as f64,
+        r.handovers as f64 * 1000.0 / r.ops.max(1) as f64,
+        r.voluntary,
+        r.involuntary,
+        r.inflations,
+        r.fair_hand_offs,
+        r.spins_won,
+        r.spins_gave_up,
+        r.inflated_share * 100.0,
+    );
+    if r.lost != 0 {
         std::process::exit(1);
     }
 }

@@ -374,8 +374,60 @@ fn run_lock(which: usize, threads: usize, inside: u32, outside: u32, time: Durat
 /// operations done and the lost updates. For `examples/contended_loop.rs`,
 /// which counts one lock's loop per operation under Callgrind.
 pub fn ops_of_one_run(which: usize, threads: usize, inside: u32, outside: u32, time: Duration) -> (u64, u64) {
-    let r = run_lock(which.min(LOCKS.len() - 1), threads, inside, outside, time);
+    let r = one_run(which, threads, inside, outside, time);
     (r.ops, r.lost)
+}
+
+/// What [`one_run`] measured, for `examples/contended_loop.rs`.
+#[derive(Clone, Copy, Debug)]
+pub struct OneRun {
+    /// Operations done, all threads.
+    pub ops: u64,
+    /// Lost updates (must be 0).
+    pub lost: u64,
+    /// Least and most operations one thread did (fairness: their ratio).
+    pub min_ops: u64,
+    /// See `min_ops`.
+    pub max_ops: u64,
+    /// Entries by a thread other than the last holder.
+    pub handovers: u64,
+    /// Voluntary (parks) and involuntary (preemptions) context switches of
+    /// the workers.
+    pub voluntary: u64,
+    /// See `voluntary`.
+    pub involuntary: u64,
+    /// fastpath only: monitors installed, fair hand-offs, fast-lock spins
+    /// that won and that gave up during the run; the share of the run's
+    /// samples that found the lock inflated (0 for the peers).
+    pub inflations: u64,
+    /// See `inflations`.
+    pub fair_hand_offs: u64,
+    /// See `inflations`.
+    pub spins_won: u64,
+    /// See `inflations`.
+    pub spins_gave_up: u64,
+    /// See `inflations`.
+    pub inflated_share: f64,
+}
+
+/// One timed run of [`LOCKS`]`[which]`, as [`ops_of_one_run`], with the
+/// table's other columns.
+pub fn one_run(which: usize, threads: usize, inside: u32, outside: u32, time: Duration) -> OneRun {
+    let r = run_lock(which.min(LOCKS.len() - 1), threads, inside, outside, time);
+    OneRun {
+        ops: r.ops,
+        lost: r.lost,
+        min_ops: r.min_ops,
+        max_ops: r.max_ops,
+        handovers: r.handovers,
+        voluntary: r.voluntary,
+        involuntary: r.involuntary,
+        inflations: r.inflations,
+        fair_hand_offs: r.fair_hand_offs,
+        spins_won: r.spins.acquired,
+        spins_gave_up: r.spins.gave_up,
+        inflated_share: f64::from(r.inflated_samples.0) / f64::from(r.inflated_samples.1.max(1)),
+    }
 }
 
 /// A fastpath row's monitor life over its runs (means per run), `None` for
