@@ -63,8 +63,8 @@ public class MathFunctions {
                 + StrictMath.ulp(v) + " nextUp " + StrictMath.nextUp(v) + " exponent " + StrictMath.getExponent(v));
         }
         System.out.println("strict exact " + StrictMath.floorMod(-7, 3) + " " + StrictMath.floorDiv(-7L, 2L) + " "
-            + StrictMath.multiplyHigh(Long.MAX_VALUE, 3L) + " " + StrictMath.ceilDiv(7, 2) + " "
-            + StrictMath.clamp(5L, 1, 3) + " " + StrictMath.copySign(2.0, -0.0) + " " + StrictMath.abs(Integer.MIN_VALUE)
+            + StrictMath.multiplyHigh(Long.MAX_VALUE, 3L) + " " + StrictMath.multiplyFull(46341, 46341) + " "
+            + StrictMath.floorMod(-7L, 3) + " " + StrictMath.copySign(2.0, -0.0) + " " + StrictMath.abs(Integer.MIN_VALUE)
             + " " + StrictMath.max(-0.0f, 0.0f) + " " + StrictMath.scalb(1.5f, 4) + " " + r(StrictMath.toDegrees(1.0)));
         System.out.println("strict transcendental " + r(StrictMath.sin(1.0)) + " " + r(StrictMath.log(10.0)) + " "
             + r(StrictMath.pow(2, 0.5)) + " " + r(StrictMath.hypot(3, 4)) + " " + r(StrictMath.IEEEremainder(10, 3)));
