@@ -14,7 +14,9 @@
 //! between two reads, through the same reference and another one to the
 //! same object, a call that replaces it, an index checked on one array and
 //! used on a shorter one, the index equal to the length and a negative one
-//! after a valid access, a reference replaced by null after its check)
+//! after a valid access, a reference replaced by null after its check, a
+//! store on one path of a branch, an index checked before a branch and
+//! used on each path)
 //! compiled, under `-Xcomp`, after 2 calls and under the default tiers,
 //! and must print what HotSpot 25 prints (recorded below).
 
@@ -154,6 +156,26 @@ public class ReusedChecks {
         return n + peer.values.length;
     }
 
+    // A read before a branch, a store on one of its paths, a read after
+    // the join.
+    int storeOnOnePath(int[] other, boolean replace) {
+        int a = values[0];
+        if (replace) {
+            values = other;
+        }
+        return a * 100 + values[0];
+    }
+
+    // An index checked before a branch, then used on each path: on the
+    // same array, and on another, shorter one.
+    static int checkedBeforeBranch(int[] a, int[] shorter, int i, boolean other) {
+        int x = a[i];
+        if (other) {
+            return x + shorter[i];
+        }
+        return x + a[i];
+    }
+
     // A field that holds null, dereferenced twice.
     int peerTwice() {
         int a = peer.hits;
@@ -173,6 +195,8 @@ public class ReusedChecks {
             r.peer = r;
             sum += r.nullAfterCheck(r);
             sum += r.peerTwice();
+            sum += r.storeOnOnePath(new int[] {k}, k % 2 == 0);
+            sum += checkedBeforeBranch(new int[] {1, 2, 3}, new int[] {4, 5, 6}, k % 3, k % 2 == 0);
         }
         System.out.println("warm " + sum);
 
@@ -203,6 +227,12 @@ public class ReusedChecks {
         } catch (NullPointerException e) {
             System.out.println("nullAfterCheck " + e.getMessage());
         }
+        System.out.println("storeOnOnePath " + new ReusedChecks(2).storeOnOnePath(new int[] {9}, true));
+        try {
+            System.out.println(checkedBeforeBranch(new int[] {1, 2, 3}, new int[] {4, 5}, 2, true));
+        } catch (ArrayIndexOutOfBoundsException e) {
+            System.out.println("checkedBeforeBranch " + e.getMessage());
+        }
         try {
             System.out.println(new ReusedChecks(1).peerTwice());
         } catch (NullPointerException e) {
@@ -213,7 +243,7 @@ public class ReusedChecks {
 "#;
 
 /// `ReusedChecks`'s output on HotSpot 25 (`java ReusedChecks`).
-const REUSED_CHECKS_OUT: &str = "warm 9687000
+const REUSED_CHECKS_OUT: &str = "warm 14062500
 storeBetween 105
 storeThroughAlias 206
 callBetween 107
@@ -221,6 +251,8 @@ replacedArray Index 2 out of bounds for length 2
 nextIndex Index 3 out of bounds for length 3
 negative Index -1 out of bounds for length 3
 nullAfterCheck Cannot read field \"values\" because \"this.peer\" is null
+storeOnOnePath 109
+checkedBeforeBranch Index 2 out of bounds for length 2
 peerTwice Cannot read field \"hits\" because \"this.peer\" is null
 ";
 

@@ -12,10 +12,11 @@
 //!
 //! Scope: a fact holds in the Cranelift block where it was recorded, and
 //! is carried only into blocks that block dominates and that are sealed
-//! with that block their only way in (a check's continuation, the join
-//! of a barrier's cold paths, `Facts::carry`); a block starts with none.
-//! A Java basic block is one such chain, so
-//! facts never cross a branch target, a loop head, a handler or a call's
+//! with that block their only way in: a check's continuation, the join
+//! of a barrier's cold paths (`Facts::carry`), and a bytecode branch's
+//! target or fall-through that no other edge enters (`Facts::set`, the
+//! facts at the branch). A block starts with none otherwise: facts never
+//! cross a join of two paths, a loop head, a handler or a call's
 //! continuation. Keys are SSA values with aliases resolved; an eagerly
 //! sealed single-predecessor block reads a variable as its predecessor's
 //! value, so `this` and an index local keep their value along the chain.
@@ -45,7 +46,7 @@ pub(super) struct Facts {
 }
 
 /// The facts holding at the end of one block so far.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct BlockFacts {
     /// Values checked non-null.
     pub(super) nonnull: HashSet<Value>,
@@ -73,6 +74,12 @@ impl Facts {
     pub(super) fn carry(&mut self, from: Block, to: Block) {
         let f = self.by_block.remove(&from).unwrap_or_default();
         self.by_block.insert(to, f);
+    }
+
+    /// Sets the facts holding on entry to `block`, entered only by an
+    /// edge from a block where `f` held when it branched.
+    pub(super) fn set(&mut self, block: Block, f: BlockFacts) {
+        self.by_block.insert(block, f);
     }
 }
 

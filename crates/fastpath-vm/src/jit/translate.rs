@@ -205,6 +205,13 @@ pub(super) struct Scope {
     /// holds the receiver (or, after a safepoint, its reloaded address),
     /// which every caller checked for null.
     receiver_fixed: bool,
+    /// Leaders entered by one forward edge only (not the first
+    /// instruction, no handler, no switch or backward target): the block
+    /// the edge leaves dominates theirs, whose facts it inherits.
+    single_pred: Vec<bool>,
+    /// The facts holding on such an edge, by the leader it enters,
+    /// recorded when the branch is emitted.
+    entry_facts: HashMap<usize, super::facts::BlockFacts>,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -351,6 +358,8 @@ pub fn translate(
             exit: None,
             fp_offset: 0,
             receiver_fixed: false,
+            single_pred: Vec::new(),
+            entry_facts: HashMap::new(),
         },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
@@ -404,19 +413,36 @@ impl<'e, 'f> Translator<'e, 'f> {
     fn make_blocks(&mut self) {
         let n = self.s.ops.len();
         let mut leader = vec![false; n];
+        // Edges into each instruction, and whether one of them is one a
+        // block's facts cannot follow (entry, handler, switch, back edge).
+        let mut edges_in = vec![0u32; n + 1];
+        let mut no_carry = vec![false; n + 1];
         leader[0] = true;
+        no_carry[0] = true;
         for h in self.s.d.handlers.iter() {
             leader[h.handler as usize] = true;
+            no_carry[h.handler as usize] = true;
         }
         for (i, op) in self.s.ops.iter().enumerate() {
             let mut targets: Vec<u32> = Vec::new();
+            let falls_through = !matches!(
+                op,
+                Op::Goto(_) | Op::Switch(_) | Op::Return(_) | Op::AThrow | Op::Throw(_)
+            );
+            if falls_through {
+                edges_in[i + 1] += 1;
+            }
             let ends = match *op {
                 Op::If(_, t) | Op::IfICmp(_, t) | Op::IfACmp(_, t) | Op::IfNull(_, t) => {
                     targets.push(t.index);
+                    edges_in[t.index as usize] += 1;
+                    no_carry[t.index as usize] |= t.backward;
                     true
                 }
                 Op::Goto(t) => {
                     targets.push(t.index);
+                    edges_in[t.index as usize] += 1;
+                    no_carry[t.index as usize] |= t.backward;
                     true
                 }
                 Op::Switch(k) => {
@@ -430,6 +456,9 @@ impl<'e, 'f> Translator<'e, 'f> {
                             targets.extend(ts.iter().copied());
                             targets.push(*default);
                         }
+                    }
+                    for &t in &targets {
+                        no_carry[t as usize] = true;
                     }
                     true
                 }
@@ -448,6 +477,9 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.s.blocks[i] = Some(self.b.create_block());
             }
         }
+        self.s.single_pred = (0..n)
+            .map(|i| leader[i] && !no_carry[i] && edges_in[i] == 1)
+            .collect();
     }
 
     /// The entry block: the frame header, the stack checks, the poll, a
@@ -1122,6 +1154,11 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             self.b.switch_to_block(block);
             self.s.filled = false;
+            if let Some(f) = self.s.entry_facts.remove(&i) {
+                // Its one edge is emitted: nothing else enters it.
+                self.seal(block);
+                self.facts.set(block, f);
+            }
         } else if self.s.filled {
             // Unreachable by fall-through and not a leader: skipped (a
             // reachable instruction after a terminator is a leader).
@@ -1155,6 +1192,17 @@ impl<'e, 'f> Translator<'e, 'f> {
         let next = self.s.blocks[self.s.idx + 1].expect("the instruction after a branch is a leader");
         self.b.ins().brif(c, target, &[], next, &[]);
         self.s.filled = true;
+        self.record_edge_facts(t.index as usize);
+        self.record_edge_facts(self.s.idx + 1);
+    }
+
+    /// Records the current block's facts for the leader `to` it branches
+    /// to, when that edge is the leader's only way in.
+    fn record_edge_facts(&mut self, to: usize) {
+        if self.s.single_pred.get(to).copied().unwrap_or(false) {
+            let f = self.facts().clone();
+            self.s.entry_facts.insert(to, f);
+        }
     }
 
     fn int_cond(c: Cond) -> IntCC {
@@ -1318,6 +1366,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let target = self.edge(t);
                 self.b.ins().jump(target, &[]);
                 self.s.filled = true;
+                self.record_edge_facts(t.index as usize);
             }
             Op::Switch(k) => self.switch(k),
             Op::Return(k) => {
@@ -2075,6 +2124,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             exit: Some(InlineExit { ret, unwind }),
             fp_offset,
             receiver_fixed,
+            single_pred: Vec::new(),
+            entry_facts: HashMap::new(),
         };
         std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {
