@@ -113,6 +113,17 @@ impl Translator<'_, '_> {
 
     // ---- references ----------------------------------------------------------------
 
+    /// The thread block's GC-state byte (I64) the barriers test: loaded
+    /// once where nothing since could have stopped the thread (`facts.rs`).
+    fn gc_state(&mut self) -> Value {
+        if let Some(v) = self.facts().gc_state {
+            return v;
+        }
+        let v = fastpath_cranelift::barrier::gc_state_byte(&mut self.b, self.thread, &self.env.thread);
+        self.facts().gc_state = Some(v);
+        v
+    }
+
     /// Loads reference `i` of `obj` (a field index, or an element index
     /// as a value) through the barriers.
     fn load_ref_at(&mut self, obj: Value, field: Value) -> Value {
@@ -122,10 +133,12 @@ impl Translator<'_, '_> {
         let _ = obj;
         if self.has(Barrier::Lrb) {
             let slow = self.library_ref(LibraryPath::Lrb);
+            let gc = self.gc_state();
             let first = self.blocks_so_far();
-            let r = fastpath_cranelift::load_reference_barrier(
+            let r = fastpath_cranelift::barrier::load_reference_barrier_with_state(
                 &mut self.b,
                 self.thread,
+                gc,
                 v,
                 field,
                 &self.env.thread,
@@ -170,9 +183,11 @@ impl Translator<'_, '_> {
     fn store_ref_at(&mut self, o: Value, field: Value, val: Value) {
         if self.has(Barrier::Satb) {
             let slow = self.library_ref(LibraryPath::SatbEnqueue);
-            fastpath_cranelift::satb_enqueue(
+            let gc = self.gc_state();
+            fastpath_cranelift::barrier::satb_enqueue_with_state(
                 &mut self.b,
                 self.thread,
+                gc,
                 field,
                 &self.env.thread,
                 &self.env.satb,
@@ -442,8 +457,9 @@ impl Translator<'_, '_> {
             let zero = self.b.ins().iconst(I64, 0);
             let (o, _) = self.resolve_write(a, zero);
             let addr = self.prim_elem(o, i, k.size());
-            let v = if k == Kind::Byte {
-                // `bastore` into a boolean array stores `& 1`.
+            let v = if k == Kind::Byte && !matches!(self.const_of(v), Some(0 | 1)) {
+                // `bastore` into a boolean array stores `& 1` (which a
+                // constant 0 or 1 is already: `true` and `false`).
                 let class = self.class_of(a);
                 let is_bool = self
                     .b

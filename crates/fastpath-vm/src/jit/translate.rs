@@ -1661,8 +1661,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
     }
 
-    fn const_of(&self, v: Value) -> Option<i64> {
+    pub(super) fn const_of(&self, v: Value) -> Option<i64> {
         let dfg = &self.b.func.dfg;
+        let v = dfg.resolve_aliases(v);
         match dfg.value_def(v) {
             ir::ValueDef::Result(inst, _) => match dfg.insts[inst] {
                 ir::InstructionData::UnaryImm {
