@@ -258,21 +258,6 @@ pub fn satb_enqueue(
     queue: &SatbQueueLayout,
     slow: FuncRef,
 ) {
-    let gc = gc_state_byte(b, thread, layout);
-    satb_enqueue_with_state(b, thread, gc, field, layout, queue, slow);
-}
-
-/// [`satb_enqueue`] with the GC-state byte already loaded
-/// ([`gc_state_byte`]).
-pub fn satb_enqueue_with_state(
-    b: &mut FunctionBuilder<'_>,
-    thread: Value,
-    gc: Value,
-    field: Value,
-    layout: &ThreadLayout,
-    queue: &SatbQueueLayout,
-    slow: FuncRef,
-) {
     let trusted = MemFlagsData::trusted();
     let (medium, check, push, call, cont) = (
         b.create_block(),
@@ -281,6 +266,7 @@ pub fn satb_enqueue_with_state(
         b.create_block(),
         b.create_block(),
     );
+    let gc = b.ins().uload8(I64, trusted, thread, layout.gc_state);
     let marking = b.ins().band_imm_u(gc, i64::from(layout.marking_bit));
     b.ins().brif(marking, medium, &[], cont, &[]);
 
@@ -325,34 +311,6 @@ pub fn load_reference_barrier(
     forwarding: i32,
     slow: FuncRef,
 ) -> Value {
-    let gc = gc_state_byte(b, thread, layout);
-    load_reference_barrier_with_state(b, thread, gc, obj, field, layout, cset, forwarding, slow)
-}
-
-/// The GC-state byte at `thread + layout.gc_state`, zero-extended to I64:
-/// the value [`load_reference_barrier_with_state`] and
-/// [`satb_enqueue_with_state`] test. A JIT may load it once for several
-/// barriers where nothing between them can stop the thread (the byte
-/// changes only on the thread's way out of a stop).
-pub fn gc_state_byte(b: &mut FunctionBuilder<'_>, thread: Value, layout: &ThreadLayout) -> Value {
-    b.ins()
-        .uload8(I64, MemFlagsData::trusted(), thread, layout.gc_state)
-}
-
-/// [`load_reference_barrier`] with the GC-state byte already loaded
-/// ([`gc_state_byte`]).
-#[allow(clippy::too_many_arguments)] // the template's fields, one per argument
-pub fn load_reference_barrier_with_state(
-    b: &mut FunctionBuilder<'_>,
-    thread: Value,
-    gc: Value,
-    obj: Value,
-    field: Value,
-    layout: &ThreadLayout,
-    cset: &CsetMap,
-    forwarding: i32,
-    slow: FuncRef,
-) -> Value {
     let trusted = MemFlagsData::trusted();
     let (medium, test, fwd, call, cont) = (
         b.create_block(),
@@ -362,6 +320,7 @@ pub fn load_reference_barrier_with_state(
         b.create_block(),
     );
     let result = b.append_block_param(cont, I64);
+    let gc = b.ins().uload8(I64, trusted, thread, layout.gc_state);
     let forwarded = b.ins().band_imm_u(gc, i64::from(layout.has_forwarded_bit));
     b.ins().brif(forwarded, medium, &[], cont, &[obj.into()]);
 

@@ -9,8 +9,7 @@
 //! no locked instruction and no fence before the return; and `Thread.onSpinWait()`
 //! is one call of the installed pause stub, not of the runtime's `Invoke`;
 //! three accesses to a field's array in one basic block load the field
-//! through the load-reference barrier once and the array's length once;
-//! two reference loads in one block read the GC-state byte once.
+//! through the load-reference barrier once and the array's length once.
 //!
 //! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
 //! and lightweight locking), whose methods' installed code is read back
@@ -67,17 +66,6 @@ public class Decode {
         @Override
         void swap(int i, int j) {
         }
-
-        @Override
-        int second() {
-            return 0;
-        }
-    }
-
-    // Two reference loads in one basic block, nothing between them that
-    // can stop the thread: one read of the GC state for both barriers.
-    int second() {
-        return next.next.count;
     }
 
     public static void main(String[] args) {
@@ -89,7 +77,6 @@ public class Decode {
             d.link(d);
             d.spin();
             d.swap(0, 2);
-            d.count += d.second() - d.count;
         }
         System.out.println("count " + d.count + " " + d.values[0]);
     }
@@ -309,14 +296,6 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
     assert_eq!(
         lengths, 1,
         "swap reads the array's length {lengths} times:\n{shown}"
-    );
-
-    let all = decode(vm, "second", "()I");
-    let shown = listing(&all);
-    let barrier_tests = all.iter().filter(|i| reads_byte_at(i, gc_state)).count();
-    assert_eq!(
-        barrier_tests, 1,
-        "second reads the GC state {barrier_tests} times for two loads:\n{shown}"
     );
 
     // onSpinWait: one direct call (the installed pause), not `Invoke`.

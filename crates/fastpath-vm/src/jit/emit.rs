@@ -113,17 +113,6 @@ impl Translator<'_, '_> {
 
     // ---- references ----------------------------------------------------------------
 
-    /// The thread block's GC-state byte (I64) the barriers test: loaded
-    /// once where nothing since could have stopped the thread (`facts.rs`).
-    fn gc_state(&mut self) -> Value {
-        if let Some(v) = self.facts().gc_state {
-            return v;
-        }
-        let v = fastpath_cranelift::barrier::gc_state_byte(&mut self.b, self.thread, &self.env.thread);
-        self.facts().gc_state = Some(v);
-        v
-    }
-
     /// Loads reference `i` of `obj` (a field index, or an element index
     /// as a value) through the barriers.
     fn load_ref_at(&mut self, obj: Value, field: Value) -> Value {
@@ -133,12 +122,10 @@ impl Translator<'_, '_> {
         let _ = obj;
         if self.has(Barrier::Lrb) {
             let slow = self.library_ref(LibraryPath::Lrb);
-            let gc = self.gc_state();
             let first = self.blocks_so_far();
-            let r = fastpath_cranelift::barrier::load_reference_barrier_with_state(
+            let r = fastpath_cranelift::load_reference_barrier(
                 &mut self.b,
                 self.thread,
-                gc,
                 v,
                 field,
                 &self.env.thread,
@@ -183,11 +170,9 @@ impl Translator<'_, '_> {
     fn store_ref_at(&mut self, o: Value, field: Value, val: Value) {
         if self.has(Barrier::Satb) {
             let slow = self.library_ref(LibraryPath::SatbEnqueue);
-            let gc = self.gc_state();
-            fastpath_cranelift::barrier::satb_enqueue_with_state(
+            fastpath_cranelift::satb_enqueue(
                 &mut self.b,
                 self.thread,
-                gc,
                 field,
                 &self.env.thread,
                 &self.env.satb,

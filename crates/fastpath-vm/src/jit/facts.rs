@@ -33,9 +33,7 @@
 //!   (the Java memory model orders plain accesses around them). Reusing a
 //!   plain field load with none of these in between is what the JMM
 //!   allows a compiler (HotSpot's C2 does it in its memory graph);
-//!   volatile fields are never cached. The GC-state byte the barriers
-//!   test is a memory fact too: the mutator refreshes it on its way out
-//!   of a stop, which only a call can make.
+//!   volatile fields are never cached.
 
 use std::collections::{HashMap, HashSet};
 
@@ -58,11 +56,6 @@ pub(super) struct BlockFacts {
     pub(super) in_bounds: HashSet<(Value, Value)>,
     /// (object, reference field index) to the value loaded from it.
     pub(super) ref_fields: HashMap<(Value, i64), Value>,
-    /// The thread block's GC-state byte, loaded for a barrier: it changes
-    /// only on the thread's way out of a stop for the collector, which
-    /// only a helper call or a safepoint makes (the library's barrier slow
-    /// paths never stop: they run without a published frame).
-    pub(super) gc_state: Option<Value>,
 }
 
 impl Facts {
@@ -95,7 +88,6 @@ impl BlockFacts {
     /// volatile access).
     pub(super) fn forget_memory(&mut self) {
         self.ref_fields.clear();
-        self.gc_state = None;
     }
 
     /// Forgets the reference fields at index `i` of every object (a
