@@ -7,7 +7,9 @@
 //! store's SATB barrier is the idle test of the thread block's GC-state
 //! byte and a branch out of line (laid out after the return), with no call,
 //! no locked instruction and no fence before the return; and `Thread.onSpinWait()`
-//! is one call of the installed pause stub, not of the runtime's `Invoke`.
+//! is one call of the installed pause stub, not of the runtime's `Invoke`;
+//! three accesses to a field's array in one basic block load the field
+//! through the load-reference barrier once and the array's length once.
 //!
 //! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
 //! and lightweight locking), whose methods' installed code is read back
@@ -26,6 +28,16 @@ const PROGRAM: &str = r#"
 public class Decode {
     Decode next;
     int count;
+    int[] values = {1, 2, 3};
+
+    // Three reads of `values` in one basic block, no store to it or call
+    // between: one load, one null check, one length (overridden below, so
+    // compiled on its own).
+    void swap(int i, int j) {
+        int t = values[i];
+        values[i] = values[j];
+        values[j] = t;
+    }
 
     synchronized void bump() {
         count++;
@@ -50,6 +62,10 @@ public class Decode {
         @Override
         void spin() {
         }
+
+        @Override
+        void swap(int i, int j) {
+        }
     }
 
     public static void main(String[] args) {
@@ -60,8 +76,9 @@ public class Decode {
             d.bump();
             d.link(d);
             d.spin();
+            d.swap(0, 2);
         }
-        System.out.println("count " + d.count);
+        System.out.println("count " + d.count + " " + d.values[0]);
     }
 }
 "#;
@@ -254,6 +271,31 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
         !hot.iter()
             .any(|i| matches!(i.mnemonic(), Mnemonic::Mfence | Mnemonic::Xchg)),
         "a fence on link's path:\n{shown}"
+    );
+
+    // The field's array: loaded once (one test of the GC state, the
+    // load-reference barrier's) and its length read once, for three
+    // accesses.
+    let all = decode(vm, "swap", "(II)V");
+    let shown = listing(&all);
+    let barrier_tests = all.iter().filter(|i| reads_byte_at(i, gc_state)).count();
+    assert_eq!(
+        barrier_tests, 1,
+        "swap loads `values` {barrier_tests} times:\n{shown}"
+    );
+    let length_at = (fastpath_vm::jit::layout::REFS + fastpath_vm::jit::layout::LENGTH_WORD) as u64;
+    let lengths = all
+        .iter()
+        .filter(|i| {
+            (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+                && i.memory_displacement64() == length_at
+                && i.memory_index() == Register::None
+                && i.memory_size().size() == 4
+        })
+        .count();
+    assert_eq!(
+        lengths, 1,
+        "swap reads the array's length {lengths} times:\n{shown}"
     );
 
     // onSpinWait: one direct call (the installed pause), not `Invoke`.

@@ -8,6 +8,17 @@
 //! corpus's jit matrix runs it under GC stress (`-Xcomp`, a 16 MiB heap
 //! that must collect, the passive and the concurrent collector, the heap
 //! verifier after every cycle), its gc matrix under every barrier set.
+//!
+//! Checks and loads the translator reuses within a basic block
+//! (`jit/facts.rs`): `ReusedChecks` runs each reuse's edge (a field stored
+//! between two reads, through the same reference and another one to the
+//! same object, a call that replaces it, an index checked on one array and
+//! used on a shorter one, the index equal to the length and a negative one
+//! after a valid access, a reference replaced by null after its check, a
+//! store on one path of a branch, an index checked before a branch and
+//! used on each path)
+//! compiled, under `-Xcomp`, after 2 calls and under the default tiers,
+//! and must print what HotSpot 25 prints (recorded below).
 
 mod harness;
 
@@ -71,5 +82,206 @@ fn exceptions_and_collections_through_inlined_frames_match_hotspot() {
         // -> next, build -> link, link -> next, sum -> idOf / next: at
         // least these ten.
         assert!(inlined >= 10, "{inlined} calls inlined under {env:?} {opts:?}");
+    }
+}
+
+/// `ReusedChecks`: each method warmed in a loop (compiled before the end
+/// of it under every tier), then run on its edge.
+const REUSED_CHECKS: &str = r#"// The edges of checks and loads a compiler reuses within a basic block: a reference field
+// read twice with a store to it in between (through the same reference and through another
+// reference to the same object), with a call in between that replaces it; an index checked
+// against one array and then used on a shorter one that replaced it; an index equal to the
+// length and a negative one right after a valid access of the same array; a reference
+// checked non-null and then replaced by null (a field stored between two reads); a field that reads null dereferenced twice.
+// Each method is warmed in a loop first so that it runs compiled, then run on its edge.
+public class ReusedChecks {
+    int[] values;
+    ReusedChecks peer;
+    int hits;
+
+    ReusedChecks(int n) {
+        values = new int[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = i + 1;
+        }
+    }
+
+    // The field read, stored and read again in one basic block.
+    int storeBetween(int[] other) {
+        int a = values[0];
+        values = other;
+        return a * 100 + values[0];
+    }
+
+    // The same field of the same object stored through another reference.
+    int storeThroughAlias(ReusedChecks alias, int[] other) {
+        int a = values[1];
+        alias.values = other;
+        return a * 100 + values[1];
+    }
+
+    void replace() {
+        values = new int[] {7, 8, 9};
+        hits++;
+    }
+
+    // A call that replaces the field between two reads.
+    int callBetween() {
+        int a = values[0];
+        replace();
+        return a * 100 + values[0];
+    }
+
+    // Index i checked against the array read first, then used on the
+    // (shorter) array that replaced it.
+    static int replacedArray(int[] a, int[] shorter, int i) {
+        int x = a[i];
+        a = shorter;
+        return x + a[i];
+    }
+
+    // Index i valid, then i + 1 (the length at the edge) and -1.
+    static int nextIndex(int[] a, int i) {
+        return a[i] + a[i + 1];
+    }
+
+    static int negative(int[] a, int i) {
+        return a[i] + a[i - 1];
+    }
+
+    // A field checked non-null, then stored (null at the edge) and read again.
+    int nullAfterCheck(ReusedChecks next) {
+        int n = peer.values.length;
+        peer = next;
+        return n + peer.values.length;
+    }
+
+    // A read before a branch, a store on one of its paths, a read after
+    // the join.
+    int storeOnOnePath(int[] other, boolean replace) {
+        int a = values[0];
+        if (replace) {
+            values = other;
+        }
+        return a * 100 + values[0];
+    }
+
+    // An index checked before a branch, then used on each path: on the
+    // same array, and on another, shorter one.
+    static int checkedBeforeBranch(int[] a, int[] shorter, int i, boolean other) {
+        int x = a[i];
+        if (other) {
+            return x + shorter[i];
+        }
+        return x + a[i];
+    }
+
+    // A field that holds null, dereferenced twice.
+    int peerTwice() {
+        int a = peer.hits;
+        return a + peer.hits;
+    }
+
+    public static void main(String[] args) {
+        long sum = 0;
+        for (int k = 0; k < 3000; k++) {
+            ReusedChecks r = new ReusedChecks(4);
+            sum += r.storeBetween(new int[] {k, 1});
+            sum += r.storeThroughAlias(r, new int[] {0, k});
+            sum += r.callBetween();
+            sum += replacedArray(new int[] {1, 2, 3}, new int[] {4, 5, 6}, k % 3);
+            sum += nextIndex(new int[] {1, 2, 3}, k % 2);
+            sum += negative(new int[] {1, 2, 3}, 1 + k % 2);
+            r.peer = r;
+            sum += r.nullAfterCheck(r);
+            sum += r.peerTwice();
+            sum += r.storeOnOnePath(new int[] {k}, k % 2 == 0);
+            sum += checkedBeforeBranch(new int[] {1, 2, 3}, new int[] {4, 5, 6}, k % 3, k % 2 == 0);
+        }
+        System.out.println("warm " + sum);
+
+        ReusedChecks r = new ReusedChecks(4);
+        System.out.println("storeBetween " + r.storeBetween(new int[] {5}));
+        ReusedChecks s = new ReusedChecks(4);
+        System.out.println("storeThroughAlias " + s.storeThroughAlias(s, new int[] {0, 6}));
+        System.out.println("callBetween " + new ReusedChecks(4).callBetween());
+        try {
+            System.out.println(replacedArray(new int[] {1, 2, 3}, new int[] {4, 5}, 2));
+        } catch (ArrayIndexOutOfBoundsException e) {
+            System.out.println("replacedArray " + e.getMessage());
+        }
+        try {
+            System.out.println(nextIndex(new int[] {1, 2, 3}, 2));
+        } catch (ArrayIndexOutOfBoundsException e) {
+            System.out.println("nextIndex " + e.getMessage());
+        }
+        try {
+            System.out.println(negative(new int[] {1, 2, 3}, 0));
+        } catch (ArrayIndexOutOfBoundsException e) {
+            System.out.println("negative " + e.getMessage());
+        }
+        try {
+            ReusedChecks t = new ReusedChecks(2);
+            t.peer = t;
+            System.out.println(t.nullAfterCheck(null));
+        } catch (NullPointerException e) {
+            System.out.println("nullAfterCheck " + e.getMessage());
+        }
+        System.out.println("storeOnOnePath " + new ReusedChecks(2).storeOnOnePath(new int[] {9}, true));
+        try {
+            System.out.println(checkedBeforeBranch(new int[] {1, 2, 3}, new int[] {4, 5}, 2, true));
+        } catch (ArrayIndexOutOfBoundsException e) {
+            System.out.println("checkedBeforeBranch " + e.getMessage());
+        }
+        try {
+            System.out.println(new ReusedChecks(1).peerTwice());
+        } catch (NullPointerException e) {
+            System.out.println("peerTwice " + e.getMessage());
+        }
+    }
+}
+"#;
+
+/// `ReusedChecks`'s output on HotSpot 25 (`java ReusedChecks`).
+const REUSED_CHECKS_OUT: &str = "warm 14062500
+storeBetween 105
+storeThroughAlias 206
+callBetween 107
+replacedArray Index 2 out of bounds for length 2
+nextIndex Index 3 out of bounds for length 3
+negative Index -1 out of bounds for length 3
+nullAfterCheck Cannot read field \"values\" because \"this.peer\" is null
+storeOnOnePath 109
+checkedBeforeBranch Index 2 out of bounds for length 2
+peerTwice Cannot read field \"hits\" because \"this.peer\" is null
+";
+
+#[test]
+fn reused_checks_and_loads_keep_their_edges() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-reused-checks");
+    harness::javac_sources(&dir, &dir, &[("ReusedChecks", REUSED_CHECKS)]);
+    let runs: [Tier; 3] = [
+        (&[], &["-Xcomp"]),
+        (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &[]),
+        (&[], &[]),
+    ];
+    for (env, opts) in runs {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+        cmd.envs(env.iter().copied())
+            .args(opts)
+            .arg("-cp")
+            .arg(&dir)
+            .arg("ReusedChecks");
+        let o = harness::run_with_limit(cmd, Duration::from_secs(300))
+            .unwrap_or_else(|e| panic!("{opts:?}: {e}"));
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            o.status,
+            Some(0),
+            "fastpath-vm {env:?} {opts:?} failed:\n{out}\n{err}"
+        );
+        assert_eq!(out, REUSED_CHECKS_OUT, "stdout under {env:?} {opts:?}");
+        assert_eq!(err, "", "stderr under {env:?} {opts:?}");
     }
 }

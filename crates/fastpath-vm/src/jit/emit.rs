@@ -122,7 +122,8 @@ impl Translator<'_, '_> {
         let _ = obj;
         if self.has(Barrier::Lrb) {
             let slow = self.library_ref(LibraryPath::Lrb);
-            fastpath_cranelift::load_reference_barrier(
+            let first = self.blocks_so_far();
+            let r = fastpath_cranelift::load_reference_barrier(
                 &mut self.b,
                 self.thread,
                 v,
@@ -131,17 +132,37 @@ impl Translator<'_, '_> {
                 &self.env.cset,
                 FORWARDING,
                 slow,
-            )
+            );
+            self.seal_since(first);
+            r
         } else {
             v
         }
     }
 
-    /// `getfield` of a reference: field `i` of `obj` (not null).
-    pub(super) fn load_ref_field(&mut self, obj: Value, i: i64) -> Value {
+    /// `getfield` of a reference: field `i` of `obj` (not null). A plain
+    /// field loaded since the last write or call that may change it
+    /// (`facts.rs`) is that load's value; a volatile one is always loaded
+    /// and orders what follows.
+    pub(super) fn load_ref_field(&mut self, obj: Value, i: i64, volatile: bool) -> Value {
+        let key = (self.key(obj), i);
+        if !volatile {
+            if let Some(&v) = self.facts().ref_fields.get(&key) {
+                return v;
+            }
+        }
+        let from = self.here();
         let o = self.resolve_read(obj);
         let field = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i);
-        self.load_ref_at(o, field)
+        let v = self.load_ref_at(o, field);
+        // The barrier's join: its cold paths heal the field at most.
+        self.continue_from(from);
+        if volatile {
+            self.facts().forget_memory();
+        } else {
+            self.facts().ref_fields.insert(key, v);
+        }
+        v
     }
 
     /// Stores `val` into the reference at `field` of the resolved object
@@ -204,6 +225,7 @@ impl Translator<'_, '_> {
 
     /// `putfield` of a reference.
     pub(super) fn store_ref_field(&mut self, obj: Value, i: i64, val: Value) {
+        self.facts().forget_ref_field(i);
         let (o, v) = self.resolve_write(obj, val);
         let field = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i);
         self.store_ref_at(o, field, v);
@@ -222,6 +244,7 @@ impl Translator<'_, '_> {
             };
             let a = self.b.ins().iadd_imm_s(addr, i64::from(off));
             let raw = self.b.ins().atomic_load(t, f, a);
+            self.facts().forget_memory();
             return match kind {
                 Kind::Boolean | Kind::Char => self.b.ins().uextend(I32, raw),
                 Kind::Byte | Kind::Short => self.b.ins().sextend(I32, raw),
@@ -261,6 +284,7 @@ impl Translator<'_, '_> {
             self.release_store(narrow, a);
             // The JMM's StoreLoad after a volatile store.
             self.b.ins().fence();
+            self.facts().forget_memory();
             return;
         }
         match kind {
@@ -296,23 +320,59 @@ impl Translator<'_, '_> {
     /// The length of array `a` (not null), reference or primitive.
     pub(super) fn array_length(&mut self, a: Value) -> Value {
         let o = self.resolve_read(a);
+        let key = self.key(o);
+        if let Some(&len) = self.facts().lengths.get(&key) {
+            return len;
+        }
         let data = self.data_of(o);
-        self.b
+        let len = self
+            .b
             .ins()
-            .load(I32, MemFlagsData::trusted().with_readonly(), data, LENGTH_WORD)
+            .load(I32, MemFlagsData::trusted().with_readonly(), data, LENGTH_WORD);
+        self.facts().lengths.insert(key, len);
+        len
     }
 
-    /// Bounds check of `i` against `len`, throwing from a cold block.
+    /// Bounds check of `i` against `len`, throwing from a cold block; none
+    /// when an earlier check on the way here proved it.
     fn bounds(&mut self, i: Value, len: Value) {
+        let key = (self.key(i), self.key(len));
+        if self.facts().in_bounds.contains(&key) {
+            return;
+        }
         let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
         self.check_or_throw(ok, Helper::ThrowIndex, &[i, len]);
+        self.facts().in_bounds.insert(key);
     }
 
     /// The length of a reference array `o` (resolved): its reference count.
     fn ref_array_length(&mut self, o: Value) -> Value {
-        self.b
+        let key = self.key(o);
+        if let Some(&len) = self.facts().lengths.get(&key) {
+            return len;
+        }
+        let len = self
+            .b
             .ins()
-            .load(I32, MemFlagsData::trusted().with_readonly(), o, LAYOUT)
+            .load(I32, MemFlagsData::trusted().with_readonly(), o, LAYOUT);
+        self.facts().lengths.insert(key, len);
+        len
+    }
+
+    /// The length of a primitive array `o` (resolved).
+    fn prim_array_length(&mut self, o: Value) -> Value {
+        let key = self.key(o);
+        if let Some(&len) = self.facts().lengths.get(&key) {
+            return len;
+        }
+        let len = self.b.ins().load(
+            I32,
+            MemFlagsData::trusted().with_readonly(),
+            o,
+            REFS + LENGTH_WORD,
+        );
+        self.facts().lengths.insert(key, len);
+        len
     }
 
     /// The address of element `i` of the primitive array `o` (resolved).
@@ -344,12 +404,7 @@ impl Translator<'_, '_> {
             let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
             self.load_ref_at(o, field)
         } else {
-            let len = self.b.ins().load(
-                I32,
-                MemFlagsData::trusted().with_readonly(),
-                o,
-                REFS + LENGTH_WORD,
-            );
+            let len = self.prim_array_length(o);
             self.bounds(i, len);
             let addr = self.prim_elem(o, i, k.size());
             self.load_kind(k, addr, 0, false)
@@ -382,18 +437,14 @@ impl Translator<'_, '_> {
             self.store_ref_at(o, field, v);
         } else {
             let ro = self.resolve_read(a);
-            let len = self.b.ins().load(
-                I32,
-                MemFlagsData::trusted().with_readonly(),
-                ro,
-                REFS + LENGTH_WORD,
-            );
+            let len = self.prim_array_length(ro);
             self.bounds(i, len);
             let zero = self.b.ins().iconst(I64, 0);
             let (o, _) = self.resolve_write(a, zero);
             let addr = self.prim_elem(o, i, k.size());
-            let v = if k == Kind::Byte {
-                // `bastore` into a boolean array stores `& 1`.
+            let v = if k == Kind::Byte && !matches!(self.const_of(v), Some(0 | 1)) {
+                // `bastore` into a boolean array stores `& 1` (which a
+                // constant 0 or 1 is already: `true` and `false`).
                 let class = self.class_of(a);
                 let is_bool = self
                     .b
@@ -718,6 +769,7 @@ impl Translator<'_, '_> {
     /// reference map the slow path's safepoint publishes (the caller keeps
     /// `obj` in a root there: the operand stack or the frame's `sync_obj`).
     pub(super) fn monitor_enter_obj(&mut self, obj: Value, idx: usize) {
+        self.facts().forget_memory();
         let Some(map) = self.env.region_locks else {
             let s = self.safepoint(idx, None);
             self.call_helper(Helper::MonitorEnter, &[obj]);
@@ -764,6 +816,7 @@ impl Translator<'_, '_> {
     /// hold it throws `IllegalMonitorStateException` (a synchronized
     /// method's exit cannot fail: its enter succeeded).
     pub(super) fn monitor_exit_obj(&mut self, obj: Value, throws: bool) {
+        self.facts().forget_memory();
         let Some(map) = self.env.region_locks else {
             let st = self.call_helper(Helper::MonitorExit, &[obj]).expect("a status");
             if throws {

@@ -31,8 +31,10 @@
 //! | `ops.rs` | the instructions, typed for the JIT |
 //! | `kinds.rs` | the kind of every slot at every instruction (dataflow) |
 //! | `cha.rs` | class-hierarchy analysis: a virtual call's one implementation |
+//! | `dump.rs` | `FASTPATH_VM_JIT_DUMP`: a method's optimised IR and machine code |
 //! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
+//! | `facts.rs` | checks and loads already done, which the translator reuses |
 //! | `frame.rs` | compiled frames on the slot stack, the per-thread context |
 //! | `layout.rs` | the heap object layout compiled code reads |
 //! | `helpers.rs` | the runtime functions compiled code calls, as data |
@@ -47,8 +49,10 @@
 //! interpreter keeps them and sets the context register.
 
 pub mod cha;
+pub mod dump;
 pub mod emit;
 pub mod entry;
+pub mod facts;
 pub mod frame;
 pub mod helpers;
 pub mod kinds;
@@ -493,8 +497,10 @@ impl Jit {
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
         self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
+        dump::maybe_dump(m, "entry", &t.func, &*self.isa);
         let entry = self.install(cache, env, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
+        dump::installed(m, "entry", addr, len);
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
         Ok((addr, adapter, len, t.guarded))
     }
@@ -574,8 +580,10 @@ impl Jit {
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
         self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
+        dump::maybe_dump(m, &format!("OSR entry at {at}"), &t.func, &*self.isa);
         let entry = self.install(cache, env, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
+        dump::installed(m, &format!("OSR entry at {at}"), addr, len);
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
         Ok((
             OsrEntry {

@@ -11,7 +11,9 @@
 //!   handler and fall-through after a branch.
 //! - Safepoints (`safepoint`): the position and the references the
 //!   interpreter's map names are stored into the method's slot-stack frame
-//!   before the call and reloaded after it (`frame.rs`).
+//!   before the call and reloaded after it (`frame.rs`); the frame is
+//!   published as the thread's top frame for the runtime, and for a call
+//!   to compiled code not at all (the callee publishes its own, `spill`).
 //! - Exceptions: every instruction that can throw branches, with the
 //!   exception pending in the thread, to the dispatch block of its handler
 //!   ranges (`dispatch`), which tests the handlers in table order and
@@ -203,6 +205,13 @@ pub(super) struct Scope {
     /// holds the receiver (or, after a safepoint, its reloaded address),
     /// which every caller checked for null.
     receiver_fixed: bool,
+    /// Leaders entered by one forward edge only (not the first
+    /// instruction, no handler, no switch or backward target): the block
+    /// the edge leaves dominates theirs, whose facts it inherits.
+    single_pred: Vec<bool>,
+    /// The facts holding on such an edge, by the leader it enters,
+    /// recorded when the branch is emitted.
+    entry_facts: HashMap<usize, super::facts::BlockFacts>,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -246,6 +255,10 @@ pub(super) struct Translator<'e, 'f> {
     sigs: HashMap<String, SigRef>,
     /// Values read from such a local 0, whose null checks are left out.
     nonnull: std::collections::HashSet<Value>,
+    /// Checks and loads done on the way to the current point (`facts.rs`).
+    facts: super::facts::Facts,
+    /// Blocks sealed before the end (`seal_since`, `continue_from`).
+    sealed: std::collections::HashSet<Block>,
     /// The callers of the inlined callee being translated, outermost
     /// (the compiled method) first.
     outer: Vec<Outer>,
@@ -345,6 +358,8 @@ pub fn translate(
             exit: None,
             fp_offset: 0,
             receiver_fixed: false,
+            single_pred: Vec::new(),
+            entry_facts: HashMap::new(),
         },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
@@ -352,6 +367,8 @@ pub fn translate(
         imports: HashMap::new(),
         sigs: HashMap::new(),
         nonnull: std::collections::HashSet::new(),
+        facts: super::facts::Facts::default(),
+        sealed: std::collections::HashSet::new(),
         outer: Vec::new(),
         extent: 0,
         extent_inst: None,
@@ -396,19 +413,36 @@ impl<'e, 'f> Translator<'e, 'f> {
     fn make_blocks(&mut self) {
         let n = self.s.ops.len();
         let mut leader = vec![false; n];
+        // Edges into each instruction, and whether one of them is one a
+        // block's facts cannot follow (entry, handler, switch, back edge).
+        let mut edges_in = vec![0u32; n + 1];
+        let mut no_carry = vec![false; n + 1];
         leader[0] = true;
+        no_carry[0] = true;
         for h in self.s.d.handlers.iter() {
             leader[h.handler as usize] = true;
+            no_carry[h.handler as usize] = true;
         }
         for (i, op) in self.s.ops.iter().enumerate() {
             let mut targets: Vec<u32> = Vec::new();
+            let falls_through = !matches!(
+                op,
+                Op::Goto(_) | Op::Switch(_) | Op::Return(_) | Op::AThrow | Op::Throw(_)
+            );
+            if falls_through {
+                edges_in[i + 1] += 1;
+            }
             let ends = match *op {
                 Op::If(_, t) | Op::IfICmp(_, t) | Op::IfACmp(_, t) | Op::IfNull(_, t) => {
                     targets.push(t.index);
+                    edges_in[t.index as usize] += 1;
+                    no_carry[t.index as usize] |= t.backward;
                     true
                 }
                 Op::Goto(t) => {
                     targets.push(t.index);
+                    edges_in[t.index as usize] += 1;
+                    no_carry[t.index as usize] |= t.backward;
                     true
                 }
                 Op::Switch(k) => {
@@ -422,6 +456,9 @@ impl<'e, 'f> Translator<'e, 'f> {
                             targets.extend(ts.iter().copied());
                             targets.push(*default);
                         }
+                    }
+                    for &t in &targets {
+                        no_carry[t as usize] = true;
                     }
                     true
                 }
@@ -440,6 +477,9 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.s.blocks[i] = Some(self.b.create_block());
             }
         }
+        self.s.single_pred = (0..n)
+            .map(|i| leader[i] && !no_carry[i] && edges_in[i] == 1)
+            .collect();
     }
 
     /// The entry block: the frame header, the stack checks, the poll, a
@@ -639,6 +679,63 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.use_var(var)
     }
 
+    // ---- facts ------------------------------------------------------------------
+
+    /// The facts holding at the current point (`facts.rs`).
+    pub(super) fn facts(&mut self) -> &mut super::facts::BlockFacts {
+        let block = self.b.current_block().expect("translating into a block");
+        self.facts.at(block)
+    }
+
+    /// `v` with its aliases resolved: the key of a fact about it.
+    pub(super) fn key(&self, v: Value) -> Value {
+        self.b.func.dfg.resolve_aliases(v)
+    }
+
+    /// Seals the current block, entered only from the region `from`
+    /// starts (a check's continuation, a barrier's join), and carries
+    /// `from`'s facts into it (`Facts::carry` says when that holds).
+    /// Nothing when no block was started since `from` (which may still
+    /// gain predecessors: it is left unsealed).
+    pub(super) fn continue_from(&mut self, from: Block) {
+        let to = self.b.current_block().expect("translating into a block");
+        if to == from {
+            return;
+        }
+        self.seal(to);
+        self.facts.carry(from, to);
+    }
+
+    /// Seals the blocks created since the function had `first` of them:
+    /// an emitter's region (a barrier's cold paths and join), which it
+    /// left filled and which nothing outside it enters. Sealed at once,
+    /// a join that every path reaches with a variable's same value reads
+    /// that value, not a block parameter (no copies on its edges, and the
+    /// facts about the value hold there).
+    pub(super) fn seal_since(&mut self, first: usize) {
+        let now = self.b.func.dfg.num_blocks();
+        for i in first..now {
+            self.seal(Block::from_u32(i as u32));
+        }
+    }
+
+    /// Seals `block` unless it is already.
+    fn seal(&mut self, block: Block) {
+        if self.sealed.insert(block) {
+            self.b.seal_block(block);
+        }
+    }
+
+    /// The number of blocks created so far (for [`Self::seal_since`]).
+    pub(super) fn blocks_so_far(&self) -> usize {
+        self.b.func.dfg.num_blocks()
+    }
+
+    /// The current block.
+    pub(super) fn here(&self) -> Block {
+        self.b.current_block().expect("translating into a block")
+    }
+
     /// Pushes `v` of kind `k`.
     pub(super) fn push(&mut self, k: K, v: Value) {
         let pos = self.s.stack.len();
@@ -715,6 +812,7 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// Calls `h`; all its results.
     pub(super) fn call_helper_all(&mut self, h: Helper, args: &[Value]) -> Vec<Value> {
+        self.facts().forget_memory();
         let f = self.helper_ref(h);
         let takes_ctx = !matches!(
             h,
@@ -761,6 +859,24 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// on the slot stack only while it is published). Returns what to
     /// reload after the call.
     pub(super) fn safepoint(&mut self, idx: usize, call_args: Option<usize>) -> Spilled {
+        let spilled = self.spill(idx, call_args);
+        self.publish();
+        spilled
+    }
+
+    /// [`Self::safepoint`] without the publication: the frames written
+    /// for a call whose callee is compiled code. The callee publishes its
+    /// own frame, whose header names this one as its caller, at each of
+    /// its safepoints, and that is the only place the thread's stack is
+    /// walked from while it runs (a stack overflow in its prologue
+    /// publishes its caller itself, `throw_stack_overflow`). Once it has
+    /// returned, the published frame is stale until this method's next
+    /// safepoint publishes again, and nothing reads it before then: the
+    /// code between calls only calls helpers that do not walk the stack.
+    pub(super) fn spill(&mut self, idx: usize, call_args: Option<usize>) -> Spilled {
+        // The collector may move objects here: every loaded reference is
+        // reloaded from the frame after the call.
+        self.facts().forget_memory();
         let mut out = Vec::new();
         for k in 0..self.outer.len() {
             let caller_fp = if k == 0 {
@@ -798,6 +914,12 @@ impl<'e, 'f> Translator<'e, 'f> {
             call_args,
             &mut out,
         );
+        Spilled(out)
+    }
+
+    /// Publishes the innermost frame as the thread's top frame, its end as
+    /// the slot stack's top: where the runtime and the collector start.
+    fn publish(&mut self) {
         let trusted = MemFlagsData::trusted();
         self.b
             .ins()
@@ -807,7 +929,6 @@ impl<'e, 'f> Translator<'e, 'f> {
             .ins()
             .iadd_imm_s(self.s.fp, ((self.s.frame_slots - self.s.ml) * 8) as i64);
         self.b.ins().store(trusted, end, self.stackp, off::STACK_SP);
-        Spilled(out)
     }
 
     /// Reloads what a safepoint spilled.
@@ -970,9 +1091,11 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// `obj` is null; continues in the non-null block. The receiver read
     /// from a local 0 never stored into needs no check.
     pub(super) fn null_check(&mut self, obj: Value) {
-        if self.nonnull.contains(&obj) {
+        let key = self.key(obj);
+        if self.nonnull.contains(&obj) || self.facts().nonnull.contains(&key) {
             return;
         }
+        let from = self.here();
         let (npe, ok) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(obj, ok, &[], npe, &[]);
         self.b.set_cold_block(npe);
@@ -981,17 +1104,21 @@ impl<'e, 'f> Translator<'e, 'f> {
         let i = self.b.ins().iconst(I64, self.s.idx as i64);
         self.throw_with(Helper::ThrowNpe, &[m, i]);
         self.b.switch_to_block(ok);
+        self.continue_from(from);
+        self.facts().nonnull.insert(key);
     }
 
     /// Continues when `ok` (an i8 condition) holds; otherwise throws with
     /// `h(args)` from a cold block.
     pub(super) fn check_or_throw(&mut self, ok: Value, h: Helper, args: &[Value]) {
+        let from = self.here();
         let (bad, cont) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(ok, cont, &[], bad, &[]);
         self.b.set_cold_block(bad);
         self.b.switch_to_block(bad);
         self.throw_with(h, args);
         self.b.switch_to_block(cont);
+        self.continue_from(from);
     }
 
     /// After a helper returning 0 for "an exception is pending": continue
@@ -1027,6 +1154,11 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             self.b.switch_to_block(block);
             self.s.filled = false;
+            if let Some(f) = self.s.entry_facts.remove(&i) {
+                // Its one edge is emitted: nothing else enters it.
+                self.seal(block);
+                self.facts.set(block, f);
+            }
         } else if self.s.filled {
             // Unreachable by fall-through and not a leader: skipped (a
             // reachable instruction after a terminator is a leader).
@@ -1060,6 +1192,17 @@ impl<'e, 'f> Translator<'e, 'f> {
         let next = self.s.blocks[self.s.idx + 1].expect("the instruction after a branch is a leader");
         self.b.ins().brif(c, target, &[], next, &[]);
         self.s.filled = true;
+        self.record_edge_facts(t.index as usize);
+        self.record_edge_facts(self.s.idx + 1);
+    }
+
+    /// Records the current block's facts for the leader `to` it branches
+    /// to, when that edge is the leader's only way in.
+    fn record_edge_facts(&mut self, to: usize) {
+        if self.s.single_pred.get(to).copied().unwrap_or(false) {
+            let f = self.facts().clone();
+            self.s.entry_facts.insert(to, f);
+        }
     }
 
     fn int_cond(c: Cond) -> IntCC {
@@ -1223,6 +1366,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let target = self.edge(t);
                 self.b.ins().jump(target, &[]);
                 self.s.filled = true;
+                self.record_edge_facts(t.index as usize);
             }
             Op::Switch(k) => self.switch(k),
             Op::Return(k) => {
@@ -1260,6 +1404,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let flags = MemFlagsData::trusted();
                 let v = if volatile {
                     let w = self.b.ins().atomic_load(I64, flags, addr);
+                    self.facts().forget_memory();
                     self.value_of_slot_bits(k, w)
                 } else {
                     self.b.ins().load(ty(k), flags, addr, 0)
@@ -1283,13 +1428,14 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.release_store(bits, addr);
                 if volatile {
                     self.b.ins().fence();
+                    self.facts().forget_memory();
                 }
             }
             Op::GetField { off, kind, volatile } => {
                 let obj = self.pop_v();
                 self.null_check(obj);
                 let v = if kind == Kind::Ref {
-                    self.load_ref_field(obj, off as i64)
+                    self.load_ref_field(obj, off as i64, volatile)
                 } else {
                     self.read_data(obj, off as i32, kind, volatile)
                 };
@@ -1303,6 +1449,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                     self.store_ref_field(obj, off as i64, v);
                     if volatile {
                         self.b.ins().fence();
+                        self.facts().forget_memory();
                     }
                 } else {
                     self.write_data(obj, off as i32, kind, v, volatile);
@@ -1312,6 +1459,8 @@ impl<'e, 'f> Translator<'e, 'f> {
                 // `Thread.onSpinWait()`: the configured pause, no frame.
                 let pause = self.helper_ref(Helper::SpinPause);
                 fastpath_cranelift::spin_wait(&mut self.b, pause);
+                // A spin waits for another thread's write.
+                self.facts().forget_memory();
             }
             Op::Invoke(dispatch, m) => self.invoke(dispatch, m)?,
             Op::New(c) => {
@@ -1512,8 +1661,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
     }
 
-    fn const_of(&self, v: Value) -> Option<i64> {
+    pub(super) fn const_of(&self, v: Value) -> Option<i64> {
         let dfg = &self.b.func.dfg;
+        let v = dfg.resolve_aliases(v);
         match dfg.value_def(v) {
             ir::ValueDef::Result(inst, _) => match dfg.insts[inst] {
                 ir::InstructionData::UnaryImm {
@@ -1753,7 +1903,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             .b
             .ins()
             .iadd_imm_s(self.s.fp, ((HEADER_SLOTS + depth_after) * 8) as i64);
-        let spilled = self.safepoint(self.s.idx, Some(arg_slots));
+        // Published only for the interpreter (`spill` says why).
+        let spilled = self.spill(self.s.idx, Some(arg_slots));
         let entry = self.b.ins().load(
             I64,
             trusted,
@@ -1779,6 +1930,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.ins().jump(join, &[res[0].into(), res[1].into()]);
 
         self.b.switch_to_block(interp);
+        self.publish();
         let mut slot = 0;
         for (k, v) in args {
             let bits = self.slot_bits_of(*k, *v);
@@ -1973,6 +2125,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             exit: Some(InlineExit { ret, unwind }),
             fp_offset,
             receiver_fixed,
+            single_pred: Vec::new(),
+            entry_facts: HashMap::new(),
         };
         std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {

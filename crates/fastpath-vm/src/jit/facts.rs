@@ -1,0 +1,126 @@
+//! What the translator has proven at the current point of a compiled
+//! method: values checked non-null, array lengths loaded, index checks
+//! passed, reference fields loaded. A later instruction that needs one
+//! reuses it instead of emitting the check or the load again.
+//!
+//! Where it sits: the translator (`translate.rs`, `emit.rs`) consults and
+//! records facts as it emits null checks, bounds checks, `arraylength`
+//! and `getfield`; Cranelift cannot find these itself (a reference load
+//! goes through the load-reference barrier, whose slow path is a call,
+//! and a check is a branch to a cold block, so neither is a pure value
+//! its GVN merges).
+//!
+//! Scope: a fact holds in the Cranelift block where it was recorded, and
+//! is carried only into blocks that block dominates and that are sealed
+//! with that block their only way in: a check's continuation, the join
+//! of a barrier's cold paths (`Facts::carry`), and a bytecode branch's
+//! target or fall-through that no other edge enters (`Facts::set`, the
+//! facts at the branch). A block starts with none otherwise: facts never
+//! cross a join of two paths, a loop head, a handler or a call's
+//! continuation. Keys are SSA values with aliases resolved; an eagerly
+//! sealed single-predecessor block reads a variable as its predecessor's
+//! value, so `this` and an index local keep their value along the chain.
+//!
+//! Invariants:
+//! - Pure facts (`nonnull`, `lengths`, `in_bounds`) depend on values only:
+//!   a value, once proven non-null or below a length, stays so, and an
+//!   array's length never changes.
+//! - Memory facts (`ref_fields`) hold until anything may write the field
+//!   or orders memory: a `putfield` of a reference at the same index on
+//!   any object (two values may be one object), any call (helpers, Java
+//!   calls, safepoints: the collector moves objects there and the
+//!   translator reloads every reference), monitors and volatile accesses
+//!   (the Java memory model orders plain accesses around them). Reusing a
+//!   plain field load with none of these in between is what the JMM
+//!   allows a compiler (HotSpot's C2 does it in its memory graph);
+//!   volatile fields are never cached.
+
+use std::collections::{HashMap, HashSet};
+
+use cranelift_codegen::ir::{Block, Value};
+
+/// The facts of the blocks being filled (see the module comment).
+#[derive(Default)]
+pub(super) struct Facts {
+    by_block: HashMap<Block, BlockFacts>,
+}
+
+/// The facts holding at the end of one block so far.
+#[derive(Default, Clone)]
+pub(super) struct BlockFacts {
+    /// Values checked non-null.
+    pub(super) nonnull: HashSet<Value>,
+    /// Array (resolved) to its length.
+    pub(super) lengths: HashMap<Value, Value>,
+    /// (index, length) pairs with index < length, unsigned.
+    pub(super) in_bounds: HashSet<(Value, Value)>,
+    /// (object, reference field index) to the value loaded from it.
+    pub(super) ref_fields: HashMap<(Value, i64), Value>,
+}
+
+impl Facts {
+    /// The facts holding in `block`: those recorded or carried there.
+    /// Another block's facts stay where they are: a cold path's checks
+    /// and calls change nothing on the path it branched from.
+    pub(super) fn at(&mut self, block: Block) -> &mut BlockFacts {
+        self.by_block.entry(block).or_default()
+    }
+
+    /// Moves the facts of `from` to `to`, a block `from` dominates, sealed,
+    /// whose only predecessors lie in the region `from` starts (a check's
+    /// continuation, a barrier's join) and none of whose paths from
+    /// `from` calls anything that writes a Java field or stops for the
+    /// collector: what holds at the end of `from` holds on entry to `to`.
+    pub(super) fn carry(&mut self, from: Block, to: Block) {
+        let f = self.by_block.remove(&from).unwrap_or_default();
+        self.by_block.insert(to, f);
+    }
+
+    /// Sets the facts holding on entry to `block`, entered only by an
+    /// edge from a block where `f` held when it branched.
+    pub(super) fn set(&mut self, block: Block, f: BlockFacts) {
+        self.by_block.insert(block, f);
+    }
+}
+
+impl BlockFacts {
+    /// Forgets every memory fact (a call, a safepoint, a monitor, a
+    /// volatile access).
+    pub(super) fn forget_memory(&mut self) {
+        self.ref_fields.clear();
+    }
+
+    /// Forgets the reference fields at index `i` of every object (a
+    /// `putfield` there).
+    pub(super) fn forget_ref_field(&mut self, i: i64) {
+        self.ref_fields.retain(|k, _| k.1 != i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_hold_in_their_block_and_where_carried() {
+        let (a, b, c) = (Block::from_u32(0), Block::from_u32(1), Block::from_u32(2));
+        let (x, y) = (Value::from_u32(1), Value::from_u32(2));
+        let mut f = Facts::default();
+        f.at(a).nonnull.insert(x);
+        f.at(a).ref_fields.insert((x, 0), y);
+        // A cold block's facts and forgetting leave `a`'s alone.
+        f.at(c).nonnull.insert(y);
+        f.at(c).forget_memory();
+        f.carry(a, b);
+        assert!(f.at(b).nonnull.contains(&x));
+        assert!(!f.at(b).nonnull.contains(&y));
+        assert_eq!(f.at(b).ref_fields.get(&(x, 0)), Some(&y));
+        // Carried away: `a` holds nothing more.
+        assert!(f.at(a).nonnull.is_empty());
+        f.at(b).forget_ref_field(1);
+        assert!(f.at(b).ref_fields.contains_key(&(x, 0)));
+        f.at(b).forget_ref_field(0);
+        assert!(f.at(b).ref_fields.is_empty());
+        assert!(f.at(b).nonnull.contains(&x));
+    }
+}
