@@ -1,5 +1,5 @@
 //! `java`'s command line: `fastpath-vm [-cp|-classpath|--class-path PATH]
-//! [-Xmx SIZE] [-Xss SIZE] [-Xint|-Xcomp|-Xmixed] [-XX:FLAG ...]
+//! [-Xmx SIZE] [-Xss SIZE] [-Xint|-Xcomp|-Xmixed] [-Xbatch] [-XX:FLAG ...]
 //! [-version|--version|-showversion|--show-version] MAINCLASS [ARGS...]`
 //! (the `-XX:` flags with a counterpart here: [`xx`]), and
 //! what the VM reads from the environment besides the library's
@@ -53,7 +53,7 @@ pub fn parse_size(s: &str) -> Option<usize> {
 }
 
 const USAGE: &str =
-    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint|-Xcomp|-Xmixed] [-XX:<flag>...] [-version] <mainclass> [args...]";
+    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint|-Xcomp|-Xmixed] [-Xbatch] [-XX:<flag>...] [-version] <mainclass> [args...]";
 
 /// Parses `args` (without the program name). `Err` holds the message java
 /// prints for a bad command line.
@@ -83,6 +83,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "-Xint" => options.jit = crate::jit::Mode::Int,
             "-Xcomp" => options.jit = crate::jit::Mode::Comp,
             "-Xmixed" => options.jit = crate::jit::Mode::Mixed,
+            // HotSpot's alias.
+            "-Xbatch" => xx.push("-BackgroundCompilation"),
             "-server" | "-client" => {}
             "-version" => version = Some(Version::Exit),
             "--version" => version = Some(Version::ExitStdout),

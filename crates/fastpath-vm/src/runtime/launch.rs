@@ -98,6 +98,8 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
         // `fastpath vm` locking table reads this line).
         eprintln!("fastpath-vm sync: {}", fastpath::sync::stats());
     }
+    // No compilation runs past this point (nor while the summary is read).
+    vm.jit.shutdown();
     if vm.jit.logging() {
         eprintln!("{}", vm.jit.summary());
     }

@@ -231,8 +231,10 @@ fn current_time_millis<B: BarrierSet>(_t: &mut JThread<B>, _a: Args) -> JResult<
         .map_or(0, |d| d.as_millis() as u64))
 }
 
-fn halt<B: BarrierSet>(_t: &mut JThread<B>, a: Args) -> JResult<u64> {
+fn halt<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     crate::runtime::natives::io::flush_stdout();
+    // No compilation runs while the process exits.
+    t.vm.jit.shutdown();
     std::process::exit(a.int(0));
 }
 
