@@ -201,6 +201,9 @@ mod tests {
             Some(Version::Show)
         );
         assert!(version_text(crate::jit::Mode::Int).contains("interpreted mode"));
+        // -Xbatch is HotSpot's -XX:-BackgroundCompilation.
+        assert!(parse(&v(&["-Xbatch", "M"])).unwrap().options.xx.no_background);
+        assert!(!parse(&v(&["M"])).unwrap().options.xx.no_background);
         assert_eq!(parse_size("1g"), Some(1 << 30));
         assert_eq!(parse_size("12k"), Some(12 << 10));
     }

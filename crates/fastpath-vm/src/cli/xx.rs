@@ -772,5 +772,35 @@ mod tests {
         assert!(table
             .lines()
             .any(|l| l.contains("CompileThreshold") && l.contains("= 1000")));
+        let line = table
+            .lines()
+            .find(|l| l.contains(" BackgroundCompilation "))
+            .unwrap();
+        assert!(line.contains("= true") && line.ends_with("{default}"), "{line}");
+        let xx = parse(&["-BackgroundCompilation"]).unwrap();
+        let table = flags_final(&c, &xx, 1000, true, false, false);
+        let line = table
+            .lines()
+            .find(|l| l.contains(" BackgroundCompilation "))
+            .unwrap();
+        assert!(
+            line.contains("= false") && line.ends_with("{command line}"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn background_compilation_is_a_bool_flag() {
+        assert!(parse(&["-BackgroundCompilation"]).unwrap().no_background);
+        assert!(!parse(&["+BackgroundCompilation"]).unwrap().no_background);
+        // The last one given wins, as HotSpot reads flags.
+        assert!(
+            !parse(&["-BackgroundCompilation", "+BackgroundCompilation"])
+                .unwrap()
+                .no_background
+        );
+        assert!(!parse(&[]).unwrap().no_background);
+        let e = parse(&["BackgroundCompilation=0"]).unwrap_err();
+        assert!(e.starts_with("Improperly specified VM option"), "{e}");
     }
 }
