@@ -40,7 +40,6 @@
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-use super::Jit;
 use crate::interp::Decoded;
 use crate::link::Method;
 
@@ -57,9 +56,9 @@ pub enum Task {
 }
 
 /// The queue's state, under its lock.
-#[derive(Debug, Default)]
-struct Queue {
-    tasks: VecDeque<Task>,
+#[derive(Debug)]
+struct Queue<T> {
+    tasks: VecDeque<T>,
     /// The compiler thread is compiling a task it took.
     busy: bool,
     /// The compiler thread was started.
@@ -68,10 +67,10 @@ struct Queue {
     shut: bool,
 }
 
-/// The compile queue (one per VM, in its [`Jit`]).
-#[derive(Debug, Default)]
-pub struct Broker {
-    queue: Mutex<Queue>,
+/// The compile queue (one per VM, in its `Jit`, of [`Task`]s).
+#[derive(Debug)]
+pub struct Broker<T> {
+    queue: Mutex<Queue<T>>,
     /// Signalled when a task is queued or the VM exits.
     work: Condvar,
     /// Signalled when the compiler thread finishes a task.
@@ -87,14 +86,30 @@ pub enum Refused {
     NoThread,
 }
 
-impl Broker {
-    fn lock(&self) -> MutexGuard<'_, Queue> {
+impl<T> Default for Broker<T> {
+    fn default() -> Self {
+        Broker {
+            queue: Mutex::new(Queue {
+                tasks: VecDeque::new(),
+                busy: false,
+                started: false,
+                shut: false,
+            }),
+            work: Condvar::new(),
+            done: Condvar::new(),
+        }
+    }
+}
+
+impl<T: Send + 'static> Broker<T> {
+    fn lock(&self) -> MutexGuard<'_, Queue<T>> {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Queues `task` (claimed by the caller) for `jit`'s compiler thread,
-    /// starting the thread at the first task.
-    pub fn offer(&self, jit: &'static Jit, task: Task) -> Result<(), Refused> {
+    /// Queues `task` (claimed by the caller) for the compiler thread,
+    /// starting the thread, which runs `compile` on each task, at the
+    /// first task (later offers' `compile` is not used).
+    pub fn offer(&'static self, task: T, compile: impl Fn(T) + Send + 'static) -> Result<(), Refused> {
         let mut q = self.lock();
         if q.shut {
             return Err(Refused::Shut);
@@ -102,7 +117,7 @@ impl Broker {
         if !q.started {
             std::thread::Builder::new()
                 .name(THREAD_NAME.into())
-                .spawn(move || jit.broker.serve(jit))
+                .spawn(move || self.serve(compile))
                 .map_err(|_| Refused::NoThread)?;
             q.started = true;
         }
@@ -112,7 +127,7 @@ impl Broker {
     }
 
     /// The compiler thread's loop: takes tasks until the VM exits.
-    fn serve(&self, jit: &'static Jit) {
+    fn serve(&self, compile: impl Fn(T)) {
         let mut q = self.lock();
         loop {
             if q.shut {
@@ -124,14 +139,7 @@ impl Broker {
             };
             q.busy = true;
             drop(q);
-            match task {
-                Task::Method(m, d) => {
-                    jit.compile_claimed(m, d);
-                }
-                Task::Osr(m, d, at) => {
-                    jit.compile_osr_claimed(m, d, at);
-                }
-            }
+            compile(task);
             q = self.lock();
             q.busy = false;
             self.done.notify_all();
@@ -156,5 +164,90 @@ impl Broker {
     /// Tasks queued and not yet taken (tests and the log).
     pub fn queued(&self) -> usize {
         self.lock().tasks.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::time::{Duration, Instant};
+
+    /// Offering threads race the compiler thread and a shutdown: every
+    /// task runs at most once, none after `shutdown` returns, each offer
+    /// is run, dropped at shutdown or refused, and `shutdown` waits for
+    /// one task at most. Bounded by time; prints what it checked.
+    #[test]
+    fn tasks_run_once_and_none_after_shutdown() {
+        const OFFERERS: u64 = 3;
+        const TASK: Duration = Duration::from_micros(200);
+        let broker: &'static Broker<u64> = Box::leak(Box::default());
+        let ran: &'static Mutex<Vec<u64>> = Box::leak(Box::new(Mutex::new(Vec::new())));
+        let shut: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        let late: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
+        let compile = move |t: u64| {
+            // SeqCst: ordered against the store after `shutdown` returns.
+            if shut.load(Ordering::SeqCst) {
+                late.fetch_add(1, Ordering::SeqCst);
+            }
+            std::thread::sleep(TASK);
+            ran.lock().unwrap().push(t);
+        };
+        let deadline = Instant::now() + Duration::from_millis(200);
+        let offerers: Vec<_> = (0..OFFERERS)
+            .map(|k| {
+                std::thread::spawn(move || {
+                    let (mut queued, mut refused) = (0u64, 0u64);
+                    let mut n = 0u64;
+                    while Instant::now() < deadline || n < 10 {
+                        match broker.offer(k << 32 | n, compile) {
+                            Ok(()) => queued += 1,
+                            Err(Refused::Shut) => refused += 1,
+                            Err(Refused::NoThread) => panic!("no compiler thread"),
+                        }
+                        n += 1;
+                        if n % 8 == 0 {
+                            std::thread::sleep(TASK);
+                        }
+                    }
+                    (queued, refused)
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(100));
+        let start = Instant::now();
+        let dropped = broker.shutdown() as u64;
+        let waited = start.elapsed();
+        shut.store(true, Ordering::SeqCst);
+        let (mut queued, mut refused) = (0, 0);
+        for h in offerers {
+            let (q, r) = h.join().unwrap();
+            queued += q;
+            refused += r;
+        }
+        // The compiler thread has nothing left; give it time to show a
+        // late task if shutdown let one through.
+        std::thread::sleep(Duration::from_millis(5));
+        let mut ran = ran.lock().unwrap().clone();
+        let count = ran.len() as u64;
+        ran.sort_unstable();
+        ran.dedup();
+        assert_eq!(ran.len() as u64, count, "a task ran twice");
+        assert_eq!(
+            late.load(Ordering::SeqCst),
+            0,
+            "a task ran after shutdown returned"
+        );
+        assert_eq!(
+            count + dropped,
+            queued,
+            "queued {queued}: ran {count}, dropped {dropped}"
+        );
+        assert!(waited < Duration::from_secs(5), "shutdown waited {waited:?}");
+        assert!(count > 0 && refused > 0, "ran {count}, refused {refused}");
+        eprintln!(
+            "broker: {queued} queued by {OFFERERS} threads, {count} run once each, {dropped} dropped at shutdown, \
+             {refused} refused after it; shutdown waited {waited:?}"
+        );
     }
 }

@@ -274,7 +274,7 @@ pub struct Jit {
     /// which waits (`-Xbatch`, and `-Xcomp` always).
     pub background: bool,
     /// The compile queue (`broker.rs`).
-    broker: broker::Broker,
+    broker: broker::Broker<broker::Task>,
     isa: OwnedTargetIsa,
     cache: OnceLock<CodeCache>,
     env: OnceLock<CompileEnv>,
@@ -478,13 +478,28 @@ impl Jit {
         if self.ready().is_none() || !Self::claim(m) {
             return Some(m.jit.entry());
         }
-        match self.broker.offer(self, broker::Task::Method(m, d)) {
+        match self
+            .broker
+            .offer(broker::Task::Method(m, d), move |t| self.run_task(t))
+        {
             // Refused at exit: the method stays `Compiling`, interpreted.
             Ok(()) | Err(broker::Refused::Shut) => Some(0),
             Err(broker::Refused::NoThread) => {
                 // Release: undoes the claim (nothing was published).
                 m.jit.state.store(State::Interpreted as u8, Ordering::Release);
                 None
+            }
+        }
+    }
+
+    /// The compiler thread's work on `task`.
+    fn run_task(&self, task: broker::Task) {
+        match task {
+            broker::Task::Method(m, d) => {
+                self.compile_claimed(m, d);
+            }
+            broker::Task::Osr(m, d, at) => {
+                self.compile_osr_claimed(m, d, at);
             }
         }
     }
@@ -632,7 +647,10 @@ impl Jit {
         if let Err(e) = self.claim_osr(m, at) {
             return Ok(e);
         }
-        match self.broker.offer(self, broker::Task::Osr(m, d, at)) {
+        match self
+            .broker
+            .offer(broker::Task::Osr(m, d, at), move |t| self.run_task(t))
+        {
             Ok(()) | Err(broker::Refused::Shut) => Ok(None),
             Err(broker::Refused::NoThread) => {
                 self.osr
