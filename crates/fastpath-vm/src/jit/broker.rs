@@ -7,7 +7,7 @@
 //! `Interpreted` → `Compiling`, or its OSR entry is recorded as being
 //! compiled: a task is queued once) and queued here; that thread goes on
 //! interpreting. The compiler thread takes the tasks in order, compiles
-//! each ([`Jit::compile_claimed`], [`Jit::compile_osr_claimed`]) and
+//! each (`Jit::compile_claimed`, `Jit::compile_osr_claimed`) and
 //! installs it; the interpreter finds the entry at the method's next call
 //! (`MethodJit::entry`, published Release/Acquire) or the OSR entry at
 //! the loop's next notification.

@@ -127,11 +127,11 @@ fn decoded_of(m: &'static Method) -> Option<&'static Decoded> {
 
 impl<B: BarrierSet> JThread<B> {
     /// `m`'s compiled entry, or 0. Counts an interpreted invocation, and
-    /// compiles `m` (or queues it: [`JThread::jit_compile`]) when it is hot (past the invocation threshold, or past
-    /// the back-edge threshold with the loops of earlier invocations), or
-    /// at once under `-Xcomp`; the
-    /// caller's frame must be published (the compilation runs in a safe
-    /// region).
+    /// asks for `m`'s compilation ([`JThread::jit_compile`]: queued, or
+    /// compiled at once) when it is hot (past the invocation threshold, or
+    /// past the back-edge threshold with the loops of earlier
+    /// invocations), or at once under `-Xcomp`; the caller's frame must be
+    /// published (a compilation on this thread runs in a safe region).
     #[inline]
     pub fn jit_entry(&mut self, m: &'static Method, d: &'static Decoded) -> usize {
         let e = m.jit.entry();
@@ -305,7 +305,7 @@ impl<B: BarrierSet> JThread<B> {
             OsrLookup::Unavailable => return None,
             OsrLookup::Missing if vm.jit.background => match vm.jit.enqueue_osr(m, d, at) {
                 Ok(e) => e?,
-                Err(()) => self.m.safe_region(|| vm.jit.compile_osr(m, d, at))?,
+                Err(_) => self.m.safe_region(|| vm.jit.compile_osr(m, d, at))?,
             },
             OsrLookup::Missing => self.m.safe_region(|| vm.jit.compile_osr(m, d, at))?,
         };

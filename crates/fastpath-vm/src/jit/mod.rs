@@ -630,7 +630,7 @@ impl Jit {
         m: &'static Method,
         d: &'static Decoded,
         at: usize,
-    ) -> Result<Option<OsrEntry>, ()> {
+    ) -> Result<Option<OsrEntry>, broker::Refused> {
         if self.ready().is_none() {
             return Ok(None);
         }
@@ -657,7 +657,7 @@ impl Jit {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .remove(&(m as *const Method as usize, at as u32));
-                Err(())
+                Err(broker::Refused::NoThread)
             }
         }
     }
