@@ -404,6 +404,13 @@ impl Jit {
         let vtable = VecLayout::probe(sample).ok_or("a Vec's layout could not be found")?;
         let bool_array = vm.loader.load("[Z").map_err(|e| e.to_string())? as *const _ as usize;
         let cache = CodeCache::new(CODE_CACHE_BYTES).map_err(|e| e.to_string())?;
+        // Registers the process for the membarrier every installation
+        // issues (`fastpath::code::publish`) now, on the first Java thread,
+        // before the compiler thread starts: the kernel's registration in
+        // a process of several threads waits for an RCU grace period
+        // (7-8 ms each of its two commands measured on the compiler
+        // thread's first compilation, microseconds with one thread).
+        let _ = fastpath::code::publish_guarantee();
         let mut helpers = runtime::table::<B>();
         let pause = fastpath_cranelift::install_pause(&cache).map_err(|e| e.to_string())?;
         helpers.0[Helper::SpinPause as usize] = pause.addr() as usize;
