@@ -72,7 +72,8 @@ fn corpus_matches_hotspot() {
                 // unwinding through compiled frames, compiled frames in
                 // stack traces and the collector's root scan.
                 runs.push(Run::default_for(p).vm_arg("-Xint"));
-                runs.push(Run::with_env(p, &[("FASTPATH_VM_JIT_THRESHOLD", "2")]));
+                // `-Xbatch`: compiled at once, as hot, whatever the timing.
+                runs.push(Run::with_env(p, &[("FASTPATH_VM_JIT_THRESHOLD", "2")]).vm_arg("-Xbatch"));
                 if XCOMP.contains(&p.name.as_str()) {
                     runs.push(Run::default_for(p).vm_arg("-Xcomp"));
                 }
@@ -80,13 +81,16 @@ fn corpus_matches_hotspot() {
                     // Compiled monitors in the other locking modes (the
                     // runs above use the default, lightweight).
                     for mode in ["legacy", "monitor"] {
-                        runs.push(Run::with_env(
-                            p,
-                            &[
-                                ("FASTPATH_VM_JIT_THRESHOLD", "2"),
-                                ("FASTPATH_LOCKING_MODE", mode),
-                            ],
-                        ));
+                        runs.push(
+                            Run::with_env(
+                                p,
+                                &[
+                                    ("FASTPATH_VM_JIT_THRESHOLD", "2"),
+                                    ("FASTPATH_LOCKING_MODE", mode),
+                                ],
+                            )
+                            .vm_arg("-Xbatch"),
+                        );
                     }
                 }
                 if p.tags.iter().any(|t| t == "gc") {

@@ -9,7 +9,11 @@
 //! concurrent and passive cycles run; a compiled `monitorexit` of an object
 //! the thread does not hold throws `IllegalMonitorStateException` in every
 //! locking mode, and leaves the lock-stack and the monitors as they were.
-//! The corpus
+//! Background compilation: a hot method queued for the compiler thread
+//! while the interpreter runs on is installed and then called compiled,
+//! with `-Xbatch`'s output; a VM that exits with compilations queued and
+//! running exits promptly (by returning from `main` and by
+//! `System.exit`). The corpus
 //! (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers against HotSpot on
 //! every program.
 
@@ -22,6 +26,9 @@ mod harness;
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::{Duration, Instant};
+
+use harness::summary_count as count;
 
 const PROGRAM: &str = r#"
 public class Tiers {
@@ -234,6 +241,57 @@ public class LockedWhileCollected {
 }
 "#;
 
+const BACKGROUND: &str = r#"
+public class Background {
+    // Hot after 1000 calls: queued, compiled by the compiler thread while
+    // main's loop calls it interpreted, then called compiled.
+    static int work(int x) {
+        int s = 0;
+        for (int i = 0; i < 4; i++) {
+            s += (x ^ i) * 31;
+        }
+        return s;
+    }
+
+    public static void main(String[] args) {
+        long sum = 0;
+        for (int b = 0; b < 400; b++) {
+            for (int i = 0; i < 5000; i++) {
+                sum += work(i + b);
+            }
+        }
+        System.out.println("sum " + sum);
+    }
+}
+"#;
+
+/// A program with many methods hot at once (`FASTPATH_VM_JIT_THRESHOLD=1`:
+/// each queued at its second call), each long enough to take the compiler
+/// milliseconds, that exits as soon as they are queued: by returning from
+/// `main`, or by `System.exit` with `exit` as its argument.
+fn exit_busy_source() -> String {
+    let mut s = String::from("public class ExitBusy {\n");
+    for m in 0..12 {
+        s += &format!("    static int m{m}(int x) {{\n        int a = x, b = x + {m};\n");
+        for k in 0..60 {
+            s += &format!(
+                "        a = a * {} + (b ^ {k}); b = b - (a >>> {});\n",
+                k + 3,
+                k % 7 + 1
+            );
+        }
+        s += "        return a ^ b;\n    }\n";
+    }
+    s += "    public static void main(String[] args) {\n        int r = 0;\n";
+    s += "        for (int i = 0; i < 2; i++) {\n";
+    for m in 0..12 {
+        s += &format!("            r += m{m}(i);\n");
+    }
+    s += "        }\n        System.out.println(\"r \" + r);\n";
+    s += "        if (args.length > 0) {\n            System.exit(0);\n        }\n    }\n}\n";
+    s
+}
+
 /// Compiles the class `name` from `source`, in a directory of its own.
 fn classes(name: &str, source: &str) -> PathBuf {
     let dir = harness::scratch_dir(&format!("fastpath-vm-jit/{name}"));
@@ -293,7 +351,9 @@ fn tiers_agree_and_compile_what_they_should() {
         "main not compiled under -Xcomp"
     );
 
-    let (mixed_out, mixed_err) = run(&classes, &[]);
+    // `-Xbatch`: the thread that finds a method hot compiles it before
+    // going on, so what is compiled does not depend on timing.
+    let (mixed_out, mixed_err) = run(&classes, &["-Xbatch"]);
     assert_eq!(mixed_out, int_out, "the default tiers printed something else");
     // depth() is called 3000 times (past 1000 invocations); spin() 3
     // times, compiled by its back edges.
@@ -418,5 +478,65 @@ fn compiled_locks_hold_across_collections() {
             err.contains("jit: LockedWhileCollected$Worker.run()V"),
             "run not compiled ({set} {mode}):\n{err}"
         );
+    }
+}
+
+#[test]
+fn a_hot_method_compiled_in_the_background_runs_compiled() {
+    let classes = classes("Background", BACKGROUND);
+    let (out, err) = run_main(&classes, "Background", &[], &[]);
+    let summary = err.lines().find(|l| l.starts_with("fastpath-vm jit: ")).unwrap();
+    assert!(
+        err.lines().any(|l| l.starts_with("jit: Background.work(I)I ")),
+        "work not compiled:\n{err}"
+    );
+    assert!(count(summary, "compiled in the background") >= 1, "{summary}");
+    // main, interpreted (or OSR'd), called the installed code.
+    assert!(count(summary, "calls into compiled code") >= 1, "{summary}");
+    // -Xbatch: the same output, every compilation on the Java thread.
+    let (batch_out, batch_err) = run_main(&classes, "Background", &[], &["-Xbatch"]);
+    assert_eq!(batch_out, out, "-Xbatch printed something else");
+    let batch = batch_err
+        .lines()
+        .find(|l| l.starts_with("fastpath-vm jit: "))
+        .unwrap();
+    assert_eq!(count(batch, "compiled in the background"), 0, "{batch}");
+    assert!(count(batch, "methods compiled") >= 1, "{batch}");
+    let (int_out, _) = run_main(&classes, "Background", &[], &["-Xint"]);
+    assert_eq!(
+        out, int_out,
+        "the default tiers printed something else than -Xint"
+    );
+}
+
+#[test]
+fn exit_with_compilations_queued_is_prompt() {
+    let classes = classes("ExitBusy", &exit_busy_source());
+    let (want, _) = run_main(&classes, "ExitBusy", &[], &["-Xint"]);
+    for args in [&[][..], &["exit"][..]] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+        cmd.env("FASTPATH_VM_JIT_LOG", "1")
+            .env("FASTPATH_VM_JIT_THRESHOLD", "1")
+            .arg("-cp")
+            .arg(&classes)
+            .arg("ExitBusy")
+            .args(args);
+        let start = Instant::now();
+        let o = harness::run_with_limit(cmd, Duration::from_secs(60))
+            .unwrap_or_else(|e| panic!("ExitBusy {args:?}: {e}"));
+        let took = start.elapsed();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status, Some(0), "ExitBusy {args:?}:\n{err}");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), want, "ExitBusy {args:?}");
+        // Exit waits for one compilation at most, never for the queue
+        // (12 methods of ~1 KB of bytecode, and the class library's).
+        assert!(took < Duration::from_secs(30), "ExitBusy {args:?} took {took:?}");
+        if let Some(summary) = err.lines().find(|l| l.starts_with("fastpath-vm jit: ")) {
+            eprintln!(
+                "ExitBusy {args:?}: {took:?}, {} compiled in the background, {} dropped at exit",
+                count(summary, "compiled in the background"),
+                count(summary, "dropped at exit")
+            );
+        }
     }
 }

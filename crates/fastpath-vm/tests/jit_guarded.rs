@@ -79,7 +79,10 @@ fn a_class_loaded_late_overrides_a_call_inlined_behind_a_guard() {
     let want_out = std::fs::read_to_string(expected.join("LateOverride.out")).unwrap();
     let want_err = std::fs::read_to_string(expected.join("LateOverride.err")).unwrap();
     type Tier = (&'static [(&'static str, &'static str)], &'static [&'static str]);
-    let tiers: [Tier; 2] = [(&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &[]), (&[], &["-Xcomp"])];
+    let tiers: [Tier; 2] = [
+        (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &["-Xbatch"]),
+        (&[], &["-Xcomp"]),
+    ];
     for (env, opts) in tiers {
         let (out, err, log, summary) = run(&classes, env, opts, &[]);
         assert_eq!(out, want_out, "stdout under {env:?} {opts:?}");

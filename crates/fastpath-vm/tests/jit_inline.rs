@@ -73,7 +73,10 @@ fn exceptions_and_collections_through_inlined_frames_match_hotspot() {
     let expected = harness::corpus_dir().join("expected");
     let want_out = std::fs::read_to_string(expected.join("InlinedFrames.out")).unwrap();
     let want_err = std::fs::read_to_string(expected.join("InlinedFrames.err")).unwrap();
-    let runs: [Tier; 2] = [(&[], &["-Xcomp"]), (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &[])];
+    let runs: [Tier; 2] = [
+        (&[], &["-Xcomp"]),
+        (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &["-Xbatch"]),
+    ];
     for (env, opts) in runs {
         let (out, err, inlined) = run(&classes, env, opts);
         assert_eq!(out, want_out, "stdout under {env:?} {opts:?}");

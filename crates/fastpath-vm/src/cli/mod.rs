@@ -1,5 +1,5 @@
 //! `java`'s command line: `fastpath-vm [-cp|-classpath|--class-path PATH]
-//! [-Xmx SIZE] [-Xss SIZE] [-Xint|-Xcomp|-Xmixed] [-XX:FLAG ...]
+//! [-Xmx SIZE] [-Xss SIZE] [-Xint|-Xcomp|-Xmixed] [-Xbatch] [-XX:FLAG ...]
 //! [-version|--version|-showversion|--show-version] MAINCLASS [ARGS...]`
 //! (the `-XX:` flags with a counterpart here: [`xx`]), and
 //! what the VM reads from the environment besides the library's
@@ -55,7 +55,7 @@ pub fn parse_size(s: &str) -> Option<usize> {
 }
 
 const USAGE: &str =
-    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint|-Xcomp|-Xmixed] [-XX:<flag>...] [-version] <mainclass> [args...]";
+    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint|-Xcomp|-Xmixed] [-Xbatch] [-XX:<flag>...] [-version] <mainclass> [args...]";
 
 /// Parses `args` (without the program name). `Err` holds the message java
 /// prints for a bad command line.
@@ -85,6 +85,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "-Xint" => options.jit = crate::jit::Mode::Int,
             "-Xcomp" => options.jit = crate::jit::Mode::Comp,
             "-Xmixed" => options.jit = crate::jit::Mode::Mixed,
+            // HotSpot's alias.
+            "-Xbatch" => xx.push("-BackgroundCompilation"),
             "-server" | "-client" => {}
             "-version" => version = Some(Version::Exit),
             "--version" => version = Some(Version::ExitStdout),
@@ -201,6 +203,9 @@ mod tests {
             Some(Version::Show)
         );
         assert!(version_text(crate::jit::Mode::Int).contains("interpreted mode"));
+        // -Xbatch is HotSpot's -XX:-BackgroundCompilation.
+        assert!(parse(&v(&["-Xbatch", "M"])).unwrap().options.xx.no_background);
+        assert!(!parse(&v(&["M"])).unwrap().options.xx.no_background);
         assert_eq!(parse_size("1g"), Some(1 << 30));
         assert_eq!(parse_size("12k"), Some(12 << 10));
     }

@@ -23,6 +23,7 @@
 //! | `ParallelGCThreads=N`, `ConcGCThreads=N` | `FASTPATH_GC_WORKERS` (one pool serves both) |
 //! | `CompileThreshold=N` | interpreted calls before a method is compiled |
 //! | `-UseOnStackReplacement` | no interpreted loop moves to compiled code while it runs |
+//! | `-BackgroundCompilation` (also `-Xbatch`) | the thread that finds a method hot compiles it and waits, instead of queuing it for the compiler thread |
 //! | `+VerifyAfterGC` (diagnostic) | the collector's verifier after every cycle |
 //! | `+PrintFlagsFinal` | prints these flags' values in force at start, with `GCBarriers` (fastpath's name for the barrier set in force) |
 //!
@@ -47,6 +48,8 @@ pub struct XxOptions {
     pub compile_threshold: Option<u32>,
     /// `-XX:-UseOnStackReplacement`.
     pub no_osr: bool,
+    /// `-XX:-BackgroundCompilation` (`-Xbatch`).
+    pub no_background: bool,
     /// `-XX:+VerifyAfterGC`.
     pub verify_after_gc: bool,
     /// `-XX:+PrintFlagsFinal`.
@@ -114,6 +117,7 @@ const FLAGS: &[Flag] = &[
     flag("ConcGCThreads", Kind::Int(0, u32::MAX as i64), false),
     flag("CompileThreshold", Kind::Int(0, i32::MAX as i64), false),
     flag("UseOnStackReplacement", Kind::Bool, false),
+    flag("BackgroundCompilation", Kind::Bool, false),
     flag("VerifyAfterGC", Kind::Bool, true),
 ];
 
@@ -331,6 +335,7 @@ impl Read {
             ("ParallelGCThreads" | "ConcGCThreads", Value::Int(n)) => self.set(GcWorkers::VAR, n.to_string(), shown)?,
             ("CompileThreshold", Value::Int(n)) => self.out.compile_threshold = Some(n as u32),
             ("UseOnStackReplacement", Value::Bool(on)) => self.out.no_osr = !on,
+            ("BackgroundCompilation", Value::Bool(on)) => self.out.no_background = !on,
             ("VerifyAfterGC", Value::Bool(on)) => self.out.verify_after_gc = on,
             (name, value) => unreachable!("FLAGS lists {name} with a kind apply does not take: {value:?}"),
         }
@@ -428,6 +433,7 @@ pub fn flags_final(
     xx: &XxOptions,
     compile_threshold: u32,
     osr: bool,
+    background: bool,
     verify: bool,
 ) -> String {
     let origin = |var: &str| {
@@ -516,6 +522,16 @@ pub fn flags_final(
             "UseOnStackReplacement",
             osr.to_string(),
             if xx.no_osr { "{command line}" } else { "{default}" },
+        ),
+        (
+            "bool",
+            "BackgroundCompilation",
+            background.to_string(),
+            if xx.no_background {
+                "{command line}"
+            } else {
+                "{default}"
+            },
         ),
         (
             "bool",
@@ -750,11 +766,41 @@ mod tests {
         let xx = parse(&["LockingMode=1"]).unwrap();
         let c = Config::from_lookup(|k| xx.settings.iter().find(|(v, _)| *v == k).map(|(_, x)| x.clone()))
             .unwrap();
-        let table = flags_final(&c, &xx, 1000, true, false);
+        let table = flags_final(&c, &xx, 1000, true, true, false);
         let line = table.lines().find(|l| l.contains(" LockingMode ")).unwrap();
         assert!(line.contains("= 1") && line.ends_with("{command line}"), "{line}");
         assert!(table
             .lines()
             .any(|l| l.contains("CompileThreshold") && l.contains("= 1000")));
+        let line = table
+            .lines()
+            .find(|l| l.contains(" BackgroundCompilation "))
+            .unwrap();
+        assert!(line.contains("= true") && line.ends_with("{default}"), "{line}");
+        let xx = parse(&["-BackgroundCompilation"]).unwrap();
+        let table = flags_final(&c, &xx, 1000, true, false, false);
+        let line = table
+            .lines()
+            .find(|l| l.contains(" BackgroundCompilation "))
+            .unwrap();
+        assert!(
+            line.contains("= false") && line.ends_with("{command line}"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn background_compilation_is_a_bool_flag() {
+        assert!(parse(&["-BackgroundCompilation"]).unwrap().no_background);
+        assert!(!parse(&["+BackgroundCompilation"]).unwrap().no_background);
+        // The last one given wins, as HotSpot reads flags.
+        assert!(
+            !parse(&["-BackgroundCompilation", "+BackgroundCompilation"])
+                .unwrap()
+                .no_background
+        );
+        assert!(!parse(&[]).unwrap().no_background);
+        let e = parse(&["BackgroundCompilation=0"]).unwrap_err();
+        assert!(e.starts_with("Improperly specified VM option"), "{e}");
     }
 }

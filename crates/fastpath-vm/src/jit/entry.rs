@@ -127,11 +127,11 @@ fn decoded_of(m: &'static Method) -> Option<&'static Decoded> {
 
 impl<B: BarrierSet> JThread<B> {
     /// `m`'s compiled entry, or 0. Counts an interpreted invocation, and
-    /// compiles `m` when it is hot (past the invocation threshold, or past
-    /// the back-edge threshold with the loops of earlier invocations), or
-    /// at once under `-Xcomp`; the
-    /// caller's frame must be published (the compilation runs in a safe
-    /// region).
+    /// asks for `m`'s compilation ([`JThread::jit_compile`]: queued, or
+    /// compiled at once) when it is hot (past the invocation threshold, or
+    /// past the back-edge threshold with the loops of earlier
+    /// invocations), or at once under `-Xcomp`; the caller's frame must be
+    /// published (a compilation on this thread runs in a safe region).
     #[inline]
     pub fn jit_entry(&mut self, m: &'static Method, d: &'static Decoded) -> usize {
         let e = m.jit.entry();
@@ -154,9 +154,11 @@ impl<B: BarrierSet> JThread<B> {
         self.jit_compile(m, d)
     }
 
-    /// Compiles `m` now (in a safe region: compiling reads no heap
-    /// object, and may take milliseconds another thread's pause must not
-    /// wait for).
+    /// Asks for `m`'s compilation: queues it for the compiler thread
+    /// ([`super::Jit::background`]; 0: interpret on meanwhile), or
+    /// compiles it now (in a safe region: compiling reads no heap object,
+    /// and may take milliseconds another thread's pause must not wait
+    /// for). Returns `m`'s entry, 0 if it has none yet.
     #[cold]
     #[inline(never)]
     pub fn jit_compile(&mut self, m: &'static Method, d: &'static Decoded) -> usize {
@@ -166,6 +168,11 @@ impl<B: BarrierSet> JThread<B> {
             return m.jit.entry();
         }
         let vm = self.vm;
+        if vm.jit.background {
+            if let Some(entry) = vm.jit.enqueue(m, d) {
+                return entry;
+            }
+        }
         if vm.jit.mode == super::Mode::Comp {
             self.decode_callees(d, super::translate::MAX_INLINE_DEPTH);
         }
@@ -251,6 +258,14 @@ impl<B: BarrierSet> JThread<B> {
         // compiled code, which stays installed for the process's life.
         let f: AdapterFn = unsafe { std::mem::transmute::<usize, AdapterFn>(a) };
         let tag = if from_rust { CALLER_ENTRY } else { 0 };
+        if self.vm.jit.logging() {
+            // Relaxed: statistics.
+            self.vm
+                .jit
+                .stats
+                .compiled_calls
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         // SAFETY: the adapter's contract: a live context of this thread,
         // `args` holding `m`'s arguments, `caller` a frame of this stack.
         let r = unsafe { f(ctx, entry, args, caller as usize | tag) };
@@ -284,13 +299,15 @@ impl<B: BarrierSet> JThread<B> {
         if m.jit.state.load(std::sync::atomic::Ordering::Relaxed) == super::State::Failed as u8 {
             return None;
         }
-        let code = match self.vm.jit.osr_lookup(m, at) {
+        let vm = self.vm;
+        let code = match vm.jit.osr_lookup(m, at) {
             OsrLookup::Ready(e) => e,
             OsrLookup::Unavailable => return None,
-            OsrLookup::Missing => {
-                let vm = self.vm;
-                self.m.safe_region(|| vm.jit.compile_osr(m, d, at))?
-            }
+            OsrLookup::Missing if vm.jit.background => match vm.jit.enqueue_osr(m, d, at) {
+                Ok(e) => e?,
+                Err(_) => self.m.safe_region(|| vm.jit.compile_osr(m, d, at))?,
+            },
+            OsrLookup::Missing => self.m.safe_region(|| vm.jit.compile_osr(m, d, at))?,
         };
         // The frame is there already; the entry's own check covers the
         // native stack and repeats this one.

@@ -4,11 +4,15 @@
 //! Where it sits: beside the interpreter, which stays the semantic
 //! reference. Methods start interpreted; the interpreter counts each
 //! method's invocations and backward branches and, past
-//! [`Jit::invoke_threshold`] or [`Jit::backedge_threshold`], compiles it
-//! (on the calling thread, in a safe region: compiling reads class
-//! metadata only, never the heap). A method the translator cannot compile
-//! stays interpreted for good. `-Xint` never compiles; `-Xcomp` compiles
-//! each method before its first run.
+//! [`Jit::invoke_threshold`] or [`Jit::backedge_threshold`], asks for its
+//! compilation: by default it queues the method for the compiler thread
+//! and interprets on until the compiled entry is installed (`broker.rs`,
+//! [`Jit::background`]); with `-Xbatch` (`-XX:-BackgroundCompilation`)
+//! it compiles the method itself, in a safe region (compiling reads class
+//! metadata only, never the heap), and runs the compiled code at once. A
+//! method the translator cannot compile stays interpreted for good.
+//! `-Xint` never compiles; `-Xcomp` compiles each method on its calling
+//! thread before its first run.
 //!
 //! On-stack replacement moves a running interpreted frame into compiled
 //! code: past [`Jit::osr_threshold`] backward branches, every 1024th
@@ -16,7 +20,8 @@
 //! at the same rate, `Tier0BackedgeNotifyFreqLog` 10) whose target has an
 //! empty operand stack asks for the method's OSR entry at that target
 //! ([`Jit::compile_osr`], cached per method and instruction; a refusal is
-//! remembered) and continues the frame there (`entry.rs`,
+//! remembered; queued for the compiler thread as a method is, the frame
+//! interpreting on meanwhile) and continues the frame there (`entry.rs`,
 //! `JThread::osr_enter`); what the entry returns, a value or a pending
 //! exception, is the frame's. A target with operands on the stack is
 //! never an OSR entry (javac's loops have none). Monitors the frame holds
@@ -40,6 +45,7 @@
 //! | `helpers.rs` | the runtime functions compiled code calls, as data |
 //! | `runtime.rs` | their implementations |
 //! | `entry.rs` | calls from the interpreter and from Rust into compiled code |
+//! | `broker.rs` | the compile queue and the compiler thread |
 //!
 //! Calls between the tiers: compiled code calls a callee's compiled entry
 //! (`MethodJit::entry`, non-zero once installed) with the arguments in
@@ -48,6 +54,7 @@
 //! (`entry.rs`), which loads the arguments from the slots where the
 //! interpreter keeps them and sets the context register.
 
+pub mod broker;
 pub mod cha;
 pub mod dump;
 pub mod emit;
@@ -206,6 +213,13 @@ pub struct JitStats {
     /// Guarded inlined calls whose receiver ran another method (counted
     /// only with `FASTPATH_VM_JIT_LOG=1`).
     pub guard_misses: AtomicU64,
+    /// Compilations (methods and OSR entries) the compiler thread ran.
+    pub background: AtomicU64,
+    /// Queued compilations dropped at VM exit.
+    pub dropped: AtomicU64,
+    /// Calls from the interpreter and Rust into compiled code (counted
+    /// only with `FASTPATH_VM_JIT_LOG=1`).
+    pub compiled_calls: AtomicU64,
 }
 
 /// An installed on-stack-replacement entry (`translate.rs`,
@@ -258,6 +272,13 @@ pub struct Jit {
     /// which an interpreted frame of it moves into compiled code at a
     /// loop head (`u32::MAX`: never).
     pub osr_threshold: u32,
+    /// Hot methods and loops are compiled by the compiler thread while
+    /// the interpreter runs on (`-XX:+BackgroundCompilation`, the default
+    /// of the mixed tiers); otherwise by the thread that finds them hot,
+    /// which waits (`-Xbatch`, and `-Xcomp` always).
+    pub background: bool,
+    /// The compile queue (`broker.rs`).
+    broker: broker::Broker<broker::Task>,
     isa: OwnedTargetIsa,
     cache: OnceLock<CodeCache>,
     env: OnceLock<CompileEnv>,
@@ -352,6 +373,8 @@ impl Jit {
                 Mode::Mixed => threshold.max(1).saturating_mul(16),
                 Mode::Int | Mode::Comp => u32::MAX,
             },
+            background: mode == Mode::Mixed,
+            broker: broker::Broker::default(),
             isa: jit_isa(),
             cache: OnceLock::new(),
             env: OnceLock::new(),
@@ -385,6 +408,13 @@ impl Jit {
         let vtable = VecLayout::probe(sample).ok_or("a Vec's layout could not be found")?;
         let bool_array = vm.loader.load("[Z").map_err(|e| e.to_string())? as *const _ as usize;
         let cache = CodeCache::new(CODE_CACHE_BYTES).map_err(|e| e.to_string())?;
+        // Registers the process for the membarrier every installation
+        // issues (`fastpath::code::publish`) now, on the first Java thread,
+        // before the compiler thread starts: the kernel's registration in
+        // a process of several threads waits for an RCU grace period
+        // (7-8 ms each of its two commands measured on the compiler
+        // thread's first compilation, microseconds with one thread).
+        let _ = fastpath::code::publish_guarantee();
         let mut helpers = runtime::table::<B>();
         let pause = fastpath_cranelift::install_pause(&cache).map_err(|e| e.to_string())?;
         helpers.0[Helper::SpinPause as usize] = pause.addr() as usize;
@@ -428,21 +458,75 @@ impl Jit {
     /// Compiles `m` (decoded as `d`) unless another thread does or did;
     /// returns its entry, 0 if it has none.
     pub fn compile(&self, m: &'static Method, d: &'static Decoded) -> usize {
-        let Some((cache, env)) = self.ready() else {
-            return 0;
-        };
-        let s = &m.jit.state;
+        if self.ready().is_none() || !Self::claim(m) {
+            return m.jit.entry();
+        }
+        self.compile_claimed(m, d)
+    }
+
+    /// Makes the caller the one thread that compiles `m` (or queues it):
+    /// its state goes from `Interpreted` to `Compiling`.
+    fn claim(m: &'static Method) -> bool {
         // Acquire/Relaxed: the winner of the CAS compiles; a loser reads
         // `entry` (Acquire) for whatever is there.
-        if s.compare_exchange(
-            State::Interpreted as u8,
-            State::Compiling as u8,
-            Ordering::Acquire,
-            Ordering::Relaxed,
-        )
-        .is_err()
+        m.jit
+            .state
+            .compare_exchange(
+                State::Interpreted as u8,
+                State::Compiling as u8,
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            )
+            .is_ok()
+    }
+
+    /// Queues `m` (decoded as `d`) for the compiler thread unless another
+    /// thread did or compiled it; returns its entry if it has one already
+    /// (the caller interprets on otherwise). `None`: the compiler thread
+    /// could not be started, nothing was claimed; the caller compiles
+    /// synchronously ([`Jit::compile`]).
+    pub fn enqueue(&'static self, m: &'static Method, d: &'static Decoded) -> Option<usize> {
+        if self.ready().is_none() || !Self::claim(m) {
+            return Some(m.jit.entry());
+        }
+        match self
+            .broker
+            .offer(broker::Task::Method(m, d), move |t| self.run_task(t))
         {
-            return m.jit.entry();
+            // Refused at exit: the method stays `Compiling`, interpreted.
+            Ok(()) | Err(broker::Refused::Shut) => Some(0),
+            Err(broker::Refused::NoThread) => {
+                // Release: undoes the claim (nothing was published).
+                m.jit.state.store(State::Interpreted as u8, Ordering::Release);
+                None
+            }
+        }
+    }
+
+    /// The compiler thread's work on `task`.
+    fn run_task(&self, task: broker::Task) {
+        match task {
+            broker::Task::Method(m, d) => {
+                self.compile_claimed(m, d);
+            }
+            broker::Task::Osr(m, d, at) => {
+                self.compile_osr_claimed(m, d, at);
+            }
+        }
+    }
+
+    /// Compiles `m`, which the caller claimed ([`Jit::claim`]), and
+    /// installs it; returns its entry, 0 if the JIT refused it.
+    pub(crate) fn compile_claimed(&self, m: &'static Method, d: &'static Decoded) -> usize {
+        let s = &m.jit.state;
+        let Some((cache, env)) = self.ready() else {
+            // Release: as a refusal's.
+            s.store(State::Failed as u8, Ordering::Release);
+            return 0;
+        };
+        if Self::on_compiler_thread() {
+            // Relaxed: statistics.
+            self.stats.background.fetch_add(1, Ordering::Relaxed);
         }
         let start = Instant::now();
         let result = self.compile_now(cache, env, m, d);
@@ -520,17 +604,96 @@ impl Jit {
     /// unless another thread does or did; `None` if it has none (a
     /// refusal is remembered: never compiled again).
     pub fn compile_osr(&self, m: &'static Method, d: &'static Decoded, at: usize) -> Option<OsrEntry> {
-        let (cache, env) = self.ready()?;
+        self.ready()?;
+        match self.claim_osr(m, at) {
+            Ok(()) => self.compile_osr_claimed(m, d, at),
+            Err(e) => e,
+        }
+    }
+
+    /// Makes the caller the one thread that compiles `m`'s OSR entry at
+    /// `at` (recorded as compiling); `Err` with the entry, or `None`, if
+    /// another thread did or does.
+    fn claim_osr(&self, m: &'static Method, at: usize) -> Result<(), Option<OsrEntry>> {
         let key = (m as *const Method as usize, at as u32);
-        {
-            let mut map = self.osr.lock().unwrap_or_else(|e| e.into_inner());
-            match map.get(&key) {
-                Some(OsrState::Ready(e)) => return Some(*e),
-                Some(_) => return None,
-                None => {
-                    map.insert(key, OsrState::Compiling);
-                }
+        let mut map = self.osr.lock().unwrap_or_else(|e| e.into_inner());
+        match map.get(&key) {
+            Some(OsrState::Ready(e)) => Err(Some(*e)),
+            Some(_) => Err(None),
+            None => {
+                map.insert(key, OsrState::Compiling);
+                Ok(())
             }
+        }
+    }
+
+    /// Queues `m`'s OSR entry at `at` for the compiler thread unless
+    /// another thread did or compiled it, or another entry of `m` is
+    /// queued or being compiled; returns the entry if installed (the frame
+    /// interprets on otherwise). `Err`: the compiler thread could not be
+    /// started, nothing was claimed; the caller compiles synchronously
+    /// ([`Jit::compile_osr`]).
+    ///
+    /// One OSR compilation of a method at a time: a frame that interprets
+    /// on while its loop's entry is compiled reaches the method's other
+    /// loops, and each entry is a compilation of the whole method; the
+    /// frame asks again at its next notification.
+    pub fn enqueue_osr(
+        &'static self,
+        m: &'static Method,
+        d: &'static Decoded,
+        at: usize,
+    ) -> Result<Option<OsrEntry>, broker::Refused> {
+        if self.ready().is_none() {
+            return Ok(None);
+        }
+        let method = m as *const Method as usize;
+        if self
+            .osr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|(&(k, _), s)| k == method && matches!(s, OsrState::Compiling))
+        {
+            return Ok(None);
+        }
+        if let Err(e) = self.claim_osr(m, at) {
+            return Ok(e);
+        }
+        match self
+            .broker
+            .offer(broker::Task::Osr(m, d, at), move |t| self.run_task(t))
+        {
+            Ok(()) | Err(broker::Refused::Shut) => Ok(None),
+            Err(broker::Refused::NoThread) => {
+                self.osr
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&(m as *const Method as usize, at as u32));
+                Err(broker::Refused::NoThread)
+            }
+        }
+    }
+
+    /// Compiles `m`'s OSR entry at `at`, which the caller claimed, and
+    /// installs it (or records the refusal).
+    pub(crate) fn compile_osr_claimed(
+        &self,
+        m: &'static Method,
+        d: &'static Decoded,
+        at: usize,
+    ) -> Option<OsrEntry> {
+        let key = (m as *const Method as usize, at as u32);
+        let Some((cache, env)) = self.ready() else {
+            self.osr
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, OsrState::Failed);
+            return None;
+        };
+        if Self::on_compiler_thread() {
+            // Relaxed: statistics.
+            self.stats.background.fetch_add(1, Ordering::Relaxed);
         }
         let start = Instant::now();
         let result = self.compile_osr_now(cache, env, m, d, at);
@@ -661,6 +824,25 @@ impl Jit {
         Some((entry, entry + e.len()))
     }
 
+    /// Stops the compiler thread for VM exit: queued compilations are
+    /// dropped, the one under way finishes (`broker.rs`); later requests
+    /// leave their methods interpreted.
+    pub fn shutdown(&self) {
+        let dropped = self.broker.shutdown();
+        // Relaxed: statistics.
+        self.stats.dropped.fetch_add(dropped as u64, Ordering::Relaxed);
+    }
+
+    /// Compilations queued and not yet started.
+    pub fn queued(&self) -> usize {
+        self.broker.queued()
+    }
+
+    /// Whether this thread is the compiler thread.
+    fn on_compiler_thread() -> bool {
+        std::thread::current().name() == Some(broker::THREAD_NAME)
+    }
+
     /// Whether each compilation and the summary at exit are printed
     /// (`FASTPATH_VM_JIT_LOG=1`).
     pub fn logging(&self) -> bool {
@@ -673,7 +855,8 @@ impl Jit {
         // Relaxed: statistics read at exit.
         format!(
             "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling, \
-             {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses",
+             {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses, \
+             {} compiled in the background, {} dropped at exit, {} calls into compiled code",
             s.compiled.load(Ordering::Relaxed),
             s.failed.load(Ordering::Relaxed),
             s.inlined.load(Ordering::Relaxed),
@@ -683,7 +866,10 @@ impl Jit {
             s.osr_failed.load(Ordering::Relaxed),
             s.osr_entries.load(Ordering::Relaxed),
             s.guarded.load(Ordering::Relaxed),
-            s.guard_misses.load(Ordering::Relaxed)
+            s.guard_misses.load(Ordering::Relaxed),
+            s.background.load(Ordering::Relaxed),
+            s.dropped.load(Ordering::Relaxed),
+            s.compiled_calls.load(Ordering::Relaxed)
         )
     }
 }

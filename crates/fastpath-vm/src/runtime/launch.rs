@@ -50,6 +50,9 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
             n = vm.threads.ended.wait(n).unwrap_or_else(|e| e.into_inner());
         }
     });
+    // No compilation runs past this point (nor while the summaries are
+    // read); the wait for the one under way is a safe region too.
+    t.m.safe_region(|| vm.jit.shutdown());
     super::natives::io::flush_stdout();
     if std::env::var_os("FASTPATH_VM_GC_STATS").is_some() {
         // One line on stderr, read by the `gc` table of `benches/hotspot.rs`

@@ -178,6 +178,9 @@ impl Vm {
         if options.xx.no_osr {
             jit.osr_threshold = u32::MAX;
         }
+        if options.xx.no_background {
+            jit.background = false;
+        }
         if options.xx.print_flags_final {
             print!(
                 "{}",
@@ -186,6 +189,7 @@ impl Vm {
                     &options.xx,
                     jit.invoke_threshold,
                     jit.osr_threshold != u32::MAX,
+                    jit.background,
                     options.verify_heap,
                 )
             );

@@ -231,8 +231,12 @@ fn current_time_millis<B: BarrierSet>(_t: &mut JThread<B>, _a: Args) -> JResult<
         .map_or(0, |d| d.as_millis() as u64))
 }
 
-fn halt<B: BarrierSet>(_t: &mut JThread<B>, a: Args) -> JResult<u64> {
+fn halt<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
     crate::runtime::natives::io::flush_stdout();
+    // No compilation runs while the process exits (the wait for the one
+    // under way in a safe region: a pause need not wait for it).
+    let vm = t.vm;
+    t.m.safe_region(|| vm.jit.shutdown());
     std::process::exit(a.int(0));
 }
 

@@ -1,0 +1,253 @@
+//! The compile queue and the compiler thread that serves it: background
+//! compilation (HotSpot's `CompileBroker` with `-XX:+BackgroundCompilation`).
+//!
+//! Where it sits: between the interpreter's counters and the JIT. A hot
+//! method (`JThread::jit_compile`) or a hot loop (`JThread::osr_enter`)
+//! is claimed by the thread that finds it hot (the method's state goes
+//! `Interpreted` → `Compiling`, or its OSR entry is recorded as being
+//! compiled: a task is queued once) and queued here; that thread goes on
+//! interpreting. The compiler thread takes the tasks in order, compiles
+//! each (`Jit::compile_claimed`, `Jit::compile_osr_claimed`) and
+//! installs it; the interpreter finds the entry at the method's next call
+//! (`MethodJit::entry`, published Release/Acquire) or the OSR entry at
+//! the loop's next notification.
+//!
+//! Why the compiler thread needs no place in the heap: a compilation reads
+//! class metadata (methods, decoded instructions, the class registry for
+//! class-hierarchy analysis), never a heap object, and loads no class
+//! (the translator inlines only callees already decoded); which is also
+//! why a Java thread compiles in a safe region. So the thread is not a
+//! mutator: a safepoint never waits for it, and it waits for no safepoint.
+//! The locks it takes are the JIT's own (the adapter cache, the OSR
+//! table, the installed entries) and the class registry's, each held
+//! briefly and never across a wait for a Java thread; the queue's lock is
+//! never held while compiling.
+//!
+//! Invariants:
+//! - a task is queued by the thread that claimed it, so a method or an
+//!   OSR entry is queued at most once;
+//! - once [`Broker::shutdown`] returns, the queue is empty, no compile
+//!   runs and none starts (a task offered later is refused: its method
+//!   stays interpreted, which at exit is harmless);
+//! - [`Broker::offer`] never waits for a compilation: it takes the queue's
+//!   lock, which no one holds while compiling.
+//!
+//! The thread starts at the first task (a program that compiles nothing
+//! has none). At VM exit [`Broker::shutdown`] drops the queued tasks and
+//! waits for the one being compiled, which is bounded by one compilation;
+//! the thread then ends.
+
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+use crate::interp::Decoded;
+use crate::link::Method;
+
+/// The compiler thread's name.
+pub const THREAD_NAME: &str = "fastpath-vm compiler";
+
+/// One compilation the compiler thread owes.
+#[derive(Clone, Copy, Debug)]
+pub enum Task {
+    /// A method's normal entry (its state is `Compiling`).
+    Method(&'static Method, &'static Decoded),
+    /// A method's OSR entry at an instruction (recorded as compiling).
+    Osr(&'static Method, &'static Decoded, usize),
+}
+
+/// The queue's state, under its lock.
+#[derive(Debug)]
+struct Queue<T> {
+    tasks: VecDeque<T>,
+    /// The compiler thread is compiling a task it took.
+    busy: bool,
+    /// The compiler thread was started.
+    started: bool,
+    /// The VM is exiting: take no task, start no compile.
+    shut: bool,
+}
+
+/// The compile queue (one per VM, in its `Jit`, of [`Task`]s).
+#[derive(Debug)]
+pub struct Broker<T> {
+    queue: Mutex<Queue<T>>,
+    /// Signalled when a task is queued or the VM exits.
+    work: Condvar,
+    /// Signalled when the compiler thread finishes a task.
+    done: Condvar,
+}
+
+/// Why a task was not queued: the caller compiles it itself, or drops it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The VM is exiting.
+    Shut,
+    /// The compiler thread could not be started.
+    NoThread,
+}
+
+impl<T> Default for Broker<T> {
+    fn default() -> Self {
+        Broker {
+            queue: Mutex::new(Queue {
+                tasks: VecDeque::new(),
+                busy: false,
+                started: false,
+                shut: false,
+            }),
+            work: Condvar::new(),
+            done: Condvar::new(),
+        }
+    }
+}
+
+impl<T: Send + 'static> Broker<T> {
+    fn lock(&self) -> MutexGuard<'_, Queue<T>> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues `task` (claimed by the caller) for the compiler thread,
+    /// starting the thread, which runs `compile` on each task, at the
+    /// first task (later offers' `compile` is not used).
+    pub fn offer(&'static self, task: T, compile: impl Fn(T) + Send + 'static) -> Result<(), Refused> {
+        let mut q = self.lock();
+        if q.shut {
+            return Err(Refused::Shut);
+        }
+        if !q.started {
+            std::thread::Builder::new()
+                .name(THREAD_NAME.into())
+                .spawn(move || self.serve(compile))
+                .map_err(|_| Refused::NoThread)?;
+            q.started = true;
+        }
+        q.tasks.push_back(task);
+        self.work.notify_one();
+        Ok(())
+    }
+
+    /// The compiler thread's loop: takes tasks until the VM exits.
+    fn serve(&self, compile: impl Fn(T)) {
+        let mut q = self.lock();
+        loop {
+            if q.shut {
+                return;
+            }
+            let Some(task) = q.tasks.pop_front() else {
+                q = self.work.wait(q).unwrap_or_else(|e| e.into_inner());
+                continue;
+            };
+            q.busy = true;
+            drop(q);
+            compile(task);
+            q = self.lock();
+            q.busy = false;
+            self.done.notify_all();
+        }
+    }
+
+    /// Stops compiling for VM exit: drops the queued tasks and waits for
+    /// the compilation under way, if any (one compilation at most). Later
+    /// offers are refused. Returns how many queued tasks were dropped.
+    pub fn shutdown(&self) -> usize {
+        let mut q = self.lock();
+        q.shut = true;
+        let dropped = q.tasks.len();
+        q.tasks.clear();
+        self.work.notify_all();
+        while q.busy {
+            q = self.done.wait(q).unwrap_or_else(|e| e.into_inner());
+        }
+        dropped
+    }
+
+    /// Tasks queued and not yet taken (tests and the log).
+    pub fn queued(&self) -> usize {
+        self.lock().tasks.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::time::{Duration, Instant};
+
+    /// Offering threads race the compiler thread and a shutdown: every
+    /// task runs at most once, none after `shutdown` returns, each offer
+    /// is run, dropped at shutdown or refused, and `shutdown` waits for
+    /// one task at most. Bounded by time; prints what it checked.
+    #[test]
+    fn tasks_run_once_and_none_after_shutdown() {
+        const OFFERERS: u64 = 3;
+        const TASK: Duration = Duration::from_micros(200);
+        let broker: &'static Broker<u64> = Box::leak(Box::default());
+        let ran: &'static Mutex<Vec<u64>> = Box::leak(Box::new(Mutex::new(Vec::new())));
+        let shut: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        let late: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
+        let compile = move |t: u64| {
+            // SeqCst: ordered against the store after `shutdown` returns.
+            if shut.load(Ordering::SeqCst) {
+                late.fetch_add(1, Ordering::SeqCst);
+            }
+            std::thread::sleep(TASK);
+            ran.lock().unwrap().push(t);
+        };
+        let deadline = Instant::now() + Duration::from_millis(200);
+        let offerers: Vec<_> = (0..OFFERERS)
+            .map(|k| {
+                std::thread::spawn(move || {
+                    let (mut queued, mut refused) = (0u64, 0u64);
+                    let mut n = 0u64;
+                    while Instant::now() < deadline || n < 10 {
+                        match broker.offer(k << 32 | n, compile) {
+                            Ok(()) => queued += 1,
+                            Err(Refused::Shut) => refused += 1,
+                            Err(Refused::NoThread) => panic!("no compiler thread"),
+                        }
+                        n += 1;
+                        if n % 8 == 0 {
+                            std::thread::sleep(TASK);
+                        }
+                    }
+                    (queued, refused)
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(100));
+        let start = Instant::now();
+        let dropped = broker.shutdown() as u64;
+        let waited = start.elapsed();
+        shut.store(true, Ordering::SeqCst);
+        let (mut queued, mut refused) = (0, 0);
+        for h in offerers {
+            let (q, r) = h.join().unwrap();
+            queued += q;
+            refused += r;
+        }
+        // The compiler thread has nothing left; give it time to show a
+        // late task if shutdown let one through.
+        std::thread::sleep(Duration::from_millis(5));
+        let mut ran = ran.lock().unwrap().clone();
+        let count = ran.len() as u64;
+        ran.sort_unstable();
+        ran.dedup();
+        assert_eq!(ran.len() as u64, count, "a task ran twice");
+        assert_eq!(
+            late.load(Ordering::SeqCst),
+            0,
+            "a task ran after shutdown returned"
+        );
+        assert_eq!(
+            count + dropped,
+            queued,
+            "queued {queued}: ran {count}, dropped {dropped}"
+        );
+        assert!(waited < Duration::from_secs(5), "shutdown waited {waited:?}");
+        assert!(count > 0 && refused > 0, "ran {count}, refused {refused}");
+        eprintln!(
+            "broker: {queued} queued by {OFFERERS} threads, {count} run once each, {dropped} dropped at shutdown, \
+             {refused} refused after it; shutdown waited {waited:?}"
+        );
+    }
+}
