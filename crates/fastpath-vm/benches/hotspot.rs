@@ -4,7 +4,7 @@
 //!   `ru_maxrss` from `wait4`), fastpath-vm and `java -cp . Hello`
 //!   interleaved round by round; medians and their ratio.
 //! - `interp`: the benchmark programs of `bench/java` (the Are We Fast Yet
-//!   kinds) through their `Harness`, fastpath-vm and `java -Xint`
+//!   kinds) through their `Harness`, `fastpath-vm -Xint` and `java -Xint`
 //!   interleaved round by round; each run's figure is the median of its
 //!   iterations after the first, each side's the median over rounds; the
 //!   ratio per program and the geometric mean.
@@ -503,7 +503,7 @@ fn interp(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[
     let java = jdk.join("bin/java");
     let vm = vm();
     println!("### Interpreter: time per iteration ({rounds} rounds of {iterations} iterations, interleaved; medians)\n");
-    println!("| benchmark | fastpath-vm ms | HotSpot `-Xint` ms | ratio |");
+    println!("| benchmark | fastpath-vm `-Xint` ms | HotSpot `-Xint` ms | ratio |");
     println!("|---|---:|---:|---:|");
     let mut logs = Vec::new();
     for p in PROGRAMS
@@ -513,8 +513,13 @@ fn interp(jdk: &Path, classes: &Path, rounds: usize, iterations: usize, only: &[
         let (mut v, mut h) = (Vec::new(), Vec::new());
         let n = iterations.to_string();
         for _ in 0..rounds {
+            // `-Xint`: the default tiers compile.
             v.push(harness_run(
-                Command::new(&vm).arg("-cp").arg(classes).args(["Harness", p, &n]),
+                Command::new(&vm)
+                    .arg("-Xint")
+                    .arg("-cp")
+                    .arg(classes)
+                    .args(["Harness", p, &n]),
             ));
             h.push(harness_run(
                 Command::new(&java)
