@@ -62,16 +62,9 @@
 //!   [`FAIR_AFTER_NS`] puts its node in `hand_off_to`; the next exit gives
 //!   it the monitor directly (`owner` goes from the exiter's id to its id,
 //!   never through NO_OWNER, so no barging thread and no deflater can come
-//!   in between) and unparks it. The exits decide too (parking_lot's fair
-//!   unlock is the unlocker's decision): an exit that would wake the
-//!   oldest queued thread hands it the monitor instead once it has been
-//!   queued [`FAIR_AFTER_NS`], and every [`FAIR_LOOK_EVERY`]th exit that
-//!   finds a successor already awake looks at the oldest queued thread the
-//!   same way, since that successor is often one of the running threads
-//!   that keep the lock between them while the queue waits. At most one
-//!   hand-off per [`FAIR_AFTER_NS`] per monitor, by either rule: each
-//!   costs a wake-up latency with the lock idle, so barging stays the
-//!   common case.
+//!   in between) and unparks it. At most one such hand-off per
+//!   [`FAIR_AFTER_NS`] per monitor: each costs a wake-up latency with the
+//!   lock idle, so barging stays the common case.
 //! - Wait/notify: a waiter's node goes on the owner-protected wait set, the
 //!   monitor is released fully (all recursions) and the waiter parks. Notify
 //!   CASes the node's state WAITING→NOTIFIED and pushes it on the entry list
@@ -190,16 +183,6 @@ pub(crate) struct Node {
     /// Owner-only.
     prev: AtomicPtr<Node>,
     state: AtomicU32,
-    /// When the node went on the entry list ([`FairClock`] bits), for the
-    /// exit-side fairness rule ([`Monitor::wake_queued`]). Written by the
-    /// pusher before its Release push, read by owners (a heuristic: a std
-    /// atomic, not modelled).
-    queued_at: std::sync::atomic::AtomicU64,
-    /// Times an exit woke this node as successor; under loom the fairness
-    /// rule's clock (a node is overdue once it has been woken and is still
-    /// queued). Reset by the pusher before its Release push, then written
-    /// and read by owners only.
-    woken: std::sync::atomic::AtomicU32,
 }
 
 impl Node {
@@ -209,8 +192,6 @@ impl Node {
             next: AtomicPtr::new(core::ptr::null_mut()),
             prev: AtomicPtr::new(core::ptr::null_mut()),
             state: AtomicU32::new(state),
-            queued_at: std::sync::atomic::AtomicU64::new(0),
-            woken: std::sync::atomic::AtomicU32::new(0),
         }
     }
 }
@@ -236,16 +217,6 @@ const PENALTY: i32 = 200;
 /// (parking_lot's fair unlock comes every 0–1 ms; this one every
 /// ~0.5–1 ms so that least/most-served stays ≥ 0.25 over 200 ms).
 const FAIR_AFTER_NS: u64 = 500_000;
-
-/// How many exits that find threads queued behind an awake successor make
-/// one look at the oldest queued thread ([`Monitor::fairness_look_due`]):
-/// at tens of millions of operations a second, a look every few
-/// microseconds, far under [`FAIR_AFTER_NS`], for one clock read per that
-/// many exits. Under loom, every such exit looks (the model explores it).
-#[cfg(not(loom))]
-const FAIR_LOOK_EVERY: u32 = 64;
-#[cfg(loom)]
-const FAIR_LOOK_EVERY: u32 = 1;
 
 /// The fairness rule's clock: when a thread queued. Under loom there is no
 /// clock (a model must be deterministic): a thread is overdue as soon as it
@@ -277,28 +248,6 @@ impl FairClock {
     #[cfg(loom)]
     fn overdue(self) -> Option<u64> {
         Some(0)
-    }
-
-    /// The clock as a word, for a node's `queued_at`.
-    #[cfg(not(loom))]
-    fn bits(self) -> u64 {
-        self.0
-    }
-
-    #[cfg(loom)]
-    fn bits(self) -> u64 {
-        0
-    }
-
-    /// The clock a node's `queued_at` holds.
-    #[cfg(not(loom))]
-    fn from_bits(bits: u64) -> FairClock {
-        FairClock(bits)
-    }
-
-    #[cfg(loom)]
-    fn from_bits(_bits: u64) -> FairClock {
-        FairClock()
     }
 }
 
@@ -381,10 +330,6 @@ pub(crate) struct Monitor {
     next_fair: std::sync::atomic::AtomicU64,
     /// Adaptive spin budget (a heuristic: std atomic, not modelled).
     spin_duration: std::sync::atomic::AtomicI32,
-    /// Exits that found threads queued and a successor awake since the last
-    /// fairness look ([`Monitor::fairness_look_due`]; a heuristic: std
-    /// atomic, not modelled).
-    exits_since_fair_look: std::sync::atomic::AtomicU32,
 }
 
 impl Monitor {
@@ -403,7 +348,6 @@ impl Monitor {
             succ: AtomicUsize::new(NO_OWNER),
             wait_set: std::sync::Mutex::new(VecDeque::new()),
             spin_duration: std::sync::atomic::AtomicI32::new(POVERTY),
-            exits_since_fair_look: std::sync::atomic::AtomicU32::new(0),
             next_fair: std::sync::atomic::AtomicU64::new(0),
             hand_offs: std::sync::atomic::AtomicU64::new(0),
             entry_list_tail: AtomicPtr::new(core::ptr::null_mut()),
@@ -641,11 +585,8 @@ impl Monitor {
     fn enqueue(&self, node: &Node) {
         let node_ptr = node as *const Node as *mut Node;
         // Relaxed: published by the Release CAS below. A wait node may come
-        // back to the list: forget its old place, and queue from now.
+        // back to the list: forget its old place.
         node.prev.store(core::ptr::null_mut(), Ordering::Relaxed);
-        node.queued_at
-            .store(FairClock::now().bits(), std::sync::atomic::Ordering::Relaxed);
-        node.woken.store(0, std::sync::atomic::Ordering::Relaxed);
         // Relaxed: the CAS below validates it.
         let mut head = self.entry_list.load(Ordering::Relaxed);
         loop {
@@ -666,10 +607,7 @@ impl Monitor {
     /// Parks until the lock is acquired, by its own CAS or by an exiting
     /// owner's hand-off; `node` is on the entry list.
     fn enter_loop(&self, node: &Node, me: &Arc<ThreadState>) {
-        // Relaxed: our own store in `enqueue`, or a notifier's (which a
-        // notified waiter may read stale: the rule is a heuristic, and a
-        // stale clock only makes the request earlier).
-        let queued = FairClock::from_bits(node.queued_at.load(std::sync::atomic::Ordering::Relaxed));
+        let queued = FairClock::now();
         let mut asked = false;
         loop {
             if self.owned_or_taken(me.id) {
@@ -970,24 +908,9 @@ impl Monitor {
         self.hand_off_to.store(core::ptr::null_mut(), Ordering::Relaxed);
         // SAFETY: a requesting node stays on the entry list, alive, until
         // its thread owns the monitor; we own it, and a thread that took it
-        // by itself withdrew its request before unlinking.
-        unsafe { self.give_to(node) }
-    }
-
-    /// Makes `node`'s thread the owner (the caller's `owner` becomes its
-    /// id directly) and unparks it: the hand-off both fairness rules make.
-    /// Whatever its thread is doing (parked, spinning as successor, in
-    /// `wait` just notified), it is in `enter_loop` or on its way there,
-    /// and every look it takes at `owner` before parking accepts its own id.
-    ///
-    /// # Safety
-    /// The caller owns the monitor and `node` is on the entry list (alive
-    /// until its thread owns the monitor and unlinks it).
-    #[cold]
-    unsafe fn give_to(&self, node: *const Node) {
-        // SAFETY: the contract. Clone the handle before the store: from
-        // then on the new owner may run, unlink and return, and its node
-        // dies with its frame.
+        // by itself withdrew its request before unlinking. Clone the handle
+        // before the store: from then on the new owner may run, unlink and
+        // return, and its node dies with its frame.
         let wakee = unsafe { (*node).thread.clone() };
         // Relaxed: a statistic (counted while we still own the monitor).
         self.hand_offs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -1023,35 +946,10 @@ impl Monitor {
     #[cold]
     #[inline(never)]
     fn wake_queued(&self, id: usize) {
-        let mut looked = false;
         loop {
             // Relaxed: ordered after `anyone_queued`'s fence.
             if self.succ.load(Ordering::Relaxed) != NO_OWNER {
-                // An awake successor will retry. That successor is often
-                // one of the threads that keep the lock between them (a
-                // spinner names itself successor), so now and then the
-                // oldest queued thread is looked at anyway (at most once
-                // per call).
-                if looked || !self.fairness_look_due() {
-                    return;
-                }
-                looked = true;
-                if !self.try_lock(id) {
-                    return; // the new owner's exit looks again
-                }
-                let w = self.tail();
-                if !w.is_null() && self.tail_is_overdue(w) {
-                    // SAFETY: we own the monitor; `w` is on the entry list.
-                    unsafe { self.give_to(w) };
-                    return;
-                }
-                // Release again and look as an exit does (Release: as in
-                // `release_inline`).
-                self.owner.store(NO_OWNER, Ordering::Release);
-                if !self.anyone_queued() {
-                    return;
-                }
-                continue;
+                return; // an awake successor will retry
             }
             // Someone waits and nobody is awake to take over: become the
             // owner again to pick a successor. If that fails, the new owner
@@ -1069,22 +967,11 @@ impl Monitor {
                 }
                 continue;
             }
-            if self.tail_is_overdue(w) {
-                // SAFETY: we own the monitor; `w` is on the entry list.
-                unsafe { self.give_to(w) };
-                return;
-            }
             // SAFETY: `w` is on the entry list and we own the monitor.
             // Clone the thread handle *before* releasing: once the owner is
             // cleared the wakee may acquire, unlink and return, and its node
             // dies with its stack frame (HotSpot's ExitEpilog "hygiene").
             let wakee = unsafe { (*w).thread.clone() };
-            // SAFETY: as above. Relaxed: an owner-only field.
-            let woken = unsafe { &(*w).woken };
-            woken.store(
-                woken.load(std::sync::atomic::Ordering::Relaxed).saturating_add(1),
-                std::sync::atomic::Ordering::Relaxed,
-            );
             // Relaxed: published by the Release store below.
             self.succ.store(wakee.id, Ordering::Relaxed);
             // Release: as above.
@@ -1092,59 +979,6 @@ impl Monitor {
             wakee.park.unpark();
             return;
         }
-    }
-
-    /// The exit side of eventual fairness (parking_lot's fair unlock, which
-    /// the unlocking thread decides on a timer): the oldest queued thread,
-    /// `tail`, has waited [`FAIR_AFTER_NS`] since it queued, and no hand-off
-    /// was made on this monitor for as long, so the exit that would wake it
-    /// hands it the monitor instead. Without it only a thread that was
-    /// woken and lost asks ([`ask_for_hand_off`](Self::ask_for_hand_off)),
-    /// and threads that wait their turn parked behind an awake successor
-    /// never get to ask: with more threads than CPUs the running ones keep
-    /// the lock between them for whole time slices. Under loom (no clock) a
-    /// tail is overdue once an exit has woken it before. Owner only.
-    fn tail_is_overdue(&self, tail: *const Node) -> bool {
-        // SAFETY: the caller owns the monitor and `tail` is on the entry
-        // list, alive until its thread owns the monitor.
-        let node = unsafe { &*tail };
-        // Relaxed (both): the node's pusher wrote `queued_at` before its
-        // Release push, which our `tail` walk acquired; `woken` is
-        // owner-only.
-        let queued = FairClock::from_bits(node.queued_at.load(std::sync::atomic::Ordering::Relaxed));
-        #[cfg(loom)]
-        if node.woken.load(std::sync::atomic::Ordering::Relaxed) == 0 {
-            return false;
-        }
-        let Some(now) = queued.overdue() else {
-            return false;
-        };
-        // Relaxed: the same rate limit as the requests' (a heuristic).
-        if now < self.next_fair.load(std::sync::atomic::Ordering::Relaxed) {
-            return false;
-        }
-        self.next_fair.store(
-            now.saturating_add(FAIR_AFTER_NS),
-            std::sync::atomic::Ordering::Relaxed,
-        );
-        true
-    }
-
-    /// Whether this exit, which found threads queued and a successor awake,
-    /// looks at the oldest queued thread for the fairness rule: every
-    /// [`FAIR_LOOK_EVERY`]th such exit, so that the clock is read once per
-    /// that many exits, not at each.
-    fn fairness_look_due(&self) -> bool {
-        // Relaxed: a heuristic counter, written by exits that have already
-        // released the monitor; a lost increment only shifts a look.
-        let n = self
-            .exits_since_fair_look
-            .load(std::sync::atomic::Ordering::Relaxed)
-            + 1;
-        let due = n >= FAIR_LOOK_EVERY;
-        self.exits_since_fair_look
-            .store(if due { 0 } else { n }, std::sync::atomic::Ordering::Relaxed);
-        due
     }
 
     /// A newcomer's spin: only while nobody is queued (parking_lot's rule:

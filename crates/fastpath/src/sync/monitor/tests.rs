@@ -16,7 +16,6 @@ fn contenders_fields_are_two_lines_away_from_the_owners() {
         offset_of!(Monitor, contentions),
         offset_of!(Monitor, next_fair),
         offset_of!(Monitor, spin_duration),
-        offset_of!(Monitor, exits_since_fair_look),
     ];
     for c in contenders {
         assert!(
@@ -107,57 +106,4 @@ fn entry_list_keeps_its_tail_and_links_through_every_unlink() {
         m.unlink(&nodes[2]);
         m.exit(me);
     }
-}
-
-/// The exit side of eventual fairness, single-threaded (the monitor's own
-/// view; `other` is a queued thread that never runs): an exit wakes the
-/// oldest queued thread while it has waited less than [`FAIR_AFTER_NS`],
-/// hands it the monitor once it has waited longer, and behind an awake
-/// successor looks at it on every [`FAIR_LOOK_EVERY`]th exit only.
-#[test]
-fn exits_hand_an_overdue_queued_thread_the_monitor() {
-    let me = &Arc::new(ThreadState::new_for_current_thread());
-    let other = &Arc::new(ThreadState::new_for_current_thread());
-    let m = Monitor::new(Mark(0), me.id, 0);
-    let a = Node::new(other, ENTERING);
-    m.enqueue(&a);
-
-    // Queued just now: a plain wake (`other` becomes the successor).
-    m.exit(me);
-    assert_eq!(m.owner(), NO_OWNER);
-    assert_eq!(m.succ.load(Ordering::Relaxed), other.id);
-    assert_eq!(m.hand_offs(), 0);
-
-    // The successor lost and went back to sleep; time passes.
-    m.succ.store(NO_OWNER, Ordering::Relaxed);
-    std::thread::sleep(Duration::from_nanos(2 * FAIR_AFTER_NS));
-    assert!(m.try_lock(me.id));
-    m.exit(me);
-    assert_eq!(m.owner(), other.id, "an overdue tail is handed the monitor");
-    assert_eq!(m.hand_offs(), 1);
-
-    // Behind an awake successor (some spinner): one look per
-    // FAIR_LOOK_EVERY such exits, and the rate limit lets it hand off once
-    // FAIR_AFTER_NS has passed since the last hand-off.
-    m.owner.store(me.id, Ordering::Relaxed);
-    m.succ.store(other.id + 1, Ordering::Relaxed);
-    std::thread::sleep(Duration::from_nanos(2 * FAIR_AFTER_NS));
-    let mut exits = 0;
-    while m.owner() != other.id {
-        assert!(exits < 2 * FAIR_LOOK_EVERY, "no look after {exits} exits");
-        if m.owner() == NO_OWNER {
-            assert!(m.try_lock(me.id));
-        }
-        m.exit(me);
-        exits += 1;
-    }
-    assert!(exits <= FAIR_LOOK_EVERY, "looked only after {exits} exits");
-    assert_eq!(m.hand_offs(), 2);
-    println!("fairness look behind an awake successor after {exits} exits");
-
-    // `other` takes over and leaves.
-    m.unlink(&a);
-    m.succ.store(NO_OWNER, Ordering::Relaxed);
-    m.exit(other);
-    assert_eq!(m.owner(), NO_OWNER);
 }
