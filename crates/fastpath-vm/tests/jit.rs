@@ -13,7 +13,9 @@
 //! while the interpreter runs on is installed and then called compiled,
 //! with `-Xbatch`'s output; a VM that exits with compilations queued and
 //! running exits promptly (by returning from `main` and by
-//! `System.exit`). The corpus
+//! `System.exit`). Lock coarsening: the corpus program `CoarsenedLocks`
+//! compiled gives HotSpot's output with its loops' lock exits coarsened,
+//! and none with `-XX:-EliminateLocks` or outside lightweight locking. The corpus
 //! (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers against HotSpot on
 //! every program.
 
@@ -539,4 +541,24 @@ fn exit_with_compilations_queued_is_prompt() {
             );
         }
     }
+}
+
+#[test]
+fn loops_coarsen_their_locks_unless_told_not_to() {
+    let dir = harness::scratch_dir("fastpath-vm-jit/CoarsenedLocks");
+    let src = harness::corpus_dir().join("CoarsenedLocks.java");
+    harness::javac(&dir, &[src], &["-Xlint:-options"]);
+    let want = std::fs::read_to_string(harness::corpus_dir().join("expected/CoarsenedLocks.out")).unwrap();
+    let coarsened = |env: &[(&str, &str)], opts: &[&str]| {
+        let (out, err) = run_main(&dir, "CoarsenedLocks", env, opts);
+        assert_eq!(out, want, "{env:?} {opts:?}:\n{err}");
+        let summary = err.lines().find(|l| l.starts_with("fastpath-vm jit: ")).unwrap();
+        count(summary, "lock exits coarsened")
+    };
+    // counted, breakOut, returnFromTail, throwInside, nested, allocating
+    // and the adders' loop; not heldBetween's and fresh's (a call and an
+    // allocation in the tail) nor alternating's (an array load).
+    assert_eq!(coarsened(&[], &["-Xcomp"]), 7);
+    assert_eq!(coarsened(&[], &["-Xcomp", "-XX:-EliminateLocks"]), 0);
+    assert_eq!(coarsened(&[("FASTPATH_LOCKING_MODE", "legacy")], &["-Xcomp"]), 0);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The lock-heavy programs on fastpath-vm's JIT (default tiers) with its monitors inline and with
 # every enter and exit a runtime call (FASTPATH_VM_JIT_INLINE_LOCKS=0, the JIT before the inline
-# monitors), beside HotSpot C2, at 1 and 2 threads: the three interleaved run by run, ROUNDS
+# monitors), beside HotSpot C2, at 1 and 2 threads; both JITs also with lock coarsening off
+# (-XX:-EliminateLocks, the same flag on each): the five interleaved run by run, ROUNDS
 # rounds; a run's figure is the median of the second half of its ITER iterations, a side's the
 # median over rounds. Prints a Markdown table (ms per iteration, and the ratios).
 #
@@ -47,21 +48,27 @@ run() { # side program threads -> ms
     case "$side" in
         calls) FASTPATH_VM_JIT_INLINE_LOCKS=0 "$VM" -cp "$out" Harness "$p" "$ITER" "$n" "$t" | peak_ms ;;
         inline) "$VM" -cp "$out" Harness "$p" "$ITER" "$n" "$t" | peak_ms ;;
+        inline-el) "$VM" -XX:-EliminateLocks -cp "$out" Harness "$p" "$ITER" "$n" "$t" | peak_ms ;;
         c2) "$JAVA" -cp "$out" Harness "$p" "$ITER" "$n" "$t" | peak_ms ;;
+        c2-el) "$JAVA" -XX:-EliminateLocks -cp "$out" Harness "$p" "$ITER" "$n" "$t" | peak_ms ;;
     esac
 }
 
-echo "| program | threads | JIT, runtime calls ms | JIT, inline ms | HotSpot C2 ms | inline ÷ calls | inline ÷ C2 |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| program | threads | JIT, runtime calls ms | JIT, inline, no coarsening ms | JIT, inline ms | C2, no coarsening ms | HotSpot C2 ms | inline ÷ calls | inline ÷ C2 | no coarsening: JIT ÷ C2 |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for p in $names; do
     for t in $THREADS; do
-        a="" b="" c=""
+        a="" b="" c="" d="" e=""
         for _ in $(seq "$ROUNDS"); do
             a="$a $(run calls "$p" "$t")"
+            d="$d $(run inline-el "$p" "$t")"
             b="$b $(run inline "$p" "$t")"
+            e="$e $(run c2-el "$p" "$t")"
             c="$c $(run c2 "$p" "$t")"
         done
         ma=$(echo "$a" | median) mb=$(echo "$b" | median) mc=$(echo "$c" | median)
-        echo "| $p | $t | $ma | $mb | $mc | $(awk -v x="$mb" -v y="$ma" 'BEGIN {printf "%.2f", x / y}') | $(awk -v x="$mb" -v y="$mc" 'BEGIN {printf "%.2f", x / y}') |"
+        md=$(echo "$d" | median) me=$(echo "$e" | median)
+        ratio() { awk -v x="$1" -v y="$2" 'BEGIN {printf "%.2f", x / y}'; }
+        echo "| $p | $t | $ma | $md | $mb | $me | $mc | $(ratio "$mb" "$ma") | $(ratio "$mb" "$mc") | $(ratio "$md" "$me") |"
     done
 done

@@ -24,6 +24,7 @@
 //! | `CompileThreshold=N` | interpreted calls before a method is compiled |
 //! | `-UseOnStackReplacement` | no interpreted loop moves to compiled code while it runs |
 //! | `-BackgroundCompilation` (also `-Xbatch`) | the thread that finds a method hot compiles it and waits, instead of queuing it for the compiler thread |
+//! | `-EliminateLocks` | compiled code releases and re-acquires a lock at every `monitorexit` and `monitorenter` (no lock coarsening) |
 //! | `+VerifyAfterGC` (diagnostic) | the collector's verifier after every cycle |
 //! | `+PrintFlagsFinal` | prints these flags' values in force at start, with `GCBarriers` (fastpath's name for the barrier set in force) |
 //!
@@ -50,6 +51,8 @@ pub struct XxOptions {
     pub no_osr: bool,
     /// `-XX:-BackgroundCompilation` (`-Xbatch`).
     pub no_background: bool,
+    /// `-XX:-EliminateLocks`.
+    pub no_eliminate_locks: bool,
     /// `-XX:+VerifyAfterGC`.
     pub verify_after_gc: bool,
     /// `-XX:+PrintFlagsFinal`.
@@ -118,6 +121,7 @@ const FLAGS: &[Flag] = &[
     flag("CompileThreshold", Kind::Int(0, i32::MAX as i64), false),
     flag("UseOnStackReplacement", Kind::Bool, false),
     flag("BackgroundCompilation", Kind::Bool, false),
+    flag("EliminateLocks", Kind::Bool, false),
     flag("VerifyAfterGC", Kind::Bool, true),
 ];
 
@@ -336,6 +340,7 @@ impl Read {
             ("CompileThreshold", Value::Int(n)) => self.out.compile_threshold = Some(n as u32),
             ("UseOnStackReplacement", Value::Bool(on)) => self.out.no_osr = !on,
             ("BackgroundCompilation", Value::Bool(on)) => self.out.no_background = !on,
+            ("EliminateLocks", Value::Bool(on)) => self.out.no_eliminate_locks = !on,
             ("VerifyAfterGC", Value::Bool(on)) => self.out.verify_after_gc = on,
             (name, value) => unreachable!("FLAGS lists {name} with a kind apply does not take: {value:?}"),
         }
@@ -528,6 +533,16 @@ pub fn flags_final(
             "BackgroundCompilation",
             background.to_string(),
             if xx.no_background {
+                "{command line}"
+            } else {
+                "{default}"
+            },
+        ),
+        (
+            "bool",
+            "EliminateLocks",
+            (!xx.no_eliminate_locks).to_string(),
+            if xx.no_eliminate_locks {
                 "{command line}"
             } else {
                 "{default}"
@@ -786,6 +801,32 @@ mod tests {
         assert!(
             line.contains("= false") && line.ends_with("{command line}"),
             "{line}"
+        );
+    }
+
+    #[test]
+    fn eliminate_locks_is_a_bool_flag_shown_in_flags_final() {
+        assert!(parse(&["-EliminateLocks"]).unwrap().no_eliminate_locks);
+        assert!(!parse(&["+EliminateLocks"]).unwrap().no_eliminate_locks);
+        assert!(
+            !parse(&["-EliminateLocks", "+EliminateLocks"])
+                .unwrap()
+                .no_eliminate_locks
+        );
+        let c = Config::from_lookup(|_| None).unwrap();
+        let line = |xx: &XxOptions| {
+            flags_final(&c, xx, 1000, true, true, false)
+                .lines()
+                .find(|l| l.contains(" EliminateLocks "))
+                .unwrap()
+                .to_string()
+        };
+        let on = line(&parse(&[]).unwrap());
+        assert!(on.contains("= true") && on.ends_with("{default}"), "{on}");
+        let off = line(&parse(&["-EliminateLocks"]).unwrap());
+        assert!(
+            off.contains("= false") && off.ends_with("{command line}"),
+            "{off}"
         );
     }
 

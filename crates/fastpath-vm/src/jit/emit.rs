@@ -45,7 +45,7 @@ impl Translator<'_, '_> {
     /// The copy of `obj` to write, and `val` resolved as a stored value
     /// must be (`brooks-wb`: the copy, evacuating it while evacuation runs;
     /// else the read barrier's).
-    fn resolve_write(&mut self, obj: Value, val: Value) -> (Value, Value) {
+    pub(super) fn resolve_write(&mut self, obj: Value, val: Value) -> (Value, Value) {
         if self.has(Barrier::BrooksWb) {
             let slow = self.library_ref(LibraryPath::BrooksWb);
             fastpath_cranelift::brooks_write_barrier(

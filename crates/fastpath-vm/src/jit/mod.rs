@@ -40,6 +40,7 @@
 //! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
 //! | `facts.rs` | checks and loads already done, which the translator reuses |
+//! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
 //! | `frame.rs` | compiled frames on the slot stack, the per-thread context |
 //! | `layout.rs` | the heap object layout compiled code reads |
 //! | `helpers.rs` | the runtime functions compiled code calls, as data |
@@ -56,6 +57,7 @@
 
 pub mod broker;
 pub mod cha;
+pub mod coarsen;
 pub mod dump;
 pub mod emit;
 pub mod entry;
@@ -186,6 +188,10 @@ pub struct CompileEnv {
     /// inline (the process runs lightweight locking); `None`: every
     /// `monitorenter` and `monitorexit` calls the runtime.
     pub region_locks: Option<fastpath::gc::RegionLockMap>,
+    /// A `monitorexit` followed by local work and a `monitorenter` of the
+    /// same object keeps the lock for a few rounds (`coarsen.rs`;
+    /// `-XX:-EliminateLocks` turns it off, as HotSpot's C2).
+    pub coarsen_locks: bool,
 }
 
 /// Counters of the JIT's work.
@@ -220,6 +226,8 @@ pub struct JitStats {
     /// Calls from the interpreter and Rust into compiled code (counted
     /// only with `FASTPATH_VM_JIT_LOG=1`).
     pub compiled_calls: AtomicU64,
+    /// `monitorexit`s compiled with a deferred release (`coarsen.rs`).
+    pub coarsened: AtomicU64,
 }
 
 /// An installed on-stack-replacement entry (`translate.rs`,
@@ -277,6 +285,9 @@ pub struct Jit {
     /// of the mixed tiers); otherwise by the thread that finds them hot,
     /// which waits (`-Xbatch`, and `-Xcomp` always).
     pub background: bool,
+    /// Lock coarsening in compiled code (`coarsen.rs`;
+    /// `-XX:-EliminateLocks` turns it off).
+    pub eliminate_locks: bool,
     /// The compile queue (`broker.rs`).
     broker: broker::Broker<broker::Task>,
     isa: OwnedTargetIsa,
@@ -374,6 +385,7 @@ impl Jit {
                 Mode::Int | Mode::Comp => u32::MAX,
             },
             background: mode == Mode::Mixed,
+            eliminate_locks: true,
             broker: broker::Broker::default(),
             isa: jit_isa(),
             cache: OnceLock::new(),
@@ -443,6 +455,7 @@ impl Jit {
             bool_array,
             neutral: layout::neutral_header(),
             region_locks: lightweight.then(|| m.region_lock_map()),
+            coarsen_locks: self.eliminate_locks,
             classes: cha::Classes(&vm.loader),
             guard_misses: self.log.then_some(&vm.jit.stats.guard_misses),
         };
@@ -581,6 +594,9 @@ impl Jit {
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
         self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
+        self.stats
+            .coarsened
+            .fetch_add(t.coarsened as u64, Ordering::Relaxed);
         dump::maybe_dump(m, "entry", &t.func, &*self.isa);
         let entry = self.install(cache, env, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
@@ -743,6 +759,9 @@ impl Jit {
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
         self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
+        self.stats
+            .coarsened
+            .fetch_add(t.coarsened as u64, Ordering::Relaxed);
         dump::maybe_dump(m, &format!("OSR entry at {at}"), &t.func, &*self.isa);
         let entry = self.install(cache, env, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
@@ -856,7 +875,8 @@ impl Jit {
         format!(
             "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling, \
              {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses, \
-             {} compiled in the background, {} dropped at exit, {} calls into compiled code",
+             {} compiled in the background, {} dropped at exit, {} calls into compiled code, \
+             {} lock exits coarsened",
             s.compiled.load(Ordering::Relaxed),
             s.failed.load(Ordering::Relaxed),
             s.inlined.load(Ordering::Relaxed),
@@ -869,7 +889,8 @@ impl Jit {
             s.guard_misses.load(Ordering::Relaxed),
             s.background.load(Ordering::Relaxed),
             s.dropped.load(Ordering::Relaxed),
-            s.compiled_calls.load(Ordering::Relaxed)
+            s.compiled_calls.load(Ordering::Relaxed),
+            s.coarsened.load(Ordering::Relaxed)
         )
     }
 }

@@ -274,6 +274,9 @@ pub(super) struct Translator<'e, 'f> {
     inlined_calls: usize,
     /// Of them, virtual calls inlined behind a guard.
     guarded_calls: usize,
+    /// Lock coarsening in the compiled method (`coarsen.rs`), when it
+    /// has a coarsenable `monitorexit`.
+    coarsening: Option<super::coarsen::Coarsening>,
 }
 
 /// The signature of an on-stack-replacement entry: `(fp) -> (value,
@@ -297,6 +300,8 @@ pub struct Translated {
     pub inlined: usize,
     /// Of them, virtual calls inlined behind a guard.
     pub guarded: usize,
+    /// `monitorexit`s whose release it may defer (`coarsen.rs`).
+    pub coarsened: usize,
     /// The slot-stack bytes past its frame pointer that its frame and its
     /// inlined callees' frames reach (an on-stack-replacement entry's
     /// caller checks them before entering).
@@ -375,9 +380,13 @@ pub fn translate(
         inlined_bytes: 0,
         inlined_calls: 0,
         guarded_calls: 0,
+        coarsening: None,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
+    if env.region_locks.is_some() && env.coarsen_locks {
+        t.coarsening = super::coarsen::Coarsening::new(&t.s.ops, &mut t.b);
+    }
     match osr {
         None => t.prologue(),
         Some(at) => t.prologue_osr(at)?,
@@ -396,6 +405,10 @@ pub fn translate(
         t.b.func.replace(inst).iconst(I64, t.extent);
     }
     let (inlined, guarded) = (t.inlined_calls, t.guarded_calls);
+    let coarsened = t
+        .coarsening
+        .as_ref()
+        .map_or(0, |c| c.plan.exits.iter().filter(|&&x| x).count());
     let extent = t.extent as usize;
     t.b.seal_all_blocks();
     t.b.finalize(frontend);
@@ -403,6 +416,7 @@ pub fn translate(
         func,
         inlined,
         guarded,
+        coarsened,
         extent,
     })
 }
@@ -552,6 +566,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         if self.s.m.is_synchronized() {
             self.lock_method();
         }
+        self.coarsening_entry();
         let first = self.s.blocks[0].expect("instruction 0 is reachable");
         self.b.ins().jump(first, &[]);
         self.s.filled = true;
@@ -622,6 +637,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.def_local(n, k, v);
         }
         self.s.receiver_fixed = !self.s.m.is_static() && !stores_local_0(&self.s.ops);
+        self.coarsening_entry();
         self.b.ins().jump(target, &[]);
         self.s.filled = true;
         Ok(())
@@ -677,6 +693,12 @@ impl<'e, 'f> Translator<'e, 'f> {
     pub(super) fn use_local(&mut self, n: usize, k: K) -> Value {
         let var = self.var(n, k);
         self.b.use_var(var)
+    }
+
+    /// The compiled method's lock coarsening, while its own instructions
+    /// are translated (an inlined callee's are not planned).
+    pub(super) fn coarsening(&self) -> Option<&super::coarsen::Coarsening> {
+        self.coarsening.as_ref().filter(|_| self.outer.is_empty())
     }
 
     // ---- facts ------------------------------------------------------------------
@@ -1166,6 +1188,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         self.s.stack = stack.to_vec();
         self.s.idx = i;
+        self.coarsening_before(i);
         let op = self.s.ops[i];
         self.op(op)
     }
@@ -1536,13 +1559,21 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let o = self.b.use_var(var);
                 self.null_check(o);
                 // The object stays on the stack (a root) through the enter.
-                self.monitor_enter_obj(o, self.s.idx);
+                if self.coarsened_enter_at(self.s.idx) {
+                    self.coarsened_enter(o, self.s.idx);
+                } else {
+                    self.monitor_enter_obj(o, self.s.idx);
+                }
                 self.s.stack.pop();
             }
             Op::MonitorExit => {
                 let o = self.pop_v();
                 self.null_check(o);
-                self.monitor_exit_obj(o, true);
+                if self.coarsened_exit_at(self.s.idx) {
+                    self.coarsened_exit(o);
+                } else {
+                    self.monitor_exit_obj(o, true);
+                }
             }
             Op::Throw(e) => {
                 let m = self.b.ins().iconst(I64, self.s.m as *const Method as i64);

@@ -181,6 +181,9 @@ impl Vm {
         if options.xx.no_background {
             jit.background = false;
         }
+        if options.xx.no_eliminate_locks {
+            jit.eliminate_locks = false;
+        }
         if options.xx.print_flags_final {
             print!(
                 "{}",
