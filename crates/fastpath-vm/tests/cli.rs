@@ -233,3 +233,53 @@ fn xx_flags_select_the_librarys_settings_and_bad_ones_are_refused_as_hotspot_ref
         "{err}"
     );
 }
+
+#[test]
+fn perf_map_names_compiled_code_and_a_bad_value_is_refused() {
+    let dir = compile(
+        "perfmap",
+        &[(
+            "Mapped",
+            "public class Mapped { static int twice(int x) { return 2 * x; } \
+             public static void main(String[] a) { System.out.println(twice(21)); } }",
+        )],
+    );
+    let child = vm()
+        .env("FASTPATH_VM_PERF_MAP", "1")
+        .args(["-Xcomp", "-cp"])
+        .arg(dir.join("classes"))
+        .arg("Mapped")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "42\n");
+    let path = PathBuf::from(format!("/tmp/perf-{pid}.map"));
+    let map = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    // Every line is perf's `START SIZE NAME`, the entries do not overlap,
+    // and the program's main is named (`twice` runs inlined into it).
+    let mut ranges: Vec<(usize, usize)> = map
+        .lines()
+        .map(|l| {
+            let mut f = l.splitn(3, ' ');
+            let start = usize::from_str_radix(f.next().unwrap(), 16).unwrap();
+            let size = usize::from_str_radix(f.next().unwrap(), 16).unwrap();
+            assert!(size > 0 && !f.next().unwrap().is_empty(), "{l}");
+            (start, start + size)
+        })
+        .collect();
+    ranges.sort();
+    assert!(ranges.windows(2).all(|w| w[0].1 <= w[1].0), "{map}");
+    let main = "Mapped.main([Ljava/lang/String;)V entry";
+    assert!(map.lines().any(|l| l.ends_with(main)), "{main} not in:\n{map}");
+    let (_, err, code) = run(vm()
+        .env("FASTPATH_VM_PERF_MAP", "yes")
+        .arg("-cp")
+        .arg(dir.join("classes"))
+        .arg("Mapped"));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("FASTPATH_VM_PERF_MAP=yes: expected 0 or 1"), "{err}");
+}

@@ -99,6 +99,7 @@ pub fn maybe_dump(m: &Method, what: &str, func: &Function, isa: &dyn TargetIsa) 
 /// `FASTPATH_VM_JIT_DUMP` names `m`: perf's samples in the code cache
 /// map to the dump's offsets from there.
 pub fn installed(m: &Method, what: &str, addr: usize, len: usize) {
+    super::perfmap::record(addr, len, || format!("{m:?} {what}"));
     let p = patterns();
     if p.is_empty() || !matches(p, &m.class.name, &m.name) {
         return;

@@ -37,6 +37,7 @@
 //! | `kinds.rs` | the kind of every slot at every instruction (dataflow) |
 //! | `cha.rs` | class-hierarchy analysis: a virtual call's one implementation |
 //! | `dump.rs` | `FASTPATH_VM_JIT_DUMP`: a method's optimised IR and machine code |
+//! | `perfmap.rs` | `FASTPATH_VM_PERF_MAP`: names of compiled code for `perf` |
 //! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
 //! | `facts.rs` | checks and loads already done, which the translator reuses |
@@ -67,6 +68,7 @@ pub mod helpers;
 pub mod kinds;
 pub mod layout;
 pub mod ops;
+pub mod perfmap;
 pub mod runtime;
 pub mod translate;
 
@@ -362,6 +364,7 @@ impl Jit {
                 .map_err(|_| format!("FASTPATH_VM_JIT_THRESHOLD={v}: expected a number"))?,
             Err(_) => 1000,
         };
+        perfmap::from_env()?;
         Ok(Jit {
             mode,
             invoke_threshold: match mode {
