@@ -102,7 +102,12 @@ public final class Character implements java.io.Serializable, Comparable<Charact
     }
     public static char toTitleCase(char ch) { return toUpperCase(ch); }
 
-    public static int digit(char ch, int radix) { return digit((int) ch, radix); }
+    public static int digit(char ch, int radix) {
+        // A decimal digit in a radix that has it: the common case, small enough to inline.
+        int d = ch - '0';
+        if (d >= 0 && d <= 9 && d < radix && radix >= MIN_RADIX && radix <= MAX_RADIX) return d;
+        return digit((int) ch, radix);
+    }
     public static int digit(int cp, int radix) {
         if (radix < MIN_RADIX || radix > MAX_RADIX) return -1;
         int d;

@@ -74,22 +74,37 @@ public final class String implements java.io.Serializable, Comparable<String>, C
         return sb.toString().value;
     }
 
+    // The checks are small enough for a JIT to inline into their callers; the messages, built
+    // only on failure, are calls of their own (the exception is still created in the check, so
+    // its stack trace starts there).
     static void checkBoundsOffCount(int offset, int count, int length) {
         if (offset < 0 || count < 0 || offset > length - count) {
-            throw new StringIndexOutOfBoundsException("Range [" + offset + ", " + offset + " + " + count + ") out of bounds for length " + length);
+            throw new StringIndexOutOfBoundsException(offCountMessage(offset, count, length));
         }
     }
 
     static void checkBoundsBeginEnd(int begin, int end, int length) {
         if (begin < 0 || begin > end || end > length) {
-            throw new StringIndexOutOfBoundsException("Range [" + begin + ", " + end + ") out of bounds for length " + length);
+            throw new StringIndexOutOfBoundsException(beginEndMessage(begin, end, length));
         }
     }
 
     static void checkIndex(int index, int length) {
         if (index < 0 || index >= length) {
-            throw new StringIndexOutOfBoundsException("Index " + index + " out of bounds for length " + length);
+            throw new StringIndexOutOfBoundsException(indexMessage(index, length));
         }
+    }
+
+    private static String offCountMessage(int offset, int count, int length) {
+        return "Range [" + offset + ", " + offset + " + " + count + ") out of bounds for length " + length;
+    }
+
+    private static String beginEndMessage(int begin, int end, int length) {
+        return "Range [" + begin + ", " + end + ") out of bounds for length " + length;
+    }
+
+    private static String indexMessage(int index, int length) {
+        return "Index " + index + " out of bounds for length " + length;
     }
 
     public int length() { return value.length; }
@@ -97,10 +112,11 @@ public final class String implements java.io.Serializable, Comparable<String>, C
     public boolean isEmpty() { return value.length == 0; }
 
     public char charAt(int index) {
-        if (index < 0 || index >= value.length) {
-            throw new StringIndexOutOfBoundsException("Index " + index + " out of bounds for length " + value.length);
+        char[] v = value;
+        if (index < 0 || index >= v.length) {
+            throw new StringIndexOutOfBoundsException(indexMessage(index, v.length));
         }
-        return value[index];
+        return v[index];
     }
 
     public int codePointAt(int index) {
@@ -228,7 +244,7 @@ public final class String implements java.io.Serializable, Comparable<String>, C
     public int hashCode() {
         int h = hash;
         if (h == 0 && !hashIsZero) {
-            for (int i = 0; i < value.length; i++) h = 31 * h + value[i];
+            for (char c : value) h = 31 * h + c;
             if (h == 0) hashIsZero = true;
             else hash = h;
         }
@@ -240,7 +256,8 @@ public final class String implements java.io.Serializable, Comparable<String>, C
     public int indexOf(int ch, int fromIndex) {
         if (fromIndex < 0) fromIndex = 0;
         if (ch < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
-            for (int i = fromIndex; i < value.length; i++) if (value[i] == ch) return i;
+            char[] v = value;
+            for (int i = fromIndex; i < v.length; i++) if (v[i] == ch) return i;
             return -1;
         }
         return indexOf(new String(Character.toChars(ch), true), fromIndex);
