@@ -42,6 +42,7 @@
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
 //! | `facts.rs` | checks and loads already done, which the translator reuses |
 //! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
+//! | `cold.rs` | the instructions that can only lead to a throw (not inlined into) |
 //! | `frame.rs` | compiled frames on the slot stack, the per-thread context |
 //! | `layout.rs` | the heap object layout compiled code reads |
 //! | `helpers.rs` | the runtime functions compiled code calls, as data |
@@ -59,6 +60,7 @@
 pub mod broker;
 pub mod cha;
 pub mod coarsen;
+pub mod cold;
 pub mod dump;
 pub mod emit;
 pub mod entry;

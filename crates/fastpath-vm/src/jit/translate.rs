@@ -212,6 +212,9 @@ pub(super) struct Scope {
     /// The facts holding on such an edge, by the leader it enters,
     /// recorded when the branch is emitted.
     entry_facts: HashMap<usize, super::facts::BlockFacts>,
+    /// Instructions from which the method can only throw (`cold.rs`):
+    /// no call there is inlined.
+    throw_only: Vec<bool>,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -365,6 +368,7 @@ pub fn translate(
             receiver_fixed: false,
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
+            throw_only: Vec::new(),
         },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
@@ -1895,10 +1899,14 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.null_check(args[0].1);
             self.s.stack.truncate(depth_after);
         }
-        if let Some(callee) = self.inline_candidate(dispatch, m) {
+        if self.s.throw_only.is_empty() {
+            self.s.throw_only = super::cold::throw_only(&self.s.ops, &self.s.d.switches);
+        }
+        let cold = self.s.throw_only[self.s.idx];
+        if let Some(callee) = self.inline_candidate(dispatch, m).filter(|_| !cold) {
             return self.inline_call(m, callee, args, depth_after);
         }
-        if let Dispatch::Virtual(index) = dispatch {
+        if let (Dispatch::Virtual(index), false) = (dispatch, cold) {
             if let Some((t, callee)) = self.guarded_candidate(m, index) {
                 return self.guarded_inline_call(m, index, t, callee, args, depth_after);
             }
@@ -2158,6 +2166,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             receiver_fixed,
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
+            throw_only: Vec::new(),
         };
         std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {
