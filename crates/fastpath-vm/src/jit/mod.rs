@@ -31,6 +31,14 @@
 //! `FASTPATH_VM_JIT_LOG=1` prints each OSR compilation (`OSR at bci N`)
 //! and the summary counts OSR compilations, refusals and entries.
 //!
+//! Where a program's warm-up goes: `FASTPATH_VM_JIT_TRACE=1` prints each
+//! tier transition with its time since the JIT's creation (a method or
+//! OSR entry queued, with its counters and the queue's length; its
+//! compilation's start, with the time it waited; its installation, with
+//! the time it took; each frame's move into OSR code), to be read beside
+//! the program's own iteration times; the summary counts the time tasks
+//! waited in the queue.
+//!
 //! | file | what |
 //! |---|---|
 //! | `ops.rs` | the instructions, typed for the JIT |
