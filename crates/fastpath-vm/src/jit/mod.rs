@@ -21,7 +21,8 @@
 //! empty operand stack asks for the method's OSR entry at that target
 //! ([`Jit::compile_osr`], cached per method and instruction; a refusal is
 //! remembered; queued for the compiler thread as a method is, the frame
-//! interpreting on meanwhile) and continues the frame there (`entry.rs`,
+//! interpreting on meanwhile, with the method's normal entry
+//! queued behind it for the method's next call) and continues the frame there (`entry.rs`,
 //! `JThread::osr_enter`); what the entry returns, a value or a pending
 //! exception, is the frame's. A target with operands on the stack is
 //! never an OSR entry (javac's loops have none). Monitors the frame holds
