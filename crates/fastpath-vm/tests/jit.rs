@@ -562,3 +562,75 @@ fn loops_coarsen_their_locks_unless_told_not_to() {
     assert_eq!(coarsened(&[], &["-Xcomp", "-XX:-EliminateLocks"]), 0);
     assert_eq!(coarsened(&[("FASTPATH_LOCKING_MODE", "legacy")], &["-Xcomp"]), 0);
 }
+
+/// A method called once per long run: its loop's overflow queues its OSR
+/// entry and, behind it, its normal entry, during its first call.
+const LOOP_EVENT: &str = r#"
+public class LoopEvent {
+    static long spin(int n) {
+        long s = 0;
+        for (int i = 0; i < n; i++) {
+            s += (i ^ (s >>> 3)) & 1023;
+        }
+        return s;
+    }
+
+    public static void main(String[] args) throws Exception {
+        long first = spin(200_000);
+        // Time for the compiler thread to install what the loop queued.
+        Thread.sleep(500);
+        long second = spin(200_000);
+        System.out.println(first + " " + second);
+    }
+}
+"#;
+
+/// A method whose loops cross the back-edge threshold in its first call
+/// is queued for its normal entry then (`FASTPATH_VM_JIT_TRACE`'s queue
+/// event counts one call), not at its second call, and that call runs
+/// the installed code; the output is `-Xint`'s.
+#[test]
+fn a_loop_overflow_compiles_the_next_call() {
+    let classes = classes("LoopEvent", LOOP_EVENT);
+    let (out, err) = run_main(&classes, "LoopEvent", &[("FASTPATH_VM_JIT_TRACE", "1")], &[]);
+    let queued = |osr: bool| {
+        err.lines().find(|l| {
+            l.starts_with("jit-trace: ")
+                && l.contains(" queue LoopEvent.spin(I)J ")
+                && l.contains(" OSR at bci ") == osr
+        })
+    };
+    let osr = queued(true).unwrap_or_else(|| panic!("no OSR entry queued:\n{err}"));
+    let normal = queued(false).unwrap_or_else(|| panic!("no normal entry queued:\n{err}"));
+    assert!(osr.contains("(1 calls, "), "{osr}");
+    assert!(normal.contains("(1 calls, "), "queued at a later call: {normal}");
+    let summary = err.lines().find(|l| l.starts_with("fastpath-vm jit: ")).unwrap();
+    assert!(
+        count(summary, "calls into compiled code") >= 1,
+        "{summary}\n{err}"
+    );
+    let (int_out, _) = run_main(&classes, "LoopEvent", &[], &["-Xint"]);
+    assert_eq!(
+        out, int_out,
+        "the default tiers printed something else than -Xint"
+    );
+}
+
+/// `FASTPATH_VM_JIT_TRACE` takes 0 or 1; another value is a clear error.
+#[test]
+fn jit_trace_refuses_a_bad_value() {
+    let classes = classes("LoopEvent", LOOP_EVENT);
+    let o = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"))
+        .env("FASTPATH_VM_JIT_TRACE", "yes")
+        .arg("-cp")
+        .arg(&classes)
+        .arg("LoopEvent")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "accepted FASTPATH_VM_JIT_TRACE=yes:\n{err}");
+    assert!(
+        err.contains("FASTPATH_VM_JIT_TRACE=yes: expected 0 or 1"),
+        "unclear error:\n{err}"
+    );
+}

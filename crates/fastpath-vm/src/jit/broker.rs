@@ -6,8 +6,8 @@
 //! is claimed by the thread that finds it hot (the method's state goes
 //! `Interpreted` → `Compiling`, or its OSR entry is recorded as being
 //! compiled: a task is queued once) and queued here; that thread goes on
-//! interpreting. The compiler thread takes the tasks in order, compiles
-//! each (`Jit::compile_claimed`, `Jit::compile_osr_claimed`) and
+//! interpreting. The compiler thread takes the hottest task first,
+//! compiles it (`Jit::compile_claimed`, `Jit::compile_osr_claimed`) and
 //! installs it; the interpreter finds the entry at the method's next call
 //! (`MethodJit::entry`, published Release/Acquire) or the OSR entry at
 //! the loop's next notification.
@@ -32,13 +32,26 @@
 //! - [`Broker::offer`] never waits for a compilation: it takes the queue's
 //!   lock, which no one holds while compiling.
 //!
+//! Which task first: the one whose method's interpreted events (calls
+//! and back edges, [`Heat`]) grew fastest since it was queued, the
+//! oldest among equals (HotSpot's `CompilationPolicy::select_task`
+//! takes the task of the highest event rate the same way). A method
+//! that went on running interpreted while queued costs the most per
+//! millisecond it waits; one whose frames moved into OSR code, or that
+//! was called a thousand times once and no more, can wait. With
+//! several tasks queued at once (a program's first hot methods all
+//! cross the threshold within a few milliseconds) first-in-first-out
+//! order leaves the hottest behind the first.
+//!
 //! The thread starts at the first task (a program that compiles nothing
 //! has none). At VM exit [`Broker::shutdown`] drops the queued tasks and
 //! waits for the one being compiled, which is bounded by one compilation;
 //! the thread then ends.
 
 use std::collections::VecDeque;
+use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use crate::interp::Decoded;
 use crate::link::Method;
@@ -55,10 +68,47 @@ pub enum Task {
     Osr(&'static Method, &'static Decoded, usize),
 }
 
+/// How hot a queued task's subject is: a count that grows while it runs
+/// uncompiled (the queue orders tasks by its growth per millisecond).
+pub trait Heat {
+    /// The count now.
+    fn heat(&self) -> u64;
+}
+
+impl Heat for Task {
+    /// The method's interpreted calls and back edges (HotSpot's `i + b`).
+    fn heat(&self) -> u64 {
+        let (Task::Method(m, _) | Task::Osr(m, _, _)) = *self;
+        // Relaxed: heuristic counts.
+        m.jit.invocations.load(Ordering::Relaxed) as u64 + m.jit.backedges.load(Ordering::Relaxed) as u64
+    }
+}
+
+/// A queued task, with what its ordering needs.
+#[derive(Debug)]
+struct Queued<T> {
+    task: T,
+    /// When it was queued.
+    at: Instant,
+    /// Its [`Heat`] then.
+    heat: u64,
+}
+
+impl<T: Heat> Queued<T> {
+    /// Events per millisecond since it was queued (a task queued under a
+    /// millisecond ago counts as one millisecond old: its rate is not
+    /// yet meaningful).
+    fn rate(&self, now: Instant) -> f64 {
+        let ms = (now.saturating_duration_since(self.at).as_secs_f64() * 1e3).max(1.0);
+        self.task.heat().saturating_sub(self.heat) as f64 / ms
+    }
+}
+
 /// The queue's state, under its lock.
 #[derive(Debug)]
 struct Queue<T> {
-    tasks: VecDeque<T>,
+    /// The tasks, oldest first.
+    tasks: VecDeque<Queued<T>>,
     /// The compiler thread is compiling a task it took.
     busy: bool,
     /// The compiler thread was started.
@@ -101,15 +151,20 @@ impl<T> Default for Broker<T> {
     }
 }
 
-impl<T: Send + 'static> Broker<T> {
+impl<T: Heat + Send + 'static> Broker<T> {
     fn lock(&self) -> MutexGuard<'_, Queue<T>> {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Queues `task` (claimed by the caller) for the compiler thread,
-    /// starting the thread, which runs `compile` on each task, at the
-    /// first task (later offers' `compile` is not used).
-    pub fn offer(&'static self, task: T, compile: impl Fn(T) + Send + 'static) -> Result<(), Refused> {
+    /// starting the thread, which runs `compile` on each task with the
+    /// time it waited in the queue, at the first task (later offers'
+    /// `compile` is not used).
+    pub fn offer(
+        &'static self,
+        task: T,
+        compile: impl Fn(T, Duration) + Send + 'static,
+    ) -> Result<(), Refused> {
         let mut q = self.lock();
         if q.shut {
             return Err(Refused::Shut);
@@ -121,29 +176,49 @@ impl<T: Send + 'static> Broker<T> {
                 .map_err(|_| Refused::NoThread)?;
             q.started = true;
         }
-        q.tasks.push_back(task);
+        let heat = task.heat();
+        q.tasks.push_back(Queued {
+            task,
+            at: Instant::now(),
+            heat,
+        });
         self.work.notify_one();
         Ok(())
     }
 
     /// The compiler thread's loop: takes tasks until the VM exits.
-    fn serve(&self, compile: impl Fn(T)) {
+    fn serve(&self, compile: impl Fn(T, Duration)) {
         let mut q = self.lock();
         loop {
             if q.shut {
                 return;
             }
-            let Some(task) = q.tasks.pop_front() else {
+            let Some(next) = Self::hottest(&q.tasks).and_then(|i| q.tasks.remove(i)) else {
                 q = self.work.wait(q).unwrap_or_else(|e| e.into_inner());
                 continue;
             };
+            let Queued { task, at: queued, .. } = next;
             q.busy = true;
             drop(q);
-            compile(task);
+            compile(task, queued.elapsed());
             q = self.lock();
             q.busy = false;
             self.done.notify_all();
         }
+    }
+
+    /// The index of the task of the highest rate, the oldest among
+    /// equals; `None` if there is none.
+    fn hottest(tasks: &VecDeque<Queued<T>>) -> Option<usize> {
+        let now = Instant::now();
+        let mut best: Option<(usize, f64)> = None;
+        for (i, t) in tasks.iter().enumerate() {
+            let r = t.rate(now);
+            if best.is_none_or(|(_, b)| r > b) {
+                best = Some((i, r));
+            }
+        }
+        best.map(|(i, _)| i)
     }
 
     /// Stops compiling for VM exit: drops the queued tasks and waits for
@@ -170,8 +245,14 @@ impl<T: Send + 'static> Broker<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    use std::time::{Duration, Instant};
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+
+    /// A test task: its heat is fixed (the queue is first-in-first-out).
+    impl Heat for u64 {
+        fn heat(&self) -> u64 {
+            0
+        }
+    }
 
     /// Offering threads race the compiler thread and a shutdown: every
     /// task runs at most once, none after `shutdown` returns, each offer
@@ -185,7 +266,7 @@ mod tests {
         let ran: &'static Mutex<Vec<u64>> = Box::leak(Box::new(Mutex::new(Vec::new())));
         let shut: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
         let late: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
-        let compile = move |t: u64| {
+        let compile = move |t: u64, _waited: Duration| {
             // SeqCst: ordered against the store after `shutdown` returns.
             if shut.load(Ordering::SeqCst) {
                 late.fetch_add(1, Ordering::SeqCst);
@@ -248,6 +329,65 @@ mod tests {
         eprintln!(
             "broker: {queued} queued by {OFFERERS} threads, {count} run once each, {dropped} dropped at shutdown, \
              {refused} refused after it; shutdown waited {waited:?}"
+        );
+    }
+
+    /// A task whose heat a test sets.
+    #[derive(Debug)]
+    struct Probe(u32, &'static AtomicU64);
+
+    impl Heat for Probe {
+        fn heat(&self) -> u64 {
+            // SeqCst: a test's counter, read once per pick.
+            self.1.load(std::sync::atomic::Ordering::SeqCst)
+        }
+    }
+
+    /// The compiler thread takes the task whose heat grew fastest since
+    /// it was queued, the oldest among equals: with the thread held on a
+    /// first task, three are queued and the last one's heat grows.
+    #[test]
+    fn hottest_task_first() {
+        let broker: &'static Broker<Probe> = Box::leak(Box::default());
+        let ran: &'static Mutex<Vec<u32>> = Box::leak(Box::new(Mutex::new(Vec::new())));
+        let gate: &'static (Mutex<bool>, Condvar) = Box::leak(Box::new((Mutex::new(false), Condvar::new())));
+        let heats: [&'static AtomicU64; 4] =
+            std::array::from_fn(|_| &*Box::leak(Box::new(AtomicU64::new(0))));
+        let compile = move |t: Probe, _: Duration| {
+            if t.0 == 0 {
+                let mut open = gate.0.lock().unwrap();
+                while !*open {
+                    open = gate.1.wait(open).unwrap();
+                }
+            }
+            ran.lock().unwrap().push(t.0);
+        };
+        broker.offer(Probe(0, heats[0]), compile).unwrap();
+        // The first task is taken (the thread then waits at the gate).
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while broker.queued() > 0 {
+            assert!(Instant::now() < deadline, "the compiler thread never took a task");
+            std::thread::yield_now();
+        }
+        for k in 1..=3 {
+            broker.offer(Probe(k, heats[k as usize]), compile).unwrap();
+        }
+        heats[3].store(5000, std::sync::atomic::Ordering::SeqCst);
+        *gate.0.lock().unwrap() = true;
+        gate.1.notify_all();
+        while ran.lock().unwrap().len() < 4 {
+            assert!(
+                Instant::now() < deadline,
+                "tasks never ran: {:?}",
+                ran.lock().unwrap()
+            );
+            std::thread::yield_now();
+        }
+        broker.shutdown();
+        assert_eq!(
+            *ran.lock().unwrap(),
+            [0, 3, 1, 2],
+            "hottest first, then oldest first"
         );
     }
 }

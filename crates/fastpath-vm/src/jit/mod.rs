@@ -21,7 +21,8 @@
 //! empty operand stack asks for the method's OSR entry at that target
 //! ([`Jit::compile_osr`], cached per method and instruction; a refusal is
 //! remembered; queued for the compiler thread as a method is, the frame
-//! interpreting on meanwhile) and continues the frame there (`entry.rs`,
+//! interpreting on meanwhile, with the method's normal entry
+//! queued behind it for the method's next call) and continues the frame there (`entry.rs`,
 //! `JThread::osr_enter`); what the entry returns, a value or a pending
 //! exception, is the frame's. A target with operands on the stack is
 //! never an OSR entry (javac's loops have none). Monitors the frame holds
@@ -30,6 +31,14 @@
 //! first run, so an interpreted frame is one the JIT refused.
 //! `FASTPATH_VM_JIT_LOG=1` prints each OSR compilation (`OSR at bci N`)
 //! and the summary counts OSR compilations, refusals and entries.
+//!
+//! Where a program's warm-up goes: `FASTPATH_VM_JIT_TRACE=1` prints each
+//! tier transition with its time since the JIT's creation (a method or
+//! OSR entry queued, with its counters and the queue's length; its
+//! compilation's start, with the time it waited; its installation, with
+//! the time it took; each frame's move into OSR code), to be read beside
+//! the program's own iteration times; the summary counts the time tasks
+//! waited in the queue.
 //!
 //! | file | what |
 //! |---|---|
@@ -227,6 +236,8 @@ pub struct JitStats {
     pub background: AtomicU64,
     /// Queued compilations dropped at VM exit.
     pub dropped: AtomicU64,
+    /// Nanoseconds the compiler thread's tasks waited in its queue.
+    pub queue_nanos: AtomicU64,
     /// Calls from the interpreter and Rust into compiled code (counted
     /// only with `FASTPATH_VM_JIT_LOG=1`).
     pub compiled_calls: AtomicU64,
@@ -256,6 +267,9 @@ enum OsrState {
     Ready(OsrEntry),
     /// The JIT refused it: the frame stays interpreted.
     Failed,
+    /// Asked for once while another entry of the method was installed:
+    /// queued at the next ask ([`Jit::enqueue_osr`]).
+    Asked,
 }
 
 /// What [`Jit::osr_lookup`] found.
@@ -305,6 +319,9 @@ pub struct Jit {
     pub stats: JitStats,
     /// Print each compilation (`FASTPATH_VM_JIT_LOG=1`).
     log: bool,
+    /// `FASTPATH_VM_JIT_TRACE=1`: the JIT's creation, from which each
+    /// traced event's time is counted.
+    trace: Option<Instant>,
 }
 
 /// The code cache's size.
@@ -400,6 +417,12 @@ impl Jit {
             osr: Mutex::new(HashMap::new()),
             stats: JitStats::default(),
             log: std::env::var_os("FASTPATH_VM_JIT_LOG").is_some_and(|v| v == "1"),
+            trace: match std::env::var("FASTPATH_VM_JIT_TRACE") {
+                Ok(v) if v == "1" => Some(Instant::now()),
+                Ok(v) if v == "0" => None,
+                Ok(v) => return Err(format!("FASTPATH_VM_JIT_TRACE={v}: expected 0 or 1")),
+                Err(_) => None,
+            },
         })
     }
 
@@ -507,9 +530,17 @@ impl Jit {
         if self.ready().is_none() || !Self::claim(m) {
             return Some(m.jit.entry());
         }
+        if self.trace.is_some() {
+            self.trace_event(format_args!(
+                "queue {m:?} ({} calls, {} back edges; {} queued before it)",
+                m.jit.invocations.load(Ordering::Relaxed),
+                m.jit.backedges.load(Ordering::Relaxed),
+                self.broker.queued()
+            ));
+        }
         match self
             .broker
-            .offer(broker::Task::Method(m, d), move |t| self.run_task(t))
+            .offer(broker::Task::Method(m, d), move |t, w| self.run_task(t, w))
         {
             // Refused at exit: the method stays `Compiling`, interpreted.
             Ok(()) | Err(broker::Refused::Shut) => Some(0),
@@ -522,7 +553,21 @@ impl Jit {
     }
 
     /// The compiler thread's work on `task`.
-    fn run_task(&self, task: broker::Task) {
+    fn run_task(&self, task: broker::Task, waited: std::time::Duration) {
+        // Relaxed: statistics.
+        self.stats
+            .queue_nanos
+            .fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
+        if self.trace.is_some() {
+            let (m, what) = match task {
+                broker::Task::Method(m, _) => (m, String::new()),
+                broker::Task::Osr(m, d, at) => (m, format!(" OSR at bci {}", d.bcis[at])),
+            };
+            self.trace_event(format_args!(
+                "start {m:?}{what} after {:.3} ms queued",
+                waited.as_secs_f64() * 1e3
+            ));
+        }
         match task {
             broker::Task::Method(m, d) => {
                 self.compile_claimed(m, d);
@@ -563,6 +608,10 @@ impl Jit {
                     };
                     eprintln!("jit: {m:?} {len} bytes in {} us{note}", nanos / 1000);
                 }
+                self.trace_event(format_args!(
+                    "installed {m:?} after {} us compiling",
+                    nanos / 1000
+                ));
                 // Release: the adapter before the entry that names it.
                 m.jit.adapter.store(adapter, Ordering::Release);
                 m.jit.entry.store(entry, Ordering::Release);
@@ -615,9 +664,18 @@ impl Jit {
     pub fn osr_lookup(&self, m: &'static Method, at: usize) -> OsrLookup {
         let map = self.osr.lock().unwrap_or_else(|e| e.into_inner());
         match map.get(&(m as *const Method as usize, at as u32)) {
-            Some(OsrState::Ready(e)) => OsrLookup::Ready(*e),
+            Some(OsrState::Ready(e)) => {
+                if self.trace.is_some() {
+                    self.trace_event(format_args!(
+                        "enter {m:?} OSR at instruction {at} ({} calls, {} back edges)",
+                        m.jit.invocations.load(Ordering::Relaxed),
+                        m.jit.backedges.load(Ordering::Relaxed)
+                    ));
+                }
+                OsrLookup::Ready(*e)
+            }
             Some(OsrState::Compiling | OsrState::Failed) => OsrLookup::Unavailable,
-            None => OsrLookup::Missing,
+            Some(OsrState::Asked) | None => OsrLookup::Missing,
         }
     }
 
@@ -640,8 +698,8 @@ impl Jit {
         let mut map = self.osr.lock().unwrap_or_else(|e| e.into_inner());
         match map.get(&key) {
             Some(OsrState::Ready(e)) => Err(Some(*e)),
-            Some(_) => Err(None),
-            None => {
+            Some(OsrState::Compiling | OsrState::Failed) => Err(None),
+            Some(OsrState::Asked) | None => {
                 map.insert(key, OsrState::Compiling);
                 Ok(())
             }
@@ -658,7 +716,22 @@ impl Jit {
     /// One OSR compilation of a method at a time: a frame that interprets
     /// on while its loop's entry is compiled reaches the method's other
     /// loops, and each entry is a compilation of the whole method; the
-    /// frame asks again at its next notification.
+    /// frame asks again at its next notification. For the same reason an
+    /// entry asked for while another of the method is installed is queued
+    /// at its second ask only: a notification falls on whichever loop's
+    /// back edge is the 1024th, so a frame in a nest whose inner loop has
+    /// its entry may first ask at an outer loop's head, and enters the
+    /// inner entry at its next notification; a frame that moved on to
+    /// another loop asks there again and gets it.
+    ///
+    /// The method's normal entry is queued behind the OSR entry when it
+    /// has none: a method hot in its loops is hot for its next call too
+    /// (the back-edge threshold is the OSR threshold), and queued only at
+    /// that call it would run interpreted, or in OSR code, once more: a
+    /// method called once per long run (a benchmark's iteration) would
+    /// spend a second run there. HotSpot's policy likewise checks, at a
+    /// loop's overflow, whether the method is due for a normal
+    /// compilation (`CompilationPolicy::method_back_branch_event`).
     pub fn enqueue_osr(
         &'static self,
         m: &'static Method,
@@ -678,14 +751,43 @@ impl Jit {
         {
             return Ok(None);
         }
+        {
+            let key = (method, at as u32);
+            let mut map = self.osr.lock().unwrap_or_else(|e| e.into_inner());
+            let other_ready = map
+                .iter()
+                .any(|(&(k, i), s)| k == method && i != at as u32 && matches!(s, OsrState::Ready(_)));
+            if other_ready && !map.contains_key(&key) {
+                map.insert(key, OsrState::Asked);
+                return Ok(None);
+            }
+        }
         if let Err(e) = self.claim_osr(m, at) {
             return Ok(e);
         }
+        if self.trace.is_some() {
+            self.trace_event(format_args!(
+                "queue {m:?} OSR at bci {} ({} calls, {} back edges; {} queued before it)",
+                d.bcis[at],
+                m.jit.invocations.load(Ordering::Relaxed),
+                m.jit.backedges.load(Ordering::Relaxed),
+                self.broker.queued()
+            ));
+        }
         match self
             .broker
-            .offer(broker::Task::Osr(m, d, at), move |t| self.run_task(t))
+            .offer(broker::Task::Osr(m, d, at), move |t, w| self.run_task(t, w))
         {
-            Ok(()) | Err(broker::Refused::Shut) => Ok(None),
+            Ok(()) => {
+                // Relaxed: a hint; `enqueue` claims the method itself.
+                if m.jit.state.load(Ordering::Relaxed) == State::Interpreted as u8 {
+                    // `None` (no compiler thread) cannot follow the offer
+                    // that started it; the call compiles it otherwise.
+                    let _ = self.enqueue(m, d);
+                }
+                Ok(None)
+            }
+            Err(broker::Refused::Shut) => Ok(None),
             Err(broker::Refused::NoThread) => {
                 self.osr
                     .lock()
@@ -729,6 +831,10 @@ impl Jit {
                 if self.log {
                     eprintln!("jit: {m:?} OSR at bci {bci} {len} bytes in {} us", nanos / 1000);
                 }
+                self.trace_event(format_args!(
+                    "installed {m:?} OSR at bci {bci} after {} us compiling",
+                    nanos / 1000
+                ));
                 (OsrState::Ready(e), Some(e))
             }
             Err(why) => {
@@ -873,6 +979,17 @@ impl Jit {
         self.log
     }
 
+    /// Prints one tier-transition event, `jit-trace: +MS ms WHAT`, the
+    /// time counted from the JIT's creation (`FASTPATH_VM_JIT_TRACE=1`:
+    /// where a program's warm-up goes, beside its own iteration times).
+    #[cold]
+    fn trace_event(&self, what: std::fmt::Arguments<'_>) {
+        if let Some(start) = self.trace {
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            eprintln!("jit-trace: +{ms:.3} ms {what}");
+        }
+    }
+
     /// A one-line summary (`FASTPATH_VM_JIT_LOG`).
     pub fn summary(&self) -> String {
         let s = &self.stats;
@@ -880,7 +997,7 @@ impl Jit {
         format!(
             "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling, \
              {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses, \
-             {} compiled in the background, {} dropped at exit, {} calls into compiled code, \
+             {} compiled in the background, {} ms queued, {} dropped at exit, {} calls into compiled code, \
              {} lock exits coarsened",
             s.compiled.load(Ordering::Relaxed),
             s.failed.load(Ordering::Relaxed),
@@ -893,6 +1010,7 @@ impl Jit {
             s.guarded.load(Ordering::Relaxed),
             s.guard_misses.load(Ordering::Relaxed),
             s.background.load(Ordering::Relaxed),
+            s.queue_nanos.load(Ordering::Relaxed) / 1_000_000,
             s.dropped.load(Ordering::Relaxed),
             s.compiled_calls.load(Ordering::Relaxed),
             s.coarsened.load(Ordering::Relaxed)
