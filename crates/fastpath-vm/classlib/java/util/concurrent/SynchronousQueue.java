@@ -15,8 +15,8 @@ import java.util.Iterator;
  * moment it starts spinning. Nothing spins on a single processor.
  */
 public class SynchronousQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>, java.io.Serializable {
-    /** Spins before waiting: the JDK 8 transferer's untimed count (32 timed, times 16). */
-    private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 512 : 0;
+    /** Spins before waiting: the front-of-queue count of the JDK's LinkedTransferQueue (2^7). */
+    private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 128 : 0;
 
     private final Object lock = new Object();
     private Object item;
