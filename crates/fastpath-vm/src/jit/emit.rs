@@ -48,9 +48,10 @@ impl Translator<'_, '_> {
     fn resolve_write(&mut self, obj: Value, val: Value) -> (Value, Value) {
         if self.has(Barrier::BrooksWb) {
             let slow = self.library_ref(LibraryPath::BrooksWb);
+            let thread = self.thread_here();
             fastpath_cranelift::brooks_write_barrier(
                 &mut self.b,
-                self.thread,
+                thread,
                 obj,
                 val,
                 self.env.thread.gc_state,
@@ -122,10 +123,11 @@ impl Translator<'_, '_> {
         let _ = obj;
         if self.has(Barrier::Lrb) {
             let slow = self.library_ref(LibraryPath::Lrb);
+            let thread = self.thread_here();
             let first = self.blocks_so_far();
             let r = fastpath_cranelift::load_reference_barrier(
                 &mut self.b,
-                self.thread,
+                thread,
                 v,
                 field,
                 &self.env.thread,
@@ -170,9 +172,10 @@ impl Translator<'_, '_> {
     fn store_ref_at(&mut self, o: Value, field: Value, val: Value) {
         if self.has(Barrier::Satb) {
             let slow = self.library_ref(LibraryPath::SatbEnqueue);
+            let thread = self.thread_here();
             fastpath_cranelift::satb_enqueue(
                 &mut self.b,
-                self.thread,
+                thread,
                 field,
                 &self.env.thread,
                 &self.env.satb,
@@ -185,19 +188,14 @@ impl Translator<'_, '_> {
             // The card of the object's start, as the Rust barrier marks
             // (HotSpot's imprecise marking for instance fields).
             let cond = !self.has(Barrier::Card);
-            fastpath_cranelift::card_mark(
-                &mut self.b,
-                self.thread,
-                o,
-                &self.env.thread,
-                CardTable::Thread,
-                cond,
-            );
+            let thread = self.thread_here();
+            fastpath_cranelift::card_mark(&mut self.b, thread, o, &self.env.thread, CardTable::Thread, cond);
         } else if self.has(Barrier::G1Card) {
             let slow = self.library_ref(LibraryPath::G1Card);
+            let thread = self.thread_here();
             fastpath_cranelift::g1_card(
                 &mut self.b,
-                self.thread,
+                thread,
                 field,
                 val,
                 &self.env.thread,
@@ -512,14 +510,15 @@ impl Translator<'_, '_> {
             self.b.create_block(),
         );
         let result = self.b.append_block_param(join, I64);
-        let top = self.b.ins().load(I64, trusted, self.thread, l.tlab_top);
+        let thread = self.thread_here();
+        let top = self.b.ins().load(I64, trusted, thread, l.tlab_top);
         let new_top = self.b.ins().iadd(top, bytes);
-        let end = self.b.ins().load(I64, trusted, self.thread, l.tlab_end);
+        let end = self.b.ins().load(I64, trusted, thread, l.tlab_end);
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, new_top, end);
         self.b.ins().brif(over, cold, &[], fast, &[]);
 
         self.b.switch_to_block(fast);
-        self.b.ins().store(trusted, new_top, self.thread, l.tlab_top);
+        self.b.ins().store(trusted, new_top, thread, l.tlab_top);
         let obj = self.b.ins().iadd_imm_s(top, 8);
         // The cell: forwarding word (its own address), header, layout.
         self.b.ins().store(trusted, obj, top, 0);

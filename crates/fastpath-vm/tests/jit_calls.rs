@@ -1,0 +1,325 @@
+//! Self-recursive calls in compiled code (`jit/translate.rs`,
+//! `call_self`): a statically bound call of the method being compiled is a
+//! direct call to the function's own start, linked at installation
+//! (`fastpath_cranelift::link`), with no load of `Method::jit`'s entry and
+//! no interpreted path.
+//!
+//! `SelfCalls` runs every kind of self-call (static, private, final, a
+//! final class's; the same method on another receiver), an exception
+//! thrown deep in the recursion through handlers in self-called frames, a
+//! `StackOverflowError` from unbounded self-recursion (caught three times,
+//! the method running on after each), references held across self-calls
+//! while the callees allocate in a heap that must collect (the collector
+//! moves them; the verifier runs after every cycle), and an overriding
+//! subclass a non-final virtual call of the same method must reach; under
+//! `-Xcomp`, after 2 calls and under the default tiers, and with a 16 MiB
+//! heap under the passive and the concurrent collector; its output must be
+//! HotSpot 25's (recorded below). The decoder check (x86-64) reads the
+//! installed code of a self-recursive method: a `call rel32` whose target
+//! is the method's own entry, and no indirect call to a method.
+
+mod harness;
+
+use std::process::Command;
+use std::time::Duration;
+
+const PROGRAM: &str = r#"
+// Self-recursive calls, which compiled code makes as direct calls to its own start: static,
+// private (invokevirtual of a private method), final, and a final class's method; a call of
+// the same method through another receiver; an exception thrown deep in the recursion and
+// caught on the way out (a handler in a self-called frame) and at the top; a
+// StackOverflowError from unbounded self-recursion, caught, after which the method still
+// runs; references held across self-calls while the callees allocate enough to collect (a
+// small heap), the objects moved by the collector read after each call; an overriding
+// subclass whose method is not the one a non-final virtual call of the same name reaches.
+public class SelfCalls {
+    static final class Node {
+        final int value;
+        Node next;
+
+        Node(int value, Node next) {
+            this.value = value;
+            this.next = next;
+        }
+    }
+
+    int depthSeen;
+    final int[] counts = new int[4];
+
+    static int fib(int n) {
+        return n < 2 ? n : fib(n - 1) + fib(n - 2);
+    }
+
+    static long sumTo(long n) {
+        return n == 0 ? 0 : n + sumTo(n - 1);
+    }
+
+    private int place(int c, int[] rows) {
+        if (c == rows.length) {
+            counts[0]++;
+            return 1;
+        }
+        int found = 0;
+        for (int r = 0; r < rows.length; r++) {
+            boolean ok = true;
+            for (int p = 0; p < c; p++) {
+                if (rows[p] == r || Math.abs(rows[p] - r) == c - p) {
+                    ok = false;
+                }
+            }
+            if (ok) {
+                rows[c] = r;
+                found += place(c + 1, rows);
+            }
+        }
+        return found;
+    }
+
+    final double half(double x, int n) {
+        return n == 0 ? x : half(x / 2, n - 1) + 0.5;
+    }
+
+    // A call of the same method on another receiver.
+    private int countDown(SelfCalls other, int n) {
+        depthSeen = Math.max(depthSeen, n);
+        return n == 0 ? 0 : 1 + other.countDown(this, n - 1);
+    }
+
+    // Throws at depth 0; a handler at every depth divisible by 5 adds and rethrows.
+    static int throwAt(int n, int[] caught) {
+        if (n == 0) {
+            throw new IllegalStateException("bottom");
+        }
+        if (n % 5 == 0) {
+            try {
+                return throwAt(n - 1, caught) + 1;
+            } catch (IllegalStateException e) {
+                caught[0] += n;
+                throw new IllegalStateException(e.getMessage() + "<" + n);
+            }
+        }
+        return throwAt(n - 1, caught) + 1;
+    }
+
+    static int unbounded(int n) {
+        return unbounded(n + 1) + 1;
+    }
+
+    // Builds a list of n nodes, allocating garbage at every level, and checks the part built
+    // so far after every self-call (the collector moves it meanwhile).
+    static Node build(int n, Node tail) {
+        if (n == 0) {
+            return tail;
+        }
+        int[] garbage = new int[256 + n % 7];
+        garbage[garbage.length - 1] = n;
+        Node here = new Node(n, tail);
+        Node rest = build(n - 1, here);
+        if (here.value != n || here.next != tail || garbage[garbage.length - 1] != n) {
+            throw new AssertionError("moved object lost at " + n);
+        }
+        return rest;
+    }
+
+    static int length(Node n) {
+        return n == null ? 0 : 1 + length(n.next);
+    }
+
+    int chain(int n) {
+        return n == 0 ? 0 : 1 + chain(n - 1);
+    }
+
+    static final class Sub extends SelfCalls {
+        @Override
+        int chain(int n) {
+            return 1000 + (n == 0 ? 0 : super.chain(n - 1));
+        }
+    }
+
+    public static void main(String[] args) {
+        SelfCalls s = new SelfCalls();
+        long sum = 0;
+        for (int k = 0; k < 300; k++) {
+            sum += fib(12 + k % 3);
+            sum += sumTo(50 + k);
+            sum += s.place(0, new int[5 + k % 2]);
+            sum += (long) s.half(1024.0, 3 + k % 4);
+            sum += s.countDown(new SelfCalls(), 20 + k % 10);
+            sum += s.chain(10);
+        }
+        System.out.println("warm " + sum + " " + s.counts[0] + " " + s.depthSeen);
+        System.out.println("fib " + fib(25));
+        System.out.println("sumTo " + sumTo(3000));
+        System.out.println("queens8 " + s.place(0, new int[8]));
+        System.out.println("half " + s.half(3.0, 10));
+        int[] caught = new int[1];
+        for (int k = 0; k < 200; k++) {
+            try {
+                throwAt(23, caught);
+            } catch (IllegalStateException e) {
+                if (k == 199) {
+                    System.out.println("throwAt " + e.getMessage() + " " + caught[0]);
+                }
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            try {
+                unbounded(0);
+            } catch (StackOverflowError e) {
+                System.out.println("overflow " + k + " then " + fib(15));
+            }
+        }
+        long total = 0;
+        for (int k = 0; k < 400; k++) {
+            total += length(build(200, null));
+        }
+        System.out.println("built " + total);
+        SelfCalls sub = new Sub();
+        System.out.println("chain " + s.chain(30) + " " + sub.chain(5));
+    }
+}
+"#;
+
+/// `SelfCalls`'s output on HotSpot 25 (`java SelfCalls`).
+const OUT: &str = "warm 7231400 2100 29
+fib 75025
+sumTo 4501500
+queens8 92
+half 5.0029296875
+throwAt bottom<5<10<15<20 10000
+overflow 0 then 610
+overflow 1 then 610
+overflow 2 then 610
+built 80000
+chain 30 3002
+";
+
+type Tier = (&'static [(&'static str, &'static str)], &'static [&'static str]);
+
+#[test]
+fn self_recursive_calls_match_hotspot() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-calls");
+    harness::javac_sources(&dir, &dir, &[("SelfCalls", PROGRAM)]);
+    let runs: [Tier; 5] = [
+        (&[], &["-Xcomp"]),
+        (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &["-Xbatch"]),
+        (&[], &[]),
+        (
+            &[("FASTPATH_GC_MODE", "passive"), ("FASTPATH_VM_VERIFY_HEAP", "1")],
+            &["-Xcomp", "-Xmx16m"],
+        ),
+        (
+            &[
+                ("FASTPATH_GC_MODE", "concurrent"),
+                ("FASTPATH_VM_VERIFY_HEAP", "1"),
+            ],
+            &["-Xcomp", "-Xmx16m"],
+        ),
+    ];
+    for (env, opts) in runs {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+        cmd.env("FASTPATH_VM_GC_STATS", "1")
+            .envs(env.iter().copied())
+            .args(opts)
+            .arg("-cp")
+            .arg(&dir)
+            .arg("SelfCalls");
+        let o = harness::run_with_limit(cmd, Duration::from_secs(300))
+            .unwrap_or_else(|e| panic!("{env:?} {opts:?}: {e}"));
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            o.status,
+            Some(0),
+            "fastpath-vm {env:?} {opts:?} failed:\n{out}\n{err}"
+        );
+        assert_eq!(out, OUT, "stdout under {env:?} {opts:?}");
+        if opts.contains(&"-Xmx16m") {
+            let stats = err
+                .lines()
+                .find(|l| l.starts_with("fastpath-vm gc: "))
+                .unwrap_or_else(|| panic!("no GC summary under {env:?} {opts:?}:\n{err}"));
+            let cycles: u64 = stats.split_whitespace().nth(2).unwrap().parse().unwrap();
+            assert!(
+                cycles >= 2,
+                "the heap did not collect under {env:?} {opts:?}: {stats}"
+            );
+            assert!(stats.contains(" 0 errors"), "{stats}");
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_self_recursive_call_is_a_direct_call_to_its_own_entry() {
+    use fastpath::gc::ShenandoahBarriers;
+    use fastpath_vm::link::resolve::find_method;
+    use fastpath_vm::runtime::Vm;
+    use iced_x86::{Code, Decoder, DecoderOptions, Mnemonic, OpKind, Register};
+
+    let dir = harness::scratch_dir("fastpath-vm-jit-calls-decode");
+    harness::javac_sources(&dir, &dir, &[("SelfCalls", PROGRAM)]);
+    let args: Vec<String> = ["-Xcomp", "-cp", dir.to_str().unwrap(), "SelfCalls"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let cmd = fastpath_vm::cli::parse(&args).unwrap();
+    let vm = Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)).unwrap();
+    assert_eq!(
+        fastpath_vm::runtime::launch::run_main::<ShenandoahBarriers>(vm, "SelfCalls", &[]),
+        0
+    );
+    let class = vm.loader.load("SelfCalls").expect("SelfCalls is loaded");
+    for (name, desc) in [("fib", "(I)I"), ("place", "(I[I)I"), ("half", "(DI)D")] {
+        let m = find_method(class, name, desc).unwrap_or_else(|| panic!("SelfCalls.{name}{desc}"));
+        let entry = m.jit.entry();
+        assert_ne!(entry, 0, "SelfCalls.{name} was not compiled under -Xcomp");
+        let (start, end) = vm.jit.code_range(entry).expect("an installed method");
+        // SAFETY: `[start, end)` is the method's installed code, mapped
+        // readable and executable for the VM's life (the VM is leaked),
+        // and never rewritten once installed.
+        let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, end - start) };
+        let mut code: Vec<_> = Decoder::with_ip(64, bytes, start as u64, DecoderOptions::NONE)
+            .iter()
+            .collect();
+        let last_ret = code.iter().rposition(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
+        code.truncate(last_ret + 1);
+        assert!(
+            code.iter().all(|i| i.code() != Code::INVALID),
+            "{name}: undecodable bytes"
+        );
+        let shown: String = code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect();
+        let to_self = code
+            .iter()
+            .filter(|i| i.code() == Code::Call_rel32_64 && i.near_branch_target() == entry as u64)
+            .count();
+        assert!(
+            to_self >= 1,
+            "SelfCalls.{name} makes no direct call to itself:\n{shown}"
+        );
+        // No read of a method's compiled entry (`Method::jit`): the
+        // indirect call through it is gone (the calls left are the
+        // helpers', on cold paths).
+        let entry_field = (std::mem::offset_of!(fastpath_vm::link::class::Method, jit)
+            + fastpath_vm::jit::MethodJit::ENTRY_OFFSET) as u64;
+        let entry_reads = code
+            .iter()
+            .filter(|i| {
+                (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+                    && i.memory_displacement64() == entry_field
+                    && i.memory_index() == Register::None
+            })
+            .count();
+        if name != "place" {
+            assert_eq!(
+                entry_reads, 0,
+                "SelfCalls.{name} reads a method's entry:\n{shown}"
+            );
+        }
+        // `fib`'s two calls are both to itself; so is `half`'s one.
+        if name != "place" {
+            let expect = if name == "fib" { 2 } else { 1 };
+            assert_eq!(to_self, expect, "SelfCalls.{name}:\n{shown}");
+        }
+    }
+}
