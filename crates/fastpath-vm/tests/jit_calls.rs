@@ -16,7 +16,18 @@
 //! heap under the passive and the concurrent collector; its output must be
 //! HotSpot 25's (recorded below). The decoder check (x86-64) reads the
 //! installed code of a self-recursive method: a `call rel32` whose target
-//! is the method's own entry, and no indirect call to a method.
+//! is the method's own entry, and no read of a method's compiled entry.
+//!
+//! Interface call sites' inline caches (`runtime::ItableCache`) and type
+//! checks against a class through the class display inline (`emit.rs`,
+//! `is_instance`): `Dispatch` warms sites on one class, then calls them
+//! with others (an overriding subclass, an inheriting one, another
+//! implementation, a default method), from two threads at once, and
+//! checks `instanceof`/`checkcast` against classes for every relation
+//! (itself, deeper, shallower, sibling, unrelated, null, arrays); its
+//! output must be HotSpot 25's under the three tiers. The decoder check
+//! finds no call of the `IsSubclass` helper in a method whose type checks
+//! are all against classes.
 
 mod harness;
 
@@ -194,6 +205,179 @@ built 80000
 chain 30 3002
 ";
 
+const DISPATCH: &str = r#"
+// Interface calls through compiled call sites' inline caches (the first receiver class a
+// site sees, cached; every other class looked up), and type checks against classes through
+// the class display inline: a site that turns polymorphic after warming on one class; a
+// subclass that overrides the cached class's method and one that inherits it; a default
+// method and its override; two threads filling the same sites with different classes at
+// once; instanceof and checkcast against a class for the class itself, a deeper subclass, a
+// superclass instance, a sibling at the same depth, an unrelated class, null and arrays.
+public class Dispatch {
+    interface Shape {
+        int area();
+
+        default int sides() {
+            return 0;
+        }
+    }
+
+    static class Square implements Shape {
+        final int s;
+
+        Square(int s) {
+            this.s = s;
+        }
+
+        public int area() {
+            return s * s;
+        }
+
+        public int sides() {
+            return 4;
+        }
+    }
+
+    static class Tile extends Square {
+        Tile(int s) {
+            super(s);
+        }
+
+        @Override
+        public int area() {
+            return 1000 + s;
+        }
+    }
+
+    static class Plain extends Square {
+        Plain(int s) {
+            super(s);
+        }
+    }
+
+    static final class Circle implements Shape {
+        final int r;
+
+        Circle(int r) {
+            this.r = r;
+        }
+
+        public int area() {
+            return 3 * r * r;
+        }
+    }
+
+    static class A {}
+
+    static class B extends A {}
+
+    static class C extends B {}
+
+    static class D extends B {}
+
+    static int total(Shape[] shapes) {
+        int t = 0;
+        for (Shape s : shapes) {
+            t += s.area() * 10 + s.sides();
+        }
+        return t;
+    }
+
+    static int one(Shape s) {
+        return s.area() + s.sides();
+    }
+
+    static String kinds(Object o) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(o instanceof A ? 'A' : '-');
+        sb.append(o instanceof B ? 'B' : '-');
+        sb.append(o instanceof C ? 'C' : '-');
+        sb.append(o instanceof D ? 'D' : '-');
+        sb.append(o instanceof Square ? 'S' : '-');
+        sb.append(o instanceof Object ? 'O' : '-');
+        return sb.toString();
+    }
+
+    static String cast(Object o) {
+        try {
+            B b = (B) o;
+            return b == null ? "null" : "B";
+        } catch (ClassCastException e) {
+            return "CCE";
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Shape[] squares = new Shape[16];
+        for (int i = 0; i < squares.length; i++) {
+            squares[i] = new Square(i);
+        }
+        long warm = 0;
+        for (int k = 0; k < 3000; k++) {
+            warm += total(squares);
+            warm += one(squares[k % 16]);
+            warm += kinds(new C()).length();
+            warm += cast(new C()).length();
+        }
+        System.out.println("warm " + warm);
+        Shape[] mixed = {new Square(3), new Tile(3), new Plain(3), new Circle(3), new Square(2)};
+        System.out.println("mixed " + total(mixed));
+        for (Shape s : mixed) {
+            System.out.print(one(s) + " ");
+        }
+        System.out.println();
+        Object[] things = {new A(), new B(), new C(), new D(), new Square(1), new Tile(1), null,
+            new int[2], new String[1], new C[1], "s"};
+        for (Object o : things) {
+            System.out.println(kinds(o) + " " + cast(o));
+        }
+        // Two threads, each warming the shared sites with its own classes.
+        Shape[] tiles = new Shape[16];
+        Shape[] circles = new Shape[16];
+        for (int i = 0; i < 16; i++) {
+            tiles[i] = new Tile(i);
+            circles[i] = new Circle(i);
+        }
+        long[] sums = new long[2];
+        Thread t1 = new Thread(() -> {
+            for (int k = 0; k < 2000; k++) {
+                sums[0] += total(tiles) + one(tiles[k % 16]);
+            }
+        });
+        Thread t2 = new Thread(() -> {
+            for (int k = 0; k < 2000; k++) {
+                sums[1] += total(circles) + one(circles[k % 16]);
+            }
+        });
+        t1.start();
+        t2.start();
+        t1.join();
+        t2.join();
+        System.out.println("threads " + sums[0] + " " + sums[1]);
+        System.out.println("after " + total(mixed) + " " + total(squares) + " " + total(tiles) + " " + total(circles));
+    }
+}
+"#;
+
+/// `Dispatch`'s output on HotSpot 25 (`java Dispatch`).
+const DISPATCH_OUT: &str = "warm 37657020
+mixed 10536
+13 1007 13 27 8 
+A----O CCE
+AB---O B
+ABC--O B
+AB-D-O B
+----SO CCE
+----SO CCE
+------ null
+-----O CCE
+-----O CCE
+-----O CCE
+-----O CCE
+threads 324551000 74865000
+after 10536 12464 161264 37200
+";
+
 type Tier = (&'static [(&'static str, &'static str)], &'static [&'static str]);
 
 #[test]
@@ -322,4 +506,101 @@ fn a_self_recursive_call_is_a_direct_call_to_its_own_entry() {
             assert_eq!(to_self, expect, "SelfCalls.{name}:\n{shown}");
         }
     }
+}
+
+#[test]
+fn interface_caches_and_class_checks_match_hotspot() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-dispatch");
+    harness::javac_sources(&dir, &dir, &[("Dispatch", DISPATCH)]);
+    let runs: [Tier; 3] = [
+        (&[], &["-Xcomp"]),
+        (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &["-Xbatch"]),
+        (&[], &[]),
+    ];
+    for (env, opts) in runs {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+        cmd.envs(env.iter().copied())
+            .args(opts)
+            .arg("-cp")
+            .arg(&dir)
+            .arg("Dispatch");
+        let o = harness::run_with_limit(cmd, Duration::from_secs(300))
+            .unwrap_or_else(|e| panic!("{env:?} {opts:?}: {e}"));
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            o.status,
+            Some(0),
+            "fastpath-vm {env:?} {opts:?} failed:\n{out}\n{err}"
+        );
+        assert_eq!(out, DISPATCH_OUT, "stdout under {env:?} {opts:?}");
+        assert_eq!(err, "", "stderr under {env:?} {opts:?}");
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn class_checks_call_no_helper() {
+    use fastpath::gc::ShenandoahBarriers;
+    use fastpath_vm::jit::helpers::Helper;
+    use fastpath_vm::link::resolve::find_method;
+    use fastpath_vm::runtime::Vm;
+    use iced_x86::{Decoder, DecoderOptions, FlowControl, Mnemonic, OpKind};
+
+    let dir = harness::scratch_dir("fastpath-vm-jit-dispatch-decode");
+    harness::javac_sources(&dir, &dir, &[("Dispatch", DISPATCH)]);
+    let args: Vec<String> = ["-Xcomp", "-cp", dir.to_str().unwrap(), "Dispatch"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let cmd = fastpath_vm::cli::parse(&args).unwrap();
+    let vm = Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)).unwrap();
+    assert_eq!(
+        fastpath_vm::runtime::launch::run_main::<ShenandoahBarriers>(vm, "Dispatch", &[]),
+        0
+    );
+    let helpers = fastpath_vm::jit::runtime::table::<ShenandoahBarriers>();
+    let is_subclass = helpers.0[Helper::IsSubclass.index() as usize] as u64;
+    let class = vm.loader.load("Dispatch").expect("Dispatch is loaded");
+    let m = find_method(class, "kinds", "(Ljava/lang/Object;)Ljava/lang/String;").expect("Dispatch.kinds");
+    let entry = m.jit.entry();
+    assert_ne!(entry, 0, "Dispatch.kinds was not compiled under -Xcomp");
+    let (start, end) = vm.jit.code_range(entry).expect("an installed method");
+    // SAFETY: `[start, end)` is the method's installed code, mapped
+    // readable and executable for the VM's life (the VM is leaked), and
+    // never rewritten once installed.
+    let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, end - start) };
+    let code: Vec<_> = Decoder::with_ip(64, bytes, start as u64, DecoderOptions::NONE)
+        .iter()
+        .collect();
+    let shown: String = code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect();
+    // Every call's target: a direct call's, or the constant last moved
+    // into an indirect call's register.
+    let mut targets = Vec::new();
+    for (k, i) in code.iter().enumerate() {
+        match i.flow_control() {
+            FlowControl::Call => targets.push(i.near_branch_target()),
+            FlowControl::IndirectCall if i.op0_kind() == OpKind::Register => {
+                let r = i.op0_register();
+                if let Some(set) = code[..k]
+                    .iter()
+                    .rev()
+                    .find(|p| p.mnemonic() == Mnemonic::Mov && p.op0_register() == r)
+                {
+                    if set.op1_kind() == OpKind::Immediate64 {
+                        targets.push(set.immediate64());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        !targets.is_empty(),
+        "Dispatch.kinds calls nothing (StringBuilder):\n{shown}"
+    );
+    assert!(
+        !targets.contains(&is_subclass),
+        "Dispatch.kinds calls the IsSubclass helper:\n{shown}"
+    );
 }

@@ -670,8 +670,35 @@ impl Translator<'_, '_> {
         let r = self.b.append_block_param(join, I8);
         self.b.ins().brif(exact, join, &[exact.into()], slow, &[]);
         self.b.switch_to_block(slow);
-        let is = self.call_helper(Helper::IsSubclass, &[oc, cv]).expect("a result");
-        let is = self.b.ins().ireduce(I8, is);
+        let display = super::layout::VecLayout::supers(c);
+        let is = match display {
+            Some(d) if !c.is_interface() && !c.is_array() => {
+                // A class: `Class::is_subclass_of`'s display test inline,
+                // `oc.supers[c.depth] == c` (the display of a class holds
+                // its superclasses by depth, itself at its own). Both
+                // classes' displays are immutable once linked.
+                let ro = MemFlagsData::trusted().with_readonly();
+                let (inside, test) = (self.b.create_block(), self.b.create_block());
+                let len = self.b.ins().load(I64, ro, oc, d.len);
+                let deep = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::UnsignedGreaterThan, len, c.depth as i64);
+                let no = self.b.ins().iconst(I8, 0);
+                self.b.ins().brif(deep, inside, &[], join, &[no.into()]);
+                self.b.switch_to_block(inside);
+                let supers = self.b.ins().load(I64, ro, oc, d.ptr);
+                let at = self.b.ins().load(I64, ro, supers, (c.depth * 8) as i32);
+                let same = self.b.ins().icmp(IntCC::Equal, at, cv);
+                self.b.ins().jump(test, &[]);
+                self.b.switch_to_block(test);
+                same
+            }
+            _ => {
+                let is = self.call_helper(Helper::IsSubclass, &[oc, cv]).expect("a result");
+                self.b.ins().ireduce(I8, is)
+            }
+        };
         self.b.ins().jump(join, &[is.into()]);
         self.b.switch_to_block(join);
         r
@@ -721,17 +748,58 @@ impl Translator<'_, '_> {
     }
 
     /// The method an interface call of `m` (its `index` among its
-    /// interface's methods) on the non-null `recv` runs.
+    /// interface's methods) on the non-null `recv` runs: the site's inline
+    /// cache's method when the receiver's class is the cached one, else
+    /// the `Itable` helper's lookup (cold), which fills an empty cache
+    /// (`runtime::ItableCache`).
     pub(super) fn itable_target(&mut self, recv: Value, index: u32, m: &'static Method) -> Value {
         let class = self.class_of(recv);
+        let (from, first) = (self.here(), self.blocks_so_far());
+        let cache = super::runtime::ItableCache::leak();
+        let cv = self.b.ins().iconst(I64, cache as *const _ as i64);
+        // Acquire: the entry's words were written before its pointer.
+        let entry = self.b.ins().atomic_load(I64, MemFlagsData::trusted(), cv);
+        let (check, hit, miss, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let t = self.b.append_block_param(join, I64);
+        self.b.ins().brif(entry, check, &[], miss, &[]);
+
+        self.b.switch_to_block(check);
+        let ro = MemFlagsData::trusted().with_readonly();
+        let cached = self
+            .b
+            .ins()
+            .load(I64, ro, entry, super::runtime::ItableCache::CLASS);
+        let same = self.b.ins().icmp(IntCC::Equal, cached, class);
+        self.b.ins().brif(same, hit, &[], miss, &[]);
+
+        self.b.switch_to_block(hit);
+        let method = self
+            .b
+            .ins()
+            .load(I64, ro, entry, super::runtime::ItableCache::METHOD);
+        self.b.ins().jump(join, &[method.into()]);
+
+        self.b.set_cold_block(miss);
+        self.b.switch_to_block(miss);
         let iface = self.b.ins().iconst(I64, m.class as *const Class as i64);
         let iv = self.b.ins().iconst(I64, i64::from(index));
-        let t = self
-            .call_helper(Helper::Itable, &[class, iface, iv])
+        let found = self
+            .call_helper(Helper::Itable, &[class, iface, iv, cv])
             .expect("a result");
         let mv = self.b.ins().iconst(I64, m as *const Method as i64);
-        let found = self.b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
-        self.check_or_throw(found, Helper::ThrowInterface, &[class, mv]);
+        let ok = self.b.ins().icmp_imm_s(IntCC::NotEqual, found, 0);
+        self.check_or_throw(ok, Helper::ThrowInterface, &[class, mv]);
+        self.b.ins().jump(join, &[found.into()]);
+
+        self.b.switch_to_block(join);
+        // Neither way writes a Java field or stops for the collector.
+        self.seal_since(first);
+        self.continue_from(from);
         t
     }
 
