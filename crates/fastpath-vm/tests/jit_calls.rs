@@ -24,8 +24,10 @@
 //! with others (an overriding subclass, an inheriting one, another
 //! implementation, a default method), from two threads at once, and
 //! checks `instanceof`/`checkcast` against classes for every relation
-//! (itself, deeper, shallower, sibling, unrelated, null, arrays); its
-//! output must be HotSpot 25's under the three tiers. The decoder check
+//! (itself, deeper, shallower, sibling, unrelated, null, arrays), and
+//! array stores against every kind of component (`Object`, a superclass,
+//! a subclass's array seen as its superclass's, an interface, an array);
+//! its output must be HotSpot 25's under the three tiers. The decoder check
 //! finds no call of the `IsSubclass` helper in a method whose type checks
 //! are all against classes.
 
@@ -212,7 +214,9 @@ const DISPATCH: &str = r#"
 // subclass that overrides the cached class's method and one that inherits it; a default
 // method and its override; two threads filling the same sites with different classes at
 // once; instanceof and checkcast against a class for the class itself, a deeper subclass, a
-// superclass instance, a sibling at the same depth, an unrelated class, null and arrays.
+// superclass instance, a sibling at the same depth, an unrelated class, null and arrays; array
+// stores checked against a class component (Object, a superclass, a subclass's array seen as
+// its superclass's), an interface component and an array component.
 public class Dispatch {
     interface Shape {
         int area();
@@ -307,6 +311,36 @@ public class Dispatch {
         }
     }
 
+    // Stores a value into an array, the store check's result printed.
+    static String store(Object[] array, Object value) {
+        try {
+            array[0] = value;
+            return "ok";
+        } catch (ArrayStoreException e) {
+            return "ASE";
+        }
+    }
+
+    static String stores() {
+        StringBuilder sb = new StringBuilder();
+        Object[] objects = new Object[1];
+        A[] as = new A[1];
+        A[] bsAsAs = new B[1];
+        Shape[] shapes = new Shape[1];
+        Object[][] nested = new Object[1][];
+        Object[] values = {"s", new C(), new int[1], new A(), new B(), new D(), new Tile(1),
+            new String[1], null};
+        for (Object v : values) {
+            sb.append(store(objects, v).charAt(0));
+            sb.append(store(as, v).charAt(0));
+            sb.append(store(bsAsAs, v).charAt(0));
+            sb.append(store(shapes, v).charAt(0));
+            sb.append(store(nested, v).charAt(0));
+            sb.append(' ');
+        }
+        return sb.toString();
+    }
+
     public static void main(String[] args) throws Exception {
         Shape[] squares = new Shape[16];
         for (int i = 0; i < squares.length; i++) {
@@ -318,6 +352,9 @@ public class Dispatch {
             warm += one(squares[k % 16]);
             warm += kinds(new C()).length();
             warm += cast(new C()).length();
+            if (k % 10 == 0) {
+                warm += stores().length();
+            }
         }
         System.out.println("warm " + warm);
         Shape[] mixed = {new Square(3), new Tile(3), new Plain(3), new Circle(3), new Square(2)};
@@ -331,6 +368,7 @@ public class Dispatch {
         for (Object o : things) {
             System.out.println(kinds(o) + " " + cast(o));
         }
+        System.out.println("stores " + stores());
         // Two threads, each warming the shared sites with its own classes.
         Shape[] tiles = new Shape[16];
         Shape[] circles = new Shape[16];
@@ -360,7 +398,7 @@ public class Dispatch {
 "#;
 
 /// `Dispatch`'s output on HotSpot 25 (`java Dispatch`).
-const DISPATCH_OUT: &str = "warm 37657020
+const DISPATCH_OUT: &str = "warm 37673220
 mixed 10536
 13 1007 13 27 8 
 A----O CCE
@@ -374,6 +412,7 @@ AB-D-O B
 -----O CCE
 -----O CCE
 -----O CCE
+stores oAAAA oooAA oAAAA ooAAA oooAA oooAA oAAoA oAAAo ooooo 
 threads 324551000 74865000
 after 10536 12464 161264 37200
 ";

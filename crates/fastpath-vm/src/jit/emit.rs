@@ -482,7 +482,35 @@ impl Translator<'_, '_> {
         );
         let vc = self.class_of(v);
         let same = self.b.ins().icmp(IntCC::Equal, comp, vc);
-        self.b.ins().brif(same, cont, &[], check, &[]);
+        if let Some(d) = super::layout::VecLayout::supers(self.s.m.class) {
+            // The display test inline, the component's depth read at run
+            // time: `vc.supers[comp.depth] == comp` proves `vc <: comp` (a
+            // display holds only superclasses), so a store into an
+            // `Object[]` (depth 0) or a superclass's array calls nothing.
+            // Not found (an interface or array component, or not a
+            // subtype): the helper decides.
+            let (display, test) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(same, cont, &[], display, &[]);
+            self.b.switch_to_block(display);
+            let ro = MemFlagsData::trusted().with_readonly();
+            let depth = self
+                .b
+                .ins()
+                .load(I64, ro, comp, std::mem::offset_of!(Class, depth) as i32);
+            let len = self.b.ins().load(I64, ro, vc, d.len);
+            let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, depth, len);
+            self.b.ins().brif(inside, test, &[], check, &[]);
+            self.b.switch_to_block(test);
+            let supers = self.b.ins().load(I64, ro, vc, d.ptr);
+            let at = self.b.ins().ishl_imm_u(depth, 3);
+            let slot = self.b.ins().iadd(supers, at);
+            let found = self.b.ins().load(I64, ro, slot, 0);
+            let sub = self.b.ins().icmp(IntCC::Equal, found, comp);
+            self.b.ins().brif(sub, cont, &[], check, &[]);
+        } else {
+            self.b.ins().brif(same, cont, &[], check, &[]);
+        }
+        self.b.set_cold_block(check);
         self.b.switch_to_block(check);
         let is = self
             .call_helper(Helper::IsSubclass, &[vc, comp])
