@@ -34,10 +34,6 @@
 //!   plain field load with none of these in between is what the JMM
 //!   allows a compiler (HotSpot's C2 does it in its memory graph);
 //!   volatile fields are never cached.
-//! - The thread block's address (`thread`) is a value like the others,
-//!   but is forgotten with the memory facts: reloading it from the
-//!   context after a call is cheaper than keeping it in a callee-saved
-//!   register (or a spill slot) across the call.
 
 use std::collections::{HashMap, HashSet};
 
@@ -60,10 +56,6 @@ pub(super) struct BlockFacts {
     pub(super) in_bounds: HashSet<(Value, Value)>,
     /// (object, reference field index) to the value loaded from it.
     pub(super) ref_fields: HashMap<(Value, i64), Value>,
-    /// The thread block's address, loaded from the context here
-    /// (`Translator::thread_here`): kept between calls only, so that it
-    /// never has to live in a callee-saved register across one.
-    pub(super) thread: Option<Value>,
 }
 
 impl Facts {
@@ -96,7 +88,6 @@ impl BlockFacts {
     /// volatile access).
     pub(super) fn forget_memory(&mut self) {
         self.ref_fields.clear();
-        self.thread = None;
     }
 
     /// Forgets the reference fields at index `i` of every object (a

@@ -248,11 +248,13 @@ pub(super) struct Translator<'e, 'f> {
     pub(super) b: FunctionBuilder<'f>,
     /// The method whose bytecode is being translated.
     pub(super) s: Scope,
-    /// The context and the thread block as the entry block read them,
-    /// live across the whole function: only for the monitor paths.
-    /// Everything else reads them where it uses them (`ctx_here`,
-    /// `thread_here`, `stack_here`).
+    /// The context as the entry block read it (its stack checks use it;
+    /// later code reads it where it uses it, `ctx_here`).
     pub(super) ctx: Value,
+    /// The thread block, loaded once by the entry block and live across
+    /// the whole function: the hot paths read it (the load-reference
+    /// barrier's GC-state test, the back-edge poll, allocation), and a
+    /// reload from the context at each would cost a load more each.
     pub(super) thread: Value,
     imports: HashMap<u32, FuncRef>,
     sigs: HashMap<String, SigRef>,
@@ -503,9 +505,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let trusted = MemFlagsData::trusted();
         let readonly = trusted.with_readonly();
         self.ctx = self.b.ins().get_pinned_reg(I64);
-        if has_monitors(self.s.m, &self.s.ops) {
-            self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
-        }
+        self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
         self.s.fp = self.b.ins().iadd_imm_s(sp, (self.s.ml * 8) as i64);
         let extent = self.b.ins().iconst(I64, self.extent);
         self.extent_inst = self.b.func.dfg.value_def(extent).inst();
@@ -590,9 +590,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let trusted = MemFlagsData::trusted();
         let readonly = trusted.with_readonly();
         self.ctx = self.b.ins().get_pinned_reg(I64);
-        if has_monitors(self.s.m, &self.s.ops) {
-            self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
-        }
+        self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
         self.s.fp = fp;
         let extent = self.b.ins().iconst(I64, self.extent);
         self.extent_inst = self.b.func.dfg.value_def(extent).inst();
@@ -874,19 +872,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.ins().get_pinned_reg(I64)
     }
 
-    /// The thread block (`JitCtx::block`): loaded here, or the load
-    /// already done on the way here since the last call (`facts.rs`).
+    /// The thread block (`JitCtx::block`), as the entry block loaded it.
     pub(super) fn thread_here(&mut self) -> Value {
-        if let Some(t) = self.facts().thread {
-            return t;
-        }
-        let ctx = self.ctx_here();
-        let t = self
-            .b
-            .ins()
-            .load(I64, MemFlagsData::trusted(), ctx, off::CTX_BLOCK);
-        self.facts().thread = Some(t);
-        t
+        self.thread
     }
 
     /// The slot stack (`JitCtx::stack`), loaded here.
@@ -2289,16 +2277,6 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         Ok(())
     }
-}
-
-/// Whether `m` takes a monitor (synchronized, or `monitorenter` and
-/// `monitorexit` in its code): only then does it read
-/// [`Translator::thread`]. Inlined callees never do.
-fn has_monitors(m: &Method, ops: &[Op]) -> bool {
-    m.is_synchronized()
-        || ops
-            .iter()
-            .any(|op| matches!(op, Op::MonitorEnter | Op::MonitorExit))
 }
 
 /// Whether a method's ops store into local 0 (a reference store: `this`
