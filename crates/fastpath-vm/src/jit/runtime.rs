@@ -244,7 +244,8 @@ impl ItableCache {
         }
         let e = Box::into_raw(Box::new(ItableEntry { class, method }));
         // Release on success: the entry's words before its pointer (the
-        // compiled reader loads the pointer with acquire).
+        // compiled reader loads the pointer with acquire). Relaxed on
+        // failure: nothing is read through the pointer found.
         if self
             .entry
             .compare_exchange(std::ptr::null_mut(), e, Ordering::Release, Ordering::Relaxed)

@@ -23,7 +23,10 @@
 //!   `Method::jit`'s entry and an indirect call with the arguments in
 //!   registers), else through the `Invoke` helper (interpreted, native,
 //!   abstract), with the arguments in the slots where the interpreter
-//!   keeps them.
+//!   keeps them. A statically bound call of the method itself from its
+//!   own entry is a direct call to the function's start (`call_self`).
+//!   An interface call finds its target through the site's inline cache
+//!   (`emit.rs`, `itable_target`).
 //! - Inlining (`inline_call`): a small statically bound callee (static,
 //!   private, `invokespecial`, a final method or a final class's) that has
 //!   run (it is decoded) is translated into the caller's function in place
@@ -861,13 +864,14 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     // ---- the context -------------------------------------------------------------
 
-    /// The context, read from the pinned register here. Values read from
-    /// it are not kept live across the function: at a call every register
-    /// but the callee-saved ones is lost, and the context, the thread block
-    /// and the slot stack would take three of the four callee-saved
-    /// registers a loop around a call keeps its own values in (or a spill
-    /// slot each); one load from the pinned register where they are used
-    /// is cheaper than a reload from a spill slot, and takes no register.
+    /// The context, read from the pinned register here. Neither it nor the
+    /// slot stack read from it is kept live across the function: at a
+    /// call every register but the callee-saved ones is lost, and each
+    /// would take one of the four callee-saved registers a loop around a
+    /// call keeps its own values in (or a spill slot); both are used on
+    /// cold paths (helper calls, publishing the frame, exception
+    /// dispatch), where a move from the pinned register, or a load from
+    /// it, costs nothing that matters.
     pub(super) fn ctx_here(&mut self) -> Value {
         self.b.ins().get_pinned_reg(I64)
     }
