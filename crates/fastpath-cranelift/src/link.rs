@@ -53,7 +53,10 @@ pub fn host_isa() -> OwnedTargetIsa {
 }
 
 /// Compiles `func` for `isa` and installs it in `cache`, linking every call
-/// to an imported user function `(1, index)` to `resolve(index)`: Cranelift's
+/// to an imported user function `(1, index)` to `resolve(index)`, and a call
+/// to an import named as `func` itself to the installed code's own start
+/// (a self-recursive call, which needs no address known before
+/// installation; import it `colocated` for a PC-relative call): Cranelift's
 /// `Abs8` becomes [`RelocKind::Abs64`], `X86CallPCRel4`/`X86CallPLTRel4`
 /// [`RelocKind::X86Branch32`] (veneer when far), `Arm64Call`
 /// [`RelocKind::Aarch64Branch26`].
@@ -64,6 +67,12 @@ pub fn install(
     resolve: impl Fn(u32) -> usize,
 ) -> Result<Entry, Error> {
     let names = func.params.user_named_funcs().clone();
+    // A call to the function's own name is a call to its own start (a
+    // self-recursive call): a reference inside the blob being installed.
+    let own = match &func.name {
+        ir::UserFuncName::User(u) => Some(u.clone()),
+        ir::UserFuncName::Testcase(_) => None,
+    };
     let mut ctx = Context::for_function(func);
     let code = ctx
         .compile(isa, &mut ControlPlane::default())
@@ -74,7 +83,11 @@ pub fn install(
         let target = match &r.target {
             FinalizedRelocTarget::ExternalName(ExternalName::User(name)) => {
                 let user = &names[*name];
-                RelocTarget::Addr(resolve(user.index))
+                if own.as_ref() == Some(user) {
+                    RelocTarget::Blob { index: 0, offset: 0 }
+                } else {
+                    RelocTarget::Addr(resolve(user.index))
+                }
             }
             FinalizedRelocTarget::Func(off) => RelocTarget::Blob {
                 index: 0,

@@ -48,9 +48,10 @@ impl Translator<'_, '_> {
     pub(super) fn resolve_write(&mut self, obj: Value, val: Value) -> (Value, Value) {
         if self.has(Barrier::BrooksWb) {
             let slow = self.library_ref(LibraryPath::BrooksWb);
+            let thread = self.thread_here();
             fastpath_cranelift::brooks_write_barrier(
                 &mut self.b,
-                self.thread,
+                thread,
                 obj,
                 val,
                 self.env.thread.gc_state,
@@ -122,10 +123,11 @@ impl Translator<'_, '_> {
         let _ = obj;
         if self.has(Barrier::Lrb) {
             let slow = self.library_ref(LibraryPath::Lrb);
+            let thread = self.thread_here();
             let first = self.blocks_so_far();
             let r = fastpath_cranelift::load_reference_barrier(
                 &mut self.b,
-                self.thread,
+                thread,
                 v,
                 field,
                 &self.env.thread,
@@ -170,9 +172,10 @@ impl Translator<'_, '_> {
     fn store_ref_at(&mut self, o: Value, field: Value, val: Value) {
         if self.has(Barrier::Satb) {
             let slow = self.library_ref(LibraryPath::SatbEnqueue);
+            let thread = self.thread_here();
             fastpath_cranelift::satb_enqueue(
                 &mut self.b,
-                self.thread,
+                thread,
                 field,
                 &self.env.thread,
                 &self.env.satb,
@@ -185,19 +188,14 @@ impl Translator<'_, '_> {
             // The card of the object's start, as the Rust barrier marks
             // (HotSpot's imprecise marking for instance fields).
             let cond = !self.has(Barrier::Card);
-            fastpath_cranelift::card_mark(
-                &mut self.b,
-                self.thread,
-                o,
-                &self.env.thread,
-                CardTable::Thread,
-                cond,
-            );
+            let thread = self.thread_here();
+            fastpath_cranelift::card_mark(&mut self.b, thread, o, &self.env.thread, CardTable::Thread, cond);
         } else if self.has(Barrier::G1Card) {
             let slow = self.library_ref(LibraryPath::G1Card);
+            let thread = self.thread_here();
             fastpath_cranelift::g1_card(
                 &mut self.b,
-                self.thread,
+                thread,
                 field,
                 val,
                 &self.env.thread,
@@ -484,7 +482,35 @@ impl Translator<'_, '_> {
         );
         let vc = self.class_of(v);
         let same = self.b.ins().icmp(IntCC::Equal, comp, vc);
-        self.b.ins().brif(same, cont, &[], check, &[]);
+        if let Some(d) = super::layout::VecLayout::supers(self.s.m.class) {
+            // The display test inline, the component's depth read at run
+            // time: `vc.supers[comp.depth] == comp` proves `vc <: comp` (a
+            // display holds only superclasses), so a store into an
+            // `Object[]` (depth 0) or a superclass's array calls nothing.
+            // Not found (an interface or array component, or not a
+            // subtype): the helper decides.
+            let (display, test) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(same, cont, &[], display, &[]);
+            self.b.switch_to_block(display);
+            let ro = MemFlagsData::trusted().with_readonly();
+            let depth = self
+                .b
+                .ins()
+                .load(I64, ro, comp, std::mem::offset_of!(Class, depth) as i32);
+            let len = self.b.ins().load(I64, ro, vc, d.len);
+            let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, depth, len);
+            self.b.ins().brif(inside, test, &[], check, &[]);
+            self.b.switch_to_block(test);
+            let supers = self.b.ins().load(I64, ro, vc, d.ptr);
+            let at = self.b.ins().ishl_imm_u(depth, 3);
+            let slot = self.b.ins().iadd(supers, at);
+            let found = self.b.ins().load(I64, ro, slot, 0);
+            let sub = self.b.ins().icmp(IntCC::Equal, found, comp);
+            self.b.ins().brif(sub, cont, &[], check, &[]);
+        } else {
+            self.b.ins().brif(same, cont, &[], check, &[]);
+        }
+        self.b.set_cold_block(check);
         self.b.switch_to_block(check);
         let is = self
             .call_helper(Helper::IsSubclass, &[vc, comp])
@@ -512,14 +538,15 @@ impl Translator<'_, '_> {
             self.b.create_block(),
         );
         let result = self.b.append_block_param(join, I64);
-        let top = self.b.ins().load(I64, trusted, self.thread, l.tlab_top);
+        let thread = self.thread_here();
+        let top = self.b.ins().load(I64, trusted, thread, l.tlab_top);
         let new_top = self.b.ins().iadd(top, bytes);
-        let end = self.b.ins().load(I64, trusted, self.thread, l.tlab_end);
+        let end = self.b.ins().load(I64, trusted, thread, l.tlab_end);
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, new_top, end);
         self.b.ins().brif(over, cold, &[], fast, &[]);
 
         self.b.switch_to_block(fast);
-        self.b.ins().store(trusted, new_top, self.thread, l.tlab_top);
+        self.b.ins().store(trusted, new_top, thread, l.tlab_top);
         let obj = self.b.ins().iadd_imm_s(top, 8);
         // The cell: forwarding word (its own address), header, layout.
         self.b.ins().store(trusted, obj, top, 0);
@@ -671,8 +698,35 @@ impl Translator<'_, '_> {
         let r = self.b.append_block_param(join, I8);
         self.b.ins().brif(exact, join, &[exact.into()], slow, &[]);
         self.b.switch_to_block(slow);
-        let is = self.call_helper(Helper::IsSubclass, &[oc, cv]).expect("a result");
-        let is = self.b.ins().ireduce(I8, is);
+        let display = super::layout::VecLayout::supers(c);
+        let is = match display {
+            Some(d) if !c.is_interface() && !c.is_array() => {
+                // A class: `Class::is_subclass_of`'s display test inline,
+                // `oc.supers[c.depth] == c` (the display of a class holds
+                // its superclasses by depth, itself at its own). Both
+                // classes' displays are immutable once linked.
+                let ro = MemFlagsData::trusted().with_readonly();
+                let (inside, test) = (self.b.create_block(), self.b.create_block());
+                let len = self.b.ins().load(I64, ro, oc, d.len);
+                let deep = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::UnsignedGreaterThan, len, c.depth as i64);
+                let no = self.b.ins().iconst(I8, 0);
+                self.b.ins().brif(deep, inside, &[], join, &[no.into()]);
+                self.b.switch_to_block(inside);
+                let supers = self.b.ins().load(I64, ro, oc, d.ptr);
+                let at = self.b.ins().load(I64, ro, supers, (c.depth * 8) as i32);
+                let same = self.b.ins().icmp(IntCC::Equal, at, cv);
+                self.b.ins().jump(test, &[]);
+                self.b.switch_to_block(test);
+                same
+            }
+            _ => {
+                let is = self.call_helper(Helper::IsSubclass, &[oc, cv]).expect("a result");
+                self.b.ins().ireduce(I8, is)
+            }
+        };
         self.b.ins().jump(join, &[is.into()]);
         self.b.switch_to_block(join);
         r
@@ -722,17 +776,58 @@ impl Translator<'_, '_> {
     }
 
     /// The method an interface call of `m` (its `index` among its
-    /// interface's methods) on the non-null `recv` runs.
+    /// interface's methods) on the non-null `recv` runs: the site's inline
+    /// cache's method when the receiver's class is the cached one, else
+    /// the `Itable` helper's lookup (cold), which fills an empty cache
+    /// (`runtime::ItableCache`).
     pub(super) fn itable_target(&mut self, recv: Value, index: u32, m: &'static Method) -> Value {
         let class = self.class_of(recv);
+        let (from, first) = (self.here(), self.blocks_so_far());
+        let cache = super::runtime::ItableCache::leak();
+        let cv = self.b.ins().iconst(I64, cache as *const _ as i64);
+        // Acquire: the entry's words were written before its pointer.
+        let entry = self.b.ins().atomic_load(I64, MemFlagsData::trusted(), cv);
+        let (check, hit, miss, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let t = self.b.append_block_param(join, I64);
+        self.b.ins().brif(entry, check, &[], miss, &[]);
+
+        self.b.switch_to_block(check);
+        let ro = MemFlagsData::trusted().with_readonly();
+        let cached = self
+            .b
+            .ins()
+            .load(I64, ro, entry, super::runtime::ItableCache::CLASS);
+        let same = self.b.ins().icmp(IntCC::Equal, cached, class);
+        self.b.ins().brif(same, hit, &[], miss, &[]);
+
+        self.b.switch_to_block(hit);
+        let method = self
+            .b
+            .ins()
+            .load(I64, ro, entry, super::runtime::ItableCache::METHOD);
+        self.b.ins().jump(join, &[method.into()]);
+
+        self.b.set_cold_block(miss);
+        self.b.switch_to_block(miss);
         let iface = self.b.ins().iconst(I64, m.class as *const Class as i64);
         let iv = self.b.ins().iconst(I64, i64::from(index));
-        let t = self
-            .call_helper(Helper::Itable, &[class, iface, iv])
+        let found = self
+            .call_helper(Helper::Itable, &[class, iface, iv, cv])
             .expect("a result");
         let mv = self.b.ins().iconst(I64, m as *const Method as i64);
-        let found = self.b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
-        self.check_or_throw(found, Helper::ThrowInterface, &[class, mv]);
+        let ok = self.b.ins().icmp_imm_s(IntCC::NotEqual, found, 0);
+        self.check_or_throw(ok, Helper::ThrowInterface, &[class, mv]);
+        self.b.ins().jump(join, &[found.into()]);
+
+        self.b.switch_to_block(join);
+        // Neither way writes a Java field or stops for the collector.
+        self.seal_since(first);
+        self.continue_from(from);
         t
     }
 

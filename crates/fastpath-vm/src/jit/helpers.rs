@@ -57,7 +57,8 @@ pub enum Helper {
     /// `(ctx, method, args, caller frame) -> (value, status)`: calls a
     /// method with no compiled code (interpreted, native, abstract).
     Invoke,
-    /// `(class, interface, index) -> method` (0: none).
+    /// `(class, interface, index, cache) -> method` (0: none); fills the
+    /// call site's empty [`ItableCache`](super::runtime::ItableCache).
     Itable,
     /// `(ctx, obj)`: `monitorenter` (blocks in a safe region when contended).
     MonitorEnter,
@@ -127,7 +128,7 @@ impl Helper {
             Helper::ThrowStackOverflow => (&[I64, I64, I64], &[]),
             Helper::IsSubclass => (&[I64, I64], &[I32]),
             Helper::Invoke => (&[I64, I64, I64, I64], &[I64, I64]),
-            Helper::Itable => (&[I64, I64, I64], &[I64]),
+            Helper::Itable => (&[I64, I64, I64, I64], &[I64]),
             Helper::MonitorEnter => (&[I64, I64], &[]),
             Helper::MonitorExit => (&[I64, I64], &[I32]),
             Helper::Drem => (&[F64, F64], &[F64]),

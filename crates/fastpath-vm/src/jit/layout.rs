@@ -64,36 +64,56 @@ impl VecLayout {
     /// not fix a `Vec`'s field order), checked on a second one; `sample`
     /// is any method (the vectors hold copies of it).
     pub fn probe(sample: &'static Method) -> Option<VecLayout> {
-        fn find(v: &Vec<&'static Method>) -> Option<(usize, usize)> {
-            // SAFETY: a `Vec` is three words (asserted below); reading them
-            // as words reads its pointer, capacity and length in some order.
-            let words: [usize; 3] = unsafe { std::mem::transmute_copy(v) };
-            let p = words.iter().position(|&w| w == v.as_ptr() as usize)?;
-            let l = words
-                .iter()
-                .enumerate()
-                .position(|(i, &w)| i != p && w == v.len() && w != v.capacity())?;
-            Some((p, l))
-        }
-        const _: () = assert!(std::mem::size_of::<Vec<&Method>>() == 24);
-        let a: Vec<&'static Method> = Vec::with_capacity(7);
-        let a = {
-            let mut a = a;
-            a.extend(std::iter::repeat_n(sample, 3));
-            a
-        };
-        let mut b: Vec<&'static Method> = Vec::with_capacity(11);
-        b.extend(std::iter::repeat_n(sample, 5));
-        let (p, l) = find(&a)?;
-        if find(&b)? != (p, l) {
-            return None;
-        }
+        let (p, l) = probe_words(sample)?;
         let base = std::mem::offset_of!(Class, vtable);
         Some(VecLayout {
             ptr: (base + 8 * p) as i32,
             len: (base + 8 * l) as i32,
         })
     }
+
+    /// The class display's (`Class::supers`) layout, found as
+    /// [`VecLayout::probe`]'s on a `Vec` of classes (`sample` any class),
+    /// once per process.
+    pub fn supers(sample: &'static Class) -> Option<VecLayout> {
+        static SUPERS: std::sync::OnceLock<Option<VecLayout>> = std::sync::OnceLock::new();
+        *SUPERS.get_or_init(|| {
+            let (p, l) = probe_words(sample)?;
+            let base = std::mem::offset_of!(Class, supers);
+            Some(VecLayout {
+                ptr: (base + 8 * p) as i32,
+                len: (base + 8 * l) as i32,
+            })
+        })
+    }
+}
+
+/// The word indices of a `Vec<&T>`'s pointer and length, found on two
+/// vectors of known pointer and length (Rust does not fix a `Vec`'s field
+/// order); `sample` fills them.
+fn probe_words<T>(sample: &'static T) -> Option<(usize, usize)> {
+    fn find<T>(v: &Vec<&'static T>) -> Option<(usize, usize)> {
+        // SAFETY: a `Vec` is three words (asserted below); reading them
+        // as words reads its pointer, capacity and length in some order.
+        let words: [usize; 3] = unsafe { std::mem::transmute_copy(v) };
+        let p = words.iter().position(|&w| w == v.as_ptr() as usize)?;
+        let l = words
+            .iter()
+            .enumerate()
+            .position(|(i, &w)| i != p && w == v.len() && w != v.capacity())?;
+        Some((p, l))
+    }
+    const _: () = assert!(std::mem::size_of::<Vec<&Method>>() == 24);
+    const _: () = assert!(std::mem::size_of::<Vec<&Class>>() == 24);
+    let mut a: Vec<&'static T> = Vec::with_capacity(7);
+    a.extend(std::iter::repeat_n(sample, 3));
+    let mut b: Vec<&'static T> = Vec::with_capacity(11);
+    b.extend(std::iter::repeat_n(sample, 5));
+    let (p, l) = find(&a)?;
+    if find(&b)? != (p, l) {
+        return None;
+    }
+    Some((p, l))
 }
 
 /// Checks the layout constants against the library on one live object:

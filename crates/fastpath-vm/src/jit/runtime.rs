@@ -191,9 +191,87 @@ extern "C" fn invoke<B: BarrierSet>(
     }
 }
 
-extern "C" fn itable(c: &'static Class, iface: &'static Class, index: usize) -> usize {
-    c.itable_method(iface, index)
-        .map_or(0, |m| m as *const Method as usize)
+/// An interface call site's monomorphic inline cache: the receiver class
+/// it last resolved and the method that class runs there, or null. The
+/// compiled site (`emit.rs`, `itable_target`) compares the receiver's
+/// class with the entry's and calls the entry's method when they match;
+/// otherwise it calls [`Helper::Itable`], which looks the method up and
+/// fills an empty cache. Invariants: the entry is set at most once (by a
+/// compare-and-swap from null, so a site that turns polymorphic keeps its
+/// first receiver class's entry and calls the helper for the others, and
+/// there is one entry per site, never freed, never changed); an entry is
+/// immutable once published, and is published with release ordering and
+/// read with acquire, so a reader that sees the pointer sees both words.
+/// Two words behind one pointer, not two words in the site: a pair
+/// written in place could be read half old, half new.
+#[repr(C)]
+pub struct ItableCache {
+    /// The entry, or null.
+    pub entry: std::sync::atomic::AtomicPtr<ItableEntry>,
+}
+
+/// A resolved interface call: the receiver class, the method it runs.
+#[repr(C)]
+pub struct ItableEntry {
+    /// The receiver's class.
+    pub class: usize,
+    /// The method.
+    pub method: usize,
+}
+
+impl ItableCache {
+    /// A new empty cache for one call site, leaked: compiled code, which
+    /// holds its address, is never freed.
+    pub fn leak() -> &'static ItableCache {
+        Box::leak(Box::new(ItableCache {
+            entry: std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()),
+        }))
+    }
+
+    /// `ItableEntry::class`'s byte offset.
+    pub const CLASS: i32 = std::mem::offset_of!(ItableEntry, class) as i32;
+    /// `ItableEntry::method`'s byte offset.
+    pub const METHOD: i32 = std::mem::offset_of!(ItableEntry, method) as i32;
+
+    /// Publishes `class -> method` if the cache is empty.
+    #[cold]
+    fn fill(&self, class: usize, method: usize) {
+        use std::sync::atomic::Ordering;
+        // Relaxed: only an empty cache is filled; a stale null read makes
+        // the exchange below fail, which is harmless.
+        if !self.entry.load(Ordering::Relaxed).is_null() {
+            return;
+        }
+        let e = Box::into_raw(Box::new(ItableEntry { class, method }));
+        // Release on success: the entry's words before its pointer (the
+        // compiled reader loads the pointer with acquire). Relaxed on
+        // failure: nothing is read through the pointer found.
+        if self
+            .entry
+            .compare_exchange(std::ptr::null_mut(), e, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            // SAFETY: `e` came from `Box::into_raw` above and was never
+            // published (the exchange failed).
+            drop(unsafe { Box::from_raw(e) });
+        }
+    }
+}
+
+extern "C" fn itable(
+    c: &'static Class,
+    iface: &'static Class,
+    index: usize,
+    cache: &'static ItableCache,
+) -> usize {
+    match c.itable_method(iface, index) {
+        Some(m) => {
+            let m = m as *const Method as usize;
+            cache.fill(c as *const Class as usize, m);
+            m
+        }
+        None => 0,
+    }
 }
 
 extern "C" fn monitor_enter<B: BarrierSet>(ctx: *const JitCtx, obj: usize) {

@@ -23,7 +23,10 @@
 //!   `Method::jit`'s entry and an indirect call with the arguments in
 //!   registers), else through the `Invoke` helper (interpreted, native,
 //!   abstract), with the arguments in the slots where the interpreter
-//!   keeps them.
+//!   keeps them. A statically bound call of the method itself from its
+//!   own entry is a direct call to the function's start (`call_self`).
+//!   An interface call finds its target through the site's inline cache
+//!   (`emit.rs`, `itable_target`).
 //! - Inlining (`inline_call`): a small statically bound callee (static,
 //!   private, `invokespecial`, a final method or a final class's) that has
 //!   run (it is decoded) is translated into the caller's function in place
@@ -251,9 +254,14 @@ pub(super) struct Translator<'e, 'f> {
     pub(super) b: FunctionBuilder<'f>,
     /// The method whose bytecode is being translated.
     pub(super) s: Scope,
+    /// The context as the entry block read it (its stack checks use it;
+    /// later code reads it where it uses it, `ctx_here`).
     pub(super) ctx: Value,
+    /// The thread block, loaded once by the entry block and live across
+    /// the whole function: the hot paths read it (the load-reference
+    /// barrier's GC-state test, the back-edge poll, allocation), and a
+    /// reload from the context at each would cost a load more each.
     pub(super) thread: Value,
-    stackp: Value,
     imports: HashMap<u32, FuncRef>,
     sigs: HashMap<String, SigRef>,
     /// Values read from such a local 0, whose null checks are left out.
@@ -271,6 +279,12 @@ pub(super) struct Translator<'e, 'f> {
     /// The `iconst` of `extent` in the prologue's stack check, set once
     /// every callee is inlined.
     extent_inst: Option<ir::Inst>,
+    /// Whether this is the method's own entry (not an on-stack-replacement
+    /// entry): then a statically bound call of the method itself is a
+    /// direct call to the start of this function (`call_self`).
+    own_entry: bool,
+    /// The import of this function itself, once declared.
+    self_ref: Option<FuncRef>,
     /// Bytecode bytes inlined so far.
     inlined_bytes: usize,
     /// Calls inlined so far.
@@ -372,7 +386,6 @@ pub fn translate(
         },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
-        stackp: Value::from_u32(0),
         imports: HashMap::new(),
         sigs: HashMap::new(),
         nonnull: std::collections::HashSet::new(),
@@ -381,6 +394,8 @@ pub fn translate(
         outer: Vec::new(),
         extent: 0,
         extent_inst: None,
+        own_entry: osr.is_none(),
+        self_ref: None,
         inlined_bytes: 0,
         inlined_calls: 0,
         guarded_calls: 0,
@@ -512,7 +527,6 @@ impl<'e, 'f> Translator<'e, 'f> {
         let readonly = trusted.with_readonly();
         self.ctx = self.b.ins().get_pinned_reg(I64);
         self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
-        self.stackp = self.b.ins().load(I64, readonly, self.ctx, off::CTX_STACK);
         self.s.fp = self.b.ins().iadd_imm_s(sp, (self.s.ml * 8) as i64);
         let extent = self.b.ins().iconst(I64, self.extent);
         self.extent_inst = self.b.func.dfg.value_def(extent).inst();
@@ -599,7 +613,6 @@ impl<'e, 'f> Translator<'e, 'f> {
         let readonly = trusted.with_readonly();
         self.ctx = self.b.ins().get_pinned_reg(I64);
         self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
-        self.stackp = self.b.ins().load(I64, readonly, self.ctx, off::CTX_STACK);
         self.s.fp = fp;
         let extent = self.b.ins().iconst(I64, self.extent);
         self.extent_inst = self.b.func.dfg.value_def(extent).inst();
@@ -846,7 +859,8 @@ impl<'e, 'f> Translator<'e, 'f> {
         );
         let mut all = Vec::with_capacity(args.len() + 1);
         if takes_ctx {
-            all.push(self.ctx);
+            let ctx = self.ctx_here();
+            all.push(ctx);
         }
         all.extend_from_slice(args);
         let call = self.b.ins().call(f, &all);
@@ -872,6 +886,33 @@ impl<'e, 'f> Translator<'e, 'f> {
         let s = self.b.import_signature(java_signature(m));
         self.sigs.insert(key, s);
         s
+    }
+
+    // ---- the context -------------------------------------------------------------
+
+    /// The context, read from the pinned register here. Neither it nor the
+    /// slot stack read from it is kept live across the function: at a
+    /// call every register but the callee-saved ones is lost, and each
+    /// would take one of the four callee-saved registers a loop around a
+    /// call keeps its own values in (or a spill slot); both are used on
+    /// cold paths (helper calls, publishing the frame, exception
+    /// dispatch), where a move from the pinned register, or a load from
+    /// it, costs nothing that matters.
+    pub(super) fn ctx_here(&mut self) -> Value {
+        self.b.ins().get_pinned_reg(I64)
+    }
+
+    /// The thread block (`JitCtx::block`), as the entry block loaded it.
+    pub(super) fn thread_here(&mut self) -> Value {
+        self.thread
+    }
+
+    /// The slot stack (`JitCtx::stack`), loaded here.
+    fn stack_here(&mut self) -> Value {
+        let ctx = self.ctx_here();
+        self.b
+            .ins()
+            .load(I64, MemFlagsData::trusted(), ctx, off::CTX_STACK)
     }
 
     // ---- safepoints ---------------------------------------------------------------
@@ -947,14 +988,15 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// the slot stack's top: where the runtime and the collector start.
     fn publish(&mut self) {
         let trusted = MemFlagsData::trusted();
+        let stack = self.stack_here();
         self.b
             .ins()
-            .store(trusted, self.s.fp, self.stackp, off::STACK_TOP_FRAME);
+            .store(trusted, self.s.fp, stack, off::STACK_TOP_FRAME);
         let end = self
             .b
             .ins()
             .iadd_imm_s(self.s.fp, ((self.s.frame_slots - self.s.ml) * 8) as i64);
-        self.b.ins().store(trusted, end, self.stackp, off::STACK_SP);
+        self.b.ins().store(trusted, end, stack, off::STACK_SP);
     }
 
     /// Reloads what a safepoint spilled.
@@ -970,10 +1012,11 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// poll byte tested inline, the stop in a cold block.
     pub(super) fn poll(&mut self, idx: usize) {
         let layout = self.env.thread;
+        let thread = self.thread_here();
         let v = self
             .b
             .ins()
-            .uload8(I32, MemFlagsData::trusted(), self.thread, layout.poll);
+            .uload8(I32, MemFlagsData::trusted(), thread, layout.poll);
         let bit = self.b.ins().band_imm_s(v, i64::from(layout.poll_bit));
         let (cold, cont) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(bit, cold, &[], cont, &[]);
@@ -1041,7 +1084,8 @@ impl<'e, 'f> Translator<'e, 'f> {
         let trusted = MemFlagsData::trusted();
         for (key, block) in all {
             self.b.switch_to_block(block);
-            let exc = self.b.ins().load(I64, trusted, self.stackp, off::STACK_PENDING);
+            let stack = self.stack_here();
+            let exc = self.b.ins().load(I64, trusted, stack, off::STACK_PENDING);
             let mut class = None;
             let mut caught_all = false;
             for k in key {
@@ -1096,9 +1140,10 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     fn take_exception(&mut self, exc: Value, target: Block) {
         let zero = self.b.ins().iconst(I64, 0);
+        let stack = self.stack_here();
         self.b
             .ins()
-            .store(MemFlagsData::trusted(), zero, self.stackp, off::STACK_PENDING);
+            .store(MemFlagsData::trusted(), zero, stack, off::STACK_PENDING);
         let var = self.var(self.s.ml, K::R);
         self.b.def_var(var, exc);
         self.b.ins().jump(target, &[]);
@@ -1911,6 +1956,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                 return self.guarded_inline_call(m, index, t, callee, args, depth_after);
             }
         }
+        if self.is_self_call(dispatch, m) {
+            self.call_self(m, &args, depth_after);
+            return Ok(());
+        }
         let target = match dispatch {
             Dispatch::Static | Dispatch::Direct => self.b.ins().iconst(I64, m as *const Method as i64),
             Dispatch::Virtual(index) => {
@@ -1930,6 +1979,70 @@ impl<'e, 'f> Translator<'e, 'f> {
         };
         self.call_method(m, target, &args, depth_after);
         Ok(())
+    }
+
+    /// Whether a call of `m` by `dispatch` is a call of the method this
+    /// function is the entry of, statically bound (static, private or
+    /// `invokespecial`, or a final method or a final class's, which no
+    /// receiver overrides): a self-recursive call.
+    fn is_self_call(&self, dispatch: Dispatch, m: &'static Method) -> bool {
+        let root = self.outer.first().map_or(self.s.m, |o| o.scope.m);
+        if !self.own_entry || !std::ptr::eq(root, m) {
+            return false;
+        }
+        match dispatch {
+            Dispatch::Static | Dispatch::Direct => true,
+            Dispatch::Virtual(_) => {
+                m.is_private()
+                    || m.flags & crate::classfile::access::FINAL != 0
+                    || m.class.flags & crate::classfile::access::FINAL != 0
+            }
+            Dispatch::Interface(_) => false,
+        }
+    }
+
+    /// A self-recursive call (`is_self_call`): a direct call to this
+    /// function's own start, which the installer links to the code's own
+    /// address (`fastpath_cranelift::link`, a name equal to the function's
+    /// own). The function is running, so it is installed and `m`'s
+    /// compiled entry: nothing to load from `Method::jit`, no interpreted
+    /// way to keep. Compiled code is never freed or replaced in place, so
+    /// the call stays right for as long as the code runs. Otherwise as
+    /// `call_method`'s compiled path: the frame spilled (not published),
+    /// the callee's frame above the live operands, the result pushed.
+    fn call_self(&mut self, m: &'static Method, args: &[(K, Value)], depth_after: usize) {
+        let sp_args = self
+            .b
+            .ins()
+            .iadd_imm_s(self.s.fp, ((HEADER_SLOTS + depth_after) * 8) as i64);
+        let spilled = self.spill(self.s.idx, Some(m.arg_slots as usize));
+        let f = match self.self_ref {
+            Some(f) => f,
+            None => {
+                let sig = self.b.import_signature(java_signature(m));
+                let name = self.b.func.declare_imported_user_function(UserExternalName {
+                    namespace: 0,
+                    index: m.id,
+                });
+                let f = self.b.import_function(ExtFuncData {
+                    name: ExternalName::user(name),
+                    signature: sig,
+                    colocated: true,
+                    patchable: false,
+                });
+                self.self_ref = Some(f);
+                f
+            }
+        };
+        let mut cargs = vec![sp_args, self.s.fp];
+        cargs.extend(args.iter().map(|a| a.1));
+        let call = self.b.ins().call(f, &cargs);
+        let res: Vec<Value> = self.b.inst_results(call).to_vec();
+        self.reload(spilled);
+        self.check_status(res[1]);
+        if let Some(t) = &m.desc.ret {
+            self.push(K::of_type(t), res[0]);
+        }
     }
 
     /// Calls `target` (a `Method` of `m`'s signature shape) with `args`,
