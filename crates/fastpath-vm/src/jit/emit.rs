@@ -782,6 +782,10 @@ impl Translator<'_, '_> {
     /// (`runtime::ItableCache`).
     pub(super) fn itable_target(&mut self, recv: Value, index: u32, m: &'static Method) -> Value {
         let class = self.class_of(recv);
+        // The miss's throw goes to the instruction's dispatch block, which
+        // other instructions share: made before `first`, so that sealing
+        // this check's blocks leaves it open for them.
+        self.dispatch_block(self.s.idx);
         let (from, first) = (self.here(), self.blocks_so_far());
         let cache = super::runtime::ItableCache::leak();
         let cv = self.b.ins().iconst(I64, cache as *const _ as i64);
