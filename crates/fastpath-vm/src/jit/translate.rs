@@ -1990,15 +1990,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         if !self.own_entry || !std::ptr::eq(root, m) {
             return false;
         }
-        match dispatch {
-            Dispatch::Static | Dispatch::Direct => true,
-            Dispatch::Virtual(_) => {
-                m.is_private()
-                    || m.flags & crate::classfile::access::FINAL != 0
-                    || m.class.flags & crate::classfile::access::FINAL != 0
-            }
-            Dispatch::Interface(_) => false,
-        }
+        statically_bound(dispatch, m)
     }
 
     /// A self-recursive call (`is_self_call`): a direct call to this
@@ -2192,16 +2184,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// region), not already on the inlined chain, within the depth and the
     /// method's budget.
     fn inline_candidate(&self, dispatch: Dispatch, m: &'static Method) -> Option<Callee> {
-        let bound = match dispatch {
-            Dispatch::Static | Dispatch::Direct => true,
-            Dispatch::Virtual(_) => {
-                m.is_private()
-                    || m.flags & crate::classfile::access::FINAL != 0
-                    || m.class.flags & crate::classfile::access::FINAL != 0
-            }
-            Dispatch::Interface(_) => false,
-        };
-        if !bound
+        if !statically_bound(dispatch, m)
             || m.is_native()
             || m.is_abstract()
             || m.is_synchronized()
@@ -2350,6 +2333,21 @@ fn var_in(b: &mut FunctionBuilder, vars: &mut Vec<[Option<Variable>; 5]>, slot: 
     let v = b.declare_var(ty(k));
     vars[slot][i] = Some(v);
     v
+}
+
+/// Whether a call of `m` by `dispatch` has one target whatever the
+/// receiver: static, private or `invokespecial`, or a final method or a
+/// final class's, which no receiver overrides.
+fn statically_bound(dispatch: Dispatch, m: &'static Method) -> bool {
+    match dispatch {
+        Dispatch::Static | Dispatch::Direct => true,
+        Dispatch::Virtual(_) => {
+            m.is_private()
+                || m.flags & crate::classfile::access::FINAL != 0
+                || m.class.flags & crate::classfile::access::FINAL != 0
+        }
+        Dispatch::Interface(_) => false,
+    }
 }
 
 /// Writes an inlined frame's header: its method, its caller, compiled.
