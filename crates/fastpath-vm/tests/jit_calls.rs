@@ -417,7 +417,7 @@ threads 324551000 74865000
 after 10536 12464 161264 37200
 ";
 
-type Tier = (&'static [(&'static str, &'static str)], &'static [&'static str]);
+use harness::Tier;
 
 #[test]
 fn self_recursive_calls_match_hotspot() {
@@ -475,23 +475,12 @@ fn self_recursive_calls_match_hotspot() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn a_self_recursive_call_is_a_direct_call_to_its_own_entry() {
-    use fastpath::gc::ShenandoahBarriers;
     use fastpath_vm::link::resolve::find_method;
-    use fastpath_vm::runtime::Vm;
     use iced_x86::{Code, Decoder, DecoderOptions, Mnemonic, OpKind, Register};
 
     let dir = harness::scratch_dir("fastpath-vm-jit-calls-decode");
     harness::javac_sources(&dir, &dir, &[("SelfCalls", PROGRAM)]);
-    let args: Vec<String> = ["-Xcomp", "-cp", dir.to_str().unwrap(), "SelfCalls"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let cmd = fastpath_vm::cli::parse(&args).unwrap();
-    let vm = Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)).unwrap();
-    assert_eq!(
-        fastpath_vm::runtime::launch::run_main::<ShenandoahBarriers>(vm, "SelfCalls", &[]),
-        0
-    );
+    let vm = harness::run_xcomp_in_process(&dir, "SelfCalls");
     let class = vm.loader.load("SelfCalls").expect("SelfCalls is loaded");
     for (name, desc) in [("fib", "(I)I"), ("place", "(I[I)I"), ("half", "(DI)D")] {
         let m = find_method(class, name, desc).unwrap_or_else(|| panic!("SelfCalls.{name}{desc}"));
@@ -556,49 +545,20 @@ fn interface_caches_and_class_checks_match_hotspot() {
         (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &["-Xbatch"]),
         (&[], &[]),
     ];
-    for (env, opts) in runs {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
-        cmd.envs(env.iter().copied())
-            .args(opts)
-            .arg("-cp")
-            .arg(&dir)
-            .arg("Dispatch");
-        let o = harness::run_with_limit(cmd, Duration::from_secs(300))
-            .unwrap_or_else(|e| panic!("{env:?} {opts:?}: {e}"));
-        let out = String::from_utf8_lossy(&o.stdout);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(
-            o.status,
-            Some(0),
-            "fastpath-vm {env:?} {opts:?} failed:\n{out}\n{err}"
-        );
-        assert_eq!(out, DISPATCH_OUT, "stdout under {env:?} {opts:?}");
-        assert_eq!(err, "", "stderr under {env:?} {opts:?}");
-    }
+    harness::expect_in_tiers(&dir, "Dispatch", &runs, DISPATCH_OUT);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn class_checks_call_no_helper() {
-    use fastpath::gc::ShenandoahBarriers;
     use fastpath_vm::jit::helpers::Helper;
     use fastpath_vm::link::resolve::find_method;
-    use fastpath_vm::runtime::Vm;
     use iced_x86::{Decoder, DecoderOptions, FlowControl, Mnemonic, OpKind};
 
     let dir = harness::scratch_dir("fastpath-vm-jit-dispatch-decode");
     harness::javac_sources(&dir, &dir, &[("Dispatch", DISPATCH)]);
-    let args: Vec<String> = ["-Xcomp", "-cp", dir.to_str().unwrap(), "Dispatch"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let cmd = fastpath_vm::cli::parse(&args).unwrap();
-    let vm = Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)).unwrap();
-    assert_eq!(
-        fastpath_vm::runtime::launch::run_main::<ShenandoahBarriers>(vm, "Dispatch", &[]),
-        0
-    );
-    let helpers = fastpath_vm::jit::runtime::table::<ShenandoahBarriers>();
+    let vm = harness::run_xcomp_in_process(&dir, "Dispatch");
+    let helpers = fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>();
     let is_subclass = helpers.0[Helper::IsSubclass.index() as usize] as u64;
     let class = vm.loader.load("Dispatch").expect("Dispatch is loaded");
     let m = find_method(class, "kinds", "(Ljava/lang/Object;)Ljava/lang/String;").expect("Dispatch.kinds");

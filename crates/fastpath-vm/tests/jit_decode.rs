@@ -19,7 +19,6 @@
 
 mod harness;
 
-use fastpath::gc::ShenandoahBarriers;
 use fastpath_vm::link::resolve::find_method;
 use fastpath_vm::runtime::Vm;
 use iced_x86::{Code, Decoder, DecoderOptions, FlowControl, Instruction, Mnemonic, OpKind, Register};
@@ -185,21 +184,7 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
     let dir = harness::scratch_dir("fastpath-vm-jit-decode");
     harness::javac_sources(&dir, &dir, &[("Decode", PROGRAM)]);
 
-    let args: Vec<String> = ["-Xcomp", "-cp", dir.to_str().unwrap(), "Decode"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let cmd = fastpath_vm::cli::parse(&args).unwrap();
-    let vm = Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)).unwrap();
-    assert_eq!(
-        vm.heap.config().barriers,
-        fastpath::gc::BarrierBits::SHENANDOAH,
-        "the check reads the Shenandoah set's store barrier (FASTPATH_GC_BARRIERS unset)"
-    );
-    assert_eq!(
-        fastpath_vm::runtime::launch::run_main::<ShenandoahBarriers>(vm, "Decode", &[]),
-        0
-    );
+    let vm = harness::run_xcomp_in_process(&dir, "Decode");
 
     // The synchronized method: from the entry to the return, a path that
     // calls nothing through the enter's and the exit's header CASes and

@@ -64,8 +64,7 @@ fn run(classes: &PathBuf, env: &[(&str, &str)], opts: &[&str]) -> (String, Strin
     (out, rest, inlined)
 }
 
-/// A run's environment and options.
-type Tier = (&'static [(&'static str, &'static str)], &'static [&'static str]);
+use harness::Tier;
 
 #[test]
 fn exceptions_and_collections_through_inlined_frames_match_hotspot() {
@@ -270,23 +269,5 @@ fn reused_checks_and_loads_keep_their_edges() {
         (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &["-Xbatch"]),
         (&[], &[]),
     ];
-    for (env, opts) in runs {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
-        cmd.envs(env.iter().copied())
-            .args(opts)
-            .arg("-cp")
-            .arg(&dir)
-            .arg("ReusedChecks");
-        let o = harness::run_with_limit(cmd, Duration::from_secs(300))
-            .unwrap_or_else(|e| panic!("{opts:?}: {e}"));
-        let out = String::from_utf8_lossy(&o.stdout);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(
-            o.status,
-            Some(0),
-            "fastpath-vm {env:?} {opts:?} failed:\n{out}\n{err}"
-        );
-        assert_eq!(out, REUSED_CHECKS_OUT, "stdout under {env:?} {opts:?}");
-        assert_eq!(err, "", "stderr under {env:?} {opts:?}");
-    }
+    harness::expect_in_tiers(&dir, "ReusedChecks", &runs, REUSED_CHECKS_OUT);
 }

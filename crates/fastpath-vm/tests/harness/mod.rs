@@ -475,3 +475,50 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
         failures,
     }
 }
+
+/// A run's environment and options (a tier: `-Xcomp`, a threshold, ...).
+pub type Tier = (&'static [(&'static str, &'static str)], &'static [&'static str]);
+
+/// Runs `main` from `classes` under each tier and checks that it exits 0,
+/// prints `want` on stdout and nothing on stderr.
+pub fn expect_in_tiers(classes: &Path, main: &str, tiers: &[Tier], want: &str) {
+    for (env, opts) in tiers {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+        cmd.envs(env.iter().copied())
+            .args(*opts)
+            .arg("-cp")
+            .arg(classes)
+            .arg(main);
+        let o =
+            run_with_limit(cmd, Duration::from_secs(300)).unwrap_or_else(|e| panic!("{env:?} {opts:?}: {e}"));
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            o.status,
+            Some(0),
+            "fastpath-vm {env:?} {opts:?} failed:\n{out}\n{err}"
+        );
+        assert_eq!(out, want, "stdout under {env:?} {opts:?}");
+        assert_eq!(err, "", "stderr under {env:?} {opts:?}");
+    }
+}
+
+/// Boots a VM in this process with `-Xcomp` on `classes` and runs `main`
+/// to its end (status 0) under the Shenandoah barrier set, leaving every
+/// method it ran compiled for a test to decode.
+pub fn run_xcomp_in_process(classes: &Path, main: &str) -> &'static fastpath_vm::runtime::Vm {
+    let args: Vec<String> = ["-Xcomp", "-cp", classes.to_str().unwrap(), main]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let cmd = fastpath_vm::cli::parse(&args).unwrap();
+    let vm = fastpath_vm::runtime::Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)).unwrap();
+    assert_eq!(
+        vm.heap.config().barriers,
+        fastpath::gc::BarrierBits::SHENANDOAH,
+        "the decoders read the Shenandoah set's barriers (FASTPATH_GC_BARRIERS unset)"
+    );
+    let status = fastpath_vm::runtime::launch::run_main::<fastpath::gc::ShenandoahBarriers>(vm, main, &[]);
+    assert_eq!(status, 0, "{main} under -Xcomp");
+    vm
+}
