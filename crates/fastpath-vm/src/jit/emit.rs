@@ -114,22 +114,25 @@ impl Translator<'_, '_> {
 
     // ---- references ----------------------------------------------------------------
 
-    /// Loads reference `i` of `obj` (a field index, or an element index
-    /// as a value) through the barriers.
-    fn load_ref_at(&mut self, obj: Value, field: Value) -> Value {
+    /// Loads the reference at `base + offset` (a field of a resolved
+    /// object, or an array element's address less the array's header)
+    /// through the barriers.
+    fn load_ref_at(&mut self, base: Value, offset: i32) -> Value {
+        let field = self.b.ins().iadd_imm_s(base, i64::from(offset));
         // Acquire: the referenced object's initialization (the Rust
         // barrier's ordering; a plain load on x86-64).
         let v = self.b.ins().atomic_load(I64, MemFlagsData::trusted(), field);
-        let _ = obj;
         if self.has(Barrier::Lrb) {
             let slow = self.library_ref(LibraryPath::Lrb);
             let thread = self.thread_here();
             let first = self.blocks_so_far();
-            let r = fastpath_cranelift::load_reference_barrier(
+            // The field's address is recomputed on the slow path only.
+            let r = fastpath_cranelift::load_reference_barrier_at(
                 &mut self.b,
                 thread,
                 v,
-                field,
+                base,
+                offset,
                 &self.env.thread,
                 &self.env.cset,
                 FORWARDING,
@@ -155,8 +158,7 @@ impl Translator<'_, '_> {
         }
         let from = self.here();
         let o = self.resolve_read(obj);
-        let field = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i);
-        let v = self.load_ref_at(o, field);
+        let v = self.load_ref_at(o, REFS + 8 * i as i32);
         // The barrier's join: its cold paths heal the field at most.
         self.continue_from(from);
         if volatile {
@@ -399,8 +401,7 @@ impl Translator<'_, '_> {
             let i64v = self.b.ins().sextend(I64, i);
             let off = self.b.ins().ishl_imm_s(i64v, 3);
             let f = self.b.ins().iadd(o, off);
-            let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
-            self.load_ref_at(o, field)
+            self.load_ref_at(f, REFS)
         } else {
             let len = self.prim_array_length(o);
             self.bounds(i, len);
