@@ -53,7 +53,7 @@ extern "C" fn clobbering_slow(_t: u64, obj: u64, field: u64) -> u64 {
 /// sum times their index, truncated.
 #[test]
 fn values_live_across_a_preserving_call_survive_a_clobbering_slow_path() {
-    assert!(AVAILABLE);
+    const { assert!(AVAILABLE) };
     let cache = CodeCache::new(64 * 1024).unwrap();
     let slow = clobbering_slow as *const () as usize;
     let e = compile(&cache, 4, Some(I64), &[slow], |b, a| {
