@@ -3,7 +3,8 @@
 //! Decoded (one VM in this process, `-Xcomp`, the default Shenandoah
 //! barrier set): a reference field only tested against null is loaded
 //! with no barrier (no test of the GC-state byte); one tested and then
-//! used is loaded once and goes through one barrier; three barriers in a
+//! used is loaded once and goes through one barrier; an array element
+//! only tested against null has no barrier either; three barriers in a
 //! row keep the values live across them in registers (no stack access on
 //! the path from the first barrier to the return but the epilogue's
 //! restores: the barriers' slow calls preserve every register).
@@ -27,6 +28,7 @@ const PROGRAM: &str = r#"public class Barriers {
     Barriers next;
     Barriers first;
     Barriers second;
+    Barriers[] slots = new Barriers[2];
     int n;
 
     Barriers(Barriers next, int n) {
@@ -45,6 +47,11 @@ const PROGRAM: &str = r#"public class Barriers {
             return next;
         }
         return this;
+    }
+
+    // The array through its barrier, the element only tested: no barrier.
+    boolean hasSlot(int i) {
+        return slots[i] != null;
     }
 
     // Three barriers, `this` and the partial sums live across each.
@@ -73,11 +80,16 @@ const PROGRAM: &str = r#"public class Barriers {
         int sum3() {
             return 0;
         }
+
+        @Override
+        boolean hasSlot(int i) {
+            return true;
+        }
     }
 
     public static void main(String[] args) {
         Barriers o = new Other();
-        int z = (o.hasNext() ? 1 : 0) + o.sum3() + (o.nextOrSelf() == null ? 0 : 1);
+        int z = (o.hasNext() ? 1 : 0) + o.sum3() + (o.nextOrSelf() == null ? 0 : 1) + (o.hasSlot(0) ? 1 : 0);
         Barriers tail = new Barriers(null, 1);
         Barriers b = new Barriers(tail, 2);
         b.first = tail;
@@ -88,6 +100,8 @@ const PROGRAM: &str = r#"public class Barriers {
             s += tail.hasNext() ? 10 : 0;
             s += b.nextOrSelf().n + tail.nextOrSelf().n;
             s += b.sum3();
+            b.slots[1] = tail;
+            s += (b.hasSlot(0) ? 100 : 0) + (b.hasSlot(1) ? 1000 : 0);
         }
         System.out.println("sum " + (s + z));
     }
@@ -150,6 +164,9 @@ public class BarrierStress {
                 steps++;
             }
             check += steps + head.lengthFollowing();
+            if (ring[(round * 3) & 1023] != null) {
+                check += ring[(round * 3) & 1023].v;
+            }
         }
         System.out.println("check " + check);
     }
@@ -253,6 +270,11 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
         1,
         "nextOrSelf loads `next` once:\n{shown}"
     );
+
+    // The array loaded through a barrier, its element only tested.
+    let all = decode(vm, "hasSlot", "(I)Z");
+    let shown = listing(&all);
+    assert_eq!(gc_state_tests(&all).len(), 1, "hasSlot's barriers:\n{shown}");
 
     // Three barriers: from the first to the return, the stack is touched
     // only by the epilogue (callee-saved registers restored, the frame

@@ -446,7 +446,12 @@ impl Translator<'_, '_> {
             let i64v = self.b.ins().sextend(I64, i);
             let off = self.b.ins().ishl_imm_s(i64v, 3);
             let f = self.b.ins().iadd(o, off);
-            self.load_ref_at(f, REFS)
+            if self.has(Barrier::Lrb) && self.only_null_tested() {
+                // Only tested against null: no barrier (`only_null_tested`).
+                self.load_ref_raw(f, REFS)
+            } else {
+                self.load_ref_at(f, REFS)
+            }
         } else {
             let len = self.prim_array_length(o);
             self.bounds(i, len);
