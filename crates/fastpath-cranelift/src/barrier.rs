@@ -34,10 +34,13 @@
 //!   slow call.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types::I32, types::I64, types::I8, FuncRef, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{
+    types::I32, types::I64, types::I8, Block, BlockArg, FuncRef, InstBuilder, MemFlagsData, Value,
+};
 use cranelift_frontend::FunctionBuilder;
 use fastpath_jit::{CsetMap, SatbQueueLayout, ThreadLayout};
 
+use crate::preserve::{preserving_call, preserving_call_displaced};
 use crate::slow::cold_call;
 
 /// Where the card post-barrier finds the biased card-table base.
@@ -210,7 +213,7 @@ pub fn cas_ref(
     let forwarded = b.ins().band_imm_u(gc, i64::from(layout.has_forwarded_bit));
     b.ins().brif(forwarded, cold, &[], cont, &[old.into()]);
 
-    cold_call(b, cold, slow, &[thread, addr, expected, new], cont);
+    preserving_cold_call(b, cold, slow, &[thread, addr, expected, new], cont);
     b.switch_to_block(cont);
     result
 }
@@ -266,8 +269,7 @@ pub fn satb_enqueue(
         b.create_block(),
         b.create_block(),
     );
-    let gc = b.ins().uload8(I64, trusted, thread, layout.gc_state);
-    let marking = b.ins().band_imm_u(gc, i64::from(layout.marking_bit));
+    let marking = gc_state_test(b, thread, layout.gc_state, layout.marking_bit);
     b.ins().brif(marking, medium, &[], cont, &[]);
 
     for cold in [medium, check, push] {
@@ -289,7 +291,7 @@ pub fn satb_enqueue(
     b.ins().store(trusted, prev, slot, 0);
     b.ins().jump(cont, &[]);
 
-    cold_call(b, call, slow, &[thread, prev], cont);
+    preserving_cold_call(b, call, slow, &[thread, prev], cont);
     b.switch_to_block(cont);
 }
 
@@ -311,8 +313,42 @@ pub fn load_reference_barrier(
     forwarding: i32,
     slow: FuncRef,
 ) -> Value {
+    lrb(b, thread, obj, (field, 0), layout, cset, forwarding, slow)
+}
+
+/// [`load_reference_barrier`] of a reference loaded from the field at
+/// `base + offset`: the field's address is computed in the cold block that
+/// calls the slow path, so the fast path, whose load folds `offset` into
+/// its address, computes nothing more and keeps no address live.
+#[allow(clippy::too_many_arguments)] // the template's fields, one per argument
+pub fn load_reference_barrier_at(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    base: Value,
+    offset: i32,
+    layout: &ThreadLayout,
+    cset: &CsetMap,
+    forwarding: i32,
+    slow: FuncRef,
+) -> Value {
+    lrb(b, thread, obj, (base, offset), layout, cset, forwarding, slow)
+}
+
+#[allow(clippy::too_many_arguments)] // the template's fields, one per argument
+fn lrb(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    (base, offset): (Value, i32),
+    layout: &ThreadLayout,
+    cset: &CsetMap,
+    forwarding: i32,
+    slow: FuncRef,
+) -> Value {
     let trusted = MemFlagsData::trusted();
-    let (medium, test, fwd, call, cont) = (
+    let (medium, test, fwd, call, done, cont) = (
+        b.create_block(),
         b.create_block(),
         b.create_block(),
         b.create_block(),
@@ -320,15 +356,18 @@ pub fn load_reference_barrier(
         b.create_block(),
     );
     let result = b.append_block_param(cont, I64);
-    let gc = b.ins().uload8(I64, trusted, thread, layout.gc_state);
-    let forwarded = b.ins().band_imm_u(gc, i64::from(layout.has_forwarded_bit));
+    let resolved = b.append_block_param(done, I64);
+    let forwarded = gc_state_test(b, thread, layout.gc_state, layout.has_forwarded_bit);
     b.ins().brif(forwarded, medium, &[], cont, &[obj.into()]);
 
-    for cold in [medium, test, fwd] {
+    for cold in [medium, test, fwd, done] {
         b.set_cold_block(cold);
     }
+    // Every cold way ends in `done`, whose one edge into `cont` is the
+    // join's only other one: the fast path's value and the result can
+    // share a register, and the fast edge needs no move.
     b.switch_to_block(medium);
-    b.ins().brif(obj, test, &[], cont, &[obj.into()]);
+    b.ins().brif(obj, test, &[], done, &[obj.into()]);
 
     b.switch_to_block(test);
     let region = b.ins().ushr_imm_u(obj, i64::from(cset.region_shift));
@@ -336,16 +375,52 @@ pub fn load_reference_barrier(
     let at = b.ins().iadd(map, region);
     let byte = b.ins().uload8(I64, trusted, at, 0);
     let in_cset = b.ins().band_imm_u(byte, 1);
-    b.ins().brif(in_cset, fwd, &[], cont, &[obj.into()]);
+    b.ins().brif(in_cset, fwd, &[], done, &[obj.into()]);
 
     b.switch_to_block(fwd);
     // The forwarding word is published by the evacuating CAS's release;
     // the reads through the loaded copy depend on its address.
     let to = b.ins().load(I64, trusted, obj, forwarding);
     let not_copied = b.ins().icmp(IntCC::Equal, to, obj);
-    b.ins().brif(not_copied, call, &[], cont, &[to.into()]);
+    b.ins().brif(not_copied, call, &[], done, &[to.into()]);
 
-    cold_call(b, call, slow, &[thread, obj, field], cont);
+    b.set_cold_block(call);
+    b.switch_to_block(call);
+    let r = preserving_call_displaced(b, slow, &[thread, obj, base], offset).expect("the LRB's result");
+    b.ins().jump(done, &[r.into()]);
+    b.switch_to_block(done);
+    b.ins().jump(cont, &[resolved.into()]);
     b.switch_to_block(cont);
     result
+}
+
+/// `bits` of the GC-state byte at `thread + gc_state` (non-zero when any
+/// is set): the barriers' idle test, a byte load and a byte `test`.
+fn gc_state_test(b: &mut FunctionBuilder<'_>, thread: Value, gc_state: i32, bits: u8) -> Value {
+    let gc = b.ins().load(I8, MemFlagsData::trusted(), thread, gc_state);
+    b.ins().band_imm_u(gc, i64::from(bits))
+}
+
+/// Fills the cold `block`: `slow(args)` through [`preserving_call`] (no
+/// register destroyed), then a jump to `cont`, with the result when `cont`
+/// takes one. The cold block of every barrier here: the values live
+/// across a barrier keep their registers on its fast path.
+fn preserving_cold_call(
+    b: &mut FunctionBuilder<'_>,
+    block: Block,
+    slow: FuncRef,
+    args: &[Value],
+    cont: Block,
+) {
+    b.set_cold_block(block);
+    if b.current_block() != Some(block) {
+        b.switch_to_block(block);
+    }
+    let r = preserving_call(b, slow, args);
+    let pass: Vec<BlockArg> = if b.func.dfg.num_block_params(cont) > 0 {
+        r.into_iter().map(Into::into).collect()
+    } else {
+        Vec::new()
+    };
+    b.ins().jump(cont, &pass);
 }

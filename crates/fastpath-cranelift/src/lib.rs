@@ -107,13 +107,14 @@ pub mod barrier;
 pub mod data;
 pub mod link;
 pub mod lock;
+pub mod preserve;
 pub mod slow;
 pub mod spin;
 pub mod thread;
 
 pub use barrier::{
     brooks_read_barrier, brooks_write_barrier, card_mark, cas_ref, g1_card, load_reference_barrier,
-    satb_enqueue, tlab_alloc, CardTable,
+    load_reference_barrier_at, satb_enqueue, tlab_alloc, CardTable,
 };
 pub use data::{data_load, data_store};
 pub use link::{host_isa, install, Error};

@@ -114,49 +114,96 @@ impl Translator<'_, '_> {
 
     // ---- references ----------------------------------------------------------------
 
-    /// Loads reference `i` of `obj` (a field index, or an element index
-    /// as a value) through the barriers.
-    fn load_ref_at(&mut self, obj: Value, field: Value) -> Value {
+    /// Loads the reference at `base + offset` (a field of a resolved
+    /// object, or an array element's address less the array's header)
+    /// through the barriers.
+    fn load_ref_at(&mut self, base: Value, offset: i32) -> Value {
+        let v = self.load_ref_raw(base, offset);
+        self.lrb(v, base, offset)
+    }
+
+    /// The reference at `base + offset`, loaded without the load-reference
+    /// barrier.
+    fn load_ref_raw(&mut self, base: Value, offset: i32) -> Value {
+        let field = self.b.ins().iadd_imm_s(base, i64::from(offset));
         // Acquire: the referenced object's initialization (the Rust
         // barrier's ordering; a plain load on x86-64).
-        let v = self.b.ins().atomic_load(I64, MemFlagsData::trusted(), field);
-        let _ = obj;
-        if self.has(Barrier::Lrb) {
-            let slow = self.library_ref(LibraryPath::Lrb);
-            let thread = self.thread_here();
-            let first = self.blocks_so_far();
-            let r = fastpath_cranelift::load_reference_barrier(
-                &mut self.b,
-                thread,
-                v,
-                field,
-                &self.env.thread,
-                &self.env.cset,
-                FORWARDING,
-                slow,
-            );
-            self.seal_since(first);
-            r
-        } else {
-            v
+        self.b.ins().atomic_load(I64, MemFlagsData::trusted(), field)
+    }
+
+    /// The load-reference barrier (`lrb`) of `v`, loaded from `base +
+    /// offset`: the reference to use.
+    fn lrb(&mut self, v: Value, base: Value, offset: i32) -> Value {
+        if !self.has(Barrier::Lrb) {
+            return v;
         }
+        let slow = self.library_ref(LibraryPath::Lrb);
+        let thread = self.thread_here();
+        let first = self.blocks_so_far();
+        // The field's address is computed on the slow path only.
+        let r = fastpath_cranelift::load_reference_barrier_at(
+            &mut self.b,
+            thread,
+            v,
+            base,
+            offset,
+            &self.env.thread,
+            &self.env.cset,
+            FORWARDING,
+            slow,
+        );
+        self.seal_since(first);
+        r
+    }
+
+    /// Whether the value the current instruction pushes is only tested
+    /// against null: the next instruction is `ifnull`/`ifnonnull` and
+    /// nothing else enters it (not a leader: its operand is this value).
+    /// Such a value needs no load-reference barrier (C2's elision for
+    /// values only compared with null: forwarding keeps null null and
+    /// non-null non-null).
+    fn only_null_tested(&self) -> bool {
+        let next = self.s.idx + 1;
+        next < self.s.ops.len()
+            && self.s.blocks[next].is_none()
+            && matches!(self.s.ops[next], super::ops::Op::IfNull(..))
     }
 
     /// `getfield` of a reference: field `i` of `obj` (not null). A plain
     /// field loaded since the last write or call that may change it
     /// (`facts.rs`) is that load's value; a volatile one is always loaded
-    /// and orders what follows.
+    /// and orders what follows. A plain field whose value is only tested
+    /// against null is loaded without the load-reference barrier, which
+    /// the next use of the field that needs the reference applies to the
+    /// same loaded value.
     pub(super) fn load_ref_field(&mut self, obj: Value, i: i64, volatile: bool) -> Value {
         let key = (self.key(obj), i);
+        let offset = REFS + 8 * i as i32;
+        let lazy = !volatile && self.has(Barrier::Lrb) && self.only_null_tested();
         if !volatile {
             if let Some(&v) = self.facts().ref_fields.get(&key) {
+                return v;
+            }
+            if let Some(&(raw, o)) = self.facts().raw_ref_fields.get(&key) {
+                if lazy {
+                    return raw;
+                }
+                let from = self.here();
+                let v = self.lrb(raw, o, offset);
+                self.continue_from(from);
+                self.facts().raw_ref_fields.remove(&key);
+                self.facts().ref_fields.insert(key, v);
                 return v;
             }
         }
         let from = self.here();
         let o = self.resolve_read(obj);
-        let field = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i);
-        let v = self.load_ref_at(o, field);
+        let raw = self.load_ref_raw(o, offset);
+        if lazy {
+            self.facts().raw_ref_fields.insert(key, (raw, o));
+            return raw;
+        }
+        let v = self.lrb(raw, o, offset);
         // The barrier's join: its cold paths heal the field at most.
         self.continue_from(from);
         if volatile {
@@ -399,8 +446,12 @@ impl Translator<'_, '_> {
             let i64v = self.b.ins().sextend(I64, i);
             let off = self.b.ins().ishl_imm_s(i64v, 3);
             let f = self.b.ins().iadd(o, off);
-            let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
-            self.load_ref_at(o, field)
+            if self.has(Barrier::Lrb) && self.only_null_tested() {
+                // Only tested against null: no barrier (`only_null_tested`).
+                self.load_ref_raw(f, REFS)
+            } else {
+                self.load_ref_at(f, REFS)
+            }
         } else {
             let len = self.prim_array_length(o);
             self.bounds(i, len);

@@ -25,7 +25,7 @@
 //! - Pure facts (`nonnull`, `lengths`, `in_bounds`) depend on values only:
 //!   a value, once proven non-null or below a length, stays so, and an
 //!   array's length never changes.
-//! - Memory facts (`ref_fields`) hold until anything may write the field
+//! - Memory facts (`ref_fields`, `raw_ref_fields`) hold until anything may write the field
 //!   or orders memory: a `putfield` of a reference at the same index on
 //!   any object (two values may be one object), any call (helpers, Java
 //!   calls, safepoints: the collector moves objects there and the
@@ -34,6 +34,11 @@
 //!   plain field load with none of these in between is what the JMM
 //!   allows a compiler (HotSpot's C2 does it in its memory graph);
 //!   volatile fields are never cached.
+//! - A value in `raw_ref_fields` has not been through the load-reference
+//!   barrier: it may be a from-space copy. Its only use so far was a null
+//!   test (which forwarding cannot change, C2's elision of the barrier
+//!   on values only compared with null); it is never in `ref_fields`, and
+//!   whatever reads it otherwise gets the barrier's result instead.
 
 use std::collections::{HashMap, HashSet};
 
@@ -56,6 +61,12 @@ pub(super) struct BlockFacts {
     pub(super) in_bounds: HashSet<(Value, Value)>,
     /// (object, reference field index) to the value loaded from it.
     pub(super) ref_fields: HashMap<(Value, i64), Value>,
+    /// (object, reference field index) to the value loaded from it whose
+    /// load-reference barrier is still to come, and the resolved object
+    /// it was loaded from: a load whose only use was a null test. The
+    /// next use that needs the reference applies the barrier to this
+    /// value (no second load) and moves it to `ref_fields`.
+    pub(super) raw_ref_fields: HashMap<(Value, i64), (Value, Value)>,
 }
 
 impl Facts {
@@ -88,12 +99,14 @@ impl BlockFacts {
     /// volatile access).
     pub(super) fn forget_memory(&mut self) {
         self.ref_fields.clear();
+        self.raw_ref_fields.clear();
     }
 
     /// Forgets the reference fields at index `i` of every object (a
     /// `putfield` there).
     pub(super) fn forget_ref_field(&mut self, i: i64) {
         self.ref_fields.retain(|k, _| k.1 != i);
+        self.raw_ref_fields.retain(|k, _| k.1 != i);
     }
 }
 
@@ -119,8 +132,13 @@ mod tests {
         assert!(f.at(a).nonnull.is_empty());
         f.at(b).forget_ref_field(1);
         assert!(f.at(b).ref_fields.contains_key(&(x, 0)));
+        f.at(b).raw_ref_fields.insert((x, 0), (y, x));
+        f.at(b).raw_ref_fields.insert((x, 1), (y, x));
         f.at(b).forget_ref_field(0);
         assert!(f.at(b).ref_fields.is_empty());
+        assert!(!f.at(b).raw_ref_fields.contains_key(&(x, 0)));
+        f.at(b).forget_memory();
+        assert!(f.at(b).raw_ref_fields.is_empty());
         assert!(f.at(b).nonnull.contains(&x));
     }
 }

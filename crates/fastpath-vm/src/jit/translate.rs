@@ -181,14 +181,14 @@ pub(super) struct Spilled(Vec<(Variable, Value, i32)>);
 pub(super) struct Scope {
     pub(super) m: &'static Method,
     pub(super) d: &'static Decoded,
-    ops: Vec<Op>,
+    pub(super) ops: Vec<Op>,
     kinds: Kinds,
     /// `max_locals`: stack slot j is variable slot `ml + j`.
     ml: usize,
     /// Slots of the frame (locals, header, operand stack).
     frame_slots: usize,
     vars: Vec<[Option<Variable>; 5]>,
-    blocks: Vec<Option<Block>>,
+    pub(super) blocks: Vec<Option<Block>>,
     /// The operand stack's kinds at the current point.
     pub(super) stack: Vec<K>,
     /// The frame's base on the slot stack.

@@ -1,0 +1,354 @@
+//! The load-reference barrier in compiled code (x86-64), decoded and run.
+//!
+//! Decoded (one VM in this process, `-Xcomp`, the default Shenandoah
+//! barrier set): a reference field only tested against null is loaded
+//! with no barrier (no test of the GC-state byte); one tested and then
+//! used is loaded once and goes through one barrier; an array element
+//! only tested against null has no barrier either; three barriers in a
+//! row keep the values live across them in registers (no stack access on
+//! the path from the first barrier to the return but the epilogue's
+//! restores: the barriers' slow calls preserve every register).
+//!
+//! Run (a child VM per collector mode, `-Xcomp`, a 16 MiB heap, the
+//! heap verifier after every cycle): lists tested and followed while
+//! the collector evacuates them print what the interpreter prints.
+
+#![cfg(target_arch = "x86_64")]
+
+mod harness;
+
+use std::process::Command;
+use std::time::Duration;
+
+use fastpath_vm::link::resolve::find_method;
+use fastpath_vm::runtime::Vm;
+use iced_x86::{Code, Decoder, DecoderOptions, Instruction, Mnemonic, OpKind, Register};
+
+const PROGRAM: &str = r#"public class Barriers {
+    Barriers next;
+    Barriers first;
+    Barriers second;
+    Barriers[] slots = new Barriers[2];
+    int n;
+
+    Barriers(Barriers next, int n) {
+        this.next = next;
+        this.n = n;
+    }
+
+    // Only tested against null: no load-reference barrier.
+    boolean hasNext() {
+        return next != null;
+    }
+
+    // Tested, then used: the tested load's value through one barrier.
+    Barriers nextOrSelf() {
+        if (next != null) {
+            return next;
+        }
+        return this;
+    }
+
+    // The array through its barrier, the element only tested: no barrier.
+    boolean hasSlot(int i) {
+        return slots[i] != null;
+    }
+
+    // Three barriers, `this` and the partial sums live across each.
+    int sum3() {
+        return next.n + first.n * 3 + second.n * 5 + n;
+    }
+
+    // Overrides of each method, loaded and called: the calls in `main`
+    // have two targets, so each method is compiled on its own.
+    static class Other extends Barriers {
+        Other() {
+            super(null, 0);
+        }
+
+        @Override
+        boolean hasNext() {
+            return false;
+        }
+
+        @Override
+        Barriers nextOrSelf() {
+            return null;
+        }
+
+        @Override
+        int sum3() {
+            return 0;
+        }
+
+        @Override
+        boolean hasSlot(int i) {
+            return true;
+        }
+    }
+
+    public static void main(String[] args) {
+        Barriers o = new Other();
+        int z = (o.hasNext() ? 1 : 0) + o.sum3() + (o.nextOrSelf() == null ? 0 : 1) + (o.hasSlot(0) ? 1 : 0);
+        Barriers tail = new Barriers(null, 1);
+        Barriers b = new Barriers(tail, 2);
+        b.first = tail;
+        b.second = b;
+        int s = 0;
+        for (int i = 0; i < 3; i++) {
+            s += b.hasNext() ? 1 : 0;
+            s += tail.hasNext() ? 10 : 0;
+            s += b.nextOrSelf().n + tail.nextOrSelf().n;
+            s += b.sum3();
+            b.slots[1] = tail;
+            s += (b.hasSlot(0) ? 100 : 0) + (b.hasSlot(1) ? 1000 : 0);
+        }
+        System.out.println("sum " + (s + z));
+    }
+}
+"#;
+
+const STRESS: &str = r#"
+public class BarrierStress {
+    static final class Node {
+        Node next;
+        Node side;
+        int v;
+
+        Node(Node next, int v) {
+            this.next = next;
+            this.v = v;
+        }
+
+        boolean hasNext() {
+            return next != null;
+        }
+
+        // The field tested against null, then followed: the tested value
+        // through the barrier, while the collector moves the list.
+        int lengthFollowing() {
+            int n = 1;
+            Node p = this;
+            while (p.next != null) {
+                p = p.next;
+                n++;
+            }
+            return n;
+        }
+
+        int sideOr(int d) {
+            if (side != null) {
+                return side.v;
+            }
+            return d;
+        }
+    }
+
+    public static void main(String[] args) {
+        Node[] ring = new Node[1024];
+        long check = 0;
+        for (int round = 0; round < 30000; round++) {
+            Node head = null;
+            for (int i = 0; i < 40; i++) {
+                head = new Node(head, round + i);
+                if (i % 3 == 0) {
+                    head.side = new Node(null, round - i);
+                }
+            }
+            ring[round & 1023] = head;
+            Node p = ring[(round * 7) & 1023];
+            int steps = 0;
+            while (p != null && p.hasNext()) {
+                check += p.sideOr(1) + p.v;
+                p = p.next;
+                steps++;
+            }
+            check += steps + head.lengthFollowing();
+            if (ring[(round * 3) & 1023] != null) {
+                check += ring[(round * 3) & 1023].v;
+            }
+        }
+        System.out.println("check " + check);
+    }
+}
+"#;
+
+/// The code of `Barriers.name` (`desc`), decoded up to its last `ret`.
+fn decode(vm: &Vm, name: &str, desc: &str) -> Vec<Instruction> {
+    let class = vm.loader.load("Barriers").expect("Barriers is loaded");
+    let m = find_method(class, name, desc).unwrap_or_else(|| panic!("Barriers.{name}{desc}"));
+    let entry = m.jit.entry();
+    assert_ne!(entry, 0, "Barriers.{name} was not compiled under -Xcomp");
+    let (start, end) = vm.jit.code_range(entry).expect("an installed method");
+    // SAFETY: `[start, end)` is the method's installed code, mapped
+    // readable and executable for the VM's life (the VM is leaked), and
+    // never rewritten once installed.
+    let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, end - start) };
+    let mut all: Vec<Instruction> = Decoder::with_ip(64, bytes, start as u64, DecoderOptions::NONE)
+        .iter()
+        .collect();
+    let last_ret = all
+        .iter()
+        .rposition(|i| i.mnemonic() == Mnemonic::Ret)
+        .unwrap_or_else(|| panic!("Barriers.{name}: no ret"));
+    all.truncate(last_ret + 1);
+    assert!(
+        all.iter().all(|i| i.code() != Code::INVALID),
+        "Barriers.{name}: undecodable bytes"
+    );
+    all
+}
+
+fn listing(code: &[Instruction]) -> String {
+    code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect()
+}
+
+fn memory(i: &Instruction) -> bool {
+    (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+}
+
+/// The load-reference barrier's test: a byte read of the GC state.
+fn gc_state_tests(code: &[Instruction]) -> Vec<usize> {
+    let at = fastpath::thread::GC_STATE_OFFSET as u64;
+    (0..code.len())
+        .filter(|&k| {
+            let i = &code[k];
+            memory(i)
+                && i.memory_displacement64() == at
+                && i.memory_index() == Register::None
+                && i.memory_size().size() == 1
+        })
+        .collect()
+}
+
+/// Loads of the reference field at data offset `disp` of an object, after
+/// the entry's checks (whose reads of the context come first, up to the
+/// entry's safepoint poll: the first byte read).
+fn field_loads(code: &[Instruction], disp: u64) -> usize {
+    let body = code
+        .iter()
+        .position(|i| memory(i) && i.memory_size().size() == 1)
+        .expect("the entry's poll");
+    code[body..]
+        .iter()
+        .filter(|i| {
+            i.mnemonic() == Mnemonic::Mov
+                && memory(i)
+                && i.op0_kind() == OpKind::Register
+                && i.memory_displacement64() == disp
+                && i.memory_index() == Register::None
+                && !matches!(i.memory_base(), Register::RSP | Register::RBP)
+                && i.memory_size().size() == 8
+        })
+        .count()
+}
+
+#[test]
+fn compiled_reference_loads_elide_and_share_their_barriers() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-barriers");
+    harness::javac_sources(&dir, &dir, &[("Barriers", PROGRAM)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Barriers");
+    let next = fastpath_vm::jit::layout::REFS as u64;
+
+    // Only tested against null: loaded, no barrier.
+    let all = decode(vm, "hasNext", "()Z");
+    let shown = listing(&all);
+    assert_eq!(
+        gc_state_tests(&all).len(),
+        0,
+        "hasNext's load has a barrier:\n{shown}"
+    );
+    assert_eq!(field_loads(&all, next), 1, "hasNext loads `next` once:\n{shown}");
+
+    // Tested, then returned: one load, its one barrier after the test.
+    let all = decode(vm, "nextOrSelf", "()LBarriers;");
+    let shown = listing(&all);
+    let tests = gc_state_tests(&all);
+    assert_eq!(tests.len(), 1, "nextOrSelf's barriers:\n{shown}");
+    assert_eq!(
+        field_loads(&all, next),
+        1,
+        "nextOrSelf loads `next` once:\n{shown}"
+    );
+
+    // The array loaded through a barrier, its element only tested.
+    let all = decode(vm, "hasSlot", "(I)Z");
+    let shown = listing(&all);
+    assert_eq!(gc_state_tests(&all).len(), 1, "hasSlot's barriers:\n{shown}");
+
+    // Three barriers: from the first to the return, the stack is touched
+    // only by the epilogue (callee-saved registers restored, the frame
+    // popped); no value is spilled around a barrier.
+    let all = decode(vm, "sum3", "()I");
+    let shown = listing(&all);
+    let tests = gc_state_tests(&all);
+    assert_eq!(tests.len(), 3, "sum3's barriers:\n{shown}");
+    let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
+    assert!(
+        tests[2] < first_ret,
+        "sum3's barriers are not on its path:\n{shown}"
+    );
+    let path = &all[tests[0]..=first_ret];
+    let stack = |i: &Instruction| memory(i) && matches!(i.memory_base(), Register::RSP | Register::RBP);
+    let epilogue = path.iter().position(stack).unwrap_or(path.len() - 1);
+    for i in &path[epilogue..] {
+        let restore = stack(i)
+            && i.mnemonic() == Mnemonic::Mov
+            && i.op0_kind() == OpKind::Register
+            && matches!(
+                i.op0_register(),
+                Register::RBX | Register::R12 | Register::R13 | Register::R14
+            );
+        let frame = matches!(
+            i.mnemonic(),
+            Mnemonic::Add | Mnemonic::Pop | Mnemonic::Ret | Mnemonic::Leave
+        ) || (i.mnemonic() == Mnemonic::Mov && i.op0_register() == Register::RSP);
+        assert!(
+            restore || frame,
+            "sum3 touches the stack between its barriers and its epilogue ({i}):\n{shown}"
+        );
+    }
+}
+
+#[test]
+fn null_tested_fields_followed_while_the_collector_evacuates() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-barriers-stress");
+    harness::javac_sources(&dir, &dir, &[("BarrierStress", STRESS)]);
+    let run = |env: &[(&str, &str)], opts: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+        cmd.envs(env.iter().copied())
+            .args(opts)
+            .arg("-cp")
+            .arg(&dir)
+            .arg("BarrierStress");
+        harness::run_with_limit(cmd, Duration::from_secs(300)).unwrap_or_else(|e| panic!("{env:?}: {e}"))
+    };
+    let want = run(&[], &["-Xint"]);
+    assert_eq!(
+        want.status,
+        Some(0),
+        "-Xint: {}",
+        String::from_utf8_lossy(&want.stderr)
+    );
+    for mode in ["passive", "concurrent"] {
+        let env = [
+            ("FASTPATH_GC_BARRIERS", "shenandoah"),
+            ("FASTPATH_GC_MODE", mode),
+            ("FASTPATH_VM_VERIFY_HEAP", "1"),
+            ("FASTPATH_VM_GC_STATS", "1"),
+        ];
+        let o = run(&env, &["-Xcomp", "-Xmx16m"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status, Some(0), "{mode}: {err}");
+        assert_eq!(o.stdout, want.stdout, "{mode}: the compiled run's output differs");
+        let cycles: u64 = err
+            .rsplit_once("fastpath-vm gc: ")
+            .and_then(|(_, l)| l.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{mode}: no collection statistics:\n{err}"));
+        assert!(cycles > 0, "{mode}: the run did not collect:\n{err}");
+        println!(
+            "{mode}: {cycles} cycles, {}",
+            String::from_utf8_lossy(&o.stdout).trim()
+        );
+    }
+}
