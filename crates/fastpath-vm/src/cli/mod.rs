@@ -7,7 +7,8 @@
 //! verifier after every cycle; `FASTPATH_VM_JIT=int|mixed|comp`: the tiers
 //! when the command line names none; `FASTPATH_VM_JIT_THRESHOLD=N`: the
 //! invocations before a method is compiled; `FASTPATH_VM_JIT_LOG=1`: each
-//! compilation on stderr; `FASTPATH_VM_JIT_DUMP=Class.method,...`: those
+//! compilation on stderr, and at exit the summary and the ten methods
+//! that ran most in the interpreter without a compiled entry; `FASTPATH_VM_JIT_DUMP=Class.method,...`: those
 //! methods' optimised IR and machine code on stderr, `jit::dump`;
 //! `FASTPATH_VM_CPU_SOURCE`: how a start identifies
 //! the CPU, `runtime::launch::cpu_source`).
