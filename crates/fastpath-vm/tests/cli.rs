@@ -232,6 +232,8 @@ fn xx_flags_select_the_librarys_settings_and_bad_ones_are_refused_as_hotspot_ref
         err.starts_with("fastpath-vm version \"") && err.contains("interpreted mode"),
         "{err}"
     );
+    // The tests run the dev profile's binary, and it says so.
+    assert_eq!(err.contains("(dev build "), cfg!(debug_assertions), "{err}");
 }
 
 #[test]

@@ -504,6 +504,18 @@ fn a_hot_method_compiled_in_the_background_runs_compiled() {
         .unwrap();
     assert_eq!(count(batch, "compiled in the background"), 0, "{batch}");
     assert!(count(batch, "methods compiled") >= 1, "{batch}");
+    // The report of what stayed interpreted: main (called once; its loop
+    // moved to OSR code), never work.
+    assert!(
+        batch_err
+            .lines()
+            .any(|l| l.starts_with("fastpath-vm jit: no compiled entry: Background.main([Ljava/lang/String;)V: 1 interpreted calls, ")),
+        "{batch_err}"
+    );
+    assert!(
+        !batch_err.contains("no compiled entry: Background.work"),
+        "{batch_err}"
+    );
     let (int_out, _) = run_main(&classes, "Background", &[], &["-Xint"]);
     assert_eq!(
         out, int_out,

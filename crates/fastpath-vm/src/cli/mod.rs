@@ -7,7 +7,8 @@
 //! verifier after every cycle; `FASTPATH_VM_JIT=int|mixed|comp`: the tiers
 //! when the command line names none; `FASTPATH_VM_JIT_THRESHOLD=N`: the
 //! invocations before a method is compiled; `FASTPATH_VM_JIT_LOG=1`: each
-//! compilation on stderr; `FASTPATH_VM_JIT_DUMP=Class.method,...`: those
+//! compilation on stderr, and at exit the summary and the ten methods
+//! that ran most in the interpreter without a compiled entry; `FASTPATH_VM_JIT_DUMP=Class.method,...`: those
 //! methods' optimised IR and machine code on stderr, `jit::dump`;
 //! `FASTPATH_VM_CPU_SOURCE`: how a start identifies
 //! the CPU, `runtime::launch::cpu_source`).
@@ -139,16 +140,23 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
 }
 
 /// What `-version` prints (java's three lines, in fastpath-vm's words;
-/// the last names the tiers as java does).
+/// the last names the tiers as java does, and a build without
+/// optimisation as HotSpot names its debug builds: `dev build`, so that
+/// whoever times it, the lab's `--vm` included, can tell).
 pub fn version_text(jit: crate::jit::Mode) -> String {
     let v = env!("CARGO_PKG_VERSION");
+    let build = if cfg!(debug_assertions) {
+        "dev build"
+    } else {
+        "build"
+    };
     let mode = match jit {
         crate::jit::Mode::Int => "interpreted mode",
         crate::jit::Mode::Mixed => "mixed mode",
         crate::jit::Mode::Comp => "compiled mode",
     };
     format!(
-        "fastpath-vm version \"{v}\"\nfastpath-vm runtime: class files up to Java 25 on the fastpath library {v}\nfastpath-vm {}-Bit VM (build {v}, {mode})\n",
+        "fastpath-vm version \"{v}\"\nfastpath-vm runtime: class files up to Java 25 on the fastpath library {v}\nfastpath-vm {}-Bit VM ({build} {v}, {mode})\n",
         usize::BITS
     )
 }

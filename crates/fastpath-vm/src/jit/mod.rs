@@ -156,6 +156,44 @@ impl MethodJit {
     }
 }
 
+/// The methods a run left without a compiled entry that ran the most in
+/// the interpreter, hottest first, at most `n` lines (`FASTPATH_VM_JIT_LOG`'s
+/// report at exit): each with its interpreted invocations and backward
+/// branches (a method whose loop moved to OSR code counts none past the
+/// move), and why it has no entry (refused, being compiled, or not compiled yet: below
+/// the thresholds or waiting in the queue).
+/// Heat is HotSpot's tiered-policy sum, invocations plus back edges.
+pub fn interpreted_report(methods: &[&'static Method], n: usize) -> Vec<String> {
+    // Relaxed: statistics read at exit.
+    let mut left: Vec<(&Method, u32, u32)> = methods
+        .iter()
+        .filter(|m| m.jit.entry() == 0)
+        .map(|m| {
+            (
+                *m,
+                m.jit.invocations.load(Ordering::Relaxed),
+                m.jit.backedges.load(Ordering::Relaxed),
+            )
+        })
+        .filter(|&(_, i, b)| i > 0 || b > 0)
+        .collect();
+    left.sort_by_key(|&(m, i, b)| (std::cmp::Reverse(u64::from(i) + u64::from(b)), m.name.clone()));
+    left.iter()
+        .take(n)
+        .map(|&(m, i, b)| {
+            let why = match m.jit.state.load(Ordering::Relaxed) {
+                s if s == State::Failed as u8 => "refused",
+                s if s == State::Compiling as u8 => "being compiled",
+                _ => "not compiled yet",
+            };
+            format!(
+                "fastpath-vm jit: no compiled entry: {}.{}{}: {i} interpreted calls, {b} interpreted back edges ({why})",
+                m.class.name, m.name, m.descriptor
+            )
+        })
+        .collect()
+}
+
 /// A method's compilation state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]

@@ -103,6 +103,12 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
     }
     if vm.jit.logging() {
         eprintln!("{}", vm.jit.summary());
+        let mut methods = Vec::new();
+        vm.loader
+            .for_each_class(|c| methods.extend(c.methods.iter().copied()));
+        for line in crate::jit::interpreted_report(&methods, 10) {
+            eprintln!("{line}");
+        }
     }
     // The main thread keeps its mutator: the process ends here (daemon
     // threads with it), so nothing waits for the heap to be torn down.

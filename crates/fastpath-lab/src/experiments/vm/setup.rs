@@ -403,7 +403,8 @@ fn locate_vm(option: Option<&Path>, say: &dyn Fn(&str)) -> anyhow::Result<(PathB
     let debug = cfg!(debug_assertions);
     if let Some(p) = option {
         anyhow::ensure!(p.is_file(), "--vm {}: no such file", p.display());
-        return Ok((p.to_path_buf(), "--vm".into(), false));
+        let dev = dev_build(p).with_context(|| format!("--vm {}", p.display()))?;
+        return Ok((p.to_path_buf(), "--vm".into(), dev));
     }
     let workspace = Path::new(WORKSPACE);
     let cargo = std::env::var_os("CARGO")
@@ -448,18 +449,42 @@ fn locate_vm(option: Option<&Path>, say: &dyn Fn(&str)) -> anyhow::Result<(PathB
         .map(|d| d.join("fastpath-vm"))
         .find(|p| p.is_file());
     if let Some(p) = beside {
+        let dev = dev_build(&p).with_context(|| format!("{}", p.display()))?;
         return Ok((
             p,
             "beside the lab's binary (no source tree or cargo to rebuild it)".into(),
-            false,
+            dev,
         ));
     }
     if let Some(p) = on_path("fastpath-vm") {
-        return Ok((p, "from PATH".into(), false));
+        let dev = dev_build(&p).with_context(|| format!("{}", p.display()))?;
+        return Ok((p, "from PATH".into(), dev));
     }
     anyhow::bail!(
         "fastpath-vm not found: build it (cargo build --release -p fastpath-vm) and pass --vm target/release/fastpath-vm"
     )
+}
+
+/// Whether the fastpath-vm at `vm` is a dev-profile build: its `-version`
+/// says `dev build` where a release build says `build`. A binary whose
+/// `-version` fails, or prints no fastpath-vm version, is refused: every
+/// table would time it.
+fn dev_build(vm: &Path) -> anyhow::Result<bool> {
+    let o = Launch::new(vm)
+        .args(["-version"])
+        .deadline(Duration::from_secs(60))
+        .run_ok()
+        .context("-version failed")?;
+    dev_build_in(&o.stderr)
+        .with_context(|| format!("-version printed no fastpath-vm build line: {}", tail(&o.stderr)))
+}
+
+/// [`dev_build`]'s reading of `-version`'s text (`None`: not fastpath-vm's).
+fn dev_build_in(version: &str) -> Option<bool> {
+    let line = version
+        .lines()
+        .find(|l| l.starts_with("fastpath-vm ") && l.contains("-Bit VM ("))?;
+    Some(line.contains("(dev build "))
 }
 
 /// The `executable` of the `fastpath-vm` binary in cargo's JSON messages.
@@ -475,6 +500,19 @@ fn built_executable(json_lines: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dev_build_is_told_by_its_version_line() {
+        let release = "fastpath-vm version \"0.1.0\"\nfastpath-vm runtime: x\nfastpath-vm 64-Bit VM (build 0.1.0, mixed mode)\n";
+        let dev = release.replace("(build ", "(dev build ");
+        assert_eq!(dev_build_in(release), Some(false));
+        assert_eq!(dev_build_in(&dev), Some(true));
+        assert_eq!(
+            dev_build_in("openjdk version \"25\"\nOpenJDK 64-Bit Server VM (build 25+36, mixed mode)"),
+            None
+        );
+        assert_eq!(dev_build_in(""), None);
+    }
 
     #[test]
     fn java_versions_parse_old_and_new() {
