@@ -1,5 +1,6 @@
-//! The CLI as a user meets it: exit codes, `all` writing a parseable report,
-//! `compare` reading it back.
+//! The CLI as a user meets it: exit codes, `all` writing a parseable report
+//! (every experiment's results checked there; the lock and vm experiments'
+//! quick runs are checked on it, not run again), `compare` reading it back.
 
 mod common;
 
@@ -31,10 +32,18 @@ fn bad_configuration_variable_exits_2_naming_it() {
     );
 }
 
+/// `fastpath all` at its smallest sizes (one round, no idle before a cold
+/// start): every experiment runs, its report and JSON are checked, and the
+/// lock and vm experiments' results are checked as their smoke tests did
+/// on runs of their own ([`check_lock_quick_run`], [`check_vm_quick_run`]).
 #[test]
 fn all_writes_a_report_whose_json_parses_and_compares() {
     let dir = scratch("all");
-    let out = fastpath().arg("all").arg("--out").arg(&dir).output().unwrap();
+    let out = fastpath()
+        .args(["all", "--rounds", "1", "--idle-ms", "0", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "fastpath all failed: {stderr}");
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
@@ -90,7 +99,204 @@ fn all_writes_a_report_whose_json_parses_and_compares() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("+0.0%"), "{text}");
     }
+    // The sizes reached the experiments that take them.
+    assert!(section(&md, "vm").contains("1 round of one process"), "{md}");
+    check_lock_quick_run(&dir, &md);
+    check_vm_quick_run(&dir, &md);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Experiment `name`'s section of a `report.md`.
+fn section<'a>(md: &'a str, name: &str) -> &'a str {
+    let head = format!("\n## {name}\n");
+    let start = md
+        .find(&head)
+        .unwrap_or_else(|| panic!("no section {name}: {md}"));
+    let rest = &md[start + head.len()..];
+    &rest[..rest.find("\n## ").unwrap_or(rest.len())]
+}
+
+/// The rows of `dir/<name>.json`, parsed.
+fn rows_of(dir: &std::path::Path, name: &str) -> Vec<fastpath_lab::report::BenchResult> {
+    let json = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+    fastpath_lab::report::jmh::from_json(&json).unwrap()
+}
+
+/// `lock --quick` (as `all` runs it): every row of the pairs table, seed
+/// 001's suite in each locking mode, the contended table at 1, 2 and 4
+/// threads with no lost update; every goal marked.
+fn check_lock_quick_run(dir: &std::path::Path, md: &str) {
+    let back = rows_of(dir, "lock");
+    let names: Vec<&str> = back.iter().map(|r| r.benchmark.as_str()).collect();
+    let others = [
+        "contended-2t",
+        // Seed 001's suite, one row per locking mode.
+        "basic-simple",
+        "inflated-recursive-only",
+        "recursive-synchronization",
+        "contended-3t",
+        "monitor-bench",
+        "single-use",
+        "single-use-recursive",
+        "producer-consumer",
+        "philosophers",
+        // The contended table: fastpath and its peers.
+        "short-cs",
+        "short-cs-parking-lot",
+        "short-cs-reentrant",
+        "short-cs-std",
+        "long-cs",
+    ];
+    for row in common::SINGLE_THREADED_PAIRS.iter().chain(&others) {
+        assert!(
+            names.contains(&format!("fastpath.lock.{row}").as_str()),
+            "{names:?}"
+        );
+    }
+    assert!(back.iter().all(|r| r.primary_metric.score > 0.0));
+    let text = section(md, "lock");
+    assert!(text.contains("ratio"));
+    // Every goal is marked.
+    assert!(text.contains("pass (") || text.contains("FAIL ("), "{text}");
+
+    // The suite has the three modes of every workload.
+    for mode in ["legacy", "lightweight", "monitor"] {
+        assert!(
+            back.iter().any(|r| r.benchmark == "fastpath.lock.philosophers"
+                && r.params.get("mode").map(String::as_str) == Some(mode)),
+            "philosophers in {mode} missing"
+        );
+    }
+    // While legacy stack-locking is lightweight underneath, the table says so.
+    let legacy_real = std::thread::spawn(|| {
+        fastpath::sync::set_current_thread_locking_mode(fastpath::sync::LockingMode::Legacy).unwrap();
+        fastpath::sync::current_thread_locking_mode() == fastpath::sync::LockingMode::Legacy
+    })
+    .join()
+    .unwrap();
+    assert_eq!(text.contains("legacy column ran as lightweight"), !legacy_real);
+
+    // The contended table: every lock at 1, 2 and 4 threads at least, no
+    // lost update anywhere.
+    let contended: Vec<_> = back.iter().filter(|r| r.benchmark.contains("-cs")).collect();
+    for t in [1, 2, 4] {
+        // At one thread, the diagnostic "fastpath, inflated" row too.
+        let locks = if t == 1 { 5 } else { 4 };
+        assert_eq!(
+            contended.iter().filter(|r| r.threads == t).count(),
+            2 * locks,
+            "2 sections × {locks} locks at {t} threads"
+        );
+    }
+    for r in &contended {
+        let lost = &r.secondary_metrics["lost_updates"];
+        assert_eq!(
+            lost.score, 0.0,
+            "{} lost updates at {} threads",
+            r.benchmark, r.threads
+        );
+        let fair = r.secondary_metrics["fairness_min_over_max"].score;
+        assert!((0.0..=1.0).contains(&fair), "{fair}");
+    }
+}
+
+/// `vm --quick --rounds 1 --idle-ms 0` (as the test runs `all`): a table
+/// of each seed's experiment, the rows each promises, HotSpot's beside
+/// them where a JDK is expected (under CI `.ci/run` exports
+/// `FASTPATH_VM_JDK`, Temurin 25; elsewhere, without one, it says on
+/// stderr that HotSpot's rows were not checked).
+fn check_vm_quick_run(dir: &std::path::Path, md: &str) {
+    let text = section(md, "vm");
+    // Table titles are bold lines in the Markdown; notes are list items.
+    let titles: Vec<&str> = text.lines().filter(|l| l.starts_with("**")).collect();
+    for title in [
+        "time per iteration of each program",
+        "seed 001 on programs",
+        "seed 003 on programs",
+        "seed 000 on start-up",
+        "seed 002",
+        "seed 004 on programs",
+    ] {
+        assert!(
+            titles.iter().any(|t| t.contains(title)),
+            "no table titled …{title}…: {titles:?}"
+        );
+    }
+    // The JIT column is there exactly when the VM takes -Xcomp, and its
+    // absence is said, never filled with interpreter figures.
+    let programs = text
+        .split("\n**")
+        .find(|t| t.contains("time per iteration of each program"))
+        .unwrap();
+    let header = programs.lines().find(|l| l.starts_with("| ")).unwrap();
+    let has_jit_column = header.contains("| fastpath-vm JIT");
+    let says_no_jit = programs
+        .lines()
+        .any(|n| n.starts_with("- fastpath-vm JIT: not in this build"));
+    assert!(has_jit_column != says_no_jit, "{programs}");
+
+    let hotspot_expected = std::env::var_os("CI").is_some() || std::env::var_os("FASTPATH_VM_JDK").is_some();
+    let back = rows_of(dir, "vm");
+    assert!(back
+        .iter()
+        .all(|r| r.primary_metric.score.is_finite() && r.primary_metric.score > 0.0));
+    let rows = |table: &str, vm: &str| {
+        back.iter()
+            .filter(|r| r.benchmark.starts_with(&format!("fastpath.vm.{table}.")) && r.params["vm"] == vm)
+            .collect::<Vec<_>>()
+    };
+    for table in ["programs", "locking", "barriers", "cpuid", "spin"] {
+        assert!(
+            !rows(table, "fastpath-vm").is_empty(),
+            "no fastpath-vm rows of {table}"
+        );
+    }
+    let hotspot_ran = !rows("programs", "hotspot").is_empty();
+    if hotspot_expected {
+        for table in ["programs", "locking", "barriers", "icache", "cpuid", "spin"] {
+            assert!(!rows(table, "hotspot").is_empty(), "no HotSpot rows of {table}");
+        }
+    } else if !hotspot_ran {
+        eprintln!("all_writes_a_report_whose_json_parses_and_compares: no JDK 21+ found: HotSpot's rows not checked");
+    }
+
+    // Seed 001: each locking mode of fastpath-vm, and monitor mode
+    // installs a monitor for every object it locks, so it counted some.
+    let locking = rows("locking", "fastpath-vm");
+    for mode in ["legacy", "lightweight", "monitor"] {
+        assert!(
+            locking.iter().any(|r| r.params["config"] == mode),
+            "no {mode} row"
+        );
+    }
+    let monitor_inflated = locking
+        .iter()
+        .filter(|r| r.params["config"] == "monitor")
+        .filter_map(|r| r.secondary_metrics.get("monitors_inflated"))
+        .map(|m| m.score)
+        .fold(0.0, f64::max);
+    assert!(monitor_inflated > 0.0, "monitor mode counted no monitor: {text}");
+    // Seed 003: the no-barrier baseline and a preset, in passive mode.
+    let barriers = rows("barriers", "fastpath-vm");
+    for set in ["none", "shenandoah"] {
+        assert!(barriers.iter().any(|r| r.params["config"] == set), "no {set} row");
+    }
+    // Seed 004: every strategy this CPU runs, `none` among them.
+    let cpuid = rows("cpuid", "fastpath-vm");
+    for source in [
+        "lazy",
+        "cpuid-only",
+        "proc-cpuinfo",
+        "features-string-with-microcode",
+    ] {
+        assert!(
+            cpuid.iter().any(|r| r.params["source"] == source),
+            "no cpuid row for {source}"
+        );
+    }
+    let spin = rows("spin", "fastpath-vm");
+    assert!(spin.iter().any(|r| r.params["config"] == "none"));
+    assert!(spin.iter().any(|r| r.params["config"] == "auto"));
 }
 
 #[test]

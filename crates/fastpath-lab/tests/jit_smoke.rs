@@ -5,7 +5,8 @@
 //! of range before anything runs (exit 2, naming the range). With valgrind
 //! (or hardware counters), the profiled poll table has the instruction
 //! counts the loops' shapes imply, and the Cranelift lock rows run the
-//! inline fast path (the template's branches per pair, no slow-path call).
+//! inline fast path (the template's branches per pair, no slow-path call);
+//! `--prof-rows` keeps those runs to the rows they read.
 
 mod common;
 
@@ -188,6 +189,11 @@ fn options_out_of_range_exit_2_before_anything_runs() {
             "needs --only pair",
         ),
         (&["--counter-offset", "8"][..], "needs --only pair"),
+        (
+            &["--prof", "perfnorm", "--prof-rows", "uncontended"][..],
+            "--prof-rows uncontended: no such row",
+        ),
+        (&["--prof-rows", "poll/template"][..], "--prof <PROFILER>"),
     ] {
         let out = fastpath().arg("jit").args(args).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
@@ -202,13 +208,13 @@ fn profiled_poll_rows_count_the_loop_and_the_template() {
     if !common::can_profile("profiled_poll_rows_count_the_loop_and_the_template") {
         return;
     }
-    let text = profiled("poll");
+    let text = profiled("poll", "empty-loop/template,poll/template");
     // The counter table: `dec; jnz` per trip, plus the poll's two.
     assert_eq!(insns(&text, "empty-loop/template"), 2.0, "{text}");
     assert_eq!(insns(&text, "poll/template"), 4.0, "{text}");
     // The graph kernel: each idle SATB or LRB test adds its 2 instructions
     // per execution (3 stores and CASes, 5 reference loads).
-    let text = profiled("graph");
+    let text = profiled("graph", "graph/none,graph/satb,graph/lrb,graph/brooks-wb");
     let none = insns(&text, "graph/none");
     assert_eq!(insns(&text, "graph/satb") - none, 2.0 * 3.0, "{text}");
     assert_eq!(insns(&text, "graph/lrb") - none, 2.0 * 5.0, "{text}");
@@ -222,7 +228,12 @@ fn profiled_cranelift_lock_rows_take_the_templates_fast_path() {
     if !common::can_profile("profiled_cranelift_lock_rows_take_the_templates_fast_path") {
         return;
     }
-    let text = profiled("locks");
+    let text = profiled(
+        "locks",
+        "uncontended/template,uncontended/cranelift,recursive/template,recursive/cranelift,churn/template,churn/cranelift",
+    );
+    // The rows not asked for are timed, not counted, and say so.
+    assert!(text.contains("not counted: not in --prof-rows"), "{text}");
     for op in ["uncontended", "recursive", "churn"] {
         let (tpl, cl) = (format!("{op}/template"), format!("{op}/cranelift"));
         // The same branches per pair as the template: the inline fast
@@ -235,9 +246,11 @@ fn profiled_cranelift_lock_rows_take_the_templates_fast_path() {
     }
 }
 
-/// `fastpath jit --quick --iterations 2 --only TABLE --prof perfnorm`'s
-/// stdout, after checking it succeeded.
-fn profiled(table: &str) -> String {
+/// `fastpath jit --quick --iterations 2 --only TABLE --prof perfnorm
+/// --prof-rows ROWS`'s stdout, after checking it succeeded: only the rows
+/// a test reads are counted (each counted row is a Valgrind run of the
+/// debug binary, seconds each).
+fn profiled(table: &str, rows: &str) -> String {
     stdout_of(fastpath().args([
         "jit",
         "--quick",
@@ -247,6 +260,8 @@ fn profiled(table: &str) -> String {
         table,
         "--prof",
         "perfnorm",
+        "--prof-rows",
+        rows,
     ]))
 }
 

@@ -1,8 +1,11 @@
-//! Smoke tests: `fastpath lock --quick` runs in-process and its JSON parses
-//! with the expected rows; `fastpath lock --quick --only pairs --prof
-//! perfnorm` (the real binary: the profiler re-runs it as its child) adds
-//! counters per operation to the single-threaded rows and a refusal to the
-//! multi-threaded one.
+//! Smoke tests: `fastpath lock --quick --only pairs --prof perfnorm` (the
+//! real binary: the profiler re-runs it as its child) adds counters per
+//! operation to the single-threaded rows and a refusal to the
+//! multi-threaded one; the pairs table under `FASTPATH_LOCKING_MODE=monitor`
+//! labels its rows with that mode. The whole quick run (`fastpath lock
+//! --quick`: every table's rows, no lost update) is checked on
+//! `fastpath all`'s `lock.json` in `tests/cli.rs`, not run a second time
+//! here.
 //!
 //! The profiled test needs valgrind where the CPU has no counters (this
 //! KVM guest; `.ci/run` installs it): under CI it fails without it, outside
@@ -12,91 +15,7 @@ mod common;
 
 use common::{fastpath, scratch, stdout_of, SINGLE_THREADED_PAIRS};
 
-use fastpath_lab::experiment::{Context, Experiment};
-use fastpath_lab::experiments::lock::Lock;
 use fastpath_lab::report::jmh;
-
-#[test]
-fn lock_experiment_runs_quick_and_reports_every_row() {
-    let e = Lock;
-    let cmd = e.args(clap::Command::new("lock"));
-    let ctx = Context::new(true, None, cmd.get_matches_from(["lock"]));
-    e.run(&ctx).unwrap();
-    let report = ctx.kept();
-    let json = jmh::to_json(&report.results);
-    let back = jmh::from_json(&json).unwrap();
-    let names: Vec<&str> = back.iter().map(|r| r.benchmark.as_str()).collect();
-    let others = [
-        "contended-2t",
-        // Seed 001's suite, one row per locking mode.
-        "basic-simple",
-        "inflated-recursive-only",
-        "recursive-synchronization",
-        "contended-3t",
-        "monitor-bench",
-        "single-use",
-        "single-use-recursive",
-        "producer-consumer",
-        "philosophers",
-        // The contended table: fastpath and its peers.
-        "short-cs",
-        "short-cs-parking-lot",
-        "short-cs-reentrant",
-        "short-cs-std",
-        "long-cs",
-    ];
-    for row in SINGLE_THREADED_PAIRS.iter().chain(&others) {
-        assert!(
-            names.contains(&format!("fastpath.lock.{row}").as_str()),
-            "{names:?}"
-        );
-    }
-    assert!(back.iter().all(|r| r.primary_metric.score > 0.0));
-    let text = report.to_text();
-    assert!(text.contains("ratio"));
-    // Every goal is marked.
-    assert!(text.contains("pass (") || text.contains("FAIL ("), "{text}");
-
-    // The suite has the three modes of every workload.
-    for mode in ["legacy", "lightweight", "monitor"] {
-        assert!(
-            back.iter().any(|r| r.benchmark == "fastpath.lock.philosophers"
-                && r.params.get("mode").map(String::as_str) == Some(mode)),
-            "philosophers in {mode} missing"
-        );
-    }
-    // While legacy stack-locking is lightweight underneath, the table says so.
-    let legacy_real = std::thread::spawn(|| {
-        fastpath::sync::set_current_thread_locking_mode(fastpath::sync::LockingMode::Legacy).unwrap();
-        fastpath::sync::current_thread_locking_mode() == fastpath::sync::LockingMode::Legacy
-    })
-    .join()
-    .unwrap();
-    assert_eq!(text.contains("legacy column ran as lightweight"), !legacy_real);
-
-    // The contended table: every lock at 1, 2 and 4 threads at least, no
-    // lost update anywhere.
-    let contended: Vec<_> = back.iter().filter(|r| r.benchmark.contains("-cs")).collect();
-    for t in [1, 2, 4] {
-        // At one thread, the diagnostic "fastpath, inflated" row too.
-        let locks = if t == 1 { 5 } else { 4 };
-        assert_eq!(
-            contended.iter().filter(|r| r.threads == t).count(),
-            2 * locks,
-            "2 sections × {locks} locks at {t} threads"
-        );
-    }
-    for r in &contended {
-        let lost = &r.secondary_metrics["lost_updates"];
-        assert_eq!(
-            lost.score, 0.0,
-            "{} lost updates at {} threads",
-            r.benchmark, r.threads
-        );
-        let fair = r.secondary_metrics["fairness_min_over_max"].score;
-        assert!((0.0..=1.0).contains(&fair), "{fair}");
-    }
-}
 
 #[test]
 fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {

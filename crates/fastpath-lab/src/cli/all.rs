@@ -1,5 +1,6 @@
 //! `fastpath all`: every experiment in turn (quick unless `--full`), each
-//! with its own options at their defaults, then `report.md`: a summary
+//! with its own options at their defaults (`--rounds` and `--idle-ms`, when
+//! given, passed to the experiments that have them), then `report.md`: a summary
 //! first (what ran, on which CPU and configuration, which goals were met,
 //! with the measured values), then every experiment's tables.
 //!
@@ -148,7 +149,8 @@ fn guard(s: &Mutex<AllState>) -> MutexGuard<'_, AllState> {
 }
 
 /// `fastpath all`: every experiment, quick unless `--full`, each with its
-/// own options at their defaults (and `--prof` if given); writes
+/// own options at their defaults (and `--prof`, `--rounds`, `--idle-ms` if
+/// given, to the experiments that have them); writes
 /// `report.md` and each experiment's JSON and plots under `--out`, which is
 /// checked (and, with `--force`, cleared of an earlier run's results)
 /// before anything runs. Carries on past a failing experiment and fails at
@@ -159,6 +161,12 @@ pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyho
     let quick = !m.get_flag("full");
     let check = m.get_flag("check");
     let prof = m.get_one::<String>("prof").cloned();
+    // `all`'s sizes given to every experiment that has the option of that
+    // name (each checks its own range; `all`'s range lies inside theirs).
+    let passed_on: Vec<(&str, u64)> = ["rounds", "idle-ms"]
+        .into_iter()
+        .filter_map(|o| Some((o, *m.get_one::<u64>(o)?)))
+        .collect();
     let names: Vec<&str> = experiments.iter().map(|e| e.name()).collect();
     let ctx = checked_context(
         m,
@@ -198,14 +206,20 @@ pub fn run_all(experiments: &[&'static dyn Experiment], m: &ArgMatches) -> anyho
         // Each experiment gets matches of its own subcommand (its options at
         // their defaults, `--quick` as `all` was asked), not `all`'s:
         // `get_one` on an option `all` does not define would panic.
-        let mut argv = vec![e.name()];
+        let cmd = experiment_command(*e);
+        let mut argv = vec![e.name().to_string()];
         if quick {
-            argv.push("--quick");
+            argv.push("--quick".into());
         }
         if let Some(p) = &prof {
-            argv.extend(["--prof", p.as_str()]);
+            argv.extend(["--prof".into(), p.clone()]);
         }
-        let result = experiment_command(*e)
+        for (option, value) in &passed_on {
+            if cmd.get_arguments().any(|a| a.get_long() == Some(option)) {
+                argv.extend([format!("--{option}"), value.to_string()]);
+            }
+        }
+        let result = cmd
             .try_get_matches_from(argv)
             .with_context(|| format!("default options of `{}`", e.name()))
             .and_then(|own| {

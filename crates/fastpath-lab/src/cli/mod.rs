@@ -95,7 +95,21 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
             )
             .arg(Arg::new("check").long("check").action(ArgAction::SetTrue).help(
                 "Exit 1 when an experiment misses a goal (a FAIL verdict), not only when one fails to run",
-            )),
+            ))
+            .arg(
+                Arg::new("rounds")
+                    .long("rounds")
+                    .value_name("N")
+                    .value_parser(clap::builder::RangedI64ValueParser::<u64>::new().range(1..=100))
+                    .help("Pass --rounds N, 1 to 100, to each experiment that has it (gc, vm) instead of its default"),
+            )
+            .arg(
+                Arg::new("idle-ms")
+                    .long("idle-ms")
+                    .value_name("MS")
+                    .value_parser(clap::builder::RangedI64ValueParser::<u64>::new().range(0..=60_000))
+                    .help("Pass --idle-ms MS, 0 to 60000, to each experiment that has it (startup, vm) instead of its default"),
+            ),
         )
         .subcommand(compare::command())
         .subcommand(crate::cpu_command::command())

@@ -203,6 +203,14 @@ impl Experiment for Jit {
                 .help("With --only pair: put the lock rows' counter this many bytes past the thread block modulo 4096, a multiple of 8 from 0 to 4088"),
         )
         .arg(
+            Arg::new("prof-rows")
+                .long("prof-rows")
+                .value_name("IDS")
+                .value_delimiter(',')
+                .requires("prof")
+                .help("With --prof: count only these rows (comma list of the counter table's row ids, <operation>/<form>, e.g. uncontended/template,graph/satb); the others are timed, not counted"),
+        )
+        .arg(
             Arg::new("jvm")
                 .long("jvm")
                 .value_name("DIR")
@@ -233,6 +241,23 @@ impl Experiment for Jit {
                 _ => {}
             }
         }
+        for id in matches
+            .try_get_many::<String>("prof-rows")
+            .ok()
+            .flatten()
+            .into_iter()
+            .flatten()
+        {
+            if id
+                .split_once('/')
+                .and_then(|(op, form)| region(op, form))
+                .is_none()
+            {
+                return Err(format!(
+                    "--prof-rows {id}: no such row (an id of the counter table: <operation>/<form>, e.g. uncontended/template, poll/cranelift, graph/satb)"
+                ));
+            }
+        }
         // With --hotspot the folder is made (run.sh writes into it).
         let made_here = matches.try_get_one::<bool>("hotspot").ok().flatten() == Some(&true);
         match matches.try_get_one::<PathBuf>("jvm").ok().flatten() {
@@ -251,7 +276,12 @@ impl Experiment for Jit {
     }
 
     fn run(&self, ctx: &Context) -> anyhow::Result<()> {
-        let prof = ctx.profiler(self.name())?;
+        let rows = ctx.matches.try_get_many::<String>("prof-rows").ok().flatten();
+        let rows: Option<Vec<String>> = rows.map(|r| r.cloned().collect());
+        let prof = ctx.profiler(self.name())?.map(|p| match rows {
+            Some(r) => p.only_rows(r),
+            None => p,
+        });
         let only = ctx.option::<String>("only");
         let mut s = ctx.settings();
         if let Some(i) = ctx.option::<u32>("iterations") {

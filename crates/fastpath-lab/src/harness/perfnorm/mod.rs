@@ -137,6 +137,8 @@ pub struct Profiler {
     notes: Vec<String>,
     exe: PathBuf,
     experiment: String,
+    /// The rows to count (`None`: every row).
+    rows: Option<Vec<String>>,
 }
 
 /// Counters per operation for one row, or why there are none.
@@ -195,6 +197,7 @@ impl Profiler {
             notes,
             exe,
             experiment: experiment.to_string(),
+            rows: None,
         }
     }
 
@@ -207,7 +210,15 @@ impl Profiler {
             notes: Vec::new(),
             exe,
             experiment: experiment.to_string(),
+            rows: None,
         }
+    }
+
+    /// This profiler counting only the rows `ids`; the others get no
+    /// counters, with that reason (an experiment's `--prof-rows`).
+    pub fn only_rows(mut self, ids: Vec<String>) -> Profiler {
+        self.rows = Some(ids);
+        self
     }
 
     /// The path in use, or why there is none.
@@ -242,6 +253,9 @@ impl Profiler {
             multiplexed: false,
         };
         p.per_op = match &self.path {
+            _ if self.rows.as_ref().is_some_and(|r| !r.iter().any(|x| x == id)) => {
+                Err("not counted: not in --prof-rows".into())
+            }
             Err(e) => Err(e.clone()),
             Ok(_) if region.threads > 1 => Err(format!(
                 "{} threads: counters follow one thread (and Valgrind serialises threads), so multi-threaded rows are not profiled",
@@ -563,6 +577,7 @@ mod tests {
         let prof = Profiler {
             path: Err("no valgrind".into()),
             notes: vec![],
+            rows: None,
             exe: PathBuf::from("x"),
             experiment: "e".into(),
         };
