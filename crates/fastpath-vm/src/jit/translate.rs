@@ -294,7 +294,19 @@ pub(super) struct Translator<'e, 'f> {
     /// Lock coarsening in the compiled method (`coarsen.rs`), when it
     /// has a coarsenable `monitorexit`.
     coarsening: Option<super::coarsen::Coarsening>,
+    /// A leaf entry (`is_leaf`): the `caller` parameter, which every
+    /// safepoint stores into the frame's header with the method and
+    /// `COMPILED` (the entry writes no header).
+    leaf_caller: Option<Value>,
 }
+
+/// The largest method, in bytecode bytes, whose entry may be a leaf entry
+/// (`Translator::is_leaf`), which leaves out the native stack check: a
+/// leaf inlines nothing (it has no call to inline), so its native frame,
+/// a few kilobytes of spill slots at most, stays far inside the
+/// margin `frame::native_limit_below` keeps for the frames between two
+/// checks (its caller checked at its own entry).
+pub const LEAF_MAX_BYTES: usize = 200;
 
 /// The signature of an on-stack-replacement entry: `(fp) -> (value,
 /// status)`, SystemV, the context in the pinned register. `fp` is the
@@ -400,6 +412,7 @@ pub fn translate(
         inlined_calls: 0,
         guarded_calls: 0,
         coarsening: None,
+        leaf_caller: None,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
@@ -517,6 +530,18 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// The entry block: the frame header, the stack checks, the poll, a
     /// synchronized method's lock; then the first instruction's block.
+    ///
+    /// A leaf entry (`is_leaf`) has only the slot-stack check: no
+    /// native stack check, no header, no poll. It writes its header at
+    /// each of its safepoints instead (`spill`), which are all on cold
+    /// paths, as an inlined callee's: nothing reads a compiled frame's
+    /// header but the stack walks that start at a safepoint of the frame
+    /// itself or of a frame it called, and a leaf makes no call but from
+    /// a safepoint. It needs no entry poll: a run of it between two
+    /// polls is straight-line code or a loop whose back edge polls, and
+    /// the method it returns to polled at its own entry (HotSpot's C2
+    /// leaves the stack bang out of small leaf methods for the same
+    /// reason, and polls at returns and back edges only).
     fn prologue(&mut self) {
         let entry = self.b.create_block();
         self.b.append_block_params_for_function_params(entry);
@@ -525,6 +550,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let (sp, caller) = (params[0], params[1]);
         let trusted = MemFlagsData::trusted();
         let readonly = trusted.with_readonly();
+        let leaf = self.is_leaf();
         self.ctx = self.b.ins().get_pinned_reg(I64);
         self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
         self.s.fp = self.b.ins().iadd_imm_s(sp, (self.s.ml * 8) as i64);
@@ -532,16 +558,24 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.extent_inst = self.b.func.dfg.value_def(extent).inst();
         let end = self.b.ins().iadd(self.s.fp, extent);
         let limit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_LIMIT);
-        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
         let overflow = self.b.create_block();
-        let native = self.b.create_block();
         let setup = self.b.create_block();
-        self.b.ins().brif(over, overflow, &[], native, &[]);
-        self.b.switch_to_block(native);
-        let nsp = self.b.ins().get_stack_pointer(I64);
-        let nlimit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_NATIVE_LIMIT);
-        let deep = self.b.ins().icmp(IntCC::UnsignedLessThan, nsp, nlimit);
-        self.b.ins().brif(deep, overflow, &[], setup, &[]);
+        if leaf {
+            let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
+            self.b.ins().brif(over, overflow, &[], setup, &[]);
+        } else {
+            // Both checks, one branch: `limit - end` and `rsp -
+            // native_limit` are differences of user-space addresses
+            // (below 2^47), so either is negative exactly when its check
+            // fails, and their `or` is negative when one of them is.
+            let room = self.b.ins().isub(limit, end);
+            let nsp = self.b.ins().get_stack_pointer(I64);
+            let nlimit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_NATIVE_LIMIT);
+            let native_room = self.b.ins().isub(nsp, nlimit);
+            let both = self.b.ins().bor(room, native_room);
+            let over = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, both, 0);
+            self.b.ins().brif(over, overflow, &[], setup, &[]);
+        }
 
         self.b.set_cold_block(overflow);
         self.b.switch_to_block(overflow);
@@ -550,11 +584,11 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.return_thrown();
 
         self.b.switch_to_block(setup);
-        let method = self.b.ins().iconst(I64, self.s.m as *const Method as i64);
-        self.b.ins().store(trusted, method, self.s.fp, off::FRAME_METHOD);
-        self.b.ins().store(trusted, caller, self.s.fp, off::FRAME_CALLER);
-        let flags = self.b.ins().iconst(I64, COMPILED as i64);
-        self.b.ins().store(trusted, flags, self.s.fp, off::FRAME_FLAGS);
+        if leaf {
+            self.leaf_caller = Some(caller);
+        } else {
+            write_header(&mut self.b, self.s.fp, self.s.m, caller);
+        }
         if self.s.m.is_synchronized() {
             // The root scanner reads a synchronized frame's `sync_obj`
             // from its first safepoint on, the entry poll below, which
@@ -580,7 +614,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         // The entry poll (the interpreter's, at a frame's entry), reported
         // at the first instruction, whose map holds the arguments.
-        self.poll(0);
+        if !leaf {
+            self.poll(0);
+        }
         if self.s.m.is_synchronized() {
             self.lock_method();
         }
@@ -588,6 +624,35 @@ impl<'e, 'f> Translator<'e, 'f> {
         let first = self.s.blocks[0].expect("instruction 0 is reachable");
         self.b.ins().jump(first, &[]);
         self.s.filled = true;
+    }
+
+    /// Whether the method's entry is a leaf entry (`prologue`): its own
+    /// entry, at most [`LEAF_MAX_BYTES`] of bytecode, not synchronized,
+    /// no monitor instruction, and no call but on paths that can only
+    /// throw (`cold.rs`: building the exception), which the translator
+    /// never inlines. A leaf's only safepoints are then on cold paths (the
+    /// back edges' polls, allocation's and the barriers' slow paths, the
+    /// throws and the calls that build what they throw).
+    fn is_leaf(&mut self) -> bool {
+        let small = self
+            .s
+            .m
+            .code
+            .as_ref()
+            .is_some_and(|c| c.code.len() <= LEAF_MAX_BYTES);
+        if !self.own_entry || !small || self.s.m.is_synchronized() {
+            return false;
+        }
+        if self.s.throw_only.is_empty() {
+            self.s.throw_only = super::cold::throw_only(&self.s.ops, &self.s.d.switches);
+        }
+        let s = &self.s;
+        s.ops.iter().enumerate().all(|(i, op)| match op {
+            Op::MonitorEnter | Op::MonitorExit => false,
+            Op::Invoke(Dispatch::Static, m) if is_on_spin_wait(m) => true,
+            Op::Invoke(..) => s.throw_only[i],
+            _ => true,
+        })
     }
 
     /// The entry block of an on-stack-replacement entry at instruction
@@ -945,6 +1010,11 @@ impl<'e, 'f> Translator<'e, 'f> {
         // reloaded from the frame after the call.
         self.facts().forget_memory();
         let mut out = Vec::new();
+        if let Some(caller) = self.leaf_caller {
+            let root = self.outer.first().map_or(&self.s, |o| &o.scope);
+            let (fp, m) = (root.fp, root.m);
+            write_header(&mut self.b, fp, m, caller);
+        }
         for k in 0..self.outer.len() {
             let caller_fp = if k == 0 {
                 None
@@ -2350,7 +2420,9 @@ fn statically_bound(dispatch: Dispatch, m: &'static Method) -> bool {
     }
 }
 
-/// Writes an inlined frame's header: its method, its caller, compiled.
+/// Writes a frame's header: its method, its caller, compiled (at a
+/// compiled method's entry; at each safepoint for an inlined frame and a
+/// leaf entry's).
 fn write_header(b: &mut FunctionBuilder, fp: Value, m: &'static Method, caller: Value) {
     let trusted = MemFlagsData::trusted();
     let method = b.ins().iconst(I64, m as *const Method as i64);
