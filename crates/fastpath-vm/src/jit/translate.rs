@@ -298,14 +298,21 @@ pub(super) struct Translator<'e, 'f> {
     /// safepoint stores into the frame's header with the method and
     /// `COMPILED` (the entry writes no header).
     leaf_caller: Option<Value>,
+    /// Whether the entry is to be a leaf entry if the method allows
+    /// (`is_leaf`).
+    try_leaf: bool,
+    /// A call was made from an instruction of the compiled method and of
+    /// every inlined callee on the way that does not only throw: the
+    /// method is not a leaf.
+    hot_call: bool,
 }
 
 /// The largest method, in bytecode bytes, whose entry may be a leaf entry
-/// (`Translator::is_leaf`), which leaves out the native stack check: a
-/// leaf inlines nothing (it has no call to inline), so its native frame,
-/// a few kilobytes of spill slots at most, stays far inside the
-/// margin `frame::native_limit_below` keeps for the frames between two
-/// checks (its caller checked at its own entry).
+/// (`Translator::is_leaf`), which leaves out the native stack check: its
+/// native frame, with at most [`INLINE_BUDGET_BYTES`] inlined, holds a few
+/// kilobytes of spill slots at most and stays far inside the margin
+/// `frame::native_limit_below` keeps for the frames between two checks
+/// (its caller checked at its own entry).
 pub const LEAF_MAX_BYTES: usize = 200;
 
 /// The signature of an on-stack-replacement entry: `(fp) -> (value,
@@ -343,6 +350,11 @@ pub struct Translated {
 /// signature [`osr_signature`]): it continues an interpreted frame of `m`
 /// at that instruction, a backward branch's target with an empty operand
 /// stack, from the frame's locals (`prologue_osr`).
+///
+/// A small method's entry is first translated as a leaf entry
+/// (`Translator::is_leaf`); when the translation makes a call on a path
+/// that does not only throw (a callee it did not inline), it is
+/// translated again with the ordinary entry.
 pub fn translate(
     env: &CompileEnv,
     m: &'static Method,
@@ -351,6 +363,54 @@ pub fn translate(
     fctx: &mut FunctionBuilderContext,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> Result<Translated, Unsupported> {
+    if osr.is_none() && leaf_candidate(m, d) {
+        // A context of its own: a dropped translation leaves a builder
+        // context in the state it had, which the next one cannot reuse.
+        let mut leaf_fctx = FunctionBuilderContext::new();
+        if let Some(t) = translate_as(env, m, d, osr, &mut leaf_fctx, frontend, true)? {
+            return Ok(t);
+        }
+    }
+    Ok(translate_as(env, m, d, osr, fctx, frontend, false)?.expect("an ordinary entry is always kept"))
+}
+
+/// Whether `m` may have a leaf entry: at most [`LEAF_MAX_BYTES`] of
+/// bytecode, not synchronized, no monitor instruction, and every call
+/// one the translator may inline (statically bound, or virtual, which
+/// class-hierarchy analysis may bind) or on a path that only throws.
+/// Whether the calls are inlined is known only once translated.
+fn leaf_candidate(m: &'static Method, d: &'static Decoded) -> bool {
+    let small = m.code.as_ref().is_some_and(|c| c.code.len() <= LEAF_MAX_BYTES);
+    if !small || m.is_synchronized() {
+        return false;
+    }
+    let Ok(ops) = super::ops::ops_of(m, d) else {
+        return false;
+    };
+    let cold = super::cold::throw_only(&ops, &d.switches);
+    ops.iter().enumerate().all(|(i, op)| match *op {
+        Op::MonitorEnter | Op::MonitorExit => false,
+        Op::Invoke(dispatch, callee) => {
+            cold[i]
+                || (!std::ptr::eq(callee, m)
+                    && (statically_bound(dispatch, callee) || matches!(dispatch, Dispatch::Virtual(_))))
+        }
+        _ => true,
+    })
+}
+
+/// [`translate`] with a leaf entry (`leaf`) or the ordinary one; `None`
+/// when a leaf entry was asked for and the method makes a call on a path
+/// that does not only throw.
+fn translate_as(
+    env: &CompileEnv,
+    m: &'static Method,
+    d: &'static Decoded,
+    osr: Option<usize>,
+    fctx: &mut FunctionBuilderContext,
+    frontend: cranelift_codegen::isa::TargetFrontendConfig,
+    leaf: bool,
+) -> Result<Option<Translated>, Unsupported> {
     let mut ops = super::ops::ops_of(m, d).map_err(Unsupported)?;
     if ops.is_empty() {
         return Err(Unsupported("no code".into()));
@@ -413,6 +473,8 @@ pub fn translate(
         guarded_calls: 0,
         coarsening: None,
         leaf_caller: None,
+        try_leaf: leaf,
+        hot_call: false,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
@@ -442,15 +504,18 @@ pub fn translate(
         .as_ref()
         .map_or(0, |c| c.plan.exits.iter().filter(|&&x| x).count());
     let extent = t.extent as usize;
+    if t.leaf_caller.is_some() && t.hot_call {
+        return Ok(None);
+    }
     t.b.seal_all_blocks();
     t.b.finalize(frontend);
-    Ok(Translated {
+    Ok(Some(Translated {
         func,
         inlined,
         guarded,
         coarsened,
         extent,
-    })
+    }))
 }
 
 impl<'e, 'f> Translator<'e, 'f> {
@@ -531,15 +596,17 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// The entry block: the frame header, the stack checks, the poll, a
     /// synchronized method's lock; then the first instruction's block.
     ///
-    /// A leaf entry (`is_leaf`) has only the slot-stack check: no
-    /// native stack check, no header, no poll. It writes its header at
-    /// each of its safepoints instead (`spill`), which are all on cold
-    /// paths, as an inlined callee's: nothing reads a compiled frame's
-    /// header but the stack walks that start at a safepoint of the frame
-    /// itself or of a frame it called, and a leaf makes no call but from
-    /// a safepoint. It needs no entry poll: a run of it between two
+    /// A leaf entry (`is_leaf`: a small method whose calls are all
+    /// inlined or on paths that only throw) has only the slot-stack
+    /// check: no native stack check, no header, no poll. It writes its
+    /// header at each of its safepoints instead (`spill`), which are all
+    /// on cold paths, as an inlined callee's: nothing reads a compiled
+    /// frame's header but the stack walks that start at a safepoint of
+    /// the frame itself or of a frame it called, and every call is made
+    /// from a safepoint. It needs no entry poll: a run of it between two
     /// polls is straight-line code or a loop whose back edge polls, and
-    /// the method it returns to polled at its own entry (HotSpot's C2
+    /// the method it returns to polled at its own entry; it polls before
+    /// each call on its throwing paths (`invoke`) (HotSpot's C2
     /// leaves the stack bang out of small leaf methods for the same
     /// reason, and polls at returns and back edges only).
     fn prologue(&mut self) {
@@ -626,33 +693,23 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.s.filled = true;
     }
 
-    /// Whether the method's entry is a leaf entry (`prologue`): its own
-    /// entry, at most [`LEAF_MAX_BYTES`] of bytecode, not synchronized,
-    /// no monitor instruction, and no call but on paths that can only
-    /// throw (`cold.rs`: building the exception), which the translator
-    /// never inlines. A leaf's only safepoints are then on cold paths (the
-    /// back edges' polls, allocation's and the barriers' slow paths, the
-    /// throws and the calls that build what they throw).
+    /// Whether the method's entry is a leaf entry (`prologue`): asked for
+    /// by [`translate`], which checked [`leaf_candidate`] and drops the
+    /// translation if a call it makes turns out not to be on a path that
+    /// only throws (`hot_call`). A leaf's only safepoints are then on
+    /// cold paths (the back edges' polls, allocation's and the barriers'
+    /// slow paths, the throws and the calls that build what they throw).
     fn is_leaf(&mut self) -> bool {
-        let small = self
-            .s
-            .m
-            .code
-            .as_ref()
-            .is_some_and(|c| c.code.len() <= LEAF_MAX_BYTES);
-        if !self.own_entry || !small || self.s.m.is_synchronized() {
-            return false;
+        self.try_leaf && self.own_entry
+    }
+
+    /// Records a call made here (`hot_call`) unless the instruction, or
+    /// the call of an inlined callee it is in, only throws.
+    fn note_call(&mut self) {
+        let cold_here = |s: &Scope| s.throw_only.get(s.idx).copied().unwrap_or(false);
+        if !cold_here(&self.s) && !self.outer.iter().any(|o| cold_here(&o.scope)) {
+            self.hot_call = true;
         }
-        if self.s.throw_only.is_empty() {
-            self.s.throw_only = super::cold::throw_only(&self.s.ops, &self.s.d.switches);
-        }
-        let s = &self.s;
-        s.ops.iter().enumerate().all(|(i, op)| match op {
-            Op::MonitorEnter | Op::MonitorExit => false,
-            Op::Invoke(Dispatch::Static, m) if is_on_spin_wait(m) => true,
-            Op::Invoke(..) => s.throw_only[i],
-            _ => true,
-        })
     }
 
     /// The entry block of an on-stack-replacement entry at instruction
@@ -1997,6 +2054,17 @@ impl<'e, 'f> Translator<'e, 'f> {
     // ---- calls -------------------------------------------------------------------
 
     fn invoke(&mut self, dispatch: Dispatch, m: &'static Method) -> Result<(), Unsupported> {
+        if self.s.throw_only.is_empty() {
+            self.s.throw_only = super::cold::throw_only(&self.s.ops, &self.s.d.switches);
+        }
+        let cold = self.s.throw_only[self.s.idx];
+        if cold && self.leaf_caller.is_some() {
+            // A leaf polls before each call it makes (all on paths that
+            // only throw, `prologue`): a run of leaves calling leaves
+            // between two polls, each calling from handlers of what the
+            // last one threw, could otherwise grow with no bound.
+            self.poll(self.s.idx);
+        }
         if dispatch == Dispatch::Static {
             self.init_check(m.class);
         }
@@ -2014,10 +2082,6 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.null_check(args[0].1);
             self.s.stack.truncate(depth_after);
         }
-        if self.s.throw_only.is_empty() {
-            self.s.throw_only = super::cold::throw_only(&self.s.ops, &self.s.d.switches);
-        }
-        let cold = self.s.throw_only[self.s.idx];
         if let Some(callee) = self.inline_candidate(dispatch, m).filter(|_| !cold) {
             return self.inline_call(m, callee, args, depth_after);
         }
@@ -2073,6 +2137,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// `call_method`'s compiled path: the frame spilled (not published),
     /// the callee's frame above the live operands, the result pushed.
     fn call_self(&mut self, m: &'static Method, args: &[(K, Value)], depth_after: usize) {
+        self.note_call();
         let sp_args = self
             .b
             .ins()
@@ -2111,6 +2176,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// the operand stack `depth_after` deep below them: its compiled
     /// entry when it has one, else the `Invoke` helper; pushes the result.
     fn call_method(&mut self, m: &'static Method, target: Value, args: &[(K, Value)], depth_after: usize) {
+        self.note_call();
         let arg_slots = m.arg_slots as usize;
         let trusted = MemFlagsData::trusted();
         let sp_args = self
