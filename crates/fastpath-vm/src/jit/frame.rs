@@ -31,10 +31,11 @@
 //! have put it, and writes it, header included, only at its own
 //! safepoints, its callers' frames with it: between safepoints no one
 //! reads the slot stack, so a frame that is never published costs
-//! nothing. A leaf method (one that calls nothing but on paths that only
-//! throw, `Translator::is_leaf`) does the same with its own header: its
-//! entry checks the slot stack and writes nothing, and each of its
-//! safepoints, all on cold paths, stores the header with the frame.
+//! nothing. A leaf method (small, its calls all inlined or on paths that
+//! only throw, `Translator::is_leaf`) does nearly the same with its own
+//! header: its entry checks the slot stack and stores only the caller,
+//! and each of its safepoints, all on cold paths, stores the method and
+//! `COMPILED` with the frame.
 //!
 //! On-stack replacement turns an interpreted frame into a compiled one in
 //! place: the layout is the same, so the interpreter (`entry.rs`,

@@ -294,10 +294,11 @@ pub(super) struct Translator<'e, 'f> {
     /// Lock coarsening in the compiled method (`coarsen.rs`), when it
     /// has a coarsenable `monitorexit`.
     coarsening: Option<super::coarsen::Coarsening>,
-    /// A leaf entry (`is_leaf`): the `caller` parameter, which every
-    /// safepoint stores into the frame's header with the method and
-    /// `COMPILED` (the entry writes no header).
-    leaf_caller: Option<Value>,
+    /// A leaf entry (`is_leaf`): its entry stores only the header's
+    /// `caller` (a register kept live through the function would cost
+    /// its loops more than the store), and every safepoint stores the
+    /// method and `COMPILED`.
+    leaf: bool,
     /// Whether the entry is to be a leaf entry if the method allows
     /// (`is_leaf`).
     try_leaf: bool,
@@ -472,7 +473,7 @@ fn translate_as(
         inlined_calls: 0,
         guarded_calls: 0,
         coarsening: None,
-        leaf_caller: None,
+        leaf: false,
         try_leaf: leaf,
         hot_call: false,
     };
@@ -504,7 +505,7 @@ fn translate_as(
         .as_ref()
         .map_or(0, |c| c.plan.exits.iter().filter(|&&x| x).count());
     let extent = t.extent as usize;
-    if t.leaf_caller.is_some() && t.hot_call {
+    if t.leaf && t.hot_call {
         return Ok(None);
     }
     t.b.seal_all_blocks();
@@ -598,9 +599,9 @@ impl<'e, 'f> Translator<'e, 'f> {
     ///
     /// A leaf entry (`is_leaf`: a small method whose calls are all
     /// inlined or on paths that only throw) has only the slot-stack
-    /// check: no native stack check, no header, no poll. It writes its
-    /// header at each of its safepoints instead (`spill`), which are all
-    /// on cold paths, as an inlined callee's: nothing reads a compiled
+    /// check: no native stack check, no poll, and of the header only the
+    /// caller. It writes the rest at each of its safepoints instead
+    /// (`spill`), which are all on cold paths, as an inlined callee's: nothing reads a compiled
     /// frame's header but the stack walks that start at a safepoint of
     /// the frame itself or of a frame it called, and every call is made
     /// from a safepoint. It needs no entry poll: a run of it between two
@@ -652,7 +653,8 @@ impl<'e, 'f> Translator<'e, 'f> {
 
         self.b.switch_to_block(setup);
         if leaf {
-            self.leaf_caller = Some(caller);
+            self.leaf = true;
+            self.b.ins().store(trusted, caller, self.s.fp, off::FRAME_CALLER);
         } else {
             write_header(&mut self.b, self.s.fp, self.s.m, caller);
         }
@@ -1067,10 +1069,10 @@ impl<'e, 'f> Translator<'e, 'f> {
         // reloaded from the frame after the call.
         self.facts().forget_memory();
         let mut out = Vec::new();
-        if let Some(caller) = self.leaf_caller {
+        if self.leaf {
             let root = self.outer.first().map_or(&self.s, |o| &o.scope);
             let (fp, m) = (root.fp, root.m);
-            write_header(&mut self.b, fp, m, caller);
+            write_method_and_flags(&mut self.b, fp, m);
         }
         for k in 0..self.outer.len() {
             let caller_fp = if k == 0 {
@@ -2058,7 +2060,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.s.throw_only = super::cold::throw_only(&self.s.ops, &self.s.d.switches);
         }
         let cold = self.s.throw_only[self.s.idx];
-        if cold && self.leaf_caller.is_some() {
+        if cold && self.leaf {
             // A leaf polls before each call it makes (all on paths that
             // only throw, `prologue`): a run of leaves calling leaves
             // between two polls, each calling from handlers of what the
@@ -2490,10 +2492,17 @@ fn statically_bound(dispatch: Dispatch, m: &'static Method) -> bool {
 /// compiled method's entry; at each safepoint for an inlined frame and a
 /// leaf entry's).
 fn write_header(b: &mut FunctionBuilder, fp: Value, m: &'static Method, caller: Value) {
+    b.ins()
+        .store(MemFlagsData::trusted(), caller, fp, off::FRAME_CALLER);
+    write_method_and_flags(b, fp, m);
+}
+
+/// Writes a frame header's method and `COMPILED` (a leaf entry's
+/// safepoints: its entry stored the caller).
+fn write_method_and_flags(b: &mut FunctionBuilder, fp: Value, m: &'static Method) {
     let trusted = MemFlagsData::trusted();
     let method = b.ins().iconst(I64, m as *const Method as i64);
     b.ins().store(trusted, method, fp, off::FRAME_METHOD);
-    b.ins().store(trusted, caller, fp, off::FRAME_CALLER);
     let flags = b.ins().iconst(I64, COMPILED as i64);
     b.ins().store(trusted, flags, fp, off::FRAME_FLAGS);
 }
