@@ -632,17 +632,14 @@ impl<'e, 'f> Translator<'e, 'f> {
             let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
             self.b.ins().brif(over, overflow, &[], setup, &[]);
         } else {
-            // Both checks, one branch: `limit - end` and `rsp -
-            // native_limit` are differences of user-space addresses
-            // (below 2^47), so either is negative exactly when its check
-            // fails, and their `or` is negative when one of them is.
-            let room = self.b.ins().isub(limit, end);
+            let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
+            let native = self.b.create_block();
+            self.b.ins().brif(over, overflow, &[], native, &[]);
+            self.b.switch_to_block(native);
             let nsp = self.b.ins().get_stack_pointer(I64);
             let nlimit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_NATIVE_LIMIT);
-            let native_room = self.b.ins().isub(nsp, nlimit);
-            let both = self.b.ins().bor(room, native_room);
-            let over = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, both, 0);
-            self.b.ins().brif(over, overflow, &[], setup, &[]);
+            let deep = self.b.ins().icmp(IntCC::UnsignedLessThan, nsp, nlimit);
+            self.b.ins().brif(deep, overflow, &[], setup, &[]);
         }
 
         self.b.set_cold_block(overflow);
