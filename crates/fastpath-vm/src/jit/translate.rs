@@ -295,8 +295,8 @@ pub(super) struct Translator<'e, 'f> {
     /// has a coarsenable `monitorexit`.
     coarsening: Option<super::coarsen::Coarsening>,
     /// A leaf entry (`is_leaf`): its entry stores only the header's
-    /// `caller` (a register kept live through the function would cost
-    /// its loops more than the store), and every safepoint stores the
+    /// `caller` (so that the parameter is not kept live through the
+    /// function for the safepoints), and every safepoint stores the
     /// method and `COMPILED`.
     leaf: bool,
     /// Whether the entry is to be a leaf entry if the method allows
