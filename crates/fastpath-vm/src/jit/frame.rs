@@ -31,7 +31,11 @@
 //! have put it, and writes it, header included, only at its own
 //! safepoints, its callers' frames with it: between safepoints no one
 //! reads the slot stack, so a frame that is never published costs
-//! nothing.
+//! nothing. A leaf method (small, its calls all inlined or on paths that
+//! only throw, `Translator::is_leaf`) does nearly the same with its own
+//! header: its entry checks the slot stack and stores only the caller,
+//! and each of its safepoints, all on cold paths, stores the method and
+//! `COMPILED` with the frame.
 //!
 //! On-stack replacement turns an interpreted frame into a compiled one in
 //! place: the layout is the same, so the interpreter (`entry.rs`,
@@ -58,7 +62,11 @@ pub const COMPILED: usize = 2;
 
 /// In a compiled frame's position: a call is in progress, so the callee
 /// owns the arguments (the scanner leaves them to the callee's frame).
-pub const IN_CALL: usize = 1 << 32;
+/// Above every instruction index (a method has at most 65535 bytes of
+/// code) and below 2^31, so that a position with it is a sign-extended
+/// 32-bit immediate: one `mov $imm32, mem` on x86-64 where a wider
+/// constant takes a `movabs` into a register first.
+pub const IN_CALL: usize = 1 << 30;
 
 /// The position word's instruction index.
 pub const POSITION_MASK: usize = IN_CALL - 1;

@@ -294,7 +294,27 @@ pub(super) struct Translator<'e, 'f> {
     /// Lock coarsening in the compiled method (`coarsen.rs`), when it
     /// has a coarsenable `monitorexit`.
     coarsening: Option<super::coarsen::Coarsening>,
+    /// A leaf entry (`is_leaf`): its entry stores only the header's
+    /// `caller` (so that the parameter is not kept live through the
+    /// function for the safepoints), and every safepoint stores the
+    /// method and `COMPILED`.
+    leaf: bool,
+    /// Whether the entry is to be a leaf entry if the method allows
+    /// (`is_leaf`).
+    try_leaf: bool,
+    /// A call was made from an instruction of the compiled method and of
+    /// every inlined callee on the way that does not only throw: the
+    /// method is not a leaf.
+    hot_call: bool,
 }
+
+/// The largest method, in bytecode bytes, whose entry may be a leaf entry
+/// (`Translator::is_leaf`), which leaves out the native stack check: its
+/// native frame, with at most [`INLINE_BUDGET_BYTES`] inlined, holds a few
+/// kilobytes of spill slots at most and stays far inside the margin
+/// `frame::native_limit_below` keeps for the frames between two checks
+/// (its caller checked at its own entry).
+pub const LEAF_MAX_BYTES: usize = 200;
 
 /// The signature of an on-stack-replacement entry: `(fp) -> (value,
 /// status)`, SystemV, the context in the pinned register. `fp` is the
@@ -331,6 +351,11 @@ pub struct Translated {
 /// signature [`osr_signature`]): it continues an interpreted frame of `m`
 /// at that instruction, a backward branch's target with an empty operand
 /// stack, from the frame's locals (`prologue_osr`).
+///
+/// A small method's entry is first translated as a leaf entry
+/// (`Translator::is_leaf`); when the translation makes a call on a path
+/// that does not only throw (a callee it did not inline), it is
+/// translated again with the ordinary entry.
 pub fn translate(
     env: &CompileEnv,
     m: &'static Method,
@@ -339,6 +364,54 @@ pub fn translate(
     fctx: &mut FunctionBuilderContext,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> Result<Translated, Unsupported> {
+    if osr.is_none() && leaf_candidate(m, d) {
+        // A context of its own: a dropped translation leaves a builder
+        // context in the state it had, which the next one cannot reuse.
+        let mut leaf_fctx = FunctionBuilderContext::new();
+        if let Some(t) = translate_as(env, m, d, osr, &mut leaf_fctx, frontend, true)? {
+            return Ok(t);
+        }
+    }
+    Ok(translate_as(env, m, d, osr, fctx, frontend, false)?.expect("an ordinary entry is always kept"))
+}
+
+/// Whether `m` may have a leaf entry: at most [`LEAF_MAX_BYTES`] of
+/// bytecode, not synchronized, no monitor instruction, and every call
+/// one the translator may inline (statically bound, or virtual, which
+/// class-hierarchy analysis may bind) or on a path that only throws.
+/// Whether the calls are inlined is known only once translated.
+fn leaf_candidate(m: &'static Method, d: &'static Decoded) -> bool {
+    let small = m.code.as_ref().is_some_and(|c| c.code.len() <= LEAF_MAX_BYTES);
+    if !small || m.is_synchronized() {
+        return false;
+    }
+    let Ok(ops) = super::ops::ops_of(m, d) else {
+        return false;
+    };
+    let cold = super::cold::throw_only(&ops, &d.switches);
+    ops.iter().enumerate().all(|(i, op)| match *op {
+        Op::MonitorEnter | Op::MonitorExit => false,
+        Op::Invoke(dispatch, callee) => {
+            cold[i]
+                || (!std::ptr::eq(callee, m)
+                    && (statically_bound(dispatch, callee) || matches!(dispatch, Dispatch::Virtual(_))))
+        }
+        _ => true,
+    })
+}
+
+/// [`translate`] with a leaf entry (`leaf`) or the ordinary one; `None`
+/// when a leaf entry was asked for and the method makes a call on a path
+/// that does not only throw.
+fn translate_as(
+    env: &CompileEnv,
+    m: &'static Method,
+    d: &'static Decoded,
+    osr: Option<usize>,
+    fctx: &mut FunctionBuilderContext,
+    frontend: cranelift_codegen::isa::TargetFrontendConfig,
+    leaf: bool,
+) -> Result<Option<Translated>, Unsupported> {
     let mut ops = super::ops::ops_of(m, d).map_err(Unsupported)?;
     if ops.is_empty() {
         return Err(Unsupported("no code".into()));
@@ -400,6 +473,9 @@ pub fn translate(
         inlined_calls: 0,
         guarded_calls: 0,
         coarsening: None,
+        leaf: false,
+        try_leaf: leaf,
+        hot_call: false,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.make_blocks();
@@ -429,15 +505,18 @@ pub fn translate(
         .as_ref()
         .map_or(0, |c| c.plan.exits.iter().filter(|&&x| x).count());
     let extent = t.extent as usize;
+    if t.leaf && t.hot_call {
+        return Ok(None);
+    }
     t.b.seal_all_blocks();
     t.b.finalize(frontend);
-    Ok(Translated {
+    Ok(Some(Translated {
         func,
         inlined,
         guarded,
         coarsened,
         extent,
-    })
+    }))
 }
 
 impl<'e, 'f> Translator<'e, 'f> {
@@ -517,6 +596,20 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// The entry block: the frame header, the stack checks, the poll, a
     /// synchronized method's lock; then the first instruction's block.
+    ///
+    /// A leaf entry (`is_leaf`: a small method whose calls are all
+    /// inlined or on paths that only throw) has only the slot-stack
+    /// check: no native stack check, no poll, and of the header only the
+    /// caller. It writes the rest at each of its safepoints instead
+    /// (`spill`), which are all on cold paths, as an inlined callee's: nothing reads a compiled
+    /// frame's header but the stack walks that start at a safepoint of
+    /// the frame itself or of a frame it called, and every call is made
+    /// from a safepoint. It needs no entry poll: a run of it between two
+    /// polls is straight-line code or a loop whose back edge polls, and
+    /// the method it returns to polled at its own entry; it polls before
+    /// each call on its throwing paths (`invoke`) (HotSpot's C2
+    /// leaves the stack bang out of small leaf methods for the same
+    /// reason, and polls at returns and back edges only).
     fn prologue(&mut self) {
         let entry = self.b.create_block();
         self.b.append_block_params_for_function_params(entry);
@@ -525,6 +618,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let (sp, caller) = (params[0], params[1]);
         let trusted = MemFlagsData::trusted();
         let readonly = trusted.with_readonly();
+        let leaf = self.is_leaf();
         self.ctx = self.b.ins().get_pinned_reg(I64);
         self.thread = self.b.ins().load(I64, readonly, self.ctx, off::CTX_BLOCK);
         self.s.fp = self.b.ins().iadd_imm_s(sp, (self.s.ml * 8) as i64);
@@ -532,16 +626,21 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.extent_inst = self.b.func.dfg.value_def(extent).inst();
         let end = self.b.ins().iadd(self.s.fp, extent);
         let limit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_LIMIT);
-        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
         let overflow = self.b.create_block();
-        let native = self.b.create_block();
         let setup = self.b.create_block();
-        self.b.ins().brif(over, overflow, &[], native, &[]);
-        self.b.switch_to_block(native);
-        let nsp = self.b.ins().get_stack_pointer(I64);
-        let nlimit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_NATIVE_LIMIT);
-        let deep = self.b.ins().icmp(IntCC::UnsignedLessThan, nsp, nlimit);
-        self.b.ins().brif(deep, overflow, &[], setup, &[]);
+        if leaf {
+            let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
+            self.b.ins().brif(over, overflow, &[], setup, &[]);
+        } else {
+            let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
+            let native = self.b.create_block();
+            self.b.ins().brif(over, overflow, &[], native, &[]);
+            self.b.switch_to_block(native);
+            let nsp = self.b.ins().get_stack_pointer(I64);
+            let nlimit = self.b.ins().load(I64, trusted, self.ctx, off::CTX_NATIVE_LIMIT);
+            let deep = self.b.ins().icmp(IntCC::UnsignedLessThan, nsp, nlimit);
+            self.b.ins().brif(deep, overflow, &[], setup, &[]);
+        }
 
         self.b.set_cold_block(overflow);
         self.b.switch_to_block(overflow);
@@ -550,11 +649,12 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.return_thrown();
 
         self.b.switch_to_block(setup);
-        let method = self.b.ins().iconst(I64, self.s.m as *const Method as i64);
-        self.b.ins().store(trusted, method, self.s.fp, off::FRAME_METHOD);
-        self.b.ins().store(trusted, caller, self.s.fp, off::FRAME_CALLER);
-        let flags = self.b.ins().iconst(I64, COMPILED as i64);
-        self.b.ins().store(trusted, flags, self.s.fp, off::FRAME_FLAGS);
+        if leaf {
+            self.leaf = true;
+            self.b.ins().store(trusted, caller, self.s.fp, off::FRAME_CALLER);
+        } else {
+            write_header(&mut self.b, self.s.fp, self.s.m, caller);
+        }
         if self.s.m.is_synchronized() {
             // The root scanner reads a synchronized frame's `sync_obj`
             // from its first safepoint on, the entry poll below, which
@@ -580,7 +680,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         // The entry poll (the interpreter's, at a frame's entry), reported
         // at the first instruction, whose map holds the arguments.
-        self.poll(0);
+        if !leaf {
+            self.poll(0);
+        }
         if self.s.m.is_synchronized() {
             self.lock_method();
         }
@@ -588,6 +690,25 @@ impl<'e, 'f> Translator<'e, 'f> {
         let first = self.s.blocks[0].expect("instruction 0 is reachable");
         self.b.ins().jump(first, &[]);
         self.s.filled = true;
+    }
+
+    /// Whether the method's entry is a leaf entry (`prologue`): asked for
+    /// by [`translate`], which checked [`leaf_candidate`] and drops the
+    /// translation if a call it makes turns out not to be on a path that
+    /// only throws (`hot_call`). A leaf's only safepoints are then on
+    /// cold paths (the back edges' polls, allocation's and the barriers'
+    /// slow paths, the throws and the calls that build what they throw).
+    fn is_leaf(&mut self) -> bool {
+        self.try_leaf && self.own_entry
+    }
+
+    /// Records a call made here (`hot_call`) unless the instruction, or
+    /// the call of an inlined callee it is in, only throws.
+    fn note_call(&mut self) {
+        let cold_here = |s: &Scope| s.throw_only.get(s.idx).copied().unwrap_or(false);
+        if !cold_here(&self.s) && !self.outer.iter().any(|o| cold_here(&o.scope)) {
+            self.hot_call = true;
+        }
     }
 
     /// The entry block of an on-stack-replacement entry at instruction
@@ -945,6 +1066,11 @@ impl<'e, 'f> Translator<'e, 'f> {
         // reloaded from the frame after the call.
         self.facts().forget_memory();
         let mut out = Vec::new();
+        if self.leaf {
+            let root = self.outer.first().map_or(&self.s, |o| &o.scope);
+            let (fp, m) = (root.fp, root.m);
+            write_method_and_flags(&mut self.b, fp, m);
+        }
         for k in 0..self.outer.len() {
             let caller_fp = if k == 0 {
                 None
@@ -1927,6 +2053,17 @@ impl<'e, 'f> Translator<'e, 'f> {
     // ---- calls -------------------------------------------------------------------
 
     fn invoke(&mut self, dispatch: Dispatch, m: &'static Method) -> Result<(), Unsupported> {
+        if self.s.throw_only.is_empty() {
+            self.s.throw_only = super::cold::throw_only(&self.s.ops, &self.s.d.switches);
+        }
+        let cold = self.s.throw_only[self.s.idx];
+        if cold && self.leaf {
+            // A leaf polls before each call it makes (all on paths that
+            // only throw, `prologue`): a run of leaves calling leaves
+            // between two polls, each calling from handlers of what the
+            // last one threw, could otherwise grow with no bound.
+            self.poll(self.s.idx);
+        }
         if dispatch == Dispatch::Static {
             self.init_check(m.class);
         }
@@ -1944,10 +2081,6 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.null_check(args[0].1);
             self.s.stack.truncate(depth_after);
         }
-        if self.s.throw_only.is_empty() {
-            self.s.throw_only = super::cold::throw_only(&self.s.ops, &self.s.d.switches);
-        }
-        let cold = self.s.throw_only[self.s.idx];
         if let Some(callee) = self.inline_candidate(dispatch, m).filter(|_| !cold) {
             return self.inline_call(m, callee, args, depth_after);
         }
@@ -2003,6 +2136,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// `call_method`'s compiled path: the frame spilled (not published),
     /// the callee's frame above the live operands, the result pushed.
     fn call_self(&mut self, m: &'static Method, args: &[(K, Value)], depth_after: usize) {
+        self.note_call();
         let sp_args = self
             .b
             .ins()
@@ -2041,6 +2175,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// the operand stack `depth_after` deep below them: its compiled
     /// entry when it has one, else the `Invoke` helper; pushes the result.
     fn call_method(&mut self, m: &'static Method, target: Value, args: &[(K, Value)], depth_after: usize) {
+        self.note_call();
         let arg_slots = m.arg_slots as usize;
         let trusted = MemFlagsData::trusted();
         let sp_args = self
@@ -2350,12 +2485,21 @@ fn statically_bound(dispatch: Dispatch, m: &'static Method) -> bool {
     }
 }
 
-/// Writes an inlined frame's header: its method, its caller, compiled.
+/// Writes a frame's header: its method, its caller, compiled (at a
+/// compiled method's entry; at each safepoint for an inlined frame and a
+/// leaf entry's).
 fn write_header(b: &mut FunctionBuilder, fp: Value, m: &'static Method, caller: Value) {
+    b.ins()
+        .store(MemFlagsData::trusted(), caller, fp, off::FRAME_CALLER);
+    write_method_and_flags(b, fp, m);
+}
+
+/// Writes a frame header's method and `COMPILED` (a leaf entry's
+/// safepoints: its entry stored the caller).
+fn write_method_and_flags(b: &mut FunctionBuilder, fp: Value, m: &'static Method) {
     let trusted = MemFlagsData::trusted();
     let method = b.ins().iconst(I64, m as *const Method as i64);
     b.ins().store(trusted, method, fp, off::FRAME_METHOD);
-    b.ins().store(trusted, caller, fp, off::FRAME_CALLER);
     let flags = b.ins().iconst(I64, COMPILED as i64);
     b.ins().store(trusted, flags, fp, off::FRAME_FLAGS);
 }
