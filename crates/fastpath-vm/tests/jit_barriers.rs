@@ -222,13 +222,18 @@ fn gc_state_tests(code: &[Instruction]) -> Vec<usize> {
 }
 
 /// Loads of the reference field at data offset `disp` of an object, after
-/// the entry's checks (whose reads of the context come first, up to the
-/// entry's safepoint poll: the first byte read).
+/// the entry's checks (whose reads of the context come first): up to the
+/// entry's safepoint poll (a byte read of the thread block's poll word)
+/// where the entry has one, else (a leaf's entry: no poll) up to the
+/// slot-stack check's branch, the first conditional jump.
 fn field_loads(code: &[Instruction], disp: u64) -> usize {
+    let poll = fastpath::thread::POLL_WORD_OFFSET as u64;
     let body = code
         .iter()
-        .position(|i| memory(i) && i.memory_size().size() == 1)
-        .expect("the entry's poll");
+        .position(|i| memory(i) && i.memory_size().size() == 1 && i.memory_displacement64() == poll)
+        .or_else(|| code.iter().position(|i| i.is_jcc_short_or_near()))
+        .expect("the entry's stack check")
+        + 1;
     code[body..]
         .iter()
         .filter(|i| {
