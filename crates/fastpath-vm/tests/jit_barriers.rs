@@ -20,9 +20,8 @@ mod harness;
 use std::process::Command;
 use std::time::Duration;
 
-use fastpath_vm::link::resolve::find_method;
 use fastpath_vm::runtime::Vm;
-use iced_x86::{Code, Decoder, DecoderOptions, Instruction, Mnemonic, OpKind, Register};
+use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 
 const PROGRAM: &str = r#"public class Barriers {
     Barriers next;
@@ -175,28 +174,7 @@ public class BarrierStress {
 
 /// The code of `Barriers.name` (`desc`), decoded up to its last `ret`.
 fn decode(vm: &Vm, name: &str, desc: &str) -> Vec<Instruction> {
-    let class = vm.loader.load("Barriers").expect("Barriers is loaded");
-    let m = find_method(class, name, desc).unwrap_or_else(|| panic!("Barriers.{name}{desc}"));
-    let entry = m.jit.entry();
-    assert_ne!(entry, 0, "Barriers.{name} was not compiled under -Xcomp");
-    let (start, end) = vm.jit.code_range(entry).expect("an installed method");
-    // SAFETY: `[start, end)` is the method's installed code, mapped
-    // readable and executable for the VM's life (the VM is leaked), and
-    // never rewritten once installed.
-    let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, end - start) };
-    let mut all: Vec<Instruction> = Decoder::with_ip(64, bytes, start as u64, DecoderOptions::NONE)
-        .iter()
-        .collect();
-    let last_ret = all
-        .iter()
-        .rposition(|i| i.mnemonic() == Mnemonic::Ret)
-        .unwrap_or_else(|| panic!("Barriers.{name}: no ret"));
-    all.truncate(last_ret + 1);
-    assert!(
-        all.iter().all(|i| i.code() != Code::INVALID),
-        "Barriers.{name}: undecodable bytes"
-    );
-    all
+    harness::compiled_code(vm, "Barriers", name, desc).1
 }
 
 fn listing(code: &[Instruction]) -> String {

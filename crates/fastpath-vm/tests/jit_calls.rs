@@ -475,31 +475,13 @@ fn self_recursive_calls_match_hotspot() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn a_self_recursive_call_is_a_direct_call_to_its_own_entry() {
-    use fastpath_vm::link::resolve::find_method;
-    use iced_x86::{Code, Decoder, DecoderOptions, Mnemonic, OpKind, Register};
+    use iced_x86::{Code, OpKind, Register};
 
     let dir = harness::scratch_dir("fastpath-vm-jit-calls-decode");
     harness::javac_sources(&dir, &dir, &[("SelfCalls", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "SelfCalls");
-    let class = vm.loader.load("SelfCalls").expect("SelfCalls is loaded");
     for (name, desc) in [("fib", "(I)I"), ("place", "(I[I)I"), ("half", "(DI)D")] {
-        let m = find_method(class, name, desc).unwrap_or_else(|| panic!("SelfCalls.{name}{desc}"));
-        let entry = m.jit.entry();
-        assert_ne!(entry, 0, "SelfCalls.{name} was not compiled under -Xcomp");
-        let (start, end) = vm.jit.code_range(entry).expect("an installed method");
-        // SAFETY: `[start, end)` is the method's installed code, mapped
-        // readable and executable for the VM's life (the VM is leaked),
-        // and never rewritten once installed.
-        let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, end - start) };
-        let mut code: Vec<_> = Decoder::with_ip(64, bytes, start as u64, DecoderOptions::NONE)
-            .iter()
-            .collect();
-        let last_ret = code.iter().rposition(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
-        code.truncate(last_ret + 1);
-        assert!(
-            code.iter().all(|i| i.code() != Code::INVALID),
-            "{name}: undecodable bytes"
-        );
+        let (entry, code) = harness::compiled_code(vm, "SelfCalls", name, desc);
         let shown: String = code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect();
         let to_self = code
             .iter()

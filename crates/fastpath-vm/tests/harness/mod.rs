@@ -522,3 +522,42 @@ pub fn run_xcomp_in_process(classes: &Path, main: &str) -> &'static fastpath_vm:
     assert_eq!(status, 0, "{main} under -Xcomp");
     vm
 }
+
+/// The compiled entry of `class.name` (`desc`) in `vm` and its installed
+/// code, decoded up to its last `ret` (Cranelift's constants follow it):
+/// for the tests that read what the JIT emitted.
+#[cfg(target_arch = "x86_64")]
+pub fn compiled_code(
+    vm: &fastpath_vm::runtime::Vm,
+    class: &str,
+    name: &str,
+    desc: &str,
+) -> (usize, Vec<iced_x86::Instruction>) {
+    use iced_x86::{Code, Decoder, DecoderOptions, Mnemonic};
+    let c = vm
+        .loader
+        .load(class)
+        .unwrap_or_else(|_| panic!("{class} is not loaded"));
+    let m = fastpath_vm::link::resolve::find_method(c, name, desc)
+        .unwrap_or_else(|| panic!("{class}.{name}{desc}"));
+    let entry = m.jit.entry();
+    assert_ne!(entry, 0, "{class}.{name} was not compiled under -Xcomp");
+    let (start, end) = vm.jit.code_range(entry).expect("an installed method");
+    // SAFETY: `[start, end)` is the method's installed code, mapped
+    // readable and executable for the VM's life (the VM is leaked), and
+    // never rewritten once installed.
+    let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, end - start) };
+    let mut code: Vec<_> = Decoder::with_ip(64, bytes, start as u64, DecoderOptions::NONE)
+        .iter()
+        .collect();
+    let last_ret = code
+        .iter()
+        .rposition(|i| i.mnemonic() == Mnemonic::Ret)
+        .unwrap_or_else(|| panic!("{class}.{name}: no ret"));
+    code.truncate(last_ret + 1);
+    assert!(
+        code.iter().all(|i| i.code() != Code::INVALID),
+        "{class}.{name}: undecodable bytes"
+    );
+    (entry, code)
+}
