@@ -33,9 +33,6 @@
 
 mod harness;
 
-use std::process::Command;
-use std::time::Duration;
-
 const PROGRAM: &str = r#"
 // Self-recursive calls, which compiled code makes as direct calls to its own start: static,
 // private (invokevirtual of a private method), final, and a final class's method; a call of
@@ -440,22 +437,8 @@ fn self_recursive_calls_match_hotspot() {
         ),
     ];
     for (env, opts) in runs {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
-        cmd.env("FASTPATH_VM_GC_STATS", "1")
-            .envs(env.iter().copied())
-            .args(opts)
-            .arg("-cp")
-            .arg(&dir)
-            .arg("SelfCalls");
-        let o = harness::run_with_limit(cmd, Duration::from_secs(300))
-            .unwrap_or_else(|e| panic!("{env:?} {opts:?}: {e}"));
-        let out = String::from_utf8_lossy(&o.stdout);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(
-            o.status,
-            Some(0),
-            "fastpath-vm {env:?} {opts:?} failed:\n{out}\n{err}"
-        );
+        let (out, err) =
+            harness::run_in_tier(&dir, "SelfCalls", (env, opts), &[("FASTPATH_VM_GC_STATS", "1")]);
         assert_eq!(out, OUT, "stdout under {env:?} {opts:?}");
         if opts.contains(&"-Xmx16m") {
             let stats = err

@@ -479,25 +479,37 @@ pub fn run_all(jdk: &Path, programs: &[Program], runs: &[Run]) -> Report {
 /// A run's environment and options (a tier: `-Xcomp`, a threshold, ...).
 pub type Tier = (&'static [(&'static str, &'static str)], &'static [&'static str]);
 
+/// Runs `main` from `classes` under `tier` with `extra` environment
+/// variables, checks that it exits 0, and returns its stdout and stderr.
+pub fn run_in_tier(
+    classes: &Path,
+    main: &str,
+    (env, opts): Tier,
+    extra: &[(&str, &str)],
+) -> (String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+    cmd.envs(extra.iter().copied())
+        .envs(env.iter().copied())
+        .args(opts)
+        .arg("-cp")
+        .arg(classes)
+        .arg(main);
+    let o = run_with_limit(cmd, Duration::from_secs(300)).unwrap_or_else(|e| panic!("{env:?} {opts:?}: {e}"));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(
+        o.status,
+        Some(0),
+        "fastpath-vm {env:?} {opts:?} failed:\n{out}\n{err}"
+    );
+    (out, err)
+}
+
 /// Runs `main` from `classes` under each tier and checks that it exits 0,
 /// prints `want` on stdout and nothing on stderr.
 pub fn expect_in_tiers(classes: &Path, main: &str, tiers: &[Tier], want: &str) {
-    for (env, opts) in tiers {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
-        cmd.envs(env.iter().copied())
-            .args(*opts)
-            .arg("-cp")
-            .arg(classes)
-            .arg(main);
-        let o =
-            run_with_limit(cmd, Duration::from_secs(300)).unwrap_or_else(|e| panic!("{env:?} {opts:?}: {e}"));
-        let out = String::from_utf8_lossy(&o.stdout);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(
-            o.status,
-            Some(0),
-            "fastpath-vm {env:?} {opts:?} failed:\n{out}\n{err}"
-        );
+    for &(env, opts) in tiers {
+        let (out, err) = run_in_tier(classes, main, (env, opts), &[]);
         assert_eq!(out, want, "stdout under {env:?} {opts:?}");
         assert_eq!(err, "", "stderr under {env:?} {opts:?}");
     }
