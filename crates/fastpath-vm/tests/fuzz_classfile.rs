@@ -27,6 +27,11 @@
 //! unmutated program prints, or print what HotSpot prints running the same
 //! mutated class (a verified mutation may well change what a program does:
 //! `iadd` into `isub`); never crash, panic, or hang where HotSpot does not.
+//! A mutant first gets a budget in the VM of a few times its program's
+//! unmutated run; one past it runs in HotSpot for a few seconds, and only
+//! where HotSpot finishes is the VM given the whole 20 s limit before the
+//! case fails as a hang (a mutant that runs on in both costs seconds, not
+//! two full limits). The summary names the slowest case.
 //! A run where HotSpot throws a resolution-time `LinkageError` (a
 //! bootstrap method refusing its arguments, a missing method) and the VM
 //! goes on is the VM's resolution being lenient, not the verifier's or the
@@ -529,15 +534,32 @@ enum Run {
     TimedOut,
 }
 
-/// A run's time limit (a debug VM on a loaded machine).
+/// The longest a run may take before it counts as a hang (a debug VM on a
+/// loaded machine): the VM gets it before a run fails as hung where
+/// HotSpot finishes.
 const RUN_LIMIT: Duration = Duration::from_secs(20);
+/// A case's first budget in the VM, as a multiple of its program's
+/// unmutated run there, plus [`CASE_BUDGET_SLACK`] (start-up, a loaded
+/// machine), at least [`CASE_BUDGET_FLOOR`] and at most [`RUN_LIMIT`]. A
+/// mutant past it is run in HotSpot; only if HotSpot finishes is the VM
+/// given the whole [`RUN_LIMIT`] before the case fails (see
+/// [`run_in_vm_then_hotspot`]).
+const CASE_BUDGET_FACTOR: u32 = 3;
+const CASE_BUDGET_SLACK: Duration = Duration::from_secs(1);
+const CASE_BUDGET_FLOOR: Duration = Duration::from_secs(2);
+/// HotSpot's budget for a mutant the VM did not finish within its case
+/// budget: HotSpot (a release build that compiles hot loops) runs every
+/// corpus program in well under a second, start-up included; a mutant it
+/// has not finished in this long is one that runs on (a loop whose exit a
+/// mutation removed), and the two VMs agree.
+const HOTSPOT_CONFIRM_LIMIT: Duration = Duration::from_secs(4);
 /// Output past this much is cut off (a mutated loop may print forever).
 const OUTPUT_LIMIT: u64 = 4 << 20;
 
-/// Runs `cmd` with its output in files under `dir`, killed at
-/// [`RUN_LIMIT`] or when its output passes [`OUTPUT_LIMIT`] (then it
-/// counts as timed out: it would not have ended).
-fn run(mut cmd: std::process::Command, dir: &std::path::Path) -> Run {
+/// Runs `cmd` with its output in files under `dir`, killed at `limit` or
+/// when its output passes [`OUTPUT_LIMIT`] (then it counts as timed out:
+/// it would not have ended).
+fn run(mut cmd: std::process::Command, dir: &std::path::Path, limit: Duration) -> Run {
     let (out, err) = (dir.join("stdout"), dir.join("stderr"));
     cmd.stdin(std::process::Stdio::null())
         .stdout(std::fs::File::create(&out).unwrap())
@@ -552,13 +574,136 @@ fn run(mut cmd: std::process::Command, dir: &std::path::Path) -> Run {
         }
         let flooding = std::fs::metadata(&out).map_or(0, |m| m.len()) > OUTPUT_LIMIT
             || std::fs::metadata(&err).map_or(0, |m| m.len()) > OUTPUT_LIMIT;
-        if start.elapsed() > RUN_LIMIT || flooding {
+        if start.elapsed() > limit || flooding {
             let _ = child.kill();
             let _ = child.wait();
             return Run::TimedOut;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// A case's first budget in the VM for a program whose unmutated run took
+/// `original` there (see [`CASE_BUDGET_FACTOR`]).
+fn case_budget(original: Duration) -> Duration {
+    (original * CASE_BUDGET_FACTOR + CASE_BUDGET_SLACK).clamp(CASE_BUDGET_FLOOR, RUN_LIMIT)
+}
+
+/// A mutant's runs: the VM's, HotSpot's where the VM's needs judging
+/// against it, and whether the VM's is a second run with the whole
+/// [`RUN_LIMIT`].
+#[derive(Debug)]
+struct Runs {
+    vm: Run,
+    hotspot: Option<Run>,
+    full_limit_rerun: bool,
+}
+
+/// Runs a mutant in the VM (`vm`, given its time limit) within `budget`,
+/// then, where `needs_hotspot` says the VM's run must be judged against
+/// HotSpot's, in HotSpot (`hotspot`): with [`RUN_LIMIT`] after a VM run
+/// that ended, with the shorter [`HOTSPOT_CONFIRM_LIMIT`] after one that
+/// ran past its budget. If the VM ran past a budget shorter than
+/// [`RUN_LIMIT`] and HotSpot finished (or there is no HotSpot to ask), the
+/// VM runs again with the whole [`RUN_LIMIT`], and that run is the one
+/// judged: a hang in the VM where HotSpot finishes fails only after the
+/// full limit, and a mutant that runs on in both costs a budget and a
+/// confirmation instead of two full limits.
+fn run_in_vm_then_hotspot(
+    vm: &dyn Fn(Duration) -> Run,
+    hotspot: Option<impl FnOnce(Duration) -> Run>,
+    budget: Duration,
+    needs_hotspot: impl Fn(&Run) -> bool,
+) -> Runs {
+    let mut runs = Runs {
+        vm: vm(budget),
+        hotspot: None,
+        full_limit_rerun: false,
+    };
+    if !needs_hotspot(&runs.vm) {
+        return runs;
+    }
+    let cut_short = matches!(runs.vm, Run::TimedOut) && budget < RUN_LIMIT;
+    let hotspot_finished = match hotspot {
+        Some(hotspot) => {
+            let limit = if matches!(runs.vm, Run::TimedOut) {
+                HOTSPOT_CONFIRM_LIMIT
+            } else {
+                RUN_LIMIT
+            };
+            let h = hotspot(limit);
+            let finished = matches!(h, Run::Exited(..));
+            runs.hotspot = Some(h);
+            finished
+        }
+        None => true,
+    };
+    if cut_short && hotspot_finished {
+        runs.vm = vm(RUN_LIMIT);
+        runs.full_limit_rerun = true;
+    }
+    runs
+}
+
+#[test]
+fn a_run_past_its_budget_gets_the_whole_limit_where_hotspot_finishes() {
+    use std::cell::RefCell;
+    let exited = || Run::Exited(Some(0), b"done\n".to_vec(), String::new());
+    let budget = case_budget(Duration::from_millis(500));
+    assert_eq!(budget, Duration::from_millis(2500));
+    assert_eq!(case_budget(Duration::ZERO), CASE_BUDGET_FLOOR);
+    assert_eq!(case_budget(Duration::from_secs(30)), RUN_LIMIT);
+    let differs = |_: &Run| true;
+    // The VM never ends, HotSpot finishes: the VM is given RUN_LIMIT (and
+    // still times out there, so the case fails on the pair).
+    let vm_limits = RefCell::new(Vec::new());
+    let vm = |limit| {
+        vm_limits.borrow_mut().push(limit);
+        Run::TimedOut
+    };
+    let hs_limit = RefCell::new(None);
+    let r = run_in_vm_then_hotspot(
+        &vm,
+        Some(|limit| {
+            *hs_limit.borrow_mut() = Some(limit);
+            exited()
+        }),
+        budget,
+        differs,
+    );
+    assert_eq!(*vm_limits.borrow(), [budget, RUN_LIMIT]);
+    assert_eq!(*hs_limit.borrow(), Some(HOTSPOT_CONFIRM_LIMIT));
+    assert!(matches!(r.vm, Run::TimedOut) && matches!(r.hotspot, Some(Run::Exited(..))));
+    assert!(r.full_limit_rerun);
+    // Neither ends: one budget in the VM, one confirmation in HotSpot.
+    vm_limits.borrow_mut().clear();
+    let r = run_in_vm_then_hotspot(&vm, Some(|_| Run::TimedOut), budget, differs);
+    assert_eq!(*vm_limits.borrow(), [budget]);
+    assert!(matches!(r.hotspot, Some(Run::TimedOut)) && !r.full_limit_rerun);
+    // No HotSpot to ask: the VM gets the whole limit before failing.
+    vm_limits.borrow_mut().clear();
+    let r = run_in_vm_then_hotspot(&vm, None::<fn(Duration) -> Run>, budget, differs);
+    assert_eq!(*vm_limits.borrow(), [budget, RUN_LIMIT]);
+    assert!(r.hotspot.is_none() && r.full_limit_rerun);
+    // The VM ends with other output: HotSpot gets the whole limit.
+    let r = run_in_vm_then_hotspot(
+        &|_| exited(),
+        Some(|limit| {
+            assert_eq!(limit, RUN_LIMIT);
+            Run::TimedOut
+        }),
+        budget,
+        differs,
+    );
+    assert!(matches!(r.vm, Run::Exited(..)) && !r.full_limit_rerun);
+    // A run that needs no judging asks nobody.
+    let r = run_in_vm_then_hotspot(
+        &|_| exited(),
+        Some(|_: Duration| -> Run { panic!("HotSpot asked") }),
+        budget,
+        |_| false,
+    );
+    assert!(r.hotspot.is_none());
 }
 
 /// The `LinkageError`s a run may end with instead of its output.
@@ -658,13 +803,14 @@ fn resolution_error(stderr: &str) -> Option<String> {
 /// Runs up to `runs` of `cases` (spread over them) in the VM, and in
 /// HotSpot where the VM's output is not the original's (module docs);
 /// `kind` names them in the summary; `runnable` remembers which programs
-/// the VM runs as recorded (checked once each).
+/// the VM runs as recorded and how long their unmutated run took there
+/// (`None`: not as recorded; checked once each).
 fn run_cases(
     programs: &[corpus::Program],
     cases: &[RunCase],
     runs: usize,
     kind: &str,
-    runnable: &mut HashMap<usize, bool>,
+    runnable: &mut HashMap<usize, Option<Duration>>,
 ) {
     if runs == 0 || cases.is_empty() {
         return;
@@ -689,6 +835,11 @@ fn run_cases(
         c
     };
     let (mut done, mut same, mut linkage, mut as_hotspot) = (0, 0, 0, 0);
+    // Mutants that ran past their budget in both VMs, and those the VM was
+    // given the whole RUN_LIMIT for (HotSpot finished them).
+    let (mut both_ran_on, mut full_limit_runs) = (0, 0);
+    // The slowest case: its time, number, class and how it ended.
+    let mut slowest: Option<(Duration, usize, String, String)> = None;
     let mut lenient = Vec::new();
     let mut failures = Vec::new();
     let started = Instant::now();
@@ -711,15 +862,17 @@ fn run_cases(
         let c = &cases[i];
         let p = &programs[c.program];
         let Some(expected) = &p.expected_out else { continue };
-        let ok = *runnable.entry(c.program).or_insert_with(|| {
+        let original = *runnable.entry(c.program).or_insert_with(|| {
             let dir = work.join(format!("original-{}", c.program));
             std::fs::create_dir_all(&dir).unwrap();
-            matches!(run(command(p, vm, &dir), &dir),
+            let t = Instant::now();
+            matches!(run(command(p, vm, &dir), &dir, RUN_LIMIT),
                 Run::Exited(code, out, _) if code == Some(p.exit) && out == *expected)
+            .then(|| t.elapsed())
         });
-        if !ok {
-            continue;
-        }
+        let Some(original) = original else { continue };
+        let budget = case_budget(original);
+        let case_started = Instant::now();
         done += 1;
         let dir = work.join(format!("case-{}", c.case));
         let class_file = dir.join("classes").join(format!("{}.class", c.class));
@@ -734,7 +887,33 @@ fn run_cases(
             ),
             Run::TimedOut => "timed out".into(),
         };
-        let in_vm = run(command(p, vm, &overlay), &dir);
+        let Runs {
+            vm: in_vm,
+            hotspot: on_hotspot,
+            full_limit_rerun,
+        } = run_in_vm_then_hotspot(
+            &|limit| run(command(p, vm, &overlay), &dir, limit),
+            java.as_ref().map(|java| {
+                let hs_dir = dir.join("hotspot");
+                std::fs::create_dir_all(&hs_dir).unwrap();
+                let overlay = &overlay;
+                move |limit| run(command(p, java.to_str().unwrap(), overlay), &hs_dir, limit)
+            }),
+            budget,
+            // The runs the verdict below judges against HotSpot.
+            |r: &Run| match r {
+                Run::Exited(code, out, err) => {
+                    let crashed = code.is_none() || *code == Some(101) || err.contains("panicked at");
+                    let refused = LINKAGE_ERRORS.iter().any(|l| err.contains(l));
+                    let as_recorded = *code == Some(p.exit) && out == expected;
+                    !(crashed || refused || as_recorded)
+                }
+                Run::TimedOut => true,
+            },
+        );
+        if full_limit_rerun {
+            full_limit_runs += 1;
+        }
         let verdict = match &in_vm {
             Run::Exited(code, _, err)
                 if code.is_none() || *code == Some(101) || err.contains("panicked at") =>
@@ -749,15 +928,13 @@ fn run_cases(
                 same += 1;
                 Ok(())
             }
-            _ => match &java {
+            _ => match &on_hotspot {
                 None => Err("the output differs from the original's".to_string()),
-                Some(java) => {
-                    let hs_dir = dir.join("hotspot");
-                    std::fs::create_dir_all(&hs_dir).unwrap();
-                    let on_hotspot = run(command(p, java.to_str().unwrap(), &overlay), &hs_dir);
-                    match (&in_vm, &on_hotspot) {
+                Some(on_hotspot) => {
+                    match (&in_vm, on_hotspot) {
                         (Run::TimedOut, Run::TimedOut) => {
                             as_hotspot += 1;
+                            both_ran_on += 1;
                             Ok(())
                         }
                         (Run::Exited(a, out_a, _), Run::Exited(b, out_b, _))
@@ -793,11 +970,26 @@ fn run_cases(
                             ));
                             Ok(())
                         }
-                        _ => Err(format!("HotSpot: {}", describe(&on_hotspot))),
+                        _ => Err(format!("HotSpot: {}", describe(on_hotspot))),
                     }
                 }
             },
         };
+        let took = case_started.elapsed();
+        if slowest.as_ref().is_none_or(|s| took > s.0) {
+            let ended = match (&in_vm, &on_hotspot) {
+                (Run::TimedOut, Some(Run::TimedOut)) => {
+                    format!("ran past {budget:.1?} in the VM and {HOTSPOT_CONFIRM_LIMIT:?} in HotSpot")
+                }
+                (Run::TimedOut, _) => "ran past the VM's limit".to_string(),
+                (r, Some(_)) => format!(
+                    "{}, then HotSpot",
+                    describe(r).chars().take(60).collect::<String>()
+                ),
+                (r, None) => describe(r).chars().take(60).collect(),
+            };
+            slowest = Some((took, c.case, c.class.clone(), ended));
+        }
         if let Err(why) = verdict {
             failures.push(format!(
                 "case {} ({}: {}): {why}; the VM: {}",
@@ -812,11 +1004,16 @@ fn run_cases(
     }
     eprintln!(
         "{done} {kind} mutants run in the VM in {:.2?}: {same} printed the original output, {linkage} threw a \
-         LinkageError, {as_hotspot} did what HotSpot does; {} programs tried, {} runnable",
+         LinkageError, {as_hotspot} did what HotSpot does ({both_ran_on} ran past their budget in both VMs; \
+         {full_limit_runs} given the VM's whole {RUN_LIMIT:?} because HotSpot finished them); {} programs tried, \
+         {} runnable",
         started.elapsed(),
         runnable.len(),
-        runnable.values().filter(|&&r| r).count()
+        runnable.values().filter(|r| r.is_some()).count()
     );
+    if let Some((took, case, class, ended)) = &slowest {
+        eprintln!("slowest {kind} case: {case} ({class}), {took:.2?}: {ended}");
+    }
     if !lenient.is_empty() {
         eprintln!(
             "{} runs where the VM went on past a LinkageError HotSpot threw while resolving:\n{}",
