@@ -332,6 +332,7 @@ pub fn known_variables() -> Vec<&'static str> {
         "FASTPATH_STRESS_MS",
         "FASTPATH_EXPECT_CPU",
         "FASTPATH_QEMU_CPU",
+        "FASTPATH_EMULATION_SCALE",
     ]);
     v.extend(
         VM_VARIABLES
