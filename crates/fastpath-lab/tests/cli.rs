@@ -281,6 +281,36 @@ fn check_vm_quick_run(dir: &std::path::Path, md: &str) {
     for set in ["none", "shenandoah"] {
         assert!(barriers.iter().any(|r| r.params["config"] == set), "no {set} row");
     }
+    // Each process's warm-up iterations and its rounds are in the rows; a
+    // barrier set's row has its per-round paired ratios against none, and
+    // fastpath-vm's shenandoah rows the goal's verdict where HotSpot ran.
+    for r in &barriers {
+        assert!(r.warmup_iterations > 0 && r.forks >= 1, "{}", r.key());
+        let paired = r.secondary_metrics.get("paired_ratio_vs_no_barriers");
+        assert_eq!(paired.is_some(), r.params["config"] != "none", "{}", r.key());
+        if let Some(m) = paired {
+            assert_eq!(m.raw_data[0].len(), r.forks as usize, "{}", r.key());
+            assert!(m.score_confidence[0] <= m.score && m.score <= m.score_confidence[1]);
+        }
+    }
+    if hotspot_ran {
+        let verdicts: Vec<f64> = barriers
+            .iter()
+            .filter(|r| r.params["config"] == "shenandoah")
+            .filter_map(|r| r.secondary_metrics.get("goal_verdict"))
+            .map(|m| m.score)
+            .collect();
+        assert!(!verdicts.is_empty(), "no goal verdict on the shenandoah rows");
+        // One round has no spread: undecided.
+        assert!(verdicts.iter().all(|&v| v == 0.0), "{verdicts:?}");
+        let goal = text
+            .split("\n**")
+            .find(|t| t.contains("seed 003's goal"))
+            .expect("the goal table");
+        let header = goal.lines().find(|l| l.starts_with("| ")).unwrap();
+        assert!(header.contains("verdict"), "{goal}");
+        assert!(goal.contains("| undecided"), "{goal}");
+    }
     // Seed 004: every strategy this CPU runs, `none` among them.
     let cpuid = rows("cpuid", "fastpath-vm");
     for source in [

@@ -18,6 +18,8 @@ fn bad_vm_options_exit_2_naming_them() {
         (&["vm", "--only", "nosuch"], None, "nosuch"),
         (&["vm", "--programs", "NoSuchProgram"], None, "NoSuchProgram"),
         (&["vm", "--rounds", "0"], None, "1..=100"),
+        (&["vm", "--steady-iterations", "1"], None, "2..=1000"),
+        (&["vm", "--steady-iterations", "1001"], None, "2..=1000"),
         (&["vm", "--idle-ms", "70000"], None, "0..=60000"),
         (
             &["vm", "--vm", "/no/such/fastpath-vm"],

@@ -21,21 +21,37 @@
 //! (`+ShenandoahCardBarrier` is refused in passive mode; the clone
 //! barrier has no fastpath counterpart and stays off).
 //!
+//! How a % is taken: every process runs its warm-up iterations (dropped)
+//! then its steady-state ones ([`steady_plan`]: more on a compiling tier,
+//! whose medians spread most); each round runs one VM tier's
+//! configurations back to back ([`Cell::block`]), so a barrier set and
+//! the same tier's `none` run minutes apart at most, under the same load.
+//! Per round, the ratio of the two processes' medians is one paired
+//! ratio; a set's % is the median of its paired ratios − 1, shown with
+//! their range (min..max) as its spread ([`Paired`]). A ratio of medians
+//! taken over all rounds would let a load change between rounds land on
+//! one side only.
+//!
 //! The goal: the `shenandoah` preset's % on each program no more than
 //! HotSpot's with SATB + LRB + CAS on the like tier (interpreter against
-//! `-Xint`, JIT against C2), within 3 points.
+//! `-Xint`, JIT against C2), within 3 points, judged on the spreads
+//! ([`goal_verdict`]): met when fastpath's whole spread lies at or below
+//! HotSpot's lowest ratio + 3 points, not met when its lowest lies above
+//! HotSpot's highest + 3 points, undecided when they overlap.
 
 use fastpath::gc::{BarrierBits, GcMode};
 
+use std::collections::BTreeMap;
+
 use super::bars::BarChart;
 use super::counters::{Counting, EVENTS};
-use super::measure::Cell;
+use super::measure::{Cell, Measured};
 use super::rows::{cell_result, failures_note, ms, pct, slower_pct, with_ratio};
 use super::vms::{Engine, RunConfig, Tier};
 use super::{Part, VmRun};
 use crate::harness::perfnorm::Profile;
 use crate::report::table::num;
-use crate::report::{timing_verdict, Table};
+use crate::report::{timing_verdict, Metric, Table};
 use crate::stats::Stats;
 
 /// The goal's allowance in percentage points.
@@ -65,6 +81,160 @@ const HOTSPOT_SETS: [(&str, &[&str], bool); 5] = [
 
 /// The label of HotSpot's set that matches fastpath's `shenandoah`.
 const HOTSPOT_SAME_SET: &str = "passive +SATB+LRB+CAS";
+
+/// Iterations per process on `tier`: (warm-up, dropped; steady state,
+/// kept). A compiling tier keeps `--steady-iterations` (default 36, 6
+/// with `--quick`) after 12 (6) warm-up iterations: its medians spread
+/// most, and C2 and the JIT compile during the first ones. The
+/// interpreter keeps a quarter as many (at least 2) after 4 (2). Quick
+/// mode's processes are as long as the other tables' (4 and 12
+/// iterations).
+pub fn steady_plan(quick: bool, steady_iterations: Option<usize>, tier: Tier) -> (usize, usize) {
+    let compiled = steady_iterations.unwrap_or(if quick { 6 } else { 36 });
+    match (tier.compiles(), quick) {
+        (true, true) => (6, compiled),
+        (true, false) => (12, compiled),
+        (false, true) => (2, (compiled / 4).max(2)),
+        (false, false) => (4, (compiled / 4).max(2)),
+    }
+}
+
+/// A barrier set's cost against no barriers on one program and tier,
+/// paired round by round: each round's ratio of the set's process median
+/// to the baseline's (the same round's, run back to back with it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Paired {
+    /// The per-round ratios, in round order.
+    pub ratios: Vec<f64>,
+    /// Their median.
+    pub median: f64,
+    /// Their least: the spread's low end.
+    pub lo: f64,
+    /// Their greatest: the spread's high end.
+    pub hi: f64,
+}
+
+impl Paired {
+    /// The ratios of the rounds both `set` and `base` ran (each a list of
+    /// (timed round, median)); `None` when no round has both.
+    pub fn from_rounds(base: &[(usize, f64)], set: &[(usize, f64)]) -> Option<Paired> {
+        let ratios: Vec<f64> = set
+            .iter()
+            .filter_map(|&(round, s)| {
+                let &(_, b) = base.iter().find(|(r, _)| *r == round)?;
+                (s.is_finite() && b.is_finite() && b > 0.0).then_some(s / b)
+            })
+            .collect();
+        if ratios.is_empty() {
+            return None;
+        }
+        let stats = Stats::from_samples(ratios.clone());
+        Some(Paired {
+            median: stats.median,
+            lo: stats.min,
+            hi: stats.max,
+            ratios,
+        })
+    }
+
+    /// Of two measured cells (`None` when either failed or they share no
+    /// round).
+    pub fn of(base: &Measured, set: &Measured) -> Option<Paired> {
+        if base.error.is_some() || set.error.is_some() {
+            return None;
+        }
+        Paired::from_rounds(&base.round_medians, &set.round_medians)
+    }
+
+    /// The % time against the baseline (positive: slower), and its spread.
+    pub fn pct(&self) -> (f64, f64, f64) {
+        let p = |r: f64| (r - 1.0) * 100.0;
+        (p(self.median), p(self.lo), p(self.hi))
+    }
+
+    /// `+22.6% (+18.0..+27.1)` (no range for one round).
+    pub fn text(&self) -> String {
+        let (m, lo, hi) = self.pct();
+        if self.ratios.len() < 2 {
+            pct(m)
+        } else {
+            format!("{} ({lo:+.1}..{hi:+.1})", pct(m))
+        }
+    }
+
+    /// As a JMH metric: score the median ratio, confidence the spread,
+    /// percentiles 0/50/100, the ratios as raw data.
+    pub fn metric(&self) -> Metric {
+        let mut percentiles = BTreeMap::new();
+        percentiles.insert("0.0".to_string(), self.lo);
+        percentiles.insert("50.0".to_string(), self.median);
+        percentiles.insert("100.0".to_string(), self.hi);
+        Metric {
+            score: self.median,
+            score_error: (self.median - self.lo).max(self.hi - self.median),
+            score_confidence: vec![self.lo, self.hi],
+            score_percentiles: percentiles,
+            score_unit: "ratio".to_string(),
+            raw_data: vec![self.ratios.clone()],
+        }
+    }
+}
+
+/// The fewest paired rounds a side needs for a verdict: the range of two
+/// ratios says little about a third.
+pub const ROUNDS_TO_DECIDE: usize = 3;
+
+/// Whether a goal row is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Decided in the goal's favour.
+    Met,
+    /// Decided against it.
+    NotMet,
+    /// The spreads overlap (or a side has fewer than
+    /// [`ROUNDS_TO_DECIDE`] paired rounds).
+    Undecided,
+}
+
+impl Verdict {
+    /// As the table says it.
+    pub fn text(self) -> &'static str {
+        match self {
+            Verdict::Met => "met",
+            Verdict::NotMet => "not met",
+            Verdict::Undecided => "undecided",
+        }
+    }
+
+    /// For the JSON rows: 1 met, 0 undecided, −1 not met.
+    pub fn score(self) -> f64 {
+        match self {
+            Verdict::Met => 1.0,
+            Verdict::NotMet => -1.0,
+            Verdict::Undecided => 0.0,
+        }
+    }
+}
+
+/// The goal on one program and tier: fastpath's overhead no more than
+/// HotSpot's + `slack` points, judged on the spreads. Met when fastpath's
+/// highest paired % is at most HotSpot's lowest + `slack`; not met when
+/// fastpath's lowest is above HotSpot's highest + `slack`; otherwise (and
+/// with fewer than [`ROUNDS_TO_DECIDE`] rounds on either side) undecided.
+pub fn goal_verdict(fastpath: &Paired, hotspot: &Paired, slack: f64) -> Verdict {
+    if fastpath.ratios.len() < ROUNDS_TO_DECIDE || hotspot.ratios.len() < ROUNDS_TO_DECIDE {
+        return Verdict::Undecided;
+    }
+    let (_, f_lo, f_hi) = fastpath.pct();
+    let (_, h_lo, h_hi) = hotspot.pct();
+    if f_hi <= h_lo + slack {
+        Verdict::Met
+    } else if f_lo > h_hi + slack {
+        Verdict::NotMet
+    } else {
+        Verdict::Undecided
+    }
+}
 
 fn configs(run: &VmRun) -> (Vec<RunConfig>, Vec<String>) {
     let mut c = Vec::new();
@@ -122,15 +292,38 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
         ]),
     );
     let (configs, skipped) = configs(run);
-    let groups = run.cells(&programs, &configs);
+    let tiers = run.seed_tiers();
+    let mut groups = run.cells(&programs, &configs);
+    for cell in groups.iter_mut().flatten() {
+        let (warmup, steady) = steady_plan(run.quick, run.steady_iterations, cell.config.tier);
+        cell.iterations = warmup + steady;
+        cell.warmup_iterations = Some(warmup);
+        cell.block = tiers
+            .iter()
+            .position(|&(e, t)| e == cell.config.engine && t == cell.config.tier);
+    }
     let (plan, measured) = run.measure(&groups, 0, "vm barriers", 0x51_0003);
+    let (int_plan, jit_plan) = (
+        steady_plan(run.quick, run.steady_iterations, Tier::Interpreter),
+        steady_plan(run.quick, run.steady_iterations, Tier::Jit),
+    );
+    let sizes = format!(
+        "{} {} of one process per configuration, each tier's configurations back to back in a round; {} + {} iterations per process, {} + {} on a compiling tier, the warm-up ones dropped",
+        plan.rounds,
+        if plan.rounds == 1 { "round" } else { "rounds" },
+        int_plan.0,
+        int_plan.1,
+        jit_plan.0,
+        jit_plan.1
+    );
 
     let mut part: Option<Part> = None;
     let mut results = Vec::new();
     let mut chart_series = Vec::new();
     let mut chart_rows: Vec<Vec<f64>> = vec![Vec::new(); programs.len()];
-    let mut goal_rows = Vec::new();
-    for (engine, tier) in run.seed_tiers() {
+    // paired[r][i]: config i against its tier's baseline on program r.
+    let mut paired: Vec<Vec<Option<Paired>>> = vec![vec![None; configs.len()]; programs.len()];
+    for &(engine, tier) in &tiers {
         let idx: Vec<usize> = configs
             .iter()
             .enumerate()
@@ -144,8 +337,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
         let hrefs: Vec<&str> = headers.iter().map(String::as_str).collect();
         let mut table = Table::new(
             format!(
-                "fastpath vm: seed 003 on programs, {heading}, passive mode: % time against no barriers (positive: slower; {})",
-                run.size_words(&plan)
+                "fastpath vm: seed 003 on programs, {heading}, passive mode: % time against no barriers, median of per-round paired ratios (min..max) (positive: slower; {sizes})"
             ),
             &hrefs,
         );
@@ -153,24 +345,39 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
             Engine::Fastpath => "shenandoah",
             Engine::HotSpot => HOTSPOT_SAME_SET,
         };
+        for (r, row) in measured.iter().enumerate() {
+            for &i in &idx[1..] {
+                paired[r][i] = Paired::of(&row[base], &row[i]);
+            }
+        }
         if let Some(&s) = idx.iter().find(|&&i| configs[i].label == same_set) {
             chart_series.push(format!("{heading} {same_set}"));
-            for (r, row) in measured.iter().enumerate() {
-                chart_rows[r].push(slower_pct(row[s].median(), row[base].median()));
+            for r in 0..programs.len() {
+                chart_rows[r].push(paired[r][s].as_ref().map_or(f64::NAN, |p| p.pct().0));
             }
         }
         for (r, (p, row)) in programs.iter().zip(&measured).enumerate() {
             let b = row[base].median();
             let mut cells = vec![p.name.to_string(), ms(&row[base])];
-            cells.extend(idx[1..].iter().map(|&i| pct(slower_pct(row[i].median(), b))));
+            cells.extend(idx[1..].iter().map(|&i| match (&row[i].error, &paired[r][i]) {
+                (Some(_), _) => "failed".to_string(),
+                (None, Some(pr)) => pr.text(),
+                (None, None) => "-".to_string(),
+            }));
             table.row(cells);
             for &i in &idx {
                 let Some(stats) = row[i].stats() else { continue };
-                results.push(with_ratio(
+                let mut res = with_ratio(
                     cell_result("barriers", &groups[r][i], &stats),
                     "ratio_vs_no_barriers",
                     stats.median / b,
-                ));
+                );
+                res.warmup_iterations = groups[r][i].warmup_iterations.unwrap_or(0) as u32;
+                res.forks = row[i].round_medians.len() as u32;
+                if let Some(pr) = &paired[r][i] {
+                    res = res.secondary("paired_ratio_vs_no_barriers", pr.metric());
+                }
+                results.push(res);
             }
         }
         match engine {
@@ -181,8 +388,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
                 table.note("HotSpot: -XX:+UseShenandoahGC -XX:+UnlockDiagnosticVMOptions -XX:ShenandoahGCMode=passive (JDK 25: every barrier off), then -XX:+Shenandoah<X>Barrier per column; +SATB+LRB+CAS is fastpath's shenandoah preset; -XX:+ShenandoahCardBarrier is refused in passive mode and the clone barrier (no fastpath counterpart) stays off");
             }
         }
-        table.note("each figure: the median time per iteration, the second half of every process's iterations, configurations interleaved in rounds of whole processes; % = mode ÷ none − 1 of medians (the seed's -14% throughput on XmlValidation is +16% time)");
-        goal_rows.push((engine, tier, idx));
+        table.note("none [ms]: the median time per iteration of every round's kept iterations ± its interval; each % = the median over rounds of (the set's process median ÷ the same round's none process median) − 1, in brackets the least and greatest of those paired ratios (the seed's -14% throughput on XmlValidation is +16% time)");
         match &mut part {
             None => part = Some(Part::new(table, Vec::new())),
             Some(p) => p.table(table),
@@ -191,60 +397,108 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     let mut part = part.ok_or_else(|| anyhow::anyhow!("no barrier configuration could run"))?;
 
     // The goal: fastpath's shenandoah against HotSpot's same set, like tiers.
-    let pct_of = |engine: Engine, tier: Tier, label: &str, r: usize| -> f64 {
-        let base = configs.iter().position(|c| c.engine == engine && c.tier == tier);
-        let at = configs
+    let position = |engine: Engine, tier: Tier, label: &str| {
+        configs
             .iter()
-            .position(|c| c.engine == engine && c.tier == tier && c.label == label);
-        match (base, at) {
-            (Some(b), Some(a)) => slower_pct(measured[r][a].median(), measured[r][b].median()),
-            _ => f64::NAN,
-        }
+            .position(|c| c.engine == engine && c.tier == tier && c.label == label)
     };
-    let mut compared = Vec::new();
-    let mut misses = Vec::new();
+    let mut goal = Table::new(
+        format!("fastpath vm: seed 003's goal, shenandoah's overhead ≤ HotSpot passive +SATB+LRB+CAS's + {GOAL_SLACK_POINTS} points on the like tier, per program ({sizes})"),
+        &["program", "tiers", "fastpath-vm shenandoah %", "HotSpot +SATB+LRB+CAS %", "verdict"],
+    );
+    let mut verdicts = Vec::new();
     for (fp_tier, hs_tier) in [(Tier::Interpreter, Tier::Interpreter), (Tier::Jit, Tier::Jit)] {
+        let (Some(f), Some(h)) = (
+            position(Engine::Fastpath, fp_tier, "shenandoah"),
+            position(Engine::HotSpot, hs_tier, HOTSPOT_SAME_SET),
+        ) else {
+            continue;
+        };
+        let tiers_text = format!(
+            "{} / {}",
+            fp_tier.heading(Engine::Fastpath),
+            hs_tier.heading(Engine::HotSpot)
+        );
         for (r, p) in programs.iter().enumerate() {
-            let f = pct_of(Engine::Fastpath, fp_tier, "shenandoah", r);
-            let h = pct_of(Engine::HotSpot, hs_tier, HOTSPOT_SAME_SET, r);
-            if !(f.is_finite() && h.is_finite()) {
+            let (Some(fp), Some(hs)) = (&paired[r][f], &paired[r][h]) else {
+                goal.row(vec![
+                    p.name.to_string(),
+                    tiers_text.clone(),
+                    "-".into(),
+                    "-".into(),
+                    "not measured".into(),
+                ]);
                 continue;
+            };
+            let v = goal_verdict(fp, hs, GOAL_SLACK_POINTS);
+            goal.row(vec![
+                p.name.to_string(),
+                tiers_text.clone(),
+                fp.text(),
+                hs.text(),
+                v.text().to_string(),
+            ]);
+            verdicts.push((format!("{} {}", p.name, fp_tier.heading(Engine::Fastpath)), v));
+            // The verdict and the margin on fastpath's row of this program and tier.
+            let (fm, f_lo, f_hi) = fp.pct();
+            let (hm, h_lo, h_hi) = hs.pct();
+            if let Some(res) = results.iter_mut().find(|res| {
+                res.benchmark.ends_with(&format!(".{}", p.name))
+                    && res.params.get("config") == Some(&configs[f].label)
+                    && res.params.get("vm").map(String::as_str) == Some(Engine::Fastpath.name())
+                    && res.params.get("tier").map(String::as_str) == Some(fp_tier.name())
+            }) {
+                let mut margin = Metric::single(fm - hm, "points");
+                margin.score_confidence = vec![f_lo - h_hi, f_hi - h_lo];
+                margin.score_error = (fm - hm - (f_lo - h_hi)).max(f_hi - h_lo - (fm - hm));
+                res.secondary_metrics
+                    .insert("goal_points_over_hotspot".to_string(), margin);
+                res.secondary_metrics.insert(
+                    "goal_verdict".to_string(),
+                    Metric::single(v.score(), "met=1 undecided=0 not-met=-1"),
+                );
             }
-            let what = format!(
-                "{} {} {} against {} {}",
-                p.name,
-                fp_tier.heading(Engine::Fastpath),
-                pct(f),
-                hs_tier.heading(Engine::HotSpot),
-                pct(h)
-            );
-            if f > h + GOAL_SLACK_POINTS {
-                misses.push(what.clone());
-            }
-            compared.push(what);
         }
     }
-    let last = part.tables.last_mut().expect("one table");
-    if compared.is_empty() {
-        last.note("goal (barrier overhead ≤ HotSpot's with the same barriers) not checked: no HotSpot run on a tier fastpath-vm has");
+    goal.note(format!("verdict: met when fastpath-vm's greatest paired % ≤ HotSpot's least + {GOAL_SLACK_POINTS} points, not met when fastpath-vm's least > HotSpot's greatest + {GOAL_SLACK_POINTS} points, undecided when the two spreads overlap that way or a side has fewer than {ROUNDS_TO_DECIDE} paired rounds (a quick run's 2: it decides nothing); the spread of more rounds (--rounds) is no narrower, but steadier processes (--steady-iterations) and a quieter machine may separate them"));
+    if verdicts.is_empty() {
+        goal.note("goal (barrier overhead ≤ HotSpot's with the same barriers) not checked: no HotSpot run on a tier fastpath-vm has");
     } else {
-        last.note(timing_verdict(
-            misses.is_empty(),
-            &format!(
-                "shenandoah's overhead ≤ HotSpot passive +SATB+LRB+CAS's + {GOAL_SLACK_POINTS} points on the like tier: {} of {} programs within ({})",
-                compared.len() - misses.len(),
-                compared.len(),
-                if misses.is_empty() { compared.join("; ") } else { format!("over: {}", misses.join("; ")) }
-            ),
-        ));
+        let of = |want: Verdict| -> Vec<&str> {
+            verdicts
+                .iter()
+                .filter(|(_, v)| *v == want)
+                .map(|(w, _)| w.as_str())
+                .collect()
+        };
+        let (met, not_met, undecided) = (of(Verdict::Met), of(Verdict::NotMet), of(Verdict::Undecided));
+        let counts = format!(
+            "{} met, {} not met, {} undecided of {} (program, tier) rows",
+            met.len(),
+            not_met.len(),
+            undecided.len(),
+            verdicts.len()
+        );
+        let goal_text = format!("shenandoah's overhead ≤ HotSpot passive +SATB+LRB+CAS's + {GOAL_SLACK_POINTS} points on the like tier, on the paired spreads");
+        if !not_met.is_empty() {
+            goal.note(timing_verdict(
+                false,
+                &format!("{goal_text}: {counts} (not met: {})", not_met.join(", ")),
+            ));
+        } else if undecided.is_empty() {
+            goal.note(timing_verdict(true, &format!("{goal_text}: {counts}")));
+        } else {
+            goal.note(format!("UNDECIDED: {goal_text}: {counts} (undecided: {}); more rounds or a quieter machine may decide them", undecided.join(", ")));
+        }
     }
     for s in &skipped {
-        last.note(s.clone());
+        goal.note(s.clone());
     }
     run.close_notes(
-        last,
+        &mut goal,
         failures_note(measured.iter().flatten().map(|m| m.error.as_deref())),
     );
+    part.table(goal);
 
     if run.prof {
         let (t, counted) = counters_table(run, &programs, &groups);
@@ -383,6 +637,124 @@ fn counters_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn paired(base: &[f64], set: &[f64]) -> Paired {
+        let rounds = |v: &[f64]| v.iter().copied().enumerate().collect::<Vec<_>>();
+        Paired::from_rounds(&rounds(base), &rounds(set)).unwrap()
+    }
+
+    #[test]
+    fn the_overhead_is_the_median_of_paired_ratios_not_a_ratio_of_medians() {
+        // The load doubles the third round for both: the pairs stay 1.10,
+        // the medians' ratio does not see the pairing.
+        let p = paired(&[100.0, 100.0, 200.0], &[110.0, 110.0, 220.0]);
+        assert!((p.median - 1.10).abs() < 1e-12);
+        assert!((p.lo - 1.10).abs() < 1e-12 && (p.hi - 1.10).abs() < 1e-12);
+        let (m, lo, hi) = p.pct();
+        assert!((m - 10.0).abs() < 1e-9 && (lo - 10.0).abs() < 1e-9 && (hi - 10.0).abs() < 1e-9);
+        // Spread: the least and greatest paired ratio.
+        let p = paired(&[100.0, 100.0, 100.0, 100.0], &[90.0, 130.0, 110.0, 120.0]);
+        assert!((p.median - 1.15).abs() < 1e-12, "{p:?}");
+        assert!((p.lo - 0.90).abs() < 1e-12 && (p.hi - 1.30).abs() < 1e-12);
+        assert_eq!(p.text(), "+15.0% (-10.0..+30.0)");
+        assert_eq!(p.ratios.len(), 4);
+    }
+
+    #[test]
+    fn only_rounds_both_ran_are_paired() {
+        // The set's round 1 failed; the baseline's round 2 is missing.
+        let base = [(0, 100.0), (1, 100.0), (3, 50.0)];
+        let set = [(0, 120.0), (2, 400.0), (3, 60.0)];
+        let p = Paired::from_rounds(&base, &set).unwrap();
+        assert_eq!(p.ratios, vec![1.2, 1.2]);
+        assert!(Paired::from_rounds(&base, &[(2, 1.0)]).is_none());
+        assert!(
+            Paired::from_rounds(&[(0, 0.0)], &[(0, 1.0)]).is_none(),
+            "a zero baseline"
+        );
+        assert_eq!(
+            paired(&[100.0], &[105.0]).text(),
+            "+5.0%",
+            "one round: no spread shown"
+        );
+    }
+
+    #[test]
+    fn the_verdict_is_decided_only_when_the_spreads_do_not_overlap() {
+        let hotspot = paired(&[100.0; 3], &[120.0, 124.0, 128.0]); // +20..+28 %
+                                                                   // Wholly at or below HotSpot's least + 3 points: met.
+        let low = paired(&[100.0; 3], &[110.0, 118.0, 122.0]);
+        assert_eq!(goal_verdict(&low, &hotspot, 3.0), Verdict::Met);
+        // Least above HotSpot's greatest + 3: not met.
+        let high = paired(&[100.0; 3], &[131.5, 135.0, 140.0]);
+        assert_eq!(goal_verdict(&high, &hotspot, 3.0), Verdict::NotMet);
+        // Overlapping (the seed table's Richards, +22.6 against +24.0): undecided.
+        let close = paired(&[100.0; 3], &[118.0, 122.6, 127.0]);
+        assert_eq!(goal_verdict(&close, &hotspot, 3.0), Verdict::Undecided);
+        // The slack decides the edge, both ways.
+        assert_eq!(goal_verdict(&low, &hotspot, 1.9), Verdict::Undecided);
+        assert_eq!(goal_verdict(&high, &hotspot, 3.6), Verdict::Undecided);
+        // Fewer than three rounds: never decided (a quick run's two).
+        let one = paired(&[100.0], &[50.0]);
+        assert_eq!(goal_verdict(&one, &hotspot, 3.0), Verdict::Undecided);
+        let two = paired(&[100.0; 2], &[50.0, 51.0]);
+        assert_eq!(goal_verdict(&two, &hotspot, 3.0), Verdict::Undecided);
+        let three = paired(&[100.0; 3], &[50.0, 51.0, 52.0]);
+        assert_eq!(goal_verdict(&three, &hotspot, 3.0), Verdict::Met);
+        assert_eq!(
+            [Verdict::Met, Verdict::NotMet, Verdict::Undecided].map(Verdict::score),
+            [1.0, -1.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn the_paired_metric_carries_the_spread_and_the_ratios_in_json() {
+        let p = paired(&[100.0, 100.0, 100.0], &[110.0, 125.0, 118.0]);
+        let cell = Cell {
+            program: super::super::programs::by_name("Richards").unwrap(),
+            inner: 1,
+            threads: 1,
+            iterations: 48,
+            config: RunConfig::new(Engine::Fastpath, Tier::Jit, "shenandoah"),
+            warmup_extra: Vec::new(),
+            warmup_iterations: Some(12),
+            block: Some(1),
+        };
+        let stats = Stats::from_samples(vec![1.0, 2.0, 3.0]);
+        let mut r =
+            cell_result("barriers", &cell, &stats).secondary("paired_ratio_vs_no_barriers", p.metric());
+        r.warmup_iterations = 12;
+        r.forks = 3;
+        let json = crate::report::jmh::to_json(&[r]);
+        let back = crate::report::jmh::from_json(&json).unwrap();
+        let m = &back[0].secondary_metrics["paired_ratio_vs_no_barriers"];
+        assert!((m.score - 1.18).abs() < 1e-12);
+        assert_eq!(m.score_confidence, vec![1.10, 1.25]);
+        assert_eq!(m.raw_data, vec![vec![1.10, 1.25, 1.18]]);
+        assert_eq!(m.score_percentiles["0.0"], 1.10);
+        assert_eq!((back[0].warmup_iterations, back[0].forks), (12, 3));
+        for key in [
+            "\"paired_ratio_vs_no_barriers\"",
+            "\"warmupIterations\" : 12",
+            "\"forks\" : 3",
+        ] {
+            assert!(
+                json.contains(key) || json.contains(&key.replace(" : ", ": ")),
+                "{key} in {json}"
+            );
+        }
+    }
+
+    #[test]
+    fn quick_processes_stay_as_long_and_full_ones_keep_more_steady_iterations() {
+        assert_eq!(steady_plan(true, None, Tier::Interpreter), (2, 2));
+        assert_eq!(steady_plan(true, None, Tier::Jit), (6, 6));
+        assert_eq!(steady_plan(false, None, Tier::Interpreter), (4, 9));
+        assert_eq!(steady_plan(false, None, Tier::Jit), (12, 36));
+        assert_eq!(steady_plan(false, Some(100), Tier::Jit), (12, 100));
+        assert_eq!(steady_plan(false, Some(100), Tier::Interpreter), (4, 25));
+        assert_eq!(steady_plan(true, Some(2), Tier::Interpreter), (2, 2));
+    }
 
     #[test]
     fn presets_are_presets_and_single_barriers_are_not() {

@@ -17,7 +17,9 @@
 //!    of each VM, % against legacy stack-locking, 1/2/4 threads where a
 //!    program takes them, monitors inflated and deflated per run;
 //! 3. [`barriers`]: seed 003's, passive mode per barrier set, % time
-//!    against no barriers (and, with `--prof perfnorm`, instructions,
+//!    against no barriers as the median of per-round paired ratios with
+//!    their spread, a goal table with a verdict per program and tier
+//!    (and, with `--prof perfnorm`, instructions,
 //!    branches and loads per iteration: [`counters`]), beside Shenandoah
 //!    passive with the same barriers switched on;
 //! 4. [`icache`]: seed 000's, start-up per icache strategy (`-Xcomp`, so
@@ -122,6 +124,9 @@ pub struct VmRun<'a> {
     pub only_programs: Option<Vec<&'static Program>>,
     /// `--rounds`, if given.
     pub rounds: Option<usize>,
+    /// `--steady-iterations`, if given (the barriers table's kept
+    /// iterations per process on a compiling tier).
+    pub steady_iterations: Option<usize>,
     /// `--idle-ms`, if given.
     pub idle: Option<Duration>,
     /// `--prof perfnorm`.
@@ -207,6 +212,8 @@ impl VmRun<'_> {
             iterations: self.iterations(config.tier),
             config,
             warmup_extra: Vec::new(),
+            warmup_iterations: None,
+            block: None,
         }
     }
 
@@ -352,6 +359,13 @@ impl Experiment for Vm {
                 .help("Timed rounds (one process per configuration each), 1 to 100 (default 3; 2 with --quick)"),
         )
         .arg(
+            Arg::new("steady-iterations")
+                .long("steady-iterations")
+                .value_name("N")
+                .value_parser(clap::builder::RangedI64ValueParser::<usize>::new().range(2..=1000))
+                .help("Barriers table: steady-state iterations kept per process on a compiling tier, after its warm-up iterations (dropped), 2 to 1000 (default 36; 6 with --quick); the interpreter keeps a quarter of them, at least 2"),
+        )
+        .arg(
             Arg::new("idle-ms")
                 .long("idle-ms")
                 .value_name("MS")
@@ -415,6 +429,7 @@ impl Experiment for Vm {
             quick: ctx.quick,
             only_programs,
             rounds: ctx.option::<usize>("rounds"),
+            steady_iterations: ctx.option::<usize>("steady-iterations"),
             idle: ctx.option::<u64>("idle-ms").map(Duration::from_millis),
             prof,
         };
