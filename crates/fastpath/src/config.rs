@@ -16,6 +16,7 @@
 //! | `FASTPATH_GC_BARRIERS` | a preset (`none`, `serial`, `g1`, `shenandoah-2017`, `shenandoah`) or a comma list of barriers (`satb`, `card`, `card-cond`, `g1-card`, `brooks-rb`, `brooks-wb`, `lrb`, `cas`) | `shenandoah` | `gc::settings` ([`BarrierBits`]) |
 //! | `FASTPATH_GC_MODE` | `passive`, `concurrent` (which needs a complete set: `satb`, `lrb` or both Brooks barriers, `cas`) | `passive` | `gc::settings` ([`GcMode`]) |
 //! | `FASTPATH_GC_WORKERS` | 1–64 | half the CPUs, 1–8 | `gc::settings` ([`GcWorkers`]) |
+//! | `FASTPATH_GC_IMMEDIATE_GARBAGE` | 0–100 (percent) | 90 | `gc::settings` ([`GcImmediateGarbage`]) |
 //! | `FASTPATH_FAST_LOCKING_SPINS` | 0–20 (`log2` of the pauses) | 13 (1 on one CPU) | `sync` ([`FastLockingSpins`]) |
 //! | `FASTPATH_FAST_LOCKING_YIELDS` | 0–64 | 8 | `sync` ([`FastLockingYields`]) |
 //! | `FASTPATH_DEFLATION_INTERVAL_MS` | 1–3600000 | 250 | `sync` ([`DeflationIntervalMs`]) |
@@ -77,7 +78,7 @@ use crate::setting;
 // each. This module exports only the machinery they share. (`sync`'s own
 // tests name `crate::config::LockingMode`, hence the crate-wide import.)
 use crate::code::ICacheSync;
-use crate::gc::{BarrierBits, GcMode, GcWorkers};
+use crate::gc::{BarrierBits, GcImmediateGarbage, GcMode, GcWorkers};
 pub use crate::setting::{on_invalid_variable, Choice, Choices, ConfigError, Setting, Variable};
 use crate::spin::SpinPause;
 pub(crate) use crate::sync::{
@@ -102,6 +103,8 @@ macro_rules! for_each_setting {
             gc_mode: GcMode = crate::gc::settings::MODE,
             /// Collector workers of a heap made by `gc::HeapConfig::from_config`.
             gc_workers: GcWorkers = crate::gc::settings::WORKERS,
+            /// Immediate-garbage threshold of a heap made by `gc::HeapConfig::from_config`.
+            gc_immediate_garbage: GcImmediateGarbage = crate::gc::settings::IMMEDIATE_GARBAGE,
             /// The fast-lock spin budget `sync` starts with (its setter changes it).
             fast_locking_spins: FastLockingSpins = crate::sync::settings::FAST_LOCKING_SPINS,
             /// The fast-lock yields `sync` starts with (its setter changes it).
@@ -738,7 +741,7 @@ mod read_tests {
             assert_eq!(SpinPause::ACCEPTED, ["auto", "none", "pause", "tpause"]);
         }
         let vars = variables();
-        assert_eq!(vars.len(), 10);
+        assert_eq!(vars.len(), 11);
         assert!(vars
             .iter()
             .all(|v| v.var.starts_with("FASTPATH_") && !v.values.is_empty()));
@@ -748,6 +751,7 @@ mod read_tests {
             format!(
                 "FASTPATH_LOCKING_MODE=lightweight FASTPATH_ICACHE_SYNC=auto FASTPATH_SPIN_PAUSE=auto \
                  FASTPATH_GC_BARRIERS=shenandoah FASTPATH_GC_MODE=passive FASTPATH_GC_WORKERS={workers} \
+                 FASTPATH_GC_IMMEDIATE_GARBAGE=90 \
                  FASTPATH_FAST_LOCKING_SPINS={spins} \
                  FASTPATH_FAST_LOCKING_YIELDS=8 FASTPATH_DEFLATION_INTERVAL_MS=250 FASTPATH_DEFLATION_THRESHOLD=90"
             )

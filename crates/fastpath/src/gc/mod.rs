@@ -193,4 +193,6 @@ pub use heap::safepoint::SafepointWait;
 #[cfg(not(loom))]
 #[doc(hidden)]
 pub use heap::safepoint::SPIN_LIMIT;
-pub use settings::{check_barriers_for_mode, Barrier, BarrierBits, GcMode, GcWorkers, Preset};
+pub use settings::{
+    check_barriers_for_mode, Barrier, BarrierBits, GcImmediateGarbage, GcMode, GcWorkers, Preset,
+};

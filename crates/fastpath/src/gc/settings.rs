@@ -1,6 +1,6 @@
 //! The GC's settings: barriers, presets and modes, `FASTPATH_GC_BARRIERS`,
-//! `FASTPATH_GC_MODE` and `FASTPATH_GC_WORKERS`, and the heap configuration
-//! they make.
+//! `FASTPATH_GC_MODE`, `FASTPATH_GC_WORKERS` and
+//! `FASTPATH_GC_IMMEDIATE_GARBAGE`, and the heap configuration they make.
 //!
 //! Where it sits: the top of the GC's data flow. A runtime (or the lab)
 //! gets a [`BarrierBits`] and a [`GcMode`] here (parsed, or the process's
@@ -350,6 +350,25 @@ setting::number_setting! {
 /// `config::init`/`set` installed).
 #[cfg_attr(loom, allow(dead_code))]
 pub(crate) static WORKERS: ProcessValue<GcWorkers> = ProcessValue::new();
+
+setting::number_setting! {
+    /// The share of a concurrent cycle's garbage, in percent, that the
+    /// regions its final-mark frees whole (nothing live in them) must
+    /// exceed for the cycle to end there, with no collection set: no
+    /// evacuation, no update-refs (a parse of every live object), two
+    /// pauses fewer (Shenandoah's abbreviated cycle and its
+    /// `ShenandoahImmediateThreshold`, 90 by default). 100: every cycle
+    /// that found garbage outside the freed regions evacuates.
+    GcImmediateGarbage(u32): "FASTPATH_GC_IMMEDIATE_GARBAGE", 0..=100,
+    default 90,
+    "percent of a cycle's garbage in wholly dead regions above which it skips evacuation (HotSpot -XX:ShenandoahImmediateThreshold)"
+}
+
+/// The process-wide immediate-garbage threshold
+/// (`FASTPATH_GC_IMMEDIATE_GARBAGE`, or what `config::init`/`set`
+/// installed).
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static IMMEDIATE_GARBAGE: ProcessValue<GcImmediateGarbage> = ProcessValue::new();
 
 /// Refuses concurrent mode with a barrier set that is missing a barrier.
 pub fn check_barriers_for_mode(bits: BarrierBits, mode: GcMode) -> Result<(), ConfigError> {

@@ -1349,3 +1349,68 @@ fn region_lock_map_names_the_words_a_lock_updates() {
         assert_eq!(r.pins.load(Ordering::SeqCst), 0);
     }
 }
+
+/// Shenandoah's abbreviated cycle (`HeapConfig::immediate_garbage_percent`):
+/// a list kept at the bottom of the first region, then 2 MiB of garbage,
+/// so that nearly all the garbage the requested cycle finds lies in
+/// regions with nothing live. At the default threshold (90 %) the cycle
+/// ends at final-mark: two pauses, no collection set, nothing moved, the
+/// dead regions free. At 100 % the same heap evacuates the first region
+/// (mostly garbage) with the four pauses of a full cycle. Both verify and
+/// keep the list.
+#[test]
+fn a_cycle_whose_garbage_is_in_dead_regions_ends_at_final_mark() {
+    for percent in [90, 100] {
+        let mut c = HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Concurrent);
+        c.verify = true;
+        c.immediate_garbage_percent = percent;
+        let h = Heap::new(c).unwrap();
+        let mut m = h.mutator::<Dynamic>().unwrap();
+        let list = m.alloc(1, 0).unwrap();
+        let mut sum = 0;
+        for i in 0..64 {
+            let depth = m.roots_len();
+            let n = m.alloc(1, 1).unwrap();
+            sum += keep_every_eighth(&m, list, n, i);
+            m.truncate_roots(depth);
+        }
+        let depth = m.roots_len();
+        for _ in 0..(2 << 20) / 64 {
+            m.alloc(0, 5).unwrap(); // a 64-byte cell
+            m.truncate_roots(depth);
+        }
+        let before = h.stats();
+        m.collect().unwrap();
+        let after = h.stats();
+        assert_eq!(list_sum(&m, list), sum, "{percent} %");
+        drop(m);
+        let kinds: Vec<PauseKind> = after.pauses[before.pauses.len()..]
+            .iter()
+            .map(|p| p.kind)
+            .collect();
+        let abbreviated = after.abbreviated_cycles - before.abbreviated_cycles;
+        let moved = after.evacuated_by_collector - before.evacuated_by_collector;
+        assert!(
+            after.regions_freed - before.regions_freed >= 24,
+            "{percent} %: the dead regions freed"
+        );
+        assert_eq!(after.verify_errors, Vec::<String>::new(), "{percent} %");
+        if percent == 90 {
+            assert_eq!(abbreviated, 1, "{kinds:?}");
+            assert_eq!(kinds, [PauseKind::InitMark, PauseKind::FinalMark]);
+            assert_eq!(moved, 0, "no collection set");
+        } else {
+            assert_eq!(abbreviated, 0, "{kinds:?}");
+            assert_eq!(
+                kinds,
+                [
+                    PauseKind::InitMark,
+                    PauseKind::FinalMark,
+                    PauseKind::InitUpdateRefs,
+                    PauseKind::FinalUpdateRefs
+                ]
+            );
+            assert!(moved >= 8, "the list's region evacuated: {moved} moved");
+        }
+    }
+}

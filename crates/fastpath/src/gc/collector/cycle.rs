@@ -22,7 +22,11 @@
 //!    (regions with no allocation since TAMS, no pinned object, sized to
 //!    fit the evacuation reserve, though running out is survived: below); set [EVACUATION | HAS_FORWARDED]; evacuate the
 //!    objects the roots point to and update the roots, so mutators resume
-//!    holding to-space references only.
+//!    holding to-space references only. When the regions freed whole
+//!    held most of the garbage marking found
+//!    (`HeapConfig::immediate_garbage_percent`), no set is chosen and the
+//!    cycle ends here (Shenandoah's abbreviated cycle): steps 5 to 8 would
+//!    cost a parse of every live object and two pauses for little memory.
 //! 5. *Concurrent evacuation*: copy every marked object of the set. A
 //!    mutator's `lrb` or `brooks-wb` may copy one first: the forwarding
 //!    CAS picks one winner ([`crate::gc::heap::forwarding`]).
@@ -118,6 +122,20 @@ enum Phase {
     UpdateRefs,
 }
 
+/// Whether the regions final-mark freed whole hold enough of the garbage
+/// marking found that the cycle ends there, with no collection set:
+/// more than `percent` % of it (`immediate` and `garbage` in words).
+/// Evacuating the few partly live regions left would cost an
+/// evacuation and an update-refs phase (a parse of every live object in
+/// the heap) and two pauses, to reclaim the small rest, which a later
+/// cycle can reclaim as well. Shenandoah's "abbreviated cycle"
+/// (`ShenandoahHeuristics::choose_collection_set`, openjdk/jdk, with
+/// `ShenandoahImmediateThreshold`, 90 by default). No garbage at all
+/// leaves nothing to evacuate either way.
+fn immediate_garbage_suffices(immediate: usize, garbage: usize, percent: usize) -> bool {
+    garbage == 0 || immediate.saturating_mul(100) > garbage.saturating_mul(percent)
+}
+
 impl HeapInner {
     /// The collector thread's body: a cycle whenever one is requested (a
     /// mutator's failed allocation, `Mutator::collect`) or the heap runs
@@ -157,6 +175,8 @@ impl HeapInner {
                 CycleEnd::Full
             } else if ends_after.0 > ends_before.0 {
                 CycleEnd::Degenerated
+            } else if ends_after.2 > ends_before.2 {
+                CycleEnd::Abbreviated
             } else {
                 CycleEnd::Concurrent
             };
@@ -176,15 +196,16 @@ impl HeapInner {
         }
     }
 
-    /// The degenerated cycles and full compactions so far (how a cycle
-    /// ended, for the trigger).
-    fn cycle_ends(&self) -> (u64, u64) {
+    /// The degenerated cycles, full compactions and abbreviated cycles so
+    /// far (how a cycle ended, for the trigger).
+    fn cycle_ends(&self) -> (u64, u64, u64) {
         let s = self.stats();
         // A cycle in which a mutator ran dry started too late, whether it
         // degenerated or the evacuation reserve's return served the mutator.
         (
             s.degenerated_cycles + s.phases.evacuation.ran_dry,
             s.full_compactions,
+            s.abbreviated_cycles,
         )
     }
 
@@ -567,6 +588,9 @@ impl HeapInner {
         a.evac_current = None;
         a.evac_taken = 0;
         let mut candidates = Vec::new();
+        // The garbage words marking found, and of them those in regions
+        // freed here whole (nothing live): the immediate garbage.
+        let (mut garbage, mut immediate) = (0, 0);
         // Relaxed region metadata: in a pause (see `Region`).
         for (i, r) in s.regions.iter().enumerate() {
             if !r.used.load(Ordering::Relaxed)
@@ -582,18 +606,28 @@ impl HeapInner {
                 if live == 0 {
                     let n = s.free_humongous(&mut a, i);
                     self.stats().regions_freed += n as u64;
+                    garbage += n * region_words;
+                    immediate += n * region_words;
                 }
                 continue;
             }
+            let used = (r.top.load(Ordering::Relaxed) - r.bottom) / 8;
+            garbage += used.saturating_sub(live);
             if live == 0 {
                 s.free_region(&mut a, i);
                 self.stats().regions_freed += 1;
+                immediate += used;
                 continue;
             }
-            let used = (r.top.load(Ordering::Relaxed) - r.bottom) / 8;
             if (self.config.aggressive || live * 4 < used * 3) && !r.monitor_seen.load(Ordering::Relaxed) {
                 candidates.push((live, i));
             }
+        }
+        if !self.config.aggressive
+            && immediate_garbage_suffices(immediate, garbage, self.config.immediate_garbage_percent)
+        {
+            self.stats().abbreviated_cycles += 1;
+            return false;
         }
         candidates.sort_unstable();
         // Room for copies: the mutators' standing reserve (which TLABs
@@ -1016,5 +1050,30 @@ impl<'s> Heals<'s> {
         while self.len > 0 {
             self.heal_oldest();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::immediate_garbage_suffices;
+
+    /// More than the threshold's share of the garbage must be immediate;
+    /// 100 % ends early only a cycle with no other garbage; no garbage at
+    /// all leaves nothing to evacuate.
+    #[test]
+    fn immediate_garbage_must_exceed_its_share() {
+        assert!(immediate_garbage_suffices(91, 100, 90));
+        assert!(
+            !immediate_garbage_suffices(90, 100, 90),
+            "exactly the share is not more"
+        );
+        assert!(!immediate_garbage_suffices(0, 100, 0));
+        assert!(immediate_garbage_suffices(1, 100, 0));
+        assert!(!immediate_garbage_suffices(99, 100, 100));
+        assert!(immediate_garbage_suffices(0, 0, 100), "no garbage: no set");
+        assert!(
+            !immediate_garbage_suffices(usize::MAX / 2, usize::MAX, 90),
+            "no overflow"
+        );
     }
 }

@@ -192,6 +192,17 @@ pub struct HeapConfig {
     /// the process's `FASTPATH_GC_WORKERS` (default half the CPUs, 1..=8:
     /// [`GcWorkers`](crate::gc::GcWorkers)).
     pub workers: usize,
+    /// Concurrent mode: a cycle whose final-mark frees whole regions
+    /// holding more than this share of the garbage it found, in percent
+    /// (0..=100), ends there: no collection set, so no evacuation,
+    /// update-refs, nor their two pauses (Shenandoah's abbreviated cycle).
+    /// 100 ends early only a cycle that found no garbage outside those
+    /// regions; `aggressive` ignores it. A tuning knob that starts from
+    /// its variable: [`HeapConfig::new`] takes the process's
+    /// `FASTPATH_GC_IMMEDIATE_GARBAGE` (default 90, as HotSpot's
+    /// `ShenandoahImmediateThreshold`:
+    /// [`GcImmediateGarbage`](crate::gc::GcImmediateGarbage)).
+    pub immediate_garbage_percent: usize,
 }
 
 impl HeapConfig {
@@ -211,6 +222,7 @@ impl HeapConfig {
             assists: false,
             safepoint_wait: SafepointWait::default(),
             workers: settings::WORKERS.get().0 as usize,
+            immediate_garbage_percent: settings::IMMEDIATE_GARBAGE.get().0 as usize,
         }
     }
 
@@ -234,6 +246,9 @@ impl HeapConfig {
         let workers = u32::try_from(self.workers).unwrap_or(u32::MAX);
         crate::setting::Setting::validate(settings::GcWorkers(workers), crate::cpu::info())
             .map_err(GcError::Config)?;
+        let immediate = u32::try_from(self.immediate_garbage_percent).unwrap_or(u32::MAX);
+        crate::setting::Setting::validate(settings::GcImmediateGarbage(immediate), crate::cpu::info())
+            .map_err(GcError::Config)?;
         settings::check_barriers_for_mode(self.barriers, self.mode).map_err(GcError::Config)
     }
 }
@@ -243,7 +258,8 @@ impl HeapConfig {
     /// A heap of `heap_bytes` (as [`HeapConfig::new`])
     /// with the process's barrier set and mode: `FASTPATH_GC_BARRIERS` and
     /// `FASTPATH_GC_MODE`, or what `config::init`/`set` installed (and, as
-    /// `new`, the process's `FASTPATH_GC_WORKERS`).
+    /// `new`, the process's `FASTPATH_GC_WORKERS` and
+    /// `FASTPATH_GC_IMMEDIATE_GARBAGE`).
     ///
     /// ```
     /// use fastpath::gc::{Heap, HeapConfig};
@@ -441,6 +457,10 @@ pub struct GcStats {
     pub free_regions_at_start: u64,
     /// Collection-set regions chosen, summed over cycles.
     pub cset_regions: u64,
+    /// Concurrent cycles that ended at final-mark because the regions it
+    /// freed whole held enough of the garbage
+    /// ([`HeapConfig::immediate_garbage_percent`]).
+    pub abbreviated_cycles: u64,
     /// Verifier runs and objects they reached.
     pub verified_cycles: u64,
     /// Objects the verifier reached, summed over its runs.
