@@ -98,6 +98,9 @@ impl Translator<'_, '_> {
     /// (the module comment's steps), the native's call from a cold block
     /// for anything else. The stack holds neither afterwards.
     pub(super) fn arraycopy(&mut self, m: &'static Method) -> Result<(), Unsupported> {
+        // The call's class initialization (`System`'s: done at start-up,
+        // so nothing is emitted), with the arguments still on the stack.
+        self.init_check(m.class);
         let len = self.pop_v();
         let dp = self.pop_v();
         let dst = self.pop_v();
