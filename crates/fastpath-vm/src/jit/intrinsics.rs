@@ -1,12 +1,18 @@
 //! Intrinsics: library methods whose calls compiled code replaces with
-//! inline code: `System.arraycopy` of primitive arrays.
+//! inline code: `System.arraycopy` of primitive arrays and
+//! `String.hashCode`.
 //!
 //! Where it sits: the translator (`translate.rs`) asks [`is_arraycopy`] at
-//! each `invokestatic` and, for a call of `System.arraycopy`, emits
-//! [`Translator::arraycopy`] instead of the call. The interpreter and
-//! the runtime keep the native (`runtime/natives/lang.rs`, `arraycopy`),
-//! which stays the semantic reference: every case the inline code does
-//! not handle calls it, as the call would have, through `invoke`.
+//! each `invokestatic` and [`is_string_hash_code`] at each statically
+//! bound instance call and, for one of them, emits
+//! [`Translator::arraycopy`] or [`Translator::string_hash_code`] instead of
+//! the call. The interpreter and the runtime keep the methods (the native
+//! `runtime/natives/lang.rs` `arraycopy`, the class library's
+//! `String.hashCode`), which stay the semantic reference: every case the
+//! inline code does not handle calls them, as the call would have,
+//! through `invoke`.
+//!
+//! ## `System.arraycopy`
 //!
 //! The inline path (HotSpot C2's `LibraryCallKit::inline_arraycopy`
 //! guards, reduced to what a class-word compare proves):
@@ -43,6 +49,22 @@
 //! Invariants: the inline path reads only the class word, the length
 //! word and the elements; it writes only the destination's elements; it
 //! calls nothing that allocates, throws or stops for the collector.
+//!
+//! ## `String.hashCode`
+//!
+//! The class library's method (`classlib/java/lang/String.java`) caches
+//! the hash in `hash`, with `hashIsZero` for a hash of 0, and otherwise
+//! computes `h = 31 * h + c` over `value`. The inline form does the same
+//! with the fields' offsets read from the class when compiling (no
+//! intrinsic when `String` lacks one of the three fields): `hash` when
+//! non-zero, 0 when `hashIsZero`, else the polynomial over the chars by
+//! [`string_hash`] (four chars a step: `h * 31^4 + c0 * 31^3 + c1 * 31^2
+//! + c2 * 31 + c3`, the same wrapping value as the one-char recurrence,
+//! as HotSpot's `vectorizedHashCode` computes it with its powers of 31),
+//! stored back as the method stores it. A receiver's null check is the
+//! call's (`NullPointerException` naming `String.hashCode()`); a `value`
+//! not yet set (a string under construction) calls the method. `String`
+//! is final: a call bound to `String.hashCode` has a `String` receiver.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64, I8};
@@ -52,7 +74,7 @@ use cranelift_codegen::isa::CallConv;
 use super::layout::{ELEMENTS, LENGTH_WORD, REFS};
 use super::ops::{Dispatch, K};
 use super::translate::{Translator, Unsupported};
-use crate::link::Method;
+use crate::link::{Class, Kind, Method};
 
 /// Copies up to this many bytes inline; longer copies call [`conjoint_copy`].
 pub const INLINE_COPY_MAX_BYTES: i64 = 16;
@@ -90,6 +112,68 @@ pub unsafe extern "C" fn conjoint_copy(dst: *mut u8, src: *const u8, bytes: usiz
     // the ends, where it moves whole 2^k-byte pieces from element-aligned
     // addresses: no element is torn.
     unsafe { std::ptr::copy(src, dst, bytes) }
+}
+
+/// Where `String`'s `value`, `hash` and `hashIsZero` lie: the reference
+/// index of the first, the data offsets of the others.
+#[derive(Clone, Copy, Debug)]
+struct StringFields {
+    value: u32,
+    hash: u32,
+    hash_is_zero: u32,
+}
+
+fn string_fields(c: &Class) -> Option<StringFields> {
+    let find = |name: &str, desc: &str, kind: Kind| {
+        c.fields
+            .iter()
+            .find(|f| &*f.name == name && &*f.descriptor == desc && f.kind == kind && !f.is_static())
+            .map(|f| f.offset)
+    };
+    Some(StringFields {
+        value: find("value", "[C", Kind::Ref)?,
+        hash: find("hash", "I", Kind::Int)?,
+        hash_is_zero: find("hashIsZero", "Z", Kind::Boolean)?,
+    })
+}
+
+/// Whether `m` is `java.lang.String.hashCode()` of a final `String` with
+/// the fields the inline form reads.
+pub fn is_string_hash_code(m: &Method) -> bool {
+    &*m.name == "hashCode"
+        && &*m.descriptor == "()I"
+        && &*m.class.name == "java/lang/String"
+        && m.class.flags & crate::classfile::access::FINAL != 0
+        && string_fields(m.class).is_some()
+}
+
+/// The Java hash of `len` UTF-16 code units at `chars`
+/// (`s[0] * 31^(n-1) + ... + s[n-1]`, wrapping), four at a step.
+///
+/// # Safety
+///
+/// `chars` is aligned and readable for `len` code units.
+pub unsafe extern "C" fn string_hash(chars: *const u16, len: usize) -> i32 {
+    // SAFETY: the caller's contract (a `char[]`'s elements).
+    let s = unsafe { std::slice::from_raw_parts(chars, len) };
+    const P1: i32 = 31;
+    const P2: i32 = 31 * 31;
+    const P3: i32 = 31 * 31 * 31;
+    const P4: i32 = 31 * 31 * 31 * 31;
+    let mut h: i32 = 0;
+    let mut steps = s.chunks_exact(4);
+    for c in &mut steps {
+        h = h
+            .wrapping_mul(P4)
+            .wrapping_add(i32::from(c[0]).wrapping_mul(P3))
+            .wrapping_add(i32::from(c[1]).wrapping_mul(P2))
+            .wrapping_add(i32::from(c[2]).wrapping_mul(P1))
+            .wrapping_add(i32::from(c[3]));
+    }
+    for &c in steps.remainder() {
+        h = h.wrapping_mul(P1).wrapping_add(i32::from(c));
+    }
+    h
 }
 
 impl Translator<'_, '_> {
@@ -244,5 +328,81 @@ impl Translator<'_, '_> {
         let f = self.b.ins().iconst(I64, routine as usize as i64);
         self.b.ins().call_indirect(sig, f, &[to, from, bytes]);
         self.b.ins().jump(done, &[]);
+    }
+
+    /// `String.hashCode()` with its receiver on the operand stack, by
+    /// `dispatch` (statically bound: `String` is final): the module
+    /// comment's inline form; the method's call from a cold block when
+    /// `value` is null. Leaves the hash on the stack.
+    pub(super) fn string_hash_code(
+        &mut self,
+        dispatch: Dispatch,
+        m: &'static Method,
+    ) -> Result<(), Unsupported> {
+        let f = string_fields(m.class).expect("is_string_hash_code checked the fields");
+        let recv = self.pop_v();
+        // The receiver's check reports the instruction's entry state.
+        self.s.stack.push(K::R);
+        self.null_check(recv);
+        self.s.stack.pop();
+        let (done, zero_checked, compute, slow) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let result = self.b.append_block_param(done, I32);
+        let cached = self.read_data(recv, f.hash as i32, Kind::Int, false);
+        self.b
+            .ins()
+            .brif(cached, done, &[cached.into()], zero_checked, &[]);
+        self.b.switch_to_block(zero_checked);
+        self.b.seal_block(zero_checked);
+        let is_zero = self.read_data(recv, f.hash_is_zero as i32, Kind::Byte, false);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b.ins().brif(is_zero, done, &[zero.into()], compute, &[]);
+        self.b.switch_to_block(compute);
+        self.b.seal_block(compute);
+        let value = self.load_ref_field(recv, i64::from(f.value), false);
+        let set = self.b.create_block();
+        self.b.ins().brif(value, set, &[], slow, &[]);
+        self.b.switch_to_block(set);
+        self.b.seal_block(set);
+        let chars = self.resolve_read(value);
+        let ro = MemFlagsData::trusted().with_readonly();
+        let len = self.b.ins().load(I32, ro, chars, REFS + LENGTH_WORD);
+        let len = self.b.ins().uextend(I64, len);
+        let first = self.b.ins().iadd_imm_s(chars, i64::from(REFS + ELEMENTS));
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.extend([AbiParam::new(I64); 2]);
+        sig.returns.push(AbiParam::new(I32));
+        let sig = self.b.import_signature(sig);
+        let routine = string_hash as unsafe extern "C" fn(*const u16, usize) -> i32;
+        let addr = self.b.ins().iconst(I64, routine as usize as i64);
+        let call = self.b.ins().call_indirect(sig, addr, &[first, len]);
+        let h = self.b.inst_results(call)[0];
+        let (nonzero, was_zero) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(h, nonzero, &[], was_zero, &[]);
+        self.b.switch_to_block(nonzero);
+        self.b.seal_block(nonzero);
+        self.write_data(recv, f.hash as i32, Kind::Int, h, false);
+        self.b.ins().jump(done, &[h.into()]);
+        self.b.switch_to_block(was_zero);
+        self.b.seal_block(was_zero);
+        let one = self.b.ins().iconst(I32, 1);
+        self.write_data(recv, f.hash_is_zero as i32, Kind::Byte, one, false);
+        self.b.ins().jump(done, &[h.into()]);
+
+        self.b.set_cold_block(slow);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        self.s.stack.push(K::R);
+        self.invoke(dispatch, m)?;
+        let v = self.pop_v();
+        self.b.ins().jump(done, &[v.into()]);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        self.push(K::I, result);
+        Ok(())
     }
 }

@@ -1661,6 +1661,11 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.facts().forget_memory();
             }
             Op::Invoke(Dispatch::Static, m) if super::intrinsics::is_arraycopy(m) => self.arraycopy(m)?,
+            Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
+                if super::intrinsics::is_string_hash_code(m) =>
+            {
+                self.string_hash_code(d, m)?
+            }
             Op::Invoke(dispatch, m) => self.invoke(dispatch, m)?,
             Op::New(c) => {
                 self.init_check(c);
