@@ -11,7 +11,8 @@
 //! return that calls nothing (short) and one whose only call is the
 //! intrinsic's memmove routine (long); neither path calls the runtime's
 //! `Invoke` helper, through which the native `arraycopy` is called (only
-//! the cold fallback does).
+//! the cold fallback does). The program also checks `String.hashCode`
+//! (the other intrinsic) against the recurrence at lengths 0..40.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -86,6 +87,18 @@ public class Copies {
             threw = e.getMessage().equals("arraycopy: last source index 3 out of bounds for char[2]");
         }
         check(threw, "the out-of-bounds copy's exception");
+        // String.hashCode (an intrinsic too) against the recurrence, at
+        // every length 0..40 (each a fresh string: computed, then cached).
+        StringBuilder text = new StringBuilder();
+        for (int n = 0; n <= 40; n++) {
+            String s = new String(text);
+            int h = 0;
+            for (int i = 0; i < s.length(); i++) {
+                h = 31 * h + s.charAt(i);
+            }
+            check(s.hashCode() == h && s.hashCode() == h, "hash of length " + n);
+            text.append((char) (n * 7919 + 33));
+        }
         System.out.println("copies ok");
     }
 }
