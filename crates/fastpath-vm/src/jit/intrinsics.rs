@@ -5,7 +5,7 @@
 //! Where it sits: the translator (`translate.rs`) asks [`is_arraycopy`] at
 //! each `invokestatic` and [`is_string_hash_code`] at each statically
 //! bound instance call and, for one of them, emits
-//! [`Translator::arraycopy`] or [`Translator::string_hash_code`] instead of
+//! `Translator::arraycopy` or `Translator::string_hash_code` instead of
 //! the call. The interpreter and the runtime keep the methods (the native
 //! `runtime/natives/lang.rs` `arraycopy`, the class library's
 //! `String.hashCode`), which stay the semantic reference: every case the
