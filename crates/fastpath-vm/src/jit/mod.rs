@@ -49,6 +49,7 @@
 //! | `perfmap.rs` | `FASTPATH_VM_PERF_MAP`: names of compiled code for `perf` |
 //! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
+//! | `intrinsics.rs` | library calls replaced by inline code (`System.arraycopy`, `String.hashCode`) |
 //! | `facts.rs` | checks and loads already done, which the translator reuses |
 //! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
 //! | `cold.rs` | the instructions that can only lead to a throw (not inlined into) |
@@ -76,6 +77,7 @@ pub mod entry;
 pub mod facts;
 pub mod frame;
 pub mod helpers;
+pub mod intrinsics;
 pub mod kinds;
 pub mod layout;
 pub mod ops;

@@ -1660,6 +1660,12 @@ impl<'e, 'f> Translator<'e, 'f> {
                 // A spin waits for another thread's write.
                 self.facts().forget_memory();
             }
+            Op::Invoke(Dispatch::Static, m) if super::intrinsics::is_arraycopy(m) => self.arraycopy(m)?,
+            Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
+                if super::intrinsics::is_string_hash_code(m) =>
+            {
+                self.string_hash_code(d, m)?
+            }
             Op::Invoke(dispatch, m) => self.invoke(dispatch, m)?,
             Op::New(c) => {
                 self.init_check(c);
@@ -2052,7 +2058,7 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     // ---- calls -------------------------------------------------------------------
 
-    fn invoke(&mut self, dispatch: Dispatch, m: &'static Method) -> Result<(), Unsupported> {
+    pub(super) fn invoke(&mut self, dispatch: Dispatch, m: &'static Method) -> Result<(), Unsupported> {
         if self.s.throw_only.is_empty() {
             self.s.throw_only = super::cold::throw_only(&self.s.ops, &self.s.d.switches);
         }

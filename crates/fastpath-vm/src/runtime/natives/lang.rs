@@ -196,11 +196,21 @@ fn arraycopy<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
             let i = if backwards { len - 1 - k } else { k };
             let v = t.load_ref(src, sp + i);
             if check && v != 0 && !t.class_of(v).is_subclass_of(dcomp) {
-                let msg = format!(
-                    "arraycopy: element type mismatch: can not cast one of the elements of {}[] to the type of the destination array, {}",
-                    sc.component.map_or(String::new(), |c| c.java_name()),
-                    dcomp.java_name()
-                );
+                // HotSpot's `ObjArrayKlass::do_copy`: component types that
+                // are unrelated either way are a type mismatch; a
+                // destination component below the source's, an element's.
+                let scomp = sc.component.map_or(String::new(), |c| c.java_name());
+                let msg = if sc.component.is_some_and(|s| dcomp.is_subclass_of(s)) {
+                    format!(
+                        "arraycopy: element type mismatch: can not cast one of the elements of {scomp}[] to the type of the destination array, {}",
+                        dcomp.java_name()
+                    )
+                } else {
+                    format!(
+                        "arraycopy: type mismatch: can not copy {scomp}[] into {}[]",
+                        dcomp.java_name()
+                    )
+                };
                 return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
             }
             t.store_ref(dst, dp + i, v);

@@ -1,0 +1,408 @@
+//! Intrinsics: library methods whose calls compiled code replaces with
+//! inline code: `System.arraycopy` of primitive arrays and
+//! `String.hashCode`.
+//!
+//! Where it sits: the translator (`translate.rs`) asks [`is_arraycopy`] at
+//! each `invokestatic` and [`is_string_hash_code`] at each statically
+//! bound instance call and, for one of them, emits
+//! `Translator::arraycopy` or `Translator::string_hash_code` instead of
+//! the call. The interpreter and the runtime keep the methods (the native
+//! `runtime/natives/lang.rs` `arraycopy`, the class library's
+//! `String.hashCode`), which stay the semantic reference: every case the
+//! inline code does not handle calls them, as the call would have,
+//! through `invoke`.
+//!
+//! ## `System.arraycopy`
+//!
+//! The inline path (HotSpot C2's `LibraryCallKit::inline_arraycopy`
+//! guards, reduced to what a class-word compare proves):
+//!
+//! 1. Both arrays non-null (a fact already proven skips the test).
+//! 2. Source and destination have the same class, and it is one of the
+//!    primitive array classes loaded when the method is compiled (an
+//!    array of a class not loaded yet cannot exist): the class gives the
+//!    element size, as a shift. Equal classes rule out the type mismatch
+//!    and a reference array's element store checks.
+//! 3. `srcPos`, `destPos` and `length` non-negative (one test of their
+//!    bitwise or), and `srcPos + length`, `destPos + length` at most the
+//!    arrays' lengths (an unsigned compare of the 32-bit sum: each term is
+//!    below 2^31, so the sum does not wrap).
+//! 4. The copy, between the source's copy to read (`resolve_read`) and the
+//!    destination's copy to write (`resolve_write`, as a primitive array
+//!    store does): up to 16 bytes inline, each access a power of two wide,
+//!    with every load before any store (so an overlapping copy within
+//!    one array is right either way: memmove's short-copy scheme, as in
+//!    glibc's `memmove-vec-unaligned-erms`: the first and the last `w`
+//!    bytes for `w <= n <= 2w`); longer ones by a direct call of
+//!    [`conjoint_copy`] (`memmove`), which neither allocates nor reaches
+//!    a safepoint, so no frame is spilled and no reference reloaded.
+//!    An access of width `w` starts at a multiple of the element size
+//!    and `w` is at least the element size, so every element is read and
+//!    written whole (no element tears, as HotSpot's `conjoint_jints_atomic`).
+//!
+//! Anything else (a null, a negative, out of bounds, reference arrays,
+//! different classes, not arrays) goes to the cold call of the native,
+//! whose checks in HotSpot's order throw HotSpot's exceptions and
+//! messages, and whose reference copy runs the heap's barrier set
+//! (SATB pre-barrier, load-reference barrier, card marks, store checks).
+//!
+//! Invariants: the inline path reads only the class word, the length
+//! word and the elements; it writes only the destination's elements; it
+//! calls nothing that allocates, throws or stops for the collector.
+//!
+//! ## `String.hashCode`
+//!
+//! The class library's method (`classlib/java/lang/String.java`) caches
+//! the hash in `hash`, with `hashIsZero` for a hash of 0, and otherwise
+//! computes `h = 31 * h + c` over `value`. The inline form does the same
+//! with the fields' offsets read from the class when compiling (no
+//! intrinsic when `String` lacks one of the three fields): `hash` when
+//! non-zero, 0 when `hashIsZero`, else the polynomial over the chars by
+//! [`string_hash`] (four chars a step: `h * 31^4 + c0 * 31^3 + c1 * 31^2
+//! + c2 * 31 + c3`, the same wrapping value as the one-char recurrence,
+//! as HotSpot's `vectorizedHashCode` computes it with its powers of 31),
+//! stored back as the method stores it. A receiver's null check is the
+//! call's (`NullPointerException` naming `String.hashCode()`); a `value`
+//! not yet set (a string under construction) calls the method. `String`
+//! is final: a call bound to `String.hashCode` has a `String` receiver.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I16, I32, I64, I8};
+use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value};
+use cranelift_codegen::isa::CallConv;
+
+use super::layout::{ELEMENTS, LENGTH_WORD, REFS};
+use super::ops::{Dispatch, K};
+use super::translate::{Translator, Unsupported};
+use crate::link::{Class, Kind, Method};
+
+/// Copies up to this many bytes inline; longer copies call [`conjoint_copy`].
+pub const INLINE_COPY_MAX_BYTES: i64 = 16;
+
+/// The primitive array classes by how often programs copy them (a miss
+/// costs one compare and branch more), with their element size's log2.
+const PRIMITIVE_ARRAYS: [(&str, i64); 8] = [
+    ("[C", 1),
+    ("[B", 0),
+    ("[I", 2),
+    ("[J", 3),
+    ("[Z", 0),
+    ("[S", 1),
+    ("[F", 2),
+    ("[D", 3),
+];
+
+/// Whether `m` is `java.lang.System.arraycopy(Object, int, Object, int, int)`.
+pub fn is_arraycopy(m: &Method) -> bool {
+    &*m.name == "arraycopy"
+        && &*m.descriptor == "(Ljava/lang/Object;ILjava/lang/Object;II)V"
+        && &*m.class.name == "java/lang/System"
+}
+
+/// `memmove(dst, src, bytes)`: the copy compiled code calls for more than
+/// [`INLINE_COPY_MAX_BYTES`] bytes of a primitive array.
+///
+/// # Safety
+///
+/// `src` is readable and `dst` writable for `bytes` bytes (they may
+/// overlap); compiled code passes element ranges it has bounds-checked.
+pub unsafe extern "C" fn conjoint_copy(dst: *mut u8, src: *const u8, bytes: usize) {
+    // SAFETY: the caller's contract; `copy` allows the ranges to overlap.
+    // glibc's `memmove` moves aligned chunks of at least 8 bytes but at
+    // the ends, where it moves whole 2^k-byte pieces from element-aligned
+    // addresses: no element is torn.
+    unsafe { std::ptr::copy(src, dst, bytes) }
+}
+
+/// Where `String`'s `value`, `hash` and `hashIsZero` lie: the reference
+/// index of the first, the data offsets of the others.
+#[derive(Clone, Copy, Debug)]
+struct StringFields {
+    value: u32,
+    hash: u32,
+    hash_is_zero: u32,
+}
+
+fn string_fields(c: &Class) -> Option<StringFields> {
+    let find = |name: &str, desc: &str, kind: Kind| {
+        c.fields
+            .iter()
+            .find(|f| &*f.name == name && &*f.descriptor == desc && f.kind == kind && !f.is_static())
+            .map(|f| f.offset)
+    };
+    Some(StringFields {
+        value: find("value", "[C", Kind::Ref)?,
+        hash: find("hash", "I", Kind::Int)?,
+        hash_is_zero: find("hashIsZero", "Z", Kind::Boolean)?,
+    })
+}
+
+/// Whether `m` is `java.lang.String.hashCode()` of a final `String` with
+/// the fields the inline form reads.
+pub fn is_string_hash_code(m: &Method) -> bool {
+    &*m.name == "hashCode"
+        && &*m.descriptor == "()I"
+        && &*m.class.name == "java/lang/String"
+        && m.class.flags & crate::classfile::access::FINAL != 0
+        && string_fields(m.class).is_some()
+}
+
+/// The Java hash of `len` UTF-16 code units at `chars`
+/// (`s[0] * 31^(n-1) + ... + s[n-1]`, wrapping), four at a step.
+///
+/// # Safety
+///
+/// `chars` is aligned and readable for `len` code units.
+pub unsafe extern "C" fn string_hash(chars: *const u16, len: usize) -> i32 {
+    // SAFETY: the caller's contract (a `char[]`'s elements).
+    let s = unsafe { std::slice::from_raw_parts(chars, len) };
+    const P1: i32 = 31;
+    const P2: i32 = 31 * 31;
+    const P3: i32 = 31 * 31 * 31;
+    const P4: i32 = 31 * 31 * 31 * 31;
+    let mut h: i32 = 0;
+    let mut steps = s.chunks_exact(4);
+    for c in &mut steps {
+        h = h
+            .wrapping_mul(P4)
+            .wrapping_add(i32::from(c[0]).wrapping_mul(P3))
+            .wrapping_add(i32::from(c[1]).wrapping_mul(P2))
+            .wrapping_add(i32::from(c[2]).wrapping_mul(P1))
+            .wrapping_add(i32::from(c[3]));
+    }
+    for &c in steps.remainder() {
+        h = h.wrapping_mul(P1).wrapping_add(i32::from(c));
+    }
+    h
+}
+
+impl Translator<'_, '_> {
+    /// `System.arraycopy(src, srcPos, dest, destPos, length)` with its five
+    /// arguments on the operand stack: the inline copy of a primitive array
+    /// (the module comment's steps), the native's call from a cold block
+    /// for anything else. The stack holds neither afterwards.
+    pub(super) fn arraycopy(&mut self, m: &'static Method) -> Result<(), Unsupported> {
+        // The call's class initialization (`System`'s: done at start-up,
+        // so nothing is emitted), with the arguments still on the stack.
+        self.init_check(m.class);
+        let len = self.pop_v();
+        let dp = self.pop_v();
+        let dst = self.pop_v();
+        let sp = self.pop_v();
+        let src = self.pop_v();
+        let (slow, done) = (self.b.create_block(), self.b.create_block());
+
+        // 1. Non-null.
+        for a in [src, dst] {
+            let key = self.key(a);
+            if !self.facts().nonnull.contains(&key) {
+                self.continue_if(a, slow);
+                self.facts().nonnull.insert(key);
+            }
+        }
+        // 2. The same primitive array class: its element size.
+        let sc = self.class_of(src);
+        let dc = self.class_of(dst);
+        let same = self.b.ins().icmp(IntCC::Equal, sc, dc);
+        self.continue_if(same, slow);
+        let copy = self.b.create_block();
+        let shift = self.b.append_block_param(copy, I64);
+        let loaded: Vec<(usize, i64)> = PRIMITIVE_ARRAYS
+            .iter()
+            .filter_map(|&(name, s)| {
+                let c = self.env.classes.0.find_loaded(name)?;
+                Some((c as *const _ as usize, s))
+            })
+            .collect();
+        for (class, s) in loaded {
+            let is = self.b.ins().icmp_imm_s(IntCC::Equal, sc, class as i64);
+            let next = self.b.create_block();
+            let sv = self.b.ins().iconst(I64, s);
+            self.b.ins().brif(is, copy, &[sv.into()], next, &[]);
+            self.b.switch_to_block(next);
+            self.b.seal_block(next);
+        }
+        self.b.ins().jump(slow, &[]);
+        self.b.switch_to_block(copy);
+        self.b.seal_block(copy);
+
+        // 3. Non-negative, in bounds.
+        let any = self.b.ins().bor(sp, dp);
+        let any = self.b.ins().bor(any, len);
+        let nonneg = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, any, 0);
+        self.continue_if(nonneg, slow);
+        let rs = self.resolve_read(src);
+        let zero = self.b.ins().iconst(I64, 0);
+        let (rd, _) = self.resolve_write(dst, zero);
+        let ro = MemFlagsData::trusted().with_readonly();
+        let sl = self.b.ins().load(I32, ro, rs, REFS + LENGTH_WORD);
+        let dl = self.b.ins().load(I32, ro, rd, REFS + LENGTH_WORD);
+        for (pos, n) in [(sp, sl), (dp, dl)] {
+            let end = self.b.ins().iadd(pos, len);
+            let inside = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, n);
+            self.continue_if(inside, slow);
+        }
+
+        // 4. The copy.
+        let at = |t: &mut Self, o: Value, pos: Value| {
+            let p = t.b.ins().uextend(I64, pos);
+            let p = t.b.ins().ishl(p, shift);
+            let a = t.b.ins().iadd(o, p);
+            t.b.ins().iadd_imm_s(a, i64::from(REFS + ELEMENTS))
+        };
+        let from = at(self, rs, sp);
+        let to = at(self, rd, dp);
+        let n = self.b.ins().uextend(I64, len);
+        let bytes = self.b.ins().ishl(n, shift);
+        self.copy_bytes(to, from, bytes, done);
+
+        // The native, for everything the inline path does not take.
+        self.b.set_cold_block(slow);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        for k in [K::R, K::I, K::R, K::I, K::I] {
+            self.s.stack.push(k);
+        }
+        self.invoke(Dispatch::Static, m)?;
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        Ok(())
+    }
+
+    /// Continues in a new block (sealed, carrying the facts) when `ok`
+    /// (an i8 condition or a reference, non-zero) holds; else branches to
+    /// `otherwise`.
+    fn continue_if(&mut self, ok: Value, otherwise: cranelift_codegen::ir::Block) {
+        let from = self.here();
+        let cont = self.b.create_block();
+        self.b.ins().brif(ok, cont, &[], otherwise, &[]);
+        self.b.switch_to_block(cont);
+        self.continue_from(from);
+    }
+
+    /// Moves `bytes` (an i64) from `from` to `to`, ranges that may
+    /// overlap, then jumps to `done`: short copies inline, every load
+    /// before any store; longer ones through [`conjoint_copy`].
+    fn copy_bytes(&mut self, to: Value, from: Value, bytes: Value, done: cranelift_codegen::ir::Block) {
+        let flags = MemFlagsData::new().with_notrap();
+        let (short, long) = (self.b.create_block(), self.b.create_block());
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, bytes, INLINE_COPY_MAX_BYTES);
+        self.b.ins().brif(fits, short, &[], long, &[]);
+
+        // `n` in [w, 2w]: the first and the last `w` bytes, each loaded
+        // before either is stored; w = 8, 4, 2, then one byte, then none.
+        self.b.switch_to_block(short);
+        self.b.seal_block(short);
+        for (w, ty) in [(8i64, I64), (4, I32), (2, I16), (1, I8)] {
+            let (this, next) = (self.b.create_block(), self.b.create_block());
+            let wide = self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, bytes, w);
+            self.b.ins().brif(wide, this, &[], next, &[]);
+            self.b.switch_to_block(this);
+            self.b.seal_block(this);
+            let last = self.b.ins().iadd_imm_s(bytes, -w);
+            let from_last = self.b.ins().iadd(from, last);
+            let to_last = self.b.ins().iadd(to, last);
+            let head = self.b.ins().load(ty, flags, from, 0);
+            let tail = self.b.ins().load(ty, flags, from_last, 0);
+            self.b.ins().store(flags, head, to, 0);
+            self.b.ins().store(flags, tail, to_last, 0);
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(next);
+            self.b.seal_block(next);
+        }
+        self.b.ins().jump(done, &[]);
+
+        self.b.switch_to_block(long);
+        self.b.seal_block(long);
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.extend([AbiParam::new(I64); 3]);
+        let sig = self.b.import_signature(sig);
+        let routine = conjoint_copy as unsafe extern "C" fn(*mut u8, *const u8, usize);
+        let f = self.b.ins().iconst(I64, routine as usize as i64);
+        self.b.ins().call_indirect(sig, f, &[to, from, bytes]);
+        self.b.ins().jump(done, &[]);
+    }
+
+    /// `String.hashCode()` with its receiver on the operand stack, by
+    /// `dispatch` (statically bound: `String` is final): the module
+    /// comment's inline form; the method's call from a cold block when
+    /// `value` is null. Leaves the hash on the stack.
+    pub(super) fn string_hash_code(
+        &mut self,
+        dispatch: Dispatch,
+        m: &'static Method,
+    ) -> Result<(), Unsupported> {
+        let f = string_fields(m.class).expect("is_string_hash_code checked the fields");
+        let recv = self.pop_v();
+        // The receiver's check reports the instruction's entry state.
+        self.s.stack.push(K::R);
+        self.null_check(recv);
+        self.s.stack.pop();
+        let (done, zero_checked, compute, slow) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let result = self.b.append_block_param(done, I32);
+        let cached = self.read_data(recv, f.hash as i32, Kind::Int, false);
+        self.b
+            .ins()
+            .brif(cached, done, &[cached.into()], zero_checked, &[]);
+        self.b.switch_to_block(zero_checked);
+        self.b.seal_block(zero_checked);
+        let is_zero = self.read_data(recv, f.hash_is_zero as i32, Kind::Byte, false);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b.ins().brif(is_zero, done, &[zero.into()], compute, &[]);
+        self.b.switch_to_block(compute);
+        self.b.seal_block(compute);
+        let value = self.load_ref_field(recv, i64::from(f.value), false);
+        let set = self.b.create_block();
+        self.b.ins().brif(value, set, &[], slow, &[]);
+        self.b.switch_to_block(set);
+        self.b.seal_block(set);
+        let chars = self.resolve_read(value);
+        let ro = MemFlagsData::trusted().with_readonly();
+        let len = self.b.ins().load(I32, ro, chars, REFS + LENGTH_WORD);
+        let len = self.b.ins().uextend(I64, len);
+        let first = self.b.ins().iadd_imm_s(chars, i64::from(REFS + ELEMENTS));
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.extend([AbiParam::new(I64); 2]);
+        sig.returns.push(AbiParam::new(I32));
+        let sig = self.b.import_signature(sig);
+        let routine = string_hash as unsafe extern "C" fn(*const u16, usize) -> i32;
+        let addr = self.b.ins().iconst(I64, routine as usize as i64);
+        let call = self.b.ins().call_indirect(sig, addr, &[first, len]);
+        let h = self.b.inst_results(call)[0];
+        let (nonzero, was_zero) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(h, nonzero, &[], was_zero, &[]);
+        self.b.switch_to_block(nonzero);
+        self.b.seal_block(nonzero);
+        self.write_data(recv, f.hash as i32, Kind::Int, h, false);
+        self.b.ins().jump(done, &[h.into()]);
+        self.b.switch_to_block(was_zero);
+        self.b.seal_block(was_zero);
+        let one = self.b.ins().iconst(I32, 1);
+        self.write_data(recv, f.hash_is_zero as i32, Kind::Byte, one, false);
+        self.b.ins().jump(done, &[h.into()]);
+
+        self.b.set_cold_block(slow);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        self.s.stack.push(K::R);
+        self.invoke(dispatch, m)?;
+        let v = self.pop_v();
+        self.b.ins().jump(done, &[v.into()]);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        self.push(K::I, result);
+        Ok(())
+    }
+}

@@ -1,0 +1,219 @@
+//! The JIT's intrinsics in compiled code (x86-64), decoded and run: a
+//! `System.arraycopy` of a primitive array is inline.
+//!
+//! One VM in this process (`-Xcomp`, the default Shenandoah barrier set)
+//! runs a program that copies `int[]` and `char[]` ranges from compiled
+//! methods and checks every result itself (status 0 only when each copy,
+//! short, long and overlapping, is right). Then the methods' installed
+//! code, read back through `Jit::code_range` and decoded with iced-x86:
+//! a copy of a constant 3 ints has a path from the entry to the return
+//! that calls nothing; a copy of a variable length has a path to the
+//! return that calls nothing (short) and one whose only call is the
+//! intrinsic's memmove routine (long); neither path calls the runtime's
+//! `Invoke` helper, through which the native `arraycopy` is called (only
+//! the cold fallback does). The program also checks `String.hashCode`
+//! (the other intrinsic) against the recurrence at lengths 0..40.
+
+#![cfg(target_arch = "x86_64")]
+
+mod harness;
+
+use fastpath_vm::jit::helpers::Helper;
+use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind};
+
+const PROGRAM: &str = r#"
+public class Copies {
+    // Instance methods overridden in a loaded subclass: their calls have
+    // two implementations, so each is compiled on its own.
+    void three(int[] a, int[] b) {
+        System.arraycopy(a, 1, b, 0, 3);
+    }
+
+    void chars(char[] a, int from, char[] b, int to, int n) {
+        System.arraycopy(a, from, b, to, n);
+    }
+
+    static class Other extends Copies {
+        @Override
+        void three(int[] a, int[] b) {
+        }
+
+        @Override
+        void chars(char[] a, int from, char[] b, int to, int n) {
+        }
+    }
+
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new AssertionError(what);
+        }
+    }
+
+    public static void main(String[] args) {
+        Copies other = new Other();
+        other.three(null, null);
+        other.chars(null, 0, null, 0, 0);
+        Copies c = new Copies();
+        int[] a = {10, 11, 12, 13, 14};
+        int[] b = new int[4];
+        c.three(a, b);
+        check(b[0] == 11 && b[1] == 12 && b[2] == 13 && b[3] == 0, "three");
+        for (int n = 0; n <= 40; n++) {
+            char[] src = new char[48];
+            for (int i = 0; i < src.length; i++) {
+                src[i] = (char) (i * 40961 + n);
+            }
+            char[] dst = new char[48];
+            c.chars(src, 5, dst, 3, n);
+            for (int i = 0; i < dst.length; i++) {
+                check(dst[i] == (i >= 3 && i < 3 + n ? src[i + 2] : 0), "chars " + n + " at " + i);
+            }
+            // Overlapping, forward and backward.
+            char[] same = src.clone();
+            c.chars(same, 2, same, 4, n);
+            for (int i = 4; i < 4 + n; i++) {
+                check(same[i] == src[i - 2], "forward " + n + " at " + i);
+            }
+            same = src.clone();
+            c.chars(same, 6, same, 1, n);
+            for (int i = 1; i < 1 + n; i++) {
+                check(same[i] == src[i + 5], "backward " + n + " at " + i);
+            }
+        }
+        boolean threw = false;
+        try {
+            c.chars(new char[2], 1, new char[2], 0, 2);
+        } catch (ArrayIndexOutOfBoundsException e) {
+            threw = e.getMessage().equals("arraycopy: last source index 3 out of bounds for char[2]");
+        }
+        check(threw, "the out-of-bounds copy's exception");
+        // String.hashCode (an intrinsic too) against the recurrence, at
+        // every length 0..40 (each a fresh string: computed, then cached).
+        StringBuilder text = new StringBuilder();
+        for (int n = 0; n <= 40; n++) {
+            String s = new String(text);
+            int h = 0;
+            for (int i = 0; i < s.length(); i++) {
+                h = 31 * h + s.charAt(i);
+            }
+            check(s.hashCode() == h && s.hashCode() == h, "hash of length " + n);
+            text.append((char) (n * 7919 + 33));
+        }
+        System.out.println("copies ok");
+    }
+}
+"#;
+
+/// The address each call in `code` calls: a direct call's target, or the
+/// constant last moved into an indirect call's register; `None` for a
+/// call through memory or a register not set from a constant.
+fn call_target(code: &[Instruction], k: usize) -> Option<u64> {
+    let call = &code[k];
+    match call.op0_kind() {
+        OpKind::Register => {
+            let r = call.op0_register();
+            let set = code[..k]
+                .iter()
+                .rev()
+                .find(|i| i.op0_register() == r && i.op_count() > 0)?;
+            (set.mnemonic() == Mnemonic::Mov && set.op1_kind() == OpKind::Immediate64)
+                .then(|| set.immediate64())
+        }
+        OpKind::NearBranch64 => Some(call.near_branch_target()),
+        _ => None,
+    }
+}
+
+fn is_call(i: &Instruction) -> bool {
+    matches!(i.flow_control(), FlowControl::Call | FlowControl::IndirectCall)
+}
+
+/// Whether some path from the entry to a `ret` (each conditional branch
+/// taken either way) passes only calls that `allowed` accepts (by index),
+/// and at least one when `needs_call`.
+fn path_to_ret(code: &[Instruction], allowed: &dyn Fn(usize) -> bool, needs_call: bool) -> bool {
+    let index: std::collections::HashMap<u64, usize> =
+        code.iter().enumerate().map(|(k, i)| (i.ip(), k)).collect();
+    let succ = |k: usize| -> Vec<usize> {
+        let i = &code[k];
+        let target = || index.get(&i.near_branch_target()).copied();
+        match i.flow_control() {
+            FlowControl::Return => vec![],
+            FlowControl::UnconditionalBranch => target().into_iter().collect(),
+            FlowControl::ConditionalBranch => target().into_iter().chain([k + 1]).collect(),
+            _ => vec![k + 1],
+        }
+    };
+    // States: (instruction, whether a call was passed); forward search.
+    let mut seen = vec![[false; 2]; code.len()];
+    let mut stack = vec![(0usize, false)];
+    while let Some((k, called)) = stack.pop() {
+        if k >= code.len() || seen[k][called as usize] {
+            continue;
+        }
+        seen[k][called as usize] = true;
+        let i = &code[k];
+        let called = if is_call(i) {
+            if !allowed(k) {
+                continue;
+            }
+            true
+        } else {
+            called
+        };
+        if i.mnemonic() == Mnemonic::Ret && (called || !needs_call) {
+            return true;
+        }
+        stack.extend(succ(k).into_iter().map(|n| (n, called)));
+    }
+    false
+}
+
+fn listing(code: &[Instruction]) -> String {
+    code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect()
+}
+
+#[test]
+fn compiled_primitive_arraycopy_calls_no_native() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-intrinsics");
+    harness::javac_sources(&dir, &dir, &[("Copies", PROGRAM)]);
+    // Status 0: every copy's result was checked by the program.
+    let vm = harness::run_xcomp_in_process(&dir, "Copies");
+
+    let invoke =
+        fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>().addr(Helper::Invoke) as u64;
+    let memmove = fastpath_vm::jit::intrinsics::conjoint_copy
+        as unsafe extern "C" fn(*mut u8, *const u8, usize) as usize as u64;
+
+    let (_, three) = harness::compiled_code(vm, "Copies", "three", "([I[I)V");
+    let shown = listing(&three);
+    assert!(
+        path_to_ret(&three, &|_| false, false),
+        "every path through a copy of 3 ints calls something:\n{shown}"
+    );
+    let calls_invoke = |code: &[Instruction]| {
+        (0..code.len()).any(|k| is_call(&code[k]) && call_target(code, k) == Some(invoke))
+    };
+    assert!(
+        calls_invoke(&three),
+        "the copy of 3 ints has no call of the native (its cold fallback) to tell apart:\n{shown}"
+    );
+
+    let (_, chars) = harness::compiled_code(vm, "Copies", "chars", "([CI[CII)V");
+    let shown = listing(&chars);
+    assert!(
+        path_to_ret(&chars, &|_| false, false),
+        "every path through a variable char[] copy calls something (no inline short copy):\n{shown}"
+    );
+    let only_memmove = |k: usize| call_target(&chars, k) == Some(memmove);
+    assert!(
+        path_to_ret(&chars, &only_memmove, true),
+        "no path through a variable char[] copy calls the memmove routine and nothing else:\n{shown}"
+    );
+    // The native is there, off both paths (each path above calls at most
+    // the memmove routine).
+    assert!(
+        calls_invoke(&chars),
+        "the variable char[] copy has no cold call of the native:\n{shown}"
+    );
+}
