@@ -16,6 +16,7 @@
 //! | `+UseG1GC` | passive, `g1` barriers |
 //! | `+UseShenandoahGC` | `ShenandoahGCMode` `satb` (default): concurrent, `satb,lrb,cas`; `passive` (diagnostic): passive, no barriers |
 //! | `±ShenandoahSATBBarrier`, `±ShenandoahLoadRefBarrier`, `±ShenandoahCASBarrier` (diagnostic) | add or remove `satb`, `lrb`, `cas` from Shenandoah's set |
+//! | `ShenandoahImmediateThreshold=0..100` (experimental) | `FASTPATH_GC_IMMEDIATE_GARBAGE`: the share of a cycle's garbage in wholly dead regions above which it ends at final mark (HotSpot 25's default is 70, the library's 90) |
 //! | `X86ICacheSync=-1..5` (diagnostic, x86-64) | `FASTPATH_ICACHE_SYNC` `auto`, `none`, `clflush`, `clflushopt`, `clwb`, `cpuid`, `serialize` |
 //! | `OnSpinWaitInst=NAME`, `OnSpinWaitInstCount=1..99` | `FASTPATH_SPIN_PAUSE` `NAME:COUNT` (HotSpot's AArch64 flags; on x86-64 the names are `none`, `pause`, `tpause`) |
 //! | `LightweightFastLockingSpins=N` (diagnostic) | `FASTPATH_FAST_LOCKING_SPINS` (the library takes 0–20) |
@@ -28,14 +29,14 @@
 //! | `+VerifyAfterGC` (diagnostic) | the collector's verifier after every cycle |
 //! | `+PrintFlagsFinal` | prints these flags' values in force at start, with `GCBarriers` (fastpath's name for the barrier set in force) |
 //!
-//! `+UnlockDiagnosticVMOptions` must precede a diagnostic flag, as in
-//! HotSpot. Shenandoah's flags apply only with `+UseShenandoahGC` (HotSpot
+//! `+UnlockDiagnosticVMOptions` must precede a diagnostic flag and
+//! `+UnlockExperimentalVMOptions` an experimental one, as in HotSpot. Shenandoah's flags apply only with `+UseShenandoahGC` (HotSpot
 //! ignores them under another collector). ZGC and Epsilon have no
 //! counterpart and are refused.
 
 use fastpath::code::ICacheSync;
 use fastpath::config::Config;
-use fastpath::gc::{BarrierBits, GcMode, GcWorkers};
+use fastpath::gc::{BarrierBits, GcImmediateGarbage, GcMode, GcWorkers};
 use fastpath::spin::SpinPause;
 use fastpath::sync::LockingMode;
 
@@ -83,6 +84,8 @@ struct Flag {
     kind: Kind,
     /// HotSpot's diagnostic flags need `+UnlockDiagnosticVMOptions` first.
     diagnostic: bool,
+    /// HotSpot's experimental flags need `+UnlockExperimentalVMOptions` first.
+    experimental: bool,
 }
 
 const fn flag(name: &'static str, kind: Kind, diagnostic: bool) -> Flag {
@@ -90,6 +93,16 @@ const fn flag(name: &'static str, kind: Kind, diagnostic: bool) -> Flag {
         name,
         kind,
         diagnostic,
+        experimental: false,
+    }
+}
+
+const fn experimental(name: &'static str, kind: Kind) -> Flag {
+    Flag {
+        name,
+        kind,
+        diagnostic: false,
+        experimental: true,
     }
 }
 
@@ -108,6 +121,7 @@ const FLAGS: &[Flag] = &[
     flag("ShenandoahSATBBarrier", Kind::Bool, true),
     flag("ShenandoahLoadRefBarrier", Kind::Bool, true),
     flag("ShenandoahCASBarrier", Kind::Bool, true),
+    experimental("ShenandoahImmediateThreshold", Kind::Int(0, 100)),
     flag("LockingMode", Kind::Int(0, 2), false),
     #[cfg(target_arch = "x86_64")]
     flag("X86ICacheSync", Kind::Int(-1, 5), true),
@@ -148,10 +162,13 @@ enum Gc {
 #[derive(Default)]
 struct Read {
     unlock_diagnostic: bool,
+    unlock_experimental: bool,
     gcs: Vec<Gc>,
     shenandoah_passive: Option<bool>,
     /// `satb`, `lrb`, `cas`: on, off, or the mode's default.
     shenandoah_barriers: [Option<bool>; 3],
+    /// `ShenandoahImmediateThreshold`, applied only with Shenandoah.
+    shenandoah_immediate: Option<i64>,
     spin_instruction: Option<String>,
     spin_count: Option<i64>,
     out: XxOptions,
@@ -185,6 +202,12 @@ pub fn parse(options: &[&str]) -> Result<XxOptions, String> {
                 did_you_mean(name)
             ));
         };
+        if flag.experimental && !r.unlock_experimental {
+            return Err(format!(
+                "Error: VM option '{name}' is experimental and must be enabled via -XX:+UnlockExperimentalVMOptions.\nError: The unlock option must precede '{name}'.\nImproperly specified VM option '{}'\n{CANNOT_CREATE}",
+                text.trim_start_matches(['+', '-'])
+            ));
+        }
         if flag.diagnostic && !r.unlock_diagnostic {
             return Err(format!(
                 "Error: VM option '{name}' is diagnostic and must be enabled via -XX:+UnlockDiagnosticVMOptions.\nError: The unlock option must precede '{name}'.\nImproperly specified VM option '{}'\n{CANNOT_CREATE}",
@@ -288,7 +311,8 @@ impl Read {
         };
         match (name, value) {
             ("UnlockDiagnosticVMOptions", Value::Bool(on)) => self.unlock_diagnostic = on,
-            ("UnlockExperimentalVMOptions" | "IgnoreUnrecognizedVMOptions", _) => {}
+            ("UnlockExperimentalVMOptions", Value::Bool(on)) => self.unlock_experimental = on,
+            ("IgnoreUnrecognizedVMOptions", _) => {}
             ("PrintFlagsFinal", Value::Bool(on)) => self.out.print_flags_final = on,
             ("UseSerialGC", Value::Bool(on)) => gc(on, Gc::Serial, &mut self.gcs),
             ("UseParallelGC", Value::Bool(on)) => gc(on, Gc::Parallel, &mut self.gcs),
@@ -316,6 +340,10 @@ impl Read {
             ("ShenandoahSATBBarrier", Value::Bool(on)) => self.shenandoah_barriers[0] = Some(on),
             ("ShenandoahLoadRefBarrier", Value::Bool(on)) => self.shenandoah_barriers[1] = Some(on),
             ("ShenandoahCASBarrier", Value::Bool(on)) => self.shenandoah_barriers[2] = Some(on),
+            ("ShenandoahImmediateThreshold", Value::Int(p)) => {
+                check(GcImmediateGarbage::VAR, &p.to_string(), shown)?;
+                self.shenandoah_immediate = Some(p);
+            }
             ("LockingMode", Value::Int(n)) => {
                 // HotSpot's numbering: LM_MONITOR 0, LM_LEGACY 1, LM_LIGHTWEIGHT 2.
                 let mode = [LockingMode::Monitor, LockingMode::Legacy, LockingMode::Lightweight][n as usize];
@@ -383,6 +411,9 @@ impl Read {
                     .map(|(n, _)| *n)
                     .collect();
                 let list = if on.is_empty() { "none".to_string() } else { on.join(",") };
+                if let Some(p) = self.shenandoah_immediate {
+                    self.out.settings.push((GcImmediateGarbage::VAR, p.to_string()));
+                }
                 (Some(list), if passive { GcMode::Passive } else { GcMode::Concurrent })
             }
         };
@@ -487,6 +518,12 @@ pub fn flags_final(
             "OnSpinWaitInst",
             config.spin_pause.to_string(),
             origin(SpinPause::VAR),
+        ),
+        (
+            "uintx",
+            "ShenandoahImmediateThreshold",
+            config.gc_immediate_garbage.to_string(),
+            origin(GcImmediateGarbage::VAR),
         ),
         (
             "uint",
@@ -624,6 +661,31 @@ mod tests {
         // HotSpot reads the ignore flag wherever it stands.
         let x = parse(&["Foo=1", "+IgnoreUnrecognizedVMOptions", "LockingMode=1"]).unwrap();
         assert_eq!(x.settings, [(LockingMode::VAR, "legacy".to_string())]);
+    }
+
+    #[test]
+    fn experimental_flags_need_the_unlock_first() {
+        let e = parse(&["+UseShenandoahGC", "ShenandoahImmediateThreshold=50"]).unwrap_err();
+        assert!(
+            e.starts_with("Error: VM option 'ShenandoahImmediateThreshold' is experimental and must be enabled via -XX:+UnlockExperimentalVMOptions."),
+            "{e}"
+        );
+        let unlocked = ["+UnlockExperimentalVMOptions", "ShenandoahImmediateThreshold=50"];
+        let with = |gc: &str| {
+            parse(&[gc, unlocked[0], unlocked[1]])
+                .unwrap()
+                .settings
+                .into_iter()
+                .find(|(v, _)| *v == GcImmediateGarbage::VAR)
+        };
+        assert_eq!(
+            with("+UseShenandoahGC"),
+            Some((GcImmediateGarbage::VAR, "50".to_string()))
+        );
+        // Shenandoah's flag is read but ignored under another collector.
+        assert_eq!(with("+UseG1GC"), None);
+        let e = parse(&[unlocked[0], "ShenandoahImmediateThreshold=101"]).unwrap_err();
+        assert!(e.contains("is outside the allowed range [ 0 ... 100 ]"), "{e}");
     }
 
     #[test]
