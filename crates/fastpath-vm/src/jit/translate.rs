@@ -218,6 +218,9 @@ pub(super) struct Scope {
     /// Instructions from which the method can only throw (`cold.rs`):
     /// no call there is inlined.
     throw_only: Vec<bool>,
+    /// Array accesses with their array proven non-null and their index
+    /// in bounds (`ranges.rs`): no checks (`emit.rs`).
+    pub(super) in_range: Vec<bool>,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -456,6 +459,7 @@ fn translate_as(
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
+            in_range: Vec::new(),
         },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
@@ -592,6 +596,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.s.single_pred = (0..n)
             .map(|i| leader[i] && !no_carry[i] && edges_in[i] == 1)
             .collect();
+        self.s.in_range = super::ranges::in_range(&self.s.ops, &self.s.kinds, self.s.d);
     }
 
     /// The entry block: the frame header, the stack checks, the poll, a
@@ -2398,6 +2403,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
+            in_range: Vec::new(),
         };
         std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {
