@@ -152,13 +152,19 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
     let dir = harness::scratch_dir("fastpath-vm-jit-ranges");
     harness::javac_sources(&dir, &dir, &[("Ranges", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "Ranges");
-    let throw_index = fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>().addr(Helper::ThrowIndex) as u64;
+    let throw_index = fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>()
+        .addr(Helper::ThrowIndex) as u64;
     let checks = |name: &str, desc: &str| {
         let code = harness::compiled_code(vm, "Ranges", name, desc).1;
         let listing: String = code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect();
         (calls_to(&code, throw_index), listing)
     };
-    for (name, desc) in [("upTo", "([I)I"), ("forEach", "([J)J"), ("downTo", "([I)I"), ("pairs", "([I)V")] {
+    for (name, desc) in [
+        ("upTo", "([I)I"),
+        ("forEach", "([J)J"),
+        ("downTo", "([I)I"),
+        ("pairs", "([I)V"),
+    ] {
         let (n, listing) = checks(name, desc);
         assert_eq!(n, 0, "{name} keeps {n} bounds checks:\n{listing}");
     }

@@ -72,7 +72,11 @@ pub fn in_range(ops: &[Op], kinds: &Kinds, d: &Decoded) -> Vec<bool> {
     (0..n)
         .map(|i| match (&states[i], ops[i]) {
             (Some(st), Op::ALoad(_)) => st.access_proven(0),
-            (Some(st), Op::AStore(k)) => st.access_proven(if matches!(k, Kind::Long | Kind::Double) { 2 } else { 1 }),
+            (Some(st), Op::AStore(k)) => st.access_proven(if matches!(k, Kind::Long | Kind::Double) {
+                2
+            } else {
+                1
+            }),
             _ => false,
         })
         .collect()
@@ -83,7 +87,10 @@ pub fn in_range(ops: &[Op], kinds: &Kinds, d: &Decoded) -> Vec<bool> {
 enum Sym {
     Unknown,
     /// `base + off`, wrapping as Java's `int`.
-    Int { base: Base, off: i32 },
+    Int {
+        base: Base,
+        off: i32,
+    },
     /// The reference local `n` holds.
     Ref(u16),
 }
@@ -108,7 +115,10 @@ impl Sym {
     /// `Base::Len(a)` plus `off`, where `len + off` cannot wrap.
     fn length_minus(self) -> Option<(u16, i32)> {
         match self {
-            Sym::Int { base: Base::Len(a), off } if (-MAX_LENGTH_OFFSET..=0).contains(&off) => Some((a, -off)),
+            Sym::Int {
+                base: Base::Len(a),
+                off,
+            } if (-MAX_LENGTH_OFFSET..=0).contains(&off) => Some((a, -off)),
             _ => None,
         }
     }
@@ -146,13 +156,15 @@ impl State {
                 *a = None;
             }
         }
-        self.below.retain_mut(|(i, a, k)| match from.below.iter().find(|f| f.0 == *i && f.1 == *a) {
-            Some(f) => {
-                *k = (*k).min(f.2);
-                true
-            }
-            None => false,
-        });
+        self.below.retain_mut(
+            |(i, a, k)| match from.below.iter().find(|f| f.0 == *i && f.1 == *a) {
+                Some(f) => {
+                    *k = (*k).min(f.2);
+                    true
+                }
+                None => false,
+            },
+        );
         if self.stack.len() == from.stack.len() {
             for (a, b) in self.stack.iter_mut().zip(&from.stack) {
                 if *a != *b {
@@ -192,7 +204,14 @@ impl State {
             return false;
         }
         let (array, index) = (self.stack[n - 2 - value_slots], self.stack[n - 1 - value_slots]);
-        let (Sym::Ref(a), Sym::Int { base: Base::Local(i), off }) = (array, index) else {
+        let (
+            Sym::Ref(a),
+            Sym::Int {
+                base: Base::Local(i),
+                off,
+            },
+        ) = (array, index)
+        else {
             return false;
         };
         // i >= 0, 0 <= off <= k and i + k < a.length: 0 <= i + off < a.length.
@@ -229,21 +248,36 @@ impl State {
         let mut len_of = None;
         let mut below: Vec<(u16, u32)> = Vec::new();
         match v {
-            Sym::Int { base: Base::Zero, off } => nonneg = off >= 0,
-            Sym::Int { base: Base::Len(a), off: 0 } => {
+            Sym::Int {
+                base: Base::Zero,
+                off,
+            } => nonneg = off >= 0,
+            Sym::Int {
+                base: Base::Len(a),
+                off: 0,
+            } => {
                 nonneg = true;
                 len_of = Some(a);
             }
-            Sym::Int { base: Base::Len(_), .. } => {
+            Sym::Int {
+                base: Base::Len(_), ..
+            } => {
                 // a.length - m, 1 <= m: below(j, a, m - 1).
                 if let Some((a, m)) = v.length_minus() {
                     below.push((a, m as u32 - 1));
                 }
             }
-            Sym::Int { base: Base::Local(i), off } => {
+            Sym::Int {
+                base: Base::Local(i),
+                off,
+            } => {
                 let i_nonneg = self.nonneg.get(i as usize).copied().unwrap_or(false);
-                let facts: Vec<(u16, u32)> =
-                    self.below.iter().filter(|f| f.0 == i).map(|f| (f.1, f.2)).collect();
+                let facts: Vec<(u16, u32)> = self
+                    .below
+                    .iter()
+                    .filter(|f| f.0 == i)
+                    .map(|f| (f.1, f.2))
+                    .collect();
                 if off == 0 {
                     nonneg = i_nonneg;
                     len_of = self.len_of.get(i as usize).copied().flatten();
@@ -253,7 +287,11 @@ impl State {
                     // off <= k + 1, and is below a.length - (k - off).
                     let c = off as u32;
                     nonneg = i_nonneg && facts.iter().any(|&(_, k)| c <= k + 1);
-                    below = facts.iter().filter(|&&(_, k)| c <= k).map(|&(a, k)| (a, k - c)).collect();
+                    below = facts
+                        .iter()
+                        .filter(|&&(_, k)| c <= k)
+                        .map(|&(a, k)| (a, k - c))
+                        .collect();
                 } else if i_nonneg {
                     // 0 <= i: i + off >= off does not wrap, and is below i.
                     below = facts;
@@ -283,7 +321,13 @@ impl State {
     /// Adds what `x < y` (strict) or `x <= y` tells.
     fn assume_less(&mut self, x: Sym, y: Sym, strict: bool) {
         match (x, y) {
-            (Sym::Int { base: Base::Local(i), off: 0 }, y) => {
+            (
+                Sym::Int {
+                    base: Base::Local(i),
+                    off: 0,
+                },
+                y,
+            ) => {
                 // i < a.length - m: i + m < a.length;
                 // i <= a.length - m, 1 <= m: i + (m - 1) < a.length.
                 if let Some((a, m)) = y.length_minus() {
@@ -294,7 +338,16 @@ impl State {
                     }
                 }
             }
-            (Sym::Int { base: Base::Zero, off: c }, Sym::Int { base: Base::Local(i), off: 0 }) => {
+            (
+                Sym::Int {
+                    base: Base::Zero,
+                    off: c,
+                },
+                Sym::Int {
+                    base: Base::Local(i),
+                    off: 0,
+                },
+            ) => {
                 // c < i with c >= -1, or c <= i with c >= 0: i >= 0.
                 if c >= 0 || (strict && c == -1) {
                     self.set_nonneg(i);
@@ -387,10 +440,19 @@ fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usi
     let pop = |s: &mut State| s.stack.pop().unwrap_or(Sym::Unknown);
     match *op {
         Op::Nop => {}
-        Op::Const(Const::I(c)) => s.stack.push(Sym::Int { base: Base::Zero, off: c }),
+        Op::Const(Const::I(c)) => s.stack.push(Sym::Int {
+            base: Base::Zero,
+            off: c,
+        }),
         Op::Load(K::I, n) => s.stack.push(match s.len_of.get(n as usize).copied().flatten() {
-            Some(a) => Sym::Int { base: Base::Len(a), off: 0 },
-            None => Sym::Int { base: Base::Local(n), off: 0 },
+            Some(a) => Sym::Int {
+                base: Base::Len(a),
+                off: 0,
+            },
+            None => Sym::Int {
+                base: Base::Local(n),
+                off: 0,
+            },
         }),
         Op::Load(K::R, n) => s.stack.push(Sym::Ref(n)),
         Op::Load(k, _) => push_unknown(&mut s, k.slots()),
@@ -416,26 +478,57 @@ fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usi
             }
             s.store(n, k.slots() as u16, v);
         }
-        Op::Iinc(n, c) => s.store(n, 1, Sym::Int { base: Base::Local(n), off: i32::from(c) }),
+        Op::Iinc(n, c) => s.store(
+            n,
+            1,
+            Sym::Int {
+                base: Base::Local(n),
+                off: i32::from(c),
+            },
+        ),
         Op::ArrayLength => {
             let a = pop(&mut s);
             s.stack.push(match a {
-                Sym::Ref(n) => Sym::Int { base: Base::Len(n), off: 0 },
+                Sym::Ref(n) => Sym::Int {
+                    base: Base::Len(n),
+                    off: 0,
+                },
                 _ => Sym::Unknown,
             });
         }
         Op::Arith(K::I, a @ (Arith::Add | Arith::Sub)) => {
             let (y, x) = (pop(&mut s), pop(&mut s));
             let r = match (x, y, a) {
-                (Sym::Int { base, off }, Sym::Int { base: Base::Zero, off: c }, Arith::Add) => Sym::Int {
+                (
+                    Sym::Int { base, off },
+                    Sym::Int {
+                        base: Base::Zero,
+                        off: c,
+                    },
+                    Arith::Add,
+                ) => Sym::Int {
                     base,
                     off: off.wrapping_add(c),
                 },
-                (Sym::Int { base: Base::Zero, off: c }, Sym::Int { base, off }, Arith::Add) => Sym::Int {
+                (
+                    Sym::Int {
+                        base: Base::Zero,
+                        off: c,
+                    },
+                    Sym::Int { base, off },
+                    Arith::Add,
+                ) => Sym::Int {
                     base,
                     off: off.wrapping_add(c),
                 },
-                (Sym::Int { base, off }, Sym::Int { base: Base::Zero, off: c }, Arith::Sub) => Sym::Int {
+                (
+                    Sym::Int { base, off },
+                    Sym::Int {
+                        base: Base::Zero,
+                        off: c,
+                    },
+                    Arith::Sub,
+                ) => Sym::Int {
                     base,
                     off: off.wrapping_sub(c),
                 },
@@ -445,7 +538,11 @@ fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usi
         }
         Op::Arith(k, a) => {
             // Long shifts take an int count.
-            let count = if k == K::J && matches!(a, Arith::Shl | Arith::Shr | Arith::Ushr) { 1 } else { k.slots() };
+            let count = if k == K::J && matches!(a, Arith::Shl | Arith::Shr | Arith::Ushr) {
+                1
+            } else {
+                k.slots()
+            };
             for _ in 0..count + k.slots() {
                 pop(&mut s);
             }
@@ -460,7 +557,11 @@ fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usi
             }
         }
         Op::AStore(k) => {
-            let slots = if matches!(k, Kind::Long | Kind::Double) { 4 } else { 3 };
+            let slots = if matches!(k, Kind::Long | Kind::Double) {
+                4
+            } else {
+                3
+            };
             for _ in 0..slots {
                 pop(&mut s);
             }
@@ -472,9 +573,29 @@ fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usi
             let top = s.stack.last().copied().unwrap_or(Sym::Unknown);
             s.stack.push(top);
         }
+        Op::Dup2 => {
+            // `a[i] += x`: the array and the index, twice.
+            let n = s.stack.len();
+            if n >= 2 {
+                let top = [s.stack[n - 2], s.stack[n - 1]];
+                s.stack.extend(top);
+            } else {
+                push_unknown(&mut s, 2);
+            }
+        }
         Op::If(c, t) => {
             let x = pop(&mut s);
-            return branch(s, x, c, Sym::Int { base: Base::Zero, off: 0 }, t.index as usize, i + 1);
+            return branch(
+                s,
+                x,
+                c,
+                Sym::Int {
+                    base: Base::Zero,
+                    off: 0,
+                },
+                t.index as usize,
+                i + 1,
+            );
         }
         Op::IfICmp(c, t) => {
             let (y, x) = (pop(&mut s), pop(&mut s));
@@ -504,7 +625,11 @@ fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usi
         _ => {
             // Not modelled: it changes no local (only stores and `iinc`
             // do), and every operand slot after it is unknown.
-            let depth = kinds.stacks.get(i + 1).and_then(|x| x.as_ref()).map_or(0, |x| x.len());
+            let depth = kinds
+                .stacks
+                .get(i + 1)
+                .and_then(|x| x.as_ref())
+                .map_or(0, |x| x.len());
             s.stack = vec![Sym::Unknown; depth];
         }
     }
