@@ -2,10 +2,11 @@
 //! a counted loop over an array's elements compiles with no bounds check
 //! (no call of the `ArrayIndexOutOfBoundsException` helper anywhere in the
 //! method), in its three javac shapes (index below `a.length`, for-each,
-//! counting down to 0) and for `a[i + 1]` below `a.length - 1`; a loop that
+//! counting down to 0), for `a[i + 1]` below `a.length - 1` and for an index
+//! below the `n` of `a = new boolean[n]`; a loop that
 //! almost qualifies keeps its check: a test of `i <= a.length`, the array
 //! local reassigned after the length was read, the index stepped in the
-//! body, `a[i + 1]` below `a.length`.
+//! body, `a[i + 1]` below `a.length`, `n` changed after the allocation.
 //!
 //! One VM in this process (`-Xcomp`), whose methods' installed code is read
 //! back and decoded with iced-x86 (`harness::compiled_code`).
@@ -47,6 +48,33 @@ public class Ranges {
         for (int i = 0; i < a.length - 1; i++) {
             a[i] = a[i] + a[i + 1];
         }
+    }
+
+    int allocated(int n) {
+        boolean[] c = new boolean[n];
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            if (!c[i]) {
+                s++;
+            }
+        }
+        return s;
+    }
+
+    int grown(int n) {
+        boolean[] c = new boolean[n];
+        n++;
+        int s = 0;
+        try {
+            for (int i = 0; i < n; i++) {
+                if (!c[i]) {
+                    s++;
+                }
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            s = -s;
+        }
+        return s;
     }
 
     int inclusive(int[] a) {
@@ -107,6 +135,8 @@ public class Ranges {
         long forEach(long[] a) { return 0; }
         int downTo(int[] a) { return 0; }
         void pairs(int[] a) { }
+        int allocated(int n) { return 0; }
+        int grown(int n) { return 0; }
         int inclusive(int[] a) { return 0; }
         int swapped(int[] a, int[] b) { return 0; }
         int stepped(int[] a) { return 0; }
@@ -121,7 +151,8 @@ public class Ranges {
         long[] l = {1, 2, 3};
         r.pairs(a);
         System.out.println(r.upTo(a) + " " + r.forEach(l) + " " + r.downTo(a) + " " + r.inclusive(a) + " "
-                + r.swapped(a, new int[2]) + " " + r.stepped(a) + " " + r.next(a));
+                + r.swapped(a, new int[2]) + " " + r.stepped(a) + " " + r.next(a) + " " + r.allocated(7) + " "
+                + r.grown(7));
     }
 }
 "#;
@@ -164,6 +195,7 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
         ("forEach", "([J)J"),
         ("downTo", "([I)I"),
         ("pairs", "([I)V"),
+        ("allocated", "(I)I"),
     ] {
         let (n, listing) = checks(name, desc);
         assert_eq!(n, 0, "{name} keeps {n} bounds checks:\n{listing}");
@@ -173,6 +205,7 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
         ("swapped", "([I[I)I"),
         ("stepped", "([I)I"),
         ("next", "([I)I"),
+        ("grown", "(I)I"),
     ] {
         let (n, listing) = checks(name, desc);
         assert!(n >= 1, "{name} lost its bounds check:\n{listing}");

@@ -30,7 +30,7 @@
 //!   reference local holding an array (so not null: the fact comes from
 //!   an `arraylength` of it that completed).
 //! - `len_of(n) = a`: int local `n` holds `a.length` (a for-each loop's
-//!   hidden length local).
+//!   hidden length local, or the `n` of `a = new int[n]`).
 //!
 //! and per operand-stack slot a symbolic value: a local's value, a
 //! constant, a local or an array's length plus a constant (wrapping, as
@@ -93,6 +93,9 @@ enum Sym {
     },
     /// The reference local `n` holds.
     Ref(u16),
+    /// An array just allocated with the int local `n`'s value as its
+    /// length (`newarray`, `anewarray`: a negative one throws).
+    New(u16),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +111,7 @@ impl Sym {
     fn names(self, slot: u16) -> bool {
         matches!(
             self,
-            Sym::Ref(s) | Sym::Int { base: Base::Local(s) | Base::Len(s), .. } if s == slot
+            Sym::Ref(s) | Sym::New(s) | Sym::Int { base: Base::Local(s) | Base::Len(s), .. } if s == slot
         )
     }
 
@@ -298,9 +301,19 @@ impl State {
                 }
             }
             Sym::Ref(_) | Sym::Unknown => {}
+            Sym::New(_) => {}
         }
         for s in j..j + width {
             self.kill(s);
+        }
+        if let Sym::New(n) = v {
+            // `a = new int[n]`: n holds a's length, and is not negative.
+            if !(j..j + width).contains(&n) {
+                if let Some(l) = self.len_of.get_mut(n as usize) {
+                    *l = Some(j);
+                }
+                self.set_nonneg(n);
+            }
         }
         let named = |s: u16| (j..j + width).contains(&s);
         if nonneg {
@@ -572,6 +585,16 @@ fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usi
         Op::Dup => {
             let top = s.stack.last().copied().unwrap_or(Sym::Unknown);
             s.stack.push(top);
+        }
+        Op::NewArray(_) => {
+            let n = pop(&mut s);
+            s.stack.push(match n {
+                Sym::Int {
+                    base: Base::Local(n),
+                    off: 0,
+                } => Sym::New(n),
+                _ => Sym::Unknown,
+            });
         }
         Op::Dup2 => {
             // `a[i] += x`: the array and the index, twice.

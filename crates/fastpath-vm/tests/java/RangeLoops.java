@@ -1,12 +1,12 @@
 // tags: bytecode exception
 // release: 11
 // Counted loops over arrays, the shapes a JIT drops bounds checks from (index up to a.length,
-// for-each, counting down to 0, a[i + 1] below a.length - 1, every element kind) and the ones
-// that almost qualify: a test of i <= a.length, the array local swapped or nulled after its
-// length was read, the index stepped in the body, an index that wraps past Integer.MAX_VALUE,
-// a count down past 0. Each method runs many times on inputs that stay in bounds (so that it
-// is compiled), then once on an input that does not, which must throw with HotSpot's message
-// after the same side effects.
+// for-each, counting down to 0, a[i + 1] below a.length - 1, below the n of new boolean[n],
+// every element kind) and the ones that almost qualify: a test of i <= a.length, n changed
+// after new boolean[n], the array local swapped or nulled after its length was read, the index
+// stepped in the body, an index that wraps past Integer.MAX_VALUE, a count down past 0. Each
+// method runs many times on inputs that stay in bounds (so that it is compiled), then once on
+// an input that does not, which must throw with HotSpot's message after the same side effects.
 public class RangeLoops {
     static int last;
 
@@ -180,6 +180,22 @@ public class RangeLoops {
         return s;
     }
 
+    static int sieve(int n, int extra) {
+        boolean[] composite = new boolean[n];
+        n += extra;
+        int count = 0;
+        for (int i = 2; i < n; i++) {
+            if (!composite[i]) {
+                count++;
+                last = i;
+                for (int k = i + i; k < n; k += i) {
+                    composite[k] = true;
+                }
+            }
+        }
+        return count;
+    }
+
     static int[] fresh() {
         int[] a = new int[10];
         for (int i = 0; i < a.length; i++) {
@@ -213,6 +229,7 @@ public class RangeLoops {
             check += inclusive(a, a.length) + fromLength(a, a.length);
             check += swapped(a, shortArray, -1) + swappedRetested(a, shortArray, round % 12);
             check += nulled(a, -1) + stepped(a, -1) + next(a, a.length - 1);
+            check += sieve(50, 0) + sieve(0, 0) + sieve(1, 0);
             check += wrapStep(a, 0, 1 + round % 3) + wrapOffset(a, a.length) + pastZero(a, -1);
         }
         System.out.println("warm-up checksum " + check);
@@ -225,6 +242,8 @@ public class RangeLoops {
         System.out.println("halves " + halves(d, c, b) + " " + java.util.Arrays.toString(d) + " "
                 + new String(c) + " " + java.util.Arrays.toString(b));
         report("store", () -> store(new Integer[3], new Object[] {1, "two"}));
+        report("sieve", () -> System.out.print(sieve(100, 0) + " "));
+        report("sieve grown", () -> sieve(30, 1));
         report("inclusive", () -> inclusive(a, -1));
         report("fromLength", () -> fromLength(a, -1));
         report("swapped", () -> swapped(a, shortArray, 2));
