@@ -360,11 +360,9 @@ impl State {
                     base: Base::Local(i),
                     off: 0,
                 },
-            ) => {
+            ) if c >= 0 || (strict && c == -1) => {
                 // c < i with c >= -1, or c <= i with c >= 0: i >= 0.
-                if c >= 0 || (strict && c == -1) {
-                    self.set_nonneg(i);
-                }
+                self.set_nonneg(i);
             }
             _ => {}
         }
