@@ -11,19 +11,20 @@
 //! reached the loop head through the same bytecode).
 //!
 //! The shape it proves is the counted loop of the literature on range
-//! check elimination (HotSpot C2's `PhaseIdealLoop::do_range_check` and
-//! its `RangeCheckElimination`; Würthinger, Wimmer and Mössenböck, "Array
-//! Bounds Check Elimination for the Java HotSpot Client Compiler", PPPJ
-//! 2007): an index local that starts at a value `>= 0` and steps by `+1`
-//! while below `a.length` (or starts below `a.length` and steps by `-1`
-//! while `>= 0`), `a` a local the loop does not store. No loop is
-//! recognised as such: a forward must-dataflow over the instructions finds
+//! check elimination: an index local that starts at a value `>= 0` and
+//! steps by `+1` while below `a.length` (or starts below `a.length` and
+//! steps by `-1` while `>= 0`), `a` a local the loop does not store.
+//! HotSpot's C2 removes those checks from the main copy of a loop it
+//! splits into pre, main and post loops (`PhaseIdealLoop::do_range_check`);
+//! this is the simpler proof of C1's (Würthinger, Wimmer and Mössenböck,
+//! "Array Bounds Check Elimination for the Java HotSpot Client Compiler",
+//! PPPJ 2007), which needs no loop copy for this shape: no loop is
+//! recognised as such, a forward must-dataflow over the instructions finds
 //! the facts that hold on every path into each one, and the loop's
 //! invariant is its greatest fixed point (each state starts unreached,
-//! meets are intersections, iteration shrinks them until stable), as
-//! C1's bounds-check elimination does on its dominator tree. The facts,
-//! about locals only (a local changes only at a store or `iinc` of it,
-//! and an array's length never changes):
+//! meets are intersections, iteration shrinks them until stable). The
+//! facts, about locals only (a local changes only at a store or `iinc` of
+//! it, and an array's length never changes):
 //!
 //! - `nonneg(i)`: int local `i >= 0`.
 //! - `below(i, a, k)`: `i + k < a.length` as integers (`k >= 0`), `a` a
