@@ -66,8 +66,31 @@ const MAX_LENGTH_OFFSET: i32 = 1 << 16;
 /// and whose index is within its bounds on every path (see the module
 /// comment). Empty where the analysis gave up.
 pub fn in_range(ops: &[Op], kinds: &Kinds, d: &Decoded) -> Vec<bool> {
+    let handlers: Vec<usize> = d.handlers.iter().map(|h| h.handler as usize).collect();
+    let code = Code {
+        ops,
+        kinds,
+        handlers: &handlers,
+        switches: &d.switches,
+        max_locals: d.max_locals as usize,
+    };
+    proven(&code)
+}
+
+/// What the analysis reads of a method.
+struct Code<'a> {
+    ops: &'a [Op],
+    kinds: &'a Kinds,
+    /// The handlers' first instructions.
+    handlers: &'a [usize],
+    switches: &'a [Switch],
+    max_locals: usize,
+}
+
+fn proven(code: &Code) -> Vec<bool> {
+    let ops = code.ops;
     let n = ops.len();
-    let Some(states) = solve(ops, kinds, d) else {
+    let Some(states) = solve(code) else {
         return Vec::new();
     };
     (0..n)
@@ -395,9 +418,10 @@ fn negate(c: Cond) -> Cond {
 
 /// The entry state of every reachable instruction, or `None` where the
 /// analysis gave up.
-fn solve(ops: &[Op], kinds: &Kinds, d: &Decoded) -> Option<Vec<Option<State>>> {
+fn solve(code: &Code) -> Option<Vec<Option<State>>> {
+    let ops = code.ops;
     let n = ops.len();
-    let locals = d.max_locals as usize;
+    let locals = code.max_locals;
     let mut w = Work {
         states: vec![None; n],
         queue: Vec::new(),
@@ -406,15 +430,15 @@ fn solve(ops: &[Op], kinds: &Kinds, d: &Decoded) -> Option<Vec<Option<State>>> {
     w.flow(0, State::empty(locals, 0));
     // A handler is entered with no facts (its state is the bottom, so one
     // flow into it stands for every instruction it covers).
-    for h in d.handlers.iter() {
-        w.flow(h.handler as usize, State::empty(locals, 1));
+    for &h in code.handlers {
+        w.flow(h, State::empty(locals, 1));
     }
     let mut budget = n.saturating_mul(MAX_VISITS_PER_INSN);
     while let Some(i) = w.queue.pop() {
         budget = budget.checked_sub(1)?;
         w.queued[i] = false;
         let st = w.states[i].clone().expect("queued with a state");
-        for (to, next) in step(st, &ops[i], i, kinds, d) {
+        for (to, next) in step(st, &ops[i], i, code) {
             w.flow(to, next);
         }
     }
@@ -448,7 +472,7 @@ impl Work {
 }
 
 /// The states `op` at `i` passes to its normal successors.
-fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usize, State)> {
+fn step(mut s: State, op: &Op, i: usize, code: &Code) -> Vec<(usize, State)> {
     let pop = |s: &mut State| s.stack.pop().unwrap_or(Sym::Unknown);
     match *op {
         Op::Nop => {}
@@ -635,7 +659,7 @@ fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usi
             pop(&mut s);
             let mut out = Vec::new();
             if let Some(Switch::Table { default, targets, .. } | Switch::Lookup { default, targets, .. }) =
-                d.switches.get(k as usize)
+                code.switches.get(k as usize)
             {
                 for &t in targets.iter().chain(std::iter::once(default)) {
                     out.push((t as usize, s.clone()));
@@ -647,7 +671,8 @@ fn step(mut s: State, op: &Op, i: usize, kinds: &Kinds, d: &Decoded) -> Vec<(usi
         _ => {
             // Not modelled: it changes no local (only stores and `iinc`
             // do), and every operand slot after it is unknown.
-            let depth = kinds
+            let depth = code
+                .kinds
                 .stacks
                 .get(i + 1)
                 .and_then(|x| x.as_ref())
@@ -670,4 +695,67 @@ fn branch(s: State, x: Sym, c: Cond, y: Sym, target: usize, next: usize) -> Vec<
     let mut fall = s;
     fall.assume(x, negate(c), y);
     vec![(target, taken), (next, fall)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jit::ops::Target;
+
+    fn to(index: u32, backward: bool) -> Target {
+        Target { index, backward }
+    }
+
+    /// `static int sum(int[] a)`: `s` in local 1, `i` in local 2, the
+    /// loop test `i <cond> a.length` exiting at 16 on its negation, and
+    /// `iinc i step`; the result at the array load (11).
+    fn sum_loop(exit_if: Cond, step: i16) -> bool {
+        let ops = [
+            Op::Const(Const::I(0)),
+            Op::Store(K::I, 1),
+            Op::Const(Const::I(0)),
+            Op::Store(K::I, 2),
+            Op::Load(K::I, 2),
+            Op::Load(K::R, 0),
+            Op::ArrayLength,
+            Op::IfICmp(exit_if, to(16, false)),
+            Op::Load(K::I, 1),
+            Op::Load(K::R, 0),
+            Op::Load(K::I, 2),
+            Op::ALoad(Kind::Int),
+            Op::Arith(K::I, Arith::Add),
+            Op::Store(K::I, 1),
+            Op::Iinc(2, step),
+            Op::Goto(to(4, true)),
+            Op::Load(K::I, 1),
+            Op::Return(Some(K::I)),
+        ];
+        let kinds = Kinds {
+            locals: vec![None; ops.len()],
+            stacks: vec![None; ops.len()],
+        };
+        let code = Code {
+            ops: &ops,
+            kinds: &kinds,
+            handlers: &[],
+            switches: &[],
+            max_locals: 3,
+        };
+        proven(&code)[11]
+    }
+
+    #[test]
+    fn an_index_below_the_length_stepping_up_from_zero_is_in_range() {
+        assert!(sum_loop(Cond::Ge, 1));
+    }
+
+    #[test]
+    fn a_near_miss_keeps_its_check() {
+        // i <= a.length.
+        assert!(!sum_loop(Cond::Gt, 1));
+        // A step of 2 may wrap past Integer.MAX_VALUE: i >= 0 is lost.
+        assert!(!sum_loop(Cond::Ge, 2));
+        // Counting down from 0: i >= 0 is lost.
+        assert!(!sum_loop(Cond::Ge, -1));
+    }
 }
