@@ -438,7 +438,15 @@ fn solve(code: &Code) -> Option<Vec<Option<State>>> {
         budget = budget.checked_sub(1)?;
         w.queued[i] = false;
         let st = w.states[i].clone().expect("queued with a state");
-        for (to, next) in step(st, &ops[i], i, code) {
+        for (to, mut next) in step(st, &ops[i], i, code) {
+            // The operand stack's depth is the kind analysis's: where the
+            // model disagrees (an instruction it counts wrongly), nothing
+            // on the stack is known.
+            if let Some(Some(kinds)) = code.kinds.stacks.get(to) {
+                if kinds.len() != next.stack.len() {
+                    next.stack = vec![Sym::Unknown; kinds.len()];
+                }
+            }
             w.flow(to, next);
         }
     }
