@@ -378,6 +378,12 @@ impl Translator<'_, '_> {
         len
     }
 
+    /// Whether the array access being translated has its array proven
+    /// non-null and its index in bounds (`ranges.rs`): it needs no checks.
+    fn in_range(&self) -> bool {
+        self.s.in_range.get(self.s.idx).copied().unwrap_or(false)
+    }
+
     /// Bounds check of `i` against `len`, throwing from a cold block; none
     /// when an earlier check on the way here proved it.
     fn bounds(&mut self, i: Value, len: Value) {
@@ -438,11 +444,16 @@ impl Translator<'_, '_> {
         // The checks report the instruction's entry state (both operands).
         self.s.stack.push(K::R);
         self.s.stack.push(K::I);
-        self.null_check(a);
+        let proven = self.in_range();
+        if !proven {
+            self.null_check(a);
+        }
         let o = self.resolve_read(a);
         let v = if k == Kind::Ref {
-            let len = self.ref_array_length(o);
-            self.bounds(i, len);
+            if !proven {
+                let len = self.ref_array_length(o);
+                self.bounds(i, len);
+            }
             let i64v = self.b.ins().sextend(I64, i);
             let off = self.b.ins().ishl_imm_s(i64v, 3);
             let f = self.b.ins().iadd(o, off);
@@ -453,8 +464,10 @@ impl Translator<'_, '_> {
                 self.load_ref_at(f, REFS)
             }
         } else {
-            let len = self.prim_array_length(o);
-            self.bounds(i, len);
+            if !proven {
+                let len = self.prim_array_length(o);
+                self.bounds(i, len);
+            }
             let addr = self.prim_elem(o, i, k.size());
             self.load_kind(k, addr, 0, false)
         };
@@ -472,11 +485,16 @@ impl Translator<'_, '_> {
         if vk.slots() == 2 {
             self.s.stack.push(K::Hi);
         }
-        self.null_check(a);
+        let proven = self.in_range();
+        if !proven {
+            self.null_check(a);
+        }
         if k == Kind::Ref {
-            let ro = self.resolve_read(a);
-            let len = self.ref_array_length(ro);
-            self.bounds(i, len);
+            if !proven {
+                let ro = self.resolve_read(a);
+                let len = self.ref_array_length(ro);
+                self.bounds(i, len);
+            }
             self.array_store_check(a, v);
             let (o, v) = self.resolve_write(a, v);
             let i64v = self.b.ins().sextend(I64, i);
@@ -485,9 +503,11 @@ impl Translator<'_, '_> {
             let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
             self.store_ref_at(o, field, v);
         } else {
-            let ro = self.resolve_read(a);
-            let len = self.prim_array_length(ro);
-            self.bounds(i, len);
+            if !proven {
+                let ro = self.resolve_read(a);
+                let len = self.prim_array_length(ro);
+                self.bounds(i, len);
+            }
             let zero = self.b.ins().iconst(I64, 0);
             let (o, _) = self.resolve_write(a, zero);
             let addr = self.prim_elem(o, i, k.size());

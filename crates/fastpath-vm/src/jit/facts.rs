@@ -15,9 +15,16 @@
 //! with that block their only way in: a check's continuation, the join
 //! of a barrier's cold paths (`Facts::carry`), and a bytecode branch's
 //! target or fall-through that no other edge enters (`Facts::set`, the
-//! facts at the branch). A block starts with none otherwise: facts never
-//! cross a join of two paths, a loop head, a handler or a call's
-//! continuation. Keys are SSA values with aliases resolved; an eagerly
+//! facts at the branch). A forward join, a leader every edge into which
+//! is a forward branch or fall-through, and the continuation of an
+//! inlined callee's returns, start with the facts every edge into them
+//! carries (`BlockFacts::meet`, the intersection, keys and values alike),
+//! once every edge is translated and the block is sealed: the SSA values
+//! the edges agree on are defined where they dominate the join, and a
+//! variable every edge reaches with one value reads that value there. A
+//! block starts with none otherwise: facts never cross a loop head, a
+//! handler, a switch's targets or a call's continuation. Keys are SSA
+//! values with aliases resolved; an eagerly
 //! sealed single-predecessor block reads a variable as its predecessor's
 //! value, so `this` and an index local keep their value along the chain.
 //!
@@ -102,6 +109,17 @@ impl BlockFacts {
         self.raw_ref_fields.clear();
     }
 
+    /// Keeps only the facts `other` holds too, with the same values: the
+    /// facts on entry to a join are those every edge into it carries.
+    pub(super) fn meet(&mut self, other: &BlockFacts) {
+        self.nonnull.retain(|v| other.nonnull.contains(v));
+        self.lengths.retain(|a, len| other.lengths.get(a) == Some(len));
+        self.in_bounds.retain(|p| other.in_bounds.contains(p));
+        self.ref_fields.retain(|k, v| other.ref_fields.get(k) == Some(v));
+        self.raw_ref_fields
+            .retain(|k, v| other.raw_ref_fields.get(k) == Some(v));
+    }
+
     /// Forgets the reference fields at index `i` of every object (a
     /// `putfield` there).
     pub(super) fn forget_ref_field(&mut self, i: i64) {
@@ -140,5 +158,33 @@ mod tests {
         f.at(b).forget_memory();
         assert!(f.at(b).raw_ref_fields.is_empty());
         assert!(f.at(b).nonnull.contains(&x));
+    }
+
+    #[test]
+    fn a_join_keeps_what_every_edge_carries() {
+        let (x, y, z, len) = (
+            Value::from_u32(1),
+            Value::from_u32(2),
+            Value::from_u32(3),
+            Value::from_u32(4),
+        );
+        let mut left = BlockFacts::default();
+        left.nonnull.extend([x, y]);
+        left.lengths.insert(x, len);
+        left.in_bounds.insert((z, len));
+        left.ref_fields.insert((x, 0), y);
+        left.ref_fields.insert((x, 1), z);
+        let mut right = BlockFacts::default();
+        right.nonnull.insert(x);
+        right.lengths.insert(x, len);
+        right.ref_fields.insert((x, 0), y);
+        // The same field, another value: not a fact at the join.
+        right.ref_fields.insert((x, 1), y);
+        left.meet(&right);
+        assert_eq!(left.nonnull, HashSet::from([x]));
+        assert_eq!(left.lengths.get(&x), Some(&len));
+        assert!(left.in_bounds.is_empty());
+        assert_eq!(left.ref_fields.get(&(x, 0)), Some(&y));
+        assert!(!left.ref_fields.contains_key(&(x, 1)));
     }
 }

@@ -82,6 +82,7 @@ pub mod kinds;
 pub mod layout;
 pub mod ops;
 pub mod perfmap;
+pub mod ranges;
 pub mod runtime;
 pub mod translate;
 

@@ -218,6 +218,20 @@ pub(super) struct Scope {
     /// Instructions from which the method can only throw (`cold.rs`):
     /// no call there is inlined.
     throw_only: Vec<bool>,
+    /// Per leader, the edges into it when it is a forward join (two or
+    /// more forward branches and fall-throughs, nothing else): its facts
+    /// are their intersection once all are translated (`facts.rs`);
+    /// 0 for every other instruction.
+    join_edges: Vec<u32>,
+    /// The facts met so far on the edges into such a join, and how many
+    /// edges they came from.
+    join_facts: HashMap<usize, (super::facts::BlockFacts, u32)>,
+    /// In an inlined callee: the facts every return translated so far
+    /// carries to the caller's continuation.
+    ret_facts: Option<super::facts::BlockFacts>,
+    /// Array accesses with their array proven non-null and their index
+    /// in bounds (`ranges.rs`): no checks (`emit.rs`).
+    pub(super) in_range: Vec<bool>,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -456,6 +470,10 @@ fn translate_as(
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
+            in_range: Vec::new(),
+            join_edges: Vec::new(),
+            join_facts: HashMap::new(),
+            ret_facts: None,
         },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
@@ -592,6 +610,16 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.s.single_pred = (0..n)
             .map(|i| leader[i] && !no_carry[i] && edges_in[i] == 1)
             .collect();
+        self.s.join_edges = (0..n)
+            .map(|i| {
+                if leader[i] && !no_carry[i] && edges_in[i] >= 2 {
+                    edges_in[i]
+                } else {
+                    0
+                }
+            })
+            .collect();
+        self.s.in_range = super::ranges::in_range(&self.s.ops, &self.s.kinds, self.s.d);
     }
 
     /// The entry block: the frame header, the stack checks, the poll, a
@@ -726,6 +754,9 @@ impl<'e, 'f> Translator<'e, 'f> {
     fn prologue_osr(&mut self, at: usize) -> Result<(), Unsupported> {
         let target =
             self.s.blocks[at].ok_or_else(|| Unsupported(format!("OSR at {at}: not a branch target")))?;
+        // The entry's jump is one more edge into `at`: no facts flow there.
+        self.s.single_pred[at] = false;
+        self.s.join_edges[at] = 0;
         let entry = self.b.create_block();
         self.b.append_block_params_for_function_params(entry);
         self.b.switch_to_block(entry);
@@ -1347,6 +1378,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         };
         if let Some(block) = self.s.blocks[i] {
             if !self.s.filled {
+                self.record_edge_facts(i);
                 self.b.ins().jump(block, &[]);
             }
             self.b.switch_to_block(block);
@@ -1355,6 +1387,12 @@ impl<'e, 'f> Translator<'e, 'f> {
                 // Its one edge is emitted: nothing else enters it.
                 self.seal(block);
                 self.facts.set(block, f);
+            } else if let Some((f, edges)) = self.s.join_facts.remove(&i) {
+                if edges == self.s.join_edges[i] {
+                    // Every edge into the join is emitted.
+                    self.seal(block);
+                    self.facts.set(block, f);
+                }
             }
         } else if self.s.filled {
             // Unreachable by fall-through and not a leader: skipped (a
@@ -1400,6 +1438,19 @@ impl<'e, 'f> Translator<'e, 'f> {
         if self.s.single_pred.get(to).copied().unwrap_or(false) {
             let f = self.facts().clone();
             self.s.entry_facts.insert(to, f);
+        } else if self.s.join_edges.get(to).is_some_and(|&n| n > 0) {
+            // One of a forward join's edges: met with the others.
+            let f = self.facts().clone();
+            match self.s.join_facts.entry(to) {
+                std::collections::hash_map::Entry::Occupied(mut e) => {
+                    let (met, edges) = e.get_mut();
+                    met.meet(&f);
+                    *edges += 1;
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert((f, 1));
+                }
+            }
         }
     }
 
@@ -1576,6 +1627,11 @@ impl<'e, 'f> Translator<'e, 'f> {
                     // An inlined callee (never synchronized): its result
                     // goes to the caller's continuation.
                     let args: Vec<ir::BlockArg> = k.map(|_| v.into()).into_iter().collect();
+                    let f = self.facts().clone();
+                    match &mut self.s.ret_facts {
+                        Some(met) => met.meet(&f),
+                        none => *none = Some(f),
+                    }
                     self.b.ins().jump(exit.ret, &args);
                     self.s.filled = true;
                     return Ok(());
@@ -2404,6 +2460,10 @@ impl<'e, 'f> Translator<'e, 'f> {
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
+            in_range: Vec::new(),
+            join_edges: Vec::new(),
+            join_facts: HashMap::new(),
+            ret_facts: None,
         };
         std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {
@@ -2435,11 +2495,18 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.finish_polls();
             self.finish_dispatch();
         }
+        let ret_facts = self.s.ret_facts.take();
         let outer = self.outer.pop().expect("pushed above");
         let mut scope = outer.scope;
         std::mem::swap(&mut self.s, &mut scope);
         result?;
         self.b.switch_to_block(ret);
+        if let Some(f) = ret_facts {
+            // Every return of the callee is translated: they are all the
+            // edges into its continuation.
+            self.seal(ret);
+            self.facts.set(ret, f);
+        }
         if let (Some(k), Some(v)) = (rk, rv) {
             self.push(k, v);
         }

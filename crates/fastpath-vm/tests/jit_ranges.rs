@@ -1,0 +1,213 @@
+//! The decoder check of range-check elimination (`jit/ranges.rs`, x86-64):
+//! a counted loop over an array's elements compiles with no bounds check
+//! (no call of the `ArrayIndexOutOfBoundsException` helper anywhere in the
+//! method), in its three javac shapes (index below `a.length`, for-each,
+//! counting down to 0), for `a[i + 1]` below `a.length - 1` and for an index
+//! below the `n` of `a = new boolean[n]`; a loop that
+//! almost qualifies keeps its check: a test of `i <= a.length`, the array
+//! local reassigned after the length was read, the index stepped in the
+//! body, `a[i + 1]` below `a.length`, `n` changed after the allocation.
+//!
+//! One VM in this process (`-Xcomp`), whose methods' installed code is read
+//! back and decoded with iced-x86 (`harness::compiled_code`).
+
+#![cfg(target_arch = "x86_64")]
+
+mod harness;
+
+use fastpath_vm::jit::helpers::Helper;
+use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind};
+
+const PROGRAM: &str = r#"
+public class Ranges {
+    int upTo(int[] a) {
+        int s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += a[i];
+        }
+        return s;
+    }
+
+    long forEach(long[] a) {
+        long s = 0;
+        for (long x : a) {
+            s += x;
+        }
+        return s;
+    }
+
+    int downTo(int[] a) {
+        int s = 0;
+        for (int i = a.length - 1; i >= 0; i--) {
+            s += a[i];
+        }
+        return s;
+    }
+
+    void pairs(int[] a) {
+        for (int i = 0; i < a.length - 1; i++) {
+            a[i] = a[i] + a[i + 1];
+        }
+    }
+
+    int allocated(int n) {
+        boolean[] c = new boolean[n];
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            if (!c[i]) {
+                s++;
+            }
+        }
+        return s;
+    }
+
+    int grown(int n) {
+        boolean[] c = new boolean[n];
+        n++;
+        int s = 0;
+        try {
+            for (int i = 0; i < n; i++) {
+                if (!c[i]) {
+                    s++;
+                }
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            s = -s;
+        }
+        return s;
+    }
+
+    int inclusive(int[] a) {
+        int s = 0;
+        try {
+            for (int i = 0; i <= a.length; i++) {
+                s += a[i];
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            s = -s;
+        }
+        return s;
+    }
+
+    int swapped(int[] a, int[] b) {
+        int s = 0;
+        int n = a.length;
+        try {
+            for (int i = 0; i < n; i++) {
+                s += a[i];
+                a = b;
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            s = -s;
+        }
+        return s;
+    }
+
+    int stepped(int[] a) {
+        int s = 0;
+        try {
+            for (int i = 0; i < a.length; i++) {
+                i++;
+                s += a[i];
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            s = -s;
+        }
+        return s;
+    }
+
+    int next(int[] a) {
+        int s = 0;
+        try {
+            for (int i = 0; i < a.length; i++) {
+                s += a[i + 1];
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            s = -s;
+        }
+        return s;
+    }
+
+    // Overrides every method: the calls in `main` have two
+    // implementations, so each method is compiled on its own, not inlined.
+    static class Other extends Ranges {
+        int upTo(int[] a) { return 0; }
+        long forEach(long[] a) { return 0; }
+        int downTo(int[] a) { return 0; }
+        void pairs(int[] a) { }
+        int allocated(int n) { return 0; }
+        int grown(int n) { return 0; }
+        int inclusive(int[] a) { return 0; }
+        int swapped(int[] a, int[] b) { return 0; }
+        int stepped(int[] a) { return 0; }
+        int next(int[] a) { return 0; }
+    }
+
+    public static void main(String[] args) {
+        Ranges other = new Other();
+        other.pairs(null);
+        Ranges r = new Ranges();
+        int[] a = {1, 2, 3, 4, 5};
+        long[] l = {1, 2, 3};
+        r.pairs(a);
+        System.out.println(r.upTo(a) + " " + r.forEach(l) + " " + r.downTo(a) + " " + r.inclusive(a) + " "
+                + r.swapped(a, new int[2]) + " " + r.stepped(a) + " " + r.next(a) + " " + r.allocated(7) + " "
+                + r.grown(7));
+    }
+}
+"#;
+
+/// The calls in `code` whose target is `target` (`mov reg, imm64; call
+/// reg`, or a direct call).
+fn calls_to(code: &[Instruction], target: u64) -> usize {
+    (0..code.len())
+        .filter(|&k| {
+            let c = &code[k];
+            if !matches!(c.flow_control(), FlowControl::Call | FlowControl::IndirectCall) {
+                return false;
+            }
+            match c.op0_kind() {
+                OpKind::Register => code[..k]
+                    .iter()
+                    .rev()
+                    .find(|i| i.mnemonic() == Mnemonic::Mov && i.op0_register() == c.op0_register())
+                    .is_some_and(|i| i.op1_kind() == OpKind::Immediate64 && i.immediate64() == target),
+                _ => c.near_branch_target() == target,
+            }
+        })
+        .count()
+}
+
+#[test]
+fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-ranges");
+    harness::javac_sources(&dir, &dir, &[("Ranges", PROGRAM)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Ranges");
+    let throw_index = fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>()
+        .addr(Helper::ThrowIndex) as u64;
+    let checks = |name: &str, desc: &str| {
+        let code = harness::compiled_code(vm, "Ranges", name, desc).1;
+        let listing: String = code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect();
+        (calls_to(&code, throw_index), listing)
+    };
+    for (name, desc) in [
+        ("upTo", "([I)I"),
+        ("forEach", "([J)J"),
+        ("downTo", "([I)I"),
+        ("pairs", "([I)V"),
+        ("allocated", "(I)I"),
+    ] {
+        let (n, listing) = checks(name, desc);
+        assert_eq!(n, 0, "{name} keeps {n} bounds checks:\n{listing}");
+    }
+    for (name, desc) in [
+        ("inclusive", "([I)I"),
+        ("swapped", "([I[I)I"),
+        ("stepped", "([I)I"),
+        ("next", "([I)I"),
+        ("grown", "(I)I"),
+    ] {
+        let (n, listing) = checks(name, desc);
+        assert!(n >= 1, "{name} lost its bounds check:\n{listing}");
+    }
+}
