@@ -219,6 +219,20 @@ fn context_switches() -> (u64, u64) {
     (ru.ru_nvcsw as u64, ru.ru_nivcsw as u64)
 }
 
+/// The current thread's CPU time, ns (0 if the kernel refuses): what a
+/// worker spent running, which time-sharing does not stretch as it
+/// stretches the wall clock.
+fn thread_cpu_ns() -> u64 {
+    // SAFETY: `timespec` is a C struct of integers: all-zero is valid.
+    let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
+    // SAFETY: `ts` is valid and writable for the call; the clock id is
+    // Linux's per-thread CPU clock.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return 0;
+    }
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
 /// What one timed run of one lock measured.
 #[derive(Clone, Copy, Debug, Default)]
 struct Run {
@@ -229,6 +243,10 @@ struct Run {
     handovers: u64,
     voluntary: u64,
     involuntary: u64,
+    /// The workers' own CPU time in their loops, ns, all threads.
+    worker_cpu_ns: u64,
+    /// The run's wall-clock length, s.
+    wall: f64,
     lost: u64,
     /// Monitors installed and deflated (process-wide counters, taken
     /// around this run only: the other rows run before and after it).
@@ -297,10 +315,16 @@ fn run_one<L: CountedLock + 'static>(
             let (lock, last, stop, start) = (lock.clone(), last.clone(), stop.clone(), start.clone());
             std::thread::spawn(move || {
                 start.wait();
-                let cs0 = context_switches();
+                let (cs0, cpu0) = (context_switches(), thread_cpu_ns());
                 let (ops, handovers) = worker(&*lock, i, &last, &stop, inside, outside);
-                let cs1 = context_switches();
-                (ops, handovers, cs1.0 - cs0.0, cs1.1 - cs0.1)
+                let (cs1, cpu1) = (context_switches(), thread_cpu_ns());
+                (
+                    ops,
+                    handovers,
+                    cs1.0 - cs0.0,
+                    cs1.1 - cs0.1,
+                    cpu1.saturating_sub(cpu0),
+                )
             })
         })
         .collect();
@@ -320,7 +344,7 @@ fn run_one<L: CountedLock + 'static>(
     }
     // Relaxed: see the workers' load.
     stop.store(true, Ordering::Relaxed);
-    let per: Vec<(u64, u64, u64, u64)> = workers
+    let per: Vec<(u64, u64, u64, u64, u64)> = workers
         .into_iter()
         .map(|w| w.join().unwrap_or_default())
         .collect();
@@ -337,6 +361,8 @@ fn run_one<L: CountedLock + 'static>(
         handovers: per.iter().map(|p| p.1).sum(),
         voluntary: per.iter().map(|p| p.2).sum(),
         involuntary: per.iter().map(|p| p.3).sum(),
+        worker_cpu_ns: per.iter().map(|p| p.4).sum(),
+        wall,
         lost: ops.abs_diff(lock.count()),
         inflations: sync.monitors_installed(),
         deflations: sync.monitors_deflated,
@@ -396,6 +422,10 @@ pub struct OneRun {
     pub voluntary: u64,
     /// See `voluntary`.
     pub involuntary: u64,
+    /// The workers' own CPU time in their loops, ns, all threads.
+    pub worker_cpu_ns: u64,
+    /// The run's wall-clock length, s (the table's Mops/s is `ops / wall`).
+    pub wall: f64,
     /// fastpath only: monitors installed, fair hand-offs, fast-lock spins
     /// that won and that gave up during the run; the share of the run's
     /// samples that found the lock inflated (0 for the peers).
@@ -422,6 +452,8 @@ pub fn one_run(which: usize, threads: usize, inside: u32, outside: u32, time: Du
         handovers: r.handovers,
         voluntary: r.voluntary,
         involuntary: r.involuntary,
+        worker_cpu_ns: r.worker_cpu_ns,
+        wall: r.wall,
         inflations: r.inflations,
         fair_hand_offs: r.fair_hand_offs,
         spins_won: r.spins.acquired,
@@ -658,6 +690,12 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                 fair.sort_by(f64::total_cmp);
                 let fairness = fair[fair.len() / 2];
                 let handovers = rs.iter().map(|r| r.handovers).sum::<u64>() as f64 / ops as f64;
+                let mut cpu: Vec<f64> = rs
+                    .iter()
+                    .map(|r| r.worker_cpu_ns as f64 / r.ops.max(1) as f64)
+                    .collect();
+                cpu.sort_by(f64::total_cmp);
+                let cpu_per_op = cpu[cpu.len() / 2];
                 let lost = rs.iter().map(|r| r.lost).max().unwrap_or(0);
                 worst_lost = worst_lost.max(lost);
                 let life = Lifecycle::of(rs);
@@ -692,6 +730,10 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                     )
                     .secondary("fairness_min_over_max", Metric::single(fairness, "ratio"))
                     .secondary("handovers_per_op", Metric::single(handovers, "ratio"))
+                    // The workers' own CPU time per operation (median run):
+                    // what a loaded machine's time-sharing does not
+                    // stretch, unlike the wall clock behind Mops/s.
+                    .secondary("worker_cpu_ns_per_op", Metric::single(cpu_per_op, "ns"))
                     .secondary(
                         "voluntary_cs_per_1k_ops",
                         Metric::single(per_k(|r| r.voluntary), "#"),
