@@ -175,8 +175,6 @@ impl HeapInner {
                 CycleEnd::Full
             } else if ends_after.0 > ends_before.0 {
                 CycleEnd::Degenerated
-            } else if ends_after.2 > ends_before.2 {
-                CycleEnd::Abbreviated
             } else {
                 CycleEnd::Concurrent
             };
@@ -196,16 +194,15 @@ impl HeapInner {
         }
     }
 
-    /// The degenerated cycles, full compactions and abbreviated cycles so
-    /// far (how a cycle ended, for the trigger).
-    fn cycle_ends(&self) -> (u64, u64, u64) {
+    /// The degenerated cycles and full compactions so far (how a cycle
+    /// ended, for the trigger).
+    fn cycle_ends(&self) -> (u64, u64) {
         let s = self.stats();
         // A cycle in which a mutator ran dry started too late, whether it
         // degenerated or the evacuation reserve's return served the mutator.
         (
             s.degenerated_cycles + s.phases.evacuation.ran_dry,
             s.full_compactions,
-            s.abbreviated_cycles,
         )
     }
 

@@ -15,12 +15,6 @@
 //! cycle time × allocation rate"). The plain floor still holds: a cycle
 //! starts whenever less than a quarter of the heap is free.
 //!
-//! A cycle that ended at final-mark with no collection set (abbreviated)
-//! took less than a full one would: its time teaches the estimate only
-//! while no other cycle has, as Shenandoah's adaptive heuristic ignores
-//! short cycles, so a full cycle after abbreviated ones still starts in
-//! time.
-//!
 //! The margin learns from the cycles' outcomes, as Shenandoah's adaptive
 //! heuristic penalises its trigger after a degenerated or full GC: it
 //! starts at a tenth of the heap, widens by a tenth of the heap after a
@@ -52,9 +46,6 @@ const MARGIN_RECOVER: usize = 1;
 pub(crate) enum CycleEnd {
     /// Finished concurrently.
     Concurrent,
-    /// Finished concurrently at final-mark, with no collection set (the
-    /// regions it freed whole held enough of the garbage: cycle.rs).
-    Abbreviated,
     /// A mutator found no memory: the cycle finished stop-the-world.
     Degenerated,
     /// Degenerated, and then compacted (that freed too little).
@@ -121,24 +112,13 @@ impl Trigger {
     }
 
     /// A cycle took `took` and ended as `end`: the next estimates lean on
-    /// it (an abbreviated one only while nothing else was learnt), and the
-    /// margin widens after a degenerated or full one.
+    /// it, and the margin widens after a degenerated or full one.
     pub(crate) fn cycle_done(&mut self, took: Duration, end: CycleEnd) {
         self.margin_pct = match end {
-            CycleEnd::Concurrent | CycleEnd::Abbreviated => {
-                self.margin_pct.saturating_sub(MARGIN_RECOVER).max(MARGIN_BASE)
-            }
+            CycleEnd::Concurrent => self.margin_pct.saturating_sub(MARGIN_RECOVER).max(MARGIN_BASE),
             CycleEnd::Degenerated => (self.margin_pct + MARGIN_DEGENERATED).min(MARGIN_MAX),
             CycleEnd::Full => (self.margin_pct + MARGIN_FULL).min(MARGIN_MAX),
         };
-        if end == CycleEnd::Abbreviated && self.cycle_secs != 0.0 {
-            // An abbreviated cycle skips evacuation and update-refs, but the
-            // next may not: its time would start that one too late
-            // (Shenandoah's `ShenandoahAdaptiveIgnoreShortCycles`, on by
-            // default in JDK 17 and 21). With nothing learnt yet, it is the
-            // best estimate there is.
-            return;
-        }
         let t = took.as_secs_f64();
         self.cycle_secs = if self.cycle_secs == 0.0 {
             t
@@ -206,38 +186,5 @@ mod tests {
             assert_eq!(t.margin_pct(), (MARGIN_MAX - k * MARGIN_RECOVER).max(MARGIN_BASE));
         }
         assert_eq!(t.margin_pct(), MARGIN_BASE);
-    }
-
-    /// An abbreviated cycle's time is learnt only while nothing else is:
-    /// a short abbreviated cycle after a full one leaves the estimate (the
-    /// trigger still starts as early), and its margin recovers as a
-    /// concurrent cycle's does.
-    #[test]
-    fn abbreviated_cycles_teach_the_cycle_time_only_first() {
-        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
-        let reserve = space.reserve_regions;
-        let mut t = Trigger::new(&space);
-        t.cycle_done(Duration::from_millis(20), CycleEnd::Abbreviated);
-        assert_eq!(t.cycle_secs, 0.02, "the first estimate");
-        t.cycle_done(Duration::from_millis(200), CycleEnd::Concurrent);
-        assert_eq!(t.cycle_secs, 0.11);
-        t.rate = 100.0;
-        t.last_sample = Instant::now() + Duration::from_secs(3600);
-        // 100 regions a second × 0.11 s × 1.5 = 16.5, + 12.8 margin.
-        assert!(t.should_start(&space, reserve + 29));
-        for _ in 0..10 {
-            t.cycle_done(Duration::from_millis(1), CycleEnd::Abbreviated);
-        }
-        assert_eq!(t.cycle_secs, 0.11, "short cycles leave the estimate");
-        assert!(t.should_start(&space, reserve + 29), "and the trigger as early");
-        assert!(!t.should_start(&space, reserve + 30));
-        t.cycle_done(Duration::from_millis(1), CycleEnd::Degenerated);
-        let widened = t.margin_pct();
-        t.cycle_done(Duration::from_millis(1), CycleEnd::Abbreviated);
-        assert_eq!(
-            t.margin_pct(),
-            widened - MARGIN_RECOVER,
-            "recovers as a concurrent one"
-        );
     }
 }
