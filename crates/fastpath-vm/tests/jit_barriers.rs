@@ -177,10 +177,6 @@ fn decode(vm: &Vm, name: &str, desc: &str) -> Vec<Instruction> {
     harness::compiled_code(vm, "Barriers", name, desc).1
 }
 
-fn listing(code: &[Instruction]) -> String {
-    code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect()
-}
-
 fn memory(i: &Instruction) -> bool {
     (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
 }
@@ -235,7 +231,7 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
 
     // Only tested against null: loaded, no barrier.
     let all = decode(vm, "hasNext", "()Z");
-    let shown = listing(&all);
+    let shown = harness::listing(&all);
     assert_eq!(
         gc_state_tests(&all).len(),
         0,
@@ -245,7 +241,7 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
 
     // Tested, then returned: one load, its one barrier after the test.
     let all = decode(vm, "nextOrSelf", "()LBarriers;");
-    let shown = listing(&all);
+    let shown = harness::listing(&all);
     let tests = gc_state_tests(&all);
     assert_eq!(tests.len(), 1, "nextOrSelf's barriers:\n{shown}");
     assert_eq!(
@@ -256,14 +252,14 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
 
     // The array loaded through a barrier, its element only tested.
     let all = decode(vm, "hasSlot", "(I)Z");
-    let shown = listing(&all);
+    let shown = harness::listing(&all);
     assert_eq!(gc_state_tests(&all).len(), 1, "hasSlot's barriers:\n{shown}");
 
     // Three barriers: from the first to the return, the stack is touched
     // only by the epilogue (callee-saved registers restored, the frame
     // popped); no value is spilled around a barrier.
     let all = decode(vm, "sum3", "()I");
-    let shown = listing(&all);
+    let shown = harness::listing(&all);
     let tests = gc_state_tests(&all);
     assert_eq!(tests.len(), 3, "sum3's barriers:\n{shown}");
     let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();

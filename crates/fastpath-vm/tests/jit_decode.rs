@@ -152,10 +152,6 @@ fn reads_byte_at(i: &Instruction, disp: usize) -> bool {
         && i.memory_size().size() == 1
 }
 
-fn listing(code: &[Instruction]) -> String {
-    code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect()
-}
-
 #[test]
 fn compiled_lock_and_barrier_fast_paths_are_inline() {
     let dir = harness::scratch_dir("fastpath-vm-jit-decode");
@@ -167,7 +163,7 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
     // calls nothing through the enter's and the exit's header CASes and
     // the region's pin and unpin; the runtime's calls only off it.
     let all = decode(vm, "bump", "()V");
-    let shown = listing(&all);
+    let shown = harness::listing(&all);
     let on = call_free_paths(&all);
     let hot: Vec<Instruction> = all.iter().zip(&on).filter(|(_, &o)| o).map(|(i, _)| *i).collect();
     assert!(
@@ -191,7 +187,7 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
     // The reference store: the SATB barrier's idle test and its branch to
     // an out-of-line marking path; no call on the idle path.
     let all = decode(vm, "link", "(LDecode;)V");
-    let shown = listing(&all);
+    let shown = harness::listing(&all);
     let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
     let hot = &all[..=first_ret];
     assert_eq!(calls(hot), 0, "a call on link's path:\n{shown}");
@@ -239,7 +235,7 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
     // load-reference barrier's) and its length read once, for three
     // accesses.
     let all = decode(vm, "swap", "(II)V");
-    let shown = listing(&all);
+    let shown = harness::listing(&all);
     let barrier_tests = all.iter().filter(|i| reads_byte_at(i, gc_state)).count();
     assert_eq!(
         barrier_tests, 1,
@@ -262,7 +258,7 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
 
     // onSpinWait: one direct call (the installed pause), not `Invoke`.
     let all = decode(vm, "spin", "()V");
-    let shown = listing(&all);
+    let shown = harness::listing(&all);
     let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
     let hot = &all[..=first_ret];
     assert_eq!(calls(hot), 1, "spin's path:\n{shown}");
@@ -299,6 +295,6 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
                 Mnemonic::Pause | Mnemonic::Tpause | Mnemonic::Nop | Mnemonic::Mov | Mnemonic::Xor
             )),
         "onSpinWait does not call the pause stub:\n{shown}\nits target:\n{}",
-        listing(&body)
+        harness::listing(&body)
     );
 }

@@ -169,10 +169,6 @@ fn path_to_ret(code: &[Instruction], allowed: &dyn Fn(usize) -> bool, needs_call
     false
 }
 
-fn listing(code: &[Instruction]) -> String {
-    code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect()
-}
-
 #[test]
 fn compiled_primitive_arraycopy_calls_no_native() {
     let dir = harness::scratch_dir("fastpath-vm-jit-intrinsics");
@@ -186,7 +182,7 @@ fn compiled_primitive_arraycopy_calls_no_native() {
         as unsafe extern "C" fn(*mut u8, *const u8, usize) as usize as u64;
 
     let (_, three) = harness::compiled_code(vm, "Copies", "three", "([I[I)V");
-    let shown = listing(&three);
+    let shown = harness::listing(&three);
     assert!(
         path_to_ret(&three, &|_| false, false),
         "every path through a copy of 3 ints calls something:\n{shown}"
@@ -200,7 +196,7 @@ fn compiled_primitive_arraycopy_calls_no_native() {
     );
 
     let (_, chars) = harness::compiled_code(vm, "Copies", "chars", "([CI[CII)V");
-    let shown = listing(&chars);
+    let shown = harness::listing(&chars);
     assert!(
         path_to_ret(&chars, &|_| false, false),
         "every path through a variable char[] copy calls something (no inline short copy):\n{shown}"

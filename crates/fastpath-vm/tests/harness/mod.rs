@@ -573,3 +573,10 @@ pub fn compiled_code(
     );
     (entry, code)
 }
+
+/// `code` one instruction a line with its address, for a failing
+/// decoded-code assertion's message.
+#[cfg(target_arch = "x86_64")]
+pub fn listing(code: &[iced_x86::Instruction]) -> String {
+    code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect()
+}

@@ -683,19 +683,17 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
                 let st = &stats[k];
                 let ops: u64 = rs.iter().map(|r| r.ops).sum::<u64>().max(1);
                 let per_k = |f: fn(&Run) -> u64| rs.iter().map(f).sum::<u64>() as f64 * 1000.0 / ops as f64;
-                let mut fair: Vec<f64> = rs
-                    .iter()
-                    .map(|r| r.min_ops as f64 / r.max_ops.max(1) as f64)
-                    .collect();
-                fair.sort_by(f64::total_cmp);
-                let fairness = fair[fair.len() / 2];
+                let fairness = median_run(
+                    rs.iter()
+                        .map(|r| r.min_ops as f64 / r.max_ops.max(1) as f64)
+                        .collect(),
+                );
                 let handovers = rs.iter().map(|r| r.handovers).sum::<u64>() as f64 / ops as f64;
-                let mut cpu: Vec<f64> = rs
-                    .iter()
-                    .map(|r| r.worker_cpu_ns as f64 / r.ops.max(1) as f64)
-                    .collect();
-                cpu.sort_by(f64::total_cmp);
-                let cpu_per_op = cpu[cpu.len() / 2];
+                let cpu_per_op = median_run(
+                    rs.iter()
+                        .map(|r| r.worker_cpu_ns as f64 / r.ops.max(1) as f64)
+                        .collect(),
+                );
                 let lost = rs.iter().map(|r| r.lost).max().unwrap_or(0);
                 worst_lost = worst_lost.max(lost);
                 let life = Lifecycle::of(rs);
@@ -787,6 +785,13 @@ pub fn run(threads: &[usize], plan: Plan, prof: Option<&Profiler>) -> (Vec<Table
         tables.push(counters.finish(p));
     }
     (tables, results, worst_lost)
+}
+
+/// The figure of the median run (the upper middle one for an even count):
+/// one run's own value, as the table's other per-run columns.
+fn median_run(mut per_run: Vec<f64>) -> f64 {
+    per_run.sort_by(f64::total_cmp);
+    per_run[per_run.len() / 2]
 }
 
 #[cfg(test)]
