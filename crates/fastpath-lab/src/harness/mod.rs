@@ -20,6 +20,14 @@ pub mod rng;
 pub mod ticks;
 pub mod zipf;
 
+/// This thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): what a thread spent
+/// running, which time-sharing on a loaded machine does not stretch as it
+/// stretches the wall clock.
+pub fn thread_cpu_time() -> std::time::Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 

@@ -321,13 +321,25 @@ impl Translator<'_, '_> {
 
         self.b.switch_to_block(long);
         self.b.seal_block(long);
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params.extend([AbiParam::new(I64); 3]);
-        let sig = self.b.import_signature(sig);
         let routine = conjoint_copy as unsafe extern "C" fn(*mut u8, *const u8, usize);
-        let f = self.b.ins().iconst(I64, routine as usize as i64);
-        self.b.ins().call_indirect(sig, f, &[to, from, bytes]);
+        self.call_leaf(routine as usize, &[to, from, bytes], false);
         self.b.ins().jump(done, &[]);
+    }
+
+    /// Calls the `extern "C"` routine at `routine` with `args` (each an
+    /// i64) directly, returning its i32 result when `returns_i32`: for the
+    /// intrinsics' routines, which neither allocate, throw nor reach a
+    /// safepoint, so the call needs no thread state, frame spill or poll.
+    fn call_leaf(&mut self, routine: usize, args: &[Value], returns_i32: bool) -> Option<Value> {
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.extend(args.iter().map(|_| AbiParam::new(I64)));
+        if returns_i32 {
+            sig.returns.push(AbiParam::new(I32));
+        }
+        let sig = self.b.import_signature(sig);
+        let f = self.b.ins().iconst(I64, routine as i64);
+        let call = self.b.ins().call_indirect(sig, f, args);
+        self.b.inst_results(call).first().copied()
     }
 
     /// `String.hashCode()` with its receiver on the operand stack, by
@@ -373,14 +385,10 @@ impl Translator<'_, '_> {
         let len = self.b.ins().load(I32, ro, chars, REFS + LENGTH_WORD);
         let len = self.b.ins().uextend(I64, len);
         let first = self.b.ins().iadd_imm_s(chars, i64::from(REFS + ELEMENTS));
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params.extend([AbiParam::new(I64); 2]);
-        sig.returns.push(AbiParam::new(I32));
-        let sig = self.b.import_signature(sig);
         let routine = string_hash as unsafe extern "C" fn(*const u16, usize) -> i32;
-        let addr = self.b.ins().iconst(I64, routine as usize as i64);
-        let call = self.b.ins().call_indirect(sig, addr, &[first, len]);
-        let h = self.b.inst_results(call)[0];
+        let h = self
+            .call_leaf(routine as usize, &[first, len], true)
+            .expect("string_hash returns its hash");
         let (nonzero, was_zero) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(h, nonzero, &[], was_zero, &[]);
         self.b.switch_to_block(nonzero);

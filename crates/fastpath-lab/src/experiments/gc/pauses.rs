@@ -28,12 +28,6 @@ const SLOW_OP: Duration = Duration::from_millis(1);
 /// is a system call; one per 100 us costs a fraction of a percent.
 const CPU_CHECK: Duration = Duration::from_micros(100);
 
-/// This thread's CPU time (CLOCK_THREAD_CPUTIME_ID).
-fn thread_cpu() -> Duration {
-    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
 /// Where one operation's wall time went: waiting for the collector (the
 /// mutator's [`fastpath::gc::MutatorWaits`] across the operation, exact),
 /// descheduled (off its CPU outside those waits: the thread CPU clock,
@@ -189,11 +183,11 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start) -
     let waits_before = m.waits();
     let d = &mut run.delays;
     // The last CPU clock reading, and the wall clock then.
-    let (mut ck_wall, mut ck_cpu) = (Instant::now(), thread_cpu());
+    let (mut ck_wall, mut ck_cpu) = (Instant::now(), crate::harness::thread_cpu_time());
     while !start.over() {
         let t = Instant::now();
         if t - ck_wall > CPU_CHECK {
-            (ck_wall, ck_cpu) = (t, thread_cpu());
+            (ck_wall, ck_cpu) = (t, crate::harness::thread_cpu_time());
         }
         let waits = m.waits();
         x ^= x << 13;
@@ -226,7 +220,7 @@ fn pause_mutator<B: BarrierSet>(heap: &Heap, live_nodes: usize, start: &Start) -
         let took = t.elapsed();
         run.ops += 1;
         if took >= SLOW_OP {
-            let (now, cpu) = (Instant::now(), thread_cpu());
+            let (now, cpu) = (Instant::now(), crate::harness::thread_cpu_time());
             let w = m.waits();
             let mut split = Split {
                 wall: took,

@@ -219,20 +219,6 @@ fn context_switches() -> (u64, u64) {
     (ru.ru_nvcsw as u64, ru.ru_nivcsw as u64)
 }
 
-/// The current thread's CPU time, ns (0 if the kernel refuses): what a
-/// worker spent running, which time-sharing does not stretch as it
-/// stretches the wall clock.
-fn thread_cpu_ns() -> u64 {
-    // SAFETY: `timespec` is a C struct of integers: all-zero is valid.
-    let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
-    // SAFETY: `ts` is valid and writable for the call; the clock id is
-    // Linux's per-thread CPU clock.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
-        return 0;
-    }
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
 /// What one timed run of one lock measured.
 #[derive(Clone, Copy, Debug, Default)]
 struct Run {
@@ -315,9 +301,15 @@ fn run_one<L: CountedLock + 'static>(
             let (lock, last, stop, start) = (lock.clone(), last.clone(), stop.clone(), start.clone());
             std::thread::spawn(move || {
                 start.wait();
-                let (cs0, cpu0) = (context_switches(), thread_cpu_ns());
+                let (cs0, cpu0) = (
+                    context_switches(),
+                    crate::harness::thread_cpu_time().as_nanos() as u64,
+                );
                 let (ops, handovers) = worker(&*lock, i, &last, &stop, inside, outside);
-                let (cs1, cpu1) = (context_switches(), thread_cpu_ns());
+                let (cs1, cpu1) = (
+                    context_switches(),
+                    crate::harness::thread_cpu_time().as_nanos() as u64,
+                );
                 (
                     ops,
                     handovers,
