@@ -89,19 +89,8 @@ fn decode(vm: &Vm, name: &str, desc: &str) -> Vec<Instruction> {
 /// The instructions on some path from the entry to a `ret` that calls
 /// nothing (each conditional branch taken either way), as flags.
 fn call_free_paths(code: &[Instruction]) -> Vec<bool> {
-    let index: std::collections::HashMap<u64, usize> =
-        code.iter().enumerate().map(|(k, i)| (i.ip(), k)).collect();
     let is_call = |i: &Instruction| matches!(i.flow_control(), FlowControl::Call | FlowControl::IndirectCall);
-    let succ = |k: usize| -> Vec<usize> {
-        let i = &code[k];
-        let target = || index.get(&i.near_branch_target()).copied();
-        match i.flow_control() {
-            FlowControl::Return => vec![],
-            FlowControl::UnconditionalBranch => target().into_iter().collect(),
-            FlowControl::ConditionalBranch => target().into_iter().chain([k + 1]).collect(),
-            _ => vec![k + 1],
-        }
-    };
+    let succ = harness::successors(code);
     // Forward from the entry, never through a call.
     let mut from = vec![false; code.len()];
     let mut stack = vec![0];
@@ -110,7 +99,7 @@ fn call_free_paths(code: &[Instruction]) -> Vec<bool> {
             continue;
         }
         from[k] = true;
-        stack.extend(succ(k));
+        stack.extend(succ[k].iter().copied());
     }
     // Backward from the returns, on the same edges.
     let mut to = vec![false; code.len()];
@@ -120,7 +109,7 @@ fn call_free_paths(code: &[Instruction]) -> Vec<bool> {
     loop {
         let mut changed = false;
         for k in (0..code.len()).rev() {
-            if !to[k] && from[k] && succ(k).iter().any(|&n| n < code.len() && to[n]) {
+            if !to[k] && from[k] && succ[k].iter().any(|&n| n < code.len() && to[n]) {
                 to[k] = true;
                 changed = true;
             }

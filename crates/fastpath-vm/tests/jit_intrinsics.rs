@@ -132,18 +132,7 @@ fn is_call(i: &Instruction) -> bool {
 /// taken either way) passes only calls that `allowed` accepts (by index),
 /// and at least one when `needs_call`.
 fn path_to_ret(code: &[Instruction], allowed: &dyn Fn(usize) -> bool, needs_call: bool) -> bool {
-    let index: std::collections::HashMap<u64, usize> =
-        code.iter().enumerate().map(|(k, i)| (i.ip(), k)).collect();
-    let succ = |k: usize| -> Vec<usize> {
-        let i = &code[k];
-        let target = || index.get(&i.near_branch_target()).copied();
-        match i.flow_control() {
-            FlowControl::Return => vec![],
-            FlowControl::UnconditionalBranch => target().into_iter().collect(),
-            FlowControl::ConditionalBranch => target().into_iter().chain([k + 1]).collect(),
-            _ => vec![k + 1],
-        }
-    };
+    let succ = harness::successors(code);
     // States: (instruction, whether a call was passed); forward search.
     let mut seen = vec![[false; 2]; code.len()];
     let mut stack = vec![(0usize, false)];
@@ -164,7 +153,7 @@ fn path_to_ret(code: &[Instruction], allowed: &dyn Fn(usize) -> bool, needs_call
         if i.mnemonic() == Mnemonic::Ret && (called || !needs_call) {
             return true;
         }
-        stack.extend(succ(k).into_iter().map(|n| (n, called)));
+        stack.extend(succ[k].iter().map(|&n| (n, called)));
     }
     false
 }

@@ -574,6 +574,27 @@ pub fn compiled_code(
     (entry, code)
 }
 
+/// Each decoded instruction's successors in `code` (indices; a branch
+/// target outside `code` is none): nothing after a `ret`, the target of
+/// a jump, both ways of a conditional branch, the next one otherwise.
+#[cfg(target_arch = "x86_64")]
+pub fn successors(code: &[iced_x86::Instruction]) -> Vec<Vec<usize>> {
+    use iced_x86::FlowControl;
+    let index: HashMap<u64, usize> = code.iter().enumerate().map(|(k, i)| (i.ip(), k)).collect();
+    code.iter()
+        .enumerate()
+        .map(|(k, i)| {
+            let target = || index.get(&i.near_branch_target()).copied();
+            match i.flow_control() {
+                FlowControl::Return => vec![],
+                FlowControl::UnconditionalBranch => target().into_iter().collect(),
+                FlowControl::ConditionalBranch => target().into_iter().chain([k + 1]).collect(),
+                _ => vec![k + 1],
+            }
+        })
+        .collect()
+}
+
 /// `code` one instruction a line with its address, for a failing
 /// decoded-code assertion's message.
 #[cfg(target_arch = "x86_64")]
