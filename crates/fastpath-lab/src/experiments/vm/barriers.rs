@@ -37,7 +37,12 @@
 //! `-Xint`, JIT against C2), within 3 points, judged on the spreads
 //! ([`goal_verdict`]): met when fastpath's whole spread lies at or below
 //! HotSpot's lowest ratio + 3 points, not met when its lowest lies above
-//! HotSpot's highest + 3 points, undecided when they overlap.
+//! HotSpot's highest + 3 points; where the spreads overlap, a sign test
+//! over the rounds both VMs ran decides (each round's fastpath % minus
+//! HotSpot's %, the two measured minutes apart under the same load: met
+//! when that difference is ≤ 3 points in so many rounds that chance
+//! would give as many with probability ≤ 5 %, not met likewise the other
+//! way), and with neither, undecided.
 
 use fastpath::gc::{BarrierBits, GcMode};
 
@@ -106,6 +111,8 @@ pub fn steady_plan(quick: bool, steady_iterations: Option<usize>, tier: Tier) ->
 pub struct Paired {
     /// The per-round ratios, in round order.
     pub ratios: Vec<f64>,
+    /// The timed round of each ratio (`ratios[i]` is round `rounds[i]`'s).
+    pub rounds: Vec<usize>,
     /// Their median.
     pub median: f64,
     /// Their least: the spread's low end.
@@ -118,13 +125,13 @@ impl Paired {
     /// The ratios of the rounds both `set` and `base` ran (each a list of
     /// (timed round, median)); `None` when no round has both.
     pub fn from_rounds(base: &[(usize, f64)], set: &[(usize, f64)]) -> Option<Paired> {
-        let ratios: Vec<f64> = set
+        let (rounds, ratios): (Vec<usize>, Vec<f64>) = set
             .iter()
             .filter_map(|&(round, s)| {
                 let &(_, b) = base.iter().find(|(r, _)| *r == round)?;
-                (s.is_finite() && b.is_finite() && b > 0.0).then_some(s / b)
+                (s.is_finite() && b.is_finite() && b > 0.0).then_some((round, s / b))
             })
-            .collect();
+            .unzip();
         if ratios.is_empty() {
             return None;
         }
@@ -134,6 +141,7 @@ impl Paired {
             lo: stats.min,
             hi: stats.max,
             ratios,
+            rounds,
         })
     }
 
@@ -216,11 +224,15 @@ impl Verdict {
     }
 }
 
+/// The one-sided level at which the sign test decides a goal row.
+pub const SIGN_TEST_ALPHA: f64 = 0.05;
+
 /// The goal on one program and tier: fastpath's overhead no more than
-/// HotSpot's + `slack` points, judged on the spreads. Met when fastpath's
+/// HotSpot's + `slack` points. First on the spreads: met when fastpath's
 /// highest paired % is at most HotSpot's lowest + `slack`; not met when
-/// fastpath's lowest is above HotSpot's highest + `slack`; otherwise (and
-/// with fewer than [`ROUNDS_TO_DECIDE`] rounds on either side) undecided.
+/// fastpath's lowest is above HotSpot's highest + `slack`. Where they
+/// overlap, by a sign test over the rounds both ran ([`sign_test`]). With
+/// fewer than [`ROUNDS_TO_DECIDE`] rounds on either side, undecided.
 pub fn goal_verdict(fastpath: &Paired, hotspot: &Paired, slack: f64) -> Verdict {
     if fastpath.ratios.len() < ROUNDS_TO_DECIDE || hotspot.ratios.len() < ROUNDS_TO_DECIDE {
         return Verdict::Undecided;
@@ -232,8 +244,71 @@ pub fn goal_verdict(fastpath: &Paired, hotspot: &Paired, slack: f64) -> Verdict 
     } else if f_lo > h_hi + slack {
         Verdict::NotMet
     } else {
-        Verdict::Undecided
+        sign_test(fastpath, hotspot, slack).verdict
     }
+}
+
+/// A sign test of fastpath's overhead against HotSpot's + `slack`
+/// points, round by round: how many of the rounds both ran had
+/// fastpath's % at most HotSpot's + `slack` (`at_or_below`) and how many
+/// above, and the chance of as lopsided a count were each round a coin
+/// toss (the one-sided binomial tail, `p`). Pairing by round cancels what
+/// a round's load does to both VMs; counting signs ignores how far, so
+/// one wild round weighs as one. Decides at [`SIGN_TEST_ALPHA`]: five of
+/// five rounds, seven of eight, nine of ten.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SignTest {
+    /// Rounds both sides ran.
+    pub rounds: usize,
+    /// Of those, rounds with fastpath's % ≤ HotSpot's + slack.
+    pub at_or_below: usize,
+    /// The one-sided tail of the larger side's count.
+    pub p: f64,
+    /// Met when `at_or_below` is significant, not met when the other side is.
+    pub verdict: Verdict,
+}
+
+/// The sign test over the rounds `fastpath` and `hotspot` share.
+pub fn sign_test(fastpath: &Paired, hotspot: &Paired, slack: f64) -> SignTest {
+    let differences: Vec<f64> = fastpath
+        .rounds
+        .iter()
+        .zip(&fastpath.ratios)
+        .filter_map(|(round, f)| {
+            let i = hotspot.rounds.iter().position(|r| r == round)?;
+            Some((f - hotspot.ratios[i]) * 100.0)
+        })
+        .collect();
+    let rounds = differences.len();
+    let at_or_below = differences.iter().filter(|&&d| d <= slack).count();
+    let above = rounds - at_or_below;
+    let p = binomial_half_upper_tail(rounds, at_or_below.max(above));
+    let verdict = if rounds == 0 || p > SIGN_TEST_ALPHA {
+        Verdict::Undecided
+    } else if at_or_below > above {
+        Verdict::Met
+    } else {
+        Verdict::NotMet
+    };
+    SignTest {
+        rounds,
+        at_or_below,
+        p,
+        verdict,
+    }
+}
+
+/// P(X ≥ k) for X ~ Binomial(n, 1/2): the sum of C(n, i) for i ≥ k over 2^n.
+fn binomial_half_upper_tail(n: usize, k: usize) -> f64 {
+    let mut term = 1.0_f64; // C(n, 0)
+    let mut tail = 0.0;
+    for i in 0..=n {
+        if i >= k {
+            tail += term;
+        }
+        term = term * (n - i) as f64 / (i + 1) as f64;
+    }
+    tail / 2f64.powi(n as i32)
 }
 
 fn configs(run: &VmRun) -> (Vec<RunConfig>, Vec<String>) {
@@ -404,7 +479,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
     };
     let mut goal = Table::new(
         format!("fastpath vm: seed 003's goal, shenandoah's overhead ≤ HotSpot passive +SATB+LRB+CAS's + {GOAL_SLACK_POINTS} points on the like tier, per program ({sizes})"),
-        &["program", "tiers", "fastpath-vm shenandoah %", "HotSpot +SATB+LRB+CAS %", "verdict"],
+        &["program", "tiers", "fastpath-vm shenandoah %", "HotSpot +SATB+LRB+CAS %", "rounds at or below (sign test p)", "verdict"],
     );
     let mut verdicts = Vec::new();
     for (fp_tier, hs_tier) in [(Tier::Interpreter, Tier::Interpreter), (Tier::Jit, Tier::Jit)] {
@@ -426,16 +501,19 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
                     tiers_text.clone(),
                     "-".into(),
                     "-".into(),
+                    "-".into(),
                     "not measured".into(),
                 ]);
                 continue;
             };
             let v = goal_verdict(fp, hs, GOAL_SLACK_POINTS);
+            let signs = sign_test(fp, hs, GOAL_SLACK_POINTS);
             goal.row(vec![
                 p.name.to_string(),
                 tiers_text.clone(),
                 fp.text(),
                 hs.text(),
+                format!("{} of {} (p {:.3})", signs.at_or_below, signs.rounds, signs.p),
                 v.text().to_string(),
             ]);
             verdicts.push((format!("{} {}", p.name, fp_tier.heading(Engine::Fastpath)), v));
@@ -460,7 +538,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
             }
         }
     }
-    goal.note(format!("verdict: met when fastpath-vm's greatest paired % ≤ HotSpot's least + {GOAL_SLACK_POINTS} points, not met when fastpath-vm's least > HotSpot's greatest + {GOAL_SLACK_POINTS} points, undecided when the two spreads overlap that way or a side has fewer than {ROUNDS_TO_DECIDE} paired rounds (a quick run's 2: it decides nothing); the spread of more rounds (--rounds) is no narrower, but steadier processes (--steady-iterations) and a quieter machine may separate them"));
+    goal.note(format!("verdict: met when fastpath-vm's greatest paired % ≤ HotSpot's least + {GOAL_SLACK_POINTS} points, not met when fastpath-vm's least > HotSpot's greatest + {GOAL_SLACK_POINTS} points, and where the two spreads overlap, a sign test over the rounds both ran: met when fastpath-vm's % ≤ HotSpot's + {GOAL_SLACK_POINTS} points in so many of them that coin tosses would give as many with p ≤ {SIGN_TEST_ALPHA} (5 of 5 rounds, 7 of 8, 9 of 10), not met likewise the other way; undecided otherwise or when a side has fewer than {ROUNDS_TO_DECIDE} paired rounds (a quick run's 2: it decides nothing); more rounds (--rounds) give the sign test its power"));
     if verdicts.is_empty() {
         goal.note("goal (barrier overhead ≤ HotSpot's with the same barriers) not checked: no HotSpot run on a tier fastpath-vm has");
     } else {
@@ -479,7 +557,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
             undecided.len(),
             verdicts.len()
         );
-        let goal_text = format!("shenandoah's overhead ≤ HotSpot passive +SATB+LRB+CAS's + {GOAL_SLACK_POINTS} points on the like tier, on the paired spreads");
+        let goal_text = format!("shenandoah's overhead ≤ HotSpot passive +SATB+LRB+CAS's + {GOAL_SLACK_POINTS} points on the like tier, on the paired spreads, else a sign test over the rounds");
         if !not_met.is_empty() {
             goal.note(timing_verdict(
                 false,
@@ -680,7 +758,7 @@ mod tests {
     }
 
     #[test]
-    fn the_verdict_is_decided_only_when_the_spreads_do_not_overlap() {
+    fn with_three_rounds_only_separate_spreads_decide() {
         let hotspot = paired(&[100.0; 3], &[120.0, 124.0, 128.0]); // +20..+28 %
                                                                    // Wholly at or below HotSpot's least + 3 points: met.
         let low = paired(&[100.0; 3], &[110.0, 118.0, 122.0]);
@@ -705,6 +783,56 @@ mod tests {
             [Verdict::Met, Verdict::NotMet, Verdict::Undecided].map(Verdict::score),
             [1.0, -1.0, 0.0]
         );
+    }
+
+    #[test]
+    fn overlapping_spreads_are_decided_by_the_sign_test_over_shared_rounds() {
+        // HotSpot's rounds spread wide (+10..+50 %); fastpath's lie inside
+        // that spread (+12..+30 %) but under HotSpot's in every round.
+        let hs = [1.40, 1.10, 1.50, 1.30, 1.20];
+        let fp = [1.30, 1.00 + 0.12 - 0.05, 1.22, 1.18, 1.12];
+        let base = [100.0; 5];
+        let hotspot = paired(&base, &hs.map(|r| r * 100.0));
+        let under = paired(&base, &fp.map(|r| r * 100.0));
+        assert!(
+            under.hi * 100.0 - 100.0 > hotspot.lo * 100.0 - 100.0 + 3.0,
+            "spreads overlap"
+        );
+        let t = sign_test(&under, &hotspot, 3.0);
+        assert_eq!((t.rounds, t.at_or_below), (5, 5));
+        assert!((t.p - 1.0 / 32.0).abs() < 1e-12, "p = {}", t.p);
+        assert_eq!(goal_verdict(&under, &hotspot, 3.0), Verdict::Met);
+        // The mirror image: above HotSpot's + 3 points in every round.
+        let over = paired(&base, &hs.map(|r| (r + 0.05) * 100.0));
+        assert_eq!(goal_verdict(&over, &hotspot, 3.0), Verdict::NotMet);
+        // Four of five: p = 6/32 > 0.05, undecided.
+        let mut mixed = fp;
+        mixed[2] = 1.60;
+        let mixed = paired(&base, &mixed.map(|r| r * 100.0));
+        let t = sign_test(&mixed, &hotspot, 3.0);
+        assert_eq!(t.at_or_below, 4);
+        assert!((t.p - 6.0 / 32.0).abs() < 1e-12);
+        assert_eq!(goal_verdict(&mixed, &hotspot, 3.0), Verdict::Undecided);
+        // Only rounds both sides ran are compared: HotSpot lacks round 2.
+        let hs_gap = Paired::from_rounds(
+            &[(0, 100.0), (1, 100.0), (3, 100.0), (4, 100.0)],
+            &[(0, 140.0), (1, 110.0), (3, 130.0), (4, 120.0)],
+        )
+        .unwrap();
+        assert_eq!(hs_gap.rounds, vec![0, 1, 3, 4]);
+        let t = sign_test(&mixed, &hs_gap, 3.0);
+        assert_eq!((t.rounds, t.at_or_below), (4, 4));
+        assert_eq!(t.verdict, Verdict::Undecided, "4 of 4: p = 1/16");
+    }
+
+    #[test]
+    fn the_binomial_tail_is_exact() {
+        assert_eq!(binomial_half_upper_tail(5, 5), 1.0 / 32.0);
+        assert_eq!(binomial_half_upper_tail(5, 0), 1.0);
+        assert!((binomial_half_upper_tail(8, 7) - 9.0 / 256.0).abs() < 1e-15);
+        assert!((binomial_half_upper_tail(10, 9) - 11.0 / 1024.0).abs() < 1e-15);
+        assert!(binomial_half_upper_tail(10, 8) > SIGN_TEST_ALPHA);
+        assert_eq!(binomial_half_upper_tail(3, 4), 0.0);
     }
 
     #[test]
