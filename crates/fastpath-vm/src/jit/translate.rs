@@ -1717,6 +1717,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.facts().forget_memory();
             }
             Op::Invoke(Dispatch::Static, m) if super::intrinsics::is_arraycopy(m) => self.arraycopy(m)?,
+            Op::Invoke(Dispatch::Static, m) if super::math::unary(m).is_some() => {
+                let op = super::math::unary(m).expect("the guard found it");
+                self.unary_native(m, op);
+            }
             Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
                 if super::intrinsics::is_string_hash_code(m) =>
             {
