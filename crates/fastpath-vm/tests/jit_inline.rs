@@ -320,31 +320,24 @@ public class HotCallee {
 #[test]
 fn a_hot_callee_up_to_the_hot_limit_is_inlined() {
     use fastpath_vm::jit::translate::{HOT_INLINE_BYTES, MAX_INLINE_BYTES};
-    assert!(MAX_INLINE_BYTES < 94 && 94 <= HOT_INLINE_BYTES && HOT_INLINE_BYTES < 222);
+    const { assert!(MAX_INLINE_BYTES < 94 && 94 <= HOT_INLINE_BYTES && HOT_INLINE_BYTES < 222) };
     let dir = harness::scratch_dir("fastpath-vm-jit-hot-callee");
     harness::javac_sources(&dir, &dir, &[("HotCallee", HOT_CALLEE)]);
-    for (opts, want) in [(&["-Xbatch"][..], 2)] {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
-        cmd.env("FASTPATH_VM_JIT_LOG", "1")
-            .env("FASTPATH_VM_JIT_THRESHOLD", "1000")
-            .args(opts)
-            .arg("-cp")
-            .arg(&dir)
-            .arg("HotCallee");
-        let o =
-            harness::run_with_limit(cmd, Duration::from_secs(60)).unwrap_or_else(|e| panic!("{opts:?}: {e}"));
-        let out = String::from_utf8_lossy(&o.stdout);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status, Some(0), "{opts:?}:\n{out}\n{err}");
-        assert_eq!(out, "491108512\n", "{opts:?}");
-        let summary = err
-            .lines()
-            .find(|l| l.starts_with("fastpath-vm jit: "))
-            .unwrap_or_else(|| panic!("no JIT summary on stderr:\n{err}"));
-        assert_eq!(
-            harness::summary_count(summary, "calls inlined"),
-            want,
-            "{opts:?}: {summary}"
-        );
-    }
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+    cmd.env("FASTPATH_VM_JIT_LOG", "1")
+        .env("FASTPATH_VM_JIT_THRESHOLD", "1000")
+        .arg("-Xbatch")
+        .arg("-cp")
+        .arg(&dir)
+        .arg("HotCallee");
+    let o = harness::run_with_limit(cmd, Duration::from_secs(60)).unwrap_or_else(|e| panic!("{e}"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status, Some(0), "{out}\n{err}");
+    assert_eq!(out, "491108512\n");
+    let summary = err
+        .lines()
+        .find(|l| l.starts_with("fastpath-vm jit: "))
+        .unwrap_or_else(|| panic!("no JIT summary on stderr:\n{err}"));
+    assert_eq!(harness::summary_count(summary, "calls inlined"), 2, "{summary}");
 }
