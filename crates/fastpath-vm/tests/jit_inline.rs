@@ -19,6 +19,9 @@
 //! used on each path)
 //! compiled, under `-Xcomp`, after 2 calls and under the default tiers,
 //! and must print what HotSpot 25 prints (recorded below).
+//!
+//! `HotCallee`: a callee over the small-callee limit is inlined once it
+//! is compiled itself (hot), one over the hot limit is not.
 
 mod harness;
 
@@ -270,4 +273,71 @@ fn reused_checks_and_loads_keep_their_edges() {
         (&[], &[]),
     ];
     harness::expect_in_tiers(&dir, "ReusedChecks", &runs, REUSED_CHECKS_OUT);
+}
+
+/// `driver` calls `big` (94 bytecode bytes) and `huge` (222) twice each;
+/// both cross the invocation threshold before `driver` does.
+const HOT_CALLEE: &str = r#"
+public class HotCallee {
+    static int big(int x) {
+        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        return a + b + c + d;
+    }
+
+    static int huge(int x) {
+        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        return a + b + c + d;
+    }
+
+    static int driver(int i) {
+        return big(i) - big(i + 1) + huge(i) - huge(i + 2);
+    }
+
+    public static void main(String[] args) {
+        int sum = 0;
+        for (int i = 0; i < 3000; i++) {
+            sum += driver(i);
+        }
+        System.out.println(sum);
+    }
+}
+"#;
+
+/// A callee over `MAX_INLINE_BYTES` is inlined once it is compiled itself
+/// (hot), up to `HOT_INLINE_BYTES`: under `-Xbatch`, `driver` inlines its
+/// two calls of the compiled `big` and keeps its two calls of `huge`
+/// (over the hot limit): 2 calls inlined, where `big` as a cold callee
+/// (over `MAX_INLINE_BYTES`) would make 0 and `huge` inlined 4. The sum
+/// is HotSpot 25's.
+#[test]
+fn a_hot_callee_up_to_the_hot_limit_is_inlined() {
+    use fastpath_vm::jit::translate::{HOT_INLINE_BYTES, MAX_INLINE_BYTES};
+    const { assert!(MAX_INLINE_BYTES < 94 && 94 <= HOT_INLINE_BYTES && HOT_INLINE_BYTES < 222) };
+    let dir = harness::scratch_dir("fastpath-vm-jit-hot-callee");
+    harness::javac_sources(&dir, &dir, &[("HotCallee", HOT_CALLEE)]);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+    cmd.env("FASTPATH_VM_JIT_LOG", "1")
+        .env("FASTPATH_VM_JIT_THRESHOLD", "1000")
+        .arg("-Xbatch")
+        .arg("-cp")
+        .arg(&dir)
+        .arg("HotCallee");
+    let o = harness::run_with_limit(cmd, Duration::from_secs(60)).unwrap_or_else(|e| panic!("{e}"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status, Some(0), "{out}\n{err}");
+    assert_eq!(out, "491108512\n");
+    let summary = err
+        .lines()
+        .find(|l| l.starts_with("fastpath-vm jit: "))
+        .unwrap_or_else(|| panic!("no JIT summary on stderr:\n{err}"));
+    assert_eq!(harness::summary_count(summary, "calls inlined"), 2, "{summary}");
 }

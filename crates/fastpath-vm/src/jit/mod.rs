@@ -50,6 +50,7 @@
 //! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
 //! | `intrinsics.rs` | library calls replaced by inline code (`System.arraycopy`, `String.hashCode`) |
+//! | `math.rs` | natives that are one machine operation (`Math.sqrt`, the raw bit moves of `Double`, `Float`) |
 //! | `facts.rs` | checks and loads already done, which the translator reuses |
 //! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
 //! | `cold.rs` | the instructions that can only lead to a throw (not inlined into) |
@@ -80,6 +81,7 @@ pub mod helpers;
 pub mod intrinsics;
 pub mod kinds;
 pub mod layout;
+pub mod math;
 pub mod ops;
 pub mod perfmap;
 pub mod ranges;

@@ -41,7 +41,10 @@
 //!   traces and helpful `NullPointerException` messages see the same
 //!   chain of frames as without inlining; a path with no safepoint (a
 //!   getter, a field store) costs no frame at all. The prologue's stack
-//!   check covers the deepest inlined frame. Without `-Xcomp`, a callee
+//!   check covers the deepest inlined frame. Small is `MAX_INLINE_BYTES`
+//!   of bytecode, or `HOT_INLINE_BYTES` for a callee compiled on its own
+//!   (hot: C2's `FreqInlineSize` for a frequent call site), within the
+//!   method's `INLINE_BUDGET_BYTES`. Without `-Xcomp`, a callee
 //!   that never ran is not decoded and stays a call (HotSpot's C2 leaves
 //!   a call it has never seen taken to an uncommon trap); `-Xcomp` decodes
 //!   the small statically bound callees, and the implementations
@@ -255,6 +258,14 @@ struct Outer {
 /// method is compiled here only once hot, and a callee's cold paths, a
 /// message's concatenation, count in its size).
 pub const MAX_INLINE_BYTES: usize = 60;
+
+/// The largest callee inlined when it is hot itself, in bytecode bytes:
+/// one compiled on its own (it crossed the invocation or back-edge
+/// threshold, so calls of it are frequent). HotSpot's C2 inlines up to
+/// `FreqInlineSize` (325) at a call site its profile finds frequent
+/// (`bytecodeInfo.cpp`, `InlineTree::should_inline`); the method's
+/// budget, [`INLINE_BUDGET_BYTES`], bounds what such callees add.
+pub const HOT_INLINE_BYTES: usize = 160;
 
 /// How deep inlined callees nest.
 pub const MAX_INLINE_DEPTH: usize = 2;
@@ -1717,6 +1728,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.facts().forget_memory();
             }
             Op::Invoke(Dispatch::Static, m) if super::intrinsics::is_arraycopy(m) => self.arraycopy(m)?,
+            Op::Invoke(Dispatch::Static, m) if super::math::unary(m).is_some() => {
+                let op = super::math::unary(m).expect("the guard found it");
+                self.unary_native(m, op);
+            }
             Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
                 if super::intrinsics::is_string_hash_code(m) =>
             {
@@ -2390,7 +2405,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             return None;
         }
         let bytes = m.code.as_ref()?.code.len();
-        if bytes > MAX_INLINE_BYTES || self.inlined_bytes + bytes > INLINE_BUDGET_BYTES {
+        if bytes > inline_limit(m) || self.inlined_bytes + bytes > INLINE_BUDGET_BYTES {
             return None;
         }
         if std::ptr::eq(self.s.m, m) || self.outer.iter().any(|o| std::ptr::eq(o.scope.m, m)) {
@@ -2541,6 +2556,19 @@ fn var_in(b: &mut FunctionBuilder, vars: &mut Vec<[Option<Variable>; 5]>, slot: 
     let v = b.declare_var(ty(k));
     vars[slot][i] = Some(v);
     v
+}
+
+/// The largest `m` the translator inlines, in bytecode bytes:
+/// [`HOT_INLINE_BYTES`] once `m` has compiled code of its own (it is hot),
+/// [`MAX_INLINE_BYTES`] otherwise.
+pub(super) fn inline_limit(m: &Method) -> usize {
+    // Relaxed: a heuristic; the state only moves from interpreted to
+    // compiled once, and either answer inlines correct code.
+    if m.jit.state.load(std::sync::atomic::Ordering::Relaxed) == super::State::Compiled as u8 {
+        HOT_INLINE_BYTES
+    } else {
+        MAX_INLINE_BYTES
+    }
 }
 
 /// Whether a call of `m` by `dispatch` has one target whatever the

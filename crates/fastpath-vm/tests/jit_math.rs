@@ -1,0 +1,142 @@
+//! Natives that compiled code computes inline (`jit/math.rs`): `Math.sqrt`,
+//! `StrictMath.sqrt` and the raw bit moves of `Double` and `Float`.
+//!
+//! `Roots` prints the bits of each method's result on edge cases (signed
+//! zeros, infinities, NaNs with payloads, subnormals, the largest and
+//! smallest values) and on a spread of ordinary values, and checks the
+//! results it can know exactly itself (perfect squares, `sqrt(2)`'s
+//! correctly rounded bits). Its output under `-Xint`, where the natives
+//! run, must equal its output under `-Xcomp`, where the inline code runs.
+//! Then one VM in this process runs it under `-Xcomp` and the compiled
+//! `root` and `toBits` are decoded with iced-x86: `root` has a `sqrtsd`
+//! and a path from its entry to its return that calls nothing (no call of
+//! the native through the runtime's `Invoke` helper), `toBits` such a path
+//! too.
+
+#![cfg(target_arch = "x86_64")]
+
+mod harness;
+
+use iced_x86::{FlowControl, Instruction, Mnemonic};
+
+const PROGRAM: &str = r#"
+public class Roots {
+    static double root(double x) {
+        return Math.sqrt(x);
+    }
+
+    static double strictRoot(double x) {
+        return StrictMath.sqrt(x);
+    }
+
+    static long toBits(double x) {
+        return Double.doubleToRawLongBits(x);
+    }
+
+    static double fromBits(long b) {
+        return Double.longBitsToDouble(b);
+    }
+
+    static int floatToBits(float x) {
+        return Float.floatToRawIntBits(x);
+    }
+
+    static float floatFromBits(int b) {
+        return Float.intBitsToFloat(b);
+    }
+
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new AssertionError(what);
+        }
+    }
+
+    public static void main(String[] args) {
+        long[] edges = {
+            0L, 0x8000000000000000L, 0x7ff0000000000000L, 0xfff0000000000000L,
+            0x7ff8000000000000L, 0x7ff0000000000001L, 0xfff8000000000123L,
+            1L, 0x000fffffffffffffL, 0x7fefffffffffffffL, 0x3ff0000000000000L,
+            0xbff0000000000000L, 0x4000000000000000L, 0x0010000000000000L,
+        };
+        StringBuilder out = new StringBuilder();
+        for (long e : edges) {
+            double d = fromBits(e);
+            check(toBits(d) == e, "the raw bits of " + Long.toHexString(e) + " round trip");
+            out.append(Long.toHexString(toBits(root(d)))).append(' ');
+            out.append(Long.toHexString(toBits(strictRoot(d)))).append('\n');
+        }
+        long seed = 12345;
+        for (int i = 0; i < 200; i++) {
+            seed = seed * 6364136223846793005L + 1442695040888963407L;
+            double d = fromBits(seed >>> 1);
+            out.append(Long.toHexString(toBits(root(d)))).append('\n');
+        }
+        for (int i = 0; i <= 3000; i++) {
+            check(root((double) i * i) == i, "sqrt of " + i + " squared");
+        }
+        check(toBits(root(2.0)) == 0x3ff6a09e667f3bcdL, "sqrt(2) correctly rounded");
+        check(toBits(root(-0.0)) == 0x8000000000000000L, "sqrt(-0.0) is -0.0");
+        check(Double.isNaN(root(-1.0)), "sqrt(-1) is NaN");
+        int[] fedges = {0, 0x80000000, 0x7f800000, 0x7fc00000, 0x7f800001, 0xffc00123, 1, 0x3f800000};
+        for (int e : fedges) {
+            check(floatToBits(floatFromBits(e)) == e, "the raw float bits of " + Integer.toHexString(e) + " round trip");
+            out.append(Integer.toHexString(floatToBits(floatFromBits(e) * 3.0f))).append('\n');
+        }
+        System.out.print(out);
+        System.out.println("roots ok");
+    }
+}
+"#;
+
+fn is_call(i: &Instruction) -> bool {
+    matches!(i.flow_control(), FlowControl::Call | FlowControl::IndirectCall)
+}
+
+/// Whether some path from the entry reaches a `ret` through no call.
+fn call_free_path_to_ret(code: &[Instruction]) -> bool {
+    let succ = harness::successors(code);
+    let mut seen = vec![false; code.len()];
+    let mut stack = vec![0usize];
+    while let Some(k) = stack.pop() {
+        if k >= code.len() || seen[k] || is_call(&code[k]) {
+            continue;
+        }
+        seen[k] = true;
+        if code[k].mnemonic() == Mnemonic::Ret {
+            return true;
+        }
+        stack.extend(succ[k].iter().copied());
+    }
+    false
+}
+
+#[test]
+fn inline_natives_match_the_natives_and_call_nothing() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-math");
+    harness::javac_sources(&dir, &dir, &[("Roots", PROGRAM)]);
+    let (interpreted, _) = harness::run_in_tier(&dir, "Roots", (&[], &["-Xint"]), &[]);
+    let (compiled, _) = harness::run_in_tier(&dir, "Roots", (&[], &["-Xcomp"]), &[]);
+    assert!(interpreted.ends_with("roots ok\n"), "{interpreted}");
+    assert_eq!(
+        compiled, interpreted,
+        "-Xcomp's results against the natives' (-Xint)"
+    );
+
+    let vm = harness::run_xcomp_in_process(&dir, "Roots");
+    let (_, root) = harness::compiled_code(vm, "Roots", "root", "(D)D");
+    let shown = harness::listing(&root);
+    assert!(
+        root.iter().any(|i| i.mnemonic() == Mnemonic::Sqrtsd),
+        "no sqrtsd in the compiled Math.sqrt call:\n{shown}"
+    );
+    assert!(
+        call_free_path_to_ret(&root),
+        "every path through the compiled Math.sqrt call calls something:\n{shown}"
+    );
+    let (_, bits) = harness::compiled_code(vm, "Roots", "toBits", "(D)J");
+    let shown = harness::listing(&bits);
+    assert!(
+        call_free_path_to_ret(&bits),
+        "every path through the compiled Double.doubleToRawLongBits call calls something:\n{shown}"
+    );
+}
