@@ -8,6 +8,14 @@
 //! local reassigned after the length was read, the index stepped in the
 //! body, `a[i + 1]` below `a.length`, `n` changed after the allocation.
 //!
+//! An array held in a field (`jit/bounded.rs`): `this.v[i]` below
+//! `this.v.length` has no bounds check; it keeps it where the field may
+//! change between the test and the access (a store to it on a path in
+//! between, a call that may store it) and where the field is volatile
+//! (each read loads it again). The near misses replace the array mid-loop
+//! with a shorter one and must throw where the interpreter throws (`main`
+//! checks the results and fails the run otherwise).
+//!
 //! One VM in this process (`-Xcomp`), whose methods' installed code is read
 //! back and decoded with iced-x86 (`harness::compiled_code`).
 
@@ -20,6 +28,59 @@ use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind};
 
 const PROGRAM: &str = r#"
 public class Ranges {
+    int[] v;
+    volatile int[] w;
+
+    int field() {
+        int s = 0;
+        for (int i = 0; i < v.length; i++) {
+            s += v[i];
+        }
+        return s;
+    }
+
+    int fieldStored(int[] b) {
+        int s = 0;
+        try {
+            for (int i = 0; i < v.length; i++) {
+                if (i == 3) {
+                    v = b;
+                }
+                s += v[i];
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            s = -s;
+        }
+        return s;
+    }
+
+    void shrink(int i, int[] b) {
+        if (i == 3) {
+            v = b;
+        }
+    }
+
+    int fieldCalled(int[] b) {
+        int s = 0;
+        try {
+            for (int i = 0; i < v.length; i++) {
+                shrink(i, b);
+                s += v[i];
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            s = -s;
+        }
+        return s;
+    }
+
+    int volatileField() {
+        int s = 0;
+        for (int i = 0; i < w.length; i++) {
+            s += w[i];
+        }
+        return s;
+    }
+
     int upTo(int[] a) {
         int s = 0;
         for (int i = 0; i < a.length; i++) {
@@ -141,6 +202,11 @@ public class Ranges {
         int swapped(int[] a, int[] b) { return 0; }
         int stepped(int[] a) { return 0; }
         int next(int[] a) { return 0; }
+        int field() { return 0; }
+        int fieldStored(int[] b) { return 0; }
+        void shrink(int i, int[] b) { }
+        int fieldCalled(int[] b) { return 0; }
+        int volatileField() { return 0; }
     }
 
     public static void main(String[] args) {
@@ -153,6 +219,19 @@ public class Ranges {
         System.out.println(r.upTo(a) + " " + r.forEach(l) + " " + r.downTo(a) + " " + r.inclusive(a) + " "
                 + r.swapped(a, new int[2]) + " " + r.stepped(a) + " " + r.next(a) + " " + r.allocated(7) + " "
                 + r.grown(7));
+        int[] c = {1, 2, 3, 4, 5};
+        r.v = c;
+        r.w = c;
+        int f = r.field();
+        int vf = r.volatileField();
+        int fs = r.fieldStored(new int[2]);
+        r.v = c;
+        int fc = r.fieldCalled(new int[2]);
+        // The field replaced by a 2-element array at i == 3: v[3] throws
+        // after 1 + 2 + 3.
+        if (f != 15 || vf != 15 || fs != -6 || fc != -6) {
+            throw new Error(f + " " + vf + " " + fs + " " + fc);
+        }
     }
 }
 "#;
@@ -196,6 +275,7 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
         ("downTo", "([I)I"),
         ("pairs", "([I)V"),
         ("allocated", "(I)I"),
+        ("field", "()I"),
     ] {
         let (n, listing) = checks(name, desc);
         assert_eq!(n, 0, "{name} keeps {n} bounds checks:\n{listing}");
@@ -206,6 +286,9 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
         ("stepped", "([I)I"),
         ("next", "([I)I"),
         ("grown", "(I)I"),
+        ("fieldStored", "([I)I"),
+        ("fieldCalled", "([I)I"),
+        ("volatileField", "()I"),
     ] {
         let (n, listing) = checks(name, desc);
         assert!(n >= 1, "{name} lost its bounds check:\n{listing}");

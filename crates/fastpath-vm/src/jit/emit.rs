@@ -381,7 +381,7 @@ impl Translator<'_, '_> {
     /// Whether the array access being translated has its array proven
     /// non-null and its index in bounds (`ranges.rs`): it needs no checks.
     fn in_range(&self) -> bool {
-        self.s.in_range.get(self.s.idx).copied().unwrap_or(false)
+        self.s.in_range.access(self.s.idx)
     }
 
     /// Bounds check of `i` against `len`, throwing from a cold block; none

@@ -68,6 +68,7 @@
 //! (`entry.rs`), which loads the arguments from the slots where the
 //! interpreter keeps them and sets the context register.
 
+pub mod bounded;
 pub mod broker;
 pub mod cha;
 pub mod coarsen;

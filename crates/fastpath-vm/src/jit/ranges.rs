@@ -6,7 +6,11 @@
 //! translates (the compiled method and each inlined callee), beside
 //! `kinds.rs` and `cold.rs`, and the array access emitters (`emit.rs`,
 //! `array_load`, `array_store`) skip both checks at an instruction it
-//! marks. The proof is about bytecode locals, so it holds on every path
+//! marks. It also tells which operands of each `if_icmp` are `>= 0`
+//! ([`Proofs::nonneg_operands`]): `bounded.rs` turns a signed `i < len`
+//! whose `i` is one of them and whose `len` the translator loaded as an
+//! array's length into a passed bounds check, the proof for arrays this
+//! analysis does not track (held in fields). The proof is about bytecode locals, so it holds on every path
 //! the compiled code runs, on-stack replacement included (the interpreter
 //! reached the loop head through the same bytecode).
 //!
@@ -32,6 +36,10 @@
 //!   an `arraylength` of it that completed).
 //! - `len_of(n) = a`: int local `n` holds `a.length` (a for-each loop's
 //!   hidden length local, or the `n` of `a = new int[n]`).
+//! - `capped(i)`: int local `i` is below some int value (a loop test
+//!   `i < n` of any `n`, a field's array length included), so `i + 1`
+//!   does not wrap: a counted loop's `nonneg(i)` survives its `i++` with
+//!   no array local in the test.
 //!
 //! and per operand-stack slot a symbolic value: a local's value, a
 //! constant, a local or an array's length plus a constant (wrapping, as
@@ -62,10 +70,34 @@ const MAX_VISITS_PER_INSN: usize = 64;
 /// follows (`a.length - 1`): `length - c` cannot wrap for `0 <= c <=` it.
 const MAX_LENGTH_OFFSET: i32 = 1 << 16;
 
-/// The instructions (`ALoad`, `AStore`) of `ops` whose array is not null
-/// and whose index is within its bounds on every path (see the module
-/// comment). Empty where the analysis gave up.
-pub fn in_range(ops: &[Op], kinds: &Kinds, d: &Decoded) -> Vec<bool> {
+/// What the analysis proved about one method's instructions.
+#[derive(Default)]
+pub struct Proofs {
+    /// The array accesses (`ALoad`, `AStore`) whose array is not null and
+    /// whose index is within its bounds on every path.
+    access: Vec<bool>,
+    /// The `if_icmp` instructions' operands (the lower one, the top one)
+    /// that are `>= 0` on every path.
+    nonneg: Vec<(bool, bool)>,
+}
+
+impl Proofs {
+    /// Whether the array access at instruction `i` needs neither its null
+    /// check nor its bounds check.
+    pub fn access(&self, i: usize) -> bool {
+        self.access.get(i).copied().unwrap_or(false)
+    }
+
+    /// Which operands of the `if_icmp` at instruction `i` are `>= 0`
+    /// whenever it runs: (the lower one, the top one).
+    pub fn nonneg_operands(&self, i: usize) -> (bool, bool) {
+        self.nonneg.get(i).copied().unwrap_or((false, false))
+    }
+}
+
+/// What `ops` proves (see the module comment): nothing where the analysis
+/// gave up.
+pub fn in_range(ops: &[Op], kinds: &Kinds, d: &Decoded) -> Proofs {
     let handlers: Vec<usize> = d.handlers.iter().map(|h| h.handler as usize).collect();
     let code = Code {
         ops,
@@ -87,13 +119,13 @@ struct Code<'a> {
     max_locals: usize,
 }
 
-fn proven(code: &Code) -> Vec<bool> {
+fn proven(code: &Code) -> Proofs {
     let ops = code.ops;
     let n = ops.len();
     let Some(states) = solve(code) else {
-        return Vec::new();
+        return Proofs::default();
     };
-    (0..n)
+    let access = (0..n)
         .map(|i| match (&states[i], ops[i]) {
             (Some(st), Op::ALoad(_)) => st.access_proven(0),
             (Some(st), Op::AStore(k)) => st.access_proven(if matches!(k, Kind::Long | Kind::Double) {
@@ -103,7 +135,17 @@ fn proven(code: &Code) -> Vec<bool> {
             }),
             _ => false,
         })
-        .collect()
+        .collect();
+    let nonneg = (0..n)
+        .map(|i| match (&states[i], ops[i]) {
+            (Some(st), Op::IfICmp(..)) if st.stack.len() >= 2 => {
+                let m = st.stack.len();
+                (st.is_nonneg(st.stack[m - 2]), st.is_nonneg(st.stack[m - 1]))
+            }
+            _ => (false, false),
+        })
+        .collect();
+    Proofs { access, nonneg }
 }
 
 /// What a value on the operand stack is known to be.
@@ -156,6 +198,7 @@ impl Sym {
 struct State {
     nonneg: Vec<bool>,
     len_of: Vec<Option<u16>>,
+    capped: Vec<bool>,
     /// `(i, a, k)`: `i + k < a.length`; one entry per `(i, a)`, sorted.
     below: Vec<(u16, u16, u32)>,
     /// One entry per JVM slot, bottom first.
@@ -167,6 +210,7 @@ impl State {
         State {
             nonneg: vec![false; locals],
             len_of: vec![None; locals],
+            capped: vec![false; locals],
             below: Vec::new(),
             stack: vec![Sym::Unknown; stack],
         }
@@ -176,6 +220,9 @@ impl State {
     fn meet(&mut self, from: &State) -> bool {
         let before = self.clone();
         for (a, b) in self.nonneg.iter_mut().zip(&from.nonneg) {
+            *a &= *b;
+        }
+        for (a, b) in self.capped.iter_mut().zip(&from.capped) {
             *a &= *b;
         }
         for (a, b) in self.len_of.iter_mut().zip(&from.len_of) {
@@ -218,9 +265,34 @@ impl State {
         }
     }
 
+    fn set_capped(&mut self, i: u16) {
+        if let Some(x) = self.capped.get_mut(i as usize) {
+            *x = true;
+        }
+    }
+
     fn set_nonneg(&mut self, i: u16) {
         if let Some(x) = self.nonneg.get_mut(i as usize) {
             *x = true;
+        }
+    }
+
+    /// Whether the int value `v` is `>= 0`.
+    fn is_nonneg(&self, v: Sym) -> bool {
+        match v {
+            Sym::Int {
+                base: Base::Zero,
+                off,
+            } => off >= 0,
+            Sym::Int {
+                base: Base::Len(_),
+                off: 0,
+            } => true,
+            Sym::Int {
+                base: Base::Local(i),
+                off: 0,
+            } => self.nonneg.get(i as usize).copied().unwrap_or(false),
+            _ => false,
         }
     }
 
@@ -250,6 +322,9 @@ impl State {
     /// Forgets every fact and stack value naming local `slot`.
     fn kill(&mut self, slot: u16) {
         if let Some(x) = self.nonneg.get_mut(slot as usize) {
+            *x = false;
+        }
+        if let Some(x) = self.capped.get_mut(slot as usize) {
             *x = false;
         }
         for l in self.len_of.iter_mut() {
@@ -311,9 +386,11 @@ impl State {
                     below = facts;
                 } else if off > 0 {
                     // i + k < a.length <= MAX: i + off does not wrap for
-                    // off <= k + 1, and is below a.length - (k - off).
+                    // off <= k + 1, and is below a.length - (k - off);
+                    // i < some int: i + 1 does not wrap.
                     let c = off as u32;
-                    nonneg = i_nonneg && facts.iter().any(|&(_, k)| c <= k + 1);
+                    let i_capped = self.capped.get(i as usize).copied().unwrap_or(false);
+                    nonneg = i_nonneg && (facts.iter().any(|&(_, k)| c <= k + 1) || (c == 1 && i_capped));
                     below = facts
                         .iter()
                         .filter(|&&(_, k)| c <= k)
@@ -357,6 +434,17 @@ impl State {
 
     /// Adds what `x < y` (strict) or `x <= y` tells.
     fn assume_less(&mut self, x: Sym, y: Sym, strict: bool) {
+        if let (
+            true,
+            Sym::Int {
+                base: Base::Local(i),
+                off: 0,
+            },
+        ) = (strict, x)
+        {
+            // i < y, y an int: i < Integer.MAX_VALUE.
+            self.set_capped(i);
+        }
         match (x, y) {
             (
                 Sym::Int {
@@ -749,12 +837,51 @@ mod tests {
             switches: &[],
             max_locals: 3,
         };
-        proven(&code)[11]
+        let p = proven(&code);
+        // The loop test `i <cond> a.length`: the length is `>= 0`, and `i`
+        // is wherever the body's access is proven.
+        assert!(p.nonneg_operands(7).1);
+        assert!(!p.access(11) || p.nonneg_operands(7).0);
+        p.access(11)
     }
 
     #[test]
     fn an_index_below_the_length_stepping_up_from_zero_is_in_range() {
         assert!(sum_loop(Cond::Ge, 1));
+    }
+
+    /// `for (int i = 0; i < n; i++) {}`, `n` in local 0 and `i` in local
+    /// 1 stepping by `step`: which operands of the loop test are `>= 0`.
+    fn up_to_n(step: i16) -> (bool, bool) {
+        let ops = [
+            Op::Const(Const::I(0)),
+            Op::Store(K::I, 1),
+            Op::Load(K::I, 1),
+            Op::Load(K::I, 0),
+            Op::IfICmp(Cond::Ge, to(7, false)),
+            Op::Iinc(1, step),
+            Op::Goto(to(2, true)),
+            Op::Return(None),
+        ];
+        let kinds = Kinds {
+            locals: vec![None; ops.len()],
+            stacks: vec![None; ops.len()],
+        };
+        let code = Code {
+            ops: &ops,
+            kinds: &kinds,
+            handlers: &[],
+            switches: &[],
+            max_locals: 2,
+        };
+        proven(&code).nonneg_operands(4)
+    }
+
+    #[test]
+    fn an_index_below_any_int_stepping_by_one_stays_nonneg() {
+        assert_eq!(up_to_n(1), (true, false));
+        // i + 2 may wrap past Integer.MAX_VALUE below n.
+        assert_eq!(up_to_n(2), (false, false));
     }
 
     #[test]

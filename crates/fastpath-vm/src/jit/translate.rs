@@ -233,8 +233,9 @@ pub(super) struct Scope {
     /// carries to the caller's continuation.
     ret_facts: Option<super::facts::BlockFacts>,
     /// Array accesses with their array proven non-null and their index
-    /// in bounds (`ranges.rs`): no checks (`emit.rs`).
-    pub(super) in_range: Vec<bool>,
+    /// in bounds (`ranges.rs`): no checks (`emit.rs`); comparisons'
+    /// non-negative operands (`bounded.rs`).
+    pub(super) in_range: super::ranges::Proofs,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -481,7 +482,7 @@ fn translate_as(
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
-            in_range: Vec::new(),
+            in_range: super::ranges::Proofs::default(),
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
             ret_facts: None,
@@ -1435,12 +1436,24 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     fn cond_branch(&mut self, c: Value, t: Target) {
+        self.cond_branch_below(c, t, None);
+    }
+
+    /// `cond_branch`, with `below`'s pair (`bounded.rs`) added to the
+    /// `in_bounds` facts of its edge (`true`: the taken one) only.
+    fn cond_branch_below(&mut self, c: Value, t: Target, below: Option<(bool, (Value, Value))>) {
         let target = self.edge(t);
         let next = self.s.blocks[self.s.idx + 1].expect("the instruction after a branch is a leader");
         self.b.ins().brif(c, target, &[], next, &[]);
         self.s.filled = true;
-        self.record_edge_facts(t.index as usize);
-        self.record_edge_facts(self.s.idx + 1);
+        for (to, taken) in [(t.index as usize, true), (self.s.idx + 1, false)] {
+            let pair = below.filter(|b| b.0 == taken).map(|b| b.1);
+            let added = pair.is_some_and(|p| self.facts().in_bounds.insert(p));
+            self.record_edge_facts(to);
+            if added {
+                self.facts().in_bounds.remove(&pair.expect("added"));
+            }
+        }
     }
 
     /// Records the current block's facts for the leader `to` it branches
@@ -1603,7 +1616,8 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let b = self.pop_v();
                 let a = self.pop_v();
                 let r = self.b.ins().icmp(Self::int_cond(c), a, b);
-                self.cond_branch(r, t);
+                let below = self.index_below(c, a, b);
+                self.cond_branch_below(r, t, below);
             }
             Op::IfACmp(eq, t) => {
                 let b = self.pop_v();
@@ -2475,7 +2489,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
-            in_range: Vec::new(),
+            in_range: super::ranges::Proofs::default(),
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
             ret_facts: None,
