@@ -6,150 +6,205 @@ import java.util.Collections;
 import java.util.Iterator;
 
 /**
- * A queue with no capacity: each put waits for a take and the reverse. One monitor guards a
- * single hand-off slot; a putter fills it and waits until a taker has emptied it. As the JDK's
- * transferers do, both sides spin first (Thread.onSpinWait, fastpath's pause), outside the
- * monitor, on a volatile word the other side writes under it, and wait on the monitor only
- * when the partner has not come within the spins: a hand-off between two running threads
- * then costs no wait and no wake-up. A taker counts as waiting (offer succeeds) from the
- * moment it starts spinning. Nothing spins on a single processor.
+ * A queue with no capacity: each put waits for a take and the reverse. The JDK's dual
+ * structure (SynchronousQueue's TransferStack and TransferQueue, Scherer, Lea and Scott,
+ * "Scalable Synchronous Queues", PPoPP 2006), with a monitor where the JDK uses CAS: `lock`
+ * guards a list of waiting nodes, all puts or all takes. An operation that finds a node of the
+ * other kind unlinks and fills it (the match), then wakes that node's thread alone; one that
+ * finds none links its own node and waits on it. A waiter waits on its own node's monitor,
+ * never on `lock`, so a hand-off wakes exactly its partner: with several producers and
+ * consumers no thread wakes only to find its condition still false and wait again.
+ * Unfair queues (the default) match the newest waiter, as the JDK's stack does; fair ones
+ * the oldest. As the JDK's transferers do, a waiter at the front (the node matched next)
+ * first spins (Thread.onSpinWait, fastpath's pause) on its node's volatile `matched`, so a
+ * hand-off between two running threads costs no wait and no wake-up. Nothing spins on a
+ * single processor.
  */
 public class SynchronousQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>, java.io.Serializable {
     /** Spins before waiting: the front-of-queue count of the JDK's LinkedTransferQueue (2^7). */
     private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 128 : 0;
 
-    private final Object lock = new Object();
-    private Object item;
-    private volatile boolean full;
-    private long putTicket;
-    private volatile long takenTicket;
-    private int waitingTakers;
+    /** A waiting put (`isData`) or take; its thread waits on the node's own monitor. */
+    static final class Node {
+        final boolean isData;
+        /** A put's item; a take's item once matched. Written under `lock` before `matched`. */
+        Object item;
+        /** Set under `lock` by the matcher, after `item`; read by the waiter outside it. */
+        volatile boolean matched;
+        /** Links in the waiting list, oldest first; under `lock`. */
+        Node prev;
+        Node next;
 
-    public SynchronousQueue() {}
-    public SynchronousQueue(boolean fair) {}
+        Node(Object item, boolean isData) {
+            this.item = item;
+            this.isData = isData;
+        }
+    }
+
+    /** How long an operation may wait for its partner. */
+    private static final int NOW = 0;
+    private static final int TIMED = 1;
+    private static final int UNTIMED = 2;
+
+    private final boolean fair;
+    private final Object lock = new Object();
+    /** The waiting nodes, oldest at `head`, newest at `tail`; all of one kind. */
+    private Node head;
+    private Node tail;
+
+    public SynchronousQueue() {
+        this(false);
+    }
+
+    public SynchronousQueue(boolean fair) {
+        this.fair = fair;
+    }
+
+    private void link(Node n) {
+        n.prev = tail;
+        if (tail == null) {
+            head = n;
+        } else {
+            tail.next = n;
+        }
+        tail = n;
+    }
+
+    private void unlink(Node n) {
+        if (n.prev == null) {
+            head = n.next;
+        } else {
+            n.prev.next = n.next;
+        }
+        if (n.next == null) {
+            tail = n.prev;
+        } else {
+            n.next.prev = n.prev;
+        }
+        n.prev = null;
+        n.next = null;
+    }
+
+    /**
+     * Hands `e` to a waiting take (`e != null`) or takes a waiting put's item (`e == null`),
+     * waiting per `how` (at most `nanos` when TIMED) for a partner if none waits. Returns the
+     * item transferred, or null if no partner came. An interrupt while waiting unmatched
+     * throws; one that comes as the partner matches leaves the transfer done and the
+     * interrupt status set.
+     */
+    private Object transfer(Object e, int how, long nanos) throws InterruptedException {
+        boolean isData = e != null;
+        Node match;
+        Node mine = null;
+        boolean front = false;
+        synchronized (lock) {
+            Node h = head;
+            if (h != null && h.isData != isData) {
+                match = fair ? h : tail;
+                unlink(match);
+                if (isData) {
+                    match.item = e;
+                }
+                match.matched = true;
+            } else {
+                if (how == NOW || (how == TIMED && nanos <= 0)) {
+                    return null;
+                }
+                match = null;
+                mine = new Node(e, isData);
+                link(mine);
+                front = !fair || mine == head;
+            }
+        }
+        if (match != null) {
+            // The partner may be spinning (then it sees `matched`) or waiting on its node.
+            synchronized (match) {
+                match.notify();
+            }
+            return isData ? e : match.item;
+        }
+        if (front) {
+            for (int spins = 0; spins < SPINS && !mine.matched; spins++) {
+                Thread.onSpinWait();
+            }
+        }
+        if (!mine.matched) {
+            long deadline = how == TIMED ? System.nanoTime() + nanos : 0L;
+            try {
+                synchronized (mine) {
+                    while (!mine.matched) {
+                        if (how == TIMED) {
+                            long left = deadline - System.nanoTime();
+                            if (left <= 0) {
+                                break;
+                            }
+                            TimeUnit.NANOSECONDS.timedWait(mine, left);
+                        } else {
+                            mine.wait();
+                        }
+                    }
+                }
+            } catch (InterruptedException ie) {
+                if (!cancel(mine)) {
+                    Thread.currentThread().interrupt();
+                    return mine.item;
+                }
+                throw ie;
+            }
+            if (!mine.matched && cancel(mine)) {
+                return null;
+            }
+        }
+        return mine.item;
+    }
+
+    /** Takes an unmatched waiter's node off the list; false if a partner matched it first. */
+    private boolean cancel(Node n) {
+        synchronized (lock) {
+            if (n.matched) {
+                return false;
+            }
+            unlink(n);
+            return true;
+        }
+    }
 
     public void put(E e) throws InterruptedException {
         if (e == null) throw new NullPointerException();
-        long my;
-        synchronized (lock) {
-            while (full) lock.wait();
-            item = e;
-            full = true;
-            my = ++putTicket;
-            lock.notifyAll();
-        }
-        for (int spins = 0; spins < SPINS && takenTicket < my; spins++) {
-            Thread.onSpinWait();
-        }
-        if (takenTicket >= my) {
-            return;
-        }
-        synchronized (lock) {
-            try {
-                while (takenTicket < my) lock.wait();
-            } catch (InterruptedException ie) {
-                if (takenTicket < my && full && item == e) {
-                    item = null;
-                    full = false;
-                    putTicket--;
-                    lock.notifyAll();
-                    throw ie;
-                }
-                Thread.currentThread().interrupt();
-            }
-        }
+        if (Thread.interrupted()) throw new InterruptedException();
+        transfer(e, UNTIMED, 0L);
     }
 
     public boolean offer(E e, long timeout, TimeUnit unit) throws InterruptedException {
         if (e == null) throw new NullPointerException();
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
-        synchronized (lock) {
-            while (full) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) return false;
-                TimeUnit.NANOSECONDS.timedWait(lock, left);
-            }
-            item = e;
-            full = true;
-            long my = ++putTicket;
-            lock.notifyAll();
-            while (takenTicket < my) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    if (full && item == e) {
-                        item = null;
-                        full = false;
-                        putTicket--;
-                        lock.notifyAll();
-                        return false;
-                    }
-                    break;
-                }
-                TimeUnit.NANOSECONDS.timedWait(lock, left);
-            }
-            return true;
-        }
+        if (Thread.interrupted()) throw new InterruptedException();
+        return transfer(e, TIMED, unit.toNanos(timeout)) != null;
     }
 
     public boolean offer(E e) {
         if (e == null) throw new NullPointerException();
-        synchronized (lock) {
-            if (full || waitingTakers == 0) return false;
-            item = e;
-            full = true;
-            ++putTicket;
-            lock.notifyAll();
-            return true;
+        try {
+            return transfer(e, NOW, 0L) != null;
+        } catch (InterruptedException ie) {
+            throw new IllegalStateException(ie); // NOW never waits
         }
-    }
-
-    private E takeItem() {
-        E e = (E) item;
-        item = null;
-        full = false;
-        takenTicket++;
-        lock.notifyAll();
-        return e;
     }
 
     public E take() throws InterruptedException {
-        synchronized (lock) {
-            if (full) return takeItem();
-            waitingTakers++;
-        }
-        for (int spins = 0; spins < SPINS && !full; spins++) {
-            Thread.onSpinWait();
-        }
-        synchronized (lock) {
-            try {
-                while (!full) lock.wait();
-            } finally {
-                waitingTakers--;
-            }
-            return takeItem();
-        }
+        if (Thread.interrupted()) throw new InterruptedException();
+        return (E) transfer(null, UNTIMED, 0L);
     }
 
     public E poll(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
-        synchronized (lock) {
-            waitingTakers++;
-            try {
-                while (!full) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) return null;
-                    TimeUnit.NANOSECONDS.timedWait(lock, left);
-                }
-            } finally {
-                waitingTakers--;
-            }
-            return takeItem();
-        }
+        if (Thread.interrupted()) throw new InterruptedException();
+        return (E) transfer(null, TIMED, unit.toNanos(timeout));
     }
 
     public E poll() {
-        synchronized (lock) {
-            return full ? takeItem() : null;
+        try {
+            return (E) transfer(null, NOW, 0L);
+        } catch (InterruptedException ie) {
+            throw new IllegalStateException(ie); // NOW never waits
         }
     }
 
