@@ -1060,7 +1060,7 @@ impl Monitor {
                 w = unsafe { (*w).prev.load(Ordering::Relaxed) }.cast_const();
                 if w.is_null() {
                     // Nobody else queued: as when `succ` is trusted, the
-                    // successor will retry.
+                    // successor will retry. Release: as in any release.
                     self.owner.store(NO_OWNER, Ordering::Release);
                     return;
                 }
