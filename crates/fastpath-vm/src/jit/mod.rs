@@ -50,6 +50,7 @@
 //! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
 //! | `intrinsics.rs` | library calls replaced by inline code (`System.arraycopy`, `String.hashCode`) |
+//! | `digit.rs` | the `Character.digit` intrinsic: inline for ASCII, a leaf call otherwise |
 //! | `facts.rs` | checks and loads already done, which the translator reuses |
 //! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
 //! | `cold.rs` | the instructions that can only lead to a throw (not inlined into) |
@@ -71,6 +72,7 @@ pub mod broker;
 pub mod cha;
 pub mod coarsen;
 pub mod cold;
+pub mod digit;
 pub mod dump;
 pub mod emit;
 pub mod entry;

@@ -1717,6 +1717,9 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.facts().forget_memory();
             }
             Op::Invoke(Dispatch::Static, m) if super::intrinsics::is_arraycopy(m) => self.arraycopy(m)?,
+            Op::Invoke(Dispatch::Static, m) if super::digit::is_character_digit(m) => {
+                self.character_digit(m)?
+            }
             Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
                 if super::intrinsics::is_string_hash_code(m) =>
             {
