@@ -23,13 +23,15 @@
 //! (`java.base/share/classes/java/lang/CharacterDataLatin1.java.template`,
 //! `Integer.parseInt` in `Integer.java`); C2 has no intrinsic for it.
 //!
-//! The inline form, for `cp` at most 127 (an unsigned compare, so a
-//! negative `int` code point takes the leaf call):
+//! The inline form: first the class library's fast path, `cp - '0'` when
+//! it is below 10 and below `radix` and `radix` is valid (three compares
+//! and branches); then, for `cp` at most 127 (an unsigned compare, so a
+//! negative `int` code point takes the leaf call), without branches:
 //! `d = cp - '0'` when below 10, else `(cp | 0x20) - 'a' + 10` when
 //! `(cp | 0x20) - 'a'` is below 26 (`| 0x20` maps exactly `A-Z` onto `a-z`
 //! among code points 0..=127), else 36 (no radix exceeds 36); the result is
 //! `d` when `radix - 2` is at most 34 (unsigned) and `d` is below `radix`
-//! (unsigned), else -1. Two selects, no branch.
+//! (unsigned), else -1.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
@@ -84,27 +86,50 @@ impl Translator<'_, '_> {
         self.init_check(m.class);
         let radix = self.pop_v();
         let cp = self.pop_v();
-        let (ascii, wide, done) = (
+        let (general, ascii, wide, done) = (
+            self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
         );
         let result = self.b.append_block_param(done, I32);
+
+        // A decimal digit below a valid radix: three compares and branches
+        // (the class library's `digit(char, int)` fast path).
+        let decimal = self.b.ins().iadd_imm_s(cp, -i64::from(b'0'));
+        let from_min = self.b.ins().iadd_imm_s(radix, -i64::from(MIN_RADIX));
+        let (below_radix, radix_valid) = (self.b.create_block(), self.b.create_block());
+        let is_decimal = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, decimal, 10);
+        self.b.ins().brif(is_decimal, below_radix, &[], general, &[]);
+        self.b.switch_to_block(below_radix);
+        self.b.seal_block(below_radix);
+        let below = self.b.ins().icmp(IntCC::SignedLessThan, decimal, radix);
+        self.b.ins().brif(below, radix_valid, &[], general, &[]);
+        self.b.switch_to_block(radix_valid);
+        self.b.seal_block(radix_valid);
+        let valid = self.b.ins().icmp_imm_u(
+            IntCC::UnsignedLessThanOrEqual,
+            from_min,
+            i64::from(MAX_RADIX - MIN_RADIX),
+        );
+        self.b.ins().brif(valid, done, &[decimal.into()], general, &[]);
+
+        // Anything else: an ASCII code point inline, branch-free (a decimal
+        // digit here is one the radix refuses); a wider one by the leaf call.
+        self.b.switch_to_block(general);
+        self.b.seal_block(general);
         let above = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, cp, 127);
         self.b.ins().brif(above, wide, &[], ascii, &[]);
 
         self.b.switch_to_block(ascii);
         self.b.seal_block(ascii);
-        let decimal = self.b.ins().iadd_imm_s(cp, -i64::from(b'0'));
         let folded = self.b.ins().bor_imm_u(cp, 0x20);
         let letter = self.b.ins().iadd_imm_s(folded, -i64::from(b'a'));
-        let is_decimal = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, decimal, 10);
         let is_letter = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, letter, 26);
         let letter_value = self.b.ins().iadd_imm_s(letter, 10);
         let none = self.b.ins().iconst(I32, i64::from(MAX_RADIX));
         let other = self.b.ins().select(is_letter, letter_value, none);
         let d = self.b.ins().select(is_decimal, decimal, other);
-        let from_min = self.b.ins().iadd_imm_s(radix, -i64::from(MIN_RADIX));
         let valid = self.b.ins().icmp_imm_u(
             IntCC::UnsignedLessThanOrEqual,
             from_min,
@@ -163,10 +188,14 @@ mod tests {
 
     /// The inline form of the module comment, in Rust's arithmetic.
     fn inline(cp: i32, radix: i32) -> i32 {
+        let decimal = cp.wrapping_sub(0x30);
+        let valid = (radix.wrapping_sub(MIN_RADIX) as u32) <= (MAX_RADIX - MIN_RADIX) as u32;
+        if (decimal as u32) < 10 && decimal < radix && valid {
+            return decimal;
+        }
         if cp as u32 > 127 {
             return character_digit(i64::from(cp), i64::from(radix));
         }
-        let decimal = cp.wrapping_sub(0x30);
         let letter = (cp | 0x20).wrapping_sub(0x61);
         let d = if (decimal as u32) < 10 {
             decimal
@@ -175,7 +204,6 @@ mod tests {
         } else {
             MAX_RADIX
         };
-        let valid = (radix.wrapping_sub(MIN_RADIX) as u32) <= (MAX_RADIX - MIN_RADIX) as u32;
         if valid && (d as u32) < (radix as u32) {
             d
         } else {
