@@ -12,7 +12,11 @@
 //! intrinsic's memmove routine (long); neither path calls the runtime's
 //! `Invoke` helper, through which the native `arraycopy` is called (only
 //! the cold fallback does). The program also checks `String.hashCode`
-//! (the other intrinsic) against the recurrence at lengths 0..40.
+//! (another intrinsic) against the recurrence at lengths 0..40, and
+//! `Character.digit` (the third: inline below code point 128, a leaf call
+//! above) at every code point below 0x600 in radixes inside and outside
+//! 2..=36; its compiled methods call neither the library's method nor
+//! anything on an ASCII code point's path.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -33,9 +37,44 @@ public class Copies {
         System.arraycopy(a, from, b, to, n);
     }
 
+    int digitChar(char c, int radix) {
+        return Character.digit(c, radix);
+    }
+
+    int digitInt(int cp, int radix) {
+        return Character.digit(cp, radix);
+    }
+
+    /** Character.digit's value for every code point below 0x600 (none
+     *  above 127 is a digit or a letter with a digit value). */
+    static int expectedDigit(int cp, int radix) {
+        if (radix < 2 || radix > 36) {
+            return -1;
+        }
+        int d = -1;
+        if (cp >= '0' && cp <= '9') {
+            d = cp - '0';
+        } else if (cp >= 'a' && cp <= 'z') {
+            d = cp - 'a' + 10;
+        } else if (cp >= 'A' && cp <= 'Z') {
+            d = cp - 'A' + 10;
+        }
+        return d < radix ? d : -1;
+    }
+
     static class Other extends Copies {
         @Override
         void three(int[] a, int[] b) {
+        }
+
+        @Override
+        int digitChar(char c, int radix) {
+            return -2;
+        }
+
+        @Override
+        int digitInt(int cp, int radix) {
+            return -2;
         }
 
         @Override
@@ -53,6 +92,7 @@ public class Copies {
         Copies other = new Other();
         other.three(null, null);
         other.chars(null, 0, null, 0, 0);
+        check(other.digitChar('1', 10) == -2 && other.digitInt('1', 10) == -2, "the override");
         Copies c = new Copies();
         int[] a = {10, 11, 12, 13, 14};
         int[] b = new int[4];
@@ -99,6 +139,23 @@ public class Copies {
             check(s.hashCode() == h && s.hashCode() == h, "hash of length " + n);
             text.append((char) (n * 7919 + 33));
         }
+        // Character.digit (an intrinsic: inline below 128, a leaf call
+        // above) at every code point below 0x600 in every radix around the
+        // valid ones, and at code points no char can hold.
+        int[] radixes = {Integer.MIN_VALUE, -1, 0, 1, 2, 3, 8, 9, 10, 11, 16, 35, 36, 37, 100, Integer.MAX_VALUE};
+        for (int cp = 0; cp < 0x600; cp++) {
+            for (int r : radixes) {
+                int e = expectedDigit(cp, r);
+                check(c.digitChar((char) cp, r) == e, "digit(char " + cp + ", " + r + ")");
+                check(c.digitInt(cp, r) == e, "digit(int " + cp + ", " + r + ")");
+            }
+        }
+        int[] odd = {-1, -48, Integer.MIN_VALUE, 0x10ffff, 0x110000, Integer.MAX_VALUE};
+        for (int cp : odd) {
+            check(c.digitInt(cp, 10) == -1 && c.digitInt(cp, 36) == -1, "digit(int " + cp + ")");
+        }
+        check(Integer.parseInt("-7fffffff", 16) == -Integer.MAX_VALUE && Integer.parseInt("zZ", 36) == 36 * 35 + 35,
+            "parseInt through the intrinsic");
         System.out.println("copies ok");
     }
 }
@@ -201,4 +258,27 @@ fn compiled_primitive_arraycopy_calls_no_native() {
         calls_invoke(&chars),
         "the variable char[] copy has no cold call of the native:\n{shown}"
     );
+
+    // `Character.digit`: a path from the entry to the return that calls
+    // nothing (an ASCII code point), one whose only call is the leaf
+    // routine's (a code point above 127), and no call of the runtime's
+    // `Invoke` (through which the library's method would be called).
+    let digit = fastpath_vm::jit::digit::character_digit as extern "C" fn(i64, i64) -> i32 as usize as u64;
+    for (name, desc) in [("digitChar", "(CI)I"), ("digitInt", "(II)I")] {
+        let (_, code) = harness::compiled_code(vm, "Copies", name, desc);
+        let shown = harness::listing(&code);
+        assert!(
+            path_to_ret(&code, &|_| false, false),
+            "every path through {name} calls something:\n{shown}"
+        );
+        assert!(
+            !calls_invoke(&code),
+            "{name} calls the runtime's Invoke (Character.digit not replaced):\n{shown}"
+        );
+        let leaf = |k: usize| call_target(&code, k) == Some(digit);
+        assert!(
+            path_to_ret(&code, &leaf, true),
+            "no path through {name} calls the character_digit routine:\n{shown}"
+        );
+    }
 }

@@ -330,7 +330,7 @@ impl Translator<'_, '_> {
     /// i64) directly, returning its i32 result when `returns_i32`: for the
     /// intrinsics' routines, which neither allocate, throw nor reach a
     /// safepoint, so the call needs no thread state, frame spill or poll.
-    fn call_leaf(&mut self, routine: usize, args: &[Value], returns_i32: bool) -> Option<Value> {
+    pub(super) fn call_leaf(&mut self, routine: usize, args: &[Value], returns_i32: bool) -> Option<Value> {
         let mut sig = Signature::new(CallConv::SystemV);
         sig.params.extend(args.iter().map(|_| AbiParam::new(I64)));
         if returns_i32 {

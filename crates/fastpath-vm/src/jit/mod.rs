@@ -51,6 +51,7 @@
 //! | `emit.rs` | fields, arrays, allocation, monitors, type checks, dispatch |
 //! | `intrinsics.rs` | library calls replaced by inline code (`System.arraycopy`, `String.hashCode`) |
 //! | `math.rs` | natives that are one machine operation (`Math.sqrt`, the raw bit moves of `Double`, `Float`) |
+//! | `digit.rs` | the `Character.digit` intrinsic: inline for ASCII, a leaf call otherwise |
 //! | `facts.rs` | checks and loads already done, which the translator reuses |
 //! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
 //! | `cold.rs` | the instructions that can only lead to a throw (not inlined into) |
@@ -73,6 +74,7 @@ pub mod broker;
 pub mod cha;
 pub mod coarsen;
 pub mod cold;
+pub mod digit;
 pub mod dump;
 pub mod emit;
 pub mod entry;

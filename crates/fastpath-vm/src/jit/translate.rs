@@ -1746,6 +1746,9 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let op = super::math::unary(m).expect("the guard found it");
                 self.unary_native(m, op);
             }
+            Op::Invoke(Dispatch::Static, m) if super::digit::is_character_digit(m) => {
+                self.character_digit(m)?
+            }
             Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
                 if super::intrinsics::is_string_hash_code(m) =>
             {

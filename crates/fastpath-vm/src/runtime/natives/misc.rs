@@ -72,6 +72,14 @@ fn is_decimal_digit(c: char) -> bool {
         )
 }
 
+/// `Character.digit0(cp)`: the decimal value of code point `cp`, or -1
+/// (the JIT's `Character.digit` intrinsic calls it too, `jit/digit.rs`).
+pub(crate) fn digit0(cp: i32) -> i32 {
+    char::from_u32(cp as u32)
+        .and_then(|c| c.to_digit(10))
+        .map_or(-1, |d| d as i32)
+}
+
 fn to_upper(cp: i32) -> i32 {
     match char::from_u32(cp as u32) {
         Some(c) => {
@@ -271,12 +279,7 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
         }
         ("java/lang/Character", "toUpperCase0", "(I)I") => |_t, a| Ok(to_upper(a.int(0)) as i64 as u64),
         ("java/lang/Character", "toLowerCase0", "(I)I") => |_t, a| Ok(to_lower(a.int(0)) as i64 as u64),
-        ("java/lang/Character", "digit0", "(I)I") => |_t, a| {
-            let d = char::from_u32(a.int(0) as u32)
-                .and_then(|c| c.to_digit(10))
-                .map_or(-1, |d| d as i32);
-            Ok(d as i64 as u64)
-        },
+        ("java/lang/Character", "digit0", "(I)I") => |_t, a| Ok(digit0(a.int(0)) as i64 as u64),
         (A, "fieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)I") => field_offset::<B>,
         (A, "casInt", "(Ljava/lang/Object;III)Z") => |t, a| {
             let c = int_cell(t, a.obj(0), a.int(1));
