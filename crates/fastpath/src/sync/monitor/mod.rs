@@ -34,16 +34,6 @@
 //!   woken node or a spinner). An exiting owner that sees one wakes nobody:
 //!   no futile wake-ups. Whoever clears `succ` must fence and retry the lock
 //!   before parking, or a wake-up could be lost.
-//!   Awake is not running: with more threads than CPUs a woken successor
-//!   can wait milliseconds for a CPU while the running threads pass the
-//!   lock among themselves, and every exit meanwhile trusts its `succ` and
-//!   wakes nobody, so the queue behind it does not move (measured on the
-//!   2-vCPU guest, 8 threads: nearly every exit saw `succ` set, and a
-//!   queued thread stayed parked for 15–80 ms). An exit that finds `succ`
-//!   set for the [`STALE_SUCC_EXITS`]th exit in a row treats it as stale
-//!   and wakes a queued thread as well (the oldest one that is not `succ`
-//!   itself). parking_lot's unlock wakes a thread at every
-//!   unlock while any is parked; this keeps HotSpot's rule and bounds it.
 //! - The lost-wake-up trap: exit stores `owner = NO_OWNER` and then reads
 //!   `entry_list`/`succ`; a contender pushes itself and then reads `owner`.
 //!   Each side is a store followed by a load of another location, which x86
@@ -72,13 +62,9 @@
 //!   [`FAIR_AFTER_NS`] puts its node in `hand_off_to`; the next exit gives
 //!   it the monitor directly (`owner` goes from the exiter's id to its id,
 //!   never through NO_OWNER, so no barging thread and no deflater can come
-//!   in between) and unparks it. A queued thread that is never woken
-//!   cannot ask, so the exit that picks a thread to wake also checks it
-//!   (parking_lot's `be_fair` at unpark): the thread it picks, if it has
-//!   waited [`FAIR_AFTER_NS`] or more, is handed the monitor instead of
-//!   woken to compete. At most one hand-off of either kind per [`FAIR_AFTER_NS`]
-//!   per monitor: each costs a wake-up latency with the lock idle, so
-//!   barging stays the common case.
+//!   in between) and unparks it. At most one such hand-off per
+//!   [`FAIR_AFTER_NS`] per monitor: each costs a wake-up latency with the
+//!   lock idle, so barging stays the common case.
 //! - Wait/notify: a waiter's node goes on the owner-protected wait set, the
 //!   monitor is released fully (all recursions) and the waiter parks. Notify
 //!   CASes the node's state WAITING→NOTIFIED and pushes it on the entry list
@@ -197,13 +183,6 @@ pub(crate) struct Node {
     /// Owner-only.
     prev: AtomicPtr<Node>,
     state: AtomicU32,
-    /// When its thread queued to enter ([`FairClock`] nanoseconds); 0 for
-    /// a node a notifier queued (its wait is `wait`'s, not the entry's):
-    /// never handed the monitor for fairness by an exit. Written before
-    /// the push that publishes the node; a heuristic (std atomic, not
-    /// modelled). Under loom nothing reads it: no clock, no exit-side rule.
-    #[cfg_attr(loom, allow(dead_code))]
-    queued: std::sync::atomic::AtomicU64,
 }
 
 impl Node {
@@ -213,7 +192,6 @@ impl Node {
             next: AtomicPtr::new(core::ptr::null_mut()),
             prev: AtomicPtr::new(core::ptr::null_mut()),
             state: AtomicU32::new(state),
-            queued: std::sync::atomic::AtomicU64::new(0),
         }
     }
 }
@@ -271,20 +249,7 @@ impl FairClock {
     fn overdue(self) -> Option<u64> {
         Some(0)
     }
-
-    /// The time as a node records it ([`Node`]'s `queued`): never 0.
-    #[cfg(not(loom))]
-    fn as_queued(self) -> u64 {
-        self.0.max(1)
-    }
 }
-
-/// Consecutive exits that find `succ` set (its thread has neither taken
-/// the lock nor cleared it) before one of them wakes another queued thread
-/// too (module docs). About 10 µs of short critical
-/// sections; a successor that runs clears `succ` within its spin, far
-/// sooner.
-const STALE_SUCC_EXITS: u32 = 256;
 
 /// Bytes between the owner's fields and the contenders' beyond the cold
 /// fields that already separate them (see [`Monitor`]'s layout and the
@@ -365,9 +330,6 @@ pub(crate) struct Monitor {
     next_fair: std::sync::atomic::AtomicU64,
     /// Adaptive spin budget (a heuristic: std atomic, not modelled).
     spin_duration: std::sync::atomic::AtomicI32,
-    /// Exits in a row that found `succ` set and woke nobody (see
-    /// [`STALE_SUCC_EXITS`]); a heuristic (std atomic, not modelled).
-    succ_exits: std::sync::atomic::AtomicU32,
 }
 
 impl Monitor {
@@ -386,7 +348,6 @@ impl Monitor {
             succ: AtomicUsize::new(NO_OWNER),
             wait_set: std::sync::Mutex::new(VecDeque::new()),
             spin_duration: std::sync::atomic::AtomicI32::new(POVERTY),
-            succ_exits: std::sync::atomic::AtomicU32::new(0),
             next_fair: std::sync::atomic::AtomicU64::new(0),
             hand_offs: std::sync::atomic::AtomicU64::new(0),
             entry_list_tail: AtomicPtr::new(core::ptr::null_mut()),
@@ -607,10 +568,6 @@ impl Monitor {
                     &own
                 }
             };
-            // Relaxed: published by the push's Release CAS.
-            #[cfg(not(loom))]
-            node.queued
-                .store(FairClock::now().as_queued(), std::sync::atomic::Ordering::Relaxed);
             self.enqueue(node);
             // StoreLoad: our push must be visible before we re-read `owner`
             // in the loop (the contender's half of the Dekker pair; see the
@@ -955,13 +912,6 @@ impl Monitor {
         // before the store: from then on the new owner may run, unlink and
         // return, and its node dies with its frame.
         let wakee = unsafe { (*node).thread.clone() };
-        self.give_to(wakee);
-    }
-
-    /// The hand-off itself: the owner (the caller) makes `wakee` the owner,
-    /// counts it, and unparks it.
-    #[cold]
-    fn give_to(&self, wakee: Arc<ThreadState>) {
         // Relaxed: a statistic (counted while we still own the monitor).
         self.hand_offs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         super::stats::count_fair_hand_off();
@@ -969,46 +919,6 @@ impl Monitor {
         // Acquire load in `owned_or_taken`.
         self.owner.store(wakee.id, Ordering::Release);
         wakee.park.unpark();
-    }
-
-    /// The exit's half of eventual fairness (module docs): the owner (the
-    /// caller) is about to wake `node`'s thread (the oldest queued one, or
-    /// the next after a stale successor); if that
-    /// thread has waited [`FAIR_AFTER_NS`] and no hand-off came in the
-    /// last [`FAIR_AFTER_NS`], give it the monitor instead and say so.
-    /// A pending request in `hand_off_to` stays for a later exit (this
-    /// hand-off may be its node's: that thread withdraws it once it owns
-    /// the monitor, as after taking it itself).
-    #[cfg(not(loom))]
-    fn hand_off_if_overdue(&self, node: *const Node) -> bool {
-        // SAFETY: `node` is on the entry list and we own the monitor, so
-        // it is alive (see `hand_off`). Relaxed: published by its push.
-        let queued = unsafe { (*node).queued.load(std::sync::atomic::Ordering::Relaxed) };
-        if queued == 0 {
-            return false; // queued by a notifier
-        }
-        let Some(now) = FairClock(queued).overdue() else {
-            return false;
-        };
-        // Relaxed: a rate-limiting heuristic, as in `ask_for_hand_off`.
-        if now < self.next_fair.load(std::sync::atomic::Ordering::Relaxed) {
-            return false;
-        }
-        self.next_fair.store(
-            now.saturating_add(FAIR_AFTER_NS),
-            std::sync::atomic::Ordering::Relaxed,
-        );
-        // SAFETY: as above; the handle is cloned before the store that
-        // lets the node's thread run and return.
-        self.give_to(unsafe { (*node).thread.clone() });
-        true
-    }
-
-    /// Under loom there is no clock: the exits wake, and the models explore
-    /// the hand-off through requests (`ask_for_hand_off`).
-    #[cfg(loom)]
-    fn hand_off_if_overdue(&self, _node: *const Node) -> bool {
-        false
     }
 
     /// After `owner` was set to NO_OWNER by `id` (the deflater backing
@@ -1038,33 +948,16 @@ impl Monitor {
     fn wake_queued(&self, id: usize) {
         loop {
             // Relaxed: ordered after `anyone_queued`'s fence.
-            let succ = self.succ.load(Ordering::Relaxed);
-            if succ != NO_OWNER && !self.succ_is_stale() {
+            if self.succ.load(Ordering::Relaxed) != NO_OWNER {
                 return; // an awake successor will retry
             }
-            // Someone waits and nobody is awake to take over (or the one
-            // named has not run for a while): become the owner again to
-            // pick a successor. If that fails, the new owner is responsible
-            // for the wake-up.
+            // Someone waits and nobody is awake to take over: become the
+            // owner again to pick a successor. If that fails, the new owner
+            // is responsible for the wake-up.
             if !self.try_lock(id) {
                 return;
             }
-            let mut w = self.tail();
-            // SAFETY: a non-null tail is on the entry list, alive while we
-            // own the monitor.
-            if succ != NO_OWNER && !w.is_null() && unsafe { (&*w).thread.id } == succ {
-                // The stale successor is the oldest node (woken, still
-                // queued): wake the one queued after it.
-                self.link_backwards();
-                // SAFETY: as above. Relaxed: owner-only link.
-                w = unsafe { (*w).prev.load(Ordering::Relaxed) }.cast_const();
-                if w.is_null() {
-                    // Nobody else queued: as when `succ` is trusted, the
-                    // successor will retry. Release: as in any release.
-                    self.owner.store(NO_OWNER, Ordering::Release);
-                    return;
-                }
-            }
+            let w = self.tail();
             if w.is_null() {
                 // Raced with an unlink: nothing to wake. Release again, and
                 // look again as an exit does.
@@ -1074,9 +967,6 @@ impl Monitor {
                 }
                 continue;
             }
-            if self.hand_off_if_overdue(w) {
-                return;
-            }
             // SAFETY: `w` is on the entry list and we own the monitor.
             // Clone the thread handle *before* releasing: once the owner is
             // cleared the wakee may acquire, unlink and return, and its node
@@ -1084,27 +974,11 @@ impl Monitor {
             let wakee = unsafe { (*w).thread.clone() };
             // Relaxed: published by the Release store below.
             self.succ.store(wakee.id, Ordering::Relaxed);
-            // Relaxed: a heuristic (see the field).
-            self.succ_exits.store(0, std::sync::atomic::Ordering::Relaxed);
             // Release: as above.
             self.owner.store(NO_OWNER, Ordering::Release);
             wakee.park.unpark();
             return;
         }
-    }
-
-    /// An exit found `succ` set with threads queued: counts it, and says
-    /// whether [`STALE_SUCC_EXITS`] such exits came in a row (then the
-    /// count starts again, and the caller wakes another thread).
-    #[inline]
-    fn succ_is_stale(&self) -> bool {
-        // Relaxed, and a load and a store rather than an RMW: a heuristic;
-        // racing exits (after their releases) only miscount it.
-        let n = self.succ_exits.load(std::sync::atomic::Ordering::Relaxed) + 1;
-        let stale = n >= STALE_SUCC_EXITS;
-        self.succ_exits
-            .store(if stale { 0 } else { n }, std::sync::atomic::Ordering::Relaxed);
-        stale
     }
 
     /// A newcomer's spin: only while nobody is queued (parking_lot's rule:

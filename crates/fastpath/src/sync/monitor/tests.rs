@@ -16,7 +16,6 @@ fn contenders_fields_are_two_lines_away_from_the_owners() {
         offset_of!(Monitor, contentions),
         offset_of!(Monitor, next_fair),
         offset_of!(Monitor, spin_duration),
-        offset_of!(Monitor, succ_exits),
     ];
     for c in contenders {
         assert!(
@@ -107,100 +106,4 @@ fn entry_list_keeps_its_tail_and_links_through_every_unlink() {
         m.unlink(&nodes[2]);
         m.exit(me);
     }
-}
-
-/// Waits until `n` nodes are on `m`'s entry list and their threads have
-/// had time to park.
-fn await_queued(m: &Monitor, n: usize) {
-    loop {
-        let mut count = 0;
-        let mut p = m.entry_list.load(Ordering::Acquire);
-        while !p.is_null() {
-            count += 1;
-            // SAFETY: queued nodes stay alive until their thread owns the
-            // monitor, which the test's thread holds.
-            p = unsafe { (*p).next.load(Ordering::Relaxed) };
-        }
-        if count >= n {
-            break;
-        }
-        std::thread::yield_now();
-    }
-    std::thread::sleep(Duration::from_millis(2));
-}
-
-/// A thread that queued and was never woken (no exit woke it, so it never
-/// asked for a hand-off) is handed the monitor by the first exit that
-/// wakes it once it has waited `FAIR_AFTER_NS`: the exit's half of
-/// eventual fairness. Without it that exit releases and wakes it to compete.
-#[test]
-fn an_exit_hands_the_monitor_to_a_thread_queued_too_long() {
-    let me = Arc::new(ThreadState::new_for_current_thread());
-    let m = Monitor::new(Mark(0), me.id, 0);
-    std::thread::scope(|s| {
-        let waiter = s.spawn(|| {
-            let them = Arc::new(ThreadState::new_for_current_thread());
-            assert!(m.enter(&them));
-            m.exit(&them);
-        });
-        await_queued(&m, 1);
-        std::thread::sleep(Duration::from_nanos(FAIR_AFTER_NS));
-        m.exit(&me);
-        assert_eq!(
-            m.hand_offs(),
-            1,
-            "the overdue waiter was woken, not handed the monitor"
-        );
-        waiter.join().unwrap();
-    });
-}
-
-/// Exits that keep finding `succ` set while its thread does not run (here
-/// it never does: the test names a parked thread) wake the next queued
-/// thread after `STALE_SUCC_EXITS` of them; trusting `succ` for ever would
-/// leave that thread parked for as long as the lock is busy.
-#[test]
-fn exits_stop_trusting_a_successor_that_never_runs() {
-    let me = Arc::new(ThreadState::new_for_current_thread());
-    let m = Monitor::new(Mark(0), me.id, 0);
-    let done = [AtomicUsize::new(0), AtomicUsize::new(0)];
-    std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let spawn = |i: usize| {
-            let (m, done, tx) = (&m, &done, tx.clone());
-            s.spawn(move || {
-                let them = Arc::new(ThreadState::new_for_current_thread());
-                tx.send(them.id).unwrap();
-                assert!(m.enter(&them));
-                done[i].store(1, Ordering::Release);
-                m.exit(&them);
-            })
-        };
-        let first = spawn(0);
-        let first_id = rx.recv().unwrap();
-        await_queued(&m, 1);
-        let second = spawn(1);
-        await_queued(&m, 2);
-        // The oldest thread is named successor but stays parked.
-        m.succ.store(first_id, Ordering::Relaxed);
-        let mut exits = 0;
-        while done[1].load(Ordering::Acquire) == 0 && exits < 2 * STALE_SUCC_EXITS {
-            m.exit(&me);
-            exits += 1;
-            while !m.try_enter(&me) {
-                std::thread::yield_now();
-            }
-        }
-        let second_ran = done[1].load(Ordering::Acquire) == 1;
-        // Let everyone finish whatever happened.
-        m.succ.store(NO_OWNER, Ordering::Relaxed);
-        m.exit(&me);
-        first.join().unwrap();
-        second.join().unwrap();
-        assert!(
-            second_ran,
-            "{exits} exits and the thread behind a stale successor is still parked"
-        );
-        assert!(exits <= STALE_SUCC_EXITS + 1, "woken only after {exits} exits");
-    });
 }
