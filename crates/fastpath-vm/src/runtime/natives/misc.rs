@@ -59,25 +59,49 @@ fn char_prop(cp: i32, f: fn(char) -> bool) -> u64 {
     char::from_u32(cp as u32).is_some_and(f) as u64
 }
 
-/// Unicode category Nd (Java's `isDigit`): numeric characters less the
-/// letter-like (Nl) and other (No) numbers of the blocks where those live.
-fn is_decimal_digit(c: char) -> bool {
-    c.is_numeric()
-        && !matches!(
-            c as u32,
-            0xb2..=0xb3 | 0xb9 | 0xbc..=0xbe | 0x9f4..=0x9f9 | 0xbf0..=0xbf2 | 0x1369..=0x137c | 0x16ee..=0x16f0
-                | 0x2070..=0x2079 | 0x2080..=0x2089 | 0x2150..=0x218b | 0x2460..=0x24ff | 0x2776..=0x2793
-                | 0x3007 | 0x3021..=0x3029 | 0x3038..=0x303a | 0x3192..=0x3195 | 0x3220..=0x3229 | 0x3248..=0x324f
-                | 0x3251..=0x325f | 0x3280..=0x3289 | 0x32b1..=0x32bf
-        )
+/// The digit zero of every run of ten Unicode decimal digits (general
+/// category Nd) in Unicode 16.0, the version of Java 25's `Character`:
+/// Unicode keeps each Nd run as 0 to 9 in consecutive code points, so a
+/// digit's value is its distance from its run's zero. The list is every
+/// code point where JDK 25's `Character.getType` is
+/// `DECIMAL_DIGIT_NUMBER` and `Character.digit(cp, 10)` is 0 (each one
+/// checked to start such a run of ten, and no Nd code point outside them).
+const DECIMAL_DIGIT_ZEROS: [u32; 76] = [
+    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50,
+    0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50, 0x1bb0, 0x1c40,
+    0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0, 0x10d30, 0x10d40,
+    0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0, 0x116d0, 0x116da,
+    0x11730, 0x118e0, 0x11950, 0x11bf0, 0x11c50, 0x11d50, 0x11da0, 0x11f50, 0x16130, 0x16a60, 0x16ac0,
+    0x16b50, 0x16d70, 0x1ccf0, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e4f0,
+    0x1e5f1, 0x1e950, 0x1fbf0,
+];
+
+/// The value of decimal digit `cp` (category Nd), or `None`.
+fn decimal_digit_value(cp: u32) -> Option<u32> {
+    let after = DECIMAL_DIGIT_ZEROS.partition_point(|&zero| zero <= cp);
+    let zero = DECIMAL_DIGIT_ZEROS[after.checked_sub(1)?];
+    (cp - zero < 10).then_some(cp - zero)
 }
 
-/// `Character.digit0(cp)`: the decimal value of code point `cp`, or -1
-/// (the JIT's `Character.digit` intrinsic calls it too, `jit/digit.rs`).
+/// Unicode category Nd (Java's `isDigit`).
+fn is_decimal_digit(c: char) -> bool {
+    decimal_digit_value(c as u32).is_some()
+}
+
+/// `Character.digit0(cp)`: what `Character.digit` gives a code point
+/// above 127 in radix 36: a decimal digit's value (any Nd run), or the
+/// full-width Latin letters' 10–35 (U+FF21–FF3A, U+FF41–FF5A, as Java's
+/// own rule names them); otherwise -1 (the JIT's `Character.digit`
+/// intrinsic calls it too, `jit/digit.rs`).
 pub(crate) fn digit0(cp: i32) -> i32 {
-    char::from_u32(cp as u32)
-        .and_then(|c| c.to_digit(10))
-        .map_or(-1, |d| d as i32)
+    let Ok(cp) = u32::try_from(cp) else {
+        return -1;
+    };
+    match cp {
+        0xff21..=0xff3a => (cp - 0xff21 + 10) as i32,
+        0xff41..=0xff5a => (cp - 0xff41 + 10) as i32,
+        _ => decimal_digit_value(cp).map_or(-1, |d| d as i32),
+    }
 }
 
 fn to_upper(cp: i32) -> i32 {
@@ -351,4 +375,50 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
         (A, "casRefElem", "([Ljava/lang/Object;ILjava/lang/Object;Ljava/lang/Object;)Z") => cas_ref_elem::<B>,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_digits_of_every_script_and_full_width_letters_have_java_25s_values() {
+        // (code point, Character.digit(cp, 36) on JDK 25, Character.isDigit)
+        let cases = [
+            (0x663, 3, true),      // ARABIC-INDIC DIGIT THREE
+            (0x6f9, 9, true),      // EXTENDED ARABIC-INDIC DIGIT NINE
+            (0xff10, 0, true),     // FULLWIDTH DIGIT ZERO
+            (0xff21, 10, false),   // FULLWIDTH LATIN CAPITAL LETTER A
+            (0xff5a, 35, false),   // FULLWIDTH LATIN SMALL LETTER Z
+            (0xff5b, -1, false),   // FULLWIDTH LEFT CURLY BRACKET
+            (0x1d7d7, 9, true),    // the last of one mathematical run...
+            (0x1d7d8, 0, true),    // ...and the first of the next, adjacent
+            (0x1fbf9, 9, true),    // SEGMENTED DIGIT NINE, the last run
+            (0x1fbfa, -1, false),  // past it
+            (0xb2, -1, false),     // SUPERSCRIPT TWO: No, not Nd
+            (0x2160, -1, false),   // ROMAN NUMERAL ONE: Nl
+            (0x2460, -1, false),   // CIRCLED DIGIT ONE: No
+            (0x10ffff, -1, false), // the last code point
+            (0x110000, -1, false), // past Unicode
+            (-1, -1, false),
+        ];
+        for (cp, digit, is_digit) in cases {
+            assert_eq!(digit0(cp), digit, "digit0({cp:#x})");
+            let nd = u32::try_from(cp)
+                .ok()
+                .and_then(char::from_u32)
+                .is_some_and(is_decimal_digit);
+            assert_eq!(nd, is_digit, "isDigit({cp:#x})");
+        }
+        // Every run is ten digits 0..9 in order.
+        for zero in DECIMAL_DIGIT_ZEROS {
+            for k in 0..10 {
+                assert_eq!(decimal_digit_value(zero + k), Some(k), "{zero:#x} + {k}");
+            }
+        }
+        assert!(
+            DECIMAL_DIGIT_ZEROS.windows(2).all(|w| w[1] >= w[0] + 10),
+            "sorted, runs apart"
+        );
+    }
 }
