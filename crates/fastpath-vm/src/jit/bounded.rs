@@ -2,7 +2,7 @@
 //! `if_icmp` where a non-negative `i` is below `len`, `i < len` holds
 //! unsigned, which is what an array access's bounds check compares.
 //!
-//! Where it sits: `translate.rs` asks [`Translator::index_below`] at each
+//! Where it sits: `translate.rs` asks `Translator::index_below` at each
 //! `if_icmp` and adds the pair it returns to the `in_bounds` facts
 //! (`facts.rs`) of that one edge; `emit.rs`'s bounds check finds it there
 //! when the access indexes the same array value with the same index value.

@@ -802,6 +802,22 @@ mod tests {
         Target { index, backward }
     }
 
+    /// The proofs of `ops`, a method without handlers or switches whose
+    /// kinds the analysis does not need, with `max_locals` locals.
+    fn proven_straight(ops: &[Op], max_locals: usize) -> Proofs {
+        let kinds = Kinds {
+            locals: vec![None; ops.len()],
+            stacks: vec![None; ops.len()],
+        };
+        proven(&Code {
+            ops,
+            kinds: &kinds,
+            handlers: &[],
+            switches: &[],
+            max_locals,
+        })
+    }
+
     /// `static int sum(int[] a)`: `s` in local 1, `i` in local 2, the
     /// loop test `i <cond> a.length` exiting at 16 on its negation, and
     /// `iinc i step`; the result at the array load (11).
@@ -826,18 +842,7 @@ mod tests {
             Op::Load(K::I, 1),
             Op::Return(Some(K::I)),
         ];
-        let kinds = Kinds {
-            locals: vec![None; ops.len()],
-            stacks: vec![None; ops.len()],
-        };
-        let code = Code {
-            ops: &ops,
-            kinds: &kinds,
-            handlers: &[],
-            switches: &[],
-            max_locals: 3,
-        };
-        let p = proven(&code);
+        let p = proven_straight(&ops, 3);
         // The loop test `i <cond> a.length`: the length is `>= 0`, and `i`
         // is wherever the body's access is proven.
         assert!(p.nonneg_operands(7).1);
@@ -863,18 +868,7 @@ mod tests {
             Op::Goto(to(2, true)),
             Op::Return(None),
         ];
-        let kinds = Kinds {
-            locals: vec![None; ops.len()],
-            stacks: vec![None; ops.len()],
-        };
-        let code = Code {
-            ops: &ops,
-            kinds: &kinds,
-            handlers: &[],
-            switches: &[],
-            max_locals: 2,
-        };
-        proven(&code).nonneg_operands(4)
+        proven_straight(&ops, 2).nonneg_operands(4)
     }
 
     #[test]
