@@ -23,7 +23,7 @@
 mod harness;
 
 use fastpath_vm::jit::helpers::Helper;
-use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind};
+use iced_x86::{Instruction, Mnemonic, OpKind};
 
 const PROGRAM: &str = r#"
 public class Copies {
@@ -181,40 +181,6 @@ fn call_target(code: &[Instruction], k: usize) -> Option<u64> {
     }
 }
 
-fn is_call(i: &Instruction) -> bool {
-    matches!(i.flow_control(), FlowControl::Call | FlowControl::IndirectCall)
-}
-
-/// Whether some path from the entry to a `ret` (each conditional branch
-/// taken either way) passes only calls that `allowed` accepts (by index),
-/// and at least one when `needs_call`.
-fn path_to_ret(code: &[Instruction], allowed: &dyn Fn(usize) -> bool, needs_call: bool) -> bool {
-    let succ = harness::successors(code);
-    // States: (instruction, whether a call was passed); forward search.
-    let mut seen = vec![[false; 2]; code.len()];
-    let mut stack = vec![(0usize, false)];
-    while let Some((k, called)) = stack.pop() {
-        if k >= code.len() || seen[k][called as usize] {
-            continue;
-        }
-        seen[k][called as usize] = true;
-        let i = &code[k];
-        let called = if is_call(i) {
-            if !allowed(k) {
-                continue;
-            }
-            true
-        } else {
-            called
-        };
-        if i.mnemonic() == Mnemonic::Ret && (called || !needs_call) {
-            return true;
-        }
-        stack.extend(succ[k].iter().map(|&n| (n, called)));
-    }
-    false
-}
-
 #[test]
 fn compiled_primitive_arraycopy_calls_no_native() {
     let dir = harness::scratch_dir("fastpath-vm-jit-intrinsics");
@@ -230,11 +196,11 @@ fn compiled_primitive_arraycopy_calls_no_native() {
     let (_, three) = harness::compiled_code(vm, "Copies", "three", "([I[I)V");
     let shown = harness::listing(&three);
     assert!(
-        path_to_ret(&three, &|_| false, false),
+        harness::path_to_ret(&three, &|_| false, false),
         "every path through a copy of 3 ints calls something:\n{shown}"
     );
     let calls_invoke = |code: &[Instruction]| {
-        (0..code.len()).any(|k| is_call(&code[k]) && call_target(code, k) == Some(invoke))
+        (0..code.len()).any(|k| harness::is_call(&code[k]) && call_target(code, k) == Some(invoke))
     };
     assert!(
         calls_invoke(&three),
@@ -244,12 +210,12 @@ fn compiled_primitive_arraycopy_calls_no_native() {
     let (_, chars) = harness::compiled_code(vm, "Copies", "chars", "([CI[CII)V");
     let shown = harness::listing(&chars);
     assert!(
-        path_to_ret(&chars, &|_| false, false),
+        harness::path_to_ret(&chars, &|_| false, false),
         "every path through a variable char[] copy calls something (no inline short copy):\n{shown}"
     );
     let only_memmove = |k: usize| call_target(&chars, k) == Some(memmove);
     assert!(
-        path_to_ret(&chars, &only_memmove, true),
+        harness::path_to_ret(&chars, &only_memmove, true),
         "no path through a variable char[] copy calls the memmove routine and nothing else:\n{shown}"
     );
     // The native is there, off both paths (each path above calls at most
@@ -268,7 +234,7 @@ fn compiled_primitive_arraycopy_calls_no_native() {
         let (_, code) = harness::compiled_code(vm, "Copies", name, desc);
         let shown = harness::listing(&code);
         assert!(
-            path_to_ret(&code, &|_| false, false),
+            harness::path_to_ret(&code, &|_| false, false),
             "every path through {name} calls something:\n{shown}"
         );
         assert!(
@@ -277,7 +243,7 @@ fn compiled_primitive_arraycopy_calls_no_native() {
         );
         let leaf = |k: usize| call_target(&code, k) == Some(digit);
         assert!(
-            path_to_ret(&code, &leaf, true),
+            harness::path_to_ret(&code, &leaf, true),
             "no path through {name} calls the character_digit routine:\n{shown}"
         );
     }

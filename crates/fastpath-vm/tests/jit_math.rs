@@ -17,7 +17,7 @@
 
 mod harness;
 
-use iced_x86::{FlowControl, Instruction, Mnemonic};
+use iced_x86::Mnemonic;
 
 const PROGRAM: &str = r#"
 public class Roots {
@@ -88,28 +88,6 @@ public class Roots {
 }
 "#;
 
-fn is_call(i: &Instruction) -> bool {
-    matches!(i.flow_control(), FlowControl::Call | FlowControl::IndirectCall)
-}
-
-/// Whether some path from the entry reaches a `ret` through no call.
-fn call_free_path_to_ret(code: &[Instruction]) -> bool {
-    let succ = harness::successors(code);
-    let mut seen = vec![false; code.len()];
-    let mut stack = vec![0usize];
-    while let Some(k) = stack.pop() {
-        if k >= code.len() || seen[k] || is_call(&code[k]) {
-            continue;
-        }
-        seen[k] = true;
-        if code[k].mnemonic() == Mnemonic::Ret {
-            return true;
-        }
-        stack.extend(succ[k].iter().copied());
-    }
-    false
-}
-
 #[test]
 fn inline_natives_match_the_natives_and_call_nothing() {
     let dir = harness::scratch_dir("fastpath-vm-jit-math");
@@ -130,13 +108,13 @@ fn inline_natives_match_the_natives_and_call_nothing() {
         "no sqrtsd in the compiled Math.sqrt call:\n{shown}"
     );
     assert!(
-        call_free_path_to_ret(&root),
+        harness::path_to_ret(&root, &|_| false, false),
         "every path through the compiled Math.sqrt call calls something:\n{shown}"
     );
     let (_, bits) = harness::compiled_code(vm, "Roots", "toBits", "(D)J");
     let shown = harness::listing(&bits);
     assert!(
-        call_free_path_to_ret(&bits),
+        harness::path_to_ret(&bits, &|_| false, false),
         "every path through the compiled Double.doubleToRawLongBits call calls something:\n{shown}"
     );
 }

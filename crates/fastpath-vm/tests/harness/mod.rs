@@ -601,3 +601,47 @@ pub fn successors(code: &[iced_x86::Instruction]) -> Vec<Vec<usize>> {
 pub fn listing(code: &[iced_x86::Instruction]) -> String {
     code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect()
 }
+
+/// Whether `i` is a direct or indirect call.
+#[cfg(target_arch = "x86_64")]
+pub fn is_call(i: &iced_x86::Instruction) -> bool {
+    matches!(
+        i.flow_control(),
+        iced_x86::FlowControl::Call | iced_x86::FlowControl::IndirectCall
+    )
+}
+
+/// Whether some path from the entry to a `ret` (each conditional branch
+/// taken either way) passes only calls that `allowed` accepts (by index),
+/// and at least one when `needs_call`.
+#[cfg(target_arch = "x86_64")]
+pub fn path_to_ret(
+    code: &[iced_x86::Instruction],
+    allowed: &dyn Fn(usize) -> bool,
+    needs_call: bool,
+) -> bool {
+    let succ = successors(code);
+    // States: (instruction, whether a call was passed); forward search.
+    let mut seen = vec![[false; 2]; code.len()];
+    let mut stack = vec![(0usize, false)];
+    while let Some((k, called)) = stack.pop() {
+        if k >= code.len() || seen[k][called as usize] {
+            continue;
+        }
+        seen[k][called as usize] = true;
+        let i = &code[k];
+        let called = if is_call(i) {
+            if !allowed(k) {
+                continue;
+            }
+            true
+        } else {
+            called
+        };
+        if i.mnemonic() == iced_x86::Mnemonic::Ret && (called || !needs_call) {
+            return true;
+        }
+        stack.extend(succ[k].iter().map(|&n| (n, called)));
+    }
+    false
+}
