@@ -123,7 +123,7 @@ public final class Character implements java.io.Serializable, Comparable<Charact
         if (cp >= '0' && cp <= '9') return cp - '0';
         if (cp >= 'a' && cp <= 'z') return cp - 'a' + 10;
         if (cp >= 'A' && cp <= 'Z') return cp - 'A' + 10;
-        return cp > 127 ? digit0(cp) : -1;
+        return cp > 127 ? numericValue0(cp) : -1;
     }
     public static char forDigit(int digit, int radix) {
         if (digit >= radix || digit < 0) return '\0';
@@ -134,6 +134,7 @@ public final class Character implements java.io.Serializable, Comparable<Charact
     public static char reverseBytes(char ch) { return (char) (((ch & 0xFF00) >> 8) | (ch << 8)); }
 
     private static native boolean isDigit0(int cp);
+    private static native int numericValue0(int cp);
     private static native boolean isLetter0(int cp);
     private static native boolean isAlphabetic0(int cp);
     private static native boolean isUpperCase0(int cp);

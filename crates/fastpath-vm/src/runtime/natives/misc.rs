@@ -304,6 +304,9 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
         ("java/lang/Character", "toUpperCase0", "(I)I") => |_t, a| Ok(to_upper(a.int(0)) as i64 as u64),
         ("java/lang/Character", "toLowerCase0", "(I)I") => |_t, a| Ok(to_lower(a.int(0)) as i64 as u64),
         ("java/lang/Character", "digit0", "(I)I") => |_t, a| Ok(digit0(a.int(0)) as i64 as u64),
+        ("java/lang/Character", "numericValue0", "(I)I") => {
+            |_t, a| Ok(super::numeric::numeric_value0(a.int(0)) as i64 as u64)
+        }
         (A, "fieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)I") => field_offset::<B>,
         (A, "casInt", "(Ljava/lang/Object;III)Z") => |t, a| {
             let c = int_cell(t, a.obj(0), a.int(1));

@@ -17,6 +17,7 @@
 //! | `thread.rs` | Thread, and the VM's thread start and exit |
 //! | `io.rs` | the standard streams |
 //! | `misc.rs` | arrays of a class, Unicode properties, `parseFloat`, records, atomics |
+//! | `numeric.rs` | `Character.getNumericValue`'s Unicode numbers beyond the digits |
 //! | `collections.rs` | what `HashMap`'s tree bins ask of a key's class |
 
 pub mod collections;
@@ -24,6 +25,7 @@ pub mod io;
 pub mod lang;
 pub mod misc;
 pub mod numbers;
+pub mod numeric;
 pub mod thread;
 
 use fastpath::gc::BarrierSet;
