@@ -51,6 +51,7 @@
 //! | `registry.rs` | every installed monitor, and who may free it (the lock, the set, per-thread young monitors) |
 //! | `monitor.rs` | the monitor and its owner values: entry list, successor, spinning, wait/notify; the header word's monitor form |
 //! | `thread.rs` | a thread's registration: its `ThreadState`, its mode in the thread block, the block's caches, interrupts |
+//! | `parker.rs` | `park`/`unpark`: a thread's permit for `java.util.concurrent` (`LockSupport`), apart from the monitors' event |
 //! | `record.rs` | lock records (`BasicLock`), the per-thread record arena |
 //! | `lock_stack.rs` | the lock-stack's operations on the thread block ([`crate::thread`], which holds it): its fast paths and `verify` |
 //! | `header.rs` | the header word and its layout |
@@ -169,6 +170,7 @@ mod lock_stack;
 mod monitor;
 mod monitor_mode;
 mod op;
+mod parker;
 mod record;
 mod registry;
 pub(crate) mod settings;
@@ -213,6 +215,7 @@ pub use legacy::{enter_with_record, exit_with_record};
 pub use lifecycle::release_held_locks_of_current_thread;
 #[cfg(all(test, not(loom)))]
 use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
+pub use parker::{park, unpark};
 pub use record::LockRecord;
 pub use registry::live_monitors;
 pub use settings::{

@@ -338,7 +338,8 @@ pub fn current_thread_locking_mode() -> LockingMode {
 
 /// `Thread.interrupt`: sets `thread`'s interrupt status and, if it is
 /// blocked in `wait`, makes that wait return [`SyncError::Interrupted`]
-/// (after re-acquiring the lock). A thread blocked in `lock` is not
+/// (after re-acquiring the lock); a thread in [`park`](super::park)
+/// returns. A thread blocked in `lock` is not
 /// affected (as in Java). The status stays set until a `wait` consumes it
 /// or [`interrupted`] clears it.
 pub fn interrupt(thread: &SyncThread) {
@@ -349,6 +350,8 @@ pub fn interrupt(thread: &SyncThread) {
     // report a lost interrupt that cannot happen.
     thread.0.interrupted.swap(1, Ordering::SeqCst);
     thread.0.park.unpark();
+    // After the status: a thread in `sync::park` wakes to find it set.
+    thread.0.parker.unpark();
 }
 
 /// `Thread.interrupted()`: returns and clears the current thread's

@@ -1,6 +1,6 @@
-//! The shared part of a thread's state: its owner identity, park event,
+//! The shared part of a thread's state: its owner identity, park events,
 //! interrupt status and critical-section word (HotSpot keeps these in
-//! `JavaThread`: `_ParkEvent`, the interrupt flag, the thread state a
+//! `JavaThread`: `_ParkEvent`, `_parker`, the interrupt flag, the thread state a
 //! handshake waits on).
 //!
 //! Where it sits: in the thread layer, below `sync`. Other threads reach it
@@ -28,8 +28,11 @@ static NEXT_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize:
 pub(crate) struct ThreadState {
     /// Owner id (≥ [`FIRST_THREAD_ID`]).
     pub(crate) id: usize,
-    /// Blocks this thread.
+    /// Blocks this thread in a monitor (`enter`, `wait`).
     pub(crate) park: ParkEvent,
+    /// Blocks this thread in `sync::park` (`LockSupport`'s permit; kept
+    /// apart from `park` as HotSpot keeps `Parker` from `ParkEvent`).
+    pub(crate) parker: ParkEvent,
     /// `Thread.interrupt` status: 1 if interrupted.
     pub(crate) interrupted: AtomicU32,
     /// The thread's critical-section state (see [`super::critical`]).
@@ -43,6 +46,7 @@ impl ThreadState {
             // Relaxed: ids only need to be unique.
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             park: ParkEvent::for_current_thread(),
+            parker: ParkEvent::for_current_thread(),
             interrupted: AtomicU32::new(0),
             critical: Critical::new_registered(),
         }

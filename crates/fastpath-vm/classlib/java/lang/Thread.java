@@ -16,6 +16,8 @@ public class Thread implements Runnable {
     private Runnable target;
     private final long tid;
     private volatile UncaughtExceptionHandler uncaughtExceptionHandler;
+    /** What LockSupport.park was given while parked (the VM's natives read and write it). */
+    private volatile Object parkBlocker;
     /** This thread's ThreadLocal values (read and written by this thread only). */
     java.util.IdentityHashMap<ThreadLocal<?>, Object> threadLocals;
     private static volatile UncaughtExceptionHandler defaultUncaughtExceptionHandler;

@@ -15,6 +15,7 @@
 //! | `lang.rs` | Object, Class, System, Runtime, String, Throwable, StackTraceElement |
 //! | `numbers.rs` | Float, Double, Math, StrictMath, the formatter's digits |
 //! | `thread.rs` | Thread, and the VM's thread start and exit |
+//! | `park.rs` | LockSupport: each thread's parking permit |
 //! | `io.rs` | the standard streams |
 //! | `misc.rs` | arrays of a class, Unicode properties, `parseFloat`, records, atomics |
 //! | `numeric.rs` | `Character.getNumericValue`'s Unicode numbers beyond the digits |
@@ -26,6 +27,7 @@ pub mod lang;
 pub mod misc;
 pub mod numbers;
 pub mod numeric;
+pub mod park;
 pub mod thread;
 
 use fastpath::gc::BarrierSet;
@@ -37,6 +39,7 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
     lang::lookup::<B>(class, name, desc)
         .or_else(|| numbers::lookup::<B>(class, name, desc))
         .or_else(|| thread::lookup::<B>(class, name, desc))
+        .or_else(|| park::lookup::<B>(class, name, desc))
         .or_else(|| io::lookup::<B>(class, name, desc))
         .or_else(|| misc::lookup::<B>(class, name, desc))
         .or_else(|| collections::lookup::<B>(class, name, desc))

@@ -12,7 +12,7 @@
 //! a `wait`); an interrupt sent before the thread registered is kept and
 //! delivered when it does.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{fence, AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -24,12 +24,48 @@ use crate::link::Kind;
 use crate::runtime::{JResult, JThread, Vm};
 
 /// The VM side of a `java.lang.Thread` (its `eetop` field points here).
+///
+/// An interrupt or an unpark can reach a thread that is started but not
+/// yet bound to its `sync` identity (`sync` is set by the new thread
+/// itself). Such a signal is left pending and delivered exactly once, by
+/// whichever side claims it: the sender stores the pending flag, then
+/// looks for `sync`; the new thread sets `sync`, then looks for the flag;
+/// a SeqCst fence between each side's store and load (Dekker's pattern)
+/// makes at least one side see the other's store, and the side whose
+/// `swap` takes the flag from true delivers it.
 #[derive(Default)]
 pub struct ThreadRecord {
     /// The thread's `sync` identity, once it runs.
     pub sync: OnceLock<SyncThread>,
-    /// An interrupt sent before `sync` was set.
-    pub interrupt_pending: AtomicBool,
+    /// An interrupt not yet delivered to `sync`.
+    interrupt_pending: AtomicBool,
+    /// A `LockSupport.unpark` not yet delivered to `sync`.
+    unpark_pending: AtomicBool,
+}
+
+impl ThreadRecord {
+    /// Sets `flag`, then delivers it through `deliver` if the thread is
+    /// bound and the flag is still there to take (type docs).
+    fn signal(&self, flag: &AtomicBool, deliver: fn(&SyncThread)) {
+        // SeqCst (store and fence): Dekker's pattern with `bind` (type docs).
+        flag.store(true, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
+        if let Some(s) = self.sync.get() {
+            if flag.swap(false, Ordering::SeqCst) {
+                deliver(s);
+            }
+        }
+    }
+
+    /// `Thread.interrupt` on this thread.
+    pub fn interrupt(&self) {
+        self.signal(&self.interrupt_pending, sync::interrupt);
+    }
+
+    /// `LockSupport.unpark` of this thread.
+    pub fn unpark(&self) {
+        self.signal(&self.unpark_pending, sync::unpark);
+    }
 }
 
 /// `Thread`'s field offsets.
@@ -37,6 +73,7 @@ struct ThreadFields {
     eetop: u32,
     status: u32,
     daemon: u32,
+    park_blocker: u32,
 }
 
 fn fields(vm: &'static Vm) -> &'static ThreadFields {
@@ -52,8 +89,15 @@ fn fields(vm: &'static Vm) -> &'static ThreadFields {
             eetop: f("eetop", "J"),
             status: f("threadStatus", "I"),
             daemon: f("daemon", "Z"),
+            park_blocker: f("parkBlocker", "Ljava/lang/Object;"),
         }
     })
+}
+
+/// The reference index of `Thread.parkBlocker` (`LockSupport`'s blocker,
+/// `park.rs`).
+pub(super) fn park_blocker_field(vm: &'static Vm) -> usize {
+    fields(vm).park_blocker as usize
 }
 
 /// `threadStatus` values (as `Thread.State`: NEW, RUNNABLE, TERMINATED).
@@ -66,24 +110,40 @@ pub const STATUS_TERMINATED: i32 = 2;
 impl<B: BarrierSet> JThread<B> {
     /// The record of `Thread` object `t`, made if it has none.
     pub fn thread_record(&self, t: usize) -> &'static ThreadRecord {
-        let f = fields(self.vm);
-        let p = self.get_prim(t, f.eetop, Kind::Long) as usize;
-        if p != 0 {
-            // SAFETY: `eetop` holds a leaked `ThreadRecord` (set below).
-            return unsafe { &*(p as *const ThreadRecord) };
+        if let Some(r) = self.started_thread_record(t) {
+            return r;
         }
         let r: &'static ThreadRecord = Box::leak(Box::default());
-        self.put_prim(t, f.eetop, Kind::Long, r as *const ThreadRecord as u64);
+        self.put_prim(
+            t,
+            fields(self.vm).eetop,
+            Kind::Long,
+            r as *const ThreadRecord as u64,
+        );
         r
     }
 
+    /// The record of `Thread` object `t` if it has one (it was started,
+    /// interrupted or asked for its record before).
+    pub fn started_thread_record(&self, t: usize) -> Option<&'static ThreadRecord> {
+        let p = self.get_prim(t, fields(self.vm).eetop, Kind::Long) as usize;
+        // SAFETY: a non-zero `eetop` holds a leaked `ThreadRecord`
+        // (`thread_record`).
+        (p != 0).then(|| unsafe { &*(p as *const ThreadRecord) })
+    }
+
     /// Makes this native thread's `sync` identity the record's, delivering
-    /// an interrupt that arrived before.
+    /// an interrupt or an unpark that arrived before.
     pub fn bind_thread_record(&self, r: &'static ThreadRecord) {
         let me = sync::current_sync_thread();
         let _ = r.sync.set(me.clone());
-        if r.interrupt_pending.swap(false, Ordering::AcqRel) {
+        // SeqCst (fence and swaps): Dekker's pattern with `ThreadRecord::signal`.
+        fence(Ordering::SeqCst);
+        if r.interrupt_pending.swap(false, Ordering::SeqCst) {
             sync::interrupt(&me);
+        }
+        if r.unpark_pending.swap(false, Ordering::SeqCst) {
+            sync::unpark(&me);
         }
     }
 
@@ -255,11 +315,7 @@ fn sleep<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
 }
 
 fn interrupt0<B: BarrierSet>(t: &mut JThread<B>, a: Args) -> JResult<u64> {
-    let r = t.thread_record(a.obj(0));
-    match r.sync.get() {
-        Some(s) => sync::interrupt(s),
-        None => r.interrupt_pending.store(true, Ordering::Release),
-    }
+    t.thread_record(a.obj(0)).interrupt();
     Ok(0)
 }
 

@@ -4,6 +4,7 @@ import java.util.AbstractQueue;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A queue with no capacity: each put waits for a take and the reverse. The JDK's dual
@@ -11,9 +12,11 @@ import java.util.Iterator;
  * "Scalable Synchronous Queues", PPoPP 2006), with a monitor where the JDK uses CAS: `lock`
  * guards a list of waiting nodes, all puts or all takes. An operation that finds a node of the
  * other kind unlinks and fills it (the match), then wakes that node's thread alone; one that
- * finds none links its own node and waits on it. A waiter waits on its own node's monitor,
- * never on `lock`, so a hand-off wakes exactly its partner: with several producers and
- * consumers no thread wakes only to find its condition still false and wait again.
+ * finds none links its own node and parks (LockSupport) until its node is matched. The
+ * matcher unparks the node's thread alone, so a hand-off wakes exactly its partner: with
+ * several producers and consumers no thread wakes only to find its condition still false and
+ * wait again, and no monitor is inflated for a waiter (a wait on the node's monitor would
+ * inflate one per blocked hand-off).
  * Unfair queues (the default) match the newest waiter, as the JDK's stack does; fair ones
  * the oldest. As the JDK's transferers do, a waiter at the front (the node matched next)
  * first spins (Thread.onSpinWait, fastpath's pause) on its node's volatile `matched`, so a
@@ -24,9 +27,10 @@ public class SynchronousQueue<E> extends AbstractQueue<E> implements BlockingQue
     /** Spins before waiting: the front-of-queue count of the JDK's LinkedTransferQueue (2^7). */
     private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 128 : 0;
 
-    /** A waiting put (`isData`) or take; its thread waits on the node's own monitor. */
+    /** A waiting put (`isData`) or take; `waiter` parks until `matched`. */
     static final class Node {
         final boolean isData;
+        final Thread waiter;
         /** A put's item; a take's item once matched. Written under `lock` before `matched`. */
         Object item;
         /** Set under `lock` by the matcher, after `item`; read by the waiter outside it. */
@@ -38,6 +42,7 @@ public class SynchronousQueue<E> extends AbstractQueue<E> implements BlockingQue
         Node(Object item, boolean isData) {
             this.item = item;
             this.isData = isData;
+            this.waiter = Thread.currentThread();
         }
     }
 
@@ -117,10 +122,9 @@ public class SynchronousQueue<E> extends AbstractQueue<E> implements BlockingQue
             }
         }
         if (match != null) {
-            // The partner may be spinning (then it sees `matched`) or waiting on its node.
-            synchronized (match) {
-                match.notify();
-            }
+            // The partner may be spinning (then it sees `matched`) or parked: the permit
+            // wakes it, or makes its next park return at once.
+            LockSupport.unpark(match.waiter);
             return isData ? e : match.item;
         }
         if (front) {
@@ -130,26 +134,23 @@ public class SynchronousQueue<E> extends AbstractQueue<E> implements BlockingQue
         }
         if (!mine.matched) {
             long deadline = how == TIMED ? System.nanoTime() + nanos : 0L;
-            try {
-                synchronized (mine) {
-                    while (!mine.matched) {
-                        if (how == TIMED) {
-                            long left = deadline - System.nanoTime();
-                            if (left <= 0) {
-                                break;
-                            }
-                            TimeUnit.NANOSECONDS.timedWait(mine, left);
-                        } else {
-                            mine.wait();
-                        }
+            while (!mine.matched) {
+                if (Thread.interrupted()) {
+                    if (!cancel(mine)) {
+                        Thread.currentThread().interrupt();
+                        return mine.item;
                     }
+                    throw new InterruptedException();
                 }
-            } catch (InterruptedException ie) {
-                if (!cancel(mine)) {
-                    Thread.currentThread().interrupt();
-                    return mine.item;
+                if (how == TIMED) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        break;
+                    }
+                    LockSupport.parkNanos(this, left);
+                } else {
+                    LockSupport.park(this);
                 }
-                throw ie;
             }
             if (!mine.matched && cancel(mine)) {
                 return null;
