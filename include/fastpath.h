@@ -1783,6 +1783,22 @@ fastpath_status fastpath_header_lock_state(const struct fastpath_header *h,
  * contention, an inflated object, a panic turned into a status) is one
  * tail call to the full path. The same holds for the other monitor
  * enters and exits below.
+ *
+ * Linking, for a caller on the lock path: the pair costs the most through
+ * `libfastpath.so` called from the main program. Measured on an AMD Zen 3
+ * guest (BENCHMARKS.md, "The C ABI"; `crates/fastpath-capi/bench/enter_exit.sh`),
+ * the best of 31 rounds of an uncontended pair: `libfastpath.a` 5.2-5.5 ns;
+ * the `.so` through PLT stubs 6.8 ns (explicit block 7.1 ns); the `.so`
+ * with the caller compiled `-fno-plt` (calls through the GOT, no stub)
+ * 6.2-6.5 ns (6.5-6.8 ns); `-Wl,-z,now` alone changes nothing (the stub
+ * stays). Most of the `.so`'s rest is the distance between the caller and
+ * the library: the same loop inside a shared object mapped beside
+ * `libfastpath.so` takes 5.9 ns through its PLT. So: link
+ * `libfastpath.a` where the lock path matters, else compile the callers
+ * with `-fno-plt` (`pkg-config --variable=lockpath_cflags fastpath`).
+ * `__attribute__((visibility))` does not apply to a call into another
+ * module. On the Intel Xeon guest the `.so` pair was 1.04-1.07 × the
+ * Rust pair with the PLT.
  */
 fastpath_status fastpath_monitor_enter(struct fastpath_header *h);
 

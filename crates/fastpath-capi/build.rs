@@ -4,6 +4,11 @@
 //! `include/`: `PKG_CONFIG_PATH=target/release pkg-config --cflags --libs
 //! fastpath`. An installer copies the libraries, the headers and this file
 //! and edits the two paths.
+//!
+//! The variable `lockpath_cflags` holds the flags for C code that calls
+//! the monitor functions of `libfastpath.so` on its lock path (`-fno-plt`:
+//! the calls go through the GOT with no PLT stub; why and by how much:
+//! `fastpath_monitor_enter`'s comment in `fastpath.h`).
 
 use std::path::{Path, PathBuf};
 
@@ -20,7 +25,7 @@ fn main() {
     let include = include.canonicalize().unwrap_or(include);
     let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
     let pc = format!(
-        "libdir={lib}\nincludedir={inc}\n\n\
+        "libdir={lib}\nincludedir={inc}\nlockpath_cflags=-fno-plt\n\n\
          Name: fastpath\n\
          Description: Fast paths of a managed runtime (object monitors, code cache, spin pauses, CPU identification): C ABI\n\
          Version: {version}\n\

@@ -310,17 +310,24 @@ fn five_minute_example_runs() {
 }
 
 /// `fastpath.pc` (written by build.rs beside the libraries) gives the flags
-/// that build the example against the shared library.
+/// that build the example against the shared library, its lock-path
+/// flags (`lockpath_cflags`) included.
 #[test]
 fn pkg_config_file_builds_the_example() {
     let lib = library();
-    let pc = Command::new("pkg-config")
-        .args(["--cflags", "--libs", "fastpath"])
-        .env("PKG_CONFIG_PATH", lib.dir())
-        .output()
-        .expect("pkg-config is installed (.ci/run installs it)");
-    assert!(pc.status.success(), "{}", String::from_utf8_lossy(&pc.stderr));
-    let flags = String::from_utf8_lossy(&pc.stdout).into_owned();
+    let pkg_config = |args: &[&str]| {
+        let pc = Command::new("pkg-config")
+            .args(args)
+            .arg("fastpath")
+            .env("PKG_CONFIG_PATH", lib.dir())
+            .output()
+            .expect("pkg-config is installed (.ci/run installs it)");
+        assert!(pc.status.success(), "{}", String::from_utf8_lossy(&pc.stderr));
+        String::from_utf8_lossy(&pc.stdout).into_owned()
+    };
+    let lock_path = pkg_config(&["--variable=lockpath_cflags"]);
+    assert_eq!(lock_path.trim(), "-fno-plt");
+    let flags = pkg_config(&["--cflags", "--libs"]) + " " + &lock_path;
     assert!(flags.contains("-lfastpath"), "{flags}");
     let exe = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fastpath_example_pc");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());

@@ -166,12 +166,31 @@ impl LockStack {
     /// lock-stack, whose top word is the sentinel, so the exit's on-top
     /// check fails with no bounds check of its own (the bound is in the
     /// data, as HotSpot's `_bad_oop_sentinel` holds the underflow check).
-    /// Always in `[START, END]`. One byte load (`movzbl`), where the full
-    /// `top` needed a load, a compare and a branch.
+    /// Always in `[START, END]`. A 32-bit load and a `movzbl` of its
+    /// register, where the full `top` needed a load, a compare and a branch.
+    ///
+    /// The load is as wide as the stores of `top` (enter's and exit's
+    /// `mov [thread+top], top32`), not the one byte it uses: AMD's Zen 2
+    /// and later rename a load that reads what a store of the same size
+    /// wrote at the same base register and displacement (its forwarding
+    /// takes no time), and a narrower load misses the renaming and waits
+    /// the full store-to-load forwarding. A recursive pair's only
+    /// loop-carried chain is `top`'s store → load → store, so on the Zen 3
+    /// guest a byte load here costs the recursive pair 1.7 × (2.65 ns
+    /// against 1.55; BENCHMARKS.md, "On the Zen 3 guest"). The JIT
+    /// templates' byte load is off that chain: their pop reloads `top` in
+    /// its `sub dword [thread+top], 8`. The load is volatile so that
+    /// the compiler keeps it 32 bits wide (it narrows a load whose high
+    /// bytes go unused); `top` is this thread's alone, so nothing else
+    /// changes it between the load and its use.
     #[inline(always)]
     fn top_low_byte(&self) -> u32 {
         const _: () = assert!(END <= 255 && INACTIVE as u8 as usize == START);
-        self.lock_stack_top.get() as u8 as u32
+        // SAFETY: the cell's own pointer: valid, aligned and initialised for
+        // the block's life; only this thread reads or writes `top`, and no
+        // reference into the cell is held across the read.
+        let top = unsafe { core::ptr::read_volatile(self.lock_stack_top.as_ptr()) };
+        top as u8 as u32
     }
 
     /// The fast path of `monitorenter` (HotSpot `lightweight_lock` in the
