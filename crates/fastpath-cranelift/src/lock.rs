@@ -14,8 +14,9 @@
 //! least the Acquire the Rust path uses) ≠ → cold; push: `[thread+top] =
 //! obj; [thread+top] = top+8`.
 //!
-//! Exit: `top = u8 [thread+top]` (the low byte: an inactive thread's reads
-//! as the empty lock-stack's, whose sentinel fails the next test);
+//! Exit: `top = u32 [thread+top] & 0xff` (the low byte: an inactive
+//! thread's reads as the empty lock-stack's, whose sentinel fails the next
+//! test; the load is as wide as the stores of `top`, see `exit_top_tests`);
 //! `[thread+top-8] != obj` → cold; `[thread+top-16] == obj` → pop
 //! (recursive); `expected = [obj] & ~3 | 1<<63` (fast-locked, own word);
 //! `cas [obj], expected → expected|1` ≠ → cold; pop: `[thread+top] = top-8`.
@@ -241,7 +242,7 @@ pub fn lock_exit_guessing(
         b.create_block(),
     );
     let status = b.append_block_param(cont, I32);
-    let top = exit_top_tests(b, thread, obj, layout, [below, cold, pop, guess]);
+    let top32 = exit_top_tests(b, thread, obj, layout, [below, cold, pop, guess]);
     // A wrong guess goes out of line, as the enter's.
     let pop_after_miss = b.create_block();
     for block in [found, cas, pop_after_miss] {
@@ -260,7 +261,6 @@ pub fn lock_exit_guessing(
     // own, as the enter's push).
     for block in [pop, pop_after_miss] {
         b.switch_to_block(block);
-        let top32 = b.ins().ireduce(I32, top);
         let next = b.ins().iadd_imm_s(top32, -8);
         b.ins().store(trusted, next, thread, layout.top);
         let zero = b.ins().iconst(I32, 0);
@@ -338,7 +338,7 @@ fn exit(
         b.create_block(),
     );
     let status = b.append_block_param(cont, I32);
-    let top = exit_top_tests(b, thread, obj, layout, [below, cold, pop, cas]);
+    let top32 = exit_top_tests(b, thread, obj, layout, [below, cold, pop, cas]);
 
     b.switch_to_block(cas);
     let mark = match word {
@@ -353,7 +353,6 @@ fn exit(
     b.ins().brif(won, pop, &[], cold, &[]);
 
     b.switch_to_block(pop);
-    let top32 = b.ins().ireduce(I32, top);
     let next = b.ins().iadd_imm_s(top32, -8);
     b.ins().store(trusted, next, thread, layout.top);
     let zero = b.ins().iconst(I32, 0);
@@ -388,7 +387,7 @@ fn cas_lost(b: &mut FunctionBuilder<'_>, old: Value, expected: i64, new: Value, 
 /// (else `cold`: the library's exit), then the entry below it (`obj` again:
 /// a recursive exit, to `pop`; else the unlocking CAS, to `unlock`). Leaves
 /// the builder in `below`, after its branch; returns the lock-stack's top
-/// offset.
+/// offset as loaded (32 bits, the width the pop stores).
 fn exit_top_tests(
     b: &mut FunctionBuilder,
     thread: Value,
@@ -397,7 +396,15 @@ fn exit_top_tests(
     [below, cold, pop, unlock]: [Block; 4],
 ) -> Value {
     let trusted = MemFlagsData::trusted();
-    let top = b.ins().uload8(I64, trusted, thread, layout.top);
+    // `top` loaded 32 bits wide, as wide as every store of it, then its low
+    // byte taken in a register: AMD's Zen 2 and later rename a reload of
+    // what a store of the same size wrote at the same address, and a byte
+    // load misses that and waits the whole store-to-load forwarding. A
+    // recursive pair's loop-carried chain is `top`'s store, this load, the
+    // pop's store (the library's `LockStack::top_low_byte` has the figures).
+    let top32 = b.ins().load(I32, trusted, thread, layout.top);
+    let low = b.ins().band_imm(top32, 0xff);
+    let top = b.ins().uextend(I64, low);
     let slot = b.ins().iadd(thread, top);
     let prev = b.ins().load(I64, trusted, slot, -8);
     let on_top = b.ins().icmp(IntCC::Equal, prev, obj);
@@ -407,7 +414,10 @@ fn exit_top_tests(
     let prev2 = b.ins().load(I64, trusted, slot, -16);
     let recursive = b.ins().icmp(IntCC::Equal, prev2, obj);
     b.ins().brif(recursive, pop, &[], unlock, &[]);
-    top
+    // The whole word, for the pop: where `obj` was found on top, the thread
+    // is active and its `top` is below 256, so the word is its low byte
+    // (an inactive thread's low byte finds the sentinel, never `obj`).
+    top32
 }
 
 /// The header: aligned and dereferenceable (the JIT passes a live
