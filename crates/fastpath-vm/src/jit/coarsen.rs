@@ -30,9 +30,10 @@
 //! - At a coarsenable exit, when the thread holds the lock fast-locked
 //!   (the object resolved for writing is its lock-stack's top entry, so
 //!   the skipped exit could not have thrown `IllegalMonitorStateException`)
-//!   and the round budget is not spent, the release is deferred: `deferred`
-//!   holds the object and `budget` drops by one; otherwise the exit runs
-//!   and the budget refills to [`ROUNDS`].
+//!   and fewer than the exit's rounds ([`rounds`]) have been kept since the
+//!   lock was last taken, the release is deferred: `deferred` holds the
+//!   object and `kept` counts one more; otherwise the exit runs and `kept`
+//!   returns to 0.
 //! - At a re-entry, an object equal to `deferred` (both resolved for
 //!   writing) is still locked by this thread: the enter is skipped. A
 //!   different object releases the deferred one first, then enters.
@@ -46,15 +47,38 @@
 //! The Java memory model lets a compiler move accesses into a critical
 //! section (the "roach motel" rule): merging `unlock; tail; lock` into one
 //! region moves the tail inside, and the tail touches only the thread's
-//! own locals. Other threads see the monitor held a little longer; the
-//! budget bounds that to [`ROUNDS`] rounds of a tail, as an unroll factor
-//! bounds C2's. A tail may poll for a safepoint with the lock deferred:
-//! the thread simply holds a lock at a safepoint, as inside any
-//! `synchronized` block, and a locked object's region is neither evacuated
-//! nor freed while the lock is held (`fastpath::gc::RegionLockMap`'s
-//! protocol), so the address `deferred` keeps stays the object's. Only
-//! lightweight locking coarsens (its lock-stack answers "held by this
-//! thread" inline); the other modes call the runtime at every exit.
+//! own locals. Coarsening merges only the regions of one object that a
+//! tail joins. Other threads see the monitor held longer, by as much as
+//! the budget allows (below). A tail may poll for a safepoint with the
+//! lock deferred: the thread simply holds a lock at a safepoint, as
+//! inside any `synchronized` block, and a locked object's region is
+//! neither evacuated nor freed while the lock is held
+//! (`fastpath::gc::RegionLockMap`'s protocol), so the address `deferred`
+//! keeps stays the object's. Only lightweight locking coarsens (its
+//! lock-stack answers "held by this thread" inline); the other modes call
+//! the runtime at every exit.
+//!
+//! # The budget
+//!
+//! A thread that wants a lock another thread holds fast-locked spins on
+//! its header for up to ~30 µs before it inflates it and parks
+//! (`fastpath::sync` `fast_lock_spin.rs`, HotSpot's
+//! `fast_lock_spin_enter`), and a lock kept across rounds is released
+//! only when the budget is spent: so the budget is a latency bound for
+//! the other threads (they wait for up to `1 + rounds` rounds instead of
+//! one), paid for in throughput by the owner (one acquire and release,
+//! two CASes and two region pins, per `1 + rounds` rounds instead of per
+//! round). C2 bounds the same trade by its unroll factor: at most
+//! `LoopMaxUnroll` (16) copies, fewer for a larger body (`LoopUnrollLimit`
+//! counts the body's nodes). Here [`rounds`] sizes each exit's budget,
+//! the releases it defers in a row, from its round (the body from the
+//! re-entry to the exit, plus the tail): [`HOLD_OPS`] instructions
+//! shared out, at most [`MAX_ROUNDS`], at least one. A short round keeps
+//! the lock for a few hundred nanoseconds, well inside the other
+//! threads' spin; a round of 1000 instructions defers once. A round whose
+//! length its instructions do not tell (a call, a nested `monitorenter`,
+//! a loop or a switch in the body, or a body laid out after its exit)
+//! defers [`OPEN_ROUNDS`] times.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -65,16 +89,31 @@ use super::ops::{Op, Target, K};
 use super::translate::Translator;
 use crate::interp::insn::Arith;
 
-/// Rounds a coarsened lock is kept before one release and re-acquire.
-/// C2 coarsens within an unrolled loop body, typically 4 to 16 copies of
-/// a short body; 8 keeps the extra hold time to a few short tails.
-pub const ROUNDS: i64 = 8;
+/// The most releases an exit defers in a row: a round of SyncCounter's
+/// shape (an increment, ~16 ops with the tail, ~3 ns compiled) then
+/// holds the lock for ~0.2 µs, 1 % of the other threads' spin; the
+/// acquire and release, ~8 ns on the Zen 3 guest, cost it 0.13 ns a
+/// round where a budget of 8 cost 0.9 ns.
+pub const MAX_ROUNDS: i64 = 64;
+
+/// The instructions (ops) of the rounds one coarsened hold may add: an
+/// exit whose round has `n` ops defers `HOLD_OPS / n` releases in a row,
+/// at most [`MAX_ROUNDS`], at least one.
+pub const HOLD_OPS: usize = 1024;
+
+/// The releases deferred in a row for a round of unknown length (a call,
+/// a nested lock, an inner loop): the lock's cost divided by five, and a
+/// long round keeps other threads out for five of its own lengths.
+pub const OPEN_ROUNDS: i64 = 4;
 
 /// Which instructions of a method take part in coarsening.
 #[derive(Debug, Default)]
 pub struct Plan {
     /// `monitorexit`s whose release may be deferred.
     pub exits: Vec<bool>,
+    /// Of them, the releases each defers in a row at most ([`rounds`]);
+    /// 0 elsewhere.
+    pub rounds: Vec<i64>,
     /// `monitorenter`s a deferred lock may reach.
     pub reentries: Vec<bool>,
     /// Instructions a deferred lock may reach that are not quiet: it is
@@ -83,11 +122,11 @@ pub struct Plan {
 }
 
 /// The variables of a coarsening method: the deferred object (0: none)
-/// and the rounds left before a release.
+/// and the rounds kept since the lock was last taken.
 #[derive(Clone, Copy, Debug)]
 pub struct Vars {
     deferred: Variable,
-    budget: Variable,
+    kept: Variable,
 }
 
 /// A compiled method's coarsening: its plan and variables.
@@ -105,7 +144,7 @@ impl Coarsening {
         let plan = plan(ops)?;
         let vars = Vars {
             deferred: b.declare_var(I64),
-            budget: b.declare_var(I64),
+            kept: b.declare_var(I64),
         };
         Some(Coarsening { plan, vars })
     }
@@ -158,12 +197,41 @@ fn successors(op: &Op, i: usize, out: &mut Vec<usize>) {
     }
 }
 
+/// Whether `op` keeps a body's length known from its instruction count:
+/// not a call, a lock (which may block), a switch or a backward branch
+/// (a loop).
+fn bounded(op: &Op) -> bool {
+    match op {
+        Op::Invoke(..) | Op::MonitorEnter | Op::Switch(_) => false,
+        Op::If(_, t) | Op::IfICmp(_, t) | Op::IfACmp(_, t) | Op::IfNull(_, t) | Op::Goto(t) => !t.backward,
+        _ => true,
+    }
+}
+
+/// The releases the exit at `exit` defers in a row, for a tail of `tail`
+/// ops and the given re-entries: its round is the longest body (the ops
+/// after a re-entry up to the exit) plus the tail (see "The budget" in
+/// the module comment).
+pub fn rounds(ops: &[Op], exit: usize, tail: usize, reentries: &[usize]) -> i64 {
+    let mut body = 0;
+    for &r in reentries {
+        if r >= exit || !ops[r + 1..exit].iter().all(bounded) {
+            return OPEN_ROUNDS;
+        }
+        body = body.max(exit - r);
+    }
+    let round = (body + tail).max(1);
+    // At most MAX_ROUNDS (64), so the cast is exact.
+    (HOLD_OPS / round).clamp(1, MAX_ROUNDS as usize) as i64
+}
+
 /// The coarsening plan of a method's ops, or `None` when no exit is
 /// coarsenable.
 pub fn plan(ops: &[Op]) -> Option<Plan> {
     let n = ops.len();
     let mut plan = Plan {
         exits: vec![false; n],
+        rounds: vec![0; n],
         reentries: vec![false; n],
         ways_out: vec![false; n],
     };
@@ -197,6 +265,8 @@ pub fn plan(ops: &[Op]) -> Option<Plan> {
         }
         any = true;
         plan.exits[x] = true;
+        let tail = seen.iter().filter(|&&s| s).count();
+        plan.rounds[x] = rounds(ops, x, tail, &reentries);
         for i in reentries {
             plan.reentries[i] = true;
         }
@@ -209,15 +279,14 @@ pub fn plan(ops: &[Op]) -> Option<Plan> {
 
 impl Translator<'_, '_> {
     /// Declares and initialises the coarsening variables in the entry
-    /// block (nothing deferred, a full budget).
+    /// block (nothing deferred, no round kept).
     pub(super) fn coarsening_entry(&mut self) {
         let Some(vars) = self.coarsening().map(|c| c.vars) else {
             return;
         };
         let zero = self.b.ins().iconst(I64, 0);
         self.b.def_var(vars.deferred, zero);
-        let rounds = self.b.ins().iconst(I64, ROUNDS);
-        self.b.def_var(vars.budget, rounds);
+        self.b.def_var(vars.kept, zero);
     }
 
     /// Before instruction `i` of the compiled method: a way out releases
@@ -241,11 +310,12 @@ impl Translator<'_, '_> {
         self.coarsening().is_some_and(|c| c.plan.reentries[i])
     }
 
-    /// A coarsenable `monitorexit` of `obj` (not null): deferred while
-    /// the budget lasts and the lock-stack's top is the object, else the
-    /// ordinary exit with the budget refilled.
-    pub(super) fn coarsened_exit(&mut self, obj: Value) {
-        let vars = self.coarsening().expect("a coarsening method").vars;
+    /// The coarsenable `monitorexit` at `i`, of `obj` (not null):
+    /// deferred while fewer than its rounds are kept and the lock-stack's
+    /// top is the object, else the ordinary exit, and no round kept.
+    pub(super) fn coarsened_exit(&mut self, obj: Value, i: usize) {
+        let c = self.coarsening().expect("a coarsening method");
+        let (vars, rounds) = (c.vars, c.plan.rounds[i]);
         self.facts().forget_memory();
         let trusted = MemFlagsData::trusted();
         let zero = self.b.ins().iconst(I64, 0);
@@ -254,8 +324,8 @@ impl Translator<'_, '_> {
         let slot = self.b.ins().iadd(self.thread, top);
         let last = self.b.ins().load(I64, trusted, slot, -8);
         let held = self.b.ins().icmp(IntCC::Equal, last, o);
-        let budget = self.b.use_var(vars.budget);
-        let left = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, budget, 0);
+        let kept = self.b.use_var(vars.kept);
+        let left = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, kept, rounds);
         let defer = self.b.ins().band(held, left);
         let (keep, release, join) = (
             self.b.create_block(),
@@ -266,14 +336,14 @@ impl Translator<'_, '_> {
 
         self.b.switch_to_block(keep);
         self.b.def_var(vars.deferred, o);
-        let less = self.b.ins().iadd_imm_s(budget, -1);
-        self.b.def_var(vars.budget, less);
+        let more = self.b.ins().iadd_imm_s(kept, 1);
+        self.b.def_var(vars.kept, more);
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(release);
         self.monitor_exit_obj(obj, true);
-        let rounds = self.b.ins().iconst(I64, ROUNDS);
-        self.b.def_var(vars.budget, rounds);
+        let none = self.b.ins().iconst(I64, 0);
+        self.b.def_var(vars.kept, none);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
     }
@@ -321,5 +391,121 @@ impl Translator<'_, '_> {
         self.b.def_var(vars.deferred, none);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::insn::Cond;
+    use crate::jit::ops::{Const, Target};
+
+    fn to(index: u32, backward: bool) -> Target {
+        Target { index, backward }
+    }
+
+    /// `for (i = 0; i < n; i++) synchronized (o) { body }` as javac lays it
+    /// out (o in local 0, n in 1, i in 2, the lock's copy in 3), the body
+    /// `body` ops of local arithmetic unless given.
+    fn counted_loop(body: &[Op]) -> Vec<Op> {
+        let mut ops = vec![
+            Op::Const(Const::I(0)),
+            Op::Store(K::I, 2),
+            Op::Load(K::I, 2), // 2: the loop's test
+            Op::Load(K::I, 1),
+            Op::IfICmp(Cond::Ge, to(0, false)), // patched below: the loop's exit
+            Op::Load(K::R, 0),
+            Op::Dup,
+            Op::Store(K::R, 3),
+            Op::MonitorEnter, // 8
+        ];
+        ops.extend_from_slice(body);
+        ops.extend([
+            Op::Load(K::R, 3),
+            Op::MonitorExit,
+            Op::Iinc(2, 1),
+            Op::Goto(to(2, true)),
+            Op::Return(None),
+        ]);
+        let end = ops.len() as u32 - 1;
+        ops[4] = Op::IfICmp(Cond::Ge, to(end, false));
+        ops
+    }
+
+    fn exit_of(ops: &[Op]) -> usize {
+        ops.iter().position(|op| matches!(op, Op::MonitorExit)).unwrap()
+    }
+
+    #[test]
+    fn a_short_round_keeps_the_lock_for_the_most_rounds() {
+        let body = [Op::Load(K::I, 2), Op::Pop];
+        let ops = counted_loop(&body);
+        let p = plan(&ops).expect("coarsenable");
+        let x = exit_of(&ops);
+        assert!(p.exits[x] && p.reentries[8]);
+        // A round of ~12 ops: 1024 / 12 > 64.
+        assert_eq!(p.rounds[x], MAX_ROUNDS);
+        // The return after the loop is its way out.
+        assert!(p.ways_out[ops.len() - 1]);
+    }
+
+    #[test]
+    fn a_longer_round_keeps_it_for_fewer() {
+        let body: Vec<Op> = (0..100).flat_map(|_| [Op::Load(K::I, 2), Op::Pop]).collect();
+        let ops = counted_loop(&body);
+        let p = plan(&ops).expect("coarsenable");
+        let x = exit_of(&ops);
+        // The body from the enter to the exit (202 ops) and the tail from
+        // the exit to the enter (iinc, goto, the test, the lock's load
+        // and copy: 9 ops counted with the enter and the way out).
+        let round = (x - 8) + 9;
+        assert_eq!(p.rounds[x], (HOLD_OPS / round) as i64);
+        assert!(p.rounds[x] > 1 && p.rounds[x] < MAX_ROUNDS);
+
+        let body: Vec<Op> = (0..1000).map(|_| Op::Nop).collect();
+        let ops = counted_loop(&body);
+        let x = exit_of(&ops);
+        assert_eq!(plan(&ops).unwrap().rounds[x], 1);
+    }
+
+    #[test]
+    fn a_round_of_unknown_length_keeps_it_for_open_rounds() {
+        // An inner loop in the body.
+        let body = [Op::Iinc(2, 0), Op::Load(K::I, 2), Op::If(Cond::Lt, to(9, true))];
+        let ops = counted_loop(&body);
+        assert_eq!(plan(&ops).unwrap().rounds[exit_of(&ops)], OPEN_ROUNDS);
+        // A nested lock in the body.
+        let body = [
+            Op::Load(K::R, 0),
+            Op::MonitorEnter,
+            Op::Load(K::R, 0),
+            Op::MonitorExit,
+        ];
+        let ops = counted_loop(&body);
+        let x = ops.iter().rposition(|op| matches!(op, Op::MonitorExit)).unwrap();
+        let p = plan(&ops).unwrap();
+        assert!(p.exits[x]);
+        assert_eq!(p.rounds[x], OPEN_ROUNDS);
+        // A switch.
+        let ops = counted_loop(&[Op::Load(K::I, 2), Op::Switch(0)]);
+        assert_eq!(plan(&ops).unwrap().rounds[exit_of(&ops)], OPEN_ROUNDS);
+        // A re-entry after its exit.
+        assert_eq!(rounds(&ops, 5, 4, &[9]), OPEN_ROUNDS);
+    }
+
+    #[test]
+    fn an_exit_whose_tail_leaves_the_loop_is_not_coarsened() {
+        let mut ops = counted_loop(&[Op::Nop]);
+        let x = exit_of(&ops);
+        // A field store right after the exit: the tail ends there.
+        ops.insert(
+            x + 1,
+            Op::PutField {
+                off: 0,
+                kind: crate::link::Kind::Int,
+                volatile: false,
+            },
+        );
+        assert!(plan(&ops).is_none());
     }
 }

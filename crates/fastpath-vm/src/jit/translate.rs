@@ -1839,7 +1839,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let o = self.pop_v();
                 self.null_check(o);
                 if self.coarsened_exit_at(self.s.idx) {
-                    self.coarsened_exit(o);
+                    self.coarsened_exit(o, self.s.idx);
                 } else {
                     self.monitor_exit_obj(o, true);
                 }

@@ -127,20 +127,39 @@ public class HashMap<K, V> extends AbstractMap<K, V> implements Map<K, V>, Clone
         return (e = getNode(key)) == null ? null : e.value;
     }
 
+    /**
+     * The node of `key`, or null. The bin's first node is the common
+     * answer and is looked at here; the rest of a bin is `getLaterNode`'s.
+     * Kept small for fastpath-vm's JIT, which inlines a compiled callee of
+     * up to `HOT_INLINE_BYTES` of bytecode, two levels deep, within a
+     * method's `INLINE_BUDGET_BYTES`: `hash(key)` is written out (a call of
+     * it would sit one level too deep in `get`'s callers to be inlined),
+     * and a table, never empty (`resize` makes at least one bin), needs
+     * only its null test.
+     */
     final Node<K, V> getNode(Object key) {
         Node<K, V>[] tab;
-        Node<K, V> first, e;
-        int n, hash;
+        Node<K, V> first;
+        int h;
         K k;
-        if ((tab = table) != null && (n = tab.length) > 0 && (first = tab[(n - 1) & (hash = hash(key))]) != null) {
-            if (first.hash == hash && ((k = first.key) == key || (key != null && key.equals(k)))) return first;
-            if ((e = first.next) != null) {
-                if (first instanceof TreeNode) return ((TreeNode<K, V>) first).getTreeNode(hash, key);
-                do {
-                    if (e.hash == hash && ((k = e.key) == key || (key != null && key.equals(k)))) return e;
-                } while ((e = e.next) != null);
+        if ((tab = table) != null) {
+            int hash = (key == null) ? 0 : (h = key.hashCode()) ^ (h >>> 16);
+            if ((first = tab[(tab.length - 1) & hash]) != null) {
+                if (first.hash == hash && ((k = first.key) == key || (key != null && key.equals(k)))) return first;
+                if (first.next != null) return getLaterNode(first, hash, key);
             }
         }
+        return null;
+    }
+
+    /** The node of `key` (of hash `hash`) in the bin whose first node, `first`, is not it and has a successor. */
+    private Node<K, V> getLaterNode(Node<K, V> first, int hash, Object key) {
+        if (first instanceof TreeNode) return ((TreeNode<K, V>) first).getTreeNode(hash, key);
+        Node<K, V> e = first.next;
+        K k;
+        do {
+            if (e.hash == hash && ((k = e.key) == key || (key != null && key.equals(k)))) return e;
+        } while ((e = e.next) != null);
         return null;
     }
 

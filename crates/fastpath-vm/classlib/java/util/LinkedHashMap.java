@@ -105,22 +105,29 @@ public class LinkedHashMap<K, V> extends HashMap<K, V> implements Map<K, V> {
     }
 
     void afterNodeAccess(Node<K, V> e) {
-        LinkedHashMap.Entry<K, V> last;
-        if (accessOrder && (last = tail) != e) {
-            LinkedHashMap.Entry<K, V> p = (LinkedHashMap.Entry<K, V>) e, b = p.before, a = p.after;
-            p.after = null;
-            if (b == null) head = a;
-            else b.after = a;
-            if (a != null) a.before = b;
-            else last = b;
-            if (last == null) head = p;
-            else {
-                p.before = last;
-                last.after = p;
-            }
-            tail = p;
-            ++modCount;
+        if (accessOrder && tail != e) moveToEnd(e);
+    }
+
+    /**
+     * Moves `e`, which is not the tail, to the end of the order (an access
+     * in access order). Its own method, statically bound, so that `get`
+     * tests for the tail inline and the JIT may inline the move; `get`
+     * stays small for the JIT's inlining budget (see HashMap.getNode).
+     */
+    private void moveToEnd(Node<K, V> e) {
+        LinkedHashMap.Entry<K, V> p = (LinkedHashMap.Entry<K, V>) e, last = tail, b = p.before, a = p.after;
+        p.after = null;
+        if (b == null) head = a;
+        else b.after = a;
+        if (a != null) a.before = b;
+        else last = b;
+        if (last == null) head = p;
+        else {
+            p.before = last;
+            last.after = p;
         }
+        tail = p;
+        ++modCount;
     }
 
     public boolean containsValue(Object value) {
@@ -134,14 +141,14 @@ public class LinkedHashMap<K, V> extends HashMap<K, V> implements Map<K, V> {
     public V get(Object key) {
         Node<K, V> e;
         if ((e = getNode(key)) == null) return null;
-        if (accessOrder) afterNodeAccess(e);
+        if (accessOrder && tail != e) moveToEnd(e);
         return e.value;
     }
 
     public V getOrDefault(Object key, V defaultValue) {
         Node<K, V> e;
         if ((e = getNode(key)) == null) return defaultValue;
-        if (accessOrder) afterNodeAccess(e);
+        if (accessOrder && tail != e) moveToEnd(e);
         return e.value;
     }
 
