@@ -25,7 +25,7 @@
 //! vector code (`LibraryCallKit::inline_string_indexOfChar`,
 //! `C2_MacroAssembler::string_indexof_char`, 8 or 16 chars a step). The
 //! scan here compares four chars at a time in one 64-bit word
-//! ([`find_unit`]), which needs no vector unit and no target feature.
+//! (`find_unit`), which needs no vector unit and no target feature.
 //!
 //! The inline part: the receiver's null check (the call's own, with its
 //! `NullPointerException`), the `value` field's load and its read
