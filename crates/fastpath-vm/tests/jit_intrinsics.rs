@@ -16,7 +16,10 @@
 //! `Character.digit` (the third: inline below code point 128, a leaf call
 //! above) at every code point below 0x600 in radixes inside and outside
 //! 2..=36; its compiled methods call neither the library's method nor
-//! anything on an ASCII code point's path.
+//! anything on an ASCII code point's path. `String.indexOf(int, int)`
+//! (the fourth: a leaf call of a word-at-a-time scan) is checked against a
+//! plain loop at lengths 0..40 from every start and on surrogate pairs; its
+//! compiled method has a path to the return whose only call is the scan.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -43,6 +46,10 @@ public class Copies {
 
     int digitInt(int cp, int radix) {
         return Character.digit(cp, radix);
+    }
+
+    int find(String s, int ch, int from) {
+        return s.indexOf(ch, from);
     }
 
     /** Character.digit's value for every code point below 0x600 (none
@@ -78,6 +85,11 @@ public class Copies {
         }
 
         @Override
+        int find(String s, int ch, int from) {
+            return -2;
+        }
+
+        @Override
         void chars(char[] a, int from, char[] b, int to, int n) {
         }
     }
@@ -92,7 +104,7 @@ public class Copies {
         Copies other = new Other();
         other.three(null, null);
         other.chars(null, 0, null, 0, 0);
-        check(other.digitChar('1', 10) == -2 && other.digitInt('1', 10) == -2, "the override");
+        check(other.digitChar('1', 10) == -2 && other.digitInt('1', 10) == -2 && other.find("", 0, 0) == -2, "the override");
         Copies c = new Copies();
         int[] a = {10, 11, 12, 13, 14};
         int[] b = new int[4];
@@ -156,6 +168,46 @@ public class Copies {
         }
         check(Integer.parseInt("-7fffffff", 16) == -Integer.MAX_VALUE && Integer.parseInt("zZ", 36) == 36 * 35 + 35,
             "parseInt through the intrinsic");
+        // String.indexOf(int, int) (a leaf call's scan) against a plain
+        // loop: every length 0..40, the char at every place, every start,
+        // and surrogate pairs, lone surrogates, code points never found.
+        for (int n = 0; n <= 40; n++) {
+            char[] cs = new char[n];
+            for (int i = 0; i < n; i++) {
+                cs[i] = (char) ('a' + i % 13);
+            }
+            for (int at = -1; at < n; at++) {
+                if (at >= 0) {
+                    cs[at] = ',';
+                }
+                String s = new String(cs);
+                for (int from = -2; from <= n + 1; from++) {
+                    int e = -1;
+                    for (int i = Math.max(from, 0); i < n; i++) {
+                        if (cs[i] == ',') {
+                            e = i;
+                            break;
+                        }
+                    }
+                    check(c.find(s, ',', from) == e, "indexOf(',', " + from + ") at " + at + " of " + n);
+                }
+                if (at >= 0) {
+                    cs[at] = (char) ('a' + at % 13);
+                }
+            }
+        }
+        String sup = "x\ud83dabc\ud83d\ude00z\ud83d";
+        check(c.find(sup, 0x1f600, 0) == 5 && c.find(sup, 0x1f600, 6) == -1 && c.find(sup, 0xd83d, 2) == 5
+            && c.find(sup, 0xde00, -9) == 6 && c.find(sup, 0x110000, 0) == -1 && c.find(sup, -1, 0) == -1
+            && c.find(sup, 'z', Integer.MAX_VALUE) == -1 && c.find(sup, 'z', Integer.MIN_VALUE) == 7,
+            "indexOf of code points");
+        boolean npe = false;
+        try {
+            c.find(null, 'a', 0);
+        } catch (NullPointerException e) {
+            npe = true;
+        }
+        check(npe, "indexOf on null");
         System.out.println("copies ok");
     }
 }
@@ -223,6 +275,24 @@ fn compiled_primitive_arraycopy_calls_no_native() {
     assert!(
         calls_invoke(&chars),
         "the variable char[] copy has no cold call of the native:\n{shown}"
+    );
+
+    // `String.indexOf(int, int)`: no call of the runtime's `Invoke` on
+    // the way to the return (the library's method only from the cold
+    // block of a string under construction), and a path whose only call
+    // is the scan's leaf routine.
+    let scan = fastpath_vm::jit::index_of::string_index_of
+        as unsafe extern "C" fn(*const u16, usize, i64, i64) -> i32 as usize as u64;
+    let (_, find) = harness::compiled_code(vm, "Copies", "find", "(Ljava/lang/String;II)I");
+    let shown = harness::listing(&find);
+    let only_scan = |k: usize| call_target(&find, k) == Some(scan);
+    assert!(
+        harness::path_to_ret(&find, &only_scan, true),
+        "no path through find calls the string_index_of routine and nothing else:\n{shown}"
+    );
+    assert!(
+        (0..find.len()).any(|k| harness::is_call(&find[k]) && call_target(&find, k) == Some(scan)),
+        "find does not call the string_index_of routine:\n{shown}"
     );
 
     // `Character.digit`: a path from the entry to the return that calls

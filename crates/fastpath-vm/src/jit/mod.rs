@@ -52,6 +52,7 @@
 //! | `intrinsics.rs` | library calls replaced by inline code (`System.arraycopy`, `String.hashCode`) |
 //! | `math.rs` | natives that are one machine operation (`Math.sqrt`, the raw bit moves of `Double`, `Float`) |
 //! | `digit.rs` | the `Character.digit` intrinsic: inline for ASCII, a leaf call otherwise |
+//! | `index_of.rs` | the `String.indexOf(int, int)` intrinsic: a leaf call of a word-at-a-time scan |
 //! | `facts.rs` | checks and loads already done, which the translator reuses |
 //! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
 //! | `cold.rs` | the instructions that can only lead to a throw (not inlined into) |
@@ -81,6 +82,7 @@ pub mod entry;
 pub mod facts;
 pub mod frame;
 pub mod helpers;
+pub mod index_of;
 pub mod intrinsics;
 pub mod kinds;
 pub mod layout;

@@ -1754,6 +1754,11 @@ impl<'e, 'f> Translator<'e, 'f> {
             {
                 self.string_hash_code(d, m)?
             }
+            Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
+                if super::index_of::is_string_index_of(m) =>
+            {
+                self.string_index_of(d, m)?
+            }
             Op::Invoke(dispatch, m) => self.invoke(dispatch, m)?,
             Op::New(c) => {
                 self.init_check(c);

@@ -69,12 +69,17 @@ abstract class AbstractStringBuilder implements Appendable, CharSequence {
 
     public AbstractStringBuilder append(Object obj) { return append(String.valueOf(obj)); }
 
+    // The string's array read once and copied by `System.arraycopy` (an intrinsic in compiled
+    // code), growing through the private `grow`: no call of `ensureCapacity` (virtual) nor
+    // `String.getChars` (whose bounds check a whole-string copy does not need).
     public AbstractStringBuilder append(String str) {
         if (str == null) return appendNull();
-        int len = str.length();
-        ensureCapacity(count + len);
-        str.getChars(0, len, value, count);
-        count += len;
+        char[] s = str.value;
+        int len = s.length;
+        int c = count;
+        if (c + len > value.length) grow(c + len);
+        System.arraycopy(s, 0, value, c, len);
+        count = c + len;
         return this;
     }
 
@@ -126,9 +131,10 @@ abstract class AbstractStringBuilder implements Appendable, CharSequence {
         return this;
     }
 
+    // `stringSize` counts a negative number's sign and `getChars` writes any value, `MIN_VALUE`
+    // included (both work on the negated value, as the JDK's).
     public AbstractStringBuilder append(int i) {
-        if (i == Integer.MIN_VALUE) return append("-2147483648");
-        int size = (i < 0) ? Integer.stringSize(-i) + 1 : Integer.stringSize(i);
+        int size = Integer.stringSize(i);
         ensureCapacity(count + size);
         Integer.getChars(i, count + size, value);
         count += size;
@@ -136,8 +142,7 @@ abstract class AbstractStringBuilder implements Appendable, CharSequence {
     }
 
     public AbstractStringBuilder append(long l) {
-        if (l == Long.MIN_VALUE) return append("-9223372036854775808");
-        int size = (l < 0) ? Long.stringSize(-l) + 1 : Long.stringSize(l);
+        int size = Long.stringSize(l);
         ensureCapacity(count + size);
         Long.getChars(l, count + size, value);
         count += size;

@@ -38,26 +38,33 @@ public final class Integer extends Number implements Comparable<Integer> {
 
     public static int parseInt(String s) throws NumberFormatException { return parseInt(s, 10); }
 
+    /**
+     * JDK 25's algorithm (`Integer.parseInt`): the value accumulated negatively so that
+     * `MIN_VALUE` parses, `multmin` and `limit` refusing overflow before it happens. The loop
+     * reads the string's array once (a local, so compiled code loads the field and its length
+     * once, not per character); the exceptions' messages are HotSpot's.
+     */
     public static int parseInt(String s, int radix) throws NumberFormatException {
         if (s == null) throw new NumberFormatException("Cannot parse null string");
         if (radix < Character.MIN_RADIX) throw new NumberFormatException("radix " + radix + " less than Character.MIN_RADIX");
         if (radix > Character.MAX_RADIX) throw new NumberFormatException("radix " + radix + " greater than Character.MAX_RADIX");
-        int len = s.length();
-        if (len == 0) throw new NumberFormatException("For input string: \"\"" + (radix == 10 ? "" : " under radix " + radix));
+        char[] v = s.value;
+        int len = v.length;
+        if (len == 0) throw forInputString(s, radix);
         int i = 0;
         boolean negative = false;
         int limit = -Integer.MAX_VALUE;
-        char first = s.charAt(0);
+        char first = v[0];
         if (first < '0') {
             if (first == '-') { negative = true; limit = Integer.MIN_VALUE; }
             else if (first != '+') throw forInputString(s, radix);
             if (len == 1) throw forInputString(s, radix);
-            i++;
+            i = 1;
         }
         int multmin = limit / radix;
         int result = 0;
-        while (i < len) {
-            int digit = Character.digit(s.charAt(i++), radix);
+        for (; i < len; i++) {
+            int digit = Character.digit(v[i], radix);
             if (digit < 0 || result < multmin) throw forInputString(s, radix);
             result *= radix;
             if (result < limit + digit) throw forInputString(s, radix);
@@ -97,19 +104,32 @@ public final class Integer extends Number implements Comparable<Integer> {
         return 10 + d;
     }
 
-    /** Writes `i`'s digits ending just before `index` in `buf`. */
+    /**
+     * Writes `i`'s digits ending just before `index` in `buf`; returns where they start. Two
+     * digits a step, as JDK 25's `DecimalDigits.getCharsLatin1` (its table of digit pairs
+     * replaced by arithmetic: `r * 103 >>> 10` is `r / 10` for `0 <= r < 100`), negatively so
+     * that `MIN_VALUE` needs no case of its own.
+     */
     static int getChars(int i, int index, char[] buf) {
-        int q, r;
         int charPos = index;
         boolean negative = i < 0;
         if (!negative) i = -i;
-        while (i <= -10) {
-            q = i / 10;
-            r = (q * 10) - i;
-            buf[--charPos] = (char) ('0' + r);
+        while (i <= -100) {
+            int q = i / 100;
+            int r = (q * 100) - i;
             i = q;
+            int tens = (r * 103) >>> 10;
+            buf[--charPos] = (char) ('0' + r - tens * 10);
+            buf[--charPos] = (char) ('0' + tens);
         }
-        buf[--charPos] = (char) ('0' - i);
+        if (i <= -10) {
+            int r = -i;
+            int tens = (r * 103) >>> 10;
+            buf[--charPos] = (char) ('0' + r - tens * 10);
+            buf[--charPos] = (char) ('0' + tens);
+        } else {
+            buf[--charPos] = (char) ('0' - i);
+        }
         if (negative) buf[--charPos] = '-';
         return charPos;
     }
@@ -145,8 +165,9 @@ public final class Integer extends Number implements Comparable<Integer> {
         int radix = 1 << shift;
         int mask = radix - 1;
         int charPos = chars;
+        char[] d = digits;
         do {
-            buf[--charPos] = digits[val & mask];
+            buf[--charPos] = d[val & mask];
             val >>>= shift;
         } while (charPos > 0);
         return new String(buf, true);

@@ -7,7 +7,12 @@ import java.util.List;
 
 /** Immutable UTF-16 text; literals are interned by the VM. */
 public final class String implements java.io.Serializable, Comparable<String>, CharSequence {
-    private final char[] value;
+    /**
+     * The characters. Package-private so that `java.lang`'s parsers and builders (`Integer`,
+     * `Long`, `AbstractStringBuilder`) read a string's array once into a local instead of calling
+     * `charAt` and `length` (and reloading the field) per character; they never write it.
+     */
+    final char[] value;
     private int hash;
     private boolean hashIsZero;
 
@@ -253,21 +258,36 @@ public final class String implements java.io.Serializable, Comparable<String>, C
 
     public int indexOf(int ch) { return indexOf(ch, 0); }
 
+    // JDK 25's rules (`StringUTF16.indexOf`, `indexOfSupplementary`, `lastIndexOf`): a code point
+    // below U+10000 is one code unit (a negative one is never found), a supplementary one its
+    // surrogate pair, one past U+10FFFF is not found. Compiled code replaces `indexOf(int, int)`
+    // with a word-at-a-time scan (`jit/index_of.rs`) that follows these rules.
     public int indexOf(int ch, int fromIndex) {
-        if (fromIndex < 0) fromIndex = 0;
+        char[] v = value;
+        int i = fromIndex < 0 ? 0 : fromIndex;
         if (ch < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
-            char[] v = value;
-            for (int i = fromIndex; i < v.length; i++) if (v[i] == ch) return i;
+            for (; i < v.length; i++) if (v[i] == ch) return i;
             return -1;
         }
-        return indexOf(new String(Character.toChars(ch), true), fromIndex);
+        if (ch <= Character.MAX_CODE_POINT) {
+            char hi = Character.highSurrogate(ch), lo = Character.lowSurrogate(ch);
+            for (; i < v.length - 1; i++) if (v[i] == hi && v[i + 1] == lo) return i;
+        }
+        return -1;
     }
 
     public int lastIndexOf(int ch) { return lastIndexOf(ch, value.length - 1); }
 
     public int lastIndexOf(int ch, int fromIndex) {
-        int i = Math.min(fromIndex, value.length - 1);
-        for (; i >= 0; i--) if (value[i] == ch) return i;
+        char[] v = value;
+        if (ch < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
+            for (int i = Math.min(fromIndex, v.length - 1); i >= 0; i--) if (v[i] == ch) return i;
+            return -1;
+        }
+        if (ch <= Character.MAX_CODE_POINT) {
+            char hi = Character.highSurrogate(ch), lo = Character.lowSurrogate(ch);
+            for (int i = Math.min(fromIndex, v.length - 2); i >= 0; i--) if (v[i] == hi && v[i + 1] == lo) return i;
+        }
         return -1;
     }
 
@@ -300,10 +320,17 @@ public final class String implements java.io.Serializable, Comparable<String>, C
 
     public String substring(int beginIndex) { return substring(beginIndex, value.length); }
 
+    // The array read once; the range checked once (HotSpot's message), then copied into an array
+    // of its length that the new string owns.
     public String substring(int beginIndex, int endIndex) {
-        checkBoundsBeginEnd(beginIndex, endIndex, value.length);
-        if (beginIndex == 0 && endIndex == value.length) return this;
-        return new String(java.util.Arrays.copyOfRange(value, beginIndex, endIndex), true);
+        char[] v = value;
+        int length = v.length;
+        checkBoundsBeginEnd(beginIndex, endIndex, length);
+        if (beginIndex == 0 && endIndex == length) return this;
+        int n = endIndex - beginIndex;
+        char[] r = new char[n];
+        System.arraycopy(v, beginIndex, r, 0, n);
+        return new String(r, true);
     }
 
     public CharSequence subSequence(int beginIndex, int endIndex) { return substring(beginIndex, endIndex); }

@@ -37,5 +37,12 @@ public final class StringBuilder extends AbstractStringBuilder implements java.i
     public StringBuilder insert(int offset, double d) { super.insert(offset, d); return this; }
     public StringBuilder reverse() { super.reverse(); return this; }
 
-    public String toString() { return new String(value, 0, count); }
+    // A copy of exactly `count` chars that the new string owns (no bounds check to make: `count`
+    // is at most the array's length).
+    public String toString() {
+        int n = count;
+        char[] r = new char[n];
+        System.arraycopy(value, 0, r, 0, n);
+        return new String(r, true);
+    }
 }
