@@ -45,9 +45,12 @@
 //!   of bytecode, or `HOT_INLINE_BYTES` for a callee compiled on its own
 //!   (hot: C2's `FreqInlineSize` for a frequent call site), within the
 //!   method's budget: `INLINE_BUDGET_BYTES` for its calls outside
-//!   loops, `LOOP_INLINE_BUDGET_BYTES` for those inside (a loop's calls
-//!   run many times: the translator's frequency without a profile).
-//!   Without `-Xcomp`, a callee
+//!   loops, `LOOP_INLINE_BUDGET_BYTES` for those inside and its recursive
+//!   calls (a loop's calls run many times, a recursion's too: the
+//!   translator's frequency without a profile).
+//!   A recursive call is inlined once (`MAX_RECURSIVE_INLINE_LEVEL`):
+//!   the inlined body's own recursive calls stay calls (of the compiled
+//!   method itself, `call_self`). Without `-Xcomp`, a callee
 //!   that never ran is not decoded and stays a call (HotSpot's C2 leaves
 //!   a call it has never seen taken to an uncommon trap); `-Xcomp` decodes
 //!   the small statically bound callees, and the implementations
@@ -285,6 +288,13 @@ pub const MAX_GUARDED_TARGETS: usize = 3;
 /// inlines two from a profile (bimorphic, `TypeProfileWidth`).
 pub const MAX_GUARDED_RECEIVERS: usize = 2;
 
+/// How many times a method already on the inlined chain (the compiled
+/// method and the callees being inlined into it) is inlined again: a
+/// recursive call is inlined once, its own recursive calls stay calls
+/// (HotSpot's `MaxRecursiveInlineLevel`, 1, `bytecodeInfo.cpp`). A
+/// recursion's every other call is then inlined, halving its calls.
+pub const MAX_RECURSIVE_INLINE_LEVEL: usize = 1;
+
 /// How deep inlined callees nest.
 pub const MAX_INLINE_DEPTH: usize = 2;
 
@@ -293,9 +303,10 @@ pub const MAX_INLINE_DEPTH: usize = 2;
 pub const INLINE_BUDGET_BYTES: usize = 240;
 
 /// The bytecode bytes inlined into one compiled method at its calls inside
-/// loops, at most: a budget of their own, so that the calls a method
-/// makes once (constructors, set-up), which come first in bytecode order,
-/// do not spend what its loops' calls, run many times, need. HotSpot's C2
+/// loops and its recursive calls of itself, at most: a budget of their
+/// own, so that the calls a method makes once (constructors, set-up),
+/// which come first in bytecode order, do not spend what its loops' calls
+/// (and a recursion's), run many times, need. HotSpot's C2
 /// orders inlining by call-site frequency from its profile
 /// (`InlineTree::should_inline`, `bytecodeInfo.cpp`); a loop is the
 /// translator's frequency without one.
@@ -349,7 +360,7 @@ pub(super) struct Translator<'e, 'f> {
     in_loop: Vec<bool>,
     /// Calls inlined so far.
     inlined_calls: usize,
-    /// Of them, virtual calls inlined behind a guard.
+    /// Of them, implementations inlined behind a guard (one per guard).
     guarded_calls: usize,
     /// Lock coarsening in the compiled method (`coarsen.rs`), when it
     /// has a coarsenable `monitorexit`.
@@ -396,7 +407,8 @@ pub struct Translated {
     pub func: Function,
     /// Calls inlined into it.
     pub inlined: usize,
-    /// Of them, virtual calls inlined behind a guard.
+    /// Of them, implementations of virtual and interface calls inlined
+    /// behind a guard (one per guard).
     pub guarded: usize,
     /// `monitorexit`s whose release it may defer (`coarsen.rs`).
     pub coarsened: usize,
@@ -2501,10 +2513,13 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// Whether the compiled method's call being translated (the current
     /// instruction, or the call an inlined callee being translated was
-    /// inlined at) lies in one of its loops.
+    /// inlined at) lies in one of its loops or is a recursive call of the
+    /// compiled method (a recursion's calls run as often as a loop's).
     fn call_in_loop(&self) -> bool {
-        let at = self.outer.first().map_or(self.s.idx, |o| o.scope.idx);
+        let root = self.outer.first().map_or(&self.s, |o| &o.scope);
+        let at = root.idx;
         self.in_loop.get(at).copied().unwrap_or(false)
+            || matches!(root.ops.get(at), Some(Op::Invoke(_, m)) if std::ptr::eq(*m, root.m))
     }
 
     /// The bytecode bytes the current call may still inline: what is left
@@ -2523,7 +2538,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// method or a final class's) with bytecode, not synchronized, no
     /// monitor instructions, small, already decoded (it has run: decoding
     /// resolves, which may load classes, and a compilation runs in a safe
-    /// region), not already on the inlined chain, within the depth and the
+    /// region), on the inlined chain at most [`MAX_RECURSIVE_INLINE_LEVEL`] times, within the depth and the
     /// method's budget.
     fn inline_candidate(&self, dispatch: Dispatch, m: &'static Method) -> Option<Callee> {
         if !statically_bound(dispatch, m)
@@ -2535,10 +2550,20 @@ impl<'e, 'f> Translator<'e, 'f> {
             return None;
         }
         let bytes = m.code.as_ref()?.code.len();
-        if bytes > inline_limit(m) || bytes > self.budget_left() {
+        // The method being compiled is hot, compiled code of its own or not
+        // yet: a recursive call of it has the hot limit.
+        let root = self.outer.first().map_or(self.s.m, |o| o.scope.m);
+        let limit = if std::ptr::eq(root, m) {
+            HOT_INLINE_BYTES
+        } else {
+            inline_limit(m)
+        };
+        if bytes > limit || bytes > self.budget_left() {
             return None;
         }
-        if std::ptr::eq(self.s.m, m) || self.outer.iter().any(|o| std::ptr::eq(o.scope.m, m)) {
+        let on_chain = usize::from(std::ptr::eq(self.s.m, m))
+            + self.outer.iter().filter(|o| std::ptr::eq(o.scope.m, m)).count();
+        if on_chain > MAX_RECURSIVE_INLINE_LEVEL {
             return None;
         }
         let d = match m.decoded.get() {
