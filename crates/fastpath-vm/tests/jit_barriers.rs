@@ -58,8 +58,10 @@ const PROGRAM: &str = r#"public class Barriers {
         return next.n + first.n * 3 + second.n * 5 + n;
     }
 
-    // Overrides of each method, loaded and called: the calls in `main`
-    // have two targets, so each method is compiled on its own.
+    // Overrides of each method, loaded and called, and two more classes
+    // overriding them again, loaded: the calls in `main` have four
+    // targets, more than a JIT inlines behind guards, so each method is
+    // compiled on its own.
     static class Other extends Barriers {
         Other() {
             super(null, 0);
@@ -86,8 +88,62 @@ const PROGRAM: &str = r#"public class Barriers {
         }
     }
 
+    static class Second extends Other {
+        Second() {
+            super();
+        }
+
+        @Override
+        boolean hasNext() {
+            return false;
+        }
+
+        @Override
+        Barriers nextOrSelf() {
+            return null;
+        }
+
+        @Override
+        int sum3() {
+            return 0;
+        }
+
+        @Override
+        boolean hasSlot(int i) {
+            return true;
+        }
+    }
+
+    static class Third extends Other {
+        Third() {
+            super();
+        }
+
+        @Override
+        boolean hasNext() {
+            return false;
+        }
+
+        @Override
+        Barriers nextOrSelf() {
+            return null;
+        }
+
+        @Override
+        int sum3() {
+            return 0;
+        }
+
+        @Override
+        boolean hasSlot(int i) {
+            return true;
+        }
+    }
+
     public static void main(String[] args) {
         Barriers o = new Other();
+        Object second = new Second();
+        Object third = new Third();
         int z = (o.hasNext() ? 1 : 0) + o.sum3() + (o.nextOrSelf() == null ? 0 : 1) + (o.hasSlot(0) ? 1 : 0);
         Barriers tail = new Barriers(null, 1);
         Barriers b = new Barriers(tail, 2);

@@ -45,9 +45,11 @@ public class Decode {
         next = n;
     }
 
-    // An instance method of a class that is not final, overridden in a
-    // loaded subclass: its virtual calls have two implementations, so it
-    // is compiled on its own, not inlined into `main` (as `link`).
+    // An instance method of a class that is not final, overridden in
+    // three loaded subclasses: its virtual calls have four
+    // implementations, more than a JIT inlines behind guards
+    // (`MAX_GUARDED_TARGETS`), so it is compiled on its own, not inlined
+    // into `main` (as `link`).
     void spin() {
         Thread.onSpinWait();
     }
@@ -66,9 +68,45 @@ public class Decode {
         }
     }
 
+    static class Second extends Other {
+        @Override
+        void link(Decode n) {
+            next = this;
+        }
+
+        @Override
+        void spin() {
+            count++;
+        }
+
+        @Override
+        void swap(int i, int j) {
+            count--;
+        }
+    }
+
+    static class Third extends Other {
+        @Override
+        void link(Decode n) {
+            next = null;
+        }
+
+        @Override
+        void spin() {
+            count += 2;
+        }
+
+        @Override
+        void swap(int i, int j) {
+            count -= 2;
+        }
+    }
+
     public static void main(String[] args) {
         Decode other = new Other();
         other.spin();
+        new Second().spin();
+        new Third().spin();
         Decode d = new Decode();
         for (int i = 0; i < 3; i++) {
             d.bump();
@@ -143,6 +181,8 @@ fn reads_byte_at(i: &Instruction, disp: usize) -> bool {
 
 #[test]
 fn compiled_lock_and_barrier_fast_paths_are_inline() {
+    // `spin`, `link` and `swap` have four implementations each.
+    const { assert!(fastpath_vm::jit::translate::MAX_GUARDED_TARGETS < 4) };
     let dir = harness::scratch_dir("fastpath-vm-jit-decode");
     harness::javac_sources(&dir, &dir, &[("Decode", PROGRAM)]);
 

@@ -1,5 +1,5 @@
-//! Virtual calls inlined behind a guard, seen from the command line: the
-//! corpus program `LateOverride` compiles `total`, whose virtual call has
+//! Virtual and interface calls inlined behind guards, seen from the
+//! command line: the corpus program `LateOverride` compiles `total`, whose virtual call has
 //! one implementation among the loaded classes, before a subclass
 //! overriding it is loaded (`-Xcomp`, and the default tiers after 2
 //! calls); the JIT's log shows the call inlined behind a guard, the
@@ -7,6 +7,10 @@
 //! through the call site with HotSpot's trace), and the guard misses
 //! counted are exactly the calls whose receiver is of the late class: the
 //! thousand calls before it was loaded took the inlined path.
+//! `LateImplementor` does the same with a virtual call of three
+//! implementations and an interface call of two implementing classes,
+//! each inlined behind guards, and a late subclass and a late
+//! implementing class through them.
 
 mod harness;
 
@@ -16,10 +20,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-/// Compiles `LateOverride` from the corpus into a directory of its own.
-fn classes() -> PathBuf {
-    let dir = harness::scratch_dir("fastpath-vm-jit-guarded");
-    let src = harness::corpus_dir().join("LateOverride.java");
+/// Compiles the corpus program `name` into a directory of its own.
+fn classes(name: &str) -> PathBuf {
+    let dir = harness::scratch_dir(&format!("fastpath-vm-jit-guarded-{name}"));
+    let src = harness::corpus_dir().join(format!("{name}.java"));
     harness::javac(
         &dir,
         &[src],
@@ -28,10 +32,11 @@ fn classes() -> PathBuf {
     dir
 }
 
-/// Runs `LateOverride` with `env`, `opts` and `args`: stdout, stderr
-/// without the JIT's lines, the JIT's log, its summary.
+/// Runs the corpus program `name` with `env`, `opts` and `args`: stdout,
+/// stderr without the JIT's lines, the JIT's log, its summary.
 fn run(
     classes: &PathBuf,
+    name: &str,
     env: &[(&str, &str)],
     opts: &[&str],
     args: &[&str],
@@ -42,7 +47,7 @@ fn run(
         .args(opts)
         .arg("-cp")
         .arg(classes)
-        .arg("LateOverride")
+        .arg(name)
         .args(args);
     let o = harness::run_with_limit(cmd, Duration::from_secs(300))
         .unwrap_or_else(|e| panic!("{env:?} {opts:?}: {e}"));
@@ -74,39 +79,60 @@ fn run(
 
 #[test]
 fn a_class_loaded_late_overrides_a_call_inlined_behind_a_guard() {
-    let classes = classes();
+    late_class_through_guards("LateOverride", "total", 1, 1001);
+}
+
+/// `run`'s virtual call of `Step.apply` (three implementations) and its
+/// interface call of `Source.next` (two implementing classes) are
+/// inlined behind guards: 5. The misses are the calls on late receivers:
+/// 1000 on the `LateAdd` of `run(mixed, counter, 1000)`, 4000 on the
+/// `LateSource` of `run(early, lateSource(1), 1000)`, and the one that
+/// throws.
+#[test]
+fn late_classes_through_polymorphic_and_interface_guards() {
+    late_class_through_guards("LateImplementor", "run", 5, 5001);
+}
+
+/// Runs the corpus program `name` under `-Xbatch` with a threshold of 2
+/// and under `-Xcomp`: its output is HotSpot's, its method `method` is
+/// compiled with `guarded` calls inlined behind guards, and its guard
+/// misses less those of a run that stops before the late classes load
+/// (argument `early`) are `late_misses`.
+fn late_class_through_guards(name: &str, method: &str, guarded: usize, late_misses: u64) {
+    let classes = classes(name);
     let expected = harness::corpus_dir().join("expected");
-    let want_out = std::fs::read_to_string(expected.join("LateOverride.out")).unwrap();
-    let want_err = std::fs::read_to_string(expected.join("LateOverride.err")).unwrap();
+    let want_out = std::fs::read_to_string(expected.join(format!("{name}.out"))).unwrap();
+    let want_err = std::fs::read_to_string(expected.join(format!("{name}.err"))).unwrap();
     type Tier = (&'static [(&'static str, &'static str)], &'static [&'static str]);
     let tiers: [Tier; 2] = [
         (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &["-Xbatch"]),
         (&[], &["-Xcomp"]),
     ];
+    let prefix = format!("jit: {name}.{method}(");
     for (env, opts) in tiers {
-        let (out, err, log, summary) = run(&classes, env, opts, &[]);
+        let (out, err, log, summary) = run(&classes, name, env, opts, &[]);
         assert_eq!(out, want_out, "stdout under {env:?} {opts:?}");
-        assert_eq!(err, want_err, "stderr (the trace) under {env:?} {opts:?}");
-        let total = log
+        assert_eq!(err, want_err, "stderr (the traces) under {env:?} {opts:?}");
+        let compiled = log
             .lines()
-            .find(|l| l.starts_with("jit: LateOverride.total(") && !l.contains(" OSR at "))
-            .unwrap_or_else(|| panic!("total not compiled under {env:?} {opts:?}:\n{log}"));
+            .find(|l| l.starts_with(&prefix) && !l.contains(" OSR at "))
+            .unwrap_or_else(|| panic!("{method} not compiled under {env:?} {opts:?}:\n{log}"));
         assert!(
-            total.ends_with(" 1 calls inlined behind a guard"),
-            "total's weight() call not inlined behind a guard: {total}"
+            compiled.ends_with(&format!(" {guarded} calls inlined behind a guard")),
+            "{method}'s calls not inlined behind guards: {compiled}"
         );
-        // Without the late class's part, the same run misses the guards
+        // Without the late classes' part, the same run misses the guards
         // of everything else it compiled (the class library's) as often:
-        // the difference is total's misses, the 1000 calls of
-        // `total(mixed, 1000)` on a `Late` and the one that throws.
-        let (early_out, _, _, early_summary) = run(&classes, env, opts, &["early"]);
+        // the difference is the misses on the late receivers.
+        let (early_out, _, _, early_summary) = run(&classes, name, env, opts, &["early"]);
+        assert!(want_out.starts_with(&early_out), "{early_out}");
         assert_eq!(early_out, want_out.lines().next().unwrap().to_string() + "\n");
         let misses = count(&summary, "guard misses");
         let early_misses = count(&early_summary, "guard misses");
         assert_eq!(
             misses.checked_sub(early_misses),
-            Some(1001),
-            "guard misses {misses} with the late class, {early_misses} without, under {env:?} {opts:?}"
+            Some(late_misses),
+            "guard misses {misses} with the late classes, {early_misses} without, under {env:?} {opts:?}"
         );
     }
 }

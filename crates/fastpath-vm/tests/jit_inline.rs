@@ -341,3 +341,121 @@ fn a_hot_callee_up_to_the_hot_limit_is_inlined() {
         .unwrap_or_else(|| panic!("no JIT summary on stderr:\n{err}"));
     assert_eq!(harness::summary_count(summary, "calls inlined"), 2, "{summary}");
 }
+
+/// `LoopBudget`: `work` calls six static methods of 43 bytecode bytes
+/// each once, then `g` (43 bytes too) in a loop.
+const LOOP_BUDGET: &str = r#"public class LoopBudget {
+    static int a(int x) {
+        int y = x * 7 + 3;
+        if (y > 100) {
+            y -= 50;
+        }
+        y ^= (x << 2) + (y >>> 3);
+        return y * 31 + (x & 15) - (y % 11) + 1;
+    }
+
+    static int b(int x) {
+        int y = x * 7 + 3;
+        if (y > 100) {
+            y -= 50;
+        }
+        y ^= (x << 2) + (y >>> 3);
+        return y * 32 + (x & 15) - (y % 11) + 1;
+    }
+
+    static int c(int x) {
+        int y = x * 7 + 3;
+        if (y > 100) {
+            y -= 50;
+        }
+        y ^= (x << 2) + (y >>> 3);
+        return y * 33 + (x & 15) - (y % 11) + 1;
+    }
+
+    static int d(int x) {
+        int y = x * 7 + 3;
+        if (y > 100) {
+            y -= 50;
+        }
+        y ^= (x << 2) + (y >>> 3);
+        return y * 34 + (x & 15) - (y % 11) + 1;
+    }
+
+    static int e(int x) {
+        int y = x * 7 + 3;
+        if (y > 100) {
+            y -= 50;
+        }
+        y ^= (x << 2) + (y >>> 3);
+        return y * 35 + (x & 15) - (y % 11) + 1;
+    }
+
+    static int f(int x) {
+        int y = x * 7 + 3;
+        if (y > 100) {
+            y -= 50;
+        }
+        y ^= (x << 2) + (y >>> 3);
+        return y * 36 + (x & 15) - (y % 11) + 1;
+    }
+
+    static int g(int x) {
+        int y = x * 7 + 3;
+        if (y > 100) {
+            y -= 50;
+        }
+        y ^= (x << 2) + (y >>> 3);
+        return y * 37 + (x & 15) - (y % 11) + 1;
+    }
+
+    static int work(int n) {
+        int s = a(n) + b(n) + c(n) + d(n) + e(n) + f(n);
+        for (int i = 0; i < n; i++) {
+            s += g(i);
+        }
+        return s;
+    }
+
+    public static void main(String[] args) {
+        int sum = 0;
+        for (int k = 0; k < 3000; k++) {
+            sum += work(k % 4);
+        }
+        System.out.println(sum);
+    }
+}
+"#;
+
+/// Calls in a loop inline from a budget of their own: under `-Xbatch`,
+/// `work`'s six straight-line calls fill `INLINE_BUDGET_BYTES` with five
+/// of them (215 bytes; the sixth would pass 240), and the call of `g` in
+/// its loop, which the 25 bytes left could not take, is inlined from
+/// `LOOP_INLINE_BUDGET_BYTES`: 6 calls inlined, where one budget for all
+/// makes 5. The sum is HotSpot 25's.
+#[test]
+fn a_loop_call_inlines_after_the_straight_line_budget_is_spent() {
+    use fastpath_vm::jit::translate::{INLINE_BUDGET_BYTES, LOOP_INLINE_BUDGET_BYTES, MAX_INLINE_BYTES};
+    const {
+        assert!(43 <= MAX_INLINE_BYTES && 5 * 43 <= INLINE_BUDGET_BYTES && 6 * 43 > INLINE_BUDGET_BYTES);
+        assert!(43 <= LOOP_INLINE_BUDGET_BYTES);
+    };
+    let dir = harness::scratch_dir("fastpath-vm-jit-loop-budget");
+    harness::javac_sources(&dir, &dir, &[("LoopBudget", LOOP_BUDGET)]);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
+    cmd.env("FASTPATH_VM_JIT_LOG", "1")
+        .env("FASTPATH_VM_JIT_THRESHOLD", "1000")
+        .arg("-Xbatch")
+        .arg("-cp")
+        .arg(&dir)
+        .arg("LoopBudget");
+    let o = harness::run_with_limit(cmd, Duration::from_secs(60)).unwrap_or_else(|e| panic!("{e}"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status, Some(0), "{out}\n{err}");
+    assert_eq!(out, "12060000\n");
+    let summary = err
+        .lines()
+        .find(|l| l.starts_with("fastpath-vm jit: "))
+        .unwrap_or_else(|| panic!("no JIT summary on stderr:\n{err}"));
+    assert_eq!(harness::summary_count(summary, "calls inlined"), 6, "{summary}");
+}

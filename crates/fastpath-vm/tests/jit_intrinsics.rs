@@ -30,8 +30,9 @@ use iced_x86::{Instruction, Mnemonic, OpKind};
 
 const PROGRAM: &str = r#"
 public class Copies {
-    // Instance methods overridden in a loaded subclass: their calls have
-    // two implementations, so each is compiled on its own.
+    // Instance methods overridden in three loaded subclasses: their calls
+    // have four implementations, more than a JIT inlines behind guards,
+    // so each is compiled on its own.
     void three(int[] a, int[] b) {
         System.arraycopy(a, 1, b, 0, 3);
     }
@@ -94,6 +95,46 @@ public class Copies {
         }
     }
 
+    static class Second extends Other {
+        @Override
+        void three(int[] a, int[] b) {
+        }
+
+        @Override
+        int digitChar(char c, int radix) {
+            return -2;
+        }
+
+        @Override
+        int digitInt(int cp, int radix) {
+            return -2;
+        }
+
+        @Override
+        void chars(char[] a, int from, char[] b, int to, int n) {
+        }
+    }
+
+    static class Third extends Other {
+        @Override
+        void three(int[] a, int[] b) {
+        }
+
+        @Override
+        int digitChar(char c, int radix) {
+            return -2;
+        }
+
+        @Override
+        int digitInt(int cp, int radix) {
+            return -2;
+        }
+
+        @Override
+        void chars(char[] a, int from, char[] b, int to, int n) {
+        }
+    }
+
     static void check(boolean ok, String what) {
         if (!ok) {
             throw new AssertionError(what);
@@ -102,6 +143,8 @@ public class Copies {
 
     public static void main(String[] args) {
         Copies other = new Other();
+        Object second = new Second();
+        Object third = new Third();
         other.three(null, null);
         other.chars(null, 0, null, 0, 0);
         check(other.digitChar('1', 10) == -2 && other.digitInt('1', 10) == -2 && other.find("", 0, 0) == -2, "the override");

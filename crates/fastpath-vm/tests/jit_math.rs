@@ -45,6 +45,17 @@ public class Roots {
         return Float.intBitsToFloat(b);
     }
 
+    // Two calls deep from main, as deep as a JIT nests inlined callees
+    // (`MAX_INLINE_DEPTH`): root and toBits are called from main's
+    // compiled code, and so compiled on their own.
+    static long rootBits(double x) {
+        return deeper(x);
+    }
+
+    static long deeper(double x) {
+        return toBits(root(x));
+    }
+
     static void check(boolean ok, String what) {
         if (!ok) {
             throw new AssertionError(what);
@@ -58,6 +69,7 @@ public class Roots {
             1L, 0x000fffffffffffffL, 0x7fefffffffffffffL, 0x3ff0000000000000L,
             0xbff0000000000000L, 0x4000000000000000L, 0x0010000000000000L,
         };
+        check(rootBits(4.0) == 0x4000000000000000L, "sqrt(4) two calls deep");
         StringBuilder out = new StringBuilder();
         for (long e : edges) {
             double d = fromBits(e);
@@ -90,6 +102,7 @@ public class Roots {
 
 #[test]
 fn inline_natives_match_the_natives_and_call_nothing() {
+    const { assert!(fastpath_vm::jit::translate::MAX_INLINE_DEPTH == 2) };
     let dir = harness::scratch_dir("fastpath-vm-jit-math");
     harness::javac_sources(&dir, &dir, &[("Roots", PROGRAM)]);
     let (interpreted, _) = harness::run_in_tier(&dir, "Roots", (&[], &["-Xint"]), &[]);

@@ -189,9 +189,46 @@ public class Ranges {
         return s;
     }
 
-    // Overrides every method: the calls in `main` have two
-    // implementations, so each method is compiled on its own, not inlined.
+    // Overrides every method (and so do two more classes below): the
+    // calls in `main` have four implementations, more than a JIT inlines
+    // behind guards, so each method is compiled on its own, not inlined.
     static class Other extends Ranges {
+        int upTo(int[] a) { return 0; }
+        long forEach(long[] a) { return 0; }
+        int downTo(int[] a) { return 0; }
+        void pairs(int[] a) { }
+        int allocated(int n) { return 0; }
+        int grown(int n) { return 0; }
+        int inclusive(int[] a) { return 0; }
+        int swapped(int[] a, int[] b) { return 0; }
+        int stepped(int[] a) { return 0; }
+        int next(int[] a) { return 0; }
+        int field() { return 0; }
+        int fieldStored(int[] b) { return 0; }
+        void shrink(int i, int[] b) { }
+        int fieldCalled(int[] b) { return 0; }
+        int volatileField() { return 0; }
+    }
+
+    static class Second extends Other {
+        int upTo(int[] a) { return 0; }
+        long forEach(long[] a) { return 0; }
+        int downTo(int[] a) { return 0; }
+        void pairs(int[] a) { }
+        int allocated(int n) { return 0; }
+        int grown(int n) { return 0; }
+        int inclusive(int[] a) { return 0; }
+        int swapped(int[] a, int[] b) { return 0; }
+        int stepped(int[] a) { return 0; }
+        int next(int[] a) { return 0; }
+        int field() { return 0; }
+        int fieldStored(int[] b) { return 0; }
+        void shrink(int i, int[] b) { }
+        int fieldCalled(int[] b) { return 0; }
+        int volatileField() { return 0; }
+    }
+
+    static class Third extends Other {
         int upTo(int[] a) { return 0; }
         long forEach(long[] a) { return 0; }
         int downTo(int[] a) { return 0; }
@@ -211,6 +248,8 @@ public class Ranges {
 
     public static void main(String[] args) {
         Ranges other = new Other();
+        Object second = new Second();
+        Object third = new Third();
         other.pairs(null);
         Ranges r = new Ranges();
         int[] a = {1, 2, 3, 4, 5};

@@ -179,9 +179,9 @@ impl<B: BarrierSet> JThread<B> {
         self.m.safe_region(|| vm.jit.compile(m, d))
     }
 
-    /// Decodes the small statically bound callees of `d`, and the one
-    /// implementation class-hierarchy analysis finds for a virtual call
-    /// (`cha.rs`), `depth` calls
+    /// Decodes the small statically bound callees of `d`, and the
+    /// implementations class-hierarchy analysis finds for a virtual or
+    /// interface call (`cha.rs`), `depth` calls
     /// deep, so that `-Xcomp`, which compiles a method before its callees
     /// first run, can inline them (the translator inlines only decoded
     /// methods: decoding resolves, which may load classes, and cannot run
@@ -191,37 +191,42 @@ impl<B: BarrierSet> JThread<B> {
         if depth == 0 {
             return;
         }
+        let classes = super::cha::Classes(&self.vm.loader);
         for insn in d.insns.iter() {
-            let callee = match *insn {
-                Insn::InvokeStatic(c) | Insn::InvokeDirect(c) => c,
+            let callees: Vec<&'static Method> = match *insn {
+                Insn::InvokeStatic(c) | Insn::InvokeDirect(c) => vec![c],
                 Insn::InvokeVirtual { method, .. }
                     if method.is_private()
                         || method.flags & crate::classfile::access::FINAL != 0
                         || method.class.flags & crate::classfile::access::FINAL != 0 =>
                 {
-                    method
+                    vec![method]
                 }
                 Insn::InvokeVirtual { method, index } => {
-                    match super::cha::single_implementation(
-                        super::cha::Classes(&self.vm.loader),
-                        method,
-                        index,
-                    ) {
-                        Some(t) => t,
-                        None => continue,
-                    }
+                    super::cha::implementations(classes, method, index, super::translate::MAX_GUARDED_TARGETS)
+                        .unwrap_or_default()
                 }
+                Insn::InvokeInterface { method, index } => super::cha::interface_receivers(
+                    classes,
+                    method,
+                    index,
+                    super::translate::MAX_GUARDED_RECEIVERS,
+                )
+                .map(|rs| rs.into_iter().map(|(_, t)| t).collect())
+                .unwrap_or_default(),
                 _ => continue,
             };
-            let small = callee
-                .code
-                .as_ref()
-                .is_some_and(|c| c.code.len() <= super::translate::MAX_INLINE_BYTES);
-            if !small || callee.is_native() || callee.is_abstract() || callee.decoded.get().is_some() {
-                continue;
-            }
-            if let Ok(cd) = callee.decoded.get_or_init(|| self.decode(callee)) {
-                self.decode_callees(cd, depth - 1);
+            for callee in callees {
+                let small = callee
+                    .code
+                    .as_ref()
+                    .is_some_and(|c| c.code.len() <= super::translate::MAX_INLINE_BYTES);
+                if !small || callee.is_native() || callee.is_abstract() || callee.decoded.get().is_some() {
+                    continue;
+                }
+                if let Ok(cd) = callee.decoded.get_or_init(|| self.decode(callee)) {
+                    self.decode_callees(cd, depth - 1);
+                }
             }
         }
     }

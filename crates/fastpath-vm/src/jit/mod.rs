@@ -274,10 +274,11 @@ pub struct JitStats {
     pub osr_failed: AtomicU64,
     /// Interpreted frames moved into compiled code.
     pub osr_entries: AtomicU64,
-    /// Virtual calls inlined behind a guard on the receiver's vtable
-    /// entry.
+    /// Implementations of virtual and interface calls inlined behind a
+    /// guard (on the receiver's vtable entry or class), one per guard.
     pub guarded: AtomicU64,
-    /// Guarded inlined calls whose receiver ran another method (counted
+    /// Guarded inlined calls whose receiver passed none of their guards
+    /// and made the ordinary call (counted
     /// only with `FASTPATH_VM_JIT_LOG=1`).
     pub guard_misses: AtomicU64,
     /// Compilations (methods and OSR entries) the compiler thread ran.

@@ -44,35 +44,45 @@
 //!   check covers the deepest inlined frame. Small is `MAX_INLINE_BYTES`
 //!   of bytecode, or `HOT_INLINE_BYTES` for a callee compiled on its own
 //!   (hot: C2's `FreqInlineSize` for a frequent call site), within the
-//!   method's `INLINE_BUDGET_BYTES`. Without `-Xcomp`, a callee
+//!   method's budget: `INLINE_BUDGET_BYTES` for its calls outside
+//!   loops, `LOOP_INLINE_BUDGET_BYTES` for those inside and its recursive
+//!   calls (a loop's calls run many times, a recursion's too: the
+//!   translator's frequency without a profile).
+//!   A recursive call is inlined once (`MAX_RECURSIVE_INLINE_LEVEL`):
+//!   the inlined body's own recursive calls stay calls (of the compiled
+//!   method itself, `call_self`). Without `-Xcomp`, a callee
 //!   that never ran is not decoded and stays a call (HotSpot's C2 leaves
 //!   a call it has never seen taken to an uncommon trap); `-Xcomp` decodes
 //!   the small statically bound callees, and the implementations
 //!   class-hierarchy analysis finds, before compiling (`entry.rs`).
 //!
-//!   A virtual call that is not statically bound is inlined behind a
-//!   guard (`guarded_inline_call`) when class-hierarchy analysis
-//!   (`cha.rs`) finds one implementation among the classes loaded at
-//!   compile time: the receiver's vtable entry at the call's index is
-//!   loaded (class word, vtable pointer, entry: the load chain the call
-//!   itself needs) and compared with that method; equal, its body runs
-//!   inlined; not equal, a cold block makes the ordinary virtual call.
-//!   That is the inline-cache answer to the choice the alternative,
-//!   class-hierarchy analysis with deoptimisation, poses: CHA alone would
-//!   drop the guard and record a dependency, and a class loaded later
-//!   that overrides the method would have to deoptimise every compiled
-//!   method that inlined it, rebuilding its running frames as interpreted
-//!   ones, including frames stopped inside an inlined body with values
-//!   only in registers (HotSpot keeps a debug-info scope per inlined frame
-//!   at every safepoint for that). The guard costs a compare and a
-//!   predicted branch on the vtable entry the call loads anyway; in
-//!   return the compiled code is correct after any class load with nothing
-//!   recorded or invalidated, and a site that turns polymorphic keeps its
-//!   inlined path for the old receivers. HotSpot's C2 inlines a profiled
-//!   receiver behind a class check the same way where CHA proves
-//!   nothing; comparing the method instead of the class lets every
-//!   receiver class that inherits it take the inlined path. Interface
-//!   calls stay calls.
+//!   A virtual call that is not statically bound is inlined behind
+//!   guards (`guarded_inline_call`) when class-hierarchy analysis
+//!   (`cha.rs`) finds at most `MAX_GUARDED_TARGETS` implementations among
+//!   the classes loaded at compile time: the receiver's vtable entry at
+//!   the call's index is loaded (class word, vtable pointer, entry: the
+//!   load chain the call itself needs) and compared with each
+//!   implementation in turn; equal, its body runs inlined; none equal,
+//!   the ordinary virtual call (a cold block when every implementation
+//!   is inlined). An interface call is inlined the same way behind
+//!   guards on the receiver's class when at most `MAX_GUARDED_RECEIVERS`
+//!   loaded classes implement its interface, its miss the inline-cached
+//!   interface call. That is the inline-cache answer to the choice the
+//!   alternative, class-hierarchy analysis with deoptimisation, poses:
+//!   CHA alone would drop the guard and record a dependency, and a class
+//!   loaded later that overrides the method would have to deoptimise
+//!   every compiled method that inlined it, rebuilding its running
+//!   frames as interpreted ones, including frames stopped inside an
+//!   inlined body with values only in registers (HotSpot keeps a
+//!   debug-info scope per inlined frame at every safepoint for that). A
+//!   guard costs a compare and a predicted branch on a value the call
+//!   loads anyway; in return the compiled code is correct after any
+//!   class load with nothing recorded or invalidated, and a site that
+//!   turns megamorphic keeps its inlined paths for the old receivers.
+//!   HotSpot's C2 inlines one or two profiled receivers behind class
+//!   checks the same way where CHA proves nothing (`doCall.cpp`,
+//!   bimorphic inlining); comparing the method instead of the class lets
+//!   every receiver class that inherits it take the inlined path.
 //!
 //! - On-stack replacement (`prologue_osr`): the same translation with
 //!   another entry block, which takes an interpreted frame of the method
@@ -106,7 +116,7 @@ use super::CompileEnv;
 use crate::interp::insn::{Arith, Cond, Conv, Switch};
 use crate::interp::stack::HEADER_SLOTS;
 use crate::interp::Decoded;
-use crate::link::{Kind, Method};
+use crate::link::{Class, Kind, Method};
 
 /// Whether `m` is `java.lang.Thread.onSpinWait()`, which compiled code
 /// runs as the configured spin pause.
@@ -268,11 +278,39 @@ pub const MAX_INLINE_BYTES: usize = 60;
 /// budget, [`INLINE_BUDGET_BYTES`], bounds what such callees add.
 pub const HOT_INLINE_BYTES: usize = 160;
 
+/// The most implementations of a virtual call inlined behind guards on
+/// the receiver's vtable entry (`Translator::guarded_candidates`): more
+/// and the call stays a call (megamorphic).
+pub const MAX_GUARDED_TARGETS: usize = 3;
+
+/// The most receiver classes of an interface call inlined behind guards
+/// on the class (`Translator::interface_candidates`); HotSpot's C2
+/// inlines two from a profile (bimorphic, `TypeProfileWidth`).
+pub const MAX_GUARDED_RECEIVERS: usize = 2;
+
+/// How many times a method already on the inlined chain (the compiled
+/// method and the callees being inlined into it) is inlined again: a
+/// recursive call is inlined once, its own recursive calls stay calls
+/// (HotSpot's `MaxRecursiveInlineLevel`, 1, `bytecodeInfo.cpp`). A
+/// recursion's every other call is then inlined, halving its calls.
+pub const MAX_RECURSIVE_INLINE_LEVEL: usize = 1;
+
 /// How deep inlined callees nest.
 pub const MAX_INLINE_DEPTH: usize = 2;
 
-/// The bytecode bytes inlined into one compiled method, at most.
+/// The bytecode bytes inlined into one compiled method at its calls
+/// outside loops, at most.
 pub const INLINE_BUDGET_BYTES: usize = 240;
+
+/// The bytecode bytes inlined into one compiled method at its calls inside
+/// loops and its recursive calls of itself, at most: a budget of their
+/// own, so that the calls a method makes once (constructors, set-up),
+/// which come first in bytecode order, do not spend what its loops' calls
+/// (and a recursion's), run many times, need. HotSpot's C2
+/// orders inlining by call-site frequency from its profile
+/// (`InlineTree::should_inline`, `bytecodeInfo.cpp`); a loop is the
+/// translator's frequency without one.
+pub const LOOP_INLINE_BUDGET_BYTES: usize = 480;
 
 /// The translation of one method.
 pub(super) struct Translator<'e, 'f> {
@@ -311,11 +349,18 @@ pub(super) struct Translator<'e, 'f> {
     own_entry: bool,
     /// The import of this function itself, once declared.
     self_ref: Option<FuncRef>,
-    /// Bytecode bytes inlined so far.
+    /// Bytecode bytes inlined so far at the compiled method's calls
+    /// outside its loops (and into their callees).
     inlined_bytes: usize,
+    /// Bytecode bytes inlined so far at the compiled method's calls inside
+    /// its loops (and into their callees).
+    loop_inlined_bytes: usize,
+    /// Per instruction of the compiled method: whether it lies in a loop
+    /// (`in_loops`).
+    in_loop: Vec<bool>,
     /// Calls inlined so far.
     inlined_calls: usize,
-    /// Of them, virtual calls inlined behind a guard.
+    /// Of them, implementations inlined behind a guard (one per guard).
     guarded_calls: usize,
     /// Lock coarsening in the compiled method (`coarsen.rs`), when it
     /// has a coarsenable `monitorexit`.
@@ -336,7 +381,8 @@ pub(super) struct Translator<'e, 'f> {
 
 /// The largest method, in bytecode bytes, whose entry may be a leaf entry
 /// (`Translator::is_leaf`), which leaves out the native stack check: its
-/// native frame, with at most [`INLINE_BUDGET_BYTES`] inlined, holds a few
+/// native frame, with at most [`INLINE_BUDGET_BYTES`] and
+/// [`LOOP_INLINE_BUDGET_BYTES`] inlined, holds a few
 /// kilobytes of spill slots at most and stays far inside the margin
 /// `frame::native_limit_below` keeps for the frames between two checks
 /// (its caller checked at its own entry).
@@ -361,7 +407,8 @@ pub struct Translated {
     pub func: Function,
     /// Calls inlined into it.
     pub inlined: usize,
-    /// Of them, virtual calls inlined behind a guard.
+    /// Of them, implementations of virtual and interface calls inlined
+    /// behind a guard (one per guard).
     pub guarded: usize,
     /// `monitorexit`s whose release it may defer (`coarsen.rs`).
     pub coarsened: usize,
@@ -420,7 +467,8 @@ fn leaf_candidate(m: &'static Method, d: &'static Decoded) -> bool {
         Op::Invoke(dispatch, callee) => {
             cold[i]
                 || (!std::ptr::eq(callee, m)
-                    && (statically_bound(dispatch, callee) || matches!(dispatch, Dispatch::Virtual(_))))
+                    && (statically_bound(dispatch, callee)
+                        || matches!(dispatch, Dispatch::Virtual(_) | Dispatch::Interface(_))))
         }
         _ => true,
     })
@@ -500,6 +548,8 @@ fn translate_as(
         own_entry: osr.is_none(),
         self_ref: None,
         inlined_bytes: 0,
+        loop_inlined_bytes: 0,
+        in_loop: Vec::new(),
         inlined_calls: 0,
         guarded_calls: 0,
         coarsening: None,
@@ -508,6 +558,7 @@ fn translate_as(
         hot_call: false,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
+    t.in_loop = in_loops(&t.s.ops);
     t.make_blocks();
     if env.region_locks.is_some() && env.coarsen_locks {
         t.coarsening = super::coarsen::Coarsening::new(&t.s.ops, &mut t.b);
@@ -2183,9 +2234,14 @@ impl<'e, 'f> Translator<'e, 'f> {
         if let Some(callee) = self.inline_candidate(dispatch, m).filter(|_| !cold) {
             return self.inline_call(m, callee, args, depth_after);
         }
-        if let (Dispatch::Virtual(index), false) = (dispatch, cold) {
-            if let Some((t, callee)) = self.guarded_candidate(m, index) {
-                return self.guarded_inline_call(m, index, t, callee, args, depth_after);
+        if !cold {
+            let guarded = match dispatch {
+                Dispatch::Virtual(index) => self.guarded_candidates(m, index),
+                Dispatch::Interface(index) => self.interface_candidates(m, index),
+                Dispatch::Static | Dispatch::Direct => None,
+            };
+            if let Some(g) = guarded {
+                return self.guarded_inline_call(m, dispatch, g, args, depth_after);
             }
         }
         if self.is_self_call(dispatch, m) {
@@ -2330,43 +2386,49 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
     }
 
-    /// A virtual call of `m` (vtable index `index`) that class-hierarchy
-    /// analysis found monomorphic, `t` its implementation: `t`'s body
-    /// inlined behind a guard that loads the receiver's vtable entry at
-    /// `index` and compares it with `t`; on a mismatch (a class loaded
-    /// since overrides it) the ordinary virtual call, from a cold block.
-    /// Both ways push the result and meet after the call.
+    /// A virtual or interface call of `m` that class-hierarchy analysis
+    /// bound to a few implementations (`g`): each inlined behind its
+    /// guard, tested in turn, and the ordinary call of `dispatch` where
+    /// none holds (a class loaded since, or an implementation too big to
+    /// inline). A virtual call's guard compares the receiver's vtable
+    /// entry at the call's index with the implementation (the load chain
+    /// the call itself needs, and every receiver class inheriting the
+    /// method passes it); an interface call's compares the receiver's
+    /// class (its itable lookup is the inline cache's, a load more and
+    /// a compare per miss). The ordinary call is a cold block when every
+    /// implementation is inlined. Every way pushes the result and meets
+    /// after the call.
     fn guarded_inline_call(
         &mut self,
         m: &'static Method,
-        index: u32,
-        t: &'static Method,
-        callee: Callee,
+        dispatch: Dispatch,
+        g: Guarded,
         args: Vec<(K, Value)>,
         depth_after: usize,
     ) -> Result<(), Unsupported> {
         let recv = args[0].1;
         self.stack_restore(&args);
-        let target = self.vtable_target(recv, index, m);
+        let key = match dispatch {
+            Dispatch::Virtual(index) => self.vtable_target(recv, index, m),
+            _ => self.class_of(recv),
+        };
         self.s.stack.truncate(depth_after);
-        let hit = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::Equal, target, t as *const Method as i64);
-        let (inlined, miss, join) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(hit, inlined, &[], miss, &[]);
-
-        self.b.switch_to_block(inlined);
-        self.inline_call(t, callee, args.clone(), depth_after)?;
-        self.b.ins().jump(join, &[]);
-
-        self.b.set_cold_block(miss);
-        self.b.switch_to_block(miss);
-        self.s.stack.truncate(depth_after);
+        let join = self.b.create_block();
+        let n = g.cases.len();
+        for (expected, t, callee) in g.cases {
+            let hit = self.b.ins().icmp_imm_s(IntCC::Equal, key, expected);
+            let (inlined, next) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(hit, inlined, &[], next, &[]);
+            self.b.switch_to_block(inlined);
+            self.inline_call(t, callee, args.clone(), depth_after)?;
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(next);
+            self.s.stack.truncate(depth_after);
+        }
+        let miss = self.b.current_block().expect("translating into a block");
+        if g.complete {
+            self.b.set_cold_block(miss);
+        }
         if let Some(counter) = self.env.guard_misses {
             // Statistics (logging runs only): a racy add is enough.
             let addr = self.b.ins().iconst(I64, counter as *const _ as i64);
@@ -2375,11 +2437,20 @@ impl<'e, 'f> Translator<'e, 'f> {
             let n = self.b.ins().iadd_imm_s(n, 1);
             self.b.ins().store(flags, n, addr, 0);
         }
+        let target = match dispatch {
+            Dispatch::Interface(index) => {
+                self.stack_restore(&args);
+                let t = self.itable_target(recv, index, m);
+                self.s.stack.truncate(depth_after);
+                t
+            }
+            _ => key,
+        };
         self.call_method(m, target, &args, depth_after);
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(join);
-        self.guarded_calls += 1;
+        self.guarded_calls += n;
         Ok(())
     }
 
@@ -2397,17 +2468,74 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     // ---- inlining -------------------------------------------------------------------
 
-    /// The implementation of a virtual call of `m` (vtable index `index`)
-    /// that is not statically bound, to inline behind a guard: the one
-    /// class-hierarchy analysis finds among the loaded classes (`cha.rs`),
-    /// if it passes [`Translator::inline_candidate`]'s tests.
-    fn guarded_candidate(&self, m: &'static Method, index: u32) -> Option<(&'static Method, Callee)> {
+    /// The implementations of a virtual call of `m` (vtable index
+    /// `index`) that is not statically bound, to inline behind guards on
+    /// the receiver's vtable entry: those class-hierarchy analysis finds
+    /// among the loaded classes (`cha.rs`, at most
+    /// [`MAX_GUARDED_TARGETS`]) that pass [`Translator::inline_candidate`]'s
+    /// tests, together within the method's budget.
+    fn guarded_candidates(&self, m: &'static Method, index: u32) -> Option<Guarded> {
         if self.outer.len() >= MAX_INLINE_DEPTH {
             return None;
         }
-        let t = super::cha::single_implementation(self.env.classes, m, index)?;
-        let callee = self.inline_candidate(Dispatch::Direct, t)?;
-        Some((t, callee))
+        let ts = super::cha::implementations(self.env.classes, m, index, MAX_GUARDED_TARGETS)?;
+        self.guarded_of(ts.into_iter().map(|t| (t as *const Method as i64, t)))
+    }
+
+    /// The implementations of an interface call of `m` (`index` among its
+    /// interface's methods), to inline behind guards on the receiver's
+    /// class: the loaded classes implementing the interface
+    /// (`cha.rs`, at most [`MAX_GUARDED_RECEIVERS`]) whose methods pass
+    /// [`Translator::inline_candidate`]'s tests, together within the
+    /// method's budget.
+    fn interface_candidates(&self, m: &'static Method, index: u32) -> Option<Guarded> {
+        if self.outer.len() >= MAX_INLINE_DEPTH {
+            return None;
+        }
+        let rs = super::cha::interface_receivers(self.env.classes, m, index, MAX_GUARDED_RECEIVERS)?;
+        self.guarded_of(rs.into_iter().map(|(c, t)| (c as *const Class as i64, t)))
+    }
+
+    /// The guarded cases of `targets` (guard key, implementation): those
+    /// [`Translator::inline_candidate`] accepts, whose bytes together fit
+    /// the method's budget (one method's body decoded once per case that
+    /// names it); `None` when none does.
+    fn guarded_of(&self, targets: impl Iterator<Item = (i64, &'static Method)>) -> Option<Guarded> {
+        let mut cases = Vec::new();
+        let mut complete = true;
+        let mut bytes = 0;
+        for (key, t) in targets {
+            match self.inline_candidate(Dispatch::Direct, t) {
+                Some(c) if self.budget_left() >= bytes + c.bytes => {
+                    bytes += c.bytes;
+                    cases.push((key, t, c));
+                }
+                _ => complete = false,
+            }
+        }
+        (!cases.is_empty()).then_some(Guarded { cases, complete })
+    }
+
+    /// Whether the compiled method's call being translated (the current
+    /// instruction, or the call an inlined callee being translated was
+    /// inlined at) lies in one of its loops or is a recursive call of the
+    /// compiled method (a recursion's calls run as often as a loop's).
+    fn call_in_loop(&self) -> bool {
+        let root = self.outer.first().map_or(&self.s, |o| &o.scope);
+        let at = root.idx;
+        self.in_loop.get(at).copied().unwrap_or(false)
+            || matches!(root.ops.get(at), Some(Op::Invoke(_, m)) if std::ptr::eq(*m, root.m))
+    }
+
+    /// The bytecode bytes the current call may still inline: what is left
+    /// of [`LOOP_INLINE_BUDGET_BYTES`] in a loop of the compiled method,
+    /// of [`INLINE_BUDGET_BYTES`] outside.
+    fn budget_left(&self) -> usize {
+        if self.call_in_loop() {
+            LOOP_INLINE_BUDGET_BYTES.saturating_sub(self.loop_inlined_bytes)
+        } else {
+            INLINE_BUDGET_BYTES.saturating_sub(self.inlined_bytes)
+        }
     }
 
     /// `m`'s body to inline at this call, or `None` for a real call: a
@@ -2415,7 +2543,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// method or a final class's) with bytecode, not synchronized, no
     /// monitor instructions, small, already decoded (it has run: decoding
     /// resolves, which may load classes, and a compilation runs in a safe
-    /// region), not already on the inlined chain, within the depth and the
+    /// region), on the inlined chain at most [`MAX_RECURSIVE_INLINE_LEVEL`] times, within the depth and the
     /// method's budget.
     fn inline_candidate(&self, dispatch: Dispatch, m: &'static Method) -> Option<Callee> {
         if !statically_bound(dispatch, m)
@@ -2427,10 +2555,20 @@ impl<'e, 'f> Translator<'e, 'f> {
             return None;
         }
         let bytes = m.code.as_ref()?.code.len();
-        if bytes > inline_limit(m) || self.inlined_bytes + bytes > INLINE_BUDGET_BYTES {
+        // The method being compiled is hot, compiled code of its own or not
+        // yet: a recursive call of it has the hot limit.
+        let root = self.outer.first().map_or(self.s.m, |o| o.scope.m);
+        let limit = if std::ptr::eq(root, m) {
+            HOT_INLINE_BYTES
+        } else {
+            inline_limit(m)
+        };
+        if bytes > limit || bytes > self.budget_left() {
             return None;
         }
-        if std::ptr::eq(self.s.m, m) || self.outer.iter().any(|o| std::ptr::eq(o.scope.m, m)) {
+        let on_chain = usize::from(std::ptr::eq(self.s.m, m))
+            + self.outer.iter().filter(|o| std::ptr::eq(o.scope.m, m)).count();
+        if on_chain > MAX_RECURSIVE_INLINE_LEVEL {
             return None;
         }
         let d = match m.decoded.get() {
@@ -2507,7 +2645,11 @@ impl<'e, 'f> Translator<'e, 'f> {
             scope,
             arg_slots: m.arg_slots as usize,
         });
-        self.inlined_bytes += c.bytes;
+        if self.call_in_loop() {
+            self.loop_inlined_bytes += c.bytes;
+        } else {
+            self.inlined_bytes += c.bytes;
+        }
         self.inlined_calls += 1;
         self.make_blocks();
         let mut slot = 0;
@@ -2551,10 +2693,37 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 }
 
+/// Per instruction of `ops`: whether it lies in a loop, between a
+/// backward branch's target and the branch (the natural loop's extent in
+/// javac's layout, where a loop's body is contiguous).
+fn in_loops(ops: &[Op]) -> Vec<bool> {
+    let mut in_loop = vec![false; ops.len()];
+    for (j, op) in ops.iter().enumerate() {
+        let t = match *op {
+            Op::If(_, t) | Op::IfICmp(_, t) | Op::IfACmp(_, t) | Op::IfNull(_, t) | Op::Goto(t) => t,
+            _ => continue,
+        };
+        if t.backward {
+            let from = (t.index as usize).min(j);
+            in_loop[from..=j].iter_mut().for_each(|x| *x = true);
+        }
+    }
+    in_loop
+}
+
 /// Whether a method's ops store into local 0 (a reference store: `this`
 /// replaced).
 fn stores_local_0(ops: &[Op]) -> bool {
     ops.iter().any(|op| matches!(op, Op::Store(_, 0)))
+}
+
+/// The guarded cases of a virtual or interface call: each guard's key (a
+/// `Method` for a vtable entry's guard, a `Class` for a receiver class's)
+/// with the implementation inlined behind it; `complete` when every
+/// implementation class-hierarchy analysis found is among them.
+struct Guarded {
+    cases: Vec<(i64, &'static Method, Callee)>,
+    complete: bool,
 }
 
 /// A callee to inline: its decoded form, ops, kinds and bytecode size.
