@@ -32,6 +32,15 @@
 //!   `fastpath_jit::template::gc_medium` (the queue push; the
 //!   collection-set test and forwarding load) in cold blocks before the
 //!   slow call.
+//! - [`load_gc_state`] and the `_with_state` forms of the barriers that
+//!   test the GC-state byte ([`satb_enqueue_with_state`],
+//!   [`load_reference_barrier_at_with_state`],
+//!   [`brooks_write_barrier_with_state`]): one load of the byte that
+//!   several barriers test, for a JIT that knows no stop for the
+//!   collector lies between them (the byte changes only there:
+//!   `fastpath::gc`'s `heap/mutator.rs`; C2 commons the `gc_state` loads
+//!   of one region the same way). The forms without the suffix load it
+//!   themselves.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -153,6 +162,24 @@ pub fn brooks_write_barrier(
     forwarding: i32,
     slow: FuncRef,
 ) -> (Value, Value) {
+    let state = load_gc_state(b, thread, gc_state);
+    brooks_write_barrier_with_state(b, state, thread, obj, val, state_bits, forwarding, slow)
+}
+
+/// [`brooks_write_barrier`] testing `state`, the GC-state byte
+/// [`load_gc_state`] loaded where nothing between it and this barrier
+/// stops for the collector.
+#[allow(clippy::too_many_arguments)] // the template's fields, one per argument
+pub fn brooks_write_barrier_with_state(
+    b: &mut FunctionBuilder<'_>,
+    state: Value,
+    thread: Value,
+    obj: Value,
+    val: Value,
+    state_bits: u8,
+    forwarding: i32,
+    slow: FuncRef,
+) -> (Value, Value) {
     let trusted = MemFlagsData::trusted();
     let (fast, call, resolve, cont) = (
         b.create_block(),
@@ -161,8 +188,7 @@ pub fn brooks_write_barrier(
         b.create_block(),
     );
     let (obj_out, val_out) = (b.append_block_param(cont, I64), b.append_block_param(cont, I64));
-    let gc = b.ins().uload8(I64, trusted, thread, gc_state);
-    let active = b.ins().band_imm_u(gc, i64::from(state_bits));
+    let active = b.ins().band_imm_u(state, i64::from(state_bits));
     b.ins().brif(active, call, &[], fast, &[]);
 
     b.switch_to_block(fast);
@@ -261,6 +287,22 @@ pub fn satb_enqueue(
     queue: &SatbQueueLayout,
     slow: FuncRef,
 ) {
+    let state = load_gc_state(b, thread, layout.gc_state);
+    satb_enqueue_with_state(b, state, thread, field, layout, queue, slow);
+}
+
+/// [`satb_enqueue`] testing `state`, the GC-state byte [`load_gc_state`]
+/// loaded where nothing between it and this barrier stops for the
+/// collector.
+pub fn satb_enqueue_with_state(
+    b: &mut FunctionBuilder<'_>,
+    state: Value,
+    thread: Value,
+    field: Value,
+    layout: &ThreadLayout,
+    queue: &SatbQueueLayout,
+    slow: FuncRef,
+) {
     let trusted = MemFlagsData::trusted();
     let (medium, check, push, call, cont) = (
         b.create_block(),
@@ -269,7 +311,7 @@ pub fn satb_enqueue(
         b.create_block(),
         b.create_block(),
     );
-    let marking = gc_state_test(b, thread, layout.gc_state, layout.marking_bit);
+    let marking = b.ins().band_imm_u(state, i64::from(layout.marking_bit));
     b.ins().brif(marking, medium, &[], cont, &[]);
 
     for cold in [medium, check, push] {
@@ -313,7 +355,8 @@ pub fn load_reference_barrier(
     forwarding: i32,
     slow: FuncRef,
 ) -> Value {
-    lrb(b, thread, obj, (field, 0), layout, cset, forwarding, slow)
+    let state = load_gc_state(b, thread, layout.gc_state);
+    lrb(b, state, thread, obj, (field, 0), layout, cset, forwarding, slow)
 }
 
 /// [`load_reference_barrier`] of a reference loaded from the field at
@@ -332,12 +375,53 @@ pub fn load_reference_barrier_at(
     forwarding: i32,
     slow: FuncRef,
 ) -> Value {
-    lrb(b, thread, obj, (base, offset), layout, cset, forwarding, slow)
+    let state = load_gc_state(b, thread, layout.gc_state);
+    lrb(
+        b,
+        state,
+        thread,
+        obj,
+        (base, offset),
+        layout,
+        cset,
+        forwarding,
+        slow,
+    )
+}
+
+/// [`load_reference_barrier_at`] testing `state`, the GC-state byte
+/// [`load_gc_state`] loaded where nothing between it and this barrier
+/// stops for the collector.
+#[allow(clippy::too_many_arguments)] // the template's fields, one per argument
+pub fn load_reference_barrier_at_with_state(
+    b: &mut FunctionBuilder<'_>,
+    state: Value,
+    thread: Value,
+    obj: Value,
+    base: Value,
+    offset: i32,
+    layout: &ThreadLayout,
+    cset: &CsetMap,
+    forwarding: i32,
+    slow: FuncRef,
+) -> Value {
+    lrb(
+        b,
+        state,
+        thread,
+        obj,
+        (base, offset),
+        layout,
+        cset,
+        forwarding,
+        slow,
+    )
 }
 
 #[allow(clippy::too_many_arguments)] // the template's fields, one per argument
 fn lrb(
     b: &mut FunctionBuilder<'_>,
+    state: Value,
     thread: Value,
     obj: Value,
     (base, offset): (Value, i32),
@@ -357,7 +441,7 @@ fn lrb(
     );
     let result = b.append_block_param(cont, I64);
     let resolved = b.append_block_param(done, I64);
-    let forwarded = gc_state_test(b, thread, layout.gc_state, layout.has_forwarded_bit);
+    let forwarded = b.ins().band_imm_u(state, i64::from(layout.has_forwarded_bit));
     b.ins().brif(forwarded, medium, &[], cont, &[obj.into()]);
 
     for cold in [medium, test, fwd, done] {
@@ -394,11 +478,17 @@ fn lrb(
     result
 }
 
-/// `bits` of the GC-state byte at `thread + gc_state` (non-zero when any
-/// is set): the barriers' idle test, a byte load and a byte `test`.
-fn gc_state_test(b: &mut FunctionBuilder<'_>, thread: Value, gc_state: i32, bits: u8) -> Value {
-    let gc = b.ins().load(I8, MemFlagsData::trusted(), thread, gc_state);
-    b.ins().band_imm_u(gc, i64::from(bits))
+/// The GC-state byte at `thread + gc_state` (an i8), which the SATB, LRB
+/// and Brooks write barriers test for their bits (the idle test: a byte
+/// `test` of this value and a branch). The byte changes only while its
+/// thread is stopped for the collector (`fastpath::gc`'s
+/// `Mutator::refresh_gc_state`, on every way out of a stop), so one load
+/// serves every barrier up to the next call that may stop: a safepoint
+/// poll, an allocation's slow path, a call of Java code or of the
+/// runtime. The barriers' own slow calls do not stop (the contract of
+/// `fastpath::gc`'s `satb_slow_entry`).
+pub fn load_gc_state(b: &mut FunctionBuilder<'_>, thread: Value, gc_state: i32) -> Value {
+    b.ins().load(I8, MemFlagsData::trusted(), thread, gc_state)
 }
 
 /// Fills the cold `block`: `slow(args)` through [`preserving_call`] (no

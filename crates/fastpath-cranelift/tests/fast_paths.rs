@@ -654,6 +654,70 @@ fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
 
 common::cases::brooks_wb_tests!(wb_function);
 
+/// The `_with_state` forms, each given the GC-state byte `load_gc_state`
+/// loaded before it, on the same cases as the forms that load it.
+mod with_state {
+    use super::*;
+    use fastpath_cranelift::{
+        brooks_write_barrier_with_state, load_gc_state, load_reference_barrier_at_with_state,
+        satb_enqueue_with_state,
+    };
+
+    fn satb_function(cache: &CodeCache) -> Entry {
+        let (l, q) = (gc_world::layout(), gc_world::queue());
+        let flush = gc_world::satb_flush as *const () as usize;
+        compile(cache, 2, None, &[flush], |b, a| {
+            let slow = import_library_slow_path(b, 0, LibraryPath::SatbEnqueue, true);
+            let state = load_gc_state(b, a[0], l.gc_state);
+            satb_enqueue_with_state(b, state, a[0], a[1], &l, &q, slow);
+            None
+        })
+    }
+
+    fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
+        let l = gc_world::layout();
+        let evacuate = gc_world::lrb_evacuate as *const () as usize;
+        compile(cache, 3, Some(I64), &[evacuate], |b, a| {
+            let slow = import_library_slow_path(b, 0, LibraryPath::Lrb, true);
+            let state = load_gc_state(b, a[0], l.gc_state);
+            Some(load_reference_barrier_at_with_state(
+                b, state, a[0], a[1], a[2], 0, &l, &cset, -8, slow,
+            ))
+        })
+    }
+
+    common::cases::gc_medium_tests!(satb_function, lrb_function);
+
+    fn wb_function<F: Copy>(cache: &CodeCache, gc_state: i32, slow: usize) -> F {
+        use brooks_world::{EVACUATION, HAS_FORWARDED};
+        let e = compile(cache, 4, None, &[slow], |b, args| {
+            let slow = import_library_slow_path(b, 0, LibraryPath::BrooksWb, true);
+            let state = load_gc_state(b, args[0], gc_state);
+            let (o, v) = brooks_write_barrier_with_state(
+                b,
+                state,
+                args[0],
+                args[1],
+                args[2],
+                EVACUATION | HAS_FORWARDED,
+                -8,
+                slow,
+            );
+            let flags = cranelift_codegen::ir::MemFlagsData::trusted();
+            b.ins().store(flags, o, args[3], 0);
+            b.ins().store(flags, v, args[3], 8);
+            None
+        });
+        // SAFETY: as `super::wb_function`'s: a complete `extern "C"
+        // fn(block, usize, usize, *mut [usize; 2])` reading the block's
+        // GC-state byte and the objects' forwarding words, writing only
+        // `out` (and the heap through the slow path).
+        unsafe { e.as_fn() }
+    }
+
+    common::cases::brooks_wb_tests!(wb_function);
+}
+
 // ---------------------------------------------------------------------
 // Data loads and stores, and the reference CAS on a real heap.
 

@@ -5,9 +5,15 @@
 //! with no barrier (no test of the GC-state byte); one tested and then
 //! used is loaded once and goes through one barrier; an array element
 //! only tested against null has no barrier either; three barriers in a
-//! row keep the values live across them in registers (no stack access on
-//! the path from the first barrier to the return but the epilogue's
-//! restores: the barriers' slow calls preserve every register).
+//! row test one load of the GC-state byte and keep the values live
+//! across them in registers (no stack access on the path from that load
+//! to the return but the epilogue's restores: the barriers' slow calls
+//! preserve every register). Between stops for the collector
+//! (`jit/facts.rs`): LRB, SATB and LRB with no call between test one load
+//! of the GC state, a call between two barriers loads it again after the
+//! call; stores and loads of one object's primitive fields read its
+//! layout word once, an inlined static call keeps `this` checked, and a
+//! reference tested against null is not tested again after its barrier.
 //!
 //! Run (a child VM per collector mode, `-Xcomp`, a 16 MiB heap, the
 //! heap verifier after every cycle): lists tested and followed while
@@ -58,6 +64,48 @@ const PROGRAM: &str = r#"public class Barriers {
         return next.n + first.n * 3 + second.n * 5 + n;
     }
 
+    // Two barriers, a call between: the GC state is loaded again after it.
+    int sumAcross() {
+        int a = first.n;
+        int b = one();
+        return a + b + second.n;
+    }
+
+    // Tested against null, then followed: the barrier's result is known
+    // non-null from the test of the loaded value (no second null check).
+    int nextN() {
+        if (next != null) {
+            return next.n;
+        }
+        return -1;
+    }
+
+    // Synchronized: never inlined, a real call.
+    static synchronized int one() {
+        return 1;
+    }
+
+    // A reference store between two reference loads: the LRB, the SATB
+    // barrier and the LRB test one load of the GC state.
+    int relink() {
+        first = next;
+        return second.n;
+    }
+
+    // Stores and loads of `this`'s primitive fields around an inlined
+    // static call: one read of the layout word, no null check of `this`.
+    int bump(int d) {
+        n += d;
+        n = n + abs(d);
+        return n;
+    }
+
+    // `Math.abs(int)`'s body, in a class initialized before any compiled
+    // call (no class-initialization check, whose cold call forgets facts).
+    static int abs(int a) {
+        return a < 0 ? -a : a;
+    }
+
     // Overrides of each method, loaded and called, and two more classes
     // overriding them again, loaded: the calls in `main` have four
     // targets, more than a JIT inlines behind guards, so each method is
@@ -86,6 +134,26 @@ const PROGRAM: &str = r#"public class Barriers {
         boolean hasSlot(int i) {
             return true;
         }
+
+        @Override
+        int sumAcross() {
+            return 0;
+        }
+
+        @Override
+        int relink() {
+            return 0;
+        }
+
+        @Override
+        int nextN() {
+            return 0;
+        }
+
+        @Override
+        int bump(int d) {
+            return 0;
+        }
     }
 
     static class Second extends Other {
@@ -111,6 +179,26 @@ const PROGRAM: &str = r#"public class Barriers {
         @Override
         boolean hasSlot(int i) {
             return true;
+        }
+
+        @Override
+        int sumAcross() {
+            return 0;
+        }
+
+        @Override
+        int relink() {
+            return 0;
+        }
+
+        @Override
+        int nextN() {
+            return 0;
+        }
+
+        @Override
+        int bump(int d) {
+            return 0;
         }
     }
 
@@ -138,13 +226,34 @@ const PROGRAM: &str = r#"public class Barriers {
         boolean hasSlot(int i) {
             return true;
         }
+
+        @Override
+        int sumAcross() {
+            return 0;
+        }
+
+        @Override
+        int relink() {
+            return 0;
+        }
+
+        @Override
+        int nextN() {
+            return 0;
+        }
+
+        @Override
+        int bump(int d) {
+            return 0;
+        }
     }
 
     public static void main(String[] args) {
         Barriers o = new Other();
         Object second = new Second();
         Object third = new Third();
-        int z = (o.hasNext() ? 1 : 0) + o.sum3() + (o.nextOrSelf() == null ? 0 : 1) + (o.hasSlot(0) ? 1 : 0);
+        int z = (o.hasNext() ? 1 : 0) + o.sum3() + (o.nextOrSelf() == null ? 0 : 1) + (o.hasSlot(0) ? 1 : 0)
+            + o.sumAcross() + o.relink() + o.bump(1) + o.nextN();
         Barriers tail = new Barriers(null, 1);
         Barriers b = new Barriers(tail, 2);
         b.first = tail;
@@ -157,6 +266,7 @@ const PROGRAM: &str = r#"public class Barriers {
             s += b.sum3();
             b.slots[1] = tail;
             s += (b.hasSlot(0) ? 100 : 0) + (b.hasSlot(1) ? 1000 : 0);
+            s += b.sumAcross() + b.relink() + b.bump(-3) + b.nextN() + tail.nextN();
         }
         System.out.println("sum " + (s + z));
     }
@@ -311,17 +421,19 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
     let shown = harness::listing(&all);
     assert_eq!(gc_state_tests(&all).len(), 1, "hasSlot's barriers:\n{shown}");
 
-    // Three barriers: from the first to the return, the stack is touched
+    // Three barriers on one load of the GC state (no call between them),
+    // each testing it: from the load to the return, the stack is touched
     // only by the epilogue (callee-saved registers restored, the frame
     // popped); no value is spilled around a barrier.
     let all = decode(vm, "sum3", "()I");
     let shown = harness::listing(&all);
     let tests = gc_state_tests(&all);
-    assert_eq!(tests.len(), 3, "sum3's barriers:\n{shown}");
+    assert_eq!(tests.len(), 1, "sum3 loads the GC state once:\n{shown}");
     let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
-    assert!(
-        tests[2] < first_ret,
-        "sum3's barriers are not on its path:\n{shown}"
+    assert_eq!(
+        state_bit_tests(&all[tests[0]..first_ret]),
+        3,
+        "sum3's three barriers on its path:\n{shown}"
     );
     let path = &all[tests[0]..=first_ret];
     let stack = |i: &Instruction| memory(i) && matches!(i.memory_base(), Register::RSP | Register::RBP);
@@ -343,6 +455,94 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
             "sum3 touches the stack between its barriers and its epilogue ({i}):\n{shown}"
         );
     }
+}
+
+/// The barriers' idle tests of a loaded GC-state byte: `test r8, bit`
+/// (the has-forwarded bit for the LRB, the marking bit for SATB).
+fn state_bit_tests(code: &[Instruction]) -> usize {
+    let l = fastpath_jit::ThreadLayout::fastpath().expect("fastpath's thread layout");
+    let bits = [u64::from(l.has_forwarded_bit), u64::from(l.marking_bit)];
+    code.iter()
+        .filter(|i| {
+            i.mnemonic() == Mnemonic::Test
+                && i.op0_kind() == OpKind::Register
+                && i.op1_kind() == OpKind::Immediate8
+                && bits.contains(&i.immediate8().into())
+        })
+        .count()
+}
+
+/// Reads of the layout word of an object (32 bits at `LAYOUT`, not on
+/// the stack).
+fn layout_reads(code: &[Instruction]) -> usize {
+    let at = fastpath_vm::jit::layout::LAYOUT as u64;
+    code.iter()
+        .filter(|i| {
+            memory(i)
+                && i.memory_displacement64() == at
+                && i.memory_index() == Register::None
+                && i.memory_size().size() == 4
+                && !matches!(i.memory_base(), Register::RSP | Register::RBP)
+        })
+        .count()
+}
+
+#[test]
+fn compiled_barriers_share_the_gc_state_between_stops_and_objects_their_layout() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-barriers-state");
+    harness::javac_sources(&dir, &dir, &[("Barriers", PROGRAM)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Barriers");
+
+    // A call between two reference loads: the GC state is loaded before
+    // each, with the call between the two loads.
+    let all = decode(vm, "sumAcross", "()I");
+    let shown = harness::listing(&all);
+    let tests = gc_state_tests(&all);
+    assert_eq!(tests.len(), 2, "sumAcross loads the GC state twice:\n{shown}");
+    assert!(
+        all[tests[0]..tests[1]].iter().any(harness::is_call),
+        "sumAcross: no call between its GC-state loads:\n{shown}"
+    );
+
+    // LRB, SATB, LRB with no call between: one load, three tests.
+    let all = decode(vm, "relink", "()I");
+    let shown = harness::listing(&all);
+    let tests = gc_state_tests(&all);
+    assert_eq!(tests.len(), 1, "relink loads the GC state once:\n{shown}");
+    assert_eq!(state_bit_tests(&all), 3, "relink's three barriers:\n{shown}");
+
+    // Two stores and three loads of `this`'s fields: one layout read; the
+    // inlined `abs` keeps `this` non-null (no test of a 64-bit register
+    // against itself: a null check; `abs` tests 32 bits).
+    let all = decode(vm, "bump", "(I)I");
+    let shown = harness::listing(&all);
+    assert_eq!(layout_reads(&all), 1, "bump reads its layout word once:\n{shown}");
+    assert_eq!(null_tests(&all), 0, "bump checks `this` against null:\n{shown}");
+
+    // `next` tested, then followed through its barrier: one null test on
+    // the way to the first return (the barrier's cold paths, after it,
+    // test the reference they resolve).
+    let all = decode(vm, "nextN", "()I");
+    let shown = harness::listing(&all);
+    let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
+    assert_eq!(
+        null_tests(&all[..first_ret]),
+        1,
+        "nextN tests `next` against null once:\n{shown}"
+    );
+}
+
+/// Tests of a 64-bit register against itself: a reference's null test.
+fn null_tests(code: &[Instruction]) -> usize {
+    code.iter()
+        .filter(|i| {
+            i.mnemonic() == Mnemonic::Test
+                && i.op0_kind() == OpKind::Register
+                && i.op1_kind() == OpKind::Register
+                && i.op0_register() == i.op1_register()
+                && i.op0_register().is_gpr64()
+        })
+        .count()
 }
 
 #[test]

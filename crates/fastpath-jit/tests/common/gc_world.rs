@@ -49,6 +49,18 @@ pub fn queue() -> SatbQueueLayout {
 /// the value that did not fit (as a runtime's flush-and-enqueue).
 static FLUSHED: Mutex<Vec<u64>> = Mutex::new(Vec::new());
 
+/// Held by each scenario below for its whole run, which starts by
+/// clearing what its slow path records in a static: a binary may run one
+/// scenario on several emitters' functions (tests on parallel threads).
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// [`ONE_AT_A_TIME`], also after another scenario's failed assertion.
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 pub extern "C" fn satb_flush(t: *mut TestThread, prev: u64) {
     // SAFETY: the generated code passes the test block it was given, live
     // for the call, only this thread's.
@@ -67,6 +79,8 @@ pub type SatbFn = extern "C" fn(*mut TestThread, *mut u64);
 /// overwritten value is recorded once, in order, the full buffer reaching
 /// the slow path.
 pub fn satb_records_every_overwritten_non_null_value_once(barrier: SatbFn) {
+    let _alone = one_at_a_time();
+    FLUSHED.lock().unwrap().clear();
     let mut t = Box::new(TestThread {
         gc_state: 0,
         satb_index: SLOTS * 8,
@@ -174,6 +188,8 @@ pub fn lrb_heap() -> LrbHeap {
 /// objects outside the collection set pass, a copied one resolves with no
 /// call, one not yet copied goes to the slow path once.
 pub fn lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path(h: &LrbHeap, lrb: LrbFn) {
+    let _alone = one_at_a_time();
+    EVACUATED.lock().unwrap().clear();
     let (a, b, c, d) = (h.a, h.b, h.c, h.d);
     let mut t = TestThread {
         gc_state: 0,

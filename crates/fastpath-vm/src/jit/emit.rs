@@ -49,29 +49,55 @@ impl Translator<'_, '_> {
         if self.has(Barrier::BrooksWb) {
             let slow = self.library_ref(LibraryPath::BrooksWb);
             let thread = self.thread_here();
-            fastpath_cranelift::brooks_write_barrier(
+            let state = self.gc_state();
+            let (from, first) = (self.here(), self.blocks_so_far());
+            let r = fastpath_cranelift::brooks_write_barrier_with_state(
                 &mut self.b,
+                state,
                 thread,
                 obj,
                 val,
-                self.env.thread.gc_state,
                 fastpath_jit::BrooksWriteBarrier::FASTPATH_STATE_BITS,
                 FORWARDING,
                 slow,
-            )
+            );
+            // The join: the slow path evacuates at most (no stop, no
+            // Java field written).
+            self.seal_since(first);
+            self.continue_from(from);
+            r
         } else {
             (self.resolve_read(obj), val)
         }
     }
 
-    /// The address of data word 0 of the resolved object `o`.
+    /// The GC-state byte the barriers test: the one loaded since the last
+    /// call or safepoint on the way here (`facts.rs`), else loaded here.
+    fn gc_state(&mut self) -> Value {
+        if let Some(v) = self.facts().gc_state {
+            return v;
+        }
+        let thread = self.thread_here();
+        let v = fastpath_cranelift::load_gc_state(&mut self.b, thread, self.env.thread.gc_state);
+        self.facts().gc_state = Some(v);
+        v
+    }
+
+    /// The address of data word 0 of the resolved object `o`: the one
+    /// computed on the way here (`facts.rs`), else from its layout word.
     fn data_of(&mut self, o: Value) -> Value {
+        let key = self.key(o);
+        if let Some(&d) = self.facts().data.get(&key) {
+            return d;
+        }
         // The layout word never changes: a read-only load.
         let flags = MemFlagsData::trusted().with_readonly();
         let nrefs = self.b.ins().uload32(flags, o, LAYOUT);
         let bytes = self.b.ins().ishl_imm_s(nrefs, 3);
         let base = self.b.ins().iadd(o, bytes);
-        self.b.ins().iadd_imm_s(base, i64::from(REFS))
+        let d = self.b.ins().iadd_imm_s(base, i64::from(REFS));
+        self.facts().data.insert(key, d);
+        d
     }
 
     /// The class of the object `obj` (not null): its class word.
@@ -139,10 +165,12 @@ impl Translator<'_, '_> {
         }
         let slow = self.library_ref(LibraryPath::Lrb);
         let thread = self.thread_here();
+        let state = self.gc_state();
         let first = self.blocks_so_far();
         // The field's address is computed on the slow path only.
-        let r = fastpath_cranelift::load_reference_barrier_at(
+        let r = fastpath_cranelift::load_reference_barrier_at_with_state(
             &mut self.b,
+            state,
             thread,
             v,
             base,
@@ -193,6 +221,13 @@ impl Translator<'_, '_> {
                 self.continue_from(from);
                 self.facts().raw_ref_fields.remove(&key);
                 self.facts().ref_fields.insert(key, v);
+                // Forwarding keeps a non-null reference non-null: the
+                // null test of the raw value holds for the barrier's.
+                let raw_key = self.key(raw);
+                if self.facts().nonnull.contains(&raw_key) {
+                    let v_key = self.key(v);
+                    self.facts().nonnull.insert(v_key);
+                }
                 return v;
             }
         }
@@ -220,14 +255,21 @@ impl Translator<'_, '_> {
         if self.has(Barrier::Satb) {
             let slow = self.library_ref(LibraryPath::SatbEnqueue);
             let thread = self.thread_here();
-            fastpath_cranelift::satb_enqueue(
+            let state = self.gc_state();
+            let (from, first) = (self.here(), self.blocks_so_far());
+            fastpath_cranelift::satb_enqueue_with_state(
                 &mut self.b,
+                state,
                 thread,
                 field,
                 &self.env.thread,
                 &self.env.satb,
                 slow,
             );
+            // The join: the cold paths push on the thread's SATB queue
+            // (no stop, no Java field written).
+            self.seal_since(first);
+            self.continue_from(from);
         }
         // Release: publishes the stored object's initialization.
         self.release_store(val, field);
@@ -461,7 +503,12 @@ impl Translator<'_, '_> {
                 // Only tested against null: no barrier (`only_null_tested`).
                 self.load_ref_raw(f, REFS)
             } else {
-                self.load_ref_at(f, REFS)
+                let from = self.here();
+                let v = self.load_ref_at(f, REFS);
+                // The barrier's join: its cold paths heal the element at
+                // most, which no fact names.
+                self.continue_from(from);
+                v
             }
         } else {
             if !proven {

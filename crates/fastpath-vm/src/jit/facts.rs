@@ -1,14 +1,27 @@
 //! What the translator has proven at the current point of a compiled
 //! method: values checked non-null, array lengths loaded, index checks
-//! passed, reference fields loaded. A later instruction that needs one
-//! reuses it instead of emitting the check or the load again.
+//! passed, objects' data addresses computed, reference fields loaded,
+//! the GC-state byte loaded. A later instruction that needs one reuses
+//! it instead of emitting the check or the load again.
 //!
 //! Where it sits: the translator (`translate.rs`, `emit.rs`) consults and
-//! records facts as it emits null checks, bounds checks, `arraylength`
-//! and `getfield`; Cranelift cannot find these itself (a reference load
-//! goes through the load-reference barrier, whose slow path is a call,
-//! and a check is a branch to a cold block, so neither is a pure value
-//! its GVN merges).
+//! records facts as it emits null checks, bounds checks, `arraylength`,
+//! field accesses and barriers; Cranelift cannot find these itself (a
+//! reference load goes through the load-reference barrier, whose slow
+//! path is a call, and a check is a branch to a cold block, so neither is
+//! a pure value its GVN merges; its alias analysis forgets every load at
+//! a store or an atomic access, and the layout word's `uload32` is no
+//! pure load to it).
+//!
+//! A null check records its value non-null after it; `ifnull` and
+//! `ifnonnull` record their operand non-null on the edge where it is
+//! (`Translator::cond_branch_facts`), and the load-reference barrier's
+//! result of a value so tested is non-null too (forwarding keeps a
+//! reference non-null).
+//!
+//! An inlined callee's first block starts with the facts at its call
+//! when nothing else enters it (`Translator::inline_call`): its
+//! arguments are the caller's values.
 //!
 //! Scope: a fact holds in the Cranelift block where it was recorded, and
 //! is carried only into blocks that block dominates and that are sealed
@@ -29,9 +42,29 @@
 //! value, so `this` and an index local keep their value along the chain.
 //!
 //! Invariants:
-//! - Pure facts (`nonnull`, `lengths`, `in_bounds`) depend on values only:
-//!   a value, once proven non-null or below a length, stays so, and an
-//!   array's length never changes.
+//! - Pure facts (`nonnull`, `lengths`, `in_bounds`, `data`) depend on
+//!   values only: a value, once proven non-null or below a length, stays
+//!   so, an array's length never changes, and an object's layout word
+//!   (from which its data address is computed) is written once, when the
+//!   object is made (`fastpath::gc`'s `Space::init_object`, or the
+//!   inline allocation), and copied unchanged with it by evacuation
+//!   (`copy_object`): the lock CASes the header, a word of its own, and
+//!   forwarding writes the word before the object. A key is a resolved
+//!   object, one address: after a stop for the collector the translator
+//!   reloads every reference, so a key never names a moved object.
+//! - `gc_state`, the GC-state byte loaded from the thread block, holds
+//!   until a call or a safepoint (`forget_memory`): the byte changes only
+//!   while its thread is stopped for the collector, which the thread
+//!   itself writes on every way out of a stop and nowhere else
+//!   (`fastpath::gc`'s `Mutator::refresh_gc_state`, called from
+//!   `stop_at_safepoint`, `safe_region` and the passive `collect`, all
+//!   behind a call of the runtime from compiled code). The barriers' own
+//!   slow calls (SATB enqueue, LRB, Brooks write barrier), which a
+//!   barrier's join carries facts across, never stop (the contract of
+//!   `fastpath::gc`'s `satb_slow_entry`). HotSpot's C2 expands the
+//!   barriers' `gc_state` tests as loads of the thread-local byte
+//!   (`gc/shenandoah/c2/shenandoahSupport.cpp`), which its GVN commons
+//!   within a region the same way.
 //! - Memory facts (`ref_fields`, `raw_ref_fields`) hold until anything may write the field
 //!   or orders memory: a `putfield` of a reference at the same index on
 //!   any object (two values may be one object), any call (helpers, Java
@@ -66,6 +99,10 @@ pub(super) struct BlockFacts {
     pub(super) lengths: HashMap<Value, Value>,
     /// (index, length) pairs with index < length, unsigned.
     pub(super) in_bounds: HashSet<(Value, Value)>,
+    /// Resolved object to the address of its data word 0.
+    pub(super) data: HashMap<Value, Value>,
+    /// The GC-state byte (i8), loaded since the last call or safepoint.
+    pub(super) gc_state: Option<Value>,
     /// (object, reference field index) to the value loaded from it.
     pub(super) ref_fields: HashMap<(Value, i64), Value>,
     /// (object, reference field index) to the value loaded from it whose
@@ -102,11 +139,12 @@ impl Facts {
 }
 
 impl BlockFacts {
-    /// Forgets every memory fact (a call, a safepoint, a monitor, a
-    /// volatile access).
+    /// Forgets every memory fact and the GC-state byte (a call, a
+    /// safepoint, a monitor, a volatile access).
     pub(super) fn forget_memory(&mut self) {
         self.ref_fields.clear();
         self.raw_ref_fields.clear();
+        self.gc_state = None;
     }
 
     /// Keeps only the facts `other` holds too, with the same values: the
@@ -115,6 +153,10 @@ impl BlockFacts {
         self.nonnull.retain(|v| other.nonnull.contains(v));
         self.lengths.retain(|a, len| other.lengths.get(a) == Some(len));
         self.in_bounds.retain(|p| other.in_bounds.contains(p));
+        self.data.retain(|o, d| other.data.get(o) == Some(d));
+        if self.gc_state != other.gc_state {
+            self.gc_state = None;
+        }
         self.ref_fields.retain(|k, v| other.ref_fields.get(k) == Some(v));
         self.raw_ref_fields
             .retain(|k, v| other.raw_ref_fields.get(k) == Some(v));
@@ -135,7 +177,7 @@ mod tests {
     #[test]
     fn facts_hold_in_their_block_and_where_carried() {
         let (a, b, c) = (Block::from_u32(0), Block::from_u32(1), Block::from_u32(2));
-        let (x, y) = (Value::from_u32(1), Value::from_u32(2));
+        let (x, y, z) = (Value::from_u32(1), Value::from_u32(2), Value::from_u32(3));
         let mut f = Facts::default();
         f.at(a).nonnull.insert(x);
         f.at(a).ref_fields.insert((x, 0), y);
@@ -155,9 +197,14 @@ mod tests {
         f.at(b).forget_ref_field(0);
         assert!(f.at(b).ref_fields.is_empty());
         assert!(!f.at(b).raw_ref_fields.contains_key(&(x, 0)));
+        f.at(b).data.insert(x, y);
+        f.at(b).gc_state = Some(z);
         f.at(b).forget_memory();
         assert!(f.at(b).raw_ref_fields.is_empty());
         assert!(f.at(b).nonnull.contains(&x));
+        // The data address is pure; the GC-state byte is not.
+        assert_eq!(f.at(b).data.get(&x), Some(&y));
+        assert_eq!(f.at(b).gc_state, None);
     }
 
     #[test]
@@ -180,7 +227,23 @@ mod tests {
         right.ref_fields.insert((x, 0), y);
         // The same field, another value: not a fact at the join.
         right.ref_fields.insert((x, 1), y);
+        left.data.insert(x, y);
+        right.data.insert(x, y);
+        left.data.insert(y, z);
+        right.data.insert(y, len);
+        left.gc_state = Some(z);
+        right.gc_state = Some(z);
+        let mut other_state = right.clone();
+        other_state.gc_state = Some(len);
+        let mut no_state = right.clone();
+        no_state.gc_state = None;
+        let (mut a, mut b) = (left.clone(), left.clone());
+        a.meet(&other_state);
+        b.meet(&no_state);
+        assert_eq!((a.gc_state, b.gc_state), (None, None));
         left.meet(&right);
+        assert_eq!(left.gc_state, Some(z));
+        assert_eq!(left.data, HashMap::from([(x, y)]));
         assert_eq!(left.nonnull, HashSet::from([x]));
         assert_eq!(left.lengths.get(&x), Some(&len));
         assert!(left.in_bounds.is_empty());

@@ -670,8 +670,13 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.s.blocks[i] = Some(self.b.create_block());
             }
         }
+        // An inlined callee's first instruction that no branch or handler
+        // enters is entered by the call's jump alone: the facts at the
+        // call hold there (`inline_call`).
+        let only_called =
+            self.s.exit.is_some() && edges_in[0] == 0 && !self.s.d.handlers.iter().any(|h| h.handler == 0);
         self.s.single_pred = (0..n)
-            .map(|i| leader[i] && !no_carry[i] && edges_in[i] == 1)
+            .map(|i| (leader[i] && !no_carry[i] && edges_in[i] == 1) || (i == 0 && only_called))
             .collect();
         self.s.join_edges = (0..n)
             .map(|i| {
@@ -779,6 +784,8 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         self.coarsening_entry();
         let first = self.s.blocks[0].expect("instruction 0 is reachable");
+        // The caller's facts, into a first block nothing else enters.
+        self.record_edge_facts(0);
         self.b.ins().jump(first, &[]);
         self.s.filled = true;
     }
@@ -1487,12 +1494,20 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     fn cond_branch(&mut self, c: Value, t: Target) {
-        self.cond_branch_below(c, t, None);
+        self.cond_branch_facts(c, t, None, None);
     }
 
     /// `cond_branch`, with `below`'s pair (`bounded.rs`) added to the
-    /// `in_bounds` facts of its edge (`true`: the taken one) only.
-    fn cond_branch_below(&mut self, c: Value, t: Target, below: Option<(bool, (Value, Value))>) {
+    /// `in_bounds` facts of its edge (`true`: the taken one) only, and
+    /// `nonnull`'s value (an `ifnull`/`ifnonnull` operand) to the
+    /// `nonnull` facts of its edge only.
+    fn cond_branch_facts(
+        &mut self,
+        c: Value,
+        t: Target,
+        below: Option<(bool, (Value, Value))>,
+        nonnull: Option<(bool, Value)>,
+    ) {
         let target = self.edge(t);
         let next = self.s.blocks[self.s.idx + 1].expect("the instruction after a branch is a leader");
         self.b.ins().brif(c, target, &[], next, &[]);
@@ -1500,9 +1515,14 @@ impl<'e, 'f> Translator<'e, 'f> {
         for (to, taken) in [(t.index as usize, true), (self.s.idx + 1, false)] {
             let pair = below.filter(|b| b.0 == taken).map(|b| b.1);
             let added = pair.is_some_and(|p| self.facts().in_bounds.insert(p));
+            let v = nonnull.filter(|n| n.0 == taken).map(|n| n.1);
+            let checked = v.is_some_and(|v| self.facts().nonnull.insert(v));
             self.record_edge_facts(to);
             if added {
                 self.facts().in_bounds.remove(&pair.expect("added"));
+            }
+            if checked {
+                self.facts().nonnull.remove(&v.expect("added"));
             }
         }
     }
@@ -1668,7 +1688,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let a = self.pop_v();
                 let r = self.b.ins().icmp(Self::int_cond(c), a, b);
                 let below = self.index_below(c, a, b);
-                self.cond_branch_below(r, t, below);
+                self.cond_branch_facts(r, t, below, None);
             }
             Op::IfACmp(eq, t) => {
                 let b = self.pop_v();
@@ -1685,7 +1705,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let a = self.pop_v();
                 let cc = if is_null { IntCC::Equal } else { IntCC::NotEqual };
                 let r = self.b.ins().icmp_imm_s(cc, a, 0);
-                self.cond_branch(r, t);
+                // The edge on which `a` is not null: `ifnull`'s fall-through,
+                // `ifnonnull`'s target.
+                let key = self.key(a);
+                self.cond_branch_facts(r, t, None, Some((!is_null, key)));
             }
             Op::Goto(t) => {
                 let target = self.edge(t);
@@ -2658,6 +2681,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             slot += k.slots();
         }
         let first = self.s.blocks[0].expect("instruction 0 is reachable");
+        // The caller's facts, into a first block nothing else enters.
+        self.record_edge_facts(0);
         self.b.ins().jump(first, &[]);
         self.s.filled = true;
         let mut result = Ok(());
