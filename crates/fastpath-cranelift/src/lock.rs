@@ -403,7 +403,7 @@ fn exit_top_tests(
     // recursive pair's loop-carried chain is `top`'s store, this load, the
     // pop's store (the library's `LockStack::top_low_byte` has the figures).
     let top32 = b.ins().load(I32, trusted, thread, layout.top);
-    let low = b.ins().band_imm(top32, 0xff);
+    let low = b.ins().band_imm_u(top32, 0xff);
     let top = b.ins().uextend(I64, low);
     let slot = b.ins().iadd(thread, top);
     let prev = b.ins().load(I64, trusted, slot, -8);
