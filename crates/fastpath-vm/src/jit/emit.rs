@@ -468,6 +468,16 @@ impl Translator<'_, '_> {
         len
     }
 
+    /// The first element's address and the length (zero-extended to 64
+    /// bits) of the primitive array `o` (resolved): the pointer and count a
+    /// leaf routine over the elements takes.
+    pub(super) fn prim_array_span(&mut self, o: Value) -> (Value, Value) {
+        let len = self.prim_array_length(o);
+        let len = self.b.ins().uextend(I64, len);
+        let first = self.b.ins().iadd_imm_s(o, i64::from(REFS + ELEMENTS));
+        (first, len)
+    }
+
     /// The address of element `i` of the primitive array `o` (resolved).
     fn prim_elem(&mut self, o: Value, i: Value, size: usize) -> Value {
         let i64v = self.b.ins().sextend(I64, i);

@@ -33,9 +33,8 @@
 //! (a string under construction) calls the method from a cold block.
 
 use cranelift_codegen::ir::types::{I32, I64};
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData};
+use cranelift_codegen::ir::InstBuilder;
 
-use super::layout::{ELEMENTS, LENGTH_WORD, REFS};
 use super::ops::{Dispatch, K};
 use super::translate::{Translator, Unsupported};
 use crate::link::{Kind, Method};
@@ -170,10 +169,7 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(set);
         self.b.seal_block(set);
         let chars = self.resolve_read(value);
-        let ro = MemFlagsData::trusted().with_readonly();
-        let len = self.b.ins().load(I32, ro, chars, REFS + LENGTH_WORD);
-        let len = self.b.ins().uextend(I64, len);
-        let first = self.b.ins().iadd_imm_s(chars, i64::from(REFS + ELEMENTS));
+        let (first, len) = self.prim_array_span(chars);
         let ch64 = self.b.ins().sextend(I64, ch);
         let from64 = self.b.ins().sextend(I64, from);
         let routine = string_index_of as unsafe extern "C" fn(*const u16, usize, i64, i64) -> i32;

@@ -381,10 +381,7 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(set);
         self.b.seal_block(set);
         let chars = self.resolve_read(value);
-        let ro = MemFlagsData::trusted().with_readonly();
-        let len = self.b.ins().load(I32, ro, chars, REFS + LENGTH_WORD);
-        let len = self.b.ins().uextend(I64, len);
-        let first = self.b.ins().iadd_imm_s(chars, i64::from(REFS + ELEMENTS));
+        let (first, len) = self.prim_array_span(chars);
         let routine = string_hash as unsafe extern "C" fn(*const u16, usize) -> i32;
         let h = self
             .call_leaf(routine as usize, &[first, len], true)
