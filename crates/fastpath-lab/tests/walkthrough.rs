@@ -19,7 +19,7 @@
 //! their ratios, and passes some by (`churn`, `contended-2t`), which
 //! leaves their own figures: either way no row moves, with address-space
 //! randomisation or
-//! without. So every row that is not [`CYCLE_SIZED`] must say `same`
+//! without. So every row that is not [`UNASSERTED`] must say `same`
 //! ([`MAY_MOVE`] is 0), with `compare`'s least change, 10%, as the margin
 //! for what one process fixes for one row and not for another (where its
 //! code and data sit). The one two-thread row, `contended-2t`, times how
@@ -33,7 +33,9 @@
 //! of one build at load 2–13), and in a whole-run shift they move about
 //! twice as much as the CAS pair (-38% against -18%), past both tests;
 //! they too must pair and be judged, and the 20% slowdown must still show
-//! wherever their intervals allow. And the slowdown must show on some rows
+//! wherever their intervals allow. `monitor-churn` is judged and printed
+//! too, not asserted: its time is the allocator's as much as the lock's
+//! (see [`UNASSERTED`]). And the slowdown must show on some rows
 //! at least: intervals so wide that nothing could move would pass the
 //! first half vacuously.
 
@@ -48,13 +50,12 @@ use fastpath_lab::report::jmh::{self, BenchResult, Metric};
 use fastpath_lab::stats::{serial_median_interval, CONFIDENCE};
 
 /// How many of the single-threaded rows asserted (neither the CAS pair nor
-/// [`CYCLE_SIZED`]) may move between two runs of one build: none. Over 520
+/// [`UNASSERTED`]) may move between two runs of one build: none. Over 520
 /// pairs of quick runs on a 2-vCPU guest at load 1.2–2.9 (70 pairs of
 /// runs back to back and 450 pairs drawn from the same 140 runs; 100 runs
 /// with address-space randomisation, 40 without; the CAS pair 12% or more
-/// apart in 113 pairs), `compare`'s rule moved one of these rows in two
-/// pairs, none of them back to back (monitor-churn: -25.6% on its own
-/// figure and -10.7% on its ratio; +35.2% and +13.1%), where the ratios
+/// apart in 113 pairs), `compare`'s rule moved none of them (it moved
+/// `monitor-churn`, now in [`UNASSERTED`], in two pairs), where the ratios
 /// alone moved 34 rows and the rows' own figures alone 278 (in 75 pairs).
 const MAY_MOVE: usize = 0;
 
@@ -78,9 +79,15 @@ const THREADED: &str = "contended-2t";
 /// peers) stayed that narrow at load 11.
 const MUST_SEE_SLOWDOWN: usize = 2;
 
-/// Rows of a few cycles, whose same-build verdict is not asserted (see
-/// the module's docs).
-const CYCLE_SIZED: [&str; 2] = ["recursive", "parking-lot-reentrant-recursive"];
+/// Rows whose same-build verdict is judged and printed, not asserted:
+/// the two of a few cycles (see the module's docs), and `monitor-churn`,
+/// whose time is mostly the allocator's (a monitor allocated, registered
+/// and freed per pair), which differs per process where one process's
+/// heap sits: it was the only row the rule moved in the 520 pairs below
+/// (-25.6% and +35.2% on its own figure), and CI saw it at 40.2 against
+/// 56.2 ns in two back-to-back quick runs (+38.4% on its ratio) with
+/// every other row within 2%.
+const UNASSERTED: [&str; 3] = ["recursive", "parking-lot-reentrant-recursive", "monitor-churn"];
 
 /// `fastpath lock --quick --only pairs --out dir`, its JSON file.
 fn quick_pairs(dir: &Path) -> PathBuf {
@@ -158,7 +165,7 @@ fn samples(r: &BenchResult) -> Vec<f64> {
 /// What two runs of one build must show: the CAS pair as `reference`,
 /// every single-threaded row judged on its ratio to it too, and (where
 /// [`TIMING_ASSERTED`]) at most [`MAY_MOVE`] of the rows that are not
-/// [`CYCLE_SIZED`] moved, each by less than 30% of its ratio. `Err` says
+/// [`UNASSERTED`] moved, each by less than 30% of its ratio. `Err` says
 /// which rule failed, with the comparison.
 fn same_build_verdicts(rows: &BTreeMap<String, Row>, text: &str) -> Result<Vec<&'static str>, String> {
     let mut moved = Vec::new();
@@ -174,7 +181,7 @@ fn same_build_verdicts(rows: &BTreeMap<String, Row>, text: &str) -> Result<Vec<&
             ["same", "change", "baseline"].contains(&row.verdict.as_str()) && row.ratio_percent.is_finite(),
             "{name} is judged on its ratio to cas-pair: {text}"
         );
-        if row.verdict != "same" && !CYCLE_SIZED.contains(&name) {
+        if row.verdict != "same" && !UNASSERTED.contains(&name) {
             if TIMING_ASSERTED && row.ratio_percent.abs() >= 30.0 {
                 return Err(format!("{name} moved {:+.1}%:\n{text}", row.ratio_percent));
             }
