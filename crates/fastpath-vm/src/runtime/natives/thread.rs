@@ -12,7 +12,7 @@
 //! a `wait`); an interrupt sent before the thread registered is kept and
 //! delivered when it does.
 
-use std::sync::atomic::{fence, AtomicBool, Ordering};
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -108,28 +108,54 @@ pub const STATUS_ALIVE: i32 = 1;
 pub const STATUS_TERMINATED: i32 = 2;
 
 impl<B: BarrierSet> JThread<B> {
-    /// The record of `Thread` object `t`, made if it has none.
+    /// The record of `Thread` object `t`, made if it has none. Threads
+    /// racing to make the first record of one `Thread` agree on one: the
+    /// first to publish it in `eetop` wins and the others free theirs, so
+    /// an interrupt or an unpark marked on a record is never lost to a
+    /// record made beside it.
     pub fn thread_record(&self, t: usize) -> &'static ThreadRecord {
         if let Some(r) = self.started_thread_record(t) {
             return r;
         }
-        let r: &'static ThreadRecord = Box::leak(Box::default());
-        self.put_prim(
-            t,
-            fields(self.vm).eetop,
-            Kind::Long,
-            r as *const ThreadRecord as u64,
-        );
-        r
+        let fresh = Box::into_raw(Box::<ThreadRecord>::default());
+        // AcqRel on success: publishes the record's initialised fields to
+        // whoever reads `eetop` with Acquire (`started_thread_record`);
+        // Acquire on failure: reads the winner's record the same way.
+        match self
+            .eetop_cell(t)
+            .compare_exchange(0, fresh as u64, Ordering::AcqRel, Ordering::Acquire)
+        {
+            // SAFETY: `fresh` came from `Box::into_raw` and is now
+            // published for the process's life (never freed).
+            Ok(_) => unsafe { &*fresh },
+            Err(winner) => {
+                // SAFETY: `fresh` was never published; this is its only
+                // owner.
+                drop(unsafe { Box::from_raw(fresh) });
+                // SAFETY: a non-zero `eetop` holds a leaked `ThreadRecord`.
+                unsafe { &*(winner as usize as *const ThreadRecord) }
+            }
+        }
     }
 
     /// The record of `Thread` object `t` if it has one (it was started,
     /// interrupted or asked for its record before).
     pub fn started_thread_record(&self, t: usize) -> Option<&'static ThreadRecord> {
-        let p = self.get_prim(t, fields(self.vm).eetop, Kind::Long) as usize;
+        // Acquire: pairs with the publishing exchange in `thread_record`.
+        let p = self.eetop_cell(t).load(Ordering::Acquire) as usize;
         // SAFETY: a non-zero `eetop` holds a leaked `ThreadRecord`
         // (`thread_record`).
         (p != 0).then(|| unsafe { &*(p as *const ThreadRecord) })
+    }
+
+    /// `t`'s `eetop` field as an atomic cell, valid until the next
+    /// safepoint (the callers use it before one).
+    fn eetop_cell(&self, t: usize) -> &AtomicU64 {
+        // SAFETY: `eetop` is a `long` field of every `Thread` object, at an
+        // 8-aligned data offset; `data_mut` resolves `t` for writing (its
+        // to-space copy), whose data area lives until the next safepoint,
+        // and the reference does not outlive `&self`'s use before one.
+        unsafe { &*(self.data_mut(t).add(fields(self.vm).eetop as usize) as *const AtomicU64) }
     }
 
     /// Makes this native thread's `sync` identity the record's, delivering
