@@ -47,10 +47,8 @@ impl Drop for ObjLock {
             drop(guard);
             if self.heap.space.header(self.obj).is_inflated() {
                 // A monitor remembers this address: keep the region out of
-                // this cycle's collection set (see collector.rs).
-                self.heap.space.regions[self.region]
-                    .monitor_seen
-                    .store(true, Ordering::Relaxed);
+                // this cycle's collection set (`collector/cycle.rs`).
+                self.heap.space.note_monitor(self.region);
             }
         }
         // SeqCst: pairs with the collector's reading of pins in a pause

@@ -173,7 +173,7 @@ impl<B: BarrierSet> Mutator<B> {
             .lock_seen
             .store(true, Ordering::Relaxed);
         let header = self.pinned_header(target);
-        let before = self.lock_stack_objects();
+        let before = self.lock_stack_if_full();
         if !sync::try_enter(header) {
             // The object is on no lock-stack yet: pinned by hand across
             // the safe region, where pauses run and the enter may inflate
@@ -184,7 +184,13 @@ impl<B: BarrierSet> Mutator<B> {
             // SeqCst: as the pin.
             self.space().regions[index].pins.fetch_sub(1, Ordering::SeqCst);
         }
-        self.note_inflated(&before, target);
+        if let Some(before) = before {
+            self.note_inflated(before);
+        }
+        if header.is_inflated() {
+            // A monitor remembers this address.
+            self.space().note_monitor(index);
+        }
     }
 
     /// `monitorexit`: releases one level of `obj`'s monitor.
@@ -199,9 +205,11 @@ impl<B: BarrierSet> Mutator<B> {
         // SAFETY: `header` is the object's, which stays where it is during
         // the call (no safepoint).
         sync::exit(unsafe { std::pin::Pin::new_unchecked(header) })?;
-        // Left inflated: a monitor remembers this address (as
-        // ObjLock::drop).
-        self.space().note_monitor_if_inflated(target);
+        if header.is_inflated() {
+            // Left inflated: a monitor remembers this address (as
+            // ObjLock::drop).
+            self.space().note_monitor(self.space().region_index(target));
+        }
         Ok(())
     }
 

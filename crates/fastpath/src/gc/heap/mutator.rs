@@ -829,11 +829,25 @@ impl<B: BarrierSet> Mutator<B> {
         }
     }
 
-    /// This heap's objects on the thread's lock-stack, bottom first: before
-    /// a runtime call that may inflate some of them while the mutator runs
-    /// (a full lock-stack makes room, a `notify` claims a contender's
-    /// monitor), so that [`Self::note_inflated`] can flag them after.
-    pub(in crate::gc) fn lock_stack_objects(&self) -> HeldLocks {
+    /// This heap's objects on the thread's lock-stack, bottom first, if
+    /// the stack is full: a lock call that finds it full makes room by
+    /// inflating entries (`sync/lock_stack.rs`, HotSpot's
+    /// `ensure_lock_stack_space`) while the mutator runs, which
+    /// [`Self::note_inflated`] then flags. A call on a stack with room
+    /// inflates at most its own object, which the caller flags. `None`
+    /// costs one load and a compare, the uncontended enter's only
+    /// addition.
+    #[inline]
+    pub(in crate::gc) fn lock_stack_if_full(&self) -> Option<HeldLocks> {
+        if self.block.is_full() {
+            Some(self.lock_stack_objects())
+        } else {
+            None
+        }
+    }
+
+    #[cold]
+    fn lock_stack_objects(&self) -> HeldLocks {
         let s = self.space();
         let mut held = HeldLocks::default();
         let ls = self.block;
@@ -847,14 +861,14 @@ impl<B: BarrierSet> Mutator<B> {
     }
 
     /// After a runtime lock call: flags the region of each object of
-    /// `before` ([`Self::lock_stack_objects`]) and of `target` whose
-    /// header is inflated (`Space::note_monitor_if_inflated`).
-    pub(in crate::gc) fn note_inflated(&self, before: &HeldLocks, target: usize) {
+    /// `before` ([`Self::lock_stack_if_full`]) whose header is inflated
+    /// (`Space::note_monitor_if_inflated`).
+    #[cold]
+    pub(in crate::gc) fn note_inflated(&self, before: HeldLocks) {
         let s = self.space();
         for a in before.iter() {
             s.note_monitor_if_inflated(a);
         }
-        s.note_monitor_if_inflated(target);
     }
 
     // ---- the TLAB, in the thread block ----------------------------------------

@@ -577,20 +577,27 @@ impl Space {
     /// object is never copied, so the original names no lock anyway).
     #[cold]
     /// Flags the region of `obj` (an object of this heap, not moving
-    /// meanwhile) if its header names a monitor: the monitor remembers the
-    /// address, so the region stays out of this cycle's collection set
-    /// (`monitor_seen`), and freeing it releases a dead object's monitor
-    /// (`lock_seen`). Every runtime path after which a held or contended
-    /// lock may be inflated calls it (`collector/cycle.rs`, "Locked
-    /// objects").
+    /// meanwhile) if its header names a monitor ([`Space::note_monitor`]).
+    #[inline]
     pub(crate) fn note_monitor_if_inflated(&self, obj: usize) {
         if self.header(obj).is_inflated() {
-            let r = self.region(obj);
-            // Relaxed: read in pauses, which the safepoint orders after
-            // this mutator's writes (see `Region`).
-            r.lock_seen.store(true, Ordering::Relaxed);
-            r.monitor_seen.store(true, Ordering::Relaxed);
+            self.note_monitor(self.region_index(obj));
         }
+    }
+
+    /// Flags region `index`, which holds an object whose header names a
+    /// monitor: the monitor remembers the address, so the region stays out
+    /// of this cycle's collection set (`monitor_seen`), and freeing it
+    /// releases a dead object's monitor (`lock_seen`). Every runtime path
+    /// after which a held or contended lock may be inflated calls it
+    /// (`collector/cycle.rs`, "Locked objects").
+    #[inline]
+    pub(crate) fn note_monitor(&self, index: usize) {
+        let r = &self.regions[index];
+        // Relaxed: read in pauses, which the safepoint orders after this
+        // mutator's writes (see `Region`).
+        r.lock_seen.store(true, Ordering::Relaxed);
+        r.monitor_seen.store(true, Ordering::Relaxed);
     }
 
     pub(crate) fn release_dead_locks(&self, region: &Region) {
