@@ -347,6 +347,7 @@ pub(crate) fn keep_raw(r: *const LockRecord) {
 /// first; nothing once the thread's arena is gone. For the collector's
 /// view of what a stopping mutator holds (`gc/heap/mutator.rs`); `f` must
 /// not use the arena.
+#[cfg(not(loom))] // its one user, the heap, is not built under loom
 pub(crate) fn for_each_raw_object(mut f: impl FnMut(usize)) {
     let _ = ARENA.try_with(|a| {
         for &r in a.borrow().raw.iter() {
