@@ -50,6 +50,12 @@
 //! the last pause left, as HotSpot's compiled code sees the thread-local
 //! copy the last safepoint left.
 //!
+//! Every way into a stop also pins the regions of the objects the thread
+//! holds on its lock-stack (and legacy raw records) until the mutator runs
+//! again (`Mutator::pin_held_locks`): the collector's only view of those
+//! locks, which cost the uncontended lock nothing (`collector/cycle.rs`,
+//! "Locked objects").
+//!
 //! Roots are explicit: [`Mutator::alloc`] and [`Mutator::root`] push onto the
 //! mutator's handle stack (`roots.rs`), which the collector scans and
 //! updates in pauses. A [`Handle`] names a slot of it.
@@ -791,15 +797,8 @@ impl<B: BarrierSet> Mutator<B> {
     /// across the stop; [`Self::unpin_held_locks`] drops them.
     pub(in crate::gc) fn pin_held_locks(&self) -> HeldLocks {
         let s = self.space();
-        let mut held = HeldLocks::default();
-        let ls = self.block;
-        for i in 0..ls.len() {
-            let a = ls.at(i);
-            if s.contains(a) {
-                held.push(a);
-            }
-        }
-        if ls.mode() == thread::ThreadMode::Legacy {
+        let mut held = self.lock_stack_objects();
+        if self.block.mode() == thread::ThreadMode::Legacy {
             crate::sync::for_each_raw_object(|a| {
                 if s.contains(a) {
                     held.push(a);
@@ -846,6 +845,7 @@ impl<B: BarrierSet> Mutator<B> {
         }
     }
 
+    /// This heap's objects on the thread's lock-stack, bottom first.
     #[cold]
     fn lock_stack_objects(&self) -> HeldLocks {
         let s = self.space();
