@@ -452,11 +452,12 @@ fn an_unbalanced_monitorexit_throws_in_compiled_code() {
 /// the load-reference barrier set and the Brooks one (the inline enter and
 /// exit on the object resolved for writing): no increment is lost, every
 /// lock is released, and the heap verifier passes after every cycle (each
-/// run evacuates a few thousand objects). What the inline pin prevents, a
-/// concurrent cycle evacuating an object locked after marking scanned it,
-/// needs a narrower window than this run opens: a build without the pin
-/// passed it 6 times out of 6, so it checks the locks' bookkeeping under
-/// collection, not the pin.
+/// run evacuates a few thousand objects). A concurrent cycle evacuating
+/// an object locked after marking scanned it needs a narrower window than
+/// this run opens; the library's
+/// `a_lock_taken_after_marking_keeps_its_object_in_place` drives that
+/// window deterministically. This one checks the locks' bookkeeping under
+/// collection.
 #[test]
 fn compiled_locks_hold_across_collections() {
     let classes = classes("LockedWhileCollected", LOCKED_WHILE_COLLECTED);

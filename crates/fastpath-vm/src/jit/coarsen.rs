@@ -52,9 +52,9 @@
 //! the budget allows (below). A tail may poll for a safepoint with the
 //! lock deferred: the thread simply holds a lock at a safepoint, as
 //! inside any `synchronized` block, and a locked object's region is
-//! neither evacuated nor freed while the lock is held
-//! (`fastpath::gc::RegionLockMap`'s protocol), so the address `deferred`
-//! keeps stays the object's. Only lightweight locking coarsens (its
+//! neither evacuated nor freed while the lock is held (a stopped mutator
+//! pins its lock-stack's regions: `fastpath::gc`'s `collector/cycle.rs`,
+//! "Locked objects"), so the address `deferred` keeps stays the object's. Only lightweight locking coarsens (its
 //! lock-stack answers "held by this thread" inline); the other modes call
 //! the runtime at every exit.
 //!
@@ -67,8 +67,7 @@
 //! only when the budget is spent: so the budget is a latency bound for
 //! the other threads (they wait for up to `1 + rounds` rounds instead of
 //! one), paid for in throughput by the owner (one acquire and release,
-//! two CASes and two region pins, per `1 + rounds` rounds instead of per
-//! round). C2 bounds the same trade by its unroll factor: at most
+//! two CASes, per `1 + rounds` rounds instead of per round). C2 bounds the same trade by its unroll factor: at most
 //! `LoopMaxUnroll` (16) copies, fewer for a larger body (`LoopUnrollLimit`
 //! counts the body's nodes). Here [`rounds`] sizes each exit's budget,
 //! the releases it defers in a row, from its round (the body from the

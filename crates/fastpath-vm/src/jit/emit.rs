@@ -13,7 +13,7 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8};
-use cranelift_codegen::ir::{AtomicRmwOp, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use fastpath::gc::Barrier;
 use fastpath_cranelift::CardTable;
 use fastpath_jit::slow::LibraryPath;
@@ -965,14 +965,14 @@ impl Translator<'_, '_> {
 
     // ---- monitors ----------------------------------------------------------------------
     //
-    // With lightweight locking (`CompileEnv::region_locks`), `monitorenter`
+    // With lightweight locking (`CompileEnv::inline_locks`), `monitorenter`
     // and `monitorexit` are `fastpath_cranelift`'s guessing enter and exit
     // inline, on the object resolved for writing (its to-space copy),
     // guessing the neutral header every object starts with:
     //
     //   enter: top = [thread+top]; lock_enter_guessing(obj, neutral)
-    //          [thread+top] == top+8 ?  pin the region inline  :  cold: MonitorEnter
-    //   exit:  lock_exit_guessing(obj, neutral) == 0 ?  unpin inline  :  cold: MonitorExit
+    //          [thread+top] == top+8 ?  done  :  cold: MonitorEnter
+    //   exit:  lock_exit_guessing(obj, neutral) == 0 ?  done  :  cold: MonitorExit
     //
     // The emitters' own cold calls go to `LockMiss`/`UnlockMiss`, which do
     // nothing: the enter's miss leaves the lock-stack as it was (its push
@@ -980,13 +980,15 @@ impl Translator<'_, '_> {
     // returns "not done". The runtime's `MonitorEnter` then runs at a
     // safepoint published only on that cold branch (it may block in a safe
     // region, where the collector moves objects), so the uncontended path
-    // stores nothing to the frame. Every acquisition pins the object's
-    // region once and every release unpins it once, by whichever path
-    // (`fastpath::gc::RegionLockMap`'s protocol, `Mutator::lock`'s): a
-    // fast-locked object stays where its lock-stack entry says, a contended
-    // one (inflated by the runtime) where its monitor says, and an exit of
-    // either kind matches an enter of either kind. No safepoint lies
-    // between the inline CAS and the pin.
+    // stores nothing to the frame. The inline pair is the header CAS and
+    // the lock-stack push, the CAS and the pop: C2's two locked
+    // instructions. Nothing else records the lock: a fast-locked object
+    // stays where its lock-stack entry says because the thread's mutator
+    // pins the lock-stack's regions at each of its stops, the only points
+    // where a pause can run, and one the runtime inflated stays where its
+    // monitor says because the runtime call flags its region
+    // (`fastpath::gc`'s `collector/cycle.rs`, "Locked objects"). So an exit
+    // of either kind matches an enter of either kind.
     //
     // In the legacy and monitor modes the lock-stack is inactive (its top
     // above the end, so the inline paths would always miss): both call the
@@ -997,12 +999,12 @@ impl Translator<'_, '_> {
     /// `obj` in a root there: the operand stack or the frame's `sync_obj`).
     pub(super) fn monitor_enter_obj(&mut self, obj: Value, idx: usize) {
         self.facts().forget_memory();
-        let Some(map) = self.env.region_locks else {
+        if !self.env.inline_locks {
             let s = self.safepoint(idx, None);
             self.call_helper(Helper::MonitorEnter, &[obj]);
             self.reload(s);
             return;
-        };
+        }
         let trusted = MemFlagsData::trusted();
         let lock = self.env.lock;
         let zero = self.b.ins().iconst(I64, 0);
@@ -1013,22 +1015,8 @@ impl Translator<'_, '_> {
         let after = self.b.ins().load(I32, trusted, self.thread, lock.top);
         let pushed = self.b.ins().iadd_imm_s(top, 8);
         let locked = self.b.ins().icmp(IntCC::Equal, after, pushed);
-        let (fast, cold, join) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(locked, fast, &[], cold, &[]);
-
-        self.b.switch_to_block(fast);
-        let words = self.region_lock_words(&map, o);
-        let one = self.b.ins().iconst(I64, 1);
-        let pins = self.b.ins().iadd_imm_s(words, map.pins as i64);
-        // SeqCst (`lock xadd`): the protocol's, as `Mutator::lock`'s pin.
-        self.b.ins().atomic_rmw(I64, trusted, AtomicRmwOp::Add, pins, one);
-        let seen = self.b.ins().iconst(I8, 1);
-        self.b.ins().store(trusted, seen, words, map.lock_seen as i32);
-        self.b.ins().jump(join, &[]);
+        let (cold, join) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(locked, join, &[], cold, &[]);
 
         self.b.set_cold_block(cold);
         self.b.switch_to_block(cold);
@@ -1044,15 +1032,14 @@ impl Translator<'_, '_> {
     /// method's exit cannot fail: its enter succeeded).
     pub(super) fn monitor_exit_obj(&mut self, obj: Value, throws: bool) {
         self.facts().forget_memory();
-        let Some(map) = self.env.region_locks else {
+        if !self.env.inline_locks {
             let st = self.call_helper(Helper::MonitorExit, &[obj]).expect("a status");
             if throws {
                 let ok = self.b.ins().icmp_imm_s(IntCC::Equal, st, 0);
                 self.check_or_throw(ok, Helper::ThrowMonitorState, &[]);
             }
             return;
-        };
-        let trusted = MemFlagsData::trusted();
+        }
         let lock = self.env.lock;
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
@@ -1065,22 +1052,8 @@ impl Translator<'_, '_> {
             &lock,
             miss,
         );
-        let (fast, cold, join) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(st, cold, &[], fast, &[]);
-
-        self.b.switch_to_block(fast);
-        let words = self.region_lock_words(&map, o);
-        let minus_one = self.b.ins().iconst(I64, -1);
-        let pins = self.b.ins().iadd_imm_s(words, map.pins as i64);
-        // SeqCst: as the enter's pin.
-        self.b
-            .ins()
-            .atomic_rmw(I64, trusted, AtomicRmwOp::Add, pins, minus_one);
-        self.b.ins().jump(join, &[]);
+        let (cold, join) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(st, cold, &[], join, &[]);
 
         self.b.set_cold_block(cold);
         self.b.switch_to_block(cold);
@@ -1091,13 +1064,5 @@ impl Translator<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
-    }
-
-    /// The address of the lock words of the region holding the heap
-    /// object `o`.
-    fn region_lock_words(&mut self, map: &fastpath::gc::RegionLockMap, o: Value) -> Value {
-        let index = self.b.ins().ushr_imm_s(o, i64::from(map.region_shift));
-        let offset = self.b.ins().imul_imm_s(index, map.stride as i64);
-        self.b.ins().iadd_imm_s(offset, map.biased as i64)
     }
 }

@@ -245,10 +245,10 @@ pub struct CompileEnv {
     /// The counter a guarded inlined call's miss increments, when the
     /// JIT logs (`None`: misses are not counted).
     pub guard_misses: Option<&'static AtomicU64>,
-    /// The regions' lock words, when monitors are entered and exited
-    /// inline (the process runs lightweight locking); `None`: every
-    /// `monitorenter` and `monitorexit` calls the runtime.
-    pub region_locks: Option<fastpath::gc::RegionLockMap>,
+    /// Whether monitors are entered and exited inline (the process runs
+    /// lightweight locking); `false`: every `monitorenter` and
+    /// `monitorexit` calls the runtime.
+    pub inline_locks: bool,
     /// A `monitorexit` followed by local work and a `monitorenter` of the
     /// same object keeps the lock for a few rounds (`coarsen.rs`;
     /// `-XX:-EliminateLocks` turns it off, as HotSpot's C2).
@@ -531,7 +531,7 @@ impl Jit {
             vtable,
             bool_array,
             neutral: layout::neutral_header(),
-            region_locks: lightweight.then(|| m.region_lock_map()),
+            inline_locks: lightweight,
             coarsen_locks: self.eliminate_locks,
             classes: cha::Classes(&vm.loader),
             guard_misses: self.log.then_some(&vm.jit.stats.guard_misses),

@@ -560,7 +560,7 @@ fn translate_as(
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.in_loop = in_loops(&t.s.ops);
     t.make_blocks();
-    if env.region_locks.is_some() && env.coarsen_locks {
+    if env.inline_locks && env.coarsen_locks {
         t.coarsening = super::coarsen::Coarsening::new(&t.s.ops, &mut t.b);
     }
     match osr {
@@ -818,8 +818,8 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// synchronized method's lock, in the header's `sync_obj`, which the
     /// compiled method releases on its way out as its own; monitors the
     /// frame's `monitorenter`s hold stay held (compiled `monitorexit`s
-    /// release them as the interpreter's would: both use the same lock
-    /// words and region pins). No entry poll: the interpreter polled at
+    /// release them as the interpreter's would: both use the same header
+    /// and lock-stack, and neither pins per lock). No entry poll: the interpreter polled at
     /// the back edge that led here.
     fn prologue_osr(&mut self, at: usize) -> Result<(), Unsupported> {
         let target =

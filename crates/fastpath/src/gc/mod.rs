@@ -174,7 +174,7 @@ pub use barriers::jit_entry::{
     brooks_wb_slow_entry, cas_ref_slow_entry, g1_card_slow_entry, lrb_slow_entry, satb_slow_entry,
 };
 #[cfg(not(loom))]
-pub use heap::mutator::{Mutator, MutatorWaits, RegionLockMap};
+pub use heap::mutator::{Mutator, MutatorWaits};
 #[cfg(not(loom))]
 pub use heap::root_scanner::{RootScanner, RootScannerId};
 #[cfg(not(loom))]

@@ -1,7 +1,7 @@
 //! Unit tests: each barrier's fast and slow path, errors, and collections
 //! in both modes with the verifier on.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use std::time::Duration;
 
@@ -1314,40 +1314,120 @@ fn the_sole_marker_is_one_worker_without_assists() {
     }
 }
 
-/// The region lock map names the words `Mutator::lock` and
-/// `monitor_enter_unchecked` update: the pin count of the locked object's
-/// region (1 while locked, 0 after) and its lock-seen flag, and no other
-/// region's.
+/// How [`a_lock_taken_after_marking_keeps_its_object_in_place`] holds
+/// its object across final-mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HeldAs {
+    /// Not locked: the control.
+    Unlocked,
+    /// Fast-locked: on the lock-stack only.
+    LockStack,
+    /// Fast-locked, then inflated by a `wait` (off the lock-stack, held).
+    InflatedByWait,
+    /// Stack-locked through a raw record (legacy mode).
+    LegacyRecord,
+    /// A monitor from the start (monitor mode).
+    Monitor,
+}
+
+/// An object locked after marking scanned it (marking saw a plain unlocked
+/// header and flagged nothing) and before final-mark, in a region
+/// final-mark would otherwise choose (the control: the same object
+/// unlocked moves), stays where it is through the collection, its lock
+/// held and its data intact: a lock-stack entry or raw record because the
+/// mutator pins their regions on its way into the stop, an inflated lock
+/// because the call that inflated it flagged its region. While the
+/// mutator runs, no region is pinned (the uncontended lock takes none).
 #[test]
-fn region_lock_map_names_the_words_a_lock_updates() {
-    let h = heap(BarrierBits::SERIAL, GcMode::Passive, 4);
-    let mut m = h.mutator::<SerialBarriers>().unwrap();
-    let map = m.region_lock_map();
-    let words = |a: usize| map.biased.wrapping_add((a >> map.region_shift) * map.stride);
-    // SAFETY: the map's words of a heap address (the documented lookup),
-    // live while the heap is; read as the atomics they are.
-    let pins = |a: usize| unsafe { (*((words(a) + map.pins) as *const AtomicUsize)).load(Ordering::SeqCst) };
-    // SAFETY: as `pins`.
-    let seen =
-        |a: usize| unsafe { (*((words(a) + map.lock_seen) as *const AtomicBool)).load(Ordering::SeqCst) };
-    let o = m.alloc(0, 1).unwrap();
-    let a = m.get(o).unwrap().addr();
-    let first = h.inner.space.regions[0].bottom;
-    assert_eq!(words(first), h.inner.space.regions.as_ptr() as usize);
-    assert_eq!((pins(a), seen(a)), (0, false));
-    let lock = m.lock(o).unwrap();
-    assert_eq!((pins(a), seen(a)), (1, true), "Mutator::lock's words");
-    drop(lock);
-    // SAFETY: an object of this heap.
-    unsafe { m.monitor_enter_unchecked(a) };
-    assert_eq!(pins(a), 1, "monitor_enter_unchecked pins the same word");
-    // SAFETY: as above.
-    unsafe { m.monitor_exit_unchecked(a) }.unwrap();
-    assert_eq!(pins(a), 0);
-    let others = h.inner.space.regions.iter().filter(|r| r.bottom != first);
-    for r in others {
-        assert_eq!(r.pins.load(Ordering::SeqCst), 0);
+fn a_lock_taken_after_marking_keeps_its_object_in_place() {
+    use crate::sync::{holds_lock, set_current_thread_locking_mode, LockState, LockingMode};
+    let all = [
+        HeldAs::Unlocked,
+        HeldAs::LockStack,
+        HeldAs::InflatedByWait,
+        HeldAs::LegacyRecord,
+        HeldAs::Monitor,
+    ];
+    for held in all {
+        let mode = match held {
+            HeldAs::LegacyRecord => LockingMode::Legacy,
+            HeldAs::Monitor => LockingMode::Monitor,
+            _ => LockingMode::Lightweight,
+        };
+        set_current_thread_locking_mode(mode).unwrap();
+        let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
+        c.verify = true;
+        // Every region with live data is a candidate for the set.
+        c.aggressive = true;
+        let h = Heap::new(c).unwrap();
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+        let x = m.alloc(0, 1).unwrap();
+        m.write(m.get(x).unwrap(), 0, 77).unwrap();
+        let depth = m.roots_len();
+        for _ in 0..64 {
+            m.alloc(0, 7).unwrap(); // garbage beside it
+        }
+        m.truncate_roots(depth);
+        let before = m.get(x).unwrap().addr();
+        let s = &h.inner.space;
+        // Init-mark and the trace, as a cycle's (the LABs retired, as the
+        // mutator's stop for init-mark would).
+        m.retire_local_for_test();
+        s.clear_marks();
+        let mut stack = Vec::new();
+        h.inner.init_mark(&mut stack);
+        h.inner.trace_parallel(&mut stack);
+        assert!(s.is_marked(before), "{held:?}: scanned");
+        let region = s.region(before);
+        assert!(
+            !region.monitor_seen.load(Ordering::Relaxed),
+            "{held:?}: scanned unlocked"
+        );
+        if held != HeldAs::Unlocked {
+            // SAFETY: an object of this heap, rooted by `x` until the exit.
+            unsafe { m.monitor_enter_unchecked(before) };
+        }
+        if held == HeldAs::InflatedByWait {
+            // SAFETY: as above; the wait's safe region is one of this
+            // mutator's stops, before final-mark.
+            let r = unsafe { m.monitor_wait_unchecked(before, Some(Duration::ZERO)) };
+            assert!(r.is_ok() || r == Err(crate::sync::SyncError::TimedOut), "{r:?}");
+        }
+        let state = s.header(before).lock_state();
+        let expected = match held {
+            HeldAs::Unlocked => LockState::Unlocked,
+            HeldAs::LockStack | HeldAs::LegacyRecord => LockState::FastLocked,
+            HeldAs::InflatedByWait | HeldAs::Monitor => LockState::Inflated,
+        };
+        assert_eq!(state, expected, "{held:?}");
+        let pinned = || {
+            s.regions
+                .iter()
+                .map(|r| r.pins.load(Ordering::SeqCst))
+                .sum::<usize>()
+        };
+        assert_eq!(pinned(), 0, "{held:?}: nothing pinned while the mutator runs");
+        // Final-mark and the rest of the collection with this mutator
+        // stopped (a safe region is one of its ways into a stop).
+        let cycles = h.stats().cycles;
+        m.safe_region(|| h.inner.stw_evacuate_and_finish());
+        assert_eq!(h.stats().cycles, cycles + 1);
+        assert_eq!(pinned(), 0, "{held:?}: the stop's pins dropped");
+        let after = m.get(x).unwrap().addr();
+        if held == HeldAs::Unlocked {
+            assert_ne!(after, before, "unlocked, its region is chosen and it moves");
+        } else {
+            assert_eq!(after, before, "{held:?}: the locked object stays");
+            assert!(holds_lock(&s.header(after)), "{held:?}");
+            assert_eq!(m.read(m.get(x).unwrap(), 0).unwrap(), 77);
+            // SAFETY: as above.
+            unsafe { m.monitor_exit_unchecked(after) }.unwrap();
+            assert!(!holds_lock(&s.header(after)), "{held:?}");
+        }
+        assert_eq!(h.stats().verify_errors, Vec::<String>::new(), "{held:?}");
+        drop(m);
     }
+    set_current_thread_locking_mode(LockingMode::Lightweight).unwrap();
 }
 
 /// Shenandoah's abbreviated cycle (`HeapConfig::immediate_garbage_percent`):

@@ -212,12 +212,14 @@ impl Header {
     }
 
     /// The raw word, as it is now.
+    #[inline]
     pub fn raw(&self) -> usize {
         // Relaxed: a diagnostic snapshot; it orders nothing.
         self.word.load(Ordering::Relaxed)
     }
 
     /// The lock state, as it is now.
+    #[inline]
     pub fn lock_state(&self) -> LockState {
         match Mark(self.raw()).lock_bits() {
             UNLOCKED => LockState::Unlocked,
@@ -231,6 +233,7 @@ impl Header {
     }
 
     /// Whether a monitor is installed.
+    #[inline]
     pub fn is_inflated(&self) -> bool {
         self.lock_state() == LockState::Inflated
     }

@@ -216,6 +216,8 @@ pub use lifecycle::release_held_locks_of_current_thread;
 #[cfg(all(test, not(loom)))]
 use lock_stack::CAPACITY as LOCK_STACK_CAPACITY;
 pub use parker::{park, unpark};
+#[cfg(not(loom))]
+pub(crate) use record::for_each_raw_object;
 pub use record::LockRecord;
 pub use registry::live_monitors;
 pub use settings::{

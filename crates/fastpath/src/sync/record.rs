@@ -342,6 +342,22 @@ pub(crate) fn keep_raw(r: *const LockRecord) {
     with_arena(|a| a.raw.push(r));
 }
 
+/// Calls `f` with the object of each record on this thread's raw record
+/// stack (the legacy locks the record-less raw `enter` took), oldest
+/// first; nothing once the thread's arena is gone. For the collector's
+/// view of what a stopping mutator holds (`gc/heap/mutator.rs`); `f` must
+/// not use the arena.
+#[cfg(not(loom))] // its one user, the heap, is not built under loom
+pub(crate) fn for_each_raw_object(mut f: impl FnMut(usize)) {
+    let _ = ARENA.try_with(|a| {
+        for &r in a.borrow().raw.iter() {
+            // SAFETY: records on the raw stack are arena records of this
+            // thread, which live as long as the arena.
+            f(unsafe { (*r).object() });
+        }
+    });
+}
+
 /// The raw API's `exit(obj)`: takes the most recent record for the object at
 /// `obj` off the record stack.
 pub(crate) fn take_raw(obj: usize) -> Option<*const LockRecord> {

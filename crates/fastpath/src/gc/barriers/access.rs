@@ -29,6 +29,11 @@ use crate::sync;
 /// A lock on a heap object, held through `fastpath::sync`; dropping it
 /// unlocks. The object's region is pinned meanwhile: it is neither
 /// evacuated nor freed, so the lock-stack's address stays the object's.
+/// The pin lasts the guard's whole life, where the runtime lock calls
+/// (`monitor_enter_unchecked`) pin only while their mutator is stopped
+/// (`collector/cycle.rs`, "Locked objects"): a guard may outlive its
+/// mutator (the thread is then no mutator, and its stops are nobody's),
+/// and its legacy-mode record is a guard's, not a raw-API one.
 pub struct ObjLock {
     guard: Option<sync::HeaderGuard<'static>>,
     obj: usize,
@@ -42,10 +47,8 @@ impl Drop for ObjLock {
             drop(guard);
             if self.heap.space.header(self.obj).is_inflated() {
                 // A monitor remembers this address: keep the region out of
-                // this cycle's collection set (see collector.rs).
-                self.heap.space.regions[self.region]
-                    .monitor_seen
-                    .store(true, Ordering::Relaxed);
+                // this cycle's collection set (`collector/cycle.rs`).
+                self.heap.space.note_monitor(self.region);
             }
         }
         // SeqCst: pairs with the collector's reading of pins in a pause

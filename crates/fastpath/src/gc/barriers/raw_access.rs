@@ -131,42 +131,69 @@ impl<B: BarrierSet> Mutator<B> {
         sync::identity_hash(self.header_for_write(obj.addr).1)
     }
 
-    /// The header of `target` (a resolved object whose region is pinned)
-    /// as the `'static` pinned reference `sync` takes.
+    /// The header of `target` (a resolved object that stays where it is
+    /// for the call) as the `'static` pinned reference `sync` takes.
     fn pinned_header(&self, target: usize) -> std::pin::Pin<&'static Header> {
         // SAFETY: the header lives in the heap block, which outlives every
         // use below: each is inside a call on this mutator, which keeps its
-        // heap alive; the region is pinned (the caller counted a pin, or
-        // the current thread holds the lock, which holds one), so the
-        // object is neither evacuated nor freed meanwhile and the address
-        // stays its header.
+        // heap alive. The object is neither evacuated nor freed during the
+        // use (`collector/cycle.rs`, "Locked objects"): a use with no
+        // safepoint sees no pause; across a safe region the region is
+        // pinned, by the caller (a contended enter) or by the stop itself
+        // for an object on the thread's lock-stack or raw records, and a
+        // held object off both is inflated, its region flagged since the
+        // inflation or by marking (it is reachable: the callers'
+        // contract). So the address stays its header.
         unsafe { std::mem::transmute(self.space().header(target)) }
     }
 
     /// `monitorenter`: acquires `obj`'s monitor for the current thread
-    /// (reentrant), pinning its region until the matching exit. Uncontended:
-    /// one `sync::try_enter` and a pin count, no safepoint; contended: blocks
-    /// in a safe region (a safepoint: other `Obj`s die).
+    /// (reentrant). Uncontended: one `sync::try_enter`, no safepoint;
+    /// contended: blocks in a safe region (a safepoint: other `Obj`s die),
+    /// the object's region pinned meanwhile. While the lock is held the
+    /// object stays where it is (`collector/cycle.rs`, "Locked objects":
+    /// a stopped mutator pins its lock-stack's and raw records' regions, and
+    /// an inflated lock's region is flagged here or by marking).
     ///
     /// # Safety
     ///
     /// `obj` is an object of this mutator's heap (an address: the call may
     /// reach a safepoint, which no `Obj` survives; the locked object itself
-    /// stays where it is).
+    /// stays where it is). Until the matching exit the object stays
+    /// reachable from this mutator's roots (a [`crate::gc::Handle`], a
+    /// runtime's scanned frame), and the exit runs on this mutator: an
+    /// inflated lock's region is kept only while marking finds the object
+    /// live, and a lock-stack's only while its mutator stops.
     pub unsafe fn monitor_enter_unchecked(&mut self, obj: usize) {
         let (target, _) = self.header_for_write(obj);
-        let region = &self.space().regions[self.space().region_index(target)];
-        // SeqCst: as ObjLock's pin (`access.rs`).
-        region.pins.fetch_add(1, Ordering::SeqCst);
-        // Relaxed: as `Mutator::lock`.
-        region.lock_seen.store(true, Ordering::Relaxed);
+        let index = self.space().region_index(target);
+        // Relaxed: as `Mutator::lock`. Set before the enter: a contended
+        // one installs a monitor.
+        self.space().regions[index]
+            .lock_seen
+            .store(true, Ordering::Relaxed);
         let header = self.pinned_header(target);
+        let before = self.lock_stack_if_full();
         if !sync::try_enter(header) {
+            // The object is on no lock-stack yet: pinned by hand across
+            // the safe region, where pauses run and the enter may inflate
+            // it (a monitor then remembers this address).
+            // SeqCst: as ObjLock's pin (`access.rs`).
+            self.space().regions[index].pins.fetch_add(1, Ordering::SeqCst);
             self.safe_region(|| sync::enter(header));
+            // SeqCst: as the pin.
+            self.space().regions[index].pins.fetch_sub(1, Ordering::SeqCst);
+        }
+        if let Some(before) = before {
+            self.note_inflated(before);
+        }
+        if header.is_inflated() {
+            // A monitor remembers this address.
+            self.space().note_monitor(index);
         }
     }
 
-    /// `monitorexit`: releases one level of `obj`'s monitor and its pin.
+    /// `monitorexit`: releases one level of `obj`'s monitor.
     /// [`SyncError::IllegalMonitorState`] (nothing changed) if the current
     /// thread does not hold it.
     ///
@@ -175,17 +202,14 @@ impl<B: BarrierSet> Mutator<B> {
     /// `obj` is an object of this mutator's heap.
     pub unsafe fn monitor_exit_unchecked(&mut self, obj: usize) -> Result<(), SyncError> {
         let (target, header) = self.header_for_write(obj);
-        let region = &self.space().regions[self.space().region_index(target)];
-        // SAFETY: `header` is the object's; a successful exit means the
-        // thread held it, so the region was pinned until the unpin below.
+        // SAFETY: `header` is the object's, which stays where it is during
+        // the call (no safepoint).
         sync::exit(unsafe { std::pin::Pin::new_unchecked(header) })?;
         if header.is_inflated() {
-            // A monitor remembers this address: keep the region out of this
-            // cycle's collection set (as ObjLock::drop).
-            region.monitor_seen.store(true, Ordering::Relaxed);
+            // Left inflated: a monitor remembers this address (as
+            // ObjLock::drop).
+            self.space().note_monitor(self.space().region_index(target));
         }
-        // SeqCst: as ObjLock's unpin.
-        region.pins.fetch_sub(1, Ordering::SeqCst);
         Ok(())
     }
 
@@ -216,9 +240,14 @@ impl<B: BarrierSet> Mutator<B> {
         if !sync::holds_lock(header) {
             return Err(SyncError::IllegalMonitorState);
         }
-        // Held, hence pinned: the header stays put while we wait.
+        // Held: the safe region pins it if it is on the lock-stack or a
+        // raw record, else it is inflated and its region flagged (or found
+        // by marking), so the header stays put while we wait; after the
+        // wait it is inflated, and its region flagged.
         let header = self.pinned_header(target);
-        self.safe_region(|| sync::wait(header, timeout))
+        let r = self.safe_region(|| sync::wait(header, timeout));
+        self.space().note_monitor_if_inflated(target);
+        r
     }
 
     /// `Object.notify` (`all = false`) / `notifyAll`; how many waiters were
@@ -234,11 +263,16 @@ impl<B: BarrierSet> Mutator<B> {
             return Err(SyncError::IllegalMonitorState);
         }
         let header = self.pinned_header(target);
-        if all {
+        // A notify claims a monitor a contender installed over the
+        // thread's fast lock: the object leaves the lock-stack, held
+        // inflated, and its region is flagged.
+        let r = if all {
             sync::notify_all(header)
         } else {
             sync::notify(header)
-        }
+        };
+        self.space().note_monitor_if_inflated(target);
+        r
     }
 }
 

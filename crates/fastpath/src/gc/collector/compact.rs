@@ -14,9 +14,12 @@
 //! free region except those above a *fixed* region (below), so the free
 //! regions form one run at the top of the heap, and a request fits after
 //! it whenever the live data leaves room for it. A region is fixed when
-//! nothing in it may move: it holds an object locked through
-//! `Mutator::lock` (pinned), or a live object whose header names a lock
-//! (`monitor_seen`: `fastpath::sync`'s monitor remembers the address); a
+//! nothing in it may move: it is pinned (an `ObjLock`'s object, an
+//! object on a stopped mutator's lock-stack or legacy raw records, one a
+//! contended enter blocks on: `cycle.rs`, "Locked objects"), or it holds a
+//! live object whose header names a lock (`monitor_seen`: a lock-stack
+//! entry, a lock record or `fastpath::sync`'s monitor remembers the
+//! address); a
 //! fixed humongous object fixes its whole run. Every other region is a
 //! *target*, free ones included.
 //!

@@ -71,13 +71,66 @@
 //! will free (`AllocState::mutator_floor`), and the pacer's budget is set
 //! up again for that phase from the free space then.
 //!
-//! Locked objects: [`crate::gc::Mutator::lock`] pins the object's region; a
-//! pinned region is never chosen for the set nor freed, so a lock-stack
-//! entry or a monitor's object address never goes stale. Marking also
-//! flags a region holding a live object whose header is not plain unlocked
-//! (fast-locked, or inflated: a monitor remembers the object's address),
-//! and so does unlocking an object that a contended lock left inflated;
-//! final-mark never chooses a flagged region.
+//! Locked objects. A lock names its object by address where the collector
+//! cannot update it: a lock-stack entry (lightweight), a legacy lock
+//! record, a monitor's object field. So a region holding an object some
+//! thread holds locked, or whose header names a monitor, is never chosen
+//! for the set (the address must stay the object's) nor freed while the
+//! lock is held. Final-mark decides with four kinds of evidence:
+//!
+//! - *Marking* flags (`monitor_seen`) a region holding a live object whose
+//!   header was not plain unlocked when it was scanned (fast-locked,
+//!   stack-locked, inflated).
+//! - *Stopped mutators* pin (`pins`) the regions of the objects on their
+//!   thread's lock-stack and legacy raw-API records, on every way into a
+//!   stop (a poll, a safe region, a passive collection) until they run
+//!   again (`Mutator::pin_held_locks`). Final-mark is a pause: every
+//!   mutator is stopped, so every fast- or stack-locked object of a
+//!   mutator's thread is pinned then, however late it was locked.
+//! - *Runtime lock calls* (`barriers/raw_access.rs`, the interpreter's and
+//!   compiled code's slow paths) flag the region of each object they leave
+//!   inflated (`Space::note_monitor_if_inflated`: the entered object, the
+//!   exited one, the lock-stack entries a full stack inflated, a
+//!   claimed or waited-on monitor's), and pin by hand the object a
+//!   contended enter blocks on in its safe region (on no lock-stack yet).
+//!   A monitor is installed only by such a call, or inside a safe region
+//!   whose stop pinned the object, so an object inflated after marking
+//!   scanned it is flagged by the time its mutator next runs.
+//! - *`ObjLock`* (`Mutator::lock`) pins for its whole life.
+//!
+//! Why that suffices: take an object X held locked at final-mark of a cycle.
+//! If X is above its region's TAMS, the region took allocations during the
+//! cycle and is not a candidate. Otherwise X is marked (held objects stay
+//! reachable: the runtime lock calls' contract) and was scanned once,
+//! between init-mark and final-mark. Locked fast or stack-locked at
+//! final-mark: its mutator's stop pins it. Inflated at final-mark: if it
+//! was already inflated when scanned, marking flagged it; if it was
+//! inflated later, the call that inflated it flagged it (before final-mark:
+//! its mutator ran after it and stopped for the pause), or that call is
+//! still inside its safe region, its object pinned. Nothing else changes a
+//! header to inflated. Locks taken after final-mark are of resolved objects
+//! (every lock path resolves for writing first: compiled code's
+//! `resolve_write`, `header_for_write`, `Mutator::lock`), which lie outside
+//! the set, and the roots final-mark updates hold to-space references only;
+//! the next cycle's final-mark judges them again. Inflated objects nobody
+//! holds (a monitor not yet deflated) are flagged the same ways, and
+//! `lock_seen` makes freeing a region release a dead object's monitor.
+//! Full compaction (`compact.rs`) leaves pinned and flagged regions where
+//! they are, and runs inside a pause (every mutator stopped, the passive
+//! collector's own mutator pinning before it begins) or a passive
+//! collection, so it sees the same pins.
+//!
+//! So the uncontended lightweight lock costs compiled code what it costs
+//! HotSpot: the header CAS and the lock-stack push, and the CAS and pop
+//! to unlock, with no per-lock pin (a `lock xadd` on a shared region
+//! word, two per pair). HotSpot instead treats lock-stack entries as
+//! roots (`LockStack::oops_do`, walked from `JavaThread::oops_do`, so
+//! Shenandoah updates them when it moves a fast-locked object) and
+//! monitors' objects as weak handles the GC updates. Here the addresses
+//! are never updated: the objects they name are kept out of the set
+//! instead, at the cost of collecting a locked object's region one cycle
+//! later. A stop pins at most a lock-stack's worth of regions (and a legacy
+//! thread's raw records), once per stop rather than once per lock.
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
@@ -472,19 +525,7 @@ impl HeapInner {
         let mut stack = Vec::new();
         self.init_mark(&mut stack);
         self.trace_parallel(&mut stack);
-        if self.choose_cset(true) {
-            self.set_state(EVACUATION | HAS_FORWARDED);
-            self.evacuate_roots();
-            self.evacuate_cset(false);
-            self.set_state(HAS_FORWARDED);
-            self.init_update_refs();
-            self.update_refs(false);
-            self.update_roots();
-            self.set_state(0);
-            self.free_cset();
-        }
-        self.finish_cycle();
-        self.stats().cycles += 1;
+        self.stw_evacuate_and_finish();
         let r = rest();
         let work_cpu_time = thread_cpu_time().saturating_sub(cpu);
         self.count_collector_cpu(work_cpu_time);
@@ -498,6 +539,25 @@ impl HeapInner {
             resume: Duration::ZERO,
         });
         (index, r)
+    }
+
+    /// The passive collection after marking, stop-the-world: final-mark's
+    /// choice of the set (the whole free space may take copies), the
+    /// evacuation, update-refs, the set's release, the cycle's end.
+    pub(in crate::gc) fn stw_evacuate_and_finish(&self) {
+        if self.choose_cset(true) {
+            self.set_state(EVACUATION | HAS_FORWARDED);
+            self.evacuate_roots();
+            self.evacuate_cset(false);
+            self.set_state(HAS_FORWARDED);
+            self.init_update_refs();
+            self.update_refs(false);
+            self.update_roots();
+            self.set_state(0);
+            self.free_cset();
+        }
+        self.finish_cycle();
+        self.stats().cycles += 1;
     }
 
     /// End-of-cycle work inside the last pause: refine (clean) the cards,
@@ -531,7 +591,7 @@ impl HeapInner {
         }
     }
 
-    fn init_mark(&self, stack: &mut Vec<usize>) {
+    pub(in crate::gc) fn init_mark(&self, stack: &mut Vec<usize>) {
         for r in self.space.regions.iter() {
             r.tams.store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
             r.monitor_seen.store(false, Ordering::Relaxed);

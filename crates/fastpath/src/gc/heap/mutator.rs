@@ -50,12 +50,19 @@
 //! the last pause left, as HotSpot's compiled code sees the thread-local
 //! copy the last safepoint left.
 //!
+//! Every way into a stop also pins the regions of the objects the thread
+//! holds on its lock-stack (and legacy raw records) until the mutator runs
+//! again (`Mutator::pin_held_locks`): the collector's only view of those
+//! locks, which cost the uncontended lock nothing (`collector/cycle.rs`,
+//! "Locked objects").
+//!
 //! Roots are explicit: [`Mutator::alloc`] and [`Mutator::root`] push onto the
 //! mutator's handle stack (`roots.rs`), which the collector scans and
 //! updates in pauses. A [`Handle`] names a slot of it.
 
 use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -65,40 +72,6 @@ use super::space::{Lab, Pool, Space, CARD_SHIFT, CELL_OVERHEAD_WORDS};
 use crate::gc::barrier_set::BarrierSet;
 use crate::gc::settings::{Barrier, BarrierBits, GcMode};
 use crate::thread::{self, GcFields, ThreadBlock, SATB_BUFFER_WORDS};
-
-/// Where a region's lock words lie, for a JIT that locks heap objects
-/// inline ([`Mutator::region_lock_map`]): the words of the region of heap
-/// address `a` start at `biased + (a >> region_shift) * stride` (a
-/// wrapping computation; only heap addresses may be looked up), and live
-/// as long as the heap.
-///
-/// The protocol, the one [`Mutator::lock`] keeps (a locked object's region
-/// is neither evacuated nor freed while the lock is held, so the address
-/// on the lock-stack, or a monitor's, stays the object's):
-/// - after locking the object (resolved for writing: its to-space copy)
-///   and before the thread's next safepoint, add 1 to the `usize` at
-///   `pins` (SeqCst: a `lock xadd` on x86-64) and store 1 in the byte at
-///   `lock_seen` (Relaxed: read in pauses; a dead object's header may then
-///   still name a monitor, which freeing the region releases);
-/// - after unlocking it, subtract 1 at `pins` (SeqCst), and if its header
-///   was left inflated, take the library's exit instead
-///   (`monitor_exit_unchecked` also flags the region for the collector).
-///
-/// Each acquisition pins once, by whichever path took it, and each
-/// release unpins once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RegionLockMap {
-    /// The region table's address, biased by the heap's first region.
-    pub biased: usize,
-    /// Bytes from one region's words to the next's.
-    pub stride: usize,
-    /// log2 of the region size.
-    pub region_shift: u8,
-    /// Offset of the pin count (`usize`) in a region's words.
-    pub pins: usize,
-    /// Offset of the lock-seen flag (a byte, 0 or 1).
-    pub lock_seen: usize,
-}
 
 const _: () = assert!(
     super::safepoint::POLL_ARMED == thread::POLL_ARMED,
@@ -381,22 +354,6 @@ impl<B: BarrierSet> Mutator<B> {
     /// reads a fixed set. Only heap addresses may be looked up.
     pub fn cset_map(&self) -> (usize, u8) {
         (self.space().cset_biased(), self.space().region_shift as u8)
-    }
-
-    /// The regions' lock words as generated code updates them when it
-    /// locks a heap object inline, as [`Mutator::lock`] and
-    /// `monitor_enter_unchecked` do in Rust ([`RegionLockMap`]).
-    pub fn region_lock_map(&self) -> RegionLockMap {
-        let s = self.space();
-        let stride = std::mem::size_of::<super::space::Region>();
-        let base = s.regions.as_ptr() as usize;
-        RegionLockMap {
-            biased: base.wrapping_sub((s.base >> s.region_shift).wrapping_mul(stride)),
-            stride,
-            region_shift: s.region_shift as u8,
-            pins: std::mem::offset_of!(super::space::Region, pins),
-            lock_seen: std::mem::offset_of!(super::space::Region, lock_seen),
-        }
     }
 
     #[inline(always)]
@@ -697,6 +654,9 @@ impl<B: BarrierSet> Mutator<B> {
         self.heap.check_poison()?;
         match self.heap.config.mode {
             GcMode::Passive => {
+                // Stopped either way: running the collection, or for
+                // another mutator's.
+                let held = self.pin_held_locks();
                 let outcome = if self.heap.safepoint.begin(true) {
                     // A panic in the collection must not leave the other
                     // mutators stopped: poison, end the pause, report.
@@ -735,6 +695,7 @@ impl<B: BarrierSet> Mutator<B> {
                     }
                     Collected::Retry
                 };
+                self.unpin_held_locks(held);
                 self.refresh_gc_state();
                 self.heap.check_poison()?;
                 Ok(outcome)
@@ -762,11 +723,13 @@ impl<B: BarrierSet> Mutator<B> {
     fn stop_at_safepoint(&mut self) {
         let began = Instant::now();
         self.retire_local();
+        let held = self.pin_held_locks();
         let released = self
             .heap
             .safepoint
             .arrive_and_wait()
             .map(|r| (r.at, self.heap.record_resume(r)));
+        self.unpin_held_locks(held);
         self.refresh_gc_state();
         self.count_pause_wait(began, released);
     }
@@ -803,6 +766,11 @@ impl<B: BarrierSet> Mutator<B> {
     /// meanwhile (HotSpot's "in native"/"blocked"). `f` gets no heap access.
     pub fn safe_region<R>(&mut self, f: impl FnOnce() -> R) -> R {
         self.retire_local();
+        // Before `enter_safe`: a pause may begin as soon as this mutator is
+        // safe, and `f` may change the lock-stack (a contended enter pushes
+        // or inflates), so what it held on the way in is pinned from here
+        // to after `leave_safe` (no pause runs past that).
+        let held = self.pin_held_locks();
         self.heap.safepoint.enter_safe();
         let r = f();
         let leaving = Instant::now();
@@ -811,8 +779,96 @@ impl<B: BarrierSet> Mutator<B> {
             // Held at the exit by a pause.
             self.count_pause_wait(leaving, Some((released.at, cpu)));
         }
+        self.unpin_held_locks(held);
         self.refresh_gc_state();
         r
+    }
+
+    // ---- the locks a stopped mutator holds ------------------------------------
+
+    /// Pins the regions of this heap's objects the thread holds locked where
+    /// no header or monitor may say so to the collector: its lock-stack
+    /// entries (lightweight mode) and its raw-API lock records (legacy
+    /// mode). Called on every way into a stop, before this mutator counts
+    /// as stopped: a pause then finds each such region pinned, so
+    /// final-mark never chooses it and no cycle frees it while the thread
+    /// is stopped (`collector/cycle.rs`, "Locked objects"). While the
+    /// mutator runs, no pause can begin, so the pins are needed only
+    /// across the stop; [`Self::unpin_held_locks`] drops them.
+    pub(in crate::gc) fn pin_held_locks(&self) -> HeldLocks {
+        let s = self.space();
+        let mut held = self.lock_stack_objects();
+        if self.block.mode() == thread::ThreadMode::Legacy {
+            crate::sync::for_each_raw_object(|a| {
+                if s.contains(a) {
+                    held.push(a);
+                }
+            });
+        }
+        for a in held.iter() {
+            // SeqCst: read by the pause that this stop lets begin (ordered
+            // anyway by the safepoint's mutex; a `lock xadd` either way).
+            s.region(a).pins.fetch_add(1, Ordering::SeqCst);
+        }
+        held
+    }
+
+    /// Drops the pins of [`Self::pin_held_locks`], after the stop (no pause
+    /// runs until this mutator's next one). An object that the stop left
+    /// inflated (a contended enter inside a safe region made room on a
+    /// full lock-stack, a `wait` inflated it) has left the lock-stack but
+    /// is still held, and a monitor now remembers its address: its region
+    /// is flagged (`Space::note_monitor_if_inflated`) before the pin goes.
+    pub(in crate::gc) fn unpin_held_locks(&self, held: HeldLocks) {
+        let s = self.space();
+        for a in held.iter() {
+            s.note_monitor_if_inflated(a);
+            // SeqCst: as the pin.
+            s.region(a).pins.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// This heap's objects on the thread's lock-stack, bottom first, if
+    /// the stack is full: a lock call that finds it full makes room by
+    /// inflating entries (`sync/lock_stack.rs`, HotSpot's
+    /// `ensure_lock_stack_space`) while the mutator runs, which
+    /// [`Self::note_inflated`] then flags. A call on a stack with room
+    /// inflates at most its own object, which the caller flags. `None`
+    /// costs one load and a compare, the uncontended enter's only
+    /// addition.
+    #[inline]
+    pub(in crate::gc) fn lock_stack_if_full(&self) -> Option<HeldLocks> {
+        if self.block.is_full() {
+            Some(self.lock_stack_objects())
+        } else {
+            None
+        }
+    }
+
+    /// This heap's objects on the thread's lock-stack, bottom first.
+    #[cold]
+    fn lock_stack_objects(&self) -> HeldLocks {
+        let s = self.space();
+        let mut held = HeldLocks::default();
+        let ls = self.block;
+        for i in 0..ls.len() {
+            let a = ls.at(i);
+            if s.contains(a) {
+                held.push(a);
+            }
+        }
+        held
+    }
+
+    /// After a runtime lock call: flags the region of each object of
+    /// `before` ([`Self::lock_stack_if_full`]) whose header is inflated
+    /// (`Space::note_monitor_if_inflated`).
+    #[cold]
+    pub(in crate::gc) fn note_inflated(&self, before: HeldLocks) {
+        let s = self.space();
+        for a in before.iter() {
+            s.note_monitor_if_inflated(a);
+        }
     }
 
     // ---- the TLAB, in the thread block ----------------------------------------
@@ -882,6 +938,30 @@ impl<B: BarrierSet> Mutator<B> {
         if !cards.is_empty() {
             self.heap.card_queue().append(&mut cards);
         }
+    }
+}
+
+/// Objects a mutator holds locked, by address: a lock-stack's worth
+/// inline, more (legacy raw records) spilled to the heap.
+#[derive(Default)]
+pub(in crate::gc) struct HeldLocks {
+    inline: [usize; thread::LOCK_STACK_CAPACITY],
+    len: usize,
+    more: Vec<usize>,
+}
+
+impl HeldLocks {
+    fn push(&mut self, a: usize) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = a;
+            self.len += 1;
+        } else {
+            self.more.push(a);
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.inline[..self.len].iter().chain(self.more.iter()).copied()
     }
 }
 

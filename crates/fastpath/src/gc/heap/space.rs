@@ -86,17 +86,22 @@ pub(crate) struct Region {
     /// (evacuation failed): kept, not freed, at the cycle's end; a later
     /// cycle may collect it.
     pub(crate) evac_failed: AtomicBool,
-    /// Objects locked through [`crate::gc::Mutator::lock`]: a pinned region is
-    /// never evacuated nor freed.
+    /// Locks that keep the region where it is: each live
+    /// [`crate::gc::ObjLock`], each object a runtime call is blocked on
+    /// (`monitor_enter_unchecked`'s safe region), and, while their mutator
+    /// is stopped, each lock-stack entry and legacy raw record of its
+    /// thread (`Mutator::pin_held_locks`). A pinned region is never
+    /// evacuated nor freed.
     pub(crate) pins: AtomicUsize,
     /// A live object here had a header that was not plain unlocked (locked,
     /// or left inflated by a contended lock) during this cycle: the region
     /// is not evacuated, so a monitor's object address stays valid.
     pub(crate) monitor_seen: AtomicBool,
-    /// An object here was locked through [`crate::gc::Mutator::lock`] since the
-    /// region was last freed, so a dead object's header may still name a
-    /// monitor: freeing the region first releases those (see
-    /// [`Space::release_dead_locks`]). Sticky until then.
+    /// An object here may have had a monitor installed since the region
+    /// was last freed (locked through [`crate::gc::Mutator::lock`] or a
+    /// runtime lock call, or found inflated after one), so a dead object's
+    /// header may still name a monitor: freeing the region first releases
+    /// those (see [`Space::release_dead_locks`]). Sticky until then.
     pub(crate) lock_seen: AtomicBool,
     /// [`HUMONGOUS_START`] or [`HUMONGOUS_CONT`] when the region holds part
     /// of a humongous object (`humongous.rs`), else 0.
@@ -500,7 +505,7 @@ impl Space {
         debug_assert_eq!(
             self.header(obj).lock_state(),
             LockState::Unlocked,
-            "a locked object's region is pinned, never evacuated"
+            "a locked object's region is kept out of the set (collector/cycle.rs, \"Locked objects\")"
         );
         // Relaxed: the copy is published by the forwarding-word CAS (AcqRel)
         // that follows, not by this store.
@@ -571,6 +576,30 @@ impl Space {
     /// header word was copied and now belongs to the copy (and a locked
     /// object is never copied, so the original names no lock anyway).
     #[cold]
+    /// Flags the region of `obj` (an object of this heap, not moving
+    /// meanwhile) if its header names a monitor ([`Space::note_monitor`]).
+    #[inline]
+    pub(crate) fn note_monitor_if_inflated(&self, obj: usize) {
+        if self.header(obj).is_inflated() {
+            self.note_monitor(self.region_index(obj));
+        }
+    }
+
+    /// Flags region `index`, which holds an object whose header names a
+    /// monitor: the monitor remembers the address, so the region stays out
+    /// of this cycle's collection set (`monitor_seen`), and freeing it
+    /// releases a dead object's monitor (`lock_seen`). Every runtime path
+    /// after which a held or contended lock may be inflated calls it
+    /// (`collector/cycle.rs`, "Locked objects").
+    #[inline]
+    pub(crate) fn note_monitor(&self, index: usize) {
+        let r = &self.regions[index];
+        // Relaxed: read in pauses, which the safepoint orders after this
+        // mutator's writes (see `Region`).
+        r.lock_seen.store(true, Ordering::Relaxed);
+        r.monitor_seen.store(true, Ordering::Relaxed);
+    }
+
     pub(crate) fn release_dead_locks(&self, region: &Region) {
         // Relaxed: in a pause, or when the heap drops (see `Region`).
         let top = region.top.load(Ordering::Relaxed);
