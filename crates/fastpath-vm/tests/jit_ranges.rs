@@ -171,6 +171,19 @@ public class Ranges {
         return s + "";
     }
 
+    String stridedRefs(Object[] a, int start, int step) {
+        String s = "";
+        try {
+            for (int k = start; k < a.length; k += step) {
+                s += a[k];
+                a[k] = s;
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            return s + " " + e.getMessage();
+        }
+        return s;
+    }
+
     int inclusive(int[] a) {
         int s = 0;
         try {
@@ -233,6 +246,7 @@ public class Ranges {
         int allocated(int n) { return 0; }
         int sieve(int n) { return 0; }
         String strided(int[] a, int start, int step) { return ""; }
+        String stridedRefs(Object[] a, int start, int step) { return ""; }
         int grown(int n) { return 0; }
         int inclusive(int[] a) { return 0; }
         int swapped(int[] a, int[] b) { return 0; }
@@ -253,6 +267,7 @@ public class Ranges {
         int allocated(int n) { return 0; }
         int sieve(int n) { return 0; }
         String strided(int[] a, int start, int step) { return ""; }
+        String stridedRefs(Object[] a, int start, int step) { return ""; }
         int grown(int n) { return 0; }
         int inclusive(int[] a) { return 0; }
         int swapped(int[] a, int[] b) { return 0; }
@@ -273,6 +288,7 @@ public class Ranges {
         int allocated(int n) { return 0; }
         int sieve(int n) { return 0; }
         String strided(int[] a, int start, int step) { return ""; }
+        String stridedRefs(Object[] a, int start, int step) { return ""; }
         int grown(int n) { return 0; }
         int inclusive(int[] a) { return 0; }
         int swapped(int[] a, int[] b) { return 0; }
@@ -316,9 +332,12 @@ public class Ranges {
             r.strided(new int[] {1, 2, 3, 4, 5}, 0, 2),
             r.strided(new int[] {1, 2, 3, 4, 5}, -3, 1),
             r.strided(new int[] {1, 2, 3, 4, 5}, 1, Integer.MAX_VALUE),
+            r.stridedRefs(new Object[] {"a", "b", "c", "d"}, 1, 2),
+            r.stridedRefs(new Object[] {"a", "b", "c", "d"}, 2, Integer.MAX_VALUE),
         };
-        String want = "9|0 Index -3 out of bounds for length 5|2 Index -2147483648 out of bounds for length 5";
-        String got = strides[0] + "|" + strides[1] + "|" + strides[2];
+        String want = "9|0 Index -3 out of bounds for length 5|2 Index -2147483648 out of bounds for length 5"
+            + "|bd|c Index -2147483647 out of bounds for length 4";
+        String got = strides[0] + "|" + strides[1] + "|" + strides[2] + "|" + strides[3] + "|" + strides[4];
         if (r.sieve(5000) != 669 || !got.equals(want)) {
             throw new Error(r.sieve(5000) + " " + got);
         }
@@ -374,7 +393,11 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
     // sieve's inner access has no null check (nor has the rest of it).
     let throw_npe =
         fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>().addr(Helper::ThrowNpe) as u64;
-    for (name, desc) in [("sieve", "(I)I"), ("strided", "([III)Ljava/lang/String;")] {
+    for (name, desc) in [
+        ("sieve", "(I)I"),
+        ("strided", "([III)Ljava/lang/String;"),
+        ("stridedRefs", "([Ljava/lang/Object;II)Ljava/lang/String;"),
+    ] {
         let (n, listing) = checks(name, desc);
         assert!(n >= 1, "{name} lost its sign check:\n{listing}");
     }
