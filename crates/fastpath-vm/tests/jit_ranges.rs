@@ -8,6 +8,12 @@
 //! local reassigned after the length was read, the index stepped in the
 //! body, `a[i + 1]` below `a.length`, `n` changed after the allocation.
 //!
+//! An index proven below the length but not `>= 0` (`k += i` may wrap):
+//! the access keeps a test of the index's sign and nothing else, so a
+//! sieve's inner loop over `c = new boolean[n]` has no null check, and a
+//! stride that wraps past `Integer.MAX_VALUE` or a negative start throws
+//! the interpreter's `ArrayIndexOutOfBoundsException`, message included.
+//!
 //! An array held in a field (`jit/bounded.rs`): `this.v[i]` below
 //! `this.v.length` has no bounds check; it keeps it where the field may
 //! change between the test and the access (a store to it on a path in
@@ -138,6 +144,46 @@ public class Ranges {
         return s;
     }
 
+    int sieve(int n) {
+        boolean[] c = new boolean[n];
+        int count = 0;
+        for (int i = 2; i < n; i++) {
+            if (!c[i]) {
+                count++;
+                for (int k = i + i; k < n; k += i) {
+                    c[k] = true;
+                }
+            }
+        }
+        return count;
+    }
+
+    String strided(int[] a, int start, int step) {
+        int s = 0;
+        try {
+            for (int k = start; k < a.length; k += step) {
+                s += a[k];
+                a[k] = s;
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            return s + " " + e.getMessage();
+        }
+        return s + "";
+    }
+
+    String stridedRefs(Object[] a, int start, int step) {
+        String s = "";
+        try {
+            for (int k = start; k < a.length; k += step) {
+                s += a[k];
+                a[k] = s;
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            return s + " " + e.getMessage();
+        }
+        return s;
+    }
+
     int inclusive(int[] a) {
         int s = 0;
         try {
@@ -198,6 +244,9 @@ public class Ranges {
         int downTo(int[] a) { return 0; }
         void pairs(int[] a) { }
         int allocated(int n) { return 0; }
+        int sieve(int n) { return 0; }
+        String strided(int[] a, int start, int step) { return ""; }
+        String stridedRefs(Object[] a, int start, int step) { return ""; }
         int grown(int n) { return 0; }
         int inclusive(int[] a) { return 0; }
         int swapped(int[] a, int[] b) { return 0; }
@@ -216,6 +265,9 @@ public class Ranges {
         int downTo(int[] a) { return 0; }
         void pairs(int[] a) { }
         int allocated(int n) { return 0; }
+        int sieve(int n) { return 0; }
+        String strided(int[] a, int start, int step) { return ""; }
+        String stridedRefs(Object[] a, int start, int step) { return ""; }
         int grown(int n) { return 0; }
         int inclusive(int[] a) { return 0; }
         int swapped(int[] a, int[] b) { return 0; }
@@ -234,6 +286,9 @@ public class Ranges {
         int downTo(int[] a) { return 0; }
         void pairs(int[] a) { }
         int allocated(int n) { return 0; }
+        int sieve(int n) { return 0; }
+        String strided(int[] a, int start, int step) { return ""; }
+        String stridedRefs(Object[] a, int start, int step) { return ""; }
         int grown(int n) { return 0; }
         int inclusive(int[] a) { return 0; }
         int swapped(int[] a, int[] b) { return 0; }
@@ -270,6 +325,21 @@ public class Ranges {
         // after 1 + 2 + 3.
         if (f != 15 || vf != 15 || fs != -6 || fc != -6) {
             throw new Error(f + " " + vf + " " + fs + " " + fc);
+        }
+        // The primes below 5000, and strides: every other element, a
+        // negative start, a step that wraps past Integer.MAX_VALUE.
+        String[] strides = {
+            r.strided(new int[] {1, 2, 3, 4, 5}, 0, 2),
+            r.strided(new int[] {1, 2, 3, 4, 5}, -3, 1),
+            r.strided(new int[] {1, 2, 3, 4, 5}, 1, Integer.MAX_VALUE),
+            r.stridedRefs(new Object[] {"a", "b", "c", "d"}, 1, 2),
+            r.stridedRefs(new Object[] {"a", "b", "c", "d"}, 2, Integer.MAX_VALUE),
+        };
+        String want = "9|0 Index -3 out of bounds for length 5|2 Index -2147483648 out of bounds for length 5"
+            + "|bd|c Index -2147483647 out of bounds for length 4";
+        String got = strides[0] + "|" + strides[1] + "|" + strides[2] + "|" + strides[3] + "|" + strides[4];
+        if (r.sieve(5000) != 669 || !got.equals(want)) {
+            throw new Error(r.sieve(5000) + " " + got);
         }
     }
 }
@@ -319,6 +389,26 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
         let (n, listing) = checks(name, desc);
         assert_eq!(n, 0, "{name} keeps {n} bounds checks:\n{listing}");
     }
+    // Below the length, sign unknown: the sign test throws, and the
+    // sieve's inner access has no null check (nor has the rest of it).
+    let throw_npe =
+        fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>().addr(Helper::ThrowNpe) as u64;
+    for (name, desc) in [
+        ("sieve", "(I)I"),
+        ("strided", "([III)Ljava/lang/String;"),
+        ("stridedRefs", "([Ljava/lang/Object;II)Ljava/lang/String;"),
+    ] {
+        let (n, listing) = checks(name, desc);
+        assert!(n >= 1, "{name} lost its sign check:\n{listing}");
+    }
+    let sieve = harness::compiled_code(vm, "Ranges", "sieve", "(I)I").1;
+    let npes = calls_to(&sieve, throw_npe);
+    assert_eq!(
+        npes,
+        0,
+        "sieve keeps {npes} null checks:\n{}",
+        harness::listing(&sieve)
+    );
     for (name, desc) in [
         ("inclusive", "([I)I"),
         ("swapped", "([I[I)I"),

@@ -426,6 +426,33 @@ impl Translator<'_, '_> {
         self.s.in_range.access(self.s.idx)
     }
 
+    /// Whether the array access being translated has its array proven
+    /// non-null and its index below the length (`ranges.rs`): it needs
+    /// only [`Translator::index_sign`].
+    fn below_length(&self) -> bool {
+        self.s.in_range.below_length(self.s.idx)
+    }
+
+    /// The bounds check of an index proven below the length of the
+    /// resolved array `o`: `i >= 0`, the length loaded on the throwing
+    /// path only (the exception's message names it). `len_at` is the
+    /// length word's offset from `o`.
+    fn index_sign(&mut self, o: Value, i: Value, len_at: i32) {
+        let from = self.here();
+        let ok = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, i, 0);
+        let (bad, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(ok, cont, &[], bad, &[]);
+        self.b.set_cold_block(bad);
+        self.b.switch_to_block(bad);
+        let len = self
+            .b
+            .ins()
+            .load(I32, MemFlagsData::trusted().with_readonly(), o, len_at);
+        self.throw_with(Helper::ThrowIndex, &[i, len]);
+        self.b.switch_to_block(cont);
+        self.continue_from(from);
+    }
+
     /// Bounds check of `i` against `len`, throwing from a cold block; none
     /// when an earlier check on the way here proved it.
     fn bounds(&mut self, i: Value, len: Value) {
@@ -497,12 +524,15 @@ impl Translator<'_, '_> {
         self.s.stack.push(K::R);
         self.s.stack.push(K::I);
         let proven = self.in_range();
-        if !proven {
+        let below = !proven && self.below_length();
+        if !proven && !below {
             self.null_check(a);
         }
         let o = self.resolve_read(a);
         let v = if k == Kind::Ref {
-            if !proven {
+            if below {
+                self.index_sign(o, i, LAYOUT);
+            } else if !proven {
                 let len = self.ref_array_length(o);
                 self.bounds(i, len);
             }
@@ -521,7 +551,9 @@ impl Translator<'_, '_> {
                 v
             }
         } else {
-            if !proven {
+            if below {
+                self.index_sign(o, i, REFS + LENGTH_WORD);
+            } else if !proven {
                 let len = self.prim_array_length(o);
                 self.bounds(i, len);
             }
@@ -543,11 +575,15 @@ impl Translator<'_, '_> {
             self.s.stack.push(K::Hi);
         }
         let proven = self.in_range();
-        if !proven {
+        let below = !proven && self.below_length();
+        if !proven && !below {
             self.null_check(a);
         }
         if k == Kind::Ref {
-            if !proven {
+            if below {
+                let ro = self.resolve_read(a);
+                self.index_sign(ro, i, LAYOUT);
+            } else if !proven {
                 let ro = self.resolve_read(a);
                 let len = self.ref_array_length(ro);
                 self.bounds(i, len);
@@ -560,7 +596,10 @@ impl Translator<'_, '_> {
             let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
             self.store_ref_at(o, field, v);
         } else {
-            if !proven {
+            if below {
+                let ro = self.resolve_read(a);
+                self.index_sign(ro, i, REFS + LENGTH_WORD);
+            } else if !proven {
                 let ro = self.resolve_read(a);
                 let len = self.prim_array_length(ro);
                 self.bounds(i, len);

@@ -10,12 +10,14 @@
 
 use cranelift_codegen::ir::types::{F32, F64, I32, I64};
 use cranelift_codegen::ir::Type;
+use cranelift_codegen::isa::CallConv;
 
 /// A runtime function compiled code calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum Helper {
-    /// `(ctx)`: stop for a safepoint (the poll was armed).
+    /// `(ctx)`: stop for a safepoint (the poll was armed); called with
+    /// the `preserve_all` convention (`stop.rs`).
     Poll,
     /// `(ctx, class) -> obj` (0: an exception is pending): `new`, with the
     /// class's initialization.
@@ -136,6 +138,17 @@ impl Helper {
             Helper::LockMiss => (&[I64, I64], &[]),
             Helper::UnlockMiss => (&[I64, I64], &[I32]),
             Helper::SpinPause => (&[], &[]),
+        }
+    }
+
+    /// The calling convention compiled code calls it with: the poll's
+    /// stop goes through the register-preserving stub (`stop.rs`) that
+    /// `Jit::init` installs in its table slot; every other helper is a
+    /// System V function.
+    pub fn call_conv(self) -> CallConv {
+        match self {
+            Helper::Poll => CallConv::PreserveAll,
+            _ => CallConv::SystemV,
         }
     }
 

@@ -106,6 +106,13 @@ pub fn is_arraycopy(m: &Method) -> bool {
 ///
 /// `src` is readable and `dst` writable for `bytes` bytes (they may
 /// overlap); compiled code passes element ranges it has bounds-checked.
+///
+/// Never inlined: compiled code calls it by address, and one address is
+/// what a caller that takes it from another crate must find too (the
+/// decoded-code tests). rustc's cross-crate inlining of small functions
+/// (optimised builds) otherwise gives every crate that names a one-line
+/// function its own local copy, at another address.
+#[inline(never)]
 pub unsafe extern "C" fn conjoint_copy(dst: *mut u8, src: *const u8, bytes: usize) {
     // SAFETY: the caller's contract; `copy` allows the ranges to overlap.
     // glibc's `memmove` moves aligned chunks of at least 8 bytes but at

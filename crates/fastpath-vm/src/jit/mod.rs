@@ -60,6 +60,7 @@
 //! | `layout.rs` | the heap object layout compiled code reads |
 //! | `helpers.rs` | the runtime functions compiled code calls, as data |
 //! | `runtime.rs` | their implementations |
+//! | `stop.rs` | the safepoint poll's register-preserving stop |
 //! | `entry.rs` | calls from the interpreter and from Rust into compiled code |
 //! | `broker.rs` | the compile queue and the compiler thread |
 //!
@@ -91,6 +92,7 @@ pub mod ops;
 pub mod perfmap;
 pub mod ranges;
 pub mod runtime;
+pub mod stop;
 pub mod translate;
 
 use std::collections::HashMap;
@@ -508,6 +510,11 @@ impl Jit {
         let pause = fastpath_cranelift::install_pause(&cache).map_err(|e| e.to_string())?;
         helpers.0[Helper::SpinPause as usize] = pause.addr() as usize;
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(pause);
+        // The poll's stop: `poll::<B>` behind the register-preserving stub.
+        let stub = stop::stop_stub(helpers.addr(Helper::Poll), self.isa.frontend_config());
+        let stub = fastpath_cranelift::install(&cache, &*self.isa, stub, |_| 0).map_err(|e| e.to_string())?;
+        helpers.0[Helper::Poll as usize] = stub.addr() as usize;
+        self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(stub);
         // The locking mode is fixed at start: inline monitors where the
         // lock-stack is live (elsewhere the inline enter only fails over
         // to the runtime, a test and a branch more per lock).

@@ -1,12 +1,17 @@
 //! Range-check elimination: the array accesses whose index is proven in
 //! bounds from the bytecode, so the translator emits neither their null
-//! check nor their bounds check.
+//! check nor their bounds check, and those whose index is proven below the
+//! length only, which keep a test of the index's sign and nothing else.
 //!
 //! Where it sits: `translate.rs` runs [`in_range`] once per method it
 //! translates (the compiled method and each inlined callee), beside
 //! `kinds.rs` and `cold.rs`, and the array access emitters (`emit.rs`,
 //! `array_load`, `array_store`) skip both checks at an instruction it
-//! marks. It also tells which operands of each `if_icmp` are `>= 0`
+//! marks ([`Proofs::access`]), and skip the null check and test only
+//! `index >= 0` at one whose upper bound alone is proven
+//! ([`Proofs::below_length`]: a sieve's `for (k = i + i; k < n; k += i)
+//! a[k] = ...` over `a = new boolean[n]`, whose `k` may wrap negative).
+//! It also tells which operands of each `if_icmp` are `>= 0`
 //! ([`Proofs::nonneg_operands`]): `bounded.rs` turns a signed `i < len`
 //! whose `i` is one of them and whose `len` the translator loaded as an
 //! array's length into a passed bounds check, the proof for arrays this
@@ -76,6 +81,9 @@ pub struct Proofs {
     /// The array accesses (`ALoad`, `AStore`) whose array is not null and
     /// whose index is within its bounds on every path.
     access: Vec<bool>,
+    /// The array accesses (`ALoad`, `AStore`) whose array is not null and
+    /// whose index is below its length on every path, its sign unknown.
+    below_length: Vec<bool>,
     /// The `if_icmp` instructions' operands (the lower one, the top one)
     /// that are `>= 0` on every path.
     nonneg: Vec<(bool, bool)>,
@@ -86,6 +94,13 @@ impl Proofs {
     /// check nor its bounds check.
     pub fn access(&self, i: usize) -> bool {
         self.access.get(i).copied().unwrap_or(false)
+    }
+
+    /// Whether the array access at instruction `i` has its array not null
+    /// and its index below the length (`index >= 0` is all it needs to
+    /// check); also true where [`Proofs::access`] is.
+    pub fn below_length(&self, i: usize) -> bool {
+        self.below_length.get(i).copied().unwrap_or(false)
     }
 
     /// Which operands of the `if_icmp` at instruction `i` are `>= 0`
@@ -125,17 +140,20 @@ fn proven(code: &Code) -> Proofs {
     let Some(states) = solve(code) else {
         return Proofs::default();
     };
-    let access = (0..n)
+    let value_slots = |k: Kind| {
+        if matches!(k, Kind::Long | Kind::Double) {
+            2
+        } else {
+            1
+        }
+    };
+    let (access, below_length) = (0..n)
         .map(|i| match (&states[i], ops[i]) {
             (Some(st), Op::ALoad(_)) => st.access_proven(0),
-            (Some(st), Op::AStore(k)) => st.access_proven(if matches!(k, Kind::Long | Kind::Double) {
-                2
-            } else {
-                1
-            }),
-            _ => false,
+            (Some(st), Op::AStore(k)) => st.access_proven(value_slots(k)),
+            _ => (false, false),
         })
-        .collect();
+        .unzip();
     let nonneg = (0..n)
         .map(|i| match (&states[i], ops[i]) {
             (Some(st), Op::IfICmp(..)) if st.stack.len() >= 2 => {
@@ -145,7 +163,11 @@ fn proven(code: &Code) -> Proofs {
             _ => (false, false),
         })
         .collect();
-    Proofs { access, nonneg }
+    Proofs {
+        access,
+        below_length,
+        nonneg,
+    }
 }
 
 /// What a value on the operand stack is known to be.
@@ -296,11 +318,12 @@ impl State {
         }
     }
 
-    /// An array access whose value takes `value_slots` above the index.
-    fn access_proven(&self, value_slots: usize) -> bool {
+    /// An array access whose value takes `value_slots` above the index:
+    /// (in bounds, below the length).
+    fn access_proven(&self, value_slots: usize) -> (bool, bool) {
         let n = self.stack.len();
         if n < 2 + value_slots {
-            return false;
+            return (false, false);
         }
         let (array, index) = (self.stack[n - 2 - value_slots], self.stack[n - 1 - value_slots]);
         let (
@@ -311,12 +334,15 @@ impl State {
             },
         ) = (array, index)
         else {
-            return false;
+            return (false, false);
         };
-        // i >= 0, 0 <= off <= k and i + k < a.length: 0 <= i + off < a.length.
-        off >= 0
-            && self.nonneg.get(i as usize).copied().unwrap_or(false)
-            && self.below_k(i, a).is_some_and(|k| off as u32 <= k)
+        // 0 <= off <= k and i + k < a.length: i + off < a.length (and does
+        // not wrap, being below an int); with i >= 0 also 0 <= i + off.
+        let below = off >= 0 && self.below_k(i, a).is_some_and(|k| off as u32 <= k);
+        (
+            below && self.nonneg.get(i as usize).copied().unwrap_or(false),
+            below,
+        )
     }
 
     /// Forgets every fact and stack value naming local `slot`.
@@ -876,6 +902,63 @@ mod tests {
         assert_eq!(up_to_n(1), (true, false));
         // i + 2 may wrap past Integer.MAX_VALUE below n.
         assert_eq!(up_to_n(2), (false, false));
+    }
+
+    /// `for (int k = i + i; k <cond> a.length; k += i) a[k] = 1`, `a` in
+    /// local 0, `i` in 1, `k` in 2: (in range, below the length) at the
+    /// store (11).
+    fn strided(exit_if: Cond) -> (bool, bool) {
+        let ops = [
+            Op::Load(K::I, 1),
+            Op::Load(K::I, 1),
+            Op::Arith(K::I, Arith::Add),
+            Op::Store(K::I, 2),
+            Op::Load(K::I, 2),
+            Op::Load(K::R, 0),
+            Op::ArrayLength,
+            Op::IfICmp(exit_if, to(17, false)),
+            Op::Load(K::R, 0),
+            Op::Load(K::I, 2),
+            Op::Const(Const::I(1)),
+            Op::AStore(Kind::Byte),
+            Op::Load(K::I, 2),
+            Op::Load(K::I, 1),
+            Op::Arith(K::I, Arith::Add),
+            Op::Store(K::I, 2),
+            Op::Goto(to(4, true)),
+            Op::Return(None),
+        ];
+        let p = proven_straight(&ops, 3);
+        (p.access(11), p.below_length(11))
+    }
+
+    #[test]
+    fn a_stride_below_the_length_keeps_only_its_sign_test() {
+        // k < a.length: below it, but k + i may have wrapped negative.
+        assert_eq!(strided(Cond::Ge), (false, true));
+        // k <= a.length: not even below it.
+        assert_eq!(strided(Cond::Gt), (false, false));
+    }
+
+    #[test]
+    fn an_index_in_range_is_below_the_length() {
+        let ops = [
+            Op::Const(Const::I(0)),
+            Op::Store(K::I, 1),
+            Op::Load(K::I, 1),
+            Op::Load(K::R, 0),
+            Op::ArrayLength,
+            Op::IfICmp(Cond::Ge, to(12, false)),
+            Op::Load(K::R, 0),
+            Op::Load(K::I, 1),
+            Op::ALoad(Kind::Int),
+            Op::Store(K::I, 2),
+            Op::Iinc(1, 1),
+            Op::Goto(to(2, true)),
+            Op::Return(None),
+        ];
+        let p = proven_straight(&ops, 3);
+        assert!(p.access(8) && p.below_length(8));
     }
 
     #[test]

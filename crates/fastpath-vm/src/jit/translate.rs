@@ -1038,11 +1038,11 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     // ---- imports ----------------------------------------------------------------
 
-    fn import(&mut self, index: u32, params: &[Type], returns: &[Type]) -> FuncRef {
+    fn import(&mut self, index: u32, params: &[Type], returns: &[Type], conv: CallConv) -> FuncRef {
         if let Some(f) = self.imports.get(&index) {
             return *f;
         }
-        let mut sig = Signature::new(CallConv::SystemV);
+        let mut sig = Signature::new(conv);
         sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
         sig.returns.extend(returns.iter().map(|&t| AbiParam::new(t)));
         let sigref = self.b.import_signature(sig);
@@ -1063,7 +1063,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// The import of a helper.
     pub(super) fn helper_ref(&mut self, h: Helper) -> FuncRef {
         let (p, r) = h.signature();
-        self.import(h.index(), p, r)
+        self.import(h.index(), p, r, h.call_conv())
     }
 
     /// Calls `h`, the context first when it takes one; its first result.
@@ -1237,6 +1237,10 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// A safepoint poll reported at instruction `idx`: the thread block's
     /// poll byte tested inline, the stop in a cold block.
+    ///
+    /// The stop's call clobbers no register (`stop.rs`): the values live
+    /// around a loop need no callee-saved register or stack slot for its
+    /// sake. The references the safepoint spills are reloaded after it.
     pub(super) fn poll(&mut self, idx: usize) {
         let layout = self.env.thread;
         let thread = self.thread_here();
