@@ -80,6 +80,7 @@ pub mod dump;
 pub mod emit;
 pub mod entry;
 pub mod facts;
+pub mod fill;
 pub mod frame;
 pub mod helpers;
 pub mod index_of;
@@ -91,6 +92,7 @@ pub mod ops;
 pub mod perfmap;
 pub mod ranges;
 pub mod runtime;
+pub mod string_equals;
 pub mod translate;
 
 use std::collections::HashMap;
