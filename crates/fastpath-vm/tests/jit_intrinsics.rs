@@ -20,6 +20,12 @@
 //! (the fourth: a leaf call of a word-at-a-time scan) is checked against a
 //! plain loop at lengths 0..40 from every start and on surrogate pairs; its
 //! compiled method has a path to the return whose only call is the scan.
+//! `String.equals(Object)` (the fifth: inline tests, then a leaf call's
+//! compare) is checked on equal, different, longer, null and non-string
+//! arguments; its compiled method has a path to the return whose only call
+//! is the compare and one that calls nothing. A new `char[]` that an
+//! `arraycopy` fills (`fill.rs`) has a path to the return with no 16-byte
+//! zeroing store and no call but memmove.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -51,6 +57,18 @@ public class Copies {
 
     int find(String s, int ch, int from) {
         return s.indexOf(ch, from);
+    }
+
+    boolean same(String s, Object o) {
+        return s.equals(o);
+    }
+
+    // A new array that the copy fills from element 0 (`fill.rs`): not
+    // zeroed where the copy writes it.
+    char[] fresh(char[] v, int n) {
+        char[] r = new char[n];
+        System.arraycopy(v, 0, r, 0, n);
+        return r;
     }
 
     /** Character.digit's value for every code point below 0x600 (none
@@ -91,11 +109,31 @@ public class Copies {
         }
 
         @Override
+        boolean same(String s, Object o) {
+            return false;
+        }
+
+        @Override
+        char[] fresh(char[] v, int n) {
+            return null;
+        }
+
+        @Override
         void chars(char[] a, int from, char[] b, int to, int n) {
         }
     }
 
     static class Second extends Other {
+        @Override
+        boolean same(String s, Object o) {
+            return true;
+        }
+
+        @Override
+        char[] fresh(char[] v, int n) {
+            return v;
+        }
+
         @Override
         void three(int[] a, int[] b) {
         }
@@ -116,6 +154,16 @@ public class Copies {
     }
 
     static class Third extends Other {
+        @Override
+        boolean same(String s, Object o) {
+            return true;
+        }
+
+        @Override
+        char[] fresh(char[] v, int n) {
+            return v;
+        }
+
         @Override
         void three(int[] a, int[] b) {
         }
@@ -148,6 +196,8 @@ public class Copies {
         other.three(null, null);
         other.chars(null, 0, null, 0, 0);
         check(other.digitChar('1', 10) == -2 && other.digitInt('1', 10) == -2 && other.find("", 0, 0) == -2, "the override");
+        check(!other.same("", "") && other.fresh(null, 0) == null, "the overrides of same and fresh");
+        check(((Copies) second).same("a", "b") && ((Copies) third).same("a", "b"), "the other overrides");
         Copies c = new Copies();
         int[] a = {10, 11, 12, 13, 14};
         int[] b = new int[4];
@@ -251,6 +301,46 @@ public class Copies {
             npe = true;
         }
         check(npe, "indexOf on null");
+        // String.equals (a leaf call's compare after inline tests): every
+        // length 0..40 against itself, a copy, a copy one char different
+        // at every place (low and high byte), one longer, and non-strings.
+        StringBuilder grow = new StringBuilder();
+        for (int n = 0; n <= 40; n++) {
+            String s = grow.toString();
+            String t = new String(s.toCharArray());
+            check(c.same(s, s) && c.same(s, t) && c.same(t, s), "equals of length " + n);
+            check(!c.same(s, t + "x") && !c.same(s + "x", t), "equals of lengths " + n + ", " + (n + 1));
+            check(!c.same(s, null) && !c.same(s, grow) && !c.same(s, s.toCharArray()), "equals of non-strings");
+            for (int i = 0; i < n; i++) {
+                for (int flip : new int[] {1, 0x100}) {
+                    char[] d = s.toCharArray();
+                    d[i] ^= (char) flip;
+                    check(!c.same(s, new String(d)), "equals differing at " + i + " of " + n);
+                }
+            }
+            grow.append((char) ('a' + n % 26 + (n % 3) * 0x100));
+        }
+        boolean sameNpe = false;
+        try {
+            c.same(null, "a");
+        } catch (NullPointerException e) {
+            sameNpe = true;
+        }
+        check(sameNpe, "equals on null");
+        // A fresh array filled by the copy: every length, and the copy's
+        // exceptions (the array is dropped with them).
+        char[] letters = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ".toCharArray();
+        for (int n = 0; n <= 40; n++) {
+            char[] r = c.fresh(letters, n);
+            check(r.length == n && new String(r).equals(new String(letters, 0, n)), "fresh of " + n);
+        }
+        boolean freshThrew = false;
+        try {
+            c.fresh(letters, letters.length + 1);
+        } catch (ArrayIndexOutOfBoundsException e) {
+            freshThrew = e.getMessage().equals("arraycopy: last source index 47 out of bounds for char[46]");
+        }
+        check(freshThrew, "the fresh copy's exception");
         System.out.println("copies ok");
     }
 }
@@ -274,6 +364,30 @@ fn call_target(code: &[Instruction], k: usize) -> Option<u64> {
         OpKind::NearBranch64 => Some(call.near_branch_target()),
         _ => None,
     }
+}
+
+/// Whether some path from the entry to a `ret` (each conditional branch
+/// taken either way) passes only instructions `allowed` accepts (by index).
+fn path_through(code: &[Instruction], allowed: &dyn Fn(usize) -> bool) -> bool {
+    let succ = harness::successors(code);
+    let mut seen = vec![false; code.len()];
+    let mut stack = vec![0usize];
+    while let Some(k) = stack.pop() {
+        if k >= code.len() || seen[k] || !allowed(k) {
+            continue;
+        }
+        seen[k] = true;
+        if code[k].mnemonic() == Mnemonic::Ret {
+            return true;
+        }
+        stack.extend(succ[k].iter().copied());
+    }
+    false
+}
+
+/// A store of 16 bytes (the allocation's vector zeroing, `emit.rs`).
+fn wide_store(i: &Instruction) -> bool {
+    i.op_count() == 2 && i.op0_kind() == OpKind::Memory && i.memory_size().size() == 16
 }
 
 #[test]
@@ -336,6 +450,42 @@ fn compiled_primitive_arraycopy_calls_no_native() {
     assert!(
         (0..find.len()).any(|k| harness::is_call(&find[k]) && call_target(&find, k) == Some(scan)),
         "find does not call the string_index_of routine:\n{shown}"
+    );
+
+    // `String.equals`: a path to the return whose only call is the
+    // comparison's leaf routine, and none through the runtime's `Invoke`
+    // but from the cold block of a string under construction.
+    let chars_equal = fastpath_vm::jit::string_equals::chars_equal
+        as unsafe extern "C" fn(*const u16, *const u16, usize) -> i32 as usize as u64;
+    let (_, same) = harness::compiled_code(vm, "Copies", "same", "(Ljava/lang/String;Ljava/lang/Object;)Z");
+    let shown = harness::listing(&same);
+    let only_compare = |k: usize| call_target(&same, k) == Some(chars_equal);
+    assert!(
+        harness::path_to_ret(&same, &only_compare, true),
+        "no path through same calls the chars_equal routine and nothing else:\n{shown}"
+    );
+    assert!(
+        harness::path_to_ret(&same, &|_| false, false),
+        "every path through same calls something (no inline identity, null, class or length answer):\n{shown}"
+    );
+
+    // A new char[] the copy fills (`fill.rs`): a path from the entry to
+    // the return that calls nothing but the memmove routine and stores no
+    // 16 bytes (the allocation's zeroing); the fallback (the copy's cold
+    // path) zeroes with them.
+    let (_, fresh) = harness::compiled_code(vm, "Copies", "fresh", "([CI)[C");
+    let shown = harness::listing(&fresh);
+    let unzeroed = |k: usize| {
+        let i = &fresh[k];
+        !wide_store(i) && (!harness::is_call(i) || call_target(&fresh, k) == Some(memmove))
+    };
+    assert!(
+        path_through(&fresh, &unzeroed),
+        "every path through fresh zeroes the new array or calls more than memmove:\n{shown}"
+    );
+    assert!(
+        fresh.iter().any(wide_store),
+        "fresh has no 16-byte zeroing store (the copy's cold path zeroes the array):\n{shown}"
     );
 
     // `Character.digit`: a path from the entry to the return that calls

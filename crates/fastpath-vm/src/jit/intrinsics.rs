@@ -92,6 +92,12 @@ const PRIMITIVE_ARRAYS: [(&str, i64); 8] = [
     ("[D", 3),
 ];
 
+/// The log2 of the element size of the primitive array class `c`.
+fn elem_shift(c: &Class) -> i64 {
+    let kind = c.elem_kind().expect("an array class");
+    i64::from(kind.size().trailing_zeros())
+}
+
 /// Whether `m` is `java.lang.System.arraycopy(Object, int, Object, int, int)`.
 pub fn is_arraycopy(m: &Method) -> bool {
     &*m.name == "arraycopy"
@@ -192,11 +198,19 @@ impl Translator<'_, '_> {
         // The call's class initialization (`System`'s: done at start-up,
         // so nothing is emitted), with the arguments still on the stack.
         self.init_check(m.class);
+        let unzeroed = self.take_unzeroed();
         let len = self.pop_v();
         let dp = self.pop_v();
         let dst = self.pop_v();
         let sp = self.pop_v();
         let src = self.pop_v();
+        // A destination allocated unzeroed for this copy (`fill.rs`): its
+        // class is known, and the copy zeroes what it leaves. The
+        // lookahead found the array in the destination's stack slot on
+        // the one path from the allocation here (no branch target in
+        // between), so `dst` is it, though the SSA value may be another
+        // name for it (a block parameter of an emitter's join).
+        let fresh = unzeroed;
         let (slow, done) = (self.b.create_block(), self.b.create_block());
 
         // 1. Non-null.
@@ -209,18 +223,24 @@ impl Translator<'_, '_> {
         }
         // 2. The same primitive array class: its element size.
         let sc = self.class_of(src);
-        let dc = self.class_of(dst);
-        let same = self.b.ins().icmp(IntCC::Equal, sc, dc);
-        self.continue_if(same, slow);
         let copy = self.b.create_block();
         let shift = self.b.append_block_param(copy, I64);
-        let loaded: Vec<(usize, i64)> = PRIMITIVE_ARRAYS
-            .iter()
-            .filter_map(|&(name, s)| {
-                let c = self.env.classes.0.find_loaded(name)?;
-                Some((c as *const _ as usize, s))
-            })
-            .collect();
+        let loaded: Vec<(usize, i64)> = match fresh {
+            // The destination's class, a primitive array's.
+            Some(u) => vec![(u.class as *const Class as usize, elem_shift(u.class))],
+            None => {
+                let dc = self.class_of(dst);
+                let same = self.b.ins().icmp(IntCC::Equal, sc, dc);
+                self.continue_if(same, slow);
+                PRIMITIVE_ARRAYS
+                    .iter()
+                    .filter_map(|&(name, s)| {
+                        let c = self.env.classes.0.find_loaded(name)?;
+                        Some((c as *const _ as usize, s))
+                    })
+                    .collect()
+            }
+        };
         for (class, s) in loaded {
             let is = self.b.ins().icmp_imm_s(IntCC::Equal, sc, class as i64);
             let next = self.b.create_block();
@@ -250,6 +270,20 @@ impl Translator<'_, '_> {
             self.continue_if(inside, slow);
         }
 
+        // An unzeroed destination: zero the words past the copied range
+        // (from the word its last element ends in; the copy then writes
+        // that word's copied part).
+        if let Some(u) = fresh {
+            let s = elem_shift(u.class);
+            let (_, end) = self.element_words(rd, s);
+            let n = self.b.ins().uextend(I64, len);
+            let copied = self.b.ins().ishl_imm_s(n, s);
+            let head = self.b.ins().band_imm_s(copied, !7);
+            let first = self.b.ins().iadd_imm_s(rd, i64::from(REFS + ELEMENTS));
+            let from = self.b.ins().iadd(first, head);
+            self.zero_range(from, end);
+        }
+
         // 4. The copy.
         let at = |t: &mut Self, o: Value, pos: Value| {
             let p = t.b.ins().uextend(I64, pos);
@@ -267,6 +301,16 @@ impl Translator<'_, '_> {
         self.b.set_cold_block(slow);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
+        if let Some(u) = fresh {
+            // The native throws here (the inline path takes every copy
+            // that succeeds into a primitive array of the source's
+            // class); the array is zeroed whole all the same, so that it
+            // never holds garbage whatever the native does.
+            let zero = self.b.ins().iconst(I64, 0);
+            let (o, _) = self.resolve_write(dst, zero);
+            let (first, end) = self.element_words(o, elem_shift(u.class));
+            self.zero_range(first, end);
+        }
         for k in [K::R, K::I, K::R, K::I, K::I] {
             self.s.stack.push(k);
         }

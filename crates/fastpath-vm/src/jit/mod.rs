@@ -81,6 +81,7 @@ pub mod dump;
 pub mod emit;
 pub mod entry;
 pub mod facts;
+pub mod fill;
 pub mod frame;
 pub mod helpers;
 pub mod index_of;
@@ -93,6 +94,7 @@ pub mod perfmap;
 pub mod ranges;
 pub mod runtime;
 pub mod stop;
+pub mod string_equals;
 pub mod translate;
 
 use std::collections::HashMap;

@@ -377,6 +377,8 @@ pub(super) struct Translator<'e, 'f> {
     /// every inlined callee on the way that does not only throw: the
     /// method is not a leaf.
     hot_call: bool,
+    /// A new array whose elements its coupled copy writes (`fill.rs`).
+    pub(super) unzeroed: Option<super::fill::Unzeroed>,
 }
 
 /// The largest method, in bytecode bytes, whose entry may be a leaf entry
@@ -556,6 +558,7 @@ fn translate_as(
         leaf: false,
         try_leaf: leaf,
         hot_call: false,
+        unzeroed: None,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.in_loop = in_loops(&t.s.ops);
@@ -1837,6 +1840,11 @@ impl<'e, 'f> Translator<'e, 'f> {
             {
                 self.string_index_of(d, m)?
             }
+            Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
+                if super::string_equals::is_string_equals(m) =>
+            {
+                self.string_equals(d, m)?
+            }
             Op::Invoke(dispatch, m) => self.invoke(dispatch, m)?,
             Op::New(c) => {
                 self.init_check(c);
@@ -1845,7 +1853,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::NewArray(ac) => {
                 let n = self.pop_v();
-                let o = self.alloc_array(ac, n);
+                let o = self.new_array(ac, n);
                 self.push(K::R, o);
             }
             Op::MultiANewArray(c, dims) => {

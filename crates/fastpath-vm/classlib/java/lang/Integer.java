@@ -36,7 +36,36 @@ public final class Integer extends Number implements Comparable<Integer> {
         return new NumberFormatException("For input string: \"" + s + "\"" + (radix == 10 ? "" : " under radix " + radix));
     }
 
-    public static int parseInt(String s) throws NumberFormatException { return parseInt(s, 10); }
+    /**
+     * A decimal of at most 10 ASCII digits after an optional '-' is accumulated in a long (which
+     * cannot overflow) without `parseInt(s, 10)`'s per-digit `Character.digit` call and overflow
+     * checks, and returned when it is in range; anything else (a '+', more digits, a non-ASCII
+     * digit, a bad character, an empty or null string, a value out of range) goes to
+     * `parseInt(s, 10)`, which gives the same value or throws its exception.
+     */
+    public static int parseInt(String s) throws NumberFormatException {
+        if (s != null) {
+            char[] v = s.value;
+            int n = v.length;
+            int i = n > 0 && v[0] == '-' ? 1 : 0;
+            if (n > i && n - i <= 10) {
+                long r = 0;
+                for (; i < n; i++) {
+                    int d = v[i] - '0';
+                    if (d < 0 || d > 9) break;
+                    r = r * 10 + d;
+                }
+                if (i == n) {
+                    if (v[0] != '-') {
+                        if (r <= MAX_VALUE) return (int) r;
+                    } else if (r <= -(long) MIN_VALUE) {
+                        return (int) -r;
+                    }
+                }
+            }
+        }
+        return parseInt(s, 10);
+    }
 
     /**
      * JDK 25's algorithm (`Integer.parseInt`): the value accumulated negatively so that
