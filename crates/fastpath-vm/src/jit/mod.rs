@@ -292,6 +292,31 @@ pub struct JitStats {
     pub compiled_calls: AtomicU64,
     /// `monitorexit`s compiled with a deferred release (`coarsen.rs`).
     pub coarsened: AtomicU64,
+    /// Of the methods compiled, those compiled at the first tier
+    /// ([`Jit::tiered`]).
+    pub quick: AtomicU64,
+    /// Methods compiled again at the second tier over their first
+    /// tier's code.
+    pub recompiled: AtomicU64,
+}
+
+/// Which of a method's compilations ([`Jit::tiered`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// The first: no inlining, Cranelift's `opt_level` `none`.
+    Quick,
+    /// The second (the only one untiered): inlining, `opt_level` `speed`.
+    Full,
+}
+
+impl Tier {
+    /// How the log and the trace name it after the method.
+    fn label(self) -> &'static str {
+        match self {
+            Tier::Quick => " tier 1",
+            Tier::Full => " tier 2",
+        }
+    }
 }
 
 /// An installed on-stack-replacement entry (`translate.rs`,
@@ -355,9 +380,21 @@ pub struct Jit {
     /// Lock coarsening in compiled code (`coarsen.rs`;
     /// `-XX:-EliminateLocks` turns it off).
     pub eliminate_locks: bool,
+    /// A method queued for the compiler thread is compiled twice: first
+    /// quickly, without inlining and unoptimised, then again with
+    /// inlining and optimised, the second compile queued behind every
+    /// first one (HotSpot's tiers: C1 first, C2 when hot; here the second
+    /// compile is due at once, the first tier having no counters).
+    /// `FASTPATH_VM_JIT_TIERS=1` compiles each method once, the second
+    /// way. Only background compilation in the mixed tiers has tiers:
+    /// `-Xbatch` and `-Xcomp` compile once; an OSR entry, which a frame
+    /// keeps for the rest of its loop, is compiled once, the second way.
+    pub tiered: bool,
     /// The compile queue (`broker.rs`).
     broker: broker::Broker<broker::Task>,
     isa: OwnedTargetIsa,
+    /// The first tier's (`jit_isa`'s `none`).
+    quick_isa: OwnedTargetIsa,
     cache: OnceLock<CodeCache>,
     env: OnceLock<CompileEnv>,
     entries: Mutex<Vec<Entry>>,
@@ -376,11 +413,13 @@ pub struct Jit {
 /// The code cache's size.
 const CODE_CACHE_BYTES: usize = 128 << 20;
 
-/// The ISA compiled code is generated for: the host's, optimizing, with
-/// the context in the pinned register.
-fn jit_isa() -> OwnedTargetIsa {
+/// The ISA compiled code is generated for: the host's, with the context
+/// in the pinned register; optimizing (`opt_level` `speed`), or for the
+/// quick first tier `none` (no e-graph pass: the instructions as
+/// translated, register-allocated).
+fn jit_isa(opt_level: &str) -> OwnedTargetIsa {
     let mut flags = settings::builder();
-    flags.set("opt_level", "speed").expect("a known setting");
+    flags.set("opt_level", opt_level).expect("a known setting");
     flags.set("enable_pinned_reg", "true").expect("a known setting");
     flags
         .set(
@@ -432,6 +471,12 @@ impl Jit {
                 .map_err(|_| format!("FASTPATH_VM_JIT_THRESHOLD={v}: expected a number"))?,
             Err(_) => 1000,
         };
+        let tiered = match std::env::var("FASTPATH_VM_JIT_TIERS") {
+            Ok(v) if v == "2" => true,
+            Ok(v) if v == "1" => false,
+            Ok(v) => return Err(format!("FASTPATH_VM_JIT_TIERS={v}: expected 1 or 2")),
+            Err(_) => true,
+        };
         perfmap::from_env()?;
         Ok(Jit {
             mode,
@@ -458,7 +503,9 @@ impl Jit {
             background: mode == Mode::Mixed,
             eliminate_locks: true,
             broker: broker::Broker::default(),
-            isa: jit_isa(),
+            isa: jit_isa("speed"),
+            quick_isa: jit_isa("none"),
+            tiered: mode == Mode::Mixed && tiered,
             cache: OnceLock::new(),
             env: OnceLock::new(),
             entries: Mutex::new(Vec::new()),
@@ -602,15 +649,20 @@ impl Jit {
     }
 
     /// The compiler thread's work on `task`.
-    fn run_task(&self, task: broker::Task, waited: std::time::Duration) {
-        // Relaxed: statistics.
-        self.stats
-            .queue_nanos
-            .fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
+    fn run_task(&'static self, task: broker::Task, waited: std::time::Duration) {
+        if !matches!(task, broker::Task::Recompile(..)) {
+            // Relaxed: statistics. The time a method or loop waited
+            // interpreted (a recompilation's method runs compiled).
+            self.stats
+                .queue_nanos
+                .fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
+        }
         if self.trace.is_some() {
             let (m, what) = match task {
+                broker::Task::Method(m, _) if self.tiered => (m, Tier::Quick.label().to_string()),
                 broker::Task::Method(m, _) => (m, String::new()),
                 broker::Task::Osr(m, d, at) => (m, format!(" OSR at bci {}", d.bcis[at])),
+                broker::Task::Recompile(m, _) => (m, Tier::Full.label().to_string()),
             };
             self.trace_event(format_args!(
                 "start {m:?}{what} after {:.3} ms queued",
@@ -618,18 +670,32 @@ impl Jit {
             ));
         }
         match task {
+            broker::Task::Method(m, d) if self.tiered => {
+                if self.compile_claimed_at(m, d, Tier::Quick) != 0 {
+                    // `Shut`: the VM exits, the first tier's code stays.
+                    let _ = self
+                        .broker
+                        .offer(broker::Task::Recompile(m, d), move |t, w| self.run_task(t, w));
+                }
+            }
             broker::Task::Method(m, d) => {
                 self.compile_claimed(m, d);
             }
             broker::Task::Osr(m, d, at) => {
                 self.compile_osr_claimed(m, d, at);
             }
+            broker::Task::Recompile(m, d) => self.recompile(m, d),
         }
     }
 
     /// Compiles `m`, which the caller claimed ([`Jit::claim`]), and
     /// installs it; returns its entry, 0 if the JIT refused it.
     pub(crate) fn compile_claimed(&self, m: &'static Method, d: &'static Decoded) -> usize {
+        self.compile_claimed_at(m, d, Tier::Full)
+    }
+
+    /// [`Jit::compile_claimed`] at `tier`.
+    fn compile_claimed_at(&self, m: &'static Method, d: &'static Decoded, tier: Tier) -> usize {
         let s = &m.jit.state;
         let Some((cache, env)) = self.ready() else {
             // Release: as a refusal's.
@@ -641,7 +707,7 @@ impl Jit {
             self.stats.background.fetch_add(1, Ordering::Relaxed);
         }
         let start = Instant::now();
-        let result = self.compile_now(cache, env, m, d);
+        let result = self.compile_now(cache, env, m, d, tier);
         let nanos = start.elapsed().as_nanos() as u64;
         // Relaxed: statistics.
         self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
@@ -649,16 +715,13 @@ impl Jit {
             Ok((entry, adapter, len, guarded)) => {
                 self.stats.compiled.fetch_add(1, Ordering::Relaxed);
                 self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
-                if self.log {
-                    let note = if guarded > 0 {
-                        format!(", {guarded} calls inlined behind a guard")
-                    } else {
-                        String::new()
-                    };
-                    eprintln!("jit: {m:?} {len} bytes in {} us{note}", nanos / 1000);
+                if tier == Tier::Quick {
+                    self.stats.quick.fetch_add(1, Ordering::Relaxed);
                 }
+                self.log_installed(m, tier, len, nanos, guarded);
                 self.trace_event(format_args!(
-                    "installed {m:?} after {} us compiling",
+                    "installed {m:?}{} after {} us compiling",
+                    tier.label(),
                     nanos / 1000
                 ));
                 // Release: the adapter before the entry that names it.
@@ -680,28 +743,96 @@ impl Jit {
         }
     }
 
+    /// Prints a compilation's line (`FASTPATH_VM_JIT_LOG=1`): the
+    /// method, its tier when tiered, its code's size and the time it took.
+    fn log_installed(&self, m: &'static Method, tier: Tier, len: usize, nanos: u64, guarded: usize) {
+        if self.log {
+            let note = if guarded > 0 {
+                format!(", {guarded} calls inlined behind a guard")
+            } else {
+                String::new()
+            };
+            let tier = if self.tiered { tier.label() } else { "" };
+            eprintln!("jit: {m:?}{tier} {len} bytes in {} us{note}", nanos / 1000);
+        }
+    }
+
+    /// Compiles `m`'s normal entry again at the second tier and installs
+    /// it in place of its first tier's (the compiler thread's
+    /// [`broker::Task::Recompile`]): calls that load the entry from then
+    /// on run the new code; frames in the old code finish there (code is
+    /// never freed). A refusal keeps the first tier's code.
+    fn recompile(&self, m: &'static Method, d: &'static Decoded) {
+        let Some((cache, env)) = self.ready() else {
+            return;
+        };
+        // Relaxed: statistics.
+        self.stats.background.fetch_add(1, Ordering::Relaxed);
+        let start = Instant::now();
+        let result = self.compile_now(cache, env, m, d, Tier::Full);
+        let nanos = start.elapsed().as_nanos() as u64;
+        self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
+        match result {
+            Ok((entry, adapter, len, guarded)) => {
+                self.stats.recompiled.fetch_add(1, Ordering::Relaxed);
+                self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
+                self.log_installed(m, Tier::Full, len, nanos, guarded);
+                self.trace_event(format_args!(
+                    "installed {m:?}{} after {} us compiling",
+                    Tier::Full.label(),
+                    nanos / 1000
+                ));
+                // Release: the adapter (the shape's, as the first tier's)
+                // before the entry, which publishes the new code.
+                m.jit.adapter.store(adapter, Ordering::Release);
+                m.jit.entry.store(entry, Ordering::Release);
+            }
+            Err(why) => {
+                if self.log {
+                    eprintln!(
+                        "jit: {m:?}{} not compiled: {why} (the first tier's code stays)",
+                        Tier::Full.label()
+                    );
+                }
+            }
+        }
+    }
+
     fn compile_now(
         &self,
         cache: &CodeCache,
         env: &CompileEnv,
         m: &'static Method,
         d: &'static Decoded,
+        tier: Tier,
     ) -> Result<(usize, usize, usize, usize), String> {
         if m.is_native() || m.is_abstract() {
             return Err("no bytecode".into());
         }
         let adapter = self.adapter_for(cache, m)?;
         let mut fctx = FunctionBuilderContext::new();
-        let t =
-            translate::translate(env, m, d, None, &mut fctx, self.isa.frontend_config()).map_err(|e| e.0)?;
+        let isa = match tier {
+            Tier::Quick => &self.quick_isa,
+            Tier::Full => &self.isa,
+        };
+        let t = translate::translate(
+            env,
+            m,
+            d,
+            None,
+            tier == Tier::Full,
+            &mut fctx,
+            isa.frontend_config(),
+        )
+        .map_err(|e| e.0)?;
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
         self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
         self.stats
             .coarsened
             .fetch_add(t.coarsened as u64, Ordering::Relaxed);
-        dump::maybe_dump(m, "entry", &t.func, &*self.isa);
-        let entry = self.install(cache, env, t.func)?;
+        dump::maybe_dump(m, "entry", &t.func, &**isa);
+        let entry = self.install(cache, env, &**isa, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
         dump::installed(m, "entry", addr, len);
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
@@ -914,7 +1045,7 @@ impl Jit {
         }
         let adapter = self.osr_adapter_for(cache, m)?;
         let mut fctx = FunctionBuilderContext::new();
-        let t = translate::translate(env, m, d, Some(at), &mut fctx, self.isa.frontend_config())
+        let t = translate::translate(env, m, d, Some(at), true, &mut fctx, self.isa.frontend_config())
             .map_err(|e| e.0)?;
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
@@ -923,7 +1054,7 @@ impl Jit {
             .coarsened
             .fetch_add(t.coarsened as u64, Ordering::Relaxed);
         dump::maybe_dump(m, &format!("OSR entry at {at}"), &t.func, &*self.isa);
-        let entry = self.install(cache, env, t.func)?;
+        let entry = self.install(cache, env, &*self.isa, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
         dump::installed(m, &format!("OSR entry at {at}"), addr, len);
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
@@ -937,14 +1068,16 @@ impl Jit {
         ))
     }
 
-    /// Compiles and installs `func`, resolving helper and library imports.
+    /// Compiles `func` for `isa` and installs it, resolving helper and
+    /// library imports.
     fn install(
         &self,
         cache: &CodeCache,
         env: &CompileEnv,
+        isa: &dyn cranelift_codegen::isa::TargetIsa,
         func: cranelift_codegen::ir::Function,
     ) -> Result<Entry, String> {
-        let entry = fastpath_cranelift::install(cache, &*self.isa, func, |index| {
+        let entry = fastpath_cranelift::install(cache, isa, func, |index| {
             if index < helpers::LIBRARY_BASE {
                 env.helpers.addr(Helper::ALL[index as usize])
             } else {
@@ -988,7 +1121,7 @@ impl Jit {
             return Ok(*a);
         }
         let env = self.env.get().ok_or("not initialized")?;
-        let e = self.install(cache, env, build())?;
+        let e = self.install(cache, env, &*self.isa, build())?;
         let a = e.addr() as usize;
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(e);
         map.insert(key, a);
@@ -1047,7 +1180,7 @@ impl Jit {
             "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling, \
              {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses, \
              {} compiled in the background, {} ms queued, {} dropped at exit, {} calls into compiled code, \
-             {} lock exits coarsened",
+             {} lock exits coarsened, {} methods compiled at tier 1, {} recompiled at tier 2",
             s.compiled.load(Ordering::Relaxed),
             s.failed.load(Ordering::Relaxed),
             s.inlined.load(Ordering::Relaxed),
@@ -1062,7 +1195,9 @@ impl Jit {
             s.queue_nanos.load(Ordering::Relaxed) / 1_000_000,
             s.dropped.load(Ordering::Relaxed),
             s.compiled_calls.load(Ordering::Relaxed),
-            s.coarsened.load(Ordering::Relaxed)
+            s.coarsened.load(Ordering::Relaxed),
+            s.quick.load(Ordering::Relaxed),
+            s.recompiled.load(Ordering::Relaxed)
         )
     }
 }
