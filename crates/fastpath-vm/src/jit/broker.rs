@@ -41,13 +41,18 @@
 //! was called a thousand times once and no more, can wait. With
 //! several tasks queued at once (a program's first hot methods all
 //! cross the threshold within a few milliseconds) first-in-first-out
-//! order leaves the hottest behind the first. A recompilation at the
-//! second tier (`Jit::tiered`: its method runs the first tier's code)
-//! waits behind every such task, then goes oldest first: a method or a
-//! loop that still interprets loses an order of magnitude per
-//! millisecond it waits, one in first-tier code a small factor, and a
-//! second-tier compilation, with inlining, takes ten to thirty times a
-//! first tier's (Havlak's `findLoops` 57 against 2 to 28 ms).
+//! order leaves the hottest behind the first.
+//!
+//! With tiers (`Jit::tiered`) the JIT has two queues, each with its
+//! thread (HotSpot's C1 and C2 compiler threads): the first tier's
+//! compilations, a millisecond or two each, in one; the second tier's
+//! recompilations and the OSR entries, tens of milliseconds each with
+//! inlining, in the other. A method queued while a long compilation runs
+//! waits for none: in one queue Towers' `push` and `pop`, hot just after
+//! `move`, waited 37 ms behind `move`'s second tier, interpreted, called
+//! from `move`'s first-tier code. A recompilation's heat is flat (its
+//! method runs compiled), so an OSR entry whose frame interprets on
+//! goes first.
 //!
 //! The thread starts at the first task (a program that compiles nothing
 //! has none). At VM exit [`Broker::shutdown`] drops the queued tasks and
@@ -62,8 +67,13 @@ use std::time::{Duration, Instant};
 use crate::interp::Decoded;
 use crate::link::Method;
 
-/// The compiler thread's name.
+/// The compiler thread's name (with tiers, the first tier's; the second
+/// tier's is [`THREAD_NAME_2`]).
 pub const THREAD_NAME: &str = "fastpath-vm compiler";
+
+/// The second tier's compiler thread's name (it begins with
+/// [`THREAD_NAME`]).
+pub const THREAD_NAME_2: &str = "fastpath-vm compiler 2";
 
 /// One compilation the compiler thread owes.
 #[derive(Clone, Copy, Debug)]
@@ -73,8 +83,8 @@ pub enum Task {
     /// A method's OSR entry at an instruction (recorded as compiling).
     Osr(&'static Method, &'static Decoded, usize),
     /// A method's normal entry again, at the second tier, its first-tier
-    /// code installed (`Jit::tiered`; queued by the compiler thread once
-    /// the first tier's code is in, so at most once per method).
+    /// code installed (`Jit::tiered`; queued by the first tier's compiler
+    /// thread once that code is in, so at most once per method).
     Recompile(&'static Method, &'static Decoded),
 }
 
@@ -83,14 +93,6 @@ pub enum Task {
 pub trait Heat {
     /// The count now.
     fn heat(&self) -> u64;
-
-    /// Whether the task improves code already running compiled: it waits
-    /// behind every task that is not (whose subject runs interpreted,
-    /// which costs the most per millisecond it waits), then goes oldest
-    /// first.
-    fn improves(&self) -> bool {
-        false
-    }
 }
 
 impl Heat for Task {
@@ -106,11 +108,6 @@ impl Heat for Task {
             }
             Task::Recompile(..) => 0,
         }
-    }
-
-    /// A recompilation: its method has the first tier's code.
-    fn improves(&self) -> bool {
-        matches!(self, Task::Recompile(..))
     }
 }
 
@@ -147,9 +144,11 @@ struct Queue<T> {
     shut: bool,
 }
 
-/// The compile queue (one per VM, in its `Jit`, of [`Task`]s).
+/// A compile queue (in a VM's `Jit`, of [`Task`]s: one, or one per tier).
 #[derive(Debug)]
 pub struct Broker<T> {
+    /// Its thread's name.
+    name: &'static str,
     queue: Mutex<Queue<T>>,
     /// Signalled when a task is queued or the VM exits.
     work: Condvar,
@@ -167,8 +166,17 @@ pub enum Refused {
 }
 
 impl<T> Default for Broker<T> {
+    /// A queue whose thread is [`THREAD_NAME`].
     fn default() -> Self {
+        Broker::named(THREAD_NAME)
+    }
+}
+
+impl<T> Broker<T> {
+    /// A queue whose thread is named `name`.
+    pub fn named(name: &'static str) -> Self {
         Broker {
+            name,
             queue: Mutex::new(Queue {
                 tasks: VecDeque::new(),
                 busy: false,
@@ -201,7 +209,7 @@ impl<T: Heat + Send + 'static> Broker<T> {
         }
         if !q.started {
             std::thread::Builder::new()
-                .name(THREAD_NAME.into())
+                .name(self.name.into())
                 .spawn(move || self.serve(compile))
                 .map_err(|_| Refused::NoThread)?;
             q.started = true;
@@ -238,21 +246,17 @@ impl<T: Heat + Send + 'static> Broker<T> {
     }
 
     /// The index of the task of the highest rate, the oldest among
-    /// equals, of those that do not [`Heat::improves`] if any, else the
-    /// oldest; `None` if there is none.
+    /// equals; `None` if there is none.
     fn hottest(tasks: &VecDeque<Queued<T>>) -> Option<usize> {
         let now = Instant::now();
         let mut best: Option<(usize, f64)> = None;
         for (i, t) in tasks.iter().enumerate() {
-            if t.task.improves() {
-                continue;
-            }
             let r = t.rate(now);
             if best.is_none_or(|(_, b)| r > b) {
                 best = Some((i, r));
             }
         }
-        best.map(|(i, _)| i).or_else(|| (!tasks.is_empty()).then_some(0))
+        best.map(|(i, _)| i)
     }
 
     /// Stops compiling for VM exit: drops the queued tasks and waits for
@@ -366,90 +370,15 @@ mod tests {
         );
     }
 
-    /// A task whose heat a test sets, and which improves compiled code
-    /// when its third field says so.
+    /// A task whose heat a test sets.
     #[derive(Debug)]
-    struct Probe(u32, &'static AtomicU64, bool);
+    struct Probe(u32, &'static AtomicU64);
 
     impl Heat for Probe {
         fn heat(&self) -> u64 {
             // SeqCst: a test's counter, read once per pick.
             self.1.load(std::sync::atomic::Ordering::SeqCst)
         }
-
-        fn improves(&self) -> bool {
-            self.2
-        }
-    }
-
-    /// Queues the probes `(id, improves)` while the compiler thread is
-    /// held on a first task, sets each probe's heat to `heat(id)`, then
-    /// releases the thread: the order the tasks ran in.
-    fn run_order(probes: &[(u32, bool)], heat: impl Fn(u32) -> u64) -> Vec<u32> {
-        let broker: &'static Broker<Probe> = Box::leak(Box::default());
-        let ran: &'static Mutex<Vec<u32>> = Box::leak(Box::new(Mutex::new(Vec::new())));
-        let gate: &'static (Mutex<bool>, Condvar) = Box::leak(Box::new((Mutex::new(false), Condvar::new())));
-        let compile = move |t: Probe, _: Duration| {
-            if t.0 == 0 {
-                let mut open = gate.0.lock().unwrap();
-                while !*open {
-                    open = gate.1.wait(open).unwrap();
-                }
-            }
-            ran.lock().unwrap().push(t.0);
-        };
-        broker
-            .offer(Probe(0, Box::leak(Box::new(AtomicU64::new(0))), false), compile)
-            .unwrap();
-        // The first task is taken (the thread then waits at the gate).
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while broker.queued() > 0 {
-            assert!(Instant::now() < deadline, "the compiler thread never took a task");
-            std::thread::yield_now();
-        }
-        let heats: Vec<&'static AtomicU64> = probes
-            .iter()
-            .map(|&(id, improves)| {
-                let h: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
-                broker.offer(Probe(id, h, improves), compile).unwrap();
-                h
-            })
-            .collect();
-        for (&(id, _), h) in probes.iter().zip(heats) {
-            h.store(heat(id), std::sync::atomic::Ordering::SeqCst);
-        }
-        *gate.0.lock().unwrap() = true;
-        gate.1.notify_all();
-        while ran.lock().unwrap().len() < probes.len() + 1 {
-            assert!(
-                Instant::now() < deadline,
-                "tasks never ran: {:?}",
-                ran.lock().unwrap()
-            );
-            std::thread::yield_now();
-        }
-        broker.shutdown();
-        let order = ran.lock().unwrap().clone();
-        order
-    }
-
-    /// A task that improves compiled code (a second-tier recompilation)
-    /// runs after every task that does not, whatever the heats, and such
-    /// tasks run oldest first among themselves.
-    #[test]
-    fn improvements_wait_behind_first_compilations() {
-        let order = run_order(&[(1, true), (2, false), (3, true), (4, false)], |id| {
-            if id == 3 {
-                9000
-            } else {
-                0
-            }
-        });
-        assert_eq!(
-            order,
-            [0, 2, 4, 1, 3],
-            "first compilations, then improvements oldest first"
-        );
     }
 
     /// The compiler thread takes the task whose heat grew fastest since
@@ -471,7 +400,7 @@ mod tests {
             }
             ran.lock().unwrap().push(t.0);
         };
-        broker.offer(Probe(0, heats[0], false), compile).unwrap();
+        broker.offer(Probe(0, heats[0]), compile).unwrap();
         // The first task is taken (the thread then waits at the gate).
         let deadline = Instant::now() + Duration::from_secs(10);
         while broker.queued() > 0 {
@@ -479,7 +408,7 @@ mod tests {
             std::thread::yield_now();
         }
         for k in 1..=3 {
-            broker.offer(Probe(k, heats[k as usize], false), compile).unwrap();
+            broker.offer(Probe(k, heats[k as usize]), compile).unwrap();
         }
         heats[3].store(5000, std::sync::atomic::Ordering::SeqCst);
         *gate.0.lock().unwrap() = true;

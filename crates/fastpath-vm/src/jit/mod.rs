@@ -7,7 +7,10 @@
 //! [`Jit::invoke_threshold`] or [`Jit::backedge_threshold`], asks for its
 //! compilation: by default it queues the method for the compiler thread
 //! and interprets on until the compiled entry is installed (`broker.rs`,
-//! [`Jit::background`]); with `-Xbatch` (`-XX:-BackgroundCompilation`)
+//! [`Jit::background`]), in two tiers ([`Jit::tiered`]): a quick compile
+//! without inlining first, so that the method leaves the interpreter
+//! within a millisecond or two of being queued, then the inlined,
+//! optimised one, which replaces it; with `-Xbatch` (`-XX:-BackgroundCompilation`)
 //! it compiles the method itself, in a safe region (compiling reads class
 //! metadata only, never the heap), and runs the compiled code at once. A
 //! method the translator cannot compile stays interpreted for good.
@@ -382,16 +385,20 @@ pub struct Jit {
     pub eliminate_locks: bool,
     /// A method queued for the compiler thread is compiled twice: first
     /// quickly, without inlining and unoptimised, then again with
-    /// inlining and optimised, the second compile queued behind every
-    /// first one (HotSpot's tiers: C1 first, C2 when hot; here the second
-    /// compile is due at once, the first tier having no counters).
+    /// inlining and optimised, by a second compiler thread with a queue of
+    /// its own, which OSR entries share (HotSpot's tiers: C1 first, C2
+    /// when hot, each with its threads; here the second compile is due at
+    /// once, the first tier having no counters).
     /// `FASTPATH_VM_JIT_TIERS=1` compiles each method once, the second
     /// way. Only background compilation in the mixed tiers has tiers:
     /// `-Xbatch` and `-Xcomp` compile once; an OSR entry, which a frame
     /// keeps for the rest of its loop, is compiled once, the second way.
     pub tiered: bool,
-    /// The compile queue (`broker.rs`).
+    /// The compile queue (`broker.rs`): with tiers, the first tier's.
     broker: broker::Broker<broker::Task>,
+    /// With tiers, the second tier's compile queue: recompilations and
+    /// OSR entries (`broker.rs`).
+    broker2: broker::Broker<broker::Task>,
     isa: OwnedTargetIsa,
     /// The first tier's (`jit_isa`'s `none`).
     quick_isa: OwnedTargetIsa,
@@ -503,6 +510,7 @@ impl Jit {
             background: mode == Mode::Mixed,
             eliminate_locks: true,
             broker: broker::Broker::default(),
+            broker2: broker::Broker::named(broker::THREAD_NAME_2),
             isa: jit_isa("speed"),
             quick_isa: jit_isa("none"),
             tiered: mode == Mode::Mixed && tiered,
@@ -634,10 +642,7 @@ impl Jit {
                 self.broker.queued()
             ));
         }
-        match self
-            .broker
-            .offer(broker::Task::Method(m, d), move |t, w| self.run_task(t, w))
-        {
+        match self.offer(broker::Task::Method(m, d)) {
             // Refused at exit: the method stays `Compiling`, interpreted.
             Ok(()) | Err(broker::Refused::Shut) => Some(0),
             Err(broker::Refused::NoThread) => {
@@ -646,6 +651,22 @@ impl Jit {
                 None
             }
         }
+    }
+
+    /// The queue `task` goes to: the only one untiered; with tiers the
+    /// first tier's compilations to one, the rest, long, to the other.
+    fn broker_for(&self, task: &broker::Task) -> &broker::Broker<broker::Task> {
+        match task {
+            broker::Task::Method(..) => &self.broker,
+            broker::Task::Osr(..) | broker::Task::Recompile(..) if self.tiered => &self.broker2,
+            broker::Task::Osr(..) | broker::Task::Recompile(..) => &self.broker,
+        }
+    }
+
+    /// Queues `task` ([`Jit::broker_for`]) for its compiler thread.
+    fn offer(&'static self, task: broker::Task) -> Result<(), broker::Refused> {
+        self.broker_for(&task)
+            .offer(task, move |t, w| self.run_task(t, w))
     }
 
     /// The compiler thread's work on `task`.
@@ -672,10 +693,9 @@ impl Jit {
         match task {
             broker::Task::Method(m, d) if self.tiered => {
                 if self.compile_claimed_at(m, d, Tier::Quick) != 0 {
-                    // `Shut`: the VM exits, the first tier's code stays.
-                    let _ = self
-                        .broker
-                        .offer(broker::Task::Recompile(m, d), move |t, w| self.run_task(t, w));
+                    // Refused (the VM exits, or the second thread could
+                    // not start): the first tier's code stays.
+                    let _ = self.offer(broker::Task::Recompile(m, d));
                 }
             }
             broker::Task::Method(m, d) => {
@@ -951,13 +971,10 @@ impl Jit {
                 d.bcis[at],
                 m.jit.invocations.load(Ordering::Relaxed),
                 m.jit.backedges.load(Ordering::Relaxed),
-                self.broker.queued()
+                self.broker_for(&broker::Task::Osr(m, d, at)).queued()
             ));
         }
-        match self
-            .broker
-            .offer(broker::Task::Osr(m, d, at), move |t, w| self.run_task(t, w))
-        {
+        match self.offer(broker::Task::Osr(m, d, at)) {
             Ok(()) => {
                 // Relaxed: a hint; `enqueue` claims the method itself.
                 if m.jit.state.load(Ordering::Relaxed) == State::Interpreted as u8 {
@@ -1140,19 +1157,21 @@ impl Jit {
     /// dropped, the one under way finishes (`broker.rs`); later requests
     /// leave their methods interpreted.
     pub fn shutdown(&self) {
-        let dropped = self.broker.shutdown();
+        let dropped = self.broker.shutdown() + self.broker2.shutdown();
         // Relaxed: statistics.
         self.stats.dropped.fetch_add(dropped as u64, Ordering::Relaxed);
     }
 
     /// Compilations queued and not yet started.
     pub fn queued(&self) -> usize {
-        self.broker.queued()
+        self.broker.queued() + self.broker2.queued()
     }
 
     /// Whether this thread is the compiler thread.
     fn on_compiler_thread() -> bool {
-        std::thread::current().name() == Some(broker::THREAD_NAME)
+        std::thread::current()
+            .name()
+            .is_some_and(|n| n == broker::THREAD_NAME || n == broker::THREAD_NAME_2)
     }
 
     /// Whether each compilation and the summary at exit are printed
