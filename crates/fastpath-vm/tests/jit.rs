@@ -13,8 +13,8 @@
 //! while the interpreter runs on is installed and then called compiled,
 //! with `-Xbatch`'s output; a VM that exits with compilations queued and
 //! running exits promptly (by returning from `main` and by
-//! `System.exit`); a hot method is compiled at the quick first tier, then
-//! again with inlining. Lock coarsening: the corpus program `CoarsenedLocks`
+//! `System.exit`); with `FASTPATH_VM_JIT_TIERS=2` a hot method is
+//! compiled at the quick first tier, then again with inlining. Lock coarsening: the corpus program `CoarsenedLocks`
 //! compiled gives HotSpot's output with its loops' lock exits coarsened,
 //! and none with `-XX:-EliminateLocks` or outside lightweight locking. The corpus
 //! (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers against HotSpot on
@@ -298,17 +298,18 @@ public class Tiered {
 }
 "#;
 
-/// The default tiers compile a hot method twice, in the background: its
-/// first-tier compilation (no inlining) is logged before its second
-/// (its callee inlined), each once, and the summary counts both;
-/// `FASTPATH_VM_JIT_TIERS=1` compiles it once, with inlining, and
-/// another value is a clear error. The output is `-Xint`'s throughout.
+/// `FASTPATH_VM_JIT_TIERS=2` compiles a hot method twice, in the
+/// background: its first-tier compilation (no inlining) is logged before
+/// its second (its callee inlined), each once, and the summary counts
+/// both; by default (and with `1`) it is compiled once, with inlining,
+/// and another value is a clear error. The output is `-Xint`'s
+/// throughout.
 #[test]
 fn a_hot_method_is_compiled_at_the_first_tier_then_the_second() {
     let classes = classes("Tiered", TIERED);
     let (int_out, _) = run_main(&classes, "Tiered", &[], &["-Xint"]);
     let no_osr = ["-XX:-UseOnStackReplacement"];
-    let (out, err) = run_main(&classes, "Tiered", &[], &no_osr);
+    let (out, err) = run_main(&classes, "Tiered", &[("FASTPATH_VM_JIT_TIERS", "2")], &no_osr);
     assert_eq!(
         out, int_out,
         "the default tiers printed something else than -Xint"
@@ -332,25 +333,24 @@ fn a_hot_method_is_compiled_at_the_first_tier_then_the_second() {
     // `mix` is inlined by the second tier only (the first inlines none).
     assert!(count(summary, "calls inlined") >= 1, "{summary}");
 
-    let (once_out, once_err) = run_main(&classes, "Tiered", &[("FASTPATH_VM_JIT_TIERS", "1")], &no_osr);
-    assert_eq!(
-        once_out, int_out,
-        "FASTPATH_VM_JIT_TIERS=1 printed something else than -Xint"
-    );
-    assert!(
-        once_err.lines().any(|l| l.starts_with("jit: Tiered.work(I)I "))
-            && !once_err
-                .lines()
-                .any(|l| l.starts_with("jit: ") && l.contains(" tier ")),
-        "{once_err}"
-    );
-    let once = once_err
-        .lines()
-        .find(|l| l.starts_with("fastpath-vm jit: "))
-        .unwrap();
-    assert_eq!(count(once, "methods compiled at tier 1"), 0, "{once}");
-    assert_eq!(count(once, "recompiled at tier 2"), 0, "{once}");
-    assert!(count(once, "calls inlined") >= 1, "{once}");
+    for env in [&[][..], &[("FASTPATH_VM_JIT_TIERS", "1")][..]] {
+        let (once_out, once_err) = run_main(&classes, "Tiered", env, &no_osr);
+        assert_eq!(once_out, int_out, "{env:?} printed something else than -Xint");
+        assert!(
+            once_err.lines().any(|l| l.starts_with("jit: Tiered.work(I)I "))
+                && !once_err
+                    .lines()
+                    .any(|l| l.starts_with("jit: ") && l.contains(" tier ")),
+            "{env:?}:\n{once_err}"
+        );
+        let once = once_err
+            .lines()
+            .find(|l| l.starts_with("fastpath-vm jit: "))
+            .unwrap();
+        assert_eq!(count(once, "methods compiled at tier 1"), 0, "{once}");
+        assert_eq!(count(once, "recompiled at tier 2"), 0, "{once}");
+        assert!(count(once, "calls inlined") >= 1, "{once}");
+    }
 
     let o = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"))
         .env("FASTPATH_VM_JIT_TIERS", "3")

@@ -7,10 +7,11 @@
 //! [`Jit::invoke_threshold`] or [`Jit::backedge_threshold`], asks for its
 //! compilation: by default it queues the method for the compiler thread
 //! and interprets on until the compiled entry is installed (`broker.rs`,
-//! [`Jit::background`]), in two tiers ([`Jit::tiered`]): a quick compile
-//! without inlining first, so that the method leaves the interpreter
-//! within a millisecond or two of being queued, then the inlined,
-//! optimised one, which replaces it; with `-Xbatch` (`-XX:-BackgroundCompilation`)
+//! [`Jit::background`]), or with `FASTPATH_VM_JIT_TIERS=2` in two tiers
+//! ([`Jit::tiered`]): a quick compile without inlining first, so that the
+//! method leaves the interpreter within a millisecond or two of being
+//! queued, then the inlined, optimised one, which replaces it; with
+//! `-Xbatch` (`-XX:-BackgroundCompilation`)
 //! it compiles the method itself, in a safe region (compiling reads class
 //! metadata only, never the heap), and runs the compiled code at once. A
 //! method the translator cannot compile stays interpreted for good.
@@ -389,8 +390,15 @@ pub struct Jit {
     /// its own, which OSR entries share (HotSpot's tiers: C1 first, C2
     /// when hot, each with its threads; here the second compile is due at
     /// once, the first tier having no counters).
-    /// `FASTPATH_VM_JIT_TIERS=1` compiles each method once, the second
-    /// way. Only background compilation in the mixed tiers has tiers:
+    /// On with `FASTPATH_VM_JIT_TIERS=2`; off by default (`1`: each
+    /// method compiled once, the second way): on this project's 2-vCPU
+    /// guest under load the two compiler threads and the first tier's
+    /// compile time (Havlak's 244 M instructions beside the second's
+    /// 462 M) cost the Java thread more than the first tier's code saved
+    /// (warm-up to 90 % of peak: Towers, Richards, CD, List's first
+    /// iteration shorter, Permute's and Havlak's longer, in interleaved
+    /// runs; the lead's to measure quiet). Only background compilation in
+    /// the mixed tiers has tiers:
     /// `-Xbatch` and `-Xcomp` compile once; an OSR entry, which a frame
     /// keeps for the rest of its loop, is compiled once, the second way.
     pub tiered: bool,
@@ -482,7 +490,7 @@ impl Jit {
             Ok(v) if v == "2" => true,
             Ok(v) if v == "1" => false,
             Ok(v) => return Err(format!("FASTPATH_VM_JIT_TIERS={v}: expected 1 or 2")),
-            Err(_) => true,
+            Err(_) => false,
         };
         perfmap::from_env()?;
         Ok(Jit {
