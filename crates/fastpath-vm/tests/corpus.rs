@@ -75,6 +75,14 @@ fn corpus_matches_hotspot() {
                 runs.push(Run::default_for(p).vm_arg("-Xint"));
                 // `-Xbatch`: compiled at once, as hot, whatever the timing.
                 runs.push(Run::with_env(p, &[("FASTPATH_VM_JIT_THRESHOLD", "2")]).vm_arg("-Xbatch"));
+                // Two tiers in the background at the same threshold: each
+                // hot method runs the first tier's code (no inlining,
+                // `opt_level` `none`), then the second's, when the compiler
+                // threads install them, frames of both in one stack.
+                runs.push(Run::with_env(
+                    p,
+                    &[("FASTPATH_VM_JIT_THRESHOLD", "2"), ("FASTPATH_VM_JIT_TIERS", "2")],
+                ));
                 if XCOMP.contains(&p.name.as_str()) {
                     runs.push(Run::default_for(p).vm_arg("-Xcomp"));
                 }

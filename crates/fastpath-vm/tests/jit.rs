@@ -13,7 +13,8 @@
 //! while the interpreter runs on is installed and then called compiled,
 //! with `-Xbatch`'s output; a VM that exits with compilations queued and
 //! running exits promptly (by returning from `main` and by
-//! `System.exit`). Lock coarsening: the corpus program `CoarsenedLocks`
+//! `System.exit`); with `FASTPATH_VM_JIT_TIERS=2` a hot method is
+//! compiled at the quick first tier, then again with inlining. Lock coarsening: the corpus program `CoarsenedLocks`
 //! compiled gives HotSpot's output with its loops' lock exits coarsened,
 //! and none with `-XX:-EliminateLocks` or outside lightweight locking. The corpus
 //! (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers against HotSpot on
@@ -266,6 +267,105 @@ public class Background {
     }
 }
 "#;
+
+/// A hot method with a small callee: compiled by the compiler thread
+/// first at the quick tier (the callee a call), then again at the second
+/// (the callee inlined), while main's loop runs on (interpreted: the test
+/// turns OSR off, so that the loop outlasts both compilations).
+const TIERED: &str = r#"
+public class Tiered {
+    static int mix(int x, int i) {
+        return (x ^ i) * 31;
+    }
+
+    static int work(int x) {
+        int s = 0;
+        for (int i = 0; i < 4; i++) {
+            s += mix(x, i);
+        }
+        return s;
+    }
+
+    public static void main(String[] args) {
+        long sum = 0;
+        for (int b = 0; b < 400; b++) {
+            for (int i = 0; i < 5000; i++) {
+                sum += work(i + b);
+            }
+        }
+        System.out.println("sum " + sum);
+    }
+}
+"#;
+
+/// `FASTPATH_VM_JIT_TIERS=2` compiles a hot method twice, in the
+/// background: its first-tier compilation (no inlining) is logged before
+/// its second (its callee inlined), each once, and the summary counts
+/// both; by default (and with `1`) it is compiled once, with inlining,
+/// and another value is a clear error. The output is `-Xint`'s
+/// throughout.
+#[test]
+fn a_hot_method_is_compiled_at_the_first_tier_then_the_second() {
+    let classes = classes("Tiered", TIERED);
+    let (int_out, _) = run_main(&classes, "Tiered", &[], &["-Xint"]);
+    let no_osr = ["-XX:-UseOnStackReplacement"];
+    let (out, err) = run_main(&classes, "Tiered", &[("FASTPATH_VM_JIT_TIERS", "2")], &no_osr);
+    assert_eq!(
+        out, int_out,
+        "the default tiers printed something else than -Xint"
+    );
+    let lines: Vec<&str> = err.lines().collect();
+    let at = |prefix: &str| {
+        let found: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with(prefix))
+            .collect();
+        assert_eq!(found.len(), 1, "{prefix}: {} lines:\n{err}", found.len());
+        found[0]
+    };
+    let (first, second) = (
+        at("jit: Tiered.work(I)I tier 1 "),
+        at("jit: Tiered.work(I)I tier 2 "),
+    );
+    assert!(first < second, "the second tier before the first:\n{err}");
+    let summary = lines.iter().find(|l| l.starts_with("fastpath-vm jit: ")).unwrap();
+    assert!(count(summary, "methods compiled at tier 1") >= 1, "{summary}");
+    assert!(count(summary, "recompiled at tier 2") >= 1, "{summary}");
+    // `mix` is inlined by the second tier only (the first inlines none).
+    assert!(count(summary, "calls inlined") >= 1, "{summary}");
+
+    for env in [&[][..], &[("FASTPATH_VM_JIT_TIERS", "1")][..]] {
+        let (once_out, once_err) = run_main(&classes, "Tiered", env, &no_osr);
+        assert_eq!(once_out, int_out, "{env:?} printed something else than -Xint");
+        assert!(
+            once_err.lines().any(|l| l.starts_with("jit: Tiered.work(I)I "))
+                && !once_err
+                    .lines()
+                    .any(|l| l.starts_with("jit: ") && l.contains(" tier ")),
+            "{env:?}:\n{once_err}"
+        );
+        let once = once_err
+            .lines()
+            .find(|l| l.starts_with("fastpath-vm jit: "))
+            .unwrap();
+        assert_eq!(count(once, "methods compiled at tier 1"), 0, "{once}");
+        assert_eq!(count(once, "recompiled at tier 2"), 0, "{once}");
+        assert!(count(once, "calls inlined") >= 1, "{once}");
+    }
+
+    let o = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"))
+        .env("FASTPATH_VM_JIT_TIERS", "3")
+        .arg("-cp")
+        .arg(&classes)
+        .arg("Tiered")
+        .output()
+        .unwrap();
+    let bad = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "accepted FASTPATH_VM_JIT_TIERS=3:\n{bad}");
+    assert!(
+        bad.contains("FASTPATH_VM_JIT_TIERS=3: expected 1 or 2"),
+        "unclear error:\n{bad}"
+    );
+}
 
 /// A program with many methods hot at once (`FASTPATH_VM_JIT_THRESHOLD=1`:
 /// each queued at its second call), each long enough to take the compiler

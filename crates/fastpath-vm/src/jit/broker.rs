@@ -43,6 +43,17 @@
 //! cross the threshold within a few milliseconds) first-in-first-out
 //! order leaves the hottest behind the first.
 //!
+//! With tiers (`Jit::tiered`) the JIT has two queues, each with its
+//! thread (HotSpot's C1 and C2 compiler threads): the first tier's
+//! compilations, a millisecond or two each, in one; the second tier's
+//! recompilations and the OSR entries, tens of milliseconds each with
+//! inlining, in the other. A method queued while a long compilation runs
+//! waits for none: in one queue Towers' `push` and `pop`, hot just after
+//! `move`, waited 37 ms behind `move`'s second tier, interpreted, called
+//! from `move`'s first-tier code. A recompilation's heat is flat (its
+//! method runs compiled), so an OSR entry whose frame interprets on
+//! goes first.
+//!
 //! The thread starts at the first task (a program that compiles nothing
 //! has none). At VM exit [`Broker::shutdown`] drops the queued tasks and
 //! waits for the one being compiled, which is bounded by one compilation;
@@ -56,8 +67,13 @@ use std::time::{Duration, Instant};
 use crate::interp::Decoded;
 use crate::link::Method;
 
-/// The compiler thread's name.
+/// The compiler thread's name (with tiers, the first tier's; the second
+/// tier's is [`THREAD_NAME_2`]).
 pub const THREAD_NAME: &str = "fastpath-vm compiler";
+
+/// The second tier's compiler thread's name (it begins with
+/// [`THREAD_NAME`]).
+pub const THREAD_NAME_2: &str = "fastpath-vm compiler 2";
 
 /// One compilation the compiler thread owes.
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +82,10 @@ pub enum Task {
     Method(&'static Method, &'static Decoded),
     /// A method's OSR entry at an instruction (recorded as compiling).
     Osr(&'static Method, &'static Decoded, usize),
+    /// A method's normal entry again, at the second tier, its first-tier
+    /// code installed (`Jit::tiered`; queued by the first tier's compiler
+    /// thread once that code is in, so at most once per method).
+    Recompile(&'static Method, &'static Decoded),
 }
 
 /// How hot a queued task's subject is: a count that grows while it runs
@@ -76,11 +96,18 @@ pub trait Heat {
 }
 
 impl Heat for Task {
-    /// The method's interpreted calls and back edges (HotSpot's `i + b`).
+    /// The method's interpreted calls and back edges (HotSpot's `i + b`);
+    /// none for a recompilation, whose method runs compiled (a frame of
+    /// it still interpreting waits for its OSR entry, a task of its own).
     fn heat(&self) -> u64 {
-        let (Task::Method(m, _) | Task::Osr(m, _, _)) = *self;
-        // Relaxed: heuristic counts.
-        m.jit.invocations.load(Ordering::Relaxed) as u64 + m.jit.backedges.load(Ordering::Relaxed) as u64
+        match *self {
+            Task::Method(m, _) | Task::Osr(m, _, _) => {
+                // Relaxed: heuristic counts.
+                m.jit.invocations.load(Ordering::Relaxed) as u64
+                    + m.jit.backedges.load(Ordering::Relaxed) as u64
+            }
+            Task::Recompile(..) => 0,
+        }
     }
 }
 
@@ -117,9 +144,11 @@ struct Queue<T> {
     shut: bool,
 }
 
-/// The compile queue (one per VM, in its `Jit`, of [`Task`]s).
+/// A compile queue (in a VM's `Jit`, of [`Task`]s: one, or one per tier).
 #[derive(Debug)]
 pub struct Broker<T> {
+    /// Its thread's name.
+    name: &'static str,
     queue: Mutex<Queue<T>>,
     /// Signalled when a task is queued or the VM exits.
     work: Condvar,
@@ -137,8 +166,17 @@ pub enum Refused {
 }
 
 impl<T> Default for Broker<T> {
+    /// A queue whose thread is [`THREAD_NAME`].
     fn default() -> Self {
+        Broker::named(THREAD_NAME)
+    }
+}
+
+impl<T> Broker<T> {
+    /// A queue whose thread is named `name`.
+    pub fn named(name: &'static str) -> Self {
         Broker {
+            name,
             queue: Mutex::new(Queue {
                 tasks: VecDeque::new(),
                 busy: false,
@@ -171,7 +209,7 @@ impl<T: Heat + Send + 'static> Broker<T> {
         }
         if !q.started {
             std::thread::Builder::new()
-                .name(THREAD_NAME.into())
+                .name(self.name.into())
                 .spawn(move || self.serve(compile))
                 .map_err(|_| Refused::NoThread)?;
             q.started = true;

@@ -7,7 +7,11 @@
 //! [`Jit::invoke_threshold`] or [`Jit::backedge_threshold`], asks for its
 //! compilation: by default it queues the method for the compiler thread
 //! and interprets on until the compiled entry is installed (`broker.rs`,
-//! [`Jit::background`]); with `-Xbatch` (`-XX:-BackgroundCompilation`)
+//! [`Jit::background`]), or with `FASTPATH_VM_JIT_TIERS=2` in two tiers
+//! ([`Jit::tiered`]): a quick compile without inlining first, so that the
+//! method leaves the interpreter within a millisecond or two of being
+//! queued, then the inlined, optimised one, which replaces it; with
+//! `-Xbatch` (`-XX:-BackgroundCompilation`)
 //! it compiles the method itself, in a safe region (compiling reads class
 //! metadata only, never the heap), and runs the compiled code at once. A
 //! method the translator cannot compile stays interpreted for good.
@@ -296,6 +300,31 @@ pub struct JitStats {
     pub compiled_calls: AtomicU64,
     /// `monitorexit`s compiled with a deferred release (`coarsen.rs`).
     pub coarsened: AtomicU64,
+    /// Of the methods compiled, those compiled at the first tier
+    /// ([`Jit::tiered`]).
+    pub quick: AtomicU64,
+    /// Methods compiled again at the second tier over their first
+    /// tier's code.
+    pub recompiled: AtomicU64,
+}
+
+/// Which of a method's compilations ([`Jit::tiered`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// The first: no inlining, Cranelift's `opt_level` `none`.
+    Quick,
+    /// The second (the only one untiered): inlining, `opt_level` `speed`.
+    Full,
+}
+
+impl Tier {
+    /// How the log and the trace name it after the method.
+    fn label(self) -> &'static str {
+        match self {
+            Tier::Quick => " tier 1",
+            Tier::Full => " tier 2",
+        }
+    }
 }
 
 /// An installed on-stack-replacement entry (`translate.rs`,
@@ -359,9 +388,32 @@ pub struct Jit {
     /// Lock coarsening in compiled code (`coarsen.rs`;
     /// `-XX:-EliminateLocks` turns it off).
     pub eliminate_locks: bool,
-    /// The compile queue (`broker.rs`).
+    /// A method queued for the compiler thread is compiled twice: first
+    /// quickly, without inlining and unoptimised, then again with
+    /// inlining and optimised, by a second compiler thread with a queue of
+    /// its own, which OSR entries share (HotSpot's tiers: C1 first, C2
+    /// when hot, each with its threads; here the second compile is due at
+    /// once, the first tier having no counters).
+    /// On with `FASTPATH_VM_JIT_TIERS=2`; off by default (`1`: each
+    /// method compiled once, the second way): on this project's 2-vCPU
+    /// guest under load the two compiler threads and the first tier's
+    /// compile time (Havlak's 244 M instructions beside the second's
+    /// 462 M) cost the Java thread more than the first tier's code saved
+    /// (warm-up to 90 % of peak: Towers, Richards, CD, List's first
+    /// iteration shorter, Permute's and Havlak's longer, in interleaved
+    /// runs; the lead's to measure quiet). Only background compilation in
+    /// the mixed tiers has tiers:
+    /// `-Xbatch` and `-Xcomp` compile once; an OSR entry, which a frame
+    /// keeps for the rest of its loop, is compiled once, the second way.
+    pub tiered: bool,
+    /// The compile queue (`broker.rs`): with tiers, the first tier's.
     broker: broker::Broker<broker::Task>,
+    /// With tiers, the second tier's compile queue: recompilations and
+    /// OSR entries (`broker.rs`).
+    broker2: broker::Broker<broker::Task>,
     isa: OwnedTargetIsa,
+    /// The first tier's (`jit_isa`'s `none`).
+    quick_isa: OwnedTargetIsa,
     cache: OnceLock<CodeCache>,
     env: OnceLock<CompileEnv>,
     entries: Mutex<Vec<Entry>>,
@@ -380,11 +432,13 @@ pub struct Jit {
 /// The code cache's size.
 const CODE_CACHE_BYTES: usize = 128 << 20;
 
-/// The ISA compiled code is generated for: the host's, optimizing, with
-/// the context in the pinned register.
-fn jit_isa() -> OwnedTargetIsa {
+/// The ISA compiled code is generated for: the host's, with the context
+/// in the pinned register; optimizing (`opt_level` `speed`), or for the
+/// quick first tier `none` (no e-graph pass: the instructions as
+/// translated, register-allocated).
+fn jit_isa(opt_level: &str) -> OwnedTargetIsa {
     let mut flags = settings::builder();
-    flags.set("opt_level", "speed").expect("a known setting");
+    flags.set("opt_level", opt_level).expect("a known setting");
     flags.set("enable_pinned_reg", "true").expect("a known setting");
     flags
         .set(
@@ -436,6 +490,12 @@ impl Jit {
                 .map_err(|_| format!("FASTPATH_VM_JIT_THRESHOLD={v}: expected a number"))?,
             Err(_) => 1000,
         };
+        let tiered = match std::env::var("FASTPATH_VM_JIT_TIERS") {
+            Ok(v) if v == "2" => true,
+            Ok(v) if v == "1" => false,
+            Ok(v) => return Err(format!("FASTPATH_VM_JIT_TIERS={v}: expected 1 or 2")),
+            Err(_) => false,
+        };
         perfmap::from_env()?;
         Ok(Jit {
             mode,
@@ -462,7 +522,10 @@ impl Jit {
             background: mode == Mode::Mixed,
             eliminate_locks: true,
             broker: broker::Broker::default(),
-            isa: jit_isa(),
+            broker2: broker::Broker::named(broker::THREAD_NAME_2),
+            isa: jit_isa("speed"),
+            quick_isa: jit_isa("none"),
+            tiered: mode == Mode::Mixed && tiered,
             cache: OnceLock::new(),
             env: OnceLock::new(),
             entries: Mutex::new(Vec::new()),
@@ -596,10 +659,7 @@ impl Jit {
                 self.broker.queued()
             ));
         }
-        match self
-            .broker
-            .offer(broker::Task::Method(m, d), move |t, w| self.run_task(t, w))
-        {
+        match self.offer(broker::Task::Method(m, d)) {
             // Refused at exit: the method stays `Compiling`, interpreted.
             Ok(()) | Err(broker::Refused::Shut) => Some(0),
             Err(broker::Refused::NoThread) => {
@@ -610,16 +670,37 @@ impl Jit {
         }
     }
 
+    /// The queue `task` goes to: the only one untiered; with tiers the
+    /// first tier's compilations to one, the rest, long, to the other.
+    fn broker_for(&self, task: &broker::Task) -> &broker::Broker<broker::Task> {
+        match task {
+            broker::Task::Method(..) => &self.broker,
+            broker::Task::Osr(..) | broker::Task::Recompile(..) if self.tiered => &self.broker2,
+            broker::Task::Osr(..) | broker::Task::Recompile(..) => &self.broker,
+        }
+    }
+
+    /// Queues `task` ([`Jit::broker_for`]) for its compiler thread.
+    fn offer(&'static self, task: broker::Task) -> Result<(), broker::Refused> {
+        self.broker_for(&task)
+            .offer(task, move |t, w| self.run_task(t, w))
+    }
+
     /// The compiler thread's work on `task`.
-    fn run_task(&self, task: broker::Task, waited: std::time::Duration) {
-        // Relaxed: statistics.
-        self.stats
-            .queue_nanos
-            .fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
+    fn run_task(&'static self, task: broker::Task, waited: std::time::Duration) {
+        if !matches!(task, broker::Task::Recompile(..)) {
+            // Relaxed: statistics. The time a method or loop waited
+            // interpreted (a recompilation's method runs compiled).
+            self.stats
+                .queue_nanos
+                .fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
+        }
         if self.trace.is_some() {
             let (m, what) = match task {
+                broker::Task::Method(m, _) if self.tiered => (m, Tier::Quick.label().to_string()),
                 broker::Task::Method(m, _) => (m, String::new()),
                 broker::Task::Osr(m, d, at) => (m, format!(" OSR at bci {}", d.bcis[at])),
+                broker::Task::Recompile(m, _) => (m, Tier::Full.label().to_string()),
             };
             self.trace_event(format_args!(
                 "start {m:?}{what} after {:.3} ms queued",
@@ -627,18 +708,31 @@ impl Jit {
             ));
         }
         match task {
+            broker::Task::Method(m, d) if self.tiered => {
+                if self.compile_claimed_at(m, d, Tier::Quick) != 0 {
+                    // Refused (the VM exits, or the second thread could
+                    // not start): the first tier's code stays.
+                    let _ = self.offer(broker::Task::Recompile(m, d));
+                }
+            }
             broker::Task::Method(m, d) => {
                 self.compile_claimed(m, d);
             }
             broker::Task::Osr(m, d, at) => {
                 self.compile_osr_claimed(m, d, at);
             }
+            broker::Task::Recompile(m, d) => self.recompile(m, d),
         }
     }
 
     /// Compiles `m`, which the caller claimed ([`Jit::claim`]), and
     /// installs it; returns its entry, 0 if the JIT refused it.
     pub(crate) fn compile_claimed(&self, m: &'static Method, d: &'static Decoded) -> usize {
+        self.compile_claimed_at(m, d, Tier::Full)
+    }
+
+    /// [`Jit::compile_claimed`] at `tier`.
+    fn compile_claimed_at(&self, m: &'static Method, d: &'static Decoded, tier: Tier) -> usize {
         let s = &m.jit.state;
         let Some((cache, env)) = self.ready() else {
             // Release: as a refusal's.
@@ -650,7 +744,7 @@ impl Jit {
             self.stats.background.fetch_add(1, Ordering::Relaxed);
         }
         let start = Instant::now();
-        let result = self.compile_now(cache, env, m, d);
+        let result = self.compile_now(cache, env, m, d, tier);
         let nanos = start.elapsed().as_nanos() as u64;
         // Relaxed: statistics.
         self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
@@ -658,16 +752,13 @@ impl Jit {
             Ok((entry, adapter, len, guarded)) => {
                 self.stats.compiled.fetch_add(1, Ordering::Relaxed);
                 self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
-                if self.log {
-                    let note = if guarded > 0 {
-                        format!(", {guarded} calls inlined behind a guard")
-                    } else {
-                        String::new()
-                    };
-                    eprintln!("jit: {m:?} {len} bytes in {} us{note}", nanos / 1000);
+                if tier == Tier::Quick {
+                    self.stats.quick.fetch_add(1, Ordering::Relaxed);
                 }
+                self.log_installed(m, tier, len, nanos, guarded);
                 self.trace_event(format_args!(
-                    "installed {m:?} after {} us compiling",
+                    "installed {m:?}{} after {} us compiling",
+                    tier.label(),
                     nanos / 1000
                 ));
                 // Release: the adapter before the entry that names it.
@@ -689,28 +780,96 @@ impl Jit {
         }
     }
 
+    /// Prints a compilation's line (`FASTPATH_VM_JIT_LOG=1`): the
+    /// method, its tier when tiered, its code's size and the time it took.
+    fn log_installed(&self, m: &'static Method, tier: Tier, len: usize, nanos: u64, guarded: usize) {
+        if self.log {
+            let note = if guarded > 0 {
+                format!(", {guarded} calls inlined behind a guard")
+            } else {
+                String::new()
+            };
+            let tier = if self.tiered { tier.label() } else { "" };
+            eprintln!("jit: {m:?}{tier} {len} bytes in {} us{note}", nanos / 1000);
+        }
+    }
+
+    /// Compiles `m`'s normal entry again at the second tier and installs
+    /// it in place of its first tier's (the compiler thread's
+    /// [`broker::Task::Recompile`]): calls that load the entry from then
+    /// on run the new code; frames in the old code finish there (code is
+    /// never freed). A refusal keeps the first tier's code.
+    fn recompile(&self, m: &'static Method, d: &'static Decoded) {
+        let Some((cache, env)) = self.ready() else {
+            return;
+        };
+        // Relaxed: statistics.
+        self.stats.background.fetch_add(1, Ordering::Relaxed);
+        let start = Instant::now();
+        let result = self.compile_now(cache, env, m, d, Tier::Full);
+        let nanos = start.elapsed().as_nanos() as u64;
+        self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
+        match result {
+            Ok((entry, adapter, len, guarded)) => {
+                self.stats.recompiled.fetch_add(1, Ordering::Relaxed);
+                self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
+                self.log_installed(m, Tier::Full, len, nanos, guarded);
+                self.trace_event(format_args!(
+                    "installed {m:?}{} after {} us compiling",
+                    Tier::Full.label(),
+                    nanos / 1000
+                ));
+                // Release: the adapter (the shape's, as the first tier's)
+                // before the entry, which publishes the new code.
+                m.jit.adapter.store(adapter, Ordering::Release);
+                m.jit.entry.store(entry, Ordering::Release);
+            }
+            Err(why) => {
+                if self.log {
+                    eprintln!(
+                        "jit: {m:?}{} not compiled: {why} (the first tier's code stays)",
+                        Tier::Full.label()
+                    );
+                }
+            }
+        }
+    }
+
     fn compile_now(
         &self,
         cache: &CodeCache,
         env: &CompileEnv,
         m: &'static Method,
         d: &'static Decoded,
+        tier: Tier,
     ) -> Result<(usize, usize, usize, usize), String> {
         if m.is_native() || m.is_abstract() {
             return Err("no bytecode".into());
         }
         let adapter = self.adapter_for(cache, m)?;
         let mut fctx = FunctionBuilderContext::new();
-        let t =
-            translate::translate(env, m, d, None, &mut fctx, self.isa.frontend_config()).map_err(|e| e.0)?;
+        let isa = match tier {
+            Tier::Quick => &self.quick_isa,
+            Tier::Full => &self.isa,
+        };
+        let t = translate::translate(
+            env,
+            m,
+            d,
+            None,
+            tier == Tier::Full,
+            &mut fctx,
+            isa.frontend_config(),
+        )
+        .map_err(|e| e.0)?;
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
         self.stats.guarded.fetch_add(t.guarded as u64, Ordering::Relaxed);
         self.stats
             .coarsened
             .fetch_add(t.coarsened as u64, Ordering::Relaxed);
-        dump::maybe_dump(m, "entry", &t.func, &*self.isa);
-        let entry = self.install(cache, env, t.func)?;
+        dump::maybe_dump(m, "entry", &t.func, &**isa);
+        let entry = self.install(cache, env, &**isa, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
         dump::installed(m, "entry", addr, len);
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
@@ -829,13 +988,10 @@ impl Jit {
                 d.bcis[at],
                 m.jit.invocations.load(Ordering::Relaxed),
                 m.jit.backedges.load(Ordering::Relaxed),
-                self.broker.queued()
+                self.broker_for(&broker::Task::Osr(m, d, at)).queued()
             ));
         }
-        match self
-            .broker
-            .offer(broker::Task::Osr(m, d, at), move |t, w| self.run_task(t, w))
-        {
+        match self.offer(broker::Task::Osr(m, d, at)) {
             Ok(()) => {
                 // Relaxed: a hint; `enqueue` claims the method itself.
                 if m.jit.state.load(Ordering::Relaxed) == State::Interpreted as u8 {
@@ -923,7 +1079,7 @@ impl Jit {
         }
         let adapter = self.osr_adapter_for(cache, m)?;
         let mut fctx = FunctionBuilderContext::new();
-        let t = translate::translate(env, m, d, Some(at), &mut fctx, self.isa.frontend_config())
+        let t = translate::translate(env, m, d, Some(at), true, &mut fctx, self.isa.frontend_config())
             .map_err(|e| e.0)?;
         // Relaxed: statistics.
         self.stats.inlined.fetch_add(t.inlined as u64, Ordering::Relaxed);
@@ -932,7 +1088,7 @@ impl Jit {
             .coarsened
             .fetch_add(t.coarsened as u64, Ordering::Relaxed);
         dump::maybe_dump(m, &format!("OSR entry at {at}"), &t.func, &*self.isa);
-        let entry = self.install(cache, env, t.func)?;
+        let entry = self.install(cache, env, &*self.isa, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
         dump::installed(m, &format!("OSR entry at {at}"), addr, len);
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
@@ -946,14 +1102,16 @@ impl Jit {
         ))
     }
 
-    /// Compiles and installs `func`, resolving helper and library imports.
+    /// Compiles `func` for `isa` and installs it, resolving helper and
+    /// library imports.
     fn install(
         &self,
         cache: &CodeCache,
         env: &CompileEnv,
+        isa: &dyn cranelift_codegen::isa::TargetIsa,
         func: cranelift_codegen::ir::Function,
     ) -> Result<Entry, String> {
-        let entry = fastpath_cranelift::install(cache, &*self.isa, func, |index| {
+        let entry = fastpath_cranelift::install(cache, isa, func, |index| {
             if index < helpers::LIBRARY_BASE {
                 env.helpers.addr(Helper::ALL[index as usize])
             } else {
@@ -997,7 +1155,7 @@ impl Jit {
             return Ok(*a);
         }
         let env = self.env.get().ok_or("not initialized")?;
-        let e = self.install(cache, env, build())?;
+        let e = self.install(cache, env, &*self.isa, build())?;
         let a = e.addr() as usize;
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(e);
         map.insert(key, a);
@@ -1016,19 +1174,21 @@ impl Jit {
     /// dropped, the one under way finishes (`broker.rs`); later requests
     /// leave their methods interpreted.
     pub fn shutdown(&self) {
-        let dropped = self.broker.shutdown();
+        let dropped = self.broker.shutdown() + self.broker2.shutdown();
         // Relaxed: statistics.
         self.stats.dropped.fetch_add(dropped as u64, Ordering::Relaxed);
     }
 
     /// Compilations queued and not yet started.
     pub fn queued(&self) -> usize {
-        self.broker.queued()
+        self.broker.queued() + self.broker2.queued()
     }
 
     /// Whether this thread is the compiler thread.
     fn on_compiler_thread() -> bool {
-        std::thread::current().name() == Some(broker::THREAD_NAME)
+        std::thread::current()
+            .name()
+            .is_some_and(|n| n == broker::THREAD_NAME || n == broker::THREAD_NAME_2)
     }
 
     /// Whether each compilation and the summary at exit are printed
@@ -1056,7 +1216,7 @@ impl Jit {
             "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling, \
              {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses, \
              {} compiled in the background, {} ms queued, {} dropped at exit, {} calls into compiled code, \
-             {} lock exits coarsened",
+             {} lock exits coarsened, {} methods compiled at tier 1, {} recompiled at tier 2",
             s.compiled.load(Ordering::Relaxed),
             s.failed.load(Ordering::Relaxed),
             s.inlined.load(Ordering::Relaxed),
@@ -1071,7 +1231,9 @@ impl Jit {
             s.queue_nanos.load(Ordering::Relaxed) / 1_000_000,
             s.dropped.load(Ordering::Relaxed),
             s.compiled_calls.load(Ordering::Relaxed),
-            s.coarsened.load(Ordering::Relaxed)
+            s.coarsened.load(Ordering::Relaxed),
+            s.quick.load(Ordering::Relaxed),
+            s.recompiled.load(Ordering::Relaxed)
         )
     }
 }

@@ -379,6 +379,8 @@ pub(super) struct Translator<'e, 'f> {
     hot_call: bool,
     /// A new array whose elements its coupled copy writes (`fill.rs`).
     pub(super) unzeroed: Option<super::fill::Unzeroed>,
+    /// Whether calls may be inlined (`translate`'s `inline`).
+    inline: bool,
 }
 
 /// The largest method, in bytecode bytes, whose entry may be a leaf entry
@@ -431,23 +433,29 @@ pub struct Translated {
 /// (`Translator::is_leaf`); when the translation makes a call on a path
 /// that does not only throw (a callee it did not inline), it is
 /// translated again with the ordinary entry.
+///
+/// `inline` false translates every call as a call (the JIT's quick first
+/// tier, `mod.rs`): the function is the method's own bytecode only, and
+/// its compilation takes a fraction of the inlined one's time.
 pub fn translate(
     env: &CompileEnv,
     m: &'static Method,
     d: &'static Decoded,
     osr: Option<usize>,
+    inline: bool,
     fctx: &mut FunctionBuilderContext,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> Result<Translated, Unsupported> {
-    if osr.is_none() && leaf_candidate(m, d) {
+    if osr.is_none() && inline && leaf_candidate(m, d) {
         // A context of its own: a dropped translation leaves a builder
         // context in the state it had, which the next one cannot reuse.
         let mut leaf_fctx = FunctionBuilderContext::new();
-        if let Some(t) = translate_as(env, m, d, osr, &mut leaf_fctx, frontend, true)? {
+        if let Some(t) = translate_as(env, m, d, osr, inline, &mut leaf_fctx, frontend, true)? {
             return Ok(t);
         }
     }
-    Ok(translate_as(env, m, d, osr, fctx, frontend, false)?.expect("an ordinary entry is always kept"))
+    Ok(translate_as(env, m, d, osr, inline, fctx, frontend, false)?
+        .expect("an ordinary entry is always kept"))
 }
 
 /// Whether `m` may have a leaf entry: at most [`LEAF_MAX_BYTES`] of
@@ -479,11 +487,13 @@ fn leaf_candidate(m: &'static Method, d: &'static Decoded) -> bool {
 /// [`translate`] with a leaf entry (`leaf`) or the ordinary one; `None`
 /// when a leaf entry was asked for and the method makes a call on a path
 /// that does not only throw.
+#[allow(clippy::too_many_arguments)]
 fn translate_as(
     env: &CompileEnv,
     m: &'static Method,
     d: &'static Decoded,
     osr: Option<usize>,
+    inline: bool,
     fctx: &mut FunctionBuilderContext,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
     leaf: bool,
@@ -559,6 +569,7 @@ fn translate_as(
         try_leaf: leaf,
         hot_call: false,
         unzeroed: None,
+        inline,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
     t.in_loop = in_loops(&t.s.ops);
@@ -2581,7 +2592,8 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// region), on the inlined chain at most [`MAX_RECURSIVE_INLINE_LEVEL`] times, within the depth and the
     /// method's budget.
     fn inline_candidate(&self, dispatch: Dispatch, m: &'static Method) -> Option<Callee> {
-        if !statically_bound(dispatch, m)
+        if !self.inline
+            || !statically_bound(dispatch, m)
             || m.is_native()
             || m.is_abstract()
             || m.is_synchronized()
