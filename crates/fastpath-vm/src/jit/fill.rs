@@ -3,10 +3,10 @@
 //! allocation is not zeroed where the copy writes it.
 //!
 //! Where it sits: the translator (`translate.rs`) hands each `newarray`
-//! here ([`Translator::new_array`]); [`coupled_copy`] looks ahead in the
+//! here (`Translator::new_array`); `coupled_copy` looks ahead in the
 //! bytecode for the copy, and when it finds one the allocation
 //! (`emit.rs`, `alloc_array`) leaves the elements as the TLAB had them
-//! and records the array as [`Unzeroed`]. The copy's intrinsic
+//! and records the array as `Unzeroed`. The copy's intrinsic
 //! (`intrinsics.rs`, `Translator::arraycopy`) takes the record at that
 //! instruction: it zeroes the elements past the copied range, then
 //! copies; its cold path (a null source, another class, a range out of
@@ -17,7 +17,7 @@
 //! the copy leaves and clears all on its slow path).
 //!
 //! Why no code sees the unzeroed elements: between the allocation and the
-//! copy [`coupled_copy`] allows only straight-line instructions that
+//! copy `coupled_copy` allows only straight-line instructions that
 //! read locals, constants, fields and array lengths, store locals and
 //! compute ints; the new array goes only into locals and onto the operand
 //! stack, is never read as an object, never has an element loaded, and
@@ -176,7 +176,7 @@ fn any_target(ops: &[Op], d: &Decoded, inside: impl Fn(u32) -> bool) -> bool {
 
 impl Translator<'_, '_> {
     /// `newarray`/`anewarray` at the current instruction: the allocation,
-    /// left unzeroed when [`coupled_copy`] finds the copy that fills it.
+    /// left unzeroed when `coupled_copy` finds the copy that fills it.
     pub(super) fn new_array(&mut self, ac: &'static Class, n: Value) -> Value {
         let copy_at = coupled_copy(&self.s.ops, self.s.d, self.s.idx);
         let o = self.alloc_array(ac, n, copy_at.is_none());
