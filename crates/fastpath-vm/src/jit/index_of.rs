@@ -178,20 +178,14 @@ impl Translator<'_, '_> {
             .expect("string_index_of returns the index");
         self.b.ins().jump(done, &[i.into()]);
 
-        self.b.set_cold_block(slow);
-        self.b.switch_to_block(slow);
-        self.b.seal_block(slow);
-        self.push(K::R, recv);
-        self.push(K::I, ch);
-        self.push(K::I, from);
-        self.invoke(dispatch, m)?;
-        let v = self.pop_v();
-        self.b.ins().jump(done, &[v.into()]);
-
-        self.b.switch_to_block(done);
-        self.b.seal_block(done);
-        self.push(K::I, result);
-        Ok(())
+        self.intrinsic_fallback(
+            slow,
+            &[(K::R, recv), (K::I, ch), (K::I, from)],
+            dispatch,
+            m,
+            done,
+            result,
+        )
     }
 }
 

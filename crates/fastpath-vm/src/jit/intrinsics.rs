@@ -190,6 +190,36 @@ pub unsafe extern "C" fn string_hash(chars: *const u16, len: usize) -> i32 {
 }
 
 impl Translator<'_, '_> {
+    /// The fallback of an intrinsic that replaced a call, and the join
+    /// after it: in the cold block `slow` the call's operands `args` go
+    /// back on the operand stack, the call is made as the bytecode says
+    /// (`dispatch`, `m`) and its result jumps to `done`; then `done` is
+    /// current and its parameter `result`, the intrinsic's answer on
+    /// either way, is pushed as the call's `int` result.
+    pub(super) fn intrinsic_fallback(
+        &mut self,
+        slow: cranelift_codegen::ir::Block,
+        args: &[(K, Value)],
+        dispatch: Dispatch,
+        m: &'static Method,
+        done: cranelift_codegen::ir::Block,
+        result: Value,
+    ) -> Result<(), Unsupported> {
+        self.b.set_cold_block(slow);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        for &(k, v) in args {
+            self.push(k, v);
+        }
+        self.invoke(dispatch, m)?;
+        let v = self.pop_v();
+        self.b.ins().jump(done, &[v.into()]);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        self.push(K::I, result);
+        Ok(())
+    }
+
     /// `System.arraycopy(src, srcPos, dest, destPos, length)` with its five
     /// arguments on the operand stack: the inline copy of a primitive array
     /// (the module comment's steps), the native's call from a cold block

@@ -162,19 +162,7 @@ impl Translator<'_, '_> {
             .expect("chars_equal returns its answer");
         self.b.ins().jump(done, &[r.into()]);
 
-        self.b.set_cold_block(slow);
-        self.b.switch_to_block(slow);
-        self.b.seal_block(slow);
-        self.push(K::R, recv);
-        self.push(K::R, other);
-        self.invoke(dispatch, m)?;
-        let v = self.pop_v();
-        self.b.ins().jump(done, &[v.into()]);
-
-        self.b.switch_to_block(done);
-        self.b.seal_block(done);
-        self.push(K::I, result);
-        Ok(())
+        self.intrinsic_fallback(slow, &[(K::R, recv), (K::R, other)], dispatch, m, done, result)
     }
 }
 
