@@ -396,13 +396,12 @@ pub struct Jit {
     /// once, the first tier having no counters).
     /// On with `FASTPATH_VM_JIT_TIERS=2`; off by default (`1`: each
     /// method compiled once, the second way): on this project's 2-vCPU
-    /// guest under load the two compiler threads and the first tier's
-    /// compile time (Havlak's 244 M instructions beside the second's
-    /// 462 M) cost the Java thread more than the first tier's code saved
-    /// (warm-up to 90 % of peak: Towers, Richards, CD, List's first
-    /// iteration shorter, Permute's and Havlak's longer, in interleaved
-    /// runs; the lead's to measure quiet). Only background compilation in
-    /// the mixed tiers has tiers:
+    /// guest the second compiler thread and the first tier's compile time
+    /// (Havlak's 244 M instructions beside the second's 462 M) cost the
+    /// Java thread about what the first tier's code saves (warm-up to
+    /// 90 % of peak, quiet: Bounce and Havlak longer, CD and Permute
+    /// shorter, the rest within 2 %; BENCHMARKS.md, Tiers). Only
+    /// background compilation in the mixed tiers has tiers:
     /// `-Xbatch` and `-Xcomp` compile once; an OSR entry, which a frame
     /// keeps for the rest of its loop, is compiled once, the second way.
     pub tiered: bool,
