@@ -478,17 +478,6 @@ impl Translator<'_, '_> {
         let one = self.b.ins().iconst(I32, 1);
         self.write_data(recv, f.hash_is_zero as i32, Kind::Byte, one, false);
         self.b.ins().jump(done, &[h.into()]);
-
-        self.b.set_cold_block(slow);
-        self.b.switch_to_block(slow);
-        self.b.seal_block(slow);
-        self.s.stack.push(K::R);
-        self.invoke(dispatch, m)?;
-        let v = self.pop_v();
-        self.b.ins().jump(done, &[v.into()]);
-        self.b.switch_to_block(done);
-        self.b.seal_block(done);
-        self.push(K::I, result);
-        Ok(())
+        self.intrinsic_fallback(slow, &[(K::R, recv)], dispatch, m, done, result)
     }
 }
