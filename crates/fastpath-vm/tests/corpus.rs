@@ -8,7 +8,7 @@
 //! | variable | effect |
 //! |---|---|
 //! | `FASTPATH_VM_CORPUS_MATRIX=locking` | programs tagged `monitor` in each locking mode |
-//! | `FASTPATH_VM_CORPUS_MATRIX=jit` | every program under `-Xint` and under the default tiers with a compile threshold of 2 invocations; the `XCOMP` set under `-Xcomp`; programs tagged `monitor` after 2 calls in the legacy and monitor locking modes; programs tagged `gc` under `-Xcomp` with the passive (evacuating, at safepoints) and the concurrent collector, a 16 MiB heap and the heap verifier after every cycle |
+//! | `FASTPATH_VM_CORPUS_MATRIX=jit` | every program under `-Xint` and under the default tiers with a compile threshold of 2 invocations; the `XCOMP` set under `-Xcomp` and under two tiers (`FASTPATH_VM_JIT_TIERS=2`) at that threshold; programs tagged `monitor` after 2 calls in the legacy and monitor locking modes; programs tagged `gc` under `-Xcomp` with the passive (evacuating, at safepoints) and the concurrent collector, a 16 MiB heap and the heap verifier after every cycle |
 //! | `FASTPATH_VM_CORPUS_MATRIX=gc` | programs tagged `gc` under every barrier preset, passive and concurrent, with a 16 MiB heap (each run must collect) and the heap verifier after every cycle |
 //! | `FASTPATH_VM_CORPUS_ONLY=A,B` | only these programs |
 //! | `FASTPATH_VM_CORPUS_TIMES=1` | every run's time in the summary, not only the five slowest |
@@ -75,16 +75,19 @@ fn corpus_matches_hotspot() {
                 runs.push(Run::default_for(p).vm_arg("-Xint"));
                 // `-Xbatch`: compiled at once, as hot, whatever the timing.
                 runs.push(Run::with_env(p, &[("FASTPATH_VM_JIT_THRESHOLD", "2")]).vm_arg("-Xbatch"));
-                // Two tiers in the background at the same threshold: each
-                // hot method runs the first tier's code (no inlining,
-                // `opt_level` `none`), then the second's, when the compiler
-                // threads install them, frames of both in one stack.
-                runs.push(Run::with_env(
-                    p,
-                    &[("FASTPATH_VM_JIT_THRESHOLD", "2"), ("FASTPATH_VM_JIT_TIERS", "2")],
-                ));
                 if XCOMP.contains(&p.name.as_str()) {
                     runs.push(Run::default_for(p).vm_arg("-Xcomp"));
+                    // Two tiers in the background at the same threshold
+                    // (off by default, so the `-Xcomp` set's kinds of
+                    // bytecode rather than the whole corpus): each hot
+                    // method runs the first tier's code (no inlining,
+                    // `opt_level` `none`), then the second's, when the
+                    // compiler threads install them, frames of both in
+                    // one stack.
+                    runs.push(Run::with_env(
+                        p,
+                        &[("FASTPATH_VM_JIT_THRESHOLD", "2"), ("FASTPATH_VM_JIT_TIERS", "2")],
+                    ));
                 }
                 if p.tags.iter().any(|t| t == "monitor") {
                     // Compiled monitors in the other locking modes (the
