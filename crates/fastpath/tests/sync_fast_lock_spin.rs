@@ -286,3 +286,97 @@ fn held_long(on_exit: bool) {
         o.header.lock_state()
     );
 }
+
+/// A thread that finds a contention monitor owned by another thread spins
+/// on it as on a thin lock rather than queueing behind the thread parked
+/// there (`fast_lock_spin.rs`): holder H fast-locks, waiter W's one-look
+/// spin gives up, W inflates and parks; then newcomer N (the largest
+/// budget) comes while H still holds. N must get the lock by its spin
+/// (the monitor's owner CAS once H's exit frees it, or the fast-lock once
+/// W's exit deflated the monitor), never by queueing; once all three are
+/// done the monitor is gone (the last exit found nobody queued). A loaded
+/// machine can deschedule H past N's budget, so tries repeat (3 s, then
+/// until the first win under a generous cap); every try must count
+/// exactly and end thin.
+#[test]
+fn a_newcomer_spins_on_a_contention_monitor_instead_of_queueing() {
+    let _one = serial();
+    lightweight();
+    let (mut wins, mut tries) = (0, 0);
+    let began = Instant::now();
+    let (enough, cap) = (Duration::from_secs(3), Duration::from_secs(120));
+    while wins < 3 && (began.elapsed() < enough || (wins == 0 && began.elapsed() < cap)) {
+        tries += 1;
+        // W's spin: one look, no yields, so it inflates at once.
+        let budget = Budget::set(1, 0);
+        let o = Obj::new();
+        let held = Arc::new(AtomicBool::new(false));
+        let coming = Arc::new(AtomicBool::new(false));
+        let holder = {
+            let (o, held, coming) = (o.clone(), held.clone(), coming.clone());
+            thread::spawn(move || {
+                lightweight();
+                sync::enter(header(&o));
+                held.store(true, Ordering::Relaxed);
+                while !coming.load(Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+                let t = Instant::now();
+                while t.elapsed() < Duration::from_micros(5) {
+                    std::hint::spin_loop();
+                }
+                bump(&o);
+                sync::exit(header(&o)).unwrap();
+            })
+        };
+        while !held.load(Ordering::Relaxed) {
+            std::hint::spin_loop();
+        }
+        let waiter = {
+            let o = o.clone();
+            thread::spawn(move || {
+                lightweight();
+                sync::enter(header(&o));
+                bump(&o);
+                sync::exit(header(&o)).unwrap();
+            })
+        };
+        let t = Instant::now();
+        while o.header.lock_state() != LockState::Inflated {
+            assert!(t.elapsed() < Duration::from_secs(60), "the waiter never inflated");
+            thread::sleep(Duration::from_micros(100));
+        }
+        // Long enough for W to queue and park on the monitor.
+        thread::sleep(Duration::from_millis(5));
+        drop(budget);
+        let _big = Budget::set(20, 0);
+        let spins0 = fast_lock_spin_stats();
+        coming.store(true, Ordering::Relaxed);
+        sync::enter(header(&o));
+        bump(&o);
+        sync::exit(header(&o)).unwrap();
+        let spins = fast_lock_spin_stats().since(&spins0);
+        holder.join().unwrap();
+        waiter.join().unwrap();
+        assert_eq!(
+            o.count.load(Ordering::Relaxed),
+            3,
+            "try {tries}: every update counted"
+        );
+        assert_eq!(
+            o.header.lock_state(),
+            LockState::Unlocked,
+            "try {tries}: the contention monitor deflated on the exit that left it idle"
+        );
+        // Only N spins in this window (H and W spun before it opened).
+        if spins.acquired + spins.acquired_monitor >= 1 && spins.gave_up == 0 {
+            wins += 1;
+        }
+    }
+    println!("the newcomer's spin took the lock in {wins} of {tries} tries");
+    assert!(
+        wins >= 1,
+        "no try in {:?} ({tries} tries) took the lock by spinning on the contention monitor",
+        began.elapsed()
+    );
+}
