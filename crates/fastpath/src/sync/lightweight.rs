@@ -37,7 +37,7 @@ use super::inflate::{
     try_enter_held,
 };
 use super::lock_stack::LockStack;
-use super::monitor::NO_OWNER;
+use super::monitor::{NO_OWNER, RECORD_OWNER};
 use super::op::{Op, Outcome};
 use super::stats::InflateCause;
 use super::thread;
@@ -126,10 +126,13 @@ fn enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
 /// (`slow`), so the monitor is not freed under us.
 fn try_contention_monitor(obj: &Header, mark: Mark, me: &ThreadState) -> Option<bool> {
     let m = monitor_of(obj, mark);
-    if !m.deflates_on_exit() || m.owner_record().is_some() {
+    if !m.deflates_on_exit() {
         return Some(false);
     }
     let owner = m.owner();
+    if owner & RECORD_OWNER != 0 {
+        return Some(false);
+    }
     if (owner == NO_OWNER || owner == me.id) && m.try_enter(me) {
         return Some(true);
     }
