@@ -4,9 +4,8 @@
 //! `FastLockingSpins` and lowered to 8 in JDK 27).
 //!
 //! Where it sits: `synchronizer.rs`'s lightweight slow path calls
-//! `spin_then_lock` once per `enter` when it finds the header
-//! thin-locked by another thread, *before* it inflates the object (or on a
-//! contention monitor another thread owns, below). Only if
+//! `spin_then_fast_lock` once per `enter` when it finds the header
+//! thin-locked by another thread, *before* it inflates the object. Only if
 //! the spin gives up does the object get a monitor, which it keeps until
 //! the deflater (`deflate.rs`; see also
 //! [`set_deflate_after_contention`](super::set_deflate_after_contention))
@@ -24,12 +23,8 @@
 //!   with room made on the lock-stack) runs only on a word read unlocked; a
 //!   lost CAS (another locker, or a hash installed) reloads at once and
 //!   tries again while the word stays unlocked;
-//! - a monitor: someone else's spin gave up and inflated it. A monitor
-//!   installed for a contention (one its last owner's exit deflates, see
-//!   `deflate.rs`) is spun on like the thin lock: the caller's try is the
-//!   monitor's owner CAS, made only on an owner read free (the inline
-//!   inflated enter's CAS, `synchronizer.rs`); any other monitor stops the
-//!   spin, and the caller enters it;
+//! - a monitor: someone else's spin gave up and inflated it; stop spinning,
+//!   the caller enters the monitor;
 //! - anything else (fast-locked, stack-locked, INFLATING, a GC's word):
 //!   keep backing off.
 //!
@@ -58,23 +53,8 @@
 //! at once, and a yield with nothing else runnable returns in about a
 //! microsecond.
 //!
-//! Why a contention monitor is spun on rather than queued on at once: the
-//! monitor deflates only on an exit that finds nobody queued, spinning or
-//! waiting (`Monitor::try_deflate`), and a newcomer that finds others
-//! queued would queue behind them after one try (the monitor's rule,
-//! `monitor/mod.rs`). Where threads outnumber CPUs (8 on 2), some thread
-//! always finds the owner busy for an instant and queues, so the queue
-//! never empties and the object pays the inflated path for the rest of the
-//! run once one holder was preempted past the budget (57–87 % of the
-//! contended table's 8-thread runs on the Zen 3 guest: BENCHMARKS.md).
-//! Spinning here instead, outside the monitor's queue and its
-//! `contentions` count, lets the threads already queued drain one wake-up
-//! at a time; the exit that finds the queue empty deflates, and the object
-//! fast-locks again. A spinner that exhausts the budget (the owner is
-//! preempted) queues and parks as before.
-//!
 //! No new shared state: each try is the ordinary fast-lock CAS the slow path
-//! already makes, or the owner CAS of the inline inflated enter (loom models it: `loom_tests.rs`, with a one-step budget,
+//! already makes (loom models it: `loom_tests.rs`, with a one-step budget,
 //! since under loom a pause is a scheduling point). The budget is a
 //! process-wide tunable ([`set_fast_locking_spins`]); 0 turns the spin off
 //! (the object inflates at its first contention, as before JDK 24). On a
@@ -223,11 +203,7 @@ fn initial_yields() -> u32 {
 pub struct FastLockSpinStats {
     /// Spins that fast-locked the object (an inflation avoided).
     pub acquired: u64,
-    /// Spins that took a contention monitor's owner CAS instead of queueing
-    /// on it (module docs).
-    pub acquired_monitor: u64,
-    /// Spins that stopped at a monitor they do not take (installed by
-    /// another thread for anything but a contention).
+    /// Spins that stopped because another thread installed a monitor.
     pub saw_monitor: u64,
     /// Spins that used the whole budget, pauses and yields (the caller
     /// then inflates).
@@ -239,7 +215,6 @@ impl FastLockSpinStats {
     pub fn since(&self, earlier: &FastLockSpinStats) -> FastLockSpinStats {
         FastLockSpinStats {
             acquired: self.acquired.wrapping_sub(earlier.acquired),
-            acquired_monitor: self.acquired_monitor.wrapping_sub(earlier.acquired_monitor),
             saw_monitor: self.saw_monitor.wrapping_sub(earlier.saw_monitor),
             gave_up: self.gave_up.wrapping_sub(earlier.gave_up),
         }
@@ -250,7 +225,6 @@ impl FastLockSpinStats {
 // per contended enter (already a cache miss on the header), never on the
 // uncontended path.
 static ACQUIRED: AtomicU64 = AtomicU64::new(0);
-static ACQUIRED_MONITOR: AtomicU64 = AtomicU64::new(0);
 static SAW_MONITOR: AtomicU64 = AtomicU64::new(0);
 static GAVE_UP: AtomicU64 = AtomicU64::new(0);
 
@@ -258,29 +232,20 @@ static GAVE_UP: AtomicU64 = AtomicU64::new(0);
 pub fn fast_lock_spin_stats() -> FastLockSpinStats {
     FastLockSpinStats {
         acquired: ACQUIRED.load(StdOrdering::Relaxed),
-        acquired_monitor: ACQUIRED_MONITOR.load(StdOrdering::Relaxed),
         saw_monitor: SAW_MONITOR.load(StdOrdering::Relaxed),
         gave_up: GAVE_UP.load(StdOrdering::Relaxed),
     }
 }
 
-/// `obj` is locked by another thread, thin or on a contention monitor: spin
-/// for the lock with the budget in force (module docs). `try_fast_lock(mark)`
-/// is the caller's fast-lock CAS from the unlocked word `mark` (with room
-/// made on the lock-stack and the push); `true` when it acquired.
-/// `try_monitor(mark)` is its try on the monitor a `10` word `mark` names:
-/// `Some(true)` it owns the monitor now, `Some(false)` stop spinning (not a
-/// contention monitor, or one the slow path must claim), `None` still
-/// held: back off. `true`: the caller holds the lock. `false`: the budget
-/// ran out or a monitor the spin does not take appeared; the caller
-/// re-reads the header and inflates or enters the monitor.
+/// `obj` is thin-locked by another thread: spin for the lock with the
+/// budget in force (module docs). `try_fast_lock(mark)` is the caller's
+/// fast-lock CAS from the unlocked word `mark` (with room made on the
+/// lock-stack and the push); `true` when it acquired. `false`: the budget
+/// ran out or a monitor appeared; the caller re-reads the header and
+/// inflates or enters the monitor.
 #[cold]
 #[inline(never)]
-pub(super) fn spin_then_lock(
-    obj: &Header,
-    mut try_fast_lock: impl FnMut(Mark) -> bool,
-    mut try_monitor: impl FnMut(Mark) -> Option<bool>,
-) -> bool {
+pub(super) fn spin_then_fast_lock(obj: &Header, mut try_fast_lock: impl FnMut(Mark) -> bool) -> bool {
     let steps = fast_locking_spins();
     if steps == 0 {
         return false; // switched off: not a spin, not counted
@@ -289,14 +254,14 @@ pub(super) fn spin_then_lock(
         for _ in 1..(1u32 << step) {
             spin_pause();
         }
-        if let Some(acquired) = look(obj, &mut try_fast_lock, &mut try_monitor) {
+        if let Some(acquired) = look(obj, &mut try_fast_lock) {
             return acquired;
         }
     }
     // Yields are real scheduling under loom too, but a model never sets any.
     for _ in 0..fast_locking_yields() {
         std::thread::yield_now();
-        if let Some(acquired) = look(obj, &mut try_fast_lock, &mut try_monitor) {
+        if let Some(acquired) = look(obj, &mut try_fast_lock) {
             return acquired;
         }
     }
@@ -304,19 +269,13 @@ pub(super) fn spin_then_lock(
     false
 }
 
-/// One look at the header (module docs): `Some(true)` locked it (fast-lock
-/// or monitor), `Some(false)` a monitor the spin does not take is
-/// installed, `None` still held: back off.
+/// One look at the header (module docs): `Some(true)` fast-locked it,
+/// `Some(false)` a monitor is installed, `None` still held: back off.
 #[inline]
-fn look(
-    obj: &Header,
-    try_fast_lock: &mut impl FnMut(Mark) -> bool,
-    try_monitor: &mut impl FnMut(Mark) -> Option<bool>,
-) -> Option<bool> {
+fn look(obj: &Header, try_fast_lock: &mut impl FnMut(Mark) -> bool) -> Option<bool> {
     loop {
-        // Acquire: a monitor seen here is read by `try_monitor` (or entered
-        // next by the caller, which reloads); a fast-lock's CAS has its own
-        // Acquire.
+        // Acquire: a monitor seen here is entered next by the caller,
+        // which reloads; a fast-lock's CAS has its own Acquire.
         let mark = obj.load(Ordering::Acquire);
         if mark.is_unlocked() {
             if try_fast_lock(mark) {
@@ -326,17 +285,8 @@ fn look(
             continue; // lost the CAS: look again while it stays unlocked
         }
         if mark.has_monitor() {
-            return match try_monitor(mark) {
-                Some(true) => {
-                    ACQUIRED_MONITOR.fetch_add(1, StdOrdering::Relaxed);
-                    Some(true)
-                }
-                Some(false) => {
-                    SAW_MONITOR.fetch_add(1, StdOrdering::Relaxed);
-                    Some(false)
-                }
-                None => None,
-            };
+            SAW_MONITOR.fetch_add(1, StdOrdering::Relaxed);
+            return Some(false);
         }
         return None; // still held (or in a transition)
     }
@@ -370,44 +320,26 @@ mod tests {
         let mut tries = 0;
         // Unlocked from the start: the first look CASes (here: a stand-in
         // that fails twice, as lost races to a hash would, then wins).
-        let stop = |_: Mark| Some(false);
-        assert!(spin_then_lock(
-            &h,
-            |m| {
-                assert!(m.is_unlocked());
-                tries += 1;
-                tries == 3
-            },
-            stop
-        ));
+        assert!(spin_then_fast_lock(&h, |m| {
+            assert!(m.is_unlocked());
+            tries += 1;
+            tries == 3
+        }));
         assert_eq!(tries, 3);
         // Held: lock bits 00 in the object's own word, which no try may see.
         let held = h.load(Ordering::Relaxed).set_fast_locked();
         h.word.store(held.0, Ordering::Relaxed);
-        assert!(!spin_then_lock(
-            &h,
-            |_| unreachable!("the word is never unlocked"),
-            stop
-        ));
+        assert!(!spin_then_fast_lock(&h, |_| unreachable!(
+            "the word is never unlocked"
+        )));
         // A monitor's word stops the spin at the first look.
         let before = fast_lock_spin_stats();
         h.word.store(
             Mark::encode_monitor(std::ptr::without_provenance(8)).0,
             Ordering::Relaxed,
         );
-        assert!(!spin_then_lock(&h, |_| unreachable!(), stop));
+        assert!(!spin_then_fast_lock(&h, |_| unreachable!()));
         assert!(fast_lock_spin_stats().since(&before).saw_monitor >= 1);
-        // A monitor the caller spins on: held for two looks, then taken.
-        let before = fast_lock_spin_stats();
-        let mut looks = 0;
-        let take_third = |m: Mark| {
-            assert!(m.has_monitor());
-            looks += 1;
-            (looks == 3).then_some(true)
-        };
-        assert!(spin_then_lock(&h, |_| unreachable!(), take_third));
-        assert_eq!(looks, 3);
-        assert!(fast_lock_spin_stats().since(&before).acquired_monitor >= 1);
         h.word.store(held.set_unlocked().0, Ordering::Relaxed);
     }
 }

@@ -16,10 +16,7 @@
 //!   entries a contender inflated, then the bottom entry); on a thin lock
 //!   another thread holds, the fast-lock spin with backoff (HotSpot JDK
 //!   24) runs once, and only when it gives up is the object inflated with
-//!   `ANONYMOUS_OWNER` and its monitor entered. The same spin runs once on
-//!   a monitor installed for a contention that another thread owns, before
-//!   queueing on it (`fast_lock_spin.rs`: so the queue can drain and the
-//!   monitor deflate).
+//!   `ANONYMOUS_OWNER` and its monitor entered.
 //! - `try_enter`: the same, except that a lock another thread holds is
 //!   "busy" at once (no spin, no inflation).
 //! - Exit of an object held but not on top inflates it (unstructured
@@ -30,14 +27,13 @@ use std::sync::Arc;
 
 use super::atomic::{spin_pause, Ordering};
 use super::error::SyncError;
-use super::fast_lock_spin::spin_then_lock;
+use super::fast_lock_spin::spin_then_fast_lock;
 use super::header::{Header, Mark};
 use super::inflate::{
     claim_from_lock_stack, enter_through_monitor, exit_through_monitor, inflate_owned, monitor_of,
     try_enter_held,
 };
 use super::lock_stack::LockStack;
-use super::monitor::{NO_OWNER, RECORD_OWNER};
 use super::op::{Op, Outcome};
 use super::stats::InflateCause;
 use super::thread;
@@ -85,8 +81,7 @@ fn enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
         debug_assert!(entered);
         return;
     }
-    // Spin once per enter, before the first inflation (HotSpot JDK 24), or
-    // before queueing on a contention monitor.
+    // Spin once per enter, before the first inflation (HotSpot JDK 24).
     let mut spun = false;
     loop {
         // Acquire: if we see a monitor we read its fields next.
@@ -95,48 +90,17 @@ fn enter(obj: &Header, me: &Arc<ThreadState>, ls: &LockStack) {
             if fast_lock_making_room(obj, mark, me, ls) {
                 return;
             }
-        } else if !spun && (mark.is_fast_locked() || mark.is_stack_locked() || mark.has_monitor()) {
+        } else if !spun && (mark.is_fast_locked() || mark.is_stack_locked()) {
             // Another thread's thin lock (ours was handled above): most
-            // contention is momentary, and a monitor would stay. On a
-            // monitor, `try_contention_monitor` decides whether to spin.
+            // contention is momentary, and a monitor would stay.
             spun = true;
-            if spin_then_lock(
-                obj,
-                |m| fast_lock_making_room(obj, m, me, ls),
-                |m| try_contention_monitor(obj, m, me),
-            ) {
+            if spin_then_fast_lock(obj, |m| fast_lock_making_room(obj, m, me, ls)) {
                 return;
             }
         } else if enter_through_monitor(obj, mark, me) {
             return;
         }
     }
-}
-
-/// The fast-lock spin's try on the monitor the `10` word `mark` names
-/// (`fast_lock_spin.rs`): a monitor installed for a contention is taken by
-/// the owner CAS when its owner reads free (test-and-test-and-set, the CAS
-/// of the inline inflated enter, whose argument against deflation holds
-/// here: the deflater's CAS and ours both need `NO_OWNER`, one wins), or
-/// re-entered if ours; `None`: another thread, or the deflater, has it:
-/// keep spinning (a deflated monitor's header goes back to thin, which the
-/// spin then fast-locks). `Some(false)`: any other monitor, or one owned
-/// through a lock record (maybe ours, claimed by the slow path): stop
-/// spinning, the caller enters it. Inside the thread's critical section
-/// (`slow`), so the monitor is not freed under us.
-fn try_contention_monitor(obj: &Header, mark: Mark, me: &ThreadState) -> Option<bool> {
-    let m = monitor_of(obj, mark);
-    if !m.deflates_on_exit() {
-        return Some(false);
-    }
-    let owner = m.owner();
-    if owner & RECORD_OWNER != 0 {
-        return Some(false);
-    }
-    if (owner == NO_OWNER || owner == me.id) && m.try_enter(me) {
-        return Some(true);
-    }
-    None
 }
 
 /// [`enter`]'s one attempt that never waits for an owner (`try_enter`).

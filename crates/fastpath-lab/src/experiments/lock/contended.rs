@@ -419,8 +419,7 @@ pub struct OneRun {
     /// The run's wall-clock length, s (the table's Mops/s is `ops / wall`).
     pub wall: f64,
     /// fastpath only: monitors installed, fair hand-offs, fast-lock spins
-    /// that won (the fast-lock, or a contention monitor's owner CAS) and
-    /// that gave up during the run; the share of the run's
+    /// that won and that gave up during the run; the share of the run's
     /// samples that found the lock inflated (0 for the peers).
     pub inflations: u64,
     /// See `inflations`.
@@ -449,7 +448,7 @@ pub fn one_run(which: usize, threads: usize, inside: u32, outside: u32, time: Du
         wall: r.wall,
         inflations: r.inflations,
         fair_hand_offs: r.fair_hand_offs,
-        spins_won: r.spins.acquired + r.spins.acquired_monitor,
+        spins_won: r.spins.acquired,
         spins_gave_up: r.spins.gave_up,
         inflated_share: f64::from(r.inflated_samples.0) / f64::from(r.inflated_samples.1.max(1)),
     }
@@ -487,7 +486,7 @@ impl Lifecycle {
             deflations: mean(|r| r.deflations),
             fair_hand_offs: mean(|r| r.fair_hand_offs),
             inflated_share: inflated as f64 / taken as f64,
-            spins_won: mean(|r| r.spins.acquired + r.spins.acquired_monitor),
+            spins_won: mean(|r| r.spins.acquired),
             spins_gave_up: mean(|r| r.spins.gave_up),
         }))
     }
