@@ -602,7 +602,10 @@ impl HeapInner {
     /// Marks `obj` if it is below its region's TAMS and unmarked, pushing
     /// it grey. Only the mark bit is touched: the object's words are read
     /// when it is scanned (`marking.rs`, which also counts it live then).
-    #[inline]
+    /// Always inlined: the scan's loop over an object's fields calls it
+    /// once per reference, and out of line the call and the register saves
+    /// around it are about a third of a mark's instructions.
+    #[inline(always)]
     pub(in crate::gc) fn mark_object(&self, obj: usize, stack: &mut Vec<usize>) {
         if obj == 0 {
             return;

@@ -82,7 +82,10 @@ impl<'h> Scanner<'h> {
     /// queues it, scanning the oldest queued object when the FIFO is full,
     /// and every queued one while `stack` is empty. Returns the words of
     /// the objects scanned (the pacer's and the assists' measure of work).
-    #[inline]
+    /// Always inlined, with [`Scanner::scan`] and `mark_object` inside it:
+    /// a marking loop runs it once per object, and each call out of line
+    /// saves and restores the registers the loop keeps its state in.
+    #[inline(always)]
     pub(crate) fn step(&mut self, obj: usize, stack: &mut Vec<usize>) -> usize {
         // The header, the layout word and the first two reference fields
         // (`obj .. obj + 32`): one line, or two when the object starts in
@@ -123,7 +126,7 @@ impl<'h> Scanner<'h> {
 
     /// Marks the objects `obj`'s fields name, pushing the newly marked on
     /// `stack`; counts `obj` live; returns its size in words.
-    #[inline]
+    #[inline(always)]
     fn scan(&mut self, obj: usize, stack: &mut Vec<usize>) -> usize {
         let heap = self.heap;
         let s = &heap.space;
