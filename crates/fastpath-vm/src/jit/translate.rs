@@ -83,6 +83,10 @@
 //!   checks the same way where CHA proves nothing (`doCall.cpp`,
 //!   bimorphic inlining); comparing the method instead of the class lets
 //!   every receiver class that inherits it take the inlined path.
+//!   Where CHA finds more implementations than that, the one or two
+//!   receiver classes the interpreter's profile saw at the call
+//!   (`interp/profile.rs`) are inlined behind the same guards
+//!   (`profiled_candidates`), the miss the ordinary call.
 //!
 //! - On-stack replacement (`prologue_osr`): the same translation with
 //!   another entry block, which takes an interpreted frame of the method
