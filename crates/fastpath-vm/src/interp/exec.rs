@@ -360,6 +360,13 @@ impl<B: BarrierSet> JThread<B> {
                 }};
             }
 
+            // The index of the instruction being run (`pc` is past it).
+            macro_rules! insn_index {
+                () => {
+                    (pc as usize).wrapping_sub(d.insns.as_ptr() as usize) / std::mem::size_of::<Insn>() - 1
+                };
+            }
+
             'dispatch: loop {
                 let insn: &Insn = &*pc;
                 pc = pc.add(1);
@@ -1085,7 +1092,11 @@ impl<B: BarrierSet> JThread<B> {
                                 Insn::InvokeVirtual { method: m, index } => {
                                     let recv = *sp.sub(m.arg_slots as usize) as usize;
                                     null_check!(recv);
-                                    match self.class_of(recv).vtable_method(index as usize) {
+                                    let rc = self.class_of(recv);
+                                    if jit_counting {
+                                        d.receivers.record(insn_index!(), rc);
+                                    }
+                                    match rc.vtable_method(index as usize) {
                                         Some(t) => t,
                                         None => throw!(self.throw_new(
                                             "java/lang/AbstractMethodError",
@@ -1097,6 +1108,9 @@ impl<B: BarrierSet> JThread<B> {
                                     let recv = *sp.sub(m.arg_slots as usize) as usize;
                                     null_check!(recv);
                                     let rc = self.class_of(recv);
+                                    if jit_counting {
+                                        d.receivers.record(insn_index!(), rc);
+                                    }
                                     match rc.itable_method(m.class, index as usize) {
                                         Some(t) => t,
                                         None => {

@@ -8,6 +8,7 @@
 //! | `oopmap.rs` | which slots hold references at each instruction (for the collector) |
 //! | `stack.rs` | the slot stack, frame headers, the root scanner |
 //! | `exec.rs` | the dispatch loop, calls from Rust, natives' calling convention |
+//! | `profile.rs` | the receiver classes seen at each virtual and interface call (for the JIT) |
 //! | `npe.rs` | helpful `NullPointerException` messages (JEP 358) |
 
 pub mod decode;
@@ -15,6 +16,7 @@ pub mod exec;
 pub mod insn;
 pub mod npe;
 pub mod oopmap;
+pub mod profile;
 pub mod stack;
 
 pub use decode::Decoded;

@@ -18,9 +18,10 @@
 //! vtable at the call's index; the distinct methods they name are the
 //! answer, when there are at most the caller's limit of them (HotSpot's
 //! C2 inlines at most two receivers from a call site's profile,
-//! `TypeProfileWidth`, `doCall.cpp`; with no profile here, every
-//! reachable implementation is a candidate and the limit keeps the guard
-//! chain short). For an interface call, the receivers are the loaded
+//! `TypeProfileWidth`, `doCall.cpp`; here every reachable
+//! implementation is a candidate and the limit keeps the guard chain
+//! short; past it, the translator falls back on the interpreter's
+//! receiver profile, `interp/profile.rs`). For an interface call, the receivers are the loaded
 //! concrete classes implementing the interface, each with its itable's
 //! method; the guard is on the class, so the limit counts classes.
 //! Classes without instances yet count too (a guard is cheaper than a

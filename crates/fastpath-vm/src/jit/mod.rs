@@ -253,6 +253,9 @@ pub struct CompileEnv {
     /// The counter a guarded inlined call's miss increments, when the
     /// JIT logs (`None`: misses are not counted).
     pub guard_misses: Option<&'static AtomicU64>,
+    /// The counter a miss of the guards inlined from a receiver-type
+    /// profile increments, when the JIT logs.
+    pub profile_misses: Option<&'static AtomicU64>,
     /// Whether monitors are entered and exited inline (the process runs
     /// lightweight locking); `false`: every `monitorenter` and
     /// `monitorexit` calls the runtime.
@@ -289,6 +292,10 @@ pub struct JitStats {
     /// and made the ordinary call (counted
     /// only with `FASTPATH_VM_JIT_LOG=1`).
     pub guard_misses: AtomicU64,
+    /// Of the guard misses, those of guards inlined from a receiver-type
+    /// profile (`translate.rs`, `profiled_candidates`; counted only with
+    /// `FASTPATH_VM_JIT_LOG=1`).
+    pub profile_misses: AtomicU64,
     /// Compilations (methods and OSR entries) the compiler thread ran.
     pub background: AtomicU64,
     /// Queued compilations dropped at VM exit.
@@ -606,6 +613,7 @@ impl Jit {
             coarsen_locks: self.eliminate_locks,
             classes: cha::Classes(&vm.loader),
             guard_misses: self.log.then_some(&vm.jit.stats.guard_misses),
+            profile_misses: self.log.then_some(&vm.jit.stats.profile_misses),
         };
         let _ = self.cache.set(cache);
         let _ = self.env.set(env);
@@ -1213,7 +1221,7 @@ impl Jit {
         // Relaxed: statistics read at exit.
         format!(
             "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling, \
-             {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses, \
+             {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses, {} of profiled guards, \
              {} compiled in the background, {} ms queued, {} dropped at exit, {} calls into compiled code, \
              {} lock exits coarsened, {} methods compiled at tier 1, {} recompiled at tier 2",
             s.compiled.load(Ordering::Relaxed),
@@ -1226,6 +1234,7 @@ impl Jit {
             s.osr_entries.load(Ordering::Relaxed),
             s.guarded.load(Ordering::Relaxed),
             s.guard_misses.load(Ordering::Relaxed),
+            s.profile_misses.load(Ordering::Relaxed),
             s.background.load(Ordering::Relaxed),
             s.queue_nanos.load(Ordering::Relaxed) / 1_000_000,
             s.dropped.load(Ordering::Relaxed),

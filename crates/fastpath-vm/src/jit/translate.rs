@@ -83,6 +83,10 @@
 //!   checks the same way where CHA proves nothing (`doCall.cpp`,
 //!   bimorphic inlining); comparing the method instead of the class lets
 //!   every receiver class that inherits it take the inlined path.
+//!   Where CHA finds more implementations than that, the one or two
+//!   receiver classes the interpreter's profile saw at the call
+//!   (`interp/profile.rs`) are inlined behind the same guards
+//!   (`profiled_candidates`), the miss the ordinary call.
 //!
 //! - On-stack replacement (`prologue_osr`): the same translation with
 //!   another entry block, which takes an interpreted frame of the method
@@ -2286,6 +2290,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 Dispatch::Interface(index) => self.interface_candidates(m, index),
                 Dispatch::Static | Dispatch::Direct => None,
             };
+            let guarded = guarded.or_else(|| self.profiled_candidates(m, dispatch));
             if let Some(g) = guarded {
                 return self.guarded_inline_call(m, dispatch, g, args, depth_after);
             }
@@ -2475,7 +2480,8 @@ impl<'e, 'f> Translator<'e, 'f> {
         if g.complete {
             self.b.set_cold_block(miss);
         }
-        if let Some(counter) = self.env.guard_misses {
+        let profile_misses = self.env.profile_misses.filter(|_| g.profiled);
+        for counter in self.env.guard_misses.into_iter().chain(profile_misses) {
             // Statistics (logging runs only): a racy add is enough.
             let addr = self.b.ins().iconst(I64, counter as *const _ as i64);
             let flags = MemFlagsData::trusted();
@@ -2542,6 +2548,48 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.guarded_of(rs.into_iter().map(|(c, t)| (c as *const Class as i64, t)))
     }
 
+    /// The implementations to inline behind guards at a virtual or
+    /// interface call that class-hierarchy analysis left open (too many
+    /// implementations loaded): those of the one or two receiver classes
+    /// the interpreter's profile saw at the call (`interp/profile.rs`),
+    /// as HotSpot's C2 inlines a call site's one or two profiled
+    /// receivers behind class checks (`doCall.cpp`, monomorphic and
+    /// bimorphic inlining). A virtual call's guard is on the vtable entry
+    /// (every class inheriting the implementation passes), an interface
+    /// call's on the class, as for CHA's cases; the miss is the ordinary
+    /// call, never cold (the profile is a sample of what ran, not a
+    /// proof).
+    fn profiled_candidates(&self, m: &'static Method, dispatch: Dispatch) -> Option<Guarded> {
+        if self.outer.len() >= MAX_INLINE_DEPTH {
+            return None;
+        }
+        let (first, second) = match self.s.d.receivers.seen(self.s.idx) {
+            crate::interp::profile::Seen::Classes(a, b) => (a, b),
+            _ => return None,
+        };
+        let mut targets: Vec<(i64, &'static Method)> = Vec::new();
+        for c in std::iter::once(first).chain(second) {
+            let (key, t) = match dispatch {
+                Dispatch::Virtual(index) => {
+                    let t = c.vtable_method(index as usize)?;
+                    (t as *const Method as i64, t)
+                }
+                Dispatch::Interface(index) => (
+                    c as *const Class as i64,
+                    c.itable_method(m.class, index as usize)?,
+                ),
+                Dispatch::Static | Dispatch::Direct => return None,
+            };
+            if !targets.iter().any(|&(k, _)| k == key) {
+                targets.push((key, t));
+            }
+        }
+        let mut g = self.guarded_of(targets.into_iter())?;
+        g.complete = false;
+        g.profiled = true;
+        Some(g)
+    }
+
     /// The guarded cases of `targets` (guard key, implementation): those
     /// [`Translator::inline_candidate`] accepts, whose bytes together fit
     /// the method's budget (one method's body decoded once per case that
@@ -2559,7 +2607,11 @@ impl<'e, 'f> Translator<'e, 'f> {
                 _ => complete = false,
             }
         }
-        (!cases.is_empty()).then_some(Guarded { cases, complete })
+        (!cases.is_empty()).then_some(Guarded {
+            cases,
+            complete,
+            profiled: false,
+        })
     }
 
     /// Whether the compiled method's call being translated (the current
@@ -2773,6 +2825,9 @@ fn stores_local_0(ops: &[Op]) -> bool {
 struct Guarded {
     cases: Vec<(i64, &'static Method, Callee)>,
     complete: bool,
+    /// The cases are a receiver-type profile's (`profiled_candidates`),
+    /// not class-hierarchy analysis's.
+    profiled: bool,
 }
 
 /// A callee to inline: its decoded form, ops, kinds and bytecode size.
