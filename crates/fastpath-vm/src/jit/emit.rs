@@ -29,7 +29,7 @@ use crate::link::{Class, Kind, Method};
 const INLINE_ARRAY_MAX: i64 = 1 << 16;
 
 impl Translator<'_, '_> {
-    fn has(&self, b: Barrier) -> bool {
+    pub(super) fn has(&self, b: Barrier) -> bool {
         self.env.barriers.has(b)
     }
 
@@ -73,7 +73,7 @@ impl Translator<'_, '_> {
 
     /// The GC-state byte the barriers test: the one loaded since the last
     /// call or safepoint on the way here (`facts.rs`), else loaded here.
-    fn gc_state(&mut self) -> Value {
+    pub(super) fn gc_state(&mut self) -> Value {
         if let Some(v) = self.facts().gc_state {
             return v;
         }
@@ -85,7 +85,7 @@ impl Translator<'_, '_> {
 
     /// The address of data word 0 of the resolved object `o`: the one
     /// computed on the way here (`facts.rs`), else from its layout word.
-    fn data_of(&mut self, o: Value) -> Value {
+    pub(super) fn data_of(&mut self, o: Value) -> Value {
         let key = self.key(o);
         if let Some(&d) = self.facts().data.get(&key) {
             return d;
@@ -150,7 +150,7 @@ impl Translator<'_, '_> {
 
     /// The reference at `base + offset`, loaded without the load-reference
     /// barrier.
-    fn load_ref_raw(&mut self, base: Value, offset: i32) -> Value {
+    pub(super) fn load_ref_raw(&mut self, base: Value, offset: i32) -> Value {
         let field = self.b.ins().iadd_imm_s(base, i64::from(offset));
         // Acquire: the referenced object's initialization (the Rust
         // barrier's ordering; a plain load on x86-64).
@@ -159,7 +159,7 @@ impl Translator<'_, '_> {
 
     /// The load-reference barrier (`lrb`) of `v`, loaded from `base +
     /// offset`: the reference to use.
-    fn lrb(&mut self, v: Value, base: Value, offset: i32) -> Value {
+    pub(super) fn lrb(&mut self, v: Value, base: Value, offset: i32) -> Value {
         if !self.has(Barrier::Lrb) {
             return v;
         }

@@ -36,7 +36,10 @@
 //! the edges agree on are defined where they dominate the join, and a
 //! variable every edge reaches with one value reads that value there. A
 //! block starts with none otherwise: facts never cross a loop head, a
-//! handler, a switch's targets or a call's continuation. Keys are SSA
+//! handler, a switch's targets or a call's continuation, except the
+//! facts a loop's preheader gives its head (`loops.rs`: loads done before
+//! the loop, which nothing in it writes and whose values a stop's way
+//! back, through the preheader, loads again). Keys are SSA
 //! values with aliases resolved; an eagerly
 //! sealed single-predecessor block reads a variable as its predecessor's
 //! value, so `this` and an index local keep their value along the chain.

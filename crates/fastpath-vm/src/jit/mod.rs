@@ -58,6 +58,7 @@
 //! | `digit.rs` | the `Character.digit` intrinsic: inline for ASCII, a leaf call otherwise |
 //! | `index_of.rs` | the `String.indexOf(int, int)` intrinsic: a leaf call of a word-at-a-time scan |
 //! | `facts.rs` | checks and loads already done, which the translator reuses |
+//! | `loops.rs` | loop-invariant field loads before a loop's head; counted loops' polls per strip |
 //! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
 //! | `cold.rs` | the instructions that can only lead to a throw (not inlined into) |
 //! | `frame.rs` | compiled frames on the slot stack, the per-thread context |
@@ -92,6 +93,7 @@ pub mod index_of;
 pub mod intrinsics;
 pub mod kinds;
 pub mod layout;
+pub mod loops;
 pub mod math;
 pub mod ops;
 pub mod perfmap;

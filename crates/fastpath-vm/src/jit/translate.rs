@@ -250,6 +250,13 @@ pub(super) struct Scope {
     /// in bounds (`ranges.rs`): no checks (`emit.rs`); comparisons'
     /// non-negative operands (`bounded.rs`).
     pub(super) in_range: super::ranges::Proofs,
+    /// The loops that load fields and the GC-state byte once before their
+    /// head (`loops.rs`).
+    loops: super::loops::Plan,
+    /// Per such loop head translated so far: the head proper (which the
+    /// back edges enter), the hoisted fields' values and a strip-mined
+    /// loop's strip end (`loops.rs`, `Strip`).
+    heads: HashMap<usize, (Block, Vec<Value>, Option<Variable>)>,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -550,6 +557,8 @@ fn translate_as(
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
             ret_facts: None,
+            loops: super::loops::Plan::default(),
+            heads: HashMap::new(),
         },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
@@ -706,6 +715,30 @@ impl<'e, 'f> Translator<'e, 'f> {
             })
             .collect();
         self.s.in_range = super::ranges::in_range(&self.s.ops, &self.s.kinds, self.s.d);
+        let receiver_fixed = !self.s.m.is_static() && !stores_local_0(&self.s.ops);
+        self.s.loops = super::loops::plan(
+            &self.s.ops,
+            &self.s.d.handlers,
+            &self.s.d.switches,
+            receiver_fixed,
+            self.tests_gc_state(),
+        );
+        for hoist in self.s.loops.heads.values_mut() {
+            let Some(strip) = hoist.strip else { continue };
+            if strip.short() && self.s.in_range.nonneg_operands(strip.test).0 {
+                hoist.strip = None;
+                hoist.unpolled = true;
+            }
+        }
+        for strip in self.s.loops.heads.values().filter_map(|h| h.strip) {
+            // The body is entered by the head's test against the strip's
+            // end too: a join of two edges.
+            let body = strip.test + 1;
+            if self.s.single_pred[body] {
+                self.s.single_pred[body] = false;
+                self.s.join_edges[body] = 2;
+            }
+        }
     }
 
     /// The entry block: the frame header, the stack checks, the poll, a
@@ -1278,6 +1311,210 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.switch_to_block(cont);
     }
 
+    /// The strip-mined loop whose own test is instruction `idx`, with its
+    /// strip end's variable.
+    fn strip_at(&self, idx: usize) -> Option<(super::loops::Strip, Variable)> {
+        self.s.loops.heads.iter().find_map(|(h, hoist)| {
+            let strip = hoist.strip.filter(|s| s.test == idx)?;
+            Some((strip, self.s.heads.get(h)?.2?))
+        })
+    }
+
+    /// Whether the heap's barriers test the GC-state byte.
+    fn tests_gc_state(&self) -> bool {
+        use fastpath::gc::Barrier;
+        [Barrier::Lrb, Barrier::Satb, Barrier::BrooksWb]
+            .into_iter()
+            .any(|b| self.env.barriers.has(b))
+    }
+
+    /// At the head `h` of a loop `loops.rs` planned, in its block (the
+    /// preheader: every edge from outside the loop and every stopped poll
+    /// of its back edges enters it): loads the planned values, then starts
+    /// the head proper, which only the back edges' hot paths enter, with
+    /// them as its facts. Local 0 is the receiver there (the loop never
+    /// stores it, and its only stop, the poll, goes to the preheader).
+    fn enter_loop(&mut self, h: usize) {
+        let hoist = self.s.loops.heads[&h].clone();
+        // A copy of an object read through its forwarding word is not
+        // kept: its data address and length are facts of the resolved
+        // value, which a Brooks read barrier loads anew at each use.
+        let keyed = !self.has(fastpath::gc::Barrier::BrooksRb);
+        let mut head_facts = super::facts::BlockFacts::default();
+        let gc = hoist.gc_state.then(|| self.gc_state());
+        let this = (!hoist.fields.is_empty() || hoist.receiver_data).then(|| {
+            let this = self.use_local(0, K::R);
+            self.nonnull.insert(this);
+            this
+        });
+        let mut values = Vec::new();
+        for &(f, array) in &hoist.fields {
+            let this = this.expect("fields are the receiver's");
+            let v = if f.kind == Kind::Ref {
+                // Always through the load-reference barrier: the loop's
+                // uses take it as a resolved reference.
+                let offset = super::layout::REFS + 8 * f.off as i32;
+                let from = self.here();
+                let o = self.resolve_read(this);
+                let raw = self.load_ref_raw(o, offset);
+                let v = self.lrb(raw, o, offset);
+                self.continue_from(from);
+                v
+            } else {
+                self.read_data(this, f.off as i32, f.kind, false)
+            };
+            values.push(v);
+            if array && keyed {
+                // The array's data address and length, where it is one
+                // (the loop's own null check of it comes first at each
+                // use, so the zeros are never read).
+                let (nn, join) = (self.b.create_block(), self.b.create_block());
+                let d = self.b.append_block_param(join, I64);
+                let len = self.b.append_block_param(join, I32);
+                let (z64, z32) = (self.b.ins().iconst(I64, 0), self.b.ins().iconst(I32, 0));
+                self.b.ins().brif(v, nn, &[], join, &[z64.into(), z32.into()]);
+                self.b.switch_to_block(nn);
+                self.seal(nn);
+                let data = self.data_of(v);
+                let length = self.array_length(v);
+                self.b.ins().jump(join, &[data.into(), length.into()]);
+                self.b.switch_to_block(join);
+                self.seal(join);
+                let k = self.key(v);
+                head_facts.data.insert(k, d);
+                head_facts.lengths.insert(k, len);
+            }
+        }
+        if let (Some(this), true, true) = (this, hoist.receiver_data, keyed) {
+            let d = self.data_of(this);
+            head_facts.data.insert(self.key(this), d);
+        }
+        head_facts.gc_state = gc;
+        // A strip-mined loop's first strip ends at once: its first
+        // iteration runs the loop's own test, which sets the end.
+        let strip_end = hoist.strip.map(|_| {
+            let var = self.b.declare_var(I32);
+            let min = self.b.ins().iconst(I32, i64::from(i32::MIN));
+            self.b.def_var(var, min);
+            var
+        });
+        let head = self.b.create_block();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        if let Some(this) = this {
+            self.def_local(0, K::R, this);
+        }
+        self.facts.set(head, head_facts);
+        self.s.heads.insert(h, (head, values, strip_end));
+        if let (Some(strip), Some(var)) = (hoist.strip, strip_end) {
+            self.strip_head(h, strip, var);
+        }
+    }
+
+    /// The head of a strip-mined loop (`loops.rs`, `Strip`), in the head
+    /// proper: the index below the strip's end goes straight to the body;
+    /// otherwise the loop polls (after a stop: the preheader) and goes on
+    /// in a block where the head's own instructions are translated, the
+    /// test included (`strip_test`).
+    fn strip_head(&mut self, h: usize, strip: super::loops::Strip, var: Variable) {
+        let body = self.s.blocks[strip.test + 1].expect("the instruction after a branch is a leader");
+        let i = self.use_local(strip.index as usize, K::I);
+        let end = self.b.use_var(var);
+        let past = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, end);
+        let (slow, cont) = (self.b.create_block(), self.b.create_block());
+        // `i < end <= bound`: the loop's test holds, and where the bound
+        // is an array's length the index is below it (`bounded.rs`).
+        // The array is not null there either: a strip ends at once
+        // (`MIN`) until the loop's own test passed, its null check
+        // included, and the preheader starts a new one after each stop.
+        let pair = self.strip_pair(strip, i);
+        let added = pair.is_some_and(|(_, p)| self.facts().in_bounds.insert(p));
+        let checked = pair.is_some_and(|(a, _)| self.facts().nonnull.insert(a));
+        self.record_edge_facts(strip.test + 1);
+        if let Some((a, p)) = pair {
+            if added {
+                self.facts().in_bounds.remove(&p);
+            }
+            if checked {
+                self.facts().nonnull.remove(&a);
+            }
+        }
+        let head = self.here();
+        self.b.ins().brif(past, slow, &[], body, &[]);
+        self.b.switch_to_block(slow);
+        self.seal(slow);
+        self.facts.carry(head, slow);
+        let preheader = self.s.blocks[h].expect("a loop head is a leader");
+        self.poll_to(h, cont, preheader);
+        self.b.switch_to_block(cont);
+        self.seal(cont);
+        // No stop on the way here: the head's facts hold.
+        self.facts.carry(slow, cont);
+    }
+
+    /// At the head of a strip-mined loop whose index `i` is `>= 0` and
+    /// whose bound is a hoisted field's array length (a fact of the head):
+    /// the array, and the pair `(index, length)` proven below.
+    fn strip_pair(&mut self, strip: super::loops::Strip, i: Value) -> Option<(Value, (Value, Value))> {
+        let (index_nonneg, _) = self.s.in_range.nonneg_operands(strip.test);
+        if !index_nonneg {
+            return None;
+        }
+        let g = strip.test - 2;
+        let &(h, k) = self.s.loops.loads.get(&g)?;
+        let v = self.s.heads.get(&h)?.1[k];
+        let key = self.key(v);
+        let len = *self.facts().lengths.get(&key)?;
+        Some((key, (self.key(i), self.key(len))))
+    }
+
+    /// At a strip-mined loop's own test (`index < bound`, `x` and `y`):
+    /// the next strip's end, `min(bound, index + 1000 * step, MAX - step +
+    /// 1)`: no index in the strip wraps and at most `STRIP_ITERATIONS`
+    /// run; where `index + 1000 * step` overflows the end is `MIN`, so
+    /// every iteration tests and polls (the index is then within 1000
+    /// steps of `MAX`).
+    ///
+    /// Computed with the overflow-reporting operations, which Cranelift
+    /// keeps where they are (two results: no loop-invariant hoisting), so
+    /// the values stay in this block, which runs once a strip, and hold
+    /// no register through the loop.
+    fn strip_test(&mut self, strip: super::loops::Strip, var: Variable, x: Value, y: Value) {
+        let step = self.b.ins().iconst(I32, i64::from(strip.step));
+        let per_strip = self.b.ins().iconst(I32, super::loops::STRIP_ITERATIONS);
+        let (span, over1) = self.b.ins().smul_overflow(step, per_strip);
+        let (far, over2) = self.b.ins().sadd_overflow(x, span);
+        let over = self.b.ins().bor(over1, over2);
+        let min = self.b.ins().iconst(I32, i64::from(i32::MIN));
+        let far = self.b.ins().select(over, min, far);
+        let max = self.b.ins().iconst(I32, i64::from(i32::MAX));
+        let (room, _) = self.b.ins().ssub_overflow(max, step);
+        let top = self.b.ins().iadd_imm_s(room, 1);
+        let end = self.b.ins().smin(y, far);
+        let end = self.b.ins().smin(end, top);
+        self.b.def_var(var, end);
+    }
+
+    /// [`Self::poll`] at a back edge of a loop with a preheader: on to
+    /// `hot` when no stop is asked for, else to `cold_to` after the stop.
+    fn poll_to(&mut self, idx: usize, hot: Block, cold_to: Block) {
+        let layout = self.env.thread;
+        let thread = self.thread_here();
+        let v = self
+            .b
+            .ins()
+            .uload8(I32, MemFlagsData::trusted(), thread, layout.poll);
+        let bit = self.b.ins().band_imm_s(v, i64::from(layout.poll_bit));
+        let cold = self.b.create_block();
+        self.b.ins().brif(bit, cold, &[], hot, &[]);
+        self.b.set_cold_block(cold);
+        self.b.switch_to_block(cold);
+        let s = self.safepoint(idx, None);
+        self.call_helper(Helper::Poll, &[]);
+        self.reload(s);
+        self.b.ins().jump(cold_to, &[]);
+    }
+
     // ---- exceptions -------------------------------------------------------------
 
     /// Returns with status 1 (an exception is pending); in an inlined
@@ -1378,12 +1615,18 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
     }
 
-    /// Fills the back edges' poll blocks.
+    /// Fills the back edges' poll blocks. A loop that loads values before
+    /// its head (`loops.rs`) continues at its head proper, and after a
+    /// stop at its preheader, which loads them again.
     fn finish_polls(&mut self) {
         for (pb, target, block) in std::mem::take(&mut self.s.polls) {
             self.b.switch_to_block(pb);
-            self.poll(target);
-            self.b.ins().jump(block, &[]);
+            if let Some(&(head, _, _)) = self.s.heads.get(&target) {
+                self.poll_to(target, head, block);
+            } else {
+                self.poll(target);
+                self.b.ins().jump(block, &[]);
+            }
         }
     }
 
@@ -1491,6 +1734,10 @@ impl<'e, 'f> Translator<'e, 'f> {
             // reachable instruction after a terminator is a leader).
             return Ok(());
         }
+        if self.s.loops.heads.contains_key(&i) {
+            self.s.idx = i;
+            self.enter_loop(i);
+        }
         self.s.stack = stack.to_vec();
         self.s.idx = i;
         self.coarsening_before(i);
@@ -1508,6 +1755,14 @@ impl<'e, 'f> Translator<'e, 'f> {
         let target = self.branch_to(t);
         if !t.backward {
             return target;
+        }
+        let at = t.index as usize;
+        if let Some(&(head, _, strip_end)) = self.s.heads.get(&at) {
+            if strip_end.is_some() || self.s.loops.heads[&at].unpolled {
+                // A strip-mined loop's back edge (the poll is at the
+                // strip's end, `strip_head`), or a short counted loop's.
+                return head;
+            }
         }
         // Filled once the current block ends (a block is built whole).
         let pb = self.b.create_block();
@@ -1708,6 +1963,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             Op::IfICmp(c, t) => {
                 let b = self.pop_v();
                 let a = self.pop_v();
+                if let Some((strip, var)) = self.strip_at(self.s.idx) {
+                    self.strip_test(strip, var, a, b);
+                }
                 let r = self.b.ins().icmp(Self::int_cond(c), a, b);
                 let below = self.index_below(c, a, b);
                 self.cond_branch_facts(r, t, below, None);
@@ -1809,7 +2067,17 @@ impl<'e, 'f> Translator<'e, 'f> {
             Op::GetField { off, kind, volatile } => {
                 let obj = self.pop_v();
                 self.null_check(obj);
-                let v = if kind == Kind::Ref {
+                let hoisted = self
+                    .s
+                    .loops
+                    .loads
+                    .get(&self.s.idx)
+                    .and_then(|&(h, k)| self.s.heads.get(&h).map(|(_, values, _)| values[k]));
+                let v = if let Some(v) = hoisted {
+                    // The receiver's field, loaded before the loop
+                    // (`loops.rs`): `obj` is the receiver.
+                    v
+                } else if kind == Kind::Ref {
                     self.load_ref_field(obj, off as i64, volatile)
                 } else {
                     self.read_data(obj, off as i32, kind, volatile)
@@ -2738,6 +3006,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
             ret_facts: None,
+            loops: super::loops::Plan::default(),
+            heads: HashMap::new(),
         };
         std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {

@@ -1,0 +1,357 @@
+//! Loops as C2 compiles them (`jit/loops.rs`, x86-64): a counted loop
+//! over a field's array goes around with no safepoint poll, no load of the
+//! field and no test of the GC-state byte (the field and the byte are
+//! loaded before the loop, the poll is at the end of each strip of at most
+//! 1000 iterations); a loop that must reload the field each iteration (a
+//! call in it, a store to the field, a volatile read, a monitor) does.
+//! Then the strips' polls at work: a counted loop of a billion
+//! iterations, and a loop over a field's array run again and again, stop
+//! for the collector while another thread allocates in a small heap, and
+//! the arrays the loops write after a stop (which may have moved) hold
+//! what they must.
+//!
+//! The decoder half boots one VM in this process (`-Xcomp`) and reads its
+//! installed code back (`harness::compiled_code`); the other half runs
+//! `fastpath-vm` under `-Xcomp` and the default tiers (on-stack
+//! replacement into the loop), with the concurrent collector and the heap
+//! verifier.
+
+#![cfg(target_arch = "x86_64")]
+
+mod harness;
+
+use iced_x86::{FlowControl, Instruction, OpKind};
+
+const PROGRAM: &str = r#"
+public class Loops {
+    int[] payload = new int[100];
+    volatile int seen;
+
+    int fill(int key) {
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = key * 31 + i;
+        }
+        return payload[payload.length - 1];
+    }
+
+    int sum7() {
+        int s = 0;
+        for (int i = 0; i < 7; i++) {
+            s += payload[i];
+        }
+        return s;
+    }
+
+    int sumTo(int n) {
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            s += payload[i & 63];
+        }
+        return s;
+    }
+
+    void touch(int i) {
+        seen = i;
+    }
+
+    int called(int n) {
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            touch(i);
+            s += payload[i & 63];
+        }
+        return s;
+    }
+
+    int stored(int[] b) {
+        int s = 0;
+        for (int i = 0; i < payload.length; i++) {
+            if (i == 50) {
+                payload = b;
+            }
+            s += payload[i];
+        }
+        return s;
+    }
+
+    int volatileRead(int n) {
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            s += payload[i & 63] + seen;
+        }
+        return s;
+    }
+
+    int locked(int n) {
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            synchronized (this) {
+                s += payload[i & 63];
+            }
+        }
+        return s;
+    }
+
+    // Overrides every method (and so do two more classes below): the
+    // calls in `main` have four implementations, more than a JIT inlines
+    // behind guards, so each method is compiled on its own.
+    static class Other extends Loops {
+        int fill(int key) { return 0; }
+        int sumTo(int n) { return 0; }
+        int sum7() { return 0; }
+        void touch(int i) { }
+        int called(int n) { return 0; }
+        int stored(int[] b) { return 0; }
+        int volatileRead(int n) { return 0; }
+        int locked(int n) { return 0; }
+    }
+
+    static class Second extends Other {
+        int fill(int key) { return 0; }
+        int sumTo(int n) { return 0; }
+        int sum7() { return 0; }
+        void touch(int i) { }
+        int called(int n) { return 0; }
+        int stored(int[] b) { return 0; }
+        int volatileRead(int n) { return 0; }
+        int locked(int n) { return 0; }
+    }
+
+    static class Third extends Other {
+        int fill(int key) { return 0; }
+        int sumTo(int n) { return 0; }
+        int sum7() { return 0; }
+        void touch(int i) { }
+        int called(int n) { return 0; }
+        int stored(int[] b) { return 0; }
+        int volatileRead(int n) { return 0; }
+        int locked(int n) { return 0; }
+    }
+
+    public static void main(String[] args) {
+        Loops other = new Other();
+        Object second = new Second();
+        Object third = new Third();
+        Loops l = new Loops();
+        int last = l.fill(7);
+        // 0 + 1 + ... + 63, the payload's first 64 elements less 64 * 217.
+        int base = 64 * 217 + 63 * 64 / 2;
+        int[] got = {l.sumTo(64), l.called(64), l.volatileRead(64) - 64 * 63, l.locked(64)};
+        if (l.sum7() != 7 * 217 + 21) {
+            throw new Error("sum7 " + l.sum7());
+        }
+        int stored = l.stored(new int[100]);
+        int want = 50 * 217 + 49 * 50 / 2;
+        if (last != 217 + 99 || got[0] != base || got[1] != base || got[2] != base || got[3] != base
+                || stored != want) {
+            throw new Error(last + " " + got[0] + " " + got[1] + " " + got[2] + " " + got[3] + " " + stored);
+        }
+    }
+}
+"#;
+
+fn memory(i: &Instruction) -> bool {
+    (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+}
+
+/// A one-byte read of the thread block at `offset` (the poll word's or
+/// the GC-state byte's).
+fn byte_read(i: &Instruction, offset: usize) -> bool {
+    memory(i) && i.memory_size().size() == 1 && i.memory_displacement64() == offset as u64
+}
+
+/// An 8-byte load of the reference field at data offset `disp` of an
+/// object (not a stack slot).
+fn field_load(i: &Instruction, disp: u64) -> bool {
+    memory(i)
+        && i.op0_kind() == OpKind::Register
+        && i.memory_displacement64() == disp
+        && i.memory_index() == iced_x86::Register::None
+        && !matches!(i.memory_base(), iced_x86::Register::RSP | iced_x86::Register::RBP)
+        && i.memory_size().size() == 8
+}
+
+/// The loop heads of `code`: the targets of its backward branches.
+fn heads(code: &[Instruction]) -> Vec<usize> {
+    let mut h: Vec<usize> = code
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.flow_control(),
+                FlowControl::UnconditionalBranch | FlowControl::ConditionalBranch
+            ) && i.near_branch_target() <= i.ip()
+        })
+        .filter_map(|i| code.iter().position(|x| x.ip() == i.near_branch_target()))
+        .collect();
+    h.sort_unstable();
+    h.dedup();
+    h
+}
+
+/// Whether some way around the loop at `head` passes no instruction that
+/// `avoid` accepts and no call.
+fn cycle_avoiding(code: &[Instruction], head: usize, avoid: &dyn Fn(&Instruction) -> bool) -> bool {
+    let succ = harness::successors(code);
+    let mut seen = vec![false; code.len()];
+    let mut stack: Vec<usize> = succ[head].clone();
+    while let Some(k) = stack.pop() {
+        if k == head {
+            return true;
+        }
+        if k >= code.len() || seen[k] || avoid(&code[k]) || harness::is_call(&code[k]) {
+            continue;
+        }
+        seen[k] = true;
+        stack.extend(succ[k].iter().copied());
+    }
+    false
+}
+
+#[test]
+fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-loops");
+    harness::javac_sources(&dir, &dir, &[("Loops", PROGRAM)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Loops");
+    let poll = fastpath::thread::POLL_WORD_OFFSET;
+    let gc_state = fastpath::thread::GC_STATE_OFFSET;
+    // `payload`, the class's first reference field.
+    let payload = fastpath_vm::jit::layout::REFS as u64;
+    let code = |name: &str, desc: &str| harness::compiled_code(vm, "Loops", name, desc).1;
+    let around_clear = |c: &[Instruction], avoid: &dyn Fn(&Instruction) -> bool| {
+        heads(c).into_iter().any(|h| cycle_avoiding(c, h, avoid))
+    };
+    for (name, desc) in [("fill", "(I)I"), ("sumTo", "(I)I")] {
+        let c = code(name, desc);
+        let listing = harness::listing(&c);
+        assert!(!heads(&c).is_empty(), "{name}: no loop\n{listing}");
+        assert!(
+            around_clear(&c, &|i| byte_read(i, poll)),
+            "{name}: every way around its loop polls\n{listing}"
+        );
+        assert!(
+            around_clear(&c, &|i| byte_read(i, poll)
+                || byte_read(i, gc_state)
+                || field_load(i, payload)),
+            "{name}: its loop loads the field or tests the GC state each iteration\n{listing}"
+        );
+        // The poll is still there: at the strips' ends.
+        assert!(c.iter().any(|i| byte_read(i, poll)), "{name}: no poll\n{listing}");
+    }
+    // Seven iterations from 0: no poll on any cycle (no strips either),
+    // no load of the field around the loop.
+    let c = code("sum7", "()I");
+    let listing = harness::listing(&c);
+    assert!(!heads(&c).is_empty(), "sum7: no loop\n{listing}");
+    assert!(
+        (0..c.len()).all(|k| !byte_read(&c[k], poll) || !cycle_avoiding(&c, k, &|_| false)),
+        "sum7: a poll in its loop\n{listing}"
+    );
+    assert!(
+        around_clear(&c, &|i| field_load(i, payload)),
+        "sum7: its loop loads the field\n{listing}"
+    );
+    // A call, a store to the field, a volatile read, a monitor: every way
+    // around the loop loads the field (a call's way calls).
+    for (name, desc) in [
+        ("called", "(I)I"),
+        ("stored", "([I)I"),
+        ("volatileRead", "(I)I"),
+        ("locked", "(I)I"),
+    ] {
+        let c = code(name, desc);
+        let listing = harness::listing(&c);
+        assert!(!heads(&c).is_empty(), "{name}: no loop\n{listing}");
+        assert!(
+            !around_clear(&c, &|i| field_load(i, payload)),
+            "{name}: a way around its loop does not load the field\n{listing}"
+        );
+    }
+}
+
+const STOPS: &str = r#"
+public class Stops {
+    static volatile boolean done;
+    static volatile int made;
+    int[] data = new int[4096];
+
+    static int spin(int n) {
+        int x = 1;
+        for (int i = 0; i < n; i++) {
+            x = x * 31 + i;
+        }
+        return x;
+    }
+
+    void add(int k) {
+        for (int i = 0; i < data.length; i++) {
+            data[i] += i ^ k;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Thread churn = new Thread(() -> {
+            Object[] keep = new Object[64];
+            int k = 0;
+            while (!done) {
+                keep[k++ & 63] = new int[512];
+                made = k;
+            }
+        });
+        churn.start();
+        while (made == 0) {
+            Thread.onSpinWait();
+        }
+        // A billion iterations: while they run, the other thread
+        // allocates 24 MB more in the 16 MB heap, which it can only do if
+        // the loop stops for the collector's cycles (without a stop it
+        // waits for the first one after at most 8,000 arrays).
+        int before = made;
+        int x = spin(1_000_000_000);
+        int during = made - before;
+        // The field's array, loaded before its loop, again after each stop.
+        Stops s = new Stops();
+        int rounds = 1000;
+        for (int r = 0; r < rounds; r++) {
+            s.add(r);
+        }
+        done = true;
+        churn.join();
+        int[] want = new int[4096];
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < 4096; i++) {
+                want[i] += i ^ r;
+            }
+        }
+        boolean same = java.util.Arrays.equals(want, s.data);
+        System.out.println((during >= 12_000) + " " + same + " " + x);
+    }
+}
+"#;
+
+#[test]
+fn long_counted_loops_stop_for_the_collector() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-loop-stops");
+    harness::javac_sources(&dir, &dir, &[("Stops", STOPS)]);
+    // `spin(1_000_000_000)`: `x = x * 31 + i` from 1, wrapping (computed
+    // once by the same loop in Rust, `i32::wrapping_mul`/`wrapping_add`).
+    let want = "true true -568974079\n";
+    let runs: [harness::Tier; 2] = [
+        (
+            &[
+                ("FASTPATH_GC_MODE", "concurrent"),
+                ("FASTPATH_VM_VERIFY_HEAP", "1"),
+            ],
+            &["-Xcomp", "-Xmx16m"],
+        ),
+        (&[("FASTPATH_GC_MODE", "concurrent")], &["-Xmx16m"]),
+    ];
+    for (env, opts) in runs {
+        let (out, err) = harness::run_in_tier(&dir, "Stops", (env, opts), &[("FASTPATH_VM_GC_STATS", "1")]);
+        assert_eq!(out, want, "stdout under {env:?} {opts:?}\n{err}");
+        let stats = err
+            .lines()
+            .find(|l| l.starts_with("fastpath-vm gc: "))
+            .unwrap_or_else(|| panic!("no GC summary under {env:?} {opts:?}:\n{err}"));
+        assert!(stats.contains(" 0 errors"), "{stats}");
+    }
+}
