@@ -1293,21 +1293,8 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// around a loop need no callee-saved register or stack slot for its
     /// sake. The references the safepoint spills are reloaded after it.
     pub(super) fn poll(&mut self, idx: usize) {
-        let layout = self.env.thread;
-        let thread = self.thread_here();
-        let v = self
-            .b
-            .ins()
-            .uload8(I32, MemFlagsData::trusted(), thread, layout.poll);
-        let bit = self.b.ins().band_imm_s(v, i64::from(layout.poll_bit));
-        let (cold, cont) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(bit, cold, &[], cont, &[]);
-        self.b.set_cold_block(cold);
-        self.b.switch_to_block(cold);
-        let s = self.safepoint(idx, None);
-        self.call_helper(Helper::Poll, &[]);
-        self.reload(s);
-        self.b.ins().jump(cont, &[]);
+        let cont = self.b.create_block();
+        self.poll_to(idx, cont, cont);
         self.b.switch_to_block(cont);
     }
 
@@ -1495,8 +1482,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.def_var(var, end);
     }
 
-    /// [`Self::poll`] at a back edge of a loop with a preheader: on to
-    /// `hot` when no stop is asked for, else to `cold_to` after the stop.
+    /// The poll, going on to `hot` when no stop is asked for, else to
+    /// `cold_to` after the stop: [`Self::poll`] passes one block for both,
+    /// a back edge of a loop with a preheader its head and the preheader.
     fn poll_to(&mut self, idx: usize, hot: Block, cold_to: Block) {
         let layout = self.env.thread;
         let thread = self.thread_here();
