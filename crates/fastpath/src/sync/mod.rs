@@ -192,8 +192,6 @@ mod loom_guess;
 #[cfg(all(test, loom))]
 mod loom_lean;
 #[cfg(all(test, loom))]
-mod loom_queued;
-#[cfg(all(test, loom))]
 mod loom_release_order;
 #[cfg(all(test, loom))]
 mod loom_try_enter;

@@ -460,10 +460,10 @@ fn try_exit_inflated(h: &Header, ls: &LockStack) -> bool {
 /// lives across a call. Returns `true` (exited).
 #[inline(always)]
 fn exit_owned(h: &Header, m: &Monitor, id: usize, inside: Section<'_>) -> bool {
-    match m.exit_inline(id) {
+    match m.exit_inline() {
         ExitRest::Done if m.deflates_on_exit() => deflate_on_exit_inside(h, m, inside),
         ExitRest::Done => true,
-        rest => finish_exit_inside(h, m, rest, id, inside),
+        rest => finish_exit_inside(m, rest, id, inside),
     }
 }
 
@@ -480,12 +480,8 @@ fn deflate_on_exit_inside(h: &Header, m: &Monitor, inside: Section<'_>) -> bool 
 /// [`exit_owned`]'s cold part; leaves the critical section after it.
 #[cold]
 #[inline(never)]
-fn finish_exit_inside(h: &Header, m: &Monitor, rest: ExitRest, id: usize, inside: Section<'_>) -> bool {
-    // Released with nobody queued (a stale queued bit cleared): the idle
-    // contention monitor deflates as after a plain release.
-    if m.finish_exit(rest, id) && m.deflates_on_exit() {
-        deflate_idle_on_exit(h, m);
-    }
+fn finish_exit_inside(m: &Monitor, rest: ExitRest, id: usize, inside: Section<'_>) -> bool {
+    m.finish_exit(rest, id);
     drop(inside);
     true
 }
@@ -511,7 +507,7 @@ pub(crate) enum Exclusive {
 /// alias the value); else the cold rest: the re-entrancy check by
 /// [`holds_lock`] and the guard's lock ([`enter_guard`]), marked in the
 /// monitor if it ended on one, else listed for the thread-exit release.
-#[inline(always)]
+#[inline]
 pub(crate) fn enter_exclusive(h: &Header, wait: bool) -> Result<Exclusive, SyncError> {
     match try_enter_inflated_exclusive(h) {
         GuardedEnter::Acquired(_) => Ok(Exclusive::OnMonitor),

@@ -32,21 +32,10 @@ impl Monitor {
         // SeqCst (here and below): the deflater's side of the handshake
         // with `enter_contended`'s SeqCst increment and with the hash's
         // check in `hash.rs`; a single total order decides who saw whom.
-        // 1. Make every `try_lock` fail. A free owner word may carry a
-        // stale QUEUED (its last release found somebody queued, who has
-        // taken and left the monitor since without an exit of its own
-        // clearing it): the marker keeps the bit, as every owner does.
+        // 1. Make every `try_lock` fail.
         if self
             .owner
             .compare_exchange(NO_OWNER, DEFLATER_MARKER, Ordering::SeqCst, Ordering::Relaxed)
-            .or_else(|_| {
-                self.owner.compare_exchange(
-                    QUEUED,
-                    DEFLATER_MARKER | QUEUED,
-                    Ordering::SeqCst,
-                    Ordering::Relaxed,
-                )
-            })
             .is_err()
         {
             return false;
@@ -72,8 +61,8 @@ impl Monitor {
     /// back, and wake a queued contender as an exiting owner would (it may
     /// have parked while the owner was the marker: nobody else would).
     fn abandon_deflation(&self) {
-        // Keeping QUEUED: a contender may have set it on the marker.
-        self.release_keeping_bit();
+        // Release: as an exit; nothing was written under the marker.
+        self.owner.store(NO_OWNER, Ordering::Release);
         self.wake_after_release(DEFLATER_MARKER);
     }
 

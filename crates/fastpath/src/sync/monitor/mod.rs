@@ -34,39 +34,17 @@
 //!   woken node or a spinner). An exiting owner that sees one wakes nobody:
 //!   no futile wake-ups. Whoever clears `succ` must fence and retry the lock
 //!   before parking, or a wake-up could be lost.
-//! - The lost-wake-up trap: an exit releases `owner` and a contender
-//!   queues and parks; each must see the other, or the contender parks with
-//!   nobody left to wake it. The owner word carries the evidence
-//!   ([`QUEUED`], parking_lot's `PARKED_BIT` in its `RawMutex` state word):
-//!   a contender pushes its node and then sets the bit with an RMW on
-//!   `owner` before it looks at `owner` again and parks. The exit releases
-//!   with one CAS `id → NO_OWNER`; it fails exactly when the bit is set,
-//!   and only then does the exit look at the entry list (the cold part).
-//!   Both sides are RMWs of one word, so their order is total: either the
-//!   release comes first and the contender's RMW reads the monitor free
-//!   (it retries the lock instead of parking), or the bit comes first and
-//!   the release's CAS fails and sees the node (it reads from the bit's
-//!   RMW, which the push precedes). No StoreLoad fence on the exit: the
-//!   uncontended pair is two CASes, as a thin lock's is. Modelled in loom
-//!   (`loom_exit_racing_contender_*`, `loom_queued_bit_*`).
-//!   The bit survives owners: "free" is [`NO_OWNER`] or `QUEUED`, and an
-//!   acquire keeps the bit (`QUEUED → id | QUEUED`), so every later exit
-//!   takes the cold part while anyone is queued. Only an owner clears it,
-//!   when its exit finds the entry list empty: an RMW `name | QUEUED →
-//!   name` while it still owns the monitor, then a second look at the list
-//!   (a contender whose RMW came before the clear is seen: the clear reads
-//!   from it), then the release CAS, which fails if a contender set the bit
-//!   again meanwhile. Every other write of `owner` is an RMW that keeps the
-//!   bit (an owner releasing with somebody queued, the wake-up's
-//!   re-release and the deflater's undo are `fetch_and(QUEUED)`, a
-//!   hand-off a swap to the new owner's id with the bit).
-//!   The exit's cold part keeps HotSpot's order for `succ`: `owner`
-//!   released, a StoreLoad fence, then `entry_list`/`succ` (a successor
-//!   clears `succ`, fences and retries the lock: Dekker).
+//! - The lost-wake-up trap: exit stores `owner = NO_OWNER` and then reads
+//!   `entry_list`/`succ`; a contender pushes itself and then reads `owner`.
+//!   Each side is a store followed by a load of another location, which x86
+//!   (store buffer) and Arm may reorder: both would miss each other, the
+//!   contender parks and nobody wakes it. A StoreLoad fence on both sides
+//!   (Dekker) guarantees at least one sees the other. Modelled in loom
+//!   (`loom_exit_racing_contender_*`).
 //!   An exit's common part is inline ([`Monitor::exit_inline`]: the
-//!   recursions test, the hand-off request test, the release CAS);
-//!   whatever it finds to do beyond that (a hand-off, a queued thread) is
-//!   [`Monitor::finish_exit`]'s, cold.
+//!   recursions test, the hand-off request test, the release store, the
+//!   fence, the entry-list test); whatever it finds to do beyond that (a
+//!   hand-off, a successor to wake) is [`Monitor::finish_exit`]'s, cold.
 //! - Adaptive spinning before parking, with HotSpot's knobs as the start
 //!   (`Knob_PreSpin` 10, `Knob_SpinLimit` 5000, `Knob_Poverty` 1000,
 //!   `Knob_Bonus`/`BonusB` 100, `Knob_Penalty` 200): a per-monitor spin
@@ -136,19 +114,6 @@ pub(crate) const DEFLATER_MARKER: usize = 2;
 /// (thread ids never reach bit 63).
 pub(crate) const RECORD_OWNER: usize = 1 << 63;
 
-/// Monitor owner bit: a thread may be queued on the entry list (parking_lot's
-/// `PARKED_BIT`). Set by a contender after it pushed its node, kept by
-/// every acquire and release until an owner's exit finds the list empty
-/// (module docs, "the lost-wake-up trap"). An owner's value is the word
-/// without it ([`Monitor::owner`]); thread ids and lock records' addresses
-/// never reach bit 62.
-pub(crate) const QUEUED: usize = 1 << 62;
-
-const _: () = assert!(
-    QUEUED != RECORD_OWNER && QUEUED > DEFLATER_MARKER,
-    "the queued bit is an owner's own bit"
-);
-
 const _: () = assert!(
     NO_OWNER < FIRST_THREAD_ID && ANONYMOUS_OWNER < FIRST_THREAD_ID && DEFLATER_MARKER < FIRST_THREAD_ID,
     "an owner value is never a thread's id"
@@ -196,10 +161,9 @@ pub(crate) enum ExitRest {
     Done,
     /// Not released: a queued thread asked for a direct hand-off.
     HandOff,
-    /// Not released: the owner word says somebody may be queued
-    /// ([`QUEUED`]); the cold part releases and wakes a successor unless one
-    /// is awake already.
-    Queued,
+    /// Released, and somebody is queued: wake a successor unless one is
+    /// awake already.
+    Wake,
 }
 
 /// Node states.
@@ -430,7 +394,7 @@ impl Monitor {
         // Relaxed: a thread asking whether *it* owns the monitor reads its
         // own earlier write (program order); any other reader uses this as a
         // hint only.
-        self.owner.load(Ordering::Relaxed) & !QUEUED
+        self.owner.load(Ordering::Relaxed)
     }
 
     /// The object's header address, 0 if the object is gone (see the
@@ -482,13 +446,8 @@ impl Monitor {
         note_monitor_owner();
         // Relaxed: we already own the lock (since our fast-lock or
         // stack-lock CAS); other threads only ever compare `owner` with
-        // NO_OWNER, which none of the names is. An RMW, not a store: a
-        // contender may have set QUEUED on the old name, and the bit stays.
-        let _ = self
-            .owner
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |o| {
-                Some(me.id | (o & QUEUED))
-            });
+        // NO_OWNER, which none of the names is.
+        self.owner.store(me.id, Ordering::Relaxed);
         self.recursions.store(recursions, Ordering::Relaxed);
     }
 
@@ -534,25 +493,8 @@ impl Monitor {
     #[inline]
     pub(crate) fn try_lock(&self, id: usize) -> bool {
         // Acquire: see the previous owner's critical section.
-        match self
-            .owner
-            .compare_exchange(NO_OWNER, id, Ordering::Acquire, Ordering::Relaxed)
-        {
-            Ok(_) => true,
-            Err(QUEUED) => self.try_lock_queued(id),
-            Err(_) => false,
-        }
-    }
-
-    /// [`try_lock`](Self::try_lock) of a monitor free with [`QUEUED`] set:
-    /// the new owner keeps the bit, so its exit looks at the queue. Inline:
-    /// a call here would make every caller of `try_lock` save registers on
-    /// its uncontended path.
-    #[inline(always)]
-    fn try_lock_queued(&self, id: usize) -> bool {
-        // Acquire: as in `try_lock`.
         self.owner
-            .compare_exchange(QUEUED, id | QUEUED, Ordering::Acquire, Ordering::Relaxed)
+            .compare_exchange(NO_OWNER, id, Ordering::Acquire, Ordering::Relaxed)
             .is_ok()
     }
 
@@ -581,12 +523,11 @@ impl Monitor {
             // Ours already (only we store our id, or an exit hands it to a
             // thread parked, which we are not): one level more. Relaxed,
             // and a load and a store rather than a locked add: owner-only.
-            Err(owner) if owner & !QUEUED == id => {
+            Err(owner) if owner == id => {
                 let r = self.recursions.load(Ordering::Relaxed);
                 self.recursions.store(r + 1, Ordering::Relaxed);
                 true
             }
-            Err(QUEUED) => self.try_lock_queued(id),
             Err(_) => false,
         }
     }
@@ -628,7 +569,10 @@ impl Monitor {
                 }
             };
             self.enqueue(node);
-            self.mark_queued();
+            // StoreLoad: our push must be visible before we re-read `owner`
+            // in the loop (the contender's half of the Dekker pair; see the
+            // module docs).
+            fence(Ordering::SeqCst);
             self.enter_loop(node, me);
         }
         // Release: we own the monitor now (so it is not idle), and our
@@ -658,20 +602,6 @@ impl Monitor {
                 Err(h) => head = h,
             }
         }
-    }
-
-    /// After a push on the entry list: sets [`QUEUED`] in the owner word,
-    /// whoever owns it (module docs, "the lost-wake-up trap"). An exit's
-    /// release CAS that comes after this fails and finds the node; one that
-    /// came before left the monitor free, which the caller's next look at
-    /// `owner` sees.
-    fn mark_queued(&self) {
-        // SeqCst: the RMW that orders our push against every exit's release
-        // (Release: the push before it is seen by the exit whose CAS fails
-        // on the bit; Acquire: a release before it is seen by our next
-        // look at `owner`); SeqCst also makes it the StoreLoad fence the
-        // contender's half of the `succ` protocol needs.
-        self.owner.fetch_or(QUEUED, Ordering::SeqCst);
     }
 
     /// Parks until the lock is acquired, by its own CAS or by an exiting
@@ -737,7 +667,7 @@ impl Monitor {
     fn owned_or_taken(&self, id: usize) -> bool {
         // Acquire: pairs with `hand_off`'s Release store of our id, so the
         // previous owner's critical section is visible to us.
-        let o = self.owner.load(Ordering::Acquire) & !QUEUED;
+        let o = self.owner.load(Ordering::Acquire);
         o == id || (o == NO_OWNER && self.try_lock(id))
     }
 
@@ -886,55 +816,43 @@ impl Monitor {
     /// Releases one level (the caller owns the monitor).
     #[inline]
     pub(crate) fn exit(&self, me: &ThreadState) {
-        let rest = self.exit_inline(me.id);
+        let rest = self.exit_inline();
         if rest != ExitRest::Done {
-            let _ = self.finish_exit(rest, me.id);
+            self.finish_exit(rest, me.id);
         }
     }
 
-    /// The part of [`exit`](Self::exit) every exit by owner `id` runs,
-    /// inline (HotSpot's compiled `fast_unlock`'s `inflated` label, with
-    /// parking_lot's unlock in place of its release store, StoreLoad fence
-    /// and entry-list test: the recursions test, the fairness hand-off
-    /// request test, in the owner's line, and the release CAS, which fails
-    /// on [`QUEUED`]). What it returns, unless [`ExitRest::Done`], goes to
+    /// The part of [`exit`](Self::exit) every exit runs, inline (HotSpot's
+    /// compiled `fast_unlock`'s `inflated` label: the recursions test, the
+    /// release store, the StoreLoad fence, the entry-list test; ours tests
+    /// the fairness hand-off request first, in the owner's line). What it
+    /// returns, unless [`ExitRest::Done`], goes to
     /// [`finish_exit`](Self::finish_exit), by the caller (the owner), while
     /// the monitor cannot be freed under it.
     #[inline(always)]
-    pub(crate) fn exit_inline(&self, id: usize) -> ExitRest {
+    pub(crate) fn exit_inline(&self) -> ExitRest {
         // Relaxed: owner-only field.
         let r = self.recursions.load(Ordering::Relaxed);
         if r > 0 {
             self.recursions.store(r - 1, Ordering::Relaxed);
             return ExitRest::Done;
         }
-        self.release_inline(id)
+        self.release_inline()
     }
 
     /// The cold rest of an exit, after [`exit_inline`](Self::exit_inline)
-    /// (or the release of `exit_fully`/`wait`) returned `rest`. `true`: the
-    /// monitor is released with nobody queued (a stale [`QUEUED`] cleared),
-    /// as [`ExitRest::Done`] says: an exit that deflates idle monitors
-    /// tries now.
+    /// (or the release of `exit_fully`/`wait`) returned `rest`.
     #[cold]
     #[inline(never)]
-    pub(crate) fn finish_exit(&self, rest: ExitRest, id: usize) -> bool {
+    pub(crate) fn finish_exit(&self, rest: ExitRest, id: usize) {
         match rest {
-            ExitRest::Done => true,
+            ExitRest::Done => {}
             ExitRest::HandOff => {
                 // Acquire: as in `release_inline`. Still set: only owners
                 // clear it, and we still own the monitor.
                 self.hand_off(self.hand_off_to.load(Ordering::Acquire));
-                false
             }
-            ExitRest::Queued => {
-                if self.release_queued() {
-                    self.wake_queued(id);
-                    false
-                } else {
-                    true
-                }
-            }
+            ExitRest::Wake => self.wake_queued(id),
         }
     }
 
@@ -952,103 +870,31 @@ impl Monitor {
     /// `ExitEpilog`).
     #[inline]
     fn release_and_wake(&self, id: usize) {
-        let rest = self.release_inline(id);
+        let rest = self.release_inline();
         if rest != ExitRest::Done {
-            let _ = self.finish_exit(rest, id);
+            self.finish_exit(rest, id);
         }
     }
 
-    /// The release by owner `id`, recursions aside: a queued thread that
-    /// asked for a hand-off gets the monitor (the caller does it:
-    /// [`ExitRest::HandOff`], nothing changed yet); else one CAS
-    /// `id → NO_OWNER` releases it, and fails if [`QUEUED`] is set (or the
-    /// owner goes by another name): [`ExitRest::Queued`], nothing changed
-    /// yet (parking_lot's `RawMutex::unlock`).
+    /// The release, recursions aside: a queued thread that asked for a
+    /// hand-off gets the monitor (the caller does it: [`ExitRest::HandOff`],
+    /// nothing changed yet); else `owner` is cleared, and if anyone is
+    /// queued the caller sees whether to wake a successor
+    /// ([`ExitRest::Wake`]).
     #[inline(always)]
-    fn release_inline(&self, id: usize) -> ExitRest {
+    fn release_inline(&self) -> ExitRest {
         // Acquire: pairs with the requester's Release CAS; `hand_off`
         // dereferences the node. A request placed after this load is seen
         // by a later exit (the requester parks until then).
         if !self.hand_off_to.load(Ordering::Acquire).is_null() {
             return ExitRest::HandOff;
         }
-        // Relaxed: a look at our own line first, so that an exit that
-        // finds the bit set already goes to the cold part without a failing
-        // locked CAS (with a queue that stays, every exit does). The CAS
-        // decides.
-        if self.owner.load(Ordering::Relaxed) != id {
-            return ExitRest::Queued;
-        }
         // Release: publishes the critical section to the next owner.
-        // Relaxed on failure: `release_queued` reads the word again with
-        // the orderings it needs.
-        match self
-            .owner
-            .compare_exchange(id, NO_OWNER, Ordering::Release, Ordering::Relaxed)
-        {
-            Ok(_) => ExitRest::Done,
-            Err(_) => ExitRest::Queued,
-        }
-    }
-
-    /// The release whose CAS failed ([`ExitRest::Queued`]): the owner word
-    /// holds the caller's name with [`QUEUED`] (or a name other than its id:
-    /// anonymous or a record it owns). If the entry list is empty the bit
-    /// is stale: clear it while still owning the monitor, look at the list
-    /// again, and release with the CAS (module docs). Else release keeping
-    /// the bit. Returns whether the caller must look for a successor to
-    /// wake ([`wake_queued`](Self::wake_queued)).
-    #[cold]
-    #[inline(never)]
-    fn release_queued(&self) -> bool {
-        // Acquire: reads from the last contender's `mark_queued`, whose
-        // push the list load below then sees.
-        let mut cur = self.owner.load(Ordering::Acquire);
-        loop {
-            let name = cur & !QUEUED;
-            debug_assert!(
-                name != NO_OWNER && name != DEFLATER_MARKER,
-                "released by its owner"
-            );
-            // Acquire: pairs with the pushers' Release CAS.
-            if cur & QUEUED != 0 && self.entry_list.load(Ordering::Acquire).is_null() {
-                // AcqRel: an RMW reads the latest bit; if a contender's
-                // `mark_queued` wrote it, its push is seen by the load below.
-                match self
-                    .owner
-                    .compare_exchange(cur, name, Ordering::AcqRel, Ordering::Acquire)
-                {
-                    Ok(_) => cur = name,
-                    Err(now) => {
-                        cur = now;
-                        continue;
-                    }
-                }
-                // Acquire: as above. Somebody pushed before our clear read
-                // its bit: put the bit back and release as queued.
-                if !self.entry_list.load(Ordering::Acquire).is_null() {
-                    // AcqRel: as `mark_queued`'s, on our own name.
-                    cur = self.owner.fetch_or(QUEUED, Ordering::AcqRel) | QUEUED;
-                    continue;
-                }
-            }
-            if cur & QUEUED == 0 {
-                // Release: as in `release_inline`. Acquire on failure: a
-                // contender's bit, whose push the next round sees.
-                match self
-                    .owner
-                    .compare_exchange(cur, NO_OWNER, Ordering::Release, Ordering::Acquire)
-                {
-                    Ok(_) => return false,
-                    Err(now) => {
-                        cur = now;
-                        continue;
-                    }
-                }
-            }
-            // Somebody is queued: release keeping the bit.
-            self.release_keeping_bit();
-            return self.anyone_queued();
+        self.owner.store(NO_OWNER, Ordering::Release);
+        if self.anyone_queued() {
+            ExitRest::Wake
+        } else {
+            ExitRest::Done
         }
     }
 
@@ -1070,11 +916,8 @@ impl Monitor {
         self.hand_offs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         super::stats::count_fair_hand_off();
         // Release: publishes our critical section to the new owner's
-        // Acquire load in `owned_or_taken`. The requester's node is queued
-        // and it set QUEUED after its push, which no owner cleared since
-        // (the clear needs an empty list): the bit stays set. A swap, not a
-        // store, as in `release_keeping_bit`.
-        self.owner.swap(wakee.id | QUEUED, Ordering::Release);
+        // Acquire load in `owned_or_taken`.
+        self.owner.store(wakee.id, Ordering::Release);
         wakee.park.unpark();
     }
 
@@ -1118,7 +961,7 @@ impl Monitor {
             if w.is_null() {
                 // Raced with an unlink: nothing to wake. Release again, and
                 // look again as an exit does.
-                self.release_keeping_bit();
+                self.owner.store(NO_OWNER, Ordering::Release);
                 if !self.anyone_queued() {
                     return;
                 }
@@ -1129,24 +972,13 @@ impl Monitor {
             // cleared the wakee may acquire, unlink and return, and its node
             // dies with its stack frame (HotSpot's ExitEpilog "hygiene").
             let wakee = unsafe { (*w).thread.clone() };
-            // Relaxed: published by the Release RMW below.
+            // Relaxed: published by the Release store below.
             self.succ.store(wakee.id, Ordering::Relaxed);
-            self.release_keeping_bit();
+            // Release: as above.
+            self.owner.store(NO_OWNER, Ordering::Release);
             wakee.park.unpark();
             return;
         }
-    }
-
-    /// Releases the monitor (the caller owns it under whatever name),
-    /// keeping [`QUEUED`]: the exit that found somebody queued, the
-    /// wake-up's re-release, the deflater's undo. An RMW, not a store of
-    /// `QUEUED`: a contender may set the bit at any moment, and an RMW
-    /// reads the latest word, so the bit it keeps is the latest one (a store
-    /// would rely on each contender's RMW being ordered against it; the
-    /// loom models check the RMW chain).
-    fn release_keeping_bit(&self) {
-        // Release: publishes the critical section, as an exit.
-        self.owner.fetch_and(QUEUED, Ordering::Release);
     }
 
     /// A newcomer's spin: only while nobody is queued (parking_lot's rule:

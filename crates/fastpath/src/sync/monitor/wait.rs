@@ -134,11 +134,6 @@ impl Monitor {
                 }
             }
         }
-        if moved > 0 {
-            // Our exit must look at the queue (module docs, "the
-            // lost-wake-up trap"): the bit on our own name.
-            self.mark_queued();
-        }
         moved
     }
 }
