@@ -163,8 +163,8 @@ pub struct MethodJit {
     pub backedges: AtomicU32,
     /// [`State`] as a byte.
     pub state: AtomicU8,
-    /// The installed entry's machine code bytes (0: none); the inlining
-    /// policy leaves a call of a method compiled big a call
+    /// The installed entry's machine code bytes (0: none): the inlining
+    /// policy does not inline a method whose own code is big
     /// (`inlining.rs`).
     pub code_len: AtomicU32,
 }
