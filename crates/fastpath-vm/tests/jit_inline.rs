@@ -20,8 +20,11 @@
 //! compiled, under `-Xcomp`, after 2 calls and under the default tiers,
 //! and must print what HotSpot 25 prints (recorded below).
 //!
-//! `HotCallee`: a callee over the small-callee limit is inlined once it
-//! is compiled itself (hot), one over the hot limit is not.
+//! `HotCallee`: a callee over the small-callee limit is inlined at a hot
+//! call site, one over the hot limit is not. `CallFreq`: of two calls of
+//! the same size, the hot one is inlined and the cold one left a call.
+//! `HotFirst`: the inlining budget goes to a loop's call before the
+//! straight-line calls ahead of it in bytecode order.
 
 mod harness;
 
@@ -311,15 +314,15 @@ public class HotCallee {
 }
 "#;
 
-/// A callee over `MAX_INLINE_BYTES` is inlined once it is compiled itself
-/// (hot), up to `HOT_INLINE_BYTES`: under `-Xbatch`, `driver` inlines its
-/// two calls of the compiled `big` and keeps its two calls of `huge`
-/// (over the hot limit): 2 calls inlined, where `big` as a cold callee
-/// (over `MAX_INLINE_BYTES`) would make 0 and `huge` inlined 4. The sum
-/// is HotSpot 25's.
+/// A callee over `MAX_INLINE_BYTES` is inlined at a hot call site (one
+/// that runs on every call of its method), up to `HOT_INLINE_BYTES`:
+/// under `-Xbatch`, `driver` inlines its two calls of `big` and keeps its
+/// two calls of `huge` (over the hot limit): 2 calls inlined, where `big`
+/// as a warm callee (over `MAX_INLINE_BYTES`) would make 0 and `huge`
+/// inlined 4. The sum is HotSpot 25's.
 #[test]
 fn a_hot_callee_up_to_the_hot_limit_is_inlined() {
-    use fastpath_vm::jit::translate::{HOT_INLINE_BYTES, MAX_INLINE_BYTES};
+    use fastpath_vm::jit::inlining::{HOT_INLINE_BYTES, MAX_INLINE_BYTES};
     const { assert!(MAX_INLINE_BYTES < 94 && 94 <= HOT_INLINE_BYTES && HOT_INLINE_BYTES < 222) };
     let dir = harness::scratch_dir("fastpath-vm-jit-hot-callee");
     harness::javac_sources(&dir, &dir, &[("HotCallee", HOT_CALLEE)]);
@@ -342,120 +345,153 @@ fn a_hot_callee_up_to_the_hot_limit_is_inlined() {
     assert_eq!(harness::summary_count(summary, "calls inlined"), 2, "{summary}");
 }
 
-/// `LoopBudget`: `work` calls six static methods of 43 bytecode bytes
-/// each once, then `g` (43 bytes too) in a loop.
-const LOOP_BUDGET: &str = r#"public class LoopBudget {
-    static int a(int x) {
+/// A static method of 43 bytecode bytes named `name`, its result
+/// scaled by `k`.
+fn small_method(name: &str, k: u32) -> String {
+    format!(
+        "    static int {name}(int x) {{
         int y = x * 7 + 3;
-        if (y > 100) {
+        if (y > 100) {{
             y -= 50;
-        }
+        }}
         y ^= (x << 2) + (y >>> 3);
-        return y * 31 + (x & 15) - (y % 11) + 1;
-    }
+        return y * {k} + (x & 15) - (y % 11) + 1;
+    }}
+"
+    )
+}
 
-    static int b(int x) {
-        int y = x * 7 + 3;
-        if (y > 100) {
-            y -= 50;
-        }
-        y ^= (x << 2) + (y >>> 3);
-        return y * 32 + (x & 15) - (y % 11) + 1;
-    }
-
-    static int c(int x) {
-        int y = x * 7 + 3;
-        if (y > 100) {
-            y -= 50;
-        }
-        y ^= (x << 2) + (y >>> 3);
-        return y * 33 + (x & 15) - (y % 11) + 1;
-    }
-
-    static int d(int x) {
-        int y = x * 7 + 3;
-        if (y > 100) {
-            y -= 50;
-        }
-        y ^= (x << 2) + (y >>> 3);
-        return y * 34 + (x & 15) - (y % 11) + 1;
-    }
-
-    static int e(int x) {
-        int y = x * 7 + 3;
-        if (y > 100) {
-            y -= 50;
-        }
-        y ^= (x << 2) + (y >>> 3);
-        return y * 35 + (x & 15) - (y % 11) + 1;
-    }
-
-    static int f(int x) {
-        int y = x * 7 + 3;
-        if (y > 100) {
-            y -= 50;
-        }
-        y ^= (x << 2) + (y >>> 3);
-        return y * 36 + (x & 15) - (y % 11) + 1;
-    }
-
-    static int g(int x) {
-        int y = x * 7 + 3;
-        if (y > 100) {
-            y -= 50;
-        }
-        y ^= (x << 2) + (y >>> 3);
-        return y * 37 + (x & 15) - (y % 11) + 1;
-    }
-
+/// `CallFreq`: `work` calls `hot` (43 bytecode bytes) four times in a
+/// loop and `cold` (43 bytes too) on one call in a thousand.
+fn call_freq_source() -> String {
+    let mut src = String::from("public class CallFreq {\n");
+    src += &small_method("hot", 31);
+    src += &small_method("cold", 37);
+    src += "
     static int work(int n) {
-        int s = a(n) + b(n) + c(n) + d(n) + e(n) + f(n);
-        for (int i = 0; i < n; i++) {
-            s += g(i);
+        int s = 0;
+        for (int i = 0; i < 4; i++) {
+            s += hot(n + i);
+        }
+        if (n % 1000 == 999) {
+            s += cold(n);
         }
         return s;
     }
 
     public static void main(String[] args) {
         int sum = 0;
-        for (int k = 0; k < 3000; k++) {
-            sum += work(k % 4);
+        for (int k = 0; k < 5000; k++) {
+            sum += work(k);
         }
         System.out.println(sum);
     }
 }
-"#;
+";
+    src
+}
 
-/// Calls in a loop inline from a budget of their own: under `-Xbatch`,
-/// `work`'s six straight-line calls fill `INLINE_BUDGET_BYTES` with five
-/// of them (215 bytes; the sixth would pass 240), and the call of `g` in
-/// its loop, which the 25 bytes left could not take, is inlined from
-/// `LOOP_INLINE_BUDGET_BYTES`: 6 calls inlined, where one budget for all
-/// makes 5. The sum is HotSpot 25's.
-#[test]
-fn a_loop_call_inlines_after_the_straight_line_budget_is_spent() {
-    use fastpath_vm::jit::translate::{INLINE_BUDGET_BYTES, LOOP_INLINE_BUDGET_BYTES, MAX_INLINE_BYTES};
-    const {
-        assert!(43 <= MAX_INLINE_BYTES && 5 * 43 <= INLINE_BUDGET_BYTES && 6 * 43 > INLINE_BUDGET_BYTES);
-        assert!(43 <= LOOP_INLINE_BUDGET_BYTES);
-    };
-    let dir = harness::scratch_dir("fastpath-vm-jit-loop-budget");
-    harness::javac_sources(&dir, &dir, &[("LoopBudget", LOOP_BUDGET)]);
+/// `HotFirst`: `work` calls 24 static methods of 43 bytecode bytes once
+/// each, then `g` (94 bytes) one to four times in a loop.
+fn hot_first_source() -> String {
+    let mut src = String::from("public class HotFirst {\n");
+    for i in 0..24 {
+        src += &small_method(&format!("a{i}"), 31 + i);
+        src.push('\n');
+    }
+    let calls: Vec<String> = (0..24).map(|i| format!("a{i}(n)")).collect();
+    src += &format!(
+        "    static int g(int x) {{
+        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        return a + b + c + d;
+    }}
+
+    static int work(int n) {{
+        int s = {};
+        for (int i = 0; i <= n % 4; i++) {{
+            s += g(n + i);
+        }}
+        return s;
+    }}
+
+    public static void main(String[] args) {{
+        int sum = 0;
+        for (int k = 0; k < 3000; k++) {{
+            sum += work(k);
+        }}
+        System.out.println(sum);
+    }}
+}}
+",
+        calls.join(" + ")
+    );
+    src
+}
+
+/// Runs `class` from `dir` under `-Xbatch`, compiled after 1000 calls,
+/// with the JIT's log; its stdout and the log line of `method`'s
+/// compilation.
+fn run_logged(dir: &PathBuf, class: &str, method: &str) -> (String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
     cmd.env("FASTPATH_VM_JIT_LOG", "1")
         .env("FASTPATH_VM_JIT_THRESHOLD", "1000")
         .arg("-Xbatch")
         .arg("-cp")
-        .arg(&dir)
-        .arg("LoopBudget");
+        .arg(dir)
+        .arg(class);
     let o = harness::run_with_limit(cmd, Duration::from_secs(60)).unwrap_or_else(|e| panic!("{e}"));
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status, Some(0), "{out}\n{err}");
-    assert_eq!(out, "12060000\n");
-    let summary = err
+    let prefix = format!("jit: {class}.{method} ");
+    let line = err
         .lines()
-        .find(|l| l.starts_with("fastpath-vm jit: "))
-        .unwrap_or_else(|| panic!("no JIT summary on stderr:\n{err}"));
-    assert_eq!(harness::summary_count(summary, "calls inlined"), 6, "{summary}");
+        .find(|l| l.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("{method} not compiled:\n{err}"))
+        .to_string();
+    (out, line)
+}
+
+/// The call-site profile decides: `work`, compiled after 1000 calls,
+/// ran its call of `hot` four times a call and its call of `cold` once
+/// in a thousand (below `MIN_FREQ_RATIO`): `hot` is inlined, `cold`,
+/// the same size, is left a call, and still runs right when it is
+/// reached from compiled code (k = 1999, 2999, ...). The sum is HotSpot
+/// 25's.
+#[test]
+fn a_hot_call_site_is_inlined_and_a_cold_one_left_a_call() {
+    use fastpath_vm::jit::inlining::{HOT_FREQ_RATIO, MAX_INLINE_BYTES, MIN_FREQ_RATIO};
+    const { assert!(43 <= MAX_INLINE_BYTES && 1.0 / 1000.0 < MIN_FREQ_RATIO && 4.0 >= HOT_FREQ_RATIO) };
+    let dir = harness::scratch_dir("fastpath-vm-jit-call-freq");
+    harness::javac_sources(&dir, &dir, &[("CallFreq", &call_freq_source())]);
+    let (out, line) = run_logged(&dir, "CallFreq", "work(I)I");
+    assert_eq!(out, "569172534\n");
+    assert!(line.ends_with(", 1 calls inlined, 1 cold calls left"), "{line}");
+}
+
+/// The budget goes to the hottest calls first: `work`'s 24 straight-line
+/// calls (43 bytes each) come first in bytecode order and would fill
+/// `INLINE_BUDGET_BYTES` before the call of `g` (94 bytes) in its loop,
+/// which runs 2.5 times a call; `g` is inlined first and the straight-line
+/// calls fill what is left: 1 + (budget - 94) / 43 calls inlined, where
+/// bytecode order inlines budget / 43. The sum is HotSpot 25's.
+#[test]
+fn the_inlining_budget_goes_to_the_hottest_call_first() {
+    use fastpath_vm::jit::inlining::{HOT_INLINE_BYTES, INLINE_BUDGET_BYTES};
+    const {
+        assert!(94 <= HOT_INLINE_BYTES && 24 * 43 > INLINE_BUDGET_BYTES && INLINE_BUDGET_BYTES >= 94);
+        // Bytecode order would inline a different number.
+        assert!(1 + (INLINE_BUDGET_BYTES - 94) / 43 != INLINE_BUDGET_BYTES / 43);
+    };
+    let dir = harness::scratch_dir("fastpath-vm-jit-hot-first");
+    harness::javac_sources(&dir, &dir, &[("HotFirst", &hot_first_source())]);
+    let (out, line) = run_logged(&dir, "HotFirst", "work(I)I");
+    assert_eq!(out, "-1840004804\n");
+    let want = 1 + (INLINE_BUDGET_BYTES - 94) / 43;
+    assert!(
+        line.ends_with(&format!(", {want} calls inlined, 0 cold calls left")),
+        "{line}"
+    );
 }

@@ -102,7 +102,7 @@ public class Roots {
 
 #[test]
 fn inline_natives_match_the_natives_and_call_nothing() {
-    const { assert!(fastpath_vm::jit::translate::MAX_INLINE_DEPTH == 2) };
+    const { assert!(fastpath_vm::jit::inlining::MAX_INLINE_DEPTH == 2) };
     let dir = harness::scratch_dir("fastpath-vm-jit-math");
     harness::javac_sources(&dir, &dir, &[("Roots", PROGRAM)]);
     let (interpreted, _) = harness::run_in_tier(&dir, "Roots", (&[], &["-Xint"]), &[]);

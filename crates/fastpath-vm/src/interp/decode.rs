@@ -26,7 +26,7 @@ use fastpath::gc::BarrierSet;
 
 use super::insn::{Arith, Cond, Conv, Handler, Insn, Switch};
 use super::oopmap::{self, MethodShape, OopMaps};
-use super::profile::Receivers;
+use super::profile::CallProfile;
 use crate::classfile::bytecode::{self, op, Instruction, Operands};
 use crate::classfile::Constant;
 use crate::link::resolve::{resolve_class, resolve_field, resolve_method};
@@ -55,9 +55,9 @@ pub struct Decoded {
     pub switches: Box<[Switch]>,
     /// Errors thrown by `Insn::Throw`.
     pub errors: Box<[Error]>,
-    /// The receiver classes the interpreter saw at each virtual and
-    /// interface call (`profile.rs`).
-    pub receivers: Receivers,
+    /// How often the interpreter ran each call, and the receiver classes
+    /// it saw at each virtual and interface call (`profile.rs`).
+    pub calls: CallProfile,
 }
 
 fn kind_of_newarray(t: i32) -> Kind {
@@ -143,7 +143,7 @@ impl<B: BarrierSet> JThread<B> {
             });
         }
         Ok(Decoded {
-            receivers: Receivers::for_insns(&insns),
+            calls: CallProfile::for_insns(&insns),
             insns: insns.into_boxed_slice(),
             bcis: raw.iter().map(|i| i.pc).collect(),
             handlers: handlers.into_boxed_slice(),

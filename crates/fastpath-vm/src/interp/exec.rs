@@ -1074,6 +1074,9 @@ impl<B: BarrierSet> JThread<B> {
                         | Insn::InvokeDirect(_)
                         | Insn::InvokeVirtual { .. }
                         | Insn::InvokeInterface { .. } => {
+                            if jit_counting {
+                                d.calls.count(insn_index!());
+                            }
                             let callee: &'static Method = match *insn {
                                 Insn::InvokeStatic(m) => {
                                     if !m.class.is_initialized() {
@@ -1094,7 +1097,7 @@ impl<B: BarrierSet> JThread<B> {
                                     null_check!(recv);
                                     let rc = self.class_of(recv);
                                     if jit_counting {
-                                        d.receivers.record(insn_index!(), rc);
+                                        d.calls.record(insn_index!(), rc);
                                     }
                                     match rc.vtable_method(index as usize) {
                                         Some(t) => t,
@@ -1109,7 +1112,7 @@ impl<B: BarrierSet> JThread<B> {
                                     null_check!(recv);
                                     let rc = self.class_of(recv);
                                     if jit_counting {
-                                        d.receivers.record(insn_index!(), rc);
+                                        d.calls.record(insn_index!(), rc);
                                     }
                                     match rc.itable_method(m.class, index as usize) {
                                         Some(t) => t,

@@ -8,7 +8,7 @@
 //! | `oopmap.rs` | which slots hold references at each instruction (for the collector) |
 //! | `stack.rs` | the slot stack, frame headers, the root scanner |
 //! | `exec.rs` | the dispatch loop, calls from Rust, natives' calling convention |
-//! | `profile.rs` | the receiver classes seen at each virtual and interface call (for the JIT) |
+//! | `profile.rs` | each call site's count and the receiver classes seen at each virtual and interface call (for the JIT) |
 //! | `npe.rs` | helpful `NullPointerException` messages (JEP 358) |
 
 pub mod decode;

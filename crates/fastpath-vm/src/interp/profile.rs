@@ -1,27 +1,32 @@
-//! Receiver-type profiles: the classes the interpreter saw at each
-//! virtual and interface call of a method.
+//! Call-site profiles: how often the interpreter ran each call of a
+//! method, and the classes it saw at each virtual and interface call.
 //!
 //! Where it sits: `decode.rs` gives every decoded method a
-//! [`Receivers`] table; the interpreter's dispatch loop (`exec.rs`)
-//! records the receiver's class at each `invokevirtual` and
-//! `invokeinterface` it runs through a vtable or itable (when a JIT
-//! runs: nothing reads the table under `-Xint`); the JIT's
-//! translator (`jit/translate.rs`, `profiled_candidates`) reads it when
-//! it compiles the method, after the interpreter ran it, and inlines the
-//! one or two classes' implementations behind guards where
-//! class-hierarchy analysis (`jit/cha.rs`) finds too many to inline. The
-//! profile is a guess, as CHA's answer is: compiled code checks the
-//! receiver at each guard, and a miss makes the ordinary call.
+//! [`CallProfile`] table; the interpreter's dispatch loop (`exec.rs`)
+//! counts each call instruction it runs and records the receiver's class
+//! at each `invokevirtual` and `invokeinterface` it runs through a vtable
+//! or itable (when a JIT runs: nothing reads the table under `-Xint`);
+//! the JIT's inlining policy (`jit/inlining.rs`) reads it when it
+//! compiles the method, after the interpreter ran it: a site's count over
+//! the method's interpreted invocations is its frequency, which decides
+//! whether the site's callee is inlined, how big it may be and in what
+//! order the method's inlining budget is spent; and the translator
+//! (`jit/translate.rs`, `profiled_candidates`) inlines the one or two
+//! classes' implementations behind guards where class-hierarchy analysis
+//! (`jit/cha.rs`) finds too many to inline. The receiver profile is a
+//! guess, as CHA's answer is: compiled code checks the receiver at each
+//! guard, and a miss makes the ordinary call.
 //!
-//! Each call site keeps two rows, as HotSpot's `ReceiverTypeData` keeps
-//! `TypeProfileWidth` (2) receiver rows per call site
-//! (`methodData.hpp`), without the counts: the first two distinct
-//! classes seen, and [`MANY`] in the second row once a third one shows
-//! up (a megamorphic site, which the translator leaves a call). A site
-//! that sees one class costs the interpreter a load and a compare, a
-//! bimorphic or megamorphic one two of each.
+//! Each call site keeps a count and two receiver rows, as HotSpot's
+//! `VirtualCallData` keeps a `CounterData` count and `TypeProfileWidth`
+//! (2) receiver rows per call site (`methodData.hpp`), without per-row
+//! counts: the first two distinct classes seen, and [`MANY`] in the
+//! second row once a third one shows up (a megamorphic site, which the
+//! translator leaves a call). Counting costs the interpreter a load, an
+//! add and a store per call; a site that sees one class a load and a
+//! compare more, a bimorphic or megamorphic one two of each.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 use super::Insn;
 use crate::link::Class;
@@ -40,35 +45,63 @@ pub enum Seen {
     Many,
 }
 
-/// Per instruction of a method, two receiver rows (empty when the method
-/// has no dynamically dispatched call).
+/// One call site's profile: its count and its two receiver rows.
 #[derive(Debug, Default)]
-pub struct Receivers {
-    rows: Box<[[AtomicUsize; 2]]>,
+struct Site {
+    count: AtomicU32,
+    rows: [AtomicUsize; 2],
 }
 
-impl Receivers {
-    /// The empty table for `insns`: a row pair per instruction when any
-    /// of them is a virtual or interface call, none otherwise.
+/// Per instruction of a method, a call site's profile (empty when the
+/// method makes no call).
+#[derive(Debug, Default)]
+pub struct CallProfile {
+    sites: Box<[Site]>,
+}
+
+impl CallProfile {
+    /// The empty table for `insns`: a site per instruction when any of
+    /// them is a call, none otherwise.
     pub fn for_insns(insns: &[Insn]) -> Self {
-        let dynamic = insns
-            .iter()
-            .any(|i| matches!(i, Insn::InvokeVirtual { .. } | Insn::InvokeInterface { .. }));
-        if !dynamic {
+        let calls = insns.iter().any(|i| {
+            matches!(
+                i,
+                Insn::InvokeStatic(_)
+                    | Insn::InvokeDirect(_)
+                    | Insn::InvokeVirtual { .. }
+                    | Insn::InvokeInterface { .. }
+            )
+        });
+        if !calls {
             return Self::default();
         }
         Self {
-            rows: insns
-                .iter()
-                .map(|_| [AtomicUsize::new(0), AtomicUsize::new(0)])
-                .collect(),
+            sites: insns.iter().map(|_| Site::default()).collect(),
         }
+    }
+
+    /// Counts a run of the call at instruction `idx` (saturating: a site
+    /// that ran 2^32 times stays the hottest).
+    #[inline]
+    pub fn count(&self, idx: usize) {
+        if let Some(site) = self.sites.get(idx) {
+            // Relaxed: a heuristic; a lost increment (racing threads)
+            // only changes a frequency the inlining policy estimates.
+            let n = site.count.load(Ordering::Relaxed);
+            site.count.store(n.saturating_add(1), Ordering::Relaxed);
+        }
+    }
+
+    /// How many times the interpreter ran the call at instruction `idx`.
+    pub fn count_at(&self, idx: usize) -> u32 {
+        // Relaxed: as in `count`.
+        self.sites.get(idx).map_or(0, |s| s.count.load(Ordering::Relaxed))
     }
 
     /// Records `class` as a receiver of the call at instruction `idx`.
     #[inline]
     pub fn record(&self, idx: usize, class: &'static Class) {
-        let Some(row) = self.rows.get(idx) else {
+        let Some(row) = self.sites.get(idx).map(|s| &s.rows) else {
             return;
         };
         let c = class as *const Class as usize;
@@ -101,7 +134,7 @@ impl Receivers {
 
     /// What the profile of the call at instruction `idx` says.
     pub fn seen(&self, idx: usize) -> Seen {
-        let Some(row) = self.rows.get(idx) else {
+        let Some(row) = self.sites.get(idx).map(|s| &s.rows) else {
             return Seen::Nothing;
         };
         // Relaxed: as in `record`.

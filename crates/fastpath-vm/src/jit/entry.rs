@@ -174,7 +174,7 @@ impl<B: BarrierSet> JThread<B> {
             }
         }
         if vm.jit.mode == super::Mode::Comp {
-            self.decode_callees(d, super::translate::MAX_INLINE_DEPTH);
+            self.decode_callees(d, super::inlining::MAX_INLINE_DEPTH);
         }
         self.m.safe_region(|| vm.jit.compile(m, d))
     }
@@ -220,7 +220,7 @@ impl<B: BarrierSet> JThread<B> {
                 let small = callee
                     .code
                     .as_ref()
-                    .is_some_and(|c| c.code.len() <= super::translate::MAX_INLINE_BYTES);
+                    .is_some_and(|c| c.code.len() <= super::inlining::MAX_INLINE_BYTES);
                 if !small || callee.is_native() || callee.is_abstract() || callee.decoded.get().is_some() {
                     continue;
                 }

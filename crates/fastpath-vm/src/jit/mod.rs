@@ -49,6 +49,7 @@
 //! | `ops.rs` | the instructions, typed for the JIT |
 //! | `kinds.rs` | the kind of every slot at every instruction (dataflow) |
 //! | `cha.rs` | class-hierarchy analysis: a virtual call's one implementation |
+//! | `inlining.rs` | the inlining policy: which calls are inlined, by call-site frequency, hottest first |
 //! | `dump.rs` | `FASTPATH_VM_JIT_DUMP`: a method's optimised IR and machine code |
 //! | `perfmap.rs` | `FASTPATH_VM_PERF_MAP`: names of compiled code for `perf` |
 //! | `translate.rs` | bytecode to Cranelift IR: SSA, safepoints, exceptions, calls |
@@ -90,6 +91,7 @@ pub mod fill;
 pub mod frame;
 pub mod helpers;
 pub mod index_of;
+pub mod inlining;
 pub mod intrinsics;
 pub mod kinds;
 pub mod layout;
@@ -161,6 +163,10 @@ pub struct MethodJit {
     pub backedges: AtomicU32,
     /// [`State`] as a byte.
     pub state: AtomicU8,
+    /// The installed entry's machine code bytes (0: none): the inlining
+    /// policy does not inline a method whose own code is big
+    /// (`inlining.rs`).
+    pub code_len: AtomicU32,
 }
 
 impl MethodJit {
@@ -266,6 +272,22 @@ pub struct CompileEnv {
     /// same object keeps the lock for a few rounds (`coarsen.rs`;
     /// `-XX:-EliminateLocks` turns it off, as HotSpot's C2).
     pub coarsen_locks: bool,
+    /// Whether the interpreter's call-site counts guide inlining
+    /// (`inlining.rs`); `false` under `-Xcomp`, whose methods compile
+    /// before they run (HotSpot's C2 uses no counts without
+    /// `UseInterpreter`).
+    pub use_profile: bool,
+}
+
+/// What one compilation inlined (its `FASTPATH_VM_JIT_LOG` line).
+#[derive(Clone, Copy, Debug)]
+struct Inlining {
+    /// Calls inlined.
+    calls: usize,
+    /// Of them, implementations inlined behind a guard.
+    guarded: usize,
+    /// Call targets left calls for being cold (`inlining.rs`).
+    cold: usize,
 }
 
 /// Counters of the JIT's work.
@@ -613,6 +635,7 @@ impl Jit {
             neutral: layout::neutral_header(),
             inline_locks: lightweight,
             coarsen_locks: self.eliminate_locks,
+            use_profile: self.mode == Mode::Mixed,
             classes: cha::Classes(&vm.loader),
             guard_misses: self.log.then_some(&vm.jit.stats.guard_misses),
             profile_misses: self.log.then_some(&vm.jit.stats.profile_misses),
@@ -758,18 +781,20 @@ impl Jit {
         // Relaxed: statistics.
         self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
         match result {
-            Ok((entry, adapter, len, guarded)) => {
+            Ok((entry, adapter, len, inl)) => {
                 self.stats.compiled.fetch_add(1, Ordering::Relaxed);
                 self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
                 if tier == Tier::Quick {
                     self.stats.quick.fetch_add(1, Ordering::Relaxed);
                 }
-                self.log_installed(m, tier, len, nanos, guarded);
+                self.log_installed(m, tier, len, nanos, inl);
                 self.trace_event(format_args!(
                     "installed {m:?}{} after {} us compiling",
                     tier.label(),
                     nanos / 1000
                 ));
+                // Relaxed: a heuristic read by later compilations.
+                m.jit.code_len.store(len as u32, Ordering::Relaxed);
                 // Release: the adapter before the entry that names it.
                 m.jit.adapter.store(adapter, Ordering::Release);
                 m.jit.entry.store(entry, Ordering::Release);
@@ -791,13 +816,15 @@ impl Jit {
 
     /// Prints a compilation's line (`FASTPATH_VM_JIT_LOG=1`): the
     /// method, its tier when tiered, its code's size and the time it took.
-    fn log_installed(&self, m: &'static Method, tier: Tier, len: usize, nanos: u64, guarded: usize) {
+    fn log_installed(&self, m: &'static Method, tier: Tier, len: usize, nanos: u64, inl: Inlining) {
         if self.log {
-            let note = if guarded > 0 {
-                format!(", {guarded} calls inlined behind a guard")
-            } else {
-                String::new()
-            };
+            let mut note = String::new();
+            if inl.calls > 0 || inl.cold > 0 {
+                note = format!(", {} calls inlined, {} cold calls left", inl.calls, inl.cold);
+            }
+            if inl.guarded > 0 {
+                note += &format!(", {} calls inlined behind a guard", inl.guarded);
+            }
             let tier = if self.tiered { tier.label() } else { "" };
             eprintln!("jit: {m:?}{tier} {len} bytes in {} us{note}", nanos / 1000);
         }
@@ -819,15 +846,17 @@ impl Jit {
         let nanos = start.elapsed().as_nanos() as u64;
         self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
         match result {
-            Ok((entry, adapter, len, guarded)) => {
+            Ok((entry, adapter, len, inl)) => {
                 self.stats.recompiled.fetch_add(1, Ordering::Relaxed);
                 self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
-                self.log_installed(m, Tier::Full, len, nanos, guarded);
+                self.log_installed(m, Tier::Full, len, nanos, inl);
                 self.trace_event(format_args!(
                     "installed {m:?}{} after {} us compiling",
                     Tier::Full.label(),
                     nanos / 1000
                 ));
+                // Relaxed: a heuristic read by later compilations.
+                m.jit.code_len.store(len as u32, Ordering::Relaxed);
                 // Release: the adapter (the shape's, as the first tier's)
                 // before the entry, which publishes the new code.
                 m.jit.adapter.store(adapter, Ordering::Release);
@@ -851,7 +880,7 @@ impl Jit {
         m: &'static Method,
         d: &'static Decoded,
         tier: Tier,
-    ) -> Result<(usize, usize, usize, usize), String> {
+    ) -> Result<(usize, usize, usize, Inlining), String> {
         if m.is_native() || m.is_abstract() {
             return Err("no bytecode".into());
         }
@@ -882,7 +911,12 @@ impl Jit {
         let (addr, len) = (entry.addr() as usize, entry.len());
         dump::installed(m, "entry", addr, len);
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
-        Ok((addr, adapter, len, t.guarded))
+        let inl = Inlining {
+            calls: t.inlined,
+            guarded: t.guarded,
+            cold: t.cold,
+        };
+        Ok((addr, adapter, len, inl))
     }
 
     /// `m`'s OSR entry at instruction `at`, if installed, refused, or

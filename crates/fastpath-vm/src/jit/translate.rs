@@ -27,7 +27,7 @@
 //!   own entry is a direct call to the function's start (`call_self`).
 //!   An interface call finds its target through the site's inline cache
 //!   (`emit.rs`, `itable_target`).
-//! - Inlining (`inline_call`): a small statically bound callee (static,
+//! - Inlining (`inline_call`): a statically bound callee (static,
 //!   private, `invokespecial`, a final method or a final class's) that has
 //!   run (it is decoded) is translated into the caller's function in place
 //!   of the call: its locals are variables fed by the arguments, its
@@ -41,20 +41,19 @@
 //!   traces and helpful `NullPointerException` messages see the same
 //!   chain of frames as without inlining; a path with no safepoint (a
 //!   getter, a field store) costs no frame at all. The prologue's stack
-//!   check covers the deepest inlined frame. Small is `MAX_INLINE_BYTES`
-//!   of bytecode, or `HOT_INLINE_BYTES` for a callee compiled on its own
-//!   (hot: C2's `FreqInlineSize` for a frequent call site), within the
-//!   method's budget: `INLINE_BUDGET_BYTES` for its calls outside
-//!   loops, `LOOP_INLINE_BUDGET_BYTES` for those inside and its recursive
-//!   calls (a loop's calls run many times, a recursion's too: the
-//!   translator's frequency without a profile).
-//!   A recursive call is inlined once (`MAX_RECURSIVE_INLINE_LEVEL`):
-//!   the inlined body's own recursive calls stay calls (of the compiled
-//!   method itself, `call_self`). Without `-Xcomp`, a callee
-//!   that never ran is not decoded and stays a call (HotSpot's C2 leaves
-//!   a call it has never seen taken to an uncommon trap); `-Xcomp` decodes
-//!   the small statically bound callees, and the implementations
-//!   class-hierarchy analysis finds, before compiling (`entry.rs`).
+//!   check covers the deepest inlined frame. Which calls are inlined,
+//!   at what depth and with callees how big, the inlining policy decides
+//!   before the translation from the call-site profile (`inlining.rs`:
+//!   hot sites deeper and with bigger callees, cold ones left calls, the
+//!   method's budget spent hottest first); the translator inlines where
+//!   its plan says. A recursive call is inlined once
+//!   (`MAX_RECURSIVE_INLINE_LEVEL`): the inlined body's own recursive
+//!   calls stay calls (of the compiled method itself, `call_self`).
+//!   Without `-Xcomp`, a callee that never ran is not decoded and stays a
+//!   call (HotSpot's C2 leaves a call it has never seen taken to an
+//!   uncommon trap); `-Xcomp` decodes the small statically bound callees,
+//!   and the implementations class-hierarchy analysis finds, before
+//!   compiling (`entry.rs`).
 //!
 //!   A virtual call that is not statically bound is inlined behind
 //!   guards (`guarded_inline_call`) when class-hierarchy analysis
@@ -275,20 +274,6 @@ struct Outer {
     arg_slots: usize,
 }
 
-/// The largest callee inlined, in bytecode bytes (HotSpot's
-/// `MaxInlineSize` is 35 and `FreqInlineSize` 325 for hot call sites; a
-/// method is compiled here only once hot, and a callee's cold paths, a
-/// message's concatenation, count in its size).
-pub const MAX_INLINE_BYTES: usize = 60;
-
-/// The largest callee inlined when it is hot itself, in bytecode bytes:
-/// one compiled on its own (it crossed the invocation or back-edge
-/// threshold, so calls of it are frequent). HotSpot's C2 inlines up to
-/// `FreqInlineSize` (325) at a call site its profile finds frequent
-/// (`bytecodeInfo.cpp`, `InlineTree::should_inline`); the method's
-/// budget, [`INLINE_BUDGET_BYTES`], bounds what such callees add.
-pub const HOT_INLINE_BYTES: usize = 160;
-
 /// The most implementations of a virtual call inlined behind guards on
 /// the receiver's vtable entry (`Translator::guarded_candidates`): more
 /// and the call stays a call (megamorphic).
@@ -305,23 +290,6 @@ pub const MAX_GUARDED_RECEIVERS: usize = 2;
 /// (HotSpot's `MaxRecursiveInlineLevel`, 1, `bytecodeInfo.cpp`). A
 /// recursion's every other call is then inlined, halving its calls.
 pub const MAX_RECURSIVE_INLINE_LEVEL: usize = 1;
-
-/// How deep inlined callees nest.
-pub const MAX_INLINE_DEPTH: usize = 2;
-
-/// The bytecode bytes inlined into one compiled method at its calls
-/// outside loops, at most.
-pub const INLINE_BUDGET_BYTES: usize = 240;
-
-/// The bytecode bytes inlined into one compiled method at its calls inside
-/// loops and its recursive calls of itself, at most: a budget of their
-/// own, so that the calls a method makes once (constructors, set-up),
-/// which come first in bytecode order, do not spend what its loops' calls
-/// (and a recursion's), run many times, need. HotSpot's C2
-/// orders inlining by call-site frequency from its profile
-/// (`InlineTree::should_inline`, `bytecodeInfo.cpp`); a loop is the
-/// translator's frequency without one.
-pub const LOOP_INLINE_BUDGET_BYTES: usize = 480;
 
 /// The translation of one method.
 pub(super) struct Translator<'e, 'f> {
@@ -360,15 +328,8 @@ pub(super) struct Translator<'e, 'f> {
     own_entry: bool,
     /// The import of this function itself, once declared.
     self_ref: Option<FuncRef>,
-    /// Bytecode bytes inlined so far at the compiled method's calls
-    /// outside its loops (and into their callees).
-    inlined_bytes: usize,
-    /// Bytecode bytes inlined so far at the compiled method's calls inside
-    /// its loops (and into their callees).
-    loop_inlined_bytes: usize,
-    /// Per instruction of the compiled method: whether it lies in a loop
-    /// (`in_loops`).
-    in_loop: Vec<bool>,
+    /// The calls to inline (`inlining.rs`).
+    plan: super::inlining::Plan,
     /// Calls inlined so far.
     inlined_calls: usize,
     /// Of them, implementations inlined behind a guard (one per guard).
@@ -396,8 +357,8 @@ pub(super) struct Translator<'e, 'f> {
 
 /// The largest method, in bytecode bytes, whose entry may be a leaf entry
 /// (`Translator::is_leaf`), which leaves out the native stack check: its
-/// native frame, with at most [`INLINE_BUDGET_BYTES`] and
-/// [`LOOP_INLINE_BUDGET_BYTES`] inlined, holds a few
+/// native frame, with at most
+/// [`INLINE_BUDGET_BYTES`](super::inlining::INLINE_BUDGET_BYTES) inlined, holds a few
 /// kilobytes of spill slots at most and stays far inside the margin
 /// `frame::native_limit_below` keeps for the frames between two checks
 /// (its caller checked at its own entry).
@@ -425,6 +386,8 @@ pub struct Translated {
     /// Of them, implementations of virtual and interface calls inlined
     /// behind a guard (one per guard).
     pub guarded: usize,
+    /// Call targets the inlining policy left calls for being cold.
+    pub cold: usize,
     /// `monitorexit`s whose release it may defer (`coarsen.rs`).
     pub coarsened: usize,
     /// The slot-stack bytes past its frame pointer that its frame and its
@@ -572,9 +535,7 @@ fn translate_as(
         extent_inst: None,
         own_entry: osr.is_none(),
         self_ref: None,
-        inlined_bytes: 0,
-        loop_inlined_bytes: 0,
-        in_loop: Vec::new(),
+        plan: super::inlining::Plan::default(),
         inlined_calls: 0,
         guarded_calls: 0,
         coarsening: None,
@@ -585,7 +546,9 @@ fn translate_as(
         inline,
     };
     t.extent = ((HEADER_SLOTS + d.max_stack as usize) * 8) as i64;
-    t.in_loop = in_loops(&t.s.ops);
+    if inline {
+        t.plan = super::inlining::plan(env, m, d, &t.s.ops);
+    }
     t.make_blocks();
     if env.inline_locks && env.coarsen_locks {
         t.coarsening = super::coarsen::Coarsening::new(&t.s.ops, &mut t.b);
@@ -607,7 +570,7 @@ fn translate_as(
         // The stack check covers the deepest inlined frame.
         t.b.func.replace(inst).iconst(I64, t.extent);
     }
-    let (inlined, guarded) = (t.inlined_calls, t.guarded_calls);
+    let (inlined, guarded, cold) = (t.inlined_calls, t.guarded_calls, t.plan.cold);
     let coarsened = t
         .coarsening
         .as_ref()
@@ -622,6 +585,7 @@ fn translate_as(
         func,
         inlined,
         guarded,
+        cold,
         coarsened,
         extent,
     }))
@@ -2781,9 +2745,9 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// the receiver's vtable entry: those class-hierarchy analysis finds
     /// among the loaded classes (`cha.rs`, at most
     /// [`MAX_GUARDED_TARGETS`]) that pass [`Translator::inline_candidate`]'s
-    /// tests, together within the method's budget.
+    /// tests (the inlining plan accepts them).
     fn guarded_candidates(&self, m: &'static Method, index: u32) -> Option<Guarded> {
-        if self.outer.len() >= MAX_INLINE_DEPTH {
+        if !self.plan.any_at(&self.path(), self.s.idx as u32) {
             return None;
         }
         let ts = super::cha::implementations(self.env.classes, m, index, MAX_GUARDED_TARGETS)?;
@@ -2794,10 +2758,10 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// interface's methods), to inline behind guards on the receiver's
     /// class: the loaded classes implementing the interface
     /// (`cha.rs`, at most [`MAX_GUARDED_RECEIVERS`]) whose methods pass
-    /// [`Translator::inline_candidate`]'s tests, together within the
-    /// method's budget.
+    /// [`Translator::inline_candidate`]'s tests (the inlining plan accepts
+    /// them).
     fn interface_candidates(&self, m: &'static Method, index: u32) -> Option<Guarded> {
-        if self.outer.len() >= MAX_INLINE_DEPTH {
+        if !self.plan.any_at(&self.path(), self.s.idx as u32) {
             return None;
         }
         let rs = super::cha::interface_receivers(self.env.classes, m, index, MAX_GUARDED_RECEIVERS)?;
@@ -2816,10 +2780,10 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// call, never cold (the profile is a sample of what ran, not a
     /// proof).
     fn profiled_candidates(&self, m: &'static Method, dispatch: Dispatch) -> Option<Guarded> {
-        if self.outer.len() >= MAX_INLINE_DEPTH {
+        if !self.plan.any_at(&self.path(), self.s.idx as u32) {
             return None;
         }
-        let (first, second) = match self.s.d.receivers.seen(self.s.idx) {
+        let (first, second) = match self.s.d.calls.seen(self.s.idx) {
             crate::interp::profile::Seen::Classes(a, b) => (a, b),
             _ => return None,
         };
@@ -2847,20 +2811,15 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// The guarded cases of `targets` (guard key, implementation): those
-    /// [`Translator::inline_candidate`] accepts, whose bytes together fit
-    /// the method's budget (one method's body decoded once per case that
-    /// names it); `None` when none does.
+    /// [`Translator::inline_candidate`] accepts (one method's body decoded
+    /// once per case that names it); `None` when none does.
     fn guarded_of(&self, targets: impl Iterator<Item = (i64, &'static Method)>) -> Option<Guarded> {
         let mut cases = Vec::new();
         let mut complete = true;
-        let mut bytes = 0;
         for (key, t) in targets {
             match self.inline_candidate(Dispatch::Direct, t) {
-                Some(c) if self.budget_left() >= bytes + c.bytes => {
-                    bytes += c.bytes;
-                    cases.push((key, t, c));
-                }
-                _ => complete = false,
+                Some(c) => cases.push((key, t, c)),
+                None => complete = false,
             }
         }
         (!cases.is_empty()).then_some(Guarded {
@@ -2870,60 +2829,37 @@ impl<'e, 'f> Translator<'e, 'f> {
         })
     }
 
-    /// Whether the compiled method's call being translated (the current
-    /// instruction, or the call an inlined callee being translated was
-    /// inlined at) lies in one of its loops or is a recursive call of the
-    /// compiled method (a recursion's calls run as often as a loop's).
-    fn call_in_loop(&self) -> bool {
-        let root = self.outer.first().map_or(&self.s, |o| &o.scope);
-        let at = root.idx;
-        self.in_loop.get(at).copied().unwrap_or(false)
-            || matches!(root.ops.get(at), Some(Op::Invoke(_, m)) if std::ptr::eq(*m, root.m))
-    }
-
-    /// The bytecode bytes the current call may still inline: what is left
-    /// of [`LOOP_INLINE_BUDGET_BYTES`] in a loop of the compiled method,
-    /// of [`INLINE_BUDGET_BYTES`] outside.
-    fn budget_left(&self) -> usize {
-        if self.call_in_loop() {
-            LOOP_INLINE_BUDGET_BYTES.saturating_sub(self.loop_inlined_bytes)
-        } else {
-            INLINE_BUDGET_BYTES.saturating_sub(self.inlined_bytes)
+    /// The way from the compiled method to the method being translated:
+    /// per inlined callee, the call's instruction in its caller and the
+    /// callee (`inlining::Plan`'s key without its last step).
+    fn path(&self) -> Vec<super::inlining::Step> {
+        let mut p = Vec::with_capacity(self.outer.len() + 1);
+        for (i, o) in self.outer.iter().enumerate() {
+            let callee = self.outer.get(i + 1).map_or(self.s.m, |n| n.scope.m);
+            p.push(super::inlining::step(o.scope.idx, callee));
         }
+        p
     }
 
     /// `m`'s body to inline at this call, or `None` for a real call: a
     /// statically bound callee (static, private or `invokespecial`, a final
     /// method or a final class's) with bytecode, not synchronized, no
-    /// monitor instructions, small, already decoded (it has run: decoding
+    /// monitor instructions, already decoded (it has run: decoding
     /// resolves, which may load classes, and a compilation runs in a safe
-    /// region), on the inlined chain at most [`MAX_RECURSIVE_INLINE_LEVEL`] times, within the depth and the
-    /// method's budget.
+    /// region), that the inlining plan accepts at this call.
     fn inline_candidate(&self, dispatch: Dispatch, m: &'static Method) -> Option<Callee> {
         if !self.inline
             || !statically_bound(dispatch, m)
             || m.is_native()
             || m.is_abstract()
             || m.is_synchronized()
-            || self.outer.len() >= MAX_INLINE_DEPTH
         {
             return None;
         }
-        let bytes = m.code.as_ref()?.code.len();
-        // The method being compiled is hot, compiled code of its own or not
-        // yet: a recursive call of it has the hot limit.
-        let root = self.outer.first().map_or(self.s.m, |o| o.scope.m);
-        let limit = if std::ptr::eq(root, m) {
-            HOT_INLINE_BYTES
-        } else {
-            inline_limit(m)
-        };
-        if bytes > limit || bytes > self.budget_left() {
-            return None;
-        }
-        let on_chain = usize::from(std::ptr::eq(self.s.m, m))
-            + self.outer.iter().filter(|o| std::ptr::eq(o.scope.m, m)).count();
-        if on_chain > MAX_RECURSIVE_INLINE_LEVEL {
+        m.code.as_ref()?;
+        let mut path = self.path();
+        path.push(super::inlining::step(self.s.idx, m));
+        if !self.plan.allows(&path) {
             return None;
         }
         let d = match m.decoded.get() {
@@ -2940,7 +2876,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         let kinds = super::kinds::compute(m, d, &ops).ok()?;
         kinds.stacks.first()?.as_ref()?;
-        Some(Callee { d, ops, kinds, bytes })
+        Some(Callee { d, ops, kinds })
     }
 
     /// Translates `m`'s body in place of a call, with `args` its locals
@@ -3002,11 +2938,6 @@ impl<'e, 'f> Translator<'e, 'f> {
             scope,
             arg_slots: m.arg_slots as usize,
         });
-        if self.call_in_loop() {
-            self.loop_inlined_bytes += c.bytes;
-        } else {
-            self.inlined_bytes += c.bytes;
-        }
         self.inlined_calls += 1;
         self.make_blocks();
         let mut slot = 0;
@@ -3055,7 +2986,7 @@ impl<'e, 'f> Translator<'e, 'f> {
 /// Per instruction of `ops`: whether it lies in a loop, between a
 /// backward branch's target and the branch (the natural loop's extent in
 /// javac's layout, where a loop's body is contiguous).
-fn in_loops(ops: &[Op]) -> Vec<bool> {
+pub(super) fn in_loops(ops: &[Op]) -> Vec<bool> {
     let mut in_loop = vec![false; ops.len()];
     for (j, op) in ops.iter().enumerate() {
         let t = match *op {
@@ -3088,12 +3019,11 @@ struct Guarded {
     profiled: bool,
 }
 
-/// A callee to inline: its decoded form, ops, kinds and bytecode size.
+/// A callee to inline: its decoded form, ops and kinds.
 struct Callee {
     d: &'static Decoded,
     ops: Vec<Op>,
     kinds: Kinds,
-    bytes: usize,
 }
 
 /// The variable of slot `slot` and kind `k` in `vars` (declared on first
@@ -3111,23 +3041,30 @@ fn var_in(b: &mut FunctionBuilder, vars: &mut Vec<[Option<Variable>; 5]>, slot: 
     v
 }
 
-/// The largest `m` the translator inlines, in bytecode bytes:
-/// [`HOT_INLINE_BYTES`] once `m` has compiled code of its own (it is hot),
-/// [`MAX_INLINE_BYTES`] otherwise.
-pub(super) fn inline_limit(m: &Method) -> usize {
-    // Relaxed: a heuristic; the state only moves from interpreted to
-    // compiled once, and either answer inlines correct code.
-    if m.jit.state.load(std::sync::atomic::Ordering::Relaxed) == super::State::Compiled as u8 {
-        HOT_INLINE_BYTES
-    } else {
-        MAX_INLINE_BYTES
+/// Whether a call of `m` by `dispatch` is translated as an intrinsic
+/// (`Translator::op`'s cases before the ordinary `invoke`): never
+/// inlined.
+pub(super) fn is_intrinsic(dispatch: Dispatch, m: &'static Method) -> bool {
+    match dispatch {
+        Dispatch::Static => {
+            is_on_spin_wait(m)
+                || super::intrinsics::is_arraycopy(m)
+                || super::math::unary(m).is_some()
+                || super::digit::is_character_digit(m)
+        }
+        Dispatch::Virtual(_) | Dispatch::Direct => {
+            super::intrinsics::is_string_hash_code(m)
+                || super::index_of::is_string_index_of(m)
+                || super::string_equals::is_string_equals(m)
+        }
+        Dispatch::Interface(_) => false,
     }
 }
 
 /// Whether a call of `m` by `dispatch` has one target whatever the
 /// receiver: static, private or `invokespecial`, or a final method or a
 /// final class's, which no receiver overrides.
-fn statically_bound(dispatch: Dispatch, m: &'static Method) -> bool {
+pub(super) fn statically_bound(dispatch: Dispatch, m: &'static Method) -> bool {
     match dispatch {
         Dispatch::Static | Dispatch::Direct => true,
         Dispatch::Virtual(_) => {

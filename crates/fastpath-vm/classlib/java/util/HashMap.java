@@ -130,10 +130,10 @@ public class HashMap<K, V> extends AbstractMap<K, V> implements Map<K, V>, Clone
     /**
      * The node of `key`, or null. The bin's first node is the common
      * answer and is looked at here; the rest of a bin is `getLaterNode`'s.
-     * Kept small for fastpath-vm's JIT, which inlines a compiled callee of
-     * up to `HOT_INLINE_BYTES` of bytecode, two levels deep, within a
-     * method's `INLINE_BUDGET_BYTES`: `hash(key)` is written out (a call of
-     * it would sit one level too deep in `get`'s callers to be inlined),
+     * Kept small for fastpath-vm's JIT, which inlines a callee of up to
+     * `HOT_INLINE_BYTES` of bytecode at a hot call site, within a method's
+     * `INLINE_BUDGET_BYTES` (`jit/inlining.rs`): `hash(key)` is written out
+     * (a call of it would spend a level of inlining depth in `get`'s callers),
      * and a table, never empty (`resize` makes at least one bin), needs
      * only its null test.
      */

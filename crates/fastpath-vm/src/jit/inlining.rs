@@ -1,0 +1,409 @@
+//! The inlining policy: which calls of a compiled method are inlined,
+//! decided before the method is translated, from the call-site profile.
+//!
+//! Where it sits: `translate.rs` asks [`plan`] once per translation of a
+//! method at the inlining tier (its entry or an on-stack-replacement
+//! entry) and inlines a call only where the plan accepts it
+//! (`Translator::inline_candidate`, `guarded_of`); the plan reads each
+//! method's call-site counts and interpreted invocations
+//! (`interp/profile.rs`, `MethodJit::invocations`), and the targets of
+//! virtual and interface calls as the translator finds them
+//! (class-hierarchy analysis, `cha.rs`, else the receiver-type profile).
+//!
+//! The rules are HotSpot C2's (`InlineTree::should_inline`,
+//! `should_not_inline`, `try_to_inline`, `opto/bytecodeInfo.cpp`):
+//!
+//! - A call site's frequency is its count over its method's interpreted
+//!   invocations (per run of that method, `freq`); a site in an inlined
+//!   callee runs the product of the frequencies on its way per run of the
+//!   compiled method (C2's `site_invoke_ratio`,
+//!   `InlineTree::compute_callee_frequency`).
+//! - Below [`MIN_FREQ_RATIO`] (C2's `MinInlineFrequencyRatio`) a site is
+//!   cold: it stays a call ("low call site frequency"; a site that never
+//!   ran is one), unless its callee is trivial, at most
+//!   [`MAX_TRIVIAL_BYTES`] (`MaxTrivialSize`: a getter's body is smaller
+//!   than the call).
+//! - At or above [`HOT_FREQ_RATIO`] (`InlineFrequencyRatio`) it is hot:
+//!   a callee up to [`HOT_INLINE_BYTES`] (`FreqInlineSize`), nested up to
+//!   [`MAX_HOT_INLINE_DEPTH`] inlined frames (`MaxInlineLevel`).
+//! - In between, warm: up to [`MAX_INLINE_BYTES`] (`MaxInlineSize`),
+//!   [`MAX_INLINE_DEPTH`] deep.
+//! - A callee whose own compiled code is bigger than
+//!   [`INLINE_SMALL_CODE`] (`InlineSmallCode`) stays a call, at a warm
+//!   site one bigger than a quarter of it: it inlined a tree of its own,
+//!   which every caller would translate and compile again.
+//! - A site's low count is a measurement only when its method ran often
+//!   enough to tell (`1 / MIN_FREQ_RATIO` runs, C2's `min_freq` is bounded
+//!   by `1 / CompilationPolicy::min_invocations()` the same way): a method
+//!   compiled for its loops in its first runs has code that never ran
+//!   interpreted, and a call there is not cold but unknown (C2 treats an
+//!   immature profile as reached, `InlineTree::is_not_reached`).
+//!
+//! Where it differs: C2 decides in bytecode order under a cap of 8000
+//! bytecode bytes per compilation (`DesiredMethodLimit`); Cranelift's
+//! compile time grows with the code inlined, and the cap here,
+//! [`INLINE_BUDGET_BYTES`], is smaller, so it is spent hottest first:
+//! the candidates wait in a priority queue by frequency, and a callee's
+//! own calls become candidates once the callee is accepted (a call is
+//! inlined only inside an inlined caller). A deep chain of warm calls
+//! then cannot spend the budget before a hot loop's call is reached.
+//!
+//! Without a profile (`-Xcomp`, whose methods compile before the
+//! interpreter runs them; C2 uses no counts without `UseInterpreter`),
+//! and at an unknown site, a call is warm in depth, a call in a loop (or
+//! the compiled method's recursive call) first: [`LOOP_GUESS`] runs per
+//! run, one elsewhere; a callee compiled on its own (hot) up to
+//! [`HOT_INLINE_BYTES`], another up to [`MAX_INLINE_BYTES`].
+//!
+//! The thresholds, measured with Callgrind per iteration (`-Xbatch`, the
+//! 4-iteration run less the 2-iteration run, halved, M instructions;
+//! `docs/benchmarks-log-2026.md`, 30 Nov): C2's two ratios as they are;
+//! a budget of 480 bytes against 360 (Json 75.0 against 77.3, LruCache
+//! 165.8 against 169.4) and 720 (Havlak 203.0 against 224.2; Towers
+//! loses, 476.5 against 419.0: its recursion's third pair of inner calls
+//! no longer fits); hot sites 5 deep against 3 (LruCache 165.8 against
+//! 177.8); `INLINE_SMALL_CODE` 8000 against none (DeltaBlue 461 against
+//! 583: its constructors inlined the constraint solver's compiled
+//! methods whole), the maturity rule against none (DeltaBlue's tests,
+//! compiled for their first loop, left their later loops' calls as cold
+//! ones).
+
+use std::collections::{BinaryHeap, HashSet};
+use std::sync::atomic::Ordering;
+
+use super::ops::{Dispatch, Op};
+use super::translate::{
+    in_loops, is_intrinsic, statically_bound, MAX_GUARDED_RECEIVERS, MAX_GUARDED_TARGETS,
+    MAX_RECURSIVE_INLINE_LEVEL,
+};
+use super::CompileEnv;
+use crate::interp::profile::Seen;
+use crate::interp::Decoded;
+use crate::link::Method;
+
+/// The largest callee inlined at a warm call site, in bytecode bytes
+/// (HotSpot's `MaxInlineSize` is 35; a callee's cold paths, a message's
+/// concatenation, count in its size).
+pub const MAX_INLINE_BYTES: usize = 60;
+
+/// The largest callee inlined at a hot call site, in bytecode bytes
+/// (HotSpot's `FreqInlineSize` is 325).
+pub const HOT_INLINE_BYTES: usize = 160;
+
+/// A callee this small is inlined at any call site, cold or not
+/// (HotSpot's `MaxTrivialSize`).
+pub const MAX_TRIVIAL_BYTES: usize = 6;
+
+/// Runs per run of its method at and above which a call site is hot
+/// (HotSpot's `InlineFrequencyRatio`).
+pub const HOT_FREQ_RATIO: f64 = 0.25;
+
+/// Runs per run of its method below which a call site is cold, left a
+/// call (HotSpot's `MinInlineFrequencyRatio`).
+pub const MIN_FREQ_RATIO: f64 = 0.0085;
+
+/// How many inlined frames nest at a warm call site.
+pub const MAX_INLINE_DEPTH: usize = 2;
+
+/// How many inlined frames nest at a hot call site.
+pub const MAX_HOT_INLINE_DEPTH: usize = 5;
+
+/// The bytecode bytes inlined into one compiled method, at most.
+pub const INLINE_BUDGET_BYTES: usize = 480;
+
+/// The machine code bytes of a callee's own compiled entry past which it
+/// is not inlined (HotSpot's `InlineSmallCode`, 2500 on x86-64 with
+/// tiers: "already compiled into a big method"), and a quarter of which a
+/// warm call site's callee may have ("already compiled into a medium
+/// method"). A method compiled big inlined a tree of callees of its own,
+/// which inlining it would translate and compile again in every caller.
+pub const INLINE_SMALL_CODE: usize = 8000;
+
+/// Without a profile: the runs of a call in a loop per run of its method.
+pub const LOOP_GUESS: f64 = 2.0;
+
+/// One step of the way from the compiled method to an inlined callee:
+/// the call's instruction in its method and the method inlined there.
+pub type Step = (u32, usize);
+
+/// The calls a compiled method inlines, each by its way from the
+/// compiled method (the steps of its callers, then its own).
+#[derive(Debug, Default)]
+pub struct Plan {
+    accepted: HashSet<Vec<Step>>,
+    /// Bytecode bytes accepted.
+    pub bytes: usize,
+    /// Call sites of the compiled method and its inlined callees left
+    /// calls for being cold (each target counted).
+    pub cold: usize,
+}
+
+impl Plan {
+    /// Whether the call at `path`'s last step inlines its method there.
+    pub fn allows(&self, path: &[Step]) -> bool {
+        self.accepted.contains(path)
+    }
+
+    /// Whether the call at instruction `idx` of the method `prefix` leads
+    /// to inlines any target.
+    pub fn any_at(&self, prefix: &[Step], idx: u32) -> bool {
+        self.accepted
+            .iter()
+            .any(|p| p.len() == prefix.len() + 1 && p.starts_with(prefix) && p[prefix.len()].0 == idx)
+    }
+}
+
+/// The one step of `path` for the call at `idx` inlining `m`.
+pub fn step(idx: usize, m: &'static Method) -> Step {
+    (idx as u32, m as *const Method as usize)
+}
+
+/// A call's target waiting to be accepted.
+struct Candidate {
+    /// Runs per run of the compiled method.
+    freq: f64,
+    /// Order of discovery (bytecode order within a method): ties go to
+    /// the earlier.
+    seq: usize,
+    path: Vec<Step>,
+    /// The methods on the way, the compiled method first, then `m`.
+    chain: Vec<&'static Method>,
+    m: &'static Method,
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Candidate {}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.freq.total_cmp(&o.freq).then(o.seq.cmp(&self.seq))
+    }
+}
+
+/// What the profile says of a site: runs per run of its method, and
+/// whether that is a measurement (`false`: a guess without a profile).
+#[derive(Clone, Copy)]
+struct Ratio {
+    freq: f64,
+    measured: bool,
+}
+
+/// The plan for compiling `m` (decoded as `d`, its ops `ops`).
+pub fn plan(env: &CompileEnv, m: &'static Method, d: &'static Decoded, ops: &[Op]) -> Plan {
+    let mut p = Plan::default();
+    let mut queue = BinaryHeap::new();
+    let mut seq = 0;
+    candidates(env, &mut p, &mut queue, &mut seq, &[], &[m], 1.0, m, d, ops);
+    while let Some(c) = queue.pop() {
+        let bytes = c.m.code.as_ref().map_or(usize::MAX, |c| c.code.len());
+        if p.bytes + bytes > INLINE_BUDGET_BYTES {
+            continue;
+        }
+        let Some((cd, cops)) = body(c.m) else {
+            continue;
+        };
+        p.bytes += bytes;
+        p.accepted.insert(c.path.clone());
+        candidates(
+            env, &mut p, &mut queue, &mut seq, &c.path, &c.chain, c.freq, c.m, cd, &cops,
+        );
+    }
+    p
+}
+
+/// Queues the targets of the calls in `m` (at `path`, `freq` runs per
+/// run of the compiled method) that its frequency and size rules admit.
+#[allow(clippy::too_many_arguments)]
+fn candidates(
+    env: &CompileEnv,
+    p: &mut Plan,
+    queue: &mut BinaryHeap<Candidate>,
+    seq: &mut usize,
+    path: &[Step],
+    chain: &[&'static Method],
+    freq: f64,
+    m: &'static Method,
+    d: &'static Decoded,
+    ops: &[Op],
+) {
+    if !ops.iter().any(|op| matches!(op, Op::Invoke(..))) {
+        return;
+    }
+    let cold = super::cold::throw_only(ops, &d.switches);
+    let in_loop = in_loops(ops);
+    let profiled = env.use_profile && has_profile(m, d);
+    // Relaxed: a heuristic count.
+    let runs = f64::from(m.jit.invocations.load(Ordering::Relaxed).max(1));
+    let root = chain[0];
+    let depth = path.len() + 1;
+    for (idx, op) in ops.iter().enumerate() {
+        let Op::Invoke(dispatch, callee) = *op else {
+            continue;
+        };
+        if cold[idx] || is_intrinsic(dispatch, callee) {
+            continue;
+        }
+        let measured = f64::from(d.calls.count_at(idx)) / runs;
+        // Too few runs to tell a rare call from one not reached yet (a
+        // method compiled for its loops during its first runs, whose later
+        // code ran compiled): a low count is no measurement.
+        let mature = runs * MIN_FREQ_RATIO >= 1.0;
+        let ratio = if profiled && (mature || measured >= MIN_FREQ_RATIO) {
+            Ratio {
+                freq: measured,
+                measured: true,
+            }
+        } else {
+            let looping = in_loop[idx] || (path.is_empty() && std::ptr::eq(callee, root));
+            Ratio {
+                freq: if looping { LOOP_GUESS } else { 1.0 },
+                measured: false,
+            }
+        };
+        for t in targets(env, d, idx, dispatch, callee) {
+            let Some(bytes) = t.code.as_ref().map(|c| c.code.len()) else {
+                continue;
+            };
+            let trivial = bytes <= MAX_TRIVIAL_BYTES;
+            let (limit, max_depth) = if !ratio.measured {
+                let limit = if std::ptr::eq(t, root) {
+                    HOT_INLINE_BYTES
+                } else {
+                    inline_limit(t)
+                };
+                (limit, MAX_INLINE_DEPTH)
+            } else if ratio.freq >= HOT_FREQ_RATIO || trivial {
+                (HOT_INLINE_BYTES, MAX_HOT_INLINE_DEPTH)
+            } else if ratio.freq >= MIN_FREQ_RATIO {
+                (MAX_INLINE_BYTES, MAX_INLINE_DEPTH)
+            } else {
+                p.cold += 1;
+                continue;
+            };
+            let on_chain = chain.iter().filter(|c| std::ptr::eq(**c, t)).count();
+            if bytes > limit || depth > max_depth || on_chain > MAX_RECURSIVE_INLINE_LEVEL {
+                continue;
+            }
+            // Relaxed: a heuristic; 0 until the callee has compiled code.
+            let code = t.jit.code_len.load(Ordering::Relaxed) as usize;
+            let hot = !ratio.measured || ratio.freq >= HOT_FREQ_RATIO;
+            if code > INLINE_SMALL_CODE || (!hot && !trivial && code > INLINE_SMALL_CODE / 4) {
+                continue;
+            }
+            let mut cpath = path.to_vec();
+            cpath.push(step(idx, t));
+            let mut cchain = chain.to_vec();
+            cchain.push(t);
+            *seq += 1;
+            queue.push(Candidate {
+                freq: freq * ratio.freq,
+                seq: *seq,
+                path: cpath,
+                chain: cchain,
+                m: t,
+            });
+        }
+    }
+}
+
+/// Whether the interpreter ran `m`: counted invocations, back edges or
+/// calls.
+fn has_profile(m: &'static Method, d: &'static Decoded) -> bool {
+    // Relaxed: heuristic counts.
+    m.jit.invocations.load(Ordering::Relaxed) > 0
+        || m.jit.backedges.load(Ordering::Relaxed) > 0
+        || (0..d.insns.len()).any(|i| d.calls.count_at(i) > 0)
+}
+
+/// The methods a call of `m` by `dispatch` at instruction `idx` of a
+/// method decoded as `d` may inline, as the translator finds them
+/// (`Translator::invoke`): the one method of a statically bound call;
+/// else the implementations class-hierarchy analysis finds among the
+/// loaded classes, else those of the receiver classes the profile saw.
+fn targets(
+    env: &CompileEnv,
+    d: &'static Decoded,
+    idx: usize,
+    dispatch: Dispatch,
+    m: &'static Method,
+) -> Vec<&'static Method> {
+    if statically_bound(dispatch, m) {
+        return vec![m];
+    }
+    let mut ts = match dispatch {
+        Dispatch::Virtual(index) => super::cha::implementations(env.classes, m, index, MAX_GUARDED_TARGETS),
+        Dispatch::Interface(index) => {
+            super::cha::interface_receivers(env.classes, m, index, MAX_GUARDED_RECEIVERS)
+                .map(|rs| rs.into_iter().map(|(_, t)| t).collect())
+        }
+        Dispatch::Static | Dispatch::Direct => None,
+    }
+    .unwrap_or_else(|| {
+        let (first, second) = match d.calls.seen(idx) {
+            Seen::Classes(a, b) => (a, b),
+            _ => return Vec::new(),
+        };
+        std::iter::once(first)
+            .chain(second)
+            .filter_map(|c| match dispatch {
+                Dispatch::Virtual(index) => c.vtable_method(index as usize),
+                Dispatch::Interface(index) => c.itable_method(m.class, index as usize),
+                Dispatch::Static | Dispatch::Direct => None,
+            })
+            .collect()
+    });
+    let mut seen = Vec::with_capacity(ts.len());
+    ts.retain(|t| {
+        let new = !seen.iter().any(|s| std::ptr::eq(*s, *t));
+        seen.push(*t);
+        new
+    });
+    ts
+}
+
+/// `m`'s decoded form and ops, when the translator can inline it: it has
+/// bytecode, is decoded (it ran: decoding resolves, which may load
+/// classes, and a compilation runs in a safe region), not synchronized,
+/// without monitor instructions.
+fn body(m: &'static Method) -> Option<(&'static Decoded, Vec<Op>)> {
+    if m.is_native() || m.is_abstract() || m.is_synchronized() {
+        return None;
+    }
+    let d = match m.decoded.get() {
+        Some(Ok(d)) => d,
+        _ => return None,
+    };
+    let ops = super::ops::ops_of(m, d).ok()?;
+    if ops.is_empty()
+        || ops
+            .iter()
+            .any(|op| matches!(op, Op::MonitorEnter | Op::MonitorExit))
+    {
+        return None;
+    }
+    Some((d, ops))
+}
+
+/// The largest `m` inlined at a call site without a profile, in bytecode
+/// bytes: [`HOT_INLINE_BYTES`] once `m` has compiled code of its own (it
+/// is hot), [`MAX_INLINE_BYTES`] otherwise.
+fn inline_limit(m: &Method) -> usize {
+    // Relaxed: a heuristic; the state only moves from interpreted to
+    // compiled once, and either answer inlines correct code.
+    if m.jit.state.load(std::sync::atomic::Ordering::Relaxed) == super::State::Compiled as u8 {
+        HOT_INLINE_BYTES
+    } else {
+        MAX_INLINE_BYTES
+    }
+}
