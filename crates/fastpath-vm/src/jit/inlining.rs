@@ -376,7 +376,7 @@ fn targets(
 /// bytecode, is decoded (it ran: decoding resolves, which may load
 /// classes, and a compilation runs in a safe region), not synchronized,
 /// without monitor instructions.
-fn body(m: &'static Method) -> Option<(&'static Decoded, Vec<Op>)> {
+pub(super) fn body(m: &'static Method) -> Option<(&'static Decoded, Vec<Op>)> {
     if m.is_native() || m.is_abstract() || m.is_synchronized() {
         return None;
     }

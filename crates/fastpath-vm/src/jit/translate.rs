@@ -2848,12 +2848,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// resolves, which may load classes, and a compilation runs in a safe
     /// region), that the inlining plan accepts at this call.
     fn inline_candidate(&self, dispatch: Dispatch, m: &'static Method) -> Option<Callee> {
-        if !self.inline
-            || !statically_bound(dispatch, m)
-            || m.is_native()
-            || m.is_abstract()
-            || m.is_synchronized()
-        {
+        if !self.inline || !statically_bound(dispatch, m) {
             return None;
         }
         m.code.as_ref()?;
@@ -2862,18 +2857,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         if !self.plan.allows(&path) {
             return None;
         }
-        let d = match m.decoded.get() {
-            Some(Ok(d)) => d,
-            _ => return None,
-        };
-        let ops = super::ops::ops_of(m, d).ok()?;
-        if ops.is_empty()
-            || ops
-                .iter()
-                .any(|op| matches!(op, Op::MonitorEnter | Op::MonitorExit))
-        {
-            return None;
-        }
+        let (d, ops) = super::inlining::body(m)?;
         let kinds = super::kinds::compute(m, d, &ops).ok()?;
         kinds.stacks.first()?.as_ref()?;
         Some(Callee { d, ops, kinds })
