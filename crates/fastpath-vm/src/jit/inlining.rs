@@ -401,7 +401,7 @@ pub(super) fn body(m: &'static Method) -> Option<(&'static Decoded, Vec<Op>)> {
 fn inline_limit(m: &Method) -> usize {
     // Relaxed: a heuristic; the state only moves from interpreted to
     // compiled once, and either answer inlines correct code.
-    if m.jit.state.load(std::sync::atomic::Ordering::Relaxed) == super::State::Compiled as u8 {
+    if m.jit.state.load(Ordering::Relaxed) == super::State::Compiled as u8 {
         HOT_INLINE_BYTES
     } else {
         MAX_INLINE_BYTES

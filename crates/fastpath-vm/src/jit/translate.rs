@@ -2851,7 +2851,6 @@ impl<'e, 'f> Translator<'e, 'f> {
         if !self.inline || !statically_bound(dispatch, m) {
             return None;
         }
-        m.code.as_ref()?;
         let mut path = self.path();
         path.push(super::inlining::step(self.s.idx, m));
         if !self.plan.allows(&path) {
