@@ -4,7 +4,7 @@
 //! Where it sits: a diagnostic command beside the experiments, not one of
 //! them (it has no baseline and nothing to compare across runs). Without
 //! `--microcode` it must open no file under /proc, which the strace
-//! integration test (`tests/cpu_strace.rs`) checks from outside.
+//! integration test (`tests/commands/cpu_strace.rs`) checks from outside.
 
 use std::time::{Duration, Instant};
 

@@ -4,11 +4,9 @@
 //! Its quick run (one round, no idle before cold starts: a table of each
 //! seed's experiment, the rows each table promises, HotSpot's beside them
 //! under CI) is checked on `fastpath all --rounds 1 --idle-ms 0`'s report
-//! and `vm.json` in `tests/cli.rs`, not run a second time here.
+//! and `vm.json` in `cli.rs`, not run a second time here.
 
-mod common;
-
-use common::fastpath;
+use crate::common::fastpath;
 
 /// Every bad option of `vm` exits 2 before anything runs, naming what is
 /// wrong.

@@ -10,9 +10,7 @@
 //! fallback; valgrind is then required under CI (`.ci/run` installs it).
 //! Outside CI, with neither, it says so on stderr and checks nothing.
 
-mod common;
-
-use common::{fastpath, scratch, stdout_of};
+use crate::common::{fastpath, scratch, stdout_of};
 
 use fastpath_lab::report::jmh;
 
@@ -31,7 +29,7 @@ fn table_rows(text: &str, title: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn prof_perfnorm_prints_counters_per_op_and_per_barrier_execution() {
-    if !common::can_profile("gc_smoke") {
+    if !crate::common::can_profile("gc_smoke") {
         return;
     }
     let dir = scratch("gc-prof");

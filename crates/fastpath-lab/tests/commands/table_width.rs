@@ -5,9 +5,7 @@
 //! GC pause tables' two dozen columns) print no line wider than
 //! `TEXT_WIDTH`, and the wrapped cells lose no word.
 
-mod common;
-
-use common::{fastpath, scratch, stdout_of};
+use crate::common::{fastpath, scratch, stdout_of};
 use fastpath_lab::report::table::TEXT_WIDTH;
 
 /// `fastpath args…`'s stdout, after checking it succeeded.

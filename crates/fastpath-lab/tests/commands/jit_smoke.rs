@@ -8,9 +8,7 @@
 //! inline fast path (the template's branches per pair, no slow-path call);
 //! `--prof-rows` keeps those runs to the rows they read.
 
-mod common;
-
-use common::{fastpath, scratch, stdout_of};
+use crate::common::{fastpath, scratch, stdout_of};
 
 #[test]
 fn a_quick_run_prints_every_table_and_writes_its_json() {
@@ -205,7 +203,7 @@ fn options_out_of_range_exit_2_before_anything_runs() {
 
 #[test]
 fn profiled_poll_rows_count_the_loop_and_the_template() {
-    if !common::can_profile("profiled_poll_rows_count_the_loop_and_the_template") {
+    if !crate::common::can_profile("profiled_poll_rows_count_the_loop_and_the_template") {
         return;
     }
     let text = profiled("poll", "empty-loop/template,poll/template");
@@ -225,7 +223,7 @@ fn profiled_poll_rows_count_the_loop_and_the_template() {
 
 #[test]
 fn profiled_cranelift_lock_rows_take_the_templates_fast_path() {
-    if !common::can_profile("profiled_cranelift_lock_rows_take_the_templates_fast_path") {
+    if !crate::common::can_profile("profiled_cranelift_lock_rows_take_the_templates_fast_path") {
         return;
     }
     let text = profiled(

@@ -2,9 +2,7 @@
 //! (every experiment's results checked there; the lock and vm experiments'
 //! quick runs are checked on it, not run again), `compare` reading it back.
 
-mod common;
-
-use common::{fastpath, scratch};
+use crate::common::{fastpath, scratch};
 
 use std::path::PathBuf;
 
@@ -147,7 +145,7 @@ fn check_lock_quick_run(dir: &std::path::Path, md: &str) {
         "short-cs-std",
         "long-cs",
     ];
-    for row in common::SINGLE_THREADED_PAIRS.iter().chain(&others) {
+    for row in crate::common::SINGLE_THREADED_PAIRS.iter().chain(&others) {
         assert!(
             names.contains(&format!("fastpath.lock.{row}").as_str()),
             "{names:?}"

@@ -4,22 +4,20 @@
 //! multi-threaded one; the pairs table under `FASTPATH_LOCKING_MODE=monitor`
 //! labels its rows with that mode. The whole quick run (`fastpath lock
 //! --quick`: every table's rows, no lost update) is checked on
-//! `fastpath all`'s `lock.json` in `tests/cli.rs`, not run a second time
+//! `fastpath all`'s `lock.json` in `cli.rs`, not run a second time
 //! here.
 //!
 //! The profiled test needs valgrind where the CPU has no counters (this
 //! KVM guest; `.ci/run` installs it): under CI it fails without it, outside
 //! CI it says so on stderr and checks nothing.
 
-mod common;
-
-use common::{fastpath, scratch, stdout_of, SINGLE_THREADED_PAIRS};
+use crate::common::{fastpath, scratch, stdout_of, SINGLE_THREADED_PAIRS};
 
 use fastpath_lab::report::jmh;
 
 #[test]
 fn prof_perfnorm_counts_the_pairs_and_refuses_the_contended_row() {
-    if !common::can_profile("lock_smoke") {
+    if !crate::common::can_profile("lock_smoke") {
         return;
     }
     let dir = scratch("lock-prof");
