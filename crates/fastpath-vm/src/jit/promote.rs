@@ -438,8 +438,7 @@ fn span(
     // The tags on forward edges into later instructions of the body.
     let mut pending: HashMap<usize, Tags> = HashMap::new();
     let (mut seen, mut other) = (Vec::new(), HashSet::new());
-    for i in r + 1..x {
-        let op = &ops[i];
+    for (i, op) in ops.iter().enumerate().take(x).skip(r + 1) {
         if !allowed(op) {
             return None;
         }
