@@ -12,9 +12,9 @@
 //!
 //! # The span
 //!
-//! A *span* is one coarsenable `monitorexit` `x` whose tail reaches one
-//! re-entry `r` (`coarsen.rs`), and no other exit's tail reaches `r`; its
-//! *body* is the instructions from `r` to `x`. Control enters the body at
+//! A *span* is the method's one coarsenable `monitorexit` `x` when its
+//! tail reaches one re-entry `r` (`coarsen.rs`); its *body* is the
+//! instructions from `r` to `x`. Control enters the body at
 //! `r` only (no branch from outside and no handler lands in it) and leaves
 //! it at `x` or by an exception; every branch in it goes forward, inside
 //! it. The body's instructions are quiet (`coarsen.rs`), field and array
@@ -31,14 +31,19 @@
 //!
 //! # Where the fields live
 //!
-//! A variable `obj` holds the object whose promoted fields the variables
-//! hold while memory may be older (0: none); it is non-zero in the body
-//! and, while the release is deferred, along the span's tail, where the
-//! deferred object is `obj`.
+//! The coarsening's deferred-lock variable (`obj` here) holds the object
+//! whose promoted fields the variables hold while memory may be older
+//! (0: none): as in any coarsened method it is the deferred lock along
+//! the span's tail, and in this span it stays set in the body as well
+//! (the re-entry keeps it when it skips the enter, and sets it after a
+//! real one), so that the span costs one loop-carried value per field and
+//! no more. Every deferred lock is the span's (its exit is the method's
+//! only coarsenable one), so wherever the coarsening releases a deferred
+//! lock it stores the fields first.
 //!
 //! - At `r`, when the deferred lock is `r`'s object, the enter is skipped
 //!   and the variables keep the values of the previous round (the
-//!   deferred lock came from `x`, the only exit whose tail reaches `r`).
+//!   deferred lock came from `x`, the only coarsenable exit).
 //!   Otherwise, once the lock is taken, the fields are loaded and `obj`
 //!   is the object.
 //! - In the body, a promoted `getfield` reads its variable and a
@@ -137,7 +142,8 @@ impl Plan {
 pub struct Promotion {
     /// Where it applies.
     pub plan: Plan,
-    /// The object whose fields the variables hold (0: none).
+    /// The object whose fields the variables hold (0: none): the
+    /// coarsening's deferred lock.
     obj: Variable,
     /// One per field of the plan.
     values: Vec<Variable>,
