@@ -92,6 +92,30 @@ public class Loops {
         return s;
     }
 
+    long tally;
+
+    // SyncCounter's shape: the coarsened lock's field kept in a register.
+    long counter(int n) {
+        for (int i = 0; i < n; i++) {
+            synchronized (this) {
+                tally++;
+            }
+        }
+        return tally;
+    }
+
+    // The field through another reference too (`p` may be `this`): in
+    // memory every round.
+    long aliasedCounter(Loops p, int n) {
+        for (int i = 0; i < n; i++) {
+            synchronized (this) {
+                tally++;
+                p.tally++;
+            }
+        }
+        return tally;
+    }
+
     // Overrides every method (and so do two more classes below): the
     // calls in `main` have four implementations, more than a JIT inlines
     // behind guards, so each method is compiled on its own.
@@ -104,6 +128,8 @@ public class Loops {
         int stored(int[] b) { return 0; }
         int volatileRead(int n) { return 0; }
         int locked(int n) { return 0; }
+        long counter(int n) { return 0; }
+        long aliasedCounter(Loops p, int n) { return 0; }
     }
 
     static class Second extends Other {
@@ -115,6 +141,8 @@ public class Loops {
         int stored(int[] b) { return 0; }
         int volatileRead(int n) { return 0; }
         int locked(int n) { return 0; }
+        long counter(int n) { return 0; }
+        long aliasedCounter(Loops p, int n) { return 0; }
     }
 
     static class Third extends Other {
@@ -126,6 +154,8 @@ public class Loops {
         int stored(int[] b) { return 0; }
         int volatileRead(int n) { return 0; }
         int locked(int n) { return 0; }
+        long counter(int n) { return 0; }
+        long aliasedCounter(Loops p, int n) { return 0; }
     }
 
     public static void main(String[] args) {
@@ -139,6 +169,9 @@ public class Loops {
         int[] got = {l.sumTo(64), l.called(64), l.volatileRead(64) - 64 * 63, l.locked(64)};
         if (l.sum7() != 7 * 217 + 21) {
             throw new Error("sum7 " + l.sum7());
+        }
+        if (l.counter(64) != 64 || l.aliasedCounter(l, 64) != 64 + 128) {
+            throw new Error("tally " + l.tally);
         }
         int stored = l.stored(new int[100]);
         int want = 50 * 217 + 49 * 50 / 2;
@@ -167,6 +200,17 @@ fn field_load(i: &Instruction, disp: u64) -> bool {
         && i.op0_kind() == OpKind::Register
         && i.memory_displacement64() == disp
         && i.memory_index() == iced_x86::Register::None
+        && !matches!(i.memory_base(), iced_x86::Register::RSP | iced_x86::Register::RBP)
+        && i.memory_size().size() == 8
+}
+
+/// An 8-byte access (load, store or both) of a primitive field of an
+/// object: its data address is the object plus its reference words
+/// (`jit::layout`), an index register scaled by 8, not a stack slot.
+fn data_access(i: &Instruction) -> bool {
+    memory(i)
+        && i.memory_index() != iced_x86::Register::None
+        && i.memory_index_scale() == 8
         && !matches!(i.memory_base(), iced_x86::Register::RSP | iced_x86::Register::RBP)
         && i.memory_size().size() == 8
 }
@@ -249,6 +293,29 @@ fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
     assert!(
         around_clear(&c, &|i| field_load(i, payload)),
         "sum7: its loop loads the field\n{listing}"
+    );
+    // A coarsened lock's field (`jit/promote.rs`): some way around the
+    // loop (the lock kept, the enter skipped) neither loads nor stores it;
+    // it is loaded after a real enter and stored before a release. With
+    // the field also written through another reference, every way
+    // around reads and writes it in memory.
+    let c = code("counter", "(I)J");
+    let listing = harness::listing(&c);
+    assert!(!heads(&c).is_empty(), "counter: no loop\n{listing}");
+    assert!(
+        c.iter().any(data_access),
+        "counter: the field is never loaded or stored\n{listing}"
+    );
+    assert!(
+        around_clear(&c, &data_access),
+        "counter: every way around its loop accesses the field in memory\n{listing}"
+    );
+    let c = code("aliasedCounter", "(LLoops;I)J");
+    let listing = harness::listing(&c);
+    assert!(!heads(&c).is_empty(), "aliasedCounter: no loop\n{listing}");
+    assert!(
+        !around_clear(&c, &data_access),
+        "aliasedCounter: a way around its loop keeps the field out of memory\n{listing}"
     );
     // A call, a store to the field, a volatile read, a monitor: every way
     // around the loop loads the field (a call's way calls).

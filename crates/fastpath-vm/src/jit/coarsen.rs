@@ -38,9 +38,15 @@
 //!   writing) is still locked by this thread: the enter is skipped. A
 //!   different object releases the deferred one first, then enters.
 //! - At a way out, a deferred lock is released before the instruction.
+//! - A re-entry whose object is null throws `NullPointerException`: a
+//!   deferred lock is released before the exception is made (the handler
+//!   is outside the synchronized block).
 //!
 //! `deferred` is non-zero only along a tail (every path out of one
-//! passes a re-entry or a way out), so outside the tails nothing changes.
+//! passes a re-entry or a way out), so outside the tails nothing changes;
+//! a method that promotes fields across its span (`promote.rs`) keeps it
+//! set in the span's body as well, where the fields' variables belong to
+//! it.
 //!
 //! # Why it is allowed
 //!
@@ -85,8 +91,9 @@ use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
 
 use super::ops::{Op, Target, K};
+use super::promote::Promotion;
 use super::translate::Translator;
-use crate::interp::insn::Arith;
+use crate::interp::insn::{Arith, Handler, Switch};
 
 /// The most releases an exit defers in a row: a round of SyncCounter's
 /// shape (an increment, ~16 ops with the tail, ~3 ns compiled) then
@@ -118,6 +125,10 @@ pub struct Plan {
     /// Instructions a deferred lock may reach that are not quiet: it is
     /// released before them.
     pub ways_out: Vec<bool>,
+    /// Each coarsenable exit with the re-entries its tail reaches, by
+    /// exit (`promote.rs` promotes fields across an exit and the one
+    /// re-entry only it reaches).
+    pub tails: Vec<(usize, Vec<usize>)>,
 }
 
 /// The variables of a coarsening method: the deferred object (0: none)
@@ -134,24 +145,39 @@ pub struct Coarsening {
     /// Where it applies.
     pub plan: Plan,
     vars: Vars,
+    /// The fields kept in variables across one of its spans
+    /// (`promote.rs`).
+    pub promotion: Option<Promotion>,
 }
 
 impl Coarsening {
-    /// The coarsening of a method with these ops, its variables declared
-    /// in `b`; `None` when no exit is coarsenable.
-    pub fn new(ops: &[Op], b: &mut cranelift_frontend::FunctionBuilder) -> Option<Coarsening> {
+    /// The coarsening of a method with these ops, exception handlers and
+    /// switch tables, its variables declared in `b`; `None` when no exit
+    /// is coarsenable.
+    pub fn new(
+        ops: &[Op],
+        handlers: &[Handler],
+        switches: &[Switch],
+        b: &mut cranelift_frontend::FunctionBuilder,
+    ) -> Option<Coarsening> {
         let plan = plan(ops)?;
         let vars = Vars {
             deferred: b.declare_var(I64),
             kept: b.declare_var(I64),
         };
-        Some(Coarsening { plan, vars })
+        let promotion =
+            super::promote::plan(ops, handlers, switches, &plan).map(|p| Promotion::new(p, vars.deferred, b));
+        Some(Coarsening {
+            plan,
+            vars,
+            promotion,
+        })
     }
 }
 
 /// An instruction of a tail: it cannot throw, call, read or write the
 /// heap, or take part in locking.
-fn quiet(op: &Op) -> bool {
+pub(super) fn quiet(op: &Op) -> bool {
     match op {
         Op::Nop
         | Op::Const(_)
@@ -233,6 +259,7 @@ pub fn plan(ops: &[Op]) -> Option<Plan> {
         rounds: vec![0; n],
         reentries: vec![false; n],
         ways_out: vec![false; n],
+        tails: Vec::new(),
     };
     let mut any = false;
     let mut next = Vec::new();
@@ -266,12 +293,14 @@ pub fn plan(ops: &[Op]) -> Option<Plan> {
         plan.exits[x] = true;
         let tail = seen.iter().filter(|&&s| s).count();
         plan.rounds[x] = rounds(ops, x, tail, &reentries);
-        for i in reentries {
+        for &i in &reentries {
             plan.reentries[i] = true;
         }
         for i in ways_out {
             plan.ways_out[i] = true;
         }
+        reentries.sort_unstable();
+        plan.tails.push((x, reentries));
     }
     any.then_some(plan)
 }
@@ -286,6 +315,7 @@ impl Translator<'_, '_> {
         let zero = self.b.ins().iconst(I64, 0);
         self.b.def_var(vars.deferred, zero);
         self.b.def_var(vars.kept, zero);
+        self.promotion_entry();
     }
 
     /// Before instruction `i` of the compiled method: a way out releases
@@ -297,6 +327,20 @@ impl Translator<'_, '_> {
         if out {
             self.release_deferred(vars);
         }
+    }
+
+    /// A throw at the current instruction of the compiled method: at a
+    /// re-entry (its object null) a deferred lock is released first.
+    pub(super) fn coarsening_throw(&mut self) {
+        let idx = self.s.idx;
+        let Some(vars) = self
+            .coarsening()
+            .filter(|c| c.plan.reentries[idx])
+            .map(|c| c.vars)
+        else {
+            return;
+        };
+        self.release_deferred(vars);
     }
 
     /// Whether the `monitorexit` at `i` of the compiled method is coarsenable.
@@ -340,6 +384,10 @@ impl Translator<'_, '_> {
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(release);
+        if self.promotes_exit_at(i) {
+            // The promoted fields go back to the object before its release.
+            self.promotion_flush(false);
+        }
         self.monitor_exit_obj(obj, true);
         let none = self.b.ins().iconst(I64, 0);
         self.b.def_var(vars.kept, none);
@@ -366,13 +414,22 @@ impl Translator<'_, '_> {
         self.b.ins().brif(same, kept, &[], enter, &[]);
 
         self.b.switch_to_block(kept);
-        let none = self.b.ins().iconst(I64, 0);
-        self.b.def_var(vars.deferred, none);
+        if !self.promotes_at(idx) {
+            let none = self.b.ins().iconst(I64, 0);
+            self.b.def_var(vars.deferred, none);
+        }
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(enter);
         self.release_deferred(vars);
         self.monitor_enter_obj(obj, idx);
+        if self.promotes_at(idx) {
+            // The object as the enter's safepoint left it (still on the
+            // operand stack, its top).
+            let top = self.s.stack.len() - 1;
+            let held = self.stack_slot(top, K::R);
+            self.promotion_load(held);
+        }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
     }
@@ -385,6 +442,9 @@ impl Translator<'_, '_> {
         let (release, join) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(deferred, release, &[], join, &[]);
         self.b.switch_to_block(release);
+        // Promoted fields, held only while a span's release is deferred
+        // here, go back to the object first.
+        self.promotion_flush(false);
         self.monitor_exit_obj(deferred, false);
         let none = self.b.ins().iconst(I64, 0);
         self.b.def_var(vars.deferred, none);

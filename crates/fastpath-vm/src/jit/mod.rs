@@ -99,6 +99,7 @@ pub mod loops;
 pub mod math;
 pub mod ops;
 pub mod perfmap;
+pub mod promote;
 pub mod ranges;
 pub mod runtime;
 pub mod stop;
@@ -331,6 +332,8 @@ pub struct JitStats {
     pub compiled_calls: AtomicU64,
     /// `monitorexit`s compiled with a deferred release (`coarsen.rs`).
     pub coarsened: AtomicU64,
+    /// Fields kept in variables across a coarsened lock (`promote.rs`).
+    pub promoted: AtomicU64,
     /// Of the methods compiled, those compiled at the first tier
     /// ([`Jit::tiered`]).
     pub quick: AtomicU64,
@@ -906,6 +909,9 @@ impl Jit {
         self.stats
             .coarsened
             .fetch_add(t.coarsened as u64, Ordering::Relaxed);
+        self.stats
+            .promoted
+            .fetch_add(t.promoted as u64, Ordering::Relaxed);
         dump::maybe_dump(m, "entry", &t.func, &**isa);
         let entry = self.install(cache, env, &**isa, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
@@ -1130,6 +1136,9 @@ impl Jit {
         self.stats
             .coarsened
             .fetch_add(t.coarsened as u64, Ordering::Relaxed);
+        self.stats
+            .promoted
+            .fetch_add(t.promoted as u64, Ordering::Relaxed);
         dump::maybe_dump(m, &format!("OSR entry at {at}"), &t.func, &*self.isa);
         let entry = self.install(cache, env, &*self.isa, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
@@ -1259,7 +1268,7 @@ impl Jit {
             "fastpath-vm jit: {} methods compiled, {} refused, {} calls inlined, {} bytes, {} ms compiling, \
              {} OSR compiled, {} OSR refused, {} OSR entries, {} calls inlined behind a guard, {} guard misses, {} of profiled guards, \
              {} compiled in the background, {} ms queued, {} dropped at exit, {} calls into compiled code, \
-             {} lock exits coarsened, {} methods compiled at tier 1, {} recompiled at tier 2",
+             {} lock exits coarsened, {} fields promoted, {} methods compiled at tier 1, {} recompiled at tier 2",
             s.compiled.load(Ordering::Relaxed),
             s.failed.load(Ordering::Relaxed),
             s.inlined.load(Ordering::Relaxed),
@@ -1276,6 +1285,7 @@ impl Jit {
             s.dropped.load(Ordering::Relaxed),
             s.compiled_calls.load(Ordering::Relaxed),
             s.coarsened.load(Ordering::Relaxed),
+            s.promoted.load(Ordering::Relaxed),
             s.quick.load(Ordering::Relaxed),
             s.recompiled.load(Ordering::Relaxed)
         )

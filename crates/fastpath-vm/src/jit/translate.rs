@@ -390,6 +390,9 @@ pub struct Translated {
     pub cold: usize,
     /// `monitorexit`s whose release it may defer (`coarsen.rs`).
     pub coarsened: usize,
+    /// Fields it keeps in variables across a coarsened lock
+    /// (`promote.rs`).
+    pub promoted: usize,
     /// The slot-stack bytes past its frame pointer that its frame and its
     /// inlined callees' frames reach (an on-stack-replacement entry's
     /// caller checks them before entering).
@@ -551,7 +554,7 @@ fn translate_as(
     }
     t.make_blocks();
     if env.inline_locks && env.coarsen_locks {
-        t.coarsening = super::coarsen::Coarsening::new(&t.s.ops, &mut t.b);
+        t.coarsening = super::coarsen::Coarsening::new(&t.s.ops, &t.s.d.handlers, &t.s.d.switches, &mut t.b);
     }
     match osr {
         None => t.prologue(),
@@ -575,6 +578,11 @@ fn translate_as(
         .coarsening
         .as_ref()
         .map_or(0, |c| c.plan.exits.iter().filter(|&&x| x).count());
+    let promoted = t
+        .coarsening
+        .as_ref()
+        .and_then(|c| c.promotion.as_ref())
+        .map_or(0, |p| p.plan.fields.len());
     let extent = t.extent as usize;
     if t.leaf && t.hot_call {
         return Ok(None);
@@ -587,6 +595,7 @@ fn translate_as(
         guarded,
         cold,
         coarsened,
+        promoted,
         extent,
     }))
 }
@@ -947,6 +956,11 @@ impl<'e, 'f> Translator<'e, 'f> {
     pub(super) fn use_local(&mut self, n: usize, k: K) -> Value {
         let var = self.var(n, k);
         self.b.use_var(var)
+    }
+
+    /// The value in operand-stack slot `pos` (0: the bottom), of kind `k`.
+    pub(super) fn stack_slot(&mut self, pos: usize, k: K) -> Value {
+        self.use_local(self.s.ml + pos, k)
     }
 
     /// The compiled method's lock coarsening, while its own instructions
@@ -1461,6 +1475,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.ins().brif(bit, cold, &[], hot, &[]);
         self.b.set_cold_block(cold);
         self.b.switch_to_block(cold);
+        // Fields a deferred lock's span holds go to memory before the
+        // stop, and stay in their variables (`promote.rs`).
+        self.promotion_flush(true);
         let s = self.safepoint(idx, None);
         self.call_helper(Helper::Poll, &[]);
         self.reload(s);
@@ -1596,6 +1613,8 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// Throws with `h(args)` (which makes the exception pending) at the
     /// current instruction, from a cold block the caller is in.
     pub(super) fn throw_with(&mut self, h: Helper, args: &[Value]) {
+        self.coarsening_throw();
+        self.promotion_throw();
         let s = self.safepoint(self.s.idx, None);
         self.call_helper(h, args);
         self.reload(s);
@@ -2018,6 +2037,12 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::GetField { off, kind, volatile } => {
                 let obj = self.pop_v();
+                if let Some(v) = self.promoted_get(self.s.idx) {
+                    // A field of the locked object held in its variable
+                    // (`promote.rs`): no load, no null check.
+                    self.push(K::of(kind), v);
+                    return Ok(());
+                }
                 self.null_check(obj);
                 let hoisted = self
                     .s
@@ -2039,6 +2064,10 @@ impl<'e, 'f> Translator<'e, 'f> {
             Op::PutField { off, kind, volatile } => {
                 let v = self.pop_v();
                 let obj = self.pop_v();
+                if self.promoted_put(self.s.idx, v) {
+                    // Held in its variable (`promote.rs`).
+                    return Ok(());
+                }
                 self.null_check(obj);
                 if kind == Kind::Ref {
                     self.store_ref_field(obj, off as i64, v);
@@ -2163,7 +2192,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::MonitorExit => {
                 let o = self.pop_v();
-                self.null_check(o);
+                if !self.promotes_exit_at(self.s.idx) {
+                    self.null_check(o);
+                }
                 if self.coarsened_exit_at(self.s.idx) {
                     self.coarsened_exit(o, self.s.idx);
                 } else {
