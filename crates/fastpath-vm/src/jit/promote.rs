@@ -5,8 +5,8 @@
 //!
 //! Where it sits: `coarsen.rs` makes a method's [`Promotion`] from its
 //! coarsening plan ([`plan`]) and calls the emitters below at its enter,
-//! exit and deferred release; `translate.rs` asks [`Translator::promoted_get`]
-//! and [`Translator::promoted_put`] at each `getfield` and `putfield`, and
+//! exit and deferred release; `translate.rs` asks `Translator::promoted_get`
+//! and `Translator::promoted_put` at each `getfield` and `putfield`, and
 //! flushes at a throw inside the span and at a stop (`throw_with`,
 //! `poll_to`). The field accesses themselves are `emit.rs`'s.
 //!
