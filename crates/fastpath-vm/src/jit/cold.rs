@@ -19,7 +19,7 @@
 //! followed: a handler is where a thrown exception goes, not a way the
 //! instruction's own path continues.
 
-use super::ops::{Op, Target};
+use super::ops::Op;
 use crate::interp::insn::Switch;
 
 /// The instructions of `ops` from which every normal path throws.
@@ -56,21 +56,12 @@ pub fn throw_only(ops: &[Op], switches: &[Switch]) -> Vec<bool> {
 
 /// The instructions normal control flow may go to after `op` at `i`.
 fn successors(op: &Op, i: usize, switches: &[Switch], out: &mut Vec<usize>) {
-    let t = |t: &Target| t.index as usize;
-    match op {
-        Op::If(_, x) | Op::IfICmp(_, x) | Op::IfACmp(_, x) | Op::IfNull(_, x) => {
-            out.push(t(x));
-            out.push(i + 1);
-        }
-        Op::Goto(x) => out.push(t(x)),
-        Op::Switch(k) => match &switches[*k as usize] {
-            Switch::Table { default, targets, .. } | Switch::Lookup { default, targets, .. } => {
-                out.extend(targets.iter().map(|&x| x as usize));
-                out.push(*default as usize);
-            }
-        },
-        Op::Return(_) | Op::AThrow | Op::Throw(_) => {}
-        _ => out.push(i + 1),
+    out.extend(op.branch_targets(switches));
+    if !matches!(
+        op,
+        Op::Goto(_) | Op::Switch(_) | Op::Return(_) | Op::AThrow | Op::Throw(_)
+    ) {
+        out.push(i + 1);
     }
 }
 
@@ -78,7 +69,7 @@ fn successors(op: &Op, i: usize, switches: &[Switch], out: &mut Vec<usize>) {
 mod tests {
     use super::*;
     use crate::interp::insn::Cond;
-    use crate::jit::ops::{Const, K};
+    use crate::jit::ops::{Const, Target, K};
 
     fn target(index: u32, backward: bool) -> Target {
         Target { index, backward }

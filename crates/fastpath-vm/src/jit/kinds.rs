@@ -389,6 +389,16 @@ fn step(st: &State, op: &Op, d: &Decoded, i: usize) -> Result<(Option<State>, Ve
     Ok((Some(s), succ))
 }
 
+/// The kind a conversion pops.
+pub fn conv_operand(c: Conv) -> K {
+    match c {
+        Conv::L2I | Conv::L2F | Conv::L2D => K::J,
+        Conv::F2I | Conv::F2L | Conv::F2D => K::F,
+        Conv::D2I | Conv::D2L | Conv::D2F => K::D,
+        _ => K::I,
+    }
+}
+
 /// The kind a conversion pushes.
 pub fn conv_result(c: Conv) -> K {
     match c {

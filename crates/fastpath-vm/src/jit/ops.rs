@@ -14,7 +14,7 @@
 use crate::classfile::bytecode::{op, Instruction, Operands};
 use crate::classfile::ConstantPool;
 use crate::interp::decode::BACKWARD;
-use crate::interp::insn::{Arith, Cond, Conv, Insn};
+use crate::interp::insn::{Arith, Cond, Conv, Insn, Switch};
 use crate::interp::{oopmap, Decoded};
 use crate::link::{Class, Kind, Method};
 use crate::runtime::vm::Literal;
@@ -254,6 +254,29 @@ pub enum Op {
     MonitorExit,
     /// Throws `Decoded::errors[i]` (a resolution failed).
     Throw(u32),
+}
+
+impl Op {
+    /// The instructions `self` may branch to, not its fall-through (a
+    /// switch's targets from `switches`, the method's tables).
+    pub fn branch_targets(&self, switches: &[Switch]) -> Vec<usize> {
+        match *self {
+            Op::If(_, t) | Op::IfICmp(_, t) | Op::IfACmp(_, t) | Op::IfNull(_, t) | Op::Goto(t) => {
+                vec![t.index as usize]
+            }
+            Op::Switch(k) => match switches.get(k as usize) {
+                Some(Switch::Table { default, targets, .. } | Switch::Lookup { default, targets, .. }) => {
+                    targets
+                        .iter()
+                        .chain(std::iter::once(default))
+                        .map(|&t| t as usize)
+                        .collect()
+                }
+                None => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// The ops of a method, index for index with its `Decoded::insns`.

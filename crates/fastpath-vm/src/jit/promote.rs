@@ -94,14 +94,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8};
+use cranelift_codegen::ir::types::{F32, F64, I32, I64};
 use cranelift_codegen::ir::{InstBuilder, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 use super::coarsen;
 use super::ops::{Op, K};
 use super::translate::Translator;
-use crate::interp::insn::{Arith, Conv, Handler, Switch};
+use crate::interp::insn::{Arith, Handler, Switch};
 use crate::link::Kind;
 
 /// A promoted field of the locked object.
@@ -178,7 +178,7 @@ pub fn plan(ops: &[Op], handlers: &[Handler], switches: &[Switch], coarse: &coar
     // Every instruction a branch or switch lands on, with where from.
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (j, op) in ops.iter().enumerate() {
-        for t in targets(op, switches) {
+        for t in op.branch_targets(switches) {
             if t < n {
                 preds[t].push(j);
             }
@@ -194,24 +194,6 @@ pub fn plan(ops: &[Op], handlers: &[Handler], switches: &[Switch], coarse: &coar
         return None;
     }
     span(ops, handlers, switches, &preds, r, *x)
-}
-
-/// The instructions `op` may branch to (not its fall-through).
-fn targets(op: &Op, switches: &[Switch]) -> Vec<usize> {
-    match *op {
-        Op::If(_, t) | Op::IfICmp(_, t) | Op::IfACmp(_, t) | Op::IfNull(_, t) | Op::Goto(t) => {
-            vec![t.index as usize]
-        }
-        Op::Switch(k) => match switches.get(k as usize) {
-            Some(Switch::Table { default, targets, .. } | Switch::Lookup { default, targets, .. }) => targets
-                .iter()
-                .chain(std::iter::once(default))
-                .map(|&t| t as usize)
-                .collect(),
-            None => Vec::new(),
-        },
-        _ => Vec::new(),
-    }
 }
 
 /// Whether `op` may be in a span's body (see the module comment).
@@ -256,22 +238,6 @@ impl Tags {
     }
 }
 
-/// The slots of a value of kind `k`.
-fn slots(k: K) -> usize {
-    k.slots()
-}
-
-/// The slots a conversion pops and pushes.
-fn conv_slots(c: Conv) -> (usize, usize) {
-    use Conv::*;
-    match c {
-        I2L | I2D | F2L | F2D => (1, 2),
-        L2I | L2F | D2I | D2F => (2, 1),
-        L2D | D2L => (2, 2),
-        I2F | F2I | I2B | I2C | I2S => (1, 1),
-    }
-}
-
 /// Applies `op` (allowed in a body) to `t`, noting its field accesses in
 /// `seen` (by the locked object: (index, field, write)) and `other` (data
 /// offsets accessed through any other value). `None`: the body does
@@ -295,11 +261,11 @@ fn step(
         }
         Op::Load(k, n) => {
             let obj = k == K::R && t.locals.contains(&n);
-            t.stack.extend(std::iter::repeat_n(obj, slots(k)));
+            t.stack.extend(std::iter::repeat_n(obj, k.slots()));
         }
         Op::Store(k, n) => {
-            let v = t.pop(slots(k))?;
-            for s in 0..slots(k) as u16 {
+            let v = t.pop(k.slots())?;
+            for s in 0..k.slots() as u16 {
                 t.locals.remove(&(n + s));
             }
             if k == K::R && v[0] {
@@ -311,10 +277,10 @@ fn step(
         }
         Op::ALoad(kind) => {
             t.pop(2)?;
-            t.push_other(slots(K::of(kind)));
+            t.push_other(K::of(kind).slots());
         }
         Op::AStore(kind) => {
-            t.pop(2 + slots(K::of(kind)))?;
+            t.pop(2 + K::of(kind).slots())?;
         }
         Op::Pop => {
             t.pop(1)?;
@@ -341,19 +307,18 @@ fn step(
             let count = if matches!(a, Arith::Shl | Arith::Shr | Arith::Ushr) {
                 1
             } else {
-                slots(k)
+                k.slots()
             };
-            t.pop(slots(k) + count)?;
-            t.push_other(slots(k));
+            t.pop(k.slots() + count)?;
+            t.push_other(k.slots());
         }
         Op::Neg(k) => {
-            t.pop(slots(k))?;
-            t.push_other(slots(k));
+            t.pop(k.slots())?;
+            t.push_other(k.slots());
         }
         Op::Conv(c) => {
-            let (pops, pushes) = conv_slots(c);
-            t.pop(pops)?;
-            t.push_other(pushes);
+            t.pop(super::kinds::conv_operand(c).slots())?;
+            t.push_other(super::kinds::conv_result(c).slots());
         }
         Op::LCmp | Op::DCmp(_) => {
             t.pop(4)?;
@@ -376,10 +341,10 @@ fn step(
         Op::GetField { off, kind, .. } => {
             let o = t.pop(1)?[0];
             note(i, off, kind, false, o, seen, other);
-            t.push_other(slots(K::of(kind)));
+            t.push_other(K::of(kind).slots());
         }
         Op::PutField { off, kind, .. } => {
-            t.pop(slots(K::of(kind)))?;
+            t.pop(K::of(kind).slots())?;
             let o = t.pop(1)?[0];
             note(i, off, kind, true, o, seen, other);
         }
@@ -459,7 +424,7 @@ fn span(
             continue;
         };
         step(op, i, t, &mut seen, &mut other)?;
-        for to in targets(op, switches) {
+        for to in op.branch_targets(switches) {
             if to <= i || to > x {
                 return None;
             }
@@ -614,22 +579,7 @@ impl Translator<'_, '_> {
         }) else {
             return false;
         };
-        let v = match kind {
-            Kind::Boolean => self.b.ins().band_imm_s(v, 1),
-            Kind::Byte => {
-                let b = self.b.ins().ireduce(I8, v);
-                self.b.ins().sextend(I32, b)
-            }
-            Kind::Short => {
-                let s = self.b.ins().ireduce(I16, v);
-                self.b.ins().sextend(I32, s)
-            }
-            Kind::Char => {
-                let c = self.b.ins().ireduce(I16, v);
-                self.b.ins().uextend(I32, c)
-            }
-            _ => v,
-        };
+        let v = self.narrow(kind, v);
         self.b.def_var(var, v);
         true
     }

@@ -2350,20 +2350,33 @@ impl<'e, 'f> Translator<'e, 'f> {
             Conv::F2L | Conv::D2L => self.b.ins().fcvt_to_sint_sat(I64, v),
             Conv::F2D => self.b.ins().fpromote(F64, v),
             Conv::D2F => self.b.ins().fdemote(F32, v),
-            Conv::I2B => {
+            Conv::I2B => self.narrow(Kind::Byte, v),
+            Conv::I2C => self.narrow(Kind::Char, v),
+            Conv::I2S => self.narrow(Kind::Short, v),
+        };
+        self.push(super::kinds::conv_result(c), r);
+    }
+
+    /// The `int` `v` as a field or element of kind `k` keeps it, widened
+    /// back to `int` (JVMS `i2b`, `i2c`, `i2s`; a boolean keeps its low
+    /// bit, as `putfield` and `bastore` store it); other kinds unchanged.
+    pub(super) fn narrow(&mut self, k: Kind, v: Value) -> Value {
+        match k {
+            Kind::Boolean => self.b.ins().band_imm_s(v, 1),
+            Kind::Byte => {
                 let n = self.b.ins().ireduce(I8, v);
                 self.b.ins().sextend(I32, n)
             }
-            Conv::I2C => {
+            Kind::Char => {
                 let n = self.b.ins().ireduce(I16, v);
                 self.b.ins().uextend(I32, n)
             }
-            Conv::I2S => {
+            Kind::Short => {
                 let n = self.b.ins().ireduce(I16, v);
                 self.b.ins().sextend(I32, n)
             }
-        };
-        self.push(super::kinds::conv_result(c), r);
+            _ => v,
+        }
     }
 
     fn switch(&mut self, k: u32) {
@@ -2449,23 +2462,10 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// `putstatic`, booleans `& 1`).
     fn static_bits(&mut self, kind: Kind, v: Value) -> Value {
         match kind {
-            Kind::Boolean => {
-                let b = self.b.ins().band_imm_s(v, 1);
-                self.b.ins().uextend(I64, b)
-            }
-            Kind::Byte => {
-                let n = self.b.ins().ireduce(I8, v);
+            Kind::Boolean | Kind::Byte | Kind::Char | Kind::Short | Kind::Int => {
+                let n = self.narrow(kind, v);
                 self.b.ins().sextend(I64, n)
             }
-            Kind::Char => {
-                let n = self.b.ins().ireduce(I16, v);
-                self.b.ins().uextend(I64, n)
-            }
-            Kind::Short => {
-                let n = self.b.ins().ireduce(I16, v);
-                self.b.ins().sextend(I64, n)
-            }
-            Kind::Int => self.b.ins().sextend(I64, v),
             Kind::Float => {
                 let i = self.b.ins().bitcast(I32, MemFlagsData::new(), v);
                 self.b.ins().uextend(I64, i)
