@@ -95,6 +95,25 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
             s.verified_cycles,
             s.verify_errors.len()
         );
+        // A second line, for people (the harnesses drop it with the first):
+        // how early cycles began and what the pacer and the assists did.
+        let config = vm.heap.config();
+        let mib = |regions: f64| regions * config.region_bytes as f64 / f64::from(1 << 20);
+        let began_free = s.free_regions_at_start as f64 / s.cycles.max(1) as f64;
+        eprintln!(
+            "fastpath-vm gc pacing: cycles began with {:.1} MiB free of {:.1} on average, ran dry in marking {}, evacuation {}, update-refs {}, {} abbreviated, {} refills paced for {:.2} ms (longest {:.1} us), {} assist slices for {:.2} ms",
+            mib(began_free),
+            config.heap_bytes as f64 / f64::from(1 << 20),
+            s.phases.mark.ran_dry,
+            s.phases.evacuation.ran_dry,
+            s.phases.update_refs.ran_dry,
+            s.abbreviated_cycles,
+            s.paced_refills,
+            s.paced_time.as_secs_f64() * 1e3,
+            s.longest_paced_wait.as_secs_f64() * 1e6,
+            s.assist_slices,
+            s.assist_time.as_secs_f64() * 1e3,
+        );
     }
     if std::env::var_os("FASTPATH_VM_SYNC_STATS").is_some() {
         // The library's monitor counters for the whole run (the lab's

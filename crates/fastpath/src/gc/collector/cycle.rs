@@ -205,7 +205,19 @@ impl HeapInner {
                         return;
                     }
                     let free = self.space.lock_alloc().free.len();
-                    if c.requested || self.config.aggressive || trigger.should_start(&self.space, free) {
+                    let start =
+                        c.requested || self.config.aggressive || trigger.should_start(&self.space, free);
+                    // Relaxed: a hint for the mutators' refills (`Space::note_free_left`);
+                    // 0 while a cycle runs, so none wakes this thread for nothing.
+                    let below = if start {
+                        0
+                    } else {
+                        trigger.start_below(&self.space)
+                    };
+                    self.space.start_cycle_below.store(below, Ordering::Relaxed);
+                    if start {
+                        // Relaxed: as above; a crossing before this look is served by it.
+                        self.space.cycle_due.store(false, Ordering::Relaxed);
                         c.requested = false;
                         c.cycles_started += 1;
                         self.stats().free_regions_at_start += free as u64;

@@ -127,6 +127,7 @@ impl Space {
             r.humongous.store(kind, Ordering::Relaxed);
             r.top.store(r.bottom + part, Ordering::Relaxed);
         }
+        self.note_free_left(a.free.len());
         drop(a);
         // Relaxed: statistics (the second is the cycle trigger's).
         self.humongous_allocated.fetch_add(1, Ordering::Relaxed);

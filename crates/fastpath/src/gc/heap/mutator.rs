@@ -895,12 +895,30 @@ impl<B: BarrierSet> Mutator<B> {
         self.tlab_retire();
         let s = self.space();
         if bytes > s.region_bytes {
-            return s.alloc_humongous(bytes);
+            let cell = s.alloc_humongous(bytes);
+            self.wake_collector_if_due();
+            return cell;
         }
         let (start, end) = s.carve(bytes, s.tlab_bytes.max(bytes), Pool::Mutator)?;
+        self.wake_collector_if_due();
         self.block.tlab_top.set(start + bytes);
         self.block.tlab_end.set(end);
         Some(start)
+    }
+
+    /// Wakes the idle collector if this thread's refill took the free
+    /// regions below its trigger ([`Space::cycle_due`]); the first refill to
+    /// see the flag takes it, so one crossing wakes the collector once.
+    /// Outside the allocation lock: the collector takes the control lock
+    /// before the allocation lock.
+    #[inline]
+    fn wake_collector_if_due(&self) {
+        let s = self.space();
+        // Relaxed: see `Space::note_free_left`; the wake-up itself is
+        // ordered by the control lock.
+        if s.cycle_due.load(Ordering::Relaxed) && s.cycle_due.swap(false, Ordering::Relaxed) {
+            self.heap.wake_collector();
+        }
     }
 
     /// Fills the TLAB's unused tail (the region stays parsable); the TLAB is

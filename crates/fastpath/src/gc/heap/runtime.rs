@@ -739,6 +739,15 @@ impl HeapInner {
         })
     }
 
+    /// Wakes the collector thread to look at its trigger now (a mutator's
+    /// refill crossed it: `Space::cycle_due`). Under the control lock, so a
+    /// collector between its look and its wait cannot miss it.
+    #[cold]
+    pub(crate) fn wake_collector(&self) {
+        let _c = self.control();
+        self.control_cv.notify_all();
+    }
+
     /// Whether the free regions are down to the mutators' reserve (none a
     /// mutator may take), or no run of `wanted` free regions is left for
     /// the allocation that wants one (0: none does). At the end of a

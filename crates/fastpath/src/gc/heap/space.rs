@@ -204,6 +204,21 @@ pub(crate) struct Space {
     /// Regions the mutators have taken, ever (TLAB regions and humongous
     /// runs): the allocation rate the cycle trigger learns (`collector/trigger.rs`).
     pub(crate) taken_regions: AtomicUsize,
+    /// The free-region count below which the idle collector starts a
+    /// cycle, as its trigger last judged (`collector/trigger.rs`); 0 while a
+    /// cycle runs, in passive mode, and before the collector's first look.
+    /// A mutator whose region refill takes the free list below it raises
+    /// [`Space::cycle_due`] and, once out of the allocation lock, wakes the
+    /// collector (`Mutator::wake_collector_if_due`): a cycle starts at the
+    /// region it is due, not at the collector's next poll, which at a
+    /// mutator's allocation rate of gigabytes a second would let tens of
+    /// regions go first. The allocation-driven start is Go's (its heap
+    /// trigger, checked as spans are allocated, `mgc.go`); Shenandoah's control thread
+    /// polls instead, down to every millisecond while mutators allocate.
+    pub(crate) start_cycle_below: AtomicUsize,
+    /// Raised by the region refill that crossed [`Space::start_cycle_below`],
+    /// taken by the mutator that then wakes the collector.
+    pub(crate) cycle_due: AtomicBool,
     /// Humongous objects allocated, and reclaimed (statistics).
     pub(crate) humongous_allocated: AtomicU64,
     pub(crate) humongous_reclaimed: AtomicU64,
@@ -379,6 +394,8 @@ impl Space {
                 mutator_floor: reserve_regions,
             }),
             taken_regions: AtomicUsize::new(0),
+            start_cycle_below: AtomicUsize::new(0),
+            cycle_due: AtomicBool::new(false),
             humongous_allocated: AtomicU64::new(0),
             humongous_reclaimed: AtomicU64::new(0),
         })
@@ -711,8 +728,22 @@ impl Space {
             if pool == Pool::Mutator {
                 // Relaxed: a statistic's counter (`collector/trigger.rs`).
                 self.taken_regions.fetch_add(1, Ordering::Relaxed);
+                self.note_free_left(sources[0].len());
             }
             *current = Some(next);
+        }
+    }
+
+    /// A mutator's refill left `free` regions on the free list (under the
+    /// allocation lock): raises [`Space::cycle_due`] if that is below the
+    /// collector's start.
+    #[inline]
+    pub(crate) fn note_free_left(&self, free: usize) {
+        // Relaxed: a hint to wake the collector, which reads the free list
+        // itself under the allocation lock once woken; a stale threshold
+        // costs at most one idle poll's delay.
+        if free < self.start_cycle_below.load(Ordering::Relaxed) {
+            self.cycle_due.store(true, Ordering::Relaxed);
         }
     }
 
@@ -884,6 +915,43 @@ mod tests {
             "copies take what the mutators may not"
         );
         assert_eq!(space.lock_alloc().free.len(), reserve - 4);
+    }
+
+    /// A mutator's refill that leaves fewer free regions than the
+    /// collector's published start raises `cycle_due`, and only that one: a
+    /// refill above it, an evacuation LAB, and any refill while the start
+    /// is 0 (a cycle running) leave it down; a humongous run counts too.
+    #[test]
+    fn a_refill_below_the_collectors_start_raises_cycle_due() {
+        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let region = space.region_bytes;
+        let free = || space.lock_alloc().free.len();
+        let due = || space.cycle_due.swap(false, Ordering::Relaxed);
+        while free() > 100 {
+            space.carve(region, region, Pool::Mutator).expect("a region");
+        }
+        assert!(!due(), "no start published: never due");
+        space.start_cycle_below.store(98, Ordering::Relaxed);
+        space.carve(region, region, Pool::Mutator).expect("a region");
+        assert_eq!(free(), 99);
+        assert!(!due(), "99 left: not below 98");
+        space.carve(region, region, Pool::Evacuation).expect("a region");
+        assert_eq!(free(), 98);
+        assert!(!due(), "a copy's region is the collector's own");
+        space.carve(region, region, Pool::Mutator).expect("a region");
+        assert_eq!(free(), 97);
+        assert!(due(), "97 left: below 98");
+        assert!(!due(), "taken once");
+        space.start_cycle_below.store(0, Ordering::Relaxed);
+        space.carve(region, region, Pool::Mutator).expect("a region");
+        assert!(!due(), "a cycle runs: 0 published");
+        space.start_cycle_below.store(90, Ordering::Relaxed);
+        space.alloc_humongous(3 * region).expect("a run of 3");
+        assert_eq!(free(), 93);
+        assert!(!due(), "93 left");
+        space.alloc_humongous(4 * region).expect("a run of 4");
+        assert_eq!(free(), 89);
+        assert!(due(), "the humongous run took the free list below 90");
     }
 
     /// `for_each_live` yields, in address order, the marked objects below
