@@ -3,7 +3,10 @@
 //! field and no test of the GC-state byte (the field and the byte are
 //! loaded before the loop, the poll is at the end of each strip of at most
 //! 1000 iterations); a loop that must reload the field each iteration (a
-//! call in it, a store to the field, a volatile read, a monitor) does.
+//! call in it, a store to the field, a volatile read, a monitor) does. A
+//! coarsened `synchronized` loop keeps the rounds it holds its lock in a
+//! register (its release's runtime call, on a path that joins the loop,
+//! clobbers none).
 //! Then the strips' polls at work: a counted loop of a billion
 //! iterations, and a loop over a field's array run again and again, stop
 //! for the collector while another thread allocates in a small heap, and
@@ -20,7 +23,7 @@
 
 mod harness;
 
-use iced_x86::{FlowControl, Instruction, OpKind};
+use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind, Register};
 
 const PROGRAM: &str = r#"
 public class Loops {
@@ -232,8 +235,9 @@ fn heads(code: &[Instruction]) -> Vec<usize> {
     h
 }
 
-/// Whether some way around the loop at `head` passes no instruction that
-/// `avoid` accepts and no call.
+/// Whether some way around the loop from `head` (a loop head, or any
+/// instruction on a loop) back to it passes no instruction that `avoid`
+/// accepts and no call.
 fn cycle_avoiding(code: &[Instruction], head: usize, avoid: &dyn Fn(&Instruction) -> bool) -> bool {
     let succ = harness::successors(code);
     let mut seen = vec![false; code.len()];
@@ -309,6 +313,38 @@ fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
     assert!(
         around_clear(&c, &data_access),
         "counter: every way around its loop accesses the field in memory\n{listing}"
+    );
+    // The coarsened lock's release calls the runtime through the
+    // register-preserving stub (`jit/preserve.rs`), so the rounds kept,
+    // compared with the budget every round (a register compared with an
+    // immediate, then `setl`), stay in a register: some way around the
+    // loop through that test loads the count from no stack slot. (Through
+    // a System V call the count went to a stack slot, loaded back every
+    // round.)
+    let budget = (0..c.len().saturating_sub(1))
+        .find(|&k| {
+            c[k].mnemonic() == Mnemonic::Cmp
+                && c[k].op0_kind() == OpKind::Register
+                && matches!(
+                    c[k].op1_kind(),
+                    OpKind::Immediate8to64
+                        | OpKind::Immediate32to64
+                        | OpKind::Immediate8
+                        | OpKind::Immediate32
+                )
+                && c[k + 1].mnemonic() == Mnemonic::Setl
+        })
+        .unwrap_or_else(|| panic!("counter: no budget test\n{listing}"));
+    let kept = c[budget].op0_register().full_register();
+    let reloads_kept = |i: &Instruction| {
+        i.op0_kind() == OpKind::Register
+            && i.op0_register().full_register() == kept
+            && memory(i)
+            && matches!(i.memory_base(), Register::RSP | Register::RBP)
+    };
+    assert!(
+        cycle_avoiding(&c, budget, &reloads_kept),
+        "counter: every way around its loop loads the rounds kept ({kept:?}) from the stack\n{listing}"
     );
     let c = code("aliasedCounter", "(LLoops;I)J");
     let listing = harness::listing(&c);
