@@ -162,7 +162,8 @@ impl Helper {
     /// instructions) would then be paid at each. Measured with Callgrind
     /// (instructions an iteration, BENCHMARKS.md, issue 38): every
     /// `MonitorExit` through the stub cost WaitNotifyQueue (whose monitors
-    /// are waited on) +7 %, `MonitorEnter` too +15 %; SyncCounter's
+    /// are waited on) +7 %, `MonitorEnter` too +15 % (single runs; the
+    /// program's count varies by a few per cent run to run); SyncCounter's
     /// coarsened loop gained nothing from `MonitorEnter`'s stub and its
     /// whole −16.3 % from the exit's, which the release alone keeps. (A
     /// coarsened loop on an inflated monitor, which no lock-stack holds,
