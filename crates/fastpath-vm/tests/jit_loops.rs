@@ -3,7 +3,11 @@
 //! field and no test of the GC-state byte (the field and the byte are
 //! loaded before the loop, the poll is at the end of each strip of at most
 //! 1000 iterations); a loop that must reload the field each iteration (a
-//! call in it, a store to the field, a volatile read, a monitor) does.
+//! call in it, a store to the field, a volatile read, a monitor) does. A
+//! coarsened `synchronized` loop keeps the rounds it holds its lock in a
+//! register and, in SyncCounter's shape, stores nothing to the stack on
+//! its way around (its release's runtime call, on a path that joins the
+//! loop, clobbers no register).
 //! Then the strips' polls at work: a counted loop of a billion
 //! iterations, and a loop over a field's array run again and again, stop
 //! for the collector while another thread allocates in a small heap, and
@@ -20,7 +24,7 @@
 
 mod harness;
 
-use iced_x86::{FlowControl, Instruction, OpKind};
+use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind, Register};
 
 const PROGRAM: &str = r#"
 public class Loops {
@@ -104,6 +108,18 @@ public class Loops {
         return tally;
     }
 
+    // SyncCounter's loop as its lambda has it: a static method, the lock
+    // and the bound its parameters (a method with monitors is never
+    // inlined, so it is compiled on its own).
+    static long lockedTally(Loops c, int n) {
+        for (int i = 0; i < n; i++) {
+            synchronized (c) {
+                c.tally++;
+            }
+        }
+        return c.tally;
+    }
+
     // The field through another reference too (`p` may be `this`): in
     // memory every round.
     long aliasedCounter(Loops p, int n) {
@@ -170,7 +186,8 @@ public class Loops {
         if (l.sum7() != 7 * 217 + 21) {
             throw new Error("sum7 " + l.sum7());
         }
-        if (l.counter(64) != 64 || l.aliasedCounter(l, 64) != 64 + 128) {
+        if (l.counter(64) != 64 || l.aliasedCounter(l, 64) != 64 + 128
+                || lockedTally(l, 64) != 64 + 128 + 64) {
             throw new Error("tally " + l.tally);
         }
         int stored = l.stored(new int[100]);
@@ -232,8 +249,23 @@ fn heads(code: &[Instruction]) -> Vec<usize> {
     h
 }
 
-/// Whether some way around the loop at `head` passes no instruction that
-/// `avoid` accepts and no call.
+/// A coarsened loop's budget test: the rounds kept (a register) compared
+/// with an immediate, then `setl` (`jit/coarsen.rs`'s `coarsened_exit`).
+fn budget_test(c: &[Instruction]) -> Option<usize> {
+    (0..c.len().saturating_sub(1)).find(|&k| {
+        c[k].mnemonic() == Mnemonic::Cmp
+            && c[k].op0_kind() == OpKind::Register
+            && matches!(
+                c[k].op1_kind(),
+                OpKind::Immediate8to64 | OpKind::Immediate32to64 | OpKind::Immediate8 | OpKind::Immediate32
+            )
+            && c[k + 1].mnemonic() == Mnemonic::Setl
+    })
+}
+
+/// Whether some way around the loop from `head` (a loop head, or any
+/// instruction on a loop) back to it passes no instruction that `avoid`
+/// accepts and no call.
 fn cycle_avoiding(code: &[Instruction], head: usize, avoid: &dyn Fn(&Instruction) -> bool) -> bool {
     let succ = harness::successors(code);
     let mut seen = vec![false; code.len()];
@@ -309,6 +341,39 @@ fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
     assert!(
         around_clear(&c, &data_access),
         "counter: every way around its loop accesses the field in memory\n{listing}"
+    );
+    // The coarsened lock's release calls the runtime through the
+    // register-preserving stub (`jit/preserve.rs`), so the rounds kept,
+    // compared with the budget every round (a register compared with an
+    // immediate, then `setl`), stay in a register: some way around the
+    // loop through that test loads the count from no stack slot. (Through
+    // a System V call the count went to a stack slot, loaded back every
+    // round.)
+    let budget = budget_test(&c).unwrap_or_else(|| panic!("counter: no budget test\n{listing}"));
+    let kept = c[budget].op0_register().full_register();
+    let reloads_kept = |i: &Instruction| {
+        i.op0_kind() == OpKind::Register
+            && i.op0_register().full_register() == kept
+            && memory(i)
+            && matches!(i.memory_base(), Register::RSP | Register::RBP)
+    };
+    assert!(
+        cycle_avoiding(&c, budget, &reloads_kept),
+        "counter: every way around its loop loads the rounds kept ({kept:?}) from the stack\n{listing}"
+    );
+    // SyncCounter's shape, the lock and the bound parameters: some way
+    // around the loop through the budget test stores nothing to the stack
+    // (through a System V release the bound and the lock went to stack
+    // slots, stored and loaded back every round).
+    let c = code("lockedTally", "(LLoops;I)J");
+    let listing = harness::listing(&c);
+    let budget = budget_test(&c).unwrap_or_else(|| panic!("lockedTally: no budget test\n{listing}"));
+    let stack_store = |i: &Instruction| {
+        i.op0_kind() == OpKind::Memory && matches!(i.memory_base(), Register::RSP | Register::RBP)
+    };
+    assert!(
+        cycle_avoiding(&c, budget, &stack_store),
+        "lockedTally: every way around its loop stores to the stack\n{listing}"
     );
     let c = code("aliasedCounter", "(LLoops;I)J");
     let listing = harness::listing(&c);

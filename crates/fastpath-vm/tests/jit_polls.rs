@@ -1,4 +1,4 @@
-//! The safepoint poll's register-preserving stop (`jit/stop.rs`): a
+//! The safepoint poll's register-preserving stop (`jit/preserve.rs`): a
 //! compiled loop with no call in it keeps more values live than the
 //! callee-saved registers hold (ints, longs and doubles), and another
 //! thread allocates in a small heap until the loop is done, so the

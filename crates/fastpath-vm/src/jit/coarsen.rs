@@ -90,6 +90,7 @@ use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
 
+use super::helpers::Helper;
 use super::ops::{Op, Target, K};
 use super::promote::Promotion;
 use super::translate::Translator;
@@ -355,7 +356,10 @@ impl Translator<'_, '_> {
 
     /// The coarsenable `monitorexit` at `i`, of `obj` (not null):
     /// deferred while fewer than its rounds are kept and the lock-stack's
-    /// top is the object, else the ordinary exit, and no round kept.
+    /// top is the object, else the ordinary exit, and no round kept. The
+    /// exit's runtime call is `SpanExit`, through the register-preserving
+    /// stub (`preserve.rs`): it runs once per span of rounds, and a System
+    /// V call there would cost the loop's values their registers.
     pub(super) fn coarsened_exit(&mut self, obj: Value, i: usize) {
         let c = self.coarsening().expect("a coarsening method");
         let (vars, rounds) = (c.vars, c.plan.rounds[i]);
@@ -388,7 +392,7 @@ impl Translator<'_, '_> {
             // The promoted fields go back to the object before its release.
             self.promotion_flush(false);
         }
-        self.monitor_exit_obj(obj, true);
+        self.monitor_exit_via(obj, true, Helper::SpanExit);
         let none = self.b.ins().iconst(I64, 0);
         self.b.def_var(vars.kept, none);
         self.b.ins().jump(join, &[]);
@@ -445,7 +449,7 @@ impl Translator<'_, '_> {
         // Promoted fields, held only while a span's release is deferred
         // here, go back to the object first.
         self.promotion_flush(false);
-        self.monitor_exit_obj(deferred, false);
+        self.monitor_exit_via(deferred, false, Helper::SpanExit);
         let none = self.b.ins().iconst(I64, 0);
         self.b.def_var(vars.deferred, none);
         self.b.ins().jump(join, &[]);

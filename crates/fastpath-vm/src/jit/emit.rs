@@ -1067,6 +1067,14 @@ impl Translator<'_, '_> {
     // (`fastpath::gc`'s `collector/cycle.rs`, "Locked objects"). So an exit
     // of either kind matches an enter of either kind.
     //
+    // The misses are `preserve_all` calls of stubs that only return
+    // (`preserve.rs`), and a coarsened lock's release calls the runtime's
+    // exit as `SpanExit`, the same function through the register-preserving
+    // stub: the loop's values stay in registers across the paths that join
+    // it. The plain `MonitorEnter` and `MonitorExit` stay System V calls,
+    // which an inflated monitor makes at every enter and exit
+    // (`Helper::call_conv`).
+    //
     // In the legacy and monitor modes the lock-stack is inactive (its top
     // above the end, so the inline paths would always miss): both call the
     // runtime directly.
@@ -1108,9 +1116,16 @@ impl Translator<'_, '_> {
     /// hold it throws `IllegalMonitorStateException` (a synchronized
     /// method's exit cannot fail: its enter succeeded).
     pub(super) fn monitor_exit_obj(&mut self, obj: Value, throws: bool) {
+        self.monitor_exit_via(obj, throws, Helper::MonitorExit);
+    }
+
+    /// [`Self::monitor_exit_obj`] whose runtime call is `exit`:
+    /// `MonitorExit`, or `SpanExit` at a coarsened lock's release (the
+    /// same function, through the register-preserving stub: `helpers.rs`).
+    pub(super) fn monitor_exit_via(&mut self, obj: Value, throws: bool, exit: Helper) {
         self.facts().forget_memory();
         if !self.env.inline_locks {
-            let st = self.call_helper(Helper::MonitorExit, &[obj]).expect("a status");
+            let st = self.call_helper(exit, &[obj]).expect("a status");
             if throws {
                 let ok = self.b.ins().icmp_imm_s(IntCC::Equal, st, 0);
                 self.check_or_throw(ok, Helper::ThrowMonitorState, &[]);
@@ -1134,7 +1149,7 @@ impl Translator<'_, '_> {
 
         self.b.set_cold_block(cold);
         self.b.switch_to_block(cold);
-        let st = self.call_helper(Helper::MonitorExit, &[obj]).expect("a status");
+        let st = self.call_helper(exit, &[obj]).expect("a status");
         if throws {
             let ok = self.b.ins().icmp_imm_s(IntCC::Equal, st, 0);
             self.check_or_throw(ok, Helper::ThrowMonitorState, &[]);

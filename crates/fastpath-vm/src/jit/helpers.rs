@@ -17,7 +17,7 @@ use cranelift_codegen::isa::CallConv;
 #[repr(u32)]
 pub enum Helper {
     /// `(ctx)`: stop for a safepoint (the poll was armed); called with
-    /// the `preserve_all` convention (`stop.rs`).
+    /// the `preserve_all` convention (`preserve.rs`).
     Poll,
     /// `(ctx, class) -> obj` (0: an exception is pending): `new`, with the
     /// class's initialization.
@@ -73,18 +73,25 @@ pub enum Helper {
     /// `(thread block, obj)`: the inline monitor enter's miss (the
     /// emitter's cold call). Does nothing: the enter is taken over by
     /// `MonitorEnter` at a safepoint the caller publishes (`emit.rs`).
+    /// Called with `preserve_all`, its stub only returning (`preserve.rs`).
     LockMiss,
     /// `(thread block, obj) -> 1`: the inline monitor exit's miss; the
-    /// exit is taken over by `MonitorExit` (`emit.rs`).
+    /// exit is taken over by `MonitorExit` (`emit.rs`). Called with
+    /// `preserve_all`, its stub only storing the 1 (`preserve.rs`).
     UnlockMiss,
     /// `()`: the configured spin pause (`Thread.onSpinWait`), installed in
     /// the code cache by `Jit::init` (`fastpath_cranelift::install_pause`).
     SpinPause,
+    /// `(ctx, obj) -> status`: `MonitorExit` where a coarsened lock is
+    /// released (`coarsen.rs`: its budget spent, or a way out), which runs
+    /// once per span of rounds while the loop's values are live around
+    /// it; the same runtime function, called with `preserve_all`.
+    SpanExit,
 }
 
 impl Helper {
     /// Every helper, in index order.
-    pub const ALL: [Helper; 28] = [
+    pub const ALL: [Helper; 29] = [
         Helper::Poll,
         Helper::New,
         Helper::NewArray,
@@ -113,6 +120,7 @@ impl Helper {
         Helper::LockMiss,
         Helper::UnlockMiss,
         Helper::SpinPause,
+        Helper::SpanExit,
     ];
 
     /// Its arguments' and results' Cranelift types.
@@ -132,7 +140,7 @@ impl Helper {
             Helper::Invoke => (&[I64, I64, I64, I64], &[I64, I64]),
             Helper::Itable => (&[I64, I64, I64, I64], &[I64]),
             Helper::MonitorEnter => (&[I64, I64], &[]),
-            Helper::MonitorExit => (&[I64, I64], &[I32]),
+            Helper::MonitorExit | Helper::SpanExit => (&[I64, I64], &[I32]),
             Helper::Drem => (&[F64, F64], &[F64]),
             Helper::Frem => (&[F32, F32], &[F32]),
             Helper::LockMiss => (&[I64, I64], &[]),
@@ -141,14 +149,59 @@ impl Helper {
         }
     }
 
-    /// The calling convention compiled code calls it with: the poll's
-    /// stop goes through the register-preserving stub (`stop.rs`) that
-    /// `Jit::init` installs in its table slot; every other helper is a
-    /// System V function.
-    pub fn call_conv(self) -> CallConv {
+    /// The calling convention compiled code calls it with, `inline_locks`
+    /// telling whether monitors are inline (`CompileEnv::inline_locks`).
+    /// `preserve_all` (through the stub `preserve.rs` compiles, which
+    /// `Jit::init` installs in its table slot) where its calls sit on cold
+    /// paths that join the hot one and run rarely: the poll's stop, the
+    /// inline monitors' misses (whose stubs make no call), and a coarsened
+    /// lock's release. System V for every other helper, the runtime's
+    /// `MonitorEnter` and `MonitorExit` included: an inflated monitor (one
+    /// that was waited on, or contended) misses the inline paths at every
+    /// enter and exit, and the stub's register saves (some 60
+    /// instructions) would then be paid at each. Measured with Callgrind
+    /// (instructions an iteration, BENCHMARKS.md, issue 38): every
+    /// `MonitorExit` through the stub cost WaitNotifyQueue (whose monitors
+    /// are waited on) +7 %, `MonitorEnter` too +15 % (single runs; the
+    /// program's count varies by a few per cent run to run); SyncCounter's
+    /// coarsened loop gained nothing from `MonitorEnter`'s stub and its
+    /// whole −16.3 % from the exit's, which the release alone keeps. (A
+    /// coarsened loop on an inflated monitor, which no lock-stack holds,
+    /// keeps no round and releases it every round: it pays the stub there
+    /// as well, beside the runtime's enter and exit of the monitor.)
+    pub fn call_conv(self, inline_locks: bool) -> CallConv {
         match self {
-            Helper::Poll => CallConv::PreserveAll,
+            Helper::Poll | Helper::LockMiss | Helper::UnlockMiss => CallConv::PreserveAll,
+            Helper::SpanExit if inline_locks => CallConv::PreserveAll,
             _ => CallConv::SystemV,
+        }
+    }
+
+    /// Its arguments' and results' types as compiled code calls it with
+    /// `conv`: [`Self::signature`] for System V; for `preserve_all`, whose
+    /// signatures return nothing, the results go by memory (the address of
+    /// the caller's result block after the arguments, `fastpath_cranelift::
+    /// slow`'s convention).
+    pub fn import_signature(self, conv: CallConv) -> (Vec<Type>, Vec<Type>) {
+        let (params, returns) = self.signature();
+        if conv != CallConv::PreserveAll || returns.is_empty() {
+            return (params.to_vec(), returns.to_vec());
+        }
+        let mut params = params.to_vec();
+        params.push(I64);
+        (params, Vec::new())
+    }
+
+    /// The results of a helper whose runtime function does nothing but
+    /// return them (the inline monitors' misses: `runtime.rs`'s `lock_miss`
+    /// and `unlock_miss`). Its `preserve_all` stub returns them itself
+    /// instead of calling the function (`preserve.rs`): a miss costs a call
+    /// and a return, not the stub's register saves.
+    pub fn constant_results(self) -> Option<&'static [i64]> {
+        match self {
+            Helper::LockMiss => Some(&[]),
+            Helper::UnlockMiss => Some(&[1]),
+            _ => None,
         }
     }
 
@@ -160,6 +213,7 @@ impl Helper {
             Helper::IsSubclass
                 | Helper::Itable
                 | Helper::MonitorExit
+                | Helper::SpanExit
                 | Helper::Drem
                 | Helper::Frem
                 | Helper::LockMiss
@@ -192,6 +246,23 @@ impl HelperTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn preserving_helpers_return_through_memory() {
+        for h in Helper::ALL {
+            let (params, returns) = h.signature();
+            let (ip, ir) = h.import_signature(h.call_conv(true));
+            if h.call_conv(true) == CallConv::PreserveAll {
+                assert!(ir.is_empty(), "{h:?}");
+                assert_eq!(ip.len(), params.len() + usize::from(!returns.is_empty()), "{h:?}");
+            } else {
+                assert_eq!((ip.as_slice(), ir.as_slice()), (params, returns), "{h:?}");
+            }
+        }
+        assert_eq!(Helper::SpanExit.call_conv(false), CallConv::SystemV);
+        assert_eq!(Helper::SpanExit.call_conv(true), CallConv::PreserveAll);
+        assert_eq!(Helper::MonitorExit.call_conv(true), CallConv::SystemV);
+    }
 
     #[test]
     fn helpers_are_listed_in_index_order() {

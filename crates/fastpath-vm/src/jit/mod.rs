@@ -66,7 +66,7 @@
 //! | `layout.rs` | the heap object layout compiled code reads |
 //! | `helpers.rs` | the runtime functions compiled code calls, as data |
 //! | `runtime.rs` | their implementations |
-//! | `stop.rs` | the safepoint poll's register-preserving stop |
+//! | `preserve.rs` | the register-preserving stubs: the poll's stop, the lock slow paths that join a loop |
 //! | `entry.rs` | calls from the interpreter and from Rust into compiled code |
 //! | `broker.rs` | the compile queue and the compiler thread |
 //!
@@ -99,10 +99,10 @@ pub mod loops;
 pub mod math;
 pub mod ops;
 pub mod perfmap;
+pub mod preserve;
 pub mod promote;
 pub mod ranges;
 pub mod runtime;
-pub mod stop;
 pub mod string_equals;
 pub mod translate;
 
@@ -111,7 +111,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
 use fastpath::code::{CodeCache, Entry};
@@ -608,11 +608,6 @@ impl Jit {
         let pause = fastpath_cranelift::install_pause(&cache).map_err(|e| e.to_string())?;
         helpers.0[Helper::SpinPause as usize] = pause.addr() as usize;
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(pause);
-        // The poll's stop: `poll::<B>` behind the register-preserving stub.
-        let stub = stop::stop_stub(helpers.addr(Helper::Poll), self.isa.frontend_config());
-        let stub = fastpath_cranelift::install(&cache, &*self.isa, stub, |_| 0).map_err(|e| e.to_string())?;
-        helpers.0[Helper::Poll as usize] = stub.addr() as usize;
-        self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(stub);
         // The locking mode is fixed at start: inline monitors where the
         // lock-stack is live (elsewhere the inline enter only fails over
         // to the runtime, a test and a branch more per lock).
@@ -626,6 +621,19 @@ impl Jit {
         };
         let lightweight = inline
             && fastpath::sync::current_thread_locking_mode() == fastpath::sync::LockingMode::Lightweight;
+        // The helpers called with `preserve_all` (the poll's stop; with
+        // inline monitors, their misses and a coarsened lock's release):
+        // their runtime functions behind the register-preserving stubs.
+        for h in Helper::ALL {
+            if h.call_conv(lightweight) != CallConv::PreserveAll {
+                continue;
+            }
+            let stub = preserve::preserving_stub(h, helpers.addr(h), self.isa.frontend_config());
+            let stub =
+                fastpath_cranelift::install(&cache, &*self.isa, stub, |_| 0).map_err(|e| e.to_string())?;
+            helpers.0[h as usize] = stub.addr() as usize;
+            self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(stub);
+        }
         let env = CompileEnv {
             helpers,
             thread: ThreadLayout::fastpath().map_err(|e| e.to_string())?,

@@ -333,7 +333,7 @@ pub fn table<B: BarrierSet>() -> HelperTable {
             Helper::Invoke => invoke::<B> as *const () as usize,
             Helper::Itable => itable as *const () as usize,
             Helper::MonitorEnter => monitor_enter::<B> as *const () as usize,
-            Helper::MonitorExit => monitor_exit::<B> as *const () as usize,
+            Helper::MonitorExit | Helper::SpanExit => monitor_exit::<B> as *const () as usize,
             Helper::Drem => drem as *const () as usize,
             Helper::Frem => frem as *const () as usize,
             Helper::LockMiss => lock_miss as *const () as usize,

@@ -1091,8 +1091,9 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// The import of a helper.
     pub(super) fn helper_ref(&mut self, h: Helper) -> FuncRef {
-        let (p, r) = h.signature();
-        self.import(h.index(), p, r, h.call_conv())
+        let conv = h.call_conv(self.env.inline_locks);
+        let (p, r) = h.import_signature(conv);
+        self.import(h.index(), &p, &r, conv)
     }
 
     /// Calls `h`, the context first when it takes one; its first result.
@@ -1114,8 +1115,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             all.push(ctx);
         }
         all.extend_from_slice(args);
-        let call = self.b.ins().call(f, &all);
-        self.b.inst_results(call).to_vec()
+        // A `preserve_all` helper's results come back through memory.
+        fastpath_cranelift::call_slow(&mut self.b, f, &all, h.signature().1)
     }
 
     /// A library slow path's import (the fast paths' uncommon case).
@@ -1267,7 +1268,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// A safepoint poll reported at instruction `idx`: the thread block's
     /// poll byte tested inline, the stop in a cold block.
     ///
-    /// The stop's call clobbers no register (`stop.rs`): the values live
+    /// The stop's call clobbers no register (`preserve.rs`): the values live
     /// around a loop need no callee-saved register or stack slot for its
     /// sake. The references the safepoint spills are reloaded after it.
     pub(super) fn poll(&mut self, idx: usize) {
