@@ -122,6 +122,9 @@ pub use link::{host_isa, install, Error};
 pub use lock::{
     lock_enter, lock_enter_guessing, lock_enter_with_mark, lock_exit, lock_exit_expecting, lock_exit_guessing,
 };
-pub use slow::{call_slow, import_library_slow_path, import_slow_path, import_slow_path_with_result};
+pub use slow::{
+    call_slow, import_library_slow_path, import_slow_path, import_slow_path_with_result, ARG_BLOCK_KEY,
+    RESULT_BLOCK_KEY,
+};
 pub use spin::{install_pause, spin_wait};
 pub use thread::{lrb_idle_test, safepoint_poll, satb_pre_barrier};

@@ -46,8 +46,7 @@
 //! [`preserving_call`] makes the plain call.
 
 use cranelift_codegen::ir::{
-    types::I64, AbiParam, ExtFuncData, FuncRef, InstBuilder, Signature, StackSlot, StackSlotData,
-    StackSlotKind, Value,
+    types::I64, AbiParam, ExtFuncData, FuncRef, InstBuilder, Signature, StackSlot, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
@@ -118,21 +117,14 @@ pub fn preserving_call_displaced(
 /// The function's argument block: one stack slot that all its preserving
 /// calls share (one call's block is dead once its result is loaded), so
 /// that one address, not one per call, is what the compiler may keep.
-/// Recognised by its size and alignment, which nothing else here uses.
+/// Found by its key ([`crate::ARG_BLOCK_KEY`]).
 fn arg_block(b: &mut FunctionBuilder<'_>) -> StackSlot {
-    let found = b.func.sized_stack_slots.iter().find(|(_, d)| {
-        d.kind == StackSlotKind::ExplicitSlot
-            && d.size == ARG_BLOCK_BYTES
-            && d.align_shift == ARG_BLOCK_ALIGN_SHIFT
-    });
-    match found {
-        Some((slot, _)) => slot,
-        None => b.create_sized_stack_slot(StackSlotData::new(
-            StackSlotKind::ExplicitSlot,
-            ARG_BLOCK_BYTES,
-            ARG_BLOCK_ALIGN_SHIFT,
-        )),
-    }
+    crate::slow::shared_block(
+        b,
+        crate::slow::ARG_BLOCK_KEY,
+        ARG_BLOCK_BYTES,
+        ARG_BLOCK_ALIGN_SHIFT,
+    )
 }
 
 /// The argument block's alignment (16 bytes).

@@ -16,7 +16,7 @@
 
 use cranelift_codegen::ir::{
     self, types::I32, types::I64, AbiParam, ExtFuncData, ExternalName, FuncRef, InstBuilder, Signature,
-    StackSlot, StackSlotData, StackSlotKind, Type, UserExternalName, Value,
+    StackSlot, StackSlotData, StackSlotKey, StackSlotKind, Type, UserExternalName, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
@@ -154,26 +154,84 @@ pub fn call_slow(b: &mut FunctionBuilder<'_>, slow: FuncRef, args: &[Value], res
 
 /// The function's result block: one stack slot that all its calls through
 /// memory share (a call's results are loaded right after it, so the block
-/// is dead between calls). Recognised by its size and alignment, which
-/// nothing else here uses.
+/// is dead between calls), found by its key ([`RESULT_BLOCK_KEY`]).
 fn result_block(b: &mut FunctionBuilder<'_>) -> StackSlot {
-    let found = b.func.sized_stack_slots.iter().find(|(_, d)| {
-        d.kind == StackSlotKind::ExplicitSlot
-            && d.size == RESULT_BLOCK_BYTES
-            && d.align_shift == RESULT_BLOCK_ALIGN_SHIFT
-    });
+    shared_block(b, RESULT_BLOCK_KEY, RESULT_BLOCK_BYTES, RESULT_BLOCK_ALIGN_SHIFT)
+}
+
+/// The key ([`StackSlotKey`]) of the block a `preserve_all` slow path's
+/// results come back through ([`call_slow`]). This crate finds the blocks
+/// it shares among one function's calls by their keys, so a slot of the
+/// embedder's own, whatever its size, is never taken for one; an embedder
+/// that keys its own slots avoids this value and [`ARG_BLOCK_KEY`].
+pub const RESULT_BLOCK_KEY: u64 = u64::from_be_bytes(*b"fp-rsblk");
+
+/// The key of the argument block of the barriers' preserving calls
+/// (`preserve.rs`), as [`RESULT_BLOCK_KEY`].
+pub const ARG_BLOCK_KEY: u64 = u64::from_be_bytes(*b"fp-agblk");
+
+/// The function's explicit stack slot keyed `key`, `bytes` long and
+/// aligned to `1 << align_shift`: the one made by an earlier call, or a new
+/// one.
+pub(crate) fn shared_block(b: &mut FunctionBuilder<'_>, key: u64, bytes: u32, align_shift: u8) -> StackSlot {
+    let key = StackSlotKey::new(key);
+    let found = b
+        .func
+        .sized_stack_slots
+        .iter()
+        .find(|(_, d)| d.kind == StackSlotKind::ExplicitSlot && d.key == Some(key));
     match found {
-        Some((slot, _)) => slot,
-        None => b.create_sized_stack_slot(StackSlotData::new(
+        Some((slot, d)) => {
+            debug_assert!(
+                d.size == bytes && d.align_shift == align_shift,
+                "a keyed block's shape"
+            );
+            slot
+        }
+        None => b.create_sized_stack_slot(StackSlotData::new_with_key(
             StackSlotKind::ExplicitSlot,
-            RESULT_BLOCK_BYTES,
-            RESULT_BLOCK_ALIGN_SHIFT,
+            bytes,
+            align_shift,
+            key,
         )),
     }
 }
 
 /// The result block's size: [`MAX_RESULTS`] words.
 const RESULT_BLOCK_BYTES: u32 = RESULT_STRIDE as u32 * MAX_RESULTS as u32;
-/// The result block's alignment (16 bytes; the argument block of
-/// `preserve.rs` is 48 bytes, so the two are never taken for each other).
+/// The result block's alignment (16 bytes).
 const RESULT_BLOCK_ALIGN_SHIFT: u8 = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cranelift_codegen::ir::{Function, UserFuncName};
+    use cranelift_frontend::FunctionBuilderContext;
+
+    /// The shared blocks are found by their keys: an embedder's own slot of
+    /// the result block's very shape is left alone, each key's block is made
+    /// once per function, and the two keys' blocks are distinct.
+    #[test]
+    fn shared_blocks_are_found_by_key_not_by_shape() {
+        let mut func =
+            Function::with_name_signature(UserFuncName::user(0, 0), Signature::new(CallConv::SystemV));
+        let mut fctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+        let entry = b.create_block();
+        b.switch_to_block(entry);
+        let own = b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            RESULT_BLOCK_BYTES,
+            RESULT_BLOCK_ALIGN_SHIFT,
+        ));
+        let results = result_block(&mut b);
+        assert_ne!(results, own, "the embedder's slot of the same shape is its own");
+        assert_eq!(result_block(&mut b), results, "one result block a function");
+        let args = shared_block(&mut b, ARG_BLOCK_KEY, 48, 4);
+        assert_ne!(args, results);
+        assert_eq!(shared_block(&mut b, ARG_BLOCK_KEY, 48, 4), args);
+        assert_eq!(b.func.sized_stack_slots.len(), 3);
+        b.ins().return_(&[]);
+        b.seal_all_blocks();
+    }
+}
