@@ -159,16 +159,12 @@ impl Helper {
     /// `MonitorEnter` and `MonitorExit` included: an inflated monitor (one
     /// that was waited on, or contended) misses the inline paths at every
     /// enter and exit, and the stub's register saves (some 60
-    /// instructions) would then be paid at each. Measured with Callgrind
-    /// (instructions an iteration, BENCHMARKS.md, issue 38): every
-    /// `MonitorExit` through the stub cost WaitNotifyQueue (whose monitors
-    /// are waited on) +7 %, `MonitorEnter` too +15 % (single runs; the
-    /// program's count varies by a few per cent run to run); SyncCounter's
-    /// coarsened loop gained nothing from `MonitorEnter`'s stub and its
-    /// whole −16.3 % from the exit's, which the release alone keeps. (A
-    /// coarsened loop on an inflated monitor, which no lock-stack holds,
-    /// keeps no round and releases it every round: it pays the stub there
-    /// as well, beside the runtime's enter and exit of the monitor.)
+    /// instructions) would then be paid at each, while a coarsened loop
+    /// gains its registers from the release's stub alone (the enter's
+    /// adds nothing there). A coarsened loop on an inflated monitor, which
+    /// no lock-stack holds, keeps no round and releases it every round: it
+    /// pays the stub there as well, beside the runtime's enter and exit.
+    /// BENCHMARKS.md has each choice's instruction counts.
     pub fn call_conv(self, inline_locks: bool) -> CallConv {
         match self {
             Helper::Poll | Helper::LockMiss | Helper::UnlockMiss => CallConv::PreserveAll,
