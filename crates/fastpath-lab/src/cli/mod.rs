@@ -80,7 +80,8 @@ pub fn cli(experiments: &[&'static dyn Experiment]) -> Command {
         .subcommand(
             common_args(Command::new("all").about(
                 "Run every experiment and write report.md, JSON and SVGs (quick by default: \
-                 under a minute; --full for the full runs)",
+                 about two minutes on 2 CPUs, most of it the vm experiment's Java programs; \
+                 --full for the full runs)",
             ))
             .mut_arg("out", |a| a.default_value("fastpath-report"))
             .mut_arg("quick", |a| {
