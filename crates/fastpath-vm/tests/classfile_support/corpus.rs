@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use fastpath_vm::classfile::ClassFile;
 
@@ -116,11 +116,18 @@ fn sources_by_release(dir: &Path) -> BTreeMap<u32, Vec<(PathBuf, String)>> {
 /// The class directory of each release group of the corpus in `dir` that
 /// `wanted` names, compiled by `javac` unless already there.
 ///
-/// Every test binary that needs the corpus compiled calls this (the
-/// fuzzer, the verifier's tests and the corpus harness), and the cache is
-/// keyed by the canonical javac, the release and every source of the
-/// group, so a fresh machine compiles each group once for all of them.
+/// Every test that needs the corpus compiled calls this (the fuzzer, the
+/// verifier's tests and the corpus harness), and the cache is keyed by the
+/// canonical javac, the release and every source of the group, so a fresh
+/// machine compiles each group once for all of them. They run side by
+/// side in one test process: a second caller waits for the first's
+/// compile (`COMPILING`) and finds its groups done, where both would
+/// compile a group into the same `.tmp<pid>` directory.
 pub fn release_dirs(javac: &Path, dir: &Path, wanted: impl Fn(u32) -> bool) -> BTreeMap<u32, PathBuf> {
+    static COMPILING: Mutex<()> = Mutex::new(());
+    // A caller that panicked (javac failed) left nothing half-renamed:
+    // the next one checks every group's `.done` again.
+    let _compiling = COMPILING.lock().unwrap_or_else(|e| e.into_inner());
     let by_release = sources_by_release(dir);
     let javac_key = std::fs::canonicalize(javac).unwrap_or_else(|_| javac.to_path_buf());
     let cache_root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fastpath-vm-corpus");

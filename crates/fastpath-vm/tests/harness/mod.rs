@@ -1,13 +1,13 @@
-// Shared by several test binaries, each using a part of it.
+// Shared by the test binaries (`vm`, `handoff_wakeups`), each using a part
+// of it.
 #![allow(dead_code)]
 
 //! The corpus harness: headers, compilation and HotSpot runs (cached), VM
 //! runs with a time limit, byte comparison. Programs are compiled by
 //! release group with the class-file tests' compile (`corpus_build`), so
-//! one compile serves every test binary.
+//! one compile serves every test.
 
-#[path = "../classfile_support/corpus.rs"]
-mod corpus_build;
+use crate::classfile_support::corpus as corpus_build;
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -207,7 +207,7 @@ pub fn load_programs(dir: &Path) -> Vec<Program> {
 }
 
 fn cache_root() -> PathBuf {
-    // target/<profile>/deps/corpus-... → target/fastpath-vm-corpus
+    // target/<profile>/deps/vm-... → target/fastpath-vm-corpus
     let exe = std::env::current_exe().unwrap();
     let target = exe.ancestors().nth(3).unwrap().to_path_buf();
     target.join("fastpath-vm-corpus")

@@ -21,7 +21,7 @@
 
 #![cfg(target_arch = "x86_64")]
 
-mod harness;
+use crate::harness;
 
 use std::process::Command;
 use std::time::Duration;

@@ -11,7 +11,7 @@
 //! locking matrix in every locking mode, the gc matrix under every
 //! barrier set, passive and concurrent.
 
-mod harness;
+use crate::harness;
 
 use harness::summary_count as count;
 

@@ -3,11 +3,7 @@
 //! lines, so that a change to either format fails here and not silently in
 //! a benchmark run. No VM runs.
 
-#[allow(dead_code)]
-#[path = "../benches/hotspot/gc_log.rs"]
-mod gc_log;
-
-use gc_log::{iterations, nearest_rank, FastpathGc, HotspotGc};
+use crate::gc_log::{iterations, nearest_rank, FastpathGc, HotspotGc};
 
 #[test]
 fn reads_the_gc_stats_line() {
@@ -78,7 +74,7 @@ fn reads_checksum_iterations() {
 /// dropped or moved there fails here.
 #[test]
 fn reads_the_line_launch_rs_prints() {
-    let source = include_str!("../src/runtime/launch.rs");
+    let source = include_str!("../../src/runtime/launch.rs");
     let start = source
         .find("\"fastpath-vm gc: ")
         .expect("launch.rs prints the `fastpath-vm gc:` line");

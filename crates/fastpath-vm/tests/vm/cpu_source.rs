@@ -2,7 +2,7 @@
 //! program and reads what it names (its `FASTPATH_VM_CPU_LOG` line), and a
 //! value that is not a source stops the start with the accepted list.
 
-mod harness;
+use crate::harness;
 
 use std::path::PathBuf;
 use std::process::Command;

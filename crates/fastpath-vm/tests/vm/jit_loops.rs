@@ -22,7 +22,7 @@
 
 #![cfg(target_arch = "x86_64")]
 
-mod harness;
+use crate::harness;
 
 use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind, Register};
 

@@ -8,7 +8,7 @@
 //! the same classes and must print the recorded text too, so a record that
 //! went stale fails here rather than passing on the VM alone.
 
-mod classfile_support;
+use crate::classfile_support;
 
 use std::path::Path;
 use std::process::Command;

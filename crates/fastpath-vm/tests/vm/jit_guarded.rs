@@ -17,7 +17,7 @@
 //! (nothing profiled) they stay calls, and the misses are exactly the
 //! calls on the other classes.
 
-mod harness;
+use crate::harness;
 
 use harness::summary_count as count;
 

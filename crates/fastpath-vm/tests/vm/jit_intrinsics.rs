@@ -29,7 +29,7 @@
 
 #![cfg(target_arch = "x86_64")]
 
-mod harness;
+use crate::harness;
 
 use fastpath_vm::jit::helpers::Helper;
 use iced_x86::{Instruction, Mnemonic, OpKind};

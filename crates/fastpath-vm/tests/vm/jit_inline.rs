@@ -26,7 +26,7 @@
 //! `HotFirst`: the inlining budget goes to a loop's call before the
 //! straight-line calls ahead of it in bytecode order.
 
-mod harness;
+use crate::harness;
 
 use std::path::PathBuf;
 use std::process::Command;

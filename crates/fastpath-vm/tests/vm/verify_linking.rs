@@ -4,7 +4,7 @@
 //! again each time), and none of its code runs. Where a JDK's `java` is at
 //! hand, HotSpot runs the same classes and must print the same.
 
-mod classfile_support;
+use crate::classfile_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

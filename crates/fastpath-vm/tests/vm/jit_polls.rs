@@ -10,7 +10,7 @@
 //! with the passive and the concurrent collector and the heap verifier;
 //! the collector must have run at least twice.
 
-mod harness;
+use crate::harness;
 
 use harness::Tier;
 

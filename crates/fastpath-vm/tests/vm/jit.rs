@@ -21,12 +21,8 @@
 //! (`FASTPATH_VM_CORPUS_MATRIX=jit`) checks the tiers against HotSpot on
 //! every program.
 
-// The class-file assembler alone (`harness` already includes the rest
-// of `classfile_support`'s corpus compile).
-#[allow(dead_code)]
-#[path = "classfile_support/asm.rs"]
-mod asm;
-mod harness;
+use crate::classfile_support::asm;
+use crate::harness;
 
 use std::path::PathBuf;
 use std::process::Command;

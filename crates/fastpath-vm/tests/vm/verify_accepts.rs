@@ -6,7 +6,7 @@
 //! Both need a JDK (javac for the corpus, `lib/modules` for `java.base`):
 //! without one they fail under CI and say so elsewhere.
 
-mod classfile_support;
+use crate::classfile_support;
 
 use std::collections::HashMap;
 use std::rc::Rc;

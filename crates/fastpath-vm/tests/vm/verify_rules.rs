@@ -7,7 +7,7 @@
 //! `Throwable`, `String`, a few interfaces, and `p/A`, `p/C`, `q/B` for
 //! protected access): no JDK needed.
 
-mod classfile_support;
+use crate::classfile_support;
 
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -2,7 +2,7 @@
 //! and jars, stored and deflated entries), the launch errors and their
 //! exit status, option errors, and the program's arguments.
 
-mod harness;
+use crate::harness;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

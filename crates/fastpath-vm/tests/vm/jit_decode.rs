@@ -17,7 +17,7 @@
 
 #![cfg(target_arch = "x86_64")]
 
-mod harness;
+use crate::harness;
 
 use fastpath_vm::runtime::Vm;
 use iced_x86::{Decoder, DecoderOptions, FlowControl, Instruction, Mnemonic, OpKind, Register};

@@ -31,7 +31,7 @@
 //! finds no call of the `IsSubclass` helper in a method whose type checks
 //! are all against classes.
 
-mod harness;
+use crate::harness;
 
 const PROGRAM: &str = r#"
 // Self-recursive calls, which compiled code makes as direct calls to its own start: static,

@@ -2,8 +2,8 @@
 //! fastpath-vm and on HotSpot; stdout, stderr and the exit status must be
 //! byte-identical.
 //!
-//! `cargo test -p fastpath-vm --test corpus` runs every program once, with
-//! the default settings. The matrix runs (CI) are chosen by environment:
+//! `cargo test -p fastpath-vm --test vm -- corpus::` runs every program
+//! once, with the default settings. The matrix runs (CI) are chosen by environment:
 //!
 //! | variable | effect |
 //! |---|---|
@@ -30,7 +30,7 @@
 //! oracle recorded when the program was written): a JDK that prints
 //! something else is reported as such, not as a VM failure.
 
-mod harness;
+use crate::harness;
 
 use harness::{corpus_dir, jdk_dir, load_programs, run_all, Run};
 

@@ -51,7 +51,7 @@
 //! past it aborts the process naming the case, so a hang fails the test
 //! instead of stalling it.
 
-mod classfile_support;
+use crate::classfile_support;
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -27,7 +27,7 @@
 
 #![cfg(target_arch = "x86_64")]
 
-mod harness;
+use crate::harness;
 
 use fastpath_vm::jit::helpers::Helper;
 use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind};
