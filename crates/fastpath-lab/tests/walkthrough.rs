@@ -35,7 +35,9 @@
 //! they too must pair and be judged, and the 20% slowdown must still show
 //! wherever their intervals allow. `monitor-churn` is judged and printed
 //! too, not asserted: its time is the allocator's as much as the lock's
-//! (see [`UNASSERTED`]). And the slowdown must show on some rows
+//! (see [`UNASSERTED`]). Where the host changes state between two runs,
+//! the pair of runs is repeated, as `compare` tells a user ([`ATTEMPTS`]).
+//! And the slowdown must show on some rows
 //! at least: intervals so wide that nothing could move would pass the
 //! first half vacuously.
 
@@ -80,7 +82,7 @@ const THREADED: &str = "contended-2t";
 const MUST_SEE_SLOWDOWN: usize = 2;
 
 /// Rows whose same-build verdict is judged and printed, not asserted:
-/// the two of a few cycles (see the module's docs), and `monitor-churn`,
+/// the two of a few cycles (see the module's docs); `monitor-churn`,
 /// whose time is mostly the allocator's (a monitor allocated, registered
 /// and freed per pair), which differs per process where one process's
 /// heap sits: it was the only row the rule moved in the 520 pairs below
@@ -194,14 +196,89 @@ fn same_build_verdicts(rows: &BTreeMap<String, Row>, text: &str) -> Result<Vec<&
     Ok(moved)
 }
 
+/// How many pairs of quick runs the test may take before the same-build
+/// verdicts and the 20% slowdown's visibility must hold: what `compare`
+/// tells a user whose two runs of one build differ ("repeat both runs").
+/// A host state that holds for one run and not the next fails a pair. On
+/// the Zen 3 guest of 1 Dec 2026 a vCPU ran for minutes in a slow state (a
+/// busy neighbour on its core, by the pattern) that the recursive pairs,
+/// `churn` and `monitor-mode` felt more than the CAS pair: pinned there
+/// (`taskset -c 0`), the CAS pair 6.30–6.32 ns, recursive 3.8, churn
+/// 6.9–7.1, monitor-mode 12.7–12.8; on the other vCPU, and on the first a
+/// minute later, 5.6–5.8, 2.0–2.3, 5.2, 8.1–8.7. Two runs in different
+/// states moved `monitor-mode` by +32.6% and `churn` by +18.1% on their
+/// ratios (CI); of 46 single-pair runs of this test that hour, 5 failed
+/// (those two rows three times, once `std-mutex` in a whole-run shift of
+/// +38%, once intervals too wide for the slowdown). Three failing pairs in a row is
+/// a finding, not the host.
+const ATTEMPTS: usize = 3;
+
+/// The first run with each single-threaded row but the CAS pair 20%
+/// slower, and each such row's expected verdict on it: moved (to the
+/// baseline's side) exactly where the interval of the row's per-round
+/// ratios to the CAS pair is narrower than 20% (1.2 × its low end above
+/// its high end; the row's own figure changed by 20%, more than the least
+/// change).
+fn slowed(first: &[BenchResult]) -> (Vec<BenchResult>, BTreeMap<&'static str, &'static str>) {
+    let cas = samples(
+        first
+            .iter()
+            .find(|r| r.benchmark.ends_with(".cas-pair"))
+            .expect("a cas-pair row"),
+    );
+    let mut slow = first.to_vec();
+    let mut expected = BTreeMap::new();
+    for r in &mut slow {
+        let Some(name) = SINGLE_THREADED
+            .iter()
+            .find(|n| **n != "cas-pair" && r.benchmark.ends_with(&format!(".{n}")))
+        else {
+            continue;
+        };
+        let ratios: Vec<f64> = samples(r).iter().zip(&cas).map(|(x, b)| x / b).collect();
+        let (lo, hi) = serial_median_interval(&ratios, CONFIDENCE).expect("60 samples");
+        expected.insert(*name, if 1.2 * lo > hi { "baseline" } else { "same" });
+        scale(&mut r.primary_metric, 1.2);
+    }
+    (slow, expected)
+}
+
 #[test]
 fn two_quick_runs_of_one_build_compare_same_and_a_20_percent_slowdown_is_moved() {
     let dir = scratch("walkthrough");
-    let run1 = quick_pairs(&dir.join("run1"));
-    let run2 = quick_pairs(&dir.join("run2"));
-    let (rows, header, text) = compare(&run1, &run2);
-    let mut moved_same_build =
-        same_build_verdicts(&rows, &text).unwrap_or_else(|why| panic!("same build: {why}"));
+    let mut failed = Vec::new();
+    let (run1, rows, header, text, mut moved_same_build) = loop {
+        let n = failed.len();
+        let run1 = quick_pairs(&dir.join(format!("run1-{n}")));
+        let run2 = quick_pairs(&dir.join(format!("run2-{n}")));
+        let (rows, header, text) = compare(&run1, &run2);
+        let first: Vec<BenchResult> = jmh::from_json(&std::fs::read_to_string(&run1).unwrap()).unwrap();
+        let visible = slowed(&first).1.values().filter(|v| **v == "baseline").count();
+        let verdict = same_build_verdicts(&rows, &text).and_then(|moved| {
+            if TIMING_ASSERTED && visible < MUST_SEE_SLOWDOWN {
+                Err(format!(
+                    "only {visible} rows' intervals are narrow enough to see a 20% slowdown:\n{text}"
+                ))
+            } else {
+                Ok(moved)
+            }
+        });
+        match verdict {
+            Ok(moved) => break (run1, rows, header, text, moved),
+            Err(why) => {
+                eprintln!("pair {} of quick runs: {why}", n + 1);
+                failed.push(why);
+                assert!(
+                    failed.len() < ATTEMPTS,
+                    "same build, {ATTEMPTS} pairs of quick runs:\n{}",
+                    failed.join("\n---\n")
+                );
+            }
+        }
+    };
+    if !failed.is_empty() {
+        eprintln!("same build: held on pair {} of quick runs", failed.len() + 1);
+    }
     let shift = rows["cas-pair"].change.0 / rows["cas-pair"].baseline.0 - 1.0;
     // Every row but the CAS pair, its baseline, is judged on its ratio.
     let judged = rows.len() - 1;
@@ -224,32 +301,10 @@ fn two_quick_runs_of_one_build_compare_same_and_a_20_percent_slowdown_is_moved()
     }
 
     // The first run again, each single-threaded row but the CAS pair 20%
-    // slower: moved exactly where the interval of the row's per-round
-    // ratios to the CAS pair is narrower than 20% (1.2 × its low end above
-    // its high end; the row's own figure changed by 20%, more than the
-    // least change), and to the baseline's side.
-    let text1 = std::fs::read_to_string(&run1).unwrap();
-    let first: Vec<BenchResult> = jmh::from_json(&text1).unwrap();
-    let cas = samples(
-        first
-            .iter()
-            .find(|r| r.benchmark.ends_with(".cas-pair"))
-            .expect("a cas-pair row"),
-    );
-    let mut slow = first.clone();
-    let mut expected = BTreeMap::new();
-    for r in &mut slow {
-        let Some(name) = SINGLE_THREADED
-            .iter()
-            .find(|n| **n != "cas-pair" && r.benchmark.ends_with(&format!(".{n}")))
-        else {
-            continue;
-        };
-        let ratios: Vec<f64> = samples(r).iter().zip(&cas).map(|(x, b)| x / b).collect();
-        let (lo, hi) = serial_median_interval(&ratios, CONFIDENCE).expect("60 samples");
-        expected.insert(*name, if 1.2 * lo > hi { "baseline" } else { "same" });
-        scale(&mut r.primary_metric, 1.2);
-    }
+    // slower: moved exactly where [`slowed`] expects, and to the
+    // baseline's side.
+    let first: Vec<BenchResult> = jmh::from_json(&std::fs::read_to_string(&run1).unwrap()).unwrap();
+    let (slow, expected) = slowed(&first);
     let slow_file = dir.join("run1-slow.json");
     std::fs::write(&slow_file, jmh::to_json(&slow)).unwrap();
     let (rows, _, text) = compare(&run1, &slow_file);
