@@ -5,8 +5,8 @@
 //! `gc_log`) are compiled once and the binary linked once, where a
 //! binary per file compiled them again and linked ~50 MB for each, at the
 //! package's opt-level 2. One module runs alone by its name:
-//! `cargo test -p fastpath-vm --test vm -- corpus::` (CI's corpus
-//! matrices).
+//! `cargo test -p fastpath-vm --test vm -- corpus::` (CI gives the same
+//! filter to `cargo test --workspace`, whose build it then reuses).
 //!
 //! The tests run side by side on libtest's threads, in one process. What
 //! they share there:
