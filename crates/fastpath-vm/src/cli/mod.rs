@@ -1,5 +1,5 @@
 //! `java`'s command line: `fastpath-vm [-cp|-classpath|--class-path PATH]
-//! [-Xmx SIZE] [-Xss SIZE] [-Xint|-Xcomp|-Xmixed] [-Xbatch] [-XX:FLAG ...]
+//! [-Xmx SIZE] [-Xms SIZE] [-Xss SIZE] [-Xint|-Xcomp|-Xmixed] [-Xbatch] [-XX:FLAG ...]
 //! [-version|--version|-showversion|--show-version] MAINCLASS [ARGS...]`
 //! (the `-XX:` flags with a counterpart here: [`xx`]), and
 //! what the VM reads from the environment besides the library's
@@ -56,7 +56,7 @@ pub fn parse_size(s: &str) -> Option<usize> {
 }
 
 const USAGE: &str =
-    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xss<size>] [-Xint|-Xcomp|-Xmixed] [-Xbatch] [-XX:<flag>...] [-version] <mainclass> [args...]";
+    "Usage: fastpath-vm [-cp <class search path>] [-Xmx<size>] [-Xms<size>] [-Xss<size>] [-Xint|-Xcomp|-Xmixed] [-Xbatch] [-XX:<flag>...] [-version] <mainclass> [args...]";
 
 /// Parses `args` (without the program name). `Err` holds the message java
 /// prints for a bad command line.
@@ -105,6 +105,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 })?;
                 if a.starts_with("-Xmx") {
                     options.heap_bytes = size;
+                } else if a.starts_with("-Xms") {
+                    options.initial_heap_bytes = Some(size);
                 } else if a.starts_with("-Xss") {
                     options.stack_bytes = size.max(64 << 10);
                 }
@@ -172,11 +174,12 @@ mod tests {
     #[test]
     fn parses_javas_options() {
         let c = parse(&v(&[
-            "-cp", "a:b.jar", "-Xmx64m", "-Xss2m", "-Xint", "Main", "x", "-y",
+            "-cp", "a:b.jar", "-Xmx64m", "-Xms16m", "-Xss2m", "-Xint", "Main", "x", "-y",
         ]))
         .unwrap();
         assert_eq!(c.options.class_path, "a:b.jar");
         assert_eq!(c.options.heap_bytes, 64 << 20);
+        assert_eq!(c.options.initial_heap_bytes, Some(16 << 20));
         assert_eq!(c.options.stack_bytes, 2 << 20);
         assert_eq!(c.main_class, "Main");
         assert_eq!(c.args, v(&["x", "-y"]));

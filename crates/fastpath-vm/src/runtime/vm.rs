@@ -17,6 +17,15 @@ use crate::link::classpath::ClassPath;
 use crate::link::{Class, Loader};
 use crate::runtime::Error;
 
+/// The heap's soft capacity at the start when `-Xms` is not given, in
+/// bytes. HotSpot starts at a 64th of the machine's memory and stays small
+/// where it matters through its young generation; this collector has none,
+/// and would touch every region of the heap before its first collection
+/// (each first write a page fault, 0.55–0.65 ns a byte on the Zen 3 guest
+/// of BENCHMARKS.md). So it starts at 32 MiB and grows with the live data
+/// (`fastpath::gc`'s `heap/capacity.rs`).
+pub const DEFAULT_INITIAL_HEAP: usize = 32 << 20;
+
 /// What the command line and environment chose.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -24,6 +33,10 @@ pub struct Options {
     pub class_path: String,
     /// `-Xmx` in bytes.
     pub heap_bytes: usize,
+    /// `-Xms` in bytes: the heap's soft capacity at the start
+    /// (`fastpath::gc::HeapConfig::initial_bytes`); `None`:
+    /// [`DEFAULT_INITIAL_HEAP`], or the whole heap when that is smaller.
+    pub initial_heap_bytes: Option<usize>,
     /// `-Xss` in bytes (each Java thread's slot stack).
     pub stack_bytes: usize,
     /// Run the collector's heap verifier after every cycle
@@ -40,6 +53,7 @@ impl Default for Options {
         Options {
             class_path: ".".into(),
             heap_bytes: 256 << 20,
+            initial_heap_bytes: None,
             stack_bytes: 1 << 20,
             verify_heap: false,
             jit: crate::jit::Mode::Mixed,
@@ -165,6 +179,13 @@ impl Vm {
         .map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let mut config = HeapConfig::from_config(options.heap_bytes);
         config.verify = options.verify_heap;
+        config.initial_bytes = Some(match options.initial_heap_bytes {
+            Some(n) if n > options.heap_bytes => {
+                return Err("Error occurred during initialization of VM\nInitial heap size set to a larger value than the maximum heap size".into());
+            }
+            Some(n) => n,
+            None => DEFAULT_INITIAL_HEAP.min(options.heap_bytes),
+        });
         let heap =
             Heap::new(config).map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let boot = archive.and_then(Archive::open);

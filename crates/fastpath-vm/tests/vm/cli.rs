@@ -285,3 +285,60 @@ fn perf_map_names_compiled_code_and_a_bad_value_is_refused() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("FASTPATH_VM_PERF_MAP=yes: expected 0 or 1"), "{err}");
 }
+
+const MEMORY: &str = r#"
+package app;
+public class Memory {
+    public static void main(String[] args) {
+        Runtime r = Runtime.getRuntime();
+        long mib = 1 << 20;
+        System.out.println("max " + r.maxMemory() / mib + " total " + r.totalMemory() / mib);
+        // 48 MiB kept live: past 60 % of any capacity under 80 MiB.
+        byte[][] keep = new byte[48][];
+        for (int i = 0; i < keep.length; i++) keep[i] = new byte[1 << 20];
+        System.gc();
+        long total = r.totalMemory();
+        System.out.println("grown " + (total >= 80 * mib) + " free within total " + (r.freeMemory() <= total) + " kept " + keep.length);
+    }
+}
+"#;
+
+/// `-Xms` sets the heap's soft capacity (`Runtime.totalMemory`), 32 MiB by
+/// default (the whole heap when `-Xmx` is smaller); live data grows it;
+/// `-Xms` above `-Xmx` is refused as java refuses it.
+#[test]
+fn xms_sets_the_soft_capacity_and_live_data_grows_it() {
+    let dir = compile("xms", &[("Memory", MEMORY)]);
+    let classes = dir.join("classes");
+    for (args, first) in [
+        (&["-Xmx256m"][..], "max 256 total 32"),
+        (&["-Xmx256m", "-Xms100m"][..], "max 256 total 100"),
+        (&["-Xmx16m"][..], "max 16 total 16"),
+    ] {
+        let (out, err, code) = run(vm().args(args).arg("-cp").arg(&classes).arg("app.Memory"));
+        if args == ["-Xmx16m"] {
+            // 48 MiB do not fit in 16.
+            assert!(out.starts_with(first), "{args:?}: {out}");
+            assert!(err.contains("OutOfMemoryError"), "{args:?}: {err}");
+            continue;
+        }
+        assert_eq!(
+            (out.as_str(), err.as_str(), code),
+            (
+                format!("{first}\ngrown true free within total true kept 48\n").as_str(),
+                "",
+                Some(0)
+            ),
+            "{args:?}"
+        );
+    }
+    let (_, err, code) = run(vm()
+        .args(["-Xmx64m", "-Xms128m", "-cp"])
+        .arg(&classes)
+        .arg("app.Memory"));
+    assert!(
+        err.contains("Initial heap size set to a larger value than the maximum heap size"),
+        "{err}"
+    );
+    assert_eq!(code, Some(1));
+}

@@ -1494,3 +1494,67 @@ fn a_cycle_whose_garbage_is_in_dead_regions_ends_at_final_mark() {
         }
     }
 }
+
+/// The soft capacity (`heap/capacity.rs`): garbage alone keeps a passive
+/// heap within it (every object lies below it, the collections reusing its
+/// regions) and leaves it as it was; live data past 60 % of it grows it at
+/// the next collection, in both modes; an allocation the capacity cannot
+/// hold but the heap can succeeds; the verifier passes every collection.
+#[test]
+fn the_soft_capacity_holds_garbage_and_grows_with_live_data() {
+    for bad in [0, (16 << 20) + 1] {
+        let mut c = HeapConfig::new(16 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
+        c.initial_bytes = Some(bad);
+        assert!(matches!(Heap::new(c), Err(GcError::BadSize(_))), "initial {bad}");
+    }
+    for mode in [GcMode::Passive, GcMode::Concurrent] {
+        // 256 regions of 64 KiB; a capacity of 32 of them.
+        let mut c = HeapConfig::new(16 << 20, BarrierBits::SHENANDOAH, mode);
+        c.initial_bytes = Some(2 << 20);
+        c.verify = true;
+        let h = Heap::new(c).unwrap();
+        assert_eq!(h.capacity_bytes(), 2 << 20);
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+        let base = h.inner.space.base;
+        // 16 MiB of garbage in objects of 1 KiB (126 data words and the
+        // cell's three).
+        let mut highest = 0;
+        for _ in 0..16 * 1024 {
+            let len = m.roots_len();
+            let o = m.alloc(0, 126).unwrap();
+            highest = highest.max(m.get(o).unwrap().addr());
+            m.truncate_roots(len);
+        }
+        let cycles = h.stats().cycles;
+        assert!(cycles >= 1, "{mode:?}: 16 MiB through a 16 MiB heap collects");
+        if mode == GcMode::Passive {
+            assert!(
+                highest < base + (2 << 20),
+                "{mode:?}: an object at {:#x} past the capacity",
+                highest - base
+            );
+            assert!(
+                cycles >= 8,
+                "{mode:?}: {cycles} collections for 8 capacities of garbage"
+            );
+            assert_eq!(h.capacity_bytes(), 2 << 20, "{mode:?}: garbage grows nothing");
+        }
+        // 6 MiB kept live: the next collection grows the capacity to at
+        // least 6 / 0.6 MiB.
+        let live: Vec<Handle> = (0..6 * 1024).map(|_| m.alloc(0, 126).unwrap()).collect();
+        m.collect().unwrap();
+        assert!(
+            h.capacity_bytes() >= 10 << 20,
+            "{mode:?}: {} KiB of capacity for 6 MiB live",
+            h.capacity_bytes() >> 10
+        );
+        // A humongous object of 4 MiB: room in the heap, whatever the capacity.
+        let big = m.alloc(0, (4 << 20) / 8).unwrap();
+        assert!(m.get(big).is_ok());
+        assert_eq!(live.len(), 6 * 1024);
+        drop(m);
+        let s = h.stats();
+        assert!(s.verify_errors.is_empty(), "{mode:?}: {:?}", s.verify_errors);
+        assert!(s.verified_cycles >= 1);
+    }
+}

@@ -258,8 +258,17 @@ fn max_memory<B: BarrierSet>(t: &mut JThread<B>, _a: Args) -> JResult<u64> {
     Ok(t.vm.options.heap_bytes as u64)
 }
 
+/// `Runtime.totalMemory`: the heap's soft capacity (what the collector
+/// keeps the program within; it grows with the live data).
+fn total_memory<B: BarrierSet>(t: &mut JThread<B>, _a: Args) -> JResult<u64> {
+    Ok(t.vm.heap.capacity_bytes() as u64)
+}
+
+/// `Runtime.freeMemory`: the free part of `totalMemory` (free regions past
+/// the soft capacity are not counted).
 fn free_memory<B: BarrierSet>(t: &mut JThread<B>, _a: Args) -> JResult<u64> {
-    Ok(t.vm.heap.free_bytes() as u64)
+    let past = t.vm.options.heap_bytes.saturating_sub(t.vm.heap.capacity_bytes());
+    Ok(t.vm.heap.free_bytes().saturating_sub(past) as u64)
 }
 
 fn gc<B: BarrierSet>(t: &mut JThread<B>, _a: Args) -> JResult<u64> {
@@ -506,7 +515,7 @@ pub fn lookup<B: BarrierSet>(class: &str, name: &str, desc: &str) -> Option<Nati
         ("java/lang/Runtime", "halt0", "(I)V") => halt::<B>,
         ("java/lang/Runtime", "availableProcessors", "()I") => available_processors::<B>,
         ("java/lang/Runtime", "maxMemory", "()J") => max_memory::<B>,
-        ("java/lang/Runtime", "totalMemory", "()J") => max_memory::<B>,
+        ("java/lang/Runtime", "totalMemory", "()J") => total_memory::<B>,
         ("java/lang/Runtime", "freeMemory", "()J") => free_memory::<B>,
         ("java/lang/Runtime", "gc", "()V") => gc::<B>,
         ("java/lang/String", "intern", "()Ljava/lang/String;") => intern::<B>,

@@ -586,6 +586,7 @@ impl HeapInner {
         if self.config.mode == crate::gc::GcMode::Concurrent {
             self.stats().cycles += 1;
         }
+        self.space.grow_after_collection(&mut self.space.lock_alloc());
         self.verify_if_asked();
     }
 

@@ -17,7 +17,9 @@
 //! rate plus a margin for spikes (Shenandoah's adaptive trigger, "free <
 //! average cycle time × allocation rate", with its
 //! `ShenandoahAllocSpikeFactor`). The plain floor still holds: a cycle
-//! starts whenever less than a quarter of the heap is free. One cycle's
+//! starts whenever less than a quarter of the heap is free. "The heap" here
+//! is its soft capacity (`heap/capacity.rs`): free regions past it do not
+//! count, and the floor and the margin are shares of it. One cycle's
 //! worth, not more, because the start is exact (see above) and the pacer
 //! spreads a cycle that runs long over the mutators' refills: with a
 //! cycle and a half the heap held 8–12 % more cycles a run for the same
@@ -104,7 +106,8 @@ impl Trigger {
     }
 
     /// The free-region count below which a cycle starts, on what the
-    /// trigger has learnt so far: the floor (a quarter of the heap), or,
+    /// trigger has learnt so far: the floor (a quarter of the soft
+    /// capacity), or,
     /// once a cycle has run, the reserve plus the regions the mutators
     /// would take in one cycle plus the margin, whichever is
     /// higher. Published to the mutators' region refills
@@ -112,16 +115,21 @@ impl Trigger {
     /// collector at once, whatever its idle poll.
     pub(crate) fn start_below(&self, space: &Space) -> usize {
         let regions = space.regions.len();
-        let floor = regions.div_ceil(4);
+        // The soft capacity's (`heap/capacity.rs`): the free regions past
+        // it are not counted as free, so every count below is raised by
+        // them; the floor and the margin are shares of the capacity.
+        let capacity = space.capacity();
+        let beyond = regions - capacity;
+        let floor = capacity.div_ceil(4) + beyond;
         if self.cycle_secs == 0.0 {
             return floor;
         }
-        let margin = (regions * self.margin_pct) as f64 / 100.0;
+        let margin = (capacity * self.margin_pct) as f64 / 100.0;
         let needed = self.rate * self.cycle_secs + margin;
-        // `free - reserve < needed` for an integer `free`: `free` below the
-        // ceiling of `reserve + needed`; a count past the heap's size is the
-        // heap's size (every count is below it).
-        let learnt = (space.reserve_regions as f64 + needed)
+        // `free - beyond - reserve < needed` for an integer `free`: `free`
+        // below the ceiling of `beyond + reserve + needed`; a count past
+        // the heap's size is the heap's size (every count is below it).
+        let learnt = ((beyond + space.reserve_regions) as f64 + needed)
             .ceil()
             .min(regions as f64 + 1.0) as usize;
         floor.max(learnt)
@@ -209,6 +217,25 @@ mod tests {
         assert_eq!(agree(&mut t, "widened"), space.reserve_regions + 46);
         t.rate = 1e9;
         assert_eq!(agree(&mut t, "a cycle outlasts the heap"), n + 1, "always");
+    }
+
+    /// With a soft capacity below the heap, the free regions past it do not
+    /// count and the floor and margin are shares of the capacity.
+    #[test]
+    fn the_soft_capacity_is_the_heap_the_trigger_measures() {
+        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let n = space.regions.len(); // 128
+        space.set_capacity(&mut space.lock_alloc(), 40);
+        let beyond = n - 40;
+        let mut t = Trigger::new(&space);
+        t.last_sample = Instant::now() + Duration::from_secs(3600);
+        assert_eq!(t.start_below(&space), beyond + 10, "a quarter of the capacity");
+        assert!(t.should_start(&space, beyond + 9));
+        assert!(!t.should_start(&space, beyond + 10));
+        t.cycle_done(Duration::from_millis(200), CycleEnd::Concurrent);
+        t.rate = 100.0;
+        // 20 regions for the cycle + 4 margin (a tenth of 40), rounded up.
+        assert_eq!(t.start_below(&space), beyond + space.reserve_regions + 24);
     }
 
     /// A degenerated cycle widens the margin (cycles start earlier), a full

@@ -60,7 +60,7 @@ impl Space {
     /// mutators may take one (`n` plus the reserve free). Under the
     /// allocation lock (`a`).
     pub(crate) fn free_run(&self, a: &AllocState, n: usize) -> Option<usize> {
-        if n == 0 || a.free.len() < n + self.reserve_regions {
+        if n == 0 || a.free.len() < n + self.reserve_regions + self.held_back() {
             return None;
         }
         let mut free = vec![false; self.regions.len()];
@@ -96,7 +96,11 @@ impl Space {
             run = if f { run + 1 } else { 0 };
             longest = longest.max(run);
         }
-        longest.min(a.free.len().saturating_sub(self.reserve_regions))
+        longest.min(
+            a.free
+                .len()
+                .saturating_sub(self.reserve_regions + self.held_back()),
+        )
     }
 
     /// Regions a request of `bytes` needs from the free list: its run when

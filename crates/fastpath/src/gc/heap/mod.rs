@@ -13,6 +13,7 @@
 //! | `runtime.rs` | `Heap`, `HeapConfig`, `GcError`, statistics; `HeapInner`, the state mutators and the collector share |
 //! | `layout.rs` | the object layout published for generated code: offsets, layout word, GC-state bits, cards, regions; its version |
 //! | `space.rs` | regions, object layout, LABs, mark bitmap, cards |
+//! | `capacity.rs` | the soft capacity: the regions the collector keeps the mutators within, grown after collections |
 //! | `humongous.rs` | objects larger than a region: runs of regions, never copied by a cycle |
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing, the evacuation-failure scope |
 //! | `mutator.rs` | a thread's context: roots, allocation (TLAB, slow path), polls, safe regions |
@@ -44,6 +45,8 @@ pub(super) mod safepoint;
 // generated code calls (`barriers/jit_entry.rs`).
 #[cfg(not(loom))]
 pub(super) mod attached;
+#[cfg(not(loom))]
+pub(super) mod capacity;
 #[cfg(not(loom))]
 pub(super) mod humongous;
 #[cfg(not(loom))]

@@ -666,8 +666,19 @@ impl<B: BarrierSet> Mutator<B> {
                         heap.stw_collect(|| {
                             let mut cell = refill.and_then(|bytes| this.tlab_refill(bytes));
                             if let (Some(bytes), None) = (refill, cell) {
-                                // Still no room: slide the heap together
-                                // before the allocation may fail.
+                                // No room within the soft capacity: grow it
+                                // by what this refill needs (`capacity.rs`).
+                                let space = &heap.space;
+                                let needed = space.regions_for(bytes);
+                                if space.grow_for_refill(&mut space.lock_alloc(), needed) {
+                                    cell = this.tlab_refill(bytes);
+                                }
+                            }
+                            if let (Some(bytes), None) = (refill, cell) {
+                                // Still no room: the whole heap, slid
+                                // together, before the allocation may fail.
+                                let space = &heap.space;
+                                space.grow_for_refill(&mut space.lock_alloc(), space.regions.len());
                                 heap.full_compact();
                                 heap.verify_if_asked();
                                 cell = this.tlab_refill(bytes);

@@ -203,6 +203,14 @@ pub struct HeapConfig {
     /// `ShenandoahImmediateThreshold`:
     /// [`GcImmediateGarbage`](crate::gc::GcImmediateGarbage)).
     pub immediate_garbage_percent: usize,
+    /// The soft capacity the heap starts with, in bytes (rounded up to
+    /// whole regions, at most `heap_bytes`): the JVM's `-Xms`. The
+    /// collector keeps the mutators within it, collecting rather than
+    /// touching memory no collection has freed yet, and grows it after a
+    /// collection that leaves less than 40 % of it free (`capacity.rs`).
+    /// `None` (what [`HeapConfig::new`] sets): no soft limit, the whole
+    /// heap from the start.
+    pub initial_bytes: Option<usize>,
 }
 
 impl HeapConfig {
@@ -223,6 +231,7 @@ impl HeapConfig {
             safepoint_wait: SafepointWait::default(),
             workers: settings::WORKERS.get().0 as usize,
             immediate_garbage_percent: settings::IMMEDIATE_GARBAGE.get().0 as usize,
+            initial_bytes: None,
         }
     }
 
@@ -241,6 +250,12 @@ impl HeapConfig {
             return Err(GcError::BadSize(format!(
                 "heap size {} is not a multiple (at least 4) of the region size {}",
                 self.heap_bytes, self.region_bytes
+            )));
+        }
+        if let Some(n) = self.initial_bytes.filter(|&n| n == 0 || n > self.heap_bytes) {
+            return Err(GcError::BadSize(format!(
+                "initial heap size {n} is not in 1..={} (the heap size)",
+                self.heap_bytes
             )));
         }
         let workers = u32::try_from(self.workers).unwrap_or(u32::MAX);
@@ -823,7 +838,7 @@ impl Heap {
     /// Builds a heap; in concurrent mode, starts its collector thread.
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;
-        let space =
+        let mut space =
             Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit).map_err(|e| {
                 GcError::HeapMemory {
                     bytes: config.heap_bytes,
@@ -831,6 +846,12 @@ impl Heap {
                     reason: e.reason,
                 }
             })?;
+        space.hold_capacity = config.mode == GcMode::Passive;
+        let initial = config
+            .initial_bytes
+            .unwrap_or(config.heap_bytes)
+            .div_ceil(config.region_bytes);
+        space.set_capacity(&mut space.lock_alloc(), initial);
         let inner = Arc::new(HeapInner {
             space,
             gc_state: StateByte(std::cell::UnsafeCell::new(0)),
@@ -901,6 +922,14 @@ impl Heap {
         s.collector_cpu_time = Duration::from_nanos(self.inner.collector_cpu_ns.load(Ordering::Relaxed));
         (s.assist_slices, s.assist_time, s.assist_words) = self.inner.assists.totals();
         s
+    }
+
+    /// The soft capacity in bytes: what the collector keeps the mutators
+    /// within ([`HeapConfig::initial_bytes`] at the start, grown after
+    /// collections that leave less than 40 % of it free; never more than
+    /// the heap).
+    pub fn capacity_bytes(&self) -> usize {
+        self.inner.space.capacity() * self.inner.space.region_bytes
     }
 
     /// Bytes in free regions (not counting the evacuation reserve).

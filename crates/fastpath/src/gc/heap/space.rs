@@ -219,6 +219,12 @@ pub(crate) struct Space {
     /// Raised by the region refill that crossed [`Space::start_cycle_below`],
     /// taken by the mutator that then wakes the collector.
     pub(crate) cycle_due: AtomicBool,
+    /// The soft capacity in regions (`capacity.rs`); written under the
+    /// allocation lock.
+    pub(crate) capacity: AtomicUsize,
+    /// Whether mutators' refills stop at the capacity (passive mode), or
+    /// only the concurrent trigger measures by it (`capacity.rs`).
+    pub(crate) hold_capacity: bool,
     /// Humongous objects allocated, and reclaimed (statistics).
     pub(crate) humongous_allocated: AtomicU64,
     pub(crate) humongous_reclaimed: AtomicU64,
@@ -396,6 +402,8 @@ impl Space {
             taken_regions: AtomicUsize::new(0),
             start_cycle_below: AtomicUsize::new(0),
             cycle_due: AtomicBool::new(false),
+            capacity: AtomicUsize::new(nregions),
+            hold_capacity: false,
             humongous_allocated: AtomicU64::new(0),
             humongous_reclaimed: AtomicU64::new(0),
         })
@@ -719,7 +727,7 @@ impl Space {
                     return Some((top, top + size));
                 }
             }
-            if pool == Pool::Mutator && sources[0].len() <= floor {
+            if pool == Pool::Mutator && sources[0].len() <= floor + self.held_back() {
                 return None;
             }
             let next = sources.iter_mut().find_map(|s| s.pop())?;
