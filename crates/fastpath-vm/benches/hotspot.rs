@@ -18,9 +18,11 @@
 //!   the first that runs within 90 % of the run's peak throughput.
 //! - `gc`: the allocation-heavy programs (`GC_PROGRAMS`) with a concurrent
 //!   collector on both sides at the same heap size (`--heap`, default
-//!   64m: `-Xmx` for fastpath-vm, whose heap is reserved whole; `-Xmx` and
-//!   `-Xms` for HotSpot, so that Shenandoah neither grows nor uncommits
-//!   it): fastpath-vm's default tiers with `FASTPATH_GC_MODE=concurrent`
+//!   64m: `-Xmx` for fastpath-vm, whose heap is reserved whole and whose
+//!   soft capacity starts at its default, 32 MiB, and grows with the live
+//!   data; `-Xmx` and `-Xms` for HotSpot, its default `-Xms` at this size
+//!   made explicit, so that Shenandoah neither grows nor uncommits it):
+//!   fastpath-vm's default tiers with `FASTPATH_GC_MODE=concurrent`
 //!   (the library's default barriers, `shenandoah`) and
 //!   `FASTPATH_VM_GC_STATS=1`, beside HotSpot's default tiers with
 //!   `-XX:+UseShenandoahGC -Xlog:gc,safepoint:file=…`, interleaved round

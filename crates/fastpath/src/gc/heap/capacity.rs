@@ -31,12 +31,22 @@
 //!   needs ([`Space::grow_for_refill`]) before compacting, so the soft
 //!   capacity never makes an allocation fail that the heap has room for.
 //!
+//! - and when the collector takes more than [`GC_TIME_SHARE_MAX`] of the
+//!   mutators' time (its pauses and paced waits against the time between
+//!   collections, averaged: [`GcTimeShare`]), the capacity grows by half,
+//!   however little is live: a program whose live data is a large share of
+//!   the capacity at every collection but under the 60 % that the free
+//!   ratio allows collects too often for its allocation rate (G1 sizes its
+//!   heap by the same measure, `GCTimeRatio`, whose default target this is).
+//!
 //! The capacity never shrinks: its regions' pages stay touched (nothing is
 //! returned to the system), so a smaller capacity would only collect more
 //! often for no memory saved.
 
 use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
+use super::runtime::Pause;
 use super::space::{AllocState, Space};
 
 #[cfg(doc)]
@@ -45,6 +55,67 @@ use super::runtime::HeapConfig;
 /// After a collection at least this share of the capacity, in percent, is
 /// free, or the capacity grows (HotSpot's `MinHeapFreeRatio` default).
 pub(crate) const MIN_FREE_PERCENT: usize = 40;
+
+/// The largest share of the mutators' time the collector may take, on
+/// average, before the capacity grows: 1 / (1 + 12), G1's `GCTimeRatio`
+/// default.
+pub(crate) const GC_TIME_SHARE_MAX: f64 = 1.0 / 13.0;
+
+/// The collector's share of the mutators' time, averaged over collections:
+/// the time they lost to it (pauses, paced waits) since the last
+/// collection's end, against the time since then.
+pub(crate) struct GcTimeShare {
+    last_end: Instant,
+    /// Pauses counted so far (an index into the heap's pause record).
+    pauses_counted: usize,
+    /// Paced waits counted so far (the heap's running total then).
+    paced_counted: Duration,
+    average: f64,
+}
+
+impl GcTimeShare {
+    pub(crate) fn new() -> GcTimeShare {
+        GcTimeShare {
+            last_end: Instant::now(),
+            pauses_counted: 0,
+            paced_counted: Duration::ZERO,
+            average: 0.0,
+        }
+    }
+
+    /// A collection ends at `now`, in a pause; `pauses` is the heap's
+    /// record of pauses and `paced` its running total of paced waits.
+    /// Counts the pauses not counted yet but the last, whose duration may
+    /// still be provisional (the running pause is recorded before its
+    /// release in concurrent mode, after it in passive mode: either way
+    /// it is counted, whole, at the next collection). Returns the
+    /// averaged share.
+    pub(crate) fn observe(&mut self, now: Instant, pauses: &[Pause], paced: Duration) -> f64 {
+        let upto = pauses.len().saturating_sub(1);
+        let lost = pauses[self.pauses_counted.min(upto)..upto]
+            .iter()
+            .map(|p| p.duration)
+            .sum::<Duration>()
+            + paced.saturating_sub(self.paced_counted);
+        let interval = now.saturating_duration_since(self.last_end).as_secs_f64();
+        let share = if interval > 0.0 {
+            (lost.as_secs_f64() / interval).min(1.0)
+        } else {
+            0.0
+        };
+        self.average = 0.5 * self.average + 0.5 * share;
+        self.last_end = now;
+        self.pauses_counted = upto;
+        self.paced_counted = paced;
+        self.average
+    }
+
+    /// The capacity grew: the share measured at the smaller one no longer
+    /// applies.
+    pub(crate) fn reset(&mut self) {
+        self.average = 0.0;
+    }
+}
 
 impl Space {
     /// The soft capacity, in regions.
@@ -85,12 +156,19 @@ impl Space {
     /// so that refills take the lowest (most recently touched) regions
     /// first, and grows the capacity until [`MIN_FREE_PERCENT`] of it is
     /// free, and at least the reserve and one region beyond the regions in
-    /// use. Returns the capacity, in regions.
-    pub(crate) fn grow_after_collection(&self, a: &mut AllocState) -> usize {
+    /// use; by half when the collector's averaged share of the mutators'
+    /// time, `gc_time_share`, is over [`GC_TIME_SHARE_MAX`]. Returns the
+    /// capacity, in regions.
+    pub(crate) fn grow_after_collection(&self, a: &mut AllocState, gc_time_share: f64) -> usize {
         a.free.sort_unstable_by(|x, y| y.cmp(x));
         let used = self.used_regions(a);
         let by_ratio = (used * 100).div_ceil(100 - MIN_FREE_PERCENT);
-        let wanted = by_ratio.max(used + self.reserve_regions + 1);
+        let by_time = if gc_time_share > GC_TIME_SHARE_MAX {
+            self.capacity() + self.capacity().div_ceil(2)
+        } else {
+            0
+        };
+        let wanted = by_ratio.max(by_time).max(used + self.reserve_regions + 1);
         if wanted > self.capacity() {
             self.set_capacity(a, wanted);
         }
@@ -115,6 +193,7 @@ impl Space {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gc::heap::runtime::PauseKind;
     use crate::gc::heap::space::Pool;
 
     fn space(hold: bool, capacity: usize) -> Space {
@@ -172,7 +251,7 @@ mod tests {
         s.free_region(&mut a, 7);
         a.current = None;
         assert_eq!(
-            s.grow_after_collection(&mut a),
+            s.grow_after_collection(&mut a, 0.0),
             47,
             "28 in use: 28 / 0.6, rounded up"
         );
@@ -184,24 +263,66 @@ mod tests {
         drop(a);
         let mut a = s.lock_alloc();
         a.free.retain(|&r| r >= 60);
-        assert_eq!(s.grow_after_collection(&mut a), 100, "60 in use");
+        assert_eq!(s.grow_after_collection(&mut a, 0.0), 100, "60 in use");
         a.free.extend(0..60);
-        assert_eq!(s.grow_after_collection(&mut a), 100, "never shrinks");
+        assert_eq!(s.grow_after_collection(&mut a, 0.0), 100, "never shrinks");
         a.free.clear();
-        assert_eq!(s.grow_after_collection(&mut a), 128, "at most the heap");
+        assert_eq!(s.grow_after_collection(&mut a, 0.0), 128, "at most the heap");
         drop(a);
         let s = space(true, 10);
         let mut a = s.lock_alloc();
         assert_eq!(
-            s.grow_after_collection(&mut a),
+            s.grow_after_collection(&mut a, 0.0),
             10,
             "an empty heap keeps its capacity"
         );
         a.free.retain(|&r| r >= 6);
         assert_eq!(
-            s.grow_after_collection(&mut a),
+            s.grow_after_collection(&mut a, 0.0),
             6 + reserve + 1,
             "the reserve and a region past the regions in use"
+        );
+    }
+
+    /// A collector over its share of the mutators' time grows the capacity
+    /// by half, whatever is live; the share is averaged over collections.
+    #[test]
+    fn a_collector_over_its_time_share_grows_the_capacity_by_half() {
+        let s = space(true, 40);
+        let mut a = s.lock_alloc();
+        assert_eq!(
+            s.grow_after_collection(&mut a, GC_TIME_SHARE_MAX),
+            40,
+            "at the share: kept"
+        );
+        assert_eq!(s.grow_after_collection(&mut a, 0.1), 60, "over it: by half");
+        drop(a);
+        let mut t = GcTimeShare::new();
+        let t0 = t.last_end;
+        let ms = Duration::from_millis;
+        let pause = |d| Pause {
+            kind: PauseKind::Full,
+            duration: ms(d),
+            time_to_safepoint: Duration::ZERO,
+            work: ms(d),
+            resume: Duration::ZERO,
+            work_cpu_time: ms(d),
+        };
+        // Two pauses of 4 ms, the last not counted yet, and 6 ms paced: 10
+        // ms lost in 100, a share of 0.1, averaged with 0 to 0.05.
+        let mut pauses = vec![pause(4), pause(4)];
+        assert!((t.observe(t0 + ms(100), &pauses, ms(6)) - 0.05).abs() < 1e-9);
+        // The second pause, a third of 16 ms and nothing paced in the next
+        // 100 ms: 0.2, averaged to 0.125.
+        pauses.extend([pause(16), pause(1)]);
+        assert!((t.observe(t0 + ms(200), &pauses, ms(6)) - 0.125).abs() < 1e-9);
+        t.reset();
+        // The fourth pause, provisional until now: 1 ms in 100.
+        pauses.push(pause(50));
+        assert!((t.observe(t0 + ms(300), &pauses, ms(6)) - 0.005).abs() < 1e-9);
+        assert!(
+            (t.observe(t0 + ms(400), &[], ms(6)) - 0.0025).abs() < 1e-9,
+            "a record shorter than counted"
         );
     }
 

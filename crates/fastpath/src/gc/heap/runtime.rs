@@ -598,6 +598,9 @@ pub(crate) struct HeapInner {
     /// finishes the cycle stop-the-world (`collector/cycle.rs`). Set by the
     /// mutator, cleared by the collector in the degenerated pause.
     pub(crate) degenerate: AtomicBool,
+    /// The collector's share of the mutators' time, for the soft
+    /// capacity's growth (`capacity.rs`); updated at each collection's end.
+    pub(crate) gc_time_share: Mutex<crate::gc::heap::capacity::GcTimeShare>,
     /// Test hook: the next pause the collector thread runs panics.
     #[cfg(test)]
     pub(crate) panic_in_next_pause: AtomicBool,
@@ -877,6 +880,7 @@ impl Heap {
             poisoned: AtomicBool::new(false),
             poison_message: Mutex::new(String::new()),
             degenerate: AtomicBool::new(false),
+            gc_time_share: Mutex::new(crate::gc::heap::capacity::GcTimeShare::new()),
             #[cfg(test)]
             panic_in_next_pause: AtomicBool::new(false),
             config,
