@@ -1010,6 +1010,13 @@ typedef struct fastpath_gc_stats {
    * Collector phases run on more than one worker thread.
    */
   uint64_t parallel_phases;
+  /**
+   * The heap's soft capacity in bytes: what the collector keeps the
+   * mutators within (the whole heap unless the heap was built with an
+   * initial size; grown after collections that leave less than 40 % of
+   * it free).
+   */
+  uint64_t capacity_bytes;
 } fastpath_gc_stats;
 
 /**

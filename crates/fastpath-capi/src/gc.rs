@@ -114,15 +114,21 @@ pub struct fastpath_gc_stats {
     pub workers: u64,
     /// Collector phases run on more than one worker thread.
     pub parallel_phases: u64,
+    /// The heap's soft capacity in bytes: what the collector keeps the
+    /// mutators within (the whole heap unless the heap was built with an
+    /// initial size; grown after collections that leave less than 40 % of
+    /// it free).
+    pub capacity_bytes: u64,
 }
 
 // The layout C sees: fields are appended, never moved, so a program built
 // against an older header reads the fields it knows at their places.
 const _: () = {
-    assert!(core::mem::size_of::<fastpath_gc_stats>() == 15 * 8);
+    assert!(core::mem::size_of::<fastpath_gc_stats>() == 16 * 8);
     assert!(core::mem::offset_of!(fastpath_gc_stats, verify_errors) == 8 * 8);
     assert!(core::mem::offset_of!(fastpath_gc_stats, degenerated_cycles) == 9 * 8);
     assert!(core::mem::offset_of!(fastpath_gc_stats, parallel_phases) == 14 * 8);
+    assert!(core::mem::offset_of!(fastpath_gc_stats, capacity_bytes) == 15 * 8);
 };
 
 /// A garbage-collected heap. Opaque; from `fastpath_gc_heap_new`, freed by
@@ -344,7 +350,8 @@ pub extern "C" fn fastpath_gc_get_stats(
     out: *mut fastpath_gc_stats,
 ) -> fastpath_status {
     ffi(|| {
-        let s = heap(h)?.heap.stats();
+        let heap = &heap(h)?.heap;
+        let s = heap.stats();
         let ns = |d: std::time::Duration| d.as_nanos().min(u64::MAX as u128) as u64;
         put(
             out,
@@ -364,6 +371,7 @@ pub extern "C" fn fastpath_gc_get_stats(
                 humongous_reclaimed: s.humongous_reclaimed,
                 workers: s.workers as u64,
                 parallel_phases: s.parallel_phases,
+                capacity_bytes: heap.capacity_bytes() as u64,
             },
         )
     })

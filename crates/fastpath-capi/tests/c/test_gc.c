@@ -191,6 +191,7 @@ static void list_survives(const char *barriers, const char *mode, bool aggressiv
   CHECK(st.regions_freed >= 1); /* the garbage went */
   CHECK(st.workers >= 1 && st.humongous_allocated == 0);
   CHECK(st.workers > 1 || st.parallel_phases == 0);
+  CHECK(st.capacity_bytes == (8u << 20)); /* no initial size: the whole heap */
   printf("%s/%s%s: %zu nodes intact after %llu cycles (%llu verified, %llu objects evacuated, max pause %llu us)\n",
          barriers, mode, aggressive ? " aggressive" : "", count, (unsigned long long)st.cycles,
          (unsigned long long)st.verified_cycles,
