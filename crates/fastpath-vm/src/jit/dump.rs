@@ -95,11 +95,13 @@ pub fn maybe_dump(m: &Method, what: &str, func: &Function, isa: &dyn TargetIsa) 
     eprintln!("jit dump: {m:?} {what}\n{text}");
 }
 
-/// Prints where the code of `m` (`what`) was installed, if
-/// `FASTPATH_VM_JIT_DUMP` names `m`: perf's samples in the code cache
-/// map to the dump's offsets from there.
-pub fn installed(m: &Method, what: &str, addr: usize, len: usize) {
-    super::perfmap::record(addr, len, || format!("{m:?} {what}"));
+/// Names the code of `m` (`what`), `code` where it was installed, for
+/// perf (`perfmap.rs`), and prints where it is if `FASTPATH_VM_JIT_DUMP`
+/// names `m`: perf's samples in the code cache map to the dump's offsets
+/// from there.
+pub fn installed(m: &Method, what: &str, code: &[u8]) {
+    super::perfmap::record(code, || format!("{m:?} {what}"));
+    let (addr, len) = (code.as_ptr() as usize, code.len());
     let p = patterns();
     if p.is_empty() || !matches(p, &m.class.name, &m.name) {
         return;

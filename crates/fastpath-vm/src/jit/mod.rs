@@ -923,7 +923,14 @@ impl Jit {
         dump::maybe_dump(m, "entry", &t.func, &**isa);
         let entry = self.install(cache, env, &**isa, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
-        dump::installed(m, "entry", addr, len);
+        // SAFETY: the entry's `len` bytes at its address are the code just
+        // installed, readable through the cache's execute view, which stays
+        // mapped as long as the cache (a freed block is overwritten, never
+        // unmapped); no thread writes them before the entry is published,
+        // after this.
+        dump::installed(m, "entry", unsafe {
+            std::slice::from_raw_parts(entry.addr(), len)
+        });
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
         let inl = Inlining {
             calls: t.inlined,
@@ -1150,7 +1157,9 @@ impl Jit {
         dump::maybe_dump(m, &format!("OSR entry at {at}"), &t.func, &*self.isa);
         let entry = self.install(cache, env, &*self.isa, t.func)?;
         let (addr, len) = (entry.addr() as usize, entry.len());
-        dump::installed(m, &format!("OSR entry at {at}"), addr, len);
+        // SAFETY: as for a method's entry (`compile_now`).
+        let code = unsafe { std::slice::from_raw_parts(entry.addr(), len) };
+        dump::installed(m, &format!("OSR entry at {at}"), code);
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
         Ok((
             OsrEntry {

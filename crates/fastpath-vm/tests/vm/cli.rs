@@ -237,7 +237,7 @@ fn xx_flags_select_the_librarys_settings_and_bad_ones_are_refused_as_hotspot_ref
 }
 
 #[test]
-fn perf_map_names_compiled_code_and_a_bad_value_is_refused() {
+fn perf_map_and_jitdump_name_compiled_code_and_a_bad_value_is_refused() {
     let dir = compile(
         "perfmap",
         &[(
@@ -277,6 +277,40 @@ fn perf_map_names_compiled_code_and_a_bad_value_is_refused() {
     assert!(ranges.windows(2).all(|w| w[0].1 <= w[1].0), "{map}");
     let main = "Mapped.main([Ljava/lang/String;)V entry";
     assert!(map.lines().any(|l| l.ends_with(main)), "{main} not in:\n{map}");
+    // The jitdump: perf's header, then one code-load record per map line
+    // (two compiling threads may write them in different orders), the
+    // same address, size and name, the code's bytes non-empty; the
+    // records' sizes add up to the file's.
+    let path = PathBuf::from(format!("/tmp/jit-{pid}.dump"));
+    let dump = std::fs::read(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let u32_at = |i: usize| u32::from_le_bytes(dump[i..i + 4].try_into().unwrap());
+    let u64_at = |i: usize| u64::from_le_bytes(dump[i..i + 8].try_into().unwrap());
+    assert_eq!(
+        (u32_at(0), u32_at(4), u32_at(8), u32_at(20)),
+        (0x4A69_5444, 1, 40, pid)
+    );
+    let mut at = 40;
+    let mut named = Vec::new();
+    while at < dump.len() {
+        let (kind, size) = (u32_at(at), u32_at(at + 4) as usize);
+        assert_eq!(kind, 0, "a code load at {at}");
+        let (addr, code_addr, code_size) = (u64_at(at + 24), u64_at(at + 32), u64_at(at + 40) as usize);
+        assert_eq!(addr, code_addr);
+        let name_end = dump[at + 56..].iter().position(|&b| b == 0).unwrap() + at + 56;
+        let name = String::from_utf8(dump[at + 56..name_end].to_vec()).unwrap();
+        assert!(
+            code_size > 0 && size == name_end + 1 + code_size - at,
+            "{name}: {size} bytes"
+        );
+        named.push(format!("{addr:x} {code_size:x} {name}"));
+        at += size;
+    }
+    assert_eq!(at, dump.len(), "the records fill the file");
+    let mut lines: Vec<&str> = map.lines().collect();
+    lines.sort_unstable();
+    named.sort_unstable();
+    assert_eq!(named, lines, "the dump names what the map names");
     let (_, err, code) = run(vm()
         .env("FASTPATH_VM_PERF_MAP", "yes")
         .arg("-cp")
