@@ -387,19 +387,73 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// A primitive field at data byte `off` of `obj` (not null).
-    pub(super) fn read_data(&mut self, obj: Value, off: i32, kind: Kind, volatile: bool) -> Value {
+    /// A primitive field at data byte `off` of `obj` (not null); `nrefs`
+    /// its reference count when the field's class fixes it
+    /// ([`Translator::final_holder_nrefs`]).
+    pub(super) fn read_data(
+        &mut self,
+        obj: Value,
+        off: i32,
+        kind: Kind,
+        volatile: bool,
+        nrefs: Option<u32>,
+    ) -> Value {
         let o = self.resolve_read(obj);
-        let data = self.data_of(o);
+        let data = self.data_of_known(o, nrefs);
         self.load_kind(kind, data, off, volatile)
     }
 
-    /// Sets a primitive field.
-    pub(super) fn write_data(&mut self, obj: Value, off: i32, kind: Kind, v: Value, volatile: bool) {
+    /// Sets a primitive field (`nrefs` as for [`Translator::read_data`]).
+    pub(super) fn write_data(
+        &mut self,
+        obj: Value,
+        off: i32,
+        kind: Kind,
+        v: Value,
+        volatile: bool,
+        nrefs: Option<u32>,
+    ) {
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
-        let data = self.data_of(o);
+        let data = self.data_of_known(o, nrefs);
         self.store_kind(kind, data, off, v, volatile);
+    }
+
+    /// The address of data word 0 of the resolved object `o`, as
+    /// [`Translator::data_of`], but from `nrefs` when it is known: no load
+    /// of the layout word.
+    fn data_of_known(&mut self, o: Value, nrefs: Option<u32>) -> Value {
+        let key = self.key(o);
+        if let Some(&d) = self.facts().data.get(&key) {
+            return d;
+        }
+        let Some(n) = nrefs else {
+            return self.data_of(o);
+        };
+        let d = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i64::from(n));
+        self.facts().data.insert(key, d);
+        d
+    }
+
+    /// The reference count of every object the current `getfield` or
+    /// `putfield` can reach, when the field's declaring class is final:
+    /// no subclass can add references before its data words (the loader
+    /// refuses a final class's subclass). Read from the class's resolved
+    /// constant-pool entry (the interpreter resolved it when it decoded
+    /// the method); `None` otherwise.
+    pub(super) fn final_holder_nrefs(&self) -> Option<u32> {
+        let m = self.s.m;
+        let code = &m.code.as_ref()?.code;
+        let bci = *self.s.d.bcis.get(self.s.idx)? as usize;
+        let index = u16::from_be_bytes([*code.get(bci + 1)?, *code.get(bci + 2)?]);
+        match m.class.resolved.get(index as usize)?.get()? {
+            crate::link::resolve::Resolved::Field(holder, _)
+                if holder.flags & crate::classfile::access::FINAL != 0 && !holder.is_array() =>
+            {
+                Some(holder.nrefs)
+            }
+            _ => None,
+        }
     }
 
     // ---- arrays ----------------------------------------------------------------------

@@ -520,7 +520,7 @@ impl Translator<'_, '_> {
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
         for (v, f) in values.into_iter().zip(fields) {
-            let x = self.read_data(o, f.off as i32, f.kind, false);
+            let x = self.read_data(o, f.off as i32, f.kind, false, None);
             self.b.def_var(v, x);
         }
         self.b.def_var(var, o);
@@ -541,7 +541,7 @@ impl Translator<'_, '_> {
         for (v, f) in values.into_iter().zip(fields) {
             if f.written {
                 let x = self.b.use_var(v);
-                self.write_data(obj, f.off as i32, f.kind, x, false);
+                self.write_data(obj, f.off as i32, f.kind, x, false, None);
             }
         }
         if !keep {

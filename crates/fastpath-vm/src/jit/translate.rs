@@ -1327,7 +1327,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.continue_from(from);
                 v
             } else {
-                self.read_data(this, f.off as i32, f.kind, false)
+                self.read_data(this, f.off as i32, f.kind, false, None)
             };
             values.push(v);
             if array && keyed {
@@ -2058,7 +2058,8 @@ impl<'e, 'f> Translator<'e, 'f> {
                 } else if kind == Kind::Ref {
                     self.load_ref_field(obj, off as i64, volatile)
                 } else {
-                    self.read_data(obj, off as i32, kind, volatile)
+                    let nrefs = self.final_holder_nrefs();
+                    self.read_data(obj, off as i32, kind, volatile, nrefs)
                 };
                 self.push(K::of(kind), v);
             }
@@ -2077,7 +2078,8 @@ impl<'e, 'f> Translator<'e, 'f> {
                         self.facts().forget_memory();
                     }
                 } else {
-                    self.write_data(obj, off as i32, kind, v, volatile);
+                    let nrefs = self.final_holder_nrefs();
+                    self.write_data(obj, off as i32, kind, v, volatile, nrefs);
                 }
             }
             Op::Invoke(Dispatch::Static, m) if is_on_spin_wait(m) => {

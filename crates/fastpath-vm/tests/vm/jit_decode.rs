@@ -9,7 +9,9 @@
 //! no locked instruction and no fence before the return; and `Thread.onSpinWait()`
 //! is one call of the installed pause stub, not of the runtime's `Invoke`;
 //! three accesses to a field's array in one basic block load the field
-//! through the load-reference barrier once and the array's length once.
+//! through the load-reference barrier once and the array's length once;
+//! a primitive field of a final class is read at a fixed offset, without
+//! the layout-word load a class with subclasses needs.
 //!
 //! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
 //! and lightweight locking), whose methods' installed code is read back
@@ -102,7 +104,48 @@ public class Decode {
         }
     }
 
+    // Four implementations: the interface calls stay calls, and each
+    // `get` is compiled on its own.
+    interface Value {
+        int get();
+    }
+
+    // A primitive field of a final class: no subclass can add references
+    // before its data words, so its offset is fixed (no layout-word load;
+    // `bump` above reads a field of a class with subclasses, through it).
+    static final class Cell implements Value {
+        Object ref;
+        int v = 7;
+
+        public int get() {
+            return v;
+        }
+    }
+
+    static final class One implements Value {
+        public int get() {
+            return 1;
+        }
+    }
+
+    static final class Two implements Value {
+        public int get() {
+            return 2;
+        }
+    }
+
+    static final class Three implements Value {
+        public int get() {
+            return 3;
+        }
+    }
+
     public static void main(String[] args) {
+        int sum = 0;
+        for (Value v : new Value[] {new Cell(), new One(), new Two(), new Three()}) {
+            sum += v.get();
+        }
+        System.out.println("values " + sum);
         Decode other = new Other();
         other.spin();
         new Second().spin();
@@ -331,5 +374,35 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
             )),
         "onSpinWait does not call the pause stub:\n{shown}\nits target:\n{}",
         harness::listing(&body)
+    );
+}
+
+/// Whether `i` reads the 32-bit word at displacement `disp` from a base
+/// register alone.
+fn reads_u32_at(i: &Instruction, disp: u64) -> bool {
+    (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+        && i.memory_displacement64() == disp
+        && i.memory_index() == Register::None
+        && i.memory_size().size() == 4
+}
+
+#[test]
+fn a_final_classs_primitive_field_needs_no_layout_load() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-decode-final");
+    harness::javac_sources(&dir, &dir, &[("Decode", PROGRAM)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Decode");
+    // The layout word's offset from the object (its `nrefs`, a `u32`).
+    let layout = fastpath::gc::layout::LAYOUT_WORD_OFFSET as u64;
+    let of_final = harness::compiled_code(vm, "Decode$Cell", "get", "()I").1;
+    let of_open = decode(vm, "bump", "()V");
+    assert!(
+        !of_final.iter().any(|i| reads_u32_at(i, layout)),
+        "Cell.get loads a layout word:\n{}",
+        harness::listing(&of_final)
+    );
+    assert!(
+        of_open.iter().any(|i| reads_u32_at(i, layout)),
+        "bump does not load the layout word (the check above would prove nothing):\n{}",
+        harness::listing(&of_open)
     );
 }
