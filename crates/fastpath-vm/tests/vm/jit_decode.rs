@@ -214,12 +214,18 @@ fn locked(code: &[Instruction], m: Mnemonic) -> usize {
         .count()
 }
 
-/// Whether `i` reads the byte at displacement `disp` from a register.
-fn reads_byte_at(i: &Instruction, disp: usize) -> bool {
+/// Whether `i` reads `bytes` bytes at displacement `disp` from a base
+/// register alone.
+fn reads_at(i: &Instruction, disp: usize, bytes: usize) -> bool {
     (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
         && i.memory_displacement64() == disp as u64
         && i.memory_index() == Register::None
-        && i.memory_size().size() == 1
+        && i.memory_size().size() == bytes
+}
+
+/// Whether `i` reads the byte at displacement `disp` from a register.
+fn reads_byte_at(i: &Instruction, disp: usize) -> bool {
+    reads_at(i, disp, 1)
 }
 
 #[test]
@@ -377,31 +383,22 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
     );
 }
 
-/// Whether `i` reads the 32-bit word at displacement `disp` from a base
-/// register alone.
-fn reads_u32_at(i: &Instruction, disp: u64) -> bool {
-    (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
-        && i.memory_displacement64() == disp
-        && i.memory_index() == Register::None
-        && i.memory_size().size() == 4
-}
-
 #[test]
 fn a_final_classs_primitive_field_needs_no_layout_load() {
     let dir = harness::scratch_dir("fastpath-vm-jit-decode-final");
     harness::javac_sources(&dir, &dir, &[("Decode", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "Decode");
     // The layout word's offset from the object (its `nrefs`, a `u32`).
-    let layout = fastpath::gc::layout::LAYOUT_WORD_OFFSET as u64;
+    let layout = fastpath::gc::layout::LAYOUT_WORD_OFFSET;
     let of_final = harness::compiled_code(vm, "Decode$Cell", "get", "()I").1;
     let of_open = decode(vm, "bump", "()V");
     assert!(
-        !of_final.iter().any(|i| reads_u32_at(i, layout)),
+        !of_final.iter().any(|i| reads_at(i, layout, 4)),
         "Cell.get loads a layout word:\n{}",
         harness::listing(&of_final)
     );
     assert!(
-        of_open.iter().any(|i| reads_u32_at(i, layout)),
+        of_open.iter().any(|i| reads_at(i, layout, 4)),
         "bump does not load the layout word (the check above would prove nothing):\n{}",
         harness::listing(&of_open)
     );
