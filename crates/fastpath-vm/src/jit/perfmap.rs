@@ -118,6 +118,9 @@ pub const JITDUMP_HEADER_BYTES: usize = 40;
 const ELF_MACHINE: u32 = 62;
 #[cfg(target_arch = "aarch64")]
 const ELF_MACHINE: u32 = 183;
+/// `EM_NONE` elsewhere: perf then takes the machine it runs on.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const ELF_MACHINE: u32 = 0;
 
 /// The open jitdump: the file, and the next record's code index.
 struct JitDump {
