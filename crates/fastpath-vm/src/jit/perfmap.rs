@@ -118,7 +118,7 @@ pub const JITDUMP_HEADER_BYTES: usize = 40;
 const ELF_MACHINE: u32 = 62;
 #[cfg(target_arch = "aarch64")]
 const ELF_MACHINE: u32 = 183;
-/// `EM_NONE` elsewhere: perf then takes the machine it runs on.
+/// `EM_NONE` on the architectures the JIT has no back end for here.
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 const ELF_MACHINE: u32 = 0;
 
