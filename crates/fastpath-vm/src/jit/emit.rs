@@ -90,6 +90,11 @@ impl Translator<'_, '_> {
         if let Some(&d) = self.facts().data.get(&key) {
             return d;
         }
+        if let Some(&n) = self.known_nrefs.get(&key) {
+            let d = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i64::from(n));
+            self.facts().data.insert(key, d);
+            return d;
+        }
         // The layout word never changes: a read-only load.
         let flags = MemFlagsData::trusted().with_readonly();
         let nrefs = self.b.ins().uload32(flags, o, LAYOUT);
@@ -427,7 +432,7 @@ impl Translator<'_, '_> {
         if let Some(&d) = self.facts().data.get(&key) {
             return d;
         }
-        let Some(n) = nrefs else {
+        let Some(n) = nrefs.or_else(|| self.known_nrefs.get(&key).copied()) else {
             return self.data_of(o);
         };
         let d = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i64::from(n));
@@ -844,7 +849,7 @@ impl Translator<'_, '_> {
         let words = CELL_OVERHEAD_WORDS + nrefs + ndata;
         let bytes = self.b.ins().iconst(I64, (words * 8) as i64);
         let idx = self.s.idx;
-        self.tlab_bump(
+        let obj = self.tlab_bump(
             bytes,
             |t, obj| {
                 let trusted = MemFlagsData::trusted();
@@ -866,7 +871,10 @@ impl Translator<'_, '_> {
                 t.check_result(o);
                 o
             },
-        )
+        );
+        let key = self.key(obj);
+        self.known_nrefs.insert(key, c.nrefs);
+        obj
     }
 
     /// `newarray`/`anewarray` of `n` elements of array class `ac`, its

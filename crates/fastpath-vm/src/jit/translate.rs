@@ -311,6 +311,10 @@ pub(super) struct Translator<'e, 'f> {
     nonnull: std::collections::HashSet<Value>,
     /// Checks and loads done on the way to the current point (`facts.rs`).
     facts: super::facts::Facts,
+    /// Objects whose reference count is known wherever they are used:
+    /// `new`'s results (an SSA value names one object, whose class
+    /// never changes), for `data_of` (no layout-word load).
+    pub(super) known_nrefs: HashMap<Value, u32>,
     /// Blocks sealed before the end (`seal_since`, `continue_from`).
     sealed: std::collections::HashSet<Block>,
     /// The callers of the inlined callee being translated, outermost
@@ -532,6 +536,7 @@ fn translate_as(
         sigs: HashMap::new(),
         nonnull: std::collections::HashSet::new(),
         facts: super::facts::Facts::default(),
+        known_nrefs: HashMap::new(),
         sealed: std::collections::HashSet::new(),
         outer: Vec::new(),
         extent: 0,

@@ -10,8 +10,9 @@
 //! is one call of the installed pause stub, not of the runtime's `Invoke`;
 //! three accesses to a field's array in one basic block load the field
 //! through the load-reference barrier once and the array's length once;
-//! a primitive field of a final class is read at a fixed offset, without
-//! the layout-word load a class with subclasses needs.
+//! a primitive field of a final class, or of an object the method just
+//! allocated, is read at a fixed offset, without the layout-word load a
+//! class with subclasses needs.
 //!
 //! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
 //! and lightweight locking), whose methods' installed code is read back
@@ -134,9 +135,21 @@ public class Decode {
         }
     }
 
+    // A class with a subclass that adds a reference: its `n` has no
+    // fixed offset, except in an object the code just allocated.
+    static class Open {
+        int n;
+    }
+
+    static class OpenSub extends Open {
+        Object r;
+    }
+
     static final class Three implements Value {
         public int get() {
-            return 3;
+            Open o = new Open();
+            o.n = 3;
+            return o.n;
         }
     }
 
@@ -145,6 +158,7 @@ public class Decode {
         for (Value v : new Value[] {new Cell(), new One(), new Two(), new Three()}) {
             sum += v.get();
         }
+        sum += new OpenSub().n;
         System.out.println("values " + sum);
         Decode other = new Other();
         other.spin();
@@ -384,7 +398,7 @@ fn compiled_lock_and_barrier_fast_paths_are_inline() {
 }
 
 #[test]
-fn a_final_classs_primitive_field_needs_no_layout_load() {
+fn a_final_classs_or_a_new_objects_primitive_field_needs_no_layout_load() {
     let dir = harness::scratch_dir("fastpath-vm-jit-decode-final");
     harness::javac_sources(&dir, &dir, &[("Decode", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "Decode");
@@ -396,6 +410,13 @@ fn a_final_classs_primitive_field_needs_no_layout_load() {
         !of_final.iter().any(|i| reads_at(i, layout, 4)),
         "Cell.get loads a layout word:\n{}",
         harness::listing(&of_final)
+    );
+    // A field of an object allocated in the method: its class is known.
+    let of_new = harness::compiled_code(vm, "Decode$Three", "get", "()I").1;
+    assert!(
+        !of_new.iter().any(|i| reads_at(i, layout, 4)),
+        "Three.get loads a layout word:\n{}",
+        harness::listing(&of_new)
     );
     assert!(
         of_open.iter().any(|i| reads_at(i, layout, 4)),
