@@ -83,24 +83,33 @@ impl Translator<'_, '_> {
         v
     }
 
-    /// The address of data word 0 of the resolved object `o`: the one
-    /// computed on the way here (`facts.rs`), else from its layout word.
+    /// The address of data word 0 of the resolved object `o`
+    /// ([`Translator::data_of_known`], with no count from the caller).
     pub(super) fn data_of(&mut self, o: Value) -> Value {
+        self.data_of_known(o, None)
+    }
+
+    /// The address of data word 0 of the resolved object `o`: the one
+    /// computed on the way here (`facts.rs`); else `o` plus its references
+    /// when their count is known (`nrefs`, or `o` is a `new`'s result:
+    /// [`Translator::known_nrefs`]), with no load; else from its layout
+    /// word.
+    fn data_of_known(&mut self, o: Value, nrefs: Option<u32>) -> Value {
         let key = self.key(o);
         if let Some(&d) = self.facts().data.get(&key) {
             return d;
         }
-        if let Some(&n) = self.known_nrefs.get(&key) {
-            let d = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i64::from(n));
-            self.facts().data.insert(key, d);
-            return d;
-        }
-        // The layout word never changes: a read-only load.
-        let flags = MemFlagsData::trusted().with_readonly();
-        let nrefs = self.b.ins().uload32(flags, o, LAYOUT);
-        let bytes = self.b.ins().ishl_imm_s(nrefs, 3);
-        let base = self.b.ins().iadd(o, bytes);
-        let d = self.b.ins().iadd_imm_s(base, i64::from(REFS));
+        let d = match nrefs.or_else(|| self.known_nrefs.get(&key).copied()) {
+            Some(n) => self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i64::from(n)),
+            None => {
+                // The layout word never changes: a read-only load.
+                let flags = MemFlagsData::trusted().with_readonly();
+                let nrefs = self.b.ins().uload32(flags, o, LAYOUT);
+                let bytes = self.b.ins().ishl_imm_s(nrefs, 3);
+                let base = self.b.ins().iadd(o, bytes);
+                self.b.ins().iadd_imm_s(base, i64::from(REFS))
+            }
+        };
         self.facts().data.insert(key, d);
         d
     }
@@ -424,22 +433,6 @@ impl Translator<'_, '_> {
         self.store_kind(kind, data, off, v, volatile);
     }
 
-    /// The address of data word 0 of the resolved object `o`, as
-    /// [`Translator::data_of`], but from `nrefs` when it is known: no load
-    /// of the layout word.
-    fn data_of_known(&mut self, o: Value, nrefs: Option<u32>) -> Value {
-        let key = self.key(o);
-        if let Some(&d) = self.facts().data.get(&key) {
-            return d;
-        }
-        let Some(n) = nrefs.or_else(|| self.known_nrefs.get(&key).copied()) else {
-            return self.data_of(o);
-        };
-        let d = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i64::from(n));
-        self.facts().data.insert(key, d);
-        d
-    }
-
     /// The reference count of every object the current `getfield` or
     /// `putfield` can reach, when the field's declaring class is final:
     /// no subclass can add references before its data words (the loader
@@ -453,7 +446,7 @@ impl Translator<'_, '_> {
         let index = u16::from_be_bytes([*code.get(bci + 1)?, *code.get(bci + 2)?]);
         match m.class.resolved.get(index as usize)?.get()? {
             crate::link::resolve::Resolved::Field(holder, _)
-                if holder.flags & crate::classfile::access::FINAL != 0 && !holder.is_array() =>
+                if holder.flags & crate::classfile::access::FINAL != 0 =>
             {
                 Some(holder.nrefs)
             }

@@ -21,7 +21,7 @@ use crate::runtime::Error;
 /// bytes. HotSpot starts at a 64th of the machine's memory and stays small
 /// where it matters through its young generation; this collector has none,
 /// and would touch every region of the heap before its first collection
-/// (each first write a page fault, 0.55–0.65 ns a byte on the Zen 3 guest
+/// (each first write a page fault, 0.54–0.72 ns a byte on the Zen 3 guest
 /// of BENCHMARKS.md). So it starts at 32 MiB and grows with the live data
 /// (`fastpath::gc`'s `heap/capacity.rs`).
 pub const DEFAULT_INITIAL_HEAP: usize = 32 << 20;

@@ -5,7 +5,7 @@
 //! Where it sits: in [`Space`], beside the free list. The heap maps all of
 //! its `heap_bytes` at once, but a region's pages cost the first write to
 //! them: the kernel's fault, a zeroed page, and in a virtual machine the
-//! host's own fault (0.55–0.65 ns a byte on the Zen 3 guest of
+//! host's own fault (0.54–0.72 ns a byte on the Zen 3 guest of
 //! BENCHMARKS.md, against 0.03 ns to write memory already touched). A heap
 //! that collects only when all of it is used touches every region once
 //! before its first collection, which for a program whose live data is a few
@@ -28,9 +28,9 @@
 //!   [`MIN_FREE_PERCENT`] of it is free (HotSpot's `MinHeapFreeRatio`,
 //!   whose default this is), up to the whole heap; a passive collection
 //!   whose own refill still finds no room grows it by what that refill
-//!   needs ([`Space::grow_for_refill`]) before compacting, so the soft
-//!   capacity never makes an allocation fail that the heap has room for.
-//!
+//!   needs ([`Space::grow_for_refill`]), then to the whole heap before
+//!   compacting, so the soft capacity never makes an allocation fail
+//!   that the heap has room for;
 //! - and when the collector takes more than [`GC_TIME_SHARE_MAX`] of the
 //!   mutators' time (its pauses and paced waits against the time between
 //!   collections, averaged: [`GcTimeShare`]), the capacity grows by half,

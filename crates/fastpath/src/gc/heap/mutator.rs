@@ -678,7 +678,7 @@ impl<B: BarrierSet> Mutator<B> {
                                 // Still no room: the whole heap, slid
                                 // together, before the allocation may fail.
                                 let space = &heap.space;
-                                space.grow_for_refill(&mut space.lock_alloc(), space.regions.len());
+                                space.set_capacity(&mut space.lock_alloc(), space.regions.len());
                                 heap.full_compact();
                                 heap.verify_if_asked();
                                 cell = this.tlab_refill(bytes);
