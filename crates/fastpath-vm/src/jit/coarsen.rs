@@ -34,9 +34,18 @@
 //!   lock was last taken, the release is deferred: `deferred` holds the
 //!   object and `kept` counts one more; otherwise the exit runs and `kept`
 //!   returns to 0.
+//!   The exit of a span that promotes fields (`promote.rs`: reached from
+//!   its re-entry only, through a body that takes no part in locking)
+//!   reads no lock-stack: its re-entry's real enter leaves the rounds
+//!   spent unless it fast-locked the object, and a skipped enter leaves
+//!   the lock as the last deferral found it, so rounds left mean the
+//!   lock is the lock-stack's top.
 //! - At a re-entry, an object equal to `deferred` (both resolved for
 //!   writing) is still locked by this thread: the enter is skipped. A
 //!   different object releases the deferred one first, then enters.
+//! - The releases and real enters run once a span: their blocks are
+//!   cold (`cold.rs`), laid out after the loop, whose kept round then
+//!   runs straight through.
 //! - At a way out, a deferred lock is released before the instruction.
 //! - A re-entry whose object is null throws `NullPointerException`: a
 //!   deferred lock is released before the exception is made (the handler
@@ -356,7 +365,8 @@ impl Translator<'_, '_> {
 
     /// The coarsenable `monitorexit` at `i`, of `obj` (not null):
     /// deferred while fewer than its rounds are kept and the lock-stack's
-    /// top is the object, else the ordinary exit, and no round kept. The
+    /// top is the object (for a promoting span's exit, the rounds tell
+    /// both), else the ordinary exit, and no round kept. The
     /// exit's runtime call is `SpanExit`, through the register-preserving
     /// stub (`preserve.rs`): it runs once per span of rounds, and a System
     /// V call there would cost the loop's values their registers.
@@ -364,16 +374,25 @@ impl Translator<'_, '_> {
         let c = self.coarsening().expect("a coarsening method");
         let (vars, rounds) = (c.vars, c.plan.rounds[i]);
         self.facts().forget_memory();
-        let trusted = MemFlagsData::trusted();
         let zero = self.b.ins().iconst(I64, 0);
-        let (o, _) = self.resolve_write(obj, zero);
-        let top = self.b.ins().uload32(trusted, self.thread, self.env.lock.top);
-        let slot = self.b.ins().iadd(self.thread, top);
-        let last = self.b.ins().load(I64, trusted, slot, -8);
-        let held = self.b.ins().icmp(IntCC::Equal, last, o);
         let kept = self.b.use_var(vars.kept);
         let left = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, kept, rounds);
-        let defer = self.b.ins().band(held, left);
+        let span = self.promotes_exit_at(i);
+        let mut o = None;
+        let defer = if span {
+            // The span's exit is reached from its re-entry only, through
+            // a body that takes no part in locking: after a skipped enter
+            // the lock is where this exit's last deferral found it, and a
+            // real enter leaves the budget spent unless it fast-locked
+            // the object ([`Self::span_entered`]). So rounds left means
+            // held at the lock-stack's top, and no load asks it again.
+            left
+        } else {
+            let (resolved, _) = self.resolve_write(obj, zero);
+            o = Some(resolved);
+            let held = self.lock_stack_top_is(resolved);
+            self.b.ins().band(held, left)
+        };
         let (keep, release, join) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -382,11 +401,18 @@ impl Translator<'_, '_> {
         self.b.ins().brif(defer, keep, &[], release, &[]);
 
         self.b.switch_to_block(keep);
-        self.b.def_var(vars.deferred, o);
+        // A span's deferred variable holds its object already.
+        if let Some(o) = o {
+            self.b.def_var(vars.deferred, o);
+        }
         let more = self.b.ins().iadd_imm_s(kept, 1);
         self.b.def_var(vars.kept, more);
         self.b.ins().jump(join, &[]);
 
+        // The release runs once a span (rounds times rarer than the
+        // keep), or when the lock is not fast-locked: laid out cold
+        // (`cold.rs`, `cold_blocks`), so the keep falls through.
+        self.b.set_cold_block(release);
         self.b.switch_to_block(release);
         if self.promotes_exit_at(i) {
             // The promoted fields go back to the object before its release.
@@ -424,6 +450,10 @@ impl Translator<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
 
+        // A real enter at a re-entry runs once a span where the tail's
+        // object is the one entered again (the shape coarsening is
+        // for): laid out cold, so the skipped enter falls through.
+        self.b.set_cold_block(enter);
         self.b.switch_to_block(enter);
         self.release_deferred(vars);
         self.monitor_enter_obj(obj, idx);
@@ -433,9 +463,38 @@ impl Translator<'_, '_> {
             let top = self.s.stack.len() - 1;
             let held = self.stack_slot(top, K::R);
             self.promotion_load(held);
+            self.span_entered(vars);
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+    }
+
+    /// Whether the lock-stack's top entry is `o` (resolved for writing):
+    /// the thread holds `o` fast-locked, as its latest lock, so releasing
+    /// it could not throw and its region stays pinned while it is kept.
+    fn lock_stack_top_is(&mut self, o: Value) -> Value {
+        let trusted = MemFlagsData::trusted();
+        let top = self.b.ins().uload32(trusted, self.thread, self.env.lock.top);
+        let slot = self.b.ins().iadd(self.thread, top);
+        let last = self.b.ins().load(I64, trusted, slot, -8);
+        self.b.ins().icmp(IntCC::Equal, last, o)
+    }
+
+    /// After a real enter at the span's re-entry (`promote.rs`), the
+    /// object in the deferred variable: a new span, its budget whole when
+    /// the enter fast-locked the object (the lock-stack's top) and spent
+    /// otherwise (an inflated monitor), so that the span's exit, which
+    /// trusts the budget alone, releases a lock it may not defer.
+    fn span_entered(&mut self, vars: Vars) {
+        let c = self.coarsening().expect("a coarsening method");
+        let exit = c.promotion.as_ref().expect("a promoting method").plan.exit;
+        let rounds = c.plan.rounds[exit];
+        let o = self.b.use_var(vars.deferred);
+        let fast = self.lock_stack_top_is(o);
+        let whole = self.b.ins().iconst(I64, 0);
+        let spent = self.b.ins().iconst(I64, rounds);
+        let kept = self.b.ins().select(fast, whole, spent);
+        self.b.def_var(vars.kept, kept);
     }
 
     /// Releases the deferred lock, if any, and clears it. The release
@@ -445,6 +504,8 @@ impl Translator<'_, '_> {
         let deferred = self.b.use_var(vars.deferred);
         let (release, join) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(deferred, release, &[], join, &[]);
+        // Once a span, at its end.
+        self.b.set_cold_block(release);
         self.b.switch_to_block(release);
         // Promoted fields, held only while a span's release is deferred
         // here, go back to the object first.

@@ -594,6 +594,7 @@ fn translate_as(
     }
     t.b.seal_all_blocks();
     t.b.finalize(frontend);
+    super::cold::cold_blocks(&mut func);
     Ok(Some(Translated {
         func,
         inlined,

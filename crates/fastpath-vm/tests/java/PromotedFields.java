@@ -147,6 +147,47 @@ public class PromotedFields {
         return "moving: value " + c.value + ", shadow " + c.shadow;
     }
 
+    // A lock inflated before the loop (waiting on it makes a monitor): an enter may then take
+    // the monitor rather than fast-lock the object, and a JIT that keeps the lock across rounds
+    // may do so only for a lock it fast-locked. Collections are forced meanwhile, and another
+    // thread takes the lock after the loop and sees every write.
+    static String inflatedFirst(int n) throws InterruptedException {
+        Cell c = new Cell();
+        synchronized (c) {
+            c.wait(1);
+        }
+        stop = false;
+        Thread churn = new Thread(() -> {
+            Object[] keep = new Object[64];
+            int k = 0;
+            while (!stop) {
+                keep[k++ & 63] = new long[256];
+                if ((k & 4095) == 0) {
+                    System.gc();
+                }
+            }
+        });
+        churn.start();
+        for (int i = 0; i < n; i++) {
+            synchronized (c) {
+                c.value += i;
+                c.shadow++;
+            }
+        }
+        stop = true;
+        churn.join();
+        long[] seen = new long[1];
+        Thread other = new Thread(() -> {
+            synchronized (c) {
+                seen[0] = c.value + c.shadow;
+            }
+        });
+        other.start();
+        other.join();
+        return "inflated: value " + c.value + ", shadow " + c.shadow + ", seen " + seen[0] + ", held "
+                + Thread.holdsLock(c);
+    }
+
     // The field written through another reference too: when it is the same object, every
     // write and read goes to the one field.
     static long aliased(Cell c, Cell d, int n) {
@@ -208,6 +249,7 @@ public class PromotedFields {
             System.out.println(nullInTail(new Cell(), ROUNDS / 2 + round));
             System.out.println(watched(new Cell(), ROUNDS));
             System.out.println(moving(ROUNDS));
+            System.out.println(inflatedFirst(ROUNDS));
             Cell same = new Cell();
             System.out.println("aliased same: " + aliased(same, same, ROUNDS) + ", value " + same.value);
             Cell other = new Cell();

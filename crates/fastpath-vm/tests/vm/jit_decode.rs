@@ -424,3 +424,93 @@ fn a_final_classs_or_a_new_objects_primitive_field_needs_no_layout_load() {
         harness::listing(&of_open)
     );
 }
+
+const SPANS: &str = r#"
+public class Spans {
+    static final class Cell {
+        long value;
+    }
+
+    // Lock coarsening with the cell's field promoted: the lock is kept
+    // across rounds, the field in a register.
+    static long counted(Cell c, int n) {
+        for (int i = 0; i < n; i++) {
+            synchronized (c) {
+                c.value++;
+            }
+        }
+        return c.value;
+    }
+
+    public static void main(String[] args) {
+        System.out.println(counted(new Cell(), 1000));
+    }
+}
+"#;
+
+/// A coarsened loop whose span promotes its field: the round the lock is
+/// kept is the loop's code from its head to its back edge, the rarer paths
+/// (the release at the span's end, the real enter, the poll's stop, the
+/// throw of a null lock) laid out after it. That round has no call and no
+/// locked instruction, and does not read the lock-stack (the span's budget
+/// alone tells its exit that the lock is held at its top): a short
+/// straight run of compares, the poll's byte test and the increments.
+#[test]
+fn a_kept_lock_s_round_is_a_short_loop_with_its_rare_paths_out_of_line() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-decode-spans");
+    harness::javac_sources(&dir, &dir, &[("Spans", SPANS)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Spans");
+    let code = harness::compiled_code(vm, "Spans", "counted", "(LSpans$Cell;I)J").1;
+    let shown = harness::listing(&code);
+    // The back edge: the one backward jump before the return (the cold
+    // paths after it jump back into the loop too).
+    let ret = code
+        .iter()
+        .position(|i| i.mnemonic() == Mnemonic::Ret)
+        .unwrap_or_else(|| {
+            panic!(
+                "no return:
+{shown}"
+            )
+        });
+    let backward: Vec<(usize, usize)> = code[..ret]
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| {
+            matches!(
+                i.flow_control(),
+                FlowControl::UnconditionalBranch | FlowControl::ConditionalBranch
+            ) && i.near_branch_target() < i.ip()
+        })
+        .map(|(k, i)| {
+            let head = code.iter().position(|h| h.ip() == i.near_branch_target());
+            (
+                head.unwrap_or_else(|| panic!("a back edge into no instruction:\n{shown}")),
+                k,
+            )
+        })
+        .collect();
+    assert_eq!(backward.len(), 1, "not one back edge:\n{shown}");
+    let (head, edge) = backward[0];
+    let round = &code[head..=edge];
+    let listed = harness::listing(round);
+    assert_eq!(calls(round), 0, "a call in the kept round:\n{listed}");
+    assert!(
+        !round.iter().any(|i| i.has_lock_prefix()),
+        "a locked instruction in the kept round:\n{listed}"
+    );
+    // Besides the poll's byte, the loop's own values only: at most one
+    // reload of a spilled value (the thread block) beside it.
+    let reads = round
+        .iter()
+        .filter(|i| {
+            (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory) && i.mnemonic() != Mnemonic::Lea
+        })
+        .count();
+    assert!(reads <= 2, "{reads} memory accesses in the kept round:\n{listed}");
+    assert!(
+        round.len() <= 24,
+        "{} instructions in the kept round:\n{listed}",
+        round.len()
+    );
+}
