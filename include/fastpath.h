@@ -1013,8 +1013,8 @@ typedef struct fastpath_gc_stats {
   /**
    * The heap's soft capacity in bytes: what the collector keeps the
    * mutators within (the whole heap unless the heap was built with an
-   * initial size; grown after collections that leave less than 40 % of
-   * it free).
+   * initial size, `fastpath_gc_heap_new_sized`; grown after collections
+   * that leave less than 40 % of it free).
    */
   uint64_t capacity_bytes;
 } fastpath_gc_stats;
@@ -1428,6 +1428,25 @@ fastpath_status fastpath_deflation_policy_set(const struct fastpath_deflation_po
  */
 fastpath_status fastpath_gc_heap_new(const struct fastpath_gc_heap_config *config,
                                      struct fastpath_gc_heap **out);
+
+/**
+ * `fastpath_gc_heap_new` with an initial size: the heap's soft capacity
+ * starts at `initial_bytes` (rounded up to whole regions; 0: the whole
+ * heap, as `fastpath_gc_heap_new`), the part of the heap the collector
+ * keeps the mutators within and grows after collections that leave less
+ * than 40 % of it free, or when collecting takes more than 1/13 of the
+ * mutators' time (the JVM's `-Xms`; `fastpath_gc_stats.capacity_bytes`
+ * reports it). A heap whose live data is a few megabytes then reuses
+ * the memory it touched instead of writing every page of the heap once
+ * before its first collection. In passive mode an allocation collects
+ * at the capacity; in concurrent mode cycles start by the free memory
+ * within it, and allocation may pass it. `initial_bytes` past
+ * `config->heap_bytes` is `FASTPATH_ERR_INVALID_ARGUMENT`; the other
+ * refusals are `fastpath_gc_heap_new`'s. Any thread.
+ */
+fastpath_status fastpath_gc_heap_new_sized(const struct fastpath_gc_heap_config *config,
+                                           size_t initial_bytes,
+                                           struct fastpath_gc_heap **out);
 
 /**
  * Frees a heap (NULL: nothing), stopping its collector thread; every

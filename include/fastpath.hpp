@@ -140,10 +140,13 @@ class RecordLockGuard {
 /** A GC heap; destroy it after every GcMutator on it. */
 class GcHeap {
  public:
-  /** `barriers`/`mode` as FASTPATH_GC_BARRIERS / FASTPATH_GC_MODE spell them. */
-  GcHeap(std::size_t heap_bytes, const char *barriers, const char *mode, bool verify = false) {
+  /** `barriers`/`mode` as FASTPATH_GC_BARRIERS / FASTPATH_GC_MODE spell them;
+   * `initial_bytes` the soft capacity to start with (0: the whole heap; see
+   * fastpath_gc_heap_new_sized). */
+  GcHeap(std::size_t heap_bytes, const char *barriers, const char *mode, bool verify = false,
+         std::size_t initial_bytes = 0) {
     fastpath_gc_heap_config cfg = {heap_bytes, 0, barriers, mode, false, verify};
-    check(fastpath_gc_heap_new(&cfg, &heap_));
+    check(fastpath_gc_heap_new_sized(&cfg, initial_bytes, &heap_));
   }
   ~GcHeap() { (void)fastpath_gc_heap_free(heap_); }
   GcHeap(const GcHeap &) = delete;

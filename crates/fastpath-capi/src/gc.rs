@@ -116,8 +116,8 @@ pub struct fastpath_gc_stats {
     pub parallel_phases: u64,
     /// The heap's soft capacity in bytes: what the collector keeps the
     /// mutators within (the whole heap unless the heap was built with an
-    /// initial size; grown after collections that leave less than 40 % of
-    /// it free).
+    /// initial size, `fastpath_gc_heap_new_sized`; grown after collections
+    /// that leave less than 40 % of it free).
     pub capacity_bytes: u64,
 }
 
@@ -284,6 +284,28 @@ pub extern "C" fn fastpath_gc_heap_new(
     config: *const fastpath_gc_heap_config,
     out: *mut *mut fastpath_gc_heap,
 ) -> fastpath_status {
+    fastpath_gc_heap_new_sized(config, 0, out)
+}
+
+/// `fastpath_gc_heap_new` with an initial size: the heap's soft capacity
+/// starts at `initial_bytes` (rounded up to whole regions; 0: the whole
+/// heap, as `fastpath_gc_heap_new`), the part of the heap the collector
+/// keeps the mutators within and grows after collections that leave less
+/// than 40 % of it free, or when collecting takes more than 1/13 of the
+/// mutators' time (the JVM's `-Xms`; `fastpath_gc_stats.capacity_bytes`
+/// reports it). A heap whose live data is a few megabytes then reuses
+/// the memory it touched instead of writing every page of the heap once
+/// before its first collection. In passive mode an allocation collects
+/// at the capacity; in concurrent mode cycles start by the free memory
+/// within it, and allocation may pass it. `initial_bytes` past
+/// `config->heap_bytes` is `FASTPATH_ERR_INVALID_ARGUMENT`; the other
+/// refusals are `fastpath_gc_heap_new`'s. Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_heap_new_sized(
+    config: *const fastpath_gc_heap_config,
+    initial_bytes: usize,
+    out: *mut *mut fastpath_gc_heap,
+) -> fastpath_status {
     ffi(|| {
         aligned::<_, fastpath_gc_heap_config>(config, "the heap configuration")?;
         crate::status::out_ptr(out)?;
@@ -304,6 +326,7 @@ pub extern "C" fn fastpath_gc_heap_new(
         }
         hc.aggressive = c.aggressive;
         hc.verify = c.verify;
+        hc.initial_bytes = (initial_bytes != 0).then_some(initial_bytes);
         let heap = Heap::new(hc).map_err(gc_status)?;
         put(
             out,

@@ -75,6 +75,12 @@ int main() {
     CHECK(!shared.header.held_by_current_thread());
   }
 
+  // A GC heap with an initial size: its soft capacity starts there.
+  {
+    fastpath::GcHeap sized(8u << 20, "shenandoah", "passive", false, 2u << 20);
+    CHECK(sized.stats().capacity_bytes == (2u << 20));
+  }
+
   // A GC heap: a 100-node list, built in a scope that pops its temporaries,
   // survives collections; a node can be locked.
   {
