@@ -112,10 +112,8 @@ public class PromotedFields {
         return "watched: value " + c.value + ", shadow " + c.shadow + ", bad " + badSeen;
     }
 
-    // Allocation in the loop's tail (the kept lock released before it) and collections
-    // forced there, while another thread allocates and forces more: the cell moves between
-    // rounds and stops for the collector happen while the lock is kept.
-    static String moving(int n) throws InterruptedException {
+    // Another thread that allocates and forces collections until `stop`.
+    static Thread startChurn() {
         stop = false;
         Thread churn = new Thread(() -> {
             Object[] keep = new Object[64];
@@ -128,6 +126,14 @@ public class PromotedFields {
             }
         });
         churn.start();
+        return churn;
+    }
+
+    // Allocation in the loop's tail (the kept lock released before it) and collections
+    // forced there, while another thread allocates and forces more: the cell moves between
+    // rounds and stops for the collector happen while the lock is kept.
+    static String moving(int n) throws InterruptedException {
+        Thread churn = startChurn();
         Cell c = new Cell();
         Object[] junk = new Object[64];
         for (int i = 0; i < n; i++) {
@@ -156,18 +162,7 @@ public class PromotedFields {
         synchronized (c) {
             c.wait(1);
         }
-        stop = false;
-        Thread churn = new Thread(() -> {
-            Object[] keep = new Object[64];
-            int k = 0;
-            while (!stop) {
-                keep[k++ & 63] = new long[256];
-                if ((k & 4095) == 0) {
-                    System.gc();
-                }
-            }
-        });
-        churn.start();
+        Thread churn = startChurn();
         for (int i = 0; i < n; i++) {
             synchronized (c) {
                 c.value += i;
