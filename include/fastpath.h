@@ -1432,7 +1432,9 @@ fastpath_status fastpath_gc_heap_new(const struct fastpath_gc_heap_config *confi
 /**
  * `fastpath_gc_heap_new` with an initial size: the heap's soft capacity
  * starts at `initial_bytes` (rounded up to whole regions; 0: the whole
- * heap, as `fastpath_gc_heap_new`), the part of the heap the collector
+ * heap, as `fastpath_gc_heap_new`; a capacity within the evacuation
+ * reserve, a few regions, collects at every refill until live data or
+ * the collector's time grows it), the part of the heap the collector
  * keeps the mutators within and grows after collections that leave less
  * than 40 % of it free, or when collecting takes more than 1/13 of the
  * mutators' time (the JVM's `-Xms`; `fastpath_gc_stats.capacity_bytes`

@@ -374,7 +374,6 @@ impl Translator<'_, '_> {
         let c = self.coarsening().expect("a coarsening method");
         let (vars, rounds) = (c.vars, c.plan.rounds[i]);
         self.facts().forget_memory();
-        let zero = self.b.ins().iconst(I64, 0);
         let kept = self.b.use_var(vars.kept);
         let left = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, kept, rounds);
         let span = self.promotes_exit_at(i);
@@ -388,6 +387,7 @@ impl Translator<'_, '_> {
             // held at the lock-stack's top, and no load asks it again.
             left
         } else {
+            let zero = self.b.ins().iconst(I64, 0);
             let (resolved, _) = self.resolve_write(obj, zero);
             o = Some(resolved);
             let held = self.lock_stack_top_is(resolved);
@@ -410,11 +410,13 @@ impl Translator<'_, '_> {
         self.b.ins().jump(join, &[]);
 
         // The release runs once a span (rounds times rarer than the
-        // keep), or when the lock is not fast-locked: laid out cold
-        // (`cold.rs`, `cold_blocks`), so the keep falls through.
+        // keep) in the shape coarsening is for: laid out cold (`cold.rs`,
+        // `cold_blocks`), so the keep falls through. Where it runs every
+        // round (the lock inflated, so never deferred) it pays two taken
+        // jumps beside a runtime exit.
         self.b.set_cold_block(release);
         self.b.switch_to_block(release);
-        if self.promotes_exit_at(i) {
+        if span {
             // The promoted fields go back to the object before its release.
             self.promotion_flush(false);
         }
@@ -452,7 +454,9 @@ impl Translator<'_, '_> {
 
         // A real enter at a re-entry runs once a span where the tail's
         // object is the one entered again (the shape coarsening is
-        // for): laid out cold, so the skipped enter falls through.
+        // for): laid out cold, so the skipped enter falls through. A loop
+        // that locks another object each round enters every round, and
+        // pays two taken jumps beside the enter's CAS.
         self.b.set_cold_block(enter);
         self.b.switch_to_block(enter);
         self.release_deferred(vars);
@@ -475,6 +479,11 @@ impl Translator<'_, '_> {
     fn lock_stack_top_is(&mut self, o: Value) -> Value {
         let trusted = MemFlagsData::trusted();
         let top = self.b.ins().uload32(trusted, self.thread, self.env.lock.top);
+        // The low byte, as the library's inline exit reads it: a thread
+        // whose lock-stack is inactive (another locking mode) has a `top`
+        // whose high bytes would take the load far past its thread block;
+        // its low byte stays inside (`fastpath-cranelift`'s `lock.rs`).
+        let top = self.b.ins().band_imm_s(top, 0xff);
         let slot = self.b.ins().iadd(self.thread, top);
         let last = self.b.ins().load(I64, trusted, slot, -8);
         self.b.ins().icmp(IntCC::Equal, last, o)
