@@ -396,18 +396,7 @@ fn exit_top_tests(
     [below, cold, pop, unlock]: [Block; 4],
 ) -> Value {
     let trusted = MemFlagsData::trusted();
-    // `top` loaded 32 bits wide, as wide as every store of it, then its low
-    // byte taken in a register: AMD's Zen 2 and later rename a reload of
-    // what a store of the same size wrote at the same address, and a byte
-    // load misses that and waits the whole store-to-load forwarding. A
-    // recursive pair's loop-carried chain is `top`'s store, this load, the
-    // pop's store (the library's `LockStack::top_low_byte` has the figures).
-    let top32 = b.ins().load(I32, trusted, thread, layout.top);
-    let low = b.ins().band_imm_u(top32, 0xff);
-    let top = b.ins().uextend(I64, low);
-    let slot = b.ins().iadd(thread, top);
-    let prev = b.ins().load(I64, trusted, slot, -8);
-    let on_top = b.ins().icmp(IntCC::Equal, prev, obj);
+    let OnTop { top32, slot, on_top } = on_top(b, thread, obj, layout);
     b.ins().brif(on_top, below, &[], cold, &[]);
 
     b.switch_to_block(below);
@@ -418,6 +407,48 @@ fn exit_top_tests(
     // is active and its `top` is below 256, so the word is its low byte
     // (an inactive thread's low byte finds the sentinel, never `obj`).
     top32
+}
+
+/// Whether `obj` is the top entry of the thread's lock-stack (an `i8`
+/// condition): the thread holds it fast-locked as its latest lock, so an
+/// exit of it cannot throw. The exits' first test; a JIT that keeps a
+/// lock across rounds (lock coarsening) asks it to prove it may. A thread
+/// not running lightweight locking reads as an empty lock-stack (false).
+pub fn lock_stack_top_is(
+    b: &mut FunctionBuilder,
+    thread: Value,
+    obj: Value,
+    layout: &LockStackLayout,
+) -> Value {
+    on_top(b, thread, obj, layout).on_top
+}
+
+/// [`lock_stack_top_is`]'s values: `top` as loaded (32 bits), the address
+/// just above the top entry, and the test.
+struct OnTop {
+    top32: Value,
+    slot: Value,
+    on_top: Value,
+}
+
+fn on_top(b: &mut FunctionBuilder, thread: Value, obj: Value, layout: &LockStackLayout) -> OnTop {
+    let trusted = MemFlagsData::trusted();
+    // `top` loaded 32 bits wide, as wide as every store of it, then its low
+    // byte taken in a register: AMD's Zen 2 and later rename a reload of
+    // what a store of the same size wrote at the same address, and a byte
+    // load misses that and waits the whole store-to-load forwarding. A
+    // recursive pair's loop-carried chain is `top`'s store, this load, the
+    // pop's store (the library's `LockStack::top_low_byte` has the figures).
+    // An inactive thread's `top` (another locking mode) keeps its load
+    // inside the thread block by its low byte, which finds the empty
+    // lock-stack's sentinel, never an object.
+    let top32 = b.ins().load(I32, trusted, thread, layout.top);
+    let low = b.ins().band_imm_u(top32, 0xff);
+    let top = b.ins().uextend(I64, low);
+    let slot = b.ins().iadd(thread, top);
+    let prev = b.ins().load(I64, trusted, slot, -8);
+    let on_top = b.ins().icmp(IntCC::Equal, prev, obj);
+    OnTop { top32, slot, on_top }
 }
 
 /// The header: aligned and dereferenceable (the JIT passes a live

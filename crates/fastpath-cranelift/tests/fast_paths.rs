@@ -300,6 +300,49 @@ fn lock_stress_with_the_deflater() {
 // ---------------------------------------------------------------------
 // Barriers, allocation, spin.
 
+/// `lock_stack_top_is` run against the Rust path's locks: true for the
+/// latest fast-lock only (a recursive one included), false once it is
+/// released or another lock is taken after it; and false for a thread in
+/// legacy mode, whose inactive lock-stack's `top` the test keeps inside
+/// the thread block.
+#[test]
+fn lock_stack_top_is_the_latest_fast_lock_only() {
+    let layout = LockStackLayout::fastpath().unwrap();
+    let cache = CodeCache::new(64 * 1024).unwrap();
+    let e = compile(&cache, 2, Some(I32), &[], |b, a| {
+        let on_top = lock_stack_top_is(b, a[0], a[1], &layout);
+        Some(b.ins().uextend(I32, on_top))
+    });
+    // SAFETY: an `extern "C" fn(*const ThreadBlock, *const Header) -> u32`
+    // that reads the thread block's lock-stack; installed while `cache`
+    // lives, called with this thread's block.
+    let f: extern "C" fn(*const ThreadBlock, *const Header) -> u32 = unsafe { e.as_fn() };
+    let on_top = move |h: &Header| f(fthread::current().as_ptr(), h) == 1;
+    std::thread::spawn(move || {
+        use fastpath::sync::{lock, set_current_thread_locking_mode, LockingMode};
+        let (h, g) = (Box::pin(Header::new()), Box::pin(Header::new()));
+        set_current_thread_locking_mode(LockingMode::Lightweight).unwrap();
+        assert!(!on_top(&h), "unlocked");
+        {
+            let _a = lock(h.as_ref());
+            assert!(on_top(&h), "h locked");
+            {
+                let _b = lock(g.as_ref());
+                assert!(!on_top(&h) && on_top(&g), "g locked after h");
+                let _c = lock(g.as_ref());
+                assert!(on_top(&g), "g again (recursive)");
+            }
+            assert!(on_top(&h) && !on_top(&g), "g released");
+        }
+        assert!(!on_top(&h), "h released");
+        set_current_thread_locking_mode(LockingMode::Legacy).unwrap();
+        let _a = lock(h.as_ref());
+        assert!(!on_top(&h), "a legacy stack-lock is on no lock-stack");
+    })
+    .join()
+    .unwrap();
+}
+
 #[test]
 fn card_marks_dirty_the_card_plain_conditional_and_immediate() {
     let cache = CodeCache::new(64 * 1024).unwrap();
@@ -469,6 +512,34 @@ fn spin_wait_calls_the_installed_pause() {
 
 /// The compiled lock functions decoded: one locked instruction (the CAS)
 /// each, and the common path's length (the templates: 15 and 12).
+/// Which of `insns` (decoded from offset 0) control flow reaches from
+/// the first: branches followed to their targets, calls to the next
+/// instruction, a `ret` or a jump out of the code ending its way.
+#[cfg(target_arch = "x86_64")]
+fn reachable(insns: &[iced_x86::Instruction]) -> Vec<bool> {
+    use iced_x86::FlowControl;
+    let at = |ip: u64| insns.iter().position(|i| i.ip() == ip);
+    let mut seen = vec![false; insns.len()];
+    let mut work = vec![0];
+    while let Some(k) = work.pop() {
+        if k >= insns.len() || seen[k] {
+            continue;
+        }
+        seen[k] = true;
+        let i = &insns[k];
+        match i.flow_control() {
+            FlowControl::Return | FlowControl::IndirectBranch => {}
+            FlowControl::UnconditionalBranch => work.extend(at(i.near_branch_target())),
+            FlowControl::ConditionalBranch => {
+                work.extend(at(i.near_branch_target()));
+                work.push(k + 1);
+            }
+            _ => work.push(k + 1),
+        }
+    }
+    seen
+}
+
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn compiled_lock_paths_have_one_locked_cas() {
@@ -495,7 +566,11 @@ fn compiled_lock_paths_have_one_locked_cas() {
             "{op:?}: the common path falls through"
         );
         let common = ret - 2 - 3;
-        for insn in insns {
+        // Only the instructions control reaches from the entry: the bytes
+        // after the code (constants, the calls' veneers holding the slow
+        // path's address) decode as anything, a `lock` prefix among them.
+        let reached = reachable(&insns);
+        for (insn, _) in insns.into_iter().zip(reached).filter(|(_, r)| *r) {
             listing.push_str(&format!("{:3x}: ", insn.ip()));
             fmt.format(&insn, &mut listing);
             listing.push('\n');

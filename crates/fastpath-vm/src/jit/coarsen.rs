@@ -96,7 +96,7 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::Variable;
 
 use super::helpers::Helper;
@@ -477,16 +477,7 @@ impl Translator<'_, '_> {
     /// the thread holds `o` fast-locked, as its latest lock, so releasing
     /// it could not throw and its region stays pinned while it is kept.
     fn lock_stack_top_is(&mut self, o: Value) -> Value {
-        let trusted = MemFlagsData::trusted();
-        let top = self.b.ins().uload32(trusted, self.thread, self.env.lock.top);
-        // The low byte, as the library's inline exit reads it: a thread
-        // whose lock-stack is inactive (another locking mode) has a `top`
-        // whose high bytes would take the load far past its thread block;
-        // its low byte stays inside (`fastpath-cranelift`'s `lock.rs`).
-        let top = self.b.ins().band_imm_s(top, 0xff);
-        let slot = self.b.ins().iadd(self.thread, top);
-        let last = self.b.ins().load(I64, trusted, slot, -8);
-        self.b.ins().icmp(IntCC::Equal, last, o)
+        fastpath_cranelift::lock_stack_top_is(&mut self.b, self.thread, o, &self.env.lock)
     }
 
     /// After a real enter at the span's re-entry (`promote.rs`), the
