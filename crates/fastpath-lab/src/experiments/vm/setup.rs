@@ -413,8 +413,14 @@ fn locate_vm(option: Option<&Path>, say: &dyn Fn(&str)) -> anyhow::Result<(PathB
     if let (true, Some(cargo)) = (workspace.join("crates/fastpath-vm/Cargo.toml").is_file(), cargo) {
         let profile = if debug { "dev" } else { "release" };
         say(&format!(
-            "vm: building fastpath-vm if needed (cargo build --profile {profile} -p fastpath-vm)"
+            "vm: building fastpath-vm if needed (cargo build --profile {profile} -p fastpath-vm -p fastpath-lab --bin fastpath-vm)"
         ));
+        // The lab's package is selected beside the VM's, only its binary
+        // built: Cargo unifies dependencies' features over the selected
+        // packages, so the VM's dependencies (dynasm through the lab's
+        // syn features, Cranelift) are the ones the lab itself was built
+        // with, by `cargo run -p fastpath-lab` or `cargo test --workspace`,
+        // and are not compiled a second time.
         let o = Launch::new(&cargo)
             .args([
                 "build",
@@ -422,6 +428,8 @@ fn locate_vm(option: Option<&Path>, say: &dyn Fn(&str)) -> anyhow::Result<(PathB
                 profile,
                 "-p",
                 "fastpath-vm",
+                "-p",
+                "fastpath-lab",
                 "--bin",
                 "fastpath-vm",
             ])
