@@ -420,7 +420,9 @@ fn locate_vm(option: Option<&Path>, say: &dyn Fn(&str)) -> anyhow::Result<(PathB
         // packages, so the VM's dependencies (dynasm through the lab's
         // syn features, Cranelift) are the ones the lab itself was built
         // with, by `cargo run -p fastpath-lab` or `cargo test --workspace`,
-        // and are not compiled a second time.
+        // and are not compiled a second time. .ci/run runs this command
+        // after the test build and fails if it compiles anything: change
+        // both together.
         let o = Launch::new(&cargo)
             .args([
                 "build",
