@@ -1129,7 +1129,7 @@ fn region_assists_evacuate_and_update_the_regions_they_claim() {
     assert_eq!(words, s.regions[set].live_words.load(Ordering::Relaxed));
     assert!(words > 0);
     for (i, &a) in from.iter().enumerate() {
-        let to = forwarding::forwardee(s.fwd(a));
+        let to = s.forwardee(a);
         assert_ne!(to, a, "object {i} copied");
         assert_ne!(s.region_index(to), set);
         // Relaxed: this thread made the copy.
@@ -1154,7 +1154,7 @@ fn region_assists_evacuate_and_update_the_regions_they_claim() {
     for (i, &a) in from.iter().enumerate() {
         // Relaxed: this thread healed it.
         let v = s.word(Space::ref_addr(holder_addr, i)).load(Ordering::Relaxed);
-        assert_eq!(v, forwarding::forwardee(s.fwd(a)), "field {i} healed");
+        assert_eq!(v, s.forwardee(a), "field {i} healed");
     }
     assert_eq!(m.waits().assist_slices, 2);
     end_evacuation(&h, &mut m);

@@ -20,7 +20,6 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crate::gc::barrier_set::BarrierSet;
-use crate::gc::heap::forwarding;
 use crate::gc::heap::mutator::Mutator;
 use crate::gc::heap::roots::{Handle, Obj};
 use crate::gc::heap::runtime::{GcError, HeapInner};
@@ -211,7 +210,7 @@ impl<B: BarrierSet> Mutator<B> {
             return a == b;
         }
         let s = self.space();
-        s.contains(a) && s.contains(b) && forwarding::forwardee(s.fwd(a)) == forwarding::forwardee(s.fwd(b))
+        s.contains(a) && s.contains(b) && s.forwardee(a) == s.forwardee(b)
     }
 
     /// Locks the object `h` roots with `fastpath::sync`, blocking in a safe

@@ -4,7 +4,6 @@
 //! (`mov -0x8(%obj),%obj`); no slow path.
 
 use crate::gc::barrier_set::BarrierSet;
-use crate::gc::heap::forwarding;
 use crate::gc::heap::mutator::Bound;
 use crate::gc::settings::Barrier;
 
@@ -13,7 +12,7 @@ impl<B: BarrierSet> Bound<'_, B> {
     #[inline(always)]
     pub(super) fn resolve_for_read(self, obj: usize) -> usize {
         if self.has(Barrier::BrooksRb) {
-            forwarding::forwardee(self.space().fwd(obj))
+            self.space().brooks_forwardee(obj)
         } else {
             obj
         }

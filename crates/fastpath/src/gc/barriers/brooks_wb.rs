@@ -9,7 +9,6 @@
 //! fast path keeps no register live across a call.
 
 use crate::gc::barrier_set::BarrierSet;
-use crate::gc::heap::forwarding;
 use crate::gc::heap::mutator::Bound;
 use crate::gc::heap::runtime::{EVACUATION, HAS_FORWARDED};
 use crate::gc::settings::Barrier;
@@ -36,7 +35,7 @@ impl<B: BarrierSet> Bound<'_, B> {
     #[inline(always)]
     pub(super) fn resolve_for_read_or_wb(self, obj: usize) -> usize {
         if self.has(Barrier::BrooksWb) {
-            forwarding::forwardee(self.space().fwd(obj))
+            self.space().brooks_forwardee(obj)
         } else {
             self.resolve_for_read(obj)
         }
@@ -51,10 +50,10 @@ impl<B: BarrierSet> Bound<'_, B> {
         let o = if self.gc_state() & EVACUATION != 0 && s.in_cset(obj) {
             self.evacuate(obj)
         } else {
-            forwarding::forwardee(s.fwd(obj))
+            s.forwardee(obj)
         };
         let v = if v != 0 {
-            forwarding::forwardee(s.fwd(v))
+            s.forwardee(v)
         } else {
             0
         };

@@ -7,7 +7,6 @@
 use std::sync::atomic::Ordering;
 
 use crate::gc::barrier_set::BarrierSet;
-use crate::gc::heap::forwarding;
 use crate::gc::heap::mutator::{Bound, Mutator};
 use crate::gc::heap::runtime::HAS_FORWARDED;
 use crate::gc::settings::Barrier;
@@ -43,7 +42,7 @@ impl<B: BarrierSet> Bound<'_, B> {
             if x == 0 {
                 0
             } else {
-                forwarding::forwardee(s.fwd(x))
+                s.forwardee(x)
             }
         };
         while actual != 0 && expected != 0 && target(actual) == target(expected) {

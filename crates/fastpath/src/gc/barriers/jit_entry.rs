@@ -28,7 +28,6 @@
 use std::sync::atomic::{fence, Ordering};
 
 use crate::gc::heap::attached;
-use crate::gc::heap::forwarding;
 use crate::gc::heap::runtime::{HeapInner, EVACUATION};
 use crate::gc::heap::space::{Lab, CARD_SHIFT, DIRTY_CARD};
 use crate::thread::{self, ThreadBlock};
@@ -124,7 +123,7 @@ pub extern "C" fn brooks_wb_slow_entry(block: *const ThreadBlock, obj: usize) ->
         }
         to
     } else {
-        forwarding::forwardee(s.fwd(obj))
+        s.forwardee(obj)
     }
 }
 
@@ -200,7 +199,7 @@ pub extern "C" fn cas_ref_slow_entry(
         if x == 0 {
             0
         } else {
-            forwarding::forwardee(s.fwd(x))
+            s.forwardee(x)
         }
     };
     let word = s.word(field);

@@ -56,7 +56,7 @@ pub(in crate::gc) fn lrb_resolve(
         }
         to
     } else {
-        forwarding::forwardee(s.fwd(v))
+        s.forwardee(v)
     };
     forwarding::heal(s.word(field), v, to);
     to

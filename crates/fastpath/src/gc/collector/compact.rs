@@ -23,8 +23,11 @@
 //! fixed humongous object fixes its whole run. Every other region is a
 //! *target*, free ones included.
 //!
-//! The phases (Lisp-2, using each object's forwarding word as the
-//! forwarding pointer, as Shenandoah's full GC does):
+//! The phases (Lisp-2; the forwarding addresses in a side table indexed by
+//! the mark bitmap, [`NewPlaces`], so that no object word is overwritten
+//! before the move and the compact cell format, which has no forwarding
+//! word, compacts as the Brooks one does; Shenandoah's full GC stores them
+//! in the mark words and preserves the marks it overwrites):
 //!
 //! 1. *Mark* from the roots, every region's TAMS at its top (so live means
 //!    marked). Marking flags the regions with a locked or inflated object.
@@ -32,8 +35,8 @@
 //!    (`parallel.rs`).
 //! 2. *Plan*: walk the regions in address order with a compaction point
 //!    that starts at the bottom of the lowest target; each live object in
-//!    a target gets the next address that fits, written into its forwarding
-//!    word. A small object that does not fit in the point's region moves
+//!    a target gets the next address that fits, appended to the table in
+//!    address order. A small object that does not fit in the point's region moves
 //!    the point to the next target's bottom; a humongous object moves it to
 //!    the bottom of the next run of targets as long as the object (its own
 //!    run is one), and the point continues in the target after that run.
@@ -42,7 +45,10 @@
 //!    object is free for it), so the moves below never overwrite an object
 //!    not yet moved. Objects in fixed regions forward to themselves.
 //! 3. *Adjust*: every reference in a live object, and every root, becomes
-//!    its target's forwarding word. Parallel by region (each worker writes
+//!    its target's new address: the table's entry at the target's rank
+//!    among the marked objects (a prefix count per bitmap word and a
+//!    `popcnt` within it: HotSpot's parallel compaction finds new places
+//!    from its mark bitmap likewise). Parallel by region (each worker writes
 //!    only its regions' fields).
 //! 4. *Move*: in address order (serial, as the plan: one compaction point
 //!    sliding through the heap; HotSpot splits the heap into per-worker
@@ -61,9 +67,47 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use crate::gc::heap::forwarding;
 use crate::gc::heap::runtime::HeapInner;
 use crate::gc::heap::space::{Space, HUMONGOUS_CONT, HUMONGOUS_START};
+
+/// The plan's new address of every marked object, in address order, and
+/// how to find an object's entry from the mark bitmap (module docs).
+struct NewPlaces {
+    /// Marked objects in the bitmap's words before each word.
+    before_word: Vec<usize>,
+    /// The new addresses, one per marked object, in address order.
+    places: Vec<usize>,
+}
+
+impl NewPlaces {
+    /// The prefix counts of the heap's marks; no place recorded yet.
+    fn new(s: &Space) -> NewPlaces {
+        let mut before_word = Vec::with_capacity(s.mark_words());
+        let mut marked = 0;
+        for k in 0..s.mark_words() {
+            before_word.push(marked);
+            marked += s.mark_word(k).count_ones() as usize;
+        }
+        NewPlaces {
+            before_word,
+            places: Vec::with_capacity(marked),
+        }
+    }
+
+    /// Records the next marked object's new address (the plan visits them
+    /// in address order).
+    fn push(&mut self, to: usize) {
+        self.places.push(to);
+    }
+
+    /// The new address of marked object `obj`.
+    #[inline]
+    fn of(&self, s: &Space, obj: usize) -> usize {
+        let (k, bit) = s.mark_position(obj);
+        let below = s.mark_word(k) & ((1u64 << bit) - 1);
+        self.places[self.before_word[k] + below.count_ones() as usize]
+    }
+}
 
 impl HeapInner {
     /// Slides every live object that may move towards the bottom of the
@@ -114,6 +158,8 @@ impl HeapInner {
         let mut target = next_target(0);
         let mut point = target.map_or(0, |t| s.regions[t].bottom);
         let mut dead_humongous = 0u64;
+        let mut places = NewPlaces::new(s);
+        let c2o = s.cell_to_object;
         for i in 0..n {
             let r = &s.regions[i];
             if !r.used.load(Ordering::Relaxed) || r.humongous() == HUMONGOUS_CONT {
@@ -123,14 +169,13 @@ impl HeapInner {
             if fixed[i] {
                 s.parse(r, top, |obj| {
                     if s.is_marked(obj) {
-                        // Relaxed: in a pause; the adjust phase reads it.
-                        s.fwd(obj).store(obj, Ordering::Relaxed);
+                        places.push(obj);
                     }
                 });
                 continue;
             }
             if r.humongous() == HUMONGOUS_START {
-                let obj = r.bottom + 8;
+                let obj = r.bottom + c2o;
                 if !s.is_marked(obj) {
                     dead_humongous += 1;
                     continue;
@@ -148,7 +193,7 @@ impl HeapInner {
                     t = next_target(t + 1).expect("the object's own run is above");
                 }
                 debug_assert!(t <= i, "the point never passes the object it places");
-                s.fwd(obj).store(s.regions[t].bottom + 8, Ordering::Relaxed);
+                places.push(s.regions[t].bottom + c2o);
                 for k in 0..len {
                     let part = (bytes - k * s.region_bytes).min(s.region_bytes);
                     new_top[t + k] = s.regions[t + k].bottom + part;
@@ -170,8 +215,8 @@ impl HeapInner {
                     target = Some(t);
                     point = s.regions[t].bottom;
                 }
-                debug_assert!(point + 8 <= obj, "the point never passes the object it places");
-                s.fwd(obj).store(point + 8, Ordering::Relaxed);
+                debug_assert!(point + c2o <= obj, "the point never passes the object it places");
+                places.push(point + c2o);
                 point += bytes;
             });
         }
@@ -180,17 +225,19 @@ impl HeapInner {
                 new_top[t] = point;
             }
         }
+        debug_assert_eq!(places.places.len(), places.places.capacity(), "a place per marked object");
+        let places = &places;
         // 3. Adjust references (live objects only: a dead one's fields may
         // name objects that are gone).
         let adjust = |v: usize| {
             if v == 0 {
                 0
             } else {
-                forwarding::forwardee(s.fwd(v))
+                places.of(s, v)
             }
         };
         // By region over the workers: each writes only its own region's
-        // fields and reads the forwarding words the plan wrote.
+        // fields and reads the plan's table.
         let used: Vec<usize> = (0..n)
             .filter(|&i| {
                 let r = &s.regions[i];
@@ -220,31 +267,29 @@ impl HeapInner {
             }
             let r = &s.regions[i];
             let top = r.top.load(Ordering::Relaxed);
-            let mut p = r.bottom;
-            while p < top {
-                let w = s.word(p).load(Ordering::Relaxed);
-                if w & 1 == 1 {
-                    p += (w >> 1) * 8;
-                    continue;
+            // The objects in address order: each one's cell is read before
+            // any later move writes over it.
+            let mut moves = Vec::new();
+            s.parse(r, top, |obj| {
+                if s.is_marked(obj) {
+                    moves.push((obj, s.cell_words(obj)));
                 }
-                let obj = p + 8;
-                let words = s.cell_words(obj);
-                let marked = s.is_marked(obj);
-                let to = forwarding::forwardee(s.fwd(obj));
-                p += words * 8;
-                if !marked {
-                    continue;
-                }
-                let cell = to - 8;
-                if cell != obj - 8 {
+            });
+            for (obj, words) in moves {
+                let to = places.of(s, obj);
+                let (from, cell) = (obj - c2o, to - c2o);
+                if cell != from {
                     // Upwards, word by word: the ranges may overlap with
-                    // the destination lower.
-                    for k in 1..words {
-                        let v = s.word(obj - 8 + 8 * k).load(Ordering::Relaxed);
+                    // the destination lower. A forwarding word is written
+                    // below.
+                    for k in c2o / 8..words {
+                        let v = s.word(from + 8 * k).load(Ordering::Relaxed);
                         s.word(cell + 8 * k).store(v, Ordering::Relaxed);
                     }
                 }
-                s.word(cell).store(to, Ordering::Relaxed);
+                if s.format.has_forwarding_word() {
+                    s.brooks_fwd(to).store(to, Ordering::Relaxed);
+                }
             }
         }
         // 5. Regions: the plan's tops and kinds; free what is left empty.
@@ -303,7 +348,7 @@ impl HeapInner {
             .collect();
         for (i, r) in s.regions.iter().enumerate() {
             if fixed[i] && r.humongous() == HUMONGOUS_START {
-                let len = s.humongous_regions(s.cell_words(r.bottom + 8) * 8);
+                let len = s.humongous_regions(s.cell_words(r.bottom + s.cell_to_object) * 8);
                 fixed[i..i + len].iter_mut().for_each(|f| *f = true);
             }
         }

@@ -809,7 +809,7 @@ impl HeapInner {
         // A set region's TAMS is its top (`choose_cset`): its live objects
         // are its marked ones.
         s.for_each_live(r, r.top.load(Ordering::Relaxed), |obj| {
-            if !inside || forwarding::forwardee(s.fwd(obj)) != obj {
+            if !inside || s.forwardee(obj) != obj {
                 return;
             }
             match s.evacuate_inside_scope(obj, lab) {
@@ -848,7 +848,7 @@ impl HeapInner {
             for r in s.regions.iter().filter(|r| r.in_cset.load(Ordering::Relaxed)) {
                 let mut stayed = false;
                 s.parse(r, r.top.load(Ordering::Relaxed), |obj| {
-                    stayed |= s.is_marked(obj) && forwarding::forwardee(s.fwd(obj)) == obj;
+                    stayed |= s.is_marked(obj) && s.forwardee(obj) == obj;
                 });
                 if stayed {
                     r.evac_failed.store(true, Ordering::Relaxed);
@@ -940,7 +940,7 @@ impl HeapInner {
         let mut each = |obj| {
             // In a region kept by evacuation failure, a copied original
             // is dead: only the objects that stayed are updated.
-            if failed && forwarding::forwardee(s.fwd(obj)) != obj {
+            if failed && s.forwardee(obj) != obj {
                 return;
             }
             let (nrefs, _) = s.layout_of(obj);
@@ -971,7 +971,7 @@ impl HeapInner {
     fn update_roots(&self) {
         self.par_roots(|_, r| {
             if *r != 0 && self.space.in_cset(*r) {
-                *r = forwarding::forwardee(self.space.fwd(*r));
+                *r = self.space.forwardee(*r);
             }
         });
     }
@@ -987,7 +987,10 @@ impl HeapInner {
             if r.evac_failed.swap(false, Ordering::Relaxed) {
                 // Kept: its objects that stayed are live and every reference
                 // to them is theirs; the copied originals in it are garbage
-                // that the next cycle finds unmarked.
+                // that the next cycle finds unmarked, once they no longer
+                // name their copies (compact format), which may move or die
+                // before this region is next parsed.
+                s.unforward_originals(r);
                 r.in_cset.store(false, Ordering::Relaxed);
             } else if r.in_cset.load(Ordering::Relaxed) {
                 s.free_region(&mut a, i);
@@ -1026,7 +1029,7 @@ impl HeapInner {
                 return Err(format!("{obj:#x} is in a free or collected region"));
             }
             let max_words = match r.humongous() {
-                HUMONGOUS_START if obj == r.bottom + 8 => {
+                HUMONGOUS_START if obj == r.bottom + s.cell_to_object => {
                     s.verify_humongous(s.region_index(obj))?;
                     s.max_object_words()
                 }
@@ -1036,7 +1039,7 @@ impl HeapInner {
             if obj >= r.top.load(Ordering::Relaxed) {
                 return Err(format!("{obj:#x} is above its region's top"));
             }
-            let fwd = s.fwd(obj).load(Ordering::Relaxed);
+            let fwd = s.forwardee(obj);
             if fwd != obj {
                 return Err(format!("{obj:#x} is forwarded to {fwd:#x} after update-refs"));
             }
@@ -1114,7 +1117,7 @@ impl<'s> Heals<'s> {
 
     #[inline]
     fn push(&mut self, field: usize, stale: usize) {
-        super::marking::prefetch(stale - 8);
+        super::marking::prefetch(self.space.fwd_slot_addr(stale));
         if self.len == HEAL_AHEAD {
             self.heal_oldest();
         }
@@ -1128,7 +1131,7 @@ impl<'s> Heals<'s> {
         self.head = (self.head + 1) % HEAL_AHEAD;
         self.len -= 1;
         let s = self.space;
-        forwarding::heal(s.word(field), stale, forwarding::forwardee(s.fwd(stale)));
+        forwarding::heal(s.word(field), stale, s.forwardee(stale));
     }
 
     fn finish(mut self) {

@@ -193,11 +193,12 @@ impl Space {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gc::layout::CellFormat;
     use crate::gc::heap::runtime::PauseKind;
     use crate::gc::heap::space::Pool;
 
     fn space(hold: bool, capacity: usize) -> Space {
-        let mut s = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let mut s = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
         s.hold_capacity = hold;
         let mut a = s.lock_alloc();
         s.set_capacity(&mut a, capacity);

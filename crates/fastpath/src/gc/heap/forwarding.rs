@@ -1,20 +1,27 @@
-//! The forwarding word and the evacuation race.
+//! The forwarding slot and the evacuation race.
 //!
 //! Where it sits: below the barriers' slow paths ([`super::mutator`]) and
-//! the collector's evacuation ([`crate::gc::collector::cycle`]). Every object is
-//! preceded by one *forwarding word* (Brooks, "Trading data space for
-//! reduced time and code space in real-time garbage collection", 1984; as
-//! Shenandoah had it until JDK 13): it holds the object's own address until
-//! the object is evacuated, then the address of its to-space copy. The same
-//! word serves the Brooks barriers (which always read through it) and the
-//! LRB (which reads it only for objects in the collection set): the choice
-//! made here. It is not the header's lock state 11: the header
-//! belongs to `fastpath::sync`, and a separate word lets an object be read
-//! through its forwarding pointer without decoding a lock state.
+//! the collector's evacuation ([`crate::gc::collector::cycle`]). Where an
+//! object's copy is recorded depends on the heap's cell format
+//! (`layout.rs`), and a [`Slot`] hides which:
+//! - **Brooks format**: every object is preceded by a *forwarding word*
+//!   (Brooks, "Trading data space for reduced time and code space in
+//!   real-time garbage collection", 1984; as Shenandoah had it until JDK
+//!   13): the object's own address until the object is evacuated, then the
+//!   address of its to-space copy. The Brooks barriers read through it on
+//!   every access; the LRB reads it only for objects in the collection set.
+//! - **Compact format**: no forwarding word. The original's layout word is
+//!   its own until the object is evacuated, then `!copy` (bit 63 set).
+//!   Shenandoah since JDK 13 records the copy in the original's mark word
+//!   (lock state 11); here the header belongs to `fastpath::sync`, so the
+//!   layout word serves, which no mutator reads of a from-space object (the
+//!   LRB hands out copies only). A racing copier reads the layout word once
+//!   and copies the shape it read, so a winner's overwrite never reaches a
+//!   copy.
 //!
 //! The race: a mutator's barrier and the collector (or two mutators) may
 //! evacuate the same object at once. Each makes a private copy, then tries
-//! to CAS the forwarding word from the object's own address to its copy.
+//! to CAS the slot from its unforwarded value to its copy's.
 //! Exactly one CAS succeeds; every loser discards its copy and uses the
 //! winner's (Shenandoah, `ShenandoahHeap::evacuate_object`). No thread
 //! writes a from-space object once evacuation has begun, so every copy of
@@ -28,9 +35,9 @@
 //! Evacuation failure: a thread that finds no space for a copy must leave
 //! the object where it is, and from then on nobody may copy it, or a write
 //! made in the original would be lost to a later copy. G1 says so by
-//! forwarding the object to itself; this word cannot: "its own address"
-//! already means "not forwarded", and any other value would cost the Brooks
-//! read barrier its one plain load. So the failure closes evacuation for
+//! forwarding the object to itself; the Brooks word cannot: "its own
+//! address" already means "not forwarded", and any other value would cost
+//! the Brooks read barrier its one plain load. So the failure closes evacuation for
 //! everyone, as Shenandoah's `ShenandoahEvacOOMHandler` does: every copier
 //! runs inside an [`EvacScope`]; the failing thread marks the scope failed
 //! and waits until no copier is inside; a thread entering a failed scope
@@ -44,37 +51,88 @@
 
 use crate::gc::atomic::{AtomicUsize, Ordering};
 
-/// The forwardee of an object whose forwarding word is `fwd`: the object
-/// itself when not forwarded.
-#[inline(always)]
-pub(crate) fn forwardee(fwd: &AtomicUsize) -> usize {
-    // Acquire: pairs with the Release of a successful `install`, so the
-    // copy's contents are visible before its address is used (on x86-64 a
-    // plain `mov`: the Brooks read barrier's one load).
-    fwd.load(Ordering::Acquire)
+/// The word that records one object's copy, and how (module docs).
+#[derive(Clone, Copy)]
+pub(crate) struct Slot<'a> {
+    word: &'a AtomicUsize,
+    /// The object whose copy the word records.
+    obj: usize,
+    /// The compact format's layout word, else the Brooks word.
+    compact: bool,
 }
 
-/// Evacuates the object at `from` (whose forwarding word is `fwd`): if it is
-/// already forwarded, returns the forwardee; otherwise, inside `scope`,
-/// `race()` copies it and races for the forwarding word ([`evacuate_inside`]
-/// with the caller's copy and discard) and returns the winner. When `race()`
-/// finds no space (`None`), or evacuation has already failed, the object is
-/// left in place: the result is then the final forwardee, `from` itself
-/// unless a copy won before evacuation closed.
+impl<'a> Slot<'a> {
+    /// The Brooks forwarding word `word` of `obj`.
+    #[inline(always)]
+    pub(crate) fn brooks(word: &'a AtomicUsize, obj: usize) -> Slot<'a> {
+        Slot { word, obj, compact: false }
+    }
+
+    /// The compact format's layout word `word` of `obj`.
+    #[inline(always)]
+    pub(crate) fn compact(word: &'a AtomicUsize, obj: usize) -> Slot<'a> {
+        Slot { word, obj, compact: true }
+    }
+
+    /// The slot's value now. Acquire: pairs with the Release of a winning
+    /// [`Slot::install`], so a copy's contents are visible before its
+    /// address is used (on x86-64 a plain `mov`: the Brooks read barrier's
+    /// one load).
+    #[inline(always)]
+    pub(crate) fn load(self) -> usize {
+        self.word.load(Ordering::Acquire)
+    }
+
+    /// The copy a value of the slot names, `None` while it names none.
+    #[inline(always)]
+    pub(crate) fn forwarded(self, seen: usize) -> Option<usize> {
+        if self.compact {
+            super::layout::is_forwarded_layout_word(seen).then(|| super::layout::forwardee_of_layout_word(seen))
+        } else {
+            (seen != self.obj).then_some(seen)
+        }
+    }
+
+    /// The object itself, or its copy.
+    #[inline(always)]
+    pub(crate) fn forwardee(self) -> usize {
+        self.forwarded(self.load()).unwrap_or(self.obj)
+    }
+
+    /// Races to record `to` as the copy, the slot having held `seen` (its
+    /// unforwarded value) when the copy began: `Ok(to)` when this call
+    /// won, `Err(winner)` otherwise.
+    #[inline]
+    fn install(self, seen: usize, to: usize) -> Result<usize, usize> {
+        let new = if self.compact {
+            super::layout::forwarded_layout_word(to)
+        } else {
+            to
+        };
+        // AcqRel on success: Release publishes the copy's contents with its
+        // address; Acquire on failure: we go on to use the winner's copy.
+        match self.word.compare_exchange(seen, new, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => Ok(to),
+            Err(now) => Err(self.forwarded(now).expect("only a copy replaces an unforwarded slot")),
+        }
+    }
+}
+
+/// Evacuates the object whose slot is `slot`: if it is already forwarded,
+/// returns the forwardee; otherwise, inside `scope`, `race()` copies it and
+/// races for the slot ([`evacuate_inside`] with the caller's copy and
+/// discard) and returns the winner. When `race()` finds no space (`None`),
+/// or evacuation has already failed, the object is left in place: the
+/// result is then the final forwardee, the object itself unless a copy won
+/// before evacuation closed.
 #[inline]
-pub(crate) fn evacuate(
-    scope: &EvacScope,
-    fwd: &AtomicUsize,
-    from: usize,
-    race: impl FnOnce() -> Option<usize>,
-) -> usize {
-    let current = forwardee(fwd);
-    if current != from {
-        return current;
+pub(crate) fn evacuate(scope: &EvacScope, slot: Slot<'_>, race: impl FnOnce() -> Option<usize>) -> usize {
+    if let Some(to) = slot.forwarded(slot.load()) {
+        return to;
     }
     if !scope.enter() {
         // Closed: `enter` waited until no copier was left, so this is final.
-        return forwardee(fwd);
+        return slot.forwardee();
     }
     match race() {
         Some(to) => {
@@ -83,36 +141,37 @@ pub(crate) fn evacuate(
         }
         None => {
             scope.fail();
-            forwardee(fwd)
+            slot.forwardee()
         }
     }
 }
 
 /// [`evacuate`]'s copy and race, for a caller already inside the scope
-/// (the collector enters it once for a batch of copies: `collector/cycle.rs`),
-/// for an object not yet forwarded when the caller looked: `copy()` makes
-/// the private copy and the CAS decides the winner, whose address is
-/// returned (a loser's copy goes to `discard`). `None`: `copy()` found no
-/// space; the caller must then [`EvacScope::fail`], which leaves the scope.
+/// (the collector enters it once for a batch of copies: `collector/cycle.rs`):
+/// reads the slot once; a copy recorded there is the result; otherwise
+/// `copy(seen)` makes the private copy from the slot's unforwarded value
+/// `seen` (the compact format's layout word: the shape to copy) and the
+/// CAS from `seen` decides the winner, whose address is returned (a
+/// loser's copy goes to `discard`). `None`: `copy` found no space; the
+/// caller must then [`EvacScope::fail`], which leaves the scope.
 #[inline]
 pub(crate) fn evacuate_inside(
-    fwd: &AtomicUsize,
-    from: usize,
-    copy: impl FnOnce() -> Option<usize>,
+    slot: Slot<'_>,
+    copy: impl FnOnce(usize) -> Option<usize>,
     discard: impl FnOnce(usize),
 ) -> Option<usize> {
-    let to = copy()?;
-    // AcqRel on success: Release publishes the copy's contents with its
-    // address; Acquire on failure: we go on to use the winner's copy.
-    Some(
-        match fwd.compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(_) => to,
-            Err(winner) => {
-                discard(to);
-                winner
-            }
-        },
-    )
+    let seen = slot.load();
+    if let Some(to) = slot.forwarded(seen) {
+        return Some(to);
+    }
+    let to = copy(seen)?;
+    Some(match slot.install(seen, to) {
+        Ok(to) => to,
+        Err(winner) => {
+            discard(to);
+            winner
+        }
+    })
 }
 
 /// The evacuation scope: how many threads are copying, and whether
@@ -221,7 +280,9 @@ pub(crate) fn heal(field: &AtomicUsize, stale: usize, healed: usize) {
 #[cfg(all(test, loom))]
 mod loom_tests {
     //! Models of the evacuation race and of self-healing over a toy heap of
-    //! two-word objects (forwarding word, payload), addressed by index.
+    //! two-word objects (forwarding slot, payload), addressed by index: the
+    //! slot a Brooks forwarding word, or (the race model run again) a
+    //! compact layout word.
 
     use super::*;
     use loom::sync::Arc;
@@ -234,28 +295,54 @@ mod loom_tests {
         payload: [AtomicUsize; 4],
         field: AtomicUsize,
         scope: EvacScope,
+        compact: bool,
     }
 
+    /// A compact object's own layout word (any with bit 63 clear).
+    const LAYOUT: usize = 0x3_0000_0002;
+
     fn toy() -> Arc<Toy> {
+        toy_of(false)
+    }
+
+    fn toy_of(compact: bool) -> Arc<Toy> {
+        let own = |i: usize| if compact { LAYOUT } else { i };
         let t = Toy {
-            fwd: [0, 1, 2, 3].map(AtomicUsize::new),
+            fwd: [0, 1, 2, 3].map(|i| AtomicUsize::new(own(i))),
             payload: [0, 42, 0, 0].map(AtomicUsize::new),
             field: AtomicUsize::new(1),
             scope: EvacScope::default(),
+            compact,
         };
         Arc::new(t)
+    }
+
+    impl Toy {
+        fn slot(&self, obj: usize) -> Slot<'_> {
+            if self.compact {
+                Slot::compact(&self.fwd[obj], obj)
+            } else {
+                Slot::brooks(&self.fwd[obj], obj)
+            }
+        }
+
+        /// Object 1's forwardee as its slot records it.
+        fn winner(&self) -> usize {
+            self.slot(1).forwardee()
+        }
     }
 
     /// One evacuator: copies object 1 into `slot`, races for the forwarding
     /// word, returns the winner and checks the winner's payload is there.
     fn evacuator(t: &Toy, slot: usize, discarded: &AtomicUsize) -> usize {
-        let to = evacuate(&t.scope, &t.fwd[1], 1, || {
+        let to = evacuate(&t.scope, t.slot(1), || {
             evacuate_inside(
-                &t.fwd[1],
-                1,
-                || {
+                t.slot(1),
+                |seen| {
+                    assert!(t.slot(1).forwarded(seen).is_none(), "copies an unforwarded object");
                     t.payload[slot].store(t.payload[1].load(Ordering::Relaxed), Ordering::Relaxed);
-                    t.fwd[slot].store(slot, Ordering::Relaxed);
+                    // The copy's own slot value: its address, or the shape read.
+                    t.fwd[slot].store(if t.compact { seen } else { slot }, Ordering::Relaxed);
                     Some(slot)
                 },
                 |lost| {
@@ -278,20 +365,35 @@ mod loom_tests {
     /// every thread uses it; the loser discards its own copy.
     #[test]
     fn loom_evacuation_race_one_copy_wins() {
+        loom::model(|| evacuation_race(toy()));
+    }
+
+    /// The same race on the compact format's layout word: the winner's
+    /// `!copy` replaces the shape, and each copy holds the shape read.
+    #[test]
+    fn loom_evacuation_race_on_a_layout_word() {
         loom::model(|| {
-            let t = toy();
+            let t = toy_of(true);
+            evacuation_race(t.clone());
+            let w = t.winner();
+            assert_eq!(t.fwd[w].load(Ordering::Relaxed), LAYOUT, "the copy has the original's shape");
+        });
+    }
+
+    fn evacuation_race(t: Arc<Toy>) {
+        {
             let lost = Arc::new(AtomicUsize::new(0));
             let (t2, lost2) = (t.clone(), lost.clone());
             let other = thread::spawn(move || evacuator(&t2, 2, &lost2));
             let mine = evacuator(&t, 3, &lost);
             let theirs = other.join().unwrap();
             assert_eq!(mine, theirs, "both threads use one copy");
-            assert_eq!(t.fwd[1].load(Ordering::Relaxed), mine);
+            assert_eq!(t.winner(), mine);
             // The loser discarded its own slot (2 + 3 - winner), unless it
             // saw the winner's forwarding before copying at all.
             let lost = lost.load(Ordering::Relaxed);
             assert!(lost == 0 || lost == 5 - mine, "discarded {lost}, winner {mine}");
-        });
+        }
     }
 
     /// LRB self-healing: two threads load the field (holding the from-space
@@ -317,7 +419,7 @@ mod loom_tests {
             let other = thread::spawn(move || loader(&t2, 2, &lost2));
             let mine = loader(&t, 3, &lost);
             let theirs = other.join().unwrap();
-            let fwd = t.fwd[1].load(Ordering::Relaxed);
+            let fwd = t.winner();
             assert_eq!(mine, fwd);
             assert_eq!(theirs, fwd);
             assert_eq!(t.field.load(Ordering::Relaxed), fwd, "the field is healed");
@@ -374,7 +476,7 @@ mod loom_tests {
             };
             t.payload[obj].store(43, Ordering::Relaxed);
             collector.join().unwrap();
-            let winner = t.fwd[1].load(Ordering::Relaxed);
+            let winner = t.winner();
             assert_eq!(obj, winner, "the mutator wrote into the winning copy");
             assert_eq!(t.payload[winner].load(Ordering::Relaxed), 43);
             assert_eq!(t.field.load(Ordering::Relaxed), winner);
@@ -401,26 +503,26 @@ mod loom_tests {
                 let mut got = [1, 2];
                 if t.scope.enter() {
                     for (k, (obj, slot)) in [(1, 3), (2, 4)].into_iter().enumerate() {
-                        let now = forwardee(&t.fwd[obj]);
+                        let now = Slot::brooks(&t.fwd[obj], obj).forwardee();
                         if now != obj {
                             got[k] = now;
                             continue;
                         }
-                        let copy = || {
+                        let copy = |_| {
                             let v = t.payload[obj].load(Ordering::Relaxed);
                             t.payload[slot].store(v, Ordering::Relaxed);
                             t.fwd[slot].store(slot, Ordering::Relaxed);
                             Some(slot)
                         };
-                        got[k] = evacuate_inside(&t.fwd[obj], obj, copy, |_| {}).expect("room");
+                        got[k] = evacuate_inside(Slot::brooks(&t.fwd[obj], obj), copy, |_| {}).expect("room");
                     }
                     t.scope.leave();
                 } else {
-                    got = [forwardee(&t.fwd[1]), forwardee(&t.fwd[2])];
+                    got = [Slot::brooks(&t.fwd[1], 1).forwardee(), Slot::brooks(&t.fwd[2], 2).forwardee()];
                 }
                 got
             });
-            let failed = evacuate(&t.scope, &t.fwd[2], 2, || None);
+            let failed = evacuate(&t.scope, Slot::brooks(&t.fwd[2], 2), || None);
             t.payload[failed].store(43, Ordering::Relaxed);
             let got = batch.join().unwrap();
             let fwd2 = t.fwd[2].load(Ordering::Relaxed);
@@ -454,10 +556,10 @@ mod loom_tests {
                 let lost = AtomicUsize::new(0);
                 evacuator(&t2, 2, &lost)
             });
-            let failed = evacuate(&t.scope, &t.fwd[1], 1, || None);
+            let failed = evacuate(&t.scope, t.slot(1), || None);
             t.payload[failed].store(43, Ordering::Relaxed);
             let copied = copier.join().unwrap();
-            let fwd = t.fwd[1].load(Ordering::Relaxed);
+            let fwd = t.winner();
             assert_eq!(failed, fwd, "the failing thread used the final object");
             assert_eq!(copied, fwd, "the copier too");
             assert_eq!(t.payload[fwd].load(Ordering::Relaxed), 43, "the write stands");

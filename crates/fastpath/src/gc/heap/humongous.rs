@@ -47,7 +47,7 @@ impl Space {
     /// fields than the layout word can count.
     pub(crate) fn max_object_words(&self) -> usize {
         let run = (self.regions.len() - self.reserve_regions) * self.region_bytes / 8;
-        run.min(u32::MAX as usize)
+        run.min(super::layout::MAX_CELL_WORDS)
     }
 
     /// Regions spanned by a cell of `bytes` (a humongous object's run).
@@ -145,7 +145,7 @@ impl Space {
     pub(crate) fn free_humongous(&self, a: &mut AllocState, start: usize) -> usize {
         let r = &self.regions[start];
         debug_assert_eq!(r.humongous(), HUMONGOUS_START);
-        let n = self.humongous_regions(self.cell_words(r.bottom + 8) * 8);
+        let n = self.humongous_regions(self.cell_words(r.bottom + self.cell_to_object) * 8);
         // The continuations first: the start's layout word names the run.
         for i in (start + 1..start + n).rev() {
             debug_assert_eq!(self.regions[i].humongous(), HUMONGOUS_CONT);
@@ -161,7 +161,7 @@ impl Space {
     /// begins at the bottom and its continuations follow, in use.
     pub(crate) fn verify_humongous(&self, start: usize) -> Result<(), String> {
         let r = &self.regions[start];
-        let n = self.humongous_regions(self.cell_words(r.bottom + 8) * 8);
+        let n = self.humongous_regions(self.cell_words(r.bottom + self.cell_to_object) * 8);
         if start + n > self.regions.len() {
             return Err(format!("humongous region {start}: its object runs past the heap"));
         }

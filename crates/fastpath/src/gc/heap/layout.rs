@@ -15,19 +15,33 @@
 //! word, an array length, packed fields) in its data words, and publishes
 //! that itself.
 //!
-//! A cell, from its first word (`cell`) to its last:
+//! A cell, from its first word (`cell`) to its last, in the heap's
+//! [`CellFormat`] (the barrier set chooses it: [`CellFormat::for_barriers`]):
 //!
 //! ```text
-//!  obj - 8   forwarding word   the object's own address, or its copy's (Brooks pointer)
+//!  obj - 8   forwarding word   Brooks format only: the object's own address, or its copy's
 //!  obj + 0   header            a fastpath::sync::Header: the object's address is its header's
-//!  obj + 8   layout word       nrefs | ndata << 32, written once at allocation, never changed
+//!  obj + 8   layout word       nrefs | ndata << 32, written at allocation (see below)
 //!  obj + 16  reference 0       nrefs words: 0 (null) or another object's address
 //!  ...
 //!  obj + 16 + 8*nrefs          data word 0, then ndata words: the runtime's bits
 //! ```
 //!
 //! Every word is 8 bytes and 8-aligned; the object's address is the cell's
-//! plus [`CELL_TO_OBJECT`]; the cell is [`cell_bytes`] long.
+//! plus [`CellFormat::cell_to_object`]; the cell is [`CellFormat::cell_bytes`]
+//! long. The two formats differ only in the forwarding word:
+//! - **Brooks** (a set with `brooks-rb` or `brooks-wb`): every object
+//!   carries its forwarding word (Brooks 1984; Shenandoah until JDK 13),
+//!   since those barriers read through it on every access.
+//! - **Compact** (every other set): no forwarding word. A copy is recorded
+//!   only in the from-space original, in its layout word, which evacuation
+//!   replaces by [`forwarded_layout_word`]`(copy)` (bit 63 set, which no
+//!   layout word has: [`MAX_CELL_WORDS`]). Shenandoah since JDK 13 keeps the
+//!   forwardee in the original's header instead; here the header belongs
+//!   to `fastpath::sync`, and the layout word is the one word no mutator
+//!   reads of a from-space object: the load-reference barrier hands out
+//!   only copies, and a passive collection updates every reference in its
+//!   pause. Objects are 8 bytes smaller than in the Brooks format.
 //!
 //! What generated code may do with these, and the rules it keeps:
 //! - **Reading and writing an object's words**: at [`ref_offset`] and
@@ -39,33 +53,40 @@
 //!   address is an object until the mutator's next safepoint (the rule of
 //!   [`crate::gc::Obj`], and [`crate::gc::Obj::from_addr`] turns such an
 //!   address back into an `Obj` for the Rust accessors).
-//! - **Resolving a copy**: the forwarding word at [`FORWARDING_OFFSET`]
-//!   names the object itself or its copy; a plain load suffices (the copy
-//!   is published by the evacuating CAS's release, and every access through
-//!   the loaded address depends on it).
+//! - **Resolving a copy** of an object in the collection set: in the
+//!   Brooks format the forwarding word at [`FORWARDING_OFFSET`] names the
+//!   object itself or its copy; in the compact format the layout word is
+//!   either the object's own (not copied yet) or, with bit 63 set, the
+//!   copy's address inverted ([`forwardee_of_layout_word`]: one `not`). A
+//!   plain load suffices in both (the copy is published by the evacuating
+//!   CAS's release, and every access through the loaded address depends on
+//!   it).
 //! - **Initialising an object allocated inline** (a TLAB bump, the thread
 //!   block's `TLAB_TOP_OFFSET`/`TLAB_END_OFFSET`): the TLAB's memory is not
-//!   zeroed, so the code writes the whole cell as the heap does: the
-//!   forwarding word = the object's address, the header = [`INITIAL_HEADER`]
-//!   (or `sync::Header::with_spare_bits`'s word), the layout word =
-//!   [`layout_word`]`(nrefs, ndata)`, every reference and data word 0; and
-//!   publishes the object to other threads only by a release store (as the
-//!   heap's reference stores are) or a safepoint.
-//! - **Never**: writing the forwarding word or the layout word, or
-//!   anything of an object whose set's barriers it skipped.
+//!   zeroed, so the code writes the whole cell as the heap does: in the
+//!   Brooks format the forwarding word = the object's address; the header =
+//!   [`INITIAL_HEADER`] (or `sync::Header::with_spare_bits`'s word), the
+//!   layout word = [`layout_word`]`(nrefs, ndata)`, every reference and
+//!   data word 0; and publishes the object to other threads only by a
+//!   release store (as the heap's reference stores are) or a safepoint.
+//! - **Never**: writing the forwarding word or the layout word after
+//!   initialisation, or anything of an object whose set's barriers it
+//!   skipped.
 //!
 //! Invariants `space.rs` keeps and the tests check against real objects:
 //! every offset here is where the heap reads and writes; the layout word of
-//! every object decodes to the counts it was allocated with; a forwarding
-//! word is 8-aligned (a filler word, which only parses a region, has its
-//! low bit set and is never at an object's `- 8`).
+//! every object outside a cycle's collection set decodes to the counts it
+//! was allocated with; a cell's first word (the forwarding word, an
+//! aligned address, or the header, whose lock bits are never `11`) is never
+//! a filler's (low bits `11`: a filler only pads a region).
 
 use crate::sync::Header;
 
 /// Layout version: a consumer compiled against these constants checks it
 /// against [`object_layout_version`] (C: `fastpath_gc_layout_version()`) at start.
-/// Changes whenever a constant or a word's meaning does.
-pub const OBJECT_LAYOUT_VERSION: u32 = 1;
+/// Changes whenever a constant or a word's meaning does (2: the compact
+/// format, without a forwarding word outside the Brooks barrier sets).
+pub const OBJECT_LAYOUT_VERSION: u32 = 2;
 
 /// The layout version this library was built with ([`OBJECT_LAYOUT_VERSION`]).
 pub fn object_layout_version() -> u32 {
@@ -75,24 +96,86 @@ pub fn object_layout_version() -> u32 {
 /// Bytes of every word of a cell (forwarding, header, layout, each
 /// reference and data word).
 pub const WORD_BYTES: usize = 8;
-/// Offset of the forwarding word from the object's address (Shenandoah
-/// 2017's Brooks pointer): the object's own address, or its copy's.
+/// Offset of the forwarding word from the object's address, in the Brooks
+/// format only (Shenandoah 2017's Brooks pointer): the object's own
+/// address, or its copy's.
 pub const FORWARDING_OFFSET: isize = -8;
 /// Offset of the header (`fastpath::sync::Header`, one word): the object's
 /// address is its header's, the word the lock templates CAS.
 pub const HEADER_OFFSET: usize = 0;
-/// Offset of the layout word: `nrefs | ndata << 32` ([`decode_layout_word`]).
+/// Offset of the layout word: `nrefs | ndata << 32` ([`decode_layout_word`]),
+/// or in the compact format a forwarded original's
+/// [`forwarded_layout_word`].
 pub const LAYOUT_WORD_OFFSET: usize = 8;
 /// Offset of reference 0; reference `i` is at [`ref_offset`]`(i)`.
 pub const REFS_OFFSET: usize = 16;
-/// The object's address minus its cell's (the forwarding word comes first).
-pub const CELL_TO_OBJECT: usize = 8;
-/// Words of a cell before reference 0: forwarding, header, layout.
-pub const CELL_HEADER_WORDS: usize = 3;
 /// The layout word's bits that hold `nrefs` (the low 32).
 pub const LAYOUT_NREFS_MASK: usize = 0xffff_ffff;
 /// The layout word's shift to `ndata` (the high 32 bits).
 pub const LAYOUT_NDATA_SHIFT: u32 = 32;
+/// Set in a forwarded original's layout word (compact format), clear in
+/// every object's own: `ndata` stays below 2^31 ([`MAX_CELL_WORDS`]).
+pub const LAYOUT_FORWARDED_BIT: usize = 1 << 63;
+/// The most words a cell of the heap may take (its references and data
+/// words included): the largest object the heap allocates.
+pub const MAX_CELL_WORDS: usize = (1 << 31) - 1;
+
+/// Which words precede an object's header in its cell: the heap's barrier
+/// set decides, once, when the heap is made (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellFormat {
+    /// A forwarding word before the header (the Brooks barriers read
+    /// through it).
+    Brooks,
+    /// Header first: a copy is recorded in the original's layout word.
+    Compact,
+}
+
+impl CellFormat {
+    /// The format of a heap whose barrier set is `bits`: Brooks when the
+    /// set has either Brooks barrier, compact otherwise.
+    pub const fn for_barriers(bits: crate::gc::BarrierBits) -> CellFormat {
+        use crate::gc::Barrier;
+        if bits.has(Barrier::BrooksRb) || bits.has(Barrier::BrooksWb) {
+            CellFormat::Brooks
+        } else {
+            CellFormat::Compact
+        }
+    }
+
+    /// Whether objects carry the forwarding word at [`FORWARDING_OFFSET`].
+    #[inline(always)]
+    pub const fn has_forwarding_word(self) -> bool {
+        matches!(self, CellFormat::Brooks)
+    }
+
+    /// The object's address minus its cell's: 8 (the forwarding word
+    /// first) or 0.
+    #[inline(always)]
+    pub const fn cell_to_object(self) -> usize {
+        match self {
+            CellFormat::Brooks => WORD_BYTES,
+            CellFormat::Compact => 0,
+        }
+    }
+
+    /// Words of a cell before reference 0: forwarding (Brooks), header,
+    /// layout.
+    #[inline(always)]
+    pub const fn header_words(self) -> usize {
+        match self {
+            CellFormat::Brooks => 3,
+            CellFormat::Compact => 2,
+        }
+    }
+
+    /// Bytes of the cell of an object with `nrefs` references and `ndata`
+    /// data words (what a TLAB bump takes for it).
+    #[inline(always)]
+    pub const fn cell_bytes(self, nrefs: usize, ndata: usize) -> usize {
+        WORD_BYTES * (self.header_words() + nrefs + ndata)
+    }
+}
 
 /// The header word of a new object: `fastpath::sync::Header::new()`'s
 /// (unlocked, no hash, no spare bits): the neutral word a guessing lock
@@ -145,7 +228,8 @@ pub const fn data_offset(nrefs: usize, j: usize) -> usize {
 }
 
 /// The layout word of an object with `nrefs` references and `ndata` data
-/// words (each below 2^32, which the heap's largest object guarantees).
+/// words (together at most [`MAX_CELL_WORDS`], which the heap's largest
+/// object guarantees).
 #[inline(always)]
 pub const fn layout_word(nrefs: usize, ndata: usize) -> usize {
     nrefs | (ndata << LAYOUT_NDATA_SHIFT)
@@ -157,11 +241,23 @@ pub const fn decode_layout_word(word: usize) -> (usize, usize) {
     (word & LAYOUT_NREFS_MASK, word >> LAYOUT_NDATA_SHIFT)
 }
 
-/// Bytes of the cell of an object with `nrefs` references and `ndata` data
-/// words (what a TLAB bump takes for it).
+/// The layout word of a compact-format original whose copy is at `copy`
+/// (bit 63 set: a user-space address has it clear).
 #[inline(always)]
-pub const fn cell_bytes(nrefs: usize, ndata: usize) -> usize {
-    WORD_BYTES * (CELL_HEADER_WORDS + nrefs + ndata)
+pub const fn forwarded_layout_word(copy: usize) -> usize {
+    !copy
+}
+
+/// Whether layout word `word` is a forwarded original's.
+#[inline(always)]
+pub const fn is_forwarded_layout_word(word: usize) -> bool {
+    word & LAYOUT_FORWARDED_BIT != 0
+}
+
+/// The copy a forwarded original's layout word names.
+#[inline(always)]
+pub const fn forwardee_of_layout_word(word: usize) -> usize {
+    !word
 }
 
 const _: () = {
@@ -170,10 +266,13 @@ const _: () = {
         core::mem::size_of::<usize>() == WORD_BYTES,
         "the published layout is 64-bit"
     );
-    assert!(FORWARDING_OFFSET == -(CELL_TO_OBJECT as isize));
+    assert!(FORWARDING_OFFSET == -(CellFormat::Brooks.cell_to_object() as isize));
     assert!(REFS_OFFSET == LAYOUT_WORD_OFFSET + WORD_BYTES);
     assert!(LAYOUT_WORD_OFFSET == HEADER_OFFSET + WORD_BYTES);
-    assert!(CELL_TO_OBJECT + REFS_OFFSET == CELL_HEADER_WORDS * WORD_BYTES);
+    assert!(CellFormat::Brooks.cell_to_object() + REFS_OFFSET == CellFormat::Brooks.header_words() * WORD_BYTES);
+    assert!(CellFormat::Compact.cell_to_object() + REFS_OFFSET == CellFormat::Compact.header_words() * WORD_BYTES);
+    assert!(!is_forwarded_layout_word(layout_word(MAX_CELL_WORDS, MAX_CELL_WORDS)));
+    assert!(is_forwarded_layout_word(forwarded_layout_word(0x7fff_ffff_fff8)));
     assert!(GC_STATE_MARKING & GC_STATE_EVACUATION & GC_STATE_HAS_FORWARDED == 0);
 };
 

@@ -68,7 +68,7 @@ use std::time::{Duration, Instant};
 
 use super::roots::{Global, Handle, MutatorShared, Obj, Slot};
 use super::runtime::{panic_message, Collected, GcError, Heap, HeapInner};
-use super::space::{Lab, Pool, Space, CARD_SHIFT, CELL_OVERHEAD_WORDS};
+use super::space::{Lab, Pool, Space, CARD_SHIFT};
 use crate::gc::barrier_set::BarrierSet;
 use crate::gc::settings::{Barrier, BarrierBits, GcMode};
 use crate::thread::{self, GcFields, ThreadBlock, SATB_BUFFER_WORDS};
@@ -500,13 +500,14 @@ impl<B: BarrierSet> Mutator<B> {
         // Larger than a region is humongous (`humongous.rs`): the refill in
         // `alloc_slow` gives it a run of regions.
         let max = self.space().max_object_words();
+        let header_words = self.space().header_words;
         // Checked: `nrefs` and `ndata` are the caller's, any `usize`.
         let words = nrefs
             .checked_add(ndata)
-            .and_then(|w| w.checked_add(CELL_OVERHEAD_WORDS))
+            .and_then(|w| w.checked_add(header_words))
             .filter(|&w| w <= max)
             .ok_or(GcError::ObjectTooLarge {
-                words: nrefs.saturating_add(ndata).saturating_add(CELL_OVERHEAD_WORDS),
+                words: nrefs.saturating_add(ndata).saturating_add(header_words),
                 max_words: max,
             })?;
         self.safepoint_poll();

@@ -841,8 +841,9 @@ impl Heap {
     /// Builds a heap; in concurrent mode, starts its collector thread.
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;
+        let format = super::layout::CellFormat::for_barriers(config.barriers);
         let mut space =
-            Space::new(config.heap_bytes, config.region_bytes, config.evac_lab_limit).map_err(|e| {
+            Space::new(format, config.heap_bytes, config.region_bytes, config.evac_lab_limit).map_err(|e| {
                 GcError::HeapMemory {
                     bytes: config.heap_bytes,
                     reserved: e.reserved,
@@ -910,6 +911,13 @@ impl Heap {
     /// object larger than a region is humongous (`humongous.rs`).
     pub fn max_object_words(&self) -> usize {
         self.inner.space.max_object_words()
+    }
+
+    /// The format of this heap's cells (its barrier set's: whether objects
+    /// carry a forwarding word), which generated code that allocates or
+    /// resolves copies inline compiles against (`layout.rs`).
+    pub fn cell_format(&self) -> super::layout::CellFormat {
+        self.inner.space.format
     }
 
     /// A snapshot of the collector's statistics.

@@ -8,32 +8,35 @@
 //! into fixed-size regions.
 //! Each object is a *cell*, laid out as `layout.rs` publishes it (the
 //! offsets below are its constants, and the functions here that address
-//! an object's words are its functions):
+//! an object's words are its functions), in the heap's format:
 //!
 //! ```text
-//!  cell+0   forwarding word  (the object's own address, or its copy's)
-//!  cell+8   Header           <- the object's address ("obj"); fastpath::sync locks it
-//!  cell+16  layout word      (nrefs | ndata << 32), immutable
-//!  cell+24  nrefs reference fields (0 = null)
-//!  ...      ndata data words
+//!  Brooks                                     compact
+//!  cell+0   forwarding word                   -
+//!  cell+8   Header  <- the object ("obj")     cell+0   Header  <- obj; fastpath::sync locks it
+//!  cell+16  layout word                       cell+8   layout word (nrefs | ndata << 32)
+//!  cell+24  nrefs reference fields            cell+16  nrefs reference fields (0 = null)
+//!  ...      ndata data words                  ...      ndata data words
 //! ```
 //!
-//! The forwarding word sits at `obj - 8`, where Shenandoah 2017 kept its
-//! Brooks pointer, so the Brooks read barrier is one `mov -0x8(%obj), %obj`.
+//! In the Brooks format the forwarding word sits at `obj - 8`, where
+//! Shenandoah 2017 kept its Brooks pointer, so the Brooks read barrier is
+//! one `mov -0x8(%obj), %obj`. In the compact format a copied original's
+//! layout word names its copy ([`Space::forwardee`], `layout.rs`).
 //!
 //! Allocation: a mutator bump-allocates in its TLAB, a chunk carved from the
 //! current allocation region under the heap's allocation lock. Every chunk
-//! is filled to its end when retired (a *filler*: a word with the low bit
-//! set, whose other bits give its length in words; forwarding words hold
-//! aligned addresses, so the low bit tells them apart), so a region is
-//! parsable from its bottom to its `top` whenever no TLAB is open in it,
-//! which every pause guarantees.
+//! is filled to its end when retired (a *filler*: a word whose low two bits
+//! are `11` and whose others give its length in words; a cell's first word
+//! is an aligned address or a header, whose lock bits are never `11`), so a
+//! region is parsable from its bottom to its `top` whenever no TLAB is
+//! open in it, which every pause guarantees.
 //!
 //! Objects larger than a region are *humongous* (`humongous.rs`): each
 //! takes a run of contiguous free regions of its own, its cell at the
 //! first one's bottom; the others are continuations, never parsed.
 //!
-//! Liveness: one mark bit per heap word (the object's cell start), and per
+//! Liveness: one mark bit per heap word (the object's address), and per
 //! region a TAMS (top at mark start). Objects at or above TAMS were
 //! allocated during the cycle and are live by construction (Shenandoah's
 //! TAMS rule); below it, live means marked.
@@ -43,11 +46,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use super::forwarding;
-use super::layout;
+use super::layout::{self, CellFormat};
 use crate::sync::{Header, LockState};
 
-/// Words before the reference fields: forwarding, header, layout.
-pub(crate) const CELL_OVERHEAD_WORDS: usize = layout::CELL_HEADER_WORDS;
+/// The low bits of a filler's first word (a header's lock bits are never
+/// `11`; a forwarding word is an aligned address).
+const FILLER_TAG: usize = 0b11;
 /// Log2 of the card size (512 bytes, HotSpot's).
 pub(crate) const CARD_SHIFT: u32 = layout::CARD_SHIFT;
 /// A dirty card (HotSpot's `dirty_card_val()` is 0, so marking is `movb $0`).
@@ -180,6 +184,12 @@ unsafe impl Sync for CsetFlag {}
 
 /// The heap's memory and metadata (shared by mutators and the collector).
 pub(crate) struct Space {
+    /// Whether cells carry a forwarding word (the barrier set's choice).
+    pub(crate) format: CellFormat,
+    /// `format.cell_to_object()`.
+    pub(crate) cell_to_object: usize,
+    /// `format.header_words()`: words of a cell before its references.
+    pub(crate) header_words: usize,
     pub(crate) base: usize,
     pub(crate) end: usize,
     pub(crate) region_shift: u32,
@@ -348,6 +358,7 @@ impl Drop for Space {
 impl Space {
     /// Maps the block; sizes are validated by the caller.
     pub(crate) fn new(
+        format: CellFormat,
         heap_bytes: usize,
         region_bytes: usize,
         evac_lab_limit: Option<usize>,
@@ -377,6 +388,9 @@ impl Space {
             .collect();
         let words = heap_bytes / 8;
         Ok(Space {
+            format,
+            cell_to_object: format.cell_to_object(),
+            header_words: format.header_words(),
             base,
             end: base + heap_bytes,
             region_shift: region_bytes.trailing_zeros(),
@@ -471,28 +485,112 @@ impl Space {
         (self.cset_map.as_ptr() as usize).wrapping_sub(self.base >> self.region_shift)
     }
 
-    /// The forwarding word of `obj`.
+    /// The word that records `obj`'s copy: its forwarding word (Brooks)
+    /// or its layout word (compact), with the value it holds while `obj`
+    /// is not copied when that is `unforwarded` ([`forwarding::Slot`]).
     #[inline(always)]
-    pub(crate) fn fwd(&self, obj: usize) -> &AtomicUsize {
+    pub(crate) fn fwd_slot(&self, obj: usize) -> forwarding::Slot<'_> {
+        match self.format {
+            CellFormat::Brooks => forwarding::Slot::brooks(self.brooks_fwd(obj), obj),
+            CellFormat::Compact => {
+                forwarding::Slot::compact(self.word(obj + layout::LAYOUT_WORD_OFFSET), obj)
+            }
+        }
+    }
+
+    /// The address of the word that records `obj`'s copy (for a prefetch).
+    #[inline(always)]
+    pub(crate) fn fwd_slot_addr(&self, obj: usize) -> usize {
+        match self.format {
+            CellFormat::Brooks => obj.wrapping_add_signed(layout::FORWARDING_OFFSET),
+            CellFormat::Compact => obj + layout::LAYOUT_WORD_OFFSET,
+        }
+    }
+
+    /// In a pause, for a region of the set kept by evacuation failure:
+    /// gives each copied original its own layout word back (its copy's: the
+    /// same shape), so that the region parses without its copies. Nothing in
+    /// the Brooks format (a dead original's forwarding word is never read).
+    pub(crate) fn unforward_originals(&self, region: &Region) {
+        if self.format.has_forwarding_word() {
+            return;
+        }
+        // Relaxed: in a pause (see `Region`).
+        let top = region.top.load(Ordering::Relaxed);
+        self.parse(region, top, |obj| {
+            let word = self.word(obj + layout::LAYOUT_WORD_OFFSET);
+            let w = word.load(Ordering::Relaxed);
+            if layout::is_forwarded_layout_word(w) {
+                let copy = layout::forwardee_of_layout_word(w);
+                let own = self.word(copy + layout::LAYOUT_WORD_OFFSET).load(Ordering::Relaxed);
+                word.store(own, Ordering::Relaxed);
+            }
+        });
+    }
+
+    /// The forwarding word of `obj`, in the Brooks format only.
+    #[inline(always)]
+    pub(crate) fn brooks_fwd(&self, obj: usize) -> &AtomicUsize {
+        debug_assert!(self.format.has_forwarding_word());
         self.word(obj.wrapping_add_signed(layout::FORWARDING_OFFSET))
     }
 
-    /// `(nrefs, ndata)` of `obj`.
+    /// The Brooks read: `obj`'s forwarding word (the object itself or its
+    /// copy), in the Brooks format only. Acquire: as [`forwarding::Slot::load`].
+    #[inline(always)]
+    pub(crate) fn brooks_forwardee(&self, obj: usize) -> usize {
+        self.brooks_fwd(obj).load(Ordering::Acquire)
+    }
+
+    /// `obj` itself, or its copy when it has one (Acquire: the copy's
+    /// contents are visible before its address is used).
+    #[inline(always)]
+    pub(crate) fn forwardee(&self, obj: usize) -> usize {
+        self.fwd_slot(obj).forwardee()
+    }
+
+    /// `(nrefs, ndata)` of `obj`, which is not a forwarded original.
     #[inline(always)]
     pub(crate) fn layout_of(&self, obj: usize) -> (usize, usize) {
         // Relaxed: the layout word is written before the object is published
-        // (by a Release store or a pause) and never changes.
+        // (by a Release store or a pause) and changes only in a copied
+        // original (compact format), which no mutator reads.
         let w = self
             .word(obj + layout::LAYOUT_WORD_OFFSET)
             .load(Ordering::Relaxed);
+        debug_assert!(!layout::is_forwarded_layout_word(w), "{obj:#x} is a forwarded original");
         layout::decode_layout_word(w)
     }
 
-    /// Size of `obj`'s cell, in words.
+    /// `(nrefs, ndata)` of any object, a forwarded original (compact
+    /// format) included: read from its copy, which has its shape.
+    #[inline]
+    pub(crate) fn layout_of_any(&self, obj: usize) -> (usize, usize) {
+        // Relaxed: as `layout_of`; the forwardee is read by the parsers
+        // that call this, in pauses or behind the forwarding CAS's
+        // publication of the copy (a parser of a set region runs after
+        // evacuation ended).
+        let w = self
+            .word(obj + layout::LAYOUT_WORD_OFFSET)
+            .load(Ordering::Relaxed);
+        if layout::is_forwarded_layout_word(w) {
+            return self.layout_of(layout::forwardee_of_layout_word(w));
+        }
+        layout::decode_layout_word(w)
+    }
+
+    /// Size of `obj`'s cell, in words (`obj` not a forwarded original).
     #[inline(always)]
     pub(crate) fn cell_words(&self, obj: usize) -> usize {
         let (r, d) = self.layout_of(obj);
-        CELL_OVERHEAD_WORDS + r + d
+        self.header_words + r + d
+    }
+
+    /// The cell words of an object of `nrefs` references and `ndata` data
+    /// words.
+    #[inline(always)]
+    pub(crate) fn cell_words_for(&self, nrefs: usize, ndata: usize) -> usize {
+        self.header_words + nrefs + ndata
     }
 
     /// Address of reference field `i`.
@@ -509,8 +607,10 @@ impl Space {
 
     /// Writes a fresh object into the cell at `cell`.
     pub(crate) fn init_object(&self, cell: usize, nrefs: usize, ndata: usize) -> usize {
-        let obj = cell + layout::CELL_TO_OBJECT;
-        self.word(cell).store(obj, Ordering::Relaxed);
+        let obj = cell + self.cell_to_object;
+        if self.format.has_forwarding_word() {
+            self.word(cell).store(obj, Ordering::Relaxed);
+        }
         // SAFETY: the header word is a valid, 8-aligned word of the block that
         // no other thread can reach yet (the object is unpublished); a Header
         // is exactly one word (asserted above), so writing one overwrites
@@ -526,25 +626,33 @@ impl Space {
         obj
     }
 
-    /// Copies `obj` into the cell at `cell` (evacuation); returns the copy.
-    pub(crate) fn copy_object(&self, obj: usize, cell: usize) -> usize {
-        let copy = cell + layout::CELL_TO_OBJECT;
-        let words = self.cell_words(obj);
+    /// Copies `obj`, whose layout word is `layout_word`, into the cell at
+    /// `cell` (evacuation); returns the copy.
+    pub(crate) fn copy_object(&self, obj: usize, layout_word: usize, cell: usize) -> usize {
+        let copy = cell + self.cell_to_object;
+        let (nrefs, ndata) = layout::decode_layout_word(layout_word);
         debug_assert_eq!(
             self.header(obj).lock_state(),
             LockState::Unlocked,
             "a locked object's region is kept out of the set (collector/cycle.rs, \"Locked objects\")"
         );
-        // Relaxed: the copy is published by the forwarding-word CAS (AcqRel)
-        // that follows, not by this store.
-        self.word(cell).store(copy, Ordering::Relaxed);
-        // The header (with its hash), the layout and the fields, word by
-        // word. Nobody writes a from-space object once evacuation has begun,
-        // so the copy is a snapshot. Relaxed: the forwarding CAS publishes
-        // the copy with Release.
-        for k in 0..words - 1 {
-            let v = self.word(obj + 8 * k).load(Ordering::Relaxed);
-            self.word(copy + 8 * k).store(v, Ordering::Relaxed);
+        // Relaxed: the copy is published by the forwarding CAS (AcqRel)
+        // that follows, not by these stores.
+        if self.format.has_forwarding_word() {
+            self.word(cell).store(copy, Ordering::Relaxed);
+        }
+        // The header (with its hash), the layout word as the caller read it
+        // (a winner may have replaced the original's since: compact format)
+        // and the fields, word by word. Nobody writes a from-space object
+        // once evacuation has begun, so the copy is a snapshot. Relaxed: the
+        // forwarding CAS publishes the copy with Release.
+        let header = self.word(obj + layout::HEADER_OFFSET).load(Ordering::Relaxed);
+        self.word(copy + layout::HEADER_OFFSET).store(header, Ordering::Relaxed);
+        self.word(copy + layout::LAYOUT_WORD_OFFSET)
+            .store(layout_word, Ordering::Relaxed);
+        for i in 0..nrefs + ndata {
+            let v = self.word(obj + layout::ref_offset(i)).load(Ordering::Relaxed);
+            self.word(copy + layout::ref_offset(i)).store(v, Ordering::Relaxed);
         }
         copy
     }
@@ -556,7 +664,7 @@ impl Space {
     /// copies this cycle): the object then stays where it is.
     pub(crate) fn evacuate(&self, obj: usize, lab: &Lab) -> (usize, bool) {
         let mut won = false;
-        let to = super::forwarding::evacuate(&self.evac_scope, self.fwd(obj), obj, || {
+        let to = super::forwarding::evacuate(&self.evac_scope, self.fwd_slot(obj), || {
             let (to, w) = self.evacuate_inside_scope(obj, lab)?;
             won = w;
             Some(to)
@@ -570,26 +678,35 @@ impl Space {
     /// or `None` when `lab` found no space for the copy (the caller must
     /// then fail the scope, which leaves it).
     pub(crate) fn evacuate_inside_scope(&self, obj: usize, lab: &Lab) -> Option<(usize, bool)> {
-        let bytes = self.cell_words(obj) * 8;
-        let mut copied = 0;
+        let (mut copied, bytes) = (None, std::cell::Cell::new(0));
         let to = super::forwarding::evacuate_inside(
-            self.fwd(obj),
-            obj,
-            || {
-                copied = lab.alloc(self, bytes, Pool::Evacuation)?;
-                Some(self.copy_object(obj, copied))
+            self.fwd_slot(obj),
+            |seen| {
+                // The shape: the compact format's slot is the layout word
+                // (read once, unforwarded); the Brooks format's, the object.
+                let layout_word = match self.format {
+                    CellFormat::Compact => seen,
+                    CellFormat::Brooks => self.word(obj + layout::LAYOUT_WORD_OFFSET).load(Ordering::Relaxed),
+                };
+                let (nrefs, ndata) = layout::decode_layout_word(layout_word);
+                bytes.set(self.cell_words_for(nrefs, ndata) * 8);
+                let cell = lab.alloc(self, bytes.get(), Pool::Evacuation)?;
+                let copy = self.copy_object(obj, layout_word, cell);
+                copied = Some(copy);
+                Some(copy)
             },
-            // The losing copy is `cell + 8` (`copy_object`): roll it back.
-            |lost| lab.undo(lost - 8, bytes),
+            // The losing copy is the LAB's latest allocation: roll it back.
+            |lost| lab.undo(lost - self.cell_to_object, bytes.get()),
         )?;
-        Some((to, to == copied + 8))
+        Some((to, copied == Some(to)))
     }
 
-    /// Writes a filler over `[start, end)`.
+    /// Writes a filler over `[start, end)`: its first word holds the
+    /// length in words above two low bits `11` (module docs).
     pub(crate) fn fill(&self, start: usize, end: usize) {
         if start < end {
             self.word(start)
-                .store((((end - start) / 8) << 1) | 1, Ordering::Relaxed);
+                .store((((end - start) / 8) << 2) | FILLER_TAG, Ordering::Relaxed);
         }
     }
 
@@ -632,7 +749,7 @@ impl Space {
         // Relaxed: in a pause, or when the heap drops (see `Region`).
         let top = region.top.load(Ordering::Relaxed);
         self.parse(region, top, |obj| {
-            if forwarding::forwardee(self.fwd(obj)) != obj {
+            if self.forwardee(obj) != obj {
                 return;
             }
             if self.header(obj).lock_state() == LockState::Unlocked {
@@ -664,6 +781,7 @@ impl Space {
         // Relaxed: `tams` and the marks are written before final-mark's
         // pause and read after it (ordered by the safepoint).
         let tams = region.tams.load(Ordering::Relaxed).min(limit);
+        // A cell below TAMS ends at or below it: its object's bit is below.
         let end = (tams - self.base) / 8;
         let mut w = (region.bottom - self.base) / 8;
         while w < end {
@@ -674,26 +792,27 @@ impl Space {
                 bits &= (1u64 << (end % 64)) - 1;
             }
             while bits != 0 {
-                let cell = word * 64 + bits.trailing_zeros() as usize;
+                let obj = word * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                f(self.base + cell * 8 + 8);
+                f(self.base + obj * 8);
             }
             w = next;
         }
         self.parse_from(tams, limit, f);
     }
 
-    /// Calls `f` with every object in `[p, limit)`, `p` a cell's start.
+    /// Calls `f` with every object in `[p, limit)`, `p` a cell's start;
+    /// a forwarded original (compact format) is one too, of its copy's size.
     fn parse_from(&self, mut p: usize, limit: usize, mut f: impl FnMut(usize)) {
         while p < limit {
             let w = self.word(p).load(Ordering::Relaxed);
-            if w & 1 == 1 {
-                p += (w >> 1) * 8;
+            if w & FILLER_TAG == FILLER_TAG {
+                p += (w >> 2) * 8;
             } else {
-                let obj = p + 8;
-                let words = self.cell_words(obj);
+                let obj = p + self.cell_to_object;
+                let (nrefs, ndata) = self.layout_of_any(obj);
                 f(obj);
-                p += words * 8;
+                p += self.cell_words_for(nrefs, ndata) * 8;
             }
         }
     }
@@ -786,7 +905,7 @@ impl Space {
     /// Marks `obj`; true if this call set the bit.
     #[inline]
     pub(crate) fn mark(&self, obj: usize) -> bool {
-        let w = (obj - 8 - self.base) / 8;
+        let w = (obj - self.base) / 8;
         let bit = 1u64 << (w % 64);
         // Relaxed: the bit is only a set-once flag; the object's contents
         // are read through the reference that led here (Acquire).
@@ -802,7 +921,7 @@ impl Space {
     /// it until the bitmap's line is in the cache.
     #[inline]
     pub(crate) fn mark_as_sole_marker(&self, obj: usize) -> bool {
-        let w = (obj - 8 - self.base) / 8;
+        let w = (obj - self.base) / 8;
         let bit = 1u64 << (w % 64);
         let word = &self.marks[w / 64];
         // Relaxed: as in `mark`; no other thread writes this word while
@@ -816,10 +935,29 @@ impl Space {
         true
     }
 
+    /// Words of the mark bitmap.
+    pub(crate) fn mark_words(&self) -> usize {
+        self.marks.len()
+    }
+
+    /// Word `k` of the mark bitmap (Relaxed: read in pauses, or as
+    /// [`Space::is_marked`] reads it).
+    #[inline]
+    pub(crate) fn mark_word(&self, k: usize) -> u64 {
+        self.marks[k].load(Ordering::Relaxed)
+    }
+
+    /// The bitmap word and bit of `obj`'s mark.
+    #[inline]
+    pub(crate) fn mark_position(&self, obj: usize) -> (usize, u32) {
+        let w = (obj - self.base) / 8;
+        (w / 64, (w % 64) as u32)
+    }
+
     /// Whether `obj` is marked.
     #[inline]
     pub(crate) fn is_marked(&self, obj: usize) -> bool {
-        let w = (obj - 8 - self.base) / 8;
+        let w = (obj - self.base) / 8;
         self.marks[w / 64].load(Ordering::Relaxed) & (1u64 << (w % 64)) != 0
     }
 
@@ -902,7 +1040,7 @@ mod tests {
     /// while update-refs has lowered it; evacuation LABs take any region.
     #[test]
     fn tlabs_stop_at_the_mutator_floor() {
-        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
         let (n, reserve, region) = (space.regions.len(), space.reserve_regions, space.region_bytes);
         let mut tlabs = 0;
         while space.carve(region, region, Pool::Mutator).is_some() {
@@ -931,7 +1069,7 @@ mod tests {
     /// is 0 (a cycle running) leave it down; a humongous run counts too.
     #[test]
     fn a_refill_below_the_collectors_start_raises_cycle_due() {
-        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
         let region = space.region_bytes;
         let free = || space.lock_alloc().free.len();
         let due = || space.cycle_due.swap(false, Ordering::Relaxed);
@@ -968,7 +1106,7 @@ mod tests {
     /// above TAMS yields its object once.
     #[test]
     fn for_each_live_yields_the_marked_below_tams_and_all_above() {
-        let space = Space::new(8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
         let (start, end) = space
             .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
             .expect("a region");
