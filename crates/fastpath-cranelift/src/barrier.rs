@@ -30,8 +30,17 @@
 //! - [`satb_enqueue`], [`load_reference_barrier`]: the SATB and LRB
 //!   barriers whole, the idle test inline and the medium paths of
 //!   `fastpath_jit::template::gc_medium` (the queue push; the
-//!   collection-set test and forwarding load) in cold blocks before the
-//!   slow call.
+//!   collection-set test and the resolution of a copy in the heap's cell
+//!   format, `fastpath_jit::Forwardee`: the Brooks forwarding word compared
+//!   with the object, or the compact layout word's bit 63 tested and the
+//!   word inverted) in cold blocks before the slow call.
+//! - The Brooks emitters ([`brooks_read_barrier`], [`brooks_write_barrier`]
+//!   and their `_with_state` form, and `data`'s `DataBarrier::Forwarded`
+//!   and `BrooksWrite`) read the forwarding word, which objects have only
+//!   on a heap of the Brooks cell format (a set with `brooks-rb` or
+//!   `brooks-wb`): their `forwarding` offset is
+//!   `fastpath_jit::ObjectLayout::brooks_forwarding`'s, which refuses a
+//!   compact-format layout.
 //! - [`load_gc_state`] and the `_with_state` forms of the barriers that
 //!   test the GC-state byte ([`satb_enqueue_with_state`],
 //!   [`load_reference_barrier_at_with_state`],
@@ -47,7 +56,7 @@ use cranelift_codegen::ir::{
     types::I32, types::I64, types::I8, Block, BlockArg, FuncRef, InstBuilder, MemFlagsData, Value,
 };
 use cranelift_frontend::FunctionBuilder;
-use fastpath_jit::{CsetMap, SatbQueueLayout, ThreadLayout};
+use fastpath_jit::{CsetMap, Forwardee, SatbQueueLayout, ThreadLayout};
 
 use crate::preserve::{preserving_call, preserving_call_displaced};
 use crate::slow::cold_call;
@@ -139,7 +148,7 @@ pub fn g1_card(
 }
 
 /// The Brooks read barrier: the copy to use of `obj`, whose forwarding word
-/// is at `obj + forwarding` (Brooks: −8).
+/// is at `obj + forwarding` (Brooks: −8). Brooks-format heaps only.
 pub fn brooks_read_barrier(b: &mut FunctionBuilder<'_>, obj: Value, forwarding: i32) -> Value {
     b.ins().load(I64, MemFlagsData::trusted(), obj, forwarding)
 }
@@ -151,6 +160,7 @@ pub fn brooks_read_barrier(b: &mut FunctionBuilder<'_>, obj: Value, forwarding: 
 /// −8), `val` unchanged. When a bit is set, in cold blocks:
 /// `slow(thread, obj) -> obj'` and `val`'s forwarding word (null kept).
 /// `state_bits` for fastpath: `fastpath_jit::BrooksWriteBarrier::FASTPATH_STATE_BITS`.
+/// Brooks-format heaps only.
 #[allow(clippy::too_many_arguments)] // the template's fields, one per argument
 pub fn brooks_write_barrier(
     b: &mut FunctionBuilder<'_>,
@@ -339,11 +349,12 @@ pub fn satb_enqueue_with_state(
 
 /// The whole load-reference barrier of a reference `obj` just loaded from
 /// the field at `field`: the idle test inline, then in cold blocks the
-/// collection-set test on `cset`'s byte map and the forwarding load (the
-/// word at `obj + forwarding`), and `slow(thread, obj, field) -> copy` for
-/// an object in the collection set not copied yet (the library's
-/// `fastpath_jit::slow::lrb`, which also heals the field). Returns the
-/// reference to use.
+/// collection-set test on `cset`'s byte map and the resolution of a copy
+/// through the word `forwardee` names (the heap's cell format:
+/// `fastpath_jit::ObjectLayout::fastpath(heap.cell_format())?.forwardee`),
+/// and `slow(thread, obj, field) -> copy` for an object in the collection
+/// set not copied yet (the library's `fastpath_jit::slow::lrb`, which
+/// also heals the field). Returns the reference to use.
 #[allow(clippy::too_many_arguments)] // the template's fields, one per argument
 pub fn load_reference_barrier(
     b: &mut FunctionBuilder<'_>,
@@ -352,11 +363,11 @@ pub fn load_reference_barrier(
     field: Value,
     layout: &ThreadLayout,
     cset: &CsetMap,
-    forwarding: i32,
+    forwardee: Forwardee,
     slow: FuncRef,
 ) -> Value {
     let state = load_gc_state(b, thread, layout.gc_state);
-    lrb(b, state, thread, obj, (field, 0), layout, cset, forwarding, slow)
+    lrb(b, state, thread, obj, (field, 0), layout, cset, forwardee, slow)
 }
 
 /// [`load_reference_barrier`] of a reference loaded from the field at
@@ -372,7 +383,7 @@ pub fn load_reference_barrier_at(
     offset: i32,
     layout: &ThreadLayout,
     cset: &CsetMap,
-    forwarding: i32,
+    forwardee: Forwardee,
     slow: FuncRef,
 ) -> Value {
     let state = load_gc_state(b, thread, layout.gc_state);
@@ -384,7 +395,7 @@ pub fn load_reference_barrier_at(
         (base, offset),
         layout,
         cset,
-        forwarding,
+        forwardee,
         slow,
     )
 }
@@ -402,7 +413,7 @@ pub fn load_reference_barrier_at_with_state(
     offset: i32,
     layout: &ThreadLayout,
     cset: &CsetMap,
-    forwarding: i32,
+    forwardee: Forwardee,
     slow: FuncRef,
 ) -> Value {
     lrb(
@@ -413,7 +424,7 @@ pub fn load_reference_barrier_at_with_state(
         (base, offset),
         layout,
         cset,
-        forwarding,
+        forwardee,
         slow,
     )
 }
@@ -427,7 +438,7 @@ fn lrb(
     (base, offset): (Value, i32),
     layout: &ThreadLayout,
     cset: &CsetMap,
-    forwarding: i32,
+    forwardee: Forwardee,
     slow: FuncRef,
 ) -> Value {
     let trusted = MemFlagsData::trusted();
@@ -462,11 +473,25 @@ fn lrb(
     b.ins().brif(in_cset, fwd, &[], done, &[obj.into()]);
 
     b.switch_to_block(fwd);
-    // The forwarding word is published by the evacuating CAS's release;
-    // the reads through the loaded copy depend on its address.
-    let to = b.ins().load(I64, trusted, obj, forwarding);
-    let not_copied = b.ins().icmp(IntCC::Equal, to, obj);
-    b.ins().brif(not_copied, call, &[], done, &[to.into()]);
+    // The word is published by the evacuating CAS's release; the reads
+    // through the copy depend on its address (through the `bnot` in the
+    // compact format).
+    match forwardee {
+        Forwardee::BrooksWord { offset } => {
+            // The object's own address until it is copied, then the copy's.
+            let to = b.ins().load(I64, trusted, obj, offset);
+            let not_copied = b.ins().icmp(IntCC::Equal, to, obj);
+            b.ins().brif(not_copied, call, &[], done, &[to.into()]);
+        }
+        Forwardee::LayoutWord { offset } => {
+            // The object's own layout word (bit 63 clear) until it is
+            // copied, then `!copy` (bit 63 set).
+            let word = b.ins().load(I64, trusted, obj, offset);
+            let copied = b.ins().icmp_imm_s(IntCC::SignedLessThan, word, 0);
+            let to = b.ins().bnot(word);
+            b.ins().brif(copied, done, &[to.into()], call, &[]);
+        }
+    }
 
     b.set_cold_block(call);
     b.switch_to_block(call);

@@ -7,7 +7,8 @@
 //! - `DataBarrier::None`: the access alone (the LRB sets, and every set
 //!   without Brooks barriers);
 //! - `DataBarrier::Forwarded`: `load [obj+forwarding]` first, the access
-//!   through the copy (Brooks read barrier);
+//!   through the copy (Brooks read barrier; like the next, only on a heap
+//!   of the Brooks cell format, whose objects have the forwarding word);
 //! - `DataBarrier::BrooksWrite` (stores): the GC-state byte at `thread +
 //!   gc_state` tested for `state_bits`; when clear, `load [obj+forwarding]`;
 //!   when set, in a cold block, `slow(thread, obj) -> the object to write`

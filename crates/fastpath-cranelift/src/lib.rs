@@ -102,7 +102,9 @@
 //! # }
 //! ```
 
-pub use fastpath_jit::{CsetMap, LockStackLayout, ObjectLayout, SatbQueueLayout, ThreadLayout};
+pub use fastpath_jit::{
+    CellFormat, CsetMap, Forwardee, LockStackLayout, ObjectLayout, SatbQueueLayout, ThreadLayout,
+};
 
 pub mod barrier;
 pub mod data;

@@ -6,7 +6,8 @@
 //! enter and exit through the same differential (header × lock-stack
 //! states against the Rust path), mixed and deflater-stress tests
 //! (`lock_world`); the SATB and LRB barriers whole (`gc_world`'s
-//! scenarios, the cases `gc_medium_tests!`); the Brooks write barrier
+//! scenarios in both cell formats and `lrb_real`'s runs on concurrent
+//! heaps of both formats, the cases `gc_medium_tests!`); the Brooks write barrier
 //! (`brooks_world`'s differential against the Rust model and
 //! `brooks_real`'s run on a concurrent heap with the library's slow path,
 //! the cases `brooks_wb_tests!`); G1's filtered card barrier
@@ -682,14 +683,21 @@ fn satb_function(cache: &CodeCache) -> Entry {
 }
 
 /// `fn(thread, obj, field) -> obj as the caller may use it`: the whole
-/// load-reference barrier on `cset`, its slow path
-/// `gc_world::lrb_evacuate` (the library's signature).
-fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
-    let l = gc_world::layout();
-    let evacuate = gc_world::lrb_evacuate as *const () as usize;
-    compile(cache, 3, Some(I64), &[evacuate], |b, a| {
+/// load-reference barrier on a block of `l` and on `cset`, resolving
+/// copies through `forwardee`, its slow path `slow` (the library's
+/// signature).
+fn lrb_function(
+    cache: &CodeCache,
+    l: ThreadLayout,
+    cset: CsetMap,
+    forwardee: Forwardee,
+    slow: usize,
+) -> Entry {
+    compile(cache, 3, Some(I64), &[slow], |b, a| {
         let slow = import_library_slow_path(b, 0, LibraryPath::Lrb, true);
-        Some(load_reference_barrier(b, a[0], a[1], a[2], &l, &cset, -8, slow))
+        Some(load_reference_barrier(
+            b, a[0], a[1], a[2], &l, &cset, forwardee, slow,
+        ))
     })
 }
 
@@ -749,14 +757,18 @@ mod with_state {
         })
     }
 
-    fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
-        let l = gc_world::layout();
-        let evacuate = gc_world::lrb_evacuate as *const () as usize;
-        compile(cache, 3, Some(I64), &[evacuate], |b, a| {
+    fn lrb_function(
+        cache: &CodeCache,
+        l: ThreadLayout,
+        cset: CsetMap,
+        forwardee: Forwardee,
+        slow: usize,
+    ) -> Entry {
+        compile(cache, 3, Some(I64), &[slow], |b, a| {
             let slow = import_library_slow_path(b, 0, LibraryPath::Lrb, true);
             let state = load_gc_state(b, a[0], l.gc_state);
             Some(load_reference_barrier_at_with_state(
-                b, state, a[0], a[1], a[2], 0, &l, &cset, -8, slow,
+                b, state, a[0], a[1], a[2], 0, &l, &cset, forwardee, slow,
             ))
         })
     }

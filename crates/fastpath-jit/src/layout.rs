@@ -11,11 +11,16 @@
 //! register; bits are masks of one byte. Beside the block: the SATB
 //! queue's offsets ([`SatbQueueLayout`]), the heap's collection-set map
 //! ([`CsetMap`]), which the GC medium paths read, and the object layout
-//! ([`ObjectLayout`]: forwarding word, references, data words), which the
-//! barrier and data-access templates address objects with. fastpath's
+//! ([`ObjectLayout`]: where a copy is recorded ([`Forwardee`]), the
+//! references, the data words), which the barrier and data-access
+//! templates address objects with. fastpath's
 //! values come from the library's published layouts
 //! (`fastpath::thread`'s offsets, `fastpath::gc::layout`), each behind a
 //! check of its version.
+
+pub use fastpath::gc::layout::CellFormat;
+
+use crate::template::TemplateError;
 
 /// Offsets and constants a thread-relative template needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +54,7 @@ pub const EXPECTED_LAYOUT_VERSION: u32 = 2;
 
 /// The heap-object layout version these templates were written against
 /// (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` when they were last checked).
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 1;
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 2;
 
 /// The library's published layout differs from the one the templates know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,30 +143,110 @@ impl ThreadLayout {
     }
 }
 
+/// Where generated code finds the copy of an object of the collection
+/// set, which the heap's cell format decides
+/// (`fastpath::gc::layout::CellFormat`, chosen by the heap's barrier set):
+/// what the LRB's collection-set path ([`crate::LrbCset`], and
+/// fastpath-cranelift's `load_reference_barrier`) loads and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Forwardee {
+    /// The Brooks format: every object carries a forwarding word at
+    /// `offset` from its address (fastpath: −8), holding the object's own
+    /// address until it is copied, then its copy's. Not copied yet: the
+    /// word equals the object. The Brooks read and write barriers read
+    /// this word on every access, so they need this format.
+    BrooksWord {
+        /// Offset of the forwarding word (AArch64: −256..256).
+        offset: i32,
+    },
+    /// The compact format: no forwarding word; the original's layout word
+    /// at `offset` (fastpath: 8) holds the object's own layout word, whose
+    /// bit 63 is clear, until the object is copied, then the copy's address
+    /// inverted (`!copy`, bit 63 set: `fastpath::gc::layout::
+    /// forwarded_layout_word`). Not copied yet: bit 63 clear; the copy is
+    /// one `not` of the word.
+    LayoutWord {
+        /// Offset of the layout word (AArch64: −256..256).
+        offset: i32,
+    },
+}
+
+impl Forwardee {
+    /// fastpath's word for `format`: the forwarding word at
+    /// `FORWARDING_OFFSET` (Brooks) or the layout word at
+    /// `LAYOUT_WORD_OFFSET` (compact).
+    pub fn fastpath(format: CellFormat) -> Forwardee {
+        use fastpath::gc::layout as g;
+        match format {
+            CellFormat::Brooks => Forwardee::BrooksWord {
+                offset: g::FORWARDING_OFFSET as i32,
+            },
+            CellFormat::Compact => Forwardee::LayoutWord {
+                offset: off(g::LAYOUT_WORD_OFFSET),
+            },
+        }
+    }
+
+    /// Offset of the word from the object's address.
+    pub fn offset(self) -> i32 {
+        match self {
+            Forwardee::BrooksWord { offset } | Forwardee::LayoutWord { offset } => offset,
+        }
+    }
+
+    /// The cell format this word belongs to.
+    pub fn format(self) -> CellFormat {
+        match self {
+            Forwardee::BrooksWord { .. } => CellFormat::Brooks,
+            Forwardee::LayoutWord { .. } => CellFormat::Compact,
+        }
+    }
+}
+
 /// A heap object as generated code addresses it, from the object's address
-/// (its header's): the forwarding word (Brooks pointer) below it, then
+/// (its header's): where a copy is recorded ([`Forwardee`]: the Brooks
+/// forwarding word below the header, or the layout word after it), then
 /// after the header and layout words the references and the data words,
 /// one word each (fastpath: `fastpath::gc::layout`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ObjectLayout {
-    /// Offset of the forwarding word (fastpath: −8).
-    pub forwarding: i32,
+    /// Where the copy of an object of the collection set is recorded.
+    pub forwardee: Forwardee,
     /// Offset of reference 0 (fastpath: 16); reference `i` and data word
     /// `j` of an object with `nrefs` references follow at 8-byte steps.
     pub refs: i32,
 }
 
 impl ObjectLayout {
-    /// fastpath's heap objects (`fastpath::gc::layout`'s
-    /// `FORWARDING_OFFSET` and `REFS_OFFSET`), after the object layout's
-    /// version check.
-    pub fn fastpath() -> Result<ObjectLayout, LayoutMismatch> {
+    /// fastpath's heap objects in cell format `format` (a heap's
+    /// `fastpath::gc::Heap::cell_format()`, or
+    /// `CellFormat::for_barriers(set)`): [`Forwardee::fastpath`] and
+    /// `REFS_OFFSET`, after the object layout's version check.
+    pub fn fastpath(format: CellFormat) -> Result<ObjectLayout, LayoutMismatch> {
         use fastpath::gc::layout as g;
         check_object_layout_version()?;
         Ok(ObjectLayout {
-            forwarding: g::FORWARDING_OFFSET as i32,
+            forwardee: Forwardee::fastpath(format),
             refs: off(g::REFS_OFFSET),
         })
+    }
+
+    /// The cell format of these objects.
+    pub fn format(&self) -> CellFormat {
+        self.forwardee.format()
+    }
+
+    /// Offset of the Brooks forwarding word, which the Brooks read and
+    /// write barriers ([`crate::BrooksReadBarrier`],
+    /// [`crate::BrooksWriteBarrier`], [`crate::BrooksStoreVal`],
+    /// [`crate::DataBarrier::Forwarded`] and `BrooksWrite`) read: refused
+    /// ([`TemplateError::NoForwardingWord`]) for compact-format objects,
+    /// which have none.
+    pub fn brooks_forwarding(&self) -> Result<i32, TemplateError> {
+        match self.forwardee {
+            Forwardee::BrooksWord { offset } => Ok(offset),
+            Forwardee::LayoutWord { .. } => Err(TemplateError::NoForwardingWord),
+        }
     }
 
     /// Offset of reference `i`; `None` past `i32`'s range.
@@ -267,27 +352,68 @@ mod tests {
         assert_eq!(check_object_layout_version(), Ok(()));
     }
 
-    /// The object layout is the library's published one, and its offsets
-    /// are the library's functions' (which the heap itself uses).
+    /// The object layout is the library's published one in each format,
+    /// and its offsets are the library's functions' (which the heap itself
+    /// uses).
     #[test]
     fn object_layout_is_the_published_one() {
         use fastpath::gc::layout as g;
-        let l = ObjectLayout::fastpath().unwrap();
-        assert_eq!((l.forwarding, l.refs), (-8, 16));
-        for (nrefs, j) in [(0u32, 0u32), (3, 0), (3, 4), (1000, 7)] {
-            assert_eq!(l.ref_offset(j), Some(g::ref_offset(j as usize) as i32));
-            assert_eq!(
-                l.data_offset(nrefs, j),
-                Some(g::data_offset(nrefs as usize, j as usize) as i32)
-            );
+        let brooks = ObjectLayout::fastpath(CellFormat::Brooks).unwrap();
+        let compact = ObjectLayout::fastpath(CellFormat::Compact).unwrap();
+        assert_eq!(brooks.forwardee, Forwardee::BrooksWord { offset: -8 });
+        assert_eq!(compact.forwardee, Forwardee::LayoutWord { offset: 8 });
+        assert_eq!(
+            (brooks.forwardee.offset(), compact.forwardee.offset()),
+            (g::FORWARDING_OFFSET as i32, g::LAYOUT_WORD_OFFSET as i32)
+        );
+        assert_eq!(
+            (brooks.format(), compact.format()),
+            (CellFormat::Brooks, CellFormat::Compact)
+        );
+        assert_eq!(brooks.brooks_forwarding(), Ok(-8));
+        assert_eq!(compact.brooks_forwarding(), Err(TemplateError::NoForwardingWord));
+        for l in [brooks, compact] {
+            assert_eq!(l.refs, 16);
+            for (nrefs, j) in [(0u32, 0u32), (3, 0), (3, 4), (1000, 7)] {
+                assert_eq!(l.ref_offset(j), Some(g::ref_offset(j as usize) as i32));
+                assert_eq!(
+                    l.data_offset(nrefs, j),
+                    Some(g::data_offset(nrefs as usize, j as usize) as i32)
+                );
+            }
+            assert_eq!(l.ref_offset(u32::MAX), None, "past i32");
+            assert_eq!(l.data_offset(u32::MAX / 2, u32::MAX / 2), None);
         }
-        assert_eq!(l.ref_offset(u32::MAX), None, "past i32");
-        assert_eq!(l.data_offset(u32::MAX / 2, u32::MAX / 2), None);
+        // The format each preset's heap has.
+        use fastpath::gc::BarrierBits as B;
+        for (set, format) in [
+            (B::NONE, CellFormat::Compact),
+            (B::SERIAL, CellFormat::Compact),
+            (B::G1, CellFormat::Compact),
+            (B::SHENANDOAH, CellFormat::Compact),
+            (B::SHENANDOAH_2017, CellFormat::Brooks),
+        ] {
+            assert_eq!(CellFormat::for_barriers(set), format, "{set}");
+        }
         let t = ThreadLayout::fastpath().unwrap();
         assert_eq!(
             (t.marking_bit, t.has_forwarded_bit, t.card_shift, t.dirty_card),
             (g::GC_STATE_MARKING, g::GC_STATE_HAS_FORWARDED, 9, g::CARD_DIRTY)
         );
+    }
+
+    /// The compact format's forwarded layout word is what the LRB's
+    /// compact form tests and inverts: bit 63 set, `!word` the copy; an
+    /// object's own layout word has bit 63 clear.
+    #[test]
+    fn a_forwarded_layout_word_has_bit_63_and_inverts_to_the_copy() {
+        use fastpath::gc::layout as g;
+        let copy = 0x7f12_3456_7890usize;
+        let w = g::forwarded_layout_word(copy);
+        assert_eq!(w & g::LAYOUT_FORWARDED_BIT, 1 << 63);
+        assert_eq!(!w, copy);
+        assert_eq!(g::LAYOUT_FORWARDED_BIT, 1 << 63);
+        assert_eq!(g::layout_word(g::MAX_CELL_WORDS, g::MAX_CELL_WORDS) >> 63, 0);
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! medium path's slow call) calling a Rust `extern "C"` function; run on
 //! the host's ISA (x86-64; AArch64 natively or under qemu in .ci/aarch64)
 //! from the `CodeCache` against a hand-built thread block, SATB buffer,
-//! heap with forwarding words and collection-set map (`gc_world`'s
-//! scenarios, which the Cranelift forms run too). And the machine checks:
+//! heap in either cell format and collection-set map (`gc_world`'s
+//! scenarios), and the LRB with the library's slow path on real concurrent
+//! heaps of both formats (`lrb_real`); the Cranelift forms run the same
+//! cases. And the machine checks:
 //! on x86-64 iced-x86's (registers written ⊆ clobbers, counts within
 //! budget, memory written only the thread block and the SATB buffer, the
 //! stubs' saves); on every host AArch64's counts against their budgets.
@@ -37,14 +39,15 @@ fn regs() -> ([Reg; 3], [Reg; 3]) {
     }
 }
 
-/// The host's idle test of `barrier`: thread and scratch.
-fn idle_test(barrier: GcBarrier) -> GcStateTest {
+/// The host's idle test of `barrier` on a block of `layout`: thread and
+/// scratch.
+fn idle_test(barrier: GcBarrier, layout: ThreadLayout) -> GcStateTest {
     let ([thread, ..], [tmp, ..]) = regs();
     GcStateTest {
         barrier,
         thread,
         tmp,
-        layout: layout(),
+        layout,
     }
 }
 
@@ -53,7 +56,7 @@ fn idle_test(barrier: GcBarrier) -> GcStateTest {
 /// place).
 fn satb_function(cache: &CodeCache) -> Entry {
     let ([thread, field, prev], [tmp, tmp2, _]) = regs();
-    let idle = idle_test(GcBarrier::Satb);
+    let idle = idle_test(GcBarrier::Satb, layout());
     let enqueue = SatbEnqueue {
         thread,
         field,
@@ -71,30 +74,41 @@ fn satb_function(cache: &CodeCache) -> Entry {
 }
 
 /// fn(thread, obj, field) -> obj as the caller may use it: the LRB idle
-/// test, the collection-set medium path on `cset`, its stub the slow call
-/// with the thread and the field (`gc_world::lrb_evacuate`, the library's
-/// signature).
-fn lrb_function(cache: &CodeCache, cset: CsetMap) -> Entry {
+/// test on a block of `layout`, the collection-set medium path on `cset`
+/// resolving copies through `forwardee`, its stub the slow call with the
+/// thread and the field (`slow`, the library's signature).
+fn lrb_function(
+    cache: &CodeCache,
+    layout: ThreadLayout,
+    cset: CsetMap,
+    forwardee: Forwardee,
+    slow: usize,
+) -> Entry {
     let ([thread, obj, field], [tmp, tmp2, _]) = regs();
-    let idle = idle_test(GcBarrier::Lrb);
+    let idle = idle_test(GcBarrier::Lrb, layout);
     let medium = LrbCset {
         obj,
         tmp,
         tmp2,
         cset,
-        forwarding: -8,
+        forwardee,
     };
-    let evacuate = gc_world::lrb_evacuate as *const () as usize;
     let live = RegSet::of(&[thread, field]);
-    let stub = medium.slow_call().unwrap().stub(evacuate, &[thread, field], live);
+    let stub = medium.slow_call().unwrap().stub(slow, &[thread, field], live);
     idle_then_medium_function::<Host>(cache, &idle, &medium, &stub.unwrap(), Some(obj))
 }
 
 common::cases::gc_medium_tests!(satb_function, lrb_function);
 
+/// fastpath's words that record a copy, in each cell format.
+fn forwardees() -> [Forwardee; 2] {
+    [CellFormat::Brooks, CellFormat::Compact].map(|f| ObjectLayout::fastpath(f).unwrap().forwardee)
+}
+
 /// The medium paths with fastpath's published queue offsets and a
 /// 64-bit map address: each ISA's count equals its budget (all branches
-/// falling through: a value buffered, a forwarded object).
+/// falling through: a value buffered, a forwarded object), in each cell
+/// format.
 #[test]
 fn aarch64_counts_are_the_budgets() {
     use aarch64::*;
@@ -106,21 +120,58 @@ fn aarch64_counts_are_the_budgets() {
         tmp2: X4,
         queue: SatbQueueLayout::fastpath().unwrap(),
     };
-    let lrb = LrbCset {
-        obj: X1,
-        tmp: X2,
-        tmp2: X3,
-        cset: CsetMap {
-            biased: 0x1234_5678_9abc,
-            region_shift: 19,
-        },
-        forwarding: -8,
-    };
     let n = count(&|o, l| satb.emit(o, l).unwrap());
     assert_eq!(n, satb.budget(Isa::Aarch64));
-    let m = count(&|o, l| lrb.emit(o, l).unwrap());
-    assert_eq!(m, lrb.budget(Isa::Aarch64));
-    println!("aarch64 SATB enqueue {n}, LRB collection-set path {m}");
+    for forwardee in forwardees() {
+        let lrb = LrbCset {
+            obj: X1,
+            tmp: X2,
+            tmp2: X3,
+            cset: CsetMap {
+                biased: 0x1234_5678_9abc,
+                region_shift: 19,
+            },
+            forwardee,
+        };
+        let m = count(&|o, l| lrb.emit(o, l).unwrap());
+        assert_eq!(m, lrb.budget(Isa::Aarch64));
+        let want = match forwardee {
+            Forwardee::BrooksWord { .. } => 12,
+            Forwardee::LayoutWord { .. } => 11,
+        };
+        assert_eq!(m, want, "{forwardee:?}");
+        println!("aarch64 SATB enqueue {n}, LRB collection-set path {m} ({forwardee:?})");
+    }
+}
+
+/// The word's offset must fit AArch64's `ldur` (−256..256); x86-64 takes
+/// any displacement.
+#[test]
+fn aarch64_refuses_a_word_out_of_ldur_range() {
+    for forwardee in [
+        Forwardee::BrooksWord { offset: 256 },
+        Forwardee::LayoutWord { offset: -257 },
+    ] {
+        let lrb = LrbCset {
+            obj: aarch64::X1,
+            tmp: aarch64::X2,
+            tmp2: aarch64::X3,
+            cset: CsetMap {
+                biased: 0,
+                region_shift: 19,
+            },
+            forwardee,
+        };
+        let mut ops = dynasmrt::VecAssembler::<dynasmrt::aarch64::Aarch64Relocation>::new(0);
+        let labels = Labels {
+            slow: ops.new_dynamic_label(),
+            done: ops.new_dynamic_label(),
+        };
+        assert!(
+            matches!(lrb.emit(&mut ops, labels), Err(TemplateError::Offset { .. })),
+            "{forwardee:?}"
+        );
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -137,17 +188,19 @@ fn x64_machine_checks_of_the_medium_paths() {
         queue: SatbQueueLayout::fastpath().unwrap(),
     };
     assert_eq!(check(&satb, &[R15, RCX]).count(), 10);
-    let lrb = LrbCset {
-        obj: RSI,
-        tmp: R8,
-        tmp2: R9,
-        cset: CsetMap {
-            biased: 0x1234_5678,
-            region_shift: 19,
-        },
-        forwarding: -8,
-    };
-    assert_eq!(check(&lrb, &[]).count(), 11);
+    for forwardee in forwardees() {
+        let lrb = LrbCset {
+            obj: RSI,
+            tmp: R8,
+            tmp2: R9,
+            cset: CsetMap {
+                biased: 0x1234_5678,
+                region_shift: 19,
+            },
+            forwardee,
+        };
+        assert_eq!(check(&lrb, &[]).count(), 11, "{forwardee:?}");
+    }
     // The published block's SATB offsets are the ones used.
     let q = SatbQueueLayout::fastpath().unwrap();
     assert_eq!(

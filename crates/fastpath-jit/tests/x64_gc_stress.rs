@@ -6,7 +6,11 @@
 //! test, the enqueue medium path and a stub calling
 //! `fastpath::gc::satb_slow_entry`, on a `shenandoah` heap in concurrent
 //! mode with aggressive back-to-back cycles and the verifier after every
-//! cycle. The workload (gc_stress.rs's graph: rewire edges, replace nodes,
+//! cycle; the collection-set path resolves copies in the heap's cell
+//! format, so this runs twice: on `shenandoah` (compact cells, a copy
+//! recorded in the original's layout word) and on `satb,lrb,cas,brooks-rb`
+//! (Brooks cells, the forwarding word; `common::lrb_real::BROOKS_LRB`).
+//! The workload (gc_stress.rs's graph: rewire edges, replace nodes,
 //! bump values) is checked against its model after every step, and its
 //! running checksum must equal the one of the same workload (same seed,
 //! same steps) through the Rust accessors. Bounded by FASTPATH_STRESS_MS
@@ -46,6 +50,7 @@ use std::time::{Duration, Instant};
 
 use dynasmrt::{dynasm, x64::X64Relocation, DynasmApi, DynasmLabelApi, VecAssembler};
 use fastpath::code::{CodeCache, Entry};
+use fastpath::gc::layout::CellFormat;
 use fastpath::gc::{
     Barrier, BarrierBits, BarrierSet, G1Barriers, GcMode, GcStats, Handle, Heap, HeapConfig, Mutator,
     SerialBarriers, Shenandoah2017Barriers, ShenandoahBarriers, Static,
@@ -74,21 +79,25 @@ fn node_data(obj: usize, j: usize) -> usize {
     obj + 16 + 8 * (2 + j)
 }
 
-static LRB_SLOW: AtomicUsize = AtomicUsize::new(0);
-static SATB_SLOW: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// Calls of the LRB and SATB stubs' slow paths on this thread (each
+    /// LRB configuration runs on a thread of its own).
+    static LRB_SLOW: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static SATB_SLOW: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 static G1_SLOW: AtomicUsize = AtomicUsize::new(0);
 static BROOKS_SLOW: AtomicUsize = AtomicUsize::new(0);
 static BROOKS_SATB_SLOW: AtomicUsize = AtomicUsize::new(0);
 /// Cards the G1 template dirtied, found clean after the next collection.
 static G1_CLEANED: AtomicUsize = AtomicUsize::new(0);
 
-// Relaxed counters: statistics of this thread's own calls.
+// Statistics of the calling threads' own calls (the shared counters Relaxed).
 extern "C" fn lrb_counted(t: *const ThreadBlock, obj: usize, field: usize) -> usize {
-    LRB_SLOW.fetch_add(1, Ordering::Relaxed);
+    LRB_SLOW.with(|c| c.set(c.get() + 1));
     fastpath_jit::slow::lrb(t, obj, field)
 }
 extern "C" fn satb_counted(t: *const ThreadBlock, prev: usize) {
-    SATB_SLOW.fetch_add(1, Ordering::Relaxed);
+    SATB_SLOW.with(|c| c.set(c.get() + 1));
     fastpath_jit::slow::satb_enqueue(t, prev)
 }
 extern "C" fn brooks_counted(t: *const ThreadBlock, obj: usize) -> usize {
@@ -214,7 +223,9 @@ fn labels(ops: &mut VecAssembler<X64Relocation>) -> Labels {
     }
 }
 
-fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
+/// The LRB configurations' accessors for `m`'s heap, whose cells are in
+/// `format`.
+fn build<B: BarrierSet>(m: &Mutator<B>, format: CellFormat) -> Jit {
     let cset = CsetMap::of(m);
     let cache = CodeCache::new(64 * 1024).unwrap();
     // load(block = rdi, field = rsi) -> reference (rax): the LRB, its stub
@@ -229,7 +240,7 @@ fn build(m: &Mutator<ShenandoahBarriers>) -> Jit {
         tmp: RCX,
         tmp2: RDX,
         cset,
-        forwarding: -8,
+        forwardee: ObjectLayout::fastpath(format).unwrap().forwardee,
     };
     let lrb = lrb_counted as *const () as usize;
     let stub = medium
@@ -274,13 +285,17 @@ fn build_brooks() -> Jit {
     // `sub rsp, 8`: rsp 16-aligned for the stubs' calls; rsi becomes the
     // field's offset in the object.
     dynasm!(ops ; .arch x64 ; sub rsp, 8 ; sub rsi, rcx);
+    let forwarding = ObjectLayout::fastpath(CellFormat::Brooks)
+        .unwrap()
+        .brooks_forwarding()
+        .unwrap();
     BrooksWriteBarrier {
         thread: RDI,
         obj: RCX,
         tmp: RAX,
         gc_state: layout.gc_state,
         state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
-        forwarding: -8,
+        forwarding,
     }
     .emit(
         &mut ops,
@@ -301,18 +316,15 @@ fn build_brooks() -> Jit {
     .emit(&mut ops, wb_slow, storeval)
     .unwrap();
     dynasm!(ops ; .arch x64 ; =>storeval);
-    BrooksStoreVal {
-        val: RDX,
-        forwarding: -8,
-    }
-    .emit(
-        &mut ops,
-        Labels {
-            slow: wb_done,
-            done: wb_done,
-        },
-    )
-    .unwrap();
+    BrooksStoreVal { val: RDX, forwarding }
+        .emit(
+            &mut ops,
+            Labels {
+                slow: wb_done,
+                done: wb_done,
+            },
+        )
+        .unwrap();
     dynasm!(ops ; .arch x64 ; jmp =>wb_done);
     let store_entry = cache.install(&ops.finalize().unwrap()).unwrap();
     // SAFETY: complete functions of the accessors' signatures, used as the
@@ -617,8 +629,9 @@ fn workload<B: BarrierSet>(
     (n, sum)
 }
 
-fn heap() -> Heap {
-    let mut c = HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Concurrent);
+/// A concurrent heap of `bits` with aggressive cycles and the verifier.
+fn heap(bits: BarrierBits) -> Heap {
+    let mut c = HeapConfig::new(8 << 20, bits, GcMode::Concurrent);
     c.aggressive = true;
     c.verify = true;
     Heap::new(c).unwrap()
@@ -652,11 +665,11 @@ fn stress_ms() -> u64 {
 #[test]
 fn layout_agrees() {
     std::thread::spawn(|| {
-        let h = heap();
+        let h = heap(BarrierBits::SHENANDOAH);
         let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
         let a = m.alloc(2, 2).unwrap();
         let b = m.alloc(2, 2).unwrap();
-        let jit = build(&m);
+        let jit = build(&m, h.cell_format());
         let (oa, ob) = (m.get(a).unwrap(), m.get(b).unwrap());
         m.write(oa, 1, 77).unwrap();
         (jit.store)(
@@ -678,15 +691,18 @@ fn layout_agrees() {
     .unwrap();
 }
 
-#[test]
-fn gc_stress_template_barriers() {
-    const SEED: u64 = 0x5EED_1234;
+/// The LRB configuration `B` (bits `bits`): the workload through the
+/// LRB and SATB templates and through the Rust accessors, on concurrent
+/// heaps of `bits`, whose cell format the LRB's collection-set path
+/// resolves copies in.
+fn lrb_stress<B: BarrierSet>(bits: BarrierBits, seed: u64) {
     let budget = Duration::from_millis(stress_ms());
-    let (steps, jit_sum, stats) = std::thread::spawn(move || {
-        let h = heap();
-        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let (steps, jit_sum, stats, format, (lrb_slow, satb_slow)) = std::thread::spawn(move || {
+        let h = heap(bits);
+        let format = h.cell_format();
+        let mut m = h.mutator::<B>().unwrap();
         let array = m.alloc(SLOTS, 0).unwrap();
-        let jit = build(&m);
+        let jit = build(&m, format);
         let mut run = Run {
             m,
             jit: Some(&jit),
@@ -694,15 +710,19 @@ fn gc_stress_template_barriers() {
             collect_every: None,
             dirtied: Default::default(),
         };
-        let (steps, sum) = workload(&mut run, SEED, usize::MAX, Some(&long_enough(&h, budget)));
+        let (steps, sum) = workload(&mut run, seed, usize::MAX, Some(&long_enough(&h, budget)));
         drop(run);
-        (steps, sum, h.stats())
+        let slow = (
+            LRB_SLOW.with(std::cell::Cell::get),
+            SATB_SLOW.with(std::cell::Cell::get),
+        );
+        (steps, sum, h.stats(), format, slow)
     })
     .join()
     .unwrap();
     let (rust_steps, rust_sum, rust_stats) = std::thread::spawn(move || {
-        let h = heap();
-        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+        let h = heap(bits);
+        let mut m = h.mutator::<B>().unwrap();
         let array = m.alloc(SLOTS, 0).unwrap();
         let mut run = Run {
             m,
@@ -711,24 +731,25 @@ fn gc_stress_template_barriers() {
             collect_every: None,
             dirtied: Default::default(),
         };
-        let (steps, sum) = workload(&mut run, SEED, steps, None);
+        let (steps, sum) = workload(&mut run, seed, steps, None);
         drop(run);
         (steps, sum, h.stats())
     })
     .join()
     .unwrap();
     println!(
-        "x64_gc_stress: {steps} steps checked ({} slot reads each) through the templates, checksum {jit_sum:#018x} \
-         (Rust accessors: {rust_steps} steps, {rust_sum:#018x}); template run: {} cycles, {} verified ({} objects), \
-         {} copies by the collector, {} by the mutator; slow stubs called: LRB {}, SATB {}; Rust run: {} cycles, {} verified",
+        "x64_gc_stress {bits} ({format:?} cells): {steps} steps checked ({} slot reads each) through the templates, \
+         checksum {jit_sum:#018x} (Rust accessors: {rust_steps} steps, {rust_sum:#018x}); template run: {} cycles, \
+         {} verified ({} objects), {} copies by the collector, {} by the mutator; slow stubs called: LRB {}, SATB {}; \
+         Rust run: {} cycles, {} verified",
         SLOTS * 4,
         stats.cycles,
         stats.verified_cycles,
         stats.verified_objects,
         stats.evacuated_by_collector,
         stats.evacuated_by_mutators,
-        LRB_SLOW.load(Ordering::Relaxed),
-        SATB_SLOW.load(Ordering::Relaxed),
+        lrb_slow,
+        satb_slow,
         rust_stats.cycles,
         rust_stats.verified_cycles,
     );
@@ -737,6 +758,21 @@ fn gc_stress_template_barriers() {
         stats.evacuated_by_collector + stats.evacuated_by_mutators > 0,
         "nothing was evacuated"
     );
+}
+
+/// `shenandoah`: compact cells, the LRB resolving copies through layout
+/// words.
+#[test]
+fn gc_stress_template_barriers() {
+    lrb_stress::<ShenandoahBarriers>(BarrierBits::SHENANDOAH, 0x5EED_1234);
+}
+
+/// `satb,lrb,cas,brooks-rb`: Brooks cells, the LRB resolving copies
+/// through forwarding words.
+#[test]
+fn gc_stress_template_barriers_brooks_cells() {
+    const BITS: u16 = common::lrb_real::BROOKS_LRB.0;
+    lrb_stress::<Static<BITS>>(BarrierBits(BITS), 0x5EED_B400);
 }
 
 /// A concurrent configuration's two runs (template, Rust: steps,

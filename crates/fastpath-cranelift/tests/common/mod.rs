@@ -32,6 +32,8 @@ pub mod g1_world;
 pub mod gc_world;
 #[path = "../../../fastpath-jit/tests/common/lock_world.rs"]
 pub mod lock_world;
+#[path = "../../../fastpath-jit/tests/common/lrb_real.rs"]
+pub mod lrb_real;
 
 /// Compiles `extern "C" fn(i64 × params) -> ret?` whose body `body` emits
 /// (returning the result value), links import `i` to `imports[i]`,

@@ -9,19 +9,25 @@
 //!   sub  tmp, tmp, #8 ; str tmp, [thread, #satb_index]
 //!   ldr  tmp2, [thread, #satb_buffer] ; str prev, [tmp2, tmp]
 //! ```
-//! LRB collection-set path, 12 instructions for a forwarded object:
+//! LRB collection-set path for a forwarded object, 12 instructions in the
+//! Brooks format and 11 in the compact one ([`crate::Forwardee`]):
 //! ```text
 //!   cbz  obj, done
 //!   lsr  tmp, obj, #region_shift
 //!   movz/movk ×4 tmp2, #cset_map        ; biased map address
 //!   ldrb wtmp, [tmp2, tmp] ; tbz wtmp, #0, done
-//!   ldur tmp, [obj, #forwarding] ; cmp tmp, obj ; b.eq slow
+//! Brooks format (the forwarding word):
+//!   ldur tmp, [obj, #offset] ; cmp tmp, obj ; b.eq slow
 //!   mov  obj, tmp
+//! compact format (the layout word; a copy's is !copy, bit 63 set):
+//!   ldur tmp, [obj, #offset] ; tbz tmp, #63, slow
+//!   mvn  obj, tmp
 //! ```
 
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
 use super::{halves, simm9, uimm12, Aarch64Asm};
+use crate::layout::Forwardee;
 use crate::template::Labels;
 use crate::template::{Emit, LrbCset, SatbEnqueue, TemplateError};
 
@@ -47,7 +53,7 @@ impl Emit<Aarch64Relocation> for SatbEnqueue {
 
 impl Emit<Aarch64Relocation> for LrbCset {
     fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        let fwd = simm9(self.forwarding)?;
+        let word = simm9(self.forwardee.offset())?;
         let (o, x, y) = (self.obj.0, self.tmp.0, self.tmp2.0);
         let shift = u32::from(self.cset.region_shift);
         let [h0, h1, h2, h3] = halves(self.cset.biased as u64);
@@ -62,11 +68,21 @@ impl Emit<Aarch64Relocation> for LrbCset {
             ; movk X(y), #h3, lsl #48
             ; ldrb W(x), [X(y), X(x)]
             ; tbz W(x), #0, =>done
-            ; ldur X(x), [X(o), fwd]
-            ; cmp X(x), X(o)
-            ; b.eq =>slow
-            ; mov X(o), X(x)
+            ; ldur X(x), [X(o), word]
         );
+        match self.forwardee {
+            Forwardee::BrooksWord { .. } => dynasm!(ops
+                ; .arch aarch64
+                ; cmp X(x), X(o)
+                ; b.eq =>slow
+                ; mov X(o), X(x)
+            ),
+            Forwardee::LayoutWord { .. } => dynasm!(ops
+                ; .arch aarch64
+                ; tbz X(x), #63, =>slow
+                ; mvn X(o), X(x)
+            ),
+        }
         Ok(())
     }
 }

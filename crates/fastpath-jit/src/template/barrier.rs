@@ -47,6 +47,14 @@
 //!   `lock cmpxchg`, AArch64 `casal`: the Rust barrier's `AcqRel`) is the
 //!   only shared write inline.
 //!
+//! The three Brooks templates read the forwarding word, which objects have
+//! only on a heap of the Brooks cell format (a barrier set with
+//! `brooks-rb` or `brooks-wb`: `fastpath::gc::layout::CellFormat`): they
+//! are valid only there, and their `forwarding` offset is
+//! [`crate::ObjectLayout::brooks_forwarding`]'s, which refuses a
+//! compact-format layout. On a compact heap (every other set) the LRB's
+//! collection-set path resolves copies instead ([`crate::LrbCset`]).
+//!
 //! The forwarding loads are plain, as the read barrier's: every later
 //! access is through the loaded address (an address dependency orders it
 //! after the load on AArch64, as the Rust `forwardee`'s Acquire does; on
@@ -58,13 +66,14 @@ use crate::layout::ThreadLayout;
 use crate::reg::{x64::RAX, Reg, RegSet};
 use crate::slow::LibraryPath;
 
-/// The Brooks read barrier: `obj` replaced by the copy to use.
+/// The Brooks read barrier: `obj` replaced by the copy to use. Brooks-format
+/// heaps only (module docs).
 #[derive(Clone, Copy, Debug)]
 pub struct BrooksReadBarrier {
     /// The object register, replaced by the copy to use.
     pub obj: Reg,
-    /// Offset of the forwarding word from the object address (Brooks: −8;
-    /// AArch64: −256..256).
+    /// Offset of the forwarding word from the object address (Brooks: −8,
+    /// `ObjectLayout::brooks_forwarding`; AArch64: −256..256).
     pub forwarding: i32,
 }
 
@@ -88,7 +97,7 @@ impl Template for BrooksReadBarrier {
 }
 
 /// The Brooks write barrier's state test and object resolution; see the
-/// module docs.
+/// module docs. Brooks-format heaps only.
 #[derive(Clone, Copy, Debug)]
 pub struct BrooksWriteBarrier {
     /// The thread register.
@@ -103,7 +112,8 @@ pub struct BrooksWriteBarrier {
     /// The GC-state bits that send the write to `slow` (at least one;
     /// fastpath: [`BrooksWriteBarrier::FASTPATH_STATE_BITS`]).
     pub state_bits: u8,
-    /// Offset of the forwarding word (Brooks: −8; AArch64: −256..256).
+    /// Offset of the forwarding word (Brooks: −8,
+    /// `ObjectLayout::brooks_forwarding`; AArch64: −256..256).
     pub forwarding: i32,
 }
 
@@ -147,7 +157,7 @@ impl Template for BrooksWriteBarrier {
 
 /// The Brooks write barrier's stored-value resolution after its slow
 /// path (Shenandoah's storeval barrier): null to `done`, else the value
-/// replaced by its forwardee, falling through.
+/// replaced by its forwardee, falling through. Brooks-format heaps only.
 #[derive(Clone, Copy, Debug)]
 pub struct BrooksStoreVal {
     /// The value to store; replaced by its forwardee (null stays null).

@@ -199,6 +199,12 @@ pub enum TemplateError {
         /// The ISA.
         isa: Isa,
     },
+    /// A Brooks barrier (read barrier, write barrier, stored-value
+    /// resolution, a data access through the forwarding word) for objects
+    /// of the compact cell format, which have no forwarding word: those
+    /// barriers are valid only on a heap of the Brooks format (a barrier
+    /// set with `brooks-rb` or `brooks-wb`).
+    NoForwardingWord,
 }
 
 impl std::fmt::Display for TemplateError {
@@ -216,6 +222,9 @@ impl std::fmt::Display for TemplateError {
             TemplateError::Unsupported { what, isa } => {
                 write!(f, "{what} is not available on {}", isa.name())
             }
+            TemplateError::NoForwardingWord => f.write_str(
+                "a Brooks barrier on compact-format objects, which have no forwarding word (Brooks heaps only)",
+            ),
         }
     }
 }

@@ -127,19 +127,24 @@ impl DataWidth {
     }
 }
 
-/// The barrier work a data access needs; see the module docs.
+/// The barrier work a data access needs; see the module docs. The two
+/// Brooks forms read the forwarding word, which only objects of a heap of
+/// the Brooks cell format have (a set with `brooks-rb` or `brooks-wb`:
+/// `fastpath::gc::layout::CellFormat`); [`DataBarrier::read`] and
+/// [`DataBarrier::write`] refuse them for compact-format objects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DataBarrier {
     /// None: the address the code holds is the object to access.
     None,
-    /// Through the forwarding word at `obj + forwarding` (Brooks: −8).
+    /// Through the forwarding word at `obj + forwarding` (Brooks: −8;
+    /// Brooks-format heaps only).
     Forwarded {
         /// Offset of the forwarding word (AArch64: −256..256).
         forwarding: i32,
     },
-    /// The Brooks write barrier (stores only): `state_bits` of the
-    /// GC-state byte at `thread + gc_state` send the store to `slow`, else
-    /// through the forwarding word.
+    /// The Brooks write barrier (stores only; Brooks-format heaps only):
+    /// `state_bits` of the GC-state byte at `thread + gc_state` send the
+    /// store to `slow`, else through the forwarding word.
     BrooksWrite {
         /// Offset of the GC-state byte in the thread block (AArch64:
         /// 0..4096).
@@ -155,34 +160,39 @@ pub enum DataBarrier {
 impl DataBarrier {
     /// What a data read needs under the barrier set `set`: through the
     /// forwarding word with `brooks-rb`, else nothing (the Rust
-    /// accessors' `read`).
-    pub fn read(set: fastpath::gc::BarrierBits, object: &ObjectLayout) -> DataBarrier {
+    /// accessors' `read`). `object` is the layout of the heap's objects
+    /// (`ObjectLayout::fastpath(heap.cell_format())`); a Brooks barrier on
+    /// compact-format objects, which have no forwarding word, is refused
+    /// ([`TemplateError::NoForwardingWord`]: a heap of `set` has the Brooks
+    /// format).
+    pub fn read(set: fastpath::gc::BarrierBits, object: &ObjectLayout) -> Result<DataBarrier, TemplateError> {
         use fastpath::gc::Barrier;
         if set.has(Barrier::BrooksRb) {
-            DataBarrier::Forwarded {
-                forwarding: object.forwarding,
-            }
+            Ok(DataBarrier::Forwarded {
+                forwarding: object.brooks_forwarding()?,
+            })
         } else {
-            DataBarrier::None
+            Ok(DataBarrier::None)
         }
     }
 
     /// What a data write needs under `set`: the Brooks write barrier with
     /// `brooks-wb` (the GC-state byte of `thread`, fastpath's evacuation
     /// and has-forwarded bits), else through the forwarding word with
-    /// `brooks-rb`, else nothing (the Rust accessors' `write`).
+    /// `brooks-rb`, else nothing (the Rust accessors' `write`). Refused for
+    /// compact-format objects as [`DataBarrier::read`] is.
     pub fn write(
         set: fastpath::gc::BarrierBits,
         thread: &ThreadLayout,
         object: &ObjectLayout,
-    ) -> DataBarrier {
+    ) -> Result<DataBarrier, TemplateError> {
         use fastpath::gc::Barrier;
         if set.has(Barrier::BrooksWb) {
-            DataBarrier::BrooksWrite {
+            Ok(DataBarrier::BrooksWrite {
                 gc_state: thread.gc_state,
                 state_bits: super::BrooksWriteBarrier::FASTPATH_STATE_BITS,
-                forwarding: object.forwarding,
-            }
+                forwarding: object.brooks_forwarding()?,
+            })
         } else {
             DataBarrier::read(set, object)
         }
@@ -366,13 +376,11 @@ mod tests {
     use fastpath::gc::BarrierBits;
 
     /// Each preset's data barriers are the Rust accessors' (the table in
-    /// `fastpath::gc`'s barriers).
+    /// `fastpath::gc`'s barriers), for the layout of its heap's cell format.
     #[test]
     fn barriers_follow_the_set() {
-        let (t, o) = (
-            ThreadLayout::fastpath().unwrap(),
-            ObjectLayout::fastpath().unwrap(),
-        );
+        use crate::layout::CellFormat;
+        let t = ThreadLayout::fastpath().unwrap();
         let fwd = DataBarrier::Forwarded { forwarding: -8 };
         for (set, read, write_wb) in [
             (BarrierBits::NONE, DataBarrier::None, false),
@@ -381,15 +389,38 @@ mod tests {
             (BarrierBits::SHENANDOAH, DataBarrier::None, false),
             (BarrierBits::SHENANDOAH_2017, fwd, true),
         ] {
-            assert_eq!(DataBarrier::read(set, &o), read, "{set:?}");
-            let w = DataBarrier::write(set, &t, &o);
+            let o = ObjectLayout::fastpath(CellFormat::for_barriers(set)).unwrap();
+            assert_eq!(DataBarrier::read(set, &o), Ok(read), "{set:?}");
+            let w = DataBarrier::write(set, &t, &o).unwrap();
             assert_eq!(matches!(w, DataBarrier::BrooksWrite { .. }), write_wb, "{set:?}");
             if !write_wb {
                 assert_eq!(w, read);
             }
         }
         let rb_only: BarrierBits = "brooks-rb".parse().unwrap();
-        assert_eq!(DataBarrier::write(rb_only, &t, &o), fwd, "writes read through");
+        let brooks = ObjectLayout::fastpath(CellFormat::Brooks).unwrap();
+        assert_eq!(
+            DataBarrier::write(rb_only, &t, &brooks),
+            Ok(fwd),
+            "writes read through"
+        );
+        // Compact objects have no forwarding word: the Brooks forms are
+        // refused, the others need none.
+        let compact = ObjectLayout::fastpath(CellFormat::Compact).unwrap();
+        for set in [rb_only, BarrierBits::SHENANDOAH_2017] {
+            assert_eq!(
+                DataBarrier::read(set, &compact),
+                Err(TemplateError::NoForwardingWord)
+            );
+            assert_eq!(
+                DataBarrier::write(set, &t, &compact),
+                Err(TemplateError::NoForwardingWord)
+            );
+        }
+        assert_eq!(
+            DataBarrier::read(BarrierBits::SHENANDOAH, &compact),
+            Ok(DataBarrier::None)
+        );
     }
 
     #[test]

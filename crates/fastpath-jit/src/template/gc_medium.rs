@@ -4,8 +4,9 @@
 //! before any call into the library. The JIT binds the idle test's `slow`
 //! label to the medium path's code, whose own `slow` is the
 //! [`crate::SlowStub`] and whose `done` is the idle test's `done`. The
-//! instructions are in each ISA's emitter (`x64/gc_medium.rs`: 10 and 11;
-//! `aarch64/gc_medium.rs`: 8 and 12).
+//! instructions are in each ISA's emitter (`x64/gc_medium.rs`: 10, and 11
+//! in either cell format; `aarch64/gc_medium.rs`: 8, and 12 in the Brooks
+//! format, 11 in the compact one).
 //!
 //! SATB enqueue (a reference store while marking): the field's current
 //! value loaded; null → `done`; the queue's index (bytes left) 0 → `slow`
@@ -20,21 +21,27 @@
 //!
 //! LRB collection-set path (a loaded reference while forwarded objects
 //! exist): null → `done`; the region's byte in the collection-set map
-//! ([`CsetMap`]) clear → `done`; the forwarding word loaded; equal to the
-//! object (not copied yet) → `slow`; else the object replaced by its
-//! copy. As `fastpath::gc`'s LRB slow path: null and objects outside the
-//! collection set pass; a forwarded object resolves to its copy with one
-//! load (read as the Rust `forwardee`: on x86-64 an Acquire load is a
-//! plain `mov`; on AArch64 the address dependency from the loaded
-//! forwardee orders every read through it, what HotSpot relies on for the
-//! same load); the rest calls the library, which evacuates (or finds the
-//! object left in place) and heals the field. The template does not heal
-//! the field itself: a field left unhealed costs the next load through it
-//! this medium path again, never a from-space reference. The slow path
-//! receives `(thread, obj, field)` and returns the reference to use:
-//! fastpath's is [`crate::slow::lrb`] (`fastpath::gc::lrb_slow_entry`).
-//! The map is the heap's ([`CsetMap::of`]): the regions' collection-set
-//! flags themselves, written only in pauses.
+//! ([`CsetMap`]) clear → `done`; then the word that records a copy
+//! ([`Forwardee`], the heap's cell format) loaded and tested: not copied
+//! yet → `slow`; else the object replaced by its copy. In the Brooks
+//! format the word is the forwarding word, the object's own address until
+//! it is copied (compared with the object); in the compact format it is
+//! the layout word, the object's own (bit 63 clear) until it is copied,
+//! then `!copy` (bit 63 set: the copy is one `not` away). As
+//! `fastpath::gc`'s LRB slow path: null and objects outside the collection
+//! set pass; a forwarded object resolves to its copy with one load (read
+//! as the Rust `forwardee`: on x86-64 an Acquire load is a plain `mov`; on
+//! AArch64 the address dependency from the loaded word, through the `mvn`
+//! in the compact form, orders every read through the copy, what HotSpot
+//! relies on for the same load); the rest calls the library, which
+//! evacuates (or finds the object left in place) and heals the field. The
+//! template does not heal the field itself: a field left unhealed costs
+//! the next load through it this medium path again, never a from-space
+//! reference. The slow path receives `(thread, obj, field)` and returns
+//! the reference to use: fastpath's is [`crate::slow::lrb`]
+//! (`fastpath::gc::lrb_slow_entry`). The map is the heap's
+//! ([`CsetMap::of`]): the regions' collection-set flags themselves,
+//! written only in pauses.
 //!
 //! Both slow paths run on the calling thread's live `fastpath::gc::Mutator`
 //! (its block in the thread register); generated code holds no object
@@ -43,7 +50,7 @@
 
 use super::contract::{SlowArg, SlowCall, SlowPath, Template};
 use crate::isa::Isa;
-pub use crate::layout::{CsetMap, SatbQueueLayout};
+pub use crate::layout::{CsetMap, Forwardee, SatbQueueLayout};
 use crate::reg::{Reg, RegSet};
 use crate::slow::LibraryPath;
 
@@ -96,7 +103,8 @@ impl Template for SatbEnqueue {
     }
 }
 
-/// The LRB medium path: the collection-set test and the forwarding load.
+/// The LRB medium path: the collection-set test and the resolution of a
+/// copy through the word [`LrbCset::forwardee`] names.
 #[derive(Clone, Copy, Debug)]
 pub struct LrbCset {
     /// The loaded reference; replaced by its copy when forwarded.
@@ -107,9 +115,9 @@ pub struct LrbCset {
     pub tmp2: Reg,
     /// The collection set.
     pub cset: CsetMap,
-    /// Offset of the forwarding word from the object (fastpath: −8;
-    /// AArch64: −256..256).
-    pub forwarding: i32,
+    /// Where a copy is recorded: the heap's cell format
+    /// (`ObjectLayout::fastpath(heap.cell_format())?.forwardee`).
+    pub forwardee: Forwardee,
 }
 
 impl Template for LrbCset {
@@ -122,11 +130,14 @@ impl Template for LrbCset {
     fn clobbers(&self, _isa: Isa) -> RegSet {
         RegSet::of(&[self.obj, self.tmp, self.tmp2])
     }
-    /// A forwarded object: every branch falls through.
+    /// A forwarded object: every branch falls through. AArch64's compact
+    /// form tests bit 63 and inverts in two instructions where the Brooks
+    /// form compares, branches and moves in three.
     fn budget(&self, isa: Isa) -> usize {
-        match isa {
-            Isa::X64 => 11,
-            Isa::Aarch64 => 12,
+        match (isa, self.forwardee) {
+            (Isa::X64, _) => 11,
+            (Isa::Aarch64, Forwardee::BrooksWord { .. }) => 12,
+            (Isa::Aarch64, Forwardee::LayoutWord { .. }) => 11,
         }
     }
     /// The JIT passes the thread and the field (the template holds

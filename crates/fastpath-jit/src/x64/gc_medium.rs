@@ -10,20 +10,30 @@
 //!   sub  tmp, 8 ; mov [thread+satb_index], tmp
 //!   add  tmp, [thread+satb_buffer] ; mov [tmp], prev
 //! ```
-//! LRB collection-set path, 11 instructions for a forwarded object:
+//! LRB collection-set path, 11 instructions for a forwarded object in
+//! either cell format ([`crate::Forwardee`]):
 //! ```text
 //!   test obj, obj ; jz done             ; null
 //!   mov  tmp, obj ; shr tmp, region_shift
 //!   mov  tmp2, imm64(cset_map)          ; biased: map − (heap_base >> shift)
 //!   test byte [tmp2+tmp], 1 ; jz done   ; not in the collection set
-//!   mov  tmp, [obj+forwarding]          ; the Brooks forwarding word
-//!   cmp  tmp, obj ; je slow             ; not copied yet: the library evacuates
+//! Brooks format:
+//!   mov  tmp, [obj+offset]              ; the forwarding word
+//!   cmp  tmp, obj ; je slow             ; itself: not copied yet, the library evacuates
 //!   mov  obj, tmp                       ; the copy
+//! compact format:
+//!   mov  tmp, [obj+offset]              ; the layout word
+//!   xor  tmp, -1 ; js slow              ; bit 63 was clear: not copied yet
+//!   mov  obj, tmp                       ; !word: the copy
 //! ```
+//! The compact form's `xor tmp, -1` is `not tmp` setting the flags: the
+//! sign of the inverted word is set exactly when the layout word's bit 63
+//! was clear, so one instruction both inverts and tests.
 
 use dynasmrt::{dynasm, x64::X64Relocation};
 
 use super::X64Asm;
+use crate::layout::Forwardee;
 use crate::template::Labels;
 use crate::template::{Emit, LrbCset, SatbEnqueue, TemplateError};
 
@@ -52,11 +62,7 @@ impl Emit<X64Relocation> for SatbEnqueue {
 impl Emit<X64Relocation> for LrbCset {
     fn emit_checked<A: X64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
         let (o, x, y) = (self.obj.0, self.tmp.0, self.tmp2.0);
-        let (shift, map, fwd) = (
-            self.cset.region_shift as i8,
-            self.cset.biased as i64,
-            self.forwarding,
-        );
+        let (shift, map) = (self.cset.region_shift as i8, self.cset.biased as i64);
         let (slow, done) = (labels.slow, labels.done);
         dynasm!(ops
             ; .arch x64
@@ -67,11 +73,23 @@ impl Emit<X64Relocation> for LrbCset {
             ; mov Rq(y), QWORD map
             ; test BYTE [Rq(y) + Rq(x)], 1
             ; jz =>done
-            ; mov Rq(x), QWORD [Rq(o) + fwd]
-            ; cmp Rq(x), Rq(o)
-            ; je =>slow
-            ; mov Rq(o), Rq(x)
         );
+        match self.forwardee {
+            Forwardee::BrooksWord { offset } => dynasm!(ops
+                ; .arch x64
+                ; mov Rq(x), QWORD [Rq(o) + offset]
+                ; cmp Rq(x), Rq(o)
+                ; je =>slow
+                ; mov Rq(o), Rq(x)
+            ),
+            Forwardee::LayoutWord { offset } => dynasm!(ops
+                ; .arch x64
+                ; mov Rq(x), QWORD [Rq(o) + offset]
+                ; xor Rq(x), -1
+                ; js =>slow
+                ; mov Rq(o), Rq(x)
+            ),
+        }
         Ok(())
     }
 }

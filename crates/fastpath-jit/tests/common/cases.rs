@@ -5,9 +5,13 @@
 // Each binary expands the macros of its own cases.
 #![allow(unused_macros, unused_imports)]
 
-/// The SATB enqueue and LRB collection-set scenarios (`gc_world`), on
-/// `$satb(&CodeCache) -> Entry` (a [`super::gc_world::SatbFn`]) and
-/// `$lrb(&CodeCache, CsetMap) -> Entry` (a [`super::gc_world::LrbFn`]).
+/// The SATB enqueue and LRB collection-set scenarios (`gc_world`, in both
+/// cell formats) and the LRB on real concurrent heaps of both formats
+/// (`lrb_real`), on `$satb(&CodeCache) -> Entry` (a
+/// [`super::gc_world::SatbFn`]) and `$lrb(&CodeCache, ThreadLayout,
+/// CsetMap, Forwardee, slow) -> Entry` (the barrier of a loaded reference,
+/// its stub calling `slow`: a [`super::gc_world::LrbFn`] on the test
+/// world, a [`super::lrb_real::LrbFn`] on a real heap and thread block).
 macro_rules! gc_medium_tests {
     ($satb:path, $lrb:path) => {
         #[test]
@@ -23,16 +27,42 @@ macro_rules! gc_medium_tests {
 
         #[test]
         fn lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path() {
-            let cache = fastpath::code::CodeCache::new(64 * 1024).unwrap();
-            let heap = crate::common::gc_world::lrb_heap();
-            let e = $lrb(&cache, heap.cset);
-            // SAFETY: an `extern "C" fn(*mut TestThread, u64, u64) -> u64`
-            // reading the test block, the map and the objects' forwarding
-            // words.
-            let lrb: crate::common::gc_world::LrbFn = unsafe { e.as_fn() };
-            crate::common::gc_world::lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path(
-                &heap, lrb,
-            );
+            use fastpath_jit::{CellFormat, Forwardee};
+            for format in [CellFormat::Brooks, CellFormat::Compact] {
+                let cache = fastpath::code::CodeCache::new(64 * 1024).unwrap();
+                let heap = crate::common::gc_world::lrb_heap(Forwardee::fastpath(format));
+                let evacuate = crate::common::gc_world::lrb_evacuate as *const () as usize;
+                let layout = crate::common::gc_world::layout();
+                let e = $lrb(&cache, layout, heap.cset, heap.forwardee, evacuate);
+                // SAFETY: an `extern "C" fn(*mut TestThread, u64, u64) ->
+                // u64` reading the test block, the map and the objects'
+                // words that record copies, calling `lrb_evacuate`.
+                let lrb: crate::common::gc_world::LrbFn = unsafe { e.as_fn() };
+                crate::common::gc_world::lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path(
+                    &heap, lrb,
+                );
+            }
+        }
+
+        /// On a `shenandoah` heap: compact cells, copies in layout words.
+        #[test]
+        fn lrb_resolves_real_copies_on_a_compact_heap() {
+            std::thread::spawn(|| {
+                crate::common::lrb_real::lrb_resolves_real_copies($lrb, fastpath::gc::BarrierBits::SHENANDOAH)
+            })
+            .join()
+            .unwrap();
+        }
+
+        /// On a `satb,lrb,cas,brooks-rb` heap: Brooks cells, copies in
+        /// forwarding words.
+        #[test]
+        fn lrb_resolves_real_copies_on_a_brooks_heap() {
+            std::thread::spawn(|| {
+                crate::common::lrb_real::lrb_resolves_real_copies($lrb, crate::common::lrb_real::BROOKS_LRB)
+            })
+            .join()
+            .unwrap();
         }
     };
 }

@@ -18,9 +18,14 @@
 //!   the write lands in the copy (the original keeps its old bytes), the
 //!   Rust `read` through the stale address and the load template see it.
 //! - [`lrb_accesses_need_no_barrier_during_evacuation`]: the same on a
-//!   `shenandoah` heap, the objects loaded through the Rust LRB (which
-//!   copies and heals): the plain templates on what it returns agree with
-//!   the Rust accessors, and each such object is the copy.
+//!   `shenandoah` heap (compact cells: a copy recorded in the original's
+//!   layout word), the objects loaded through the Rust LRB (which copies
+//!   and heals): the plain templates on what it returns agree with the
+//!   Rust accessors, and each such object is the copy.
+//!
+//! Each heap's object layout is its cell format's
+//! (`ObjectLayout::fastpath(heap.cell_format())`): only the Brooks preset's
+//! objects have the forwarding word its data barriers read.
 //!
 //! The contract with the collector: generated code holds an address only
 //! inside one call, and the test reads addresses only between two of its
@@ -31,7 +36,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use fastpath::code::CodeCache;
-use fastpath::gc::layout as gl;
+use fastpath::gc::layout::{self as gl, CellFormat};
 use fastpath::gc::{BarrierBits, Dynamic, GcMode, Heap, HeapConfig, Mutator, Obj};
 use fastpath::thread::{self, ThreadBlock};
 use fastpath_jit::{DataBarrier, DataWidth, ObjectLayout, ThreadLayout};
@@ -79,13 +84,14 @@ unsafe fn word(addr: usize) -> usize {
     unsafe { (*(addr as *const AtomicUsize)).load(Ordering::Acquire) }
 }
 
-/// The forwardee of object `obj` (itself when not forwarded).
+/// The forwardee of object `obj` of a heap of cell format `format`
+/// (itself when not forwarded).
 ///
 /// # Safety
 /// As [`word`], for an object.
-unsafe fn forwardee(obj: usize) -> usize {
+unsafe fn forwardee(format: CellFormat, obj: usize) -> usize {
     // SAFETY: per the contract.
-    unsafe { word(obj.wrapping_add_signed(gl::FORWARDING_OFFSET)) }
+    unsafe { super::lrb_real::forwardee(format, obj) }
 }
 
 const NREFS: usize = 2;
@@ -100,7 +106,8 @@ fn pattern(j: usize) -> u64 {
 /// The fields and elements each width is exercised at: `(offset, index)`
 /// pairs of the access, the element form's index in 0..(16 / width).
 fn places(width: DataWidth) -> Vec<(Access, usize)> {
-    let o = ObjectLayout::fastpath().unwrap();
+    // The data offsets are the same in both formats.
+    let o = ObjectLayout::fastpath(CellFormat::Compact).unwrap();
     let w = width.bytes() as i32;
     let word0 = o.data_offset(NREFS as u32, 0).unwrap();
     let word1 = o.data_offset(NREFS as u32, 1).unwrap();
@@ -154,10 +161,7 @@ fn built<F: Copy>(done: &mut Vec<(Access, F)>, access: Access, build: impl FnOnc
 /// checked.
 pub fn every_form_agrees_with_the_rust_accessors(load: BuildLoad, store: BuildStore) -> usize {
     let cache = CodeCache::new(1 << 20).unwrap();
-    let (tl, ol) = (
-        ThreadLayout::fastpath().unwrap(),
-        ObjectLayout::fastpath().unwrap(),
-    );
+    let tl = ThreadLayout::fastpath().unwrap();
     let data0 = gl::data_offset(NREFS, 0);
     let (mut loads, mut stores) = (Vec::new(), Vec::new());
     let mut checked = 0;
@@ -169,17 +173,18 @@ pub fn every_form_agrees_with_the_rust_accessors(load: BuildLoad, store: BuildSt
         BarrierBits::SHENANDOAH_2017,
     ] {
         let heap = Heap::new(HeapConfig::new(4 << 20, set, GcMode::Passive)).unwrap();
+        let ol = ObjectLayout::fastpath(heap.cell_format()).unwrap();
         let mut m = heap.mutator::<Dynamic>().unwrap();
         let h = m.alloc(NREFS, NDATA).unwrap();
         let block = thread::current().as_ptr();
         for width in DataWidth::ALL {
             for (place, index) in places(width) {
                 let read = Access {
-                    barrier: DataBarrier::read(set, &ol),
+                    barrier: DataBarrier::read(set, &ol).unwrap(),
                     ..place
                 };
                 let write = Access {
-                    barrier: DataBarrier::write(set, &tl, &ol),
+                    barrier: DataBarrier::write(set, &tl, &ol).unwrap(),
                     ..place
                 };
                 let lf = built(&mut loads, read, || load(&cache, read));
@@ -279,9 +284,11 @@ pub fn brooks_stores_reach_the_copy_during_evacuation(
     store: BuildStore,
 ) -> (usize, usize, usize) {
     let set = BarrierBits::SHENANDOAH_2017;
+    let format = CellFormat::for_barriers(set);
+    assert_eq!(format, CellFormat::Brooks);
     let (tl, ol) = (
         ThreadLayout::fastpath().unwrap(),
-        ObjectLayout::fastpath().unwrap(),
+        ObjectLayout::fastpath(format).unwrap(),
     );
     let cache = CodeCache::new(256 * 1024).unwrap();
     let word1 = ol.data_offset(0, 1).unwrap();
@@ -290,12 +297,12 @@ pub fn brooks_stores_reach_the_copy_during_evacuation(
         .map(|(width, index)| {
             let at = Access {
                 width,
-                barrier: DataBarrier::read(set, &ol),
+                barrier: DataBarrier::read(set, &ol).unwrap(),
                 offset: word1,
                 indexed: index != 0,
             };
             let w = Access {
-                barrier: DataBarrier::write(set, &tl, &ol),
+                barrier: DataBarrier::write(set, &tl, &ol).unwrap(),
                 ..at
             };
             (
@@ -307,6 +314,7 @@ pub fn brooks_stores_reach_the_copy_during_evacuation(
         })
         .collect();
     let (heap, mut m, hs) = holders(set);
+    assert_eq!(heap.cell_format(), format);
     let block = thread::current().as_ptr();
     let slow0 = SLOW.with(Cell::get);
     let (start, mut stores, mut copied) = (Instant::now(), 0usize, 0usize);
@@ -330,7 +338,7 @@ pub fn brooks_stores_reach_the_copy_during_evacuation(
             let written = sf(block, x, index, value);
             stores += 1;
             // SAFETY: `x` and what the call returned, no stop since.
-            let (fx, fw) = unsafe { (forwardee(x), forwardee(written)) };
+            let (fx, fw) = unsafe { (forwardee(format, x), forwardee(format, written)) };
             assert_eq!(
                 fw, written,
                 "object {i}: written to a copy that is its own forwardee"
@@ -386,21 +394,24 @@ fn width_mask(width: DataWidth) -> u64 {
 /// See the module docs; returns (accesses, objects the LRB had copied).
 pub fn lrb_accesses_need_no_barrier_during_evacuation(load: BuildLoad, store: BuildStore) -> (usize, usize) {
     let set = BarrierBits::SHENANDOAH;
+    let format = CellFormat::for_barriers(set);
+    assert_eq!(format, CellFormat::Compact);
     let (tl, ol) = (
         ThreadLayout::fastpath().unwrap(),
-        ObjectLayout::fastpath().unwrap(),
+        ObjectLayout::fastpath(format).unwrap(),
     );
     let cache = CodeCache::new(64 * 1024).unwrap();
     let at = Access {
         width: DataWidth::I32,
-        barrier: DataBarrier::read(set, &ol),
+        barrier: DataBarrier::read(set, &ol).unwrap(),
         offset: ol.data_offset(0, 1).unwrap() + 4,
         indexed: false,
     };
     assert_eq!(at.barrier, DataBarrier::None);
-    assert_eq!(DataBarrier::write(set, &tl, &ol), DataBarrier::None);
+    assert_eq!(DataBarrier::write(set, &tl, &ol), Ok(DataBarrier::None));
     let (lf, sf) = (load(&cache, at), store(&cache, at, 0));
     let (heap, mut m, hs) = holders(set);
+    assert_eq!(heap.cell_format(), format);
     let block = thread::current().as_ptr();
     let (start, mut accesses, mut healed) = (Instant::now(), 0usize, 0usize);
     while healed < EVENTS && start.elapsed() < HARD_CAP {
@@ -414,7 +425,7 @@ pub fn lrb_accesses_need_no_barrier_during_evacuation(load: BuildLoad, store: Bu
             if y != raw {
                 healed += 1;
                 // SAFETY: the from-space original and its copy, no stop.
-                let forwarded = unsafe { forwardee(raw) };
+                let forwarded = unsafe { forwardee(format, raw) };
                 assert_eq!(forwarded, y, "object {i}: the LRB returned the copy");
             }
             let value = -(accesses as i64) - 1;

@@ -1,15 +1,17 @@
 //! The world the SATB enqueue and LRB collection-set medium paths run
-//! against on every architecture (x64_gc_medium.rs, aarch64_gc_medium.rs):
-//! a hand-built thread block with a SATB buffer, Rust slow paths standing
-//! in for the runtime's (flush-and-enqueue, evacuate), a heap of four
-//! 4 KiB regions with forwarding words and a collection-set map; and each
-//! medium path's scenario, run on the function the test binary generated.
+//! against on every architecture (gc_medium.rs on its host, and
+//! fastpath-cranelift's CLIF forms): a hand-built thread block with a SATB
+//! buffer, Rust slow paths standing in for the runtime's
+//! (flush-and-enqueue, evacuate), a heap of four 4 KiB regions in either
+//! cell format (Brooks forwarding words, or compact layout words that
+//! record a copy as `!copy`) and a collection-set map; and each medium
+//! path's scenario, run on the function the test binary generated.
 
 use std::mem::offset_of;
 use std::sync::Mutex;
 
 use fastpath_jit::ThreadLayout;
-use fastpath_jit::{CsetMap, SatbQueueLayout};
+use fastpath_jit::{CsetMap, Forwardee, SatbQueueLayout};
 
 pub use super::block::{HAS_FORWARDED, MARKING};
 
@@ -120,14 +122,37 @@ pub fn satb_records_every_overwritten_non_null_value_once(barrier: SatbFn) {
 /// The copies the LRB slow path made and the field each was loaded from.
 static EVACUATED: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
 
+/// Where the heap of the scenario running now records a copy (set under
+/// [`ONE_AT_A_TIME`]), for [`lrb_evacuate`].
+static FORWARDEE: Mutex<Option<Forwardee>> = Mutex::new(None);
+
+/// The layout word of every object of the compact test heap (bit 63
+/// clear, as every real one: 1 reference, 2 data words).
+pub const LAYOUT: u64 = 1 | 2 << 32;
+
+/// Records in `o`'s word named by `fwd` that its copy is `to` (`to == o`:
+/// not copied), as the heap does in that format.
+fn set_forwardee(fwd: Forwardee, o: u64, to: u64) {
+    let (at, value) = match fwd {
+        Forwardee::BrooksWord { offset } => (o.wrapping_add_signed(offset.into()), to),
+        Forwardee::LayoutWord { offset } => {
+            let value = if to == o { LAYOUT } else { !to };
+            (o.wrapping_add_signed(offset.into()), value)
+        }
+    };
+    // SAFETY: inside the test heap: the word `fwd` names of one of its
+    // objects, which lie at least one word from every region's edge.
+    unsafe { (at as *mut u64).write(value) }
+}
+
 /// The "runtime", with the library's signature (`fastpath_jit::slow::lrb`):
 /// forwards `obj` to `obj + 4096` (the next region) and returns the copy;
 /// the field (which the library heals) is recorded, not written.
 pub extern "C" fn lrb_evacuate(_t: *mut TestThread, obj: u64, field: u64) -> u64 {
     let copy = obj + 4096;
-    // SAFETY: `obj` is one of the test heap's objects, its forwarding word
-    // 8 bytes below it, both in the live test heap.
-    unsafe { ((obj - 8) as *mut u64).write(copy) };
+    let fwd = FORWARDEE.lock().unwrap().expect("a scenario is running");
+    set_forwardee(fwd, copy, copy);
+    set_forwardee(fwd, obj, copy);
     EVACUATED.lock().unwrap().push((obj, field));
     copy
 }
@@ -140,13 +165,15 @@ pub type LrbFn = extern "C" fn(*mut TestThread, u64, u64) -> u64;
 const FIELD: u64 = 0xf1e1_d000;
 
 /// Four 4 KiB regions, region 1 in the collection set; objects `a` (region
-/// 0), `b` and `c` (region 1; `b` copied to `d`), `d` (region 2).
+/// 0), `b` and `c` (region 1; `b` copied to `d`), `d` (region 2), each
+/// recording its copy in the word `forwardee` names.
 pub struct LrbHeap {
     /// The buffer the regions lie in (read through the object addresses).
     _mem: Vec<u64>,
     /// The collection-set map (boxed: `cset` holds its address).
     _map: Box<[u8; 4]>,
     pub cset: CsetMap,
+    pub forwardee: Forwardee,
     pub a: u64,
     pub b: u64,
     pub c: u64,
@@ -155,7 +182,9 @@ pub struct LrbHeap {
 
 pub const LRB_REGION_SHIFT: u8 = 12;
 
-pub fn lrb_heap() -> LrbHeap {
+/// The heap in the format `forwardee` names: fastpath's offsets
+/// (`Forwardee::fastpath`).
+pub fn lrb_heap(forwardee: Forwardee) -> LrbHeap {
     let mut mem = vec![0u64; 5 * 4096 / 8];
     let base = (mem.as_mut_ptr() as usize + 4095) & !4095;
     let mut map = Box::new([0u8, 1, 0, 0]);
@@ -164,19 +193,18 @@ pub fn lrb_heap() -> LrbHeap {
         region_shift: LRB_REGION_SHIFT,
     };
     let obj = |region: usize, i: usize| (base + region * 4096 + 16 + 32 * i) as u64;
-    let set_fwd = |o: u64, to: u64| {
-        // SAFETY: inside the test heap, 8 bytes below an object.
-        unsafe { ((o - 8) as *mut u64).write(to) }
-    };
     let (a, b, c, d) = (obj(0, 0), obj(1, 0), obj(1, 1), obj(2, 0));
-    for o in [a, b, c, d] {
-        set_fwd(o, o); // not forwarded: its own address
+    // Every object (and the copy `c` will get) not forwarded, then b
+    // copied to d.
+    for o in [a, b, c, d, c + 4096] {
+        set_forwardee(forwardee, o, o);
     }
-    set_fwd(b, d); // b was copied to d
+    set_forwardee(forwardee, b, d);
     LrbHeap {
         _mem: mem,
         _map: map,
         cset,
+        forwardee,
         a,
         b,
         c,
@@ -190,6 +218,7 @@ pub fn lrb_heap() -> LrbHeap {
 pub fn lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path(h: &LrbHeap, lrb: LrbFn) {
     let _alone = one_at_a_time();
     EVACUATED.lock().unwrap().clear();
+    *FORWARDEE.lock().unwrap() = Some(h.forwardee);
     let (a, b, c, d) = (h.a, h.b, h.c, h.d);
     let mut t = TestThread {
         gc_state: 0,
@@ -197,22 +226,32 @@ pub fn lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path(h: &Lr
         satb_buffer: std::ptr::null_mut(),
         buffer: [0; SLOTS],
     };
-    assert_eq!(lrb(&mut t, b, FIELD), b, "idle: the reference as loaded");
+    let f = h.forwardee;
+    assert_eq!(lrb(&mut t, b, FIELD), b, "{f:?} idle: the reference as loaded");
     t.gc_state = HAS_FORWARDED;
-    assert_eq!(lrb(&mut t, 0, FIELD), 0, "null");
-    assert_eq!(lrb(&mut t, a, FIELD), a, "outside the collection set");
-    assert_eq!(lrb(&mut t, d, FIELD), d, "outside the collection set (a copy)");
-    assert_eq!(lrb(&mut t, b, FIELD), d, "forwarded: the copy, no call");
-    assert!(EVACUATED.lock().unwrap().is_empty());
+    assert_eq!(lrb(&mut t, 0, FIELD), 0, "{f:?} null");
+    assert_eq!(lrb(&mut t, a, FIELD), a, "{f:?} outside the collection set");
+    assert_eq!(
+        lrb(&mut t, d, FIELD),
+        d,
+        "{f:?} outside the collection set (a copy)"
+    );
+    assert_eq!(lrb(&mut t, b, FIELD), d, "{f:?} forwarded: the copy, no call");
+    assert!(EVACUATED.lock().unwrap().is_empty(), "{f:?}");
     assert_eq!(
         lrb(&mut t, c, FIELD),
         c + 4096,
-        "not copied yet: the slow path evacuates"
+        "{f:?} not copied yet: the slow path evacuates"
     );
-    assert_eq!(lrb(&mut t, c, FIELD), c + 4096, "then forwarded: no second call");
+    assert_eq!(
+        lrb(&mut t, c, FIELD),
+        c + 4096,
+        "{f:?} then forwarded: no second call"
+    );
     assert_eq!(
         *EVACUATED.lock().unwrap(),
         [(c, FIELD)],
-        "one call, with the field"
+        "{f:?} one call, with the field"
     );
+    *FORWARDEE.lock().unwrap() = None;
 }

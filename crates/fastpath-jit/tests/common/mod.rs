@@ -4,7 +4,8 @@
 //! | module | what | built for |
 //! |---|---|---|
 //! | [`block`] | a `#[repr(C)]` test thread block and its [`fastpath_jit::ThreadLayout`] | every host |
-//! | [`gc_world`] | the SATB buffer, collection-set heap and Rust slow paths the SATB/LRB medium paths run against, with their scenarios | every host |
+//! | [`gc_world`] | the SATB buffer, collection-set heap (either cell format) and Rust slow paths the SATB/LRB medium paths run against, with their scenarios | every host |
+//! | [`lrb_real`] | the LRB with the library's slow path on concurrent heaps of both cell formats | every host |
 //! | [`brooks_world`] | the Brooks write barrier's differential against a Rust model | every host |
 //! | [`brooks_real`] | the Brooks write barrier on a concurrent `shenandoah-2017` heap, its stub calling the library | every host |
 //! | [`g1_world`] | G1's card barrier differential on twin `g1` heaps | every host |
@@ -34,5 +35,6 @@ pub mod frame;
 pub mod g1_world;
 pub mod gc_world;
 pub mod lock_world;
+pub mod lrb_real;
 #[cfg(target_arch = "x86_64")]
 pub mod x64;

@@ -1,0 +1,230 @@
+//! The load-reference barrier as a JIT emits it (the idle test, the
+//! collection-set path resolving copies in the heap's cell format, its
+//! stub calling the library's `lrb_slow_entry`, counted) on real
+//! concurrent heaps with aggressive cycles and the verifier, in both cell
+//! formats: `shenandoah` (compact: a copy recorded in the original's
+//! layout word) and `satb,lrb,cas,brooks-rb` (Brooks: the forwarding
+//! word; the LRB set with a Brooks barrier added, the one way to give an
+//! LRB heap that format). Shared by every form's test binary (x86-64 and
+//! AArch64 templates, fastpath-cranelift's CLIF).
+//!
+//! While the thread block's state says forwarded objects exist (stable
+//! until this mutator's next stop), each rooted holder's field is loaded
+//! raw and passed through the generated barrier, as a JIT does after a
+//! field load. The reference it returns must be the object's current
+//! copy as the heap records it (read back in the heap's format), outside
+//! the collection set unless evacuation failed and left it in place; the
+//! target's data must read as written. A from-space reference the
+//! collector had already copied resolves inline (no call); one it had not
+//! goes to the library, which copies it and heals the field. The run
+//! ends after [`EVENTS`] inline resolutions and at least one evacuation
+//! through the stub.
+//!
+//! The contract with the collector: as `data_world`'s (generated code
+//! holds an address only inside one call; the test reads addresses only
+//! between two of its mutator's stops).
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use fastpath::code::{CodeCache, Entry};
+use fastpath::gc::layout::{self as gl, CellFormat};
+use fastpath::gc::{Barrier, BarrierBits, Dynamic, GcMode, Heap, HeapConfig, Mutator, Obj};
+use fastpath::thread::{self, ThreadBlock};
+use fastpath_jit::{CsetMap, Forwardee, ObjectLayout, ThreadLayout};
+
+/// `fn(block, obj, field) -> the reference to use`: the barrier of a
+/// reference `obj` just loaded from `field`.
+pub type LrbFn = extern "C" fn(*const ThreadBlock, usize, usize) -> usize;
+/// Builds the barrier for the thread block's layout, the heap's
+/// collection set and format, its stub calling `slow` (the library's
+/// signature).
+pub type BuildLrb = fn(&CodeCache, ThreadLayout, CsetMap, Forwardee, usize) -> Entry;
+
+thread_local! {
+    /// Calls of [`lrb_counted`] on this thread.
+    static SLOW: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The stub's slow path: the library's, counted.
+pub extern "C" fn lrb_counted(t: *const ThreadBlock, obj: usize, field: usize) -> usize {
+    SLOW.with(|c| c.set(c.get() + 1));
+    fastpath_jit::slow::lrb(t, obj, field)
+}
+
+/// The Brooks-format LRB set: `shenandoah`'s barriers and `brooks-rb`.
+pub const BROOKS_LRB: BarrierBits = BarrierBits(BarrierBits::SHENANDOAH.0 | Barrier::BrooksRb.bit());
+
+/// The word at `addr`.
+///
+/// # Safety
+/// A word of the calling thread's mutator's heap, read from a root, a
+/// field or generated code since the mutator's last stop.
+unsafe fn word(addr: usize) -> usize {
+    // SAFETY: per the contract; Acquire as the Rust `forwardee`.
+    unsafe { (*(addr as *const AtomicUsize)).load(Ordering::Acquire) }
+}
+
+/// The copy of `obj` the heap records in format `format` (itself when
+/// not copied).
+///
+/// # Safety
+/// As [`word`], for an object.
+pub unsafe fn forwardee(format: CellFormat, obj: usize) -> usize {
+    match format {
+        // SAFETY: per the contract: the object's forwarding word.
+        CellFormat::Brooks => unsafe { word(obj.wrapping_add_signed(gl::FORWARDING_OFFSET)) },
+        CellFormat::Compact => {
+            // SAFETY: per the contract: the object's layout word.
+            let w = unsafe { word(obj + gl::LAYOUT_WORD_OFFSET) };
+            if gl::is_forwarded_layout_word(w) {
+                gl::forwardee_of_layout_word(w)
+            } else {
+                obj
+            }
+        }
+    }
+}
+
+/// Whether `addr` is in the collection set (the heap's map, as the
+/// barrier reads it).
+fn in_cset(cset: CsetMap, addr: usize) -> bool {
+    // SAFETY: the map's byte of a heap address (the documented lookup),
+    // live while the heap is.
+    let byte = unsafe { *(cset.biased.wrapping_add(addr >> cset.region_shift) as *const u8) };
+    byte == gl::CSET_IN
+}
+
+const OBJECTS: usize = 64;
+/// Inline resolutions to see before stopping.
+const EVENTS: usize = 8;
+/// Bounds a run whose cycles never copy these objects (a failure).
+const HARD_CAP: Duration = Duration::from_secs(120);
+
+/// The GC-state byte of this thread's block.
+fn state() -> u8 {
+    // SAFETY: this thread's block at its published GC-state offset, a byte
+    // only this thread writes.
+    unsafe { *(thread::current().as_ptr() as *const u8).add(thread::GC_STATE_OFFSET) }
+}
+
+/// Allocates garbage and polls until the block's state has `bit`.
+fn until_state(m: &mut Mutator<Dynamic>, bit: u8, start: Instant) {
+    while state() & bit == 0 && start.elapsed() < HARD_CAP {
+        let d = m.roots_len();
+        for _ in 0..16 {
+            m.alloc(2, 6).unwrap();
+        }
+        m.truncate_roots(d);
+        m.safepoint_poll();
+    }
+}
+
+/// What a run saw.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// Barriers run while forwarded objects existed.
+    pub loads: usize,
+    /// From-space references resolved inline (no call).
+    pub inline: usize,
+    /// From-space references sent to the library, which copied or
+    /// resolved them.
+    pub slow: usize,
+}
+
+/// See the module docs, on a concurrent heap of `set` (its cell format the
+/// set's); runs on the calling thread, which must have no mutator.
+pub fn lrb_resolves_real_copies(build: BuildLrb, set: BarrierBits) -> Seen {
+    let mut c = HeapConfig::new(8 << 20, set, GcMode::Concurrent);
+    c.aggressive = true;
+    c.verify = true;
+    let heap = Heap::new(c).unwrap();
+    let format = heap.cell_format();
+    assert_eq!(format, CellFormat::for_barriers(set));
+    let mut m = heap.mutator::<Dynamic>().unwrap();
+    let cset = CsetMap::of(&m);
+    let forwardee_word = ObjectLayout::fastpath(format).unwrap().forwardee;
+    let cache = CodeCache::new(64 * 1024).unwrap();
+    let layout = ThreadLayout::fastpath().unwrap();
+    let entry = build(
+        &cache,
+        layout,
+        cset,
+        forwardee_word,
+        lrb_counted as *const () as usize,
+    );
+    // SAFETY: the builder's function is a complete `extern "C" fn(block,
+    // obj, field) -> reference`, called on this thread with its block, on
+    // fields of its mutator's heap, between its stops.
+    let lrb: LrbFn = unsafe { entry.as_fn() };
+    let holders: Vec<_> = (0..OBJECTS)
+        .map(|i| {
+            let d = m.roots_len();
+            let holder = m.alloc(1, 0).unwrap();
+            let target = m.alloc(0, 2).unwrap();
+            let (h, t) = (m.get(holder).unwrap(), m.get(target).unwrap());
+            m.write(t, 0, 1000 + i).unwrap();
+            m.store(h, 0, Some(t)).unwrap();
+            m.truncate_roots(d + 1);
+            holder
+        })
+        .collect();
+    let block = thread::current().as_ptr();
+    let mut seen = Seen::default();
+    let start = Instant::now();
+    while (seen.inline < EVENTS || seen.slow == 0) && start.elapsed() < HARD_CAP {
+        until_state(&mut m, gl::GC_STATE_HAS_FORWARDED, start);
+        for (i, &h) in holders.iter().enumerate() {
+            let holder = m.get(h).unwrap();
+            let field = holder.addr() + gl::ref_offset(0);
+            // SAFETY: the holder's reference field, no stop since `get`.
+            let raw = unsafe { word(field) };
+            let calls = SLOW.with(Cell::get);
+            let got = lrb(block, raw, field);
+            let called = SLOW.with(Cell::get) != calls;
+            seen.loads += 1;
+            let what = format!("{set} ({format:?}) object {i}");
+            // SAFETY: `raw` was read from a field since the last stop.
+            let now = unsafe { forwardee(format, raw) };
+            assert_eq!(got, now, "{what}: the barrier's reference is the heap's copy");
+            assert!(
+                !in_cset(cset, got) || got == raw,
+                "{what}: a from-space reference {got:#x} handed out"
+            );
+            // SAFETY: `got` is the object the barrier handed out, no stop since.
+            let target = unsafe { Obj::from_addr(got) };
+            assert_eq!(m.read(target, 0).unwrap(), 1000 + i, "{what}: the target's data");
+            match (in_cset(cset, raw), called) {
+                (false, false) => assert_eq!(got, raw, "{what}: outside the collection set"),
+                (false, true) => panic!("{what}: the stub was called outside the collection set"),
+                (true, false) => {
+                    assert_ne!(got, raw, "{what}: resolved inline to a copy");
+                    seen.inline += 1;
+                }
+                (true, true) => {
+                    // SAFETY: as `raw`.
+                    let healed = unsafe { word(field) };
+                    assert_eq!(healed, got, "{what}: the library healed the field");
+                    seen.slow += 1;
+                }
+            }
+        }
+        m.safepoint_poll();
+    }
+    drop(m);
+    let stats = heap.stats();
+    println!(
+        "LRB on a concurrent {set} heap ({format:?} cells): {} barriers while forwarded objects existed, {} copies \
+         resolved inline, {} through the library; {} cycles, {} verified, {} copies by mutators",
+        seen.loads, seen.inline, seen.slow, stats.cycles, stats.verified_cycles, stats.evacuated_by_mutators
+    );
+    assert_eq!(stats.verify_errors, Vec::<String>::new());
+    assert!(
+        seen.inline >= EVENTS,
+        "only {} inline resolutions in {HARD_CAP:?}",
+        seen.inline
+    );
+    assert!(seen.slow > 0, "no load reached the library in {HARD_CAP:?}");
+    seen
+}
