@@ -57,7 +57,7 @@
  * The object layout these constants describe; check it against
  * `fastpath_gc_layout_version()` at start.
  */
-#define FASTPATH_GC_LAYOUT_VERSION 1
+#define FASTPATH_GC_LAYOUT_VERSION 2
 
 /**
  * Bytes of every word of an object (forwarding, header, layout,
@@ -66,8 +66,22 @@
 #define FASTPATH_GC_WORD_BYTES 8
 
 /**
- * The forwarding word, from the object's address: the object's own
- * address, or its copy's (Brooks pointer).
+ * A heap's cell format (`fastpath_gc_cell_format`): every object carries a
+ * forwarding word before its header (a barrier set with `brooks-rb` or
+ * `brooks-wb`, which read through it).
+ */
+#define FASTPATH_GC_CELL_FORMAT_BROOKS 0
+
+/**
+ * A heap's cell format: no forwarding word, the header first (every other
+ * barrier set). A copy is recorded only in the from-space original's
+ * layout word, as `~copy` (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set).
+ */
+#define FASTPATH_GC_CELL_FORMAT_COMPACT 1
+
+/**
+ * The forwarding word, from the object's address, in the Brooks format
+ * only: the object's own address, or its copy's (Brooks pointer).
  */
 #define FASTPATH_GC_FORWARDING_OFFSET (0 - 8)
 
@@ -78,26 +92,50 @@
 #define FASTPATH_GC_HEADER_OFFSET 0
 
 /**
- * The layout word: `nrefs | ndata << 32`, never changed.
+ * The layout word: `nrefs | ndata << 32`, written at allocation; in the
+ * compact format, a from-space original's is replaced by `~copy` when
+ * the object is copied (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set). A copy
+ * is resolved inline by loading this word of an object of the collection
+ * set: bit 63 clear, not copied yet (the slow path evacuates); set, the
+ * copy is `~word`.
  */
 #define FASTPATH_GC_LAYOUT_WORD_OFFSET 8
 
 /**
  * Reference 0; reference i at `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word
- * j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)`.
+ * j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)` (both formats).
  */
 #define FASTPATH_GC_REFS_OFFSET 16
 
 /**
- * The object's address minus its cell's (the forwarding word first).
+ * The object's address minus its cell's in the Brooks format (the
+ * forwarding word first).
  */
-#define FASTPATH_GC_CELL_TO_OBJECT 8
+#define FASTPATH_GC_BROOKS_CELL_TO_OBJECT 8
 
 /**
- * Words of a cell before reference 0: a cell is `8 * (3 + nrefs + ndata)`
- * bytes.
+ * The object's address minus its cell's in the compact format (the
+ * header first).
  */
-#define FASTPATH_GC_CELL_HEADER_WORDS 3
+#define FASTPATH_GC_COMPACT_CELL_TO_OBJECT 0
+
+/**
+ * Words of a Brooks cell before reference 0: a cell is
+ * `8 * (3 + nrefs + ndata)` bytes.
+ */
+#define FASTPATH_GC_BROOKS_CELL_HEADER_WORDS 3
+
+/**
+ * Words of a compact cell before reference 0: a cell is
+ * `8 * (2 + nrefs + ndata)` bytes.
+ */
+#define FASTPATH_GC_COMPACT_CELL_HEADER_WORDS 2
+
+/**
+ * The bit of a layout word set in a copied original's (compact format)
+ * and clear in every object's own.
+ */
+#define FASTPATH_GC_LAYOUT_FORWARDED_BIT 9223372036854775808ull
 
 /**
  * The layout word's `nrefs` bits (the low 32).
@@ -1474,6 +1512,16 @@ fastpath_status fastpath_gc_barriers(const struct fastpath_gc_heap *h,
                                      char *buf,
                                      size_t cap,
                                      size_t *needed);
+
+/**
+ * The heap's cell format into `*format`: `FASTPATH_GC_CELL_FORMAT_BROOKS`
+ * (objects carry the forwarding word at `FASTPATH_GC_FORWARDING_OFFSET`)
+ * or `FASTPATH_GC_CELL_FORMAT_COMPACT` (none; a copy recorded in the
+ * original's layout word), fixed by the heap's barrier set. A C JIT that
+ * resolves copies or initialises objects inline compiles against it.
+ * Any thread.
+ */
+fastpath_status fastpath_gc_cell_format(const struct fastpath_gc_heap *h, uint32_t *format);
 
 /**
  * Bytes in free regions now; the largest object, in words

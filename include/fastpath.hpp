@@ -157,6 +157,12 @@ class GcHeap {
     check(fastpath_gc_get_stats(heap_, &s));
     return s;
   }
+  /** FASTPATH_GC_CELL_FORMAT_BROOKS or _COMPACT (fastpath_gc_cell_format). */
+  std::uint32_t cell_format() const {
+    std::uint32_t f;
+    check(fastpath_gc_cell_format(heap_, &f));
+    return f;
+  }
   fastpath_gc_heap *native() noexcept { return heap_; }
 
  private:

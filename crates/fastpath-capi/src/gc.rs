@@ -415,6 +415,20 @@ pub extern "C" fn fastpath_gc_barriers(
     ffi(|| copy_out(&heap(h)?.heap.config().barriers.to_string(), buf, cap, needed))
 }
 
+/// The heap's cell format into `*format`: `FASTPATH_GC_CELL_FORMAT_BROOKS`
+/// (objects carry the forwarding word at `FASTPATH_GC_FORWARDING_OFFSET`)
+/// or `FASTPATH_GC_CELL_FORMAT_COMPACT` (none; a copy recorded in the
+/// original's layout word), fixed by the heap's barrier set. A C JIT that
+/// resolves copies or initialises objects inline compiles against it.
+/// Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_cell_format(h: *const fastpath_gc_heap, format: *mut u32) -> fastpath_status {
+    ffi(|| {
+        let f = heap(h)?.heap.cell_format();
+        put(format, crate::gc_layout::cell_format_value(f))
+    })
+}
+
 /// Bytes in free regions now; the largest object, in words
 /// (`*max_object_words`, optional, header words included). Any thread.
 #[no_mangle]

@@ -1,7 +1,10 @@
 //! The heap's object layout for C JITs (over `fastpath::gc::layout`): the
-//! offsets of an object's words from its address, the layout word's
-//! fields, the GC-state bits, the card table's shift and values, the
-//! region sizes and the collection-set byte, with the layout's version.
+//! offsets of an object's words from its address, the two cell formats
+//! (Brooks: a forwarding word before the header; compact: none, a copy
+//! recorded in the original's layout word), the layout word's fields, the
+//! GC-state bits, the card table's shift and values, the region sizes and
+//! the collection-set byte, with the layout's version. A heap's format is
+//! its barrier set's: `fastpath_gc_cell_format` (`gc.rs`) tells it.
 //!
 //! Where it sits: beside the thread block's `FASTPATH_THREAD_*` offsets
 //! (`sync.rs`), which locate the per-thread words; these locate an
@@ -14,12 +17,20 @@
 
 /// The object layout these constants describe; check it against
 /// `fastpath_gc_layout_version()` at start.
-pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 1;
+pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 2;
 /// Bytes of every word of an object (forwarding, header, layout,
 /// references, data).
 pub const FASTPATH_GC_WORD_BYTES: usize = 8;
-/// The forwarding word, from the object's address: the object's own
-/// address, or its copy's (Brooks pointer).
+/// A heap's cell format (`fastpath_gc_cell_format`): every object carries a
+/// forwarding word before its header (a barrier set with `brooks-rb` or
+/// `brooks-wb`, which read through it).
+pub const FASTPATH_GC_CELL_FORMAT_BROOKS: u32 = 0;
+/// A heap's cell format: no forwarding word, the header first (every other
+/// barrier set). A copy is recorded only in the from-space original's
+/// layout word, as `~copy` (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set).
+pub const FASTPATH_GC_CELL_FORMAT_COMPACT: u32 = 1;
+/// The forwarding word, from the object's address, in the Brooks format
+/// only: the object's own address, or its copy's (Brooks pointer).
 // Parenthesised so that cbindgen writes `(0 - 8)`: a bare `-8` macro would
 // make `obj-FASTPATH_GC_FORWARDING_OFFSET` a decrement in C.
 #[allow(unused_parens)]
@@ -27,16 +38,31 @@ pub const FASTPATH_GC_FORWARDING_OFFSET: isize = (0 - 8);
 /// The header (a `fastpath_header`'s word): the object's address is its
 /// header's.
 pub const FASTPATH_GC_HEADER_OFFSET: usize = 0;
-/// The layout word: `nrefs | ndata << 32`, never changed.
+/// The layout word: `nrefs | ndata << 32`, written at allocation; in the
+/// compact format, a from-space original's is replaced by `~copy` when
+/// the object is copied (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set). A copy
+/// is resolved inline by loading this word of an object of the collection
+/// set: bit 63 clear, not copied yet (the slow path evacuates); set, the
+/// copy is `~word`.
 pub const FASTPATH_GC_LAYOUT_WORD_OFFSET: usize = 8;
 /// Reference 0; reference i at `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word
-/// j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)`.
+/// j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)` (both formats).
 pub const FASTPATH_GC_REFS_OFFSET: usize = 16;
-/// The object's address minus its cell's (the forwarding word first).
-pub const FASTPATH_GC_CELL_TO_OBJECT: usize = 8;
-/// Words of a cell before reference 0: a cell is `8 * (3 + nrefs + ndata)`
-/// bytes.
-pub const FASTPATH_GC_CELL_HEADER_WORDS: usize = 3;
+/// The object's address minus its cell's in the Brooks format (the
+/// forwarding word first).
+pub const FASTPATH_GC_BROOKS_CELL_TO_OBJECT: usize = 8;
+/// The object's address minus its cell's in the compact format (the
+/// header first).
+pub const FASTPATH_GC_COMPACT_CELL_TO_OBJECT: usize = 0;
+/// Words of a Brooks cell before reference 0: a cell is
+/// `8 * (3 + nrefs + ndata)` bytes.
+pub const FASTPATH_GC_BROOKS_CELL_HEADER_WORDS: usize = 3;
+/// Words of a compact cell before reference 0: a cell is
+/// `8 * (2 + nrefs + ndata)` bytes.
+pub const FASTPATH_GC_COMPACT_CELL_HEADER_WORDS: usize = 2;
+/// The bit of a layout word set in a copied original's (compact format)
+/// and clear in every object's own.
+pub const FASTPATH_GC_LAYOUT_FORWARDED_BIT: u64 = 0x8000_0000_0000_0000;
 /// The layout word's `nrefs` bits (the low 32).
 pub const FASTPATH_GC_LAYOUT_NREFS_MASK: u64 = 0xffff_ffff;
 /// The layout word's shift to `ndata`.
@@ -72,8 +98,11 @@ const _: () = {
     assert!(FASTPATH_GC_HEADER_OFFSET == l::HEADER_OFFSET);
     assert!(FASTPATH_GC_LAYOUT_WORD_OFFSET == l::LAYOUT_WORD_OFFSET);
     assert!(FASTPATH_GC_REFS_OFFSET == l::REFS_OFFSET);
-    assert!(FASTPATH_GC_CELL_TO_OBJECT == l::CELL_TO_OBJECT);
-    assert!(FASTPATH_GC_CELL_HEADER_WORDS == l::CELL_HEADER_WORDS);
+    assert!(FASTPATH_GC_BROOKS_CELL_TO_OBJECT == l::CellFormat::Brooks.cell_to_object());
+    assert!(FASTPATH_GC_COMPACT_CELL_TO_OBJECT == l::CellFormat::Compact.cell_to_object());
+    assert!(FASTPATH_GC_BROOKS_CELL_HEADER_WORDS == l::CellFormat::Brooks.header_words());
+    assert!(FASTPATH_GC_COMPACT_CELL_HEADER_WORDS == l::CellFormat::Compact.header_words());
+    assert!(FASTPATH_GC_LAYOUT_FORWARDED_BIT == l::LAYOUT_FORWARDED_BIT as u64);
     assert!(FASTPATH_GC_LAYOUT_NREFS_MASK == l::LAYOUT_NREFS_MASK as u64);
     assert!(FASTPATH_GC_LAYOUT_NDATA_SHIFT == l::LAYOUT_NDATA_SHIFT);
     assert!(FASTPATH_GC_INITIAL_HEADER == l::INITIAL_HEADER as u64);
@@ -93,4 +122,12 @@ const _: () = {
 #[no_mangle]
 pub extern "C" fn fastpath_gc_layout_version() -> u32 {
     fastpath_core::gc::layout::object_layout_version()
+}
+
+/// The C value of a cell format (`FASTPATH_GC_CELL_FORMAT_*`).
+pub(crate) fn cell_format_value(format: fastpath_core::gc::layout::CellFormat) -> u32 {
+    match format {
+        fastpath_core::gc::layout::CellFormat::Brooks => FASTPATH_GC_CELL_FORMAT_BROOKS,
+        fastpath_core::gc::layout::CellFormat::Compact => FASTPATH_GC_CELL_FORMAT_COMPACT,
+    }
 }

@@ -1,4 +1,6 @@
-/* The GC heap from C: errors as statuses; for each barrier set and mode, a
+/* The GC heap from C: errors as statuses; each barrier set's cell format
+ * (fastpath_gc_cell_format) and the compact format's record of a copy as a C
+ * JIT resolves it; for each barrier set and mode, a
  * linked list built through the barriers survives collections (objects
  * moved by evacuation included) with every value intact and the verifier
  * clean; CAS, handles and scopes; and two pthreads incrementing a word of a
@@ -334,8 +336,56 @@ static void initial_size(void) {
   CHECK_OK(fastpath_gc_heap_free(heap));
 }
 
+/* A copy as a C JIT resolves it inline in the compact format: the
+ * original's layout word, bit 63 set, inverted (test words, not a heap's). */
+static uint64_t compact_forwardee(const uint64_t *obj) {
+  uint64_t word = obj[FASTPATH_GC_LAYOUT_WORD_OFFSET / FASTPATH_GC_WORD_BYTES];
+  return (word & FASTPATH_GC_LAYOUT_FORWARDED_BIT) ? ~word : (uint64_t)(uintptr_t)obj;
+}
+
+static void cell_formats(void) {
+  static const struct {
+    const char *barriers;
+    uint32_t format;
+  } sets[] = {
+      {"none", FASTPATH_GC_CELL_FORMAT_COMPACT},
+      {"serial", FASTPATH_GC_CELL_FORMAT_COMPACT},
+      {"g1", FASTPATH_GC_CELL_FORMAT_COMPACT},
+      {"shenandoah", FASTPATH_GC_CELL_FORMAT_COMPACT},
+      {"shenandoah-2017", FASTPATH_GC_CELL_FORMAT_BROOKS},
+      {"satb,lrb,cas,brooks-rb", FASTPATH_GC_CELL_FORMAT_BROOKS},
+  };
+  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+    fastpath_gc_heap *heap = new_heap(sets[i].barriers, "passive", false);
+    uint32_t format = 99;
+    CHECK_OK(fastpath_gc_cell_format(heap, &format));
+    CHECK(format == sets[i].format);
+    CHECK_STATUS(fastpath_gc_cell_format(heap, NULL), FASTPATH_ERR_NULL);
+    CHECK_OK(fastpath_gc_heap_free(heap));
+  }
+  uint32_t format;
+  CHECK_STATUS(fastpath_gc_cell_format(NULL, &format), FASTPATH_ERR_NULL);
+  /* The cells: the Brooks one starts at the forwarding word, the compact
+   * one at the header; both reach reference 0 after their header words. */
+  CHECK(FASTPATH_GC_FORWARDING_OFFSET == -(intptr_t)FASTPATH_GC_BROOKS_CELL_TO_OBJECT);
+  CHECK(FASTPATH_GC_COMPACT_CELL_TO_OBJECT == FASTPATH_GC_HEADER_OFFSET);
+  CHECK(FASTPATH_GC_REFS_OFFSET + FASTPATH_GC_BROOKS_CELL_TO_OBJECT ==
+        FASTPATH_GC_BROOKS_CELL_HEADER_WORDS * FASTPATH_GC_WORD_BYTES);
+  CHECK(FASTPATH_GC_REFS_OFFSET + FASTPATH_GC_COMPACT_CELL_TO_OBJECT ==
+        FASTPATH_GC_COMPACT_CELL_HEADER_WORDS * FASTPATH_GC_WORD_BYTES);
+  /* A compact original holds its own layout word (bit 63 clear) until it
+   * is copied, then ~copy. */
+  static uint64_t original[4], copy[4];
+  original[1] = 2 | (uint64_t)1 << FASTPATH_GC_LAYOUT_NDATA_SHIFT; /* 2 refs, 1 data word */
+  CHECK((original[1] & FASTPATH_GC_LAYOUT_FORWARDED_BIT) == 0);
+  CHECK(compact_forwardee(original) == (uint64_t)(uintptr_t)original);
+  original[1] = ~(uint64_t)(uintptr_t)copy;
+  CHECK(compact_forwardee(original) == (uint64_t)(uintptr_t)copy);
+}
+
 int main(void) {
   errors();
+  cell_formats();
   initial_size();
   another_threads_mutator();
   list_survives("none", "passive", false);

@@ -79,6 +79,7 @@ int main() {
   {
     fastpath::GcHeap sized(8u << 20, "shenandoah", "passive", false, 2u << 20);
     CHECK(sized.stats().capacity_bytes == (2u << 20));
+    CHECK(sized.cell_format() == FASTPATH_GC_CELL_FORMAT_COMPACT);
   }
 
   // A GC heap: a 100-node list, built in a scope that pops its temporaries,
