@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use std::time::Duration;
 
-use super::heap::forwarding;
 use super::heap::space::{Space, CLEAN_CARD, DIRTY_CARD};
 use super::*;
 
@@ -221,7 +220,7 @@ fn brooks_barriers_read_and_write_through_the_copy() {
     assert_eq!(oa.addr(), from);
     // brooks-wb: the write evacuates `a`, then lands in the copy.
     m.write(oa, 1, 9).unwrap();
-    let to = h.inner.space.fwd(from).load(Ordering::Relaxed);
+    let to = h.inner.space.forwardee(from);
     assert_ne!(to, from, "evacuated on write");
     assert!(!h.inner.space.in_cset(to));
     // brooks-rb: reads through the stale reference see the copy's values.
@@ -491,14 +490,17 @@ fn verifier_reports_a_broken_heap() {
     let s = &h.inner.space;
     let field = s.word(oa.addr() + 16);
     // A reference into a free region (the last one is never allocated here).
-    let free = s.regions.last().unwrap().bottom + 8;
+    let free = s.regions.last().unwrap().bottom + s.cell_to_object;
     field.store(free, Ordering::Relaxed);
     assert!(h.inner.verify().unwrap_err().contains("free"));
     field.store(ob.addr(), Ordering::Relaxed);
-    // A forwarded object.
-    s.fwd(ob.addr()).store(oa.addr(), Ordering::Relaxed);
+    // A forwarded object (the compact format's record of a copy: the
+    // original's layout word names it).
+    let layout_word = s.word(ob.addr() + crate::gc::layout::LAYOUT_WORD_OFFSET);
+    let own = layout_word.load(Ordering::Relaxed);
+    layout_word.store(crate::gc::layout::forwarded_layout_word(oa.addr()), Ordering::Relaxed);
     assert!(h.inner.verify().unwrap_err().contains("forwarded"));
-    s.fwd(ob.addr()).store(ob.addr(), Ordering::Relaxed);
+    layout_word.store(own, Ordering::Relaxed);
     h.inner.gc_state.set(MARKING);
     assert!(h.inner.verify().unwrap_err().contains("state"));
     h.inner.gc_state.set(0);
@@ -826,7 +828,7 @@ fn full_compaction_slides_survivors_together_and_keeps_the_graph() {
     let lock = m.lock(pinned).unwrap();
     let pinned_at = m.get(pinned).unwrap().addr();
     let mut kept = 0;
-    for i in 0..12_000 {
+    for i in 0..16_000 {
         let d = m.roots_len();
         let n = m.alloc(1, 2).unwrap();
         if i % 40 == 0 {
