@@ -178,20 +178,21 @@ fn the_largest_object_is_the_heap_outside_the_reserve() {
     assert!(max > region_words * 32, "far larger than a region: {max} words");
     assert!(max < (4 << 20) / 8, "but not the whole heap: the reserve stays");
     let mut m = heap.mutator::<Dynamic>().unwrap();
+    let hw = header_words(&heap);
     assert_eq!(
-        m.alloc(0, max - 2).unwrap_err(),
+        m.alloc(0, max - hw + 1).unwrap_err(),
         GcError::ObjectTooLarge {
             words: max + 1,
             max_words: max
         }
     );
-    let h = m.alloc(1, max - 4).unwrap();
+    let h = m.alloc(1, max - hw - 1).unwrap();
     fill(&m, h, 7);
     m.collect().unwrap();
     check(&m, m.get(h).unwrap(), 7);
     // Dead, its run is reclaimed for the next one.
     m.truncate_roots(0);
-    let h = m.alloc(0, max - 3).unwrap();
+    let h = m.alloc(0, max - hw).unwrap();
     fill(&m, h, 8);
     check(&m, m.get(h).unwrap(), 8);
 }
@@ -382,7 +383,12 @@ fn shape(heap: &Heap) -> (usize, usize, usize) {
 /// Data words of an object whose cell spans exactly `regions` regions (a
 /// cell is its fields and three header words).
 fn ndata_for(heap: &Heap, regions: usize) -> usize {
-    regions * shape(heap).2 - 3
+    regions * shape(heap).2 - header_words(heap)
+}
+
+/// Words of a cell before its fields, in `heap`'s format.
+fn header_words(heap: &Heap) -> usize {
+    heap.cell_format().header_words()
 }
 
 /// A request that cannot fit is `OutOfMemory` naming it and the longest
@@ -606,7 +612,7 @@ fn requests_that_never_fit_fail_beside_ones_that_fit() {
                         for round in 0..rounds {
                             let d = m.roots_len();
                             if t < 2 {
-                                match m.alloc(0, never - 3) {
+                                match m.alloc(0, never - header_words(heap)) {
                                     Err(GcError::OutOfMemory {
                                         requested_words,
                                         largest_run_words,
@@ -621,7 +627,7 @@ fn requests_that_never_fit_fail_beside_ones_that_fit() {
                             } else {
                                 // 24 regions each: both at once, the
                                 // survivors and the reserve fit in 64.
-                                let h = m.alloc(0, 24 * region_words - 3).unwrap_or_else(|e| {
+                                let h = m.alloc(0, 24 * region_words - header_words(heap)).unwrap_or_else(|e| {
                                     panic!("mutator {t}, round {round}: {e}; {:?}", heap.stats())
                                 });
                                 fill(&m, h, round);
@@ -777,7 +783,7 @@ fn a_locked_object_stays_and_the_rest_slides_around_it() {
         let mut m = heap.mutator::<Dynamic>().unwrap();
         // A fresh heap carves its first TLAB at the bottom of region 0.
         let first = m.alloc(1, 12).unwrap();
-        let base = m.get(first).unwrap().addr() - 8;
+        let base = m.get(first).unwrap().addr() - heap.cell_format().cell_to_object();
         assert_eq!(base % region_bytes, 0, "the first object opens the heap");
         fill(&m, first, 1);
         let big = m.alloc(0, ndata_for(&heap, 3)).unwrap();

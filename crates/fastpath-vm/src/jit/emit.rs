@@ -19,7 +19,7 @@ use fastpath_cranelift::CardTable;
 use fastpath_jit::slow::LibraryPath;
 
 use super::helpers::Helper;
-use super::layout::{CELL_OVERHEAD_WORDS, CLASS_WORD, ELEMENTS, FORWARDING, LAYOUT, LENGTH_WORD, REFS};
+use super::layout::{CLASS_WORD, ELEMENTS, FORWARDING, LAYOUT, LENGTH_WORD, REFS};
 use super::ops::K;
 use super::translate::Translator;
 use crate::link::{Class, Kind, Method};
@@ -766,9 +766,16 @@ impl Translator<'_, '_> {
 
         self.b.switch_to_block(fast);
         self.b.ins().store(trusted, new_top, thread, l.tlab_top);
-        let obj = self.b.ins().iadd_imm_s(top, 8);
-        // The cell: forwarding word (its own address), header, layout.
-        self.b.ins().store(trusted, obj, top, 0);
+        let format = self.env.format;
+        // The cell: forwarding word (its own address; Brooks format only),
+        // header, layout.
+        let obj = if format.has_forwarding_word() {
+            let obj = self.b.ins().iadd_imm_s(top, format.cell_to_object() as i64);
+            self.b.ins().store(trusted, obj, top, 0);
+            obj
+        } else {
+            top
+        };
         let neutral = self.b.ins().iconst(I64, self.env.neutral as i64);
         self.b.ins().store(trusted, neutral, obj, 0);
         init(self, obj);
@@ -839,7 +846,7 @@ impl Translator<'_, '_> {
     pub(super) fn alloc_instance(&mut self, c: &'static Class) -> Value {
         let nrefs = c.nrefs as usize;
         let ndata = c.data_bytes as usize / 8;
-        let words = CELL_OVERHEAD_WORDS + nrefs + ndata;
+        let words = self.env.format.header_words() + nrefs + ndata;
         let bytes = self.b.ins().iconst(I64, (words * 8) as i64);
         let idx = self.s.idx;
         let obj = self.tlab_bump(
@@ -902,7 +909,10 @@ impl Translator<'_, '_> {
             (self.b.ins().iconst(I64, 0), self.b.ins().iadd_imm_s(w, 2))
         };
         let words = self.b.ins().iadd(nrefs, ndata);
-        let total = self.b.ins().iadd_imm_s(words, CELL_OVERHEAD_WORDS as i64);
+        let total = self
+            .b
+            .ins()
+            .iadd_imm_s(words, self.env.format.header_words() as i64);
         let bytes = self.b.ins().ishl_imm_s(total, 3);
         let o = self.tlab_bump(
             bytes,

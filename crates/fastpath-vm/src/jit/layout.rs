@@ -1,8 +1,9 @@
 //! The heap object layout compiled code reads and writes, and what the
 //! translator needs to know of the VM's own structures.
 //!
-//! Where it sits: the cell words (`[forwarding][header][layout][refs][data]`,
-//! the object's address its header's) are the library's published layout,
+//! Where it sits: the cell words (`[header][layout][refs][data]`, after a
+//! forwarding word in the Brooks format; the object's address its
+//! header's) are the library's published layout,
 //! `fastpath::gc::layout`, whose version [`check`] compares with the one
 //! these constants were written against before anything is compiled (as
 //! `fastpath_jit::ThreadLayout::fastpath` checks the thread block's). The
@@ -15,7 +16,8 @@ use fastpath::gc::layout as heap;
 
 use crate::link::{Class, Method};
 
-/// The forwarding word, from the object's address (Brooks: `obj - 8`).
+/// The forwarding word, from the object's address, in the Brooks format
+/// (`obj - 8`; the heap's `CellFormat` says whether objects have one).
 pub const FORWARDING: i32 = heap::FORWARDING_OFFSET as i32;
 /// The header word (`fastpath::sync::Header`, the word the lock CASes).
 pub const HEADER: i32 = heap::HEADER_OFFSET as i32;
@@ -23,8 +25,6 @@ pub const HEADER: i32 = heap::HEADER_OFFSET as i32;
 pub const LAYOUT: i32 = heap::LAYOUT_WORD_OFFSET as i32;
 /// Reference field 0.
 pub const REFS: i32 = heap::REFS_OFFSET as i32;
-/// Words of a cell before its reference fields (forwarding, header, layout).
-pub const CELL_OVERHEAD_WORDS: usize = heap::CELL_HEADER_WORDS;
 /// The class word's offset in the data area (`object::CLASS_WORD`).
 pub const CLASS_WORD: i32 = crate::object::CLASS_WORD as i32;
 /// The array length's offset in the data area (`object::LENGTH_WORD`).
@@ -34,7 +34,7 @@ pub const ELEMENTS: i32 = crate::object::ELEMENTS as i32;
 
 /// The heap-object layout version the constants above were written
 /// against (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` then).
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 1;
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 2;
 
 // The translator adds the layout word's `nrefs` (its low 32 bits, loaded
 // as a `u32`) times 8 to reach the data words.
@@ -136,18 +136,17 @@ pub fn check<B: fastpath::gc::BarrierSet>(m: &mut fastpath::gc::Mutator<B>) -> R
             heap::data_offset(2, 0)
         ));
     }
-    // SAFETY: the layout word and the forwarding word of a fresh object.
-    let (layout, fwd) = unsafe {
-        (
-            ((addr as isize + LAYOUT as isize) as *const u64).read(),
-            ((addr as isize + FORWARDING as isize) as *const usize).read(),
-        )
-    };
+    // SAFETY: the layout word of a fresh object.
+    let layout = unsafe { ((addr as isize + LAYOUT as isize) as *const u64).read() };
     if layout as usize != heap::layout_word(2, 3) {
         return Err(format!("layout word {layout:#x}"));
     }
-    if fwd != addr {
-        return Err(format!("forwarding word {fwd:#x} for object {addr:#x}"));
+    if m.cell_format().has_forwarding_word() {
+        // SAFETY: the forwarding word of a fresh object of a Brooks-format heap.
+        let fwd = unsafe { ((addr as isize + FORWARDING as isize) as *const usize).read() };
+        if fwd != addr {
+            return Err(format!("forwarding word {fwd:#x} for object {addr:#x}"));
+        }
     }
     // SAFETY: the header word of a fresh object.
     let header = unsafe { ((addr as isize + HEADER as isize) as *const u64).read() };

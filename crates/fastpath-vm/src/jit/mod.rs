@@ -251,6 +251,9 @@ pub struct CompileEnv {
     pub cset: CsetMap,
     /// The heap's barrier set.
     pub barriers: BarrierBits,
+    /// The heap's cell format (the barrier set's): whether a new object
+    /// has a forwarding word, and where a copy is recorded.
+    pub format: fastpath::gc::layout::CellFormat,
     /// Where `Class::vtable`'s pointer and length lie.
     pub vtable: VecLayout,
     /// `boolean[]`'s class (a `bastore` into it stores `& 1`).
@@ -641,6 +644,7 @@ impl Jit {
             satb: SatbQueueLayout::fastpath().map_err(|e| e.to_string())?,
             cset: CsetMap::of(m),
             barriers: vm.heap.config().barriers,
+            format: vm.heap.cell_format(),
             vtable,
             bool_array,
             neutral: layout::neutral_header(),

@@ -27,6 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::cpu::CpuInfo;
+use crate::gc::layout::CellFormat;
 use crate::setting::{self, Choice, Choices, ConfigError, ProcessValue, Setting, Variable};
 
 /// One barrier of a barrier set. Its bit in a [`BarrierBits`] is its
@@ -333,6 +334,65 @@ setting::choices_setting!(
 );
 setting::choices_api!(GcMode);
 
+/// The cell format of a heap (`gc::layout::CellFormat`): whether every
+/// object carries a forwarding word. `auto` takes the barrier set's own
+/// (Brooks with `brooks-rb` or `brooks-wb`, compact otherwise); `brooks`
+/// gives any set the forwarding word, as Shenandoah 2017 had it under
+/// every barrier configuration (a barrier ablation then compares barriers
+/// on one layout); `compact` is refused with a Brooks barrier, which reads
+/// through the word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GcCellFormat {
+    /// The barrier set's format.
+    #[default]
+    Auto,
+    /// A forwarding word before every object's header.
+    Brooks,
+    /// No forwarding word.
+    Compact,
+}
+
+impl Choices for GcCellFormat {
+    const VAR: &'static str = "FASTPATH_GC_CELL_FORMAT";
+    const TABLE: &'static [Choice<Self>] = &[
+        Choice::everywhere(GcCellFormat::Auto, "auto"),
+        Choice::everywhere(GcCellFormat::Brooks, "brooks"),
+        Choice::everywhere(GcCellFormat::Compact, "compact"),
+    ];
+    fn check(self, _cpu: &CpuInfo) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+setting::choices_setting!(
+    GcCellFormat,
+    "object cells: auto (the barrier set's), brooks (a forwarding word before every object) or compact (fastpath::gc)"
+);
+setting::choices_api!(GcCellFormat);
+
+impl GcCellFormat {
+    /// The format a heap with barrier set `bits` gets, or why not.
+    pub fn resolve(self, bits: BarrierBits) -> Result<CellFormat, ConfigError> {
+        let own = CellFormat::for_barriers(bits);
+        match self {
+            GcCellFormat::Auto => Ok(own),
+            GcCellFormat::Brooks => Ok(CellFormat::Brooks),
+            GcCellFormat::Compact if own == CellFormat::Brooks => Err(ConfigError {
+                setting: Self::VAR,
+                value: self.name().to_string(),
+                reason: format!("barrier set {bits} reads through the forwarding word (brooks-rb, brooks-wb)"),
+                accepted: &["auto", "brooks"],
+            }),
+            GcCellFormat::Compact => Ok(CellFormat::Compact),
+        }
+    }
+}
+
+/// The process-wide cell format (`FASTPATH_GC_CELL_FORMAT`, or what
+/// `config::init`/`set` installed).
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static CELL_FORMAT: ProcessValue<GcCellFormat> = ProcessValue::new();
+
 setting::number_setting! {
     /// Collector worker threads for the parallel phases: marking (with work
     /// stealing), evacuation, update-refs and the pauses' root work
@@ -481,6 +541,22 @@ mod tests {
             .validate(cpu)
             .is_err());
         assert!(BarrierBits::G1.validate(cpu).is_ok());
+    }
+
+    #[test]
+    fn cell_formats_resolve_per_barrier_set() {
+        let resolve = |f: &str, b: &str| f.parse::<GcCellFormat>().unwrap().resolve(b.parse().unwrap());
+        assert_eq!(resolve("auto", "shenandoah"), Ok(CellFormat::Compact));
+        assert_eq!(resolve("auto", "none"), Ok(CellFormat::Compact));
+        assert_eq!(resolve("auto", "shenandoah-2017"), Ok(CellFormat::Brooks));
+        assert_eq!(resolve("auto", "satb,brooks-rb"), Ok(CellFormat::Brooks));
+        assert_eq!(resolve("brooks", "g1"), Ok(CellFormat::Brooks));
+        assert_eq!(resolve("compact", "lrb"), Ok(CellFormat::Compact));
+        let e = resolve("compact", "brooks-wb").unwrap_err();
+        assert_eq!((e.setting, e.accepted), ("FASTPATH_GC_CELL_FORMAT", &["auto", "brooks"][..]));
+        assert!(e.to_string().contains("forwarding word"), "{e}");
+        assert!("brook".parse::<GcCellFormat>().is_err());
+        assert_eq!(GcCellFormat::default(), GcCellFormat::Auto);
     }
 
     #[test]

@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use std::time::Duration;
 
-use super::heap::forwarding;
 use super::heap::space::{Space, CLEAN_CARD, DIRTY_CARD};
 use super::*;
 
@@ -221,7 +220,7 @@ fn brooks_barriers_read_and_write_through_the_copy() {
     assert_eq!(oa.addr(), from);
     // brooks-wb: the write evacuates `a`, then lands in the copy.
     m.write(oa, 1, 9).unwrap();
-    let to = h.inner.space.fwd(from).load(Ordering::Relaxed);
+    let to = h.inner.space.forwardee(from);
     assert_ne!(to, from, "evacuated on write");
     assert!(!h.inner.space.in_cset(to));
     // brooks-rb: reads through the stale reference see the copy's values.
@@ -343,12 +342,22 @@ fn list_sum(m: &Mutator<Dynamic>, list: Handle) -> usize {
     total
 }
 
+/// The barrier sets and cell formats a concurrent collector runs: the
+/// compact format (LRB), the LRB over Brooks cells, the Brooks barriers.
+const CONCURRENT_SETS: [(BarrierBits, GcCellFormat); 3] = [
+    (BarrierBits::SHENANDOAH, GcCellFormat::Auto),
+    (BarrierBits::SHENANDOAH, GcCellFormat::Brooks),
+    (BarrierBits::SHENANDOAH_2017, GcCellFormat::Auto),
+];
+
 #[test]
 fn concurrent_cycles_keep_a_list_intact() {
-    for bits in [BarrierBits::SHENANDOAH, BarrierBits::SHENANDOAH_2017] {
+    for (bits, format) in CONCURRENT_SETS {
         let mut c = HeapConfig::new(8 << 20, bits, GcMode::Concurrent);
         c.aggressive = true;
         c.verify = true;
+        c.cell_format = format;
+        let bits = format!("{bits} ({})", format.name());
         let h = Heap::new(c).unwrap();
         let mut m = h.mutator::<Dynamic>().unwrap();
         let list = m.alloc(1, 0).unwrap();
@@ -491,14 +500,17 @@ fn verifier_reports_a_broken_heap() {
     let s = &h.inner.space;
     let field = s.word(oa.addr() + 16);
     // A reference into a free region (the last one is never allocated here).
-    let free = s.regions.last().unwrap().bottom + 8;
+    let free = s.regions.last().unwrap().bottom + s.cell_to_object;
     field.store(free, Ordering::Relaxed);
     assert!(h.inner.verify().unwrap_err().contains("free"));
     field.store(ob.addr(), Ordering::Relaxed);
-    // A forwarded object.
-    s.fwd(ob.addr()).store(oa.addr(), Ordering::Relaxed);
+    // A forwarded object (the compact format's record of a copy: the
+    // original's layout word names it).
+    let layout_word = s.word(ob.addr() + crate::gc::layout::LAYOUT_WORD_OFFSET);
+    let own = layout_word.load(Ordering::Relaxed);
+    layout_word.store(crate::gc::layout::forwarded_layout_word(oa.addr()), Ordering::Relaxed);
     assert!(h.inner.verify().unwrap_err().contains("forwarded"));
-    s.fwd(ob.addr()).store(ob.addr(), Ordering::Relaxed);
+    layout_word.store(own, Ordering::Relaxed);
     h.inner.gc_state.set(MARKING);
     assert!(h.inner.verify().unwrap_err().contains("state"));
     h.inner.gc_state.set(0);
@@ -583,6 +595,75 @@ fn evacuation_failure_leaves_objects_in_place_and_keeps_their_regions() {
             !h.inner.space.regions[region].used.load(Ordering::Relaxed),
             "{bits}: the kept region was freed by the next collection"
         );
+    }
+}
+
+/// Evacuation that fails part-way: some of the set's objects copied, the
+/// rest left in place. Every format keeps the list intact through the
+/// cycle, the next one and a full compaction; in the compact format the
+/// kept regions' copied originals have their own layout words back when
+/// the cycle ends (no word of the heap names a copy), so the regions
+/// parse without the copies.
+#[test]
+fn evacuation_failing_part_way_keeps_the_kept_regions_parsable() {
+    for (bits, format) in CONCURRENT_SETS {
+        let mut c = HeapConfig::new(4 << 20, bits, GcMode::Passive);
+        c.verify = true;
+        c.cell_format = format;
+        c.evac_lab_limit = Some(1);
+        let h = Heap::new(c).unwrap();
+        let what = format!("{bits} ({})", format.name());
+        let mut m = h.mutator::<Dynamic>().unwrap();
+        let list = m.alloc(1, 1).unwrap();
+        let mut sum = 0;
+        for i in 0..40_000usize {
+            let depth = m.roots_len();
+            let n = m.alloc(1, 1).unwrap();
+            if i % 8 == 0 {
+                let (on, ol) = (m.get(n).unwrap(), m.get(list).unwrap());
+                m.write(on, 0, i).unwrap();
+                let old = m.load(ol, 0).unwrap();
+                m.store(on, 0, old).unwrap();
+                m.store(ol, 0, Some(on)).unwrap();
+                sum += i;
+            }
+            m.truncate_roots(depth);
+        }
+        let sum_of = |m: &Mutator<Dynamic>| {
+            let (mut cur, mut total) = (m.load(m.get(list).unwrap(), 0).unwrap(), 0);
+            while let Some(o) = cur {
+                total += m.read(o, 0).unwrap();
+                cur = m.load(o, 0).unwrap();
+            }
+            total
+        };
+        m.collect().unwrap();
+        let stats = h.stats();
+        assert_eq!(stats.verify_errors, Vec::<String>::new(), "{what}");
+        assert!(stats.evacuation_failures >= 1, "{what}: evacuation failed");
+        assert!(stats.regions_kept >= 1, "{what}: regions kept");
+        assert!(stats.evacuated_by_collector > 0, "{what}: something was copied first");
+        let s = &h.inner.space;
+        let mut parsed = 0;
+        for r in s.regions.iter().filter(|r| r.used.load(Ordering::Relaxed)) {
+            s.parse(r, r.top.load(Ordering::Relaxed), |obj| {
+                let w = s.word(obj + crate::gc::layout::LAYOUT_WORD_OFFSET).load(Ordering::Relaxed);
+                assert!(!crate::gc::layout::is_forwarded_layout_word(w), "{what}: {obj:#x} names a copy");
+                parsed += 1;
+            });
+        }
+        assert!(parsed > 5000, "{what}: {parsed} cells parsed");
+        assert_eq!(sum_of(&m), sum, "{what}: after the failed cycle");
+        m.collect().unwrap();
+        assert_eq!(h.stats().verify_errors, Vec::<String>::new(), "{what}");
+        assert_eq!(sum_of(&m), sum, "{what}: after the next cycle");
+        m.retire_local_for_test();
+        // This test's thread is the only mutator and makes no access
+        // meanwhile: as in a pause.
+        h.inner.full_compact();
+        assert_eq!(h.inner.verify().map(|_| ()), Ok(()), "{what}");
+        m.refresh_gc_state_for_test();
+        assert_eq!(sum_of(&m), sum, "{what}: after a full compaction");
     }
 }
 
@@ -826,7 +907,7 @@ fn full_compaction_slides_survivors_together_and_keeps_the_graph() {
     let lock = m.lock(pinned).unwrap();
     let pinned_at = m.get(pinned).unwrap().addr();
     let mut kept = 0;
-    for i in 0..12_000 {
+    for i in 0..16_000 {
         let d = m.roots_len();
         let n = m.alloc(1, 2).unwrap();
         if i % 40 == 0 {

@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use fastpath::gc::{
-    with_barrier_set, Barrier, BarrierBits, BarrierSet, GcMode, Heap, HeapConfig, WithBarrierSet,
+    with_barrier_set, Barrier, BarrierBits, BarrierSet, GcCellFormat, GcMode, Heap, HeapConfig, WithBarrierSet,
 };
 
 use super::per_execution::{executions, fast_path_of, per_execution, COUNTERS};
@@ -46,7 +46,11 @@ impl WithBarrierSet for Build {
 }
 
 fn instance<B: BarrierSet>(bits: BarrierBits, w: Workload) -> anyhow::Result<Instance> {
-    let heap = Heap::new(HeapConfig::new(w.heap_bytes(), bits, GcMode::Passive))?;
+    let mut config = HeapConfig::new(w.heap_bytes(), bits, GcMode::Passive);
+    // Every row on Brooks cells, as the seed's Shenandoah had them under
+    // every barrier switch: the rows differ by their barriers only.
+    config.cell_format = GcCellFormat::Brooks;
+    let heap = Heap::new(config)?;
     let mut m = heap.mutator::<B>()?;
     Ok(match w {
         Workload::Xml => {
@@ -250,6 +254,7 @@ pub fn run(
             }
             results.push(r);
         }
+        t.note("every row's heap has Brooks cells (FASTPATH_GC_CELL_FORMAT=brooks: a forwarding word before each object, as the seed's Shenandoah had under every barrier switch), so rows differ by their barriers only.");
         t.note(format!(
             "{} measured rounds of {n} operations after a warm-up round, rows interleaved; ± is the 99.9% error of the mean; vs none: the median over rounds of the row's ops/min over `none`'s in the same round (paired, so a change in the machine's load cancels).",
             plan.rounds

@@ -279,16 +279,32 @@ const _: () = {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::gc::{BarrierBits, GcMode, Heap, HeapConfig, Obj, SerialBarriers};
+    use crate::gc::{
+        BarrierBits, BarrierSet, GcMode, Heap, HeapConfig, Obj, SerialBarriers, Shenandoah2017Barriers,
+        ShenandoahBarriers,
+    };
 
-    /// The published constants are the words of real objects: a fresh
-    /// object's forwarding word, header, layout word, references and data
-    /// are where the constants say, with the values they say; the
-    /// Rust accessors write exactly the words the offsets name.
+    /// The published constants are the words of real objects, in both
+    /// formats: a fresh object's forwarding word (Brooks), header, layout
+    /// word, references and data are where the constants say, with the
+    /// values they say; the Rust accessors write exactly the words the
+    /// offsets name; cells are laid end to end at the format's size.
     #[test]
     fn the_published_layout_is_the_heaps() {
-        let heap = Heap::new(HeapConfig::new(4 << 20, BarrierBits::SERIAL, GcMode::Passive)).unwrap();
-        let mut m = heap.mutator::<SerialBarriers>().unwrap();
+        assert_eq!(CellFormat::for_barriers(BarrierBits::SERIAL), CellFormat::Compact);
+        assert_eq!(CellFormat::for_barriers(BarrierBits::SHENANDOAH), CellFormat::Compact);
+        assert_eq!(CellFormat::for_barriers(BarrierBits::SHENANDOAH_2017), CellFormat::Brooks);
+        check_layout::<SerialBarriers>(BarrierBits::SERIAL);
+        check_layout::<ShenandoahBarriers>(BarrierBits::SHENANDOAH);
+        check_layout::<Shenandoah2017Barriers>(BarrierBits::SHENANDOAH_2017);
+    }
+
+    fn check_layout<B: BarrierSet>(bits: BarrierBits) {
+        let heap = Heap::new(HeapConfig::new(4 << 20, bits, GcMode::Passive)).unwrap();
+        let format = heap.cell_format();
+        assert_eq!(format, CellFormat::for_barriers(bits));
+        let c2o = format.cell_to_object();
+        let mut m = heap.mutator::<B>().unwrap();
         let word = |a: usize| {
             // SAFETY: `a` is a word of a live object of the heap (no
             // safepoint since its address was read); atomic, as the heap's.
@@ -302,11 +318,13 @@ mod tests {
             let (o, t) = (m.get(h).unwrap(), m.get(target).unwrap());
             let a = o.addr();
             assert_eq!(a % 8, 0);
-            assert_eq!(
-                word(a.wrapping_add_signed(FORWARDING_OFFSET)),
-                a,
-                "not forwarded: itself"
-            );
+            if format.has_forwarding_word() {
+                assert_eq!(
+                    word(a.wrapping_add_signed(FORWARDING_OFFSET)),
+                    a,
+                    "not forwarded: itself"
+                );
+            }
             assert_eq!(word(a + HEADER_OFFSET), INITIAL_HEADER);
             assert_eq!(word(a + LAYOUT_WORD_OFFSET), layout_word(nrefs, ndata));
             assert_eq!(decode_layout_word(word(a + LAYOUT_WORD_OFFSET)), (nrefs, ndata));
@@ -329,22 +347,25 @@ mod tests {
             assert!(m.same(Some(unsafe { Obj::from_addr(a) }), Some(o)));
             // The next cell starts where this one ends (one TLAB, bump order).
             let ta = t.addr();
-            assert_eq!(ta - CELL_TO_OBJECT, a - CELL_TO_OBJECT + cell_bytes(nrefs, ndata));
+            assert_eq!(ta - c2o, a - c2o + format.cell_bytes(nrefs, ndata));
             let next = m.alloc(0, 0).unwrap();
             let n = m.get(next).unwrap().addr();
             assert_eq!(
-                n - CELL_TO_OBJECT,
-                ta - CELL_TO_OBJECT + cell_bytes(0, 0),
+                n - c2o,
+                ta - c2o + format.cell_bytes(0, 0),
                 "cells are laid end to end"
             );
         }
         assert_eq!(INITIAL_HEADER, Header::new().raw());
         assert_eq!(object_layout_version(), OBJECT_LAYOUT_VERSION);
-        // The values generated code is compiled against (version 1).
+        // The values generated code is compiled against (version 2).
         assert_eq!(
             (FORWARDING_OFFSET, HEADER_OFFSET, LAYOUT_WORD_OFFSET, REFS_OFFSET),
             (-8, 0, 8, 16)
         );
+        assert_eq!((CellFormat::Brooks.cell_to_object(), CellFormat::Brooks.header_words()), (8, 3));
+        assert_eq!((CellFormat::Compact.cell_to_object(), CellFormat::Compact.header_words()), (0, 2));
+        assert_eq!((forwarded_layout_word(0x1000), LAYOUT_FORWARDED_BIT), (!0x1000, 1 << 63));
         assert_eq!((CARD_SHIFT, CARD_DIRTY, CARD_CLEAN), (9, 0, 1));
         assert_eq!(
             (GC_STATE_MARKING, GC_STATE_EVACUATION, GC_STATE_HAS_FORWARDED),

@@ -493,6 +493,11 @@ impl<B: BarrierSet> Mutator<B> {
         Ok(self.push_root(obj))
     }
 
+    /// The format of this heap's cells ([`crate::gc::Heap::cell_format`]).
+    pub fn cell_format(&self) -> crate::gc::layout::CellFormat {
+        self.space().format
+    }
+
     /// [`Mutator::alloc`] without the root: the new object's address
     /// (`barriers/raw_access.rs`'s `alloc_unrooted` hands it out).
     #[inline]

@@ -18,7 +18,7 @@ use super::safepoint::{Released, Safepoint, SafepointWait};
 use super::space::Space;
 use crate::gc::barrier_set::BarrierSet;
 use crate::gc::collector::pacer::Pacer;
-use crate::gc::settings::{self, BarrierBits, GcMode};
+use crate::gc::settings::{self, BarrierBits, GcCellFormat, GcMode};
 use crate::setting::ConfigError;
 
 /// GC state bit: concurrent marking runs (SATB barriers take their slow path).
@@ -211,6 +211,10 @@ pub struct HeapConfig {
     /// `None` (what [`HeapConfig::new`] sets): no soft limit, the whole
     /// heap from the start.
     pub initial_bytes: Option<usize>,
+    /// Whether objects carry a forwarding word (`gc::layout::CellFormat`):
+    /// [`HeapConfig::new`] takes the process's `FASTPATH_GC_CELL_FORMAT`
+    /// (default `auto`: the barrier set's own, [`GcCellFormat`]).
+    pub cell_format: GcCellFormat,
 }
 
 impl HeapConfig {
@@ -232,7 +236,14 @@ impl HeapConfig {
             workers: settings::WORKERS.get().0 as usize,
             immediate_garbage_percent: settings::IMMEDIATE_GARBAGE.get().0 as usize,
             initial_bytes: None,
+            cell_format: settings::CELL_FORMAT.get(),
         }
+    }
+
+    /// The format of the heap this configuration builds's cells, or why
+    /// the pair is refused ([`GcCellFormat::resolve`]).
+    pub fn resolved_cell_format(&self) -> Result<super::layout::CellFormat, GcError> {
+        self.cell_format.resolve(self.barriers).map_err(GcError::Config)
     }
 
     /// Checks sizes and that the collector can be correct with the set.
@@ -264,6 +275,7 @@ impl HeapConfig {
         let immediate = u32::try_from(self.immediate_garbage_percent).unwrap_or(u32::MAX);
         crate::setting::Setting::validate(settings::GcImmediateGarbage(immediate), crate::cpu::info())
             .map_err(GcError::Config)?;
+        self.resolved_cell_format()?;
         settings::check_barriers_for_mode(self.barriers, self.mode).map_err(GcError::Config)
     }
 }
@@ -841,7 +853,7 @@ impl Heap {
     /// Builds a heap; in concurrent mode, starts its collector thread.
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;
-        let format = super::layout::CellFormat::for_barriers(config.barriers);
+        let format = config.resolved_cell_format()?;
         let mut space =
             Space::new(format, config.heap_bytes, config.region_bytes, config.evac_lab_limit).map_err(|e| {
                 GcError::HeapMemory {

@@ -1110,7 +1110,7 @@ mod tests {
         let (start, end) = space
             .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
             .expect("a region");
-        let region = space.region(start + 8);
+        let region = space.region(start);
         let mut objects = Vec::new();
         let mut p = start;
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -1119,7 +1119,7 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let (nrefs, ndata) = ((seed >> 33) as usize % 4, (seed >> 40) as usize % 12);
-            let words = CELL_OVERHEAD_WORDS + nrefs + ndata;
+            let words = space.cell_words_for(nrefs, ndata);
             if p + words * 8 > end - 64 {
                 break;
             }
@@ -1127,11 +1127,11 @@ mod tests {
             p += words * 8;
         }
         space.fill(p, end);
-        let tams = objects[objects.len() * 2 / 3] - 8;
+        let tams = objects[objects.len() * 2 / 3] - space.cell_to_object;
         region.tams.store(tams, Ordering::Relaxed);
         let mut expected = Vec::new();
         for (k, &obj) in objects.iter().enumerate() {
-            if obj > tams {
+            if obj >= tams {
                 // A bit above TAMS would be stale: it must not count twice.
                 space.mark(obj);
                 expected.push(obj);
@@ -1144,7 +1144,7 @@ mod tests {
         space.for_each_live(region, end, |obj| seen.push(obj));
         assert_eq!(seen, expected);
         // A limit at a marked object's cell, inside a bitmap word.
-        let limit = objects[objects.len() / 3 / 3 * 3] - 8;
+        let limit = objects[objects.len() / 3 / 3 * 3] - space.cell_to_object;
         seen.clear();
         space.for_each_live(region, limit, |obj| seen.push(obj));
         let below: Vec<usize> = expected.iter().copied().filter(|&o| o < limit).collect();
