@@ -67,15 +67,17 @@
 
 /**
  * A heap's cell format (`fastpath_gc_cell_format`): every object carries a
- * forwarding word before its header (a barrier set with `brooks-rb` or
- * `brooks-wb`, which read through it).
+ * forwarding word before its header (by default a barrier set with
+ * `brooks-rb` or `brooks-wb`, which read through it; any set with
+ * `FASTPATH_GC_CELL_FORMAT=brooks`).
  */
 #define FASTPATH_GC_CELL_FORMAT_BROOKS 0
 
 /**
- * A heap's cell format: no forwarding word, the header first (every other
- * barrier set). A copy is recorded only in the from-space original's
- * layout word, as `~copy` (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set).
+ * A heap's cell format: no forwarding word, the header first (by default
+ * every other barrier set). A copy is recorded only in the from-space
+ * original's layout word, as `~copy` (`FASTPATH_GC_LAYOUT_FORWARDED_BIT`
+ * set).
  */
 #define FASTPATH_GC_CELL_FORMAT_COMPACT 1
 
@@ -1517,8 +1519,10 @@ fastpath_status fastpath_gc_barriers(const struct fastpath_gc_heap *h,
  * The heap's cell format into `*format`: `FASTPATH_GC_CELL_FORMAT_BROOKS`
  * (objects carry the forwarding word at `FASTPATH_GC_FORWARDING_OFFSET`)
  * or `FASTPATH_GC_CELL_FORMAT_COMPACT` (none; a copy recorded in the
- * original's layout word), fixed by the heap's barrier set. A C JIT that
- * resolves copies or initialises objects inline compiles against it.
+ * original's layout word), fixed when the heap is made: the barrier set's
+ * own unless `FASTPATH_GC_CELL_FORMAT` chose `brooks` (any set) or
+ * `compact`. A C JIT that resolves copies or initialises objects inline
+ * compiles against it.
  * Any thread.
  */
 fastpath_status fastpath_gc_cell_format(const struct fastpath_gc_heap *h, uint32_t *format);

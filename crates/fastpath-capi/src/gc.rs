@@ -418,8 +418,10 @@ pub extern "C" fn fastpath_gc_barriers(
 /// The heap's cell format into `*format`: `FASTPATH_GC_CELL_FORMAT_BROOKS`
 /// (objects carry the forwarding word at `FASTPATH_GC_FORWARDING_OFFSET`)
 /// or `FASTPATH_GC_CELL_FORMAT_COMPACT` (none; a copy recorded in the
-/// original's layout word), fixed by the heap's barrier set. A C JIT that
-/// resolves copies or initialises objects inline compiles against it.
+/// original's layout word), fixed when the heap is made: the barrier set's
+/// own unless `FASTPATH_GC_CELL_FORMAT` chose `brooks` (any set) or
+/// `compact`. A C JIT that resolves copies or initialises objects inline
+/// compiles against it.
 /// Any thread.
 #[no_mangle]
 pub extern "C" fn fastpath_gc_cell_format(h: *const fastpath_gc_heap, format: *mut u32) -> fastpath_status {

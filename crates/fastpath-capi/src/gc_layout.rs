@@ -4,7 +4,8 @@
 //! recorded in the original's layout word), the layout word's fields, the
 //! GC-state bits, the card table's shift and values, the region sizes and
 //! the collection-set byte, with the layout's version. A heap's format is
-//! its barrier set's: `fastpath_gc_cell_format` (`gc.rs`) tells it.
+//! its barrier set's unless `FASTPATH_GC_CELL_FORMAT` says otherwise;
+//! `fastpath_gc_cell_format` (`gc.rs`) tells it.
 //!
 //! Where it sits: beside the thread block's `FASTPATH_THREAD_*` offsets
 //! (`sync.rs`), which locate the per-thread words; these locate an
@@ -22,12 +23,14 @@ pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 2;
 /// references, data).
 pub const FASTPATH_GC_WORD_BYTES: usize = 8;
 /// A heap's cell format (`fastpath_gc_cell_format`): every object carries a
-/// forwarding word before its header (a barrier set with `brooks-rb` or
-/// `brooks-wb`, which read through it).
+/// forwarding word before its header (by default a barrier set with
+/// `brooks-rb` or `brooks-wb`, which read through it; any set with
+/// `FASTPATH_GC_CELL_FORMAT=brooks`).
 pub const FASTPATH_GC_CELL_FORMAT_BROOKS: u32 = 0;
-/// A heap's cell format: no forwarding word, the header first (every other
-/// barrier set). A copy is recorded only in the from-space original's
-/// layout word, as `~copy` (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set).
+/// A heap's cell format: no forwarding word, the header first (by default
+/// every other barrier set). A copy is recorded only in the from-space
+/// original's layout word, as `~copy` (`FASTPATH_GC_LAYOUT_FORWARDED_BIT`
+/// set).
 pub const FASTPATH_GC_CELL_FORMAT_COMPACT: u32 = 1;
 /// The forwarding word, from the object's address, in the Brooks format
 /// only: the object's own address, or its copy's (Brooks pointer).

@@ -169,13 +169,16 @@ fn program(exe: &Path) -> Command {
     }
 }
 
-/// Runs `exe` with `args`; asserts exit status 0 and returns stdout.
+/// Runs `exe` with `args`; asserts exit status 0 and returns stdout. The
+/// settings whose defaults the programs check are removed from the
+/// environment (test_gc.c checks each barrier set's own cell format).
 fn run(exe: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
     let out = program(exe)
         .args(args)
         .env_remove("FASTPATH_LOCKING_MODE")
         .env_remove("FASTPATH_ICACHE_SYNC")
         .env_remove("FASTPATH_SPIN_PAUSE")
+        .env_remove("FASTPATH_GC_CELL_FORMAT")
         .envs(env.iter().copied())
         .output()
         .unwrap_or_else(|e| panic!("run {}: {e}", exe.display()));

@@ -145,7 +145,8 @@ impl ThreadLayout {
 
 /// Where generated code finds the copy of an object of the collection
 /// set, which the heap's cell format decides
-/// (`fastpath::gc::layout::CellFormat`, chosen by the heap's barrier set):
+/// (`fastpath::gc::layout::CellFormat`, chosen when the heap is made, by
+/// default by its barrier set):
 /// what the LRB's collection-set path ([`crate::LrbCset`], and
 /// fastpath-cranelift's `load_reference_barrier`) loads and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -219,7 +220,8 @@ pub struct ObjectLayout {
 
 impl ObjectLayout {
     /// fastpath's heap objects in cell format `format` (a heap's
-    /// `fastpath::gc::Heap::cell_format()`, or
+    /// `fastpath::gc::Heap::cell_format()`, which its configuration's
+    /// `cell_format` chooses, by default the barrier set's:
     /// `CellFormat::for_barriers(set)`): [`Forwardee::fastpath`] and
     /// `REFS_OFFSET`, after the object layout's version check.
     pub fn fastpath(format: CellFormat) -> Result<ObjectLayout, LayoutMismatch> {
@@ -229,6 +231,14 @@ impl ObjectLayout {
             forwardee: Forwardee::fastpath(format),
             refs: off(g::REFS_OFFSET),
         })
+    }
+
+    /// The objects of `m`'s heap ([`ObjectLayout::fastpath`] of its
+    /// `cell_format()`), after the version check.
+    pub fn of<B: fastpath::gc::BarrierSet>(
+        m: &fastpath::gc::Mutator<B>,
+    ) -> Result<ObjectLayout, LayoutMismatch> {
+        ObjectLayout::fastpath(m.cell_format())
     }
 
     /// The cell format of these objects.

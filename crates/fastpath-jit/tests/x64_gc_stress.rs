@@ -7,10 +7,9 @@
 //! `fastpath::gc::satb_slow_entry`, on a `shenandoah` heap in concurrent
 //! mode with aggressive back-to-back cycles and the verifier after every
 //! cycle; the collection-set path resolves copies in the heap's cell
-//! format, so this runs twice: on `shenandoah` (compact cells, a copy
-//! recorded in the original's layout word) and on `satb,lrb,cas,brooks-rb`
-//! (Brooks cells, the forwarding word; `common::lrb_real::BROOKS_LRB`).
-//! The workload (gc_stress.rs's graph: rewire edges, replace nodes,
+//! format, so this runs once per format (`HeapConfig::cell_format`):
+//! compact cells (a copy recorded in the original's layout word) and
+//! Brooks cells (the forwarding word). The workload (gc_stress.rs's graph: rewire edges, replace nodes,
 //! bump values) is checked against its model after every step, and its
 //! running checksum must equal the one of the same workload (same seed,
 //! same steps) through the Rust accessors. Bounded by FASTPATH_STRESS_MS
@@ -629,9 +628,11 @@ fn workload<B: BarrierSet>(
     (n, sum)
 }
 
-/// A concurrent heap of `bits` with aggressive cycles and the verifier.
-fn heap(bits: BarrierBits) -> Heap {
-    let mut c = HeapConfig::new(8 << 20, bits, GcMode::Concurrent);
+/// A concurrent `shenandoah` heap of cells in `format` with aggressive
+/// cycles and the verifier.
+fn heap(format: CellFormat) -> Heap {
+    let mut c = HeapConfig::new(8 << 20, BarrierBits::SHENANDOAH, GcMode::Concurrent);
+    c.cell_format = common::lrb_real::cell_format_choice(format);
     c.aggressive = true;
     c.verify = true;
     Heap::new(c).unwrap()
@@ -665,7 +666,7 @@ fn stress_ms() -> u64 {
 #[test]
 fn layout_agrees() {
     std::thread::spawn(|| {
-        let h = heap(BarrierBits::SHENANDOAH);
+        let h = heap(CellFormat::Compact);
         let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
         let a = m.alloc(2, 2).unwrap();
         let b = m.alloc(2, 2).unwrap();
@@ -691,16 +692,16 @@ fn layout_agrees() {
     .unwrap();
 }
 
-/// The LRB configuration `B` (bits `bits`): the workload through the
-/// LRB and SATB templates and through the Rust accessors, on concurrent
-/// heaps of `bits`, whose cell format the LRB's collection-set path
-/// resolves copies in.
-fn lrb_stress<B: BarrierSet>(bits: BarrierBits, seed: u64) {
+/// The LRB configuration in cell format `format`: the workload through
+/// the LRB and SATB templates and through the Rust accessors, on
+/// concurrent `shenandoah` heaps of that format, in which the LRB's
+/// collection-set path resolves copies.
+fn lrb_stress(format: CellFormat, seed: u64) {
     let budget = Duration::from_millis(stress_ms());
-    let (steps, jit_sum, stats, format, (lrb_slow, satb_slow)) = std::thread::spawn(move || {
-        let h = heap(bits);
-        let format = h.cell_format();
-        let mut m = h.mutator::<B>().unwrap();
+    let (steps, jit_sum, stats, (lrb_slow, satb_slow)) = std::thread::spawn(move || {
+        let h = heap(format);
+        assert_eq!(h.cell_format(), format);
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
         let array = m.alloc(SLOTS, 0).unwrap();
         let jit = build(&m, format);
         let mut run = Run {
@@ -716,13 +717,13 @@ fn lrb_stress<B: BarrierSet>(bits: BarrierBits, seed: u64) {
             LRB_SLOW.with(std::cell::Cell::get),
             SATB_SLOW.with(std::cell::Cell::get),
         );
-        (steps, sum, h.stats(), format, slow)
+        (steps, sum, h.stats(), slow)
     })
     .join()
     .unwrap();
     let (rust_steps, rust_sum, rust_stats) = std::thread::spawn(move || {
-        let h = heap(bits);
-        let mut m = h.mutator::<B>().unwrap();
+        let h = heap(format);
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
         let array = m.alloc(SLOTS, 0).unwrap();
         let mut run = Run {
             m,
@@ -738,18 +739,16 @@ fn lrb_stress<B: BarrierSet>(bits: BarrierBits, seed: u64) {
     .join()
     .unwrap();
     println!(
-        "x64_gc_stress {bits} ({format:?} cells): {steps} steps checked ({} slot reads each) through the templates, \
-         checksum {jit_sum:#018x} (Rust accessors: {rust_steps} steps, {rust_sum:#018x}); template run: {} cycles, \
-         {} verified ({} objects), {} copies by the collector, {} by the mutator; slow stubs called: LRB {}, SATB {}; \
-         Rust run: {} cycles, {} verified",
+        "x64_gc_stress shenandoah ({format:?} cells): {steps} steps checked ({} slot reads each) through the \
+         templates, checksum {jit_sum:#018x} (Rust accessors: {rust_steps} steps, {rust_sum:#018x}); template run: \
+         {} cycles, {} verified ({} objects), {} copies by the collector, {} by the mutator; slow stubs called: LRB \
+         {lrb_slow}, SATB {satb_slow}; Rust run: {} cycles, {} verified",
         SLOTS * 4,
         stats.cycles,
         stats.verified_cycles,
         stats.verified_objects,
         stats.evacuated_by_collector,
         stats.evacuated_by_mutators,
-        lrb_slow,
-        satb_slow,
         rust_stats.cycles,
         rust_stats.verified_cycles,
     );
@@ -760,19 +759,16 @@ fn lrb_stress<B: BarrierSet>(bits: BarrierBits, seed: u64) {
     );
 }
 
-/// `shenandoah`: compact cells, the LRB resolving copies through layout
-/// words.
+/// Compact cells: the LRB resolving copies through layout words.
 #[test]
 fn gc_stress_template_barriers() {
-    lrb_stress::<ShenandoahBarriers>(BarrierBits::SHENANDOAH, 0x5EED_1234);
+    lrb_stress(CellFormat::Compact, 0x5EED_1234);
 }
 
-/// `satb,lrb,cas,brooks-rb`: Brooks cells, the LRB resolving copies
-/// through forwarding words.
+/// Brooks cells: the LRB resolving copies through forwarding words.
 #[test]
 fn gc_stress_template_barriers_brooks_cells() {
-    const BITS: u16 = common::lrb_real::BROOKS_LRB.0;
-    lrb_stress::<Static<BITS>>(BarrierBits(BITS), 0x5EED_B400);
+    lrb_stress(CellFormat::Brooks, 0x5EED_B400);
 }
 
 /// A concurrent configuration's two runs (template, Rust: steps,

@@ -48,11 +48,11 @@
 //!   only shared write inline.
 //!
 //! The three Brooks templates read the forwarding word, which objects have
-//! only on a heap of the Brooks cell format (a barrier set with
-//! `brooks-rb` or `brooks-wb`: `fastpath::gc::layout::CellFormat`): they
+//! only on a heap of the Brooks cell format (`fastpath::gc::Heap::
+//! cell_format`; a set with `brooks-rb` or `brooks-wb` always has it): they
 //! are valid only there, and their `forwarding` offset is
 //! [`crate::ObjectLayout::brooks_forwarding`]'s, which refuses a
-//! compact-format layout. On a compact heap (every other set) the LRB's
+//! compact-format layout. On a compact heap the LRB's
 //! collection-set path resolves copies instead ([`crate::LrbCset`]).
 //!
 //! The forwarding loads are plain, as the read barrier's: every later

@@ -202,8 +202,8 @@ pub enum TemplateError {
     /// A Brooks barrier (read barrier, write barrier, stored-value
     /// resolution, a data access through the forwarding word) for objects
     /// of the compact cell format, which have no forwarding word: those
-    /// barriers are valid only on a heap of the Brooks format (a barrier
-    /// set with `brooks-rb` or `brooks-wb`).
+    /// barriers are valid only on a heap of the Brooks format (which every
+    /// heap whose set has `brooks-rb` or `brooks-wb` has).
     NoForwardingWord,
 }
 

@@ -129,8 +129,8 @@ impl DataWidth {
 
 /// The barrier work a data access needs; see the module docs. The two
 /// Brooks forms read the forwarding word, which only objects of a heap of
-/// the Brooks cell format have (a set with `brooks-rb` or `brooks-wb`:
-/// `fastpath::gc::layout::CellFormat`); [`DataBarrier::read`] and
+/// the Brooks cell format have (`fastpath::gc::layout::CellFormat`; every
+/// heap whose set has `brooks-rb` or `brooks-wb`); [`DataBarrier::read`] and
 /// [`DataBarrier::write`] refuse them for compact-format objects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DataBarrier {

@@ -7,7 +7,7 @@
 
 /// The SATB enqueue and LRB collection-set scenarios (`gc_world`, in both
 /// cell formats) and the LRB on real concurrent heaps of both formats
-/// (`lrb_real`), on `$satb(&CodeCache) -> Entry` (a
+/// (`lrb_real`: `shenandoah` with each format), on `$satb(&CodeCache) -> Entry` (a
 /// [`super::gc_world::SatbFn`]) and `$lrb(&CodeCache, ThreadLayout,
 /// CsetMap, Forwardee, slow) -> Entry` (the barrier of a loaded reference,
 /// its stub calling `slow`: a [`super::gc_world::LrbFn`] on the test
@@ -44,22 +44,22 @@ macro_rules! gc_medium_tests {
             }
         }
 
-        /// On a `shenandoah` heap: compact cells, copies in layout words.
+        /// On a `shenandoah` heap of compact cells: copies in layout words.
         #[test]
         fn lrb_resolves_real_copies_on_a_compact_heap() {
             std::thread::spawn(|| {
-                crate::common::lrb_real::lrb_resolves_real_copies($lrb, fastpath::gc::BarrierBits::SHENANDOAH)
+                crate::common::lrb_real::lrb_resolves_real_copies($lrb, fastpath_jit::CellFormat::Compact)
             })
             .join()
             .unwrap();
         }
 
-        /// On a `satb,lrb,cas,brooks-rb` heap: Brooks cells, copies in
-        /// forwarding words.
+        /// On a `shenandoah` heap of Brooks cells: copies in forwarding
+        /// words.
         #[test]
         fn lrb_resolves_real_copies_on_a_brooks_heap() {
             std::thread::spawn(|| {
-                crate::common::lrb_real::lrb_resolves_real_copies($lrb, crate::common::lrb_real::BROOKS_LRB)
+                crate::common::lrb_real::lrb_resolves_real_copies($lrb, fastpath_jit::CellFormat::Brooks)
             })
             .join()
             .unwrap();

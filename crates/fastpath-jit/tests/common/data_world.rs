@@ -17,11 +17,12 @@
 //!   store template, whose stub calls the library's slow path (counted):
 //!   the write lands in the copy (the original keeps its old bytes), the
 //!   Rust `read` through the stale address and the load template see it.
-//! - [`lrb_accesses_need_no_barrier_during_evacuation`]: the same on a
-//!   `shenandoah` heap (compact cells: a copy recorded in the original's
-//!   layout word), the objects loaded through the Rust LRB (which copies
-//!   and heals): the plain templates on what it returns agree with the
-//!   Rust accessors, and each such object is the copy.
+//! - [`lrb_accesses_need_no_barrier_during_evacuation`]: the same on
+//!   `shenandoah` heaps of each cell format (compact: a copy recorded in
+//!   the original's layout word; Brooks: in its forwarding word), the
+//!   objects loaded through the Rust LRB (which copies and heals): the
+//!   plain templates on what it returns agree with the Rust accessors, and
+//!   each such object is the copy.
 //!
 //! Each heap's object layout is its cell format's
 //! (`ObjectLayout::fastpath(heap.cell_format())`): only the Brooks preset's
@@ -240,13 +241,19 @@ fn state() -> u8 {
     unsafe { *(thread::current().as_ptr() as *const u8).add(thread::GC_STATE_OFFSET) }
 }
 
-/// A concurrent, aggressive heap of `set` with the verifier on, and
-/// `OBJECTS` rooted holders each naming a target with 2 data words (word
-/// 0: `1000 + i`).
-fn holders(set: BarrierBits) -> (Heap, Mutator<Dynamic>, Vec<fastpath::gc::Handle>) {
+/// A concurrent, aggressive heap of `set` (cells in `format`, or the
+/// configuration's default) with the verifier on, and `OBJECTS` rooted
+/// holders each naming a target with 2 data words (word 0: `1000 + i`).
+fn holders(
+    set: BarrierBits,
+    format: Option<CellFormat>,
+) -> (Heap, Mutator<Dynamic>, Vec<fastpath::gc::Handle>) {
     let mut c = HeapConfig::new(8 << 20, set, GcMode::Concurrent);
     c.aggressive = true;
     c.verify = true;
+    if let Some(f) = format {
+        c.cell_format = super::lrb_real::cell_format_choice(f);
+    }
     let heap = Heap::new(c).unwrap();
     let mut m = heap.mutator::<Dynamic>().unwrap();
     let hs = (0..OBJECTS)
@@ -313,7 +320,7 @@ pub fn brooks_stores_reach_the_copy_during_evacuation(
             )
         })
         .collect();
-    let (heap, mut m, hs) = holders(set);
+    let (heap, mut m, hs) = holders(set, None);
     assert_eq!(heap.cell_format(), format);
     let block = thread::current().as_ptr();
     let slow0 = SLOW.with(Cell::get);
@@ -391,15 +398,23 @@ fn width_mask(width: DataWidth) -> u64 {
     u64::MAX >> (64 - 8 * width.bytes())
 }
 
-/// See the module docs; returns (accesses, objects the LRB had copied).
+/// See the module docs, in each cell format; returns (accesses, objects
+/// the LRB had copied).
 pub fn lrb_accesses_need_no_barrier_during_evacuation(load: BuildLoad, store: BuildStore) -> (usize, usize) {
+    let mut total = (0, 0);
+    for format in [CellFormat::Compact, CellFormat::Brooks] {
+        let (accesses, healed) = lrb_accesses_in(format, load, store);
+        total = (total.0 + accesses, total.1 + healed);
+    }
+    total
+}
+
+/// [`lrb_accesses_need_no_barrier_during_evacuation`] on cells of `format`.
+fn lrb_accesses_in(format: CellFormat, load: BuildLoad, store: BuildStore) -> (usize, usize) {
     let set = BarrierBits::SHENANDOAH;
-    let format = CellFormat::for_barriers(set);
-    assert_eq!(format, CellFormat::Compact);
-    let (tl, ol) = (
-        ThreadLayout::fastpath().unwrap(),
-        ObjectLayout::fastpath(format).unwrap(),
-    );
+    let (heap, mut m, hs) = holders(set, Some(format));
+    assert_eq!(heap.cell_format(), format);
+    let (tl, ol) = (ThreadLayout::fastpath().unwrap(), ObjectLayout::of(&m).unwrap());
     let cache = CodeCache::new(64 * 1024).unwrap();
     let at = Access {
         width: DataWidth::I32,
@@ -410,8 +425,6 @@ pub fn lrb_accesses_need_no_barrier_during_evacuation(load: BuildLoad, store: Bu
     assert_eq!(at.barrier, DataBarrier::None);
     assert_eq!(DataBarrier::write(set, &tl, &ol), Ok(DataBarrier::None));
     let (lf, sf) = (load(&cache, at), store(&cache, at, 0));
-    let (heap, mut m, hs) = holders(set);
-    assert_eq!(heap.cell_format(), format);
     let block = thread::current().as_ptr();
     let (start, mut accesses, mut healed) = (Instant::now(), 0usize, 0usize);
     while healed < EVENTS && start.elapsed() < HARD_CAP {
@@ -448,8 +461,8 @@ pub fn lrb_accesses_need_no_barrier_during_evacuation(load: BuildLoad, store: Bu
     drop(m);
     let stats = heap.stats();
     println!(
-        "data accesses on a concurrent shenandoah heap: {accesses} during evacuation, {healed} on objects the LRB \
-         had copied; {} cycles, {} verified",
+        "data accesses on a concurrent shenandoah heap ({format:?} cells): {accesses} during evacuation, {healed} \
+         on objects the LRB had copied; {} cycles, {} verified",
         stats.cycles, stats.verified_cycles
     );
     assert_eq!(stats.verify_errors, Vec::<String>::new());

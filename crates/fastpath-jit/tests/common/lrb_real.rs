@@ -1,12 +1,11 @@
 //! The load-reference barrier as a JIT emits it (the idle test, the
 //! collection-set path resolving copies in the heap's cell format, its
 //! stub calling the library's `lrb_slow_entry`, counted) on real
-//! concurrent heaps with aggressive cycles and the verifier, in both cell
-//! formats: `shenandoah` (compact: a copy recorded in the original's
-//! layout word) and `satb,lrb,cas,brooks-rb` (Brooks: the forwarding
-//! word; the LRB set with a Brooks barrier added, the one way to give an
-//! LRB heap that format). Shared by every form's test binary (x86-64 and
-//! AArch64 templates, fastpath-cranelift's CLIF).
+//! concurrent `shenandoah` heaps with aggressive cycles and the verifier,
+//! in each cell format (`HeapConfig::cell_format`): compact (a copy
+//! recorded in the original's layout word) and Brooks (the forwarding
+//! word). Shared by every form's test binary (x86-64 and AArch64
+//! templates, fastpath-cranelift's CLIF).
 //!
 //! While the thread block's state says forwarded objects exist (stable
 //! until this mutator's next stop), each rooted holder's field is loaded
@@ -30,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use fastpath::code::{CodeCache, Entry};
 use fastpath::gc::layout::{self as gl, CellFormat};
-use fastpath::gc::{Barrier, BarrierBits, Dynamic, GcMode, Heap, HeapConfig, Mutator, Obj};
+use fastpath::gc::{BarrierBits, Dynamic, GcCellFormat, GcMode, Heap, HeapConfig, Mutator, Obj};
 use fastpath::thread::{self, ThreadBlock};
 use fastpath_jit::{CsetMap, Forwardee, ObjectLayout, ThreadLayout};
 
@@ -53,8 +52,13 @@ pub extern "C" fn lrb_counted(t: *const ThreadBlock, obj: usize, field: usize) -
     fastpath_jit::slow::lrb(t, obj, field)
 }
 
-/// The Brooks-format LRB set: `shenandoah`'s barriers and `brooks-rb`.
-pub const BROOKS_LRB: BarrierBits = BarrierBits(BarrierBits::SHENANDOAH.0 | Barrier::BrooksRb.bit());
+/// The configuration's choice that gives a heap cells of `format`.
+pub fn cell_format_choice(format: CellFormat) -> GcCellFormat {
+    match format {
+        CellFormat::Brooks => GcCellFormat::Brooks,
+        CellFormat::Compact => GcCellFormat::Compact,
+    }
+}
 
 /// The word at `addr`.
 ///
@@ -133,18 +137,20 @@ pub struct Seen {
     pub slow: usize,
 }
 
-/// See the module docs, on a concurrent heap of `set` (its cell format the
-/// set's); runs on the calling thread, which must have no mutator.
-pub fn lrb_resolves_real_copies(build: BuildLrb, set: BarrierBits) -> Seen {
+/// See the module docs, on a concurrent `shenandoah` heap of cell format
+/// `format`; runs on the calling thread, which must have no mutator.
+pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
+    let set = BarrierBits::SHENANDOAH;
     let mut c = HeapConfig::new(8 << 20, set, GcMode::Concurrent);
     c.aggressive = true;
     c.verify = true;
+    c.cell_format = cell_format_choice(format);
     let heap = Heap::new(c).unwrap();
-    let format = heap.cell_format();
-    assert_eq!(format, CellFormat::for_barriers(set));
+    assert_eq!(heap.cell_format(), format);
     let mut m = heap.mutator::<Dynamic>().unwrap();
     let cset = CsetMap::of(&m);
-    let forwardee_word = ObjectLayout::fastpath(format).unwrap().forwardee;
+    let forwardee_word = ObjectLayout::of(&m).unwrap().forwardee;
+    assert_eq!(forwardee_word, Forwardee::fastpath(format));
     let cache = CodeCache::new(64 * 1024).unwrap();
     let layout = ThreadLayout::fastpath().unwrap();
     let entry = build(

@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | [`block`] | a `#[repr(C)]` test thread block and its [`fastpath_jit::ThreadLayout`] | every host |
 //! | [`gc_world`] | the SATB buffer, collection-set heap (either cell format) and Rust slow paths the SATB/LRB medium paths run against, with their scenarios | every host |
-//! | [`lrb_real`] | the LRB with the library's slow path on concurrent heaps of both cell formats | every host |
+//! | [`lrb_real`] | the LRB with the library's slow path on concurrent `shenandoah` heaps of both cell formats | every host |
 //! | [`brooks_world`] | the Brooks write barrier's differential against a Rust model | every host |
 //! | [`brooks_real`] | the Brooks write barrier on a concurrent `shenandoah-2017` heap, its stub calling the library | every host |
 //! | [`g1_world`] | G1's card barrier differential on twin `g1` heaps | every host |
