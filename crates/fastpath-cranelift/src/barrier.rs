@@ -37,8 +37,9 @@
 //! - The Brooks emitters ([`brooks_read_barrier`], [`brooks_write_barrier`]
 //!   and their `_with_state` form, and `data`'s `DataBarrier::Forwarded`
 //!   and `BrooksWrite`) read the forwarding word, which objects have only
-//!   on a heap of the Brooks cell format (`fastpath::gc::Heap::cell_format`;
-//!   a set with `brooks-rb` or `brooks-wb` always has it): their `forwarding` offset is
+//!   on a heap of the Brooks cell format
+//!   (`fastpath::gc::Heap::cell_format`; a set with `brooks-rb` or
+//!   `brooks-wb` always has it): their `forwarding` offset is
 //!   `fastpath_jit::ObjectLayout::brooks_forwarding`'s, which refuses a
 //!   compact-format layout.
 //! - [`load_gc_state`] and the `_with_state` forms of the barriers that
