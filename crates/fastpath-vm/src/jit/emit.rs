@@ -191,7 +191,7 @@ impl Translator<'_, '_> {
             offset,
             &self.env.thread,
             &self.env.cset,
-            FORWARDING,
+            fastpath_jit::Forwardee::fastpath(self.env.format),
             slow,
         );
         self.seal_since(first);
