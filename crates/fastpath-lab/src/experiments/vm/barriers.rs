@@ -458,6 +458,7 @@ pub fn run(run: &VmRun) -> anyhow::Result<Part> {
         match engine {
             Engine::Fastpath => {
                 table.note("fastpath-vm: FASTPATH_GC_MODE=passive (collections stop the world when a TLAB cannot be refilled; no barrier's slow path runs), FASTPATH_GC_BARRIERS per column; presets are monomorphised in the VM's interpreter, (Dynamic) columns run the run-time-checked set, so they also pay its checks");
+                table.note("cells: shenandoah-2017 runs on Brooks cells (a forwarding word before every object), every other set on compact ones (FASTPATH_GC_CELL_FORMAT=auto), so shenandoah-2017's % holds the word's footprint, as Shenandoah 2017's cost did; HotSpot 25's Shenandoah has no such word under any switch");
             }
             Engine::HotSpot => {
                 table.note("HotSpot: -XX:+UseShenandoahGC -XX:+UnlockDiagnosticVMOptions -XX:ShenandoahGCMode=passive (JDK 25: every barrier off), then -XX:+Shenandoah<X>Barrier per column; +SATB+LRB+CAS is fastpath's shenandoah preset; -XX:+ShenandoahCardBarrier is refused in passive mode and the clone barrier (no fastpath counterpart) stays off");
