@@ -627,9 +627,11 @@ fn requests_that_never_fit_fail_beside_ones_that_fit() {
                             } else {
                                 // 24 regions each: both at once, the
                                 // survivors and the reserve fit in 64.
-                                let h = m.alloc(0, 24 * region_words - header_words(heap)).unwrap_or_else(|e| {
-                                    panic!("mutator {t}, round {round}: {e}; {:?}", heap.stats())
-                                });
+                                let h =
+                                    m.alloc(0, 24 * region_words - header_words(heap))
+                                        .unwrap_or_else(|e| {
+                                            panic!("mutator {t}, round {round}: {e}; {:?}", heap.stats())
+                                        });
                                 fill(&m, h, round);
                                 for _ in 0..64 {
                                     let d = m.roots_len();

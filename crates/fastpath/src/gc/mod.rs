@@ -194,5 +194,6 @@ pub use heap::safepoint::SafepointWait;
 #[doc(hidden)]
 pub use heap::safepoint::SPIN_LIMIT;
 pub use settings::{
-    check_barriers_for_mode, Barrier, BarrierBits, GcCellFormat, GcImmediateGarbage, GcMode, GcWorkers, Preset,
+    check_barriers_for_mode, Barrier, BarrierBits, GcCellFormat, GcImmediateGarbage, GcMode, GcWorkers,
+    Preset,
 };

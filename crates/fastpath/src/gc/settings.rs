@@ -380,7 +380,9 @@ impl GcCellFormat {
             GcCellFormat::Compact if own == CellFormat::Brooks => Err(ConfigError {
                 setting: Self::VAR,
                 value: self.name().to_string(),
-                reason: format!("barrier set {bits} reads through the forwarding word (brooks-rb, brooks-wb)"),
+                reason: format!(
+                    "barrier set {bits} reads through the forwarding word (brooks-rb, brooks-wb)"
+                ),
                 accepted: &["auto", "brooks"],
             }),
             GcCellFormat::Compact => Ok(CellFormat::Compact),
@@ -553,7 +555,10 @@ mod tests {
         assert_eq!(resolve("brooks", "g1"), Ok(CellFormat::Brooks));
         assert_eq!(resolve("compact", "lrb"), Ok(CellFormat::Compact));
         let e = resolve("compact", "brooks-wb").unwrap_err();
-        assert_eq!((e.setting, e.accepted), ("FASTPATH_GC_CELL_FORMAT", &["auto", "brooks"][..]));
+        assert_eq!(
+            (e.setting, e.accepted),
+            ("FASTPATH_GC_CELL_FORMAT", &["auto", "brooks"][..])
+        );
         assert!(e.to_string().contains("forwarding word"), "{e}");
         assert!("brook".parse::<GcCellFormat>().is_err());
         assert_eq!(GcCellFormat::default(), GcCellFormat::Auto);

@@ -508,7 +508,10 @@ fn verifier_reports_a_broken_heap() {
     // original's layout word names it).
     let layout_word = s.word(ob.addr() + crate::gc::layout::LAYOUT_WORD_OFFSET);
     let own = layout_word.load(Ordering::Relaxed);
-    layout_word.store(crate::gc::layout::forwarded_layout_word(oa.addr()), Ordering::Relaxed);
+    layout_word.store(
+        crate::gc::layout::forwarded_layout_word(oa.addr()),
+        Ordering::Relaxed,
+    );
     assert!(h.inner.verify().unwrap_err().contains("forwarded"));
     layout_word.store(own, Ordering::Relaxed);
     h.inner.gc_state.set(MARKING);
@@ -642,13 +645,21 @@ fn evacuation_failing_part_way_keeps_the_kept_regions_parsable() {
         assert_eq!(stats.verify_errors, Vec::<String>::new(), "{what}");
         assert!(stats.evacuation_failures >= 1, "{what}: evacuation failed");
         assert!(stats.regions_kept >= 1, "{what}: regions kept");
-        assert!(stats.evacuated_by_collector > 0, "{what}: something was copied first");
+        assert!(
+            stats.evacuated_by_collector > 0,
+            "{what}: something was copied first"
+        );
         let s = &h.inner.space;
         let mut parsed = 0;
         for r in s.regions.iter().filter(|r| r.used.load(Ordering::Relaxed)) {
             s.parse(r, r.top.load(Ordering::Relaxed), |obj| {
-                let w = s.word(obj + crate::gc::layout::LAYOUT_WORD_OFFSET).load(Ordering::Relaxed);
-                assert!(!crate::gc::layout::is_forwarded_layout_word(w), "{what}: {obj:#x} names a copy");
+                let w = s
+                    .word(obj + crate::gc::layout::LAYOUT_WORD_OFFSET)
+                    .load(Ordering::Relaxed);
+                assert!(
+                    !crate::gc::layout::is_forwarded_layout_word(w),
+                    "{what}: {obj:#x} names a copy"
+                );
                 parsed += 1;
             });
         }

@@ -15,7 +15,8 @@
 use std::time::Instant;
 
 use fastpath::gc::{
-    with_barrier_set, Barrier, BarrierBits, BarrierSet, GcCellFormat, GcMode, Heap, HeapConfig, WithBarrierSet,
+    with_barrier_set, Barrier, BarrierBits, BarrierSet, GcCellFormat, GcMode, Heap, HeapConfig,
+    WithBarrierSet,
 };
 
 use super::per_execution::{executions, fast_path_of, per_execution, COUNTERS};

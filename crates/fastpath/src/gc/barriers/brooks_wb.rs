@@ -52,11 +52,7 @@ impl<B: BarrierSet> Bound<'_, B> {
         } else {
             s.forwardee(obj)
         };
-        let v = if v != 0 {
-            s.forwardee(v)
-        } else {
-            0
-        };
+        let v = if v != 0 { s.forwardee(v) } else { 0 };
         (o, v)
     }
 }

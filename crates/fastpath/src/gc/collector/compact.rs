@@ -225,7 +225,11 @@ impl HeapInner {
                 new_top[t] = point;
             }
         }
-        debug_assert_eq!(places.places.len(), places.places.capacity(), "a place per marked object");
+        debug_assert_eq!(
+            places.places.len(),
+            places.places.capacity(),
+            "a place per marked object"
+        );
         let places = &places;
         // 3. Adjust references (live objects only: a dead one's fields may
         // name objects that are gone).

@@ -193,9 +193,9 @@ impl Space {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gc::layout::CellFormat;
     use crate::gc::heap::runtime::PauseKind;
     use crate::gc::heap::space::Pool;
+    use crate::gc::layout::CellFormat;
 
     fn space(hold: bool, capacity: usize) -> Space {
         let mut s = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");

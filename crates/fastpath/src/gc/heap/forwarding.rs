@@ -65,13 +65,21 @@ impl<'a> Slot<'a> {
     /// The Brooks forwarding word `word` of `obj`.
     #[inline(always)]
     pub(crate) fn brooks(word: &'a AtomicUsize, obj: usize) -> Slot<'a> {
-        Slot { word, obj, compact: false }
+        Slot {
+            word,
+            obj,
+            compact: false,
+        }
     }
 
     /// The compact format's layout word `word` of `obj`.
     #[inline(always)]
     pub(crate) fn compact(word: &'a AtomicUsize, obj: usize) -> Slot<'a> {
-        Slot { word, obj, compact: true }
+        Slot {
+            word,
+            obj,
+            compact: true,
+        }
     }
 
     /// The slot's value now. Acquire: pairs with the Release of a winning
@@ -87,7 +95,8 @@ impl<'a> Slot<'a> {
     #[inline(always)]
     pub(crate) fn forwarded(self, seen: usize) -> Option<usize> {
         if self.compact {
-            super::layout::is_forwarded_layout_word(seen).then(|| super::layout::forwardee_of_layout_word(seen))
+            super::layout::is_forwarded_layout_word(seen)
+                .then(|| super::layout::forwardee_of_layout_word(seen))
         } else {
             (seen != self.obj).then_some(seen)
         }
@@ -111,9 +120,14 @@ impl<'a> Slot<'a> {
         };
         // AcqRel on success: Release publishes the copy's contents with its
         // address; Acquire on failure: we go on to use the winner's copy.
-        match self.word.compare_exchange(seen, new, Ordering::AcqRel, Ordering::Acquire) {
+        match self
+            .word
+            .compare_exchange(seen, new, Ordering::AcqRel, Ordering::Acquire)
+        {
             Ok(_) => Ok(to),
-            Err(now) => Err(self.forwarded(now).expect("only a copy replaces an unforwarded slot")),
+            Err(now) => Err(self
+                .forwarded(now)
+                .expect("only a copy replaces an unforwarded slot")),
         }
     }
 }
@@ -339,7 +353,10 @@ mod loom_tests {
             evacuate_inside(
                 t.slot(1),
                 |seen| {
-                    assert!(t.slot(1).forwarded(seen).is_none(), "copies an unforwarded object");
+                    assert!(
+                        t.slot(1).forwarded(seen).is_none(),
+                        "copies an unforwarded object"
+                    );
                     t.payload[slot].store(t.payload[1].load(Ordering::Relaxed), Ordering::Relaxed);
                     // The copy's own slot value: its address, or the shape read.
                     t.fwd[slot].store(if t.compact { seen } else { slot }, Ordering::Relaxed);
@@ -376,7 +393,11 @@ mod loom_tests {
             let t = toy_of(true);
             evacuation_race(t.clone());
             let w = t.winner();
-            assert_eq!(t.fwd[w].load(Ordering::Relaxed), LAYOUT, "the copy has the original's shape");
+            assert_eq!(
+                t.fwd[w].load(Ordering::Relaxed),
+                LAYOUT,
+                "the copy has the original's shape"
+            );
         });
     }
 
@@ -518,7 +539,10 @@ mod loom_tests {
                     }
                     t.scope.leave();
                 } else {
-                    got = [Slot::brooks(&t.fwd[1], 1).forwardee(), Slot::brooks(&t.fwd[2], 2).forwardee()];
+                    got = [
+                        Slot::brooks(&t.fwd[1], 1).forwardee(),
+                        Slot::brooks(&t.fwd[2], 2).forwardee(),
+                    ];
                 }
                 got
             });

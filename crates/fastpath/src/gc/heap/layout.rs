@@ -269,9 +269,16 @@ const _: () = {
     assert!(FORWARDING_OFFSET == -(CellFormat::Brooks.cell_to_object() as isize));
     assert!(REFS_OFFSET == LAYOUT_WORD_OFFSET + WORD_BYTES);
     assert!(LAYOUT_WORD_OFFSET == HEADER_OFFSET + WORD_BYTES);
-    assert!(CellFormat::Brooks.cell_to_object() + REFS_OFFSET == CellFormat::Brooks.header_words() * WORD_BYTES);
-    assert!(CellFormat::Compact.cell_to_object() + REFS_OFFSET == CellFormat::Compact.header_words() * WORD_BYTES);
-    assert!(!is_forwarded_layout_word(layout_word(MAX_CELL_WORDS, MAX_CELL_WORDS)));
+    assert!(
+        CellFormat::Brooks.cell_to_object() + REFS_OFFSET == CellFormat::Brooks.header_words() * WORD_BYTES
+    );
+    assert!(
+        CellFormat::Compact.cell_to_object() + REFS_OFFSET == CellFormat::Compact.header_words() * WORD_BYTES
+    );
+    assert!(!is_forwarded_layout_word(layout_word(
+        MAX_CELL_WORDS,
+        MAX_CELL_WORDS
+    )));
     assert!(is_forwarded_layout_word(forwarded_layout_word(0x7fff_ffff_fff8)));
     assert!(GC_STATE_MARKING & GC_STATE_EVACUATION & GC_STATE_HAS_FORWARDED == 0);
 };
@@ -292,8 +299,14 @@ mod tests {
     #[test]
     fn the_published_layout_is_the_heaps() {
         assert_eq!(CellFormat::for_barriers(BarrierBits::SERIAL), CellFormat::Compact);
-        assert_eq!(CellFormat::for_barriers(BarrierBits::SHENANDOAH), CellFormat::Compact);
-        assert_eq!(CellFormat::for_barriers(BarrierBits::SHENANDOAH_2017), CellFormat::Brooks);
+        assert_eq!(
+            CellFormat::for_barriers(BarrierBits::SHENANDOAH),
+            CellFormat::Compact
+        );
+        assert_eq!(
+            CellFormat::for_barriers(BarrierBits::SHENANDOAH_2017),
+            CellFormat::Brooks
+        );
         check_layout::<SerialBarriers>(BarrierBits::SERIAL);
         check_layout::<ShenandoahBarriers>(BarrierBits::SHENANDOAH);
         check_layout::<Shenandoah2017Barriers>(BarrierBits::SHENANDOAH_2017);
@@ -363,9 +376,24 @@ mod tests {
             (FORWARDING_OFFSET, HEADER_OFFSET, LAYOUT_WORD_OFFSET, REFS_OFFSET),
             (-8, 0, 8, 16)
         );
-        assert_eq!((CellFormat::Brooks.cell_to_object(), CellFormat::Brooks.header_words()), (8, 3));
-        assert_eq!((CellFormat::Compact.cell_to_object(), CellFormat::Compact.header_words()), (0, 2));
-        assert_eq!((forwarded_layout_word(0x1000), LAYOUT_FORWARDED_BIT), (!0x1000, 1 << 63));
+        assert_eq!(
+            (
+                CellFormat::Brooks.cell_to_object(),
+                CellFormat::Brooks.header_words()
+            ),
+            (8, 3)
+        );
+        assert_eq!(
+            (
+                CellFormat::Compact.cell_to_object(),
+                CellFormat::Compact.header_words()
+            ),
+            (0, 2)
+        );
+        assert_eq!(
+            (forwarded_layout_word(0x1000), LAYOUT_FORWARDED_BIT),
+            (!0x1000, 1 << 63)
+        );
         assert_eq!((CARD_SHIFT, CARD_DIRTY, CARD_CLEAN), (9, 0, 1));
         assert_eq!(
             (GC_STATE_MARKING, GC_STATE_EVACUATION, GC_STATE_HAS_FORWARDED),

@@ -854,14 +854,17 @@ impl Heap {
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;
         let format = config.resolved_cell_format()?;
-        let mut space =
-            Space::new(format, config.heap_bytes, config.region_bytes, config.evac_lab_limit).map_err(|e| {
-                GcError::HeapMemory {
-                    bytes: config.heap_bytes,
-                    reserved: e.reserved,
-                    reason: e.reason,
-                }
-            })?;
+        let mut space = Space::new(
+            format,
+            config.heap_bytes,
+            config.region_bytes,
+            config.evac_lab_limit,
+        )
+        .map_err(|e| GcError::HeapMemory {
+            bytes: config.heap_bytes,
+            reserved: e.reserved,
+            reason: e.reason,
+        })?;
         space.hold_capacity = config.mode == GcMode::Passive;
         let initial = config
             .initial_bytes

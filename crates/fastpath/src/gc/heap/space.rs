@@ -522,7 +522,9 @@ impl Space {
             let w = word.load(Ordering::Relaxed);
             if layout::is_forwarded_layout_word(w) {
                 let copy = layout::forwardee_of_layout_word(w);
-                let own = self.word(copy + layout::LAYOUT_WORD_OFFSET).load(Ordering::Relaxed);
+                let own = self
+                    .word(copy + layout::LAYOUT_WORD_OFFSET)
+                    .load(Ordering::Relaxed);
                 word.store(own, Ordering::Relaxed);
             }
         });
@@ -558,7 +560,10 @@ impl Space {
         let w = self
             .word(obj + layout::LAYOUT_WORD_OFFSET)
             .load(Ordering::Relaxed);
-        debug_assert!(!layout::is_forwarded_layout_word(w), "{obj:#x} is a forwarded original");
+        debug_assert!(
+            !layout::is_forwarded_layout_word(w),
+            "{obj:#x} is a forwarded original"
+        );
         layout::decode_layout_word(w)
     }
 
@@ -647,12 +652,14 @@ impl Space {
         // once evacuation has begun, so the copy is a snapshot. Relaxed: the
         // forwarding CAS publishes the copy with Release.
         let header = self.word(obj + layout::HEADER_OFFSET).load(Ordering::Relaxed);
-        self.word(copy + layout::HEADER_OFFSET).store(header, Ordering::Relaxed);
+        self.word(copy + layout::HEADER_OFFSET)
+            .store(header, Ordering::Relaxed);
         self.word(copy + layout::LAYOUT_WORD_OFFSET)
             .store(layout_word, Ordering::Relaxed);
         for i in 0..nrefs + ndata {
             let v = self.word(obj + layout::ref_offset(i)).load(Ordering::Relaxed);
-            self.word(copy + layout::ref_offset(i)).store(v, Ordering::Relaxed);
+            self.word(copy + layout::ref_offset(i))
+                .store(v, Ordering::Relaxed);
         }
         copy
     }
@@ -686,7 +693,9 @@ impl Space {
                 // (read once, unforwarded); the Brooks format's, the object.
                 let layout_word = match self.format {
                     CellFormat::Compact => seen,
-                    CellFormat::Brooks => self.word(obj + layout::LAYOUT_WORD_OFFSET).load(Ordering::Relaxed),
+                    CellFormat::Brooks => self
+                        .word(obj + layout::LAYOUT_WORD_OFFSET)
+                        .load(Ordering::Relaxed),
                 };
                 let (nrefs, ndata) = layout::decode_layout_word(layout_word);
                 bytes.set(self.cell_words_for(nrefs, ndata) * 8);
