@@ -30,6 +30,8 @@ pub mod data_world;
 pub mod g1_world;
 #[path = "../../../fastpath-jit/tests/common/gc_world.rs"]
 pub mod gc_world;
+#[path = "../../../fastpath-jit/tests/common/holders.rs"]
+pub mod holders;
 #[path = "../../../fastpath-jit/tests/common/lock_world.rs"]
 pub mod lock_world;
 #[path = "../../../fastpath-jit/tests/common/lrb_real.rs"]

@@ -68,20 +68,7 @@ pub fn copies_through_the_stub(wb: Wb) -> (usize, usize, usize) {
     c.verify = true;
     let h = Heap::new(c).unwrap();
     let mut m = h.mutator::<Shenandoah2017Barriers>().unwrap();
-    let holders: Vec<_> = (0..OBJECTS)
-        .map(|i| {
-            let d = m.roots_len();
-            let holder = m.alloc(1, 0).unwrap();
-            let target = m.alloc(0, 1).unwrap();
-            let (h, t) = (m.get(holder).unwrap(), m.get(target).unwrap());
-            m.write(t, 0, 1000 + i).unwrap();
-            m.store(h, 0, Some(t)).unwrap();
-            // Only the holder stays rooted: the target is reached through
-            // its field.
-            m.truncate_roots(d + 1);
-            holder
-        })
-        .collect();
+    let holders = super::holders::rooted_holders(&mut m, OBJECTS, 1);
     // fastpath's object layout: forwarding word at -8, the first field
     // (reference or data) after the header and layout words.
     let field =

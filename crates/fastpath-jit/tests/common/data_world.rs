@@ -256,18 +256,7 @@ fn holders(
     }
     let heap = Heap::new(c).unwrap();
     let mut m = heap.mutator::<Dynamic>().unwrap();
-    let hs = (0..OBJECTS)
-        .map(|i| {
-            let d = m.roots_len();
-            let holder = m.alloc(1, 0).unwrap();
-            let target = m.alloc(0, 2).unwrap();
-            let (h, t) = (m.get(holder).unwrap(), m.get(target).unwrap());
-            m.write(t, 0, 1000 + i).unwrap();
-            m.store(h, 0, Some(t)).unwrap();
-            m.truncate_roots(d + 1);
-            holder
-        })
-        .collect();
+    let hs = super::holders::rooted_holders(&mut m, OBJECTS, 2);
     (heap, m, hs)
 }
 

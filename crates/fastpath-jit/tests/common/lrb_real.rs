@@ -164,18 +164,7 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
     // obj, field) -> reference`, called on this thread with its block, on
     // fields of its mutator's heap, between its stops.
     let lrb: LrbFn = unsafe { entry.as_fn() };
-    let holders: Vec<_> = (0..OBJECTS)
-        .map(|i| {
-            let d = m.roots_len();
-            let holder = m.alloc(1, 0).unwrap();
-            let target = m.alloc(0, 2).unwrap();
-            let (h, t) = (m.get(holder).unwrap(), m.get(target).unwrap());
-            m.write(t, 0, 1000 + i).unwrap();
-            m.store(h, 0, Some(t)).unwrap();
-            m.truncate_roots(d + 1);
-            holder
-        })
-        .collect();
+    let holders = super::holders::rooted_holders(&mut m, OBJECTS, 2);
     let block = thread::current().as_ptr();
     let mut seen = Seen::default();
     let start = Instant::now();

@@ -622,24 +622,10 @@ fn evacuation_failing_part_way_keeps_the_kept_regions_parsable() {
         for i in 0..40_000usize {
             let depth = m.roots_len();
             let n = m.alloc(1, 1).unwrap();
-            if i % 8 == 0 {
-                let (on, ol) = (m.get(n).unwrap(), m.get(list).unwrap());
-                m.write(on, 0, i).unwrap();
-                let old = m.load(ol, 0).unwrap();
-                m.store(on, 0, old).unwrap();
-                m.store(ol, 0, Some(on)).unwrap();
-                sum += i;
-            }
+            sum += keep_every_eighth(&m, list, n, i);
             m.truncate_roots(depth);
         }
-        let sum_of = |m: &Mutator<Dynamic>| {
-            let (mut cur, mut total) = (m.load(m.get(list).unwrap(), 0).unwrap(), 0);
-            while let Some(o) = cur {
-                total += m.read(o, 0).unwrap();
-                cur = m.load(o, 0).unwrap();
-            }
-            total
-        };
+        let sum_of = |m: &Mutator<Dynamic>| list_sum(m, list);
         m.collect().unwrap();
         let stats = h.stats();
         assert_eq!(stats.verify_errors, Vec::<String>::new(), "{what}");
