@@ -693,6 +693,7 @@ impl Space {
                 // (read once, unforwarded); the Brooks format's, the object.
                 let layout_word = match self.format {
                     CellFormat::Compact => seen,
+                    // Relaxed: a Brooks cell's layout word never changes.
                     CellFormat::Brooks => self
                         .word(obj + layout::LAYOUT_WORD_OFFSET)
                         .load(Ordering::Relaxed),
