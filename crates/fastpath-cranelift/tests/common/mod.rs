@@ -30,12 +30,12 @@ pub mod data_world;
 pub mod g1_world;
 #[path = "../../../fastpath-jit/tests/common/gc_world.rs"]
 pub mod gc_world;
-#[path = "../../../fastpath-jit/tests/common/holders.rs"]
-pub mod holders;
 #[path = "../../../fastpath-jit/tests/common/lock_world.rs"]
 pub mod lock_world;
 #[path = "../../../fastpath-jit/tests/common/lrb_real.rs"]
 pub mod lrb_real;
+#[path = "../../../fastpath-jit/tests/common/real_heap.rs"]
+pub mod real_heap;
 
 /// Compiles `extern "C" fn(i64 × params) -> ret?` whose body `body` emits
 /// (returning the result value), links import `i` to `imports[i]`,

@@ -68,7 +68,7 @@ pub fn copies_through_the_stub(wb: Wb) -> (usize, usize, usize) {
     c.verify = true;
     let h = Heap::new(c).unwrap();
     let mut m = h.mutator::<Shenandoah2017Barriers>().unwrap();
-    let holders = super::holders::rooted_holders(&mut m, OBJECTS, 1);
+    let holders = super::real_heap::rooted_holders(&mut m, OBJECTS, 1);
     // fastpath's object layout: forwarding word at -8, the first field
     // (reference or data) after the header and layout words.
     let field =

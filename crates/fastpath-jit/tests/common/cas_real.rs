@@ -82,22 +82,11 @@ pub fn false_failures_succeed_through_the_slow_entry(build: BuildCas) -> (usize,
         })
         .collect();
     let block = thread::current().as_ptr();
-    let state = || {
-        // SAFETY: this thread's block at its published GC-state offset.
-        unsafe { *(block as *const u8).add(thread::GC_STATE_OFFSET) }
-    };
     let slow0 = SLOW.with(Cell::get);
     let (start, mut cases, mut stale) = (Instant::now(), 0usize, 0usize);
     let retried = || SLOW.with(Cell::get).1 - slow0.1;
     while retried() < EVENTS && start.elapsed() < HARD_CAP {
-        while state() & gl::GC_STATE_HAS_FORWARDED == 0 && start.elapsed() < HARD_CAP {
-            let d = m.roots_len();
-            for _ in 0..16 {
-                m.alloc(2, 6).unwrap();
-            }
-            m.truncate_roots(d);
-            m.safepoint_poll();
-        }
+        super::real_heap::until_state(&mut m, gl::GC_STATE_HAS_FORWARDED, start, HARD_CAP);
         for &h in &holders {
             let holder = m.get(h).unwrap();
             let field = holder.addr() + gl::ref_offset(1);

@@ -234,13 +234,6 @@ const EVENTS: usize = 8;
 /// Bounds a run whose cycles never copy these objects (a failure).
 const HARD_CAP: Duration = Duration::from_secs(120);
 
-/// The GC-state byte of this thread's block, as its barriers see it.
-fn state() -> u8 {
-    // SAFETY: this thread's block at its published GC-state offset, a byte
-    // only this thread writes.
-    unsafe { *(thread::current().as_ptr() as *const u8).add(thread::GC_STATE_OFFSET) }
-}
-
 /// A concurrent, aggressive heap of `set` (cells in `format`, or the
 /// configuration's default) with the verifier on, and `OBJECTS` rooted
 /// holders each naming a target with 2 data words (word 0: `1000 + i`).
@@ -256,21 +249,8 @@ fn holders(
     }
     let heap = Heap::new(c).unwrap();
     let mut m = heap.mutator::<Dynamic>().unwrap();
-    let hs = super::holders::rooted_holders(&mut m, OBJECTS, 2);
+    let hs = super::real_heap::rooted_holders(&mut m, OBJECTS, 2);
     (heap, m, hs)
-}
-
-/// Allocates garbage and polls until the block's state has `bit` (a
-/// cycle's phase, stable until the next stop).
-fn until_state(m: &mut Mutator<Dynamic>, bit: u8, start: Instant) {
-    while state() & bit == 0 && start.elapsed() < HARD_CAP {
-        let d = m.roots_len();
-        for _ in 0..16 {
-            m.alloc(2, 6).unwrap();
-        }
-        m.truncate_roots(d);
-        m.safepoint_poll();
-    }
 }
 
 /// See the module docs; returns (stores, slow-path calls, stores that
@@ -315,7 +295,7 @@ pub fn brooks_stores_reach_the_copy_during_evacuation(
     let slow0 = SLOW.with(Cell::get);
     let (start, mut stores, mut copied) = (Instant::now(), 0usize, 0usize);
     while copied < EVENTS && start.elapsed() < HARD_CAP {
-        until_state(&mut m, gl::GC_STATE_EVACUATION, start);
+        super::real_heap::until_state(&mut m, gl::GC_STATE_EVACUATION, start, HARD_CAP);
         for (i, &h) in hs.iter().enumerate() {
             let holder = m.get(h).unwrap();
             // SAFETY: the holder's reference field, no stop since `get`;
@@ -417,7 +397,7 @@ fn lrb_accesses_in(format: CellFormat, load: BuildLoad, store: BuildStore) -> (u
     let block = thread::current().as_ptr();
     let (start, mut accesses, mut healed) = (Instant::now(), 0usize, 0usize);
     while healed < EVENTS && start.elapsed() < HARD_CAP {
-        until_state(&mut m, gl::GC_STATE_EVACUATION, start);
+        super::real_heap::until_state(&mut m, gl::GC_STATE_EVACUATION, start, HARD_CAP);
         for (i, &h) in hs.iter().enumerate() {
             let holder = m.get(h).unwrap();
             // SAFETY: the holder's reference field, no stop since `get`.

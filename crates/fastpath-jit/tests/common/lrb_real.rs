@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use fastpath::code::{CodeCache, Entry};
 use fastpath::gc::layout::{self as gl, CellFormat};
-use fastpath::gc::{BarrierBits, Dynamic, GcCellFormat, GcMode, Heap, HeapConfig, Mutator, Obj};
+use fastpath::gc::{BarrierBits, Dynamic, GcCellFormat, GcMode, Heap, HeapConfig, Obj};
 use fastpath::thread::{self, ThreadBlock};
 use fastpath_jit::{CsetMap, Forwardee, ObjectLayout, ThreadLayout};
 
@@ -106,25 +106,6 @@ const EVENTS: usize = 8;
 /// Bounds a run whose cycles never copy these objects (a failure).
 const HARD_CAP: Duration = Duration::from_secs(120);
 
-/// The GC-state byte of this thread's block.
-fn state() -> u8 {
-    // SAFETY: this thread's block at its published GC-state offset, a byte
-    // only this thread writes.
-    unsafe { *(thread::current().as_ptr() as *const u8).add(thread::GC_STATE_OFFSET) }
-}
-
-/// Allocates garbage and polls until the block's state has `bit`.
-fn until_state(m: &mut Mutator<Dynamic>, bit: u8, start: Instant) {
-    while state() & bit == 0 && start.elapsed() < HARD_CAP {
-        let d = m.roots_len();
-        for _ in 0..16 {
-            m.alloc(2, 6).unwrap();
-        }
-        m.truncate_roots(d);
-        m.safepoint_poll();
-    }
-}
-
 /// What a run saw.
 #[derive(Debug, Default)]
 pub struct Seen {
@@ -164,12 +145,12 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
     // obj, field) -> reference`, called on this thread with its block, on
     // fields of its mutator's heap, between its stops.
     let lrb: LrbFn = unsafe { entry.as_fn() };
-    let holders = super::holders::rooted_holders(&mut m, OBJECTS, 2);
+    let holders = super::real_heap::rooted_holders(&mut m, OBJECTS, 2);
     let block = thread::current().as_ptr();
     let mut seen = Seen::default();
     let start = Instant::now();
     while (seen.inline < EVENTS || seen.slow == 0) && start.elapsed() < HARD_CAP {
-        until_state(&mut m, gl::GC_STATE_HAS_FORWARDED, start);
+        super::real_heap::until_state(&mut m, gl::GC_STATE_HAS_FORWARDED, start, HARD_CAP);
         for (i, &h) in holders.iter().enumerate() {
             let holder = m.get(h).unwrap();
             let field = holder.addr() + gl::ref_offset(0);

@@ -4,7 +4,7 @@
 //! | module | what | built for |
 //! |---|---|---|
 //! | [`block`] | a `#[repr(C)]` test thread block and its [`fastpath_jit::ThreadLayout`] | every host |
-//! | [`holders`] | the rooted holder → target graph the real-heap barrier scenarios load through | every host |
+//! | [`real_heap`] | what the real-heap barrier scenarios share: the holder → target graph, the GC-state byte, driving the collector to a phase | every host |
 //! | [`gc_world`] | the SATB buffer, collection-set heap (either cell format) and Rust slow paths the SATB/LRB medium paths run against, with their scenarios | every host |
 //! | [`lrb_real`] | the LRB with the library's slow path on concurrent `shenandoah` heaps of both cell formats | every host |
 //! | [`brooks_world`] | the Brooks write barrier's differential against a Rust model | every host |
@@ -35,8 +35,8 @@ pub mod data_world;
 pub mod frame;
 pub mod g1_world;
 pub mod gc_world;
-pub mod holders;
 pub mod lock_world;
 pub mod lrb_real;
+pub mod real_heap;
 #[cfg(target_arch = "x86_64")]
 pub mod x64;
