@@ -500,7 +500,7 @@ fn verifier_reports_a_broken_heap() {
     let s = &h.inner.space;
     let field = s.word(oa.addr() + 16);
     // A reference into a free region (the last one is never allocated here).
-    let free = s.regions.last().unwrap().bottom + s.cell_to_object;
+    let free = s.object_at_bottom(s.regions.last().unwrap());
     field.store(free, Ordering::Relaxed);
     assert!(h.inner.verify().unwrap_err().contains("free"));
     field.store(ob.addr(), Ordering::Relaxed);

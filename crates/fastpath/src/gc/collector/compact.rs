@@ -159,7 +159,7 @@ impl HeapInner {
         let mut point = target.map_or(0, |t| s.regions[t].bottom);
         let mut dead_humongous = 0u64;
         let mut places = NewPlaces::new(s);
-        let c2o = s.cell_to_object;
+        let c2o = s.format.cell_to_object();
         for i in 0..n {
             let r = &s.regions[i];
             if !r.used.load(Ordering::Relaxed) || r.humongous() == HUMONGOUS_CONT {
@@ -175,7 +175,7 @@ impl HeapInner {
                 continue;
             }
             if r.humongous() == HUMONGOUS_START {
-                let obj = r.bottom + c2o;
+                let obj = s.object_at_bottom(r);
                 if !s.is_marked(obj) {
                     dead_humongous += 1;
                     continue;
@@ -352,7 +352,7 @@ impl HeapInner {
             .collect();
         for (i, r) in s.regions.iter().enumerate() {
             if fixed[i] && r.humongous() == HUMONGOUS_START {
-                let len = s.humongous_regions(s.cell_words(r.bottom + s.cell_to_object) * 8);
+                let len = s.humongous_regions(s.cell_words(s.object_at_bottom(r)) * 8);
                 fixed[i..i + len].iter_mut().for_each(|f| *f = true);
             }
         }

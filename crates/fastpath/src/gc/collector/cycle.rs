@@ -1029,7 +1029,7 @@ impl HeapInner {
                 return Err(format!("{obj:#x} is in a free or collected region"));
             }
             let max_words = match r.humongous() {
-                HUMONGOUS_START if obj == r.bottom + s.cell_to_object => {
+                HUMONGOUS_START if obj == s.object_at_bottom(r) => {
                     s.verify_humongous(s.region_index(obj))?;
                     s.max_object_words()
                 }

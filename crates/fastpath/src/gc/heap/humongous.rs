@@ -145,7 +145,7 @@ impl Space {
     pub(crate) fn free_humongous(&self, a: &mut AllocState, start: usize) -> usize {
         let r = &self.regions[start];
         debug_assert_eq!(r.humongous(), HUMONGOUS_START);
-        let n = self.humongous_regions(self.cell_words(r.bottom + self.cell_to_object) * 8);
+        let n = self.humongous_regions(self.cell_words(self.object_at_bottom(r)) * 8);
         // The continuations first: the start's layout word names the run.
         for i in (start + 1..start + n).rev() {
             debug_assert_eq!(self.regions[i].humongous(), HUMONGOUS_CONT);
@@ -161,7 +161,7 @@ impl Space {
     /// begins at the bottom and its continuations follow, in use.
     pub(crate) fn verify_humongous(&self, start: usize) -> Result<(), String> {
         let r = &self.regions[start];
-        let n = self.humongous_regions(self.cell_words(r.bottom + self.cell_to_object) * 8);
+        let n = self.humongous_regions(self.cell_words(self.object_at_bottom(r)) * 8);
         if start + n > self.regions.len() {
             return Err(format!("humongous region {start}: its object runs past the heap"));
         }

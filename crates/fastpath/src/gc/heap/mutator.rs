@@ -505,7 +505,7 @@ impl<B: BarrierSet> Mutator<B> {
         // Larger than a region is humongous (`humongous.rs`): the refill in
         // `alloc_slow` gives it a run of regions.
         let max = self.space().max_object_words();
-        let header_words = self.space().header_words;
+        let header_words = self.space().format.header_words();
         // Checked: `nrefs` and `ndata` are the caller's, any `usize`.
         let words = nrefs
             .checked_add(ndata)

@@ -186,10 +186,6 @@ unsafe impl Sync for CsetFlag {}
 pub(crate) struct Space {
     /// Whether cells carry a forwarding word (the barrier set's choice).
     pub(crate) format: CellFormat,
-    /// `format.cell_to_object()`.
-    pub(crate) cell_to_object: usize,
-    /// `format.header_words()`: words of a cell before its references.
-    pub(crate) header_words: usize,
     pub(crate) base: usize,
     pub(crate) end: usize,
     pub(crate) region_shift: u32,
@@ -389,8 +385,6 @@ impl Space {
         let words = heap_bytes / 8;
         Ok(Space {
             format,
-            cell_to_object: format.cell_to_object(),
-            header_words: format.header_words(),
             base,
             end: base + heap_bytes,
             region_shift: region_bytes.trailing_zeros(),
@@ -483,6 +477,13 @@ impl Space {
     /// (a wrapping computation; only heap addresses land in the map).
     pub(crate) fn cset_biased(&self) -> usize {
         (self.cset_map.as_ptr() as usize).wrapping_sub(self.base >> self.region_shift)
+    }
+
+    /// The object whose cell starts at `region`'s bottom (a humongous
+    /// object's, or the first one parsed).
+    #[inline]
+    pub(crate) fn object_at_bottom(&self, region: &Region) -> usize {
+        region.bottom + self.format.cell_to_object()
     }
 
     /// The word that records `obj`'s copy: its forwarding word (Brooks)
@@ -588,14 +589,14 @@ impl Space {
     #[inline(always)]
     pub(crate) fn cell_words(&self, obj: usize) -> usize {
         let (r, d) = self.layout_of(obj);
-        self.header_words + r + d
+        self.format.header_words() + r + d
     }
 
     /// The cell words of an object of `nrefs` references and `ndata` data
     /// words.
     #[inline(always)]
     pub(crate) fn cell_words_for(&self, nrefs: usize, ndata: usize) -> usize {
-        self.header_words + nrefs + ndata
+        self.format.header_words() + nrefs + ndata
     }
 
     /// Address of reference field `i`.
@@ -612,7 +613,7 @@ impl Space {
 
     /// Writes a fresh object into the cell at `cell`.
     pub(crate) fn init_object(&self, cell: usize, nrefs: usize, ndata: usize) -> usize {
-        let obj = cell + self.cell_to_object;
+        let obj = cell + self.format.cell_to_object();
         if self.format.has_forwarding_word() {
             self.word(cell).store(obj, Ordering::Relaxed);
         }
@@ -634,7 +635,7 @@ impl Space {
     /// Copies `obj`, whose layout word is `layout_word`, into the cell at
     /// `cell` (evacuation); returns the copy.
     pub(crate) fn copy_object(&self, obj: usize, layout_word: usize, cell: usize) -> usize {
-        let copy = cell + self.cell_to_object;
+        let copy = cell + self.format.cell_to_object();
         let (nrefs, ndata) = layout::decode_layout_word(layout_word);
         debug_assert_eq!(
             self.header(obj).lock_state(),
@@ -706,7 +707,7 @@ impl Space {
                 Some(copy)
             },
             // The losing copy is the LAB's latest allocation: roll it back.
-            |lost| lab.undo(lost - self.cell_to_object, bytes.get()),
+            |lost| lab.undo(lost - self.format.cell_to_object(), bytes.get()),
         )?;
         Some((to, copied == Some(to)))
     }
@@ -819,7 +820,7 @@ impl Space {
             if w & FILLER_TAG == FILLER_TAG {
                 p += (w >> 2) * 8;
             } else {
-                let obj = p + self.cell_to_object;
+                let obj = p + self.format.cell_to_object();
                 let (nrefs, ndata) = self.layout_of_any(obj);
                 f(obj);
                 p += self.cell_words_for(nrefs, ndata) * 8;
@@ -1137,7 +1138,7 @@ mod tests {
             p += words * 8;
         }
         space.fill(p, end);
-        let tams = objects[objects.len() * 2 / 3] - space.cell_to_object;
+        let tams = objects[objects.len() * 2 / 3] - space.format.cell_to_object();
         region.tams.store(tams, Ordering::Relaxed);
         let mut expected = Vec::new();
         for (k, &obj) in objects.iter().enumerate() {
@@ -1154,7 +1155,7 @@ mod tests {
         space.for_each_live(region, end, |obj| seen.push(obj));
         assert_eq!(seen, expected);
         // A limit at a marked object's cell, inside a bitmap word.
-        let limit = objects[objects.len() / 3 / 3 * 3] - space.cell_to_object;
+        let limit = objects[objects.len() / 3 / 3 * 3] - space.format.cell_to_object();
         seen.clear();
         space.for_each_live(region, limit, |obj| seen.push(obj));
         let below: Vec<usize> = expected.iter().copied().filter(|&o| o < limit).collect();
