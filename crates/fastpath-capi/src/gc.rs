@@ -168,6 +168,7 @@ fn gc_status(e: GcError) -> fastpath_status {
         GcError::OutOfMemory { .. } => FASTPATH_ERR_OUT_OF_MEMORY,
         GcError::ObjectTooLarge { .. } => FASTPATH_ERR_OBJECT_TOO_LARGE,
         GcError::FieldOutOfRange { .. } => FASTPATH_ERR_FIELD_OUT_OF_RANGE,
+        GcError::TaggedShape { .. } => FASTPATH_ERR_INVALID_ARGUMENT,
         // Every handle this file passes is one of the mutator's own (checked
         // against the mirror), so the library's foreign cases mean the same.
         GcError::DanglingHandle | GcError::ForeignHandle | GcError::ForeignObject => {

@@ -1632,3 +1632,85 @@ fn the_soft_capacity_holds_garbage_and_grows_with_live_data() {
         assert!(s.verified_cycles >= 1);
     }
 }
+
+/// Tagged objects (the layout word's tagged form) keep their tag and
+/// counts through evacuation and a full compaction in every cell format,
+/// beside untagged ones; out-of-range counts and tags are refused.
+#[test]
+fn tagged_objects_keep_their_tags_through_every_move() {
+    use crate::gc::layout::{MAX_LAYOUT_TAG, MAX_TAGGED_COUNT};
+    for (bits, format) in CONCURRENT_SETS {
+        let mut c = HeapConfig::new(4 << 20, bits, GcMode::Passive);
+        c.verify = true;
+        c.cell_format = format;
+        let h = Heap::new(c).unwrap();
+        let what = format!("{bits} ({})", format.name());
+        let mut m = h.mutator::<Dynamic>().unwrap();
+        // The tag of node `i`, `None` for every third node (untagged); the
+        // tags reach both ends of the range.
+        let tag_of = |i: usize| (i % 3 != 0).then(|| ((i * 0x9e37_79b9) as u32) & MAX_LAYOUT_TAG);
+        let list = m.alloc(1, 1).unwrap();
+        let mut kept = 0;
+        for i in 0..20_000usize {
+            let depth = m.roots_len();
+            let n = match tag_of(i) {
+                Some(t) => m.alloc_tagged(1, 1 + i % 4, t).unwrap(),
+                None => m.alloc(1, 1 + i % 4).unwrap(),
+            };
+            if i % 8 == 0 {
+                keep_every_eighth(&m, list, n, i);
+                kept += 1;
+            }
+            m.truncate_roots(depth);
+        }
+        let check = |m: &Mutator<Dynamic>, when: &str| {
+            let mut cur = m.load(m.get(list).unwrap(), 0).unwrap();
+            let mut seen = 0;
+            while let Some(o) = cur {
+                let i = m.read(o, 0).unwrap();
+                assert_eq!(m.tag(o).unwrap(), tag_of(i), "{what} {when}: node {i}'s tag");
+                assert_eq!(
+                    m.shape(o).unwrap(),
+                    (1, 1 + i % 4),
+                    "{what} {when}: node {i}'s shape"
+                );
+                // SAFETY: `o` is an object of this heap, no safepoint since
+                // it was loaded.
+                assert_eq!(unsafe { m.tag_unchecked(o) }, tag_of(i));
+                seen += 1;
+                cur = m.load(o, 0).unwrap();
+            }
+            assert_eq!(seen, kept, "{what} {when}");
+        };
+        check(&m, "before");
+        m.collect().unwrap();
+        let stats = h.stats();
+        assert_eq!(stats.verify_errors, Vec::<String>::new(), "{what}");
+        assert!(stats.evacuated_by_collector > 0, "{what}: nothing copied");
+        check(&m, "after a cycle");
+        m.retire_local_for_test();
+        // This test's thread is the only mutator and makes no access
+        // meanwhile: as in a pause.
+        h.inner.full_compact();
+        assert_eq!(h.inner.verify().map(|_| ()), Ok(()), "{what}");
+        m.refresh_gc_state_for_test();
+        check(&m, "after a full compaction");
+        // The tagged form's limits.
+        let big = MAX_TAGGED_COUNT + 1;
+        for (r, d, t) in [(big, 0, 0), (0, big, 0), (0, 0, MAX_LAYOUT_TAG + 1)] {
+            assert_eq!(
+                m.alloc_tagged(r, d, t).map(|_| ()),
+                Err(GcError::TaggedShape {
+                    nrefs: r,
+                    ndata: d,
+                    tag: t
+                }),
+                "{what}"
+            );
+        }
+        let o = m.alloc_tagged(MAX_TAGGED_COUNT, 0, MAX_LAYOUT_TAG).unwrap();
+        let o = m.get(o).unwrap();
+        assert_eq!(m.tag(o).unwrap(), Some(MAX_LAYOUT_TAG), "{what}");
+        assert_eq!(m.shape(o).unwrap(), (MAX_TAGGED_COUNT, 0), "{what}");
+    }
+}

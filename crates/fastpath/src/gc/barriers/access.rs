@@ -202,6 +202,13 @@ impl<B: BarrierSet> Mutator<B> {
         Ok(self.space().layout_of(self.check(obj)?))
     }
 
+    /// The tag `obj` was allocated with ([`Mutator::alloc_tagged`]), or
+    /// `None` for an object allocated untagged.
+    pub fn tag(&self, obj: Obj<'_>) -> Result<Option<u32>, GcError> {
+        let addr = self.check(obj)?;
+        Ok(crate::gc::layout::layout_tag(self.space().layout_word_of(addr)))
+    }
+
     /// Whether `a` and `b` are the same object (Brooks heaps may hold both
     /// copies of one object during a cycle: Shenandoah's `acmp` barrier).
     pub fn same(&self, a: Option<Obj<'_>>, b: Option<Obj<'_>>) -> bool {

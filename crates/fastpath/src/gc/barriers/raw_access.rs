@@ -73,6 +73,32 @@ impl<B: BarrierSet> Mutator<B> {
         Ok(Obj::new(addr))
     }
 
+    /// [`Mutator::alloc_tagged`] without the handle: as
+    /// [`Mutator::alloc_unrooted`], the object in the layout word's tagged
+    /// form with `tag`.
+    #[inline]
+    pub fn alloc_unrooted_tagged(
+        &mut self,
+        nrefs: usize,
+        ndata: usize,
+        tag: u32,
+    ) -> Result<Obj<'_>, GcError> {
+        let addr = self.alloc_addr_tagged(nrefs, ndata, tag)?;
+        Ok(Obj::new(addr))
+    }
+
+    /// The tag `obj` was allocated with ([`Mutator::alloc_tagged`]), or
+    /// `None` for an untagged object, without [`Mutator::tag`]'s check: the
+    /// same load of the immutable layout word as [`Mutator::shape_unchecked`].
+    ///
+    /// # Safety
+    ///
+    /// `obj` is an object of this mutator's heap.
+    #[inline(always)]
+    pub unsafe fn tag_unchecked(&self, obj: Obj<'_>) -> Option<u32> {
+        crate::gc::layout::layout_tag(self.space().layout_word_of(obj.addr))
+    }
+
     /// `(nrefs, ndata)` of `obj`, without [`Mutator::shape`]'s check: one
     /// load of the immutable layout word.
     ///

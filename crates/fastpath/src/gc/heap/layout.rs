@@ -21,11 +21,32 @@
 //! ```text
 //!  obj - 8   forwarding word   Brooks format only: the object's own address, or its copy's
 //!  obj + 0   header            a fastpath::sync::Header: the object's address is its header's
-//!  obj + 8   layout word       nrefs | ndata << 32, written at allocation (see below)
+//!  obj + 8   layout word       the counts (and a runtime's tag), written at allocation (see below)
 //!  obj + 16  reference 0       nrefs words: 0 (null) or another object's address
 //!  ...
 //!  obj + 16 + 8*nrefs          data word 0, then ndata words: the runtime's bits
 //! ```
+//!
+//! The layout word has two forms, chosen per object at allocation:
+//!
+//! ```text
+//!  untagged  bits 0..32 nrefs   bits 32..62 ndata                          bit 62 clear
+//!  tagged    bits 0..16 nrefs   bits 16..32 ndata   bits 32..62 the tag    bit 62 set
+//!  (either)  bit 63 clear, except in a copied original of the compact format
+//! ```
+//!
+//! The tag is 30 bits the runtime chooses and the heap only keeps (copies,
+//! compacts with the object): a class index or a compressed class pointer
+//! at a fixed offset, read in the same load as the counts, so that an
+//! object the runtime allocates tagged needs no class word of its own
+//! (HotSpot's compressed klass pointer sits beside the mark word for the
+//! same reason). The tagged form holds counts up to [`MAX_TAGGED_COUNT`]
+//! each, which every instance of a Java class fits (65,535 fields at
+//! most); arrays and anything larger take the untagged form, whose counts
+//! reach [`MAX_CELL_WORDS`]. Generated code that knows an object's form
+//! (a runtime that tags every instance and no array knows it from the
+//! bytecode's types) reads `nrefs` as the low 16 or 32 bits; code that does
+//! not tests [`LAYOUT_TAGGED_BIT`] first ([`decode_layout_word`]).
 //!
 //! Every word is 8 bytes and 8-aligned; the object's address is the cell's
 //! plus [`CellFormat::cell_to_object`]; the cell is [`CellFormat::cell_bytes`]
@@ -66,7 +87,8 @@
 //!   zeroed, so the code writes the whole cell as the heap does: in the
 //!   Brooks format the forwarding word = the object's address; the header =
 //!   [`INITIAL_HEADER`] (or `sync::Header::with_spare_bits`'s word), the
-//!   layout word = [`layout_word`]`(nrefs, ndata)`, every reference and
+//!   layout word = [`layout_word`]`(nrefs, ndata)` or
+//!   [`tagged_layout_word`]`(nrefs, ndata, tag)`, every reference and
 //!   data word 0; and publishes the object to other threads only by a
 //!   release store (as the heap's reference stores are) or a safepoint.
 //! - **Never**: writing the forwarding word or the layout word after
@@ -85,8 +107,9 @@ use crate::sync::Header;
 /// Layout version: a consumer compiled against these constants checks it
 /// against [`object_layout_version`] (C: `fastpath_gc_layout_version()`) at start.
 /// Changes whenever a constant or a word's meaning does (2: the compact
-/// format, without a forwarding word outside the Brooks barrier sets).
-pub const OBJECT_LAYOUT_VERSION: u32 = 2;
+/// format, without a forwarding word outside the Brooks barrier sets; 3:
+/// the layout word's tagged form).
+pub const OBJECT_LAYOUT_VERSION: u32 = 3;
 
 /// The layout version this library was built with ([`OBJECT_LAYOUT_VERSION`]).
 pub fn object_layout_version() -> u32 {
@@ -103,22 +126,35 @@ pub const FORWARDING_OFFSET: isize = -8;
 /// Offset of the header (`fastpath::sync::Header`, one word): the object's
 /// address is its header's, the word the lock templates CAS.
 pub const HEADER_OFFSET: usize = 0;
-/// Offset of the layout word: `nrefs | ndata << 32` ([`decode_layout_word`]),
-/// or in the compact format a forwarded original's
-/// [`forwarded_layout_word`].
+/// Offset of the layout word: the counts, untagged or tagged with the
+/// runtime's tag ([`decode_layout_word`], [`layout_tag`]), or in the
+/// compact format a forwarded original's [`forwarded_layout_word`].
 pub const LAYOUT_WORD_OFFSET: usize = 8;
 /// Offset of reference 0; reference `i` is at [`ref_offset`]`(i)`.
 pub const REFS_OFFSET: usize = 16;
-/// The layout word's bits that hold `nrefs` (the low 32).
+/// An untagged layout word's bits that hold `nrefs` (the low 32).
 pub const LAYOUT_NREFS_MASK: usize = 0xffff_ffff;
-/// The layout word's shift to `ndata` (the high 32 bits).
+/// An untagged layout word's shift to `ndata` (bits 32..62).
 pub const LAYOUT_NDATA_SHIFT: u32 = 32;
+/// Set in a tagged layout word, clear in an untagged one.
+pub const LAYOUT_TAGGED_BIT: usize = 1 << 62;
+/// A tagged layout word's bits that hold `nrefs` (the low 16).
+pub const TAGGED_NREFS_MASK: usize = 0xffff;
+/// A tagged layout word's shift to `ndata` (bits 16..32).
+pub const TAGGED_NDATA_SHIFT: u32 = 16;
+/// The most references, and the most data words, a tagged object holds.
+pub const MAX_TAGGED_COUNT: usize = 0xffff;
+/// A tagged layout word's shift to the tag (bits 32..62).
+pub const LAYOUT_TAG_SHIFT: u32 = 32;
+/// The largest tag: the tag's 30 bits, as a mask after the shift.
+pub const MAX_LAYOUT_TAG: u32 = (1 << 30) - 1;
 /// Set in a forwarded original's layout word (compact format), clear in
-/// every object's own: `ndata` stays below 2^31 ([`MAX_CELL_WORDS`]).
+/// every object's own: `ndata` stays below 2^30 ([`MAX_CELL_WORDS`]) and
+/// a tag below 2^30.
 pub const LAYOUT_FORWARDED_BIT: usize = 1 << 63;
 /// The most words a cell of the heap may take (its references and data
-/// words included): the largest object the heap allocates.
-pub const MAX_CELL_WORDS: usize = (1 << 31) - 1;
+/// words included): the largest object the heap allocates (8 GiB).
+pub const MAX_CELL_WORDS: usize = (1 << 30) - 1;
 
 /// Which words precede an object's header in its cell: the heap's barrier
 /// set decides, once, when the heap is made (module docs).
@@ -227,18 +263,46 @@ pub const fn data_offset(nrefs: usize, j: usize) -> usize {
     REFS_OFFSET + WORD_BYTES * (nrefs + j)
 }
 
-/// The layout word of an object with `nrefs` references and `ndata` data
-/// words (together at most [`MAX_CELL_WORDS`], which the heap's largest
-/// object guarantees).
+/// The untagged layout word of an object with `nrefs` references and
+/// `ndata` data words (together at most [`MAX_CELL_WORDS`], which the
+/// heap's largest object guarantees).
 #[inline(always)]
 pub const fn layout_word(nrefs: usize, ndata: usize) -> usize {
     nrefs | (ndata << LAYOUT_NDATA_SHIFT)
 }
 
-/// `(nrefs, ndata)` of a layout word.
+/// The tagged layout word of an object with `nrefs` references, `ndata`
+/// data words (each at most [`MAX_TAGGED_COUNT`]) and the runtime's `tag`
+/// (at most [`MAX_LAYOUT_TAG`]); `None` when one is out of range.
+#[inline(always)]
+pub const fn tagged_layout_word(nrefs: usize, ndata: usize, tag: u32) -> Option<usize> {
+    if nrefs > MAX_TAGGED_COUNT || ndata > MAX_TAGGED_COUNT || tag > MAX_LAYOUT_TAG {
+        return None;
+    }
+    Some(LAYOUT_TAGGED_BIT | ((tag as usize) << LAYOUT_TAG_SHIFT) | (ndata << TAGGED_NDATA_SHIFT) | nrefs)
+}
+
+/// `(nrefs, ndata)` of an object's own layout word, in either form.
 #[inline(always)]
 pub const fn decode_layout_word(word: usize) -> (usize, usize) {
-    (word & LAYOUT_NREFS_MASK, word >> LAYOUT_NDATA_SHIFT)
+    if word & LAYOUT_TAGGED_BIT != 0 {
+        (
+            word & TAGGED_NREFS_MASK,
+            (word >> TAGGED_NDATA_SHIFT) & MAX_TAGGED_COUNT,
+        )
+    } else {
+        (word & LAYOUT_NREFS_MASK, word >> LAYOUT_NDATA_SHIFT)
+    }
+}
+
+/// The tag of an object's own layout word: `None` in the untagged form.
+#[inline(always)]
+pub const fn layout_tag(word: usize) -> Option<u32> {
+    if word & LAYOUT_TAGGED_BIT != 0 {
+        Some(((word >> LAYOUT_TAG_SHIFT) as u32) & MAX_LAYOUT_TAG)
+    } else {
+        None
+    }
 }
 
 /// The layout word of a compact-format original whose copy is at `copy`
@@ -280,6 +344,11 @@ const _: () = {
         MAX_CELL_WORDS
     )));
     assert!(is_forwarded_layout_word(forwarded_layout_word(0x7fff_ffff_fff8)));
+    assert!(layout_word(MAX_CELL_WORDS, MAX_CELL_WORDS) & LAYOUT_TAGGED_BIT == 0);
+    match tagged_layout_word(MAX_TAGGED_COUNT, MAX_TAGGED_COUNT, MAX_LAYOUT_TAG) {
+        Some(w) => assert!(!is_forwarded_layout_word(w)),
+        None => panic!("the largest tagged counts and tag fit"),
+    }
     assert!(GC_STATE_MARKING & GC_STATE_EVACUATION & GC_STATE_HAS_FORWARDED == 0);
 };
 
@@ -369,9 +438,21 @@ mod tests {
                 "cells are laid end to end"
             );
         }
+        // The tagged form: the counts and the tag in the one word, read
+        // back by the published masks and shifts.
+        let h = m.alloc_tagged(3, 5, 0x2345_6789).unwrap();
+        let w = word(m.get(h).unwrap().addr() + LAYOUT_WORD_OFFSET);
+        assert_eq!(Some(w), tagged_layout_word(3, 5, 0x2345_6789));
+        assert_eq!(w & LAYOUT_TAGGED_BIT, LAYOUT_TAGGED_BIT);
+        assert_eq!(w & TAGGED_NREFS_MASK, 3);
+        assert_eq!((w >> TAGGED_NDATA_SHIFT) & MAX_TAGGED_COUNT, 5);
+        assert_eq!((w >> LAYOUT_TAG_SHIFT) as u32 & MAX_LAYOUT_TAG, 0x2345_6789);
+        assert_eq!(decode_layout_word(w), (3, 5));
+        assert_eq!(layout_tag(w), Some(0x2345_6789));
+        assert_eq!(layout_tag(layout_word(3, 5)), None);
         assert_eq!(INITIAL_HEADER, Header::new().raw());
         assert_eq!(object_layout_version(), OBJECT_LAYOUT_VERSION);
-        // The values generated code is compiled against (version 2).
+        // The values generated code is compiled against (version 3).
         assert_eq!(
             (FORWARDING_OFFSET, HEADER_OFFSET, LAYOUT_WORD_OFFSET, REFS_OFFSET),
             (-8, 0, 8, 16)
@@ -393,6 +474,17 @@ mod tests {
         assert_eq!(
             (forwarded_layout_word(0x1000), LAYOUT_FORWARDED_BIT),
             (!0x1000, 1 << 63)
+        );
+        assert_eq!(
+            (
+                LAYOUT_TAGGED_BIT,
+                TAGGED_NREFS_MASK,
+                TAGGED_NDATA_SHIFT,
+                LAYOUT_TAG_SHIFT,
+                MAX_LAYOUT_TAG,
+                MAX_CELL_WORDS
+            ),
+            (1 << 62, 0xffff, 16, 32, (1 << 30) - 1, (1 << 30) - 1)
         );
         assert_eq!((CARD_SHIFT, CARD_DIRTY, CARD_CLEAN), (9, 0, 1));
         assert_eq!(

@@ -502,6 +502,41 @@ impl<B: BarrierSet> Mutator<B> {
     /// (`barriers/raw_access.rs`'s `alloc_unrooted` hands it out).
     #[inline]
     pub(crate) fn alloc_addr(&mut self, nrefs: usize, ndata: usize) -> Result<usize, GcError> {
+        self.alloc_addr_as(nrefs, ndata, crate::gc::layout::layout_word(nrefs, ndata))
+    }
+
+    /// Allocates an object with `nrefs` null references and `ndata` zero
+    /// words, as [`Mutator::alloc`], in the layout word's tagged form with
+    /// the runtime's `tag` ([`crate::gc::layout`]: at most
+    /// `MAX_TAGGED_COUNT` references and data words, a tag up to
+    /// `MAX_LAYOUT_TAG`; [`GcError::TaggedShape`] beyond them). The heap
+    /// keeps the tag with the object through every copy;
+    /// [`Mutator::tag`] reads it.
+    pub fn alloc_tagged(&mut self, nrefs: usize, ndata: usize, tag: u32) -> Result<Handle, GcError> {
+        let obj = self.alloc_addr_tagged(nrefs, ndata, tag)?;
+        Ok(self.push_root(obj))
+    }
+
+    /// [`Mutator::alloc_tagged`] without the root.
+    #[inline]
+    pub(crate) fn alloc_addr_tagged(
+        &mut self,
+        nrefs: usize,
+        ndata: usize,
+        tag: u32,
+    ) -> Result<usize, GcError> {
+        let word = crate::gc::layout::tagged_layout_word(nrefs, ndata, tag).ok_or(GcError::TaggedShape {
+            nrefs,
+            ndata,
+            tag,
+        })?;
+        self.alloc_addr_as(nrefs, ndata, word)
+    }
+
+    /// An object of `nrefs` references and `ndata` data words whose layout
+    /// word is `word` (either form, decoding to those counts).
+    #[inline]
+    fn alloc_addr_as(&mut self, nrefs: usize, ndata: usize, word: usize) -> Result<usize, GcError> {
         // Larger than a region is humongous (`humongous.rs`): the refill in
         // `alloc_slow` gives it a run of regions.
         let max = self.space().max_object_words();
@@ -521,7 +556,7 @@ impl<B: BarrierSet> Mutator<B> {
             Some(cell) => cell,
             None => self.alloc_slow(bytes)?,
         };
-        Ok(self.space().init_object(cell, nrefs, ndata))
+        Ok(self.space().init_object_as(cell, nrefs, ndata, word))
     }
 
     /// The TLAB is exhausted: refill it, collecting as often as collections

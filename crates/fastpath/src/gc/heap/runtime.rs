@@ -50,6 +50,16 @@ pub enum GcError {
         /// The largest accepted.
         max_words: usize,
     },
+    /// A tagged allocation's counts or tag outside the tagged form's range
+    /// (`gc::layout::MAX_TAGGED_COUNT`, `MAX_LAYOUT_TAG`).
+    TaggedShape {
+        /// The references asked for.
+        nrefs: usize,
+        /// The data words asked for.
+        ndata: usize,
+        /// The tag asked for.
+        tag: u32,
+    },
     /// A field index past the object's reference or data fields.
     FieldOutOfRange {
         /// The index given.
@@ -114,6 +124,13 @@ impl fmt::Display for GcError {
             GcError::ObjectTooLarge { words, max_words } => {
                 write!(f, "object of {words} words exceeds the maximum of {max_words}")
             }
+            GcError::TaggedShape { nrefs, ndata, tag } => write!(
+                f,
+                "a tagged object holds at most {} references and data words each and a tag up to {}: \
+                 asked for {nrefs} references, {ndata} data words, tag {tag}",
+                super::layout::MAX_TAGGED_COUNT,
+                super::layout::MAX_LAYOUT_TAG
+            ),
             GcError::FieldOutOfRange { index, len } => {
                 write!(f, "field {index} out of range (the object has {len})")
             }

@@ -552,6 +552,20 @@ impl Space {
         self.fwd_slot(obj).forwardee()
     }
 
+    /// The layout word of `obj`, which is not a forwarded original.
+    #[inline(always)]
+    pub(crate) fn layout_word_of(&self, obj: usize) -> usize {
+        // Relaxed: as `layout_of`.
+        let w = self
+            .word(obj + layout::LAYOUT_WORD_OFFSET)
+            .load(Ordering::Relaxed);
+        debug_assert!(
+            !layout::is_forwarded_layout_word(w),
+            "{obj:#x} is a forwarded original"
+        );
+        w
+    }
+
     /// `(nrefs, ndata)` of `obj`, which is not a forwarded original.
     #[inline(always)]
     pub(crate) fn layout_of(&self, obj: usize) -> (usize, usize) {
@@ -611,8 +625,17 @@ impl Space {
         obj + layout::data_offset(nrefs, j)
     }
 
-    /// Writes a fresh object into the cell at `cell`.
+    /// Writes a fresh object with the untagged layout word into the cell
+    /// at `cell`.
+    #[cfg(test)]
     pub(crate) fn init_object(&self, cell: usize, nrefs: usize, ndata: usize) -> usize {
+        self.init_object_as(cell, nrefs, ndata, layout::layout_word(nrefs, ndata))
+    }
+
+    /// Writes a fresh object into the cell at `cell`, its layout word
+    /// `word` (which decodes to `nrefs` and `ndata`).
+    pub(crate) fn init_object_as(&self, cell: usize, nrefs: usize, ndata: usize, word: usize) -> usize {
+        debug_assert_eq!(layout::decode_layout_word(word), (nrefs, ndata));
         let obj = cell + self.format.cell_to_object();
         if self.format.has_forwarding_word() {
             self.word(cell).store(obj, Ordering::Relaxed);
@@ -625,7 +648,7 @@ impl Space {
         // dropped when its region was freed: `release_dead_locks`).
         unsafe { std::ptr::write((obj + layout::HEADER_OFFSET) as *mut Header, Header::new()) };
         self.word(obj + layout::LAYOUT_WORD_OFFSET)
-            .store(layout::layout_word(nrefs, ndata), Ordering::Relaxed);
+            .store(word, Ordering::Relaxed);
         for i in 0..nrefs + ndata {
             self.word(obj + layout::ref_offset(i)).store(0, Ordering::Relaxed);
         }
