@@ -22,6 +22,20 @@ use super::helpers::Helper;
 use super::layout::{CLASS_WORD, ELEMENTS, FORWARDING, LAYOUT, LENGTH_WORD, REFS};
 use super::ops::K;
 use super::translate::Translator;
+use fastpath::gc::layout as heap;
+
+/// What an object is known to be where compiled code reads its class or
+/// data area: an instance has a tagged layout word, an array an untagged
+/// one (`object/mod.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Form {
+    /// Not an array: the verifier's type is a class other than `Object`.
+    Instance,
+    /// An array.
+    Array,
+    /// Either (an `Object`, an interface type, or unverified).
+    Either,
+}
 use crate::link::{Class, Kind, Method};
 
 /// Arrays longer than this are allocated by the runtime (no inline
@@ -83,18 +97,27 @@ impl Translator<'_, '_> {
         v
     }
 
-    /// The address of data word 0 of the resolved object `o`
-    /// ([`Translator::data_of_known`], with no count from the caller).
-    pub(super) fn data_of(&mut self, o: Value) -> Value {
-        self.data_of_known(o, None)
+    /// The address of data word 0 of the resolved array `o`: the one
+    /// computed on the way here (`facts.rs`), else `o` plus its references
+    /// (an array's layout word is untagged: the count is its low 32 bits).
+    pub(super) fn array_data(&mut self, o: Value) -> Value {
+        self.data_of_known(o, None, true)
     }
 
-    /// The address of data word 0 of the resolved object `o`: the one
+    /// The address of data word 0 of the resolved instance `o`
+    /// ([`Translator::data_of_known`], with no count from the caller).
+    pub(super) fn instance_data(&mut self, o: Value) -> Value {
+        self.data_of_known(o, None, false)
+    }
+
+    /// The address of data word 0 of the resolved object `o`, an array or
+    /// an instance as `array` says: the one
     /// computed on the way here (`facts.rs`); else `o` plus its references
     /// when their count is known (`nrefs`, or `o` is a `new`'s result:
     /// [`Translator::known_nrefs`]), with no load; else from its layout
-    /// word.
-    fn data_of_known(&mut self, o: Value, nrefs: Option<u32>) -> Value {
+    /// word, whose low 16 bits (an instance's tagged word) or 32 bits (an
+    /// array's untagged one) are the count.
+    fn data_of_known(&mut self, o: Value, nrefs: Option<u32>, array: bool) -> Value {
         let key = self.key(o);
         if let Some(&d) = self.facts().data.get(&key) {
             return d;
@@ -104,7 +127,11 @@ impl Translator<'_, '_> {
             None => {
                 // The layout word never changes: a read-only load.
                 let flags = MemFlagsData::trusted().with_readonly();
-                let nrefs = self.b.ins().uload32(flags, o, LAYOUT);
+                let nrefs = if array {
+                    self.b.ins().uload32(flags, o, LAYOUT)
+                } else {
+                    self.b.ins().uload16(I64, flags, o, LAYOUT)
+                };
                 let bytes = self.b.ins().ishl_imm_s(nrefs, 3);
                 let base = self.b.ins().iadd(o, bytes);
                 self.b.ins().iadd_imm_s(base, i64::from(REFS))
@@ -114,13 +141,74 @@ impl Translator<'_, '_> {
         d
     }
 
-    /// The class of the object `obj` (not null): its class word.
+    /// The class of the object `obj` (not null), an instance or an array.
     pub(super) fn class_of(&mut self, obj: Value) -> Value {
+        self.class_of_form(obj, Form::Either)
+    }
+
+    /// The class of the instance `obj` (not null, not an array: the
+    /// verifier's type of a receiver of a class's method, or a thrown
+    /// object's): its layout word's tag.
+    pub(super) fn instance_class_of(&mut self, obj: Value) -> Value {
+        self.class_of_form(obj, Form::Instance)
+    }
+
+    /// The class of the array `obj` (not null): its class word.
+    pub(super) fn array_class_of(&mut self, obj: Value) -> Value {
+        self.class_of_form(obj, Form::Array)
+    }
+
+    /// The class of `obj` (not null) of `form`: an instance's is the class
+    /// space's base plus its layout word's tag times 8
+    /// (`link/class_space.rs`), an array's its class word; an object of
+    /// either form tests the layout word's tagged bit first.
+    fn class_of_form(&mut self, obj: Value, form: Form) -> Value {
         let o = self.resolve_read(obj);
-        let data = self.data_of(o);
-        self.b
-            .ins()
-            .load(I64, MemFlagsData::trusted().with_readonly(), data, CLASS_WORD)
+        let ro = MemFlagsData::trusted().with_readonly();
+        if form == Form::Array {
+            let data = self.array_data(o);
+            return self.b.ins().load(I64, ro, data, CLASS_WORD);
+        }
+        let w = self.b.ins().load(I64, ro, o, LAYOUT);
+        if form == Form::Instance {
+            return self.class_of_tagged(w);
+        }
+        // A diamond that neither calls nor stops: the join keeps the
+        // facts of the way here.
+        let (from, first) = (self.here(), self.blocks_so_far());
+        let (tagged, array, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let class = self.b.append_block_param(join, I64);
+        let bit = self.b.ins().band_imm_s(w, heap::LAYOUT_TAGGED_BIT as i64);
+        self.b.ins().brif(bit, tagged, &[], array, &[]);
+        self.b.switch_to_block(tagged);
+        let c = self.class_of_tagged(w);
+        self.b.ins().jump(join, &[c.into()]);
+        // The array's class word after its references (the untagged word's
+        // low 32 bits count them).
+        self.b.switch_to_block(array);
+        let nrefs = self.b.ins().band_imm_s(w, heap::LAYOUT_NREFS_MASK as i64);
+        let bytes = self.b.ins().ishl_imm_s(nrefs, 3);
+        let data = self.b.ins().iadd(o, bytes);
+        let c = self.b.ins().load(I64, ro, data, REFS + CLASS_WORD);
+        self.b.ins().jump(join, &[c.into()]);
+        self.b.switch_to_block(join);
+        self.seal_since(first);
+        self.continue_from(from);
+        class
+    }
+
+    /// The class a tagged layout word `w` names: the class space's base
+    /// plus the tag (bits 32..62) times 8.
+    fn class_of_tagged(&mut self, w: Value) -> Value {
+        let shift = heap::LAYOUT_TAG_SHIFT - crate::link::class_space::TAG_SHIFT;
+        let mask = (heap::MAX_LAYOUT_TAG as i64) << crate::link::class_space::TAG_SHIFT;
+        let t = self.b.ins().ushr_imm_s(w, i64::from(shift));
+        let off = self.b.ins().band_imm_s(t, mask);
+        self.b.ins().iadd_imm_s(off, self.env.class_base as i64)
     }
 
     /// Whether `a` and `b` are the same object (i8): with Brooks barriers
@@ -413,7 +501,7 @@ impl Translator<'_, '_> {
         nrefs: Option<u32>,
     ) -> Value {
         let o = self.resolve_read(obj);
-        let data = self.data_of_known(o, nrefs);
+        let data = self.data_of_known(o, nrefs, false);
         self.load_kind(kind, data, off, volatile)
     }
 
@@ -429,7 +517,7 @@ impl Translator<'_, '_> {
     ) {
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
-        let data = self.data_of_known(o, nrefs);
+        let data = self.data_of_known(o, nrefs, false);
         self.store_kind(kind, data, off, v, volatile);
     }
 
@@ -463,7 +551,7 @@ impl Translator<'_, '_> {
         if let Some(&len) = self.facts().lengths.get(&key) {
             return len;
         }
-        let data = self.data_of(o);
+        let data = self.array_data(o);
         let len = self
             .b
             .ins()
@@ -662,7 +750,7 @@ impl Translator<'_, '_> {
             let v = if k == Kind::Byte && !matches!(self.const_of(v), Some(0 | 1)) {
                 // `bastore` into a boolean array stores `& 1` (which a
                 // constant 0 or 1 is already: `true` and `false`).
-                let class = self.class_of(a);
+                let class = self.array_class_of(a);
                 let is_bool = self
                     .b
                     .ins()
@@ -692,7 +780,7 @@ impl Translator<'_, '_> {
         );
         self.b.ins().brif(v, nonnull, &[], cont, &[]);
         self.b.switch_to_block(nonnull);
-        let ac = self.class_of(a);
+        let ac = self.array_class_of(a);
         let comp = self.b.ins().load(
             I64,
             MemFlagsData::trusted().with_readonly(),
@@ -849,19 +937,19 @@ impl Translator<'_, '_> {
         let words = self.env.format.header_words() + nrefs + ndata;
         let bytes = self.b.ins().iconst(I64, (words * 8) as i64);
         let idx = self.s.idx;
+        // The loader keeps every class's counts in the tagged form's range.
+        let word = heap::tagged_layout_word(nrefs, ndata, crate::link::class_space::tag(c))
+            .expect("a loaded class's counts fit the tagged form");
         let obj = self.tlab_bump(
             bytes,
             |t, obj| {
                 let trusted = MemFlagsData::trusted();
-                let layout = t.b.ins().iconst(I64, (nrefs | (ndata << 32)) as i64);
+                let layout = t.b.ins().iconst(I64, word as i64);
                 t.b.ins().store(trusted, layout, obj, LAYOUT);
                 let zero = t.b.ins().iconst(I64, 0);
                 for w in 0..nrefs + ndata {
                     t.b.ins().store(trusted, zero, obj, REFS + 8 * w as i32);
                 }
-                let cv = t.b.ins().iconst(I64, c as *const Class as i64);
-                t.b.ins()
-                    .store(trusted, cv, obj, REFS + 8 * nrefs as i32 + CLASS_WORD);
             },
             |t| {
                 let cv = t.b.ins().iconst(I64, c as *const Class as i64);
@@ -1031,7 +1119,13 @@ impl Translator<'_, '_> {
     /// The method a virtual call of `m` (vtable `index`) on the non-null
     /// `recv` runs.
     pub(super) fn vtable_target(&mut self, recv: Value, index: u32, m: &'static Method) -> Value {
-        let class = self.class_of(recv);
+        // The verifier's type of the receiver is `m`'s class: an array
+        // only when that is `Object`.
+        let class = if m.class.super_class.is_none() {
+            self.class_of(recv)
+        } else {
+            self.instance_class_of(recv)
+        };
         let ro = MemFlagsData::trusted().with_readonly();
         let vl = self.env.vtable;
         let len = self.b.ins().load(I64, ro, class, vl.len);

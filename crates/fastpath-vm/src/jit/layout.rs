@@ -7,8 +7,9 @@
 //! `fastpath::gc::layout`, whose version [`check`] compares with the one
 //! these constants were written against before anything is compiled (as
 //! `fastpath_jit::ThreadLayout::fastpath` checks the thread block's). The
-//! Java values on the data words (the class word first, an array's length
-//! after it) are the VM's own (`object/mod.rs`). [`check`] also reads the
+//! Java values are the VM's own (`object/mod.rs`): an instance's class in
+//! its layout word's tag (the tagged form), an array's class word and
+//! length on its first data words (the untagged form). [`check`] also reads the
 //! words of one live object at start-up, so a library whose objects do not
 //! match what it publishes refuses to compile rather than miscompiles.
 
@@ -21,11 +22,11 @@ use crate::link::{Class, Method};
 pub const FORWARDING: i32 = heap::FORWARDING_OFFSET as i32;
 /// The header word (`fastpath::sync::Header`, the word the lock CASes).
 pub const HEADER: i32 = heap::HEADER_OFFSET as i32;
-/// The layout word (`nrefs | ndata << 32`), immutable.
+/// The layout word (an instance's tagged, an array's untagged), immutable.
 pub const LAYOUT: i32 = heap::LAYOUT_WORD_OFFSET as i32;
 /// Reference field 0.
 pub const REFS: i32 = heap::REFS_OFFSET as i32;
-/// The class word's offset in the data area (`object::CLASS_WORD`).
+/// An array's class word's offset in its data area (`object::CLASS_WORD`).
 pub const CLASS_WORD: i32 = crate::object::CLASS_WORD as i32;
 /// The array length's offset in the data area (`object::LENGTH_WORD`).
 pub const LENGTH_WORD: i32 = crate::object::LENGTH_WORD as i32;
@@ -34,11 +35,15 @@ pub const ELEMENTS: i32 = crate::object::ELEMENTS as i32;
 
 /// The heap-object layout version the constants above were written
 /// against (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` then).
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 2;
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 3;
 
-// The translator adds the layout word's `nrefs` (its low 32 bits, loaded
-// as a `u32`) times 8 to reach the data words.
+// The translator adds the layout word's `nrefs` (an array's untagged
+// word's low 32 bits, loaded as a `u32`; an instance's tagged word's low
+// 16, as a `u16`) times 8 to reach the data words, and reads an instance's
+// class from bits 32..62.
 const _: () = assert!(heap::LAYOUT_NREFS_MASK == 0xffff_ffff && heap::LAYOUT_NDATA_SHIFT == 32);
+const _: () = assert!(heap::TAGGED_NREFS_MASK == 0xffff && heap::LAYOUT_TAG_SHIFT == 32);
+const _: () = assert!(heap::LAYOUT_TAGGED_BIT == 1 << 62 && heap::MAX_LAYOUT_TAG == (1 << 30) - 1);
 const _: () = assert!(heap::WORD_BYTES == 8);
 // The lock emitters CAS the word at the object's address.
 const _: () = assert!(HEADER == 0);
@@ -152,6 +157,16 @@ pub fn check<B: fastpath::gc::BarrierSet>(m: &mut fastpath::gc::Mutator<B>) -> R
     let header = unsafe { ((addr as isize + HEADER as isize) as *const u64).read() };
     if header != neutral_header() || header != fastpath::sync::Header::new().raw() as u64 {
         return Err(format!("a new object's header {header:#x}"));
+    }
+    // An instance's word: the tagged form (the allocation may stop at a
+    // safepoint: `addr` is not read after it).
+    let tag = 0x2345_6789;
+    let t = m.alloc_unrooted_tagged(2, 3, tag).map_err(|e| e.to_string())?;
+    let taddr = t.addr();
+    // SAFETY: the layout word of a fresh object.
+    let tagged = unsafe { ((taddr as isize + LAYOUT as isize) as *const u64).read() } as usize;
+    if tagged & 0xffff != 2 || (tagged >> 32) & heap::MAX_LAYOUT_TAG as usize != tag as usize || tagged & (1 << 62) == 0 {
+        return Err(format!("tagged layout word {tagged:#x}"));
     }
     Ok(())
 }

@@ -258,6 +258,9 @@ pub struct CompileEnv {
     pub vtable: VecLayout,
     /// `boolean[]`'s class (a `bastore` into it stores `& 1`).
     pub bool_array: usize,
+    /// The class space's base: an instance's class is it plus its layout
+    /// word's tag times 8 (`link/class_space.rs`).
+    pub class_base: usize,
     /// A new object's header.
     pub neutral: u64,
     /// The class registry (class-hierarchy analysis, `cha.rs`).
@@ -647,6 +650,7 @@ impl Jit {
             format: vm.heap.cell_format(),
             vtable,
             bool_array,
+            class_base: crate::link::class_space::base().map_err(|e| e.to_string())?,
             neutral: layout::neutral_header(),
             inline_locks: lightweight,
             coarsen_locks: self.eliminate_locks,

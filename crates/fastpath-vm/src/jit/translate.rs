@@ -1347,7 +1347,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.b.ins().brif(v, nn, &[], join, &[z64.into(), z32.into()]);
                 self.b.switch_to_block(nn);
                 self.seal(nn);
-                let data = self.data_of(v);
+                let data = self.array_data(v);
                 let length = self.array_length(v);
                 self.b.ins().jump(join, &[data.into(), length.into()]);
                 self.b.switch_to_block(join);
@@ -1358,7 +1358,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
         }
         if let (Some(this), true, true) = (this, hoist.receiver_data, keyed) {
-            let d = self.data_of(this);
+            let d = self.instance_data(this);
             head_facts.data.insert(self.key(this), d);
         }
         head_facts.gc_state = gc;
@@ -1566,7 +1566,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let ec = match class {
                     Some(v) => v,
                     None => {
-                        let v = self.class_of(exc);
+                        let v = self.instance_class_of(exc);
                         class = Some(v);
                         v
                     }

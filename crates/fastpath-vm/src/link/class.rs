@@ -292,7 +292,9 @@ pub struct Class {
     pub itable: Vec<(&'static Class, Vec<Option<&'static Method>>)>,
     /// Reference fields of an instance (the superclass's included).
     pub nrefs: u32,
-    /// Bytes of an instance's data area, the class word included.
+    /// Bytes of an instance's data area: its primitive fields (the class is
+    /// the layout word's tag, `object/mod.rs`).
+    /// For an array class, the class word and the length.
     pub data_bytes: u32,
     /// Static field storage: one slot per static field.
     pub statics: Box<[AtomicU64]>,

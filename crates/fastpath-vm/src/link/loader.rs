@@ -91,7 +91,7 @@ impl Loader {
             return self.load_array(name);
         }
         if let Some(k) = primitive_kind(name) {
-            return Ok(self.publish(primitive_class(k)));
+            return self.publish(primitive_class(k));
         }
         let (circular, depth) = LOADING.with(|l| {
             let l = l.borrow();
@@ -120,15 +120,15 @@ impl Loader {
         r
     }
 
-    fn publish(&self, c: Class) -> &'static Class {
+    fn publish(&self, c: Class) -> Result<&'static Class, Error> {
         let mut classes = lock(&self.classes);
         if let Some(existing) = classes.get(&c.name) {
-            return existing;
+            return Ok(existing);
         }
-        let c: &'static Class = Box::leak(Box::new(c));
+        let c: &'static Class = place(c)?;
         classes.insert(c.name.clone(), c);
         lock(&self.all).push(c);
-        c
+        Ok(c)
     }
 
     fn bytes_of(&self, name: &str) -> Result<(std::borrow::Cow<'static, [u8]>, bool), Error> {
@@ -209,7 +209,7 @@ impl Loader {
 
         // Fields: instance references get indices after the superclass's;
         // primitives are packed after its data bytes, largest first.
-        let (mut nrefs, mut data_bytes) = super_class.map_or((0u32, 8u32), |s| (s.nrefs, s.data_bytes));
+        let (mut nrefs, mut data_bytes) = super_class.map_or((0u32, 0u32), |s| (s.nrefs, s.data_bytes));
         let mut fields: Vec<Field> = Vec::with_capacity(file.fields.len());
         let mut nstatics = 0u32;
         let mut static_refs = Vec::new();
@@ -246,6 +246,19 @@ impl Loader {
             }
         }
         let data_bytes = data_bytes.next_multiple_of(8);
+        // An instance is tagged with its class (`object/mod.rs`): the
+        // layout word's tagged form holds 16-bit counts.
+        let max = fastpath::gc::layout::MAX_TAGGED_COUNT;
+        if nrefs as usize > max || data_bytes as usize / 8 > max {
+            return Err(Error::new(
+                "java/lang/LinkageError",
+                format!(
+                    "{} has {nrefs} reference fields and {data_bytes} bytes of other fields with its \
+                     superclasses' ({max} references and {max} 8-byte words at most)",
+                    name.replace('/', ".")
+                ),
+            ));
+        }
 
         let mut supers = super_class.map_or(Vec::new(), |s| s.supers.clone());
         let depth = supers.len();
@@ -284,7 +297,7 @@ impl Loader {
         // The class must be at its final address before methods point at
         // it: leak it, then fill in what names it (it is published only at
         // the end, so no other thread sees it half-built).
-        let class: &'static mut Class = Box::leak(Box::new(class));
+        let class: &'static mut Class = place(class)?;
         let class_ptr: *mut Class = class;
         let class_ref: &'static Class = unsafe_static(class_ptr);
         supers.push(class_ref);
@@ -333,8 +346,8 @@ impl Loader {
         }
         let mut classes = lock(&self.classes);
         if let Some(existing) = classes.get(&*class_ref.name) {
-            // Another thread linked it first: use its copy (ours is leaked,
-            // unreachable, harmless).
+            // Another thread linked it first: use its copy (ours stays in
+            // the class space, unreachable, harmless).
             return Ok(existing);
         }
         classes.insert(class_ref.name.clone(), class_ref);
@@ -390,7 +403,7 @@ impl Loader {
             hidden: false,
             is_throwable: false,
         };
-        let c = self.publish(class);
+        let c = self.publish(class)?;
         let _ = component.array_class.set(c);
         Ok(c)
     }
@@ -415,9 +428,14 @@ impl Loader {
     }
 }
 
-/// `&'static` from the leaked class pointer.
+/// `c` moved into the class space (`class_space.rs`), where its tag names it.
+fn place(c: Class) -> Result<&'static mut Class, Error> {
+    super::class_space::place(c).map_err(|e| Error::new("java/lang/OutOfMemoryError", e))
+}
+
+/// `&'static` from the placed class's pointer.
 fn unsafe_static(p: *mut Class) -> &'static Class {
-    // SAFETY: `p` comes from `Box::leak`, so it is valid for the rest of
+    // SAFETY: `p` comes from `place`, so it is valid for the rest of
     // the process; the one exclusive write through it (in `define`)
     // happens before any read through this reference.
     unsafe { &*p }
@@ -626,8 +644,8 @@ mod tests {
             assert_eq!(f.offset, g.offset);
         }
         assert!(lhm.nrefs > hm.nrefs && lhm.data_bytes >= hm.data_bytes);
-        // Every primitive field is aligned to its size, after the class word,
-        // and inside the data area.
+        // Every primitive field is aligned to its size and inside the data
+        // area (which starts with the fields: an instance has no class word).
         for c in [
             hm,
             lhm,
@@ -638,7 +656,7 @@ mod tests {
                 let size = f.kind.size() as u32;
                 assert_eq!(f.offset % size, 0, "{}.{}", c.name, f.name);
                 assert!(
-                    f.offset >= 8 && f.offset + size <= c.data_bytes,
+                    f.offset + size <= c.data_bytes,
                     "{}.{}",
                     c.name,
                     f.name

@@ -3,6 +3,7 @@
 //! | file | what |
 //! |---|---|
 //! | `class.rs` | `Class`, `Field`, `Method`: the linked metadata, at stable addresses |
+//! | `class_space.rs` | where classes live: one reserved space, so that a 30-bit tag names each |
 //! | `loader.rs` | finding, parsing and linking classes: layout, vtables, itables |
 //! | `archive.rs` | the built-in class library, embedded in the binary |
 //! | `classpath.rs` | directories and jars of `-cp` |
@@ -13,6 +14,7 @@
 
 pub mod archive;
 pub mod class;
+pub mod class_space;
 pub mod classpath;
 pub mod indy;
 pub mod jar;

@@ -5,24 +5,30 @@
 //! `data_unchecked`, `load_unchecked`…), which runs the heap's barrier set
 //! on every access.
 //!
-//! Layout (a `fastpath::gc` cell is `[forwarding][Header][layout][refs][data]`):
+//! Layout (a `fastpath::gc` cell is `[Header][layout word][refs][data]`,
+//! with a forwarding word first under the Brooks barrier sets):
 //!
 //! ```text
-//!  instance of C:  refs = C's reference fields (superclass's first)
-//!                  data = [class word: &Class][primitive fields packed by size]
-//!  T[] (T a reference type):  refs = the elements   data = [class word][length]
-//!  p[] (p primitive):         refs = none           data = [class word][length][elements packed]
+//!  instance of C:  layout word tagged with C (`link/class_space.rs`'s tag)
+//!                  refs = C's reference fields (superclass's first)
+//!                  data = C's primitive fields packed by size
+//!  T[] (T a reference type):  untagged   refs = the elements   data = [class word][length]
+//!  p[] (p primitive):         untagged   refs = none           data = [class word][length][elements packed]
 //! ```
 //!
-//! The class is a data word rather than the header's spare bits: the
-//! header is `fastpath::sync`'s, displaced by legacy stack-locks and by
-//! monitors, so a class kept there would need the monitor or the lock
-//! record to be read whenever the object is locked, and its neighbours in
-//! the header would need the GC and `sync` to agree on more bits. A data
-//! word costs 8 bytes per object and one dependent load (the layout word
-//! says where the data starts), and leaves every object's neutral header
-//! the same word (`Header::new()`), which is what the JIT's guessing
-//! lock enter wants.
+//! An instance's class is the layout word's tag (`fastpath::gc::layout`'s
+//! tagged form): a compressed pointer into the class space, read in the
+//! same load as the reference count, so dispatch and type checks load one
+//! word of the object, and an instance carries no class word (a `Node` of
+//! two references and an `int`: 40 bytes, not 48). Arrays take the
+//! untagged form, whose counts reach the heap's largest object, and keep
+//! the class in their first data word; [`JThread::class_of`] tests the
+//! layout word's tagged bit to tell the two apart. Not the header's spare
+//! bits: the header is `fastpath::sync`'s, displaced by legacy stack-locks
+//! and by monitors, so a class kept there would need the monitor or the
+//! lock record to be read whenever the object is locked, and every
+//! object's neutral header would differ, which the JIT's guessing lock
+//! enter relies on being `Header::new()`.
 //!
 //! Every address here is valid until the thread's next safepoint
 //! (`fastpath::gc::Obj`'s rule): callers keep references in frame slots or
@@ -39,7 +45,7 @@ use fastpath::gc::{BarrierSet, GcError, Obj};
 use crate::link::{Class, Kind};
 use crate::runtime::{JResult, JThread};
 
-/// Byte offset of the class word in the data area.
+/// Byte offset of an array's class word in its data area.
 pub const CLASS_WORD: usize = 0;
 /// Byte offset of an array's length.
 pub const LENGTH_WORD: usize = 8;
@@ -123,13 +129,20 @@ impl<B: BarrierSet> JThread<B> {
         unsafe { self.m.data_mut_unchecked(o, self.m.shape_unchecked(o).0) }
     }
 
-    /// The class of `obj`.
+    /// The class of `obj`: an instance's tag, an array's class word.
     #[inline(always)]
     pub fn class_of(&self, obj: usize) -> &'static Class {
-        // SAFETY: data word 0 holds the class word, written at allocation
+        // SAFETY: as `obj`; the tag of an object the VM allocated is its
+        // class's (`alloc_object`), and an untagged object is an array,
+        // whose data word 0 holds the class word, written at allocation
         // before the object was published and never changed; classes live
         // for the whole process.
-        unsafe { &*((self.data(obj) as *const usize).read() as *const Class) }
+        unsafe {
+            match self.m.tag_unchecked(self.obj(obj)) {
+                Some(tag) => crate::link::class_space::class_of_tag(tag),
+                None => &*((self.data(obj) as *const usize).read() as *const Class),
+            }
+        }
     }
 
     /// The length of array `arr`.
@@ -165,21 +178,17 @@ impl<B: BarrierSet> JThread<B> {
         }
     }
 
-    /// A new instance of `c` (its fields zero), its class word set.
+    /// A new instance of `c` (its fields zero), tagged with its class.
     #[inline]
     pub fn alloc_object(&mut self, c: &'static Class) -> JResult<usize> {
-        let nrefs = c.nrefs as usize;
-        let addr = match self.m.alloc_unrooted(nrefs, c.data_bytes as usize / 8) {
-            Ok(o) => o.addr(),
-            Err(e) => return Err(self.alloc_failed(e)),
-        };
-        // SAFETY: a fresh object with `nrefs` references and at least one
-        // data word; unpublished, so a plain store is enough.
-        unsafe {
-            let p = self.m.data_mut_unchecked(self.obj(addr), nrefs);
-            (p as *mut usize).write(c as *const Class as usize);
+        let tag = crate::link::class_space::tag(c);
+        match self
+            .m
+            .alloc_unrooted_tagged(c.nrefs as usize, c.data_bytes as usize / 8, tag)
+        {
+            Ok(o) => Ok(o.addr()),
+            Err(e) => Err(self.alloc_failed(e)),
         }
-        Ok(addr)
     }
 
     /// A new array of class `ac` with `len` elements (zero), or
@@ -255,7 +264,12 @@ impl<B: BarrierSet> JThread<B> {
         let t = self.stack.push_temp(obj_slot);
         let obj = self.stack.temp(t);
         let (nrefs, ndata) = self.m.shape(self.obj(obj)).expect("a heap object");
-        let copy = match self.m.alloc_unrooted(nrefs, ndata) {
+        let tag = self.m.tag(self.obj(obj)).expect("a heap object");
+        let fresh = match tag {
+            Some(tag) => self.m.alloc_unrooted_tagged(nrefs, ndata, tag),
+            None => self.m.alloc_unrooted(nrefs, ndata),
+        };
+        let copy = match fresh {
             Ok(o) => o.addr(),
             Err(e) => {
                 self.stack.truncate_temps(mark);

@@ -1,0 +1,133 @@
+//! The class space: where every `Class` lives, so that a 30-bit tag names
+//! it (a compressed class pointer, as HotSpot's compressed class space).
+//!
+//! Where it sits: under `loader.rs`, which places each class here instead
+//! of in its own heap allocation; over nothing but the system's memory.
+//! The object model (`object/mod.rs`) tags every instance with its class's
+//! [`tag`] (`fastpath::gc::Mutator::alloc_unrooted_tagged`: the tag rides in
+//! the layout word, so an instance carries no class word), and reads the
+//! class back as [`class_of_tag`]: the space's base plus the tag times 8,
+//! one shift and one add after the layout word's load, which compiled code
+//! does inline with the base as a constant (`jit/emit.rs`'s `class_of`).
+//!
+//! The space is one mapping reserved at first use ([`SPACE_BYTES`], its
+//! pages backed only when touched) and bump-allocated, 8-aligned; classes
+//! are never freed (the VM unloads none), so a tag stays valid for the
+//! process. A space that fills refuses the class (`OutOfMemoryError`:
+//! "Compressed class space", HotSpot's words for the same failure).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use super::Class;
+
+/// Bytes reserved for the space: 256 MiB, room for several hundred
+/// thousand classes; within the tag's reach (2^30 × 8 bytes).
+pub const SPACE_BYTES: usize = 256 << 20;
+
+/// log2 of the tag's unit: classes are 8-aligned, a tag counts 8 bytes.
+pub const TAG_SHIFT: u32 = 3;
+
+const _: () = {
+    assert!(SPACE_BYTES >> TAG_SHIFT <= fastpath::gc::layout::MAX_LAYOUT_TAG as usize + 1);
+    assert!(std::mem::align_of::<Class>() <= 1 << TAG_SHIFT);
+};
+
+struct Space {
+    base: usize,
+    /// Bytes handed out so far.
+    used: AtomicUsize,
+}
+
+static SPACE: OnceLock<Result<Space, String>> = OnceLock::new();
+
+/// The space's base once reserved (0 before): what [`tag`] and
+/// [`class_of_tag`]'s callers read on every allocation and dispatch, one
+/// plain load rather than the `OnceLock`'s.
+static BASE: AtomicUsize = AtomicUsize::new(0);
+
+fn space() -> Result<&'static Space, String> {
+    SPACE
+        .get_or_init(|| {
+            // SAFETY: an anonymous private mapping the process owns from
+            // here on (never unmapped); no address is asked for.
+            let p = unsafe {
+                rustix::mm::mmap_anonymous(
+                    std::ptr::null_mut(),
+                    SPACE_BYTES,
+                    rustix::mm::ProtFlags::READ | rustix::mm::ProtFlags::WRITE,
+                    rustix::mm::MapFlags::PRIVATE | rustix::mm::MapFlags::NORESERVE,
+                )
+            }
+            .map_err(|e| {
+                format!(
+                    "the class space's {} MiB could not be reserved: {e}",
+                    SPACE_BYTES >> 20
+                )
+            })?;
+            // Relaxed: read only by threads that reach a placed class, which
+            // the loader published after this store (its lock's release).
+            BASE.store(p as usize, Ordering::Relaxed);
+            Ok(Space {
+                base: p as usize,
+                used: AtomicUsize::new(0),
+            })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The space's base address (compiled code embeds it). Reserves the space
+/// if no class has yet.
+pub fn base() -> Result<usize, String> {
+    space().map(|s| s.base)
+}
+
+/// Moves `c` into the space: its address for the rest of the process.
+pub fn place(c: Class) -> Result<&'static mut Class, String> {
+    let s = space()?;
+    let size = std::mem::size_of::<Class>().next_multiple_of(1 << TAG_SHIFT);
+    // Relaxed: the counter only divides the space between callers; the
+    // class itself is published by the loader's lock (`loader.rs`).
+    let at = s.used.fetch_add(size, Ordering::Relaxed);
+    if at + size > SPACE_BYTES {
+        return Err(format!(
+            "Compressed class space: {} MiB full",
+            SPACE_BYTES >> 20
+        ));
+    }
+    let p = (s.base + at) as *mut Class;
+    // SAFETY: `p` is 8-aligned (the base is page-aligned, every slot a
+    // multiple of 8 bytes, at least `Class`'s alignment: asserted above),
+    // inside the mapping, and this caller's alone (the `fetch_add` gave the
+    // range to no one else); it is never freed, so `'static` holds.
+    unsafe {
+        p.write(c);
+        Ok(&mut *p)
+    }
+}
+
+/// The tag of class `c` (placed by [`place`]): its offset in the space in
+/// 8-byte units.
+#[inline(always)]
+pub fn tag(c: &'static Class) -> u32 {
+    // Relaxed: see `BASE`.
+    let off = (c as *const Class as usize).wrapping_sub(BASE.load(Ordering::Relaxed));
+    debug_assert!(off < SPACE_BYTES && off % (1 << TAG_SHIFT) == 0, "{off:#x}");
+    (off >> TAG_SHIFT) as u32
+}
+
+/// The class whose tag is `tag`.
+///
+/// # Safety
+///
+/// `tag` is [`tag`]`(c)` of a class `c` placed in the space (the tag of an
+/// instance the VM allocated).
+#[inline(always)]
+pub unsafe fn class_of_tag(tag: u32) -> &'static Class {
+    // Relaxed: see `BASE`.
+    let base = BASE.load(Ordering::Relaxed);
+    // SAFETY: the caller's contract: `base + tag * 8` is a placed class,
+    // which lives for the process.
+    unsafe { &*((base + ((tag as usize) << TAG_SHIFT)) as *const Class) }
+}
