@@ -57,7 +57,7 @@
  * The object layout these constants describe; check it against
  * `fastpath_gc_layout_version()` at start.
  */
-#define FASTPATH_GC_LAYOUT_VERSION 2
+#define FASTPATH_GC_LAYOUT_VERSION 3
 
 /**
  * Bytes of every word of an object (forwarding, header, layout,
@@ -94,12 +94,16 @@
 #define FASTPATH_GC_HEADER_OFFSET 0
 
 /**
- * The layout word: `nrefs | ndata << 32`, written at allocation; in the
- * compact format, a from-space original's is replaced by `~copy` when
- * the object is copied (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set). A copy
- * is resolved inline by loading this word of an object of the collection
- * set: bit 63 clear, not copied yet (the slow path evacuates); set, the
- * copy is `~word`.
+ * The layout word, written at allocation, in one of two forms:
+ * untagged (`fastpath_gc_alloc`), `nrefs | ndata << 32`; tagged
+ * (`fastpath_gc_alloc_tagged`), `FASTPATH_GC_LAYOUT_TAGGED_BIT | tag << 32
+ * | ndata << 16 | nrefs`. Code that does not know an object's form tests
+ * `FASTPATH_GC_LAYOUT_TAGGED_BIT` before taking the counts apart. Either
+ * form has bit 63 clear. In the compact format, a from-space original's
+ * is replaced by `~copy` when the object is copied
+ * (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set). A copy is resolved inline by
+ * loading this word of an object of the collection set: bit 63 clear, not
+ * copied yet (the slow path evacuates); set, the copy is `~word`.
  */
 #define FASTPATH_GC_LAYOUT_WORD_OFFSET 8
 
@@ -140,14 +144,56 @@
 #define FASTPATH_GC_LAYOUT_FORWARDED_BIT 9223372036854775808ull
 
 /**
- * The layout word's `nrefs` bits (the low 32).
+ * An untagged layout word's `nrefs` bits (the low 32).
  */
 #define FASTPATH_GC_LAYOUT_NREFS_MASK 4294967295
 
 /**
- * The layout word's shift to `ndata`.
+ * An untagged layout word's shift to `ndata` (bits 32..62).
  */
 #define FASTPATH_GC_LAYOUT_NDATA_SHIFT 32
+
+/**
+ * The bit of a layout word set in the tagged form and clear in the
+ * untagged one.
+ */
+#define FASTPATH_GC_LAYOUT_TAGGED_BIT 4611686018427387904
+
+/**
+ * A tagged layout word's `nrefs` bits (the low 16).
+ */
+#define FASTPATH_GC_LAYOUT_TAGGED_NREFS_MASK 65535
+
+/**
+ * A tagged layout word's shift to `ndata` (bits 16..32; mask with
+ * `FASTPATH_GC_MAX_TAGGED_COUNT` after the shift).
+ */
+#define FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT 16
+
+/**
+ * A tagged layout word's shift to the tag (bits 32..62; mask with
+ * `FASTPATH_GC_MAX_LAYOUT_TAG` after the shift).
+ */
+#define FASTPATH_GC_LAYOUT_TAG_SHIFT 32
+
+/**
+ * The largest tag (30 bits): the tag's mask after the shift.
+ */
+#define FASTPATH_GC_MAX_LAYOUT_TAG 1073741823
+
+/**
+ * The most references, and the most data words, a tagged object holds;
+ * the mask of the tagged form's `ndata` after its shift.
+ */
+#define FASTPATH_GC_MAX_TAGGED_COUNT 65535
+
+/**
+ * The most words any object's cell may take, its header words included
+ * (a heap's own maximum, `fastpath_gc_free_bytes`'s `max_object_words`,
+ * is at most this): an untagged layout word's counts stay below 2^30, so
+ * its bits 62 and 63 are clear.
+ */
+#define FASTPATH_GC_MAX_CELL_WORDS 1073741823
 
 /**
  * The header word of a new object (unlocked, no hash, no spare bits).
@@ -1555,7 +1601,9 @@ fastpath_status fastpath_gc_mutator_detach(struct fastpath_gc_mutator *m);
 
 /**
  * Allocates an object with `nrefs` null references and `ndata` zero data
- * words; `*out` gets a new handle on it. May stop at a safepoint or
+ * words, its layout word in the untagged form (`nrefs | ndata << 32`;
+ * `fastpath_gc_alloc_tagged` for the tagged one); `*out` gets a new
+ * handle on it. May stop at a safepoint or
  * collect. `FASTPATH_ERR_OBJECT_TOO_LARGE` above the heap's maximum,
  * `FASTPATH_ERR_OUT_OF_MEMORY` if no space is left after collecting.
  */
@@ -1563,6 +1611,24 @@ fastpath_status fastpath_gc_alloc(struct fastpath_gc_mutator *m,
                                   size_t nrefs,
                                   size_t ndata,
                                   fastpath_gc_handle *out);
+
+/**
+ * Allocates an object as `fastpath_gc_alloc`, in the layout word's tagged
+ * form: the word holds `nrefs`, `ndata` and the runtime's `tag` (a class
+ * index, a compressed class pointer), which the heap keeps with the object
+ * through every copy and `fastpath_gc_tag` reads back; generated code
+ * reads it in the same load as the counts (`FASTPATH_GC_LAYOUT_TAG_SHIFT`).
+ * `FASTPATH_ERR_INVALID_ARGUMENT` for `nrefs` or `ndata` above
+ * `FASTPATH_GC_MAX_TAGGED_COUNT` or `tag` above
+ * `FASTPATH_GC_MAX_LAYOUT_TAG` (larger objects, arrays, take
+ * `fastpath_gc_alloc`'s untagged form); the other refusals are
+ * `fastpath_gc_alloc`'s.
+ */
+fastpath_status fastpath_gc_alloc_tagged(struct fastpath_gc_mutator *m,
+                                         size_t nrefs,
+                                         size_t ndata,
+                                         uint32_t tag,
+                                         fastpath_gc_handle *out);
 
 /**
  * Loads reference field `i` of `obj` (through the heap's load barriers):
@@ -1618,6 +1684,17 @@ fastpath_status fastpath_gc_shape(struct fastpath_gc_mutator *m,
                                   fastpath_gc_handle obj,
                                   size_t *nrefs,
                                   size_t *ndata);
+
+/**
+ * The object's tag: `*tagged` gets whether it was allocated tagged
+ * (`fastpath_gc_alloc_tagged`), `*tag` its tag, or 0 for an object
+ * allocated untagged (`fastpath_gc_alloc`; 0 is also a valid tag, so
+ * `*tagged` tells the two apart).
+ */
+fastpath_status fastpath_gc_tag(struct fastpath_gc_mutator *m,
+                                fastpath_gc_handle obj,
+                                bool *tagged,
+                                uint32_t *tag);
 
 /**
  * Whether `a` and `b` (either may be `FASTPATH_GC_NULL`) are the same

@@ -2,6 +2,9 @@
 //! chosen by name, one mutator per thread, allocation, reference and data
 //! accesses through the barriers, a handle stack of roots, safepoints,
 //! safe regions, object locks and collections (over `fastpath::gc`).
+//! Objects are allocated untagged or with a runtime's tag in their layout
+//! word (`fastpath_gc_alloc_tagged`, `fastpath_gc_tag`; the word's two
+//! forms are `gc_layout.rs`'s).
 //!
 //! Where it sits: beside `sync.rs`. A C runtime cannot hold the Rust
 //! library's `Obj` (a reference valid until the mutator's next safepoint,
@@ -502,7 +505,9 @@ pub extern "C" fn fastpath_gc_mutator_detach(m: *mut fastpath_gc_mutator) -> fas
 }
 
 /// Allocates an object with `nrefs` null references and `ndata` zero data
-/// words; `*out` gets a new handle on it. May stop at a safepoint or
+/// words, its layout word in the untagged form (`nrefs | ndata << 32`;
+/// `fastpath_gc_alloc_tagged` for the tagged one); `*out` gets a new
+/// handle on it. May stop at a safepoint or
 /// collect. `FASTPATH_ERR_OBJECT_TOO_LARGE` above the heap's maximum,
 /// `FASTPATH_ERR_OUT_OF_MEMORY` if no space is left after collecting.
 #[no_mangle]
@@ -516,6 +521,33 @@ pub extern "C" fn fastpath_gc_alloc(
         let m = mutator(m)?;
         crate::status::out_ptr(out)?;
         let h = m.m.alloc(nrefs, ndata).map_err(gc_status)?;
+        let c = m.push(h);
+        put(out, c)
+    })
+}
+
+/// Allocates an object as `fastpath_gc_alloc`, in the layout word's tagged
+/// form: the word holds `nrefs`, `ndata` and the runtime's `tag` (a class
+/// index, a compressed class pointer), which the heap keeps with the object
+/// through every copy and `fastpath_gc_tag` reads back; generated code
+/// reads it in the same load as the counts (`FASTPATH_GC_LAYOUT_TAG_SHIFT`).
+/// `FASTPATH_ERR_INVALID_ARGUMENT` for `nrefs` or `ndata` above
+/// `FASTPATH_GC_MAX_TAGGED_COUNT` or `tag` above
+/// `FASTPATH_GC_MAX_LAYOUT_TAG` (larger objects, arrays, take
+/// `fastpath_gc_alloc`'s untagged form); the other refusals are
+/// `fastpath_gc_alloc`'s.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_alloc_tagged(
+    m: *mut fastpath_gc_mutator,
+    nrefs: usize,
+    ndata: usize,
+    tag: u32,
+    out: *mut fastpath_gc_handle,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        crate::status::out_ptr(out)?;
+        let h = m.m.alloc_tagged(nrefs, ndata, tag).map_err(gc_status)?;
         let c = m.push(h);
         put(out, c)
     })
@@ -630,6 +662,28 @@ pub extern "C" fn fastpath_gc_shape(
         let (r, d) = m.m.shape(o).map_err(gc_status)?;
         put(nrefs, r)?;
         put(ndata, d)
+    })
+}
+
+/// The object's tag: `*tagged` gets whether it was allocated tagged
+/// (`fastpath_gc_alloc_tagged`), `*tag` its tag, or 0 for an object
+/// allocated untagged (`fastpath_gc_alloc`; 0 is also a valid tag, so
+/// `*tagged` tells the two apart).
+#[no_mangle]
+pub extern "C" fn fastpath_gc_tag(
+    m: *mut fastpath_gc_mutator,
+    obj: fastpath_gc_handle,
+    tagged: *mut bool,
+    tag: *mut u32,
+) -> fastpath_status {
+    ffi(|| {
+        let m = mutator(m)?;
+        crate::status::out_ptr(tagged)?;
+        crate::status::out_ptr(tag)?;
+        let o = m.get(obj, "the object")?;
+        let t = m.m.tag(o).map_err(gc_status)?;
+        put(tagged, t.is_some())?;
+        put(tag, t.unwrap_or(0))
     })
 }
 

@@ -3,7 +3,10 @@
 //! (Brooks: a forwarding word before the header; compact: none, a copy
 //! recorded in the original's layout word), the layout word's fields, the
 //! GC-state bits, the card table's shift and values, the region sizes and
-//! the collection-set byte, with the layout's version. A heap's format is
+//! the collection-set byte, with the layout's version. The layout word has
+//! two forms: untagged (`nrefs | ndata << 32`) and tagged (bit 62 set:
+//! 16-bit counts and a 30-bit tag the runtime chose at allocation,
+//! `fastpath_gc_alloc_tagged`). A heap's format is
 //! its barrier set's unless `FASTPATH_GC_CELL_FORMAT` says otherwise;
 //! `fastpath_gc_cell_format` (`gc.rs`) tells it.
 //!
@@ -18,7 +21,7 @@
 
 /// The object layout these constants describe; check it against
 /// `fastpath_gc_layout_version()` at start.
-pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 2;
+pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 3;
 /// Bytes of every word of an object (forwarding, header, layout,
 /// references, data).
 pub const FASTPATH_GC_WORD_BYTES: usize = 8;
@@ -41,12 +44,16 @@ pub const FASTPATH_GC_FORWARDING_OFFSET: isize = (0 - 8);
 /// The header (a `fastpath_header`'s word): the object's address is its
 /// header's.
 pub const FASTPATH_GC_HEADER_OFFSET: usize = 0;
-/// The layout word: `nrefs | ndata << 32`, written at allocation; in the
-/// compact format, a from-space original's is replaced by `~copy` when
-/// the object is copied (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set). A copy
-/// is resolved inline by loading this word of an object of the collection
-/// set: bit 63 clear, not copied yet (the slow path evacuates); set, the
-/// copy is `~word`.
+/// The layout word, written at allocation, in one of two forms:
+/// untagged (`fastpath_gc_alloc`), `nrefs | ndata << 32`; tagged
+/// (`fastpath_gc_alloc_tagged`), `FASTPATH_GC_LAYOUT_TAGGED_BIT | tag << 32
+/// | ndata << 16 | nrefs`. Code that does not know an object's form tests
+/// `FASTPATH_GC_LAYOUT_TAGGED_BIT` before taking the counts apart. Either
+/// form has bit 63 clear. In the compact format, a from-space original's
+/// is replaced by `~copy` when the object is copied
+/// (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set). A copy is resolved inline by
+/// loading this word of an object of the collection set: bit 63 clear, not
+/// copied yet (the slow path evacuates); set, the copy is `~word`.
 pub const FASTPATH_GC_LAYOUT_WORD_OFFSET: usize = 8;
 /// Reference 0; reference i at `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word
 /// j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)` (both formats).
@@ -66,10 +73,31 @@ pub const FASTPATH_GC_COMPACT_CELL_HEADER_WORDS: usize = 2;
 /// The bit of a layout word set in a copied original's (compact format)
 /// and clear in every object's own.
 pub const FASTPATH_GC_LAYOUT_FORWARDED_BIT: u64 = 0x8000_0000_0000_0000;
-/// The layout word's `nrefs` bits (the low 32).
+/// An untagged layout word's `nrefs` bits (the low 32).
 pub const FASTPATH_GC_LAYOUT_NREFS_MASK: u64 = 0xffff_ffff;
-/// The layout word's shift to `ndata`.
+/// An untagged layout word's shift to `ndata` (bits 32..62).
 pub const FASTPATH_GC_LAYOUT_NDATA_SHIFT: u32 = 32;
+/// The bit of a layout word set in the tagged form and clear in the
+/// untagged one.
+pub const FASTPATH_GC_LAYOUT_TAGGED_BIT: u64 = 0x4000_0000_0000_0000;
+/// A tagged layout word's `nrefs` bits (the low 16).
+pub const FASTPATH_GC_LAYOUT_TAGGED_NREFS_MASK: u64 = 0xffff;
+/// A tagged layout word's shift to `ndata` (bits 16..32; mask with
+/// `FASTPATH_GC_MAX_TAGGED_COUNT` after the shift).
+pub const FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT: u32 = 16;
+/// A tagged layout word's shift to the tag (bits 32..62; mask with
+/// `FASTPATH_GC_MAX_LAYOUT_TAG` after the shift).
+pub const FASTPATH_GC_LAYOUT_TAG_SHIFT: u32 = 32;
+/// The largest tag (30 bits): the tag's mask after the shift.
+pub const FASTPATH_GC_MAX_LAYOUT_TAG: u32 = 0x3fff_ffff;
+/// The most references, and the most data words, a tagged object holds;
+/// the mask of the tagged form's `ndata` after its shift.
+pub const FASTPATH_GC_MAX_TAGGED_COUNT: usize = 0xffff;
+/// The most words any object's cell may take, its header words included
+/// (a heap's own maximum, `fastpath_gc_free_bytes`'s `max_object_words`,
+/// is at most this): an untagged layout word's counts stay below 2^30, so
+/// its bits 62 and 63 are clear.
+pub const FASTPATH_GC_MAX_CELL_WORDS: usize = 0x3fff_ffff;
 /// The header word of a new object (unlocked, no hash, no spare bits).
 pub const FASTPATH_GC_INITIAL_HEADER: u64 = 0x8000_0000_0000_0001;
 /// GC-state bit (the block's `FASTPATH_THREAD_GC_STATE_OFFSET` byte):
@@ -108,6 +136,13 @@ const _: () = {
     assert!(FASTPATH_GC_LAYOUT_FORWARDED_BIT == l::LAYOUT_FORWARDED_BIT as u64);
     assert!(FASTPATH_GC_LAYOUT_NREFS_MASK == l::LAYOUT_NREFS_MASK as u64);
     assert!(FASTPATH_GC_LAYOUT_NDATA_SHIFT == l::LAYOUT_NDATA_SHIFT);
+    assert!(FASTPATH_GC_LAYOUT_TAGGED_BIT == l::LAYOUT_TAGGED_BIT as u64);
+    assert!(FASTPATH_GC_LAYOUT_TAGGED_NREFS_MASK == l::TAGGED_NREFS_MASK as u64);
+    assert!(FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT == l::TAGGED_NDATA_SHIFT);
+    assert!(FASTPATH_GC_LAYOUT_TAG_SHIFT == l::LAYOUT_TAG_SHIFT);
+    assert!(FASTPATH_GC_MAX_LAYOUT_TAG == l::MAX_LAYOUT_TAG);
+    assert!(FASTPATH_GC_MAX_TAGGED_COUNT == l::MAX_TAGGED_COUNT);
+    assert!(FASTPATH_GC_MAX_CELL_WORDS == l::MAX_CELL_WORDS);
     assert!(FASTPATH_GC_INITIAL_HEADER == l::INITIAL_HEADER as u64);
     assert!(FASTPATH_GC_STATE_MARKING == l::GC_STATE_MARKING);
     assert!(FASTPATH_GC_STATE_EVACUATION == l::GC_STATE_EVACUATION);
@@ -132,5 +167,50 @@ pub(crate) fn cell_format_value(format: fastpath_core::gc::layout::CellFormat) -
     match format {
         fastpath_core::gc::layout::CellFormat::Brooks => FASTPATH_GC_CELL_FORMAT_BROOKS,
         fastpath_core::gc::layout::CellFormat::Compact => FASTPATH_GC_CELL_FORMAT_COMPACT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fastpath_core::gc::layout as l;
+
+    /// The layout word a C JIT composes and takes apart with these
+    /// constants, in each form, is the library's.
+    #[test]
+    fn the_c_formulas_build_and_read_the_librarys_layout_words() {
+        for (nrefs, ndata) in [(0u64, 0u64), (2, 1), (0xffff, 0xffff)] {
+            let untagged = nrefs | ndata << FASTPATH_GC_LAYOUT_NDATA_SHIFT;
+            assert_eq!(untagged, l::layout_word(nrefs as usize, ndata as usize) as u64);
+            assert_eq!(untagged & FASTPATH_GC_LAYOUT_TAGGED_BIT, 0);
+            assert_eq!(untagged & FASTPATH_GC_LAYOUT_NREFS_MASK, nrefs);
+            assert_eq!(untagged >> FASTPATH_GC_LAYOUT_NDATA_SHIFT, ndata);
+            for tag in [0u32, 1, 0x2345_6789, FASTPATH_GC_MAX_LAYOUT_TAG] {
+                let tagged = FASTPATH_GC_LAYOUT_TAGGED_BIT
+                    | u64::from(tag) << FASTPATH_GC_LAYOUT_TAG_SHIFT
+                    | ndata << FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT
+                    | nrefs;
+                assert_eq!(
+                    Some(tagged as usize),
+                    l::tagged_layout_word(nrefs as usize, ndata as usize, tag)
+                );
+                assert_eq!(tagged & FASTPATH_GC_LAYOUT_FORWARDED_BIT, 0);
+                assert_eq!(tagged & FASTPATH_GC_LAYOUT_TAGGED_NREFS_MASK, nrefs);
+                assert_eq!(
+                    (tagged >> FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT) & FASTPATH_GC_MAX_TAGGED_COUNT as u64,
+                    ndata
+                );
+                assert_eq!(
+                    (tagged >> FASTPATH_GC_LAYOUT_TAG_SHIFT) as u32 & FASTPATH_GC_MAX_LAYOUT_TAG,
+                    tag
+                );
+            }
+        }
+        let largest = l::layout_word(FASTPATH_GC_MAX_CELL_WORDS, FASTPATH_GC_MAX_CELL_WORDS) as u64;
+        assert_eq!(
+            largest & (FASTPATH_GC_LAYOUT_TAGGED_BIT | FASTPATH_GC_LAYOUT_FORWARDED_BIT),
+            0
+        );
+        assert_eq!(fastpath_gc_layout_version(), FASTPATH_GC_LAYOUT_VERSION);
     }
 }

@@ -239,7 +239,7 @@ fn pthreads_mutual_exclusion_wait_notify_interrupt_and_exit_holding_a_lock() {
 }
 
 #[test]
-fn gc_heap_from_c_keeps_a_linked_list_across_collections_and_locks_objects() {
+fn gc_heap_from_c_keeps_a_linked_list_and_tags_across_collections_and_locks_objects() {
     let exe = compile(
         "test_gc",
         &["crates/fastpath-capi/tests/c/test_gc.c"],
@@ -248,6 +248,7 @@ fn gc_heap_from_c_keeps_a_linked_list_across_collections_and_locks_objects() {
     let out = run(&exe, &[], &[]);
     assert!(passed(&out, "test_gc") >= 100);
     assert_eq!(out.matches(" nodes intact after ").count(), 5, "{out}");
+    assert_eq!(out.matches(" tags intact after ").count(), 3, "{out}");
     assert!(out.contains("locked increments checked: 3000"), "{out}");
 }
 

@@ -485,8 +485,8 @@ fn lrb(
             b.ins().brif(not_copied, call, &[], done, &[to.into()]);
         }
         Forwardee::LayoutWord { offset } => {
-            // The object's own layout word (bit 63 clear) until it is
-            // copied, then `!copy` (bit 63 set).
+            // The object's own layout word (bit 63 clear, untagged or
+            // tagged) until it is copied, then `!copy` (bit 63 set).
             let word = b.ins().load(I64, trusted, obj, offset);
             let copied = b.ins().icmp_imm_s(IntCC::SignedLessThan, word, 0);
             let to = b.ins().bnot(word);

@@ -54,7 +54,7 @@ pub const EXPECTED_LAYOUT_VERSION: u32 = 2;
 
 /// The heap-object layout version these templates were written against
 /// (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` when they were last checked).
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 2;
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 3;
 
 /// The library's published layout differs from the one the templates know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,8 +162,9 @@ pub enum Forwardee {
     },
     /// The compact format: no forwarding word; the original's layout word
     /// at `offset` (fastpath: 8) holds the object's own layout word, whose
-    /// bit 63 is clear, until the object is copied, then the copy's address
-    /// inverted (`!copy`, bit 63 set: `fastpath::gc::layout::
+    /// bit 63 is clear in either form (untagged, or tagged with the
+    /// runtime's tag: bit 62 set), until the object is copied, then the
+    /// copy's address inverted (`!copy`, bit 63 set: `fastpath::gc::layout::
     /// forwarded_layout_word`). Not copied yet: bit 63 clear; the copy is
     /// one `not` of the word.
     LayoutWord {
@@ -414,7 +415,9 @@ mod tests {
 
     /// The compact format's forwarded layout word is what the LRB's
     /// compact form tests and inverts: bit 63 set, `!word` the copy; an
-    /// object's own layout word has bit 63 clear.
+    /// object's own layout word has bit 63 clear in either form, the
+    /// tagged one (bit 62 set, the tag in bits 32..62) included, so the
+    /// sign test never takes a tagged object for a copy.
     #[test]
     fn a_forwarded_layout_word_has_bit_63_and_inverts_to_the_copy() {
         use fastpath::gc::layout as g;
@@ -422,8 +425,25 @@ mod tests {
         let w = g::forwarded_layout_word(copy);
         assert_eq!(w & g::LAYOUT_FORWARDED_BIT, 1 << 63);
         assert_eq!(!w, copy);
+        assert!(g::is_forwarded_layout_word(w));
         assert_eq!(g::LAYOUT_FORWARDED_BIT, 1 << 63);
-        assert_eq!(g::layout_word(g::MAX_CELL_WORDS, g::MAX_CELL_WORDS) >> 63, 0);
+        assert_eq!(g::layout_word(g::MAX_CELL_WORDS, g::MAX_CELL_WORDS) >> 62, 0);
+        let top = g::tagged_layout_word(g::MAX_TAGGED_COUNT, g::MAX_TAGGED_COUNT, g::MAX_LAYOUT_TAG).unwrap();
+        for tagged in [
+            top,
+            g::tagged_layout_word(0, 0, 0).unwrap(),
+            g::tagged_layout_word(3, 5, 0x2345_6789).unwrap(),
+        ] {
+            assert_eq!(tagged >> 62, 0b01, "{tagged:#x}: tagged, not forwarded");
+            assert!(!g::is_forwarded_layout_word(tagged));
+            // The LRB's compact test, as the templates and the CLIF do it.
+            assert!((tagged as i64) >= 0, "the sign test reads it as not copied");
+        }
+        assert_eq!(g::decode_layout_word(top), (0xffff, 0xffff));
+        assert_eq!(g::layout_tag(top), Some(g::MAX_LAYOUT_TAG));
+        // Past the tagged form's range there is no tagged word at all.
+        assert_eq!(g::tagged_layout_word(g::MAX_TAGGED_COUNT + 1, 0, 0), None);
+        assert_eq!(g::tagged_layout_word(0, 0, g::MAX_LAYOUT_TAG + 1), None);
     }
 
     #[test]

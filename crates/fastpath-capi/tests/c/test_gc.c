@@ -1,6 +1,8 @@
 /* The GC heap from C: errors as statuses; each barrier set's cell format
  * (fastpath_gc_cell_format) and the compact format's record of a copy as a C
- * JIT resolves it; for each barrier set and mode, a
+ * JIT resolves it; the layout word's tagged form (fastpath_gc_alloc_tagged,
+ * fastpath_gc_tag: refusals, the published constants, tags kept through
+ * collections in both cell formats); for each barrier set and mode, a
  * linked list built through the barriers survives collections (objects
  * moved by evacuation included) with every value intact and the verifier
  * clean; CAS, handles and scopes; and two pthreads incrementing a word of a
@@ -383,9 +385,217 @@ static void cell_formats(void) {
   CHECK(compact_forwardee(original) == (uint64_t)(uintptr_t)copy);
 }
 
+/* A layout word as a C JIT takes it apart with the published constants,
+ * testing the form first: the counts and, when tagged, the tag. */
+typedef struct {
+  uint64_t nrefs, ndata;
+  bool tagged;
+  uint32_t tag;
+} decoded_layout;
+
+static decoded_layout decode_layout(uint64_t word) {
+  decoded_layout d;
+  d.tagged = (word & FASTPATH_GC_LAYOUT_TAGGED_BIT) != 0;
+  if (d.tagged) {
+    d.nrefs = word & FASTPATH_GC_LAYOUT_TAGGED_NREFS_MASK;
+    d.ndata = (word >> FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT) & FASTPATH_GC_MAX_TAGGED_COUNT;
+    d.tag = (uint32_t)(word >> FASTPATH_GC_LAYOUT_TAG_SHIFT) & FASTPATH_GC_MAX_LAYOUT_TAG;
+  } else {
+    d.nrefs = word & FASTPATH_GC_LAYOUT_NREFS_MASK;
+    d.ndata = word >> FASTPATH_GC_LAYOUT_NDATA_SHIFT;
+    d.tag = 0;
+  }
+  return d;
+}
+
+/* The layout word of an object of `nrefs` references and `ndata` data
+ * words, as inline allocation writes it: untagged, or tagged with `tag`. */
+static uint64_t compose_layout(uint64_t nrefs, uint64_t ndata, bool tagged, uint32_t tag) {
+  if (!tagged) return nrefs | ndata << FASTPATH_GC_LAYOUT_NDATA_SHIFT;
+  return FASTPATH_GC_LAYOUT_TAGGED_BIT | (uint64_t)tag << FASTPATH_GC_LAYOUT_TAG_SHIFT |
+         ndata << FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT | nrefs;
+}
+
+/* The tagged form's refusals, an untagged object told from one tagged 0,
+ * and the published constants' words agreeing with what the heap reports
+ * of its objects (test words: C sees no object's address). */
+static void tagged_layout(void) {
+  CHECK(FASTPATH_GC_LAYOUT_TAGGED_BIT == (uint64_t)1 << 62);
+  CHECK(FASTPATH_GC_MAX_LAYOUT_TAG == (1u << 30) - 1);
+  CHECK(FASTPATH_GC_MAX_TAGGED_COUNT == 0xffff);
+  CHECK(FASTPATH_GC_LAYOUT_TAGGED_NREFS_MASK == FASTPATH_GC_MAX_TAGGED_COUNT);
+  CHECK(FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT == 16 && FASTPATH_GC_LAYOUT_TAG_SHIFT == 32);
+  CHECK(FASTPATH_GC_MAX_CELL_WORDS == (1u << 30) - 1);
+  /* Neither form's largest word has bit 63 (a forwarded original's) or
+   * passes for the other form. */
+  uint64_t top = compose_layout(FASTPATH_GC_MAX_TAGGED_COUNT, FASTPATH_GC_MAX_TAGGED_COUNT, true,
+                                FASTPATH_GC_MAX_LAYOUT_TAG);
+  CHECK((top & FASTPATH_GC_LAYOUT_FORWARDED_BIT) == 0);
+  uint64_t big = compose_layout(FASTPATH_GC_MAX_CELL_WORDS, FASTPATH_GC_MAX_CELL_WORDS, false, 0);
+  CHECK((big & (FASTPATH_GC_LAYOUT_FORWARDED_BIT | FASTPATH_GC_LAYOUT_TAGGED_BIT)) == 0);
+  static uint64_t obj[4];
+  obj[FASTPATH_GC_LAYOUT_WORD_OFFSET / FASTPATH_GC_WORD_BYTES] = top;
+  CHECK(compact_forwardee(obj) == (uint64_t)(uintptr_t)obj); /* a tagged object is not a copy */
+
+  fastpath_gc_heap *heap = new_heap("shenandoah", "passive", false);
+  fastpath_gc_mutator *m;
+  CHECK_OK(fastpath_gc_mutator_attach(heap, &m));
+  fastpath_gc_handle o = FASTPATH_GC_NULL;
+  size_t max = FASTPATH_GC_MAX_TAGGED_COUNT;
+  CHECK_STATUS(fastpath_gc_alloc_tagged(m, max + 1, 0, 1, &o), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(fastpath_last_error(), "tag") != NULL);
+  CHECK_STATUS(fastpath_gc_alloc_tagged(m, 0, max + 1, 1, &o), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(fastpath_gc_alloc_tagged(m, 1, 1, FASTPATH_GC_MAX_LAYOUT_TAG + 1, &o),
+               FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(fastpath_gc_alloc_tagged(m, 1, 1, UINT32_MAX, &o), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(fastpath_gc_alloc_tagged(NULL, 1, 1, 1, &o), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_gc_alloc_tagged(m, 1, 1, 1, NULL), FASTPATH_ERR_NULL);
+  CHECK(o == FASTPATH_GC_NULL);
+  size_t depth;
+  CHECK_OK(fastpath_gc_roots_len(m, &depth));
+  CHECK(depth == 0); /* nothing pushed by a refusal */
+
+  static const struct {
+    size_t nrefs, ndata;
+    bool tagged;
+    uint32_t tag;
+  } shapes[] = {
+      {0, 0, false, 0},
+      {2, 1, false, 0},
+      {0, 0, true, 0},
+      {2, 1, true, 0x2345678},
+      {3, 5, true, FASTPATH_GC_MAX_LAYOUT_TAG},
+      {FASTPATH_GC_MAX_TAGGED_COUNT, FASTPATH_GC_MAX_TAGGED_COUNT, true, 1}, /* the largest tagged */
+  };
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    if (shapes[i].tagged) {
+      CHECK_OK(fastpath_gc_alloc_tagged(m, shapes[i].nrefs, shapes[i].ndata, shapes[i].tag, &o));
+    } else {
+      CHECK_OK(fastpath_gc_alloc(m, shapes[i].nrefs, shapes[i].ndata, &o));
+    }
+    size_t nrefs = 99, ndata = 99;
+    bool tagged = !shapes[i].tagged;
+    uint32_t tag = 99;
+    CHECK_OK(fastpath_gc_shape(m, o, &nrefs, &ndata));
+    CHECK_OK(fastpath_gc_tag(m, o, &tagged, &tag));
+    CHECK(nrefs == shapes[i].nrefs && ndata == shapes[i].ndata);
+    CHECK(tagged == shapes[i].tagged && tag == shapes[i].tag); /* 0 when untagged */
+    decoded_layout d = decode_layout(compose_layout(nrefs, ndata, tagged, tag));
+    CHECK(d.nrefs == nrefs && d.ndata == ndata && d.tagged == tagged && d.tag == tag);
+    if (ndata > 0) { /* the last data word, through the counts */
+      CHECK_OK(fastpath_gc_write(m, o, ndata - 1, 0x7a9));
+      uintptr_t v;
+      CHECK_OK(fastpath_gc_read(m, o, ndata - 1, &v));
+      CHECK(v == 0x7a9);
+      CHECK_STATUS(fastpath_gc_read(m, o, ndata, &v), FASTPATH_ERR_FIELD_OUT_OF_RANGE);
+    }
+    if (nrefs > 0) CHECK_OK(fastpath_gc_store(m, o, nrefs - 1, o));
+  }
+  bool tagged;
+  uint32_t tag;
+  CHECK_STATUS(fastpath_gc_tag(m, o, NULL, &tag), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_gc_tag(m, o, &tagged, NULL), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_gc_tag(NULL, o, &tagged, &tag), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_gc_tag(m, FASTPATH_GC_NULL, &tagged, &tag), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(fastpath_gc_tag(m, o + 1, &tagged, &tag), FASTPATH_ERR_DANGLING_HANDLE);
+  CHECK_OK(fastpath_gc_mutator_detach(m));
+  CHECK_OK(fastpath_gc_heap_free(heap));
+}
+
+enum { TAGGED_NODES = 200 };
+
+/* The tag of node i of tagged_survives's list (0 included), or none for
+ * every third node, which is untagged. */
+static bool node_tag(uintptr_t i, uint32_t *tag) {
+  *tag = (uint32_t)(i * 2654435761u) & FASTPATH_GC_MAX_LAYOUT_TAG;
+  return i % 3 != 2;
+}
+
+/* A list of tagged and untagged nodes, with tagged and untagged garbage
+ * between them, keeps every node's form, tag, counts and data through
+ * collections that move it. Returns the objects the heap copied. */
+static uint64_t tagged_survives(const char *barriers, const char *mode, bool aggressive) {
+  fastpath_gc_heap *heap = new_heap(barriers, mode, aggressive);
+  fastpath_gc_mutator *m;
+  CHECK_OK(fastpath_gc_mutator_attach(heap, &m));
+  fastpath_gc_handle head, tail, node, garbage;
+  uint32_t tag;
+  CHECK(node_tag(0, &tag));
+  CHECK_OK(fastpath_gc_alloc_tagged(m, 1, 2, tag, &head));
+  CHECK_OK(fastpath_gc_write(m, head, 1, 0));
+  size_t scope;
+  CHECK_OK(fastpath_gc_roots_len(m, &scope)); /* 1: head */
+  CHECK_OK(fastpath_gc_alloc(m, 0, 0, &tail));
+  CHECK_OK(fastpath_gc_set_root(m, tail, head));
+  for (uintptr_t i = 1; i < TAGGED_NODES; i++) {
+    size_t mark;
+    CHECK_OK(fastpath_gc_roots_len(m, &mark));
+    if (node_tag(i, &tag)) {
+      CHECK_OK(fastpath_gc_alloc_tagged(m, 1, 2, tag, &node));
+    } else {
+      CHECK_OK(fastpath_gc_alloc(m, 1, 2, &node));
+    }
+    CHECK_OK(fastpath_gc_write(m, node, 1, i));
+    CHECK_OK(fastpath_gc_store(m, tail, 0, node));
+    CHECK_OK(fastpath_gc_set_root(m, tail, node));
+    for (int g = 0; g < GARBAGE_PER_NODE; g++) {
+      if (g % 2) {
+        CHECK_OK(fastpath_gc_alloc_tagged(m, 1, 40, tag ^ 1, &garbage));
+      } else {
+        CHECK_OK(fastpath_gc_alloc(m, 1, 40, &garbage));
+      }
+      CHECK_OK(fastpath_gc_store(m, garbage, 0, node));
+    }
+    CHECK_OK(fastpath_gc_roots_truncate(m, mark));
+    if (i % 50 == 0) CHECK_OK(fastpath_gc_collect(m));
+  }
+  CHECK_OK(fastpath_gc_roots_truncate(m, scope));
+  for (int c = 0; c < 3; c++) CHECK_OK(fastpath_gc_collect(m));
+
+  fastpath_gc_handle cur, next;
+  CHECK_OK(fastpath_gc_alloc(m, 0, 0, &cur));
+  CHECK_OK(fastpath_gc_set_root(m, cur, head));
+  size_t count = 0, tagged_count = 0;
+  for (;;) {
+    bool tagged;
+    uint32_t got, want;
+    size_t nrefs, ndata;
+    uintptr_t index;
+    CHECK_OK(fastpath_gc_tag(m, cur, &tagged, &got));
+    CHECK(tagged == node_tag(count, &want));
+    CHECK(got == (tagged ? want : 0));
+    CHECK_OK(fastpath_gc_shape(m, cur, &nrefs, &ndata));
+    CHECK(nrefs == 1 && ndata == 2);
+    CHECK_OK(fastpath_gc_read(m, cur, 1, &index));
+    CHECK(index == count);
+    tagged_count += tagged;
+    count++;
+    CHECK_OK(fastpath_gc_load(m, cur, 0, &next));
+    if (next == FASTPATH_GC_NULL) break;
+    CHECK_OK(fastpath_gc_set_root(m, cur, next));
+    CHECK_OK(fastpath_gc_roots_truncate(m, scope + 1));
+  }
+  CHECK(count == TAGGED_NODES && tagged_count == TAGGED_NODES - TAGGED_NODES / 3);
+  fastpath_gc_stats st;
+  CHECK_OK(fastpath_gc_get_stats(heap, &st));
+  CHECK(st.cycles >= 3 && st.verified_cycles >= 1 && st.verify_errors == 0);
+  uint64_t copied = st.evacuated_by_collector + st.evacuated_by_mutators;
+  printf("%s/%s%s: %zu tags intact after %llu cycles (%zu tagged nodes, %llu objects evacuated)\n",
+         barriers, mode, aggressive ? " aggressive" : "", count, (unsigned long long)st.cycles,
+         tagged_count, (unsigned long long)copied);
+  CHECK_OK(fastpath_gc_mutator_detach(m));
+  CHECK_OK(fastpath_gc_heap_free(heap));
+  return copied;
+}
+
 int main(void) {
   errors();
   cell_formats();
+  tagged_layout();
+  uint64_t tagged_copies = tagged_survives("shenandoah", "passive", false) +
+                           tagged_survives("shenandoah", "concurrent", true) +
+                           tagged_survives("shenandoah-2017", "concurrent", true);
+  CHECK(tagged_copies > 0); /* some tagged or untagged node was moved */
   initial_size();
   another_threads_mutator();
   list_survives("none", "passive", false);

@@ -26,8 +26,9 @@
 //! yet → `slow`; else the object replaced by its copy. In the Brooks
 //! format the word is the forwarding word, the object's own address until
 //! it is copied (compared with the object); in the compact format it is
-//! the layout word, the object's own (bit 63 clear) until it is copied,
-//! then `!copy` (bit 63 set: the copy is one `not` away). As
+//! the layout word, the object's own (bit 63 clear, untagged or tagged)
+//! until it is copied, then `!copy` (bit 63 set: the copy is one `not`
+//! away). As
 //! `fastpath::gc`'s LRB slow path: null and objects outside the collection
 //! set pass; a forwarded object resolves to its copy with one load (read
 //! as the Rust `forwardee`: on x86-64 an Acquire load is a plain `mov`; on

@@ -13,7 +13,10 @@
 //! field load. The reference it returns must be the object's current
 //! copy as the heap records it (read back in the heap's format), outside
 //! the collection set unless evacuation failed and left it in place; the
-//! target's data must read as written. A from-space reference the
+//! target's data, counts and tag must read as written (half the targets
+//! are allocated in the layout word's tagged form, whose bit 63 is clear
+//! as the untagged form's: the compact format's test of a copy holds for
+//! both). A from-space reference the
 //! collector had already copied resolves inline (no call); one it had not
 //! goes to the library, which copies it and heals the field. The run
 //! ends after [`EVENTS`] inline resolutions and at least one evacuation
@@ -116,6 +119,8 @@ pub struct Seen {
     /// From-space references sent to the library, which copied or
     /// resolved them.
     pub slow: usize,
+    /// Of `inline`, the tagged objects' ([`super::real_heap::target_tag`]).
+    pub inline_tagged: usize,
 }
 
 /// See the module docs, on a concurrent `shenandoah` heap of cell format
@@ -149,7 +154,7 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
     let block = thread::current().as_ptr();
     let mut seen = Seen::default();
     let start = Instant::now();
-    while (seen.inline < EVENTS || seen.slow == 0) && start.elapsed() < HARD_CAP {
+    while (seen.inline < EVENTS || seen.slow == 0 || seen.inline_tagged == 0) && start.elapsed() < HARD_CAP {
         super::real_heap::until_state(&mut m, gl::GC_STATE_HAS_FORWARDED, start, HARD_CAP);
         for (i, &h) in holders.iter().enumerate() {
             let holder = m.get(h).unwrap();
@@ -171,12 +176,16 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
             // SAFETY: `got` is the object the barrier handed out, no stop since.
             let target = unsafe { Obj::from_addr(got) };
             assert_eq!(m.read(target, 0).unwrap(), 1000 + i, "{what}: the target's data");
+            let tag = super::real_heap::target_tag(i);
+            assert_eq!(m.tag(target).unwrap(), tag, "{what}: the target's tag");
+            assert_eq!(m.shape(target).unwrap(), (0, 2), "{what}: the target's counts");
             match (in_cset(cset, raw), called) {
                 (false, false) => assert_eq!(got, raw, "{what}: outside the collection set"),
                 (false, true) => panic!("{what}: the stub was called outside the collection set"),
                 (true, false) => {
                     assert_ne!(got, raw, "{what}: resolved inline to a copy");
                     seen.inline += 1;
+                    seen.inline_tagged += usize::from(tag.is_some());
                 }
                 (true, true) => {
                     // SAFETY: as `raw`.
@@ -192,8 +201,14 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
     let stats = heap.stats();
     println!(
         "LRB on a concurrent {set} heap ({format:?} cells): {} barriers while forwarded objects existed, {} copies \
-         resolved inline, {} through the library; {} cycles, {} verified, {} copies by mutators",
-        seen.loads, seen.inline, seen.slow, stats.cycles, stats.verified_cycles, stats.evacuated_by_mutators
+         resolved inline ({} tagged), {} through the library; {} cycles, {} verified, {} copies by mutators",
+        seen.loads,
+        seen.inline,
+        seen.inline_tagged,
+        seen.slow,
+        stats.cycles,
+        stats.verified_cycles,
+        stats.evacuated_by_mutators
     );
     assert_eq!(stats.verify_errors, Vec::<String>::new());
     assert!(
@@ -202,5 +217,9 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
         seen.inline
     );
     assert!(seen.slow > 0, "no load reached the library in {HARD_CAP:?}");
+    assert!(
+        seen.inline_tagged > 0,
+        "no tagged object resolved inline in {HARD_CAP:?}"
+    );
     seen
 }

@@ -9,15 +9,19 @@ use fastpath::gc::{BarrierSet, Handle, Mutator};
 use fastpath::thread;
 
 /// `n` rooted holders, each with one reference field naming a target of
-/// `target_words` data words whose word 0 is `1000 + i`; only the holders
-/// stay rooted (a target is reached through its holder's field): the
-/// graph the real-heap barrier scenarios load through.
+/// `target_words` data words whose word 0 is `1000 + i`, in the layout
+/// word's form [`target_tag`] gives (tagged or not, alternately); only the
+/// holders stay rooted (a target is reached through its holder's field):
+/// the graph the real-heap barrier scenarios load through.
 pub fn rooted_holders<B: BarrierSet>(m: &mut Mutator<B>, n: usize, target_words: usize) -> Vec<Handle> {
     (0..n)
         .map(|i| {
             let d = m.roots_len();
             let holder = m.alloc(1, 0).unwrap();
-            let target = m.alloc(0, target_words).unwrap();
+            let target = match target_tag(i) {
+                Some(tag) => m.alloc_tagged(0, target_words, tag).unwrap(),
+                None => m.alloc(0, target_words).unwrap(),
+            };
             let (h, t) = (m.get(holder).unwrap(), m.get(target).unwrap());
             m.write(t, 0, 1000 + i).unwrap();
             m.store(h, 0, Some(t)).unwrap();
@@ -25,6 +29,14 @@ pub fn rooted_holders<B: BarrierSet>(m: &mut Mutator<B>, n: usize, target_words:
             holder
         })
         .collect()
+}
+
+/// The tag of [`rooted_holders`]' target `i`: the odd ones are tagged
+/// (with a tag using the layout word's high bits), the even ones not, so
+/// that every scenario's barriers meet objects of both forms.
+pub fn target_tag(i: usize) -> Option<u32> {
+    use fastpath::gc::layout::MAX_LAYOUT_TAG;
+    (i % 2 == 1).then(|| MAX_LAYOUT_TAG - i as u32)
 }
 
 /// The GC-state byte of this thread's block, as its barriers see it.
