@@ -91,10 +91,7 @@ pub fn place(c: Class) -> Result<&'static mut Class, String> {
     // class itself is published by the loader's lock (`loader.rs`).
     let at = s.used.fetch_add(size, Ordering::Relaxed);
     if at + size > SPACE_BYTES {
-        return Err(format!(
-            "Compressed class space: {} MiB full",
-            SPACE_BYTES >> 20
-        ));
+        return Err(format!("Compressed class space: {} MiB full", SPACE_BYTES >> 20));
     }
     let p = (s.base + at) as *mut Class;
     // SAFETY: `p` is 8-aligned (the base is page-aligned, every slot a

@@ -655,12 +655,7 @@ mod tests {
             for f in c.fields.iter().filter(|f| !f.is_static() && f.kind != Kind::Ref) {
                 let size = f.kind.size() as u32;
                 assert_eq!(f.offset % size, 0, "{}.{}", c.name, f.name);
-                assert!(
-                    f.offset + size <= c.data_bytes,
-                    "{}.{}",
-                    c.name,
-                    f.name
-                );
+                assert!(f.offset + size <= c.data_bytes, "{}.{}", c.name, f.name);
             }
         }
     }

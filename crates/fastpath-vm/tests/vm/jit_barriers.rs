@@ -472,8 +472,8 @@ fn state_bit_tests(code: &[Instruction]) -> usize {
         .count()
 }
 
-/// Reads of the layout word of an object (32 bits at `LAYOUT`, not on
-/// the stack).
+/// Reads of an object's reference count in its layout word (16 or 32 bits
+/// at `LAYOUT`, not on the stack).
 fn layout_reads(code: &[Instruction]) -> usize {
     let at = fastpath_vm::jit::layout::LAYOUT as u64;
     code.iter()
@@ -481,7 +481,9 @@ fn layout_reads(code: &[Instruction]) -> usize {
             memory(i)
                 && i.memory_displacement64() == at
                 && i.memory_index() == Register::None
-                && i.memory_size().size() == 4
+                // An instance's reference count (its tagged word's low
+                // 16 bits), an array's (its untagged word's low 32).
+                && matches!(i.memory_size().size(), 2 | 4)
                 && !matches!(i.memory_base(), Register::RSP | Register::RBP)
         })
         .count()
