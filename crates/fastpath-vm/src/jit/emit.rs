@@ -188,7 +188,9 @@ impl Translator<'_, '_> {
         let c = self.class_of_tagged(w);
         self.b.ins().jump(join, &[c.into()]);
         // The array's class word after its references (the untagged word's
-        // low 32 bits count them).
+        // low 32 bits count them); out of line, as arrays are the rare
+        // receivers, operands of `instanceof` and stored values.
+        self.b.set_cold_block(array);
         self.b.switch_to_block(array);
         let nrefs = self.b.ins().band_imm_s(w, heap::LAYOUT_NREFS_MASK as i64);
         let bytes = self.b.ins().ishl_imm_s(nrefs, 3);
@@ -201,14 +203,17 @@ impl Translator<'_, '_> {
         class
     }
 
-    /// The class a tagged layout word `w` names: the class space's base
-    /// plus the tag (bits 32..62) times 8.
+    /// The class a tagged layout word `w` names: bits 32..63 (the tagged
+    /// bit and the tag) times 8, plus the class space's decode offset (0
+    /// when it sits at its preferred base: `link/class_space.rs`).
     fn class_of_tagged(&mut self, w: Value) -> Value {
         let shift = heap::LAYOUT_TAG_SHIFT - crate::link::class_space::TAG_SHIFT;
-        let mask = (heap::MAX_LAYOUT_TAG as i64) << crate::link::class_space::TAG_SHIFT;
         let t = self.b.ins().ushr_imm_s(w, i64::from(shift));
-        let off = self.b.ins().band_imm_s(t, mask);
-        self.b.ins().iadd_imm_s(off, self.env.class_base as i64)
+        let c = self.b.ins().band_imm_s(t, !((1i64 << crate::link::class_space::TAG_SHIFT) - 1));
+        match self.env.class_decode_offset {
+            0 => c,
+            off => self.b.ins().iadd_imm_s(c, off),
+        }
     }
 
     /// Whether `a` and `b` are the same object (i8): with Brooks barriers

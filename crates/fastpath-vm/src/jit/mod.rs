@@ -258,9 +258,10 @@ pub struct CompileEnv {
     pub vtable: VecLayout,
     /// `boolean[]`'s class (a `bastore` into it stores `& 1`).
     pub bool_array: usize,
-    /// The class space's base: an instance's class is it plus its layout
-    /// word's tag times 8 (`link/class_space.rs`).
-    pub class_base: usize,
+    /// What an instance's class is beside its layout word's bits 32..63
+    /// times 8: 0 when the class space sits at its preferred base
+    /// (`link/class_space.rs`).
+    pub class_decode_offset: i64,
     /// A new object's header.
     pub neutral: u64,
     /// The class registry (class-hierarchy analysis, `cha.rs`).
@@ -650,7 +651,7 @@ impl Jit {
             format: vm.heap.cell_format(),
             vtable,
             bool_array,
-            class_base: crate::link::class_space::base().map_err(|e| e.to_string())?,
+            class_decode_offset: crate::link::class_space::decode_offset()?,
             neutral: layout::neutral_header(),
             inline_locks: lightweight,
             coarsen_locks: self.eliminate_locks,

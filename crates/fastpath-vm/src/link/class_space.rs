@@ -6,9 +6,14 @@
 //! The object model (`object/mod.rs`) tags every instance with its class's
 //! [`tag`] (`fastpath::gc::Mutator::alloc_unrooted_tagged`: the tag rides in
 //! the layout word, so an instance carries no class word), and reads the
-//! class back as [`class_of_tag`]: the space's base plus the tag times 8,
-//! one shift and one add after the layout word's load, which compiled code
-//! does inline with the base as a constant (`jit/emit.rs`'s `class_of`).
+//! class back as [`class_of_tag`]: the space's base plus the tag times 8.
+//!
+//! The space is reserved at [`PREFERRED_BASE`], 8 GiB, where it can: there
+//! a tagged layout word's bits 32..63 (the tagged bit, then the tag) times
+//! 8 are the class's address, so compiled code decodes a class from the
+//! word with a shift and a mask and no constant (`jit/emit.rs`'s
+//! `class_of`; HotSpot's zero-based compressed class pointers, for the
+//! same reason). Elsewhere, it adds [`decode_offset`].
 //!
 //! The space is one mapping reserved at first use ([`SPACE_BYTES`], its
 //! pages backed only when touched) and bump-allocated, 8-aligned; classes
@@ -27,6 +32,11 @@ pub const SPACE_BYTES: usize = 256 << 20;
 
 /// log2 of the tag's unit: classes are 8-aligned, a tag counts 8 bytes.
 pub const TAG_SHIFT: u32 = 3;
+
+/// Where the space is reserved when that address is free: the tagged bit
+/// (bit 62 of the layout word, bit 30 of its high half) times 8, so that
+/// `(word >> 29) & !7` is the class of a tagged word.
+pub const PREFERRED_BASE: usize = (fastpath::gc::layout::LAYOUT_TAGGED_BIT >> 32) << TAG_SHIFT;
 
 const _: () = {
     assert!(SPACE_BYTES >> TAG_SHIFT <= fastpath::gc::layout::MAX_LAYOUT_TAG as usize + 1);
@@ -51,20 +61,37 @@ fn space() -> Result<&'static Space, String> {
         .get_or_init(|| {
             // SAFETY: an anonymous private mapping the process owns from
             // here on (never unmapped); no address is asked for.
-            let p = unsafe {
+            let flags = rustix::mm::MapFlags::PRIVATE | rustix::mm::MapFlags::NORESERVE;
+            let prot = rustix::mm::ProtFlags::READ | rustix::mm::ProtFlags::WRITE;
+            // SAFETY: an anonymous private mapping the process owns from
+            // here on (never unmapped); `FIXED_NOREPLACE` never replaces an
+            // existing mapping (the call fails instead, and a kernel before
+            // 4.17 takes the address as a hint: checked below).
+            let preferred = unsafe {
                 rustix::mm::mmap_anonymous(
-                    std::ptr::null_mut(),
+                    PREFERRED_BASE as *mut std::ffi::c_void,
                     SPACE_BYTES,
-                    rustix::mm::ProtFlags::READ | rustix::mm::ProtFlags::WRITE,
-                    rustix::mm::MapFlags::PRIVATE | rustix::mm::MapFlags::NORESERVE,
+                    prot,
+                    flags | rustix::mm::MapFlags::FIXED_NOREPLACE,
                 )
-            }
-            .map_err(|e| {
-                format!(
-                    "the class space's {} MiB could not be reserved: {e}",
-                    SPACE_BYTES >> 20
-                )
-            })?;
+            };
+            let p = match preferred {
+                Ok(p) if p as usize == PREFERRED_BASE => p,
+                other => {
+                    if let Ok(elsewhere) = other {
+                        // SAFETY: the mapping just made, used by nothing.
+                        let _ = unsafe { rustix::mm::munmap(elsewhere, SPACE_BYTES) };
+                    }
+                    // SAFETY: as above, at an address the system picks.
+                    unsafe { rustix::mm::mmap_anonymous(std::ptr::null_mut(), SPACE_BYTES, prot, flags) }
+                        .map_err(|e| {
+                            format!(
+                                "the class space's {} MiB could not be reserved: {e}",
+                                SPACE_BYTES >> 20
+                            )
+                        })?
+                }
+            };
             // Relaxed: read only by threads that reach a placed class, which
             // the loader published after this store (its lock's release).
             BASE.store(p as usize, Ordering::Relaxed);
@@ -77,10 +104,11 @@ fn space() -> Result<&'static Space, String> {
         .map_err(Clone::clone)
 }
 
-/// The space's base address (compiled code embeds it). Reserves the space
-/// if no class has yet.
-pub fn base() -> Result<usize, String> {
-    space().map(|s| s.base)
+/// What compiled code adds to `(word >> 29) & !7` of a tagged layout word
+/// to get its class: 0 when the space sits at [`PREFERRED_BASE`]. Reserves
+/// the space if no class has yet.
+pub fn decode_offset() -> Result<i64, String> {
+    space().map(|s| s.base.wrapping_sub(PREFERRED_BASE) as i64)
 }
 
 /// Moves `c` into the space: its address for the rest of the process.
