@@ -141,9 +141,15 @@ impl Translator<'_, '_> {
         d
     }
 
-    /// The class of the object `obj` (not null), an instance or an array.
+    /// The class of the object `obj` (not null), an instance or an array
+    /// (an instance when [`Translator::instances`] says so).
     pub(super) fn class_of(&mut self, obj: Value) -> Value {
-        self.class_of_form(obj, Form::Either)
+        let form = if self.instances.contains(&self.key(obj)) {
+            Form::Instance
+        } else {
+            Form::Either
+        };
+        self.class_of_form(obj, form)
     }
 
     /// The class of the instance `obj` (not null, not an array: the
@@ -203,13 +209,16 @@ impl Translator<'_, '_> {
         class
     }
 
-    /// The class a tagged layout word `w` names: bits 32..63 (the tagged
-    /// bit and the tag) times 8, plus the class space's decode offset (0
-    /// when it sits at its preferred base: `link/class_space.rs`).
+    /// The class a tagged layout word `w` names: its high half (the tagged
+    /// bit and the tag), plus the class space's decode offset (0 when the
+    /// space sits at its preferred base: `link/class_space.rs`).
     fn class_of_tagged(&mut self, w: Value) -> Value {
-        let shift = heap::LAYOUT_TAG_SHIFT - crate::link::class_space::TAG_SHIFT;
-        let t = self.b.ins().ushr_imm_s(w, i64::from(shift));
-        let c = self.b.ins().band_imm_s(t, !((1i64 << crate::link::class_space::TAG_SHIFT) - 1));
+        use crate::link::class_space::TAG_SHIFT;
+        let shift = heap::LAYOUT_TAG_SHIFT - TAG_SHIFT;
+        let mut c = self.b.ins().ushr_imm_s(w, i64::from(shift));
+        if TAG_SHIFT > 0 {
+            c = self.b.ins().band_imm_s(c, !((1i64 << TAG_SHIFT) - 1));
+        }
         match self.env.class_decode_offset {
             0 => c,
             off => self.b.ins().iadd_imm_s(c, off),
@@ -545,6 +554,47 @@ impl Translator<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// Whether the reference field the current `getfield` reads is
+    /// declared with a class type other than `Object` (not an interface,
+    /// not an array): what it holds is an instance ([`Translator::instances`]).
+    pub(super) fn field_holds_instances(&self) -> bool {
+        let m = self.s.m;
+        let Some(code) = m.code.as_ref().map(|c| &c.code) else {
+            return false;
+        };
+        let Some(&bci) = self.s.d.bcis.get(self.s.idx) else {
+            return false;
+        };
+        let bci = bci as usize;
+        // `getfield` (0xb4) and its pool index.
+        let (Some(0xb4), Some(&hi), Some(&lo)) = (code.get(bci), code.get(bci + 1), code.get(bci + 2)) else {
+            return false;
+        };
+        let index = u16::from_be_bytes([hi, lo]);
+        match m.class.resolved.get(index as usize).and_then(|r| r.get()) {
+            Some(crate::link::resolve::Resolved::Field(_, f)) => f
+                .descriptor
+                .strip_prefix('L')
+                .and_then(|d| d.strip_suffix(';'))
+                .is_some_and(|name| self.names_instance_class(name)),
+            _ => false,
+        }
+    }
+
+    /// Whether `name` is a loaded class other than `Object` and not an
+    /// interface: a value the verifier types as it is never an array (an
+    /// unloaded class has no instances, so no value of it reaches a class
+    /// read; it is left out all the same).
+    pub(super) fn names_instance_class(&self, name: &str) -> bool {
+        name != "java/lang/Object"
+            && self
+                .env
+                .classes
+                .0
+                .find_loaded(name)
+                .is_some_and(|c| !c.is_interface() && !c.is_array())
     }
 
     // ---- arrays ----------------------------------------------------------------------
@@ -967,6 +1017,7 @@ impl Translator<'_, '_> {
         );
         let key = self.key(obj);
         self.known_nrefs.insert(key, c.nrefs);
+        self.instances.insert(key);
         obj
     }
 

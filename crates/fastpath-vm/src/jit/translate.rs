@@ -315,6 +315,14 @@ pub(super) struct Translator<'e, 'f> {
     /// `new`'s results (an SSA value names one object, whose class
     /// never changes), for `data_of` (no layout-word load).
     pub(super) known_nrefs: HashMap<Value, u32>,
+    /// Values that are instances, never arrays, wherever they are used
+    /// (`new`'s results, the arguments and reference fields whose declared
+    /// type is a class other than `Object`: the verifier's types of a
+    /// class are exact about arrays), so that reading one's class needs
+    /// no test of the layout word's form (`emit.rs`, `Form`). Only values
+    /// so defined: a value merely checked (`checkcast`) on one path may
+    /// reach another unchecked.
+    pub(super) instances: std::collections::HashSet<Value>,
     /// Blocks sealed before the end (`seal_since`, `continue_from`).
     sealed: std::collections::HashSet<Block>,
     /// The callers of the inlined callee being translated, outermost
@@ -537,6 +545,7 @@ fn translate_as(
         nonnull: std::collections::HashSet::new(),
         facts: super::facts::Facts::default(),
         known_nrefs: HashMap::new(),
+        instances: std::collections::HashSet::new(),
         sealed: std::collections::HashSet::new(),
         outer: Vec::new(),
         extent: 0,
@@ -794,6 +803,11 @@ impl<'e, 'f> Translator<'e, 'f> {
         let mut p = 2;
         if !self.s.m.is_static() {
             self.def_local(0, K::R, params[p]);
+            if self.s.m.class.super_class.is_some() {
+                // The receiver of a method of a class other than `Object`
+                // (or of an interface, which no array implements).
+                self.instances.insert(params[p]);
+            }
             self.s.receiver_fixed = !stores_local_0(&self.s.ops);
             p += 1;
             n = 1;
@@ -801,6 +815,11 @@ impl<'e, 'f> Translator<'e, 'f> {
         for t in &self.s.m.desc.params {
             let k = K::of_type(t);
             self.def_local(n, k, params[p]);
+            if let crate::classfile::FieldType::Object(name) = t {
+                if self.names_instance_class(name) {
+                    self.instances.insert(params[p]);
+                }
+            }
             p += 1;
             n += k.slots();
         }
@@ -2067,6 +2086,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                     let nrefs = self.final_holder_nrefs();
                     self.read_data(obj, off as i32, kind, volatile, nrefs)
                 };
+                if kind == Kind::Ref && self.field_holds_instances() {
+                    let key = self.key(v);
+                    self.instances.insert(key);
+                }
                 self.push(K::of(kind), v);
             }
             Op::PutField { off, kind, volatile } => {

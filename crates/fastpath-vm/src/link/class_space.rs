@@ -6,14 +6,16 @@
 //! The object model (`object/mod.rs`) tags every instance with its class's
 //! [`tag`] (`fastpath::gc::Mutator::alloc_unrooted_tagged`: the tag rides in
 //! the layout word, so an instance carries no class word), and reads the
-//! class back as [`class_of_tag`]: the space's base plus the tag times 8.
+//! class back as [`class_of_tag`]: the space's base plus the tag, the
+//! class's byte offset in the space.
 //!
-//! The space is reserved at [`PREFERRED_BASE`], 8 GiB, where it can: there
-//! a tagged layout word's bits 32..63 (the tagged bit, then the tag) times
-//! 8 are the class's address, so compiled code decodes a class from the
-//! word with a shift and a mask and no constant (`jit/emit.rs`'s
-//! `class_of`; HotSpot's zero-based compressed class pointers, for the
-//! same reason). Elsewhere, it adds [`decode_offset`].
+//! The space is reserved at [`PREFERRED_BASE`], 1 GiB, where it can: there
+//! a tagged layout word's high half (the tagged bit, bit 30 of it, then the
+//! tag) is the class's address, so compiled code decodes a class from the
+//! word with one shift and no constant (`jit/emit.rs`'s `class_of`;
+//! HotSpot's unscaled compressed class pointers, for the same reason: its
+//! class space below 4 GiB needs no base and no shift). Elsewhere, it adds
+//! [`decode_offset`].
 //!
 //! The space is one mapping reserved at first use ([`SPACE_BYTES`], its
 //! pages backed only when touched) and bump-allocated, 8-aligned; classes
@@ -27,20 +29,26 @@ use std::sync::OnceLock;
 use super::Class;
 
 /// Bytes reserved for the space: 256 MiB, room for several hundred
-/// thousand classes; within the tag's reach (2^30 × 8 bytes).
+/// thousand classes; within the tag's reach (2^30 bytes).
 pub const SPACE_BYTES: usize = 256 << 20;
 
-/// log2 of the tag's unit: classes are 8-aligned, a tag counts 8 bytes.
-pub const TAG_SHIFT: u32 = 3;
+/// log2 of the tag's unit: 0, a tag counts bytes (the space is small
+/// enough for the tag's 30 bits unscaled, and an unscaled tag decodes
+/// with one shift).
+pub const TAG_SHIFT: u32 = 0;
+
+/// Each class's slot starts at a multiple of this (at least `Class`'s
+/// alignment, and of the tag's unit).
+const SLOT_ALIGN: usize = 8;
 
 /// Where the space is reserved when that address is free: the tagged bit
-/// (bit 62 of the layout word, bit 30 of its high half) times 8, so that
-/// `(word >> 29) & !7` is the class of a tagged word.
+/// (bit 62 of the layout word, bit 30 of its high half), so that
+/// `word >> 32` is the class of a tagged word.
 pub const PREFERRED_BASE: usize = (fastpath::gc::layout::LAYOUT_TAGGED_BIT >> 32) << TAG_SHIFT;
 
 const _: () = {
     assert!(SPACE_BYTES >> TAG_SHIFT <= fastpath::gc::layout::MAX_LAYOUT_TAG as usize + 1);
-    assert!(std::mem::align_of::<Class>() <= 1 << TAG_SHIFT);
+    assert!(std::mem::align_of::<Class>() <= SLOT_ALIGN && SLOT_ALIGN % (1 << TAG_SHIFT) == 0);
 };
 
 struct Space {
@@ -104,9 +112,9 @@ fn space() -> Result<&'static Space, String> {
         .map_err(Clone::clone)
 }
 
-/// What compiled code adds to `(word >> 29) & !7` of a tagged layout word
-/// to get its class: 0 when the space sits at [`PREFERRED_BASE`]. Reserves
-/// the space if no class has yet.
+/// What compiled code adds to `word >> 32` of a tagged layout word to get
+/// its class: 0 when the space sits at [`PREFERRED_BASE`]. Reserves the
+/// space if no class has yet.
 pub fn decode_offset() -> Result<i64, String> {
     space().map(|s| s.base.wrapping_sub(PREFERRED_BASE) as i64)
 }
@@ -114,7 +122,7 @@ pub fn decode_offset() -> Result<i64, String> {
 /// Moves `c` into the space: its address for the rest of the process.
 pub fn place(c: Class) -> Result<&'static mut Class, String> {
     let s = space()?;
-    let size = std::mem::size_of::<Class>().next_multiple_of(1 << TAG_SHIFT);
+    let size = std::mem::size_of::<Class>().next_multiple_of(SLOT_ALIGN);
     // Relaxed: the counter only divides the space between callers; the
     // class itself is published by the loader's lock (`loader.rs`).
     let at = s.used.fetch_add(size, Ordering::Relaxed);
@@ -122,8 +130,8 @@ pub fn place(c: Class) -> Result<&'static mut Class, String> {
         return Err(format!("Compressed class space: {} MiB full", SPACE_BYTES >> 20));
     }
     let p = (s.base + at) as *mut Class;
-    // SAFETY: `p` is 8-aligned (the base is page-aligned, every slot a
-    // multiple of 8 bytes, at least `Class`'s alignment: asserted above),
+    // SAFETY: `p` is `SLOT_ALIGN`-aligned (the base is page-aligned, every
+    // slot a multiple of it, at least `Class`'s alignment: asserted above),
     // inside the mapping, and this caller's alone (the `fetch_add` gave the
     // range to no one else); it is never freed, so `'static` holds.
     unsafe {
@@ -132,8 +140,7 @@ pub fn place(c: Class) -> Result<&'static mut Class, String> {
     }
 }
 
-/// The tag of class `c` (placed by [`place`]): its offset in the space in
-/// 8-byte units.
+/// The tag of class `c` (placed by [`place`]): its offset in the space.
 #[inline(always)]
 pub fn tag(c: &'static Class) -> u32 {
     // Relaxed: see `BASE`.

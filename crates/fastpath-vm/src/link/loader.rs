@@ -662,20 +662,30 @@ mod tests {
 
     /// Every class lives in the class space, where its tag names it: the
     /// object model's decode (`class_of_tag`) and compiled code's (a
-    /// tagged layout word's bits 32..63 times 8, plus the decode offset)
+    /// tagged layout word's high half, plus the decode offset)
     /// give the class back.
     #[test]
     fn a_classs_tag_decodes_to_it_both_ways() {
         use crate::link::class_space;
         let l = loader();
         let offset = class_space::decode_offset().unwrap();
-        for name in ["java/lang/Object", "java/lang/String", "java/util/HashMap", "[I", "[Ljava/lang/String;"] {
+        for name in [
+            "java/lang/Object",
+            "java/lang/String",
+            "java/util/HashMap",
+            "[I",
+            "[Ljava/lang/String;",
+        ] {
             let c = l.load(name).unwrap();
             let tag = class_space::tag(c);
             // SAFETY: the tag of a placed class.
-            assert!(std::ptr::eq(unsafe { class_space::class_of_tag(tag) }, c), "{name}");
+            assert!(
+                std::ptr::eq(unsafe { class_space::class_of_tag(tag) }, c),
+                "{name}"
+            );
             let w = fastpath::gc::layout::tagged_layout_word(3, 4, tag).unwrap();
-            let decoded = ((w >> 29) & !7).wrapping_add(offset as usize);
+            let shift = fastpath::gc::layout::LAYOUT_TAG_SHIFT - class_space::TAG_SHIFT;
+            let decoded = ((w >> shift) & !((1 << class_space::TAG_SHIFT) - 1)).wrapping_add(offset as usize);
             assert_eq!(decoded, c as *const Class as usize, "{name}");
         }
     }
