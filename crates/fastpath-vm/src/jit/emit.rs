@@ -22,6 +22,7 @@ use super::helpers::Helper;
 use super::layout::{CLASS_WORD, ELEMENTS, FORWARDING, LAYOUT, LENGTH_WORD, REFS};
 use super::ops::K;
 use super::translate::Translator;
+use crate::link::{Class, Kind, Method};
 use fastpath::gc::layout as heap;
 
 /// What an object is known to be where compiled code reads its class or
@@ -36,7 +37,6 @@ pub(super) enum Form {
     /// Either (an `Object`, an interface type, or unverified).
     Either,
 }
-use crate::link::{Class, Kind, Method};
 
 /// Arrays longer than this are allocated by the runtime (no inline
 /// zeroing loop of megabytes; the size computation cannot overflow).
@@ -164,10 +164,10 @@ impl Translator<'_, '_> {
         self.class_of_form(obj, Form::Array)
     }
 
-    /// The class of `obj` (not null) of `form`: an instance's is the class
-    /// space's base plus its layout word's tag times 8
-    /// (`link/class_space.rs`), an array's its class word; an object of
-    /// either form tests the layout word's tagged bit first.
+    /// The class of `obj` (not null) of `form`: an instance's is its layout
+    /// word's tag decoded (`link/class_space.rs`), an array's its class
+    /// word; an object of either form tests the layout word's tagged bit
+    /// first.
     fn class_of_form(&mut self, obj: Value, form: Form) -> Value {
         let o = self.resolve_read(obj);
         let ro = MemFlagsData::trusted().with_readonly();

@@ -555,7 +555,9 @@ impl Space {
     /// The layout word of `obj`, which is not a forwarded original.
     #[inline(always)]
     pub(crate) fn layout_word_of(&self, obj: usize) -> usize {
-        // Relaxed: as `layout_of`.
+        // Relaxed: the layout word is written before the object is published
+        // (by a Release store or a pause) and changes only in a copied
+        // original (compact format), which no mutator reads.
         let w = self
             .word(obj + layout::LAYOUT_WORD_OFFSET)
             .load(Ordering::Relaxed);
@@ -569,24 +571,14 @@ impl Space {
     /// `(nrefs, ndata)` of `obj`, which is not a forwarded original.
     #[inline(always)]
     pub(crate) fn layout_of(&self, obj: usize) -> (usize, usize) {
-        // Relaxed: the layout word is written before the object is published
-        // (by a Release store or a pause) and changes only in a copied
-        // original (compact format), which no mutator reads.
-        let w = self
-            .word(obj + layout::LAYOUT_WORD_OFFSET)
-            .load(Ordering::Relaxed);
-        debug_assert!(
-            !layout::is_forwarded_layout_word(w),
-            "{obj:#x} is a forwarded original"
-        );
-        layout::decode_layout_word(w)
+        layout::decode_layout_word(self.layout_word_of(obj))
     }
 
     /// `(nrefs, ndata)` of any object, a forwarded original (compact
     /// format) included: read from its copy, which has its shape.
     #[inline]
     pub(crate) fn layout_of_any(&self, obj: usize) -> (usize, usize) {
-        // Relaxed: as `layout_of`; the forwardee is read by the parsers
+        // Relaxed: as `layout_word_of`; the forwardee is read by the parsers
         // that call this, in pauses or behind the forwarding CAS's
         // publication of the copy (a parser of a set region runs after
         // evacuation ended).
