@@ -213,12 +213,7 @@ impl Translator<'_, '_> {
     /// bit and the tag), plus the class space's decode offset (0 when the
     /// space sits at its preferred base: `link/class_space.rs`).
     fn class_of_tagged(&mut self, w: Value) -> Value {
-        use crate::link::class_space::TAG_SHIFT;
-        let shift = heap::LAYOUT_TAG_SHIFT - TAG_SHIFT;
-        let mut c = self.b.ins().ushr_imm_s(w, i64::from(shift));
-        if TAG_SHIFT > 0 {
-            c = self.b.ins().band_imm_s(c, !((1i64 << TAG_SHIFT) - 1));
-        }
+        let c = self.b.ins().ushr_imm_s(w, i64::from(heap::LAYOUT_TAG_SHIFT));
         match self.env.class_decode_offset {
             0 => c,
             off => self.b.ins().iadd_imm_s(c, off),

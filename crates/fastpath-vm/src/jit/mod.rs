@@ -258,8 +258,8 @@ pub struct CompileEnv {
     pub vtable: VecLayout,
     /// `boolean[]`'s class (a `bastore` into it stores `& 1`).
     pub bool_array: usize,
-    /// What an instance's class is beside its layout word's bits 32..63
-    /// times 8: 0 when the class space sits at its preferred base
+    /// What an instance's class is beside its layout word's high half: 0
+    /// when the class space sits at its preferred base
     /// (`link/class_space.rs`).
     pub class_decode_offset: i64,
     /// A new object's header.

@@ -32,23 +32,20 @@ use super::Class;
 /// thousand classes; within the tag's reach (2^30 bytes).
 pub const SPACE_BYTES: usize = 256 << 20;
 
-/// log2 of the tag's unit: 0, a tag counts bytes (the space is small
-/// enough for the tag's 30 bits unscaled, and an unscaled tag decodes
-/// with one shift).
-pub const TAG_SHIFT: u32 = 0;
-
 /// Each class's slot starts at a multiple of this (at least `Class`'s
-/// alignment, and of the tag's unit).
+/// alignment).
 const SLOT_ALIGN: usize = 8;
 
 /// Where the space is reserved when that address is free: the tagged bit
 /// (bit 62 of the layout word, bit 30 of its high half), so that
-/// `word >> 32` is the class of a tagged word.
-pub const PREFERRED_BASE: usize = (fastpath::gc::layout::LAYOUT_TAGGED_BIT >> 32) << TAG_SHIFT;
+/// `word >> 32` is the class of a tagged word. A tag is the class's byte
+/// offset in the space, unscaled: the space fits the tag's 30 bits.
+pub const PREFERRED_BASE: usize =
+    fastpath::gc::layout::LAYOUT_TAGGED_BIT >> fastpath::gc::layout::LAYOUT_TAG_SHIFT;
 
 const _: () = {
-    assert!(SPACE_BYTES >> TAG_SHIFT <= fastpath::gc::layout::MAX_LAYOUT_TAG as usize + 1);
-    assert!(std::mem::align_of::<Class>() <= SLOT_ALIGN && SLOT_ALIGN % (1 << TAG_SHIFT) == 0);
+    assert!(SPACE_BYTES <= fastpath::gc::layout::MAX_LAYOUT_TAG as usize + 1);
+    assert!(std::mem::align_of::<Class>() <= SLOT_ALIGN);
 };
 
 struct Space {
@@ -145,8 +142,8 @@ pub fn place(c: Class) -> Result<&'static mut Class, String> {
 pub fn tag(c: &'static Class) -> u32 {
     // Relaxed: see `BASE`.
     let off = (c as *const Class as usize).wrapping_sub(BASE.load(Ordering::Relaxed));
-    debug_assert!(off < SPACE_BYTES && off % (1 << TAG_SHIFT) == 0, "{off:#x}");
-    (off >> TAG_SHIFT) as u32
+    debug_assert!(off < SPACE_BYTES && off % SLOT_ALIGN == 0, "{off:#x}");
+    off as u32
 }
 
 /// The class whose tag is `tag`.
@@ -161,5 +158,5 @@ pub unsafe fn class_of_tag(tag: u32) -> &'static Class {
     let base = BASE.load(Ordering::Relaxed);
     // SAFETY: the caller's contract: `base + tag * 8` is a placed class,
     // which lives for the process.
-    unsafe { &*((base + ((tag as usize) << TAG_SHIFT)) as *const Class) }
+    unsafe { &*((base + tag as usize) as *const Class) }
 }
