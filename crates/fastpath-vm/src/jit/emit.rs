@@ -837,6 +837,17 @@ impl Translator<'_, '_> {
             ac,
             std::mem::offset_of!(Class, component) as i32,
         );
+        // An `Object[]` takes any value: the value's class is not read
+        // (HotSpot's store check ends there too).
+        if let Some(object) = self.env.classes.0.find_loaded("java/lang/Object") {
+            let rest = self.b.create_block();
+            let any = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, comp, object as *const Class as i64);
+            self.b.ins().brif(any, cont, &[], rest, &[]);
+            self.b.switch_to_block(rest);
+        }
         let vc = self.class_of(v);
         let same = self.b.ins().icmp(IntCC::Equal, comp, vc);
         if let Some(d) = super::layout::VecLayout::supers(self.s.m.class) {
