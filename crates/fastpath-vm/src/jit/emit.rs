@@ -537,44 +537,33 @@ impl Translator<'_, '_> {
     /// constant-pool entry (the interpreter resolved it when it decoded
     /// the method); `None` otherwise.
     pub(super) fn final_holder_nrefs(&self) -> Option<u32> {
-        let m = self.s.m;
-        let code = &m.code.as_ref()?.code;
-        let bci = *self.s.d.bcis.get(self.s.idx)? as usize;
-        let index = u16::from_be_bytes([*code.get(bci + 1)?, *code.get(bci + 2)?]);
-        match m.class.resolved.get(index as usize)?.get()? {
-            crate::link::resolve::Resolved::Field(holder, _)
-                if holder.flags & crate::classfile::access::FINAL != 0 =>
-            {
-                Some(holder.nrefs)
-            }
-            _ => None,
-        }
+        let (holder, _) = self.current_field()?;
+        (holder.flags & crate::classfile::access::FINAL != 0).then_some(holder.nrefs)
     }
 
     /// Whether the reference field the current `getfield` reads is
     /// declared with a class type other than `Object` (not an interface,
     /// not an array): what it holds is an instance ([`Translator::instances`]).
     pub(super) fn field_holds_instances(&self) -> bool {
-        let m = self.s.m;
-        let Some(code) = m.code.as_ref().map(|c| &c.code) else {
-            return false;
-        };
-        let Some(&bci) = self.s.d.bcis.get(self.s.idx) else {
-            return false;
-        };
-        let bci = bci as usize;
-        // `getfield` (0xb4) and its pool index.
-        let (Some(0xb4), Some(&hi), Some(&lo)) = (code.get(bci), code.get(bci + 1), code.get(bci + 2)) else {
-            return false;
-        };
-        let index = u16::from_be_bytes([hi, lo]);
-        match m.class.resolved.get(index as usize).and_then(|r| r.get()) {
-            Some(crate::link::resolve::Resolved::Field(_, f)) => f
-                .descriptor
+        self.current_field().is_some_and(|(_, f)| {
+            f.descriptor
                 .strip_prefix('L')
                 .and_then(|d| d.strip_suffix(';'))
-                .is_some_and(|name| self.names_instance_class(name)),
-            _ => false,
+                .is_some_and(|name| self.names_instance_class(name))
+        })
+    }
+
+    /// The declaring class and the field of the current `getfield` or
+    /// `putfield`, from its resolved constant-pool entry (the interpreter
+    /// resolved it when it decoded the method); `None` otherwise.
+    fn current_field(&self) -> Option<(&'static Class, &'static crate::link::Field)> {
+        let m = self.s.m;
+        let code = &m.code.as_ref()?.code;
+        let bci = *self.s.d.bcis.get(self.s.idx)? as usize;
+        let index = u16::from_be_bytes([*code.get(bci + 1)?, *code.get(bci + 2)?]);
+        match m.class.resolved.get(index as usize)?.get()? {
+            crate::link::resolve::Resolved::Field(holder, f) => Some((holder, f)),
+            _ => None,
         }
     }
 

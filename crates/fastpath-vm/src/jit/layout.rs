@@ -165,10 +165,7 @@ pub fn check<B: fastpath::gc::BarrierSet>(m: &mut fastpath::gc::Mutator<B>) -> R
     let taddr = t.addr();
     // SAFETY: the layout word of a fresh object.
     let tagged = unsafe { ((taddr as isize + LAYOUT as isize) as *const u64).read() } as usize;
-    if tagged & 0xffff != 2
-        || (tagged >> 32) & heap::MAX_LAYOUT_TAG as usize != tag as usize
-        || tagged & (1 << 62) == 0
-    {
+    if heap::tagged_layout_word(2, 3, tag) != Some(tagged) {
         return Err(format!("tagged layout word {tagged:#x}"));
     }
     Ok(())
