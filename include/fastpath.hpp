@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -182,6 +183,26 @@ class GcMutator {
     check(fastpath_gc_alloc(m_, nrefs, ndata, &h));
     return h;
   }
+  /** An object whose layout word is in the tagged form, carrying `tag` (a
+   * class index or compressed class pointer; fastpath_gc_alloc_tagged). */
+  fastpath_gc_handle alloc_tagged(std::size_t nrefs, std::size_t ndata, std::uint32_t tag) {
+    fastpath_gc_handle h;
+    check(fastpath_gc_alloc_tagged(m_, nrefs, ndata, tag, &h));
+    return h;
+  }
+  /** The tag of an object allocated tagged; none for one allocated untagged. */
+  std::optional<std::uint32_t> tag(fastpath_gc_handle obj) {
+    bool tagged = false;
+    std::uint32_t t = 0;
+    check(fastpath_gc_tag(m_, obj, &tagged, &t));
+    return tagged ? std::optional<std::uint32_t>(t) : std::nullopt;
+  }
+  /** The object's reference and data word counts. */
+  std::pair<std::size_t, std::size_t> shape(fastpath_gc_handle obj) {
+    std::size_t nrefs = 0, ndata = 0;
+    check(fastpath_gc_shape(m_, obj, &nrefs, &ndata));
+    return {nrefs, ndata};
+  }
   fastpath_gc_handle load(fastpath_gc_handle obj, std::size_t i) {
     fastpath_gc_handle h;
     check(fastpath_gc_load(m_, obj, i, &h));
@@ -189,6 +210,18 @@ class GcMutator {
   }
   void store(fastpath_gc_handle obj, std::size_t i, fastpath_gc_handle value) {
     check(fastpath_gc_store(m_, obj, i, value));
+  }
+  /** Swaps reference field `i` from `expected` to `desired`; whether it did. */
+  bool cas(fastpath_gc_handle obj, std::size_t i, fastpath_gc_handle expected, fastpath_gc_handle desired) {
+    bool swapped = false;
+    check(fastpath_gc_cas(m_, obj, i, expected, desired, &swapped));
+    return swapped;
+  }
+  /** Whether `a` and `b` are the same object (either may be FASTPATH_GC_NULL). */
+  bool same(fastpath_gc_handle a, fastpath_gc_handle b) {
+    bool out = false;
+    check(fastpath_gc_same(m_, a, b, &out));
+    return out;
   }
   uintptr_t read(fastpath_gc_handle obj, std::size_t j) {
     uintptr_t v;

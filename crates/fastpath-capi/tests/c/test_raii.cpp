@@ -115,6 +115,36 @@ int main() {
     CHECK(heap.stats().cycles == 3 && heap.stats().verify_errors == 0);
   }
 
+  // Tagged objects keep their tags through collections; an untagged one has
+  // none; a tag out of range is an error; reference CAS and identity.
+  {
+    fastpath::GcHeap heap(8u << 20, "shenandoah", "passive", true);
+    fastpath::GcMutator m(heap);
+    fastpath_gc_handle tagged = m.alloc_tagged(2, 3, 123456u);
+    fastpath_gc_handle plain = m.alloc(1, 0);
+    for (int i = 0; i < 50; i++) {
+      fastpath::GcScope scope(m);
+      m.alloc_tagged(1, 1, 7u);  // garbage
+    }
+    m.collect();
+    CHECK(m.tag(tagged) == std::optional<std::uint32_t>(123456u));
+    CHECK(!m.tag(plain).has_value());
+    CHECK(m.shape(tagged) == std::make_pair(std::size_t{2}, std::size_t{3}));
+    try {
+      m.alloc_tagged(1, 1, FASTPATH_GC_MAX_LAYOUT_TAG + 1u);
+      CHECK(false);
+    } catch (const fastpath::Error &e) {
+      CHECK(e.status() == FASTPATH_ERR_INVALID_ARGUMENT);
+    }
+    CHECK(m.cas(tagged, 1, FASTPATH_GC_NULL, plain));
+    CHECK(!m.cas(tagged, 1, FASTPATH_GC_NULL, tagged));
+    CHECK(m.same(m.load(tagged, 1), plain));
+    CHECK(!m.same(tagged, plain));
+    m.collect();
+    CHECK(m.same(m.load(tagged, 1), plain));
+    CHECK(heap.stats().verify_errors == 0);
+  }
+
 #if defined(__x86_64__)
   fastpath::CodeCache cache(16 * 1024);
   {

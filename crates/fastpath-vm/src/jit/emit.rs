@@ -361,9 +361,10 @@ impl Translator<'_, '_> {
     }
 
     /// Stores `val` into the reference at `field` of the resolved object
-    /// `o`: SATB before, the card barrier after.
-    fn store_ref_at(&mut self, o: Value, field: Value, val: Value) {
-        if self.has(Barrier::Satb) {
+    /// `o`: SATB before (unless `old_null`: the field is known to hold
+    /// null, `facts.rs`), the card barrier after.
+    fn store_ref_at(&mut self, o: Value, field: Value, val: Value, old_null: bool) {
+        if self.has(Barrier::Satb) && !old_null {
             let slow = self.library_ref(LibraryPath::SatbEnqueue);
             let thread = self.thread_here();
             let state = self.gc_state();
@@ -406,6 +407,14 @@ impl Translator<'_, '_> {
         }
     }
 
+    /// `v`, a reference being stored into the heap, is reachable from it
+    /// now: the fields of an object this method allocated are no longer
+    /// its alone (`facts.rs`, `null_fields`).
+    pub(super) fn escapes_to_heap(&mut self, v: Value) {
+        let key = self.key(v);
+        self.facts().published(key);
+    }
+
     /// A store other threads may read without a lock, ordered after every
     /// earlier store (what makes an object's initialization visible before
     /// a reference to it): x86-64's plain `mov` (TSO keeps stores in
@@ -421,12 +430,23 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// `putfield` of a reference.
+    /// `putfield` of a reference: into a field of an object this method
+    /// allocated that still holds the allocation's null (`facts.rs`,
+    /// `null_fields`), without the SATB pre-barrier, and not at all when
+    /// the value is the constant null.
     pub(super) fn store_ref_field(&mut self, obj: Value, i: i64, val: Value) {
+        let key = self.key(obj);
+        let old_null = self.facts().field_still_null(key, i);
+        if old_null && self.const_of(val) == Some(0) {
+            // Null over the null the allocation left: memory is unchanged
+            // (a constructor's `this.next = null`).
+            return;
+        }
         self.facts().forget_ref_field(i);
+        self.escapes_to_heap(val);
         let (o, v) = self.resolve_write(obj, val);
         let field = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i);
-        self.store_ref_at(o, field, v);
+        self.store_ref_at(o, field, v, old_null);
     }
 
     // ---- primitive data ------------------------------------------------------------
@@ -768,12 +788,13 @@ impl Translator<'_, '_> {
                 self.bounds(i, len);
             }
             self.array_store_check(a, v);
+            self.escapes_to_heap(v);
             let (o, v) = self.resolve_write(a, v);
             let i64v = self.b.ins().sextend(I64, i);
             let off = self.b.ins().ishl_imm_s(i64v, 3);
             let f = self.b.ins().iadd(o, off);
             let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
-            self.store_ref_at(o, field, v);
+            self.store_ref_at(o, field, v, false);
         } else {
             if below {
                 let ro = self.resolve_read(a);
@@ -1013,6 +1034,10 @@ impl Translator<'_, '_> {
         let key = self.key(obj);
         self.known_nrefs.insert(key, c.nrefs);
         self.instances.insert(key);
+        // At the join of the inline and the runtime's allocation: either
+        // made the object, not null, its reference fields null.
+        self.facts().nonnull.insert(key);
+        self.facts().allocated(key, nrefs);
         obj
     }
 

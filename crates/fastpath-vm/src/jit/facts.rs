@@ -77,6 +77,18 @@
 //!   plain field load with none of these in between is what the JMM
 //!   allows a compiler (HotSpot's C2 does it in its memory graph);
 //!   volatile fields are never cached.
+//! - `null_fields` (a memory fact, forgotten with the others) names the
+//!   reference fields of an object this method allocated that nothing has
+//!   written since: the allocation's zeroing, inline or the runtime's,
+//!   left them null. Every `putfield` of a reference at an index clears
+//!   that index in every entry (two values may be one object, through a
+//!   join's parameter), a value stored anywhere as a reference leaves the
+//!   map (another thread that reads it from the heap may write its
+//!   fields), and a call forgets it with the other memory facts. A store into a field still null
+//!   needs no SATB pre-barrier: the value it overwrites is null, which
+//!   the barrier would drop (HotSpot's C2 removes the pre-barrier of a
+//!   store captured by an allocation's initialization the same way,
+//!   `G1BarrierSetC2::g1_can_remove_pre_barrier`).
 //! - A value in `raw_ref_fields` has not been through the load-reference
 //!   barrier: it may be a from-space copy. Its only use so far was a null
 //!   test (which forwarding cannot change, C2's elision of the barrier
@@ -114,6 +126,10 @@ pub(super) struct BlockFacts {
     /// next use that needs the reference applies the barrier to this
     /// value (no second load) and moves it to `ref_fields`.
     pub(super) raw_ref_fields: HashMap<(Value, i64), (Value, Value)>,
+    /// Object allocated by this method (its key) to the reference fields
+    /// (bit `i`: field `i`, for `i` below 64) nothing has written since
+    /// its allocation: null.
+    pub(super) null_fields: HashMap<Value, u64>,
 }
 
 impl Facts {
@@ -147,6 +163,7 @@ impl BlockFacts {
     pub(super) fn forget_memory(&mut self) {
         self.ref_fields.clear();
         self.raw_ref_fields.clear();
+        self.null_fields.clear();
         self.gc_state = None;
     }
 
@@ -163,6 +180,10 @@ impl BlockFacts {
         self.ref_fields.retain(|k, v| other.ref_fields.get(k) == Some(v));
         self.raw_ref_fields
             .retain(|k, v| other.raw_ref_fields.get(k) == Some(v));
+        self.null_fields.retain(|o, mask| {
+            *mask &= other.null_fields.get(o).copied().unwrap_or(0);
+            *mask != 0
+        });
     }
 
     /// Forgets the reference fields at index `i` of every object (a
@@ -170,7 +191,42 @@ impl BlockFacts {
     pub(super) fn forget_ref_field(&mut self, i: i64) {
         self.ref_fields.retain(|k, _| k.1 != i);
         self.raw_ref_fields.retain(|k, _| k.1 != i);
+        if let Some(bit) = null_field_bit(i) {
+            self.null_fields.retain(|_, mask| {
+                *mask &= !bit;
+                *mask != 0
+            });
+        }
     }
+
+    /// Whether reference field `i` of `obj` (a key) still holds the null
+    /// its allocation left there.
+    pub(super) fn field_still_null(&self, obj: Value, i: i64) -> bool {
+        match (self.null_fields.get(&obj), null_field_bit(i)) {
+            (Some(mask), Some(bit)) => mask & bit != 0,
+            _ => false,
+        }
+    }
+
+    /// Records `obj` (a key) as just allocated with `nrefs` reference
+    /// fields, all null (the first 64 are tracked).
+    pub(super) fn allocated(&mut self, obj: Value, nrefs: usize) {
+        let mask = if nrefs >= 64 { !0 } else { (1u64 << nrefs) - 1 };
+        if mask != 0 {
+            self.null_fields.insert(obj, mask);
+        }
+    }
+
+    /// `v` (a key) became reachable from the heap or another frame: its
+    /// fields are no longer this method's alone.
+    pub(super) fn published(&mut self, v: Value) {
+        self.null_fields.remove(&v);
+    }
+}
+
+/// The bit of reference field `i` in a `null_fields` mask, if tracked.
+fn null_field_bit(i: i64) -> Option<u64> {
+    (0..64).contains(&i).then(|| 1u64 << i)
 }
 
 #[cfg(test)]
@@ -208,6 +264,45 @@ mod tests {
         // The data address is pure; the GC-state byte is not.
         assert_eq!(f.at(b).data.get(&x), Some(&y));
         assert_eq!(f.at(b).gc_state, None);
+    }
+
+    #[test]
+    fn an_allocated_objects_fields_stay_null_until_written_or_published() {
+        let (x, y, z) = (Value::from_u32(1), Value::from_u32(2), Value::from_u32(3));
+        let mut f = BlockFacts::default();
+        f.allocated(x, 3);
+        f.allocated(y, 70);
+        // An object without reference fields has nothing to track.
+        f.allocated(z, 0);
+        assert!(!f.null_fields.contains_key(&z));
+        assert!((0..3).all(|i| f.field_still_null(x, i)));
+        assert!(!f.field_still_null(x, 3));
+        assert!(!f.field_still_null(x, -1));
+        // Fields past 64 are not tracked.
+        assert!(f.field_still_null(y, 63));
+        assert!(!f.field_still_null(y, 64));
+        // A store at index 1, into any object, clears it in every entry.
+        f.forget_ref_field(1);
+        assert!(f.field_still_null(x, 0) && !f.field_still_null(x, 1));
+        assert!(!f.field_still_null(y, 1) && f.field_still_null(y, 2));
+        f.forget_ref_field(0);
+        f.forget_ref_field(2);
+        // Nothing null left: the entry goes.
+        assert!(!f.null_fields.contains_key(&x));
+        f.published(y);
+        assert!(!f.field_still_null(y, 5));
+        f.allocated(x, 2);
+        f.forget_memory();
+        assert!(!f.field_still_null(x, 0));
+        // A join keeps the fields null on every edge.
+        let (mut left, mut right) = (BlockFacts::default(), BlockFacts::default());
+        left.allocated(x, 3);
+        left.allocated(y, 2);
+        right.allocated(x, 3);
+        right.forget_ref_field(0);
+        left.meet(&right);
+        assert!(!left.field_still_null(x, 0) && left.field_still_null(x, 1));
+        assert!(!left.null_fields.contains_key(&y));
     }
 
     #[test]

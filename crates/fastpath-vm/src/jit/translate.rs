@@ -2053,6 +2053,9 @@ impl<'e, 'f> Translator<'e, 'f> {
                     .b
                     .ins()
                     .iconst(I64, class.statics.as_ptr() as i64 + i64::from(slot) * 8);
+                if kind == Kind::Ref {
+                    self.escapes_to_heap(v);
+                }
                 let bits = self.static_bits(kind, v);
                 // Release, as the interpreter's (SeqCst for volatile).
                 self.release_store(bits, addr);

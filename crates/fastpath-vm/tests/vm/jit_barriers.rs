@@ -13,7 +13,9 @@
 //! of the GC state, a call between two barriers loads it again after the
 //! call; stores and loads of one object's primitive fields read its
 //! layout word once, an inlined static call keeps `this` checked, and a
-//! reference tested against null is not tested again after its barrier.
+//! reference tested against null is not tested again after its barrier;
+//! a new object's constructor stores without SATB barriers, and not the
+//! null its allocation left.
 //!
 //! Run (a child VM per collector mode, `-Xcomp`, a 16 MiB heap, the
 //! heap verifier after every cycle): lists tested and followed while
@@ -104,6 +106,28 @@ const PROGRAM: &str = r#"public class Barriers {
     // call (no class-initialization check, whose cold call forgets facts).
     static int abs(int a) {
         return a < 0 ? -a : a;
+    }
+
+    // A new object's constructor: its reference fields still hold the
+    // allocation's null, so its stores need no SATB barrier (no test of
+    // the GC state) and its store of null none at all.
+    static final class Pair {
+        Pair left;
+        Pair right;
+        Object tag;
+        int n;
+
+        Pair(Pair left, Pair right, int n) {
+            this.left = left;
+            this.right = right;
+            this.tag = null;
+            this.n = n;
+        }
+    }
+
+    // Synchronized: never inlined into `main`, compiled on its own.
+    static synchronized Pair pair(Pair l, Pair r, int n) {
+        return new Pair(l, r, n);
     }
 
     // Overrides of each method, loaded and called, and two more classes
@@ -268,6 +292,8 @@ const PROGRAM: &str = r#"public class Barriers {
             s += (b.hasSlot(0) ? 100 : 0) + (b.hasSlot(1) ? 1000 : 0);
             s += b.sumAcross() + b.relink() + b.bump(-3) + b.nextN() + tail.nextN();
         }
+        Pair p = pair(pair(null, null, 1), null, 2);
+        s += p.left.n + p.n + (p.right == null && p.tag == null ? 1 : 0);
         System.out.println("sum " + (s + z));
     }
 }
@@ -520,6 +546,46 @@ fn compiled_barriers_share_the_gc_state_between_stops_and_objects_their_layout()
     let shown = harness::listing(&all);
     assert_eq!(layout_reads(&all), 1, "bump reads its layout word once:\n{shown}");
     assert_eq!(null_tests(&all), 0, "bump checks `this` against null:\n{shown}");
+
+    // A new object's constructor stores into fields the allocation left
+    // null: no SATB barrier (no GC-state load), no null check of the new
+    // object, and `tag`'s null stored by the allocation's zeroing alone
+    // (the monitor of the synchronized method does not test the state).
+    let all = decode(vm, "pair", "(LBarriers$Pair;LBarriers$Pair;I)LBarriers$Pair;");
+    let shown = harness::listing(&all);
+    assert_eq!(
+        gc_state_tests(&all).len(),
+        0,
+        "pair's stores test the GC state:\n{shown}"
+    );
+    // (The runtime allocation's cold path, after the return, tests the
+    // helper's result.)
+    let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
+    assert_eq!(
+        null_tests(&all[..first_ret]),
+        0,
+        "pair checks its new object against null:\n{shown}"
+    );
+    let tag = fastpath_vm::jit::layout::REFS as u64 + 16;
+    // Stores of an immediate zero there (the frame's header words at that
+    // displacement are stored from registers).
+    let tag_stores = all
+        .iter()
+        .filter(|i| {
+            i.mnemonic() == Mnemonic::Mov
+                && i.op0_kind() == OpKind::Memory
+                && i.op1_kind() == OpKind::Immediate32to64
+                && i.immediate32to64() == 0
+                && i.memory_displacement64() == tag
+                && i.memory_index() == Register::None
+                && !matches!(i.memory_base(), Register::RSP | Register::RBP)
+                && i.memory_size().size() == 8
+        })
+        .count();
+    assert_eq!(
+        tag_stores, 1,
+        "pair stores `tag` other than by its zeroing:\n{shown}"
+    );
 
     // `next` tested, then followed through its barrier: one null test on
     // the way to the first return (the barrier's cold paths, after it,
