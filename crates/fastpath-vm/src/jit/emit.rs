@@ -411,6 +411,10 @@ impl Translator<'_, '_> {
     /// now: the fields of an object this method allocated are no longer
     /// its alone (`facts.rs`, `null_fields`).
     pub(super) fn escapes_to_heap(&mut self, v: Value) {
+        if self.const_of(v) == Some(0) {
+            // Null names no object.
+            return;
+        }
         let key = self.key(v);
         self.facts().published(key);
     }

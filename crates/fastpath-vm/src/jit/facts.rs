@@ -127,9 +127,25 @@ pub(super) struct BlockFacts {
     /// value (no second load) and moves it to `ref_fields`.
     pub(super) raw_ref_fields: HashMap<(Value, i64), (Value, Value)>,
     /// Object allocated by this method (its key) to the reference fields
-    /// (bit `i`: field `i`, for `i` below 64) nothing has written since
-    /// its allocation: null.
-    pub(super) null_fields: HashMap<Value, u64>,
+    /// nothing has written since its allocation: null.
+    pub(super) null_fields: HashMap<Value, NullFields>,
+}
+
+/// The reference fields of an object this method allocated that still
+/// hold the allocation's null (`BlockFacts::null_fields`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct NullFields {
+    /// The object's value at its allocation: every key that names it (its
+    /// values reloaded after safepoints) has the same.
+    pub(super) object: Value,
+    /// Bit `i`: reference field `i` (for `i` below 64).
+    pub(super) mask: u64,
+    /// No reference this method did not track has been stored into the
+    /// heap since the object's allocation (one could be the object under
+    /// another value, a join's parameter): no other code can reach it, so
+    /// its null fields stay null through a call that is not passed a
+    /// reference (`Translator::spill`).
+    pub(super) unreachable: bool,
 }
 
 impl Facts {
@@ -180,9 +196,13 @@ impl BlockFacts {
         self.ref_fields.retain(|k, v| other.ref_fields.get(k) == Some(v));
         self.raw_ref_fields
             .retain(|k, v| other.raw_ref_fields.get(k) == Some(v));
-        self.null_fields.retain(|o, mask| {
-            *mask &= other.null_fields.get(o).copied().unwrap_or(0);
-            *mask != 0
+        self.null_fields.retain(|o, n| match other.null_fields.get(o) {
+            Some(m) if m.object == n.object => {
+                n.mask &= m.mask;
+                n.unreachable &= m.unreachable;
+                n.mask != 0
+            }
+            _ => false,
         });
     }
 
@@ -192,9 +212,9 @@ impl BlockFacts {
         self.ref_fields.retain(|k, _| k.1 != i);
         self.raw_ref_fields.retain(|k, _| k.1 != i);
         if let Some(bit) = null_field_bit(i) {
-            self.null_fields.retain(|_, mask| {
-                *mask &= !bit;
-                *mask != 0
+            self.null_fields.retain(|_, n| {
+                n.mask &= !bit;
+                n.mask != 0
             });
         }
     }
@@ -203,7 +223,7 @@ impl BlockFacts {
     /// its allocation left there.
     pub(super) fn field_still_null(&self, obj: Value, i: i64) -> bool {
         match (self.null_fields.get(&obj), null_field_bit(i)) {
-            (Some(mask), Some(bit)) => mask & bit != 0,
+            (Some(n), Some(bit)) => n.mask & bit != 0,
             _ => false,
         }
     }
@@ -213,14 +233,30 @@ impl BlockFacts {
     pub(super) fn allocated(&mut self, obj: Value, nrefs: usize) {
         let mask = if nrefs >= 64 { !0 } else { (1u64 << nrefs) - 1 };
         if mask != 0 {
-            self.null_fields.insert(obj, mask);
+            let n = NullFields {
+                object: obj,
+                mask,
+                unreachable: true,
+            };
+            self.null_fields.insert(obj, n);
         }
     }
 
-    /// `v` (a key) became reachable from the heap or another frame: its
-    /// fields are no longer this method's alone.
+    /// `v` (a key) was stored into the heap: the object it names is no
+    /// longer this method's alone, and a value it does not track may be
+    /// one of its objects under another name.
     pub(super) fn published(&mut self, v: Value) {
-        self.null_fields.remove(&v);
+        match self.null_fields.get(&v) {
+            Some(n) => {
+                let object = n.object;
+                self.null_fields.retain(|_, n| n.object != object);
+            }
+            None => {
+                for n in self.null_fields.values_mut() {
+                    n.unreachable = false;
+                }
+            }
+        }
     }
 }
 
@@ -289,8 +325,17 @@ mod tests {
         f.forget_ref_field(2);
         // Nothing null left: the entry goes.
         assert!(!f.null_fields.contains_key(&x));
+        // Another value stored into the heap may be an object under another
+        // name: the objects stay tracked, but no longer unreachable.
+        assert!(f.null_fields[&y].unreachable);
+        f.published(z);
+        assert!(f.field_still_null(y, 5) && !f.null_fields[&y].unreachable);
+        // One of the object's own values stored: every value naming it goes.
+        let y2 = Value::from_u32(4);
+        let named = f.null_fields[&y];
+        f.null_fields.insert(y2, named);
         f.published(y);
-        assert!(!f.field_still_null(y, 5));
+        assert!(!f.field_still_null(y, 5) && !f.field_still_null(y2, 5));
         f.allocated(x, 2);
         f.forget_memory();
         assert!(!f.field_still_null(x, 0));
@@ -300,9 +345,18 @@ mod tests {
         left.allocated(y, 2);
         right.allocated(x, 3);
         right.forget_ref_field(0);
+        right.null_fields.get_mut(&x).unwrap().unreachable = false;
         left.meet(&right);
         assert!(!left.field_still_null(x, 0) && left.field_still_null(x, 1));
+        assert!(!left.null_fields[&x].unreachable);
         assert!(!left.null_fields.contains_key(&y));
+        // The same value naming two allocations on two edges: not a fact.
+        let (mut a, mut b) = (BlockFacts::default(), BlockFacts::default());
+        a.allocated(x, 1);
+        b.allocated(x, 1);
+        b.null_fields.get_mut(&x).unwrap().object = y;
+        a.meet(&b);
+        assert!(a.null_fields.is_empty());
     }
 
     #[test]

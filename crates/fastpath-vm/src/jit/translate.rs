@@ -188,8 +188,13 @@ fn kind_letter(k: K) -> char {
 }
 
 /// What a safepoint spilled, to reload after the call: each variable
-/// with its frame pointer and slot offset.
-pub(super) struct Spilled(Vec<(Variable, Value, i32)>);
+/// with its frame pointer and slot offset, and the reference fields still
+/// null (`facts.rs`, `null_fields`) of the objects that stay this
+/// method's alone through the call, by their place in the first list.
+pub(super) struct Spilled(
+    Vec<(Variable, Value, i32)>,
+    Vec<(usize, super::facts::NullFields)>,
+);
 
 /// A method's translation state: the compiled method's, or an inlined
 /// callee's while its body is translated into the caller's function
@@ -1218,6 +1223,15 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// safepoint publishes again, and nothing reads it before then: the
     /// code between calls only calls helpers that do not walk the stack.
     pub(super) fn spill(&mut self, idx: usize, call_args: Option<usize>) -> Spilled {
+        // An object this method allocated that no other code can reach
+        // (`NullFields::unreachable`: no reference it does not track went
+        // into the heap since) keeps its null fields through a call passed
+        // no reference: nothing but this method can write them, and the
+        // collector, which may move the object, keeps a null null. Each
+        // value it is reloaded as inherits them (`reload`). SATB needs the
+        // pre-barrier only for the value a field held when marking began,
+        // here at a stop inside the call: null.
+        let null_fields = std::mem::take(&mut self.facts().null_fields);
         // The collector may move objects here: every loaded reference is
         // reloaded from the frame after the call.
         self.facts().forget_memory();
@@ -1263,7 +1277,25 @@ impl<'e, 'f> Translator<'e, 'f> {
             call_args,
             &mut out,
         );
-        Spilled(out)
+        let mut kept = Vec::new();
+        // The callee's arguments: the innermost frame's topmost `call_args`
+        // operand slots (which spill_frame leaves to the callee). Any one
+        // a reference, and it may be one of the objects under another
+        // name: none keeps its fields.
+        let maps = &self.s.d.maps;
+        let depth = maps.depth[idx] as usize;
+        let passes_reference =
+            (depth - call_args.unwrap_or(0).min(depth)..depth).any(|j| maps.stack_is_ref(idx, j));
+        if !passes_reference && null_fields.values().any(|n| n.unreachable) {
+            for (n, &(var, _, _)) in out.iter().enumerate() {
+                let v = self.b.use_var(var);
+                let key = self.key(v);
+                if let Some(&fields) = null_fields.get(&key).filter(|f| f.unreachable) {
+                    kept.push((n, fields));
+                }
+            }
+        }
+        Spilled(out, kept)
     }
 
     /// Publishes the innermost frame as the thread's top frame, its end as
@@ -1284,9 +1316,14 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// Reloads what a safepoint spilled.
     pub(super) fn reload(&mut self, s: Spilled) {
         let trusted = MemFlagsData::trusted();
+        let mut values = Vec::with_capacity(s.0.len());
         for (var, fp, offset) in s.0 {
             let v = self.b.ins().load(I64, trusted, fp, offset);
             self.b.def_var(var, v);
+            values.push(v);
+        }
+        for (n, fields) in s.1 {
+            self.facts().null_fields.insert(values[n], fields);
         }
     }
 
@@ -1684,22 +1721,28 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// After a helper returning 0 for "an exception is pending": continue
     /// when `r` is non-zero.
     pub(super) fn check_result(&mut self, r: Value) {
+        let from = self.here();
         let (bad, cont) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(r, cont, &[], bad, &[]);
         self.b.set_cold_block(bad);
         self.b.switch_to_block(bad);
         self.jump_dispatch();
         self.b.switch_to_block(cont);
+        // Entered by the test's edge alone: what held before it holds.
+        self.continue_from(from);
     }
 
     /// After a status (0: normal): continue when it is 0.
     pub(super) fn check_status(&mut self, st: Value) {
+        let from = self.here();
         let (bad, cont) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(st, bad, &[], cont, &[]);
         self.b.set_cold_block(bad);
         self.b.switch_to_block(bad);
         self.jump_dispatch();
         self.b.switch_to_block(cont);
+        // Entered by the test's edge alone: what held before it holds.
+        self.continue_from(from);
     }
 
     // ---- instructions ---------------------------------------------------------------

@@ -15,7 +15,7 @@
 //! layout word once, an inlined static call keeps `this` checked, and a
 //! reference tested against null is not tested again after its barrier;
 //! a new object's constructor stores without SATB barriers, and not the
-//! null its allocation left.
+//! null its allocation left, also after calls passed no reference.
 //!
 //! Run (a child VM per collector mode, `-Xcomp`, a 16 MiB heap, the
 //! heap verifier after every cycle): lists tested and followed while
@@ -128,6 +128,26 @@ const PROGRAM: &str = r#"public class Barriers {
     // Synchronized: never inlined into `main`, compiled on its own.
     static synchronized Pair pair(Pair l, Pair r, int n) {
         return new Pair(l, r, n);
+    }
+
+    // Built from two calls passed no reference: the new object, which no
+    // other code can reach, keeps its null fields through them.
+    static synchronized Pair pairAround(int n) {
+        return new Pair(leaf(n), leaf(n + 1), n);
+    }
+
+    // One call passed a reference (which could be the new object under
+    // another name): its fields are no longer known null after it.
+    static synchronized Pair pairPassing(Pair l, int n) {
+        return new Pair(same(l), null, n);
+    }
+
+    static synchronized Pair leaf(int n) {
+        return new Pair(null, null, n);
+    }
+
+    static synchronized Pair same(Pair p) {
+        return p;
     }
 
     // Overrides of each method, loaded and called, and two more classes
@@ -294,6 +314,7 @@ const PROGRAM: &str = r#"public class Barriers {
         }
         Pair p = pair(pair(null, null, 1), null, 2);
         s += p.left.n + p.n + (p.right == null && p.tag == null ? 1 : 0);
+        s += pairAround(3).right.n + pairPassing(p, 4).left.n;
         System.out.println("sum " + (s + z));
     }
 }
@@ -335,6 +356,22 @@ public class BarrierStress {
         }
     }
 
+    // Each node's fields stored after recursive calls passed no reference
+    // (no SATB barrier: the new node's fields hold null through them),
+    // while the collector marks and moves what the calls allocate.
+    static Node build(int depth, int v) {
+        if (depth == 0) {
+            return new Node(null, v);
+        }
+        Node n = new Node(build(depth - 1, v + 1), v);
+        n.side = build(depth - 1, v - 1);
+        return n;
+    }
+
+    static long sumTree(Node n) {
+        return n == null ? 0 : n.v + sumTree(n.next) + sumTree(n.side);
+    }
+
     public static void main(String[] args) {
         Node[] ring = new Node[1024];
         long check = 0;
@@ -355,6 +392,9 @@ public class BarrierStress {
                 steps++;
             }
             check += steps + head.lengthFollowing();
+            if ((round & 15) == 0) {
+                check += sumTree(build(6, round));
+            }
             if (ring[(round * 3) & 1023] != null) {
                 check += ring[(round * 3) & 1023].v;
             }
@@ -585,6 +625,30 @@ fn compiled_barriers_share_the_gc_state_between_stops_and_objects_their_layout()
     assert_eq!(
         tag_stores, 1,
         "pair stores `tag` other than by its zeroing:\n{shown}"
+    );
+
+    // The same stores after calls: none tests the GC state after calls
+    // passed no reference (no barrier in `pairAround` reads it); after one
+    // passed a reference, the store of its result does (one load of the
+    // state, after the call).
+    let all = decode(vm, "pairAround", "(I)LBarriers$Pair;");
+    let shown = harness::listing(&all);
+    assert_eq!(
+        gc_state_tests(&all).len(),
+        0,
+        "pairAround's stores after its calls test the GC state:\n{shown}"
+    );
+    let all = decode(vm, "pairPassing", "(LBarriers$Pair;I)LBarriers$Pair;");
+    let shown = harness::listing(&all);
+    let tests = gc_state_tests(&all);
+    assert_eq!(
+        tests.len(),
+        1,
+        "pairPassing's store has no SATB barrier:\n{shown}"
+    );
+    assert!(
+        all[..tests[0]].iter().any(harness::is_call),
+        "pairPassing: its GC-state load is not after its call:\n{shown}"
     );
 
     // `next` tested, then followed through its barrier: one null test on
