@@ -188,13 +188,28 @@ fn kind_letter(k: K) -> char {
 }
 
 /// What a safepoint spilled, to reload after the call: each variable
-/// with its frame pointer and slot offset, and the reference fields still
-/// null (`facts.rs`, `null_fields`) of the objects that stay this
-/// method's alone through the call, by their place in the first list.
-pub(super) struct Spilled(
-    Vec<(Variable, Value, i32)>,
-    Vec<(usize, super::facts::NullFields)>,
-);
+/// with its frame pointer and slot offset, and what is known of the
+/// object it held, which its reloaded value holds too.
+pub(super) struct Spilled(Vec<(Variable, Value, i32)>, Vec<Carried>);
+
+/// What stays known of a spilled reference through a safepoint, where the
+/// collector may move the object but changes neither its nullness, its
+/// class nor an array's length (and keeps a null field null).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Carried {
+    /// Checked non-null (`facts.rs`), or never null (`Translator::nonnull`).
+    nonnull: bool,
+    /// An array's length, an SSA value defined before the safepoint.
+    length: Option<Value>,
+    /// An instance, never an array (`Translator::instances`).
+    instance: bool,
+    /// Its reference count (`Translator::known_nrefs`).
+    nrefs: Option<u32>,
+    /// The reference fields still null of an object this method
+    /// allocated that no other code can reach through the call
+    /// (`Translator::spill`).
+    null_fields: Option<super::facts::NullFields>,
+}
 
 /// A method's translation state: the compiled method's, or an inlined
 /// callee's while its body is translated into the caller's function
@@ -1277,25 +1292,33 @@ impl<'e, 'f> Translator<'e, 'f> {
             call_args,
             &mut out,
         );
-        let mut kept = Vec::new();
         // The callee's arguments: the innermost frame's topmost `call_args`
         // operand slots (which spill_frame leaves to the callee). Any one
         // a reference, and it may be one of the objects under another
-        // name: none keeps its fields.
+        // name: none keeps its null fields.
         let maps = &self.s.d.maps;
         let depth = maps.depth[idx] as usize;
         let passes_reference =
             (depth - call_args.unwrap_or(0).min(depth)..depth).any(|j| maps.stack_is_ref(idx, j));
-        if !passes_reference && null_fields.values().any(|n| n.unreachable) {
-            for (n, &(var, _, _)) in out.iter().enumerate() {
-                let v = self.b.use_var(var);
-                let key = self.key(v);
-                if let Some(&fields) = null_fields.get(&key).filter(|f| f.unreachable) {
-                    kept.push((n, fields));
-                }
-            }
+        let mut carried = Vec::with_capacity(out.len());
+        for &(var, _, _) in &out {
+            let v = self.b.use_var(var);
+            let key = self.key(v);
+            let null_fields = null_fields
+                .get(&key)
+                .filter(|f| f.unreachable && !passes_reference)
+                .copied();
+            let length = self.facts().lengths.get(&key).copied();
+            let nonnull = self.nonnull.contains(&v) || self.facts().nonnull.contains(&key);
+            carried.push(Carried {
+                nonnull,
+                length,
+                instance: self.instances.contains(&key),
+                nrefs: self.known_nrefs.get(&key).copied(),
+                null_fields,
+            });
         }
-        Spilled(out, kept)
+        Spilled(out, carried)
     }
 
     /// Publishes the innermost frame as the thread's top frame, its end as
@@ -1322,8 +1345,22 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.b.def_var(var, v);
             values.push(v);
         }
-        for (n, fields) in s.1 {
-            self.facts().null_fields.insert(values[n], fields);
+        for (v, c) in values.into_iter().zip(s.1) {
+            if c.nonnull {
+                self.facts().nonnull.insert(v);
+            }
+            if let Some(len) = c.length {
+                self.facts().lengths.insert(v, len);
+            }
+            if c.instance {
+                self.instances.insert(v);
+            }
+            if let Some(n) = c.nrefs {
+                self.known_nrefs.insert(v, n);
+            }
+            if let Some(fields) = c.null_fields {
+                self.facts().null_fields.insert(v, fields);
+            }
         }
     }
 

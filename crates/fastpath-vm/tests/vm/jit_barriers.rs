@@ -142,6 +142,14 @@ const PROGRAM: &str = r#"public class Barriers {
         return new Pair(same(l), null, n);
     }
 
+    // `b` checked against null at its first field read, then reloaded
+    // after a call (the collector may have moved it): still known non-null.
+    static synchronized int aroundCall(Barriers b) {
+        int a = b.n;
+        int c = one();
+        return a + b.n + c;
+    }
+
     static synchronized Pair leaf(int n) {
         return new Pair(null, null, n);
     }
@@ -314,7 +322,7 @@ const PROGRAM: &str = r#"public class Barriers {
         }
         Pair p = pair(pair(null, null, 1), null, 2);
         s += p.left.n + p.n + (p.right == null && p.tag == null ? 1 : 0);
-        s += pairAround(3).right.n + pairPassing(p, 4).left.n;
+        s += pairAround(3).right.n + pairPassing(p, 4).left.n + aroundCall(b);
         System.out.println("sum " + (s + z));
     }
 }
@@ -649,6 +657,22 @@ fn compiled_barriers_share_the_gc_state_between_stops_and_objects_their_layout()
     assert!(
         all[..tests[0]].iter().any(harness::is_call),
         "pairPassing: its GC-state load is not after its call:\n{shown}"
+    );
+
+    // A reference checked against null before a call is known non-null
+    // after it, reloaded: from the call to the return, the one 64-bit
+    // register test is the call's status.
+    let all = decode(vm, "aroundCall", "(LBarriers;)I");
+    let shown = harness::listing(&all);
+    let first_ret = all.iter().position(|i| i.mnemonic() == Mnemonic::Ret).unwrap();
+    let last_call = all[..first_ret]
+        .iter()
+        .rposition(harness::is_call)
+        .expect("aroundCall's call");
+    assert_eq!(
+        null_tests(&all[last_call..first_ret]),
+        1,
+        "aroundCall checks `b` against null again after its call:\n{shown}"
     );
 
     // `next` tested, then followed through its barrier: one null test on
