@@ -77,18 +77,24 @@
 //!   plain field load with none of these in between is what the JMM
 //!   allows a compiler (HotSpot's C2 does it in its memory graph);
 //!   volatile fields are never cached.
-//! - `null_fields` (a memory fact, forgotten with the others) names the
-//!   reference fields of an object this method allocated that nothing has
-//!   written since: the allocation's zeroing, inline or the runtime's,
-//!   left them null. Every `putfield` of a reference at an index clears
-//!   that index in every entry (two values may be one object, through a
-//!   join's parameter), a value stored anywhere as a reference leaves the
-//!   map (another thread that reads it from the heap may write its
-//!   fields), and a call forgets it with the other memory facts. A store into a field still null
-//!   needs no SATB pre-barrier: the value it overwrites is null, which
-//!   the barrier would drop (HotSpot's C2 removes the pre-barrier of a
-//!   store captured by an allocation's initialization the same way,
-//!   `G1BarrierSetC2::g1_can_remove_pre_barrier`).
+//! - `null_fields` names the reference fields of an object this method
+//!   allocated that nothing has written since: the allocation's zeroing,
+//!   inline or the runtime's, left them null. Every `putfield` of a
+//!   reference at an index clears that index in every entry (two values
+//!   may be one object, through a join's parameter), and a value of the
+//!   object stored anywhere as a reference removes every entry of it
+//!   (another thread that reads it from the heap may write its fields).
+//!   A store into a field still null needs no SATB pre-barrier: SATB logs
+//!   the value a field held when marking began, and marking begins only
+//!   at a safepoint, where the field held null (HotSpot's C2 removes the
+//!   pre-barrier of a store an allocation's initialization captures,
+//!   `G1BarrierSetC2::g1_can_remove_pre_barrier`). It is a memory fact,
+//!   forgotten with the others at a safepoint, except that an object no
+//!   other code can reach (`NullFields::unreachable`: no reference the map
+//!   does not name has been stored into the heap since its allocation)
+//!   keeps its null fields through a call passed no reference, under each
+//!   value it is reloaded as (`Translator::spill`): only this method could
+//!   write them, and the collector keeps a null null.
 //! - A value in `raw_ref_fields` has not been through the load-reference
 //!   barrier: it may be a from-space copy. Its only use so far was a null
 //!   test (which forwarding cannot change, C2's elision of the barrier
