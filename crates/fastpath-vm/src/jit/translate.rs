@@ -195,7 +195,7 @@ pub(super) struct Spilled(Vec<(Variable, Value, i32)>, Vec<Carried>);
 /// What stays known of a spilled reference through a safepoint, where the
 /// collector may move the object but changes neither its nullness, its
 /// class nor an array's length (and keeps a null field null).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub(super) struct Carried {
     /// Checked non-null (`facts.rs`), or never null (`Translator::nonnull`).
     nonnull: bool,
