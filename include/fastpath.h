@@ -261,6 +261,20 @@
 #define FASTPATH_HEADER_SPARE_MASK 9223371487098962172
 
 /**
+ * The word `fastpath_header_init` leaves in a header until it is first
+ * hashed or locked (unlocked, no hash, no spare bits): what the inline
+ * enter (`fastpath_monitor_enter_inline`) expects to find, so that it
+ * loads no header between the previous exit's locked instruction and its
+ * own.
+ */
+#define FASTPATH_HEADER_NEUTRAL 9223372036854775809ull
+
+/**
+ * That header fast-locked (lock bits 00): what the inline exit expects.
+ */
+#define FASTPATH_HEADER_FAST_LOCKED 9223372036854775808ull
+
+/**
  * `fastpath_monitor_wait`'s timeout meaning "no timeout".
  */
 #define FASTPATH_WAIT_FOREVER -1
@@ -319,7 +333,7 @@
  * The thread block layout these offsets describe; check it against
  * `fastpath_thread_layout_version()` at start.
  */
-#define FASTPATH_THREAD_LAYOUT_VERSION 2
+#define FASTPATH_THREAD_LAYOUT_VERSION 3
 
 /**
  * Lock-stack top (`uint32_t`): the byte offset, from the block, of the
@@ -403,6 +417,13 @@
  * low byte alone and find the sentinel on top).
  */
 #define FASTPATH_THREAD_LOCK_STACK_INACTIVE 4294967128
+
+/**
+ * The last object whose guessed header missed (`uintptr_t`, the
+ * header's address or 0; the library's to write): the inline pair leaves
+ * that object to the called path, which loads its header.
+ */
+#define FASTPATH_THREAD_GUESS_MISSED_OFFSET 152
 
 /**
  * What a call did. `FASTPATH_OK` is 0; every error is positive. The C type
@@ -1941,7 +1962,10 @@ fastpath_status fastpath_header_lock_state(const struct fastpath_header *h,
  * tail call to the full path. The same holds for the other monitor
  * enters and exits below.
  *
- * Linking, for a caller on the lock path: the pair costs the most through
+ * A caller on the lock path takes the inline pair instead
+ * (`fastpath_monitor_enter_inline`, at the end of this header): the same
+ * result with the uncontended case in the caller's code, no call.
+ * Linking, for a caller of this function: the pair costs the most through
  * `libfastpath.so` called from the main program. Measured on an AMD Zen 3
  * guest (BENCHMARKS.md, "The C ABI"; `crates/fastpath-capi/bench/enter_exit.sh`),
  * the best of 31 rounds of an uncontended pair: `libfastpath.a` 5.2-5.5 ns;
@@ -2122,3 +2146,101 @@ const char *fastpath_inflate_cause_name(uint32_t i);
 #endif  // __cplusplus
 
 #endif  /* FASTPATH_H */
+
+#ifndef FASTPATH_INLINE_PAIR
+#define FASTPATH_INLINE_PAIR
+/*
+ * The monitor pair inlined into the caller: fastpath_monitor_enter_on /
+ * fastpath_monitor_exit_on with their common case in the caller's code,
+ * as a JIT inlines it (the library's Rust fast path, written over the
+ * published offsets: HotSpot's lightweight locking with a guessed header).
+ * Inline: an object the thread does not hold whose header is
+ * FASTPATH_HEADER_NEUTRAL, taken by one CAS and a push on the block's
+ * lock-stack and released by one CAS and a pop; a recursive enter or exit
+ * of the object on top, a push or a pop. Anything else (another locking
+ * mode, a full lock-stack, a hashed, held or inflated object, a NULL or
+ * misaligned argument) is the call, so every result is the _on
+ * function's, and the two forms mix freely on one object.
+ *
+ * t must be the calling thread's fastpath_thread_block() (as for the _on
+ * forms), and a program using these checks once at start that
+ * fastpath_thread_layout_version() == FASTPATH_THREAD_LAYOUT_VERSION.
+ * Why: the call itself is the called pair's cost over Rust's inlined one
+ * (1.13-1.15 x on an Intel guest, 1.35 x through libfastpath.so on AMD
+ * Zen 3; BENCHMARKS.md, "The C ABI"). GCC and Clang (the __atomic
+ * builtins); other compilers get the calls.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+static inline fastpath_status fastpath_monitor_enter_inline(struct fastpath_block *t,
+                                                            struct fastpath_header *h) {
+  char *b = (char *)t;
+  uintptr_t a = (uintptr_t)h;
+  if (b != NULL && a != 0 && ((a | (uintptr_t)b) & 7) == 0) {
+    uint32_t *top_at = (uint32_t *)(b + FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET);
+    uint32_t top = *top_at;
+    /* An inactive thread's top is above the end: one test for both. */
+    if (top < FASTPATH_THREAD_LOCK_STACK_END_OFFSET) {
+      uintptr_t *slot = (uintptr_t *)(b + top);
+      if (slot[-1] == a) { /* on top already (or the sentinel, 0): recursive */
+        *slot = a;
+        *top_at = top + 8;
+        return FASTPATH_OK;
+      }
+      if (*(const uintptr_t *)(b + FASTPATH_THREAD_GUESS_MISSED_OFFSET) != a) {
+        /* The push first, undone if the CAS fails: stores before a locked
+         * instruction drain with it, stores after it delay the exit's. */
+        *slot = a;
+        *top_at = top + 8;
+        size_t expected = (size_t)FASTPATH_HEADER_NEUTRAL;
+        if (__atomic_compare_exchange_n(&h->opaque_word, &expected,
+                                        (size_t)FASTPATH_HEADER_FAST_LOCKED, false,
+                                        __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+          return FASTPATH_OK;
+        *top_at = top;
+      }
+    }
+  }
+  return fastpath_monitor_enter_on(t, h);
+}
+
+static inline fastpath_status fastpath_monitor_exit_inline(struct fastpath_block *t,
+                                                           struct fastpath_header *h) {
+  char *b = (char *)t;
+  uintptr_t a = (uintptr_t)h;
+  if (b != NULL && a != 0 && ((a | (uintptr_t)b) & 7) == 0) {
+    /* top's low byte, from a 32-bit load (volatile: not narrowed to a byte
+     * load, which waits longer on the word just stored): an inactive
+     * thread's reads as the empty lock-stack's, whose top is the sentinel. */
+    uint32_t top = *(volatile const uint32_t *)(b + FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET) & 0xff;
+    const uintptr_t *slot = (const uintptr_t *)(b + top);
+    if (slot[-1] == a) {
+      uint32_t *top_at = (uint32_t *)(b + FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET);
+      if (slot[-2] == a) { /* recursive: the pop alone */
+        *top_at = top - 8;
+        return FASTPATH_OK;
+      }
+      if (*(const uintptr_t *)(b + FASTPATH_THREAD_GUESS_MISSED_OFFSET) != a) {
+        size_t expected = (size_t)FASTPATH_HEADER_FAST_LOCKED;
+        if (__atomic_compare_exchange_n(&h->opaque_word, &expected,
+                                        (size_t)FASTPATH_HEADER_NEUTRAL, false,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+          *top_at = top - 8;
+          return FASTPATH_OK;
+        }
+      }
+    }
+  }
+  return fastpath_monitor_exit_on(t, h);
+}
+#else
+static inline fastpath_status fastpath_monitor_enter_inline(struct fastpath_block *t,
+                                                            struct fastpath_header *h) {
+  return fastpath_monitor_enter_on(t, h);
+}
+
+static inline fastpath_status fastpath_monitor_exit_inline(struct fastpath_block *t,
+                                                           struct fastpath_header *h) {
+  return fastpath_monitor_exit_on(t, h);
+}
+#endif
+#endif  /* FASTPATH_INLINE_PAIR */

@@ -59,6 +59,19 @@ const _: () = assert!(core::mem::align_of::<Header>() == core::mem::align_of::<f
 pub const FASTPATH_HEADER_SPARE_MASK: usize = 0x7FFF_FF80_0000_00FC;
 const _: () = assert!(FASTPATH_HEADER_SPARE_MASK == sync::SPARE_MASK);
 
+/// The word `fastpath_header_init` leaves in a header until it is first
+/// hashed or locked (unlocked, no hash, no spare bits): what the inline
+/// enter (`fastpath_monitor_enter_inline`) expects to find, so that it
+/// loads no header between the previous exit's locked instruction and its
+/// own.
+pub const FASTPATH_HEADER_NEUTRAL: u64 = 0x8000_0000_0000_0001;
+/// That header fast-locked (lock bits 00): what the inline exit expects.
+pub const FASTPATH_HEADER_FAST_LOCKED: u64 = 0x8000_0000_0000_0000;
+const _: () = {
+    assert!(FASTPATH_HEADER_NEUTRAL as usize == Header::neutral_word(0));
+    assert!(FASTPATH_HEADER_FAST_LOCKED == FASTPATH_HEADER_NEUTRAL & !0b11);
+};
+
 /// `fastpath_monitor_wait`'s timeout meaning "no timeout".
 pub const FASTPATH_WAIT_FOREVER: i64 = -1;
 
@@ -302,7 +315,10 @@ pub extern "C" fn fastpath_header_lock_state(
 /// tail call to the full path. The same holds for the other monitor
 /// enters and exits below.
 ///
-/// Linking, for a caller on the lock path: the pair costs the most through
+/// A caller on the lock path takes the inline pair instead
+/// (`fastpath_monitor_enter_inline`, at the end of this header): the same
+/// result with the uncontended case in the caller's code, no call.
+/// Linking, for a caller of this function: the pair costs the most through
 /// `libfastpath.so` called from the main program. Measured on an AMD Zen 3
 /// guest (BENCHMARKS.md, "The C ABI"; `crates/fastpath-capi/bench/enter_exit.sh`),
 /// the best of 31 rounds of an uncontended pair: `libfastpath.a` 5.2-5.5 ns;
@@ -404,7 +420,7 @@ pub struct fastpath_block {
 
 /// The thread block layout these offsets describe; check it against
 /// `fastpath_thread_layout_version()` at start.
-pub const FASTPATH_THREAD_LAYOUT_VERSION: u32 = 2;
+pub const FASTPATH_THREAD_LAYOUT_VERSION: u32 = 3;
 /// Lock-stack top (`uint32_t`): the byte offset, from the block, of the
 /// next free entry.
 pub const FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET: usize = 0;
@@ -440,6 +456,10 @@ pub const FASTPATH_THREAD_LOCK_STACK_END_OFFSET: usize = 152;
 /// the end, its low byte the empty lock-stack's top (an exit may load the
 /// low byte alone and find the sentinel on top).
 pub const FASTPATH_THREAD_LOCK_STACK_INACTIVE: u32 = 0xffff_ff58;
+/// The last object whose guessed header missed (`uintptr_t`, the
+/// header's address or 0; the library's to write): the inline pair leaves
+/// that object to the called path, which loads its header.
+pub const FASTPATH_THREAD_GUESS_MISSED_OFFSET: usize = 152;
 
 const _: () = {
     use fastpath_core::thread as t;
@@ -460,6 +480,7 @@ const _: () = {
     assert!(FASTPATH_THREAD_LOCK_STACK_OFFSET == t::LOCK_STACK_OFFSET);
     assert!(FASTPATH_THREAD_LOCK_STACK_END_OFFSET == t::LOCK_STACK_END_OFFSET);
     assert!(FASTPATH_THREAD_LOCK_STACK_INACTIVE == t::LOCK_STACK_INACTIVE);
+    assert!(FASTPATH_THREAD_GUESS_MISSED_OFFSET == t::GUESS_MISSED_OFFSET);
 };
 
 /// The layout version of the library's thread block; a consumer compiled

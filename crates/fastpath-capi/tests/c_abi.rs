@@ -232,10 +232,16 @@ fn pthreads_mutual_exclusion_wait_notify_interrupt_and_exit_holding_a_lock() {
         &["crates/fastpath-capi/tests/c/test_threads.c"],
         Link::Static,
     );
-    let out = run(&exe, &[], &[]);
-    assert!(passed(&out, "test_threads") >= 10);
-    assert!(out.contains("increments checked: 80000"), "{out}");
-    assert!(out.contains("legacy increments checked: 80000"), "{out}");
+    // The process's locking mode: the default, then the two others (the
+    // inline pair is the call there).
+    for mode in [None, Some("monitor"), Some("legacy")] {
+        let env: Vec<(&str, &str)> = mode.map(|m| ("FASTPATH_LOCKING_MODE", m)).into_iter().collect();
+        let out = run(&exe, &[], &env);
+        assert!(passed(&out, "test_threads") >= 10);
+        assert!(out.contains("increments checked: 80000"), "{out}");
+        assert!(out.contains("legacy increments checked: 80000"), "{out}");
+        assert!(out.contains("inline increments checked: 80000"), "{out}");
+    }
 }
 
 #[test]
@@ -361,10 +367,14 @@ fn enter_exit_benchmark_runs() {
         &["crates/fastpath-capi/bench/enter_exit.c"],
         Link::Static,
     );
-    let out = run(&exe, &["10000", "3"], &[]);
-    assert_eq!(
-        out.lines().filter(|l| l.starts_with("c_enter_exit_ns ")).count(),
-        3,
-        "{out}"
-    );
+    for (mode, line) in [
+        (None, "c_enter_exit_ns "),
+        (Some("on"), "c_enter_exit_on_ns "),
+        (Some("inline"), "c_enter_exit_inline_ns "),
+    ] {
+        let mut args = vec!["10000", "3"];
+        args.extend(mode);
+        let out = run(&exe, &args, &[]);
+        assert_eq!(out.lines().filter(|l| l.starts_with(line)).count(), 3, "{out}");
+    }
 }

@@ -153,7 +153,9 @@ pub struct ThreadBlock {
     /// The last object whose header differed from the neutral word a Rust
     /// fast path guessed (hashed, inflated, other spare bits): its fast
     /// paths load the header instead of guessing (`sync/lock_stack.rs`).
-    /// Hot, but not published: generated code guesses its own way.
+    /// Published ([`GUESS_MISSED_OFFSET`]) for the C ABI's inline pair,
+    /// which leaves such an object to the called path; generated code
+    /// guesses its own way and never reads it.
     pub(crate) guess_missed: Cell<usize>,
     // ---- cold: slow paths only ----
     /// The thread's registered state (the registration's `Arc`, or a leaked
@@ -175,7 +177,7 @@ pub struct ThreadBlock {
 /// Layout version: a consumer compiled against these offsets checks it
 /// against [`layout_version`] (C: `fastpath_thread_layout_version()`) at
 /// start. Changes whenever an offset or a value's meaning does.
-pub const LAYOUT_VERSION: u32 = 2;
+pub const LAYOUT_VERSION: u32 = 3;
 /// Offset of the lock-stack top (`u32`, a byte offset from the block).
 pub const LOCK_STACK_TOP_OFFSET: usize = offset_of!(ThreadBlock, lock_stack_top);
 /// Offset of the GC-state byte copy (`u8`).
@@ -213,8 +215,12 @@ pub const LOCK_STACK_END_OFFSET: usize = LOCK_STACK_OFFSET + 8 * LOCK_STACK_CAPA
 /// thread and fails its on-top check: the bounds check is in the data, as
 /// HotSpot's `_bad_oop_sentinel` holds the underflow check.
 pub const LOCK_STACK_INACTIVE: u32 = 0xffff_ff00 | LOCK_STACK_OFFSET as u32;
-/// Every published hot field ends at or below this offset (the library's
-/// own hot word, its guess cache, follows within the first 255 bytes).
+/// Offset of the last object whose guessed header missed (`usize`, an
+/// object's address or 0), which only the library writes: a fast path
+/// that finds its object here loads the header instead of guessing.
+pub const GUESS_MISSED_OFFSET: usize = offset_of!(ThreadBlock, guess_missed);
+/// Every published hot field but the guess cache ends at or below this
+/// offset (the guess cache follows, within the first 255 bytes).
 pub const HOT_END: usize = LOCK_STACK_END_OFFSET;
 
 const _: () = {
@@ -344,7 +350,7 @@ mod tests {
             LOCK_STACK_END_OFFSET,
             at(b.lock_stack[LOCK_STACK_CAPACITY - 1].as_ptr().cast()) + 8
         );
-        // The values generated code is compiled against (version 2).
+        // The values generated code is compiled against (version 3).
         assert_eq!(
             (
                 LOCK_STACK_TOP_OFFSET,
@@ -376,6 +382,8 @@ mod tests {
             ),
             (80, 88, 152)
         );
+        assert_eq!(GUESS_MISSED_OFFSET, 152);
+        assert_eq!(GUESS_MISSED_OFFSET, at(b.guess_missed.as_ptr().cast()));
         assert_eq!(layout_version(), LAYOUT_VERSION);
         assert_eq!(b.lock_stack_sentinel, 0);
         assert_eq!(b.mode(), ThreadMode::Unregistered);
