@@ -220,6 +220,8 @@ pub use parker::{park, unpark};
 pub(crate) use record::for_each_raw_object;
 pub use record::LockRecord;
 pub use registry::live_monitors;
+#[cfg(not(loom))]
+pub(crate) use registry::monitored_headers_in;
 pub use settings::{
     DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
 };

@@ -459,6 +459,34 @@ pub(crate) fn free_young_on_drop(m: *const Monitor) -> bool {
     true
 }
 
+/// The header addresses in `[lo, hi)` of the objects of every installed
+/// monitor, or `None` if more than `limit` monitors are installed (the
+/// caller then finds them another way). For a collector freeing a region:
+/// a dead object there whose header names a monitor must have its header
+/// dropped (which frees the monitor), and only such objects need it, so
+/// the registry's list replaces a read of every object in the region
+/// while the list is short against the region. Under the registry lock
+/// with every young monitor adopted, so the list is every installed
+/// monitor's; a monitor deflated meanwhile has its header restored, and
+/// dropping that header does nothing.
+#[cfg(not(loom))]
+pub(crate) fn monitored_headers_in(lo: usize, hi: usize, limit: usize) -> Option<Vec<usize>> {
+    let reg = registry_all();
+    if reg.len() > limit {
+        return None;
+    }
+    let objects = reg
+        .iter()
+        .map(|m| {
+            // SAFETY: a registered monitor stays allocated until it leaves
+            // the registry, which takes the lock held here.
+            unsafe { &*(m as *const Monitor) }.object()
+        })
+        .filter(|&obj| (lo..hi).contains(&obj))
+        .collect();
+    Some(objects)
+}
+
 /// Number of monitors installed and not freed (for tests and the lab).
 pub fn live_monitors() -> usize {
     registry().len()
