@@ -460,31 +460,55 @@ pub(crate) fn free_young_on_drop(m: *const Monitor) -> bool {
 }
 
 /// The header addresses in `[lo, hi)` of the objects of every installed
-/// monitor, or `None` if more than `limit` monitors are installed (the
+/// monitor (the caller's memory: a heap region), or `None` if more than `limit` monitors are installed (the
 /// caller then finds them another way). For a collector freeing a region:
 /// a dead object there whose header names a monitor must have its header
 /// dropped (which frees the monitor), and only such objects need it, so
 /// the registry's list replaces a read of every object in the region
 /// while the list is short against the region. Under the registry lock
 /// with every young monitor adopted, so the list is every installed
-/// monitor's; a monitor deflated meanwhile has its header restored, and
-/// dropping that header does nothing.
+/// monitor's. A monitor its owner deflated on exit waits here for the next
+/// pass with its header restored and its `object` stale (the object may be
+/// gone and its memory reused): skipped, as is any monitor whose header
+/// word, read in `[lo, hi)`, does not name it.
 #[cfg(not(loom))]
 pub(crate) fn monitored_headers_in(lo: usize, hi: usize, limit: usize) -> Option<Vec<usize>> {
     let reg = registry_all();
     if reg.len() > limit {
         return None;
     }
-    let objects = reg
-        .iter()
-        .map(|m| {
-            // SAFETY: a registered monitor stays allocated until it leaves
-            // the registry, which takes the lock held here.
-            unsafe { &*(m as *const Monitor) }.object()
+    // SAFETY: registered monitors stay allocated until they leave the
+    // registry, which takes the lock held here; `[lo, hi)` is the caller's.
+    Some(unsafe { headers_naming(reg.iter(), lo, hi) })
+}
+
+/// [`monitored_headers_in`]'s filter over the monitors at `monitors`.
+///
+/// # Safety
+/// Every address in `monitors` is an allocated [`Monitor`] for the whole
+/// call, and `[lo, hi)` is mapped memory whose words may be read
+/// atomically.
+#[cfg(not(loom))]
+unsafe fn headers_naming(monitors: impl Iterator<Item = usize>, lo: usize, hi: usize) -> Vec<usize> {
+    use super::header::{Header, Mark};
+    monitors
+        .filter_map(|m| {
+            // SAFETY: the contract: `m` is an allocated monitor.
+            let monitor = unsafe { &*(m as *const Monitor) };
+            if monitor.is_deflated_by_owner() {
+                return None;
+            }
+            let obj = monitor.object();
+            if !(lo..hi).contains(&obj) || obj % core::mem::align_of::<Header>() != 0 {
+                return None;
+            }
+            // SAFETY: `obj` is an aligned word of `[lo, hi)`, readable (the
+            // contract), and a header's word is an atomic: reading it is
+            // sound whatever the object's state.
+            let word = Mark(unsafe { &*(obj as *const Header) }.raw());
+            (word.has_monitor() && word.monitor() == m as *const Monitor).then_some(obj)
         })
-        .filter(|&obj| (lo..hi).contains(&obj))
-        .collect();
-    Some(objects)
+        .collect()
 }
 
 /// Number of monitors installed and not freed (for tests and the lab).
@@ -496,6 +520,47 @@ pub fn live_monitors() -> usize {
 mod tests {
     use super::MonitorSet;
     use std::collections::HashSet;
+
+    /// A collector freeing a region asks for the monitored headers in it:
+    /// a monitor whose object's header names it is one; one its owner
+    /// deflated (the header restored, the object possibly gone and its
+    /// memory reused, here a word that reads as fast-locked) is not, nor is
+    /// one whose header word no longer names it, nor one whose object lies
+    /// outside the range. Monitors made by hand, never registered.
+    #[test]
+    fn headers_naming_skips_owner_deflated_and_stale_monitors() {
+        use super::super::header::{Mark, MONITOR, NEUTRAL};
+        use super::super::monitor::Monitor;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let words: Vec<AtomicUsize> = (0..8).map(|_| AtomicUsize::new(NEUTRAL)).collect();
+        let (lo, hi) = (words.as_ptr() as usize, words.as_ptr() as usize + 8 * words.len());
+        let at = |i: usize| lo + 8 * i;
+        let outside = 0x1000; // an aligned address outside the range
+        let monitors: Vec<*mut Monitor> = [at(1), at(3), at(5), outside]
+            .into_iter()
+            .map(|obj| Box::into_raw(Monitor::new(Mark(NEUTRAL), super::NO_OWNER, obj)))
+            .collect();
+        for (i, &m) in monitors.iter().take(3).enumerate() {
+            words[1 + 2 * i].store(m as usize | MONITOR, Ordering::Relaxed);
+        }
+        let addresses = || monitors.iter().map(|&m| m as usize);
+        // SAFETY: the monitors are boxes alive until the end of the test;
+        // `words` is this test's, alive too.
+        let found = || unsafe { super::headers_naming(addresses(), lo, hi) };
+        assert_eq!(found(), vec![at(1), at(3), at(5)]);
+
+        // SAFETY: a live box.
+        unsafe { &*monitors[0] }.set_deflated_by_owner();
+        words[1].store(0, Ordering::Relaxed); // reused: reads as fast-locked
+        assert_eq!(found(), vec![at(3), at(5)]);
+        words[3].store(0, Ordering::Relaxed); // names no monitor any more
+        words[5].store(monitors[1] as usize | MONITOR, Ordering::Relaxed); // another's
+        assert!(found().is_empty());
+        for m in monitors {
+            // SAFETY: from `Box::into_raw` above, used by nothing else.
+            drop(unsafe { Box::from_raw(m) });
+        }
+    }
 
     /// The table against std's set, through random inserts, removals and
     /// lookups of keys crowded into a few slots (aligned addresses from a
