@@ -317,6 +317,55 @@ fn passive_mode_collects_stop_the_world_when_the_heap_fills() {
     }
 }
 
+/// A safe region keeps the TLAB when no pause ran during it (the next
+/// object follows the last one, over the filler the region left) and drops
+/// it when one did (the pause may have freed or moved its region); the
+/// heap verifies after every cycle, and objects made on both sides of each
+/// keep their contents.
+#[test]
+fn a_safe_region_keeps_the_tlab_unless_a_pause_ran() {
+    let h = heap(BarrierBits::NONE, GcMode::Passive, 4);
+    let mut m = h.mutator::<Dynamic>().unwrap();
+    let size =
+        |m: &Mutator<Dynamic>, a: Handle, b: Handle| m.get(b).unwrap().addr() - m.get(a).unwrap().addr();
+    let a = m.alloc(1, 2).unwrap();
+    m.write(m.get(a).unwrap(), 0, 11).unwrap();
+    let b = m.alloc(1, 2).unwrap();
+    let step = size(&m, a, b);
+    m.safe_region(|| ());
+    let c = m.alloc(1, 2).unwrap();
+    assert_eq!(size(&m, b, c), step, "no pause: the same TLAB, the next cell");
+    m.write(m.get(c).unwrap(), 1, 33).unwrap();
+
+    // A collection by another mutator while this one is in a safe region.
+    let (inside, collected) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while inside.load(Ordering::SeqCst) == 0 {
+                std::thread::yield_now();
+            }
+            let mut other = h.mutator::<Dynamic>().unwrap();
+            other.collect().unwrap();
+            collected.store(1, Ordering::SeqCst);
+        });
+        m.safe_region(|| {
+            inside.store(1, Ordering::SeqCst);
+            while collected.load(Ordering::SeqCst) == 0 {
+                std::thread::yield_now();
+            }
+        });
+    });
+    let d = m.alloc(1, 2).unwrap();
+    let (cd, dd) = (m.get(c).unwrap().addr(), m.get(d).unwrap().addr());
+    assert_ne!(dd, cd + step, "a pause ran: a new TLAB");
+    assert_eq!(m.read(m.get(a).unwrap(), 0).unwrap(), 11);
+    assert_eq!(m.read(m.get(c).unwrap(), 1).unwrap(), 33);
+    m.collect().unwrap();
+    let stats = h.stats();
+    assert!(stats.cycles >= 2);
+    assert_eq!(stats.verify_errors, Vec::<String>::new());
+}
+
 /// Writes `i` into the new node `n`; every eighth node is prepended to the
 /// kept `list`. Returns what that adds to the list's sum.
 fn keep_every_eighth(m: &Mutator<Dynamic>, list: Handle, n: Handle, i: usize) -> usize {

@@ -816,13 +816,28 @@ impl<B: BarrierSet> Mutator<B> {
 
     /// Runs `f` as a safe region: the collector may pause and move objects
     /// meanwhile (HotSpot's "in native"/"blocked"). `f` gets no heap access.
+    ///
+    /// The TLAB is made parseable (its free tail a filler) but kept, and
+    /// dropped afterwards only if a pause ran meanwhile (the epoch moved):
+    /// a pause may free or evacuate its region, while without one nothing
+    /// looked at it, and the next allocation simply overwrites the filler.
+    /// A safe region per contended lock or wait would otherwise waste half
+    /// a TLAB each (HotSpot retires TLABs at safepoints, not when a thread
+    /// blocks).
     pub fn safe_region<R>(&mut self, f: impl FnOnce() -> R) -> R {
-        self.retire_local();
+        let t = self.block;
+        self.space().fill(t.tlab_top.get(), t.tlab_end.get());
+        self.gclab.retire(self.space());
+        self.flush_queues();
         // Before `enter_safe`: a pause may begin as soon as this mutator is
         // safe, and `f` may change the lock-stack (a contended enter pushes
         // or inflates), so what it held on the way in is pinned from here
         // to after `leave_safe` (no pause runs past that).
         let held = self.pin_held_locks();
+        // Exact on both sides: no pause can end while this mutator runs
+        // (each needs it stopped), so the epoch moves only between
+        // `enter_safe` and `leave_safe`.
+        let epoch = self.heap.safepoint.epoch();
         self.heap.safepoint.enter_safe();
         let r = f();
         let leaving = Instant::now();
@@ -830,6 +845,10 @@ impl<B: BarrierSet> Mutator<B> {
             let cpu = self.heap.record_resume(released);
             // Held at the exit by a pause.
             self.count_pause_wait(leaving, Some((released.at, cpu)));
+        }
+        if self.heap.safepoint.epoch() != epoch {
+            t.tlab_top.set(0);
+            t.tlab_end.set(0);
         }
         self.unpin_held_locks(held);
         self.refresh_gc_state();

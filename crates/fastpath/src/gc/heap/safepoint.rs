@@ -298,6 +298,15 @@ impl Safepoint {
         Some(self.released())
     }
 
+    /// The number of pauses released so far (wrapping). A mutator that
+    /// reads it while running and again after leaving a safe region learns
+    /// whether a pause ran meanwhile: none can end while it runs.
+    pub(crate) fn epoch(&self) -> u32 {
+        // Acquire: as a woken mutator's read (the release's writes are
+        // visible after it).
+        self.epoch.load(Ordering::Acquire)
+    }
+
     /// A mutator enters a safe region.
     pub(crate) fn enter_safe(&self) {
         let mut s = self.lock();

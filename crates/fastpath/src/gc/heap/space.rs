@@ -736,17 +736,6 @@ impl Space {
         }
     }
 
-    /// Drops the header of every object in `region` that still names a
-    /// lock, so `fastpath::sync` forgets the address before the memory is
-    /// reused or freed. Without it a dead object left inflated keeps its
-    /// monitor, and a later deflation pass would write the restored header
-    /// into whatever object then lives there.
-    ///
-    /// Called on a region that is being freed (in a pause, or when the heap
-    /// drops) and parseable to its top. A forwarded object is skipped: its
-    /// header word was copied and now belongs to the copy (and a locked
-    /// object is never copied, so the original names no lock anyway).
-    #[cold]
     /// Flags the region of `obj` (an object of this heap, not moving
     /// meanwhile) if its header names a monitor ([`Space::note_monitor`]).
     #[inline]
@@ -771,9 +760,16 @@ impl Space {
         r.monitor_seen.store(true, Ordering::Relaxed);
     }
 
-    /// Drops the header of every dead object below `region`'s top whose
-    /// header is not plain unlocked (freeing its monitor), before the
-    /// region is freed or reused.
+    /// Drops the header of every object in `region` that still names a
+    /// lock, so `fastpath::sync` forgets the address before the memory is
+    /// reused or freed. Without it a dead object left inflated keeps its
+    /// monitor, and a later deflation pass would write the restored header
+    /// into whatever object then lives there.
+    ///
+    /// Called on a region that is being freed (in a pause, or when the heap
+    /// drops) and parseable to its top. A forwarded object is skipped: its
+    /// header word was copied and now belongs to the copy (and a locked
+    /// object is never copied, so the original names no lock anyway).
     ///
     /// The candidates: the objects of `sync`'s installed monitors that lie
     /// in the region, while there are at most one per 256 bytes of it
@@ -782,6 +778,7 @@ impl Space {
     /// region at every cycle); past that, every object, parsed. An object
     /// with no monitor has nothing to release: a dead object is on no
     /// lock-stack and in no lock record (those pin their regions).
+    #[cold]
     pub(crate) fn release_dead_locks(&self, region: &Region) {
         // Relaxed: in a pause, or when the heap drops (see `Region`).
         let top = region.top.load(Ordering::Relaxed);
