@@ -85,7 +85,16 @@ class Header {
 class LockGuard {
  public:
   explicit LockGuard(Header &h) : h_(h) { check(fastpath_monitor_enter(h_.native())); }
-  ~LockGuard() { (void)fastpath_monitor_exit(h_.native()); }
+  /** The same through the inline pair (`fastpath_monitor_enter_inline`):
+   *  `thread` is the calling thread's `fastpath_thread_block()`, loaded
+   *  once by the caller; the uncontended lock and unlock make no call. */
+  LockGuard(Header &h, fastpath_block *thread) : h_(h), thread_(thread) {
+    check(fastpath_monitor_enter_inline(thread_, h_.native()));
+  }
+  ~LockGuard() {
+    (void)(thread_ != nullptr ? fastpath_monitor_exit_inline(thread_, h_.native())
+                              : fastpath_monitor_exit(h_.native()));
+  }
   LockGuard(const LockGuard &) = delete;
   LockGuard &operator=(const LockGuard &) = delete;
 
@@ -116,6 +125,7 @@ class LockGuard {
 
  private:
   Header &h_;
+  fastpath_block *thread_ = nullptr;
 };
 
 /** Holds a Header's lock through a lock record that is part of the guard

@@ -29,11 +29,19 @@ int main() {
   Account account;
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; t++)
-    threads.emplace_back([&] {
+    threads.emplace_back([&, t] {
+      fastpath_block *self = fastpath_thread_block();
       for (int i = 0; i < 5000; i++) {
-        fastpath::LockGuard g(account.header);
-        account.balance++;
-        if (account.balance == 20000) g.notify_all();
+        // Odd threads through the inline pair, every other lock.
+        if (t % 2 == 1 && i % 2 == 0) {
+          fastpath::LockGuard g(account.header, self);
+          account.balance++;
+          if (account.balance == 20000) g.notify_all();
+        } else {
+          fastpath::LockGuard g(account.header);
+          account.balance++;
+          if (account.balance == 20000) g.notify_all();
+        }
       }
     });
   {
