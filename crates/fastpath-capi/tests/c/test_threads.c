@@ -376,16 +376,23 @@ static void *increment_on_block(void *arg) {
   return NULL;
 }
 
-static void block_mutual_exclusion(void) {
+/* THREADS threads running `body` on a fresh counter, which must end at
+ * every increment; returns the count and leaves the counter at 0 (as
+ * mutual_exclusion expects it). */
+static long counted_threads(void *(*body)(void *)) {
   pthread_t t[THREADS];
   counter.value = 0;
   CHECK_OK(fastpath_header_init(&counter.header));
-  for (long i = 0; i < THREADS; i++) CHECK(pthread_create(&t[i], NULL, increment_on_block, (void *)i) == 0);
+  for (long i = 0; i < THREADS; i++) CHECK(pthread_create(&t[i], NULL, body, (void *)i) == 0);
   for (int i = 0; i < THREADS; i++) CHECK(pthread_join(t[i], NULL) == 0);
-  CHECK(counter.value == (long)THREADS * INCREMENTS);
+  long count = counter.value;
+  CHECK(count == (long)THREADS * INCREMENTS);
   CHECK_OK(fastpath_header_destroy(&counter.header));
-  counter.value = 0; /* as mutual_exclusion expects it */
+  counter.value = 0;
+  return count;
 }
+
+static void block_mutual_exclusion(void) { counted_threads(increment_on_block); }
 
 /* The inline pair (fastpath.h's trailer): the header words and lock-stack
  * entries it leaves at the published values, recursion and the called
@@ -494,15 +501,7 @@ static void *increment_inline(void *arg) {
 }
 
 static void inline_mutual_exclusion(void) {
-  pthread_t t[THREADS];
-  counter.value = 0;
-  CHECK_OK(fastpath_header_init(&counter.header));
-  for (long i = 0; i < THREADS; i++) CHECK(pthread_create(&t[i], NULL, increment_inline, (void *)i) == 0);
-  for (int i = 0; i < THREADS; i++) CHECK(pthread_join(t[i], NULL) == 0);
-  CHECK(counter.value == (long)THREADS * INCREMENTS);
-  printf("inline increments checked: %ld\n", counter.value);
-  CHECK_OK(fastpath_header_destroy(&counter.header));
-  counter.value = 0; /* as mutual_exclusion expects it */
+  printf("inline increments checked: %ld\n", counted_threads(increment_inline));
 }
 
 int main(void) {
