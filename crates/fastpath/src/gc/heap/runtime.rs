@@ -731,11 +731,13 @@ impl HeapInner {
         }
     }
 
-    /// Waits (from a safe region) until the next cycle end, requesting a
-    /// cycle if none runs; with `wanted` (an allocation failed), the
-    /// cycle is to finish stop-the-world and compact if it must, and the
-    /// wait ends early, with [`Collected::Retry`], when the running cycle
-    /// hands memory to the mutators (`Control::releases`).
+    /// Waits (from a safe region) until a cycle that began after this call
+    /// ends, requesting one (an explicit collection: a cycle under way at
+    /// the call may have marked before the caller's garbage died, so its
+    /// end is not enough); with `wanted` (an allocation failed), until the
+    /// next cycle end, the cycle is to finish stop-the-world and compact if
+    /// it must, and the wait ends early, with [`Collected::Retry`], when the
+    /// running cycle hands memory to the mutators (`Control::releases`).
     /// [`Collected::Judged`] if the cycle that ended began after this call;
     /// [`Collected::Retry`] otherwise (the cycle under way at the call may
     /// have chosen its collection set before the caller's garbage died).
@@ -751,7 +753,13 @@ impl HeapInner {
         let degenerate = wanted.is_some();
         let mut c = self.control();
         let started = c.cycles_started;
-        let target = c.cycles_done + 1;
+        // Cycles end in the order they start: the first to start after
+        // this call is number `started + 1`.
+        let target = if degenerate {
+            c.cycles_done + 1
+        } else {
+            started + 1
+        };
         let releases = c.releases;
         if let Some(regions) = wanted {
             c.wanted.push(regions);
