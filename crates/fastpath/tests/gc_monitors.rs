@@ -117,9 +117,9 @@ fn freeing_a_region_and_dropping_the_heap_release_dead_objects_monitors() {
     // 64 KiB regions: a freed region's dead monitors are found in the
     // registry's list while it holds at most one monitor per 256 bytes of
     // the region, else by parsing the region (`Space::release_dead_locks`).
-    // Both ways run here (each monitor-mode lock below leaves its object in
-    // a partly used region, whose limit is low: with 400 monitors, some
-    // regions are parsed, and the rest found in the list).
+    // Both ways run here: the 200 monitors of one region come from the
+    // list, and 400 outnumber what the list may hold for a 64 KiB region
+    // (256), so the regions freed while that many are installed are parsed.
     let h = Heap::new(HeapConfig::new(8 << 20, BarrierBits::NONE, GcMode::Passive)).unwrap();
     for n in [200, 400] {
         // Rooted while they are inflated (a collection meanwhile frees
