@@ -46,16 +46,30 @@ enum { THREADS = 4, DEPOSITS = 10000 };
 
 static void *deposit(void *arg) {
   (void)arg;
-  for (int i = 0; i < DEPOSITS; i++) {
+  for (int i = 0; i < DEPOSITS / 2; i++) {
     ok(fastpath_monitor_enter(&account.header), "enter"); /* one CAS when uncontended */
     account.balance += 1;
     ok(fastpath_monitor_exit(&account.header), "exit");
+  }
+  /* A runtime's own lock path: the thread's block, loaded once, and the
+   * inline pair (the end of fastpath.h), whose uncontended lock and
+   * unlock make no call into the library. */
+  fastpath_block *self = fastpath_thread_block();
+  for (int i = DEPOSITS / 2; i < DEPOSITS; i++) {
+    ok(fastpath_monitor_enter_inline(self, &account.header), "enter inline");
+    account.balance += 1;
+    ok(fastpath_monitor_exit_inline(self, &account.header), "exit inline");
   }
   return NULL; /* a thread that forgot an exit would have its locks released here */
 }
 
 int main(void) {
   printf("fastpath %s\n", fastpath_version_string());
+  /* The inline pair reads the thread block at this header's offsets. */
+  if (fastpath_thread_layout_version() != FASTPATH_THREAD_LAYOUT_VERSION) {
+    fprintf(stderr, "fastpath.h does not match the library\n");
+    return 1;
+  }
 
   /* 2. Lock it from several threads. */
   ok(fastpath_header_init(&account.header), "init");
