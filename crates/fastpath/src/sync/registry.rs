@@ -462,11 +462,11 @@ pub(crate) fn free_young_on_drop(m: *const Monitor) -> bool {
 /// The header addresses in `[lo, hi)` of the objects of every installed
 /// monitor (the caller's memory: a heap region), or `None` if more than
 /// `limit` monitors are installed (the caller then finds them another
-/// way). For a collector freeing a region:
-/// a dead object there whose header names a monitor must have its header
-/// dropped (which frees the monitor), and only such objects need it, so
-/// the registry's list replaces a read of every object in the region
-/// while the list is short against the region. Under the registry lock
+/// way). For a collector freeing a region: a dead object there whose
+/// header names a monitor must have its header dropped (which frees the
+/// monitor), and only such objects need it, so the registry's list
+/// replaces a read of every object in the region while the list is short
+/// against the region. Under the registry lock
 /// with every young monitor adopted, so the list is every installed
 /// monitor's. A monitor its owner deflated on exit waits here for the next
 /// pass with its header restored and its `object` stale (the object may be

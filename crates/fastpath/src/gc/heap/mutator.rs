@@ -825,10 +825,8 @@ impl<B: BarrierSet> Mutator<B> {
     /// a TLAB each (HotSpot retires TLABs at safepoints, not when a thread
     /// blocks).
     pub fn safe_region<R>(&mut self, f: impl FnOnce() -> R) -> R {
-        let t = self.block;
-        self.space().fill(t.tlab_top.get(), t.tlab_end.get());
-        self.gclab.retire(self.space());
-        self.flush_queues();
+        self.tlab_fill();
+        self.retire_gclab_and_queues();
         // Before `enter_safe`: a pause may begin as soon as this mutator is
         // safe, and `f` may change the lock-stack (a contended enter pushes
         // or inflates), so what it held on the way in is pinned from here
@@ -847,8 +845,7 @@ impl<B: BarrierSet> Mutator<B> {
             self.count_pause_wait(leaving, Some((released.at, cpu)));
         }
         if self.heap.safepoint.epoch() != epoch {
-            t.tlab_top.set(0);
-            t.tlab_end.set(0);
+            self.tlab_forget();
         }
         self.unpin_held_locks(held);
         self.refresh_gc_state();
@@ -995,16 +992,33 @@ impl<B: BarrierSet> Mutator<B> {
     /// Fills the TLAB's unused tail (the region stays parsable); the TLAB is
     /// empty (top and end 0, the idle values).
     fn tlab_retire(&self) {
+        self.tlab_fill();
+        self.tlab_forget();
+    }
+
+    /// Fills the TLAB's unused tail with a filler, keeping the TLAB: the
+    /// next bump allocation overwrites it.
+    fn tlab_fill(&self) {
         let t = self.block;
         self.space().fill(t.tlab_top.get(), t.tlab_end.get());
-        t.tlab_top.set(0);
-        t.tlab_end.set(0);
+    }
+
+    /// Empties the TLAB (top and end 0, the idle values), its tail already
+    /// filled.
+    fn tlab_forget(&self) {
+        self.block.tlab_top.set(0);
+        self.block.tlab_end.set(0);
     }
 
     /// Retires the LABs and flushes the barrier queues: what a mutator owes
     /// the collector before it stops.
     pub(in crate::gc) fn retire_local(&self) {
         self.tlab_retire();
+        self.retire_gclab_and_queues();
+    }
+
+    /// [`Self::retire_local`] but for the TLAB.
+    fn retire_gclab_and_queues(&self) {
         self.gclab.retire(self.space());
         self.flush_queues();
     }
