@@ -57,7 +57,7 @@
  * The object layout these constants describe; check it against
  * `fastpath_gc_layout_version()` at start.
  */
-#define FASTPATH_GC_LAYOUT_VERSION 3
+#define FASTPATH_GC_LAYOUT_VERSION 4
 
 /**
  * Bytes of every word of an object (forwarding, header, layout,
@@ -108,10 +108,31 @@
 #define FASTPATH_GC_LAYOUT_WORD_OFFSET 8
 
 /**
- * Reference 0; reference i at `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word
- * j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)` (both formats).
+ * Reference 0; in a heap with 8-byte reference slots, reference i at
+ * `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word j at
+ * `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)` (both formats); with
+ * compressed ones (`fastpath_gc_ref_slot_bytes` says 4) reference i at
+ * `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
+ * `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`.
  */
 #define FASTPATH_GC_REFS_OFFSET 16
+
+/**
+ * Bytes of a compressed reference slot (`FASTPATH_GC_REFS=compressed`).
+ */
+#define FASTPATH_GC_COMPRESSED_REF_BYTES 4
+
+/**
+ * A compressed slot holds the object's address shifted right by this (0
+ * for null): decode with `(uint64_t)slot << 3`.
+ */
+#define FASTPATH_GC_COMPRESSED_REF_SHIFT 3
+
+/**
+ * Every address of a heap with compressed references is below this (32
+ * GiB).
+ */
+#define FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT 34359738368
 
 /**
  * The object's address minus its cell's in the Brooks format (the
@@ -1593,6 +1614,19 @@ fastpath_status fastpath_gc_barriers(const struct fastpath_gc_heap *h,
  * Any thread.
  */
 fastpath_status fastpath_gc_cell_format(const struct fastpath_gc_heap *h, uint32_t *format);
+
+/**
+ * The width of the heap's reference slots into `*bytes`: 8
+ * (`FASTPATH_GC_WORD_BYTES`, the object's address) or 4
+ * (`FASTPATH_GC_COMPRESSED_REF_BYTES`: the address shifted right by
+ * `FASTPATH_GC_COMPRESSED_REF_SHIFT`, the heap below
+ * `FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT`; reference i at
+ * `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
+ * `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`), fixed when the
+ * heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
+ * references inline compiles against it. Any thread.
+ */
+fastpath_status fastpath_gc_ref_slot_bytes(const struct fastpath_gc_heap *h, uint32_t *bytes);
 
 /**
  * Bytes in free regions now; the largest object, in words

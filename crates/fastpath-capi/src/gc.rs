@@ -435,6 +435,23 @@ pub extern "C" fn fastpath_gc_cell_format(h: *const fastpath_gc_heap, format: *m
     })
 }
 
+/// The width of the heap's reference slots into `*bytes`: 8
+/// (`FASTPATH_GC_WORD_BYTES`, the object's address) or 4
+/// (`FASTPATH_GC_COMPRESSED_REF_BYTES`: the address shifted right by
+/// `FASTPATH_GC_COMPRESSED_REF_SHIFT`, the heap below
+/// `FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT`; reference i at
+/// `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
+/// `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`), fixed when the
+/// heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
+/// references inline compiles against it. Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_ref_slot_bytes(h: *const fastpath_gc_heap, bytes: *mut u32) -> fastpath_status {
+    ffi(|| {
+        let w = heap(h)?.heap.ref_width();
+        put(bytes, w.slot_bytes() as u32)
+    })
+}
+
 /// Bytes in free regions now; the largest object, in words
 /// (`*max_object_words`, optional, header words included). Any thread.
 #[no_mangle]

@@ -21,7 +21,7 @@
 
 /// The object layout these constants describe; check it against
 /// `fastpath_gc_layout_version()` at start.
-pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 3;
+pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 4;
 /// Bytes of every word of an object (forwarding, header, layout,
 /// references, data).
 pub const FASTPATH_GC_WORD_BYTES: usize = 8;
@@ -55,9 +55,21 @@ pub const FASTPATH_GC_HEADER_OFFSET: usize = 0;
 /// loading this word of an object of the collection set: bit 63 clear, not
 /// copied yet (the slow path evacuates); set, the copy is `~word`.
 pub const FASTPATH_GC_LAYOUT_WORD_OFFSET: usize = 8;
-/// Reference 0; reference i at `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word
-/// j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)` (both formats).
+/// Reference 0; in a heap with 8-byte reference slots, reference i at
+/// `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word j at
+/// `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)` (both formats); with
+/// compressed ones (`fastpath_gc_ref_slot_bytes` says 4) reference i at
+/// `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
+/// `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`.
 pub const FASTPATH_GC_REFS_OFFSET: usize = 16;
+/// Bytes of a compressed reference slot (`FASTPATH_GC_REFS=compressed`).
+pub const FASTPATH_GC_COMPRESSED_REF_BYTES: usize = 4;
+/// A compressed slot holds the object's address shifted right by this (0
+/// for null): decode with `(uint64_t)slot << 3`.
+pub const FASTPATH_GC_COMPRESSED_REF_SHIFT: u32 = 3;
+/// Every address of a heap with compressed references is below this (32
+/// GiB).
+pub const FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT: u64 = 0x8_0000_0000;
 /// The object's address minus its cell's in the Brooks format (the
 /// forwarding word first).
 pub const FASTPATH_GC_BROOKS_CELL_TO_OBJECT: usize = 8;
@@ -129,6 +141,9 @@ const _: () = {
     assert!(FASTPATH_GC_HEADER_OFFSET == l::HEADER_OFFSET);
     assert!(FASTPATH_GC_LAYOUT_WORD_OFFSET == l::LAYOUT_WORD_OFFSET);
     assert!(FASTPATH_GC_REFS_OFFSET == l::REFS_OFFSET);
+    assert!(FASTPATH_GC_COMPRESSED_REF_BYTES == l::COMPRESSED_REF_BYTES);
+    assert!(FASTPATH_GC_COMPRESSED_REF_SHIFT == l::COMPRESSED_REF_SHIFT);
+    assert!(FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT == l::COMPRESSED_ADDRESS_LIMIT as u64);
     assert!(FASTPATH_GC_BROOKS_CELL_TO_OBJECT == l::CellFormat::Brooks.cell_to_object());
     assert!(FASTPATH_GC_COMPACT_CELL_TO_OBJECT == l::CellFormat::Compact.cell_to_object());
     assert!(FASTPATH_GC_BROOKS_CELL_HEADER_WORDS == l::CellFormat::Brooks.header_words());

@@ -179,6 +179,7 @@ fn run(exe: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
         .env_remove("FASTPATH_ICACHE_SYNC")
         .env_remove("FASTPATH_SPIN_PAUSE")
         .env_remove("FASTPATH_GC_CELL_FORMAT")
+        .env_remove("FASTPATH_GC_REFS")
         .envs(env.iter().copied())
         .output()
         .unwrap_or_else(|e| panic!("run {}: {e}", exe.display()));
@@ -257,11 +258,23 @@ fn gc_heap_from_c_keeps_a_linked_list_and_tags_across_collections_and_locks_obje
         &["crates/fastpath-capi/tests/c/test_gc.c"],
         Link::Static,
     );
-    let out = run(&exe, &[], &[]);
-    assert!(passed(&out, "test_gc") >= 100);
-    assert_eq!(out.matches(" nodes intact after ").count(), 5, "{out}");
-    assert_eq!(out.matches(" tags intact after ").count(), 3, "{out}");
-    assert!(out.contains("locked increments checked: 3000"), "{out}");
+    // Full reference slots, then (x86-64, whose run is native) compressed
+    // ones: the same lists, tags and locks on 4-byte slots.
+    let widths: &[Option<&str>] = if cfg!(target_arch = "x86_64") {
+        &[None, Some("compressed")]
+    } else {
+        &[None]
+    };
+    for &refs in widths {
+        let env: Vec<(&str, &str)> = refs.map(|r| ("FASTPATH_GC_REFS", r)).into_iter().collect();
+        let out = run(&exe, &[], &env);
+        assert!(passed(&out, "test_gc") >= 100);
+        assert_eq!(out.matches(" nodes intact after ").count(), 5, "{out}");
+        assert_eq!(out.matches(" tags intact after ").count(), 3, "{out}");
+        assert!(out.contains("locked increments checked: 3000"), "{out}");
+        let bytes = if refs.is_some() { 4 } else { 8 };
+        assert!(out.contains(&format!("reference slots: {bytes} bytes")), "{out}");
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

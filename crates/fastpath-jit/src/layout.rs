@@ -54,7 +54,7 @@ pub const EXPECTED_LAYOUT_VERSION: u32 = 3;
 
 /// The heap-object layout version these templates were written against
 /// (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` when they were last checked).
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 3;
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 4;
 
 /// The library's published layout differs from the one the templates know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,8 +67,21 @@ pub struct LayoutMismatch {
     pub found: u32,
 }
 
+/// [`LayoutMismatch::layout`] of a heap whose reference slots are not the
+/// 8-byte ones the templates address: `expected` and `found` are slot
+/// widths in bytes, not versions.
+pub const REFERENCE_SLOT_BYTES: &str = "heap-reference-slot";
+
 impl std::fmt::Display for LayoutMismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.layout == REFERENCE_SLOT_BYTES {
+            return write!(
+                f,
+                "the heap's reference slots are {} bytes (compressed references), the templates address {}-byte ones: \
+                 make the heap with FASTPATH_GC_REFS=full",
+                self.found, self.expected
+            );
+        }
         write!(
             f,
             "{} layout version {} (templates expect {}): regenerate the templates",
@@ -209,7 +222,9 @@ impl Forwardee {
 /// (its header's): where a copy is recorded ([`Forwardee`]: the Brooks
 /// forwarding word below the header, or the layout word after it), then
 /// after the header and layout words the references and the data words,
-/// one word each (fastpath: `fastpath::gc::layout`).
+/// one word each (fastpath: `fastpath::gc::layout`, a heap with full-width
+/// references, `RefWidth::Full`: the templates address 8-byte slots, and
+/// [`ObjectLayout::of`] refuses a heap with compressed ones).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ObjectLayout {
     /// Where the copy of an object of the collection set is recorded.
@@ -235,10 +250,20 @@ impl ObjectLayout {
     }
 
     /// The objects of `m`'s heap ([`ObjectLayout::fastpath`] of its
-    /// `cell_format()`), after the version check.
+    /// `cell_format()`), after the version check; refused
+    /// ([`REFERENCE_SLOT_BYTES`]) when the heap's reference slots are
+    /// compressed, which the templates do not address.
     pub fn of<B: fastpath::gc::BarrierSet>(
         m: &fastpath::gc::Mutator<B>,
     ) -> Result<ObjectLayout, LayoutMismatch> {
+        let width = m.ref_width();
+        if width != fastpath::gc::layout::RefWidth::Full {
+            return Err(LayoutMismatch {
+                layout: REFERENCE_SLOT_BYTES,
+                expected: 8,
+                found: width.slot_bytes() as u32,
+            });
+        }
         ObjectLayout::fastpath(m.cell_format())
     }
 
@@ -466,5 +491,28 @@ mod tests {
         // The exit template loads the low byte of top: an inactive thread's
         // reads as the empty lock-stack's (the sentinel on top).
         assert_eq!(t::LOCK_STACK_INACTIVE as u8 as usize, t::LOCK_STACK_OFFSET);
+    }
+
+    /// A heap with compressed (4-byte) reference slots is refused by name,
+    /// with the setting that gives the 8-byte ones the templates address;
+    /// the same heap with full slots is accepted.
+    #[test]
+    fn a_heap_with_compressed_references_is_refused() {
+        use fastpath::gc::layout::RefWidth;
+        use fastpath::gc::{BarrierBits, GcMode, Heap, HeapConfig, ShenandoahBarriers};
+        for refs in [RefWidth::Compressed, RefWidth::Full] {
+            let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
+            c.refs = refs;
+            let heap = Heap::new(c).unwrap();
+            let m = heap.mutator::<ShenandoahBarriers>().unwrap();
+            match (refs, ObjectLayout::of(&m)) {
+                (RefWidth::Full, got) => assert_eq!(got, ObjectLayout::fastpath(m.cell_format())),
+                (RefWidth::Compressed, got) => {
+                    let e = got.unwrap_err();
+                    assert_eq!((e.layout, e.expected, e.found), (REFERENCE_SLOT_BYTES, 8, 4));
+                    assert!(e.to_string().contains("FASTPATH_GC_REFS=full"), "{e}");
+                }
+            }
+        }
     }
 }

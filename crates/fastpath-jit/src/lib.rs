@@ -124,7 +124,7 @@ pub mod x64;
 pub use isa::{Arch, Isa};
 pub use layout::{
     check_layout_version, check_object_layout_version, CellFormat, CsetMap, Forwardee, LayoutMismatch,
-    LockStackLayout, ObjectLayout, SatbQueueLayout, ThreadLayout,
+    LockStackLayout, ObjectLayout, SatbQueueLayout, ThreadLayout, REFERENCE_SLOT_BYTES,
 };
 pub use template::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, DataBarrier, DataLoad,

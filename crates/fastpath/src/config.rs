@@ -18,6 +18,7 @@
 //! | `FASTPATH_GC_WORKERS` | 1–64 | half the CPUs, 1–8 | `gc::settings` ([`GcWorkers`]) |
 //! | `FASTPATH_GC_IMMEDIATE_GARBAGE` | 0–100 (percent) | 90 | `gc::settings` ([`GcImmediateGarbage`]) |
 //! | `FASTPATH_GC_CELL_FORMAT` | `auto` (the barrier set's: `brooks` with `brooks-rb` or `brooks-wb`, else `compact`), `brooks`, `compact` | `auto` | `gc::settings` ([`GcCellFormat`]) |
+//! | `FASTPATH_GC_REFS` | `full` (8-byte reference slots), `compressed` (4-byte, the heap below 32 GiB) | `full` | `gc::settings` ([`RefWidth`]) |
 //! | `FASTPATH_FAST_LOCKING_SPINS` | 0–20 (`log2` of the pauses) | 13 (1 on one CPU) | `sync` ([`FastLockingSpins`]) |
 //! | `FASTPATH_FAST_LOCKING_YIELDS` | 0–64 | 8 | `sync` ([`FastLockingYields`]) |
 //! | `FASTPATH_DEFLATION_INTERVAL_MS` | 1–3600000 | 250 | `sync` ([`DeflationIntervalMs`]) |
@@ -79,6 +80,7 @@ use crate::setting;
 // each. This module exports only the machinery they share. (`sync`'s own
 // tests name `crate::config::LockingMode`, hence the crate-wide import.)
 use crate::code::ICacheSync;
+use crate::gc::layout::RefWidth;
 use crate::gc::{BarrierBits, GcCellFormat, GcImmediateGarbage, GcMode, GcWorkers};
 pub use crate::setting::{on_invalid_variable, Choice, Choices, ConfigError, Setting, Variable};
 use crate::spin::SpinPause;
@@ -108,6 +110,8 @@ macro_rules! for_each_setting {
             gc_immediate_garbage: GcImmediateGarbage = crate::gc::settings::IMMEDIATE_GARBAGE,
             /// Cell format of a heap made by `gc::HeapConfig::new`.
             gc_cell_format: GcCellFormat = crate::gc::settings::CELL_FORMAT,
+            /// Reference width of a heap made by `gc::HeapConfig::new`.
+            gc_refs: RefWidth = crate::gc::settings::REFS,
             /// The fast-lock spin budget `sync` starts with (its setter changes it).
             fast_locking_spins: FastLockingSpins = crate::sync::settings::FAST_LOCKING_SPINS,
             /// The fast-lock yields `sync` starts with (its setter changes it).
@@ -744,7 +748,7 @@ mod read_tests {
             assert_eq!(SpinPause::ACCEPTED, ["auto", "none", "pause", "tpause"]);
         }
         let vars = variables();
-        assert_eq!(vars.len(), 12);
+        assert_eq!(vars.len(), 13);
         assert!(vars
             .iter()
             .all(|v| v.var.starts_with("FASTPATH_") && !v.values.is_empty()));
@@ -754,7 +758,7 @@ mod read_tests {
             format!(
                 "FASTPATH_LOCKING_MODE=lightweight FASTPATH_ICACHE_SYNC=auto FASTPATH_SPIN_PAUSE=auto \
                  FASTPATH_GC_BARRIERS=shenandoah FASTPATH_GC_MODE=passive FASTPATH_GC_WORKERS={workers} \
-                 FASTPATH_GC_IMMEDIATE_GARBAGE=90 FASTPATH_GC_CELL_FORMAT=auto \
+                 FASTPATH_GC_IMMEDIATE_GARBAGE=90 FASTPATH_GC_CELL_FORMAT=auto FASTPATH_GC_REFS=full \
                  FASTPATH_FAST_LOCKING_SPINS={spins} \
                  FASTPATH_FAST_LOCKING_YIELDS=8 FASTPATH_DEFLATION_INTERVAL_MS=250 FASTPATH_DEFLATION_THRESHOLD=90"
             )

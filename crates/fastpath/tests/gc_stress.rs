@@ -13,6 +13,7 @@
 
 use std::time::{Duration, Instant};
 
+use fastpath::gc::layout::RefWidth;
 use fastpath::gc::{BarrierBits, Dynamic, GcMode, GcStats, GlobalHandle, Heap, HeapConfig, Mutator};
 
 #[path = "common/graph.rs"]
@@ -174,8 +175,9 @@ fn mutator_loop(
 /// `evac_lab_limit`: `Some(n)` hands out only `n` evacuation LABs per
 /// cycle, so evacuation fails (objects stay in place, regions are kept)
 /// while mutators and the collector race for what copies fit.
-fn stress(bits: BarrierBits, evac_lab_limit: Option<usize>) {
+fn stress(bits: BarrierBits, evac_lab_limit: Option<usize>, refs: RefWidth) {
     let mut c = HeapConfig::new(16 << 20, bits, GcMode::Concurrent);
+    c.refs = refs;
     c.aggressive = true;
     c.verify = true;
     c.evac_lab_limit = evac_lab_limit;
@@ -199,7 +201,7 @@ fn stress(bits: BarrierBits, evac_lab_limit: Option<usize>) {
     let ops: usize = results.iter().map(|r| r.0).sum();
     let wins: usize = results.iter().map(|r| r.1).sum();
     println!(
-        "gc_stress {bits}: {ops} operations checked ({wins} shared CAS wins) by {MUTATORS} mutators; \
+        "gc_stress {bits} ({refs:?} references): {ops} operations checked ({wins} shared CAS wins) by {MUTATORS} mutators; \
          {} cycles, {} verified ({} objects), {} copies by the collector, {} by mutators; \
          evacuation failed in {} cycles ({} regions kept)",
         stats.cycles,
@@ -222,20 +224,33 @@ fn stress(bits: BarrierBits, evac_lab_limit: Option<usize>) {
 
 #[test]
 fn gc_stress_shenandoah() {
-    stress(BarrierBits::SHENANDOAH, None);
+    stress(BarrierBits::SHENANDOAH, None, RefWidth::Full);
 }
 
 #[test]
 fn gc_stress_shenandoah_2017() {
-    stress(BarrierBits::SHENANDOAH_2017, None);
+    stress(BarrierBits::SHENANDOAH_2017, None, RefWidth::Full);
 }
 
 #[test]
 fn gc_stress_evacuation_failure_shenandoah() {
-    stress(BarrierBits::SHENANDOAH, Some(1));
+    stress(BarrierBits::SHENANDOAH, Some(1), RefWidth::Full);
 }
 
 #[test]
 fn gc_stress_evacuation_failure_shenandoah_2017() {
-    stress(BarrierBits::SHENANDOAH_2017, Some(1));
+    stress(BarrierBits::SHENANDOAH_2017, Some(1), RefWidth::Full);
+}
+
+/// Compressed (4-byte) reference slots: the shared CAS, the LRB's heal and
+/// update-refs work on 32-bit slots, with the Brooks format's forwarding
+/// word (a full address) beside them in the second.
+#[test]
+fn gc_stress_shenandoah_compressed() {
+    stress(BarrierBits::SHENANDOAH, None, RefWidth::Compressed);
+}
+
+#[test]
+fn gc_stress_evacuation_failure_shenandoah_2017_compressed() {
+    stress(BarrierBits::SHENANDOAH_2017, Some(1), RefWidth::Compressed);
 }

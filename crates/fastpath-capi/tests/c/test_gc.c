@@ -73,7 +73,7 @@ static void errors(void) {
   CHECK_OK(fastpath_gc_free_bytes(heap, &free_bytes, &max_words));
   CHECK(free_bytes > 0 && max_words > 8);
   fastpath_gc_handle o, o2, got;
-  CHECK_STATUS(fastpath_gc_alloc(m, max_words + 1, 0, &o), FASTPATH_ERR_OBJECT_TOO_LARGE);
+  CHECK_STATUS(fastpath_gc_alloc(m, 0, max_words + 1, &o), FASTPATH_ERR_OBJECT_TOO_LARGE);
   CHECK_STATUS(fastpath_gc_alloc(NULL, 1, 1, &o), FASTPATH_ERR_NULL);
   size_t depth;
   CHECK_OK(fastpath_gc_roots_len(m, &depth));
@@ -385,6 +385,32 @@ static void cell_formats(void) {
   CHECK(compact_forwardee(original) == (uint64_t)(uintptr_t)copy);
 }
 
+/* The width of a heap's reference slots: 8 bytes by default, 4 when the
+ * process runs with FASTPATH_GC_REFS=compressed (the harness runs this
+ * program both ways; every other test here then runs on compressed slots
+ * through the same calls). */
+static void ref_slots(void) {
+  const char *refs = getenv("FASTPATH_GC_REFS");
+  uint32_t want = refs != NULL && strcmp(refs, "compressed") == 0 ? FASTPATH_GC_COMPRESSED_REF_BYTES
+                                                                  : FASTPATH_GC_WORD_BYTES;
+  const char *sets[] = {"shenandoah", "shenandoah-2017"};
+  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+    fastpath_gc_heap *heap = new_heap(sets[i], "passive", false);
+    uint32_t bytes = 0;
+    CHECK_OK(fastpath_gc_ref_slot_bytes(heap, &bytes));
+    CHECK(bytes == want);
+    CHECK_STATUS(fastpath_gc_ref_slot_bytes(heap, NULL), FASTPATH_ERR_NULL);
+    CHECK_OK(fastpath_gc_heap_free(heap));
+  }
+  uint32_t bytes;
+  CHECK_STATUS(fastpath_gc_ref_slot_bytes(NULL, &bytes), FASTPATH_ERR_NULL);
+  /* A compressed slot decodes with one shift, null staying 0, and every
+   * address below the limit fits its 32 bits. */
+  CHECK(FASTPATH_GC_COMPRESSED_REF_SHIFT == 3);
+  CHECK(((FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT - 8) >> FASTPATH_GC_COMPRESSED_REF_SHIFT) == UINT32_MAX);
+  printf("reference slots: %u bytes\n", (unsigned)want);
+}
+
 /* A layout word as a C JIT takes it apart with the published constants,
  * testing the form first: the counts and, when tagged, the tag. */
 typedef struct {
@@ -591,6 +617,7 @@ static uint64_t tagged_survives(const char *barriers, const char *mode, bool agg
 int main(void) {
   errors();
   cell_formats();
+  ref_slots();
   tagged_layout();
   uint64_t tagged_copies = tagged_survives("shenandoah", "passive", false) +
                            tagged_survives("shenandoah", "concurrent", true) +

@@ -569,7 +569,7 @@ int main(void) {
   /* The object layout a C JIT addresses objects with (each constant is
    * asserted equal to the library's when the library is built). */
   CHECK(fastpath_gc_layout_version() == FASTPATH_GC_LAYOUT_VERSION);
-  CHECK(FASTPATH_GC_LAYOUT_VERSION == 3);
+  CHECK(FASTPATH_GC_LAYOUT_VERSION == 4);
   CHECK(FASTPATH_GC_FORWARDING_OFFSET == -(intptr_t)FASTPATH_GC_BROOKS_CELL_TO_OBJECT);
   CHECK(FASTPATH_GC_REFS_OFFSET + FASTPATH_GC_BROOKS_CELL_TO_OBJECT ==
         FASTPATH_GC_BROOKS_CELL_HEADER_WORDS * FASTPATH_GC_WORD_BYTES);

@@ -34,8 +34,10 @@ pub const LENGTH_WORD: i32 = crate::object::LENGTH_WORD as i32;
 pub const ELEMENTS: i32 = crate::object::ELEMENTS as i32;
 
 /// The heap-object layout version the constants above were written
-/// against (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` then).
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 3;
+/// against (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` then), for a
+/// heap with full-width (8-byte) reference slots, which [`check`] also
+/// requires.
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 4;
 
 // The translator adds the layout word's `nrefs` (an array's untagged
 // word's low 32 bits, loaded as a `u32`; an instance's tagged word's low
@@ -129,6 +131,9 @@ pub fn check<B: fastpath::gc::BarrierSet>(m: &mut fastpath::gc::Mutator<B>) -> R
         return Err(format!(
             "the library's heap-object layout is version {found}, the JIT was written against {EXPECTED_OBJECT_LAYOUT_VERSION}"
         ));
+    }
+    if m.ref_width() != heap::RefWidth::Full {
+        return Err("the heap's reference slots are compressed; the JIT addresses 8-byte ones".into());
     }
     let o = m.alloc_unrooted(2, 3).map_err(|e| e.to_string())?;
     let addr = o.addr();

@@ -178,6 +178,14 @@ impl Vm {
         }
         .map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let mut config = HeapConfig::from_config(options.heap_bytes);
+        if config.refs != fastpath::gc::layout::RefWidth::Full {
+            return Err(
+                "Error occurred during initialization of VM\nFASTPATH_GC_REFS=compressed is not \
+                        supported: compiled code and inline allocation address 8-byte reference slots \
+                        (FASTPATH_GC_REFS=full)"
+                    .into(),
+            );
+        }
         config.verify = options.verify_heap;
         config.initial_bytes = Some(match options.initial_heap_bytes {
             Some(n) if n > options.heap_bytes => {

@@ -27,7 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::cpu::CpuInfo;
-use crate::gc::layout::CellFormat;
+use crate::gc::layout::{CellFormat, RefWidth};
 use crate::setting::{self, Choice, Choices, ConfigError, ProcessValue, Setting, Variable};
 
 /// One barrier of a barrier set. Its bit in a [`BarrierBits`] is its
@@ -394,6 +394,37 @@ impl GcCellFormat {
 /// `config::init`/`set` installed).
 #[cfg_attr(loom, allow(dead_code))]
 pub(crate) static CELL_FORMAT: ProcessValue<GcCellFormat> = ProcessValue::new();
+
+/// `FASTPATH_GC_REFS`: the width of a heap's reference slots
+/// ([`RefWidth`], `gc::layout`): `full` (8 bytes, the address) or
+/// `compressed` (4 bytes, the address shifted right by 3, the heap placed
+/// below 32 GiB: HotSpot's `UseCompressedOops` in its zero-based form).
+/// Compressed slots make every object with references smaller (half a
+/// word each), so more of them fit each cache line and each collection
+/// copies less; a heap larger than
+/// [`MAX_COMPRESSED_HEAP_BYTES`](crate::gc::layout::MAX_COMPRESSED_HEAP_BYTES)
+/// is refused with them.
+impl Choices for RefWidth {
+    const VAR: &'static str = "FASTPATH_GC_REFS";
+    const TABLE: &'static [Choice<Self>] = &[
+        Choice::everywhere(RefWidth::Full, "full"),
+        Choice::everywhere(RefWidth::Compressed, "compressed"),
+    ];
+    fn check(self, _cpu: &CpuInfo) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+setting::choices_setting!(
+    RefWidth,
+    "reference slots: full (8 bytes, the address) or compressed (4 bytes, the address >> 3, the heap below 32 GiB) (fastpath::gc)"
+);
+setting::choices_api!(RefWidth);
+
+/// The process-wide reference width (`FASTPATH_GC_REFS`, or what
+/// `config::init`/`set` installed).
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static REFS: ProcessValue<RefWidth> = ProcessValue::new();
 
 setting::number_setting! {
     /// Collector worker threads for the parallel phases: marking (with work

@@ -5,14 +5,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use std::time::Duration;
 
-use super::heap::space::{Space, CLEAN_CARD, DIRTY_CARD};
+use super::heap::space::{CLEAN_CARD, DIRTY_CARD};
+use super::layout::RefWidth;
 use super::*;
 
 fn heap(bits: BarrierBits, mode: GcMode, mib: usize) -> Heap {
+    heap_with(bits, mode, mib, RefWidth::Full)
+}
+
+/// As [`heap`], with reference slots of width `refs`.
+fn heap_with(bits: BarrierBits, mode: GcMode, mib: usize, refs: RefWidth) -> Heap {
     let mut c = HeapConfig::new(mib << 20, bits, mode);
     c.verify = true;
+    c.refs = refs;
     Heap::new(c).unwrap()
 }
+
+/// Both reference widths, for the tests that run under each.
+const WIDTHS: [RefWidth; 2] = [RefWidth::Full, RefWidth::Compressed];
 
 /// Puts the region of `obj` in the collection set and sets the state to
 /// evacuation, as final-mark would (no mutator may be running elsewhere).
@@ -235,7 +245,13 @@ fn brooks_barriers_read_and_write_through_the_copy() {
 
 #[test]
 fn lrb_evacuates_and_self_heals_and_cas_sees_through_copies() {
-    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    for refs in WIDTHS {
+        lrb_self_heals(refs);
+    }
+}
+
+fn lrb_self_heals(refs: RefWidth) {
+    let h = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, refs);
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
     let holder = m.alloc(2, 0).unwrap();
     let target = m.alloc(0, 1).unwrap();
@@ -260,10 +276,10 @@ fn lrb_evacuates_and_self_heals_and_cas_sees_through_copies() {
     let loaded = m.load(oh, 0).unwrap().unwrap();
     assert_ne!(loaded.addr(), from, "the LRB returns the to-space copy");
     assert_eq!(m.read(loaded, 0).unwrap(), 5);
-    let field0 = h.inner.space.word(oh.addr() + 16).load(Ordering::Relaxed);
-    assert_eq!(field0, loaded.addr(), "field 0 is healed");
-    let field1 = h.inner.space.word(oh.addr() + 24).load(Ordering::Relaxed);
-    assert_eq!(field1, from, "field 1 still holds the from-space copy");
+    let s = &h.inner.space;
+    let field = |i| s.load_ref(oh.addr() + refs.ref_offset(i), Ordering::Relaxed);
+    assert_eq!(field(0), loaded.addr(), "field 0 is healed");
+    assert_eq!(field(1), from, "field 1 still holds the from-space copy");
     // cas: expected is the to-space copy, the field holds the from-space one.
     assert!(
         m.cas(oh, 1, Some(loaded), None).unwrap(),
@@ -281,7 +297,15 @@ fn passive_mode_collects_stop_the_world_when_the_heap_fills() {
         BarrierBits::SHENANDOAH,
         BarrierBits::SHENANDOAH_2017,
     ] {
-        let h = heap(bits, GcMode::Passive, 4);
+        passive_collections_keep_a_list(bits, RefWidth::Full);
+    }
+    passive_collections_keep_a_list(BarrierBits::SHENANDOAH, RefWidth::Compressed);
+    passive_collections_keep_a_list(BarrierBits::SHENANDOAH_2017, RefWidth::Compressed);
+}
+
+fn passive_collections_keep_a_list(bits: BarrierBits, refs: RefWidth) {
+    {
+        let h = heap_with(bits, GcMode::Passive, 4, refs);
         let mut m = h.mutator::<Dynamic>().unwrap();
         let list = m.alloc(1, 1).unwrap();
         let mut len = 1;
@@ -311,7 +335,10 @@ fn passive_mode_collects_stop_the_world_when_the_heap_fills() {
         }
         assert_eq!(count, len);
         let stats = h.stats();
-        assert!(stats.cycles > 0, "{bits}: the heap filled and was collected");
+        assert!(
+            stats.cycles > 0,
+            "{bits} {refs:?}: the heap filled and was collected"
+        );
         assert_eq!(stats.verify_errors, Vec::<String>::new());
         assert_eq!(stats.verified_cycles, stats.cycles);
     }
@@ -393,20 +420,27 @@ fn list_sum(m: &Mutator<Dynamic>, list: Handle) -> usize {
 
 /// The barrier sets and cell formats a concurrent collector runs: the
 /// compact format (LRB), the LRB over Brooks cells, the Brooks barriers.
-const CONCURRENT_SETS: [(BarrierBits, GcCellFormat); 3] = [
-    (BarrierBits::SHENANDOAH, GcCellFormat::Auto),
-    (BarrierBits::SHENANDOAH, GcCellFormat::Brooks),
-    (BarrierBits::SHENANDOAH_2017, GcCellFormat::Auto),
+const CONCURRENT_SETS: [(BarrierBits, GcCellFormat, RefWidth); 5] = [
+    (BarrierBits::SHENANDOAH, GcCellFormat::Auto, RefWidth::Full),
+    (BarrierBits::SHENANDOAH, GcCellFormat::Brooks, RefWidth::Full),
+    (BarrierBits::SHENANDOAH_2017, GcCellFormat::Auto, RefWidth::Full),
+    (BarrierBits::SHENANDOAH, GcCellFormat::Auto, RefWidth::Compressed),
+    (
+        BarrierBits::SHENANDOAH_2017,
+        GcCellFormat::Auto,
+        RefWidth::Compressed,
+    ),
 ];
 
 #[test]
 fn concurrent_cycles_keep_a_list_intact() {
-    for (bits, format) in CONCURRENT_SETS {
+    for (bits, format, refs) in CONCURRENT_SETS {
         let mut c = HeapConfig::new(8 << 20, bits, GcMode::Concurrent);
         c.aggressive = true;
         c.verify = true;
         c.cell_format = format;
-        let bits = format!("{bits} ({})", format.name());
+        c.refs = refs;
+        let bits = format!("{bits} ({}, {refs:?})", format.name());
         let h = Heap::new(c).unwrap();
         let mut m = h.mutator::<Dynamic>().unwrap();
         let list = m.alloc(1, 0).unwrap();
@@ -658,13 +692,14 @@ fn evacuation_failure_leaves_objects_in_place_and_keeps_their_regions() {
 /// parse without the copies.
 #[test]
 fn evacuation_failing_part_way_keeps_the_kept_regions_parsable() {
-    for (bits, format) in CONCURRENT_SETS {
+    for (bits, format, refs) in CONCURRENT_SETS {
         let mut c = HeapConfig::new(4 << 20, bits, GcMode::Passive);
         c.verify = true;
         c.cell_format = format;
+        c.refs = refs;
         c.evac_lab_limit = Some(1);
         let h = Heap::new(c).unwrap();
-        let what = format!("{bits} ({})", format.name());
+        let what = format!("{bits} ({}, {refs:?})", format.name());
         let mut m = h.mutator::<Dynamic>().unwrap();
         let list = m.alloc(1, 1).unwrap();
         let mut sum = 0;
@@ -945,7 +980,13 @@ fn an_unallocatable_heap_is_heap_memory() {
 /// verifier clean.
 #[test]
 fn full_compaction_slides_survivors_together_and_keeps_the_graph() {
-    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    for refs in WIDTHS {
+        full_compaction_keeps_the_graph(refs);
+    }
+}
+
+fn full_compaction_keeps_the_graph(refs: RefWidth) {
+    let h = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, refs);
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
     let head = m.alloc(1, 0).unwrap();
     let pinned = m.alloc(0, 1).unwrap();
@@ -1035,14 +1076,20 @@ fn cset_map_tracks_region_flags() {
 /// entry enqueues (flushing a full buffer to the heap's queue).
 #[test]
 fn jit_slow_entries_share_the_rust_slow_paths() {
-    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    for refs in WIDTHS {
+        jit_slow_entries_heal_and_enqueue(refs);
+    }
+}
+
+fn jit_slow_entries_heal_and_enqueue(refs: RefWidth) {
+    let h = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, refs);
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
     let holder = m.alloc(1, 0).unwrap();
     let target = m.alloc(0, 1).unwrap();
     let (oh, ot) = (m.get(holder).unwrap(), m.get(target).unwrap());
     m.write(ot, 0, 9).unwrap();
     m.store(oh, 0, Some(ot)).unwrap();
-    let (from, field) = (ot.addr(), oh.addr() + 16);
+    let (from, field) = (ot.addr(), oh.addr() + refs.ref_offset(0));
     force_evacuation(&h, &mut m, from);
     let holder_region = h.inner.space.region(m.get(holder).unwrap().addr());
     if h.inner.space.region_index(field) != h.inner.space.region_index(from) {
@@ -1051,7 +1098,7 @@ fn jit_slow_entries_share_the_rust_slow_paths() {
     let block = crate::thread::current().as_ptr();
     let to = lrb_slow_entry(block, from, field);
     assert_ne!(to, from, "evacuated");
-    assert_eq!(h.inner.space.word(field).load(Ordering::Relaxed), to, "healed");
+    assert_eq!(h.inner.space.load_ref(field, Ordering::Relaxed), to, "healed");
     assert_eq!(lrb_slow_entry(block, 0, field), 0, "null passes");
     end_evacuation(&h, &mut m);
     // SATB: a full queue is flushed to the heap's, then the value pushed.
@@ -1080,7 +1127,13 @@ fn jit_slow_entries_share_the_rust_slow_paths() {
 /// in the field succeeds.
 #[test]
 fn jit_cas_slow_entry_retries_false_failures() {
-    let h = heap(BarrierBits::SHENANDOAH, GcMode::Passive, 4);
+    for refs in WIDTHS {
+        jit_cas_slow_entry_retries(refs);
+    }
+}
+
+fn jit_cas_slow_entry_retries(refs: RefWidth) {
+    let h = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, refs);
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
     let holder = m.alloc(2, 0).unwrap();
     let target = m.alloc(0, 1).unwrap();
@@ -1089,7 +1142,7 @@ fn jit_cas_slow_entry_retries_false_failures() {
     m.store(oh, 0, Some(ot)).unwrap();
     m.store(oh, 1, Some(ot)).unwrap();
     let (from, other) = (ot.addr(), m.get(other).unwrap().addr());
-    let field = oh.addr() + super::layout::ref_offset(1);
+    let field = oh.addr() + refs.ref_offset(1);
     force_evacuation(&h, &mut m, from);
     let s = &h.inner.space;
     if s.region_index(field) != s.region_index(from) {
@@ -1100,7 +1153,7 @@ fn jit_cas_slow_entry_retries_false_failures() {
     let oh = m.get(holder).unwrap();
     let to = m.load(oh, 0).unwrap().unwrap().addr();
     assert_ne!(to, from);
-    assert_eq!(s.word(field).load(Ordering::Relaxed), from);
+    assert_eq!(s.load_ref(field, Ordering::Relaxed), from);
     let block = crate::thread::current().as_ptr();
     assert_eq!(
         cas_ref_slow_entry(block, field, other, 0),
@@ -1112,25 +1165,25 @@ fn jit_cas_slow_entry_retries_false_failures() {
         from,
         "null expected: genuine"
     );
-    assert_eq!(s.word(field).load(Ordering::Relaxed), from, "nothing written");
+    assert_eq!(s.load_ref(field, Ordering::Relaxed), from, "nothing written");
     assert_eq!(
         cas_ref_slow_entry(block, field, to, other),
         to,
         "the false failure retried"
     );
-    assert_eq!(s.word(field).load(Ordering::Relaxed), other);
+    assert_eq!(s.load_ref(field, Ordering::Relaxed), other);
     assert_eq!(
         cas_ref_slow_entry(block, field, other, 0),
         other,
         "expected itself"
     );
-    assert_eq!(s.word(field).load(Ordering::Relaxed), 0);
+    assert_eq!(s.load_ref(field, Ordering::Relaxed), 0);
     assert_eq!(
         cas_ref_slow_entry(block, field, 0, to),
         0,
         "null expected, null field"
     );
-    assert_eq!(s.word(field).load(Ordering::Relaxed), to);
+    assert_eq!(s.load_ref(field, Ordering::Relaxed), to);
     end_evacuation(&h, &mut m);
 }
 
@@ -1260,7 +1313,7 @@ fn region_assists_evacuate_and_update_the_regions_they_claim() {
         assert_ne!(to, a, "object {i} copied");
         assert_ne!(s.region_index(to), set);
         // Relaxed: this thread made the copy.
-        let v = s.word(Space::data_addr(to, 0, 0)).load(Ordering::Relaxed);
+        let v = s.word(s.data_addr(to, 0, 0)).load(Ordering::Relaxed);
         assert_eq!(v, 1000 + i, "object {i}'s copy holds its data");
     }
     assert_eq!(m.assist(1), 0, "every region claimed: no work");
@@ -1280,7 +1333,7 @@ fn region_assists_evacuate_and_update_the_regions_they_claim() {
     inner.assists.withdraw();
     for (i, &a) in from.iter().enumerate() {
         // Relaxed: this thread healed it.
-        let v = s.word(Space::ref_addr(holder_addr, i)).load(Ordering::Relaxed);
+        let v = s.load_ref(s.ref_addr(holder_addr, i), Ordering::Relaxed);
         assert_eq!(v, s.forwardee(a), "field {i} healed");
     }
     assert_eq!(m.waits().assist_slices, 2);
@@ -1688,12 +1741,13 @@ fn the_soft_capacity_holds_garbage_and_grows_with_live_data() {
 #[test]
 fn tagged_objects_keep_their_tags_through_every_move() {
     use crate::gc::layout::{MAX_LAYOUT_TAG, MAX_TAGGED_COUNT};
-    for (bits, format) in CONCURRENT_SETS {
+    for (bits, format, refs) in CONCURRENT_SETS {
         let mut c = HeapConfig::new(4 << 20, bits, GcMode::Passive);
         c.verify = true;
         c.cell_format = format;
+        c.refs = refs;
         let h = Heap::new(c).unwrap();
-        let what = format!("{bits} ({})", format.name());
+        let what = format!("{bits} ({}, {refs:?})", format.name());
         let mut m = h.mutator::<Dynamic>().unwrap();
         // The tag of node `i`, `None` for every third node (untagged); the
         // tags reach both ends of the range.

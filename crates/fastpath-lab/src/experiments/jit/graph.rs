@@ -244,6 +244,11 @@ impl Kernel {
         let mut m = heap
             .mutator::<Dynamic>()
             .map_err(|e| anyhow::anyhow!("mutator: {e}"))?;
+        if m.ref_width() != fastpath::gc::layout::RefWidth::Full {
+            anyhow::bail!(
+                "the graph kernel's generated code addresses 8-byte reference slots: run it with FASTPATH_GC_REFS=full"
+            );
+        }
         let e = |e: fastpath::gc::GcError| anyhow::anyhow!("building the graph: {e}");
         let root = m.alloc(NODES, 0).map_err(e)?;
         let mut nodes = Vec::with_capacity(NODES);

@@ -47,10 +47,7 @@ impl<B: BarrierSet> Bound<'_, B> {
         };
         while actual != 0 && expected != 0 && target(actual) == target(expected) {
             // AcqRel: as cas_raw.
-            match s
-                .word(addr)
-                .compare_exchange(actual, new, Ordering::AcqRel, Ordering::Acquire)
-            {
+            match s.cas_ref(addr, actual, new, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => {
                     this.cas_succeeded(o, addr, actual, new);
                     return true;

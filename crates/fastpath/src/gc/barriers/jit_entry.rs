@@ -89,8 +89,8 @@ pub extern "C" fn satb_slow_entry(block: *const ThreadBlock, prev: usize) {
 pub extern "C" fn lrb_slow_entry(block: *const ThreadBlock, obj: usize, field: usize) -> usize {
     let (t, heap, lab) = entry(block);
     let s = &heap.space;
-    if !s.contains(field) || field % 8 != 0 {
-        contract_violated("with a field that is not a word of the mutator's heap");
+    if !s.is_slot_addr(field) {
+        contract_violated("with a field that is not a reference slot of the mutator's heap");
     }
     if obj != 0 && !s.contains(obj) {
         contract_violated("with a reference outside the heap");
@@ -143,8 +143,8 @@ pub extern "C" fn brooks_wb_slow_entry(block: *const ThreadBlock, obj: usize) ->
 pub extern "C" fn g1_card_slow_entry(block: *const ThreadBlock, field: usize) {
     let (_, heap, _) = entry(block);
     let s = &heap.space;
-    if !s.contains(field) || field % 8 != 0 {
-        contract_violated("with a field that is not a word of the mutator's heap");
+    if !s.is_slot_addr(field) {
+        contract_violated("with a field that is not a reference slot of the mutator's heap");
     }
     // SeqCst fence: G1's StoreLoad between the reference store and the
     // card re-read, as the Rust slow path's.
@@ -189,8 +189,8 @@ pub extern "C" fn cas_ref_slow_entry(
 ) -> usize {
     let (_, heap, _) = entry(block);
     let s = &heap.space;
-    if !s.contains(field) || field % 8 != 0 {
-        contract_violated("with a field that is not a word of the mutator's heap");
+    if !s.is_slot_addr(field) {
+        contract_violated("with a field that is not a reference slot of the mutator's heap");
     }
     if expected != 0 && !s.contains(expected) {
         contract_violated("with an expected reference outside the heap");
@@ -202,10 +202,9 @@ pub extern "C" fn cas_ref_slow_entry(
             s.forwardee(x)
         }
     };
-    let word = s.word(field);
     // Acquire: as the failed CAS's witness (the referenced object's
     // contents, or its copy's, are read through it below).
-    let mut actual = word.load(Ordering::Acquire);
+    let mut actual = s.load_ref(field, Ordering::Acquire);
     loop {
         let same = actual == expected || actual != 0 && expected != 0 && target(actual) == target(expected);
         if !same {
@@ -213,7 +212,7 @@ pub extern "C" fn cas_ref_slow_entry(
         }
         // AcqRel: as the Rust barrier's (`cas_raw`): Release publishes
         // `new`, Acquire reads what it replaces.
-        match word.compare_exchange(actual, new, Ordering::AcqRel, Ordering::Acquire) {
+        match s.cas_ref(field, actual, new, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => return expected,
             Err(now) => actual = now,
         }

@@ -7,7 +7,6 @@
 //! CAS the field to the copy.
 
 use crate::gc::barrier_set::BarrierSet;
-use crate::gc::heap::forwarding;
 use crate::gc::heap::mutator::Bound;
 use crate::gc::heap::runtime::{HeapInner, EVACUATION, HAS_FORWARDED};
 use crate::gc::heap::space::Lab;
@@ -58,6 +57,6 @@ pub(in crate::gc) fn lrb_resolve(
     } else {
         s.forwardee(v)
     };
-    forwarding::heal(s.word(field), v, to);
+    s.heal_ref(field, v, to);
     to
 }

@@ -47,7 +47,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::gc::barrier_set::BarrierSet;
 use crate::gc::heap::mutator::Bound;
-use crate::gc::heap::space::{Space, CARD_SHIFT};
+use crate::gc::heap::space::CARD_SHIFT;
 use crate::gc::settings::Barrier;
 
 pub(super) mod access;
@@ -76,11 +76,12 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
     #[inline(always)]
     pub(crate) fn load_raw(self, obj: usize, i: usize) -> usize {
         let o = self.resolve_for_read(obj);
-        let field = self.space().word(Space::ref_addr(o, i));
+        let s = self.space();
+        let field = s.ref_addr(o, i);
         // Acquire: the referenced object's initialization (or copy) is
         // visible before we read it.
-        let v = field.load(Ordering::Acquire);
-        self.lrb(Space::ref_addr(o, i), v)
+        let v = s.load_ref(field, Ordering::Acquire);
+        self.lrb(field, v)
     }
 
     /// Stores `v` into reference field `i` of `obj`, with the set's pre- and
@@ -104,14 +105,14 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
     /// The store into the resolved object, with SATB and the card barriers.
     #[inline(always)]
     fn store_resolved(self, o: usize, i: usize, v: usize) {
-        let addr = Space::ref_addr(o, i);
+        let addr = self.space().ref_addr(o, i);
         if self.satb_active() {
             // Arguments in the order the fast path holds them, so the
             // branch to the slow path needs no register moves.
             return self.store_satb_slow(o, v, i);
         }
         // Release: publishes the stored object's initialization.
-        self.space().word(addr).store(v, Ordering::Release);
+        self.space().store_ref(addr, v, Ordering::Release);
         self.post_write(o, addr, v);
     }
 
@@ -135,12 +136,11 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
     #[inline(always)]
     pub(crate) fn cas_raw(self, obj: usize, i: usize, expected: usize, new: usize) -> bool {
         let (o, new) = self.resolve_for_write(obj, new);
-        let addr = Space::ref_addr(o, i);
+        let addr = self.space().ref_addr(o, i);
         // AcqRel: Release publishes `new`, Acquire reads what we replace.
         match self
             .space()
-            .word(addr)
-            .compare_exchange(expected, new, Ordering::AcqRel, Ordering::Acquire)
+            .cas_ref(addr, expected, new, Ordering::AcqRel, Ordering::Acquire)
         {
             Ok(_) => {
                 self.cas_succeeded(o, addr, expected, new);
@@ -170,7 +170,7 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
         let o = self.resolve_for_read(obj);
         // Relaxed: data words carry no synchronization (as Java fields).
         self.space()
-            .word(Space::data_addr(o, nrefs, j))
+            .word(self.space().data_addr(o, nrefs, j))
             .load(Ordering::Relaxed)
     }
 
@@ -183,7 +183,7 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
         let o = self.resolve_for_read_or_wb(obj);
         // Relaxed: as read_raw.
         self.space()
-            .word(Space::data_addr(o, nrefs, j))
+            .word(self.space().data_addr(o, nrefs, j))
             .store(value, Ordering::Relaxed);
     }
 
@@ -194,7 +194,7 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
         let (o, _) = self.brooks_wb_slow(obj, 0);
         // Relaxed: as read_raw.
         self.space()
-            .word(Space::data_addr(o, nrefs, j))
+            .word(self.space().data_addr(o, nrefs, j))
             .store(value, Ordering::Relaxed);
     }
 

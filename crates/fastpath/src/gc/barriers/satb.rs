@@ -12,7 +12,6 @@ use crate::gc::barrier_set::BarrierSet;
 use crate::gc::heap::mutator::{flush_satb, Bound};
 use crate::gc::heap::runtime::HeapInner;
 use crate::gc::heap::runtime::MARKING;
-use crate::gc::heap::space::Space;
 use crate::gc::settings::Barrier;
 use crate::thread::{ThreadBlock, SATB_BUFFER_WORDS};
 
@@ -27,12 +26,12 @@ impl<B: BarrierSet> Bound<'_, B> {
     #[cold]
     #[inline(never)]
     pub(super) fn store_satb_slow(self, o: usize, v: usize, i: usize) {
-        let addr = Space::ref_addr(o, i);
-        let field = self.space().word(addr);
+        let s = self.space();
+        let addr = s.ref_addr(o, i);
         // Relaxed: only the old value's identity matters to the marker.
-        self.satb_slow(field.load(Ordering::Relaxed));
+        self.satb_slow(s.load_ref(addr, Ordering::Relaxed));
         // Release: as store_resolved.
-        field.store(v, Ordering::Release);
+        s.store_ref(addr, v, Ordering::Release);
         self.post_write(o, addr, v);
     }
 

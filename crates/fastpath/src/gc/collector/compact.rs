@@ -256,8 +256,12 @@ impl HeapInner {
                 }
                 let (nrefs, _) = s.layout_of(obj);
                 for i in 0..nrefs {
-                    let field = s.word(Space::ref_addr(obj, i));
-                    field.store(adjust(field.load(Ordering::Relaxed)), Ordering::Relaxed);
+                    let field = s.ref_addr(obj, i);
+                    s.store_ref(
+                        field,
+                        adjust(s.load_ref(field, Ordering::Relaxed)),
+                        Ordering::Relaxed,
+                    );
                 }
             });
         });

@@ -139,7 +139,6 @@ use std::time::{Duration, Instant};
 use super::assist::RegionWork;
 use super::marking::Scanner;
 use super::trigger::{CycleEnd, Trigger};
-use crate::gc::heap::forwarding;
 use crate::gc::heap::runtime::{
     panic_message, thread_cpu_time, CyclePhases, HeapInner, Pause, PauseKind, PhaseTime, EVACUATION,
     HAS_FORWARDED, MARKING,
@@ -945,9 +944,9 @@ impl HeapInner {
             }
             let (nrefs, _) = s.layout_of(obj);
             for i in 0..nrefs {
-                let field = Space::ref_addr(obj, i);
+                let field = s.ref_addr(obj, i);
                 // Relaxed: we only compare and CAS the value.
-                let v = s.word(field).load(Ordering::Relaxed);
+                let v = s.load_ref(field, Ordering::Relaxed);
                 if v != 0 && s.in_cset(v) {
                     heals.push(field, v);
                 }
@@ -1052,7 +1051,7 @@ impl HeapInner {
             let (nrefs, _) = s.layout_of(obj);
             for i in 0..nrefs {
                 // Relaxed: the verifier runs in a pause, every mutator stopped.
-                let v = s.word(Space::ref_addr(obj, i)).load(Ordering::Relaxed);
+                let v = s.load_ref(s.ref_addr(obj, i), Ordering::Relaxed);
                 if v != 0 {
                     stack.push(v);
                 }
@@ -1131,7 +1130,7 @@ impl<'s> Heals<'s> {
         self.head = (self.head + 1) % HEAL_AHEAD;
         self.len -= 1;
         let s = self.space;
-        forwarding::heal(s.word(field), stale, s.forwardee(stale));
+        s.heal_ref(field, stale, s.forwardee(stale));
     }
 
     fn finish(mut self) {

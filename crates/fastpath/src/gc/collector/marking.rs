@@ -41,7 +41,6 @@
 use std::sync::atomic::Ordering;
 
 use crate::gc::heap::runtime::HeapInner;
-use crate::gc::heap::space::Space;
 use crate::sync::LockState;
 
 /// Objects between the prefetch of an object's line and its scan. A core
@@ -134,7 +133,7 @@ impl<'h> Scanner<'h> {
         for i in 0..nrefs {
             // Acquire: pairs with the Release of the store that put the
             // reference there, so the object it names is initialized.
-            let v = s.word(Space::ref_addr(obj, i)).load(Ordering::Acquire);
+            let v = s.load_ref(s.ref_addr(obj, i), Ordering::Acquire);
             heap.mark_object(v, stack);
         }
         let words = s.cell_words(obj);

@@ -167,7 +167,14 @@ mod tests {
     /// free regions would not last a cycle at the learnt rate, plus the margin.
     #[test]
     fn starts_at_the_floor_or_when_the_free_space_would_not_last_a_cycle() {
-        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::new(
+            CellFormat::Compact,
+            crate::gc::layout::RefWidth::Full,
+            8 << 20,
+            64 << 10,
+            None,
+        )
+        .expect("heap memory");
         let n = space.regions.len(); // 128
         let mut t = Trigger::new(&space);
         assert!(!t.should_start(&space, n), "an empty heap, nothing learnt");
@@ -188,7 +195,14 @@ mod tests {
     /// heap.
     #[test]
     fn start_below_is_where_should_start_turns_true() {
-        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::new(
+            CellFormat::Compact,
+            crate::gc::layout::RefWidth::Full,
+            8 << 20,
+            64 << 10,
+            None,
+        )
+        .expect("heap memory");
         let n = space.regions.len();
         let mut t = Trigger::new(&space);
         // Held rate: no new sample (see the next test).
@@ -224,7 +238,14 @@ mod tests {
     /// count and the floor and margin are shares of the capacity.
     #[test]
     fn the_soft_capacity_is_the_heap_the_trigger_measures() {
-        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::new(
+            CellFormat::Compact,
+            crate::gc::layout::RefWidth::Full,
+            8 << 20,
+            64 << 10,
+            None,
+        )
+        .expect("heap memory");
         let n = space.regions.len(); // 128
         space.set_capacity(&mut space.lock_alloc(), 40);
         let beyond = n - 40;
@@ -244,7 +265,14 @@ mod tests {
     /// it never passes its ceiling.
     #[test]
     fn the_margin_widens_after_degenerated_cycles_and_recovers() {
-        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::new(
+            CellFormat::Compact,
+            crate::gc::layout::RefWidth::Full,
+            8 << 20,
+            64 << 10,
+            None,
+        )
+        .expect("heap memory");
         let reserve = space.reserve_regions;
         let mut t = Trigger::new(&space);
         let cycle = Duration::from_millis(200);

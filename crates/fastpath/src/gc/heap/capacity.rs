@@ -198,7 +198,14 @@ mod tests {
     use crate::gc::layout::CellFormat;
 
     fn space(hold: bool, capacity: usize) -> Space {
-        let mut s = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
+        let mut s = Space::new(
+            CellFormat::Compact,
+            crate::gc::layout::RefWidth::Full,
+            8 << 20,
+            64 << 10,
+            None,
+        )
+        .expect("heap memory");
         s.hold_capacity = hold;
         let mut a = s.lock_alloc();
         s.set_capacity(&mut a, capacity);

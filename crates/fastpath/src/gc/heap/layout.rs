@@ -22,10 +22,24 @@
 //!  obj - 8   forwarding word   Brooks format only: the object's own address, or its copy's
 //!  obj + 0   header            a fastpath::sync::Header: the object's address is its header's
 //!  obj + 8   layout word       the counts (and a runtime's tag), written at allocation (see below)
-//!  obj + 16  reference 0       nrefs words: 0 (null) or another object's address
+//!  obj + 16  reference 0       nrefs slots of the heap's RefWidth: 0 (null) or another object
 //!  ...
-//!  obj + 16 + 8*nrefs          data word 0, then ndata words: the runtime's bits
+//!  obj + data_offset(nrefs, 0) data word 0, then ndata words: the runtime's bits
 //! ```
+//!
+//! A reference slot is one of two widths, the heap's [`RefWidth`], chosen
+//! when the heap is made (`HeapConfig::refs`, `FASTPATH_GC_REFS`; HotSpot's
+//! `UseCompressedOops`):
+//! - **Full**: 8 bytes, the object's address; data word 0 at
+//!   `16 + 8 * nrefs`.
+//! - **Compressed**: 4 bytes, the object's address shifted right by
+//!   [`COMPRESSED_REF_SHIFT`] (every object is 8-aligned, and a heap with
+//!   compressed references lies wholly below [`COMPRESSED_ADDRESS_LIMIT`],
+//!   32 GiB: HotSpot's zero-based compressed oops, so null is 0 in both
+//!   forms and decoding is one shift, which an x86 address's scale folds
+//!   into the load that follows). The slots are packed, and the data
+//!   words start at the next 8-byte boundary after them:
+//!   `16 + 8 * ceil(nrefs / 2)`. A cell is `nrefs / 2` words smaller.
 //!
 //! The layout word has two forms, chosen per object at allocation:
 //!
@@ -48,8 +62,9 @@
 //! bytecode's types) reads `nrefs` as the low 16 or 32 bits; code that does
 //! not tests [`LAYOUT_TAGGED_BIT`] first ([`decode_layout_word`]).
 //!
-//! Every word is 8 bytes and 8-aligned; the object's address is the cell's
-//! plus [`CellFormat::cell_to_object`]; the cell is [`CellFormat::cell_bytes`]
+//! Every word is 8 bytes and 8-aligned (a compressed reference slot is 4
+//! bytes, 4-aligned); the object's address is the cell's plus
+//! [`CellFormat::cell_to_object`]; the cell is [`CellFormat::cell_bytes_in`]
 //! long. The two formats differ only in the forwarding word:
 //! - **Brooks** (a set with `brooks-rb` or `brooks-wb`): every object
 //!   carries its forwarding word (Brooks 1984; Shenandoah until JDK 13),
@@ -65,8 +80,9 @@
 //!   pause. Objects are 8 bytes smaller than in the Brooks format.
 //!
 //! What generated code may do with these, and the rules it keeps:
-//! - **Reading and writing an object's words**: at [`ref_offset`] and
-//!   [`data_offset`] from an address the barrier set hands out (a root, or
+//! - **Reading and writing an object's words**: at [`RefWidth::ref_offset`]
+//!   and [`RefWidth::data_offset`] (for a full-width heap also
+//!   [`ref_offset`] and [`data_offset`]) from an address the barrier set hands out (a root, or
 //!   a reference loaded through the set's load barrier), after the set's
 //!   barrier for that access: the table in `gc/barriers/mod.rs` (data
 //!   reads: Brooks read barrier; data writes: Brooks write barrier, else
@@ -108,8 +124,9 @@ use crate::sync::Header;
 /// against [`object_layout_version`] (C: `fastpath_gc_layout_version()`) at start.
 /// Changes whenever a constant or a word's meaning does (2: the compact
 /// format, without a forwarding word outside the Brooks barrier sets; 3:
-/// the layout word's tagged form).
-pub const OBJECT_LAYOUT_VERSION: u32 = 3;
+/// the layout word's tagged form; 4: compressed reference slots, a heap's
+/// [`RefWidth`]).
+pub const OBJECT_LAYOUT_VERSION: u32 = 4;
 
 /// The layout version this library was built with ([`OBJECT_LAYOUT_VERSION`]).
 pub fn object_layout_version() -> u32 {
@@ -130,8 +147,26 @@ pub const HEADER_OFFSET: usize = 0;
 /// runtime's tag ([`decode_layout_word`], [`layout_tag`]), or in the
 /// compact format a forwarded original's [`forwarded_layout_word`].
 pub const LAYOUT_WORD_OFFSET: usize = 8;
-/// Offset of reference 0; reference `i` is at [`ref_offset`]`(i)`.
+/// Offset of reference 0; reference `i` is at [`RefWidth::ref_offset`]`(i)`.
 pub const REFS_OFFSET: usize = 16;
+/// Bytes of a compressed reference slot ([`RefWidth::Compressed`]).
+pub const COMPRESSED_REF_BYTES: usize = 4;
+/// A compressed reference is the object's address shifted right by this
+/// (objects are 8-aligned): decoding is `(slot as usize) << 3`, null 0.
+pub const COMPRESSED_REF_SHIFT: u32 = 3;
+/// Every address of a heap with compressed references is below this (32
+/// GiB: a 32-bit slot shifted by [`COMPRESSED_REF_SHIFT`] reaches it), so
+/// that the encoding needs no base.
+pub const COMPRESSED_ADDRESS_LIMIT: usize = 1 << (32 + COMPRESSED_REF_SHIFT);
+/// The lowest address a heap with compressed references is placed at (2
+/// GiB, HotSpot's `HeapBaseMinAddress`): below it lie a non-PIE program's
+/// text and its `brk` heap.
+pub const COMPRESSED_HEAP_MIN_ADDRESS: usize = 2 << 30;
+/// The largest heap (in bytes) that may have compressed references: all of
+/// it must fit between [`COMPRESSED_HEAP_MIN_ADDRESS`] and
+/// [`COMPRESSED_ADDRESS_LIMIT`], with a region to spare for alignment.
+pub const MAX_COMPRESSED_HEAP_BYTES: usize =
+    COMPRESSED_ADDRESS_LIMIT - COMPRESSED_HEAP_MIN_ADDRESS - (32 << 20);
 /// An untagged layout word's bits that hold `nrefs` (the low 32).
 pub const LAYOUT_NREFS_MASK: usize = 0xffff_ffff;
 /// An untagged layout word's shift to `ndata` (bits 32..62).
@@ -205,11 +240,86 @@ impl CellFormat {
         }
     }
 
-    /// Bytes of the cell of an object with `nrefs` references and `ndata`
-    /// data words (what a TLAB bump takes for it).
+    /// Bytes of the cell of an object with `nrefs` full-width references
+    /// and `ndata` data words: [`CellFormat::cell_bytes_in`] for
+    /// [`RefWidth::Full`].
     #[inline(always)]
     pub const fn cell_bytes(self, nrefs: usize, ndata: usize) -> usize {
-        WORD_BYTES * (self.header_words() + nrefs + ndata)
+        self.cell_bytes_in(RefWidth::Full, nrefs, ndata)
+    }
+
+    /// Bytes of the cell of an object with `nrefs` references of width
+    /// `refs` and `ndata` data words (what a TLAB bump takes for it).
+    #[inline(always)]
+    pub const fn cell_bytes_in(self, refs: RefWidth, nrefs: usize, ndata: usize) -> usize {
+        WORD_BYTES * (self.header_words() + refs.ref_words(nrefs) + ndata)
+    }
+}
+
+/// How a heap's reference slots hold a reference (module docs): chosen
+/// once, when the heap is made, as the [`CellFormat`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RefWidth {
+    /// 8-byte slots holding the object's address.
+    #[default]
+    Full,
+    /// 4-byte slots holding the address shifted right by
+    /// [`COMPRESSED_REF_SHIFT`]; the heap lies below
+    /// [`COMPRESSED_ADDRESS_LIMIT`].
+    Compressed,
+}
+
+impl RefWidth {
+    /// Bytes of one reference slot: 8 or [`COMPRESSED_REF_BYTES`].
+    #[inline(always)]
+    pub const fn slot_bytes(self) -> usize {
+        match self {
+            RefWidth::Full => WORD_BYTES,
+            RefWidth::Compressed => COMPRESSED_REF_BYTES,
+        }
+    }
+
+    /// Words the slots of `nrefs` references take (the last one padded to
+    /// a word in the compressed form).
+    #[inline(always)]
+    pub const fn ref_words(self, nrefs: usize) -> usize {
+        match self {
+            RefWidth::Full => nrefs,
+            RefWidth::Compressed => nrefs.div_ceil(2),
+        }
+    }
+
+    /// Offset of reference `i` from the object's address.
+    #[inline(always)]
+    pub const fn ref_offset(self, i: usize) -> usize {
+        REFS_OFFSET + self.slot_bytes() * i
+    }
+
+    /// Offset of data word `j` from the address of an object with `nrefs`
+    /// references (the data words follow the references, 8-aligned).
+    #[inline(always)]
+    pub const fn data_offset(self, nrefs: usize, j: usize) -> usize {
+        REFS_OFFSET + WORD_BYTES * (self.ref_words(nrefs) + j)
+    }
+
+    /// What a slot holds for the reference `addr` (0 for null), as a
+    /// 64-bit value: the address itself, or its compressed form (which
+    /// fits 32 bits for every address of a compressed heap).
+    #[inline(always)]
+    pub const fn encode(self, addr: usize) -> usize {
+        match self {
+            RefWidth::Full => addr,
+            RefWidth::Compressed => addr >> COMPRESSED_REF_SHIFT,
+        }
+    }
+
+    /// The reference a slot's value `slot` names (0 for null).
+    #[inline(always)]
+    pub const fn decode(self, slot: usize) -> usize {
+        match self {
+            RefWidth::Full => slot,
+            RefWidth::Compressed => slot << COMPRESSED_REF_SHIFT,
+        }
     }
 }
 
@@ -250,17 +360,18 @@ pub const MAX_REGION_SHIFT: u32 = 25;
 /// (`HeapConfig::region_bytes.trailing_zeros()`).
 pub const CSET_IN: u8 = 1;
 
-/// Offset of reference `i` from the object's address.
+/// Offset of reference `i` from the object's address in a heap with
+/// full-width references ([`RefWidth::ref_offset`] for either width).
 #[inline(always)]
 pub const fn ref_offset(i: usize) -> usize {
-    REFS_OFFSET + WORD_BYTES * i
+    RefWidth::Full.ref_offset(i)
 }
 
 /// Offset of data word `j` from the address of an object with `nrefs`
-/// references (the data words follow the references).
+/// full-width references ([`RefWidth::data_offset`] for either width).
 #[inline(always)]
 pub const fn data_offset(nrefs: usize, j: usize) -> usize {
-    REFS_OFFSET + WORD_BYTES * (nrefs + j)
+    RefWidth::Full.data_offset(nrefs, j)
 }
 
 /// The untagged layout word of an object with `nrefs` references and
@@ -350,6 +461,9 @@ const _: () = {
         None => panic!("the largest tagged counts and tag fit"),
     }
     assert!(GC_STATE_MARKING & GC_STATE_EVACUATION & GC_STATE_HAS_FORWARDED == 0);
+    assert!(RefWidth::Compressed.encode(COMPRESSED_ADDRESS_LIMIT - 8) <= u32::MAX as usize);
+    assert!(COMPRESSED_HEAP_MIN_ADDRESS + MAX_COMPRESSED_HEAP_BYTES < COMPRESSED_ADDRESS_LIMIT);
+    assert!(RefWidth::Compressed.data_offset(3, 0) == REFS_OFFSET + 16);
 };
 
 #[cfg(all(test, not(loom)))]
@@ -376,13 +490,18 @@ mod tests {
             CellFormat::for_barriers(BarrierBits::SHENANDOAH_2017),
             CellFormat::Brooks
         );
-        check_layout::<SerialBarriers>(BarrierBits::SERIAL);
-        check_layout::<ShenandoahBarriers>(BarrierBits::SHENANDOAH);
-        check_layout::<Shenandoah2017Barriers>(BarrierBits::SHENANDOAH_2017);
+        for refs in [RefWidth::Full, RefWidth::Compressed] {
+            check_layout::<SerialBarriers>(BarrierBits::SERIAL, refs);
+            check_layout::<ShenandoahBarriers>(BarrierBits::SHENANDOAH, refs);
+            check_layout::<Shenandoah2017Barriers>(BarrierBits::SHENANDOAH_2017, refs);
+        }
     }
 
-    fn check_layout<B: BarrierSet>(bits: BarrierBits) {
-        let heap = Heap::new(HeapConfig::new(4 << 20, bits, GcMode::Passive)).unwrap();
+    fn check_layout<B: BarrierSet>(bits: BarrierBits, refs: RefWidth) {
+        let mut config = HeapConfig::new(4 << 20, bits, GcMode::Passive);
+        config.refs = refs;
+        let heap = Heap::new(config).unwrap();
+        assert_eq!(heap.ref_width(), refs);
         let format = heap.cell_format();
         assert_eq!(format, CellFormat::for_barriers(bits));
         let c2o = format.cell_to_object();
@@ -394,12 +513,24 @@ mod tests {
                 (*(a as *const core::sync::atomic::AtomicUsize)).load(core::sync::atomic::Ordering::Relaxed)
             }
         };
-        for (nrefs, ndata) in [(0, 0), (0, 3), (2, 0), (3, 5)] {
+        // A reference slot's raw contents, at the width the heap publishes.
+        let slot = |a: usize| match refs {
+            RefWidth::Full => word(a),
+            // SAFETY: as `word`, a 4-aligned slot of a live object.
+            RefWidth::Compressed => unsafe {
+                (*(a as *const core::sync::atomic::AtomicU32)).load(core::sync::atomic::Ordering::Relaxed)
+                    as usize
+            },
+        };
+        for (nrefs, ndata) in [(0, 0), (0, 3), (2, 0), (3, 5), (1, 1)] {
             let h = m.alloc(nrefs, ndata).unwrap();
             let target = m.alloc(0, 0).unwrap();
             let (o, t) = (m.get(h).unwrap(), m.get(target).unwrap());
             let a = o.addr();
             assert_eq!(a % 8, 0);
+            if refs == RefWidth::Compressed {
+                assert!(a + 8 < COMPRESSED_ADDRESS_LIMIT && a >= COMPRESSED_HEAP_MIN_ADDRESS);
+            }
             if format.has_forwarding_word() {
                 assert_eq!(
                     word(a.wrapping_add_signed(FORWARDING_OFFSET)),
@@ -412,24 +543,36 @@ mod tests {
             assert_eq!(decode_layout_word(word(a + LAYOUT_WORD_OFFSET)), (nrefs, ndata));
             assert_eq!(m.shape(o).unwrap(), (nrefs, ndata));
             for i in 0..nrefs {
-                assert_eq!(word(a + ref_offset(i)), 0, "a new reference is null");
+                assert_eq!(slot(a + refs.ref_offset(i)), 0, "a new reference is null");
                 m.store(o, i, Some(t)).unwrap();
-                assert_eq!(word(a + ref_offset(i)), t.addr());
+                assert_eq!(refs.decode(slot(a + refs.ref_offset(i))), t.addr());
+                assert_eq!(slot(a + refs.ref_offset(i)), refs.encode(t.addr()));
             }
             for j in 0..ndata {
-                assert_eq!(word(a + data_offset(nrefs, j)), 0, "a new data word is 0");
+                assert_eq!(word(a + refs.data_offset(nrefs, j)), 0, "a new data word is 0");
                 m.write(o, j, 0x5eed + j).unwrap();
-                assert_eq!(word(a + data_offset(nrefs, j)), 0x5eed + j);
+                assert_eq!(word(a + refs.data_offset(nrefs, j)), 0x5eed + j);
                 // SAFETY: an object of this heap with `nrefs` references.
                 let d = unsafe { m.data_unchecked(o, nrefs) } as usize;
-                assert_eq!(d, a + data_offset(nrefs, 0));
+                assert_eq!(d, a + refs.data_offset(nrefs, 0));
+            }
+            // The references kept their values through the data writes
+            // (no data word overlaps a slot, the padding included).
+            for i in 0..nrefs {
+                assert_eq!(m.load(o, i).unwrap().map(|r| r.addr()), Some(t.addr()));
+            }
+            if refs == RefWidth::Full {
+                assert_eq!(
+                    (ref_offset(nrefs), data_offset(nrefs, 1)),
+                    (refs.ref_offset(nrefs), refs.data_offset(nrefs, 1))
+                );
             }
             // An address read back is the same object.
             // SAFETY: `a` is an object of this heap, no safepoint since.
             assert!(m.same(Some(unsafe { Obj::from_addr(a) }), Some(o)));
             // The next cell starts where this one ends (one TLAB, bump order).
             let ta = t.addr();
-            assert_eq!(ta - c2o, a - c2o + format.cell_bytes(nrefs, ndata));
+            assert_eq!(ta - c2o, a - c2o + format.cell_bytes_in(refs, nrefs, ndata));
             let next = m.alloc(0, 0).unwrap();
             let n = m.get(next).unwrap().addr();
             assert_eq!(
@@ -452,10 +595,32 @@ mod tests {
         assert_eq!(layout_tag(layout_word(3, 5)), None);
         assert_eq!(INITIAL_HEADER, Header::new().raw());
         assert_eq!(object_layout_version(), OBJECT_LAYOUT_VERSION);
-        // The values generated code is compiled against (version 3).
+        // The values generated code is compiled against (version 4).
         assert_eq!(
             (FORWARDING_OFFSET, HEADER_OFFSET, LAYOUT_WORD_OFFSET, REFS_OFFSET),
             (-8, 0, 8, 16)
+        );
+        assert_eq!(
+            (
+                COMPRESSED_REF_BYTES,
+                COMPRESSED_REF_SHIFT,
+                COMPRESSED_ADDRESS_LIMIT
+            ),
+            (4, 3, 32 << 30)
+        );
+        assert_eq!(
+            (
+                RefWidth::Compressed.ref_offset(3),
+                RefWidth::Compressed.data_offset(3, 0),
+                RefWidth::Compressed.data_offset(4, 1),
+                RefWidth::Full.data_offset(3, 0)
+            ),
+            (28, 32, 40, 40)
+        );
+        assert_eq!(
+            CellFormat::Compact.cell_bytes_in(RefWidth::Compressed, 3, 1),
+            40,
+            "16 + 12 bytes of slots padded to 16, one data word"
         );
         assert_eq!(
             (

@@ -498,6 +498,11 @@ impl<B: BarrierSet> Mutator<B> {
         self.space().format
     }
 
+    /// The width of this heap's reference slots ([`crate::gc::Heap::ref_width`]).
+    pub fn ref_width(&self) -> crate::gc::layout::RefWidth {
+        self.space().refs
+    }
+
     /// [`Mutator::alloc`] without the root: the new object's address
     /// (`barriers/raw_access.rs`'s `alloc_unrooted` hands it out).
     #[inline]
@@ -541,13 +546,15 @@ impl<B: BarrierSet> Mutator<B> {
         // `alloc_slow` gives it a run of regions.
         let max = self.space().max_object_words();
         let header_words = self.space().format.header_words();
-        // Checked: `nrefs` and `ndata` are the caller's, any `usize`.
-        let words = nrefs
+        // Checked: `nrefs` and `ndata` are the caller's, any `usize`
+        // (`ref_words` of any count is at most the count).
+        let ref_words = self.space().refs.ref_words(nrefs);
+        let words = ref_words
             .checked_add(ndata)
             .and_then(|w| w.checked_add(header_words))
             .filter(|&w| w <= max)
             .ok_or(GcError::ObjectTooLarge {
-                words: nrefs.saturating_add(ndata).saturating_add(header_words),
+                words: ref_words.saturating_add(ndata).saturating_add(header_words),
                 max_words: max,
             })?;
         self.safepoint_poll();

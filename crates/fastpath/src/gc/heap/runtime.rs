@@ -232,6 +232,12 @@ pub struct HeapConfig {
     /// [`HeapConfig::new`] takes the process's `FASTPATH_GC_CELL_FORMAT`
     /// (default `auto`: the barrier set's own, [`GcCellFormat`]).
     pub cell_format: GcCellFormat,
+    /// The width of the heap's reference slots (`gc::layout::RefWidth`):
+    /// [`HeapConfig::new`] takes the process's `FASTPATH_GC_REFS` (default
+    /// `full`). `Compressed` needs a heap of at most
+    /// [`MAX_COMPRESSED_HEAP_BYTES`](super::layout::MAX_COMPRESSED_HEAP_BYTES),
+    /// placed below 32 GiB.
+    pub refs: super::layout::RefWidth,
 }
 
 impl HeapConfig {
@@ -254,6 +260,7 @@ impl HeapConfig {
             immediate_garbage_percent: settings::IMMEDIATE_GARBAGE.get().0 as usize,
             initial_bytes: None,
             cell_format: settings::CELL_FORMAT.get(),
+            refs: settings::REFS.get(),
         }
     }
 
@@ -292,6 +299,15 @@ impl HeapConfig {
         let immediate = u32::try_from(self.immediate_garbage_percent).unwrap_or(u32::MAX);
         crate::setting::Setting::validate(settings::GcImmediateGarbage(immediate), crate::cpu::info())
             .map_err(GcError::Config)?;
+        if self.refs == super::layout::RefWidth::Compressed
+            && self.heap_bytes > super::layout::MAX_COMPRESSED_HEAP_BYTES
+        {
+            return Err(GcError::BadSize(format!(
+                "heap size {} is over {} bytes, the most compressed references reach (FASTPATH_GC_REFS=compressed)",
+                self.heap_bytes,
+                super::layout::MAX_COMPRESSED_HEAP_BYTES
+            )));
+        }
         self.resolved_cell_format()?;
         settings::check_barriers_for_mode(self.barriers, self.mode).map_err(GcError::Config)
     }
@@ -881,6 +897,7 @@ impl Heap {
         let format = config.resolved_cell_format()?;
         let mut space = Space::new(
             format,
+            config.refs,
             config.heap_bytes,
             config.region_bytes,
             config.evac_lab_limit,
@@ -958,6 +975,12 @@ impl Heap {
     /// resolves copies inline compiles against (`layout.rs`).
     pub fn cell_format(&self) -> super::layout::CellFormat {
         self.inner.space.format
+    }
+
+    /// The width of this heap's reference slots, which generated code that
+    /// reads or writes references inline compiles against (`layout.rs`).
+    pub fn ref_width(&self) -> super::layout::RefWidth {
+        self.inner.space.refs
     }
 
     /// A snapshot of the collector's statistics.

@@ -19,6 +19,14 @@
 //!  ...      ndata data words                  ...      ndata data words
 //! ```
 //!
+//! A reference field is a slot of the heap's [`RefWidth`]: 8 bytes holding
+//! the address, or 4 holding it shifted right by 3, the whole heap then
+//! mapped below 32 GiB ([`map_compressed`]). Every read, write and CAS of a
+//! slot goes through [`Space::load_ref`], [`Space::store_ref`] and
+//! [`Space::cas_ref`], which take and return addresses; the rest of `gc`
+//! never sees an encoded reference. A cell's words are copied and moved
+//! whole (the encoding does not depend on where the slot is).
+//!
 //! In the Brooks format the forwarding word sits at `obj - 8`, where
 //! Shenandoah 2017 kept its Brooks pointer, so the Brooks read barrier is
 //! one `mov -0x8(%obj), %obj`. In the compact format a copied original's
@@ -42,11 +50,11 @@
 //! TAMS rule); below it, live means marked.
 
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use super::forwarding;
-use super::layout::{self, CellFormat};
+use super::layout::{self, CellFormat, RefWidth};
 use crate::sync::{Header, LockState};
 
 /// The low bits of a filler's first word (a header's lock bits are never
@@ -186,6 +194,8 @@ unsafe impl Sync for CsetFlag {}
 pub(crate) struct Space {
     /// Whether cells carry a forwarding word (the barrier set's choice).
     pub(crate) format: CellFormat,
+    /// The width of reference slots (the configuration's choice).
+    pub(crate) refs: RefWidth,
     pub(crate) base: usize,
     pub(crate) end: usize,
     pub(crate) region_shift: u32,
@@ -291,6 +301,74 @@ fn map_aligned(bytes: usize, align: usize) -> Result<usize, MapRefused> {
     Ok(base)
 }
 
+/// Where the next heap with compressed references looks for room first
+/// (0: [`layout::COMPRESSED_HEAP_MIN_ADDRESS`]): past the last one placed,
+/// so that heaps made one after another do not probe the same taken
+/// ranges again.
+static NEXT_COMPRESSED_AT: AtomicUsize = AtomicUsize::new(0);
+
+/// Maps `bytes` of zeroed memory aligned to `align` wholly between
+/// [`layout::COMPRESSED_HEAP_MIN_ADDRESS`] and
+/// [`layout::COMPRESSED_ADDRESS_LIMIT`], as a heap with compressed
+/// references needs (HotSpot's zero-based compressed oops: it too tries
+/// addresses upwards from `HeapBaseMinAddress`). Each candidate is asked
+/// for by hint, kept only when the kernel placed the mapping there (a
+/// hint never replaces existing memory), starting past the last heap
+/// placed and wrapping around once; refused when no aligned range below
+/// the limit is free.
+fn map_compressed(bytes: usize, align: usize) -> Result<usize, MapRefused> {
+    use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
+    let (low, limit) = (
+        layout::COMPRESSED_HEAP_MIN_ADDRESS,
+        layout::COMPRESSED_ADDRESS_LIMIT,
+    );
+    let align = align.max(4096);
+    let step = bytes.next_multiple_of(align);
+    let refused = |reason: String| MapRefused {
+        reserved: bytes,
+        reason,
+    };
+    if bytes > limit - low {
+        return Err(refused(format!(
+            "{bytes} bytes do not fit below {limit:#x}, where compressed references reach"
+        )));
+    }
+    // Relaxed: a hint only; two heaps racing for it probe the same range
+    // and the kernel gives it to one.
+    let start = NEXT_COMPRESSED_AT
+        .load(Ordering::Relaxed)
+        .clamp(low, limit - bytes);
+    let start = start.next_multiple_of(align);
+    let candidates = (start..=limit - bytes)
+        .step_by(step)
+        .chain((low..start.min(limit - bytes + 1)).step_by(step));
+    for at in candidates {
+        // SAFETY: `at` is only a hint (no MAP_FIXED): the kernel maps there
+        // if the range is free and elsewhere otherwise, never over existing
+        // memory.
+        let got = match unsafe {
+            mmap_anonymous(
+                at as *mut std::ffi::c_void,
+                bytes,
+                ProtFlags::READ | ProtFlags::WRITE,
+                MapFlags::PRIVATE,
+            )
+        } {
+            Ok(p) => p as usize,
+            Err(e) => return Err(refused(std::io::Error::from(e).to_string())),
+        };
+        if got == at {
+            NEXT_COMPRESSED_AT.store(at + step, Ordering::Relaxed);
+            return Ok(at);
+        }
+        // SAFETY: the mapping just made elsewhere, referred to by nothing.
+        let _ = unsafe { munmap(got as *mut std::ffi::c_void, bytes) };
+    }
+    Err(refused(format!(
+        "no free range of {bytes} bytes below {limit:#x}, where compressed references reach"
+    )))
+}
+
 #[cfg(test)]
 thread_local! {
     /// Tests only: the address this thread's next heap asks to be mapped
@@ -355,11 +433,16 @@ impl Space {
     /// Maps the block; sizes are validated by the caller.
     pub(crate) fn new(
         format: CellFormat,
+        refs: RefWidth,
         heap_bytes: usize,
         region_bytes: usize,
         evac_lab_limit: Option<usize>,
     ) -> Result<Space, MapRefused> {
-        let base = map_aligned(heap_bytes, region_bytes)?;
+        let base = match refs {
+            RefWidth::Full => map_aligned(heap_bytes, region_bytes)?,
+            RefWidth::Compressed => map_compressed(heap_bytes, region_bytes)?,
+        };
+        debug_assert!(refs == RefWidth::Full || base + heap_bytes <= layout::COMPRESSED_ADDRESS_LIMIT);
         let nregions = heap_bytes / region_bytes;
         let reserve_regions = (nregions / 16).max(2);
         let cset_map: Box<[AtomicBool]> = (0..nregions).map(|_| AtomicBool::new(false)).collect();
@@ -385,6 +468,7 @@ impl Space {
         let words = heap_bytes / 8;
         Ok(Space {
             format,
+            refs,
             base,
             end: base + heap_bytes,
             region_shift: region_bytes.trailing_zeros(),
@@ -437,6 +521,98 @@ impl Space {
         // layout, or a region offset below `end`); zeroed memory is a valid
         // AtomicUsize, and the block lives as long as `self`.
         unsafe { &*(addr as *const AtomicUsize) }
+    }
+
+    /// The 4-byte heap word at `addr` (a compressed reference slot).
+    #[inline(always)]
+    fn word32(&self, addr: usize) -> &AtomicU32 {
+        debug_assert!(self.contains(addr) && addr % 4 == 0, "{addr:#x}");
+        // SAFETY: every caller passes a 4-aligned slot address inside the
+        // block (an object address plus a reference offset bounded by its
+        // layout); zeroed memory is a valid AtomicU32, and the block lives
+        // as long as `self`. Mixed-size access to one word never happens:
+        // a slot is read and written only as a slot, and a cell's words
+        // only as words while no mutator can reach it (allocation,
+        // copying, the pauses' compaction).
+        unsafe { &*(addr as *const AtomicU32) }
+    }
+
+    /// Whether `addr` is a reference slot's address in this heap: inside
+    /// it and aligned to the slot width (generated code's slow entries
+    /// check their `field` with it).
+    #[inline]
+    pub(crate) fn is_slot_addr(&self, addr: usize) -> bool {
+        self.contains(addr) && addr % self.refs.slot_bytes() == 0
+    }
+
+    /// The reference in the slot at `slot` (an address, 0 for null).
+    #[inline(always)]
+    pub(crate) fn load_ref(&self, slot: usize, order: Ordering) -> usize {
+        match self.refs {
+            RefWidth::Full => self.word(slot).load(order),
+            RefWidth::Compressed => self.refs.decode(self.word32(slot).load(order) as usize),
+        }
+    }
+
+    /// Stores the reference `v` (an address of this heap, or 0) into the
+    /// slot at `slot`.
+    #[inline(always)]
+    pub(crate) fn store_ref(&self, slot: usize, v: usize, order: Ordering) {
+        match self.refs {
+            RefWidth::Full => self.word(slot).store(v, order),
+            RefWidth::Compressed => self.word32(slot).store(self.narrow(v), order),
+        }
+    }
+
+    /// Compares the slot at `slot` with the reference `current` and
+    /// replaces it with `new` when equal: `Ok(current)`, or `Err` with the
+    /// reference it held (as `AtomicUsize::compare_exchange`, on
+    /// addresses).
+    #[inline(always)]
+    pub(crate) fn cas_ref(
+        &self,
+        slot: usize,
+        current: usize,
+        new: usize,
+        success: Ordering,
+        failure: Ordering,
+    ) -> Result<usize, usize> {
+        match self.refs {
+            RefWidth::Full => self.word(slot).compare_exchange(current, new, success, failure),
+            RefWidth::Compressed => self
+                .word32(slot)
+                .compare_exchange(self.narrow(current), self.narrow(new), success, failure)
+                .map(|v| self.refs.decode(v as usize))
+                .map_err(|v| self.refs.decode(v as usize)),
+        }
+    }
+
+    /// Self-heals the slot at `slot` from the stale reference it held to
+    /// `healed` ([`forwarding::heal`]'s rule: a failure means another store
+    /// won, and that value stands).
+    #[inline]
+    pub(crate) fn heal_ref(&self, slot: usize, stale: usize, healed: usize) {
+        match self.refs {
+            RefWidth::Full => forwarding::heal(self.word(slot), stale, healed),
+            RefWidth::Compressed => {
+                // Release and Relaxed: as `forwarding::heal`'s.
+                let _ = self.word32(slot).compare_exchange(
+                    self.narrow(stale),
+                    self.narrow(healed),
+                    Ordering::Release,
+                    Ordering::Relaxed,
+                );
+            }
+        }
+    }
+
+    /// The compressed slot value of the reference `v` of a compressed heap.
+    #[inline(always)]
+    fn narrow(&self, v: usize) -> u32 {
+        debug_assert!(v == 0 || self.contains(v) && v % 8 == 0, "{v:#x}");
+        // Every address of a compressed heap is below 2^35 (`Space::new`),
+        // so its encoding fits 32 bits.
+        self.refs.encode(v) as u32
     }
 
     /// The object's header, pinned (it never moves while its lock is held:
@@ -595,26 +771,33 @@ impl Space {
     #[inline(always)]
     pub(crate) fn cell_words(&self, obj: usize) -> usize {
         let (r, d) = self.layout_of(obj);
-        self.format.header_words() + r + d
+        self.cell_words_for(r, d)
     }
 
     /// The cell words of an object of `nrefs` references and `ndata` data
     /// words.
     #[inline(always)]
     pub(crate) fn cell_words_for(&self, nrefs: usize, ndata: usize) -> usize {
-        self.format.header_words() + nrefs + ndata
+        self.format.header_words() + self.refs.ref_words(nrefs) + ndata
     }
 
-    /// Address of reference field `i`.
+    /// Words after an object's layout word: its reference slots (padded
+    /// to a word) and its data words.
     #[inline(always)]
-    pub(crate) fn ref_addr(obj: usize, i: usize) -> usize {
-        obj + layout::ref_offset(i)
+    fn body_words(&self, nrefs: usize, ndata: usize) -> usize {
+        self.refs.ref_words(nrefs) + ndata
+    }
+
+    /// Address of reference field `i`'s slot.
+    #[inline(always)]
+    pub(crate) fn ref_addr(&self, obj: usize, i: usize) -> usize {
+        obj + self.refs.ref_offset(i)
     }
 
     /// Address of data word `j` of an object with `nrefs` references.
     #[inline(always)]
-    pub(crate) fn data_addr(obj: usize, nrefs: usize, j: usize) -> usize {
-        obj + layout::data_offset(nrefs, j)
+    pub(crate) fn data_addr(&self, obj: usize, nrefs: usize, j: usize) -> usize {
+        obj + self.refs.data_offset(nrefs, j)
     }
 
     /// Writes a fresh object with the untagged layout word into the cell
@@ -641,8 +824,9 @@ impl Space {
         unsafe { std::ptr::write((obj + layout::HEADER_OFFSET) as *mut Header, Header::new()) };
         self.word(obj + layout::LAYOUT_WORD_OFFSET)
             .store(word, Ordering::Relaxed);
-        for i in 0..nrefs + ndata {
-            self.word(obj + layout::ref_offset(i)).store(0, Ordering::Relaxed);
+        for k in 0..self.body_words(nrefs, ndata) {
+            self.word(obj + layout::REFS_OFFSET + layout::WORD_BYTES * k)
+                .store(0, Ordering::Relaxed);
         }
         obj
     }
@@ -672,10 +856,10 @@ impl Space {
             .store(header, Ordering::Relaxed);
         self.word(copy + layout::LAYOUT_WORD_OFFSET)
             .store(layout_word, Ordering::Relaxed);
-        for i in 0..nrefs + ndata {
-            let v = self.word(obj + layout::ref_offset(i)).load(Ordering::Relaxed);
-            self.word(copy + layout::ref_offset(i))
-                .store(v, Ordering::Relaxed);
+        for k in 0..self.body_words(nrefs, ndata) {
+            let offset = layout::REFS_OFFSET + layout::WORD_BYTES * k;
+            let v = self.word(obj + offset).load(Ordering::Relaxed);
+            self.word(copy + offset).store(v, Ordering::Relaxed);
         }
         copy
     }
@@ -1078,7 +1262,8 @@ mod tests {
     /// while update-refs has lowered it; evacuation LABs take any region.
     #[test]
     fn tlabs_stop_at_the_mutator_floor() {
-        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space =
+            Space::new(CellFormat::Compact, RefWidth::Full, 8 << 20, 64 << 10, None).expect("heap memory");
         let (n, reserve, region) = (space.regions.len(), space.reserve_regions, space.region_bytes);
         let mut tlabs = 0;
         while space.carve(region, region, Pool::Mutator).is_some() {
@@ -1107,7 +1292,8 @@ mod tests {
     /// is 0 (a cycle running) leave it down; a humongous run counts too.
     #[test]
     fn a_refill_below_the_collectors_start_raises_cycle_due() {
-        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space =
+            Space::new(CellFormat::Compact, RefWidth::Full, 8 << 20, 64 << 10, None).expect("heap memory");
         let region = space.region_bytes;
         let free = || space.lock_alloc().free.len();
         let due = || space.cycle_due.swap(false, Ordering::Relaxed);
@@ -1144,7 +1330,8 @@ mod tests {
     /// above TAMS yields its object once.
     #[test]
     fn for_each_live_yields_the_marked_below_tams_and_all_above() {
-        let space = Space::new(CellFormat::Compact, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space =
+            Space::new(CellFormat::Compact, RefWidth::Full, 8 << 20, 64 << 10, None).expect("heap memory");
         let (start, end) = space
             .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
             .expect("a region");
