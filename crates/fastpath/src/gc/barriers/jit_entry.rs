@@ -77,15 +77,16 @@ pub extern "C" fn satb_slow_entry(block: *const ThreadBlock, prev: usize) {
 }
 
 /// The load-reference barrier's slow path for generated code: `obj` was
-/// just loaded from the heap word at `field` while forwarded objects exist
+/// just loaded from the reference slot at `field` (decoded, in a heap with
+/// compressed slots) while forwarded objects exist
 /// (the LRB template found it in the collection set, not yet copied, or
 /// the JIT calls it after the idle test). Returns the reference to use:
 /// `obj` itself if null or outside the collection set; otherwise its copy,
 /// evacuating it first while evacuation runs, and heals `field` to it.
 ///
 /// `block` must be [`crate::thread::current`]'s block, of a thread whose
-/// [`crate::gc::Mutator`] lives, and `field` a word of its heap (the module
-/// contract); otherwise the process aborts with a message.
+/// [`crate::gc::Mutator`] lives, and `field` a reference slot of its heap
+/// (the module contract); otherwise the process aborts with a message.
 pub extern "C" fn lrb_slow_entry(block: *const ThreadBlock, obj: usize, field: usize) -> usize {
     let (t, heap, lab) = entry(block);
     let s = &heap.space;
@@ -138,8 +139,8 @@ pub extern "C" fn brooks_wb_slow_entry(block: *const ThreadBlock, obj: usize) ->
 /// is off the common path.
 ///
 /// `block` must be [`crate::thread::current`]'s block, of a thread whose
-/// [`crate::gc::Mutator`] lives, and `field` a word of its heap (the module
-/// contract); otherwise the process aborts with a message.
+/// [`crate::gc::Mutator`] lives, and `field` a reference slot of its heap
+/// (the module contract); otherwise the process aborts with a message.
 pub extern "C" fn g1_card_slow_entry(block: *const ThreadBlock, field: usize) {
     let (_, heap, _) = entry(block);
     let s = &heap.space;
@@ -178,7 +179,7 @@ pub extern "C" fn g1_card_slow_entry(block: *const ThreadBlock, field: usize) {
 /// `new` resolved before it.
 ///
 /// `block` must be [`crate::thread::current`]'s block, of a thread whose
-/// [`crate::gc::Mutator`] lives, `field` a word of its heap and `expected`
+/// [`crate::gc::Mutator`] lives, `field` a reference slot of its heap and `expected`
 /// null or an object of it (the module contract); otherwise the process
 /// aborts with a message.
 pub extern "C" fn cas_ref_slow_entry(
