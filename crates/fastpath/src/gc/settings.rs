@@ -595,6 +595,34 @@ mod tests {
         assert_eq!(GcCellFormat::default(), GcCellFormat::Auto);
     }
 
+    /// `FASTPATH_GC_REFS` takes `full` and `compressed`, refuses the rest
+    /// naming both; a compressed heap over the largest one compressed
+    /// references reach is refused by the configuration's check, the same
+    /// size with full references accepted.
+    #[test]
+    fn reference_widths_parse_and_bound_the_heap() {
+        assert_eq!("full".parse::<RefWidth>(), Ok(RefWidth::Full));
+        assert_eq!(
+            " compressed ".trim().parse::<RefWidth>(),
+            Ok(RefWidth::Compressed)
+        );
+        let e = "narrow".parse::<RefWidth>().unwrap_err();
+        assert_eq!(
+            (e.setting, e.accepted),
+            ("FASTPATH_GC_REFS", &["full", "compressed"][..])
+        );
+        assert_eq!(RefWidth::default(), RefWidth::Full);
+        let big = crate::gc::layout::MAX_COMPRESSED_HEAP_BYTES + (32 << 20);
+        let mut c = crate::gc::HeapConfig::new(big, BarrierBits::SHENANDOAH, GcMode::Passive);
+        c.region_bytes = 32 << 20;
+        c.heap_bytes = big / c.region_bytes * c.region_bytes;
+        c.refs = RefWidth::Full;
+        assert!(c.validate().is_ok());
+        c.refs = RefWidth::Compressed;
+        let e = c.validate().unwrap_err().to_string();
+        assert!(e.contains("FASTPATH_GC_REFS=compressed"), "{e}");
+    }
+
     #[test]
     fn concurrent_refuses_incomplete_sets_naming_what_is_missing() {
         let pair = |b: &str| check_barriers_for_mode(b.parse().unwrap(), GcMode::Concurrent);
