@@ -57,7 +57,22 @@ use cranelift_codegen::ir::{
     types::I32, types::I64, types::I8, Block, BlockArg, FuncRef, InstBuilder, MemFlagsData, Value,
 };
 use cranelift_frontend::FunctionBuilder;
+use fastpath::gc::layout::{RefWidth, COMPRESSED_REF_SHIFT};
 use fastpath_jit::{CsetMap, Forwardee, SatbQueueLayout, ThreadLayout};
+
+/// The reference in the slot at `addr + offset` of a heap whose slots are
+/// `refs` wide, as an address (a plain load: for a previous value only
+/// its identity matters, as the Rust SATB barrier's Relaxed load).
+fn load_slot(b: &mut FunctionBuilder<'_>, refs: RefWidth, addr: Value, offset: i32) -> Value {
+    let trusted = MemFlagsData::trusted();
+    match refs {
+        RefWidth::Full => b.ins().load(I64, trusted, addr, offset),
+        RefWidth::Compressed => {
+            let narrow = b.ins().uload32(trusted, addr, offset);
+            b.ins().ishl_imm_s(narrow, i64::from(COMPRESSED_REF_SHIFT))
+        }
+    }
+}
 
 use crate::preserve::{preserving_call, preserving_call_displaced};
 use crate::slow::cold_call;
@@ -314,6 +329,25 @@ pub fn satb_enqueue_with_state(
     queue: &SatbQueueLayout,
     slow: FuncRef,
 ) {
+    satb_enqueue_slot_with_state(b, state, thread, field, RefWidth::Full, layout, queue, slow);
+}
+
+/// [`satb_enqueue_with_state`] of a store to the reference slot at `field`
+/// of a heap whose slots are `refs` wide (`fastpath::gc::Heap::ref_width`):
+/// a compressed slot's previous value is loaded as 32 bits and decoded
+/// (shifted left by `COMPRESSED_REF_SHIFT`) before the queue gets it, so
+/// the marker sees addresses in either heap.
+#[allow(clippy::too_many_arguments)] // the template's fields, one per argument
+pub fn satb_enqueue_slot_with_state(
+    b: &mut FunctionBuilder<'_>,
+    state: Value,
+    thread: Value,
+    field: Value,
+    refs: RefWidth,
+    layout: &ThreadLayout,
+    queue: &SatbQueueLayout,
+    slow: FuncRef,
+) {
     let trusted = MemFlagsData::trusted();
     let (medium, check, push, call, cont) = (
         b.create_block(),
@@ -329,7 +363,7 @@ pub fn satb_enqueue_with_state(
         b.set_cold_block(cold);
     }
     b.switch_to_block(medium);
-    let prev = b.ins().load(I64, trusted, field, 0);
+    let prev = load_slot(b, refs, field, 0);
     b.ins().brif(prev, check, &[], cont, &[]);
 
     b.switch_to_block(check);

@@ -118,7 +118,7 @@ pub mod thread;
 pub use barrier::{
     brooks_read_barrier, brooks_write_barrier, brooks_write_barrier_with_state, card_mark, cas_ref, g1_card,
     load_gc_state, load_reference_barrier, load_reference_barrier_at, load_reference_barrier_at_with_state,
-    satb_enqueue, satb_enqueue_with_state, tlab_alloc, CardTable,
+    satb_enqueue, satb_enqueue_slot_with_state, satb_enqueue_with_state, tlab_alloc, CardTable,
 };
 pub use data::{data_load, data_store};
 pub use link::{host_isa, install, Error};

@@ -703,6 +703,46 @@ fn lrb_function(
 
 common::cases::gc_medium_tests!(satb_function, lrb_function);
 
+/// The SATB barrier on a compressed (4-byte) reference slot: idle, nothing
+/// is enqueued; marking, the slot's 32 bits are read (not the next slot's
+/// beside them) and the decoded address enqueued; a null slot enqueues
+/// nothing.
+#[test]
+fn satb_on_a_compressed_slot_enqueues_the_decoded_address() {
+    use fastpath::gc::layout::RefWidth;
+    use gc_world::{TestThread as GcThread, MARKING, SLOTS};
+    let cache = CodeCache::new(64 * 1024).unwrap();
+    let (l, q) = (gc_world::layout(), gc_world::queue());
+    let flush = gc_world::satb_flush as *const () as usize;
+    let e = compile(&cache, 2, None, &[flush], |b, a| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::SatbEnqueue, true);
+        let state = load_gc_state(b, a[0], l.gc_state);
+        satb_enqueue_slot_with_state(b, state, a[0], a[1], RefWidth::Compressed, &l, &q, slow);
+        None
+    });
+    // SAFETY: an `extern "C" fn(*mut GcThread, *mut u32)` reading the
+    // slot and the test block, writing the block's queue.
+    let barrier: extern "C" fn(*mut GcThread, *mut u32) = unsafe { e.as_fn() };
+    let mut t = Box::new(GcThread {
+        gc_state: 0,
+        satb_index: SLOTS * 8,
+        satb_buffer: std::ptr::null_mut(),
+        buffer: [0; SLOTS],
+    });
+    t.satb_buffer = t.buffer.as_mut_ptr();
+    let object = 0x7_6543_2108u64;
+    let mut slots: [u32; 2] = [(object >> 3) as u32, 0xdead_beef];
+    barrier(&mut *t, slots.as_mut_ptr());
+    assert_eq!(t.satb_index, SLOTS * 8, "idle: nothing enqueued");
+    t.gc_state = MARKING;
+    barrier(&mut *t, slots.as_mut_ptr());
+    assert_eq!(t.satb_index, SLOTS * 8 - 8);
+    assert_eq!(t.buffer[SLOTS - 1], object, "the decoded address");
+    slots[0] = 0;
+    barrier(&mut *t, slots.as_mut_ptr());
+    assert_eq!(t.satb_index, SLOTS * 8 - 8, "null: nothing enqueued");
+}
+
 // ---------------------------------------------------------------------
 // The Brooks write barrier.
 

@@ -22,6 +22,7 @@
 //! | `LightweightFastLockingSpins=N` (diagnostic) | `FASTPATH_FAST_LOCKING_SPINS` (the library takes 0–20) |
 //! | `AsyncDeflationInterval=MS`, `MonitorUsedDeflationThreshold=0..100` (diagnostic) | `FASTPATH_DEFLATION_INTERVAL_MS`, `FASTPATH_DEFLATION_THRESHOLD` |
 //! | `ParallelGCThreads=N`, `ConcGCThreads=N` | `FASTPATH_GC_WORKERS` (one pool serves both) |
+//! | `±UseCompressedOops` | `FASTPATH_GC_REFS` `compressed`/`full`; neither given, the VM chooses compressed references for a heap that they reach, as HotSpot's ergonomics do |
 //! | `CompileThreshold=N` | interpreted calls before a method is compiled |
 //! | `-UseOnStackReplacement` | no interpreted loop moves to compiled code while it runs |
 //! | `-BackgroundCompilation` (also `-Xbatch`) | the thread that finds a method hot compiles it and waits, instead of queuing it for the compiler thread |
@@ -36,6 +37,7 @@
 
 use fastpath::code::ICacheSync;
 use fastpath::config::Config;
+use fastpath::gc::layout::RefWidth;
 use fastpath::gc::{BarrierBits, GcImmediateGarbage, GcMode, GcWorkers};
 use fastpath::spin::SpinPause;
 use fastpath::sync::LockingMode;
@@ -132,6 +134,7 @@ const FLAGS: &[Flag] = &[
     flag("MonitorUsedDeflationThreshold", Kind::Int(0, 100), true),
     flag("ParallelGCThreads", Kind::Int(0, u32::MAX as i64), false),
     flag("ConcGCThreads", Kind::Int(0, u32::MAX as i64), false),
+    flag("UseCompressedOops", Kind::Bool, false),
     flag("CompileThreshold", Kind::Int(0, i32::MAX as i64), false),
     flag("UseOnStackReplacement", Kind::Bool, false),
     flag("BackgroundCompilation", Kind::Bool, false),
@@ -365,6 +368,10 @@ impl Read {
                 self.set(DEFLATION_THRESHOLD_VAR, p.to_string(), shown)?
             }
             ("ParallelGCThreads" | "ConcGCThreads", Value::Int(n)) => self.set(GcWorkers::VAR, n.to_string(), shown)?,
+            ("UseCompressedOops", Value::Bool(on)) => {
+                let width = if on { RefWidth::Compressed } else { RefWidth::Full };
+                self.set(RefWidth::VAR, width.name().to_string(), shown)?
+            }
             ("CompileThreshold", Value::Int(n)) => self.out.compile_threshold = Some(n as u32),
             ("UseOnStackReplacement", Value::Bool(on)) => self.out.no_osr = !on,
             ("BackgroundCompilation", Value::Bool(on)) => self.out.no_background = !on,
@@ -471,6 +478,7 @@ pub fn flags_final(
     osr: bool,
     background: bool,
     verify: bool,
+    refs: RefWidth,
 ) -> String {
     let origin = |var: &str| {
         if xx.settings.iter().any(|(v, _)| *v == var) {
@@ -587,6 +595,15 @@ pub fn flags_final(
         ),
         (
             "bool",
+            "UseCompressedOops",
+            (refs == RefWidth::Compressed).to_string(),
+            match origin(RefWidth::VAR) {
+                "{default}" => "{ergonomic}",
+                given => given,
+            },
+        ),
+        (
+            "bool",
             "VerifyAfterGC",
             verify.to_string(),
             if xx.verify_after_gc {
@@ -641,9 +658,9 @@ mod tests {
 
     #[test]
     fn unknown_flags_are_refused_unless_ignored() {
-        let e = parse(&["+UseCompressedOops"]).unwrap_err();
+        let e = parse(&["+UseLargePages"]).unwrap_err();
         assert!(
-            e.starts_with("Unrecognized VM option 'UseCompressedOops'\nError: Could not create"),
+            e.starts_with("Unrecognized VM option 'UseLargePages'\nError: Could not create"),
             "{e}"
         );
         assert!(parse(&["Foo=1"])
@@ -843,7 +860,7 @@ mod tests {
         let xx = parse(&["LockingMode=1"]).unwrap();
         let c = Config::from_lookup(|k| xx.settings.iter().find(|(v, _)| *v == k).map(|(_, x)| x.clone()))
             .unwrap();
-        let table = flags_final(&c, &xx, 1000, true, true, false);
+        let table = flags_final(&c, &xx, 1000, true, true, false, RefWidth::Compressed);
         let line = table.lines().find(|l| l.contains(" LockingMode ")).unwrap();
         assert!(line.contains("= 1") && line.ends_with("{command line}"), "{line}");
         assert!(table
@@ -855,7 +872,7 @@ mod tests {
             .unwrap();
         assert!(line.contains("= true") && line.ends_with("{default}"), "{line}");
         let xx = parse(&["-BackgroundCompilation"]).unwrap();
-        let table = flags_final(&c, &xx, 1000, true, false, false);
+        let table = flags_final(&c, &xx, 1000, true, false, false, RefWidth::Compressed);
         let line = table
             .lines()
             .find(|l| l.contains(" BackgroundCompilation "))
@@ -864,6 +881,53 @@ mod tests {
             line.contains("= false") && line.ends_with("{command line}"),
             "{line}"
         );
+    }
+
+    /// `±UseCompressedOops` sets `FASTPATH_GC_REFS`, the last one given
+    /// winning; `PrintFlagsFinal` shows the width in force, the VM's own
+    /// choice as ergonomic.
+    #[test]
+    fn compressed_oops_select_the_reference_width() {
+        let var = |xx: &XxOptions| {
+            xx.settings
+                .iter()
+                .find(|(v, _)| *v == RefWidth::VAR)
+                .map(|(_, x)| x.clone())
+        };
+        assert_eq!(
+            var(&parse(&["+UseCompressedOops"]).unwrap()).as_deref(),
+            Some("compressed")
+        );
+        assert_eq!(
+            var(&parse(&["-UseCompressedOops"]).unwrap()).as_deref(),
+            Some("full")
+        );
+        assert_eq!(
+            var(&parse(&["-UseCompressedOops", "+UseCompressedOops"]).unwrap()).as_deref(),
+            Some("compressed")
+        );
+        assert_eq!(var(&parse(&[]).unwrap()), None);
+        let c = Config::from_lookup(|_| None).unwrap();
+        let xx = parse(&["-UseCompressedOops"]).unwrap();
+        let table = flags_final(&c, &xx, 1000, true, true, false, RefWidth::Full);
+        let line = table.lines().find(|l| l.contains(" UseCompressedOops ")).unwrap();
+        assert!(
+            line.contains("= false") && line.ends_with("{command line}"),
+            "{line}"
+        );
+        if std::env::var_os(RefWidth::VAR).is_none() {
+            let table = flags_final(
+                &c,
+                &parse(&[]).unwrap(),
+                1000,
+                true,
+                true,
+                false,
+                RefWidth::Compressed,
+            );
+            let line = table.lines().find(|l| l.contains(" UseCompressedOops ")).unwrap();
+            assert!(line.contains("= true") && line.ends_with("{ergonomic}"), "{line}");
+        }
     }
 
     #[test]
@@ -877,7 +941,7 @@ mod tests {
         );
         let c = Config::from_lookup(|_| None).unwrap();
         let line = |xx: &XxOptions| {
-            flags_final(&c, xx, 1000, true, true, false)
+            flags_final(&c, xx, 1000, true, true, false, RefWidth::Compressed)
                 .lines()
                 .find(|l| l.contains(" EliminateLocks "))
                 .unwrap()

@@ -24,6 +24,7 @@ use super::ops::K;
 use super::translate::Translator;
 use crate::link::{Class, Kind, Method};
 use fastpath::gc::layout as heap;
+use fastpath::gc::layout::RefWidth;
 
 /// What an object is known to be where compiled code reads its class or
 /// data area: an instance has a tagged layout word, an array an untagged
@@ -45,6 +46,31 @@ const INLINE_ARRAY_MAX: i64 = 1 << 16;
 impl Translator<'_, '_> {
     pub(super) fn has(&self, b: Barrier) -> bool {
         self.env.barriers.has(b)
+    }
+
+    /// Offset of reference field `i` from its object: the heap's slot
+    /// width apart (`gc::layout::RefWidth::ref_offset`).
+    pub(super) fn ref_field_offset(&self, i: i64) -> i32 {
+        REFS + (self.env.refs.slot_bytes() as i64 * i) as i32
+    }
+
+    /// log2 of a reference slot's bytes: an array element index's scale.
+    fn slot_shift(&self) -> i64 {
+        i64::from(self.env.refs.slot_bytes().trailing_zeros())
+    }
+
+    /// Bytes the slots of `nrefs` references take (a 64-bit count), padded
+    /// to a word: what lies between the layout word and the data words.
+    fn ref_bytes(&mut self, nrefs: Value) -> Value {
+        match self.env.refs {
+            RefWidth::Full => self.b.ins().ishl_imm_s(nrefs, 3),
+            RefWidth::Compressed => {
+                // 4 * n rounded up to 8: (n + 1) * 4 with bit 2 cleared.
+                let n1 = self.b.ins().iadd_imm_s(nrefs, 1);
+                let b = self.b.ins().ishl_imm_s(n1, 2);
+                self.b.ins().band_imm_s(b, -8)
+            }
+        }
     }
 
     /// The copy of `obj` to read (`brooks-rb`: through its forwarding word).
@@ -123,7 +149,10 @@ impl Translator<'_, '_> {
             return d;
         }
         let d = match nrefs.or_else(|| self.known_nrefs.get(&key).copied()) {
-            Some(n) => self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i64::from(n)),
+            Some(n) => {
+                let offset = self.env.refs.data_offset(n as usize, 0);
+                self.b.ins().iadd_imm_s(o, offset as i64)
+            }
             None => {
                 // The layout word never changes: a read-only load.
                 let flags = MemFlagsData::trusted().with_readonly();
@@ -132,7 +161,7 @@ impl Translator<'_, '_> {
                 } else {
                     self.b.ins().uload16(I64, flags, o, LAYOUT)
                 };
-                let bytes = self.b.ins().ishl_imm_s(nrefs, 3);
+                let bytes = self.ref_bytes(nrefs);
                 let base = self.b.ins().iadd(o, bytes);
                 self.b.ins().iadd_imm_s(base, i64::from(REFS))
             }
@@ -199,7 +228,7 @@ impl Translator<'_, '_> {
         self.b.set_cold_block(array);
         self.b.switch_to_block(array);
         let nrefs = self.b.ins().band_imm_s(w, heap::LAYOUT_NREFS_MASK as i64);
-        let bytes = self.b.ins().ishl_imm_s(nrefs, 3);
+        let bytes = self.ref_bytes(nrefs);
         let data = self.b.ins().iadd(o, bytes);
         let c = self.b.ins().load(I64, ro, data, REFS + CLASS_WORD);
         self.b.ins().jump(join, &[c.into()]);
@@ -260,12 +289,29 @@ impl Translator<'_, '_> {
     }
 
     /// The reference at `base + offset`, loaded without the load-reference
-    /// barrier.
+    /// barrier: an address (a compressed slot's 32 bits decoded).
     pub(super) fn load_ref_raw(&mut self, base: Value, offset: i32) -> Value {
         let field = self.b.ins().iadd_imm_s(base, i64::from(offset));
         // Acquire: the referenced object's initialization (the Rust
         // barrier's ordering; a plain load on x86-64).
-        self.b.ins().atomic_load(I64, MemFlagsData::trusted(), field)
+        match self.env.refs {
+            RefWidth::Full => self.b.ins().atomic_load(I64, MemFlagsData::trusted(), field),
+            RefWidth::Compressed => {
+                // x86-64: a zero-extending 32-bit `mov` (every load is an
+                // acquire under TSO, as the full-width `atomic_load`
+                // lowers to a plain `mov` too); AArch64: `ldar` and the
+                // extension.
+                let wide = if cfg!(target_arch = "x86_64") {
+                    self.b.ins().uload32(MemFlagsData::trusted(), field, 0)
+                } else {
+                    let narrow = self.b.ins().atomic_load(I32, MemFlagsData::trusted(), field);
+                    self.b.ins().uextend(I64, narrow)
+                };
+                self.b
+                    .ins()
+                    .ishl_imm_s(wide, i64::from(heap::COMPRESSED_REF_SHIFT))
+            }
+        }
     }
 
     /// The load-reference barrier (`lrb`) of `v`, loaded from `base +
@@ -317,7 +363,7 @@ impl Translator<'_, '_> {
     /// same loaded value.
     pub(super) fn load_ref_field(&mut self, obj: Value, i: i64, volatile: bool) -> Value {
         let key = (self.key(obj), i);
-        let offset = REFS + 8 * i as i32;
+        let offset = self.ref_field_offset(i);
         let lazy = !volatile && self.has(Barrier::Lrb) && self.only_null_tested();
         if !volatile {
             if let Some(&v) = self.facts().ref_fields.get(&key) {
@@ -369,11 +415,12 @@ impl Translator<'_, '_> {
             let thread = self.thread_here();
             let state = self.gc_state();
             let (from, first) = (self.here(), self.blocks_so_far());
-            fastpath_cranelift::satb_enqueue_with_state(
+            fastpath_cranelift::satb_enqueue_slot_with_state(
                 &mut self.b,
                 state,
                 thread,
                 field,
+                self.env.refs,
                 &self.env.thread,
                 &self.env.satb,
                 slow,
@@ -384,7 +431,17 @@ impl Translator<'_, '_> {
             self.continue_from(from);
         }
         // Release: publishes the stored object's initialization.
-        self.release_store(val, field);
+        match self.env.refs {
+            RefWidth::Full => self.release_store(val, field),
+            RefWidth::Compressed => {
+                let shifted = self
+                    .b
+                    .ins()
+                    .ushr_imm_s(val, i64::from(heap::COMPRESSED_REF_SHIFT));
+                let narrow = self.b.ins().ireduce(I32, shifted);
+                self.release_store(narrow, field);
+            }
+        }
         if self.has(Barrier::Card) || self.has(Barrier::CardCond) {
             // The card of the object's start, as the Rust barrier marks
             // (HotSpot's imprecise marking for instance fields).
@@ -449,7 +506,8 @@ impl Translator<'_, '_> {
         self.facts().forget_ref_field(i);
         self.escapes_to_heap(val);
         let (o, v) = self.resolve_write(obj, val);
-        let field = self.b.ins().iadd_imm_s(o, i64::from(REFS) + 8 * i);
+        let offset = self.ref_field_offset(i);
+        let field = self.b.ins().iadd_imm_s(o, i64::from(offset));
         self.store_ref_at(o, field, v, old_null);
     }
 
@@ -740,7 +798,8 @@ impl Translator<'_, '_> {
                 self.bounds(i, len);
             }
             let i64v = self.b.ins().sextend(I64, i);
-            let off = self.b.ins().ishl_imm_s(i64v, 3);
+            let shift = self.slot_shift();
+            let off = self.b.ins().ishl_imm_s(i64v, shift);
             let f = self.b.ins().iadd(o, off);
             if self.has(Barrier::Lrb) && self.only_null_tested() {
                 // Only tested against null: no barrier (`only_null_tested`).
@@ -795,7 +854,8 @@ impl Translator<'_, '_> {
             self.escapes_to_heap(v);
             let (o, v) = self.resolve_write(a, v);
             let i64v = self.b.ins().sextend(I64, i);
-            let off = self.b.ins().ishl_imm_s(i64v, 3);
+            let shift = self.slot_shift();
+            let off = self.b.ins().ishl_imm_s(i64v, shift);
             let f = self.b.ins().iadd(o, off);
             let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
             self.store_ref_at(o, field, v, false);
@@ -1009,7 +1069,8 @@ impl Translator<'_, '_> {
     pub(super) fn alloc_instance(&mut self, c: &'static Class) -> Value {
         let nrefs = c.nrefs as usize;
         let ndata = c.data_bytes as usize / 8;
-        let words = self.env.format.header_words() + nrefs + ndata;
+        let body = self.env.refs.ref_words(nrefs) + ndata;
+        let words = self.env.format.header_words() + body;
         let bytes = self.b.ins().iconst(I64, (words * 8) as i64);
         let idx = self.s.idx;
         // The loader keeps every class's counts in the tagged form's range.
@@ -1022,7 +1083,7 @@ impl Translator<'_, '_> {
                 let layout = t.b.ins().iconst(I64, word as i64);
                 t.b.ins().store(trusted, layout, obj, LAYOUT);
                 let zero = t.b.ins().iconst(I64, 0);
-                for w in 0..nrefs + ndata {
+                for w in 0..body {
                     t.b.ins().store(trusted, zero, obj, REFS + 8 * w as i32);
                 }
             },
@@ -1076,7 +1137,11 @@ impl Translator<'_, '_> {
             let w = self.b.ins().ushr_imm_s(w, 3);
             (self.b.ins().iconst(I64, 0), self.b.ins().iadd_imm_s(w, 2))
         };
-        let words = self.b.ins().iadd(nrefs, ndata);
+        // The slots' words: `nrefs`, or half of it rounded up when
+        // compressed.
+        let rb = self.ref_bytes(nrefs);
+        let ref_words = self.b.ins().ushr_imm_s(rb, 3);
+        let words = self.b.ins().iadd(ref_words, ndata);
         let total = self
             .b
             .ins()
@@ -1095,7 +1160,6 @@ impl Translator<'_, '_> {
                     let to = t.b.ins().iadd(from, wb);
                     t.zero_words(from, to);
                 }
-                let rb = t.b.ins().ishl_imm_s(nrefs, 3);
                 let data = t.b.ins().iadd(from, rb);
                 let cv = t.b.ins().iconst(I64, ac as *const Class as i64);
                 t.b.ins().store(trusted, cv, data, CLASS_WORD);

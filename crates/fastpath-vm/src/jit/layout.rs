@@ -34,9 +34,9 @@ pub const LENGTH_WORD: i32 = crate::object::LENGTH_WORD as i32;
 pub const ELEMENTS: i32 = crate::object::ELEMENTS as i32;
 
 /// The heap-object layout version the constants above were written
-/// against (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` then), for a
-/// heap with full-width (8-byte) reference slots, which [`check`] also
-/// requires.
+/// against (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` then). The
+/// reference slots' width is the heap's (`CompileEnv::refs`): a field's
+/// offset, an element's scale and the data words' place follow it.
 pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 4;
 
 // The translator adds the layout word's `nrefs` (an array's untagged
@@ -132,18 +132,16 @@ pub fn check<B: fastpath::gc::BarrierSet>(m: &mut fastpath::gc::Mutator<B>) -> R
             "the library's heap-object layout is version {found}, the JIT was written against {EXPECTED_OBJECT_LAYOUT_VERSION}"
         ));
     }
-    if m.ref_width() != heap::RefWidth::Full {
-        return Err("the heap's reference slots are compressed; the JIT addresses 8-byte ones".into());
-    }
     let o = m.alloc_unrooted(2, 3).map_err(|e| e.to_string())?;
     let addr = o.addr();
     // SAFETY: a fresh object of this heap with 2 references.
     let data = unsafe { m.data_unchecked(fastpath::gc::Obj::from_addr(addr), 2) } as usize;
-    if data != addr + heap::data_offset(2, 0) {
+    let refs = m.ref_width();
+    if data != addr + refs.data_offset(2, 0) {
         return Err(format!(
             "data area at {:+} from the object, expected {:+}",
             data as isize - addr as isize,
-            heap::data_offset(2, 0)
+            refs.data_offset(2, 0)
         ));
     }
     // SAFETY: the layout word of a fresh object.

@@ -254,6 +254,10 @@ pub struct CompileEnv {
     /// The heap's cell format (the barrier set's): whether a new object
     /// has a forwarding word, and where a copy is recorded.
     pub format: fastpath::gc::layout::CellFormat,
+    /// The width of the heap's reference slots: where a reference field,
+    /// an array element and the data words after them lie, and how a slot
+    /// is read and written (compressed: 32 bits, `address >> 3`).
+    pub refs: fastpath::gc::layout::RefWidth,
     /// Where `Class::vtable`'s pointer and length lie.
     pub vtable: VecLayout,
     /// `boolean[]`'s class (a `bastore` into it stores `& 1`).
@@ -649,6 +653,7 @@ impl Jit {
             cset: CsetMap::of(m),
             barriers: vm.heap.config().barriers,
             format: vm.heap.cell_format(),
+            refs: vm.heap.ref_width(),
             vtable,
             bool_array,
             class_decode_offset: crate::link::class_space::decode_offset()?,

@@ -1418,7 +1418,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             let v = if f.kind == Kind::Ref {
                 // Always through the load-reference barrier: the loop's
                 // uses take it as a resolved reference.
-                let offset = super::layout::REFS + 8 * f.off as i32;
+                let offset = self.ref_field_offset(i64::from(f.off));
                 let from = self.here();
                 let o = self.resolve_read(this);
                 let raw = self.load_ref_raw(o, offset);

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
+use fastpath::gc::layout::RefWidth;
 use fastpath::gc::{Heap, HeapConfig, RootScanner};
 
 use super::globals::GlobalSlots;
@@ -25,6 +26,19 @@ use crate::runtime::Error;
 /// of BENCHMARKS.md). So it starts at 32 MiB and grows with the live data
 /// (`fastpath::gc`'s `heap/capacity.rs`).
 pub const DEFAULT_INITIAL_HEAP: usize = 32 << 20;
+
+/// The reference width of a heap of `heap_bytes` when neither
+/// `-XX:±UseCompressedOops` nor `FASTPATH_GC_REFS` chose one: compressed
+/// when they reach the whole heap (HotSpot's ergonomics), whose smaller
+/// objects put more of them in each cache line and give the collector less
+/// to copy.
+pub fn default_ref_width(heap_bytes: usize) -> RefWidth {
+    if heap_bytes <= fastpath::gc::layout::MAX_COMPRESSED_HEAP_BYTES {
+        RefWidth::Compressed
+    } else {
+        RefWidth::Full
+    }
+}
 
 /// What the command line and environment chose.
 #[derive(Clone, Debug)]
@@ -178,13 +192,13 @@ impl Vm {
         }
         .map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let mut config = HeapConfig::from_config(options.heap_bytes);
-        if config.refs != fastpath::gc::layout::RefWidth::Full {
-            return Err(
-                "Error occurred during initialization of VM\nFASTPATH_GC_REFS=compressed is not \
-                        supported: compiled code and inline allocation address 8-byte reference slots \
-                        (FASTPATH_GC_REFS=full)"
-                    .into(),
-            );
+        // Compressed references unless `-XX:-UseCompressedOops` or
+        // `FASTPATH_GC_REFS` chose, for a heap they reach (HotSpot's
+        // ergonomics: `UseCompressedOops` is on below 32 GiB).
+        let refs_given = options.xx.settings.iter().any(|(v, _)| *v == RefWidth::VAR)
+            || std::env::var_os(RefWidth::VAR).is_some();
+        if !refs_given {
+            config.refs = default_ref_width(options.heap_bytes);
         }
         config.verify = options.verify_heap;
         config.initial_bytes = Some(match options.initial_heap_bytes {
@@ -223,6 +237,7 @@ impl Vm {
                     jit.osr_threshold != u32::MAX,
                     jit.background,
                     options.verify_heap,
+                    heap.ref_width(),
                 )
             );
         }

@@ -137,19 +137,6 @@ fn exit_statuses_and_launch_errors_are_javas() {
             "{var}={value}: {err}"
         );
     }
-    // A valid library setting the VM cannot honour stops the start too:
-    // its compiled code and inline allocation address 8-byte slots.
-    let (out, err, code) = run(vm()
-        .env("FASTPATH_GC_REFS", "compressed")
-        .arg("-cp")
-        .arg(&cp)
-        .arg("app.Main"));
-    assert_eq!((out.as_str(), code), ("", Some(1)), "{err}");
-    assert!(
-        err.starts_with("Error occurred during initialization of VM\n")
-            && err.contains("FASTPATH_GC_REFS=compressed"),
-        "{err}"
-    );
 }
 
 #[test]

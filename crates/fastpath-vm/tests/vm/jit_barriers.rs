@@ -440,7 +440,7 @@ fn gc_state_tests(code: &[Instruction]) -> Vec<usize> {
 /// entry's safepoint poll (a byte read of the thread block's poll word)
 /// where the entry has one, else (a leaf's entry: no poll) up to the
 /// slot-stack check's branch, the first conditional jump.
-fn field_loads(code: &[Instruction], disp: u64) -> usize {
+fn field_loads(code: &[Instruction], disp: u64, slot: usize) -> usize {
     let poll = fastpath::thread::POLL_WORD_OFFSET as u64;
     let body = code
         .iter()
@@ -457,7 +457,7 @@ fn field_loads(code: &[Instruction], disp: u64) -> usize {
                 && i.memory_displacement64() == disp
                 && i.memory_index() == Register::None
                 && !matches!(i.memory_base(), Register::RSP | Register::RBP)
-                && i.memory_size().size() == 8
+                && i.memory_size().size() == slot
         })
         .count()
 }
@@ -468,6 +468,8 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
     harness::javac_sources(&dir, &dir, &[("Barriers", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "Barriers");
     let next = fastpath_vm::jit::layout::REFS as u64;
+    // The heap's reference width (the VM's default: compressed, 4 bytes).
+    let slot = vm.heap.ref_width().slot_bytes();
 
     // Only tested against null: loaded, no barrier.
     let all = decode(vm, "hasNext", "()Z");
@@ -477,7 +479,11 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
         0,
         "hasNext's load has a barrier:\n{shown}"
     );
-    assert_eq!(field_loads(&all, next), 1, "hasNext loads `next` once:\n{shown}");
+    assert_eq!(
+        field_loads(&all, next, slot),
+        1,
+        "hasNext loads `next` once:\n{shown}"
+    );
 
     // Tested, then returned: one load, its one barrier after the test.
     let all = decode(vm, "nextOrSelf", "()LBarriers;");
@@ -485,7 +491,7 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
     let tests = gc_state_tests(&all);
     assert_eq!(tests.len(), 1, "nextOrSelf's barriers:\n{shown}");
     assert_eq!(
-        field_loads(&all, next),
+        field_loads(&all, next, slot),
         1,
         "nextOrSelf loads `next` once:\n{shown}"
     );
@@ -614,20 +620,26 @@ fn compiled_barriers_share_the_gc_state_between_stops_and_objects_their_layout()
         0,
         "pair checks its new object against null:\n{shown}"
     );
-    let tag = fastpath_vm::jit::layout::REFS as u64 + 16;
-    // Stores of an immediate zero there (the frame's header words at that
-    // displacement are stored from registers).
+    // `tag`, the third reference, and the word that holds it, which the
+    // allocation's zeroing writes (8 bytes; a compressed slot is half of
+    // a word).
+    let refs = vm.heap.ref_width();
+    let tag = refs.ref_offset(2) as u64;
+    let tag_word = tag & !7;
+    // Stores of an immediate zero there, of either width (the frame's
+    // header words at that displacement are stored from registers).
     let tag_stores = all
         .iter()
         .filter(|i| {
             i.mnemonic() == Mnemonic::Mov
                 && i.op0_kind() == OpKind::Memory
-                && i.op1_kind() == OpKind::Immediate32to64
-                && i.immediate32to64() == 0
-                && i.memory_displacement64() == tag
+                && matches!(i.op1_kind(), OpKind::Immediate32to64 | OpKind::Immediate32)
+                && (i.op1_kind() == OpKind::Immediate32 || i.immediate32to64() == 0)
+                && (i.op1_kind() == OpKind::Immediate32to64 || i.immediate32() == 0)
+                && (i.memory_displacement64() == tag || i.memory_displacement64() == tag_word)
                 && i.memory_index() == Register::None
                 && !matches!(i.memory_base(), Register::RSP | Register::RBP)
-                && i.memory_size().size() == 8
+                && i.memory_size().size() >= refs.slot_bytes()
         })
         .count();
     assert_eq!(

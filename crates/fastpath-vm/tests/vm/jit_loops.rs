@@ -210,24 +210,27 @@ fn byte_read(i: &Instruction, offset: usize) -> bool {
     memory(i) && i.memory_size().size() == 1 && i.memory_displacement64() == offset as u64
 }
 
-/// An 8-byte load of the reference field at data offset `disp` of an
-/// object (not a stack slot).
-fn field_load(i: &Instruction, disp: u64) -> bool {
+/// A load of the reference field at offset `disp` of an object (not a
+/// stack slot), `slot` bytes wide (the heap's reference width: 8, or 4
+/// compressed).
+fn field_load(i: &Instruction, disp: u64, slot: usize) -> bool {
     memory(i)
         && i.op0_kind() == OpKind::Register
         && i.memory_displacement64() == disp
         && i.memory_index() == iced_x86::Register::None
         && !matches!(i.memory_base(), iced_x86::Register::RSP | iced_x86::Register::RBP)
-        && i.memory_size().size() == 8
+        && i.memory_size().size() == slot
 }
 
 /// An 8-byte access (load, store or both) of a primitive field of an
-/// object: its data address is the object plus its reference words
-/// (`jit::layout`), an index register scaled by 8, not a stack slot.
+/// object: its data address is the object plus its reference slots' bytes
+/// (`jit::layout`), an index register (the count scaled by 8 with
+/// full-width slots; the padded bytes, unscaled, with compressed ones),
+/// not a stack slot.
 fn data_access(i: &Instruction) -> bool {
     memory(i)
         && i.memory_index() != iced_x86::Register::None
-        && i.memory_index_scale() == 8
+        && matches!(i.memory_index_scale(), 1 | 8)
         && !matches!(i.memory_base(), iced_x86::Register::RSP | iced_x86::Register::RBP)
         && i.memory_size().size() == 8
 }
@@ -296,6 +299,7 @@ fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
     let dir = harness::scratch_dir("fastpath-vm-jit-loops");
     harness::javac_sources(&dir, &dir, &[("Loops", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "Loops");
+    let slot = vm.heap.ref_width().slot_bytes();
     let poll = fastpath::thread::POLL_WORD_OFFSET;
     let gc_state = fastpath::thread::GC_STATE_OFFSET;
     // `payload`, the class's first reference field.
@@ -315,7 +319,7 @@ fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
         assert!(
             around_clear(&c, &|i| byte_read(i, poll)
                 || byte_read(i, gc_state)
-                || field_load(i, payload)),
+                || field_load(i, payload, slot)),
             "{name}: its loop loads the field or tests the GC state each iteration\n{listing}"
         );
         // The poll is still there: at the strips' ends.
@@ -331,7 +335,7 @@ fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
         "sum7: a poll in its loop\n{listing}"
     );
     assert!(
-        around_clear(&c, &|i| field_load(i, payload)),
+        around_clear(&c, &|i| field_load(i, payload, slot)),
         "sum7: its loop loads the field\n{listing}"
     );
     // A coarsened lock's field (`jit/promote.rs`): some way around the
@@ -402,7 +406,7 @@ fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
         let listing = harness::listing(&c);
         assert!(!heads(&c).is_empty(), "{name}: no loop\n{listing}");
         assert!(
-            !around_clear(&c, &|i| field_load(i, payload)),
+            !around_clear(&c, &|i| field_load(i, payload, slot)),
             "{name}: a way around its loop does not load the field\n{listing}"
         );
     }
