@@ -156,12 +156,21 @@ impl Translator<'_, '_> {
             None => {
                 // The layout word never changes: a read-only load.
                 let flags = MemFlagsData::trusted().with_readonly();
-                let nrefs = if array {
-                    self.b.ins().uload32(flags, o, LAYOUT)
+                let (nrefs, bytes) = if array {
+                    let n = self.b.ins().uload32(flags, o, LAYOUT);
+                    (n, None)
                 } else {
-                    self.b.ins().uload16(I64, flags, o, LAYOUT)
+                    // An instance's count is even on a compressed heap
+                    // (`Class::ref_fields`): its slots' bytes are the count
+                    // scaled, with no rounding.
+                    let n = self.b.ins().uload16(I64, flags, o, LAYOUT);
+                    let shift = self.slot_shift();
+                    (n, Some(self.b.ins().ishl_imm_s(n, shift)))
                 };
-                let bytes = self.ref_bytes(nrefs);
+                let bytes = match bytes {
+                    Some(b) => b,
+                    None => self.ref_bytes(nrefs),
+                };
                 let base = self.b.ins().iadd(o, bytes);
                 self.b.ins().iadd_imm_s(base, i64::from(REFS))
             }

@@ -30,6 +30,9 @@ pub struct Loader {
     methods: Mutex<Vec<&'static Method>>,
     /// Every class, in load order (the statics scanner walks it).
     all: Mutex<Vec<&'static Class>>,
+    /// Round each class's reference slots up to an even count (a heap with
+    /// compressed references: [`Class::ref_fields`]).
+    even_refs: bool,
 }
 
 /// The deepest chain of classes loading one another (superclasses,
@@ -55,7 +58,16 @@ impl Loader {
             classes: Mutex::new(HashMap::with_capacity(256)),
             methods: Mutex::new(Vec::with_capacity(4096)),
             all: Mutex::new(Vec::with_capacity(256)),
+            even_refs: false,
         }
+    }
+
+    /// This loader, laying out instances for a heap whose reference slots
+    /// are compressed (`true`: an even slot count, [`Class::ref_fields`])
+    /// or full-width.
+    pub fn with_even_refs(mut self, even: bool) -> Loader {
+        self.even_refs = even;
+        self
     }
 
     /// Every class loaded so far.
@@ -209,7 +221,7 @@ impl Loader {
 
         // Fields: instance references get indices after the superclass's;
         // primitives are packed after its data bytes, largest first.
-        let (mut nrefs, mut data_bytes) = super_class.map_or((0u32, 0u32), |s| (s.nrefs, s.data_bytes));
+        let (mut nrefs, mut data_bytes) = super_class.map_or((0u32, 0u32), |s| (s.ref_fields, s.data_bytes));
         let mut fields: Vec<Field> = Vec::with_capacity(file.fields.len());
         let mut nstatics = 0u32;
         let mut static_refs = Vec::new();
@@ -246,6 +258,10 @@ impl Loader {
             }
         }
         let data_bytes = data_bytes.next_multiple_of(8);
+        let ref_fields = nrefs;
+        if self.even_refs {
+            nrefs = nrefs.next_multiple_of(2);
+        }
         // An instance is tagged with its class (`object/mod.rs`): the
         // layout word's tagged form holds 16-bit counts.
         let max = fastpath::gc::layout::MAX_TAGGED_COUNT;
@@ -253,7 +269,7 @@ impl Loader {
             return Err(Error::new(
                 "java/lang/LinkageError",
                 format!(
-                    "{} has {nrefs} reference fields and {data_bytes} bytes of other fields with its \
+                    "{} has {ref_fields} reference fields and {data_bytes} bytes of other fields with its \
                      superclasses' ({max} references and {max} 8-byte words at most)",
                     name.replace('/', ".")
                 ),
@@ -278,6 +294,7 @@ impl Loader {
             vtable: Vec::new(),
             itable: Vec::new(),
             nrefs,
+            ref_fields,
             data_bytes,
             statics: (0..nstatics).map(|_| AtomicU64::new(0)).collect(),
             static_refs,
@@ -387,6 +404,7 @@ impl Loader {
             vtable: object.vtable.clone(),
             itable: vec![(cloneable, Vec::new()), (serializable, Vec::new())],
             nrefs: 0,
+            ref_fields: 0,
             data_bytes: 16,
             statics: Box::new([]),
             static_refs: Vec::new(),
@@ -482,6 +500,7 @@ fn primitive_class(k: Kind) -> Class {
         vtable: Vec::new(),
         itable: Vec::new(),
         nrefs: 0,
+        ref_fields: 0,
         data_bytes: 8,
         statics: Box::new([]),
         static_refs: Vec::new(),
@@ -658,6 +677,36 @@ mod tests {
                 assert!(f.offset + size <= c.data_bytes, "{}.{}", c.name, f.name);
             }
         }
+    }
+
+    /// For a heap with compressed references each class's reference slots
+    /// are rounded up to an even count, its fields' indices unchanged: a
+    /// subclass's first reference field follows the superclass's last
+    /// field (not its padding slot), and the count is the padded one.
+    #[test]
+    fn even_reference_slots_keep_field_indices() {
+        let (full, even) = (loader(), loader().with_even_refs(true));
+        for name in [
+            "java/util/HashMap$Node",
+            "java/util/LinkedHashMap$Entry",
+            "java/lang/String",
+        ] {
+            let (a, b) = (full.load(name).unwrap(), even.load(name).unwrap());
+            assert_eq!(a.ref_fields, b.ref_fields, "{name}");
+            assert_eq!(a.nrefs, a.ref_fields, "{name}: full-width slots are not padded");
+            assert_eq!(b.nrefs, b.ref_fields.next_multiple_of(2), "{name}");
+            for (f, g) in a.fields.iter().zip(&b.fields) {
+                assert_eq!((&f.name, f.offset), (&g.name, g.offset), "{name}");
+            }
+        }
+        // HashMap.Node: key, value, next (3 → 4 slots); LinkedHashMap.Entry
+        // adds before and after at indices 3 and 4 (5 → 6).
+        let node = even.load("java/util/HashMap$Node").unwrap();
+        let entry = even.load("java/util/LinkedHashMap$Entry").unwrap();
+        assert_eq!((node.ref_fields, node.nrefs), (3, 4));
+        assert_eq!((entry.ref_fields, entry.nrefs), (5, 6));
+        let before = entry.fields.iter().find(|f| &*f.name == "before").unwrap();
+        assert_eq!(before.offset, 3);
     }
 
     /// Every class lives in the class space, where its tag names it: the

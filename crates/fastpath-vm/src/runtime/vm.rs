@@ -242,7 +242,8 @@ impl Vm {
             );
         }
         let vm: &'static Vm = Box::leak(Box::new(Vm {
-            loader: Loader::new(boot, ClassPath::parse(&options.class_path)),
+            loader: Loader::new(boot, ClassPath::parse(&options.class_path))
+                .with_even_refs(heap.ref_width() == RefWidth::Compressed),
             heap,
             globals: GlobalSlots::default(),
             interned: Mutex::new(HashMap::new()),
