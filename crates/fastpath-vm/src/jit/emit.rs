@@ -65,10 +65,11 @@ impl Translator<'_, '_> {
         match self.env.refs {
             RefWidth::Full => self.b.ins().ishl_imm_s(nrefs, 3),
             RefWidth::Compressed => {
-                // 4 * n rounded up to 8: (n + 1) * 4 with bit 2 cleared.
+                // 4 * n rounded up to 8: the words, (n + 1) / 2, scaled by
+                // 8, a shift an x86-64 address folds into its index.
                 let n1 = self.b.ins().iadd_imm_s(nrefs, 1);
-                let b = self.b.ins().ishl_imm_s(n1, 2);
-                self.b.ins().band_imm_s(b, -8)
+                let words = self.b.ins().ushr_imm_s(n1, 1);
+                self.b.ins().ishl_imm_s(words, 3)
             }
         }
     }
