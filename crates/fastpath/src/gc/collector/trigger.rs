@@ -161,20 +161,12 @@ impl Trigger {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gc::layout::CellFormat;
 
     /// The floor always starts a cycle; above it, a cycle starts once the
     /// free regions would not last a cycle at the learnt rate, plus the margin.
     #[test]
     fn starts_at_the_floor_or_when_the_free_space_would_not_last_a_cycle() {
-        let space = Space::new(
-            CellFormat::Compact,
-            crate::gc::layout::RefWidth::Full,
-            8 << 20,
-            64 << 10,
-            None,
-        )
-        .expect("heap memory");
+        let space = Space::small_for_test();
         let n = space.regions.len(); // 128
         let mut t = Trigger::new(&space);
         assert!(!t.should_start(&space, n), "an empty heap, nothing learnt");
@@ -195,14 +187,7 @@ mod tests {
     /// heap.
     #[test]
     fn start_below_is_where_should_start_turns_true() {
-        let space = Space::new(
-            CellFormat::Compact,
-            crate::gc::layout::RefWidth::Full,
-            8 << 20,
-            64 << 10,
-            None,
-        )
-        .expect("heap memory");
+        let space = Space::small_for_test();
         let n = space.regions.len();
         let mut t = Trigger::new(&space);
         // Held rate: no new sample (see the next test).
@@ -238,14 +223,7 @@ mod tests {
     /// count and the floor and margin are shares of the capacity.
     #[test]
     fn the_soft_capacity_is_the_heap_the_trigger_measures() {
-        let space = Space::new(
-            CellFormat::Compact,
-            crate::gc::layout::RefWidth::Full,
-            8 << 20,
-            64 << 10,
-            None,
-        )
-        .expect("heap memory");
+        let space = Space::small_for_test();
         let n = space.regions.len(); // 128
         space.set_capacity(&mut space.lock_alloc(), 40);
         let beyond = n - 40;
@@ -265,14 +243,7 @@ mod tests {
     /// it never passes its ceiling.
     #[test]
     fn the_margin_widens_after_degenerated_cycles_and_recovers() {
-        let space = Space::new(
-            CellFormat::Compact,
-            crate::gc::layout::RefWidth::Full,
-            8 << 20,
-            64 << 10,
-            None,
-        )
-        .expect("heap memory");
+        let space = Space::small_for_test();
         let reserve = space.reserve_regions;
         let mut t = Trigger::new(&space);
         let cycle = Duration::from_millis(200);

@@ -195,17 +195,9 @@ mod tests {
     use super::*;
     use crate::gc::heap::runtime::PauseKind;
     use crate::gc::heap::space::Pool;
-    use crate::gc::layout::CellFormat;
 
     fn space(hold: bool, capacity: usize) -> Space {
-        let mut s = Space::new(
-            CellFormat::Compact,
-            crate::gc::layout::RefWidth::Full,
-            8 << 20,
-            64 << 10,
-            None,
-        )
-        .expect("heap memory");
+        let mut s = Space::small_for_test();
         s.hold_capacity = hold;
         let mut a = s.lock_alloc();
         s.set_capacity(&mut a, capacity);

@@ -501,6 +501,13 @@ impl Space {
         })
     }
 
+    /// Tests: an 8 MiB space of 64 KiB regions, compact cells, full-width
+    /// references, no evacuation limit.
+    #[cfg(test)]
+    pub(crate) fn small_for_test() -> Space {
+        Space::new(CellFormat::Compact, RefWidth::Full, 8 << 20, 64 << 10, None).expect("heap memory")
+    }
+
     pub(crate) fn lock_alloc(&self) -> MutexGuard<'_, AllocState> {
         // Nothing panics under this lock; see Safepoint::lock.
         self.alloc.lock().unwrap_or_else(|e| e.into_inner())
@@ -1262,8 +1269,7 @@ mod tests {
     /// while update-refs has lowered it; evacuation LABs take any region.
     #[test]
     fn tlabs_stop_at_the_mutator_floor() {
-        let space =
-            Space::new(CellFormat::Compact, RefWidth::Full, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::small_for_test();
         let (n, reserve, region) = (space.regions.len(), space.reserve_regions, space.region_bytes);
         let mut tlabs = 0;
         while space.carve(region, region, Pool::Mutator).is_some() {
@@ -1292,8 +1298,7 @@ mod tests {
     /// is 0 (a cycle running) leave it down; a humongous run counts too.
     #[test]
     fn a_refill_below_the_collectors_start_raises_cycle_due() {
-        let space =
-            Space::new(CellFormat::Compact, RefWidth::Full, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::small_for_test();
         let region = space.region_bytes;
         let free = || space.lock_alloc().free.len();
         let due = || space.cycle_due.swap(false, Ordering::Relaxed);
@@ -1330,8 +1335,7 @@ mod tests {
     /// above TAMS yields its object once.
     #[test]
     fn for_each_live_yields_the_marked_below_tams_and_all_above() {
-        let space =
-            Space::new(CellFormat::Compact, RefWidth::Full, 8 << 20, 64 << 10, None).expect("heap memory");
+        let space = Space::small_for_test();
         let (start, end) = space
             .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
             .expect("a region");
