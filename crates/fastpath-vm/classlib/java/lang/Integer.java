@@ -41,7 +41,7 @@ public final class Integer extends Number implements Comparable<Integer> {
      * cannot overflow) without `parseInt(s, 10)`'s per-digit `Character.digit` call and overflow
      * checks, and returned when it is in range; anything else (a '+', more digits, a non-ASCII
      * digit, a bad character, an empty or null string, a value out of range) goes to
-     * `parseInt(s, 10)`, which gives the same value or throws its exception.
+     * `parseIntChecked(s, 10)`, which gives the same value or throws its exception.
      */
     public static int parseInt(String s) throws NumberFormatException {
         if (s != null) {
@@ -64,7 +64,50 @@ public final class Integer extends Number implements Comparable<Integer> {
                 }
             }
         }
-        return parseInt(s, 10);
+        return parseIntChecked(s, 10);
+    }
+
+    /**
+     * At most 12 ASCII digits (of any radix: '0'-'9', then 'a'-'z' or 'A'-'Z' for 10-35) after an
+     * optional sign are accumulated in a long, which 36^12 < 2^63 keeps from overflowing, with no
+     * per-digit overflow checks, and returned when the value is in range; anything else (a bad
+     * radix, more digits, a non-ASCII digit, a bad character, an empty or null string, a lone
+     * sign, a value out of range) goes to `parseIntChecked`, which gives the same value or throws
+     * its exception. The digits are decoded here rather than by `Character.digit`, whose compiled
+     * form calls out for a non-ASCII char (a call in the loop would leave compiled code no
+     * caller-saved register for the loop's values), and the exceptions' construction stays in
+     * `parseIntChecked`: both keep this loop's values in registers.
+     */
+    public static int parseInt(String s, int radix) throws NumberFormatException {
+        if (s != null && radix >= Character.MIN_RADIX && radix <= Character.MAX_RADIX) {
+            char[] v = s.value;
+            int n = v.length;
+            int i = n > 0 && (v[0] == '-' || v[0] == '+') ? 1 : 0;
+            if (n > i && n - i <= 12) {
+                long r = 0;
+                for (; i < n; i++) {
+                    int c = v[i];
+                    int d = c - '0';
+                    if (d < 0) break;
+                    if (d > 9) {
+                        // A letter of either case is 10-35; every other char is below 10 (refused
+                        // here) or above 35 (refused by the radix).
+                        d = (c | 0x20) - ('a' - 10);
+                        if (d < 10) break;
+                    }
+                    if (d >= radix) break;
+                    r = r * radix + d;
+                }
+                if (i == n) {
+                    if (v[0] != '-') {
+                        if (r <= MAX_VALUE) return (int) r;
+                    } else if (r <= -(long) MIN_VALUE) {
+                        return (int) -r;
+                    }
+                }
+            }
+        }
+        return parseIntChecked(s, radix);
     }
 
     /**
@@ -73,7 +116,7 @@ public final class Integer extends Number implements Comparable<Integer> {
      * reads the string's array once (a local, so compiled code loads the field and its length
      * once, not per character); the exceptions' messages are HotSpot's.
      */
-    public static int parseInt(String s, int radix) throws NumberFormatException {
+    private static int parseIntChecked(String s, int radix) throws NumberFormatException {
         if (s == null) throw new NumberFormatException("Cannot parse null string");
         if (radix < Character.MIN_RADIX) throw new NumberFormatException("radix " + radix + " less than Character.MIN_RADIX");
         if (radix > Character.MAX_RADIX) throw new NumberFormatException("radix " + radix + " greater than Character.MAX_RADIX");
