@@ -14,6 +14,22 @@ public final class Integer extends Number implements Comparable<Integer> {
 
     private final int value;
 
+    /**
+     * Each ASCII char's value as a digit: '0'-'9' 0-9, 'a'-'z' and 'A'-'Z' 10-35, any other 127
+     * (no radix's digit), as `Character.digit` gives it in radix 36 below U+0080.
+     */
+    private static final byte[] ASCII_DIGITS = new byte[128];
+
+    static {
+        for (int c = 0; c < 128; c++) {
+            int d = 127;
+            if (c >= '0' && c <= '9') d = c - '0';
+            else if (c >= 'a' && c <= 'z') d = c - 'a' + 10;
+            else if (c >= 'A' && c <= 'Z') d = c - 'A' + 10;
+            ASCII_DIGITS[c] = (byte) d;
+        }
+    }
+
     /** The boxes of -128..127 (JLS 5.1.7). */
     private static final class IntegerCache {
         static final Integer[] cache = new Integer[256];
@@ -73,10 +89,11 @@ public final class Integer extends Number implements Comparable<Integer> {
      * per-digit overflow checks, and returned when the value is in range; anything else (a bad
      * radix, more digits, a non-ASCII digit, a bad character, an empty or null string, a lone
      * sign, a value out of range) goes to `parseIntChecked`, which gives the same value or throws
-     * its exception. The digits are decoded here rather than by `Character.digit`, whose compiled
-     * form calls out for a non-ASCII char (a call in the loop would leave compiled code no
-     * caller-saved register for the loop's values), and the exceptions' construction stays in
-     * `parseIntChecked`: both keep this loop's values in registers.
+     * its exception. The digits are decoded by a table of the ASCII chars rather than by
+     * `Character.digit`, whose compiled form calls out for a non-ASCII char (a call in the loop
+     * would leave compiled code no caller-saved register for the loop's values) and whose
+     * digit-or-letter test is a branch that random hex digits mispredict; the exceptions'
+     * construction stays in `parseIntChecked`.
      */
     public static int parseInt(String s, int radix) throws NumberFormatException {
         if (s != null && radix >= Character.MIN_RADIX && radix <= Character.MAX_RADIX) {
@@ -85,16 +102,11 @@ public final class Integer extends Number implements Comparable<Integer> {
             int i = n > 0 && (v[0] == '-' || v[0] == '+') ? 1 : 0;
             if (n > i && n - i <= 12) {
                 long r = 0;
+                byte[] digits = ASCII_DIGITS;
                 for (; i < n; i++) {
                     int c = v[i];
-                    int d = c - '0';
-                    if (d < 0) break;
-                    if (d > 9) {
-                        // A letter of either case is 10-35; every other char is below 10 (refused
-                        // here) or above 35 (refused by the radix).
-                        d = (c | 0x20) - ('a' - 10);
-                        if (d < 10) break;
-                    }
+                    if (c >= 128) break;
+                    int d = digits[c];
                     if (d >= radix) break;
                     r = r * radix + d;
                 }
