@@ -177,14 +177,21 @@ public final class Integer extends Number implements Comparable<Integer> {
         return valueOf(v);
     }
 
+    /**
+     * The length of `x`'s decimal text, its sign included: the digits of the negated value
+     * (every int has one, `MIN_VALUE` included) by a binary search over the powers of ten, at
+     * most four compares and no loop.
+     */
     static int stringSize(int x) {
         int d = 1;
         if (x >= 0) { d = 0; x = -x; }
-        int p = -10;
-        for (int i = 1; i < 10; i++) {
-            if (x > p) return i + d;
-            p = 10 * p;
+        if (x > -100000) {
+            if (x > -100) return (x > -10 ? 1 : 2) + d;
+            if (x > -10000) return (x > -1000 ? 3 : 4) + d;
+            return 5 + d;
         }
+        if (x > -10000000) return (x > -1000000 ? 6 : 7) + d;
+        if (x > -1000000000) return (x > -100000000 ? 8 : 9) + d;
         return 10 + d;
     }
 
