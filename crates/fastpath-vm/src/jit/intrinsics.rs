@@ -29,20 +29,16 @@
 //!    below 2^31, so the sum does not wrap).
 //! 4. The copy, between the source's copy to read (`resolve_read`) and the
 //!    destination's copy to write (`resolve_write`, as a primitive array
-//!    store does): up to 128 bytes inline, each access a power of two
-//!    wide (16-byte vectors for 16 bytes and more), with every load before
-//!    any store (so an overlapping copy within one array is right either
-//!    way: memmove's short-copy scheme, as in glibc's
-//!    `memmove-vec-unaligned-erms`: the first and the last `w` bytes for
-//!    `w <= n <= 2w`, `w` from 64 down); longer ones by a direct call of
+//!    store does): up to 16 bytes inline, each access a power of two wide,
+//!    with every load before any store (so an overlapping copy within
+//!    one array is right either way: memmove's short-copy scheme, as in
+//!    glibc's `memmove-vec-unaligned-erms`: the first and the last `w`
+//!    bytes for `w <= n <= 2w`); longer ones by a direct call of
 //!    [`conjoint_copy`] (`memmove`), which neither allocates nor reaches
 //!    a safepoint, so no frame is spilled and no reference reloaded.
 //!    An access of width `w` starts at a multiple of the element size
 //!    and `w` is at least the element size, so every element is read and
-//!    written whole (no element tears, as HotSpot's `conjoint_jints_atomic`;
-//!    a 16-byte vector access moves its element-aligned parts as the
-//!    vector moves of HotSpot's own arraycopy stubs and of glibc's
-//!    `memmove` do).
+//!    written whole (no element tears, as HotSpot's `conjoint_jints_atomic`).
 //!
 //! Anything else (a null, a negative, out of bounds, reference arrays,
 //! different classes, not arrays) goes to the cold call of the native,
@@ -74,7 +70,7 @@
 //! is final: a call bound to `String.hashCode` has a `String` receiver.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I16, I32, I64, I8, I8X16};
+use cranelift_codegen::ir::types::{I16, I32, I64, I8};
 use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_codegen::isa::CallConv;
 
@@ -84,21 +80,7 @@ use super::translate::{Translator, Unsupported};
 use crate::link::{Class, Kind, Method};
 
 /// Copies up to this many bytes inline; longer copies call [`conjoint_copy`].
-pub const INLINE_COPY_MAX_BYTES: i64 = 128;
-
-/// The inline copy's tiers, widest first: a copy of `n` bytes with
-/// `w <= n <= 2 w` moves its first and its last `w` bytes in accesses of
-/// the type given (16-byte vectors from 16 bytes up); the first tier's
-/// `2 w` is [`INLINE_COPY_MAX_BYTES`].
-const COPY_TIERS: [(i64, cranelift_codegen::ir::Type); 7] = [
-    (64, I8X16),
-    (32, I8X16),
-    (16, I8X16),
-    (8, I64),
-    (4, I32),
-    (2, I16),
-    (1, I8),
-];
+pub const INLINE_COPY_MAX_BYTES: i64 = 16;
 
 /// The primitive array classes by how often programs copy them (a miss
 /// costs one compare and branch more), with their element size's log2.
@@ -481,11 +463,10 @@ impl Translator<'_, '_> {
         self.b.ins().brif(fits, short, &[], long, &[]);
 
         // `n` in [w, 2w]: the first and the last `w` bytes, each loaded
-        // before any is stored; w = 64, 32 and 16 in 16-byte vectors, then
-        // 8, 4, 2, then one byte, then none.
+        // before either is stored; w = 8, 4, 2, then one byte, then none.
         self.b.switch_to_block(short);
         self.b.seal_block(short);
-        for (w, ty) in COPY_TIERS {
+        for (w, ty) in [(8i64, I64), (4, I32), (2, I16), (1, I8)] {
             let (this, next) = (self.b.create_block(), self.b.create_block());
             let wide = self
                 .b
@@ -497,20 +478,10 @@ impl Translator<'_, '_> {
             let last = self.b.ins().iadd_imm_s(bytes, -w);
             let from_last = self.b.ins().iadd(from, last);
             let to_last = self.b.ins().iadd(to, last);
-            let step = i64::from(ty.bytes());
-            let offsets: Vec<i32> = (0..w / step).map(|k| (k * step) as i32).collect();
-            let head: Vec<Value> = offsets
-                .iter()
-                .map(|&o| self.b.ins().load(ty, flags, from, o))
-                .collect();
-            let tail: Vec<Value> = offsets
-                .iter()
-                .map(|&o| self.b.ins().load(ty, flags, from_last, o))
-                .collect();
-            for (&o, (h, t)) in offsets.iter().zip(head.into_iter().zip(tail)) {
-                self.b.ins().store(flags, h, to, o);
-                self.b.ins().store(flags, t, to_last, o);
-            }
+            let head = self.b.ins().load(ty, flags, from, 0);
+            let tail = self.b.ins().load(ty, flags, from_last, 0);
+            self.b.ins().store(flags, head, to, 0);
+            self.b.ins().store(flags, tail, to_last, 0);
             self.b.ins().jump(done, &[]);
             self.b.switch_to_block(next);
             self.b.seal_block(next);
