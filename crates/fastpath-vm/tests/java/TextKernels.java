@@ -8,7 +8,8 @@
 // digits and letters); String.hashCode against the one-char recurrence at every length 0..300
 // over ASCII, Latin-1, CJK and surrogate chars (each string fresh, so no cached hash);
 // System.arraycopy of char[], byte[], int[] and long[] at every length 0..80, overlapping
-// forward and backward, against an element loop, with each array's untouched ends checked.
+// forward and backward, against an element loop, with each array's untouched ends checked;
+// Integer.toHexString, toOctalString and toBinaryString at the edges and over a sweep.
 public class TextKernels {
     static String parse(String s, int radix) {
         try {
@@ -235,6 +236,29 @@ public class TextKernels {
             copyWrong += copies();
         }
         System.out.println("arraycopy: " + copyWrong + " wrong");
+
+        // toHexString, toOctalString, toBinaryString: the edges, then a sweep against
+        // Long.toString of the unsigned value, warmed up over rounds.
+        int[] edges = {0, 1, 9, 10, 15, 16, 31, 32, 35, 36, 255, 256, Integer.MAX_VALUE, Integer.MIN_VALUE, -1, -2, 0x7f3a9c01};
+        for (int v : edges) {
+            System.out.println(v + ": " + Integer.toHexString(v) + " " + Integer.toOctalString(v) + " "
+                + Integer.toBinaryString(v));
+        }
+        int radixWrong = 0;
+        long radixHash = 0;
+        for (int round = 0; round < 3; round++) {
+            for (int n = 0; n < 2000; n++) {
+                seed = seed * 1103515245 + 12345;
+                int v = seed >> (n % 32);
+                long u = v & 0xffffffffL;
+                String h = Integer.toHexString(v), o = Integer.toOctalString(v), b = Integer.toBinaryString(v);
+                if (!h.equals(Long.toString(u, 16)) || !o.equals(Long.toString(u, 8)) || !b.equals(Long.toString(u, 2))) {
+                    radixWrong++;
+                }
+                radixHash = radixHash * 31 + h.hashCode() + o.hashCode() + b.hashCode();
+            }
+        }
+        System.out.println("toHexString/toOctalString/toBinaryString: " + radixWrong + " wrong, hash " + radixHash);
     }
 
     static String escape(String s) {

@@ -264,18 +264,22 @@ public final class Integer extends Number implements Comparable<Integer> {
         return new String(buf, charPos, 33 - charPos);
     }
 
+    /**
+     * `val`'s digits in radix `1 << shift` (`shift` 1 to 5), last digit first: a loop that counts
+     * down from the array's last index, so that compiled code proves its stores in bounds, and
+     * each digit's char by arithmetic (`'a' - '0' - 10` more when it is past 9) rather than a
+     * load from `digits` that keeps its bounds check.
+     */
     private static String toUnsignedString0(int val, int shift) {
         int mag = Integer.SIZE - Integer.numberOfLeadingZeros(val);
         int chars = Math.max(((mag + (shift - 1)) / shift), 1);
         char[] buf = new char[chars];
-        int radix = 1 << shift;
-        int mask = radix - 1;
-        int charPos = chars;
-        char[] d = digits;
-        do {
-            buf[--charPos] = d[val & mask];
+        int mask = (1 << shift) - 1;
+        for (int charPos = chars - 1; charPos >= 0; charPos--) {
+            int n = val & mask;
+            buf[charPos] = (char) ('0' + n + (((9 - n) >> 31) & ('a' - '0' - 10)));
             val >>>= shift;
-        } while (charPos > 0);
+        }
         return new String(buf, true);
     }
 
