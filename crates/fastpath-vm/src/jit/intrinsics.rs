@@ -58,10 +58,13 @@
 //! with the fields' offsets read from the class when compiling (no
 //! intrinsic when `String` lacks one of the three fields): `hash` when
 //! non-zero, 0 when `hashIsZero`, else the polynomial over the chars by
+//! the leaf routine [`string_hash_routine`] picks: [`string_hash_avx2`]
+//! (32 chars a step in four vectors of eight lanes, each lane weighted by
+//! its power of 31 at the end) where the CPU has AVX2, else
 //! [`string_hash`] (four chars a step: `h * 31^4 + c0 * 31^3 + c1 * 31^2
-//! + c2 * 31 + c3`, the same wrapping value as the one-char recurrence,
-//! as HotSpot's `vectorizedHashCode` computes it with its powers of 31),
-//! stored back as the method stores it. A receiver's null check is the
+//! + c2 * 31 + c3`); both give the one-char recurrence's wrapping value,
+//! as HotSpot's `vectorizedHashCode` computes it with its powers of 31.
+//! The hash is stored back as the method stores it. A receiver's null check is the
 //! call's (`NullPointerException` naming `String.hashCode()`); a `value`
 //! not yet set (a string under construction) calls the method. `String`
 //! is final: a call bound to `String.hashCode` has a `String` receiver.
@@ -161,7 +164,8 @@ pub fn is_string_hash_code(m: &Method) -> bool {
 }
 
 /// The Java hash of `len` UTF-16 code units at `chars`
-/// (`s[0] * 31^(n-1) + ... + s[n-1]`, wrapping), four at a step.
+/// (`s[0] * 31^(n-1) + ... + s[n-1]`, wrapping), four at a step: the
+/// portable form, and the one the vector form ends with.
 ///
 /// # Safety
 ///
@@ -169,11 +173,16 @@ pub fn is_string_hash_code(m: &Method) -> bool {
 pub unsafe extern "C" fn string_hash(chars: *const u16, len: usize) -> i32 {
     // SAFETY: the caller's contract (a `char[]`'s elements).
     let s = unsafe { std::slice::from_raw_parts(chars, len) };
+    hash_from(0, s)
+}
+
+/// Continues the hash `h` of a prefix over the code units `s`:
+/// `h * 31^n + s[0] * 31^(n-1) + ... + s[n-1]`, wrapping.
+fn hash_from(mut h: i32, s: &[u16]) -> i32 {
     const P1: i32 = 31;
     const P2: i32 = 31 * 31;
     const P3: i32 = 31 * 31 * 31;
     const P4: i32 = 31 * 31 * 31 * 31;
-    let mut h: i32 = 0;
     let mut steps = s.chunks_exact(4);
     for c in &mut steps {
         h = h
@@ -187,6 +196,85 @@ pub unsafe extern "C" fn string_hash(chars: *const u16, len: usize) -> i32 {
         h = h.wrapping_mul(P1).wrapping_add(i32::from(c));
     }
     h
+}
+
+/// `31^k` for `k` in `0..=32`, wrapping (the vector form's lane weights).
+const POWERS_OF_31: [i32; 33] = {
+    let mut p = [1i32; 33];
+    let mut k = 1;
+    while k < 33 {
+        p[k] = p[k - 1].wrapping_mul(31);
+        k += 1;
+    }
+    p
+};
+
+/// The code units the vector form takes a step: four vectors of eight.
+#[cfg(target_arch = "x86_64")]
+const VECTOR_STEP: usize = 32;
+
+/// [`string_hash`] with AVX2, 32 code units a step, as HotSpot's
+/// `vectorizedHashCode` (`C2_MacroAssembler::arrays_hashcode`) splits the
+/// polynomial: four accumulators of eight 32-bit lanes each, where lane
+/// `j` of accumulator `k` gathers the units at `32 i + 8 k + j`, every
+/// step multiplying each lane by `31^32` and adding the next units
+/// (zero-extended). After `m` steps the unit at `32 i + 8 k + j` has the
+/// weight `31^(32 (m - 1 - i))` in its lane; multiplying the lane by
+/// `31^(31 - 8 k - j)` gives it its weight in the prefix's hash, which is
+/// the lanes' sum. The rest (under 32 units) continues on the scalar
+/// recurrence. All arithmetic wraps mod 2^32, as Java's `int`, so the sum
+/// is the scalar polynomial's value exactly.
+///
+/// # Safety
+///
+/// As [`string_hash`]; the CPU supports AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub unsafe extern "C" fn string_hash_avx2(chars: *const u16, len: usize) -> i32 {
+    use std::arch::x86_64::*;
+    // SAFETY: the caller's contract (a `char[]`'s elements).
+    let s = unsafe { std::slice::from_raw_parts(chars, len) };
+    let steps = len / VECTOR_STEP;
+    if steps == 0 {
+        return hash_from(0, s);
+    }
+    let lanes = |k: usize| -> __m256i {
+        // The weights `31^(31 - 8 k - j)` of lanes j = 0..8 (the first
+        // argument of `_mm256_set_epi32` is lane 7).
+        let w = |j: usize| POWERS_OF_31[31 - 8 * k - j];
+        _mm256_set_epi32(w(7), w(6), w(5), w(4), w(3), w(2), w(1), w(0))
+    };
+    let step = _mm256_set1_epi32(POWERS_OF_31[32]);
+    let mut acc = [_mm256_setzero_si256(); 4];
+    for i in 0..steps {
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: units `32 i + 8 k .. + 8` lie inside `s`
+            // (`32 (i + 1) <= len`); the load is unaligned.
+            let units = unsafe { _mm_loadu_si128(chars.add(VECTOR_STEP * i + 8 * k).cast()) };
+            let wide = _mm256_cvtepu16_epi32(units);
+            *a = _mm256_add_epi32(_mm256_mullo_epi32(*a, step), wide);
+        }
+    }
+    let mut sum = _mm256_setzero_si256();
+    for (k, a) in acc.iter().enumerate() {
+        sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(*a, lanes(k)));
+    }
+    let half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    let half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
+    let half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b10_11_00_01));
+    let h = _mm_cvtsi128_si32(half);
+    hash_from(h, &s[steps * VECTOR_STEP..])
+}
+
+/// The hash routine compiled code calls: [`string_hash_avx2`] where the
+/// CPU has AVX2 (asked once, when the first `String.hashCode` is
+/// compiled), else [`string_hash`].
+pub fn string_hash_routine() -> unsafe extern "C" fn(*const u16, usize) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return string_hash_avx2;
+    }
+    string_hash
 }
 
 impl Translator<'_, '_> {
@@ -463,7 +551,7 @@ impl Translator<'_, '_> {
         self.b.seal_block(set);
         let chars = self.resolve_read(value);
         let (first, len) = self.prim_array_span(chars);
-        let routine = string_hash as unsafe extern "C" fn(*const u16, usize) -> i32;
+        let routine = string_hash_routine();
         let h = self
             .call_leaf(routine as usize, &[first, len], true)
             .expect("string_hash returns its hash");
@@ -479,5 +567,67 @@ impl Translator<'_, '_> {
         self.write_data(recv, f.hash_is_zero as i32, Kind::Byte, one, false, None);
         self.b.ins().jump(done, &[h.into()]);
         self.intrinsic_fallback(slow, &[(K::R, recv)], dispatch, m, done, result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `h = 31 * h + c`, one unit at a time: the definition.
+    fn recurrence(s: &[u16]) -> i32 {
+        s.iter()
+            .fold(0i32, |h, &c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
+    }
+
+    /// Units from a xorshift generator, over the whole `u16` range (so
+    /// lanes see units above `i16::MAX`, which zero-extend) or ASCII.
+    fn units(n: usize, seed: u64, ascii: bool) -> Vec<u16> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if ascii {
+                    (x % 95 + 32) as u16
+                } else {
+                    x as u16
+                }
+            })
+            .collect()
+    }
+
+    /// Every routine compiled code may call gives the recurrence's value
+    /// at every length 0..=300 (around each multiple of the vector step),
+    /// at some long ones, on all-`0xffff` units, and from unaligned starts.
+    #[test]
+    fn string_hash_routines_match_the_recurrence() {
+        let mut routines: Vec<(&str, unsafe extern "C" fn(*const u16, usize) -> i32)> =
+            vec![("scalar", string_hash), ("selected", string_hash_routine())];
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            routines.push(("avx2", string_hash_avx2));
+        }
+        let lengths = (0..=300).chain([1000, 1023, 1024, 1025, 4099, 65_536 + 17]);
+        for n in lengths {
+            for (seed, ascii) in [(n as u64 + 1, false), (n as u64 * 7 + 3, true)] {
+                let s = units(n + 3, seed, ascii);
+                for start in 0..3 {
+                    let s = &s[start..start + n];
+                    for (name, f) in &routines {
+                        // SAFETY: `s` is `n` readable, aligned units.
+                        let h = unsafe { f(s.as_ptr(), s.len()) };
+                        assert_eq!(h, recurrence(s), "{name}, length {n}, start {start}");
+                    }
+                }
+            }
+            let ones = vec![0xffffu16; n];
+            for (name, f) in &routines {
+                // SAFETY: as above.
+                let h = unsafe { f(ones.as_ptr(), n) };
+                assert_eq!(h, recurrence(&ones), "{name}, {n} units of 0xffff");
+            }
+        }
     }
 }

@@ -203,12 +203,14 @@ public class Copies {
         int[] b = new int[4];
         c.three(a, b);
         check(b[0] == 11 && b[1] == 12 && b[2] == 13 && b[3] == 0, "three");
-        for (int n = 0; n <= 40; n++) {
-            char[] src = new char[48];
+        // Every char count 0..72 (0 to 144 bytes: each inline tier, its
+        // ends, and the memmove routine past 128 bytes).
+        for (int n = 0; n <= 72; n++) {
+            char[] src = new char[80];
             for (int i = 0; i < src.length; i++) {
                 src[i] = (char) (i * 40961 + n);
             }
-            char[] dst = new char[48];
+            char[] dst = new char[80];
             c.chars(src, 5, dst, 3, n);
             for (int i = 0; i < dst.length; i++) {
                 check(dst[i] == (i >= 3 && i < 3 + n ? src[i + 2] : 0), "chars " + n + " at " + i);

@@ -132,20 +132,24 @@ abstract class AbstractStringBuilder implements Appendable, CharSequence {
     }
 
     // `stringSize` counts a negative number's sign and `getChars` writes any value, `MIN_VALUE`
-    // included (both work on the negated value, as the JDK's).
+    // included (both work on the negated value, as the JDK's). The count is read once and the
+    // array grown through the private `grow`, as `append(String)` does: no call of the public
+    // `ensureCapacity`, which compiled code does not always inline.
     public AbstractStringBuilder append(int i) {
         int size = Integer.stringSize(i);
-        ensureCapacity(count + size);
-        Integer.getChars(i, count + size, value);
-        count += size;
+        int end = count + size;
+        if (end > value.length) grow(end);
+        Integer.getChars(i, end, value);
+        count = end;
         return this;
     }
 
     public AbstractStringBuilder append(long l) {
         int size = Long.stringSize(l);
-        ensureCapacity(count + size);
-        Long.getChars(l, count + size, value);
-        count += size;
+        int end = count + size;
+        if (end > value.length) grow(end);
+        Long.getChars(l, end, value);
+        count = end;
         return this;
     }
 

@@ -14,6 +14,22 @@ public final class Integer extends Number implements Comparable<Integer> {
 
     private final int value;
 
+    /**
+     * Each ASCII char's value as a digit: '0'-'9' 0-9, 'a'-'z' and 'A'-'Z' 10-35, any other 127
+     * (no radix's digit), as `Character.digit` gives it in radix 36 below U+0080.
+     */
+    private static final byte[] ASCII_DIGITS = new byte[128];
+
+    static {
+        for (int c = 0; c < 128; c++) {
+            int d = 127;
+            if (c >= '0' && c <= '9') d = c - '0';
+            else if (c >= 'a' && c <= 'z') d = c - 'a' + 10;
+            else if (c >= 'A' && c <= 'Z') d = c - 'A' + 10;
+            ASCII_DIGITS[c] = (byte) d;
+        }
+    }
+
     /** The boxes of -128..127 (JLS 5.1.7). */
     private static final class IntegerCache {
         static final Integer[] cache = new Integer[256];
@@ -41,7 +57,7 @@ public final class Integer extends Number implements Comparable<Integer> {
      * cannot overflow) without `parseInt(s, 10)`'s per-digit `Character.digit` call and overflow
      * checks, and returned when it is in range; anything else (a '+', more digits, a non-ASCII
      * digit, a bad character, an empty or null string, a value out of range) goes to
-     * `parseInt(s, 10)`, which gives the same value or throws its exception.
+     * `parseIntChecked(s, 10)`, which gives the same value or throws its exception.
      */
     public static int parseInt(String s) throws NumberFormatException {
         if (s != null) {
@@ -64,7 +80,46 @@ public final class Integer extends Number implements Comparable<Integer> {
                 }
             }
         }
-        return parseInt(s, 10);
+        return parseIntChecked(s, 10);
+    }
+
+    /**
+     * At most 12 ASCII digits (of any radix: '0'-'9', then 'a'-'z' or 'A'-'Z' for 10-35) after an
+     * optional sign are accumulated in a long, which 36^12 < 2^63 keeps from overflowing, with no
+     * per-digit overflow checks, and returned when the value is in range; anything else (a bad
+     * radix, more digits, a non-ASCII digit, a bad character, an empty or null string, a lone
+     * sign, a value out of range) goes to `parseIntChecked`, which gives the same value or throws
+     * its exception. The digits are decoded by a table of the ASCII chars rather than by
+     * `Character.digit`, whose compiled form calls out for a non-ASCII char (a call in the loop
+     * would leave compiled code no caller-saved register for the loop's values) and whose
+     * digit-or-letter test is a branch that random hex digits mispredict; the exceptions'
+     * construction stays in `parseIntChecked`.
+     */
+    public static int parseInt(String s, int radix) throws NumberFormatException {
+        if (s != null && radix >= Character.MIN_RADIX && radix <= Character.MAX_RADIX) {
+            char[] v = s.value;
+            int n = v.length;
+            int i = n > 0 && (v[0] == '-' || v[0] == '+') ? 1 : 0;
+            if (n > i && n - i <= 12) {
+                long r = 0;
+                byte[] digits = ASCII_DIGITS;
+                for (; i < n; i++) {
+                    int c = v[i];
+                    if (c >= 128) break;
+                    int d = digits[c];
+                    if (d >= radix) break;
+                    r = r * radix + d;
+                }
+                if (i == n) {
+                    if (v[0] != '-') {
+                        if (r <= MAX_VALUE) return (int) r;
+                    } else if (r <= -(long) MIN_VALUE) {
+                        return (int) -r;
+                    }
+                }
+            }
+        }
+        return parseIntChecked(s, radix);
     }
 
     /**
@@ -73,7 +128,7 @@ public final class Integer extends Number implements Comparable<Integer> {
      * reads the string's array once (a local, so compiled code loads the field and its length
      * once, not per character); the exceptions' messages are HotSpot's.
      */
-    public static int parseInt(String s, int radix) throws NumberFormatException {
+    private static int parseIntChecked(String s, int radix) throws NumberFormatException {
         if (s == null) throw new NumberFormatException("Cannot parse null string");
         if (radix < Character.MIN_RADIX) throw new NumberFormatException("radix " + radix + " less than Character.MIN_RADIX");
         if (radix > Character.MAX_RADIX) throw new NumberFormatException("radix " + radix + " greater than Character.MAX_RADIX");
@@ -122,27 +177,49 @@ public final class Integer extends Number implements Comparable<Integer> {
         return valueOf(v);
     }
 
+    /**
+     * The length of `x`'s decimal text, its sign included: the digits of the negated value
+     * (every int has one, `MIN_VALUE` included) by a binary search over the powers of ten, at
+     * most four compares and no loop.
+     */
     static int stringSize(int x) {
         int d = 1;
         if (x >= 0) { d = 0; x = -x; }
-        int p = -10;
-        for (int i = 1; i < 10; i++) {
-            if (x > p) return i + d;
-            p = 10 * p;
+        if (x > -100000) {
+            if (x > -100) return (x > -10 ? 1 : 2) + d;
+            if (x > -10000) return (x > -1000 ? 3 : 4) + d;
+            return 5 + d;
         }
+        if (x > -10000000) return (x > -1000000 ? 6 : 7) + d;
+        if (x > -1000000000) return (x > -100000000 ? 8 : 9) + d;
         return 10 + d;
     }
 
     /**
-     * Writes `i`'s digits ending just before `index` in `buf`; returns where they start. Two
-     * digits a step, as JDK 25's `DecimalDigits.getCharsLatin1` (its table of digit pairs
-     * replaced by arithmetic: `r * 103 >>> 10` is `r / 10` for `0 <= r < 100`), negatively so
-     * that `MIN_VALUE` needs no case of its own.
+     * Writes `i`'s digits ending just before `index` in `buf`; returns where they start. Four
+     * digits a step while at least five are left (one division by 10000, then the two pairs by
+     * arithmetic: `r * 5243 >>> 19` is `r / 100` for `0 <= r < 10000`), then two a step, as JDK
+     * 25's `DecimalDigits.getCharsLatin1` (its table of digit pairs replaced by arithmetic:
+     * `r * 103 >>> 10` is `r / 10` for `0 <= r < 100`), negatively so that `MIN_VALUE` needs no
+     * case of its own.
      */
     static int getChars(int i, int index, char[] buf) {
         int charPos = index;
         boolean negative = i < 0;
         if (!negative) i = -i;
+        while (i <= -10000) {
+            int q = i / 10000;
+            int r = (q * 10000) - i;
+            i = q;
+            int hi = (r * 5243) >>> 19;
+            int lo = r - hi * 100;
+            int tens = (lo * 103) >>> 10;
+            buf[--charPos] = (char) ('0' + lo - tens * 10);
+            buf[--charPos] = (char) ('0' + tens);
+            tens = (hi * 103) >>> 10;
+            buf[--charPos] = (char) ('0' + hi - tens * 10);
+            buf[--charPos] = (char) ('0' + tens);
+        }
         while (i <= -100) {
             int q = i / 100;
             int r = (q * 100) - i;
@@ -187,18 +264,22 @@ public final class Integer extends Number implements Comparable<Integer> {
         return new String(buf, charPos, 33 - charPos);
     }
 
+    /**
+     * `val`'s digits in radix `1 << shift` (`shift` 1 to 5), last digit first: a loop that counts
+     * down from the array's last index, so that compiled code proves its stores in bounds, and
+     * each digit's char by arithmetic (`'a' - '0' - 10` more when it is past 9) rather than a
+     * load from `digits` that keeps its bounds check.
+     */
     private static String toUnsignedString0(int val, int shift) {
         int mag = Integer.SIZE - Integer.numberOfLeadingZeros(val);
         int chars = Math.max(((mag + (shift - 1)) / shift), 1);
         char[] buf = new char[chars];
-        int radix = 1 << shift;
-        int mask = radix - 1;
-        int charPos = chars;
-        char[] d = digits;
-        do {
-            buf[--charPos] = d[val & mask];
+        int mask = (1 << shift) - 1;
+        for (int charPos = chars - 1; charPos >= 0; charPos--) {
+            int n = val & mask;
+            buf[charPos] = (char) ('0' + n + (((9 - n) >> 31) & ('a' - '0' - 10)));
             val >>>= shift;
-        } while (charPos > 0);
+        }
         return new String(buf, true);
     }
 
