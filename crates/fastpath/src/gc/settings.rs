@@ -600,6 +600,7 @@ mod tests {
     /// references reach is refused by the configuration's check, the same
     /// size with full references accepted.
     #[test]
+    #[cfg(not(loom))] // the heap is not built under loom
     fn reference_widths_parse_and_bound_the_heap() {
         assert_eq!("full".parse::<RefWidth>(), Ok(RefWidth::Full));
         assert_eq!(
