@@ -177,9 +177,10 @@ fn gc_status(e: GcError) -> fastpath_status {
         GcError::DanglingHandle | GcError::ForeignHandle | GcError::ForeignObject => {
             FASTPATH_ERR_DANGLING_HANDLE
         }
-        GcError::BarrierMismatch { .. } | GcError::Config(_) | GcError::BadSize(_) => {
-            FASTPATH_ERR_INVALID_ARGUMENT
-        }
+        GcError::BarrierMismatch { .. }
+        | GcError::RefWidthMismatch { .. }
+        | GcError::Config(_)
+        | GcError::BadSize(_) => FASTPATH_ERR_INVALID_ARGUMENT,
         // The system refused the heap's memory or the collector's thread.
         GcError::HeapMemory { .. } | GcError::CollectorThread(_) => FASTPATH_ERR_OS,
         // The collector panicked: a bug in fastpath, caught.

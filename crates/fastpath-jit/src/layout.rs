@@ -499,12 +499,12 @@ mod tests {
     #[test]
     fn a_heap_with_compressed_references_is_refused() {
         use fastpath::gc::layout::RefWidth;
-        use fastpath::gc::{BarrierBits, GcMode, Heap, HeapConfig, ShenandoahBarriers};
+        use fastpath::gc::{BarrierBits, Dynamic, GcMode, Heap, HeapConfig};
         for refs in [RefWidth::Compressed, RefWidth::Full] {
             let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
             c.refs = refs;
             let heap = Heap::new(c).unwrap();
-            let m = heap.mutator::<ShenandoahBarriers>().unwrap();
+            let m = heap.mutator::<Dynamic>().unwrap();
             match (refs, ObjectLayout::of(&m)) {
                 (RefWidth::Full, got) => assert_eq!(got, ObjectLayout::fastpath(m.cell_format())),
                 (RefWidth::Compressed, got) => {

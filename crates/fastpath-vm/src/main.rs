@@ -1,12 +1,15 @@
 //! The `fastpath-vm` command: runs a Java program as `java` does
 //! (`fastpath_vm::cli` has the options), on the barrier set
 //! `FASTPATH_GC_BARRIERS` names: the interpreter is monomorphised for each
-//! preset (every barrier's fast path compiled for exactly that set), and
-//! any other comma list runs the run-time-checked `Dynamic` set.
+//! preset on full-width reference slots and for `shenandoah` (the default)
+//! on compressed ones (every barrier's fast path and reference access
+//! compiled for exactly that set and width), and any other set or width
+//! runs the run-time-checked `Dynamic` set.
 
+use fastpath::gc::layout::RefWidth;
 use fastpath::gc::{
     BarrierBits, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers,
-    ShenandoahBarriers,
+    ShenandoahBarriers, ShenandoahCompressedBarriers,
 };
 use fastpath_vm::runtime::Vm;
 
@@ -46,12 +49,14 @@ fn main() {
         }
     };
     let (main, a) = (cmd.main_class.as_str(), cmd.args.as_slice());
-    let status = match vm.heap.config().barriers {
-        BarrierBits::NONE => run::<NoBarriers>(vm, main, a),
-        BarrierBits::SERIAL => run::<SerialBarriers>(vm, main, a),
-        BarrierBits::G1 => run::<G1Barriers>(vm, main, a),
-        BarrierBits::SHENANDOAH_2017 => run::<Shenandoah2017Barriers>(vm, main, a),
-        BarrierBits::SHENANDOAH => run::<ShenandoahBarriers>(vm, main, a),
+    let status = match (vm.heap.config().barriers, vm.heap.ref_width()) {
+        (BarrierBits::SHENANDOAH, RefWidth::Compressed) => run::<ShenandoahCompressedBarriers>(vm, main, a),
+        (_, RefWidth::Compressed) => run::<Dynamic>(vm, main, a),
+        (BarrierBits::NONE, _) => run::<NoBarriers>(vm, main, a),
+        (BarrierBits::SERIAL, _) => run::<SerialBarriers>(vm, main, a),
+        (BarrierBits::G1, _) => run::<G1Barriers>(vm, main, a),
+        (BarrierBits::SHENANDOAH_2017, _) => run::<Shenandoah2017Barriers>(vm, main, a),
+        (BarrierBits::SHENANDOAH, _) => run::<ShenandoahBarriers>(vm, main, a),
         _ => run::<Dynamic>(vm, main, a),
     };
     std::process::exit(status);

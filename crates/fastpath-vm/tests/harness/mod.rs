@@ -530,7 +530,14 @@ pub fn run_xcomp_in_process(classes: &Path, main: &str) -> &'static fastpath_vm:
         fastpath::gc::BarrierBits::SHENANDOAH,
         "the decoders read the Shenandoah set's barriers (FASTPATH_GC_BARRIERS unset)"
     );
-    let status = fastpath_vm::runtime::launch::run_main::<fastpath::gc::ShenandoahBarriers>(vm, main, &[]);
+    let status = match vm.heap.ref_width() {
+        fastpath::gc::layout::RefWidth::Compressed => fastpath_vm::runtime::launch::run_main::<
+            fastpath::gc::ShenandoahCompressedBarriers,
+        >(vm, main, &[]),
+        fastpath::gc::layout::RefWidth::Full => {
+            fastpath_vm::runtime::launch::run_main::<fastpath::gc::ShenandoahBarriers>(vm, main, &[])
+        }
+    };
     assert_eq!(status, 0, "{main} under -Xcomp");
     vm
 }

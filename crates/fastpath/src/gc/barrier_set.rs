@@ -19,6 +19,7 @@
 //! mutator is made ([`super::GcError::BarrierMismatch`]), or is used
 //! through [`Dynamic`].
 
+use super::layout::RefWidth;
 use super::settings::{Barrier, BarrierBits, Preset};
 use crate::setting::Choices;
 
@@ -27,6 +28,10 @@ use crate::setting::Choices;
 pub trait BarrierSet: 'static {
     /// The set's bits when known at compile time.
     const BITS: Option<u16>;
+    /// The width of the heap's reference slots when known at compile time
+    /// (`gc::layout::RefWidth`): a reference access then carries no test
+    /// of the width, as a barrier carries no test of the set.
+    const REFS: Option<RefWidth>;
 
     /// Whether the set has `b`, given the heap's run-time set `dynamic`.
     #[inline(always)]
@@ -36,20 +41,37 @@ pub trait BarrierSet: 'static {
             None => dynamic & b.bit() != 0,
         }
     }
+
+    /// The width of the reference slots, given the heap's `dynamic` one.
+    #[inline(always)]
+    fn refs(dynamic: RefWidth) -> RefWidth {
+        match Self::REFS {
+            Some(w) => w,
+            None => dynamic,
+        }
+    }
 }
 
-/// A compile-time barrier set: `BITS` is a [`BarrierBits`] value.
-pub struct Static<const BITS: u16>;
+/// A compile-time barrier set: `BITS` is a [`BarrierBits`] value, for a
+/// heap whose reference slots are compressed when `COMPRESSED` (4 bytes,
+/// `FASTPATH_GC_REFS=compressed`), else full-width (the default).
+pub struct Static<const BITS: u16, const COMPRESSED: bool = false>;
 
-impl<const BITS: u16> BarrierSet for Static<BITS> {
+impl<const BITS: u16, const COMPRESSED: bool> BarrierSet for Static<BITS, COMPRESSED> {
     const BITS: Option<u16> = Some(BITS);
+    const REFS: Option<RefWidth> = Some(if COMPRESSED {
+        RefWidth::Compressed
+    } else {
+        RefWidth::Full
+    });
 }
 
-/// The heap's own set, read at run time.
+/// The heap's own set and reference width, read at run time.
 pub struct Dynamic;
 
 impl BarrierSet for Dynamic {
     const BITS: Option<u16> = None;
+    const REFS: Option<RefWidth> = None;
 }
 
 /// The `none` preset.
@@ -62,6 +84,8 @@ pub type G1Barriers = Static<{ BarrierBits::G1.0 }>;
 pub type Shenandoah2017Barriers = Static<{ BarrierBits::SHENANDOAH_2017.0 }>;
 /// The `shenandoah` preset (satb + lrb + cas).
 pub type ShenandoahBarriers = Static<{ BarrierBits::SHENANDOAH.0 }>;
+/// The `shenandoah` preset on a heap with compressed references.
+pub type ShenandoahCompressedBarriers = Static<{ BarrierBits::SHENANDOAH.0 }, true>;
 
 /// What [`with_barrier_set`] runs: a function generic over the set's type,
 /// which a closure cannot be.
@@ -98,11 +122,13 @@ const fn monomorphised(i: usize) -> u16 {
     }
 }
 
-/// Runs `f` with the type of the barrier set `bits`: [`Static`] for a
+/// Runs `f` with the type of the barrier set `bits` on a heap with
+/// full-width references: [`Static`] for a
 /// preset or a single barrier (every barrier's fast path compiled for
 /// exactly that set), [`Dynamic`] for any other comma list (correct, with a
 /// run-time test of the set in each barrier). The one place a set chosen at
-/// run time (a name, `FASTPATH_GC_BARRIERS`) becomes a type.
+/// run time (a name, `FASTPATH_GC_BARRIERS`) becomes a type. For a heap
+/// whose references may be compressed, [`with_barrier_set_for`].
 ///
 /// ```
 /// use fastpath::gc::{with_barrier_set, BarrierBits, BarrierSet, WithBarrierSet};
@@ -129,4 +155,14 @@ pub fn with_barrier_set<F: WithBarrierSet>(bits: BarrierBits, f: F) -> F::Output
         }};
     }
     arms!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+}
+
+/// [`with_barrier_set`] for a heap whose reference slots are `refs` wide:
+/// the same types for full-width slots, [`Dynamic`] (which reads the width
+/// at run time) for compressed ones.
+pub fn with_barrier_set_for<F: WithBarrierSet>(bits: BarrierBits, refs: RefWidth, f: F) -> F::Output {
+    match refs {
+        RefWidth::Full => with_barrier_set(bits, f),
+        RefWidth::Compressed => f.run::<Dynamic>(bits),
+    }
 }

@@ -21,9 +21,6 @@ fn heap_with(bits: BarrierBits, mode: GcMode, mib: usize, refs: RefWidth) -> Hea
     Heap::new(c).unwrap()
 }
 
-/// Both reference widths, for the tests that run under each.
-const WIDTHS: [RefWidth; 2] = [RefWidth::Full, RefWidth::Compressed];
-
 /// Puts the region of `obj` in the collection set and sets the state to
 /// evacuation, as final-mark would (no mutator may be running elsewhere).
 fn force_evacuation<B: BarrierSet>(h: &Heap, m: &mut Mutator<B>, obj: usize) {
@@ -66,6 +63,51 @@ fn a_heap_made_for_a_set_type_takes_its_mutators() {
     ));
     let d = Heap::new(HeapConfig::for_set::<Dynamic>(4 << 20, GcMode::Passive)).unwrap();
     assert_eq!(d.config().barriers, HeapConfig::from_config(4 << 20).barriers);
+}
+
+/// A static type names its reference width too: a heap of the other width
+/// refuses it by name, `Dynamic` takes either; `with_barrier_set_for`
+/// gives a compressed heap `Dynamic` and a full one the set's static type.
+#[test]
+fn a_static_type_of_the_other_reference_width_is_refused() {
+    let full = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, RefWidth::Full);
+    let e = full
+        .mutator::<ShenandoahCompressedBarriers>()
+        .err()
+        .expect("refused");
+    assert!(matches!(
+        e,
+        GcError::RefWidthMismatch {
+            heap: RefWidth::Full,
+            mutator: RefWidth::Compressed
+        }
+    ));
+    assert!(e.to_string().contains("Dynamic"), "{e}");
+    drop(full.mutator::<ShenandoahBarriers>().unwrap());
+    drop(full);
+    let narrow = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, RefWidth::Compressed);
+    assert!(matches!(
+        narrow.mutator::<ShenandoahBarriers>(),
+        Err(GcError::RefWidthMismatch { .. })
+    ));
+    drop(narrow.mutator::<ShenandoahCompressedBarriers>().unwrap());
+    drop(narrow.mutator::<Dynamic>().unwrap());
+    struct Refs;
+    impl WithBarrierSet for Refs {
+        type Output = (Option<u16>, Option<RefWidth>);
+        fn run<B: BarrierSet>(self, _bits: BarrierBits) -> Self::Output {
+            (B::BITS, B::REFS)
+        }
+    }
+    let bits = BarrierBits::SHENANDOAH;
+    assert_eq!(
+        with_barrier_set_for(bits, RefWidth::Full, Refs),
+        (Some(bits.0), Some(RefWidth::Full))
+    );
+    assert_eq!(
+        with_barrier_set_for(bits, RefWidth::Compressed, Refs),
+        (None, None)
+    );
 }
 
 #[test]
@@ -245,14 +287,13 @@ fn brooks_barriers_read_and_write_through_the_copy() {
 
 #[test]
 fn lrb_evacuates_and_self_heals_and_cas_sees_through_copies() {
-    for refs in WIDTHS {
-        lrb_self_heals(refs);
-    }
+    lrb_self_heals::<ShenandoahBarriers>(RefWidth::Full);
+    lrb_self_heals::<ShenandoahCompressedBarriers>(RefWidth::Compressed);
 }
 
-fn lrb_self_heals(refs: RefWidth) {
+fn lrb_self_heals<B: BarrierSet>(refs: RefWidth) {
     let h = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, refs);
-    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let mut m = h.mutator::<B>().unwrap();
     let holder = m.alloc(2, 0).unwrap();
     let target = m.alloc(0, 1).unwrap();
     let (oh, ot) = (m.get(holder).unwrap(), m.get(target).unwrap());
@@ -980,14 +1021,13 @@ fn an_unallocatable_heap_is_heap_memory() {
 /// verifier clean.
 #[test]
 fn full_compaction_slides_survivors_together_and_keeps_the_graph() {
-    for refs in WIDTHS {
-        full_compaction_keeps_the_graph(refs);
-    }
+    full_compaction_keeps_the_graph::<ShenandoahBarriers>(RefWidth::Full);
+    full_compaction_keeps_the_graph::<ShenandoahCompressedBarriers>(RefWidth::Compressed);
 }
 
-fn full_compaction_keeps_the_graph(refs: RefWidth) {
+fn full_compaction_keeps_the_graph<B: BarrierSet>(refs: RefWidth) {
     let h = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, refs);
-    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let mut m = h.mutator::<B>().unwrap();
     let head = m.alloc(1, 0).unwrap();
     let pinned = m.alloc(0, 1).unwrap();
     m.write(m.get(pinned).unwrap(), 0, 99).unwrap();
@@ -1076,14 +1116,13 @@ fn cset_map_tracks_region_flags() {
 /// entry enqueues (flushing a full buffer to the heap's queue).
 #[test]
 fn jit_slow_entries_share_the_rust_slow_paths() {
-    for refs in WIDTHS {
-        jit_slow_entries_heal_and_enqueue(refs);
-    }
+    jit_slow_entries_heal_and_enqueue::<ShenandoahBarriers>(RefWidth::Full);
+    jit_slow_entries_heal_and_enqueue::<ShenandoahCompressedBarriers>(RefWidth::Compressed);
 }
 
-fn jit_slow_entries_heal_and_enqueue(refs: RefWidth) {
+fn jit_slow_entries_heal_and_enqueue<B: BarrierSet>(refs: RefWidth) {
     let h = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, refs);
-    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let mut m = h.mutator::<B>().unwrap();
     let holder = m.alloc(1, 0).unwrap();
     let target = m.alloc(0, 1).unwrap();
     let (oh, ot) = (m.get(holder).unwrap(), m.get(target).unwrap());
@@ -1127,14 +1166,14 @@ fn jit_slow_entries_heal_and_enqueue(refs: RefWidth) {
 /// in the field succeeds.
 #[test]
 fn jit_cas_slow_entry_retries_false_failures() {
-    for refs in WIDTHS {
-        jit_cas_slow_entry_retries(refs);
-    }
+    // The compressed heap through `Dynamic`: the width read at run time.
+    jit_cas_slow_entry_retries::<ShenandoahBarriers>(RefWidth::Full);
+    jit_cas_slow_entry_retries::<Dynamic>(RefWidth::Compressed);
 }
 
-fn jit_cas_slow_entry_retries(refs: RefWidth) {
+fn jit_cas_slow_entry_retries<B: BarrierSet>(refs: RefWidth) {
     let h = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, refs);
-    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let mut m = h.mutator::<B>().unwrap();
     let holder = m.alloc(2, 0).unwrap();
     let target = m.alloc(0, 1).unwrap();
     let other = m.alloc(0, 0).unwrap();

@@ -176,11 +176,11 @@ struct Bench {
 
 impl Bench {
     fn new() -> anyhow::Result<Bench> {
-        let heap = Heap::new(HeapConfig::new(
-            16 << 20,
-            BarrierBits::SHENANDOAH,
-            GcMode::Passive,
-        ))?;
+        let mut config = HeapConfig::new(16 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
+        // The access paths of `ShenandoahBarriers`, a full-width type,
+        // whatever `FASTPATH_GC_REFS` says.
+        config.refs = fastpath::gc::layout::RefWidth::Full;
+        let heap = Heap::new(config)?;
         let mut m = heap.mutator::<ShenandoahBarriers>()?;
         let mut handles = Vec::with_capacity(NODES);
         for k in 0..NODES {

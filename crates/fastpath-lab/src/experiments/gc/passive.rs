@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use fastpath::gc::{
-    with_barrier_set, Barrier, BarrierBits, BarrierSet, GcCellFormat, GcMode, Heap, HeapConfig,
+    with_barrier_set_for, Barrier, BarrierBits, BarrierSet, GcCellFormat, GcMode, Heap, HeapConfig,
     WithBarrierSet,
 };
 
@@ -79,7 +79,9 @@ fn instance<B: BarrierSet>(bits: BarrierBits, w: Workload) -> anyhow::Result<Ins
 /// Presets and single barriers run monomorphised.
 pub fn instance_for(set: &str, w: Workload) -> Option<anyhow::Result<Instance>> {
     let bits: BarrierBits = set.parse().ok()?;
-    Some(with_barrier_set(bits, Build(w)))
+    // The heap's reference width is the process's (`FASTPATH_GC_REFS`).
+    let refs = HeapConfig::new(w.heap_bytes(), bits, GcMode::Passive).refs;
+    Some(with_barrier_set_for(bits, refs, Build(w)))
 }
 
 /// The loop of `set` on `w` on a thread of its own: the timed rows' heaps

@@ -9,7 +9,8 @@
 use std::time::{Duration, Instant};
 
 use fastpath::gc::{
-    self, with_barrier_set, BarrierBits, BarrierSet, GcMode, Heap, HeapConfig, SafepointWait, WithBarrierSet,
+    self, with_barrier_set_for, BarrierBits, BarrierSet, GcMode, Heap, HeapConfig, SafepointWait,
+    WithBarrierSet,
 };
 
 use crate::report::table::num;
@@ -842,7 +843,9 @@ pub fn pauses(quick: bool, plan: &Plan, results: &mut Vec<BenchResult>) -> anyho
             bar.set_message(set.clone());
             let bits: BarrierBits = set.parse()?;
             gc::check_barriers_for_mode(bits, GcMode::Concurrent)?;
-            let m = with_barrier_set(bits, Measure { run, v, baseline })?;
+            // The heaps' reference width is the process's (`FASTPATH_GC_REFS`).
+            let refs = HeapConfig::new(16 << 20, bits, GcMode::Concurrent).refs;
+            let m = with_barrier_set_for(bits, refs, Measure { run, v, baseline })?;
             report(set, run, v, &m, results, &mut tables);
             bar.inc(1);
         }

@@ -383,11 +383,15 @@ pub fn graph_rewires<B: BarrierSet, T: Tally>(
 /// on a heap without barriers (the accesses do not depend on the set: in
 /// passive mode no barrier changes what the workload does).
 pub fn count_accesses(w: Workload, ops: u64) -> Result<PerOp, GcError> {
-    let heap = Heap::new(fastpath::gc::HeapConfig::new(
+    let mut config = fastpath::gc::HeapConfig::new(
         w.heap_bytes(),
         fastpath::gc::BarrierBits::NONE,
         fastpath::gc::GcMode::Passive,
-    ))?;
+    );
+    // Full-width slots, whatever `FASTPATH_GC_REFS` says: `NoBarriers`
+    // is a type of that width (the counts do not depend on it).
+    config.refs = fastpath::gc::layout::RefWidth::Full;
+    let heap = Heap::new(config)?;
     let mut m = heap.mutator::<NoBarriers>()?;
     let counts = Counts::default();
     match w {

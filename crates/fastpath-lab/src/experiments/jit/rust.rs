@@ -73,8 +73,10 @@ impl<const BITS: u16> PassiveObject<BITS> {
     /// Builds the heap (passive: no cycle runs unless asked; every barrier
     /// of `BITS` compiled in, idle) and the object.
     pub fn new() -> anyhow::Result<Self> {
-        let heap = Heap::new(HeapConfig::new(4 << 20, BarrierBits(BITS), GcMode::Passive))
-            .map_err(|e| anyhow::anyhow!("passive heap: {e}"))?;
+        let mut config = HeapConfig::new(4 << 20, BarrierBits(BITS), GcMode::Passive);
+        // `Static<BITS>` is a full-width type, whatever `FASTPATH_GC_REFS` says.
+        config.refs = fastpath::gc::layout::RefWidth::Full;
+        let heap = Heap::new(config).map_err(|e| anyhow::anyhow!("passive heap: {e}"))?;
         let mut m = heap
             .mutator::<Static<BITS>>()
             .map_err(|e| anyhow::anyhow!("mutator: {e}"))?;
@@ -106,8 +108,10 @@ pub struct PassiveMutator {
 impl PassiveMutator {
     /// The heap and this thread's mutator.
     pub fn new() -> anyhow::Result<Self> {
-        let heap = Heap::new(HeapConfig::new(4 << 20, BarrierBits::NONE, GcMode::Passive))
-            .map_err(|e| anyhow::anyhow!("passive heap: {e}"))?;
+        let mut config = HeapConfig::new(4 << 20, BarrierBits::NONE, GcMode::Passive);
+        // `NoBarriers` is a full-width type, whatever `FASTPATH_GC_REFS` says.
+        config.refs = fastpath::gc::layout::RefWidth::Full;
+        let heap = Heap::new(config).map_err(|e| anyhow::anyhow!("passive heap: {e}"))?;
         let m = heap
             .mutator::<NoBarriers>()
             .map_err(|e| anyhow::anyhow!("mutator: {e}"))?;

@@ -76,11 +76,11 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
     #[inline(always)]
     pub(crate) fn load_raw(self, obj: usize, i: usize) -> usize {
         let o = self.resolve_for_read(obj);
-        let s = self.space();
-        let field = s.ref_addr(o, i);
+        let (s, w) = (self.space(), self.refs());
+        let field = o + w.ref_offset(i);
         // Acquire: the referenced object's initialization (or copy) is
         // visible before we read it.
-        let v = s.load_ref(field, Ordering::Acquire);
+        let v = s.load_ref_in(w, field, Ordering::Acquire);
         self.lrb(field, v)
     }
 
@@ -105,14 +105,14 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
     /// The store into the resolved object, with SATB and the card barriers.
     #[inline(always)]
     fn store_resolved(self, o: usize, i: usize, v: usize) {
-        let addr = self.space().ref_addr(o, i);
+        let addr = o + self.refs().ref_offset(i);
         if self.satb_active() {
             // Arguments in the order the fast path holds them, so the
             // branch to the slow path needs no register moves.
             return self.store_satb_slow(o, v, i);
         }
         // Release: publishes the stored object's initialization.
-        self.space().store_ref(addr, v, Ordering::Release);
+        self.space().store_ref_in(self.refs(), addr, v, Ordering::Release);
         self.post_write(o, addr, v);
     }
 
@@ -136,11 +136,12 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
     #[inline(always)]
     pub(crate) fn cas_raw(self, obj: usize, i: usize, expected: usize, new: usize) -> bool {
         let (o, new) = self.resolve_for_write(obj, new);
-        let addr = self.space().ref_addr(o, i);
+        let w = self.refs();
+        let addr = o + w.ref_offset(i);
         // AcqRel: Release publishes `new`, Acquire reads what we replace.
         match self
             .space()
-            .cas_ref(addr, expected, new, Ordering::AcqRel, Ordering::Acquire)
+            .cas_ref_in(w, addr, expected, new, Ordering::AcqRel, Ordering::Acquire)
         {
             Ok(_) => {
                 self.cas_succeeded(o, addr, expected, new);
@@ -170,7 +171,7 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
         let o = self.resolve_for_read(obj);
         // Relaxed: data words carry no synchronization (as Java fields).
         self.space()
-            .word(self.space().data_addr(o, nrefs, j))
+            .word(self.space().data_addr_in(self.refs(), o, nrefs, j))
             .load(Ordering::Relaxed)
     }
 
@@ -183,7 +184,7 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
         let o = self.resolve_for_read_or_wb(obj);
         // Relaxed: as read_raw.
         self.space()
-            .word(self.space().data_addr(o, nrefs, j))
+            .word(self.space().data_addr_in(self.refs(), o, nrefs, j))
             .store(value, Ordering::Relaxed);
     }
 
@@ -194,7 +195,7 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
         let (o, _) = self.brooks_wb_slow(obj, 0);
         // Relaxed: as read_raw.
         self.space()
-            .word(self.space().data_addr(o, nrefs, j))
+            .word(self.space().data_addr_in(self.refs(), o, nrefs, j))
             .store(value, Ordering::Relaxed);
     }
 

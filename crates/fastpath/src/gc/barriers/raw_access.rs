@@ -306,13 +306,15 @@ impl<B: BarrierSet> Bound<'_, B> {
     /// through: `brooks-rb` resolves it, as `read_raw` does.
     #[inline(always)]
     pub(crate) fn data_for_read(self, obj: usize, nrefs: usize) -> usize {
-        self.space().data_addr(self.resolve_for_read(obj), nrefs, 0)
+        self.space()
+            .data_addr_in(self.refs(), self.resolve_for_read(obj), nrefs, 0)
     }
 
     /// Address of data word 0 of `obj` to write through: `brooks-wb`
     /// copies the object first while evacuation runs, as `write_raw` does.
     #[inline(always)]
     pub(crate) fn data_for_write(self, obj: usize, nrefs: usize) -> usize {
-        self.space().data_addr(self.resolve_for_write(obj, 0).0, nrefs, 0)
+        self.space()
+            .data_addr_in(self.refs(), self.resolve_for_write(obj, 0).0, nrefs, 0)
     }
 }

@@ -26,12 +26,12 @@ impl<B: BarrierSet> Bound<'_, B> {
     #[cold]
     #[inline(never)]
     pub(super) fn store_satb_slow(self, o: usize, v: usize, i: usize) {
-        let s = self.space();
-        let addr = s.ref_addr(o, i);
+        let (s, w) = (self.space(), self.refs());
+        let addr = o + w.ref_offset(i);
         // Relaxed: only the old value's identity matters to the marker.
-        self.satb_slow(s.load_ref(addr, Ordering::Relaxed));
+        self.satb_slow(s.load_ref_in(w, addr, Ordering::Relaxed));
         // Release: as store_resolved.
-        s.store_ref(addr, v, Ordering::Release);
+        s.store_ref_in(w, addr, v, Ordering::Release);
         self.post_write(o, addr, v);
     }
 

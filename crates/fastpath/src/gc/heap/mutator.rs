@@ -228,6 +228,14 @@ impl Heap {
                 });
             }
         }
+        if let Some(refs) = B::REFS {
+            if refs != self.inner.space.refs {
+                return Err(GcError::RefWidthMismatch {
+                    heap: self.inner.space.refs,
+                    mutator: refs,
+                });
+            }
+        }
         Mutator::new(self.inner.clone())
     }
 }
@@ -251,6 +259,16 @@ impl<B: BarrierSet> Clone for Bound<'_, B> {
 }
 
 impl<B: BarrierSet> Copy for Bound<'_, B> {}
+
+impl<B: BarrierSet> Bound<'_, B> {
+    /// The width of the heap's reference slots: `B`'s when the type fixes
+    /// it (a constant, so the accesses carry no test of it), else the
+    /// heap's ([`crate::gc::Dynamic`]).
+    #[inline(always)]
+    pub(crate) fn refs(self) -> crate::gc::layout::RefWidth {
+        B::refs(self.space().refs)
+    }
+}
 
 impl<B: BarrierSet> std::ops::Deref for Bound<'_, B> {
     type Target = Mutator<B>;

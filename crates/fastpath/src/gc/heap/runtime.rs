@@ -80,6 +80,14 @@ pub enum GcError {
         /// The mutator's.
         mutator: BarrierBits,
     },
+    /// A mutator whose static reference width is not the heap's
+    /// (`gc::layout::RefWidth`; [`crate::gc::Dynamic`] takes either).
+    RefWidthMismatch {
+        /// The heap's width.
+        heap: super::layout::RefWidth,
+        /// The mutator's.
+        mutator: super::layout::RefWidth,
+    },
     /// A bad heap configuration.
     Config(ConfigError),
     /// Heap or region size unusable (not a power of two, too few regions).
@@ -140,6 +148,12 @@ impl fmt::Display for GcError {
             GcError::BarrierMismatch { heap, mutator } => {
                 write!(f, "mutator barrier set {mutator} differs from the heap's {heap}")
             }
+            GcError::RefWidthMismatch { heap, mutator } => write!(
+                f,
+                "mutator reference slots ({}) differ from the heap's ({}): use a barrier set type of the heap's width, or Dynamic",
+                mutator.name(),
+                heap.name()
+            ),
             GcError::Config(e) => e.fmt(f),
             GcError::BadSize(s) => f.write_str(s),
             GcError::HeapMemory {

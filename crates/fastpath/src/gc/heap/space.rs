@@ -555,9 +555,18 @@ impl Space {
     /// The reference in the slot at `slot` (an address, 0 for null).
     #[inline(always)]
     pub(crate) fn load_ref(&self, slot: usize, order: Ordering) -> usize {
-        match self.refs {
+        self.load_ref_in(self.refs, slot, order)
+    }
+
+    /// [`Space::load_ref`] on a heap whose width the caller knows to be
+    /// `w` (a barrier set type's, `BarrierSet::refs`: then a constant, and
+    /// the access carries no test of the width).
+    #[inline(always)]
+    pub(crate) fn load_ref_in(&self, w: RefWidth, slot: usize, order: Ordering) -> usize {
+        debug_assert_eq!(w, self.refs);
+        match w {
             RefWidth::Full => self.word(slot).load(order),
-            RefWidth::Compressed => self.refs.decode(self.word32(slot).load(order) as usize),
+            RefWidth::Compressed => w.decode(self.word32(slot).load(order) as usize),
         }
     }
 
@@ -565,7 +574,14 @@ impl Space {
     /// slot at `slot`.
     #[inline(always)]
     pub(crate) fn store_ref(&self, slot: usize, v: usize, order: Ordering) {
-        match self.refs {
+        self.store_ref_in(self.refs, slot, v, order)
+    }
+
+    /// [`Space::store_ref`] of width `w` (as [`Space::load_ref_in`]).
+    #[inline(always)]
+    pub(crate) fn store_ref_in(&self, w: RefWidth, slot: usize, v: usize, order: Ordering) {
+        debug_assert_eq!(w, self.refs);
+        match w {
             RefWidth::Full => self.word(slot).store(v, order),
             RefWidth::Compressed => self.word32(slot).store(self.narrow(v), order),
         }
@@ -584,13 +600,28 @@ impl Space {
         success: Ordering,
         failure: Ordering,
     ) -> Result<usize, usize> {
-        match self.refs {
+        self.cas_ref_in(self.refs, slot, current, new, success, failure)
+    }
+
+    /// [`Space::cas_ref`] of width `w` (as [`Space::load_ref_in`]).
+    #[inline(always)]
+    pub(crate) fn cas_ref_in(
+        &self,
+        w: RefWidth,
+        slot: usize,
+        current: usize,
+        new: usize,
+        success: Ordering,
+        failure: Ordering,
+    ) -> Result<usize, usize> {
+        debug_assert_eq!(w, self.refs);
+        match w {
             RefWidth::Full => self.word(slot).compare_exchange(current, new, success, failure),
             RefWidth::Compressed => self
                 .word32(slot)
                 .compare_exchange(self.narrow(current), self.narrow(new), success, failure)
-                .map(|v| self.refs.decode(v as usize))
-                .map_err(|v| self.refs.decode(v as usize)),
+                .map(|v| w.decode(v as usize))
+                .map_err(|v| w.decode(v as usize)),
         }
     }
 
@@ -802,9 +833,17 @@ impl Space {
     }
 
     /// Address of data word `j` of an object with `nrefs` references.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn data_addr(&self, obj: usize, nrefs: usize, j: usize) -> usize {
         obj + self.refs.data_offset(nrefs, j)
+    }
+
+    /// [`Space::data_addr`] on a heap whose width the caller knows to be
+    /// `w` (as [`Space::load_ref_in`]).
+    #[inline(always)]
+    pub(crate) fn data_addr_in(&self, w: RefWidth, obj: usize, nrefs: usize, j: usize) -> usize {
+        debug_assert_eq!(w, self.refs);
+        obj + w.data_offset(nrefs, j)
     }
 
     /// Writes a fresh object with the untagged layout word into the cell
