@@ -518,6 +518,20 @@ pub fn expect_in_tiers(classes: &Path, main: &str, tiers: &[Tier], want: &str) {
 /// Boots a VM in this process with `-Xcomp` on `classes` and runs `main`
 /// to its end (status 0) under the Shenandoah barrier set, leaving every
 /// method it ran compiled for a test to decode.
+/// The runtime helpers' table of the barrier set type
+/// [`run_xcomp_in_process`] ran `vm`'s program with (its heap's reference
+/// width decides it): the addresses compiled code calls.
+pub fn helper_table(vm: &fastpath_vm::runtime::Vm) -> fastpath_vm::jit::helpers::HelperTable {
+    match vm.heap.ref_width() {
+        fastpath::gc::layout::RefWidth::Compressed => {
+            fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahCompressedBarriers>()
+        }
+        fastpath::gc::layout::RefWidth::Full => {
+            fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>()
+        }
+    }
+}
+
 pub fn run_xcomp_in_process(classes: &Path, main: &str) -> &'static fastpath_vm::runtime::Vm {
     let args: Vec<String> = ["-Xcomp", "-cp", classes.to_str().unwrap(), main]
         .iter()

@@ -527,7 +527,7 @@ fn class_checks_call_no_helper() {
     let dir = harness::scratch_dir("fastpath-vm-jit-dispatch-decode");
     harness::javac_sources(&dir, &dir, &[("Dispatch", DISPATCH)]);
     let vm = harness::run_xcomp_in_process(&dir, "Dispatch");
-    let helpers = fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>();
+    let helpers = harness::helper_table(vm);
     let is_subclass = helpers.0[Helper::IsSubclass.index() as usize] as u64;
     let class = vm.loader.load("Dispatch").expect("Dispatch is loaded");
     let m = find_method(class, "kinds", "(Ljava/lang/Object;)Ljava/lang/String;").expect("Dispatch.kinds");

@@ -399,8 +399,7 @@ fn compiled_primitive_arraycopy_calls_no_native() {
     // Status 0: every copy's result was checked by the program.
     let vm = harness::run_xcomp_in_process(&dir, "Copies");
 
-    let invoke =
-        fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>().addr(Helper::Invoke) as u64;
+    let invoke = harness::helper_table(vm).addr(Helper::Invoke) as u64;
     let memmove = fastpath_vm::jit::intrinsics::conjoint_copy
         as unsafe extern "C" fn(*mut u8, *const u8, usize) as usize as u64;
 

@@ -371,8 +371,7 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
     let dir = harness::scratch_dir("fastpath-vm-jit-ranges");
     harness::javac_sources(&dir, &dir, &[("Ranges", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "Ranges");
-    let throw_index = fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>()
-        .addr(Helper::ThrowIndex) as u64;
+    let throw_index = harness::helper_table(vm).addr(Helper::ThrowIndex) as u64;
     let checks = |name: &str, desc: &str| {
         let code = harness::compiled_code(vm, "Ranges", name, desc).1;
         let listing: String = code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect();
@@ -391,8 +390,7 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
     }
     // Below the length, sign unknown: the sign test throws, and the
     // sieve's inner access has no null check (nor has the rest of it).
-    let throw_npe =
-        fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>().addr(Helper::ThrowNpe) as u64;
+    let throw_npe = harness::helper_table(vm).addr(Helper::ThrowNpe) as u64;
     for (name, desc) in [
         ("sieve", "(I)I"),
         ("strided", "([III)Ljava/lang/String;"),
