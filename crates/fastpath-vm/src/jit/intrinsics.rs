@@ -199,6 +199,7 @@ fn hash_from(mut h: i32, s: &[u16]) -> i32 {
 }
 
 /// `31^k` for `k` in `0..=32`, wrapping (the vector form's lane weights).
+#[cfg(target_arch = "x86_64")]
 const POWERS_OF_31: [i32; 33] = {
     let mut p = [1i32; 33];
     let mut k = 1;

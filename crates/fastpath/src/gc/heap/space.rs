@@ -358,6 +358,7 @@ fn map_compressed(bytes: usize, align: usize) -> Result<usize, MapRefused> {
             Err(e) => return Err(refused(std::io::Error::from(e).to_string())),
         };
         if got == at {
+            // Relaxed: the same hint.
             NEXT_COMPRESSED_AT.store(at + step, Ordering::Relaxed);
             return Ok(at);
         }
