@@ -162,6 +162,10 @@ pub const COMPRESSED_ADDRESS_LIMIT: usize = 1 << (32 + COMPRESSED_REF_SHIFT);
 /// GiB, HotSpot's `HeapBaseMinAddress`): below it lie a non-PIE program's
 /// text and its `brk` heap.
 pub const COMPRESSED_HEAP_MIN_ADDRESS: usize = 2 << 30;
+/// Where a heap with compressed references is placed when nothing from
+/// [`COMPRESSED_HEAP_MIN_ADDRESS`] up is free (256 MiB: AddressSanitizer's
+/// shadow memory takes 2–32 GiB); the heap then lies below 2 GiB.
+pub const COMPRESSED_HEAP_FALLBACK_MIN_ADDRESS: usize = 256 << 20;
 /// The largest heap (in bytes) that may have compressed references: all of
 /// it must fit between [`COMPRESSED_HEAP_MIN_ADDRESS`] and
 /// [`COMPRESSED_ADDRESS_LIMIT`], with a region to spare for alignment.
@@ -531,7 +535,7 @@ mod tests {
             let a = o.addr();
             assert_eq!(a % 8, 0);
             if refs == RefWidth::Compressed {
-                assert!(a + 8 < COMPRESSED_ADDRESS_LIMIT && a >= COMPRESSED_HEAP_MIN_ADDRESS);
+                assert!(a + 8 < COMPRESSED_ADDRESS_LIMIT && a >= COMPRESSED_HEAP_FALLBACK_MIN_ADDRESS);
             }
             if format.has_forwarding_word() {
                 assert_eq!(

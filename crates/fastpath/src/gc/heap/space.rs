@@ -307,15 +307,16 @@ fn map_aligned(bytes: usize, align: usize) -> Result<usize, MapRefused> {
 /// ranges again.
 static NEXT_COMPRESSED_AT: AtomicUsize = AtomicUsize::new(0);
 
-/// Maps `bytes` of zeroed memory aligned to `align` wholly between
-/// [`layout::COMPRESSED_HEAP_MIN_ADDRESS`] and
+/// Maps `bytes` of zeroed memory aligned to `align` wholly below
 /// [`layout::COMPRESSED_ADDRESS_LIMIT`], as a heap with compressed
 /// references needs (HotSpot's zero-based compressed oops: it too tries
-/// addresses upwards from `HeapBaseMinAddress`). Each candidate is asked
-/// for by hint, kept only when the kernel placed the mapping there (a
-/// hint never replaces existing memory), starting past the last heap
-/// placed and wrapping around once; refused when no aligned range below
-/// the limit is free.
+/// addresses upwards from `HeapBaseMinAddress`): from
+/// [`layout::COMPRESSED_HEAP_MIN_ADDRESS`] up, then from
+/// [`layout::COMPRESSED_HEAP_FALLBACK_MIN_ADDRESS`] to it. Each candidate
+/// is asked for by hint, kept only when the kernel placed the mapping
+/// there (a hint never replaces existing memory), starting past the last
+/// heap placed and wrapping around once; refused when no aligned range
+/// below the limit is free.
 fn map_compressed(bytes: usize, align: usize) -> Result<usize, MapRefused> {
     use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
     let (low, limit) = (
@@ -339,9 +340,14 @@ fn map_compressed(bytes: usize, align: usize) -> Result<usize, MapRefused> {
         .load(Ordering::Relaxed)
         .clamp(low, limit - bytes);
     let start = start.next_multiple_of(align);
+    // Then below the preferred range, from the fallback floor up: where a
+    // process has 2–32 GiB taken (AddressSanitizer's shadow memory lies
+    // there), a heap placed lower still needs no base.
+    let fallback = layout::COMPRESSED_HEAP_FALLBACK_MIN_ADDRESS.next_multiple_of(align);
     let candidates = (start..=limit - bytes)
         .step_by(step)
-        .chain((low..start.min(limit - bytes + 1)).step_by(step));
+        .chain((low..start.min(limit - bytes + 1)).step_by(step))
+        .chain((fallback..low.saturating_sub(bytes).max(fallback)).step_by(step));
     for at in candidates {
         // SAFETY: `at` is only a hint (no MAP_FIXED): the kernel maps there
         // if the range is free and elsewhere otherwise, never over existing
