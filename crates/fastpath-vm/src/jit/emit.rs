@@ -51,7 +51,7 @@ impl Translator<'_, '_> {
     /// Offset of reference field `i` from its object: the heap's slot
     /// width apart (`gc::layout::RefWidth::ref_offset`).
     pub(super) fn ref_field_offset(&self, i: i64) -> i32 {
-        REFS + (self.env.refs.slot_bytes() as i64 * i) as i32
+        self.env.refs.ref_offset(i as usize) as i32
     }
 
     /// log2 of a reference slot's bytes: an array element index's scale.
@@ -157,20 +157,16 @@ impl Translator<'_, '_> {
             None => {
                 // The layout word never changes: a read-only load.
                 let flags = MemFlagsData::trusted().with_readonly();
-                let (nrefs, bytes) = if array {
+                let bytes = if array {
                     let n = self.b.ins().uload32(flags, o, LAYOUT);
-                    (n, None)
+                    self.ref_bytes(n)
                 } else {
                     // An instance's count is even on a compressed heap
                     // (`Class::ref_fields`): its slots' bytes are the count
                     // scaled, with no rounding.
                     let n = self.b.ins().uload16(I64, flags, o, LAYOUT);
                     let shift = self.slot_shift();
-                    (n, Some(self.b.ins().ishl_imm_s(n, shift)))
-                };
-                let bytes = match bytes {
-                    Some(b) => b,
-                    None => self.ref_bytes(nrefs),
+                    self.b.ins().ishl_imm_s(n, shift)
                 };
                 let base = self.b.ins().iadd(o, bytes);
                 self.b.ins().iadd_imm_s(base, i64::from(REFS))

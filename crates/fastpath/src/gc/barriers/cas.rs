@@ -47,7 +47,14 @@ impl<B: BarrierSet> Bound<'_, B> {
         };
         while actual != 0 && expected != 0 && target(actual) == target(expected) {
             // AcqRel: as cas_raw.
-            match s.cas_ref(addr, actual, new, Ordering::AcqRel, Ordering::Acquire) {
+            match s.cas_ref_in(
+                this.refs(),
+                addr,
+                actual,
+                new,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
                 Ok(_) => {
                     this.cas_succeeded(o, addr, actual, new);
                     return true;

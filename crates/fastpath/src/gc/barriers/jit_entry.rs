@@ -213,7 +213,7 @@ pub extern "C" fn cas_ref_slow_entry(
         }
         // AcqRel: as the Rust barrier's (`cas_raw`): Release publishes
         // `new`, Acquire reads what it replaces.
-        match s.cas_ref(field, actual, new, Ordering::AcqRel, Ordering::Acquire) {
+        match s.cas_ref_in(s.refs, field, actual, new, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => return expected,
             Err(now) => actual = now,
         }

@@ -23,7 +23,7 @@
 //! the address, or 4 holding it shifted right by 3, the whole heap then
 //! mapped below 32 GiB ([`map_compressed`]). Every read, write and CAS of a
 //! slot goes through [`Space::load_ref`], [`Space::store_ref`] and
-//! [`Space::cas_ref`], which take and return addresses; the rest of `gc`
+//! [`Space::cas_ref_in`], which take and return addresses; the rest of `gc`
 //! never sees an encoded reference. A cell's words are copied and moved
 //! whole (the encoding does not depend on where the slot is).
 //!
@@ -594,23 +594,10 @@ impl Space {
         }
     }
 
-    /// Compares the slot at `slot` with the reference `current` and
-    /// replaces it with `new` when equal: `Ok(current)`, or `Err` with the
-    /// reference it held (as `AtomicUsize::compare_exchange`, on
-    /// addresses).
-    #[inline(always)]
-    pub(crate) fn cas_ref(
-        &self,
-        slot: usize,
-        current: usize,
-        new: usize,
-        success: Ordering,
-        failure: Ordering,
-    ) -> Result<usize, usize> {
-        self.cas_ref_in(self.refs, slot, current, new, success, failure)
-    }
-
-    /// [`Space::cas_ref`] of width `w` (as [`Space::load_ref_in`]).
+    /// Compares the slot at `slot` of a heap of width `w` (as
+    /// [`Space::load_ref_in`]) with the reference `current` and replaces it
+    /// with `new` when equal: `Ok(current)`, or `Err` with the reference it
+    /// held (as `AtomicUsize::compare_exchange`, on addresses).
     #[inline(always)]
     pub(crate) fn cas_ref_in(
         &self,
@@ -641,9 +628,11 @@ impl Space {
             RefWidth::Full => forwarding::heal(self.word(slot), stale, healed),
             RefWidth::Compressed => {
                 // Release and Relaxed: as `forwarding::heal`'s.
-                let _ = self.word32(slot).compare_exchange(
-                    self.narrow(stale),
-                    self.narrow(healed),
+                let _ = self.cas_ref_in(
+                    self.refs,
+                    slot,
+                    stale,
+                    healed,
                     Ordering::Release,
                     Ordering::Relaxed,
                 );
