@@ -115,6 +115,28 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
             s.assist_slices,
             s.assist_time.as_secs_f64() * 1e3,
         );
+        // A third: each concurrent phase's wall and CPU time on the
+        // collector thread and the regions the mutators took meanwhile,
+        // averaged over the cycles (what the trigger's start has to cover).
+        let per_cycle = |p: &fastpath::gc::PhaseTime| {
+            let n = s.cycles.max(1) as f64;
+            format!(
+                "{:.2} ms ({:.2} cpu, {:.1} regions)",
+                p.wall.as_secs_f64() * 1e3 / n,
+                p.cpu.as_secs_f64() * 1e3 / n,
+                p.regions_taken as f64 / n
+            )
+        };
+        eprintln!(
+            "fastpath-vm gc phases per cycle: reset {}, mark {}, evacuation {}, update-refs {}; collector cpu {:.2} ms in all; objects evacuated by the collector {}, by mutators {}",
+            per_cycle(&s.phases.reset),
+            per_cycle(&s.phases.mark),
+            per_cycle(&s.phases.evacuation),
+            per_cycle(&s.phases.update_refs),
+            s.collector_cpu_time.as_secs_f64() * 1e3,
+            s.evacuated_by_collector,
+            s.evacuated_by_mutators,
+        );
     }
     if std::env::var_os("FASTPATH_VM_SYNC_STATS").is_some() {
         // The library's monitor counters for the whole run (the lab's
