@@ -138,7 +138,7 @@ use std::time::{Duration, Instant};
 
 use super::assist::RegionWork;
 use super::marking::Scanner;
-use super::trigger::{CycleEnd, Trigger};
+use super::trigger::{CycleClock, CycleEnd, Trigger};
 use crate::gc::heap::runtime::{
     panic_message, thread_cpu_time, CyclePhases, HeapInner, Pause, PauseKind, PhaseTime, EVACUATION,
     HAS_FORWARDED, MARKING,
@@ -197,7 +197,7 @@ impl HeapInner {
     pub(crate) fn collector_loop(&self) {
         let mut trigger = Trigger::new(&self.space);
         loop {
-            {
+            let mut clock = {
                 let mut c = self.control();
                 loop {
                     if c.shutdown && self.safepoint.registered() == 0 {
@@ -220,7 +220,7 @@ impl HeapInner {
                         c.requested = false;
                         c.cycles_started += 1;
                         self.stats().free_regions_at_start += free as u64;
-                        break;
+                        break CycleClock::start(&self.space, free);
                     }
                     c = self
                         .control_cv
@@ -228,11 +228,12 @@ impl HeapInner {
                         .unwrap_or_else(|e| e.into_inner())
                         .0;
                 }
-            }
+            };
             self.begin_pacing();
             let ends_before = self.cycle_ends();
-            let (cpu, began) = (thread_cpu_time(), Instant::now());
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.concurrent_cycle()));
+            let cpu = thread_cpu_time();
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.concurrent_cycle(&mut clock)));
             self.count_collector_cpu(thread_cpu_time().saturating_sub(cpu));
             let ends_after = self.cycle_ends();
             let end = if ends_after.1 > ends_before.1 {
@@ -242,7 +243,7 @@ impl HeapInner {
             } else {
                 CycleEnd::Concurrent
             };
-            trigger.cycle_done(began.elapsed(), end);
+            trigger.cycle_done(&clock, end);
             self.pacer.end_cycle();
             let available_run = match outcome {
                 Ok(run) => run,
@@ -271,18 +272,24 @@ impl HeapInner {
     }
 
     /// Opens the pacer's budget for a cycle: the mutators may allocate what
-    /// is free outside the reserves: the heap's standing one, and half of
-    /// the free regions for the copies (final-mark sets aside
-    /// [`COPY_ROOM_PERCENT`] of what the mutators left by then:
-    /// `choose_cset`); with no cycle behind it, the work is estimated as
-    /// the used words (update-refs parses them all).
+    /// is free outside the reserves: the heap's standing one, and the room
+    /// for copies that the last cycle's final-mark set aside (`choose_cset`;
+    /// before any chose, half the free regions, the most it may take being
+    /// [`COPY_ROOM_PERCENT`] of what the mutators left); with no cycle
+    /// behind it, the work is estimated as the used words (update-refs
+    /// parses them all). The regions final-mark frees whole are granted
+    /// when freed.
     fn begin_pacing(&self) {
         if !self.config.pacing {
             return;
         }
         let s = &self.space;
         let free = s.lock_alloc().free.len();
-        let allowance = (free / 2).saturating_sub(s.reserve_regions) * s.region_bytes;
+        let allowance = match self.pacer.copy_room_estimate() {
+            Some(copies) => (free.saturating_sub(s.reserve_regions) * s.region_bytes).saturating_sub(copies),
+            // No cycle chose yet: half the free regions for the copies.
+            None => (free / 2).saturating_sub(s.reserve_regions) * s.region_bytes,
+        };
         let used_words = (s.regions.len() - free) * s.region_bytes / 8;
         self.pacer.begin_cycle(allowance, used_words);
     }
@@ -369,8 +376,9 @@ impl HeapInner {
     /// mutators may take that it left ([`Space::available_run`], judged in
     /// its last pause, before any mutator could allocate again). At each
     /// phase boundary, a mutator's failed allocation turns the rest of the
-    /// cycle into one degenerated pause (`degenerated`).
-    fn concurrent_cycle(&self) -> usize {
+    /// cycle into one degenerated pause (`degenerated`). `clock` notes the
+    /// cycle's two low points for the trigger.
+    fn concurrent_cycle(&self, clock: &mut CycleClock) -> usize {
         self.phase(|p| &mut p.reset, || self.space.clear_marks());
         let mut stack = Vec::new();
         self.pause(PauseKind::InitMark, false, || {
@@ -395,6 +403,7 @@ impl HeapInner {
                 }
             },
         );
+        clock.mark_ended();
         if self.degenerate_requested() {
             self.stats().phases.mark.ran_dry += 1;
             return self.degenerated(Phase::Mark, &mut stack);
@@ -448,6 +457,7 @@ impl HeapInner {
             self.control_cv.notify_all();
         }
         self.phase(|p| &mut p.update_refs, || self.update_refs(true));
+        clock.update_refs_ended(&self.space, self.space.lock_alloc().free.len());
         if self.degenerate_requested() {
             self.stats().phases.update_refs.ran_dry += 1;
             return self.degenerated(Phase::UpdateRefs, &mut stack);
@@ -588,7 +598,9 @@ impl HeapInner {
         let mut share = self.gc_time_share.lock().unwrap_or_else(|e| e.into_inner());
         let average = {
             let stats = self.stats();
-            share.observe(Instant::now(), &stats.pauses, stats.paced_time)
+            let p = &stats.phases;
+            let concurrent = p.reset.wall + p.mark.wall + p.evacuation.wall + p.update_refs.wall;
+            share.observe(Instant::now(), &stats.pauses, stats.paced_time, concurrent)
         };
         let before = self.space.capacity();
         if self
@@ -674,7 +686,7 @@ impl HeapInner {
         let mut candidates = Vec::new();
         // The garbage words marking found, and of them those in regions
         // freed here whole (nothing live): the immediate garbage.
-        let (mut garbage, mut immediate) = (0, 0);
+        let (mut garbage, mut immediate, mut freed) = (0, 0, 0);
         // Relaxed region metadata: in a pause (see `Region`).
         for (i, r) in s.regions.iter().enumerate() {
             if !r.used.load(Ordering::Relaxed)
@@ -690,6 +702,7 @@ impl HeapInner {
                 if live == 0 {
                     let n = s.free_humongous(&mut a, i);
                     self.stats().regions_freed += n as u64;
+                    freed += n;
                     garbage += n * region_words;
                     immediate += n * region_words;
                 }
@@ -700,6 +713,7 @@ impl HeapInner {
             if live == 0 {
                 s.free_region(&mut a, i);
                 self.stats().regions_freed += 1;
+                freed += 1;
                 immediate += used;
                 continue;
             }
@@ -707,10 +721,15 @@ impl HeapInner {
                 candidates.push((live, i));
             }
         }
+        // The mutators may spend what came back at once (`pacer.rs`).
+        self.pacer.grant(freed * s.region_bytes);
         if !self.config.aggressive
             && immediate_garbage_suffices(immediate, garbage, self.config.immediate_garbage_percent)
         {
             self.stats().abbreviated_cycles += 1;
+            if !stw {
+                self.pacer.note_copy_room(0);
+            }
             return false;
         }
         candidates.sort_unstable();
@@ -749,6 +768,10 @@ impl HeapInner {
             let keep = a.free.len() - need.min(room);
             let reserved: Vec<usize> = a.free.drain(keep..).collect();
             a.evac_free = reserved;
+        }
+        if !stw {
+            let set_aside = if chosen > 0 { a.evac_free.len() } else { 0 };
+            self.pacer.note_copy_room(set_aside * s.region_bytes);
         }
         chosen > 0
     }

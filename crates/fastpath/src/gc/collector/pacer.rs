@@ -12,11 +12,16 @@
 //!
 //! The budget is in bytes. When a cycle starts the collector knows how much
 //! the mutators may still allocate before the heap is full (the free
-//! regions outside the evacuation reserve: the *allowance*) and how much
+//! regions outside the mutators' reserve and the room final-mark will set
+//! aside for copies, as much as the last cycle's: the *allowance*) and how much
 //! work the cycle will take (the words the last cycle marked, copied and
 //! updated). It grants a tenth of the allowance at once and the rest in
 //! proportion to the work done, so if the mutators allocate no faster than
-//! the collector works, the allowance lasts the cycle. A refill that takes
+//! the collector works, the allowance lasts the cycle. The regions
+//! final-mark frees whole (the immediate garbage) are granted at once
+//! ([`Pacer::grant`]): the memory is back, and a program whose garbage
+//! dies in whole regions should not be paced for a cycle it barely needs.
+//! A refill that takes
 //! the budget below zero waits until the collector has earned it back, or
 //! for a delay in proportion to how far below zero the budget is
 //! ([`STEP_DELAY`] per refill's worth of debt), [`MAX_DELAY`] at most,
@@ -52,7 +57,6 @@ pub(crate) const STEP_DELAY: Duration = Duration::from_micros(100);
 const RATE_SHIFT: u32 = 16;
 
 /// The heap's pacer.
-#[derive(Default)]
 pub(crate) struct Pacer {
     /// A cycle is under way and pacing is on.
     active: AtomicBool,
@@ -64,10 +68,29 @@ pub(crate) struct Pacer {
     work: AtomicUsize,
     /// Words of work the last cycle reported (the next one's estimate).
     last_work: AtomicUsize,
+    /// Bytes the last cycle's final-mark set aside for copies (the next
+    /// one's estimate; `usize::MAX` until a cycle chose).
+    last_copy_room: AtomicUsize,
     /// Threads waiting for budget (so the collector notifies only then).
     waiters: AtomicUsize,
     lock: Mutex<()>,
     budget_cv: Condvar,
+}
+
+impl Default for Pacer {
+    fn default() -> Pacer {
+        Pacer {
+            active: AtomicBool::new(false),
+            budget: AtomicIsize::new(0),
+            rate: AtomicUsize::new(0),
+            work: AtomicUsize::new(0),
+            last_work: AtomicUsize::new(0),
+            last_copy_room: AtomicUsize::new(usize::MAX),
+            waiters: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            budget_cv: Condvar::new(),
+        }
+    }
 }
 
 impl Pacer {
@@ -116,6 +139,41 @@ impl Pacer {
         if now >= 0 && self.waiters.load(Ordering::SeqCst) > 0 {
             self.wake();
         }
+    }
+
+    /// Memory came back during the cycle (final-mark freed the regions
+    /// with nothing live): `bytes` more may be allocated at once. Not a
+    /// restart: any debt is paid from it first, and the rate stays.
+    pub(crate) fn grant(&self, bytes: usize) {
+        // Relaxed: see `begin_cycle`.
+        if !self.active.load(Ordering::Relaxed) || bytes == 0 {
+            return;
+        }
+        let bytes = isize::try_from(bytes).unwrap_or(isize::MAX);
+        // SeqCst: as `report`'s add.
+        if self
+            .budget
+            .fetch_add(bytes, Ordering::SeqCst)
+            .saturating_add(bytes)
+            >= 0
+            && self.waiters.load(Ordering::SeqCst) > 0
+        {
+            self.wake();
+        }
+    }
+
+    /// Final-mark set aside `bytes` for this cycle's copies: the next
+    /// cycle's allowance leaves that much out.
+    pub(crate) fn note_copy_room(&self, bytes: usize) {
+        // Relaxed: read by the collector thread, which wrote it.
+        self.last_copy_room.store(bytes, Ordering::Relaxed);
+    }
+
+    /// The bytes the last cycle set aside for copies; `None` until a
+    /// cycle's final-mark chose.
+    pub(crate) fn copy_room_estimate(&self) -> Option<usize> {
+        // Relaxed: see `note_copy_room`.
+        Some(self.last_copy_room.load(Ordering::Relaxed)).filter(|&b| b != usize::MAX)
     }
 
     /// The cycle is over: stop pacing, release every waiter; returns the
@@ -272,6 +330,33 @@ mod tests {
         assert_eq!(p.debt(), 0, "18 bytes a word repay the 1 byte");
         assert_eq!(p.words_for(18), 1);
         assert_eq!(p.end_cycle(), 11, "the cycle's words, both phases'");
+    }
+
+    /// Memory returned mid-cycle pays the debt first and stays spendable;
+    /// no cycle, nothing granted. The copy room is remembered for the
+    /// next cycle's allowance.
+    #[test]
+    fn a_grant_pays_the_debt_then_adds_to_the_budget() {
+        let p = Pacer::default();
+        p.grant(1 << 20);
+        assert_eq!(p.claim(1), None, "no cycle: no pacing, nothing granted");
+        p.begin_cycle(1000, 100);
+        assert!(p.claim(300).is_some());
+        assert_eq!(p.debt(), 200);
+        p.grant(1000);
+        assert_eq!(p.debt(), 0);
+        assert_eq!(p.claim(800), None, "the grant's rest");
+        assert!(p.claim(1).is_some(), "and no more");
+        p.end_cycle();
+        assert_eq!(p.copy_room_estimate(), None);
+        p.note_copy_room(4096);
+        assert_eq!(p.copy_room_estimate(), Some(4096));
+        p.note_copy_room(0);
+        assert_eq!(
+            p.copy_room_estimate(),
+            Some(0),
+            "an abbreviated cycle copies nothing"
+        );
     }
 
     /// An assist's size: the words of work that earn a debt back, at the

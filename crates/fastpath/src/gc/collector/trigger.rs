@@ -7,23 +7,44 @@
 //! ([`super::cycle`]) every few milliseconds, and whenever a mutator's
 //! region refill takes the free list below the count where it would start
 //! ([`Trigger::start_below`], which the loop publishes in
-//! [`Space::start_cycle_below`]: at gigabytes a second a mutator takes tens
-//! of regions between two looks, so the start must not wait for one). It learns two numbers:
-//! the mutators' allocation rate (regions taken per second, from a counter
-//! the allocation lock's holders bump: [`Space::taken_regions`]), averaged
-//! over the recent samples, and how long a cycle takes (the last cycles',
-//! averaged). It starts a cycle when the free regions outside the
-//! mutators' reserve would last less than one expected cycle at that
-//! rate plus a margin for spikes (Shenandoah's adaptive trigger, "free <
-//! average cycle time × allocation rate", with its
-//! `ShenandoahAllocSpikeFactor`). The plain floor still holds: a cycle
-//! starts whenever less than a quarter of the heap is free. "The heap" here
-//! is its soft capacity (`heap/capacity.rs`): free regions past it do not
-//! count, and the floor and the margin are shares of it. One cycle's
-//! worth, not more, because the start is exact (see above) and the pacer
-//! spreads a cycle that runs long over the mutators' refills: with a
-//! cycle and a half the heap held 8–12 % more cycles a run for the same
-//! degenerated count (none) on GcTrees and GcStrings (the notebook, 1 Dec).
+//! [`Space::start_cycle_below`]: at gigabytes a second a mutator takes
+//! tens of regions between two looks, so the start must not wait for one).
+//!
+//! It learns the mutators' allocation rate (regions taken per second, from
+//! a counter the allocation lock's holders bump: [`Space::taken_regions`]),
+//! averaged over the recent samples, and what a cycle costs in free
+//! regions at its two low points: the end of marking (nothing has come
+//! back yet; final-mark then frees the regions with nothing live, the
+//! immediate garbage) and the end of update-refs (final-update-refs then
+//! frees the collection set). At the first the cycle has cost what the
+//! mutators took while it marked; at the second, what they took until then
+//! and the copies, less what final-mark gave back. So it learns, averaged
+//! over cycles, the seconds from a cycle's start to each low point and the
+//! regions a cycle returns before the second net of its copies
+//! (`returned`, negative when the copies outweigh the immediate garbage),
+//! and starts a cycle when the free regions outside the mutators' reserve
+//! would not last to the deeper low point at the current rate, plus a
+//! margin for spikes:
+//!
+//! `free - reserve < max(rate × to_mark_end, rate × to_update_end - returned) + margin`
+//!
+//! This is Shenandoah's adaptive trigger ("free < average cycle time ×
+//! allocation rate", with its `ShenandoahAllocSpikeFactor` margin) with
+//! the immediate garbage counted, which Shenandoah's cleanup after final
+//! mark returns too: where old objects die in whole regions a cycle needs
+//! free space only until final-mark, and a start that reserves a whole
+//! cycle's allocation begins cycles with a third of the heap free
+//! (GcListChurn at `-Xms64m`: 20–23 MiB of 64 free at each start, against
+//! 13.6 MiB with the low points; docs/benchmarks-log-2026.md, 2 Dec).
+//! Before the first cycle the floor is a quarter of the heap; after it, a
+//! tenth (Shenandoah's `ShenandoahMinFreeThreshold`), the learnt count
+//! covering the rest. "The heap" here is its soft capacity
+//! (`heap/capacity.rs`): free regions past it do not count, and the floor
+//! and the margin are shares of it. The low points, not more, because the
+//! start is exact (see above) and the pacer spreads a cycle that runs long
+//! over the mutators' refills: with a cycle and a half the heap held 8–12 %
+//! more cycles a run for the same degenerated count (none) on GcTrees and
+//! GcStrings (the notebook, 1 Dec).
 //!
 //! The margin learns from the cycles' outcomes, as Shenandoah's adaptive
 //! heuristic penalises its trigger after a degenerated or full GC: it
@@ -62,23 +83,84 @@ pub(crate) enum CycleEnd {
     Full,
 }
 
+/// What one cycle cost, measured by the collector as it ran: the clock
+/// starts with the cycle, and each low point is noted when reached (a
+/// degenerated cycle may reach neither).
+pub(crate) struct CycleClock {
+    began: Instant,
+    free_at_start: usize,
+    taken_at_start: usize,
+    /// Seconds from the start to the end of marking.
+    mark_end: Option<f64>,
+    /// Seconds from the start to the end of update-refs, and the regions
+    /// the cycle returned by then net of its copies (see the module's
+    /// text).
+    update_end: Option<(f64, f64)>,
+}
+
+impl CycleClock {
+    /// A cycle starts with `free` regions free.
+    pub(crate) fn start(space: &Space, free: usize) -> CycleClock {
+        CycleClock {
+            began: Instant::now(),
+            free_at_start: free,
+            // Relaxed: a statistic's counter.
+            taken_at_start: space.taken_regions.load(Ordering::Relaxed),
+            mark_end: None,
+            update_end: None,
+        }
+    }
+
+    /// Marking ended (final-mark has not yet freed anything).
+    pub(crate) fn mark_ended(&mut self) {
+        self.mark_end = Some(self.began.elapsed().as_secs_f64());
+    }
+
+    /// Update-refs ended with `free` regions free (final-update-refs has
+    /// not yet freed the collection set).
+    pub(crate) fn update_refs_ended(&mut self, space: &Space, free: usize) {
+        // Relaxed: a statistic's counter.
+        let taken = space.taken_regions.load(Ordering::Relaxed) - self.taken_at_start;
+        let spent = self.free_at_start as f64 - free as f64;
+        self.update_end = Some((self.began.elapsed().as_secs_f64(), taken as f64 - spent));
+    }
+}
+
 /// The collector thread's trigger state (only that thread touches it).
 pub(crate) struct Trigger {
     /// Regions taken per second, averaged.
     rate: f64,
-    /// Seconds a cycle takes, averaged (0 until one ran).
-    cycle_secs: f64,
+    /// Seconds from a cycle's start to the end of its marking, averaged
+    /// (0 until one ran).
+    mark_secs: f64,
+    /// Seconds from a cycle's start to the end of its update-refs, and
+    /// the regions it returned by then net of its copies, averaged (the
+    /// first 0 until a cycle reached it).
+    update_secs: f64,
+    returned: f64,
     /// Spike margin, hundredths of the heap (see the module's text).
     margin_pct: usize,
     last_taken: usize,
     last_sample: Instant,
 }
 
+/// A running average's next value: half the old, half the new (the new
+/// alone the first time, `learnt` false).
+fn average(old: f64, new: f64, learnt: bool) -> f64 {
+    if learnt {
+        0.5 * old + 0.5 * new
+    } else {
+        new
+    }
+}
+
 impl Trigger {
     pub(crate) fn new(space: &Space) -> Trigger {
         Trigger {
             rate: 0.0,
-            cycle_secs: 0.0,
+            mark_secs: 0.0,
+            update_secs: 0.0,
+            returned: 0.0,
             margin_pct: MARGIN_BASE,
             // Relaxed: a statistic's counter.
             last_taken: space.taken_regions.load(Ordering::Relaxed),
@@ -106,13 +188,12 @@ impl Trigger {
     }
 
     /// The free-region count below which a cycle starts, on what the
-    /// trigger has learnt so far: the floor (a quarter of the soft
-    /// capacity), or,
-    /// once a cycle has run, the reserve plus the regions the mutators
-    /// would take in one cycle plus the margin, whichever is
-    /// higher. Published to the mutators' region refills
-    /// ([`Space::start_cycle_below`]) so that the crossing wakes the
-    /// collector at once, whatever its idle poll.
+    /// trigger has learnt so far: before a cycle ran, the floor of a
+    /// quarter of the soft capacity; after, the higher of a tenth of it
+    /// and the reserve plus the regions the mutators would take to the
+    /// cycle's deeper low point plus the margin. Published to the
+    /// mutators' region refills ([`Space::start_cycle_below`]) so that the
+    /// crossing wakes the collector at once, whatever its idle poll.
     pub(crate) fn start_below(&self, space: &Space) -> usize {
         let regions = space.regions.len();
         // The soft capacity's (`heap/capacity.rs`): the free regions past
@@ -120,12 +201,18 @@ impl Trigger {
         // them; the floor and the margin are shares of the capacity.
         let capacity = space.capacity();
         let beyond = regions - capacity;
-        let floor = capacity.div_ceil(4) + beyond;
-        if self.cycle_secs == 0.0 {
-            return floor;
+        if self.mark_secs == 0.0 {
+            return capacity.div_ceil(4) + beyond;
         }
+        let floor = capacity.div_ceil(10) + beyond;
         let margin = (capacity * self.margin_pct) as f64 / 100.0;
-        let needed = self.rate * self.cycle_secs + margin;
+        let to_mark_end = self.rate * self.mark_secs;
+        let to_update_end = if self.update_secs > 0.0 {
+            self.rate * self.update_secs - self.returned
+        } else {
+            0.0
+        };
+        let needed = to_mark_end.max(to_update_end) + margin;
         // `free - beyond - reserve < needed` for an integer `free`: `free`
         // below the ceiling of `beyond + reserve + needed`; a count past
         // the heap's size is the heap's size (every count is below it).
@@ -141,26 +228,94 @@ impl Trigger {
         self.margin_pct
     }
 
-    /// A cycle took `took` and ended as `end`: the next estimates lean on
-    /// it, and the margin widens after a degenerated or full one.
-    pub(crate) fn cycle_done(&mut self, took: Duration, end: CycleEnd) {
+    /// A cycle ended as `end`, its low points measured by `clock`: the
+    /// next estimates lean on it, and the margin widens after a
+    /// degenerated or full one. A low point the cycle did not reach (an
+    /// abbreviated cycle has no update-refs, a degenerated one may have
+    /// neither) leaves its estimate as it was, except that a cycle that
+    /// reached no low point counts its whole length as marking's.
+    pub(crate) fn cycle_done(&mut self, clock: &CycleClock, end: CycleEnd) {
         self.margin_pct = match end {
             CycleEnd::Concurrent => self.margin_pct.saturating_sub(MARGIN_RECOVER).max(MARGIN_BASE),
             CycleEnd::Degenerated => (self.margin_pct + MARGIN_DEGENERATED).min(MARGIN_MAX),
             CycleEnd::Full => (self.margin_pct + MARGIN_FULL).min(MARGIN_MAX),
         };
-        let t = took.as_secs_f64();
-        self.cycle_secs = if self.cycle_secs == 0.0 {
-            t
-        } else {
-            0.5 * self.cycle_secs + 0.5 * t
-        };
+        let mark = clock
+            .mark_end
+            .unwrap_or_else(|| clock.began.elapsed().as_secs_f64());
+        self.mark_secs = average(self.mark_secs, mark, self.mark_secs > 0.0);
+        if let Some((secs, returned)) = clock.update_end {
+            let learnt = self.update_secs > 0.0;
+            self.update_secs = average(self.update_secs, secs, learnt);
+            self.returned = average(self.returned, returned, learnt);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cycle whose marking took `secs` and that ended there (abbreviated).
+    fn marked_for(secs: f64) -> CycleClock {
+        CycleClock {
+            began: Instant::now(),
+            free_at_start: 0,
+            taken_at_start: 0,
+            mark_end: Some(secs),
+            update_end: None,
+        }
+    }
+
+    /// A whole cycle: marking ended after `mark` seconds, update-refs
+    /// after `update` seconds, having returned `returned` regions net of
+    /// its copies.
+    fn full_cycle(mark: f64, update: f64, returned: f64) -> CycleClock {
+        CycleClock {
+            update_end: Some((update, returned)),
+            ..marked_for(mark)
+        }
+    }
+
+    /// The deeper low point decides: the end of marking, or the end of
+    /// update-refs less what final-mark returned; after the first cycle
+    /// the floor is a tenth of the heap.
+    #[test]
+    fn the_start_covers_the_deeper_of_the_two_low_points() {
+        let space = Space::small_for_test();
+        let n = space.regions.len(); // 128
+        let reserve = space.reserve_regions;
+        let mut t = Trigger::new(&space);
+        t.last_sample = Instant::now() + Duration::from_secs(3600);
+        t.rate = 100.0;
+        // Marking 0.1 s (10 regions), update-refs' end at 0.4 s (40
+        // regions) with 35 returned: marking's 10 + 12.8 margin.
+        t.cycle_done(&full_cycle(0.1, 0.4, 35.0), CycleEnd::Concurrent);
+        assert_eq!(t.start_below(&space), reserve + 23);
+        // The same cycle returning nothing: all 40 + 12.8 (the whole
+        // cycle's worth, the rule before immediate garbage counted).
+        let mut u = Trigger::new(&space);
+        u.last_sample = t.last_sample;
+        u.rate = 100.0;
+        u.cycle_done(&full_cycle(0.1, 0.4, 0.0), CycleEnd::Concurrent);
+        assert_eq!(u.start_below(&space), reserve + 53);
+        // Copies outweighing the immediate garbage count against it.
+        let mut v = Trigger::new(&space);
+        v.last_sample = t.last_sample;
+        v.rate = 100.0;
+        v.cycle_done(&full_cycle(0.1, 0.4, -5.0), CycleEnd::Concurrent);
+        assert_eq!(v.start_below(&space), reserve + 58);
+        // Averaged: a second cycle that returned nothing moves the estimate
+        // halfway (returned 17.5: 40 - 17.5 + 12.8 = 35.3).
+        t.cycle_done(&full_cycle(0.1, 0.4, 0.0), CycleEnd::Concurrent);
+        assert_eq!(t.start_below(&space), reserve + 36);
+        // An abbreviated cycle leaves the update-refs estimate as it was.
+        t.cycle_done(&marked_for(0.1), CycleEnd::Concurrent);
+        assert_eq!(t.start_below(&space), reserve + 36);
+        // No allocation: the floor, a tenth of the heap, or the margin.
+        t.rate = 0.0;
+        assert_eq!(t.start_below(&space), (reserve + 13).max(n.div_ceil(10)));
+    }
 
     /// The floor always starts a cycle; above it, a cycle starts once the
     /// free regions would not last a cycle at the learnt rate, plus the margin.
@@ -172,7 +327,7 @@ mod tests {
         assert!(!t.should_start(&space, n), "an empty heap, nothing learnt");
         assert!(t.should_start(&space, n / 4 - 1), "the floor");
         // 100 regions a second, cycles of 0.2 s: 20 regions + 12.8 margin.
-        t.cycle_done(Duration::from_millis(200), CycleEnd::Concurrent);
+        t.cycle_done(&marked_for(0.2), CycleEnd::Concurrent);
         t.last_sample -= Duration::from_secs(1);
         space.taken_regions.fetch_add(100, Ordering::Relaxed);
         assert!(!t.should_start(&space, n), "plenty free");
@@ -204,7 +359,7 @@ mod tests {
             below
         };
         assert_eq!(agree(&mut t, "nothing learnt"), n / 4, "the floor");
-        t.cycle_done(Duration::from_millis(200), CycleEnd::Concurrent);
+        t.cycle_done(&marked_for(0.2), CycleEnd::Concurrent);
         for rate in [0.0, 10.0, 100.0, 123.4, 1e4, 1e9] {
             t.rate = rate;
             agree(&mut t, &format!("{rate} regions/s"));
@@ -212,7 +367,7 @@ mod tests {
         t.rate = 100.0;
         // reserve + 20 + 12.8, rounded up.
         assert_eq!(agree(&mut t, "100 regions/s"), space.reserve_regions + 33);
-        t.cycle_done(Duration::from_millis(200), CycleEnd::Degenerated);
+        t.cycle_done(&marked_for(0.2), CycleEnd::Degenerated);
         // reserve + 20 + 25.6, rounded up.
         assert_eq!(agree(&mut t, "widened"), space.reserve_regions + 46);
         t.rate = 1e9;
@@ -232,7 +387,7 @@ mod tests {
         assert_eq!(t.start_below(&space), beyond + 10, "a quarter of the capacity");
         assert!(t.should_start(&space, beyond + 9));
         assert!(!t.should_start(&space, beyond + 10));
-        t.cycle_done(Duration::from_millis(200), CycleEnd::Concurrent);
+        t.cycle_done(&marked_for(0.2), CycleEnd::Concurrent);
         t.rate = 100.0;
         // 20 regions for the cycle + 4 margin (a tenth of 40), rounded up.
         assert_eq!(t.start_below(&space), beyond + space.reserve_regions + 24);
@@ -246,7 +401,7 @@ mod tests {
         let space = Space::small_for_test();
         let reserve = space.reserve_regions;
         let mut t = Trigger::new(&space);
-        let cycle = Duration::from_millis(200);
+        let cycle = &marked_for(0.2);
         t.cycle_done(cycle, CycleEnd::Concurrent);
         assert_eq!(t.margin_pct(), MARGIN_BASE, "never below the base");
         // 100 regions a second, held (a sample far ahead: `now - last_sample`
