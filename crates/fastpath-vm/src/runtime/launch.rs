@@ -128,11 +128,13 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
             )
         };
         eprintln!(
-            "fastpath-vm gc phases per cycle: reset {}, mark {}, evacuation {}, update-refs {}; collector cpu {:.2} ms in all; objects evacuated by the collector {}, by mutators {}",
+            "fastpath-vm gc phases per cycle: reset {}, mark {}, evacuation {}, update-refs {}; {:.1} regions freed, {:.1} in the set; collector cpu {:.2} ms in all; objects evacuated by the collector {}, by mutators {}",
             per_cycle(&s.phases.reset),
             per_cycle(&s.phases.mark),
             per_cycle(&s.phases.evacuation),
             per_cycle(&s.phases.update_refs),
+            s.regions_freed as f64 / s.cycles.max(1) as f64,
+            s.cset_regions as f64 / s.cycles.max(1) as f64,
             s.collector_cpu_time.as_secs_f64() * 1e3,
             s.evacuated_by_collector,
             s.evacuated_by_mutators,
