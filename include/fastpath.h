@@ -840,6 +840,20 @@ enum fastpath_jit_template
    * `fastpath_monitor_enter_on`.
    */
   FASTPATH_JIT_LOCK_ENTER_GUESSING = 14,
+  /**
+   * Reference CAS on a heap with compressed references
+   * (`fastpath_gc_ref_slot_bytes` says 4) [as `FASTPATH_JIT_CAS_REF`,
+   * and x86-64's tmp2 scratch (not rax): it receives the new value's
+   * encoded form; a64: tmp3 receives it, then the GC-state byte]: the
+   * 4-byte slot is compared and swapped as encoded values (the address
+   * shifted right by `FASTPATH_GC_COMPRESSED_REF_SHIFT`: x86-64 a dword
+   * `lock cmpxchg`, AArch64 `casal` on W registers) and the witness
+   * decoded, so expected, new, the witness and the stub's arguments and
+   * result are addresses as in the full form, and witness == expected
+   * still says the CAS took place. `FASTPATH_JIT_CAS_REF` is the form
+   * for 8-byte slots only.
+   */
+  FASTPATH_JIT_CAS_REF_COMPRESSED = 15,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1178,7 +1192,7 @@ typedef struct fastpath_jit_regs {
    */
   uint8_t tmp1;
   /**
-   * Third temporary (AArch64).
+   * Third temporary (AArch64; x86-64's compressed reference CAS).
    */
   uint8_t tmp2;
   /**
