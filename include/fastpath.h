@@ -790,7 +790,9 @@ enum fastpath_jit_template
    * and puts its result (expected on success, else the witnessed value)
    * in the witness register (on fastpath's heap the Rust library's
    * `gc::cas_ref_slow_entry` is that retry; this header does not bind
-   * the GC slow entries); a genuine failure falls through.
+   * the GC slow entries); a genuine failure falls through. For a heap
+   * with full-width (8-byte) reference slots; a compressed heap's is
+   * `FASTPATH_JIT_CAS_REF_COMPRESSED`.
    */
   FASTPATH_JIT_CAS_REF = 8,
   /**
@@ -1638,7 +1640,9 @@ fastpath_status fastpath_gc_cell_format(const struct fastpath_gc_heap *h, uint32
  * `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
  * `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`), fixed when the
  * heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
- * references inline compiles against it. Any thread.
+ * references inline compiles against it, and picks its reference CAS by
+ * it (`FASTPATH_JIT_CAS_REF` for 8, `FASTPATH_JIT_CAS_REF_COMPRESSED` for
+ * 4). Any thread.
  */
 fastpath_status fastpath_gc_ref_slot_bytes(const struct fastpath_gc_heap *h, uint32_t *bytes);
 

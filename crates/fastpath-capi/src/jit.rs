@@ -62,7 +62,9 @@ pub enum fastpath_jit_template {
     /// and puts its result (expected on success, else the witnessed value)
     /// in the witness register (on fastpath's heap the Rust library's
     /// `gc::cas_ref_slow_entry` is that retry; this header does not bind
-    /// the GC slow entries); a genuine failure falls through.
+    /// the GC slow entries); a genuine failure falls through. For a heap
+    /// with full-width (8-byte) reference slots; a compressed heap's is
+    /// `FASTPATH_JIT_CAS_REF_COMPRESSED`.
     FASTPATH_JIT_CAS_REF = 8,
     /// TLAB bump allocation [thread, obj = receives the address, tmp0;
     /// a64: tmp1 too, imm below 4096; imm = bytes].
