@@ -790,7 +790,9 @@ enum fastpath_jit_template
    * and puts its result (expected on success, else the witnessed value)
    * in the witness register (on fastpath's heap the Rust library's
    * `gc::cas_ref_slow_entry` is that retry; this header does not bind
-   * the GC slow entries); a genuine failure falls through.
+   * the GC slow entries); a genuine failure falls through. For a heap
+   * with full-width (8-byte) reference slots; a compressed heap's is
+   * `FASTPATH_JIT_CAS_REF_COMPRESSED`.
    */
   FASTPATH_JIT_CAS_REF = 8,
   /**
@@ -840,6 +842,20 @@ enum fastpath_jit_template
    * `fastpath_monitor_enter_on`.
    */
   FASTPATH_JIT_LOCK_ENTER_GUESSING = 14,
+  /**
+   * Reference CAS on a heap with compressed references
+   * (`fastpath_gc_ref_slot_bytes` says 4) [as `FASTPATH_JIT_CAS_REF`,
+   * and x86-64's tmp2 scratch (not rax): it receives the new value's
+   * encoded form; a64: tmp3 receives it, then the GC-state byte]: the
+   * 4-byte slot is compared and swapped as encoded values (the address
+   * shifted right by `FASTPATH_GC_COMPRESSED_REF_SHIFT`: x86-64 a dword
+   * `lock cmpxchg`, AArch64 `casal` on W registers) and the witness
+   * decoded, so expected, new, the witness and the stub's arguments and
+   * result are addresses as in the full form, and witness == expected
+   * still says the CAS took place. `FASTPATH_JIT_CAS_REF` is the form
+   * for 8-byte slots only.
+   */
+  FASTPATH_JIT_CAS_REF_COMPRESSED = 15,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1178,7 +1194,7 @@ typedef struct fastpath_jit_regs {
    */
   uint8_t tmp1;
   /**
-   * Third temporary (AArch64).
+   * Third temporary (AArch64; x86-64's compressed reference CAS).
    */
   uint8_t tmp2;
   /**
@@ -1624,7 +1640,9 @@ fastpath_status fastpath_gc_cell_format(const struct fastpath_gc_heap *h, uint32
  * `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
  * `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`), fixed when the
  * heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
- * references inline compiles against it. Any thread.
+ * references inline compiles against it, and picks its reference CAS by
+ * it (`FASTPATH_JIT_CAS_REF` for 8, `FASTPATH_JIT_CAS_REF_COMPRESSED` for
+ * 4). Any thread.
  */
 fastpath_status fastpath_gc_ref_slot_bytes(const struct fastpath_gc_heap *h, uint32_t *bytes);
 

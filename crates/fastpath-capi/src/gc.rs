@@ -444,7 +444,9 @@ pub extern "C" fn fastpath_gc_cell_format(h: *const fastpath_gc_heap, format: *m
 /// `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
 /// `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`), fixed when the
 /// heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
-/// references inline compiles against it. Any thread.
+/// references inline compiles against it, and picks its reference CAS by
+/// it (`FASTPATH_JIT_CAS_REF` for 8, `FASTPATH_JIT_CAS_REF_COMPRESSED` for
+/// 4). Any thread.
 #[no_mangle]
 pub extern "C" fn fastpath_gc_ref_slot_bytes(h: *const fastpath_gc_heap, bytes: *mut u32) -> fastpath_status {
     ffi(|| {

@@ -62,7 +62,9 @@ pub enum fastpath_jit_template {
     /// and puts its result (expected on success, else the witnessed value)
     /// in the witness register (on fastpath's heap the Rust library's
     /// `gc::cas_ref_slow_entry` is that retry; this header does not bind
-    /// the GC slow entries); a genuine failure falls through.
+    /// the GC slow entries); a genuine failure falls through. For a heap
+    /// with full-width (8-byte) reference slots; a compressed heap's is
+    /// `FASTPATH_JIT_CAS_REF_COMPRESSED`.
     FASTPATH_JIT_CAS_REF = 8,
     /// TLAB bump allocation [thread, obj = receives the address, tmp0;
     /// a64: tmp1 too, imm below 4096; imm = bytes].
@@ -99,6 +101,18 @@ pub enum fastpath_jit_template {
     /// goes on from the word that CAS found as the loaded form does; slow:
     /// `fastpath_monitor_enter_on`.
     FASTPATH_JIT_LOCK_ENTER_GUESSING = 14,
+    /// Reference CAS on a heap with compressed references
+    /// (`fastpath_gc_ref_slot_bytes` says 4) [as `FASTPATH_JIT_CAS_REF`,
+    /// and x86-64's tmp2 scratch (not rax): it receives the new value's
+    /// encoded form; a64: tmp3 receives it, then the GC-state byte]: the
+    /// 4-byte slot is compared and swapped as encoded values (the address
+    /// shifted right by `FASTPATH_GC_COMPRESSED_REF_SHIFT`: x86-64 a dword
+    /// `lock cmpxchg`, AArch64 `casal` on W registers) and the witness
+    /// decoded, so expected, new, the witness and the stub's arguments and
+    /// result are addresses as in the full form, and witness == expected
+    /// still says the CAS took place. `FASTPATH_JIT_CAS_REF` is the form
+    /// for 8-byte slots only.
+    FASTPATH_JIT_CAS_REF_COMPRESSED = 15,
 }
 
 /// Registers by encoding number (x86-64: 0 rax … 15 r15; AArch64: 0 x0 …
@@ -116,7 +130,7 @@ pub struct fastpath_jit_regs {
     pub tmp0: u8,
     /// Second temporary.
     pub tmp1: u8,
-    /// Third temporary (AArch64).
+    /// Third temporary (AArch64; x86-64's compressed reference CAS).
     pub tmp2: u8,
     /// Fourth temporary (AArch64).
     pub tmp3: u8,
@@ -251,7 +265,7 @@ mod host {
 
     /// The rows, indexed by `fastpath_jit_template`; the roles each takes
     /// from `fastpath_jit_regs` are the ones its C documentation lists.
-    const TABLE: [Row; 15] = [
+    const TABLE: [Row; 16] = [
         // FASTPATH_JIT_LOCK_ENTER
         |r| {
             let LockExit { regs, layout } = lock(r)?;
@@ -283,21 +297,7 @@ mod host {
             })
         },
         // FASTPATH_JIT_CAS_REF
-        |r| {
-            let layout = layout()?;
-            obj(match ISA {
-                Isa::X64 => CasRef::x64(Reg(r.thread), Reg(r.obj), Reg(r.tmp1), Reg(r.tmp0), layout),
-                Isa::Aarch64 => CasRef {
-                    thread: Reg(r.thread),
-                    addr: Reg(r.obj),
-                    expected: Reg(r.tmp0),
-                    new: Reg(r.tmp1),
-                    old: Reg(r.tmp2),
-                    tmp: Reg(r.tmp3),
-                    layout,
-                },
-            })
-        },
+        |r| cas_ref(r, RefWidth::Full),
         // FASTPATH_JIT_TLAB_ALLOC
         |r| {
             obj(TlabAlloc {
@@ -345,11 +345,13 @@ mod host {
             let LockExit { regs, layout } = lock(r)?;
             obj(LockEnter { regs, layout }.guessing(r.guess))
         },
+        // FASTPATH_JIT_CAS_REF_COMPRESSED
+        |r| cas_ref(r, RefWidth::Compressed),
     ];
 
     // One row per `fastpath_jit_template` value, in order.
     const _: () =
-        assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_LOCK_ENTER_GUESSING as usize + 1);
+        assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_CAS_REF_COMPRESSED as usize + 1);
 
     /// Template `template` for `r`, its registers checked for the host:
     /// `FASTPATH_ERR_INVALID_ARGUMENT` for an unknown template or a
@@ -394,6 +396,30 @@ mod host {
             .map_err(|e| fail(FASTPATH_ERR_INVALID_ARGUMENT, e))?;
         let layout = LockStackLayout::fastpath().map_err(|e| fail(FASTPATH_ERR_UNSUPPORTED, e))?;
         Ok(LockExit { regs, layout })
+    }
+
+    /// The reference CAS on slots of width `refs`: x86-64 tmp0 new, tmp1
+    /// expected, the witness in rax (compressed: tmp2 the encoded new);
+    /// AArch64 tmp0 expected, tmp1 new, tmp2 the witness, tmp3 scratch.
+    fn cas_ref(r: &fastpath_jit_regs, refs: RefWidth) -> Result<Built, fastpath_status> {
+        let layout = layout()?;
+        let (thread, addr) = (Reg(r.thread), Reg(r.obj));
+        obj(match (ISA, refs) {
+            (Isa::X64, RefWidth::Full) => CasRef::x64(thread, addr, Reg(r.tmp1), Reg(r.tmp0), layout),
+            (Isa::X64, RefWidth::Compressed) => {
+                CasRef::x64_compressed(thread, addr, Reg(r.tmp1), Reg(r.tmp0), Reg(r.tmp2), layout)
+            }
+            (Isa::Aarch64, refs) => CasRef {
+                thread,
+                addr,
+                expected: Reg(r.tmp0),
+                new: Reg(r.tmp1),
+                old: Reg(r.tmp2),
+                tmp: Reg(r.tmp3),
+                layout,
+                refs,
+            },
+        })
     }
 
     fn idle(r: &fastpath_jit_regs, barrier: GcBarrier) -> Result<Built, fastpath_status> {

@@ -17,14 +17,18 @@
 //!
 //! Loads are zero- or sign-extended to `I64` (`uload8`/`sload8` …
 //! `load.i64`); stores write the value's low bytes (`istore8` …
-//! `store.i64`). Every access is aligned (the offset a multiple of the
+//! `store.i64`). A reference slot (`DataWidth::Ref`, the heap's width) is
+//! `load.i64`/`store.i64` at full width, and compressed `uload32` then
+//! `ishl_imm 3` (decoded, null 0) or `ushr_imm 3` then `istore32`, as the
+//! templates' forms. Every access is aligned (the offset a multiple of the
 //! width, checked: an error otherwise), so each is single-copy atomic: no
 //! tearing. Plain accesses (the Rust accessors' Relaxed); a runtime's
 //! volatile fields add their fences.
 
 use cranelift_codegen::ir::{types::I64, FuncRef, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::FunctionBuilder;
-use fastpath_jit::{DataBarrier, DataWidth, Isa, TemplateError};
+use fastpath::gc::layout::COMPRESSED_REF_SHIFT;
+use fastpath_jit::{DataBarrier, DataWidth, Isa, RefWidth, TemplateError};
 
 use crate::slow::cold_call;
 
@@ -72,7 +76,11 @@ pub fn data_load(
         DataWidth::I16 => ins.sload16(I64, trusted, at, offset),
         DataWidth::U32 => ins.uload32(trusted, at, offset),
         DataWidth::I32 => ins.sload32(trusted, at, offset),
-        DataWidth::U64 => ins.load(I64, trusted, at, offset),
+        DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => ins.load(I64, trusted, at, offset),
+        DataWidth::Ref(RefWidth::Compressed) => {
+            let slot = ins.uload32(trusted, at, offset);
+            b.ins().ishl_imm_u(slot, i64::from(COMPRESSED_REF_SHIFT))
+        }
     })
 }
 
@@ -128,6 +136,11 @@ pub fn data_store(
         }
     };
     let at = address(b, target, index, width);
+    let value = if width.compressed() {
+        b.ins().ushr_imm_u(value, i64::from(COMPRESSED_REF_SHIFT))
+    } else {
+        value
+    };
     let ins = b.ins();
     match width.bytes() {
         1 => ins.istore8(trusted, value, at, offset),

@@ -890,6 +890,7 @@ fn data_store_function(
 }
 
 common::cases::data_access_tests!(data_load_function, data_store_function);
+common::cases::reference_access_tests!(data_load_function, data_store_function);
 
 /// `fn(block, field, expected, new) -> expected or the witness`: `cas_ref`
 /// on fastpath's block, its slow path `slow` (the library's signature).

@@ -12,13 +12,13 @@
 //! queue's offsets ([`SatbQueueLayout`]), the heap's collection-set map
 //! ([`CsetMap`]), which the GC medium paths read, and the object layout
 //! ([`ObjectLayout`]: where a copy is recorded ([`Forwardee`]), the
-//! references, the data words), which the barrier and data-access
-//! templates address objects with. fastpath's
+//! references and their width ([`RefWidth`]), the data words), which the
+//! barrier and data-access templates address objects with. fastpath's
 //! values come from the library's published layouts
 //! (`fastpath::thread`'s offsets, `fastpath::gc::layout`), each behind a
 //! check of its version.
 
-pub use fastpath::gc::layout::CellFormat;
+pub use fastpath::gc::layout::{CellFormat, RefWidth};
 
 use crate::template::TemplateError;
 
@@ -67,21 +67,8 @@ pub struct LayoutMismatch {
     pub found: u32,
 }
 
-/// [`LayoutMismatch::layout`] of a heap whose reference slots are not the
-/// 8-byte ones the templates address: `expected` and `found` are slot
-/// widths in bytes, not versions.
-pub const REFERENCE_SLOT_BYTES: &str = "heap-reference-slot";
-
 impl std::fmt::Display for LayoutMismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.layout == REFERENCE_SLOT_BYTES {
-            return write!(
-                f,
-                "the heap's reference slots are {} bytes (compressed references), the templates address {}-byte ones: \
-                 make the heap with FASTPATH_GC_REFS=full",
-                self.found, self.expected
-            );
-        }
         write!(
             f,
             "{} layout version {} (templates expect {}): regenerate the templates",
@@ -221,55 +208,77 @@ impl Forwardee {
 /// A heap object as generated code addresses it, from the object's address
 /// (its header's): where a copy is recorded ([`Forwardee`]: the Brooks
 /// forwarding word below the header, or the layout word after it), then
-/// after the header and layout words the references and the data words,
-/// one word each (fastpath: `fastpath::gc::layout`, a heap with full-width
-/// references, `RefWidth::Full`: the templates address 8-byte slots, and
-/// [`ObjectLayout::of`] refuses a heap with compressed ones).
+/// after the header and layout words the references, in slots of the
+/// heap's [`RefWidth`] (8 bytes holding the address, or 4 holding it
+/// shifted right by `fastpath::gc::layout::COMPRESSED_REF_SHIFT`, packed),
+/// and the data words, 8 bytes each from the first word boundary after the
+/// slots (fastpath: `fastpath::gc::layout`).
+///
+/// The templates that read, write or CAS a reference slot take the width
+/// from here: [`ObjectLayout::reference`] for the data templates'
+/// reference accesses ([`crate::DataLoad`], [`crate::DataStore`]), and
+/// [`ObjectLayout::ref_width`] for [`crate::CasRef`] and
+/// [`crate::SatbEnqueue`]. A compressed slot is loaded as a zero-extended
+/// 32-bit value shifted left by 3 and stored shifted right by 3 (null is
+/// 0 in both forms), so a template hands out and takes decoded addresses
+/// whatever the width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ObjectLayout {
     /// Where the copy of an object of the collection set is recorded.
     pub forwardee: Forwardee,
-    /// Offset of reference 0 (fastpath: 16); reference `i` and data word
-    /// `j` of an object with `nrefs` references follow at 8-byte steps.
+    /// Offset of reference 0 (fastpath: 16); reference `i` follows at
+    /// `ref_width.slot_bytes()`-byte steps, then the data words at 8-byte
+    /// steps ([`ObjectLayout::ref_offset`], [`ObjectLayout::data_offset`]).
     pub refs: i32,
+    /// The width of a reference slot (the heap's `RefWidth`: a heap's
+    /// `fastpath::gc::Heap::ref_width()`, chosen by its configuration's
+    /// `refs`, `FASTPATH_GC_REFS`).
+    pub ref_width: RefWidth,
 }
 
 impl ObjectLayout {
+    /// fastpath's heap objects in cell format `format` with full-width
+    /// (8-byte) reference slots (a heap made with `RefWidth::Full`, the
+    /// default): [`ObjectLayout::fastpath_with`]`(format,
+    /// RefWidth::Full)`.
+    pub fn fastpath(format: CellFormat) -> Result<ObjectLayout, LayoutMismatch> {
+        ObjectLayout::fastpath_with(format, RefWidth::Full)
+    }
+
     /// fastpath's heap objects in cell format `format` (a heap's
     /// `fastpath::gc::Heap::cell_format()`, which its configuration's
     /// `cell_format` chooses, by default the barrier set's:
-    /// `CellFormat::for_barriers(set)`): [`Forwardee::fastpath`] and
+    /// `CellFormat::for_barriers(set)`) with reference slots of width
+    /// `refs` (the heap's `ref_width()`): [`Forwardee::fastpath`] and
     /// `REFS_OFFSET`, after the object layout's version check.
-    pub fn fastpath(format: CellFormat) -> Result<ObjectLayout, LayoutMismatch> {
+    pub fn fastpath_with(format: CellFormat, refs: RefWidth) -> Result<ObjectLayout, LayoutMismatch> {
         use fastpath::gc::layout as g;
         check_object_layout_version()?;
         Ok(ObjectLayout {
             forwardee: Forwardee::fastpath(format),
             refs: off(g::REFS_OFFSET),
+            ref_width: refs,
         })
     }
 
-    /// The objects of `m`'s heap ([`ObjectLayout::fastpath`] of its
-    /// `cell_format()`), after the version check; refused
-    /// ([`REFERENCE_SLOT_BYTES`]) when the heap's reference slots are
-    /// compressed, which the templates do not address.
+    /// The objects of `m`'s heap ([`ObjectLayout::fastpath_with`] of its
+    /// `cell_format()` and `ref_width()`), after the version check.
     pub fn of<B: fastpath::gc::BarrierSet>(
         m: &fastpath::gc::Mutator<B>,
     ) -> Result<ObjectLayout, LayoutMismatch> {
-        let width = m.ref_width();
-        if width != fastpath::gc::layout::RefWidth::Full {
-            return Err(LayoutMismatch {
-                layout: REFERENCE_SLOT_BYTES,
-                expected: 8,
-                found: width.slot_bytes() as u32,
-            });
-        }
-        ObjectLayout::fastpath(m.cell_format())
+        ObjectLayout::fastpath_with(m.cell_format(), m.ref_width())
     }
 
     /// The cell format of these objects.
     pub fn format(&self) -> CellFormat {
         self.forwardee.format()
+    }
+
+    /// The data templates' width of a reference field or element of these
+    /// objects: `DataWidth::Ref(self.ref_width)` (4-byte slots, scale 4,
+    /// when compressed).
+    pub fn reference(&self) -> crate::DataWidth {
+        crate::DataWidth::Ref(self.ref_width)
     }
 
     /// Offset of the Brooks forwarding word, which the Brooks read and
@@ -285,16 +294,23 @@ impl ObjectLayout {
         }
     }
 
-    /// Offset of reference `i`; `None` past `i32`'s range.
+    /// Offset of reference `i` (`refs + slot_bytes * i`); `None` past
+    /// `i32`'s range.
     pub fn ref_offset(&self, i: u32) -> Option<i32> {
-        i32::try_from(i64::from(self.refs) + 8 * i64::from(i)).ok()
+        let slot = self.ref_width.slot_bytes() as i64;
+        i32::try_from(i64::from(self.refs) + slot * i64::from(i)).ok()
     }
 
     /// Offset of data word `j` of an object with `nrefs` references (byte
-    /// `k` of it is at this plus `k`: little-endian); `None` past `i32`'s
-    /// range.
+    /// `k` of it is at this plus `k`: little-endian): after the slots'
+    /// words (`nrefs` of them, or `ceil(nrefs / 2)` compressed); `None`
+    /// past `i32`'s range.
     pub fn data_offset(&self, nrefs: u32, j: u32) -> Option<i32> {
-        i32::try_from(i64::from(self.refs) + 8 * (i64::from(nrefs) + i64::from(j))).ok()
+        let words = match self.ref_width {
+            RefWidth::Full => i64::from(nrefs),
+            RefWidth::Compressed => i64::from(nrefs).div_euclid(2) + i64::from(nrefs % 2),
+        };
+        i32::try_from(i64::from(self.refs) + 8 * (words + i64::from(j))).ok()
     }
 }
 
@@ -493,26 +509,47 @@ mod tests {
         assert_eq!(t::LOCK_STACK_INACTIVE as u8 as usize, t::LOCK_STACK_OFFSET);
     }
 
-    /// A heap with compressed (4-byte) reference slots is refused by name,
-    /// with the setting that gives the 8-byte ones the templates address;
-    /// the same heap with full slots is accepted.
+    /// A heap of either reference width is accepted, and its layout is
+    /// the library's: the width, each reference's offset and each data
+    /// word's (the compressed slots packed, the data words after them at
+    /// the next word), and the data templates' reference width.
     #[test]
-    fn a_heap_with_compressed_references_is_refused() {
-        use fastpath::gc::layout::RefWidth;
+    fn heaps_of_both_reference_widths_are_accepted() {
+        use crate::DataWidth;
         use fastpath::gc::{BarrierBits, Dynamic, GcMode, Heap, HeapConfig};
         for refs in [RefWidth::Compressed, RefWidth::Full] {
             let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
             c.refs = refs;
             let heap = Heap::new(c).unwrap();
             let m = heap.mutator::<Dynamic>().unwrap();
-            match (refs, ObjectLayout::of(&m)) {
-                (RefWidth::Full, got) => assert_eq!(got, ObjectLayout::fastpath(m.cell_format())),
-                (RefWidth::Compressed, got) => {
-                    let e = got.unwrap_err();
-                    assert_eq!((e.layout, e.expected, e.found), (REFERENCE_SLOT_BYTES, 8, 4));
-                    assert!(e.to_string().contains("FASTPATH_GC_REFS=full"), "{e}");
-                }
+            let l = ObjectLayout::of(&m).unwrap();
+            assert_eq!(l, ObjectLayout::fastpath_with(m.cell_format(), refs).unwrap());
+            assert_eq!((l.ref_width, l.reference()), (refs, DataWidth::Ref(refs)));
+            assert_eq!(l.reference().bytes() as usize, refs.slot_bytes());
+            for (nrefs, j) in [(0u32, 0u32), (1, 0), (3, 0), (3, 4), (1000, 7), (1001, 2)] {
+                assert_eq!(
+                    l.ref_offset(j),
+                    Some(refs.ref_offset(j as usize) as i32),
+                    "{refs:?}"
+                );
+                assert_eq!(
+                    l.data_offset(nrefs, j),
+                    Some(refs.data_offset(nrefs as usize, j as usize) as i32),
+                    "{refs:?} {nrefs} {j}"
+                );
             }
+            assert_eq!(l.ref_offset(u32::MAX), None, "past i32");
         }
+        let full = ObjectLayout::fastpath(CellFormat::Compact).unwrap();
+        assert_eq!(full.ref_width, RefWidth::Full, "fastpath(format): full width");
+        let packed = ObjectLayout::fastpath_with(CellFormat::Compact, RefWidth::Compressed).unwrap();
+        assert_eq!(
+            (
+                packed.ref_offset(3),
+                packed.data_offset(3, 0),
+                full.data_offset(3, 0)
+            ),
+            (Some(28), Some(32), Some(40))
+        );
     }
 }

@@ -25,7 +25,7 @@
 //! | [`template`] | one description per template, the [`Template`] contract, the [`Emit`] emitters and their object form [`Emitter`] |
 //! | [`isa`] | the ISAs ([`Isa`]) and what each fixes about registers; [`Arch`], the relocation type naming an emitter's ISA |
 //! | [`reg`] | registers by number and name, register sets (clobbers), the calling conventions' sets |
-//! | [`layout`] | the thread block's offsets and constants, the SATB queue and collection-set map, the heap object's offsets and where each cell format records a copy ([`Forwardee`]), the layout version checks |
+//! | [`layout`] | the thread block's offsets and constants, the SATB queue and collection-set map, the heap object's offsets, its reference slots' width ([`RefWidth`]) and where each cell format records a copy ([`Forwardee`]), the layout version checks |
 //! | [`slow`] | the library's monitor, SATB, LRB, Brooks write barrier and G1 card slow paths as `extern "C"` functions, and as data ([`slow::LibraryPath`]) |
 //! | [`x64`] | the x86-64 emitters and stub |
 //! | [`aarch64`] | the AArch64 emitters and stub (emitted on any host; encodings checked against reference words on every host, run from the `CodeCache` on AArch64 and under qemu) |
@@ -124,7 +124,7 @@ pub mod x64;
 pub use isa::{Arch, Isa};
 pub use layout::{
     check_layout_version, check_object_layout_version, CellFormat, CsetMap, Forwardee, LayoutMismatch,
-    LockStackLayout, ObjectLayout, SatbQueueLayout, ThreadLayout, REFERENCE_SLOT_BYTES,
+    LockStackLayout, ObjectLayout, RefWidth, SatbQueueLayout, ThreadLayout,
 };
 pub use template::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, DataBarrier, DataLoad,

@@ -16,6 +16,11 @@
 //! | [`crate::CasRef`] (a failed CAS while forwarded objects exist) | [`cas_ref`] (`fastpath::gc::cas_ref_slow_entry`): retry while the field holds `expected` or another copy of its object | block, field address, expected, new | `expected` on success, else the witnessed value |
 //! | [`crate::DataStore`] under `brooks-wb` (evacuation or forwarded objects) | [`brooks_wb`] | block, object | the object to write |
 //!
+//! Every reference argument and result is an address (null 0) whatever
+//! the heap's reference width: the templates decode a compressed slot
+//! before a call and the entries read, CAS and heal a slot at the heap's
+//! width (`field` a 4-byte slot on a compressed heap).
+//!
 //! The GC entries run the Rust barriers' slow paths for the calling
 //! thread's live `fastpath::gc::Mutator`; generated code must hold no
 //! object address across a stop of that mutator (it may move objects), so

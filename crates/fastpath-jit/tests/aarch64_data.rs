@@ -59,6 +59,7 @@ fn store_function(cache: &CodeCache, a: Access, slow: usize) -> StoreFn {
         src: X3,
         index: a.indexed.then_some(X2),
         tmp: Reg(10),
+        tmp2: Reg(11),
         offset: a.offset,
         width: a.width,
         barrier: a.barrier,
@@ -82,11 +83,17 @@ fn store_function(cache: &CodeCache, a: Access, slow: usize) -> StoreFn {
 }
 
 common::cases::data_access_tests!(load_function, store_function);
+common::cases::reference_access_tests!(load_function, store_function);
 
 /// `fn(block x0, field x1, expected x2, new x3) -> expected on success,
 /// else the witness`: the template on fastpath's block (the witness in
 /// x4, x5 scratch), its own slow call in its stub.
 fn cas_function(cache: &CodeCache, slow: usize) -> common::cas_real::CasFn {
+    cas_function_in(cache, RefWidth::Full, slow)
+}
+
+/// [`cas_function`] on slots of width `refs`.
+fn cas_function_in(cache: &CodeCache, refs: RefWidth, slow: usize) -> common::cas_real::CasFn {
     let cas = CasRef {
         thread: X0,
         addr: X1,
@@ -95,6 +102,7 @@ fn cas_function(cache: &CodeCache, slow: usize) -> common::cas_real::CasFn {
         old: X4,
         tmp: Reg(5),
         layout: ThreadLayout::fastpath().unwrap(),
+        refs,
     };
     let mut ops = VecAssembler::<Aarch64Relocation>::new(0);
     let l = Labels {
@@ -117,3 +125,4 @@ fn cas_function(cache: &CodeCache, slow: usize) -> common::cas_real::CasFn {
 }
 
 common::cases::cas_ref_tests!(cas_function);
+common::cases::cas_ref_width_tests!(cas_function_in);

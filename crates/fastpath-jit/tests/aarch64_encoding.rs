@@ -438,6 +438,7 @@ fn data_accesses_are_the_expected_words() {
         src: X3,
         index,
         tmp: Reg(10),
+        tmp2: Reg(11),
         offset,
         width,
         barrier,
@@ -481,4 +482,116 @@ fn data_accesses_are_the_expected_words() {
         [RTHREAD, Reg(19), X3, X2, Reg(10)],
         "the write barrier's state byte and the element address in tmp"
     );
+    // Compressed reference slots: a W access, decoded by `lsl #3` after a
+    // load, encoded by `lsr #3` into tmp (an element at an offset: tmp2)
+    // before a store; full-width ones are the 64-bit access.
+    let compressed = DataWidth::Ref(fastpath_jit::RefWidth::Compressed);
+    // ldr w9, [x1, #20] ; lsl x9, x9, #3
+    assert_eq!(
+        words(&load(compressed, None, 20, none)).unwrap(),
+        [0xb940_1429, 0xd37d_f129]
+    );
+    // ldr w9, [x1, x2, lsl #2] ; lsl x9, x9, #3
+    assert_eq!(
+        words(&load(compressed, Some(X2), 0, none)).unwrap(),
+        [0xb862_7829, 0xd37d_f129]
+    );
+    // lsr x10, x3, #3 ; str w10, [x19, #20]
+    assert_eq!(
+        words(&store(compressed, None, 20, none)).unwrap(),
+        [0xd343_fc6a, 0xb900_166a]
+    );
+    // lsr x11, x3, #3 ; add x10, x19, #16 ; str w11, [x10, x2, lsl #2]
+    assert_eq!(
+        words(&store(compressed, Some(X2), 16, none)).unwrap(),
+        [0xd343_fc6b, 0x9100_426a, 0xb822_794b]
+    );
+    assert_eq!(
+        store(compressed, Some(X2), 16, none).operands(Isa::Aarch64),
+        [Reg(19), X3, X2, Reg(10), Reg(11)],
+        "the element's address in tmp, the encoded value in tmp2"
+    );
+    assert_eq!(
+        store(compressed, None, 16, none).operands(Isa::Aarch64),
+        [Reg(19), X3, Reg(10)],
+        "the encoded value in tmp"
+    );
+    let full = DataWidth::Ref(fastpath_jit::RefWidth::Full);
+    assert_eq!(
+        words(&load(full, None, 24, none)).unwrap(),
+        words(&load(DataWidth::U64, None, 24, none)).unwrap()
+    );
+    assert_eq!(
+        words(&store(full, Some(X2), 16, none)).unwrap(),
+        words(&store(DataWidth::U64, Some(X2), 16, none)).unwrap()
+    );
+}
+
+/// The reference CAS in both widths, word by word with `slow` and `done`
+/// bound after it (GNU as's encodings): the compressed form CASes the
+/// encoded values in W registers and decodes the witness before the
+/// compare; its success path is its budget (6, the full form's 4).
+#[test]
+fn reference_cas_words_in_both_widths() {
+    use common::a64::all_words;
+    use fastpath_jit::{CasRef, RefWidth};
+    let cas = CasRef {
+        thread: RTHREAD,
+        addr: X1,
+        expected: X2,
+        new: X3,
+        old: X4,
+        tmp: Reg(5),
+        layout: layout(0),
+        refs: RefWidth::Compressed,
+    };
+    let tail = [
+        0xeb02_009f, // cmp x4, x2
+        0x5400_0060, // b.eq done
+        0x3940_4385, // ldrb w5, [x28, #16]
+        0x3710_0025, // tbnz w5, #2, slow
+    ];
+    let mut want = vec![
+        0xd343_fc44, // lsr x4, x2, #3
+        0xd343_fc65, // lsr x5, x3, #3
+        0x88e4_fc25, // casal w4, w5, [x1]
+        0xd37d_f084, // lsl x4, x4, #3
+    ];
+    want.extend(tail);
+    assert_eq!(all_words(&cas).unwrap(), want);
+    assert_eq!(cas.budget(Isa::Aarch64), 6);
+    let full = CasRef {
+        refs: RefWidth::Full,
+        ..cas
+    };
+    let mut want = vec![
+        0xaa02_03e4, // mov x4, x2
+        0xc8e4_fc23, // casal x4, x3, [x1]
+    ];
+    want.extend(tail);
+    assert_eq!(all_words(&full).unwrap(), want);
+    assert_eq!(full.budget(Isa::Aarch64), 4);
+}
+
+/// The SATB enqueue's field load in both widths: the compressed one a W
+/// load, its null test on the W register, then the decoding `lsl`.
+#[test]
+fn satb_enqueue_decodes_a_compressed_field() {
+    use fastpath_jit::{RefWidth, SatbEnqueue, SatbQueueLayout};
+    let satb = SatbEnqueue {
+        thread: RTHREAD,
+        field: X1,
+        prev: X2,
+        tmp: X3,
+        tmp2: X4,
+        queue: SatbQueueLayout {
+            index: 32,
+            buffer: 40,
+        },
+        refs: RefWidth::Compressed,
+    };
+    let w = words(&satb).unwrap();
+    assert_eq!(w.len(), 9);
+    // ldr w2, [x1] ; cbz w2, done (8 words on) ; lsl x2, x2, #3
+    assert_eq!(w[..3], [0xb940_0022, 0x3400_0102, 0xd37d_f042]);
 }

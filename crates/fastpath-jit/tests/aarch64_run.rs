@@ -132,6 +132,7 @@ fn reference_cas_succeeds_fails_and_goes_slow_only_when_forwarded() {
         old: Reg(14),
         tmp: Reg(15),
         layout: layout(),
+        refs: fastpath_jit::RefWidth::Full,
     };
     let mut t = TestThread::default();
     let mut field = Box::new(10u64);

@@ -55,6 +55,11 @@ fn idle_test(barrier: GcBarrier, layout: ThreadLayout) -> GcStateTest {
 /// stub the enqueue's slow call (`gc_world::satb_flush` in the library's
 /// place).
 fn satb_function(cache: &CodeCache) -> Entry {
+    satb_function_in(cache, RefWidth::Full)
+}
+
+/// [`satb_function`] for a field of width `refs`.
+fn satb_function_in(cache: &CodeCache, refs: RefWidth) -> Entry {
     let ([thread, field, prev], [tmp, tmp2, _]) = regs();
     let idle = idle_test(GcBarrier::Satb, layout());
     let enqueue = SatbEnqueue {
@@ -64,6 +69,7 @@ fn satb_function(cache: &CodeCache) -> Entry {
         tmp,
         tmp2,
         queue: queue(),
+        refs,
     };
     let flush = gc_world::satb_flush as *const () as usize;
     let stub = enqueue
@@ -100,6 +106,97 @@ fn lrb_function(
 
 common::cases::gc_medium_tests!(satb_function, lrb_function);
 
+/// The SATB enqueue on real slots of both widths: the previous value
+/// decoded from a compressed slot between two others.
+#[test]
+fn satb_records_decoded_previous_values_of_real_slots_in_both_widths() {
+    let cache = CodeCache::new(64 * 1024).unwrap();
+    for refs in [RefWidth::Full, RefWidth::Compressed] {
+        let e = satb_function_in(&cache, refs);
+        // SAFETY: an `extern "C" fn(*mut TestThread, *mut u64)` reading the
+        // field (a real slot of `refs`' width) and the test block, writing
+        // the block and its buffer.
+        let barrier: gc_world::SatbFn = unsafe { e.as_fn() };
+        std::thread::spawn(move || gc_world::satb_records_decoded_values_of_real_slots(barrier, refs))
+            .join()
+            .unwrap();
+    }
+}
+
+/// fn(thread, _, field) -> the reference to use: the field's reference
+/// loaded by the data template at width `refs` (decoded when compressed),
+/// then the LRB as [`lrb_function`] lays it out.
+fn lrb_load_function_in(
+    refs: RefWidth,
+    cache: &CodeCache,
+    layout: ThreadLayout,
+    cset: CsetMap,
+    forwardee: Forwardee,
+    slow: usize,
+) -> Entry {
+    use common::frame::{idle_then_medium, Frame};
+    use dynasmrt::VecAssembler;
+    let ([thread, obj, field], [tmp, tmp2, _]) = regs();
+    let load = DataLoad {
+        obj: field,
+        dst: obj,
+        index: None,
+        offset: 0,
+        width: DataWidth::Ref(refs),
+        barrier: DataBarrier::None,
+    };
+    let idle = idle_test(GcBarrier::Lrb, layout);
+    let medium = LrbCset {
+        obj,
+        tmp,
+        tmp2,
+        cset,
+        forwardee,
+    };
+    let live = RegSet::of(&[thread, field]);
+    let stub = medium
+        .slow_call()
+        .unwrap()
+        .stub(slow, &[thread, field], live)
+        .unwrap();
+    let mut ops = VecAssembler::<Host>::new(0);
+    Host::prologue(&mut ops);
+    let unused = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    load.emit(&mut ops, unused).unwrap();
+    idle_then_medium(&mut ops, &idle, &medium, &stub, |ops| {
+        Host::epilogue(ops, Some(obj))
+    });
+    cache.install(&ops.finalize().unwrap()).unwrap()
+}
+
+/// [`lrb_load_function_in`] on compressed slots.
+fn lrb_load_compressed(
+    cache: &CodeCache,
+    layout: ThreadLayout,
+    cset: CsetMap,
+    forwardee: Forwardee,
+    slow: usize,
+) -> Entry {
+    lrb_load_function_in(RefWidth::Compressed, cache, layout, cset, forwardee, slow)
+}
+
+/// The compressed load and the LRB on a compressed `shenandoah` heap of
+/// each cell format: copies resolved inline, the rest evacuated by the
+/// library, which heals the slot with the copy's encoding.
+#[test]
+fn lrb_after_a_compressed_load_heals_real_slots_with_encoded_copies() {
+    for format in [CellFormat::Compact, CellFormat::Brooks] {
+        std::thread::spawn(move || {
+            common::lrb_real::lrb_resolves_real_copies_in(lrb_load_compressed, format, RefWidth::Compressed)
+        })
+        .join()
+        .unwrap();
+    }
+}
+
 /// fastpath's words that record a copy, in each cell format.
 fn forwardees() -> [Forwardee; 2] {
     [CellFormat::Brooks, CellFormat::Compact].map(|f| ObjectLayout::fastpath(f).unwrap().forwardee)
@@ -119,9 +216,20 @@ fn aarch64_counts_are_the_budgets() {
         tmp: X3,
         tmp2: X4,
         queue: SatbQueueLayout::fastpath().unwrap(),
+        refs: fastpath_jit::RefWidth::Full,
     };
     let n = count(&|o, l| satb.emit(o, l).unwrap());
     assert_eq!(n, satb.budget(Isa::Aarch64));
+    let packed = SatbEnqueue {
+        refs: RefWidth::Compressed,
+        ..satb
+    };
+    let c = count(&|o, l| packed.emit(o, l).unwrap());
+    assert_eq!(
+        (c, packed.budget(Isa::Aarch64)),
+        (9, 9),
+        "compressed: one lsl more"
+    );
     for forwardee in forwardees() {
         let lrb = LrbCset {
             obj: X1,
@@ -186,8 +294,19 @@ fn x64_machine_checks_of_the_medium_paths() {
         tmp: RCX,
         tmp2: RAX,
         queue: SatbQueueLayout::fastpath().unwrap(),
+        refs: fastpath_jit::RefWidth::Full,
     };
     assert_eq!(check(&satb, &[R15, RCX]).count(), 10);
+    let packed = SatbEnqueue {
+        refs: RefWidth::Compressed,
+        ..satb
+    };
+    let d = check(&packed, &[R15, RCX]);
+    assert_eq!(
+        (d.count(), packed.budget(Isa::X64)),
+        (10, 10),
+        "compressed: shl sets jz's flags"
+    );
     for forwardee in forwardees() {
         let lrb = LrbCset {
             obj: RSI,

@@ -219,12 +219,93 @@ fn reference_cas_succeeds_fails_and_sends_forwarded_failures_slow() {
     );
 }
 
+/// The compressed form on a real compressed heap's slot (the middle one of
+/// three, between two naming another object): a success stores the
+/// encoded new value, a failure leaves the decoded witness in rax and
+/// `expected` kept, a failure while forwarded objects exist goes slow;
+/// the dword `lock cmpxchg` the only memory write, 9 instructions to the
+/// slow branch (7 on success), the encoded value's scratch not rax.
+#[test]
+fn compressed_reference_cas_swaps_encoded_values_and_decodes_the_witness() {
+    use fastpath::gc::{BarrierBits, Dynamic};
+    let refs = RefWidth::Compressed;
+    let cas = CasRef::x64_compressed(R15, RDI, RDX, R9, R10, layout());
+    let heap = common::ref_slots::heap_of(BarrierBits::SHENANDOAH, refs);
+    let mut m = heap.mutator::<Dynamic>().unwrap();
+    let h = m.alloc(3, 0).unwrap();
+    let objs: Vec<_> = (0..3).map(|_| m.alloc(0, 1).unwrap()).collect();
+    let holder = m.get(h).unwrap();
+    let [a, b, c] = [0, 1, 2].map(|k| m.get(objs[k]).unwrap());
+    m.store(holder, 0, Some(c)).unwrap();
+    m.store(holder, 1, Some(a)).unwrap();
+    m.store(holder, 2, Some(c)).unwrap();
+    let (a, b, c) = (a.addr() as u64, b.addr() as u64, c.addr() as u64);
+    let p = (holder.addr() + refs.ref_offset(1)) as u64;
+    // SAFETY: the holder's slot 1, no stop since `get`.
+    let slot = || unsafe { common::ref_slots::raw_slot(refs, p as usize) };
+    let mut t = TestThread::default();
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, b)], None);
+    assert_eq!((out.reached, out.regs[0], slot()), (Reached::Done, a, b >> 3));
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, c)], None);
+    assert_eq!(
+        (out.reached, out.regs[0], out.regs[2], slot()),
+        (Reached::FellThrough, b, a, b >> 3),
+        "the decoded witness in rax, expected kept"
+    );
+    t.gc_state = HAS_FORWARDED;
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, c)], None);
+    assert_eq!((out.reached, out.regs[0], slot()), (Reached::Slow, b, b >> 3));
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, b), (R9, 0)], None);
+    assert_eq!(
+        (out.reached, out.regs[0], slot()),
+        (Reached::Done, b, 0),
+        "null stored"
+    );
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, 0), (R9, a)], None);
+    assert_eq!(
+        (out.reached, out.regs[0], slot()),
+        (Reached::Done, 0, a >> 3),
+        "null expected"
+    );
+    let at = |k| m.load(holder, k).unwrap().map(|o| o.addr() as u64);
+    assert_eq!([at(0), at(1), at(2)], [Some(c), Some(a), Some(c)]);
+    let (n, w) = summary(&cas);
+    assert_eq!(cas.budget(Isa::X64), 7);
+    assert_eq!((n, w), (9, vec!["lock cmpxchg".to_string()]));
+    assert_eq!(cas.clobbers(Isa::X64), RegSet::of(&[RAX, R10]));
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let l = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    assert!(
+        CasRef::x64_compressed(R15, RDI, RDX, R9, RAX, layout())
+            .emit(&mut ops, l)
+            .is_err(),
+        "the encoded value's scratch is not rax"
+    );
+}
+
 /// `fn(block rdi, field rsi, expected rdx, new rcx) -> expected on success,
 /// else the witness`: the template on fastpath's block, its own slow call
 /// (the library's retry, or `slow` with its signature) in its stub.
 fn cas_function(cache: &fastpath::code::CodeCache, slow: usize) -> common::cas_real::CasFn {
+    cas_function_in(cache, RefWidth::Full, slow)
+}
+
+/// [`cas_function`] on slots of width `refs` (compressed: r8 the encoded
+/// new value).
+fn cas_function_in(
+    cache: &fastpath::code::CodeCache,
+    refs: RefWidth,
+    slow: usize,
+) -> common::cas_real::CasFn {
     use dynasmrt::{dynasm, DynasmLabelApi};
-    let cas = CasRef::x64(RDI, RSI, RDX, RCX, ThreadLayout::fastpath().unwrap());
+    let layout = ThreadLayout::fastpath().unwrap();
+    let cas = match refs {
+        RefWidth::Full => CasRef::x64(RDI, RSI, RDX, RCX, layout),
+        RefWidth::Compressed => CasRef::x64_compressed(RDI, RSI, RDX, RCX, R8, layout),
+    };
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let l = Labels {
         slow: ops.new_dynamic_label(),
@@ -246,6 +327,7 @@ fn cas_function(cache: &fastpath::code::CodeCache, slow: usize) -> common::cas_r
 }
 
 common::cases::cas_ref_tests!(cas_function);
+common::cases::cas_ref_width_tests!(cas_function_in);
 
 #[test]
 fn tlab_bump_allocates_until_the_end_then_goes_slow() {

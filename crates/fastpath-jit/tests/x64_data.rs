@@ -73,6 +73,7 @@ fn store(a: Access) -> DataStore {
         src: RSI,
         index: a.indexed.then_some(RDX),
         tmp: R10,
+        tmp2: R10,
         offset: a.offset,
         width: a.width,
         barrier: a.barrier,
@@ -80,6 +81,7 @@ fn store(a: Access) -> DataStore {
 }
 
 common::cases::data_access_tests!(load_function, store_function);
+common::cases::reference_access_tests!(load_function, store_function);
 
 /// Every width and barrier, field and element: the registers written are
 /// the declared clobbers, the only memory write is the store's (through
@@ -94,7 +96,11 @@ fn machine_checks_of_the_data_templates() {
     };
     let fwd = DataBarrier::Forwarded { forwarding: -8 };
     let mut n = 0;
-    for width in DataWidth::ALL {
+    let refs = [
+        DataWidth::Ref(RefWidth::Full),
+        DataWidth::Ref(RefWidth::Compressed),
+    ];
+    for width in DataWidth::ALL.into_iter().chain(refs) {
         for index in [None, Some(RCX)] {
             let offset = 24 + 8 * width.bytes() as i32;
             for barrier in [DataBarrier::None, fwd] {
@@ -122,6 +128,7 @@ fn machine_checks_of_the_data_templates() {
                     src: RSI,
                     index,
                     tmp: RAX,
+                    tmp2: RAX,
                     offset,
                     width,
                     barrier,
@@ -182,6 +189,7 @@ fn byte_stores_from_the_low_registers_and_refusals() {
         src: RSI,
         index: None,
         tmp: RAX,
+        tmp2: RAX,
         offset: 16,
         width: DataWidth::I8,
         barrier: DataBarrier::None,

@@ -189,6 +189,7 @@ fn emit_satb_store(ops: &mut VecAssembler<X64Relocation>, satb: usize) {
         tmp: RAX,
         tmp2: RAX,
         queue: SatbQueueLayout::fastpath().unwrap(),
+        refs: fastpath_jit::RefWidth::Full,
     };
     let stub = enqueue
         .slow_call()

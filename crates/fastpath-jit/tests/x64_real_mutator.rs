@@ -97,6 +97,7 @@ fn templates_share_the_real_mutators_block_fields() {
                 tmp: R9,
                 tmp2: R9,
                 queue,
+                refs: fastpath_jit::RefWidth::Full,
             }
             .emit(ops, l)
             .unwrap();

@@ -485,6 +485,47 @@ static void block_tests(void) {
     block[FASTPATH_THREAD_GC_STATE_OFFSET] = 0;
   }
 
+  /* Reference CAS on a compressed slot: the 4-byte field holds the
+   * address >> 3, the template takes and returns addresses; the same
+   * function shape, fn(block, field, expected, new). An address just below
+   * 32 GiB encodes to 0xFFFFFFFF: its witness decodes zero-extended. */
+  {
+    buf f = {.n = 0};
+#if defined(__x86_64__)
+    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3, .tmp1 = A2, .tmp2 = 8 /* r8 */};
+    int witnessed = RAX, expected = A2;
+#else
+    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = A3, .tmp2 = A4, .tmp3 = A5};
+    int witnessed = A4, expected = A2;
+#endif
+    fastpath_jit_code c = emit(&f, FASTPATH_JIT_CAS_REF_COMPRESSED, cr);
+    CHECK(c.n_slow == 1 && c.n_done == 1);
+#if defined(__x86_64__)
+    CHECK(c.budget == 7 && c.clobbers == (1u << RAX | 1u << 8));
+#else
+    CHECK(c.budget == 6 && c.clobbers == (1u << A4 | 1u << A5));
+#endif
+    ret_reg(&f, witnessed); /* genuine failure */
+    patch(&f, c.done_sites, c.n_done, f.n);
+    ret_reg(&f, expected); /* success */
+    patch(&f, c.slow_sites, c.n_slow, f.n);
+    ret_imm(&f, 0xFFFFFFFFu);
+    uint64_t (*cas)(uint8_t *, uint32_t *, uint64_t, uint64_t);
+    p = install(&f), memcpy(&cas, &p, sizeof p);
+    const uint64_t top = FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT - 8;
+    uint32_t slots[3] = {0x11111111, 0x80 >> FASTPATH_GC_COMPRESSED_REF_SHIFT, 0x22222222};
+    CHECK(cas(block, &slots[1], 0x80, 0x7fff0) == 0x80 && slots[1] == 0x7fff0 >> 3);
+    CHECK(cas(block, &slots[1], 0x80, 0x100) == 0x7fff0 && slots[1] == 0x7fff0 >> 3);
+    CHECK(cas(block, &slots[1], 0x7fff0, 0) == 0x7fff0 && slots[1] == 0);
+    CHECK(cas(block, &slots[1], 0, top) == 0 && slots[1] == 0xFFFFFFFFu);
+    CHECK(cas(block, &slots[1], 0x80, 0) == top && slots[1] == 0xFFFFFFFFu);
+    CHECK(cas(block, &slots[1], top, 0x80) == top && slots[1] == 0x10);
+    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 4;
+    CHECK(cas(block, &slots[1], 0x100, 0) == 0xFFFFFFFFu && slots[1] == 0x10);
+    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 0;
+    CHECK(slots[0] == 0x11111111 && slots[2] == 0x22222222);
+  }
+
   /* TLAB: fn(block) -> the new object (rax), or 0 from the slow site. */
   {
     buf f = {.n = 0};

@@ -36,6 +36,8 @@ pub mod lock_world;
 pub mod lrb_real;
 #[path = "../../../fastpath-jit/tests/common/real_heap.rs"]
 pub mod real_heap;
+#[path = "../../../fastpath-jit/tests/common/ref_slots.rs"]
+pub mod ref_slots;
 
 /// Compiles `extern "C" fn(i64 × params) -> ret?` whose body `body` emits
 /// (returning the result value), links import `i` to `imports[i]`,

@@ -20,11 +20,20 @@
 //!   cmp  old, expected ; b.eq done
 //!   ldrb wtmp, [thread, #gc_state] ; tbnz wtmp, #has_forwarded, slow
 //! ```
+//!   On a compressed heap, 6 on success (the encoded values in W
+//!   registers, the witness decoded before the compare):
+//! ```text
+//!   lsr  old, expected, #3 ; lsr tmp, new, #3
+//!   casal wold, wtmp, [addr] ; lsl old, old, #3
+//!   cmp  old, expected ; b.eq done
+//!   ldrb wtmp, [thread, #gc_state] ; tbnz wtmp, #has_forwarded, slow
+//! ```
 
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
-use super::{one_bit, simm9, uimm12, Aarch64Asm};
+use super::{one_bit, simm9, uimm12, Aarch64Asm, COMPRESSED_SHIFT};
 use crate::isa::Isa;
+use crate::layout::RefWidth;
 use crate::reg::Reg;
 use crate::template::Labels;
 use crate::template::{
@@ -155,10 +164,25 @@ impl Emit<Aarch64Relocation> for CasRef {
             self.tmp.0,
         );
         let (slow, done) = (labels.slow, labels.done);
+        match self.refs {
+            RefWidth::Full => dynasm!(ops
+                ; .arch aarch64
+                ; mov X(o), X(e)
+                ; casal X(o), X(n), [X(a)]
+            ),
+            RefWidth::Compressed => {
+                let shift = COMPRESSED_SHIFT;
+                dynasm!(ops
+                    ; .arch aarch64
+                    ; lsr X(o), X(e), shift
+                    ; lsr X(x), X(n), shift
+                    ; casal W(o), W(x), [X(a)]
+                    ; lsl X(o), X(o), shift
+                )
+            }
+        }
         dynasm!(ops
             ; .arch aarch64
-            ; mov X(o), X(e)
-            ; casal X(o), X(n), [X(a)]
             ; cmp X(o), X(e)
             ; b.eq =>done
             ; ldrb W(x), [X(t), gc]

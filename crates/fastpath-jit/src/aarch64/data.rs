@@ -7,13 +7,17 @@
 //! - Load (1, 2 through the forwarding word, one `add` more for an element
 //!   at an offset): `ldur dst, [obj, #fwd]` first under
 //!   [`DataBarrier::Forwarded`] (base = dst, and dst holds the element's
-//!   address), then `ldrb`/`ldrsb`/`ldrh`/`ldrsh`/`ldr w`/`ldrsw`/`ldr x`.
+//!   address), then `ldrb`/`ldrsb`/`ldrh`/`ldrsh`/`ldr w`/`ldrsw`/`ldr x`
+//!   (`ldr x` a full-width reference too); a compressed reference is `ldr
+//!   wdst, mem; lsl dst, dst, #3` (one more).
 //! - Store (1, 2, 2 + bits + 1 with the write barrier; the `add` into
 //!   `tmp` for an element at an offset): `ldur obj, [obj, #fwd]` first
 //!   under [`DataBarrier::Forwarded`]; under [`DataBarrier::BrooksWrite`]
 //!   `ldrb wtmp, [thread, #gc_state]`, one `tbnz wtmp, #bit, slow` per
 //!   state bit, `ldur obj, [obj, #fwd]`, `done:` first; then
-//!   `strb`/`strh`/`str w`/`str x`.
+//!   `strb`/`strh`/`str w`/`str x`; a compressed reference is `lsr enc,
+//!   src, #3; str wenc, mem` (one more), `enc` being `tmp`, or `tmp2` when
+//!   `tmp` holds an element's address, encoded after `done`.
 //!
 //! Every form is single-copy atomic for an aligned offset (AArch64
 //! guarantees it for naturally aligned accesses up to 8 bytes), which the
@@ -21,7 +25,8 @@
 
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
-use super::{simm9, uimm12, Aarch64Asm};
+use super::{simm9, uimm12, Aarch64Asm, COMPRESSED_SHIFT};
+use crate::layout::RefWidth;
 use crate::template::{DataBarrier, DataLoad, DataStore, DataWidth, Emit, Labels, TemplateError};
 
 /// Where an access's immediate offset goes.
@@ -63,9 +68,13 @@ macro_rules! load {
             DataWidth::I8 => dynasm!($ops ; .arch aarch64 ; ldrsb X($d), [X($b), $off]),
             DataWidth::U16 => dynasm!($ops ; .arch aarch64 ; ldrh W($d), [X($b), $off]),
             DataWidth::I16 => dynasm!($ops ; .arch aarch64 ; ldrsh X($d), [X($b), $off]),
-            DataWidth::U32 => dynasm!($ops ; .arch aarch64 ; ldr W($d), [X($b), $off]),
+            DataWidth::U32 | DataWidth::Ref(RefWidth::Compressed) => {
+                dynasm!($ops ; .arch aarch64 ; ldr W($d), [X($b), $off])
+            }
             DataWidth::I32 => dynasm!($ops ; .arch aarch64 ; ldrsw X($d), [X($b), $off]),
-            DataWidth::U64 => dynasm!($ops ; .arch aarch64 ; ldr X($d), [X($b), $off]),
+            DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => {
+                dynasm!($ops ; .arch aarch64 ; ldr X($d), [X($b), $off])
+            }
         }
     };
     ($ops:ident, $w:expr, $d:expr, $b:expr, unscaled $off:expr) => {
@@ -74,9 +83,13 @@ macro_rules! load {
             DataWidth::I8 => dynasm!($ops ; .arch aarch64 ; ldursb X($d), [X($b), $off]),
             DataWidth::U16 => dynasm!($ops ; .arch aarch64 ; ldurh W($d), [X($b), $off]),
             DataWidth::I16 => dynasm!($ops ; .arch aarch64 ; ldursh X($d), [X($b), $off]),
-            DataWidth::U32 => dynasm!($ops ; .arch aarch64 ; ldur W($d), [X($b), $off]),
+            DataWidth::U32 | DataWidth::Ref(RefWidth::Compressed) => {
+                dynasm!($ops ; .arch aarch64 ; ldur W($d), [X($b), $off])
+            }
             DataWidth::I32 => dynasm!($ops ; .arch aarch64 ; ldursw X($d), [X($b), $off]),
-            DataWidth::U64 => dynasm!($ops ; .arch aarch64 ; ldur X($d), [X($b), $off]),
+            DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => {
+                dynasm!($ops ; .arch aarch64 ; ldur X($d), [X($b), $off])
+            }
         }
     };
     ($ops:ident, $w:expr, $d:expr, $b:expr, indexed $i:expr) => {
@@ -85,9 +98,13 @@ macro_rules! load {
             DataWidth::I8 => dynasm!($ops ; .arch aarch64 ; ldrsb X($d), [X($b), X($i)]),
             DataWidth::U16 => dynasm!($ops ; .arch aarch64 ; ldrh W($d), [X($b), X($i), lsl #1]),
             DataWidth::I16 => dynasm!($ops ; .arch aarch64 ; ldrsh X($d), [X($b), X($i), lsl #1]),
-            DataWidth::U32 => dynasm!($ops ; .arch aarch64 ; ldr W($d), [X($b), X($i), lsl #2]),
+            DataWidth::U32 | DataWidth::Ref(RefWidth::Compressed) => {
+                dynasm!($ops ; .arch aarch64 ; ldr W($d), [X($b), X($i), lsl #2])
+            }
             DataWidth::I32 => dynasm!($ops ; .arch aarch64 ; ldrsw X($d), [X($b), X($i), lsl #2]),
-            DataWidth::U64 => dynasm!($ops ; .arch aarch64 ; ldr X($d), [X($b), X($i), lsl #3]),
+            DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => {
+                dynasm!($ops ; .arch aarch64 ; ldr X($d), [X($b), X($i), lsl #3])
+            }
         }
     };
 }
@@ -141,6 +158,9 @@ impl Emit<Aarch64Relocation> for DataLoad {
                 load!(ops, w, d, base, indexed i)
             }
         }
+        if w.compressed() {
+            dynasm!(ops ; .arch aarch64 ; lsl X(d), X(d), COMPRESSED_SHIFT);
+        }
         Ok(())
     }
 }
@@ -148,7 +168,7 @@ impl Emit<Aarch64Relocation> for DataLoad {
 impl Emit<Aarch64Relocation> for DataStore {
     fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
         let form = offset_form(self.offset, self.width, self.index)?;
-        let (o, s, x, w) = (self.obj.0, self.src.0, self.tmp.0, self.width);
+        let (o, mut s, x, w) = (self.obj.0, self.src.0, self.tmp.0, self.width);
         match self.barrier {
             DataBarrier::None => {}
             DataBarrier::Forwarded { forwarding } => {
@@ -170,6 +190,15 @@ impl Emit<Aarch64Relocation> for DataStore {
                 }
                 dynasm!(ops ; .arch aarch64 ; ldur X(o), [X(o), fwd] ; =>done);
             }
+        }
+        if w.compressed() {
+            // `tmp` takes an element's address below, then `tmp2` the value.
+            let enc = match form {
+                Offset::Indexed(off, _) if off != 0 => self.tmp2.0,
+                _ => x,
+            };
+            dynasm!(ops ; .arch aarch64 ; lsr X(enc), X(s), COMPRESSED_SHIFT);
+            s = enc;
         }
         match form {
             Offset::Scaled(off) => store!(ops, w, s, o, scaled off),

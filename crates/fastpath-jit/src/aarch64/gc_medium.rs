@@ -9,6 +9,8 @@
 //!   sub  tmp, tmp, #8 ; str tmp, [thread, #satb_index]
 //!   ldr  tmp2, [thread, #satb_buffer] ; str prev, [tmp2, tmp]
 //! ```
+//! On a compressed heap the field is `ldr wprev, [field] ; cbz wprev,
+//! done ; lsl prev, prev, #3` (9).
 //! LRB collection-set path for a forwarded object, 12 instructions in the
 //! Brooks format and 11 in the compact one ([`crate::Forwardee`]):
 //! ```text
@@ -26,8 +28,8 @@
 
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
-use super::{halves, simm9, uimm12, Aarch64Asm};
-use crate::layout::Forwardee;
+use super::{halves, simm9, uimm12, Aarch64Asm, COMPRESSED_SHIFT};
+use crate::layout::{Forwardee, RefWidth};
 use crate::template::Labels;
 use crate::template::{Emit, LrbCset, SatbEnqueue, TemplateError};
 
@@ -36,10 +38,21 @@ impl Emit<Aarch64Relocation> for SatbEnqueue {
         let (index, buffer) = (uimm12(self.queue.index, 8)?, uimm12(self.queue.buffer, 8)?);
         let (t, f, p, x, y) = (self.thread.0, self.field.0, self.prev.0, self.tmp.0, self.tmp2.0);
         let (slow, done) = (labels.slow, labels.done);
+        match self.refs {
+            RefWidth::Full => dynasm!(ops
+                ; .arch aarch64
+                ; ldr X(p), [X(f)]
+                ; cbz X(p), =>done
+            ),
+            RefWidth::Compressed => dynasm!(ops
+                ; .arch aarch64
+                ; ldr W(p), [X(f)]
+                ; cbz W(p), =>done
+                ; lsl X(p), X(p), COMPRESSED_SHIFT
+            ),
+        }
         dynasm!(ops
             ; .arch aarch64
-            ; ldr X(p), [X(f)]
-            ; cbz X(p), =>done
             ; ldr X(x), [X(t), index]
             ; cbz X(x), =>slow
             ; sub XSP(x), XSP(x), #8

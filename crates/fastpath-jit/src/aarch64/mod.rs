@@ -10,9 +10,9 @@
 //! |---|---|
 //! | [`thread`] | safepoint poll and SATB/LRB idle tests (`ldrb; tbnz`, 2), TLAB bump (6) |
 //! | [`lock`] | lightweight monitor enter and exit with an LSE CAS, `casa` on enter and `casl` on exit (18 and 18), and the enter guessing the header (17 with fastpath's neutral header) |
-//! | [`barrier`] | Brooks read barrier (1) and write barrier (4), card post-barrier (3 with a zero dirty value), G1 filtered card post-barrier (8), reference CAS with `casal` (4) |
-//! | [`data`] | data loads and stores with the set's barrier: 1 plain, 2 through the forwarding word, 5 with the Brooks write barrier (fastpath's two bits); one `add` more for an element at an offset |
-//! | [`gc_medium`] | the SATB enqueue (8) and LRB collection-set (12) medium paths |
+//! | [`barrier`] | Brooks read barrier (1) and write barrier (4), card post-barrier (3 with a zero dirty value), G1 filtered card post-barrier (8), reference CAS with `casal` (4; 6 on a compressed heap) |
+//! | [`data`] | data loads and stores with the set's barrier: 1 plain, 2 through the forwarding word, 5 with the Brooks write barrier (fastpath's two bits); one `add` more for an element at an offset, one `lsl`/`lsr` more for a compressed reference |
+//! | [`gc_medium`] | the SATB enqueue (8; 9 on a compressed heap) and LRB collection-set (12) medium paths |
 //! | [`spin`] | on-spin-wait: `ISB`, `YIELD`, `NOP` or `SB`, repeated |
 //! | [`stub`] | the slow-path stub: saves the live caller-saved registers and x30 |
 //!
@@ -35,6 +35,10 @@ pub mod thread;
 /// An assembler emitting AArch64.
 pub trait Aarch64Asm: DynasmLabelApi<Relocation = Aarch64Relocation> {}
 impl<T: DynasmLabelApi<Relocation = Aarch64Relocation>> Aarch64Asm for T {}
+
+/// A compressed reference's shift (`fastpath::gc::layout::COMPRESSED_REF_SHIFT`):
+/// decoding is `lsl` after a W load, encoding `lsr` before a W store.
+const COMPRESSED_SHIFT: u32 = fastpath::gc::layout::COMPRESSED_REF_SHIFT;
 
 /// `off` as a scaled unsigned 12-bit offset of an access of `size` bytes.
 fn uimm12(off: i32, size: i32) -> Result<u32, TemplateError> {

@@ -45,7 +45,14 @@
 //!   operand, which then holds the witness: the slow path needs both, as
 //!   HotSpot's `cmpxchg_oop` keeps `oldval` in `tmp1`). The CAS (x86-64
 //!   `lock cmpxchg`, AArch64 `casal`: the Rust barrier's `AcqRel`) is the
-//!   only shared write inline.
+//!   only shared write inline. On a heap with compressed references
+//!   ([`CasRef::refs`]) it compares and swaps the 4-byte slot's encoded
+//!   values (`expected >> 3` and `new >> 3`: x86-64 a dword `lock
+//!   cmpxchg`, AArch64 `casal` on W registers) and decodes the witness
+//!   (`<< 3`), so `old`, `expected`, `new` and the slow call's arguments
+//!   and result are addresses in either width, and `old == expected` still
+//!   says the CAS took place (encoding is one-to-one on the heap's 8-aligned
+//!   addresses below 32 GiB, null 0).
 //!
 //! The three Brooks templates read the forwarding word, which objects have
 //! only on a heap of the Brooks cell format (`fastpath::gc::Heap::
@@ -62,7 +69,7 @@
 
 use super::contract::{SlowArg, SlowCall, SlowPath, Template, TemplateError};
 use crate::isa::Isa;
-use crate::layout::ThreadLayout;
+use crate::layout::{RefWidth, ThreadLayout};
 use crate::reg::{x64::RAX, Reg, RegSet};
 use crate::slow::LibraryPath;
 
@@ -392,15 +399,22 @@ pub struct CasRef {
     /// Receives the witnessed value, `expected` on success (x86-64: rax,
     /// `cmpxchg`'s operand).
     pub old: Reg,
-    /// Scratch: AArch64's GC-state byte; unused on x86-64.
+    /// Scratch: AArch64's GC-state byte (and, compressed, the encoded
+    /// `new` before it); x86-64's encoded `new` on a compressed heap (not
+    /// rax), unused on a full-width one.
     pub tmp: Reg,
     /// The block's layout.
     pub layout: ThreadLayout,
+    /// The width of the heap's reference slots (`ObjectLayout::ref_width`):
+    /// a compressed slot is CASed as 4 bytes of encoded values.
+    pub refs: RefWidth,
 }
 
 impl CasRef {
-    /// x86-64's form: the witnessed value in rax, `expected` in a register
-    /// of its own (kept, for the slow path).
+    /// x86-64's form on a heap with full-width references: the witnessed
+    /// value in rax, `expected` in a register of its own (kept, for the
+    /// slow path). A compressed heap's form also takes a scratch for the
+    /// encoded `new`: [`CasRef::x64_compressed`].
     pub fn x64(thread: Reg, addr: Reg, expected: Reg, new: Reg, layout: ThreadLayout) -> CasRef {
         CasRef {
             thread,
@@ -410,7 +424,30 @@ impl CasRef {
             old: RAX,
             tmp: RAX,
             layout,
+            refs: RefWidth::Full,
         }
+    }
+
+    /// x86-64's form on a heap with compressed references: as
+    /// [`CasRef::x64`], and `tmp` (not rax) receives `new`'s encoded value.
+    pub fn x64_compressed(
+        thread: Reg,
+        addr: Reg,
+        expected: Reg,
+        new: Reg,
+        tmp: Reg,
+        layout: ThreadLayout,
+    ) -> CasRef {
+        CasRef {
+            tmp,
+            refs: RefWidth::Compressed,
+            ..CasRef::x64(thread, addr, expected, new, layout)
+        }
+    }
+
+    /// Whether the slot is compressed.
+    fn compressed(&self) -> bool {
+        self.refs == RefWidth::Compressed
     }
 }
 
@@ -418,9 +455,13 @@ impl Template for CasRef {
     fn name(&self) -> &'static str {
         "reference CAS"
     }
-    /// x86-64: rax as the witnessed value (`old`); `tmp` unused.
+    /// x86-64: rax as the witnessed value (`old`); `tmp` only on a
+    /// compressed heap.
     fn operands(&self, isa: Isa) -> Vec<Reg> {
         match isa {
+            Isa::X64 if self.compressed() => {
+                vec![self.thread, self.addr, self.expected, self.new, RAX, self.tmp]
+            }
             Isa::X64 => vec![self.thread, self.addr, self.expected, self.new, RAX],
             Isa::Aarch64 => vec![
                 self.thread,
@@ -434,16 +475,22 @@ impl Template for CasRef {
     }
     fn clobbers(&self, isa: Isa) -> RegSet {
         match isa {
+            Isa::X64 if self.compressed() => RegSet::of(&[RAX, self.tmp]),
             Isa::X64 => RegSet::of(&[RAX]),
             Isa::Aarch64 => RegSet::of(&[self.old, self.tmp]),
         }
     }
     /// The successful CAS and its branch: x86-64 `mov rax, expected; lock
-    /// cmpxchg; je`; AArch64 `mov; casal; cmp; b.eq`.
+    /// cmpxchg; je` (compressed: `mov rax, expected; shr rax, 3; mov tmp,
+    /// new; shr tmp, 3; lock cmpxchg dword; lea rax, [rax*8]; je`, 7);
+    /// AArch64 `mov; casal; cmp; b.eq` (compressed: `lsr old; lsr tmp;
+    /// casal w; lsl old; cmp; b.eq`, 6).
     fn budget(&self, isa: Isa) -> usize {
-        match isa {
-            Isa::X64 => 3,
-            Isa::Aarch64 => 4,
+        match (isa, self.compressed()) {
+            (Isa::X64, false) => 3,
+            (Isa::X64, true) => 7,
+            (Isa::Aarch64, false) => 4,
+            (Isa::Aarch64, true) => 6,
         }
     }
     /// x86-64: `old` must be rax and `expected` another register (the

@@ -1,8 +1,8 @@
 //! Data loads and stores: an access to an object's data words (the
-//! runtime's primitives, packed as it likes) with the barrier the heap's
-//! set needs for it, so a JIT emits one template per field access. The
-//! instructions are in each ISA's emitter (`x64/data.rs`,
-//! `aarch64/data.rs`).
+//! runtime's primitives, packed as it likes) or to one of its reference
+//! slots, with the barrier the heap's set needs on the object accessed, so
+//! a JIT emits one template per field access. The instructions are in
+//! each ISA's emitter (`x64/data.rs`, `aarch64/data.rs`).
 //!
 //! What each set needs on data (`fastpath::gc`'s barrier table, the Rust
 //! accessors `read`/`write` and `data_unchecked`/`data_mut_unchecked`),
@@ -28,7 +28,21 @@
 //! with an index register (an array element). The offset must be a
 //! multiple of the width (and the object address is 8-aligned), so every
 //! access is single-copy atomic on both ISAs: no tearing, as Java demands;
-//! loads are zero- or sign-extended to 64 bits. Plain loads and stores:
+//! loads are zero- or sign-extended to 64 bits.
+//!
+//! A reference field or element is the width [`DataWidth::Ref`] of the
+//! heap's slots (`ObjectLayout::reference`), at `ObjectLayout::ref_offset`
+//! (an element: scaled by the slot's bytes). Full-width slots are a 64-bit
+//! access; a compressed slot (4 bytes, the address shifted right by 3) is
+//! loaded as a zero-extended 32-bit value shifted left by 3 and stored
+//! shifted right by 3 (null is 0 in both forms), so the template's value
+//! is the decoded address either way. The reference's own barriers stay
+//! the JIT's, around the template as around any reference access: the LRB
+//! ([`crate::GcStateTest`], [`crate::LrbCset`]) on a loaded value, the SATB
+//! pre-barrier ([`crate::SatbEnqueue`]), the card post-barriers and the
+//! Brooks stored-value resolution around a store.
+//!
+//! Plain loads and stores:
 //! the Rust accessors' Relaxed; a runtime's volatile accesses add their
 //! fences around the template (x86-64: a store followed by `mfence` or a
 //! locked instruction; AArch64: `dmb ish` around, or its own `ldar`/`stlr`).
@@ -40,7 +54,7 @@
 
 use super::contract::{SlowCall, Template, TemplateError};
 use crate::isa::Isa;
-use crate::layout::{ObjectLayout, ThreadLayout};
+use crate::layout::{ObjectLayout, RefWidth, ThreadLayout};
 use crate::reg::{Reg, RegSet};
 use crate::slow::LibraryPath;
 
@@ -63,10 +77,17 @@ pub enum DataWidth {
     I32,
     /// Eight bytes (`long`, `double` bits, a whole data word).
     U64,
+    /// A reference slot of the heap's width (`ObjectLayout::reference`):
+    /// full, 8 bytes holding the address; compressed, 4 bytes holding the
+    /// address shifted right by 3, which a load decodes (zero-extended,
+    /// shifted left by 3: null stays 0) and a store encodes. Not in
+    /// [`DataWidth::ALL`], the data widths.
+    Ref(RefWidth),
 }
 
 impl DataWidth {
-    /// Every width, narrowest first.
+    /// Every data width, narrowest first (the reference widths are
+    /// [`DataWidth::Ref`]'s).
     pub const ALL: [DataWidth; 7] = [
         DataWidth::U8,
         DataWidth::I8,
@@ -84,6 +105,7 @@ impl DataWidth {
             DataWidth::U16 | DataWidth::I16 => 2,
             DataWidth::U32 | DataWidth::I32 => 4,
             DataWidth::U64 => 8,
+            DataWidth::Ref(w) => w.slot_bytes() as u32,
         }
     }
 
@@ -111,9 +133,9 @@ impl DataWidth {
         }
     }
 
-    /// `raw`'s low bytes as this width loads them (zero- or sign-extended):
-    /// the value a load template leaves, for a runtime's own constant
-    /// folding and for tests.
+    /// `raw`'s low bytes as this width loads them (zero- or sign-extended;
+    /// a compressed reference decoded): the value a load template leaves,
+    /// for a runtime's own constant folding and for tests.
     pub fn extend(self, raw: u64) -> u64 {
         match self {
             DataWidth::U8 => raw as u8 as u64,
@@ -122,8 +144,15 @@ impl DataWidth {
             DataWidth::I16 => raw as i16 as i64 as u64,
             DataWidth::U32 => raw as u32 as u64,
             DataWidth::I32 => raw as i32 as i64 as u64,
-            DataWidth::U64 => raw,
+            DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => raw,
+            DataWidth::Ref(RefWidth::Compressed) => RefWidth::Compressed.decode(raw as u32 as usize) as u64,
         }
+    }
+
+    /// Whether this is a compressed reference slot (the load's extra
+    /// shift left, the store's shift right into a scratch register).
+    pub fn compressed(self) -> bool {
+        self == DataWidth::Ref(RefWidth::Compressed)
     }
 }
 
@@ -234,7 +263,8 @@ pub struct DataLoad {
     /// scaled unsigned 12-bit offset or −256..256 without an index,
     /// 0..4096 with one).
     pub offset: i32,
-    /// Bytes loaded and their extension.
+    /// Bytes loaded and their extension, or a reference slot's width
+    /// (decoded when compressed).
     pub width: DataWidth,
     /// [`DataBarrier::None`] or [`DataBarrier::Forwarded`]
     /// ([`DataBarrier::read`]); the write barrier is refused.
@@ -253,11 +283,12 @@ impl Template for DataLoad {
     fn clobbers(&self, _isa: Isa) -> RegSet {
         RegSet::of(&[self.dst])
     }
-    /// The barrier's (0 or 1), the load, and on AArch64 an `add` for an
-    /// indexed element at a non-zero offset.
+    /// The barrier's (0 or 1), the load, the decoding shift of a
+    /// compressed reference (x86-64 `shl`, AArch64 `lsl`), and on AArch64
+    /// an `add` for an indexed element at a non-zero offset.
     fn budget(&self, isa: Isa) -> usize {
         let add = isa == Isa::Aarch64 && self.index.is_some() && self.offset != 0;
-        self.barrier.budget(isa) + 1 + usize::from(add)
+        self.barrier.budget(isa) + 1 + usize::from(self.width.compressed()) + usize::from(add)
     }
     fn slow_call(&self) -> Option<SlowCall> {
         None
@@ -286,17 +317,24 @@ pub struct DataStore {
     /// [`DataBarrier::Forwarded`] and [`DataBarrier::BrooksWrite`], kept
     /// under [`DataBarrier::None`].
     pub obj: Reg,
-    /// The value (kept).
+    /// The value (kept; a reference as an address, encoded into `tmp` or
+    /// `tmp2` for a compressed slot).
     pub src: Reg,
     /// The element index (kept), scaled by the width; `None` for a field.
     pub index: Option<Reg>,
-    /// Scratch, AArch64: the GC-state byte ([`DataBarrier::BrooksWrite`])
-    /// and an indexed element's address at a non-zero offset; not an
-    /// operand otherwise, nor ever on x86-64.
+    /// Scratch: a compressed reference's encoded value (x86-64; AArch64
+    /// when `tmp2` is not needed for it), and on AArch64 the GC-state byte
+    /// ([`DataBarrier::BrooksWrite`]) and an indexed element's address at
+    /// a non-zero offset; not an operand otherwise.
     pub tmp: Reg,
+    /// Scratch, AArch64: a compressed reference's encoded value when `tmp`
+    /// holds an indexed element's address (an element at a non-zero
+    /// offset); not an operand otherwise, nor ever on x86-64.
+    pub tmp2: Reg,
     /// Byte offset from the object (as [`DataLoad::offset`]).
     pub offset: i32,
-    /// Bytes stored (the signedness is ignored).
+    /// Bytes stored (the signedness is ignored), or a reference slot's
+    /// width (encoded when compressed).
     pub width: DataWidth,
     /// The set's barrier ([`DataBarrier::write`]).
     pub barrier: DataBarrier,
@@ -305,7 +343,33 @@ pub struct DataStore {
 impl DataStore {
     /// Whether AArch64's form uses `tmp`.
     fn a64_tmp(&self) -> bool {
-        matches!(self.barrier, DataBarrier::BrooksWrite { .. }) || self.index.is_some() && self.offset != 0
+        matches!(self.barrier, DataBarrier::BrooksWrite { .. })
+            || self.a64_indexed_add()
+            || self.width.compressed()
+    }
+
+    /// Whether AArch64's form computes an element's address into `tmp`.
+    fn a64_indexed_add(&self) -> bool {
+        self.index.is_some() && self.offset != 0
+    }
+
+    /// Whether AArch64's form encodes a compressed reference into `tmp2`
+    /// (`tmp` holds the element's address).
+    fn a64_tmp2(&self) -> bool {
+        self.width.compressed() && self.a64_indexed_add()
+    }
+
+    /// Whether `isa`'s form uses `tmp`.
+    fn uses_tmp(&self, isa: Isa) -> bool {
+        match isa {
+            Isa::X64 => self.width.compressed(),
+            Isa::Aarch64 => self.a64_tmp(),
+        }
+    }
+
+    /// Whether `isa`'s form uses `tmp2`.
+    fn uses_tmp2(&self, isa: Isa) -> bool {
+        isa == Isa::Aarch64 && self.a64_tmp2()
     }
 
     /// Whether `obj` is replaced by the object written.
@@ -325,8 +389,11 @@ impl Template for DataStore {
         }
         v.extend([self.obj, self.src]);
         v.extend(self.index);
-        if isa == Isa::Aarch64 && self.a64_tmp() {
+        if self.uses_tmp(isa) {
             v.push(self.tmp);
+        }
+        if self.uses_tmp2(isa) {
+            v.push(self.tmp2);
         }
         v
     }
@@ -335,17 +402,26 @@ impl Template for DataStore {
         if self.resolves() {
             s = s.with(self.obj);
         }
-        if isa == Isa::Aarch64 && self.a64_tmp() {
+        if self.uses_tmp(isa) {
             s = s.with(self.tmp);
+        }
+        if self.uses_tmp2(isa) {
+            s = s.with(self.tmp2);
         }
         s
     }
     /// The barrier's (0, 1, or the write barrier's 3 / 2 + bits), the
-    /// store, and on AArch64 an `add` for an indexed element at a non-zero
-    /// offset.
+    /// store, a compressed reference's encoding (x86-64 `mov tmp, src; shr
+    /// tmp, 3`, AArch64 `lsr`), and on AArch64 an `add` for an indexed
+    /// element at a non-zero offset.
     fn budget(&self, isa: Isa) -> usize {
         let add = isa == Isa::Aarch64 && self.index.is_some() && self.offset != 0;
-        self.barrier.budget(isa) + 1 + usize::from(add)
+        let encode = match (isa, self.width.compressed()) {
+            (_, false) => 0,
+            (Isa::X64, true) => 2,
+            (Isa::Aarch64, true) => 1,
+        };
+        self.barrier.budget(isa) + 1 + encode + usize::from(add)
     }
     /// Under [`DataBarrier::BrooksWrite`]: the library's Brooks write
     /// barrier slow path on (thread, obj), the object to write into `obj`.
@@ -372,7 +448,7 @@ impl Template for DataStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reg::x64::{RAX, RCX, RDI, RSI};
+    use crate::reg::x64::{RAX, RCX, RDI, RDX, RSI};
     use fastpath::gc::BarrierBits;
 
     /// Each preset's data barriers are the Rust accessors' (the table in
@@ -433,6 +509,72 @@ mod tests {
         assert_eq!(DataWidth::ALL.map(DataWidth::shift), [0, 0, 1, 1, 2, 2, 3]);
     }
 
+    /// A reference slot's width: 8 bytes full, 4 compressed (scale 4, a
+    /// load's value decoded); the compressed store's encoding takes `tmp`
+    /// on x86-64 and `tmp`, or `tmp2` beside an element's address, on
+    /// AArch64, each counted in the budget.
+    #[test]
+    fn reference_widths_scale_decode_and_take_their_scratch() {
+        let (full, packed) = (
+            DataWidth::Ref(RefWidth::Full),
+            DataWidth::Ref(RefWidth::Compressed),
+        );
+        assert_eq!(
+            (full.bytes(), full.shift(), packed.bytes(), packed.shift()),
+            (8, 3, 4, 2)
+        );
+        assert!(!full.signed() && !packed.signed() && packed.compressed() && !full.compressed());
+        assert_eq!(full.extend(0x1234_5678_9abc_def0), 0x1234_5678_9abc_def0);
+        assert_eq!(
+            packed.extend(0xdead_beef_ffff_ffff),
+            0x7_ffff_fff8,
+            "zero-extended, then << 3"
+        );
+        assert_eq!(packed.extend(0), 0, "null");
+        assert!(packed.check_offset(20).is_ok() && full.check_offset(20).is_err());
+        let load = DataLoad {
+            obj: RDI,
+            dst: RAX,
+            index: Some(RCX),
+            offset: 16,
+            width: packed,
+            barrier: DataBarrier::None,
+        };
+        assert_eq!((load.budget(Isa::X64), load.budget(Isa::Aarch64)), (2, 3));
+        assert_eq!(DataLoad { width: full, ..load }.budget(Isa::X64), 1);
+        let store = DataStore {
+            thread: RSI,
+            obj: RDI,
+            src: RAX,
+            index: None,
+            tmp: RCX,
+            tmp2: RSI,
+            offset: 20,
+            width: packed,
+            barrier: DataBarrier::None,
+        };
+        assert_eq!(store.operands(Isa::X64), vec![RDI, RAX, RCX]);
+        assert_eq!(store.clobbers(Isa::X64), RegSet::of(&[RCX]));
+        assert_eq!((store.budget(Isa::X64), store.budget(Isa::Aarch64)), (3, 2));
+        let element = DataStore {
+            index: Some(RDX),
+            offset: 16,
+            ..store
+        };
+        assert_eq!(element.operands(Isa::X64), vec![RDI, RAX, RDX, RCX]);
+        assert_eq!(element.operands(Isa::Aarch64), vec![RDI, RAX, RDX, RCX, RSI]);
+        assert_eq!(element.budget(Isa::Aarch64), 3, "lsr, add, str");
+        let plain = DataStore {
+            width: full,
+            ..element
+        };
+        assert_eq!(
+            plain.operands(Isa::X64),
+            vec![RDI, RAX, RDX],
+            "no scratch at full width"
+        );
+    }
+
     #[test]
     fn misaligned_offsets_and_a_write_barrier_on_a_load_are_refused() {
         let load = DataLoad {
@@ -465,6 +607,7 @@ mod tests {
             src: RAX,
             index: Some(RCX),
             tmp: RCX,
+            tmp2: RCX,
             offset: 16,
             width: DataWidth::U16,
             barrier: wb,

@@ -4,12 +4,15 @@
 //! before any call into the library. The JIT binds the idle test's `slow`
 //! label to the medium path's code, whose own `slow` is the
 //! [`crate::SlowStub`] and whose `done` is the idle test's `done`. The
-//! instructions are in each ISA's emitter (`x64/gc_medium.rs`: 10, and 11
-//! in either cell format; `aarch64/gc_medium.rs`: 8, and 12 in the Brooks
+//! instructions are in each ISA's emitter (`x64/gc_medium.rs`: 10 in
+//! either reference width, and 11 in either cell format;
+//! `aarch64/gc_medium.rs`: 8, 9 on a compressed heap, and 12 in the Brooks
 //! format, 11 in the compact one).
 //!
 //! SATB enqueue (a reference store while marking): the field's current
-//! value loaded; null → `done`; the queue's index (bytes left) 0 → `slow`
+//! value loaded (decoded from a compressed slot: [`SatbEnqueue::refs`], so
+//! the queue and the slow path see addresses in either width); null →
+//! `done`; the queue's index (bytes left) 0 → `slow`
 //! (full: the library flushes it); else index −= 8 and the value stored at
 //! `buffer + index`. The queue is HotSpot's `SATBMarkQueue`
 //! ([`SatbQueueLayout`]); buffer and index are the thread's own
@@ -38,7 +41,10 @@
 //! evacuates (or finds the object left in place) and heals the field. The
 //! template does not heal the field itself: a field left unhealed costs
 //! the next load through it this medium path again, never a from-space
-//! reference. The slow path receives `(thread, obj, field)` and returns
+//! reference. It never touches the slot, so it is the same on a heap with
+//! compressed references: the reference it tests is the decoded one (the
+//! data templates' `DataWidth::Ref` load), and the library heals the slot
+//! at its width (the encoded copy in a compressed one). The slow path receives `(thread, obj, field)` and returns
 //! the reference to use: fastpath's is [`crate::slow::lrb`]
 //! (`fastpath::gc::lrb_slow_entry`). The map is the heap's
 //! ([`CsetMap::of`]): the regions' collection-set flags themselves,
@@ -51,7 +57,7 @@
 
 use super::contract::{SlowArg, SlowCall, SlowPath, Template};
 use crate::isa::Isa;
-pub use crate::layout::{CsetMap, Forwardee, SatbQueueLayout};
+pub use crate::layout::{CsetMap, Forwardee, RefWidth, SatbQueueLayout};
 use crate::reg::{Reg, RegSet};
 use crate::slow::LibraryPath;
 
@@ -70,6 +76,9 @@ pub struct SatbEnqueue {
     pub tmp2: Reg,
     /// The queue's offsets.
     pub queue: SatbQueueLayout,
+    /// The width of the heap's reference slots (`ObjectLayout::ref_width`):
+    /// a compressed field is loaded as 4 bytes and decoded.
+    pub refs: RefWidth,
 }
 
 impl Template for SatbEnqueue {
@@ -88,11 +97,13 @@ impl Template for SatbEnqueue {
             Isa::Aarch64 => RegSet::of(&[self.prev, self.tmp, self.tmp2]),
         }
     }
-    /// A value buffered: every branch falls through.
+    /// A value buffered: every branch falls through. A compressed field's
+    /// decoding costs AArch64 an `lsl`; x86-64's `shl` sets the flags its
+    /// null test reads, replacing the `test`.
     fn budget(&self, isa: Isa) -> usize {
         match isa {
             Isa::X64 => 10,
-            Isa::Aarch64 => 8,
+            Isa::Aarch64 => 8 + usize::from(self.refs == RefWidth::Compressed),
         }
     }
     fn slow_call(&self) -> Option<SlowCall> {

@@ -34,6 +34,11 @@
 //! - It writes only [`Template::clobbers`] and the flags (RFLAGS, NZCV).
 //! - Its common path is at most [`Template::budget`] instructions, checked
 //!   by decoding (x86-64, iced-x86) or counting words (AArch64) in the tests.
+//! - A template that loads, stores or CASes a reference slot takes the
+//!   heap's width (`ObjectLayout::ref_width`: [`DataWidth::Ref`],
+//!   [`CasRef::refs`], [`SatbEnqueue::refs`]) and hands out and takes
+//!   addresses in either width: a compressed slot is decoded after its
+//!   load and encoded before its store.
 //! - Its shared-memory protocol is the Rust fast path's it mirrors: plain
 //!   loads of thread-private state, and for the monitor templates and the
 //!   reference CAS one CAS on shared memory (the only shared write).

@@ -15,11 +15,16 @@
 //!   one 6.
 //! - Reference CAS: `mov rax, expected; lock cmpxchg [addr], new; je done;
 //!   test byte [thread+gc_state], has_forwarded; jnz slow` (3 on success),
-//!   the witnessed value in rax, `expected` kept for the slow path.
+//!   the witnessed value in rax, `expected` kept for the slow path. On a
+//!   compressed heap: `mov rax, expected; shr rax, 3; mov tmp, new; shr
+//!   tmp, 3; lock cmpxchg dword [addr], tmp32; lea rax, [rax*8]; je done;
+//!   test; jnz slow` (7 on success): `lea` decodes the witness (or, on
+//!   success, `expected` again) without touching the flags `je` reads.
 
 use dynasmrt::{dynasm, x64::X64Relocation};
 
-use super::X64Asm;
+use super::{X64Asm, COMPRESSED_SHIFT};
+use crate::layout::RefWidth;
 use crate::template::Labels;
 use crate::template::{
     BrooksReadBarrier, BrooksStoreVal, BrooksWriteBarrier, CardBase, CardMark, CasRef, Emit, G1Card,
@@ -144,10 +149,27 @@ impl Emit<X64Relocation> for CasRef {
         let (t, a, e, n) = (self.thread.0, self.addr.0, self.expected.0, self.new.0);
         let (done, slow) = (labels.done, labels.slow);
         let (off, bit) = (self.layout.gc_state, self.layout.has_forwarded_bit as i8);
+        match self.refs {
+            RefWidth::Full => dynasm!(ops
+                ; .arch x64
+                ; mov rax, Rq(e)
+                ; lock cmpxchg QWORD [Rq(a)], Rq(n)
+            ),
+            RefWidth::Compressed => {
+                let (x, shift) = (self.tmp.0, COMPRESSED_SHIFT);
+                dynasm!(ops
+                    ; .arch x64
+                    ; mov rax, Rq(e)
+                    ; shr rax, shift
+                    ; mov Rq(x), Rq(n)
+                    ; shr Rq(x), shift
+                    ; lock cmpxchg DWORD [Rq(a)], Rd(x)
+                    ; lea rax, [rax * 8]
+                )
+            }
+        }
         dynasm!(ops
             ; .arch x64
-            ; mov rax, Rq(e)
-            ; lock cmpxchg QWORD [Rq(a)], Rq(n)
             ; je =>done
             ; test BYTE [Rq(t) + off], bit
             ; jnz =>slow

@@ -5,15 +5,21 @@
 //! - Load (1, 2 through the forwarding word): `mov dst, [obj+fwd]` first
 //!   under [`DataBarrier::Forwarded`] (base = dst), then `movzx dst32,
 //!   byte/word mem`, `movsx dst, byte/word mem`, `mov dst32, dword mem`,
-//!   `movsxd dst, dword mem` or `mov dst, qword mem`.
+//!   `movsxd dst, dword mem` or `mov dst, qword mem` (a full-width
+//!   reference too); a compressed reference is `mov dst32, dword mem; shl
+//!   dst, 3` (2, 3 through the forwarding word).
 //! - Store (1, 2, 4 with the write barrier): `mov obj, [obj+fwd]` first
 //!   under [`DataBarrier::Forwarded`]; under [`DataBarrier::BrooksWrite`]
 //!   `test byte [thread+gc_state], bits; jnz slow; mov obj, [obj+fwd];
-//!   done:` first; then `mov byte/word/dword/qword mem, src`.
+//!   done:` first; then `mov byte/word/dword/qword mem, src`; a
+//!   compressed reference is `mov tmp, src; shr tmp, 3; mov dword mem,
+//!   tmp32` (3, and the barrier's), encoded after `done`, so a value the
+//!   stub kept is encoded on either path.
 
 use dynasmrt::{dynasm, x64::X64Relocation};
 
-use super::X64Asm;
+use super::{X64Asm, COMPRESSED_SHIFT};
+use crate::layout::RefWidth;
 use crate::template::{DataBarrier, DataLoad, DataStore, DataWidth, Emit, Labels, TemplateError};
 
 /// Emits `$op $dst, SIZE [mem]` for a load of `$w`, `mem` being `[$b +
@@ -27,7 +33,12 @@ macro_rules! load {
             DataWidth::I16 => dynasm!($ops ; .arch x64 ; movsx Rq($d), WORD [Rq($b) + $off]),
             DataWidth::U32 => dynasm!($ops ; .arch x64 ; mov Rd($d), DWORD [Rq($b) + $off]),
             DataWidth::I32 => dynasm!($ops ; .arch x64 ; movsxd Rq($d), DWORD [Rq($b) + $off]),
-            DataWidth::U64 => dynasm!($ops ; .arch x64 ; mov Rq($d), QWORD [Rq($b) + $off]),
+            DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => {
+                dynasm!($ops ; .arch x64 ; mov Rq($d), QWORD [Rq($b) + $off])
+            }
+            DataWidth::Ref(RefWidth::Compressed) => {
+                dynasm!($ops ; .arch x64 ; mov Rd($d), DWORD [Rq($b) + $off] ; shl Rq($d), COMPRESSED_SHIFT)
+            }
         }
     };
     ($ops:ident, $w:expr, $d:expr, $b:expr, $i:expr, $off:expr) => {
@@ -38,7 +49,14 @@ macro_rules! load {
             DataWidth::I16 => dynasm!($ops ; .arch x64 ; movsx Rq($d), WORD [Rq($b) + Rq($i) * 2 + $off]),
             DataWidth::U32 => dynasm!($ops ; .arch x64 ; mov Rd($d), DWORD [Rq($b) + Rq($i) * 4 + $off]),
             DataWidth::I32 => dynasm!($ops ; .arch x64 ; movsxd Rq($d), DWORD [Rq($b) + Rq($i) * 4 + $off]),
-            DataWidth::U64 => dynasm!($ops ; .arch x64 ; mov Rq($d), QWORD [Rq($b) + Rq($i) * 8 + $off]),
+            DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => {
+                dynasm!($ops ; .arch x64 ; mov Rq($d), QWORD [Rq($b) + Rq($i) * 8 + $off])
+            }
+            DataWidth::Ref(RefWidth::Compressed) => dynasm!($ops
+                ; .arch x64
+                ; mov Rd($d), DWORD [Rq($b) + Rq($i) * 4 + $off]
+                ; shl Rq($d), COMPRESSED_SHIFT
+            ),
         }
     };
 }
@@ -83,7 +101,7 @@ impl Emit<X64Relocation> for DataLoad {
 
 impl Emit<X64Relocation> for DataStore {
     fn emit_checked<A: X64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
-        let (o, s, off, w) = (self.obj.0, self.src.0, self.offset, self.width);
+        let (o, mut s, off, w) = (self.obj.0, self.src.0, self.offset, self.width);
         match self.barrier {
             DataBarrier::None => {}
             DataBarrier::Forwarded { forwarding } => {
@@ -103,6 +121,11 @@ impl Emit<X64Relocation> for DataStore {
                     ; =>done
                 );
             }
+        }
+        if w.compressed() {
+            let x = self.tmp.0;
+            dynasm!(ops ; .arch x64 ; mov Rq(x), Rq(s) ; shr Rq(x), COMPRESSED_SHIFT);
+            s = x;
         }
         match self.index {
             None => store!(ops, w, s, o, None, off),

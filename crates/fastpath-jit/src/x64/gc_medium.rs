@@ -10,6 +10,8 @@
 //!   sub  tmp, 8 ; mov [thread+satb_index], tmp
 //!   add  tmp, [thread+satb_buffer] ; mov [tmp], prev
 //! ```
+//! On a compressed heap the first two are `mov prev32, dword [field]; shl
+//! prev, 3`, whose flags `jz` reads (zero exactly for null): still 10.
 //! LRB collection-set path, 11 instructions for a forwarded object in
 //! either cell format ([`crate::Forwardee`]):
 //! ```text
@@ -32,8 +34,8 @@
 
 use dynasmrt::{dynasm, x64::X64Relocation};
 
-use super::X64Asm;
-use crate::layout::Forwardee;
+use super::{X64Asm, COMPRESSED_SHIFT};
+use crate::layout::{Forwardee, RefWidth};
 use crate::template::Labels;
 use crate::template::{Emit, LrbCset, SatbEnqueue, TemplateError};
 
@@ -42,10 +44,20 @@ impl Emit<X64Relocation> for SatbEnqueue {
         let (t, f, p, x) = (self.thread.0, self.field.0, self.prev.0, self.tmp.0);
         let (index, buffer) = (self.queue.index, self.queue.buffer);
         let (slow, done) = (labels.slow, labels.done);
+        match self.refs {
+            RefWidth::Full => dynasm!(ops
+                ; .arch x64
+                ; mov Rq(p), QWORD [Rq(f)]
+                ; test Rq(p), Rq(p)
+            ),
+            RefWidth::Compressed => dynasm!(ops
+                ; .arch x64
+                ; mov Rd(p), DWORD [Rq(f)]
+                ; shl Rq(p), COMPRESSED_SHIFT
+            ),
+        }
         dynasm!(ops
             ; .arch x64
-            ; mov Rq(p), QWORD [Rq(f)]
-            ; test Rq(p), Rq(p)
             ; jz =>done
             ; mov Rq(x), QWORD [Rq(t) + index]
             ; test Rq(x), Rq(x)

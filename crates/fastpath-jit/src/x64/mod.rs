@@ -8,7 +8,9 @@
 //! own), fills a template's description and calls
 //! [`Emit::emit`](crate::Emit::emit) on it; the relocation type selects
 //! these emitters. HotSpot's shapes (thread in r15, the CAS operand in
-//! rax); each file's header lists its instructions.
+//! rax); each file's header lists its instructions. A template touching a
+//! reference slot on a heap with compressed references adds the encoding
+//! (`shr`) or decoding (`shl`, or `lea [r*8]` where the flags must live).
 //!
 //! | file | emitters |
 //! |---|---|
@@ -34,3 +36,7 @@ pub mod thread;
 /// An assembler emitting x86-64 (any dynasm assembler with x64 relocations).
 pub trait X64Asm: DynasmLabelApi<Relocation = X64Relocation> {}
 impl<T: DynasmLabelApi<Relocation = X64Relocation>> X64Asm for T {}
+
+/// A compressed reference's shift (`fastpath::gc::layout::COMPRESSED_REF_SHIFT`):
+/// decoding is `shl` (or an address's scale 8), encoding `shr`.
+const COMPRESSED_SHIFT: i8 = fastpath::gc::layout::COMPRESSED_REF_SHIFT as i8;

@@ -119,6 +119,66 @@ pub fn satb_records_every_overwritten_non_null_value_once(barrier: SatbFn) {
     );
 }
 
+/// The SATB enqueue on the slots of a real passive heap whose reference
+/// slots are `refs` wide (`barrier` built for that width), the middle slot
+/// of three between two naming another object (a compressed slot read as
+/// 8 bytes would take its neighbour's bits): idle, nothing is enqueued;
+/// marking, each store's previous value is recorded once, decoded (the
+/// object's address), nulls not, the full buffer reaching the slow path.
+pub fn satb_records_decoded_values_of_real_slots(barrier: SatbFn, refs: fastpath_jit::RefWidth) {
+    use fastpath::gc::{BarrierBits, Dynamic};
+    let _alone = one_at_a_time();
+    FLUSHED.lock().unwrap().clear();
+    let heap = super::ref_slots::heap_of(BarrierBits::SHENANDOAH, refs);
+    let mut m = heap.mutator::<Dynamic>().unwrap();
+    let h = m.alloc(3, 0).unwrap();
+    let objs: Vec<_> = (0..5).map(|_| m.alloc(0, 1).unwrap()).collect();
+    let holder = m.get(h).unwrap();
+    let addrs: Vec<u64> = objs.iter().map(|&o| m.get(o).unwrap().addr() as u64).collect();
+    let neighbour = m.get(objs[4]).unwrap();
+    m.store(holder, 0, Some(neighbour)).unwrap();
+    m.store(holder, 2, Some(neighbour)).unwrap();
+    let field = (holder.addr() + refs.ref_offset(1)) as *mut u64;
+    let mut t = Box::new(TestThread {
+        gc_state: 0,
+        satb_index: SLOTS * 8,
+        satb_buffer: std::ptr::null_mut(),
+        buffer: [0; SLOTS],
+    });
+    t.satb_buffer = t.buffer.as_mut_ptr();
+    m.store(holder, 1, Some(m.get(objs[0]).unwrap())).unwrap();
+    barrier(&mut *t, field);
+    assert_eq!(t.satb_index, SLOTS * 8, "{refs:?}: idle");
+    t.gc_state = MARKING;
+    let (mut expected, mut now) = (Vec::new(), addrs[0]);
+    for v in 1..=11usize {
+        barrier(&mut *t, field);
+        if now != 0 {
+            expected.push(now);
+        }
+        let next = (v % 3 != 0).then(|| m.get(objs[v % 4]).unwrap());
+        now = next.map_or(0, |o| o.addr() as u64);
+        m.store(holder, 1, next).unwrap();
+    }
+    let mut got = FLUSHED.lock().unwrap().clone();
+    got.extend(t.buffer[t.satb_index / 8..].iter().rev());
+    assert_eq!(
+        got, expected,
+        "{refs:?}: every non-null previous value, decoded, once, in order"
+    );
+    assert!(FLUSHED.lock().unwrap().len() > SLOTS, "{refs:?}: the slow path");
+    let at = |k| m.load(holder, k).unwrap().map(|o| o.addr() as u64);
+    assert_eq!(
+        (at(0), at(2)),
+        (Some(addrs[4]), Some(addrs[4])),
+        "{refs:?}: the neighbours"
+    );
+    println!(
+        "SATB on real {refs:?} slots: {} previous values enqueued, decoded",
+        got.len()
+    );
+}
+
 /// The copies the LRB slow path made and the field each was loaded from.
 static EVACUATED: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
 

@@ -22,6 +22,13 @@
 //! ends after [`EVENTS`] inline resolutions and at least one evacuation
 //! through the stub.
 //!
+//! [`lrb_resolves_real_copies_in`] runs the same on a heap whose reference
+//! slots are of a given width, with a function that loads the field
+//! itself (the data template's reference load, decoding a compressed
+//! slot) before the barrier, as a JIT emits a field load: the slot the
+//! library heals then holds the copy's encoding (`copy >> 3` in a
+//! compressed one).
+//!
 //! The contract with the collector: as `data_world`'s (generated code
 //! holds an address only inside one call; the test reads addresses only
 //! between two of its mutator's stops).
@@ -31,7 +38,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use fastpath::code::{CodeCache, Entry};
-use fastpath::gc::layout::{self as gl, CellFormat};
+use fastpath::gc::layout::{self as gl, CellFormat, RefWidth};
 use fastpath::gc::{BarrierBits, Dynamic, GcCellFormat, GcMode, Heap, HeapConfig, Obj};
 use fastpath::thread::{self, ThreadBlock};
 use fastpath_jit::{CsetMap, Forwardee, ObjectLayout, ThreadLayout};
@@ -126,13 +133,26 @@ pub struct Seen {
 /// See the module docs, on a concurrent `shenandoah` heap of cell format
 /// `format`; runs on the calling thread, which must have no mutator.
 pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
+    lrb_resolves(build, format, RefWidth::Full)
+}
+
+/// See the module docs, on a concurrent `shenandoah` heap of cell format
+/// `format` whose reference slots are `refs` wide, with `build`'s function
+/// loading the field (its `obj` argument ignored); runs on the calling
+/// thread, which must have no mutator.
+pub fn lrb_resolves_real_copies_in(build: BuildLrb, format: CellFormat, refs: RefWidth) -> Seen {
+    lrb_resolves(build, format, refs)
+}
+
+fn lrb_resolves(build: BuildLrb, format: CellFormat, refs: RefWidth) -> Seen {
     let set = BarrierBits::SHENANDOAH;
     let mut c = HeapConfig::new(8 << 20, set, GcMode::Concurrent);
     c.aggressive = true;
     c.verify = true;
     c.cell_format = cell_format_choice(format);
+    c.refs = refs;
     let heap = Heap::new(c).unwrap();
-    assert_eq!(heap.cell_format(), format);
+    assert_eq!((heap.cell_format(), heap.ref_width()), (format, refs));
     let mut m = heap.mutator::<Dynamic>().unwrap();
     let cset = CsetMap::of(&m);
     let forwardee_word = ObjectLayout::of(&m).unwrap().forwardee;
@@ -158,9 +178,9 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
         super::real_heap::until_state(&mut m, gl::GC_STATE_HAS_FORWARDED, start, HARD_CAP);
         for (i, &h) in holders.iter().enumerate() {
             let holder = m.get(h).unwrap();
-            let field = holder.addr() + gl::ref_offset(0);
+            let field = holder.addr() + refs.ref_offset(0);
             // SAFETY: the holder's reference field, no stop since `get`.
-            let raw = unsafe { word(field) };
+            let raw = unsafe { super::ref_slots::slot(refs, field) };
             let calls = SLOW.with(Cell::get);
             let got = lrb(block, raw, field);
             let called = SLOW.with(Cell::get) != calls;
@@ -189,8 +209,12 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
                 }
                 (true, true) => {
                     // SAFETY: as `raw`.
-                    let healed = unsafe { word(field) };
-                    assert_eq!(healed, got, "{what}: the library healed the field");
+                    let healed = unsafe { super::ref_slots::raw_slot(refs, field) };
+                    assert_eq!(
+                        healed,
+                        refs.encode(got) as u64,
+                        "{what}: the library healed the field with the copy's encoding"
+                    );
                     seen.slow += 1;
                 }
             }
@@ -200,7 +224,7 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
     drop(m);
     let stats = heap.stats();
     println!(
-        "LRB on a concurrent {set} heap ({format:?} cells): {} barriers while forwarded objects existed, {} copies \
+        "LRB on a concurrent {set} heap ({format:?} cells, {refs:?} references): {} barriers while forwarded objects existed, {} copies \
          resolved inline ({} tagged), {} through the library; {} cycles, {} verified, {} copies by mutators",
         seen.loads,
         seen.inline,
