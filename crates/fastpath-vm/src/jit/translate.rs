@@ -1540,23 +1540,31 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// every iteration tests and polls (the index is then within 1000
     /// steps of `MAX`).
     ///
-    /// Computed with the overflow-reporting operations, which Cranelift
-    /// keeps where they are (two results: no loop-invariant hoisting), so
-    /// the values stay in this block, which runs once a strip, and hold
-    /// no register through the loop.
+    /// The strip's span (`1000 * step`) and `MAX - step + 1` are
+    /// constants of the loop, computed here; a span past `MAX` makes every
+    /// strip end at `MIN`. The sum is computed with the overflow-reporting
+    /// addition, which Cranelift keeps where it is (two results: no
+    /// loop-invariant hoisting), so the values stay in this block, which
+    /// runs once a strip, and hold no register through the loop.
     fn strip_test(&mut self, strip: super::loops::Strip, var: Variable, x: Value, y: Value) {
-        let step = self.b.ins().iconst(I32, i64::from(strip.step));
-        let per_strip = self.b.ins().iconst(I32, super::loops::STRIP_ITERATIONS);
-        let (span, over1) = self.b.ins().smul_overflow(step, per_strip);
-        let (far, over2) = self.b.ins().sadd_overflow(x, span);
-        let over = self.b.ins().bor(over1, over2);
+        let step = i64::from(strip.step);
         let min = self.b.ins().iconst(I32, i64::from(i32::MIN));
-        let far = self.b.ins().select(over, min, far);
-        let max = self.b.ins().iconst(I32, i64::from(i32::MAX));
-        let (room, _) = self.b.ins().ssub_overflow(max, step);
-        let top = self.b.ins().iadd_imm_s(room, 1);
+        let far = match i32::try_from(step * super::loops::STRIP_ITERATIONS) {
+            Ok(span) => {
+                let span = self.b.ins().iconst(I32, i64::from(span));
+                let (far, over) = self.b.ins().sadd_overflow(x, span);
+                self.b.ins().select(over, min, far)
+            }
+            Err(_) => min,
+        };
         let end = self.b.ins().smin(y, far);
-        let end = self.b.ins().smin(end, top);
+        // `MAX - step + 1`, which a step of 1 makes `MAX`: no bound at all.
+        let end = if step == 1 {
+            end
+        } else {
+            let top = self.b.ins().iconst(I32, i64::from(i32::MAX) - step + 1);
+            self.b.ins().smin(end, top)
+        };
         self.b.def_var(var, end);
     }
 
