@@ -276,6 +276,11 @@ pub(super) struct Scope {
     /// back edges enter), the hoisted fields' values and a strip-mined
     /// loop's strip end (`loops.rs`, `Strip`).
     heads: HashMap<usize, (Block, Vec<Value>, Option<Variable>)>,
+    /// The last `lcmp` translated: its instruction, its two operands and
+    /// its result, which an `if<cond>` right after it that tests that
+    /// result compares as the operands themselves (one compare, no -1, 0
+    /// or 1 computed: `lcmp`'s sign is `<cond>`'s answer on the longs).
+    last_lcmp: Option<(usize, Value, Value, Value)>,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -557,6 +562,7 @@ fn translate_as(
             ret_facts: None,
             loops: super::loops::Plan::default(),
             heads: HashMap::new(),
+            last_lcmp: None,
         },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
@@ -2019,6 +2025,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let gt = self.b.ins().uextend(I32, gt);
                 let lt = self.b.ins().uextend(I32, lt);
                 let r = self.b.ins().isub(gt, lt);
+                self.s.last_lcmp = Some((self.s.idx, a, b, r));
                 self.push(K::I, r);
             }
             Op::FCmp(g) | Op::DCmp(g) => {
@@ -2042,7 +2049,15 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::If(c, t) => {
                 let a = self.pop_v();
-                let r = self.b.ins().icmp_imm_s(Self::int_cond(c), a, 0);
+                // Right after the `lcmp` whose result it tests (the same
+                // value: no join in between), the longs' own compare;
+                // the `lcmp`'s instructions are then dead.
+                let r = match self.s.last_lcmp.take() {
+                    Some((at, x, y, r)) if at + 1 == self.s.idx && r == a => {
+                        self.b.ins().icmp(Self::int_cond(c), x, y)
+                    }
+                    _ => self.b.ins().icmp_imm_s(Self::int_cond(c), a, 0),
+                };
                 self.cond_branch(r, t);
             }
             Op::IfICmp(c, t) => {
@@ -3069,6 +3084,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             ret_facts: None,
             loops: super::loops::Plan::default(),
             heads: HashMap::new(),
+            last_lcmp: None,
         };
         std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {

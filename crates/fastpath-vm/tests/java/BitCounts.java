@@ -4,7 +4,9 @@
 // code replaces with one machine operation, checked after a warm-up of rounds (so that a JIT has
 // compiled the loops that call them): every single-bit and low-mask value, 0, -1, MIN_VALUE,
 // MAX_VALUE and their neighbours printed, and a pseudo-random sweep against a bit-by-bit count,
-// the int results also through a long (the counts are ints, a long's narrowed).
+// the int results also through a long (the counts are ints, a long's narrowed). Then the six
+// branches on a long compare (lcmp and an if, which compiled code fuses into one compare) over
+// values around 0, the int range's ends and the long range's ends, every pair.
 public class BitCounts {
     static int seed = 12345;
 
@@ -76,6 +78,27 @@ public class BitCounts {
         return wrong;
     }
 
+    static int compares(long a, long b) {
+        int bits = 0;
+        if (a == b) bits |= 1;
+        if (a != b) bits |= 2;
+        if (a < b) bits |= 4;
+        if (a >= b) bits |= 8;
+        if (a > b) bits |= 16;
+        if (a <= b) bits |= 32;
+        return bits;
+    }
+
+    static long compareSweep(long[] vs) {
+        long h = 0;
+        for (long a : vs) {
+            for (long b : vs) {
+                h = h * 67 + compares(a, b);
+            }
+        }
+        return h;
+    }
+
     public static void main(String[] args) {
         long sum = 0;
         for (int round = 0; round < 20; round++) {
@@ -100,5 +123,20 @@ public class BitCounts {
             System.out.println(b + " " + ints(1 << b) + " | " + longs(1L << b) + " | " + longs((1L << b) - 1));
         }
         System.out.println("sweep: " + sweep(20000) + " wrong");
+        long[] cs = {0L, 1L, -1L, 2L, Integer.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE + 1L,
+            Integer.MIN_VALUE - 1L, 0xffffffffL, 0x100000000L, Long.MAX_VALUE, Long.MIN_VALUE,
+            Long.MAX_VALUE - 1, Long.MIN_VALUE + 1};
+        long ch = 0;
+        for (int round = 0; round < 200; round++) {
+            ch += compareSweep(cs);
+        }
+        System.out.println("compares warm-up " + ch);
+        for (long a : cs) {
+            StringBuilder line = new StringBuilder();
+            for (long b : cs) {
+                line.append(' ').append(compares(a, b));
+            }
+            System.out.println(a + ":" + line);
+        }
     }
 }
