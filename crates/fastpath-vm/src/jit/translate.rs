@@ -2232,6 +2232,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             Op::Invoke(Dispatch::Static, m) if super::digit::is_character_digit(m) => {
                 self.character_digit(m)?
             }
+            Op::Invoke(Dispatch::Static, m) if super::get_chars::is_integer_get_chars(m) => {
+                self.integer_get_chars(m)?
+            }
             Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
                 if super::intrinsics::is_string_hash_code(m) =>
             {
@@ -3204,6 +3207,7 @@ pub(super) fn is_intrinsic(dispatch: Dispatch, m: &'static Method) -> bool {
                 || super::intrinsics::is_arraycopy(m)
                 || super::math::unary(m).is_some()
                 || super::digit::is_character_digit(m)
+                || super::get_chars::is_integer_get_chars(m)
         }
         Dispatch::Virtual(_) | Dispatch::Direct => {
             super::intrinsics::is_string_hash_code(m)
