@@ -443,7 +443,7 @@ impl Translator<'_, '_> {
     /// Continues in a new block (sealed, carrying the facts) when `ok`
     /// (an i8 condition or a reference, non-zero) holds; else branches to
     /// `otherwise`.
-    fn continue_if(&mut self, ok: Value, otherwise: cranelift_codegen::ir::Block) {
+    pub(super) fn continue_if(&mut self, ok: Value, otherwise: cranelift_codegen::ir::Block) {
         let from = self.here();
         let cont = self.b.create_block();
         self.b.ins().brif(ok, cont, &[], otherwise, &[]);

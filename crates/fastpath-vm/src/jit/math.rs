@@ -1,4 +1,4 @@
-//! Native methods that are one machine operation: `Math.sqrt` and
+//! Methods that are one machine operation: `Math.sqrt` and
 //! `StrictMath.sqrt` (`sqrtsd`), and the raw bit moves between `double`
 //! and `long`, `float` and `int` (`Double.doubleToRawLongBits`,
 //! `Double.longBitsToDouble`, `Float.floatToRawIntBits`,
@@ -17,6 +17,15 @@
 //! as it is. HotSpot's C2 intrinsifies the same methods
 //! (`vmIntrinsics::_dsqrt`, `_doubleToRawLongBits`, `_longBitsToDouble`,
 //! `_floatToRawIntBits`, `_intBitsToFloat`; `library_call.cpp`).
+//!
+//!
+//! The bit counts of `Integer` and `Long` (`numberOfLeadingZeros`,
+//! `numberOfTrailingZeros`, `bitCount`) are Java methods of the class
+//! library, not natives, and are replaced the same way by Cranelift's
+//! `clz`, `ctz` and `popcnt` (C2's `_numberOfLeadingZeros_i` and the
+//! others): each is defined for every input, 0 included (32 or 64 zeros),
+//! as the Java methods are; a `long`'s count is narrowed to the `int`
+//! the method returns. The Java bodies stay what the interpreter runs.
 //!
 //! Invariants: none of these can throw, allocate or reach a safepoint, so
 //! the inline form has no frame, no spill and no facts to forget; the
@@ -42,13 +51,37 @@ pub enum Unary {
     FloatBits,
     /// `Float.intBitsToFloat(I)F`.
     BitsFloat,
+    /// `Integer.numberOfLeadingZeros(I)I`, `Long.numberOfLeadingZeros(J)I`.
+    LeadingZeros,
+    /// `Integer.numberOfTrailingZeros(I)I`, `Long.numberOfTrailingZeros(J)I`.
+    TrailingZeros,
+    /// `Integer.bitCount(I)I`, `Long.bitCount(J)I`.
+    BitCount,
+}
+
+/// The bit count the static method `m` of `Integer` or `Long` is, if it
+/// is one (Java methods of the class library, replaced as the natives are).
+fn bit_count(m: &Method) -> Option<Unary> {
+    if !m.is_static() {
+        return None;
+    }
+    let (class, name, desc) = (&*m.class.name, &*m.name, &*m.descriptor);
+    Some(match (class, name, desc) {
+        ("java/lang/Integer", _, "(I)I") | ("java/lang/Long", _, "(J)I") => match name {
+            "numberOfLeadingZeros" => Unary::LeadingZeros,
+            "numberOfTrailingZeros" => Unary::TrailingZeros,
+            "bitCount" => Unary::BitCount,
+            _ => return None,
+        },
+        _ => return None,
+    })
 }
 
 /// The inline operation of the native static method `m`, if it is one
 /// of this file's.
 pub fn unary(m: &Method) -> Option<Unary> {
     if !m.is_native() || !m.is_static() {
-        return None;
+        return bit_count(m);
     }
     let (class, name, desc) = (&*m.class.name, &*m.name, &*m.descriptor);
     Some(match (class, name, desc) {
@@ -74,6 +107,19 @@ impl Translator<'_, '_> {
             Unary::BitsDouble => (K::D, self.b.ins().bitcast(F64, bits, a)),
             Unary::FloatBits => (K::I, self.b.ins().bitcast(I32, bits, a)),
             Unary::BitsFloat => (K::F, self.b.ins().bitcast(F32, bits, a)),
+            Unary::LeadingZeros | Unary::TrailingZeros | Unary::BitCount => {
+                let n = match op {
+                    Unary::LeadingZeros => self.b.ins().clz(a),
+                    Unary::TrailingZeros => self.b.ins().ctz(a),
+                    _ => self.b.ins().popcnt(a),
+                };
+                let n = if self.b.func.dfg.value_type(n) == I64 {
+                    self.b.ins().ireduce(I32, n)
+                } else {
+                    n
+                };
+                (K::I, n)
+            }
         };
         self.push(k, v);
     }

@@ -89,6 +89,7 @@ pub mod entry;
 pub mod facts;
 pub mod fill;
 pub mod frame;
+pub mod get_chars;
 pub mod helpers;
 pub mod index_of;
 pub mod inlining;

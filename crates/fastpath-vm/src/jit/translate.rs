@@ -276,6 +276,11 @@ pub(super) struct Scope {
     /// back edges enter), the hoisted fields' values and a strip-mined
     /// loop's strip end (`loops.rs`, `Strip`).
     heads: HashMap<usize, (Block, Vec<Value>, Option<Variable>)>,
+    /// The last `lcmp` translated: its instruction, its two operands and
+    /// its result, which an `if<cond>` right after it that tests that
+    /// result compares as the operands themselves (one compare, no -1, 0
+    /// or 1 computed: `lcmp`'s sign is `<cond>`'s answer on the longs).
+    last_lcmp: Option<(usize, Value, Value, Value)>,
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -557,6 +562,7 @@ fn translate_as(
             ret_facts: None,
             loops: super::loops::Plan::default(),
             heads: HashMap::new(),
+            last_lcmp: None,
         },
         ctx: Value::from_u32(0),
         thread: Value::from_u32(0),
@@ -1540,23 +1546,31 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// every iteration tests and polls (the index is then within 1000
     /// steps of `MAX`).
     ///
-    /// Computed with the overflow-reporting operations, which Cranelift
-    /// keeps where they are (two results: no loop-invariant hoisting), so
-    /// the values stay in this block, which runs once a strip, and hold
-    /// no register through the loop.
+    /// The strip's span (`1000 * step`) and `MAX - step + 1` are
+    /// constants of the loop, computed here; a span past `MAX` makes every
+    /// strip end at `MIN`. The sum is computed with the overflow-reporting
+    /// addition, which Cranelift keeps where it is (two results: no
+    /// loop-invariant hoisting), so the values stay in this block, which
+    /// runs once a strip, and hold no register through the loop.
     fn strip_test(&mut self, strip: super::loops::Strip, var: Variable, x: Value, y: Value) {
-        let step = self.b.ins().iconst(I32, i64::from(strip.step));
-        let per_strip = self.b.ins().iconst(I32, super::loops::STRIP_ITERATIONS);
-        let (span, over1) = self.b.ins().smul_overflow(step, per_strip);
-        let (far, over2) = self.b.ins().sadd_overflow(x, span);
-        let over = self.b.ins().bor(over1, over2);
+        let step = i64::from(strip.step);
         let min = self.b.ins().iconst(I32, i64::from(i32::MIN));
-        let far = self.b.ins().select(over, min, far);
-        let max = self.b.ins().iconst(I32, i64::from(i32::MAX));
-        let (room, _) = self.b.ins().ssub_overflow(max, step);
-        let top = self.b.ins().iadd_imm_s(room, 1);
+        let far = match i32::try_from(step * super::loops::STRIP_ITERATIONS) {
+            Ok(span) => {
+                let span = self.b.ins().iconst(I32, i64::from(span));
+                let (far, over) = self.b.ins().sadd_overflow(x, span);
+                self.b.ins().select(over, min, far)
+            }
+            Err(_) => min,
+        };
         let end = self.b.ins().smin(y, far);
-        let end = self.b.ins().smin(end, top);
+        // `MAX - step + 1`, which a step of 1 makes `MAX`: no bound at all.
+        let end = if step == 1 {
+            end
+        } else {
+            let top = self.b.ins().iconst(I32, i64::from(i32::MAX) - step + 1);
+            self.b.ins().smin(end, top)
+        };
         self.b.def_var(var, end);
     }
 
@@ -2011,6 +2025,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let gt = self.b.ins().uextend(I32, gt);
                 let lt = self.b.ins().uextend(I32, lt);
                 let r = self.b.ins().isub(gt, lt);
+                self.s.last_lcmp = Some((self.s.idx, a, b, r));
                 self.push(K::I, r);
             }
             Op::FCmp(g) | Op::DCmp(g) => {
@@ -2034,7 +2049,15 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::If(c, t) => {
                 let a = self.pop_v();
-                let r = self.b.ins().icmp_imm_s(Self::int_cond(c), a, 0);
+                // Right after the `lcmp` whose result it tests (the same
+                // value: no join in between), the longs' own compare;
+                // the `lcmp`'s instructions are then dead.
+                let r = match self.s.last_lcmp.take() {
+                    Some((at, x, y, r)) if at + 1 == self.s.idx && r == a => {
+                        self.b.ins().icmp(Self::int_cond(c), x, y)
+                    }
+                    _ => self.b.ins().icmp_imm_s(Self::int_cond(c), a, 0),
+                };
                 self.cond_branch(r, t);
             }
             Op::IfICmp(c, t) => {
@@ -2208,6 +2231,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::Invoke(Dispatch::Static, m) if super::digit::is_character_digit(m) => {
                 self.character_digit(m)?
+            }
+            Op::Invoke(Dispatch::Static, m) if super::get_chars::is_integer_get_chars(m) => {
+                self.integer_get_chars(m)?
             }
             Op::Invoke(d @ (Dispatch::Virtual(_) | Dispatch::Direct), m)
                 if super::intrinsics::is_string_hash_code(m) =>
@@ -3061,6 +3087,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             ret_facts: None,
             loops: super::loops::Plan::default(),
             heads: HashMap::new(),
+            last_lcmp: None,
         };
         std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {
@@ -3180,6 +3207,7 @@ pub(super) fn is_intrinsic(dispatch: Dispatch, m: &'static Method) -> bool {
                 || super::intrinsics::is_arraycopy(m)
                 || super::math::unary(m).is_some()
                 || super::digit::is_character_digit(m)
+                || super::get_chars::is_integer_get_chars(m)
         }
         Dispatch::Virtual(_) | Dispatch::Direct => {
             super::intrinsics::is_string_hash_code(m)

@@ -13,8 +13,9 @@
 //! from the interface's erased type through the instantiated type to the
 //! implementation's, and calls the implementation (a non-capturing lambda
 //! is one instance, as OpenJDK's constant call site); a concatenation class
-//! appends each argument and constant to a `StringBuilder` (whose
-//! `append`s are `String.valueOf`'s, the factory's semantics).
+//! converts its arguments with `String.valueOf`, as the factory's
+//! stringifiers, and writes them and the constants into one array of the
+//! result's length (`concat.rs`, `java.lang.StringConcatHelper`).
 
 mod concat;
 
@@ -29,6 +30,11 @@ use crate::runtime::{Error, Vm};
 use concat::sb_append;
 
 static SPUN: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether `c` is a class spun for a string concatenation call site.
+pub fn is_concat_class(c: &Class) -> bool {
+    c.hidden && c.name.contains(concat::CLASS_INFIX)
+}
 
 fn bme(msg: impl Into<String>) -> Error {
     Error::new("java/lang/BootstrapMethodError", msg)

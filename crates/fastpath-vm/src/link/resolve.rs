@@ -56,6 +56,18 @@ fn cached(
     }
 }
 
+/// The package-private class library class that the classes the VM spins
+/// for string concatenation call (`classlib/java/lang/StringConcatHelper.java`).
+pub const CONCAT_HELPER: &str = "java/lang/StringConcatHelper";
+
+/// Whether `from` is a class the VM spun (hidden: no program defines
+/// one) and `target` the concatenation helper, which such a class may
+/// use whatever its package, as the JDK's concatenation code uses its
+/// `StringConcatHelper` through privileged access.
+pub fn spun_caller_of_helper(from: &Class, target: &Class) -> bool {
+    from.hidden && &*target.name == CONCAT_HELPER
+}
+
 fn check_class_access(from: &'static Class, c: &'static Class) -> Result<(), Error> {
     let target = match c.kind {
         super::class::ClassKind::Array { .. } => {
@@ -70,6 +82,7 @@ fn check_class_access(from: &'static Class, c: &'static Class) -> Result<(), Err
     };
     if target.flags & crate::classfile::access::PUBLIC != 0
         || target.package() == from.package()
+        || spun_caller_of_helper(from, target)
         || matches!(target.kind, super::class::ClassKind::Primitive(_))
     {
         Ok(())

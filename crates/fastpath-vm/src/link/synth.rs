@@ -67,6 +67,19 @@ impl Asm {
         self.emit(&[op::WIDE, opcode, hi, lo], t.slots() as i32);
     }
 
+    /// Stores the value of `t`'s kind on the stack's top into local `slot`.
+    pub fn store(&mut self, t: &FieldType, slot: u16) {
+        let opcode = match t {
+            FieldType::Long => op::LSTORE,
+            FieldType::Double => op::DSTORE,
+            FieldType::Float => op::FSTORE,
+            FieldType::Object(_) | FieldType::Array(_) => op::ASTORE,
+            _ => op::ISTORE,
+        };
+        let [hi, lo] = slot.to_be_bytes();
+        self.emit(&[op::WIDE, opcode, hi, lo], -(t.slots() as i32));
+    }
+
     /// Returns a value of `t` (or void).
     pub fn ret(&mut self, t: Option<&FieldType>) {
         let opcode = match t {

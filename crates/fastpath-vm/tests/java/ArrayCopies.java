@@ -140,7 +140,7 @@ public class ArrayCopies {
     static void churn() {
         long h = 1;
         Object[] window = new Object[64];
-        for (int round = 0; round < 3000; round++) {
+        for (int round = 0; round < 9000; round++) {
             char[] a = new char[1];
             a[0] = (char) round;
             for (int n = 2; n <= 64; n *= 2) {

@@ -7,7 +7,8 @@
 //! site's type and static arguments, which either refuses the site (the
 //! error the instruction throws, as HotSpot's `BootstrapMethodError`
 //! wrapping what the factory throws) or returns the pieces [`spin`] turns
-//! into a class whose factory appends them to a `StringBuilder`.
+//! into a class whose factory builds the string in one array of its
+//! length (`java.lang.StringConcatHelper`).
 //!
 //! What HotSpot does before and inside the factory (JDK 25's
 //! `StringConcatFactory.parseRecipe` and `makeConcatWithConstants`):
@@ -40,6 +41,10 @@ use crate::link::resolve::pretty_type;
 use crate::link::synth::{Asm, ClassWriter};
 use crate::runtime::natives::numbers::java_to_string;
 use crate::runtime::Vm;
+
+/// What a spun concatenation class's name has between its host's name
+/// and its number.
+pub const CLASS_INFIX: &str = "$$Concat$";
 
 /// The most argument slots a concatenation takes (the factory's
 /// `MAX_INDY_CONCAT_ARG_SLOTS`).
@@ -377,9 +382,33 @@ pub(super) fn sb_append(w: &mut ClassWriter, a: &mut Asm, t: &FieldType) {
     a.emit_cp(op::INVOKEVIRTUAL, m, -(t.slots() as i32));
 }
 
+/// How the spun method handles an argument of a type: which
+/// `StringConcatHelper` overloads take it (their descriptor letter) once
+/// it is in its local, and whether it is first converted to a `String`.
+fn helper_type(t: &FieldType) -> (&'static str, Option<&'static str>) {
+    match t {
+        FieldType::Boolean => ("Z", None),
+        FieldType::Char => ("C", None),
+        FieldType::Byte | FieldType::Short | FieldType::Int => ("I", None),
+        FieldType::Long => ("J", None),
+        FieldType::Float => ("Ljava/lang/String;", Some("(F)Ljava/lang/String;")),
+        FieldType::Double => ("Ljava/lang/String;", Some("(D)Ljava/lang/String;")),
+        _ => (
+            "Ljava/lang/String;",
+            Some("(Ljava/lang/Object;)Ljava/lang/String;"),
+        ),
+    }
+}
+
 /// The class for a checked call site: a static `get` of the site's type
-/// appending each piece to a `StringBuilder` (whose `append`s are
-/// `String.valueOf`'s, the factory's semantics).
+/// that builds the string as JDK 25's generated code does, with
+/// `StringConcatHelper` (`classlib/java/lang/StringConcatHelper.java`):
+/// every reference, float and double argument converted by
+/// `String.valueOf` first, in order (the factory's stringifiers), the
+/// pieces' lengths summed, one `char[]` of that length filled from its
+/// end backwards and made the new string's. Straight-line code: locals
+/// after the arguments hold the converted arguments, then the length,
+/// which becomes the fill position, then the array.
 pub fn spin(
     host: &Class,
     n: usize,
@@ -387,41 +416,95 @@ pub fn spin(
     site: &MethodDescriptor,
     pieces: &[Piece],
 ) -> Result<crate::classfile::ClassFile, Error> {
-    let name = format!("{}$$Concat${n}", host.name);
+    use crate::link::resolve::CONCAT_HELPER;
+    let name = format!("{}{CLASS_INFIX}{n}", host.name);
     let mut w = ClassWriter::new(&name, "java/lang/Object", Vec::new());
     let mut a = Asm::default();
-    let sb = w.class("java/lang/StringBuilder");
-    a.emit_cp(op::NEW, sb, 1);
-    a.emit(&[op::DUP], 1);
-    let init = w.method_ref("java/lang/StringBuilder", "<init>", "()V", false);
-    a.emit_cp(op::INVOKESPECIAL, init, -1);
     let string = FieldType::Object("java/lang/String".into());
-    let (mut arg, mut slot) = (0usize, 0u16);
-    for piece in pieces {
-        match piece {
-            Piece::Text(t) if t.is_empty() => {}
-            Piece::Text(t) => {
+    let int = FieldType::Int;
+    let chars = FieldType::Array(Box::new(FieldType::Char));
+    // Each argument's slot, the type the helper takes it as, and where
+    // its value is once converted.
+    let mut next = site.params.iter().map(FieldType::slots).sum::<usize>() as u16;
+    let mut args: Vec<(&'static str, FieldType, u16)> = Vec::with_capacity(site.params.len());
+    let mut slot = 0u16;
+    for t in &site.params {
+        let (letter, convert) = helper_type(t);
+        match convert {
+            Some(d) => {
+                a.load(t, slot);
+                let m = w.method_ref("java/lang/String", "valueOf", d, false);
+                a.emit_cp(op::INVOKESTATIC, m, 1 - t.slots() as i32);
+                a.store(&string, next);
+                args.push((letter, string.clone(), next));
+                next += 1;
+            }
+            None => args.push((letter, t.clone(), slot)),
+        }
+        slot += t.slots() as u16;
+    }
+    let (len, buf) = (next, next + 1);
+    // The length: the text's, then each argument's.
+    let text: usize = pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Text(t) => t.len(),
+            Piece::Arg => 0,
+        })
+        .sum();
+    let text = i32::try_from(text).map_err(|_| {
+        Error::new(
+            "java/lang/BootstrapMethodError",
+            "fastpath-vm: a concatenation's constant text is too long",
+        )
+    })?;
+    let c = w.int(text);
+    a.emit_cp(op::LDC_W, c, 1);
+    a.store(&int, len);
+    for (letter, t, at) in &args {
+        a.load(&int, len);
+        a.load(t, *at);
+        let m = w.method_ref(CONCAT_HELPER, "mix", &format!("(I{letter})I"), false);
+        a.emit_cp(op::INVOKESTATIC, m, -(t.slots() as i32));
+        a.store(&int, len);
+    }
+    a.load(&int, len);
+    let m = w.method_ref(CONCAT_HELPER, "newArray", "(I)[C", false);
+    a.emit_cp(op::INVOKESTATIC, m, 0);
+    a.store(&chars, buf);
+    // The pieces from the last to the first, each before the one after it.
+    let mut arg = args.len();
+    for piece in pieces.iter().rev() {
+        let (letter, value) = match piece {
+            Piece::Text(t) if t.is_empty() => continue,
+            Piece::Text(_) => ("Ljava/lang/String;", None),
+            Piece::Arg => {
+                arg -= 1;
+                (args[arg].0, Some(&args[arg]))
+            }
+        };
+        a.load(&int, len);
+        a.load(&chars, buf);
+        let slots = match (piece, value) {
+            (Piece::Text(t), _) => {
                 let s = w.string_utf16(t);
                 a.emit_cp(op::LDC_W, s, 1);
-                sb_append(&mut w, &mut a, &string);
+                1
             }
-            Piece::Arg => {
-                let t = &site.params[arg];
-                a.load(t, slot);
-                slot += t.slots() as u16;
-                arg += 1;
-                sb_append(&mut w, &mut a, t);
+            (_, Some((_, t, at))) => {
+                a.load(t, *at);
+                t.slots() as i32
             }
-        }
+            (Piece::Arg, None) => unreachable!("an argument has its value"),
+        };
+        let m = w.method_ref(CONCAT_HELPER, "prepend", &format!("(I[C{letter})I"), false);
+        a.emit_cp(op::INVOKESTATIC, m, -1 - slots);
+        a.store(&int, len);
     }
-    let ts = w.method_ref(
-        "java/lang/StringBuilder",
-        "toString",
-        "()Ljava/lang/String;",
-        false,
-    );
-    a.emit_cp(op::INVOKEVIRTUAL, ts, 0);
+    a.load(&chars, buf);
+    let m = w.method_ref(CONCAT_HELPER, "newString", "([C)Ljava/lang/String;", false);
+    a.emit_cp(op::INVOKESTATIC, m, 0);
     a.ret(Some(&string));
-    w.method(access::PUBLIC | access::STATIC, "get", site_desc, a, 0)?;
+    w.method(access::PUBLIC | access::STATIC, "get", site_desc, a, buf + 1)?;
     w.finish()
 }
