@@ -477,8 +477,40 @@ pub struct Jit {
 /// The code cache's size.
 const CODE_CACHE_BYTES: usize = 128 << 20;
 
+/// The instruction-set extensions Cranelift may use, by the CPU feature
+/// that allows each: what `fastpath::cpu` identified at start-up, as
+/// HotSpot's `VM_Version` turns CPUID into its `UseAVX`, `UseBMI1Instructions`,
+/// `UsePopCountInstruction` and the rest. Without them Cranelift targets
+/// the x86-64 baseline (SSE2): `popcnt`, `tzcnt` and SSE4.1's `round*`
+/// become sequences, shifts need `cl`, float code is two-operand. LZCNT
+/// is not among them: the library's identification does not read its
+/// bit (CPUID 0x80000001), so `clz` stays `bsr`-based. AVX-512 is left
+/// off too (Cranelift uses it for vector lanes this JIT does not emit).
+#[cfg(target_arch = "x86_64")]
+const ISA_FEATURES: [(fastpath::cpu::Feature, &str); 10] = {
+    use fastpath::cpu::Feature as F;
+    [
+        (F::Sse3, "has_sse3"),
+        (F::Ssse3, "has_ssse3"),
+        (F::Sse41, "has_sse41"),
+        (F::Sse42, "has_sse42"),
+        (F::Popcnt, "has_popcnt"),
+        (F::Avx, "has_avx"),
+        (F::Avx2, "has_avx2"),
+        (F::Fma, "has_fma"),
+        (F::Bmi1, "has_bmi1"),
+        (F::Bmi2, "has_bmi2"),
+    ]
+};
+
+/// As [`ISA_FEATURES`], for AArch64: the large system extensions' atomics
+/// (`cas`, `ldadd`) instead of exclusive-pair loops.
+#[cfg(target_arch = "aarch64")]
+const ISA_FEATURES: [(fastpath::cpu::Feature, &str); 1] = [(fastpath::cpu::Feature::Lse, "has_lse")];
+
 /// The ISA compiled code is generated for: the host's, with the context
-/// in the pinned register; optimizing (`opt_level` `speed`), or for the
+/// in the pinned register and the extensions the CPU has
+/// ([`ISA_FEATURES`]); optimizing (`opt_level` `speed`), or for the
 /// quick first tier `none` (no e-graph pass: the instructions as
 /// translated, register-allocated).
 fn jit_isa(opt_level: &str) -> OwnedTargetIsa {
@@ -496,10 +528,14 @@ fn jit_isa(opt_level: &str) -> OwnedTargetIsa {
     } else {
         "x86_64-unknown-linux-gnu"
     };
-    cranelift_codegen::isa::lookup_by_name(triple)
-        .expect("cranelift built with host-arch")
-        .finish(settings::Flags::new(flags))
-        .expect("valid flags")
+    let mut isa = cranelift_codegen::isa::lookup_by_name(triple).expect("cranelift built with host-arch");
+    let cpu = fastpath::cpu::info();
+    for (feature, setting) in ISA_FEATURES {
+        if cpu.has(feature) {
+            isa.enable(setting).expect("a known ISA setting");
+        }
+    }
+    isa.finish(settings::Flags::new(flags)).expect("valid flags")
 }
 
 /// The library slow path's index among the library imports.
@@ -1321,5 +1357,35 @@ impl Jit {
             s.quick.load(Ordering::Relaxed),
             s.recompiled.load(Ordering::Relaxed)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ISA compiled code targets has each extension of
+    /// [`ISA_FEATURES`] exactly when the CPU identification found it, at
+    /// both optimisation levels.
+    #[test]
+    fn the_isa_has_the_extensions_the_cpu_has() {
+        let cpu = fastpath::cpu::info();
+        for level in ["speed", "none"] {
+            let isa = jit_isa(level);
+            let flags = isa.isa_flags();
+            for (feature, setting) in ISA_FEATURES {
+                let value = flags
+                    .iter()
+                    .find(|v| v.name == setting)
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or_else(|| panic!("{setting} is a boolean ISA setting"));
+                assert_eq!(
+                    value,
+                    cpu.has(feature),
+                    "{setting} at opt_level {level} (CPU: {})",
+                    cpu.features_string(None)
+                );
+            }
+        }
     }
 }
