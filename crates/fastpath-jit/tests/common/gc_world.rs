@@ -25,6 +25,19 @@ pub struct TestThread {
     pub buffer: [u64; SLOTS],
 }
 
+/// An idle thread block with an empty SATB buffer (its index at the end:
+/// the queue fills downwards), boxed so that the buffer pointer stays put.
+fn idle_thread() -> Box<TestThread> {
+    let mut t = Box::new(TestThread {
+        gc_state: 0,
+        satb_index: SLOTS * 8,
+        satb_buffer: std::ptr::null_mut(),
+        buffer: [0; SLOTS],
+    });
+    t.satb_buffer = t.buffer.as_mut_ptr();
+    t
+}
+
 pub fn layout() -> ThreadLayout {
     ThreadLayout {
         gc_state: offset_of!(TestThread, gc_state) as i32,
@@ -83,13 +96,7 @@ pub type SatbFn = extern "C" fn(*mut TestThread, *mut u64);
 pub fn satb_records_every_overwritten_non_null_value_once(barrier: SatbFn) {
     let _alone = one_at_a_time();
     FLUSHED.lock().unwrap().clear();
-    let mut t = Box::new(TestThread {
-        gc_state: 0,
-        satb_index: SLOTS * 8,
-        satb_buffer: std::ptr::null_mut(),
-        buffer: [0; SLOTS],
-    });
-    t.satb_buffer = t.buffer.as_mut_ptr();
+    let mut t = idle_thread();
     // Idle: a store enqueues nothing.
     let mut field = 7u64;
     barrier(&mut *t, &mut field);
@@ -139,13 +146,7 @@ pub fn satb_records_decoded_values_of_real_slots(barrier: SatbFn, refs: fastpath
     m.store(holder, 0, Some(neighbour)).unwrap();
     m.store(holder, 2, Some(neighbour)).unwrap();
     let field = (holder.addr() + refs.ref_offset(1)) as *mut u64;
-    let mut t = Box::new(TestThread {
-        gc_state: 0,
-        satb_index: SLOTS * 8,
-        satb_buffer: std::ptr::null_mut(),
-        buffer: [0; SLOTS],
-    });
-    t.satb_buffer = t.buffer.as_mut_ptr();
+    let mut t = idle_thread();
     m.store(holder, 1, Some(m.get(objs[0]).unwrap())).unwrap();
     barrier(&mut *t, field);
     assert_eq!(t.satb_index, SLOTS * 8, "{refs:?}: idle");

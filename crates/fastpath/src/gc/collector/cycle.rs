@@ -598,9 +598,12 @@ impl HeapInner {
         let mut share = self.gc_time_share.lock().unwrap_or_else(|e| e.into_inner());
         let average = {
             let stats = self.stats();
-            let p = &stats.phases;
-            let concurrent = p.reset.wall + p.mark.wall + p.evacuation.wall + p.update_refs.wall;
-            share.observe(Instant::now(), &stats.pauses, stats.paced_time, concurrent)
+            share.observe(
+                Instant::now(),
+                &stats.pauses,
+                stats.paced_time,
+                stats.phases.wall(),
+            )
         };
         let before = self.space.capacity();
         if self

@@ -460,6 +460,13 @@ pub struct CyclePhases {
     pub update_refs: PhaseTime,
 }
 
+impl CyclePhases {
+    /// The concurrent phases' wall time, all four together.
+    pub fn wall(&self) -> Duration {
+        self.reset.wall + self.mark.wall + self.evacuation.wall + self.update_refs.wall
+    }
+}
+
 /// What the collector has done.
 #[derive(Clone, Debug, Default)]
 pub struct GcStats {
