@@ -44,22 +44,48 @@ pub fn is_integer_get_chars(m: &Method) -> bool {
         && m.is_static()
 }
 
-/// The two-digit pairs "00" to "99".
-const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
+/// The two-digit pairs "00" to "99" as UTF-16 code-unit pairs, tens first:
+/// each written by one 32-bit store.
+const PAIRS: [[u16; 2]; 100] = {
+    let mut t = [[0u16; 2]; 100];
+    let mut r = 0;
+    while r < 100 {
+        t[r] = [b'0' as u16 + (r / 10) as u16, b'0' as u16 + (r % 10) as u16];
+        r += 1;
+    }
+    t
+};
+
+/// `10^k` for `k` in `0..10`.
+const POW10: [u32; 10] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+];
+
+/// The number of decimal digits of `v`: `floor(log10(v)) + 1`, estimated
+/// from the bit length (log10 2 ≈ 1233 / 4096) and corrected by one
+/// comparison with a power of ten ("Bit Twiddling Hacks", integer log base
+/// 10), where a loop of divisions takes one step a digit. `v | 1` has
+/// `v`'s digits (a power of ten from 10 up is even) and makes 0 count one.
+#[inline]
+fn digit_count(v: u32) -> i32 {
+    let v = v | 1;
+    let bits = 32 - v.leading_zeros();
+    let t = (bits * 1233) >> 12;
+    t as i32 + 1 - i32::from(v < POW10[t as usize])
+}
 
 /// The number of chars of `i`'s decimal text, its sign included.
 fn text_len(i: i32) -> i32 {
-    let mut v = i.unsigned_abs();
-    let mut n = 1 + i32::from(i < 0);
-    while v >= 10 {
-        v /= 10;
-        n += 1;
-    }
-    n
+    digit_count(i.unsigned_abs()) + i32::from(i < 0)
 }
 
 /// `Integer.getChars(i, index, buf)` for a `buf` of `len` chars at
@@ -81,20 +107,21 @@ pub unsafe extern "C" fn integer_get_chars(i: i64, index: i64, len: i64, chars: 
     let mut pos = index as usize;
     let mut v = i.unsigned_abs();
     // SAFETY: every index written is in `[start, index)`, which the test
-    // above put within `[0, len)`, writable by the caller's contract.
+    // above put within `[0, len)`, writable by the caller's contract; a
+    // pair's store is unaligned-safe (`write_unaligned`).
     unsafe {
         while v >= 100 {
             let r = (v % 100) as usize;
             v /= 100;
             pos -= 2;
-            chars.add(pos).write(u16::from(PAIRS[2 * r]));
-            chars.add(pos + 1).write(u16::from(PAIRS[2 * r + 1]));
+            chars.add(pos).cast::<[u16; 2]>().write_unaligned(PAIRS[r]);
         }
         if v >= 10 {
-            let r = v as usize;
             pos -= 2;
-            chars.add(pos).write(u16::from(PAIRS[2 * r]));
-            chars.add(pos + 1).write(u16::from(PAIRS[2 * r + 1]));
+            chars
+                .add(pos)
+                .cast::<[u16; 2]>()
+                .write_unaligned(PAIRS[v as usize]);
         } else {
             pos -= 1;
             chars.add(pos).write(u16::from(b'0') + v as u16);
@@ -177,6 +204,25 @@ mod tests {
         }
         buf[start as usize..index as usize].copy_from_slice(&text);
         Some(start)
+    }
+
+    #[test]
+    fn digit_count_is_the_decimal_length() {
+        let mut v: u64 = 1;
+        while v <= u64::from(u32::MAX) {
+            for w in [v - 1, v, v + 1, 2 * v - 1, 5 * v, 9 * v] {
+                if let Ok(w) = u32::try_from(w) {
+                    assert_eq!(digit_count(w) as usize, w.to_string().len(), "{w}");
+                }
+            }
+            v *= 10;
+        }
+        for b in 0..32 {
+            for w in [1u32 << b, (1u32 << b) - 1, (1u32 << b).wrapping_add(1)] {
+                assert_eq!(digit_count(w) as usize, w.to_string().len(), "{w}");
+            }
+        }
+        assert_eq!(digit_count(u32::MAX), 10);
     }
 
     #[test]
