@@ -641,6 +641,15 @@ impl Translator<'_, '_> {
         })
     }
 
+    /// The element form of the current `getfield`'s field when its declared
+    /// type is an array type (`true`: primitive elements), which the
+    /// verifier keeps every value stored there to (null aside).
+    pub(super) fn field_array_form(&self) -> Option<bool> {
+        let (_, f) = self.current_field()?;
+        let component = f.descriptor.strip_prefix('[')?;
+        Some(!component.starts_with(['L', '[']))
+    }
+
     /// The declaring class and the field of the current `getfield` or
     /// `putfield`, from its resolved constant-pool entry (the interpreter
     /// resolved it when it decoded the method); `None` otherwise.
@@ -671,9 +680,17 @@ impl Translator<'_, '_> {
 
     // ---- arrays ----------------------------------------------------------------------
 
-    /// The length of array `a` (not null), reference or primitive.
+    /// The length of array `a` (not null), reference or primitive: where
+    /// its form is known (`Translator::known_arrays`), read where that form
+    /// keeps it, else at the data words its layout word locates.
     pub(super) fn array_length(&mut self, a: Value) -> Value {
+        let form = self.known_arrays.get(&self.key(a)).copied();
         let o = self.resolve_read(a);
+        match form {
+            Some(true) => return self.prim_array_length(o),
+            Some(false) => return self.ref_array_length(o),
+            None => {}
+        }
         let key = self.key(o);
         if let Some(&len) = self.facts().lengths.get(&key) {
             return len;

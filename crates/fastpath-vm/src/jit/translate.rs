@@ -205,6 +205,8 @@ pub(super) struct Carried {
     instance: bool,
     /// Its reference count (`Translator::known_nrefs`).
     nrefs: Option<u32>,
+    /// Its array form (`Translator::known_arrays`).
+    array: Option<bool>,
     /// The reference fields still null of an object this method
     /// allocated that no other code can reach through the call
     /// (`Translator::spill`).
@@ -244,6 +246,10 @@ pub(super) struct Scope {
     /// holds the receiver (or, after a safepoint, its reloaded address),
     /// which every caller checked for null.
     receiver_fixed: bool,
+    /// By local: the array form of a parameter of an array type that the
+    /// method never stores into (`true`: primitive elements), which every
+    /// read of the local has (`array_param_forms`).
+    array_params: Vec<Option<bool>>,
     /// Leaders entered by one forward edge only (not the first
     /// instruction, no handler, no switch or backward target): the block
     /// the edge leaves dominates theirs, whose facts it inherits.
@@ -348,6 +354,14 @@ pub(super) struct Translator<'e, 'f> {
     /// so defined: a value merely checked (`checkcast`) on one path may
     /// reach another unchecked.
     pub(super) instances: std::collections::HashSet<Value>,
+    /// Values that are arrays of a known element form wherever they are
+    /// used (`true`: primitive elements; `false`: references): reads of
+    /// parameters (never stored into) and fields whose declared type is an
+    /// array type, and
+    /// `newarray`/`anewarray`'s results, as the verifier types them, so
+    /// that `arraylength` reads the length where that form keeps it
+    /// (`emit.rs`, `array_length`) with no layout-word load first.
+    pub(super) known_arrays: HashMap<Value, bool>,
     /// Blocks sealed before the end (`seal_since`, `continue_from`).
     sealed: std::collections::HashSet<Block>,
     /// The callers of the inlined callee being translated, outermost
@@ -553,6 +567,7 @@ fn translate_as(
             exit: None,
             fp_offset: 0,
             receiver_fixed: false,
+            array_params: Vec::new(),
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
@@ -571,6 +586,7 @@ fn translate_as(
         nonnull: std::collections::HashSet::new(),
         facts: super::facts::Facts::default(),
         known_nrefs: HashMap::new(),
+        known_arrays: HashMap::new(),
         instances: std::collections::HashSet::new(),
         sealed: std::collections::HashSet::new(),
         outer: Vec::new(),
@@ -730,6 +746,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             .collect();
         self.s.in_range = super::ranges::in_range(&self.s.ops, &self.s.kinds, self.s.d);
         let receiver_fixed = !self.s.m.is_static() && !stores_local_0(&self.s.ops);
+        self.s.array_params = array_param_forms(self.s.m, &self.s.ops);
         self.s.loops = super::loops::plan(
             &self.s.ops,
             &self.s.d.handlers,
@@ -1321,6 +1338,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 length,
                 instance: self.instances.contains(&key),
                 nrefs: self.known_nrefs.get(&key).copied(),
+                array: self.known_arrays.get(&key).copied(),
                 null_fields,
             });
         }
@@ -1363,6 +1381,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             if let Some(n) = c.nrefs {
                 self.known_nrefs.insert(v, n);
+            }
+            if let Some(primitive) = c.array {
+                self.known_arrays.insert(v, primitive);
             }
             if let Some(fields) = c.null_fields {
                 self.facts().null_fields.insert(v, fields);
@@ -1984,6 +2005,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                 if n == 0 && k == K::R && self.s.receiver_fixed {
                     self.nonnull.insert(v);
                 }
+                if let Some(&Some(primitive)) = self.s.array_params.get(n as usize) {
+                    let key = self.key(v);
+                    self.known_arrays.insert(key, primitive);
+                }
                 self.push(k, v);
             }
             Op::Store(k, n) => {
@@ -2196,6 +2221,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                     let key = self.key(v);
                     self.instances.insert(key);
                 }
+                if let Some(primitive) = self.field_array_form() {
+                    let key = self.key(v);
+                    self.known_arrays.insert(key, primitive);
+                }
                 self.push(K::of(kind), v);
             }
             Op::PutField { off, kind, volatile } => {
@@ -2259,6 +2288,10 @@ impl<'e, 'f> Translator<'e, 'f> {
             Op::NewArray(ac) => {
                 let n = self.pop_v();
                 let o = self.new_array(ac, n);
+                if let Some(elem) = ac.elem_kind() {
+                    let key = self.key(o);
+                    self.known_arrays.insert(key, elem != Kind::Ref);
+                }
                 self.push(K::R, o);
             }
             Op::MultiANewArray(c, dims) => {
@@ -3060,6 +3093,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let n = c.ops.len();
         // The receiver was checked by the call, which dominates the body.
         let receiver_fixed = !m.is_static() && !stores_local_0(&c.ops);
+        let array_params = array_param_forms(m, &c.ops);
         let mut scope = Scope {
             m,
             d: c.d,
@@ -3078,6 +3112,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             exit: Some(InlineExit { ret, unwind }),
             fp_offset,
             receiver_fixed,
+            array_params,
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
@@ -3161,6 +3196,38 @@ pub(super) fn in_loops(ops: &[Op]) -> Vec<bool> {
 /// replaced).
 fn stores_local_0(ops: &[Op]) -> bool {
     ops.iter().any(|op| matches!(op, Op::Store(_, 0)))
+}
+
+/// By local of `m`: the array form of each parameter whose declared type
+/// is an array type (`Some(true)`: primitive elements) and which `ops`
+/// never store into, so that every read of the local is the argument,
+/// which the verifier typed as that array type (or null).
+fn array_param_forms(m: &Method, ops: &[Op]) -> Vec<Option<bool>> {
+    use crate::classfile::FieldType;
+    let mut forms = Vec::new();
+    if !m.is_static() {
+        forms.push(None);
+    }
+    for t in &m.desc.params {
+        let k = K::of_type(t);
+        forms.push(match t {
+            FieldType::Array(component) => {
+                Some(!matches!(**component, FieldType::Object(_) | FieldType::Array(_)))
+            }
+            _ => None,
+        });
+        if k.slots() == 2 {
+            forms.push(None);
+        }
+    }
+    for op in ops {
+        if let Op::Store(_, n) = op {
+            if let Some(f) = forms.get_mut(*n as usize) {
+                *f = None;
+            }
+        }
+    }
+    forms
 }
 
 /// The guarded cases of a virtual or interface call: each guard's key (a

@@ -12,7 +12,8 @@
 //! through the load-reference barrier once and the array's length once;
 //! a primitive field of a final class, or of an object the method just
 //! allocated, is read at a fixed offset, without the layout-word load a
-//! class with subclasses needs.
+//! class with subclasses needs; an array whose declared type gives its
+//! form has its length read in one load.
 //!
 //! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
 //! and lightweight locking), whose methods' installed code is read back
@@ -515,5 +516,109 @@ fn a_kept_lock_s_round_is_a_short_loop_with_its_rare_paths_out_of_line() {
         round.len() <= 24,
         "{} instructions in the kept round:\n{listed}",
         round.len()
+    );
+}
+
+const LENGTHS: &str = r#"
+public class Lengths {
+    static final class Holder {
+        char[] chars = new char[3];
+    }
+
+    // Four implementations: `main`'s interface call stays a call, and each
+    // `length` is compiled on its own.
+    interface Length {
+        int length(Holder h, String[] a, Object o);
+    }
+
+    // The field's declared type is a primitive array: its length is the
+    // data word after the class word, at a fixed offset.
+    static final class PrimField implements Length {
+        public int length(Holder h, String[] a, Object o) {
+            return h.chars.length;
+        }
+    }
+
+    // A reference array parameter: its length is its reference count, the
+    // layout word's low 32 bits.
+    static final class RefParam implements Length {
+        public int length(Holder h, String[] a, Object o) {
+            return a.length;
+        }
+    }
+
+    // Only a checkcast types it: its form is read from the layout word,
+    // and the length found from there.
+    static final class Cast implements Length {
+        public int length(Holder h, String[] a, Object o) {
+            return ((String[]) o).length;
+        }
+    }
+
+    static final class None implements Length {
+        public int length(Holder h, String[] a, Object o) {
+            return 0;
+        }
+    }
+
+    public static void main(String[] args) {
+        int sum = 0;
+        for (Length l : new Length[] {new PrimField(), new RefParam(), new Cast(), new None()}) {
+            sum += l.length(new Holder(), new String[4], new String[5]);
+        }
+        System.out.println(sum);
+    }
+}
+"#;
+
+/// The 4-byte reads of `code` (a memory operand of 4 bytes that is not
+/// a store's destination).
+fn dword_reads(code: &[Instruction]) -> Vec<&Instruction> {
+    code.iter()
+        .filter(|i| {
+            (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+                && i.memory_size().size() == 4
+                && (i.op0_kind() != OpKind::Memory || matches!(i.mnemonic(), Mnemonic::Cmp | Mnemonic::Test))
+        })
+        .collect()
+}
+
+/// `arraylength` on a value whose declared type is an array type reads
+/// the length where that form keeps it: a primitive array's at its fixed
+/// offset with no layout-word load, a reference array's as the layout
+/// word's count, one read; a value typed only by a `checkcast` reads the
+/// layout word and then the length it locates.
+#[test]
+fn a_typed_array_s_length_is_one_read() {
+    const DESC: &str = "(LLengths$Holder;[Ljava/lang/String;Ljava/lang/Object;)I";
+    let dir = harness::scratch_dir("fastpath-vm-jit-decode-lengths");
+    harness::javac_sources(&dir, &dir, &[("Lengths", LENGTHS)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Lengths");
+    let layout = fastpath::gc::layout::LAYOUT_WORD_OFFSET;
+    let of_prim = harness::compiled_code(vm, "Lengths$PrimField", "length", DESC).1;
+    assert!(
+        !of_prim.iter().any(|i| reads_at(i, layout, 4)),
+        "PrimField.length loads the array's layout word:\n{}",
+        harness::listing(&of_prim)
+    );
+    // The length word: the second data word, after the class word.
+    let length = fastpath::gc::layout::REFS_OFFSET + 8;
+    assert!(
+        of_prim.iter().any(|i| reads_at(i, length, 4)),
+        "PrimField.length does not read the length at its fixed offset:\n{}",
+        harness::listing(&of_prim)
+    );
+    let of_ref = harness::compiled_code(vm, "Lengths$RefParam", "length", DESC).1;
+    let reads = dword_reads(&of_ref);
+    assert!(
+        reads.len() == 1 && reads_at(reads[0], layout, 4),
+        "RefParam.length's length is not the layout word's count alone:\n{}",
+        harness::listing(&of_ref)
+    );
+    let of_cast = harness::compiled_code(vm, "Lengths$Cast", "length", DESC).1;
+    assert!(
+        dword_reads(&of_cast).len() >= 2,
+        "Cast.length reads its length in one load (the checks above would prove nothing):\n{}",
+        harness::listing(&of_cast)
     );
 }
