@@ -51,7 +51,7 @@
 /**
  * Number of feature bits defined (`fastpath_cpu_feature_name`).
  */
-#define FASTPATH_CPU_FEATURES 32
+#define FASTPATH_CPU_FEATURES 33
 
 /**
  * The object layout these constants describe; check it against

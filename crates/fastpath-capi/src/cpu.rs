@@ -84,8 +84,48 @@ pub struct fastpath_cpu_info {
 }
 
 /// Number of feature bits defined (`fastpath_cpu_feature_name`).
-pub const FASTPATH_CPU_FEATURES: u32 = 32;
+pub const FASTPATH_CPU_FEATURES: u32 = 33;
 const _: () = assert!(FASTPATH_CPU_FEATURES as usize == Feature::ALL.len());
+
+/// The features by C bit number: bit `i` of `fastpath_cpu_info::features`
+/// is `C_BITS[i]`. A feature the library adds takes the next bit, so a C
+/// program's bit numbers stay valid across versions (the features string
+/// prints in [`Feature::ALL`]'s order, which may place it elsewhere).
+const C_BITS: [Feature; FASTPATH_CPU_FEATURES as usize] = [
+    Feature::Sse2,
+    Feature::Sse3,
+    Feature::Ssse3,
+    Feature::Sse41,
+    Feature::Sse42,
+    Feature::Popcnt,
+    Feature::Cx16,
+    Feature::Avx,
+    Feature::Avx2,
+    Feature::Fma,
+    Feature::Avx512f,
+    Feature::Avx512dq,
+    Feature::Avx512bw,
+    Feature::Avx512vl,
+    Feature::Bmi1,
+    Feature::Bmi2,
+    Feature::Erms,
+    Feature::Fsrm,
+    Feature::Rdtscp,
+    Feature::Clflush,
+    Feature::Clflushopt,
+    Feature::Clwb,
+    Feature::Serialize,
+    Feature::Waitpkg,
+    Feature::Asimd,
+    Feature::Lse,
+    Feature::Dcpop,
+    Feature::Sb,
+    Feature::Idc,
+    Feature::Dic,
+    Feature::Wfxt,
+    Feature::Hypervisor,
+    Feature::Lzcnt,
+];
 
 /// `text` as a NUL-terminated, truncated C array.
 fn fixed<const N: usize>(text: &str) -> [c_char; N] {
@@ -102,7 +142,7 @@ fn fixed<const N: usize>(text: &str) -> [c_char; N] {
 pub extern "C" fn fastpath_cpu_get_info(out: *mut fastpath_cpu_info) -> fastpath_status {
     ffi(|| {
         let i = cpu::info();
-        let features = Feature::ALL
+        let features = C_BITS
             .iter()
             .enumerate()
             .filter(|(_, f)| i.has(**f))
@@ -150,7 +190,7 @@ pub extern "C" fn fastpath_cpu_feature_name(bit: u32) -> *const c_char {
     // copies, built once.
     static NAMES: std::sync::OnceLock<Vec<std::ffi::CString>> = std::sync::OnceLock::new();
     let names = NAMES.get_or_init(|| {
-        Feature::ALL
+        C_BITS
             .iter()
             .map(|f| std::ffi::CString::new(f.name()).unwrap_or_default())
             .collect()
@@ -190,7 +230,16 @@ mod tests {
 
     #[test]
     fn feature_names_match_the_library() {
-        for (i, f) in Feature::ALL.iter().enumerate() {
+        // Every feature has one bit.
+        for f in Feature::ALL {
+            assert_eq!(C_BITS.iter().filter(|&&g| g == f).count(), 1, "{f:?}");
+        }
+        // The bits C programs were built against keep their features.
+        assert_eq!(
+            (C_BITS[0], C_BITS[5], C_BITS[31]),
+            (Feature::Sse2, Feature::Popcnt, Feature::Hypervisor)
+        );
+        for (i, f) in C_BITS.iter().enumerate() {
             // SAFETY: non-NULL for defined bits, static, NUL-terminated.
             let name = unsafe { CStr::from_ptr(fastpath_cpu_feature_name(i as u32)) };
             assert_eq!(name.to_str(), Ok(f.name()));

@@ -481,13 +481,12 @@ const CODE_CACHE_BYTES: usize = 128 << 20;
 /// that allows each: what `fastpath::cpu` identified at start-up, as
 /// HotSpot's `VM_Version` turns CPUID into its `UseAVX`, `UseBMI1Instructions`,
 /// `UsePopCountInstruction` and the rest. Without them Cranelift targets
-/// the x86-64 baseline (SSE2): `popcnt`, `tzcnt` and SSE4.1's `round*`
-/// become sequences, shifts need `cl`, float code is two-operand. LZCNT
-/// is not among them: the library's identification does not read its
-/// bit (CPUID 0x80000001), so `clz` stays `bsr`-based. AVX-512 is left
-/// off too (Cranelift uses it for vector lanes this JIT does not emit).
+/// the x86-64 baseline (SSE2): `popcnt`, `lzcnt`, `tzcnt` and SSE4.1's
+/// `round*` become sequences (`clz` a `bsr` and a zero test), shifts need
+/// `cl`, float code is two-operand. AVX-512 is left off (Cranelift uses it
+/// for vector lanes this JIT does not emit).
 #[cfg(target_arch = "x86_64")]
-const ISA_FEATURES: [(fastpath::cpu::Feature, &str); 10] = {
+const ISA_FEATURES: [(fastpath::cpu::Feature, &str); 11] = {
     use fastpath::cpu::Feature as F;
     [
         (F::Sse3, "has_sse3"),
@@ -495,6 +494,7 @@ const ISA_FEATURES: [(fastpath::cpu::Feature, &str); 10] = {
         (F::Sse41, "has_sse41"),
         (F::Sse42, "has_sse42"),
         (F::Popcnt, "has_popcnt"),
+        (F::Lzcnt, "has_lzcnt"),
         (F::Avx, "has_avx"),
         (F::Avx2, "has_avx2"),
         (F::Fma, "has_fma"),

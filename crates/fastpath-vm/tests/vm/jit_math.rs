@@ -1,5 +1,6 @@
 //! Natives that compiled code computes inline (`jit/math.rs`): `Math.sqrt`,
-//! `StrictMath.sqrt` and the raw bit moves of `Double` and `Float`.
+//! `StrictMath.sqrt`, the raw bit moves of `Double` and `Float`, and
+//! `Integer.numberOfLeadingZeros`.
 //!
 //! `Roots` prints the bits of each method's result on edge cases (signed
 //! zeros, infinities, NaNs with payloads, subnormals, the largest and
@@ -11,7 +12,7 @@
 //! `root` and `toBits` are decoded with iced-x86: `root` has a `sqrtsd`
 //! and a path from its entry to its return that calls nothing (no call of
 //! the native through the runtime's `Invoke` helper), `toBits` such a path
-//! too.
+//! too, and `leading` an `lzcnt` where the CPU has LZCNT.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -35,6 +36,19 @@ public class Roots {
 
     static double fromBits(long b) {
         return Double.longBitsToDouble(b);
+    }
+
+    static int leading(int x) {
+        return Integer.numberOfLeadingZeros(x);
+    }
+
+    // As rootBits: `leading` is compiled on its own.
+    static int leadingDeep(int x) {
+        return leadingDeeper(x);
+    }
+
+    static int leadingDeeper(int x) {
+        return leading(x);
     }
 
     static int floatToBits(float x) {
@@ -94,6 +108,9 @@ public class Roots {
             check(floatToBits(floatFromBits(e)) == e, "the raw float bits of " + Integer.toHexString(e) + " round trip");
             out.append(Integer.toHexString(floatToBits(floatFromBits(e) * 3.0f))).append('\n');
         }
+        for (int e : new int[] {0, 1, -1, 0x8000, 0x7fffffff, 0x80000000, 12345678}) {
+            out.append(leadingDeep(e)).append(' ').append(leading(e)).append('\n');
+        }
         System.out.print(out);
         System.out.println("roots ok");
     }
@@ -125,6 +142,23 @@ fn inline_natives_match_the_natives_and_call_nothing() {
     assert!(
         harness::path_to_ret(&root, &|_| false, false),
         "every path through the compiled Math.sqrt call calls something:\n{shown}"
+    );
+    // `Integer.numberOfLeadingZeros` is one `lzcnt` where the CPU has it
+    // (the JIT's ISA takes LZCNT from the CPU identification), else `bsr`.
+    let (_, leading) = harness::compiled_code(vm, "Roots", "leading", "(I)I");
+    let shown = harness::listing(&leading);
+    let want = if fastpath::cpu::info().has(fastpath::cpu::Feature::Lzcnt) {
+        Mnemonic::Lzcnt
+    } else {
+        Mnemonic::Bsr
+    };
+    assert!(
+        leading.iter().any(|i| i.mnemonic() == want),
+        "no {want:?} in the compiled Integer.numberOfLeadingZeros:\n{shown}"
+    );
+    assert!(
+        harness::path_to_ret(&leading, &|_| false, false),
+        "every path through the compiled Integer.numberOfLeadingZeros calls something:\n{shown}"
     );
     let (_, bits) = harness::compiled_code(vm, "Roots", "toBits", "(D)J");
     let shown = harness::listing(&bits);

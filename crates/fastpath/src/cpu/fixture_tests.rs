@@ -67,6 +67,7 @@ fn this_machine_amd_zen5_kvm_guest() {
             Feature::Clflushopt,
             Feature::Clwb,
             Feature::Rdtscp,
+            Feature::Lzcnt,
             Feature::Fsrm,
             Feature::Hypervisor,
         ],
@@ -99,6 +100,7 @@ fn intel_sapphire_rapids() {
             Feature::Serialize,
             Feature::Waitpkg,
             Feature::Rdtscp,
+            Feature::Lzcnt,
             Feature::Erms,
         ],
         &[Feature::Hypervisor],
@@ -126,6 +128,7 @@ fn amd_zen4_genoa() {
             Feature::Clflushopt,
             Feature::Clwb,
             Feature::Rdtscp,
+            Feature::Lzcnt,
             Feature::Fsrm,
         ],
         &[Feature::Serialize, Feature::Waitpkg, Feature::Hypervisor],
@@ -151,6 +154,7 @@ fn intel_haswell_without_serialize_or_clwb() {
             Feature::Bmi2,
             Feature::Clflush,
             Feature::Rdtscp,
+            Feature::Lzcnt,
         ],
         &[
             Feature::Clflushopt,
@@ -172,10 +176,22 @@ fn intel_skylake_client_has_clflushopt_but_not_clwb() {
     assert_eq!((c.family, c.model, c.stepping), (6, 94, 3));
     assert_features(
         &c,
-        &[Feature::Avx2, Feature::Clflushopt],
+        &[Feature::Avx2, Feature::Clflushopt, Feature::Lzcnt],
         &[Feature::Clwb, Feature::Serialize, Feature::Avx512f],
     );
     assert_eq!((c.cores_per_package, c.threads_per_core), (4, 1));
+}
+
+#[test]
+fn lzcnt_is_the_extended_leaf_s_abm_bit() {
+    // The Haswell dump with CPUID.80000001H:ECX bit 5 (LZCNT/ABM) cleared,
+    // LAHF/SAHF (bit 0) kept: the feature follows the bit alone.
+    let row = "CPUID 80000001: 00000000-00000000-00000021-2C100000";
+    assert!(HASWELL.contains(row));
+    let text = HASWELL.replace(row, "CPUID 80000001: 00000000-00000000-00000001-2C100000");
+    let (c, cpuids) = decode(&text);
+    assert_features(&c, &[Feature::Rdtscp, Feature::Bmi1], &[Feature::Lzcnt]);
+    assert_eq!(cpuids, decode(HASWELL).1, "the bit costs no CPUID of its own");
 }
 
 #[test]

@@ -165,6 +165,8 @@ pub enum Feature {
     Sse42,
     /// POPCNT (CPUID.1:ECX\[23\]).
     Popcnt,
+    /// LZCNT (CPUID.80000001H:ECX\[5\]: ABM on AMD, LZCNT on Intel).
+    Lzcnt,
     /// CMPXCHG16B (CPUID.1:ECX\[13\]).
     Cx16,
     /// FMA3 (CPUID.1:ECX\[12\], and XCR0 saves YMM state).
@@ -198,14 +200,16 @@ pub enum Feature {
 }
 
 impl Feature {
-    /// Every feature, in the order the features string prints them.
-    pub const ALL: [Feature; 32] = [
+    /// Every feature, in the order the features string prints them
+    /// (HotSpot's `VM_Version` order where it has the feature).
+    pub const ALL: [Feature; 33] = [
         Feature::Sse2,
         Feature::Sse3,
         Feature::Ssse3,
         Feature::Sse41,
         Feature::Sse42,
         Feature::Popcnt,
+        Feature::Lzcnt,
         Feature::Cx16,
         Feature::Avx,
         Feature::Avx2,
@@ -258,6 +262,7 @@ impl Feature {
             Feature::Sse41 => "sse4.1",
             Feature::Sse42 => "sse4.2",
             Feature::Popcnt => "popcnt",
+            Feature::Lzcnt => "lzcnt",
             Feature::Cx16 => "cx16",
             Feature::Fma => "fma",
             Feature::Bmi1 => "bmi1",

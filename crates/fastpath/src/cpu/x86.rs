@@ -81,6 +81,8 @@ mod l7 {
 
 /// CPUID.80000001H:EDX.RDTSCP.
 const EXT1_EDX_RDTSCP: u32 = 1 << 27;
+/// CPUID.80000001H:ECX: LZCNT (AMD's ABM bit).
+const EXT1_ECX_LZCNT: u32 = 1 << 5;
 
 /// XCR0 state components: SSE (XMM) and AVX (upper YMM) state.
 const XCR0_AVX: u64 = 0b110;
@@ -166,10 +168,9 @@ pub(crate) fn decode(src: &dyn CpuidSource, logical_cpus: u32) -> CpuInfo {
     let ext_max = src.cpuid(0x8000_0000, 0).eax;
     let ext_max = if ext_max & 0x8000_0000 != 0 { ext_max } else { 0 };
     if ext_max >= 0x8000_0001 {
-        set(
-            has(src.cpuid(0x8000_0001, 0).edx, EXT1_EDX_RDTSCP),
-            Feature::Rdtscp,
-        );
+        let ext1 = src.cpuid(0x8000_0001, 0);
+        set(has(ext1.edx, EXT1_EDX_RDTSCP), Feature::Rdtscp);
+        set(has(ext1.ecx, EXT1_ECX_LZCNT), Feature::Lzcnt);
     }
     let brand = if ext_max >= 0x8000_0004 {
         let mut regs = Vec::with_capacity(12);
