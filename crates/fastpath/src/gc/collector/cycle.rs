@@ -969,14 +969,12 @@ impl HeapInner {
                 return;
             }
             let (nrefs, _) = s.layout_of(obj);
-            for i in 0..nrefs {
-                let field = s.ref_addr(obj, i);
-                // Relaxed: we only compare and CAS the value.
-                let v = s.load_ref(field, Ordering::Relaxed);
+            // Relaxed: we only compare and CAS the value.
+            s.for_each_ref(obj, nrefs, Ordering::Relaxed, |field, v| {
                 if v != 0 && s.in_cset(v) {
                     heals.push(field, v);
                 }
-            }
+            });
         };
         if r.humongous() == HUMONGOUS_START {
             s.parse(r, watermark, |obj| {

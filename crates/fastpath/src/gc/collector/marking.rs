@@ -129,14 +129,11 @@ impl<'h> Scanner<'h> {
     fn scan(&mut self, obj: usize, stack: &mut Vec<usize>) -> usize {
         let heap = self.heap;
         let s = &heap.space;
-        let (nrefs, _) = s.layout_of(obj);
-        for i in 0..nrefs {
-            // Acquire: pairs with the Release of the store that put the
-            // reference there, so the object it names is initialized.
-            let v = s.load_ref(s.ref_addr(obj, i), Ordering::Acquire);
-            heap.mark_object(v, stack);
-        }
-        let words = s.cell_words(obj);
+        let (nrefs, ndata) = s.layout_of(obj);
+        // Acquire: pairs with the Release of the store that put the
+        // reference there, so the object it names is initialized.
+        s.for_each_ref(obj, nrefs, Ordering::Acquire, |_, v| heap.mark_object(v, stack));
+        let words = s.cell_words_for(nrefs, ndata);
         let region = s.region_index(obj);
         if s.header(obj).lock_state() != LockState::Unlocked {
             // Relaxed: read in final-mark's pause, which orders it.

@@ -559,6 +559,36 @@ impl Space {
         self.contains(addr) && addr % self.refs.slot_bytes() == 0
     }
 
+    /// Calls `f(slot, reference)` for each of `obj`'s first `nrefs`
+    /// reference slots in order: the slot's address and the reference it
+    /// holds (an address, 0 for null), loaded with `order`. The heap's
+    /// width is tested once for the object, not at each slot, so the
+    /// collector's scan loops (marking, update-refs) run one loop body per
+    /// width with the slot size a constant.
+    #[inline(always)]
+    pub(crate) fn for_each_ref(
+        &self,
+        obj: usize,
+        nrefs: usize,
+        order: Ordering,
+        mut f: impl FnMut(usize, usize),
+    ) {
+        match self.refs {
+            RefWidth::Full => {
+                for i in 0..nrefs {
+                    let slot = obj + RefWidth::Full.ref_offset(i);
+                    f(slot, self.load_ref_in(RefWidth::Full, slot, order));
+                }
+            }
+            RefWidth::Compressed => {
+                for i in 0..nrefs {
+                    let slot = obj + RefWidth::Compressed.ref_offset(i);
+                    f(slot, self.load_ref_in(RefWidth::Compressed, slot, order));
+                }
+            }
+        }
+    }
+
     /// The reference in the slot at `slot` (an address, 0 for null).
     #[inline(always)]
     pub(crate) fn load_ref(&self, slot: usize, order: Ordering) -> usize {
@@ -873,11 +903,26 @@ impl Space {
         obj
     }
 
-    /// Copies `obj`, whose layout word is `layout_word`, into the cell at
-    /// `cell` (evacuation); returns the copy.
-    pub(crate) fn copy_object(&self, obj: usize, layout_word: usize, cell: usize) -> usize {
+    /// Copies `obj`, whose layout word is `layout_word` and whose cell has
+    /// `body_words` words after its layout word ([`Space::body_words`] of
+    /// the word's counts), into the cell at `cell` (evacuation); returns
+    /// the copy.
+    #[inline(always)]
+    pub(crate) fn copy_object(
+        &self,
+        obj: usize,
+        layout_word: usize,
+        body_words: usize,
+        cell: usize,
+    ) -> usize {
         let copy = cell + self.format.cell_to_object();
-        let (nrefs, ndata) = layout::decode_layout_word(layout_word);
+        debug_assert_eq!(
+            {
+                let (nrefs, ndata) = layout::decode_layout_word(layout_word);
+                self.body_words(nrefs, ndata)
+            },
+            body_words
+        );
         debug_assert_eq!(
             self.header(obj).lock_state(),
             LockState::Unlocked,
@@ -898,7 +943,7 @@ impl Space {
             .store(header, Ordering::Relaxed);
         self.word(copy + layout::LAYOUT_WORD_OFFSET)
             .store(layout_word, Ordering::Relaxed);
-        for k in 0..self.body_words(nrefs, ndata) {
+        for k in 0..body_words {
             let offset = layout::REFS_OFFSET + layout::WORD_BYTES * k;
             let v = self.word(obj + offset).load(Ordering::Relaxed);
             self.word(copy + offset).store(v, Ordering::Relaxed);
@@ -941,9 +986,10 @@ impl Space {
                         .load(Ordering::Relaxed),
                 };
                 let (nrefs, ndata) = layout::decode_layout_word(layout_word);
-                bytes.set(self.cell_words_for(nrefs, ndata) * 8);
+                let body = self.body_words(nrefs, ndata);
+                bytes.set((self.format.header_words() + body) * 8);
                 let cell = lab.alloc(self, bytes.get(), Pool::Evacuation)?;
-                let copy = self.copy_object(obj, layout_word, cell);
+                let copy = self.copy_object(obj, layout_word, body, cell);
                 copied = Some(copy);
                 Some(copy)
             },
@@ -1362,6 +1408,54 @@ mod tests {
         space.alloc_humongous(4 * region).expect("a run of 4");
         assert_eq!(free(), 89);
         assert!(due(), "the humongous run took the free list below 90");
+    }
+
+    /// `for_each_ref` yields each reference slot of an object in order,
+    /// with the address `ref_addr` gives and the reference `load_ref` reads,
+    /// in both widths, for odd and even counts and none.
+    #[test]
+    fn for_each_ref_yields_the_slots_ref_addr_and_load_ref_give() {
+        for refs in [RefWidth::Full, RefWidth::Compressed] {
+            let space = Space::new(CellFormat::Compact, refs, 8 << 20, 64 << 10, None).expect("heap memory");
+            let (start, _) = space
+                .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
+                .expect("a region");
+            let mut p = start;
+            let mut objects = Vec::new();
+            for nrefs in [0, 1, 2, 3, 5] {
+                let obj = space.init_object(p, nrefs, 1);
+                p += space.cell_words_for(nrefs, 1) * 8;
+                objects.push((obj, nrefs));
+            }
+            // Each object's slot i names object (k + i + 1) mod n, or null
+            // for the last slot of each.
+            let n = objects.len();
+            for (k, &(obj, nrefs)) in objects.iter().enumerate() {
+                for i in 0..nrefs {
+                    let v = if i + 1 == nrefs {
+                        0
+                    } else {
+                        objects[(k + i + 1) % n].0
+                    };
+                    space.store_ref(space.ref_addr(obj, i), v, Ordering::Relaxed);
+                }
+            }
+            for &(obj, nrefs) in &objects {
+                let mut seen = Vec::new();
+                space.for_each_ref(obj, nrefs, Ordering::Relaxed, |slot, v| seen.push((slot, v)));
+                let want: Vec<_> = (0..nrefs)
+                    .map(|i| {
+                        let slot = space.ref_addr(obj, i);
+                        (slot, space.load_ref(slot, Ordering::Relaxed))
+                    })
+                    .collect();
+                assert_eq!(seen, want, "{refs:?}, {nrefs} references");
+                assert!(
+                    seen.iter().take(nrefs.saturating_sub(1)).all(|&(_, v)| v != 0),
+                    "{refs:?}"
+                );
+            }
+        }
     }
 
     /// `for_each_live` yields, in address order, the marked objects below
