@@ -1,6 +1,7 @@
 //! The `String.indexOf(int, int)` intrinsic: compiled code replaces the
 //! call with a leaf call of [`string_index_of`], a scan of the string's
-//! `char[]` four code units a step.
+//! `char[]` eight code units a step (SSE2; four, in a 64-bit word, where
+//! no vector scan is written).
 //!
 //! Where it sits: the translator (`translate.rs`) asks [`is_string_index_of`]
 //! at each statically bound instance call (`String` is final) and, for
@@ -24,8 +25,9 @@
 //! replaces `StringLatin1.indexOfChar` and `StringUTF16.indexOfChar` with
 //! vector code (`LibraryCallKit::inline_string_indexOfChar`,
 //! `C2_MacroAssembler::string_indexof_char`, 8 or 16 chars a step). The
-//! scan here compares four chars at a time in one 64-bit word
-//! (`find_unit`), which needs no vector unit and no target feature.
+//! scan here compares eight chars at a time with SSE2, the x86-64
+//! baseline (`find_unit`), and four at a time in one 64-bit word
+//! elsewhere and for the last few (`find_unit_words`).
 //!
 //! The inline part: the receiver's null check (the call's own, with its
 //! `NullPointerException`), the `value` field's load and its read
@@ -71,6 +73,50 @@ pub fn is_string_index_of(m: &Method) -> bool {
 const LOW_BITS: u64 = 0x0001_0001_0001_0001;
 const HIGH_BITS: u64 = 0x8000_8000_8000_8000;
 
+/// Code units compared in one step of the vector scan (one 128-bit
+/// register, SSE2: the x86-64 baseline).
+#[cfg(target_arch = "x86_64")]
+const VECTOR: usize = 8;
+
+/// The first index `i >= from` of `s` with `s[i] == unit`, or `None`:
+/// eight code units a step with SSE2's 16-bit compare and byte mask
+/// (`pcmpeqw`, `pmovmskb`: the shape of C2's `string_indexof_char`, which
+/// takes 8 or 16 chars a step), then the word scan below for the last
+/// seven (out of line there, so that the vector loop's caller keeps few
+/// registers and saves none).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn find_unit(s: &[u16], from: usize, unit: u16) -> Option<usize> {
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi16};
+    let rest = s.get(from..)?;
+    let mut i = 0;
+    // SAFETY: SSE2 is part of x86-64; each load reads the eight code
+    // units `rest[i..i + 8]`, inside the slice (the loop's test), and
+    // `_mm_loadu_si128` takes any alignment.
+    unsafe {
+        let pattern = _mm_set1_epi16(unit as i16);
+        while i + VECTOR <= rest.len() {
+            let v = _mm_loadu_si128(rest.as_ptr().add(i).cast::<__m128i>());
+            // Two mask bits a lane: the lowest set one's index / 2 is the
+            // first lane equal to `unit`.
+            let hits = _mm_movemask_epi8(_mm_cmpeq_epi16(v, pattern)) as u32;
+            if hits != 0 {
+                return Some(from + i + (hits.trailing_zeros() / 2) as usize);
+            }
+            i += VECTOR;
+        }
+    }
+    find_unit_words(s, from + i, unit)
+}
+
+/// [`find_unit_words`] where no vector scan is written (AArch64 and the
+/// rest).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn find_unit(s: &[u16], from: usize, unit: u16) -> Option<usize> {
+    find_unit_words(s, from, unit)
+}
+
 /// The first index `i >= from` of `s` with `s[i] == unit`, or `None`.
 ///
 /// Four code units a step in one 64-bit word (SWAR): `x = w ^ (unit *
@@ -80,7 +126,8 @@ const HIGH_BITS: u64 = 0x8000_8000_8000_8000;
 /// first zero may be marked wrongly, never those below): its trailing
 /// zeros / 16 are the hit's lane (the "haszero" test of Anderson's Bit
 /// Twiddling Hacks, the word scan of glibc's generic `memchr`).
-fn find_unit(s: &[u16], from: usize, unit: u16) -> Option<usize> {
+#[cfg_attr(target_arch = "x86_64", inline(never))]
+fn find_unit_words(s: &[u16], from: usize, unit: u16) -> Option<usize> {
     let rest = s.get(from..)?;
     let pattern = u64::from(unit) * LOW_BITS;
     let mut steps = rest.chunks_exact(STEP);
@@ -115,23 +162,33 @@ pub unsafe extern "C" fn string_index_of(chars: *const u16, len: usize, from: i6
     let from = from.max(0) as usize;
     let found = if (0..MIN_SUPPLEMENTARY).contains(&ch) {
         find_unit(s, from, ch as u16)
-    } else if (MIN_SUPPLEMENTARY..=MAX_CODE_POINT).contains(&ch) {
-        // Character.highSurrogate and lowSurrogate.
-        let high = (((ch - MIN_SUPPLEMENTARY) >> 10) + 0xd800) as u16;
-        let low = ((ch & 0x3ff) + 0xdc00) as u16;
-        let mut at = from;
-        loop {
-            match find_unit(s, at, high) {
-                Some(i) if s.get(i + 1) == Some(&low) => break Some(i),
-                Some(i) => at = i + 1,
-                None => break None,
-            }
-        }
     } else {
-        None
+        find_code_point(s, from, ch)
     };
     // A char[]'s length is below 2^31, so an index fits an i32.
     found.map_or(-1, |i| i as i32)
+}
+
+/// [`string_index_of`] for a `ch` that is not one code unit: a valid
+/// supplementary code point's surrogate pair, or nothing. Out of line, so
+/// that the common search keeps few registers (no saves in its prologue).
+#[cold]
+#[inline(never)]
+fn find_code_point(s: &[u16], from: usize, ch: i64) -> Option<usize> {
+    if !(MIN_SUPPLEMENTARY..=MAX_CODE_POINT).contains(&ch) {
+        return None;
+    }
+    // Character.highSurrogate and lowSurrogate.
+    let high = (((ch - MIN_SUPPLEMENTARY) >> 10) + 0xd800) as u16;
+    let low = ((ch & 0x3ff) + 0xdc00) as u16;
+    let mut at = from;
+    loop {
+        match find_unit(s, at, high) {
+            Some(i) if s.get(i + 1) == Some(&low) => break Some(i),
+            Some(i) => at = i + 1,
+            None => break None,
+        }
+    }
 }
 
 impl Translator<'_, '_> {
@@ -222,7 +279,7 @@ mod tests {
         let smile: Vec<u16> = "😀".encode_utf16().collect();
         let mut texts: Vec<Vec<u16>> = vec![Vec::new()];
         // Every length around the step, the sought unit at every place.
-        for n in 0..=3 * STEP + 1 {
+        for n in 0..=3 * STEP.max(8) + 1 {
             let base: Vec<u16> = (0..n).map(|i| b'a' as u16 + (i % 7) as u16).collect();
             for at in 0..n {
                 let mut t = base.clone();
