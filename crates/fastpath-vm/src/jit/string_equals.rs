@@ -1,6 +1,6 @@
 //! The `String.equals(Object)` intrinsic: compiled code replaces the call
 //! with inline tests and, for two strings of one length, a leaf call of
-//! [`chars_equal`], a comparison of their `char[]`s a word at a time.
+//! [`chars_equal`], a comparison of their `char[]`s eight units at a time.
 //!
 //! Where it sits: the translator (`translate.rs`) asks [`is_string_equals`]
 //! at each statically bound instance call (`String` is final) and, for
@@ -20,8 +20,9 @@
 //! replaces `String.equals` with its `StrEquals`/`AryEq` nodes
 //! (`LibraryCallKit::inline_string_equals`,
 //! `C2_MacroAssembler::arrays_equals`, vector compares). The comparison
-//! here reads four chars at a time in one 64-bit word, as
-//! `index_of.rs`'s scan, which needs no vector unit.
+//! here reads eight chars at a time with SSE2, the x86-64 baseline, as
+//! `index_of.rs`'s scan, and four at a time in a 64-bit word for shorter
+//! strings and on other targets.
 //!
 //! The inline part: the receiver's null check (the call's own, with its
 //! `NullPointerException`), the identity test, the argument's null test
@@ -75,16 +76,66 @@ pub unsafe extern "C" fn chars_equal(a: *const u16, b: *const u16, len: usize) -
             std::slice::from_raw_parts(b, len),
         )
     };
-    let word =
-        |s: &[u16]| u64::from(s[0]) | u64::from(s[1]) << 16 | u64::from(s[2]) << 32 | u64::from(s[3]) << 48;
-    let (mut wa, mut wb) = (a.chunks_exact(4), b.chunks_exact(4));
-    for (x, y) in (&mut wa).zip(&mut wb) {
-        if word(x) != word(y) {
-            return 0;
-        }
+    i32::from(units_equal(a, b))
+}
+
+/// Whether `a` and `b`, of one length, hold the same units: from eight
+/// units on, SSE2 compares of eight (`pcmpeqw`, `pmovmskb`; C2's
+/// `arrays_equals` shape), the last eight overlapping the one before;
+/// below, two overlapping 64-bit words of four, or the units one by one.
+#[cfg(target_arch = "x86_64")]
+fn units_equal(a: &[u16], b: &[u16]) -> bool {
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8};
+    let len = a.len();
+    debug_assert_eq!(len, b.len());
+    if len < 8 {
+        return words_equal(a, b);
     }
-    let rest = wa.remainder().iter().zip(wb.remainder());
-    i32::from(rest.into_iter().all(|(x, y)| x == y))
+    // SAFETY: SSE2 is part of x86-64; each load reads eight units at an
+    // offset `i <= len - 8` of a slice of `len` units, and
+    // `_mm_loadu_si128` takes any alignment.
+    unsafe {
+        let same = |i: usize| {
+            let x = _mm_loadu_si128(a.as_ptr().add(i).cast::<__m128i>());
+            let y = _mm_loadu_si128(b.as_ptr().add(i).cast::<__m128i>());
+            _mm_movemask_epi8(_mm_cmpeq_epi16(x, y)) == 0xffff
+        };
+        let mut i = 0;
+        while i + 8 < len {
+            if !same(i) {
+                return false;
+            }
+            i += 8;
+        }
+        same(len - 8)
+    }
+}
+
+/// [`words_equal`] where no vector compare is written.
+#[cfg(not(target_arch = "x86_64"))]
+fn units_equal(a: &[u16], b: &[u16]) -> bool {
+    words_equal(a, b)
+}
+
+/// Whether `a` and `b`, of one length, hold the same units, four at a
+/// time in a 64-bit word, the last word overlapping the one before it.
+fn words_equal(a: &[u16], b: &[u16]) -> bool {
+    let len = a.len();
+    let word = |s: &[u16], i: usize| {
+        u64::from(s[i]) | u64::from(s[i + 1]) << 16 | u64::from(s[i + 2]) << 32 | u64::from(s[i + 3]) << 48
+    };
+    if len < 4 {
+        // Unit by unit (a slice compare would call `bcmp`).
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let mut i = 0;
+    while i + 4 < len {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 4;
+    }
+    word(a, len - 4) == word(b, len - 4)
 }
 
 impl Translator<'_, '_> {
@@ -184,7 +235,7 @@ mod tests {
     fn leaf_agrees_with_slice_equality() {
         // Every length around the step, a difference at every place, in
         // the low and in the high byte of a unit.
-        for n in 0..=13usize {
+        for n in 0..=26usize {
             let a: Vec<u16> = (0..n).map(|i| 0x0061 + (i as u16) * 0x0101).collect();
             assert!(leaf(&a, &a.clone()), "equal of length {n}");
             for at in 0..n {
