@@ -24,7 +24,10 @@
 //! call site, one over the hot limit is not. `CallFreq`: of two calls of
 //! the same size, the hot one is inlined and the cold one left a call.
 //! `HotFirst`: the inlining budget goes to a loop's call before the
-//! straight-line calls ahead of it in bytecode order.
+//! straight-line calls ahead of it in bytecode order. `WarmLeaf`: at a
+//! warm call site a leaf over the small-callee limit is inlined, a callee
+//! of that size with a call of its own is not, and the leaf's throw
+//! reports the inlined frame.
 
 use crate::harness;
 
@@ -494,4 +497,80 @@ fn the_inlining_budget_goes_to_the_hottest_call_first() {
         line.ends_with(&format!(", {want} calls inlined, 0 cold calls left")),
         "{line}"
     );
+}
+
+/// `WarmLeaf`: `work` calls `leaf` (113 bytecode bytes, its only call
+/// the constructor and concatenation of a throw) and `notLeaf` (97 bytes,
+/// calling `helper`) each on one call in ten, warm sites: `leaf` is
+/// inlined (a leaf up to `HOT_INLINE_BYTES`), `notLeaf` is not (over
+/// `MAX_INLINE_BYTES`, and not a leaf). `work(-1)` from the compiled
+/// caller throws in the inlined `leaf`, whose trace names it. The output
+/// is HotSpot 25's.
+const WARM_LEAF: &str = r#"public class WarmLeaf {
+    static int leaf(int x) {
+        if (x == -1) {
+            throw new IllegalArgumentException("leaf " + x);
+        }
+        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        return a + b + c + d;
+    }
+
+    static int helper(int x) {
+        return x * 7 + (x >>> 3) - (x % 13);
+    }
+
+    static int notLeaf(int x) {
+        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        return a + b + c + helper(d);
+    }
+
+    static int work(int n) {
+        int s = n;
+        if (n % 10 == 3 || n == -1) {
+            s += leaf(n);
+        }
+        if (n % 10 == 7) {
+            s += notLeaf(n);
+        }
+        return s;
+    }
+
+    public static void main(String[] args) {
+        int sum = 0;
+        for (int k = 0; k < 20000; k++) {
+            sum += work(k);
+        }
+        System.out.println(sum);
+        try {
+            work(-1);
+            System.out.println("no throw");
+        } catch (IllegalArgumentException e) {
+            System.out.println(e.getMessage());
+            for (StackTraceElement f : e.getStackTrace()) {
+                System.out.println("  at " + f.getClassName() + "." + f.getMethodName());
+            }
+        }
+    }
+}
+"#;
+
+#[test]
+fn a_warm_leaf_over_the_small_limit_is_inlined() {
+    use fastpath_vm::jit::inlining::{HOT_FREQ_RATIO, HOT_INLINE_BYTES, MAX_INLINE_BYTES, MIN_FREQ_RATIO};
+    const {
+        assert!(MAX_INLINE_BYTES < 97 && 113 <= HOT_INLINE_BYTES);
+        assert!(MIN_FREQ_RATIO <= 0.1 && 0.1 < HOT_FREQ_RATIO);
+    };
+    let dir = harness::scratch_dir("fastpath-vm-jit-warm-leaf");
+    harness::javac_sources(&dir, &dir, &[("WarmLeaf", WARM_LEAF)]);
+    let (out, line) = run_logged(&dir, "WarmLeaf", "work(I)I");
+    assert_eq!(
+        out,
+        "265510838\nleaf -1\n  at WarmLeaf.leaf\n  at WarmLeaf.work\n  at WarmLeaf.main\n"
+    );
+    assert!(line.ends_with(", 1 calls inlined, 0 cold calls left"), "{line}");
 }
