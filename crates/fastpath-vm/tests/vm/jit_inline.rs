@@ -27,7 +27,9 @@
 //! straight-line calls ahead of it in bytecode order. `WarmLeaf`: at a
 //! warm call site a leaf over the small-callee limit is inlined, a callee
 //! of that size with a call of its own is not, and the leaf's throw
-//! reports the inlined frame.
+//! reports the inlined frame. `Unreached`: a small callee at a site that
+//! never ran while its method was profiled is inlined, and runs right
+//! once the program's later phase reaches it.
 
 use crate::harness;
 
@@ -572,5 +574,52 @@ fn a_warm_leaf_over_the_small_limit_is_inlined() {
         out,
         "265510838\nleaf -1\n  at WarmLeaf.leaf\n  at WarmLeaf.work\n  at WarmLeaf.main\n"
     );
+    assert!(line.ends_with(", 1 calls inlined, 0 cold calls left"), "{line}");
+}
+
+/// `Unreached`: `work`'s call of `small` (18 bytecode bytes, run once
+/// from `main` so that it is decoded) sits behind a flag that is false
+/// for `work`'s first 5000 calls: compiled after 1000, its site never ran
+/// (a 0 count, below `MIN_FREQ_RATIO`), yet `small` is inlined, not left
+/// a cold call; the second phase runs the inlined body. The sum is
+/// HotSpot 25's.
+const UNREACHED: &str = r#"public class Unreached {
+    static boolean late;
+
+    static int small(int x) {
+        int y = x * 31 + (x >>> 7) - 5;
+        return y ^ (y >> 3);
+    }
+
+    static int work(int n) {
+        int s = n * 3;
+        if (late) {
+            s += small(n);
+        }
+        return s;
+    }
+
+    public static void main(String[] args) {
+        int sum = small(7);
+        for (int k = 0; k < 5000; k++) {
+            sum += work(k);
+        }
+        late = true;
+        for (int k = 0; k < 5000; k++) {
+            sum += work(k);
+        }
+        System.out.println(sum);
+    }
+}
+"#;
+
+#[test]
+fn a_small_callee_at_a_site_never_reached_is_inlined() {
+    use fastpath_vm::jit::inlining::{MAX_INLINE_BYTES, MAX_TRIVIAL_BYTES};
+    const { assert!(MAX_TRIVIAL_BYTES < 18 && 18 <= MAX_INLINE_BYTES) };
+    let dir = harness::scratch_dir("fastpath-vm-jit-unreached");
+    harness::javac_sources(&dir, &dir, &[("Unreached", UNREACHED)]);
+    let (out, line) = run_logged(&dir, "Unreached", "work(I)I");
+    assert_eq!(out, "467177363\n");
     assert!(line.ends_with(", 1 calls inlined, 0 cold calls left"), "{line}");
 }
