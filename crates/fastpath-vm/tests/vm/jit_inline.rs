@@ -27,7 +27,9 @@
 //! straight-line calls ahead of it in bytecode order. `WarmLeaf`: at a
 //! warm call site a leaf over the small-callee limit is inlined, a callee
 //! of that size with a call of its own is not, and the leaf's throw
-//! reports the inlined frame. `Unreached`: a small callee at a site that
+//! reports the inlined frame. `DeepLeaf`: three frames deep, a warm
+//! leaf that does not allocate is inlined, one that allocates is not.
+//! `Unreached`: a small callee at a site that
 //! never ran while its method was profiled is inlined, and runs right
 //! once the program's later phase reaches it.
 
@@ -622,4 +624,68 @@ fn a_small_callee_at_a_site_never_reached_is_inlined() {
     let (out, line) = run_logged(&dir, "Unreached", "work(I)I");
     assert_eq!(out, "467177363\n");
     assert!(line.ends_with(", 1 calls inlined, 0 cold calls left"), "{line}");
+}
+
+/// `DeepLeaf`: `work` calls `outer` calls `mid` (hot, inlined two deep),
+/// which calls `leaf` (14 bytecode bytes, no allocation) and `allocLeaf`
+/// (18 bytes, a `new int[2]`) each on one call in ten: warm sites three
+/// deep, past `MAX_INLINE_DEPTH`. `leaf` is inlined, `allocLeaf` is not:
+/// 3 calls inlined. The sum is HotSpot 25's.
+const DEEP_LEAF: &str = r#"public class DeepLeaf {
+    static int[] sink = {0};
+
+    static int leaf(int x) {
+        return x * 7 + (x >>> 3) - (x % 13);
+    }
+
+    static int allocLeaf(int x) {
+        int[] a = new int[2];
+        a[0] = x;
+        sink = a;
+        return a[0] + 1;
+    }
+
+    static int mid(int n) {
+        int s = n + 1;
+        if (n % 10 == 3) {
+            s += leaf(n);
+        }
+        if (n % 10 == 7) {
+            s += allocLeaf(n);
+        }
+        return s;
+    }
+
+    static int outer(int n) {
+        return mid(n) * 3 + 1;
+    }
+
+    static int work(int n) {
+        return outer(n) - n;
+    }
+
+    public static void main(String[] args) {
+        int sum = 0;
+        for (int k = 0; k < 20000; k++) {
+            sum += work(k);
+        }
+        System.out.println(sum + sink[0]);
+    }
+}
+"#;
+
+#[test]
+fn a_warm_leaf_deeper_than_the_warm_depth_is_inlined_unless_it_allocates() {
+    use fastpath_vm::jit::inlining::{
+        MAX_HOT_INLINE_DEPTH, MAX_INLINE_BYTES, MAX_INLINE_DEPTH, MAX_TRIVIAL_BYTES,
+    };
+    const {
+        assert!(MAX_INLINE_DEPTH < 3 && 3 <= MAX_HOT_INLINE_DEPTH);
+        assert!(MAX_TRIVIAL_BYTES < 14 && 18 <= MAX_INLINE_BYTES);
+    };
+    let dir = harness::scratch_dir("fastpath-vm-jit-deep-leaf");
+    harness::javac_sources(&dir, &dir, &[("DeepLeaf", DEEP_LEAF)]);
+    let (out, line) = run_logged(&dir, "DeepLeaf", "work(I)I");
+    assert_eq!(out, "887473506\n");
+    assert!(line.ends_with(", 3 calls inlined, 0 cold calls left"), "{line}");
 }
