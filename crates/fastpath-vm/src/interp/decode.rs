@@ -542,6 +542,22 @@ impl<B: BarrierSet> JThread<B> {
                     crate::link::resolve::pretty_method(target_m.class, &target_m.name, &target_m.descriptor),
                 )
             })?;
+        // A final class named by the reference: every receiver is an
+        // instance of that class itself (the receiver is assignable to it,
+        // JVMS 4.10.1.9 invokevirtual, and it has no subclass), so its
+        // vtable entry is the one target, bound here as HotSpot binds a
+        // call whose receiver type is exact (C2's `Compile::optimize_virtual_call`
+        // on a final static receiver type). A call through a final class
+        // to an inherited method (`LinkedHashMap.get` on a final subclass)
+        // then needs no dispatch, and the JIT inlines it without a guard.
+        if named.flags & crate::classfile::access::FINAL != 0 && !named.is_array() && !named.is_interface() {
+            if let Some(t) = named
+                .vtable_method(index)
+                .filter(|t| !t.is_abstract() && !t.is_static())
+            {
+                return Ok(Insn::InvokeDirect(t));
+            }
+        }
         Ok(Insn::InvokeVirtual {
             method: target_m,
             index: index as u32,

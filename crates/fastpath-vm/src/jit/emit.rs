@@ -255,6 +255,30 @@ impl Translator<'_, '_> {
         }
     }
 
+    /// The non-null `obj`'s layout word's high half (the tagged bit and
+    /// the tag): for an instance, its class less the class space's decode
+    /// offset ([`Translator::class_of_tagged`]); an array's untagged word
+    /// has the tagged bit clear there. Compared with a class's
+    /// [`Translator::exact_class_tag`], it tests that `obj` is an instance
+    /// of exactly that class in one load, a shift and the compare, with no
+    /// test of the form (C2's receiver check against a profiled klass,
+    /// `GraphKit::type_check_receiver`).
+    pub(super) fn exact_class_key(&mut self, obj: Value) -> Value {
+        let o = self.resolve_read(obj);
+        let ro = MemFlagsData::trusted().with_readonly();
+        let w = self.b.ins().load(I64, ro, o, LAYOUT);
+        self.b.ins().ushr_imm_s(w, i64::from(heap::LAYOUT_TAG_SHIFT))
+    }
+
+    /// The value [`Translator::exact_class_key`] has for an instance of
+    /// `class`: none for an array class (its instances' words are
+    /// untagged) or a class outside the tag's reach.
+    pub(super) fn exact_class_tag(&self, class: &'static Class) -> Option<i64> {
+        let tag = (class as *const Class as i64).wrapping_sub(self.env.class_decode_offset);
+        let tagged = (heap::LAYOUT_TAGGED_BIT >> heap::LAYOUT_TAG_SHIFT) as i64;
+        (!class.is_array() && tag >> heap::LAYOUT_TAG_SHIFT == 0 && tag & tagged != 0).then_some(tag)
+    }
+
     /// Whether `a` and `b` are the same object (i8): with Brooks barriers
     /// two copies of one object compare by their forwardees.
     pub(super) fn same_object(&mut self, a: Value, b: Value) -> Value {

@@ -19,15 +19,45 @@
 //!   compiled method (C2's `site_invoke_ratio`,
 //!   `InlineTree::compute_callee_frequency`).
 //! - Below [`MIN_FREQ_RATIO`] (C2's `MinInlineFrequencyRatio`) a site is
-//!   cold: it stays a call ("low call site frequency"; a site that never
-//!   ran is one), unless its callee is trivial, at most
-//!   [`MAX_TRIVIAL_BYTES`] (`MaxTrivialSize`: a getter's body is smaller
-//!   than the call).
+//!   cold: it stays a call ("low call site frequency"), unless its callee
+//!   is trivial, at most [`MAX_TRIVIAL_BYTES`] (`MaxTrivialSize`: a
+//!   getter's body is smaller than the call). A site that never ran while
+//!   its method was profiled is different here: C2 compiles its path as
+//!   an uncommon trap and recompiles when the path runs after all, a JIT
+//!   without deoptimisation keeps the code it made, and a profile taken in
+//!   a program's first phase misses its later ones. Such a site takes a
+//!   callee up to [`MAX_INLINE_BYTES`], [`MAX_INLINE_DEPTH`] deep, with
+//!   the budget the sites that ran left (its frequency, 0, queues it
+//!   last). LruCache's `afterNodeInsertion` ran 819 times interpreted
+//!   while the cache was filling, never evicting, so `HashMap.putVal`
+//!   left its `hash(key)` of every eviction a call: Callgrind per
+//!   iteration LruCache 151.2 -> 148.1 M, GcLruCache 88.8 -> 86.9,
+//!   DeltaBlue 400.1 -> 397.2, Richards 357.5 -> 354.7, Json and
+//!   GcListChurn unchanged, GcStrings 514.8 -> 516.1.
 //! - At or above [`HOT_FREQ_RATIO`] (`InlineFrequencyRatio`) it is hot:
 //!   a callee up to [`HOT_INLINE_BYTES`] (`FreqInlineSize`), nested up to
 //!   [`MAX_HOT_INLINE_DEPTH`] inlined frames (`MaxInlineLevel`).
 //! - In between, warm: up to [`MAX_INLINE_BYTES`] (`MaxInlineSize`),
-//!   [`MAX_INLINE_DEPTH`] deep.
+//!   [`MAX_INLINE_DEPTH`] deep; a leaf (`is_leaf`: no calls but on paths
+//!   that only throw, intrinsics and trivial callees) up to
+//!   [`HOT_INLINE_BYTES`]. C2 has no such rule; its calls cost a few
+//!   instructions, where a call here writes the caller's frames and
+//!   reloads its references, and the callee checks both stacks and writes
+//!   its own frame: LruCache's `LinkedHashMap.moveToEnd` (104 bytes, run
+//!   by one `get` in eight while the profile was taken, one in three
+//!   later) was that price on every reordering `get`. Callgrind per
+//!   iteration: LruCache 161.1 -> 151.2 M; GcLruCache, DeltaBlue, Json,
+//!   Richards, GcStrings, GcListChurn within 0.1 %. That leaf keeps the
+//!   warm depth. Deeper, up to [`MAX_HOT_INLINE_DEPTH`], only a leaf up
+//!   to [`MAX_INLINE_BYTES`] that does not allocate (`allocates`): every
+//!   small leaf there took rarely run ones (a `StringBuilder`'s `grow`,
+//!   whose allocation is a TLAB bump, zeroing and a runtime call's block)
+//!   into callees whose compiled code then passed [`INLINE_SMALL_CODE`],
+//!   and Json lost 2 %. One that does not allocate is LruCache's
+//!   `Integer.equals`, three deep under `get` and `getNode`, run by one
+//!   `get` in seventy while profiled and one in seven later. Callgrind
+//!   per iteration: LruCache 147.8 -> 145.2 M, GcStrings 516.1 -> 515.2,
+//!   Json 62.3 -> 62.5, GcLruCache, DeltaBlue, Richards within 0.05 %.
 //! - A callee whose own compiled code is bigger than
 //!   [`INLINE_SMALL_CODE`] (`InlineSmallCode`) stays a call, at a warm
 //!   site one bigger than a quarter of it: it inlined a tree of its own,
@@ -310,6 +340,17 @@ fn candidates(
             } else if ratio.freq >= HOT_FREQ_RATIO || trivial {
                 (HOT_INLINE_BYTES, MAX_HOT_INLINE_DEPTH)
             } else if ratio.freq >= MIN_FREQ_RATIO {
+                if bytes <= HOT_INLINE_BYTES && bytes > MAX_INLINE_BYTES && is_leaf(t) {
+                    (HOT_INLINE_BYTES, MAX_INLINE_DEPTH)
+                } else if depth > MAX_INLINE_DEPTH && is_leaf(t) && !allocates(t) {
+                    (MAX_INLINE_BYTES, MAX_HOT_INLINE_DEPTH)
+                } else {
+                    (MAX_INLINE_BYTES, MAX_INLINE_DEPTH)
+                }
+            } else if d.calls.count_at(idx) == 0 && bytes <= MAX_INLINE_BYTES {
+                // Never reached while profiled: a small callee takes what
+                // the budget has left after every site that ran (its
+                // frequency, 0, queues it last).
                 (MAX_INLINE_BYTES, MAX_INLINE_DEPTH)
             } else {
                 p.cold += 1;
@@ -395,6 +436,47 @@ fn targets(
         new
     });
     ts
+}
+
+/// Whether `m` is a leaf for inlining: it can be inlined ([`body`]) and
+/// its every call is on a path that only throws, an intrinsic, or a
+/// statically bound call of a trivial method (at most
+/// [`MAX_TRIVIAL_BYTES`], inlined at any site). Inlined at a warm site, a
+/// leaf brings no call of its own into its caller, and removes the call's
+/// whole price here: the caller's frame written and its references
+/// reloaded around the call, the callee's frame and stack checks
+/// (`translate.rs`), which C2's calls, whose sizes `MaxInlineSize` was
+/// tuned against, do not pay.
+fn is_leaf(m: &'static Method) -> bool {
+    let Some((d, ops)) = body(m) else {
+        return false;
+    };
+    let cold = super::cold::throw_only(&ops, &d.switches);
+    ops.iter().enumerate().all(|(idx, op)| match *op {
+        Op::Invoke(dispatch, callee) => {
+            cold[idx]
+                || is_intrinsic(dispatch, callee)
+                || (statically_bound(dispatch, callee)
+                    && callee
+                        .code
+                        .as_ref()
+                        .is_some_and(|c| c.code.len() <= MAX_TRIVIAL_BYTES))
+        }
+        _ => true,
+    })
+}
+
+/// Whether `m` allocates on a path that does not only throw (`new`,
+/// `newarray`, `anewarray`, `multianewarray`): its inlined code holds a
+/// TLAB bump, the zeroing and a runtime call's block. A method whose body
+/// the translator cannot inline counts as allocating.
+fn allocates(m: &'static Method) -> bool {
+    body(m).is_none_or(|(d, ops)| {
+        let cold = super::cold::throw_only(&ops, &d.switches);
+        ops.iter()
+            .zip(cold)
+            .any(|(op, cold)| !cold && matches!(op, Op::New(_) | Op::NewArray(_) | Op::MultiANewArray(..)))
+    })
 }
 
 /// `m`'s decoded form and ops, when the translator can inline it: it has

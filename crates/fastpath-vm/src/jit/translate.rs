@@ -2885,6 +2885,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let recv = args[0].1;
         self.stack_restore(&args);
         let key = match dispatch {
+            _ if g.by_class => self.exact_class_key(recv),
             Dispatch::Virtual(index) => self.vtable_target(recv, index, m),
             _ => self.class_of(recv),
         };
@@ -2892,6 +2893,15 @@ impl<'e, 'f> Translator<'e, 'f> {
         let join = self.b.create_block();
         let n = g.cases.len();
         for (expected, t, callee) in g.cases {
+            let expected = if g.by_class {
+                // SAFETY: a `by_class` case's key is a `&'static Class`
+                // (`all_exact_keys`).
+                let c = unsafe { &*(expected as *const Class) };
+                self.exact_class_tag(c)
+                    .expect("a by_class case names an instance class")
+            } else {
+                expected
+            };
             let hit = self.b.ins().icmp_imm_s(IntCC::Equal, key, expected);
             let (inlined, next) = (self.b.create_block(), self.b.create_block());
             self.b.ins().brif(hit, inlined, &[], next, &[]);
@@ -2918,6 +2928,12 @@ impl<'e, 'f> Translator<'e, 'f> {
             Dispatch::Interface(index) => {
                 self.stack_restore(&args);
                 let t = self.itable_target(recv, index, m);
+                self.s.stack.truncate(depth_after);
+                t
+            }
+            Dispatch::Virtual(index) if g.by_class => {
+                self.stack_restore(&args);
+                let t = self.vtable_target(recv, index, m);
                 self.s.stack.truncate(depth_after);
                 t
             }
@@ -2970,7 +2986,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             return None;
         }
         let rs = super::cha::interface_receivers(self.env.classes, m, index, MAX_GUARDED_RECEIVERS)?;
-        self.guarded_of(rs.into_iter().map(|(c, t)| (c as *const Class as i64, t)))
+        let mut g = self.guarded_of(rs.into_iter().map(|(c, t)| (c as *const Class as i64, t)))?;
+        g.by_class = self.all_exact_keys(&g);
+        Some(g)
     }
 
     /// The implementations to inline behind guards at a virtual or
@@ -2979,11 +2997,11 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// the interpreter's profile saw at the call (`interp/profile.rs`),
     /// as HotSpot's C2 inlines a call site's one or two profiled
     /// receivers behind class checks (`doCall.cpp`, monomorphic and
-    /// bimorphic inlining). A virtual call's guard is on the vtable entry
-    /// (every class inheriting the implementation passes), an interface
-    /// call's on the class, as for CHA's cases; the miss is the ordinary
-    /// call, never cold (the profile is a sample of what ran, not a
-    /// proof).
+    /// bimorphic inlining). Each guard is on the receiver's exact class
+    /// (its layout tag), except a virtual call's two classes sharing one
+    /// implementation, guarded once on the vtable entry (every class
+    /// inheriting it passes); the miss is the ordinary call, never cold
+    /// (the profile is a sample of what ran, not a proof).
     fn profiled_candidates(&self, m: &'static Method, dispatch: Dispatch) -> Option<Guarded> {
         if !self.plan.any_at(&self.path(), self.s.idx as u32) {
             return None;
@@ -2993,6 +3011,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             _ => return None,
         };
         let mut targets: Vec<(i64, &'static Method)> = Vec::new();
+        let mut classes: Vec<(i64, &'static Method)> = Vec::new();
         for c in std::iter::once(first).chain(second) {
             let (key, t) = match dispatch {
                 Dispatch::Virtual(index) => {
@@ -3007,9 +3026,28 @@ impl<'e, 'f> Translator<'e, 'f> {
             };
             if !targets.iter().any(|&(k, _)| k == key) {
                 targets.push((key, t));
+                classes.push((c as *const Class as i64, t));
             }
         }
-        let mut g = self.guarded_of(targets.into_iter())?;
+        // A virtual call's profiled receivers with a method each are
+        // guarded on their classes, as C2 guards a profiled receiver
+        // (`GraphKit::maybe_cast_profiled_receiver`: the klass word
+        // compared): the layout tag's one compare instead of the vtable's
+        // loads. Two receivers sharing one method keep the one vtable
+        // guard that both pass.
+        let exact = matches!(dispatch, Dispatch::Virtual(_)) && classes.len() == targets.len();
+        let mut g = if exact {
+            let mut g = self.guarded_of(classes.into_iter())?;
+            g.by_class = self.all_exact_keys(&g);
+            if !g.by_class {
+                g = self.guarded_of(targets.into_iter())?;
+            }
+            g
+        } else {
+            let mut g = self.guarded_of(targets.into_iter())?;
+            g.by_class = matches!(dispatch, Dispatch::Interface(_)) && self.all_exact_keys(&g);
+            g
+        };
         g.complete = false;
         g.profiled = true;
         Some(g)
@@ -3031,6 +3069,18 @@ impl<'e, 'f> Translator<'e, 'f> {
             cases,
             complete,
             profiled: false,
+            by_class: false,
+        })
+    }
+
+    /// Whether every case of `g` is keyed by an instance class that
+    /// [`Translator::exact_class_tag`] names.
+    fn all_exact_keys(&self, g: &Guarded) -> bool {
+        g.cases.iter().all(|&(key, _, _)| {
+            // SAFETY: every key here is a `&'static Class` from the class
+            // table or the receiver profile, cast to an integer.
+            let c = unsafe { &*(key as *const Class) };
+            self.exact_class_tag(c).is_some()
         })
     }
 
@@ -3240,6 +3290,10 @@ struct Guarded {
     /// The cases are a receiver-type profile's (`profiled_candidates`),
     /// not class-hierarchy analysis's.
     profiled: bool,
+    /// The cases' keys are instance classes, each compared with the
+    /// receiver's layout tag (`Translator::exact_class_key`), rather
+    /// than methods compared with its vtable entry.
+    by_class: bool,
 }
 
 /// A callee to inline: its decoded form, ops and kinds.

@@ -15,7 +15,11 @@
 //! inlines: after 2 interpreted calls they are inlined behind guards for
 //! the receiver classes the interpreter's profile saw, under `-Xcomp`
 //! (nothing profiled) they stay calls, and the misses are exactly the
-//! calls on the other classes.
+//! calls on the other classes. `ProfiledExact` checks that a virtual
+//! call's profiled receivers are guarded on their exact classes: a
+//! subclass inheriting a profiled class's method misses as one
+//! overriding it does, and arrays and other classes at an `Object`-typed
+//! call of `hashCode`, `equals` and `toString` miss.
 
 use crate::harness;
 
@@ -148,6 +152,43 @@ fn profiled_receivers_are_inlined_behind_guards() {
     assert_eq!((out, err), (want_out, want_err));
     let line = compiled_run(&log);
     assert!(!line.contains("inlined behind a guard"), "{line}");
+}
+
+/// `sounds`' virtual call of `Animal.sound` (six implementations loaded)
+/// profiles `Dog` and `Bird` before it is compiled, `hashes`' calls of
+/// `Object.hashCode` and `equals` profile `Key`: 2 guarded cases each.
+/// The late part's receivers other than `Dog` and `Bird`, `Puppy` (which
+/// inherits `Dog.sound`) among them, miss: 4 of 6 receivers, 3000 rounds,
+/// 12000 misses; a guard on the vtable entry would have passed `Puppy`'s
+/// 3000. Then the arrays, boxes and strings of `mixed` miss, and the class
+/// library's profiled sites as the early run's do (at most `LIBRARY`).
+#[test]
+fn profiled_receivers_are_checked_by_exact_class() {
+    let name = "ProfiledExact";
+    let classes = classes(name);
+    let expected = harness::corpus_dir().join("expected");
+    let want_out = std::fs::read_to_string(expected.join(format!("{name}.out"))).unwrap();
+    let env = [("FASTPATH_VM_JIT_THRESHOLD", "2")];
+    let (out, err, log, summary) = run(&classes, name, &env, &["-Xbatch"], &[]);
+    assert_eq!(out, want_out);
+    assert_eq!(err, "");
+    for method in ["sounds", "hashes"] {
+        let prefix = format!("jit: {name}.{method}(");
+        let line = log
+            .lines()
+            .find(|l| l.starts_with(&prefix) && !l.contains(" OSR at "))
+            .unwrap_or_else(|| panic!("{method} not compiled:\n{log}"));
+        assert!(line.ends_with(" 2 calls inlined behind a guard"), "{line}");
+    }
+    let (_, _, _, early_summary) = run(&classes, name, &env, &["-Xbatch"], &["early"]);
+    const LIBRARY: u64 = 40;
+    let misses = count(&summary, "of profiled guards");
+    let early_misses = count(&early_summary, "of profiled guards");
+    let late = misses.checked_sub(early_misses);
+    assert!(
+        late.is_some_and(|n| (12000..=12000 + LIBRARY).contains(&n)),
+        "profiled guard misses {misses} with the late receivers, {early_misses} without"
+    );
 }
 
 /// Runs the corpus program `name` under `-Xbatch` with a threshold of 2

@@ -24,7 +24,14 @@
 //! call site, one over the hot limit is not. `CallFreq`: of two calls of
 //! the same size, the hot one is inlined and the cold one left a call.
 //! `HotFirst`: the inlining budget goes to a loop's call before the
-//! straight-line calls ahead of it in bytecode order.
+//! straight-line calls ahead of it in bytecode order. `WarmLeaf`: at a
+//! warm call site a leaf over the small-callee limit is inlined, a callee
+//! of that size with a call of its own is not, and the leaf's throw
+//! reports the inlined frame. `DeepLeaf`: three frames deep, a warm
+//! leaf that does not allocate is inlined, one that allocates is not.
+//! `Unreached`: a small callee at a site that
+//! never ran while its method was profiled is inlined, and runs right
+//! once the program's later phase reaches it.
 
 use crate::harness;
 
@@ -494,4 +501,191 @@ fn the_inlining_budget_goes_to_the_hottest_call_first() {
         line.ends_with(&format!(", {want} calls inlined, 0 cold calls left")),
         "{line}"
     );
+}
+
+/// `WarmLeaf`: `work` calls `leaf` (113 bytecode bytes, its only call
+/// the constructor and concatenation of a throw) and `notLeaf` (97 bytes,
+/// calling `helper`) each on one call in ten, warm sites: `leaf` is
+/// inlined (a leaf up to `HOT_INLINE_BYTES`), `notLeaf` is not (over
+/// `MAX_INLINE_BYTES`, and not a leaf). `work(-1)` from the compiled
+/// caller throws in the inlined `leaf`, whose trace names it. The output
+/// is HotSpot 25's.
+const WARM_LEAF: &str = r#"public class WarmLeaf {
+    static int leaf(int x) {
+        if (x == -1) {
+            throw new IllegalArgumentException("leaf " + x);
+        }
+        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        return a + b + c + d;
+    }
+
+    static int helper(int x) {
+        return x * 7 + (x >>> 3) - (x % 13);
+    }
+
+    static int notLeaf(int x) {
+        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        return a + b + c + helper(d);
+    }
+
+    static int work(int n) {
+        int s = n;
+        if (n % 10 == 3 || n == -1) {
+            s += leaf(n);
+        }
+        if (n % 10 == 7) {
+            s += notLeaf(n);
+        }
+        return s;
+    }
+
+    public static void main(String[] args) {
+        int sum = 0;
+        for (int k = 0; k < 20000; k++) {
+            sum += work(k);
+        }
+        System.out.println(sum);
+        try {
+            work(-1);
+            System.out.println("no throw");
+        } catch (IllegalArgumentException e) {
+            System.out.println(e.getMessage());
+            for (StackTraceElement f : e.getStackTrace()) {
+                System.out.println("  at " + f.getClassName() + "." + f.getMethodName());
+            }
+        }
+    }
+}
+"#;
+
+#[test]
+fn a_warm_leaf_over_the_small_limit_is_inlined() {
+    use fastpath_vm::jit::inlining::{HOT_FREQ_RATIO, HOT_INLINE_BYTES, MAX_INLINE_BYTES, MIN_FREQ_RATIO};
+    const {
+        assert!(MAX_INLINE_BYTES < 97 && 113 <= HOT_INLINE_BYTES);
+        assert!(MIN_FREQ_RATIO <= 0.1 && 0.1 < HOT_FREQ_RATIO);
+    };
+    let dir = harness::scratch_dir("fastpath-vm-jit-warm-leaf");
+    harness::javac_sources(&dir, &dir, &[("WarmLeaf", WARM_LEAF)]);
+    let (out, line) = run_logged(&dir, "WarmLeaf", "work(I)I");
+    assert_eq!(
+        out,
+        "265510838\nleaf -1\n  at WarmLeaf.leaf\n  at WarmLeaf.work\n  at WarmLeaf.main\n"
+    );
+    assert!(line.ends_with(", 1 calls inlined, 0 cold calls left"), "{line}");
+}
+
+/// `Unreached`: `work`'s call of `small` (18 bytecode bytes, run once
+/// from `main` so that it is decoded) sits behind a flag that is false
+/// for `work`'s first 5000 calls: compiled after 1000, its site never ran
+/// (a 0 count, below `MIN_FREQ_RATIO`), yet `small` is inlined, not left
+/// a cold call; the second phase runs the inlined body. The sum is
+/// HotSpot 25's.
+const UNREACHED: &str = r#"public class Unreached {
+    static boolean late;
+
+    static int small(int x) {
+        int y = x * 31 + (x >>> 7) - 5;
+        return y ^ (y >> 3);
+    }
+
+    static int work(int n) {
+        int s = n * 3;
+        if (late) {
+            s += small(n);
+        }
+        return s;
+    }
+
+    public static void main(String[] args) {
+        int sum = small(7);
+        for (int k = 0; k < 5000; k++) {
+            sum += work(k);
+        }
+        late = true;
+        for (int k = 0; k < 5000; k++) {
+            sum += work(k);
+        }
+        System.out.println(sum);
+    }
+}
+"#;
+
+#[test]
+fn a_small_callee_at_a_site_never_reached_is_inlined() {
+    use fastpath_vm::jit::inlining::{MAX_INLINE_BYTES, MAX_TRIVIAL_BYTES};
+    const { assert!(MAX_TRIVIAL_BYTES < 18 && 18 <= MAX_INLINE_BYTES) };
+    let dir = harness::scratch_dir("fastpath-vm-jit-unreached");
+    harness::javac_sources(&dir, &dir, &[("Unreached", UNREACHED)]);
+    let (out, line) = run_logged(&dir, "Unreached", "work(I)I");
+    assert_eq!(out, "467177363\n");
+    assert!(line.ends_with(", 1 calls inlined, 0 cold calls left"), "{line}");
+}
+
+/// `DeepLeaf`: `work` calls `outer` calls `mid` (hot, inlined two deep),
+/// which calls `leaf` (14 bytecode bytes, no allocation) and `allocLeaf`
+/// (18 bytes, a `new int[2]`) each on one call in ten: warm sites three
+/// deep, past `MAX_INLINE_DEPTH`. `leaf` is inlined, `allocLeaf` is not:
+/// 3 calls inlined. The sum is HotSpot 25's.
+const DEEP_LEAF: &str = r#"public class DeepLeaf {
+    static int[] sink = {0};
+
+    static int leaf(int x) {
+        return x * 7 + (x >>> 3) - (x % 13);
+    }
+
+    static int allocLeaf(int x) {
+        int[] a = new int[2];
+        a[0] = x;
+        sink = a;
+        return a[0] + 1;
+    }
+
+    static int mid(int n) {
+        int s = n + 1;
+        if (n % 10 == 3) {
+            s += leaf(n);
+        }
+        if (n % 10 == 7) {
+            s += allocLeaf(n);
+        }
+        return s;
+    }
+
+    static int outer(int n) {
+        return mid(n) * 3 + 1;
+    }
+
+    static int work(int n) {
+        return outer(n) - n;
+    }
+
+    public static void main(String[] args) {
+        int sum = 0;
+        for (int k = 0; k < 20000; k++) {
+            sum += work(k);
+        }
+        System.out.println(sum + sink[0]);
+    }
+}
+"#;
+
+#[test]
+fn a_warm_leaf_deeper_than_the_warm_depth_is_inlined_unless_it_allocates() {
+    use fastpath_vm::jit::inlining::{
+        MAX_HOT_INLINE_DEPTH, MAX_INLINE_BYTES, MAX_INLINE_DEPTH, MAX_TRIVIAL_BYTES,
+    };
+    const {
+        assert!(MAX_INLINE_DEPTH < 3 && 3 <= MAX_HOT_INLINE_DEPTH);
+        assert!(MAX_TRIVIAL_BYTES < 14 && 18 <= MAX_INLINE_BYTES);
+    };
+    let dir = harness::scratch_dir("fastpath-vm-jit-deep-leaf");
+    harness::javac_sources(&dir, &dir, &[("DeepLeaf", DEEP_LEAF)]);
+    let (out, line) = run_logged(&dir, "DeepLeaf", "work(I)I");
+    assert_eq!(out, "887473506\n");
+    assert!(line.ends_with(", 3 calls inlined, 0 cold calls left"), "{line}");
 }
