@@ -19,7 +19,7 @@
 //! | `FASTPATH_GC_IMMEDIATE_GARBAGE` | 0–100 (percent) | 90 | `gc::settings` ([`GcImmediateGarbage`]) |
 //! | `FASTPATH_GC_CELL_FORMAT` | `auto` (the barrier set's: `brooks` with `brooks-rb` or `brooks-wb`, else `compact`), `brooks`, `compact` | `auto` | `gc::settings` ([`GcCellFormat`]) |
 //! | `FASTPATH_GC_REFS` | `full` (8-byte reference slots), `compressed` (4-byte, the heap below 32 GiB) | `full` | `gc::settings` ([`RefWidth`]) |
-//! | `FASTPATH_FAST_LOCKING_SPINS` | 0–20 (`log2` of the pauses) | 13 (1 on one CPU) | `sync` ([`FastLockingSpins`]) |
+//! | `FASTPATH_FAST_LOCKING_SPINS` | 0–20 (`log2` of the pauses) | 13, or more where a pause is short: the least whose pauses last 0.5 ms (16 at 11 ns a pause; 1 on one CPU) | `sync` ([`FastLockingSpins`]) |
 //! | `FASTPATH_FAST_LOCKING_YIELDS` | 0–64 | 8 | `sync` ([`FastLockingYields`]) |
 //! | `FASTPATH_DEFLATION_INTERVAL_MS` | 1–3600000 | 250 | `sync` ([`DeflationIntervalMs`]) |
 //! | `FASTPATH_DEFLATION_THRESHOLD` | 0–100 (percent) | 90 | `sync` ([`DeflationThreshold`]) |

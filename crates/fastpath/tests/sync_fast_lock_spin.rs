@@ -18,11 +18,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use fastpath::sync::fast_lock_spin::{
-    fast_lock_spin_stats, fast_locking_spins, set_fast_locking_spins, set_fast_locking_yields,
-    DEFAULT_FAST_LOCKING_SPINS, DEFAULT_FAST_LOCKING_YIELDS,
+    fast_lock_spin_stats, fast_locking_spins, fast_locking_yields, set_fast_locking_spins,
+    set_fast_locking_yields, DEFAULT_FAST_LOCKING_SPINS, DEFAULT_FAST_LOCKING_YIELDS,
 };
-use fastpath::sync::LockingMode;
 use fastpath::sync::{self, LockState};
+use fastpath::sync::{FastLockingSpins, LockingMode};
 
 /// The spin is lightweight locking's: the single-lock tests pin both
 /// threads to it, whatever the environment says.
@@ -39,21 +39,29 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Restores the default budget and yields when a test ends (or fails).
-struct Budget;
+/// Restores the budget and yields in force before it when a test ends (or
+/// fails).
+struct Budget {
+    log2: u32,
+    yields: u32,
+}
 
 impl Budget {
     fn set(log2: u32, yields: u32) -> Budget {
+        let before = Budget {
+            log2: fast_locking_spins(),
+            yields: fast_locking_yields(),
+        };
         set_fast_locking_spins(log2).unwrap();
         set_fast_locking_yields(yields).unwrap();
-        Budget
+        before
     }
 }
 
 impl Drop for Budget {
     fn drop(&mut self) {
-        set_fast_locking_spins(DEFAULT_FAST_LOCKING_SPINS).unwrap();
-        set_fast_locking_yields(DEFAULT_FAST_LOCKING_YIELDS).unwrap();
+        set_fast_locking_spins(self.log2).unwrap();
+        set_fast_locking_yields(self.yields).unwrap();
     }
 }
 
@@ -100,10 +108,12 @@ fn contended_short_sections_count_exactly_at_2_4_and_8_threads() {
     // In the locking mode the environment names (CI runs all three): only
     // lightweight threads spin, every mode must count exactly.
     let mut total = 0;
-    // The defaults (HotSpot's budget, then the yield phase), HotSpot's
-    // budget alone, the spin off (inflate at the first contention, as
-    // before JDK 24), one look with no pause, and that look plus yields.
+    // The defaults (the budget calibrated to 0.5 ms, then the yield
+    // phase), HotSpot's count with the yields and alone, the spin off
+    // (inflate at the first contention, as before JDK 24), one look with
+    // no pause, and that look plus yields.
     for (log2, yields) in [
+        (FastLockingSpins::default().0, DEFAULT_FAST_LOCKING_YIELDS),
         (DEFAULT_FAST_LOCKING_SPINS, DEFAULT_FAST_LOCKING_YIELDS),
         (DEFAULT_FAST_LOCKING_SPINS, 0),
         (0, 0),

@@ -144,6 +144,11 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
         // The library's monitor counters for the whole run (the lab's
         // `fastpath vm` locking table reads this line).
         eprintln!("fastpath-vm sync: {}", fastpath::sync::stats());
+        let spin = fastpath::sync::fast_lock_spin::fast_lock_spin_stats();
+        eprintln!(
+            "fastpath-vm fast-lock spin: acquired {}, saw a monitor {}, gave up {}",
+            spin.acquired, spin.saw_monitor, spin.gave_up
+        );
     }
     if vm.jit.logging() {
         eprintln!("{}", vm.jit.summary());

@@ -33,8 +33,15 @@
 //! miss at its exit CAS. The accumulated budget is
 //! `2^log_spins − log_spins − 1` pauses, about 8 k for HotSpot's 13: ~30 µs
 //! where PAUSE costs 10 cycles, ~0.4 ms where it costs Skylake's 140 or
-//! where the hypervisor intercepts it (~50 ns a pause). Long enough to outlast a short critical
-//! section many times over, short against a scheduler time slice, so a
+//! where the hypervisor intercepts it (~50 ns a pause). HotSpot sized its
+//! count for the second case, so the default here is that budget in time
+//! (`settings.rs`, `calibrated_fast_locking_spins`): the least `log2` from
+//! 13 up whose pauses last 0.5 ms at the calibrated cost of a pause (16
+//! where a pause takes 11 ns). That outlasts a short critical section many
+//! times over, and a holder that keeps the lock for most of its loop
+//! (coarsened rounds, a long section) on two CPUs: a waiter that gave up
+//! there would park on the monitor and be woken at every one of the
+//! holder's exits. It is short against a scheduler time slice, so a
 //! waiter whose holder was preempted stops burning its CPU and inflates,
 //! then parks on the monitor. On a loaded machine that is the common case
 //! (the benchmarks notebook, `docs/benchmarks-log-2026.md`, "Locking, sync-spin").
@@ -68,7 +75,9 @@ use super::header::{Header, Mark};
 use super::settings::{FastLockingSpins, FastLockingYields};
 
 /// HotSpot's default `log2` of the budget (`LightweightFastLockingSpins`,
-/// JDK 24 and 25).
+/// JDK 24 and 25): the least default on a machine with more than one CPU,
+/// where the default is calibrated to last 0.5 ms (module docs;
+/// [`fast_locking_spins`] before any setter says the one in force).
 pub const DEFAULT_FAST_LOCKING_SPINS: u32 = 13;
 
 /// The largest accepted `log2` of the budget: 2^20 pauses is already
@@ -145,7 +154,8 @@ pub fn fast_locking_yields() -> u32 {
 /// pauses (HotSpot's `-XX:LightweightFastLockingSpins`): a contended
 /// lightweight `enter` makes up to `log2` looks at the header, with
 /// exponential backoff between them, before it inflates the object. 0 turns
-/// the spin off. Default [`DEFAULT_FAST_LOCKING_SPINS`] (1 on a one-CPU
+/// the spin off. Default: [`DEFAULT_FAST_LOCKING_SPINS`] or more, so that
+/// the pauses last 0.5 ms on this CPU (module docs; 1 on a one-CPU
 /// machine). Takes effect at the next contended enter.
 pub fn set_fast_locking_spins(log2: u32) -> Result<(), FastLockSpinSettingOutOfRange> {
     LOG_SPINS.store(
@@ -306,11 +316,19 @@ mod tests {
         assert_eq!(fast_locking_yields(), DEFAULT_FAST_LOCKING_YIELDS);
         // The settings' defaults are these.
         assert_eq!(FastLockingYields::default().0, DEFAULT_FAST_LOCKING_YIELDS);
-        assert!([DEFAULT_FAST_LOCKING_SPINS, 1].contains(&FastLockingSpins::default().0));
+        let default = FastLockingSpins::default().0;
+        assert!(default == 1 || (DEFAULT_FAST_LOCKING_SPINS..=MAX_FAST_LOCKING_SPINS).contains(&default));
         // Other tests run with the default; this one only reads it.
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if cpus > 1 {
-            assert_eq!(fast_locking_spins(), DEFAULT_FAST_LOCKING_SPINS);
+        if cpus > 1 && std::env::var_os(FastLockingSpins::VAR).is_none() {
+            assert_eq!(fast_locking_spins(), default);
+            // The default lasts the budget at the calibrated pause, and the
+            // next smaller one (unless HotSpot's) does not.
+            let ns = crate::spin::calibration().ns_per_pause;
+            let lasts = |log2: u32| ((1u64 << log2) - u64::from(log2) - 1) as f64 * ns;
+            let budget = super::super::settings::FAST_LOCK_SPIN_BUDGET_NS;
+            assert!(default == MAX_FAST_LOCKING_SPINS || lasts(default) >= budget);
+            assert!(default == DEFAULT_FAST_LOCKING_SPINS || lasts(default - 1) < budget);
         }
     }
 

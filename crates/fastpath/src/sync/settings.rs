@@ -59,14 +59,51 @@ pub(crate) static LOCKING_MODE: ProcessValue<LockingMode> = ProcessValue::new();
 
 setting::number_setting! {
     /// `log2` of the fast-lock spin budget a contended lightweight `enter`
-    /// starts with (HotSpot's `-XX:LightweightFastLockingSpins`, 13); 1 on
-    /// a machine with one CPU, where the holder cannot run while we spin
-    /// (HotSpot's `os::is_MP() ? flag : 1`; the CPUs are `cpu::info()`'s
-    /// affinity count, which opens no file). 0 turns the spin off;
-    /// `fast_lock_spin::set_fast_locking_spins` changes it at run time.
+    /// starts with (HotSpot's `-XX:LightweightFastLockingSpins`, 13). The
+    /// default is HotSpot's budget in time rather than in pauses
+    /// ([`calibrated_fast_locking_spins`]): the least `log2`, 13 or more,
+    /// whose pauses last [`FAST_LOCK_SPIN_BUDGET_NS`] on this CPU (16 where
+    /// a pause takes 11 ns); 1 on a machine with one CPU, where the holder
+    /// cannot run while we spin (HotSpot's `os::is_MP() ? flag : 1`; the
+    /// CPUs are `cpu::info()`'s affinity count, which opens no file). 0
+    /// turns the spin off; `fast_lock_spin::set_fast_locking_spins` changes
+    /// it at run time.
     FastLockingSpins(u32): "FASTPATH_FAST_LOCKING_SPINS", 0..=20,
-    default if crate::cpu::info().logical_cpus > 1 { 13 } else { 1 },
-    "log2 of the pauses a contended fast-lock spins before inflating (HotSpot -XX:LightweightFastLockingSpins)"
+    default if crate::cpu::info().logical_cpus > 1 { calibrated_fast_locking_spins() } else { 1 },
+    "log2 of the pauses a contended fast-lock spins before inflating (HotSpot -XX:LightweightFastLockingSpins; default: 13, or more where a pause is short, so that the spin lasts 0.5 ms)"
+}
+
+/// How long the default fast-lock spin lasts, in nanoseconds, at least.
+/// HotSpot's 2^13 pauses were sized where a pause costs Skylake's 140
+/// cycles: 0.4–0.5 ms at 2.3–3 GHz. Where a pause is shorter (11 ns on the
+/// Xeon model 167 guest, 10 cycles on Zen), the same count spins 0.1 ms or
+/// less, and a contention that outlasts it inflates: on two CPUs a thread
+/// that holds a lock for most of its loop (coarsened rounds, a long
+/// critical section) keeps it for hundreds of microseconds at a time, and
+/// the waiter that gave up parks and is woken at every one of the
+/// holder's exits (BENCHMARKS.md, the VM's LruCache at 2 threads: 5.1 ms
+/// an iteration at 2^13 pauses, 4.3 at 2^16). Still short against a
+/// scheduler time slice, so a waiter whose holder was preempted stops
+/// burning its CPU within one.
+pub(crate) const FAST_LOCK_SPIN_BUDGET_NS: f64 = 500_000.0;
+
+/// HotSpot's `log2` of the budget, the least default.
+const HOTSPOT_FAST_LOCKING_SPINS: u32 = 13;
+
+/// The default `log2` of the fast-lock spin budget on a machine with more
+/// than one CPU: the least one, [`HOTSPOT_FAST_LOCKING_SPINS`] or more,
+/// whose pauses (`2^n − n − 1` of them: `fast_lock_spin.rs`'s steps) last
+/// [`FAST_LOCK_SPIN_BUDGET_NS`] at the pause's calibrated cost
+/// (`spin::calibration()`, measured once per process in ~50 µs), at most
+/// [`FastLockingSpins::MAX`].
+pub(crate) fn calibrated_fast_locking_spins() -> u32 {
+    let ns_per_pause = crate::spin::calibration().ns_per_pause;
+    let budget_ns = |log2: u32| ((1u64 << log2) - u64::from(log2) - 1) as f64 * ns_per_pause;
+    let mut log2 = HOTSPOT_FAST_LOCKING_SPINS;
+    while log2 < FastLockingSpins::MAX && budget_ns(log2) < FAST_LOCK_SPIN_BUDGET_NS {
+        log2 += 1;
+    }
+    log2
 }
 
 setting::number_setting! {
