@@ -60,10 +60,10 @@ pub(crate) static LOCKING_MODE: ProcessValue<LockingMode> = ProcessValue::new();
 setting::number_setting! {
     /// `log2` of the fast-lock spin budget a contended lightweight `enter`
     /// starts with (HotSpot's `-XX:LightweightFastLockingSpins`, 13). The
-    /// default is HotSpot's budget in time rather than in pauses
-    /// ([`calibrated_fast_locking_spins`]): the least `log2`, 13 or more,
-    /// whose pauses last [`FAST_LOCK_SPIN_BUDGET_NS`] on this CPU (16 where
-    /// a pause takes 11 ns); 1 on a machine with one CPU, where the holder
+    /// default is HotSpot's budget in time rather than in pauses: the
+    /// least `log2`, 13 or more, whose pauses last 0.5 ms at the pause's
+    /// calibrated cost on this CPU (16 where a pause takes 11 ns); 1 on a
+    /// machine with one CPU, where the holder
     /// cannot run while we spin (HotSpot's `os::is_MP() ? flag : 1`; the
     /// CPUs are `cpu::info()`'s affinity count, which opens no file). 0
     /// turns the spin off; `fast_lock_spin::set_fast_locking_spins` changes
