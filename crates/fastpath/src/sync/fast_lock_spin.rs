@@ -36,8 +36,8 @@
 //! where the hypervisor intercepts it (~50 ns a pause). HotSpot sized its
 //! count for the second case, so the default here is that budget in time
 //! (`settings.rs`, `calibrated_fast_locking_spins`): the least `log2` from
-//! 13 up whose pauses last 0.5 ms at the calibrated cost of a pause (16
-//! where a pause takes 11 ns). That outlasts a short critical section many
+//! 13 up whose pauses last 0.5 ms at the measured cost of the CPU's own
+//! pause instruction (16 where a pause takes 11 ns). That outlasts a short critical section many
 //! times over, and a holder that keeps the lock for most of its loop
 //! (coarsened rounds, a long section) on two CPUs: a waiter that gave up
 //! there would park on the monitor and be woken at every one of the
@@ -322,9 +322,9 @@ mod tests {
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         if cpus > 1 && std::env::var_os(FastLockingSpins::VAR).is_none() {
             assert_eq!(fast_locking_spins(), default);
-            // The default lasts the budget at the calibrated pause, and the
-            // next smaller one (unless HotSpot's) does not.
-            let ns = crate::spin::calibration().ns_per_pause;
+            // The default lasts the budget at the base pause's measured
+            // cost, and the next smaller one (unless HotSpot's) does not.
+            let ns = super::super::settings::base_pause_ns().expect("x86-64 or AArch64");
             let lasts = |log2: u32| ((1u64 << log2) - u64::from(log2) - 1) as f64 * ns;
             let budget = super::super::settings::FAST_LOCK_SPIN_BUDGET_NS;
             assert!(default == MAX_FAST_LOCKING_SPINS || lasts(default) >= budget);

@@ -61,8 +61,8 @@ setting::number_setting! {
     /// `log2` of the fast-lock spin budget a contended lightweight `enter`
     /// starts with (HotSpot's `-XX:LightweightFastLockingSpins`, 13). The
     /// default is HotSpot's budget in time rather than in pauses: the
-    /// least `log2`, 13 or more, whose pauses last 0.5 ms at the pause's
-    /// calibrated cost on this CPU (16 where a pause takes 11 ns); 1 on a
+    /// least `log2`, 13 or more, whose pauses last 0.5 ms at the cost of
+    /// the CPU's pause instruction (16 where a pause takes 11 ns); 1 on a
     /// machine with one CPU, where the holder
     /// cannot run while we spin (HotSpot's `os::is_MP() ? flag : 1`; the
     /// CPUs are `cpu::info()`'s affinity count, which opens no file). 0
@@ -93,17 +93,38 @@ const HOTSPOT_FAST_LOCKING_SPINS: u32 = 13;
 /// The default `log2` of the fast-lock spin budget on a machine with more
 /// than one CPU: the least one, [`HOTSPOT_FAST_LOCKING_SPINS`] or more,
 /// whose pauses (`2^n − n − 1` of them: `fast_lock_spin.rs`'s steps) last
-/// [`FAST_LOCK_SPIN_BUDGET_NS`] at the pause's calibrated cost
-/// (`spin::calibration()`, measured once per process in ~50 µs), at most
-/// [`FastLockingSpins::MAX`].
+/// [`FAST_LOCK_SPIN_BUDGET_NS`] at the cost of the architecture's own pause
+/// instruction ([`base_pause_ns`]), at most [`FastLockingSpins::MAX`].
 pub(crate) fn calibrated_fast_locking_spins() -> u32 {
-    let ns_per_pause = crate::spin::calibration().ns_per_pause;
+    let Some(ns_per_pause) = base_pause_ns() else {
+        return HOTSPOT_FAST_LOCKING_SPINS;
+    };
     let budget_ns = |log2: u32| ((1u64 << log2) - u64::from(log2) - 1) as f64 * ns_per_pause;
     let mut log2 = HOTSPOT_FAST_LOCKING_SPINS;
     while log2 < FastLockingSpins::MAX && budget_ns(log2) < FAST_LOCK_SPIN_BUDGET_NS {
         log2 += 1;
     }
     log2
+}
+
+/// Nanoseconds one `PAUSE` (x86-64) or `ISB` (AArch64) takes here,
+/// measured once per process (`spin::Calibration::measure`, ≤ 100 µs);
+/// `None` on other targets. The base instruction, not the configured pause
+/// (`spin::calibration()`): a setting's default is computed whenever a
+/// configuration is built, and measuring the configured pause would put
+/// the spin configuration in force before a runtime could choose it (the
+/// C ABI's `fastpath_config_set` before first use). HotSpot sized its
+/// count for `PAUSE` too.
+pub(crate) fn base_pause_ns() -> Option<f64> {
+    static NS: std::sync::OnceLock<Option<f64>> = std::sync::OnceLock::new();
+    *NS.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        return Some(crate::spin::Calibration::measure(crate::spin::Pause).ns_per_pause);
+        #[cfg(target_arch = "aarch64")]
+        return Some(crate::spin::Calibration::measure(crate::spin::Isb).ns_per_pause);
+        #[allow(unreachable_code)]
+        None
+    })
 }
 
 setting::number_setting! {
