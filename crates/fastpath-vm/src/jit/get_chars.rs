@@ -173,20 +173,8 @@ impl Translator<'_, '_> {
         self.b.ins().brif(ok, done, &[start.into()], slow, &[]);
 
         // The method itself, which throws as it does.
-        self.b.set_cold_block(slow);
-        self.b.switch_to_block(slow);
-        self.b.seal_block(slow);
-        for k in [K::I, K::I, K::R] {
-            self.s.stack.push(k);
-        }
-        self.invoke(Dispatch::Static, m)?;
-        let r = self.pop_v();
-        self.b.ins().jump(done, &[r.into()]);
-
-        self.b.switch_to_block(done);
-        self.b.seal_block(done);
-        self.push(K::I, result);
-        Ok(())
+        let args = [(K::I, i), (K::I, index), (K::R, buf)];
+        self.intrinsic_fallback(slow, &args, Dispatch::Static, m, done, result)
     }
 }
 
