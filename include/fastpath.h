@@ -354,7 +354,7 @@
  * The thread block layout these offsets describe; check it against
  * `fastpath_thread_layout_version()` at start.
  */
-#define FASTPATH_THREAD_LAYOUT_VERSION 3
+#define FASTPATH_THREAD_LAYOUT_VERSION 4
 
 /**
  * Lock-stack top (`uint32_t`): the byte offset, from the block, of the
@@ -445,6 +445,14 @@
  * that object to the called path, which loads its header.
  */
 #define FASTPATH_THREAD_GUESS_MISSED_OFFSET 152
+
+/**
+ * The runtime's context word (`uintptr_t`, 0 until the runtime writes
+ * it; the library never touches it): where a runtime keeps the address
+ * of its own per-thread state, so that generated code holding the block
+ * in its thread register reaches that state with one load.
+ */
+#define FASTPATH_THREAD_RUNTIME_CONTEXT_OFFSET 160
 
 /**
  * What a call did. `FASTPATH_OK` is 0; every error is positive. The C type

@@ -420,7 +420,7 @@ pub struct fastpath_block {
 
 /// The thread block layout these offsets describe; check it against
 /// `fastpath_thread_layout_version()` at start.
-pub const FASTPATH_THREAD_LAYOUT_VERSION: u32 = 3;
+pub const FASTPATH_THREAD_LAYOUT_VERSION: u32 = 4;
 /// Lock-stack top (`uint32_t`): the byte offset, from the block, of the
 /// next free entry.
 pub const FASTPATH_THREAD_LOCK_STACK_TOP_OFFSET: usize = 0;
@@ -460,6 +460,11 @@ pub const FASTPATH_THREAD_LOCK_STACK_INACTIVE: u32 = 0xffff_ff58;
 /// header's address or 0; the library's to write): the inline pair leaves
 /// that object to the called path, which loads its header.
 pub const FASTPATH_THREAD_GUESS_MISSED_OFFSET: usize = 152;
+/// The runtime's context word (`uintptr_t`, 0 until the runtime writes
+/// it; the library never touches it): where a runtime keeps the address
+/// of its own per-thread state, so that generated code holding the block
+/// in its thread register reaches that state with one load.
+pub const FASTPATH_THREAD_RUNTIME_CONTEXT_OFFSET: usize = 160;
 
 const _: () = {
     use fastpath_core::thread as t;
@@ -481,6 +486,7 @@ const _: () = {
     assert!(FASTPATH_THREAD_LOCK_STACK_END_OFFSET == t::LOCK_STACK_END_OFFSET);
     assert!(FASTPATH_THREAD_LOCK_STACK_INACTIVE == t::LOCK_STACK_INACTIVE);
     assert!(FASTPATH_THREAD_GUESS_MISSED_OFFSET == t::GUESS_MISSED_OFFSET);
+    assert!(FASTPATH_THREAD_RUNTIME_CONTEXT_OFFSET == t::RUNTIME_CONTEXT_OFFSET);
 };
 
 /// The layout version of the library's thread block; a consumer compiled

@@ -50,7 +50,7 @@ pub struct ThreadLayout {
 
 /// The thread-block layout version these templates were written against
 /// (`fastpath::thread::LAYOUT_VERSION` when they were last checked).
-pub const EXPECTED_LAYOUT_VERSION: u32 = 3;
+pub const EXPECTED_LAYOUT_VERSION: u32 = 4;
 
 /// The heap-object layout version these templates were written against
 /// (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` when they were last checked).

@@ -312,6 +312,8 @@ static void *block_address(void *arg) {
   return fastpath_thread_block();
 }
 
+static int top_level_context;
+
 static void thread_block_layout(void) {
   CHECK(fastpath_thread_layout_version() == FASTPATH_THREAD_LAYOUT_VERSION);
   fastpath_block *b = fastpath_thread_block();
@@ -324,6 +326,11 @@ static void thread_block_layout(void) {
   CHECK(BLOCK_WORD(b, FASTPATH_THREAD_LOCK_STACK_SENTINEL_OFFSET) == 0);
   CHECK(FASTPATH_THREAD_LOCK_STACK_OFFSET == FASTPATH_THREAD_LOCK_STACK_SENTINEL_OFFSET + 8);
   CHECK(FASTPATH_THREAD_LOCK_STACK_END_OFFSET <= 255);
+  /* The runtime's context word: 0 until the runtime writes it, and the
+     library leaves what it writes there through attach and locking. */
+  CHECK(BLOCK_WORD(b, FASTPATH_THREAD_RUNTIME_CONTEXT_OFFSET) == 0);
+  CHECK(FASTPATH_THREAD_RUNTIME_CONTEXT_OFFSET + 8 <= 255);
+  *(uintptr_t *)((char *)b + FASTPATH_THREAD_RUNTIME_CONTEXT_OFFSET) = (uintptr_t)&top_level_context;
 
   fastpath_header h;
   CHECK_OK(fastpath_header_init(&h));
@@ -356,6 +363,8 @@ static void thread_block_layout(void) {
   CHECK_STATUS(fastpath_monitor_exit_on(NULL, &h), FASTPATH_ERR_NULL);
   CHECK_STATUS(fastpath_monitor_enter_on(b, NULL), FASTPATH_ERR_NULL);
   CHECK_OK(fastpath_header_destroy(&h));
+  CHECK(BLOCK_WORD(b, FASTPATH_THREAD_RUNTIME_CONTEXT_OFFSET) == (uintptr_t)&top_level_context);
+  *(uintptr_t *)((char *)b + FASTPATH_THREAD_RUNTIME_CONTEXT_OFFSET) = 0;
 }
 
 static void *increment_on_block(void *arg) {

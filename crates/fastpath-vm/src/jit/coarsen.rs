@@ -477,7 +477,8 @@ impl Translator<'_, '_> {
     /// the thread holds `o` fast-locked, as its latest lock, so releasing
     /// it could not throw and its region stays pinned while it is kept.
     fn lock_stack_top_is(&mut self, o: Value) -> Value {
-        fastpath_cranelift::lock_stack_top_is(&mut self.b, self.thread, o, &self.env.lock)
+        let thread = self.thread_here();
+        fastpath_cranelift::lock_stack_top_is(&mut self.b, thread, o, &self.env.lock)
     }
 
     /// After a real enter at the span's re-entry (`promote.rs`), the

@@ -1444,10 +1444,11 @@ impl Translator<'_, '_> {
         let lock = self.env.lock;
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
-        let top = self.b.ins().load(I32, trusted, self.thread, lock.top);
+        let thread = self.thread_here();
+        let top = self.b.ins().load(I32, trusted, thread, lock.top);
         let miss = self.helper_ref(Helper::LockMiss);
-        fastpath_cranelift::lock_enter_guessing(&mut self.b, self.thread, o, self.env.neutral, &lock, miss);
-        let after = self.b.ins().load(I32, trusted, self.thread, lock.top);
+        fastpath_cranelift::lock_enter_guessing(&mut self.b, thread, o, self.env.neutral, &lock, miss);
+        let after = self.b.ins().load(I32, trusted, thread, lock.top);
         let pushed = self.b.ins().iadd_imm_s(top, 8);
         let locked = self.b.ins().icmp(IntCC::Equal, after, pushed);
         let (cold, join) = (self.b.create_block(), self.b.create_block());
@@ -1486,14 +1487,9 @@ impl Translator<'_, '_> {
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
         let miss = self.helper_ref(Helper::UnlockMiss);
-        let st = fastpath_cranelift::lock_exit_guessing(
-            &mut self.b,
-            self.thread,
-            o,
-            self.env.neutral,
-            &lock,
-            miss,
-        );
+        let thread = self.thread_here();
+        let st =
+            fastpath_cranelift::lock_exit_guessing(&mut self.b, thread, o, self.env.neutral, &lock, miss);
         let (cold, join) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(st, cold, &[], join, &[]);
 

@@ -8,18 +8,24 @@
 //! compiled code through the `Invoke` helper, which lands in
 //! `JThread::invoke_from_compiled`.
 //!
-//! An adapter is compiled once per signature shape: `(ctx, entry, args,
+//! An adapter is compiled once per signature shape: `(block, entry, args,
 //! caller) -> (value, status)`, it keeps the caller's pinned register,
-//! sets the context there, loads the arguments from the interpreter's
+//! sets the thread block there, loads the arguments from the interpreter's
 //! slots (`args`, the callee's locals 0..) into registers, calls the
 //! entry and returns the result as slot bits.
 //!
 //! On-stack replacement (`JThread::osr_enter`, from the interpreter's
-//! backward branches): an OSR adapter per result kind, `(ctx, entry, fp,
+//! backward branches): an OSR adapter per result kind, `(block, entry, fp,
 //! 0) -> (value, status)`, calls a method's OSR entry with the header of
 //! the interpreted frame it continues; the interpreter makes the frame
 //! compiled for the call (`frame.rs`) and takes the result as the
 //! frame's return or its uncaught exception.
+//!
+//! Every entry sets the thread block's runtime context word to the
+//! thread's slot stack, where compiled code finds it (`frame.rs`), and
+//! puts back what it found there once the call returns, so an entry of
+//! another thread's code nested on this OS thread (another VM's) leaves
+//! its caller's context as it was.
 
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlagsData, Signature, UserFuncName, Value};
@@ -27,7 +33,9 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use fastpath::gc::BarrierSet;
 
-use super::frame::{JitCtx, Ret, CALLER_ENTRY, COMPILED, OSR_NOT_ENTERED};
+use fastpath::thread::ThreadBlock;
+
+use super::frame::{Ret, CALLER_ENTRY, COMPILED, OSR_NOT_ENTERED};
 use super::ops::K;
 use super::translate::{java_signature, osr_signature, ty};
 use super::OsrLookup;
@@ -60,7 +68,7 @@ pub fn adapter(m: &Method, frontend: cranelift_codegen::isa::TargetFrontendConfi
     })
 }
 
-/// The OSR adapter for `m`'s result kind: `(ctx, entry, fp, 0) -> (value,
+/// The OSR adapter for `m`'s result kind: `(block, entry, fp, 0) -> (value,
 /// status)`; it calls the OSR entry with `fp`.
 pub fn osr_adapter(m: &Method, frontend: cranelift_codegen::isa::TargetFrontendConfig) -> Function {
     adapter_shell(m, 4, frontend, |b, target, fp, _| {
@@ -70,7 +78,7 @@ pub fn osr_adapter(m: &Method, frontend: cranelift_codegen::isa::TargetFrontendC
 }
 
 /// What every adapter shares: the [`AdapterFn`] signature, the caller's
-/// pinned register kept and the context set there around the call `call`
+/// pinned register kept and the thread block set there around the call `call`
 /// emits (given the target and the last two parameters), and the result
 /// returned as slot bits with the status.
 fn adapter_shell(
@@ -89,9 +97,9 @@ fn adapter_shell(
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let p = b.block_params(entry).to_vec();
-    let (ctx, target, third, fourth) = (p[0], p[1], p[2], p[3]);
+    let (block, target, third, fourth) = (p[0], p[1], p[2], p[3]);
     let saved = b.ins().get_pinned_reg(I64);
-    b.ins().set_pinned_reg(ctx);
+    b.ins().set_pinned_reg(block);
     let inst = call(&mut b, target, third, fourth);
     let r = b.inst_results(inst).to_vec();
     b.ins().set_pinned_reg(saved);
@@ -116,7 +124,7 @@ fn slot_bits(b: &mut FunctionBuilder, m: &Method, v: Value) -> Value {
 }
 
 /// An adapter's type.
-type AdapterFn = unsafe extern "C" fn(*const JitCtx, usize, *mut u64, usize) -> Ret;
+type AdapterFn = unsafe extern "C" fn(*const ThreadBlock, usize, *mut u64, usize) -> Ret;
 
 fn decoded_of(m: &'static Method) -> Option<&'static Decoded> {
     match m.decoded.get() {
@@ -231,6 +239,21 @@ impl<B: BarrierSet> JThread<B> {
         }
     }
 
+    /// The thread block compiled code runs with, its runtime context
+    /// word set to this thread's slot stack, and the word it held before
+    /// (the caller puts it back once compiled code has returned).
+    #[inline]
+    fn enter_context(&self) -> (*const ThreadBlock, usize) {
+        let block = self.stack.jit.block.get();
+        // SAFETY: `attach` set `block` to the attaching thread's block,
+        // and a `JThread` runs on that thread only (its mutator is bound
+        // to it); the block lives as long as the thread.
+        let b = unsafe { &*block };
+        let saved = b.runtime_context();
+        b.set_runtime_context(std::sync::Arc::as_ptr(&self.stack) as usize);
+        (block, saved)
+    }
+
     /// Calls compiled `m` at `entry` with its arguments in the slots at
     /// `args` (its locals 0..), from the frame `caller` at `caller_pc`
     /// (an interpreted caller's invoke) or from Rust (`from_rust`: the
@@ -254,7 +277,6 @@ impl<B: BarrierSet> JThread<B> {
         // SAFETY: `fp` is inside the slot stack (checked above), above
         // every live slot of the caller (the callee's frame).
         unsafe { (*fp).caller_pc = caller_pc };
-        let ctx: *const JitCtx = &self.stack.jit;
         let me = self as *mut Self as *mut ();
         self.stack.jit.thread.set(me);
         let a = m.jit.adapter.load(std::sync::atomic::Ordering::Acquire);
@@ -271,9 +293,13 @@ impl<B: BarrierSet> JThread<B> {
                 .compiled_calls
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-        // SAFETY: the adapter's contract: a live context of this thread,
-        // `args` holding `m`'s arguments, `caller` a frame of this stack.
-        let r = unsafe { f(ctx, entry, args, caller as usize | tag) };
+        let (block, saved) = self.enter_context();
+        // SAFETY: the adapter's contract: this thread's block, naming this
+        // thread's slot stack, `args` holding `m`'s arguments, `caller` a
+        // frame of this stack.
+        let r = unsafe { f(block, entry, args, caller as usize | tag) };
+        // SAFETY: the block is this thread's (`enter_context`).
+        unsafe { (*block).set_runtime_context(saved) };
         if r.status != 0 {
             Err(Thrown)
         } else {
@@ -330,16 +356,18 @@ impl<B: BarrierSet> JThread<B> {
             (*fp).caller = (caller as usize | tag) as *mut FrameHeader;
             (*fp).link = at;
         }
-        let ctx: *const JitCtx = &self.stack.jit;
         let me = self as *mut Self as *mut ();
         self.stack.jit.thread.set(me);
         // SAFETY: the OSR adapter was compiled for `m`'s result kind and
         // both it and the entry stay installed for the process's life.
         let f: AdapterFn = unsafe { std::mem::transmute::<usize, AdapterFn>(code.adapter) };
-        // SAFETY: the OSR entry's contract: a live context of this thread,
-        // `fp` a frame of `m` at `at` made compiled, its locals holding
-        // the kinds the entry loads.
-        let r = unsafe { f(ctx, code.entry, fp as *mut u64, 0) };
+        let (block, saved) = self.enter_context();
+        // SAFETY: the OSR entry's contract: this thread's block, naming
+        // this thread's slot stack, `fp` a frame of `m` at `at` made
+        // compiled, its locals holding the kinds the entry loads.
+        let r = unsafe { f(block, code.entry, fp as *mut u64, 0) };
+        // SAFETY: the block is this thread's (`enter_context`).
+        unsafe { (*block).set_runtime_context(saved) };
         // SAFETY: the frame is still there (the compiled code returned;
         // it pops nothing of its own).
         unsafe {

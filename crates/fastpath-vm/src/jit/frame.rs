@@ -46,10 +46,15 @@
 //! which loads the live locals from their slots and runs on; when it
 //! returns, the interpreter restores the header and pops the frame.
 //!
-//! [`JitCtx`] is the per-thread context compiled code holds in Cranelift's
-//! pinned register (r15 on x86-64, x21 on AArch64), as wasmtime's
-//! `vmctx`: the thread block (the fast paths' state at its published
-//! offsets), the slot stack's limit, the thread.
+//! Compiled code holds the thread block (the fast paths' state at its
+//! published offsets) in Cranelift's pinned register (r15 on x86-64, x21
+//! on AArch64), as HotSpot's compiled code holds its `JavaThread` in r15:
+//! every lock, barrier, poll and allocation addresses it directly. The
+//! block's runtime context word (`fastpath::thread::RUNTIME_CONTEXT_OFFSET`)
+//! names the thread's slot stack, set by every entry from Rust; the stack
+//! holds [`JitCtx`], what the rest of the VM's per-thread state compiled
+//! code and its helpers need (as wasmtime's `vmctx`): the slot stack's
+//! limits, the thread.
 
 use std::cell::Cell;
 
@@ -76,7 +81,8 @@ pub const POSITION_MASK: usize = IN_CALL - 1;
 /// frame).
 pub const CALLER_ENTRY: usize = 1;
 
-/// The per-thread context of compiled code (in the pinned register).
+/// The per-thread context of compiled code and its helpers (inside the
+/// slot stack the thread block's runtime context word names).
 #[repr(C)]
 pub struct JitCtx {
     /// The thread block.
@@ -99,14 +105,13 @@ pub struct JitCtx {
 pub mod off {
     use super::*;
 
-    /// `JitCtx::block`.
-    pub const CTX_BLOCK: i32 = std::mem::offset_of!(JitCtx, block) as i32;
-    /// `JitCtx::stack`.
-    pub const CTX_STACK: i32 = std::mem::offset_of!(JitCtx, stack) as i32;
-    /// `JitCtx::limit`.
-    pub const CTX_LIMIT: i32 = std::mem::offset_of!(JitCtx, limit) as i32;
-    /// `JitCtx::native_limit`.
-    pub const CTX_NATIVE_LIMIT: i32 = std::mem::offset_of!(JitCtx, native_limit) as i32;
+    /// `ThreadStack::jit`: the context, from the slot stack that the
+    /// thread block's runtime context word names.
+    pub const STACK_CTX: i32 = std::mem::offset_of!(ThreadStack, jit) as i32;
+    /// `JitCtx::limit`, from the slot stack.
+    pub const STACK_LIMIT: i32 = STACK_CTX + std::mem::offset_of!(JitCtx, limit) as i32;
+    /// `JitCtx::native_limit`, from the slot stack.
+    pub const STACK_NATIVE_LIMIT: i32 = STACK_CTX + std::mem::offset_of!(JitCtx, native_limit) as i32;
     /// `ThreadStack::top_frame`.
     pub const STACK_TOP_FRAME: i32 = std::mem::offset_of!(ThreadStack, top_frame) as i32;
     /// `ThreadStack::sp`.

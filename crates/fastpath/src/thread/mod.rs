@@ -10,7 +10,9 @@
 //! TLAB, poll word) live here while the thread is a heap's mutator
 //! (`gc.rs`), read by the Rust barriers and generated code alike; a JIT
 //! loads [`current()`] once into its thread register and addresses every
-//! field at the offsets below.
+//! field at the offsets below. One word is the runtime's own
+//! ([`RUNTIME_CONTEXT_OFFSET`]): where it keeps the address of its
+//! per-thread state, so that the thread register reaches both.
 //!
 //! | file | concept |
 //! |---|---|
@@ -157,6 +159,9 @@ pub struct ThreadBlock {
     /// which leaves such an object to the called path; generated code
     /// guesses its own way and never reads it.
     pub(crate) guess_missed: Cell<usize>,
+    /// The runtime's own per-thread word, which the library never reads
+    /// nor writes after `new` (see [`ThreadBlock::set_runtime_context`]).
+    pub(crate) runtime_context: Cell<usize>,
     // ---- cold: slow paths only ----
     /// The thread's registered state (the registration's `Arc`, or a leaked
     /// orphan's), null until registered and again once the registration
@@ -177,7 +182,7 @@ pub struct ThreadBlock {
 /// Layout version: a consumer compiled against these offsets checks it
 /// against [`layout_version`] (C: `fastpath_thread_layout_version()`) at
 /// start. Changes whenever an offset or a value's meaning does.
-pub const LAYOUT_VERSION: u32 = 3;
+pub const LAYOUT_VERSION: u32 = 4;
 /// Offset of the lock-stack top (`u32`, a byte offset from the block).
 pub const LOCK_STACK_TOP_OFFSET: usize = offset_of!(ThreadBlock, lock_stack_top);
 /// Offset of the GC-state byte copy (`u8`).
@@ -219,6 +224,10 @@ pub const LOCK_STACK_INACTIVE: u32 = 0xffff_ff00 | LOCK_STACK_OFFSET as u32;
 /// object's address or 0), which only the library writes: a fast path
 /// that finds its object here loads the header instead of guessing.
 pub const GUESS_MISSED_OFFSET: usize = offset_of!(ThreadBlock, guess_missed);
+/// Offset of the runtime's context word (`usize`,
+/// [`ThreadBlock::set_runtime_context`]): a JIT that keeps the block in
+/// its thread register reaches its own per-thread state with one load.
+pub const RUNTIME_CONTEXT_OFFSET: usize = offset_of!(ThreadBlock, runtime_context);
 /// Every published hot field but the guess cache ends at or below this
 /// offset (the guess cache follows, within the first 255 bytes).
 pub const HOT_END: usize = LOCK_STACK_END_OFFSET;
@@ -228,6 +237,10 @@ const _: () = {
     assert!(
         offset_of!(ThreadBlock, guess_missed) + 8 <= 255,
         "the guess cache is hot too"
+    );
+    assert!(
+        RUNTIME_CONTEXT_OFFSET + 8 <= 255,
+        "the runtime's context word is hot too"
     );
     assert!(LOCK_STACK_SENTINEL_OFFSET + 8 == LOCK_STACK_OFFSET);
     assert!(
@@ -266,6 +279,7 @@ impl ThreadBlock {
             lock_stack_sentinel: 0,
             lock_stack: [EMPTY; LOCK_STACK_CAPACITY],
             guess_missed: Cell::new(0),
+            runtime_context: Cell::new(0),
             current: Cell::new(core::ptr::null()),
             sync_state: Cell::new(core::ptr::null()),
             guarded_elsewhere_len: Cell::new(0),
@@ -278,6 +292,27 @@ impl ThreadBlock {
     #[inline]
     pub fn mode(&self) -> ThreadMode {
         ThreadMode::from_byte(self.locking_mode.get())
+    }
+
+    /// The runtime's context word: 0 until the runtime sets it.
+    #[inline(always)]
+    pub fn runtime_context(&self) -> usize {
+        self.runtime_context.get()
+    }
+
+    /// Sets the runtime's context word, a word of the block that belongs
+    /// to the runtime running on this thread (HotSpot's `JavaThread` is
+    /// the VM's own, so its compiled code finds every per-thread field
+    /// from r15; here the block is the library's, and this word is where
+    /// a runtime keeps the address of its own per-thread state). Generated
+    /// code that holds the block in its thread register reads it at
+    /// [`RUNTIME_CONTEXT_OFFSET`] with one load, and keeps no second
+    /// register for the runtime's context. The library never reads it; a
+    /// runtime that nests another's entries on one thread saves and
+    /// restores it around them.
+    #[inline(always)]
+    pub fn set_runtime_context(&self, word: usize) {
+        self.runtime_context.set(word);
     }
 
     /// The block's address, as generated code holds it in its thread
@@ -346,11 +381,13 @@ mod tests {
             at((&b.lock_stack_sentinel as *const usize).cast())
         );
         assert_eq!(LOCK_STACK_OFFSET, at(b.lock_stack[0].as_ptr().cast()));
+        assert_eq!(GUESS_MISSED_OFFSET, at(b.guess_missed.as_ptr().cast()));
+        assert_eq!(RUNTIME_CONTEXT_OFFSET, at(b.runtime_context.as_ptr().cast()));
         assert_eq!(
             LOCK_STACK_END_OFFSET,
             at(b.lock_stack[LOCK_STACK_CAPACITY - 1].as_ptr().cast()) + 8
         );
-        // The values generated code is compiled against (version 3).
+        // The values generated code is compiled against (version 4).
         assert_eq!(
             (
                 LOCK_STACK_TOP_OFFSET,
@@ -383,6 +420,7 @@ mod tests {
             (80, 88, 152)
         );
         assert_eq!(GUESS_MISSED_OFFSET, 152);
+        assert_eq!(RUNTIME_CONTEXT_OFFSET, 160);
         assert_eq!(GUESS_MISSED_OFFSET, at(b.guess_missed.as_ptr().cast()));
         assert_eq!(layout_version(), LAYOUT_VERSION);
         assert_eq!(b.lock_stack_sentinel, 0);
@@ -402,5 +440,23 @@ mod tests {
         assert_eq!(a, current().as_ptr());
         let other = std::thread::spawn(|| current().as_ptr() as usize).join().unwrap();
         assert_ne!(a as usize, other);
+    }
+
+    /// The runtime's context word starts at 0 on every thread, reads back
+    /// what the runtime wrote at the published offset, and is the
+    /// thread's own.
+    #[test]
+    fn runtime_context_is_the_runtimes_per_thread_word() {
+        let b = current();
+        assert_eq!(b.runtime_context(), 0);
+        let word = 0x1234_5678_9ab8usize;
+        b.set_runtime_context(word);
+        // SAFETY: the published offset is inside the block (checked in
+        // `published_offsets_are_the_struct_layout`), 8-aligned.
+        let at = unsafe { *((b.as_ptr() as *const u8).add(RUNTIME_CONTEXT_OFFSET) as *const usize) };
+        assert_eq!(at, word);
+        let other = std::thread::spawn(|| current().runtime_context()).join().unwrap();
+        assert_eq!(other, 0);
+        b.set_runtime_context(0);
     }
 }
