@@ -508,8 +508,8 @@ const ISA_FEATURES: [(fastpath::cpu::Feature, &str); 11] = {
 #[cfg(target_arch = "aarch64")]
 const ISA_FEATURES: [(fastpath::cpu::Feature, &str); 1] = [(fastpath::cpu::Feature::Lse, "has_lse")];
 
-/// The ISA compiled code is generated for: the host's, with the context
-/// in the pinned register and the extensions the CPU has
+/// The ISA compiled code is generated for: the host's, with the thread
+/// block in the pinned register and the extensions the CPU has
 /// ([`ISA_FEATURES`]); optimizing (`opt_level` `speed`), or for the
 /// quick first tier `none` (no e-graph pass: the instructions as
 /// translated, register-allocated).

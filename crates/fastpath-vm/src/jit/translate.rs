@@ -142,7 +142,7 @@ pub fn ty(k: K) -> Type {
 }
 
 /// The compiled signature of a method: `(sp, caller, args...) -> (value,
-/// status)`, SystemV, the context in the pinned register.
+/// status)`, SystemV, the thread block in the pinned register.
 pub fn java_signature(m: &Method) -> Signature {
     let mut sig = Signature::new(CallConv::SystemV);
     sig.params.push(AbiParam::new(I64));
@@ -411,7 +411,7 @@ pub(super) struct Translator<'e, 'f> {
 pub const LEAF_MAX_BYTES: usize = 200;
 
 /// The signature of an on-stack-replacement entry: `(fp) -> (value,
-/// status)`, SystemV, the context in the pinned register. `fp` is the
+/// status)`, SystemV, the thread block in the pinned register. `fp` is the
 /// header of the interpreter's frame the code continues; status
 /// [`OSR_NOT_ENTERED`](super::frame::OSR_NOT_ENTERED) says the stack
 /// checks failed before anything ran.
