@@ -455,6 +455,32 @@ fn self_recursive_calls_match_hotspot() {
     }
 }
 
+/// Compiled code holds the thread block in its pinned register and finds
+/// the thread's slot stack through the block's runtime context word
+/// (`fastpath::thread::RUNTIME_CONTEXT_OFFSET`), which every entry from
+/// Rust sets and puts back when compiled code returns: a runtime that
+/// keeps its own word there on the same thread (another VM, another
+/// language's) finds it again after Java has run.
+#[test]
+fn entries_from_rust_put_back_the_runtime_context_word() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-calls-context");
+    harness::javac_sources(&dir, &dir, &[("SelfCalls", PROGRAM)]);
+    let block = fastpath::thread::current();
+    let theirs = 0x5eed_0008;
+    block.set_runtime_context(theirs);
+    let vm = harness::run_xcomp_in_process(&dir, "SelfCalls");
+    assert_eq!(
+        block.runtime_context(),
+        theirs,
+        "the runtime context word after running SelfCalls compiled"
+    );
+    block.set_runtime_context(0);
+    // The program did enter compiled code (every method under -Xcomp).
+    let c = vm.loader.load("SelfCalls").expect("SelfCalls is loaded");
+    let fib = fastpath_vm::link::resolve::find_method(c, "fib", "(I)I").expect("SelfCalls.fib");
+    assert_ne!(fib.jit.entry(), 0, "SelfCalls.fib was compiled");
+}
+
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn a_self_recursive_call_is_a_direct_call_to_its_own_entry() {
