@@ -11,7 +11,10 @@
 //! - `jit`: the same programs, peak time per iteration (the median of the
 //!   iterations of a run's second half) under fastpath-vm's three tiers
 //!   (`-Xint`, the default, `-Xcomp`) beside HotSpot `-Xint` and its
-//!   default (C2), the five interleaved round by round; each side's figure
+//!   default (C2), each VM with its default collector (fastpath-vm's
+//!   passive one, without barriers, which it does not need:
+//!   `runtime::vm::ergonomic_settings`; HotSpot's G1, with its store
+//!   barriers), the five interleaved round by round; each side's figure
 //!   the median over rounds; the default tiers' ratio to C2 per program
 //!   and the geometric means; and each program's warm-up under the
 //!   default tiers and C2: the time from the first iteration to the end of
@@ -27,9 +30,10 @@
 //!   `FASTPATH_VM_GC_STATS=1`, beside HotSpot's default tiers with
 //!   `-XX:+UseShenandoahGC -Xlog:gc,safepoint:file=…`, interleaved round
 //!   by round through `Harness --checksum` with two stop-the-world
-//!   baselines (fastpath-vm `FASTPATH_GC_MODE=passive`, HotSpot
-//!   `-XX:+UseParallelGC`) that tell the collector's share of a gap from
-//!   the compiled code's. Per program: the time per iteration, the mean
+//!   baselines (fastpath-vm `FASTPATH_GC_MODE=passive`, without barriers
+//!   as the VM runs it by default, HotSpot `-XX:+UseParallelGC`, with its
+//!   card-table barrier) that tell the collector's share of a gap, its
+//!   barriers' included, from the compiled code's. Per program: the time per iteration, the mean
 //!   of each run's second half (the median over rounds), and the ratios:
 //!   a throughput, so every iteration counts. The iterations of these
 //!   programs are bimodal under every collector (those a cycle's

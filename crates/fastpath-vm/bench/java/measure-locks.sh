@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The lock-heavy programs on fastpath-vm's JIT (default tiers) with its monitors inline and with
 # every enter and exit a runtime call (FASTPATH_VM_JIT_INLINE_LOCKS=0, the JIT before the inline
-# monitors), beside HotSpot C2, at 1 and 2 threads; both JITs also with lock coarsening off
+# monitors), beside HotSpot C2, at 1 and 2 threads, each VM with its default collector (fastpath-vm's
+# passive one, without barriers; HotSpot's G1); both JITs also with lock coarsening off
 # (-XX:-EliminateLocks, the same flag on each): the five interleaved run by run, ROUNDS
 # rounds; a run's figure is the median of the second half of its ITER iterations, a side's the
 # median over rounds. Prints a Markdown table (ms per iteration, and the ratios).

@@ -15,6 +15,7 @@
 //! | `+UseSerialGC`, `+UseParallelGC` | the one collector, passive, `serial` barriers (both HotSpot collectors use the card-table barrier) |
 //! | `+UseG1GC` | passive, `g1` barriers |
 //! | `+UseShenandoahGC` | `ShenandoahGCMode` `satb` (default): concurrent, `satb,lrb,cas`; `passive` (diagnostic): passive, no barriers |
+//! | none of these, no `FASTPATH_GC_BARRIERS` | with the passive collector (`FASTPATH_GC_MODE` unset or `passive`) no barriers, which it does not need (`runtime::vm::ergonomic_settings`; `PrintFlagsFinal` shows `{ergonomic}`); with `FASTPATH_GC_MODE=concurrent` the library's default set, `shenandoah` |
 //! | `±ShenandoahSATBBarrier`, `±ShenandoahLoadRefBarrier`, `±ShenandoahCASBarrier` (diagnostic) | add or remove `satb`, `lrb`, `cas` from Shenandoah's set |
 //! | `ShenandoahImmediateThreshold=0..100` (experimental) | `FASTPATH_GC_IMMEDIATE_GARBAGE`: the share of a cycle's garbage in wholly dead regions above which it ends at final mark (HotSpot 25's default is 70, the library's 90) |
 //! | `X86ICacheSync=-1..5` (diagnostic, x86-64) | `FASTPATH_ICACHE_SYNC` `auto`, `none`, `clflush`, `clflushopt`, `clwb`, `cpuid`, `serialize` |
@@ -495,7 +496,12 @@ pub fn flags_final(
         LockingMode::Lightweight => 2,
     };
     let bits = config.gc_barriers;
-    let gc_origin = origin(BarrierBits::VAR);
+    // The VM chose the set where nothing named one
+    // (`runtime::vm::ergonomic_settings`).
+    let gc_origin = match origin(BarrierBits::VAR) {
+        "{default}" if config.gc_mode == GcMode::Passive => "{ergonomic}",
+        given => given,
+    };
     let mut rows: Vec<(&str, &str, String, &str)> = vec![
         (
             "int",
@@ -928,6 +934,74 @@ mod tests {
             let line = table.lines().find(|l| l.contains(" UseCompressedOops ")).unwrap();
             assert!(line.contains("= true") && line.ends_with("{ergonomic}"), "{line}");
         }
+    }
+
+    /// With no collector flag and no barrier set in the environment, the
+    /// passive collector runs without barriers (the VM's ergonomic choice,
+    /// and `PrintFlagsFinal` says so); a collector's flag, the
+    /// environment's set or the concurrent mode keeps its own.
+    #[test]
+    fn the_passive_collector_runs_without_barriers_unless_a_set_is_named() {
+        use crate::runtime::vm::ergonomic_settings;
+        let none = vec![(BarrierBits::VAR, "none")];
+        let set_in_env = std::env::var_os(BarrierBits::VAR).is_some();
+        let concurrent_in_env =
+            std::env::var(GcMode::VAR).is_ok_and(|m| !m.trim().eq_ignore_ascii_case("passive"));
+        let by_default = if set_in_env || concurrent_in_env {
+            Vec::new()
+        } else {
+            none.clone()
+        };
+        assert_eq!(ergonomic_settings(&[]), by_default);
+        for flags in [
+            &["+UseParallelGC"][..],
+            &["+UseG1GC"],
+            &["+UseShenandoahGC"],
+            &[
+                "+UseShenandoahGC",
+                "+UnlockDiagnosticVMOptions",
+                "ShenandoahGCMode=passive",
+            ],
+        ] {
+            let xx = parse(flags).unwrap();
+            assert_eq!(ergonomic_settings(&xx.settings), Vec::new(), "{flags:?}");
+        }
+        assert_eq!(
+            ergonomic_settings(&[(GcMode::VAR, "concurrent".to_string())]),
+            Vec::new()
+        );
+        assert_eq!(
+            ergonomic_settings(&[(BarrierBits::VAR, "g1".to_string())]),
+            Vec::new()
+        );
+        if !set_in_env {
+            assert_eq!(ergonomic_settings(&[(GcMode::VAR, " Passive".to_string())]), none);
+        }
+        let c = Config::from_lookup(|v| (v == BarrierBits::VAR).then(|| "none".to_string())).unwrap();
+        let table = flags_final(
+            &c,
+            &parse(&[]).unwrap(),
+            1000,
+            true,
+            true,
+            false,
+            RefWidth::Compressed,
+        );
+        let line = table.lines().find(|l| l.contains(" GCBarriers ")).unwrap();
+        if !set_in_env && !concurrent_in_env {
+            assert!(line.contains("= none") && line.ends_with("{ergonomic}"), "{line}");
+        }
+        let xx = parse(&["+UseParallelGC"]).unwrap();
+        let c = Config::from_lookup(|v| {
+            xx.settings
+                .iter()
+                .find(|(var, _)| *var == v)
+                .map(|(_, x)| x.clone())
+        })
+        .unwrap();
+        let table = flags_final(&c, &xx, 1000, true, true, false, RefWidth::Compressed);
+        let line = table.lines().find(|l| l.contains(" GCBarriers ")).unwrap();
+        assert!(line.ends_with("{command line}"), "{line}");
     }
 
     #[test]

@@ -161,6 +161,35 @@ impl RootScanner for VmRoots {
     }
 }
 
+/// A library setting's value as the command line (`-XX:` flags, the
+/// last one first) or else the environment gives it.
+fn given_setting(xx: &[(&'static str, String)], var: &str) -> Option<String> {
+    xx.iter()
+        .rev()
+        .find(|(v, _)| *v == var)
+        .map(|(_, value)| value.clone())
+        .or_else(|| std::env::var(var).ok())
+}
+
+/// The settings the VM chooses where neither the command line nor the
+/// environment did (HotSpot's ergonomics): the passive collector, chosen
+/// by default, runs without barriers. It stops every thread and moves
+/// objects only then, updating every reference in the pause, so no load,
+/// store or CAS of compiled or interpreted code needs a barrier, as
+/// HotSpot's Shenandoah turns its barriers off in its passive mode
+/// (`ShenandoahPassiveMode::initialize_flags`). The library's default set
+/// (`shenandoah`) stays the concurrent collector's, which needs it;
+/// `FASTPATH_GC_BARRIERS` or a collector's `-XX:` flag chooses any other.
+pub fn ergonomic_settings(xx: &[(&'static str, String)]) -> Vec<(&'static str, &'static str)> {
+    use fastpath::gc::{BarrierBits, GcMode};
+    let passive = given_setting(xx, GcMode::VAR).is_none_or(|m| m.trim().eq_ignore_ascii_case("passive"));
+    if passive && given_setting(xx, BarrierBits::VAR).is_none() {
+        vec![(BarrierBits::VAR, "none")]
+    } else {
+        Vec::new()
+    }
+}
+
 impl Vm {
     /// Builds the VM: the heap from `FASTPATH_GC_*` and `-Xmx`, the class
     /// library from the archive built into the binary, the class path.
@@ -171,17 +200,19 @@ impl Vm {
         // HotSpot's, instead of the default being taken with a warning.
         // `-XX:` flags name some of those settings: theirs win over the
         // environment's.
-        let settings = if options.xx.settings.is_empty() {
+        let xx = &options.xx.settings;
+        let ergonomic = ergonomic_settings(xx);
+        let settings = if xx.is_empty() && ergonomic.is_empty() {
             fastpath::config::init()
         } else {
-            let xx = &options.xx.settings;
             let (c, errors) = fastpath::config::Config::read(
                 |var| {
-                    xx.iter()
-                        .rev()
-                        .find(|(v, _)| *v == var)
-                        .map(|(_, value)| value.clone())
-                        .or_else(|| std::env::var(var).ok())
+                    given_setting(xx, var).or_else(|| {
+                        ergonomic
+                            .iter()
+                            .find(|(v, _)| *v == var)
+                            .map(|(_, value)| value.to_string())
+                    })
                 },
                 Some(fastpath::cpu::info()),
             );

@@ -537,12 +537,20 @@ pub fn run_xcomp_in_process(classes: &Path, main: &str) -> &'static fastpath_vm:
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let cmd = fastpath_vm::cli::parse(&args).unwrap();
+    let mut cmd = fastpath_vm::cli::parse(&args).unwrap();
+    // The decoders read the Shenandoah set's barriers, which the passive
+    // collector does not take by default (`runtime::vm::ergonomic_settings`):
+    // named here as a command line names it, for every VM this process
+    // boots (the library's settings are the process's).
+    cmd.options
+        .xx
+        .settings
+        .push((fastpath::gc::BarrierBits::VAR, "shenandoah".to_string()));
     let vm = fastpath_vm::runtime::Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)).unwrap();
     assert_eq!(
         vm.heap.config().barriers,
         fastpath::gc::BarrierBits::SHENANDOAH,
-        "the decoders read the Shenandoah set's barriers (FASTPATH_GC_BARRIERS unset)"
+        "the decoders read the Shenandoah set's barriers"
     );
     let status = match vm.heap.ref_width() {
         fastpath::gc::layout::RefWidth::Compressed => fastpath_vm::runtime::launch::run_main::<
