@@ -37,6 +37,46 @@
 //! - At or above [`HOT_FREQ_RATIO`] (`InlineFrequencyRatio`) it is hot:
 //!   a callee up to [`HOT_INLINE_BYTES`] (`FreqInlineSize`), nested up to
 //!   [`MAX_HOT_INLINE_DEPTH`] inlined frames (`MaxInlineLevel`).
+//! - A hot site that runs at least [`LOOP_FREQ`] times per run of the
+//!   compiled method (a loop's body) takes a callee up to
+//!   [`FREQ_INLINE_BYTES`], C2's `FreqInlineSize` itself. Such a callee
+//!   brings its own tree: once accepted it raises the budget by
+//!   [`BIG_CALLEE_ALLOWANCE`] times its bytes, depths below it count from
+//!   it, and its own compiled code's size does not keep it a call
+//!   ([`INLINE_SMALL_CODE`]), so it inlines what its own compilation
+//!   would, and the call it was, whose price grows with the frames the
+//!   caller writes and reloads, is gone. A call site in such a callee
+//!   that never ran while profiled but whose target has compiled code
+//!   since is no cold site but one of a later phase, and is hot too
+//!   (its frequency, 0, queues it last). LruCache's loop inlines
+//!   `HashMap.put`'s `putVal` (300 bytes) and, under its
+//!   `afterNodeInsertion`, the eviction's `removeNode` (291 bytes, never
+//!   run while the cache filled). Callgrind per iteration (M, the
+//!   8-iteration run less the 2-iteration run, over 6): LruCache 144.1
+//!   -> 133.2, CD 192.2 -> 160.8 (its `collidesWith`, 183 bytes, and
+//!   `Aircraft.step`, 161), GcStrings 479.4 -> 454.5 (`parseInt`, 176),
+//!   DeltaBlue, Richards, Json, Towers, Havlak, Permute, Queens within
+//!   0.1 %; GcLruCache loses, 84.3 -> 88.5: with `putVal` inlined, its
+//!   loop's `new Value(k)`, whose fill loop is inlined in the same
+//!   function, reloads `k` from a spill slot for every element (register
+//!   pressure in a bigger function, which no byte count foresees). The
+//!   alternatives: the size at every hot site, frequent or not, put
+//!   `putVal` into `put`'s own compilation, whose code then passed
+//!   [`INLINE_SMALL_CODE`] and stayed a call in LruCache's loop (144.0),
+//!   and Json's parser inlined its recursion and `parseNumber` (318),
+//!   compiled late: 60.7 -> 81.5 (one run per run: 68.8); an allowance
+//!   of 1 or 2 times the callee left its own callees calls (LruCache
+//!   169.1, 143.6; 2.5 and 6 times: 133.2, 132.9); depths from the
+//!   compiled method left `putVal`'s `afterNodeAccess` calls (154.6); no
+//!   later-phase rule left `removeNode` a call (139.4, GcLruCache 92.6);
+//!   the code-size rule waived at every frequent site, not only for the
+//!   big callee, inlined DeltaBlue's compiled planners whole (390.3 ->
+//!   595.7).
+//!   A big callee whose loops ran [`MAX_BIG_CALLEE_TRIPS`] times per
+//!   run while profiled stays a call: NBody's `advance` (319 bytes, 20
+//!   back edges a run) inlined in its driver's loop, where the driver's
+//!   values stayed live around its loops, took NBody from 106.1 to
+//!   111.6.
 //! - In between, warm: up to [`MAX_INLINE_BYTES`] (`MaxInlineSize`),
 //!   [`MAX_INLINE_DEPTH`] deep; a leaf (`is_leaf`: no calls but on paths
 //!   that only throw, intrinsics and trivial callees) up to
@@ -131,8 +171,30 @@ use crate::link::Method;
 pub const MAX_INLINE_BYTES: usize = 60;
 
 /// The largest callee inlined at a hot call site, in bytecode bytes
-/// (HotSpot's `FreqInlineSize` is 325).
+/// (HotSpot's `FreqInlineSize` is 325), but for one in a loop
+/// ([`FREQ_INLINE_BYTES`]).
 pub const HOT_INLINE_BYTES: usize = 160;
+
+/// The largest callee inlined at a hot call site in a loop, one that
+/// runs at least [`LOOP_FREQ`] times per run of the compiled method, in
+/// bytecode bytes (HotSpot's `FreqInlineSize`).
+pub const FREQ_INLINE_BYTES: usize = 325;
+
+/// Runs per run of the compiled method from which a hot call site takes
+/// a callee up to [`FREQ_INLINE_BYTES`]: a loop's body.
+pub const LOOP_FREQ: f64 = 8.0;
+
+/// A callee bigger than [`HOT_INLINE_BYTES`], once accepted, raises the
+/// compilation's budget by this many times its bytes: for itself and the
+/// callees its own compilation would inline.
+pub const BIG_CALLEE_ALLOWANCE: usize = 3;
+
+/// Loop iterations (back edges) per run, while profiled, from which a
+/// callee bigger than [`HOT_INLINE_BYTES`] stays a call: a call is a
+/// small part of such a run, and inlined, its loops run with the
+/// caller's live values around them (NBody's `advance`, 20; GcStrings'
+/// `Integer.parseInt`, 8, whose inlining pays).
+pub const MAX_BIG_CALLEE_TRIPS: u32 = 16;
 
 /// A callee this small is inlined at any call site, cold or not
 /// (HotSpot's `MaxTrivialSize`).
@@ -152,7 +214,9 @@ pub const MAX_INLINE_DEPTH: usize = 2;
 /// How many inlined frames nest at a hot call site.
 pub const MAX_HOT_INLINE_DEPTH: usize = 5;
 
-/// The bytecode bytes inlined into one compiled method, at most.
+/// The bytecode bytes inlined into one compiled method, at most, plus
+/// the allowances of its callees bigger than [`HOT_INLINE_BYTES`]
+/// ([`BIG_CALLEE_ALLOWANCE`]).
 pub const INLINE_BUDGET_BYTES: usize = 480;
 
 /// The machine code bytes of a callee's own compiled entry past which it
@@ -214,6 +278,9 @@ struct Candidate {
     /// ties go to the earlier.
     seq: usize,
     path: Vec<Step>,
+    /// The length of the way to the innermost callee bigger than
+    /// [`HOT_INLINE_BYTES`] on it (0: none), from which depths count.
+    base: usize,
     /// The methods on the way, the compiled method first, then `m`.
     chain: Vec<&'static Method>,
     m: &'static Method,
@@ -255,26 +322,34 @@ pub fn plan(env: &CompileEnv, m: &'static Method, d: &'static Decoded, ops: &[Op
     let mut p = Plan::default();
     let mut queue = BinaryHeap::new();
     let mut seq = 0;
-    candidates(env, &mut p, &mut queue, &mut seq, &[], &[m], 1.0, m, d, ops);
+    let mut budget = INLINE_BUDGET_BYTES;
+    candidates(env, &mut p, &mut queue, &mut seq, &[], &[m], 1.0, m, d, ops, 0);
     while let Some(c) = queue.pop() {
         let bytes = c.m.code.as_ref().map_or(usize::MAX, |c| c.code.len());
-        if p.bytes + bytes > INLINE_BUDGET_BYTES {
+        let big = bytes > HOT_INLINE_BYTES;
+        let allowance = if big { BIG_CALLEE_ALLOWANCE * bytes } else { 0 };
+        if p.bytes + bytes > budget + allowance {
             continue;
         }
         let Some((cd, cops)) = body(c.m) else {
             continue;
         };
+        budget += allowance;
         p.bytes += bytes;
         p.accepted.insert(c.path.clone());
+        let base = if big { c.path.len() } else { c.base };
         candidates(
-            env, &mut p, &mut queue, &mut seq, &c.path, &c.chain, c.freq, c.m, cd, &cops,
+            env, &mut p, &mut queue, &mut seq, &c.path, &c.chain, c.freq, c.m, cd, &cops, base,
         );
     }
     p
 }
 
 /// Queues the targets of the calls in `m` (at `path`, `freq` runs per
-/// run of the compiled method) that its frequency and size rules admit.
+/// run of the compiled method) that its frequency and size rules admit;
+/// depths count from `path`'s first `base` steps (the innermost callee
+/// bigger than [`HOT_INLINE_BYTES`], which inlines its own callees as its
+/// own compilation would).
 #[allow(clippy::too_many_arguments)]
 fn candidates(
     env: &CompileEnv,
@@ -287,6 +362,7 @@ fn candidates(
     m: &'static Method,
     d: &'static Decoded,
     ops: &[Op],
+    base: usize,
 ) {
     if !ops.iter().any(|op| matches!(op, Op::Invoke(..))) {
         return;
@@ -297,7 +373,7 @@ fn candidates(
     // Relaxed: a heuristic count.
     let runs = f64::from(m.jit.invocations.load(Ordering::Relaxed).max(1));
     let root = chain[0];
-    let depth = path.len() + 1;
+    let depth = path.len() + 1 - base;
     for (idx, op) in ops.iter().enumerate() {
         let Op::Invoke(dispatch, callee) = *op else {
             continue;
@@ -330,6 +406,13 @@ fn candidates(
                 continue;
             };
             let trivial = bytes <= MAX_TRIVIAL_BYTES;
+            // Never reached while profiled, but its target has compiled
+            // code since: the site's path ran in a later phase, as hot as
+            // the calls around it (LruCache's evictions).
+            let stale = ratio.measured
+                && d.calls.count_at(idx) == 0
+                && freq >= LOOP_FREQ
+                && t.jit.state.load(Ordering::Relaxed) == super::State::Compiled as u8;
             let (limit, max_depth) = if !ratio.measured {
                 let limit = if std::ptr::eq(t, root) {
                     HOT_INLINE_BYTES
@@ -337,6 +420,8 @@ fn candidates(
                     inline_limit(t)
                 };
                 (limit, MAX_INLINE_DEPTH)
+            } else if stale || (ratio.freq >= HOT_FREQ_RATIO && freq * ratio.freq >= LOOP_FREQ) {
+                (FREQ_INLINE_BYTES, MAX_HOT_INLINE_DEPTH)
             } else if ratio.freq >= HOT_FREQ_RATIO || trivial {
                 (HOT_INLINE_BYTES, MAX_HOT_INLINE_DEPTH)
             } else if ratio.freq >= MIN_FREQ_RATIO {
@@ -357,13 +442,20 @@ fn candidates(
                 continue;
             };
             let on_chain = chain.iter().filter(|c| std::ptr::eq(**c, t)).count();
+            if bytes > HOT_INLINE_BYTES && loops_long(t) {
+                continue;
+            }
             if bytes > limit || depth > max_depth || on_chain > MAX_RECURSIVE_INLINE_LEVEL {
                 continue;
             }
             // Relaxed: a heuristic; 0 until the callee has compiled code.
             let code = t.jit.code_len.load(Ordering::Relaxed) as usize;
-            let hot = !ratio.measured || ratio.freq >= HOT_FREQ_RATIO;
-            if code > INLINE_SMALL_CODE || (!hot && !trivial && code > INLINE_SMALL_CODE / 4) {
+            let hot = !ratio.measured || ratio.freq >= HOT_FREQ_RATIO || stale;
+            // A callee bigger than HOT_INLINE_BYTES is translated with the
+            // callees its own compilation inlined, under its allowance.
+            let small = bytes > HOT_INLINE_BYTES
+                || code <= INLINE_SMALL_CODE && (hot || trivial || code <= INLINE_SMALL_CODE / 4);
+            if !small {
                 continue;
             }
             let mut cpath = path.to_vec();
@@ -376,11 +468,20 @@ fn candidates(
                 bytes,
                 seq: *seq,
                 path: cpath,
+                base,
                 chain: cchain,
                 m: t,
             });
         }
     }
+}
+
+/// Whether `m`'s loops ran at least [`MAX_BIG_CALLEE_TRIPS`] back
+/// edges per run while it was profiled.
+fn loops_long(m: &'static Method) -> bool {
+    // Relaxed: heuristic counts.
+    let runs = m.jit.invocations.load(Ordering::Relaxed).max(1);
+    m.jit.backedges.load(Ordering::Relaxed) / runs >= MAX_BIG_CALLEE_TRIPS
 }
 
 /// Whether the interpreter ran `m`: counted invocations, back edges or

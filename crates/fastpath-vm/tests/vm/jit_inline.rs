@@ -352,6 +352,83 @@ fn a_hot_callee_up_to_the_hot_limit_is_inlined() {
     assert_eq!(harness::summary_count(summary, "calls inlined"), 2, "{summary}");
 }
 
+/// `LoopCallee`: `work` calls `huge` (222 bytecode bytes) twelve times
+/// in one loop and twice in another, and `loopy` (318 bytes, a loop of
+/// 20 iterations) twelve times in a third.
+const LOOP_CALLEE: &str = r#"public class LoopCallee {
+    static int huge(int x) {
+        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+        return a + b + c + d;
+    }
+
+    static int loopy(int y) {
+        int s = 0;
+        for (int r = 0; r < 20; r++) {
+            int x = y + r;
+            int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
+            a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+            a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+            a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+            a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+            a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
+            a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
+            s += a + b + c + d;
+        }
+        return s;
+    }
+
+    static int work(int n) {
+        int s = 0;
+        for (int i = 0; i < 12; i++) {
+            s += huge(n + i);
+        }
+        for (int j = 0; j < 2; j++) {
+            s -= huge(n - j);
+        }
+        for (int i = 0; i < 12; i++) {
+            s ^= loopy(n + i);
+        }
+        return s;
+    }
+
+    public static void main(String[] args) {
+        int sum = 0;
+        for (int k = 0; k < 3000; k++) {
+            sum += work(k);
+        }
+        System.out.println(sum);
+    }
+}
+"#;
+
+/// A callee over `HOT_INLINE_BYTES`, up to `FREQ_INLINE_BYTES`, is
+/// inlined at a hot site that runs at least `LOOP_FREQ` times per run of
+/// the compiled method, unless its own loops ran `MAX_BIG_CALLEE_TRIPS`
+/// times per run: `work`'s first call of `huge` (12 runs a call) is
+/// inlined, its second (2 a call, as hot) is left a call, and so is the
+/// call of `loopy`. The sum is HotSpot 25's.
+#[test]
+fn a_big_callee_in_a_loop_is_inlined_up_to_the_frequent_limit() {
+    use fastpath_vm::jit::inlining::{
+        FREQ_INLINE_BYTES, HOT_FREQ_RATIO, HOT_INLINE_BYTES, LOOP_FREQ, MAX_BIG_CALLEE_TRIPS,
+    };
+    const {
+        assert!(HOT_INLINE_BYTES < 222 && 318 <= FREQ_INLINE_BYTES && MAX_BIG_CALLEE_TRIPS <= 20);
+        assert!(2.0 >= HOT_FREQ_RATIO && 2.0 < LOOP_FREQ && LOOP_FREQ <= 12.0);
+    };
+    let dir = harness::scratch_dir("fastpath-vm-jit-loop-callee");
+    harness::javac_sources(&dir, &dir, &[("LoopCallee", LOOP_CALLEE)]);
+    let (out, line) = run_logged(&dir, "LoopCallee", "work(I)I");
+    assert_eq!(out, "1165968504\n");
+    assert!(line.ends_with(", 1 calls inlined, 0 cold calls left"), "{line}");
+}
+
 /// A static method of 43 bytecode bytes named `name`, its result
 /// scaled by `k`.
 fn small_method(name: &str, k: u32) -> String {
