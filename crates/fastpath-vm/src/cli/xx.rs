@@ -889,6 +889,15 @@ mod tests {
         );
     }
 
+    /// The `PrintFlagsFinal` line of `flag` under `c` and `xx`, the VM's
+    /// other options at their defaults.
+    fn flags_final_line(c: &Config, xx: &XxOptions, refs: RefWidth, flag: &str) -> String {
+        let table = flags_final(c, xx, 1000, true, true, false, refs);
+        let line = table.lines().find(|l| l.contains(&format!(" {flag} ")));
+        line.unwrap_or_else(|| panic!("no {flag} in:\n{table}"))
+            .to_string()
+    }
+
     /// `±UseCompressedOops` sets `FASTPATH_GC_REFS`, the last one given
     /// winning; `PrintFlagsFinal` shows the width in force, the VM's own
     /// choice as ergonomic.
@@ -915,23 +924,18 @@ mod tests {
         assert_eq!(var(&parse(&[]).unwrap()), None);
         let c = Config::from_lookup(|_| None).unwrap();
         let xx = parse(&["-UseCompressedOops"]).unwrap();
-        let table = flags_final(&c, &xx, 1000, true, true, false, RefWidth::Full);
-        let line = table.lines().find(|l| l.contains(" UseCompressedOops ")).unwrap();
+        let line = flags_final_line(&c, &xx, RefWidth::Full, "UseCompressedOops");
         assert!(
             line.contains("= false") && line.ends_with("{command line}"),
             "{line}"
         );
         if std::env::var_os(RefWidth::VAR).is_none() {
-            let table = flags_final(
+            let line = flags_final_line(
                 &c,
                 &parse(&[]).unwrap(),
-                1000,
-                true,
-                true,
-                false,
                 RefWidth::Compressed,
+                "UseCompressedOops",
             );
-            let line = table.lines().find(|l| l.contains(" UseCompressedOops ")).unwrap();
             assert!(line.contains("= true") && line.ends_with("{ergonomic}"), "{line}");
         }
     }
@@ -978,16 +982,7 @@ mod tests {
             assert_eq!(ergonomic_settings(&[(GcMode::VAR, " Passive".to_string())]), none);
         }
         let c = Config::from_lookup(|v| (v == BarrierBits::VAR).then(|| "none".to_string())).unwrap();
-        let table = flags_final(
-            &c,
-            &parse(&[]).unwrap(),
-            1000,
-            true,
-            true,
-            false,
-            RefWidth::Compressed,
-        );
-        let line = table.lines().find(|l| l.contains(" GCBarriers ")).unwrap();
+        let line = flags_final_line(&c, &parse(&[]).unwrap(), RefWidth::Compressed, "GCBarriers");
         if !set_in_env && !concurrent_in_env {
             assert!(line.contains("= none") && line.ends_with("{ergonomic}"), "{line}");
         }
@@ -999,8 +994,7 @@ mod tests {
                 .map(|(_, x)| x.clone())
         })
         .unwrap();
-        let table = flags_final(&c, &xx, 1000, true, true, false, RefWidth::Compressed);
-        let line = table.lines().find(|l| l.contains(" GCBarriers ")).unwrap();
+        let line = flags_final_line(&c, &xx, RefWidth::Compressed, "GCBarriers");
         assert!(line.ends_with("{command line}"), "{line}");
     }
 

@@ -285,41 +285,56 @@ fn reused_checks_and_loads_keep_their_edges() {
     harness::expect_in_tiers(&dir, "ReusedChecks", &runs, REUSED_CHECKS_OUT);
 }
 
-/// `driver` calls `big` (94 bytecode bytes) and `huge` (222) twice each;
-/// both cross the invocation threshold before `driver` does.
-const HOT_CALLEE: &str = r#"
-public class HotCallee {
-    static int big(int x) {
-        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
-        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-        return a + b + c + d;
+/// `x` mixed into `a`..`d`, then `rounds` pairs of mixing rounds (the
+/// callees' bulk of bytecode: each pair 64 bytes), indented by `indent`.
+fn mixing(rounds: usize, indent: &str) -> String {
+    let mut s = format!("{indent}int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;\n");
+    for _ in 0..rounds {
+        s += &format!("{indent}a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;\n");
+        s += &format!("{indent}a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;\n");
     }
-
-    static int huge(int x) {
-        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
-        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-        return a + b + c + d;
-    }
-
-    static int driver(int i) {
-        return big(i) - big(i + 1) + huge(i) - huge(i + 2);
-    }
-
-    public static void main(String[] args) {
-        int sum = 0;
-        for (int i = 0; i < 3000; i++) {
-            sum += driver(i);
-        }
-        System.out.println(sum);
-    }
+    s
 }
-"#;
+
+/// A `main` that sums `call` (a static method of one `int`) over 3000
+/// arguments and prints the sum, closing the class.
+fn summing_main(call: &str) -> String {
+    format!(
+        "
+    public static void main(String[] args) {{
+        int sum = 0;
+        for (int k = 0; k < 3000; k++) {{
+            sum += {call}(k);
+        }}
+        System.out.println(sum);
+    }}
+}}
+"
+    )
+}
+
+/// `HotCallee`: `driver` calls `big` (94 bytecode bytes) and `huge` (222)
+/// twice each; both cross the invocation threshold before `driver` does.
+fn hot_callee_source() -> String {
+    format!(
+        "public class HotCallee {{
+    static int big(int x) {{
+{}        return a + b + c + d;
+    }}
+
+    static int huge(int x) {{
+{}        return a + b + c + d;
+    }}
+
+    static int driver(int i) {{
+        return big(i) - big(i + 1) + huge(i) - huge(i + 2);
+    }}
+{}",
+        mixing(1, "        "),
+        mixing(3, "        "),
+        summing_main("driver")
+    )
+}
 
 /// A callee over `MAX_INLINE_BYTES` is inlined at a hot call site (one
 /// that runs on every call of its method), up to `HOT_INLINE_BYTES`:
@@ -332,7 +347,7 @@ fn a_hot_callee_up_to_the_hot_limit_is_inlined() {
     use fastpath_vm::jit::inlining::{HOT_INLINE_BYTES, MAX_INLINE_BYTES};
     const { assert!(MAX_INLINE_BYTES < 94 && 94 <= HOT_INLINE_BYTES && HOT_INLINE_BYTES < 222) };
     let dir = harness::scratch_dir("fastpath-vm-jit-hot-callee");
-    harness::javac_sources(&dir, &dir, &[("HotCallee", HOT_CALLEE)]);
+    harness::javac_sources(&dir, &dir, &[("HotCallee", &hot_callee_source())]);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fastpath-vm"));
     cmd.env("FASTPATH_VM_JIT_LOG", "1")
         .env("FASTPATH_VM_JIT_THRESHOLD", "1000")
@@ -355,57 +370,41 @@ fn a_hot_callee_up_to_the_hot_limit_is_inlined() {
 /// `LoopCallee`: `work` calls `huge` (222 bytecode bytes) twelve times
 /// in one loop and twice in another, and `loopy` (318 bytes, a loop of
 /// 20 iterations) twelve times in a third.
-const LOOP_CALLEE: &str = r#"public class LoopCallee {
-    static int huge(int x) {
-        int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
-        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-        a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-        a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-        return a + b + c + d;
-    }
+fn loop_callee_source() -> String {
+    format!(
+        "public class LoopCallee {{
+    static int huge(int x) {{
+{}        return a + b + c + d;
+    }}
 
-    static int loopy(int y) {
+    static int loopy(int y) {{
         int s = 0;
-        for (int r = 0; r < 20; r++) {
+        for (int r = 0; r < 20; r++) {{
             int x = y + r;
-            int a = x * 3 + 1, b = x ^ 0x55, c = a - b, d = c * 7;
-            a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-            a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-            a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-            a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-            a += b * c - d; b ^= a + 11; c -= b * 5 + a; d += c ^ 13;
-            a = a * 31 + d; b = b * 17 - c; c = c * 13 + a; d = d * 11 - b;
-            s += a + b + c + d;
-        }
+{}            s += a + b + c + d;
+        }}
         return s;
-    }
+    }}
 
-    static int work(int n) {
+    static int work(int n) {{
         int s = 0;
-        for (int i = 0; i < 12; i++) {
+        for (int i = 0; i < 12; i++) {{
             s += huge(n + i);
-        }
-        for (int j = 0; j < 2; j++) {
+        }}
+        for (int j = 0; j < 2; j++) {{
             s -= huge(n - j);
-        }
-        for (int i = 0; i < 12; i++) {
+        }}
+        for (int i = 0; i < 12; i++) {{
             s ^= loopy(n + i);
-        }
+        }}
         return s;
-    }
-
-    public static void main(String[] args) {
-        int sum = 0;
-        for (int k = 0; k < 3000; k++) {
-            sum += work(k);
-        }
-        System.out.println(sum);
-    }
+    }}
+{}",
+        mixing(3, "        "),
+        mixing(3, "            "),
+        summing_main("work")
+    )
 }
-"#;
 
 /// A callee over `HOT_INLINE_BYTES`, up to `FREQ_INLINE_BYTES`, is
 /// inlined at a hot site that runs at least `LOOP_FREQ` times per run of
@@ -423,7 +422,7 @@ fn a_big_callee_in_a_loop_is_inlined_up_to_the_frequent_limit() {
         assert!(2.0 >= HOT_FREQ_RATIO && 2.0 < LOOP_FREQ && LOOP_FREQ <= 12.0);
     };
     let dir = harness::scratch_dir("fastpath-vm-jit-loop-callee");
-    harness::javac_sources(&dir, &dir, &[("LoopCallee", LOOP_CALLEE)]);
+    harness::javac_sources(&dir, &dir, &[("LoopCallee", &loop_callee_source())]);
     let (out, line) = run_logged(&dir, "LoopCallee", "work(I)I");
     assert_eq!(out, "1165968504\n");
     assert!(line.ends_with(", 1 calls inlined, 0 cold calls left"), "{line}");
