@@ -153,7 +153,6 @@ impl ThreadStack {
             osr_at: Cell::new(super::exec::NO_OSR),
             jit: JitCtx {
                 block: Cell::new(std::ptr::null()),
-                stack: Cell::new(std::ptr::null()),
                 limit: Cell::new(0),
                 native_limit: Cell::new(0),
                 thread: Cell::new(std::ptr::null_mut()),

@@ -85,10 +85,9 @@ pub const CALLER_ENTRY: usize = 1;
 /// slot stack the thread block's runtime context word names).
 #[repr(C)]
 pub struct JitCtx {
-    /// The thread block.
+    /// The thread block, which every entry from Rust puts in the pinned
+    /// register (the attaching thread's: a `JThread` runs on no other).
     pub block: Cell<*const ThreadBlock>,
-    /// The thread's slot stack.
-    pub stack: Cell<*const ThreadStack>,
     /// The highest slot address a compiled frame may end at (the slot
     /// stack's end less the reserve kept for throwing
     /// `StackOverflowError`, or the end itself while one is made).

@@ -51,7 +51,6 @@ impl<B: BarrierSet> JThread<B> {
         let here = 0u8;
         let ctx = &stack.jit;
         ctx.block.set(fastpath::thread::current());
-        ctx.stack.set(Arc::as_ptr(&stack));
         ctx.limit
             .set((stack.limit() as usize).saturating_sub(crate::interp::exec::STACK_RESERVE * 8));
         ctx.native_limit.set(crate::jit::frame::native_limit_below(
