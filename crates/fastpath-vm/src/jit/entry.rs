@@ -123,6 +123,20 @@ fn slot_bits(b: &mut FunctionBuilder, m: &Method, v: Value) -> Value {
     }
 }
 
+/// A thread block whose runtime context word names a `JThread`'s slot
+/// stack while compiled code runs (`JThread::enter_context`); dropped,
+/// it puts back the word it replaced.
+struct EnteredContext {
+    block: &'static ThreadBlock,
+    saved: usize,
+}
+
+impl Drop for EnteredContext {
+    fn drop(&mut self) {
+        self.block.set_runtime_context(self.saved);
+    }
+}
+
 /// An adapter's type.
 type AdapterFn = unsafe extern "C" fn(*const ThreadBlock, usize, *mut u64, usize) -> Ret;
 
@@ -240,18 +254,18 @@ impl<B: BarrierSet> JThread<B> {
     }
 
     /// The thread block compiled code runs with, its runtime context
-    /// word set to this thread's slot stack, and the word it held before
-    /// (the caller puts it back once compiled code has returned).
+    /// word set to this thread's slot stack until the guard drops, which
+    /// puts back the word it found (the caller's, another VM's, or 0).
     #[inline]
-    fn enter_context(&self) -> (*const ThreadBlock, usize) {
+    fn enter_context(&self) -> EnteredContext {
         let block = self.stack.jit.block.get();
         // SAFETY: `attach` set `block` to the attaching thread's block,
         // and a `JThread` runs on that thread only (its mutator is bound
         // to it); the block lives as long as the thread.
-        let b = unsafe { &*block };
+        let b: &'static ThreadBlock = unsafe { &*block };
         let saved = b.runtime_context();
         b.set_runtime_context(std::sync::Arc::as_ptr(&self.stack) as usize);
-        (block, saved)
+        EnteredContext { block: b, saved }
     }
 
     /// Calls compiled `m` at `entry` with its arguments in the slots at
@@ -293,13 +307,12 @@ impl<B: BarrierSet> JThread<B> {
                 .compiled_calls
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-        let (block, saved) = self.enter_context();
+        let entered = self.enter_context();
         // SAFETY: the adapter's contract: this thread's block, naming this
         // thread's slot stack, `args` holding `m`'s arguments, `caller` a
         // frame of this stack.
-        let r = unsafe { f(block, entry, args, caller as usize | tag) };
-        // SAFETY: the block is this thread's (`enter_context`).
-        unsafe { (*block).set_runtime_context(saved) };
+        let r = unsafe { f(entered.block, entry, args, caller as usize | tag) };
+        drop(entered);
         if r.status != 0 {
             Err(Thrown)
         } else {
@@ -361,13 +374,12 @@ impl<B: BarrierSet> JThread<B> {
         // SAFETY: the OSR adapter was compiled for `m`'s result kind and
         // both it and the entry stay installed for the process's life.
         let f: AdapterFn = unsafe { std::mem::transmute::<usize, AdapterFn>(code.adapter) };
-        let (block, saved) = self.enter_context();
+        let entered = self.enter_context();
         // SAFETY: the OSR entry's contract: this thread's block, naming
         // this thread's slot stack, `fp` a frame of `m` at `at` made
         // compiled, its locals holding the kinds the entry loads.
-        let r = unsafe { f(block, code.entry, fp as *mut u64, 0) };
-        // SAFETY: the block is this thread's (`enter_context`).
-        unsafe { (*block).set_runtime_context(saved) };
+        let r = unsafe { f(entered.block, code.entry, fp as *mut u64, 0) };
+        drop(entered);
         // SAFETY: the frame is still there (the compiled code returned;
         // it pops nothing of its own).
         unsafe {

@@ -182,7 +182,8 @@ fn given_setting(xx: &[(&'static str, String)], var: &str) -> Option<String> {
 /// `FASTPATH_GC_BARRIERS` or a collector's `-XX:` flag chooses any other.
 pub fn ergonomic_settings(xx: &[(&'static str, String)]) -> Vec<(&'static str, &'static str)> {
     use fastpath::gc::{BarrierBits, GcMode};
-    let passive = given_setting(xx, GcMode::VAR).is_none_or(|m| m.trim().eq_ignore_ascii_case("passive"));
+    // A mode that does not parse is the configuration's error to report.
+    let passive = given_setting(xx, GcMode::VAR).is_none_or(|m| m.parse() == Ok(GcMode::Passive));
     if passive && given_setting(xx, BarrierBits::VAR).is_none() {
         vec![(BarrierBits::VAR, "none")]
     } else {
@@ -226,9 +227,7 @@ impl Vm {
         // Compressed references unless `-XX:-UseCompressedOops` or
         // `FASTPATH_GC_REFS` chose, for a heap they reach (HotSpot's
         // ergonomics: `UseCompressedOops` is on below 32 GiB).
-        let refs_given = options.xx.settings.iter().any(|(v, _)| *v == RefWidth::VAR)
-            || std::env::var_os(RefWidth::VAR).is_some();
-        if !refs_given {
+        if given_setting(&options.xx.settings, RefWidth::VAR).is_none() {
             config.refs = default_ref_width(options.heap_bytes);
         }
         config.verify = options.verify_heap;
