@@ -32,7 +32,7 @@
 //! |---|---|---|
 //! | [`safepoint_poll`] | `SafepointPoll` | the runtime's safepoint `(thread)` |
 //! | [`satb_pre_barrier`], [`lrb_idle_test`] | `GcStateTest` | `SatbEnqueue` `(thread, previous)`; the runtime's `(thread, obj)` |
-//! | [`lock_enter`], [`lock_exit`], [`lock_exit_expecting`], [`lock_enter_guessing`], [`lock_exit_guessing`] | `LockEnter` (guessing: `emit_guessing`), `LockExit`, `LockExitExpecting` | `MonitorEnter` `(thread, obj)`; `MonitorExit` `(thread, obj) -> status` |
+//! | [`lock_enter`], [`lock_exit`], [`lock_exit_expecting`], [`lock_enter_guessing`], [`lock_exit_guessing`] (and their `_or` forms, whose misses jump to the caller's block) | `LockEnter` (guessing: `emit_guessing`), `LockExit`, `LockExitExpecting` | `MonitorEnter` `(thread, obj)`; `MonitorExit` `(thread, obj) -> status` |
 //! | [`lock_stack_top_is`] | the exits' first test, as a value (lock coarsening's proof that a lock may be kept) | none |
 //! | [`card_mark`] | `CardMark` | none |
 //! | [`g1_card`] | `G1Card` | `G1Card` `(thread, field)` |
@@ -123,8 +123,8 @@ pub use barrier::{
 pub use data::{data_load, data_store};
 pub use link::{host_isa, install, Error};
 pub use lock::{
-    lock_enter, lock_enter_guessing, lock_enter_with_mark, lock_exit, lock_exit_expecting,
-    lock_exit_guessing, lock_stack_top_is,
+    lock_enter, lock_enter_guessing, lock_enter_guessing_or, lock_enter_with_mark, lock_exit,
+    lock_exit_expecting, lock_exit_guessing, lock_exit_guessing_or, lock_stack_top_is,
 };
 pub use slow::{
     call_slow, import_library_slow_path, import_slow_path, import_slow_path_with_result, ARG_BLOCK_KEY,

@@ -149,10 +149,45 @@ pub fn lock_enter_guessing(
     layout: &LockStackLayout,
     slow: FuncRef,
 ) {
+    let (cold, cont) = (b.create_block(), b.create_block());
+    enter_guessing(b, thread, obj, neutral, layout, cold, cont);
+    crate::slow::cold_call(b, cold, slow, &[thread, obj], cont);
+    b.switch_to_block(cont);
+}
+
+/// [`lock_enter_guessing`] whose every miss jumps to the caller's block
+/// `miss` instead of calling a slow path there: the lock-stack as it was
+/// before the enter (the push undone), the header untouched by this
+/// thread. The builder continues on the locked path. A JIT whose runtime
+/// takes the enter over at `miss` (a safepoint, a call of its own
+/// monitor code) then needs no call that only reports the miss and no
+/// test after the enter that tells the two ways apart: the miss is its
+/// own edge.
+pub fn lock_enter_guessing_or(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    neutral: u64,
+    layout: &LockStackLayout,
+    miss: Block,
+) {
+    let cont = b.create_block();
+    enter_guessing(b, thread, obj, neutral, layout, miss, cont);
+    b.switch_to_block(cont);
+}
+
+/// The guessing enter's blocks: locked to `cont`, missed to `cold`.
+fn enter_guessing(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    neutral: u64,
+    layout: &LockStackLayout,
+    cold: Block,
+    cont: Block,
+) {
     let trusted = MemFlagsData::trusted();
-    let (check, guess, found, cas, undo, cold, cont) = (
-        b.create_block(),
-        b.create_block(),
+    let (check, guess, found, cas, undo) = (
         b.create_block(),
         b.create_block(),
         b.create_block(),
@@ -211,9 +246,6 @@ pub fn lock_enter_guessing(
     b.switch_to_block(undo);
     b.ins().store(trusted, top, thread, layout.top);
     b.ins().jump(cold, &[]);
-
-    crate::slow::cold_call(b, cold, slow, &[thread, obj], cont);
-    b.switch_to_block(cont);
 }
 
 /// [`lock_exit`] whose CAS first expects `neutral` fast-locked (lock bits
@@ -231,17 +263,54 @@ pub fn lock_exit_guessing(
     layout: &LockStackLayout,
     slow: FuncRef,
 ) -> Value {
+    let (cold, cont) = (b.create_block(), b.create_block());
+    let status = b.append_block_param(cont, I32);
+    let zero = b.ins().iconst(I32, 0);
+    exit_guessing(b, thread, obj, neutral, layout, cold, cont, Some(zero));
+    crate::slow::cold_call(b, cold, slow, &[thread, obj], cont);
+    b.switch_to_block(cont);
+    status
+}
+
+/// [`lock_exit_guessing`] whose every miss jumps to the caller's block
+/// `miss` instead of calling a slow path there: the lock-stack and the
+/// header as they were (the runtime's exit takes over). The builder
+/// continues on the unlocked path, where nothing is left to test: the
+/// miss is its own edge, as [`lock_enter_guessing_or`]'s.
+pub fn lock_exit_guessing_or(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    neutral: u64,
+    layout: &LockStackLayout,
+    miss: Block,
+) {
+    let cont = b.create_block();
+    exit_guessing(b, thread, obj, neutral, layout, miss, cont, None);
+    b.switch_to_block(cont);
+}
+
+/// The guessing exit's blocks: unlocked to `cont` (with `done` as its
+/// argument, when given), missed to `cold`.
+#[allow(clippy::too_many_arguments)]
+fn exit_guessing(
+    b: &mut FunctionBuilder<'_>,
+    thread: Value,
+    obj: Value,
+    neutral: u64,
+    layout: &LockStackLayout,
+    cold: Block,
+    cont: Block,
+    done: Option<Value>,
+) {
     let trusted = MemFlagsData::trusted();
-    let (below, guess, found, cas, pop, cold, cont) = (
-        b.create_block(),
-        b.create_block(),
+    let (below, guess, found, cas, pop) = (
         b.create_block(),
         b.create_block(),
         b.create_block(),
         b.create_block(),
         b.create_block(),
     );
-    let status = b.append_block_param(cont, I32);
     let top32 = exit_top_tests(b, thread, obj, layout, [below, cold, pop, guess]);
     // A wrong guess goes out of line, as the enter's.
     let pop_after_miss = b.create_block();
@@ -263,8 +332,8 @@ pub fn lock_exit_guessing(
         b.switch_to_block(block);
         let next = b.ins().iadd_imm_s(top32, -8);
         b.ins().store(trusted, next, thread, layout.top);
-        let zero = b.ins().iconst(I32, 0);
-        b.ins().jump(cont, &[zero.into()]);
+        let args: Vec<_> = done.iter().map(|&d| d.into()).collect();
+        b.ins().jump(cont, &args);
     }
 
     // The word the failed CAS found: fast-locked (own-word bit, lock bits
@@ -281,10 +350,6 @@ pub fn lock_exit_guessing(
     let old2 = b.ins().atomic_cas(header_flags(), obj, old, new);
     let won = b.ins().icmp(IntCC::Equal, old2, old);
     b.ins().brif(won, pop_after_miss, &[], cold, &[]);
-
-    crate::slow::cold_call(b, cold, slow, &[thread, obj], cont);
-    b.switch_to_block(cont);
-    status
 }
 
 /// `monitorexit`'s lightweight fast path on `obj`, `slow(thread, obj)` in

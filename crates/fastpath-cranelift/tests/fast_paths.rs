@@ -140,8 +140,10 @@ impl Harness {
 
 impl Harness {
     /// The guessing enter or exit (`lock_enter_guessing`,
-    /// `lock_exit_guessing`) with `neutral` as the guess.
-    fn guessing(op: Op, neutral: u64, with_slow_path: bool) -> Harness {
+    /// `lock_exit_guessing`) with `neutral` as the guess; with `miss_block`
+    /// their `_or` forms instead, whose miss block (built here) calls the
+    /// same slow path and joins the locked or unlocked path with its status.
+    fn guessing(op: Op, neutral: u64, with_slow_path: bool, miss_block: bool) -> Harness {
         let layout = LockStackLayout::fastpath().unwrap();
         let cache = CodeCache::new(64 * 1024).unwrap();
         let slow = match (op, with_slow_path) {
@@ -150,6 +152,34 @@ impl Harness {
             (Op::Exit, true) => exit_slow as *const () as usize,
         };
         let entry = compile(&cache, 2, Some(I32), &[slow], |b, a| {
+            if miss_block {
+                let (miss, join) = (b.create_block(), b.create_block());
+                let status = b.append_block_param(join, I32);
+                let f = match op {
+                    Op::Enter => {
+                        let f = import_library_slow_path(b, 0, LibraryPath::MonitorEnter, false);
+                        lock_enter_guessing_or(b, a[0], a[1], neutral, &layout, miss);
+                        f
+                    }
+                    Op::Exit => {
+                        let f = import_library_slow_path(b, 0, LibraryPath::MonitorExit, true);
+                        lock_exit_guessing_or(b, a[0], a[1], neutral, &layout, miss);
+                        f
+                    }
+                };
+                let zero = b.ins().iconst(I32, 0);
+                b.ins().jump(join, &[zero.into()]);
+                b.switch_to_block(miss);
+                b.set_cold_block(miss);
+                let call = b.ins().call(f, &[a[0], a[1]]);
+                let slow_status = match op {
+                    Op::Enter => b.ins().iconst(I32, 0),
+                    Op::Exit => b.inst_results(call)[0],
+                };
+                b.ins().jump(join, &[slow_status.into()]);
+                b.switch_to_block(join);
+                return Some(status);
+            }
             Some(match op {
                 Op::Enter => {
                     let f = import_library_slow_path(b, 0, LibraryPath::MonitorEnter, false);
@@ -273,19 +303,24 @@ fn guessing_pair_agrees_with_rust_whatever_the_guess() {
         fresh | (1 << 40),
     ];
     let mut checked = 0;
-    for guess in guesses {
-        for op in [Op::Enter, Op::Exit] {
-            let h = Harness::guessing(op, guess, false);
-            checked += lock_world::differential(op, &h, &format!("cranelift guessing, {guess:#x}"));
+    for miss_block in [false, true] {
+        for guess in guesses {
+            for op in [Op::Enter, Op::Exit] {
+                let h = Harness::guessing(op, guess, false, miss_block);
+                let what = format!("cranelift guessing, {guess:#x}, miss block {miss_block}");
+                checked += lock_world::differential(op, &h, &what);
+            }
         }
     }
-    println!("cranelift guessing pair: {checked} (guess, operation, state) cases, each against a Rust twin");
-    let (enter, exit) = (
-        Harness::guessing(Op::Enter, fresh, true),
-        Harness::guessing(Op::Exit, fresh, true),
-    );
-    lock_world::mixed(&enter, &exit);
-    lock_world::stress(&enter, &exit, 200);
+    println!("cranelift guessing pair and its _or form: {checked} (form, guess, operation, state) cases, each against a Rust twin");
+    for miss_block in [false, true] {
+        let (enter, exit) = (
+            Harness::guessing(Op::Enter, fresh, true, miss_block),
+            Harness::guessing(Op::Exit, fresh, true, miss_block),
+        );
+        lock_world::mixed(&enter, &exit);
+        lock_world::stress(&enter, &exit, 100);
+    }
 }
 
 #[test]
@@ -595,7 +630,8 @@ fn compiled_lock_paths_have_one_locked_cas() {
 /// entry to the first `ret` (the miss path's blocks are cold, out of line);
 /// it has one locked CAS, no load of the header (no memory operand on the
 /// object's register but the CAS's), no constant-pool operand (a
-/// RIP-relative load after the locked instruction) and no jump.
+/// RIP-relative load after the locked instruction) and no jump; in both
+/// the emitters' forms (their own slow call, the caller's miss block).
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn compiled_guessing_paths_load_no_header() {
@@ -603,10 +639,13 @@ fn compiled_guessing_paths_load_no_header() {
     // The neutral word the library's headers start with (64-bit: needs the
     // subtracting test) and one that fits a 32-bit immediate (the exit's
     // expected word has the own-word bit, 1 << 63, set: always wide).
-    for neutral in [Header::new().raw() as u64, 0x1234_5601] {
+    for (neutral, miss_block) in [Header::new().raw() as u64, 0x1234_5601]
+        .into_iter()
+        .flat_map(|n| [(n, false), (n, true)])
+    {
         for op in [Op::Enter, Op::Exit] {
             let wide = op == Op::Exit || i32::try_from(neutral as i64).is_err();
-            let h = Harness::guessing(op, neutral, true);
+            let h = Harness::guessing(op, neutral, true, miss_block);
             // SAFETY: the entry's bytes are mapped readable while `h` lives.
             let code = unsafe { std::slice::from_raw_parts(h.entry.addr(), h.entry.len()) };
             let (mut listing, mut fmt) = (String::new(), IntelFormatter::new());
@@ -623,7 +662,7 @@ fn compiled_guessing_paths_load_no_header() {
                 .position(|i| i.mnemonic() == Mnemonic::Ret)
                 .expect("a ret");
             let path = &insns[..ret];
-            let what = format!("{op:?} guessing {neutral:#x}\n{listing}");
+            let what = format!("{op:?} guessing {neutral:#x}, miss block {miss_block}\n{listing}");
             assert_eq!(path.iter().filter(|i| i.has_lock_prefix()).count(), 1, "{what}");
             // The object is the second argument (rsi): only the CAS touches it.
             let header_loads = path
@@ -656,7 +695,7 @@ fn compiled_guessing_paths_load_no_header() {
             // Less the frame (push rbp; mov rbp, rsp) and the epilogue (xor eax,
             // eax; mov rsp, rbp; pop rbp), as `compiled_lock_paths_have_one_locked_cas`.
             let common = path.len() - 2 - 3;
-            println!("cranelift guessing {op:?} {neutral:#x}: common path {common} instructions\n{listing}");
+            println!("cranelift guessing {op:?} {neutral:#x}, miss block {miss_block}: common path {common} instructions\n{listing}");
             // cranelift is pinned (=0.135.8): its lowering is stable.
             let counted = match op {
                 Op::Enter => 15,
