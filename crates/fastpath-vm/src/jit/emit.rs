@@ -1032,6 +1032,7 @@ impl Translator<'_, '_> {
         let new_top = self.b.ins().iadd(top, bytes);
         let end = self.b.ins().load(I64, trusted, thread, l.tlab_end);
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, new_top, end);
+        let before = self.stop_branch(cold);
         self.b.ins().brif(over, cold, &[], fast, &[]);
 
         self.b.switch_to_block(fast);
@@ -1053,9 +1054,13 @@ impl Translator<'_, '_> {
 
         self.b.set_cold_block(cold);
         self.b.switch_to_block(cold);
+        // Sealed: the slow path's spill reads the branch's values.
+        self.seal(cold);
         let o = slow(self);
+        let cold_end = self.here();
         self.b.ins().jump(join, &[o.into()]);
         self.b.switch_to_block(join);
+        self.stop_join(before, &[cold_end], join);
         result
     }
 
@@ -1171,9 +1176,12 @@ impl Translator<'_, '_> {
             .b
             .ins()
             .icmp_imm_s(IntCC::UnsignedLessThan, n, INLINE_ARRAY_MAX);
+        let before = self.stop_branch(slow_b);
+        self.set_facts(inline, before);
         self.b.ins().brif(small, inline, &[], slow_b, &[]);
 
         self.b.switch_to_block(inline);
+        self.seal(inline);
         let n64 = self.b.ins().uextend(I64, n);
         let (nrefs, ndata) = if elem == Kind::Ref {
             (n64, self.b.ins().iconst(I64, 2))
@@ -1214,13 +1222,28 @@ impl Translator<'_, '_> {
             },
             |t| t.array_slow(ac, n, idx),
         );
+        let inline_end = self.here();
         self.b.ins().jump(join, &[o.into()]);
 
         self.b.set_cold_block(slow_b);
         self.b.switch_to_block(slow_b);
+        self.seal(slow_b);
         let o = self.array_slow(ac, n, idx);
+        let slow_end = self.here();
         self.b.ins().jump(join, &[o.into()]);
         self.b.switch_to_block(join);
+        self.seal(join);
+        // The inline path's join knows what the branch did and the
+        // variables both its ways reloaded (`tlab_bump`); the runtime's
+        // path what its reload left: what both know holds here.
+        let mut f = self.facts_of(inline_end).clone();
+        f.meet(self.facts_of(slow_end));
+        // Either way made the array (the runtime's throws for a negative
+        // `n`): not null, `n` long.
+        let key = self.key(result);
+        f.nonnull.insert(key);
+        f.lengths.insert(key, n);
+        self.set_facts(join, f);
         result
     }
 
@@ -1397,19 +1420,21 @@ impl Translator<'_, '_> {
     // inline, on the object resolved for writing (its to-space copy),
     // guessing the neutral header every object starts with:
     //
-    //   enter: top = [thread+top]; lock_enter_guessing(obj, neutral)
-    //          [thread+top] == top+8 ?  done  :  cold: MonitorEnter
-    //   exit:  lock_exit_guessing(obj, neutral) == 0 ?  done  :  cold: MonitorExit
+    //   enter: lock_enter_guessing_or(obj, neutral, miss)  locked: done
+    //          miss: safepoint; MonitorEnter; reload; done
+    //   exit:  lock_exit_guessing_or(obj, neutral, miss)   unlocked: done
+    //          miss: MonitorExit (status tested where it may throw); done
     //
-    // The emitters' own cold calls go to `LockMiss`/`UnlockMiss`, which do
-    // nothing: the enter's miss leaves the lock-stack as it was (its push
-    // undone), which the top test after it sees, and the exit's miss
-    // returns "not done". The runtime's `MonitorEnter` then runs at a
-    // safepoint published only on that cold branch (it may block in a safe
-    // region, where the collector moves objects), so the uncontended path
-    // stores nothing to the frame. The inline pair is the header CAS and
-    // the lock-stack push, the CAS and the pop: C2's two locked
-    // instructions. Nothing else records the lock: a fast-locked object
+    // A miss is its own edge out of the emitter (the `_or` forms): the
+    // enter's leaves the lock-stack and the header as they were (its push
+    // undone), the exit's both untouched, so the runtime's call there
+    // starts from the state it would have met without the inline path, and
+    // the locked path carries no test of which way it came. The runtime's
+    // `MonitorEnter` runs at a safepoint published only on the miss (it may
+    // block in a safe region, where the collector moves objects), so the
+    // uncontended path stores nothing to the frame. The inline pair is the
+    // header CAS and the lock-stack push, the CAS and the pop: C2's two
+    // locked instructions. Nothing else records the lock: a fast-locked object
     // stays where its lock-stack entry says because the thread's mutator
     // pins the lock-stack's regions at each of its stops, the only points
     // where a pause can run, and one the runtime inflated stays where its
@@ -1417,13 +1442,11 @@ impl Translator<'_, '_> {
     // (`fastpath::gc`'s `collector/cycle.rs`, "Locked objects"). So an exit
     // of either kind matches an enter of either kind.
     //
-    // The misses are `preserve_all` calls of stubs that only return
-    // (`preserve.rs`), and a coarsened lock's release calls the runtime's
-    // exit as `SpanExit`, the same function through the register-preserving
-    // stub: the loop's values stay in registers across the paths that join
-    // it. The plain `MonitorEnter` and `MonitorExit` stay System V calls,
-    // which an inflated monitor makes at every enter and exit
-    // (`Helper::call_conv`).
+    // A coarsened lock's release calls the runtime's exit as `SpanExit`,
+    // the same function through the register-preserving stub: the loop's
+    // values stay in registers across the paths that join it. The plain
+    // `MonitorEnter` and `MonitorExit` stay System V calls, which an
+    // inflated monitor makes at every enter and exit (`Helper::call_conv`).
     //
     // In the legacy and monitor modes the lock-stack is inactive (its top
     // above the end, so the inline paths would always miss): both call the
@@ -1440,27 +1463,33 @@ impl Translator<'_, '_> {
             self.reload(s);
             return;
         }
-        let trusted = MemFlagsData::trusted();
         let lock = self.env.lock;
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
+        // The inline enter's blocks define no frame variable and do not
+        // stop: the facts here hold at its end and on its cold path.
+        let before = self.facts().clone();
         let thread = self.thread_here();
-        let top = self.b.ins().load(I32, trusted, thread, lock.top);
-        let miss = self.helper_ref(Helper::LockMiss);
-        fastpath_cranelift::lock_enter_guessing(&mut self.b, thread, o, self.env.neutral, &lock, miss);
-        let after = self.b.ins().load(I32, trusted, thread, lock.top);
-        let pushed = self.b.ins().iadd_imm_s(top, 8);
-        let locked = self.b.ins().icmp(IntCC::Equal, after, pushed);
-        let (cold, join) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(locked, join, &[], cold, &[]);
+        let first = self.blocks_so_far();
+        let cold = self.b.create_block();
+        fastpath_cranelift::lock_enter_guessing_or(&mut self.b, thread, o, self.env.neutral, &lock, cold);
+        // The emitter's blocks and the miss are all entered by now: sealed,
+        // a read of a variable below them (the cold path's spill) is the
+        // value before the enter, which the facts name.
+        self.seal_since(first);
+        let join = self.b.create_block();
+        self.b.ins().jump(join, &[]);
+        self.set_facts(cold, before.clone());
 
         self.b.set_cold_block(cold);
         self.b.switch_to_block(cold);
         let s = self.safepoint(idx, None);
         self.call_helper(Helper::MonitorEnter, &[obj]);
         self.reload(s);
+        let cold_end = self.here();
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+        self.stop_join(before, &[cold_end], join);
     }
 
     /// Releases `obj`'s monitor; with `throws`, a thread that does not
@@ -1486,12 +1515,18 @@ impl Translator<'_, '_> {
         let lock = self.env.lock;
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
-        let miss = self.helper_ref(Helper::UnlockMiss);
+        // Neither the inline exit nor its cold path defines a frame
+        // variable or stops (`MonitorExit` is no safepoint; a throw leaves
+        // for the dispatch): what holds here holds at the join.
+        let before = self.facts().clone();
         let thread = self.thread_here();
-        let st =
-            fastpath_cranelift::lock_exit_guessing(&mut self.b, thread, o, self.env.neutral, &lock, miss);
-        let (cold, join) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(st, cold, &[], join, &[]);
+        let first = self.blocks_so_far();
+        let cold = self.b.create_block();
+        fastpath_cranelift::lock_exit_guessing_or(&mut self.b, thread, o, self.env.neutral, &lock, cold);
+        // Every edge into the emitter's blocks and the miss is there.
+        self.seal_since(first);
+        let join = self.b.create_block();
+        self.b.ins().jump(join, &[]);
 
         self.b.set_cold_block(cold);
         self.b.switch_to_block(cold);
@@ -1502,5 +1537,9 @@ impl Translator<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+        // Both edges are there: sealed, a read of a variable below is the
+        // value both bring, not a parameter of the join.
+        self.seal(join);
+        self.set_facts(join, before);
     }
 }

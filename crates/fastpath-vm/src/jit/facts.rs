@@ -44,6 +44,18 @@
 //! sealed single-predecessor block reads a variable as its predecessor's
 //! value, so `this` and an index local keep their value along the chain.
 //!
+//! Across a stop on a cold path that joins the hot one again (an
+//! allocation's, a monitor's, a class initialisation's or a poll's
+//! runtime call: `Translator::stop_branch`, `stop_join`) the join keeps
+//! the branch's pure facts and what every cold end knows of the frame's
+//! variables (`BlockFacts::nonnull_vars`, `length_vars`): the reload gives
+//! a variable a new value there and the join a third, its block
+//! parameter, which no value fact names, so the facts follow the variable
+//! and a read of it turns them into facts of the value read. A loop head
+//! whose every way in from outside is an edge the translator records
+//! starts with the variables the loop only reads that are non-null on all
+//! of them (`loop_vars.rs`).
+//!
 //! Invariants:
 //! - Pure facts (`nonnull`, `lengths`, `in_bounds`, `data`) depend on
 //!   values only: a value, once proven non-null or below a length, stays
@@ -103,7 +115,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{Block, Value};
+use cranelift_frontend::Variable;
 
 /// The facts of the blocks being filled (see the module comment).
 #[derive(Default)]
@@ -135,6 +149,18 @@ pub(super) struct BlockFacts {
     /// Object allocated by this method (its key) to the reference fields
     /// nothing has written since its allocation: null.
     pub(super) null_fields: HashMap<Value, NullFields>,
+    /// Frame variables (locals and operand-stack slots, by index) whose value is
+    /// non-null on every path here, whatever SSA value a read of them
+    /// returns: a reference reloaded after a stop on a cold path is a new
+    /// value there, and the join's read of the variable a third (the
+    /// frontend's block parameter), which no value fact names. A read of
+    /// the variable records its value non-null (`Translator::use_frame_var`);
+    /// a definition of the variable drops it.
+    pub(super) nonnull_vars: HashSet<usize>,
+    /// Frame variables holding an array of this length (an SSA value
+    /// defined before the stop, where it dominates the join) on every path
+    /// here, as `nonnull_vars`.
+    pub(super) length_vars: HashMap<usize, Value>,
 }
 
 /// The reference fields of an object this method allocated that still
@@ -202,6 +228,9 @@ impl BlockFacts {
         self.ref_fields.retain(|k, v| other.ref_fields.get(k) == Some(v));
         self.raw_ref_fields
             .retain(|k, v| other.raw_ref_fields.get(k) == Some(v));
+        self.nonnull_vars.retain(|v| other.nonnull_vars.contains(v));
+        self.length_vars
+            .retain(|v, len| other.length_vars.get(v) == Some(len));
         self.null_fields.retain(|o, n| match other.null_fields.get(o) {
             Some(m) if m.object == n.object => {
                 n.mask &= m.mask;
@@ -210,6 +239,34 @@ impl BlockFacts {
             }
             _ => false,
         });
+    }
+
+    /// Drops what was known of frame variable `var`, about to be defined.
+    pub(super) fn redefine(&mut self, var: Variable) {
+        self.nonnull_vars.remove(&var.index());
+        self.length_vars.remove(&var.index());
+    }
+
+    /// Whether frame variable `var` is non-null on every path here.
+    pub(super) fn nonnull_var(&self, var: Variable) -> bool {
+        self.nonnull_vars.contains(&var.index())
+    }
+
+    /// Records frame variable `var` non-null on every path here.
+    pub(super) fn set_nonnull_var(&mut self, var: Variable) {
+        self.nonnull_vars.insert(var.index());
+    }
+
+    /// The length of the array frame variable `var` holds on every path
+    /// here, if known.
+    pub(super) fn length_var(&self, var: Variable) -> Option<Value> {
+        self.length_vars.get(&var.index()).copied()
+    }
+
+    /// Records frame variable `var` an array of length `len` on every path
+    /// here.
+    pub(super) fn set_length_var(&mut self, var: Variable, len: Value) {
+        self.length_vars.insert(var.index(), len);
     }
 
     /// Forgets the reference fields at index `i` of every object (a

@@ -70,15 +70,6 @@ pub enum Helper {
     Drem,
     /// `(f32, f32) -> f32`: `frem`.
     Frem,
-    /// `(thread block, obj)`: the inline monitor enter's miss (the
-    /// emitter's cold call). Does nothing: the enter is taken over by
-    /// `MonitorEnter` at a safepoint the caller publishes (`emit.rs`).
-    /// Called with `preserve_all`, its stub only returning (`preserve.rs`).
-    LockMiss,
-    /// `(thread block, obj) -> 1`: the inline monitor exit's miss; the
-    /// exit is taken over by `MonitorExit` (`emit.rs`). Called with
-    /// `preserve_all`, its stub only storing the 1 (`preserve.rs`).
-    UnlockMiss,
     /// `()`: the configured spin pause (`Thread.onSpinWait`), installed in
     /// the code cache by `Jit::init` (`fastpath_cranelift::install_pause`).
     SpinPause,
@@ -91,7 +82,7 @@ pub enum Helper {
 
 impl Helper {
     /// Every helper, in index order.
-    pub const ALL: [Helper; 29] = [
+    pub const ALL: [Helper; 27] = [
         Helper::Poll,
         Helper::New,
         Helper::NewArray,
@@ -117,8 +108,6 @@ impl Helper {
         Helper::MonitorExit,
         Helper::Drem,
         Helper::Frem,
-        Helper::LockMiss,
-        Helper::UnlockMiss,
         Helper::SpinPause,
         Helper::SpanExit,
     ];
@@ -143,8 +132,6 @@ impl Helper {
             Helper::MonitorExit | Helper::SpanExit => (&[I64, I64], &[I32]),
             Helper::Drem => (&[F64, F64], &[F64]),
             Helper::Frem => (&[F32, F32], &[F32]),
-            Helper::LockMiss => (&[I64, I64], &[]),
-            Helper::UnlockMiss => (&[I64, I64], &[I32]),
             Helper::SpinPause => (&[], &[]),
         }
     }
@@ -153,9 +140,8 @@ impl Helper {
     /// telling whether monitors are inline (`CompileEnv::inline_locks`).
     /// `preserve_all` (through the stub `preserve.rs` compiles, which
     /// `Jit::init` installs in its table slot) where its calls sit on cold
-    /// paths that join the hot one and run rarely: the poll's stop, the
-    /// inline monitors' misses (whose stubs make no call), and a coarsened
-    /// lock's release. System V for every other helper, the runtime's
+    /// paths that join the hot one and run rarely: the poll's stop and a
+    /// coarsened lock's release. System V for every other helper, the runtime's
     /// `MonitorEnter` and `MonitorExit` included: an inflated monitor (one
     /// that was waited on, or contended) misses the inline paths at every
     /// enter and exit, and the stub's register saves (some 60
@@ -167,7 +153,7 @@ impl Helper {
     /// BENCHMARKS.md has each choice's instruction counts.
     pub fn call_conv(self, inline_locks: bool) -> CallConv {
         match self {
-            Helper::Poll | Helper::LockMiss | Helper::UnlockMiss => CallConv::PreserveAll,
+            Helper::Poll => CallConv::PreserveAll,
             Helper::SpanExit if inline_locks => CallConv::PreserveAll,
             _ => CallConv::SystemV,
         }
@@ -188,19 +174,6 @@ impl Helper {
         (params, Vec::new())
     }
 
-    /// The results of a helper whose runtime function does nothing but
-    /// return them (the inline monitors' misses: `runtime.rs`'s `lock_miss`
-    /// and `unlock_miss`). Its `preserve_all` stub returns them itself
-    /// instead of calling the function (`preserve.rs`): a miss costs a call
-    /// and a return, not the stub's register saves.
-    pub fn constant_results(self) -> Option<&'static [i64]> {
-        match self {
-            Helper::LockMiss => Some(&[]),
-            Helper::UnlockMiss => Some(&[1]),
-            _ => None,
-        }
-    }
-
     /// Whether a call can reach a safepoint (allocate, run Java, block):
     /// the call site publishes its frame and spills its references first.
     pub fn safepoint(self) -> bool {
@@ -212,8 +185,6 @@ impl Helper {
                 | Helper::SpanExit
                 | Helper::Drem
                 | Helper::Frem
-                | Helper::LockMiss
-                | Helper::UnlockMiss
                 | Helper::SpinPause
         )
     }

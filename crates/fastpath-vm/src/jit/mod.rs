@@ -96,6 +96,7 @@ pub mod inlining;
 pub mod intrinsics;
 pub mod kinds;
 pub mod layout;
+pub mod loop_vars;
 pub mod loops;
 pub mod math;
 pub mod ops;

@@ -9,9 +9,9 @@
 //! place of the runtime function's; the translator imports those helpers
 //! with that convention (`Helper::import_signature`). Their calls are:
 //! every poll `translate.rs` emits (method entries, loop back edges, a
-//! leaf's calls) from its cold block; with inline monitors, the inline
-//! enter's and exit's misses (`emit.rs`) and the runtime exit of a
-//! coarsened lock's release (`Helper::SpanExit`, `coarsen.rs`).
+//! leaf's calls) from its cold block and, with inline monitors, the
+//! runtime exit of a coarsened lock's release (`Helper::SpanExit`,
+//! `coarsen.rs`).
 //!
 //! Why: a loop's back edge polls, and the poll's stop joins the loop
 //! again; a coarsened `synchronized` loop releases its lock once every few
@@ -65,9 +65,7 @@ const NAMESPACE: u32 = 5;
 /// `target` with `h`'s C signature ([`Helper::signature`]): a
 /// `preserve_all` function with [`Helper::import_signature`] that calls
 /// `target` with its arguments, stores its results (if any) in the result
-/// block its last argument points to, and returns. For a helper with
-/// [`Helper::constant_results`] the stub stores those without calling
-/// `target`.
+/// block its last argument points to, and returns.
 pub fn preserving_stub(h: Helper, target: usize, frontend: TargetFrontendConfig) -> Function {
     let (params, returns) = h.signature();
     assert!(returns.len() <= MAX_RESULTS, "{h:?}'s results");
@@ -83,26 +81,15 @@ pub fn preserving_stub(h: Helper, target: usize, frontend: TargetFrontendConfig)
     b.switch_to_block(entry);
     let all = b.block_params(entry).to_vec();
     let (args, out) = all.split_at(params.len());
-    let results: Vec<_> = match h.constant_results() {
-        // The function only returns these: the stub returns them without
-        // the call, so it clobbers (and saves) nothing.
-        Some(values) => returns
-            .iter()
-            .zip(values)
-            .map(|(&t, &v)| b.ins().iconst(t, v))
-            .collect(),
-        None => {
-            let mut target_sig = Signature::new(CallConv::SystemV);
-            target_sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
-            target_sig
-                .returns
-                .extend(returns.iter().map(|&t| AbiParam::new(t)));
-            let sigref = b.import_signature(target_sig);
-            let callee = b.ins().iconst(I64, target as i64);
-            let call = b.ins().call_indirect(sigref, callee, args);
-            b.inst_results(call).to_vec()
-        }
-    };
+    let mut target_sig = Signature::new(CallConv::SystemV);
+    target_sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    target_sig
+        .returns
+        .extend(returns.iter().map(|&t| AbiParam::new(t)));
+    let sigref = b.import_signature(target_sig);
+    let callee = b.ins().iconst(I64, target as i64);
+    let call = b.ins().call_indirect(sigref, callee, args);
+    let results = b.inst_results(call).to_vec();
     if let Some(&out) = out.first() {
         for (i, r) in results.into_iter().enumerate() {
             b.ins()

@@ -289,16 +289,6 @@ extern "C" fn monitor_exit<B: BarrierSet>(ctx: *const JitCtx, obj: usize) -> u32
     u32::from(unsafe { t.m.monitor_exit_unchecked(obj) }.is_err())
 }
 
-/// The inline enter's cold call: nothing (the caller sees the lock-stack
-/// unchanged and calls `monitor_enter` at a published safepoint).
-extern "C" fn lock_miss(_block: usize, _obj: usize) {}
-
-/// The inline exit's cold call: "not done" (the caller calls
-/// `monitor_exit`).
-extern "C" fn unlock_miss(_block: usize, _obj: usize) -> u32 {
-    1
-}
-
 extern "C" fn drem(a: f64, b: f64) -> f64 {
     a % b
 }
@@ -336,8 +326,6 @@ pub fn table<B: BarrierSet>() -> HelperTable {
             Helper::MonitorExit | Helper::SpanExit => monitor_exit::<B> as *const () as usize,
             Helper::Drem => drem as *const () as usize,
             Helper::Frem => frem as *const () as usize,
-            Helper::LockMiss => lock_miss as *const () as usize,
-            Helper::UnlockMiss => unlock_miss as *const () as usize,
             // Installed in the code cache by `Jit::init`, which sets it.
             Helper::SpinPause => 0,
         }

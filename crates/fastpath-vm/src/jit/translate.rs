@@ -100,7 +100,7 @@
 //!
 //! The object model, barriers and allocation are in `emit.rs`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8};
@@ -207,6 +207,10 @@ pub(super) struct Carried {
     nrefs: Option<u32>,
     /// Its array form (`Translator::known_arrays`).
     array: Option<bool>,
+    /// The earlier spilled variable that held the same value, whose
+    /// reload this one shares: the collector moves an object once, so
+    /// two slots that held one reference hold one after the stop.
+    same_as: Option<usize>,
     /// The reference fields still null of an object this method
     /// allocated that no other code can reach through the call
     /// (`Translator::spill`).
@@ -268,6 +272,13 @@ pub(super) struct Scope {
     /// The facts met so far on the edges into such a join, and how many
     /// edges they came from.
     join_facts: HashMap<usize, (super::facts::BlockFacts, u32)>,
+    /// Loop heads entered from outside by forward edges only (no handler,
+    /// switch, entry or OSR entry): how many, and the reference locals
+    /// the loop reads and never stores (`loop_vars.rs`).
+    loop_vars: HashMap<usize, (u32, Vec<u16>)>,
+    /// Per such head, whether each of its locals was non-null on every
+    /// forward edge recorded so far, and how many were.
+    loop_entry: HashMap<usize, (Vec<bool>, u32)>,
     /// In an inlined callee: the facts every return translated so far
     /// carries to the caller's continuation.
     ret_facts: Option<super::facts::BlockFacts>,
@@ -359,6 +370,10 @@ pub(super) struct Translator<'e, 'f> {
     pub(super) known_arrays: HashMap<Value, bool>,
     /// Blocks sealed before the end (`seal_since`, `continue_from`).
     sealed: std::collections::HashSet<Block>,
+    /// The frame variables a safepoint's reload defined with one value
+    /// (`reload`: they held one reference when spilled), by the block the
+    /// reload ended in: `(leader, member)` pairs, for `stop_join`.
+    reload_aliases: HashMap<Block, Vec<(Variable, Variable)>>,
     /// The callers of the inlined callee being translated, outermost
     /// (the compiled method) first.
     outer: Vec<Outer>,
@@ -569,6 +584,8 @@ fn translate_as(
             in_range: super::ranges::Proofs::default(),
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
+            loop_vars: HashMap::new(),
+            loop_entry: HashMap::new(),
             ret_facts: None,
             loops: super::loops::Plan::default(),
             heads: HashMap::new(),
@@ -583,6 +600,7 @@ fn translate_as(
         known_arrays: HashMap::new(),
         instances: std::collections::HashSet::new(),
         sealed: std::collections::HashSet::new(),
+        reload_aliases: HashMap::new(),
         outer: Vec::new(),
         extent: 0,
         extent_inst: None,
@@ -661,11 +679,18 @@ impl<'e, 'f> Translator<'e, 'f> {
         // block's facts cannot follow (entry, handler, switch, back edge).
         let mut edges_in = vec![0u32; n + 1];
         let mut no_carry = vec![false; n + 1];
+        // Of those, the edges that are backward branches, and the leaders
+        // some other edge no facts follow enters (the entry, a handler, a
+        // switch).
+        let mut back_in = vec![0u32; n + 1];
+        let mut opaque = vec![false; n + 1];
         leader[0] = true;
         no_carry[0] = true;
+        opaque[0] = true;
         for h in self.s.d.handlers.iter() {
             leader[h.handler as usize] = true;
             no_carry[h.handler as usize] = true;
+            opaque[h.handler as usize] = true;
         }
         for (i, op) in self.s.ops.iter().enumerate() {
             let mut targets: Vec<u32> = Vec::new();
@@ -681,12 +706,14 @@ impl<'e, 'f> Translator<'e, 'f> {
                     targets.push(t.index);
                     edges_in[t.index as usize] += 1;
                     no_carry[t.index as usize] |= t.backward;
+                    back_in[t.index as usize] += u32::from(t.backward);
                     true
                 }
                 Op::Goto(t) => {
                     targets.push(t.index);
                     edges_in[t.index as usize] += 1;
                     no_carry[t.index as usize] |= t.backward;
+                    back_in[t.index as usize] += u32::from(t.backward);
                     true
                 }
                 Op::Switch(k) => {
@@ -703,6 +730,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                     }
                     for &t in &targets {
                         no_carry[t as usize] = true;
+                        opaque[t as usize] = true;
                     }
                     true
                 }
@@ -737,6 +765,13 @@ impl<'e, 'f> Translator<'e, 'f> {
                     0
                 }
             })
+            .collect();
+        self.s.loop_vars = super::loop_vars::plan(&self.s.ops, &self.s.d.handlers, &self.s.d.switches)
+            .into_iter()
+            .filter(|&(h, _)| {
+                leader[h] && !opaque[h] && self.s.blocks[h].is_some() && edges_in[h] > back_in[h]
+            })
+            .map(|(h, locals)| (h, (edges_in[h] - back_in[h], locals)))
             .collect();
         self.s.in_range = super::ranges::in_range(&self.s.ops, &self.s.kinds, self.s.d);
         let receiver_fixed = !self.s.m.is_static() && !stores_local_0(&self.s.ops);
@@ -911,6 +946,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         // The entry's jump is one more edge into `at`: no facts flow there.
         self.s.single_pred[at] = false;
         self.s.join_edges[at] = 0;
+        self.s.loop_vars.remove(&at);
         let entry = self.b.create_block();
         self.b.append_block_params_for_function_params(entry);
         self.b.switch_to_block(entry);
@@ -1008,12 +1044,48 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     pub(super) fn def_local(&mut self, n: usize, k: K, v: Value) {
         let var = self.var(n, k);
-        self.b.def_var(var, v);
+        self.def_frame_var(var, v);
     }
 
     pub(super) fn use_local(&mut self, n: usize, k: K) -> Value {
         let var = self.var(n, k);
-        self.b.use_var(var)
+        self.use_frame_var(var)
+    }
+
+    /// Defines frame variable `var` (a local or an operand-stack slot):
+    /// what the facts knew of it goes.
+    fn def_frame_var(&mut self, var: Variable, v: Value) {
+        self.facts().redefine(var);
+        if !self.reload_aliases.is_empty() {
+            if let Some(a) = self
+                .b
+                .current_block()
+                .and_then(|b| self.reload_aliases.get_mut(&b))
+            {
+                a.retain(|&(l, m)| l != var && m != var);
+            }
+        }
+        self.b.def_var(var, v);
+    }
+
+    /// Reads frame variable `var`; what the facts know of the variable
+    /// (`BlockFacts::nonnull_vars`, `length_vars`) becomes known of the
+    /// value read.
+    fn use_frame_var(&mut self, var: Variable) -> Value {
+        let v = self.b.use_var(var);
+        let f = self.facts();
+        if f.nonnull_vars.is_empty() && f.length_vars.is_empty() {
+            return v;
+        }
+        let key = self.key(v);
+        let f = self.facts();
+        if f.nonnull_var(var) {
+            f.nonnull.insert(key);
+        }
+        if let Some(len) = f.length_var(var) {
+            f.lengths.insert(key, len);
+        }
+        v
     }
 
     /// The value in operand-stack slot `pos` (0: the bottom), of kind `k`.
@@ -1054,6 +1126,92 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.facts.carry(from, to);
     }
 
+    /// The facts of `block` (another than the current one).
+    pub(super) fn facts_of(&mut self, block: Block) -> &mut super::facts::BlockFacts {
+        self.facts.at(block)
+    }
+
+    /// Sets the facts holding on entry to `block` (`Facts::set`).
+    pub(super) fn set_facts(&mut self, block: Block, f: super::facts::BlockFacts) {
+        self.facts.set(block, f);
+    }
+
+    /// The facts at a branch to a cold path that stops for the collector
+    /// (an allocation's or a monitor's runtime call, a poll's stop), for
+    /// [`Self::stop_join`]: they hold on entry to the cold block too,
+    /// which `cold` is given, so that its safepoint carries them through
+    /// the stop (`spill`, `reload`).
+    pub(super) fn stop_branch(&mut self, cold: Block) -> super::facts::BlockFacts {
+        let before = self.facts().clone();
+        self.facts.set(cold, before.clone());
+        before
+    }
+
+    /// The facts on entry to `join`, where the hot path from a branch
+    /// whose facts were `before` ([`Self::stop_branch`]), which defines no
+    /// frame variable and neither calls nor stops, meets the cold paths
+    /// ending in `cold_ends`, each of which stopped and reloaded the frame's
+    /// references: the value facts of the branch (pure ones: a value's
+    /// nullness, an array's length and an index's bounds do not change
+    /// across the stop; the memory facts go, the cold path called), and
+    /// what every cold end knows of a variable (its reload's facts, given
+    /// the variable also on the hot path: the spill read them from the
+    /// branch's facts), which a read of the variable at the join turns
+    /// into facts of the value it reads; and the variables that held one
+    /// reference, one value again. Called on the join, all its edges in.
+    pub(super) fn stop_join(
+        &mut self,
+        mut before: super::facts::BlockFacts,
+        cold_ends: &[Block],
+        join: Block,
+    ) {
+        debug_assert_eq!(self.b.current_block(), Some(join), "stop_join starts the join");
+        before.forget_memory();
+        let mut vars: Option<(HashSet<usize>, HashMap<usize, Value>)> = None;
+        for &end in cold_ends {
+            let f = self.facts.at(end);
+            match &mut vars {
+                None => vars = Some((f.nonnull_vars.clone(), f.length_vars.clone())),
+                Some((nn, lens)) => {
+                    nn.retain(|v| f.nonnull_vars.contains(v));
+                    lens.retain(|v, len| f.length_vars.get(v) == Some(len));
+                }
+            }
+        }
+        let (nn, lens) = vars.unwrap_or_default();
+        before.nonnull_vars = nn;
+        before.length_vars = lens;
+        self.facts.set(join, before);
+        // Every edge into the join is there: sealed, a read of a variable
+        // is the value every edge brings or the one parameter for them.
+        self.seal(join);
+        // Variables that held one reference at the branch (the spill read
+        // them there) hold one value on each edge: the hot path defines
+        // none, every cold end reloaded them as one (`reload`). One
+        // parameter for them all, where each would get its own (javac's
+        // copy of a `synchronized` block's lock beside the local it came
+        // from, a `dup`ed reference): one value fewer live after the join.
+        let mut aliases: Option<Vec<(Variable, Variable)>> = None;
+        for end in cold_ends {
+            let at = self.reload_aliases.get(end).cloned().unwrap_or_default();
+            match &mut aliases {
+                None => aliases = Some(at),
+                Some(a) => a.retain(|p| at.contains(p)),
+            }
+        }
+        for (leader, member) in aliases.unwrap_or_default() {
+            let v = self.use_frame_var(leader);
+            self.def_frame_var(member, v);
+            let f = self.facts();
+            if f.nonnull_var(leader) {
+                f.set_nonnull_var(member);
+            }
+            if let Some(len) = f.length_var(leader) {
+                f.set_length_var(member, len);
+            }
+        }
+    }
+
     /// Seals the blocks created since the function had `first` of them:
     /// an emitter's region (a barrier's cold paths and join), which it
     /// left filled and which nothing outside it enters. Sealed at once,
@@ -1068,7 +1226,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// Seals `block` unless it is already.
-    fn seal(&mut self, block: Block) {
+    pub(super) fn seal(&mut self, block: Block) {
         if self.sealed.insert(block) {
             self.b.seal_block(block);
         }
@@ -1088,7 +1246,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     pub(super) fn push(&mut self, k: K, v: Value) {
         let pos = self.s.stack.len();
         let var = self.var(self.s.ml + pos, k);
-        self.b.def_var(var, v);
+        self.def_frame_var(var, v);
         self.s.stack.push(k);
         if k.slots() == 2 {
             self.s.stack.push(K::Hi);
@@ -1103,7 +1261,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         let pos = self.s.stack.len();
         let var = self.var(self.s.ml + pos, k);
-        (k, self.b.use_var(var))
+        (k, self.use_frame_var(var))
     }
 
     pub(super) fn pop_v(&mut self) -> Value {
@@ -1120,7 +1278,15 @@ impl<'e, 'f> Translator<'e, 'f> {
         let fv = self.var(self.s.ml + from, k);
         let v = self.b.use_var(fv);
         let tv = self.var(self.s.ml + to, k);
-        self.b.def_var(tv, v);
+        self.def_frame_var(tv, v);
+        // The same value: what is known of `from` is known of `to`.
+        let f = self.facts();
+        if f.nonnull_var(fv) {
+            f.set_nonnull_var(tv);
+        }
+        if let Some(len) = f.length_var(fv) {
+            f.set_length_var(tv, len);
+        }
     }
 
     // ---- imports ----------------------------------------------------------------
@@ -1340,15 +1506,24 @@ impl<'e, 'f> Translator<'e, 'f> {
         let passes_reference =
             (depth - call_args.unwrap_or(0).min(depth)..depth).any(|j| maps.stack_is_ref(idx, j));
         let mut carried = Vec::with_capacity(out.len());
-        for &(var, _, _) in &out {
+        let mut first_of: HashMap<Value, usize> = HashMap::new();
+        for (k, &(var, _, _)) in out.iter().enumerate() {
             let v = self.b.use_var(var);
             let key = self.key(v);
+            let same_as = match first_of.entry(key) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(k);
+                    None
+                }
+            };
             let null_fields = null_fields
                 .get(&key)
                 .filter(|f| f.unreachable && !passes_reference)
                 .copied();
-            let length = self.facts().lengths.get(&key).copied();
-            let nonnull = self.nonnull.contains(&v) || self.facts().nonnull.contains(&key);
+            let f = self.facts();
+            let length = f.lengths.get(&key).copied().or_else(|| f.length_var(var));
+            let nonnull = f.nonnull.contains(&key) || f.nonnull_var(var) || self.nonnull.contains(&v);
             carried.push(Carried {
                 nonnull,
                 length,
@@ -1356,6 +1531,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 nrefs: self.known_nrefs.get(&key).copied(),
                 array: self.known_arrays.get(&key).copied(),
                 null_fields,
+                same_as,
             });
         }
         Spilled(out, carried)
@@ -1376,21 +1552,40 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.ins().store(trusted, end, stack, off::STACK_SP);
     }
 
-    /// Reloads what a safepoint spilled.
+    /// Reloads what a safepoint spilled: one load for the variables that
+    /// held one reference (`Carried::same_as`), which then hold one value
+    /// again, as they did before the stop.
     pub(super) fn reload(&mut self, s: Spilled) {
         let trusted = MemFlagsData::trusted();
-        let mut values = Vec::with_capacity(s.0.len());
-        for (var, fp, offset) in s.0 {
-            let v = self.b.ins().load(I64, trusted, fp, offset);
-            self.b.def_var(var, v);
+        let mut values: Vec<Value> = Vec::with_capacity(s.0.len());
+        let mut aliases = Vec::new();
+        for (&(var, fp, offset), c) in s.0.iter().zip(&s.1) {
+            let v = match c.same_as {
+                Some(j) => {
+                    aliases.push((s.0[j].0, var));
+                    values[j]
+                }
+                None => self.b.ins().load(I64, trusted, fp, offset),
+            };
+            self.def_frame_var(var, v);
             values.push(v);
         }
-        for (v, c) in values.into_iter().zip(s.1) {
+        let here = self.here();
+        if aliases.is_empty() {
+            self.reload_aliases.remove(&here);
+        } else {
+            self.reload_aliases.insert(here, aliases);
+        }
+        for ((v, c), &(var, _, _)) in values.into_iter().zip(s.1).zip(&s.0) {
+            // Known of the value and of its variable: the join after a
+            // cold stop reads the variable as a new value (`stop_join`).
             if c.nonnull {
                 self.facts().nonnull.insert(v);
+                self.facts().set_nonnull_var(var);
             }
             if let Some(len) = c.length {
                 self.facts().lengths.insert(v, len);
+                self.facts().set_length_var(var, len);
             }
             if c.instance {
                 self.instances.insert(v);
@@ -1415,8 +1610,8 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// sake. The references the safepoint spills are reloaded after it.
     pub(super) fn poll(&mut self, idx: usize) {
         let cont = self.b.create_block();
+        // Leaves the builder on `cont`.
         self.poll_to(idx, cont, cont);
-        self.b.switch_to_block(cont);
     }
 
     /// The strip-mined loop whose own test is instruction `idx`, with its
@@ -1498,6 +1693,10 @@ impl<'e, 'f> Translator<'e, 'f> {
             head_facts.data.insert(self.key(this), d);
         }
         head_facts.gc_state = gc;
+        // The loop's locals that entered non-null stay so at the head
+        // proper too: its back edges keep them (`loop_vars.rs`), and a
+        // stop's way back goes through here.
+        head_facts.nonnull_vars = self.facts().nonnull_vars.clone();
         // A strip-mined loop's first strip ends at once: its first
         // iteration runs the loop's own test, which sets the end.
         let strip_end = hoist.strip.map(|_| {
@@ -1614,6 +1813,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// The poll, going on to `hot` when no stop is asked for, else to
     /// `cold_to` after the stop: [`Self::poll`] passes one block for both,
     /// a back edge of a loop with a preheader its head and the preheader.
+    /// With one block for both, the builder is left on it.
     fn poll_to(&mut self, idx: usize, hot: Block, cold_to: Block) {
         let layout = self.env.thread;
         let thread = self.thread_here();
@@ -1623,16 +1823,28 @@ impl<'e, 'f> Translator<'e, 'f> {
             .uload8(I32, MemFlagsData::trusted(), thread, layout.poll);
         let bit = self.b.ins().band_imm_s(v, i64::from(layout.poll_bit));
         let cold = self.b.create_block();
+        let before = self.stop_branch(cold);
         self.b.ins().brif(bit, cold, &[], hot, &[]);
         self.b.set_cold_block(cold);
         self.b.switch_to_block(cold);
+        // Sealed (its one edge is there): the spill reads each variable as
+        // the branch's value, which the facts name.
+        self.seal(cold);
         // Fields a deferred lock's span holds go to memory before the
         // stop, and stay in their variables (`promote.rs`).
         self.promotion_flush(true);
         let s = self.safepoint(idx, None);
         self.call_helper(Helper::Poll, &[]);
         self.reload(s);
+        let cold_end = self.here();
         self.b.ins().jump(cold_to, &[]);
+        // A plain poll's continuation is entered by these two edges alone
+        // (a loop's back edge goes on to its head and preheader, whose
+        // facts `enter_loop` and `strip_head` set).
+        if hot == cold_to {
+            self.b.switch_to_block(hot);
+            self.stop_join(before, &[cold_end], hot);
+        }
     }
 
     // ---- exceptions -------------------------------------------------------------
@@ -1757,7 +1969,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             .ins()
             .store(MemFlagsData::trusted(), zero, stack, off::STACK_PENDING);
         let var = self.var(self.s.ml, K::R);
-        self.b.def_var(var, exc);
+        self.def_frame_var(var, exc);
         self.b.ins().jump(target, &[]);
     }
 
@@ -1856,6 +2068,20 @@ impl<'e, 'f> Translator<'e, 'f> {
                     self.seal(block);
                     self.facts.set(block, f);
                 }
+            } else if let Some((all, edges)) = self.s.loop_entry.remove(&i) {
+                let (expected, locals) = self.s.loop_vars[&i].clone();
+                if edges == expected {
+                    // Every edge from outside is emitted; the back edges
+                    // keep what they enter with (`loop_vars.rs`).
+                    let mut f = super::facts::BlockFacts::default();
+                    for (n, nonnull) in locals.into_iter().zip(all) {
+                        if nonnull {
+                            let var = self.var(usize::from(n), K::R);
+                            f.set_nonnull_var(var);
+                        }
+                    }
+                    self.facts.set(block, f);
+                }
             }
         } else if self.s.filled {
             // Unreachable by fall-through and not a leader: skipped (a
@@ -1915,8 +2141,8 @@ impl<'e, 'f> Translator<'e, 'f> {
     ) {
         let target = self.edge(t);
         let next = self.s.blocks[self.s.idx + 1].expect("the instruction after a branch is a leader");
-        self.b.ins().brif(c, target, &[], next, &[]);
-        self.s.filled = true;
+        // Each edge's facts before the branch that ends the block: a loop
+        // head's entry reads the frame's variables here (`use_var`).
         for (to, taken) in [(t.index as usize, true), (self.s.idx + 1, false)] {
             let pair = below.filter(|b| b.0 == taken).map(|b| b.1);
             let added = pair.is_some_and(|p| self.facts().in_bounds.insert(p));
@@ -1930,11 +2156,16 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.facts().nonnull.remove(&v.expect("added"));
             }
         }
+        self.b.ins().brif(c, target, &[], next, &[]);
+        self.s.filled = true;
     }
 
     /// Records the current block's facts for the leader `to` it branches
     /// to, when that edge is the leader's only way in.
     fn record_edge_facts(&mut self, to: usize) {
+        if to > self.s.idx {
+            self.record_loop_entry(to);
+        }
         if self.s.single_pred.get(to).copied().unwrap_or(false) {
             let f = self.facts().clone();
             self.s.entry_facts.insert(to, f);
@@ -1952,6 +2183,35 @@ impl<'e, 'f> Translator<'e, 'f> {
                 }
             }
         }
+    }
+
+    /// On a forward edge into a loop head `loop_vars` keeps: which of the
+    /// loop's locals are non-null on it.
+    fn record_loop_entry(&mut self, to: usize) {
+        let Some((_, locals)) = self.s.loop_vars.get(&to) else {
+            return;
+        };
+        // Read before the block's branch (a filled block takes no
+        // `use_var`): every caller records its edges first.
+        debug_assert!(!self.s.filled, "the edge into {to} recorded after its branch");
+        let locals = locals.clone();
+        let mut here = Vec::with_capacity(locals.len());
+        for n in locals {
+            let var = self.var(usize::from(n), K::R);
+            let v = self.b.use_var(var);
+            let key = self.key(v);
+            let f = self.facts();
+            here.push(f.nonnull_var(var) || f.nonnull.contains(&key) || self.nonnull.contains(&v));
+        }
+        let e = self
+            .s
+            .loop_entry
+            .entry(to)
+            .or_insert_with(|| (vec![true; here.len()], 0));
+        for (all, now) in e.0.iter_mut().zip(here) {
+            *all &= now;
+        }
+        e.1 += 1;
     }
 
     fn int_cond(c: Cond) -> IntCC {
@@ -1996,16 +2256,20 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let v = self.b.ins().atomic_load(I64, MemFlagsData::trusted(), slot);
                 let (slow, join) = (self.b.create_block(), self.b.create_block());
                 let r = self.b.append_block_param(join, I64);
+                let before = self.stop_branch(slow);
                 self.b.ins().brif(v, join, &[v.into()], slow, &[]);
                 self.b.set_cold_block(slow);
                 self.b.switch_to_block(slow);
+                self.seal(slow);
                 let l = self.b.ins().iconst(I64, lit as *const _ as i64);
                 let s = self.safepoint(self.s.idx, None);
                 let o = self.call_helper(Helper::LdcString, &[l]).expect("a result");
                 self.reload(s);
                 self.check_result(o);
+                let cold_end = self.here();
                 self.b.ins().jump(join, &[o.into()]);
                 self.b.switch_to_block(join);
+                self.stop_join(before, &[cold_end], join);
                 self.push(K::R, r);
             }
             Op::LdcClass(c) => {
@@ -2133,9 +2397,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::Goto(t) => {
                 let target = self.edge(t);
+                self.record_edge_facts(t.index as usize);
                 self.b.ins().jump(target, &[]);
                 self.s.filled = true;
-                self.record_edge_facts(t.index as usize);
             }
             Op::Switch(k) => self.switch(k),
             Op::Return(k) => {
@@ -2679,16 +2943,20 @@ impl<'e, 'f> Translator<'e, 'f> {
             .ins()
             .icmp_imm_s(IntCC::Equal, s, crate::link::InitState::Initialized as i64);
         let (slow, cont) = (self.b.create_block(), self.b.create_block());
+        let before = self.stop_branch(slow);
         self.b.ins().brif(done, cont, &[], slow, &[]);
         self.b.set_cold_block(slow);
         self.b.switch_to_block(slow);
+        self.seal(slow);
         let cv = self.b.ins().iconst(I64, class as *const _ as i64);
         let sp = self.safepoint(self.s.idx, None);
         let st = self.call_helper(Helper::InitClass, &[cv]).expect("a status");
         self.reload(sp);
         self.check_status(st);
+        let cold_end = self.here();
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
+        self.stop_join(before, &[cold_end], cont);
     }
 
     // ---- calls -------------------------------------------------------------------
@@ -3185,6 +3453,8 @@ impl<'e, 'f> Translator<'e, 'f> {
             in_range: super::ranges::Proofs::default(),
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
+            loop_vars: HashMap::new(),
+            loop_entry: HashMap::new(),
             ret_facts: None,
             loops: super::loops::Plan::default(),
             heads: HashMap::new(),

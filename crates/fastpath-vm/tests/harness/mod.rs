@@ -631,6 +631,30 @@ pub fn listing(code: &[iced_x86::Instruction]) -> String {
     code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect()
 }
 
+/// The calls in `code` whose target is `target` (`mov reg, imm64; call
+/// reg`, or a direct call).
+#[cfg(target_arch = "x86_64")]
+pub fn calls_to(code: &[iced_x86::Instruction], target: u64) -> usize {
+    (0..code.len())
+        .filter(|&k| {
+            let c = &code[k];
+            if !is_call(c) {
+                return false;
+            }
+            match c.op0_kind() {
+                iced_x86::OpKind::Register => code[..k]
+                    .iter()
+                    .rev()
+                    .find(|i| i.mnemonic() == iced_x86::Mnemonic::Mov && i.op0_register() == c.op0_register())
+                    .is_some_and(|i| {
+                        i.op1_kind() == iced_x86::OpKind::Immediate64 && i.immediate64() == target
+                    }),
+                _ => c.near_branch_target() == target,
+            }
+        })
+        .count()
+}
+
 /// Whether `i` is a direct or indirect call.
 #[cfg(target_arch = "x86_64")]
 pub fn is_call(i: &iced_x86::Instruction) -> bool {

@@ -30,7 +30,6 @@
 use crate::harness;
 
 use fastpath_vm::jit::helpers::Helper;
-use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind};
 
 const PROGRAM: &str = r#"
 public class Ranges {
@@ -345,27 +344,6 @@ public class Ranges {
 }
 "#;
 
-/// The calls in `code` whose target is `target` (`mov reg, imm64; call
-/// reg`, or a direct call).
-fn calls_to(code: &[Instruction], target: u64) -> usize {
-    (0..code.len())
-        .filter(|&k| {
-            let c = &code[k];
-            if !matches!(c.flow_control(), FlowControl::Call | FlowControl::IndirectCall) {
-                return false;
-            }
-            match c.op0_kind() {
-                OpKind::Register => code[..k]
-                    .iter()
-                    .rev()
-                    .find(|i| i.mnemonic() == Mnemonic::Mov && i.op0_register() == c.op0_register())
-                    .is_some_and(|i| i.op1_kind() == OpKind::Immediate64 && i.immediate64() == target),
-                _ => c.near_branch_target() == target,
-            }
-        })
-        .count()
-}
-
 #[test]
 fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
     let dir = harness::scratch_dir("fastpath-vm-jit-ranges");
@@ -375,7 +353,7 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
     let checks = |name: &str, desc: &str| {
         let code = harness::compiled_code(vm, "Ranges", name, desc).1;
         let listing: String = code.iter().map(|i| format!("{:x}: {i}\n", i.ip())).collect();
-        (calls_to(&code, throw_index), listing)
+        (harness::calls_to(&code, throw_index), listing)
     };
     for (name, desc) in [
         ("upTo", "([I)I"),
@@ -400,7 +378,7 @@ fn counted_loops_have_no_bounds_check_and_near_misses_keep_it() {
         assert!(n >= 1, "{name} lost its sign check:\n{listing}");
     }
     let sieve = harness::compiled_code(vm, "Ranges", "sieve", "(I)I").1;
-    let npes = calls_to(&sieve, throw_npe);
+    let npes = harness::calls_to(&sieve, throw_npe);
     assert_eq!(
         npes,
         0,

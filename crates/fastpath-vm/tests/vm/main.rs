@@ -53,6 +53,7 @@ mod jit_inline;
 mod jit_intrinsics;
 mod jit_loops;
 mod jit_math;
+mod jit_nulls;
 mod jit_osr;
 mod jit_polls;
 mod jit_ranges;

@@ -1,0 +1,164 @@
+//! The decoder check of null-check elimination across the JIT's cold
+//! stops and around loops (`jit/facts.rs`'s frame-variable facts,
+//! `jit/loop_vars.rs`): a reference the method has already checked keeps
+//! no null check (no call of the `NullPointerException` helper) after a
+//! call that spills and reloads it, after an allocation whose slow path
+//! joins the hot one, inside and after a `synchronized` block on it, and
+//! in a loop that loads the local and never stores it; a loop that
+//! replaces the local keeps its check, and throws where the interpreter
+//! throws (`main` checks the results and fails the run otherwise).
+//!
+//! One VM in this process (`-Xcomp`), whose methods' installed code is read
+//! back and decoded with iced-x86 (`harness::compiled_code`).
+
+#![cfg(target_arch = "x86_64")]
+
+use crate::harness;
+
+use fastpath_vm::jit::helpers::Helper;
+
+const PROGRAM: &str = r#"
+public class Nulls {
+    int x;
+    int y;
+    Nulls next;
+
+    // Not inlined (overridden below): a call the caller spills around.
+    int touch(int k) {
+        return k + 1;
+    }
+
+    int called(Nulls b, int k) {
+        int s = b.x;
+        s += touch(k);
+        s += b.y;
+        b.x = s;
+        return s;
+    }
+
+    int allocated(Nulls b, int n) {
+        int s = b.x;
+        int[] a = new int[n];
+        s += a.length + b.y;
+        Nulls c = new Nulls();
+        c.x = s;
+        b.next = c;
+        return b.x + c.x;
+    }
+
+    int locked(Nulls b) {
+        int s = b.x;
+        synchronized (b) {
+            b.y++;
+            s += b.y;
+        }
+        return s + b.x;
+    }
+
+    int invariant(Nulls b, int n) {
+        int s = b.x;
+        for (int i = 0; i < n; i++) {
+            s += b.y;
+            b.x = s;
+        }
+        return s;
+    }
+
+    int replaced(Nulls b, Nulls c, int n) {
+        int s = b.x;
+        try {
+            for (int i = 0; i < n; i++) {
+                s += b.y;
+                b = c;
+            }
+        } catch (NullPointerException e) {
+            s = -s;
+        }
+        return s;
+    }
+
+    // Overrides every method (and so do two more classes below): the
+    // calls in `main` have four implementations, more than a JIT inlines
+    // behind guards, so each method is compiled on its own, not inlined.
+    static class Other extends Nulls {
+        int touch(int k) { return 0; }
+        int called(Nulls b, int k) { return 0; }
+        int allocated(Nulls b, int n) { return 0; }
+        int locked(Nulls b) { return 0; }
+        int invariant(Nulls b, int n) { return 0; }
+        int replaced(Nulls b, Nulls c, int n) { return 0; }
+    }
+
+    static class Second extends Other {
+        int touch(int k) { return 0; }
+        int called(Nulls b, int k) { return 0; }
+        int allocated(Nulls b, int n) { return 0; }
+        int locked(Nulls b) { return 0; }
+        int invariant(Nulls b, int n) { return 0; }
+        int replaced(Nulls b, Nulls c, int n) { return 0; }
+    }
+
+    static class Third extends Other {
+        int touch(int k) { return 0; }
+        int called(Nulls b, int k) { return 0; }
+        int allocated(Nulls b, int n) { return 0; }
+        int locked(Nulls b) { return 0; }
+        int invariant(Nulls b, int n) { return 0; }
+        int replaced(Nulls b, Nulls c, int n) { return 0; }
+    }
+
+    public static void main(String[] args) {
+        Nulls other = new Other();
+        Object second = new Second();
+        Object third = new Third();
+        other.touch(0);
+        Nulls r = new Nulls();
+        Nulls b = new Nulls();
+        b.x = 1;
+        b.y = 2;
+        int called = r.called(b, 5);            // 1 + 6 + 2 = 9, b.x = 9
+        int allocated = r.allocated(b, 3);      // 9 + 3 + 2 = 14; 9 + 14
+        int locked = r.locked(b);               // 9 + 3, then + 9
+        int invariant = r.invariant(b, 4);      // 9 + 3 + 3 + 3 + 3
+        int replaced = r.replaced(b, null, 3);  // 21 + 3, then c.y throws
+        String got = called + " " + allocated + " " + locked + " " + invariant + " " + replaced;
+        if (!got.equals("9 23 21 21 -24")) {
+            throw new Error(got);
+        }
+    }
+}
+"#;
+
+#[test]
+fn checked_references_keep_no_null_check_across_stops_and_loops() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-nulls");
+    harness::javac_sources(&dir, &dir, &[("Nulls", PROGRAM)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Nulls");
+    let throw_npe = harness::helper_table(vm).addr(Helper::ThrowNpe) as u64;
+    let checks = |name: &str, desc: &str| {
+        let code = harness::compiled_code(vm, "Nulls", name, desc).1;
+        (harness::calls_to(&code, throw_npe), harness::listing(&code))
+    };
+    // Each method's parameter `b` is checked once, at its first use; the
+    // array and the object it allocates are never null.
+    for (name, desc) in [
+        ("called", "(LNulls;I)I"),
+        ("allocated", "(LNulls;I)I"),
+        ("invariant", "(LNulls;I)I"),
+    ] {
+        let (n, listing) = checks(name, desc);
+        assert_eq!(n, 1, "{name} has {n} null checks, not b's one:\n{listing}");
+    }
+    // `b`'s, and two in javac's catch-all handler that releases the lock
+    // and rethrows: a handler starts knowing nothing (it is entered from
+    // every instruction it covers), so its `monitorexit` on the local copy
+    // and its `athrow` check. The enter, the body and the exit check none.
+    let (n, listing) = checks("locked", "(LNulls;)I");
+    assert_eq!(
+        n, 3,
+        "locked has {n} null checks, not b's and the handler's two:\n{listing}"
+    );
+    // `b = c` in the loop: the loop's `b.y` is checked each time round.
+    let (n, listing) = checks("replaced", "(LNulls;LNulls;I)I");
+    assert!(n >= 2, "replaced lost its loop's null check:\n{listing}");
+}
