@@ -444,6 +444,10 @@ impl Translator<'_, '_> {
             self.b.create_block(),
         );
         self.b.ins().brif(same, kept, &[], enter, &[]);
+        // One edge into each: sealed, a read of a frame variable in either
+        // (the enter's spill) is the value at the branch.
+        self.seal(kept);
+        self.seal(enter);
 
         self.b.switch_to_block(kept);
         if !self.promotes_at(idx) {
@@ -460,7 +464,10 @@ impl Translator<'_, '_> {
         self.b.set_cold_block(enter);
         self.b.switch_to_block(enter);
         self.release_deferred(vars);
-        self.monitor_enter_obj(obj, idx);
+        // Neither the release nor the skipped enter defines a frame
+        // variable: the pairs the enter's join shares held one value at
+        // the branch above, so on the skipped way too.
+        let shared = self.monitor_enter_obj(obj, idx);
         if self.promotes_at(idx) {
             // The object as the enter's safepoint left it (still on the
             // operand stack, its top).
@@ -471,6 +478,10 @@ impl Translator<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+        // Both edges are in: one parameter for each shared pair (javac's
+        // copy of the lock beside its local), not one per variable.
+        self.seal(join);
+        self.share_values(&shared);
     }
 
     /// Whether the lock-stack's top entry is `o` (resolved for writing):
@@ -505,6 +516,7 @@ impl Translator<'_, '_> {
         let deferred = self.b.use_var(vars.deferred);
         let (release, join) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(deferred, release, &[], join, &[]);
+        self.seal(release);
         // Once a span, at its end.
         self.b.set_cold_block(release);
         self.b.switch_to_block(release);
@@ -516,6 +528,9 @@ impl Translator<'_, '_> {
         self.b.def_var(vars.deferred, none);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+        // Both edges are in: a read of a frame variable below (the enter's
+        // spill) is the one value both bring, not a parameter per variable.
+        self.seal(join);
     }
 }
 

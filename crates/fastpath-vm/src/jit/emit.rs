@@ -14,6 +14,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8, I8X16};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::Variable;
 use fastpath::gc::Barrier;
 use fastpath_cranelift::CardTable;
 use fastpath_jit::slow::LibraryPath;
@@ -1455,13 +1456,15 @@ impl Translator<'_, '_> {
     /// Acquires `obj`'s monitor (not null); `idx` is the instruction whose
     /// reference map the slow path's safepoint publishes (the caller keeps
     /// `obj` in a root there: the operand stack or the frame's `sync_obj`).
-    pub(super) fn monitor_enter_obj(&mut self, obj: Value, idx: usize) {
+    /// Returns the frame variables that hold one value after it because
+    /// they held one reference before it (`Translator::stop_join`).
+    pub(super) fn monitor_enter_obj(&mut self, obj: Value, idx: usize) -> Vec<(Variable, Variable)> {
         self.facts().forget_memory();
         if !self.env.inline_locks {
             let s = self.safepoint(idx, None);
             self.call_helper(Helper::MonitorEnter, &[obj]);
             self.reload(s);
-            return;
+            return Vec::new();
         }
         let lock = self.env.lock;
         let zero = self.b.ins().iconst(I64, 0);
@@ -1485,11 +1488,11 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(cold);
         let s = self.safepoint(idx, None);
         self.call_helper(Helper::MonitorEnter, &[obj]);
-        self.reload(s);
+        self.reload_sharing(s);
         let cold_end = self.here();
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
-        self.stop_join(before, &[cold_end], join);
+        self.stop_join(before, &[cold_end], join)
     }
 
     /// Releases `obj`'s monitor; with `throws`, a thread that does not

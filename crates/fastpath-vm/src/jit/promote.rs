@@ -537,6 +537,7 @@ impl Translator<'_, '_> {
         let obj = self.b.use_var(var);
         let (store, join) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(obj, store, &[], join, &[]);
+        self.seal(store);
         self.b.switch_to_block(store);
         for (v, f) in values.into_iter().zip(fields) {
             if f.written {
@@ -550,6 +551,9 @@ impl Translator<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+        // Both edges are in: sealed, a frame variable read below (a stop's
+        // spill after the flush) is the one value both bring.
+        self.seal(join);
     }
 
     /// A throw at the current instruction: in the body, the fields stored

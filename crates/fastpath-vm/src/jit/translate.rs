@@ -1164,7 +1164,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         mut before: super::facts::BlockFacts,
         cold_ends: &[Block],
         join: Block,
-    ) {
+    ) -> Vec<(Variable, Variable)> {
         debug_assert_eq!(self.b.current_block(), Some(join), "stop_join starts the join");
         before.forget_memory();
         let mut vars: Option<(HashSet<usize>, HashMap<usize, Value>)> = None;
@@ -1187,7 +1187,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.seal(join);
         // Variables that held one reference at the branch (the spill read
         // them there) hold one value on each edge: the hot path defines
-        // none, every cold end reloaded them as one (`reload`). One
+        // none, every cold end reloaded them as one (`reload_sharing`). One
         // parameter for them all, where each would get its own (javac's
         // copy of a `synchronized` block's lock beside the local it came
         // from, a `dup`ed reference): one value fewer live after the join.
@@ -1199,7 +1199,17 @@ impl<'e, 'f> Translator<'e, 'f> {
                 Some(a) => a.retain(|p| at.contains(p)),
             }
         }
-        for (leader, member) in aliases.unwrap_or_default() {
+        let aliases = aliases.unwrap_or_default();
+        self.share_values(&aliases);
+        aliases
+    }
+
+    /// Gives each `(leader, member)` pair's member the leader's value in
+    /// the current block, a join every edge of which brings one value for
+    /// both (the caller's proof): the frontend would give each variable
+    /// its own block parameter, two values live where one is.
+    pub(super) fn share_values(&mut self, pairs: &[(Variable, Variable)]) {
+        for &(leader, member) in pairs {
             let v = self.use_frame_var(leader);
             self.def_frame_var(member, v);
             let f = self.facts();
@@ -1552,15 +1562,30 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.b.ins().store(trusted, end, stack, off::STACK_SP);
     }
 
-    /// Reloads what a safepoint spilled: one load for the variables that
-    /// held one reference (`Carried::same_as`), which then hold one value
-    /// again, as they did before the stop.
+    /// Reloads what a safepoint spilled, each variable from its slot.
     pub(super) fn reload(&mut self, s: Spilled) {
+        self.reload_as(s, false);
+    }
+
+    /// [`Self::reload`] with one load for the variables that held one
+    /// reference (`Carried::same_as`), which then hold one value again, as
+    /// they did before the stop, recorded for [`Self::stop_join`] to give
+    /// them one parameter at the join. For the stops whose join is
+    /// `stop_join`'s (a `synchronized` block's lock and javac's copy of it
+    /// around a loop: `emit.rs`'s monitor enter); elsewhere the shared
+    /// value cost more than the load it saved (regalloc2 copied it into
+    /// both variables' registers at a loop's edges: GcLruCache's inlined
+    /// fill loop gained two moves an element when every reload shared).
+    pub(super) fn reload_sharing(&mut self, s: Spilled) {
+        self.reload_as(s, true);
+    }
+
+    fn reload_as(&mut self, s: Spilled, share: bool) {
         let trusted = MemFlagsData::trusted();
         let mut values: Vec<Value> = Vec::with_capacity(s.0.len());
         let mut aliases = Vec::new();
         for (&(var, fp, offset), c) in s.0.iter().zip(&s.1) {
-            let v = match c.same_as {
+            let v = match c.same_as.filter(|_| share) {
                 Some(j) => {
                     aliases.push((s.0[j].0, var));
                     values[j]
@@ -1835,7 +1860,12 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.promotion_flush(true);
         let s = self.safepoint(idx, None);
         self.call_helper(Helper::Poll, &[]);
-        self.reload(s);
+        // A plain poll's stop joins where it started (`stop_join` below).
+        if hot == cold_to {
+            self.reload_sharing(s);
+        } else {
+            self.reload(s);
+        }
         let cold_end = self.here();
         self.b.ins().jump(cold_to, &[]);
         // A plain poll's continuation is entered by these two edges alone
