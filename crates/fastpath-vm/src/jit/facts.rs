@@ -263,6 +263,17 @@ impl BlockFacts {
         self.length_vars.get(&var.index()).copied()
     }
 
+    /// Records of frame variable `to` what is known of `from`: `to` was
+    /// just defined with `from`'s value.
+    pub(super) fn copy_var(&mut self, from: Variable, to: Variable) {
+        if self.nonnull_var(from) {
+            self.set_nonnull_var(to);
+        }
+        if let Some(len) = self.length_var(from) {
+            self.set_length_var(to, len);
+        }
+    }
+
     /// Records frame variable `var` an array of length `len` on every path
     /// here.
     pub(super) fn set_length_var(&mut self, var: Variable, len: Value) {

@@ -1212,13 +1212,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         for &(leader, member) in pairs {
             let v = self.use_frame_var(leader);
             self.def_frame_var(member, v);
-            let f = self.facts();
-            if f.nonnull_var(leader) {
-                f.set_nonnull_var(member);
-            }
-            if let Some(len) = f.length_var(leader) {
-                f.set_length_var(member, len);
-            }
+            self.facts().copy_var(leader, member);
         }
     }
 
@@ -1290,13 +1284,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let tv = self.var(self.s.ml + to, k);
         self.def_frame_var(tv, v);
         // The same value: what is known of `from` is known of `to`.
-        let f = self.facts();
-        if f.nonnull_var(fv) {
-            f.set_nonnull_var(tv);
-        }
-        if let Some(len) = f.length_var(fv) {
-            f.set_length_var(tv, len);
-        }
+        self.facts().copy_var(fv, tv);
     }
 
     // ---- imports ----------------------------------------------------------------
