@@ -1061,7 +1061,7 @@ impl Translator<'_, '_> {
         let cold_end = self.here();
         self.b.ins().jump(join, &[o.into()]);
         self.b.switch_to_block(join);
-        self.stop_join(before, &[cold_end], join);
+        self.stop_join(before, cold_end, Vec::new(), join);
         result
     }
 
@@ -1488,11 +1488,11 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(cold);
         let s = self.safepoint(idx, None);
         self.call_helper(Helper::MonitorEnter, &[obj]);
-        self.reload_sharing(s);
+        let shared = self.reload_sharing(s);
         let cold_end = self.here();
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
-        self.stop_join(before, &[cold_end], join)
+        self.stop_join(before, cold_end, shared, join)
     }
 
     /// Releases `obj`'s monitor; with `throws`, a thread that does not

@@ -100,7 +100,7 @@
 //!
 //! The object model, barriers and allocation are in `emit.rs`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8};
@@ -370,10 +370,6 @@ pub(super) struct Translator<'e, 'f> {
     pub(super) known_arrays: HashMap<Value, bool>,
     /// Blocks sealed before the end (`seal_since`, `continue_from`).
     sealed: std::collections::HashSet<Block>,
-    /// The frame variables a safepoint's reload defined with one value
-    /// (`reload`: they held one reference when spilled), by the block the
-    /// reload ended in: `(leader, member)` pairs, for `stop_join`.
-    reload_aliases: HashMap<Block, Vec<(Variable, Variable)>>,
     /// The callers of the inlined callee being translated, outermost
     /// (the compiled method) first.
     outer: Vec<Outer>,
@@ -600,7 +596,6 @@ fn translate_as(
         known_arrays: HashMap::new(),
         instances: std::collections::HashSet::new(),
         sealed: std::collections::HashSet::new(),
-        reload_aliases: HashMap::new(),
         outer: Vec::new(),
         extent: 0,
         extent_inst: None,
@@ -679,9 +674,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         // block's facts cannot follow (entry, handler, switch, back edge).
         let mut edges_in = vec![0u32; n + 1];
         let mut no_carry = vec![false; n + 1];
-        // Of those, the edges that are backward branches, and the leaders
-        // some other edge no facts follow enters (the entry, a handler, a
-        // switch).
+        // The backward branches into each leader, and the leaders entered
+        // where the translator records no facts (the entry, a handler, a
+        // switch's target).
         let mut back_in = vec![0u32; n + 1];
         let mut opaque = vec![false; n + 1];
         leader[0] = true;
@@ -1056,15 +1051,6 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// what the facts knew of it goes.
     fn def_frame_var(&mut self, var: Variable, v: Value) {
         self.facts().redefine(var);
-        if !self.reload_aliases.is_empty() {
-            if let Some(a) = self
-                .b
-                .current_block()
-                .and_then(|b| self.reload_aliases.get_mut(&b))
-            {
-                a.retain(|&(l, m)| l != var && m != var);
-            }
-        }
         self.b.def_var(var, v);
     }
 
@@ -1149,59 +1135,41 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// The facts on entry to `join`, where the hot path from a branch
     /// whose facts were `before` ([`Self::stop_branch`]), which defines no
-    /// frame variable and neither calls nor stops, meets the cold paths
-    /// ending in `cold_ends`, each of which stopped and reloaded the frame's
+    /// frame variable and neither calls nor stops, meets the cold path
+    /// ending in `cold_end`, which stopped and reloaded the frame's
     /// references: the value facts of the branch (pure ones: a value's
     /// nullness, an array's length and an index's bounds do not change
     /// across the stop; the memory facts go, the cold path called), and
-    /// what every cold end knows of a variable (its reload's facts, given
+    /// what the cold end knows of a variable (its reload's facts, given
     /// the variable also on the hot path: the spill read them from the
     /// branch's facts), which a read of the variable at the join turns
-    /// into facts of the value it reads; and the variables that held one
-    /// reference, one value again. Called on the join, all its edges in.
+    /// into facts of the value it reads; and the `shared` pairs
+    /// ([`Self::reload_sharing`]'s, none for a plain reload), one value
+    /// again. Called on the join, both its edges in; returns `shared`.
     pub(super) fn stop_join(
         &mut self,
         mut before: super::facts::BlockFacts,
-        cold_ends: &[Block],
+        cold_end: Block,
+        shared: Vec<(Variable, Variable)>,
         join: Block,
     ) -> Vec<(Variable, Variable)> {
         debug_assert_eq!(self.b.current_block(), Some(join), "stop_join starts the join");
         before.forget_memory();
-        let mut vars: Option<(HashSet<usize>, HashMap<usize, Value>)> = None;
-        for &end in cold_ends {
-            let f = self.facts.at(end);
-            match &mut vars {
-                None => vars = Some((f.nonnull_vars.clone(), f.length_vars.clone())),
-                Some((nn, lens)) => {
-                    nn.retain(|v| f.nonnull_vars.contains(v));
-                    lens.retain(|v, len| f.length_vars.get(v) == Some(len));
-                }
-            }
-        }
-        let (nn, lens) = vars.unwrap_or_default();
-        before.nonnull_vars = nn;
-        before.length_vars = lens;
+        let f = self.facts.at(cold_end);
+        before.nonnull_vars = f.nonnull_vars.clone();
+        before.length_vars = f.length_vars.clone();
         self.facts.set(join, before);
         // Every edge into the join is there: sealed, a read of a variable
         // is the value every edge brings or the one parameter for them.
         self.seal(join);
         // Variables that held one reference at the branch (the spill read
         // them there) hold one value on each edge: the hot path defines
-        // none, every cold end reloaded them as one (`reload_sharing`). One
-        // parameter for them all, where each would get its own (javac's
-        // copy of a `synchronized` block's lock beside the local it came
-        // from, a `dup`ed reference): one value fewer live after the join.
-        let mut aliases: Option<Vec<(Variable, Variable)>> = None;
-        for end in cold_ends {
-            let at = self.reload_aliases.get(end).cloned().unwrap_or_default();
-            match &mut aliases {
-                None => aliases = Some(at),
-                Some(a) => a.retain(|p| at.contains(p)),
-            }
-        }
-        let aliases = aliases.unwrap_or_default();
-        self.share_values(&aliases);
-        aliases
+        // none, the cold end reloaded them as one. One parameter for them
+        // all, where each would get its own (javac's copy of a
+        // `synchronized` block's lock beside the local it came from, a
+        // `dup`ed reference): one value fewer live after the join.
+        self.share_values(&shared);
+        shared
     }
 
     /// Gives each `(leader, member)` pair's member the leader's value in
@@ -1557,18 +1525,19 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// [`Self::reload`] with one load for the variables that held one
     /// reference (`Carried::same_as`), which then hold one value again, as
-    /// they did before the stop, recorded for [`Self::stop_join`] to give
-    /// them one parameter at the join. For the stops whose join is
+    /// they did before the stop; returns those `(leader, member)` pairs,
+    /// for [`Self::stop_join`] to give them one parameter at the join, if
+    /// nothing defines them between. For the stops whose join is
     /// `stop_join`'s (a `synchronized` block's lock and javac's copy of it
     /// around a loop: `emit.rs`'s monitor enter); elsewhere the shared
     /// value cost more than the load it saved (regalloc2 copied it into
     /// both variables' registers at a loop's edges: GcLruCache's inlined
     /// fill loop gained two moves an element when every reload shared).
-    pub(super) fn reload_sharing(&mut self, s: Spilled) {
-        self.reload_as(s, true);
+    pub(super) fn reload_sharing(&mut self, s: Spilled) -> Vec<(Variable, Variable)> {
+        self.reload_as(s, true)
     }
 
-    fn reload_as(&mut self, s: Spilled, share: bool) {
+    fn reload_as(&mut self, s: Spilled, share: bool) -> Vec<(Variable, Variable)> {
         let trusted = MemFlagsData::trusted();
         let mut values: Vec<Value> = Vec::with_capacity(s.0.len());
         let mut aliases = Vec::new();
@@ -1582,12 +1551,6 @@ impl<'e, 'f> Translator<'e, 'f> {
             };
             self.def_frame_var(var, v);
             values.push(v);
-        }
-        let here = self.here();
-        if aliases.is_empty() {
-            self.reload_aliases.remove(&here);
-        } else {
-            self.reload_aliases.insert(here, aliases);
         }
         for ((v, c), &(var, _, _)) in values.into_iter().zip(s.1).zip(&s.0) {
             // Known of the value and of its variable: the join after a
@@ -1613,6 +1576,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.facts().null_fields.insert(v, fields);
             }
         }
+        aliases
     }
 
     /// A safepoint poll reported at instruction `idx`: the thread block's
@@ -1849,11 +1813,12 @@ impl<'e, 'f> Translator<'e, 'f> {
         let s = self.safepoint(idx, None);
         self.call_helper(Helper::Poll, &[]);
         // A plain poll's stop joins where it started (`stop_join` below).
-        if hot == cold_to {
-            self.reload_sharing(s);
+        let shared = if hot == cold_to {
+            self.reload_sharing(s)
         } else {
             self.reload(s);
-        }
+            Vec::new()
+        };
         let cold_end = self.here();
         self.b.ins().jump(cold_to, &[]);
         // A plain poll's continuation is entered by these two edges alone
@@ -1861,7 +1826,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         // facts `enter_loop` and `strip_head` set).
         if hot == cold_to {
             self.b.switch_to_block(hot);
-            self.stop_join(before, &[cold_end], hot);
+            self.stop_join(before, cold_end, shared, hot);
         }
     }
 
@@ -2287,7 +2252,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let cold_end = self.here();
                 self.b.ins().jump(join, &[o.into()]);
                 self.b.switch_to_block(join);
-                self.stop_join(before, &[cold_end], join);
+                self.stop_join(before, cold_end, Vec::new(), join);
                 self.push(K::R, r);
             }
             Op::LdcClass(c) => {
@@ -2974,7 +2939,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let cold_end = self.here();
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
-        self.stop_join(before, &[cold_end], cont);
+        self.stop_join(before, cold_end, Vec::new(), cont);
     }
 
     // ---- calls -------------------------------------------------------------------
