@@ -107,6 +107,7 @@ pub use fastpath_jit::{
 };
 
 pub mod barrier;
+pub mod compile;
 pub mod data;
 pub mod link;
 pub mod lock;

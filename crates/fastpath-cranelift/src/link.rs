@@ -6,7 +6,6 @@
 //! wasmtime installs its own code memory.
 
 use cranelift_codegen::binemit::Reloc as ClifReloc;
-use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::{self, ExternalName};
 use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
@@ -74,9 +73,7 @@ pub fn install(
         ir::UserFuncName::Testcase(_) => None,
     };
     let mut ctx = Context::for_function(func);
-    let code = ctx
-        .compile(isa, &mut ControlPlane::default())
-        .map_err(|e| Error::Compile(format!("{:?}", e.inner)))?;
+    let code = crate::compile::compile(&mut ctx, isa).map_err(Error::Compile)?;
     let bytes = code.code_buffer().to_vec();
     let mut relocs = Vec::new();
     for r in code.buffer.relocs() {

@@ -17,7 +17,6 @@
 
 use std::sync::OnceLock;
 
-use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::Function;
 use cranelift_codegen::isa::TargetIsa;
 use cranelift_codegen::Context;
@@ -71,7 +70,7 @@ pub fn maybe_dump(m: &Method, what: &str, func: &Function, isa: &dyn TargetIsa) 
     }
     let mut ctx = Context::for_function(func.clone());
     ctx.set_disasm(true);
-    let text = match ctx.compile(isa, &mut ControlPlane::default()) {
+    let text = match fastpath_cranelift::compile::compile(&mut ctx, isa) {
         Ok(code) => {
             let bytes = code.code_buffer();
             let len = bytes.len();
@@ -90,7 +89,7 @@ pub fn maybe_dump(m: &Method, what: &str, func: &Function, isa: &dyn TargetIsa) 
                 ctx.func.display()
             )
         }
-        Err(e) => format!("; not compiled: {:?}", e.inner),
+        Err(e) => format!("; not compiled: {e}"),
     };
     eprintln!("jit dump: {m:?} {what}\n{text}");
 }

@@ -821,7 +821,20 @@ impl<'e, 'f> Translator<'e, 'f> {
         let trusted = MemFlagsData::trusted();
         let leaf = self.is_leaf();
         let stack = self.stack_here();
-        self.s.fp = self.b.ins().iadd_imm_s(sp, (self.s.ml * 8) as i64);
+        // The frame's address, `sp` plus the locals' size, as an opaque
+        // value: a bit-for-bit copy of the sum, which lowering makes no
+        // instruction of. As the sum itself the e-graph would recompute
+        // it in every block that addresses the frame (its remat of an
+        // addition with a constant), each copy reading `sp` from the
+        // entry, so `sp` lived through the function beside the frame's
+        // address wherever that was kept (and the constant too, but for
+        // `fastpath_cranelift::compile`'s pass); the copy is one value
+        // from the entry on.
+        // Against the sum, both with the constants made local, Callgrind
+        // per iteration: Bounce -4.3 %, Queens -1.3 %, LruCache -0.9 %,
+        // Towers -0.5 %.
+        let sum = self.b.ins().iadd_imm_s(sp, (self.s.ml * 8) as i64);
+        self.s.fp = self.b.ins().bitcast(I64, MemFlagsData::new(), sum);
         let extent = self.b.ins().iconst(I64, self.extent);
         self.extent_inst = self.b.func.dfg.value_def(extent).inst();
         let end = self.b.ins().iadd(self.s.fp, extent);

@@ -626,8 +626,15 @@ fn compiled_barriers_share_the_gc_state_between_stops_and_objects_their_layout()
     let refs = vm.heap.ref_width();
     let tag = refs.ref_offset(2) as u64;
     let tag_word = tag & !7;
-    // Stores of an immediate zero there, of either width (the frame's
-    // header words at that displacement are stored from registers).
+    // Stores of an immediate zero there, of either width, but for the
+    // frame's words at that displacement: the frame's address is the
+    // prologue's first sum of the first argument (the slot stack's top)
+    // and the locals' size, one register from there on.
+    let frame = all
+        .iter()
+        .find(|i| i.mnemonic() == Mnemonic::Lea && i.memory_base() == Register::RDI)
+        .map(|i| i.op0_register())
+        .expect("the prologue computes the frame's address");
     let tag_stores = all
         .iter()
         .filter(|i| {
@@ -639,6 +646,7 @@ fn compiled_barriers_share_the_gc_state_between_stops_and_objects_their_layout()
                 && (i.memory_displacement64() == tag || i.memory_displacement64() == tag_word)
                 && i.memory_index() == Register::None
                 && !matches!(i.memory_base(), Register::RSP | Register::RBP)
+                && i.memory_base() != frame
                 && i.memory_size().size() >= refs.slot_bytes()
         })
         .count();
