@@ -623,8 +623,29 @@ impl Translator<'_, '_> {
         nrefs: Option<u32>,
     ) -> Value {
         let o = self.resolve_read(obj);
-        let data = self.data_of_known(o, nrefs, false);
-        self.load_kind(kind, data, off, volatile)
+        let (base, disp) = self.instance_field_base(o, nrefs);
+        self.load_kind(kind, base, disp + off, volatile)
+    }
+
+    /// Where the resolved instance `o`'s data fields are addressed from:
+    /// the data address computed on the way here (`facts.rs`) with no
+    /// displacement; else, when the count of its references is known,
+    /// `o` itself with the data's offset as the displacement, so that a
+    /// field's load or store is one addressing of `o` and no separate
+    /// `o + offset` value exists (Cranelift would copy that sum into each
+    /// block that uses it, and its lowering materialised the offset in a
+    /// register where it fused a field load into an `add`: Bounce's
+    /// `bounce`, two `mov $16` a ball); else as
+    /// [`Translator::data_of_known`] computes it from the layout word.
+    fn instance_field_base(&mut self, o: Value, nrefs: Option<u32>) -> (Value, i32) {
+        let key = self.key(o);
+        if let Some(&d) = self.facts().data.get(&key) {
+            return (d, 0);
+        }
+        match nrefs.or_else(|| self.known_nrefs.get(&key).copied()) {
+            Some(n) => (o, self.env.refs.data_offset(n as usize, 0) as i32),
+            None => (self.data_of_known(o, None, false), 0),
+        }
     }
 
     /// Sets a primitive field (`nrefs` as for [`Translator::read_data`]).
@@ -639,8 +660,8 @@ impl Translator<'_, '_> {
     ) {
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
-        let data = self.data_of_known(o, nrefs, false);
-        self.store_kind(kind, data, off, v, volatile);
+        let (base, disp) = self.instance_field_base(o, nrefs);
+        self.store_kind(kind, base, disp + off, v, volatile);
     }
 
     /// The reference count of every object the current `getfield` or
@@ -950,7 +971,8 @@ impl Translator<'_, '_> {
             self.b.create_block(),
             self.b.create_block(),
         );
-        self.b.ins().brif(v, nonnull, &[], cont, &[]);
+        let t = self.null_test(v);
+        self.b.ins().brif(t, nonnull, &[], cont, &[]);
         self.b.switch_to_block(nonnull);
         let ac = self.array_class_of(a);
         let comp = self.b.ins().load(
@@ -1307,7 +1329,8 @@ impl Translator<'_, '_> {
 
     pub(super) fn check_cast(&mut self, o: Value, c: &'static Class) {
         let (nonnull, cont) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(o, nonnull, &[], cont, &[]);
+        let t = self.null_test(o);
+        self.b.ins().brif(t, nonnull, &[], cont, &[]);
         self.b.switch_to_block(nonnull);
         let ok = self.is_instance(o, c);
         let cv = self.b.ins().iconst(I64, c as *const Class as i64);
@@ -1320,7 +1343,8 @@ impl Translator<'_, '_> {
         let (nonnull, join) = (self.b.create_block(), self.b.create_block());
         let r = self.b.append_block_param(join, I32);
         let zero = self.b.ins().iconst(I32, 0);
-        self.b.ins().brif(o, nonnull, &[], join, &[zero.into()]);
+        let t = self.null_test(o);
+        self.b.ins().brif(t, nonnull, &[], join, &[zero.into()]);
         self.b.switch_to_block(nonnull);
         let is = self.is_instance(o, c);
         let is = self.b.ins().uextend(I32, is);

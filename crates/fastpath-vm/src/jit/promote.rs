@@ -536,7 +536,8 @@ impl Translator<'_, '_> {
         let (var, values, fields) = (p.obj, p.values.clone(), p.plan.fields.clone());
         let obj = self.b.use_var(var);
         let (store, join) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(obj, store, &[], join, &[]);
+        let t = self.null_test(obj);
+        self.b.ins().brif(t, store, &[], join, &[]);
         self.seal(store);
         self.b.switch_to_block(store);
         for (v, f) in values.into_iter().zip(fields) {

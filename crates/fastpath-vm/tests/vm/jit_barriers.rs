@@ -708,15 +708,19 @@ fn compiled_barriers_share_the_gc_state_between_stops_and_objects_their_layout()
     );
 }
 
-/// Tests of a 64-bit register against itself: a reference's null test.
+/// A reference's null tests: a 64-bit register tested against itself, or
+/// compared with 8.
 fn null_tests(code: &[Instruction]) -> usize {
     code.iter()
         .filter(|i| {
-            i.mnemonic() == Mnemonic::Test
-                && i.op0_kind() == OpKind::Register
+            let of_itself = i.mnemonic() == Mnemonic::Test
                 && i.op1_kind() == OpKind::Register
-                && i.op0_register() == i.op1_register()
-                && i.op0_register().is_gpr64()
+                && i.op0_register() == i.op1_register();
+            // The translator's form (`null_test`): below 8, unsigned.
+            let below_8 = i.mnemonic() == Mnemonic::Cmp
+                && matches!(i.op1_kind(), OpKind::Immediate8to64 | OpKind::Immediate32to64)
+                && i.immediate64() == 8;
+            i.op0_kind() == OpKind::Register && i.op0_register().is_gpr64() && (of_itself || below_8)
         })
         .count()
 }
