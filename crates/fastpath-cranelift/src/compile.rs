@@ -171,7 +171,7 @@ pub fn decided_branches(func: &mut ir::Function, cfg: &ControlFlowGraph, domtree
 /// module's text) and returns how many it moved. An instruction moves to
 /// the end of the loop's preheader, the header's immediate dominator,
 /// which dominates every block of the loop and lies outside it, when its
-/// opcode is one of [`hoistable`]'s (pure, no trap, no flags), it has one
+/// opcode is one of `hoistable`'s (pure, no trap, no flags), it has one
 /// result, a block not marked cold reads that result, no block of the
 /// loop but its cold ones calls (across a call the value would live in a
 /// stack slot, a load at each use instead of the instruction), and each
