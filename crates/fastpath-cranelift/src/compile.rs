@@ -1,6 +1,6 @@
-//! Compiling a function: Cranelift's passes up to its e-graph, then two
-//! passes of this crate's, [`decided_branches`] and [`local_constants`],
-//! then lowering and register allocation. [`compile`] is what [`crate::install`] runs; a JIT that
+//! Compiling a function: Cranelift's passes up to its e-graph, then three
+//! passes of this crate's, [`decided_branches`], [`loop_invariants`] and
+//! [`local_constants`], then lowering and register allocation. [`compile`] is what [`crate::install`] runs; a JIT that
 //! prints what it compiles calls it too, so that it shows the code that
 //! runs.
 //!
@@ -79,13 +79,12 @@ pub fn compile(ctx: &mut Context, isa: &dyn TargetIsa) -> Result<CompiledCode, S
     if decided_branches(&mut ctx.func, &ctx.cfg, &ctx.domtree) > 0 {
         // Each rewritten branch lost an edge, and the arm it no longer
         // takes may be unreachable now: Cranelift's own pass removes
-        // such blocks, and lowering orders the rest by a fresh tree.
+        // such blocks from the layout and from the graph it is given,
+        // and the tree of the blocks still reachable is the same.
         ctx.compute_cfg();
         ctx.compute_domtree();
         ctx.eliminate_unreachable_code(isa)
             .map_err(|e| format!("{e:?}"))?;
-        ctx.compute_cfg();
-        ctx.compute_domtree();
     }
     ctx.compute_loop_analysis();
     loop_invariants(&mut ctx.func, &ctx.domtree, &ctx.loop_analysis);
@@ -356,13 +355,19 @@ mod tests {
 
     use super::*;
 
+    /// An empty function `index` of `params` `i64` parameters returning
+    /// one `i64`, for the tests' builders.
+    fn i64_function(index: u32, params: usize) -> Function {
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.extend((0..params).map(|_| AbiParam::new(I64)));
+        sig.returns.push(AbiParam::new(I64));
+        Function::with_name_signature(UserFuncName::user(0, index), sig)
+    }
+
     /// `f(a) = if a != 0 { (a + K) ^ K } else { a * K }` with `K` one
     /// constant made in the entry block and used in the two others.
     fn shared_constant() -> Function {
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params.push(AbiParam::new(I64));
-        sig.returns.push(AbiParam::new(I64));
-        let mut func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
+        let mut func = i64_function(0, 1);
         let mut fctx = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fctx);
         let (entry, then, other) = (b.create_block(), b.create_block(), b.create_block());
@@ -461,10 +466,7 @@ mod tests {
     /// `f(a) = 11` for `a != 0`, `23` for `a == 0`; the blocks returning
     /// 2 and 4 are the arms the decided branches never take.
     fn branches_on_one_condition() -> Function {
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params.push(AbiParam::new(I64));
-        sig.returns.push(AbiParam::new(I64));
-        let mut func = Function::with_name_signature(UserFuncName::user(0, 1), sig);
+        let mut func = i64_function(1, 1);
         let mut fctx = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fctx);
         let [entry, then, other, x, y, z, w, join, j1, j2] = [(); 10].map(|_| b.create_block());
@@ -558,12 +560,7 @@ mod tests {
     /// in a cold block of the inner loop that its round `j = 7` takes.
     /// With `call`, the inner body also calls `g()` (`g` an address).
     fn nested_loops(call: bool) -> Function {
-        let mut sig = Signature::new(CallConv::SystemV);
-        for _ in 0..3 {
-            sig.params.push(AbiParam::new(I64));
-        }
-        sig.returns.push(AbiParam::new(I64));
-        let mut func = Function::with_name_signature(UserFuncName::user(0, 2), sig);
+        let mut func = i64_function(2, 3);
         let callee = func.import_signature(Signature::new(CallConv::SystemV));
         let mut fctx = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fctx);
