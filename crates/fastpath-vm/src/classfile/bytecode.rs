@@ -189,6 +189,12 @@ pub mod op {
     pub const IFNONNULL: u8 = 0xc7;
     pub const GOTO_W: u8 = 0xc8;
     pub const JSR_W: u8 = 0xc9;
+    /// Not a JVM instruction: a `StringBuilder` chain fused into one
+    /// concatenation (`interp/builder_fusion.rs`), which the pre-decoder
+    /// alone writes (its operands [`super::Operands::Fused`]). It takes
+    /// the reserved `impdep1`'s number, which [`super::decode_at`] refuses
+    /// in a class file.
+    pub const FUSED_CONCAT: u8 = 0xfe;
 }
 
 /// An instruction's operands, decoded (branch targets absolute).
@@ -226,6 +232,14 @@ pub enum Operands {
         default: u32,
         /// The pairs.
         pairs: Vec<(i32, u32)>,
+    },
+    /// [`op::FUSED_CONCAT`]: which of the method's fused concatenations,
+    /// and the stack slots its arguments take.
+    Fused {
+        /// The concatenation's index among the method's.
+        site: u16,
+        /// Its arguments' stack slots.
+        slots: u16,
     },
 }
 
@@ -466,6 +480,8 @@ mod tests {
         // A branch outside the code, an unknown opcode, a truncated operand.
         assert!(decode_all(&[op::GOTO, 0, 9]).is_err());
         assert!(decode_all(&[0xcb]).is_err());
+        // The pre-decoder's own fused concatenation is no class file's.
+        assert!(decode_all(&[op::FUSED_CONCAT]).is_err());
         assert!(decode_all(&[op::SIPUSH, 1]).is_err());
         assert!(decode_all(&[op::WIDE, op::NOP, 0, 0]).is_err());
     }

@@ -27,6 +27,7 @@
 //! | `CompileThreshold=N` | interpreted calls before a method is compiled |
 //! | `-UseOnStackReplacement` | no interpreted loop moves to compiled code while it runs |
 //! | `-BackgroundCompilation` (also `-Xbatch`) | the thread that finds a method hot compiles it and waits, instead of queuing it for the compiler thread |
+//! | `-OptimizeStringConcat` | `StringBuilder` chains run as written, each `append` a call (by default the pre-decoder fuses a chain that never escapes into one concatenation, as C2 does) |
 //! | `-EliminateLocks` | compiled code releases and re-acquires a lock at every `monitorexit` and `monitorenter` (no lock coarsening) |
 //! | `+VerifyAfterGC` (diagnostic) | the collector's verifier after every cycle |
 //! | `+PrintFlagsFinal` | prints these flags' values in force at start, with `GCBarriers` (fastpath's name for the barrier set in force) |
@@ -57,6 +58,8 @@ pub struct XxOptions {
     pub no_background: bool,
     /// `-XX:-EliminateLocks`.
     pub no_eliminate_locks: bool,
+    /// `-XX:-OptimizeStringConcat`.
+    pub no_optimize_string_concat: bool,
     /// `-XX:+VerifyAfterGC`.
     pub verify_after_gc: bool,
     /// `-XX:+PrintFlagsFinal`.
@@ -140,6 +143,7 @@ const FLAGS: &[Flag] = &[
     flag("UseOnStackReplacement", Kind::Bool, false),
     flag("BackgroundCompilation", Kind::Bool, false),
     flag("EliminateLocks", Kind::Bool, false),
+    flag("OptimizeStringConcat", Kind::Bool, false),
     flag("VerifyAfterGC", Kind::Bool, true),
 ];
 
@@ -377,6 +381,7 @@ impl Read {
             ("UseOnStackReplacement", Value::Bool(on)) => self.out.no_osr = !on,
             ("BackgroundCompilation", Value::Bool(on)) => self.out.no_background = !on,
             ("EliminateLocks", Value::Bool(on)) => self.out.no_eliminate_locks = !on,
+            ("OptimizeStringConcat", Value::Bool(on)) => self.out.no_optimize_string_concat = !on,
             ("VerifyAfterGC", Value::Bool(on)) => self.out.verify_after_gc = on,
             (name, value) => unreachable!("FLAGS lists {name} with a kind apply does not take: {value:?}"),
         }
@@ -594,6 +599,16 @@ pub fn flags_final(
             "EliminateLocks",
             (!xx.no_eliminate_locks).to_string(),
             if xx.no_eliminate_locks {
+                "{command line}"
+            } else {
+                "{default}"
+            },
+        ),
+        (
+            "bool",
+            "OptimizeStringConcat",
+            (!xx.no_optimize_string_concat).to_string(),
+            if xx.no_optimize_string_concat {
                 "{command line}"
             } else {
                 "{default}"

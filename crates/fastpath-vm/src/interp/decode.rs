@@ -58,6 +58,10 @@ pub struct Decoded {
     /// How often the interpreter ran each call, and the receiver classes
     /// it saw at each virtual and interface call (`profile.rs`).
     pub calls: CallProfile,
+    /// The bytecode the instructions were decoded from, where
+    /// `builder_fusion.rs` rewrote the method's (the JIT reads these; `None`:
+    /// the method's own code, index for index).
+    pub fused: Option<Box<[Instruction]>>,
 }
 
 fn kind_of_newarray(t: i32) -> Kind {
@@ -80,17 +84,33 @@ impl<B: BarrierSet> JThread<B> {
         let code = m.code.as_ref().ok_or_else(|| Error::verify("no code"))?;
         let class = m.class;
         let cp = class.cp();
-        let raw = bytecode::decode_all(&code.code)
+        let mut raw = bytecode::decode_all(&code.code)
             .map_err(|e| Error::verify(format!("{e} in method {}", m.name)))?;
+        let (mut max_locals, mut max_stack) = (code.max_locals, code.max_stack);
+        let mut concat_sites: Vec<&'static Method> = Vec::new();
+        if !self.vm.options.xx.no_optimize_string_concat {
+            if let Some(f) = self.fuse_builders(m, &raw) {
+                raw = f.0.insns;
+                max_locals = f.0.max_locals;
+                max_stack = f.0.max_stack;
+                concat_sites = f.1;
+            }
+        }
+        let fused = !concat_sites.is_empty();
+        // An offset maps to the first instruction that has it (a fused
+        // `toString`'s offset is carried by the instructions that replace it).
         let mut index_of = vec![u32::MAX; code.code.len()];
         for (i, insn) in raw.iter().enumerate() {
-            index_of[insn.pc as usize] = i as u32;
+            let slot = &mut index_of[insn.pc as usize];
+            if *slot == u32::MAX {
+                *slot = i as u32;
+            }
         }
         let shape = MethodShape {
             insns: &raw,
             index_of: &index_of,
-            max_locals: code.max_locals as usize,
-            max_stack: code.max_stack as usize,
+            max_locals: max_locals as usize,
+            max_stack: max_stack as usize,
             handlers: &code.exception_table,
             desc: &m.desc,
             is_static: m.is_static(),
@@ -110,6 +130,10 @@ impl<B: BarrierSet> JThread<B> {
         let mut switches = Vec::new();
         let mut insns = Vec::with_capacity(raw.len());
         for insn in &raw {
+            if let (op::FUSED_CONCAT, Operands::Fused { site, .. }) = (insn.opcode, &insn.operands) {
+                insns.push(Insn::InvokeStatic(concat_sites[*site as usize]));
+                continue;
+            }
             let i = match self.translate(m, insn, &target, &mut switches) {
                 Ok(i) => i,
                 Err(e) => {
@@ -148,11 +172,39 @@ impl<B: BarrierSet> JThread<B> {
             bcis: raw.iter().map(|i| i.pc).collect(),
             handlers: handlers.into_boxed_slice(),
             maps,
-            max_locals: code.max_locals,
-            max_stack: code.max_stack,
+            max_locals,
+            max_stack,
             switches: switches.into_boxed_slice(),
             errors: errors.into_boxed_slice(),
+            fused: fused.then(|| raw.into_boxed_slice()),
         })
+    }
+
+    /// `m`'s bytecode with its `StringBuilder` chains fused, and each
+    /// concatenation's factory (`builder_fusion.rs`); `None` when it has
+    /// none, or when a factory's class could not be made (the method then
+    /// runs as written).
+    fn fuse_builders(
+        &self,
+        m: &'static Method,
+        raw: &[Instruction],
+    ) -> Option<(super::builder_fusion::Fused, Vec<&'static Method>)> {
+        let code = m.code.as_ref()?;
+        let fused = super::builder_fusion::fuse(&super::builder_fusion::Code {
+            cp: m.class.cp(),
+            insns: raw,
+            handlers: &code.exception_table,
+            len: code.code.len(),
+            max_locals: code.max_locals,
+            max_stack: code.max_stack,
+        })?;
+        let sites = fused
+            .sites
+            .iter()
+            .map(|s| crate::link::indy::spin_concat(self.vm, m.class, &s.params, &s.pieces))
+            .collect::<Result<Vec<_>, _>>()
+            .ok()?;
+        Some((fused, sites))
     }
 
     fn translate(

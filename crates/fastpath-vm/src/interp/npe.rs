@@ -39,12 +39,12 @@ fn npe_message<B: BarrierSet>(t: &JThread<B>, at: *const Insn, d: &'static Decod
 /// The message text, from the method's bytecode (`None`: no message).
 pub mod npe_text_impl {
     use crate::classfile::bytecode::{self, op, Instruction, Operands};
-    use crate::classfile::{FieldType, MethodDescriptor};
+    use crate::classfile::{ConstantPool, FieldType, MethodDescriptor};
     use crate::link::Method;
 
     /// Who pushed each stack slot (bytecode offsets; `None` when paths
     /// disagree).
-    type Producers = Vec<Option<u32>>;
+    pub(crate) type Producers = Vec<Option<u32>>;
 
     /// HotSpot's `print_klass_name`: Object and String without their
     /// package, every other class with it.
@@ -75,9 +75,10 @@ pub mod npe_text_impl {
 
     /// Stack effect of `insn` on producer lists (pops, then pushes `push`
     /// slots produced by this instruction), or `None` to stop the
-    /// analysis (an instruction it does not follow).
-    fn effect(m: &Method, insn: &Instruction, st: &mut Producers) -> Option<()> {
-        let cp = m.class.cp();
+    /// analysis (an instruction it does not follow). Branches and returns
+    /// pop nothing here (the successor computation pops a branch's
+    /// operands). Also the stack model of `builder_fusion.rs`.
+    pub(crate) fn effect(cp: &ConstantPool, insn: &Instruction, st: &mut Producers) -> Option<()> {
         let pc = Some(insn.pc);
         let o = insn.opcode;
         let pop = |st: &mut Producers, n: usize| -> Option<()> {
@@ -275,7 +276,7 @@ pub mod npe_text_impl {
             }
             let Some(mut st) = entry[i].clone() else { continue };
             let insn = &insns[i];
-            if effect(m, insn, &mut st).is_none() {
+            if effect(m.class.cp(), insn, &mut st).is_none() {
                 continue;
             }
             let mut succ = Vec::new();

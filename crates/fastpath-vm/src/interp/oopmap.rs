@@ -773,6 +773,17 @@ fn step(st: &mut State, insn: &Instruction, m: &MethodShape<'_>) -> Result<Succe
             }
             push!(Slot::R)
         }
+        op::FUSED_CONCAT => {
+            // The pre-decoder's fused concatenation: its arguments off,
+            // the string on.
+            let Operands::Fused { slots, .. } = insn.operands else {
+                return Err(verr(pc, "Bad instruction 0xfe"));
+            };
+            for _ in 0..slots {
+                st.pop(pc)?;
+            }
+            push!(Slot::R)
+        }
         other => return Err(verr(pc, &format!("Bad instruction {other:#04x}"))),
     }
     Ok(Successors {

@@ -282,7 +282,14 @@ impl Op {
 /// The ops of a method, index for index with its `Decoded::insns`.
 pub fn ops_of(m: &'static Method, d: &Decoded) -> Result<Vec<Op>, String> {
     let code = m.code.as_ref().ok_or("no code")?;
-    let raw = crate::classfile::bytecode::decode_all(&code.code).map_err(|e| e.to_string())?;
+    let own;
+    let raw: &[Instruction] = match &d.fused {
+        Some(fused) => fused,
+        None => {
+            own = crate::classfile::bytecode::decode_all(&code.code).map_err(|e| e.to_string())?;
+            &own
+        }
+    };
     if raw.len() != d.insns.len() {
         return Err("the decoded method does not match its bytecode".into());
     }

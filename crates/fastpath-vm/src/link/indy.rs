@@ -19,6 +19,8 @@
 
 mod concat;
 
+pub use concat::Piece;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::class::{Class, Method};
@@ -204,6 +206,26 @@ fn link_uncached(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'
     let class_name = file.this_class.clone();
     let c = vm.loader.define(file, host.is_boot, true)?;
     c.declared_method("get", desc)
+        .ok_or_else(|| bme(format!("spun class {class_name} lacks its factory")))
+}
+
+/// The static factory of a concatenation class spun for `host` from
+/// pieces the VM chose itself: a `StringBuilder` chain the pre-decoder
+/// fused (`interp/builder_fusion.rs`), whose arguments are `params`.
+pub fn spin_concat(
+    vm: &'static Vm,
+    host: &'static Class,
+    params: &[FieldType],
+    pieces: &[Piece],
+) -> Result<&'static Method, Error> {
+    let params_desc: String = params.iter().map(FieldType::descriptor).collect();
+    let desc = format!("({params_desc})Ljava/lang/String;");
+    let md = MethodDescriptor::parse(&desc).map_err(Error::from)?;
+    let n = SPUN.fetch_add(1, Ordering::Relaxed);
+    let file = concat::spin(host, n, &desc, &md, pieces)?;
+    let class_name = file.this_class.clone();
+    let c = vm.loader.define(file, host.is_boot, true)?;
+    c.declared_method("get", &desc)
         .ok_or_else(|| bme(format!("spun class {class_name} lacks its factory")))
 }
 

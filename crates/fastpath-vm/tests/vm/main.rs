@@ -39,6 +39,7 @@ mod classfile_support;
 mod gc_log;
 
 mod bench_gc_log;
+mod builder_fusion;
 mod cli;
 mod corpus;
 mod cpu_source;

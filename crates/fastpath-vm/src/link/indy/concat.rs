@@ -78,7 +78,9 @@ pub enum Factory {
 /// A piece of the concatenation: the next argument or literal text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Piece {
+    /// The next argument's text.
     Arg,
+    /// Constant text (UTF-16).
     Text(Vec<u16>),
 }
 
@@ -165,7 +167,7 @@ fn constant_class(a: &Arg) -> Option<&'static str> {
 /// Checks a concatenation call site of type `site` with static arguments
 /// `args` as HotSpot and the JDK 25 factory do (the module comment's
 /// steps); returns its pieces.
-pub fn link_pieces(
+pub(super) fn link_pieces(
     vm: &'static Vm,
     factory: Factory,
     site: &MethodDescriptor,
@@ -409,7 +411,7 @@ fn helper_type(t: &FieldType) -> (&'static str, Option<&'static str>) {
 /// end backwards and made the new string's. Straight-line code: locals
 /// after the arguments hold the converted arguments, then the length,
 /// which becomes the fill position, then the array.
-pub fn spin(
+pub(super) fn spin(
     host: &Class,
     n: usize,
     site_desc: &str,
