@@ -107,6 +107,14 @@
 //!   keeps its null fields through a call passed no reference, under each
 //!   value it is reloaded as (`Translator::spill`): only this method could
 //!   write them, and the collector keeps a null null.
+//! - `frame_words` names slot-stack words (by offset from the method's
+//!   own frame) that hold a known value: a header word of one of the
+//!   method's frames, or a reference slot, as the last safepoint's spill
+//!   stored it or its reload read it. It survives `forget_memory`, since
+//!   only the method's own code writes those words between its stops; a
+//!   stop keeps only the header words of the frames below the callee and
+//!   the references it reloaded (`Translator::reload_as`), since a callee,
+//!   the runtime it calls and the collector write every other word.
 //! - A value in `raw_ref_fields` has not been through the load-reference
 //!   barrier: it may be a from-space copy. Its only use so far was a null
 //!   test (which forwarding cannot change, C2's elision of the barrier
@@ -161,6 +169,26 @@ pub(super) struct BlockFacts {
     /// defined before the stop, where it dominates the join) on every path
     /// here, as `nonnull_vars`.
     pub(super) length_vars: HashMap<usize, Value>,
+    /// Words of the slot stack known to hold a value, by their offset from
+    /// the compiled method's own frame: a frame header's caller, method,
+    /// flags and position, and reference slots, as the last safepoint's
+    /// spill wrote them or its reload read them (`Translator::spill`,
+    /// `reload_as`). A spill leaves out the store of a value its word
+    /// already holds: at the second of two calls in a row, only what
+    /// changed (the position) is written again.
+    pub(super) frame_words: HashMap<i64, FrameWord>,
+}
+
+/// What a slot-stack word holds (`BlockFacts::frame_words`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FrameWord {
+    /// An SSA value (a reference spilled or reloaded).
+    Value(Value),
+    /// A constant (a method, the flags, a position).
+    Const(i64),
+    /// The address of the frame at this offset from the method's own (a
+    /// caller link).
+    Frame(i64),
 }
 
 /// The reference fields of an object this method allocated that still
@@ -207,7 +235,9 @@ impl Facts {
 
 impl BlockFacts {
     /// Forgets every memory fact and the GC-state byte (a call, a
-    /// safepoint, a monitor, a volatile access).
+    /// safepoint, a monitor, a volatile access). The frame words stay:
+    /// only this method's own safepoints write them, and each leaves the
+    /// ones it kept (`Translator::reload_as`).
     pub(super) fn forget_memory(&mut self) {
         self.ref_fields.clear();
         self.raw_ref_fields.clear();
@@ -231,6 +261,8 @@ impl BlockFacts {
         self.nonnull_vars.retain(|v| other.nonnull_vars.contains(v));
         self.length_vars
             .retain(|v, len| other.length_vars.get(v) == Some(len));
+        self.frame_words
+            .retain(|o, w| other.frame_words.get(o) == Some(w));
         self.null_fields.retain(|o, n| match other.null_fields.get(o) {
             Some(m) if m.object == n.object => {
                 n.mask &= m.mask;

@@ -31,7 +31,12 @@
 //! have put it, and writes it, header included, only at its own
 //! safepoints, its callers' frames with it: between safepoints no one
 //! reads the slot stack, so a frame that is never published costs
-//! nothing. A leaf method (small, its calls all inlined or on paths that
+//! nothing. A safepoint leaves out the words an earlier one on the same
+//! path left holding the same value (`facts.rs`, `frame_words`): the
+//! headers of the method's frames, which no callee writes (a callee's
+//! frame starts at its arguments, above them), and the references its
+//! reload read, which nothing writes before the next stop; so of two calls
+//! in a row the second writes only its position. A leaf method (small, its calls all inlined or on paths that
 //! only throw, `Translator::is_leaf`) does nearly the same with its own
 //! header: its entry checks the slot stack and stores only the caller,
 //! and each of its safepoints, all on cold paths, stores the method and

@@ -188,9 +188,16 @@ fn kind_letter(k: K) -> char {
 }
 
 /// What a safepoint spilled, to reload after the call: each variable
-/// with its frame pointer and slot offset, and what is known of the
-/// object it held, which its reloaded value holds too.
-pub(super) struct Spilled(Vec<(Variable, Value, i32)>, Vec<Carried>);
+/// with its frame pointer, slot offset and its frame's offset from the
+/// method's own, what is known of the object it held, which its reloaded
+/// value holds too, and the frame words known after the spill's stores
+/// (`BlockFacts::frame_words`), of which the reload keeps those no callee
+/// writes.
+pub(super) struct Spilled(
+    Vec<(Variable, Value, i32, i64)>,
+    Vec<Carried>,
+    HashMap<i64, super::facts::FrameWord>,
+);
 
 /// What stays known of a spilled reference through a safepoint, where the
 /// collector may move the object but changes neither its nullness, its
@@ -866,7 +873,19 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.leaf = true;
             self.b.ins().store(trusted, caller, self.s.fp, off::FRAME_CALLER);
         } else {
-            write_header(&mut self.b, self.s.fp, self.s.m, caller);
+            // Written once: the safepoints write only the position of
+            // this method's own frame (inlined frames' headers are theirs).
+            let mut words = FrameWords::new();
+            let (w, f) = (&mut words, (self.s.fp, self.s.fp_offset));
+            store_word(
+                &mut self.b,
+                w,
+                f,
+                off::FRAME_CALLER,
+                super::facts::FrameWord::Value(caller),
+                Some(caller),
+            );
+            write_method_and_flags(&mut self.b, w, f, self.s.m);
         }
         if self.s.m.is_synchronized() {
             // The root scanner reads a synchronized frame's `sync_obj`
@@ -1171,6 +1190,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         let f = self.facts.at(cold_end);
         before.nonnull_vars = f.nonnull_vars.clone();
         before.length_vars = f.length_vars.clone();
+        // A frame word holds its value at the join if it does on both
+        // ways: the cold path's stop kept only some (`reload_as`).
+        before.frame_words.retain(|o, w| f.frame_words.get(o) == Some(w));
         self.facts.set(join, before);
         // Every edge into the join is there: sealed, a read of a variable
         // is the value every edge brings or the one parameter for them.
@@ -1434,44 +1456,56 @@ impl<'e, 'f> Translator<'e, 'f> {
         // The collector may move objects here: every loaded reference is
         // reloaded from the frame after the call.
         self.facts().forget_memory();
+        // The words the frames hold already are not stored again; until
+        // the reload says which survive the call, none is known.
+        let mut words = std::mem::take(&mut self.facts().frame_words);
         let mut out = Vec::new();
         if self.leaf {
             let root = self.outer.first().map_or(&self.s, |o| &o.scope);
-            let (fp, m) = (root.fp, root.m);
-            write_method_and_flags(&mut self.b, fp, m);
+            let (fp, fp_offset, m) = (root.fp, root.fp_offset, root.m);
+            write_method_and_flags(&mut self.b, &mut words, (fp, fp_offset), m);
         }
         for k in 0..self.outer.len() {
-            let caller_fp = if k == 0 {
+            let caller = if k == 0 {
                 None
             } else {
-                Some(self.outer[k - 1].scope.fp)
+                let c = &self.outer[k - 1].scope;
+                Some((c.fp, c.fp_offset))
             };
             let o = &mut self.outer[k];
             let s = &mut o.scope;
-            if let Some(c) = caller_fp {
-                write_header(&mut self.b, s.fp, s.m, c);
+            if let Some(c) = caller {
+                write_header(&mut self.b, &mut words, (s.fp, s.fp_offset), s.m, c);
             }
             spill_frame(
                 &mut self.b,
+                &mut words,
                 &mut s.vars,
                 s.d,
                 s.ml,
-                s.fp,
+                (s.fp, s.fp_offset),
                 s.idx,
                 Some(o.arg_slots),
                 &mut out,
             );
         }
         if let Some(o) = self.outer.last() {
-            let c = o.scope.fp;
-            write_header(&mut self.b, self.s.fp, self.s.m, c);
+            let c = (o.scope.fp, o.scope.fp_offset);
+            write_header(
+                &mut self.b,
+                &mut words,
+                (self.s.fp, self.s.fp_offset),
+                self.s.m,
+                c,
+            );
         }
         spill_frame(
             &mut self.b,
+            &mut words,
             &mut self.s.vars,
             self.s.d,
             self.s.ml,
-            self.s.fp,
+            (self.s.fp, self.s.fp_offset),
             idx,
             call_args,
             &mut out,
@@ -1486,7 +1520,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             (depth - call_args.unwrap_or(0).min(depth)..depth).any(|j| maps.stack_is_ref(idx, j));
         let mut carried = Vec::with_capacity(out.len());
         let mut first_of: HashMap<Value, usize> = HashMap::new();
-        for (k, &(var, _, _)) in out.iter().enumerate() {
+        for (k, &(var, _, _, _)) in out.iter().enumerate() {
             let v = self.b.use_var(var);
             let key = self.key(v);
             let same_as = match first_of.entry(key) {
@@ -1513,7 +1547,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 same_as,
             });
         }
-        Spilled(out, carried)
+        Spilled(out, carried, words)
     }
 
     /// Publishes the innermost frame as the thread's top frame, its end as
@@ -1554,7 +1588,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let trusted = MemFlagsData::trusted();
         let mut values: Vec<Value> = Vec::with_capacity(s.0.len());
         let mut aliases = Vec::new();
-        for (&(var, fp, offset), c) in s.0.iter().zip(&s.1) {
+        for (&(var, fp, offset, _), c) in s.0.iter().zip(&s.1) {
             let v = match c.same_as.filter(|_| share) {
                 Some(j) => {
                     aliases.push((s.0[j].0, var));
@@ -1565,7 +1599,34 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.def_frame_var(var, v);
             values.push(v);
         }
-        for ((v, c), &(var, _, _)) in values.into_iter().zip(s.1).zip(&s.0) {
+        // What the frames hold now: each reloaded reference, and the
+        // headers of this method's frames, which lie below every callee's
+        // (a callee's frame starts at the arguments it owns, and whatever
+        // the runtime ran in the call started above the published frame);
+        // any other word, a callee's or the collector's, is unknown.
+        let mut words = s.2;
+        let frames: Vec<i64> = self
+            .outer
+            .iter()
+            .map(|o| o.scope.fp_offset)
+            .chain(std::iter::once(self.s.fp_offset))
+            .collect();
+        let headers = [
+            off::FRAME_CALLER,
+            off::FRAME_METHOD,
+            off::FRAME_FLAGS,
+            off::FRAME_LINK,
+        ];
+        words.retain(|at, _| {
+            frames
+                .iter()
+                .any(|f| headers.iter().any(|h| f + i64::from(*h) == *at))
+        });
+        for (&v, &(_, _, offset, fp_offset)) in values.iter().zip(&s.0) {
+            words.insert(fp_offset + i64::from(offset), super::facts::FrameWord::Value(v));
+        }
+        self.facts().frame_words = words;
+        for ((v, c), &(var, _, _, _)) in values.into_iter().zip(s.1).zip(&s.0) {
             // Known of the value and of its variable: the join after a
             // cold stop reads the variable as a new value (`stop_join`).
             if c.nonnull {
@@ -2610,9 +2671,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                 vals.reverse();
                 for (j, v) in vals.into_iter().enumerate() {
                     let w = self.b.ins().sextend(I64, v);
-                    self.b
-                        .ins()
-                        .store(trusted, w, self.s.fp, ((HEADER_SLOTS + base + j) * 8) as i32);
+                    let offset = ((HEADER_SLOTS + base + j) * 8) as i32;
+                    self.b.ins().store(trusted, w, self.s.fp, offset);
+                    let at = self.s.fp_offset + i64::from(offset);
+                    self.facts().frame_words.remove(&at);
                 }
                 let counts = self
                     .b
@@ -3664,43 +3726,87 @@ pub(super) fn statically_bound(dispatch: Dispatch, m: &'static Method) -> bool {
     }
 }
 
-/// Writes a frame's header: its method, its caller, compiled (at a
-/// compiled method's entry; at each safepoint for an inlined frame and a
-/// leaf entry's).
-fn write_header(b: &mut FunctionBuilder, fp: Value, m: &'static Method, caller: Value) {
-    b.ins()
-        .store(MemFlagsData::trusted(), caller, fp, off::FRAME_CALLER);
-    write_method_and_flags(b, fp, m);
+/// Frame words known to hold a value (`BlockFacts::frame_words`).
+type FrameWords = HashMap<i64, super::facts::FrameWord>;
+
+/// Stores `word` (`value`, or the constant it names) at `offset` from the
+/// frame `frame` (its pointer and its offset from the method's own),
+/// unless `words` knows the word holds it already.
+fn store_word(
+    b: &mut FunctionBuilder,
+    words: &mut FrameWords,
+    frame: (Value, i64),
+    offset: i32,
+    word: super::facts::FrameWord,
+    value: Option<Value>,
+) {
+    let at = frame.1 + i64::from(offset);
+    if words.get(&at) == Some(&word) {
+        return;
+    }
+    let v = match (value, word) {
+        (Some(v), _) => v,
+        (None, super::facts::FrameWord::Const(c)) => b.ins().iconst(I64, c),
+        (None, _) => unreachable!("a value or a constant to store"),
+    };
+    b.ins().store(MemFlagsData::trusted(), v, frame.0, offset);
+    words.insert(at, word);
+}
+
+/// Writes a frame's header: its method, its caller, compiled (at each
+/// safepoint for an inlined frame; the words `words` knows hold their
+/// values are left).
+fn write_header(
+    b: &mut FunctionBuilder,
+    words: &mut FrameWords,
+    frame: (Value, i64),
+    m: &'static Method,
+    caller: (Value, i64),
+) {
+    let w = super::facts::FrameWord::Frame(caller.1);
+    store_word(b, words, frame, off::FRAME_CALLER, w, Some(caller.0));
+    write_method_and_flags(b, words, frame, m);
 }
 
 /// Writes a frame header's method and `COMPILED` (a leaf entry's
 /// safepoints: its entry stored the caller).
-fn write_method_and_flags(b: &mut FunctionBuilder, fp: Value, m: &'static Method) {
-    let trusted = MemFlagsData::trusted();
-    let method = b.ins().iconst(I64, m as *const Method as i64);
-    b.ins().store(trusted, method, fp, off::FRAME_METHOD);
-    let flags = b.ins().iconst(I64, COMPILED as i64);
-    b.ins().store(trusted, flags, fp, off::FRAME_FLAGS);
+fn write_method_and_flags(
+    b: &mut FunctionBuilder,
+    words: &mut FrameWords,
+    frame: (Value, i64),
+    m: &'static Method,
+) {
+    use super::facts::FrameWord::Const;
+    store_word(
+        b,
+        words,
+        frame,
+        off::FRAME_METHOD,
+        Const(m as *const Method as i64),
+        None,
+    );
+    store_word(b, words, frame, off::FRAME_FLAGS, Const(COMPILED as i64), None);
 }
 
 /// Stores a frame's position at instruction `idx` (with `IN_CALL` when a
 /// callee owns the topmost `call_args` slots) and every reference its map
-/// names there, adding each to `out` for the reload.
+/// names there, adding each to `out` for the reload; a word `words` knows
+/// holds its value already is not stored again.
 #[allow(clippy::too_many_arguments)]
 fn spill_frame(
     b: &mut FunctionBuilder,
+    words: &mut FrameWords,
     vars: &mut Vec<[Option<Variable>; 5]>,
     d: &Decoded,
     ml: usize,
-    fp: Value,
+    frame: (Value, i64),
     idx: usize,
     call_args: Option<usize>,
-    out: &mut Vec<(Variable, Value, i32)>,
+    out: &mut Vec<(Variable, Value, i32, i64)>,
 ) {
-    let trusted = MemFlagsData::trusted();
     let pos = idx | if call_args.is_some() { IN_CALL } else { 0 };
-    let posv = b.ins().iconst(I64, pos as i64);
-    b.ins().store(trusted, posv, fp, off::FRAME_LINK);
+    let w = super::facts::FrameWord::Const(pos as i64);
+    store_word(b, words, frame, off::FRAME_LINK, w, None);
     let maps = &d.maps;
     let depth = maps.depth[idx] as usize;
     let live = depth - call_args.unwrap_or(0).min(depth);
@@ -3718,7 +3824,14 @@ fn spill_frame(
     for (slot, offset) in slots {
         let var = var_in(b, vars, slot, K::R);
         let v = b.use_var(var);
-        b.ins().store(trusted, v, fp, offset);
-        out.push((var, fp, offset));
+        store_word(
+            b,
+            words,
+            frame,
+            offset,
+            super::facts::FrameWord::Value(v),
+            Some(v),
+        );
+        out.push((var, frame.0, offset, frame.1));
     }
 }
