@@ -797,51 +797,33 @@ mod tests {
         }
     }
 
+    /// `new StringBuilder().append(<pushed>).toString()` returned, the
+    /// value pushed by `push` (with `branch`, after an `ifeq` whose target
+    /// is the push: a branch into the chain), appended by `desc`.
+    fn one_append(push: &'static [u8], desc: &'static str, branch: bool) -> ClassFile {
+        method(
+            |w, a| {
+                new_builder(w, a);
+                if branch {
+                    a.emit(&[op::ILOAD_0], 1);
+                    a.emit(&[op::IFEQ, 0, 3], -1);
+                }
+                a.emit(push, 1);
+                call(w, a, "append", desc, -1);
+                call(w, a, "toString", "()Ljava/lang/String;", 0);
+                a.emit(&[op::ARETURN], -1);
+            },
+            Vec::new(),
+        )
+    }
+
     #[test]
     fn a_branch_into_the_chain_or_an_object_appended_keeps_it() {
-        // A branch whose target is inside the chain.
-        let file = method(
-            |w, a| {
-                new_builder(w, a);
-                a.emit(&[op::ILOAD_0], 1);
-                a.emit(&[op::IFEQ, 0, 3], -1);
-                a.emit(&[op::ILOAD_0], 1);
-                call(w, a, "append", APPEND_INT, -1);
-                call(w, a, "toString", "()Ljava/lang/String;", 0);
-                a.emit(&[op::ARETURN], -1);
-            },
-            Vec::new(),
-        );
-        assert!(fused(&file).is_none());
+        let object = "(Ljava/lang/Object;)Ljava/lang/StringBuilder;";
+        assert!(fused(&one_append(&[op::ILOAD_0], APPEND_INT, true)).is_none());
         // append(Object): its toString runs at the append.
-        let file = method(
-            |w, a| {
-                new_builder(w, a);
-                a.emit(&[op::ALOAD_1], 1);
-                call(
-                    w,
-                    a,
-                    "append",
-                    "(Ljava/lang/Object;)Ljava/lang/StringBuilder;",
-                    -1,
-                );
-                call(w, a, "toString", "()Ljava/lang/String;", 0);
-                a.emit(&[op::ARETURN], -1);
-            },
-            Vec::new(),
-        );
-        assert!(fused(&file).is_none());
-        // The same chain with an int: fused, no local needed.
-        let file = method(
-            |w, a| {
-                new_builder(w, a);
-                a.emit(&[op::ILOAD_0], 1);
-                call(w, a, "append", APPEND_INT, -1);
-                call(w, a, "toString", "()Ljava/lang/String;", 0);
-                a.emit(&[op::ARETURN], -1);
-            },
-            Vec::new(),
-        );
-        assert!(fused(&file).is_some());
+        assert!(fused(&one_append(&[op::ALOAD_1], object, false)).is_none());
+        // The same chain with an int and no branch: fused, no local needed.
+        assert!(fused(&one_append(&[op::ILOAD_0], APPEND_INT, false)).is_some());
     }
 }
