@@ -474,11 +474,13 @@ pub(super) fn spin(
     let m = w.method_ref(CONCAT_HELPER, "newArray", "(I)[C", false);
     a.emit_cp(op::INVOKESTATIC, m, 0);
     a.store(&chars, buf);
-    // The pieces from the last to the first, each before the one after it.
+    // The pieces from the last to the first, each before the one after it;
+    // a one-char text as a char (one store, where a string is a copy).
     let mut arg = args.len();
     for piece in pieces.iter().rev() {
         let (letter, value) = match piece {
             Piece::Text(t) if t.is_empty() => continue,
+            Piece::Text(t) if t.len() == 1 => ("C", None),
             Piece::Text(_) => ("Ljava/lang/String;", None),
             Piece::Arg => {
                 arg -= 1;
@@ -488,6 +490,11 @@ pub(super) fn spin(
         a.load(&int, len);
         a.load(&chars, buf);
         let slots = match (piece, value) {
+            (Piece::Text(t), _) if t.len() == 1 => {
+                let c = w.int(i32::from(t[0]));
+                a.emit_cp(op::LDC_W, c, 1);
+                1
+            }
             (Piece::Text(t), _) => {
                 let s = w.string_utf16(t);
                 a.emit_cp(op::LDC_W, s, 1);
