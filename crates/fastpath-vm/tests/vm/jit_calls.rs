@@ -598,3 +598,97 @@ fn class_checks_call_no_helper() {
         "Dispatch.kinds calls the IsSubclass helper:\n{shown}"
     );
 }
+
+/// Calls in a row from an inlined callee, with references live across
+/// them while the callees allocate in a heap that must collect: the second
+/// and later calls store only what changed of the frames (`facts.rs`'s
+/// `frame_words`), so a local given a new object between two calls must be
+/// stored again, and each call's reloaded references must be what the
+/// collector left in the frame. The interpreter's output is the
+/// oracle for `-Xcomp` under the passive and the concurrent collector
+/// (16 MiB, the verifier after every cycle) and for the default tiers.
+const IN_A_ROW: &str = r#"
+public class InARow {
+    static final class Node {
+        final int v;
+        Node next;
+        Node(int v, Node next) { this.v = v; this.next = next; }
+    }
+
+    // Recursive, so that their calls stay calls where they are inlined.
+    static Node grow(Node head, int n) {
+        return n == 0 ? head : grow(new Node(n, head), n - 1);
+    }
+
+    static int length(Node n) {
+        return n == null ? 0 : 1 + length(n.next);
+    }
+
+    // Small enough to be inlined into main's loop: calls in a row with
+    // a, b and x live across them, x given a new object between two calls
+    // (its slot must be written again), y kept through them.
+    static int three(Node a, Node b, int k) {
+        Node x = grow(null, 40 + k % 7);
+        Node y = x;
+        int s = x.v;
+        x = grow(x, 30);
+        s += length(x);
+        x = grow(b, 20 + k % 3);
+        s += length(x);
+        return s + a.v + b.v + x.v + y.v + length(y);
+    }
+
+    public static void main(String[] args) {
+        Node keep = grow(null, 500);
+        long sum = 0;
+        for (int i = 0; i < 20000; i++) {
+            Node a = new Node(i, keep);
+            Node b = new Node(-i, a);
+            sum += three(a, b, i);
+            sum += a.next.v + b.next.v + length(keep);
+            if (i % 2000 == 0) {
+                keep = grow(null, 500);
+            }
+        }
+        System.out.println("sum " + sum);
+    }
+}
+"#;
+
+#[test]
+fn calls_in_a_row_reload_what_the_collector_moved() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-calls-in-a-row");
+    harness::javac_sources(&dir, &dir, &[("InARow", IN_A_ROW)]);
+    let (want, _) = harness::run_in_tier(&dir, "InARow", (&[], &["-Xint"]), &[]);
+    assert!(want.starts_with("sum "), "{want}");
+    let runs: [Tier; 3] = [
+        (&[], &[]),
+        (
+            &[("FASTPATH_GC_MODE", "passive"), ("FASTPATH_VM_VERIFY_HEAP", "1")],
+            &["-Xcomp", "-Xmx16m"],
+        ),
+        (
+            &[
+                ("FASTPATH_GC_MODE", "concurrent"),
+                ("FASTPATH_VM_VERIFY_HEAP", "1"),
+            ],
+            &["-Xcomp", "-Xmx16m"],
+        ),
+    ];
+    for (env, opts) in runs {
+        let (out, err) = harness::run_in_tier(&dir, "InARow", (env, opts), &[("FASTPATH_VM_GC_STATS", "1")]);
+        assert_eq!(out, want, "stdout under {env:?} {opts:?}");
+        if opts.contains(&"-Xmx16m") {
+            let stats = err
+                .lines()
+                .find(|l| l.starts_with("fastpath-vm gc: "))
+                .unwrap_or_else(|| panic!("no GC summary under {env:?} {opts:?}:\n{err}"));
+            let cycles: u64 = stats.split_whitespace().nth(2).unwrap().parse().unwrap();
+            assert!(
+                cycles >= 2,
+                "the heap did not collect under {env:?} {opts:?}: {stats}"
+            );
+            assert!(stats.contains(" 0 errors"), "{stats}");
+        }
+    }
+}
