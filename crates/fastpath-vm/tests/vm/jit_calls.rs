@@ -18,6 +18,13 @@
 //! installed code of a self-recursive method: a `call rel32` whose target
 //! is the method's own entry, and no read of a method's compiled entry.
 //!
+//! `InARow` makes calls in a row from an inlined callee while the callees
+//! allocate in a heap that must collect, a local given a new object
+//! between two of them: a safepoint writes only the frame words that
+//! changed since the last one (`jit/facts.rs`, `frame_words`), so a word
+//! skipped wrongly leaves the collector a stale root; its output must be
+//! the interpreter's under `-Xcomp` with both collectors and the verifier.
+//!
 //! Interface call sites' inline caches (`runtime::ItableCache`) and type
 //! checks against a class through the class display inline (`emit.rs`,
 //! `is_instance`): `Dispatch` warms sites on one class, then calls them
