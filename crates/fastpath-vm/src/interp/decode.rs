@@ -89,11 +89,9 @@ impl<B: BarrierSet> JThread<B> {
         let (mut max_locals, mut max_stack) = (code.max_locals, code.max_stack);
         let mut concat_sites: Vec<&'static Method> = Vec::new();
         if !self.vm.options.xx.no_optimize_string_concat {
-            if let Some(f) = self.fuse_builders(m, &raw) {
-                raw = f.0.insns;
-                max_locals = f.0.max_locals;
-                max_stack = f.0.max_stack;
-                concat_sites = f.1;
+            if let Some((f, sites)) = self.fuse_builders(m, &raw) {
+                (raw, max_locals, max_stack) = (f.insns, f.max_locals, f.max_stack);
+                concat_sites = sites;
             }
         }
         let fused = !concat_sites.is_empty();
@@ -201,7 +199,7 @@ impl<B: BarrierSet> JThread<B> {
         let sites = fused
             .sites
             .iter()
-            .map(|s| crate::link::indy::spin_concat(self.vm, m.class, &s.params, &s.pieces))
+            .map(|s| crate::link::indy::spin_concat(self.vm, m.class, &s.descriptor(), &s.pieces))
             .collect::<Result<Vec<_>, _>>()
             .ok()?;
         Some((fused, sites))

@@ -869,24 +869,25 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.return_thrown();
 
         self.b.switch_to_block(setup);
+        // The header (a leaf's safepoints write its method and flags), known
+        // to the safepoints after it (`facts.rs`, `frame_words`).
+        let mut words = std::mem::take(&mut self.facts().frame_words);
+        let frame = (self.s.fp, self.s.fp_offset);
+        let caller_word = super::facts::FrameWord::Value(caller);
+        store_word(
+            &mut self.b,
+            &mut words,
+            frame,
+            off::FRAME_CALLER,
+            caller_word,
+            Some(caller),
+        );
         if leaf {
             self.leaf = true;
-            self.b.ins().store(trusted, caller, self.s.fp, off::FRAME_CALLER);
         } else {
-            // Written once: the safepoints write only the position of
-            // this method's own frame (inlined frames' headers are theirs).
-            let mut words = FrameWords::new();
-            let (w, f) = (&mut words, (self.s.fp, self.s.fp_offset));
-            store_word(
-                &mut self.b,
-                w,
-                f,
-                off::FRAME_CALLER,
-                super::facts::FrameWord::Value(caller),
-                Some(caller),
-            );
-            write_method_and_flags(&mut self.b, w, f, self.s.m);
+            write_method_and_flags(&mut self.b, &mut words, frame, self.s.m);
         }
+        self.facts().frame_words = words;
         if self.s.m.is_synchronized() {
             // The root scanner reads a synchronized frame's `sync_obj`
             // from its first safepoint on, the entry poll below, which

@@ -180,7 +180,7 @@ fn link_uncached(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'
         .map(|&a| arg(host, a))
         .collect::<Result<_, _>>()?;
     let md = MethodDescriptor::parse(desc).map_err(Error::from)?;
-    let n = SPUN.fetch_add(1, Ordering::Relaxed);
+    let n = spun_number();
     let file = match (bclass.as_str(), bname.as_str()) {
         ("java/lang/invoke/LambdaMetafactory", "metafactory" | "altMetafactory") => {
             lambda_class(host, n, name, desc, &md, &args, bname == "altMetafactory")?
@@ -203,30 +203,42 @@ fn link_uncached(vm: &'static Vm, host: &'static Class, index: u16) -> Result<&'
             )))
         }
     };
+    define_spun(vm, host, file, desc)
+}
+
+/// The number of the next spun class (its name's suffix). Relaxed: only
+/// the numbers' uniqueness matters, which the atomic increment gives.
+fn spun_number() -> usize {
+    SPUN.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Defines the hidden class spun for `host` and returns its static factory
+/// `get` of descriptor `desc`.
+fn define_spun(
+    vm: &'static Vm,
+    host: &'static Class,
+    file: crate::classfile::ClassFile,
+    desc: &str,
+) -> Result<&'static Method, Error> {
     let class_name = file.this_class.clone();
     let c = vm.loader.define(file, host.is_boot, true)?;
     c.declared_method("get", desc)
         .ok_or_else(|| bme(format!("spun class {class_name} lacks its factory")))
 }
 
-/// The static factory of a concatenation class spun for `host` from
-/// pieces the VM chose itself: a `StringBuilder` chain the pre-decoder
-/// fused (`interp/builder_fusion.rs`), whose arguments are `params`.
+/// The static factory, of descriptor `desc` (its arguments, returning a
+/// `String`), of a concatenation class spun for `host` from pieces the VM
+/// chose itself: a `StringBuilder` chain the pre-decoder fused
+/// (`interp/builder_fusion.rs`).
 pub fn spin_concat(
     vm: &'static Vm,
     host: &'static Class,
-    params: &[FieldType],
+    desc: &str,
     pieces: &[Piece],
 ) -> Result<&'static Method, Error> {
-    let params_desc: String = params.iter().map(FieldType::descriptor).collect();
-    let desc = format!("({params_desc})Ljava/lang/String;");
-    let md = MethodDescriptor::parse(&desc).map_err(Error::from)?;
-    let n = SPUN.fetch_add(1, Ordering::Relaxed);
-    let file = concat::spin(host, n, &desc, &md, pieces)?;
-    let class_name = file.this_class.clone();
-    let c = vm.loader.define(file, host.is_boot, true)?;
-    c.declared_method("get", &desc)
-        .ok_or_else(|| bme(format!("spun class {class_name} lacks its factory")))
+    let md = MethodDescriptor::parse(desc).map_err(Error::from)?;
+    let file = concat::spin(host, spun_number(), desc, &md, pieces)?;
+    define_spun(vm, host, file, desc)
 }
 
 /// The bootstrap methods the VM links, with their JDK descriptors.

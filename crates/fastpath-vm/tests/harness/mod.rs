@@ -505,6 +505,35 @@ pub fn run_in_tier(
     (out, err)
 }
 
+/// `-Xcomp` with a 16 MiB heap that must collect and the heap verifier
+/// after every cycle, under the passive and then the concurrent collector.
+pub const XCOMP_COLLECTING: [Tier; 2] = [
+    (
+        &[("FASTPATH_GC_MODE", "passive"), ("FASTPATH_VM_VERIFY_HEAP", "1")],
+        &["-Xcomp", "-Xmx16m"],
+    ),
+    (
+        &[
+            ("FASTPATH_GC_MODE", "concurrent"),
+            ("FASTPATH_VM_VERIFY_HEAP", "1"),
+        ],
+        &["-Xcomp", "-Xmx16m"],
+    ),
+];
+
+/// Checks the `fastpath-vm gc:` summary a run with `FASTPATH_VM_GC_STATS=1`
+/// printed on `stderr` (`what` names the run): the heap collected at least
+/// twice and the verifier found no error.
+pub fn assert_collected_cleanly(stderr: &str, what: &str) {
+    let stats = stderr
+        .lines()
+        .find(|l| l.starts_with("fastpath-vm gc: "))
+        .unwrap_or_else(|| panic!("no GC summary under {what}:\n{stderr}"));
+    let cycles: u64 = stats.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(cycles >= 2, "the heap did not collect under {what}: {stats}");
+    assert!(stats.contains(" 0 errors"), "{stats}");
+}
+
 /// Runs `main` from `classes` under each tier and checks that it exits 0,
 /// prints `want` on stdout and nothing on stderr.
 pub fn expect_in_tiers(classes: &Path, main: &str, tiers: &[Tier], want: &str) {

@@ -431,33 +431,15 @@ fn self_recursive_calls_match_hotspot() {
         (&[], &["-Xcomp"]),
         (&[("FASTPATH_VM_JIT_THRESHOLD", "2")], &["-Xbatch"]),
         (&[], &[]),
-        (
-            &[("FASTPATH_GC_MODE", "passive"), ("FASTPATH_VM_VERIFY_HEAP", "1")],
-            &["-Xcomp", "-Xmx16m"],
-        ),
-        (
-            &[
-                ("FASTPATH_GC_MODE", "concurrent"),
-                ("FASTPATH_VM_VERIFY_HEAP", "1"),
-            ],
-            &["-Xcomp", "-Xmx16m"],
-        ),
+        harness::XCOMP_COLLECTING[0],
+        harness::XCOMP_COLLECTING[1],
     ];
     for (env, opts) in runs {
         let (out, err) =
             harness::run_in_tier(&dir, "SelfCalls", (env, opts), &[("FASTPATH_VM_GC_STATS", "1")]);
         assert_eq!(out, OUT, "stdout under {env:?} {opts:?}");
         if opts.contains(&"-Xmx16m") {
-            let stats = err
-                .lines()
-                .find(|l| l.starts_with("fastpath-vm gc: "))
-                .unwrap_or_else(|| panic!("no GC summary under {env:?} {opts:?}:\n{err}"));
-            let cycles: u64 = stats.split_whitespace().nth(2).unwrap().parse().unwrap();
-            assert!(
-                cycles >= 2,
-                "the heap did not collect under {env:?} {opts:?}: {stats}"
-            );
-            assert!(stats.contains(" 0 errors"), "{stats}");
+            harness::assert_collected_cleanly(&err, &format!("{env:?} {opts:?}"));
         }
     }
 }
@@ -670,32 +652,14 @@ fn calls_in_a_row_reload_what_the_collector_moved() {
     assert!(want.starts_with("sum "), "{want}");
     let runs: [Tier; 3] = [
         (&[], &[]),
-        (
-            &[("FASTPATH_GC_MODE", "passive"), ("FASTPATH_VM_VERIFY_HEAP", "1")],
-            &["-Xcomp", "-Xmx16m"],
-        ),
-        (
-            &[
-                ("FASTPATH_GC_MODE", "concurrent"),
-                ("FASTPATH_VM_VERIFY_HEAP", "1"),
-            ],
-            &["-Xcomp", "-Xmx16m"],
-        ),
+        harness::XCOMP_COLLECTING[0],
+        harness::XCOMP_COLLECTING[1],
     ];
     for (env, opts) in runs {
         let (out, err) = harness::run_in_tier(&dir, "InARow", (env, opts), &[("FASTPATH_VM_GC_STATS", "1")]);
         assert_eq!(out, want, "stdout under {env:?} {opts:?}");
         if opts.contains(&"-Xmx16m") {
-            let stats = err
-                .lines()
-                .find(|l| l.starts_with("fastpath-vm gc: "))
-                .unwrap_or_else(|| panic!("no GC summary under {env:?} {opts:?}:\n{err}"));
-            let cycles: u64 = stats.split_whitespace().nth(2).unwrap().parse().unwrap();
-            assert!(
-                cycles >= 2,
-                "the heap did not collect under {env:?} {opts:?}: {stats}"
-            );
-            assert!(stats.contains(" 0 errors"), "{stats}");
+            harness::assert_collected_cleanly(&err, &format!("{env:?} {opts:?}"));
         }
     }
 }

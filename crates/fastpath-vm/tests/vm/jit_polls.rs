@@ -73,31 +73,13 @@ fn values_live_across_a_stopped_poll_survive_it() {
     let dir = harness::scratch_dir("fastpath-vm-jit-polls");
     harness::javac_sources(&dir, &dir, &[("Polls", PROGRAM)]);
     let runs: [Tier; 3] = [
-        (
-            &[("FASTPATH_GC_MODE", "passive"), ("FASTPATH_VM_VERIFY_HEAP", "1")],
-            &["-Xcomp", "-Xmx16m"],
-        ),
-        (
-            &[
-                ("FASTPATH_GC_MODE", "concurrent"),
-                ("FASTPATH_VM_VERIFY_HEAP", "1"),
-            ],
-            &["-Xcomp", "-Xmx16m"],
-        ),
+        harness::XCOMP_COLLECTING[0],
+        harness::XCOMP_COLLECTING[1],
         (&[("FASTPATH_GC_MODE", "concurrent")], &["-Xmx16m"]),
     ];
     for (env, opts) in runs {
         let (out, err) = harness::run_in_tier(&dir, "Polls", (env, opts), &[("FASTPATH_VM_GC_STATS", "1")]);
         assert_eq!(out, "same\n", "stdout under {env:?} {opts:?}");
-        let stats = err
-            .lines()
-            .find(|l| l.starts_with("fastpath-vm gc: "))
-            .unwrap_or_else(|| panic!("no GC summary under {env:?} {opts:?}:\n{err}"));
-        let cycles: u64 = stats.split_whitespace().nth(2).unwrap().parse().unwrap();
-        assert!(
-            cycles >= 2,
-            "the heap did not collect under {env:?} {opts:?}: {stats}"
-        );
-        assert!(stats.contains(" 0 errors"), "{stats}");
+        harness::assert_collected_cleanly(&err, &format!("{env:?} {opts:?}"));
     }
 }
