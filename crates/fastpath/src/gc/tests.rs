@@ -1233,7 +1233,7 @@ fn begin_marking_for_test<B: BarrierSet>(h: &Heap, m: &Mutator<B>) {
     let s = &h.inner.space;
     s.clear_marks();
     for r in s.regions.iter() {
-        r.tams.store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+        r.start_marking();
         r.live_words.store(0, Ordering::Relaxed);
     }
 }
@@ -1772,6 +1772,34 @@ fn the_soft_capacity_holds_garbage_and_grows_with_live_data() {
         assert!(s.verify_errors.is_empty(), "{mode:?}: {:?}", s.verify_errors);
         assert!(s.verified_cycles >= 1);
     }
+}
+
+/// `HeapConfig::evacuation_reserve_bytes` is the part of the soft capacity
+/// a passive heap's refills leave to evacuation: with the capacity at the
+/// reserve and 1 MiB, the mutator allocates 1 MiB (less at most one
+/// region's tail) before its first collection.
+#[test]
+fn a_capacity_of_the_reserve_and_n_bytes_allocates_n_before_collecting() {
+    let mut c = HeapConfig::new(16 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
+    let reserve = c.evacuation_reserve_bytes();
+    // 256 regions of 64 KiB; a 16th of them.
+    assert_eq!((c.region_bytes, reserve), (64 << 10, 16 * (64 << 10)));
+    c.initial_bytes = Some(reserve + (1 << 20));
+    let h = Heap::new(c).unwrap();
+    let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+    let cell = h.inner.space.cell_words_for(0, 126) * 8;
+    let mut allocated = 0;
+    while h.stats().cycles == 0 {
+        let len = m.roots_len();
+        m.alloc(0, 126).unwrap();
+        m.truncate_roots(len);
+        allocated += cell;
+    }
+    // The allocation that collected is counted too.
+    assert!(
+        allocated > (1 << 20) - (64 << 10) && allocated <= (1 << 20) + cell,
+        "{allocated} bytes before the first collection"
+    );
 }
 
 /// Tagged objects (the layout word's tagged form) keep their tag and

@@ -133,7 +133,7 @@ impl HeapInner {
         // 1. Mark.
         s.clear_marks();
         for r in s.regions.iter() {
-            r.tams.store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+            r.start_marking();
             r.monitor_seen.store(false, Ordering::Relaxed);
             r.in_cset.store(false, Ordering::Relaxed);
             r.evac_failed.store(false, Ordering::Relaxed);

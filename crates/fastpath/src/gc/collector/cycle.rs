@@ -632,7 +632,7 @@ impl HeapInner {
 
     pub(in crate::gc) fn init_mark(&self, stack: &mut Vec<usize>) {
         for r in self.space.regions.iter() {
-            r.tams.store(r.top.load(Ordering::Relaxed), Ordering::Relaxed);
+            r.start_marking();
             r.monitor_seen.store(false, Ordering::Relaxed);
         }
         self.mark_roots(stack);
@@ -1026,8 +1026,9 @@ impl HeapInner {
     /// The heap verifier (in a pause, after a cycle): every object reachable
     /// from the roots lies below its region's top in a used region outside
     /// any collection set, is not forwarded, has a sane layout and a header
-    /// not in the GC-reserved state; the state byte is clear; every free
-    /// region's cards are clean. Returns how many objects it reached.
+    /// not in the GC-reserved state; the state byte is clear; no mark bit
+    /// lies where the next reset would not clear it; every free region's
+    /// cards are clean. Returns how many objects it reached.
     pub(crate) fn verify(&self) -> Result<usize, String> {
         let s = &self.space;
         let state = self.gc_state.get();
@@ -1085,6 +1086,11 @@ impl HeapInner {
         for (i, r) in s.regions.iter().enumerate() {
             if r.used.load(Ordering::Relaxed) && r.humongous() == HUMONGOUS_START {
                 s.verify_humongous(i)?;
+            }
+            if let Some(at) = s.mark_above_marks_top(r) {
+                return Err(format!(
+                    "region {i} has a mark at {at:#x}, above where the reset clears"
+                ));
             }
         }
         // The free lists hold each region that is not in use, once.

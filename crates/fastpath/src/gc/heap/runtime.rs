@@ -278,6 +278,16 @@ impl HeapConfig {
         }
     }
 
+    /// Bytes of the evacuation reserve: free regions the mutators' refills
+    /// leave to the collector's copies (Shenandoah's `ShenandoahEvacReserve`),
+    /// a 16th of the heap's regions and at least two. They lie within the
+    /// soft capacity ([`HeapConfig::initial_bytes`]) but are written only
+    /// by evacuation, so a capacity of the reserve plus `n` bytes lets the
+    /// mutators allocate about `n` before the first collection.
+    pub fn evacuation_reserve_bytes(&self) -> usize {
+        super::space::reserve_regions(self.heap_bytes / self.region_bytes) * self.region_bytes
+    }
+
     /// The format of the heap this configuration builds's cells, or why
     /// the pair is refused ([`GcCellFormat::resolve`]).
     pub fn resolved_cell_format(&self) -> Result<super::layout::CellFormat, GcError> {

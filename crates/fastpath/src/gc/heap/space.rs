@@ -85,6 +85,15 @@ pub(crate) struct Region {
     pub(crate) top: AtomicUsize,
     /// Top at mark start.
     pub(crate) tams: AtomicUsize,
+    /// The end of the part of the region whose mark bits may be set: the
+    /// highest TAMS a marking started with ([`Region::start_marking`])
+    /// since [`Space::clear_marks`] last cleared them. Every set bit lies
+    /// below it (marking sets bits only below TAMS), so a reset clears
+    /// only the bitmap of regions that were marked in, up to there, and a
+    /// region never used leaves its part of the bitmap untouched: never
+    /// written, never faulted in. Shenandoah's `top_bitmap`, for the same
+    /// reason (`ShenandoahMarkingContext::clear_bitmap`).
+    pub(crate) marks_top: AtomicUsize,
     /// Top when update-refs began: what update-refs parses.
     pub(crate) watermark: AtomicUsize,
     /// Words of marked objects (counted during marking).
@@ -127,6 +136,16 @@ pub(crate) const HUMONGOUS_START: u8 = 1;
 pub(crate) const HUMONGOUS_CONT: u8 = 2;
 
 impl Region {
+    /// Sets TAMS to the region's top for a marking about to start, and
+    /// raises [`Region::marks_top`] to it: the one way a marking's TAMS is
+    /// set, so that every mark bit stays below `marks_top`. In a pause
+    /// (Relaxed, see `Region`).
+    pub(crate) fn start_marking(&self) {
+        let top = self.top.load(Ordering::Relaxed);
+        self.tams.store(top, Ordering::Relaxed);
+        self.marks_top.fetch_max(top, Ordering::Relaxed);
+    }
+
     /// What part of a humongous object the region holds (0: none).
     #[inline]
     pub(crate) fn humongous(&self) -> u8 {
@@ -244,6 +263,12 @@ pub(crate) struct Space {
     /// Humongous objects allocated, and reclaimed (statistics).
     pub(crate) humongous_allocated: AtomicU64,
     pub(crate) humongous_reclaimed: AtomicU64,
+}
+
+/// The evacuation reserve of a heap of `nregions` regions, in regions
+/// ([`Space::reserve_regions`]; `HeapConfig::evacuation_reserve_bytes`).
+pub(crate) fn reserve_regions(nregions: usize) -> usize {
+    (nregions / 16).max(2)
 }
 
 /// The system refused the heap's block: how much was asked of it, and its
@@ -451,7 +476,7 @@ impl Space {
         };
         debug_assert!(refs == RefWidth::Full || base + heap_bytes <= layout::COMPRESSED_ADDRESS_LIMIT);
         let nregions = heap_bytes / region_bytes;
-        let reserve_regions = (nregions / 16).max(2);
+        let reserve_regions = reserve_regions(nregions);
         let cset_map: Box<[AtomicBool]> = (0..nregions).map(|_| AtomicBool::new(false)).collect();
         let regions = (0..nregions)
             .map(|i| {
@@ -460,6 +485,7 @@ impl Space {
                     bottom,
                     top: AtomicUsize::new(bottom),
                     tams: AtomicUsize::new(bottom),
+                    marks_top: AtomicUsize::new(bottom),
                     watermark: AtomicUsize::new(bottom),
                     live_words: AtomicUsize::new(0),
                     in_cset: CsetFlag(core::ptr::NonNull::from(&cset_map[i])),
@@ -1277,14 +1303,41 @@ impl Space {
         obj >= self.region(obj).tams.load(Ordering::Relaxed) || self.is_marked(obj)
     }
 
-    /// Clears every mark and live count (the concurrent reset).
+    /// Clears every mark and live count (the concurrent reset): each
+    /// region's bits below its [`Region::marks_top`], where every set bit
+    /// lies.
     pub(crate) fn clear_marks(&self) {
-        for m in self.marks.iter() {
-            m.store(0, Ordering::Relaxed);
-        }
         for r in self.regions.iter() {
+            // Relaxed: `marks_top` is raised in pauses and cleared here, by
+            // the collector between them (see `Region`).
+            let top = r.marks_top.swap(r.bottom, Ordering::Relaxed);
+            if top > r.bottom {
+                // A region is a whole number of bitmap words (64 heap
+                // words, 512 bytes, divide every region size), so the
+                // rounded-up end stays inside it.
+                let first = (r.bottom - self.base) / 8 / 64;
+                let end = (top - self.base).div_ceil(8 * 64);
+                for m in &self.marks[first..end] {
+                    m.store(0, Ordering::Relaxed);
+                }
+            }
             r.live_words.store(0, Ordering::Relaxed);
         }
+    }
+
+    /// The address of a mark bit set in `r` at or above its
+    /// [`Region::marks_top`], which [`Space::clear_marks`] would leave set
+    /// (the verifier's check of the invariant); `None` when there is none.
+    /// Bits in the bitmap word that `marks_top` falls in are not looked
+    /// at (the reset clears that word whole).
+    pub(crate) fn mark_above_marks_top(&self, r: &Region) -> Option<usize> {
+        let top = r.marks_top.load(Ordering::Relaxed);
+        let from = (top - self.base).div_ceil(8 * 64);
+        let end = (r.bottom + self.region_bytes - self.base) / 8 / 64;
+        (from..end).find_map(|k| {
+            let bits = self.marks[k].load(Ordering::Relaxed);
+            (bits != 0).then(|| self.base + (k * 64 + bits.trailing_zeros() as usize) * 8)
+        })
     }
 }
 
@@ -1458,6 +1511,56 @@ mod tests {
         }
     }
 
+    /// A reset clears each region's marks below its `marks_top` (the
+    /// highest TAMS a marking started with), wholly, and nothing of a region
+    /// no marking started in; the verifier's check finds a bit the reset
+    /// would leave.
+    #[test]
+    fn clear_marks_clears_below_each_regions_marks_top_only() {
+        let space = Space::small_for_test();
+        let (start, end) = space
+            .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
+            .expect("a region");
+        let region = space.region(start);
+        let mut objects = Vec::new();
+        let mut p = start;
+        while p + 64 <= start + 4096 {
+            objects.push(space.init_object(p, 1, 5));
+            p += space.cell_words_for(1, 5) * 8;
+        }
+        space.fill(p, end);
+        region.top.store(end, Ordering::Relaxed);
+        region.start_marking();
+        assert_eq!(region.marks_top.load(Ordering::Relaxed), end);
+        for &obj in &objects {
+            assert!(space.mark(obj));
+        }
+        assert_eq!(space.mark_above_marks_top(region), None);
+        // A region no marking started in: its marks_top is its bottom, so
+        // a bit there is one the reset would leave.
+        let other = space
+            .regions
+            .iter()
+            .find(|r| !r.used.load(Ordering::Relaxed))
+            .expect("a free region");
+        let stray = other.bottom + 8 * 70;
+        space.mark(stray);
+        assert_eq!(space.mark_above_marks_top(other), Some(stray));
+        space.clear_marks();
+        assert!(objects.iter().all(|&obj| !space.is_marked(obj)));
+        assert_eq!(region.marks_top.load(Ordering::Relaxed), region.bottom);
+        assert!(
+            space.is_marked(stray),
+            "the reset left the unmarked region's bitmap alone"
+        );
+        // A lower TAMS next time: marks_top keeps the higher one until the reset.
+        region.top.store(start + 1024, Ordering::Relaxed);
+        region.start_marking();
+        region.top.store(start + 512, Ordering::Relaxed);
+        region.start_marking();
+        assert_eq!(region.marks_top.load(Ordering::Relaxed), start + 1024);
+    }
+
     /// `for_each_live` yields, in address order, the marked objects below
     /// TAMS (never an unmarked one, whatever bitmap word its bit falls in)
     /// and every object from TAMS to the limit, fillers skipped; a stale bit
@@ -1487,6 +1590,8 @@ mod tests {
         space.fill(p, end);
         let tams = objects[objects.len() * 2 / 3] - space.format.cell_to_object();
         region.tams.store(tams, Ordering::Relaxed);
+        // Bits above TAMS too, below: the region's whole bitmap may be set.
+        region.marks_top.store(end, Ordering::Relaxed);
         let mut expected = Vec::new();
         for (k, &obj) in objects.iter().enumerate() {
             if obj >= tams {
