@@ -18,14 +18,23 @@ use crate::link::classpath::ClassPath;
 use crate::link::{Class, Loader};
 use crate::runtime::Error;
 
-/// The heap's soft capacity at the start when `-Xms` is not given, in
-/// bytes. HotSpot starts at a 64th of the machine's memory and stays small
-/// where it matters through its young generation; this collector has none,
-/// and would touch every region of the heap before its first collection
-/// (each first write a page fault, 0.54–0.72 ns a byte on the Zen 3 guest
-/// of BENCHMARKS.md). So it starts at 32 MiB and grows with the live data
-/// (`fastpath::gc`'s `heap/capacity.rs`).
-pub const DEFAULT_INITIAL_HEAP: usize = 32 << 20;
+/// What the mutators may allocate before the heap's first collection
+/// when `-Xms` is not given, in bytes: the heap's soft capacity starts at
+/// its evacuation reserve plus this
+/// ([`fastpath::gc::HeapConfig::evacuation_reserve_bytes`]; 20 MiB for the
+/// default 256 MiB heap). HotSpot starts at a 64th of the machine's memory
+/// and stays small where it matters through its young generation; this
+/// collector has none, and every region it hands out for the first time
+/// costs the first write to its pages (0.54–0.72 ns a byte on the guests
+/// of BENCHMARKS.md: 2 ms for each 4 MiB a program allocates into fresh
+/// memory, against 15–80 us for a passive collection of a small live set,
+/// whose reset clears only the marks of regions a marking used). So a
+/// program with little live data collects every few MiB into memory it
+/// has touched, and the capacity grows with the live data and the
+/// collector's share of the time (`fastpath::gc`'s `heap/capacity.rs`):
+/// Sieve's warm-up, 4 MiB of arrays an iteration, 58 ms with 16 MiB to
+/// allocate first, 24 ms with 4 MiB (BENCHMARKS.md, 4 Dec).
+pub const DEFAULT_FIRST_ALLOCATION: usize = 4 << 20;
 
 /// The reference width of a heap of `heap_bytes` when neither
 /// `-XX:±UseCompressedOops` nor `FASTPATH_GC_REFS` chose one: compressed
@@ -49,7 +58,8 @@ pub struct Options {
     pub heap_bytes: usize,
     /// `-Xms` in bytes: the heap's soft capacity at the start
     /// (`fastpath::gc::HeapConfig::initial_bytes`); `None`:
-    /// [`DEFAULT_INITIAL_HEAP`], or the whole heap when that is smaller.
+    /// the evacuation reserve plus [`DEFAULT_FIRST_ALLOCATION`], or the
+    /// whole heap when that is smaller.
     pub initial_heap_bytes: Option<usize>,
     /// `-Xss` in bytes (each Java thread's slot stack).
     pub stack_bytes: usize,
@@ -236,7 +246,7 @@ impl Vm {
                 return Err("Error occurred during initialization of VM\nInitial heap size set to a larger value than the maximum heap size".into());
             }
             Some(n) => n,
-            None => DEFAULT_INITIAL_HEAP.min(options.heap_bytes),
+            None => (config.evacuation_reserve_bytes() + DEFAULT_FIRST_ALLOCATION).min(options.heap_bytes),
         });
         let heap =
             Heap::new(config).map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
