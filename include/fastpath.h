@@ -1585,8 +1585,9 @@ fastpath_status fastpath_gc_heap_new(const struct fastpath_gc_heap_config *confi
  * `fastpath_gc_heap_new` with an initial size: the heap's soft capacity
  * starts at `initial_bytes` (rounded up to whole regions; 0: the whole
  * heap, as `fastpath_gc_heap_new`; a capacity within the evacuation
- * reserve, a few regions, collects at every refill until live data or
- * the collector's time grows it), the part of the heap the collector
+ * reserve, `fastpath_gc_evacuation_reserve_bytes`, collects at every
+ * refill until live data or the collector's time grows it), the part of
+ * the heap the collector
  * keeps the mutators within and grows after collections that leave less
  * than 40 % of it free, or when collecting takes more than 1/13 of the
  * mutators' time (the JVM's `-Xms`; `fastpath_gc_stats.capacity_bytes`
@@ -1601,6 +1602,20 @@ fastpath_status fastpath_gc_heap_new(const struct fastpath_gc_heap_config *confi
 fastpath_status fastpath_gc_heap_new_sized(const struct fastpath_gc_heap_config *config,
                                            size_t initial_bytes,
                                            struct fastpath_gc_heap **out);
+
+/**
+ * `*out` gets the bytes of the evacuation reserve a heap built from
+ * `*config` keeps: free regions that allocation leaves to the collector's
+ * copies (a 16th of the regions, at least two; Shenandoah's
+ * `ShenandoahEvacReserve`). They count within the soft capacity of
+ * `fastpath_gc_heap_new_sized` but are written only by evacuation, so an
+ * initial size of the reserve plus `n` lets the mutators allocate about
+ * `n` bytes before the first collection. Sizes that
+ * `fastpath_gc_heap_new` would refuse are `FASTPATH_ERR_INVALID_ARGUMENT`;
+ * its name refusals too. Any thread.
+ */
+fastpath_status fastpath_gc_evacuation_reserve_bytes(const struct fastpath_gc_heap_config *config,
+                                                     size_t *out);
 
 /**
  * Frees a heap (NULL: nothing), stopping its collector thread; every

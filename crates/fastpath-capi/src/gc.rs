@@ -295,8 +295,9 @@ pub extern "C" fn fastpath_gc_heap_new(
 /// `fastpath_gc_heap_new` with an initial size: the heap's soft capacity
 /// starts at `initial_bytes` (rounded up to whole regions; 0: the whole
 /// heap, as `fastpath_gc_heap_new`; a capacity within the evacuation
-/// reserve, a few regions, collects at every refill until live data or
-/// the collector's time grows it), the part of the heap the collector
+/// reserve, `fastpath_gc_evacuation_reserve_bytes`, collects at every
+/// refill until live data or the collector's time grows it), the part of
+/// the heap the collector
 /// keeps the mutators within and grows after collections that leave less
 /// than 40 % of it free, or when collecting takes more than 1/13 of the
 /// mutators' time (the JVM's `-Xms`; `fastpath_gc_stats.capacity_bytes`
@@ -314,25 +315,8 @@ pub extern "C" fn fastpath_gc_heap_new_sized(
     out: *mut *mut fastpath_gc_heap,
 ) -> fastpath_status {
     ffi(|| {
-        aligned::<_, fastpath_gc_heap_config>(config, "the heap configuration")?;
         crate::status::out_ptr(out)?;
-        // SAFETY: non-NULL and aligned (checked); the caller's contract: a
-        // readable configuration. Copied out; its strings are read below.
-        let c = unsafe { config.read() };
-        // NULL names: the process's settings (FASTPATH_GC_BARRIERS,
-        // FASTPATH_GC_MODE, or what fastpath_config_* installed).
-        let mut hc = HeapConfig::from_config(c.heap_bytes);
-        if let Some(s) = opt_str(c.barriers, "the barrier set")? {
-            hc.barriers = s.parse::<BarrierBits>().map_err(unknown_name)?;
-        }
-        if let Some(s) = opt_str(c.mode, "the GC mode")? {
-            hc.mode = s.parse::<GcMode>().map_err(unknown_name)?;
-        }
-        if c.region_bytes != 0 {
-            hc.region_bytes = c.region_bytes;
-        }
-        hc.aggressive = c.aggressive;
-        hc.verify = c.verify;
+        let mut hc = heap_config(config)?;
         hc.initial_bytes = (initial_bytes != 0).then_some(initial_bytes);
         let heap = Heap::new(hc).map_err(gc_status)?;
         put(
@@ -343,6 +327,52 @@ pub extern "C" fn fastpath_gc_heap_new_sized(
                 globals: Arc::new(Mutex::new(Vec::new())),
             })),
         )
+    })
+}
+
+/// The library's configuration of a heap from `*config` (checked: non-NULL,
+/// aligned, known names).
+fn heap_config(config: *const fastpath_gc_heap_config) -> Result<HeapConfig, fastpath_status> {
+    aligned::<_, fastpath_gc_heap_config>(config, "the heap configuration")?;
+    // SAFETY: non-NULL and aligned (checked); the caller's contract: a
+    // readable configuration. Copied out; its strings are read below.
+    let c = unsafe { config.read() };
+    // NULL names: the process's settings (FASTPATH_GC_BARRIERS,
+    // FASTPATH_GC_MODE, or what fastpath_config_* installed).
+    let mut hc = HeapConfig::from_config(c.heap_bytes);
+    if let Some(s) = opt_str(c.barriers, "the barrier set")? {
+        hc.barriers = s.parse::<BarrierBits>().map_err(unknown_name)?;
+    }
+    if let Some(s) = opt_str(c.mode, "the GC mode")? {
+        hc.mode = s.parse::<GcMode>().map_err(unknown_name)?;
+    }
+    if c.region_bytes != 0 {
+        hc.region_bytes = c.region_bytes;
+    }
+    hc.aggressive = c.aggressive;
+    hc.verify = c.verify;
+    Ok(hc)
+}
+
+/// `*out` gets the bytes of the evacuation reserve a heap built from
+/// `*config` keeps: free regions that allocation leaves to the collector's
+/// copies (a 16th of the regions, at least two; Shenandoah's
+/// `ShenandoahEvacReserve`). They count within the soft capacity of
+/// `fastpath_gc_heap_new_sized` but are written only by evacuation, so an
+/// initial size of the reserve plus `n` lets the mutators allocate about
+/// `n` bytes before the first collection. Sizes that
+/// `fastpath_gc_heap_new` would refuse are `FASTPATH_ERR_INVALID_ARGUMENT`;
+/// its name refusals too. Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_evacuation_reserve_bytes(
+    config: *const fastpath_gc_heap_config,
+    out: *mut usize,
+) -> fastpath_status {
+    ffi(|| {
+        crate::status::out_ptr(out)?;
+        let hc = heap_config(config)?;
+        hc.validate().map_err(gc_status)?;
+        put(out, hc.evacuation_reserve_bytes())
     })
 }
 

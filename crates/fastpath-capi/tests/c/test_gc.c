@@ -302,6 +302,15 @@ static void initial_size(void) {
   CHECK_STATUS(fastpath_gc_heap_new_sized(&cfg, (8u << 20) + 1, &heap), FASTPATH_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(fastpath_gc_heap_new_sized(NULL, 1u << 20, &heap), FASTPATH_ERR_NULL);
   CHECK_STATUS(fastpath_gc_heap_new_sized(&cfg, 1u << 20, NULL), FASTPATH_ERR_NULL);
+  /* 128 regions of 64 KiB: a reserve of 8. */
+  size_t reserve = 0;
+  CHECK_OK(fastpath_gc_evacuation_reserve_bytes(&cfg, &reserve));
+  CHECK(reserve == 8u * (64u << 10));
+  CHECK_STATUS(fastpath_gc_evacuation_reserve_bytes(NULL, &reserve), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_gc_evacuation_reserve_bytes(&cfg, NULL), FASTPATH_ERR_NULL);
+  fastpath_gc_heap_config odd = cfg;
+  odd.region_bytes = 3u << 16;
+  CHECK_STATUS(fastpath_gc_evacuation_reserve_bytes(&odd, &reserve), FASTPATH_ERR_INVALID_ARGUMENT);
   CHECK_OK(fastpath_gc_heap_new_sized(&cfg, 1u << 20, &heap));
   fastpath_gc_stats st;
   CHECK_OK(fastpath_gc_get_stats(heap, &st));
