@@ -21,7 +21,7 @@ use crate::runtime::Error;
 /// What the mutators may allocate before the heap's first collection
 /// when `-Xms` is not given, in bytes: the heap's soft capacity starts at
 /// its evacuation reserve plus this
-/// ([`fastpath::gc::HeapConfig::evacuation_reserve_bytes`]; 20 MiB for the
+/// ([`fastpath::gc::HeapConfig::evacuation_reserve_bytes`]; 24 MiB for the
 /// default 256 MiB heap). HotSpot starts at a 64th of the machine's memory
 /// and stays small where it matters through its young generation; this
 /// collector has none, and every region it hands out for the first time
@@ -31,10 +31,13 @@ use crate::runtime::Error;
 /// whose reset clears only the marks of regions a marking used). So a
 /// program with little live data collects every few MiB into memory it
 /// has touched, and the capacity grows with the live data and the
-/// collector's share of the time (`fastpath::gc`'s `heap/capacity.rs`):
-/// Sieve's warm-up, 4 MiB of arrays an iteration, 58 ms with 16 MiB to
-/// allocate first, 24 ms with 4 MiB (BENCHMARKS.md, 4 Dec).
-pub const DEFAULT_FIRST_ALLOCATION: usize = 4 << 20;
+/// collector's share of the time (`fastpath::gc`'s `heap/capacity.rs`).
+/// Why 8 MiB (BENCHMARKS.md, 4 Dec, interleaved rounds): Sieve, 4 MiB of
+/// arrays an iteration and little live, warms up in 58 ms with 16 MiB to
+/// allocate first, 36 with 8, 24 with 4; LruCache, whose live map is
+/// copied at each collection, runs its peak 1.16 x slower with 4 than
+/// with 8 or 16, which read alike.
+pub const DEFAULT_FIRST_ALLOCATION: usize = 8 << 20;
 
 /// The reference width of a heap of `heap_bytes` when neither
 /// `-XX:±UseCompressedOops` nor `FASTPATH_GC_REFS` chose one: compressed
