@@ -21,23 +21,21 @@ use crate::runtime::Error;
 /// What the mutators may allocate before the heap's first collection
 /// when `-Xms` is not given, in bytes: the heap's soft capacity starts at
 /// its evacuation reserve plus this
-/// ([`fastpath::gc::HeapConfig::evacuation_reserve_bytes`]; 24 MiB for the
-/// default 256 MiB heap). HotSpot starts at a 64th of the machine's memory
-/// and stays small where it matters through its young generation; this
-/// collector has none, and every region it hands out for the first time
-/// costs the first write to its pages (0.54–0.72 ns a byte on the guests
-/// of BENCHMARKS.md: 2 ms for each 4 MiB a program allocates into fresh
-/// memory, against 15–80 us for a passive collection of a small live set,
-/// whose reset clears only the marks of regions a marking used). So a
-/// program with little live data collects every few MiB into memory it
-/// has touched, and the capacity grows with the live data and the
+/// ([`fastpath::gc::HeapConfig::evacuation_reserve_bytes`]; 32 MiB for the
+/// default 256 MiB heap, whose reserve is 16). HotSpot starts at a 64th of
+/// the machine's memory and stays small where it matters through its
+/// young generation; this collector has none, and every region it hands
+/// out for the first time costs the first write to its pages (0.54–0.72
+/// ns a byte on the guests of BENCHMARKS.md: 2 ms for each 4 MiB a
+/// program allocates into fresh memory). So it collects within the
+/// capacity, and the capacity grows with the live data and the
 /// collector's share of the time (`fastpath::gc`'s `heap/capacity.rs`).
-/// Why 8 MiB (BENCHMARKS.md, 4 Dec, interleaved rounds): Sieve, 4 MiB of
-/// arrays an iteration and little live, warms up in 58 ms with 16 MiB to
-/// allocate first, 36 with 8, 24 with 4; LruCache, whose live map is
-/// copied at each collection, runs its peak 1.16 x slower with 4 than
-/// with 8 or 16, which read alike.
-pub const DEFAULT_FIRST_ALLOCATION: usize = 8 << 20;
+/// Why 16 MiB and not less (BENCHMARKS.md, 4 Dec): with 4 or 8, Sieve
+/// (little live data) warms up in 24–36 ms instead of 58, but a program
+/// whose live data grows the capacity pays the first writes to the
+/// regions it grows by later, inside its steady state (Json's iterations
+/// 7–12 at two to three times its peak; LruCache's peak 1.16 x with 4).
+pub const DEFAULT_FIRST_ALLOCATION: usize = 16 << 20;
 
 /// The reference width of a heap of `heap_bytes` when neither
 /// `-XX:±UseCompressedOops` nor `FASTPATH_GC_REFS` chose one: compressed

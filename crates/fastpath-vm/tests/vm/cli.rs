@@ -338,17 +338,17 @@ public class Memory {
 "#;
 
 /// `-Xms` sets the heap's soft capacity (`Runtime.totalMemory`), by
-/// default the evacuation reserve and 8 MiB to allocate (24 MiB of a 256 MiB
-/// heap, 9 of a 16 MiB one, at most the whole heap); live data grows it;
+/// default the evacuation reserve and 16 MiB to allocate (32 MiB of a 256 MiB
+/// heap, at most the whole heap); live data grows it;
 /// `-Xms` above `-Xmx` is refused as java refuses it.
 #[test]
 fn xms_sets_the_soft_capacity_and_live_data_grows_it() {
     let dir = compile("xms", &[("Memory", MEMORY)]);
     let classes = dir.join("classes");
     for (args, first) in [
-        (&["-Xmx256m"][..], "max 256 total 24"),
+        (&["-Xmx256m"][..], "max 256 total 32"),
         (&["-Xmx256m", "-Xms100m"][..], "max 256 total 100"),
-        (&["-Xmx16m"][..], "max 16 total 9"),
+        (&["-Xmx16m"][..], "max 16 total 16"),
     ] {
         let (out, err, code) = run(vm().args(args).arg("-cp").arg(&classes).arg("app.Memory"));
         if args == ["-Xmx16m"] {
