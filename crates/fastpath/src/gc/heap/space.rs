@@ -1511,6 +1511,15 @@ mod tests {
         }
     }
 
+    /// A whole region carved for a test's objects: its start, its end and
+    /// its metadata.
+    fn carved_region(space: &Space) -> (usize, usize, &Region) {
+        let (start, end) = space
+            .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
+            .expect("a region");
+        (start, end, space.region(start))
+    }
+
     /// A reset clears each region's marks below its `marks_top` (the
     /// highest TAMS a marking started with), wholly, and nothing of a region
     /// no marking started in; the verifier's check finds a bit the reset
@@ -1518,10 +1527,7 @@ mod tests {
     #[test]
     fn clear_marks_clears_below_each_regions_marks_top_only() {
         let space = Space::small_for_test();
-        let (start, end) = space
-            .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
-            .expect("a region");
-        let region = space.region(start);
+        let (start, end, region) = carved_region(&space);
         let mut objects = Vec::new();
         let mut p = start;
         while p + 64 <= start + 4096 {
@@ -1568,10 +1574,7 @@ mod tests {
     #[test]
     fn for_each_live_yields_the_marked_below_tams_and_all_above() {
         let space = Space::small_for_test();
-        let (start, end) = space
-            .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
-            .expect("a region");
-        let region = space.region(start);
+        let (start, end, region) = carved_region(&space);
         let mut objects = Vec::new();
         let mut p = start;
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
