@@ -339,7 +339,7 @@ public class Memory {
 
 /// `-Xms` sets the heap's soft capacity (`Runtime.totalMemory`), by
 /// default the evacuation reserve and 16 MiB to allocate (32 MiB of a 256 MiB
-/// heap, at most the whole heap); live data grows it;
+/// heap, 80 of a 1 GiB one, at most the whole heap); live data grows it;
 /// `-Xms` above `-Xmx` is refused as java refuses it.
 #[test]
 fn xms_sets_the_soft_capacity_and_live_data_grows_it() {
@@ -349,6 +349,8 @@ fn xms_sets_the_soft_capacity_and_live_data_grows_it() {
         (&["-Xmx256m"][..], "max 256 total 32"),
         (&["-Xmx256m", "-Xms100m"][..], "max 256 total 100"),
         (&["-Xmx16m"][..], "max 16 total 16"),
+        // 256 regions of 4 MiB: a reserve of 64 MiB, and 16 to allocate.
+        (&["-Xmx1g"][..], "max 1024 total 80"),
     ] {
         let (out, err, code) = run(vm().args(args).arg("-cp").arg(&classes).arg("app.Memory"));
         if args == ["-Xmx16m"] {
