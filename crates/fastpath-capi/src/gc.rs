@@ -297,9 +297,8 @@ pub extern "C" fn fastpath_gc_heap_new(
 /// heap, as `fastpath_gc_heap_new`; a capacity within the evacuation
 /// reserve, `fastpath_gc_evacuation_reserve_bytes`, collects at every
 /// refill until live data or the collector's time grows it), the part of
-/// the heap the collector
-/// keeps the mutators within and grows after collections that leave less
-/// than 40 % of it free, or when collecting takes more than 1/13 of the
+/// the heap the collector keeps the mutators within and grows after
+/// collections that leave less than 40 % of it free, or when collecting takes more than 1/13 of the
 /// mutators' time (the JVM's `-Xms`; `fastpath_gc_stats.capacity_bytes`
 /// reports it). A heap whose live data is a few megabytes then reuses
 /// the memory it touched instead of writing every page of the heap once

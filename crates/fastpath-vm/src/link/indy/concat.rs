@@ -478,33 +478,29 @@ pub(super) fn spin(
     // a one-char text as a char (one store, where a string is a copy).
     let mut arg = args.len();
     for piece in pieces.iter().rev() {
-        let (letter, value) = match piece {
-            Piece::Text(t) if t.is_empty() => continue,
-            Piece::Text(t) if t.len() == 1 => ("C", None),
-            Piece::Text(_) => ("Ljava/lang/String;", None),
-            Piece::Arg => {
-                arg -= 1;
-                (args[arg].0, Some(&args[arg]))
-            }
-        };
+        if matches!(piece, Piece::Text(t) if t.is_empty()) {
+            continue;
+        }
         a.load(&int, len);
         a.load(&chars, buf);
-        let slots = match (piece, value) {
-            (Piece::Text(t), _) if t.len() == 1 => {
+        // The piece pushed: its descriptor letter and its slots.
+        let (letter, slots) = match piece {
+            Piece::Text(t) if t.len() == 1 => {
                 let c = w.int(i32::from(t[0]));
                 a.emit_cp(op::LDC_W, c, 1);
-                1
+                ("C", 1)
             }
-            (Piece::Text(t), _) => {
+            Piece::Text(t) => {
                 let s = w.string_utf16(t);
                 a.emit_cp(op::LDC_W, s, 1);
-                1
+                ("Ljava/lang/String;", 1)
             }
-            (_, Some((_, t, at))) => {
+            Piece::Arg => {
+                arg -= 1;
+                let (letter, t, at) = &args[arg];
                 a.load(t, *at);
-                t.slots() as i32
+                (*letter, t.slots() as i32)
             }
-            (Piece::Arg, None) => unreachable!("an argument has its value"),
         };
         let m = w.method_ref(CONCAT_HELPER, "prepend", &format!("(I[C{letter})I"), false);
         a.emit_cp(op::INVOKESTATIC, m, -1 - slots);

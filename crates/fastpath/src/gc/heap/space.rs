@@ -1308,21 +1308,24 @@ impl Space {
     /// lies.
     pub(crate) fn clear_marks(&self) {
         for r in self.regions.iter() {
-            // Relaxed: `marks_top` is raised in pauses and cleared here, by
-            // the collector between them (see `Region`).
+            // Relaxed: `marks_top` is raised in pauses and reset here, in a
+            // pause or in the concurrent reset, which no pause overlaps
+            // (see `Region`).
             let top = r.marks_top.swap(r.bottom, Ordering::Relaxed);
-            if top > r.bottom {
-                // A region is a whole number of bitmap words (64 heap
-                // words, 512 bytes, divide every region size), so the
-                // rounded-up end stays inside it.
-                let first = (r.bottom - self.base) / 8 / 64;
-                let end = (top - self.base).div_ceil(8 * 64);
-                for m in &self.marks[first..end] {
-                    m.store(0, Ordering::Relaxed);
-                }
+            for m in &self.marks[self.mark_word_from(r.bottom)..self.mark_word_from(top)] {
+                m.store(0, Ordering::Relaxed);
             }
             r.live_words.store(0, Ordering::Relaxed);
         }
+    }
+
+    /// The first mark-bitmap word wholly at or after heap address `addr`
+    /// (a word covers 64 heap words, 512 bytes). A region is a whole number
+    /// of bitmap words (512 bytes divide every region size), so a region's
+    /// words run from its bottom's to its end's, and an address inside it
+    /// rounds up to a word still inside it or to its end's.
+    fn mark_word_from(&self, addr: usize) -> usize {
+        (addr - self.base).div_ceil(8 * 64)
     }
 
     /// The address of a mark bit set in `r` at or above its
@@ -1331,9 +1334,10 @@ impl Space {
     /// Bits in the bitmap word that `marks_top` falls in are not looked
     /// at (the reset clears that word whole).
     pub(crate) fn mark_above_marks_top(&self, r: &Region) -> Option<usize> {
-        let top = r.marks_top.load(Ordering::Relaxed);
-        let from = (top - self.base).div_ceil(8 * 64);
-        let end = (r.bottom + self.region_bytes - self.base) / 8 / 64;
+        // Relaxed: read in the verifier's pause, which orders every write
+        // before it (see `Region`).
+        let from = self.mark_word_from(r.marks_top.load(Ordering::Relaxed));
+        let end = self.mark_word_from(r.bottom + self.region_bytes);
         (from..end).find_map(|k| {
             let bits = self.marks[k].load(Ordering::Relaxed);
             (bits != 0).then(|| self.base + (k * 64 + bits.trailing_zeros() as usize) * 8)
