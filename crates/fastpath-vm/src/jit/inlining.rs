@@ -117,6 +117,21 @@
 //!   interpreted, and a call there is not cold but unknown (C2 treats an
 //!   immature profile as reached, `InlineTree::is_not_reached`).
 //!
+//! - The budget ([`INLINE_BUDGET_BYTES`]) is spent by a callee's bytes
+//!   outside its throw-only instructions (`cold.rs`): a check's `throw
+//!   new IllegalStateException("..." + x)` is compiled, but on a cold path
+//!   whose calls stay calls, and it runs once if ever, so it takes no
+//!   room from the calls on the way to the return. The size limits
+//!   ([`MAX_INLINE_BYTES`] and the others) still count every byte. Towers'
+//!   `push` (56 bytes, 21 of them its throw) and `pop` (42, 14) fit under
+//!   its recursion's third inlined `move` with it. Callgrind per
+//!   iteration (passive, `-Xbatch`, the 4-iteration run less the
+//!   2-iteration run, halved, M instructions): Towers 417.5 -> 362.0
+//!   (-13.3 %), Havlak 175.8 -> 171.9, GcStrings 341.6 -> 334.0, CD 141.6
+//!   -> 138.9, DeltaBlue 340.2 -> 335.9, GcTrees -0.5 %, LruCache -0.2 %,
+//!   GcLruCache +0.4 %, Json +0.2 %, the other ten within 0.03 %; the
+//!   compiled bytes 0.4-2.5 % more, the compile times within their noise.
+//!
 //! Where it differs: C2 decides in bytecode order under a cap of 8000
 //! bytecode bytes per compilation (`DesiredMethodLimit`); Cranelift's
 //! compile time grows with the code inlined, and the cap here,
@@ -216,7 +231,8 @@ pub const MAX_HOT_INLINE_DEPTH: usize = 5;
 
 /// The bytecode bytes inlined into one compiled method, at most, plus
 /// the allowances of its callees bigger than [`HOT_INLINE_BYTES`]
-/// ([`BIG_CALLEE_ALLOWANCE`]).
+/// ([`BIG_CALLEE_ALLOWANCE`]). A callee spends only its bytes outside
+/// the instructions from which it can only throw (`hot_bytes`).
 pub const INLINE_BUDGET_BYTES: usize = 480;
 
 /// The machine code bytes of a callee's own compiled entry past which it
@@ -328,14 +344,15 @@ pub fn plan(env: &CompileEnv, m: &'static Method, d: &'static Decoded, ops: &[Op
         let bytes = c.m.code.as_ref().map_or(usize::MAX, |c| c.code.len());
         let big = bytes > HOT_INLINE_BYTES;
         let allowance = if big { BIG_CALLEE_ALLOWANCE * bytes } else { 0 };
-        if p.bytes + bytes > budget + allowance {
-            continue;
-        }
         let Some((cd, cops)) = body(c.m) else {
             continue;
         };
+        let spent = hot_bytes(c.m, cd, &cops);
+        if p.bytes + spent > budget + allowance {
+            continue;
+        }
         budget += allowance;
-        p.bytes += bytes;
+        p.bytes += spent;
         p.accepted.insert(c.path.clone());
         let base = if big { c.path.len() } else { c.base };
         candidates(
@@ -601,6 +618,21 @@ pub(super) fn body(m: &'static Method) -> Option<(&'static Decoded, Vec<Op>)> {
         return None;
     }
     Some((d, ops))
+}
+
+/// The bytecode bytes of `m` (decoded as `d`, its ops `ops`) outside the
+/// instructions from which it can only throw (`cold.rs`).
+fn hot_bytes(m: &'static Method, d: &'static Decoded, ops: &[Op]) -> usize {
+    let len = m.code.as_ref().map_or(0, |c| c.code.len());
+    let cold = super::cold::throw_only(ops, &d.switches);
+    let mut bytes = 0;
+    for (i, &at) in d.bcis.iter().enumerate() {
+        let next = d.bcis.get(i + 1).map_or(len, |&b| b as usize);
+        if !cold.get(i).copied().unwrap_or(false) {
+            bytes += next.saturating_sub(at as usize);
+        }
+    }
+    bytes
 }
 
 /// The largest `m` inlined at a call site without a profile, in bytecode

@@ -29,7 +29,8 @@
 //! of that size with a call of its own is not, and the leaf's throw
 //! reports the inlined frame. `DeepLeaf`: three frames deep, a warm
 //! leaf that does not allocate is inlined, one that allocates is not.
-//! `Unreached`: a small callee at a site that
+//! `ColdBytes`: a callee's instructions that can only throw do not spend
+//! the inlining budget. `Unreached`: a small callee at a site that
 //! never ran while its method was profiled is inlined, and runs right
 //! once the program's later phase reaches it.
 
@@ -573,6 +574,75 @@ fn the_inlining_budget_goes_to_the_hottest_call_first() {
     let (out, line) = run_logged(&dir, "HotFirst", "work(I)I");
     assert_eq!(out, "-1840004804\n");
     let want = 1 + (INLINE_BUDGET_BYTES - 94) / 43;
+    assert!(
+        line.ends_with(&format!(", {want} calls inlined, 0 cold calls left")),
+        "{line}"
+    );
+}
+
+/// `ColdBytes`: `work` calls 24 static methods once each, every one 52
+/// bytecode bytes of which 14 only throw (`throw new
+/// IllegalStateException("negative " + x + ...)`), then `work(-5)` throws
+/// from the first, inlined.
+fn cold_bytes_source() -> String {
+    let mut src = String::from("public class ColdBytes {\n");
+    for i in 0..24 {
+        src += &format!(
+            "    static int c{i}(int x) {{
+        if (x < 0) {{
+            throw new IllegalStateException(\"negative \" + x + \" in c{i}\");
+        }}
+        int y = x * 7 + 3;
+        y ^= (x << 2) + (y >>> 3);
+        return y * {} + (x & 15) - (y % 11) + 1;
+    }}
+
+",
+            31 + i
+        );
+    }
+    let calls: Vec<String> = (0..24).map(|i| format!("c{i}(n)")).collect();
+    src += &format!(
+        "    static int work(int n) {{
+        return {};
+    }}
+
+    public static void main(String[] args) {{
+        int sum = 0;
+        for (int k = 0; k < 3000; k++) {{
+            sum += work(k);
+        }}
+        System.out.println(sum);
+        try {{
+            work(-5);
+        }} catch (IllegalStateException e) {{
+            System.out.println(e.getMessage());
+        }}
+    }}
+}}
+",
+        calls.join(" + ")
+    );
+    src
+}
+
+/// The budget counts a callee's bytes outside its throw-only paths: of
+/// `ColdBytes`' 24 callees (52 bytes, 38 of them on the way to the
+/// return), `work` inlines budget / 38, where counting every byte would
+/// inline budget / 52; the throw from the inlined `c0` is caught. The
+/// output is HotSpot 25's.
+#[test]
+fn a_callees_throw_only_bytes_do_not_spend_the_inlining_budget() {
+    use fastpath_vm::jit::inlining::{HOT_INLINE_BYTES, INLINE_BUDGET_BYTES};
+    const {
+        assert!(52 <= HOT_INLINE_BYTES && 24 * 38 > INLINE_BUDGET_BYTES);
+        assert!(INLINE_BUDGET_BYTES / 38 != INLINE_BUDGET_BYTES / 52);
+    };
+    let dir = harness::scratch_dir("fastpath-vm-jit-cold-bytes");
+    harness::javac_sources(&dir, &dir, &[("ColdBytes", &cold_bytes_source())]);
+    let (out, line) = run_logged(&dir, "ColdBytes", "work(I)I");
+    assert_eq!(out, "48926080\nnegative -5 in c0\n");
+    let want = INLINE_BUDGET_BYTES / 38;
     assert!(
         line.ends_with(&format!(", {want} calls inlined, 0 cold calls left")),
         "{line}"
