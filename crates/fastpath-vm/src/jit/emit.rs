@@ -699,7 +699,7 @@ impl Translator<'_, '_> {
     /// The declaring class and the field of the current `getfield` or
     /// `putfield`, from its resolved constant-pool entry (the interpreter
     /// resolved it when it decoded the method); `None` otherwise.
-    fn current_field(&self) -> Option<(&'static Class, &'static crate::link::Field)> {
+    pub(super) fn current_field(&self) -> Option<(&'static Class, &'static crate::link::Field)> {
         let m = self.s.m;
         let code = &m.code.as_ref()?.code;
         let bci = *self.s.d.bcis.get(self.s.idx)? as usize;
@@ -964,8 +964,14 @@ impl Translator<'_, '_> {
     }
 
     /// `aastore`'s check: a non-null value's class must be the array's
-    /// component class or a subtype (`ArrayStoreException`).
+    /// component class or a subtype (`ArrayStoreException`). Nothing is
+    /// emitted where the declared types prove the store fits
+    /// (`declared.rs`).
     fn array_store_check(&mut self, a: Value, v: Value) {
+        let (ka, kv) = (self.key(a), self.key(v));
+        if super::declared::store_fits(self.declared.get(&ka).copied(), self.declared.get(&kv).copied()) {
+            return;
+        }
         let (nonnull, check, cont) = (
             self.b.create_block(),
             self.b.create_block(),

@@ -62,6 +62,7 @@
 //! | `loops.rs` | loop-invariant field loads before a loop's head; counted loops' polls per strip |
 //! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
 //! | `cold.rs` | the instructions that can only lead to a throw (not inlined into) |
+//! | `declared.rs` | reference values' declared types: `aastore` checks they prove pass |
 //! | `frame.rs` | compiled frames on the slot stack, the per-thread context |
 //! | `layout.rs` | the heap object layout compiled code reads |
 //! | `helpers.rs` | the runtime functions compiled code calls, as data |
@@ -82,6 +83,7 @@ pub mod broker;
 pub mod cha;
 pub mod coarsen;
 pub mod cold;
+pub mod declared;
 pub mod digit;
 pub mod dump;
 pub mod emit;

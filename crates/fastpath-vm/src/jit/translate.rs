@@ -214,6 +214,8 @@ pub(super) struct Carried {
     nrefs: Option<u32>,
     /// Its array form (`Translator::known_arrays`).
     array: Option<bool>,
+    /// Its declared type (`Translator::declared`).
+    declared: Option<super::declared::Declared>,
     /// The earlier spilled variable that held the same value, whose
     /// reload this one shares: the collector moves an object once, so
     /// two slots that held one reference hold one after the stop.
@@ -261,6 +263,10 @@ pub(super) struct Scope {
     /// method never stores into (`true`: primitive elements), which every
     /// read of the local has (`array_param_forms`).
     array_params: Vec<Option<bool>>,
+    /// By local: the declared type of a parameter the method never
+    /// stores into, which every read of the local has
+    /// (`declared_params`).
+    declared_params: Vec<Option<super::declared::Declared>>,
     /// Leaders entered by one forward edge only (not the first
     /// instruction, no handler, no switch or backward target): the block
     /// the edge leaves dominates theirs, whose facts it inherits.
@@ -375,6 +381,9 @@ pub(super) struct Translator<'e, 'f> {
     /// that `arraylength` reads the length where that form keeps it
     /// (`emit.rs`, `array_length`) with no layout-word load first.
     pub(super) known_arrays: HashMap<Value, bool>,
+    /// Reference values' declared types wherever they are used
+    /// (`declared.rs`).
+    pub(super) declared: HashMap<Value, super::declared::Declared>,
     /// Blocks sealed before the end (`seal_since`, `continue_from`).
     sealed: std::collections::HashSet<Block>,
     /// The callers of the inlined callee being translated, outermost
@@ -581,6 +590,7 @@ fn translate_as(
             fp_offset: 0,
             receiver_fixed: false,
             array_params: Vec::new(),
+            declared_params: Vec::new(),
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
@@ -601,6 +611,7 @@ fn translate_as(
         facts: super::facts::Facts::default(),
         known_nrefs: HashMap::new(),
         known_arrays: HashMap::new(),
+        declared: HashMap::new(),
         instances: std::collections::HashSet::new(),
         sealed: std::collections::HashSet::new(),
         outer: Vec::new(),
@@ -778,6 +789,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.s.in_range = super::ranges::in_range(&self.s.ops, &self.s.kinds, self.s.d);
         let receiver_fixed = !self.s.m.is_static() && !stores_local_0(&self.s.ops);
         self.s.array_params = array_param_forms(self.s.m, &self.s.ops);
+        self.s.declared_params = declared_params(self.env, self.s.m, &self.s.ops);
         self.s.loops = super::loops::plan(
             &self.s.ops,
             &self.s.d.handlers,
@@ -1544,6 +1556,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 instance: self.instances.contains(&key),
                 nrefs: self.known_nrefs.get(&key).copied(),
                 array: self.known_arrays.get(&key).copied(),
+                declared: self.declared.get(&key).copied(),
                 null_fields,
                 same_as,
             });
@@ -1646,6 +1659,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             if let Some(primitive) = c.array {
                 self.known_arrays.insert(v, primitive);
+            }
+            if let Some(d) = c.declared {
+                self.declared.insert(v, d);
             }
             if let Some(fields) = c.null_fields {
                 self.facts().null_fields.insert(v, fields);
@@ -2181,7 +2197,60 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.s.idx = i;
         self.coarsening_before(i);
         let op = self.s.ops[i];
-        self.op(op)
+        let element = match op {
+            Op::ALoad(Kind::Ref) => self
+                .stack_value(1)
+                .and_then(|a| self.declared.get(&a).copied())
+                .and_then(super::declared::element_of),
+            _ => None,
+        };
+        self.op(op)?;
+        self.note_declared(op, element);
+        Ok(())
+    }
+
+    /// The reference `depth` slots below the top of the operand stack (0:
+    /// the top), with its aliases resolved; `None` if that slot holds no
+    /// reference.
+    fn stack_value(&mut self, depth: usize) -> Option<Value> {
+        let pos = self.s.stack.len().checked_sub(depth + 1)?;
+        if self.s.stack[pos] != K::R {
+            return None;
+        }
+        let var = self.var(self.s.ml + pos, K::R);
+        let v = self.b.use_var(var);
+        Some(self.key(v))
+    }
+
+    /// Records the declared type of the reference `op` pushed, if the
+    /// code says one (`declared.rs`); `element` is an `aaload`'s, from
+    /// its array's.
+    fn note_declared(&mut self, op: Op, element: Option<super::declared::Declared>) {
+        use super::declared;
+        if self.s.filled || self.s.stack.last() != Some(&K::R) {
+            return;
+        }
+        let loader = self.env.classes.0;
+        let d = match op {
+            Op::Invoke(_, m) => m.desc.ret.as_ref().and_then(|t| declared::of_type(loader, t)),
+            Op::GetField { kind: Kind::Ref, .. } | Op::GetStatic { kind: Kind::Ref, .. } => self
+                .current_field()
+                .and_then(|(_, f)| declared::of_descriptor(loader, &f.descriptor)),
+            Op::ALoad(Kind::Ref) => element,
+            Op::New(c) => Some(declared::Declared::Instance(c)),
+            Op::NewArray(ac) => declared::of_new_array(ac),
+            Op::LdcString(_) => loader
+                .find_loaded("java/lang/String")
+                .map(declared::Declared::Instance),
+            Op::Load(K::R, n) => self.s.declared_params.get(usize::from(n)).copied().flatten(),
+            _ => None,
+        };
+        let Some(d) = d else {
+            return;
+        };
+        if let Some(v) = self.stack_value(0) {
+            self.declared.entry(v).or_insert(d);
+        }
     }
 
     fn branch_to(&mut self, t: Target) -> Block {
@@ -3515,6 +3584,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         // The receiver was checked by the call, which dominates the body.
         let receiver_fixed = !m.is_static() && !stores_local_0(&c.ops);
         let array_params = array_param_forms(m, &c.ops);
+        let declared_params = declared_params(self.env, m, &c.ops);
         let mut scope = Scope {
             m,
             d: c.d,
@@ -3534,6 +3604,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             fp_offset,
             receiver_fixed,
             array_params,
+            declared_params,
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
@@ -3651,6 +3722,29 @@ fn array_param_forms(m: &Method, ops: &[Op]) -> Vec<Option<bool>> {
         }
     }
     forms
+}
+
+/// By local of `m` (its ops `ops`): the declared type of each reference
+/// parameter the method never stores into (`declared.rs`).
+fn declared_params(env: &CompileEnv, m: &Method, ops: &[Op]) -> Vec<Option<super::declared::Declared>> {
+    let mut types = Vec::new();
+    if !m.is_static() {
+        types.push(None);
+    }
+    for t in &m.desc.params {
+        types.push(super::declared::of_type(env.classes.0, t));
+        if K::of_type(t).slots() == 2 {
+            types.push(None);
+        }
+    }
+    for op in ops {
+        if let Op::Store(_, n) = op {
+            if let Some(t) = types.get_mut(*n as usize) {
+                *t = None;
+            }
+        }
+    }
+    types
 }
 
 /// The guarded cases of a virtual or interface call: each guard's key (a

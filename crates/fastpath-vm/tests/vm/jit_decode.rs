@@ -13,7 +13,10 @@
 //! a primitive field of a final class, or of an object the method just
 //! allocated, is read at a fixed offset, without the layout-word load a
 //! class with subclasses needs; an array whose declared type gives its
-//! form has its length read in one load.
+//! form has its length read in one load; a reference stored into an
+//! array of a final class, of that class by its declared type, has no
+//! store check (no read of the array class's component), where one into
+//! an array of a class with subclasses keeps it.
 //!
 //! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
 //! and lightweight locking), whose methods' installed code is read back
@@ -620,5 +623,73 @@ fn a_typed_array_s_length_is_one_read() {
         dword_reads(&of_cast).len() >= 2,
         "Cast.length reads its length in one load (the checks above would prove nothing):\n{}",
         harness::listing(&of_cast)
+    );
+}
+
+const STORES: &str = r#"
+public class Stores {
+    static final class Disc {
+        Disc next;
+    }
+
+    static class Open {
+    }
+
+    static class OpenSub extends Open {
+    }
+
+    Disc[] discs = new Disc[2];
+    Open[] opens = new OpenSub[2];
+
+    // Synchronized, so that each is compiled on its own rather than
+    // inlined into `main`.
+    // A declared `Disc` into a `Disc[]`: no array of a subclass exists.
+    synchronized void putDisc(Disc d) {
+        discs[1] = d;
+    }
+
+    // A declared `Open` into an `Open[]`, which may be an `OpenSub[]`.
+    synchronized void putOpen(Open o) {
+        opens[1] = o;
+    }
+
+    public static void main(String[] args) {
+        Stores s = new Stores();
+        s.putDisc(new Disc());
+        s.putOpen(new OpenSub());
+        try {
+            s.putOpen(new Open());
+        } catch (ArrayStoreException e) {
+            System.out.println(e.getMessage());
+        }
+        System.out.println((s.discs[1] != null) + " " + (s.opens[1] != null));
+    }
+}
+"#;
+
+/// Reads of the array class's component (`Class::component`), which only
+/// the store check makes.
+fn component_reads(code: &[Instruction]) -> usize {
+    let at = std::mem::offset_of!(fastpath_vm::link::Class, component);
+    code.iter().filter(|i| reads_at(i, at, 8)).count()
+}
+
+#[test]
+fn a_store_the_declared_types_prove_has_no_store_check() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-decode-stores");
+    harness::javac_sources(&dir, &dir, &[("Stores", STORES)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Stores");
+    let disc = harness::compiled_code(vm, "Stores", "putDisc", "(LStores$Disc;)V").1;
+    assert_eq!(
+        component_reads(&disc),
+        0,
+        "putDisc checks its store:\n{}",
+        harness::listing(&disc)
+    );
+    let open = harness::compiled_code(vm, "Stores", "putOpen", "(LStores$Open;)V").1;
+    assert!(
+        component_reads(&open) >= 1,
+        "putOpen has no store check (the test above would prove nothing):\n{}",
+        harness::listing(&open)
     );
 }

@@ -1,0 +1,130 @@
+//! Declared types: what the verifier's types say of a reference value
+//! wherever it is used, so that `aastore`'s store check can be left out
+//! where they prove it passes.
+//!
+//! Where it sits: `translate.rs` records a [`Declared`] for the value an
+//! instruction pushes (`Translator::note_declared`): a field's or a
+//! method's result's declared type (`getfield`, `getstatic`, a call's
+//! descriptor), a parameter's (read from a local the method never stores
+//! into), an element of an array whose component is declared, `new`,
+//! `anewarray`, a string literal. `emit.rs`'s `array_store_check` asks
+//! [`store_fits`] before it emits the check. A safepoint's reload carries
+//! the type to the reloaded value (`Carried`).
+//!
+//! Why it holds: the verifier (or, for the built-in class library and the
+//! classes the VM spins, which it does not verify, their construction, as
+//! HotSpot trusts its boot classes) keeps every value stored in a field,
+//! passed as an argument or returned assignable to the declared type, and
+//! `aastore`'s own check keeps every element assignable to its array's
+//! component. A class type is exact about arrays and instances (an
+//! interface type is not: the verifier treats interfaces as `Object`, so
+//! they are never recorded). An SSA value names one object, so a type
+//! recorded at its definition holds at every use; a `checkcast`'s type
+//! holds only after the check, on the paths through it, and is not
+//! recorded.
+//!
+//! The store check passes without being run when the array's component
+//! class is known exactly and the value's declared class is that class or
+//! a subclass: exactly, because the array is `anewarray`'s own result, or
+//! because its declared component is a final class (an array of a
+//! subclass cannot exist, so an array declared `C[]` is a `C[]`). HotSpot's
+//! C2 drops the check by the same reasoning on its types
+//! (`GraphKit::gen_checkcast`'s static test, `Parse::array_store_check`).
+
+use crate::classfile::{access, FieldType};
+use crate::link::{Class, Loader};
+
+/// A reference value's type as the code declares it: null, or what the
+/// variant says.
+#[derive(Clone, Copy, Debug)]
+pub enum Declared {
+    /// An instance of this class or of a subclass (never an interface).
+    Instance(&'static Class),
+    /// An array whose component is this class (never an interface or an
+    /// array class) or, unless `exact`, a subclass of it.
+    ArrayOf {
+        /// The component class.
+        component: &'static Class,
+        /// The component is exactly `component`.
+        exact: bool,
+    },
+}
+
+/// The declared type of a field, parameter or result of type `t`, when
+/// its class is loaded (a class not loaded has no instances yet, so no
+/// value of it reaches the code that would use the type).
+pub fn of_type(loader: &Loader, t: &FieldType) -> Option<Declared> {
+    match t {
+        FieldType::Object(name) => instance_class(loader, name).map(Declared::Instance),
+        FieldType::Array(component) => match &**component {
+            FieldType::Object(name) => instance_class(loader, name).map(array_of),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The declared type of a field or result whose descriptor is `descriptor`.
+pub fn of_descriptor(loader: &Loader, descriptor: &str) -> Option<Declared> {
+    FieldType::parse(descriptor)
+        .ok()
+        .and_then(|t| of_type(loader, &t))
+}
+
+/// An `anewarray`'s (or a `newarray`'s) result, of array class `ac`.
+pub fn of_new_array(ac: &'static Class) -> Option<Declared> {
+    let c = ac.component?;
+    is_instance_class(c).then_some(Declared::ArrayOf {
+        component: c,
+        exact: true,
+    })
+}
+
+/// An element loaded from an array of type `array`.
+pub fn element_of(array: Declared) -> Option<Declared> {
+    match array {
+        Declared::ArrayOf { component, .. } => Some(Declared::Instance(component)),
+        Declared::Instance(_) => None,
+    }
+}
+
+/// Whether a store of `value` into `array` passes `aastore`'s check
+/// whatever the objects are (the module documentation says why).
+pub fn store_fits(array: Option<Declared>, value: Option<Declared>) -> bool {
+    let Some(Declared::ArrayOf {
+        component,
+        exact: true,
+    }) = array
+    else {
+        return false;
+    };
+    if component.super_class.is_none() {
+        // An `Object[]`: every reference fits.
+        return true;
+    }
+    match value {
+        Some(Declared::Instance(c)) => is_subclass(c, component),
+        _ => false,
+    }
+}
+
+/// Whether class `c` is `of` or a subclass of it (`of` a class).
+fn is_subclass(c: &'static Class, of: &'static Class) -> bool {
+    c.supers.get(of.depth).is_some_and(|s| std::ptr::eq(*s, of))
+}
+
+/// An array of `component`: exact when no subclass of it can exist.
+fn array_of(component: &'static Class) -> Declared {
+    Declared::ArrayOf {
+        component,
+        exact: component.flags & access::FINAL != 0,
+    }
+}
+
+fn instance_class(loader: &Loader, name: &str) -> Option<&'static Class> {
+    loader.find_loaded(name).filter(|c| is_instance_class(c))
+}
+
+fn is_instance_class(c: &Class) -> bool {
+    !c.is_interface() && !c.is_array()
+}
