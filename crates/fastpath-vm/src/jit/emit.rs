@@ -836,14 +836,28 @@ impl Translator<'_, '_> {
     }
 
     /// The address of element `i` of the primitive array `o` (resolved).
+    ///
+    /// Every element address is formed as `scaled index + object +
+    /// offset`, the index zero-extended: the index is checked (or proven)
+    /// in `0..length` before any access, so its zero and sign extensions
+    /// agree, and the zero extension is a plain 32-bit move. The scaled
+    /// index on the left of the add is what Cranelift's x86-64 address
+    /// matcher takes as the address's index (`amode_imm_reg_reg_shift`
+    /// prefers a shift on its left), so the object, a decoded compressed
+    /// reference (itself a shift), is its base and stays in a register
+    /// across a loop, where the other order scaled the reference and
+    /// shifted the index by hand at every access. Callgrind per iteration,
+    /// both together: Permute -7.7 %, Towers -6.2 %, GcLruCache -4.2 %,
+    /// LruCache -2.2 %, Havlak -2.0 %, Json -1.9 %, Queens -1.7 %, CD,
+    /// Richards, DeltaBlue -1.0 to -1.2 %, no program higher.
     fn prim_elem(&mut self, o: Value, i: Value, size: usize) -> Value {
-        let i64v = self.b.ins().sextend(I64, i);
+        let i64v = self.b.ins().uextend(I64, i);
         let scaled = if size > 1 {
             self.b.ins().ishl_imm_s(i64v, size.trailing_zeros() as i64)
         } else {
             i64v
         };
-        let a = self.b.ins().iadd(o, scaled);
+        let a = self.b.ins().iadd(scaled, o);
         self.b.ins().iadd_imm_s(a, i64::from(REFS + ELEMENTS))
     }
 
@@ -866,10 +880,10 @@ impl Translator<'_, '_> {
                 let len = self.ref_array_length(o);
                 self.bounds(i, len);
             }
-            let i64v = self.b.ins().sextend(I64, i);
+            let i64v = self.b.ins().uextend(I64, i);
             let shift = self.slot_shift();
             let off = self.b.ins().ishl_imm_s(i64v, shift);
-            let f = self.b.ins().iadd(o, off);
+            let f = self.b.ins().iadd(off, o);
             if self.has(Barrier::Lrb) && self.only_null_tested() {
                 // Only tested against null: no barrier (`only_null_tested`).
                 self.load_ref_raw(f, REFS)
@@ -922,10 +936,10 @@ impl Translator<'_, '_> {
             self.array_store_check(a, v);
             self.escapes_to_heap(v);
             let (o, v) = self.resolve_write(a, v);
-            let i64v = self.b.ins().sextend(I64, i);
+            let i64v = self.b.ins().uextend(I64, i);
             let shift = self.slot_shift();
             let off = self.b.ins().ishl_imm_s(i64v, shift);
-            let f = self.b.ins().iadd(o, off);
+            let f = self.b.ins().iadd(off, o);
             let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
             self.store_ref_at(o, field, v, false);
         } else {
