@@ -1,15 +1,20 @@
 //! Declared types: what the verifier's types say of a reference value
-//! wherever it is used, so that `aastore`'s store check can be left out
-//! where they prove it passes.
+//! wherever it is used, so that checks they prove pass are left out:
+//! `aastore`'s store check, and a virtual call's test that the receiver's
+//! vtable has the call's entry.
 //!
 //! Where it sits: `translate.rs` records a [`Declared`] for the value an
 //! instruction pushes (`Translator::note_declared`): a field's or a
 //! method's result's declared type (`getfield`, `getstatic`, a call's
 //! descriptor), a parameter's (read from a local the method never stores
-//! into), an element of an array whose component is declared, `new`,
-//! `anewarray`, a string literal. `emit.rs`'s `array_store_check` asks
-//! [`store_fits`] before it emits the check. A safepoint's reload carries
-//! the type to the reloaded value (`Carried`).
+//! into; the receiver, an instance of the method's class unless that is
+//! an interface), an element of an array whose component is declared,
+//! `new`, `anewarray`, a string literal. `emit.rs`'s `array_store_check`
+//! asks [`store_fits`] before it emits the check, and `vtable_target`
+//! leaves out the vtable length's test when the receiver is declared of a
+//! class whose vtable has the entry (a subclass's vtable extends its
+//! superclass's). A safepoint's reload carries the type to the reloaded
+//! value (`Carried`).
 //!
 //! Why it holds: the verifier (or, for the built-in class library and the
 //! classes the VM spins, which it does not verify, their construction, as
@@ -32,7 +37,7 @@
 //! (`GraphKit::gen_checkcast`'s static test, `Parse::array_store_check`).
 
 use crate::classfile::{access, FieldType};
-use crate::link::{Class, Loader};
+use crate::link::{Class, ClassKind, Loader};
 
 /// A reference value's type as the code declares it: null, or what the
 /// variant says.
@@ -125,6 +130,8 @@ fn instance_class(loader: &Loader, name: &str) -> Option<&'static Class> {
     loader.find_loaded(name).filter(|c| is_instance_class(c))
 }
 
+/// A class whose instances are objects (not an interface, an array class
+/// or a primitive type's class).
 fn is_instance_class(c: &Class) -> bool {
-    !c.is_interface() && !c.is_array()
+    matches!(c.kind, ClassKind::Instance) && !c.is_interface()
 }

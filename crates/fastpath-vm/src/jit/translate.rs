@@ -3729,7 +3729,12 @@ fn array_param_forms(m: &Method, ops: &[Op]) -> Vec<Option<bool>> {
 fn declared_params(env: &CompileEnv, m: &Method, ops: &[Op]) -> Vec<Option<super::declared::Declared>> {
     let mut types = Vec::new();
     if !m.is_static() {
-        types.push(None);
+        // The receiver: an instance of the method's class or a subclass
+        // (of an implementing class, for an interface's default method).
+        types.push(
+            (!m.class.is_interface() && matches!(m.class.kind, crate::link::ClassKind::Instance))
+                .then_some(super::declared::Declared::Instance(m.class)),
+        );
     }
     for t in &m.desc.params {
         types.push(super::declared::of_type(env.classes.0, t));

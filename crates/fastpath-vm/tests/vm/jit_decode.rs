@@ -16,7 +16,9 @@
 //! form has its length read in one load; a reference stored into an
 //! array of a final class, of that class by its declared type, has no
 //! store check (no read of the array class's component), where one into
-//! an array of a class with subclasses keeps it.
+//! an array of a class with subclasses keeps it; a virtual call on a
+//! receiver declared of a class whose vtable has the call's entry reads
+//! no vtable length (one through a `checkcast` still does).
 //!
 //! One VM in this process (`-Xcomp`, the default Shenandoah barrier set
 //! and lightweight locking), whose methods' installed code is read back
@@ -691,5 +693,92 @@ fn a_store_the_declared_types_prove_has_no_store_check() {
         component_reads(&open) >= 1,
         "putOpen has no store check (the test above would prove nothing):\n{}",
         harness::listing(&open)
+    );
+}
+
+const CALLS: &str = r#"
+public class Calls {
+    static abstract class Base {
+        abstract int get();
+    }
+
+    static final class A extends Base {
+        int get() {
+            return 1;
+        }
+    }
+
+    static final class B extends Base {
+        int get() {
+            return 2;
+        }
+    }
+
+    static final class C extends Base {
+        int get() {
+            return 3;
+        }
+    }
+
+    static final class D extends Base {
+        int get() {
+            return 4;
+        }
+    }
+
+    Base base;
+
+    // Synchronized, so that each is compiled on its own. The receiver is
+    // a field declared `Base`: its vtable has `get`'s entry.
+    synchronized int declared() {
+        return base.get();
+    }
+
+    // The receiver's type is a `checkcast`'s, which no declared type
+    // records: the length is checked.
+    synchronized int cast(Object o) {
+        return ((Base) o).get();
+    }
+
+    public static void main(String[] args) {
+        Calls c = new Calls();
+        int sum = 0;
+        for (Base b : new Base[] {new A(), new B(), new C(), new D()}) {
+            c.base = b;
+            sum += c.declared() + c.cast(b);
+        }
+        System.out.println(sum);
+    }
+}
+"#;
+
+/// Reads of a class's vtable length.
+fn vtable_length_reads(vm: &Vm, code: &[Instruction]) -> usize {
+    let sample = vm
+        .loader
+        .load("java/lang/Object")
+        .expect("Object is loaded")
+        .vtable[0];
+    let vl = fastpath_vm::jit::layout::VecLayout::probe(sample).expect("the vtable's layout");
+    code.iter().filter(|i| reads_at(i, vl.len as usize, 8)).count()
+}
+
+#[test]
+fn a_declared_receivers_virtual_call_reads_no_vtable_length() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-decode-calls");
+    harness::javac_sources(&dir, &dir, &[("Calls", CALLS)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Calls");
+    let declared = harness::compiled_code(vm, "Calls", "declared", "()I").1;
+    assert_eq!(
+        vtable_length_reads(vm, &declared),
+        0,
+        "declared checks its receiver's vtable length:\n{}",
+        harness::listing(&declared)
+    );
+    let cast = harness::compiled_code(vm, "Calls", "cast", "(Ljava/lang/Object;)I").1;
+    assert!(
+        vtable_length_reads(vm, &cast) >= 1,
+        "cast reads no vtable length (the test above would prove nothing):\n{}",
+        harness::listing(&cast)
     );
 }
