@@ -28,16 +28,24 @@ import subprocess
 import sys
 
 
-def run_once(command, classes, program, iterations):
-    """Runs one command; returns (mean of the second half, median iteration, cycles) in ms."""
+def run_harness(command, classes, harness_args):
+    """Runs `command` (leading VAR=value words set the environment) on `Harness
+    harness_args...` from `classes`; returns the finished process and its iteration
+    times in ms (empty if the run failed)."""
     argv = shlex.split(command)
     env = dict(os.environ)
     while argv and "=" in argv[0] and not argv[0].startswith(("/", ".")):
         var, value = argv.pop(0).split("=", 1)
         env[var] = value
-    argv += ["-cp", classes, "Harness", program, str(iterations)]
+    argv += ["-cp", classes, "Harness", *harness_args]
     done = subprocess.run(argv, capture_output=True, text=True, env=env)
     times = [int(line.split()[3]) / 1e6 for line in done.stdout.splitlines() if " iteration " in line]
+    return done, times
+
+
+def run_once(command, classes, program, iterations):
+    """Runs one command; returns (mean of the second half, median iteration, cycles) in ms."""
+    done, times = run_harness(command, classes, [program, str(iterations)])
     if done.returncode != 0 or not times:
         sys.exit(f"ab.py: {command!r} failed (status {done.returncode}):\n{done.stderr[-2000:]}")
     half = times[len(times) // 2:]

@@ -22,24 +22,16 @@ build of fastpath-vm against HotSpot C2:
   warmup.py /tmp/cls 7 12 Sieve,Json,LruCache:100000:1 \\
       'fastpath=target/release/fastpath-vm' 'c2=java'
 """
-import os
-import shlex
 import statistics
-import subprocess
 import sys
+
+from ab import run_harness
 
 
 def run_once(command, classes, program, iterations):
     """Runs one command; returns (peak ms, warm-up ms, index of the iteration reaching the peak)."""
-    argv = shlex.split(command)
-    env = dict(os.environ)
-    while argv and "=" in argv[0] and not argv[0].startswith(("/", ".")):
-        var, value = argv.pop(0).split("=", 1)
-        env[var] = value
     name, *sizes = program.split(":")
-    argv += ["-cp", classes, "Harness", name, str(iterations), *sizes]
-    done = subprocess.run(argv, capture_output=True, text=True, env=env)
-    times = [int(line.split()[3]) / 1e6 for line in done.stdout.splitlines() if " iteration " in line]
+    done, times = run_harness(command, classes, [name, str(iterations), *sizes])
     if done.returncode != 0 or len(times) < 2:
         sys.exit(f"warmup.py: {command!r} on {program} failed (status {done.returncode}):\n{done.stderr[-2000:]}")
     peak = statistics.median(times[len(times) // 2:])

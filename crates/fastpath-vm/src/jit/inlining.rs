@@ -339,7 +339,21 @@ pub fn plan(env: &CompileEnv, m: &'static Method, d: &'static Decoded, ops: &[Op
     let mut queue = BinaryHeap::new();
     let mut seq = 0;
     let mut budget = INLINE_BUDGET_BYTES;
-    candidates(env, &mut p, &mut queue, &mut seq, &[], &[m], 1.0, m, d, ops, 0);
+    let cold = super::cold::throw_only(ops, &d.switches);
+    candidates(
+        env,
+        &mut p,
+        &mut queue,
+        &mut seq,
+        &[],
+        &[m],
+        1.0,
+        m,
+        d,
+        ops,
+        &cold,
+        0,
+    );
     while let Some(c) = queue.pop() {
         let bytes = c.m.code.as_ref().map_or(usize::MAX, |c| c.code.len());
         let big = bytes > HOT_INLINE_BYTES;
@@ -347,7 +361,8 @@ pub fn plan(env: &CompileEnv, m: &'static Method, d: &'static Decoded, ops: &[Op
         let Some((cd, cops)) = body(c.m) else {
             continue;
         };
-        let spent = hot_bytes(c.m, cd, &cops);
+        let cold = super::cold::throw_only(&cops, &cd.switches);
+        let spent = hot_bytes(c.m, cd, &cold);
         if p.bytes + spent > budget + allowance {
             continue;
         }
@@ -356,7 +371,7 @@ pub fn plan(env: &CompileEnv, m: &'static Method, d: &'static Decoded, ops: &[Op
         p.accepted.insert(c.path.clone());
         let base = if big { c.path.len() } else { c.base };
         candidates(
-            env, &mut p, &mut queue, &mut seq, &c.path, &c.chain, c.freq, c.m, cd, &cops, base,
+            env, &mut p, &mut queue, &mut seq, &c.path, &c.chain, c.freq, c.m, cd, &cops, &cold, base,
         );
     }
     p
@@ -379,12 +394,12 @@ fn candidates(
     m: &'static Method,
     d: &'static Decoded,
     ops: &[Op],
+    cold: &[bool],
     base: usize,
 ) {
     if !ops.iter().any(|op| matches!(op, Op::Invoke(..))) {
         return;
     }
-    let cold = super::cold::throw_only(ops, &d.switches);
     let in_loop = in_loops(ops);
     let profiled = env.use_profile && has_profile(m, d);
     // Relaxed: a heuristic count.
@@ -620,11 +635,10 @@ pub(super) fn body(m: &'static Method) -> Option<(&'static Decoded, Vec<Op>)> {
     Some((d, ops))
 }
 
-/// The bytecode bytes of `m` (decoded as `d`, its ops `ops`) outside the
-/// instructions from which it can only throw (`cold.rs`).
-fn hot_bytes(m: &'static Method, d: &'static Decoded, ops: &[Op]) -> usize {
+/// The bytecode bytes of `m` (decoded as `d`) outside the instructions
+/// from which it can only throw (`cold`, `cold.rs`'s `throw_only`).
+fn hot_bytes(m: &'static Method, d: &'static Decoded, cold: &[bool]) -> usize {
     let len = m.code.as_ref().map_or(0, |c| c.code.len());
-    let cold = super::cold::throw_only(ops, &d.switches);
     let mut bytes = 0;
     for (i, &at) in d.bcis.iter().enumerate() {
         let next = d.bcis.get(i + 1).map_or(len, |&b| b as usize);

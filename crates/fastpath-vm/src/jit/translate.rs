@@ -3692,64 +3692,56 @@ fn stores_local_0(ops: &[Op]) -> bool {
     ops.iter().any(|op| matches!(op, Op::Store(_, 0)))
 }
 
-/// By local of `m`: the array form of each parameter whose declared type
-/// is an array type (`Some(true)`: primitive elements) and which `ops`
-/// never store into, so that every read of the local is the argument,
-/// which the verifier typed as that array type (or null).
-fn array_param_forms(m: &Method, ops: &[Op]) -> Vec<Option<bool>> {
-    use crate::classfile::FieldType;
-    let mut forms = Vec::new();
+/// By local of `m`: `of` each parameter's declared type (`receiver` for
+/// an instance method's local 0), kept only for the locals `ops` never
+/// store into, so that every read of the local is the argument, which
+/// the verifier typed as declared (or null).
+fn never_stored_params<T: Copy>(
+    m: &Method,
+    ops: &[Op],
+    receiver: Option<T>,
+    of: impl Fn(&crate::classfile::FieldType) -> Option<T>,
+) -> Vec<Option<T>> {
+    let mut per_local = Vec::new();
     if !m.is_static() {
-        forms.push(None);
+        per_local.push(receiver);
     }
     for t in &m.desc.params {
-        let k = K::of_type(t);
-        forms.push(match t {
-            FieldType::Array(component) => {
-                Some(!matches!(**component, FieldType::Object(_) | FieldType::Array(_)))
-            }
-            _ => None,
-        });
-        if k.slots() == 2 {
-            forms.push(None);
+        per_local.push(of(t));
+        if K::of_type(t).slots() == 2 {
+            per_local.push(None);
         }
     }
     for op in ops {
         if let Op::Store(_, n) = op {
-            if let Some(f) = forms.get_mut(*n as usize) {
-                *f = None;
+            if let Some(p) = per_local.get_mut(*n as usize) {
+                *p = None;
             }
         }
     }
-    forms
+    per_local
 }
 
-/// By local of `m` (its ops `ops`): the declared type of each reference
-/// parameter the method never stores into (`declared.rs`).
+/// By local of `m`: the array form of each parameter of an array type
+/// (`Some(true)`: primitive elements) that `ops` never store into.
+fn array_param_forms(m: &Method, ops: &[Op]) -> Vec<Option<bool>> {
+    use crate::classfile::FieldType;
+    never_stored_params(m, ops, None, |t| match t {
+        FieldType::Array(component) => {
+            Some(!matches!(**component, FieldType::Object(_) | FieldType::Array(_)))
+        }
+        _ => None,
+    })
+}
+
+/// By local of `m`: the declared type (`declared.rs`) of each reference
+/// parameter that `ops` never store into; the receiver is an instance of
+/// the method's class or a subclass (of an implementing class, for an
+/// interface's default method, which is left out).
 fn declared_params(env: &CompileEnv, m: &Method, ops: &[Op]) -> Vec<Option<super::declared::Declared>> {
-    let mut types = Vec::new();
-    if !m.is_static() {
-        // The receiver: an instance of the method's class or a subclass
-        // (of an implementing class, for an interface's default method).
-        types.push(
-            (!m.class.is_interface() && matches!(m.class.kind, crate::link::ClassKind::Instance))
-                .then_some(super::declared::Declared::Instance(m.class)),
-        );
-    }
-    for t in &m.desc.params {
-        types.push(super::declared::of_type(env.classes.0, t));
-        if K::of_type(t).slots() == 2 {
-            types.push(None);
-        }
-    }
-    for op in ops {
-        if let Op::Store(_, n) = op {
-            if let Some(t) = types.get_mut(*n as usize) {
-                *t = None;
-            }
-        }
-    }
-    types
+    let receiver = (!m.class.is_interface() && matches!(m.class.kind, crate::link::ClassKind::Instance))
+        .then_some(super::declared::Declared::Instance(m.class));
+    never_stored_params(m, ops, receiver, |t| super::declared::of_type(env.classes.0, t))
 }
 
 /// The guarded cases of a virtual or interface call: each guard's key (a
