@@ -55,6 +55,28 @@ pub enum Declared {
     },
 }
 
+impl PartialEq for Declared {
+    /// The same type: the same class (by identity), the same form.
+    fn eq(&self, other: &Self) -> bool {
+        match (*self, *other) {
+            (Declared::Instance(a), Declared::Instance(b)) => std::ptr::eq(a, b),
+            (
+                Declared::ArrayOf {
+                    component: a,
+                    exact: x,
+                },
+                Declared::ArrayOf {
+                    component: b,
+                    exact: y,
+                },
+            ) => std::ptr::eq(a, b) && x == y,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Declared {}
+
 /// The declared type of a field, parameter or result of type `t`, when
 /// its class is loaded (a class not loaded has no instances yet, so no
 /// value of it reaches the code that would use the type).

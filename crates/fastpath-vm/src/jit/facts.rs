@@ -48,13 +48,15 @@
 //! allocation's, a monitor's, a class initialisation's or a poll's
 //! runtime call: `Translator::stop_branch`, `stop_join`) the join keeps
 //! the branch's pure facts and what every cold end knows of the frame's
-//! variables (`BlockFacts::nonnull_vars`, `length_vars`): the reload gives
+//! variables (`BlockFacts::nonnull_vars`, `length_vars`, `declared_vars`): the reload gives
 //! a variable a new value there and the join a third, its block
 //! parameter, which no value fact names, so the facts follow the variable
 //! and a read of it turns them into facts of the value read. A loop head
 //! whose every way in from outside is an edge the translator records
 //! starts with the variables the loop only reads that are non-null on all
-//! of them (`loop_vars.rs`).
+//! of them, and those of one declared type on all of them (`loop_vars.rs`);
+//! at any other join a variable keeps the declared type every edge into it
+//! gave it (a definition records its value's, `Translator::def_frame_var`).
 //!
 //! Invariants:
 //! - Pure facts (`nonnull`, `lengths`, `in_bounds`, `data`) depend on
@@ -127,6 +129,8 @@ use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{Block, Value};
 use cranelift_frontend::Variable;
 
+use super::declared::Declared;
+
 /// The facts of the blocks being filled (see the module comment).
 #[derive(Default)]
 pub(super) struct Facts {
@@ -169,6 +173,10 @@ pub(super) struct BlockFacts {
     /// defined before the stop, where it dominates the join) on every path
     /// here, as `nonnull_vars`.
     pub(super) length_vars: HashMap<usize, Value>,
+    /// Frame variables holding a value of this declared type
+    /// (`declared.rs`) on every path here, as `nonnull_vars`: a join's
+    /// block parameter of values that all had it has it too.
+    pub(super) declared_vars: HashMap<usize, Declared>,
     /// Words of the slot stack known to hold a value, by their offset from
     /// the compiled method's own frame: a frame header's caller, method,
     /// flags and position, and reference slots, as the last safepoint's
@@ -261,6 +269,8 @@ impl BlockFacts {
         self.nonnull_vars.retain(|v| other.nonnull_vars.contains(v));
         self.length_vars
             .retain(|v, len| other.length_vars.get(v) == Some(len));
+        self.declared_vars
+            .retain(|v, d| other.declared_vars.get(v) == Some(d));
         self.frame_words
             .retain(|o, w| other.frame_words.get(o) == Some(w));
         self.null_fields.retain(|o, n| match other.null_fields.get(o) {
@@ -277,6 +287,7 @@ impl BlockFacts {
     pub(super) fn redefine(&mut self, var: Variable) {
         self.nonnull_vars.remove(&var.index());
         self.length_vars.remove(&var.index());
+        self.declared_vars.remove(&var.index());
     }
 
     /// Whether frame variable `var` is non-null on every path here.
@@ -301,6 +312,9 @@ impl BlockFacts {
         if self.nonnull_var(from) {
             self.set_nonnull_var(to);
         }
+        if let Some(d) = self.declared_var(from) {
+            self.set_declared_var(to, d);
+        }
         if let Some(len) = self.length_var(from) {
             self.set_length_var(to, len);
         }
@@ -310,6 +324,18 @@ impl BlockFacts {
     /// here.
     pub(super) fn set_length_var(&mut self, var: Variable, len: Value) {
         self.length_vars.insert(var.index(), len);
+    }
+
+    /// The declared type of frame variable `var`'s value on every path
+    /// here, if known.
+    pub(super) fn declared_var(&self, var: Variable) -> Option<Declared> {
+        self.declared_vars.get(&var.index()).copied()
+    }
+
+    /// Records frame variable `var`'s value of declared type `d` on every
+    /// path here.
+    pub(super) fn set_declared_var(&mut self, var: Variable, d: Declared) {
+        self.declared_vars.insert(var.index(), d);
     }
 
     /// Forgets the reference fields at index `i` of every object (a

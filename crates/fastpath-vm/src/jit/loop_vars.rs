@@ -1,6 +1,6 @@
 //! The reference locals a loop reads and never stores: each keeps,
-//! through the loop's head, the nullness it had on every way into the
-//! loop.
+//! through the loop's head, the nullness and the declared type
+//! (`declared.rs`) it had on every way into the loop.
 //!
 //! Where it sits: `translate.rs` asks [`plan`] once per method it
 //! translates (the compiled method and each inlined callee), keeps the
@@ -9,14 +9,19 @@
 //! the locals non-null on all those edges as facts of the variables
 //! (`facts.rs`, `BlockFacts::nonnull_vars`): a read of one in the loop is
 //! then known non-null, and its null checks go (C2 gets the same from its
-//! type system: a loop phi of non-null values is non-null, `PhiNode::Value`).
+//! type system: a loop phi of non-null values is non-null, `PhiNode::Value`);
+//! and with the declared type all those edges agree on
+//! (`BlockFacts::declared_vars`): an `aastore` into an array the loop only
+//! reads keeps the proof its store check passes that it had before the
+//! loop (a traversal's `Node[] stack = new Node[64]`).
 //!
 //! Why it holds: inside the loop such a local is defined only by the
 //! reloads after the collector's stops (`Translator::reload`, and
 //! `stop_join`, which gives locals that held one reference the one value
 //! again), which keep a non-null reference non-null (the collector moves
-//! objects, it never nulls a reference); so a back edge brings the head a value as non-null
-//! as the one it entered with. "Inside the loop" is the natural loop of
+//! objects, it never nulls a reference, nor changes its class); so a back
+//! edge brings the head a value as non-null, and of the same type, as the
+//! one it entered with. "Inside the loop" is the natural loop of
 //! the head: every instruction from which a back edge to it can be
 //! reached without passing through it, exception handlers included (a
 //! handler's predecessors are the instructions it covers), so a store on

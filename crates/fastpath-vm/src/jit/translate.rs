@@ -289,9 +289,9 @@ pub(super) struct Scope {
     /// switch, entry or OSR entry): how many, and the reference locals
     /// the loop reads and never stores (`loop_vars.rs`).
     loop_vars: HashMap<usize, (u32, Vec<u16>)>,
-    /// Per such head, whether each of its locals was non-null on every
-    /// forward edge recorded so far, and how many were.
-    loop_entry: HashMap<usize, (Vec<bool>, u32)>,
+    /// Per such head, what each of its locals was on every forward edge
+    /// recorded so far, and how many were.
+    loop_entry: HashMap<usize, (Vec<LoopLocalEntry>, u32)>,
     /// In an inlined callee: the facts every return translated so far
     /// carries to the caller's continuation.
     ret_facts: Option<super::facts::BlockFacts>,
@@ -1093,19 +1093,26 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// Defines frame variable `var` (a local or an operand-stack slot):
-    /// what the facts knew of it goes.
+    /// what the facts knew of it goes, and the declared type of `v`, if
+    /// it has one, becomes the variable's (so that a join every edge of
+    /// which brings a value of that type has it too).
     fn def_frame_var(&mut self, var: Variable, v: Value) {
-        self.facts().redefine(var);
+        let declared = self.declared.get(&self.key(v)).copied();
+        let f = self.facts();
+        f.redefine(var);
+        if let Some(d) = declared {
+            f.set_declared_var(var, d);
+        }
         self.b.def_var(var, v);
     }
 
     /// Reads frame variable `var`; what the facts know of the variable
-    /// (`BlockFacts::nonnull_vars`, `length_vars`) becomes known of the
-    /// value read.
+    /// (`BlockFacts::nonnull_vars`, `length_vars`, `declared_vars`)
+    /// becomes known of the value read.
     fn use_frame_var(&mut self, var: Variable) -> Value {
         let v = self.b.use_var(var);
         let f = self.facts();
-        if f.nonnull_vars.is_empty() && f.length_vars.is_empty() {
+        if f.nonnull_vars.is_empty() && f.length_vars.is_empty() && f.declared_vars.is_empty() {
             return v;
         }
         let key = self.key(v);
@@ -1115,6 +1122,9 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         if let Some(len) = f.length_var(var) {
             f.lengths.insert(key, len);
+        }
+        if let Some(d) = f.declared_var(var) {
+            self.declared.entry(key).or_insert(d);
         }
         v
     }
@@ -1203,6 +1213,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let f = self.facts.at(cold_end);
         before.nonnull_vars = f.nonnull_vars.clone();
         before.length_vars = f.length_vars.clone();
+        before.declared_vars = f.declared_vars.clone();
         // A frame word holds its value at the join if it does on both
         // ways: the cold path's stop kept only some (`reload_as`).
         before.frame_words.retain(|o, w| f.frame_words.get(o) == Some(w));
@@ -1662,6 +1673,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             if let Some(d) = c.declared {
                 self.declared.insert(v, d);
+                self.facts().set_declared_var(var, d);
             }
             if let Some(fields) = c.null_fields {
                 self.facts().null_fields.insert(v, fields);
@@ -1766,6 +1778,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         // proper too: its back edges keep them (`loop_vars.rs`), and a
         // stop's way back goes through here.
         head_facts.nonnull_vars = self.facts().nonnull_vars.clone();
+        head_facts.declared_vars = self.facts().declared_vars.clone();
         // A strip-mined loop's first strip ends at once: its first
         // iteration runs the loop's own test, which sets the end.
         let strip_end = hoist.strip.map(|_| {
@@ -2175,10 +2188,13 @@ impl<'e, 'f> Translator<'e, 'f> {
                     // Every edge from outside is emitted; the back edges
                     // keep what they enter with (`loop_vars.rs`).
                     let mut f = super::facts::BlockFacts::default();
-                    for (n, nonnull) in locals.into_iter().zip(all) {
+                    for (n, (nonnull, declared)) in locals.into_iter().zip(all) {
+                        let var = self.var(usize::from(n), K::R);
                         if nonnull {
-                            let var = self.var(usize::from(n), K::R);
                             f.set_nonnull_var(var);
+                        }
+                        if let Some(d) = declared {
+                            f.set_declared_var(var, d);
                         }
                     }
                     self.facts.set(block, f);
@@ -2250,6 +2266,8 @@ impl<'e, 'f> Translator<'e, 'f> {
         };
         if let Some(v) = self.stack_value(0) {
             self.declared.entry(v).or_insert(d);
+            let var = self.var(self.s.ml + self.s.stack.len() - 1, K::R);
+            self.facts().set_declared_var(var, d);
         }
     }
 
@@ -2340,7 +2358,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// On a forward edge into a loop head `loop_vars` keeps: which of the
-    /// loop's locals are non-null on it.
+    /// loop's locals are non-null on it, and their declared types there.
     fn record_loop_entry(&mut self, to: usize) {
         let Some((_, locals)) = self.s.loop_vars.get(&to) else {
             return;
@@ -2354,16 +2372,21 @@ impl<'e, 'f> Translator<'e, 'f> {
             let var = self.var(usize::from(n), K::R);
             let v = self.b.use_var(var);
             let key = self.key(v);
+            let declared = self.declared.get(&key).copied();
+            let known_nonnull = self.nonnull.contains(&v);
             let f = self.facts();
-            here.push(f.nonnull_var(var) || f.nonnull.contains(&key) || self.nonnull.contains(&v));
+            let nonnull = f.nonnull_var(var) || f.nonnull.contains(&key) || known_nonnull;
+            here.push((nonnull, f.declared_var(var).or(declared)));
         }
-        let e = self
-            .s
-            .loop_entry
-            .entry(to)
-            .or_insert_with(|| (vec![true; here.len()], 0));
-        for (all, now) in e.0.iter_mut().zip(here) {
-            *all &= now;
+        let first = !self.s.loop_entry.contains_key(&to);
+        let e = self.s.loop_entry.entry(to).or_insert_with(|| (here.clone(), 0));
+        if !first {
+            for (all, now) in e.0.iter_mut().zip(here) {
+                all.0 &= now.0;
+                if all.1 != now.1 {
+                    all.1 = None;
+                }
+            }
         }
         e.1 += 1;
     }
@@ -3733,6 +3756,11 @@ fn array_param_forms(m: &Method, ops: &[Op]) -> Vec<Option<bool>> {
         _ => None,
     })
 }
+
+/// What a loop's local (`loop_vars.rs`) is on the forward edges into its
+/// head recorded so far: non-null on all of them, and the declared type
+/// they all give it.
+type LoopLocalEntry = (bool, Option<super::declared::Declared>);
 
 /// By local of `m`: the declared type (`declared.rs`) of each reference
 /// parameter that `ops` never store into; the receiver is an instance of

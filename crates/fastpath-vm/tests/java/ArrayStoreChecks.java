@@ -4,8 +4,9 @@
 // a final class filled from fields, parameters, calls, loaded elements and new objects (the check
 // provably passes); arrays of a class with subclasses, passed where an array of a subclass is
 // expected; `new String[]` and `new Object[]` held in `Object[]` variables; a stored value reloaded
-// after a call; each in a loop hot enough to be compiled, and each failing store's
-// ArrayStoreException message.
+// after a call; arrays in locals across loops (one a loop only reads, one two ways into a loop
+// give different types, one a loop reassigns); each in a loop hot enough to be compiled, and each
+// failing store's ArrayStoreException message.
 public class ArrayStoreChecks {
     static final class Disc {
         final int size;
@@ -134,6 +135,40 @@ public class ArrayStoreChecks {
         }
     }
 
+    // Arrays in locals across loops: a traversal's stack, which the loop
+    // only reads, keeps its exact `Disc[]` at the loop's head; an array two
+    // ways into the loop give different types, and one the loop reassigns,
+    // keep their checks (a String[] then, and an Integer stored).
+    static String loopArrays(int n, Object o) {
+        Disc[] stack = new Disc[4];
+        int top = 0;
+        stack[top++] = new Disc(n % 50);
+        int sum = 0;
+        while (top > 0) {
+            Disc d = stack[--top];
+            sum += d.size;
+            if (d.size > 0) {
+                stack[top++] = new Disc(d.size - 1);
+            }
+        }
+        Object[] joined = (n & 1) == 0 ? new String[2] : new Object[2];
+        Object[] moving = new Object[2];
+        int at = -1;
+        try {
+            for (int i = 0; i < 4; i++) {
+                at = i;
+                joined[i & 1] = i == 0 ? "s" : o;
+                moving[i & 1] = o;
+                if (i == 1) {
+                    moving = new String[2];
+                }
+            }
+            return sum + " no exception";
+        } catch (ArrayStoreException e) {
+            return sum + " ArrayStoreException at " + at + " " + e.getMessage();
+        }
+    }
+
     public static void main(String[] args) {
         ArrayStoreChecks c = new ArrayStoreChecks();
         long total = 0;
@@ -155,6 +190,10 @@ public class ArrayStoreChecks {
         System.out.println(storeObject(new Disc[2], new Disc(1)).startsWith("stored ArrayStoreChecks$Disc@"));
         for (int i = 0; i < 2000; i++) {
             last = exactArrays(i);
+        }
+        System.out.println(last);
+        for (int i = 0; i < 3000; i++) {
+            last = loopArrays(i, Integer.valueOf(i)) + " / " + loopArrays(i + 1, Integer.valueOf(i));
         }
         System.out.println(last);
     }

@@ -655,8 +655,43 @@ public class Stores {
         opens[1] = o;
     }
 
+    // A traversal's stack: a local array the loop only reads, an exact
+    // `Disc[]` on the way in, keeps that type through the loop's head.
+    synchronized int walk(Disc d) {
+        Disc[] stack = new Disc[8];
+        int top = 0;
+        stack[top++] = d;
+        int n = 0;
+        while (top > 0) {
+            Disc x = stack[--top];
+            n++;
+            if (x.next != null) {
+                stack[top++] = x.next;
+            }
+        }
+        return n;
+    }
+
+    // The loop stores the local: its head knows no type for it.
+    synchronized int mixed(Disc d, int k) {
+        Object[] a = new Disc[2];
+        int n = 0;
+        for (int i = 0; i < k; i++) {
+            a[0] = d;
+            n += a.length;
+            if (i == 1) {
+                a = new Object[3];
+            }
+        }
+        return n;
+    }
+
     public static void main(String[] args) {
         Stores s = new Stores();
+        Disc chain = new Disc();
+        chain.next = new Disc();
+        chain.next.next = new Disc();
+        System.out.println(s.walk(chain) + " " + s.mixed(chain, 4));
         s.putDisc(new Disc());
         s.putOpen(new OpenSub());
         try {
@@ -693,6 +728,19 @@ fn a_store_the_declared_types_prove_has_no_store_check() {
         component_reads(&open) >= 1,
         "putOpen has no store check (the test above would prove nothing):\n{}",
         harness::listing(&open)
+    );
+    let walk = harness::compiled_code(vm, "Stores", "walk", "(LStores$Disc;)I").1;
+    assert_eq!(
+        component_reads(&walk),
+        0,
+        "walk checks its stores into the loop's stack:\n{}",
+        harness::listing(&walk)
+    );
+    let mixed = harness::compiled_code(vm, "Stores", "mixed", "(LStores$Disc;I)I").1;
+    assert!(
+        component_reads(&mixed) >= 1,
+        "mixed has no store check though its loop stores the array's local:\n{}",
+        harness::listing(&mixed)
     );
 }
 
