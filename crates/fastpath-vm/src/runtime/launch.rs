@@ -11,7 +11,7 @@ pub mod cpu_source;
 
 use std::sync::atomic::Ordering;
 
-use fastpath::gc::BarrierSet;
+use fastpath::gc::{BarrierSet, PauseKind};
 
 use super::{JThread, Vm};
 use crate::link::{ClassKind, Method};
@@ -139,6 +139,35 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
             s.evacuated_by_collector,
             s.evacuated_by_mutators,
         );
+        // A fourth: each kind of pause's count, median and longest at the
+        // safepoint (which pause a high p99 is).
+        let mut by_kind = Vec::new();
+        for kind in [
+            PauseKind::InitMark,
+            PauseKind::FinalMark,
+            PauseKind::InitUpdateRefs,
+            PauseKind::FinalUpdateRefs,
+            PauseKind::Degenerated,
+            PauseKind::Full,
+        ] {
+            let mut works: Vec<_> = s
+                .pauses
+                .iter()
+                .filter(|p| p.kind == kind)
+                .map(|p| p.work)
+                .collect();
+            if works.is_empty() {
+                continue;
+            }
+            works.sort_unstable();
+            by_kind.push(format!(
+                "{kind:?} {} p50 {:.1} us max {:.1} us",
+                works.len(),
+                us(&works, 0.5),
+                us(&works, 1.0)
+            ));
+        }
+        eprintln!("fastpath-vm gc pauses by kind: {}", by_kind.join(", "));
     }
     if std::env::var_os("FASTPATH_VM_SYNC_STATS").is_some() {
         // The library's monitor counters for the whole run (the lab's

@@ -163,6 +163,7 @@ fn satb_enqueues_the_overwritten_value_only_while_marking() {
                                        // As init-mark would: the mutator's copy follows at its next stop, and
                                        // objects are re-read from handles after it (the borrow checker's rule).
     h.inner.gc_state.set(MARKING);
+    begin_marking_for_test(&h, &m);
     m.refresh_gc_state_for_test();
     let (oa, ob, oc) = (m.get(a).unwrap(), m.get(b).unwrap(), m.get(c).unwrap());
     m.store(oa, 0, Some(ob)).unwrap(); // overwrites c
@@ -173,6 +174,42 @@ fn satb_enqueues_the_overwritten_value_only_while_marking() {
     m.refresh_gc_state_for_test();
     m.retire_local_for_test();
     assert_eq!(*h.inner.satb_queue(), vec![ca, cb]);
+}
+
+/// A flush moves to the heap's queue only what the marker still has to
+/// mark: an overwritten object marked meanwhile, or allocated since marking
+/// began (above its region's TAMS), is left out.
+#[test]
+fn satb_flush_leaves_out_what_marking_has_live() {
+    let bits = BarrierBits(Barrier::Satb.bit());
+    let h = heap(bits, GcMode::Passive, 4);
+    let mut m = h.mutator::<Static<{ Barrier::Satb.bit() }>>().unwrap();
+    let (a, b, c) = (
+        m.alloc(1, 0).unwrap(),
+        m.alloc(0, 0).unwrap(),
+        m.alloc(0, 0).unwrap(),
+    );
+    h.inner.gc_state.set(MARKING);
+    begin_marking_for_test(&h, &m);
+    m.refresh_gc_state_for_test();
+    let d = m.alloc(0, 0).unwrap();
+    let (oa, ob, oc, od) = (
+        m.get(a).unwrap(),
+        m.get(b).unwrap(),
+        m.get(c).unwrap(),
+        m.get(d).unwrap(),
+    );
+    assert!(od.addr() >= h.inner.space.region(od.addr()).tams.load(Ordering::Relaxed));
+    m.store(oa, 0, Some(ob)).unwrap(); // overwrites null: nothing
+    m.store(oa, 0, Some(oc)).unwrap(); // overwrites b, not marked: kept
+    m.store(oa, 0, Some(od)).unwrap(); // overwrites c, marked before the flush
+    m.store(oa, 0, None).unwrap(); // overwrites d, allocated while marking
+    assert!(h.inner.space.mark(oc.addr()), "c was not marked yet");
+    let kept = ob.addr();
+    h.inner.gc_state.set(0);
+    m.refresh_gc_state_for_test();
+    m.retire_local_for_test();
+    assert_eq!(*h.inner.satb_queue(), vec![kept]);
 }
 
 #[test]
@@ -1140,7 +1177,10 @@ fn jit_slow_entries_heal_and_enqueue<B: BarrierSet>(refs: RefWidth) {
     assert_eq!(h.inner.space.load_ref(field, Ordering::Relaxed), to, "healed");
     assert_eq!(lrb_slow_entry(block, 0, field), 0, "null passes");
     end_evacuation(&h, &mut m);
-    // SATB: a full queue is flushed to the heap's, then the value pushed.
+    // SATB: a full queue is flushed to the heap's, then the value pushed
+    // (marking as init-mark starts it, so that the copy, below its region's
+    // TAMS and unmarked, is one the marker needs).
+    begin_marking_for_test(&h, &m);
     let t = crate::thread::current();
     let before = h.inner.satb_queue().len();
     for _ in 0..crate::thread::SATB_BUFFER_WORDS {

@@ -1095,6 +1095,15 @@ impl HeldLocks {
 
 /// Moves the entries of the SATB queue of `t` (attached to a mutator of
 /// `heap`) to the heap's; the queue is empty (index = its size in bytes).
+///
+/// Only the entries the marker still has to mark move: an object already
+/// live in this cycle (marked, so traced or queued for it, or allocated
+/// since marking began, above its region's TAMS) is left out, the test
+/// `HeapInner::mark_object` makes first (G1's `SATBMarkQueue::filter`,
+/// Shenandoah's `ShenandoahSATBMarkQueueFilterFn`). So the work of
+/// entries the marker does not need is the mutator's, here, not the
+/// final-mark pause's: a traversal of a long-lived structure while marking
+/// logs every reference it overwrites, nearly all already marked.
 pub(in crate::gc) fn flush_satb(heap: &HeapInner, t: &ThreadBlock) {
     let index = t.satb_index.get();
     let full = SATB_BUFFER_WORDS * 8;
@@ -1106,8 +1115,21 @@ pub(in crate::gc) fn flush_satb(heap: &HeapInner, t: &ThreadBlock) {
         // this thread, which does nothing else with it during this call;
         // the entries are the words from `index` to the end.
         let entries = unsafe { &(&*buffer)[index / 8..] };
-        // Oldest first: the buffer fills downwards.
-        heap.satb_queue().extend(entries.iter().rev());
+        // Oldest first: the buffer fills downwards. Live now stays live
+        // until the cycle ends (a mark bit or a TAMS is never taken back
+        // while marking), and every entry is drained before then
+        // (final-mark, or the degenerated cycle's pause), so an entry
+        // left out is one the drain would skip.
+        let space = &heap.space;
+        let needed: Vec<usize> = entries
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&o| !space.is_live(o))
+            .collect();
+        if !needed.is_empty() {
+            heap.satb_queue().extend(needed);
+        }
     }
     t.satb_index.set(full);
 }

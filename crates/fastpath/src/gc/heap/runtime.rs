@@ -19,6 +19,7 @@ use super::space::Space;
 use crate::gc::barrier_set::BarrierSet;
 use crate::gc::collector::pacer::Pacer;
 use crate::gc::settings::{self, BarrierBits, GcCellFormat, GcMode};
+use crate::gc::Barrier;
 use crate::setting::ConfigError;
 
 /// GC state bit: concurrent marking runs (SATB barriers take their slow path).
@@ -939,6 +940,9 @@ impl Heap {
             reason: e.reason,
         })?;
         space.hold_capacity = config.mode == GcMode::Passive;
+        space.cards_in_use = [Barrier::Card, Barrier::CardCond, Barrier::G1Card]
+            .into_iter()
+            .any(|b| config.barriers.has(b));
         let initial = config
             .initial_bytes
             .unwrap_or(config.heap_bytes)
