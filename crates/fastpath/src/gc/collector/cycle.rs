@@ -214,6 +214,16 @@ impl HeapInner {
                         trigger.start_below(&self.space)
                     };
                     self.space.start_cycle_below.store(below, Ordering::Relaxed);
+                    if !start {
+                        if let Some(soon) = trigger.imminent(free, below) {
+                            // The crossing is due within a few milliseconds:
+                            // watch for it awake rather than sleep (`watch_for_start`).
+                            drop(c);
+                            self.watch_for_start(free, below, soon);
+                            c = self.control();
+                            continue;
+                        }
+                    }
                     if start {
                         // Relaxed: as above; a crossing before this look is served by it.
                         self.space.cycle_due.store(false, Ordering::Relaxed);
@@ -370,6 +380,48 @@ impl HeapInner {
         p.cpu += cpu;
         p.regions_taken += taken_during;
         r
+    }
+
+    /// Waits awake, for at most twice `soon`, until the mutators have
+    /// taken the regions from `free` down to `below` (the trigger's start,
+    /// [`Trigger::imminent`]), a mutator has asked for a cycle, or the heap
+    /// is shutting down; the caller then looks again. Why awake: a sleeping collector is
+    /// woken by the refill that crosses the start (`Space::cycle_due`), but
+    /// on a virtual machine whose other CPUs are idle the host may have
+    /// descheduled the idle one, and the wake-up then took up to 8 ms on
+    /// the 2-CPU guests this project measures on (GcTrees at 64 MiB: the
+    /// mutator took 82 of the heap's 256 regions before the collector's
+    /// next look, and the cycle began with the mutators already out of
+    /// memory, a degenerated one; docs/benchmarks-log-2026.md, 4 Dec). Kept
+    /// awake the collector starts within microseconds of the crossing. The
+    /// free count is read from the mutators' counter of regions taken, not
+    /// under the allocation lock the refills take; between reads the thread
+    /// yields, so a runnable mutator on its CPU runs first.
+    fn watch_for_start(&self, free: usize, below: usize, soon: Duration) {
+        // Relaxed: a statistic's counter (the taken count) and hints (the
+        // request flags); the look that follows reads both under their locks.
+        let taken = |s: &Space| s.taken_regions.load(Ordering::Relaxed);
+        let (start, at) = (taken(&self.space), Instant::now());
+        let limit = soon.saturating_mul(2);
+        let mut rounds = 0u32;
+        while at.elapsed() < limit && !self.degenerate_requested() {
+            let now_free = free.saturating_sub(taken(&self.space).saturating_sub(start));
+            if now_free < below || self.space.cycle_due.load(Ordering::Relaxed) {
+                return;
+            }
+            rounds = rounds.wrapping_add(1);
+            if rounds % 64 == 0 {
+                // A request that is not for memory (`Mutator::collect`),
+                // or the heap's end: the control lock, which no refill takes.
+                let c = self.control();
+                if c.requested || c.shutdown {
+                    return;
+                }
+            }
+            // Gives the CPU to any other runnable thread (a mutator, where
+            // there are more than CPUs), keeps it otherwise.
+            std::thread::yield_now();
+        }
     }
 
     /// One concurrent cycle; returns the longest run of free regions the

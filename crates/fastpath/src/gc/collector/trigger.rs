@@ -64,6 +64,11 @@ use crate::gc::heap::space::Space;
 /// Samples of the allocation rate are at least this far apart.
 const SAMPLE: Duration = Duration::from_millis(10);
 
+/// A start the learnt rate puts closer than this is watched for awake
+/// ([`Trigger::imminent`]): the collector's idle wait is 5 ms, and a
+/// wake-up on a virtual machine can take as long again.
+pub(crate) const IMMINENT: Duration = Duration::from_millis(10);
+
 /// The spike margin, in hundredths of the heap: where it starts and
 /// narrows back to, its ceiling, and its steps.
 const MARGIN_BASE: usize = 10;
@@ -222,6 +227,18 @@ impl Trigger {
         floor.max(learnt)
     }
 
+    /// How soon the mutators, at the learnt rate, take the free regions
+    /// from `free` below `below` (the start [`Self::start_below`] gave),
+    /// when that is within [`IMMINENT`]: the collector then watches for the
+    /// crossing awake (`HeapInner::watch_for_start`) instead of sleeping.
+    pub(crate) fn imminent(&self, free: usize, below: usize) -> Option<Duration> {
+        if self.rate <= 0.0 || free < below {
+            return None;
+        }
+        let secs = (free - below) as f64 / self.rate;
+        (secs < IMMINENT.as_secs_f64()).then(|| Duration::from_secs_f64(secs))
+    }
+
     /// The spike margin, hundredths of the heap.
     #[cfg(test)]
     fn margin_pct(&self) -> usize {
@@ -315,6 +332,21 @@ mod tests {
         // No allocation: the floor, a tenth of the heap, or the margin.
         t.rate = 0.0;
         assert_eq!(t.start_below(&space), (reserve + 13).max(n.div_ceil(10)));
+    }
+
+    /// A start the learnt rate reaches within `IMMINENT` is imminent, by the
+    /// time it takes; a farther one, one already crossed, or no rate learnt
+    /// is not.
+    #[test]
+    fn a_start_is_imminent_within_the_watch_window_at_the_learnt_rate() {
+        let space = Space::small_for_test();
+        let mut t = Trigger::new(&space);
+        assert_eq!(t.imminent(60, 40), None, "no rate learnt");
+        t.rate = 4000.0; // regions a second: 4 a millisecond
+        let soon = t.imminent(60, 40).expect("20 regions: 5 ms");
+        assert!((soon.as_secs_f64() - 0.005).abs() < 1e-9, "{soon:?}");
+        assert_eq!(t.imminent(100, 40), None, "60 regions: 15 ms, past the window");
+        assert_eq!(t.imminent(30, 40), None, "already below the start");
     }
 
     /// The floor always starts a cycle; above it, a cycle starts once the

@@ -167,10 +167,12 @@ pub(crate) struct AllocState {
     /// Evacuation LABs carved this cycle (for `Space::evac_lab_limit`).
     pub(crate) evac_taken: usize,
     /// Free regions TLABs leave alone: the standing evacuation reserve
-    /// (`Space::reserve_regions`), except during update-refs, when no copy
-    /// is made and the collection set about to be freed restores it: then
-    /// the reserve less the regions final-update-refs frees (set in
-    /// init-update-refs, restored when the set is freed).
+    /// (`Space::reserve_regions`), except while no copy is made: during
+    /// marking none (set in init-mark, restored in final-mark before the
+    /// set is chosen), and during update-refs, when the collection set
+    /// about to be freed restores it, the reserve less the regions
+    /// final-update-refs frees (set in init-update-refs, restored when the
+    /// set is freed).
     pub(crate) mutator_floor: usize,
 }
 
