@@ -147,33 +147,56 @@ fn errors_are_values() {
     assert!(matches!(Heap::new(bad), Err(GcError::BadSize(_))));
 }
 
-#[test]
-fn satb_enqueues_the_overwritten_value_only_while_marking() {
-    let bits = BarrierBits(Barrier::Satb.bit());
-    let h = heap(bits, GcMode::Passive, 4);
-    let mut m = h.mutator::<Static<{ Barrier::Satb.bit() }>>().unwrap();
-    let (a, b, c) = (
+/// The SATB barrier alone.
+type SatbOnly = Static<{ Barrier::Satb.bit() }>;
+
+/// A passive heap with the SATB barrier alone, its mutator, and three
+/// objects: `a` with one reference field, `b` and `c` with none.
+fn satb_heap_with_three() -> (Heap, Mutator<SatbOnly>, [Handle; 3]) {
+    let h = heap(BarrierBits(Barrier::Satb.bit()), GcMode::Passive, 4);
+    let mut m = h.mutator::<SatbOnly>().unwrap();
+    let objects = [
         m.alloc(1, 0).unwrap(),
         m.alloc(0, 0).unwrap(),
         m.alloc(0, 0).unwrap(),
-    );
+    ];
+    (h, m, objects)
+}
+
+#[test]
+fn satb_enqueues_the_overwritten_value_only_while_marking() {
+    let (h, mut m, [a, b, c]) = satb_heap_with_three();
     let (oa, ob, oc) = (m.get(a).unwrap(), m.get(b).unwrap(), m.get(c).unwrap());
     m.store(oa, 0, Some(ob)).unwrap();
-    m.store(oa, 0, Some(oc)).unwrap(); // idle: nothing enqueued
-                                       // As init-mark would: the mutator's copy follows at its next stop, and
-                                       // objects are re-read from handles after it (the borrow checker's rule).
-    h.inner.gc_state.set(MARKING);
-    begin_marking_for_test(&h, &m);
-    m.refresh_gc_state_for_test();
+    // Idle: nothing enqueued.
+    m.store(oa, 0, Some(oc)).unwrap();
+    // Objects are re-read from handles after the stop (the borrow
+    // checker's rule).
+    start_marking_for_test(&h, &mut m);
     let (oa, ob, oc) = (m.get(a).unwrap(), m.get(b).unwrap(), m.get(c).unwrap());
     m.store(oa, 0, Some(ob)).unwrap(); // overwrites c
     assert!(m.cas(oa, 0, Some(ob), None).unwrap()); // overwrites b
     m.store(oa, 0, Some(oc)).unwrap(); // overwrites null: nothing
     let (ca, cb) = (oc.addr(), ob.addr());
+    end_marking_for_test(&h, &mut m);
+    assert_eq!(*h.inner.satb_queue(), vec![ca, cb]);
+}
+
+/// Marking as the mutator sees it after init-mark: the state, every
+/// region's TAMS at its top, the mutator's copy of the state refreshed (as
+/// at its next stop).
+fn start_marking_for_test<B: BarrierSet>(h: &Heap, m: &mut Mutator<B>) {
+    h.inner.gc_state.set(MARKING);
+    begin_marking_for_test(h, m);
+    m.refresh_gc_state_for_test();
+}
+
+/// Marking's end as the SATB tests need it: the state cleared, the
+/// mutator's queue flushed to the heap's.
+fn end_marking_for_test<B: BarrierSet>(h: &Heap, m: &mut Mutator<B>) {
     h.inner.gc_state.set(0);
     m.refresh_gc_state_for_test();
     m.retire_local_for_test();
-    assert_eq!(*h.inner.satb_queue(), vec![ca, cb]);
 }
 
 /// A flush moves to the heap's queue only what the marker still has to
@@ -181,17 +204,8 @@ fn satb_enqueues_the_overwritten_value_only_while_marking() {
 /// began (above its region's TAMS), is left out.
 #[test]
 fn satb_flush_leaves_out_what_marking_has_live() {
-    let bits = BarrierBits(Barrier::Satb.bit());
-    let h = heap(bits, GcMode::Passive, 4);
-    let mut m = h.mutator::<Static<{ Barrier::Satb.bit() }>>().unwrap();
-    let (a, b, c) = (
-        m.alloc(1, 0).unwrap(),
-        m.alloc(0, 0).unwrap(),
-        m.alloc(0, 0).unwrap(),
-    );
-    h.inner.gc_state.set(MARKING);
-    begin_marking_for_test(&h, &m);
-    m.refresh_gc_state_for_test();
+    let (h, mut m, [a, b, c]) = satb_heap_with_three();
+    start_marking_for_test(&h, &mut m);
     let d = m.alloc(0, 0).unwrap();
     let (oa, ob, oc, od) = (
         m.get(a).unwrap(),
@@ -206,9 +220,7 @@ fn satb_flush_leaves_out_what_marking_has_live() {
     m.store(oa, 0, None).unwrap(); // overwrites d, allocated while marking
     assert!(h.inner.space.mark(oc.addr()), "c was not marked yet");
     let kept = ob.addr();
-    h.inner.gc_state.set(0);
-    m.refresh_gc_state_for_test();
-    m.retire_local_for_test();
+    end_marking_for_test(&h, &mut m);
     assert_eq!(*h.inner.satb_queue(), vec![kept]);
 }
 
