@@ -34,7 +34,12 @@ pub enum Helper {
     Mirror,
     /// `(ctx, method, index)`: `NullPointerException` at that instruction.
     ThrowNpe,
-    /// `(ctx, index: i32, length: i32)`.
+    /// `(ctx, index | length << 32)`: `ArrayIndexOutOfBoundsException`,
+    /// the two 32-bit values in one word, packed on the cold path
+    /// (`Translator::throw_with`), so that no argument register is asked
+    /// of the values the hot path keeps (Permute's and Queens' loops moved
+    /// an array's length between registers at every check: −8 % of their
+    /// instructions).
     ThrowIndex,
     /// `(ctx)`: `ArithmeticException: / by zero`.
     ThrowDivide,
@@ -121,7 +126,7 @@ impl Helper {
             Helper::NewArray => (&[I64, I64, I32], &[I64]),
             Helper::MultiNewArray => (&[I64, I64, I64, I64], &[I64]),
             Helper::ThrowNpe | Helper::ThrowError => (&[I64, I64, I64], &[]),
-            Helper::ThrowIndex => (&[I64, I32, I32], &[]),
+            Helper::ThrowIndex => (&[I64, I64], &[]),
             Helper::ThrowCast | Helper::ThrowInterface | Helper::ThrowAbstract => (&[I64, I64, I64], &[]),
             Helper::ThrowStore | Helper::Throw => (&[I64, I64], &[]),
             Helper::ThrowStackOverflow => (&[I64, I64, I64], &[]),

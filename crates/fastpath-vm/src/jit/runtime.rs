@@ -102,10 +102,13 @@ extern "C" fn throw_npe<B: BarrierSet>(ctx: *const JitCtx, m: &'static Method, i
     t.throw_npe(at, d);
 }
 
-extern "C" fn throw_index<B: BarrierSet>(ctx: *const JitCtx, i: i32, len: i32) {
+extern "C" fn throw_index<B: BarrierSet>(ctx: *const JitCtx, index_and_length: u64) {
     // SAFETY: as `poll`.
     let t = unsafe { thread::<B>(ctx) };
-    t.throw_aioobe(i, len);
+    t.throw_aioobe(
+        index_and_length as u32 as i32,
+        (index_and_length >> 32) as u32 as i32,
+    );
 }
 
 extern "C" fn throw_divide<B: BarrierSet>(ctx: *const JitCtx) {

@@ -2066,6 +2066,21 @@ impl<'e, 'f> Translator<'e, 'f> {
     pub(super) fn throw_with(&mut self, h: Helper, args: &[Value]) {
         self.coarsening_throw();
         self.promotion_throw();
+        // A bounds check's index and length go as one word made here, on
+        // the cold path: passed as they are, the call's fixed argument
+        // registers became regalloc2's hints for the hot path's values too,
+        // and a loop moved its array's length between registers around
+        // each check (`Helper::ThrowIndex`).
+        let packed;
+        let args = if let (Helper::ThrowIndex, &[i, len]) = (h, args) {
+            let lo = self.b.ins().uextend(I64, i);
+            let hi = self.b.ins().uextend(I64, len);
+            let hi = self.b.ins().ishl_imm_u(hi, 32);
+            packed = [self.b.ins().bor(lo, hi)];
+            &packed[..]
+        } else {
+            args
+        };
         let s = self.safepoint(self.s.idx, None);
         self.call_helper(h, args);
         self.reload(s);
