@@ -630,11 +630,10 @@ impl HeapInner {
             self.free_cset();
         }
         self.finish_cycle();
-        self.stats().cycles += 1;
     }
 
     /// End-of-cycle work inside the last pause: refine (clean) the cards,
-    /// count the cycle, verify; clear a mutator's request for a degenerated
+    /// verify and count the cycle; clear a mutator's request for a degenerated
     /// cycle (each mutator waiting for memory retries at the cycle's end and
     /// asks anew if it still finds none, so a request left standing would
     /// only make the next cycle degenerate for nothing).
@@ -643,9 +642,6 @@ impl HeapInner {
         self.degenerate.store(false, Ordering::SeqCst);
         for c in std::mem::take(&mut *self.card_queue()) {
             self.space.cards[c].store(CLEAN_CARD, Ordering::Relaxed);
-        }
-        if self.config.mode == crate::gc::GcMode::Concurrent {
-            self.stats().cycles += 1;
         }
         let mut share = self.gc_time_share.lock().unwrap_or_else(|e| e.into_inner());
         let average = {
@@ -665,15 +661,28 @@ impl HeapInner {
         {
             share.reset();
         }
-        self.verify_if_asked();
+        self.record_collection(true);
     }
 
     /// Runs the verifier if the configuration asks for it (in a pause, at
     /// the end of a collection), recording the outcome.
     pub(crate) fn verify_if_asked(&self) {
-        if self.config.verify {
-            let result = self.verify();
-            let mut stats = self.stats();
+        self.record_collection(false);
+    }
+
+    /// The verifier's run, if the configuration asks for one, and its
+    /// outcome recorded, with the collection counted when `cycle` (a
+    /// concurrent cycle's end, or a passive collection's):
+    /// in one update of the statistics, so that a thread reading them
+    /// (`Heap::stats`, which does not stop the collector) never finds a
+    /// cycle counted and not yet verified.
+    fn record_collection(&self, cycle: bool) {
+        let result = self.config.verify.then(|| self.verify());
+        let mut stats = self.stats();
+        if cycle {
+            stats.cycles += 1;
+        }
+        if let Some(result) = result {
             stats.verified_cycles += 1;
             match result {
                 Ok(n) => stats.verified_objects += n as u64,
