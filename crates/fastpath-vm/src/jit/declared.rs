@@ -98,6 +98,14 @@ pub fn of_descriptor(loader: &Loader, descriptor: &str) -> Option<Declared> {
         .and_then(|t| of_type(loader, &t))
 }
 
+/// The receiver `this` of a method of class `c`: an instance of `c` or a
+/// subclass, unless `c` is an interface (a default method's receiver is
+/// an implementing class's instance, which the verifier types as
+/// `Object`).
+pub fn of_receiver(c: &'static Class) -> Option<Declared> {
+    is_instance_class(c).then_some(Declared::Instance(c))
+}
+
 /// An `anewarray`'s (or a `newarray`'s) result, of array class `ac`.
 pub fn of_new_array(ac: &'static Class) -> Option<Declared> {
     let c = ac.component?;

@@ -778,9 +778,23 @@ impl Translator<'_, '_> {
             .b
             .ins()
             .load(I32, MemFlagsData::trusted().with_readonly(), o, len_at);
-        self.throw_with(Helper::ThrowIndex, &[i, len]);
+        self.throw_index(i, len);
         self.b.switch_to_block(cont);
         self.continue_from(from);
+    }
+
+    /// Throws `ArrayIndexOutOfBoundsException` for index `i` of an array
+    /// of length `len`, from the cold block being translated. The two go
+    /// as one word made here: passed as they are, the call's fixed
+    /// argument registers became regalloc2's hints for the hot path's
+    /// values too, and a loop moved its array's length between registers
+    /// around each check (`Helper::ThrowIndex`).
+    fn throw_index(&mut self, i: Value, len: Value) {
+        let lo = self.b.ins().uextend(I64, i);
+        let hi = self.b.ins().uextend(I64, len);
+        let hi = self.b.ins().ishl_imm_u(hi, 32);
+        let packed = self.b.ins().bor(lo, hi);
+        self.throw_with(Helper::ThrowIndex, &[packed]);
     }
 
     /// Bounds check of `i` against `len`, throwing from a cold block; none
@@ -791,7 +805,7 @@ impl Translator<'_, '_> {
             return;
         }
         let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
-        self.check_or_throw(ok, Helper::ThrowIndex, &[i, len]);
+        self.check_or(ok, |t| t.throw_index(i, len));
         self.facts().in_bounds.insert(key);
     }
 

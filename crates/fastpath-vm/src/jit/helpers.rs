@@ -36,7 +36,7 @@ pub enum Helper {
     ThrowNpe,
     /// `(ctx, index | length << 32)`: `ArrayIndexOutOfBoundsException`,
     /// the two 32-bit values in one word, packed on the cold path
-    /// (`Translator::throw_with`), so that no argument register is asked
+    /// (`emit.rs`, `throw_index`), so that no argument register is asked
     /// of the values the hot path keeps (Permute's and Queens' loops moved
     /// an array's length between registers at every check: −8 % of their
     /// instructions).

@@ -2066,21 +2066,6 @@ impl<'e, 'f> Translator<'e, 'f> {
     pub(super) fn throw_with(&mut self, h: Helper, args: &[Value]) {
         self.coarsening_throw();
         self.promotion_throw();
-        // A bounds check's index and length go as one word made here, on
-        // the cold path: passed as they are, the call's fixed argument
-        // registers became regalloc2's hints for the hot path's values too,
-        // and a loop moved its array's length between registers around
-        // each check (`Helper::ThrowIndex`).
-        let packed;
-        let args = if let (Helper::ThrowIndex, &[i, len]) = (h, args) {
-            let lo = self.b.ins().uextend(I64, i);
-            let hi = self.b.ins().uextend(I64, len);
-            let hi = self.b.ins().ishl_imm_u(hi, 32);
-            packed = [self.b.ins().bor(lo, hi)];
-            &packed[..]
-        } else {
-            args
-        };
         let s = self.safepoint(self.s.idx, None);
         self.call_helper(h, args);
         self.reload(s);
@@ -2137,12 +2122,19 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// Continues when `ok` (an i8 condition) holds; otherwise throws with
     /// `h(args)` from a cold block.
     pub(super) fn check_or_throw(&mut self, ok: Value, h: Helper, args: &[Value]) {
+        self.check_or(ok, |t| t.throw_with(h, args));
+    }
+
+    /// [`Self::check_or_throw`] with the cold block's code `throw`'s own
+    /// (which ends in a throw): for a throw whose arguments are made on
+    /// the cold path.
+    pub(super) fn check_or(&mut self, ok: Value, throw: impl FnOnce(&mut Self)) {
         let from = self.here();
         let (bad, cont) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(ok, cont, &[], bad, &[]);
         self.b.set_cold_block(bad);
         self.b.switch_to_block(bad);
-        self.throw_with(h, args);
+        throw(self);
         self.b.switch_to_block(cont);
         self.continue_from(from);
     }
@@ -2393,17 +2385,21 @@ impl<'e, 'f> Translator<'e, 'f> {
             let nonnull = f.nonnull_var(var) || f.nonnull.contains(&key) || known_nonnull;
             here.push((nonnull, f.declared_var(var).or(declared)));
         }
-        let first = !self.s.loop_entry.contains_key(&to);
-        let e = self.s.loop_entry.entry(to).or_insert_with(|| (here.clone(), 0));
-        if !first {
-            for (all, now) in e.0.iter_mut().zip(here) {
-                all.0 &= now.0;
-                if all.1 != now.1 {
-                    all.1 = None;
+        match self.s.loop_entry.entry(to) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert((here, 1));
+            }
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                let (all, edges) = e.get_mut();
+                for (all, now) in all.iter_mut().zip(here) {
+                    all.0 &= now.0;
+                    if all.1 != now.1 {
+                        all.1 = None;
+                    }
                 }
+                *edges += 1;
             }
         }
-        e.1 += 1;
     }
 
     fn int_cond(c: Cond) -> IntCC {
@@ -3782,8 +3778,7 @@ type LoopLocalEntry = (bool, Option<super::declared::Declared>);
 /// the method's class or a subclass (of an implementing class, for an
 /// interface's default method, which is left out).
 fn declared_params(env: &CompileEnv, m: &Method, ops: &[Op]) -> Vec<Option<super::declared::Declared>> {
-    let receiver = (!m.class.is_interface() && matches!(m.class.kind, crate::link::ClassKind::Instance))
-        .then_some(super::declared::Declared::Instance(m.class));
+    let receiver = super::declared::of_receiver(m.class);
     never_stored_params(m, ops, receiver, |t| super::declared::of_type(env.classes.0, t))
 }
 

@@ -141,32 +141,26 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
         );
         // A fourth: each kind of pause's count, median and longest at the
         // safepoint (which pause a high p99 is).
-        let mut by_kind = Vec::new();
-        for kind in [
-            PauseKind::InitMark,
-            PauseKind::FinalMark,
-            PauseKind::InitUpdateRefs,
-            PauseKind::FinalUpdateRefs,
-            PauseKind::Degenerated,
-            PauseKind::Full,
-        ] {
-            let mut works: Vec<_> = s
-                .pauses
-                .iter()
-                .filter(|p| p.kind == kind)
-                .map(|p| p.work)
-                .collect();
-            if works.is_empty() {
-                continue;
+        // Kinds in the order their first pause came.
+        let mut kinds: Vec<(PauseKind, Vec<std::time::Duration>)> = Vec::new();
+        for p in &s.pauses {
+            match kinds.iter_mut().find(|(k, _)| *k == p.kind) {
+                Some((_, works)) => works.push(p.work),
+                None => kinds.push((p.kind, vec![p.work])),
             }
-            works.sort_unstable();
-            by_kind.push(format!(
-                "{kind:?} {} p50 {:.1} us max {:.1} us",
-                works.len(),
-                us(&works, 0.5),
-                us(&works, 1.0)
-            ));
         }
+        let by_kind: Vec<String> = kinds
+            .iter_mut()
+            .map(|(kind, works)| {
+                works.sort_unstable();
+                format!(
+                    "{kind:?} {} p50 {:.1} us max {:.1} us",
+                    works.len(),
+                    us(works, 0.5),
+                    us(works, 1.0)
+                )
+            })
+            .collect();
         eprintln!("fastpath-vm gc pauses by kind: {}", by_kind.join(", "));
     }
     if std::env::var_os("FASTPATH_VM_SYNC_STATS").is_some() {

@@ -1120,16 +1120,11 @@ pub(in crate::gc) fn flush_satb(heap: &HeapInner, t: &ThreadBlock) {
         // while marking), and every entry is drained before then
         // (final-mark, or the degenerated cycle's pause), so an entry
         // left out is one the drain would skip.
+        // The filter runs under the queue's lock (a buffer's 256 tests of
+        // a TAMS and a mark bit), which spares a copy of the kept entries.
         let space = &heap.space;
-        let needed: Vec<usize> = entries
-            .iter()
-            .rev()
-            .copied()
-            .filter(|&o| !space.is_live(o))
-            .collect();
-        if !needed.is_empty() {
-            heap.satb_queue().extend(needed);
-        }
+        heap.satb_queue()
+            .extend(entries.iter().rev().copied().filter(|&o| !space.is_live(o)));
     }
     t.satb_index.set(full);
 }
