@@ -101,10 +101,16 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
         let mib = |regions: f64| regions * config.region_bytes as f64 / f64::from(1 << 20);
         let began_free = s.free_regions_at_start as f64 / s.cycles.max(1) as f64;
         eprintln!(
-            "fastpath-vm gc pacing: cycles began with {:.1} MiB free of {:.1} on average (soft capacity {:.1} MiB at exit), ran dry in marking {}, evacuation {}, update-refs {}, {} abbreviated, {} refills paced for {:.2} ms (longest {:.1} us), {} assist slices for {:.2} ms",
+            "fastpath-vm gc pacing: cycles began with {:.1} MiB free of {:.1} on average (soft capacity {:.1} MiB at exit, {:.1} MiB faulted in ahead of allocation{}), ran dry in marking {}, evacuation {}, update-refs {}, {} abbreviated, {} refills paced for {:.2} ms (longest {:.1} us), {} assist slices for {:.2} ms",
             mib(began_free),
             config.heap_bytes as f64 / f64::from(1 << 20),
             vm.heap.capacity_bytes() as f64 / f64::from(1 << 20),
+            mib(s.regions_read_ahead as f64),
+            if s.read_ahead_refused {
+                ", the kernel refused the read-ahead"
+            } else {
+                ""
+            },
             s.phases.mark.ran_dry,
             s.phases.evacuation.ran_dry,
             s.phases.update_refs.ran_dry,

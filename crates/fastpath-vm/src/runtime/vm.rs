@@ -37,6 +37,17 @@ use crate::runtime::Error;
 /// 7–12 at two to three times its peak; LruCache's peak 1.16 x with 4).
 pub const DEFAULT_FIRST_ALLOCATION: usize = 16 << 20;
 
+/// The heap's read-ahead: regions kept faulted in past the highest one the
+/// program's allocation has reached, within the soft capacity, by the
+/// heap's own thread (`fastpath::gc`'s `heap/read_ahead.rs`), so that the
+/// first writes to fresh regions, 2 ms for each 4 MiB on the guests of
+/// BENCHMARKS.md, are not the program's: Sieve's first iterations after
+/// compilation ran at its peak with it, 1.2 times it without. Eight
+/// regions of the default heap: at the 0.5–1.5 GB/s the programs of
+/// BENCHMARKS.md allocate, several milliseconds' allocation ahead, which
+/// is what the thread, at about 1.5 GB/s, needs to stay in front.
+pub const DEFAULT_READ_AHEAD: usize = 8 << 20;
+
 /// The reference width of a heap of `heap_bytes` when neither
 /// `-XX:±UseCompressedOops` nor `FASTPATH_GC_REFS` chose one: compressed
 /// when they reach the whole heap (HotSpot's ergonomics), whose smaller
@@ -64,6 +75,11 @@ pub struct Options {
     pub initial_heap_bytes: Option<usize>,
     /// `-Xss` in bytes (each Java thread's slot stack).
     pub stack_bytes: usize,
+    /// The heap's read-ahead in bytes
+    /// (`fastpath::gc::HeapConfig::read_ahead_bytes`;
+    /// `FASTPATH_VM_READ_AHEAD`, a size, 0 off): [`DEFAULT_READ_AHEAD`]
+    /// unless set.
+    pub read_ahead_bytes: usize,
     /// Run the collector's heap verifier after every cycle
     /// (`FASTPATH_VM_VERIFY_HEAP=1`).
     pub verify_heap: bool,
@@ -80,6 +96,7 @@ impl Default for Options {
             heap_bytes: 256 << 20,
             initial_heap_bytes: None,
             stack_bytes: 1 << 20,
+            read_ahead_bytes: DEFAULT_READ_AHEAD,
             verify_heap: false,
             jit: crate::jit::Mode::Mixed,
             xx: Default::default(),
@@ -242,6 +259,7 @@ impl Vm {
             config.refs = default_ref_width(options.heap_bytes);
         }
         config.verify = options.verify_heap;
+        config.read_ahead_bytes = options.read_ahead_bytes;
         config.initial_bytes = Some(match options.initial_heap_bytes {
             Some(n) if n > options.heap_bytes => {
                 return Err("Error occurred during initialization of VM\nInitial heap size set to a larger value than the maximum heap size".into());

@@ -127,6 +127,7 @@ fn exit_statuses_and_launch_errors_are_javas() {
     for (var, value) in [
         ("FASTPATH_LOCKING_MODE", "stacked"),
         ("FASTPATH_ICACHE_SYNC", "flushall"),
+        ("FASTPATH_VM_READ_AHEAD", "8q"),
     ] {
         let (out, err, code) = run(vm().env(var, value).arg("-cp").arg(&cp).arg("app.Main"));
         assert_eq!((out.as_str(), code), ("", Some(1)), "{var}={value}: {err}");

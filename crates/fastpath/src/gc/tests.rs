@@ -1826,6 +1826,66 @@ fn the_soft_capacity_holds_garbage_and_grows_with_live_data() {
     }
 }
 
+/// The read-ahead (`heap/read_ahead.rs`) faults in regions while the
+/// mutator writes objects into the regions below and the collector copies
+/// them: every object keeps its contents (the checksums of the live ones
+/// and the verifier after every collection), in both modes, and the
+/// statistics count the regions faulted in ahead.
+#[test]
+fn the_read_ahead_faults_regions_in_while_the_heap_runs_and_changes_no_object() {
+    for mode in [GcMode::Passive, GcMode::Concurrent] {
+        // 256 regions of 64 KiB; a capacity of 64 of them; 8 ahead.
+        let mut c = HeapConfig::new(16 << 20, BarrierBits::SHENANDOAH, mode);
+        c.initial_bytes = Some(4 << 20);
+        c.read_ahead_bytes = 512 << 10;
+        c.verify = true;
+        let h = Heap::new(c).unwrap();
+        let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
+        // A live list of 2048 objects of 1 KiB among 24 MiB of garbage,
+        // each live one's data words its index.
+        let mut live = Vec::new();
+        for i in 0..24 * 1024u64 {
+            let len = m.roots_len();
+            let o = m.alloc(0, 126).unwrap();
+            let obj = m.get(o).unwrap();
+            for w in 0..126 {
+                m.write(obj, w, (i ^ w as u64) as usize).unwrap();
+            }
+            if i % 12 == 0 {
+                live.push(o);
+            } else {
+                m.truncate_roots(len);
+            }
+        }
+        m.collect().unwrap();
+        for (k, &o) in live.iter().enumerate() {
+            let i = k as u64 * 12;
+            let obj = m.get(o).unwrap();
+            for w in [0usize, 63, 125] {
+                assert_eq!(
+                    m.read(obj, w).unwrap() as u64,
+                    i ^ w as u64,
+                    "{mode:?}: object {i}, word {w}"
+                );
+            }
+        }
+        drop(live);
+        drop(m);
+        let s = h.stats();
+        assert!(s.verify_errors.is_empty(), "{mode:?}: {:?}", s.verify_errors);
+        assert!(
+            s.cycles >= 2,
+            "{mode:?}: 24 MiB through a 4 MiB capacity collects"
+        );
+        assert!(!s.read_ahead_refused, "{mode:?}: the kernel took the advice");
+        assert!(
+            s.regions_read_ahead >= 8,
+            "{mode:?}: {} regions read ahead",
+            s.regions_read_ahead
+        );
+    }
+}
+
 /// `HeapConfig::evacuation_reserve_bytes` is the part of the soft capacity
 /// a passive heap's refills leave to evacuation: with the capacity at the
 /// reserve and 1 MiB, the mutator allocates 1 MiB (less at most one

@@ -165,6 +165,7 @@ impl Space {
         let c = regions.clamp(1, self.regions.len());
         // Relaxed: under the allocation lock (see `capacity`).
         self.capacity.store(c, Ordering::Relaxed);
+        self.read_ahead.capacity_set(c);
     }
 
     /// Regions in use: neither free nor held for evacuation copies.

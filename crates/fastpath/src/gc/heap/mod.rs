@@ -14,6 +14,7 @@
 //! | `layout.rs` | the object layout published for generated code: offsets, layout word, GC-state bits, cards, regions; its version |
 //! | `space.rs` | regions, object layout, LABs, mark bitmap, cards |
 //! | `capacity.rs` | the soft capacity: the regions the collector keeps the mutators within, grown after collections |
+//! | `read_ahead.rs` | the pages of the regions refills are about to take, faulted in ahead of them by a thread of their own |
 //! | `humongous.rs` | objects larger than a region: runs of regions, never copied by a cycle |
 //! | `forwarding.rs` | the forwarding word, the evacuation race, self-healing, the evacuation-failure scope |
 //! | `mutator.rs` | a thread's context: roots, allocation (TLAB, slow path), polls, safe regions |
@@ -51,6 +52,8 @@ pub(super) mod capacity;
 pub(super) mod humongous;
 #[cfg(not(loom))]
 pub(super) mod mutator;
+#[cfg(not(loom))]
+pub(super) mod read_ahead;
 #[cfg(not(loom))]
 pub(super) mod root_scanner;
 #[cfg(not(loom))]

@@ -243,6 +243,13 @@ pub struct HeapConfig {
     /// `None` (what [`HeapConfig::new`] sets): no soft limit, the whole
     /// heap from the start.
     pub initial_bytes: Option<usize>,
+    /// Bytes of regions kept faulted in past the highest region the
+    /// mutators have taken, within the soft capacity, by a thread of the
+    /// heap's own (`read_ahead.rs`), so that a mutator's first write to a
+    /// fresh region finds its pages present; nothing until the mutators
+    /// take their second region. 0 (what [`HeapConfig::new`] sets): off,
+    /// each page faulted in by its first write.
+    pub read_ahead_bytes: usize,
     /// Whether objects carry a forwarding word (`gc::layout::CellFormat`):
     /// [`HeapConfig::new`] takes the process's `FASTPATH_GC_CELL_FORMAT`
     /// (default `auto`: the barrier set's own, [`GcCellFormat`]).
@@ -274,6 +281,7 @@ impl HeapConfig {
             workers: settings::WORKERS.get().0 as usize,
             immediate_garbage_percent: settings::IMMEDIATE_GARBAGE.get().0 as usize,
             initial_bytes: None,
+            read_ahead_bytes: 0,
             cell_format: settings::CELL_FORMAT.get(),
             refs: settings::REFS.get(),
         }
@@ -510,6 +518,13 @@ pub struct GcStats {
     pub humongous_allocated: u64,
     /// Humongous objects found dead and their runs freed.
     pub humongous_reclaimed: u64,
+    /// Regions the read-ahead faulted in before a mutator took them
+    /// ([`HeapConfig::read_ahead_bytes`]).
+    pub regions_read_ahead: u64,
+    /// The kernel refused the read-ahead's advice (`MADV_POPULATE_WRITE`,
+    /// Linux 5.14), which then stopped: each page is faulted in by its
+    /// first write, as without it.
+    pub read_ahead_refused: bool,
     /// Collector worker threads of the parallel phases
     /// ([`HeapConfig::workers`]).
     pub workers: usize,
@@ -947,6 +962,12 @@ impl Heap {
             .initial_bytes
             .unwrap_or(config.heap_bytes)
             .div_ceil(config.region_bytes);
+        space.read_ahead = super::read_ahead::ReadAhead::new(
+            space.base,
+            config.region_bytes,
+            config.heap_bytes / config.region_bytes,
+            config.read_ahead_bytes.div_ceil(config.region_bytes),
+        );
         space.set_capacity(&mut space.lock_alloc(), initial);
         let inner = Arc::new(HeapInner {
             space,
@@ -1026,6 +1047,8 @@ impl Heap {
         s.evacuated_by_collector = self.inner.collector_evacuations.load(Ordering::Relaxed);
         s.humongous_allocated = self.inner.space.humongous_allocated.load(Ordering::Relaxed);
         s.humongous_reclaimed = self.inner.space.humongous_reclaimed.load(Ordering::Relaxed);
+        s.regions_read_ahead = self.inner.space.read_ahead.populated() as u64;
+        s.read_ahead_refused = self.inner.space.read_ahead.refused();
         s.workers = self.inner.config.workers;
         s.parallel_phases = self.inner.parallel_phases.load(Ordering::Relaxed);
         s.worker_threads_started = self.inner.worker_threads_started.load(Ordering::Relaxed);

@@ -55,6 +55,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::forwarding;
 use super::layout::{self, CellFormat, RefWidth};
+use super::read_ahead::ReadAhead;
 use crate::sync::{Header, LockState};
 
 /// The low bits of a filler's first word (a header's lock bits are never
@@ -270,6 +271,10 @@ pub(crate) struct Space {
     /// Humongous objects allocated, and reclaimed (statistics).
     pub(crate) humongous_allocated: AtomicU64,
     pub(crate) humongous_reclaimed: AtomicU64,
+    /// The pages of the regions refills are about to take, faulted in
+    /// ahead of them (`read_ahead.rs`; off unless the heap's
+    /// configuration asks).
+    pub(crate) read_ahead: ReadAhead,
 }
 
 /// The evacuation reserve of a heap of `nregions` regions, in regions
@@ -452,6 +457,7 @@ unsafe impl Sync for Space {}
 
 impl Drop for Space {
     fn drop(&mut self) {
+        self.read_ahead.stop();
         // Every mutator is gone (each holds the heap), so every region is
         // parseable (mutators retire their buffers when dropped) and no
         // `ObjLock` is alive (each holds the heap too).
@@ -463,7 +469,8 @@ impl Drop for Space {
         // SAFETY: `[base, end)` is the mapping `Space::new` made and kept,
         // unmapped once, here; every header that named a monitor was
         // dropped above, so nothing in `fastpath::sync` (a deflation pass, a
-        // thread exit) still holds an address into the block.
+        // thread exit) still holds an address into the block; the
+        // read-ahead's thread was joined just before.
         let _ = unsafe { rustix::mm::munmap(self.base as *mut std::ffi::c_void, self.end - self.base) };
     }
 }
@@ -539,6 +546,7 @@ impl Space {
             cards_in_use: true,
             humongous_allocated: AtomicU64::new(0),
             humongous_reclaimed: AtomicU64::new(0),
+            read_ahead: ReadAhead::new(base, region_bytes, nregions, 0),
         })
     }
 
@@ -1196,6 +1204,7 @@ impl Space {
             let next = sources.iter_mut().find_map(|s| s.pop())?;
             // Relaxed: under the allocation lock (see `Region`).
             self.regions[next].used.store(true, Ordering::Relaxed);
+            self.read_ahead.taken(next, self.capacity());
             if pool == Pool::Mutator {
                 // Relaxed: a statistic's counter (`collector/trigger.rs`).
                 self.taken_regions.fetch_add(1, Ordering::Relaxed);
