@@ -62,6 +62,7 @@
 //! | `loops.rs` | loop-invariant field loads before a loop's head; counted loops' polls per strip |
 //! | `coarsen.rs` | lock coarsening: a loop's release deferred to its next enter |
 //! | `cold.rs` | the instructions that can only lead to a throw (not inlined into) |
+//! | `liveness.rs` | the locals live at each instruction: a stop stores and reloads only those |
 //! | `declared.rs` | reference values' declared types: `aastore` checks they prove pass |
 //! | `frame.rs` | compiled frames on the slot stack, the per-thread context |
 //! | `layout.rs` | the heap object layout compiled code reads |
@@ -98,6 +99,7 @@ pub mod inlining;
 pub mod intrinsics;
 pub mod kinds;
 pub mod layout;
+pub mod liveness;
 pub mod loop_vars;
 pub mod loops;
 pub mod math;

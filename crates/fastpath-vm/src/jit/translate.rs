@@ -289,6 +289,9 @@ pub(super) struct Scope {
     /// switch, entry or OSR entry): how many, and the reference locals
     /// the loop reads and never stores (`loop_vars.rs`).
     loop_vars: HashMap<usize, (u32, Vec<u16>)>,
+    /// The locals live at each instruction (`liveness.rs`): a stop stores
+    /// and reloads only those.
+    live: super::liveness::LiveLocals,
     /// Per such head, what each of its locals was on every forward edge
     /// recorded so far, and how many were.
     loop_entry: HashMap<usize, (Vec<LoopLocalEntry>, u32)>,
@@ -598,6 +601,7 @@ fn translate_as(
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
             loop_vars: HashMap::new(),
+            live: Default::default(),
             loop_entry: HashMap::new(),
             ret_facts: None,
             loops: super::loops::Plan::default(),
@@ -779,6 +783,8 @@ impl<'e, 'f> Translator<'e, 'f> {
                 }
             })
             .collect();
+        self.s.live =
+            super::liveness::compute(&self.s.ops, &self.s.d.handlers, &self.s.d.switches, self.s.ml);
         self.s.loop_vars = super::loop_vars::plan(&self.s.ops, &self.s.d.handlers, &self.s.d.switches)
             .into_iter()
             .filter(|&(h, _)| {
@@ -1506,6 +1512,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 &mut words,
                 &mut s.vars,
                 s.d,
+                &s.live,
                 s.ml,
                 (s.fp, s.fp_offset),
                 s.idx,
@@ -1528,6 +1535,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             &mut words,
             &mut self.s.vars,
             self.s.d,
+            &self.s.live,
             self.s.ml,
             (self.s.fp, self.s.fp_offset),
             idx,
@@ -3646,6 +3654,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
             loop_vars: HashMap::new(),
+            live: Default::default(),
             loop_entry: HashMap::new(),
             ret_facts: None,
             loops: super::loops::Plan::default(),
@@ -3920,14 +3929,16 @@ fn write_method_and_flags(
 
 /// Stores a frame's position at instruction `idx` (with `IN_CALL` when a
 /// callee owns the topmost `call_args` slots) and every reference its map
-/// names there, adding each to `out` for the reload; a word `words` knows
-/// holds its value already is not stored again.
+/// names there that is live (`live`), adding each to `out` for the
+/// reload, and a null for each dead one (`liveness.rs`); a word `words`
+/// knows holds its value already is not stored again.
 #[allow(clippy::too_many_arguments)]
 fn spill_frame(
     b: &mut FunctionBuilder,
     words: &mut FrameWords,
     vars: &mut Vec<[Option<Variable>; 5]>,
     d: &Decoded,
+    live: &super::liveness::LiveLocals,
     ml: usize,
     frame: (Value, i64),
     idx: usize,
@@ -3939,14 +3950,21 @@ fn spill_frame(
     store_word(b, words, frame, off::FRAME_LINK, w, None);
     let maps = &d.maps;
     let depth = maps.depth[idx] as usize;
-    let live = depth - call_args.unwrap_or(0).min(depth);
+    let stack_live = depth - call_args.unwrap_or(0).min(depth);
     let mut slots: Vec<(usize, i32)> = Vec::new();
     for i in 0..ml {
         if maps.local_is_ref(idx, i) {
-            slots.push((i, -(((ml - i) * 8) as i32)));
+            let offset = -(((ml - i) * 8) as i32);
+            if live.is_live(idx, i) {
+                slots.push((i, offset));
+            } else {
+                // The root scanner reads the slot as a reference: a null,
+                // not whatever an earlier stop left there.
+                store_word(b, words, frame, offset, super::facts::FrameWord::Const(0), None);
+            }
         }
     }
-    for j in 0..live {
+    for j in 0..stack_live {
         if maps.stack_is_ref(idx, j) {
             slots.push((ml + j, ((HEADER_SLOTS + j) * 8) as i32));
         }

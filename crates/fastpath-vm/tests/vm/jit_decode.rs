@@ -830,3 +830,104 @@ fn a_declared_receivers_virtual_call_reads_no_vtable_length() {
         harness::listing(&cast)
     );
 }
+
+const DEAD: &str = r#"
+public class Dead {
+    static final class Node {
+        int v;
+
+        Node(int v) {
+            this.v = v;
+        }
+    }
+
+    // Synchronized, so that it stays a call.
+    static synchronized int helper(Node n) {
+        return n.v + 1;
+    }
+
+    // `a` is read before the loop only, `b` in it: at the loop's call
+    // `a` is dead (locals: a, b, k, n, i). Synchronized too, so that it is
+    // compiled on its own, not inlined into `main`.
+    static synchronized int loop(Node a, Node b, int k) {
+        int n = a.v;
+        for (int i = 0; i < k; i++) {
+            n += helper(b);
+        }
+        return n;
+    }
+
+    public static void main(String[] args) {
+        System.out.println(loop(new Node(1), new Node(2), 3));
+    }
+}
+"#;
+
+/// A `mov` of 8 bytes from `[base - back]` into a register.
+fn loads_frame_word(i: &Instruction, back: u64) -> bool {
+    i.mnemonic() == Mnemonic::Mov
+        && i.op0_kind() == OpKind::Register
+        && i.op1_kind() == OpKind::Memory
+        && i.memory_displacement64() == back.wrapping_neg()
+        && i.memory_size().size() == 8
+}
+
+/// A `mov` of an 8-byte zero into `[base - back]`.
+fn clears_frame_word(i: &Instruction, back: u64) -> bool {
+    i.mnemonic() == Mnemonic::Mov
+        && i.op0_kind() == OpKind::Memory
+        && i.memory_displacement64() == back.wrapping_neg()
+        && i.memory_size().size() == 8
+        && i.op1_kind() == OpKind::Immediate32to64
+        && i.immediate32to64() == 0
+}
+
+/// A reference local that is dead at a call (`jit/liveness.rs`) is not
+/// reloaded after it, so no loop carries it; its frame slot is cleared
+/// for the collector. The live one is stored and reloaded. Each stop's
+/// code writes its instruction index to the frame's link word first: the
+/// loads of `a` come only after stops at instruction 0, the method's
+/// entry (its lock, taken through a call, and its poll), before `a` is
+/// read.
+#[test]
+fn a_dead_reference_local_is_cleared_not_reloaded_at_a_call() {
+    use fastpath_vm::jit::frame::{off, IN_CALL};
+    let dir = harness::scratch_dir("fastpath-vm-jit-decode-dead");
+    harness::javac_sources(&dir, &dir, &[("Dead", DEAD)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Dead");
+    let code = harness::compiled_code(vm, "Dead", "loop", "(LDead$Node;LDead$Node;I)I").1;
+    let listing = || harness::listing(&code);
+    // Five locals: `a` is the word 5 below the frame's base, `b` 4.
+    let (a, b) = (5 * 8, 4 * 8);
+    // The instruction index the stop before code[k] wrote, if any.
+    let stop_before = |k: usize| {
+        code[..k].iter().rev().find_map(|i| {
+            (i.mnemonic() == Mnemonic::Mov
+                && i.op0_kind() == OpKind::Memory
+                && i.memory_displacement64() == off::FRAME_LINK as u64
+                && i.op1_kind() == OpKind::Immediate32to64)
+                .then(|| i.immediate32to64() as usize & !IN_CALL)
+        })
+    };
+    let clears: Vec<usize> = (0..code.len())
+        .filter(|&k| clears_frame_word(&code[k], a))
+        .collect();
+    assert!(
+        clears.iter().any(|&k| stop_before(k).is_some_and(|idx| idx > 0)),
+        "a's slot is not cleared at the loop's stops:\n{}",
+        listing()
+    );
+    for k in (0..code.len()).filter(|&k| loads_frame_word(&code[k], a)) {
+        assert_eq!(
+            stop_before(k),
+            Some(0),
+            "a, dead past the method's entry, is reloaded at {k}:\n{}",
+            listing()
+        );
+    }
+    assert!(
+        (0..code.len()).any(|k| loads_frame_word(&code[k], b) && stop_before(k).is_some_and(|idx| idx > 0)),
+        "b is not reloaded after the loop's call:\n{}",
+        listing()
+    );
+}
