@@ -1877,12 +1877,21 @@ fn the_read_ahead_faults_regions_in_while_the_heap_runs_and_changes_no_object() 
             s.cycles >= 2,
             "{mode:?}: 24 MiB through a 4 MiB capacity collects"
         );
-        assert!(!s.read_ahead_refused, "{mode:?}: the kernel took the advice");
-        assert!(
-            s.regions_read_ahead >= 8,
-            "{mode:?}: {} regions read ahead",
-            s.regions_read_ahead
-        );
+        // Native x86-64 Linux takes the advice; qemu-user (the aarch64
+        // tests) ignores it, which the read-ahead notices and reports.
+        if cfg!(target_arch = "x86_64") || !s.read_ahead_refused {
+            assert!(!s.read_ahead_refused, "{mode:?}: the kernel took the advice");
+            assert!(
+                s.regions_read_ahead >= 8,
+                "{mode:?}: {} regions read ahead",
+                s.regions_read_ahead
+            );
+        } else {
+            assert_eq!(
+                s.regions_read_ahead, 0,
+                "{mode:?}: an ignored advice counts nothing"
+            );
+        }
     }
 }
 
