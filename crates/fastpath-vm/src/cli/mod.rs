@@ -65,10 +65,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         class_path: std::env::var("CLASSPATH").unwrap_or_else(|_| ".".into()),
         verify_heap: std::env::var("FASTPATH_VM_VERIFY_HEAP").is_ok_and(|v| v == "1"),
         read_ahead_bytes: match std::env::var("FASTPATH_VM_READ_AHEAD") {
-            Ok(v) => parse_size(&v).ok_or_else(|| {
+            Ok(v) => Some(parse_size(&v).ok_or_else(|| {
                 format!("Error occurred during initialization of VM\nFASTPATH_VM_READ_AHEAD={v}: expected a size (bytes, or a number with k, m or g; 0: off)")
-            })?,
-            Err(_) => crate::runtime::vm::DEFAULT_READ_AHEAD,
+            })?),
+            Err(_) => None,
         },
         jit: crate::jit::Mode::from_env()?.unwrap_or(crate::jit::Mode::Mixed),
         ..Options::default()

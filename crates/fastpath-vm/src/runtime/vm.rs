@@ -46,6 +46,11 @@ pub const DEFAULT_FIRST_ALLOCATION: usize = 16 << 20;
 /// regions of the default heap: at the 0.5–1.5 GB/s the programs of
 /// BENCHMARKS.md allocate, several milliseconds' allocation ahead, which
 /// is what the thread, at about 1.5 GB/s, needs to stay in front.
+/// With the passive collector only, by default: with the concurrent one,
+/// whose cycles race the mutators' allocation, a mutator spared its first
+/// writes ran the heap dry during cycles (GcTrees at 64 MiB: 6–12
+/// degenerated cycles in 25 runs with it, the thread in the idle
+/// scheduling class or not, none without it).
 pub const DEFAULT_READ_AHEAD: usize = 8 << 20;
 
 /// The reference width of a heap of `heap_bytes` when neither
@@ -77,9 +82,10 @@ pub struct Options {
     pub stack_bytes: usize,
     /// The heap's read-ahead in bytes
     /// (`fastpath::gc::HeapConfig::read_ahead_bytes`;
-    /// `FASTPATH_VM_READ_AHEAD`, a size, 0 off): [`DEFAULT_READ_AHEAD`]
-    /// unless set.
-    pub read_ahead_bytes: usize,
+    /// `FASTPATH_VM_READ_AHEAD`, a size, 0 off); `None`:
+    /// [`DEFAULT_READ_AHEAD`] with the passive collector, none with the
+    /// concurrent one.
+    pub read_ahead_bytes: Option<usize>,
     /// Run the collector's heap verifier after every cycle
     /// (`FASTPATH_VM_VERIFY_HEAP=1`).
     pub verify_heap: bool,
@@ -96,7 +102,7 @@ impl Default for Options {
             heap_bytes: 256 << 20,
             initial_heap_bytes: None,
             stack_bytes: 1 << 20,
-            read_ahead_bytes: DEFAULT_READ_AHEAD,
+            read_ahead_bytes: None,
             verify_heap: false,
             jit: crate::jit::Mode::Mixed,
             xx: Default::default(),
@@ -259,7 +265,10 @@ impl Vm {
             config.refs = default_ref_width(options.heap_bytes);
         }
         config.verify = options.verify_heap;
-        config.read_ahead_bytes = options.read_ahead_bytes;
+        config.read_ahead_bytes = options.read_ahead_bytes.unwrap_or(match config.mode {
+            fastpath::gc::GcMode::Passive => DEFAULT_READ_AHEAD,
+            fastpath::gc::GcMode::Concurrent => 0,
+        });
         config.initial_bytes = Some(match options.initial_heap_bytes {
             Some(n) if n > options.heap_bytes => {
                 return Err("Error occurred during initialization of VM\nInitial heap size set to a larger value than the maximum heap size".into());

@@ -380,3 +380,56 @@ fn xms_sets_the_soft_capacity_and_live_data_grows_it() {
     );
     assert_eq!(code, Some(1));
 }
+
+const ALLOCATES: &str = r#"
+public class Allocates {
+    public static void main(String[] args) {
+        long sum = 0;
+        // 16 MiB of 64 KiB arrays, none kept.
+        for (int i = 0; i < 256; i++) {
+            byte[] b = new byte[64 << 10];
+            b[i] = 1;
+            sum += b.length + b[i];
+        }
+        System.out.println(sum);
+    }
+}
+"#;
+
+/// The MiB the heap's read-ahead faulted in, from `FASTPATH_VM_GC_STATS`.
+fn read_ahead_mib(err: &str) -> f64 {
+    let at = err
+        .find(" MiB faulted in ahead of allocation")
+        .unwrap_or_else(|| panic!("no read-ahead figure in:\n{err}"));
+    let start = err[..at].rfind(' ').expect("a number before it") + 1;
+    err[start..at].parse().expect("a number")
+}
+
+/// The heap's read-ahead (`FASTPATH_VM_READ_AHEAD`): on by default with
+/// the passive collector, off with the concurrent one; a size sets it for
+/// either, 0 turns it off.
+#[test]
+fn the_read_ahead_is_the_passive_collectors_by_default_and_the_variable_sets_it() {
+    let dir = compile("read-ahead", &[("Allocates", ALLOCATES)]);
+    let cp = dir.join("classes");
+    let runs: [(&[(&str, &str)], bool); 4] = [
+        (&[], true),
+        (&[("FASTPATH_GC_MODE", "concurrent")], false),
+        (
+            &[
+                ("FASTPATH_GC_MODE", "concurrent"),
+                ("FASTPATH_VM_READ_AHEAD", "4m"),
+            ],
+            true,
+        ),
+        (&[("FASTPATH_VM_READ_AHEAD", "0")], false),
+    ];
+    for (env, on) in runs {
+        let mut cmd = vm();
+        cmd.env("FASTPATH_VM_GC_STATS", "1").envs(env.iter().copied());
+        let (out, err, code) = run(cmd.arg("-cp").arg(&cp).arg("Allocates"));
+        assert_eq!((out.trim(), code), ("16777472", Some(0)), "{env:?}: {err}");
+        let mib = read_ahead_mib(&err);
+        assert_eq!(mib > 0.0, on, "{env:?}: {mib} MiB read ahead");
+    }
+}
