@@ -161,30 +161,23 @@ mod tests {
     use super::*;
     use crate::jit::ops::Target;
 
-    fn to(index: u32, from: u32) -> Target {
-        Target {
-            index,
-            backward: index <= from,
-        }
-    }
-
     /// `shorter(x, y)`'s shape: x and y copied into locals 2 and 3, then a
     /// loop over those: x and y are live only until the copies, 2 and 3
     /// throughout the loop, and nothing after the return.
     #[test]
     fn a_parameter_copied_before_a_loop_is_dead_in_it() {
         let ops = vec![
-            Op::Load(K::R, 0),           // 0
-            Op::Store(K::R, 2),          // 1
-            Op::Load(K::R, 1),           // 2
-            Op::Store(K::R, 3),          // 3
-            Op::Load(K::R, 3),           // 4: loop head
-            Op::IfNull(true, to(10, 5)), // 5
-            Op::Load(K::R, 2),           // 6
-            Op::Store(K::R, 2),          // 7 (xs = xs.next, shortened)
-            Op::Load(K::R, 3),           // 8
-            Op::Goto(to(4, 9)),          // 9 (ys = ..., shortened)
-            Op::Return(None),            // 10
+            Op::Load(K::R, 0),                   // 0
+            Op::Store(K::R, 2),                  // 1
+            Op::Load(K::R, 1),                   // 2
+            Op::Store(K::R, 3),                  // 3
+            Op::Load(K::R, 3),                   // 4: loop head
+            Op::IfNull(true, Target::to(10, 5)), // 5
+            Op::Load(K::R, 2),                   // 6
+            Op::Store(K::R, 2),                  // 7 (xs = xs.next, shortened)
+            Op::Load(K::R, 3),                   // 8
+            Op::Goto(Target::to(4, 9)),          // 9 (ys = ..., shortened)
+            Op::Return(None),                    // 10
         ];
         let l = compute(&ops, &[], &[], 4);
         assert!(l.is_live(0, 0) && l.is_live(0, 1), "both parameters on entry");

@@ -126,13 +126,6 @@ mod tests {
     use super::*;
     use crate::jit::ops::Target;
 
-    fn to(index: u32, from: u32) -> Target {
-        Target {
-            index,
-            backward: index <= from,
-        }
-    }
-
     #[test]
     fn a_local_stored_anywhere_on_the_way_around_is_no_candidate() {
         // 0: aload 1; 1: aload 2; 2: ifnull 6 (a forward exit into the
@@ -142,12 +135,12 @@ mod tests {
         let ops = vec![
             Op::Load(K::R, 1),
             Op::Load(K::R, 2),
-            Op::IfNull(true, to(6, 2)),
+            Op::IfNull(true, Target::to(6, 2)),
             Op::Load(K::R, 1),
             Op::Load(K::R, 3),
-            Op::Goto(to(0, 5)),
+            Op::Goto(Target::to(0, 5)),
             Op::Store(K::R, 2),
-            Op::Goto(to(3, 7)),
+            Op::Goto(Target::to(3, 7)),
         ];
         let plan = plan(&ops, &[], &[]);
         // Local 2 is stored at 6, which reaches the back edge at 5
@@ -162,9 +155,9 @@ mod tests {
         let ops = vec![
             Op::Load(K::R, 1),
             Op::Load(K::R, 2),
-            Op::Goto(to(0, 2)),
+            Op::Goto(Target::to(0, 2)),
             Op::Store(K::R, 1),
-            Op::Goto(to(0, 4)),
+            Op::Goto(Target::to(0, 4)),
         ];
         let handlers = [Handler {
             start: 0,

@@ -108,6 +108,15 @@ impl Target {
             backward: t & BACKWARD != 0,
         }
     }
+
+    /// The target of a branch at instruction `from` to `index` (tests).
+    #[cfg(test)]
+    pub fn to(index: u32, from: u32) -> Target {
+        Target {
+            index,
+            backward: index <= from,
+        }
+    }
 }
 
 /// How an invoke selects its target.
