@@ -74,7 +74,6 @@ pub fn cold_blocks(func: &mut Function) {
 pub fn throw_only(ops: &[Op], switches: &[Switch]) -> Vec<bool> {
     let n = ops.len();
     let mut cold = vec![true; n];
-    let mut succ = Vec::new();
     loop {
         let mut changed = false;
         // Backwards: most paths run forwards, so one or two passes settle.
@@ -86,8 +85,7 @@ pub fn throw_only(ops: &[Op], switches: &[Switch]) -> Vec<bool> {
                 Op::AThrow | Op::Throw(_) => true,
                 Op::Return(_) => false,
                 op => {
-                    succ.clear();
-                    successors(op, i, switches, &mut succ);
+                    let succ = op.successors(i, switches);
                     !succ.is_empty() && succ.iter().all(|&s| s < n && cold[s])
                 }
             };
@@ -99,17 +97,6 @@ pub fn throw_only(ops: &[Op], switches: &[Switch]) -> Vec<bool> {
         if !changed {
             return cold;
         }
-    }
-}
-
-/// The instructions normal control flow may go to after `op` at `i`.
-fn successors(op: &Op, i: usize, switches: &[Switch], out: &mut Vec<usize>) {
-    out.extend(op.branch_targets(switches));
-    if !matches!(
-        op,
-        Op::Goto(_) | Op::Switch(_) | Op::Return(_) | Op::AThrow | Op::Throw(_)
-    ) {
-        out.push(i + 1);
     }
 }
 

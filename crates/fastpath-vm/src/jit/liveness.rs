@@ -108,13 +108,7 @@ pub fn compute(ops: &[Op], handlers: &[Handler], switches: &[Switch], max_locals
         .iter()
         .enumerate()
         .map(|(i, op)| {
-            let mut s = op.branch_targets(switches);
-            if !matches!(
-                op,
-                Op::Goto(_) | Op::Switch(_) | Op::Return(_) | Op::AThrow | Op::Throw(_)
-            ) {
-                s.push(i + 1);
-            }
+            let mut s = op.successors(i, switches);
             s.retain(|&t| t < n);
             s
         })

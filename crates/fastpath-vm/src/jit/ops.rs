@@ -286,6 +286,20 @@ impl Op {
             _ => Vec::new(),
         }
     }
+
+    /// The instructions normal control flow may go to after `self` at
+    /// index `i`: its branch targets and, unless it always jumps, returns
+    /// or throws, the next one.
+    pub fn successors(&self, i: usize, switches: &[Switch]) -> Vec<usize> {
+        let mut s = self.branch_targets(switches);
+        if !matches!(
+            self,
+            Op::Goto(_) | Op::Switch(_) | Op::Return(_) | Op::AThrow | Op::Throw(_)
+        ) {
+            s.push(i + 1);
+        }
+        s
+    }
 }
 
 /// The ops of a method, index for index with its `Decoded::insns`.

@@ -107,7 +107,7 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
             vm.heap.capacity_bytes() as f64 / f64::from(1 << 20),
             mib(s.regions_read_ahead as f64),
             if s.read_ahead_refused {
-                ", the kernel refused the read-ahead"
+                ", the system refused or ignored the read-ahead"
             } else {
                 ""
             },
