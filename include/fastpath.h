@@ -57,7 +57,7 @@
  * The object layout these constants describe; check it against
  * `fastpath_gc_layout_version()` at start.
  */
-#define FASTPATH_GC_LAYOUT_VERSION 4
+#define FASTPATH_GC_LAYOUT_VERSION 5
 
 /**
  * Bytes of every word of an object (forwarding, header, layout,
@@ -133,6 +133,13 @@
  * GiB).
  */
 #define FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT 34359738368
+
+/**
+ * Every address of a heap with unscaled references (4-byte slots holding
+ * the address itself, `FASTPATH_GC_REFS=unscaled`,
+ * `fastpath_gc_ref_shift` 0) is below this (4 GiB).
+ */
+#define FASTPATH_GC_UNSCALED_ADDRESS_LIMIT 4294967296
 
 /**
  * The object's address minus its cell's in the Brooks format (the
@@ -864,6 +871,16 @@ enum fastpath_jit_template
    * for 8-byte slots only.
    */
   FASTPATH_JIT_CAS_REF_COMPRESSED = 15,
+  /**
+   * Reference CAS on a heap with unscaled references
+   * (`fastpath_gc_ref_slot_bytes` says 4 and `fastpath_gc_ref_shift`
+   * 0) [as `FASTPATH_JIT_CAS_REF`]: the 4-byte slot holds the address
+   * itself (every address of such a heap is below
+   * `FASTPATH_GC_UNSCALED_ADDRESS_LIMIT`), compared and swapped as 32
+   * bits (x86-64 a dword `lock cmpxchg`, AArch64 `casal` on W
+   * registers), the witness zero-extended.
+   */
+  FASTPATH_JIT_CAS_REF_UNSCALED = 16,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1663,10 +1680,22 @@ fastpath_status fastpath_gc_cell_format(const struct fastpath_gc_heap *h, uint32
  * `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`), fixed when the
  * heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
  * references inline compiles against it, and picks its reference CAS by
- * it (`FASTPATH_JIT_CAS_REF` for 8, `FASTPATH_JIT_CAS_REF_COMPRESSED` for
- * 4). Any thread.
+ * it (`FASTPATH_JIT_CAS_REF` for 8; for 4, `FASTPATH_JIT_CAS_REF_COMPRESSED`
+ * or `FASTPATH_JIT_CAS_REF_UNSCALED` as `fastpath_gc_ref_shift` says).
+ * Any thread.
  */
 fastpath_status fastpath_gc_ref_slot_bytes(const struct fastpath_gc_heap *h, uint32_t *bytes);
+
+/**
+ * The shift between the heap's 4-byte reference slots and the address
+ * into `*shift`: `FASTPATH_GC_COMPRESSED_REF_SHIFT` (3) for compressed
+ * slots (`FASTPATH_GC_REFS=compressed`, the heap below
+ * `FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT`), 0 for unscaled ones (`unscaled`,
+ * the slot holds the address, the heap below
+ * `FASTPATH_GC_UNSCALED_ADDRESS_LIMIT`) and for 8-byte slots. A reference
+ * decodes as `(uint64_t)slot << shift`. Any thread.
+ */
+fastpath_status fastpath_gc_ref_shift(const struct fastpath_gc_heap *h, uint32_t *shift);
 
 /**
  * Bytes in free regions now; the largest object, in words

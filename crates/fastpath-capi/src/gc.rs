@@ -474,13 +474,29 @@ pub extern "C" fn fastpath_gc_cell_format(h: *const fastpath_gc_heap, format: *m
 /// `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`), fixed when the
 /// heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
 /// references inline compiles against it, and picks its reference CAS by
-/// it (`FASTPATH_JIT_CAS_REF` for 8, `FASTPATH_JIT_CAS_REF_COMPRESSED` for
-/// 4). Any thread.
+/// it (`FASTPATH_JIT_CAS_REF` for 8; for 4, `FASTPATH_JIT_CAS_REF_COMPRESSED`
+/// or `FASTPATH_JIT_CAS_REF_UNSCALED` as `fastpath_gc_ref_shift` says).
+/// Any thread.
 #[no_mangle]
 pub extern "C" fn fastpath_gc_ref_slot_bytes(h: *const fastpath_gc_heap, bytes: *mut u32) -> fastpath_status {
     ffi(|| {
         let w = heap(h)?.heap.ref_width();
         put(bytes, w.slot_bytes() as u32)
+    })
+}
+
+/// The shift between the heap's 4-byte reference slots and the address
+/// into `*shift`: `FASTPATH_GC_COMPRESSED_REF_SHIFT` (3) for compressed
+/// slots (`FASTPATH_GC_REFS=compressed`, the heap below
+/// `FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT`), 0 for unscaled ones (`unscaled`,
+/// the slot holds the address, the heap below
+/// `FASTPATH_GC_UNSCALED_ADDRESS_LIMIT`) and for 8-byte slots. A reference
+/// decodes as `(uint64_t)slot << shift`. Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_ref_shift(h: *const fastpath_gc_heap, shift: *mut u32) -> fastpath_status {
+    ffi(|| {
+        let w = heap(h)?.heap.ref_width();
+        put(shift, w.shift())
     })
 }
 

@@ -21,7 +21,7 @@
 
 /// The object layout these constants describe; check it against
 /// `fastpath_gc_layout_version()` at start.
-pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 4;
+pub const FASTPATH_GC_LAYOUT_VERSION: u32 = 5;
 /// Bytes of every word of an object (forwarding, header, layout,
 /// references, data).
 pub const FASTPATH_GC_WORD_BYTES: usize = 8;
@@ -70,6 +70,10 @@ pub const FASTPATH_GC_COMPRESSED_REF_SHIFT: u32 = 3;
 /// Every address of a heap with compressed references is below this (32
 /// GiB).
 pub const FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT: u64 = 0x8_0000_0000;
+/// Every address of a heap with unscaled references (4-byte slots holding
+/// the address itself, `FASTPATH_GC_REFS=unscaled`,
+/// `fastpath_gc_ref_shift` 0) is below this (4 GiB).
+pub const FASTPATH_GC_UNSCALED_ADDRESS_LIMIT: u64 = 0x1_0000_0000;
 /// The object's address minus its cell's in the Brooks format (the
 /// forwarding word first).
 pub const FASTPATH_GC_BROOKS_CELL_TO_OBJECT: usize = 8;
@@ -144,6 +148,7 @@ const _: () = {
     assert!(FASTPATH_GC_COMPRESSED_REF_BYTES == l::COMPRESSED_REF_BYTES);
     assert!(FASTPATH_GC_COMPRESSED_REF_SHIFT == l::COMPRESSED_REF_SHIFT);
     assert!(FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT == l::COMPRESSED_ADDRESS_LIMIT as u64);
+    assert!(FASTPATH_GC_UNSCALED_ADDRESS_LIMIT == l::UNSCALED_ADDRESS_LIMIT as u64);
     assert!(FASTPATH_GC_BROOKS_CELL_TO_OBJECT == l::CellFormat::Brooks.cell_to_object());
     assert!(FASTPATH_GC_COMPACT_CELL_TO_OBJECT == l::CellFormat::Compact.cell_to_object());
     assert!(FASTPATH_GC_BROOKS_CELL_HEADER_WORDS == l::CellFormat::Brooks.header_words());

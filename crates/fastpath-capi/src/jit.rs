@@ -113,6 +113,14 @@ pub enum fastpath_jit_template {
     /// still says the CAS took place. `FASTPATH_JIT_CAS_REF` is the form
     /// for 8-byte slots only.
     FASTPATH_JIT_CAS_REF_COMPRESSED = 15,
+    /// Reference CAS on a heap with unscaled references
+    /// (`fastpath_gc_ref_slot_bytes` says 4 and `fastpath_gc_ref_shift`
+    /// 0) [as `FASTPATH_JIT_CAS_REF`]: the 4-byte slot holds the address
+    /// itself (every address of such a heap is below
+    /// `FASTPATH_GC_UNSCALED_ADDRESS_LIMIT`), compared and swapped as 32
+    /// bits (x86-64 a dword `lock cmpxchg`, AArch64 `casal` on W
+    /// registers), the witness zero-extended.
+    FASTPATH_JIT_CAS_REF_UNSCALED = 16,
 }
 
 /// Registers by encoding number (x86-64: 0 rax … 15 r15; AArch64: 0 x0 …
@@ -265,7 +273,7 @@ mod host {
 
     /// The rows, indexed by `fastpath_jit_template`; the roles each takes
     /// from `fastpath_jit_regs` are the ones its C documentation lists.
-    const TABLE: [Row; 16] = [
+    const TABLE: [Row; 17] = [
         // FASTPATH_JIT_LOCK_ENTER
         |r| {
             let LockExit { regs, layout } = lock(r)?;
@@ -347,11 +355,13 @@ mod host {
         },
         // FASTPATH_JIT_CAS_REF_COMPRESSED
         |r| cas_ref(r, RefWidth::Compressed),
+        // FASTPATH_JIT_CAS_REF_UNSCALED
+        |r| cas_ref(r, RefWidth::Unscaled),
     ];
 
     // One row per `fastpath_jit_template` value, in order.
     const _: () =
-        assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_CAS_REF_COMPRESSED as usize + 1);
+        assert!(TABLE.len() == super::fastpath_jit_template::FASTPATH_JIT_CAS_REF_UNSCALED as usize + 1);
 
     /// Template `template` for `r`, its registers checked for the host:
     /// `FASTPATH_ERR_INVALID_ARGUMENT` for an unknown template or a
@@ -406,6 +416,10 @@ mod host {
         let (thread, addr) = (Reg(r.thread), Reg(r.obj));
         obj(match (ISA, refs) {
             (Isa::X64, RefWidth::Full) => CasRef::x64(thread, addr, Reg(r.tmp1), Reg(r.tmp0), layout),
+            (Isa::X64, RefWidth::Unscaled) => CasRef {
+                refs: RefWidth::Unscaled,
+                ..CasRef::x64(thread, addr, Reg(r.tmp1), Reg(r.tmp0), layout)
+            },
             (Isa::X64, RefWidth::Compressed) => {
                 CasRef::x64_compressed(thread, addr, Reg(r.tmp1), Reg(r.tmp0), Reg(r.tmp2), layout)
             }

@@ -259,9 +259,9 @@ fn gc_heap_from_c_keeps_a_linked_list_and_tags_across_collections_and_locks_obje
         Link::Static,
     );
     // Full reference slots, then (x86-64, whose run is native) compressed
-    // ones: the same lists, tags and locks on 4-byte slots.
+    // and unscaled ones: the same lists, tags and locks on 4-byte slots.
     let widths: &[Option<&str>] = if cfg!(target_arch = "x86_64") {
-        &[None, Some("compressed")]
+        &[None, Some("compressed"), Some("unscaled")]
     } else {
         &[None]
     };
@@ -272,8 +272,15 @@ fn gc_heap_from_c_keeps_a_linked_list_and_tags_across_collections_and_locks_obje
         assert_eq!(out.matches(" nodes intact after ").count(), 5, "{out}");
         assert_eq!(out.matches(" tags intact after ").count(), 3, "{out}");
         assert!(out.contains("locked increments checked: 3000"), "{out}");
-        let bytes = if refs.is_some() { 4 } else { 8 };
-        assert!(out.contains(&format!("reference slots: {bytes} bytes")), "{out}");
+        let (bytes, shift) = match refs {
+            None => (8, 0),
+            Some("compressed") => (4, 3),
+            Some(_) => (4, 0),
+        };
+        assert!(
+            out.contains(&format!("reference slots: {bytes} bytes, shift {shift}")),
+            "{out}"
+        );
     }
 }
 

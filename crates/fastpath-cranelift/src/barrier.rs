@@ -71,6 +71,7 @@ fn load_slot(b: &mut FunctionBuilder<'_>, refs: RefWidth, addr: Value, offset: i
             let narrow = b.ins().uload32(trusted, addr, offset);
             b.ins().ishl_imm_s(narrow, i64::from(COMPRESSED_REF_SHIFT))
         }
+        RefWidth::Unscaled => b.ins().uload32(trusted, addr, offset),
     }
 }
 

@@ -74,7 +74,7 @@ pub fn data_load(
         DataWidth::I8 => ins.sload8(I64, trusted, at, offset),
         DataWidth::U16 => ins.uload16(I64, trusted, at, offset),
         DataWidth::I16 => ins.sload16(I64, trusted, at, offset),
-        DataWidth::U32 => ins.uload32(trusted, at, offset),
+        DataWidth::U32 | DataWidth::Ref(RefWidth::Unscaled) => ins.uload32(trusted, at, offset),
         DataWidth::I32 => ins.sload32(trusted, at, offset),
         DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => ins.load(I64, trusted, at, offset),
         DataWidth::Ref(RefWidth::Compressed) => {

@@ -742,44 +742,76 @@ fn lrb_function(
 
 common::cases::gc_medium_tests!(satb_function, lrb_function);
 
-/// The SATB barrier on a compressed (4-byte) reference slot: idle, nothing
-/// is enqueued; marking, the slot's 32 bits are read (not the next slot's
-/// beside them) and the decoded address enqueued; a null slot enqueues
-/// nothing.
+/// `fn(thread, field)`: the SATB barrier of a store to the reference slot
+/// at `field` of a heap whose slots are `refs` wide, on `gc_world`'s block
+/// and queue, its slow path `gc_world::satb_flush`.
+fn satb_slot_function(cache: &CodeCache, refs: fastpath::gc::layout::RefWidth) -> Entry {
+    let (l, q) = (gc_world::layout(), gc_world::queue());
+    let flush = gc_world::satb_flush as *const () as usize;
+    compile(cache, 2, None, &[flush], |b, a| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::SatbEnqueue, true);
+        let state = load_gc_state(b, a[0], l.gc_state);
+        satb_enqueue_slot_with_state(b, state, a[0], a[1], refs, &l, &q, slow);
+        None
+    })
+}
+
+/// The SATB barrier on a 4-byte reference slot, compressed (the address
+/// shifted right by 3) and unscaled (the address itself, below 4 GiB):
+/// idle, nothing is enqueued; marking, the slot's 32 bits are read (not
+/// the next slot's beside them) and the decoded address enqueued; a null
+/// slot enqueues nothing.
 #[test]
-fn satb_on_a_compressed_slot_enqueues_the_decoded_address() {
+fn satb_on_a_four_byte_slot_enqueues_the_decoded_address() {
     use fastpath::gc::layout::RefWidth;
     use gc_world::{TestThread as GcThread, MARKING, SLOTS};
     let cache = CodeCache::new(64 * 1024).unwrap();
-    let (l, q) = (gc_world::layout(), gc_world::queue());
-    let flush = gc_world::satb_flush as *const () as usize;
-    let e = compile(&cache, 2, None, &[flush], |b, a| {
-        let slow = import_library_slow_path(b, 0, LibraryPath::SatbEnqueue, true);
-        let state = load_gc_state(b, a[0], l.gc_state);
-        satb_enqueue_slot_with_state(b, state, a[0], a[1], RefWidth::Compressed, &l, &q, slow);
-        None
-    });
-    // SAFETY: an `extern "C" fn(*mut GcThread, *mut u32)` reading the
-    // slot and the test block, writing the block's queue.
-    let barrier: extern "C" fn(*mut GcThread, *mut u32) = unsafe { e.as_fn() };
-    let mut t = Box::new(GcThread {
-        gc_state: 0,
-        satb_index: SLOTS * 8,
-        satb_buffer: std::ptr::null_mut(),
-        buffer: [0; SLOTS],
-    });
-    t.satb_buffer = t.buffer.as_mut_ptr();
-    let object = 0x7_6543_2108u64;
-    let mut slots: [u32; 2] = [(object >> 3) as u32, 0xdead_beef];
-    barrier(&mut *t, slots.as_mut_ptr());
-    assert_eq!(t.satb_index, SLOTS * 8, "idle: nothing enqueued");
-    t.gc_state = MARKING;
-    barrier(&mut *t, slots.as_mut_ptr());
-    assert_eq!(t.satb_index, SLOTS * 8 - 8);
-    assert_eq!(t.buffer[SLOTS - 1], object, "the decoded address");
-    slots[0] = 0;
-    barrier(&mut *t, slots.as_mut_ptr());
-    assert_eq!(t.satb_index, SLOTS * 8 - 8, "null: nothing enqueued");
+    for (refs, object) in [
+        (RefWidth::Compressed, 0x7_6543_2108u64),
+        (RefWidth::Unscaled, 0xf654_3218u64),
+    ] {
+        let e = satb_slot_function(&cache, refs);
+        // SAFETY: an `extern "C" fn(*mut GcThread, *mut u32)` reading the
+        // slot and the test block, writing the block's queue.
+        let barrier: extern "C" fn(*mut GcThread, *mut u32) = unsafe { e.as_fn() };
+        let mut t = Box::new(GcThread {
+            gc_state: 0,
+            satb_index: SLOTS * 8,
+            satb_buffer: std::ptr::null_mut(),
+            buffer: [0; SLOTS],
+        });
+        t.satb_buffer = t.buffer.as_mut_ptr();
+        let encoded = u32::try_from(refs.encode(object as usize)).unwrap();
+        let mut slots: [u32; 2] = [encoded, 0xdead_beef];
+        barrier(&mut *t, slots.as_mut_ptr());
+        assert_eq!(t.satb_index, SLOTS * 8, "{refs:?}: idle, nothing enqueued");
+        t.gc_state = MARKING;
+        barrier(&mut *t, slots.as_mut_ptr());
+        assert_eq!(t.satb_index, SLOTS * 8 - 8, "{refs:?}");
+        assert_eq!(t.buffer[SLOTS - 1], object, "{refs:?}: the decoded address");
+        slots[0] = 0;
+        barrier(&mut *t, slots.as_mut_ptr());
+        assert_eq!(t.satb_index, SLOTS * 8 - 8, "{refs:?}: null, nothing enqueued");
+    }
+}
+
+/// The SATB barrier on the slots of real heaps of every reference width
+/// (`gc_world`'s scenario: the middle slot of three between two naming
+/// another object, every non-null previous value recorded once, decoded).
+#[test]
+fn satb_records_decoded_previous_values_of_real_slots_in_every_width() {
+    use fastpath::gc::layout::RefWidth;
+    let cache = CodeCache::new(64 * 1024).unwrap();
+    for refs in [RefWidth::Full, RefWidth::Compressed, RefWidth::Unscaled] {
+        let e = satb_slot_function(&cache, refs);
+        // SAFETY: an `extern "C" fn(*mut TestThread, *mut u64)` reading the
+        // field (a real slot of `refs`' width) and the test block, writing
+        // the block and its buffer.
+        let barrier: gc_world::SatbFn = unsafe { e.as_fn() };
+        std::thread::spawn(move || gc_world::satb_records_decoded_values_of_real_slots(barrier, refs))
+            .join()
+            .unwrap();
+    }
 }
 
 // ---------------------------------------------------------------------

@@ -54,7 +54,7 @@ pub const EXPECTED_LAYOUT_VERSION: u32 = 4;
 
 /// The heap-object layout version these templates were written against
 /// (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` when they were last checked).
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 4;
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 5;
 
 /// The library's published layout differs from the one the templates know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,8 +209,9 @@ impl Forwardee {
 /// (its header's): where a copy is recorded ([`Forwardee`]: the Brooks
 /// forwarding word below the header, or the layout word after it), then
 /// after the header and layout words the references, in slots of the
-/// heap's [`RefWidth`] (8 bytes holding the address, or 4 holding it
-/// shifted right by `fastpath::gc::layout::COMPRESSED_REF_SHIFT`, packed),
+/// heap's [`RefWidth`] (8 bytes holding the address; 4 holding it shifted
+/// right by `fastpath::gc::layout::COMPRESSED_REF_SHIFT`, compressed, or
+/// the address itself, unscaled, below 4 GiB; 4-byte slots packed),
 /// and the data words, 8 bytes each from the first word boundary after the
 /// slots (fastpath: `fastpath::gc::layout`).
 ///
@@ -220,8 +221,9 @@ impl Forwardee {
 /// [`ObjectLayout::ref_width`] for [`crate::CasRef`] and
 /// [`crate::SatbEnqueue`]. A compressed slot is loaded as a zero-extended
 /// 32-bit value shifted left by 3 and stored shifted right by 3 (null is
-/// 0 in both forms), so a template hands out and takes decoded addresses
-/// whatever the width.
+/// 0 in both forms), an unscaled one loaded zero-extended and stored as
+/// the address's low 32 bits, so a template hands out and takes decoded
+/// addresses whatever the width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ObjectLayout {
     /// Where the copy of an object of the collection set is recorded.
@@ -276,7 +278,7 @@ impl ObjectLayout {
 
     /// The data templates' width of a reference field or element of these
     /// objects: `DataWidth::Ref(self.ref_width)` (4-byte slots, scale 4,
-    /// when compressed).
+    /// when compressed or unscaled).
     pub fn reference(&self) -> crate::DataWidth {
         crate::DataWidth::Ref(self.ref_width)
     }
@@ -303,12 +305,14 @@ impl ObjectLayout {
 
     /// Offset of data word `j` of an object with `nrefs` references (byte
     /// `k` of it is at this plus `k`: little-endian): after the slots'
-    /// words (`nrefs` of them, or `ceil(nrefs / 2)` compressed); `None`
+    /// words (`nrefs` of them, or `ceil(nrefs / 2)` in 4-byte slots); `None`
     /// past `i32`'s range.
     pub fn data_offset(&self, nrefs: u32, j: u32) -> Option<i32> {
         let words = match self.ref_width {
             RefWidth::Full => i64::from(nrefs),
-            RefWidth::Compressed => i64::from(nrefs).div_euclid(2) + i64::from(nrefs % 2),
+            RefWidth::Compressed | RefWidth::Unscaled => {
+                i64::from(nrefs).div_euclid(2) + i64::from(nrefs % 2)
+            }
         };
         i32::try_from(i64::from(self.refs) + 8 * (words + i64::from(j))).ok()
     }
@@ -509,15 +513,16 @@ mod tests {
         assert_eq!(t::LOCK_STACK_INACTIVE as u8 as usize, t::LOCK_STACK_OFFSET);
     }
 
-    /// A heap of either reference width is accepted, and its layout is
-    /// the library's: the width, each reference's offset and each data
-    /// word's (the compressed slots packed, the data words after them at
-    /// the next word), and the data templates' reference width.
+    /// A heap of every reference width is accepted, and its layout is the
+    /// library's: the width, each reference's offset and each data word's
+    /// (the 4-byte slots, compressed or unscaled, packed, the data words
+    /// after them at the next word), and the data templates' reference
+    /// width.
     #[test]
-    fn heaps_of_both_reference_widths_are_accepted() {
+    fn heaps_of_every_reference_width_are_accepted() {
         use crate::DataWidth;
         use fastpath::gc::{BarrierBits, Dynamic, GcMode, Heap, HeapConfig};
-        for refs in [RefWidth::Compressed, RefWidth::Full] {
+        for refs in [RefWidth::Compressed, RefWidth::Full, RefWidth::Unscaled] {
             let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
             c.refs = refs;
             let heap = Heap::new(c).unwrap();
@@ -551,5 +556,16 @@ mod tests {
             ),
             (Some(28), Some(32), Some(40))
         );
+        let unscaled = ObjectLayout::fastpath_with(CellFormat::Brooks, RefWidth::Unscaled).unwrap();
+        assert_eq!(
+            (
+                unscaled.ref_offset(3),
+                unscaled.data_offset(3, 0),
+                unscaled.data_offset(4, 1)
+            ),
+            (Some(28), Some(32), Some(40)),
+            "unscaled slots are packed as compressed ones"
+        );
+        assert_eq!(unscaled.reference().bytes(), 4);
     }
 }

@@ -525,14 +525,59 @@ fn data_accesses_are_the_expected_words() {
         words(&store(full, Some(X2), 16, none)).unwrap(),
         words(&store(DataWidth::U64, Some(X2), 16, none)).unwrap()
     );
+    // Unscaled reference slots: the W access alone, the address itself
+    // (no shift, no scratch for the value).
+    let unscaled = DataWidth::Ref(fastpath_jit::RefWidth::Unscaled);
+    // ldr w9, [x1, #20]
+    assert_eq!(words(&load(unscaled, None, 20, none)).unwrap(), [0xb940_1429]);
+    // ldr w9, [x1, x2, lsl #2]
+    assert_eq!(words(&load(unscaled, Some(X2), 0, none)).unwrap(), [0xb862_7829]);
+    // str w3, [x19, #20]
+    assert_eq!(words(&store(unscaled, None, 20, none)).unwrap(), [0xb900_1663]);
+    // stur w3, [x19, #-4]
+    assert_eq!(words(&store(unscaled, None, -4, none)).unwrap(), [0xb81f_c263]);
+    // add x10, x19, #16 ; str w3, [x10, x2, lsl #2]
+    assert_eq!(
+        words(&store(unscaled, Some(X2), 16, none)).unwrap(),
+        [0x9100_426a, 0xb822_7943]
+    );
+    assert_eq!(
+        store(unscaled, Some(X2), 16, none).operands(Isa::Aarch64),
+        [Reg(19), X3, X2, Reg(10)],
+        "the element's address in tmp, no tmp2"
+    );
+    assert_eq!(
+        store(unscaled, None, 16, none).operands(Isa::Aarch64),
+        [Reg(19), X3],
+        "no scratch"
+    );
+    for (index, offset) in [(None, 20), (None, -4), (Some(X2), 0), (Some(X2), 16)] {
+        for barrier in [none, fwd, wb] {
+            let what = format!("{index:?} {offset} {barrier:?}");
+            assert_eq!(
+                words_binding_slow(&store(unscaled, index, offset, barrier)).unwrap(),
+                words_binding_slow(&store(DataWidth::U32, index, offset, barrier)).unwrap(),
+                "store {what}"
+            );
+            if barrier != wb {
+                assert_eq!(
+                    words(&load(unscaled, index, offset, barrier)).unwrap(),
+                    words(&load(DataWidth::U32, index, offset, barrier)).unwrap(),
+                    "load {what}"
+                );
+            }
+        }
+    }
 }
 
-/// The reference CAS in both widths, word by word with `slow` and `done`
+/// The reference CAS in every width, word by word with `slow` and `done`
 /// bound after it (GNU as's encodings): the compressed form CASes the
 /// encoded values in W registers and decodes the witness before the
-/// compare; its success path is its budget (6, the full form's 4).
+/// compare; the unscaled form is the full one with a W `casal` (the
+/// witness zero-extended); the success path is the budget (compressed 6,
+/// full and unscaled 4).
 #[test]
-fn reference_cas_words_in_both_widths() {
+fn reference_cas_words_in_every_width() {
     use common::a64::all_words;
     use fastpath_jit::{CasRef, RefWidth};
     let cas = CasRef {
@@ -571,10 +616,27 @@ fn reference_cas_words_in_both_widths() {
     want.extend(tail);
     assert_eq!(all_words(&full).unwrap(), want);
     assert_eq!(full.budget(Isa::Aarch64), 4);
+    let unscaled = CasRef {
+        refs: RefWidth::Unscaled,
+        ..cas
+    };
+    let mut want = vec![
+        0xaa02_03e4, // mov x4, x2
+        0x88e4_fc23, // casal w4, w3, [x1]
+    ];
+    want.extend(tail);
+    assert_eq!(all_words(&unscaled).unwrap(), want);
+    assert_eq!(unscaled.budget(Isa::Aarch64), 4);
+    assert_eq!(
+        unscaled.clobbers(Isa::Aarch64),
+        fastpath_jit::reg::RegSet::of(&[X4, Reg(5)]),
+        "the witness, the state byte"
+    );
 }
 
-/// The SATB enqueue's field load in both widths: the compressed one a W
-/// load, its null test on the W register, then the decoding `lsl`.
+/// The SATB enqueue's field load in the 4-byte widths: the compressed one
+/// a W load, its null test on the W register, then the decoding `lsl`;
+/// the unscaled one the W load and its null test alone.
 #[test]
 fn satb_enqueue_decodes_a_compressed_field() {
     use fastpath_jit::{RefWidth, SatbEnqueue, SatbQueueLayout};
@@ -594,4 +656,14 @@ fn satb_enqueue_decodes_a_compressed_field() {
     assert_eq!(w.len(), 9);
     // ldr w2, [x1] ; cbz w2, done (8 words on) ; lsl x2, x2, #3
     assert_eq!(w[..3], [0xb940_0022, 0x3400_0102, 0xd37d_f042]);
+    let unscaled = SatbEnqueue {
+        refs: RefWidth::Unscaled,
+        ..satb
+    };
+    let u = words(&unscaled).unwrap();
+    assert_eq!((u.len(), unscaled.budget(Isa::Aarch64)), (8, 8));
+    // ldr w2, [x1] ; cbz w2, done (7 words on), then the compressed form's
+    // words after its `lsl`
+    assert_eq!(u[..2], [0xb940_0022, 0x3400_00e2]);
+    assert_eq!(u[2..], w[3..]);
 }

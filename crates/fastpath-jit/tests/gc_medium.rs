@@ -106,12 +106,13 @@ fn lrb_function(
 
 common::cases::gc_medium_tests!(satb_function, lrb_function);
 
-/// The SATB enqueue on real slots of both widths: the previous value
-/// decoded from a compressed slot between two others.
+/// The SATB enqueue on real slots of every width: the previous value
+/// decoded from a compressed slot, or read as the address itself from an
+/// unscaled one, between two others.
 #[test]
-fn satb_records_decoded_previous_values_of_real_slots_in_both_widths() {
+fn satb_records_decoded_previous_values_of_real_slots_in_every_width() {
     let cache = CodeCache::new(64 * 1024).unwrap();
-    for refs in [RefWidth::Full, RefWidth::Compressed] {
+    for refs in [RefWidth::Full, RefWidth::Compressed, RefWidth::Unscaled] {
         let e = satb_function_in(&cache, refs);
         // SAFETY: an `extern "C" fn(*mut TestThread, *mut u64)` reading the
         // field (a real slot of `refs`' width) and the test block, writing
@@ -124,7 +125,8 @@ fn satb_records_decoded_previous_values_of_real_slots_in_both_widths() {
 }
 
 /// fn(thread, _, field) -> the reference to use: the field's reference
-/// loaded by the data template at width `refs` (decoded when compressed),
+/// loaded by the data template at width `refs` (decoded when compressed,
+/// zero-extended when unscaled),
 /// then the LRB as [`lrb_function`] lays it out.
 fn lrb_load_function_in(
     refs: RefWidth,
@@ -183,6 +185,17 @@ fn lrb_load_compressed(
     lrb_load_function_in(RefWidth::Compressed, cache, layout, cset, forwardee, slow)
 }
 
+/// [`lrb_load_function_in`] on unscaled slots.
+fn lrb_load_unscaled(
+    cache: &CodeCache,
+    layout: ThreadLayout,
+    cset: CsetMap,
+    forwardee: Forwardee,
+    slow: usize,
+) -> Entry {
+    lrb_load_function_in(RefWidth::Unscaled, cache, layout, cset, forwardee, slow)
+}
+
 /// The compressed load and the LRB on a compressed `shenandoah` heap of
 /// each cell format: copies resolved inline, the rest evacuated by the
 /// library, which heals the slot with the copy's encoding.
@@ -191,6 +204,21 @@ fn lrb_after_a_compressed_load_heals_real_slots_with_encoded_copies() {
     for format in [CellFormat::Compact, CellFormat::Brooks] {
         std::thread::spawn(move || {
             common::lrb_real::lrb_resolves_real_copies_in(lrb_load_compressed, format, RefWidth::Compressed)
+        })
+        .join()
+        .unwrap();
+    }
+}
+
+/// The unscaled load (the slot's 32 bits, zero-extended) and the LRB on an
+/// unscaled `shenandoah` heap of each cell format: copies resolved inline,
+/// the rest evacuated by the library, which heals the 4-byte slot with the
+/// copy's address.
+#[test]
+fn lrb_after_an_unscaled_load_heals_real_slots_with_copies() {
+    for format in [CellFormat::Compact, CellFormat::Brooks] {
+        std::thread::spawn(move || {
+            common::lrb_real::lrb_resolves_real_copies_in(lrb_load_unscaled, format, RefWidth::Unscaled)
         })
         .join()
         .unwrap();
@@ -229,6 +257,16 @@ fn aarch64_counts_are_the_budgets() {
         (c, packed.budget(Isa::Aarch64)),
         (9, 9),
         "compressed: one lsl more"
+    );
+    let unscaled = SatbEnqueue {
+        refs: RefWidth::Unscaled,
+        ..satb
+    };
+    let u = count(&|o, l| unscaled.emit(o, l).unwrap());
+    assert_eq!(
+        (u, unscaled.budget(Isa::Aarch64)),
+        (8, 8),
+        "unscaled: the W load is the whole decoding"
     );
     for forwardee in forwardees() {
         let lrb = LrbCset {
@@ -306,6 +344,20 @@ fn x64_machine_checks_of_the_medium_paths() {
         (d.count(), packed.budget(Isa::X64)),
         (10, 10),
         "compressed: shl sets jz's flags"
+    );
+    let unscaled = SatbEnqueue {
+        refs: RefWidth::Unscaled,
+        ..satb
+    };
+    let d = check(&unscaled, &[R15, RCX]);
+    assert_eq!(
+        (d.count(), unscaled.budget(Isa::X64)),
+        (10, 10),
+        "unscaled: a dword load and its test"
+    );
+    assert_eq!(
+        [d.insns[0].to_string(), d.insns[1].to_string()],
+        ["mov edx,[rsi]", "test edx,edx"]
     );
     for forwardee in forwardees() {
         let lrb = LrbCset {

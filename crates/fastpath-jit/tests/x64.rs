@@ -286,6 +286,93 @@ fn compressed_reference_cas_swaps_encoded_values_and_decodes_the_witness() {
     );
 }
 
+/// The unscaled form on a real unscaled heap's slot (the middle one of
+/// three, between two naming another object; the heap below 4 GiB): the
+/// slot holds the address itself, CASed as a dword; a success stores
+/// `new`, a failure leaves the witness (zero-extended) in rax and
+/// `expected` kept, a failure while forwarded objects exist goes slow; the
+/// dword `lock cmpxchg` of `new`'s low half the only memory write, 5
+/// instructions to the slow branch (3 on success, the full form's), rax
+/// the only register written and `tmp` not an operand.
+#[test]
+fn unscaled_reference_cas_swaps_addresses_in_a_dword_slot() {
+    use fastpath::gc::{BarrierBits, Dynamic};
+    let refs = RefWidth::Unscaled;
+    let cas = CasRef {
+        refs,
+        ..CasRef::x64(R15, RDI, RDX, R9, layout())
+    };
+    let heap = common::ref_slots::heap_of(BarrierBits::SHENANDOAH, refs);
+    let mut m = heap.mutator::<Dynamic>().unwrap();
+    let h = m.alloc(3, 0).unwrap();
+    let objs: Vec<_> = (0..3).map(|_| m.alloc(0, 1).unwrap()).collect();
+    let holder = m.get(h).unwrap();
+    let [a, b, c] = [0, 1, 2].map(|k| m.get(objs[k]).unwrap());
+    m.store(holder, 0, Some(c)).unwrap();
+    m.store(holder, 1, Some(a)).unwrap();
+    m.store(holder, 2, Some(c)).unwrap();
+    let (a, b, c) = (a.addr() as u64, b.addr() as u64, c.addr() as u64);
+    assert!(
+        [a, b, c].iter().all(|&x| x < 1 << 32),
+        "the heap lies below 4 GiB"
+    );
+    let p = (holder.addr() + refs.ref_offset(1)) as u64;
+    // SAFETY: the holder's slot 1, no stop since `get`.
+    let slot = || unsafe { common::ref_slots::raw_slot(refs, p as usize) };
+    let mut t = TestThread::default();
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, b)], None);
+    assert_eq!((out.reached, out.regs[0], slot()), (Reached::Done, a, b));
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, c)], None);
+    assert_eq!(
+        (out.reached, out.regs[0], out.regs[2], slot()),
+        (Reached::FellThrough, b, a, b),
+        "the witness in rax, expected kept"
+    );
+    t.gc_state = HAS_FORWARDED;
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, c)], None);
+    assert_eq!((out.reached, out.regs[0], slot()), (Reached::Slow, b, b));
+    t.gc_state = 0;
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, b), (R9, 0)], None);
+    assert_eq!(
+        (out.reached, out.regs[0], slot()),
+        (Reached::Done, b, 0),
+        "null stored"
+    );
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, c), (R9, b)], None);
+    assert_eq!(
+        (out.reached, out.regs[0], slot()),
+        (Reached::FellThrough, 0, 0),
+        "a null slot: the witness null"
+    );
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, 0), (R9, a)], None);
+    assert_eq!(
+        (out.reached, out.regs[0], slot()),
+        (Reached::Done, 0, a),
+        "null expected"
+    );
+    let at = |k| m.load(holder, k).unwrap().map(|o| o.addr() as u64);
+    assert_eq!([at(0), at(1), at(2)], [Some(c), Some(a), Some(c)]);
+    let d = decode(&cas);
+    assert_eq!(cas.budget(Isa::X64), 3);
+    assert_eq!((d.count(), d.mnemonics()), (5, vec!["lock cmpxchg".to_string()]));
+    assert_eq!(
+        d.mem_writes[0].text, "lock cmpxchg [rdi],r9d",
+        "a dword CAS of new's low half"
+    );
+    assert_eq!(d.written, RegSet::of(&[RAX]));
+    assert_eq!(cas.clobbers(Isa::X64), RegSet::of(&[RAX]));
+    assert_eq!(cas.operands(Isa::X64), vec![R15, RDI, RDX, R9, RAX], "no scratch");
+    let mut ops = VecAssembler::<X64Relocation>::new(0);
+    let l = Labels {
+        slow: ops.new_dynamic_label(),
+        done: ops.new_dynamic_label(),
+    };
+    assert!(
+        CasRef { expected: RAX, ..cas }.emit(&mut ops, l).is_err(),
+        "expected in rax: lost to the witness"
+    );
+}
+
 /// `fn(block rdi, field rsi, expected rdx, new rcx) -> expected on success,
 /// else the witness`: the template on fastpath's block, its own slow call
 /// (the library's retry, or `slow` with its signature) in its stub.
@@ -294,7 +381,7 @@ fn cas_function(cache: &fastpath::code::CodeCache, slow: usize) -> common::cas_r
 }
 
 /// [`cas_function`] on slots of width `refs` (compressed: r8 the encoded
-/// new value).
+/// new value; unscaled: the full form's registers).
 fn cas_function_in(
     cache: &fastpath::code::CodeCache,
     refs: RefWidth,
@@ -305,6 +392,10 @@ fn cas_function_in(
     let cas = match refs {
         RefWidth::Full => CasRef::x64(RDI, RSI, RDX, RCX, layout),
         RefWidth::Compressed => CasRef::x64_compressed(RDI, RSI, RDX, RCX, R8, layout),
+        RefWidth::Unscaled => CasRef {
+            refs,
+            ..CasRef::x64(RDI, RSI, RDX, RCX, layout)
+        },
     };
     let mut ops = VecAssembler::<X64Relocation>::new(0);
     let l = Labels {

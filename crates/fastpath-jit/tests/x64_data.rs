@@ -99,6 +99,7 @@ fn machine_checks_of_the_data_templates() {
     let refs = [
         DataWidth::Ref(RefWidth::Full),
         DataWidth::Ref(RefWidth::Compressed),
+        DataWidth::Ref(RefWidth::Unscaled),
     ];
     for width in DataWidth::ALL.into_iter().chain(refs) {
         for index in [None, Some(RCX)] {
@@ -161,6 +162,83 @@ fn machine_checks_of_the_data_templates() {
     )
     .unwrap();
     assert_eq!(common::x64::check_stub(&stub), RegSet::of(&[RDI, RSI, RDX]));
+}
+
+/// An unscaled reference slot is a plain 32-bit access: its loads and
+/// stores are the U32 ones byte for byte (`mov r32, dword` zero-extending,
+/// `mov dword, r32`, no shift, no scratch), field and element, under every
+/// barrier; the compressed ones differ from them (the shifts).
+#[test]
+fn unscaled_reference_accesses_are_the_u32_ones() {
+    let wb = DataBarrier::BrooksWrite {
+        gc_state: fastpath::thread::GC_STATE_OFFSET as i32,
+        state_bits: BrooksWriteBarrier::FASTPATH_STATE_BITS,
+        forwarding: -8,
+    };
+    let fwd = DataBarrier::Forwarded { forwarding: -8 };
+    let unscaled = DataWidth::Ref(RefWidth::Unscaled);
+    let compressed = DataWidth::Ref(RefWidth::Compressed);
+    let mut n = 0;
+    for indexed in [false, true] {
+        for barrier in [DataBarrier::None, fwd, wb] {
+            let a = Access {
+                width: unscaled,
+                barrier,
+                offset: 20,
+                indexed,
+            };
+            let (u, plain) = (
+                store(a),
+                store(Access {
+                    width: DataWidth::U32,
+                    ..a
+                }),
+            );
+            let bytes = code(|o, l| u.emit(o, l).unwrap());
+            assert_eq!(bytes, code(|o, l| plain.emit(o, l).unwrap()), "store {a:?}");
+            assert_eq!(
+                (u.operands(Isa::X64), u.clobbers(Isa::X64), u.budget(Isa::X64)),
+                (
+                    plain.operands(Isa::X64),
+                    plain.clobbers(Isa::X64),
+                    plain.budget(Isa::X64)
+                ),
+                "store {a:?}"
+            );
+            let c = store(Access {
+                width: compressed,
+                ..a
+            });
+            assert_ne!(bytes, code(|o, l| c.emit(o, l).unwrap()), "store {a:?}");
+            let d = decode_bytes("unscaled store", &bytes, u.clobbers(Isa::X64));
+            let last = d.mem_writes.last().unwrap().text.clone();
+            assert!(last.starts_with("mov [r9"), "{last}");
+            assert!(last.ends_with(",esi"), "{last}");
+            n += 1;
+            if barrier == wb {
+                continue;
+            }
+            let load = |width| DataLoad {
+                obj: RSI,
+                dst: RAX,
+                index: indexed.then_some(RDX),
+                offset: 20,
+                width,
+                barrier,
+            };
+            let (u, plain) = (load(unscaled), load(DataWidth::U32));
+            let bytes = code(|o, l| u.emit(o, l).unwrap());
+            assert_eq!(bytes, code(|o, l| plain.emit(o, l).unwrap()), "load {a:?}");
+            assert_eq!(u.budget(Isa::X64), plain.budget(Isa::X64), "load {a:?}");
+            assert_ne!(
+                bytes,
+                code(|o, l| load(compressed).emit(o, l).unwrap()),
+                "load {a:?}"
+            );
+            n += 1;
+        }
+    }
+    assert_eq!(n, 10);
 }
 
 /// A data store's bytes, `slow` bound after them (the Brooks write form

@@ -8,8 +8,8 @@
 
 use fastpath::gc::layout::RefWidth;
 use fastpath::gc::{
-    BarrierBits, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers, Shenandoah2017Barriers,
-    ShenandoahBarriers, ShenandoahCompressedBarriers,
+    BarrierBits, BarrierSet, Dynamic, G1Barriers, NoBarriers, NoBarriersUnscaled, SerialBarriers,
+    Shenandoah2017Barriers, ShenandoahBarriers, ShenandoahUnscaledBarriers,
 };
 use fastpath_vm::runtime::Vm;
 
@@ -50,8 +50,9 @@ fn main() {
     };
     let (main, a) = (cmd.main_class.as_str(), cmd.args.as_slice());
     let status = match (vm.heap.config().barriers, vm.heap.ref_width()) {
-        (BarrierBits::SHENANDOAH, RefWidth::Compressed) => run::<ShenandoahCompressedBarriers>(vm, main, a),
-        (_, RefWidth::Compressed) => run::<Dynamic>(vm, main, a),
+        (BarrierBits::SHENANDOAH, RefWidth::Unscaled) => run::<ShenandoahUnscaledBarriers>(vm, main, a),
+        (BarrierBits::NONE, RefWidth::Unscaled) => run::<NoBarriersUnscaled>(vm, main, a),
+        (_, RefWidth::Compressed | RefWidth::Unscaled) => run::<Dynamic>(vm, main, a),
         (BarrierBits::NONE, _) => run::<NoBarriers>(vm, main, a),
         (BarrierBits::SERIAL, _) => run::<SerialBarriers>(vm, main, a),
         (BarrierBits::G1, _) => run::<G1Barriers>(vm, main, a),

@@ -400,8 +400,10 @@ static void cell_formats(void) {
  * through the same calls). */
 static void ref_slots(void) {
   const char *refs = getenv("FASTPATH_GC_REFS");
-  uint32_t want = refs != NULL && strcmp(refs, "compressed") == 0 ? FASTPATH_GC_COMPRESSED_REF_BYTES
-                                                                  : FASTPATH_GC_WORD_BYTES;
+  bool compressed = refs != NULL && strcmp(refs, "compressed") == 0;
+  bool unscaled = refs != NULL && strcmp(refs, "unscaled") == 0;
+  uint32_t want = compressed || unscaled ? FASTPATH_GC_COMPRESSED_REF_BYTES : FASTPATH_GC_WORD_BYTES;
+  uint32_t want_shift = compressed ? FASTPATH_GC_COMPRESSED_REF_SHIFT : 0;
   const char *sets[] = {"shenandoah", "shenandoah-2017"};
   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
     fastpath_gc_heap *heap = new_heap(sets[i], "passive", false);
@@ -409,15 +411,22 @@ static void ref_slots(void) {
     CHECK_OK(fastpath_gc_ref_slot_bytes(heap, &bytes));
     CHECK(bytes == want);
     CHECK_STATUS(fastpath_gc_ref_slot_bytes(heap, NULL), FASTPATH_ERR_NULL);
+    uint32_t shift = 99;
+    CHECK_OK(fastpath_gc_ref_shift(heap, &shift));
+    CHECK(shift == want_shift);
+    CHECK_STATUS(fastpath_gc_ref_shift(heap, NULL), FASTPATH_ERR_NULL);
     CHECK_OK(fastpath_gc_heap_free(heap));
   }
   uint32_t bytes;
   CHECK_STATUS(fastpath_gc_ref_slot_bytes(NULL, &bytes), FASTPATH_ERR_NULL);
+  CHECK_STATUS(fastpath_gc_ref_shift(NULL, &bytes), FASTPATH_ERR_NULL);
   /* A compressed slot decodes with one shift, null staying 0, and every
    * address below the limit fits its 32 bits. */
   CHECK(FASTPATH_GC_COMPRESSED_REF_SHIFT == 3);
   CHECK(((FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT - 8) >> FASTPATH_GC_COMPRESSED_REF_SHIFT) == UINT32_MAX);
-  printf("reference slots: %u bytes\n", (unsigned)want);
+  /* An unscaled slot is the address: every address below its limit fits. */
+  CHECK(FASTPATH_GC_UNSCALED_ADDRESS_LIMIT - 8 <= UINT32_MAX);
+  printf("reference slots: %u bytes, shift %u\n", (unsigned)want, (unsigned)want_shift);
 }
 
 /* A layout word as a C JIT takes it apart with the published constants,

@@ -526,6 +526,46 @@ static void block_tests(void) {
     CHECK(slots[0] == 0x11111111 && slots[2] == 0x22222222);
   }
 
+  /* Reference CAS on an unscaled slot: the 4-byte field holds the address
+   * itself; the same function shape. An address just below 4 GiB is all
+   * ones in the slot, and its witness comes back zero-extended. */
+  {
+    buf f = {.n = 0};
+#if defined(__x86_64__)
+    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3, .tmp1 = A2};
+    int witnessed = RAX, expected = A2;
+#else
+    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = A3, .tmp2 = A4, .tmp3 = A5};
+    int witnessed = A4, expected = A2;
+#endif
+    fastpath_jit_code c = emit(&f, FASTPATH_JIT_CAS_REF_UNSCALED, cr);
+    CHECK(c.n_slow == 1 && c.n_done == 1);
+#if defined(__x86_64__)
+    CHECK(c.budget == 3 && c.clobbers == (1u << RAX));
+#else
+    CHECK(c.budget == 4 && c.clobbers == (1u << A4 | 1u << A5));
+#endif
+    ret_reg(&f, witnessed); /* genuine failure */
+    patch(&f, c.done_sites, c.n_done, f.n);
+    ret_reg(&f, expected); /* success */
+    patch(&f, c.slow_sites, c.n_slow, f.n);
+    ret_imm(&f, 0xFFFFFFFFu);
+    uint64_t (*cas)(uint8_t *, uint32_t *, uint64_t, uint64_t);
+    p = install(&f), memcpy(&cas, &p, sizeof p);
+    const uint64_t top = FASTPATH_GC_UNSCALED_ADDRESS_LIMIT - 8;
+    uint32_t slots[3] = {0x11111111, 0x80, 0x22222222};
+    CHECK(cas(block, &slots[1], 0x80, 0x7fff0) == 0x80 && slots[1] == 0x7fff0);
+    CHECK(cas(block, &slots[1], 0x80, 0x100) == 0x7fff0 && slots[1] == 0x7fff0);
+    CHECK(cas(block, &slots[1], 0x7fff0, 0) == 0x7fff0 && slots[1] == 0);
+    CHECK(cas(block, &slots[1], 0, top) == 0 && slots[1] == 0xFFFFFFF8u);
+    CHECK(cas(block, &slots[1], 0x80, 0) == top && slots[1] == 0xFFFFFFF8u);
+    CHECK(cas(block, &slots[1], top, 0x80) == top && slots[1] == 0x80);
+    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 4;
+    CHECK(cas(block, &slots[1], 0x100, 0) == 0xFFFFFFFFu && slots[1] == 0x80);
+    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 0;
+    CHECK(slots[0] == 0x11111111 && slots[2] == 0x22222222);
+  }
+
   /* TLAB: fn(block) -> the new object (rax), or 0 from the slow site. */
   {
     buf f = {.n = 0};
@@ -610,7 +650,7 @@ int main(void) {
   /* The object layout a C JIT addresses objects with (each constant is
    * asserted equal to the library's when the library is built). */
   CHECK(fastpath_gc_layout_version() == FASTPATH_GC_LAYOUT_VERSION);
-  CHECK(FASTPATH_GC_LAYOUT_VERSION == 4);
+  CHECK(FASTPATH_GC_LAYOUT_VERSION == 5);
   CHECK(FASTPATH_GC_FORWARDING_OFFSET == -(intptr_t)FASTPATH_GC_BROOKS_CELL_TO_OBJECT);
   CHECK(FASTPATH_GC_REFS_OFFSET + FASTPATH_GC_BROOKS_CELL_TO_OBJECT ==
         FASTPATH_GC_BROOKS_CELL_HEADER_WORDS * FASTPATH_GC_WORD_BYTES);

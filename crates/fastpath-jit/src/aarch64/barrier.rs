@@ -28,6 +28,9 @@
 //!   cmp  old, expected ; b.eq done
 //!   ldrb wtmp, [thread, #gc_state] ; tbnz wtmp, #has_forwarded, slow
 //! ```
+//!   On an unscaled heap (the slot holds the address, below 4 GiB), 4 on
+//!   success: the full form with `casal wold, wnew, [addr]`, whose W
+//!   witness is zero-extended into `old` for the 64-bit compare.
 
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
@@ -169,6 +172,13 @@ impl Emit<Aarch64Relocation> for CasRef {
                 ; .arch aarch64
                 ; mov X(o), X(e)
                 ; casal X(o), X(n), [X(a)]
+            ),
+            // The slot's 32 bits are the address: `casal`'s W form
+            // zero-extends the witness into `o`.
+            RefWidth::Unscaled => dynasm!(ops
+                ; .arch aarch64
+                ; mov X(o), X(e)
+                ; casal W(o), W(n), [X(a)]
             ),
             RefWidth::Compressed => {
                 let shift = COMPRESSED_SHIFT;

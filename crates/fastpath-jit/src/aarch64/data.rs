@@ -8,16 +8,18 @@
 //!   at an offset): `ldur dst, [obj, #fwd]` first under
 //!   [`DataBarrier::Forwarded`] (base = dst, and dst holds the element's
 //!   address), then `ldrb`/`ldrsb`/`ldrh`/`ldrsh`/`ldr w`/`ldrsw`/`ldr x`
-//!   (`ldr x` a full-width reference too); a compressed reference is `ldr
-//!   wdst, mem; lsl dst, dst, #3` (one more).
+//!   (`ldr x` a full-width reference too, `ldr w` an unscaled one: the
+//!   address zero-extended); a compressed reference is `ldr wdst, mem;
+//!   lsl dst, dst, #3` (one more).
 //! - Store (1, 2, 2 + bits + 1 with the write barrier; the `add` into
 //!   `tmp` for an element at an offset): `ldur obj, [obj, #fwd]` first
 //!   under [`DataBarrier::Forwarded`]; under [`DataBarrier::BrooksWrite`]
 //!   `ldrb wtmp, [thread, #gc_state]`, one `tbnz wtmp, #bit, slow` per
 //!   state bit, `ldur obj, [obj, #fwd]`, `done:` first; then
-//!   `strb`/`strh`/`str w`/`str x`; a compressed reference is `lsr enc,
-//!   src, #3; str wenc, mem` (one more), `enc` being `tmp`, or `tmp2` when
-//!   `tmp` holds an element's address, encoded after `done`.
+//!   `strb`/`strh`/`str w`/`str x` (`str w` an unscaled reference); a
+//!   compressed reference is `lsr enc, src, #3; str wenc, mem` (one
+//!   more), `enc` being `tmp`, or `tmp2` when `tmp` holds an element's
+//!   address, encoded after `done`.
 //!
 //! Every form is single-copy atomic for an aligned offset (AArch64
 //! guarantees it for naturally aligned accesses up to 8 bytes), which the
@@ -68,7 +70,7 @@ macro_rules! load {
             DataWidth::I8 => dynasm!($ops ; .arch aarch64 ; ldrsb X($d), [X($b), $off]),
             DataWidth::U16 => dynasm!($ops ; .arch aarch64 ; ldrh W($d), [X($b), $off]),
             DataWidth::I16 => dynasm!($ops ; .arch aarch64 ; ldrsh X($d), [X($b), $off]),
-            DataWidth::U32 | DataWidth::Ref(RefWidth::Compressed) => {
+            DataWidth::U32 | DataWidth::Ref(RefWidth::Compressed | RefWidth::Unscaled) => {
                 dynasm!($ops ; .arch aarch64 ; ldr W($d), [X($b), $off])
             }
             DataWidth::I32 => dynasm!($ops ; .arch aarch64 ; ldrsw X($d), [X($b), $off]),
@@ -83,7 +85,7 @@ macro_rules! load {
             DataWidth::I8 => dynasm!($ops ; .arch aarch64 ; ldursb X($d), [X($b), $off]),
             DataWidth::U16 => dynasm!($ops ; .arch aarch64 ; ldurh W($d), [X($b), $off]),
             DataWidth::I16 => dynasm!($ops ; .arch aarch64 ; ldursh X($d), [X($b), $off]),
-            DataWidth::U32 | DataWidth::Ref(RefWidth::Compressed) => {
+            DataWidth::U32 | DataWidth::Ref(RefWidth::Compressed | RefWidth::Unscaled) => {
                 dynasm!($ops ; .arch aarch64 ; ldur W($d), [X($b), $off])
             }
             DataWidth::I32 => dynasm!($ops ; .arch aarch64 ; ldursw X($d), [X($b), $off]),
@@ -98,7 +100,7 @@ macro_rules! load {
             DataWidth::I8 => dynasm!($ops ; .arch aarch64 ; ldrsb X($d), [X($b), X($i)]),
             DataWidth::U16 => dynasm!($ops ; .arch aarch64 ; ldrh W($d), [X($b), X($i), lsl #1]),
             DataWidth::I16 => dynasm!($ops ; .arch aarch64 ; ldrsh X($d), [X($b), X($i), lsl #1]),
-            DataWidth::U32 | DataWidth::Ref(RefWidth::Compressed) => {
+            DataWidth::U32 | DataWidth::Ref(RefWidth::Compressed | RefWidth::Unscaled) => {
                 dynasm!($ops ; .arch aarch64 ; ldr W($d), [X($b), X($i), lsl #2])
             }
             DataWidth::I32 => dynasm!($ops ; .arch aarch64 ; ldrsw X($d), [X($b), X($i), lsl #2]),

@@ -10,7 +10,8 @@
 //!   ldr  tmp2, [thread, #satb_buffer] ; str prev, [tmp2, tmp]
 //! ```
 //! On a compressed heap the field is `ldr wprev, [field] ; cbz wprev,
-//! done ; lsl prev, prev, #3` (9).
+//! done ; lsl prev, prev, #3` (9); on an unscaled one `ldr wprev,
+//! [field] ; cbz wprev, done` (8: the W load zero-extends the address).
 //! LRB collection-set path for a forwarded object, 12 instructions in the
 //! Brooks format and 11 in the compact one ([`crate::Forwardee`]):
 //! ```text
@@ -49,6 +50,11 @@ impl Emit<Aarch64Relocation> for SatbEnqueue {
                 ; ldr W(p), [X(f)]
                 ; cbz W(p), =>done
                 ; lsl X(p), X(p), COMPRESSED_SHIFT
+            ),
+            RefWidth::Unscaled => dynasm!(ops
+                ; .arch aarch64
+                ; ldr W(p), [X(f)]
+                ; cbz W(p), =>done
             ),
         }
         dynasm!(ops

@@ -52,7 +52,13 @@
 //!   (`<< 3`), so `old`, `expected`, `new` and the slow call's arguments
 //!   and result are addresses in either width, and `old == expected` still
 //!   says the CAS took place (encoding is one-to-one on the heap's 8-aligned
-//!   addresses below 32 GiB, null 0).
+//!   addresses below 32 GiB, null 0). On a heap with unscaled references
+//!   the 4-byte slot holds the address itself (the heap lies below 4 GiB):
+//!   the CAS is the full-width form's on 32 bits (x86-64 a dword `lock
+//!   cmpxchg` of `new`'s low half, AArch64 `casal` on W registers), the
+//!   witness zero-extended into `old`, nothing encoded or decoded, so it
+//!   takes no scratch beyond the full form's and the same instruction
+//!   count.
 //!
 //! The three Brooks templates read the forwarding word, which objects have
 //! only on a heap of the Brooks cell format (`fastpath::gc::Heap::
@@ -401,12 +407,13 @@ pub struct CasRef {
     pub old: Reg,
     /// Scratch: AArch64's GC-state byte (and, compressed, the encoded
     /// `new` before it); x86-64's encoded `new` on a compressed heap (not
-    /// rax), unused on a full-width one.
+    /// rax), unused on a full-width or unscaled one.
     pub tmp: Reg,
     /// The block's layout.
     pub layout: ThreadLayout,
     /// The width of the heap's reference slots (`ObjectLayout::ref_width`):
-    /// a compressed slot is CASed as 4 bytes of encoded values.
+    /// a compressed slot is CASed as 4 bytes of encoded values, an
+    /// unscaled one as 4 bytes of the addresses themselves.
     pub refs: RefWidth,
 }
 
@@ -414,7 +421,9 @@ impl CasRef {
     /// x86-64's form on a heap with full-width references: the witnessed
     /// value in rax, `expected` in a register of its own (kept, for the
     /// slow path). A compressed heap's form also takes a scratch for the
-    /// encoded `new`: [`CasRef::x64_compressed`].
+    /// encoded `new`: [`CasRef::x64_compressed`]. An unscaled heap's form
+    /// takes the same registers as this one: `CasRef { refs:
+    /// RefWidth::Unscaled, ..CasRef::x64(..) }`.
     pub fn x64(thread: Reg, addr: Reg, expected: Reg, new: Reg, layout: ThreadLayout) -> CasRef {
         CasRef {
             thread,
@@ -445,7 +454,8 @@ impl CasRef {
         }
     }
 
-    /// Whether the slot is compressed.
+    /// Whether the slot is compressed (encoded with a shift: an unscaled
+    /// slot is not, and takes the full form's registers and count).
     fn compressed(&self) -> bool {
         self.refs == RefWidth::Compressed
     }
@@ -456,7 +466,7 @@ impl Template for CasRef {
         "reference CAS"
     }
     /// x86-64: rax as the witnessed value (`old`); `tmp` only on a
-    /// compressed heap.
+    /// compressed heap (not on a full-width or unscaled one).
     fn operands(&self, isa: Isa) -> Vec<Reg> {
         match isa {
             Isa::X64 if self.compressed() => {
@@ -481,10 +491,11 @@ impl Template for CasRef {
         }
     }
     /// The successful CAS and its branch: x86-64 `mov rax, expected; lock
-    /// cmpxchg; je` (compressed: `mov rax, expected; shr rax, 3; mov tmp,
-    /// new; shr tmp, 3; lock cmpxchg dword; lea rax, [rax*8]; je`, 7);
-    /// AArch64 `mov; casal; cmp; b.eq` (compressed: `lsr old; lsr tmp;
-    /// casal w; lsl old; cmp; b.eq`, 6).
+    /// cmpxchg; je`, 3 (unscaled: `lock cmpxchg dword [addr], new32`, also
+    /// 3; compressed: `mov rax, expected; shr rax, 3; mov tmp, new; shr
+    /// tmp, 3; lock cmpxchg dword; lea rax, [rax*8]; je`, 7); AArch64
+    /// `mov; casal; cmp; b.eq`, 4 (unscaled: `casal w`, also 4;
+    /// compressed: `lsr old; lsr tmp; casal w; lsl old; cmp; b.eq`, 6).
     fn budget(&self, isa: Isa) -> usize {
         match (isa, self.compressed()) {
             (Isa::X64, false) => 3,

@@ -35,8 +35,11 @@
 //! (an element: scaled by the slot's bytes). Full-width slots are a 64-bit
 //! access; a compressed slot (4 bytes, the address shifted right by 3) is
 //! loaded as a zero-extended 32-bit value shifted left by 3 and stored
-//! shifted right by 3 (null is 0 in both forms), so the template's value
-//! is the decoded address either way. The reference's own barriers stay
+//! shifted right by 3 (null is 0 in both forms); an unscaled slot (4
+//! bytes, the address itself: the heap lies below 4 GiB) is a plain
+//! 32-bit access, loaded zero-extended and stored as the address's low 32
+//! bits, the [`DataWidth::U32`] instructions. So the template's value is
+//! the decoded address in every width. The reference's own barriers stay
 //! the JIT's, around the template as around any reference access: the LRB
 //! ([`crate::GcStateTest`], [`crate::LrbCset`]) on a loaded value, the SATB
 //! pre-barrier ([`crate::SatbEnqueue`]), the card post-barriers and the
@@ -80,8 +83,10 @@ pub enum DataWidth {
     /// A reference slot of the heap's width (`ObjectLayout::reference`):
     /// full, 8 bytes holding the address; compressed, 4 bytes holding the
     /// address shifted right by 3, which a load decodes (zero-extended,
-    /// shifted left by 3: null stays 0) and a store encodes. Not in
-    /// [`DataWidth::ALL`], the data widths.
+    /// shifted left by 3: null stays 0) and a store encodes; unscaled, 4
+    /// bytes holding the address itself (below 4 GiB), a load
+    /// zero-extended and a store of the low 32 bits, as [`DataWidth::U32`].
+    /// Not in [`DataWidth::ALL`], the data widths.
     Ref(RefWidth),
 }
 
@@ -134,7 +139,8 @@ impl DataWidth {
     }
 
     /// `raw`'s low bytes as this width loads them (zero- or sign-extended;
-    /// a compressed reference decoded): the value a load template leaves,
+    /// a compressed reference decoded, an unscaled one zero-extended from
+    /// 32 bits, which is its decoding): the value a load template leaves,
     /// for a runtime's own constant folding and for tests.
     pub fn extend(self, raw: u64) -> u64 {
         match self {
@@ -142,7 +148,7 @@ impl DataWidth {
             DataWidth::I8 => raw as i8 as i64 as u64,
             DataWidth::U16 => raw as u16 as u64,
             DataWidth::I16 => raw as i16 as i64 as u64,
-            DataWidth::U32 => raw as u32 as u64,
+            DataWidth::U32 | DataWidth::Ref(RefWidth::Unscaled) => raw as u32 as u64,
             DataWidth::I32 => raw as i32 as i64 as u64,
             DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => raw,
             DataWidth::Ref(RefWidth::Compressed) => RefWidth::Compressed.decode(raw as u32 as usize) as u64,
@@ -151,6 +157,9 @@ impl DataWidth {
 
     /// Whether this is a compressed reference slot (the load's extra
     /// shift left, the store's shift right into a scratch register).
+    /// False for an unscaled slot, 4 bytes as well: it needs no shift, so
+    /// neither the extra instruction nor the scratch (its accesses are
+    /// [`DataWidth::U32`]'s).
     pub fn compressed(self) -> bool {
         self == DataWidth::Ref(RefWidth::Compressed)
     }
@@ -264,7 +273,7 @@ pub struct DataLoad {
     /// 0..4096 with one).
     pub offset: i32,
     /// Bytes loaded and their extension, or a reference slot's width
-    /// (decoded when compressed).
+    /// (decoded when compressed, zero-extended when unscaled).
     pub width: DataWidth,
     /// [`DataBarrier::None`] or [`DataBarrier::Forwarded`]
     /// ([`DataBarrier::read`]); the write barrier is refused.
@@ -284,8 +293,9 @@ impl Template for DataLoad {
         RegSet::of(&[self.dst])
     }
     /// The barrier's (0 or 1), the load, the decoding shift of a
-    /// compressed reference (x86-64 `shl`, AArch64 `lsl`), and on AArch64
-    /// an `add` for an indexed element at a non-zero offset.
+    /// compressed reference (x86-64 `shl`, AArch64 `lsl`; none for an
+    /// unscaled one), and on AArch64 an `add` for an indexed element at a
+    /// non-zero offset.
     fn budget(&self, isa: Isa) -> usize {
         let add = isa == Isa::Aarch64 && self.index.is_some() && self.offset != 0;
         self.barrier.budget(isa) + 1 + usize::from(self.width.compressed()) + usize::from(add)
@@ -334,7 +344,7 @@ pub struct DataStore {
     /// Byte offset from the object (as [`DataLoad::offset`]).
     pub offset: i32,
     /// Bytes stored (the signedness is ignored), or a reference slot's
-    /// width (encoded when compressed).
+    /// width (encoded when compressed, the low 32 bits when unscaled).
     pub width: DataWidth,
     /// The set's barrier ([`DataBarrier::write`]).
     pub barrier: DataBarrier,
@@ -412,8 +422,8 @@ impl Template for DataStore {
     }
     /// The barrier's (0, 1, or the write barrier's 3 / 2 + bits), the
     /// store, a compressed reference's encoding (x86-64 `mov tmp, src; shr
-    /// tmp, 3`, AArch64 `lsr`), and on AArch64 an `add` for an indexed
-    /// element at a non-zero offset.
+    /// tmp, 3`, AArch64 `lsr`; none for an unscaled one), and on AArch64
+    /// an `add` for an indexed element at a non-zero offset.
     fn budget(&self, isa: Isa) -> usize {
         let add = isa == Isa::Aarch64 && self.index.is_some() && self.offset != 0;
         let encode = match (isa, self.width.compressed()) {
@@ -542,6 +552,15 @@ mod tests {
         };
         assert_eq!((load.budget(Isa::X64), load.budget(Isa::Aarch64)), (2, 3));
         assert_eq!(DataLoad { width: full, ..load }.budget(Isa::X64), 1);
+        let unscaled_load = DataLoad {
+            width: DataWidth::Ref(RefWidth::Unscaled),
+            ..load
+        };
+        assert_eq!(
+            (unscaled_load.budget(Isa::X64), unscaled_load.budget(Isa::Aarch64)),
+            (1, 2),
+            "no decoding shift: the load (and AArch64's add)"
+        );
         let store = DataStore {
             thread: RSI,
             obj: RDI,
@@ -573,6 +592,59 @@ mod tests {
             vec![RDI, RAX, RDX],
             "no scratch at full width"
         );
+        let unscaled = DataStore {
+            width: DataWidth::Ref(RefWidth::Unscaled),
+            ..element
+        };
+        assert_eq!(
+            unscaled.operands(Isa::X64),
+            vec![RDI, RAX, RDX],
+            "no scratch unscaled"
+        );
+        assert_eq!(
+            unscaled.operands(Isa::Aarch64),
+            vec![RDI, RAX, RDX, RCX],
+            "AArch64: tmp the element's address, no tmp2"
+        );
+        assert_eq!(unscaled.clobbers(Isa::Aarch64), RegSet::of(&[RCX]));
+        assert_eq!(
+            (unscaled.budget(Isa::X64), unscaled.budget(Isa::Aarch64)),
+            (1, 2),
+            "the store (and AArch64's add)"
+        );
+        let field = DataStore {
+            index: None,
+            offset: 20,
+            ..unscaled
+        };
+        assert_eq!(field.operands(Isa::Aarch64), vec![RDI, RAX]);
+        assert_eq!(field.clobbers(Isa::X64), RegSet::EMPTY);
+        assert_eq!((field.budget(Isa::X64), field.budget(Isa::Aarch64)), (1, 1));
+    }
+
+    /// An unscaled slot: 4 bytes (scale 4, a 4-aligned offset), its value
+    /// the address itself, zero-extended as a U32 load's (null 0), not
+    /// compressed (no shift).
+    #[test]
+    fn unscaled_references_are_zero_extended_addresses() {
+        let unscaled = DataWidth::Ref(RefWidth::Unscaled);
+        assert_eq!((unscaled.bytes(), unscaled.shift()), (4, 2));
+        assert!(!unscaled.signed() && !unscaled.compressed());
+        assert_eq!(
+            unscaled.extend(0xdead_beef_ffff_fff8),
+            0xffff_fff8,
+            "zero-extended, no shift"
+        );
+        assert_eq!(unscaled.extend(0x8765_4320), 0x8765_4320);
+        assert_eq!(unscaled.extend(0), 0, "null");
+        for raw in [0, 8, 0x8000_0000, 0xffff_fff8, u64::MAX] {
+            assert_eq!(unscaled.extend(raw), DataWidth::U32.extend(raw));
+            assert_eq!(
+                unscaled.extend(raw),
+                RefWidth::Unscaled.decode(raw as u32 as usize) as u64
+            );
+        }
+        assert!(unscaled.check_offset(20).is_ok() && unscaled.check_offset(18).is_err());
     }
 
     #[test]

@@ -5,13 +5,15 @@
 //! label to the medium path's code, whose own `slow` is the
 //! [`crate::SlowStub`] and whose `done` is the idle test's `done`. The
 //! instructions are in each ISA's emitter (`x64/gc_medium.rs`: 10 in
-//! either reference width, and 11 in either cell format;
-//! `aarch64/gc_medium.rs`: 8, 9 on a compressed heap, and 12 in the Brooks
-//! format, 11 in the compact one).
+//! every reference width, and 11 in either cell format;
+//! `aarch64/gc_medium.rs`: 8 with full-width or unscaled references, 9
+//! on a compressed heap, and 12 in the Brooks format, 11 in the compact
+//! one).
 //!
 //! SATB enqueue (a reference store while marking): the field's current
-//! value loaded (decoded from a compressed slot: [`SatbEnqueue::refs`], so
-//! the queue and the slow path see addresses in either width); null →
+//! value loaded (decoded from a compressed slot, zero-extended from an
+//! unscaled one, which holds the address itself: [`SatbEnqueue::refs`], so
+//! the queue and the slow path see addresses in every width); null →
 //! `done`; the queue's index (bytes left) 0 → `slow`
 //! (full: the library flushes it); else index −= 8 and the value stored at
 //! `buffer + index`. The queue is HotSpot's `SATBMarkQueue`
@@ -42,9 +44,11 @@
 //! template does not heal the field itself: a field left unhealed costs
 //! the next load through it this medium path again, never a from-space
 //! reference. It never touches the slot, so it is the same on a heap with
-//! compressed references: the reference it tests is the decoded one (the
-//! data templates' `DataWidth::Ref` load), and the library heals the slot
-//! at its width (the encoded copy in a compressed one). The slow path receives `(thread, obj, field)` and returns
+//! compressed or unscaled references: the reference it tests is the
+//! decoded one (the data templates' `DataWidth::Ref` load), and the
+//! library heals the slot at its width (the encoded copy in a compressed
+//! one, the copy's address in an unscaled one). The slow path receives
+//! `(thread, obj, field)` and returns
 //! the reference to use: fastpath's is [`crate::slow::lrb`]
 //! (`fastpath::gc::lrb_slow_entry`). The map is the heap's
 //! ([`CsetMap::of`]): the regions' collection-set flags themselves,
@@ -77,7 +81,8 @@ pub struct SatbEnqueue {
     /// The queue's offsets.
     pub queue: SatbQueueLayout,
     /// The width of the heap's reference slots (`ObjectLayout::ref_width`):
-    /// a compressed field is loaded as 4 bytes and decoded.
+    /// a compressed field is loaded as 4 bytes and decoded, an unscaled
+    /// one loaded as 4 bytes, zero-extended (the address itself).
     pub refs: RefWidth,
 }
 
@@ -99,7 +104,9 @@ impl Template for SatbEnqueue {
     }
     /// A value buffered: every branch falls through. A compressed field's
     /// decoding costs AArch64 an `lsl`; x86-64's `shl` sets the flags its
-    /// null test reads, replacing the `test`.
+    /// null test reads, replacing the `test`. An unscaled field costs
+    /// nothing more: AArch64 `ldr w; cbz w`, x86-64 `mov r32, dword;
+    /// test r32, r32`, the full form's counts (8 and 10).
     fn budget(&self, isa: Isa) -> usize {
         match isa {
             Isa::X64 => 10,

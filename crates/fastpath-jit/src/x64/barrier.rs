@@ -19,7 +19,11 @@
 //!   compressed heap: `mov rax, expected; shr rax, 3; mov tmp, new; shr
 //!   tmp, 3; lock cmpxchg dword [addr], tmp32; lea rax, [rax*8]; je done;
 //!   test; jnz slow` (7 on success): `lea` decodes the witness (or, on
-//!   success, `expected` again) without touching the flags `je` reads.
+//!   success, `expected` again) without touching the flags `je` reads. On
+//!   an unscaled heap (the slot holds the address, below 4 GiB): `mov rax,
+//!   expected; lock cmpxchg dword [addr], new32; je done; test; jnz slow`
+//!   (3 on success), rax the witness zero-extended after a failure and
+//!   `expected` (whose upper half is 0) after a success.
 
 use dynasmrt::{dynasm, x64::X64Relocation};
 
@@ -154,6 +158,15 @@ impl Emit<X64Relocation> for CasRef {
                 ; .arch x64
                 ; mov rax, Rq(e)
                 ; lock cmpxchg QWORD [Rq(a)], Rq(n)
+            ),
+            // The expected value's upper half is 0 (every address of an
+            // unscaled heap is below 4 GiB), so rax is the expected value
+            // after a success and the witness, zero-extended, after a
+            // failure.
+            RefWidth::Unscaled => dynasm!(ops
+                ; .arch x64
+                ; mov rax, Rq(e)
+                ; lock cmpxchg DWORD [Rq(a)], Rd(n)
             ),
             RefWidth::Compressed => {
                 let (x, shift) = (self.tmp.0, COMPRESSED_SHIFT);

@@ -7,14 +7,16 @@
 //!   byte/word mem`, `movsx dst, byte/word mem`, `mov dst32, dword mem`,
 //!   `movsxd dst, dword mem` or `mov dst, qword mem` (a full-width
 //!   reference too); a compressed reference is `mov dst32, dword mem; shl
-//!   dst, 3` (2, 3 through the forwarding word).
+//!   dst, 3` (2, 3 through the forwarding word), an unscaled one `mov
+//!   dst32, dword mem` (the address zero-extended).
 //! - Store (1, 2, 4 with the write barrier): `mov obj, [obj+fwd]` first
 //!   under [`DataBarrier::Forwarded`]; under [`DataBarrier::BrooksWrite`]
 //!   `test byte [thread+gc_state], bits; jnz slow; mov obj, [obj+fwd];
 //!   done:` first; then `mov byte/word/dword/qword mem, src`; a
 //!   compressed reference is `mov tmp, src; shr tmp, 3; mov dword mem,
 //!   tmp32` (3, and the barrier's), encoded after `done`, so a value the
-//!   stub kept is encoded on either path.
+//!   stub kept is encoded on either path; an unscaled one `mov dword mem,
+//!   src32`.
 
 use dynasmrt::{dynasm, x64::X64Relocation};
 
@@ -31,7 +33,9 @@ macro_rules! load {
             DataWidth::I8 => dynasm!($ops ; .arch x64 ; movsx Rq($d), BYTE [Rq($b) + $off]),
             DataWidth::U16 => dynasm!($ops ; .arch x64 ; movzx Rd($d), WORD [Rq($b) + $off]),
             DataWidth::I16 => dynasm!($ops ; .arch x64 ; movsx Rq($d), WORD [Rq($b) + $off]),
-            DataWidth::U32 => dynasm!($ops ; .arch x64 ; mov Rd($d), DWORD [Rq($b) + $off]),
+            DataWidth::U32 | DataWidth::Ref(RefWidth::Unscaled) => {
+                dynasm!($ops ; .arch x64 ; mov Rd($d), DWORD [Rq($b) + $off])
+            }
             DataWidth::I32 => dynasm!($ops ; .arch x64 ; movsxd Rq($d), DWORD [Rq($b) + $off]),
             DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => {
                 dynasm!($ops ; .arch x64 ; mov Rq($d), QWORD [Rq($b) + $off])
@@ -47,7 +51,9 @@ macro_rules! load {
             DataWidth::I8 => dynasm!($ops ; .arch x64 ; movsx Rq($d), BYTE [Rq($b) + Rq($i) + $off]),
             DataWidth::U16 => dynasm!($ops ; .arch x64 ; movzx Rd($d), WORD [Rq($b) + Rq($i) * 2 + $off]),
             DataWidth::I16 => dynasm!($ops ; .arch x64 ; movsx Rq($d), WORD [Rq($b) + Rq($i) * 2 + $off]),
-            DataWidth::U32 => dynasm!($ops ; .arch x64 ; mov Rd($d), DWORD [Rq($b) + Rq($i) * 4 + $off]),
+            DataWidth::U32 | DataWidth::Ref(RefWidth::Unscaled) => {
+                dynasm!($ops ; .arch x64 ; mov Rd($d), DWORD [Rq($b) + Rq($i) * 4 + $off])
+            }
             DataWidth::I32 => dynasm!($ops ; .arch x64 ; movsxd Rq($d), DWORD [Rq($b) + Rq($i) * 4 + $off]),
             DataWidth::U64 | DataWidth::Ref(RefWidth::Full) => {
                 dynasm!($ops ; .arch x64 ; mov Rq($d), QWORD [Rq($b) + Rq($i) * 8 + $off])

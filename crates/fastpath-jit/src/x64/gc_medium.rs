@@ -11,7 +11,9 @@
 //!   add  tmp, [thread+satb_buffer] ; mov [tmp], prev
 //! ```
 //! On a compressed heap the first two are `mov prev32, dword [field]; shl
-//! prev, 3`, whose flags `jz` reads (zero exactly for null): still 10.
+//! prev, 3`, whose flags `jz` reads (zero exactly for null): still 10. On
+//! an unscaled one `mov prev32, dword [field]; test prev32, prev32` (the
+//! load zero-extends the address): 10.
 //! LRB collection-set path, 11 instructions for a forwarded object in
 //! either cell format ([`crate::Forwardee`]):
 //! ```text
@@ -54,6 +56,11 @@ impl Emit<X64Relocation> for SatbEnqueue {
                 ; .arch x64
                 ; mov Rd(p), DWORD [Rq(f)]
                 ; shl Rq(p), COMPRESSED_SHIFT
+            ),
+            RefWidth::Unscaled => dynasm!(ops
+                ; .arch x64
+                ; mov Rd(p), DWORD [Rq(f)]
+                ; test Rd(p), Rd(p)
             ),
         }
         dynasm!(ops

@@ -1,10 +1,11 @@
 //! The reference CAS template with its stub calling the library's retry
 //! (`fastpath::gc::cas_ref_slow_entry`, counted) on a concurrent
 //! `shenandoah` heap with aggressive cycles and the verifier, shared by
-//! every form's test binary, in either reference width
+//! every form's test binary, in each reference width
 //! ([`false_failures_succeed_through_the_slow_entry_in`]: the compressed
-//! form CASes the 4-byte slot's encoded values and decodes the witness);
-//! and [`cas_on_real_slots`], its outcomes on a passive heap of each width
+//! form CASes the 4-byte slot's encoded values and decodes the witness,
+//! the unscaled one CASes the 4-byte slot's addresses themselves); and
+//! [`cas_on_real_slots`], its outcomes on a passive heap of each width
 //! (success, genuine failure with the decoded witness, null expected and
 //! null stored, the slot's raw bits and its neighbours). While the thread block's state says forwarded
 //! objects exist (stable until this mutator's next stop), each holder's
@@ -61,7 +62,7 @@ unsafe fn word(refs: RefWidth, addr: usize) -> usize {
         // SAFETY: per the contract; Acquire as the Rust barriers' loads.
         RefWidth::Full => unsafe { (*(addr as *const AtomicUsize)).load(Ordering::Acquire) },
         // SAFETY: per the contract.
-        RefWidth::Compressed => unsafe { super::ref_slots::slot(refs, addr) },
+        RefWidth::Compressed | RefWidth::Unscaled => unsafe { super::ref_slots::slot(refs, addr) },
     }
 }
 
@@ -79,8 +80,8 @@ pub fn false_failures_succeed_through_the_slow_entry(build: BuildCas) -> (usize,
     false_failures::<ShenandoahBarriers>(cas, RefWidth::Full)
 }
 
-/// See the module docs, on slots of width `refs` (the compressed heap
-/// through `Dynamic`, whose width is read at run time).
+/// See the module docs, on slots of width `refs` (a compressed or
+/// unscaled heap through `Dynamic`, whose width is read at run time).
 pub fn false_failures_succeed_through_the_slow_entry_in(
     build: BuildCasIn,
     refs: RefWidth,
@@ -89,7 +90,7 @@ pub fn false_failures_succeed_through_the_slow_entry_in(
     let cas = build(&cache, refs, cas_counted as *const () as usize);
     match refs {
         RefWidth::Full => false_failures::<ShenandoahBarriers>(cas, refs),
-        RefWidth::Compressed => false_failures::<Dynamic>(cas, refs),
+        RefWidth::Compressed | RefWidth::Unscaled => false_failures::<Dynamic>(cas, refs),
     }
 }
 
@@ -174,7 +175,7 @@ pub fn cas_on_real_slots(build: BuildCasIn) -> usize {
     let cache = CodeCache::new(64 * 1024).unwrap();
     let block = thread::current().as_ptr();
     let mut checked = 0;
-    for refs in [RefWidth::Full, RefWidth::Compressed] {
+    for refs in [RefWidth::Full, RefWidth::Compressed, RefWidth::Unscaled] {
         let cas = build(&cache, refs, cas_counted as *const () as usize);
         let heap = super::ref_slots::heap_of(BarrierBits::SHENANDOAH, refs);
         let mut m = heap.mutator::<Dynamic>().unwrap();

@@ -166,14 +166,14 @@ macro_rules! cas_ref_tests {
 }
 pub(crate) use cas_ref_tests;
 
-/// The data templates' reference loads and stores on real heaps of both
-/// reference widths (`ref_slots`), on the binary's data builders
+/// The data templates' reference loads and stores on real heaps of every
+/// reference width (`ref_slots`), on the binary's data builders
 /// (`$load(&CodeCache, Access) -> LoadFn`, `$store(&CodeCache, Access,
 /// slow) -> StoreFn`).
 macro_rules! reference_access_tests {
     ($load:path, $store:path) => {
         #[test]
-        fn reference_loads_and_stores_round_trip_real_objects_in_both_widths() {
+        fn reference_loads_and_stores_round_trip_real_objects_in_every_width() {
             std::thread::spawn(|| {
                 crate::common::ref_slots::references_round_trip_real_objects($load, $store)
             })
@@ -184,14 +184,15 @@ macro_rules! reference_access_tests {
 }
 pub(crate) use reference_access_tests;
 
-/// The reference CAS in both reference widths (`cas_real`): its outcomes
+/// The reference CAS in every reference width (`cas_real`): its outcomes
 /// on the slots of passive heaps, and the false failures retried by the
-/// library on a concurrent heap with compressed references, on
-/// `$cas(&CodeCache, RefWidth, slow) -> CasFn`, the binary's builder.
+/// library on concurrent heaps with compressed and with unscaled
+/// references, on `$cas(&CodeCache, RefWidth, slow) -> CasFn`, the
+/// binary's builder.
 macro_rules! cas_ref_width_tests {
     ($cas:path) => {
         #[test]
-        fn reference_cas_succeeds_and_fails_on_real_slots_of_both_widths() {
+        fn reference_cas_succeeds_and_fails_on_real_slots_of_every_width() {
             std::thread::spawn(|| crate::common::cas_real::cas_on_real_slots($cas))
                 .join()
                 .unwrap();
@@ -203,6 +204,18 @@ macro_rules! cas_ref_width_tests {
                 crate::common::cas_real::false_failures_succeed_through_the_slow_entry_in(
                     $cas,
                     fastpath::gc::layout::RefWidth::Compressed,
+                )
+            })
+            .join()
+            .unwrap();
+        }
+
+        #[test]
+        fn reference_cas_false_failures_succeed_on_an_unscaled_heap() {
+            std::thread::spawn(|| {
+                crate::common::cas_real::false_failures_succeed_through_the_slow_entry_in(
+                    $cas,
+                    fastpath::gc::layout::RefWidth::Unscaled,
                 )
             })
             .join()

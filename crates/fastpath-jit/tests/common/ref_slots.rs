@@ -1,20 +1,22 @@
 //! The data templates' reference accesses (`DataWidth::Ref`, the heap's
 //! slot width from `ObjectLayout::of`) against the Rust accessors on real
-//! heaps of both reference widths, shared by every form's test binary
+//! heaps of every reference width, shared by every form's test binary
 //! (x86-64, AArch64 under qemu): each builds `LoadFn`s and `StoreFn`s with
 //! `data_world`'s builders, and [`references_round_trip_real_objects`]
 //! runs them.
 //!
 //! In each width (full: 8-byte slots holding addresses; compressed: 4-byte
-//! slots holding `address >> 3`, packed, the data words after them) and
-//! each of three presets in passive mode (the LRB set, the Brooks set with
-//! its data barriers on the holder, G1), a holder with an odd number of
-//! references (so a compressed holder's last slot shares its word with
-//! padding) and two data words: every slot, as a field and as an element
-//! of the slot array, is loaded (the address the Rust `store` put there,
-//! decoded), stored through (the Rust `load` sees the object, the slot's
-//! raw bits are the width's encoding, every other slot and data word is
-//! unchanged), and null round-trips as 0 in both directions.
+//! slots holding `address >> 3`, packed, the data words after them;
+//! unscaled: 4-byte slots holding the address itself, packed the same, on
+//! a heap below 4 GiB) and each of three presets in passive mode (the LRB
+//! set, the Brooks set with its data barriers on the holder, G1), a holder
+//! with an odd number of references (so a 4-byte holder's last slot shares
+//! its word with padding) and two data words: every slot, as a field and
+//! as an element of the slot array, is loaded (the address the Rust
+//! `store` put there, decoded), stored through (the Rust `load` sees the
+//! object, the slot's raw bits are the width's encoding, every other slot
+//! and data word is unchanged), and null round-trips as 0 in both
+//! directions.
 //!
 //! The template stores skip the reference barriers (card, SATB), which the
 //! JIT places around them: no collection runs in between.
@@ -41,8 +43,11 @@ pub unsafe fn raw_slot(width: RefWidth, addr: usize) -> u64 {
     match width {
         // SAFETY: per the contract: an 8-byte, 8-aligned slot.
         RefWidth::Full => unsafe { (*(addr as *const AtomicU64)).load(Ordering::Acquire) },
-        // SAFETY: per the contract: a 4-byte, 4-aligned slot.
-        RefWidth::Compressed => u64::from(unsafe { (*(addr as *const AtomicU32)).load(Ordering::Acquire) }),
+        RefWidth::Compressed | RefWidth::Unscaled => {
+            // SAFETY: per the contract: a 4-byte, 4-aligned slot.
+            let raw = unsafe { (*(addr as *const AtomicU32)).load(Ordering::Acquire) };
+            u64::from(raw)
+        }
     }
 }
 
@@ -86,7 +91,7 @@ pub fn references_round_trip_real_objects(load: BuildLoad, store: BuildStore) ->
     let tl = ThreadLayout::fastpath().unwrap();
     let block = thread::current().as_ptr();
     let mut checked = 0;
-    for refs in [RefWidth::Full, RefWidth::Compressed] {
+    for refs in [RefWidth::Full, RefWidth::Compressed, RefWidth::Unscaled] {
         for set in [
             BarrierBits::SHENANDOAH,
             BarrierBits::SHENANDOAH_2017,
@@ -110,11 +115,10 @@ pub fn references_round_trip_real_objects(load: BuildLoad, store: BuildStore) ->
                 m.write(holder, j, 0xDA7A_0000 + j).unwrap();
             }
             let addrs: Vec<usize> = targets.iter().map(|&t| m.get(t).unwrap().addr()).collect();
-            if refs == RefWidth::Compressed {
-                assert!(addrs
-                    .iter()
-                    .all(|&a| a < fastpath::gc::layout::COMPRESSED_ADDRESS_LIMIT));
-            }
+            assert!(
+                addrs.iter().all(|&a| a < refs.address_limit()),
+                "{refs:?}: the heap lies below its width's limit"
+            );
             let mut model = addrs.clone();
             for (k, &t) in targets.iter().enumerate() {
                 let o = m.get(t).unwrap();
@@ -177,6 +181,6 @@ pub fn references_round_trip_real_objects(load: BuildLoad, store: BuildStore) ->
             drop(m);
         }
     }
-    println!("reference accesses: {checked} loads and stores on real heaps of both widths");
+    println!("reference accesses: {checked} loads and stores on real heaps of every width");
     checked
 }

@@ -23,7 +23,7 @@
 //! | `LightweightFastLockingSpins=N` (diagnostic) | `FASTPATH_FAST_LOCKING_SPINS` (the library takes 0–20) |
 //! | `AsyncDeflationInterval=MS`, `MonitorUsedDeflationThreshold=0..100` (diagnostic) | `FASTPATH_DEFLATION_INTERVAL_MS`, `FASTPATH_DEFLATION_THRESHOLD` |
 //! | `ParallelGCThreads=N`, `ConcGCThreads=N` | `FASTPATH_GC_WORKERS` (one pool serves both) |
-//! | `±UseCompressedOops` | `FASTPATH_GC_REFS` `compressed`/`full`; neither given, the VM chooses compressed references for a heap that they reach, as HotSpot's ergonomics do |
+//! | `±UseCompressedOops` | `FASTPATH_GC_REFS` `compressed`/`full`; neither given, the VM chooses 4-byte references for a heap that they reach, as HotSpot's ergonomics do: unscaled (`unscaled`, the address itself, the heap below 4 GiB) for a heap up to 2 GiB, else compressed |
 //! | `CompileThreshold=N` | interpreted calls before a method is compiled |
 //! | `-UseOnStackReplacement` | no interpreted loop moves to compiled code while it runs |
 //! | `-BackgroundCompilation` (also `-Xbatch`) | the thread that finds a method hot compiles it and waits, instead of queuing it for the compiler thread |
@@ -617,7 +617,7 @@ pub fn flags_final(
         (
             "bool",
             "UseCompressedOops",
-            (refs == RefWidth::Compressed).to_string(),
+            refs.is_compressed().to_string(),
             match origin(RefWidth::VAR) {
                 "{default}" => "{ergonomic}",
                 given => given,

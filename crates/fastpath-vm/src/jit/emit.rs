@@ -65,7 +65,7 @@ impl Translator<'_, '_> {
     fn ref_bytes(&mut self, nrefs: Value) -> Value {
         match self.env.refs {
             RefWidth::Full => self.b.ins().ishl_imm_s(nrefs, 3),
-            RefWidth::Compressed => {
+            RefWidth::Compressed | RefWidth::Unscaled => {
                 // 4 * n rounded up to 8: the words, (n + 1) / 2, scaled by
                 // 8, a shift an x86-64 address folds into its index.
                 let n1 = self.b.ins().iadd_imm_s(nrefs, 1);
@@ -327,20 +327,22 @@ impl Translator<'_, '_> {
         // barrier's ordering; a plain load on x86-64).
         match self.env.refs {
             RefWidth::Full => self.b.ins().atomic_load(I64, MemFlagsData::trusted(), field),
-            RefWidth::Compressed => {
+            w @ (RefWidth::Compressed | RefWidth::Unscaled) => {
                 // x86-64: a zero-extending 32-bit `mov` (every load is an
                 // acquire under TSO, as the full-width `atomic_load`
                 // lowers to a plain `mov` too); AArch64: `ldar` and the
-                // extension.
+                // extension. Unscaled slots are then the address; compressed
+                // ones are shifted.
                 let wide = if cfg!(target_arch = "x86_64") {
                     self.b.ins().uload32(MemFlagsData::trusted(), field, 0)
                 } else {
                     let narrow = self.b.ins().atomic_load(I32, MemFlagsData::trusted(), field);
                     self.b.ins().uextend(I64, narrow)
                 };
-                self.b
-                    .ins()
-                    .ishl_imm_s(wide, i64::from(heap::COMPRESSED_REF_SHIFT))
+                match w.shift() {
+                    0 => wide,
+                    shift => self.b.ins().ishl_imm_s(wide, i64::from(shift)),
+                }
             }
         }
     }
@@ -464,11 +466,11 @@ impl Translator<'_, '_> {
         // Release: publishes the stored object's initialization.
         match self.env.refs {
             RefWidth::Full => self.release_store(val, field),
-            RefWidth::Compressed => {
-                let shifted = self
-                    .b
-                    .ins()
-                    .ushr_imm_s(val, i64::from(heap::COMPRESSED_REF_SHIFT));
+            w @ (RefWidth::Compressed | RefWidth::Unscaled) => {
+                let shifted = match w.shift() {
+                    0 => val,
+                    shift => self.b.ins().ushr_imm_s(val, i64::from(shift)),
+                };
                 let narrow = self.b.ins().ireduce(I32, shifted);
                 self.release_store(narrow, field);
             }

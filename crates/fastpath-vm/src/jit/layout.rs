@@ -37,7 +37,7 @@ pub const ELEMENTS: i32 = crate::object::ELEMENTS as i32;
 /// against (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` then). The
 /// reference slots' width is the heap's (`CompileEnv::refs`): a field's
 /// offset, an element's scale and the data words' place follow it.
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 4;
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 5;
 
 // The translator adds the layout word's `nrefs` (an array's untagged
 // word's low 32 bits, loaded as a `u32`; an instance's tagged word's low

@@ -54,12 +54,18 @@ pub const DEFAULT_FIRST_ALLOCATION: usize = 16 << 20;
 pub const DEFAULT_READ_AHEAD: usize = 8 << 20;
 
 /// The reference width of a heap of `heap_bytes` when neither
-/// `-XX:±UseCompressedOops` nor `FASTPATH_GC_REFS` chose one: compressed
+/// `-XX:±UseCompressedOops` nor `FASTPATH_GC_REFS` chose one: 4-byte slots
 /// when they reach the whole heap (HotSpot's ergonomics), whose smaller
 /// objects put more of them in each cache line and give the collector less
-/// to copy.
+/// to copy; unscaled ones (the address itself) for a heap that fits below
+/// 4 GiB, as HotSpot's first choice of mode, since they leave out the
+/// shift between loading a reference and loading through it (Callgrind per
+/// iteration, against compressed: BENCHMARKS.md). [`Vm::new`] falls back
+/// to compressed ones when no range below 4 GiB is free.
 pub fn default_ref_width(heap_bytes: usize) -> RefWidth {
-    if heap_bytes <= fastpath::gc::layout::MAX_COMPRESSED_HEAP_BYTES {
+    if heap_bytes <= fastpath::gc::layout::MAX_UNSCALED_HEAP_BYTES {
+        RefWidth::Unscaled
+    } else if heap_bytes <= fastpath::gc::layout::MAX_COMPRESSED_HEAP_BYTES {
         RefWidth::Compressed
     } else {
         RefWidth::Full
@@ -261,7 +267,8 @@ impl Vm {
         // Compressed references unless `-XX:-UseCompressedOops` or
         // `FASTPATH_GC_REFS` chose, for a heap they reach (HotSpot's
         // ergonomics: `UseCompressedOops` is on below 32 GiB).
-        if given_setting(&options.xx.settings, RefWidth::VAR).is_none() {
+        let ergonomic_refs = given_setting(&options.xx.settings, RefWidth::VAR).is_none();
+        if ergonomic_refs {
             config.refs = default_ref_width(options.heap_bytes);
         }
         config.verify = options.verify_heap;
@@ -276,8 +283,18 @@ impl Vm {
             Some(n) => n,
             None => (config.evacuation_reserve_bytes() + DEFAULT_FIRST_ALLOCATION).min(options.heap_bytes),
         });
-        let heap =
-            Heap::new(config).map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
+        let heap = match Heap::new(config.clone()) {
+            // No free range below 4 GiB (HotSpot then tries the next mode
+            // too): compressed slots, below 32 GiB.
+            Err(fastpath::gc::GcError::HeapMemory { .. })
+                if ergonomic_refs && config.refs == RefWidth::Unscaled =>
+            {
+                config.refs = RefWidth::Compressed;
+                Heap::new(config)
+            }
+            made => made,
+        }
+        .map_err(|e| format!("Error occurred during initialization of VM\n{e}"))?;
         let boot = archive.and_then(Archive::open);
         let mut jit = crate::jit::Jit::new(options.jit)?;
         if let (Some(n), crate::jit::Mode::Mixed) = (options.xx.compile_threshold, options.jit) {
@@ -311,7 +328,7 @@ impl Vm {
         }
         let vm: &'static Vm = Box::leak(Box::new(Vm {
             loader: Loader::new(boot, ClassPath::parse(&options.class_path))
-                .with_even_refs(heap.ref_width() == RefWidth::Compressed),
+                .with_even_refs(heap.ref_width().is_compressed()),
             heap,
             globals: GlobalSlots::default(),
             interned: Mutex::new(HashMap::new()),
@@ -379,5 +396,26 @@ impl Vm {
         self.known
             .char_array
             .get_or_init(|| self.loader.load("[C").expect("char[]"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// HotSpot's order of modes: unscaled 4-byte slots while the heap fits
+    /// below 4 GiB from 2 GiB up, zero-based compressed ones while it fits
+    /// below 32 GiB, then full-width slots.
+    #[test]
+    fn the_default_reference_width_is_the_narrowest_that_reaches_the_heap() {
+        use fastpath::gc::layout::{MAX_COMPRESSED_HEAP_BYTES, MAX_UNSCALED_HEAP_BYTES};
+        assert_eq!(default_ref_width(64 << 20), RefWidth::Unscaled);
+        assert_eq!(default_ref_width(MAX_UNSCALED_HEAP_BYTES), RefWidth::Unscaled);
+        assert_eq!(
+            default_ref_width(MAX_UNSCALED_HEAP_BYTES + 1),
+            RefWidth::Compressed
+        );
+        assert_eq!(default_ref_width(MAX_COMPRESSED_HEAP_BYTES), RefWidth::Compressed);
+        assert_eq!(default_ref_width(MAX_COMPRESSED_HEAP_BYTES + 1), RefWidth::Full);
     }
 }

@@ -555,6 +555,9 @@ pub fn helper_table(vm: &fastpath_vm::runtime::Vm) -> fastpath_vm::jit::helpers:
         fastpath::gc::layout::RefWidth::Compressed => {
             fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahCompressedBarriers>()
         }
+        fastpath::gc::layout::RefWidth::Unscaled => {
+            fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahUnscaledBarriers>()
+        }
         fastpath::gc::layout::RefWidth::Full => {
             fastpath_vm::jit::runtime::table::<fastpath::gc::ShenandoahBarriers>()
         }
@@ -587,6 +590,9 @@ pub fn run_xcomp_in_process(classes: &Path, main: &str) -> &'static fastpath_vm:
         >(vm, main, &[]),
         fastpath::gc::layout::RefWidth::Full => {
             fastpath_vm::runtime::launch::run_main::<fastpath::gc::ShenandoahBarriers>(vm, main, &[])
+        }
+        fastpath::gc::layout::RefWidth::Unscaled => {
+            fastpath_vm::runtime::launch::run_main::<fastpath::gc::ShenandoahUnscaledBarriers>(vm, main, &[])
         }
     };
     assert_eq!(status, 0, "{main} under -Xcomp");

@@ -8,8 +8,8 @@
 //! | variable | effect |
 //! |---|---|
 //! | `FASTPATH_VM_CORPUS_MATRIX=locking` | programs tagged `monitor` in each locking mode |
-//! | `FASTPATH_VM_CORPUS_MATRIX=jit` | every program under `-Xint` and under the default tiers with a compile threshold of 2 invocations; the `XCOMP` set under `-Xcomp` and under two tiers (`FASTPATH_VM_JIT_TIERS=2`) at that threshold; programs tagged `monitor` after 2 calls in the legacy and monitor locking modes; programs tagged `gc` under `-Xcomp` with the passive (evacuating, at safepoints) and the concurrent collector, a 16 MiB heap and the heap verifier after every cycle, and the concurrent one again with `-XX:-UseCompressedOops` (full-width reference slots; the VM's default is compressed) |
-//! | `FASTPATH_VM_CORPUS_MATRIX=gc` | programs tagged `gc` under every barrier preset, passive and concurrent, with a 16 MiB heap (each run must collect) and the heap verifier after every cycle; the Shenandoah presets also with full-width reference slots (`FASTPATH_GC_REFS=full`; the VM's default is compressed) |
+//! | `FASTPATH_VM_CORPUS_MATRIX=jit` | every program under `-Xint` and under the default tiers with a compile threshold of 2 invocations; the `XCOMP` set under `-Xcomp` and under two tiers (`FASTPATH_VM_JIT_TIERS=2`) at that threshold; programs tagged `monitor` after 2 calls in the legacy and monitor locking modes; programs tagged `gc` under `-Xcomp` with the passive (evacuating, at safepoints) and the concurrent collector, a 16 MiB heap and the heap verifier after every cycle, and the concurrent one again with `-XX:-UseCompressedOops` (full-width reference slots; the VM's default is unscaled compressed ones, `+UseCompressedOops` the zero-based form) |
+//! | `FASTPATH_VM_CORPUS_MATRIX=gc` | programs tagged `gc` under every barrier preset, passive and concurrent, with a 16 MiB heap (each run must collect) and the heap verifier after every cycle; the Shenandoah presets also with full-width reference slots (`FASTPATH_GC_REFS=full`; the VM's default is unscaled compressed ones) |
 //! | `FASTPATH_VM_CORPUS_ONLY=A,B` | only these programs |
 //! | `FASTPATH_VM_CORPUS_TIMES=1` | every run's time in the summary, not only the five slowest |
 //! | `FASTPATH_VM_CORPUS=DIR` | the corpus directory (default `tests/java`) |
@@ -109,8 +109,11 @@ fn corpus_matches_hotspot() {
                     // GC stress with compiled code: a small heap, the
                     // evacuating collector at safepoints (passive) and the
                     // concurrent one, the verifier after every cycle; the
-                    // VM's compressed references, then (concurrent) the
-                    // full-width slots `-XX:-UseCompressedOops` selects.
+                    // zero-based compressed references `+UseCompressedOops`
+                    // selects (the VM's default for a heap this small is
+                    // unscaled, which every other run has), then
+                    // (concurrent) the full-width slots
+                    // `-XX:-UseCompressedOops` selects.
                     for (mode, oops) in [
                         ("passive", "+UseCompressedOops"),
                         ("concurrent", "+UseCompressedOops"),
@@ -159,7 +162,7 @@ fn corpus_matches_hotspot() {
                             );
                             if set.starts_with("shenandoah") {
                                 // Full-width reference slots (the runs
-                                // above have the VM's compressed ones).
+                                // above have the VM's unscaled ones).
                                 runs.push(
                                     Run::with_env(
                                         p,

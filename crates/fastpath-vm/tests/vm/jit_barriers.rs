@@ -468,7 +468,9 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
     harness::javac_sources(&dir, &dir, &[("Barriers", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "Barriers");
     let next = fastpath_vm::jit::layout::REFS as u64;
-    // The heap's reference width (the VM's default: compressed, 4 bytes).
+    // The heap's reference width (the VM's default for a heap below 2 GiB:
+    // unscaled, 4 bytes holding the address).
+    assert_eq!(vm.heap.ref_width(), fastpath::gc::layout::RefWidth::Unscaled);
     let slot = vm.heap.ref_width().slot_bytes();
 
     // Only tested against null: loaded, no barrier.
@@ -494,6 +496,12 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
         field_loads(&all, next, slot),
         1,
         "nextOrSelf loads `next` once:\n{shown}"
+    );
+    // An unscaled slot's 32 bits are the address: nothing shifts what the
+    // load zero-extended.
+    assert!(
+        !all.iter().any(|i| i.mnemonic() == Mnemonic::Shl),
+        "nextOrSelf decodes a reference with a shift:\n{shown}"
     );
 
     // The array loaded through a barrier, its element only tested.

@@ -53,16 +53,20 @@ pub trait BarrierSet: 'static {
 }
 
 /// A compile-time barrier set: `BITS` is a [`BarrierBits`] value, for a
-/// heap whose reference slots are compressed when `COMPRESSED` (4 bytes,
-/// `FASTPATH_GC_REFS=compressed`), else full-width (the default).
-pub struct Static<const BITS: u16, const COMPRESSED: bool = false>;
+/// heap whose reference slots are 4 bytes when `COMPRESSED`, else
+/// full-width (the default); 4-byte slots hold the address shifted right
+/// by 3 (`FASTPATH_GC_REFS=compressed`), or the address itself when
+/// `UNSCALED` too (`unscaled`).
+pub struct Static<const BITS: u16, const COMPRESSED: bool = false, const UNSCALED: bool = false>;
 
-impl<const BITS: u16, const COMPRESSED: bool> BarrierSet for Static<BITS, COMPRESSED> {
+impl<const BITS: u16, const COMPRESSED: bool, const UNSCALED: bool> BarrierSet
+    for Static<BITS, COMPRESSED, UNSCALED>
+{
     const BITS: Option<u16> = Some(BITS);
-    const REFS: Option<RefWidth> = Some(if COMPRESSED {
-        RefWidth::Compressed
-    } else {
-        RefWidth::Full
+    const REFS: Option<RefWidth> = Some(match (COMPRESSED, UNSCALED) {
+        (false, _) => RefWidth::Full,
+        (true, false) => RefWidth::Compressed,
+        (true, true) => RefWidth::Unscaled,
     });
 }
 
@@ -86,6 +90,10 @@ pub type Shenandoah2017Barriers = Static<{ BarrierBits::SHENANDOAH_2017.0 }>;
 pub type ShenandoahBarriers = Static<{ BarrierBits::SHENANDOAH.0 }>;
 /// The `shenandoah` preset on a heap with compressed references.
 pub type ShenandoahCompressedBarriers = Static<{ BarrierBits::SHENANDOAH.0 }, true>;
+/// The `shenandoah` preset on a heap with unscaled references.
+pub type ShenandoahUnscaledBarriers = Static<{ BarrierBits::SHENANDOAH.0 }, true, true>;
+/// The `none` preset on a heap with unscaled references.
+pub type NoBarriersUnscaled = Static<{ BarrierBits::NONE.0 }, true, true>;
 
 /// What [`with_barrier_set`] runs: a function generic over the set's type,
 /// which a closure cannot be.
@@ -159,10 +167,10 @@ pub fn with_barrier_set<F: WithBarrierSet>(bits: BarrierBits, f: F) -> F::Output
 
 /// [`with_barrier_set`] for a heap whose reference slots are `refs` wide:
 /// the same types for full-width slots, [`Dynamic`] (which reads the width
-/// at run time) for compressed ones.
+/// at run time) for compressed and unscaled ones.
 pub fn with_barrier_set_for<F: WithBarrierSet>(bits: BarrierBits, refs: RefWidth, f: F) -> F::Output {
     match refs {
         RefWidth::Full => with_barrier_set(bits, f),
-        RefWidth::Compressed => f.run::<Dynamic>(bits),
+        RefWidth::Compressed | RefWidth::Unscaled => f.run::<Dynamic>(bits),
     }
 }

@@ -164,8 +164,9 @@ mod tests;
 
 #[cfg(not(loom))]
 pub use barrier_set::{
-    with_barrier_set, with_barrier_set_for, BarrierSet, Dynamic, G1Barriers, NoBarriers, SerialBarriers,
-    Shenandoah2017Barriers, ShenandoahBarriers, ShenandoahCompressedBarriers, Static, WithBarrierSet,
+    with_barrier_set, with_barrier_set_for, BarrierSet, Dynamic, G1Barriers, NoBarriers, NoBarriersUnscaled,
+    SerialBarriers, Shenandoah2017Barriers, ShenandoahBarriers, ShenandoahCompressedBarriers,
+    ShenandoahUnscaledBarriers, Static, WithBarrierSet,
 };
 #[cfg(not(loom))]
 pub use barriers::access::ObjLock;

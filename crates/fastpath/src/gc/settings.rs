@@ -396,19 +396,25 @@ impl GcCellFormat {
 pub(crate) static CELL_FORMAT: ProcessValue<GcCellFormat> = ProcessValue::new();
 
 /// `FASTPATH_GC_REFS`: the width of a heap's reference slots
-/// ([`RefWidth`], `gc::layout`): `full` (8 bytes, the address) or
+/// ([`RefWidth`], `gc::layout`): `full` (8 bytes, the address),
 /// `compressed` (4 bytes, the address shifted right by 3, the heap placed
-/// below 32 GiB: HotSpot's `UseCompressedOops` in its zero-based form).
+/// below 32 GiB: HotSpot's `UseCompressedOops` in its zero-based form) or
+/// `unscaled` (4 bytes, the address itself, the heap placed below 4 GiB:
+/// HotSpot's unscaled form, which it takes when the heap fits there).
 /// Compressed slots make every object with references smaller (half a
 /// word each), so more of them fit each cache line and each collection
-/// copies less; a heap larger than
+/// copies less; unscaled ones also leave out the shift between loading a
+/// reference and using it. A heap larger than
 /// [`MAX_COMPRESSED_HEAP_BYTES`](crate::gc::layout::MAX_COMPRESSED_HEAP_BYTES)
-/// is refused with them.
+/// (compressed) or
+/// [`MAX_UNSCALED_HEAP_BYTES`](crate::gc::layout::MAX_UNSCALED_HEAP_BYTES)
+/// (unscaled) is refused with them.
 impl Choices for RefWidth {
     const VAR: &'static str = "FASTPATH_GC_REFS";
     const TABLE: &'static [Choice<Self>] = &[
         Choice::everywhere(RefWidth::Full, "full"),
         Choice::everywhere(RefWidth::Compressed, "compressed"),
+        Choice::everywhere(RefWidth::Unscaled, "unscaled"),
     ];
     fn check(self, _cpu: &CpuInfo) -> Result<(), String> {
         Ok(())
@@ -417,7 +423,7 @@ impl Choices for RefWidth {
 
 setting::choices_setting!(
     RefWidth,
-    "reference slots: full (8 bytes, the address) or compressed (4 bytes, the address >> 3, the heap below 32 GiB) (fastpath::gc)"
+    "reference slots: full (8 bytes, the address), compressed (4 bytes, the address >> 3, the heap below 32 GiB) or unscaled (4 bytes, the address, the heap below 4 GiB) (fastpath::gc)"
 );
 setting::choices_api!(RefWidth);
 
@@ -610,7 +616,7 @@ mod tests {
         let e = "narrow".parse::<RefWidth>().unwrap_err();
         assert_eq!(
             (e.setting, e.accepted),
-            ("FASTPATH_GC_REFS", &["full", "compressed"][..])
+            ("FASTPATH_GC_REFS", &["full", "compressed", "unscaled"][..])
         );
         assert_eq!(RefWidth::default(), RefWidth::Full);
         let big = crate::gc::layout::MAX_COMPRESSED_HEAP_BYTES + (32 << 20);
@@ -622,6 +628,14 @@ mod tests {
         c.refs = RefWidth::Compressed;
         let e = c.validate().unwrap_err().to_string();
         assert!(e.contains("FASTPATH_GC_REFS=compressed"), "{e}");
+        assert_eq!("unscaled".parse::<RefWidth>(), Ok(RefWidth::Unscaled));
+        let small = crate::gc::layout::MAX_UNSCALED_HEAP_BYTES / c.region_bytes * c.region_bytes;
+        c.heap_bytes = small + c.region_bytes;
+        c.refs = RefWidth::Unscaled;
+        let e = c.validate().unwrap_err().to_string();
+        assert!(e.contains("FASTPATH_GC_REFS=unscaled"), "{e}");
+        c.heap_bytes = small;
+        assert!(c.validate().is_ok());
     }
 
     #[test]

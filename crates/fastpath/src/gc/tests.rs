@@ -92,6 +92,17 @@ fn a_static_type_of_the_other_reference_width_is_refused() {
     ));
     drop(narrow.mutator::<ShenandoahCompressedBarriers>().unwrap());
     drop(narrow.mutator::<Dynamic>().unwrap());
+    drop(narrow);
+    // Unscaled slots have no static type: the compressed one is refused.
+    let unscaled = heap_with(BarrierBits::SHENANDOAH, GcMode::Passive, 4, RefWidth::Unscaled);
+    assert!(matches!(
+        unscaled.mutator::<ShenandoahCompressedBarriers>(),
+        Err(GcError::RefWidthMismatch {
+            heap: RefWidth::Unscaled,
+            mutator: RefWidth::Compressed
+        })
+    ));
+    drop(unscaled.mutator::<Dynamic>().unwrap());
     struct Refs;
     impl WithBarrierSet for Refs {
         type Output = (Option<u16>, Option<RefWidth>);
@@ -108,6 +119,7 @@ fn a_static_type_of_the_other_reference_width_is_refused() {
         with_barrier_set_for(bits, RefWidth::Compressed, Refs),
         (None, None)
     );
+    assert_eq!(with_barrier_set_for(bits, RefWidth::Unscaled, Refs), (None, None));
 }
 
 #[test]
@@ -391,6 +403,8 @@ fn passive_mode_collects_stop_the_world_when_the_heap_fills() {
     }
     passive_collections_keep_a_list(BarrierBits::SHENANDOAH, RefWidth::Compressed);
     passive_collections_keep_a_list(BarrierBits::SHENANDOAH_2017, RefWidth::Compressed);
+    passive_collections_keep_a_list(BarrierBits::SHENANDOAH, RefWidth::Unscaled);
+    passive_collections_keep_a_list(BarrierBits::SHENANDOAH_2017, RefWidth::Unscaled);
 }
 
 fn passive_collections_keep_a_list(bits: BarrierBits, refs: RefWidth) {
@@ -510,7 +524,7 @@ fn list_sum(m: &Mutator<Dynamic>, list: Handle) -> usize {
 
 /// The barrier sets and cell formats a concurrent collector runs: the
 /// compact format (LRB), the LRB over Brooks cells, the Brooks barriers.
-const CONCURRENT_SETS: [(BarrierBits, GcCellFormat, RefWidth); 5] = [
+const CONCURRENT_SETS: [(BarrierBits, GcCellFormat, RefWidth); 6] = [
     (BarrierBits::SHENANDOAH, GcCellFormat::Auto, RefWidth::Full),
     (BarrierBits::SHENANDOAH, GcCellFormat::Brooks, RefWidth::Full),
     (BarrierBits::SHENANDOAH_2017, GcCellFormat::Auto, RefWidth::Full),
@@ -520,6 +534,7 @@ const CONCURRENT_SETS: [(BarrierBits, GcCellFormat, RefWidth); 5] = [
         GcCellFormat::Auto,
         RefWidth::Compressed,
     ),
+    (BarrierBits::SHENANDOAH, GcCellFormat::Auto, RefWidth::Unscaled),
 ];
 
 #[test]

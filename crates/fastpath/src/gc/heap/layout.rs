@@ -40,6 +40,11 @@
 //!   into the load that follows). The slots are packed, and the data
 //!   words start at the next 8-byte boundary after them:
 //!   `16 + 8 * ceil(nrefs / 2)`. A cell is `nrefs / 2` words smaller.
+//! - **Unscaled**: the compressed slots, holding the object's address
+//!   itself (the heap lies wholly below [`UNSCALED_ADDRESS_LIMIT`], 4 GiB:
+//!   HotSpot's unscaled, or 32-bit, compressed oops). Decoding is the
+//!   32-bit load's zero extension: no shift between a reference's load and
+//!   the next load through it, which a pointer chase pays at every step.
 //!
 //! The layout word has two forms, chosen per object at allocation:
 //!
@@ -125,8 +130,8 @@ use crate::sync::Header;
 /// Changes whenever a constant or a word's meaning does (2: the compact
 /// format, without a forwarding word outside the Brooks barrier sets; 3:
 /// the layout word's tagged form; 4: compressed reference slots, a heap's
-/// [`RefWidth`]).
-pub const OBJECT_LAYOUT_VERSION: u32 = 4;
+/// [`RefWidth`]; 5: [`RefWidth::Unscaled`]).
+pub const OBJECT_LAYOUT_VERSION: u32 = 5;
 
 /// The layout version this library was built with ([`OBJECT_LAYOUT_VERSION`]).
 pub fn object_layout_version() -> u32 {
@@ -171,6 +176,13 @@ pub const COMPRESSED_HEAP_FALLBACK_MIN_ADDRESS: usize = 256 << 20;
 /// [`COMPRESSED_ADDRESS_LIMIT`], with a region to spare for alignment.
 pub const MAX_COMPRESSED_HEAP_BYTES: usize =
     COMPRESSED_ADDRESS_LIMIT - COMPRESSED_HEAP_MIN_ADDRESS - (32 << 20);
+/// Every address of a heap with unscaled references is below this (4 GiB:
+/// a 32-bit slot holds the address itself).
+pub const UNSCALED_ADDRESS_LIMIT: usize = 1 << 32;
+/// The largest heap (in bytes) that may have unscaled references: all of
+/// it must fit between [`COMPRESSED_HEAP_MIN_ADDRESS`] and
+/// [`UNSCALED_ADDRESS_LIMIT`], with a region to spare for alignment.
+pub const MAX_UNSCALED_HEAP_BYTES: usize = UNSCALED_ADDRESS_LIMIT - COMPRESSED_HEAP_MIN_ADDRESS - (32 << 20);
 /// An untagged layout word's bits that hold `nrefs` (the low 32).
 pub const LAYOUT_NREFS_MASK: usize = 0xffff_ffff;
 /// An untagged layout word's shift to `ndata` (bits 32..62).
@@ -271,15 +283,61 @@ pub enum RefWidth {
     /// [`COMPRESSED_REF_SHIFT`]; the heap lies below
     /// [`COMPRESSED_ADDRESS_LIMIT`].
     Compressed,
+    /// 4-byte slots holding the address itself; the heap lies below
+    /// [`UNSCALED_ADDRESS_LIMIT`].
+    Unscaled,
 }
 
 impl RefWidth {
+    /// Whether a slot is 4 bytes ([`RefWidth::Compressed`] or
+    /// [`RefWidth::Unscaled`]): a 32-bit value, zero-extended.
+    #[inline(always)]
+    pub const fn is_compressed(self) -> bool {
+        !matches!(self, RefWidth::Full)
+    }
+
+    /// The shift between a slot's value and the address: decoding is
+    /// `slot << shift` ([`COMPRESSED_REF_SHIFT`] for
+    /// [`RefWidth::Compressed`], 0 for the others).
+    #[inline(always)]
+    pub const fn shift(self) -> u32 {
+        match self {
+            RefWidth::Compressed => COMPRESSED_REF_SHIFT,
+            RefWidth::Full | RefWidth::Unscaled => 0,
+        }
+    }
+
+    /// The end of the addresses a heap with these slots may take:
+    /// [`COMPRESSED_ADDRESS_LIMIT`], [`UNSCALED_ADDRESS_LIMIT`], or the
+    /// whole address space for full slots.
+    #[inline(always)]
+    pub const fn address_limit(self) -> usize {
+        match self {
+            RefWidth::Full => usize::MAX,
+            RefWidth::Compressed => COMPRESSED_ADDRESS_LIMIT,
+            RefWidth::Unscaled => UNSCALED_ADDRESS_LIMIT,
+        }
+    }
+
+    /// The largest heap (in bytes) these slots are allowed:
+    /// [`MAX_COMPRESSED_HEAP_BYTES`], [`MAX_UNSCALED_HEAP_BYTES`], or no
+    /// bound for full slots.
+    #[inline(always)]
+    pub const fn max_heap_bytes(self) -> usize {
+        match self {
+            RefWidth::Full => usize::MAX,
+            RefWidth::Compressed => MAX_COMPRESSED_HEAP_BYTES,
+            RefWidth::Unscaled => MAX_UNSCALED_HEAP_BYTES,
+        }
+    }
+
     /// Bytes of one reference slot: 8 or [`COMPRESSED_REF_BYTES`].
     #[inline(always)]
     pub const fn slot_bytes(self) -> usize {
-        match self {
-            RefWidth::Full => WORD_BYTES,
-            RefWidth::Compressed => COMPRESSED_REF_BYTES,
+        if self.is_compressed() {
+            COMPRESSED_REF_BYTES
+        } else {
+            WORD_BYTES
         }
     }
 
@@ -287,9 +345,10 @@ impl RefWidth {
     /// a word in the compressed form).
     #[inline(always)]
     pub const fn ref_words(self, nrefs: usize) -> usize {
-        match self {
-            RefWidth::Full => nrefs,
-            RefWidth::Compressed => nrefs.div_ceil(2),
+        if self.is_compressed() {
+            nrefs.div_ceil(2)
+        } else {
+            nrefs
         }
     }
 
@@ -308,22 +367,16 @@ impl RefWidth {
 
     /// What a slot holds for the reference `addr` (0 for null), as a
     /// 64-bit value: the address itself, or its compressed form (which
-    /// fits 32 bits for every address of a compressed heap).
+    /// fits 32 bits for every address of a compressed or unscaled heap).
     #[inline(always)]
     pub const fn encode(self, addr: usize) -> usize {
-        match self {
-            RefWidth::Full => addr,
-            RefWidth::Compressed => addr >> COMPRESSED_REF_SHIFT,
-        }
+        addr >> self.shift()
     }
 
     /// The reference a slot's value `slot` names (0 for null).
     #[inline(always)]
     pub const fn decode(self, slot: usize) -> usize {
-        match self {
-            RefWidth::Full => slot,
-            RefWidth::Compressed => slot << COMPRESSED_REF_SHIFT,
-        }
+        slot << self.shift()
     }
 }
 
@@ -468,6 +521,9 @@ const _: () = {
     assert!(RefWidth::Compressed.encode(COMPRESSED_ADDRESS_LIMIT - 8) <= u32::MAX as usize);
     assert!(COMPRESSED_HEAP_MIN_ADDRESS + MAX_COMPRESSED_HEAP_BYTES < COMPRESSED_ADDRESS_LIMIT);
     assert!(RefWidth::Compressed.data_offset(3, 0) == REFS_OFFSET + 16);
+    assert!(RefWidth::Unscaled.encode(UNSCALED_ADDRESS_LIMIT - 8) <= u32::MAX as usize);
+    assert!(COMPRESSED_HEAP_MIN_ADDRESS + MAX_UNSCALED_HEAP_BYTES < UNSCALED_ADDRESS_LIMIT);
+    assert!(RefWidth::Unscaled.data_offset(3, 0) == REFS_OFFSET + 16);
 };
 
 #[cfg(all(test, not(loom)))]
@@ -501,6 +557,9 @@ mod tests {
         check_layout::<Static<{ BarrierBits::SERIAL.0 }, true>>(BarrierBits::SERIAL, RefWidth::Compressed);
         check_layout::<ShenandoahCompressedBarriers>(BarrierBits::SHENANDOAH, RefWidth::Compressed);
         check_layout::<Dynamic>(BarrierBits::SHENANDOAH_2017, RefWidth::Compressed);
+        // Unscaled slots: `Dynamic`, in both formats.
+        check_layout::<Dynamic>(BarrierBits::SHENANDOAH, RefWidth::Unscaled);
+        check_layout::<Dynamic>(BarrierBits::SHENANDOAH_2017, RefWidth::Unscaled);
     }
 
     fn check_layout<B: BarrierSet>(bits: BarrierBits, refs: RefWidth) {
@@ -520,13 +579,16 @@ mod tests {
             }
         };
         // A reference slot's raw contents, at the width the heap publishes.
-        let slot = |a: usize| match refs {
-            RefWidth::Full => word(a),
-            // SAFETY: as `word`, a 4-aligned slot of a live object.
-            RefWidth::Compressed => unsafe {
-                (*(a as *const core::sync::atomic::AtomicU32)).load(core::sync::atomic::Ordering::Relaxed)
-                    as usize
-            },
+        let slot = |a: usize| {
+            if refs.is_compressed() {
+                // SAFETY: as `word`, a 4-aligned slot of a live object.
+                unsafe {
+                    (*(a as *const core::sync::atomic::AtomicU32)).load(core::sync::atomic::Ordering::Relaxed)
+                        as usize
+                }
+            } else {
+                word(a)
+            }
         };
         for (nrefs, ndata) in [(0, 0), (0, 3), (2, 0), (3, 5), (1, 1)] {
             let h = m.alloc(nrefs, ndata).unwrap();
@@ -534,8 +596,8 @@ mod tests {
             let (o, t) = (m.get(h).unwrap(), m.get(target).unwrap());
             let a = o.addr();
             assert_eq!(a % 8, 0);
-            if refs == RefWidth::Compressed {
-                assert!(a + 8 < COMPRESSED_ADDRESS_LIMIT && a >= COMPRESSED_HEAP_FALLBACK_MIN_ADDRESS);
+            if refs.is_compressed() {
+                assert!(a + 8 < refs.address_limit() && a >= COMPRESSED_HEAP_FALLBACK_MIN_ADDRESS);
             }
             if format.has_forwarding_word() {
                 assert_eq!(
@@ -601,7 +663,7 @@ mod tests {
         assert_eq!(layout_tag(layout_word(3, 5)), None);
         assert_eq!(INITIAL_HEADER, Header::new().raw());
         assert_eq!(object_layout_version(), OBJECT_LAYOUT_VERSION);
-        // The values generated code is compiled against (version 4).
+        // The values generated code is compiled against (version 5).
         assert_eq!(
             (FORWARDING_OFFSET, HEADER_OFFSET, LAYOUT_WORD_OFFSET, REFS_OFFSET),
             (-8, 0, 8, 16)
@@ -610,9 +672,20 @@ mod tests {
             (
                 COMPRESSED_REF_BYTES,
                 COMPRESSED_REF_SHIFT,
-                COMPRESSED_ADDRESS_LIMIT
+                COMPRESSED_ADDRESS_LIMIT,
+                UNSCALED_ADDRESS_LIMIT
             ),
-            (4, 3, 32 << 30)
+            (4, 3, 32 << 30, 4 << 30)
+        );
+        assert_eq!(
+            (
+                RefWidth::Full.shift(),
+                RefWidth::Compressed.shift(),
+                RefWidth::Unscaled.shift(),
+                RefWidth::Unscaled.slot_bytes(),
+                RefWidth::Unscaled.data_offset(3, 0)
+            ),
+            (0, 3, 0, 4, 32)
         );
         assert_eq!(
             (

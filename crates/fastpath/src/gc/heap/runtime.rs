@@ -258,7 +258,9 @@ pub struct HeapConfig {
     /// [`HeapConfig::new`] takes the process's `FASTPATH_GC_REFS` (default
     /// `full`). `Compressed` needs a heap of at most
     /// [`MAX_COMPRESSED_HEAP_BYTES`](super::layout::MAX_COMPRESSED_HEAP_BYTES),
-    /// placed below 32 GiB.
+    /// placed below 32 GiB; `Unscaled` one of at most
+    /// [`MAX_UNSCALED_HEAP_BYTES`](super::layout::MAX_UNSCALED_HEAP_BYTES),
+    /// placed below 4 GiB.
     pub refs: super::layout::RefWidth,
 }
 
@@ -332,13 +334,14 @@ impl HeapConfig {
         let immediate = u32::try_from(self.immediate_garbage_percent).unwrap_or(u32::MAX);
         crate::setting::Setting::validate(settings::GcImmediateGarbage(immediate), crate::cpu::info())
             .map_err(GcError::Config)?;
-        if self.refs == super::layout::RefWidth::Compressed
-            && self.heap_bytes > super::layout::MAX_COMPRESSED_HEAP_BYTES
-        {
+        if self.heap_bytes > self.refs.max_heap_bytes() {
             return Err(GcError::BadSize(format!(
-                "heap size {} is over {} bytes, the most compressed references reach (FASTPATH_GC_REFS=compressed)",
+                "heap size {} is over {} bytes, the most {} references reach ({}={})",
                 self.heap_bytes,
-                super::layout::MAX_COMPRESSED_HEAP_BYTES
+                self.refs.max_heap_bytes(),
+                self.refs.name(),
+                super::layout::RefWidth::VAR,
+                self.refs.name()
             )));
         }
         self.resolved_cell_format()?;

@@ -20,8 +20,8 @@
 //! ```
 //!
 //! A reference field is a slot of the heap's [`RefWidth`]: 8 bytes holding
-//! the address, or 4 holding it shifted right by 3, the whole heap then
-//! mapped below 32 GiB ([`map_compressed`]). Every read, write and CAS of a
+//! the address, or 4 holding it shifted right by 3 (the whole heap then
+//! mapped below 32 GiB) or unshifted (below 4 GiB) ([`map_compressed`]). Every read, write and CAS of a
 //! slot goes through [`Space::load_ref`], [`Space::store_ref`] and
 //! [`Space::cas_ref_in`], which take and return addresses; the rest of `gc`
 //! never sees an encoded reference. A cell's words are copied and moved
@@ -354,12 +354,13 @@ static NEXT_COMPRESSED_AT: AtomicUsize = AtomicUsize::new(0);
 /// there (a hint never replaces existing memory), starting past the last
 /// heap placed and wrapping around once; refused when no aligned range
 /// below the limit is free.
-fn map_compressed(bytes: usize, align: usize) -> Result<usize, MapRefused> {
+///
+/// `limit` is the width's [`RefWidth::address_limit`]: 32 GiB, or 4 GiB
+/// for unscaled slots (HotSpot's unscaled mode is the same search below
+/// 4 GiB).
+fn map_compressed(bytes: usize, align: usize, limit: usize) -> Result<usize, MapRefused> {
     use rustix::mm::{mmap_anonymous, munmap, MapFlags, ProtFlags};
-    let (low, limit) = (
-        layout::COMPRESSED_HEAP_MIN_ADDRESS,
-        layout::COMPRESSED_ADDRESS_LIMIT,
-    );
+    let low = layout::COMPRESSED_HEAP_MIN_ADDRESS;
     let align = align.max(4096);
     let step = bytes.next_multiple_of(align);
     let refused = |reason: String| MapRefused {
@@ -486,9 +487,11 @@ impl Space {
     ) -> Result<Space, MapRefused> {
         let base = match refs {
             RefWidth::Full => map_aligned(heap_bytes, region_bytes)?,
-            RefWidth::Compressed => map_compressed(heap_bytes, region_bytes)?,
+            RefWidth::Compressed | RefWidth::Unscaled => {
+                map_compressed(heap_bytes, region_bytes, refs.address_limit())?
+            }
         };
-        debug_assert!(refs == RefWidth::Full || base + heap_bytes <= layout::COMPRESSED_ADDRESS_LIMIT);
+        debug_assert!(base + heap_bytes <= refs.address_limit());
         let nregions = heap_bytes / region_bytes;
         let reserve_regions = reserve_regions(nregions);
         let cset_map: Box<[AtomicBool]> = (0..nregions).map(|_| AtomicBool::new(false)).collect();
@@ -622,10 +625,10 @@ impl Space {
                     f(slot, self.load_ref_in(RefWidth::Full, slot, order));
                 }
             }
-            RefWidth::Compressed => {
+            w @ (RefWidth::Compressed | RefWidth::Unscaled) => {
                 for i in 0..nrefs {
-                    let slot = obj + RefWidth::Compressed.ref_offset(i);
-                    f(slot, self.load_ref_in(RefWidth::Compressed, slot, order));
+                    let slot = obj + w.ref_offset(i);
+                    f(slot, self.load_ref_in(w, slot, order));
                 }
             }
         }
@@ -645,7 +648,7 @@ impl Space {
         debug_assert_eq!(w, self.refs);
         match w {
             RefWidth::Full => self.word(slot).load(order),
-            RefWidth::Compressed => w.decode(self.word32(slot).load(order) as usize),
+            RefWidth::Compressed | RefWidth::Unscaled => w.decode(self.word32(slot).load(order) as usize),
         }
     }
 
@@ -662,7 +665,7 @@ impl Space {
         debug_assert_eq!(w, self.refs);
         match w {
             RefWidth::Full => self.word(slot).store(v, order),
-            RefWidth::Compressed => self.word32(slot).store(self.narrow(v), order),
+            RefWidth::Compressed | RefWidth::Unscaled => self.word32(slot).store(self.narrow(v), order),
         }
     }
 
@@ -683,7 +686,7 @@ impl Space {
         debug_assert_eq!(w, self.refs);
         match w {
             RefWidth::Full => self.word(slot).compare_exchange(current, new, success, failure),
-            RefWidth::Compressed => self
+            RefWidth::Compressed | RefWidth::Unscaled => self
                 .word32(slot)
                 .compare_exchange(self.narrow(current), self.narrow(new), success, failure)
                 .map(|v| w.decode(v as usize))
@@ -698,7 +701,7 @@ impl Space {
     pub(crate) fn heal_ref(&self, slot: usize, stale: usize, healed: usize) {
         match self.refs {
             RefWidth::Full => forwarding::heal(self.word(slot), stale, healed),
-            RefWidth::Compressed => {
+            RefWidth::Compressed | RefWidth::Unscaled => {
                 // Release and Relaxed: as `forwarding::heal`'s.
                 let _ = self.cas_ref_in(
                     self.refs,
@@ -716,8 +719,8 @@ impl Space {
     #[inline(always)]
     fn narrow(&self, v: usize) -> u32 {
         debug_assert!(v == 0 || self.contains(v) && v % 8 == 0, "{v:#x}");
-        // Every address of a compressed heap is below 2^35 (`Space::new`),
-        // so its encoding fits 32 bits.
+        // Every address of a compressed heap is below 2^35, of an unscaled
+        // one below 2^32 (`Space::new`), so its encoding fits 32 bits.
         self.refs.encode(v) as u32
     }
 
@@ -1492,7 +1495,7 @@ mod tests {
     /// in both widths, for odd and even counts and none.
     #[test]
     fn for_each_ref_yields_the_slots_ref_addr_and_load_ref_give() {
-        for refs in [RefWidth::Full, RefWidth::Compressed] {
+        for refs in [RefWidth::Full, RefWidth::Compressed, RefWidth::Unscaled] {
             let space = Space::new(CellFormat::Compact, refs, 8 << 20, 64 << 10, None).expect("heap memory");
             let (start, _) = space
                 .carve(space.region_bytes, space.region_bytes, Pool::Mutator)
