@@ -60,7 +60,7 @@ pub const DEFAULT_READ_AHEAD: usize = 8 << 20;
 /// to copy; unscaled ones (the address itself) for a heap that fits below
 /// 4 GiB, as HotSpot's first choice of mode, since they leave out the
 /// shift between loading a reference and loading through it (Callgrind per
-/// iteration, against compressed: BENCHMARKS.md). [`Vm::new`] falls back
+/// iteration, against compressed: BENCHMARKS.md). [`Vm::boot`] falls back
 /// to compressed ones when no range below 4 GiB is free.
 pub fn default_ref_width(heap_bytes: usize) -> RefWidth {
     if heap_bytes <= fastpath::gc::layout::MAX_UNSCALED_HEAP_BYTES {
