@@ -336,6 +336,45 @@ static void *flag_function(int which, fastpath_jit_regs r) {
   return install(&f);
 }
 
+/* Reference CAS template `which` on a 4-byte slot holding the address
+ * shifted right by `shift`: the template takes and returns addresses,
+ * fn(block, field, expected, new), with its `budget` and `clobbers`. `top`
+ * is the highest address the slot reaches, whose encoding fills the slot's
+ * bits: its witness comes back zero-extended. */
+static void cas_on_4_byte_slots(int which, unsigned shift, uint64_t top, uint32_t budget, uint32_t clobbers) {
+  buf f = {.n = 0};
+#if defined(__x86_64__)
+  fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3, .tmp1 = A2, .tmp2 = 8 /* r8 */};
+  int witnessed = RAX, expected = A2;
+#else
+  fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = A3, .tmp2 = A4, .tmp3 = A5};
+  int witnessed = A4, expected = A2;
+#endif
+  fastpath_jit_code c = emit(&f, which, cr);
+  CHECK(c.n_slow == 1 && c.n_done == 1);
+  CHECK(c.budget == budget && c.clobbers == clobbers);
+  ret_reg(&f, witnessed); /* genuine failure */
+  patch(&f, c.done_sites, c.n_done, f.n);
+  ret_reg(&f, expected); /* success */
+  patch(&f, c.slow_sites, c.n_slow, f.n);
+  ret_imm(&f, 0xFFFFFFFFu);
+  uint64_t (*cas)(uint8_t *, uint32_t *, uint64_t, uint64_t);
+  void *p = install(&f);
+  memcpy(&cas, &p, sizeof p);
+  const uint32_t top_slot = (uint32_t)(top >> shift);
+  uint32_t slots[3] = {0x11111111, 0x80u >> shift, 0x22222222};
+  CHECK(cas(block, &slots[1], 0x80, 0x7fff0) == 0x80 && slots[1] == 0x7fff0u >> shift);
+  CHECK(cas(block, &slots[1], 0x80, 0x100) == 0x7fff0 && slots[1] == 0x7fff0u >> shift);
+  CHECK(cas(block, &slots[1], 0x7fff0, 0) == 0x7fff0 && slots[1] == 0);
+  CHECK(cas(block, &slots[1], 0, top) == 0 && slots[1] == top_slot);
+  CHECK(cas(block, &slots[1], 0x80, 0) == top && slots[1] == top_slot);
+  CHECK(cas(block, &slots[1], top, 0x80) == top && slots[1] == 0x80u >> shift);
+  block[FASTPATH_THREAD_GC_STATE_OFFSET] = 4;
+  CHECK(cas(block, &slots[1], 0x100, 0) == 0xFFFFFFFFu && slots[1] == 0x80u >> shift);
+  block[FASTPATH_THREAD_GC_STATE_OFFSET] = 0;
+  CHECK(slots[0] == 0x11111111 && slots[2] == 0x22222222);
+}
+
 static void block_tests(void) {
   typedef int (*t_fn)(uint8_t *);
   fastpath_jit_regs r = {.thread = A0, .tmp0 = T0};
@@ -485,86 +524,20 @@ static void block_tests(void) {
     block[FASTPATH_THREAD_GC_STATE_OFFSET] = 0;
   }
 
-  /* Reference CAS on a compressed slot: the 4-byte field holds the
-   * address >> 3, the template takes and returns addresses; the same
-   * function shape, fn(block, field, expected, new). An address just below
-   * 32 GiB encodes to 0xFFFFFFFF: its witness decodes zero-extended. */
-  {
-    buf f = {.n = 0};
+  /* Reference CAS on a compressed slot (the address >> 3) and on an
+   * unscaled one (the address itself). x86-64's compressed form takes r8
+   * (tmp2) for the encoded new value; the unscaled one uses rax alone. */
 #if defined(__x86_64__)
-    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3, .tmp1 = A2, .tmp2 = 8 /* r8 */};
-    int witnessed = RAX, expected = A2;
+  cas_on_4_byte_slots(FASTPATH_JIT_CAS_REF_COMPRESSED, FASTPATH_GC_COMPRESSED_REF_SHIFT,
+                      FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT - 8, 7, 1u << RAX | 1u << 8);
+  cas_on_4_byte_slots(FASTPATH_JIT_CAS_REF_UNSCALED, 0, FASTPATH_GC_UNSCALED_ADDRESS_LIMIT - 8, 3,
+                      1u << RAX);
 #else
-    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = A3, .tmp2 = A4, .tmp3 = A5};
-    int witnessed = A4, expected = A2;
+  cas_on_4_byte_slots(FASTPATH_JIT_CAS_REF_COMPRESSED, FASTPATH_GC_COMPRESSED_REF_SHIFT,
+                      FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT - 8, 6, 1u << A4 | 1u << A5);
+  cas_on_4_byte_slots(FASTPATH_JIT_CAS_REF_UNSCALED, 0, FASTPATH_GC_UNSCALED_ADDRESS_LIMIT - 8, 4,
+                      1u << A4 | 1u << A5);
 #endif
-    fastpath_jit_code c = emit(&f, FASTPATH_JIT_CAS_REF_COMPRESSED, cr);
-    CHECK(c.n_slow == 1 && c.n_done == 1);
-#if defined(__x86_64__)
-    CHECK(c.budget == 7 && c.clobbers == (1u << RAX | 1u << 8));
-#else
-    CHECK(c.budget == 6 && c.clobbers == (1u << A4 | 1u << A5));
-#endif
-    ret_reg(&f, witnessed); /* genuine failure */
-    patch(&f, c.done_sites, c.n_done, f.n);
-    ret_reg(&f, expected); /* success */
-    patch(&f, c.slow_sites, c.n_slow, f.n);
-    ret_imm(&f, 0xFFFFFFFFu);
-    uint64_t (*cas)(uint8_t *, uint32_t *, uint64_t, uint64_t);
-    p = install(&f), memcpy(&cas, &p, sizeof p);
-    const uint64_t top = FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT - 8;
-    uint32_t slots[3] = {0x11111111, 0x80 >> FASTPATH_GC_COMPRESSED_REF_SHIFT, 0x22222222};
-    CHECK(cas(block, &slots[1], 0x80, 0x7fff0) == 0x80 && slots[1] == 0x7fff0 >> 3);
-    CHECK(cas(block, &slots[1], 0x80, 0x100) == 0x7fff0 && slots[1] == 0x7fff0 >> 3);
-    CHECK(cas(block, &slots[1], 0x7fff0, 0) == 0x7fff0 && slots[1] == 0);
-    CHECK(cas(block, &slots[1], 0, top) == 0 && slots[1] == 0xFFFFFFFFu);
-    CHECK(cas(block, &slots[1], 0x80, 0) == top && slots[1] == 0xFFFFFFFFu);
-    CHECK(cas(block, &slots[1], top, 0x80) == top && slots[1] == 0x10);
-    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 4;
-    CHECK(cas(block, &slots[1], 0x100, 0) == 0xFFFFFFFFu && slots[1] == 0x10);
-    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 0;
-    CHECK(slots[0] == 0x11111111 && slots[2] == 0x22222222);
-  }
-
-  /* Reference CAS on an unscaled slot: the 4-byte field holds the address
-   * itself; the same function shape. An address just below 4 GiB is all
-   * ones in the slot, and its witness comes back zero-extended. */
-  {
-    buf f = {.n = 0};
-#if defined(__x86_64__)
-    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3, .tmp1 = A2};
-    int witnessed = RAX, expected = A2;
-#else
-    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = A3, .tmp2 = A4, .tmp3 = A5};
-    int witnessed = A4, expected = A2;
-#endif
-    fastpath_jit_code c = emit(&f, FASTPATH_JIT_CAS_REF_UNSCALED, cr);
-    CHECK(c.n_slow == 1 && c.n_done == 1);
-#if defined(__x86_64__)
-    CHECK(c.budget == 3 && c.clobbers == (1u << RAX));
-#else
-    CHECK(c.budget == 4 && c.clobbers == (1u << A4 | 1u << A5));
-#endif
-    ret_reg(&f, witnessed); /* genuine failure */
-    patch(&f, c.done_sites, c.n_done, f.n);
-    ret_reg(&f, expected); /* success */
-    patch(&f, c.slow_sites, c.n_slow, f.n);
-    ret_imm(&f, 0xFFFFFFFFu);
-    uint64_t (*cas)(uint8_t *, uint32_t *, uint64_t, uint64_t);
-    p = install(&f), memcpy(&cas, &p, sizeof p);
-    const uint64_t top = FASTPATH_GC_UNSCALED_ADDRESS_LIMIT - 8;
-    uint32_t slots[3] = {0x11111111, 0x80, 0x22222222};
-    CHECK(cas(block, &slots[1], 0x80, 0x7fff0) == 0x80 && slots[1] == 0x7fff0);
-    CHECK(cas(block, &slots[1], 0x80, 0x100) == 0x7fff0 && slots[1] == 0x7fff0);
-    CHECK(cas(block, &slots[1], 0x7fff0, 0) == 0x7fff0 && slots[1] == 0);
-    CHECK(cas(block, &slots[1], 0, top) == 0 && slots[1] == 0xFFFFFFF8u);
-    CHECK(cas(block, &slots[1], 0x80, 0) == top && slots[1] == 0xFFFFFFF8u);
-    CHECK(cas(block, &slots[1], top, 0x80) == top && slots[1] == 0x80);
-    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 4;
-    CHECK(cas(block, &slots[1], 0x100, 0) == 0xFFFFFFFFu && slots[1] == 0x80);
-    block[FASTPATH_THREAD_GC_STATE_OFFSET] = 0;
-    CHECK(slots[0] == 0x11111111 && slots[2] == 0x22222222);
-  }
 
   /* TLAB: fn(block) -> the new object (rax), or 0 from the slow site. */
   {
