@@ -596,37 +596,44 @@ fn reference_cas_words_in_every_width() {
         0x3940_4385, // ldrb w5, [x28, #16]
         0x3710_0025, // tbnz w5, #2, slow
     ];
-    let mut want = vec![
-        0xd343_fc44, // lsr x4, x2, #3
-        0xd343_fc65, // lsr x5, x3, #3
-        0x88e4_fc25, // casal w4, w5, [x1]
-        0xd37d_f084, // lsl x4, x4, #3
+    let cases: [(RefWidth, &[u32], usize); 3] = [
+        (
+            RefWidth::Compressed,
+            &[
+                0xd343_fc44, // lsr x4, x2, #3
+                0xd343_fc65, // lsr x5, x3, #3
+                0x88e4_fc25, // casal w4, w5, [x1]
+                0xd37d_f084, // lsl x4, x4, #3
+            ],
+            6,
+        ),
+        (
+            RefWidth::Full,
+            &[
+                0xaa02_03e4, // mov x4, x2
+                0xc8e4_fc23, // casal x4, x3, [x1]
+            ],
+            4,
+        ),
+        (
+            RefWidth::Unscaled,
+            &[
+                0xaa02_03e4, // mov x4, x2
+                0x88e4_fc23, // casal w4, w3, [x1]
+            ],
+            4,
+        ),
     ];
-    want.extend(tail);
-    assert_eq!(all_words(&cas).unwrap(), want);
-    assert_eq!(cas.budget(Isa::Aarch64), 6);
-    let full = CasRef {
-        refs: RefWidth::Full,
-        ..cas
-    };
-    let mut want = vec![
-        0xaa02_03e4, // mov x4, x2
-        0xc8e4_fc23, // casal x4, x3, [x1]
-    ];
-    want.extend(tail);
-    assert_eq!(all_words(&full).unwrap(), want);
-    assert_eq!(full.budget(Isa::Aarch64), 4);
+    for (refs, head, budget) in cases {
+        let c = CasRef { refs, ..cas };
+        let want: Vec<u32> = head.iter().chain(&tail).copied().collect();
+        assert_eq!(all_words(&c).unwrap(), want, "{refs:?}");
+        assert_eq!(c.budget(Isa::Aarch64), budget, "{refs:?}");
+    }
     let unscaled = CasRef {
         refs: RefWidth::Unscaled,
         ..cas
     };
-    let mut want = vec![
-        0xaa02_03e4, // mov x4, x2
-        0x88e4_fc23, // casal w4, w3, [x1]
-    ];
-    want.extend(tail);
-    assert_eq!(all_words(&unscaled).unwrap(), want);
-    assert_eq!(unscaled.budget(Isa::Aarch64), 4);
     assert_eq!(
         unscaled.clobbers(Isa::Aarch64),
         fastpath_jit::reg::RegSet::of(&[X4, Reg(5)]),

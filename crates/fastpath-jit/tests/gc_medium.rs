@@ -174,26 +174,19 @@ fn lrb_load_function_in(
     cache.install(&ops.finalize().unwrap()).unwrap()
 }
 
-/// [`lrb_load_function_in`] on compressed slots.
-fn lrb_load_compressed(
-    cache: &CodeCache,
-    layout: ThreadLayout,
-    cset: CsetMap,
-    forwardee: Forwardee,
-    slow: usize,
-) -> Entry {
-    lrb_load_function_in(RefWidth::Compressed, cache, layout, cset, forwardee, slow)
-}
-
-/// [`lrb_load_function_in`] on unscaled slots.
-fn lrb_load_unscaled(
-    cache: &CodeCache,
-    layout: ThreadLayout,
-    cset: CsetMap,
-    forwardee: Forwardee,
-    slow: usize,
-) -> Entry {
-    lrb_load_function_in(RefWidth::Unscaled, cache, layout, cset, forwardee, slow)
+/// The load at width `refs` ([`lrb_load_function_in`]) and the LRB on a
+/// `shenandoah` heap of those slots in each cell format, each on its own
+/// thread (`lrb_real`): copies resolved inline, the rest evacuated by the
+/// library, which heals the slot with the copy's encoding.
+fn lrb_after_a_load_heals_real_slots(refs: RefWidth) {
+    for format in [CellFormat::Compact, CellFormat::Brooks] {
+        let build = move |cache: &CodeCache, layout, cset, forwardee, slow| {
+            lrb_load_function_in(refs, cache, layout, cset, forwardee, slow)
+        };
+        std::thread::spawn(move || common::lrb_real::lrb_resolves_real_copies_in(build, format, refs))
+            .join()
+            .unwrap();
+    }
 }
 
 /// The compressed load and the LRB on a compressed `shenandoah` heap of
@@ -201,13 +194,7 @@ fn lrb_load_unscaled(
 /// library, which heals the slot with the copy's encoding.
 #[test]
 fn lrb_after_a_compressed_load_heals_real_slots_with_encoded_copies() {
-    for format in [CellFormat::Compact, CellFormat::Brooks] {
-        std::thread::spawn(move || {
-            common::lrb_real::lrb_resolves_real_copies_in(lrb_load_compressed, format, RefWidth::Compressed)
-        })
-        .join()
-        .unwrap();
-    }
+    lrb_after_a_load_heals_real_slots(RefWidth::Compressed);
 }
 
 /// The unscaled load (the slot's 32 bits, zero-extended) and the LRB on an
@@ -216,13 +203,7 @@ fn lrb_after_a_compressed_load_heals_real_slots_with_encoded_copies() {
 /// copy's address.
 #[test]
 fn lrb_after_an_unscaled_load_heals_real_slots_with_copies() {
-    for format in [CellFormat::Compact, CellFormat::Brooks] {
-        std::thread::spawn(move || {
-            common::lrb_real::lrb_resolves_real_copies_in(lrb_load_unscaled, format, RefWidth::Unscaled)
-        })
-        .join()
-        .unwrap();
-    }
+    lrb_after_a_load_heals_real_slots(RefWidth::Unscaled);
 }
 
 /// fastpath's words that record a copy, in each cell format.
@@ -248,26 +229,14 @@ fn aarch64_counts_are_the_budgets() {
     };
     let n = count(&|o, l| satb.emit(o, l).unwrap());
     assert_eq!(n, satb.budget(Isa::Aarch64));
-    let packed = SatbEnqueue {
-        refs: RefWidth::Compressed,
-        ..satb
-    };
-    let c = count(&|o, l| packed.emit(o, l).unwrap());
-    assert_eq!(
-        (c, packed.budget(Isa::Aarch64)),
-        (9, 9),
-        "compressed: one lsl more"
-    );
-    let unscaled = SatbEnqueue {
-        refs: RefWidth::Unscaled,
-        ..satb
-    };
-    let u = count(&|o, l| unscaled.emit(o, l).unwrap());
-    assert_eq!(
-        (u, unscaled.budget(Isa::Aarch64)),
-        (8, 8),
-        "unscaled: the W load is the whole decoding"
-    );
+    for (refs, want, why) in [
+        (RefWidth::Compressed, 9, "one lsl more"),
+        (RefWidth::Unscaled, 8, "the W load is the whole decoding"),
+    ] {
+        let narrow = SatbEnqueue { refs, ..satb };
+        let c = count(&|o, l| narrow.emit(o, l).unwrap());
+        assert_eq!((c, narrow.budget(Isa::Aarch64)), (want, want), "{refs:?}: {why}");
+    }
     for forwardee in forwardees() {
         let lrb = LrbCset {
             obj: X1,
@@ -335,30 +304,28 @@ fn x64_machine_checks_of_the_medium_paths() {
         refs: fastpath_jit::RefWidth::Full,
     };
     assert_eq!(check(&satb, &[R15, RCX]).count(), 10);
-    let packed = SatbEnqueue {
-        refs: RefWidth::Compressed,
-        ..satb
-    };
-    let d = check(&packed, &[R15, RCX]);
-    assert_eq!(
-        (d.count(), packed.budget(Isa::X64)),
-        (10, 10),
-        "compressed: shl sets jz's flags"
-    );
-    let unscaled = SatbEnqueue {
-        refs: RefWidth::Unscaled,
-        ..satb
-    };
-    let d = check(&unscaled, &[R15, RCX]);
-    assert_eq!(
-        (d.count(), unscaled.budget(Isa::X64)),
-        (10, 10),
-        "unscaled: a dword load and its test"
-    );
-    assert_eq!(
-        [d.insns[0].to_string(), d.insns[1].to_string()],
-        ["mov edx,[rsi]", "test edx,edx"]
-    );
+    // The field's load and what sets the flags jz reads.
+    for (refs, head, why) in [
+        (
+            RefWidth::Compressed,
+            ["mov edx,[rsi]", "shl rdx,3"],
+            "shl sets jz's flags",
+        ),
+        (
+            RefWidth::Unscaled,
+            ["mov edx,[rsi]", "test edx,edx"],
+            "a dword load and its test",
+        ),
+    ] {
+        let narrow = SatbEnqueue { refs, ..satb };
+        let d = check(&narrow, &[R15, RCX]);
+        assert_eq!((d.count(), narrow.budget(Isa::X64)), (10, 10), "{refs:?}: {why}");
+        assert_eq!(
+            [d.insns[0].to_string(), d.insns[1].to_string()],
+            head,
+            "{refs:?}: {why}"
+        );
+    }
     for forwardee in forwardees() {
         let lrb = LrbCset {
             obj: RSI,

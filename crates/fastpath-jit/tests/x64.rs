@@ -219,17 +219,18 @@ fn reference_cas_succeeds_fails_and_sends_forwarded_failures_slow() {
     );
 }
 
-/// The compressed form on a real compressed heap's slot (the middle one of
-/// three, between two naming another object): a success stores the
-/// encoded new value, a failure leaves the decoded witness in rax and
-/// `expected` kept, a failure while forwarded objects exist goes slow;
-/// the dword `lock cmpxchg` the only memory write, 9 instructions to the
-/// slow branch (7 on success), the encoded value's scratch not rax.
-#[test]
-fn compressed_reference_cas_swaps_encoded_values_and_decodes_the_witness() {
+/// The reference CAS `cas` (thread r15, field rdi, expected rdx, new r9)
+/// on a real `shenandoah` heap whose slots are `cas.refs` wide, on the
+/// middle slot of three (between two naming another object; the heap
+/// below the width's address limit): a success stores `new`'s encoding, a
+/// failure leaves the witness (decoded) in rax and `expected` kept, a
+/// failure while forwarded objects exist goes slow (a success does not);
+/// null stored, then a null slot's witness null, then null expected; the
+/// neighbours untouched. Each message names the width.
+fn cas_on_a_real_slot(cas: CasRef) {
     use fastpath::gc::{BarrierBits, Dynamic};
-    let refs = RefWidth::Compressed;
-    let cas = CasRef::x64_compressed(R15, RDI, RDX, R9, R10, layout());
+    let refs = cas.refs;
+    assert_eq!((cas.thread, cas.addr, cas.expected, cas.new), (R15, RDI, RDX, R9));
     let heap = common::ref_slots::heap_of(BarrierBits::SHENANDOAH, refs);
     let mut m = heap.mutator::<Dynamic>().unwrap();
     let h = m.alloc(3, 0).unwrap();
@@ -240,35 +241,74 @@ fn compressed_reference_cas_swaps_encoded_values_and_decodes_the_witness() {
     m.store(holder, 1, Some(a)).unwrap();
     m.store(holder, 2, Some(c)).unwrap();
     let (a, b, c) = (a.addr() as u64, b.addr() as u64, c.addr() as u64);
+    let limit = refs.address_limit() as u64;
+    assert!(
+        [a, b, c].iter().all(|&x| x < limit),
+        "{refs:?}: the heap lies below {limit:#x}"
+    );
+    // The slot's bits naming address `x`.
+    let enc = |x: u64| x >> refs.shift();
     let p = (holder.addr() + refs.ref_offset(1)) as u64;
     // SAFETY: the holder's slot 1, no stop since `get`.
     let slot = || unsafe { common::ref_slots::raw_slot(refs, p as usize) };
     let mut t = TestThread::default();
     let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, b)], None);
-    assert_eq!((out.reached, out.regs[0], slot()), (Reached::Done, a, b >> 3));
+    assert_eq!(
+        (out.reached, out.regs[0], slot()),
+        (Reached::Done, a, enc(b)),
+        "{refs:?}: a success"
+    );
     let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, c)], None);
     assert_eq!(
         (out.reached, out.regs[0], out.regs[2], slot()),
-        (Reached::FellThrough, b, a, b >> 3),
-        "the decoded witness in rax, expected kept"
+        (Reached::FellThrough, b, a, enc(b)),
+        "{refs:?}: the witness (decoded) in rax, expected kept"
     );
     t.gc_state = HAS_FORWARDED;
     let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, c)], None);
-    assert_eq!((out.reached, out.regs[0], slot()), (Reached::Slow, b, b >> 3));
+    assert_eq!(
+        (out.reached, out.regs[0], slot()),
+        (Reached::Slow, b, enc(b)),
+        "{refs:?}: a failure while forwarded objects exist"
+    );
+    // A success goes to `done` whatever the state (it does not read it).
     let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, b), (R9, 0)], None);
     assert_eq!(
         (out.reached, out.regs[0], slot()),
         (Reached::Done, b, 0),
-        "null stored"
+        "{refs:?}: null stored"
+    );
+    t.gc_state = 0;
+    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, c), (R9, b)], None);
+    assert_eq!(
+        (out.reached, out.regs[0], slot()),
+        (Reached::FellThrough, 0, 0),
+        "{refs:?}: a null slot: the witness null"
     );
     let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, 0), (R9, a)], None);
     assert_eq!(
         (out.reached, out.regs[0], slot()),
-        (Reached::Done, 0, a >> 3),
-        "null expected"
+        (Reached::Done, 0, enc(a)),
+        "{refs:?}: null expected"
     );
     let at = |k| m.load(holder, k).unwrap().map(|o| o.addr() as u64);
-    assert_eq!([at(0), at(1), at(2)], [Some(c), Some(a), Some(c)]);
+    assert_eq!(
+        [at(0), at(1), at(2)],
+        [Some(c), Some(a), Some(c)],
+        "{refs:?}: the slots as the Rust accessors read them"
+    );
+}
+
+/// The compressed form on a real compressed heap's slot
+/// ([`cas_on_a_real_slot`]: a success stores the encoded new value, a
+/// failure leaves the decoded witness in rax): the dword `lock cmpxchg`
+/// the only memory write, 9 instructions to the slow branch (7 on
+/// success), the encoded value's scratch not rax.
+#[test]
+fn compressed_reference_cas_swaps_encoded_values_and_decodes_the_witness() {
+    let cas = CasRef::x64_compressed(R15, RDI, RDX, R9, R10, layout());
+    assert_eq!(cas.refs, RefWidth::Compressed);
+    cas_on_a_real_slot(cas);
     let (n, w) = summary(&cas);
     assert_eq!(cas.budget(Isa::X64), 7);
     assert_eq!((n, w), (9, vec!["lock cmpxchg".to_string()]));
@@ -286,72 +326,19 @@ fn compressed_reference_cas_swaps_encoded_values_and_decodes_the_witness() {
     );
 }
 
-/// The unscaled form on a real unscaled heap's slot (the middle one of
-/// three, between two naming another object; the heap below 4 GiB): the
-/// slot holds the address itself, CASed as a dword; a success stores
-/// `new`, a failure leaves the witness (zero-extended) in rax and
-/// `expected` kept, a failure while forwarded objects exist goes slow; the
-/// dword `lock cmpxchg` of `new`'s low half the only memory write, 5
+/// The unscaled form on a real unscaled heap's slot
+/// ([`cas_on_a_real_slot`]; the heap below 4 GiB): the slot holds the
+/// address itself, CASed as a dword, the witness zero-extended; the dword
+/// `lock cmpxchg` of `new`'s low half the only memory write, 5
 /// instructions to the slow branch (3 on success, the full form's), rax
 /// the only register written and `tmp` not an operand.
 #[test]
 fn unscaled_reference_cas_swaps_addresses_in_a_dword_slot() {
-    use fastpath::gc::{BarrierBits, Dynamic};
-    let refs = RefWidth::Unscaled;
     let cas = CasRef {
-        refs,
+        refs: RefWidth::Unscaled,
         ..CasRef::x64(R15, RDI, RDX, R9, layout())
     };
-    let heap = common::ref_slots::heap_of(BarrierBits::SHENANDOAH, refs);
-    let mut m = heap.mutator::<Dynamic>().unwrap();
-    let h = m.alloc(3, 0).unwrap();
-    let objs: Vec<_> = (0..3).map(|_| m.alloc(0, 1).unwrap()).collect();
-    let holder = m.get(h).unwrap();
-    let [a, b, c] = [0, 1, 2].map(|k| m.get(objs[k]).unwrap());
-    m.store(holder, 0, Some(c)).unwrap();
-    m.store(holder, 1, Some(a)).unwrap();
-    m.store(holder, 2, Some(c)).unwrap();
-    let (a, b, c) = (a.addr() as u64, b.addr() as u64, c.addr() as u64);
-    assert!(
-        [a, b, c].iter().all(|&x| x < 1 << 32),
-        "the heap lies below 4 GiB"
-    );
-    let p = (holder.addr() + refs.ref_offset(1)) as u64;
-    // SAFETY: the holder's slot 1, no stop since `get`.
-    let slot = || unsafe { common::ref_slots::raw_slot(refs, p as usize) };
-    let mut t = TestThread::default();
-    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, b)], None);
-    assert_eq!((out.reached, out.regs[0], slot()), (Reached::Done, a, b));
-    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, c)], None);
-    assert_eq!(
-        (out.reached, out.regs[0], out.regs[2], slot()),
-        (Reached::FellThrough, b, a, b),
-        "the witness in rax, expected kept"
-    );
-    t.gc_state = HAS_FORWARDED;
-    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, a), (R9, c)], None);
-    assert_eq!((out.reached, out.regs[0], slot()), (Reached::Slow, b, b));
-    t.gc_state = 0;
-    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, b), (R9, 0)], None);
-    assert_eq!(
-        (out.reached, out.regs[0], slot()),
-        (Reached::Done, b, 0),
-        "null stored"
-    );
-    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, c), (R9, b)], None);
-    assert_eq!(
-        (out.reached, out.regs[0], slot()),
-        (Reached::FellThrough, 0, 0),
-        "a null slot: the witness null"
-    );
-    let out = run(&cas, R15, &mut t, &[(RDI, p), (RDX, 0), (R9, a)], None);
-    assert_eq!(
-        (out.reached, out.regs[0], slot()),
-        (Reached::Done, 0, a),
-        "null expected"
-    );
-    let at = |k| m.load(holder, k).unwrap().map(|o| o.addr() as u64);
-    assert_eq!([at(0), at(1), at(2)], [Some(c), Some(a), Some(c)]);
+    cas_on_a_real_slot(cas);
     let d = decode(&cas);
     assert_eq!(cas.budget(Isa::X64), 3);
     assert_eq!((d.count(), d.mnemonics()), (5, vec!["lock cmpxchg".to_string()]));

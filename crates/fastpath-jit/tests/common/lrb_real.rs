@@ -138,13 +138,21 @@ pub fn lrb_resolves_real_copies(build: BuildLrb, format: CellFormat) -> Seen {
 
 /// See the module docs, on a concurrent `shenandoah` heap of cell format
 /// `format` whose reference slots are `refs` wide, with `build`'s function
-/// loading the field (its `obj` argument ignored); runs on the calling
-/// thread, which must have no mutator.
-pub fn lrb_resolves_real_copies_in(build: BuildLrb, format: CellFormat, refs: RefWidth) -> Seen {
+/// loading the field (its `obj` argument ignored; a closure may carry the
+/// width); runs on the calling thread, which must have no mutator.
+pub fn lrb_resolves_real_copies_in(
+    build: impl Fn(&CodeCache, ThreadLayout, CsetMap, Forwardee, usize) -> Entry,
+    format: CellFormat,
+    refs: RefWidth,
+) -> Seen {
     lrb_resolves(build, format, refs)
 }
 
-fn lrb_resolves(build: BuildLrb, format: CellFormat, refs: RefWidth) -> Seen {
+fn lrb_resolves(
+    build: impl Fn(&CodeCache, ThreadLayout, CsetMap, Forwardee, usize) -> Entry,
+    format: CellFormat,
+    refs: RefWidth,
+) -> Seen {
     let set = BarrierBits::SHENANDOAH;
     let mut c = HeapConfig::new(8 << 20, set, GcMode::Concurrent);
     c.aggressive = true;
