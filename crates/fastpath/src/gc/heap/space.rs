@@ -21,10 +21,10 @@
 //!
 //! A reference field is a slot of the heap's [`RefWidth`]: 8 bytes holding
 //! the address, or 4 holding it shifted right by 3 (the whole heap then
-//! mapped below 32 GiB) or unshifted (below 4 GiB) ([`map_compressed`]). Every read, write and CAS of a
-//! slot goes through [`Space::load_ref`], [`Space::store_ref`] and
-//! [`Space::cas_ref_in`], which take and return addresses; the rest of `gc`
-//! never sees an encoded reference. A cell's words are copied and moved
+//! mapped below 32 GiB) or unshifted (below 4 GiB) ([`map_compressed`]).
+//! Every read, write and CAS of a slot goes through [`Space::load_ref`],
+//! [`Space::store_ref`] and [`Space::cas_ref_in`], which take and return
+//! addresses; the rest of `gc` never sees an encoded reference. A cell's words are copied and moved
 //! whole (the encoding does not depend on where the slot is).
 //!
 //! In the Brooks format the forwarding word sits at `obj - 8`, where
