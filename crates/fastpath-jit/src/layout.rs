@@ -308,12 +308,7 @@ impl ObjectLayout {
     /// words (`nrefs` of them, or `ceil(nrefs / 2)` in 4-byte slots); `None`
     /// past `i32`'s range.
     pub fn data_offset(&self, nrefs: u32, j: u32) -> Option<i32> {
-        let words = match self.ref_width {
-            RefWidth::Full => i64::from(nrefs),
-            RefWidth::Compressed | RefWidth::Unscaled => {
-                i64::from(nrefs).div_euclid(2) + i64::from(nrefs % 2)
-            }
-        };
+        let words = self.ref_width.ref_words(nrefs as usize) as i64;
         i32::try_from(i64::from(self.refs) + 8 * (words + i64::from(j))).ok()
     }
 }

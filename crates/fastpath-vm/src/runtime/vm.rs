@@ -63,13 +63,10 @@ pub const DEFAULT_READ_AHEAD: usize = 8 << 20;
 /// iteration, against compressed: BENCHMARKS.md). [`Vm::boot`] falls back
 /// to compressed ones when no range below 4 GiB is free.
 pub fn default_ref_width(heap_bytes: usize) -> RefWidth {
-    if heap_bytes <= fastpath::gc::layout::MAX_UNSCALED_HEAP_BYTES {
-        RefWidth::Unscaled
-    } else if heap_bytes <= fastpath::gc::layout::MAX_COMPRESSED_HEAP_BYTES {
-        RefWidth::Compressed
-    } else {
-        RefWidth::Full
-    }
+    [RefWidth::Unscaled, RefWidth::Compressed]
+        .into_iter()
+        .find(|w| heap_bytes <= w.max_heap_bytes())
+        .unwrap_or(RefWidth::Full)
 }
 
 /// What the command line and environment chose.
