@@ -18,6 +18,29 @@
 
 #![warn(missing_docs)]
 
+/// `eprintln!` for the VM's own messages (errors, logs, statistics, the
+/// JIT's dumps): a stderr whose reader has gone (`java ... 2>&1 | head`)
+/// loses the line instead of panicking the printing thread, as a JVM's
+/// `tty` output does. Thread-safe: the line is written under stderr's lock.
+#[macro_export]
+macro_rules! diag {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        // A failed write (the reader closed the pipe) is not the program's
+        // error: the message is dropped.
+        let _ = ::std::writeln!(::std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// `eprint!` as [`diag!`] writes it: no newline added.
+#[macro_export]
+macro_rules! diag_text {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::write!(::std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 pub mod classfile;
 pub mod cli;
 pub mod interp;

@@ -22,7 +22,7 @@ fn main() {
     let cmd = match fastpath_vm::cli::parse(&args) {
         Ok(c) => c,
         Err(msg) => {
-            eprintln!("{msg}");
+            fastpath_vm::diag!("{msg}");
             std::process::exit(1);
         }
     };
@@ -30,21 +30,21 @@ fn main() {
     let text = fastpath_vm::cli::version_text(cmd.options.jit);
     match cmd.version {
         Some(Version::Exit) => {
-            eprint!("{text}");
+            fastpath_vm::diag_text!("{text}");
             std::process::exit(0);
         }
         Some(Version::ExitStdout) => {
             print!("{text}");
             std::process::exit(0);
         }
-        Some(Version::Show) => eprint!("{text}"),
+        Some(Version::Show) => fastpath_vm::diag_text!("{text}"),
         Some(Version::ShowStdout) => print!("{text}"),
         None => {}
     }
     let vm = match Vm::boot(cmd.options, Some(fastpath_vm::CLASSLIB)) {
         Ok(vm) => vm,
         Err(msg) => {
-            eprintln!("{msg}");
+            fastpath_vm::diag!("{msg}");
             std::process::exit(1);
         }
     };

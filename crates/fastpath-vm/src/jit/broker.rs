@@ -165,6 +165,16 @@ pub enum Refused {
     NoThread,
 }
 
+/// Runs [`Broker::finish`] when the compilation it guards returns or
+/// unwinds.
+struct Finished<'a, T: Heat + Send + 'static>(&'a Broker<T>);
+
+impl<T: Heat + Send + 'static> Drop for Finished<'_, T> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
+
 impl<T> Default for Broker<T> {
     /// A queue whose thread is [`THREAD_NAME`].
     fn default() -> Self {
@@ -238,11 +248,27 @@ impl<T: Heat + Send + 'static> Broker<T> {
             let Queued { task, at: queued, .. } = next;
             q.busy = true;
             drop(q);
+            let finished = Finished(self);
             compile(task, queued.elapsed());
+            drop(finished);
             q = self.lock();
-            q.busy = false;
-            self.done.notify_all();
         }
+    }
+
+    /// Ends the compilation under way: clears `busy` and wakes
+    /// [`Broker::shutdown`]. After a compilation that panicked (a JIT bug,
+    /// which the panic hook has reported), the compiler thread is gone:
+    /// the queue is shut as at exit, so the queued tasks are dropped, later
+    /// offers are refused (their methods stay interpreted) and exit does not
+    /// wait for a compilation that will never finish.
+    fn finish(&self) {
+        let mut q = self.lock();
+        q.busy = false;
+        if std::thread::panicking() {
+            q.shut = true;
+            q.tasks.clear();
+        }
+        self.done.notify_all();
     }
 
     /// The index of the task of the highest rate, the oldest among
@@ -368,6 +394,47 @@ mod tests {
             "broker: {queued} queued by {OFFERERS} threads, {count} run once each, {dropped} dropped at shutdown, \
              {refused} refused after it; shutdown waited {waited:?}"
         );
+    }
+
+    /// A compilation that panics ends the compiler thread without hanging
+    /// exit: the queue shuts, the task queued behind it never runs, later
+    /// offers are refused and `shutdown` returns at once.
+    #[test]
+    fn a_panicking_compile_shuts_the_queue() {
+        let broker: &'static Broker<u64> = Box::leak(Box::new(Broker::named("fastpath-test-panic")));
+        let ran: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
+        let gate: &'static (Mutex<bool>, Condvar) = Box::leak(Box::new((Mutex::new(false), Condvar::new())));
+        let compile = move |t: u64, _: Duration| {
+            let (open, cv) = gate;
+            let mut g = open.lock().unwrap();
+            while !*g {
+                g = cv.wait(g).unwrap();
+            }
+            drop(g);
+            assert_ne!(t, 1, "the test's compile bug");
+            ran.fetch_add(1, Ordering::SeqCst);
+        };
+        broker.offer(1, compile).unwrap();
+        // Queued behind the first, which the gate holds (or about to be).
+        broker.offer(2, compile).unwrap();
+        {
+            let (open, cv) = gate;
+            *open.lock().unwrap() = true;
+            cv.notify_all();
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while broker.offer(3, compile) != Err(Refused::Shut) {
+            assert!(Instant::now() < deadline, "the queue never shut");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let start = Instant::now();
+        broker.shutdown();
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // Task 1 panicked; 2 ran only if the thread took it first (the
+        // hottest-first order ties on heat and takes the oldest: 1), and
+        // the offers of 3 that were queued before the panic are dropped.
+        assert_eq!(ran.load(Ordering::SeqCst), 0, "a task ran after the panic");
+        assert_eq!(broker.queued(), 0);
     }
 
     /// A task whose heat a test sets.

@@ -91,7 +91,7 @@ pub fn maybe_dump(m: &Method, what: &str, func: &Function, isa: &dyn TargetIsa) 
         }
         Err(e) => format!("; not compiled: {e}"),
     };
-    eprintln!("jit dump: {m:?} {what}\n{text}");
+    crate::diag!("jit dump: {m:?} {what}\n{text}");
 }
 
 /// Names the code of `m` (`what`), `code` where it was installed, for
@@ -105,7 +105,7 @@ pub fn installed(m: &Method, what: &str, code: &[u8]) {
     if p.is_empty() || !matches(p, &m.class.name, &m.name) {
         return;
     }
-    eprintln!("jit dump: {m:?} {what} installed at {addr:#x}..{:#x}", addr + len);
+    crate::diag!("jit dump: {m:?} {what} installed at {addr:#x}..{:#x}", addr + len);
 }
 
 #[cfg(test)]

@@ -871,7 +871,7 @@ impl Jit {
             Err(why) => {
                 self.stats.failed.fetch_add(1, Ordering::Relaxed);
                 if self.log {
-                    eprintln!("jit: {m:?} not compiled: {why}");
+                    crate::diag!("jit: {m:?} not compiled: {why}");
                 }
                 // Release: as the success path's, so a reader that sees
                 // Failed sees nothing half-installed.
@@ -893,7 +893,7 @@ impl Jit {
                 note += &format!(", {} calls inlined behind a guard", inl.guarded);
             }
             let tier = if self.tiered { tier.label() } else { "" };
-            eprintln!("jit: {m:?}{tier} {len} bytes in {} us{note}", nanos / 1000);
+            crate::diag!("jit: {m:?}{tier} {len} bytes in {} us{note}", nanos / 1000);
         }
     }
 
@@ -931,7 +931,7 @@ impl Jit {
             }
             Err(why) => {
                 if self.log {
-                    eprintln!(
+                    crate::diag!(
                         "jit: {m:?}{} not compiled: {why} (the first tier's code stays)",
                         Tier::Full.label()
                     );
@@ -1163,7 +1163,7 @@ impl Jit {
                 self.stats.osr_compiled.fetch_add(1, Ordering::Relaxed);
                 self.stats.bytes.fetch_add(len as u64, Ordering::Relaxed);
                 if self.log {
-                    eprintln!("jit: {m:?} OSR at bci {bci} {len} bytes in {} us", nanos / 1000);
+                    crate::diag!("jit: {m:?} OSR at bci {bci} {len} bytes in {} us", nanos / 1000);
                 }
                 self.trace_event(format_args!(
                     "installed {m:?} OSR at bci {bci} after {} us compiling",
@@ -1174,7 +1174,7 @@ impl Jit {
             Err(why) => {
                 self.stats.osr_failed.fetch_add(1, Ordering::Relaxed);
                 if self.log {
-                    eprintln!("jit: {m:?} OSR at bci {bci} not compiled: {why}");
+                    crate::diag!("jit: {m:?} OSR at bci {bci} not compiled: {why}");
                 }
                 (OsrState::Failed, None)
             }
@@ -1329,7 +1329,7 @@ impl Jit {
     fn trace_event(&self, what: std::fmt::Arguments<'_>) {
         if let Some(start) = self.trace {
             let ms = start.elapsed().as_secs_f64() * 1e3;
-            eprintln!("jit-trace: +{ms:.3} ms {what}");
+            crate::diag!("jit-trace: +{ms:.3} ms {what}");
         }
     }
 

@@ -65,7 +65,7 @@ fn map() -> Option<&'static Mutex<File>> {
         match File::create(&path) {
             Ok(f) => Some(Mutex::new(f)),
             Err(e) => {
-                eprintln!("fastpath-vm: {VAR}: cannot create {path}: {e}");
+                crate::diag!("fastpath-vm: {VAR}: cannot create {path}: {e}");
                 None
             }
         }
@@ -209,7 +209,7 @@ fn jitdump() -> Option<&'static Mutex<JitDump>> {
         match made {
             Ok(file) => Some(Mutex::new(JitDump { file, next_index: 0 })),
             Err(e) => {
-                eprintln!("fastpath-vm: {VAR}: cannot make {path}: {e}");
+                crate::diag!("fastpath-vm: {VAR}: cannot make {path}: {e}");
                 None
             }
         }

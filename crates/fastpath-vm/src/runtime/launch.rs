@@ -23,23 +23,23 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
     let source = match cpu_source::CpuSource::from_env() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("Error occurred during initialization of VM\n{e}");
+            crate::diag!("Error occurred during initialization of VM\n{e}");
             return 1;
         }
     };
     let identification = cpu_source::identify(source);
     if cpu_source::logging() {
-        eprintln!("{identification}");
+        crate::diag!("{identification}");
     }
     let mut t = match JThread::<B>::attach(vm) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("Error occurred during initialization of VM\n{e}");
+            crate::diag!("Error occurred during initialization of VM\n{e}");
             return 1;
         }
     };
     if let Err(msg) = t.boot_thread() {
-        eprintln!("Error occurred during initialization of VM\n{msg}");
+        crate::diag!("Error occurred during initialization of VM\n{msg}");
         return 1;
     }
     let status = t.run_main_class(main_class, args);
@@ -78,7 +78,7 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
             let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len().max(1));
             sorted.get(rank - 1).map_or(0.0, |d| d.as_secs_f64() * 1e6)
         };
-        eprintln!(
+        crate::diag!(
             "fastpath-vm gc: {} cycles, {} degenerated, {} full compactions, {} pauses, at safepoint p50 {:.1} us p99 {:.1} us max {:.1} us, cpu p99 {:.1} us max {:.1} us, total p99 {:.1} us max {:.1} us, {} objects evacuated, verifier {} cycles {} errors",
             s.cycles,
             s.degenerated_cycles,
@@ -100,7 +100,7 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
         let config = vm.heap.config();
         let mib = |regions: f64| regions * config.region_bytes as f64 / f64::from(1 << 20);
         let began_free = s.free_regions_at_start as f64 / s.cycles.max(1) as f64;
-        eprintln!(
+        crate::diag!(
             "fastpath-vm gc pacing: cycles began with {:.1} MiB free of {:.1} on average (soft capacity {:.1} MiB at exit, {:.1} MiB faulted in ahead of allocation{}), ran dry in marking {}, evacuation {}, update-refs {}, {} abbreviated, {} refills paced for {:.2} ms (longest {:.1} us), {} assist slices for {:.2} ms",
             mib(began_free),
             config.heap_bytes as f64 / f64::from(1 << 20),
@@ -133,7 +133,7 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
                 p.regions_taken as f64 / n
             )
         };
-        eprintln!(
+        crate::diag!(
             "fastpath-vm gc phases per cycle: reset {}, mark {}, evacuation {}, update-refs {}; {:.1} regions freed, {:.1} in the set; collector cpu {:.2} ms in all; objects evacuated by the collector {}, by mutators {}",
             per_cycle(&s.phases.reset),
             per_cycle(&s.phases.mark),
@@ -167,25 +167,27 @@ pub fn run_main<B: BarrierSet>(vm: &'static Vm, main_class: &str, args: &[String
                 )
             })
             .collect();
-        eprintln!("fastpath-vm gc pauses by kind: {}", by_kind.join(", "));
+        crate::diag!("fastpath-vm gc pauses by kind: {}", by_kind.join(", "));
     }
     if std::env::var_os("FASTPATH_VM_SYNC_STATS").is_some() {
         // The library's monitor counters for the whole run (the lab's
         // `fastpath vm` locking table reads this line).
-        eprintln!("fastpath-vm sync: {}", fastpath::sync::stats());
+        crate::diag!("fastpath-vm sync: {}", fastpath::sync::stats());
         let spin = fastpath::sync::fast_lock_spin::fast_lock_spin_stats();
-        eprintln!(
+        crate::diag!(
             "fastpath-vm fast-lock spin: acquired {}, saw a monitor {}, gave up {}",
-            spin.acquired, spin.saw_monitor, spin.gave_up
+            spin.acquired,
+            spin.saw_monitor,
+            spin.gave_up
         );
     }
     if vm.jit.logging() {
-        eprintln!("{}", vm.jit.summary());
+        crate::diag!("{}", vm.jit.summary());
         let mut methods = Vec::new();
         vm.loader
             .for_each_class(|c| methods.extend(c.methods.iter().copied()));
         for line in crate::jit::interpreted_report(&methods, 10) {
-            eprintln!("{line}");
+            crate::diag!("{line}");
         }
     }
     // The main thread keeps its mutator: the process ends here (daemon
@@ -250,18 +252,18 @@ impl<B: BarrierSet> JThread<B> {
         let class = match self.vm.loader.load(&internal) {
             Ok(c) if matches!(c.kind, ClassKind::Instance) => c,
             Ok(_) => {
-                eprintln!("Error: Could not find or load main class {name}\nCaused by: java.lang.ClassNotFoundException: {name}");
+                crate::diag!("Error: Could not find or load main class {name}\nCaused by: java.lang.ClassNotFoundException: {name}");
                 return 1;
             }
             Err(e)
                 if e.class == "java/lang/NoClassDefFoundError"
                     && e.message.as_deref() == Some(internal.as_str()) =>
             {
-                eprintln!("Error: Could not find or load main class {name}\nCaused by: java.lang.ClassNotFoundException: {name}");
+                crate::diag!("Error: Could not find or load main class {name}\nCaused by: java.lang.ClassNotFoundException: {name}");
                 return 1;
             }
             Err(e) => {
-                eprintln!("Error: LinkageError occurred while loading main class {name}\n\t{e}");
+                crate::diag!("Error: LinkageError occurred while loading main class {name}\n\t{e}");
                 return 1;
             }
         };
@@ -279,7 +281,7 @@ impl<B: BarrierSet> JThread<B> {
         } else if let Some(m) = find("main", "()V", false) {
             (m, false, true)
         } else {
-            eprintln!(
+            crate::diag!(
                 "Error: Main method not found in class {name}, please define the main method as:\n   public static void main(String[] args)\nor a JavaFX application class must extend javafx.application.Application"
             );
             return 1;
@@ -292,7 +294,7 @@ impl<B: BarrierSet> JThread<B> {
         let mut call_args: Vec<u64> = Vec::new();
         let receiver_slot = if instance {
             let Some(ctor) = class.declared_method("<init>", "()V").filter(|m| !m.is_private()) else {
-                eprintln!("Error: Non-static main() method requires a no-arg constructor in class {name}");
+                crate::diag!("Error: Non-static main() method requires a no-arg constructor in class {name}");
                 return 1;
             };
             let obj = match self.alloc_object(class) {

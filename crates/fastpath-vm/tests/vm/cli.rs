@@ -93,6 +93,48 @@ fn runs_from_directories_and_jars_with_arguments() {
     }
 }
 
+/// A stderr whose reader has gone (`fastpath-vm ... 2>&1 | head -1`)
+/// loses the VM's messages, as java's: the JIT's log, its dump (written by
+/// the compiler thread) and the exit summary neither panic a thread nor
+/// hang exit, and the program runs to its own status.
+#[test]
+fn a_closed_stderr_loses_the_vms_messages_and_nothing_else() {
+    let dir = compile("closed-stderr", &[("Main", MAIN), ("Helper", HELPER)]);
+    let cp = dir.join("classes");
+    for env in [("FASTPATH_VM_JIT_LOG", "1"), ("FASTPATH_VM_JIT_DUMP", "*")] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let mut child = vm()
+            .env(env.0, env.1)
+            .arg("-Xcomp")
+            .arg("-cp")
+            .arg(&cp)
+            .args(["app.Main", "exit", "7"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(writer)
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                panic!("{env:?}: fastpath-vm hung with its stderr closed");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+        assert_eq!(
+            (out.as_str(), status.code()),
+            ("args 2 [exit][7] 42\n", Some(7)),
+            "{env:?}"
+        );
+    }
+}
+
 #[test]
 fn exit_statuses_and_launch_errors_are_javas() {
     let dir = compile("exit", &[("Main", MAIN), ("Helper", HELPER)]);

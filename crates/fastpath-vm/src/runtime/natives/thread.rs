@@ -228,7 +228,7 @@ fn thread_main<B: BarrierSet>(
     let mut t = match JThread::<B>::attach(vm) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("fastpath-vm: cannot attach a thread: {e}");
+            crate::diag!("fastpath-vm: cannot attach a thread: {e}");
             if !daemon {
                 thread_ended(vm);
             }
