@@ -28,6 +28,11 @@
 //! stops, and theirs reload. An instruction that throws leaves the loop
 //! (no handler starts inside it).
 //!
+//! A loop that may stop (a call, an allocation, a monitor, a volatile
+//! access) hoists nothing; it is planned only when it is a counted loop
+//! short enough to need no poll at its back edge ([`Strip::short`]),
+//! which C2 leaves without a safepoint whatever its body holds.
+//!
 //! Only innermost loops are planned (an inner loop's poll would stop
 //! inside the outer one), in javac's layout: a back edge's target `h` and
 //! the body up to the last back edge to it, contiguous, entered from
@@ -68,6 +73,12 @@ pub struct Hoist {
     /// its index proven `>= 0` by the translator): its back edge goes
     /// straight to its head.
     pub unpolled: bool,
+    /// The loop has an instruction that may stop for the collector (a
+    /// call, an allocation, a monitor, a volatile access: what
+    /// `stops_nowhere` refuses): it hoists nothing and is planned only to
+    /// go unpolled, so the translator drops it where its index is not
+    /// proven `>= 0`.
+    pub may_stop: bool,
 }
 
 /// A counted loop strip-mined as C2 does (`LoopStripMiningIter`,
@@ -190,6 +201,22 @@ pub fn plan(
         }
         let body = &ops[h..=e];
         if !body.iter().all(stops_nowhere) {
+            // A loop that may stop hoists nothing; a short counted one
+            // still needs no poll (C2 removes the safepoint of a counted
+            // loop whose trip count is within one strip whatever its body
+            // holds: a call's callee polls at its entry, an inner loop at
+            // its back edge, so a stop is reached within 1000 iterations).
+            let quiet = Hoist::default();
+            if let Some(strip) = counted(ops, h, e, &preds, &quiet).filter(Strip::short) {
+                p.heads.insert(
+                    h,
+                    Hoist {
+                        strip: Some(strip),
+                        may_stop: true,
+                        ..quiet
+                    },
+                );
+            }
             continue;
         }
         let (mut hoist, loads) = loop_hoist(ops, h, e, &preds, receiver_fixed, barrier_state);
@@ -538,6 +565,61 @@ mod tests {
             unresolved: false,
         };
         assert!(plan(&fill(&[]), &[handler], &[], true, true).heads.is_empty());
+    }
+
+    /// `for (i = 0; i < bound; i++) { extra }`.
+    fn constant_bound(bound: i32, extra: &[Op]) -> Vec<Op> {
+        let mut ops = vec![
+            Op::Const(Const::I(0)),
+            Op::Store(K::I, 1),
+            // 2: the head.
+            Op::Load(K::I, 1),
+            Op::Const(Const::I(bound)),
+            Op::Nop, // the exit branch, patched below
+        ];
+        ops.extend_from_slice(extra);
+        ops.push(Op::Iinc(1, 1));
+        ops.push(Op::Goto(t(2, true)));
+        let exit = ops.len() as u32;
+        ops[4] = Op::IfICmp(Cond::Ge, t(exit, false));
+        ops.push(Op::Return(None));
+        ops
+    }
+
+    #[test]
+    fn a_short_counted_loop_that_may_stop_is_planned_unpolled_only() {
+        let mon = [
+            Op::Load(K::R, 0),
+            Op::MonitorEnter,
+            Op::Load(K::R, 0),
+            Op::MonitorExit,
+        ];
+        let p = plan(&constant_bound(8, &mon), &[], &[], true, true);
+        let h = &p.heads[&2];
+        assert!(h.may_stop);
+        assert!(h.fields.is_empty() && !h.gc_state && !h.receiver_data && !h.unpolled);
+        assert_eq!(
+            h.strip,
+            Some(Strip {
+                index: 1,
+                step: 1,
+                test: 4,
+                bound: Some(8),
+            })
+        );
+        assert!(p.loads.is_empty());
+        // Past one strip it polls: not planned.
+        assert!(plan(&constant_bound(1001, &mon), &[], &[], true, true)
+            .heads
+            .is_empty());
+        // A quiet short loop is no such loop (it may hoist).
+        let p = plan(&constant_bound(8, &[]), &[], &[], false, true);
+        assert!(p.heads.values().all(|h| !h.may_stop));
+        // A second update of the index: not counted, not planned.
+        let twice = [mon.as_slice(), &[Op::Iinc(1, 1)]].concat();
+        assert!(plan(&constant_bound(8, &twice), &[], &[], true, true)
+            .heads
+            .is_empty());
     }
 
     #[test]

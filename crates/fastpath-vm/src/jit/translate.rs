@@ -810,6 +810,11 @@ impl<'e, 'f> Translator<'e, 'f> {
                 hoist.unpolled = true;
             }
         }
+        // A loop that may stop is planned only to go unpolled.
+        self.s
+            .loops
+            .heads
+            .retain(|_, hoist| !hoist.may_stop || hoist.unpolled);
         for strip in self.s.loops.heads.values().filter_map(|h| h.strip) {
             // The body is entered by the head's test against the strip's
             // end too: a join of two edges.

@@ -67,6 +67,18 @@ public class Loops {
         return s;
     }
 
+    // Eight iterations with a call (`touch`, four implementations: a
+    // call): no poll at its back edge (the callee polls at its entry),
+    // the field loaded at each iteration (the callee may store it).
+    int called8() {
+        int s = 0;
+        for (int i = 0; i < 8; i++) {
+            touch(i);
+            s += payload[i];
+        }
+        return s;
+    }
+
     int stored(int[] b) {
         int s = 0;
         for (int i = 0; i < payload.length; i++) {
@@ -141,6 +153,7 @@ public class Loops {
         int sum7() { return 0; }
         void touch(int i) { }
         int called(int n) { return 0; }
+        int called8() { return 0; }
         int stored(int[] b) { return 0; }
         int volatileRead(int n) { return 0; }
         int locked(int n) { return 0; }
@@ -154,6 +167,7 @@ public class Loops {
         int sum7() { return 0; }
         void touch(int i) { }
         int called(int n) { return 0; }
+        int called8() { return 0; }
         int stored(int[] b) { return 0; }
         int volatileRead(int n) { return 0; }
         int locked(int n) { return 0; }
@@ -167,6 +181,7 @@ public class Loops {
         int sum7() { return 0; }
         void touch(int i) { }
         int called(int n) { return 0; }
+        int called8() { return 0; }
         int stored(int[] b) { return 0; }
         int volatileRead(int n) { return 0; }
         int locked(int n) { return 0; }
@@ -185,6 +200,9 @@ public class Loops {
         int[] got = {l.sumTo(64), l.called(64), l.volatileRead(64) - 64 * 63, l.locked(64)};
         if (l.sum7() != 7 * 217 + 21) {
             throw new Error("sum7 " + l.sum7());
+        }
+        if (l.called8() != 8 * 217 + 28 || l.seen != 7) {
+            throw new Error("called8 " + l.called8() + " " + l.seen);
         }
         if (l.counter(64) != 64 || l.aliasedCounter(l, 64) != 64 + 128
                 || lockedTally(l, 64) != 64 + 128 + 64) {
@@ -272,10 +290,17 @@ fn budget_test(c: &[Instruction]) -> Option<usize> {
 /// instruction on a loop) back to it passes no instruction that `avoid`
 /// accepts and no call.
 fn cycle_avoiding(code: &[Instruction], head: usize, avoid: &dyn Fn(&Instruction) -> bool) -> bool {
+    cycle_avoiding_calls_or(code, head, &|i| avoid(i) || harness::is_call(i))
+}
+
+/// [`cycle_avoiding`] with the loop's calls on the way: a way from `head`
+/// back to it through no instruction `avoid` names (calls return to the
+/// next instruction).
+fn cycle_avoiding_calls_or(code: &[Instruction], head: usize, avoid: &dyn Fn(&Instruction) -> bool) -> bool {
     // The head is on every way around it (a rare path laid out after the
     // return jumps back to the middle of a loop, so a head can be any of
     // the loop's instructions, the field's load among them).
-    if avoid(&code[head]) || harness::is_call(&code[head]) {
+    if avoid(&code[head]) {
         return false;
     }
     let succ = harness::successors(code);
@@ -285,7 +310,7 @@ fn cycle_avoiding(code: &[Instruction], head: usize, avoid: &dyn Fn(&Instruction
         if k == head {
             return true;
         }
-        if k >= code.len() || seen[k] || avoid(&code[k]) || harness::is_call(&code[k]) {
+        if k >= code.len() || seen[k] || avoid(&code[k]) {
             continue;
         }
         seen[k] = true;
@@ -337,6 +362,23 @@ fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
     assert!(
         around_clear(&c, &|i| field_load(i, payload, slot)),
         "sum7: its loop loads the field\n{listing}"
+    );
+    // Eight iterations with a call in them: no poll on any cycle either,
+    // but the call and the field's load on every way around.
+    let c = code("called8", "()I");
+    let listing = harness::listing(&c);
+    let loop_heads = heads(&c);
+    assert!(!loop_heads.is_empty(), "called8: no loop\n{listing}");
+    assert!(
+        (0..c.len()).all(|k| !byte_read(&c[k], poll) || !cycle_avoiding_calls_or(&c, k, &|_| false)),
+        "called8: a poll in its loop\n{listing}"
+    );
+    let clear_of = |avoid: &dyn Fn(&Instruction) -> bool| {
+        loop_heads.iter().any(|&h| cycle_avoiding_calls_or(&c, h, avoid))
+    };
+    assert!(
+        clear_of(&|_| false) && !clear_of(&harness::is_call) && !clear_of(&|i| field_load(i, payload, slot)),
+        "called8: no way around its loop, or one without the call or the field's load\n{listing}"
     );
     // A coarsened lock's field (`jit/promote.rs`): some way around the
     // loop (the lock kept, the enter skipped) neither loads nor stores it;
