@@ -1,4 +1,4 @@
-//! Methods that are one machine operation: `Math.sqrt` and
+//! Methods that are one machine operation or two: `Math.sqrt` and
 //! `StrictMath.sqrt` (`sqrtsd`), and the raw bit moves between `double`
 //! and `long`, `float` and `int` (`Double.doubleToRawLongBits`,
 //! `Double.longBitsToDouble`, `Float.floatToRawIntBits`,
@@ -26,6 +26,16 @@
 //! others): each is defined for every input, 0 included (32 or 64 zeros),
 //! as the Java methods are; a `long`'s count is narrowed to the `int`
 //! the method returns. The Java bodies stay what the interpreter runs.
+//!
+//! `Math.abs`, `Math.min` and `Math.max` of `int` and `long` (and
+//! `StrictMath`'s) are Java methods too (`(a < 0) ? -a : a`, `(a <= b) ? a
+//! : b`, `(a >= b) ? a : b`), replaced by Cranelift's `iabs`, `smin` and
+//! `smax`, which x86-64 computes without a branch (a `neg` or `cmp` and a
+//! `cmov`), as C2's `_iabs`, `_labs`, `_min` and `_max` intrinsics do: the
+//! methods' branches on data-dependent signs mispredict (Queens' `valid`,
+//! `Math.abs` of a row difference whose sign is either, ran 10 % of its
+//! time faster with a branch-free form on Sapphire Rapids). `iabs` wraps
+//! as Java's negation does: the minimum is its own absolute value.
 //!
 //! Invariants: none of these can throw, allocate or reach a safepoint, so
 //! the inline form has no frame, no spill and no facts to forget; the
@@ -57,6 +67,39 @@ pub enum Unary {
     TrailingZeros,
     /// `Integer.bitCount(I)I`, `Long.bitCount(J)I`.
     BitCount,
+    /// `Math.abs(I)I`, `Math.abs(J)J` (and `StrictMath`'s).
+    Abs,
+}
+
+/// The operation a [`binary`] method is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binary {
+    /// `Math.min(II)I`, `Math.min(JJ)J` (and `StrictMath`'s).
+    Min,
+    /// `Math.max(II)I`, `Math.max(JJ)J` (and `StrictMath`'s).
+    Max,
+}
+
+/// Whether `m` is a static method of `Math` or `StrictMath` named `name`
+/// of an `int` or a `long` with `desc_int` or `desc_long`.
+fn math_method(m: &Method, name: &str, desc_int: &str, desc_long: &str) -> bool {
+    m.is_static()
+        && !m.is_native()
+        && matches!(&*m.class.name, "java/lang/Math" | "java/lang/StrictMath")
+        && &*m.name == name
+        && (&*m.descriptor == desc_int || &*m.descriptor == desc_long)
+}
+
+/// The inline operation of the two-operand static method `m`, if it is
+/// one of this file's.
+pub fn binary(m: &Method) -> Option<Binary> {
+    if math_method(m, "min", "(II)I", "(JJ)J") {
+        Some(Binary::Min)
+    } else if math_method(m, "max", "(II)I", "(JJ)J") {
+        Some(Binary::Max)
+    } else {
+        None
+    }
 }
 
 /// The bit count the static method `m` of `Integer` or `Long` is, if it
@@ -80,6 +123,9 @@ fn bit_count(m: &Method) -> Option<Unary> {
 /// The inline operation of the native static method `m`, if it is one
 /// of this file's.
 pub fn unary(m: &Method) -> Option<Unary> {
+    if math_method(m, "abs", "(I)I", "(J)J") {
+        return Some(Unary::Abs);
+    }
     if !m.is_native() || !m.is_static() {
         return bit_count(m);
     }
@@ -120,6 +166,32 @@ impl Translator<'_, '_> {
                 };
                 (K::I, n)
             }
+            Unary::Abs => {
+                let k = if self.b.func.dfg.value_type(a) == I64 {
+                    K::J
+                } else {
+                    K::I
+                };
+                (k, self.b.ins().iabs(a))
+            }
+        };
+        self.push(k, v);
+    }
+
+    /// `op` on the two operands on the stack, in place of the call of `m`.
+    pub(super) fn binary_native(&mut self, m: &'static Method, op: Binary) {
+        // The call's class initialization, with the arguments on the stack.
+        self.init_check(m.class);
+        let b = self.pop_v();
+        let a = self.pop_v();
+        let v = match op {
+            Binary::Min => self.b.ins().smin(a, b),
+            Binary::Max => self.b.ins().smax(a, b),
+        };
+        let k = if self.b.func.dfg.value_type(v) == I64 {
+            K::J
+        } else {
+            K::I
         };
         self.push(k, v);
     }

@@ -2740,6 +2740,10 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let op = super::math::unary(m).expect("the guard found it");
                 self.unary_native(m, op);
             }
+            Op::Invoke(Dispatch::Static, m) if super::math::binary(m).is_some() => {
+                let op = super::math::binary(m).expect("the guard found it");
+                self.binary_native(m, op);
+            }
             Op::Invoke(Dispatch::Static, m) if super::digit::is_character_digit(m) => {
                 self.character_digit(m)?
             }
@@ -3843,6 +3847,7 @@ pub(super) fn is_intrinsic(dispatch: Dispatch, m: &'static Method) -> bool {
             is_on_spin_wait(m)
                 || super::intrinsics::is_arraycopy(m)
                 || super::math::unary(m).is_some()
+                || super::math::binary(m).is_some()
                 || super::digit::is_character_digit(m)
                 || super::get_chars::is_integer_get_chars(m)
         }

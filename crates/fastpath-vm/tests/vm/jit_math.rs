@@ -1,6 +1,7 @@
 //! Natives that compiled code computes inline (`jit/math.rs`): `Math.sqrt`,
-//! `StrictMath.sqrt`, the raw bit moves of `Double` and `Float`, and
-//! `Integer.numberOfLeadingZeros`.
+//! `StrictMath.sqrt`, the raw bit moves of `Double` and `Float`,
+//! `Integer.numberOfLeadingZeros`, and `Math.abs`, `min` and `max` of `int`
+//! and `long`.
 //!
 //! `Roots` prints the bits of each method's result on edge cases (signed
 //! zeros, infinities, NaNs with payloads, subnormals, the largest and
@@ -12,7 +13,8 @@
 //! `root` and `toBits` are decoded with iced-x86: `root` has a `sqrtsd`
 //! and a path from its entry to its return that calls nothing (no call of
 //! the native through the runtime's `Invoke` helper), `toBits` such a path
-//! too, and `leading` an `lzcnt` where the CPU has LZCNT.
+//! too, `leading` an `lzcnt` where the CPU has LZCNT, and the `abs`,
+//! `min` and `max` callers a conditional move for each and no call.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -49,6 +51,47 @@ public class Roots {
 
     static int leadingDeeper(int x) {
         return leading(x);
+    }
+
+    static int absI(int x) {
+        int r = Math.abs(x);
+        return r;
+    }
+
+    static long absL(long x) {
+        long r = Math.abs(x);
+        return r;
+    }
+
+    static int minI(int a, int b) {
+        int r = Math.min(a, b);
+        return r;
+    }
+
+    static int maxI(int a, int b) {
+        int r = Math.max(a, b);
+        return r;
+    }
+
+    static long minL(long a, long b) {
+        long r = Math.min(a, b);
+        return r;
+    }
+
+    static long maxL(long a, long b) {
+        long r = StrictMath.max(a, b);
+        return r;
+    }
+
+    // As rootBits: the callees below two calls are compiled on their own
+    // (each keeps its result in a local: bigger than a trivial method,
+    // which is inlined at any depth).
+    static long minMaxDeep(int a, int b, long c, long d) {
+        return minMaxDeeper(a, b, c, d);
+    }
+
+    static long minMaxDeeper(int a, int b, long c, long d) {
+        return minI(a, b) + 3L * maxI(a, b) + 5 * minL(c, d) + 7 * maxL(c, d) + 11 * absI(a) + 13 * absL(c);
     }
 
     static int floatToBits(float x) {
@@ -111,6 +154,26 @@ public class Roots {
         for (int e : new int[] {0, 1, -1, 0x8000, 0x7fffffff, 0x80000000, 12345678}) {
             out.append(leadingDeep(e)).append(' ').append(leading(e)).append('\n');
         }
+        int[] ints = {0, 1, -1, 7, -7, 0x7fffffff, 0x80000000, 0x80000001, 123456789, -987654321};
+        for (int a : ints) {
+            out.append(absI(a)).append(' ');
+            for (int b : ints) {
+                out.append(minI(a, b)).append(' ').append(maxI(a, b)).append(' ');
+            }
+            out.append('\n');
+        }
+        check(absI(0x80000000) == 0x80000000, "abs(MIN_VALUE) is MIN_VALUE");
+        out.append(minMaxDeep(-3, 4, -5L, 6L)).append(' ').append(minMaxDeep(9, -8, 0x8000000000000000L, 2L)).append('\n');
+        long[] longs = {0L, 1L, -1L, 0x7fffffffffffffffL, 0x8000000000000000L, 0x8000000000000001L,
+            0x100000000L, -0x100000000L, 0xffffffffL, -5L};
+        for (long a : longs) {
+            out.append(absL(a)).append(' ');
+            for (long b : longs) {
+                out.append(minL(a, b)).append(' ').append(maxL(a, b)).append(' ');
+            }
+            out.append('\n');
+        }
+        check(absL(0x8000000000000000L) == 0x8000000000000000L, "abs(Long.MIN_VALUE) is MIN_VALUE");
         System.out.print(out);
         System.out.println("roots ok");
     }
@@ -160,6 +223,30 @@ fn inline_natives_match_the_natives_and_call_nothing() {
         harness::path_to_ret(&leading, &|_| false, false),
         "every path through the compiled Integer.numberOfLeadingZeros calls something:\n{shown}"
     );
+    // `Math.abs`, `min` and `max` of `int` and `long`: a conditional move
+    // each, no branch on the operands, no call (`minMaxDeep` has the six,
+    // inlined with `minMaxDeeper`; `absI` and `absL`, called from `main`
+    // too, are compiled on their own).
+    for (name, desc, moves) in [
+        ("absI", "(I)I", 1),
+        ("absL", "(J)J", 1),
+        ("minMaxDeep", "(IIJJ)J", 6),
+    ] {
+        let (_, code) = harness::compiled_code(vm, "Roots", name, desc);
+        let shown = harness::listing(&code);
+        let cmovs = code
+            .iter()
+            .filter(|i| format!("{:?}", i.mnemonic()).starts_with("Cmov"))
+            .count();
+        assert!(
+            cmovs >= moves,
+            "{cmovs} cmov in the compiled {name}, not {moves}:\n{shown}"
+        );
+        assert!(
+            harness::path_to_ret(&code, &|_| false, false),
+            "every path through the compiled {name} calls something:\n{shown}"
+        );
+    }
     let (_, bits) = harness::compiled_code(vm, "Roots", "toBits", "(D)J");
     let shown = harness::listing(&bits);
     assert!(
