@@ -336,12 +336,11 @@ static void *flag_function(int which, fastpath_jit_regs r) {
   return install(&f);
 }
 
-/* Reference CAS template `which` on a 4-byte slot holding the address
- * shifted right by `shift`: the template takes and returns addresses,
- * fn(block, field, expected, new), with its `budget` and `clobbers`. `top`
- * is the highest address the slot reaches, whose encoding fills the slot's
- * bits: its witness comes back zero-extended. */
-static void cas_on_4_byte_slots(int which, unsigned shift, uint64_t top, uint32_t budget, uint32_t clobbers) {
+/* Reference CAS template `which` installed as fn(block, field, expected,
+ * new): it returns the witnessed value from a genuine failure, `expected`
+ * on success and 0xFFFFFFFF from the slow site; the template's record goes
+ * to `*c`. */
+static void *cas_function(int which, fastpath_jit_code *c) {
   buf f = {.n = 0};
 #if defined(__x86_64__)
   fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3, .tmp1 = A2, .tmp2 = 8 /* r8 */};
@@ -350,16 +349,26 @@ static void cas_on_4_byte_slots(int which, unsigned shift, uint64_t top, uint32_
   fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = A3, .tmp2 = A4, .tmp3 = A5};
   int witnessed = A4, expected = A2;
 #endif
-  fastpath_jit_code c = emit(&f, which, cr);
-  CHECK(c.n_slow == 1 && c.n_done == 1);
-  CHECK(c.budget == budget && c.clobbers == clobbers);
+  *c = emit(&f, which, cr);
+  CHECK(c->n_slow == 1 && c->n_done == 1);
   ret_reg(&f, witnessed); /* genuine failure */
-  patch(&f, c.done_sites, c.n_done, f.n);
+  patch(&f, c->done_sites, c->n_done, f.n);
   ret_reg(&f, expected); /* success */
-  patch(&f, c.slow_sites, c.n_slow, f.n);
+  patch(&f, c->slow_sites, c->n_slow, f.n);
   ret_imm(&f, 0xFFFFFFFFu);
+  return install(&f);
+}
+
+/* Reference CAS template `which` on a 4-byte slot holding the address
+ * shifted right by `shift`: the template takes and returns addresses,
+ * with its `budget` and `clobbers`. `top` is the highest address the slot
+ * reaches, whose encoding fills the slot's bits: its witness comes back
+ * zero-extended. */
+static void cas_on_4_byte_slots(int which, unsigned shift, uint64_t top, uint32_t budget, uint32_t clobbers) {
+  fastpath_jit_code c;
+  void *p = cas_function(which, &c);
+  CHECK(c.budget == budget && c.clobbers == clobbers);
   uint64_t (*cas)(uint8_t *, uint32_t *, uint64_t, uint64_t);
-  void *p = install(&f);
   memcpy(&cas, &p, sizeof p);
   const uint32_t top_slot = (uint32_t)(top >> shift);
   uint32_t slots[3] = {0x11111111, 0x80u >> shift, 0x22222222};
@@ -499,23 +508,9 @@ static void block_tests(void) {
   /* Reference CAS: fn(block, field, expected, new) -> witnessed, or
    * 0xFFFFFFFF from the slow site. */
   {
-    buf f = {.n = 0};
-#if defined(__x86_64__)
-    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A3, .tmp1 = A2};
-    int witnessed = RAX, expected = A2;
-#else
-    fastpath_jit_regs cr = {.thread = A0, .obj = A1, .tmp0 = A2, .tmp1 = A3, .tmp2 = A4, .tmp3 = A5};
-    int witnessed = A4, expected = A2;
-#endif
-    fastpath_jit_code c = emit(&f, FASTPATH_JIT_CAS_REF, cr);
-    CHECK(c.n_slow == 1 && c.n_done == 1);
-    ret_reg(&f, witnessed); /* genuine failure */
-    patch(&f, c.done_sites, c.n_done, f.n);
-    ret_reg(&f, expected); /* success */
-    patch(&f, c.slow_sites, c.n_slow, f.n);
-    ret_imm(&f, 0xFFFFFFFFu);
+    fastpath_jit_code c;
     uint64_t (*cas)(uint8_t *, uint64_t *, uint64_t, uint64_t);
-    p = install(&f), memcpy(&cas, &p, sizeof p);
+    p = cas_function(FASTPATH_JIT_CAS_REF, &c), memcpy(&cas, &p, sizeof p);
     uint64_t field = 10;
     CHECK(cas(block, &field, 10, 20) == 10 && field == 20);
     CHECK(cas(block, &field, 10, 30) == 20 && field == 20);

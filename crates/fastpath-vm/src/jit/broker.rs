@@ -430,9 +430,9 @@ mod tests {
         let start = Instant::now();
         broker.shutdown();
         assert!(start.elapsed() < Duration::from_secs(5));
-        // Task 1 panicked; 2 ran only if the thread took it first (the
-        // hottest-first order ties on heat and takes the oldest: 1), and
-        // the offers of 3 that were queued before the panic are dropped.
+        // Task 1, the oldest at equal heat, ran first and panicked; 2,
+        // queued behind it, and the offers of 3 queued before the panic
+        // were dropped unrun.
         assert_eq!(ran.load(Ordering::SeqCst), 0, "a task ran after the panic");
         assert_eq!(broker.queued(), 0);
     }

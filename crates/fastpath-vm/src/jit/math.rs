@@ -90,6 +90,12 @@ fn math_method(m: &Method, name: &str, desc_int: &str, desc_long: &str) -> bool 
         && (&*m.descriptor == desc_int || &*m.descriptor == desc_long)
 }
 
+/// The stack kind of what `m` returns (`abs`, `min` and `max` return their
+/// operands' kind, `int` or `long`).
+fn result_kind(m: &Method) -> K {
+    K::of_type(m.desc.ret.as_ref().expect("abs, min and max return a value"))
+}
+
 /// The inline operation of the two-operand static method `m`, if it is
 /// one of this file's.
 pub fn binary(m: &Method) -> Option<Binary> {
@@ -166,14 +172,7 @@ impl Translator<'_, '_> {
                 };
                 (K::I, n)
             }
-            Unary::Abs => {
-                let k = if self.b.func.dfg.value_type(a) == I64 {
-                    K::J
-                } else {
-                    K::I
-                };
-                (k, self.b.ins().iabs(a))
-            }
+            Unary::Abs => (result_kind(m), self.b.ins().iabs(a)),
         };
         self.push(k, v);
     }
@@ -188,11 +187,6 @@ impl Translator<'_, '_> {
             Binary::Min => self.b.ins().smin(a, b),
             Binary::Max => self.b.ins().smax(a, b),
         };
-        let k = if self.b.func.dfg.value_type(v) == I64 {
-            K::J
-        } else {
-            K::I
-        };
-        self.push(k, v);
+        self.push(result_kind(m), v);
     }
 }
