@@ -20,12 +20,18 @@
 //! release carried in two SSA variables:
 //!
 //! - The **tail** of an exit is every instruction reachable from the one
-//!   after the `monitorexit` through *quiet* instructions only: locals,
-//!   constants, stack shuffles, arithmetic that cannot throw, compares and
-//!   branches (a back edge's safepoint poll included). A quiet instruction
-//!   cannot throw, call, touch the heap or another monitor. The tail ends
-//!   at a `monitorenter` (a re-entry) or at the first instruction that is
-//!   not quiet (a *way out*). An exit is **coarsenable** when its tail
+//!   after the `monitorexit` through *quiet* and *plain* instructions
+//!   only. A quiet instruction cannot throw, call, touch the heap or
+//!   another monitor: locals, constants, stack shuffles, arithmetic that
+//!   cannot throw, compares and branches (a back edge's safepoint poll
+//!   included). A plain one ([`plain`]) is an ordinary access of the heap
+//!   that may throw: a non-volatile field read or write, an array
+//!   element's load, a primitive element's store, an array's length, an
+//!   integer division, and a call of an accessor (a statically bound
+//!   method whose body is `aload_0; getfield; return` of a non-volatile
+//!   field: `Integer.intValue()`, a record's component). The tail ends at
+//!   a `monitorenter` (a re-entry) or at the first instruction that is
+//!   neither (a *way out*). An exit is **coarsenable** when its tail
 //!   reaches at least one re-entry.
 //! - At a coarsenable exit, when the thread holds the lock fast-locked
 //!   (the object resolved for writing is its lock-stack's top entry, so
@@ -47,9 +53,16 @@
 //!   cold (`cold.rs`), laid out after the loop, whose kept round then
 //!   runs straight through.
 //! - At a way out, a deferred lock is released before the instruction.
-//! - A re-entry whose object is null throws `NullPointerException`: a
-//!   deferred lock is released before the exception is made (the handler
-//!   is outside the synchronized block).
+//! - An exception thrown in a tail (a plain instruction's, or a
+//!   re-entry's `NullPointerException` when its object is null) releases
+//!   a deferred lock before it is dispatched: the handler, or the caller
+//!   the exception unwinds to, is outside the synchronized block and sees
+//!   the lock free, as the program released it ([`Plan::release_on_throw`]).
+//!   A throw the instruction makes releases before the exception is made
+//!   (`throw_with`); an accessor's call releases in its exception
+//!   dispatch block (`translate.rs`'s `dispatch_block`), which an
+//!   exception pending after the call and one its inlined body unwinds
+//!   both reach.
 //!
 //! `deferred` is non-zero only along a tail (every path out of one
 //! passes a re-entry or a way out), so outside the tails nothing changes;
@@ -62,7 +75,13 @@
 //! The Java memory model lets a compiler move accesses into a critical
 //! section (the "roach motel" rule): merging `unlock; tail; lock` into one
 //! region moves the tail inside, and the tail touches only the thread's
-//! own locals. Coarsening merges only the regions of one object that a
+//! own locals and ordinary (non-volatile) fields and array elements, the
+//! accesses the rule lets move. What the rule does not cover stays out of
+//! a tail: a call (it may block, or take another lock, whose order with
+//! the kept one the program chose), a volatile access, an allocation (a
+//! stop for the collector of unknown length), a static field (its class's
+//! initialiser is Java code), a reference array store (its type check is
+//! a call). Coarsening merges only the regions of one object that a
 //! tail joins. Other threads see the monitor held longer, by as much as
 //! the budget allows (below). A tail may poll for a safepoint with the
 //! lock deferred: the thread simply holds a lock at a safepoint, as
@@ -100,10 +119,11 @@ use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::Variable;
 
 use super::helpers::Helper;
-use super::ops::{Op, Target, K};
+use super::ops::{Dispatch, Op, Target, K};
 use super::promote::Promotion;
 use super::translate::Translator;
 use crate::interp::insn::{Arith, Handler, Switch};
+use crate::link::{Kind, Method};
 
 /// The most releases an exit defers in a row: a round of SyncCounter's
 /// shape (an increment, ~16 ops with the tail, ~3 ns compiled) then
@@ -135,10 +155,24 @@ pub struct Plan {
     /// Instructions a deferred lock may reach that are not quiet: it is
     /// released before them.
     pub ways_out: Vec<bool>,
-    /// Each coarsenable exit with the re-entries its tail reaches, by
-    /// exit (`promote.rs` promotes fields across an exit and the one
-    /// re-entry only it reaches).
-    pub tails: Vec<(usize, Vec<usize>)>,
+    /// Instructions of a tail whose exception releases a deferred lock
+    /// before it is dispatched: the re-entries and the plain instructions.
+    pub release_on_throw: Vec<bool>,
+    /// Each coarsenable exit's tail, by exit (`promote.rs` promotes fields
+    /// across an exit and the one re-entry only its quiet tail reaches).
+    pub tails: Vec<Tail>,
+}
+
+/// The tail of a coarsenable exit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tail {
+    /// The `monitorexit`.
+    pub exit: usize,
+    /// The re-entries it reaches, in order.
+    pub reentries: Vec<usize>,
+    /// Its plain instructions, in order (none: every instruction of it is
+    /// quiet).
+    pub plain: Vec<usize>,
 }
 
 /// The variables of a coarsening method: the deferred object (0: none)
@@ -170,13 +204,16 @@ impl Coarsening {
         switches: &[Switch],
         b: &mut cranelift_frontend::FunctionBuilder,
     ) -> Option<Coarsening> {
-        let plan = plan(ops)?;
+        let mut plan = plan(ops)?;
         let vars = Vars {
             deferred: b.declare_var(I64),
             kept: b.declare_var(I64),
         };
-        let promotion =
-            super::promote::plan(ops, handlers, switches, &plan).map(|p| Promotion::new(p, vars.deferred, b));
+        let promoted = super::promote::plan(ops, handlers, switches, &plan);
+        if let Some(p) = &promoted {
+            leave_before_promoted(&mut plan, ops, &p.fields);
+        }
+        let promotion = promoted.map(|p| Promotion::new(p, vars.deferred, b));
         Some(Coarsening {
             plan,
             vars,
@@ -216,6 +253,71 @@ pub(super) fn quiet(op: &Op) -> bool {
         // Integer division and remainder throw on a zero divisor.
         Op::Arith(k, a) => !(matches!(k, K::I | K::J) && matches!(a, Arith::Div | Arith::Rem)),
         _ => false,
+    }
+}
+
+/// An instruction a tail may hold that is not quiet: an ordinary access
+/// of the heap the memory model lets move into a critical section, which
+/// may throw (see "The shape" in the module comment). Nothing plain
+/// calls Java code that may block or lock, stops for long, or is a
+/// synchronization action.
+pub(super) fn plain(op: &Op) -> bool {
+    match *op {
+        Op::GetField { volatile, .. } | Op::PutField { volatile, .. } => !volatile,
+        Op::ALoad(_) | Op::ArrayLength | Op::Arith(..) => true,
+        Op::AStore(kind) => kind != Kind::Ref,
+        Op::Invoke(dispatch, m) => accessor(dispatch, m),
+        _ => false,
+    }
+}
+
+/// Whether `m`, called with `dispatch`, is an accessor: statically bound,
+/// not synchronized, its body `aload_0; getfield; return` of a
+/// non-volatile field. Inlined, it is the field's read; called, its one
+/// exception (a `StackOverflowError` at its entry) comes back to the
+/// caller's dispatch; a null receiver throws at the call.
+fn accessor(dispatch: Dispatch, m: &'static Method) -> bool {
+    accessor_field(dispatch, m).is_some()
+}
+
+/// The field an accessor ([`accessor`]) reads: its `getfield`.
+fn accessor_field(dispatch: Dispatch, m: &'static Method) -> Option<Op> {
+    if m.is_static() || !super::translate::statically_bound(dispatch, m) {
+        return None;
+    }
+    let (_, ops) = super::inlining::body(m)?;
+    match ops.as_slice() {
+        [Op::Load(K::R, 0), get @ Op::GetField { volatile: false, .. }, Op::Return(Some(_))] => Some(*get),
+        _ => None,
+    }
+}
+
+/// The primitive field a plain instruction reads or writes, by data
+/// offset: its own, or its accessor's.
+fn primitive_field(op: &Op) -> Option<u32> {
+    let field = match *op {
+        Op::Invoke(dispatch, m) => accessor_field(dispatch, m)?,
+        op => op,
+    };
+    match field {
+        Op::GetField { off, kind, .. } | Op::PutField { off, kind, .. } if kind != Kind::Ref => Some(off),
+        _ => None,
+    }
+}
+
+/// Makes each plain instruction of a tail that may access a promoted
+/// field (`promote.rs`: one at its offset, through any reference) a way
+/// out: the fields' values are in variables along the tail and memory may
+/// be older, so the deferred lock is released, which stores them, before
+/// the access. (`return c.value` after a coarsened loop on `c` reads the
+/// field in the loop's exit path, where the lock is still deferred.)
+pub fn leave_before_promoted(plan: &mut Plan, ops: &[Op], fields: &[super::promote::Field]) {
+    for tail in &plan.tails {
+        for &i in &tail.plain {
+            if primitive_field(&ops[i]).is_some_and(|off| fields.iter().any(|f| f.off == off)) {
+                plan.ways_out[i] = true;
+            }
+        }
     }
 }
 
@@ -269,6 +371,7 @@ pub fn plan(ops: &[Op]) -> Option<Plan> {
         rounds: vec![0; n],
         reentries: vec![false; n],
         ways_out: vec![false; n],
+        release_on_throw: vec![false; n],
         tails: Vec::new(),
     };
     let mut any = false;
@@ -279,7 +382,7 @@ pub fn plan(ops: &[Op]) -> Option<Plan> {
         }
         // The tail from the instruction after the exit.
         let mut seen = vec![false; n];
-        let (mut reentries, mut ways_out) = (Vec::new(), Vec::new());
+        let (mut reentries, mut ways_out, mut plains) = (Vec::new(), Vec::new(), Vec::new());
         let mut work = vec![x + 1];
         while let Some(i) = work.pop() {
             if i >= n || seen[i] {
@@ -288,7 +391,10 @@ pub fn plan(ops: &[Op]) -> Option<Plan> {
             seen[i] = true;
             match &ops[i] {
                 Op::MonitorEnter => reentries.push(i),
-                op if quiet(op) => {
+                op if quiet(op) || plain(op) => {
+                    if !quiet(op) {
+                        plains.push(i);
+                    }
                     next.clear();
                     successors(op, i, &mut next);
                     work.extend_from_slice(&next);
@@ -305,12 +411,21 @@ pub fn plan(ops: &[Op]) -> Option<Plan> {
         plan.rounds[x] = rounds(ops, x, tail, &reentries);
         for &i in &reentries {
             plan.reentries[i] = true;
+            plan.release_on_throw[i] = true;
+        }
+        for &i in &plains {
+            plan.release_on_throw[i] = true;
         }
         for i in ways_out {
             plan.ways_out[i] = true;
         }
         reentries.sort_unstable();
-        plan.tails.push((x, reentries));
+        plains.sort_unstable();
+        plan.tails.push(Tail {
+            exit: x,
+            reentries,
+            plain: plains,
+        });
     }
     any.then_some(plan)
 }
@@ -339,18 +454,37 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// A throw at the current instruction of the compiled method: at a
-    /// re-entry (its object null) a deferred lock is released first.
+    /// A throw at the current instruction of the compiled method
+    /// (`throw_with`): in a tail, a deferred lock is released first, before
+    /// the exception is made (so the lock's variable is not live across
+    /// the call that makes it).
     pub(super) fn coarsening_throw(&mut self) {
         let idx = self.s.idx;
         let Some(vars) = self
             .coarsening()
-            .filter(|c| c.plan.reentries[idx])
+            .filter(|c| c.plan.release_on_throw[idx])
             .map(|c| c.vars)
         else {
             return;
         };
         self.release_deferred(vars);
+    }
+
+    /// Whether the exception dispatch of instruction `idx` of the
+    /// compiled method releases a deferred lock (`dispatch_block`): an
+    /// accessor's call in a tail, whose exception comes back pending from
+    /// the call, or from its inlined body, not from a throw made here.
+    pub(super) fn releases_in_dispatch(&self, idx: usize) -> bool {
+        self.coarsening()
+            .is_some_and(|c| c.plan.release_on_throw[idx] && matches!(self.s.ops[idx], Op::Invoke(..)))
+    }
+
+    /// In the exception dispatch of an accessor's call in a tail: a
+    /// deferred lock is released before the handlers are tried.
+    pub(super) fn coarsening_dispatch(&mut self) {
+        if let Some(vars) = self.coarsening().map(|c| c.vars) {
+            self.release_deferred(vars);
+        }
     }
 
     /// Whether the `monitorexit` at `i` of the compiled method is coarsenable.
@@ -635,17 +769,105 @@ mod tests {
 
     #[test]
     fn an_exit_whose_tail_leaves_the_loop_is_not_coarsened() {
-        let mut ops = counted_loop(&[Op::Nop]);
-        let x = exit_of(&ops);
-        // A field store right after the exit: the tail ends there.
-        ops.insert(
-            x + 1,
+        // Right after the exit, a volatile field's read or store, a
+        // reference array's store, a throw: each ends the tail there.
+        for out in [
+            Op::GetField {
+                off: 0,
+                kind: Kind::Int,
+                volatile: true,
+            },
             Op::PutField {
                 off: 0,
-                kind: crate::link::Kind::Int,
+                kind: Kind::Int,
+                volatile: true,
+            },
+            Op::AStore(Kind::Ref),
+            Op::AThrow,
+        ] {
+            let mut ops = counted_loop(&[Op::Nop]);
+            let x = exit_of(&ops);
+            ops.insert(x + 1, out);
+            let p = plan(&ops);
+            assert!(p.is_none(), "{out:?} in the tail: {p:?}");
+        }
+    }
+
+    #[test]
+    fn plain_accesses_stay_in_the_tail_and_release_on_a_throw() {
+        let mut ops = counted_loop(&[Op::Nop]);
+        let x = exit_of(&ops);
+        // `s.count++; sum += a[i] / d` after the block (locals 4, 5, 6, 7).
+        let tail = [
+            Op::Load(K::R, 4),
+            Op::Dup,
+            Op::GetField {
+                off: 8,
+                kind: Kind::Long,
                 volatile: false,
             },
+            Op::Const(Const::J(1)),
+            Op::Arith(K::J, Arith::Add),
+            Op::PutField {
+                off: 8,
+                kind: Kind::Long,
+                volatile: false,
+            },
+            Op::Load(K::R, 5),
+            Op::Load(K::I, 2),
+            Op::ALoad(Kind::Int),
+            Op::Load(K::I, 6),
+            Op::Arith(K::I, Arith::Div),
+            Op::Load(K::I, 7),
+            Op::Arith(K::I, Arith::Add),
+            Op::Store(K::I, 7),
+        ];
+        for (k, op) in tail.iter().enumerate() {
+            ops.insert(x + 1 + k, *op);
+        }
+        // The loop's exit branch and its return moved by the tail.
+        let end = ops.len() as u32 - 1;
+        ops[4] = Op::IfICmp(Cond::Ge, to(end, false));
+        let p = plan(&ops).expect("coarsenable");
+        assert!(p.exits[x] && p.reentries[8]);
+        assert_eq!(p.tails.len(), 1);
+        assert_eq!(p.tails[0].plain, vec![x + 3, x + 6, x + 9, x + 11]);
+        // Plain: the field's read and write, the element's load, the
+        // division; the re-entry releases on its null object's throw.
+        let throwing: Vec<usize> = (0..ops.len()).filter(|&i| p.release_on_throw[i]).collect();
+        assert_eq!(throwing, vec![8, x + 3, x + 6, x + 9, x + 11]);
+        assert!(!p.release_on_throw[x] && !p.ways_out[x + 3]);
+        // The return after the loop is still the way out, and the tail
+        // of the plain shape is quiet.
+        assert!(p.ways_out[ops.len() - 1]);
+        assert!(plan(&counted_loop(&[Op::Nop])).unwrap().tails[0].plain.is_empty());
+    }
+
+    #[test]
+    fn a_promoted_fields_access_in_the_tail_is_a_way_out() {
+        // `for (...) synchronized (o) { ... }; return s.count + o.value`
+        // with `value` (offset 8) promoted: the tail's read of offset 8,
+        // through whatever reference, releases first; offset 16 stays in.
+        let get = |off| Op::GetField {
+            off,
+            kind: Kind::Long,
+            volatile: false,
+        };
+        let mut ops = counted_loop(&[Op::Nop]);
+        let ret = ops.len() - 1;
+        ops.splice(
+            ret..ret,
+            [Op::Load(K::R, 4), get(16), Op::Load(K::R, 4), get(8), Op::Pop2],
         );
-        assert!(plan(&ops).is_none());
+        ops[ret + 5] = Op::Return(Some(K::J));
+        let mut p = plan(&ops).expect("coarsenable");
+        assert_eq!(p.tails[0].plain, vec![ret + 1, ret + 3]);
+        let value = super::super::promote::Field {
+            off: 8,
+            kind: Kind::Long,
+            written: true,
+        };
+        leave_before_promoted(&mut p, &ops, &[value]);
+        assert!(!p.ways_out[ret + 1] && p.ways_out[ret + 3] && p.ways_out[ret + 5]);
     }
 }

@@ -57,7 +57,11 @@
 //!   another object entered at `r`); and before an exception is made in
 //!   the body (its handler may read the field). Before a stop in the
 //!   tail (the back edge's poll) they are stored and kept: the thread
-//!   still holds the lock after it.
+//!   still holds the lock after it. A plain access in the tail
+//!   (`coarsen.rs`) at a promoted field's offset, through any reference
+//!   (`return o.value` after the loop), is made a way out
+//!   (`coarsen::leave_before_promoted`): the lock is released and the
+//!   fields stored before it.
 //!
 //! # Why it is allowed
 //!
@@ -74,7 +78,7 @@
 //! register within a critical section is what the model allows any
 //! compiler for plain accesses with no synchronization action between
 //! them, which the body and tail have none of (no volatile access, no
-//! monitor, no call). HotSpot's C2 does the same to such a loop: its
+//! monitor, no call but an accessor's, which reads a field). HotSpot's C2 does the same to such a loop: its
 //! `PhaseIdealLoop::try_move_store_after_loop` (`opto/loopopts.cpp`)
 //! sinks a store whose address the loop does not change out of the loop,
 //! and the load becomes the loop's phi; LLVM's LICM promotes such a
@@ -184,7 +188,10 @@ pub fn plan(ops: &[Op], handlers: &[Handler], switches: &[Switch], coarse: &coar
             }
         }
     }
-    let [(x, reentries)] = coarse.tails.as_slice() else {
+    let [coarsen::Tail {
+        exit: x, reentries, ..
+    }] = coarse.tails.as_slice()
+    else {
         return None;
     };
     let &[r] = reentries.as_slice() else {
@@ -196,15 +203,10 @@ pub fn plan(ops: &[Op], handlers: &[Handler], switches: &[Switch], coarse: &coar
     span(ops, handlers, switches, &preds, r, *x)
 }
 
-/// Whether `op` may be in a span's body (see the module comment).
+/// Whether `op` may be in a span's body (see the module comment): what a
+/// tail may hold (`coarsen.rs`), but a call or a switch.
 fn allowed(op: &Op) -> bool {
-    match *op {
-        Op::GetField { volatile, .. } | Op::PutField { volatile, .. } => !volatile,
-        Op::ALoad(_) | Op::ArrayLength | Op::Arith(..) => true,
-        Op::AStore(kind) => kind != Kind::Ref,
-        Op::Switch(_) => false,
-        ref op => coarsen::quiet(op),
-    }
+    !matches!(op, Op::Invoke(..) | Op::Switch(_)) && (coarsen::quiet(op) || coarsen::plain(op))
 }
 
 /// What the body's values are known to be: the locked object or not, per

@@ -244,7 +244,7 @@ pub(super) struct Scope {
     pub(super) stack: Vec<K>,
     /// The frame's base on the slot stack.
     pub(super) fp: Value,
-    dispatch: HashMap<Vec<u32>, Block>,
+    dispatch: HashMap<DispatchKey, Block>,
     /// The instruction being translated.
     pub(super) idx: usize,
     /// The current block has its terminator.
@@ -1971,9 +1971,12 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
     }
 
-    /// The block that dispatches an exception thrown at instruction `idx`.
+    /// The block that dispatches an exception thrown at instruction `idx`:
+    /// one per set of handlers covering it, and per whether it releases a
+    /// deferred lock first (an accessor's call in a coarsened lock's
+    /// tail, `coarsen.rs`).
     pub(super) fn dispatch_block(&mut self, idx: usize) -> Block {
-        let key: Vec<u32> = self
+        let handlers: Vec<u32> = self
             .s
             .d
             .handlers
@@ -1982,6 +1985,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             .filter(|(_, h)| (h.start as usize..h.end as usize).contains(&idx))
             .map(|(k, _)| k as u32)
             .collect();
+        let key = (handlers, self.releases_in_dispatch(idx));
         if let Some(b) = self.s.dispatch.get(&key) {
             return *b;
         }
@@ -1999,10 +2003,13 @@ impl<'e, 'f> Translator<'e, 'f> {
 
     /// Fills the dispatch blocks: the handlers of each, in table order.
     fn finish_dispatch(&mut self) {
-        let all: Vec<(Vec<u32>, Block)> = self.s.dispatch.iter().map(|(k, b)| (k.clone(), *b)).collect();
+        let all: Vec<(DispatchKey, Block)> = self.s.dispatch.iter().map(|(k, b)| (k.clone(), *b)).collect();
         let trusted = MemFlagsData::trusted();
-        for (key, block) in all {
+        for ((key, release), block) in all {
             self.b.switch_to_block(block);
+            if release {
+                self.coarsening_dispatch();
+            }
             let stack = self.stack_here();
             let exc = self.b.ins().load(I64, trusted, stack, off::STACK_PENDING);
             let mut class = None;
@@ -3874,6 +3881,11 @@ pub(super) fn statically_bound(dispatch: Dispatch, m: &'static Method) -> bool {
         Dispatch::Interface(_) => false,
     }
 }
+
+/// What an exception dispatch block is for: the handlers covering its
+/// instructions, in table order, and whether it releases a deferred lock
+/// first (`Translator::dispatch_block`).
+type DispatchKey = (Vec<u32>, bool);
 
 /// Frame words known to hold a value (`BlockFacts::frame_words`).
 type FrameWords = HashMap<i64, super::facts::FrameWord>;

@@ -1,9 +1,11 @@
 // tags: monitor thread gc
 // release: 8
-// Loops whose synchronized block is entered again after nothing but local work, the shape a
-// JIT coarsens (one lock kept over several rounds): the lock must still be free wherever
-// the program can look (Thread.holdsLock after the block, after the loop, after a break, a
-// return and an exception), a block on another object in between must release the first, a
+// Loops whose synchronized block is entered again after nothing but local work or plain
+// field and array accesses, the shape a JIT coarsens (one lock kept over several rounds): the
+// lock must still be free wherever the program can look (Thread.holdsLock after the block,
+// after the loop, after a break, a return, an exception inside the block and one thrown
+// between the blocks, caught in the method or by its caller), a block on another object in
+// between must release the first, a
 // pair of fields updated together must never be seen apart by a thread that takes the same
 // lock, and every count is exact, with one, two and three threads and collections forced
 // while the locks are held.
@@ -99,6 +101,75 @@ public class CoarsenedLocks {
         }
     }
 
+    // Exceptions from the work between the blocks: a null cell, an index past the end, a
+    // zero divisor, a null Integer unboxed (its intValue() called on null).
+    static String tailNull(Cell c, Cell[] cells, int at) {
+        try {
+            for (int i = 0; ; i++) {
+                synchronized (c) {
+                    c.value++;
+                }
+                cells[i == at ? 1 : 0].shadow++;
+            }
+        } catch (NullPointerException e) {
+            return "value " + c.value + ", shadow " + cells[0].shadow + ", held " + Thread.holdsLock(c);
+        }
+    }
+
+    static String tailIndex(Cell c, int[] data) {
+        long sum = 0;
+        try {
+            for (int i = 0; ; i++) {
+                synchronized (c) {
+                    c.value++;
+                }
+                sum += data[i];
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            return e.getMessage() + ", value " + c.value + ", sum " + sum + ", held " + Thread.holdsLock(c);
+        }
+    }
+
+    static String tailDivide(Cell c, int at) {
+        int q = 0;
+        try {
+            for (int i = 0; ; i++) {
+                synchronized (c) {
+                    c.value++;
+                }
+                q += 1_000_000 / (at - i);
+            }
+        } catch (ArithmeticException e) {
+            return e.getMessage() + ", value " + c.value + ", q " + q + ", held " + Thread.holdsLock(c);
+        }
+    }
+
+    static String tailUnbox(Cell c, Integer[] boxes) {
+        long sum = 0;
+        try {
+            for (int i = 0; ; i++) {
+                synchronized (c) {
+                    c.value++;
+                }
+                sum += boxes[i];
+            }
+        } catch (NullPointerException e) {
+            return "value " + c.value + ", sum " + sum + ", held " + Thread.holdsLock(c);
+        }
+    }
+
+    // The exception leaves the method from the tail: the caller sees the lock free.
+    static long tailThrowsOut(Cell c, int[] data) {
+        long sum = 0;
+        for (int i = 0; ; i++) {
+            synchronized (c) {
+                c.value++;
+            }
+            sum += data[i];
+            c.shadow = sum;
+        }
+    }
+
     // Nested on the same object, and a fresh lock every round.
     static long nested(Cell c, int n) {
         for (int i = 0; i < n; i++) {
@@ -153,6 +224,26 @@ public class CoarsenedLocks {
         check("break", breakOut(new Cell(), ROUNDS / 2), ROUNDS / 2);
         check("return", returnFromTail(new Cell(), 999), 3000);
         System.out.println("throw: " + throwInside(new Cell(), 77_777));
+        Cell[] cells = {new Cell(), null};
+        System.out.println("tail null: " + tailNull(new Cell(), cells, 54_321));
+        int[] data = new int[66_666];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = i % 7;
+        }
+        System.out.println("tail index: " + tailIndex(new Cell(), data));
+        System.out.println("tail divide: " + tailDivide(new Cell(), 44_444));
+        Integer[] boxes = new Integer[33_333];
+        for (int i = 0; i < boxes.length - 1; i++) {
+            boxes[i] = i % 1000;
+        }
+        System.out.println("tail unbox: " + tailUnbox(new Cell(), boxes));
+        Cell out = new Cell();
+        try {
+            tailThrowsOut(out, data);
+        } catch (ArrayIndexOutOfBoundsException e) {
+            System.out.println("tail out: " + e.getMessage() + ", value " + out.value + ", shadow " + out.shadow
+                    + ", held " + Thread.holdsLock(out));
+        }
         check("nested", nested(new Cell(), ROUNDS), ROUNDS);
         check("fresh", fresh(ROUNDS), (long) ROUNDS * (ROUNDS - 1) / 2);
 
@@ -161,16 +252,25 @@ public class CoarsenedLocks {
         Cell shared = new Cell();
         int[] torn = new int[1];
         Thread[] adders = new Thread[2];
-        for (int t = 0; t < adders.length; t++) {
-            adders[t] = new Thread(() -> {
-                for (int i = 0; i < ROUNDS; i++) {
-                    synchronized (shared) {
-                        shared.value++;
-                        shared.shadow++;
-                    }
+        adders[0] = new Thread(() -> {
+            for (int i = 0; i < ROUNDS; i++) {
+                synchronized (shared) {
+                    shared.value++;
+                    shared.shadow++;
                 }
-            });
-        }
+            }
+        });
+        // The same with plain work between the blocks, kept under the lock between rounds.
+        Cell own = new Cell();
+        adders[1] = new Thread(() -> {
+            for (int i = 0; i < ROUNDS; i++) {
+                synchronized (shared) {
+                    shared.value++;
+                    shared.shadow++;
+                }
+                own.value += i & 1;
+            }
+        });
         Thread reader = new Thread(() -> {
             for (int i = 0; i < 20_000; i++) {
                 synchronized (shared) {
@@ -192,6 +292,7 @@ public class CoarsenedLocks {
         check("shared", shared.value, 2L * ROUNDS);
         check("shadow", shared.shadow, 2L * ROUNDS);
         check("torn reads", torn[0], 0);
+        check("own", own.value, ROUNDS / 2);
 
         // Collections while locks are held: one thread allocates under its lock, another
         // allocates freely to force more.
