@@ -533,6 +533,12 @@ impl Translator<'_, '_> {
             self.b.create_block(),
         );
         self.b.ins().brif(defer, keep, &[], release, &[]);
+        // Neither way stops or defines a frame variable (the release is no
+        // safepoint, a throw leaves): what holds at the branch holds on
+        // both and at the join.
+        let before = self.facts().clone();
+        self.set_facts(keep, before.clone());
+        self.set_facts(release, before.clone());
 
         self.b.switch_to_block(keep);
         // A span's deferred variable holds its object already.
@@ -559,6 +565,7 @@ impl Translator<'_, '_> {
         self.b.def_var(vars.kept, none);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+        self.set_facts(join, before);
     }
 
     /// A re-entry `monitorenter` of `obj` (not null, on the operand
@@ -579,9 +586,13 @@ impl Translator<'_, '_> {
         );
         self.b.ins().brif(same, kept, &[], enter, &[]);
         // One edge into each: sealed, a read of a frame variable in either
-        // (the enter's spill) is the value at the branch.
+        // (the enter's spill) is the value at the branch, and what held
+        // there holds on entry to both.
         self.seal(kept);
         self.seal(enter);
+        let before = self.facts().clone();
+        self.set_facts(kept, before.clone());
+        self.set_facts(enter, before.clone());
 
         self.b.switch_to_block(kept);
         if !self.promotes_at(idx) {
@@ -610,11 +621,18 @@ impl Translator<'_, '_> {
             self.promotion_load(held);
             self.span_entered(vars);
         }
+        let entered = self.here();
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         // Both edges are in: one parameter for each shared pair (javac's
-        // copy of the lock beside its local), not one per variable.
+        // copy of the lock beside its local), not one per variable. What
+        // held at the branch and still holds after the real enter (whose
+        // stop kept the facts about frame variables, `stop_join`) holds
+        // here: the object not null, an array's length.
         self.seal(join);
+        let mut f = before;
+        f.meet(self.facts_of(entered));
+        self.set_facts(join, f);
         self.share_values(&shared);
     }
 
@@ -651,6 +669,13 @@ impl Translator<'_, '_> {
         let (release, join) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(deferred, release, &[], join, &[]);
         self.seal(release);
+        // The release neither stops nor defines a frame variable: what
+        // holds at the branch, its memory facts forgotten (the exit is a
+        // synchronization action, the promoted fields' stores write the
+        // heap), holds on both ways and at the join.
+        let mut before = self.facts().clone();
+        before.forget_memory();
+        self.set_facts(release, before.clone());
         // Once a span, at its end.
         self.b.set_cold_block(release);
         self.b.switch_to_block(release);
@@ -665,6 +690,7 @@ impl Translator<'_, '_> {
         // Both edges are in: a read of a frame variable below (the enter's
         // spill) is the one value both bring, not a parameter per variable.
         self.seal(join);
+        self.set_facts(join, before);
     }
 }
 

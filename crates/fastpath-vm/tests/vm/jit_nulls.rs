@@ -3,8 +3,9 @@
 //! `jit/loop_vars.rs`): a reference the method has already checked keeps
 //! no null check (no call of the `NullPointerException` helper) after a
 //! call that spills and reloads it, after an allocation whose slow path
-//! joins the hot one, inside and after a `synchronized` block on it, and
-//! in a loop that loads the local and never stores it; a loop that
+//! joins the hot one, inside and after a `synchronized` block on it (one
+//! whose lock a loop keeps across rounds too), and in a loop that loads
+//! the local and never stores it; a loop that
 //! replaces the local keeps its check, and throws where the interpreter
 //! throws (`main` checks the results and fails the run otherwise).
 //!
@@ -64,6 +65,19 @@ public class Nulls {
         return s;
     }
 
+    // The lock kept across the loop's rounds (coarsened): its re-entry's
+    // and exit's ways join without losing what is known of `b`.
+    int coarsened(Nulls b, int n) {
+        int s = b.x;
+        for (int i = 0; i < n; i++) {
+            synchronized (b) {
+                s += b.y;
+            }
+            s += b.x;
+        }
+        return s;
+    }
+
     int replaced(Nulls b, Nulls c, int n) {
         int s = b.x;
         try {
@@ -86,6 +100,7 @@ public class Nulls {
         int allocated(Nulls b, int n) { return 0; }
         int locked(Nulls b) { return 0; }
         int invariant(Nulls b, int n) { return 0; }
+        int coarsened(Nulls b, int n) { return 0; }
         int replaced(Nulls b, Nulls c, int n) { return 0; }
     }
 
@@ -95,6 +110,7 @@ public class Nulls {
         int allocated(Nulls b, int n) { return 0; }
         int locked(Nulls b) { return 0; }
         int invariant(Nulls b, int n) { return 0; }
+        int coarsened(Nulls b, int n) { return 0; }
         int replaced(Nulls b, Nulls c, int n) { return 0; }
     }
 
@@ -104,6 +120,7 @@ public class Nulls {
         int allocated(Nulls b, int n) { return 0; }
         int locked(Nulls b) { return 0; }
         int invariant(Nulls b, int n) { return 0; }
+        int coarsened(Nulls b, int n) { return 0; }
         int replaced(Nulls b, Nulls c, int n) { return 0; }
     }
 
@@ -120,9 +137,10 @@ public class Nulls {
         int allocated = r.allocated(b, 3);      // 9 + 3 + 2 = 14; 9 + 14
         int locked = r.locked(b);               // 9 + 3, then + 9
         int invariant = r.invariant(b, 4);      // 9 + 3 + 3 + 3 + 3
+        int coarsened = r.coarsened(b, 4);      // 21 + 4 * (3 + 21)
         int replaced = r.replaced(b, null, 3);  // 21 + 3, then c.y throws
-        String got = called + " " + allocated + " " + locked + " " + invariant + " " + replaced;
-        if (!got.equals("9 23 21 21 -24")) {
+        String got = called + " " + allocated + " " + locked + " " + invariant + " " + coarsened + " " + replaced;
+        if (!got.equals("9 23 21 21 117 -24")) {
             throw new Error(got);
         }
     }
@@ -157,6 +175,14 @@ fn checked_references_keep_no_null_check_across_stops_and_loops() {
     assert_eq!(
         n, 3,
         "locked has {n} null checks, not b's and the handler's two:\n{listing}"
+    );
+    // The same three in a loop whose lock is kept across rounds: the
+    // re-entry (its object compared with the kept lock, a real enter on
+    // a cold way) and the exit (kept or released) check nothing again.
+    let (n, listing) = checks("coarsened", "(LNulls;I)I");
+    assert_eq!(
+        n, 3,
+        "coarsened has {n} null checks, not b's and the handler's two:\n{listing}"
     );
     // `b = c` in the loop: the loop's `b.y` is checked each time round.
     let (n, listing) = checks("replaced", "(LNulls;LNulls;I)I");
