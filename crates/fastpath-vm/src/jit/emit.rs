@@ -580,6 +580,21 @@ impl Translator<'_, '_> {
 
     fn store_kind(&mut self, kind: Kind, addr: Value, off: i32, v: Value, volatile: bool) {
         let f = MemFlagsData::trusted();
+        // A constant narrow value is stored as an immediate (`movb $1,
+        // mem`): `istore8` of an `int` constant has no immediate form in
+        // Cranelift's x86-64 lowering, which would materialise the
+        // constant in a register first (a sieve's `a[k] = true`).
+        let narrow = match kind {
+            Kind::Boolean => Some((I8, 1)),
+            Kind::Byte => Some((I8, 0xff)),
+            Kind::Char | Kind::Short => Some((I16, 0xffff)),
+            _ => None,
+        };
+        if let (Some((ty, mask)), Some(c), false) = (narrow, self.const_of(v), volatile) {
+            let imm = self.b.ins().iconst(ty, c & mask);
+            self.b.ins().store(f, imm, addr, off);
+            return;
+        }
         let v = if kind == Kind::Boolean {
             self.b.ins().band_imm_s(v, 1)
         } else {

@@ -931,3 +931,108 @@ fn a_dead_reference_local_is_cleared_not_reloaded_at_a_call() {
         listing()
     );
 }
+
+const NARROW: &str = r#"
+public class Narrow {
+    static final class Flags {
+        boolean on;
+        byte small;
+        char letter;
+        short half;
+    }
+
+    // Four implementations: `main`'s interface call stays a call, and
+    // `Constants.fill` is compiled on its own.
+    interface Filler {
+        void fill(boolean[] z, byte[] b, char[] c, short[] s, Flags f);
+    }
+
+    // Constants stored into narrow array elements and fields (bastore,
+    // castore, sastore, putfield Z/B/C/S), each truncated as the JVM
+    // does: `true` as 1, (byte) -1 as 0xff, (short) -2 as 0xfffe. (A
+    // byte array's element is stored as 1 here: `bastore` of another
+    // constant selects between it and its low bit, the array boolean or
+    // byte, which the code does not tell.)
+    static final class Constants implements Filler {
+        public void fill(boolean[] z, byte[] b, char[] c, short[] s, Flags f) {
+            z[1] = true;
+            b[2] = (byte) 1;
+            c[3] = 'x';
+            s[4] = (short) -2;
+            f.on = true;
+            f.small = (byte) -1;
+            f.letter = 'y';
+            f.half = (short) 40000;
+        }
+    }
+
+    static final class None1 implements Filler {
+        public void fill(boolean[] z, byte[] b, char[] c, short[] s, Flags f) {
+        }
+    }
+
+    static final class None2 implements Filler {
+        public void fill(boolean[] z, byte[] b, char[] c, short[] s, Flags f) {
+        }
+    }
+
+    static final class None3 implements Filler {
+        public void fill(boolean[] z, byte[] b, char[] c, short[] s, Flags f) {
+        }
+    }
+
+    public static void main(String[] args) {
+        boolean[] z = new boolean[2];
+        byte[] b = new byte[3];
+        char[] c = new char[4];
+        short[] s = new short[5];
+        Flags f = new Flags();
+        for (Filler filler : new Filler[] {new None1(), new None2(), new None3(), new Constants()}) {
+            filler.fill(z, b, c, s, f);
+        }
+        String got = z[1] + " " + b[2] + " " + c[3] + " " + s[4] + " " + f.on + " " + f.small + " " + f.letter
+                + " " + f.half;
+        if (!got.equals("true 1 x -2 true -1 y -25536")) {
+            throw new Error(got);
+        }
+    }
+}
+"#;
+
+/// A constant stored into a narrow element or field (`boolean`, `byte`,
+/// `char`, `short`) is one `mov` of an immediate to memory, the constant
+/// truncated to the store's width, not a register loaded with it first;
+/// `main` checks the values stored.
+#[test]
+fn a_narrow_constant_store_is_one_immediate_move() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-decode-narrow");
+    harness::javac_sources(&dir, &dir, &[("Narrow", NARROW)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Narrow");
+    let code = harness::compiled_code(vm, "Narrow$Constants", "fill", "([Z[B[C[SLNarrow$Flags;)V").1;
+    let listing = harness::listing(&code);
+    let stores = |bytes: usize| -> Vec<u64> {
+        code.iter()
+            .filter(|i| {
+                i.mnemonic() == Mnemonic::Mov
+                    && i.op0_kind() == OpKind::Memory
+                    && i.memory_size().size() == bytes
+            })
+            .map(|i| match i.op1_kind() {
+                OpKind::Immediate8 => u64::from(i.immediate8()),
+                OpKind::Immediate16 => u64::from(i.immediate16()),
+                // A register stored: not an immediate.
+                _ => u64::MAX,
+            })
+            .collect()
+    };
+    let mut bytes = stores(1);
+    bytes.sort_unstable();
+    assert_eq!(bytes, vec![1, 1, 1, 0xff], "the byte-wide stores:\n{listing}");
+    let mut words = stores(2);
+    words.sort_unstable();
+    assert_eq!(
+        words,
+        vec![0x78, 0x79, 0x9c40, 0xfffe],
+        "the word-wide stores:\n{listing}"
+    );
+}
