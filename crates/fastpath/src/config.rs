@@ -23,11 +23,12 @@
 //! | `FASTPATH_FAST_LOCKING_YIELDS` | 0–64 | 8 | `sync` ([`FastLockingYields`]) |
 //! | `FASTPATH_DEFLATION_INTERVAL_MS` | 1–3600000 | 250 | `sync` ([`DeflationIntervalMs`]) |
 //! | `FASTPATH_DEFLATION_THRESHOLD` | 0–100 (percent) | 90 | `sync` ([`DeflationThreshold`]) |
+//! | `FASTPATH_WAIT_SPIN_NS` | 0–1000000 | 30000 (0 on one CPU) | `sync` ([`WaitSpinNs`]) |
 //!
-//! The last four are where `sync`'s tuning knobs start: its setters
+//! The last five are where `sync`'s tuning knobs start: its setters
 //! (`sync::fast_lock_spin::set_fast_locking_spins`, `set_fast_locking_yields`,
-//! `sync::set_deflation_policy`) change them at run time, and [`Config`]
-//! keeps the starting values.
+//! `sync::set_deflation_policy`, `sync::wait_spin::set_wait_spin_ns`)
+//! change them at run time, and [`Config`] keeps the starting values.
 //!
 //! Whether a value can run here is its owner's answer ([`Setting::validate`];
 //! the icache's includes the calling thread's CET shadow stack, which makes
@@ -85,7 +86,7 @@ use crate::gc::{BarrierBits, GcCellFormat, GcImmediateGarbage, GcMode, GcWorkers
 pub use crate::setting::{on_invalid_variable, Choice, Choices, ConfigError, Setting, Variable};
 use crate::spin::SpinPause;
 pub(crate) use crate::sync::{
-    DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
+    DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode, WaitSpinNs,
 };
 
 /// The registration list: every setting, as its [`Config`] field (with
@@ -120,6 +121,8 @@ macro_rules! for_each_setting {
             deflation_interval_ms: DeflationIntervalMs = crate::sync::settings::DEFLATION_INTERVAL,
             /// The deflation threshold `sync` starts with (its setter changes it).
             deflation_threshold: DeflationThreshold = crate::sync::settings::DEFLATION_THRESHOLD,
+            /// The wait spin `sync` starts with (its setter changes it).
+            wait_spin_ns: WaitSpinNs = crate::sync::settings::WAIT_SPIN,
         }
     };
 }
@@ -748,11 +751,15 @@ mod read_tests {
             assert_eq!(SpinPause::ACCEPTED, ["auto", "none", "pause", "tpause"]);
         }
         let vars = variables();
-        assert_eq!(vars.len(), 13);
+        assert_eq!(vars.len(), 14);
         assert!(vars
             .iter()
             .all(|v| v.var.starts_with("FASTPATH_") && !v.values.is_empty()));
-        let (spins, workers) = (FastLockingSpins::default(), GcWorkers::default());
+        let (spins, workers, wait_spin) = (
+            FastLockingSpins::default(),
+            GcWorkers::default(),
+            WaitSpinNs::default(),
+        );
         assert_eq!(
             Config::default().to_string(),
             format!(
@@ -760,7 +767,8 @@ mod read_tests {
                  FASTPATH_GC_BARRIERS=shenandoah FASTPATH_GC_MODE=passive FASTPATH_GC_WORKERS={workers} \
                  FASTPATH_GC_IMMEDIATE_GARBAGE=90 FASTPATH_GC_CELL_FORMAT=auto FASTPATH_GC_REFS=full \
                  FASTPATH_FAST_LOCKING_SPINS={spins} \
-                 FASTPATH_FAST_LOCKING_YIELDS=8 FASTPATH_DEFLATION_INTERVAL_MS=250 FASTPATH_DEFLATION_THRESHOLD=90"
+                 FASTPATH_FAST_LOCKING_YIELDS=8 FASTPATH_DEFLATION_INTERVAL_MS=250 FASTPATH_DEFLATION_THRESHOLD=90 \
+                 FASTPATH_WAIT_SPIN_NS={wait_spin}"
             )
         );
     }
@@ -777,6 +785,8 @@ mod read_tests {
         assert!("0".parse::<DeflationIntervalMs>().is_err());
         assert!("101".parse::<DeflationThreshold>().is_err());
         assert!(FastLockingYields(65).validate(crate::cpu::info()).is_err());
+        assert!("1000001".parse::<WaitSpinNs>().is_err());
+        assert_eq!("0".parse::<WaitSpinNs>().unwrap(), WaitSpinNs(0));
         let (c, errors) = Config::read(
             |k| match k {
                 "FASTPATH_FAST_LOCKING_YIELDS" => Some("3".into()),

@@ -15,9 +15,11 @@ fn the_knobs_start_from_their_variables_and_the_setters_win() {
     std::env::set_var("FASTPATH_FAST_LOCKING_YIELDS", "2");
     std::env::set_var("FASTPATH_DEFLATION_INTERVAL_MS", "100");
     std::env::set_var("FASTPATH_DEFLATION_THRESHOLD", "50");
+    std::env::set_var("FASTPATH_WAIT_SPIN_NS", "1234");
 
     assert_eq!(fast_lock_spin::fast_locking_spins(), 5);
     assert_eq!(fast_lock_spin::fast_locking_yields(), 2);
+    assert_eq!(sync::wait_spin::wait_spin_ns(), 1234);
     let policy = sync::deflation_policy();
     assert_eq!(policy.interval, Duration::from_millis(100));
     assert_eq!(policy.used_threshold_percent, 50);
@@ -31,6 +33,8 @@ fn the_knobs_start_from_their_variables_and_the_setters_win() {
     fast_lock_spin::set_fast_locking_yields(0).unwrap();
     assert_eq!(fast_lock_spin::fast_locking_spins(), 7);
     assert_eq!(fast_lock_spin::fast_locking_yields(), 0);
+    sync::wait_spin::set_wait_spin_ns(0).unwrap();
+    assert_eq!(sync::wait_spin::wait_spin_ns(), 0);
     sync::set_deflation_policy(sync::DeflationPolicy::HOTSPOT);
     assert_eq!(sync::deflation_policy(), sync::DeflationPolicy::HOTSPOT);
 
@@ -41,8 +45,9 @@ fn the_knobs_start_from_their_variables_and_the_setters_win() {
             c.fast_locking_spins.0,
             c.fast_locking_yields.0,
             c.deflation_interval_ms.0,
-            c.deflation_threshold.0
+            c.deflation_threshold.0,
+            c.wait_spin_ns.0
         ),
-        (5, 2, 100, 50)
+        (5, 2, 100, 50, 1234)
     );
 }

@@ -51,13 +51,14 @@
 //! | `registry.rs` | every installed monitor, and who may free it (the lock, the set, per-thread young monitors) |
 //! | `monitor.rs` | the monitor and its owner values: entry list, successor, spinning, wait/notify; the header word's monitor form |
 //! | `thread.rs` | a thread's registration: its `ThreadState`, its mode in the thread block, the block's caches, interrupts |
+//! | `wait_spin.rs` | how long `Object.wait` watches for its notification before it parks |
 //! | `parker.rs` | `park`/`unpark`: a thread's permit for `java.util.concurrent` (`LockSupport`), apart from the monitors' event |
 //! | `record.rs` | lock records (`BasicLock`), the per-thread record arena |
 //! | `lock_stack.rs` | the lock-stack's operations on the thread block ([`crate::thread`], which holds it): its fast paths and `verify` |
 //! | `header.rs` | the header word and its layout |
 //! | `stats.rs` | per-cause counters |
 //! | `error.rs` | [`SyncError`] |
-//! | `settings.rs` | `FASTPATH_LOCKING_MODE` and the knobs' starting values (`FASTPATH_FAST_LOCKING_*`, `FASTPATH_DEFLATION_*`) |
+//! | `settings.rs` | `FASTPATH_LOCKING_MODE` and the knobs' starting values (`FASTPATH_FAST_LOCKING_*`, `FASTPATH_DEFLATION_*`, `FASTPATH_WAIT_SPIN_NS`) |
 //! | `atomic.rs` | what `sync` takes from the crate's loom shim (`primitives.rs`); the spin pause |
 //!
 //! The thread layer holds what is per thread and below locking: the block
@@ -177,6 +178,7 @@ pub(crate) mod settings;
 mod stats;
 mod synchronizer;
 mod thread;
+pub mod wait_spin;
 
 #[cfg(all(test, loom))]
 mod loom_tests;
@@ -223,7 +225,7 @@ pub use registry::live_monitors;
 #[cfg(not(loom))]
 pub(crate) use registry::monitored_headers_in;
 pub use settings::{
-    DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode,
+    DeflationIntervalMs, DeflationThreshold, FastLockingSpins, FastLockingYields, LockingMode, WaitSpinNs,
 };
 pub use stats::{snapshot as stats, thread_snapshot as thread_stats, InflateCause, SyncStats};
 pub use synchronizer::{

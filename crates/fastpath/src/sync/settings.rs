@@ -1,11 +1,11 @@
 //! `sync`'s settings: the locking mode (`FASTPATH_LOCKING_MODE`) and the
 //! values the tuning knobs start with (fast-lock spin budget and yields,
-//! deflation interval and threshold).
+//! deflation interval and threshold, the wait spin).
 //!
 //! Where it sits: under every file of `sync` that reads one. `thread.rs`
 //! reads [`LOCKING_MODE`] for a thread that chose none with
 //! [`super::set_current_thread_locking_mode`]; `fast_lock_spin.rs` and
-//! `deflate.rs` start from the knobs' values, which their setters then
+//! `deflate.rs` and `wait_spin.rs` start from the knobs' values, which their setters then
 //! change at run time (the value here stays what the process started
 //! with). `config` only lists them. Every value runs on every CPU.
 
@@ -155,6 +155,19 @@ setting::number_setting! {
     "percent of the monitor ceiling in use that triggers a deflation pass (HotSpot -XX:MonitorUsedDeflationThreshold)"
 }
 
+setting::number_setting! {
+    /// How long a thread in `Object.wait` spins, watching for its
+    /// notification, before it parks, in nanoseconds (0: HotSpot's
+    /// behaviour, park at once). The default is the spin module's 30 µs
+    /// budget, about what a park and its wake-up cost on a 2-vCPU KVM
+    /// guest (`wait_spin.rs`); 0 on a machine with one CPU, where the
+    /// notifier cannot run while the waiter spins.
+    /// `wait_spin::set_wait_spin_ns` changes it at run time.
+    WaitSpinNs(u64): "FASTPATH_WAIT_SPIN_NS", 0..=1000000,
+    default if crate::cpu::info().logical_cpus > 1 { crate::spin::Budget::DEFAULT.spin_ns } else { 0 },
+    "nanoseconds a thread in Object.wait spins for its notification before it parks (0: HotSpot's behaviour, park at once; default 30000, 0 on one CPU)"
+}
+
 /// The fast-lock spin budget the process starts with.
 #[cfg_attr(loom, allow(dead_code))]
 pub(crate) static FAST_LOCKING_SPINS: ProcessValue<FastLockingSpins> = ProcessValue::new();
@@ -165,3 +178,6 @@ pub(crate) static FAST_LOCKING_YIELDS: ProcessValue<FastLockingYields> = Process
 pub(crate) static DEFLATION_INTERVAL: ProcessValue<DeflationIntervalMs> = ProcessValue::new();
 /// The deflation threshold the process starts with.
 pub(crate) static DEFLATION_THRESHOLD: ProcessValue<DeflationThreshold> = ProcessValue::new();
+/// The wait spin the process starts with.
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) static WAIT_SPIN: ProcessValue<WaitSpinNs> = ProcessValue::new();

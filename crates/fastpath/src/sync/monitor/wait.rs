@@ -46,6 +46,13 @@ impl Monitor {
                 outcome = Err(SyncError::TimedOut);
                 break;
             };
+            // A notification within the spin's budget needs no park, nor
+            // the wake-up's cost (`wait_spin.rs`). Acquire: as above.
+            if super::super::wait_spin::spin_until(remaining, || {
+                node.state.load(Ordering::Acquire) == NOTIFIED || me.interrupted.load(Ordering::Acquire) != 0
+            }) {
+                continue;
+            }
             me.critical.quiescent(|| me.park.park(remaining));
             // loom has no clock: a timed park that returns models the
             // deadline passing (at any moment the model chooses); the CAS
