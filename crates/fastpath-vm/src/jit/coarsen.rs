@@ -24,7 +24,7 @@
 //!   only. A quiet instruction cannot throw, call, touch the heap or
 //!   another monitor: locals, constants, stack shuffles, arithmetic that
 //!   cannot throw, compares and branches (a back edge's safepoint poll
-//!   included). A plain one ([`plain`]) is an ordinary access of the heap
+//!   included). A plain one (`plain`) is an ordinary access of the heap
 //!   that may throw: a non-volatile field read or write, an array
 //!   element's load, a primitive element's store, an array's length, an
 //!   integer division, and a call of an accessor (a statically bound
