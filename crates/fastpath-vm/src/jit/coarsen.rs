@@ -626,12 +626,21 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(join);
         // Both edges are in: one parameter for each shared pair (javac's
         // copy of the lock beside its local), not one per variable. What
-        // held at the branch and still holds after the real enter (whose
-        // stop kept the facts about frame variables, `stop_join`) holds
-        // here: the object not null, an array's length.
+        // held at the branch and still holds after the real enter holds
+        // here: the object not null, an array's length. The frame
+        // variables' facts are the real enter's (`stop_join`): its stop
+        // marked each variable whose value the branch knew (its spill, in
+        // a block that defines no frame variable before it), and the kept
+        // way holds the same values, so they hold on both; the lock's
+        // local, checked as the enter's object, is one the branch's own
+        // facts do not name.
         self.seal(join);
         let mut f = before;
-        f.meet(self.facts_of(entered));
+        let e = self.facts_of(entered).clone();
+        f.meet(&e);
+        f.nonnull_vars = e.nonnull_vars;
+        f.length_vars = e.length_vars;
+        f.declared_vars = e.declared_vars;
         self.set_facts(join, f);
         self.share_values(&shared);
     }

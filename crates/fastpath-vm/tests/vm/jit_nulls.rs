@@ -78,6 +78,21 @@ public class Nulls {
         return s;
     }
 
+    // The same, `b` first checked as the loop's lock, and an allocation
+    // (a stop on its slow path) between the re-entry and the body's read
+    // of it: that read checks nothing again.
+    int lockedFirst(Nulls b, int n) {
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            synchronized (b) {
+                s += new int[i & 3].length;
+                s += b.y;
+            }
+            s += i;
+        }
+        return s;
+    }
+
     int replaced(Nulls b, Nulls c, int n) {
         int s = b.x;
         try {
@@ -101,6 +116,7 @@ public class Nulls {
         int locked(Nulls b) { return 0; }
         int invariant(Nulls b, int n) { return 0; }
         int coarsened(Nulls b, int n) { return 0; }
+        int lockedFirst(Nulls b, int n) { return 0; }
         int replaced(Nulls b, Nulls c, int n) { return 0; }
     }
 
@@ -111,6 +127,7 @@ public class Nulls {
         int locked(Nulls b) { return 0; }
         int invariant(Nulls b, int n) { return 0; }
         int coarsened(Nulls b, int n) { return 0; }
+        int lockedFirst(Nulls b, int n) { return 0; }
         int replaced(Nulls b, Nulls c, int n) { return 0; }
     }
 
@@ -121,6 +138,7 @@ public class Nulls {
         int locked(Nulls b) { return 0; }
         int invariant(Nulls b, int n) { return 0; }
         int coarsened(Nulls b, int n) { return 0; }
+        int lockedFirst(Nulls b, int n) { return 0; }
         int replaced(Nulls b, Nulls c, int n) { return 0; }
     }
 
@@ -138,9 +156,11 @@ public class Nulls {
         int locked = r.locked(b);               // 9 + 3, then + 9
         int invariant = r.invariant(b, 4);      // 9 + 3 + 3 + 3 + 3
         int coarsened = r.coarsened(b, 4);      // 21 + 4 * (3 + 21)
+        int lockedFirst = r.lockedFirst(b, 4);  // 2 * (0 + 1 + 2 + 3) + 4 * 3
         int replaced = r.replaced(b, null, 3);  // 21 + 3, then c.y throws
-        String got = called + " " + allocated + " " + locked + " " + invariant + " " + coarsened + " " + replaced;
-        if (!got.equals("9 23 21 21 117 -24")) {
+        String got = called + " " + allocated + " " + locked + " " + invariant + " " + coarsened + " " + lockedFirst
+                + " " + replaced;
+        if (!got.equals("9 23 21 21 117 24 -24")) {
             throw new Error(got);
         }
     }
@@ -183,6 +203,15 @@ fn checked_references_keep_no_null_check_across_stops_and_loops() {
     assert_eq!(
         n, 3,
         "coarsened has {n} null checks, not b's and the handler's two:\n{listing}"
+    );
+    // `b` checked first at the loop's re-entry: that check (each time
+    // round: nothing before the loop knew it) and the handler's two; the
+    // body's `b.y`, after the re-entry's join and the allocation's stop,
+    // none.
+    let (n, listing) = checks("lockedFirst", "(LNulls;I)I");
+    assert_eq!(
+        n, 3,
+        "lockedFirst has {n} null checks, not the re-entry's and the handler's two:\n{listing}"
     );
     // `b = c` in the loop: the loop's `b.y` is checked each time round.
     let (n, listing) = checks("replaced", "(LNulls;LNulls;I)I");
