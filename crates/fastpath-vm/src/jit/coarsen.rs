@@ -266,21 +266,16 @@ pub(super) fn plain(op: &Op) -> bool {
         Op::GetField { volatile, .. } | Op::PutField { volatile, .. } => !volatile,
         Op::ALoad(_) | Op::ArrayLength | Op::Arith(..) => true,
         Op::AStore(kind) => kind != Kind::Ref,
-        Op::Invoke(dispatch, m) => accessor(dispatch, m),
+        Op::Invoke(dispatch, m) => accessor_field(dispatch, m).is_some(),
         _ => false,
     }
 }
 
-/// Whether `m`, called with `dispatch`, is an accessor: statically bound,
-/// not synchronized, its body `aload_0; getfield; return` of a
-/// non-volatile field. Inlined, it is the field's read; called, its one
-/// exception (a `StackOverflowError` at its entry) comes back to the
-/// caller's dispatch; a null receiver throws at the call.
-fn accessor(dispatch: Dispatch, m: &'static Method) -> bool {
-    accessor_field(dispatch, m).is_some()
-}
-
-/// The field an accessor ([`accessor`]) reads: its `getfield`.
+/// The `getfield` of `m`, called with `dispatch`, when it is an accessor:
+/// statically bound, not synchronized, its body `aload_0; getfield;
+/// return` of a non-volatile field. Inlined, it is the field's read;
+/// called, its one exception (a `StackOverflowError` at its entry) comes
+/// back to the caller's dispatch; a null receiver throws at the call.
 fn accessor_field(dispatch: Dispatch, m: &'static Method) -> Option<Op> {
     if m.is_static() || !super::translate::statically_bound(dispatch, m) {
         return None;
@@ -638,9 +633,7 @@ impl Translator<'_, '_> {
         let mut f = before;
         let e = self.facts_of(entered).clone();
         f.meet(&e);
-        f.nonnull_vars = e.nonnull_vars;
-        f.length_vars = e.length_vars;
-        f.declared_vars = e.declared_vars;
+        f.adopt_frame_var_facts(&e);
         self.set_facts(join, f);
         self.share_values(&shared);
     }

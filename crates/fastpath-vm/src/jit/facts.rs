@@ -253,6 +253,16 @@ impl BlockFacts {
         self.gc_state = None;
     }
 
+    /// Takes `stopped`'s facts about frame variables (`nonnull_vars`,
+    /// `length_vars`, `declared_vars`) for these: at a join after a stop
+    /// on one way, whose reload marked each variable whose value was
+    /// known there, where the other way holds the same values.
+    pub(super) fn adopt_frame_var_facts(&mut self, stopped: &BlockFacts) {
+        self.nonnull_vars = stopped.nonnull_vars.clone();
+        self.length_vars = stopped.length_vars.clone();
+        self.declared_vars = stopped.declared_vars.clone();
+    }
+
     /// Keeps only the facts `other` holds too, with the same values: the
     /// facts on entry to a join are those every edge into it carries.
     pub(super) fn meet(&mut self, other: &BlockFacts) {

@@ -1222,9 +1222,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         debug_assert_eq!(self.b.current_block(), Some(join), "stop_join starts the join");
         before.forget_memory();
         let f = self.facts.at(cold_end);
-        before.nonnull_vars = f.nonnull_vars.clone();
-        before.length_vars = f.length_vars.clone();
-        before.declared_vars = f.declared_vars.clone();
+        before.adopt_frame_var_facts(f);
         // A frame word holds its value at the join if it does on both
         // ways: the cold path's stop kept only some (`reload_as`).
         before.frame_words.retain(|o, w| f.frame_words.get(o) == Some(w));
