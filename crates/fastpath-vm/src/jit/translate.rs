@@ -1702,7 +1702,7 @@ impl<'e, 'f> Translator<'e, 'f> {
     pub(super) fn poll(&mut self, idx: usize) {
         let cont = self.b.create_block();
         // Leaves the builder on `cont`.
-        self.poll_to(idx, cont, cont);
+        self.poll_to(idx, cont, cont, true);
     }
 
     /// The strip-mined loop whose own test is instruction `idx`, with its
@@ -1845,7 +1845,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         self.seal(slow);
         self.facts.carry(head, slow);
         let preheader = self.s.blocks[h].expect("a loop head is a leader");
-        self.poll_to(h, cont, preheader);
+        self.poll_to(h, cont, preheader, false);
         self.b.switch_to_block(cont);
         self.seal(cont);
         // No stop on the way here: the head's facts hold.
@@ -1904,10 +1904,12 @@ impl<'e, 'f> Translator<'e, 'f> {
     }
 
     /// The poll, going on to `hot` when no stop is asked for, else to
-    /// `cold_to` after the stop: [`Self::poll`] passes one block for both,
-    /// a back edge of a loop with a preheader its head and the preheader.
-    /// With one block for both, the builder is left on it.
-    fn poll_to(&mut self, idx: usize, hot: Block, cold_to: Block) {
+    /// `cold_to` after the stop: [`Self::poll`] passes a new block for
+    /// both, which it joins and leaves the builder on; a back edge passes
+    /// its loop's head for both, or the head proper and the preheader of
+    /// a loop with one, which are translated on their own (a filled
+    /// block: no join here).
+    fn poll_to(&mut self, idx: usize, hot: Block, cold_to: Block, join: bool) {
         let layout = self.env.thread;
         let thread = self.thread_here();
         let v = self
@@ -1929,7 +1931,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let s = self.safepoint(idx, None);
         self.call_helper(Helper::Poll, &[]);
         // A plain poll's stop joins where it started (`stop_join` below).
-        let shared = if hot == cold_to {
+        let shared = if join {
             self.reload_sharing(s)
         } else {
             self.reload(s);
@@ -1940,7 +1942,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         // A plain poll's continuation is entered by these two edges alone
         // (a loop's back edge goes on to its head and preheader, whose
         // facts `enter_loop` and `strip_head` set).
-        if hot == cold_to {
+        if join {
             self.b.switch_to_block(hot);
             self.stop_join(before, cold_end, shared, hot);
         }
@@ -2060,10 +2062,18 @@ impl<'e, 'f> Translator<'e, 'f> {
         for (pb, target, block) in std::mem::take(&mut self.s.polls) {
             self.b.switch_to_block(pb);
             if let Some(&(head, _, _)) = self.s.heads.get(&target) {
-                self.poll_to(target, head, block);
+                self.poll_to(target, head, block, false);
             } else {
-                self.poll(target);
-                self.b.ins().jump(block, &[]);
+                // Both ways go to the head itself, which takes the
+                // reloaded references as its own values: with a join
+                // block between, each way's values would pass through
+                // two sets of block parameters, and regalloc2 moved them
+                // twice a trip (`ListBenchmark.tail`'s `shorter` loops:
+                // two registers swapped and swapped back). The head's
+                // facts hold on both ways (`loop_vars.rs`: a reference
+                // reloaded after a stop is the same object, non-null if
+                // it was).
+                self.poll_to(target, block, block, false);
             }
         }
     }
