@@ -1,5 +1,6 @@
 // tags: bytecode exception gc
 // release: 11
+// args: -Xmx8m
 // System.arraycopy from methods called often enough to be compiled: every primitive type at
 // every length 0..40 and several positions (short copies and long ones), overlapping copies
 // forward and backward within one array, references (String[] into Object[] and back, a
@@ -7,6 +8,9 @@
 // exception with its message: null source and destination, negative length and positions,
 // out of bounds at either end and past Integer.MAX_VALUE, an ArrayStoreException mid-copy
 // with the elements before it copied, type mismatches and non-arrays.
+// The 8 MiB heap is less than the program allocates in all, so that every run collects: an
+// allocation that finds the heap full runs a collection when the concurrent collector's cycle
+// has not begun (at 16 MiB one began near the end of the run, or in a loaded run not at all).
 public class ArrayCopies {
     static final int N = 40;
 

@@ -1,11 +1,15 @@
 // tags: gc
 // release: 17
+// args: -Xmx8m
 // Arrays of arrays under churn: a 2-level Object[][] table whose cells hold int[], long[],
 // double[] and Object[] arrays of random sizes (seeded), replaced at random so old arrays
 // reference new ones and vice versa; System.arraycopy and clone of reference arrays (which a
 // collector's arraycopy barrier must handle), overlapping copies within one array, and
 // multi-dimensional arrays allocated in bulk. A checksum recomputed from scratch at the end
 // must equal the running one.
+// The 8 MiB heap is less than the program allocates in all, so that every run collects: an
+// allocation that finds the heap full runs a collection when the concurrent collector's cycle
+// has not begun (at 16 MiB one began near the end of the run, or in a loaded run not at all).
 public class ArraysOfArrays {
     static long seed = 42;
 

@@ -1,10 +1,14 @@
 // tags: monitor gc
 // release: 18
+// args: -Xmx8m
 // Single-use locks, the pattern fast-locking exists for: hundreds of thousands of fresh
 // objects each locked once or twice (recursively) and dropped, interleaved with identity
 // hashing of some of them before or while locked (a hash in the header forces the monitor
 // or legacy paths), arrays of lockable objects kept alive across collections, and two threads
 // contending on a small pool of shared locks. Every result is an exact checksum.
+// The 8 MiB heap is less than the program allocates in all, so that every run collects: an
+// allocation that finds the heap full runs a collection when the concurrent collector's cycle
+// has not begun (at 16 MiB one began near the end of the run, or in a loaded run not at all).
 import java.util.ArrayList;
 import java.util.List;
 
