@@ -30,12 +30,13 @@
 //! Compiled frames (`jit/frame.rs`) have the same layout and flag
 //! `COMPILED`: each says its own position (`link`), the instruction whose
 //! map names the references it stored there at its last safepoint, with
-//! `IN_CALL` when a callee owns its arguments.
+//! `IN_CALL` when a callee owns its arguments, and with `UNWINDING` when
+//! an exception is leaving it (no slot of it a root).
 
 use std::cell::{Cell, UnsafeCell};
 
 use super::insn::Insn;
-use crate::jit::frame::{JitCtx, CALLER_ENTRY, COMPILED, IN_CALL, POSITION_MASK};
+use crate::jit::frame::{JitCtx, CALLER_ENTRY, COMPILED, IN_CALL, POSITION_MASK, UNWINDING};
 use crate::link::Method;
 
 /// Slots a frame header takes.
@@ -92,6 +93,13 @@ impl FrameHeader {
     #[inline]
     pub fn compiled_position(&self) -> (usize, bool) {
         (self.link & POSITION_MASK, self.link & IN_CALL != 0)
+    }
+
+    /// Whether a compiled frame is leaving by an exception, its slots
+    /// holding no roots (`jit::frame::UNWINDING`).
+    #[inline]
+    pub fn compiled_unwinding(&self) -> bool {
+        self.link & UNWINDING != 0
     }
 }
 
@@ -229,7 +237,7 @@ impl ThreadStack {
                 // the call's arguments).
                 if let Some(Ok(d)) = m.decoded.get() {
                     let (idx, in_call) = h.compiled_position();
-                    if idx < d.insns.len() {
+                    if idx < d.insns.len() && !h.compiled_unwinding() {
                         let maps = &d.maps;
                         let locals = (fp as *mut u64).wrapping_sub(d.max_locals as usize);
                         for i in 0..d.max_locals as usize {

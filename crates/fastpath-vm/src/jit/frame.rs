@@ -20,7 +20,10 @@
 //! the arguments) into `link`, stores every reference the interpreter's
 //! reference map names at that instruction into its slot, and publishes
 //! the frame as the thread's top frame; after the call it reloads those
-//! references (the collector may have moved them). So the root scanner,
+//! references (the collector may have moved them). A throw whose
+//! exception leaves the compiled method stores and reloads none: its
+//! frames' positions carry [`UNWINDING`], and the scanner passes over
+//! their slots. So the root scanner,
 //! stack traces and the unwinder walk one chain of frames, interpreted and
 //! compiled alike, and read a compiled frame with the interpreter's maps
 //! (the scheme Cranelift's user stack maps implement, with the spill
@@ -78,8 +81,17 @@ pub const COMPILED: usize = 2;
 /// constant takes a `movabs` into a register first.
 pub const IN_CALL: usize = 1 << 30;
 
+/// In a compiled frame's position: an exception thrown at the position
+/// leaves the frame (no handler of the compiled method covers it), so its
+/// locals and operands hold no roots: the throw's stop stores none of
+/// them, and the scanner reads none (the `sync_obj` word stays a root,
+/// which the unlock on the way out reads). Stack traces read the
+/// position's index as at any other stop. Above every instruction index
+/// and below [`IN_CALL`].
+pub const UNWINDING: usize = 1 << 29;
+
 /// The position word's instruction index.
-pub const POSITION_MASK: usize = IN_CALL - 1;
+pub const POSITION_MASK: usize = UNWINDING - 1;
 
 /// In a compiled frame's `caller` word: the frame was entered from Rust
 /// (its caller's operands are all live, as below an interpreter entry

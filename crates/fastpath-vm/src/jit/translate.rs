@@ -111,7 +111,7 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
-use super::frame::{off, COMPILED, IN_CALL};
+use super::frame::{off, COMPILED, IN_CALL, UNWINDING};
 use super::helpers::Helper;
 use super::kinds::Kinds;
 use super::ops::{Const, Dispatch, Op, Target, K};
@@ -323,6 +323,9 @@ pub(super) struct Scope {
 struct InlineExit {
     ret: Block,
     unwind: Block,
+    /// Whether an exception unwinding to `unwind` leaves the compiled
+    /// method ([`Translator::exception_leaves`] at the call).
+    leaves: bool,
 }
 
 /// A caller suspended at an inlined call: its scope, and the argument
@@ -1477,6 +1480,20 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// safepoint publishes again, and nothing reads it before then: the
     /// code between calls only calls helpers that do not walk the stack.
     pub(super) fn spill(&mut self, idx: usize, call_args: Option<usize>) -> Spilled {
+        self.spill_as(idx, call_args, false)
+    }
+
+    /// [`Self::safepoint`] for a throw whose exception leaves the compiled
+    /// method ([`Self::exception_leaves`]): the frames' headers and
+    /// positions, with `UNWINDING` (`frame.rs`), and no reference, as
+    /// nothing of theirs is read again; nothing to reload.
+    fn safepoint_unwinding(&mut self, idx: usize) {
+        let spilled = self.spill_as(idx, None, true);
+        debug_assert!(spilled.0.is_empty(), "an unwinding stop stores no reference");
+        self.publish();
+    }
+
+    fn spill_as(&mut self, idx: usize, call_args: Option<usize>, unwinding: bool) -> Spilled {
         // An object this method allocated that no other code can reach
         // (`NullFields::unreachable`: no reference it does not track went
         // into the heap since) keeps its null fields through a call passed
@@ -1520,6 +1537,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 (s.fp, s.fp_offset),
                 s.idx,
                 Some(o.arg_slots),
+                unwinding,
                 &mut out,
             );
         }
@@ -1543,6 +1561,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             (self.s.fp, self.s.fp_offset),
             idx,
             call_args,
+            unwinding,
             &mut out,
         );
         // The callee's arguments: the innermost frame's topmost `call_args`
@@ -2094,10 +2113,38 @@ impl<'e, 'f> Translator<'e, 'f> {
     pub(super) fn throw_with(&mut self, h: Helper, args: &[Value]) {
         self.coarsening_throw();
         self.promotion_throw();
-        let s = self.safepoint(self.s.idx, None);
-        self.call_helper(h, args);
-        self.reload(s);
+        // Where the exception leaves the compiled method, nothing reads a
+        // frame variable or slot on the way out: the stop writes the
+        // frames' positions alone and reloads nothing (Havlak's
+        // `findLoops`: 97 throws among its 185 stops, each storing and
+        // reloading 7-11 references, a sixth of its IR). The helpers read
+        // a reference argument before they allocate.
+        if self.exception_leaves(self.s.idx) {
+            self.safepoint_unwinding(self.s.idx);
+            self.call_helper(h, args);
+        } else {
+            let s = self.safepoint(self.s.idx, None);
+            self.call_helper(h, args);
+            self.reload(s);
+        }
         self.jump_dispatch();
+    }
+
+    /// Whether an exception thrown at instruction `idx` leaves the
+    /// compiled method: no handler covers `idx` (resolved or not), its
+    /// dispatch releases no deferred lock (`coarsen.rs`, which reads the
+    /// lock's variable), and the same holds at each inlined caller's call.
+    /// Its dispatch then only returns the pending exception (a
+    /// `synchronized` method's unlock reads its frame's lock word, not a
+    /// variable).
+    pub(super) fn exception_leaves(&self, idx: usize) -> bool {
+        let covered = self
+            .s
+            .d
+            .handlers
+            .iter()
+            .any(|h| (h.start as usize..h.end as usize).contains(&idx));
+        !covered && !self.releases_in_dispatch(idx) && self.s.exit.is_none_or(|e| e.leaves)
     }
 
     /// A value that is zero exactly when the reference `obj` is null, for
@@ -3643,6 +3690,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         let fp_offset = self.s.fp_offset + rel;
         self.extent = self.extent.max(fp_offset + ((HEADER_SLOTS + ms) * 8) as i64);
         let unwind = self.dispatch_block(self.s.idx);
+        let leaves = self.exception_leaves(self.s.idx);
         let ret = self.b.create_block();
         let rk = m.desc.ret.as_ref().map(K::of_type);
         let rv = rk.map(|k| self.b.append_block_param(ret, ty(k)));
@@ -3666,7 +3714,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             idx: 0,
             filled: false,
             polls: Vec::new(),
-            exit: Some(InlineExit { ret, unwind }),
+            exit: Some(InlineExit { ret, unwind, leaves }),
             fp_offset,
             receiver_fixed,
             array_params,
@@ -3961,7 +4009,9 @@ fn write_method_and_flags(
 /// callee owns the topmost `call_args` slots) and every reference its map
 /// names there that is live (`live`), adding each to `out` for the
 /// reload, and a null for each dead one (`liveness.rs`); a word `words`
-/// knows holds its value already is not stored again.
+/// knows holds its value already is not stored again. An `unwinding`
+/// frame (an exception leaving the method) gets its position alone, with
+/// `UNWINDING`.
 #[allow(clippy::too_many_arguments)]
 fn spill_frame(
     b: &mut FunctionBuilder,
@@ -3973,11 +4023,16 @@ fn spill_frame(
     frame: (Value, i64),
     idx: usize,
     call_args: Option<usize>,
+    unwinding: bool,
     out: &mut Vec<(Variable, Value, i32, i64)>,
 ) {
-    let pos = idx | if call_args.is_some() { IN_CALL } else { 0 };
+    let pos = idx | if call_args.is_some() { IN_CALL } else { 0 } | if unwinding { UNWINDING } else { 0 };
     let w = super::facts::FrameWord::Const(pos as i64);
     store_word(b, words, frame, off::FRAME_LINK, w, None);
+    if unwinding {
+        // The scanner reads none of the frame's slots.
+        return;
+    }
     let maps = &d.maps;
     let depth = maps.depth[idx] as usize;
     let stack_live = depth - call_args.unwrap_or(0).min(depth);

@@ -1036,3 +1036,143 @@ fn a_narrow_constant_store_is_one_immediate_move() {
         "the word-wide stores:\n{listing}"
     );
 }
+
+const UNWIND: &str = r#"
+public class Unwind {
+    // Four implementations: `main`'s interface calls stay calls, and
+    // `Real`'s methods are compiled on their own.
+    interface Ops {
+        int pick(Object a, Object b, Object c, int[] arr, int i);
+
+        int caught(Object a, Object b, int[] arr, int i);
+    }
+
+    static final class Real implements Ops {
+        // `arr[i]` throws (null, or an index out of bounds) with `a`, `b`
+        // and `c` live in the normal flow; no handler: the exception
+        // leaves.
+        public int pick(Object a, Object b, Object c, int[] arr, int i) {
+            int x = arr[i];
+            return x + (a == b ? 1 : 0) + (c == null ? 2 : 0);
+        }
+
+        // The same throw caught here: the handler reads `a` and `b`.
+        public int caught(Object a, Object b, int[] arr, int i) {
+            try {
+                return arr[i] + (a == b ? 1 : 0);
+            } catch (RuntimeException e) {
+                return a == b ? -1 : -2;
+            }
+        }
+    }
+
+    static class Zero implements Ops {
+        public int pick(Object a, Object b, Object c, int[] arr, int i) {
+            return 0;
+        }
+
+        public int caught(Object a, Object b, int[] arr, int i) {
+            return 0;
+        }
+    }
+
+    static final class Zero2 extends Zero {
+    }
+
+    static final class Zero3 extends Zero {
+    }
+
+    public static void main(String[] args) {
+        Object o = new Object();
+        int[] arr = {5, 6};
+        int zeros = 0;
+        for (Ops z : new Ops[] {new Zero(), new Zero2(), new Zero3()}) {
+            zeros += z.pick(o, o, o, arr, 0) + z.caught(o, o, arr, 0);
+        }
+        Ops r = new Real();
+        int sum = zeros + r.pick(o, o, null, arr, 1) + r.caught(o, o, arr, 0) + r.caught(o, null, null, 0)
+                + r.caught(o, o, arr, 2);
+        String got = "" + sum;
+        try {
+            r.pick(o, o, o, arr, 2);
+            got += " none";
+        } catch (ArrayIndexOutOfBoundsException e) {
+            got += " " + e.getMessage() + " at " + e.getStackTrace()[0].getMethodName();
+        }
+        try {
+            r.pick(o, o, o, null, 0);
+            got += " none";
+        } catch (NullPointerException e) {
+            got += " npe at " + e.getStackTrace()[0].getMethodName();
+        }
+        if (!got.equals("12 Index 2 out of bounds for length 2 at pick npe at pick")) {
+            throw new Error(got);
+        }
+    }
+}
+"#;
+
+/// The register stores on the straight line that ends at instruction
+/// `k` (a call): back to the previous branch, jump or return.
+fn register_stores_before(code: &[Instruction], k: usize) -> usize {
+    code[..k]
+        .iter()
+        .rev()
+        .take_while(|i| {
+            matches!(i.flow_control(), FlowControl::Next | FlowControl::Call) && !harness::is_call(i)
+        })
+        .filter(|i| {
+            i.mnemonic() == Mnemonic::Mov
+                && i.op0_kind() == OpKind::Memory
+                && i.op1_kind() == OpKind::Register
+        })
+        .count()
+}
+
+/// A throw whose exception leaves the compiled method stores no
+/// reference for the collector (`frame.rs`'s `UNWINDING`): its stop
+/// writes the frame's header words and position and publishes it, at
+/// most three register stores (the method's address, a 64-bit constant,
+/// and the publication's two; seven each before, the live `a`, `b` and
+/// `c` among them), where a stop that can resume stores each live
+/// reference besides (the caught throw: `a` and `b`, which its handler
+/// reads). `main` checks both methods' results and the stack traces of
+/// the exceptions that leave.
+#[test]
+fn a_throw_that_leaves_the_method_stores_no_reference() {
+    let dir = harness::scratch_dir("fastpath-vm-jit-decode-unwind");
+    harness::javac_sources(&dir, &dir, &[("Unwind", UNWIND)]);
+    let vm = harness::run_xcomp_in_process(&dir, "Unwind");
+    let helpers = harness::helper_table(vm);
+    use fastpath_vm::jit::helpers::Helper;
+    let throws = [
+        helpers.addr(Helper::ThrowNpe) as u64,
+        helpers.addr(Helper::ThrowIndex) as u64,
+    ];
+    let stores_at_throws = |name: &str, desc: &str| -> (Vec<usize>, String) {
+        let code = harness::compiled_code(vm, "Unwind$Real", name, desc).1;
+        let counts = (0..code.len())
+            .filter(|&k| {
+                throws
+                    .iter()
+                    .any(|&t| harness::calls_to(&code[..=k], t) > harness::calls_to(&code[..k], t))
+            })
+            .map(|k| register_stores_before(&code, k))
+            .collect();
+        (counts, harness::listing(&code))
+    };
+    let (left, listing) = stores_at_throws(
+        "pick",
+        "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;[II)I",
+    );
+    assert_eq!(left.len(), 2, "pick's two throws (null, index):\n{listing}");
+    assert!(
+        left.iter().all(|&n| n <= 3),
+        "pick's throws store {left:?} registers, more than the header's and the publication's three:\n{listing}"
+    );
+    let (kept, listing) = stores_at_throws("caught", "(Ljava/lang/Object;Ljava/lang/Object;[II)I");
+    assert!(
+        !kept.is_empty() && kept.iter().all(|&n| n >= 4),
+        "caught's throws store {kept:?} registers, not a and b besides the header's and the publication's:\n{listing}"
+    );
+}

@@ -58,6 +58,7 @@ mod jit_nulls;
 mod jit_osr;
 mod jit_polls;
 mod jit_ranges;
+mod jit_unwind;
 mod verify_accepts;
 mod verify_linking;
 mod verify_rules;
