@@ -29,6 +29,7 @@
 //! | `-BackgroundCompilation` (also `-Xbatch`) | the thread that finds a method hot compiles it and waits, instead of queuing it for the compiler thread |
 //! | `-OptimizeStringConcat` | `StringBuilder` chains run as written, each `append` a call (by default the pre-decoder fuses a chain that never escapes into one concatenation, as C2 does) |
 //! | `-EliminateLocks` | compiled code releases and re-acquires a lock at every `monitorexit` and `monitorenter` (no lock coarsening) |
+//! | `-OmitStackTraceInFastThrow` | what fastpath-vm always does: every implicit exception (null pointer, array index, array store, class cast, arithmetic) is a new object with its message and stack trace. HotSpot's default, `+`, lets C2 throw one preallocated exception without either from a hot site, so a program's output then depends on when C2 compiled it; fastpath-vm refuses `+` (it has no such exceptions) and takes `-` so that a command line runs the same on both |
 //! | `+VerifyAfterGC` (diagnostic) | the collector's verifier after every cycle |
 //! | `+PrintFlagsFinal` | prints these flags' values in force at start, with `GCBarriers` (fastpath's name for the barrier set in force) |
 //!
@@ -62,6 +63,8 @@ pub struct XxOptions {
     pub no_optimize_string_concat: bool,
     /// `-XX:+VerifyAfterGC`.
     pub verify_after_gc: bool,
+    /// `-XX:-OmitStackTraceInFastThrow` given (the VM's only behaviour).
+    pub full_fast_throw_given: bool,
     /// `-XX:+PrintFlagsFinal`.
     pub print_flags_final: bool,
 }
@@ -145,6 +148,7 @@ const FLAGS: &[Flag] = &[
     flag("EliminateLocks", Kind::Bool, false),
     flag("OptimizeStringConcat", Kind::Bool, false),
     flag("VerifyAfterGC", Kind::Bool, true),
+    flag("OmitStackTraceInFastThrow", Kind::Bool, false),
 ];
 
 /// A flag's value as written.
@@ -383,6 +387,12 @@ impl Read {
             ("EliminateLocks", Value::Bool(on)) => self.out.no_eliminate_locks = !on,
             ("OptimizeStringConcat", Value::Bool(on)) => self.out.no_optimize_string_concat = !on,
             ("VerifyAfterGC", Value::Bool(on)) => self.out.verify_after_gc = on,
+            ("OmitStackTraceInFastThrow", Value::Bool(false)) => self.out.full_fast_throw_given = true,
+            ("OmitStackTraceInFastThrow", Value::Bool(true)) => {
+                return Err(format!(
+                    "Improperly specified VM option '{shown}'\nfastpath-vm throws every implicit exception with its message and stack trace (it has no preallocated ones): only -XX:-OmitStackTraceInFastThrow is taken"
+                ))
+            }
             (name, value) => unreachable!("FLAGS lists {name} with a kind apply does not take: {value:?}"),
         }
         Ok(())
@@ -625,6 +635,16 @@ pub fn flags_final(
         ),
         (
             "bool",
+            "OmitStackTraceInFastThrow",
+            "false".to_string(),
+            if xx.full_fast_throw_given {
+                "{command line}"
+            } else {
+                "{default}"
+            },
+        ),
+        (
+            "bool",
             "VerifyAfterGC",
             verify.to_string(),
             if xx.verify_after_gc {
@@ -762,6 +782,22 @@ mod tests {
             e.starts_with("Improperly specified VM option 'AsyncDeflationInterval=0'"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn only_the_full_fast_throw_is_taken() {
+        assert!(
+            parse(&["-OmitStackTraceInFastThrow"])
+                .unwrap()
+                .full_fast_throw_given
+        );
+        assert!(!parse(&[]).unwrap().full_fast_throw_given);
+        let e = parse(&["+OmitStackTraceInFastThrow"]).unwrap_err();
+        assert!(
+            e.starts_with("Improperly specified VM option 'OmitStackTraceInFastThrow'"),
+            "{e}"
+        );
+        assert!(e.contains("only -XX:-OmitStackTraceInFastThrow is taken"), "{e}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 // tags: bytecode exception
 // release: 17
+// args: -XX:-OmitStackTraceInFastThrow
 // aastore's store check where the code's declared types decide it and where they do not: arrays of
 // a final class filled from fields, parameters, calls, loaded elements and new objects (the check
 // provably passes); arrays of a class with subclasses, passed where an array of a subclass is

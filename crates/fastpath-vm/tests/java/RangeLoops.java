@@ -1,5 +1,6 @@
 // tags: bytecode exception
 // release: 11
+// args: -XX:-OmitStackTraceInFastThrow
 // Counted loops over arrays, the shapes a JIT drops bounds checks from (index up to a.length,
 // for-each, counting down to 0, a[i + 1] below a.length - 1, below the n of new boolean[n],
 // every element kind) and the ones that almost qualify: a test of i <= a.length, n changed
