@@ -128,8 +128,15 @@ impl Translator<'_, '_> {
     /// The address of data word 0 of the resolved array `o`: the one
     /// computed on the way here (`facts.rs`), else `o` plus its references
     /// (an array's layout word is untagged: the count is its low 32 bits).
+    /// A primitive array's (`Translator::known_arrays`) has no references:
+    /// its data words follow the layout word at a fixed offset, with no
+    /// load.
     pub(super) fn array_data(&mut self, o: Value) -> Value {
-        self.data_of_known(o, None, true)
+        let nrefs = match self.known_arrays.get(&self.key(o)) {
+            Some(true) => Some(0),
+            _ => None,
+        };
+        self.data_of_known(o, nrefs, true)
     }
 
     /// The address of data word 0 of the resolved instance `o`
@@ -708,7 +715,13 @@ impl Translator<'_, '_> {
     /// type is an array type (`true`: primitive elements), which the
     /// verifier keeps every value stored there to (null aside).
     pub(super) fn field_array_form(&self) -> Option<bool> {
-        let (_, f) = self.current_field()?;
+        self.field_array_form_at(self.s.idx)
+    }
+
+    /// [`Translator::field_array_form`] of the `getfield` or `putfield`
+    /// at instruction `idx`.
+    pub(super) fn field_array_form_at(&self, idx: usize) -> Option<bool> {
+        let (_, f) = self.field_at(idx)?;
         let component = f.descriptor.strip_prefix('[')?;
         Some(!component.starts_with(['L', '[']))
     }
@@ -717,9 +730,14 @@ impl Translator<'_, '_> {
     /// `putfield`, from its resolved constant-pool entry (the interpreter
     /// resolved it when it decoded the method); `None` otherwise.
     pub(super) fn current_field(&self) -> Option<(&'static Class, &'static crate::link::Field)> {
+        self.field_at(self.s.idx)
+    }
+
+    /// [`Translator::current_field`] of the instruction at `idx`.
+    fn field_at(&self, idx: usize) -> Option<(&'static Class, &'static crate::link::Field)> {
         let m = self.s.m;
         let code = &m.code.as_ref()?.code;
-        let bci = *self.s.d.bcis.get(self.s.idx)? as usize;
+        let bci = *self.s.d.bcis.get(idx)? as usize;
         let index = u16::from_be_bytes([*code.get(bci + 1)?, *code.get(bci + 2)?]);
         match m.class.resolved.get(index as usize)?.get()? {
             crate::link::resolve::Resolved::Field(holder, f) => Some((holder, f)),

@@ -10,6 +10,10 @@
 //! (`facts.rs`, `BlockFacts::nonnull_vars`): a read of one in the loop is
 //! then known non-null, and its null checks go (C2 gets the same from its
 //! type system: a loop phi of non-null values is non-null, `PhiNode::Value`);
+//! Every loop head entered from outside by recorded edges only also starts
+//! with the header words of the frames around the loop that every such
+//! edge had written (`Translator::loop_header_words`), so its safepoints
+//! store them no more.
 //! and with the declared type all those edges agree on
 //! (`BlockFacts::declared_vars`): an `aastore` into an array the loop only
 //! reads keeps the proof its store check passes that it had before the
@@ -33,8 +37,10 @@ use super::ops::{Op, K};
 use crate::interp::insn::{Handler, Switch};
 
 /// By loop head: the reference locals its natural loop loads and never
-/// stores, in ascending order. Heads whose loop loads no such local, and
-/// the targets of a switch's backward edge, are absent.
+/// stores, in ascending order (none for a loop that loads no such local:
+/// its head still starts with the frame words every way in has written,
+/// `Translator::loop_header_words`). The targets of a switch's backward
+/// edge are absent.
 pub fn plan(ops: &[Op], handlers: &[Handler], switches: &[Switch]) -> HashMap<usize, Vec<u16>> {
     let n = ops.len();
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -113,10 +119,8 @@ pub fn plan(ops: &[Op], handlers: &[Handler], switches: &[Switch]) -> HashMap<us
             }
         }
         let mut locals: Vec<u16> = loaded.difference(&stored).copied().collect();
-        if !locals.is_empty() {
-            locals.sort_unstable();
-            out.insert(head, locals);
-        }
+        locals.sort_unstable();
+        out.insert(head, locals);
     }
     out
 }

@@ -249,8 +249,9 @@ pub(super) struct Scope {
     pub(super) idx: usize,
     /// The current block has its terminator.
     filled: bool,
-    /// Back-edge poll blocks to fill: (block, target index, target block).
-    polls: Vec<(Block, usize, Block)>,
+    /// Back-edge poll blocks to fill: (block, target index, target block,
+    /// the frame words around the loop known at the back edge).
+    polls: Vec<(Block, usize, Block, FrameWords)>,
     /// In an inlined callee: where its body leaves.
     exit: Option<InlineExit>,
     /// The frame's offset from the compiled method's frame, in bytes.
@@ -293,8 +294,10 @@ pub(super) struct Scope {
     /// and reloads only those.
     live: super::liveness::LiveLocals,
     /// Per such head, what each of its locals was on every forward edge
-    /// recorded so far, and how many were.
-    loop_entry: HashMap<usize, (Vec<LoopLocalEntry>, u32)>,
+    /// recorded so far, the enclosing frames' header words every one of
+    /// those edges had written (`Translator::loop_header_words`), and how
+    /// many edges there were.
+    loop_entry: HashMap<usize, (Vec<LoopLocalEntry>, FrameWords, u32)>,
     /// In an inlined callee: the facts every return translated so far
     /// carries to the caller's continuation.
     ret_facts: Option<super::facts::BlockFacts>,
@@ -1761,7 +1764,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             this
         });
         let mut values = Vec::new();
-        for &(f, array) in &hoist.fields {
+        for (k, &(f, array)) in hoist.fields.iter().enumerate() {
             let this = this.expect("fields are the receiver's");
             let v = if f.kind == Kind::Ref {
                 // Always through the load-reference barrier: the loop's
@@ -1777,6 +1780,21 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.read_data(this, f.off as i32, f.kind, false, None)
             };
             values.push(v);
+            // The field's declared array type, from any of its hoisted
+            // `getfield`s (one field, one descriptor), as `getfield`
+            // records it: a primitive array's data words and length lie
+            // at fixed offsets.
+            let form = self
+                .s
+                .loops
+                .loads
+                .iter()
+                .find(|&(_, &at)| at == (h, k))
+                .and_then(|(&g, _)| self.field_array_form_at(g));
+            if let Some(primitive) = form {
+                let key = self.key(v);
+                self.known_arrays.insert(key, primitive);
+            }
             if array && keyed {
                 // The array's data address and length, where it is one
                 // (the loop's own null check of it comes first at each
@@ -1809,6 +1827,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         // stop's way back goes through here.
         head_facts.nonnull_vars = self.facts().nonnull_vars.clone();
         head_facts.declared_vars = self.facts().declared_vars.clone();
+        head_facts.frame_words = self.loop_header_words();
         // A strip-mined loop's first strip ends at once: its first
         // iteration runs the loop's own test, which sets the end.
         let strip_end = hoist.strip.map(|_| {
@@ -2078,8 +2097,11 @@ impl<'e, 'f> Translator<'e, 'f> {
     /// its head (`loops.rs`) continues at its head proper, and after a
     /// stop at its preheader, which loads them again.
     fn finish_polls(&mut self) {
-        for (pb, target, block) in std::mem::take(&mut self.s.polls) {
+        for (pb, target, block, words) in std::mem::take(&mut self.s.polls) {
             self.b.switch_to_block(pb);
+            // What the back edge knew of the frames around the loop: its
+            // stop stores none of those words again.
+            self.facts().frame_words = words;
             if let Some(&(head, _, _)) = self.s.heads.get(&target) {
                 self.poll_to(target, head, block, false);
             } else {
@@ -2264,12 +2286,16 @@ impl<'e, 'f> Translator<'e, 'f> {
                     self.seal(block);
                     self.facts.set(block, f);
                 }
-            } else if let Some((all, edges)) = self.s.loop_entry.remove(&i) {
+            } else if let Some((all, words, edges)) = self.s.loop_entry.remove(&i) {
                 let (expected, locals) = self.s.loop_vars[&i].clone();
                 if edges == expected {
                     // Every edge from outside is emitted; the back edges
-                    // keep what they enter with (`loop_vars.rs`).
-                    let mut f = super::facts::BlockFacts::default();
+                    // keep what they enter with (`loop_vars.rs`), and the
+                    // enclosing frames' header words.
+                    let mut f = super::facts::BlockFacts {
+                        frame_words: words,
+                        ..Default::default()
+                    };
                     for (n, (nonnull, declared)) in locals.into_iter().zip(all) {
                         let var = self.var(usize::from(n), K::R);
                         if nonnull {
@@ -2374,7 +2400,8 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
         // Filled once the current block ends (a block is built whole).
         let pb = self.b.create_block();
-        self.s.polls.push((pb, t.index as usize, target));
+        let words = self.loop_header_words();
+        self.s.polls.push((pb, t.index as usize, target, words));
         pb
     }
 
@@ -2460,21 +2487,55 @@ impl<'e, 'f> Translator<'e, 'f> {
             let nonnull = f.nonnull_var(var) || f.nonnull.contains(&key) || known_nonnull;
             here.push((nonnull, f.declared_var(var).or(declared)));
         }
+        let words = self.loop_header_words();
         match self.s.loop_entry.entry(to) {
             std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert((here, 1));
+                e.insert((here, words, 1));
             }
             std::collections::hash_map::Entry::Occupied(mut e) => {
-                let (all, edges) = e.get_mut();
+                let (all, met, edges) = e.get_mut();
                 for (all, now) in all.iter_mut().zip(here) {
                     all.0 &= now.0;
                     if all.1 != now.1 {
                         all.1 = None;
                     }
                 }
+                met.retain(|at, w| words.get(at) == Some(w));
                 *edges += 1;
             }
         }
+    }
+
+    /// Of the frame words known here, those a loop of the current scope
+    /// keeps on every way around it: the caller, method and flags of the
+    /// scope's own frame and of its inlined callers' frames, and those
+    /// callers' positions (each is its call of the callee the loop is in).
+    /// Only this method's code writes them (a callee's frame, and whatever
+    /// the runtime runs in a call, lie above them: `reload_as` keeps them
+    /// across every stop), and it writes each with the one value: a
+    /// frame's header is its method's, and a caller's position moves only
+    /// when control leaves the callee, or when an exception leaves the
+    /// compiled method (`UNWINDING`), which leaves the loop too. The
+    /// scope's own position, which each of its safepoints sets, and the
+    /// reference slots, which hold the value of the last reload, are not
+    /// kept. A loop head that starts with these stores none of them again
+    /// at the safepoints in the loop.
+    fn loop_header_words(&mut self) -> FrameWords {
+        let own = self.s.fp_offset;
+        let callers: Vec<i64> = self.outer.iter().map(|o| o.scope.fp_offset).collect();
+        let kept = |at: i64| {
+            let header = [off::FRAME_CALLER, off::FRAME_METHOD, off::FRAME_FLAGS];
+            header.iter().any(|&h| own + i64::from(h) == at)
+                || callers.iter().any(|&c| {
+                    header
+                        .iter()
+                        .chain(std::iter::once(&off::FRAME_LINK))
+                        .any(|&h| c + i64::from(h) == at)
+                })
+        };
+        let mut words = self.facts().frame_words.clone();
+        words.retain(|&at, _| kept(at));
+        words
     }
 
     fn int_cond(c: Cond) -> IntCC {
@@ -3745,6 +3806,32 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.def_local(slot, k, v);
             slot += k.slots();
         }
+        if calls_in_a_loop(&self.s.ops) {
+            // The frame's header and its caller's position now, once per
+            // inlined call, rather than at the first safepoint, which a
+            // loop's would repeat every trip: a loop head keeps the header
+            // words written before it (`loop_header_words`).
+            let caller = self
+                .outer
+                .last()
+                .map(|o| (o.scope.fp, o.scope.fp_offset, o.scope.idx));
+            let (caller_fp, caller_offset, call) = caller.expect("an inlined callee has a caller");
+            let caller = (caller_fp, caller_offset);
+            let mut words = std::mem::take(&mut self.facts().frame_words);
+            // The caller's position, as each safepoint in the callee
+            // writes it (`spill_frame`: the call, its arguments the
+            // callee's).
+            let pos = super::facts::FrameWord::Const((call | IN_CALL) as i64);
+            store_word(&mut self.b, &mut words, caller, off::FRAME_LINK, pos, None);
+            write_header(
+                &mut self.b,
+                &mut words,
+                (self.s.fp, self.s.fp_offset),
+                self.s.m,
+                caller,
+            );
+            self.facts().frame_words = words;
+        }
         let first = self.s.blocks[0].expect("instruction 0 is reachable");
         // The caller's facts, into a first block nothing else enters.
         self.record_edge_facts(0);
@@ -3799,6 +3886,15 @@ pub(super) fn in_loops(ops: &[Op]) -> Vec<bool> {
         }
     }
     in_loop
+}
+
+/// Whether a call lies in one of `ops`'s loops (`in_loops`): a safepoint
+/// on every trip that takes it.
+fn calls_in_a_loop(ops: &[Op]) -> bool {
+    let in_loop = in_loops(ops);
+    ops.iter()
+        .zip(in_loop)
+        .any(|(op, looped)| looped && matches!(op, Op::Invoke(..)))
 }
 
 /// Whether a method's ops store into local 0 (a reference store: `this`
