@@ -39,7 +39,11 @@
 //! headers of the method's frames, which no callee writes (a callee's
 //! frame starts at its arguments, above them), and the references its
 //! reload read, which nothing writes before the next stop; so of two calls
-//! in a row the second writes only its position. A leaf method (small, its calls all inlined or on paths that
+//! in a row the second writes only its position. A loop's head keeps the
+//! header words of the frames around the loop that every way into it
+//! wrote (`Translator::loop_header_words`), and an inlined callee with a
+//! call in a loop writes its header where it is entered, so a call in the
+//! loop writes its position and references alone, every trip. A leaf method (small, its calls all inlined or on paths that
 //! only throw, `Translator::is_leaf`) does nearly the same with its own
 //! header: its entry checks the slot stack and stores only the caller,
 //! and each of its safepoints, all on cold paths, stores the method and
