@@ -132,11 +132,29 @@ impl Translator<'_, '_> {
     /// its data words follow the layout word at a fixed offset, with no
     /// load.
     pub(super) fn array_data(&mut self, o: Value) -> Value {
-        let nrefs = match self.known_arrays.get(&self.key(o)) {
+        let nrefs = match self.array_form(o) {
             Some(true) => Some(0),
             _ => None,
         };
         self.data_of_known(o, nrefs, true)
+    }
+
+    /// Whether the array `a` has primitive elements (`Some(true)`) or
+    /// references (`Some(false)`), where the translator knows: from the
+    /// type that made it (`Translator::known_arrays`: a field's, a
+    /// parameter's, a `newarray`'s), or from its declared type
+    /// (`declared.rs`), which an array in a local keeps across a stop's
+    /// join where the value itself is a new one (a `hashCode` call
+    /// between `tab = table` and `tab.length`).
+    pub(super) fn array_form(&mut self, a: Value) -> Option<bool> {
+        let key = self.key(a);
+        self.known_arrays.get(&key).copied().or_else(|| {
+            matches!(
+                self.declared.get(&key),
+                Some(super::declared::Declared::ArrayOf { .. })
+            )
+            .then_some(false)
+        })
     }
 
     /// The address of data word 0 of the resolved instance `o`
@@ -765,7 +783,7 @@ impl Translator<'_, '_> {
     /// its form is known (`Translator::known_arrays`), read where that form
     /// keeps it, else at the data words its layout word locates.
     pub(super) fn array_length(&mut self, a: Value) -> Value {
-        let form = self.known_arrays.get(&self.key(a)).copied();
+        let form = self.array_form(a);
         let o = self.resolve_read(a);
         match form {
             Some(true) => return self.prim_array_length(o),

@@ -29,9 +29,14 @@
 //! of a barrier's cold paths (`Facts::carry`), and a bytecode branch's
 //! target or fall-through that no other edge enters (`Facts::set`, the
 //! facts at the branch). A forward join, a leader every edge into which
-//! is a forward branch or fall-through, and the continuation of an
-//! inlined callee's returns, start with the facts every edge into them
-//! carries (`BlockFacts::meet`, the intersection, keys and values alike),
+//! is a forward branch or fall-through, the continuation of an
+//! inlined callee's returns, and the join after a call inlined behind
+//! guards (each guard's way starts with the facts before it), start with
+//! the facts every edge into them carries (`BlockFacts::meet`, the
+//! intersection, keys and values alike; on each edge into a forward join
+//! or a guarded call's join, what is known of a live reference local's
+//! value is first recorded of the local too, `Translator::lift_local_facts`,
+//! so that a local reloaded on one way and checked on another stays known),
 //! once every edge is translated and the block is sealed: the SSA values
 //! the edges agree on are defined where they dominate the join, and a
 //! variable every edge reaches with one value reads that value there. A

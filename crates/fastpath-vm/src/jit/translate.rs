@@ -2452,6 +2452,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.s.entry_facts.insert(to, f);
         } else if self.s.join_edges.get(to).is_some_and(|&n| n > 0) {
             // One of a forward join's edges: met with the others.
+            self.lift_local_facts(to);
             let f = self.facts().clone();
             match self.s.join_facts.entry(to) {
                 std::collections::hash_map::Entry::Occupied(mut e) => {
@@ -2462,6 +2463,42 @@ impl<'e, 'f> Translator<'e, 'f> {
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert((f, 1));
                 }
+            }
+        }
+    }
+
+    /// On an edge into a join at instruction `to` (a forward join, or the
+    /// join after a call inlined behind guards): what the facts know of the
+    /// value each reference local live there holds (non-null, its declared
+    /// type, an array's length) becomes known of the local itself
+    /// (`BlockFacts::nonnull_vars`, `declared_vars`, `length_vars`), so
+    /// that the join keeps it where another edge brings the local a
+    /// different value it knows the same of: a value reloaded after a call
+    /// on one way (which the reload marks by the variable) and the value
+    /// checked before it on the other (which the check marks by value).
+    /// `getNode`'s `tab`, checked non-null, then a ternary around
+    /// `key.hashCode()`: the join kept neither the check nor the array's
+    /// form, and the code tested `tab` again and read its length through
+    /// its layout word.
+    fn lift_local_facts(&mut self, to: usize) {
+        for n in 0..self.s.ml {
+            if !self.s.d.maps.local_is_ref(to, n) || !self.s.live.is_live(to, n) {
+                continue;
+            }
+            let var = self.var(n, K::R);
+            let v = self.b.use_var(var);
+            let key = self.key(v);
+            let nonnull = self.nonnull.contains(&v);
+            let declared = self.declared.get(&key).copied();
+            let f = self.facts();
+            if nonnull || f.nonnull.contains(&key) {
+                f.set_nonnull_var(var);
+            }
+            if let Some(&len) = f.lengths.get(&key) {
+                f.set_length_var(var, len);
+            }
+            if let (Some(d), None) = (declared, f.declared_var(var)) {
+                f.set_declared_var(var, d);
             }
         }
     }
@@ -2799,20 +2836,23 @@ impl<'e, 'f> Translator<'e, 'f> {
             }
             Op::GetField { off, kind, volatile } => {
                 let obj = self.pop_v();
-                if let Some(v) = self.promoted_get(self.s.idx) {
-                    // A field of the locked object held in its variable
-                    // (`promote.rs`): no load, no null check.
-                    self.push(K::of(kind), v);
-                    return Ok(());
+                let promoted = self.promoted_get(self.s.idx);
+                if promoted.is_none() {
+                    self.null_check(obj);
                 }
-                self.null_check(obj);
                 let hoisted = self
                     .s
                     .loops
                     .loads
                     .get(&self.s.idx)
                     .and_then(|&(h, k)| self.s.heads.get(&h).map(|(_, values, _)| values[k]));
-                let v = if let Some(v) = hoisted {
+                let v = if let Some(v) = promoted {
+                    // A field of the locked object held in its variable
+                    // (`promote.rs`): no load, no null check. What it holds
+                    // is of the field's type, as a load's value is (the
+                    // verifier checked each store into it).
+                    v
+                } else if let Some(v) = hoisted {
                     // The receiver's field, loaded before the loop
                     // (`loops.rs`): `obj` is the receiver.
                     v
@@ -3505,6 +3545,16 @@ impl<'e, 'f> Translator<'e, 'f> {
         };
         self.s.stack.truncate(depth_after);
         let join = self.b.create_block();
+        // The facts every way into the join carries (`BlockFacts::meet`):
+        // what the receiver's and the arguments' checks proved, and what
+        // each way knows of the frame's variables, survive the call.
+        let mut met: Option<super::facts::BlockFacts> = None;
+        let mut meet = |f: &super::facts::BlockFacts| match &mut met {
+            Some(m) => m.meet(f),
+            None => met = Some(f.clone()),
+        };
+        // The instruction after the call, where the join goes on.
+        let after = self.s.idx + 1;
         let n = g.cases.len();
         for (expected, t, callee) in g.cases {
             let expected = if g.by_class {
@@ -3518,11 +3568,21 @@ impl<'e, 'f> Translator<'e, 'f> {
             };
             let hit = self.b.ins().icmp_imm_s(IntCC::Equal, key, expected);
             let (inlined, next) = (self.b.create_block(), self.b.create_block());
+            let from = self.here();
+            let before = self.facts().clone();
             self.b.ins().brif(hit, inlined, &[], next, &[]);
+            // Each way is entered by the guard's edge alone: what held
+            // before the call holds on it (the receiver's null check, the
+            // arguments' facts, the frame's variables').
             self.b.switch_to_block(inlined);
+            self.seal(inlined);
+            self.facts.set(inlined, before);
             self.inline_call(t, callee, args.clone(), depth_after)?;
+            self.lift_local_facts(after);
+            meet(self.facts());
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(next);
+            self.continue_from(from);
             self.s.stack.truncate(depth_after);
         }
         let miss = self.b.current_block().expect("translating into a block");
@@ -3554,9 +3614,16 @@ impl<'e, 'f> Translator<'e, 'f> {
             _ => key,
         };
         self.call_method(m, target, &args, depth_after);
+        self.lift_local_facts(after);
+        meet(self.facts());
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(join);
+        // Every edge into the join is emitted.
+        self.seal(join);
+        if let Some(f) = met {
+            self.facts.set(join, f);
+        }
         self.guarded_calls += n;
         Ok(())
     }

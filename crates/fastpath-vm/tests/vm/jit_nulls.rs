@@ -4,8 +4,9 @@
 //! no null check (no call of the `NullPointerException` helper) after a
 //! call that spills and reloads it, after an allocation whose slow path
 //! joins the hot one, inside and after a `synchronized` block on it (one
-//! whose lock a loop keeps across rounds too), and in a loop that loads
-//! the local and never stores it; a loop that
+//! whose lock a loop keeps across rounds too), in a loop that loads
+//! the local and never stores it, after a call inlined behind guards, and
+//! after a join whose one way called (`Translator::lift_local_facts`); a loop that
 //! replaces the local keeps its check, and throws where the interpreter
 //! throws (`main` checks the results and fails the run otherwise).
 //!
@@ -93,6 +94,39 @@ public class Nulls {
         return s;
     }
 
+    static abstract class Shape {
+        abstract int sides();
+    }
+
+    static final class Square extends Shape {
+        int sides() {
+            return 4;
+        }
+    }
+
+    static final class Triangle extends Shape {
+        int sides() {
+            return 3;
+        }
+    }
+
+    // A call inlined behind guards (two implementations loaded), its miss
+    // a call: every way into the join after it keeps `b` checked.
+    int guarded(Nulls b, Shape s) {
+        int t = b.x;
+        t += s.sides();
+        return t + b.y;
+    }
+
+    // A join after a call on one way only (`touch` has four
+    // implementations: a call): `b`, checked before the ternary, is a
+    // reloaded value on one way and the checked one on the other.
+    int joined(Nulls b, Nulls c, int k) {
+        int t = b.x;
+        int u = c == null ? 0 : c.touch(k);
+        return t + u + b.y;
+    }
+
     int replaced(Nulls b, Nulls c, int n) {
         int s = b.x;
         try {
@@ -118,6 +152,8 @@ public class Nulls {
         int coarsened(Nulls b, int n) { return 0; }
         int lockedFirst(Nulls b, int n) { return 0; }
         int replaced(Nulls b, Nulls c, int n) { return 0; }
+        int guarded(Nulls b, Shape s) { return 0; }
+        int joined(Nulls b, Nulls c, int k) { return 0; }
     }
 
     static class Second extends Other {
@@ -129,6 +165,8 @@ public class Nulls {
         int coarsened(Nulls b, int n) { return 0; }
         int lockedFirst(Nulls b, int n) { return 0; }
         int replaced(Nulls b, Nulls c, int n) { return 0; }
+        int guarded(Nulls b, Shape s) { return 0; }
+        int joined(Nulls b, Nulls c, int k) { return 0; }
     }
 
     static class Third extends Other {
@@ -140,6 +178,8 @@ public class Nulls {
         int coarsened(Nulls b, int n) { return 0; }
         int lockedFirst(Nulls b, int n) { return 0; }
         int replaced(Nulls b, Nulls c, int n) { return 0; }
+        int guarded(Nulls b, Shape s) { return 0; }
+        int joined(Nulls b, Nulls c, int k) { return 0; }
     }
 
     public static void main(String[] args) {
@@ -158,9 +198,12 @@ public class Nulls {
         int coarsened = r.coarsened(b, 4);      // 21 + 4 * (3 + 21)
         int lockedFirst = r.lockedFirst(b, 4);  // 2 * (0 + 1 + 2 + 3) + 4 * 3
         int replaced = r.replaced(b, null, 3);  // 21 + 3, then c.y throws
+        Shape triangle = new Triangle();
+        int guarded = r.guarded(b, new Square()) + r.guarded(b, triangle); // 21 + 4 + 3, 21 + 3 + 3
+        int joined = r.joined(b, null, 5) + r.joined(b, r, 5); // 21 + 0 + 3, 21 + 6 + 3
         String got = called + " " + allocated + " " + locked + " " + invariant + " " + coarsened + " " + lockedFirst
-                + " " + replaced;
-        if (!got.equals("9 23 21 21 117 24 -24")) {
+                + " " + replaced + " " + guarded + " " + joined;
+        if (!got.equals("9 23 21 21 117 24 -24 55 54")) {
             throw new Error(got);
         }
     }
@@ -213,6 +256,15 @@ fn checked_references_keep_no_null_check_across_stops_and_loops() {
         n, 3,
         "lockedFirst has {n} null checks, not the re-entry's and the handler's two:\n{listing}"
     );
+    // `b` checked at `b.x` and `s` as the receiver, once each: the ways
+    // into the join after the guarded call (each inlined implementation
+    // and the miss's call) all keep `b` checked.
+    let (n, listing) = checks("guarded", "(LNulls;LNulls$Shape;)I");
+    assert_eq!(n, 2, "guarded has {n} null checks, not b's and s's:\n{listing}");
+    // `b`'s alone: the ternary's join after `c.touch(k)` on one way keeps
+    // it (`c` is tested by the ternary itself, no null check).
+    let (n, listing) = checks("joined", "(LNulls;LNulls;I)I");
+    assert_eq!(n, 1, "joined has {n} null checks, not b's one:\n{listing}");
     // `b = c` in the loop: the loop's `b.y` is checked each time round.
     let (n, listing) = checks("replaced", "(LNulls;LNulls;I)I");
     assert!(n >= 2, "replaced lost its loop's null check:\n{listing}");
