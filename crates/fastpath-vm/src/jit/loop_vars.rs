@@ -10,14 +10,14 @@
 //! (`facts.rs`, `BlockFacts::nonnull_vars`): a read of one in the loop is
 //! then known non-null, and its null checks go (C2 gets the same from its
 //! type system: a loop phi of non-null values is non-null, `PhiNode::Value`);
-//! Every loop head entered from outside by recorded edges only also starts
-//! with the header words of the frames around the loop that every such
-//! edge had written (`Translator::loop_header_words`), so its safepoints
-//! store them no more.
 //! and with the declared type all those edges agree on
 //! (`BlockFacts::declared_vars`): an `aastore` into an array the loop only
 //! reads keeps the proof its store check passes that it had before the
-//! loop (a traversal's `Node[] stack = new Node[64]`).
+//! loop (a traversal's `Node[] stack = new Node[64]`). Every such head,
+//! one whose loop reads no such local included, also starts with the
+//! header words of the frames around the loop that every edge in had
+//! written (`Translator::loop_header_words`), so its safepoints store them
+//! no more.
 //!
 //! Why it holds: inside the loop such a local is defined only by the
 //! reloads after the collector's stops (`Translator::reload`, and
