@@ -57,7 +57,7 @@
  * The object layout these constants describe; check it against
  * `fastpath_gc_layout_version()` at start.
  */
-#define FASTPATH_GC_LAYOUT_VERSION 5
+#define FASTPATH_GC_LAYOUT_VERSION 6
 
 /**
  * Bytes of every word of an object (forwarding, header, layout,
@@ -76,8 +76,9 @@
 /**
  * A heap's cell format: no forwarding word, the header first (by default
  * every other barrier set). A copy is recorded only in the from-space
- * original's layout word, as `~copy` (`FASTPATH_GC_LAYOUT_FORWARDED_BIT`
- * set).
+ * original's 8 bytes at `FASTPATH_GC_LAYOUT_WORD_OFFSET`, as the copy's
+ * address with its halves swapped and `FASTPATH_GC_LAYOUT_FORWARDED_BIT`
+ * set.
  */
 #define FASTPATH_GC_CELL_FORMAT_COMPACT 1
 
@@ -95,27 +96,48 @@
 
 /**
  * The layout word, written at allocation, in one of two forms:
- * untagged (`fastpath_gc_alloc`), `nrefs | ndata << 32`; tagged
- * (`fastpath_gc_alloc_tagged`), `FASTPATH_GC_LAYOUT_TAGGED_BIT | tag << 32
- * | ndata << 16 | nrefs`. Code that does not know an object's form tests
- * `FASTPATH_GC_LAYOUT_TAGGED_BIT` before taking the counts apart. Either
- * form has bit 63 clear. In the compact format, a from-space original's
- * is replaced by `~copy` when the object is copied
- * (`FASTPATH_GC_LAYOUT_FORWARDED_BIT` set). A copy is resolved inline by
- * loading this word of an object of the collection set: bit 63 clear, not
- * copied yet (the slow path evacuates); set, the copy is `~word`.
+ * untagged (`fastpath_gc_alloc`), 8 bytes, `nrefs | ndata << 32`; tagged
+ * (`fastpath_gc_alloc_tagged`), 4 bytes, `FASTPATH_GC_LAYOUT_TAGGED_BIT |
+ * tag`, the tag's counts the heap's (`fastpath_gc_define_tag`). Code
+ * that does not know an object's form reads the low 4 bytes and tests
+ * `FASTPATH_GC_LAYOUT_TAGGED_BIT` before taking the counts apart. In the
+ * compact format, a from-space original's 8 bytes here (a tagged word
+ * and what follows it, reference 0 or padding) are replaced when the
+ * object is copied by `(copy << 32 | copy >> 32) |
+ * FASTPATH_GC_LAYOUT_FORWARDED_BIT` (bit 31, clear in every object's own
+ * low 4 bytes). A copy is resolved inline by loading these 8 bytes of an
+ * object of the collection set: bit 31 clear, not copied yet (the slow
+ * path evacuates); set, the copy is the word with bit 31 cleared and its
+ * halves swapped (`w &= ~FASTPATH_GC_LAYOUT_FORWARDED_BIT; copy = w << 32
+ * | w >> 32`).
  */
 #define FASTPATH_GC_LAYOUT_WORD_OFFSET 8
 
 /**
- * Reference 0; in a heap with 8-byte reference slots, reference i at
+ * Bytes of the tagged form of the layout word.
+ */
+#define FASTPATH_GC_TAGGED_WORD_BYTES 4
+
+/**
+ * Reference 0 of an untagged object, and of a tagged one in a heap with
+ * 8-byte reference slots. In a heap with 8-byte slots, reference i at
  * `FASTPATH_GC_REFS_OFFSET + 8 * i`, data word j at
- * `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)` (both formats); with
- * compressed ones (`fastpath_gc_ref_slot_bytes` says 4) reference i at
- * `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
- * `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`.
+ * `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs + j)` (both formats, both
+ * forms); with 4-byte ones (`fastpath_gc_ref_slot_bytes` says 4), of an
+ * untagged object reference i at `FASTPATH_GC_REFS_OFFSET + 4 * i`, data
+ * word j at `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`; of a
+ * tagged one `FASTPATH_GC_TAGGED_COMPRESSED_REFS_OFFSET`.
  */
 #define FASTPATH_GC_REFS_OFFSET 16
+
+/**
+ * Reference 0 of a tagged object in a heap with 4-byte reference slots
+ * (compressed or unscaled): right after the 4-byte tagged word.
+ * Reference i at `FASTPATH_GC_TAGGED_COMPRESSED_REFS_OFFSET + 4 * i`,
+ * data word j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs / 2 + j)` (the
+ * slots' end rounded up to 8 bytes).
+ */
+#define FASTPATH_GC_TAGGED_COMPRESSED_REFS_OFFSET 12
 
 /**
  * Bytes of a compressed reference slot (`FASTPATH_GC_REFS=compressed`).
@@ -154,25 +176,26 @@
 #define FASTPATH_GC_COMPACT_CELL_TO_OBJECT 0
 
 /**
- * Words of a Brooks cell before reference 0: a cell is
- * `8 * (3 + nrefs + ndata)` bytes.
+ * Words of a Brooks cell before reference 0 of an untagged object: with
+ * 8-byte slots a cell is `8 * (3 + nrefs + ndata)` bytes (either form).
  */
 #define FASTPATH_GC_BROOKS_CELL_HEADER_WORDS 3
 
 /**
- * Words of a compact cell before reference 0: a cell is
- * `8 * (2 + nrefs + ndata)` bytes.
+ * Words of a compact cell before reference 0 of an untagged object: with
+ * 8-byte slots a cell is `8 * (2 + nrefs + ndata)` bytes (either form).
  */
 #define FASTPATH_GC_COMPACT_CELL_HEADER_WORDS 2
 
 /**
- * The bit of a layout word set in a copied original's (compact format)
- * and clear in every object's own.
+ * The bit of the 8 bytes at `FASTPATH_GC_LAYOUT_WORD_OFFSET` set in a
+ * copied original's (compact format; bit 31, the sign of the low 4
+ * bytes) and clear in every object's own.
  */
-#define FASTPATH_GC_LAYOUT_FORWARDED_BIT 9223372036854775808ull
+#define FASTPATH_GC_LAYOUT_FORWARDED_BIT 2147483648
 
 /**
- * An untagged layout word's `nrefs` bits (the low 32).
+ * An untagged layout word's `nrefs` bits (the low 32, below 2^30).
  */
 #define FASTPATH_GC_LAYOUT_NREFS_MASK 4294967295
 
@@ -182,36 +205,24 @@
 #define FASTPATH_GC_LAYOUT_NDATA_SHIFT 32
 
 /**
- * The bit of a layout word set in the tagged form and clear in the
- * untagged one.
+ * The bit of the layout word's low 4 bytes set in the tagged form and
+ * clear in the untagged one (bit 30).
  */
-#define FASTPATH_GC_LAYOUT_TAGGED_BIT 4611686018427387904
+#define FASTPATH_GC_LAYOUT_TAGGED_BIT 1073741824
 
 /**
- * A tagged layout word's `nrefs` bits (the low 16).
+ * A tagged layout word's tag bits (the low 30).
  */
-#define FASTPATH_GC_LAYOUT_TAGGED_NREFS_MASK 65535
+#define FASTPATH_GC_LAYOUT_TAG_MASK 1073741823
 
 /**
- * A tagged layout word's shift to `ndata` (bits 16..32; mask with
- * `FASTPATH_GC_MAX_TAGGED_COUNT` after the shift).
+ * The largest tag (the heap's tag table has an entry for each tag up to
+ * it: `fastpath_gc_define_tag`).
  */
-#define FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT 16
+#define FASTPATH_GC_MAX_LAYOUT_TAG 4194303
 
 /**
- * A tagged layout word's shift to the tag (bits 32..62; mask with
- * `FASTPATH_GC_MAX_LAYOUT_TAG` after the shift).
- */
-#define FASTPATH_GC_LAYOUT_TAG_SHIFT 32
-
-/**
- * The largest tag (30 bits): the tag's mask after the shift.
- */
-#define FASTPATH_GC_MAX_LAYOUT_TAG 1073741823
-
-/**
- * The most references, and the most data words, a tagged object holds;
- * the mask of the tagged form's `ndata` after its shift.
+ * The most references, and the most data words, a tagged object holds.
  */
 #define FASTPATH_GC_MAX_TAGGED_COUNT 65535
 
@@ -219,7 +230,7 @@
  * The most words any object's cell may take, its header words included
  * (a heap's own maximum, `fastpath_gc_free_bytes`'s `max_object_words`,
  * is at most this): an untagged layout word's counts stay below 2^30, so
- * its bits 62 and 63 are clear.
+ * its bits 30, 31, 62 and 63 are clear.
  */
 #define FASTPATH_GC_MAX_CELL_WORDS 1073741823
 
@@ -1675,10 +1686,12 @@ fastpath_status fastpath_gc_cell_format(const struct fastpath_gc_heap *h, uint32
  * (`FASTPATH_GC_WORD_BYTES`, the object's address) or 4
  * (`FASTPATH_GC_COMPRESSED_REF_BYTES`: the address shifted right by
  * `FASTPATH_GC_COMPRESSED_REF_SHIFT`, the heap below
- * `FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT`; reference i at
- * `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
- * `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`), fixed when the
- * heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
+ * `FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT`; of an untagged object reference
+ * i at `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
+ * `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`; of a tagged one
+ * reference i at `FASTPATH_GC_TAGGED_COMPRESSED_REFS_OFFSET + 4 * i`,
+ * data word j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs / 2 + j)`), fixed
+ * when the heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
  * references inline compiles against it, and picks its reference CAS by
  * it (`FASTPATH_JIT_CAS_REF` for 8; for 4, `FASTPATH_JIT_CAS_REF_COMPRESSED`
  * or `FASTPATH_JIT_CAS_REF_UNSCALED` as `fastpath_gc_ref_shift` says).
@@ -1696,6 +1709,24 @@ fastpath_status fastpath_gc_ref_slot_bytes(const struct fastpath_gc_heap *h, uin
  * decodes as `(uint64_t)slot << shift`. Any thread.
  */
 fastpath_status fastpath_gc_ref_shift(const struct fastpath_gc_heap *h, uint32_t *shift);
+
+/**
+ * Defines `tag` as the tag of objects with `nrefs` references and `ndata`
+ * data words, for every mutator of the heap: the counts the heap reads
+ * for a tagged object, whose layout word holds only the tag
+ * (`FASTPATH_GC_LAYOUT_TAGGED_BIT | tag`). A C JIT that allocates objects
+ * of a tag inline (a TLAB bump, then the words written as
+ * `FASTPATH_GC_LAYOUT_WORD_OFFSET` says) defines it first;
+ * `fastpath_gc_alloc_tagged` defines the tags it is given. Defining a tag
+ * again with the same counts does nothing. `FASTPATH_ERR_INVALID_ARGUMENT`
+ * for `tag` above `FASTPATH_GC_MAX_LAYOUT_TAG`, a count above
+ * `FASTPATH_GC_MAX_TAGGED_COUNT`, or a tag defined before with other
+ * counts (which it keeps). Any thread.
+ */
+fastpath_status fastpath_gc_define_tag(const struct fastpath_gc_heap *h,
+                                       uint32_t tag,
+                                       size_t nrefs,
+                                       size_t ndata);
 
 /**
  * Bytes in free regions now; the largest object, in words
@@ -1738,15 +1769,17 @@ fastpath_status fastpath_gc_alloc(struct fastpath_gc_mutator *m,
 
 /**
  * Allocates an object as `fastpath_gc_alloc`, in the layout word's tagged
- * form: the word holds `nrefs`, `ndata` and the runtime's `tag` (a class
- * index, a compressed class pointer), which the heap keeps with the object
- * through every copy and `fastpath_gc_tag` reads back; generated code
- * reads it in the same load as the counts (`FASTPATH_GC_LAYOUT_TAG_SHIFT`).
+ * form: the 4-byte word holds only the runtime's `tag` (a class index),
+ * which the heap keeps with the object through every copy and
+ * `fastpath_gc_tag` reads back; the counts are the tag's, which this
+ * defines as `nrefs` and `ndata` if nothing has (`fastpath_gc_define_tag`).
+ * With 4-byte reference slots the object's reference 0 is at
+ * `FASTPATH_GC_TAGGED_COMPRESSED_REFS_OFFSET`.
  * `FASTPATH_ERR_INVALID_ARGUMENT` for `nrefs` or `ndata` above
- * `FASTPATH_GC_MAX_TAGGED_COUNT` or `tag` above
+ * `FASTPATH_GC_MAX_TAGGED_COUNT`, `tag` above
  * `FASTPATH_GC_MAX_LAYOUT_TAG` (larger objects, arrays, take
- * `fastpath_gc_alloc`'s untagged form); the other refusals are
- * `fastpath_gc_alloc`'s.
+ * `fastpath_gc_alloc`'s untagged form), or a tag defined with other
+ * counts; the other refusals are `fastpath_gc_alloc`'s.
  */
 fastpath_status fastpath_gc_alloc_tagged(struct fastpath_gc_mutator *m,
                                          size_t nrefs,

@@ -174,6 +174,11 @@ class GcHeap {
     check(fastpath_gc_cell_format(heap_, &f));
     return f;
   }
+  /** Defines `tag`'s counts for every mutator, before generated code
+   * allocates objects of it inline (fastpath_gc_define_tag). */
+  void define_tag(std::uint32_t tag, std::size_t nrefs, std::size_t ndata) {
+    check(fastpath_gc_define_tag(heap_, tag, nrefs, ndata));
+  }
   fastpath_gc_heap *native() noexcept { return heap_; }
 
  private:
@@ -194,7 +199,8 @@ class GcMutator {
     return h;
   }
   /** An object whose layout word is in the tagged form, carrying `tag` (a
-   * class index or compressed class pointer; fastpath_gc_alloc_tagged). */
+   * class index; fastpath_gc_alloc_tagged, which defines the tag's counts
+   * if nothing has). */
   fastpath_gc_handle alloc_tagged(std::size_t nrefs, std::size_t ndata, std::uint32_t tag) {
     fastpath_gc_handle h;
     check(fastpath_gc_alloc_tagged(m_, nrefs, ndata, tag, &h));

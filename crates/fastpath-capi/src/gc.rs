@@ -3,8 +3,9 @@
 //! accesses through the barriers, a handle stack of roots, safepoints,
 //! safe regions, object locks and collections (over `fastpath::gc`).
 //! Objects are allocated untagged or with a runtime's tag in their layout
-//! word (`fastpath_gc_alloc_tagged`, `fastpath_gc_tag`; the word's two
-//! forms are `gc_layout.rs`'s).
+//! word (`fastpath_gc_alloc_tagged`, `fastpath_gc_tag`; a tag's counts are
+//! the heap's, `fastpath_gc_define_tag`; the word's two forms are
+//! `gc_layout.rs`'s).
 //!
 //! Where it sits: beside `sync.rs`. A C runtime cannot hold the Rust
 //! library's `Obj` (a reference valid until the mutator's next safepoint,
@@ -469,10 +470,12 @@ pub extern "C" fn fastpath_gc_cell_format(h: *const fastpath_gc_heap, format: *m
 /// (`FASTPATH_GC_WORD_BYTES`, the object's address) or 4
 /// (`FASTPATH_GC_COMPRESSED_REF_BYTES`: the address shifted right by
 /// `FASTPATH_GC_COMPRESSED_REF_SHIFT`, the heap below
-/// `FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT`; reference i at
-/// `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
-/// `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`), fixed when the
-/// heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
+/// `FASTPATH_GC_COMPRESSED_ADDRESS_LIMIT`; of an untagged object reference
+/// i at `FASTPATH_GC_REFS_OFFSET + 4 * i`, data word j at
+/// `FASTPATH_GC_REFS_OFFSET + 8 * ((nrefs + 1) / 2 + j)`; of a tagged one
+/// reference i at `FASTPATH_GC_TAGGED_COMPRESSED_REFS_OFFSET + 4 * i`,
+/// data word j at `FASTPATH_GC_REFS_OFFSET + 8 * (nrefs / 2 + j)`), fixed
+/// when the heap is made by `FASTPATH_GC_REFS`. A C JIT that reads or writes
 /// references inline compiles against it, and picks its reference CAS by
 /// it (`FASTPATH_JIT_CAS_REF` for 8; for 4, `FASTPATH_JIT_CAS_REF_COMPRESSED`
 /// or `FASTPATH_JIT_CAS_REF_UNSCALED` as `fastpath_gc_ref_shift` says).
@@ -498,6 +501,27 @@ pub extern "C" fn fastpath_gc_ref_shift(h: *const fastpath_gc_heap, shift: *mut 
         let w = heap(h)?.heap.ref_width();
         put(shift, w.shift())
     })
+}
+
+/// Defines `tag` as the tag of objects with `nrefs` references and `ndata`
+/// data words, for every mutator of the heap: the counts the heap reads
+/// for a tagged object, whose layout word holds only the tag
+/// (`FASTPATH_GC_LAYOUT_TAGGED_BIT | tag`). A C JIT that allocates objects
+/// of a tag inline (a TLAB bump, then the words written as
+/// `FASTPATH_GC_LAYOUT_WORD_OFFSET` says) defines it first;
+/// `fastpath_gc_alloc_tagged` defines the tags it is given. Defining a tag
+/// again with the same counts does nothing. `FASTPATH_ERR_INVALID_ARGUMENT`
+/// for `tag` above `FASTPATH_GC_MAX_LAYOUT_TAG`, a count above
+/// `FASTPATH_GC_MAX_TAGGED_COUNT`, or a tag defined before with other
+/// counts (which it keeps). Any thread.
+#[no_mangle]
+pub extern "C" fn fastpath_gc_define_tag(
+    h: *const fastpath_gc_heap,
+    tag: u32,
+    nrefs: usize,
+    ndata: usize,
+) -> fastpath_status {
+    ffi(|| heap(h)?.heap.define_tag(tag, nrefs, ndata).map_err(gc_status))
 }
 
 /// Bytes in free regions now; the largest object, in words
@@ -592,15 +616,17 @@ pub extern "C" fn fastpath_gc_alloc(
 }
 
 /// Allocates an object as `fastpath_gc_alloc`, in the layout word's tagged
-/// form: the word holds `nrefs`, `ndata` and the runtime's `tag` (a class
-/// index, a compressed class pointer), which the heap keeps with the object
-/// through every copy and `fastpath_gc_tag` reads back; generated code
-/// reads it in the same load as the counts (`FASTPATH_GC_LAYOUT_TAG_SHIFT`).
+/// form: the 4-byte word holds only the runtime's `tag` (a class index),
+/// which the heap keeps with the object through every copy and
+/// `fastpath_gc_tag` reads back; the counts are the tag's, which this
+/// defines as `nrefs` and `ndata` if nothing has (`fastpath_gc_define_tag`).
+/// With 4-byte reference slots the object's reference 0 is at
+/// `FASTPATH_GC_TAGGED_COMPRESSED_REFS_OFFSET`.
 /// `FASTPATH_ERR_INVALID_ARGUMENT` for `nrefs` or `ndata` above
-/// `FASTPATH_GC_MAX_TAGGED_COUNT` or `tag` above
+/// `FASTPATH_GC_MAX_TAGGED_COUNT`, `tag` above
 /// `FASTPATH_GC_MAX_LAYOUT_TAG` (larger objects, arrays, take
-/// `fastpath_gc_alloc`'s untagged form); the other refusals are
-/// `fastpath_gc_alloc`'s.
+/// `fastpath_gc_alloc`'s untagged form), or a tag defined with other
+/// counts; the other refusals are `fastpath_gc_alloc`'s.
 #[no_mangle]
 pub extern "C" fn fastpath_gc_alloc_tagged(
     m: *mut fastpath_gc_mutator,

@@ -17,7 +17,7 @@
 //! | `block_cache.rs` | the calling thread's block in an initial-exec TLS word, for the thread-local monitor fast paths |
 //! | `lock_record.rs` | legacy stack-locking with a caller's lock record (`BasicLock`) |
 //! | `deflation.rs` | a deflation pass on request, the deflation thread's policy |
-//! | `gc.rs` | a GC heap by barrier-set and mode names, mutators, handles, allocation (untagged or tagged), accesses, safepoints, locks, collections |
+//! | `gc.rs` | a GC heap by barrier-set and mode names, mutators, handles, tag definitions, allocation (untagged or tagged), accesses, safepoints, locks, collections |
 //! | `gc_layout.rs` | the heap's object layout for C JITs (`FASTPATH_GC_*` offsets, the layout word's two forms, bits, cards, regions) and its version |
 //! | `code.rs` | code caches, install/batch/patch/free, fence, publish |
 //! | `spin.rs` | the pause, its calibration, a budgeted spin-wait |

@@ -32,8 +32,9 @@
 //!   `fastpath_jit::template::gc_medium` (the queue push; the
 //!   collection-set test and the resolution of a copy in the heap's cell
 //!   format, `fastpath_jit::Forwardee`: the Brooks forwarding word compared
-//!   with the object, or the compact layout word's bit 63 tested and the
-//!   word inverted) in cold blocks before the slow call.
+//!   with the object, or the compact layout word's 8 bytes with bit 31
+//!   tested, then cleared and the word rotated by 32) in cold blocks
+//!   before the slow call.
 //! - The Brooks emitters ([`brooks_read_barrier`], [`brooks_write_barrier`]
 //!   and their `_with_state` form, and `data`'s `DataBarrier::Forwarded`
 //!   and `BrooksWrite`) read the forwarding word, which objects have only
@@ -57,8 +58,12 @@ use cranelift_codegen::ir::{
     types::I32, types::I64, types::I8, Block, BlockArg, FuncRef, InstBuilder, MemFlagsData, Value,
 };
 use cranelift_frontend::FunctionBuilder;
-use fastpath::gc::layout::{RefWidth, COMPRESSED_REF_SHIFT};
+use fastpath::gc::layout::{RefWidth, COMPRESSED_REF_SHIFT, LAYOUT_FORWARDED_BIT as FORWARDED_BIT};
 use fastpath_jit::{CsetMap, Forwardee, SatbQueueLayout, ThreadLayout};
+
+// The compact form tests the forwarded bit as the sign of the layout
+// word's low half.
+const _: () = assert!(FORWARDED_BIT == 1 << 31);
 
 /// The reference in the slot at `addr + offset` of a heap whose slots are
 /// `refs` wide, as an address (a plain load: for a previous value only
@@ -510,8 +515,8 @@ fn lrb(
 
     b.switch_to_block(fwd);
     // The word is published by the evacuating CAS's release; the reads
-    // through the copy depend on its address (through the `bnot` in the
-    // compact format).
+    // through the copy depend on its address (through the `band` and
+    // `rotl` in the compact format).
     match forwardee {
         Forwardee::BrooksWord { offset } => {
             // The object's own address until it is copied, then the copy's.
@@ -520,11 +525,17 @@ fn lrb(
             b.ins().brif(not_copied, call, &[], done, &[to.into()]);
         }
         Forwardee::LayoutWord { offset } => {
-            // The object's own layout word (bit 63 clear, untagged or
-            // tagged) until it is copied, then `!copy` (bit 63 set).
+            // The object's own layout word (bit 31 clear, untagged or
+            // tagged, whatever a tagged word's next 4 bytes hold) until it
+            // is copied, then the copy with its halves swapped and bit 31
+            // set (`fastpath::gc::layout::forwarded_layout_word`).
+            // The bit is the low half's sign: a 32-bit test (x86-64 `test
+            // r32, r32; js`), with no 64-bit mask to materialise.
             let word = b.ins().load(I64, trusted, obj, offset);
-            let copied = b.ins().icmp_imm_s(IntCC::SignedLessThan, word, 0);
-            let to = b.ins().bnot(word);
+            let low = b.ins().ireduce(I32, word);
+            let copied = b.ins().icmp_imm_s(IntCC::SignedLessThan, low, 0);
+            let bare = b.ins().band_imm_u(word, !FORWARDED_BIT as i64);
+            let to = b.ins().rotl_imm_u(bare, 32);
             b.ins().brif(copied, done, &[to.into()], call, &[]);
         }
     }

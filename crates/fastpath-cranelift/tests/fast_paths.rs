@@ -742,6 +742,51 @@ fn lrb_function(
 
 common::cases::gc_medium_tests!(satb_function, lrb_function);
 
+/// `fn(thread, obj, field) -> the reference to use`: the reference slot at
+/// `field` of a heap whose slots are `refs` wide loaded (`data_load`, its
+/// `obj` argument ignored) and passed through the whole load-reference
+/// barrier on a block of `l` and on `cset`, resolving copies through
+/// `forwardee`, its slow path `slow` (the library's signature).
+fn lrb_load_function(
+    refs: fastpath_jit::RefWidth,
+    cache: &CodeCache,
+    l: ThreadLayout,
+    cset: CsetMap,
+    forwardee: Forwardee,
+    slow: usize,
+) -> Entry {
+    use fastpath_jit::{DataBarrier, DataWidth};
+    compile(cache, 3, Some(I64), &[slow], |b, a| {
+        let slow = import_library_slow_path(b, 0, LibraryPath::Lrb, true);
+        let obj = data_load(b, a[2], None, 0, DataWidth::Ref(refs), DataBarrier::None).unwrap();
+        Some(load_reference_barrier(
+            b, a[0], obj, a[2], &l, &cset, forwardee, slow,
+        ))
+    })
+}
+
+/// The load of a 4-byte slot, compressed and unscaled, and the LRB on a
+/// concurrent `shenandoah` heap of those slots in each cell format, each
+/// on its own thread (`lrb_real`): copies resolved inline, the rest
+/// evacuated by the library, which heals the slot with the copy's
+/// encoding. Half the targets are tagged with a reference 0 in their
+/// layout word's 8 bytes, which the compact format's test of a copy must
+/// read past.
+#[test]
+fn lrb_after_a_four_byte_load_resolves_real_copies() {
+    use fastpath_jit::{CellFormat, RefWidth};
+    for refs in [RefWidth::Compressed, RefWidth::Unscaled] {
+        for format in [CellFormat::Compact, CellFormat::Brooks] {
+            let build = move |cache: &CodeCache, l, cset, forwardee, slow| {
+                lrb_load_function(refs, cache, l, cset, forwardee, slow)
+            };
+            std::thread::spawn(move || common::lrb_real::lrb_resolves_real_copies_in(build, format, refs))
+                .join()
+                .unwrap();
+        }
+    }
+}
+
 /// `fn(thread, field)`: the SATB barrier of a store to the reference slot
 /// at `field` of a heap whose slots are `refs` wide, on `gc_world`'s block
 /// and queue, its slow path `gc_world::satb_flush`.

@@ -54,7 +54,7 @@ pub const EXPECTED_LAYOUT_VERSION: u32 = 4;
 
 /// The heap-object layout version these templates were written against
 /// (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` when they were last checked).
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 5;
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 6;
 
 /// The library's published layout differs from the one the templates know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,13 +160,16 @@ pub enum Forwardee {
         /// Offset of the forwarding word (AArch64: −256..256).
         offset: i32,
     },
-    /// The compact format: no forwarding word; the original's layout word
-    /// at `offset` (fastpath: 8) holds the object's own layout word, whose
-    /// bit 63 is clear in either form (untagged, or tagged with the
-    /// runtime's tag: bit 62 set), until the object is copied, then the
-    /// copy's address inverted (`!copy`, bit 63 set: `fastpath::gc::layout::
-    /// forwarded_layout_word`). Not copied yet: bit 63 clear; the copy is
-    /// one `not` of the word.
+    /// The compact format: no forwarding word; the original's 8 bytes at
+    /// `offset` (fastpath: 8, the layout word) hold the object's own layout
+    /// word, whose bit 31 is clear in either form (untagged: `nrefs` below
+    /// 2^30 in the low half; tagged: the 4-byte word of the tag and bit 30,
+    /// the 4 bytes after it, reference 0 or padding, ignored by the test),
+    /// until the object is copied, then the copy's address with its
+    /// halves swapped and bit 31 set (`fastpath::gc::layout::
+    /// forwarded_layout_word`: `copy.rotate_left(32) | 1 << 31`). Not
+    /// copied yet: bit 31 clear; the copy is the word with bit 31 cleared,
+    /// rotated by 32 (`forwardee_of_layout_word`).
     LayoutWord {
         /// Offset of the layout word (AArch64: −256..256).
         offset: i32,
@@ -215,6 +218,17 @@ impl Forwardee {
 /// and the data words, 8 bytes each from the first word boundary after the
 /// slots (fastpath: `fastpath::gc::layout`).
 ///
+/// Where reference 0 lies depends on the object's layout word's form: an
+/// untagged object's (8-byte word) at [`ObjectLayout::refs`], a tagged
+/// one's at [`ObjectLayout::tagged_refs`], right after its 4-byte word
+/// when the slots are 4 bytes (fastpath: 12), else the same as an
+/// untagged one's. A JIT knows the form of the objects it addresses (a
+/// runtime that tags every instance and no array knows it from the
+/// bytecode's types) and takes the offsets of that form:
+/// [`ObjectLayout::ref_offset`] and [`ObjectLayout::data_offset`] for an
+/// untagged object, [`ObjectLayout::tagged_ref_offset`] and
+/// [`ObjectLayout::tagged_data_offset`] for a tagged one.
+///
 /// The templates that read, write or CAS a reference slot take the width
 /// from here: [`ObjectLayout::reference`] for the data templates'
 /// reference accesses ([`crate::DataLoad`], [`crate::DataStore`]), and
@@ -228,10 +242,17 @@ impl Forwardee {
 pub struct ObjectLayout {
     /// Where the copy of an object of the collection set is recorded.
     pub forwardee: Forwardee,
-    /// Offset of reference 0 (fastpath: 16); reference `i` follows at
-    /// `ref_width.slot_bytes()`-byte steps, then the data words at 8-byte
-    /// steps ([`ObjectLayout::ref_offset`], [`ObjectLayout::data_offset`]).
+    /// Offset of reference 0 of an untagged object (fastpath: 16);
+    /// reference `i` follows at `ref_width.slot_bytes()`-byte steps, then
+    /// the data words at 8-byte steps from the next word boundary
+    /// ([`ObjectLayout::ref_offset`], [`ObjectLayout::data_offset`]).
     pub refs: i32,
+    /// Offset of reference 0 of a tagged object (fastpath: 12 with 4-byte
+    /// slots, `TAGGED_COMPRESSED_REFS_OFFSET`; 16 with 8-byte ones), the
+    /// others and the data words following as from [`ObjectLayout::refs`]
+    /// ([`ObjectLayout::tagged_ref_offset`],
+    /// [`ObjectLayout::tagged_data_offset`]).
+    pub tagged_refs: i32,
     /// The width of a reference slot (the heap's `RefWidth`: a heap's
     /// `fastpath::gc::Heap::ref_width()`, chosen by its configuration's
     /// `refs`, `FASTPATH_GC_REFS`).
@@ -251,14 +272,16 @@ impl ObjectLayout {
     /// `fastpath::gc::Heap::cell_format()`, which its configuration's
     /// `cell_format` chooses, by default the barrier set's:
     /// `CellFormat::for_barriers(set)`) with reference slots of width
-    /// `refs` (the heap's `ref_width()`): [`Forwardee::fastpath`] and
-    /// `REFS_OFFSET`, after the object layout's version check.
+    /// `refs` (the heap's `ref_width()`): [`Forwardee::fastpath`],
+    /// `REFS_OFFSET` and the tagged form's `refs.refs_offset(true)`, after
+    /// the object layout's version check.
     pub fn fastpath_with(format: CellFormat, refs: RefWidth) -> Result<ObjectLayout, LayoutMismatch> {
         use fastpath::gc::layout as g;
         check_object_layout_version()?;
         Ok(ObjectLayout {
             forwardee: Forwardee::fastpath(format),
             refs: off(g::REFS_OFFSET),
+            tagged_refs: off(refs.refs_offset(true)),
             ref_width: refs,
         })
     }
@@ -296,20 +319,45 @@ impl ObjectLayout {
         }
     }
 
-    /// Offset of reference `i` (`refs + slot_bytes * i`); `None` past
-    /// `i32`'s range.
+    /// Offset of reference `i` of an untagged object (`refs + slot_bytes
+    /// * i`); `None` past `i32`'s range.
     pub fn ref_offset(&self, i: u32) -> Option<i32> {
-        let slot = self.ref_width.slot_bytes() as i64;
-        i32::try_from(i64::from(self.refs) + slot * i64::from(i)).ok()
+        self.ref_offset_from(self.refs, i)
     }
 
-    /// Offset of data word `j` of an object with `nrefs` references (byte
-    /// `k` of it is at this plus `k`: little-endian): after the slots'
-    /// words (`nrefs` of them, or `ceil(nrefs / 2)` in 4-byte slots); `None`
+    /// Offset of data word `j` of an untagged object with `nrefs`
+    /// references (byte `k` of it is at this plus `k`: little-endian):
+    /// the first word boundary after the slots, plus `j` words; `None`
     /// past `i32`'s range.
     pub fn data_offset(&self, nrefs: u32, j: u32) -> Option<i32> {
-        let words = self.ref_width.ref_words(nrefs as usize) as i64;
-        i32::try_from(i64::from(self.refs) + 8 * (words + i64::from(j))).ok()
+        self.data_offset_from(self.refs, nrefs, j)
+    }
+
+    /// Offset of reference `i` of a tagged object (`tagged_refs +
+    /// slot_bytes * i`); `None` past `i32`'s range.
+    pub fn tagged_ref_offset(&self, i: u32) -> Option<i32> {
+        self.ref_offset_from(self.tagged_refs, i)
+    }
+
+    /// Offset of data word `j` of a tagged object with `nrefs` references:
+    /// the first word boundary after its slots (from
+    /// [`ObjectLayout::tagged_refs`]), plus `j` words; `None` past `i32`'s
+    /// range.
+    pub fn tagged_data_offset(&self, nrefs: u32, j: u32) -> Option<i32> {
+        self.data_offset_from(self.tagged_refs, nrefs, j)
+    }
+
+    fn ref_offset_from(&self, refs: i32, i: u32) -> Option<i32> {
+        let slot = self.ref_width.slot_bytes() as i64;
+        i32::try_from(i64::from(refs) + slot * i64::from(i)).ok()
+    }
+
+    fn data_offset_from(&self, refs: i32, nrefs: u32, j: u32) -> Option<i32> {
+        let slot = self.ref_width.slot_bytes() as i64;
+        let end = i64::from(refs) + slot * i64::from(nrefs);
+        // Rounded up to a multiple of 8 (the slots' end, padded to a word).
+        let first = (end + 7) & !7;
+        i32::try_from(first + 8 * i64::from(j)).ok()
     }
 }
 
@@ -424,16 +472,20 @@ mod tests {
         assert_eq!(brooks.brooks_forwarding(), Ok(-8));
         assert_eq!(compact.brooks_forwarding(), Err(TemplateError::NoForwardingWord));
         for l in [brooks, compact] {
-            assert_eq!(l.refs, 16);
+            assert_eq!((l.refs, l.tagged_refs), (16, 16), "full-width slots: one offset");
             for (nrefs, j) in [(0u32, 0u32), (3, 0), (3, 4), (1000, 7)] {
                 assert_eq!(l.ref_offset(j), Some(g::ref_offset(j as usize) as i32));
                 assert_eq!(
                     l.data_offset(nrefs, j),
                     Some(g::data_offset(nrefs as usize, j as usize) as i32)
                 );
+                assert_eq!(l.tagged_ref_offset(j), l.ref_offset(j));
+                assert_eq!(l.tagged_data_offset(nrefs, j), l.data_offset(nrefs, j));
             }
             assert_eq!(l.ref_offset(u32::MAX), None, "past i32");
             assert_eq!(l.data_offset(u32::MAX / 2, u32::MAX / 2), None);
+            assert_eq!(l.tagged_ref_offset(u32::MAX), None, "past i32");
+            assert_eq!(l.tagged_data_offset(u32::MAX / 2, u32::MAX / 2), None);
         }
         // The format each preset's heap has.
         use fastpath::gc::BarrierBits as B;
@@ -453,37 +505,62 @@ mod tests {
         );
     }
 
-    /// The compact format's forwarded layout word is what the LRB's
-    /// compact form tests and inverts: bit 63 set, `!word` the copy; an
-    /// object's own layout word has bit 63 clear in either form, the
-    /// tagged one (bit 62 set, the tag in bits 32..62) included, so the
-    /// sign test never takes a tagged object for a copy.
+    /// The compact format's forwarded word is what the LRB's compact form
+    /// tests and decodes: bit 31 set, the copy the word with that bit
+    /// cleared and rotated by 32. An object's own word has bit 31 clear in
+    /// either form, read as 8 bytes as the LRB reads it: untagged (`nrefs`
+    /// below 2^30 in the low half), and tagged (the tag and bit 30 in the
+    /// low half) whatever the high half holds (reference 0 of a tagged
+    /// object with 4-byte slots, or padding), so the test never takes an
+    /// object for a copy, even where its reference 0's bit 31 (the high
+    /// word's bit 63) is set, as in an unscaled heap above 2 GiB.
     #[test]
-    fn a_forwarded_layout_word_has_bit_63_and_inverts_to_the_copy() {
+    fn a_forwarded_layout_word_has_bit_31_and_rotates_to_the_copy() {
         use fastpath::gc::layout as g;
-        let copy = 0x7f12_3456_7890usize;
-        let w = g::forwarded_layout_word(copy);
-        assert_eq!(w & g::LAYOUT_FORWARDED_BIT, 1 << 63);
-        assert_eq!(!w, copy);
-        assert!(g::is_forwarded_layout_word(w));
-        assert_eq!(g::LAYOUT_FORWARDED_BIT, 1 << 63);
-        assert_eq!(g::layout_word(g::MAX_CELL_WORDS, g::MAX_CELL_WORDS) >> 62, 0);
-        let top = g::tagged_layout_word(g::MAX_TAGGED_COUNT, g::MAX_TAGGED_COUNT, g::MAX_LAYOUT_TAG).unwrap();
-        for tagged in [
-            top,
-            g::tagged_layout_word(0, 0, 0).unwrap(),
-            g::tagged_layout_word(3, 5, 0x2345_6789).unwrap(),
+        assert_eq!(g::LAYOUT_FORWARDED_BIT, 1 << 31);
+        for copy in [
+            0x7f12_3456_7890usize,
+            0x8000_0008,
+            0xffff_fff8,
+            0x7fff_ffff_fff8,
+            16,
         ] {
-            assert_eq!(tagged >> 62, 0b01, "{tagged:#x}: tagged, not forwarded");
-            assert!(!g::is_forwarded_layout_word(tagged));
-            // The LRB's compact test, as the templates and the CLIF do it.
-            assert!((tagged as i64) >= 0, "the sign test reads it as not copied");
+            let w = g::forwarded_layout_word(copy);
+            assert_eq!(w & g::LAYOUT_FORWARDED_BIT, 1 << 31, "{copy:#x}");
+            assert!(g::is_forwarded_layout_word(w));
+            // The templates' decode: clear bit 31 (x86-64 `btr`, AArch64
+            // `and`), rotate by 32 (`rol`, `ror`).
+            assert_eq!((w & !(1 << 31)).rotate_right(32), copy, "{copy:#x}");
+            assert_eq!(g::forwardee_of_layout_word(w), copy);
+            // The test reads the low half's bit 31: a 32-bit sign.
+            assert!(
+                (w as u32 as i32) < 0,
+                "{copy:#x}: the 32-bit sign test sees a copy"
+            );
         }
-        assert_eq!(g::decode_layout_word(top), (0xffff, 0xffff));
-        assert_eq!(g::layout_tag(top), Some(g::MAX_LAYOUT_TAG));
-        // Past the tagged form's range there is no tagged word at all.
-        assert_eq!(g::tagged_layout_word(g::MAX_TAGGED_COUNT + 1, 0, 0), None);
-        assert_eq!(g::tagged_layout_word(0, 0, g::MAX_LAYOUT_TAG + 1), None);
+        let untagged = g::layout_word(g::MAX_CELL_WORDS, g::MAX_CELL_WORDS);
+        assert!(!g::is_forwarded_layout_word(untagged));
+        assert!((untagged as u32 as i32) >= 0);
+        for tag in [0, 1, 0x2345, g::MAX_LAYOUT_TAG] {
+            let tagged = g::tagged_layout_word(tag).unwrap();
+            assert_eq!(tagged >> 32, 0, "4 bytes, zero-extended");
+            assert_eq!(tagged & !g::LAYOUT_TAG_MASK, g::LAYOUT_TAGGED_BIT);
+            assert_eq!(g::layout_tag(tagged), Some(tag));
+            // Whatever follows the 4-byte word: a null, a reference with
+            // bit 31 set, all ones.
+            for high in [0usize, 0x8000_0010, 0xffff_ffff] {
+                let w = tagged | high << 32;
+                assert!(!g::is_forwarded_layout_word(w), "{w:#x}: tagged, not forwarded");
+                assert!(
+                    (w as u32 as i32) >= 0,
+                    "{w:#x}: the 32-bit sign test reads it as not copied"
+                );
+                assert_eq!(g::layout_tag(w as u32 as usize), Some(tag));
+            }
+        }
+        // Past the tag table there is no tagged word at all.
+        assert_eq!(g::tagged_layout_word(g::MAX_LAYOUT_TAG + 1), None);
+        assert_eq!(g::tagged_layout_word(u32::MAX), None);
     }
 
     #[test]
@@ -521,12 +598,13 @@ mod tests {
             let mut c = HeapConfig::new(4 << 20, BarrierBits::SHENANDOAH, GcMode::Passive);
             c.refs = refs;
             let heap = Heap::new(c).unwrap();
-            let m = heap.mutator::<Dynamic>().unwrap();
+            let mut m = heap.mutator::<Dynamic>().unwrap();
             let l = ObjectLayout::of(&m).unwrap();
             assert_eq!(l, ObjectLayout::fastpath_with(m.cell_format(), refs).unwrap());
             assert_eq!((l.ref_width, l.reference()), (refs, DataWidth::Ref(refs)));
             assert_eq!(l.reference().bytes() as usize, refs.slot_bytes());
-            for (nrefs, j) in [(0u32, 0u32), (1, 0), (3, 0), (3, 4), (1000, 7), (1001, 2)] {
+            assert_eq!(l.tagged_refs as usize, refs.refs_offset(true), "{refs:?}");
+            for (nrefs, j) in [(0u32, 0u32), (1, 0), (2, 0), (3, 0), (3, 4), (1000, 7), (1001, 2)] {
                 assert_eq!(
                     l.ref_offset(j),
                     Some(refs.ref_offset(j as usize) as i32),
@@ -537,8 +615,45 @@ mod tests {
                     Some(refs.data_offset(nrefs as usize, j as usize) as i32),
                     "{refs:?} {nrefs} {j}"
                 );
+                assert_eq!(
+                    l.tagged_ref_offset(j),
+                    Some(refs.tagged_ref_offset(j as usize) as i32),
+                    "{refs:?} tagged"
+                );
+                assert_eq!(
+                    l.tagged_data_offset(nrefs, j),
+                    Some(refs.tagged_data_offset(nrefs as usize, j as usize) as i32),
+                    "{refs:?} tagged {nrefs} {j}"
+                );
             }
             assert_eq!(l.ref_offset(u32::MAX), None, "past i32");
+            // A real tagged object's words are where the tagged offsets say.
+            let (nrefs, ndata) = (3usize, 2usize);
+            let h = m.alloc_tagged(nrefs, ndata, 0x1234).unwrap();
+            let target = m.alloc(0, 0).unwrap();
+            let (o, t) = (m.get(h).unwrap(), m.get(target).unwrap());
+            m.store(o, 2, Some(t)).unwrap();
+            m.write(o, 1, 0x5eed).unwrap();
+            let a = o.addr();
+            let slot = a + l.tagged_ref_offset(2).unwrap() as usize;
+            // SAFETY: a reference slot of a live object of this heap (no
+            // stop since `get`), at the width the heap publishes.
+            let raw = unsafe {
+                if refs.is_compressed() {
+                    (slot as *const u32).read() as usize
+                } else {
+                    (slot as *const u64).read() as usize
+                }
+            };
+            assert_eq!(
+                refs.decode(raw),
+                t.addr(),
+                "{refs:?}: reference 2 of a tagged object"
+            );
+            let data = a + l.tagged_data_offset(nrefs as u32, 1).unwrap() as usize;
+            // SAFETY: data word 1 of the same object (8-aligned).
+            let word = unsafe { (data as *const u64).read() };
+            assert_eq!(word, 0x5eed, "{refs:?}: its data word 1");
         }
         let full = ObjectLayout::fastpath(CellFormat::Compact).unwrap();
         assert_eq!(full.ref_width, RefWidth::Full, "fastpath(format): full width");
@@ -562,5 +677,20 @@ mod tests {
             "unscaled slots are packed as compressed ones"
         );
         assert_eq!(unscaled.reference().bytes(), 4);
+        // A tagged object with 4-byte slots: reference 0 in the tagged
+        // word's 8 bytes, the data words at the boundary after the slots.
+        assert_eq!(
+            (
+                packed.tagged_refs,
+                packed.tagged_ref_offset(1),
+                packed.tagged_data_offset(0, 0),
+                packed.tagged_data_offset(1, 0),
+                packed.tagged_data_offset(2, 0),
+                packed.tagged_data_offset(3, 1),
+                unscaled.tagged_data_offset(3, 0),
+            ),
+            (12, Some(16), Some(16), Some(16), Some(24), Some(32), Some(24))
+        );
+        assert_eq!((full.tagged_refs, full.tagged_data_offset(1, 0)), (16, Some(24)));
     }
 }

@@ -674,3 +674,42 @@ fn satb_enqueue_decodes_a_compressed_field() {
     assert_eq!(u[..2], [0xb940_0022, 0x3400_00e2]);
     assert_eq!(u[2..], w[3..]);
 }
+
+/// The LRB collection-set path in the compact format, word by word: the
+/// null and collection-set tests, then the layout word's 8 bytes loaded,
+/// bit 31 tested (`tbz w`: not copied yet, to `slow`), cleared (`and`,
+/// the 64-bit logical immediate `~(1 << 31)`) and the halves rotated back
+/// into the object's register (`ror #32`): `forwardee_of_layout_word`.
+#[test]
+fn lrb_cset_compact_decodes_the_forwarded_word() {
+    use fastpath_jit::{CellFormat, CsetMap, LrbCset, ObjectLayout};
+    let lrb = LrbCset {
+        obj: X1,
+        tmp: X2,
+        tmp2: X3,
+        cset: CsetMap {
+            biased: 0x1234_5678_9abc,
+            region_shift: 19,
+        },
+        forwardee: ObjectLayout::fastpath(CellFormat::Compact).unwrap().forwardee,
+    };
+    let w = words(&lrb).unwrap();
+    assert_eq!((w.len(), lrb.budget(Isa::Aarch64)), (12, 12));
+    assert_eq!(
+        w,
+        [
+            0xb400_0181, // cbz x1, done
+            0xd353_fc22, // lsr x2, x1, #19
+            0xd293_5783, // movz x3, #0x9abc
+            0xf2aa_cf03, // movk x3, #0x5678, lsl #16
+            0xf2c2_4683, // movk x3, #0x1234, lsl #32
+            0xf2e0_0003, // movk x3, #0, lsl #48
+            0x3862_6862, // ldrb w2, [x3, x2]
+            0x3600_00a2, // tbz w2, #0, done
+            0xf840_8022, // ldur x2, [x1, #8]
+            0x36f8_0062, // tbz w2, #31, slow
+            0x9260_f842, // and x2, x2, #0xffffffff7fffffff
+            0x93c2_8041, // ror x1, x2, #32
+        ]
+    );
+}

@@ -200,3 +200,114 @@ fn brooks_write_barrier_on_the_real_mutators_objects() {
         println!("real mutator: Brooks WB on {oa:#x} (then {oa2:#x}) through the real forwarding word and slow entry");
     });
 }
+
+/// A tagged object allocated inline, as a JIT allocates an instance of a
+/// class whose tag it defined (`Mutator::define_tag`): the TLAB template
+/// bumps the cell's tagged size (`CellFormat::tagged_cell_bytes_in`), then
+/// the cell is written as `fastpath::gc::layout` says (the forwarding word
+/// in the Brooks format, the header, one 8-byte store of the zero-extended
+/// 4-byte tagged word, which clears the 4 bytes after it, and every other
+/// byte 0). The heap then reads it as an object of the tag's counts: its
+/// tag, shape, reference 1 (from the tagged offset: 16 with 4-byte slots,
+/// reference 0 at 12) and data word (after 3 slots of 4 bytes: at 24, where
+/// an untagged object's is at 32) through the Rust accessors, across a
+/// collection that moves it (the collector sizing it through the tag
+/// table), in each cell format and reference width; the mutator's next
+/// object starts where its cell ends.
+#[test]
+fn a_tagged_object_allocated_inline_is_the_heaps() {
+    use fastpath::gc::layout::{self as gl, RefWidth};
+    use fastpath::gc::{Dynamic, Obj};
+    for (bits, refs) in [
+        (BarrierBits::SERIAL, RefWidth::Full),
+        (BarrierBits::SHENANDOAH, RefWidth::Compressed),
+        (BarrierBits::SHENANDOAH, RefWidth::Unscaled),
+        (BarrierBits::SHENANDOAH_2017, RefWidth::Compressed),
+        (BarrierBits::SHENANDOAH_2017, RefWidth::Full),
+    ] {
+        std::thread::spawn(move || {
+            let mut c = HeapConfig::new(4 << 20, bits, GcMode::Passive);
+            c.refs = refs;
+            // Every region with live objects evacuated: the object moves.
+            c.aggressive = true;
+            c.verify = true;
+            let heap = Heap::new(c).unwrap();
+            let mut m = heap.mutator::<Dynamic>().unwrap();
+            let format = m.cell_format();
+            let what = format!("{bits} ({format:?}, {refs:?})");
+            let cache = CodeCache::new(64 * 1024).unwrap();
+            let layout = ThreadLayout::fastpath().unwrap();
+            let (tag, nrefs, ndata) = (0x1234u32, 3usize, 1usize);
+            m.define_tag(tag, nrefs, ndata).unwrap();
+            let size = format.tagged_cell_bytes_in(refs, nrefs, ndata);
+            let e = install(&cache, |ops, l| {
+                TlabAlloc {
+                    thread: RDI,
+                    obj: RAX,
+                    end: RCX,
+                    tmp: RDX,
+                    size: size as i32,
+                    layout,
+                }
+                .emit(ops, l)
+                .unwrap();
+                dynasm!(ops ; .arch x64 ; ret ; =>l.slow ; =>l.done ; xor eax, eax ; ret);
+            });
+            // SAFETY: a complete `extern "C" fn(block) -> cell or 0`, called
+            // on this thread with its block.
+            let f: extern "C" fn(*const thread::ThreadBlock) -> usize = unsafe { e.as_fn() };
+            // A fresh mutator's TLAB is empty: the first bump refills it.
+            m.alloc(0, 0).unwrap();
+            let cell = f(thread::current().as_ptr());
+            assert_ne!(cell, 0, "{what}: the TLAB has room");
+            let obj = cell + format.cell_to_object();
+            let word = gl::tagged_layout_word(tag).unwrap();
+            // SAFETY: the `size` bytes the template took from this thread's
+            // TLAB, not yet an object: written here only, no stop between.
+            unsafe {
+                std::ptr::write_bytes(cell as *mut u8, 0, size);
+                if format.has_forwarding_word() {
+                    ((obj as isize + gl::FORWARDING_OFFSET) as *mut usize).write(obj);
+                }
+                ((obj + gl::HEADER_OFFSET) as *mut usize).write(gl::INITIAL_HEADER);
+                ((obj + gl::LAYOUT_WORD_OFFSET) as *mut usize).write(word);
+            }
+            // SAFETY: `obj` is now a whole object of this heap, no stop
+            // since its allocation.
+            let o = unsafe { Obj::from_addr(obj) };
+            let h = m.root(o).unwrap();
+            let target = m.alloc(0, 0).unwrap();
+            let next = m.get(target).unwrap().addr();
+            assert_eq!(next - format.cell_to_object(), cell + size, "{what}: cells end to end");
+            let (o, t) = (m.get(h).unwrap(), m.get(target).unwrap());
+            assert_eq!((m.tag(o).unwrap(), m.shape(o).unwrap()), (Some(tag), (nrefs, ndata)));
+            m.store(o, 1, Some(t)).unwrap();
+            m.write(o, 0, 0x5eed).unwrap();
+            let slot = obj + refs.tagged_ref_offset(1);
+            // SAFETY: reference 1 of the live object, at the heap's width.
+            let raw = unsafe {
+                match refs {
+                    RefWidth::Full => (slot as *const usize).read(),
+                    _ => (slot as *const u32).read() as usize,
+                }
+            };
+            assert_eq!(refs.decode(raw), t.addr(), "{what}: reference 1 where the tagged offset says");
+            // SAFETY: data word 0 of the live object.
+            let data = unsafe { ((obj + refs.tagged_data_offset(nrefs, 0)) as *const usize).read() };
+            assert_eq!(data, 0x5eed, "{what}: data word 0 where the tagged offset says");
+            m.collect().unwrap();
+            let o = m.get(h).unwrap();
+            assert_ne!(o.addr(), obj, "{what}: the collection moved it");
+            assert_eq!((m.tag(o).unwrap(), m.shape(o).unwrap()), (Some(tag), (nrefs, ndata)));
+            assert_eq!(m.read(o, 0).unwrap(), 0x5eed, "{what}");
+            let t = m.get(target).unwrap();
+            assert!(m.same(m.load(o, 1).unwrap(), Some(t)), "{what}: reference 1 moved with it");
+            assert!(m.load(o, 0).unwrap().is_none(), "{what}: reference 0 null");
+            assert!(m.load(o, 2).unwrap().is_none(), "{what}: reference 2 null");
+            assert_eq!(heap.stats().verify_errors, Vec::<String>::new());
+            println!("real mutator: {what}: a tagged object of {size} bytes allocated inline, moved by a collection");
+        })
+        .join()
+        .unwrap();
+    }
+}

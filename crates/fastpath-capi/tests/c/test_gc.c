@@ -1,8 +1,9 @@
 /* The GC heap from C: errors as statuses; each barrier set's cell format
  * (fastpath_gc_cell_format) and the compact format's record of a copy as a C
- * JIT resolves it; the layout word's tagged form (fastpath_gc_alloc_tagged,
- * fastpath_gc_tag: refusals, the published constants, tags kept through
- * collections in both cell formats); for each barrier set and mode, a
+ * JIT resolves it; the layout word's tagged form (fastpath_gc_define_tag,
+ * fastpath_gc_alloc_tagged, fastpath_gc_tag: refusals, the published
+ * constants, tags kept through collections in both cell formats); for each
+ * barrier set and mode, a
  * linked list built through the barriers survives collections (objects
  * moved by evacuation included) with every value intact and the verifier
  * clean; CAS, handles and scopes; and two pthreads incrementing a word of a
@@ -347,11 +348,21 @@ static void initial_size(void) {
   CHECK_OK(fastpath_gc_heap_free(heap));
 }
 
-/* A copy as a C JIT resolves it inline in the compact format: the
- * original's layout word, bit 63 set, inverted (test words, not a heap's). */
+/* The 8 bytes at the layout word of a compact original copied to `copy`:
+ * the copy's address with its halves swapped, bit 31 set. */
+static uint64_t forwarded_word(uint64_t copy) {
+  return (copy << 32 | copy >> 32) | FASTPATH_GC_LAYOUT_FORWARDED_BIT;
+}
+
+/* A copy as a C JIT resolves it inline in the compact format: the 8 bytes
+ * at the original's layout word, bit 31 set, cleared and the halves
+ * swapped back; the object itself when the bit is clear (test words, not
+ * a heap's). */
 static uint64_t compact_forwardee(const uint64_t *obj) {
   uint64_t word = obj[FASTPATH_GC_LAYOUT_WORD_OFFSET / FASTPATH_GC_WORD_BYTES];
-  return (word & FASTPATH_GC_LAYOUT_FORWARDED_BIT) ? ~word : (uint64_t)(uintptr_t)obj;
+  if (!(word & FASTPATH_GC_LAYOUT_FORWARDED_BIT)) return (uint64_t)(uintptr_t)obj;
+  word &= ~FASTPATH_GC_LAYOUT_FORWARDED_BIT;
+  return word << 32 | word >> 32;
 }
 
 static void cell_formats(void) {
@@ -384,14 +395,24 @@ static void cell_formats(void) {
         FASTPATH_GC_BROOKS_CELL_HEADER_WORDS * FASTPATH_GC_WORD_BYTES);
   CHECK(FASTPATH_GC_REFS_OFFSET + FASTPATH_GC_COMPACT_CELL_TO_OBJECT ==
         FASTPATH_GC_COMPACT_CELL_HEADER_WORDS * FASTPATH_GC_WORD_BYTES);
-  /* A compact original holds its own layout word (bit 63 clear) until it
-   * is copied, then ~copy. */
+  /* A compact original holds its own layout word (bit 31 clear) until it
+   * is copied, then the copy's forwarded word. */
   static uint64_t original[4], copy[4];
   original[1] = 2 | (uint64_t)1 << FASTPATH_GC_LAYOUT_NDATA_SHIFT; /* 2 refs, 1 data word */
   CHECK((original[1] & FASTPATH_GC_LAYOUT_FORWARDED_BIT) == 0);
   CHECK(compact_forwardee(original) == (uint64_t)(uintptr_t)original);
-  original[1] = ~(uint64_t)(uintptr_t)copy;
+  original[1] = forwarded_word((uint64_t)(uintptr_t)copy);
   CHECK(compact_forwardee(original) == (uint64_t)(uintptr_t)copy);
+  /* Addresses with either half's top bit set decode as well. */
+  static const uint64_t addrs[] = {0x80000008u, 0xfffffff8u, 0x7f1234567890u, 16};
+  for (size_t i = 0; i < sizeof addrs / sizeof addrs[0]; i++) {
+    original[1] = forwarded_word(addrs[i]);
+    CHECK(compact_forwardee(original) == addrs[i]);
+  }
+  /* A tagged original whose next 4 bytes (reference 0, with 4-byte slots)
+   * have their top bit set is not a copy: only bit 31 tells one. */
+  original[1] = (FASTPATH_GC_LAYOUT_TAGGED_BIT | 0x2345) | (uint64_t)0x80001010u << 32;
+  CHECK(compact_forwardee(original) == (uint64_t)(uintptr_t)original);
 }
 
 /* The width of a heap's reference slots: 8 bytes by default, 4 when the
@@ -430,7 +451,9 @@ static void ref_slots(void) {
 }
 
 /* A layout word as a C JIT takes it apart with the published constants,
- * testing the form first: the counts and, when tagged, the tag. */
+ * testing the form first (in the low 4 bytes): the counts of an untagged
+ * word, the tag of a tagged one (whose counts are the tag's). `word` is the
+ * 8 bytes at the layout word; a tagged word's next 4 bytes are not its own. */
 typedef struct {
   uint64_t nrefs, ndata;
   bool tagged;
@@ -439,11 +462,11 @@ typedef struct {
 
 static decoded_layout decode_layout(uint64_t word) {
   decoded_layout d;
-  d.tagged = (word & FASTPATH_GC_LAYOUT_TAGGED_BIT) != 0;
+  uint32_t low = (uint32_t)word;
+  d.tagged = (low & FASTPATH_GC_LAYOUT_TAGGED_BIT) != 0;
   if (d.tagged) {
-    d.nrefs = word & FASTPATH_GC_LAYOUT_TAGGED_NREFS_MASK;
-    d.ndata = (word >> FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT) & FASTPATH_GC_MAX_TAGGED_COUNT;
-    d.tag = (uint32_t)(word >> FASTPATH_GC_LAYOUT_TAG_SHIFT) & FASTPATH_GC_MAX_LAYOUT_TAG;
+    d.nrefs = d.ndata = 0; /* the tag's: the runtime's own table */
+    d.tag = (uint32_t)(low & FASTPATH_GC_LAYOUT_TAG_MASK);
   } else {
     d.nrefs = word & FASTPATH_GC_LAYOUT_NREFS_MASK;
     d.ndata = word >> FASTPATH_GC_LAYOUT_NDATA_SHIFT;
@@ -453,33 +476,39 @@ static decoded_layout decode_layout(uint64_t word) {
 }
 
 /* The layout word of an object of `nrefs` references and `ndata` data
- * words, as inline allocation writes it: untagged, or tagged with `tag`. */
+ * words, as inline allocation writes it: untagged (8 bytes), or tagged with
+ * `tag` (4 bytes, zero-extended: an 8-byte store of it also clears the 4
+ * bytes after it). */
 static uint64_t compose_layout(uint64_t nrefs, uint64_t ndata, bool tagged, uint32_t tag) {
   if (!tagged) return nrefs | ndata << FASTPATH_GC_LAYOUT_NDATA_SHIFT;
-  return FASTPATH_GC_LAYOUT_TAGGED_BIT | (uint64_t)tag << FASTPATH_GC_LAYOUT_TAG_SHIFT |
-         ndata << FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT | nrefs;
+  return FASTPATH_GC_LAYOUT_TAGGED_BIT | tag;
 }
 
 /* The tagged form's refusals, an untagged object told from one tagged 0,
- * and the published constants' words agreeing with what the heap reports
- * of its objects (test words: C sees no object's address). */
+ * a tag's counts defined once, and the published constants' words
+ * agreeing with what the heap reports of its objects (test words: C sees
+ * no object's address). */
 static void tagged_layout(void) {
-  CHECK(FASTPATH_GC_LAYOUT_TAGGED_BIT == (uint64_t)1 << 62);
-  CHECK(FASTPATH_GC_MAX_LAYOUT_TAG == (1u << 30) - 1);
+  CHECK(FASTPATH_GC_LAYOUT_TAGGED_BIT == (uint64_t)1 << 30);
+  CHECK(FASTPATH_GC_LAYOUT_TAG_MASK == FASTPATH_GC_LAYOUT_TAGGED_BIT - 1);
+  CHECK(FASTPATH_GC_LAYOUT_FORWARDED_BIT == (uint64_t)1 << 31);
+  CHECK(FASTPATH_GC_MAX_LAYOUT_TAG == (1u << 22) - 1);
   CHECK(FASTPATH_GC_MAX_TAGGED_COUNT == 0xffff);
-  CHECK(FASTPATH_GC_LAYOUT_TAGGED_NREFS_MASK == FASTPATH_GC_MAX_TAGGED_COUNT);
-  CHECK(FASTPATH_GC_LAYOUT_TAGGED_NDATA_SHIFT == 16 && FASTPATH_GC_LAYOUT_TAG_SHIFT == 32);
   CHECK(FASTPATH_GC_MAX_CELL_WORDS == (1u << 30) - 1);
-  /* Neither form's largest word has bit 63 (a forwarded original's) or
-   * passes for the other form. */
-  uint64_t top = compose_layout(FASTPATH_GC_MAX_TAGGED_COUNT, FASTPATH_GC_MAX_TAGGED_COUNT, true,
-                                FASTPATH_GC_MAX_LAYOUT_TAG);
-  CHECK((top & FASTPATH_GC_LAYOUT_FORWARDED_BIT) == 0);
+  CHECK(FASTPATH_GC_TAGGED_WORD_BYTES == 4);
+  CHECK(FASTPATH_GC_TAGGED_COMPRESSED_REFS_OFFSET ==
+        FASTPATH_GC_LAYOUT_WORD_OFFSET + FASTPATH_GC_TAGGED_WORD_BYTES);
+  /* Neither form's largest word has bit 31 (a forwarded original's) or
+   * passes for the other form; a tagged word is 4 bytes. */
+  uint64_t top = compose_layout(0, 0, true, FASTPATH_GC_MAX_LAYOUT_TAG);
+  CHECK((top & FASTPATH_GC_LAYOUT_FORWARDED_BIT) == 0 && top <= UINT32_MAX);
   uint64_t big = compose_layout(FASTPATH_GC_MAX_CELL_WORDS, FASTPATH_GC_MAX_CELL_WORDS, false, 0);
   CHECK((big & (FASTPATH_GC_LAYOUT_FORWARDED_BIT | FASTPATH_GC_LAYOUT_TAGGED_BIT)) == 0);
+  CHECK(!decode_layout(big).tagged && decode_layout(big).nrefs == FASTPATH_GC_MAX_CELL_WORDS);
   static uint64_t obj[4];
-  obj[FASTPATH_GC_LAYOUT_WORD_OFFSET / FASTPATH_GC_WORD_BYTES] = top;
+  obj[FASTPATH_GC_LAYOUT_WORD_OFFSET / FASTPATH_GC_WORD_BYTES] = top | (uint64_t)UINT32_MAX << 32;
   CHECK(compact_forwardee(obj) == (uint64_t)(uintptr_t)obj); /* a tagged object is not a copy */
+  CHECK(decode_layout(obj[1]).tagged && decode_layout(obj[1]).tag == FASTPATH_GC_MAX_LAYOUT_TAG);
 
   fastpath_gc_heap *heap = new_heap("shenandoah", "passive", false);
   fastpath_gc_mutator *m;
@@ -494,10 +523,30 @@ static void tagged_layout(void) {
   CHECK_STATUS(fastpath_gc_alloc_tagged(m, 1, 1, UINT32_MAX, &o), FASTPATH_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(fastpath_gc_alloc_tagged(NULL, 1, 1, 1, &o), FASTPATH_ERR_NULL);
   CHECK_STATUS(fastpath_gc_alloc_tagged(m, 1, 1, 1, NULL), FASTPATH_ERR_NULL);
+  /* A tag's counts, defined once for the heap: again with the same is
+   * fine, with others refused (the tag keeps its own), as is an allocation
+   * of the tag with others. */
+  CHECK_OK(fastpath_gc_define_tag(heap, 77, 3, 4));
+  CHECK_OK(fastpath_gc_define_tag(heap, 77, 3, 4));
+  CHECK_STATUS(fastpath_gc_define_tag(heap, 77, 3, 5), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(fastpath_last_error(), "77") != NULL);
+  CHECK_STATUS(fastpath_gc_alloc_tagged(m, 4, 3, 77, &o), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(fastpath_gc_define_tag(heap, FASTPATH_GC_MAX_LAYOUT_TAG + 1, 0, 0),
+               FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(fastpath_gc_define_tag(heap, 78, max + 1, 0), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(fastpath_gc_define_tag(heap, 78, 0, max + 1), FASTPATH_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(fastpath_gc_define_tag(NULL, 78, 0, 0), FASTPATH_ERR_NULL);
   CHECK(o == FASTPATH_GC_NULL);
   size_t depth;
   CHECK_OK(fastpath_gc_roots_len(m, &depth));
   CHECK(depth == 0); /* nothing pushed by a refusal */
+  /* An allocation of a defined tag takes its counts. */
+  CHECK_OK(fastpath_gc_alloc_tagged(m, 3, 4, 77, &o));
+  size_t defined_nrefs = 0, defined_ndata = 0;
+  CHECK_OK(fastpath_gc_shape(m, o, &defined_nrefs, &defined_ndata));
+  CHECK(defined_nrefs == 3 && defined_ndata == 4);
+  /* A tag 78 refused above stays undefined: any counts take it. */
+  CHECK_OK(fastpath_gc_alloc_tagged(m, 0, 1, 78, &o));
 
   static const struct {
     size_t nrefs, ndata;
@@ -507,7 +556,7 @@ static void tagged_layout(void) {
       {0, 0, false, 0},
       {2, 1, false, 0},
       {0, 0, true, 0},
-      {2, 1, true, 0x2345678},
+      {2, 1, true, 0x234567},
       {3, 5, true, FASTPATH_GC_MAX_LAYOUT_TAG},
       {FASTPATH_GC_MAX_TAGGED_COUNT, FASTPATH_GC_MAX_TAGGED_COUNT, true, 1}, /* the largest tagged */
   };
@@ -525,7 +574,8 @@ static void tagged_layout(void) {
     CHECK(nrefs == shapes[i].nrefs && ndata == shapes[i].ndata);
     CHECK(tagged == shapes[i].tagged && tag == shapes[i].tag); /* 0 when untagged */
     decoded_layout d = decode_layout(compose_layout(nrefs, ndata, tagged, tag));
-    CHECK(d.nrefs == nrefs && d.ndata == ndata && d.tagged == tagged && d.tag == tag);
+    CHECK(d.tagged == tagged && d.tag == tag);
+    CHECK(tagged || (d.nrefs == nrefs && d.ndata == ndata)); /* a tagged word has no counts */
     if (ndata > 0) { /* the last data word, through the counts */
       CHECK_OK(fastpath_gc_write(m, o, ndata - 1, 0x7a9));
       uintptr_t v;
@@ -548,11 +598,18 @@ static void tagged_layout(void) {
 
 enum { TAGGED_NODES = 200 };
 
-/* The tag of node i of tagged_survives's list (0 included), or none for
- * every third node, which is untagged. */
+/* The tag of node i of tagged_survives's list (0 included), in the lower
+ * half of the tags (the nodes' counts), or none for every third node,
+ * which is untagged. */
 static bool node_tag(uintptr_t i, uint32_t *tag) {
-  *tag = (uint32_t)(i * 2654435761u) & FASTPATH_GC_MAX_LAYOUT_TAG;
+  *tag = (uint32_t)(i * 2654435761u) & (FASTPATH_GC_MAX_LAYOUT_TAG >> 1);
   return i % 3 != 2;
+}
+
+/* The tag of the tagged garbage after a node of tag `tag`: in the upper
+ * half of the tags (the garbage's counts). */
+static uint32_t garbage_tag(uint32_t tag) {
+  return tag | ((FASTPATH_GC_MAX_LAYOUT_TAG >> 1) + 1);
 }
 
 /* A list of tagged and untagged nodes, with tagged and untagged garbage
@@ -584,7 +641,7 @@ static uint64_t tagged_survives(const char *barriers, const char *mode, bool agg
     CHECK_OK(fastpath_gc_set_root(m, tail, node));
     for (int g = 0; g < GARBAGE_PER_NODE; g++) {
       if (g % 2) {
-        CHECK_OK(fastpath_gc_alloc_tagged(m, 1, 40, tag ^ 1, &garbage));
+        CHECK_OK(fastpath_gc_alloc_tagged(m, 1, 40, garbage_tag(tag), &garbage));
       } else {
         CHECK_OK(fastpath_gc_alloc(m, 1, 40, &garbage));
       }

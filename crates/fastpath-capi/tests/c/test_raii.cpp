@@ -144,6 +144,16 @@ int main() {
     } catch (const fastpath::Error &e) {
       CHECK(e.status() == FASTPATH_ERR_INVALID_ARGUMENT);
     }
+    // A tag's counts are the heap's: defined once, kept.
+    heap.define_tag(99u, 0, 2);
+    heap.define_tag(99u, 0, 2);
+    CHECK(m.shape(m.alloc_tagged(0, 2, 99u)) == std::make_pair(std::size_t{0}, std::size_t{2}));
+    try {
+      heap.define_tag(7u, 2, 2);  // 7 is (1, 1), by the allocations above
+      CHECK(false);
+    } catch (const fastpath::Error &e) {
+      CHECK(e.status() == FASTPATH_ERR_INVALID_ARGUMENT);
+    }
     CHECK(m.cas(tagged, 1, FASTPATH_GC_NULL, plain));
     CHECK(!m.cas(tagged, 1, FASTPATH_GC_NULL, tagged));
     CHECK(m.same(m.load(tagged, 1), plain));

@@ -12,8 +12,8 @@
 //! On a compressed heap the field is `ldr wprev, [field] ; cbz wprev,
 //! done ; lsl prev, prev, #3` (9); on an unscaled one `ldr wprev,
 //! [field] ; cbz wprev, done` (8: the W load zero-extends the address).
-//! LRB collection-set path for a forwarded object, 12 instructions in the
-//! Brooks format and 11 in the compact one ([`crate::Forwardee`]):
+//! LRB collection-set path for a forwarded object, 12 instructions in
+//! either cell format ([`crate::Forwardee`]):
 //! ```text
 //!   cbz  obj, done
 //!   lsr  tmp, obj, #region_shift
@@ -22,10 +22,15 @@
 //! Brooks format (the forwarding word):
 //!   ldur tmp, [obj, #offset] ; cmp tmp, obj ; b.eq slow
 //!   mov  obj, tmp
-//! compact format (the layout word; a copy's is !copy, bit 63 set):
-//!   ldur tmp, [obj, #offset] ; tbz tmp, #63, slow
-//!   mvn  obj, tmp
+//! compact format (the layout word's 8 bytes; a copy's is the copy's
+//! address with its halves swapped and bit 31 set):
+//!   ldur tmp, [obj, #offset] ; tbz wtmp, #31, slow
+//!   and  tmp, tmp, #~(1 << 31)
+//!   ror  obj, tmp, #32
 //! ```
+//! The compact form's test reads bit 31 only: an object's own word has it
+//! clear in either form, whatever the 4 bytes after a tagged word hold
+//! (reference 0, in a heap with 4-byte slots).
 
 use dynasmrt::{aarch64::Aarch64Relocation, dynasm};
 
@@ -33,6 +38,9 @@ use super::{halves, simm9, uimm12, Aarch64Asm, COMPRESSED_SHIFT};
 use crate::layout::{Forwardee, RefWidth};
 use crate::template::Labels;
 use crate::template::{Emit, LrbCset, SatbEnqueue, TemplateError};
+
+// The compact form's `tbz #31` and `and #~(1 << 31)`: the forwarded bit.
+const _: () = assert!(fastpath::gc::layout::LAYOUT_FORWARDED_BIT == 1 << 31);
 
 impl Emit<Aarch64Relocation> for SatbEnqueue {
     fn emit_checked<A: Aarch64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
@@ -98,8 +106,9 @@ impl Emit<Aarch64Relocation> for LrbCset {
             ),
             Forwardee::LayoutWord { .. } => dynasm!(ops
                 ; .arch aarch64
-                ; tbz X(x), #63, =>slow
-                ; mvn X(o), X(x)
+                ; tbz W(x), #31, =>slow
+                ; and XSP(x), X(x), #0xffff_ffff_7fff_ffff
+                ; ror X(o), X(x), #32
             ),
         }
         Ok(())

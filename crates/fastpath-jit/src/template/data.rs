@@ -23,8 +23,10 @@
 //!   evacuation runs), resuming at `done` ([`DataBarrier::BrooksWrite`]).
 //!
 //! The access: `width` bytes at `obj + offset` (the byte offset of a field
-//! in the data area: `ObjectLayout::data_offset` plus the field's byte
-//! within its word, little-endian), or at `obj + offset + index × width`
+//! in the data area: `ObjectLayout::data_offset`, or
+//! `ObjectLayout::tagged_data_offset` for an object of the layout word's
+//! tagged form, plus the field's byte within its word, little-endian), or
+//! at `obj + offset + index × width`
 //! with an index register (an array element). The offset must be a
 //! multiple of the width (and the object address is 8-aligned), so every
 //! access is single-copy atomic on both ISAs: no tearing, as Java demands;
@@ -32,7 +34,8 @@
 //!
 //! A reference field or element is the width [`DataWidth::Ref`] of the
 //! heap's slots (`ObjectLayout::reference`), at `ObjectLayout::ref_offset`
-//! (an element: scaled by the slot's bytes). Full-width slots are a 64-bit
+//! (`ObjectLayout::tagged_ref_offset` for a tagged object; an element:
+//! scaled by the slot's bytes). Full-width slots are a 64-bit
 //! access; a compressed slot (4 bytes, the address shifted right by 3) is
 //! loaded as a zero-extended 32-bit value shifted left by 3 and stored
 //! shifted right by 3 (null is 0 in both forms); an unscaled slot (4

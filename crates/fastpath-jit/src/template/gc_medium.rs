@@ -5,10 +5,9 @@
 //! label to the medium path's code, whose own `slow` is the
 //! [`crate::SlowStub`] and whose `done` is the idle test's `done`. The
 //! instructions are in each ISA's emitter (`x64/gc_medium.rs`: 10 in
-//! every reference width, and 11 in either cell format;
-//! `aarch64/gc_medium.rs`: 8 with full-width or unscaled references, 9
-//! on a compressed heap, and 12 in the Brooks format, 11 in the compact
-//! one).
+//! every reference width, and 11 in the Brooks format, 12 in the compact
+//! one; `aarch64/gc_medium.rs`: 8 with full-width or unscaled references,
+//! 9 on a compressed heap, and 12 in either cell format).
 //!
 //! SATB enqueue (a reference store while marking): the field's current
 //! value loaded (decoded from a compressed slot, zero-extended from an
@@ -31,15 +30,17 @@
 //! yet → `slow`; else the object replaced by its copy. In the Brooks
 //! format the word is the forwarding word, the object's own address until
 //! it is copied (compared with the object); in the compact format it is
-//! the layout word, the object's own (bit 63 clear, untagged or tagged)
-//! until it is copied, then `!copy` (bit 63 set: the copy is one `not`
-//! away). As
+//! the 8 bytes at the layout word, the object's own (bit 31 clear,
+//! untagged or tagged, whatever a tagged word's next 4 bytes hold) until
+//! it is copied, then the copy's address with its halves swapped and bit
+//! 31 set (`fastpath::gc::layout::forwarded_layout_word`: the copy is the
+//! bit cleared and a rotation by 32 away). As
 //! `fastpath::gc`'s LRB slow path: null and objects outside the collection
 //! set pass; a forwarded object resolves to its copy with one load (read
 //! as the Rust `forwardee`: on x86-64 an Acquire load is a plain `mov`; on
-//! AArch64 the address dependency from the loaded word, through the `mvn`
-//! in the compact form, orders every read through the copy, what HotSpot
-//! relies on for the same load); the rest calls the library, which
+//! AArch64 the address dependency from the loaded word, through the `and`
+//! and `ror` in the compact form, orders every read through the copy,
+//! what HotSpot relies on for the same load); the rest calls the library, which
 //! evacuates (or finds the object left in place) and heals the field. The
 //! template does not heal the field itself: a field left unhealed costs
 //! the next load through it this medium path again, never a from-space
@@ -149,14 +150,16 @@ impl Template for LrbCset {
     fn clobbers(&self, _isa: Isa) -> RegSet {
         RegSet::of(&[self.obj, self.tmp, self.tmp2])
     }
-    /// A forwarded object: every branch falls through. AArch64's compact
-    /// form tests bit 63 and inverts in two instructions where the Brooks
-    /// form compares, branches and moves in three.
+    /// A forwarded object: every branch falls through. After the word's
+    /// load the Brooks form compares, branches and moves; the compact form
+    /// tests bit 31, clears it and rotates by 32 (x86-64 `btr; jnc; rol;
+    /// mov`, one more than the Brooks form's three; AArch64 `tbz; and;
+    /// ror`, as many).
     fn budget(&self, isa: Isa) -> usize {
         match (isa, self.forwardee) {
-            (Isa::X64, _) => 11,
-            (Isa::Aarch64, Forwardee::BrooksWord { .. }) => 12,
-            (Isa::Aarch64, Forwardee::LayoutWord { .. }) => 11,
+            (Isa::X64, Forwardee::BrooksWord { .. }) => 11,
+            (Isa::X64, Forwardee::LayoutWord { .. }) => 12,
+            (Isa::Aarch64, _) => 12,
         }
     }
     /// The JIT passes the thread and the field (the template holds

@@ -14,8 +14,8 @@
 //! prev, 3`, whose flags `jz` reads (zero exactly for null): still 10. On
 //! an unscaled one `mov prev32, dword [field]; test prev32, prev32` (the
 //! load zero-extends the address): 10.
-//! LRB collection-set path, 11 instructions for a forwarded object in
-//! either cell format ([`crate::Forwardee`]):
+//! LRB collection-set path for a forwarded object, 11 instructions in the
+//! Brooks format and 12 in the compact one ([`crate::Forwardee`]):
 //! ```text
 //!   test obj, obj ; jz done             ; null
 //!   mov  tmp, obj ; shr tmp, region_shift
@@ -26,13 +26,16 @@
 //!   cmp  tmp, obj ; je slow             ; itself: not copied yet, the library evacuates
 //!   mov  obj, tmp                       ; the copy
 //! compact format:
-//!   mov  tmp, [obj+offset]              ; the layout word
-//!   xor  tmp, -1 ; js slow              ; bit 63 was clear: not copied yet
-//!   mov  obj, tmp                       ; !word: the copy
+//!   mov  tmp, [obj+offset]              ; the layout word's 8 bytes
+//!   btr  tmp, 31 ; jnc slow             ; bit 31 was clear: not copied yet
+//!   rol  tmp, 32 ; mov obj, tmp         ; the halves swapped back: the copy
 //! ```
-//! The compact form's `xor tmp, -1` is `not tmp` setting the flags: the
-//! sign of the inverted word is set exactly when the layout word's bit 63
-//! was clear, so one instruction both inverts and tests.
+//! The compact form's `btr` both tests and clears the forwarded bit (the
+//! carry is the bit's old value), so the decode of a copy
+//! (`fastpath::gc::layout::forwardee_of_layout_word`) is the `btr` and
+//! one rotation. An object's own word has bit 31 clear in either form,
+//! whatever the 4 bytes after a tagged word hold (reference 0, in a heap
+//! with 4-byte slots).
 
 use dynasmrt::{dynasm, x64::X64Relocation};
 
@@ -40,6 +43,10 @@ use super::{X64Asm, COMPRESSED_SHIFT};
 use crate::layout::{Forwardee, RefWidth};
 use crate::template::Labels;
 use crate::template::{Emit, LrbCset, SatbEnqueue, TemplateError};
+
+/// The bit set in a forwarded original's layout word
+/// (`fastpath::gc::layout::LAYOUT_FORWARDED_BIT`).
+const FORWARDED_BIT: i8 = fastpath::gc::layout::LAYOUT_FORWARDED_BIT.trailing_zeros() as i8;
 
 impl Emit<X64Relocation> for SatbEnqueue {
     fn emit_checked<A: X64Asm>(&self, ops: &mut A, labels: Labels) -> Result<(), TemplateError> {
@@ -104,8 +111,9 @@ impl Emit<X64Relocation> for LrbCset {
             Forwardee::LayoutWord { offset } => dynasm!(ops
                 ; .arch x64
                 ; mov Rq(x), QWORD [Rq(o) + offset]
-                ; xor Rq(x), -1
-                ; js =>slow
+                ; btr Rq(x), BYTE FORWARDED_BIT
+                ; jnc =>slow
+                ; rol Rq(x), 32
                 ; mov Rq(o), Rq(x)
             ),
         }

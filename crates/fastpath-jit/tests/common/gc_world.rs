@@ -4,7 +4,8 @@
 //! buffer, Rust slow paths standing in for the runtime's
 //! (flush-and-enqueue, evacuate), a heap of four 4 KiB regions in either
 //! cell format (Brooks forwarding words, or compact layout words that
-//! record a copy as `!copy`) and a collection-set map; and each medium
+//! record a copy as `fastpath::gc::layout::forwarded_layout_word`) and a
+//! collection-set map; and each medium
 //! path's scenario, run on the function the test binary generated.
 
 use std::mem::offset_of;
@@ -187,17 +188,32 @@ static EVACUATED: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
 /// [`ONE_AT_A_TIME`]), for [`lrb_evacuate`].
 static FORWARDEE: Mutex<Option<Forwardee>> = Mutex::new(None);
 
-/// The layout word of every object of the compact test heap (bit 63
+/// The layout word of the compact test heap's untagged objects (bit 31
 /// clear, as every real one: 1 reference, 2 data words).
 pub const LAYOUT: u64 = 1 | 2 << 32;
 
+/// The 8 bytes at the layout word of the compact test heap's tagged
+/// object (`c`, and its copy): the 4-byte tagged word, then reference 0
+/// in a 4-byte slot whose bit 31 is set, as an unscaled heap's reference
+/// above 2 GiB is. Only bit 31 of the low half tells a forwarded
+/// original: a test of the 8 bytes' sign would take this word for one.
+pub fn tagged_layout() -> u64 {
+    let tagged = fastpath::gc::layout::tagged_layout_word(0x2345).unwrap() as u64;
+    tagged | 0x8000_1010 << 32
+}
+
 /// Records in `o`'s word named by `fwd` that its copy is `to` (`to == o`:
-/// not copied), as the heap does in that format.
-fn set_forwardee(fwd: Forwardee, o: u64, to: u64) {
+/// not copied, the compact word then `own`, the object's own layout
+/// word), as the heap does in that format.
+fn set_forwardee(fwd: Forwardee, o: u64, to: u64, own: u64) {
     let (at, value) = match fwd {
         Forwardee::BrooksWord { offset } => (o.wrapping_add_signed(offset.into()), to),
         Forwardee::LayoutWord { offset } => {
-            let value = if to == o { LAYOUT } else { !to };
+            let value = if to == o {
+                own
+            } else {
+                fastpath::gc::layout::forwarded_layout_word(to as usize) as u64
+            };
             (o.wrapping_add_signed(offset.into()), value)
         }
     };
@@ -207,13 +223,22 @@ fn set_forwardee(fwd: Forwardee, o: u64, to: u64) {
 }
 
 /// The "runtime", with the library's signature (`fastpath_jit::slow::lrb`):
-/// forwards `obj` to `obj + 4096` (the next region) and returns the copy;
-/// the field (which the library heals) is recorded, not written.
+/// forwards `obj` to `obj + 4096` (the next region: the copy takes the
+/// original's layout word) and returns the copy; the field (which the
+/// library heals) is recorded, not written.
 pub extern "C" fn lrb_evacuate(_t: *mut TestThread, obj: u64, field: u64) -> u64 {
     let copy = obj + 4096;
     let fwd = FORWARDEE.lock().unwrap().expect("a scenario is running");
-    set_forwardee(fwd, copy, copy);
-    set_forwardee(fwd, obj, copy);
+    let own = match fwd {
+        Forwardee::BrooksWord { .. } => 0,
+        // SAFETY: the layout word of an object of the test heap, not
+        // forwarded (the barrier calls here only for those).
+        Forwardee::LayoutWord { offset } => unsafe {
+            (obj.wrapping_add_signed(offset.into()) as *const u64).read()
+        },
+    };
+    set_forwardee(fwd, copy, copy, own);
+    set_forwardee(fwd, obj, copy, own);
     EVACUATED.lock().unwrap().push((obj, field));
     copy
 }
@@ -227,7 +252,9 @@ const FIELD: u64 = 0xf1e1_d000;
 
 /// Four 4 KiB regions, region 1 in the collection set; objects `a` (region
 /// 0), `b` and `c` (region 1; `b` copied to `d`), `d` (region 2), each
-/// recording its copy in the word `forwardee` names.
+/// recording its copy in the word `forwardee` names; in the compact
+/// format `c` is tagged ([`tagged_layout`]), the others untagged
+/// ([`LAYOUT`]).
 pub struct LrbHeap {
     /// The buffer the regions lie in (read through the object addresses).
     _mem: Vec<u64>,
@@ -257,10 +284,11 @@ pub fn lrb_heap(forwardee: Forwardee) -> LrbHeap {
     let (a, b, c, d) = (obj(0, 0), obj(1, 0), obj(1, 1), obj(2, 0));
     // Every object (and the copy `c` will get) not forwarded, then b
     // copied to d.
-    for o in [a, b, c, d, c + 4096] {
-        set_forwardee(forwardee, o, o);
+    for o in [a, b, d] {
+        set_forwardee(forwardee, o, o, LAYOUT);
     }
-    set_forwardee(forwardee, b, d);
+    set_forwardee(forwardee, c, c, tagged_layout());
+    set_forwardee(forwardee, b, d, LAYOUT);
     LrbHeap {
         _mem: mem,
         _map: map,
@@ -302,7 +330,7 @@ pub fn lrb_resolves_forwarded_objects_and_evacuates_through_the_slow_path(h: &Lr
     assert_eq!(
         lrb(&mut t, c, FIELD),
         c + 4096,
-        "{f:?} not copied yet: the slow path evacuates"
+        "{f:?} not copied yet (compact: tagged, reference 0's bit 31 set): the slow path evacuates"
     );
     assert_eq!(
         lrb(&mut t, c, FIELD),

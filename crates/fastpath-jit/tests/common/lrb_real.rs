@@ -14,9 +14,12 @@
 //! copy as the heap records it (read back in the heap's format), outside
 //! the collection set unless evacuation failed and left it in place; the
 //! target's data, counts and tag must read as written (half the targets
-//! are allocated in the layout word's tagged form, whose bit 63 is clear
-//! as the untagged form's: the compact format's test of a copy holds for
-//! both). A from-space reference the
+//! are allocated in the layout word's tagged form, with one reference
+//! naming their holder: in a heap with 4-byte slots it lies in the high
+//! half of the 8 bytes the compact format's test of a copy loads, whose
+//! bit 31 only, clear in either form, tells a forwarded original; an
+//! unscaled heap's reference above 2 GiB has its own bit 31 set there).
+//! A from-space reference the
 //! collector had already copied resolves inline (no call); one it had not
 //! goes to the library, which copies it and heals the field. The run
 //! ends after [`EVENTS`] inline resolutions and at least one evacuation
@@ -111,6 +114,8 @@ fn in_cset(cset: CsetMap, addr: usize) -> bool {
 }
 
 const OBJECTS: usize = 64;
+/// The references of each tagged target ([`super::real_heap::rooted_holders_with`]).
+const TAGGED_REFS: usize = 1;
 /// Inline resolutions to see before stopping.
 const EVENTS: usize = 8;
 /// Bounds a run whose cycles never copy these objects (a failure).
@@ -178,7 +183,7 @@ fn lrb_resolves(
     // obj, field) -> reference`, called on this thread with its block, on
     // fields of its mutator's heap, between its stops.
     let lrb: LrbFn = unsafe { entry.as_fn() };
-    let holders = super::real_heap::rooted_holders(&mut m, OBJECTS, 2);
+    let holders = super::real_heap::rooted_holders_with(&mut m, OBJECTS, TAGGED_REFS, 2);
     let block = thread::current().as_ptr();
     let mut seen = Seen::default();
     let start = Instant::now();
@@ -206,7 +211,28 @@ fn lrb_resolves(
             assert_eq!(m.read(target, 0).unwrap(), 1000 + i, "{what}: the target's data");
             let tag = super::real_heap::target_tag(i);
             assert_eq!(m.tag(target).unwrap(), tag, "{what}: the target's tag");
-            assert_eq!(m.shape(target).unwrap(), (0, 2), "{what}: the target's counts");
+            let nrefs = if tag.is_some() { TAGGED_REFS } else { 0 };
+            assert_eq!(
+                m.shape(target).unwrap(),
+                (nrefs, 2),
+                "{what}: the target's counts"
+            );
+            if tag.is_some() && refs.is_compressed() {
+                // SAFETY: as `got`: the 8 bytes at its layout word.
+                let w = unsafe { word(got + gl::LAYOUT_WORD_OFFSET) };
+                if !gl::is_forwarded_layout_word(w) {
+                    assert_eq!(
+                        gl::layout_tag(w & 0xffff_ffff),
+                        tag,
+                        "{what}: the 4-byte tagged word"
+                    );
+                    assert_ne!(
+                        w >> 32,
+                        0,
+                        "{what}: reference 0 (its holder) after the tagged word"
+                    );
+                }
+            }
             match (in_cset(cset, raw), called) {
                 (false, false) => assert_eq!(got, raw, "{what}: outside the collection set"),
                 (false, true) => panic!("{what}: the stub was called outside the collection set"),

@@ -14,17 +14,36 @@ use fastpath::thread;
 /// holders stay rooted (a target is reached through its holder's field):
 /// the graph the real-heap barrier scenarios load through.
 pub fn rooted_holders<B: BarrierSet>(m: &mut Mutator<B>, n: usize, target_words: usize) -> Vec<Handle> {
+    rooted_holders_with(m, n, 0, target_words)
+}
+
+/// [`rooted_holders`] whose tagged targets also have `tagged_refs`
+/// references, each naming the target's holder (the untagged ones have
+/// none): in a heap with 4-byte slots a tagged object's reference 0 lies
+/// in the 8 bytes of its layout word (`fastpath::gc::layout`), which the
+/// compact format's test of a copy loads whole.
+pub fn rooted_holders_with<B: BarrierSet>(
+    m: &mut Mutator<B>,
+    n: usize,
+    tagged_refs: usize,
+    target_words: usize,
+) -> Vec<Handle> {
     (0..n)
         .map(|i| {
             let d = m.roots_len();
             let holder = m.alloc(1, 0).unwrap();
             let target = match target_tag(i) {
-                Some(tag) => m.alloc_tagged(0, target_words, tag).unwrap(),
+                Some(tag) => m.alloc_tagged(tagged_refs, target_words, tag).unwrap(),
                 None => m.alloc(0, target_words).unwrap(),
             };
             let (h, t) = (m.get(holder).unwrap(), m.get(target).unwrap());
             m.write(t, 0, 1000 + i).unwrap();
             m.store(h, 0, Some(t)).unwrap();
+            if target_tag(i).is_some() {
+                for k in 0..tagged_refs {
+                    m.store(t, k, Some(h)).unwrap();
+                }
+            }
             m.truncate_roots(d + 1);
             holder
         })
@@ -32,7 +51,7 @@ pub fn rooted_holders<B: BarrierSet>(m: &mut Mutator<B>, n: usize, target_words:
 }
 
 /// The tag of [`rooted_holders`]' target `i`: the odd ones are tagged
-/// (with a tag using the layout word's high bits), the even ones not, so
+/// (with tags from the top of the tag table down), the even ones not, so
 /// that every scenario's barriers meet objects of both forms.
 pub fn target_tag(i: usize) -> Option<u32> {
     use fastpath::gc::layout::MAX_LAYOUT_TAG;

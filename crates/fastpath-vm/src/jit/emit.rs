@@ -49,10 +49,11 @@ impl Translator<'_, '_> {
         self.env.barriers.has(b)
     }
 
-    /// Offset of reference field `i` from its object: the heap's slot
-    /// width apart (`gc::layout::RefWidth::ref_offset`).
+    /// Offset of reference field `i` from its object, a tagged instance:
+    /// the heap's slot width apart from the tagged form's reference 0
+    /// (`gc::layout::RefWidth::tagged_ref_offset`).
     pub(super) fn ref_field_offset(&self, i: i64) -> i32 {
-        self.env.refs.ref_offset(i as usize) as i32
+        self.env.refs.tagged_ref_offset(i as usize) as i32
     }
 
     /// log2 of a reference slot's bytes: an array element index's scale.
@@ -167,9 +168,9 @@ impl Translator<'_, '_> {
     /// an instance as `array` says: the one
     /// computed on the way here (`facts.rs`); else `o` plus its references
     /// when their count is known (`nrefs`, or `o` is a `new`'s result:
-    /// [`Translator::known_nrefs`]), with no load; else from its layout
-    /// word, whose low 16 bits (an instance's tagged word) or 32 bits (an
-    /// array's untagged one) are the count.
+    /// [`Translator::known_nrefs`]), with no load; else from the count:
+    /// an array's untagged layout word's low 32 bits, an instance's class's
+    /// `nrefs` (its tagged word holds only the class).
     fn data_of_known(&mut self, o: Value, nrefs: Option<u32>, array: bool) -> Value {
         let key = self.key(o);
         if let Some(&d) = self.facts().data.get(&key) {
@@ -177,25 +178,33 @@ impl Translator<'_, '_> {
         }
         let d = match nrefs.or_else(|| self.known_nrefs.get(&key).copied()) {
             Some(n) => {
-                let offset = self.env.refs.data_offset(n as usize, 0);
+                let offset = if array {
+                    self.env.refs.data_offset(n as usize, 0)
+                } else {
+                    self.env.refs.tagged_data_offset(n as usize, 0)
+                };
                 self.b.ins().iadd_imm_s(o, offset as i64)
             }
             None => {
-                // The layout word never changes: a read-only load.
+                // The layout word and a class's counts never change:
+                // read-only loads.
                 let flags = MemFlagsData::trusted().with_readonly();
-                let bytes = if array {
+                let (bytes, first) = if array {
                     let n = self.b.ins().uload32(flags, o, LAYOUT);
-                    self.ref_bytes(n)
+                    (self.ref_bytes(n), REFS)
                 } else {
-                    // An instance's count is even on a compressed heap
-                    // (`Class::ref_fields`): its slots' bytes are the count
-                    // scaled, with no rounding.
-                    let n = self.b.ins().uload16(I64, flags, o, LAYOUT);
+                    // An instance's count is odd on a compressed heap
+                    // (`Class::ref_fields`): its slots, from the tagged
+                    // reference 0, end on a word with no rounding.
+                    let class = self.instance_class_of(o);
+                    let nrefs = std::mem::offset_of!(Class, nrefs) as i32;
+                    let n = self.b.ins().uload32(flags, class, nrefs);
                     let shift = self.slot_shift();
-                    self.b.ins().ishl_imm_s(n, shift)
+                    let first = self.env.refs.tagged_ref_offset(0) as i32;
+                    (self.b.ins().ishl_imm_s(n, shift), first)
                 };
                 let base = self.b.ins().iadd(o, bytes);
-                self.b.ins().iadd_imm_s(base, i64::from(REFS))
+                self.b.ins().iadd_imm_s(base, i64::from(first))
             }
         };
         self.facts().data.insert(key, d);
@@ -236,7 +245,9 @@ impl Translator<'_, '_> {
             let data = self.array_data(o);
             return self.b.ins().load(I64, ro, data, CLASS_WORD);
         }
-        let w = self.b.ins().load(I64, ro, o, LAYOUT);
+        // The 4 bytes of the tagged form, or an untagged word's low half
+        // (its reference count).
+        let w = self.b.ins().uload32(ro, o, LAYOUT);
         if form == Form::Instance {
             return self.class_of_tagged(w);
         }
@@ -259,8 +270,7 @@ impl Translator<'_, '_> {
         // receivers, operands of `instanceof` and stored values.
         self.b.set_cold_block(array);
         self.b.switch_to_block(array);
-        let nrefs = self.b.ins().band_imm_s(w, heap::LAYOUT_NREFS_MASK as i64);
-        let bytes = self.ref_bytes(nrefs);
+        let bytes = self.ref_bytes(w);
         let data = self.b.ins().iadd(o, bytes);
         let c = self.b.ins().load(I64, ro, data, REFS + CLASS_WORD);
         self.b.ins().jump(join, &[c.into()]);
@@ -270,39 +280,40 @@ impl Translator<'_, '_> {
         class
     }
 
-    /// The class a tagged layout word `w` names: its high half (the tagged
-    /// bit and the tag), plus the class space's decode offset (0 when the
+    /// The class a tagged layout word `w` (its 4 bytes, zero-extended)
+    /// names: the word (the tagged bit and the tag) shifted left by the
+    /// class space's slot log2, plus the space's decode offset (0 when the
     /// space sits at its preferred base: `link/class_space.rs`).
     fn class_of_tagged(&mut self, w: Value) -> Value {
-        let c = self.b.ins().ushr_imm_s(w, i64::from(heap::LAYOUT_TAG_SHIFT));
+        let shift = i64::from(crate::link::class_space::SLOT_SHIFT);
+        let c = self.b.ins().ishl_imm_s(w, shift);
         match self.env.class_decode_offset {
             0 => c,
             off => self.b.ins().iadd_imm_s(c, off),
         }
     }
 
-    /// The non-null `obj`'s layout word's high half (the tagged bit and
-    /// the tag): for an instance, its class less the class space's decode
-    /// offset ([`Translator::class_of_tagged`]); an array's untagged word
-    /// has the tagged bit clear there. Compared with a class's
+    /// The non-null `obj`'s layout word's first 4 bytes: for an instance,
+    /// its tagged word (the tagged bit and the tag); an array's untagged
+    /// word has the tagged bit clear there. Compared with a class's
     /// [`Translator::exact_class_tag`], it tests that `obj` is an instance
-    /// of exactly that class in one load, a shift and the compare, with no
-    /// test of the form (C2's receiver check against a profiled klass,
+    /// of exactly that class in one load and the compare, with no test of
+    /// the form (C2's receiver check against a profiled klass,
     /// `GraphKit::type_check_receiver`).
     pub(super) fn exact_class_key(&mut self, obj: Value) -> Value {
         let o = self.resolve_read(obj);
         let ro = MemFlagsData::trusted().with_readonly();
-        let w = self.b.ins().load(I64, ro, o, LAYOUT);
-        self.b.ins().ushr_imm_s(w, i64::from(heap::LAYOUT_TAG_SHIFT))
+        self.b.ins().uload32(ro, o, LAYOUT)
     }
 
     /// The value [`Translator::exact_class_key`] has for an instance of
-    /// `class`: none for an array class (its instances' words are
-    /// untagged) or a class outside the tag's reach.
+    /// `class`: its tagged layout word; none for an array class (its
+    /// instances' words are untagged).
     pub(super) fn exact_class_tag(&self, class: &'static Class) -> Option<i64> {
-        let tag = (class as *const Class as i64).wrapping_sub(self.env.class_decode_offset);
-        let tagged = (heap::LAYOUT_TAGGED_BIT >> heap::LAYOUT_TAG_SHIFT) as i64;
-        (!class.is_array() && tag >> heap::LAYOUT_TAG_SHIFT == 0 && tag & tagged != 0).then_some(tag)
+        if class.is_array() {
+            return None;
+        }
+        heap::tagged_layout_word(crate::link::class_space::tag(class)).map(|w| w as i64)
     }
 
     /// Whether `a` and `b` are the same object (i8): with Brooks barriers
@@ -685,7 +696,7 @@ impl Translator<'_, '_> {
             return (d, 0);
         }
         match nrefs.or_else(|| self.known_nrefs.get(&key).copied()) {
-            Some(n) => (o, self.env.refs.data_offset(n as usize, 0) as i32),
+            Some(n) => (o, self.env.refs.tagged_data_offset(n as usize, 0) as i32),
             None => (self.data_of_known(o, None, false), 0),
         }
     }
@@ -1231,13 +1242,16 @@ impl Translator<'_, '_> {
     pub(super) fn alloc_instance(&mut self, c: &'static Class) -> Value {
         let nrefs = c.nrefs as usize;
         let ndata = c.data_bytes as usize / 8;
-        let body = self.env.refs.ref_words(nrefs) + ndata;
-        let words = self.env.format.header_words() + body;
-        let bytes = self.b.ins().iconst(I64, (words * 8) as i64);
+        // The words after the layout word's 8 bytes (which the tagged
+        // word's store clears past its 4: reference 0 with 4-byte slots).
+        let body = (self.env.refs.tagged_data_offset(nrefs, ndata) - heap::REFS_OFFSET) / 8;
+        let bytes = self.env.format.tagged_cell_bytes_in(self.env.refs, nrefs, ndata);
+        let bytes = self.b.ins().iconst(I64, bytes as i64);
         let idx = self.s.idx;
-        // The loader keeps every class's counts in the tagged form's range.
-        let word = heap::tagged_layout_word(nrefs, ndata, crate::link::class_space::tag(c))
-            .expect("a loaded class's counts fit the tagged form");
+        // The loader defined the class's tag with its counts in the heap
+        // (`Loader::set_heap`), as an inline allocation needs.
+        let word = heap::tagged_layout_word(crate::link::class_space::tag(c))
+            .expect("a class space's tags are in the heap's range");
         let obj = self.tlab_bump(
             bytes,
             |t, obj| {

@@ -22,9 +22,12 @@ use crate::link::{Class, Method};
 pub const FORWARDING: i32 = heap::FORWARDING_OFFSET as i32;
 /// The header word (`fastpath::sync::Header`, the word the lock CASes).
 pub const HEADER: i32 = heap::HEADER_OFFSET as i32;
-/// The layout word (an instance's tagged, an array's untagged), immutable.
+/// The layout word (an instance's tagged, 4 bytes; an array's untagged, 8),
+/// immutable.
 pub const LAYOUT: i32 = heap::LAYOUT_WORD_OFFSET as i32;
-/// Reference field 0.
+/// An array's element 0 (a reference array's) or data words: reference 0
+/// of an untagged object. An instance's reference 0 is at
+/// `RefWidth::tagged_ref_offset(0)` (12 with 4-byte slots).
 pub const REFS: i32 = heap::REFS_OFFSET as i32;
 /// An array's class word's offset in its data area (`object::CLASS_WORD`).
 pub const CLASS_WORD: i32 = crate::object::CLASS_WORD as i32;
@@ -37,15 +40,16 @@ pub const ELEMENTS: i32 = crate::object::ELEMENTS as i32;
 /// against (`fastpath::gc::layout::OBJECT_LAYOUT_VERSION` then). The
 /// reference slots' width is the heap's (`CompileEnv::refs`): a field's
 /// offset, an element's scale and the data words' place follow it.
-pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 5;
+pub const EXPECTED_OBJECT_LAYOUT_VERSION: u32 = 6;
 
-// The translator adds the layout word's `nrefs` (an array's untagged
-// word's low 32 bits, loaded as a `u32`; an instance's tagged word's low
-// 16, as a `u16`) times 8 to reach the data words, and reads an instance's
-// class from bits 32..62.
+// The translator adds an array's `nrefs` (its untagged word's low 32 bits,
+// loaded as a `u32`) scaled to reach its data words, reads an instance's
+// class from its 4-byte tagged word (the tagged bit, bit 30, and the tag
+// below it, shifted left: `link/class_space.rs`), and an instance's
+// reference count from its class.
 const _: () = assert!(heap::LAYOUT_NREFS_MASK == 0xffff_ffff && heap::LAYOUT_NDATA_SHIFT == 32);
-const _: () = assert!(heap::TAGGED_NREFS_MASK == 0xffff && heap::LAYOUT_TAG_SHIFT == 32);
-const _: () = assert!(heap::LAYOUT_TAGGED_BIT == 1 << 62 && heap::MAX_LAYOUT_TAG == (1 << 30) - 1);
+const _: () = assert!(heap::LAYOUT_TAGGED_BIT == 1 << 30 && heap::LAYOUT_TAG_MASK == (1 << 30) - 1);
+const _: () = assert!(heap::TAGGED_WORD_BYTES == 4 && heap::TAGGED_COMPRESSED_REFS_OFFSET == 12);
 const _: () = assert!(heap::WORD_BYTES == 8);
 // The lock emitters CAS the word at the object's address.
 const _: () = assert!(HEADER == 0);
@@ -161,15 +165,26 @@ pub fn check<B: fastpath::gc::BarrierSet>(m: &mut fastpath::gc::Mutator<B>) -> R
     if header != neutral_header() || header != fastpath::sync::Header::new().raw() as u64 {
         return Err(format!("a new object's header {header:#x}"));
     }
-    // An instance's word: the tagged form (the allocation may stop at a
-    // safepoint: `addr` is not read after it).
-    let tag = 0x2345_6789;
-    let t = m.alloc_unrooted_tagged(2, 3, tag).map_err(|e| e.to_string())?;
+    // An instance's word: the tagged form, 4 bytes, its data words after
+    // its references from the tagged offset (the allocation may stop at a
+    // safepoint: `addr` is not read after it). The tag is the top one, which
+    // no class of the class space reaches.
+    let tag = heap::MAX_LAYOUT_TAG;
+    let t = m.alloc_unrooted_tagged(3, 2, tag).map_err(|e| e.to_string())?;
     let taddr = t.addr();
     // SAFETY: the layout word of a fresh object.
-    let tagged = unsafe { ((taddr as isize + LAYOUT as isize) as *const u64).read() } as usize;
-    if heap::tagged_layout_word(2, 3, tag) != Some(tagged) {
+    let tagged = unsafe { ((taddr as isize + LAYOUT as isize) as *const u32).read() } as usize;
+    if heap::tagged_layout_word(tag) != Some(tagged) {
         return Err(format!("tagged layout word {tagged:#x}"));
+    }
+    // SAFETY: a fresh object of this heap with 3 references.
+    let tdata = unsafe { m.data_unchecked(fastpath::gc::Obj::from_addr(taddr), 3) } as usize;
+    if tdata != taddr + refs.tagged_data_offset(3, 0) {
+        return Err(format!(
+            "a tagged object's data area at {:+} from it, expected {:+}",
+            tdata as isize - taddr as isize,
+            refs.tagged_data_offset(3, 0)
+        ));
     }
     Ok(())
 }

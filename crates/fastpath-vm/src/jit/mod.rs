@@ -268,7 +268,8 @@ pub struct CompileEnv {
     pub vtable: VecLayout,
     /// `boolean[]`'s class (a `bastore` into it stores `& 1`).
     pub bool_array: usize,
-    /// What an instance's class is beside its layout word's high half: 0
+    /// What an instance's class is beside its tagged layout word shifted
+    /// by the class space's slot log2: 0
     /// when the class space sits at its preferred base
     /// (`link/class_space.rs`).
     pub class_decode_offset: i64,

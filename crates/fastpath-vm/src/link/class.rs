@@ -291,16 +291,17 @@ pub struct Class {
     /// (`None` where none is found: `AbstractMethodError` when called).
     pub itable: Vec<(&'static Class, Vec<Option<&'static Method>>)>,
     /// Reference slots of an instance: its reference fields (the
-    /// superclass's included), rounded up to an even count on a heap with
+    /// superclass's included), rounded up to an odd count on a heap with
     /// compressed references ([`Class::ref_fields`] says why).
     pub nrefs: u32,
     /// Reference fields of an instance (the superclass's included): the
     /// index a subclass's first reference field takes. Where `nrefs`
     /// rounds it up, the last slot is never a field's and stays null; it
-    /// costs no memory (two 4-byte slots fill the word the cell would pad
-    /// anyway) and makes every instance's data words start at `4 * nrefs`
-    /// past its references, one scaled index from the layout word's count
-    /// as with 8-byte slots, where an odd count would need a rounding.
+    /// costs no memory (a tagged instance's slots start 4 bytes into a word,
+    /// `fastpath::gc::layout`, so an odd count of 4-byte slots ends where
+    /// the cell would pad to anyway) and makes every instance's data words
+    /// start at `4 * nrefs` past its first reference, one scaled index from
+    /// the count with no rounding, as with 8-byte slots.
     pub ref_fields: u32,
     /// Bytes of an instance's data area: its primitive fields (the class is
     /// the layout word's tag, `object/mod.rs`).

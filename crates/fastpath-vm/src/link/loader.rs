@@ -30,9 +30,12 @@ pub struct Loader {
     methods: Mutex<Vec<&'static Method>>,
     /// Every class, in load order (the statics scanner walks it).
     all: Mutex<Vec<&'static Class>>,
-    /// Round each class's reference slots up to an even count (a heap with
+    /// Round each class's reference slots up to an odd count (a heap with
     /// compressed references: [`Class::ref_fields`]).
-    even_refs: bool,
+    odd_refs: bool,
+    /// The heap whose tag table learns each instance class's counts
+    /// ([`Loader::set_heap`]).
+    heap: OnceLock<&'static fastpath::gc::Heap>,
 }
 
 /// The deepest chain of classes loading one another (superclasses,
@@ -58,16 +61,34 @@ impl Loader {
             classes: Mutex::new(HashMap::with_capacity(256)),
             methods: Mutex::new(Vec::with_capacity(4096)),
             all: Mutex::new(Vec::with_capacity(256)),
-            even_refs: false,
+            odd_refs: false,
+            heap: OnceLock::new(),
         }
     }
 
     /// This loader, laying out instances for a heap whose reference slots
-    /// are compressed (`true`: an even slot count, [`Class::ref_fields`])
+    /// are compressed (`true`: an odd slot count, [`Class::ref_fields`])
     /// or full-width.
-    pub fn with_even_refs(mut self, even: bool) -> Loader {
-        self.even_refs = even;
+    pub fn with_odd_refs(mut self, odd: bool) -> Loader {
+        self.odd_refs = odd;
         self
+    }
+
+    /// Gives the loader the heap its instances live in: every class loaded
+    /// so far and from now on has its tag defined there with its counts
+    /// (`fastpath::gc::Heap::define_tag`), which the collector reads for a
+    /// tagged instance and compiled code's inline allocation relies on.
+    pub fn set_heap(&self, heap: &'static fastpath::gc::Heap) -> Result<(), String> {
+        // Under the registry's lock, which every class takes to join it
+        // after defining its tag if the heap is set (`Loader::register`).
+        let all = lock(&self.all);
+        if self.heap.set(heap).is_err() {
+            return Err("the loader has a heap already".into());
+        }
+        for &c in all.iter() {
+            define_tag(heap, c)?;
+        }
+        Ok(())
     }
 
     /// Every class loaded so far.
@@ -138,8 +159,8 @@ impl Loader {
             return Ok(existing);
         }
         let c: &'static Class = place(c)?;
+        self.register(c)?;
         classes.insert(c.name.clone(), c);
-        lock(&self.all).push(c);
         Ok(c)
     }
 
@@ -259,11 +280,11 @@ impl Loader {
         }
         let data_bytes = data_bytes.next_multiple_of(8);
         let ref_fields = nrefs;
-        if self.even_refs {
-            nrefs = nrefs.next_multiple_of(2);
+        if self.odd_refs && nrefs % 2 == 0 {
+            nrefs += 1;
         }
         // An instance is tagged with its class (`object/mod.rs`): the
-        // layout word's tagged form holds 16-bit counts.
+        // heap's tag table holds 16-bit counts.
         let max = fastpath::gc::layout::MAX_TAGGED_COUNT;
         if nrefs as usize > max || data_bytes as usize / 8 > max {
             return Err(Error::new(
@@ -367,9 +388,21 @@ impl Loader {
             // the class space, unreachable, harmless).
             return Ok(existing);
         }
+        self.register(class_ref)?;
         classes.insert(class_ref.name.clone(), class_ref);
-        lock(&self.all).push(class_ref);
         Ok(class_ref)
+    }
+
+    /// Adds `c` to the list of every class, its tag defined in the heap
+    /// first when the loader has one (`OutOfMemoryError` if the heap
+    /// refuses it: a tag beyond its table).
+    fn register(&self, c: &'static Class) -> Result<(), Error> {
+        let mut all = lock(&self.all);
+        if let Some(heap) = self.heap.get() {
+            define_tag(heap, c).map_err(|e| Error::new("java/lang/OutOfMemoryError", e))?;
+        }
+        all.push(c);
+        Ok(())
     }
 
     fn register_method(&self, mut m: Method) -> &'static Method {
@@ -447,6 +480,19 @@ impl Loader {
 }
 
 /// `c` moved into the class space (`class_space.rs`), where its tag names it.
+/// Defines the tag of instance class `c` in `heap` with its counts.
+fn define_tag(heap: &fastpath::gc::Heap, c: &'static Class) -> Result<(), String> {
+    if c.is_array() {
+        return Ok(());
+    }
+    heap.define_tag(
+        super::class_space::tag(c),
+        c.nrefs as usize,
+        c.data_bytes as usize / 8,
+    )
+    .map_err(|e| format!("{}: {e}", c.name))
+}
+
 fn place(c: Class) -> Result<&'static mut Class, Error> {
     super::class_space::place(c).map_err(|e| Error::new("java/lang/OutOfMemoryError", e))
 }
@@ -680,38 +726,44 @@ mod tests {
     }
 
     /// For a heap with compressed references each class's reference slots
-    /// are rounded up to an even count, its fields' indices unchanged: a
+    /// are rounded up to an odd count, its fields' indices unchanged: a
     /// subclass's first reference field follows the superclass's last
     /// field (not its padding slot), and the count is the padded one.
     #[test]
-    fn even_reference_slots_keep_field_indices() {
-        let (full, even) = (loader(), loader().with_even_refs(true));
+    fn odd_reference_slots_keep_field_indices() {
+        let (full, odd) = (loader(), loader().with_odd_refs(true));
         for name in [
             "java/util/HashMap$Node",
             "java/util/LinkedHashMap$Entry",
+            "java/util/HashMap",
+            "java/lang/Integer",
             "java/lang/String",
         ] {
-            let (a, b) = (full.load(name).unwrap(), even.load(name).unwrap());
+            let (a, b) = (full.load(name).unwrap(), odd.load(name).unwrap());
             assert_eq!(a.ref_fields, b.ref_fields, "{name}");
             assert_eq!(a.nrefs, a.ref_fields, "{name}: full-width slots are not padded");
-            assert_eq!(b.nrefs, b.ref_fields.next_multiple_of(2), "{name}");
+            assert_eq!(b.nrefs, b.ref_fields | 1, "{name}");
             for (f, g) in a.fields.iter().zip(&b.fields) {
                 assert_eq!((&f.name, f.offset), (&g.name, g.offset), "{name}");
             }
         }
-        // HashMap.Node: key, value, next (3 → 4 slots); LinkedHashMap.Entry
-        // adds before and after at indices 3 and 4 (5 → 6).
-        let node = even.load("java/util/HashMap$Node").unwrap();
-        let entry = even.load("java/util/LinkedHashMap$Entry").unwrap();
-        assert_eq!((node.ref_fields, node.nrefs), (3, 4));
-        assert_eq!((entry.ref_fields, entry.nrefs), (5, 6));
+        // HashMap.Node: key, value, next (3 slots, no padding);
+        // LinkedHashMap.Entry adds before and after at indices 3 and 4 (5);
+        // Integer has none (one padding slot, which fills the layout
+        // word's second half).
+        let node = odd.load("java/util/HashMap$Node").unwrap();
+        let entry = odd.load("java/util/LinkedHashMap$Entry").unwrap();
+        let integer = odd.load("java/lang/Integer").unwrap();
+        assert_eq!((node.ref_fields, node.nrefs), (3, 3));
+        assert_eq!((entry.ref_fields, entry.nrefs), (5, 5));
+        assert_eq!((integer.ref_fields, integer.nrefs), (0, 1));
         let before = entry.fields.iter().find(|f| &*f.name == "before").unwrap();
         assert_eq!(before.offset, 3);
     }
 
     /// Every class lives in the class space, where its tag names it: the
     /// object model's decode (`class_of_tag`) and compiled code's (a
-    /// tagged layout word's high half, plus the decode offset)
+    /// tagged layout word shifted by the slot's log2, plus the decode offset)
     /// give the class back.
     #[test]
     fn a_classs_tag_decodes_to_it_both_ways() {
@@ -730,8 +782,8 @@ mod tests {
             // SAFETY: the tag of a placed class.
             let back = unsafe { class_space::class_of_tag(tag) };
             assert!(std::ptr::eq(back, c), "{name}");
-            let w = fastpath::gc::layout::tagged_layout_word(3, 4, tag).unwrap();
-            let decoded = (w >> fastpath::gc::layout::LAYOUT_TAG_SHIFT).wrapping_add(offset as usize);
+            let w = fastpath::gc::layout::tagged_layout_word(tag).unwrap();
+            let decoded = (w << class_space::SLOT_SHIFT).wrapping_add(offset as usize);
             assert_eq!(decoded, c as *const Class as usize, "{name}");
         }
     }

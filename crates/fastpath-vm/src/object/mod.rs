@@ -17,10 +17,13 @@
 //! ```
 //!
 //! An instance's class is the layout word's tag (`fastpath::gc::layout`'s
-//! tagged form): a compressed pointer into the class space, read in the
-//! same load as the reference count, so dispatch and type checks load one
-//! word of the object, and an instance carries no class word (a `Node` of
-//! two references and an `int`: 40 bytes, not 48). Arrays take the
+//! tagged form, 4 bytes): a compressed pointer into the class space, so
+//! dispatch and type checks load 4 bytes of the object, and an instance
+//! carries no class word; with 4-byte reference slots its first reference
+//! shares the layout word's 8 bytes, as a field follows HotSpot's
+//! compressed class pointer (a `Node` of a `long` and a reference: 24
+//! bytes, HotSpot's size; its reference count, which the heap keeps per
+//! tag, comes from the class: `Class::nrefs`). Arrays take the
 //! untagged form, whose counts reach the heap's largest object, and keep
 //! the class in their first data word; [`JThread::class_of`] tests the
 //! layout word's tagged bit to tell the two apart. Not the header's spare

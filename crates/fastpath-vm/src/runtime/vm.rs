@@ -325,7 +325,7 @@ impl Vm {
         }
         let vm: &'static Vm = Box::leak(Box::new(Vm {
             loader: Loader::new(boot, ClassPath::parse(&options.class_path))
-                .with_even_refs(heap.ref_width().is_compressed()),
+                .with_odd_refs(heap.ref_width().is_compressed()),
             heap,
             globals: GlobalSlots::default(),
             interned: Mutex::new(HashMap::new()),
@@ -339,6 +339,7 @@ impl Vm {
             cache: Mutex::new(HashMap::new()),
         }));
         vm.heap.add_root_scanner(Arc::new(VmRoots(vm)));
+        vm.loader.set_heap(&vm.heap)?;
         Ok(vm)
     }
 

@@ -631,10 +631,15 @@ pub fn compiled_code(
         .rposition(|i| i.mnemonic() == Mnemonic::Ret)
         .unwrap_or_else(|| panic!("{class}.{name}: no ret"));
     code.truncate(last_ret + 1);
-    assert!(
-        code.iter().all(|i| i.code() != Code::INVALID),
-        "{class}.{name}: undecodable bytes"
-    );
+    if let Some(bad) = code.iter().position(|i| i.code() == Code::INVALID) {
+        let at = code[bad].ip() as usize - start;
+        panic!(
+            "{class}.{name}: undecodable bytes at +{at:#x} of {:#x}: {:02x?}\n{}",
+            end - start,
+            &bytes[at.saturating_sub(16)..(at + 16).min(bytes.len())],
+            listing(&code)
+        );
+    }
     (entry, code)
 }
 

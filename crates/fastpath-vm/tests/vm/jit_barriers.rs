@@ -467,10 +467,11 @@ fn compiled_reference_loads_elide_and_share_their_barriers() {
     let dir = harness::scratch_dir("fastpath-vm-jit-barriers");
     harness::javac_sources(&dir, &dir, &[("Barriers", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "Barriers");
-    let next = fastpath_vm::jit::layout::REFS as u64;
     // The heap's reference width (the VM's default for a heap below 2 GiB:
-    // unscaled, 4 bytes holding the address).
+    // unscaled, 4 bytes holding the address), and an instance's reference
+    // 0 (12: the tagged word's 4 bytes before it).
     assert_eq!(vm.heap.ref_width(), fastpath::gc::layout::RefWidth::Unscaled);
+    let next = vm.heap.ref_width().tagged_ref_offset(0) as u64;
     let slot = vm.heap.ref_width().slot_bytes();
 
     // Only tested against null: loaded, no barrier.
@@ -560,8 +561,9 @@ fn state_bit_tests(code: &[Instruction]) -> usize {
         .count()
 }
 
-/// Reads of an object's reference count in its layout word (16 or 32 bits
-/// at `LAYOUT`, not on the stack).
+/// Reads of an object's layout word (an instance's 4-byte tagged word, an
+/// array's reference count in its untagged word's low 32 bits, at `LAYOUT`,
+/// not on the stack).
 fn layout_reads(code: &[Instruction]) -> usize {
     let at = fastpath_vm::jit::layout::LAYOUT as u64;
     code.iter()
@@ -569,8 +571,7 @@ fn layout_reads(code: &[Instruction]) -> usize {
             memory(i)
                 && i.memory_displacement64() == at
                 && i.memory_index() == Register::None
-                // An instance's reference count (its tagged word's low
-                // 16 bits), an array's (its untagged word's low 32).
+                // An instance's tagged word, an array's reference count.
                 && matches!(i.memory_size().size(), 2 | 4)
                 && !matches!(i.memory_base(), Register::RSP | Register::RBP)
         })
@@ -632,7 +633,7 @@ fn compiled_barriers_share_the_gc_state_between_stops_and_objects_their_layout()
     // allocation's zeroing writes (8 bytes; a compressed slot is half of
     // a word).
     let refs = vm.heap.ref_width();
-    let tag = refs.ref_offset(2) as u64;
+    let tag = refs.tagged_ref_offset(2) as u64;
     let tag_word = tag & !7;
     // Stores of an immediate zero there, of either width, but for the
     // frame's words at that displacement: the frame's address is the

@@ -410,9 +410,10 @@ fn a_final_classs_or_a_new_objects_primitive_field_needs_no_layout_load() {
     let dir = harness::scratch_dir("fastpath-vm-jit-decode-final");
     harness::javac_sources(&dir, &dir, &[("Decode", PROGRAM)]);
     let vm = harness::run_xcomp_in_process(&dir, "Decode");
-    // The layout word's offset from the object, and its reference count
-    // (an instance's tagged word's low 16 bits, an array's low 32); the
-    // whole word is the new object's initialisation, a store.
+    // The layout word's offset from the object: an instance's 4-byte tagged
+    // word (its class, whose reference count places the data words), an
+    // array's low 32 bits (its count); the whole word is the new object's
+    // initialisation, a store.
     let layout = fastpath::gc::layout::LAYOUT_WORD_OFFSET;
     let reads_layout = |i: &Instruction| reads_at(i, layout, 2) || reads_at(i, layout, 4);
     let of_final = harness::compiled_code(vm, "Decode$Cell", "get", "()I").1;
@@ -430,7 +431,7 @@ fn a_final_classs_or_a_new_objects_primitive_field_needs_no_layout_load() {
         harness::listing(&of_new)
     );
     assert!(
-        of_open.iter().any(|i| reads_at(i, layout, 2)),
+        of_open.iter().any(|i| reads_at(i, layout, 4)),
         "bump does not load the layout word (the check above would prove nothing):\n{}",
         harness::listing(&of_open)
     );

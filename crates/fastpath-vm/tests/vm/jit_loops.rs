@@ -327,8 +327,9 @@ fn counted_loops_hoist_their_field_and_poll_per_strip_and_near_misses_reload() {
     let slot = vm.heap.ref_width().slot_bytes();
     let poll = fastpath::thread::POLL_WORD_OFFSET;
     let gc_state = fastpath::thread::GC_STATE_OFFSET;
-    // `payload`, the class's first reference field.
-    let payload = fastpath_vm::jit::layout::REFS as u64;
+    // `payload`, the class's first reference field (a tagged instance's
+    // reference 0).
+    let payload = vm.heap.ref_width().tagged_ref_offset(0) as u64;
     let code = |name: &str, desc: &str| harness::compiled_code(vm, "Loops", name, desc).1;
     let around_clear = |c: &[Instruction], avoid: &dyn Fn(&Instruction) -> bool| {
         heads(c).into_iter().any(|h| cycle_avoiding(c, h, avoid))

@@ -1923,7 +1923,7 @@ fn a_capacity_of_the_reserve_and_n_bytes_allocates_n_before_collecting() {
     c.initial_bytes = Some(reserve + (1 << 20));
     let h = Heap::new(c).unwrap();
     let mut m = h.mutator::<ShenandoahBarriers>().unwrap();
-    let cell = h.inner.space.cell_words_for(0, 126) * 8;
+    let cell = h.cell_format().cell_bytes_in(h.config().refs, 0, 126);
     let mut allocated = 0;
     while h.stats().cycles == 0 {
         let len = m.roots_len();
@@ -1939,8 +1939,11 @@ fn a_capacity_of_the_reserve_and_n_bytes_allocates_n_before_collecting() {
 }
 
 /// Tagged objects (the layout word's tagged form) keep their tag and
-/// counts through evacuation and a full compaction in every cell format,
-/// beside untagged ones; out-of-range counts and tags are refused.
+/// counts through evacuation and a full compaction in every cell format
+/// and width (with 4-byte slots their reference 0 shares the layout word's
+/// 8 bytes, which a compact-format original's forwarding replaces), beside
+/// untagged ones; out-of-range counts and tags, and a tag's second
+/// definition with other counts, are refused.
 #[test]
 fn tagged_objects_keep_their_tags_through_every_move() {
     use crate::gc::layout::{MAX_LAYOUT_TAG, MAX_TAGGED_COUNT};
@@ -1953,8 +1956,11 @@ fn tagged_objects_keep_their_tags_through_every_move() {
         let what = format!("{bits} ({}, {refs:?})", format.name());
         let mut m = h.mutator::<Dynamic>().unwrap();
         // The tag of node `i`, `None` for every third node (untagged); the
-        // tags reach both ends of the range.
-        let tag_of = |i: usize| (i % 3 != 0).then(|| ((i * 0x9e37_79b9) as u32) & MAX_LAYOUT_TAG);
+        // tags reach across the range below its top half, and each names
+        // one shape (its low two bits are the node's `i % 4`).
+        let tag_of = |i: usize| {
+            (i % 3 != 0).then(|| (((i * 0x9e37_79b9) as u32) & (MAX_LAYOUT_TAG >> 1) & !3) | (i % 4) as u32)
+        };
         let list = m.alloc(1, 1).unwrap();
         let mut kept = 0;
         for i in 0..20_000usize {
@@ -2018,5 +2024,17 @@ fn tagged_objects_keep_their_tags_through_every_move() {
         let o = m.get(o).unwrap();
         assert_eq!(m.tag(o).unwrap(), Some(MAX_LAYOUT_TAG), "{what}");
         assert_eq!(m.shape(o).unwrap(), (MAX_TAGGED_COUNT, 0), "{what}");
+        // A tag has one shape: another is refused, by allocation and by
+        // definition; the same definition again is accepted.
+        let t = tag_of(1).unwrap();
+        let refused = Err(GcError::TaggedShape {
+            nrefs: 1,
+            ndata: 1,
+            tag: t,
+        });
+        assert_eq!(m.alloc_tagged(1, 1, t).map(|_| ()), refused, "{what}");
+        assert_eq!(h.define_tag(t, 1, 1), refused, "{what}");
+        assert_eq!(m.define_tag(t, 1, 2), Ok(()), "{what}");
+        assert!(h.define_tag(MAX_LAYOUT_TAG + 1, 0, 0).is_err(), "{what}");
     }
 }

@@ -71,13 +71,26 @@ pub(super) use satb::satb_enqueue;
 const QUEUE_BUFFER: usize = 256;
 
 impl<'a, B: BarrierSet> Bound<'a, B> {
+    /// The address of reference field `i` of the resolved object `o`: with
+    /// 4-byte slots its form places reference 0 (`gc::layout`), so its
+    /// layout word is read; with 8-byte slots it is a constant offset.
+    #[inline(always)]
+    pub(super) fn field_addr(self, o: usize, i: usize) -> usize {
+        let w = self.refs();
+        if w.is_compressed() {
+            o + self.space().refs_offset_of(o) + w.slot_bytes() * i
+        } else {
+            o + w.ref_offset(i)
+        }
+    }
+
     /// Loads reference field `i` of `obj`: `brooks-rb` on the object, then
     /// `lrb` on the value.
     #[inline(always)]
     pub(crate) fn load_raw(self, obj: usize, i: usize) -> usize {
         let o = self.resolve_for_read(obj);
         let (s, w) = (self.space(), self.refs());
-        let field = o + w.ref_offset(i);
+        let field = self.field_addr(o, i);
         // Acquire: the referenced object's initialization (or copy) is
         // visible before we read it.
         let v = s.load_ref_in(w, field, Ordering::Acquire);
@@ -105,7 +118,7 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
     /// The store into the resolved object, with SATB and the card barriers.
     #[inline(always)]
     fn store_resolved(self, o: usize, i: usize, v: usize) {
-        let addr = o + self.refs().ref_offset(i);
+        let addr = self.field_addr(o, i);
         if self.satb_active() {
             // Arguments in the order the fast path holds them, so the
             // branch to the slow path needs no register moves.
@@ -137,7 +150,7 @@ impl<'a, B: BarrierSet> Bound<'a, B> {
     pub(crate) fn cas_raw(self, obj: usize, i: usize, expected: usize, new: usize) -> bool {
         let (o, new) = self.resolve_for_write(obj, new);
         let w = self.refs();
-        let addr = o + w.ref_offset(i);
+        let addr = self.field_addr(o, i);
         // AcqRel: Release publishes `new`, Acquire reads what we replace.
         match self
             .space()

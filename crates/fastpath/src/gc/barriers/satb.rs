@@ -27,7 +27,7 @@ impl<B: BarrierSet> Bound<'_, B> {
     #[inline(never)]
     pub(super) fn store_satb_slow(self, o: usize, v: usize, i: usize) {
         let (s, w) = (self.space(), self.refs());
-        let addr = o + w.ref_offset(i);
+        let addr = self.field_addr(o, i);
         // Relaxed: only the old value's identity matters to the marker.
         self.satb_slow(s.load_ref_in(w, addr, Ordering::Relaxed));
         // Release: as store_resolved.

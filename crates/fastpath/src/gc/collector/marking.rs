@@ -129,11 +129,13 @@ impl<'h> Scanner<'h> {
     fn scan(&mut self, obj: usize, stack: &mut Vec<usize>) -> usize {
         let heap = self.heap;
         let s = &heap.space;
-        let (nrefs, ndata) = s.layout_of(obj);
+        let shape = s.shape(obj);
         // Acquire: pairs with the Release of the store that put the
         // reference there, so the object it names is initialized.
-        s.for_each_ref(obj, nrefs, Ordering::Acquire, |_, v| heap.mark_object(v, stack));
-        let words = s.cell_words_for(nrefs, ndata);
+        s.for_each_ref(obj, shape.nrefs, Ordering::Acquire, |_, v| {
+            heap.mark_object(v, stack)
+        });
+        let words = s.cell_words_for(shape);
         let region = s.region_index(obj);
         if s.header(obj).lock_state() != LockState::Unlocked {
             // Relaxed: read in final-mark's pause, which orders it.

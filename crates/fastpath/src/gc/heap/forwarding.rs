@@ -10,8 +10,10 @@
 //!   13): the object's own address until the object is evacuated, then the
 //!   address of its to-space copy. The Brooks barriers read through it on
 //!   every access; the LRB reads it only for objects in the collection set.
-//! - **Compact format**: no forwarding word. The original's layout word is
-//!   its own until the object is evacuated, then `!copy` (bit 63 set).
+//! - **Compact format**: no forwarding word. The 8 bytes at the original's
+//!   layout word are its own (the layout word, and with 4-byte slots a
+//!   tagged object's reference 0) until the object is evacuated, then the
+//!   copy's address with bit 31 set (`layout.rs`'s `forwarded_layout_word`).
 //!   Shenandoah since JDK 13 records the copy in the original's mark word
 //!   (lock state 11); here the header belongs to `fastpath::sync`, so the
 //!   layout word serves, which no mutator reads of a from-space object (the
@@ -312,7 +314,7 @@ mod loom_tests {
         compact: bool,
     }
 
-    /// A compact object's own layout word (any with bit 63 clear).
+    /// A compact object's own layout word (any with bit 31 clear).
     const LAYOUT: usize = 0x3_0000_0002;
 
     fn toy() -> Arc<Toy> {

@@ -21,51 +21,59 @@
 //! ```text
 //!  obj - 8   forwarding word   Brooks format only: the object's own address, or its copy's
 //!  obj + 0   header            a fastpath::sync::Header: the object's address is its header's
-//!  obj + 8   layout word       the counts (and a runtime's tag), written at allocation (see below)
-//!  obj + 16  reference 0       nrefs slots of the heap's RefWidth: 0 (null) or another object
-//!  ...
-//!  obj + data_offset(nrefs, 0) data word 0, then ndata words: the runtime's bits
+//!  obj + 8   layout word       untagged: 8 bytes, the counts; tagged: 4 bytes, the runtime's tag
+//!  obj + 16  reference 0       (obj + 12 for a tagged object of a compressed or unscaled heap)
+//!  ...                         nrefs slots of the heap's RefWidth: 0 (null) or another object
+//!  data word 0                 8-aligned after the slots, then ndata words: the runtime's bits
 //! ```
 //!
 //! A reference slot is one of two widths, the heap's [`RefWidth`], chosen
 //! when the heap is made (`HeapConfig::refs`, `FASTPATH_GC_REFS`; HotSpot's
 //! `UseCompressedOops`):
-//! - **Full**: 8 bytes, the object's address; data word 0 at
-//!   `16 + 8 * nrefs`.
+//! - **Full**: 8 bytes, the object's address; reference 0 at 16 in either
+//!   form, data word 0 at `16 + 8 * nrefs`.
 //! - **Compressed**: 4 bytes, the object's address shifted right by
 //!   [`COMPRESSED_REF_SHIFT`] (every object is 8-aligned, and a heap with
 //!   compressed references lies wholly below [`COMPRESSED_ADDRESS_LIMIT`],
 //!   32 GiB: HotSpot's zero-based compressed oops, so null is 0 in both
 //!   forms and decoding is one shift, which an x86 address's scale folds
-//!   into the load that follows). The slots are packed, and the data
-//!   words start at the next 8-byte boundary after them:
-//!   `16 + 8 * ceil(nrefs / 2)`. A cell is `nrefs / 2` words smaller.
+//!   into the load that follows). The slots are packed from reference 0's
+//!   offset (16 untagged, 12 tagged: the tagged word's 4 bytes leave the
+//!   rest of its word to a slot, as HotSpot's compressed class pointer
+//!   leaves its 4 to a field), and the data words start at the next 8-byte
+//!   boundary after them ([`RefWidth::data_offset_from`]).
 //! - **Unscaled**: the compressed slots, holding the object's address
 //!   itself (the heap lies wholly below [`UNSCALED_ADDRESS_LIMIT`], 4 GiB:
 //!   HotSpot's unscaled, or 32-bit, compressed oops). Decoding is the
 //!   32-bit load's zero extension: no shift between a reference's load and
 //!   the next load through it, which a pointer chase pays at every step.
 //!
-//! The layout word has two forms, chosen per object at allocation:
+//! The layout word has two forms, chosen per object at allocation, told
+//! apart by bit 30 of its first 4 bytes (its low half, little-endian):
 //!
 //! ```text
-//!  untagged  bits 0..32 nrefs   bits 32..62 ndata                          bit 62 clear
-//!  tagged    bits 0..16 nrefs   bits 16..32 ndata   bits 32..62 the tag    bit 62 set
-//!  (either)  bit 63 clear, except in a copied original of the compact format
+//!  untagged  8 bytes: bits 0..32 nrefs (below 2^30)  bits 32..62 ndata    bits 30, 31 clear
+//!  tagged    4 bytes: bits 0..30 the tag              bit 30 set           bit 31 clear
+//!  forwarded 8 bytes (compact format, a copied original only): bit 31 set
 //! ```
 //!
-//! The tag is 30 bits the runtime chooses and the heap only keeps (copies,
-//! compacts with the object): a class index or a compressed class pointer
-//! at a fixed offset, read in the same load as the counts, so that an
-//! object the runtime allocates tagged needs no class word of its own
-//! (HotSpot's compressed klass pointer sits beside the mark word for the
-//! same reason). The tagged form holds counts up to [`MAX_TAGGED_COUNT`]
-//! each, which every instance of a Java class fits (65,535 fields at
-//! most); arrays and anything larger take the untagged form, whose counts
-//! reach [`MAX_CELL_WORDS`]. Generated code that knows an object's form
-//! (a runtime that tags every instance and no array knows it from the
-//! bytecode's types) reads `nrefs` as the low 16 or 32 bits; code that does
-//! not tests [`LAYOUT_TAGGED_BIT`] first ([`decode_layout_word`]).
+//! The tag is a number the runtime chooses, at most [`MAX_LAYOUT_TAG`]: a
+//! class index, so that an object the runtime allocates tagged needs no
+//! class word of its own (HotSpot's compressed class pointer sits beside
+//! the mark word for the same reason). The heap learns a tag's counts
+//! once, when the runtime defines it (`Heap::define_tag`,
+//! `Mutator::define_tag`, or the first `alloc_tagged` with it), and keeps
+//! them in its tag table, where the collector reads them (HotSpot's
+//! collectors read an object's size from its klass's layout helper the
+//! same way). Every object of a tag has its counts: at most
+//! [`MAX_TAGGED_COUNT`] each, which every instance of a Java class fits
+//! (65,535 fields at most); arrays and anything larger take the untagged
+//! form, whose counts reach [`MAX_CELL_WORDS`] and are the word itself.
+//! Generated code that knows an object's form (a runtime that tags every
+//! instance and no array knows it from the bytecode's types) reads the
+//! tag as the 4-byte word's low 30 bits or `nrefs` as the untagged word's
+//! low 32; code that does not tests [`LAYOUT_TAGGED_BIT`] first
+//! ([`layout_tag`], [`untagged_counts`]).
 //!
 //! Every word is 8 bytes and 8-aligned (a compressed reference slot is 4
 //! bytes, 4-aligned); the object's address is the cell's plus
@@ -75,19 +83,27 @@
 //!   carries its forwarding word (Brooks 1984; Shenandoah until JDK 13),
 //!   since those barriers read through it on every access.
 //! - **Compact** (every other set): no forwarding word. A copy is recorded
-//!   only in the from-space original, in its layout word, which evacuation
-//!   replaces by [`forwarded_layout_word`]`(copy)` (bit 63 set, which no
-//!   layout word has: [`MAX_CELL_WORDS`]). Shenandoah since JDK 13 keeps the
-//!   forwardee in the original's header instead; here the header belongs
-//!   to `fastpath::sync`, and the layout word is the one word no mutator
-//!   reads of a from-space object: the load-reference barrier hands out
-//!   only copies, and a passive collection updates every reference in its
-//!   pause. Objects are 8 bytes smaller than in the Brooks format.
+//!   only in the from-space original, in the word at [`LAYOUT_WORD_OFFSET`]
+//!   (8 bytes: a tagged object's layout word and what follows it, its
+//!   reference 0 or padding), which the evacuating CAS replaces by
+//!   [`forwarded_layout_word`]`(copy)` (bit 31 set, which no object's own
+//!   word has: an untagged `nrefs` stays below 2^30, a tagged word has
+//!   only bit 30 above its tag). The copy takes the 8 bytes the winning
+//!   CAS replaced, so a copier that read reference 0 after another's CAS
+//!   loses its own CAS and drops its copy. Shenandoah since JDK 13 keeps
+//!   the forwardee in the original's header instead; here the header
+//!   belongs to `fastpath::sync`, and the layout word is the one word no
+//!   mutator reads of a from-space object: the load-reference barrier
+//!   hands out only copies, and a passive collection updates every
+//!   reference in its pause. Objects are 8 bytes smaller than in the
+//!   Brooks format.
 //!
 //! What generated code may do with these, and the rules it keeps:
 //! - **Reading and writing an object's words**: at [`RefWidth::ref_offset`]
-//!   and [`RefWidth::data_offset`] (for a full-width heap also
-//!   [`ref_offset`] and [`data_offset`]) from an address the barrier set hands out (a root, or
+//!   and [`RefWidth::data_offset`] for an untagged object,
+//!   [`RefWidth::tagged_ref_offset`] and [`RefWidth::tagged_data_offset`]
+//!   for a tagged one (for a full-width heap, where the two agree, also
+//!   [`ref_offset`] and [`data_offset`]), from an address the barrier set hands out (a root, or
 //!   a reference loaded through the set's load barrier), after the set's
 //!   barrier for that access: the table in `gc/barriers/mod.rs` (data
 //!   reads: Brooks read barrier; data writes: Brooks write barrier, else
@@ -97,9 +113,10 @@
 //!   address back into an `Obj` for the Rust accessors).
 //! - **Resolving a copy** of an object in the collection set: in the
 //!   Brooks format the forwarding word at [`FORWARDING_OFFSET`] names the
-//!   object itself or its copy; in the compact format the layout word is
-//!   either the object's own (not copied yet) or, with bit 63 set, the
-//!   copy's address inverted ([`forwardee_of_layout_word`]: one `not`). A
+//!   object itself or its copy; in the compact format the 8-byte word at
+//!   [`LAYOUT_WORD_OFFSET`] is either the object's own (not copied yet) or,
+//!   with bit 31 set, the copy's address with its halves swapped
+//!   ([`forwardee_of_layout_word`]: clear the bit, rotate by 32). A
 //!   plain load suffices in both (the copy is published by the evacuating
 //!   CAS's release, and every access through the loaded address depends on
 //!   it).
@@ -108,9 +125,11 @@
 //!   zeroed, so the code writes the whole cell as the heap does: in the
 //!   Brooks format the forwarding word = the object's address; the header =
 //!   [`INITIAL_HEADER`] (or `sync::Header::with_spare_bits`'s word), the
-//!   layout word = [`layout_word`]`(nrefs, ndata)` or
-//!   [`tagged_layout_word`]`(nrefs, ndata, tag)`, every reference and
-//!   data word 0; and publishes the object to other threads only by a
+//!   layout word = [`layout_word`]`(nrefs, ndata)` (8 bytes) or
+//!   [`tagged_layout_word`]`(tag)` (4 bytes, of a tag the heap has
+//!   defined: `Heap::define_tag`), every reference and data word 0 (an
+//!   8-byte store of the tagged word, whose high half is 0, clears what
+//!   follows it); and publishes the object to other threads only by a
 //!   release store (as the heap's reference stores are) or a safepoint.
 //! - **Never**: writing the forwarding word or the layout word after
 //!   initialisation, or anything of an object whose set's barriers it
@@ -118,8 +137,9 @@
 //!
 //! Invariants `space.rs` keeps and the tests check against real objects:
 //! every offset here is where the heap reads and writes; the layout word of
-//! every object outside a cycle's collection set decodes to the counts it
-//! was allocated with; a cell's first word (the forwarding word, an
+//! every object outside a cycle's collection set is the one it was
+//! allocated with, and its counts (the word's own, or its tag's in the
+//! heap's tag table) are the ones it was allocated with; a cell's first word (the forwarding word, an
 //! aligned address, or the header, whose lock bits are never `11`) is never
 //! a filler's (low bits `11`: a filler only pads a region).
 
@@ -130,8 +150,11 @@ use crate::sync::Header;
 /// Changes whenever a constant or a word's meaning does (2: the compact
 /// format, without a forwarding word outside the Brooks barrier sets; 3:
 /// the layout word's tagged form; 4: compressed reference slots, a heap's
-/// [`RefWidth`]; 5: [`RefWidth::Unscaled`]).
-pub const OBJECT_LAYOUT_VERSION: u32 = 5;
+/// [`RefWidth`]; 5: [`RefWidth::Unscaled`]; 6: the tagged word of 4
+/// bytes, its counts in the heap's tag table, reference 0 at 12 in a
+/// tagged object of a compressed heap, and bit 31 marking a forwarded
+/// original).
+pub const OBJECT_LAYOUT_VERSION: u32 = 6;
 
 /// The layout version this library was built with ([`OBJECT_LAYOUT_VERSION`]).
 pub fn object_layout_version() -> u32 {
@@ -148,12 +171,20 @@ pub const FORWARDING_OFFSET: isize = -8;
 /// Offset of the header (`fastpath::sync::Header`, one word): the object's
 /// address is its header's, the word the lock templates CAS.
 pub const HEADER_OFFSET: usize = 0;
-/// Offset of the layout word: the counts, untagged or tagged with the
-/// runtime's tag ([`decode_layout_word`], [`layout_tag`]), or in the
-/// compact format a forwarded original's [`forwarded_layout_word`].
+/// Offset of the layout word: the counts (untagged, 8 bytes) or the
+/// runtime's tag (tagged, 4 bytes) ([`untagged_counts`], [`layout_tag`]),
+/// or in the compact format a forwarded original's
+/// [`forwarded_layout_word`] (8 bytes).
 pub const LAYOUT_WORD_OFFSET: usize = 8;
-/// Offset of reference 0; reference `i` is at [`RefWidth::ref_offset`]`(i)`.
+/// Bytes of the tagged form of the layout word.
+pub const TAGGED_WORD_BYTES: usize = 4;
+/// Offset of reference 0 of an untagged object, and of a tagged one in a
+/// heap with full-width references; reference `i` is at
+/// [`RefWidth::ref_offset`]`(i)` ([`RefWidth::tagged_ref_offset`]`(i)`).
 pub const REFS_OFFSET: usize = 16;
+/// Offset of reference 0 of a tagged object in a heap with compressed or
+/// unscaled references: right after the 4-byte tagged word.
+pub const TAGGED_COMPRESSED_REFS_OFFSET: usize = LAYOUT_WORD_OFFSET + TAGGED_WORD_BYTES;
 /// Bytes of a compressed reference slot ([`RefWidth::Compressed`]).
 pub const COMPRESSED_REF_BYTES: usize = 4;
 /// A compressed reference is the object's address shifted right by this
@@ -183,26 +214,26 @@ pub const UNSCALED_ADDRESS_LIMIT: usize = 1 << 32;
 /// it must fit between [`COMPRESSED_HEAP_MIN_ADDRESS`] and
 /// [`UNSCALED_ADDRESS_LIMIT`], with a region to spare for alignment.
 pub const MAX_UNSCALED_HEAP_BYTES: usize = UNSCALED_ADDRESS_LIMIT - COMPRESSED_HEAP_MIN_ADDRESS - (32 << 20);
-/// An untagged layout word's bits that hold `nrefs` (the low 32).
+/// An untagged layout word's bits that hold `nrefs` (the low 32, of
+/// which the top two stay clear: [`MAX_CELL_WORDS`]).
 pub const LAYOUT_NREFS_MASK: usize = 0xffff_ffff;
 /// An untagged layout word's shift to `ndata` (bits 32..62).
 pub const LAYOUT_NDATA_SHIFT: u32 = 32;
-/// Set in a tagged layout word, clear in an untagged one.
-pub const LAYOUT_TAGGED_BIT: usize = 1 << 62;
-/// A tagged layout word's bits that hold `nrefs` (the low 16).
-pub const TAGGED_NREFS_MASK: usize = 0xffff;
-/// A tagged layout word's shift to `ndata` (bits 16..32).
-pub const TAGGED_NDATA_SHIFT: u32 = 16;
+/// Set in a tagged layout word (bit 30 of its 4 bytes), clear in the low
+/// half of an untagged one.
+pub const LAYOUT_TAGGED_BIT: usize = 1 << 30;
+/// A tagged word's bits that hold the tag (the low 30).
+pub const LAYOUT_TAG_MASK: usize = LAYOUT_TAGGED_BIT - 1;
 /// The most references, and the most data words, a tagged object holds.
 pub const MAX_TAGGED_COUNT: usize = 0xffff;
-/// A tagged layout word's shift to the tag (bits 32..62).
-pub const LAYOUT_TAG_SHIFT: u32 = 32;
-/// The largest tag: the tag's 30 bits, as a mask after the shift.
-pub const MAX_LAYOUT_TAG: u32 = (1 << 30) - 1;
+/// The largest tag: the heap's tag table has an entry for each tag up to
+/// it (4 Mi tags, 32 MiB of address space reserved per heap and backed
+/// only where tags are defined).
+pub const MAX_LAYOUT_TAG: u32 = (1 << 22) - 1;
 /// Set in a forwarded original's layout word (compact format), clear in
-/// every object's own: `ndata` stays below 2^30 ([`MAX_CELL_WORDS`]) and
-/// a tag below 2^30.
-pub const LAYOUT_FORWARDED_BIT: usize = 1 << 63;
+/// every object's own: an untagged `nrefs` stays below 2^30
+/// ([`MAX_CELL_WORDS`]), a tagged word has bit 30 only above its tag.
+pub const LAYOUT_FORWARDED_BIT: usize = 1 << 31;
 /// The most words a cell of the heap may take (its references and data
 /// words included): the largest object the heap allocates (8 GiB).
 pub const MAX_CELL_WORDS: usize = (1 << 30) - 1;
@@ -264,11 +295,18 @@ impl CellFormat {
         self.cell_bytes_in(RefWidth::Full, nrefs, ndata)
     }
 
-    /// Bytes of the cell of an object with `nrefs` references of width
-    /// `refs` and `ndata` data words (what a TLAB bump takes for it).
+    /// Bytes of the cell of an untagged object with `nrefs` references of
+    /// width `refs` and `ndata` data words (what a TLAB bump takes for it).
     #[inline(always)]
     pub const fn cell_bytes_in(self, refs: RefWidth, nrefs: usize, ndata: usize) -> usize {
-        WORD_BYTES * (self.header_words() + refs.ref_words(nrefs) + ndata)
+        self.cell_to_object() + refs.data_offset(nrefs, ndata)
+    }
+
+    /// Bytes of the cell of a tagged object with `nrefs` references of
+    /// width `refs` and `ndata` data words.
+    #[inline(always)]
+    pub const fn tagged_cell_bytes_in(self, refs: RefWidth, nrefs: usize, ndata: usize) -> usize {
+        self.cell_to_object() + refs.tagged_data_offset(nrefs, ndata)
     }
 }
 
@@ -352,17 +390,51 @@ impl RefWidth {
         }
     }
 
-    /// Offset of reference `i` from the object's address.
+    /// Offset of reference `i` from the address of an untagged object.
     #[inline(always)]
     pub const fn ref_offset(self, i: usize) -> usize {
         REFS_OFFSET + self.slot_bytes() * i
     }
 
-    /// Offset of data word `j` from the address of an object with `nrefs`
-    /// references (the data words follow the references, 8-aligned).
+    /// Offset of data word `j` from the address of an untagged object with
+    /// `nrefs` references (the data words follow the references, 8-aligned).
     #[inline(always)]
     pub const fn data_offset(self, nrefs: usize, j: usize) -> usize {
-        REFS_OFFSET + WORD_BYTES * (self.ref_words(nrefs) + j)
+        self.data_offset_from(REFS_OFFSET, nrefs, j)
+    }
+
+    /// Offset of reference 0 in an object of the form `tagged` says:
+    /// [`TAGGED_COMPRESSED_REFS_OFFSET`] for a tagged object with 4-byte
+    /// slots, else [`REFS_OFFSET`].
+    #[inline(always)]
+    pub const fn refs_offset(self, tagged: bool) -> usize {
+        if tagged && self.is_compressed() {
+            TAGGED_COMPRESSED_REFS_OFFSET
+        } else {
+            REFS_OFFSET
+        }
+    }
+
+    /// Offset of reference `i` from the address of a tagged object.
+    #[inline(always)]
+    pub const fn tagged_ref_offset(self, i: usize) -> usize {
+        self.refs_offset(true) + self.slot_bytes() * i
+    }
+
+    /// Offset of data word `j` from the address of a tagged object with
+    /// `nrefs` references.
+    #[inline(always)]
+    pub const fn tagged_data_offset(self, nrefs: usize, j: usize) -> usize {
+        self.data_offset_from(self.refs_offset(true), nrefs, j)
+    }
+
+    /// Offset of data word `j` of an object whose reference 0 is at
+    /// `refs_offset` ([`RefWidth::refs_offset`]) and which has `nrefs`
+    /// references: the first 8-byte boundary after the slots, plus `j`
+    /// words.
+    #[inline(always)]
+    pub const fn data_offset_from(self, refs_offset: usize, nrefs: usize, j: usize) -> usize {
+        (refs_offset + self.slot_bytes() * nrefs).next_multiple_of(WORD_BYTES) + WORD_BYTES * j
     }
 
     /// What a slot holds for the reference `addr` (0 for null), as a
@@ -418,14 +490,16 @@ pub const MAX_REGION_SHIFT: u32 = 25;
 pub const CSET_IN: u8 = 1;
 
 /// Offset of reference `i` from the object's address in a heap with
-/// full-width references ([`RefWidth::ref_offset`] for either width).
+/// full-width references, in either form ([`RefWidth::ref_offset`] and
+/// [`RefWidth::tagged_ref_offset`] for any width).
 #[inline(always)]
 pub const fn ref_offset(i: usize) -> usize {
     RefWidth::Full.ref_offset(i)
 }
 
 /// Offset of data word `j` from the address of an object with `nrefs`
-/// full-width references ([`RefWidth::data_offset`] for either width).
+/// full-width references, in either form ([`RefWidth::data_offset`] and
+/// [`RefWidth::tagged_data_offset`] for any width).
 #[inline(always)]
 pub const fn data_offset(nrefs: usize, j: usize) -> usize {
     RefWidth::Full.data_offset(nrefs, j)
@@ -439,57 +513,62 @@ pub const fn layout_word(nrefs: usize, ndata: usize) -> usize {
     nrefs | (ndata << LAYOUT_NDATA_SHIFT)
 }
 
-/// The tagged layout word of an object with `nrefs` references, `ndata`
-/// data words (each at most [`MAX_TAGGED_COUNT`]) and the runtime's `tag`
-/// (at most [`MAX_LAYOUT_TAG`]); `None` when one is out of range.
+/// The tagged layout word of tag `tag` (at most [`MAX_LAYOUT_TAG`];
+/// `None` beyond it): 4 bytes, returned zero-extended (an 8-byte store of
+/// it also clears the 4 bytes that follow, reference 0 or padding).
 #[inline(always)]
-pub const fn tagged_layout_word(nrefs: usize, ndata: usize, tag: u32) -> Option<usize> {
-    if nrefs > MAX_TAGGED_COUNT || ndata > MAX_TAGGED_COUNT || tag > MAX_LAYOUT_TAG {
+pub const fn tagged_layout_word(tag: u32) -> Option<usize> {
+    if tag > MAX_LAYOUT_TAG {
         return None;
     }
-    Some(LAYOUT_TAGGED_BIT | ((tag as usize) << LAYOUT_TAG_SHIFT) | (ndata << TAGGED_NDATA_SHIFT) | nrefs)
+    Some(LAYOUT_TAGGED_BIT | tag as usize)
 }
 
-/// `(nrefs, ndata)` of an object's own layout word, in either form.
+/// Whether `word` (an object's own, read as 4 or 8 bytes) is tagged.
 #[inline(always)]
-pub const fn decode_layout_word(word: usize) -> (usize, usize) {
-    if word & LAYOUT_TAGGED_BIT != 0 {
-        (
-            word & TAGGED_NREFS_MASK,
-            (word >> TAGGED_NDATA_SHIFT) & MAX_TAGGED_COUNT,
-        )
-    } else {
-        (word & LAYOUT_NREFS_MASK, word >> LAYOUT_NDATA_SHIFT)
-    }
+pub const fn is_tagged_layout_word(word: usize) -> bool {
+    word & LAYOUT_TAGGED_BIT != 0
 }
 
-/// The tag of an object's own layout word: `None` in the untagged form.
+/// `(nrefs, ndata)` of an untagged layout word (a tagged one's counts
+/// are its tag's, in the heap's tag table).
+#[inline(always)]
+pub const fn untagged_counts(word: usize) -> (usize, usize) {
+    debug_assert!(!is_tagged_layout_word(word));
+    (word & LAYOUT_NREFS_MASK, word >> LAYOUT_NDATA_SHIFT)
+}
+
+/// The tag of an object's own layout word (read as 4 or 8 bytes): `None`
+/// in the untagged form.
 #[inline(always)]
 pub const fn layout_tag(word: usize) -> Option<u32> {
-    if word & LAYOUT_TAGGED_BIT != 0 {
-        Some(((word >> LAYOUT_TAG_SHIFT) as u32) & MAX_LAYOUT_TAG)
+    if is_tagged_layout_word(word) {
+        Some((word & LAYOUT_TAG_MASK) as u32)
     } else {
         None
     }
 }
 
-/// The layout word of a compact-format original whose copy is at `copy`
-/// (bit 63 set: a user-space address has it clear).
+/// The 8-byte word at [`LAYOUT_WORD_OFFSET`] of a compact-format original
+/// whose copy is at `copy`: the address with its halves swapped and bit
+/// 31 set (the address's high half, below 2^16 for a user-space address,
+/// has it clear).
 #[inline(always)]
 pub const fn forwarded_layout_word(copy: usize) -> usize {
-    !copy
+    copy.rotate_left(32) | LAYOUT_FORWARDED_BIT
 }
 
-/// Whether layout word `word` is a forwarded original's.
+/// Whether the 8-byte word at [`LAYOUT_WORD_OFFSET`] is a forwarded
+/// original's (its low half's bit 31).
 #[inline(always)]
 pub const fn is_forwarded_layout_word(word: usize) -> bool {
     word & LAYOUT_FORWARDED_BIT != 0
 }
 
-/// The copy a forwarded original's layout word names.
+/// The copy a forwarded original's word names.
 #[inline(always)]
 pub const fn forwardee_of_layout_word(word: usize) -> usize {
-    !word
+    (word & !LAYOUT_FORWARDED_BIT).rotate_left(32)
 }
 
 const _: () = {
@@ -507,20 +586,33 @@ const _: () = {
     assert!(
         CellFormat::Compact.cell_to_object() + REFS_OFFSET == CellFormat::Compact.header_words() * WORD_BYTES
     );
+    // No object's own word has the forwarded bit, nor an untagged word the
+    // tagged bit.
     assert!(!is_forwarded_layout_word(layout_word(
         MAX_CELL_WORDS,
         MAX_CELL_WORDS
     )));
-    assert!(is_forwarded_layout_word(forwarded_layout_word(0x7fff_ffff_fff8)));
-    assert!(layout_word(MAX_CELL_WORDS, MAX_CELL_WORDS) & LAYOUT_TAGGED_BIT == 0);
-    match tagged_layout_word(MAX_TAGGED_COUNT, MAX_TAGGED_COUNT, MAX_LAYOUT_TAG) {
-        Some(w) => assert!(!is_forwarded_layout_word(w)),
-        None => panic!("the largest tagged counts and tag fit"),
+    assert!(!is_tagged_layout_word(layout_word(
+        MAX_CELL_WORDS,
+        MAX_CELL_WORDS
+    )));
+    match tagged_layout_word(MAX_LAYOUT_TAG) {
+        Some(w) => assert!(!is_forwarded_layout_word(w) && is_tagged_layout_word(w)),
+        None => panic!("the largest tag fits"),
     }
+    assert!(MAX_LAYOUT_TAG as usize <= LAYOUT_TAG_MASK);
+    assert!(MAX_TAGGED_COUNT <= MAX_CELL_WORDS);
+    // A forwarded word of any user-space address (below 2^48) decodes back.
+    assert!(is_forwarded_layout_word(forwarded_layout_word(0x7fff_ffff_fff8)));
+    assert!(forwardee_of_layout_word(forwarded_layout_word(0xffff_ffff_fff8)) == 0xffff_ffff_fff8);
+    assert!(forwardee_of_layout_word(forwarded_layout_word(0x8000_0000)) == 0x8000_0000);
     assert!(GC_STATE_MARKING & GC_STATE_EVACUATION & GC_STATE_HAS_FORWARDED == 0);
     assert!(RefWidth::Compressed.encode(COMPRESSED_ADDRESS_LIMIT - 8) <= u32::MAX as usize);
     assert!(COMPRESSED_HEAP_MIN_ADDRESS + MAX_COMPRESSED_HEAP_BYTES < COMPRESSED_ADDRESS_LIMIT);
     assert!(RefWidth::Compressed.data_offset(3, 0) == REFS_OFFSET + 16);
+    assert!(RefWidth::Compressed.tagged_data_offset(3, 0) == REFS_OFFSET + 8);
+    assert!(RefWidth::Compressed.tagged_data_offset(0, 0) == REFS_OFFSET);
+    assert!(RefWidth::Full.tagged_data_offset(3, 0) == RefWidth::Full.data_offset(3, 0));
     assert!(RefWidth::Unscaled.encode(UNSCALED_ADDRESS_LIMIT - 8) <= u32::MAX as usize);
     assert!(COMPRESSED_HEAP_MIN_ADDRESS + MAX_UNSCALED_HEAP_BYTES < UNSCALED_ADDRESS_LIMIT);
     assert!(RefWidth::Unscaled.data_offset(3, 0) == REFS_OFFSET + 16);
@@ -608,7 +700,7 @@ mod tests {
             }
             assert_eq!(word(a + HEADER_OFFSET), INITIAL_HEADER);
             assert_eq!(word(a + LAYOUT_WORD_OFFSET), layout_word(nrefs, ndata));
-            assert_eq!(decode_layout_word(word(a + LAYOUT_WORD_OFFSET)), (nrefs, ndata));
+            assert_eq!(untagged_counts(word(a + LAYOUT_WORD_OFFSET)), (nrefs, ndata));
             assert_eq!(m.shape(o).unwrap(), (nrefs, ndata));
             for i in 0..nrefs {
                 assert_eq!(slot(a + refs.ref_offset(i)), 0, "a new reference is null");
@@ -649,24 +741,76 @@ mod tests {
                 "cells are laid end to end"
             );
         }
-        // The tagged form: the counts and the tag in the one word, read
-        // back by the published masks and shifts.
-        let h = m.alloc_tagged(3, 5, 0x2345_6789).unwrap();
-        let w = word(m.get(h).unwrap().addr() + LAYOUT_WORD_OFFSET);
-        assert_eq!(Some(w), tagged_layout_word(3, 5, 0x2345_6789));
-        assert_eq!(w & LAYOUT_TAGGED_BIT, LAYOUT_TAGGED_BIT);
-        assert_eq!(w & TAGGED_NREFS_MASK, 3);
-        assert_eq!((w >> TAGGED_NDATA_SHIFT) & MAX_TAGGED_COUNT, 5);
-        assert_eq!((w >> LAYOUT_TAG_SHIFT) as u32 & MAX_LAYOUT_TAG, 0x2345_6789);
-        assert_eq!(decode_layout_word(w), (3, 5));
-        assert_eq!(layout_tag(w), Some(0x2345_6789));
+        // The tagged form: the tag in a 4-byte word, read back by the
+        // published mask; the references from the tagged offset (12 with
+        // 4-byte slots: reference 0 shares the layout word's 8 bytes), the
+        // data words after them, the cell the tagged size.
+        let word32 = |a: usize| {
+            // SAFETY: as `word`, the 4-byte layout word of a live object.
+            unsafe {
+                (*(a as *const core::sync::atomic::AtomicU32)).load(core::sync::atomic::Ordering::Relaxed)
+                    as usize
+            }
+        };
+        for (nrefs, ndata) in [(0, 1), (1, 1), (2, 0), (3, 2)] {
+            let tag = 0x2345 + nrefs as u32;
+            let h = m.alloc_tagged(nrefs, ndata, tag).unwrap();
+            let target = m.alloc(0, 0).unwrap();
+            let (o, t) = (m.get(h).unwrap(), m.get(target).unwrap());
+            let a = o.addr();
+            let w = word32(a + LAYOUT_WORD_OFFSET);
+            assert_eq!(Some(w), tagged_layout_word(tag));
+            assert_eq!(w & LAYOUT_TAGGED_BIT, LAYOUT_TAGGED_BIT);
+            assert_eq!(w & LAYOUT_TAG_MASK, tag as usize);
+            assert_eq!(layout_tag(w), Some(tag));
+            assert_eq!(m.shape(o).unwrap(), (nrefs, ndata));
+            assert_eq!(m.tag(o).unwrap(), Some(tag));
+            for i in 0..nrefs {
+                assert_eq!(slot(a + refs.tagged_ref_offset(i)), 0, "a new reference is null");
+                m.store(o, i, Some(t)).unwrap();
+                assert_eq!(refs.decode(slot(a + refs.tagged_ref_offset(i))), t.addr());
+            }
+            assert_eq!(word32(a + LAYOUT_WORD_OFFSET), w, "the stores left the tag");
+            for j in 0..ndata {
+                assert_eq!(
+                    word(a + refs.tagged_data_offset(nrefs, j)),
+                    0,
+                    "a new data word is 0"
+                );
+                m.write(o, j, 0x7a9 + j).unwrap();
+                assert_eq!(word(a + refs.tagged_data_offset(nrefs, j)), 0x7a9 + j);
+                // SAFETY: an object of this heap with `nrefs` references.
+                let d = unsafe { m.data_unchecked(o, nrefs) } as usize;
+                assert_eq!(d, a + refs.tagged_data_offset(nrefs, 0));
+            }
+            for i in 0..nrefs {
+                assert_eq!(m.load(o, i).unwrap().map(|r| r.addr()), Some(t.addr()));
+            }
+            if refs == RefWidth::Full {
+                assert_eq!(
+                    (ref_offset(nrefs), data_offset(nrefs, 1)),
+                    (refs.tagged_ref_offset(nrefs), refs.tagged_data_offset(nrefs, 1))
+                );
+            }
+            assert_eq!(
+                t.addr() - c2o,
+                a - c2o + format.tagged_cell_bytes_in(refs, nrefs, ndata)
+            );
+        }
         assert_eq!(layout_tag(layout_word(3, 5)), None);
         assert_eq!(INITIAL_HEADER, Header::new().raw());
         assert_eq!(object_layout_version(), OBJECT_LAYOUT_VERSION);
-        // The values generated code is compiled against (version 5).
+        // The values generated code is compiled against (version 6).
         assert_eq!(
-            (FORWARDING_OFFSET, HEADER_OFFSET, LAYOUT_WORD_OFFSET, REFS_OFFSET),
-            (-8, 0, 8, 16)
+            (
+                FORWARDING_OFFSET,
+                HEADER_OFFSET,
+                LAYOUT_WORD_OFFSET,
+                REFS_OFFSET,
+                TAGGED_WORD_BYTES,
+                TAGGED_COMPRESSED_REFS_OFFSET
+            ),
+            (-8, 0, 8, 16, 4, 12)
         );
         assert_eq!(
             (
@@ -703,6 +847,19 @@ mod tests {
         );
         assert_eq!(
             (
+                RefWidth::Compressed.tagged_ref_offset(1),
+                RefWidth::Compressed.tagged_data_offset(1, 0),
+                RefWidth::Compressed.tagged_data_offset(2, 0),
+                RefWidth::Full.tagged_ref_offset(1),
+                CellFormat::Compact.tagged_cell_bytes_in(RefWidth::Compressed, 1, 1),
+                CellFormat::Compact.tagged_cell_bytes_in(RefWidth::Unscaled, 3, 1),
+                CellFormat::Brooks.tagged_cell_bytes_in(RefWidth::Compressed, 0, 1),
+            ),
+            (16, 16, 24, 24, 24, 32, 32),
+            "a tagged cell of one reference and one data word: 24 bytes, as HotSpot's"
+        );
+        assert_eq!(
+            (
                 CellFormat::Brooks.cell_to_object(),
                 CellFormat::Brooks.header_words()
             ),
@@ -716,19 +873,22 @@ mod tests {
             (0, 2)
         );
         assert_eq!(
-            (forwarded_layout_word(0x1000), LAYOUT_FORWARDED_BIT),
-            (!0x1000, 1 << 63)
+            (
+                forwarded_layout_word(0x7f12_3456_7890),
+                forwardee_of_layout_word(0x3456_7890_8000_7f12),
+                LAYOUT_FORWARDED_BIT
+            ),
+            (0x3456_7890_8000_7f12, 0x7f12_3456_7890, 1 << 31)
         );
         assert_eq!(
             (
                 LAYOUT_TAGGED_BIT,
-                TAGGED_NREFS_MASK,
-                TAGGED_NDATA_SHIFT,
-                LAYOUT_TAG_SHIFT,
+                LAYOUT_TAG_MASK,
                 MAX_LAYOUT_TAG,
+                MAX_TAGGED_COUNT,
                 MAX_CELL_WORDS
             ),
-            (1 << 62, 0xffff, 16, 32, (1 << 30) - 1, (1 << 30) - 1)
+            (1 << 30, (1 << 30) - 1, (1 << 22) - 1, 0xffff, (1 << 30) - 1)
         );
         assert_eq!((CARD_SHIFT, CARD_DIRTY, CARD_CLEAN), (9, 0, 1));
         assert_eq!(

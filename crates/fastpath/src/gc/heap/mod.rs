@@ -12,7 +12,8 @@
 //! |---|---|
 //! | `runtime.rs` | `Heap`, `HeapConfig`, `GcError`, statistics; `HeapInner`, the state mutators and the collector share |
 //! | `layout.rs` | the object layout published for generated code: offsets, layout word, GC-state bits, cards, regions; its version |
-//! | `space.rs` | regions, object layout, LABs, mark bitmap, cards |
+//! //! | `space.rs` | regions, object layout, LABs, mark bitmap, cards |
+//! | `tags.rs` | the tag table: the counts of each tag a runtime defined, which a tagged object's 4-byte layout word does not hold |
 //! | `capacity.rs` | the soft capacity: the regions the collector keeps the mutators within, grown after collections |
 //! | `read_ahead.rs` | the pages of the regions refills are about to take, faulted in ahead of them by a thread of their own |
 //! | `humongous.rs` | objects larger than a region: runs of regions, never copied by a cycle |
@@ -62,3 +63,5 @@ pub(super) mod roots;
 pub(super) mod runtime;
 #[cfg(not(loom))]
 pub(super) mod space;
+#[cfg(not(loom))]
+pub(super) mod tags;

@@ -68,7 +68,7 @@ use std::time::{Duration, Instant};
 
 use super::roots::{Global, Handle, MutatorShared, Obj, Slot};
 use super::runtime::{panic_message, Collected, GcError, Heap, HeapInner};
-use super::space::{Lab, Pool, Space, CARD_SHIFT};
+use super::space::{Lab, Pool, Shape, Space, CARD_SHIFT};
 use crate::gc::barrier_set::BarrierSet;
 use crate::gc::settings::{Barrier, BarrierBits, GcMode};
 use crate::thread::{self, GcFields, ThreadBlock, SATB_BUFFER_WORDS};
@@ -525,16 +525,34 @@ impl<B: BarrierSet> Mutator<B> {
     /// (`barriers/raw_access.rs`'s `alloc_unrooted` hands it out).
     #[inline]
     pub(crate) fn alloc_addr(&mut self, nrefs: usize, ndata: usize) -> Result<usize, GcError> {
-        self.alloc_addr_as(nrefs, ndata, crate::gc::layout::layout_word(nrefs, ndata))
+        let shape = Shape {
+            nrefs,
+            ndata,
+            tagged: false,
+        };
+        self.alloc_addr_as(shape, crate::gc::layout::layout_word(nrefs, ndata))
+    }
+
+    /// Defines `tag` (at most `MAX_LAYOUT_TAG`) as the tag of objects with
+    /// `nrefs` references and `ndata` data words (each at most
+    /// `MAX_TAGGED_COUNT`), for every mutator of the heap
+    /// ([`crate::gc::Heap::define_tag`]): what generated code that
+    /// allocates objects of the tag inline needs first, since a tagged
+    /// object's layout word holds only its tag ([`crate::gc::layout`]).
+    /// [`GcError::TaggedShape`] when out of range or defined before with
+    /// other counts; defining it again with the same is a no-op.
+    pub fn define_tag(&self, tag: u32, nrefs: usize, ndata: usize) -> Result<(), GcError> {
+        self.heap.define_tag(tag, nrefs, ndata)
     }
 
     /// Allocates an object with `nrefs` null references and `ndata` zero
     /// words, as [`Mutator::alloc`], in the layout word's tagged form with
     /// the runtime's `tag` ([`crate::gc::layout`]: at most
     /// `MAX_TAGGED_COUNT` references and data words, a tag up to
-    /// `MAX_LAYOUT_TAG`; [`GcError::TaggedShape`] beyond them). The heap
-    /// keeps the tag with the object through every copy;
-    /// [`Mutator::tag`] reads it.
+    /// `MAX_LAYOUT_TAG`), which this defines with those counts if nothing
+    /// has ([`Mutator::define_tag`]; [`GcError::TaggedShape`] beyond the
+    /// ranges or for a tag defined with other counts). The heap keeps the
+    /// tag with the object through every copy; [`Mutator::tag`] reads it.
     pub fn alloc_tagged(&mut self, nrefs: usize, ndata: usize, tag: u32) -> Result<Handle, GcError> {
         let obj = self.alloc_addr_tagged(nrefs, ndata, tag)?;
         Ok(self.push_root(obj))
@@ -548,24 +566,34 @@ impl<B: BarrierSet> Mutator<B> {
         ndata: usize,
         tag: u32,
     ) -> Result<usize, GcError> {
-        let word = crate::gc::layout::tagged_layout_word(nrefs, ndata, tag).ok_or(GcError::TaggedShape {
+        let word =
+            crate::gc::layout::tagged_layout_word(tag).ok_or(GcError::TaggedShape { nrefs, ndata, tag })?;
+        // The tag's counts: one load of its entry once defined.
+        if self.space().tags.get(tag) != Some((nrefs, ndata)) {
+            self.define_tag(tag, nrefs, ndata)?;
+        }
+        let shape = Shape {
             nrefs,
             ndata,
-            tag,
-        })?;
-        self.alloc_addr_as(nrefs, ndata, word)
+            tagged: true,
+        };
+        self.alloc_addr_as(shape, word)
     }
 
-    /// An object of `nrefs` references and `ndata` data words whose layout
-    /// word is `word` (either form, decoding to those counts).
+    /// An object of shape `shape` whose layout word is `word` (of that
+    /// shape).
     #[inline]
-    fn alloc_addr_as(&mut self, nrefs: usize, ndata: usize, word: usize) -> Result<usize, GcError> {
+    fn alloc_addr_as(&mut self, shape: Shape, word: usize) -> Result<usize, GcError> {
+        let Shape { nrefs, ndata, .. } = shape;
         // Larger than a region is humongous (`humongous.rs`): the refill in
         // `alloc_slow` gives it a run of regions.
         let max = self.space().max_object_words();
         let header_words = self.space().format.header_words();
         // Checked: `nrefs` and `ndata` are the caller's, any `usize`
-        // (`ref_words` of any count is at most the count).
+        // (`ref_words` of any count is at most the count, and a tagged
+        // object's slots take no more words than an untagged one's; its
+        // counts are at most `MAX_TAGGED_COUNT`, checked by the tag's
+        // definition).
         let ref_words = self.space().refs.ref_words(nrefs);
         let words = ref_words
             .checked_add(ndata)
@@ -575,13 +603,18 @@ impl<B: BarrierSet> Mutator<B> {
                 words: ref_words.saturating_add(ndata).saturating_add(header_words),
                 max_words: max,
             })?;
+        let words = if shape.tagged {
+            self.space().cell_words_for(shape)
+        } else {
+            words
+        };
         self.safepoint_poll();
         let bytes = words * 8;
         let cell = match self.tlab_bump(bytes) {
             Some(cell) => cell,
             None => self.alloc_slow(bytes)?,
         };
-        Ok(self.space().init_object_as(cell, nrefs, ndata, word))
+        Ok(self.space().init_object_as(cell, shape, word))
     }
 
     /// The TLAB is exhausted: refill it, collecting as often as collections

@@ -51,8 +51,10 @@ pub enum GcError {
         /// The largest accepted.
         max_words: usize,
     },
-    /// A tagged allocation's counts or tag outside the tagged form's range
-    /// (`gc::layout::MAX_TAGGED_COUNT`, `MAX_LAYOUT_TAG`).
+    /// A tagged allocation's or a tag definition's counts or tag outside
+    /// the tagged form's range (`gc::layout::MAX_TAGGED_COUNT`,
+    /// `MAX_LAYOUT_TAG`), or a tag the heap has with other counts
+    /// ([`Heap::define_tag`]).
     TaggedShape {
         /// The references asked for.
         nrefs: usize,
@@ -135,8 +137,9 @@ impl fmt::Display for GcError {
             }
             GcError::TaggedShape { nrefs, ndata, tag } => write!(
                 f,
-                "a tagged object holds at most {} references and data words each and a tag up to {}: \
-                 asked for {nrefs} references, {ndata} data words, tag {tag}",
+                "a tagged object holds at most {} references and data words each and a tag up to {}, \
+                 and every object of a tag has the counts it was defined with: asked for {nrefs} \
+                 references, {ndata} data words, tag {tag}",
                 super::layout::MAX_TAGGED_COUNT,
                 super::layout::MAX_LAYOUT_TAG
             ),
@@ -726,6 +729,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl HeapInner {
+    /// [`Heap::define_tag`].
+    pub(crate) fn define_tag(&self, tag: u32, nrefs: usize, ndata: usize) -> Result<(), GcError> {
+        let refused = GcError::TaggedShape { nrefs, ndata, tag };
+        if tag > super::layout::MAX_LAYOUT_TAG
+            || nrefs > super::layout::MAX_TAGGED_COUNT
+            || ndata > super::layout::MAX_TAGGED_COUNT
+        {
+            return Err(refused);
+        }
+        self.space.tags.define(tag, nrefs, ndata).map_err(|_| refused)
+    }
+
     pub(crate) fn satb_queue(&self) -> MutexGuard<'_, Vec<usize>> {
         lock(&self.satb)
     }
@@ -941,6 +956,18 @@ pub struct Heap {
 }
 
 impl Heap {
+    /// Defines `tag` as the tag of objects with `nrefs` references and
+    /// `ndata` data words, for every mutator: the counts the heap reads for
+    /// a tagged object, whose layout word holds only the tag
+    /// (`gc::layout`). Generated code that allocates objects of a tag
+    /// inline defines it first ([`crate::gc::Mutator::alloc_tagged`] defines the tags
+    /// it is given). [`GcError::TaggedShape`] when the tag is above
+    /// `MAX_LAYOUT_TAG`, a count above `MAX_TAGGED_COUNT`, or the tag was
+    /// defined with other counts; the same definition again is a no-op.
+    pub fn define_tag(&self, tag: u32, nrefs: usize, ndata: usize) -> Result<(), GcError> {
+        self.inner.define_tag(tag, nrefs, ndata)
+    }
+
     /// Builds a heap; in concurrent mode, starts its collector thread.
     pub fn new(config: HeapConfig) -> Result<Heap, GcError> {
         config.validate()?;

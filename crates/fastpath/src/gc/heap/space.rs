@@ -14,10 +14,18 @@
 //!  Brooks                                     compact
 //!  cell+0   forwarding word                   -
 //!  cell+8   Header  <- the object ("obj")     cell+0   Header  <- obj; fastpath::sync locks it
-//!  cell+16  layout word                       cell+8   layout word (nrefs | ndata << 32)
+//!  cell+16  layout word                       cell+8   layout word (nrefs | ndata << 32, or a tag)
 //!  cell+24  nrefs reference fields            cell+16  nrefs reference fields (0 = null)
 //!  ...      ndata data words                  ...      ndata data words
 //! ```
+//!
+//! A tagged object's layout word is 4 bytes, its tag; its counts are the
+//! tag's in the heap's tag table (`tags.rs`, [`Space::layout_of`]), and
+//! with 4-byte slots its reference 0 takes the other 4 bytes of the word
+//! (`layout.rs`). The word at offset 8 is read 4 bytes first (its form and
+//! tag), and 8 only when untagged or forwarded, neither of which anyone
+//! writes in halves: a tagged object's reference 0 is read and written as a
+//! slot while mutators run.
 //!
 //! A reference field is a slot of the heap's [`RefWidth`]: 8 bytes holding
 //! the address, or 4 holding it shifted right by 3 (the whole heap then
@@ -56,6 +64,7 @@ use std::sync::{Mutex, MutexGuard};
 use super::forwarding;
 use super::layout::{self, CellFormat, RefWidth};
 use super::read_ahead::ReadAhead;
+use super::tags::TagTable;
 use crate::sync::{Header, LockState};
 
 /// The low bits of a filler's first word (a header's lock bits are never
@@ -155,6 +164,16 @@ impl Region {
     }
 }
 
+/// What an object's layout word says of it: its counts and its form
+/// (`layout.rs`), which place its references and data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    pub(crate) nrefs: usize,
+    pub(crate) ndata: usize,
+    /// The tagged form (its counts from the tag table).
+    pub(crate) tagged: bool,
+}
+
 /// The allocation lock's state.
 pub(crate) struct AllocState {
     /// Free regions, by index.
@@ -218,6 +237,8 @@ pub(crate) struct Space {
     pub(crate) format: CellFormat,
     /// The width of reference slots (the configuration's choice).
     pub(crate) refs: RefWidth,
+    /// The counts of each tag the runtime defined.
+    pub(crate) tags: TagTable,
     pub(crate) base: usize,
     pub(crate) end: usize,
     pub(crate) region_shift: u32,
@@ -492,6 +513,18 @@ impl Space {
             }
         };
         debug_assert!(base + heap_bytes <= refs.address_limit());
+        let tags = TagTable::new().map_err(|e| MapRefused {
+            reserved: (layout::MAX_LAYOUT_TAG as usize + 1) * 8,
+            reason: format!("the tag table: {e}"),
+        });
+        let tags = match tags {
+            Ok(t) => t,
+            Err(e) => {
+                // SAFETY: the block just mapped, referred to by nothing.
+                let _ = unsafe { rustix::mm::munmap(base as *mut std::ffi::c_void, heap_bytes) };
+                return Err(e);
+            }
+        };
         let nregions = heap_bytes / region_bytes;
         let reserve_regions = reserve_regions(nregions);
         let cset_map: Box<[AtomicBool]> = (0..nregions).map(|_| AtomicBool::new(false)).collect();
@@ -519,6 +552,7 @@ impl Space {
         Ok(Space {
             format,
             refs,
+            tags,
             base,
             end: base + heap_bytes,
             region_shift: region_bytes.trailing_zeros(),
@@ -586,13 +620,16 @@ impl Space {
     #[inline(always)]
     fn word32(&self, addr: usize) -> &AtomicU32 {
         debug_assert!(self.contains(addr) && addr % 4 == 0, "{addr:#x}");
-        // SAFETY: every caller passes a 4-aligned slot address inside the
-        // block (an object address plus a reference offset bounded by its
-        // layout); zeroed memory is a valid AtomicU32, and the block lives
-        // as long as `self`. Mixed-size access to one word never happens:
-        // a slot is read and written only as a slot, and a cell's words
-        // only as words while no mutator can reach it (allocation,
-        // copying, the pauses' compaction).
+        // SAFETY: every caller passes a 4-aligned address inside the block
+        // (an object address plus a reference offset bounded by its layout,
+        // or its layout word's); zeroed memory is a valid AtomicU32, and the
+        // block lives as long as `self`. A slot is read and written as a
+        // slot, a cell's other words as words while no mutator can reach
+        // the cell (allocation, copying, the pauses' compaction). The one
+        // place 4- and 8-byte accesses meet is the word at offset 8 of a
+        // tagged object with 4-byte slots (its tag, then reference 0),
+        // which the compact format's forwarding reads and CASes whole: see
+        // `Space::fwd_slot`.
         unsafe { &*(addr as *const AtomicU32) }
     }
 
@@ -626,8 +663,9 @@ impl Space {
                 }
             }
             w @ (RefWidth::Compressed | RefWidth::Unscaled) => {
+                let first = obj + self.refs_offset_of(obj);
                 for i in 0..nrefs {
-                    let slot = obj + w.ref_offset(i);
+                    let slot = first + layout::COMPRESSED_REF_BYTES * i;
                     f(slot, self.load_ref_in(w, slot, order));
                 }
             }
@@ -774,6 +812,17 @@ impl Space {
     /// The word that records `obj`'s copy: its forwarding word (Brooks)
     /// or its layout word (compact), with the value it holds while `obj`
     /// is not copied when that is `unforwarded` ([`forwarding::Slot`]).
+    ///
+    /// The compact format's slot is the 8 bytes at offset 8: a tagged
+    /// object's 4-byte word and its reference 0 with 4-byte slots. It is
+    /// read and CASed whole by evacuation and the barriers' resolution of
+    /// objects in the collection set, which no mutator writes while
+    /// copies are made; after an evacuation failure a mutator may write
+    /// the reference of an object left in place while another resolves
+    /// it, a 4-byte store inside an 8-byte load, which the hardware makes
+    /// single-copy atomic per access (x86-64, AArch64: aligned accesses),
+    /// and the load's use is only its bit 31, which that store leaves
+    /// clear (HotSpot's collectors rely on the same).
     #[inline(always)]
     pub(crate) fn fwd_slot(&self, obj: usize) -> forwarding::Slot<'_> {
         match self.format {
@@ -807,6 +856,10 @@ impl Space {
             let word = self.word(obj + layout::LAYOUT_WORD_OFFSET);
             let w = word.load(Ordering::Relaxed);
             if layout::is_forwarded_layout_word(w) {
+                // The copy's 8 bytes: its layout word and, in a tagged
+                // object with 4-byte slots, its reference 0, a reference of
+                // the heap (the original is dead: every reference to it
+                // now names the copy).
                 let copy = layout::forwardee_of_layout_word(w);
                 let own = self
                     .word(copy + layout::LAYOUT_WORD_OFFSET)
@@ -837,76 +890,137 @@ impl Space {
         self.fwd_slot(obj).forwardee()
     }
 
-    /// The layout word of `obj`, which is not a forwarded original.
+    /// The first 4 bytes of `obj`'s layout word: a tagged object's whole
+    /// word, an untagged one's `nrefs` (`layout.rs`: bit 30 tells them
+    /// apart), or a forwarded original's half with bit 31.
+    #[inline(always)]
+    pub(crate) fn layout_low(&self, obj: usize) -> usize {
+        // Relaxed: as `layout_word_of`.
+        self.word32(obj + layout::LAYOUT_WORD_OFFSET)
+            .load(Ordering::Relaxed) as usize
+    }
+
+    /// The layout word of `obj`, which is not a forwarded original: a
+    /// tagged object's 4 bytes, an untagged one's 8.
     #[inline(always)]
     pub(crate) fn layout_word_of(&self, obj: usize) -> usize {
         // Relaxed: the layout word is written before the object is published
         // (by a Release store or a pause) and changes only in a copied
         // original (compact format), which no mutator reads.
-        let w = self
-            .word(obj + layout::LAYOUT_WORD_OFFSET)
-            .load(Ordering::Relaxed);
+        let low = self.layout_low(obj);
         debug_assert!(
-            !layout::is_forwarded_layout_word(w),
+            !layout::is_forwarded_layout_word(low),
             "{obj:#x} is a forwarded original"
         );
-        w
+        if layout::is_tagged_layout_word(low) {
+            return low;
+        }
+        self.word(obj + layout::LAYOUT_WORD_OFFSET)
+            .load(Ordering::Relaxed)
+    }
+
+    /// The shape of an object whose own layout word is `word` (either
+    /// form; for a tagged one its low 4 bytes suffice).
+    #[inline(always)]
+    pub(crate) fn shape_of_word(&self, word: usize) -> Shape {
+        match layout::layout_tag(word) {
+            Some(tag) => {
+                let (nrefs, ndata) = self.tags.counts(tag);
+                Shape {
+                    nrefs,
+                    ndata,
+                    tagged: true,
+                }
+            }
+            None => {
+                let (nrefs, ndata) = layout::untagged_counts(word);
+                Shape {
+                    nrefs,
+                    ndata,
+                    tagged: false,
+                }
+            }
+        }
+    }
+
+    /// The shape of `obj`, which is not a forwarded original.
+    #[inline(always)]
+    pub(crate) fn shape(&self, obj: usize) -> Shape {
+        self.shape_of_word(self.layout_word_of(obj))
     }
 
     /// `(nrefs, ndata)` of `obj`, which is not a forwarded original.
     #[inline(always)]
     pub(crate) fn layout_of(&self, obj: usize) -> (usize, usize) {
-        layout::decode_layout_word(self.layout_word_of(obj))
+        let s = self.shape(obj);
+        (s.nrefs, s.ndata)
     }
 
-    /// `(nrefs, ndata)` of any object, a forwarded original (compact
-    /// format) included: read from its copy, which has its shape.
+    /// The shape of any object, a forwarded original (compact format)
+    /// included: read from its copy, which has its shape.
     #[inline]
-    pub(crate) fn layout_of_any(&self, obj: usize) -> (usize, usize) {
+    pub(crate) fn shape_of_any(&self, obj: usize) -> Shape {
         // Relaxed: as `layout_word_of`; the forwardee is read by the parsers
         // that call this, in pauses or behind the forwarding CAS's
         // publication of the copy (a parser of a set region runs after
         // evacuation ended).
-        let w = self
-            .word(obj + layout::LAYOUT_WORD_OFFSET)
-            .load(Ordering::Relaxed);
-        if layout::is_forwarded_layout_word(w) {
-            return self.layout_of(layout::forwardee_of_layout_word(w));
+        let low = self.layout_low(obj);
+        if layout::is_forwarded_layout_word(low) {
+            let w = self
+                .word(obj + layout::LAYOUT_WORD_OFFSET)
+                .load(Ordering::Relaxed);
+            return self.shape(layout::forwardee_of_layout_word(w));
         }
-        layout::decode_layout_word(w)
+        self.shape(obj)
+    }
+
+    /// Offset of `obj`'s reference 0 (`obj` not a forwarded original):
+    /// [`layout::REFS_OFFSET`], or 12 for a tagged object with 4-byte
+    /// slots (one 4-byte load of its layout word for those).
+    #[inline(always)]
+    pub(crate) fn refs_offset_of(&self, obj: usize) -> usize {
+        if self.refs.is_compressed() {
+            self.refs
+                .refs_offset(layout::is_tagged_layout_word(self.layout_low(obj)))
+        } else {
+            layout::REFS_OFFSET
+        }
     }
 
     /// Size of `obj`'s cell, in words (`obj` not a forwarded original).
     #[inline(always)]
     pub(crate) fn cell_words(&self, obj: usize) -> usize {
-        let (r, d) = self.layout_of(obj);
-        self.cell_words_for(r, d)
+        self.cell_words_for(self.shape(obj))
     }
 
-    /// The cell words of an object of `nrefs` references and `ndata` data
-    /// words.
+    /// The cell words of an object of shape `s`.
     #[inline(always)]
-    pub(crate) fn cell_words_for(&self, nrefs: usize, ndata: usize) -> usize {
-        self.format.header_words() + self.refs.ref_words(nrefs) + ndata
+    pub(crate) fn cell_words_for(&self, s: Shape) -> usize {
+        self.format.header_words() + self.body_words(s)
     }
 
-    /// Words after an object's layout word: its reference slots (padded
-    /// to a word) and its data words.
+    /// Words of a cell of shape `s` after its first 16 bytes from the
+    /// object (header and the 8 bytes at the layout word's offset, which
+    /// hold a tagged object's reference 0 with 4-byte slots).
     #[inline(always)]
-    fn body_words(&self, nrefs: usize, ndata: usize) -> usize {
-        self.refs.ref_words(nrefs) + ndata
+    fn body_words(&self, s: Shape) -> usize {
+        (self
+            .refs
+            .data_offset_from(self.refs.refs_offset(s.tagged), s.nrefs, s.ndata)
+            - layout::REFS_OFFSET)
+            / layout::WORD_BYTES
     }
 
     /// Address of reference field `i`'s slot.
     #[inline(always)]
     pub(crate) fn ref_addr(&self, obj: usize, i: usize) -> usize {
-        obj + self.refs.ref_offset(i)
+        obj + self.refs_offset_of(obj) + self.refs.slot_bytes() * i
     }
 
     /// Address of data word `j` of an object with `nrefs` references.
     #[cfg(test)]
     pub(crate) fn data_addr(&self, obj: usize, nrefs: usize, j: usize) -> usize {
-        obj + self.refs.data_offset(nrefs, j)
+        self.data_addr_in(self.refs, obj, nrefs, j)
     }
 
     /// [`Space::data_addr`] on a heap whose width the caller knows to be
@@ -914,20 +1028,31 @@ impl Space {
     #[inline(always)]
     pub(crate) fn data_addr_in(&self, w: RefWidth, obj: usize, nrefs: usize, j: usize) -> usize {
         debug_assert_eq!(w, self.refs);
-        obj + w.data_offset(nrefs, j)
+        if w.is_compressed() {
+            obj + w.data_offset_from(self.refs_offset_of(obj), nrefs, j)
+        } else {
+            obj + w.data_offset(nrefs, j)
+        }
     }
 
     /// Writes a fresh object with the untagged layout word into the cell
     /// at `cell`.
     #[cfg(test)]
     pub(crate) fn init_object(&self, cell: usize, nrefs: usize, ndata: usize) -> usize {
-        self.init_object_as(cell, nrefs, ndata, layout::layout_word(nrefs, ndata))
+        let shape = Shape {
+            nrefs,
+            ndata,
+            tagged: false,
+        };
+        self.init_object_as(cell, shape, layout::layout_word(nrefs, ndata))
     }
 
-    /// Writes a fresh object into the cell at `cell`, its layout word
-    /// `word` (which decodes to `nrefs` and `ndata`).
-    pub(crate) fn init_object_as(&self, cell: usize, nrefs: usize, ndata: usize, word: usize) -> usize {
-        debug_assert_eq!(layout::decode_layout_word(word), (nrefs, ndata));
+    /// Writes a fresh object of shape `shape` into the cell at `cell`, its
+    /// layout word `word` (of that shape: an untagged word's counts, or a
+    /// defined tag's; 4 bytes zero-extended for a tagged one, so that its
+    /// store clears what follows it).
+    pub(crate) fn init_object_as(&self, cell: usize, shape: Shape, word: usize) -> usize {
+        debug_assert_eq!(self.shape_of_word(word), shape);
         let obj = cell + self.format.cell_to_object();
         if self.format.has_forwarding_word() {
             self.word(cell).store(obj, Ordering::Relaxed);
@@ -941,7 +1066,7 @@ impl Space {
         unsafe { std::ptr::write((obj + layout::HEADER_OFFSET) as *mut Header, Header::new()) };
         self.word(obj + layout::LAYOUT_WORD_OFFSET)
             .store(word, Ordering::Relaxed);
-        for k in 0..self.body_words(nrefs, ndata) {
+        for k in 0..self.body_words(shape) {
             self.word(obj + layout::REFS_OFFSET + layout::WORD_BYTES * k)
                 .store(0, Ordering::Relaxed);
         }
@@ -961,13 +1086,7 @@ impl Space {
         cell: usize,
     ) -> usize {
         let copy = cell + self.format.cell_to_object();
-        debug_assert_eq!(
-            {
-                let (nrefs, ndata) = layout::decode_layout_word(layout_word);
-                self.body_words(nrefs, ndata)
-            },
-            body_words
-        );
+        debug_assert_eq!(self.body_words(self.shape_of_word(layout_word)), body_words);
         debug_assert_eq!(
             self.header(obj).lock_state(),
             LockState::Unlocked,
@@ -978,9 +1097,11 @@ impl Space {
         if self.format.has_forwarding_word() {
             self.word(cell).store(copy, Ordering::Relaxed);
         }
-        // The header (with its hash), the layout word as the caller read it
-        // (a winner may have replaced the original's since: compact format)
-        // and the fields, word by word. Nobody writes a from-space object
+        // The header (with its hash), the 8 bytes of the layout word as the
+        // caller read them (a winner may have replaced the original's
+        // since: compact format; a tagged object's reference 0 with 4-byte
+        // slots is the high half, so the copy has the value the CAS will
+        // expect) and the rest, word by word. Nobody writes a from-space object
         // once evacuation has begun, so the copy is a snapshot. Relaxed: the
         // forwarding CAS publishes the copy with Release.
         let header = self.word(obj + layout::HEADER_OFFSET).load(Ordering::Relaxed);
@@ -1030,8 +1151,7 @@ impl Space {
                         .word(obj + layout::LAYOUT_WORD_OFFSET)
                         .load(Ordering::Relaxed),
                 };
-                let (nrefs, ndata) = layout::decode_layout_word(layout_word);
-                let body = self.body_words(nrefs, ndata);
+                let body = self.body_words(self.shape_of_word(layout_word));
                 bytes.set((self.format.header_words() + body) * 8);
                 let cell = lab.alloc(self, bytes.get(), Pool::Evacuation)?;
                 let copy = self.copy_object(obj, layout_word, body, cell);
@@ -1165,9 +1285,9 @@ impl Space {
                 p += (w >> 2) * 8;
             } else {
                 let obj = p + self.format.cell_to_object();
-                let (nrefs, ndata) = self.layout_of_any(obj);
+                let shape = self.shape_of_any(obj);
                 f(obj);
-                p += self.cell_words_for(nrefs, ndata) * 8;
+                p += self.cell_words_for(shape) * 8;
             }
         }
     }
@@ -1492,7 +1612,9 @@ mod tests {
 
     /// `for_each_ref` yields each reference slot of an object in order,
     /// with the address `ref_addr` gives and the reference `load_ref` reads,
-    /// in both widths, for odd and even counts and none.
+    /// in every width and both forms, for odd and even counts and none; a
+    /// tagged object's slots start where `layout.rs` says, its data word
+    /// after them, and the region parses object by object.
     #[test]
     fn for_each_ref_yields_the_slots_ref_addr_and_load_ref_give() {
         for refs in [RefWidth::Full, RefWidth::Compressed, RefWidth::Unscaled] {
@@ -1503,10 +1625,43 @@ mod tests {
             let mut p = start;
             let mut objects = Vec::new();
             for nrefs in [0, 1, 2, 3, 5] {
-                let obj = space.init_object(p, nrefs, 1);
-                p += space.cell_words_for(nrefs, 1) * 8;
-                objects.push((obj, nrefs));
+                for tagged in [false, true] {
+                    let shape = Shape {
+                        nrefs,
+                        ndata: 1,
+                        tagged,
+                    };
+                    let obj = if tagged {
+                        let tag = 100 + nrefs as u32;
+                        space.tags.define(tag, nrefs, 1).unwrap();
+                        space.init_object_as(p, shape, layout::tagged_layout_word(tag).unwrap())
+                    } else {
+                        space.init_object(p, nrefs, 1)
+                    };
+                    assert_eq!(space.shape(obj), shape);
+                    assert_eq!(
+                        space.ref_addr(obj, 0) - obj,
+                        if tagged {
+                            refs.tagged_ref_offset(0)
+                        } else {
+                            refs.ref_offset(0)
+                        }
+                    );
+                    assert_eq!(
+                        space.data_addr(obj, nrefs, 0) - obj,
+                        if tagged {
+                            refs.tagged_data_offset(nrefs, 0)
+                        } else {
+                            refs.data_offset(nrefs, 0)
+                        }
+                    );
+                    p += space.cell_words_for(shape) * 8;
+                    objects.push((obj, nrefs));
+                }
             }
+            let mut parsed = Vec::new();
+            space.parse_from(start, p, |o| parsed.push(o));
+            assert_eq!(parsed, objects.iter().map(|&(o, _)| o).collect::<Vec<_>>());
             // Each object's slot i names object (k + i + 1) mod n, or null
             // for the last slot of each.
             let n = objects.len();
@@ -1559,7 +1714,7 @@ mod tests {
         let mut p = start;
         while p + 64 <= start + 4096 {
             objects.push(space.init_object(p, 1, 5));
-            p += space.cell_words_for(1, 5) * 8;
+            p += space.cell_words(objects[objects.len() - 1]) * 8;
         }
         space.fill(p, end);
         region.top.store(end, Ordering::Relaxed);
@@ -1610,7 +1765,11 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let (nrefs, ndata) = ((seed >> 33) as usize % 4, (seed >> 40) as usize % 12);
-            let words = space.cell_words_for(nrefs, ndata);
+            let words = space.cell_words_for(Shape {
+                nrefs,
+                ndata,
+                tagged: false,
+            });
             if p + words * 8 > end - 64 {
                 break;
             }
