@@ -136,6 +136,32 @@ impl<B: BarrierSet> Mutator<B> {
         self.bound().data_for_write(obj.addr, nrefs) as *mut u8
     }
 
+    /// [`Mutator::data_unchecked`] of a tagged object: its data words at
+    /// the tagged form's offset ([`crate::gc::layout::RefWidth::tagged_data_offset`]),
+    /// with no read of its layout word for the form.
+    ///
+    /// # Safety
+    ///
+    /// `obj` is a tagged object of this mutator's heap with `nrefs`
+    /// references.
+    #[inline(always)]
+    pub unsafe fn tagged_data_unchecked(&self, obj: Obj<'_>, nrefs: usize) -> *const u8 {
+        let b = self.bound();
+        (b.resolve_for_read(obj.addr) + b.refs().tagged_data_offset(nrefs, 0)) as *const u8
+    }
+
+    /// [`Mutator::data_mut_unchecked`] of a tagged object, as
+    /// [`Mutator::tagged_data_unchecked`].
+    ///
+    /// # Safety
+    ///
+    /// As [`Mutator::tagged_data_unchecked`].
+    #[inline(always)]
+    pub unsafe fn tagged_data_mut_unchecked(&self, obj: Obj<'_>, nrefs: usize) -> *mut u8 {
+        let b = self.bound();
+        (b.resolve_for_write(obj.addr, 0).0 + b.refs().tagged_data_offset(nrefs, 0)) as *mut u8
+    }
+
     /// The object's header to write (lock, hash) and its region: a lock or
     /// a hash is a write, so the object is resolved to its to-space copy,
     /// which this cycle will not move (as [`Mutator::lock`] does).
