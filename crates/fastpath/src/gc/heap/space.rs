@@ -22,10 +22,11 @@
 //! A tagged object's layout word is 4 bytes, its tag; its counts are the
 //! tag's in the heap's tag table (`tags.rs`, [`Space::layout_of`]), and
 //! with 4-byte slots its reference 0 takes the other 4 bytes of the word
-//! (`layout.rs`). The word at offset 8 is read 4 bytes first (its form and
-//! tag), and 8 only when untagged or forwarded, neither of which anyone
-//! writes in halves: a tagged object's reference 0 is read and written as a
-//! slot while mutators run.
+//! (`layout.rs`). Its shape is read from the word's first 4 bytes (its
+//! form and tag), and all 8 only for an untagged word, which nobody writes
+//! in halves, or for an object of the collection set by the forwarding
+//! ([`Space::fwd_slot`]); a tagged object's reference 0 is otherwise read
+//! and written as a slot.
 //!
 //! A reference field is a slot of the heap's [`RefWidth`]: 8 bytes holding
 //! the address, or 4 holding it shifted right by 3 (the whole heap then
@@ -821,8 +822,9 @@ impl Space {
     /// the reference of an object left in place while another resolves
     /// it, a 4-byte store inside an 8-byte load, which the hardware makes
     /// single-copy atomic per access (x86-64, AArch64: aligned accesses),
-    /// and the load's use is only its bit 31, which that store leaves
-    /// clear (HotSpot's collectors rely on the same).
+    /// and what the load decides on is its low half's bit 31, which that
+    /// store (to the high half) does not touch (HotSpot's collectors rely
+    /// on the same).
     #[inline(always)]
     pub(crate) fn fwd_slot(&self, obj: usize) -> forwarding::Slot<'_> {
         match self.format {
