@@ -28,7 +28,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use common::block::{layout, TestThread};
 use common::lock_world::{self, Guess, Op, Run};
 use common::{brooks_world, compile, g1_world, gc_world};
-use cranelift_codegen::ir::{types::I32, types::I64, InstBuilder};
+use cranelift_codegen::ir::{types::I32, types::I64, InstBuilder, Value};
+use cranelift_frontend::FunctionBuilder;
 use fastpath::code::{CodeCache, Entry};
 use fastpath::sync::Header;
 use fastpath::thread::{self as fthread, ThreadBlock};
@@ -732,10 +733,23 @@ fn lrb_function(
     forwardee: Forwardee,
     slow: usize,
 ) -> Entry {
+    lrb_function_on(cache, l, cset, forwardee, slow, |_, obj, _| obj)
+}
+
+/// [`lrb_function`] on the reference `reference(b, obj, field)` gives.
+fn lrb_function_on(
+    cache: &CodeCache,
+    l: ThreadLayout,
+    cset: CsetMap,
+    forwardee: Forwardee,
+    slow: usize,
+    reference: impl Fn(&mut FunctionBuilder, Value, Value) -> Value,
+) -> Entry {
     compile(cache, 3, Some(I64), &[slow], |b, a| {
         let slow = import_library_slow_path(b, 0, LibraryPath::Lrb, true);
+        let obj = reference(b, a[1], a[2]);
         Some(load_reference_barrier(
-            b, a[0], a[1], a[2], &l, &cset, forwardee, slow,
+            b, a[0], obj, a[2], &l, &cset, forwardee, slow,
         ))
     })
 }
@@ -756,12 +770,8 @@ fn lrb_load_function(
     slow: usize,
 ) -> Entry {
     use fastpath_jit::{DataBarrier, DataWidth};
-    compile(cache, 3, Some(I64), &[slow], |b, a| {
-        let slow = import_library_slow_path(b, 0, LibraryPath::Lrb, true);
-        let obj = data_load(b, a[2], None, 0, DataWidth::Ref(refs), DataBarrier::None).unwrap();
-        Some(load_reference_barrier(
-            b, a[0], obj, a[2], &l, &cset, forwardee, slow,
-        ))
+    lrb_function_on(cache, l, cset, forwardee, slow, move |b, _, field| {
+        data_load(b, field, None, 0, DataWidth::Ref(refs), DataBarrier::None).unwrap()
     })
 }
 

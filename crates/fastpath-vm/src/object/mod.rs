@@ -116,25 +116,15 @@ impl<B: BarrierSet> JThread<B> {
         unsafe { self.m.shape_unchecked(self.obj(obj)).0 }
     }
 
-    /// The class of the instance whose layout word's first 4 bytes are
-    /// `low`, or `None` for an array (untagged).
+    /// The class of instance `obj`, or `None` for an array (untagged).
     #[inline(always)]
-    fn instance_class(low: u32) -> Option<&'static Class> {
-        // SAFETY: a tagged word of an object the VM allocated holds its
+    fn instance_class(&self, obj: usize) -> Option<&'static Class> {
+        // SAFETY: as `obj`; a tagged object the VM allocated holds its
         // class's tag (`alloc_object`).
-        fastpath::gc::layout::layout_tag(low as usize)
-            .map(|tag| unsafe { crate::link::class_space::class_of_tag(tag) })
-    }
-
-    /// The first 4 bytes of `obj`'s layout word (its form, an instance's
-    /// class).
-    #[inline(always)]
-    fn layout_low(obj: usize) -> u32 {
-        // SAFETY: as `obj`: the layout word of an object of the heap,
-        // written before it was published and not changed for an object a
-        // mutator reaches; read as the heap reads it, 4 bytes, atomically.
         unsafe {
-            (*((obj + fastpath::gc::layout::LAYOUT_WORD_OFFSET) as *const AtomicU32)).load(Ordering::Relaxed)
+            self.m
+                .tag_unchecked(self.obj(obj))
+                .map(|tag| crate::link::class_space::class_of_tag(tag))
         }
     }
 
@@ -147,7 +137,7 @@ impl<B: BarrierSet> JThread<B> {
         // SAFETY: as `obj`; an instance's class gives its reference count,
         // an array's layout word the real one.
         unsafe {
-            match Self::instance_class(Self::layout_low(obj)) {
+            match self.instance_class(obj) {
                 Some(c) => self.m.tagged_data_unchecked(o, c.nrefs as usize),
                 None => self.m.data_unchecked(o, self.m.shape_unchecked(o).0),
             }
@@ -160,7 +150,7 @@ impl<B: BarrierSet> JThread<B> {
         let o = self.obj(obj);
         // SAFETY: as `data`.
         unsafe {
-            match Self::instance_class(Self::layout_low(obj)) {
+            match self.instance_class(obj) {
                 Some(c) => self.m.tagged_data_mut_unchecked(o, c.nrefs as usize),
                 None => self.m.data_mut_unchecked(o, self.m.shape_unchecked(o).0),
             }
