@@ -68,15 +68,20 @@ const _: () = assert!(FORWARDED_BIT == 1 << 31);
 /// The reference in the slot at `addr + offset` of a heap whose slots are
 /// `refs` wide, as an address (a plain load: for a previous value only
 /// its identity matters, as the Rust SATB barrier's Relaxed load).
-fn load_slot(b: &mut FunctionBuilder<'_>, refs: RefWidth, addr: Value, offset: i32) -> Value {
-    let trusted = MemFlagsData::trusted();
+fn load_slot(
+    b: &mut FunctionBuilder<'_>,
+    refs: RefWidth,
+    flags: MemFlagsData,
+    addr: Value,
+    offset: i32,
+) -> Value {
     match refs {
-        RefWidth::Full => b.ins().load(I64, trusted, addr, offset),
+        RefWidth::Full => b.ins().load(I64, flags, addr, offset),
         RefWidth::Compressed => {
-            let narrow = b.ins().uload32(trusted, addr, offset);
+            let narrow = b.ins().uload32(flags, addr, offset);
             b.ins().ishl_imm_s(narrow, i64::from(COMPRESSED_REF_SHIFT))
         }
-        RefWidth::Unscaled => b.ins().uload32(trusted, addr, offset),
+        RefWidth::Unscaled => b.ins().uload32(flags, addr, offset),
     }
 }
 
@@ -335,14 +340,28 @@ pub fn satb_enqueue_with_state(
     queue: &SatbQueueLayout,
     slow: FuncRef,
 ) {
-    satb_enqueue_slot_with_state(b, state, thread, field, RefWidth::Full, layout, queue, slow);
+    satb_enqueue_slot_with_state(
+        b,
+        state,
+        thread,
+        field,
+        RefWidth::Full,
+        MemFlagsData::trusted(),
+        layout,
+        queue,
+        slow,
+    );
 }
 
 /// [`satb_enqueue_with_state`] of a store to the reference slot at `field`
 /// of a heap whose slots are `refs` wide (`fastpath::gc::Heap::ref_width`):
 /// a compressed slot's previous value is loaded as 32 bits and decoded
 /// (shifted left by `COMPRESSED_REF_SHIFT`) before the queue gets it, so
-/// the marker sees addresses in either heap.
+/// the marker sees addresses in either heap. `slot` is the flags of that
+/// load, those of the caller's own accesses to the slot: trusted, and
+/// the slot's alias region where the caller gives its heap's memory
+/// regions (Cranelift's alias analysis asks one region of every access to
+/// a location; `MemFlagsData::trusted()` where it gives none).
 #[allow(clippy::too_many_arguments)] // the template's fields, one per argument
 pub fn satb_enqueue_slot_with_state(
     b: &mut FunctionBuilder<'_>,
@@ -350,6 +369,7 @@ pub fn satb_enqueue_slot_with_state(
     thread: Value,
     field: Value,
     refs: RefWidth,
+    slot: MemFlagsData,
     layout: &ThreadLayout,
     queue: &SatbQueueLayout,
     slow: FuncRef,
@@ -369,7 +389,7 @@ pub fn satb_enqueue_slot_with_state(
         b.set_cold_block(cold);
     }
     b.switch_to_block(medium);
-    let prev = load_slot(b, refs, field, 0);
+    let prev = load_slot(b, refs, slot, field, 0);
     b.ins().brif(prev, check, &[], cont, &[]);
 
     b.switch_to_block(check);

@@ -806,7 +806,17 @@ fn satb_slot_function(cache: &CodeCache, refs: fastpath::gc::layout::RefWidth) -
     compile(cache, 2, None, &[flush], |b, a| {
         let slow = import_library_slow_path(b, 0, LibraryPath::SatbEnqueue, true);
         let state = load_gc_state(b, a[0], l.gc_state);
-        satb_enqueue_slot_with_state(b, state, a[0], a[1], refs, &l, &q, slow);
+        satb_enqueue_slot_with_state(
+            b,
+            state,
+            a[0],
+            a[1],
+            refs,
+            cranelift_codegen::ir::MemFlagsData::trusted(),
+            &l,
+            &q,
+            slow,
+        );
         None
     })
 }

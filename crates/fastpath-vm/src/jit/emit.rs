@@ -13,7 +13,7 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8, I8X16};
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{AliasRegion, AliasRegionData, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
 use fastpath::gc::Barrier;
 use fastpath_cranelift::CardTable;
@@ -40,6 +40,56 @@ pub(super) enum Form {
     Either,
 }
 
+/// Which memory of the heap a plain load or store reaches: its alias
+/// region, so that Cranelift's alias analysis forwards a stored value to
+/// a later load of it and reuses a load across stores to other regions
+/// (field-based type-based alias analysis: Diwan, McKinley and Moss,
+/// "Type-Based Alias Analysis", PLDI 1998; HotSpot's C2 slices its
+/// memory graph by field the same way, `Compile::alias_type`).
+///
+/// Cranelift's analysis asks that every access to one location carry one
+/// region (an access without a region reads through stores made under
+/// one). Here each location of an object's fields and elements has
+/// exactly one: an instance's primitive field is reached only through
+/// `read_data` and `write_data` with its offset in the data area, which
+/// within one object names one field; its reference field `i` only
+/// through `load_ref_raw` and `store_ref_at` (and the SATB barrier's
+/// load of the value a store replaces, given the same flags); a
+/// primitive array's elements through `array_load`, `array_store` and
+/// `arraycopy`'s inline copy, a reference array's through `array_load`
+/// and `array_store`. Headers, static fields and everything outside the
+/// heap keep no region: a store without one is a fence to the analysis,
+/// and a load without one never reaches these regions' locations.
+/// Accesses that order memory (volatile fields, CAS, the lock) are atomic
+/// instructions, fences to the analysis too, as are calls. Within a
+/// stretch with none of these no location changes object: the collector
+/// moves and frees objects only at safepoints, which are calls, and
+/// zeroes new objects' memory with stores that have no region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum HeapRegion {
+    /// The primitive field at this byte offset of an instance's data
+    /// area.
+    Data(i32),
+    /// A primitive array's elements, every kind.
+    PrimElements,
+    /// An instance's reference field of this index.
+    Ref(i64),
+    /// A reference array's elements.
+    RefElements,
+}
+
+impl HeapRegion {
+    /// The region's id in the function (`AliasRegionData::user_id`).
+    fn user_id(self) -> u32 {
+        match self {
+            HeapRegion::PrimElements => 0,
+            HeapRegion::RefElements => 1,
+            HeapRegion::Data(off) => 2 + 2 * off as u32,
+            HeapRegion::Ref(i) => 3 + 2 * i as u32,
+        }
+    }
+}
+
 /// Arrays longer than this are allocated by the runtime (no inline
 /// zeroing loop of megabytes; the size computation cannot overflow).
 const INLINE_ARRAY_MAX: i64 = 1 << 16;
@@ -47,6 +97,26 @@ const INLINE_ARRAY_MAX: i64 = 1 << 16;
 impl Translator<'_, '_> {
     pub(super) fn has(&self, b: Barrier) -> bool {
         self.env.barriers.has(b)
+    }
+
+    /// The flags of a plain access to the heap memory `r`: trusted
+    /// (aligned, cannot trap) and in `r`'s alias region.
+    pub(super) fn heap_flags(&mut self, r: HeapRegion) -> MemFlagsData {
+        let region = self.heap_region(r);
+        MemFlagsData::trusted().with_alias_region(Some(region))
+    }
+
+    /// The alias region of the heap memory `r` in this function.
+    pub(super) fn heap_region(&mut self, r: HeapRegion) -> AliasRegion {
+        self.b.func.dfg.alias_regions.insert(AliasRegionData {
+            user_id: r.user_id(),
+            description: match r {
+                HeapRegion::PrimElements => "primitive array elements".into(),
+                HeapRegion::RefElements => "reference array elements".into(),
+                HeapRegion::Data(off) => format!("primitive field at data +{off}").into(),
+                HeapRegion::Ref(i) => format!("reference field {i}").into(),
+            },
+        })
     }
 
     /// Offset of reference field `i` from its object, a tagged instance:
@@ -350,19 +420,20 @@ impl Translator<'_, '_> {
     /// Loads the reference at `base + offset` (a field of a resolved
     /// object, or an array element's address less the array's header)
     /// through the barriers.
-    fn load_ref_at(&mut self, base: Value, offset: i32) -> Value {
-        let v = self.load_ref_raw(base, offset);
+    fn load_ref_at(&mut self, base: Value, offset: i32, region: HeapRegion) -> Value {
+        let v = self.load_ref_raw(base, offset, region);
         self.lrb(v, base, offset)
     }
 
     /// The reference at `base + offset`, loaded without the load-reference
     /// barrier: an address (a compressed slot's 32 bits decoded).
-    pub(super) fn load_ref_raw(&mut self, base: Value, offset: i32) -> Value {
+    pub(super) fn load_ref_raw(&mut self, base: Value, offset: i32, region: HeapRegion) -> Value {
         let field = self.b.ins().iadd_imm_s(base, i64::from(offset));
+        let flags = self.heap_flags(region);
         // Acquire: the referenced object's initialization (the Rust
         // barrier's ordering; a plain load on x86-64).
         match self.env.refs {
-            RefWidth::Full => self.b.ins().atomic_load(I64, MemFlagsData::trusted(), field),
+            RefWidth::Full => self.b.ins().atomic_load(I64, flags, field),
             w @ (RefWidth::Compressed | RefWidth::Unscaled) => {
                 // x86-64: a zero-extending 32-bit `mov` (every load is an
                 // acquire under TSO, as the full-width `atomic_load`
@@ -370,9 +441,9 @@ impl Translator<'_, '_> {
                 // extension. Unscaled slots are then the address; compressed
                 // ones are shifted.
                 let wide = if cfg!(target_arch = "x86_64") {
-                    self.b.ins().uload32(MemFlagsData::trusted(), field, 0)
+                    self.b.ins().uload32(flags, field, 0)
                 } else {
-                    let narrow = self.b.ins().atomic_load(I32, MemFlagsData::trusted(), field);
+                    let narrow = self.b.ins().atomic_load(I32, flags, field);
                     self.b.ins().uextend(I64, narrow)
                 };
                 match w.shift() {
@@ -459,7 +530,7 @@ impl Translator<'_, '_> {
         }
         let from = self.here();
         let o = self.resolve_read(obj);
-        let raw = self.load_ref_raw(o, offset);
+        let raw = self.load_ref_raw(o, offset, HeapRegion::Ref(i));
         if lazy {
             self.facts().raw_ref_fields.insert(key, (raw, o));
             return raw;
@@ -476,9 +547,10 @@ impl Translator<'_, '_> {
     }
 
     /// Stores `val` into the reference at `field` of the resolved object
-    /// `o`: SATB before (unless `old_null`: the field is known to hold
-    /// null, `facts.rs`), the card barrier after.
-    fn store_ref_at(&mut self, o: Value, field: Value, val: Value, old_null: bool) {
+    /// `o`, memory of `region`: SATB before (unless `old_null`: the field
+    /// is known to hold null, `facts.rs`), the card barrier after.
+    fn store_ref_at(&mut self, o: Value, field: Value, val: Value, old_null: bool, region: HeapRegion) {
+        let flags = self.heap_flags(region);
         if self.has(Barrier::Satb) && !old_null {
             let slow = self.library_ref(LibraryPath::SatbEnqueue);
             let thread = self.thread_here();
@@ -490,6 +562,7 @@ impl Translator<'_, '_> {
                 thread,
                 field,
                 self.env.refs,
+                flags,
                 &self.env.thread,
                 &self.env.satb,
                 slow,
@@ -501,14 +574,14 @@ impl Translator<'_, '_> {
         }
         // Release: publishes the stored object's initialization.
         match self.env.refs {
-            RefWidth::Full => self.release_store(val, field),
+            RefWidth::Full => self.release_store(val, field, flags),
             w @ (RefWidth::Compressed | RefWidth::Unscaled) => {
                 let shifted = match w.shift() {
                     0 => val,
                     shift => self.b.ins().ushr_imm_s(val, i64::from(shift)),
                 };
                 let narrow = self.b.ins().ireduce(I32, shifted);
-                self.release_store(narrow, field);
+                self.release_store(narrow, field, flags);
             }
         }
         if self.has(Barrier::Card) || self.has(Barrier::CardCond) {
@@ -551,12 +624,13 @@ impl Translator<'_, '_> {
     /// order), AArch64's `stlr` (Cranelift's `atomic_store`). Cranelift's
     /// `atomic_store` is sequentially consistent, which x86-64 lowers to
     /// `mov` + `mfence`: Java asks that of volatile stores only, which add
-    /// their own fence.
-    pub(super) fn release_store(&mut self, v: Value, addr: Value) {
+    /// their own fence. `flags`: trusted, with the memory's alias region
+    /// if it has one ([`HeapRegion`]).
+    pub(super) fn release_store(&mut self, v: Value, addr: Value, flags: MemFlagsData) {
         if cfg!(target_arch = "x86_64") {
-            self.b.ins().store(MemFlagsData::trusted(), v, addr, 0);
+            self.b.ins().store(flags, v, addr, 0);
         } else {
-            self.b.ins().atomic_store(MemFlagsData::trusted(), v, addr);
+            self.b.ins().atomic_store(flags, v, addr);
         }
     }
 
@@ -577,13 +651,13 @@ impl Translator<'_, '_> {
         let (o, v) = self.resolve_write(obj, val);
         let offset = self.ref_field_offset(i);
         let field = self.b.ins().iadd_imm_s(o, i64::from(offset));
-        self.store_ref_at(o, field, v, old_null);
+        self.store_ref_at(o, field, v, old_null, HeapRegion::Ref(i));
     }
 
     // ---- primitive data ------------------------------------------------------------
 
-    fn load_kind(&mut self, kind: Kind, addr: Value, off: i32, volatile: bool) -> Value {
-        let f = MemFlagsData::trusted();
+    fn load_kind(&mut self, kind: Kind, region: HeapRegion, addr: Value, off: i32, volatile: bool) -> Value {
+        let f = self.heap_flags(region);
         if volatile {
             let t = match kind {
                 Kind::Boolean | Kind::Byte => I8,
@@ -614,8 +688,16 @@ impl Translator<'_, '_> {
         }
     }
 
-    fn store_kind(&mut self, kind: Kind, addr: Value, off: i32, v: Value, volatile: bool) {
-        let f = MemFlagsData::trusted();
+    fn store_kind(
+        &mut self,
+        kind: Kind,
+        region: HeapRegion,
+        addr: Value,
+        off: i32,
+        v: Value,
+        volatile: bool,
+    ) {
+        let f = self.heap_flags(region);
         // A constant narrow value is stored as an immediate (`movb $1,
         // mem`): `istore8` of an `int` constant has no immediate form in
         // Cranelift's x86-64 lowering, which would materialise the
@@ -645,7 +727,7 @@ impl Translator<'_, '_> {
                 Kind::Double => self.b.ins().bitcast(I64, MemFlagsData::new(), v),
                 _ => v,
             };
-            self.release_store(narrow, a);
+            self.release_store(narrow, a, f);
             // The JMM's StoreLoad after a volatile store.
             self.b.ins().fence();
             self.facts().forget_memory();
@@ -677,7 +759,7 @@ impl Translator<'_, '_> {
     ) -> Value {
         let o = self.resolve_read(obj);
         let (base, disp) = self.instance_field_base(o, nrefs);
-        self.load_kind(kind, base, disp + off, volatile)
+        self.load_kind(kind, HeapRegion::Data(off), base, disp + off, volatile)
     }
 
     /// Where the resolved instance `o`'s data fields are addressed from:
@@ -714,7 +796,7 @@ impl Translator<'_, '_> {
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
         let (base, disp) = self.instance_field_base(o, nrefs);
-        self.store_kind(kind, base, disp + off, v, volatile);
+        self.store_kind(kind, HeapRegion::Data(off), base, disp + off, v, volatile);
     }
 
     /// The reference count of every object the current `getfield` or
@@ -964,10 +1046,10 @@ impl Translator<'_, '_> {
             let f = self.b.ins().iadd(off, o);
             if self.has(Barrier::Lrb) && self.only_null_tested() {
                 // Only tested against null: no barrier (`only_null_tested`).
-                self.load_ref_raw(f, REFS)
+                self.load_ref_raw(f, REFS, HeapRegion::RefElements)
             } else {
                 let from = self.here();
-                let v = self.load_ref_at(f, REFS);
+                let v = self.load_ref_at(f, REFS, HeapRegion::RefElements);
                 // The barrier's join: its cold paths heal the element at
                 // most, which no fact names.
                 self.continue_from(from);
@@ -981,7 +1063,7 @@ impl Translator<'_, '_> {
                 self.bounds(i, len);
             }
             let addr = self.prim_elem(o, i, k.size());
-            self.load_kind(k, addr, 0, false)
+            self.load_kind(k, HeapRegion::PrimElements, addr, 0, false)
         };
         self.s.stack.truncate(self.s.stack.len() - 2);
         self.push(K::of(k), v);
@@ -1019,7 +1101,7 @@ impl Translator<'_, '_> {
             let off = self.b.ins().ishl_imm_s(i64v, shift);
             let f = self.b.ins().iadd(off, o);
             let field = self.b.ins().iadd_imm_s(f, i64::from(REFS));
-            self.store_ref_at(o, field, v, false);
+            self.store_ref_at(o, field, v, false, HeapRegion::RefElements);
         } else {
             if below {
                 let ro = self.resolve_read(a);
@@ -1049,7 +1131,7 @@ impl Translator<'_, '_> {
                 Kind::Char | Kind::Short => Kind::Char,
                 other => other,
             };
-            self.store_kind(store_as, addr, 0, v, false);
+            self.store_kind(store_as, HeapRegion::PrimElements, addr, 0, v, false);
         }
         let n = 2 + vk.slots();
         self.s.stack.truncate(self.s.stack.len() - n);

@@ -9,9 +9,10 @@
 //! field accesses and barriers; Cranelift cannot find these itself (a
 //! reference load goes through the load-reference barrier, whose slow
 //! path is a call, and a check is a branch to a cold block, so neither is
-//! a pure value its GVN merges; its alias analysis forgets every load at
-//! a store or an atomic access, and the layout word's `uload32` is no
-//! pure load to it).
+//! a pure value its GVN merges; its alias analysis forgets a load at a
+//! store to the load's region (`emit.rs`, `HeapRegion`), at any store
+//! outside the heap's regions and at any atomic access or call, and the
+//! layout word's `uload32` is no pure load to it).
 //!
 //! A null check records its value non-null after it; `ifnull` and
 //! `ifnonnull` record their operand non-null on the edge where it is

@@ -455,7 +455,11 @@ impl Translator<'_, '_> {
     /// overlap, then jumps to `done`: short copies inline, every load
     /// before any store; longer ones through [`conjoint_copy`].
     fn copy_bytes(&mut self, to: Value, from: Value, bytes: Value, done: cranelift_codegen::ir::Block) {
-        let flags = MemFlagsData::new().with_notrap();
+        // Unaligned: a copy of bytes may start at any element.
+        let elements = self.heap_region(super::emit::HeapRegion::PrimElements);
+        let flags = MemFlagsData::new()
+            .with_notrap()
+            .with_alias_region(Some(elements));
         let (short, long) = (self.b.create_block(), self.b.create_block());
         let fits = self
             .b

@@ -1772,7 +1772,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let offset = self.ref_field_offset(i64::from(f.off));
                 let from = self.here();
                 let o = self.resolve_read(this);
-                let raw = self.load_ref_raw(o, offset);
+                let raw = self.load_ref_raw(o, offset, super::emit::HeapRegion::Ref(i64::from(f.off)));
                 let v = self.lrb(raw, o, offset);
                 self.continue_from(from);
                 v
@@ -2828,7 +2828,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 }
                 let bits = self.static_bits(kind, v);
                 // Release, as the interpreter's (SeqCst for volatile).
-                self.release_store(bits, addr);
+                self.release_store(bits, addr, MemFlagsData::trusted());
                 if volatile {
                     self.b.ins().fence();
                     self.facts().forget_memory();
