@@ -6,7 +6,9 @@
 // two references, a field declared in a superclass written through a subclass reference,
 // byte and boolean arrays, an array copied onto itself, reference fields and elements
 // (with the collector's barriers on a concurrent collector), and fields of two classes at
-// the same offset. Every read must see the last write to its memory.
+// the same offset. Every read must see the last write to its memory. The superclass's fields
+// are also read and written in a subclass with forty more reference fields, which move its
+// data words (references come first in an object).
 public class AliasedFields {
     static class Base {
         int x;
@@ -18,6 +20,13 @@ public class AliasedFields {
         int y;
         char ch;
         Object other;
+    }
+
+    static final class Wide extends Base {
+        Object r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15;
+        Object r16, r17, r18, r19, r20, r21, r22, r23, r24, r25, r26, r27, r28, r29, r30, r31;
+        Object r32, r33, r34, r35, r36, r37, r38, r39;
+        int z;
     }
 
     static final class Other {
@@ -143,6 +152,7 @@ public class AliasedFields {
         Sub s = new Sub();
         Other o = new Other();
         Base other = new Base();
+        Wide wide = new Wide();
         int[] ints = new int[8];
         int[] moreInts = new int[8];
         byte[] bytes = new byte[4];
@@ -156,6 +166,10 @@ public class AliasedFields {
         for (int i = 0; i < 20_000; i++) {
             same += twoNames(s, s, i);
             apart += twoNames(s, other, i);
+            same += twoNames(wide, wide, i);
+            apart += twoNames(wide, s, i);
+            wide.z += wide.x;
+            wide.r39 = wide.ref;
             same += subclassName(s, s, i);
             same += sameOffsets(s, o, i);
             same += arrays(ints, ints, i);
@@ -173,7 +187,7 @@ public class AliasedFields {
         System.out.println("one memory, two names: " + same);
         System.out.println("two memories: " + apart);
         System.out.println("fields: " + s.x + " " + s.y + " " + (int) s.ch + " " + s.wide + " " + o.x + " " + o.wide
-                + " " + other.x + " " + a.value + " " + b.value);
+                + " " + other.x + " " + a.value + " " + b.value + " " + wide.x + " " + wide.z + " " + wide.wide);
         System.out.println("churn: " + churn(100_000));
     }
 }
