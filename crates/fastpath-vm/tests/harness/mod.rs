@@ -600,8 +600,10 @@ pub fn run_xcomp_in_process(classes: &Path, main: &str) -> &'static fastpath_vm:
 }
 
 /// The compiled entry of `class.name` (`desc`) in `vm` and its installed
-/// code, decoded up to its last `ret` (Cranelift's constants follow it):
-/// for the tests that read what the JIT emitted.
+/// code, decoded up to the end of the last instruction that control flow
+/// from the entry reaches (Cranelift's constants follow the code, and
+/// their bytes decode as anything, a `ret` among them): for the tests
+/// that read what the JIT emitted.
 #[cfg(target_arch = "x86_64")]
 pub fn compiled_code(
     vm: &fastpath_vm::runtime::Vm,
@@ -626,11 +628,13 @@ pub fn compiled_code(
     let mut code: Vec<_> = Decoder::with_ip(64, bytes, start as u64, DecoderOptions::NONE)
         .iter()
         .collect();
-    let last_ret = code
-        .iter()
-        .rposition(|i| i.mnemonic() == Mnemonic::Ret)
-        .unwrap_or_else(|| panic!("{class}.{name}: no ret"));
-    code.truncate(last_ret + 1);
+    assert!(
+        code.iter().any(|i| i.mnemonic() == Mnemonic::Ret),
+        "{class}.{name}: no ret"
+    );
+    let reached = reachable(&code);
+    let last = reached.iter().rposition(|&r| r).expect("the entry is reached");
+    code.truncate(last + 1);
     if let Some(bad) = code.iter().position(|i| i.code() == Code::INVALID) {
         let at = code[bad].ip() as usize - start;
         panic!(
@@ -641,6 +645,36 @@ pub fn compiled_code(
         );
     }
     (entry, code)
+}
+
+/// Which instructions of `code` (decoded from its entry, `code[0]`)
+/// control flow reaches from the entry: through fall-through, calls'
+/// returns and direct branches; not past a `ret`, an indirect jump or a
+/// trap (`ud2`, `int3`).
+#[cfg(target_arch = "x86_64")]
+fn reachable(code: &[iced_x86::Instruction]) -> Vec<bool> {
+    use iced_x86::FlowControl;
+    let index: HashMap<u64, usize> = code.iter().enumerate().map(|(k, i)| (i.ip(), k)).collect();
+    let mut seen = vec![false; code.len()];
+    let mut work = vec![0usize];
+    while let Some(k) = work.pop() {
+        if k >= code.len() || seen[k] {
+            continue;
+        }
+        seen[k] = true;
+        let i = &code[k];
+        let target = index.get(&i.near_branch_target()).copied();
+        match i.flow_control() {
+            FlowControl::Return
+            | FlowControl::IndirectBranch
+            | FlowControl::Interrupt
+            | FlowControl::Exception => {}
+            FlowControl::UnconditionalBranch => work.extend(target),
+            FlowControl::ConditionalBranch => work.extend(target.into_iter().chain([k + 1])),
+            _ => work.push(k + 1),
+        }
+    }
+    seen
 }
 
 /// Each decoded instruction's successors in `code` (indices; a branch
