@@ -312,11 +312,23 @@ pub(super) struct Scope {
     /// back edges enter), the hoisted fields' values and a strip-mined
     /// loop's strip end (`loops.rs`, `Strip`).
     heads: HashMap<usize, (Block, Vec<Value>, Option<Variable>)>,
-    /// The last `lcmp` translated: its instruction, its two operands and
-    /// its result, which an `if<cond>` right after it that tests that
-    /// result compares as the operands themselves (one compare, no -1, 0
-    /// or 1 computed: `lcmp`'s sign is `<cond>`'s answer on the longs).
-    last_lcmp: Option<(usize, Value, Value, Value)>,
+    /// The last `lcmp`, `fcmp<op>` or `dcmp<op>` translated: its
+    /// instruction, its two operands, its result and its kind, which an
+    /// `if<cond>` right after it that tests that result compares as the
+    /// operands themselves (one compare, no -1, 0 or 1 computed: the
+    /// compare's sign is `<cond>`'s answer on the operands; C2's `CmpL3`
+    /// and `CmpD3` under a `Bool` fold the same way).
+    last_cmp: Option<(usize, Value, Value, Value, Compare)>,
+}
+
+/// What the compare [`Scope::last_cmp`] names compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Compare {
+    /// `lcmp`: two longs.
+    Long,
+    /// `fcmpl`/`dcmpl` (`nan_greater` false: NaN gives -1) or
+    /// `fcmpg`/`dcmpg` (true: NaN gives 1).
+    Float { nan_greater: bool },
 }
 
 /// Where an inlined callee's body leaves: its returns jump to `ret` with
@@ -612,7 +624,7 @@ fn translate_as(
             ret_facts: None,
             loops: super::loops::Plan::default(),
             heads: HashMap::new(),
-            last_lcmp: None,
+            last_cmp: None,
         },
         thread_read: None,
         imports: HashMap::new(),
@@ -2586,6 +2598,25 @@ impl<'e, 'f> Translator<'e, 'f> {
         }
     }
 
+    /// The float compare of `x` and `y` that holds where `if<c>` on the
+    /// three-way `fcmp`/`dcmp` of them branches: `nan_greater` (`…cmpg`)
+    /// gives NaN 1, else (`…cmpl`) -1 (JVMS §6.5 `dcmp<op>`), so an
+    /// unordered pair takes the branch exactly where that value does.
+    fn float_cond(c: Cond, nan_greater: bool) -> FloatCC {
+        match (c, nan_greater) {
+            (Cond::Eq, _) => FloatCC::Equal,
+            (Cond::Ne, _) => FloatCC::NotEqual,
+            (Cond::Lt, true) => FloatCC::LessThan,
+            (Cond::Lt, false) => FloatCC::UnorderedOrLessThan,
+            (Cond::Ge, true) => FloatCC::UnorderedOrGreaterThanOrEqual,
+            (Cond::Ge, false) => FloatCC::GreaterThanOrEqual,
+            (Cond::Gt, true) => FloatCC::UnorderedOrGreaterThan,
+            (Cond::Gt, false) => FloatCC::GreaterThan,
+            (Cond::Le, true) => FloatCC::LessThanOrEqual,
+            (Cond::Le, false) => FloatCC::UnorderedOrLessThanOrEqual,
+        }
+    }
+
     fn op(&mut self, op: Op) -> Result<(), Unsupported> {
         match op {
             Op::Nop => {}
@@ -2691,7 +2722,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 let gt = self.b.ins().uextend(I32, gt);
                 let lt = self.b.ins().uextend(I32, lt);
                 let r = self.b.ins().isub(gt, lt);
-                self.s.last_lcmp = Some((self.s.idx, a, b, r));
+                self.s.last_cmp = Some((self.s.idx, a, b, r, Compare::Long));
                 self.push(K::I, r);
             }
             Op::FCmp(g) | Op::DCmp(g) => {
@@ -2711,17 +2742,21 @@ impl<'e, 'f> Translator<'e, 'f> {
                     let r = self.b.ins().select(eq, zero, minus);
                     self.b.ins().select(gt, one, r)
                 };
+                self.s.last_cmp = Some((self.s.idx, a, b, r, Compare::Float { nan_greater: g }));
                 self.push(K::I, r);
             }
             Op::If(c, t) => {
                 let a = self.pop_v();
-                // Right after the `lcmp` whose result it tests (the same
-                // value: no join in between), the longs' own compare;
-                // the `lcmp`'s instructions are then dead.
-                let r = match self.s.last_lcmp.take() {
-                    Some((at, x, y, r)) if at + 1 == self.s.idx && r == a => {
-                        self.b.ins().icmp(Self::int_cond(c), x, y)
-                    }
+                // Right after the compare whose result it tests (the same
+                // value: no join in between), the operands' own compare;
+                // the three-way compare's instructions are then dead.
+                let r = match self.s.last_cmp.take() {
+                    Some((at, x, y, r, kind)) if at + 1 == self.s.idx && r == a => match kind {
+                        Compare::Long => self.b.ins().icmp(Self::int_cond(c), x, y),
+                        Compare::Float { nan_greater } => {
+                            self.b.ins().fcmp(Self::float_cond(c, nan_greater), x, y)
+                        }
+                    },
                     _ => self.b.ins().icmp_imm_s(Self::int_cond(c), a, 0),
                 };
                 self.cond_branch(r, t);
@@ -3859,7 +3894,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             ret_facts: None,
             loops: super::loops::Plan::default(),
             heads: HashMap::new(),
-            last_lcmp: None,
+            last_cmp: None,
         };
         std::mem::swap(&mut self.s, &mut scope);
         self.outer.push(Outer {

@@ -40,6 +40,16 @@ public class FloatDouble {
             }
         }
         System.out.println("double checksum " + bits);
+        // Negated, so that javac's branches after dcmpg and dcmpl test the other conditions
+        // (dcmpg then iflt or ifle, dcmpl then ifgt or ifge), NaN included.
+        long negated = 0;
+        for (double a : DOUBLES) {
+            for (double b : DOUBLES) {
+                negated = negated * 31 + (!(a < b) ? 1 : 0) + (!(a <= b) ? 2 : 0) + (!(a > b) ? 4 : 0)
+                    + (!(a >= b) ? 8 : 0) + (!(a == b) ? 16 : 0) + (!(a != b) ? 32 : 0);
+            }
+        }
+        System.out.println("double negated " + negated);
         System.out.println("-- float ops");
         int fbits = 0;
         for (float a : FLOATS) {
@@ -55,6 +65,14 @@ public class FloatDouble {
             }
         }
         System.out.println("float checksum " + fbits);
+        int fnegated = 0;
+        for (float a : FLOATS) {
+            for (float b : FLOATS) {
+                fnegated = fnegated * 31 + (!(a < b) ? 1 : 0) + (!(a <= b) ? 2 : 0) + (!(a > b) ? 4 : 0)
+                    + (!(a >= b) ? 8 : 0) + (!(a == b) ? 16 : 0) + (!(a != b) ? 32 : 0);
+            }
+        }
+        System.out.println("float negated " + fnegated);
 
         System.out.println("-- NaN and zeros");
         double nan = Double.NaN;
