@@ -50,44 +50,97 @@ pub(super) enum Form {
 /// Cranelift's analysis asks that every access to one location carry one
 /// region (an access without a region reads through stores made under
 /// one). Here each location of an object's fields and elements has
-/// exactly one: an instance's primitive field is reached only through
-/// `read_data` and `write_data` with its offset in the data area, which
-/// within one object names one field; its reference field `i` only
-/// through `load_ref_raw` and `store_ref_at` (and the SATB barrier's
-/// load of the value a store replaces, given the same flags); a
-/// primitive array's elements through `array_load`, `array_store` and
-/// `arraycopy`'s inline copy, a reference array's through `array_load`
-/// and `array_store`. Headers, static fields and everything outside the
-/// heap keep no region: a store without one is a fence to the analysis,
-/// and a load without one never reaches these regions' locations.
-/// Accesses that order memory (volatile fields, CAS, the lock) are atomic
-/// instructions, fences to the analysis too, as are calls. Within a
-/// stretch with none of these no location changes object: the collector
-/// moves and frees objects only at safepoints, which are calls, and
-/// zeroes new objects' memory with stores that have no region.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// exactly one: an instance field is named by its declaring class and
+/// its offset in the data area (a primitive) or its reference index,
+/// which within one object name one field; every access to it, whatever
+/// the static type it goes through, names that declaring class (field
+/// resolution's, `Translator::current_field`; the receiver's class's
+/// hierarchy where a loop hoists its fields, `declaring_class`; `String`
+/// in the intrinsics of its methods). Primitive fields are reached only
+/// through `read_data` and `write_data`, reference fields only through
+/// `load_ref_raw` and `store_ref_at` (and the SATB barrier's load of the
+/// value a store replaces, given the same flags); a primitive array's
+/// elements through `array_load`, `array_store` and `arraycopy`'s inline
+/// copy, a reference array's through `array_load` and `array_store`.
+/// Headers, static fields and everything outside the heap keep no region:
+/// a store without one is a fence to the analysis, and a load without one
+/// never reaches these regions' locations. Accesses that order memory
+/// (volatile fields, CAS, the lock) are atomic instructions, fences to the
+/// analysis too, as are calls. Within a stretch with none of these no
+/// location changes object: the collector moves and frees objects only at
+/// safepoints, which are calls, and zeroes new objects' memory with
+/// stores that have no region.
+#[derive(Clone, Copy)]
 pub(super) enum HeapRegion {
-    /// The primitive field at this byte offset of an instance's data
-    /// area.
-    Data(i32),
+    /// The primitive field of the declaring class at this byte offset of
+    /// the data area.
+    Data(&'static Class, i32),
     /// A primitive array's elements, every kind.
     PrimElements,
-    /// An instance's reference field of this index.
-    Ref(i64),
+    /// The reference field of the declaring class at this index.
+    Ref(&'static Class, i64),
     /// A reference array's elements.
     RefElements,
 }
 
 impl HeapRegion {
-    /// The region's id in the function (`AliasRegionData::user_id`).
-    fn user_id(self) -> u32 {
+    /// What names the region: its kind, the declaring class's address and
+    /// the field's offset or index.
+    fn key(self) -> (u8, usize, i64) {
         match self {
-            HeapRegion::PrimElements => 0,
-            HeapRegion::RefElements => 1,
-            HeapRegion::Data(off) => 2 + 2 * off as u32,
-            HeapRegion::Ref(i) => 3 + 2 * i as u32,
+            HeapRegion::PrimElements => (0, 0, 0),
+            HeapRegion::RefElements => (1, 0, 0),
+            HeapRegion::Data(c, off) => (2, c as *const Class as usize, i64::from(off)),
+            HeapRegion::Ref(c, i) => (3, c as *const Class as usize, i),
         }
     }
+}
+
+impl std::fmt::Debug for HeapRegion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeapRegion::PrimElements => f.write_str("primitive array elements"),
+            HeapRegion::RefElements => f.write_str("reference array elements"),
+            HeapRegion::Data(c, off) => write!(f, "{} data +{off}", c.name),
+            HeapRegion::Ref(c, i) => write!(f, "{} reference {i}", c.name),
+        }
+    }
+}
+
+impl PartialEq for HeapRegion {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for HeapRegion {}
+
+impl std::hash::Hash for HeapRegion {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
+/// Whether class `c` itself declares the instance field at `off` (a
+/// reference index when `is_ref`, else a data byte offset).
+fn declares(c: &Class, off: u32, is_ref: bool) -> bool {
+    c.fields
+        .iter()
+        .any(|f| !f.is_static() && f.offset == off && (f.kind == Kind::Ref) == is_ref)
+}
+
+/// The class of `c`'s hierarchy (`c` or a superclass) that declares the
+/// instance field at `off` (a reference index when `is_ref`, else a data
+/// byte offset): within one object each offset is one field's.
+pub(super) fn declaring_class(c: &'static Class, off: u32, is_ref: bool) -> Option<&'static Class> {
+    let mut at = Some(c);
+    while let Some(k) = at {
+        if declares(k, off, is_ref) {
+            return Some(k);
+        }
+        at = k.super_class;
+    }
+    None
 }
 
 /// Arrays longer than this are allocated by the runtime (no inline
@@ -106,16 +159,22 @@ impl Translator<'_, '_> {
         MemFlagsData::trusted().with_alias_region(Some(region))
     }
 
-    /// The alias region of the heap memory `r` in this function.
+    /// The alias region of the heap memory `r` in this function (its id
+    /// the order in which the function first named it).
     pub(super) fn heap_region(&mut self, r: HeapRegion) -> AliasRegion {
-        self.b.func.dfg.alias_regions.insert(AliasRegionData {
-            user_id: r.user_id(),
-            description: match r {
-                HeapRegion::PrimElements => "primitive array elements".into(),
-                HeapRegion::RefElements => "reference array elements".into(),
-                HeapRegion::Data(off) => format!("primitive field at data +{off}").into(),
-                HeapRegion::Ref(i) => format!("reference field {i}").into(),
+        debug_assert!(
+            match r {
+                HeapRegion::Data(c, off) => declares(c, off as u32, false),
+                HeapRegion::Ref(c, i) => declares(c, i as u32, true),
+                _ => true,
             },
+            "{r:?}: not a field its class declares"
+        );
+        let next = self.region_ids.len() as u32;
+        let user_id = *self.region_ids.entry(r).or_insert(next);
+        self.b.func.dfg.alias_regions.insert(AliasRegionData {
+            user_id,
+            description: format!("{r:?}").into(),
         })
     }
 
@@ -494,14 +553,21 @@ impl Translator<'_, '_> {
             && matches!(self.s.ops[next], super::ops::Op::IfNull(..))
     }
 
-    /// `getfield` of a reference: field `i` of `obj` (not null). A plain
+    /// `getfield` of a reference: field `i` of `obj` (not null), declared
+    /// by `holder`. A plain
     /// field loaded since the last write or call that may change it
     /// (`facts.rs`) is that load's value; a volatile one is always loaded
     /// and orders what follows. A plain field whose value is only tested
     /// against null is loaded without the load-reference barrier, which
     /// the next use of the field that needs the reference applies to the
     /// same loaded value.
-    pub(super) fn load_ref_field(&mut self, obj: Value, i: i64, volatile: bool) -> Value {
+    pub(super) fn load_ref_field(
+        &mut self,
+        obj: Value,
+        holder: &'static Class,
+        i: i64,
+        volatile: bool,
+    ) -> Value {
         let key = (self.key(obj), i);
         let offset = self.ref_field_offset(i);
         let lazy = !volatile && self.has(Barrier::Lrb) && self.only_null_tested();
@@ -530,7 +596,7 @@ impl Translator<'_, '_> {
         }
         let from = self.here();
         let o = self.resolve_read(obj);
-        let raw = self.load_ref_raw(o, offset, HeapRegion::Ref(i));
+        let raw = self.load_ref_raw(o, offset, HeapRegion::Ref(holder, i));
         if lazy {
             self.facts().raw_ref_fields.insert(key, (raw, o));
             return raw;
@@ -638,7 +704,7 @@ impl Translator<'_, '_> {
     /// allocated that still holds the allocation's null (`facts.rs`,
     /// `null_fields`), without the SATB pre-barrier, and not at all when
     /// the value is the constant null.
-    pub(super) fn store_ref_field(&mut self, obj: Value, i: i64, val: Value) {
+    pub(super) fn store_ref_field(&mut self, obj: Value, holder: &'static Class, i: i64, val: Value) {
         let key = self.key(obj);
         let old_null = self.facts().field_still_null(key, i);
         if old_null && self.const_of(val) == Some(0) {
@@ -651,7 +717,7 @@ impl Translator<'_, '_> {
         let (o, v) = self.resolve_write(obj, val);
         let offset = self.ref_field_offset(i);
         let field = self.b.ins().iadd_imm_s(o, i64::from(offset));
-        self.store_ref_at(o, field, v, old_null, HeapRegion::Ref(i));
+        self.store_ref_at(o, field, v, old_null, HeapRegion::Ref(holder, i));
     }
 
     // ---- primitive data ------------------------------------------------------------
@@ -746,12 +812,13 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// A primitive field at data byte `off` of `obj` (not null); `nrefs`
-    /// its reference count when the field's class fixes it
-    /// ([`Translator::final_holder_nrefs`]).
+    /// A primitive field of class `holder` at data byte `off` of `obj`
+    /// (not null); `nrefs` its reference count when the field's class
+    /// fixes it ([`Translator::final_holder_nrefs`]).
     pub(super) fn read_data(
         &mut self,
         obj: Value,
+        holder: &'static Class,
         off: i32,
         kind: Kind,
         volatile: bool,
@@ -759,7 +826,7 @@ impl Translator<'_, '_> {
     ) -> Value {
         let o = self.resolve_read(obj);
         let (base, disp) = self.instance_field_base(o, nrefs);
-        self.load_kind(kind, HeapRegion::Data(off), base, disp + off, volatile)
+        self.load_kind(kind, HeapRegion::Data(holder, off), base, disp + off, volatile)
     }
 
     /// Where the resolved instance `o`'s data fields are addressed from:
@@ -783,10 +850,12 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// Sets a primitive field (`nrefs` as for [`Translator::read_data`]).
+    /// Sets a primitive field (`holder` and `nrefs` as for
+    /// [`Translator::read_data`]).
     pub(super) fn write_data(
         &mut self,
         obj: Value,
+        holder: &'static Class,
         off: i32,
         kind: Kind,
         v: Value,
@@ -796,7 +865,7 @@ impl Translator<'_, '_> {
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
         let (base, disp) = self.instance_field_base(o, nrefs);
-        self.store_kind(kind, HeapRegion::Data(off), base, disp + off, v, volatile);
+        self.store_kind(kind, HeapRegion::Data(holder, off), base, disp + off, v, volatile);
     }
 
     /// The reference count of every object the current `getfield` or
@@ -845,7 +914,7 @@ impl Translator<'_, '_> {
     }
 
     /// [`Translator::current_field`] of the instruction at `idx`.
-    fn field_at(&self, idx: usize) -> Option<(&'static Class, &'static crate::link::Field)> {
+    pub(super) fn field_at(&self, idx: usize) -> Option<(&'static Class, &'static crate::link::Field)> {
         let m = self.s.m;
         let code = &m.code.as_ref()?.code;
         let bci = *self.s.d.bcis.get(idx)? as usize;
@@ -854,6 +923,14 @@ impl Translator<'_, '_> {
             crate::link::resolve::Resolved::Field(holder, f) => Some((holder, f)),
             _ => None,
         }
+    }
+
+    /// The class that declares the field the current `getfield` or
+    /// `putfield` names (its alias region's, `HeapRegion`).
+    pub(super) fn current_holder(&self) -> Result<&'static Class, super::translate::Unsupported> {
+        self.current_field().map(|(holder, _)| holder).ok_or_else(|| {
+            super::translate::Unsupported(format!("field access at {}: not resolved", self.s.idx))
+        })
     }
 
     /// Whether `name` is a loaded class other than `Object` and not an

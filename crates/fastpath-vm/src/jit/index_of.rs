@@ -220,7 +220,7 @@ impl Translator<'_, '_> {
             self.b.create_block(),
         );
         let result = self.b.append_block_param(done, I32);
-        let value = self.load_ref_field(recv, i64::from(value_ref), false);
+        let value = self.load_ref_field(recv, m.class, i64::from(value_ref), false);
         self.b.ins().brif(value, set, &[], slow, &[]);
 
         self.b.switch_to_block(set);

@@ -538,18 +538,18 @@ impl Translator<'_, '_> {
             self.b.create_block(),
         );
         let result = self.b.append_block_param(done, I32);
-        let cached = self.read_data(recv, f.hash as i32, Kind::Int, false, None);
+        let cached = self.read_data(recv, m.class, f.hash as i32, Kind::Int, false, None);
         self.b
             .ins()
             .brif(cached, done, &[cached.into()], zero_checked, &[]);
         self.b.switch_to_block(zero_checked);
         self.b.seal_block(zero_checked);
-        let is_zero = self.read_data(recv, f.hash_is_zero as i32, Kind::Byte, false, None);
+        let is_zero = self.read_data(recv, m.class, f.hash_is_zero as i32, Kind::Byte, false, None);
         let zero = self.b.ins().iconst(I32, 0);
         self.b.ins().brif(is_zero, done, &[zero.into()], compute, &[]);
         self.b.switch_to_block(compute);
         self.b.seal_block(compute);
-        let value = self.load_ref_field(recv, i64::from(f.value), false);
+        let value = self.load_ref_field(recv, m.class, i64::from(f.value), false);
         let set = self.b.create_block();
         self.b.ins().brif(value, set, &[], slow, &[]);
         self.b.switch_to_block(set);
@@ -564,12 +564,12 @@ impl Translator<'_, '_> {
         self.b.ins().brif(h, nonzero, &[], was_zero, &[]);
         self.b.switch_to_block(nonzero);
         self.b.seal_block(nonzero);
-        self.write_data(recv, f.hash as i32, Kind::Int, h, false, None);
+        self.write_data(recv, m.class, f.hash as i32, Kind::Int, h, false, None);
         self.b.ins().jump(done, &[h.into()]);
         self.b.switch_to_block(was_zero);
         self.b.seal_block(was_zero);
         let one = self.b.ins().iconst(I32, 1);
-        self.write_data(recv, f.hash_is_zero as i32, Kind::Byte, one, false, None);
+        self.write_data(recv, m.class, f.hash_is_zero as i32, Kind::Byte, one, false, None);
         self.b.ins().jump(done, &[h.into()]);
         self.intrinsic_fallback(slow, &[(K::R, recv)], dispatch, m, done, result)
     }

@@ -487,6 +487,19 @@ impl Translator<'_, '_> {
         self.coarsening().and_then(|c| c.promotion.as_ref())
     }
 
+    /// The class that declares promoted field `k`: what its accesses
+    /// resolved to (its alias region's, `emit.rs`'s `HeapRegion`).
+    fn promoted_holder(&self, k: usize) -> &'static crate::link::Class {
+        let p = self.promotion().expect("a promoting method");
+        p.plan
+            .accesses
+            .iter()
+            .filter(|&(_, &field)| field == k)
+            .find_map(|(&at, _)| self.field_at(at))
+            .map(|(holder, _)| holder)
+            .expect("a promoted field's getfield or putfield, decoded, is resolved")
+    }
+
     /// Whether the method promotes fields across the re-entry at `i`.
     pub(super) fn promotes_at(&self, i: usize) -> bool {
         self.promotion().is_some_and(|p| p.plan.reentry == i)
@@ -521,8 +534,9 @@ impl Translator<'_, '_> {
         let (var, values, fields) = (p.obj, p.values.clone(), p.plan.fields.clone());
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
-        for (v, f) in values.into_iter().zip(fields) {
-            let x = self.read_data(o, f.off as i32, f.kind, false, None);
+        for (k, (v, f)) in values.into_iter().zip(fields).enumerate() {
+            let holder = self.promoted_holder(k);
+            let x = self.read_data(o, holder, f.off as i32, f.kind, false, None);
             self.b.def_var(v, x);
         }
         self.b.def_var(var, o);
@@ -542,10 +556,11 @@ impl Translator<'_, '_> {
         self.b.ins().brif(t, store, &[], join, &[]);
         self.seal(store);
         self.b.switch_to_block(store);
-        for (v, f) in values.into_iter().zip(fields) {
+        for (k, (v, f)) in values.into_iter().zip(fields).enumerate() {
             if f.written {
                 let x = self.b.use_var(v);
-                self.write_data(obj, f.off as i32, f.kind, x, false, None);
+                let holder = self.promoted_holder(k);
+                self.write_data(obj, holder, f.off as i32, f.kind, x, false, None);
             }
         }
         if !keep {

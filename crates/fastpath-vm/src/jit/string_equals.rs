@@ -189,8 +189,8 @@ impl Translator<'_, '_> {
 
         self.b.switch_to_block(string);
         self.b.seal_block(string);
-        let a = self.load_ref_field(recv, value_ref, false);
-        let b = self.load_ref_field(other, value_ref, false);
+        let a = self.load_ref_field(recv, m.class, value_ref, false);
+        let b = self.load_ref_field(other, m.class, value_ref, false);
         let a_set = self.b.ins().icmp_imm_u(IntCC::NotEqual, a, 0);
         let b_set = self.b.ins().icmp_imm_u(IntCC::NotEqual, b, 0);
         let set = self.b.ins().band(a_set, b_set);

@@ -386,6 +386,9 @@ pub(super) struct Translator<'e, 'f> {
     /// `new`'s results (an SSA value names one object, whose class
     /// never changes), for `data_of` (no layout-word load).
     pub(super) known_nrefs: HashMap<Value, u32>,
+    /// The alias regions the function names, with their ids
+    /// (`emit.rs`, `HeapRegion`).
+    pub(super) region_ids: HashMap<super::emit::HeapRegion, u32>,
     /// Values that are instances, never arrays, wherever they are used
     /// (`new`'s results, the arguments and reference fields whose declared
     /// type is a class other than `Object`: the verifier's types of a
@@ -632,6 +635,7 @@ fn translate_as(
         nonnull: std::collections::HashSet::new(),
         facts: super::facts::Facts::default(),
         known_nrefs: HashMap::new(),
+        region_ids: HashMap::new(),
         known_arrays: HashMap::new(),
         declared: HashMap::new(),
         instances: std::collections::HashSet::new(),
@@ -821,6 +825,16 @@ impl<'e, 'f> Translator<'e, 'f> {
             receiver_fixed,
             self.tests_gc_state(),
         );
+        // Each hoisted field is named by its declaring class (its alias
+        // region, `emit.rs`'s `HeapRegion`): one of the receiver's class's
+        // hierarchy, which its `getfield`s resolved to.
+        let class = self.s.m.class;
+        self.s.loops.heads.retain(|_, hoist| {
+            hoist
+                .fields
+                .iter()
+                .all(|(f, _)| super::emit::declaring_class(class, f.off, f.kind == Kind::Ref).is_some())
+        });
         for hoist in self.s.loops.heads.values_mut() {
             let Some(strip) = hoist.strip else { continue };
             if strip.short() && self.s.in_range.nonneg_operands(strip.test).0 {
@@ -1778,18 +1792,21 @@ impl<'e, 'f> Translator<'e, 'f> {
         let mut values = Vec::new();
         for (k, &(f, array)) in hoist.fields.iter().enumerate() {
             let this = this.expect("fields are the receiver's");
+            let holder = super::emit::declaring_class(self.s.m.class, f.off, f.kind == Kind::Ref)
+                .expect("a loop whose fields have no declaring class is not planned");
             let v = if f.kind == Kind::Ref {
                 // Always through the load-reference barrier: the loop's
                 // uses take it as a resolved reference.
                 let offset = self.ref_field_offset(i64::from(f.off));
                 let from = self.here();
                 let o = self.resolve_read(this);
-                let raw = self.load_ref_raw(o, offset, super::emit::HeapRegion::Ref(i64::from(f.off)));
+                let raw =
+                    self.load_ref_raw(o, offset, super::emit::HeapRegion::Ref(holder, i64::from(f.off)));
                 let v = self.lrb(raw, o, offset);
                 self.continue_from(from);
                 v
             } else {
-                self.read_data(this, f.off as i32, f.kind, false, None)
+                self.read_data(this, holder, f.off as i32, f.kind, false, None)
             };
             values.push(v);
             // The field's declared array type, from any of its hoisted
@@ -2892,10 +2909,12 @@ impl<'e, 'f> Translator<'e, 'f> {
                     // (`loops.rs`): `obj` is the receiver.
                     v
                 } else if kind == Kind::Ref {
-                    self.load_ref_field(obj, off as i64, volatile)
+                    let holder = self.current_holder()?;
+                    self.load_ref_field(obj, holder, off as i64, volatile)
                 } else {
+                    let holder = self.current_holder()?;
                     let nrefs = self.final_holder_nrefs();
-                    self.read_data(obj, off as i32, kind, volatile, nrefs)
+                    self.read_data(obj, holder, off as i32, kind, volatile, nrefs)
                 };
                 if kind == Kind::Ref && self.field_holds_instances() {
                     let key = self.key(v);
@@ -2915,15 +2934,16 @@ impl<'e, 'f> Translator<'e, 'f> {
                     return Ok(());
                 }
                 self.null_check(obj);
+                let holder = self.current_holder()?;
                 if kind == Kind::Ref {
-                    self.store_ref_field(obj, off as i64, v);
+                    self.store_ref_field(obj, holder, off as i64, v);
                     if volatile {
                         self.b.ins().fence();
                         self.facts().forget_memory();
                     }
                 } else {
                     let nrefs = self.final_holder_nrefs();
-                    self.write_data(obj, off as i32, kind, v, volatile, nrefs);
+                    self.write_data(obj, holder, off as i32, kind, v, volatile, nrefs);
                 }
             }
             Op::Invoke(Dispatch::Static, m) if is_on_spin_wait(m) => {
