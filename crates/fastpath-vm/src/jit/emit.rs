@@ -129,6 +129,18 @@ fn declares(c: &Class, off: u32, is_ref: bool) -> bool {
         .any(|f| !f.is_static() && f.offset == off && (f.kind == Kind::Ref) == is_ref)
 }
 
+/// A primitive instance field as compiled code reaches it: the class that
+/// declares it, its byte offset in the data area and its kind.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DataField {
+    /// The declaring class (the field's alias region's, [`HeapRegion`]).
+    pub holder: &'static Class,
+    /// The byte offset in the data area.
+    pub off: i32,
+    /// The field's kind (primitive).
+    pub kind: Kind,
+}
+
 /// The class of `c`'s hierarchy (`c` or a superclass) that declares the
 /// instance field at `off` (a reference index when `is_ref`, else a data
 /// byte offset): within one object each offset is one field's.
@@ -812,18 +824,17 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// A primitive field of class `holder` at data byte `off` of `obj`
-    /// (not null); `nrefs` its reference count when the field's class
-    /// fixes it ([`Translator::final_holder_nrefs`]).
+    /// Primitive field `f` of `obj` (not null); `nrefs` its reference
+    /// count when the field's class fixes it
+    /// ([`Translator::final_holder_nrefs`]).
     pub(super) fn read_data(
         &mut self,
         obj: Value,
-        holder: &'static Class,
-        off: i32,
-        kind: Kind,
+        f: DataField,
         volatile: bool,
         nrefs: Option<u32>,
     ) -> Value {
+        let DataField { holder, off, kind } = f;
         let o = self.resolve_read(obj);
         let (base, disp) = self.instance_field_base(o, nrefs);
         self.load_kind(kind, HeapRegion::Data(holder, off), base, disp + off, volatile)
@@ -850,18 +861,17 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// Sets a primitive field (`holder` and `nrefs` as for
+    /// Sets primitive field `f` of `obj` to `v` (`nrefs` as for
     /// [`Translator::read_data`]).
     pub(super) fn write_data(
         &mut self,
         obj: Value,
-        holder: &'static Class,
-        off: i32,
-        kind: Kind,
+        f: DataField,
         v: Value,
         volatile: bool,
         nrefs: Option<u32>,
     ) {
+        let DataField { holder, off, kind } = f;
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
         let (base, disp) = self.instance_field_base(o, nrefs);

@@ -1806,7 +1806,16 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.continue_from(from);
                 v
             } else {
-                self.read_data(this, holder, f.off as i32, f.kind, false, None)
+                self.read_data(
+                    this,
+                    super::emit::DataField {
+                        holder,
+                        off: f.off as i32,
+                        kind: f.kind,
+                    },
+                    false,
+                    None,
+                )
             };
             values.push(v);
             // The field's declared array type, from any of its hoisted
@@ -2914,7 +2923,16 @@ impl<'e, 'f> Translator<'e, 'f> {
                 } else {
                     let holder = self.current_holder()?;
                     let nrefs = self.final_holder_nrefs();
-                    self.read_data(obj, holder, off as i32, kind, volatile, nrefs)
+                    self.read_data(
+                        obj,
+                        super::emit::DataField {
+                            holder,
+                            off: off as i32,
+                            kind,
+                        },
+                        volatile,
+                        nrefs,
+                    )
                 };
                 if kind == Kind::Ref && self.field_holds_instances() {
                     let key = self.key(v);
@@ -2943,7 +2961,17 @@ impl<'e, 'f> Translator<'e, 'f> {
                     }
                 } else {
                     let nrefs = self.final_holder_nrefs();
-                    self.write_data(obj, holder, off as i32, kind, v, volatile, nrefs);
+                    self.write_data(
+                        obj,
+                        super::emit::DataField {
+                            holder,
+                            off: off as i32,
+                            kind,
+                        },
+                        v,
+                        volatile,
+                        nrefs,
+                    );
                 }
             }
             Op::Invoke(Dispatch::Static, m) if is_on_spin_wait(m) => {
