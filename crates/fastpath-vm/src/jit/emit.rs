@@ -1651,6 +1651,12 @@ impl Translator<'_, '_> {
             let mv = self.b.ins().iconst(I64, m as *const Method as i64);
             self.check_or_throw(ok, Helper::ThrowAbstract, &[recv, mv]);
         }
+        if (index as usize) < crate::link::class::VTABLE_HEAD {
+            // The class's own copy of the entry (`Class::vtable_head`):
+            // one load from the class.
+            let head = std::mem::offset_of!(Class, vtable_head) as i32;
+            return self.b.ins().load(I64, ro, class, head + (index * 8) as i32);
+        }
         let table = self.b.ins().load(I64, ro, class, vl.ptr);
         self.b.ins().load(I64, ro, table, (index * 8) as i32)
     }

@@ -22,6 +22,16 @@ use std::sync::{Condvar, Mutex, OnceLock};
 
 use crate::classfile::{access, ClassFile, Code, FieldType, MethodDescriptor};
 
+/// Entries of a vtable a [`Class`] holds inline ([`Class::vtable_head`]):
+/// as many as keep a class within its 1 KiB slot of the class space.
+pub const VTABLE_HEAD: usize = 48;
+
+/// `vtable`'s first [`VTABLE_HEAD`] entries, as [`Class::vtable_head`]
+/// holds them.
+pub fn vtable_head(vtable: &[&'static Method]) -> [Option<&'static Method>; VTABLE_HEAD] {
+    std::array::from_fn(|i| vtable.get(i).copied())
+}
+
 /// What a value slot holds, as field and array-element kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -286,6 +296,12 @@ pub struct Class {
     pub methods: Vec<&'static Method>,
     /// Virtual dispatch table (classes; arrays have `Object`'s).
     pub vtable: Vec<&'static Method>,
+    /// The first [`VTABLE_HEAD`] entries of `vtable` (`None` past its
+    /// end), inside the class: compiled code's virtual dispatch and the
+    /// guard of a call inlined behind it read an entry with one load from
+    /// the class, not the vector's pointer and then the entry (HotSpot's
+    /// klass embeds its whole vtable the same way).
+    pub vtable_head: [Option<&'static Method>; VTABLE_HEAD],
     /// Interface dispatch: per implemented interface, the method for each
     /// of the interface's own methods, in the interface's `methods` order
     /// (`None` where none is found: `AbstractMethodError` when called).

@@ -313,6 +313,7 @@ impl Loader {
             fields,
             methods: Vec::new(),
             vtable: Vec::new(),
+            vtable_head: [None; super::class::VTABLE_HEAD],
             itable: Vec::new(),
             nrefs,
             ref_fields,
@@ -374,6 +375,7 @@ impl Loader {
             let c = &mut *class_ptr;
             c.supers = supers;
             c.methods = methods;
+            c.vtable_head = super::class::vtable_head(&vtable);
             c.vtable = vtable;
             c.itable = itable;
         }
@@ -435,6 +437,7 @@ impl Loader {
             fields: Vec::new(),
             methods: Vec::new(),
             vtable: object.vtable.clone(),
+            vtable_head: object.vtable_head,
             itable: vec![(cloneable, Vec::new()), (serializable, Vec::new())],
             nrefs: 0,
             ref_fields: 0,
@@ -544,6 +547,7 @@ fn primitive_class(k: Kind) -> Class {
         fields: Vec::new(),
         methods: Vec::new(),
         vtable: Vec::new(),
+        vtable_head: [None; super::class::VTABLE_HEAD],
         itable: Vec::new(),
         nrefs: 0,
         ref_fields: 0,
@@ -786,6 +790,32 @@ mod tests {
             let decoded = (w << class_space::SLOT_SHIFT).wrapping_add(offset as usize);
             assert_eq!(decoded, c as *const Class as usize, "{name}");
         }
+    }
+
+    /// A class's inline copy of its vtable's first entries is the vtable's,
+    /// for an array class, for classes of short vtables and for one whose
+    /// vtable runs past the copy.
+    #[test]
+    fn the_vtable_head_is_the_vtables_first_entries() {
+        use crate::link::class::VTABLE_HEAD;
+        let l = loader();
+        let mut longer = false;
+        for name in [
+            "java/lang/Object",
+            "java/lang/String",
+            "java/util/LinkedHashMap",
+            "[I",
+        ] {
+            let c = l.load(name).unwrap();
+            longer |= c.vtable.len() > VTABLE_HEAD;
+            for (i, entry) in c.vtable_head.iter().enumerate() {
+                match c.vtable.get(i) {
+                    Some(m) => assert!(entry.is_some_and(|e| std::ptr::eq(e, *m)), "{name} [{i}]"),
+                    None => assert!(entry.is_none(), "{name} [{i}] past the vtable's end"),
+                }
+            }
+        }
+        assert!(longer, "no class with a vtable longer than the copy");
     }
 
     #[test]
