@@ -943,6 +943,20 @@ impl Translator<'_, '_> {
         })
     }
 
+    /// The primitive field at data byte `off` of kind `kind` that the
+    /// current `getfield` or `putfield` names, with its declaring class.
+    pub(super) fn current_data_field(
+        &self,
+        off: u32,
+        kind: Kind,
+    ) -> Result<DataField, super::translate::Unsupported> {
+        Ok(DataField {
+            holder: self.current_holder()?,
+            off: off as i32,
+            kind,
+        })
+    }
+
     /// Whether `name` is a loaded class other than `Object` and not an
     /// interface: a value the verifier types as it is never an array (an
     /// unloaded class has no instances, so no value of it reaches a class

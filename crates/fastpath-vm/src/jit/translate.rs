@@ -2921,18 +2921,9 @@ impl<'e, 'f> Translator<'e, 'f> {
                     let holder = self.current_holder()?;
                     self.load_ref_field(obj, holder, off as i64, volatile)
                 } else {
-                    let holder = self.current_holder()?;
+                    let f = self.current_data_field(off, kind)?;
                     let nrefs = self.final_holder_nrefs();
-                    self.read_data(
-                        obj,
-                        super::emit::DataField {
-                            holder,
-                            off: off as i32,
-                            kind,
-                        },
-                        volatile,
-                        nrefs,
-                    )
+                    self.read_data(obj, f, volatile, nrefs)
                 };
                 if kind == Kind::Ref && self.field_holds_instances() {
                     let key = self.key(v);
@@ -2952,26 +2943,17 @@ impl<'e, 'f> Translator<'e, 'f> {
                     return Ok(());
                 }
                 self.null_check(obj);
-                let holder = self.current_holder()?;
                 if kind == Kind::Ref {
+                    let holder = self.current_holder()?;
                     self.store_ref_field(obj, holder, off as i64, v);
                     if volatile {
                         self.b.ins().fence();
                         self.facts().forget_memory();
                     }
                 } else {
+                    let f = self.current_data_field(off, kind)?;
                     let nrefs = self.final_holder_nrefs();
-                    self.write_data(
-                        obj,
-                        super::emit::DataField {
-                            holder,
-                            off: off as i32,
-                            kind,
-                        },
-                        v,
-                        volatile,
-                        nrefs,
-                    );
+                    self.write_data(obj, f, v, volatile, nrefs);
                 }
             }
             Op::Invoke(Dispatch::Static, m) if is_on_spin_wait(m) => {
