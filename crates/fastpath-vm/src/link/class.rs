@@ -453,7 +453,12 @@ impl Class {
     /// superclass) on an instance of this class.
     #[inline(always)]
     pub fn vtable_method(&self, index: usize) -> Option<&'static Method> {
-        self.vtable.get(index).copied()
+        // The class's own copy first: one load, not the vector's pointer
+        // and then the entry (`None` past the vtable's end, as `get`).
+        match self.vtable_head.get(index) {
+            Some(&m) => m,
+            None => self.vtable.get(index).copied(),
+        }
     }
 
     /// The implementation of method `index` of interface `iface` in this
