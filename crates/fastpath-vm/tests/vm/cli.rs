@@ -449,7 +449,10 @@ fn read_ahead_mib(err: &str) -> f64 {
 
 /// The heap's read-ahead (`FASTPATH_VM_READ_AHEAD`): on by default with
 /// the passive collector, off with the concurrent one; a size sets it for
-/// either, 0 turns it off.
+/// either, 0 turns it off. Its thread runs in the idle scheduling class,
+/// so on a machine busy with other tests a short program may end before
+/// it runs at all: where it is on, one of up to five runs must show it
+/// faulting; where it is off, every run must show none.
 #[test]
 fn the_read_ahead_is_the_passive_collectors_by_default_and_the_variable_sets_it() {
     let dir = compile("read-ahead", &[("Allocates", ALLOCATES)]);
@@ -467,11 +470,19 @@ fn the_read_ahead_is_the_passive_collectors_by_default_and_the_variable_sets_it(
         (&[("FASTPATH_VM_READ_AHEAD", "0")], false),
     ];
     for (env, on) in runs {
-        let mut cmd = vm();
-        cmd.env("FASTPATH_VM_GC_STATS", "1").envs(env.iter().copied());
-        let (out, err, code) = run(cmd.arg("-cp").arg(&cp).arg("Allocates"));
-        assert_eq!((out.trim(), code), ("16777472", Some(0)), "{env:?}: {err}");
-        let mib = read_ahead_mib(&err);
-        assert_eq!(mib > 0.0, on, "{env:?}: {mib} MiB read ahead");
+        let attempts = if on { 5 } else { 1 };
+        let mut seen = Vec::new();
+        for _ in 0..attempts {
+            let mut cmd = vm();
+            cmd.env("FASTPATH_VM_GC_STATS", "1").envs(env.iter().copied());
+            let (out, err, code) = run(cmd.arg("-cp").arg(&cp).arg("Allocates"));
+            assert_eq!((out.trim(), code), ("16777472", Some(0)), "{env:?}: {err}");
+            seen.push(read_ahead_mib(&err));
+            if *seen.last().expect("one run") > 0.0 {
+                break;
+            }
+        }
+        let faulted = seen.iter().any(|&mib| mib > 0.0);
+        assert_eq!(faulted, on, "{env:?}: MiB read ahead in each run: {seen:?}");
     }
 }
