@@ -648,37 +648,24 @@ pub fn compiled_code(
 }
 
 /// Which instructions of `code` (decoded from its entry, `code[0]`)
-/// control flow reaches from the entry: through fall-through, calls'
-/// returns and direct branches; not past a `ret`, an indirect jump or a
-/// trap (`ud2`, `int3`).
+/// control flow reaches from the entry ([`successors`]).
 #[cfg(target_arch = "x86_64")]
 fn reachable(code: &[iced_x86::Instruction]) -> Vec<bool> {
-    use iced_x86::FlowControl;
-    let index: HashMap<u64, usize> = code.iter().enumerate().map(|(k, i)| (i.ip(), k)).collect();
+    let succ = successors(code);
     let mut seen = vec![false; code.len()];
     let mut work = vec![0usize];
     while let Some(k) = work.pop() {
-        if k >= code.len() || seen[k] {
-            continue;
-        }
-        seen[k] = true;
-        let i = &code[k];
-        let target = index.get(&i.near_branch_target()).copied();
-        match i.flow_control() {
-            FlowControl::Return
-            | FlowControl::IndirectBranch
-            | FlowControl::Interrupt
-            | FlowControl::Exception => {}
-            FlowControl::UnconditionalBranch => work.extend(target),
-            FlowControl::ConditionalBranch => work.extend(target.into_iter().chain([k + 1])),
-            _ => work.push(k + 1),
+        if k < code.len() && !seen[k] {
+            seen[k] = true;
+            work.extend(&succ[k]);
         }
     }
     seen
 }
 
 /// Each decoded instruction's successors in `code` (indices; a branch
-/// target outside `code` is none): nothing after a `ret`, the target of
+/// target outside `code` is none): nothing after a `ret`, a trap (`ud2`, `int3`)
+/// or an indirect jump, the target of
 /// a jump, both ways of a conditional branch, the next one otherwise.
 #[cfg(target_arch = "x86_64")]
 pub fn successors(code: &[iced_x86::Instruction]) -> Vec<Vec<usize>> {
@@ -689,7 +676,12 @@ pub fn successors(code: &[iced_x86::Instruction]) -> Vec<Vec<usize>> {
         .map(|(k, i)| {
             let target = || index.get(&i.near_branch_target()).copied();
             match i.flow_control() {
-                FlowControl::Return => vec![],
+                // A trap (`ud2`, `int3`) and an indirect jump (no target
+                // here) end the path too.
+                FlowControl::Return
+                | FlowControl::IndirectBranch
+                | FlowControl::Interrupt
+                | FlowControl::Exception => vec![],
                 FlowControl::UnconditionalBranch => target().into_iter().collect(),
                 FlowControl::ConditionalBranch => target().into_iter().chain([k + 1]).collect(),
                 _ => vec![k + 1],
