@@ -105,6 +105,7 @@ pub mod loops;
 pub mod math;
 pub mod ops;
 pub mod perfmap;
+pub mod predict;
 pub mod preserve;
 pub mod promote;
 pub mod ranges;

@@ -278,6 +278,8 @@ pub(super) struct Scope {
     /// Instructions from which the method can only throw (`cold.rs`):
     /// no call there is inlined.
     throw_only: Vec<bool>,
+    /// Which way of each branch stays in its loop (`predict.rs`).
+    prediction: super::predict::Prediction,
     /// Per leader, the edges into it when it is a forward join (two or
     /// more forward branches and fall-throughs, nothing else): its facts
     /// are their intersection once all are translated (`facts.rs`);
@@ -618,6 +620,7 @@ fn translate_as(
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
+            prediction: Default::default(),
             in_range: super::ranges::Proofs::default(),
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
@@ -805,6 +808,7 @@ impl<'e, 'f> Translator<'e, 'f> {
                 }
             })
             .collect();
+        self.s.prediction = super::predict::Prediction::of(&self.s.ops, &self.s.d.switches);
         self.s.live =
             super::liveness::compute(&self.s.ops, &self.s.d.handlers, &self.s.d.switches, self.s.ml);
         self.s.loop_vars = super::loop_vars::plan(&self.s.ops, &self.s.d.handlers, &self.s.d.switches)
@@ -2475,8 +2479,44 @@ impl<'e, 'f> Translator<'e, 'f> {
                 self.facts().nonnull.remove(&v.expect("added"));
             }
         }
-        self.b.ins().brif(c, target, &[], next, &[]);
+        if self.s.prediction.prefer_target(self.s.idx, t.index as usize) {
+            // The target stays in the loop, the fall-through leaves it:
+            // the target becomes the `brif`'s not-taken way, laid out
+            // next (`predict.rs`).
+            let not = self.negate_condition(c);
+            self.b.ins().brif(not, next, &[], target, &[]);
+        } else {
+            self.b.ins().brif(c, target, &[], next, &[]);
+        }
         self.s.filled = true;
+    }
+
+    /// The negation of the branch condition `c`: the complement of the
+    /// compare that made it where there is one, so that the branch stays
+    /// one compare.
+    fn negate_condition(&mut self, c: Value) -> Value {
+        use cranelift_codegen::ir::condcodes::CondCode;
+        use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
+        if let ValueDef::Result(inst, 0) = self.b.func.dfg.value_def(c) {
+            match self.b.func.dfg.insts[inst] {
+                InstructionData::IntCompare {
+                    opcode: Opcode::Icmp,
+                    cond,
+                    args,
+                } => {
+                    return self.b.ins().icmp(cond.complement(), args[0], args[1]);
+                }
+                InstructionData::FloatCompare {
+                    opcode: Opcode::Fcmp,
+                    cond,
+                    args,
+                } => {
+                    return self.b.ins().fcmp(cond.complement(), args[0], args[1]);
+                }
+                _ => {}
+            }
+        }
+        self.b.ins().icmp_imm_s(IntCC::Equal, c, 0)
     }
 
     /// Records the current block's facts for the leader `to` it branches
@@ -3915,6 +3955,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             single_pred: Vec::new(),
             entry_facts: HashMap::new(),
             throw_only: Vec::new(),
+            prediction: Default::default(),
             in_range: super::ranges::Proofs::default(),
             join_edges: Vec::new(),
             join_facts: HashMap::new(),
