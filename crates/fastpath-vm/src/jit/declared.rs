@@ -1,7 +1,8 @@
 //! Declared types: what the verifier's types say of a reference value
-//! wherever it is used, so that checks they prove pass are left out:
-//! `aastore`'s store check, and a virtual call's test that the receiver's
-//! vtable has the call's entry.
+//! wherever it is used, so that checks they prove pass are left out
+//! (`aastore`'s store check, a virtual call's test that the receiver's
+//! vtable has the call's entry) and loads they make needless are too (a
+//! final class's data offset).
 //!
 //! Where it sits: `translate.rs` records a [`Declared`] for the value an
 //! instruction pushes (`Translator::note_declared`): a field's or a
@@ -13,8 +14,14 @@
 //! asks [`store_fits`] before it emits the check, and `vtable_target`
 //! leaves out the vtable length's test when the receiver is declared of a
 //! class whose vtable has the entry (a subclass's vtable extends its
-//! superclass's). A safepoint's reload carries the type to the reloaded
-//! value (`Carried`).
+//! superclass's), and `read_data`/`write_data` address a primitive
+//! field at a fixed offset from an object declared of a final class
+//! ([`final_nrefs`]: no subclass adds references before its data words).
+//! A safepoint's reload carries the type to the reloaded value
+//! (`Carried`). The first type recorded for a value stays; the inliner
+//! types a parameter the callee never stores into as the narrower of the
+//! callee's declaration and its argument's type ([`narrower`]): an
+//! inlined `HashMap` method's receiver is the caller's `Lru`.
 //!
 //! Why it holds: the verifier (or, for the built-in class library and the
 //! classes the VM spins, which it does not verify, their construction, as
@@ -26,7 +33,12 @@
 //! they are never recorded). An SSA value names one object, so a type
 //! recorded at its definition holds at every use; a `checkcast`'s type
 //! holds only after the check, on the paths through it, and is not
-//! recorded.
+//! recorded. Nor is the type a guarded inline's callee gives its
+//! receiver (its own class, and the classes of what it inlines on it):
+//! only the guard proves it, and an object of another class takes the
+//! other ways with the same value (`Translator::guarded_receivers`; the
+//! corpus's GuardedReceivers, whose final class's fields read at its
+//! fixed offsets on another class's object gave wrong sums).
 //!
 //! The store check passes without being run when the array's component
 //! class is known exactly and the value's declared class is that class or
@@ -140,6 +152,27 @@ pub fn store_fits(array: Option<Declared>, value: Option<Declared>) -> bool {
     match value {
         Some(Declared::Instance(c)) => is_subclass(c, component),
         _ => false,
+    }
+}
+
+/// The more precise of two declared types of one value: both hold (it
+/// is null or an instance of each), so where one class is a subclass of
+/// the other, the subclass's (an inlined `HashMap` method's receiver,
+/// declared `HashMap` by its method, is the caller's `Lru`).
+pub fn narrower(a: Declared, b: Declared) -> Declared {
+    match (a, b) {
+        (Declared::Instance(x), Declared::Instance(y)) if is_subclass(y, x) => b,
+        _ => a,
+    }
+}
+
+/// The reference count of every instance of declared type `d`, when it
+/// is a final class: no subclass can add references before its data
+/// words, so its primitive fields sit at fixed offsets from the object.
+pub fn final_nrefs(d: Declared) -> Option<u32> {
+    match d {
+        Declared::Instance(c) if c.flags & access::FINAL != 0 => Some(c.nrefs),
+        _ => None,
     }
 }
 

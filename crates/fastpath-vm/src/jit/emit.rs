@@ -835,6 +835,7 @@ impl Translator<'_, '_> {
         nrefs: Option<u32>,
     ) -> Value {
         let DataField { holder, off, kind } = f;
+        let nrefs = nrefs.or_else(|| self.declared_final_nrefs(obj));
         let o = self.resolve_read(obj);
         let (base, disp) = self.instance_field_base(o, nrefs);
         self.load_kind(kind, HeapRegion::Data(holder, off), base, disp + off, volatile)
@@ -872,10 +873,24 @@ impl Translator<'_, '_> {
         nrefs: Option<u32>,
     ) {
         let DataField { holder, off, kind } = f;
+        let nrefs = nrefs.or_else(|| self.declared_final_nrefs(obj));
         let zero = self.b.ins().iconst(I64, 0);
         let (o, _) = self.resolve_write(obj, zero);
         let (base, disp) = self.instance_field_base(o, nrefs);
         self.store_kind(kind, HeapRegion::Data(holder, off), base, disp + off, v, volatile);
+    }
+
+    /// The reference count of `obj` when its declared type
+    /// (`declared.rs`) is a final class: the verifier proved it an
+    /// instance of that class or null, and a final class has no
+    /// subclass to add references before its data words. A receiver
+    /// whose field's declaring class is not final but whose own declared
+    /// class is (a `LinkedHashMap` field read on a final subclass's
+    /// instance) has its data words at a fixed offset too.
+    fn declared_final_nrefs(&self, obj: Value) -> Option<u32> {
+        self.declared
+            .get(&self.key(obj))
+            .and_then(|&d| super::declared::final_nrefs(d))
     }
 
     /// The reference count of every object the current `getfield` or

@@ -1,10 +1,10 @@
 //! Static branch prediction for block layout: which way of a conditional
 //! branch stays in its loop.
 //!
-//! Where it sits: `translate.rs` asks [`loop_continues`] once per method
+//! Where it sits: `translate.rs` makes a [`Prediction`] once per method
 //! it translates (the compiled method and each inlined callee) and, at
 //! each `if*` it emits, makes the way predicted to run next the `brif`'s
-//! fall-through. Cranelift places a block's blocks in the reverse
+//! fall-through. Cranelift places a function's blocks in the reverse
 //! postorder of a depth-first walk that visits a `brif`'s taken target
 //! first, so its *not-taken* target lands right after the branch
 //! (`BlockLoweringOrder`, `dominator_tree.rs`): the not-taken way falls

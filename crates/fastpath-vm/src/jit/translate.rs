@@ -388,6 +388,11 @@ pub(super) struct Translator<'e, 'f> {
     /// `new`'s results (an SSA value names one object, whose class
     /// never changes), for `data_of` (no layout-word load).
     pub(super) known_nrefs: HashMap<Value, u32>,
+    /// The receivers of the guarded inlines being translated (innermost
+    /// last): a type their callees' code gives them holds on the guard's
+    /// path only, so none is recorded in `declared`, which holds for a
+    /// value wherever it is used (`guarded_inline_call`).
+    guarded_receivers: Vec<Value>,
     /// The alias regions the function names, with their ids
     /// (`emit.rs`, `HeapRegion`).
     pub(super) region_ids: HashMap<super::emit::HeapRegion, u32>,
@@ -638,6 +643,7 @@ fn translate_as(
         nonnull: std::collections::HashSet::new(),
         facts: super::facts::Facts::default(),
         known_nrefs: HashMap::new(),
+        guarded_receivers: Vec::new(),
         region_ids: HashMap::new(),
         known_arrays: HashMap::new(),
         declared: HashMap::new(),
@@ -1171,7 +1177,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             f.lengths.insert(key, len);
         }
         if let Some(d) = f.declared_var(var) {
-            self.declared.entry(key).or_insert(d);
+            if !self.guarded_receivers.contains(&key) {
+                self.declared.entry(key).or_insert(d);
+            }
         }
         v
     }
@@ -2415,6 +2423,9 @@ impl<'e, 'f> Translator<'e, 'f> {
             return;
         };
         if let Some(v) = self.stack_value(0) {
+            if self.guarded_receivers.contains(&v) {
+                return;
+            }
             self.declared.entry(v).or_insert(d);
             let var = self.var(self.s.ml + self.s.stack.len() - 1, K::R);
             self.facts().set_declared_var(var, d);
@@ -3642,6 +3653,7 @@ impl<'e, 'f> Translator<'e, 'f> {
         depth_after: usize,
     ) -> Result<(), Unsupported> {
         let recv = args[0].1;
+        let recv_key = self.key(recv);
         self.stack_restore(&args);
         let key = match dispatch {
             _ if g.by_class => self.exact_class_key(recv),
@@ -3682,7 +3694,14 @@ impl<'e, 'f> Translator<'e, 'f> {
             self.b.switch_to_block(inlined);
             self.seal(inlined);
             self.facts.set(inlined, before);
+            // The callee's code types its receiver as its own class (and
+            // what it inlines, as theirs), which only the guard proves:
+            // an instance of another class takes the other ways with the
+            // same value. (A failed inline fails the whole compile, which
+            // drops the translator with this entry.)
+            self.guarded_receivers.push(recv_key);
             self.inline_call(t, callee, args.clone(), depth_after)?;
+            self.guarded_receivers.pop();
             self.lift_local_facts(after);
             meet(self.facts());
             self.b.ins().jump(join, &[]);
@@ -3932,6 +3951,20 @@ impl<'e, 'f> Translator<'e, 'f> {
         let receiver_fixed = !m.is_static() && !stores_local_0(&c.ops);
         let array_params = array_param_forms(m, &c.ops);
         let declared_params = declared_params(self.env, m, &c.ops);
+        // A parameter the callee never stores into holds its argument at
+        // every read: the argument's declared type, where it says more,
+        // is the parameter's (an inlined `HashMap` method's receiver is
+        // the caller's `Lru`, a final class: its data words sit at a
+        // fixed offset).
+        let unstored = never_stored_params(m, &c.ops, Some(()), |_| Some(()));
+        let mut arg_declared = Vec::new();
+        for &(k, v) in &args {
+            let d = self.declared.get(&self.key(v)).copied().filter(|_| k == K::R);
+            arg_declared.push(d);
+            if k.slots() == 2 {
+                arg_declared.push(None);
+            }
+        }
         let mut scope = Scope {
             m,
             d: c.d,
@@ -3974,6 +4007,12 @@ impl<'e, 'f> Translator<'e, 'f> {
         });
         self.inlined_calls += 1;
         self.make_blocks();
+        for (slot, d) in arg_declared.into_iter().enumerate() {
+            if let (Some(d), Some(Some(()))) = (d, unstored.get(slot)) {
+                let own = &mut self.s.declared_params[slot];
+                *own = Some(own.map_or(d, |own| super::declared::narrower(own, d)));
+            }
+        }
         let mut slot = 0;
         for (k, v) in args {
             self.def_local(slot, k, v);

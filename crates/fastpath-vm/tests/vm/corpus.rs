@@ -38,7 +38,7 @@ use harness::{corpus_dir, jdk_dir, load_programs, run_all, Run};
 /// the class library's included, compiled before its first run: seconds of
 /// Cranelift per program in the debug build, so a set covering each kind
 /// of bytecode rather than the whole corpus).
-const XCOMP: [&str; 14] = [
+const XCOMP: [&str; 15] = [
     "IntArith",
     "LongArith",
     "FloatDouble",
@@ -53,6 +53,7 @@ const XCOMP: [&str; 14] = [
     "NullPointerMessages",
     "RangeLoops",
     "AliasedFields",
+    "GuardedReceivers",
 ];
 
 #[test]

@@ -52,6 +52,7 @@ mod jit_decode;
 mod jit_guarded;
 mod jit_inline;
 mod jit_intrinsics;
+mod jit_layout;
 mod jit_loops;
 mod jit_math;
 mod jit_nulls;
