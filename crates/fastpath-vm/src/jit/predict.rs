@@ -17,8 +17,9 @@
 //! through (`if (x == null) return true;` compiles to `ifnonnull` over the
 //! return) puts the return after the branch and the rest of the body
 //! behind a taken jump, so every iteration pays two taken jumps (this one
-//! and the back edge). Where one way of a branch can come back round a
-//! loop and the other cannot, the one that can is predicted: Ball and
+//! and the back edge). Where one way of a branch stays in the innermost
+//! loop holding it and the other leaves it, the one that stays is
+//! predicted: Ball and
 //! Larus's loop-exit heuristic ("Branch prediction for free", PLDI 1993),
 //! which C2 applies through its profile's frequencies instead
 //! (`block.cpp`'s `PhaseBlockLayout`).
@@ -32,22 +33,30 @@
 //! a return, kept its loop counter in a stack slot when its blocks moved
 //! and ran at 14.5 ms a run instead of 9.8.
 //!
-//! "Can come back round a loop" is computed over the ops: an instruction
-//! continues a loop when a path of forward edges from it reaches a back
-//! edge (a branch to an instruction at or before itself). Forward edges
-//! only go to later instructions, so one backward pass settles it.
-//! Exception edges are not followed: a handler is where an exception
-//! goes, not the way the instruction's path continues.
+//! "Stays in the loop" is computed over the ops, for the innermost loop
+//! holding the branch (javac's layout: the shortest span from a back
+//! edge's target to the back edge): a way stays when a path of forward
+//! edges from it, inside the span, reaches a back edge. A return leaves
+//! the loop, and so does a `break` out of an inner loop into the code of
+//! an outer one (Mandelbrot's escape test): the inner loop's iterations
+//! are the hot ones. Exception edges are not followed: a handler is where
+//! an exception goes, not the way the instruction's path continues.
 
 use super::ops::Op;
 use crate::interp::insn::Switch;
 
-/// A method's static prediction: by instruction, whether it continues a
-/// loop and whether its innermost loop makes no call.
+/// A method's static prediction: its loops, and by instruction the
+/// innermost loop that holds it.
 #[derive(Clone, Debug, Default)]
 pub struct Prediction {
-    continues: Vec<bool>,
-    call_free: Vec<bool>,
+    /// Each instruction's successors along normal control flow.
+    succ: Vec<Vec<usize>>,
+    /// The loops in javac's layout: a back edge's target `h`, the back
+    /// edge `e`, and whether `h..=e` makes no call.
+    loops: Vec<(usize, usize, bool)>,
+    /// By instruction: its innermost loop (the shortest span holding it),
+    /// an index into `loops`.
+    innermost: Vec<Option<usize>>,
 }
 
 impl Prediction {
@@ -58,63 +67,65 @@ impl Prediction {
 
     /// [`Prediction::of`], with `is_call` saying which ops are calls.
     fn with_calls(ops: &[Op], switches: &[Switch], is_call: impl Fn(&Op) -> bool) -> Self {
+        let succ: Vec<Vec<usize>> = ops
+            .iter()
+            .enumerate()
+            .map(|(i, op)| op.successors(i, switches))
+            .collect();
+        let loops: Vec<(usize, usize, bool)> = succ
+            .iter()
+            .enumerate()
+            .flat_map(|(e, s)| s.iter().filter(move |&&h| h <= e).map(move |&h| (h, e)))
+            .map(|(h, e)| (h, e, !ops[h..=e].iter().any(&is_call)))
+            .collect();
+        let innermost = (0..ops.len())
+            .map(|i| {
+                (0..loops.len())
+                    .filter(|&l| loops[l].0 <= i && i <= loops[l].1)
+                    .min_by_key(|&l| loops[l].1 - loops[l].0)
+            })
+            .collect();
         Self {
-            continues: loop_continues(ops, switches),
-            call_free: in_call_free_loop(ops, switches, is_call),
+            succ,
+            loops,
+            innermost,
         }
     }
 
     /// Whether the conditional branch at `at` should fall through to its
-    /// target rather than to the next instruction: it sits in a loop
-    /// that makes no call, its target continues a loop and the next
-    /// instruction does not.
+    /// target rather than to the next instruction: its innermost loop
+    /// makes no call, and the target stays in that loop while the next
+    /// instruction leaves it.
     pub fn prefer_target(&self, at: usize, target: usize) -> bool {
-        let continues = |i: usize| self.continues.get(i).copied().unwrap_or(false);
-        self.call_free.get(at).copied().unwrap_or(false)
-            && target > at
-            && continues(target)
-            && !continues(at + 1)
+        let Some(&Some(l)) = self.innermost.get(at) else {
+            return false;
+        };
+        let (h, e, call_free) = self.loops[l];
+        call_free && self.stays(target, h, e) && !self.stays(at + 1, h, e)
     }
-}
 
-/// By instruction of `ops`: whether a path of forward edges from it
-/// reaches a back edge (see the module comment).
-fn loop_continues(ops: &[Op], switches: &[Switch]) -> Vec<bool> {
-    let n = ops.len();
-    let mut continues = vec![false; n];
-    for i in (0..n).rev() {
-        continues[i] = ops[i]
-            .successors(i, switches)
-            .iter()
-            .any(|&s| s <= i || (s < n && continues[s]));
+    /// Whether a path from instruction `from` along forward edges, inside
+    /// the loop `h..=e`, comes back round it: reaches a back edge to an
+    /// instruction of the loop.
+    fn stays(&self, from: usize, h: usize, e: usize) -> bool {
+        let mut seen = vec![false; e + 1 - h];
+        let mut work = vec![from];
+        while let Some(k) = work.pop() {
+            if k < h || k > e || std::mem::replace(&mut seen[k - h], true) {
+                continue;
+            }
+            for &s in &self.succ[k] {
+                if s <= k {
+                    if s >= h {
+                        return true;
+                    }
+                } else {
+                    work.push(s);
+                }
+            }
+        }
+        false
     }
-    continues
-}
-
-/// By instruction of `ops`: whether the innermost loop holding it (in
-/// javac's layout, the shortest span from a back edge's target to the
-/// back edge) makes no call (`is_call`).
-fn in_call_free_loop(ops: &[Op], switches: &[Switch], is_call: impl Fn(&Op) -> bool) -> Vec<bool> {
-    let spans: Vec<(usize, usize, bool)> = ops
-        .iter()
-        .enumerate()
-        .flat_map(|(i, op)| {
-            op.branch_targets(switches)
-                .into_iter()
-                .filter(move |&t| t <= i)
-                .map(move |t| (t, i))
-        })
-        .map(|(h, e)| (h, e, !ops[h..=e].iter().any(&is_call)))
-        .collect();
-    (0..ops.len())
-        .map(|i| {
-            spans
-                .iter()
-                .filter(|&&(h, e, _)| h <= i && i <= e)
-                .min_by_key(|&&(h, e, _)| e - h)
-                .is_some_and(|&(_, _, free)| free)
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -158,10 +169,6 @@ mod tests {
     #[test]
     fn a_return_inside_a_loop_body_is_predicted_not_taken() {
         let p = Prediction::of(&walk(Op::Iinc(2, 1)), &[]);
-        assert_eq!(
-            p.continues,
-            [true, true, true, true, false, false, true, true, false]
-        );
         // The head's test leaves by its target: keep the fall-through.
         assert!(!p.prefer_target(1, 8));
         // The body's test leaves by its fall-through: prefer the target.
@@ -173,7 +180,6 @@ mod tests {
         // A monitor enter stands in for the call (an `Op::Invoke` needs
         // a linked method).
         let p = Prediction::with_calls(&walk(Op::MonitorEnter), &[], |op| matches!(op, Op::MonitorEnter));
-        assert!(p.continues[6]);
         assert!(!p.prefer_target(3, 6));
     }
 
@@ -189,28 +195,31 @@ mod tests {
             Op::Return(Some(K::I)),
         ];
         let p = Prediction::of(&ops, &[]);
-        assert_eq!(p.continues, [false; 6]);
         assert!(!p.prefer_target(1, 4));
     }
 
     #[test]
-    fn a_break_to_code_that_loops_again_is_not_an_exit() {
-        // An inner loop's exit into an outer loop's body continues the
-        // outer loop: both ways continue, so neither is preferred.
-        // 0: iload; 1: ifeq 5; 2: iinc; 3: iload; 4: ifne 0 (back);
-        // 5: iinc; 6: goto 0 (back)
+    fn a_break_out_of_an_inner_loop_leaves_it() {
+        // Mandelbrot's escape: an inner loop whose test falls through to
+        // a `break` into the outer loop's code.
+        // 0: iload; 1: ifge 6 (the inner head's exit); 2: iload;
+        // 3: ifle 5 (stay); 4: goto 6 (break); 5: goto 0 (back);
+        // 6: iinc; 7: goto 0 (the outer back edge)
         let ops = [
             Op::Load(K::I, 0),
-            Op::If(Cond::Eq, fwd(5)),
-            Op::Iinc(0, 1),
-            Op::Load(K::I, 0),
-            Op::If(Cond::Ne, back(0)),
+            Op::If(Cond::Ge, fwd(6)),
+            Op::Load(K::I, 1),
+            Op::If(Cond::Le, fwd(5)),
+            Op::Goto(fwd(6)),
+            Op::Goto(back(0)),
             Op::Iinc(1, 1),
             Op::Goto(back(0)),
         ];
         let p = Prediction::of(&ops, &[]);
-        assert!(p.continues.iter().all(|&x| x));
-        assert!(p.call_free.iter().all(|&x| x));
-        assert!(!p.prefer_target(1, 5));
+        // The inner loop is 0..=5; the break (4) leaves it for 6, which
+        // only the outer loop comes back from.
+        assert!(p.prefer_target(3, 5));
+        // The head's exit is already the taken way.
+        assert!(!p.prefer_target(1, 6));
     }
 }

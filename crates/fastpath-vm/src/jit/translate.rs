@@ -3218,6 +3218,11 @@ impl<'e, 'f> Translator<'e, 'f> {
             _ => match a {
                 Arith::Add => self.b.ins().fadd(x, y),
                 Arith::Sub => self.b.ins().fsub(x, y),
+                // `2.0 * x` is `x + x` bit for bit (doubling is exact, and
+                // both round an overflow to the same infinity, keep a NaN
+                // a NaN and the sign of zero): no constant to load.
+                Arith::Mul if self.float_const(y) == Some(2.0) => self.b.ins().fadd(x, x),
+                Arith::Mul if self.float_const(x) == Some(2.0) => self.b.ins().fadd(y, y),
                 Arith::Mul => self.b.ins().fmul(x, y),
                 Arith::Div => self.b.ins().fdiv(x, y),
                 _ => {
@@ -3255,6 +3260,26 @@ impl<'e, 'f> Translator<'e, 'f> {
             let r = self.b.ins().srem(x, safe);
             let zero = self.b.ins().iconst(t, 0);
             self.b.ins().select(m1, zero, r)
+        }
+    }
+
+    /// The value of `v` when it is a float or double constant.
+    fn float_const(&self, v: Value) -> Option<f64> {
+        let dfg = &self.b.func.dfg;
+        let v = dfg.resolve_aliases(v);
+        let ir::ValueDef::Result(inst, _) = dfg.value_def(v) else {
+            return None;
+        };
+        match dfg.insts[inst] {
+            ir::InstructionData::UnaryIeee64 {
+                opcode: ir::Opcode::F64const,
+                imm,
+            } => Some(f64::from_bits(imm.bits())),
+            ir::InstructionData::UnaryIeee32 {
+                opcode: ir::Opcode::F32const,
+                imm,
+            } => Some(f64::from(f32::from_bits(imm.bits()))),
+            _ => None,
         }
     }
 

@@ -1,9 +1,10 @@
 // tags: bytecode numeric
 // release: 21
 // The float and double bytecodes (fadd..drem, fneg/dneg, fcmpl/fcmpg/dcmpl/dcmpg), NaN,
-// signed zeros and infinities, and Float/Double.toString. Release 21 so that it runs on
-// JDK 19+ only, whose toString prints the shortest decimal that rounds to the value (JDK 17
-// printed more digits for some, e.g. 2.14748365E9 for 2.1474836E9f). sqrt is exact (IEEE).
+// signed zeros and infinities, multiplication by 2.0 (raw bits), and Float/Double.toString.
+// Release 21 so that it runs on JDK 19+ only, whose toString prints the shortest decimal that
+// rounds to the value (JDK 17 printed more digits for some, e.g. 2.14748365E9 for 2.1474836E9f).
+// sqrt is exact (IEEE).
 public class FloatDouble {
     static final double[] DOUBLES = {
         0.0, -0.0, 1.0, -1.0, 0.5, 0.1, 0.2, 0.3, 1.5, 2.5, -2.5, 3.0, 10.0, 1e10, 1e-10,
@@ -73,6 +74,17 @@ public class FloatDouble {
             }
         }
         System.out.println("float negated " + fnegated);
+        // Doubling by a constant either side (a JIT may add the value to itself): raw bits,
+        // overflow to infinity, NaN, signed zeros, subnormals.
+        long doubled = 0;
+        for (double a : DOUBLES) {
+            doubled = doubled * 31 + Double.doubleToRawLongBits(2.0 * a) + 7 * Double.doubleToRawLongBits(a * 2.0)
+                + 11 * Double.doubleToRawLongBits(2.0 * a * a);
+        }
+        for (float a : FLOATS) {
+            doubled = doubled * 31 + Float.floatToRawIntBits(2.0f * a) + 7 * Float.floatToRawIntBits(a * 2.0f);
+        }
+        System.out.println("doubled " + doubled);
 
         System.out.println("-- NaN and zeros");
         double nan = Double.NaN;
