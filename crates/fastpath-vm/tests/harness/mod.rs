@@ -721,6 +721,17 @@ pub fn calls_to(code: &[iced_x86::Instruction], target: u64) -> usize {
         .count()
 }
 
+/// Whether `i` is a jump (conditional or not) to itself or an earlier
+/// address: a loop's back edge, or a rare path laid out after the code
+/// joining it again.
+#[cfg(target_arch = "x86_64")]
+pub fn is_backward_jump(i: &iced_x86::Instruction) -> bool {
+    matches!(
+        i.flow_control(),
+        iced_x86::FlowControl::UnconditionalBranch | iced_x86::FlowControl::ConditionalBranch
+    ) && i.near_branch_target() <= i.ip()
+}
+
 /// Whether `i` is a direct or indirect call.
 #[cfg(target_arch = "x86_64")]
 pub fn is_call(i: &iced_x86::Instruction) -> bool {

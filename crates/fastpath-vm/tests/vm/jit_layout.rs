@@ -104,12 +104,7 @@ fn loops_fall_through_their_bodies_and_final_receivers_read_fixed_offsets() {
     // paths (a stop's, laid out after the code) rejoining it.
     let (head, end) = code
         .iter()
-        .filter(|i| {
-            matches!(
-                i.flow_control(),
-                FlowControl::UnconditionalBranch | FlowControl::ConditionalBranch
-            ) && i.near_branch_target() <= i.ip()
-        })
+        .filter(|i| harness::is_backward_jump(i))
         .map(|i| (i.near_branch_target(), i.ip()))
         .min_by_key(|(head, end)| end - head)
         .unwrap_or_else(|| panic!("shorter has no loop:\n{}", harness::listing(&code)));

@@ -24,7 +24,7 @@
 
 use crate::harness;
 
-use iced_x86::{FlowControl, Instruction, Mnemonic, OpKind, Register};
+use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 
 const PROGRAM: &str = r#"
 public class Loops {
@@ -257,12 +257,7 @@ fn data_access(i: &Instruction) -> bool {
 fn heads(code: &[Instruction]) -> Vec<usize> {
     let mut h: Vec<usize> = code
         .iter()
-        .filter(|i| {
-            matches!(
-                i.flow_control(),
-                FlowControl::UnconditionalBranch | FlowControl::ConditionalBranch
-            ) && i.near_branch_target() <= i.ip()
-        })
+        .filter(|i| harness::is_backward_jump(i))
         .filter_map(|i| code.iter().position(|x| x.ip() == i.near_branch_target()))
         .collect();
     h.sort_unstable();
