@@ -141,6 +141,17 @@ pub(super) struct DataField {
     pub kind: Kind,
 }
 
+impl DataField {
+    /// The field of `holder` at data byte `off`, of kind `kind`.
+    pub fn new(holder: &'static Class, off: u32, kind: Kind) -> Self {
+        Self {
+            holder,
+            off: off as i32,
+            kind,
+        }
+    }
+}
+
 /// The class of `c`'s hierarchy (`c` or a superclass) that declares the
 /// instance field at `off` (a reference index when `is_ref`, else a data
 /// byte offset): within one object each offset is one field's.
@@ -965,11 +976,7 @@ impl Translator<'_, '_> {
         off: u32,
         kind: Kind,
     ) -> Result<DataField, super::translate::Unsupported> {
-        Ok(DataField {
-            holder: self.current_holder()?,
-            off: off as i32,
-            kind,
-        })
+        Ok(DataField::new(self.current_holder()?, off, kind))
     }
 
     /// Whether `name` is a loaded class other than `Object` and not an

@@ -74,6 +74,7 @@ use cranelift_codegen::ir::types::{I16, I32, I64, I8};
 use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_codegen::isa::CallConv;
 
+use super::emit::DataField;
 use super::layout::{ELEMENTS, LENGTH_WORD, REFS};
 use super::ops::{Dispatch, K};
 use super::translate::{Translator, Unsupported};
@@ -137,16 +138,6 @@ struct StringFields {
     value: u32,
     hash: u32,
     hash_is_zero: u32,
-}
-
-/// `String`'s primitive field at data byte `off`, as `m` (a method of
-/// `String`, its declaring class) reaches it.
-fn string_field(m: &'static Method, off: u32, kind: Kind) -> super::emit::DataField {
-    super::emit::DataField {
-        holder: m.class,
-        off: off as i32,
-        kind,
-    }
 }
 
 fn string_fields(c: &Class) -> Option<StringFields> {
@@ -548,13 +539,18 @@ impl Translator<'_, '_> {
             self.b.create_block(),
         );
         let result = self.b.append_block_param(done, I32);
-        let cached = self.read_data(recv, string_field(m, f.hash, Kind::Int), false, None);
+        let cached = self.read_data(recv, DataField::new(m.class, f.hash, Kind::Int), false, None);
         self.b
             .ins()
             .brif(cached, done, &[cached.into()], zero_checked, &[]);
         self.b.switch_to_block(zero_checked);
         self.b.seal_block(zero_checked);
-        let is_zero = self.read_data(recv, string_field(m, f.hash_is_zero, Kind::Byte), false, None);
+        let is_zero = self.read_data(
+            recv,
+            DataField::new(m.class, f.hash_is_zero, Kind::Byte),
+            false,
+            None,
+        );
         let zero = self.b.ins().iconst(I32, 0);
         self.b.ins().brif(is_zero, done, &[zero.into()], compute, &[]);
         self.b.switch_to_block(compute);
@@ -574,14 +570,14 @@ impl Translator<'_, '_> {
         self.b.ins().brif(h, nonzero, &[], was_zero, &[]);
         self.b.switch_to_block(nonzero);
         self.b.seal_block(nonzero);
-        self.write_data(recv, string_field(m, f.hash, Kind::Int), h, false, None);
+        self.write_data(recv, DataField::new(m.class, f.hash, Kind::Int), h, false, None);
         self.b.ins().jump(done, &[h.into()]);
         self.b.switch_to_block(was_zero);
         self.b.seal_block(was_zero);
         let one = self.b.ins().iconst(I32, 1);
         self.write_data(
             recv,
-            string_field(m, f.hash_is_zero, Kind::Byte),
+            DataField::new(m.class, f.hash_is_zero, Kind::Byte),
             one,
             false,
             None,

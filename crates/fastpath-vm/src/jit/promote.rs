@@ -119,16 +119,6 @@ pub struct Field {
     pub written: bool,
 }
 
-/// Promoted field `f` of class `holder`, as `read_data` and `write_data`
-/// take it.
-fn data_field(holder: &'static crate::link::Class, f: Field) -> super::emit::DataField {
-    super::emit::DataField {
-        holder,
-        off: f.off as i32,
-        kind: f.kind,
-    }
-}
-
 /// The span a method promotes fields across (see the module comment).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
@@ -546,7 +536,7 @@ impl Translator<'_, '_> {
         let (o, _) = self.resolve_write(obj, zero);
         for (k, (v, f)) in values.into_iter().zip(fields).enumerate() {
             let holder = self.promoted_holder(k);
-            let x = self.read_data(o, data_field(holder, f), false, None);
+            let x = self.read_data(o, super::emit::DataField::new(holder, f.off, f.kind), false, None);
             self.b.def_var(v, x);
         }
         self.b.def_var(var, o);
@@ -570,7 +560,13 @@ impl Translator<'_, '_> {
             if f.written {
                 let x = self.b.use_var(v);
                 let holder = self.promoted_holder(k);
-                self.write_data(obj, data_field(holder, f), x, false, None);
+                self.write_data(
+                    obj,
+                    super::emit::DataField::new(holder, f.off, f.kind),
+                    x,
+                    false,
+                    None,
+                );
             }
         }
         if !keep {

@@ -1820,11 +1820,7 @@ impl<'e, 'f> Translator<'e, 'f> {
             } else {
                 self.read_data(
                     this,
-                    super::emit::DataField {
-                        holder,
-                        off: f.off as i32,
-                        kind: f.kind,
-                    },
+                    super::emit::DataField::new(holder, f.off, f.kind),
                     false,
                     None,
                 )
